@@ -1,0 +1,81 @@
+"""Mana symbols and mana costs (rules 107.4, 202).
+
+A :class:`ManaCost` is a small value type that round-trips with its printed form:
+
+>>> ManaCost.parse("{X}{R}{R}")
+ManaCost.parse('{X}{R}{R}')
+>>> str(ManaCost.parse("{2}{W}"))
+'{2}{W}'
+>>> ManaCost.parse("{2}{W}").mana_value
+3
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: The five colours in WUBRG order (rule 105.1), then colorless (rule 106.1b).
+COLORS: tuple[str, ...] = ("W", "U", "B", "R", "G")
+MANA_TYPES: tuple[str, ...] = (*COLORS, "C")
+
+_SYMBOL = re.compile(r"\{([^{}]+)\}")
+
+
+class ManaCostError(ValueError):
+    """A mana cost string that is not made of supported mana symbols."""
+
+
+@dataclass(frozen=True, slots=True)
+class ManaCost:
+    """A mana cost: generic amount, coloured/colorless symbols and X symbols (rule 107.4)."""
+
+    generic: int = 0
+    #: Counts of {W}{U}{B}{R}{G}{C} symbols, in :data:`MANA_TYPES` order.
+    symbols: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
+    x_count: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> ManaCost:
+        """Parse a printed cost such as ``"{X}{R}{R}"``; ``""`` is no cost."""
+        generic = 0
+        x_count = 0
+        counts = [0] * len(MANA_TYPES)
+        pos = 0
+        for match in _SYMBOL.finditer(text):
+            if match.start() != pos:
+                raise ManaCostError(f"unexpected text in mana cost {text!r}")
+            pos = match.end()
+            sym = match.group(1)
+            if sym.isdigit():
+                generic += int(sym)
+            elif sym == "X":
+                x_count += 1
+            elif sym in MANA_TYPES:
+                counts[MANA_TYPES.index(sym)] += 1
+            else:
+                raise ManaCostError(f"unsupported mana symbol {{{sym}}} in {text!r}")
+        if pos != len(text):
+            raise ManaCostError(f"unexpected text in mana cost {text!r}")
+        c = counts
+        return cls(generic, (c[0], c[1], c[2], c[3], c[4], c[5]), x_count)
+
+    @property
+    def mana_value(self) -> int:
+        """Mana value with X treated as 0 (rule 202.3e, off the stack)."""
+        return self.generic + sum(self.symbols)
+
+    def with_x(self, x: int) -> ManaCost:
+        """The cost to pay once X is chosen (rule 107.3a, 601.2f): X symbols become generic."""
+        return ManaCost(self.generic + self.x_count * x, self.symbols, 0)
+
+    def __str__(self) -> str:
+        parts = ["{X}"] * self.x_count
+        if self.generic:
+            parts.append(f"{{{self.generic}}}")
+        for sym, n in zip(MANA_TYPES, self.symbols, strict=True):
+            parts.extend([f"{{{sym}}}"] * n)
+        return "".join(parts)
+
+    def __repr__(self) -> str:
+        return f"ManaCost.parse({str(self)!r})"

@@ -1,0 +1,45 @@
+"""The rules engine: pure Python, standard library only, deterministic from (seed, actions).
+
+Public API (architecture invariant 1):
+
+- :func:`new_game` -- start a game from a secret seed and two players' decks;
+- :func:`legal_actions` -- the options of the decision pending for a seat;
+- :func:`apply` -- the one entry point that changes a game;
+- :func:`replay` -- rebuild a game from its seed, players and action log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from server.engine.actions import Action
+from server.engine.errors import GameOverError, IllegalActionError
+from server.engine.game import PlayerSetup, apply, legal_actions, new_game
+from server.engine.state import Decision, DecisionKind, Game, GameObject, Player, Step, Zone
+
+__all__ = [
+    "Action",
+    "Decision",
+    "DecisionKind",
+    "Game",
+    "GameObject",
+    "GameOverError",
+    "IllegalActionError",
+    "Player",
+    "PlayerSetup",
+    "Step",
+    "Zone",
+    "apply",
+    "legal_actions",
+    "new_game",
+    "replay",
+]
+
+
+def replay(seed: bytes, players: Sequence[PlayerSetup],
+           log: Iterable[tuple[int, Action]]) -> Game:
+    """Rebuild a game by applying its logged ``(seat, action)`` pairs to a new game."""
+    game = new_game(seed, players)
+    for seat, action in log:
+        apply(game, seat, action)
+    return game

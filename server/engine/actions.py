@@ -1,0 +1,158 @@
+"""Actions: every choice a player can make, as small frozen value types.
+
+Each action round-trips through :func:`action_to_json` / :func:`action_from_json` (used by the
+action log) and has a ``repr`` that evaluates back to itself.
+
+>>> action_from_json(action_to_json(CastSpell("a1b2")))
+CastSpell(object_id='a1b2')
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class PassPriority:
+    """Rule 117.3d: pass priority."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayLand:
+    """Rules 116.2a, 305.1: play a land from hand (a special action)."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class CastSpell:
+    """Rule 601.2a: begin casting a spell from hand."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseX:
+    """Rule 601.2b: announce the value of X."""
+
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTarget:
+    """Rule 601.2c: choose a target -- a player seat or an object id (exactly one is set)."""
+
+    player: int | None = None
+    object_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActivateManaAbility:
+    """Rules 601.2g, 605.3: tap a permanent for mana while paying a cost."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PayMana:
+    """Rule 601.2h: pay the total cost from the mana pool."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareAttacker:
+    """Rule 508.1a: declare that a creature attacks the given player."""
+
+    object_id: str
+    defender: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinishAttackers:
+    """Rule 508.1: the declaration of attackers is complete."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareBlocker:
+    """Rule 509.1a: declare that a creature blocks an attacking creature."""
+
+    object_id: str
+    attacker_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class FinishBlockers:
+    """Rule 509.1: the declaration of blockers is complete."""
+
+
+@dataclass(frozen=True, slots=True)
+class AssignCombatDamage:
+    """Rule 510.1c: divide an attacker's combat damage among its blockers."""
+
+    attacker_id: str
+    assignments: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Rule 514.1: discard a card down to maximum hand size."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """Rule 104.3a: concede the game (allowed at any time, not only when deciding)."""
+
+
+Action = (
+    PassPriority
+    | PlayLand
+    | CastSpell
+    | ChooseX
+    | ChooseTarget
+    | ActivateManaAbility
+    | PayMana
+    | DeclareAttacker
+    | FinishAttackers
+    | DeclareBlocker
+    | FinishBlockers
+    | AssignCombatDamage
+    | Discard
+    | Concede
+)
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.__name__: cls
+    for cls in (
+        PassPriority, PlayLand, CastSpell, ChooseX, ChooseTarget, ActivateManaAbility, PayMana,
+        DeclareAttacker, FinishAttackers, DeclareBlocker, FinishBlockers, AssignCombatDamage,
+        Discard, Concede,
+    )
+}
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """A JSON-ready dict: ``{"type": "CastSpell", "object_id": ...}``."""
+    out: dict[str, Any] = {"type": type(action).__name__}
+    out.update(asdict(action))
+    return out
+
+
+def action_from_json(data: dict[str, Any]) -> Action:
+    """Inverse of :func:`action_to_json`; raises ValueError on anything malformed."""
+    kind = data.get("type")
+    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ValueError(f"unknown action type {kind!r}")
+    names = {f.name for f in fields(cls)}
+    extra = set(data) - names - {"type"}
+    if extra:
+        raise ValueError(f"unknown field(s) {sorted(extra)} for {kind}")
+    kwargs = {k: v for k, v in data.items() if k != "type"}
+    if cls is AssignCombatDamage:
+        kwargs["assignments"] = tuple((str(i), int(n)) for i, n in kwargs["assignments"])
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"bad {kind}: {exc}") from None

@@ -1,0 +1,51 @@
+"""Events: what happened during one :func:`server.engine.apply`.
+
+Events name objects by id and may mention hidden zones, so they are never sent to a client as
+they are: like every other outgoing channel they must pass through :mod:`server.view`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.engine.state import Zone
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneChanged:
+    """Rule 400.7: ``old_id`` left ``from_zone`` and became the new object ``new_id``."""
+
+    old_id: str
+    new_id: str
+    owner: int
+    from_zone: Zone
+    to_zone: Zone
+
+
+@dataclass(frozen=True, slots=True)
+class DamageDealt:
+    """Rule 120: ``source_id`` dealt ``amount`` damage to a player seat or an object id."""
+
+    source_id: str
+    player: int | None
+    object_id: str | None
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLost:
+    """Rules 104.3, 704.5a-b: a player lost the game (or conceded)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """Rule 104: the game is over."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+
+Event = ZoneChanged | DamageDealt | PlayerLost | GameEnded
