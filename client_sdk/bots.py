@@ -1,0 +1,103 @@
+"""Bots that play through the protocol, and the ``manawire bots`` driver."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass
+from functools import partial
+
+import trio
+
+from client_sdk.client import Client
+
+MAX_ACTIONS_PER_GAME = 100_000
+
+
+class RandomBot:
+    """Picks uniformly among the legal options of each decision it is sent."""
+
+    def __init__(self, client: Client, rng: random.Random) -> None:
+        self.client = client
+        self.rng = rng
+        self.actions = 0
+
+    async def play(self) -> None:
+        """Play until the game is over (bounded by :data:`MAX_ACTIONS_PER_GAME`)."""
+        client = self.client
+        while not client.mirror.game_over:
+            decision = client.my_decision
+            if decision is None:
+                await client.next_message()
+                continue
+            if self.actions >= MAX_ACTIONS_PER_GAME:
+                raise RuntimeError(f"game did not end within {MAX_ACTIONS_PER_GAME} actions")
+            await client.act(self.rng.randrange(len(decision.options)))
+            self.actions += 1
+
+
+@dataclass
+class Summary:
+    """What ``manawire bots`` reports."""
+
+    games: int
+    completed: int = 0
+    errors: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> str:
+        """One JSON line."""
+        return json.dumps({"games": self.games, "completed": self.completed,
+                           "errors": self.errors, "actions": self.actions,
+                           "seconds": round(self.seconds, 3)})
+
+
+async def play_bot_game(url: str, index: int, rng: random.Random, players: int = 2) -> int:
+    """Create a room, seat ``players`` RandomBots and play one full game; return its actions."""
+    async with Client.connect(url, f"bot-{index}-0") as host:
+        room = await host.create_room(f"bots-{index}", seats=players)
+        await host.join(room.room_id)
+        bots = [RandomBot(host, random.Random(rng.getrandbits(64)))]
+        async with trio.open_nursery() as nursery:
+            for seat in range(1, players):
+                joined = trio.Event()
+                nursery.start_soon(partial(
+                    _guest, url, f"bot-{index}-{seat}", room.room_id,
+                    rng=random.Random(rng.getrandbits(64)), bots=bots, joined=joined))
+                await joined.wait()
+            await bots[0].play()
+        if host.errors:
+            raise RuntimeError(f"server errors: {[e.message for e in host.errors]}")
+        return sum(b.actions for b in bots)
+
+
+async def _guest(url: str, name: str, room_id: str, *, rng: random.Random,
+                 bots: list[RandomBot], joined: trio.Event) -> None:
+    async with Client.connect(url, name) as client:
+        await client.join(room_id)
+        bot = RandomBot(client, rng)
+        bots.append(bot)
+        joined.set()
+        await bot.play()
+        if client.errors:
+            raise RuntimeError(f"server errors: {[e.message for e in client.errors]}")
+
+
+async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None = None,
+                        game_seconds: float = 300.0) -> Summary:
+    """Play ``games`` games one after another; never raises for a failed game."""
+    rng = random.Random(seed)
+    summary = Summary(games)
+    start = time.perf_counter()
+    for index in range(games):
+        try:
+            with trio.fail_after(game_seconds):
+                summary.actions += await play_bot_game(url, index, rng, players)
+            summary.completed += 1
+        except Exception as exc:
+            summary.errors += 1
+            print(f"game {index} failed: {exc!r}", flush=True)
+    summary.seconds = time.perf_counter() - start
+    return summary

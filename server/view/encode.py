@@ -1,0 +1,214 @@
+"""Encode views, deltas and decisions as protocol v1 messages.
+
+The only server module besides the transport's envelope handling that imports generated
+protobuf code. Everything encoded here was produced by :func:`server.view.project`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import cast
+
+from protocol.v1 import game_pb2 as pb
+from server.engine import Decision
+from server.engine.actions import (
+    Action,
+    ActivateManaAbility,
+    AssignCombatDamage,
+    CastSpell,
+    ChooseTarget,
+    ChooseX,
+    Concede,
+    DeclareAttacker,
+    DeclareBlocker,
+    Discard,
+    FinishAttackers,
+    FinishBlockers,
+    PassPriority,
+    PayMana,
+    PlayLand,
+)
+from server.view.diff import DeltaOp
+from server.view.project import HeaderView, ObjectView, PlayerView, View, ZoneKey
+
+
+class ProjectionError(RuntimeError):
+    """Something was about to be sent that the viewer's projection does not contain."""
+
+
+def _zone_ref(key: ZoneKey) -> pb.ZoneRef:
+    return pb.ZoneRef(kind=cast(pb.ZoneKind, int(key[0])), owner=key[1])
+
+
+def _target(target: tuple[str, int | str]) -> pb.Target:
+    kind, ref = target
+    return pb.Target(player=int(ref)) if kind == "player" else pb.Target(object_id=str(ref))
+
+
+def encode_object(obj: ObjectView) -> pb.GameObject:
+    """One visible object."""
+    msg = pb.GameObject(
+        id=obj.id, zone=_zone_ref((obj.zone, obj.zone_owner)), owner=obj.owner,
+        controller=obj.controller, name=obj.name, mana_cost=obj.mana_cost,
+        mana_value=obj.mana_value, supertypes=obj.supertypes, card_types=obj.card_types,
+        subtypes=obj.subtypes, colors=obj.colors, rules_text=obj.rules_text,
+        tapped=obj.tapped, damage=obj.damage, summoning_sick=obj.summoning_sick,
+        blocking=obj.blocking, targets=[_target(t) for t in obj.targets],
+    )
+    if obj.power is not None:
+        msg.power = obj.power
+    if obj.toughness is not None:
+        msg.toughness = obj.toughness
+    if obj.attacking is not None:
+        msg.attacking = obj.attacking
+    if obj.x_value is not None:
+        msg.x_value = obj.x_value
+    return msg
+
+
+def encode_player(player: PlayerView) -> pb.Player:
+    """A player's public information."""
+    w, u, b, r, g, c = player.mana_pool
+    return pb.Player(
+        seat=player.seat, name=player.name, life=player.life,
+        library_count=player.library_count, hand_count=player.hand_count,
+        mana_pool=pb.ManaPool(white=w, blue=u, black=b, red=r, green=g, colorless=c),
+        lands_played_this_turn=player.lands_played, has_lost=player.has_lost,
+    )
+
+
+def encode_header(header: HeaderView) -> pb.GameHeader:
+    """Turn-level state."""
+    step = cast(pb.Step, int(header.step))
+    msg = pb.GameHeader(turn=header.turn, active_seat=header.active, step=step)
+    if header.priority is not None:
+        msg.priority_seat = header.priority
+    if header.pending is not None:
+        seat, kind, prompt_id = header.pending
+        msg.pending.CopyFrom(pb.PendingInfo(
+            seat=seat, kind=cast(pb.DecisionKind, int(kind)), prompt_id=prompt_id))
+    if header.result is not None:
+        winners, reason = header.result
+        msg.result.CopyFrom(pb.GameResult(winners=winners, reason=reason))
+    return msg
+
+
+def encode_view(view: View) -> pb.View:
+    """A whole view in canonical order (objects by id, zones by kind then owner)."""
+    return pb.View(
+        viewer=view.viewer,
+        header=encode_header(view.header),
+        players=[encode_player(p) for p in view.players],
+        objects=[encode_object(view.objects[oid]) for oid in sorted(view.objects)],
+        zones=[
+            pb.ZoneContents(zone=_zone_ref(key), object_ids=ids)
+            for key, ids in sorted(view.zones.items())
+        ],
+    )
+
+
+def view_hash(message: pb.View) -> bytes:
+    """SHA-256 of the deterministic serialization of a canonical View (protocol/README.md)."""
+    return hashlib.sha256(message.SerializeToString(deterministic=True)).digest()
+
+
+def encode_ops(ops: list[DeltaOp]) -> list[pb.DeltaOp]:
+    """Delta operations as protocol messages."""
+    out = []
+    for op in ops:
+        if op.kind == "create" and op.obj is not None:
+            out.append(pb.DeltaOp(create_object=encode_object(op.obj)))
+        elif op.kind == "update" and op.obj is not None:
+            out.append(pb.DeltaOp(update_object=encode_object(op.obj)))
+        elif op.kind == "remove" and op.object_id is not None:
+            out.append(pb.DeltaOp(remove_object=op.object_id))
+        elif op.kind == "zone" and op.zone is not None:
+            out.append(pb.DeltaOp(set_zone=pb.ZoneContents(zone=_zone_ref(op.zone),
+                                                           object_ids=op.zone_ids)))
+        elif op.kind == "player" and op.player is not None:
+            out.append(pb.DeltaOp(set_player=encode_player(op.player)))
+        elif op.kind == "header" and op.header is not None:
+            out.append(pb.DeltaOp(set_header=encode_header(op.header)))
+        else:
+            raise ValueError(f"malformed delta op {op!r}")
+    return out
+
+
+def encode_action(action: Action) -> pb.Action:
+    """One option of a decision."""
+    if isinstance(action, PassPriority):
+        return pb.Action(pass_priority=pb.PassPriority())
+    if isinstance(action, PlayLand):
+        return pb.Action(play_land=pb.PlayLand(object_id=action.object_id))
+    if isinstance(action, CastSpell):
+        return pb.Action(cast_spell=pb.CastSpell(object_id=action.object_id))
+    if isinstance(action, ChooseX):
+        return pb.Action(choose_x=pb.ChooseX(value=action.value))
+    if isinstance(action, ChooseTarget):
+        target = (pb.Target(player=action.player) if action.player is not None
+                  else pb.Target(object_id=action.object_id or ""))
+        return pb.Action(choose_target=pb.ChooseTarget(target=target))
+    if isinstance(action, ActivateManaAbility):
+        return pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id=action.object_id))
+    if isinstance(action, PayMana):
+        return pb.Action(pay_mana=pb.PayMana())
+    if isinstance(action, DeclareAttacker):
+        return pb.Action(declare_attacker=pb.DeclareAttacker(object_id=action.object_id,
+                                                             defender=action.defender))
+    if isinstance(action, FinishAttackers):
+        return pb.Action(finish_attackers=pb.FinishAttackers())
+    if isinstance(action, DeclareBlocker):
+        return pb.Action(declare_blocker=pb.DeclareBlocker(object_id=action.object_id,
+                                                           attacker_id=action.attacker_id))
+    if isinstance(action, FinishBlockers):
+        return pb.Action(finish_blockers=pb.FinishBlockers())
+    if isinstance(action, AssignCombatDamage):
+        return pb.Action(assign_combat_damage=pb.AssignCombatDamage(
+            attacker_id=action.attacker_id,
+            assignments=[pb.DamageAssignment(object_id=o, amount=n)
+                         for o, n in action.assignments],
+        ))
+    if isinstance(action, Discard):
+        return pb.Action(discard=pb.Discard(object_id=action.object_id))
+    if isinstance(action, Concede):
+        return pb.Action(concede=pb.Concede())
+    raise TypeError(f"unknown action {action!r}")
+
+
+def _referenced_ids(action: Action) -> list[str]:
+    if isinstance(action, AssignCombatDamage):
+        return [action.attacker_id, *(o for o, _ in action.assignments)]
+    ids = [getattr(action, name, None) for name in ("object_id", "attacker_id")]
+    return [i for i in ids if isinstance(i, str)]
+
+
+_PROMPTS = {
+    "PRIORITY": "You have priority: act or pass.",
+    "CHOOSE_X": "Choose the value of X.",
+    "CHOOSE_TARGET": "Choose a target.",
+    "PAY_MANA": "Pay the spell's cost: tap lands for mana, then pay.",
+    "DECLARE_ATTACKERS": "Declare attackers, then finish.",
+    "DECLARE_BLOCKERS": "Declare blockers, then finish.",
+    "ASSIGN_COMBAT_DAMAGE": "Divide this attacker's combat damage among its blockers.",
+    "DISCARD": "Discard down to your maximum hand size.",
+}
+
+
+def encode_decision(decision: Decision, view: View, room_id: str, state_id: int) -> pb.Decision:
+    """The pending decision for the viewer who must make it.
+
+    Passes through the projection: every object an option names must be in the viewer's view,
+    or :class:`ProjectionError` is raised and nothing is sent.
+    """
+    if view.viewer != decision.seat:
+        raise ProjectionError("a decision is only sent to the seat that must make it")
+    for action in decision.options:
+        for oid in _referenced_ids(action):
+            if oid not in view.objects:
+                raise ProjectionError("decision option names an object hidden from the viewer")
+    return pb.Decision(
+        room_id=room_id, prompt_id=decision.prompt_id, seat=decision.seat,
+        kind=cast(pb.DecisionKind, int(decision.kind)),
+        options=[encode_action(a) for a in decision.options],
+        state_id=state_id, prompt=_PROMPTS[decision.kind.name],
+    )

@@ -1,0 +1,162 @@
+"""Whitelist projection of a game for one viewer (architecture invariant 4).
+
+An object's identity appears in a view only where a rule grants it to the viewer:
+
+- the battlefield, the stack, graveyards and exile are public zones (rule 400.2);
+- a player's hand is hidden (rule 400.2) and is shown to its owner only;
+- libraries are hidden from everyone (rule 401.2): only their sizes are shown.
+
+Anything else is absent, not masked: a hidden object contributes only to a count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.engine import Game, GameObject, Zone
+from server.engine.state import DecisionKind, Step
+
+#: The viewer id of a spectator, who sees public zones only.
+SPECTATOR = -1
+
+ZoneKey = tuple[Zone, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectView:
+    """What a viewer sees of one object it is allowed to see."""
+
+    id: str
+    zone: Zone
+    zone_owner: int
+    owner: int
+    controller: int
+    name: str
+    mana_cost: str
+    mana_value: int
+    supertypes: tuple[str, ...]
+    card_types: tuple[str, ...]
+    subtypes: tuple[str, ...]
+    colors: tuple[str, ...]
+    rules_text: str
+    power: int | None
+    toughness: int | None
+    tapped: bool
+    damage: int
+    summoning_sick: bool
+    attacking: int | None
+    blocking: tuple[str, ...]
+    x_value: int | None
+    targets: tuple[tuple[str, int | str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A player's public information."""
+
+    seat: int
+    name: str
+    life: int
+    library_count: int
+    hand_count: int
+    mana_pool: tuple[int, ...]
+    lands_played: int
+    has_lost: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderView:
+    """Turn, step, priority, whose decision is pending and the result."""
+
+    turn: int
+    active: int
+    step: Step
+    priority: int | None
+    pending: tuple[int, DecisionKind, int] | None
+    result: tuple[tuple[int, ...], str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything one viewer may know about a game."""
+
+    viewer: int
+    header: HeaderView
+    players: tuple[PlayerView, ...]
+    objects: dict[str, ObjectView]
+    zones: dict[ZoneKey, tuple[str, ...]]
+
+
+def visible_zones(game: Game, viewer: int) -> list[ZoneKey]:
+    """The zones whose contents ``viewer`` may see, in canonical order (kind, owner)."""
+    keys: list[ZoneKey] = []
+    for seat in range(len(game.players)):
+        if seat == viewer:
+            keys.append((Zone.HAND, seat))
+        keys.append((Zone.GRAVEYARD, seat))
+    keys += [(Zone.BATTLEFIELD, -1), (Zone.STACK, -1), (Zone.EXILE, -1)]
+    return sorted(keys)
+
+
+def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
+    card = obj.card
+    combat = game.combat
+    on_battlefield = obj.zone is Zone.BATTLEFIELD
+    blocking = combat.blocking.get(obj.id)
+    return ObjectView(
+        id=obj.id,
+        zone=obj.zone,
+        zone_owner=zone_owner,
+        owner=obj.owner,
+        controller=obj.controller,
+        name=card.name,
+        mana_cost=str(card.mana_cost) if card.has_mana_cost else "",
+        mana_value=obj.mana_value,
+        supertypes=card.supertypes,
+        card_types=card.card_types,
+        subtypes=card.subtypes,
+        colors=card.colors,
+        rules_text=card.rules_text,
+        power=card.power,
+        toughness=card.toughness,
+        tapped=obj.tapped,
+        damage=obj.damage,
+        summoning_sick=on_battlefield and obj.is_creature and obj.controlled_since == game.turn,
+        attacking=combat.attackers.get(obj.id),
+        blocking=(blocking,) if blocking is not None else (),
+        x_value=obj.x_value if obj.zone is Zone.STACK else None,
+        targets=obj.targets,
+    )
+
+
+def project(game: Game, viewer: int) -> View:
+    """The view of ``game`` for seat ``viewer`` (or :data:`SPECTATOR`)."""
+    if viewer != SPECTATOR and not 0 <= viewer < len(game.players):
+        raise ValueError(f"no such viewer {viewer}")
+    zones: dict[ZoneKey, tuple[str, ...]] = {}
+    objects: dict[str, ObjectView] = {}
+    for key in visible_zones(game, viewer):
+        zone, owner = key
+        ids = tuple(game.zone_list(zone, owner))
+        zones[key] = ids
+        for oid in ids:
+            objects[oid] = _object_view(game, game.objects[oid], owner)
+    pending = game.pending
+    result = game.result
+    header = HeaderView(
+        turn=game.turn,
+        active=game.active,
+        step=game.step,
+        priority=game.priority,
+        pending=(pending.seat, pending.kind, pending.prompt_id) if pending else None,
+        result=(result.winners, result.reason) if result else None,
+    )
+    players = tuple(
+        PlayerView(
+            seat=p.seat, name=p.name, life=p.life, library_count=len(p.library),
+            hand_count=len(p.hand), mana_pool=tuple(p.mana_pool),
+            lands_played=p.lands_played, has_lost=p.has_lost,
+        )
+        for p in game.players
+    )
+    return View(viewer, header, players, objects, zones)

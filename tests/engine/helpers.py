@@ -1,0 +1,63 @@
+"""Helpers for engine tests: start games and set up positions directly."""
+
+from __future__ import annotations
+
+import random
+
+from server.cards import card, demo_deck
+from server.engine import Game, GameObject, PlayerSetup, Step, Zone, apply, new_game
+from server.engine import game as game_module
+from server.engine.actions import PassPriority
+from server.engine.zones import create_object
+
+SEED = b"manawire-test-seed-0123456789abcdef"
+
+
+def demo_game(seed: bytes = SEED) -> Game:
+    """A new game between the two demo decks."""
+    return new_game(seed, [PlayerSetup("Ann", demo_deck("naya-vanilla")),
+                           PlayerSetup("Bob", demo_deck("grixis-vanilla"))])
+
+
+def put(game: Game, seat: int, name: str, zone: Zone, *, sick: bool = False) -> GameObject:
+    """Create a card in a zone (``sick``: came under control this turn, rule 302.6)."""
+    obj = create_object(game, card(name), seat, zone)
+    obj.controlled_since = game.turn if sick else game.turn - 1
+    return obj
+
+
+def refresh(game: Game) -> None:
+    """Recompute the pending decision after a test changed the state by hand."""
+    game_module._advance(game, [])
+
+
+def pass_until(game: Game, step: Step, turn: int | None = None, limit: int = 500) -> None:
+    """Pass priority (and finish any declarations empty) until the given step and turn."""
+    from server.engine.actions import FinishAttackers, FinishBlockers
+
+    for _ in range(limit):
+        if game.step is step and (turn is None or game.turn == turn) and \
+                game.pending is not None and game.pending.options[0] == PassPriority():
+            return
+        d = game.pending
+        assert d is not None
+        for choice in (PassPriority(), FinishAttackers(), FinishBlockers()):
+            if choice in d.options:
+                apply(game, d.seat, choice)
+                break
+        else:
+            if d.kind.name != "DISCARD":
+                raise AssertionError(f"cannot pass through decision {d.kind.name}")
+            apply(game, d.seat, d.options[0])
+    raise AssertionError(f"did not reach {step.name}")
+
+
+def random_playout(game: Game, rng: random.Random, limit: int = 20_000) -> int:
+    """Play random legal options until the game ends; return the number of actions."""
+    for n in range(limit):
+        if game.result is not None:
+            return n
+        d = game.pending
+        assert d is not None and d.options, "a live game always has a decision with options"
+        apply(game, d.seat, rng.choice(d.options))
+    raise AssertionError("game did not finish")

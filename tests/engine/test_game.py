@@ -1,0 +1,347 @@
+"""Engine unit tests for the walking skeleton; names cite the rules they check."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.cards import DeckError, card, demo_deck, parse_decklist
+from server.engine import (
+    DecisionKind,
+    GameOverError,
+    IllegalActionError,
+    Step,
+    Zone,
+    apply,
+    legal_actions,
+    replay,
+)
+from server.engine.actions import (
+    AssignCombatDamage,
+    CastSpell,
+    ChooseTarget,
+    ChooseX,
+    Concede,
+    DeclareAttacker,
+    DeclareBlocker,
+    Discard,
+    FinishAttackers,
+    FinishBlockers,
+    PassPriority,
+    PayMana,
+    PlayLand,
+    action_from_json,
+    action_to_json,
+)
+from server.engine.mana import potential_pool
+from server.view import project
+from tests.engine.helpers import SEED, demo_game, pass_until, put, random_playout, refresh
+
+
+def test_103_start_twenty_life_shuffled_sixty_card_libraries_and_seven_card_hands() -> None:
+    game = demo_game()
+    for p in game.players:
+        assert p.life == 20  # 103.4
+        assert len(p.hand) == 7  # 103.5
+        assert len(p.library) == 53
+    assert game.turn == 1 and game.active == game.starting_player
+    assert game.step is Step.UPKEEP  # untap has no priority (502.4)
+    assert game.pending is not None and game.pending.kind is DecisionKind.PRIORITY
+
+
+def test_103_3_shuffles_depend_on_the_seed() -> None:
+    a = [demo_game(bytes([i]) * 32) for i in range(4)]
+    hands = {tuple(g.objects[i].card.name for i in g.players[0].hand) for g in a}
+    assert len(hands) > 1
+
+
+def test_103_8a_starting_player_skips_first_draw_but_not_later_ones() -> None:
+    game = demo_game()
+    first = game.active
+    pass_until(game, Step.PRECOMBAT_MAIN, turn=1)
+    assert len(game.player(first).hand) == 7
+    pass_until(game, Step.PRECOMBAT_MAIN, turn=2)
+    assert len(game.player(1 - first).hand) == 8  # 504.1
+
+
+def test_305_2_one_land_per_turn_as_a_special_action() -> None:
+    game = demo_game()
+    pass_until(game, Step.PRECOMBAT_MAIN, turn=1)
+    seat = game.active
+    land = put(game, seat, "Mountain", Zone.HAND)
+    refresh(game)
+    lands = [a for a in legal_actions(game, seat) if isinstance(a, PlayLand)]
+    assert PlayLand(land.id) in lands
+    apply(game, seat, PlayLand(land.id))
+    assert game.priority == seat  # 117.3c: special action keeps priority
+    assert not any(isinstance(a, PlayLand) for a in legal_actions(game, seat))
+
+
+def test_illegal_action_raises_typed_error_and_changes_nothing() -> None:
+    game = demo_game()
+    before = project(game, 0), project(game, 1), game.action_count
+    other = 1 - game.pending.seat if game.pending else 0
+    with pytest.raises(IllegalActionError):
+        apply(game, other, PassPriority())
+    with pytest.raises(IllegalActionError):
+        apply(game, game.active, PlayLand("no-such-card"))
+    assert (project(game, 0), project(game, 1), game.action_count) == before
+
+
+def _cast_with_mana(game, seat, spell_id, *, x=None, target=None):  # type: ignore[no-untyped-def]
+    apply(game, seat, CastSpell(spell_id))
+    if x is not None:
+        apply(game, seat, ChooseX(x))
+    if target is not None:
+        apply(game, seat, target)
+    while PayMana() not in legal_actions(game, seat):
+        apply(game, seat, legal_actions(game, seat)[0])  # 601.2g: activate mana abilities
+    apply(game, seat, PayMana())  # 601.2h
+
+
+def _main_with(game, lands: int, *cards: str):  # type: ignore[no-untyped-def]
+    pass_until(game, Step.PRECOMBAT_MAIN, turn=1)
+    seat = game.active
+    for _ in range(lands):
+        put(game, seat, "Mountain", Zone.BATTLEFIELD)
+    objs = [put(game, seat, name, Zone.HAND) for name in cards]
+    refresh(game)
+    return seat, objs
+
+
+def test_601_shock_any_target_kills_creature_704_5g_and_new_ids_400_7() -> None:
+    game = demo_game()
+    seat, (shock,) = _main_with(game, 1, "Shock")
+    ogre = put(game, 1 - seat, "Walking Corpse", Zone.BATTLEFIELD)
+    refresh(game)
+    _cast_with_mana(game, seat, shock.id, target=ChooseTarget(object_id=ogre.id))
+    assert shock.id not in game.objects  # moved to the stack as a new object (400.7)
+    assert len(game.stack) == 1 and game.priority == seat  # 117.3c
+    apply(game, seat, PassPriority())
+    apply(game, 1 - seat, PassPriority())  # 405.5: all passed -> resolve
+    assert ogre.id not in game.objects
+    graveyard = [game.objects[i].card.name for i in game.player(1 - seat).graveyard]
+    assert graveyard == ["Walking Corpse"]
+    assert [game.objects[i].card.name for i in game.player(seat).graveyard] == ["Shock"]
+
+
+def test_120_3a_shock_to_a_player_is_life_loss() -> None:
+    game = demo_game()
+    seat, (shock,) = _main_with(game, 1, "Shock")
+    _cast_with_mana(game, seat, shock.id, target=ChooseTarget(player=1 - seat))
+    apply(game, seat, PassPriority())
+    apply(game, 1 - seat, PassPriority())
+    assert game.player(1 - seat).life == 18
+
+
+def test_608_2b_spell_whose_only_target_is_gone_does_not_resolve() -> None:
+    game = demo_game()
+    seat, (shock, shock2) = _main_with(game, 2, "Shock", "Shock")
+    crab = put(game, 1 - seat, "Walking Corpse", Zone.BATTLEFIELD)
+    refresh(game)
+    _cast_with_mana(game, seat, shock.id, target=ChooseTarget(object_id=crab.id))
+    _cast_with_mana(game, seat, shock2.id, target=ChooseTarget(object_id=crab.id))
+    for _ in range(2):  # both resolve in turn; the second finds its target gone
+        apply(game, seat, PassPriority())
+        apply(game, 1 - seat, PassPriority())
+    assert game.stack == []
+    assert len(game.player(seat).graveyard) == 2
+    assert game.player(1 - seat).life == 20
+
+
+def test_107_3_volcanic_geyser_x_options_are_exactly_the_payable_values() -> None:
+    game = demo_game()
+    seat, (geyser,) = _main_with(game, 5, "Volcanic Geyser")
+    pool = potential_pool(game, seat)
+    apply(game, seat, CastSpell(geyser.id))
+    assert game.pending is not None and game.pending.kind is DecisionKind.CHOOSE_X
+    xs = [a.value for a in game.pending.options if isinstance(a, ChooseX)]
+    assert xs == list(range(sum(pool) - 2 + 1))
+    apply(game, seat, ChooseX(3))
+    apply(game, seat, ChooseTarget(player=1 - seat))
+    while PayMana() not in legal_actions(game, seat):
+        apply(game, seat, legal_actions(game, seat)[0])
+    apply(game, seat, PayMana())
+    apply(game, seat, PassPriority())
+    apply(game, 1 - seat, PassPriority())
+    assert game.player(1 - seat).life == 17
+
+
+def test_302_1_creature_spells_only_at_sorcery_speed() -> None:
+    game = demo_game()
+    seat, (ogre,) = _main_with(game, 3, "Onakke Ogre")
+    assert CastSpell(ogre.id) in legal_actions(game, seat)
+    apply(game, seat, PassPriority())
+    assert game.priority == 1 - seat
+    assert CastSpell(ogre.id) not in legal_actions(game, seat)
+
+
+def _to_attack(game):  # type: ignore[no-untyped-def]
+    pass_until(game, Step.BEGINNING_OF_COMBAT, turn=3)
+    return game.active
+
+
+def test_510_1a_unblocked_attacker_damages_defending_player_and_508_1f_taps() -> None:
+    game = demo_game()
+    pass_until(game, Step.UPKEEP, turn=2)
+    seat = 1 - game.active  # the player whose turn 3 will be
+    ogre = put(game, seat, "Onakke Ogre", Zone.BATTLEFIELD)
+    _to_attack(game)
+    apply(game, seat, PassPriority())
+    apply(game, 1 - seat, PassPriority())
+    assert game.step is Step.DECLARE_ATTACKERS
+    ogre_id = next(i for i in game.battlefield if game.objects[i].card.name == "Onakke Ogre")
+    assert ogre_id == ogre.id
+    apply(game, seat, DeclareAttacker(ogre.id, 1 - seat))
+    apply(game, seat, FinishAttackers())
+    assert game.objects[ogre.id].tapped
+    life = game.player(1 - seat).life
+    pass_until(game, Step.COMBAT_DAMAGE)
+    assert game.player(1 - seat).life == life - 4
+
+
+def test_302_6_summoning_sick_creature_cannot_attack() -> None:
+    game = demo_game()
+    pass_until(game, Step.BEGINNING_OF_COMBAT, turn=1)
+    put(game, game.active, "Onakke Ogre", Zone.BATTLEFIELD, sick=True)
+    refresh(game)
+    apply(game, game.active, PassPriority())
+    apply(game, 1 - game.active, PassPriority())
+    assert game.step is Step.DECLARE_ATTACKERS
+    assert game.pending is not None and game.pending.kind is DecisionKind.PRIORITY  # 508.8
+
+
+def test_510_1c_attacker_divides_damage_among_two_blockers() -> None:
+    game = demo_game()
+    pass_until(game, Step.UPKEEP, turn=2)
+    seat = 1 - game.active
+    gorehorn = put(game, seat, "Garruk's Gorehorn", Zone.BATTLEFIELD)
+    b1 = put(game, 1 - seat, "Walking Corpse", Zone.BATTLEFIELD)
+    b2 = put(game, 1 - seat, "Wishcoin Crab", Zone.BATTLEFIELD)
+    _to_attack(game)
+    apply(game, seat, PassPriority())
+    apply(game, 1 - seat, PassPriority())
+    apply(game, seat, DeclareAttacker(gorehorn.id, 1 - seat))
+    apply(game, seat, FinishAttackers())
+    pass_until_blockers = game.pending
+    assert pass_until_blockers is not None
+    apply(game, seat, PassPriority())
+    apply(game, 1 - seat, PassPriority())
+    assert game.pending is not None and game.pending.kind is DecisionKind.DECLARE_BLOCKERS
+    apply(game, 1 - seat, DeclareBlocker(b1.id, gorehorn.id))
+    apply(game, 1 - seat, DeclareBlocker(b2.id, gorehorn.id))
+    apply(game, 1 - seat, FinishBlockers())
+    apply(game, seat, PassPriority())
+    apply(game, 1 - seat, PassPriority())
+    d = game.pending
+    assert d is not None and d.kind is DecisionKind.ASSIGN_COMBAT_DAMAGE and d.seat == seat
+    assert len(d.options) == 8  # 7 damage between two blockers: 0..7
+    apply(game, seat, AssignCombatDamage(gorehorn.id, ((b1.id, 2), (b2.id, 5))))
+    names = sorted(game.objects[i].card.name for i in game.player(1 - seat).graveyard
+                   if game.objects[i].is_creature)
+    assert names == ["Walking Corpse", "Wishcoin Crab"]
+    assert b1.id not in game.objects and b2.id not in game.objects
+    assert gorehorn.id not in game.objects  # 3 toughness, took 2 + 2 damage (510.1d)
+
+
+def test_514_1_cleanup_discards_down_to_seven() -> None:
+    game = demo_game()
+    pass_until(game, Step.END, turn=1)
+    seat = game.active
+    for _ in range(3):
+        put(game, seat, "Shock", Zone.HAND)
+    refresh(game)
+    apply(game, seat, PassPriority())
+    apply(game, 1 - seat, PassPriority())
+    d = game.pending
+    assert d is not None and d.kind is DecisionKind.DISCARD and d.seat == seat
+    for _ in range(3):
+        assert game.pending is not None
+        first = game.pending.options[0]
+        assert isinstance(first, Discard)
+        apply(game, seat, first)
+    assert len(game.player(seat).hand) == 7 and game.turn == 2
+
+
+def test_704_5b_drawing_from_an_empty_library_loses() -> None:
+    game = demo_game()
+    pass_until(game, Step.UPKEEP, turn=1)
+    loser = 1 - game.active
+    for oid in list(game.player(loser).library):
+        del game.objects[oid]
+    game.player(loser).library.clear()
+    pass_until_draw = 0
+    while game.result is None and pass_until_draw < 100:
+        d = game.pending
+        assert d is not None
+        apply(game, d.seat, PassPriority() if PassPriority() in d.options else d.options[-1])
+        pass_until_draw += 1
+    assert game.result is not None and game.result.winners == (1 - loser,)
+    assert "704.5b" in game.result.reason
+    with pytest.raises(GameOverError):
+        apply(game, 0, PassPriority())
+
+
+def test_104_3a_concede_at_any_time_ends_a_two_player_game() -> None:
+    game = demo_game()
+    waiting = 1 - game.pending.seat if game.pending else 0
+    apply(game, waiting, Concede())
+    assert game.result is not None and game.result.winners == (1 - waiting,)
+    assert game.pending is None
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_games_finish_with_a_winner_and_replay_bit_for_bit(seed: int) -> None:
+    game_seed = bytes([seed]) * 32
+    game = demo_game(game_seed)
+    log = []
+    rng = random.Random(seed)
+    while game.result is None:
+        d = game.pending
+        assert d is not None and d.options
+        action = rng.choice(d.options)
+        log.append((d.seat, action_from_json(action_to_json(action))))
+        apply(game, d.seat, action)
+        assert len(log) < 20_000
+    assert game.result.reason
+    again = replay(game_seed, [p for p in _setups()], log)
+    for seat in (0, 1, -1):
+        assert project(again, seat) == project(game, seat)
+
+
+def _setups():  # type: ignore[no-untyped-def]
+    from server.engine import PlayerSetup
+
+    return [PlayerSetup("Ann", demo_deck("naya-vanilla")),
+            PlayerSetup("Bob", demo_deck("grixis-vanilla"))]
+
+
+def test_determinism_does_not_depend_on_pythonhashseed() -> None:
+    code = (
+        "import random; from tests.engine.helpers import demo_game, random_playout;"
+        "g = demo_game(); n = random_playout(g, random.Random(7));"
+        "print(n, g.result, sorted(g.objects)[:5])"
+    )
+    root = Path(__file__).resolve().parents[2]
+    outs = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                       cwd=root, env={**os.environ, "PYTHONHASHSEED": h}).stdout
+        for h in ("0", "1", "12345")
+    }
+    assert len(outs) == 1
+
+
+def test_100_2a_decklists_are_validated() -> None:
+    assert len(demo_deck("naya-vanilla")) == 60
+    with pytest.raises(DeckError, match="at least 60"):
+        parse_decklist("4 Shock\n20 Mountain")
+    with pytest.raises(DeckError, match="four copies"):
+        parse_decklist("5 Shock\n55 Mountain")
+    with pytest.raises(DeckError, match="unknown card"):
+        parse_decklist("4 Shokc\n56 Mountain")
+    assert card("Forest").mana_abilities == ("G",)  # 305.6
