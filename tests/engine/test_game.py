@@ -13,8 +13,11 @@ import pytest
 from server.cards import DeckError, card, demo_deck, parse_decklist
 from server.engine import (
     DecisionKind,
+    Game,
+    GameObject,
     GameOverError,
     IllegalActionError,
+    PlayerSetup,
     Step,
     Zone,
     apply,
@@ -40,7 +43,7 @@ from server.engine.actions import (
 )
 from server.engine.mana import potential_pool
 from server.view import project
-from tests.engine.helpers import SEED, demo_game, pass_until, put, random_playout, refresh
+from tests.engine.helpers import demo_game, pass_until, put, refresh
 
 
 def test_103_start_twenty_life_shuffled_sixty_card_libraries_and_seven_card_hands() -> None:
@@ -93,7 +96,8 @@ def test_illegal_action_raises_typed_error_and_changes_nothing() -> None:
     assert (project(game, 0), project(game, 1), game.action_count) == before
 
 
-def _cast_with_mana(game, seat, spell_id, *, x=None, target=None):  # type: ignore[no-untyped-def]
+def _cast_with_mana(game: Game, seat: int, spell_id: str, *, x: int | None = None,
+                    target: ChooseTarget | None = None) -> None:
     apply(game, seat, CastSpell(spell_id))
     if x is not None:
         apply(game, seat, ChooseX(x))
@@ -104,7 +108,7 @@ def _cast_with_mana(game, seat, spell_id, *, x=None, target=None):  # type: igno
     apply(game, seat, PayMana())  # 601.2h
 
 
-def _main_with(game, lands: int, *cards: str):  # type: ignore[no-untyped-def]
+def _main_with(game: Game, lands: int, *cards: str) -> tuple[int, list[GameObject]]:
     pass_until(game, Step.PRECOMBAT_MAIN, turn=1)
     seat = game.active
     for _ in range(lands):
@@ -181,7 +185,7 @@ def test_302_1_creature_spells_only_at_sorcery_speed() -> None:
     assert CastSpell(ogre.id) not in legal_actions(game, seat)
 
 
-def _to_attack(game):  # type: ignore[no-untyped-def]
+def _to_attack(game: Game) -> int:
     pass_until(game, Step.BEGINNING_OF_COMBAT, turn=3)
     return game.active
 
@@ -309,14 +313,12 @@ def test_random_games_finish_with_a_winner_and_replay_bit_for_bit(seed: int) -> 
         apply(game, d.seat, action)
         assert len(log) < 20_000
     assert game.result.reason
-    again = replay(game_seed, [p for p in _setups()], log)
+    again = replay(game_seed, _setups(), log)
     for seat in (0, 1, -1):
         assert project(again, seat) == project(game, seat)
 
 
-def _setups():  # type: ignore[no-untyped-def]
-    from server.engine import PlayerSetup
-
+def _setups() -> list[PlayerSetup]:
     return [PlayerSetup("Ann", demo_deck("naya-vanilla")),
             PlayerSetup("Bob", demo_deck("grixis-vanilla"))]
 

@@ -1,0 +1,100 @@
+"""Session-level tests of the app over trio memory channels (no network, autojump clock)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from protocol.v1 import messages_pb2 as mpb
+from server.app import App, Limits, SocketClosed
+from server.store import Store
+
+
+class MemorySocket:
+    """A :class:`server.app.Socket` over memory channels."""
+
+    def __init__(self, out_buffer: int = 1000) -> None:
+        self.to_server, self._incoming = trio.open_memory_channel[bytes](100)
+        self._outgoing, self.from_server = trio.open_memory_channel[bytes](out_buffer)
+        self.closed: tuple[int, str] | None = None
+
+    async def recv(self) -> bytes | str:
+        try:
+            return await self._incoming.receive()
+        except (trio.EndOfChannel, trio.ClosedResourceError):
+            raise SocketClosed from None
+
+    async def send(self, data: bytes) -> None:
+        await self._outgoing.send(data)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+    async def request(self, **body: object) -> mpb.ServerMessage:
+        await self.to_server.send(mpb.ClientMessage(request_id=1, **body).SerializeToString())  # type: ignore[arg-type]
+        while True:
+            msg = mpb.ServerMessage.FromString(await self.from_server.receive())
+            if msg.request_id == 1:
+                return msg
+
+
+def _hello(name: str) -> dict[str, object]:
+    return {"hello": mpb.Hello(protocol_version=1, display_name=name)}
+
+
+async def test_invariant_7_a_client_that_stops_reading_is_disconnected_not_waited_for(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    async with trio.open_nursery() as nursery:
+        app = App(store, nursery, Limits(outbox_size=4, send_timeout=5.0))
+        slow = MemorySocket(out_buffer=0)  # nobody ever reads what the server sends
+        nursery.start_soon(app.handle_connection, slow)
+        for _ in range(10):
+            await slow.to_server.send(mpb.ClientMessage(
+                list_rooms=mpb.ListRooms()).SerializeToString())
+        await trio.sleep(30)
+        assert slow.closed is not None and slow.closed[0] == 1013
+        # The server still serves others.
+        fine = MemorySocket()
+        nursery.start_soon(app.handle_connection, fine)
+        assert (await fine.request(**_hello("Ann"))).HasField("welcome")
+        nursery.cancel_scope.cancel()
+    store.close()
+
+
+async def test_only_the_deciding_seat_may_act_and_stale_prompts_are_refused(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    async with trio.open_nursery() as nursery:
+        app = App(store, nursery)
+        a, b = MemorySocket(), MemorySocket()
+        nursery.start_soon(app.handle_connection, a)
+        nursery.start_soon(app.handle_connection, b)
+        await a.request(**_hello("Ann"))
+        await b.request(**_hello("Bob"))
+        room = (await a.request(create_room=mpb.CreateRoom(name="t"))).room_list.rooms[0]
+        assert (await a.request(join_room=mpb.JoinRoom(
+            room_id=room.room_id, role=mpb.ROLE_PLAYER))).joined.seat == 0
+        assert (await b.request(join_room=mpb.JoinRoom(
+            room_id=room.room_id, role=mpb.ROLE_PLAYER))).joined.seat == 1
+        game = app.lobby.rooms[room.room_id].game
+        await trio.testing.wait_all_tasks_blocked()
+        assert game is not None and game.pending is not None
+        waiting = a if game.pending.seat == 1 else b
+        deciding = b if waiting is a else a
+        reply = await waiting.request(act=mpb.Act(prompt_id=game.pending.prompt_id))
+        assert reply.error.code == mpb.ERROR_CODE_NOT_YOUR_DECISION
+        reply = await deciding.request(act=mpb.Act(prompt_id=game.pending.prompt_id + 5))
+        assert reply.error.code == mpb.ERROR_CODE_STALE_PROMPT
+        reply = await deciding.request(act=mpb.Act(prompt_id=game.pending.prompt_id,
+                                                   option_index=999))
+        assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        assert game.action_count == 0
+        reply = await a.request(join_room=mpb.JoinRoom(room_id="nope", role=mpb.ROLE_PLAYER))
+        assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # already in a room
+        nursery.cancel_scope.cancel()
+    store.close()
