@@ -26,17 +26,17 @@ _sym_db = _symbol_database.Default()
 from protocol.v1 import game_pb2 as protocol_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aprotocol/v1/messages.proto\x12\x0bmanawire.v1\x1a\x16protocol/v1/game.proto\"7\n\x05Hello\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\"O\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x16\n\x0eserver_version\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x80\x01\n\x08RoomInfo\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\r\x12\x0f\n\x07players\x18\x04 \x03(\t\x12\x12\n\nspectators\x18\x05 \x01(\r\x12\x0f\n\x07started\x18\x06 \x01(\x08\x12\x10\n\x08\x66inished\x18\x07 \x01(\x08\"\x0b\n\tListRooms\"0\n\x08RoomList\x12$\n\x05rooms\x18\x01 \x03(\x0b\x32\x15.manawire.v1.RoomInfo\"7\n\nCreateRoom\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\r\x12\x0c\n\x04\x64\x65\x63k\x18\x03 \x01(\t\"J\n\x08JoinRoom\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x1f\n\x04role\x18\x02 \x01(\x0e\x32\x11.manawire.v1.Role\x12\x0c\n\x04\x64\x65\x63k\x18\x03 \x01(\t\"\\\n\x06Joined\x12#\n\x04room\x18\x01 \x01(\x0b\x32\x15.manawire.v1.RoomInfo\x12\x1f\n\x04role\x18\x02 \x01(\x0e\x32\x11.manawire.v1.Role\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"\x0b\n\tLeaveRoom\"I\n\x03\x41\x63t\x12\x11\n\tprompt_id\x18\x01 \x01(\x04\x12\x14\n\x0coption_index\x18\x02 \x01(\r\x12\x19\n\x11\x65xpected_state_id\x18\x03 \x01(\x04\"\x11\n\x0fRequestSnapshot\"\r\n\x0b\x43oncedeGame\">\n\x05\x45rror\x12$\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x16.manawire.v1.ErrorCode\x12\x0f\n\x07message\x18\x02 \x01(\t\"\x90\x03\n\rClientMessage\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12#\n\x05hello\x18\x02 \x01(\x0b\x32\x12.manawire.v1.HelloH\x00\x12,\n\nlist_rooms\x18\x14 \x01(\x0b\x32\x16.manawire.v1.ListRoomsH\x00\x12.\n\x0b\x63reate_room\x18\x15 \x01(\x0b\x32\x17.manawire.v1.CreateRoomH\x00\x12*\n\tjoin_room\x18\x16 \x01(\x0b\x32\x15.manawire.v1.JoinRoomH\x00\x12,\n\nleave_room\x18\x17 \x01(\x0b\x32\x16.manawire.v1.LeaveRoomH\x00\x12\x1f\n\x03\x61\x63t\x18( \x01(\x0b\x32\x10.manawire.v1.ActH\x00\x12\x38\n\x10request_snapshot\x18) \x01(\x0b\x32\x1c.manawire.v1.RequestSnapshotH\x00\x12+\n\x07\x63oncede\x18* \x01(\x0b\x32\x18.manawire.v1.ConcedeGameH\x00\x42\x06\n\x04\x62ody\"\xc7\x02\n\rServerMessage\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\'\n\x07welcome\x18\x02 \x01(\x0b\x32\x14.manawire.v1.WelcomeH\x00\x12*\n\troom_list\x18\x14 \x01(\x0b\x32\x15.manawire.v1.RoomListH\x00\x12%\n\x06joined\x18\x15 \x01(\x0b\x32\x13.manawire.v1.JoinedH\x00\x12)\n\x08snapshot\x18( \x01(\x0b\x32\x15.manawire.v1.SnapshotH\x00\x12#\n\x05\x64\x65lta\x18) \x01(\x0b\x32\x12.manawire.v1.DeltaH\x00\x12)\n\x08\x64\x65\x63ision\x18* \x01(\x0b\x32\x15.manawire.v1.DecisionH\x00\x12#\n\x05\x65rror\x18< \x01(\x0b\x32\x12.manawire.v1.ErrorH\x00\x42\x06\n\x04\x62ody*A\n\x04Role\x12\x14\n\x10ROLE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bROLE_PLAYER\x10\x01\x12\x12\n\x0eROLE_SPECTATOR\x10\x02*\xec\x02\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x45RROR_CODE_BAD_MESSAGE\x10\x01\x12\"\n\x1e\x45RROR_CODE_UNSUPPORTED_VERSION\x10\x02\x12\x18\n\x14\x45RROR_CODE_NOT_READY\x10\x03\x12\x1f\n\x1b\x45RROR_CODE_INVALID_ARGUMENT\x10\x04\x12\x1d\n\x19\x45RROR_CODE_ROOM_NOT_FOUND\x10\x05\x12\x18\n\x14\x45RROR_CODE_ROOM_FULL\x10\x06\x12 \n\x1c\x45RROR_CODE_NOT_YOUR_DECISION\x10\x07\x12\x1b\n\x17\x45RROR_CODE_STALE_PROMPT\x10\x08\x12\x1d\n\x19\x45RROR_CODE_ILLEGAL_ACTION\x10\t\x12\x18\n\x14\x45RROR_CODE_GAME_OVER\x10\n\x12\x17\n\x13\x45RROR_CODE_INTERNAL\x10\x0b\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aprotocol/v1/messages.proto\x12\x0bmanawire.v1\x1a\x16protocol/v1/game.proto\"7\n\x05Hello\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\"O\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x16\n\x0eserver_version\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x80\x01\n\x08RoomInfo\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\r\x12\x0f\n\x07players\x18\x04 \x03(\t\x12\x12\n\nspectators\x18\x05 \x01(\r\x12\x0f\n\x07started\x18\x06 \x01(\x08\x12\x10\n\x08\x66inished\x18\x07 \x01(\x08\"\x0b\n\tListRooms\"0\n\x08RoomList\x12$\n\x05rooms\x18\x01 \x03(\x0b\x32\x15.manawire.v1.RoomInfo\")\n\nCreateRoom\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\r\"J\n\x08JoinRoom\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x1f\n\x04role\x18\x02 \x01(\x0e\x32\x11.manawire.v1.Role\x12\x0c\n\x04\x64\x65\x63k\x18\x03 \x01(\t\"\\\n\x06Joined\x12#\n\x04room\x18\x01 \x01(\x0b\x32\x15.manawire.v1.RoomInfo\x12\x1f\n\x04role\x18\x02 \x01(\x0e\x32\x11.manawire.v1.Role\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"\x0b\n\tLeaveRoom\"I\n\x03\x41\x63t\x12\x11\n\tprompt_id\x18\x01 \x01(\x04\x12\x14\n\x0coption_index\x18\x02 \x01(\r\x12\x19\n\x11\x65xpected_state_id\x18\x03 \x01(\x04\"\x11\n\x0fRequestSnapshot\"\r\n\x0b\x43oncedeGame\">\n\x05\x45rror\x12$\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x16.manawire.v1.ErrorCode\x12\x0f\n\x07message\x18\x02 \x01(\t\"\x90\x03\n\rClientMessage\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12#\n\x05hello\x18\x02 \x01(\x0b\x32\x12.manawire.v1.HelloH\x00\x12,\n\nlist_rooms\x18\x14 \x01(\x0b\x32\x16.manawire.v1.ListRoomsH\x00\x12.\n\x0b\x63reate_room\x18\x15 \x01(\x0b\x32\x17.manawire.v1.CreateRoomH\x00\x12*\n\tjoin_room\x18\x16 \x01(\x0b\x32\x15.manawire.v1.JoinRoomH\x00\x12,\n\nleave_room\x18\x17 \x01(\x0b\x32\x16.manawire.v1.LeaveRoomH\x00\x12\x1f\n\x03\x61\x63t\x18( \x01(\x0b\x32\x10.manawire.v1.ActH\x00\x12\x38\n\x10request_snapshot\x18) \x01(\x0b\x32\x1c.manawire.v1.RequestSnapshotH\x00\x12+\n\x07\x63oncede\x18* \x01(\x0b\x32\x18.manawire.v1.ConcedeGameH\x00\x42\x06\n\x04\x62ody\"\xc7\x02\n\rServerMessage\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\'\n\x07welcome\x18\x02 \x01(\x0b\x32\x14.manawire.v1.WelcomeH\x00\x12*\n\troom_list\x18\x14 \x01(\x0b\x32\x15.manawire.v1.RoomListH\x00\x12%\n\x06joined\x18\x15 \x01(\x0b\x32\x13.manawire.v1.JoinedH\x00\x12)\n\x08snapshot\x18( \x01(\x0b\x32\x15.manawire.v1.SnapshotH\x00\x12#\n\x05\x64\x65lta\x18) \x01(\x0b\x32\x12.manawire.v1.DeltaH\x00\x12)\n\x08\x64\x65\x63ision\x18* \x01(\x0b\x32\x15.manawire.v1.DecisionH\x00\x12#\n\x05\x65rror\x18< \x01(\x0b\x32\x12.manawire.v1.ErrorH\x00\x42\x06\n\x04\x62ody*A\n\x04Role\x12\x14\n\x10ROLE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bROLE_PLAYER\x10\x01\x12\x12\n\x0eROLE_SPECTATOR\x10\x02*\xec\x02\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x45RROR_CODE_BAD_MESSAGE\x10\x01\x12\"\n\x1e\x45RROR_CODE_UNSUPPORTED_VERSION\x10\x02\x12\x18\n\x14\x45RROR_CODE_NOT_READY\x10\x03\x12\x1f\n\x1b\x45RROR_CODE_INVALID_ARGUMENT\x10\x04\x12\x1d\n\x19\x45RROR_CODE_ROOM_NOT_FOUND\x10\x05\x12\x18\n\x14\x45RROR_CODE_ROOM_FULL\x10\x06\x12 \n\x1c\x45RROR_CODE_NOT_YOUR_DECISION\x10\x07\x12\x1b\n\x17\x45RROR_CODE_STALE_PROMPT\x10\x08\x12\x1d\n\x19\x45RROR_CODE_ILLEGAL_ACTION\x10\t\x12\x18\n\x14\x45RROR_CODE_GAME_OVER\x10\n\x12\x17\n\x13\x45RROR_CODE_INTERNAL\x10\x0b\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'protocol.v1.messages_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ROLE']._serialized_start=1545
-  _globals['_ROLE']._serialized_end=1610
-  _globals['_ERRORCODE']._serialized_start=1613
-  _globals['_ERRORCODE']._serialized_end=1977
+  _globals['_ROLE']._serialized_start=1531
+  _globals['_ROLE']._serialized_end=1596
+  _globals['_ERRORCODE']._serialized_start=1599
+  _globals['_ERRORCODE']._serialized_end=1963
   _globals['_HELLO']._serialized_start=67
   _globals['_HELLO']._serialized_end=122
   _globals['_WELCOME']._serialized_start=124
@@ -48,23 +48,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ROOMLIST']._serialized_start=349
   _globals['_ROOMLIST']._serialized_end=397
   _globals['_CREATEROOM']._serialized_start=399
-  _globals['_CREATEROOM']._serialized_end=454
-  _globals['_JOINROOM']._serialized_start=456
-  _globals['_JOINROOM']._serialized_end=530
-  _globals['_JOINED']._serialized_start=532
-  _globals['_JOINED']._serialized_end=624
-  _globals['_LEAVEROOM']._serialized_start=626
-  _globals['_LEAVEROOM']._serialized_end=637
-  _globals['_ACT']._serialized_start=639
-  _globals['_ACT']._serialized_end=712
-  _globals['_REQUESTSNAPSHOT']._serialized_start=714
-  _globals['_REQUESTSNAPSHOT']._serialized_end=731
-  _globals['_CONCEDEGAME']._serialized_start=733
-  _globals['_CONCEDEGAME']._serialized_end=746
-  _globals['_ERROR']._serialized_start=748
-  _globals['_ERROR']._serialized_end=810
-  _globals['_CLIENTMESSAGE']._serialized_start=813
-  _globals['_CLIENTMESSAGE']._serialized_end=1213
-  _globals['_SERVERMESSAGE']._serialized_start=1216
-  _globals['_SERVERMESSAGE']._serialized_end=1543
+  _globals['_CREATEROOM']._serialized_end=440
+  _globals['_JOINROOM']._serialized_start=442
+  _globals['_JOINROOM']._serialized_end=516
+  _globals['_JOINED']._serialized_start=518
+  _globals['_JOINED']._serialized_end=610
+  _globals['_LEAVEROOM']._serialized_start=612
+  _globals['_LEAVEROOM']._serialized_end=623
+  _globals['_ACT']._serialized_start=625
+  _globals['_ACT']._serialized_end=698
+  _globals['_REQUESTSNAPSHOT']._serialized_start=700
+  _globals['_REQUESTSNAPSHOT']._serialized_end=717
+  _globals['_CONCEDEGAME']._serialized_start=719
+  _globals['_CONCEDEGAME']._serialized_end=732
+  _globals['_ERROR']._serialized_start=734
+  _globals['_ERROR']._serialized_end=796
+  _globals['_CLIENTMESSAGE']._serialized_start=799
+  _globals['_CLIENTMESSAGE']._serialized_end=1199
+  _globals['_SERVERMESSAGE']._serialized_start=1202
+  _globals['_SERVERMESSAGE']._serialized_end=1529
 # @@protoc_insertion_point(module_scope)

@@ -92,14 +92,12 @@ class RoomList(_message.Message):
     def __init__(self, rooms: _Optional[_Iterable[_Union[RoomInfo, _Mapping]]] = ...) -> None: ...
 
 class CreateRoom(_message.Message):
-    __slots__ = ("name", "seats", "deck")
+    __slots__ = ("name", "seats")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
-    DECK_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
-    deck: str
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., deck: _Optional[str] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ...) -> None: ...
 
 class JoinRoom(_message.Message):
     __slots__ = ("room_id", "role", "deck")

@@ -47,7 +47,6 @@ class CreateRoom:
 
     name: str
     seats: int
-    deck: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +144,7 @@ class Session:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                                    "this server version hosts two-player games only", rid)
             name = _clean_name(msg.create_room.name or "game", MAX_ROOM_NAME, "room name", rid)
-            return CreateRoom(name, seats, msg.create_room.deck)
+            return CreateRoom(name, seats)
         if body == "join_room":
             role = msg.join_room.role
             if role not in (mpb.ROLE_PLAYER, mpb.ROLE_SPECTATOR):

@@ -232,8 +232,6 @@ def test_510_1c_attacker_divides_damage_among_two_blockers() -> None:
     apply(game, 1 - seat, PassPriority())
     apply(game, seat, DeclareAttacker(gorehorn.id, 1 - seat))
     apply(game, seat, FinishAttackers())
-    pass_until_blockers = game.pending
-    assert pass_until_blockers is not None
     apply(game, seat, PassPriority())
     apply(game, 1 - seat, PassPriority())
     assert game.pending is not None and game.pending.kind is DecisionKind.DECLARE_BLOCKERS
@@ -279,12 +277,12 @@ def test_704_5b_drawing_from_an_empty_library_loses() -> None:
     for oid in list(game.player(loser).library):
         del game.objects[oid]
     game.player(loser).library.clear()
-    pass_until_draw = 0
-    while game.result is None and pass_until_draw < 100:
+    steps = 0
+    while game.result is None and steps < 100:
         d = game.pending
         assert d is not None
         apply(game, d.seat, PassPriority() if PassPriority() in d.options else d.options[-1])
-        pass_until_draw += 1
+        steps += 1
     assert game.result is not None and game.result.winners == (1 - loser,)
     assert "704.5b" in game.result.reason
     with pytest.raises(GameOverError):

@@ -26,7 +26,7 @@ def test_hello_first_then_requests() -> None:
     s = Session()
     assert _code(s, _msg(list_rooms=mpb.ListRooms())) == mpb.ERROR_CODE_NOT_READY
     assert s.receive(_hello()) == (7, Hello("Ann"))
-    assert s.receive(_msg(create_room=mpb.CreateRoom(name="x"))) == (7, CreateRoom("x", 2, ""))
+    assert s.receive(_msg(create_room=mpb.CreateRoom(name="x"))) == (7, CreateRoom("x", 2))
     assert s.receive(_msg(join_room=mpb.JoinRoom(room_id="r", role=mpb.ROLE_SPECTATOR))) == (
         7, JoinRoom("r", True, ""))
     assert s.receive(_msg(act=mpb.Act(prompt_id=3, option_index=1))) == (7, Act(3, 1, 0))
