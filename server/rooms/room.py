@@ -26,7 +26,13 @@ from server.rooms import session as req
 from server.rooms.session import error_bytes
 from server.store import Store
 from server.view import SPECTATOR, View, diff, project
-from server.view.encode import encode_decision, encode_ops, encode_view, view_hash
+from server.view.encode import (
+    ObjectCache,
+    encode_decision,
+    encode_ops,
+    encode_view,
+    view_hash,
+)
 
 INBOX_SIZE = 256
 
@@ -68,6 +74,7 @@ class ViewClass:
     view: View
     state_id: int = 1
     members: list[Member] = field(default_factory=list)
+    cache: ObjectCache = field(default_factory=ObjectCache)
 
 
 class Room:
@@ -203,7 +210,7 @@ class Room:
             self._error(member, rid, mpb.ERROR_CODE_NOT_READY, "the game has not started")
             return
         cls = self.classes[member.seat]
-        view_msg = encode_view(cls.view)
+        view_msg = encode_view(cls.view, cls.cache)
         member.send(mpb.ServerMessage(request_id=rid, snapshot=pb.Snapshot(
             room_id=self.room_id, state_id=cls.state_id, view=view_msg,
             view_hash=view_hash(view_msg))).SerializeToString())
@@ -279,8 +286,10 @@ class Room:
             prev_id = cls.state_id
             cls.state_id += 1
             cls.view = nxt
+            full = encode_view(nxt, cls.cache)
+            cls.cache.keep_only(nxt)
             delta = pb.Delta(prev_state_id=prev_id, state_id=cls.state_id, ops=encode_ops(ops),
-                             view_hash=view_hash(encode_view(nxt)))
+                             view_hash=view_hash(full))
             data = mpb.ServerMessage(delta=delta).SerializeToString()
             for m in list(cls.members):
                 m.send(data)

@@ -93,13 +93,39 @@ def encode_header(header: HeaderView) -> pb.GameHeader:
     return msg
 
 
-def encode_view(view: View) -> pb.View:
+class ObjectCache:
+    """Encoded objects of one viewer's recent views, reused while the object is unchanged.
+
+    Building protobuf messages dominates encoding cost; an :class:`ObjectView` is an immutable
+    value, so an equal one always encodes to the same message.
+    """
+
+    def __init__(self) -> None:
+        self._items: dict[str, tuple[ObjectView, pb.GameObject]] = {}
+
+    def encode(self, obj: ObjectView) -> pb.GameObject:
+        """The encoding of ``obj``, built only if it changed since last time."""
+        hit = self._items.get(obj.id)
+        if hit is not None and hit[0] == obj:
+            return hit[1]
+        msg = encode_object(obj)
+        self._items[obj.id] = (obj, msg)
+        return msg
+
+    def keep_only(self, view: View) -> None:
+        """Forget objects that are no longer in ``view``."""
+        for oid in [i for i in self._items if i not in view.objects]:
+            del self._items[oid]
+
+
+def encode_view(view: View, cache: ObjectCache | None = None) -> pb.View:
     """A whole view in canonical order (objects by id, zones by kind then owner)."""
+    encode = cache.encode if cache is not None else encode_object
     return pb.View(
         viewer=view.viewer,
         header=encode_header(view.header),
         players=[encode_player(p) for p in view.players],
-        objects=[encode_object(view.objects[oid]) for oid in sorted(view.objects)],
+        objects=[encode(view.objects[oid]) for oid in sorted(view.objects)],
         zones=[
             pb.ZoneContents(zone=_zone_ref(key), object_ids=ids)
             for key, ids in sorted(view.zones.items())

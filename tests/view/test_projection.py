@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from server.engine import Game, Zone, apply
 from server.view import SPECTATOR, apply_ops, diff, project
-from server.view.encode import encode_view, view_hash
+from server.view.encode import ObjectCache, encode_view, view_hash
 from tests.engine.helpers import demo_game
 
 VIEWERS = (0, 1, SPECTATOR)
@@ -71,3 +71,18 @@ def test_spectator_view_has_no_hand_and_counts_only() -> None:
     assert all(key[0] is not Zone.HAND for key in view.zones)
     assert [p.hand_count for p in view.players] == [7, 7]
     assert [p.library_count for p in view.players] == [53, 53]
+
+
+def test_object_cache_encodes_exactly_like_a_fresh_encoding() -> None:
+    game = demo_game()
+    cache = ObjectCache()
+    rng = random.Random(5)
+    for _ in range(300):
+        if game.result is not None:
+            break
+        d = game.pending
+        assert d is not None
+        apply(game, d.seat, rng.choice(d.options))
+        view = project(game, 0)
+        assert encode_view(view, cache) == encode_view(view)
+        cache.keep_only(view)
