@@ -26,16 +26,6 @@ class Zone(IntEnum):
     EXILE = 6
     COMMAND = 7
 
-    @property
-    def is_hidden(self) -> bool:
-        """Rule 400.2: libraries and hands are hidden zones."""
-        return self in (Zone.LIBRARY, Zone.HAND)
-
-    @property
-    def is_per_player(self) -> bool:
-        """Rule 400.1: each player has their own library, hand and graveyard."""
-        return self in (Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD)
-
 
 class Step(IntEnum):
     """The steps of a turn in order (rules 500.1, 501-514; values match protocol ``Step``)."""
@@ -217,10 +207,6 @@ class Game:
     def player(self, seat: int) -> Player:
         """The player in ``seat``."""
         return self.players[seat]
-
-    def obj(self, object_id: str) -> GameObject:
-        """The object with this id (KeyError if there is none)."""
-        return self.objects[object_id]
 
     def zone_list(self, zone: Zone, owner: int) -> list[str]:
         """The ordered id list for a zone (``owner`` is ignored for shared zones)."""

@@ -345,3 +345,4 @@ def test_100_2a_decklists_are_validated() -> None:
     with pytest.raises(DeckError, match="unknown card"):
         parse_decklist("4 Shokc\n56 Mountain")
     assert card("Forest").mana_abilities == ("G",)  # 305.6
+    assert card("Forest").type_line == "Basic Land — Forest"  # 205.1

@@ -98,3 +98,26 @@ async def test_only_the_deciding_seat_may_act_and_stale_prompts_are_refused(
         assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # already in a room
         nursery.cancel_scope.cancel()
     store.close()
+
+
+async def test_lobby_lists_rooms_and_unknown_rooms_are_errors(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    async with trio.open_nursery() as nursery:
+        app = App(store, nursery)
+        a = MemorySocket()
+        nursery.start_soon(app.handle_connection, a)
+        await a.request(**_hello("Ann"))
+        await a.request(create_room=mpb.CreateRoom(name="one"))
+        rooms = (await a.request(list_rooms=mpb.ListRooms())).room_list.rooms
+        assert [(r.name, r.seats, r.started) for r in rooms] == [("one", 2, False)]
+        reply = await a.request(join_room=mpb.JoinRoom(room_id="nope", role=mpb.ROLE_PLAYER))
+        assert reply.error.code == mpb.ERROR_CODE_ROOM_NOT_FOUND
+        reply = await a.request(join_room=mpb.JoinRoom(room_id=rooms[0].room_id,
+                                                       role=mpb.ROLE_PLAYER, deck="nonsense"))
+        assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        reply = await a.request(act=mpb.Act(prompt_id=1))
+        assert reply.error.code == mpb.ERROR_CODE_NOT_READY
+        nursery.cancel_scope.cancel()
+    store.close()
