@@ -55,6 +55,30 @@ class Limits:
 CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later"
 
 
+@dataclass
+class _Connection:
+    """One client's connection state, owned by its :meth:`App.handle_connection` task."""
+
+    session: Session
+    send: trio.MemorySendChannel[bytes]
+    scope: trio.CancelScope
+    member: Member | None = None
+    room: Room | None = None
+    kicked: str = ""
+
+    def kick(self, reason: str) -> None:
+        """Disconnect this client (it fell behind); it may reconnect and resync later."""
+        self.kicked = self.kicked or reason
+        self.scope.cancel()
+
+    def reply(self, data: bytes) -> None:
+        """Queue a message for this client without ever waiting (invariant 7)."""
+        try:
+            self.send.send_nowait(data)
+        except trio.WouldBlock:
+            self.kick("client too slow: outbox full")
+
+
 class App:
     """The Manawire server application: lobby, rooms and client connections."""
 
@@ -64,18 +88,10 @@ class App:
 
     async def handle_connection(self, sock: Socket) -> None:
         """Serve one client until it disconnects (or is disconnected)."""
-        session = Session()
         send, receive = trio.open_memory_channel[bytes](self.limits.outbox_size)
-        kicked: list[str] = []
-        room: Room | None = None
-        member: Member | None = None
         async with trio.open_nursery() as nursery:
-
-            def kick(reason: str) -> None:
-                kicked.append(reason)
-                nursery.cancel_scope.cancel()
-
-            nursery.start_soon(self._writer, sock, receive, kick)
+            conn = _Connection(Session(), send, nursery.cancel_scope)
+            nursery.start_soon(self._writer, sock, receive, conn.kick)
             try:
                 while True:
                     try:
@@ -83,65 +99,60 @@ class App:
                     except SocketClosed:
                         break
                     try:
-                        rid, request = session.receive(data)
+                        rid, request = conn.session.receive(data)
                     except SessionError as exc:
-                        self._queue(send, error_bytes(exc.code, exc.message, exc.request_id),
-                                    kick)
+                        conn.reply(error_bytes(exc.code, exc.message, exc.request_id))
                         continue
-                    if isinstance(request, req.Hello):
-                        member = Member(session.session_id, request.name, send.clone(), kick)
-                        self._queue(send, mpb.ServerMessage(request_id=rid, welcome=mpb.Welcome(
-                            protocol_version=PROTOCOL_VERSION, server_version=server.__version__,
-                            session_id=session.session_id)).SerializeToString(), kick)
-                    elif isinstance(request, req.ListRooms):
-                        self._queue(send, mpb.ServerMessage(
-                            request_id=rid, room_list=self.lobby.listing()).SerializeToString(),
-                            kick)
-                    elif isinstance(request, req.CreateRoom):
-                        try:
-                            created = self.lobby.create(request.name, request.seats)
-                        except LobbyFullError as exc:
-                            self._queue(send, error_bytes(mpb.ERROR_CODE_ROOM_FULL, str(exc), rid),
-                                        kick)
-                            continue
-                        self._queue(send, mpb.ServerMessage(request_id=rid, room_list=mpb.RoomList(
-                            rooms=[created.info()])).SerializeToString(), kick)
-                    elif isinstance(request, req.JoinRoom):
-                        target = self.lobby.rooms.get(request.room_id)
-                        in_room = room is not None and member is not None and \
-                            room.has_member(member)
-                        if target is None or in_room:
-                            why = ("already in a room; leave it first" if in_room
-                                   else f"no room {request.room_id!r}")
-                            code = (mpb.ERROR_CODE_INVALID_ARGUMENT if in_room
-                                    else mpb.ERROR_CODE_ROOM_NOT_FOUND)
-                            self._queue(send, error_bytes(code, why, rid), kick)
-                            continue
-                        assert member is not None
-                        room = target
-                        await room.submit(Command(member, rid, request))
-                    elif room is None or member is None:
-                        self._queue(send, error_bytes(mpb.ERROR_CODE_NOT_READY,
-                                                      "join a room first", rid), kick)
-                    else:
-                        await room.submit(Command(member, rid, request))
-                        if isinstance(request, req.LeaveRoom):
-                            room = None
+                    await self._dispatch(conn, rid, request)
             finally:
                 nursery.cancel_scope.cancel()
-                if room is not None and member is not None:
-                    room.disconnected(member)
-        if kicked:
+                if conn.room is not None and conn.member is not None:
+                    conn.room.disconnected(conn.member)
+        if conn.kicked:
             with trio.move_on_after(1):
-                await sock.close(CLOSE_TOO_SLOW, kicked[0][:120])
+                await sock.close(CLOSE_TOO_SLOW, conn.kicked[:120])
 
-    @staticmethod
-    def _queue(send: trio.MemorySendChannel[bytes], data: bytes,
-               kick: Callable[[str], None]) -> None:
-        try:
-            send.send_nowait(data)
-        except trio.WouldBlock:
-            kick("client too slow: outbox full")
+    async def _dispatch(self, conn: _Connection, rid: int, request: req.Request) -> None:
+        """Answer a lobby request here; hand anything about a game to the member's room."""
+        if isinstance(request, req.Hello):
+            conn.member = Member(conn.session.session_id, request.name, conn.send.clone(),
+                                 conn.kick)
+            conn.reply(mpb.ServerMessage(request_id=rid, welcome=mpb.Welcome(
+                protocol_version=PROTOCOL_VERSION, server_version=server.__version__,
+                session_id=conn.session.session_id)).SerializeToString())
+            return
+        if isinstance(request, req.ListRooms):
+            conn.reply(mpb.ServerMessage(
+                request_id=rid, room_list=self.lobby.listing()).SerializeToString())
+            return
+        if isinstance(request, req.CreateRoom):
+            try:
+                created = self.lobby.create(request.name, request.seats)
+            except LobbyFullError as exc:
+                conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_FULL, str(exc), rid))
+                return
+            conn.reply(mpb.ServerMessage(request_id=rid, room_list=mpb.RoomList(
+                rooms=[created.info()])).SerializeToString())
+            return
+        member = conn.member
+        assert member is not None  # the session refuses everything but Hello before it
+        if isinstance(request, req.JoinRoom):
+            if conn.room is not None and conn.room.has_member(member):
+                conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                       "already in a room; leave it first", rid))
+                return
+            target = self.lobby.rooms.get(request.room_id)
+            if target is None:
+                conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
+                                       f"no room {request.room_id!r}", rid))
+                return
+            conn.room = target
+        elif conn.room is None:
+            conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "join a room first", rid))
+            return
+        await conn.room.submit(Command(member, rid, request))
+        if isinstance(request, req.LeaveRoom):
+            conn.room = None
 
     async def _writer(self, sock: Socket, receive: trio.MemoryReceiveChannel[bytes],
                       kick: Callable[[str], None]) -> None:
@@ -152,8 +163,7 @@ class App:
                     try:
                         await sock.send(data)
                     except SocketClosed:
-                        kick("connection closed")
-                        return
+                        return  # the reader sees the closed socket too and ends the connection
                 if scope.cancelled_caught:
                     kick("client too slow: send timed out")
                     return
