@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import trio
@@ -40,6 +42,18 @@ class MemorySocket:
                 return msg
 
 
+@asynccontextmanager
+async def running_app(tmp_path: Path, limits: Limits | None = None) -> AsyncIterator[App]:
+    """An App on a fresh store, cancelled and closed on exit."""
+    store = Store(tmp_path / "db.sqlite3")
+    try:
+        async with trio.open_nursery() as nursery:
+            yield App(store, nursery, limits)
+            nursery.cancel_scope.cancel()
+    finally:
+        store.close()
+
+
 def _hello(name: str) -> dict[str, object]:
     return {"hello": mpb.Hello(protocol_version=1, display_name=name)}
 
@@ -47,9 +61,8 @@ def _hello(name: str) -> dict[str, object]:
 async def test_invariant_7_a_client_that_stops_reading_is_disconnected_not_waited_for(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
-    store = Store(tmp_path / "db.sqlite3")
-    async with trio.open_nursery() as nursery:
-        app = App(store, nursery, Limits(outbox_size=4, send_timeout=5.0))
+    async with running_app(tmp_path, Limits(outbox_size=4, send_timeout=5.0)) as app:
+        nursery = app.lobby.nursery
         slow = MemorySocket(out_buffer=0)  # nobody ever reads what the server sends
         nursery.start_soon(app.handle_connection, slow)
         for _ in range(10):
@@ -61,16 +74,13 @@ async def test_invariant_7_a_client_that_stops_reading_is_disconnected_not_waite
         fine = MemorySocket()
         nursery.start_soon(app.handle_connection, fine)
         assert (await fine.request(**_hello("Ann"))).HasField("welcome")
-        nursery.cancel_scope.cancel()
-    store.close()
 
 
 async def test_only_the_deciding_seat_may_act_and_stale_prompts_are_refused(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
-    store = Store(tmp_path / "db.sqlite3")
-    async with trio.open_nursery() as nursery:
-        app = App(store, nursery)
+    async with running_app(tmp_path) as app:
+        nursery = app.lobby.nursery
         a, b = MemorySocket(), MemorySocket()
         nursery.start_soon(app.handle_connection, a)
         nursery.start_soon(app.handle_connection, b)
@@ -96,16 +106,13 @@ async def test_only_the_deciding_seat_may_act_and_stale_prompts_are_refused(
         assert game.action_count == 0
         reply = await a.request(join_room=mpb.JoinRoom(room_id="nope", role=mpb.ROLE_PLAYER))
         assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # already in a room
-        nursery.cancel_scope.cancel()
-    store.close()
 
 
 async def test_lobby_lists_rooms_and_unknown_rooms_are_errors(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
-    store = Store(tmp_path / "db.sqlite3")
-    async with trio.open_nursery() as nursery:
-        app = App(store, nursery)
+    async with running_app(tmp_path) as app:
+        nursery = app.lobby.nursery
         a = MemorySocket()
         nursery.start_soon(app.handle_connection, a)
         await a.request(**_hello("Ann"))
@@ -119,5 +126,3 @@ async def test_lobby_lists_rooms_and_unknown_rooms_are_errors(
         assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
         reply = await a.request(act=mpb.Act(prompt_id=1))
         assert reply.error.code == mpb.ERROR_CODE_NOT_READY
-        nursery.cancel_scope.cancel()
-    store.close()
