@@ -46,6 +46,20 @@ class DecisionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_KIND_DECLARE_BLOCKERS: _ClassVar[DecisionKind]
     DECISION_KIND_ASSIGN_COMBAT_DAMAGE: _ClassVar[DecisionKind]
     DECISION_KIND_DISCARD: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_STARTING_PLAYER: _ClassVar[DecisionKind]
+    DECISION_KIND_MULLIGAN: _ClassVar[DecisionKind]
+    DECISION_KIND_BOTTOM_CARD: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_MODE: _ClassVar[DecisionKind]
+    DECISION_KIND_ORDER_TRIGGERS: _ClassVar[DecisionKind]
+    DECISION_KIND_ORDER_GRAVEYARD: _ClassVar[DecisionKind]
+    DECISION_KIND_LEGEND_RULE: _ClassVar[DecisionKind]
+
+class GamePhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_PHASE_UNSPECIFIED: _ClassVar[GamePhase]
+    GAME_PHASE_CHOOSE_STARTING_PLAYER: _ClassVar[GamePhase]
+    GAME_PHASE_MULLIGANS: _ClassVar[GamePhase]
+    GAME_PHASE_PLAYING: _ClassVar[GamePhase]
 ZONE_KIND_UNSPECIFIED: ZoneKind
 ZONE_KIND_LIBRARY: ZoneKind
 ZONE_KIND_HAND: ZoneKind
@@ -76,6 +90,17 @@ DECISION_KIND_DECLARE_ATTACKERS: DecisionKind
 DECISION_KIND_DECLARE_BLOCKERS: DecisionKind
 DECISION_KIND_ASSIGN_COMBAT_DAMAGE: DecisionKind
 DECISION_KIND_DISCARD: DecisionKind
+DECISION_KIND_CHOOSE_STARTING_PLAYER: DecisionKind
+DECISION_KIND_MULLIGAN: DecisionKind
+DECISION_KIND_BOTTOM_CARD: DecisionKind
+DECISION_KIND_CHOOSE_MODE: DecisionKind
+DECISION_KIND_ORDER_TRIGGERS: DecisionKind
+DECISION_KIND_ORDER_GRAVEYARD: DecisionKind
+DECISION_KIND_LEGEND_RULE: DecisionKind
+GAME_PHASE_UNSPECIFIED: GamePhase
+GAME_PHASE_CHOOSE_STARTING_PLAYER: GamePhase
+GAME_PHASE_MULLIGANS: GamePhase
+GAME_PHASE_PLAYING: GamePhase
 
 class ZoneRef(_message.Message):
     __slots__ = ("kind", "owner")
@@ -110,7 +135,7 @@ class Target(_message.Message):
     def __init__(self, player: _Optional[int] = ..., object_id: _Optional[str] = ...) -> None: ...
 
 class GameObject(_message.Message):
-    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets")
+    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "mode")
     ID_FIELD_NUMBER: _ClassVar[int]
     ZONE_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
@@ -132,6 +157,12 @@ class GameObject(_message.Message):
     BLOCKING_FIELD_NUMBER: _ClassVar[int]
     X_VALUE_FIELD_NUMBER: _ClassVar[int]
     TARGETS_FIELD_NUMBER: _ClassVar[int]
+    COUNTERS_FIELD_NUMBER: _ClassVar[int]
+    ATTACHED_TO_FIELD_NUMBER: _ClassVar[int]
+    FACE_DOWN_FIELD_NUMBER: _ClassVar[int]
+    IS_ABILITY_FIELD_NUMBER: _ClassVar[int]
+    ABILITY_TEXT_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
     id: str
     zone: ZoneRef
     owner: int
@@ -153,10 +184,36 @@ class GameObject(_message.Message):
     blocking: _containers.RepeatedScalarFieldContainer[str]
     x_value: int
     targets: _containers.RepeatedCompositeFieldContainer[Target]
-    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ...) -> None: ...
+    counters: _containers.RepeatedCompositeFieldContainer[Counter]
+    attached_to: str
+    face_down: bool
+    is_ability: bool
+    ability_text: str
+    mode: int
+    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., mode: _Optional[int] = ...) -> None: ...
+
+class Counter(_message.Message):
+    __slots__ = ("kind", "count")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    count: int
+    def __init__(self, kind: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
+
+class WaitingTrigger(_message.Message):
+    __slots__ = ("id", "controller", "source_name", "text")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    CONTROLLER_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    controller: int
+    source_name: str
+    text: str
+    def __init__(self, id: _Optional[str] = ..., controller: _Optional[int] = ..., source_name: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class Player(_message.Message):
-    __slots__ = ("seat", "name", "life", "library_count", "hand_count", "mana_pool", "lands_played_this_turn", "has_lost")
+    __slots__ = ("seat", "name", "life", "library_count", "hand_count", "mana_pool", "lands_played_this_turn", "has_lost", "poison", "mulligans", "max_hand_size")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     LIFE_FIELD_NUMBER: _ClassVar[int]
@@ -165,6 +222,9 @@ class Player(_message.Message):
     MANA_POOL_FIELD_NUMBER: _ClassVar[int]
     LANDS_PLAYED_THIS_TURN_FIELD_NUMBER: _ClassVar[int]
     HAS_LOST_FIELD_NUMBER: _ClassVar[int]
+    POISON_FIELD_NUMBER: _ClassVar[int]
+    MULLIGANS_FIELD_NUMBER: _ClassVar[int]
+    MAX_HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     life: int
@@ -173,7 +233,10 @@ class Player(_message.Message):
     mana_pool: ManaPool
     lands_played_this_turn: int
     has_lost: bool
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., life: _Optional[int] = ..., library_count: _Optional[int] = ..., hand_count: _Optional[int] = ..., mana_pool: _Optional[_Union[ManaPool, _Mapping]] = ..., lands_played_this_turn: _Optional[int] = ..., has_lost: _Optional[bool] = ...) -> None: ...
+    poison: int
+    mulligans: int
+    max_hand_size: int
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., life: _Optional[int] = ..., library_count: _Optional[int] = ..., hand_count: _Optional[int] = ..., mana_pool: _Optional[_Union[ManaPool, _Mapping]] = ..., lands_played_this_turn: _Optional[int] = ..., has_lost: _Optional[bool] = ..., poison: _Optional[int] = ..., mulligans: _Optional[int] = ..., max_hand_size: _Optional[int] = ...) -> None: ...
 
 class ZoneContents(_message.Message):
     __slots__ = ("zone", "object_ids")
@@ -202,20 +265,26 @@ class GameResult(_message.Message):
     def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class GameHeader(_message.Message):
-    __slots__ = ("turn", "active_seat", "step", "priority_seat", "pending", "result")
+    __slots__ = ("turn", "active_seat", "step", "priority_seat", "pending", "result", "phase", "starting_seat", "triggers")
     TURN_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_SEAT_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_SEAT_FIELD_NUMBER: _ClassVar[int]
     PENDING_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    STARTING_SEAT_FIELD_NUMBER: _ClassVar[int]
+    TRIGGERS_FIELD_NUMBER: _ClassVar[int]
     turn: int
     active_seat: int
     step: Step
     priority_seat: int
     pending: PendingInfo
     result: GameResult
-    def __init__(self, turn: _Optional[int] = ..., active_seat: _Optional[int] = ..., step: _Optional[_Union[Step, str]] = ..., priority_seat: _Optional[int] = ..., pending: _Optional[_Union[PendingInfo, _Mapping]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ...) -> None: ...
+    phase: GamePhase
+    starting_seat: int
+    triggers: _containers.RepeatedCompositeFieldContainer[WaitingTrigger]
+    def __init__(self, turn: _Optional[int] = ..., active_seat: _Optional[int] = ..., step: _Optional[_Union[Step, str]] = ..., priority_seat: _Optional[int] = ..., pending: _Optional[_Union[PendingInfo, _Mapping]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., phase: _Optional[_Union[GamePhase, str]] = ..., starting_seat: _Optional[int] = ..., triggers: _Optional[_Iterable[_Union[WaitingTrigger, _Mapping]]] = ...) -> None: ...
 
 class View(_message.Message):
     __slots__ = ("viewer", "header", "players", "objects", "zones")
@@ -359,8 +428,58 @@ class Concede(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class ChooseStartingPlayer(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class KeepHand(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class TakeMulligan(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class PutOnBottom(_message.Message):
+    __slots__ = ("object_id",)
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    def __init__(self, object_id: _Optional[str] = ...) -> None: ...
+
+class ChooseMode(_message.Message):
+    __slots__ = ("mode",)
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    mode: int
+    def __init__(self, mode: _Optional[int] = ...) -> None: ...
+
+class ActivateAbility(_message.Message):
+    __slots__ = ("object_id", "ability")
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    ABILITY_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    ability: int
+    def __init__(self, object_id: _Optional[str] = ..., ability: _Optional[int] = ...) -> None: ...
+
+class FinishTargets(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ChooseOrder(_message.Message):
+    __slots__ = ("object_id",)
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    def __init__(self, object_id: _Optional[str] = ...) -> None: ...
+
+class KeepLegend(_message.Message):
+    __slots__ = ("object_id",)
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    def __init__(self, object_id: _Optional[str] = ...) -> None: ...
+
 class Action(_message.Message):
-    __slots__ = ("pass_priority", "play_land", "cast_spell", "choose_x", "choose_target", "activate_mana_ability", "pay_mana", "declare_attacker", "finish_attackers", "declare_blocker", "finish_blockers", "assign_combat_damage", "discard", "concede")
+    __slots__ = ("pass_priority", "play_land", "cast_spell", "choose_x", "choose_target", "activate_mana_ability", "pay_mana", "declare_attacker", "finish_attackers", "declare_blocker", "finish_blockers", "assign_combat_damage", "discard", "concede", "choose_starting_player", "keep_hand", "take_mulligan", "put_on_bottom", "choose_mode", "activate_ability", "finish_targets", "choose_order", "keep_legend")
     PASS_PRIORITY_FIELD_NUMBER: _ClassVar[int]
     PLAY_LAND_FIELD_NUMBER: _ClassVar[int]
     CAST_SPELL_FIELD_NUMBER: _ClassVar[int]
@@ -375,6 +494,15 @@ class Action(_message.Message):
     ASSIGN_COMBAT_DAMAGE_FIELD_NUMBER: _ClassVar[int]
     DISCARD_FIELD_NUMBER: _ClassVar[int]
     CONCEDE_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_STARTING_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    KEEP_HAND_FIELD_NUMBER: _ClassVar[int]
+    TAKE_MULLIGAN_FIELD_NUMBER: _ClassVar[int]
+    PUT_ON_BOTTOM_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_MODE_FIELD_NUMBER: _ClassVar[int]
+    ACTIVATE_ABILITY_FIELD_NUMBER: _ClassVar[int]
+    FINISH_TARGETS_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_ORDER_FIELD_NUMBER: _ClassVar[int]
+    KEEP_LEGEND_FIELD_NUMBER: _ClassVar[int]
     pass_priority: PassPriority
     play_land: PlayLand
     cast_spell: CastSpell
@@ -389,7 +517,16 @@ class Action(_message.Message):
     assign_combat_damage: AssignCombatDamage
     discard: Discard
     concede: Concede
-    def __init__(self, pass_priority: _Optional[_Union[PassPriority, _Mapping]] = ..., play_land: _Optional[_Union[PlayLand, _Mapping]] = ..., cast_spell: _Optional[_Union[CastSpell, _Mapping]] = ..., choose_x: _Optional[_Union[ChooseX, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., activate_mana_ability: _Optional[_Union[ActivateManaAbility, _Mapping]] = ..., pay_mana: _Optional[_Union[PayMana, _Mapping]] = ..., declare_attacker: _Optional[_Union[DeclareAttacker, _Mapping]] = ..., finish_attackers: _Optional[_Union[FinishAttackers, _Mapping]] = ..., declare_blocker: _Optional[_Union[DeclareBlocker, _Mapping]] = ..., finish_blockers: _Optional[_Union[FinishBlockers, _Mapping]] = ..., assign_combat_damage: _Optional[_Union[AssignCombatDamage, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., concede: _Optional[_Union[Concede, _Mapping]] = ...) -> None: ...
+    choose_starting_player: ChooseStartingPlayer
+    keep_hand: KeepHand
+    take_mulligan: TakeMulligan
+    put_on_bottom: PutOnBottom
+    choose_mode: ChooseMode
+    activate_ability: ActivateAbility
+    finish_targets: FinishTargets
+    choose_order: ChooseOrder
+    keep_legend: KeepLegend
+    def __init__(self, pass_priority: _Optional[_Union[PassPriority, _Mapping]] = ..., play_land: _Optional[_Union[PlayLand, _Mapping]] = ..., cast_spell: _Optional[_Union[CastSpell, _Mapping]] = ..., choose_x: _Optional[_Union[ChooseX, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., activate_mana_ability: _Optional[_Union[ActivateManaAbility, _Mapping]] = ..., pay_mana: _Optional[_Union[PayMana, _Mapping]] = ..., declare_attacker: _Optional[_Union[DeclareAttacker, _Mapping]] = ..., finish_attackers: _Optional[_Union[FinishAttackers, _Mapping]] = ..., declare_blocker: _Optional[_Union[DeclareBlocker, _Mapping]] = ..., finish_blockers: _Optional[_Union[FinishBlockers, _Mapping]] = ..., assign_combat_damage: _Optional[_Union[AssignCombatDamage, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., concede: _Optional[_Union[Concede, _Mapping]] = ..., choose_starting_player: _Optional[_Union[ChooseStartingPlayer, _Mapping]] = ..., keep_hand: _Optional[_Union[KeepHand, _Mapping]] = ..., take_mulligan: _Optional[_Union[TakeMulligan, _Mapping]] = ..., put_on_bottom: _Optional[_Union[PutOnBottom, _Mapping]] = ..., choose_mode: _Optional[_Union[ChooseMode, _Mapping]] = ..., activate_ability: _Optional[_Union[ActivateAbility, _Mapping]] = ..., finish_targets: _Optional[_Union[FinishTargets, _Mapping]] = ..., choose_order: _Optional[_Union[ChooseOrder, _Mapping]] = ..., keep_legend: _Optional[_Union[KeepLegend, _Mapping]] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ("room_id", "prompt_id", "seat", "kind", "options", "state_id", "prompt")

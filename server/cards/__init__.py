@@ -9,12 +9,24 @@ from __future__ import annotations
 
 import json
 import re
+from enum import Enum
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
-from server.cards.mana import COLORS, ManaCost, ManaCostError
-from server.cards.model import CardDef, DealDamage, Effect, TargetSpec
+from server.cards.mana import COLORS, MANA_TYPES, ManaCost, ManaCostError
+from server.cards.model import (
+    SUPPORTED_KEYWORDS,
+    ActivatedAbility,
+    CardDef,
+    Effect,
+    TargetKind,
+    TargetReq,
+    TriggeredAbility,
+    TriggerEvent,
+    Verb,
+    Who,
+)
 
 __all__ = [
     "CardDataError",
@@ -25,11 +37,13 @@ __all__ = [
     "demo_deck",
     "demo_deck_names",
     "parse_decklist",
+    "test_card_pool",
 ]
 
 #: Rule 305.6: each basic land type has an intrinsic "{T}: Add [mana]" ability.
 BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 
+_E = TypeVar("_E", bound=Enum)
 _REMINDER = re.compile(r"^\([^()]*\)$")
 
 
@@ -45,25 +59,141 @@ def _data_text(*parts: str) -> str:
     return resources.files("server.cards").joinpath("data", *parts).read_text(encoding="utf-8")
 
 
-def _effect(name: str, index: int, raw: Any) -> Effect:
-    where = f"card {name!r}: effects[{index}]"
+def _fields(where: str, raw: Any, allowed: set[str]) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise CardDataError(f"{where}: expected an object")
-    verb = raw.get("verb")
-    if verb == "deal_damage":
-        unknown = sorted(set(raw) - {"verb", "amount", "target"})
-        if unknown:
-            raise CardDataError(f"{where}: unknown field(s) {unknown} for deal_damage")
-        amount = raw.get("amount")
-        if amount != "X" and (not isinstance(amount, int) or isinstance(amount, bool)
-                              or amount < 0):
-            raise CardDataError(f"{where}.amount: expected a non-negative integer or 'X'")
-        try:
-            target = TargetSpec(raw.get("target"))
-        except ValueError:
-            raise CardDataError(f"{where}.target: unknown target {raw.get('target')!r}") from None
-        return DealDamage(None if amount == "X" else amount, target)
-    raise CardDataError(f"{where}.verb: unknown verb {verb!r}")
+    unknown = sorted(set(raw) - allowed)
+    if unknown:
+        raise CardDataError(f"{where}: unknown field(s) {unknown}")
+    return raw
+
+
+def _int(where: str, value: Any, *, allow_x: bool = False, signed: bool = False) -> int | None:
+    if allow_x and value == "X":
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or (value < 0 and not signed):
+        kind = "an integer" if signed else "a non-negative integer"
+        alternative = " or 'X'" if allow_x else ""
+        raise CardDataError(f"{where}: expected {kind}{alternative}")
+    return value
+
+
+def _enum(where: str, cls: type[_E], value: Any) -> _E:
+    try:
+        return cls(value)
+    except ValueError:
+        choices = [m.value for m in cls]
+        raise CardDataError(
+            f"{where}: unknown value {value!r}; expected one of {choices}") from None
+
+
+def _target(where: str, raw: Any) -> TargetReq:
+    if isinstance(raw, str):
+        return TargetReq(_enum(where, TargetKind, raw))
+    spec = _fields(where, raw, {"kind", "count", "up_to", "tapped", "max_mana_value"})
+    count = _int(f"{where}.count", spec.get("count", 1)) or 0
+    if count < 1:
+        raise CardDataError(f"{where}.count: must be at least 1")
+    mv = spec.get("max_mana_value")
+    for flag in ("up_to", "tapped"):
+        if not isinstance(spec.get(flag, False), bool):
+            raise CardDataError(f"{where}.{flag}: expected true or false")
+    return TargetReq(
+        kind=_enum(f"{where}.kind", TargetKind, spec.get("kind")),
+        count=count,
+        up_to=spec.get("up_to", False),
+        tapped=spec.get("tapped", False),
+        max_mana_value=None if mv is None else _int(f"{where}.max_mana_value", mv),
+    )
+
+
+_VERB_FIELDS: dict[Verb, set[str]] = {
+    Verb.DEAL_DAMAGE: {"amount", "who", "target"},
+    Verb.GAIN_LIFE: {"amount", "who", "target"},
+    Verb.LOSE_LIFE: {"amount", "who", "target"},
+    Verb.DRAW: {"amount", "who", "target"},
+    Verb.DISCARD: {"amount", "who", "target"},
+    Verb.DESTROY: {"target"},
+    Verb.COUNTER: {"target"},
+    Verb.RETURN_TO_HAND: {"target"},
+    Verb.PUT_COUNTERS: {"amount", "who", "target", "counter"},
+    Verb.MODIFY_PT: {"who", "target", "power", "toughness"},
+}
+_OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND)
+
+
+def _effect(where: str, raw: Any) -> Effect:
+    if not isinstance(raw, dict):
+        raise CardDataError(f"{where}: expected an object")
+    verb = _enum(f"{where}.verb", Verb, raw.get("verb"))
+    spec = _fields(where, raw, _VERB_FIELDS[verb] | {"verb"})
+    target = _target(f"{where}.target", spec["target"]) if "target" in spec else None
+    default_who = "target" if target is not None or verb in _OBJECT_VERBS else "you"
+    who = _enum(f"{where}.who", Who, spec.get("who", default_who))
+    if (who is Who.TARGET) != (target is not None):
+        raise CardDataError(f"{where}: 'target' is required exactly when who is 'target'")
+    if verb is Verb.PUT_COUNTERS and spec.get("counter") not in ("+1/+1", "-1/-1", "loyalty"):
+        raise CardDataError(f"{where}.counter: expected '+1/+1', '-1/-1' or 'loyalty'")
+    return Effect(
+        verb=verb,
+        who=who,
+        target=target,
+        amount=_int(f"{where}.amount", spec.get("amount", 1), allow_x=True),
+        counter=spec.get("counter", ""),
+        power=_int(f"{where}.power", spec.get("power", 0), signed=True) or 0,
+        toughness=_int(f"{where}.toughness", spec.get("toughness", 0), signed=True) or 0,
+    )
+
+
+def _effects(where: str, raw: Any) -> tuple[Effect, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise CardDataError(f"{where}: expected a non-empty list of effects")
+    return tuple(_effect(f"{where}[{i}]", e) for i, e in enumerate(raw))
+
+
+def _cost(where: str, text: Any) -> ManaCost:
+    if not isinstance(text, str):
+        raise CardDataError(f"{where}: expected a mana cost string")
+    try:
+        return ManaCost.parse(text)
+    except ManaCostError as exc:
+        raise CardDataError(f"{where}: {exc}") from None
+
+
+def _activated(where: str, raw: Any) -> ActivatedAbility:
+    spec = _fields(where, raw, {"text", "cost", "tap", "sacrifice_self", "sorcery_speed",
+                                "effects"})
+    flags = {}
+    for flag in ("tap", "sacrifice_self", "sorcery_speed"):
+        value = spec.get(flag, False)
+        if not isinstance(value, bool):
+            raise CardDataError(f"{where}.{flag}: expected true or false")
+        flags[flag] = value
+    return ActivatedAbility(
+        text=str(spec.get("text", "")),
+        cost=_cost(f"{where}.cost", spec.get("cost", "")),
+        effects=_effects(f"{where}.effects", spec.get("effects")),
+        **flags,
+    )
+
+
+def _triggered(where: str, raw: Any) -> TriggeredAbility:
+    spec = _fields(where, raw, {"text", "when", "effects"})
+    return TriggeredAbility(
+        text=str(spec.get("text", "")),
+        event=_enum(f"{where}.when", TriggerEvent, spec.get("when")),
+        effects=_effects(f"{where}.effects", spec.get("effects")),
+    )
+
+
+def _list(where: str, raw: Any) -> list[Any]:
+    if not isinstance(raw, list):
+        raise CardDataError(f"{where}: expected a list")
+    return raw
+
+
+_BEHAVIOUR_FIELDS = {"effects", "modes", "abilities", "triggers", "mana", "enters_tapped",
+                     "extra_lands", "enchant"}
 
 
 def _opt_int(name: str, field: str, value: Any) -> int | None:
@@ -79,33 +209,53 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
     name = raw.get("name")
     if not isinstance(name, str) or not name:
         raise CardDataError(f"card without a name: {raw!r:.80}")
-    try:
-        cost_text = raw.get("manaCost") or ""
-        cost = ManaCost.parse(cost_text)
-    except ManaCostError as exc:
-        raise CardDataError(f"card {name!r}: manaCost: {exc}") from None
+    where = f"card {name!r}"
+    cost_text = raw.get("manaCost") or ""
+    cost = _cost(f"{where}: manaCost", cost_text)
     text = raw.get("text") or ""
     subtypes = tuple(raw.get("subtypes") or ())
     card_types = tuple(raw.get("types") or ())
     if not card_types:
-        raise CardDataError(f"card {name!r}: types is empty")
+        raise CardDataError(f"{where}: types is empty")
     colors = tuple(raw.get("colors") or ())
     for c in colors:
         if c not in COLORS:
-            raise CardDataError(f"card {name!r}: colors: unknown colour {c!r}")
-    spec = behaviour.get(name, {})
-    unknown = sorted(set(spec) - {"effects"})
-    if unknown:
-        raise CardDataError(f"card {name!r}: unknown behaviour field(s) {unknown}")
-    effects = tuple(_effect(name, i, e) for i, e in enumerate(spec.get("effects", ())))
-    mana = tuple(BASIC_LAND_MANA[s] for s in subtypes if s in BASIC_LAND_MANA)
-    explained = not text or bool(_REMINDER.match(text)) or effects
+            raise CardDataError(f"{where}: colors: unknown colour {c!r}")
+    keywords = tuple(raw.get("keywords") or ())
+    for k in keywords:
+        if k not in SUPPORTED_KEYWORDS:
+            raise CardDataError(f"{where}: keyword {k!r} is not supported yet")
+    spec = _fields(f"{where}: behaviour", behaviour.get(name, {}), _BEHAVIOUR_FIELDS)
+    effects = _effects(f"{where}: effects", spec["effects"]) if "effects" in spec else ()
+    modes = tuple(_effects(f"{where}: modes[{i}]", m)
+                  for i, m in enumerate(_list(f"{where}: modes", spec.get("modes", []))))
+    if effects and modes:
+        raise CardDataError(f"{where}: a card has either effects or modes, not both")
+    abilities = tuple(_activated(f"{where}: abilities[{i}]", a)
+                      for i, a in enumerate(_list(f"{where}: abilities",
+                                                  spec.get("abilities", []))))
+    triggers = tuple(_triggered(f"{where}: triggers[{i}]", t)
+                     for i, t in enumerate(_list(f"{where}: triggers", spec.get("triggers", []))))
+    mana = [BASIC_LAND_MANA[s] for s in subtypes if s in BASIC_LAND_MANA]
+    for i, m in enumerate(_list(f"{where}: mana", spec.get("mana", []))):
+        if not isinstance(m, str) or not m or any(ch not in MANA_TYPES for ch in m):
+            raise CardDataError(f"{where}: mana[{i}]: expected mana letters such as 'G' or 'CC'")
+        mana.append(m)
+    enters_tapped = spec.get("enters_tapped", False)
+    if not isinstance(enters_tapped, bool):
+        raise CardDataError(f"{where}: enters_tapped: expected true or false")
+    extra_lands = _int(f"{where}: extra_lands", spec.get("extra_lands", 0)) or 0
+    enchant = _enum(f"{where}: enchant", TargetKind, spec["enchant"]) if "enchant" in spec \
+        else None
+    if ("Aura" in subtypes) != (enchant is not None):
+        raise CardDataError(f"{where}: an Aura needs 'enchant' and only an Aura may have it")
+    explained = (not text or bool(_REMINDER.match(text)) or effects or modes or abilities
+                 or triggers or len(mana) > 0 or keywords or enters_tapped or extra_lands
+                 or enchant is not None)
     if not explained:
-        raise CardDataError(
-            f"card {name!r}: its text {text!r} has no behaviour in data/behaviour.json"
-        )
-    if any(t in card_types for t in ("Instant", "Sorcery")) and not effects:
-        raise CardDataError(f"card {name!r}: an instant or sorcery needs effects")
+        raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
+    if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
+        raise CardDataError(f"{where}: an instant or sorcery needs effects or modes")
     return CardDef(
         name=name,
         mana_cost=cost,
@@ -117,8 +267,16 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         rules_text=text,
         power=_opt_int(name, "power", raw.get("power")),
         toughness=_opt_int(name, "toughness", raw.get("toughness")),
+        loyalty=_opt_int(name, "loyalty", raw.get("loyalty")),
         effects=effects,
-        mana_abilities=mana,
+        modes=modes,
+        mana_abilities=tuple(mana),
+        abilities=abilities,
+        triggers=triggers,
+        keywords=keywords,
+        enters_tapped=enters_tapped,
+        extra_lands=extra_lands,
+        enchant=enchant,
     )
 
 
@@ -145,12 +303,25 @@ def card_pool() -> dict[str, CardDef]:
     return load_pool(_data_text("M21.json"), _data_text("behaviour.json"))
 
 
-def card(name: str) -> CardDef:
-    """The definition of the card with this exact name."""
-    try:
-        return card_pool()[name]
-    except KeyError:
-        raise CardDataError(f"unknown card {name!r}") from None
+@cache
+def test_card_pool() -> dict[str, CardDef]:
+    """The separate test-only card set ``MWTEST``: cards that isolate one rule where no printed
+    card does. Never legal in decks; used by rules scenarios only."""
+    pool = load_pool(_data_text("MWTEST.json"), _data_text("MWTEST.behaviour.json"))
+    clash = sorted(set(pool) & set(card_pool()))
+    if clash:
+        raise CardDataError(f"test cards reuse real card names: {clash}")
+    return pool
+
+
+def card(name: str, *, include_test_cards: bool = False) -> CardDef:
+    """The definition of the card with this exact name (test-only cards if asked)."""
+    found = card_pool().get(name)
+    if found is None and include_test_cards:
+        found = test_card_pool().get(name)
+    if found is None:
+        raise CardDataError(f"unknown card {name!r}")
+    return found
 
 
 def parse_decklist(text: str) -> list[CardDef]:

@@ -8,6 +8,8 @@ ManaCost.parse('{X}{R}{R}')
 '{2}{W}'
 >>> ManaCost.parse("{2}{W}").mana_value
 3
+>>> ManaCost.parse("{R/G}{R/G}").mana_value
+2
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ class ManaCost:
     #: Counts of {W}{U}{B}{R}{G}{C} symbols, in :data:`MANA_TYPES` order.
     symbols: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
     x_count: int = 0
+    #: Two-colour hybrid symbols such as ``{R/G}`` (rule 107.4e), each a pair of mana types.
+    hybrid: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def parse(cls, text: str) -> ManaCost:
@@ -41,6 +45,7 @@ class ManaCost:
         generic = 0
         x_count = 0
         counts = [0] * len(MANA_TYPES)
+        hybrid: list[tuple[str, str]] = []
         pos = 0
         for match in _SYMBOL.finditer(text):
             if match.start() != pos:
@@ -53,21 +58,31 @@ class ManaCost:
                 x_count += 1
             elif sym in MANA_TYPES:
                 counts[MANA_TYPES.index(sym)] += 1
+            elif len(sym) == 3 and sym[1] == "/" and sym[0] in COLORS and sym[2] in COLORS \
+                    and sym[0] != sym[2]:
+                hybrid.append((sym[0], sym[2]))  # rule 107.4e
             else:
                 raise ManaCostError(f"unsupported mana symbol {{{sym}}} in {text!r}")
         if pos != len(text):
             raise ManaCostError(f"unexpected text in mana cost {text!r}")
         c = counts
-        return cls(generic, (c[0], c[1], c[2], c[3], c[4], c[5]), x_count)
+        return cls(generic, (c[0], c[1], c[2], c[3], c[4], c[5]), x_count, tuple(hybrid))
 
     @property
     def mana_value(self) -> int:
-        """Mana value with X treated as 0 (rule 202.3e, off the stack)."""
-        return self.generic + sum(self.symbols)
+        """Mana value with X treated as 0 (rule 202.3e, off the stack); hybrid counts 1 (202.3f)."""
+        return self.generic + sum(self.symbols) + len(self.hybrid)
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """The colours of the mana symbols in this cost, in WUBRG order (rule 105.2)."""
+        present = {MANA_TYPES[i] for i, n in enumerate(self.symbols) if n}
+        present.update(c for pair in self.hybrid for c in pair)
+        return tuple(c for c in COLORS if c in present)
 
     def with_x(self, x: int) -> ManaCost:
         """The cost to pay once X is chosen (rule 107.3a, 601.2f): X symbols become generic."""
-        return ManaCost(self.generic + self.x_count * x, self.symbols, 0)
+        return ManaCost(self.generic + self.x_count * x, self.symbols, 0, self.hybrid)
 
     def __str__(self) -> str:
         parts = ["{X}"] * self.x_count
@@ -75,6 +90,7 @@ class ManaCost:
             parts.append(f"{{{self.generic}}}")
         for sym, n in zip(MANA_TYPES, self.symbols, strict=True):
             parts.extend([f"{{{sym}}}"] * n)
+        parts.extend(f"{{{a}/{b}}}" for a, b in self.hybrid)
         return "".join(parts)
 
     def __repr__(self) -> str:

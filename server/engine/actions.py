@@ -101,6 +101,65 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseStartingPlayer:
+    """Rule 103.1: the chosen player decides who takes the first turn (play or draw)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class KeepHand:
+    """Rule 103.5: keep this hand; it becomes the opening hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakeMulligan:
+    """Rule 103.5: shuffle the hand away and draw a new one (London mulligan)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PutOnBottom:
+    """Rule 103.5: after a mulligan, put this card from hand on the bottom of the library."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseMode:
+    """Rules 601.2b, 700.2: choose the mode of a modal spell (index into its modes)."""
+
+    mode: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActivateAbility:
+    """Rule 602.2: activate a permanent's activated ability (index into its abilities)."""
+
+    object_id: str
+    ability: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinishTargets:
+    """Rule 601.2c: choose no more targets for an "up to N" target requirement."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOrder:
+    """Rules 405.3, 603.3b, 404.3: the next triggered ability to put on the stack, or the
+    next card of a simultaneous graveyard arrival (first chosen is lowest)."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class KeepLegend:
+    """Rule 704.5j: the legendary permanent to keep; the others go to the graveyard."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Concede:
     """Rule 104.3a: concede the game (allowed at any time, not only when deciding)."""
 
@@ -119,6 +178,15 @@ Action = (
     | FinishBlockers
     | AssignCombatDamage
     | Discard
+    | ChooseStartingPlayer
+    | KeepHand
+    | TakeMulligan
+    | PutOnBottom
+    | ChooseMode
+    | ActivateAbility
+    | FinishTargets
+    | ChooseOrder
+    | KeepLegend
     | Concede
 )
 
@@ -127,7 +195,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (
         PassPriority, PlayLand, CastSpell, ChooseX, ChooseTarget, ActivateManaAbility, PayMana,
         DeclareAttacker, FinishAttackers, DeclareBlocker, FinishBlockers, AssignCombatDamage,
-        Discard, Concede,
+        Discard, ChooseStartingPlayer, KeepHand, TakeMulligan, PutOnBottom, ChooseMode,
+        ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Concede,
     )
 }
 

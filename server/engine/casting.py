@@ -1,155 +1,333 @@
-"""Casting spells (rule 601) and resolving them (rule 608)."""
+"""Casting spells (rule 601), activating abilities (602), putting triggered abilities on the
+stack (603.3), and choosing targets (115).
+
+Every choice of rules 601.2b-h is a pending decision whose options are exactly the legal
+choices, so an illegal cast can never be proposed (no rewind, rule 733, is ever needed).
+"""
 
 from __future__ import annotations
 
-from server.cards.model import DealDamage, TargetSpec
+from server.cards.mana import ManaCost
+from server.cards.model import CardDef, TargetKind, TargetReq
 from server.engine.actions import (
     Action,
+    ActivateAbility,
     ActivateManaAbility,
     CastSpell,
+    ChooseMode,
     ChooseTarget,
     ChooseX,
+    FinishTargets,
     PayMana,
 )
-from server.engine.events import DamageDealt, Event
+from server.engine.events import Event
 from server.engine.mana import can_pay, mana_sources, pay, potential_pool, tap_for_mana
-from server.engine.state import Casting, CastStage, DecisionKind, Game, GameObject, Zone
-from server.engine.zones import move
+from server.engine.state import (
+    AbilityKind,
+    AbilityRef,
+    Casting,
+    CastStage,
+    DecisionKind,
+    Game,
+    GameObject,
+    PendingTrigger,
+    Zone,
+)
+from server.engine.zones import fresh_id, move, next_timestamp, put_into_graveyards
 
 Target = tuple[str, int | str]
 
-
-def target_candidates(game: Game, spec: TargetSpec) -> list[Target]:
-    """Legal choices for one target (rule 115). "Any target" is rule 115.4."""
-    if spec is TargetSpec.ANY:
-        out: list[Target] = [("player", seat) for seat in game.in_game()]
-        out += [("object", oid) for oid in game.battlefield if game.objects[oid].is_creature]
-        return out
-    raise ValueError(f"unsupported target spec {spec}")
+_NO_COST = ManaCost()
 
 
-def is_legal_target(game: Game, spec: TargetSpec, target: Target) -> bool:
+def _object_qualifies(game: Game, obj: GameObject, req: TargetReq) -> bool:
+    """Whether a permanent or spell matches the target's noun phrase (rule 115.1)."""
+    if req.kind is TargetKind.SPELL:
+        return obj.zone is Zone.STACK and not obj.is_ability
+    if obj.zone is not Zone.BATTLEFIELD:
+        return False
+    if req.tapped and not obj.tapped:
+        return False
+    if req.max_mana_value is not None and obj.mana_value > req.max_mana_value:
+        return False
+    card = obj.card
+    if req.kind in (TargetKind.ANY, TargetKind.CREATURE_OR_PLANESWALKER):
+        return obj.is_creature or obj.is_planeswalker  # rule 115.4
+    if req.kind is TargetKind.CREATURE:
+        return obj.is_creature
+    if req.kind is TargetKind.PLAYER_OR_PLANESWALKER:
+        return obj.is_planeswalker
+    if req.kind is TargetKind.ARTIFACT_OR_ENCHANTMENT:
+        return card.is_type("Artifact") or card.is_type("Enchantment")
+    return False
+
+
+def target_candidates(game: Game, req: TargetReq, controller: int, source_id: str | None = None,
+                      exclude: tuple[Target, ...] = ()) -> list[Target]:
+    """Legal choices for one target (rule 115): players in turn order, then objects.
+
+    A spell or ability can't target itself (rule 115.5); ``exclude`` holds targets already
+    chosen for the same instance of the word "target" (rule 601.2c).
+    """
+    out: list[Target] = []
+    if req.kind in (TargetKind.ANY, TargetKind.PLAYER, TargetKind.PLAYER_OR_PLANESWALKER):
+        out += [("player", seat) for seat in game.apnap(controller)]
+    elif req.kind is TargetKind.OPPONENT:
+        out += [("player", seat) for seat in game.opponents(controller)]
+    zone = game.stack if req.kind is TargetKind.SPELL else game.battlefield
+    out += [("object", oid) for oid in zone
+            if oid != source_id and _object_qualifies(game, game.objects[oid], req)]
+    return [t for t in out if t not in exclude]
+
+
+def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
+                    source_id: str) -> bool:
     """Rule 608.2b: recheck a target on resolution (a changed zone means a new object)."""
-    return target in target_candidates(game, spec)
+    kind, ref = target
+    if kind == "player":
+        return target in target_candidates(game, req, controller, source_id)
+    obj = game.objects.get(str(ref))
+    return obj is not None and obj.id != source_id and _object_qualifies(game, obj, req)
+
+
+def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
+                      source_id: str | None = None) -> bool:
+    """Whether every target requirement can be met (rules 601.2c, 115.1)."""
+    return all(
+        req.up_to or len(target_candidates(game, req, controller, source_id)) >= req.count
+        for req in reqs
+    )
+
+
+def is_sorcery_speed(game: Game, seat: int) -> bool:
+    """Main phase of ``seat``'s own turn with an empty stack (rules 117.1a, 307.1)."""
+    return seat == game.active and game.step.is_main and not game.stack
 
 
 def can_cast_now(game: Game, seat: int, obj: GameObject) -> bool:
-    """Timing (rules 117.1a, 302.1, 304.1) and whether targets and mana are available."""
+    """Timing (rules 117.1a, 302.1, 304.1, 702.8a flash) and whether targets and mana are
+    available for some legal way to cast it."""
     card = obj.card
     if card.is_land or obj.zone is not Zone.HAND or obj.owner != seat:
         return False
-    if not card.is_type("Instant") and not is_sorcery_speed(game, seat):
+    instant_speed = card.is_type("Instant") or card.has_keyword("Flash")
+    if not instant_speed and not is_sorcery_speed(game, seat):
         return False
-    if any(not target_candidates(game, spec) for spec in card.targets):
+    if card.modes:
+        if not any(targets_available(game, card.spell_targets(m), seat)
+                   for m in range(len(card.modes))):
+            return False  # rule 700.2a: no mode can be chosen
+    elif not targets_available(game, card.spell_targets(None), seat):
         return False
     return can_pay(potential_pool(game, seat), card.mana_cost.with_x(0))
+
+
+def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
+    """Rule 602.5: whether ``seat`` may activate this ability of ``obj`` now."""
+    ability = obj.card.abilities[index]
+    if obj.zone is not Zone.BATTLEFIELD or obj.controller != seat:
+        return False
+    if ability.tap:
+        if obj.tapped:
+            return False
+        if obj.is_creature and obj.controlled_since >= game.turn:
+            return False  # rule 302.6
+    if ability.sorcery_speed and not is_sorcery_speed(game, seat):
+        return False  # rule 602.5d
+    if not targets_available(game, ability.targets, seat, obj.id):
+        return False
+    pool = potential_pool(game, seat, exclude=obj.id if ability.tap else None)
+    return can_pay(pool, ability.cost)
+
+
+def stack_targets(obj: GameObject) -> tuple[TargetReq, ...]:
+    """The target requirements of a spell or ability on the stack."""
+    ref = obj.ability
+    if ref is None:
+        return obj.card.spell_targets(obj.mode)
+    if ref.kind is AbilityKind.ACTIVATED:
+        return obj.card.abilities[ref.index].targets
+    return obj.card.triggers[ref.index].targets
+
+
+def total_cost(obj: GameObject) -> ManaCost:
+    """Rule 601.2f: the mana part of the total cost, X fixed."""
+    ref = obj.ability
+    if ref is None:
+        return obj.card.mana_cost.with_x(obj.x_value or 0)
+    if ref.kind is AbilityKind.ACTIVATED:
+        return obj.card.abilities[ref.index].cost
+    return _NO_COST
 
 
 def begin_cast(game: Game, seat: int, action: CastSpell, events: list[Event]) -> None:
     """Rule 601.2a: move the card to the stack; the next choices are pending decisions."""
     spell = move(game, action.object_id, Zone.STACK, events, controller=seat)
-    card = spell.card
-    if card.mana_cost.x_count:
-        stage = CastStage.CHOOSE_X
-    elif card.targets:
-        stage = CastStage.CHOOSE_TARGETS
-    else:
-        stage = CastStage.PAY
-    game.casting = Casting(spell.id, seat, stage)
+    game.casting = Casting(spell.id, seat, CastStage.CHOOSE_MODE)
+    _advance_stage(game, events, start=True)
+
+
+def begin_activation(game: Game, seat: int, action: ActivateAbility,
+                     events: list[Event]) -> None:
+    """Rule 602.2a: the ability is created on the stack; then as 601.2b-i (602.2b)."""
+    source = game.objects[action.object_id]
+    ability = _new_ability(game, source.card, seat, AbilityRef(
+        AbilityKind.ACTIVATED, action.ability, source.id))
+    game.casting = Casting(ability.id, seat, CastStage.CHOOSE_TARGETS)
+    _advance_stage(game, events, start=True)
+
+
+def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event]) -> None:
+    """Rules 603.3a-d: put a triggered ability on the stack and choose its targets.
+
+    If a target can't be chosen, the ability is removed from the stack (rule 603.3d).
+    """
+    game.pending_triggers.remove(trigger)
+    ability = _new_ability(game, trigger.card, trigger.controller, AbilityRef(
+        AbilityKind.TRIGGERED, trigger.index, trigger.source_id))
+    if not targets_available(game, stack_targets(ability), trigger.controller, ability.id):
+        game.stack.remove(ability.id)
+        del game.objects[ability.id]
+        return
+    game.casting = Casting(ability.id, trigger.controller, CastStage.CHOOSE_TARGETS,
+                           had_priority=False)
+    _advance_stage(game, events, start=True)
+
+
+def _new_ability(game: Game, card: CardDef, seat: int, ref: AbilityRef) -> GameObject:
+    obj = GameObject(id=fresh_id(game), card=card, owner=seat, controller=seat,
+                     zone=Zone.STACK, controlled_since=game.turn, ability=ref,
+                     timestamp=next_timestamp(game))
+    game.objects[obj.id] = obj
+    game.stack.append(obj.id)
+    return obj
+
+
+def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> None:
+    """Move to the next casting step that needs a choice; finish when none is left."""
+    casting = game.casting
+    assert casting is not None
+    obj = game.objects[casting.object_id]
+    order = [CastStage.CHOOSE_MODE, CastStage.CHOOSE_X, CastStage.CHOOSE_TARGETS,
+             CastStage.PAY]
+    stage = order.index(casting.stage) + (0 if start else 1)
+    for candidate in order[stage:]:
+        casting.stage = candidate
+        if candidate is CastStage.CHOOSE_MODE and obj.ability is None and obj.card.modes:
+            return
+        if candidate is CastStage.CHOOSE_X and obj.ability is None and \
+                obj.card.mana_cost.x_count:
+            return
+        if candidate is CastStage.CHOOSE_TARGETS and \
+                len(obj.target_groups) < len(stack_targets(obj)):
+            return
+        if candidate is CastStage.PAY:
+            ref = obj.ability
+            if ref is not None and ref.kind is AbilityKind.TRIGGERED:
+                _finish(game)  # a triggered ability has no cost (rule 603.3d)
+                return
+            if total_cost(obj) != _NO_COST:
+                return
+            _pay(game, events)  # nothing to choose: {0} (rule 601.2h)
+            return
 
 
 def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     """The options of the current casting choice (rules 601.2b, 601.2c, 601.2g-h)."""
     casting = game.casting
     assert casting is not None
-    spell = game.objects[casting.object_id]
-    cost = spell.card.mana_cost
-    if casting.stage is CastStage.CHOOSE_X:
-        pool = potential_pool(game, casting.seat)
-        top = sum(pool)
-        options = tuple(ChooseX(x) for x in range(top + 1) if can_pay(pool, cost.with_x(x)))
-        return DecisionKind.CHOOSE_X, options
-    if casting.stage is CastStage.CHOOSE_TARGETS:
-        spec = spell.card.targets[len(spell.targets)]
-        return DecisionKind.CHOOSE_TARGET, tuple(
-            ChooseTarget(player=int(v)) if kind == "player" else ChooseTarget(object_id=str(v))
-            for kind, v in target_candidates(game, spec)
+    obj = game.objects[casting.object_id]
+    seat = casting.seat
+    card = obj.card
+    if casting.stage is CastStage.CHOOSE_MODE:
+        # Rule 700.2a: a mode whose targets can't be chosen can't be chosen.
+        return DecisionKind.CHOOSE_MODE, tuple(
+            ChooseMode(m) for m in range(len(card.modes))
+            if targets_available(game, card.spell_targets(m), seat, obj.id)
         )
+    if casting.stage is CastStage.CHOOSE_X:
+        pool = potential_pool(game, seat)
+        top = sum(pool)
+        return DecisionKind.CHOOSE_X, tuple(
+            ChooseX(x) for x in range(top + 1) if can_pay(pool, card.mana_cost.with_x(x)))
+    if casting.stage is CastStage.CHOOSE_TARGETS:
+        req = stack_targets(obj)[len(obj.target_groups)]
+        chosen = obj.targets[len(obj.targets) - casting.chosen_in_group:]
+        options: list[Action] = [
+            ChooseTarget(player=int(v)) if kind == "player" else ChooseTarget(object_id=str(v))
+            for kind, v in target_candidates(game, req, seat, obj.id, chosen)
+        ]
+        if req.up_to:
+            options.append(FinishTargets())
+        return DecisionKind.CHOOSE_TARGET, tuple(options)
+    ref = obj.ability
+    tapping = ref is not None and ref.kind is AbilityKind.ACTIVATED and \
+        card.abilities[ref.index].tap
+    exclude = ref.source_id if tapping and ref is not None else None
     pay_options: list[Action] = [
-        ActivateManaAbility(oid) for oid in mana_sources(game, casting.seat)
+        ActivateManaAbility(oid) for oid in mana_sources(game, seat, exclude)
     ]
-    if can_pay(game.player(casting.seat).mana_pool, cost.with_x(spell.x_value or 0)):
+    if can_pay(game.player(seat).mana_pool, total_cost(obj)):
         pay_options.append(PayMana())
     return DecisionKind.PAY_MANA, tuple(pay_options)
 
 
-def continue_cast(game: Game, action: Action) -> None:
+def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
     """Apply one casting choice; after payment the spell becomes cast (rule 601.2i)."""
     casting = game.casting
     assert casting is not None
-    spell = game.objects[casting.object_id]
-    if isinstance(action, ChooseX):
-        spell.x_value = action.value
-        casting.stage = CastStage.CHOOSE_TARGETS if spell.card.targets else CastStage.PAY
-    elif isinstance(action, ChooseTarget):
-        target: Target = (
-            ("player", action.player) if action.player is not None
-            else ("object", str(action.object_id))
-        )
-        spell.targets = (*spell.targets, target)
-        if len(spell.targets) == len(spell.card.targets):
-            casting.stage = CastStage.PAY
+    obj = game.objects[casting.object_id]
+    if isinstance(action, ChooseMode):
+        obj.mode = action.mode
+        _advance_stage(game, events)
+    elif isinstance(action, ChooseX):
+        obj.x_value = action.value
+        _advance_stage(game, events)
+    elif isinstance(action, ChooseTarget | FinishTargets):
+        req = stack_targets(obj)[len(obj.target_groups)]
+        if isinstance(action, ChooseTarget):
+            target: Target = (
+                ("player", action.player) if action.player is not None
+                else ("object", str(action.object_id))
+            )
+            obj.targets = (*obj.targets, target)
+            casting.chosen_in_group += 1
+        if isinstance(action, FinishTargets) or casting.chosen_in_group == req.count:
+            obj.target_groups = (*obj.target_groups, casting.chosen_in_group)
+            casting.chosen_in_group = 0
+            if len(obj.target_groups) == len(stack_targets(obj)):
+                _advance_stage(game, events)
     elif isinstance(action, ActivateManaAbility):
         tap_for_mana(game, action.object_id)  # rule 605.3a: mana abilities don't use the stack
     elif isinstance(action, PayMana):
-        pay(game.player(casting.seat).mana_pool, spell.card.mana_cost.with_x(spell.x_value or 0))
-        game.casting = None
-        # Rule 117.3c: the caster receives priority again.
-        game.priority = casting.seat
-        game.passes = 0
+        _pay(game, events)
     else:
         raise TypeError(f"not a casting action: {action!r}")
 
 
-def deal_damage(game: Game, source_id: str, target: Target, amount: int,
-                events: list[Event]) -> None:
-    """Rule 120.3: damage to a player is life loss (120.3a); to a creature, marked (120.3e)."""
-    if amount <= 0:
-        return  # rule 120.8: no damage is dealt
-    kind, ref = target
-    if kind == "player":
-        game.player(int(ref)).life -= amount
-        events.append(DamageDealt(source_id, int(ref), None, amount))
-    else:
-        game.objects[str(ref)].damage += amount
-        events.append(DamageDealt(source_id, None, str(ref), amount))
+def _pay(game: Game, events: list[Event]) -> None:
+    """Rule 601.2h: pay the total cost -- mana, then {T} and sacrifice of the source."""
+    casting = game.casting
+    assert casting is not None
+    obj = game.objects[casting.object_id]
+    pay(game.player(casting.seat).mana_pool, total_cost(obj))
+    ref = obj.ability
+    if ref is not None and ref.kind is AbilityKind.ACTIVATED:
+        ability = obj.card.abilities[ref.index]
+        source = game.objects[ref.source_id]
+        if ability.tap:
+            source.tapped = True
+        if ability.sacrifice_self:
+            put_into_graveyards(game, [source.id], events)  # rule 701.21a: sacrifice
+    _finish(game)
 
 
-def resolve_top(game: Game, events: list[Event]) -> None:
-    """Rule 608: resolve the top object of the stack."""
-    spell = game.objects[game.stack[-1]]
-    card = spell.card
-    if card.is_permanent_card:
-        # Rule 608.3: a permanent spell enters the battlefield under its controller's control.
-        move(game, spell.id, Zone.BATTLEFIELD, events, controller=spell.controller)
-        return
-    specs = card.targets
-    legal = [is_legal_target(game, s, t) for s, t in zip(specs, spell.targets, strict=True)]
-    if specs and not any(legal):
-        # Rule 608.2b: every target is illegal, so the spell doesn't resolve.
-        move(game, spell.id, Zone.GRAVEYARD, events)
-        return
-    targets = iter(zip(spell.targets, legal, strict=True))
-    for effect in card.effects:
-        if isinstance(effect, DealDamage):
-            target, ok = next(targets)
-            if ok:  # rule 608.2b: an illegal target is unaffected
-                amount = (spell.x_value or 0) if effect.amount is None else effect.amount
-                deal_damage(game, spell.id, target, amount, events)
-    # Rule 608.2n: an instant or sorcery goes to its owner's graveyard as it finishes resolving.
-    move(game, spell.id, Zone.GRAVEYARD, events)
-
-
-def is_sorcery_speed(game: Game, seat: int) -> bool:
-    """Main phase of ``seat``'s own turn with an empty stack (rules 117.1a, 307.1)."""
-    return seat == game.active and game.step.is_main and not game.stack
+def _finish(game: Game) -> None:
+    """Rule 601.2i: the spell is cast (or the ability activated or put on the stack)."""
+    casting = game.casting
+    assert casting is not None
+    game.casting = None
+    if casting.had_priority:
+        # Rule 117.3c: the caster receives priority again.
+        game.priority = casting.seat
+        game.passes = 0

@@ -12,7 +12,7 @@ from server.engine.actions import (
     FinishAttackers,
     FinishBlockers,
 )
-from server.engine.casting import deal_damage
+from server.engine.effects import deal_damage
 from server.engine.events import Event
 from server.engine.state import Game
 
@@ -25,6 +25,7 @@ def can_attack(game: Game, object_id: str) -> bool:
         and obj.controller == game.active
         and not obj.tapped
         and obj.controlled_since < game.turn  # rule 302.6: summoning sickness
+        and not game.players[game.active].has_lost
     )
 
 
@@ -138,5 +139,5 @@ def deal_combat_damage(game: Game, events: list[Event]) -> None:
         if power > 0 and attacker in game.objects:  # rule 510.1d
             assigned.append((blocker, ("object", attacker), power))
     for source, target, amount in assigned:
-        deal_damage(game, source, target, amount, events)
+        deal_damage(game, game.objects[source], target, amount, events)
     combat.damage_dealt = True

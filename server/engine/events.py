@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.cards import CardDef
 from server.engine.state import Zone
 
 
@@ -20,6 +21,10 @@ class ZoneChanged:
     owner: int
     from_zone: Zone
     to_zone: Zone
+    #: Who controlled it just before it left (look-back, rule 603.10a).
+    controller: int
+    #: The card, for triggers that look back in time (rule 603.10a).
+    card: CardDef
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,72 +7,96 @@ time (invariant 2); the game is deterministic from its seed and the actions appl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from server.cards import CardDef
-from server.engine import casting, combat
+from server.cards.model import TriggerEvent
+from server.engine import casting, combat, effects
 from server.engine.actions import (
     Action,
+    ActivateAbility,
     AssignCombatDamage,
     CastSpell,
+    ChooseOrder,
+    ChooseStartingPlayer,
     Concede,
     DeclareAttacker,
     DeclareBlocker,
     Discard,
     FinishAttackers,
     FinishBlockers,
+    KeepHand,
+    KeepLegend,
     PassPriority,
     PlayLand,
+    PutOnBottom,
+    TakeMulligan,
 )
 from server.engine.errors import GameOverError, IllegalActionError
-from server.engine.events import Event
+from server.engine.events import Event, ZoneChanged
 from server.engine.mana import empty_pools
 from server.engine.rng import GameRng
 from server.engine.sba import check_game_over, check_state_based_actions, lose
-from server.engine.state import Combat, Decision, DecisionKind, Game, Player, Step, Zone
-from server.engine.zones import create_object, draw, move
+from server.engine.state import (
+    Choice,
+    Combat,
+    Decision,
+    DecisionKind,
+    Game,
+    GamePhase,
+    PendingTrigger,
+    Player,
+    Step,
+    Zone,
+)
+from server.engine.zones import (
+    create_object,
+    draw,
+    fresh_id,
+    move,
+    put_into_graveyards,
+    shuffle_library,
+)
 
 STARTING_LIFE = 20  # rule 103.4
 OPENING_HAND = 7  # rule 103.5
-MAX_HAND_SIZE = 7  # rule 402.2
+MIN_PLAYERS, MAX_PLAYERS = 2, 8  # free-for-all (rule 806)
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerSetup:
-    """A player joining a game: display name and a deck (rule 103.2)."""
+    """A player joining a game: display name, a deck (rule 103.2) and an optional sideboard
+    kept outside the game (rule 400.11)."""
 
     name: str
     deck: Sequence[CardDef]
+    sideboard: Sequence[CardDef] = field(default=())
 
 
 def new_game(seed: bytes, players: Sequence[PlayerSetup]) -> Game:
-    """Start a two-player game (rule 103): pick the starting player, shuffle, draw 7.
+    """Start a game of 2-8 players (rule 103): shuffle every deck, then a random player
+    chooses who takes the first turn (103.1) -- the first pending decision.
 
     ``seed`` is the game's secret: together with the actions applied it determines everything.
     """
-    if len(players) != 2:
-        raise ValueError("this engine version plays two-player games only")
-    game = Game(rng=GameRng(seed), players=[
-        Player(seat=i, name=p.name, life=STARTING_LIFE) for i, p in enumerate(players)
-    ])
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                         f"got {len(players)}")
     for seat, setup in enumerate(players):
         if not setup.deck:
             raise ValueError(f"player {seat} has an empty deck")
-    # Rule 103.1: a random player takes the first turn. (Choosing play or draw, and
-    # mulligans, rule 103.5, come with the full game-start rules.)
-    game.starting_player = game.rng.randbelow(len(players))
-    events: list[Event] = []
+    game = Game(rng=GameRng(seed), players=[
+        Player(seat=i, name=p.name, life=STARTING_LIFE, sideboard=list(p.sideboard))
+        for i, p in enumerate(players)
+    ])
     for seat, setup in enumerate(players):
         cards = list(setup.deck)
         game.rng.shuffle(cards)  # rule 103.3
         for card in cards:
             create_object(game, card, seat, Zone.LIBRARY)
-        for _ in range(OPENING_HAND):  # rule 103.5
-            draw(game, seat, events)
-    game.active = game.starting_player
-    game.turn = 1
-    game.step = Step.UNTAP
-    _advance(game, events)
+    chooser = game.rng.randbelow(len(players))  # rule 103.1: a random player chooses
+    game.choices.append(Choice(DecisionKind.CHOOSE_STARTING_PLAYER, chooser))
+    _advance(game, [])
     return game
 
 
@@ -99,9 +123,10 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
         raise IllegalActionError(f"seat {seat} is not playing in this game")
     events: list[Event] = []
     if isinstance(action, Concede):
-        lose(game, seat, f"player {seat} conceded (104.3a)", events)
         game.action_count += 1
-        check_game_over(game, events)
+        lose(game, seat, f"player {seat} conceded (104.3a)", events)
+        if not check_game_over(game, events):
+            _repair_start(game, seat, events)
         _advance(game, events)
         return events
     pending = game.pending
@@ -110,15 +135,16 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
     if action not in pending.options:
         raise IllegalActionError(f"{action!r} is not a legal option of this decision")
     game.action_count += 1
-    _perform(game, seat, pending.kind, action, events)
+    _perform(game, seat, action, events)
     _advance(game, events)
     return events
 
 
-def _perform(game: Game, seat: int, kind: DecisionKind, action: Action,
-             events: list[Event]) -> None:
+def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None:
     if game.casting is not None:
-        casting.continue_cast(game, action)
+        casting.continue_cast(game, action, events)
+    elif game.choices:
+        _perform_choice(game, game.choices[0], action, events)
     elif isinstance(action, PassPriority):
         _pass_priority(game, seat, events)
     elif isinstance(action, PlayLand):
@@ -128,6 +154,8 @@ def _perform(game: Game, seat: int, kind: DecisionKind, action: Action,
         game.passes = 0
     elif isinstance(action, CastSpell):
         casting.begin_cast(game, seat, action, events)
+    elif isinstance(action, ActivateAbility):
+        casting.begin_activation(game, seat, action, events)
     elif isinstance(action, DeclareAttacker):
         game.combat.attackers[action.object_id] = action.defender
     elif isinstance(action, FinishAttackers):
@@ -138,10 +166,153 @@ def _perform(game: Game, seat: int, kind: DecisionKind, action: Action,
         game.combat.blockers_done.append(seat)
     elif isinstance(action, AssignCombatDamage):
         game.combat.assignments[action.attacker_id] = action.assignments
-    elif isinstance(action, Discard):
-        move(game, action.object_id, Zone.GRAVEYARD, events)
     else:  # pragma: no cover - every option kind is handled above
-        raise IllegalActionError(f"unhandled action {action!r} for {kind.name}")
+        raise IllegalActionError(f"unhandled action {action!r}")
+
+
+def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
+    """Apply an answer to the first pending :class:`Choice`."""
+    kind = choice.kind
+    if isinstance(action, ChooseStartingPlayer):
+        game.choices.pop(0)
+        _start_with(game, action.seat, events)
+    elif isinstance(action, KeepHand | TakeMulligan):
+        game.choices.pop(0)
+        player = game.player(choice.seat)
+        if isinstance(action, KeepHand):
+            player.kept_hand = True
+        else:
+            game.mulligan_round.append(choice.seat)
+        _after_mulligan_choice(game, events)
+    elif isinstance(action, PutOnBottom):
+        # Rule 103.5: the card goes on the bottom of the library, as a new hidden object.
+        move(game, action.object_id, Zone.LIBRARY, events, bottom=True)
+        _count_down(game, choice)
+    elif isinstance(action, Discard):
+        choice.picked.append(action.object_id)
+        choice.pool.remove(action.object_id)
+        if _count_down(game, choice):
+            # Rules 514.1, 701.9: the chosen cards are discarded at the same time.
+            put_into_graveyards(game, choice.picked, events)
+    elif isinstance(action, ChooseOrder) and kind is DecisionKind.ORDER_TRIGGERS:
+        game.choices.pop(0)
+        trigger = next(t for t in game.pending_triggers if t.id == action.object_id)
+        casting.put_trigger_on_stack(game, trigger, events)
+    elif isinstance(action, ChooseOrder):
+        # Rule 404.3: the owner arranges cards that reached their graveyard together; the
+        # first chosen is lowest.
+        choice.picked.append(action.object_id)
+        choice.pool.remove(action.object_id)
+        if _count_down(game, choice):
+            order = [*choice.picked, *choice.pool]
+            graveyard = game.player(choice.seat).graveyard
+            kept = [i for i in graveyard if i not in order]
+            graveyard[:] = kept + [i for i in order if i in graveyard]
+    elif isinstance(action, KeepLegend):
+        game.choices.pop(0)
+        others = [i for i in choice.pool if i != action.object_id and i in game.objects]
+        put_into_graveyards(game, others, events)  # rule 704.5j
+    else:  # pragma: no cover - options always match the choice kind
+        raise IllegalActionError(f"{action!r} doesn't answer a {kind.name} choice")
+
+
+def _count_down(game: Game, choice: Choice) -> bool:
+    """One pick made; True (and the choice removed) when it is complete."""
+    choice.count -= 1
+    if choice.count > 0:
+        return False
+    game.choices.remove(choice)
+    return True
+
+
+def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
+    kind, seat = choice.kind, choice.seat
+    if kind is DecisionKind.CHOOSE_STARTING_PLAYER:
+        return tuple(ChooseStartingPlayer(s) for s in game.apnap(seat))
+    if kind is DecisionKind.MULLIGAN:
+        player = game.player(seat)
+        # Rule 103.5: mulligans are allowed until the opening hand would be zero cards.
+        if _counted_mulligans(game, player.mulligans) < OPENING_HAND:
+            return (KeepHand(), TakeMulligan())
+        return (KeepHand(),)
+    if kind is DecisionKind.BOTTOM_CARD:
+        return tuple(PutOnBottom(oid) for oid in game.player(seat).hand)
+    if kind is DecisionKind.DISCARD:
+        return tuple(Discard(oid) for oid in choice.pool)
+    if kind is DecisionKind.LEGEND_RULE:
+        return tuple(KeepLegend(oid) for oid in choice.pool)
+    return tuple(ChooseOrder(oid) for oid in choice.pool)
+
+
+# --- starting the game (rule 103) -------------------------------------------------------------
+
+
+def _start_with(game: Game, starting: int, events: list[Event]) -> None:
+    """Rules 103.1-103.5: the starting player is set; everyone draws an opening hand and
+    declares mulligans in turn order, starting with the starting player."""
+    game.starting_player = starting
+    game.active = starting
+    game.phase = GamePhase.MULLIGANS
+    for seat in game.apnap():
+        for _ in range(OPENING_HAND):
+            draw(game, seat, events)
+    _declare_round(game, game.apnap())
+
+
+def _repair_start(game: Game, seat: int, events: list[Event]) -> None:
+    """A player left before the first turn: the next player makes the starting-player
+    choice instead (rule 800.4h), and the mulligan round goes on without them."""
+    if game.phase is GamePhase.CHOOSE_STARTING_PLAYER and not game.choices:
+        game.choices.append(Choice(DecisionKind.CHOOSE_STARTING_PLAYER, game.next_seat(seat)))
+    elif game.phase is GamePhase.MULLIGANS:
+        _after_mulligan_choice(game, events)
+
+
+def _declare_round(game: Game, seats: list[int]) -> None:
+    game.mulligan_round = []
+    for seat in seats:
+        game.choices.append(Choice(DecisionKind.MULLIGAN, seat))
+
+
+def _counted_mulligans(game: Game, taken: int) -> int:
+    """Rule 103.5c: in a multiplayer game the first mulligan is free."""
+    return max(0, taken - 1) if len(game.players) > 2 else taken
+
+
+def _after_mulligan_choice(game: Game, events: list[Event]) -> None:
+    """After a declaration (or a bottom card): when everyone has declared, the players who
+    chose to mulligan do so at the same time (rule 103.5); when nobody did, turn 1 begins."""
+    if any(c.kind in (DecisionKind.MULLIGAN, DecisionKind.BOTTOM_CARD) for c in game.choices):
+        return
+    takers = [s for s in game.mulligan_round if not game.players[s].has_lost]
+    game.mulligan_round = []
+    if not takers:
+        _begin_first_turn(game)
+        return
+    for seat in takers:
+        player = game.player(seat)
+        for oid in list(player.hand):
+            move(game, oid, Zone.LIBRARY, events)
+        shuffle_library(game, seat)
+        for _ in range(OPENING_HAND):
+            draw(game, seat, events)
+        player.mulligans += 1
+    for seat in takers:
+        n = min(_counted_mulligans(game, game.player(seat).mulligans), OPENING_HAND)
+        if n:
+            game.choices.append(Choice(DecisionKind.BOTTOM_CARD, seat, count=n))
+    _declare_round(game, takers)
+
+
+def _begin_first_turn(game: Game) -> None:
+    game.phase = GamePhase.PLAYING
+    game.turn = 1
+    game.active = game.starting_player
+    game.step = Step.UNTAP
+    game.step_begun = False
+
+
+# --- priority, steps and turns -----------------------------------------------------------------
 
 
 def _pass_priority(game: Game, seat: int, events: list[Event]) -> None:
@@ -152,10 +323,15 @@ def _pass_priority(game: Game, seat: int, events: list[Event]) -> None:
         return
     game.passes = 0
     if game.stack:
-        casting.resolve_top(game, events)
-        game.priority = game.active  # rule 117.3b
+        effects.resolve_top(game, events)
     else:
         _end_step(game)
+
+
+def lands_allowed(game: Game, seat: int) -> int:
+    """Rule 305.2: one land per turn, plus what continuous effects add."""
+    return 1 + sum(game.objects[oid].card.extra_lands for oid in game.battlefield
+                   if game.objects[oid].controller == seat)
 
 
 def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
@@ -164,11 +340,17 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
     for oid in player.hand:
         obj = game.objects[oid]
         if obj.card.is_land:
-            # Rules 305.1-305.2: main phase, own turn, empty stack, one land per turn.
-            if casting.is_sorcery_speed(game, seat) and player.lands_played < 1:
+            # Rules 305.1-305.2: main phase, own turn, empty stack, lands left to play.
+            if casting.is_sorcery_speed(game, seat) and \
+                    player.lands_played < lands_allowed(game, seat):
                 options.append(PlayLand(oid))
         elif casting.can_cast_now(game, seat, obj):
             options.append(CastSpell(oid))
+    for oid in game.battlefield:
+        obj = game.objects[oid]
+        if obj.controller == seat:
+            options += [ActivateAbility(oid, i) for i in range(len(obj.card.abilities))
+                        if casting.can_activate(game, seat, obj, i)]
     return tuple(options)
 
 
@@ -198,28 +380,47 @@ def _step_choice(game: Game, events: list[Event]) -> bool:
             return True
         combat.deal_combat_damage(game, events)
     elif step is Step.CLEANUP and not game.cleanup_done:
-        hand = game.player(game.active).hand
-        if len(hand) > MAX_HAND_SIZE:  # rule 514.1
-            _decide(game, game.active, DecisionKind.DISCARD,
-                    tuple(Discard(oid) for oid in hand))
-            return True
-        # Rule 514.2: damage wears off (and "until end of turn" effects end).
-        for oid in game.battlefield:
-            game.objects[oid].damage = 0
         game.cleanup_done = True
+        active = game.player(game.active)
+        if not active.has_lost and len(active.hand) > active.max_hand_size:  # rule 514.1
+            effects.start_discard(game, active.seat, len(active.hand) - active.max_hand_size,
+                                  events)
+            if game.choices:
+                game.cleanup_discarding = True
+                return False
+        _cleanup_end_effects(game)
+    elif step is Step.CLEANUP and game.cleanup_discarding:
+        game.cleanup_discarding = False
+        _cleanup_end_effects(game)
     return False
 
 
+def _cleanup_end_effects(game: Game) -> None:
+    """Rule 514.2: damage wears off and "until end of turn" effects end, simultaneously."""
+    for oid in game.battlefield:
+        obj = game.objects[oid]
+        obj.damage = 0
+        obj.pt_effects.clear()
+
+
 def _begin_step(game: Game, events: list[Event]) -> None:
-    """Turn-based actions at the start of a step (rule 703.4)."""
+    """Turn-based actions at the start of a step (rule 703.4) and "at the beginning of"
+    triggers (rule 603.2)."""
     game.step_begun = True
-    if game.step is Step.UNTAP:
+    active_in_game = not game.players[game.active].has_lost
+    if game.step is Step.UNTAP and active_in_game:
         for oid in game.battlefield:  # rule 502.3
             obj = game.objects[oid]
             if obj.controller == game.active:
                 obj.tapped = False
-    elif game.step is Step.DRAW:
-        # Rule 103.8a: in a two-player game the starting player skips their first draw.
+    elif game.step is Step.UPKEEP and active_in_game:
+        for oid in game.battlefield:  # rule 503.1a
+            obj = game.objects[oid]
+            if obj.controller == game.active:
+                _trigger(game, obj.controller, obj.card, obj.id, TriggerEvent.YOUR_UPKEEP)
+    elif game.step is Step.DRAW and active_in_game:
+        # Rule 103.8a: in a two-player game the starting player skips their first draw;
+        # rule 103.8c: in other multiplayer games nobody skips it.
         if not (game.turn == 1 and len(game.players) == 2):
             draw(game, game.active, events)  # rule 504.1
     elif game.step is Step.CLEANUP:
@@ -227,7 +428,7 @@ def _begin_step(game: Game, events: list[Event]) -> None:
 
 
 def _end_step(game: Game) -> None:
-    """Rule 500.5: the step ends, mana empties, and the next step (or turn) begins."""
+    """Rule 500.4 (mana empties as a step ends) and the next step (or turn) begins."""
     empty_pools(game)
     step = game.step
     if step is Step.END_OF_COMBAT:
@@ -248,7 +449,8 @@ def _end_step(game: Game) -> None:
 
 
 def _next_turn(game: Game) -> None:
-    """Rule 500.1 and 101.4: the next player in turn order takes a turn."""
+    """Rules 500.1, 101.4, 800.4k: the next player in turn order still in the game takes a
+    turn."""
     game.active = game.next_seat(game.active)
     game.turn += 1
     game.step = Step.UNTAP
@@ -256,32 +458,98 @@ def _next_turn(game: Game) -> None:
         player.lands_played = 0
 
 
+# --- triggered abilities (rule 603) ----------------------------------------------------------
+
+
+def _trigger(game: Game, controller: int, card: CardDef, source_id: str,
+             event: TriggerEvent) -> None:
+    if game.players[controller].has_lost:
+        return  # rule 800.4d
+    for index, ability in enumerate(card.triggers):
+        if ability.event is event:
+            game.pending_triggers.append(
+                PendingTrigger(fresh_id(game), controller, card, index, source_id))
+
+
+def _collect_triggers(game: Game, events: list[Event], seen: int) -> int:
+    """Rule 603.2: abilities trigger when their event happens; they wait to be put on the
+    stack the next time a player would receive priority (603.3). Leaves-the-battlefield
+    triggers look back in time (603.10a)."""
+    for event in events[seen:]:
+        if not isinstance(event, ZoneChanged):
+            continue
+        if event.to_zone is Zone.BATTLEFIELD:
+            obj = game.objects.get(event.new_id)
+            controller = obj.controller if obj is not None else event.owner
+            _trigger(game, controller, event.card, event.new_id, TriggerEvent.ENTERS)
+        if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
+            _trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES)
+    return len(events)
+
+
+def _put_triggers(game: Game, events: list[Event]) -> None:
+    """Rules 603.3b, 405.3: the active player puts their triggered abilities on the stack
+    first, then each other player in turn order; a player with several orders them."""
+    for seat in game.apnap():
+        mine = [t for t in game.pending_triggers if t.controller == seat]
+        if len(mine) == 1:
+            casting.put_trigger_on_stack(game, mine[0], events)
+            return
+        if mine:
+            game.choices.append(Choice(DecisionKind.ORDER_TRIGGERS, seat, [t.id for t in mine]))
+            return
+    game.pending_triggers.clear()  # only triggers of players who left remained
+
+
+# --- the main loop ---------------------------------------------------------------------------
+
+
 def _advance(game: Game, events: list[Event]) -> None:
     """Run the game until a player must decide something (or it ends)."""
     game.pending = None
+    seen = 0
     while game.result is None:
+        seen = _collect_triggers(game, events, seen)
         if game.casting is not None:
             kind, options = casting.casting_decision(game)
             _decide(game, game.casting.seat, kind, options)
             return
+        if game.choices:
+            choice = game.choices[0]
+            _decide(game, choice.seat, choice.kind, _choice_options(game, choice))
+            return
+        if game.resolving is not None:
+            effects.continue_resolution(game, events)
+            continue
+        if game.phase is not GamePhase.PLAYING:
+            raise AssertionError("the start of the game always has a pending choice")
         if not game.step_begun:
             _begin_step(game, events)
             continue
         if _step_choice(game, events):
             return
+        if game.choices:
+            continue
         if game.step is Step.UNTAP:
             _end_step(game)  # rule 502.4: no player receives priority during the untap step
             continue
-        # Rule 704.3: state-based actions before any player would receive priority.
+        # Rule 704.3: state-based actions before any player would receive priority, then
+        # triggered abilities go on the stack (603.3), repeating until neither happens.
         if check_state_based_actions(game, events):
+            if game.step is Step.CLEANUP:
+                game.cleanup_priority = True  # rule 514.3a
+            continue
+        if game.pending_triggers:
+            _put_triggers(game, events)
             if game.step is Step.CLEANUP:
                 game.cleanup_priority = True  # rule 514.3a
             continue
         if game.step is Step.CLEANUP and not game.cleanup_priority:
             _end_step(game)  # rule 514.3: normally no priority in the cleanup step
             continue
-        if game.priority is None:
-            game.priority = game.active  # rule 117.3a
+        if game.priority is None or game.players[game.priority].has_lost:
+            order = game.apnap()
+            game.priority = order[0]  # rules 117.3a, 800.4j
             game.passes = 0
         _decide(game, game.priority, DecisionKind.PRIORITY, _priority_options(game, game.priority))
         return

@@ -8,27 +8,51 @@ from server.engine.state import Game, Zone
 _COLORLESS = MANA_TYPES.index("C")
 
 
-def can_pay(pool: list[int], cost: ManaCost) -> bool:
-    """Whether the mana in ``pool`` can pay ``cost`` (X already fixed, rule 107.3a)."""
+def _hybrid_choice(pool: list[int], cost: ManaCost) -> list[int] | None:
+    """The pool left after paying the coloured, colorless and hybrid symbols, or None.
+
+    Each hybrid symbol is paid with one of its two colours (rule 107.4e); the first
+    assignment (in symbol order, left half first) that leaves enough for the generic part
+    is used, so payment is deterministic.
+    """
     left = list(pool)
     for i, need in enumerate(cost.symbols):
         if left[i] < need:
-            return False
+            return None
         left[i] -= need
-    return sum(left) >= cost.generic
+
+    def assign(k: int) -> list[int] | None:
+        if k == len(cost.hybrid):
+            return left if sum(left) >= cost.generic else None
+        for colour in cost.hybrid[k]:
+            i = MANA_TYPES.index(colour)
+            if left[i] > 0:
+                left[i] -= 1
+                if assign(k + 1) is not None:
+                    return left
+                left[i] += 1
+        return None
+
+    return assign(0)
+
+
+def can_pay(pool: list[int], cost: ManaCost) -> bool:
+    """Whether the mana in ``pool`` can pay ``cost`` (X already fixed, rule 107.3a)."""
+    return _hybrid_choice(pool, cost) is not None
 
 
 def pay(pool: list[int], cost: ManaCost) -> None:
-    """Remove ``cost`` from ``pool``: each symbol with its own type, then generic (rule 601.2h).
+    """Remove ``cost`` from ``pool``: each symbol with its own type, hybrid symbols with one
+    of their colours, then generic (rule 601.2h).
 
     Generic mana is taken from colorless first, then from the most plentiful colour, a fixed
     rule so payment is deterministic. (Choosing which mana pays generic becomes a decision
     when cards care about the colour of mana spent.)
     """
-    if not can_pay(pool, cost):
+    left = _hybrid_choice(pool, cost)
+    if left is None:
         raise ValueError(f"cannot pay {cost} from pool {pool}")
-    for i, need in enumerate(cost.symbols):
-        pool[i] -= need
+    pool[:] = left
     generic = cost.generic
     take = min(generic, pool[_COLORLESS])
     pool[_COLORLESS] -= take
@@ -39,23 +63,32 @@ def pay(pool: list[int], cost: ManaCost) -> None:
         generic -= 1
 
 
-def mana_sources(game: Game, seat: int) -> list[str]:
-    """Untapped permanents ``seat`` controls that can tap for mana now (rule 605)."""
+def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]:
+    """Untapped permanents ``seat`` controls that can tap for mana now (rule 605).
+
+    ``exclude`` is a permanent whose {T} is already committed to another cost.
+    """
     out = []
     for oid in game.battlefield:
         obj = game.objects[oid]
-        if obj.controller == seat and not obj.tapped and obj.card.mana_abilities:
+        if obj.controller == seat and not obj.tapped and obj.card.mana_abilities \
+                and oid != exclude:
             if obj.is_creature and obj.controlled_since == game.turn:
                 continue  # rule 302.6: {T} abilities of summoning-sick creatures
             out.append(oid)
     return out
 
 
-def potential_pool(game: Game, seat: int) -> list[int]:
+def _add(pool: list[int], mana: str) -> None:
+    for symbol in mana:
+        pool[MANA_TYPES.index(symbol)] += 1
+
+
+def potential_pool(game: Game, seat: int, exclude: str | None = None) -> list[int]:
     """Mana ``seat`` has now plus what their untapped sources could add."""
     pool = list(game.player(seat).mana_pool)
-    for oid in mana_sources(game, seat):
-        pool[MANA_TYPES.index(game.objects[oid].card.mana_abilities[0])] += 1
+    for oid in mana_sources(game, seat, exclude):
+        _add(pool, game.objects[oid].card.mana_abilities[0])
     return pool
 
 
@@ -65,7 +98,7 @@ def tap_for_mana(game: Game, object_id: str) -> None:
     if obj.zone is not Zone.BATTLEFIELD or obj.tapped:
         raise ValueError("only an untapped permanent can tap for mana")
     obj.tapped = True
-    game.player(obj.controller).mana_pool[MANA_TYPES.index(obj.card.mana_abilities[0])] += 1
+    _add(game.player(obj.controller).mana_pool, obj.card.mana_abilities[0])
 
 
 def empty_pools(game: Game) -> None:

@@ -1,19 +1,53 @@
-"""State-based actions (rule 704) and the end of the game (rule 104)."""
+"""State-based actions (rule 704), leaving the game (rule 800.4a) and its end (rule 104)."""
 
 from __future__ import annotations
 
 from server.engine.events import Event, GameEnded, PlayerLost
-from server.engine.state import Game, GameResult, Zone
-from server.engine.zones import move
+from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
+from server.engine.zones import move, put_into_graveyards, remove_from_game
+
+POISON_LIMIT = 10  # rule 704.5c
 
 
 def lose(game: Game, seat: int, reason: str, events: list[Event]) -> None:
-    """A player loses and leaves the game (rules 104.3, 800.4a)."""
+    """A player loses (rule 104.3) and leaves the game (rule 800.4a)."""
     player = game.player(seat)
     if player.has_lost:
         return
     player.has_lost = True
     events.append(PlayerLost(seat, reason))
+    _leave_game(game, seat, events)
+
+
+def _leave_game(game: Game, seat: int, events: list[Event]) -> None:
+    """Rule 800.4a: everything the player owns leaves the game; abilities they control on the
+    stack cease to exist; anything else they still control is exiled. Their pending choices
+    and triggers go too (800.4d), and priority passes on (800.4j)."""
+    for oid in [o.id for o in game.objects.values() if o.owner == seat]:
+        if oid in game.objects:
+            remove_from_game(game, oid)
+    for oid in [o.id for o in game.objects.values()
+                if o.controller == seat and o.zone is Zone.STACK and o.is_ability]:
+        remove_from_game(game, oid)
+    for oid in [o.id for o in game.objects.values()
+                if o.controller == seat and o.zone is not Zone.EXILE]:
+        move(game, oid, Zone.EXILE, events)
+    game.pending_triggers = [t for t in game.pending_triggers if t.controller != seat]
+    game.choices = [c for c in game.choices if c.seat != seat]
+    for choice in game.choices:
+        choice.pool = [i for i in choice.pool if i in game.objects]
+    if game.casting is not None and game.casting.object_id not in game.objects:
+        game.casting = None
+    if game.resolving is not None and game.resolving.object_id not in game.objects:
+        game.resolving = None
+    if game.priority == seat:
+        game.priority = game.next_seat(seat)
+    game.passes = 0
+    if seat in game.combat.attackers.values():
+        # Rule 800.4e: no combat damage is assigned to a player who left; the creatures
+        # attacking them are removed from combat.
+        for attacker in [a for a, d in game.combat.attackers.items() if d == seat]:
+            del game.combat.attackers[attacker]
 
 
 def check_game_over(game: Game, events: list[Event]) -> bool:
@@ -28,39 +62,94 @@ def check_game_over(game: Game, events: list[Event]) -> bool:
     game.result = GameResult(tuple(remaining), reason if remaining else f"draw: {reason}")
     game.pending = None
     game.casting = None
+    game.choices.clear()
     events.append(GameEnded(game.result.winners, game.result.reason))
     return True
+
+
+def _attachment_legal(game: Game, aura_or_equipment: str, host_id: str | None) -> bool:
+    host = game.objects.get(host_id) if host_id is not None else None
+    if host is None or host.zone is not Zone.BATTLEFIELD or host.id == aura_or_equipment:
+        return False  # rule 303.4d: an Aura can't enchant itself
+    return host.is_creature  # the enchant/equip restriction: creature (rules 303.4a, 301.5)
 
 
 def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     """Perform every applicable state-based action simultaneously (rule 704.3).
 
-    Returns True if any was performed; the caller checks again until none apply.
+    Returns True if any was performed (or a legend-rule choice is now pending); the caller
+    checks again until none apply, before any player receives priority.
     """
     performed = False
+    losers: list[tuple[int, str]] = []
     for player in game.players:
         if player.has_lost:
             continue
-        if player.life <= 0:  # 704.5a
-            lose(game, player.seat, f"player {player.seat} has 0 or less life (704.5a)", events)
-            performed = True
-        elif player.drew_from_empty:  # 704.5b
-            lose(game, player.seat,
-                 f"player {player.seat} drew from an empty library (704.5b)", events)
-            performed = True
+        s = player.seat
+        if player.life <= 0:
+            losers.append((s, f"player {s} has 0 or less life (704.5a)"))
+        elif player.drew_from_empty:
+            losers.append((s, f"player {s} drew from an empty library (704.5b)"))
+        elif player.poison >= POISON_LIMIT:
+            losers.append((s, f"player {s} has ten or more poison counters (704.5c)"))
         player.drew_from_empty = False
-    dying = []
+    dying: list[str] = []
     for oid in game.battlefield:
         obj = game.objects[oid]
-        if not obj.is_creature:
-            continue
-        if obj.toughness <= 0 or obj.damage >= obj.toughness:  # 704.5f
+        card = obj.card
+        if obj.is_creature:
+            if obj.toughness <= 0:  # 704.5f
+                dying.append(oid)
+            elif obj.damage >= obj.toughness or (obj.deathtouched and obj.damage > 0):
+                dying.append(oid)  # 704.5g lethal damage, 704.5h deathtouch
+        obj.deathtouched = False
+        if obj.is_planeswalker and obj.loyalty <= 0 and oid not in dying:  # 704.5i
             dying.append(oid)
-    # Rule 404.3: cards put into the same graveyard at once are ordered by their owner; the
-    # engine keeps battlefield order (a choice becomes a decision when an ordering matters).
-    for oid in dying:
-        move(game, oid, Zone.GRAVEYARD, events)
-    performed = performed or bool(dying)
+        if card.is_aura:
+            if not _attachment_legal(game, oid, obj.attached_to) and oid not in dying:
+                dying.append(oid)  # 704.5m
+        elif obj.attached_to is not None:
+            if "Equipment" in card.subtypes:
+                if not _attachment_legal(game, oid, obj.attached_to):  # 704.5n
+                    obj.attached_to = None
+                    performed = True
+            else:  # 704.5p: a creature or other permanent can't be attached
+                obj.attached_to = None
+                performed = True
+        plus, minus = obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0)
+        if plus and minus:  # 704.5q
+            n = min(plus, minus)
+            for kind, left in (("+1/+1", plus - n), ("-1/-1", minus - n)):
+                if left:
+                    obj.counters[kind] = left
+                else:
+                    del obj.counters[kind]
+            performed = True
+    _legend_rule(game, dying)
+    if dying:
+        put_into_graveyards(game, dying, events)
+        performed = True
+    for seat, reason in losers:
+        lose(game, seat, reason, events)
+        performed = True
     if performed:
         check_game_over(game, events)
-    return performed
+    return performed or bool(game.choices)
+
+
+def _legend_rule(game: Game, dying: list[str]) -> None:
+    """Rule 704.5j: a player with two or more legendary permanents of the same name chooses
+    one to keep; the rest go to their owners' graveyards (a LEGEND_RULE choice)."""
+    if any(c.kind is DecisionKind.LEGEND_RULE for c in game.choices):
+        return
+    for seat in game.apnap():
+        names: dict[str, list[str]] = {}
+        for oid in game.battlefield:
+            obj = game.objects[oid]
+            if obj.controller == seat and "Legendary" in obj.card.supertypes \
+                    and oid not in dying:
+                names.setdefault(obj.card.name, []).append(oid)
+        for ids in names.values():
+            if len(ids) >= 2:
+                game.choices.append(Choice(DecisionKind.LEGEND_RULE, seat, ids))
+                return

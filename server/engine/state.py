@@ -60,14 +60,53 @@ class DecisionKind(IntEnum):
     DECLARE_BLOCKERS = 6
     ASSIGN_COMBAT_DAMAGE = 7
     DISCARD = 8
+    CHOOSE_STARTING_PLAYER = 9
+    MULLIGAN = 10
+    BOTTOM_CARD = 11
+    CHOOSE_MODE = 12
+    ORDER_TRIGGERS = 13
+    ORDER_GRAVEYARD = 14
+    LEGEND_RULE = 15
+
+
+class GamePhase(Enum):
+    """Before the first turn (rule 103) or playing turns (rule 500)."""
+
+    CHOOSE_STARTING_PLAYER = "starting_player"  # rule 103.1
+    MULLIGANS = "mulligans"  # rule 103.5
+    PLAYING = "playing"
 
 
 class CastStage(Enum):
-    """Where a spell being cast is in rule 601.2."""
+    """Where a spell being cast (or an ability being activated, 602.2b) is in rule 601.2."""
 
+    CHOOSE_MODE = "mode"      # 601.2b
     CHOOSE_X = "x"            # 601.2b
     CHOOSE_TARGETS = "targets"  # 601.2c
     PAY = "pay"               # 601.2g-h
+
+
+class AbilityKind(Enum):
+    """The kind of an ability on the stack (rule 113.3)."""
+
+    ACTIVATED = "activated"  # rule 602
+    TRIGGERED = "triggered"  # rule 603
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityRef:
+    """An ability on the stack: an object that is not a card (rules 113.7, 602.2a, 603.3)."""
+
+    kind: AbilityKind
+    #: Index into the source card's ``abilities`` or ``triggers``.
+    index: int
+    #: The source's id when the ability was created (it may have left since: 113.7a).
+    source_id: str
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """(kind, index), e.g. for looking up the ability's text."""
+        return self.kind.value, self.index
 
 
 @dataclass(slots=True)
@@ -85,23 +124,60 @@ class GameObject:
     controlled_since: int = 0
     #: Rule 107.3: the value of X chosen while casting (spells on the stack only).
     x_value: int | None = None
-    #: Chosen targets: ("player", seat) or ("object", id) (rule 601.2c).
+    #: Chosen targets: ("player", seat) or ("object", id) (rule 601.2c), flattened.
     targets: tuple[tuple[str, int | str], ...] = ()
+    #: How many of ``targets`` belong to each target requirement, in order.
+    target_groups: tuple[int, ...] = ()
+    #: The chosen mode of a modal spell (rule 700.2).
+    mode: int | None = None
+    #: Counters by kind, e.g. {"+1/+1": 2, "loyalty": 3} (rule 122).
+    counters: dict[str, int] = field(default_factory=dict)
+    #: The object this Aura or Equipment is attached to (rule 701.3).
+    attached_to: str | None = None
+    #: Exiled face down (rule 406.3): it has no characteristics.
+    face_down: bool = False
+    #: Dealt damage by a source with deathtouch since SBAs were last checked (rule 702.2b).
+    deathtouched: bool = False
+    #: "+N/+N until end of turn" effects on this object, ended in cleanup (rules 611.2, 514.2).
+    pt_effects: list[tuple[int, int]] = field(default_factory=list)
+    #: Set for an ability on the stack, which is not a card (rule 113.7).
+    ability: AbilityRef | None = None
+    #: Order the object entered its zone (rule 613.7e), for the legend rule and such.
+    timestamp: int = 0
+
+    @property
+    def is_ability(self) -> bool:
+        """Whether this stack object is an ability rather than a spell (rule 113.7)."""
+        return self.ability is not None
 
     @property
     def is_creature(self) -> bool:
         """Rule 302: whether this object is a creature."""
-        return self.card.is_type("Creature")
+        return self.ability is None and self.card.is_type("Creature")
+
+    @property
+    def is_planeswalker(self) -> bool:
+        """Rule 306: whether this object is a planeswalker."""
+        return self.ability is None and self.card.is_type("Planeswalker")
 
     @property
     def power(self) -> int:
-        """Current power (printed power until continuous effects exist)."""
-        return self.card.power or 0
+        """Current power: printed, then counters and effects (rules 613.4b-c, 122.1a)."""
+        base = self.card.power or 0
+        bonus = self.counters.get("+1/+1", 0) - self.counters.get("-1/-1", 0)
+        return base + bonus + sum(p for p, _ in self.pt_effects)
 
     @property
     def toughness(self) -> int:
-        """Current toughness (printed toughness until continuous effects exist)."""
-        return self.card.toughness or 0
+        """Current toughness: printed, then counters and effects (rules 613.4b-c, 122.1a)."""
+        base = self.card.toughness or 0
+        bonus = self.counters.get("+1/+1", 0) - self.counters.get("-1/-1", 0)
+        return base + bonus + sum(t for _, t in self.pt_effects)
+
+    @property
+    def loyalty(self) -> int:
+        """A planeswalker's loyalty: its number of loyalty counters (rule 306.5b)."""
+        return self.counters.get("loyalty", 0)
 
     @property
     def mana_value(self) -> int:
@@ -122,6 +198,13 @@ class Player:
     #: Unspent mana by type, in MANA_TYPES order W U B R G C (rule 106.4).
     mana_pool: list[int] = field(default_factory=lambda: [0] * 6)
     lands_played: int = 0
+    poison: int = 0
+    max_hand_size: int = 7  # rule 402.2
+    #: Mulligans taken so far and whether the hand is kept (rule 103.5).
+    mulligans: int = 0
+    kept_hand: bool = False
+    #: Cards outside the game (rule 400.11): the sideboard. Not objects.
+    sideboard: list[CardDef] = field(default_factory=list)
     has_lost: bool = False
     #: Rule 704.5b: attempted to draw from an empty library since SBAs were last checked.
     drew_from_empty: bool = False
@@ -129,11 +212,53 @@ class Player:
 
 @dataclass(slots=True)
 class Casting:
-    """A spell in the middle of being cast (rule 601.2)."""
+    """A spell being cast (601.2), an ability being activated (602.2) or a triggered ability
+    being put on the stack (603.3d): the object is already on the stack."""
 
     object_id: str
     seat: int
     stage: CastStage
+    #: Targets chosen so far for the current target requirement (rule 601.2c).
+    chosen_in_group: int = 0
+    #: Whether the caster had priority before (rule 601.2i): a trigger doesn't.
+    had_priority: bool = True
+
+
+@dataclass(slots=True)
+class Choice:
+    """A choice a player makes outside casting: mulligans, discards, orderings, legend rule.
+
+    ``pool`` holds the ids to choose from; ``count`` how many picks remain; ``picked`` the
+    picks so far, in order.
+    """
+
+    kind: DecisionKind
+    seat: int
+    pool: list[str] = field(default_factory=list)
+    count: int = 1
+    picked: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Resolution:
+    """A spell or ability part-way through resolving (rule 608.2), paused for a choice."""
+
+    object_id: str
+    #: Index of the next effect to perform.
+    index: int
+    #: For each chosen target, whether it was still legal as resolution began (608.2b).
+    legal: tuple[bool, ...]
+
+
+@dataclass(slots=True)
+class PendingTrigger:
+    """A triggered ability waiting to be put on the stack (rules 603.2, 603.3)."""
+
+    id: str
+    controller: int
+    card: CardDef
+    index: int
+    source_id: str
 
 
 @dataclass(slots=True)
@@ -183,6 +308,8 @@ class Game:
     #: Top of the stack is the last element (rule 405.2).
     stack: list[str] = field(default_factory=list)
     exile: list[str] = field(default_factory=list)
+    command: list[str] = field(default_factory=list)
+    phase: GamePhase = GamePhase.CHOOSE_STARTING_PLAYER
     turn: int = 0
     active: int = 0
     starting_player: int = 0
@@ -193,10 +320,20 @@ class Game:
     cleanup_done: bool = False
     #: Rule 514.3a: state-based actions happened during cleanup, so players get priority.
     cleanup_priority: bool = False
+    #: Rule 514.1: the active player is choosing cards to discard to hand size.
+    cleanup_discarding: bool = False
+    #: Seats that declared a mulligan in the current round (rule 103.5).
+    mulligan_round: list[int] = field(default_factory=list)
     priority: int | None = None
     #: Number of consecutive passes (rule 117.4: all players pass in succession).
     passes: int = 0
     casting: Casting | None = None
+    #: Choices waiting to be made, the first one pending (mulligans, discards, orderings).
+    choices: list[Choice] = field(default_factory=list)
+    resolving: Resolution | None = None
+    pending_triggers: list[PendingTrigger] = field(default_factory=list)
+    #: Next timestamp to hand out (rule 613.7).
+    clock: int = 0
     combat: Combat = field(default_factory=Combat)
     pending: Decision | None = None
     prompt_counter: int = 0
@@ -222,6 +359,8 @@ class Game:
             return self.stack
         if zone is Zone.EXILE:
             return self.exile
+        if zone is Zone.COMMAND:
+            return self.command
         raise ValueError(f"no object list for zone {zone.name}")
 
     def in_game(self) -> list[int]:
@@ -238,5 +377,14 @@ class Game:
         return seat
 
     def opponents(self, seat: int) -> list[int]:
-        """Seats of ``seat``'s opponents still in the game (rule 102.2)."""
-        return [s for s in self.in_game() if s != seat]
+        """Seats of ``seat``'s opponents still in the game, in turn order after ``seat``
+        (rule 102.2)."""
+        return [s for s in self.apnap(seat) if s != seat]
+
+    def apnap(self, start: int | None = None) -> list[int]:
+        """Players still in the game in turn order from ``start`` (the active player by
+        default): APNAP order (rule 101.4). A player who left is skipped (800.4j)."""
+        first = self.active if start is None else start
+        n = len(self.players)
+        order = [(first + k) % n for k in range(n)]
+        return [s for s in order if not self.players[s].has_lost]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from server.cards import CardDef
 from server.engine.events import Event, ZoneChanged
-from server.engine.state import Game, GameObject, Zone
+from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
 
 
 def fresh_id(game: Game) -> str:
@@ -19,29 +19,40 @@ def fresh_id(game: Game) -> str:
             return candidate
 
 
+def next_timestamp(game: Game) -> int:
+    """A new timestamp (rule 613.7)."""
+    game.clock += 1
+    return game.clock
+
+
 def create_object(game: Game, card: CardDef, owner: int, zone: Zone) -> GameObject:
     """Put a new object for ``card`` into ``zone`` (on top, for ordered zones)."""
     obj = GameObject(
         id=fresh_id(game), card=card, owner=owner, controller=owner, zone=zone,
-        controlled_since=game.turn,
+        controlled_since=game.turn, timestamp=next_timestamp(game),
     )
+    if zone is Zone.BATTLEFIELD and card.loyalty is not None:
+        obj.counters["loyalty"] = card.loyalty  # rule 306.5b
     game.objects[obj.id] = obj
     game.zone_list(zone, owner).append(obj.id)
     return obj
 
 
 def move(
-    game: Game, object_id: str, to: Zone, events: list[Event], *, controller: int | None = None
+    game: Game, object_id: str, to: Zone, events: list[Event], *, controller: int | None = None,
+    bottom: bool = False, face_down: bool = False, attached_to: str | None = None,
 ) -> GameObject:
     """Move an object to ``to`` as a new object (rule 400.7).
 
     Cards go to their owner's library, hand or graveyard (rule 400.3). Instants and sorceries
-    can't enter the battlefield (rule 400.4a). A permanent that leaves the battlefield is
-    removed from combat (rule 506.4).
+    can't enter the battlefield (rule 400.4a): asked to, they stay where they are (and the
+    unchanged object is returned). A permanent that leaves the battlefield is removed from
+    combat (rule 506.4). ``bottom`` puts the card under the others of an ordered zone (rule
+    400.5); ``face_down`` exiles it face down (rule 406.3).
     """
     old = game.objects[object_id]
     if to is Zone.BATTLEFIELD and not old.card.is_permanent_card:
-        raise ValueError(f"{old.card.name} can't enter the battlefield (rule 400.4a)")
+        return old  # rule 400.4a
     game.zone_list(old.zone, old.owner).remove(object_id)
     del game.objects[object_id]
     if old.zone is Zone.BATTLEFIELD:
@@ -53,11 +64,43 @@ def move(
         controller=old.owner if controller is None else controller,
         zone=to,
         controlled_since=game.turn,
+        face_down=face_down and to is Zone.EXILE,
+        attached_to=attached_to if to is Zone.BATTLEFIELD else None,
+        timestamp=next_timestamp(game),
     )
+    if to is Zone.BATTLEFIELD:
+        new.tapped = old.card.enters_tapped  # rule 614.1c
+        if old.card.loyalty is not None:
+            new.counters["loyalty"] = old.card.loyalty  # rule 306.5b
     game.objects[new.id] = new
-    game.zone_list(to, new.owner).append(new.id)
-    events.append(ZoneChanged(object_id, new.id, old.owner, old.zone, to))
+    target = game.zone_list(to, new.owner)
+    if bottom:
+        target.insert(0, new.id)
+    else:
+        target.append(new.id)
+    events.append(ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
+                              old.card))
     return new
+
+
+def shuffle_library(game: Game, seat: int) -> None:
+    """Rule 701.24a: randomize a library. Every card gets a new id (architecture invariant 5)
+    so no viewer can follow a card through the shuffle."""
+    library = game.player(seat).library
+    game.rng.shuffle(library)
+    for i, oid in enumerate(library):
+        obj = game.objects.pop(oid)
+        obj.id = fresh_id(game)
+        game.objects[obj.id] = obj
+        library[i] = obj.id
+
+
+def remove_from_game(game: Game, object_id: str) -> None:
+    """An object leaves the game entirely (rule 800.4a) or ceases to exist (rule 113.7a)."""
+    obj = game.objects.pop(object_id)
+    game.zone_list(obj.zone, obj.owner).remove(object_id)
+    if obj.zone is Zone.BATTLEFIELD:
+        _remove_from_combat(game, object_id)
 
 
 def _remove_from_combat(game: Game, object_id: str) -> None:
@@ -78,3 +121,22 @@ def draw(game: Game, seat: int, events: list[Event]) -> None:
         player.drew_from_empty = True
         return
     move(game, player.library[-1], Zone.HAND, events)
+
+
+def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) -> list[str]:
+    """Put objects into their owners' graveyards at the same time; returns the new ids.
+
+    Rule 404.3: when two or more cards go to the same graveyard at once, their owner
+    arranges them in any order -- a pending ORDER_GRAVEYARD choice for that owner.
+    """
+    arrived: dict[int, list[str]] = {}
+    for oid in object_ids:
+        if oid not in game.objects:
+            continue
+        new = move(game, oid, Zone.GRAVEYARD, events)
+        arrived.setdefault(new.owner, []).append(new.id)
+    for owner, ids in arrived.items():
+        if len(ids) >= 2:
+            game.choices.append(Choice(DecisionKind.ORDER_GRAVEYARD, owner, list(ids),
+                                       count=len(ids) - 1))
+    return [i for ids in arrived.values() for i in ids]

@@ -13,9 +13,13 @@ from protocol.v1 import game_pb2 as pb
 from server.engine import Decision
 from server.engine.actions import (
     Action,
+    ActivateAbility,
     ActivateManaAbility,
     AssignCombatDamage,
     CastSpell,
+    ChooseMode,
+    ChooseOrder,
+    ChooseStartingPlayer,
     ChooseTarget,
     ChooseX,
     Concede,
@@ -24,10 +28,16 @@ from server.engine.actions import (
     Discard,
     FinishAttackers,
     FinishBlockers,
+    FinishTargets,
+    KeepHand,
+    KeepLegend,
     PassPriority,
     PayMana,
     PlayLand,
+    PutOnBottom,
+    TakeMulligan,
 )
+from server.engine.state import GamePhase
 from server.view.diff import DeltaOp
 from server.view.project import HeaderView, ObjectView, PlayerView, View, ZoneKey
 
@@ -63,6 +73,17 @@ def encode_object(obj: ObjectView) -> pb.GameObject:
         msg.attacking = obj.attacking
     if obj.x_value is not None:
         msg.x_value = obj.x_value
+    if obj.counters:
+        msg.counters.extend(pb.Counter(kind=k, count=n) for k, n in obj.counters)
+    if obj.attached_to is not None:
+        msg.attached_to = obj.attached_to
+    if obj.face_down:
+        msg.face_down = True
+    if obj.is_ability:
+        msg.is_ability = True
+        msg.ability_text = obj.ability_text
+    if obj.mode is not None:
+        msg.mode = obj.mode
     return msg
 
 
@@ -74,13 +95,19 @@ def encode_player(player: PlayerView) -> pb.Player:
         library_count=player.library_count, hand_count=player.hand_count,
         mana_pool=pb.ManaPool(white=w, blue=u, black=b, red=r, green=g, colorless=c),
         lands_played_this_turn=player.lands_played, has_lost=player.has_lost,
+        poison=player.poison, mulligans=player.mulligans, max_hand_size=player.max_hand_size,
     )
 
 
 def encode_header(header: HeaderView) -> pb.GameHeader:
     """Turn-level state."""
     step = cast(pb.Step, int(header.step))
-    msg = pb.GameHeader(turn=header.turn, active_seat=header.active, step=step)
+    msg = pb.GameHeader(
+        turn=header.turn, active_seat=header.active, step=step,
+        phase=_PHASES[header.phase], starting_seat=header.starting_seat,
+        triggers=[pb.WaitingTrigger(id=t.id, controller=t.controller, source_name=t.source_name,
+                                    text=t.text) for t in header.triggers],
+    )
     if header.priority is not None:
         msg.priority_seat = header.priority
     if header.pending is not None:
@@ -91,6 +118,13 @@ def encode_header(header: HeaderView) -> pb.GameHeader:
         winners, reason = header.result
         msg.result.CopyFrom(pb.GameResult(winners=winners, reason=reason))
     return msg
+
+
+_PHASES = {
+    GamePhase.CHOOSE_STARTING_PLAYER: pb.GAME_PHASE_CHOOSE_STARTING_PLAYER,
+    GamePhase.MULLIGANS: pb.GAME_PHASE_MULLIGANS,
+    GamePhase.PLAYING: pb.GAME_PHASE_PLAYING,
+}
 
 
 class ObjectCache:
@@ -198,6 +232,30 @@ def encode_action(action: Action) -> pb.Action:
         return pb.Action(discard=pb.Discard(object_id=action.object_id))
     if isinstance(action, Concede):
         return pb.Action(concede=pb.Concede())
+    return _encode_choice(action)
+
+
+def _encode_choice(action: Action) -> pb.Action:
+    """Options of the choices added with the full game flow (rules 103, 404.3, 603.3b, 704.5j)."""
+    if isinstance(action, ChooseStartingPlayer):
+        return pb.Action(choose_starting_player=pb.ChooseStartingPlayer(seat=action.seat))
+    if isinstance(action, KeepHand):
+        return pb.Action(keep_hand=pb.KeepHand())
+    if isinstance(action, TakeMulligan):
+        return pb.Action(take_mulligan=pb.TakeMulligan())
+    if isinstance(action, PutOnBottom):
+        return pb.Action(put_on_bottom=pb.PutOnBottom(object_id=action.object_id))
+    if isinstance(action, ChooseMode):
+        return pb.Action(choose_mode=pb.ChooseMode(mode=action.mode))
+    if isinstance(action, ActivateAbility):
+        return pb.Action(activate_ability=pb.ActivateAbility(object_id=action.object_id,
+                                                             ability=action.ability))
+    if isinstance(action, FinishTargets):
+        return pb.Action(finish_targets=pb.FinishTargets())
+    if isinstance(action, ChooseOrder):
+        return pb.Action(choose_order=pb.ChooseOrder(object_id=action.object_id))
+    if isinstance(action, KeepLegend):
+        return pb.Action(keep_legend=pb.KeepLegend(object_id=action.object_id))
     raise TypeError(f"unknown action {action!r}")
 
 
@@ -216,7 +274,14 @@ _PROMPTS = {
     "DECLARE_ATTACKERS": "Declare attackers, then finish.",
     "DECLARE_BLOCKERS": "Declare blockers, then finish.",
     "ASSIGN_COMBAT_DAMAGE": "Divide this attacker's combat damage among its blockers.",
-    "DISCARD": "Discard down to your maximum hand size.",
+    "DISCARD": "Choose a card to discard.",
+    "CHOOSE_STARTING_PLAYER": "Choose who takes the first turn.",
+    "MULLIGAN": "Keep this hand or take a mulligan.",
+    "BOTTOM_CARD": "Put a card from your hand on the bottom of your library.",
+    "CHOOSE_MODE": "Choose a mode.",
+    "ORDER_TRIGGERS": "Choose the next triggered ability to put on the stack.",
+    "ORDER_GRAVEYARD": "Choose the next card to put into your graveyard (first is lowest).",
+    "LEGEND_RULE": "Choose the legendary permanent to keep.",
 }
 
 
@@ -228,9 +293,10 @@ def encode_decision(decision: Decision, view: View, room_id: str, state_id: int)
     """
     if view.viewer != decision.seat:
         raise ProjectionError("a decision is only sent to the seat that must make it")
+    waiting = {t.id for t in view.header.triggers}
     for action in decision.options:
         for oid in _referenced_ids(action):
-            if oid not in view.objects:
+            if oid not in view.objects and oid not in waiting:
                 raise ProjectionError("decision option names an object hidden from the viewer")
     return pb.Decision(
         room_id=room_id, prompt_id=decision.prompt_id, seat=decision.seat,

@@ -4,7 +4,9 @@ An object's identity appears in a view only where a rule grants it to the viewer
 
 - the battlefield, the stack, graveyards and exile are public zones (rule 400.2);
 - a player's hand is hidden (rule 400.2) and is shown to its owner only;
-- libraries are hidden from everyone (rule 401.2): only their sizes are shown.
+- libraries are hidden from everyone (rule 401.2): only their sizes are shown;
+- the command zone is public (rule 408.2);
+- a card exiled face down shows no characteristics to anyone (rule 406.3).
 
 Anything else is absent, not masked: a hidden object contributes only to a count.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from server.engine import Game, GameObject, Zone
-from server.engine.state import DecisionKind, Step
+from server.engine.state import DecisionKind, GamePhase, Step
 
 #: The viewer id of a spectator, who sees public zones only.
 SPECTATOR = -1
@@ -48,6 +50,12 @@ class ObjectView:
     blocking: tuple[str, ...]
     x_value: int | None
     targets: tuple[tuple[str, int | str], ...]
+    counters: tuple[tuple[str, int], ...] = ()
+    attached_to: str | None = None
+    face_down: bool = False
+    is_ability: bool = False
+    ability_text: str = ""
+    mode: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,19 @@ class PlayerView:
     mana_pool: tuple[int, ...]
     lands_played: int
     has_lost: bool
+    poison: int = 0
+    mulligans: int = 0
+    max_hand_size: int = 7
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerView:
+    """A triggered ability waiting to be put on the stack (rule 603.3)."""
+
+    id: str
+    controller: int
+    source_name: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +95,9 @@ class HeaderView:
     priority: int | None
     pending: tuple[int, DecisionKind, int] | None
     result: tuple[tuple[int, ...], str] | None
+    phase: GamePhase = GamePhase.PLAYING
+    starting_seat: int = 0
+    triggers: tuple[TriggerView, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,15 +118,47 @@ def visible_zones(game: Game, viewer: int) -> list[ZoneKey]:
         if seat == viewer:
             keys.append((Zone.HAND, seat))
         keys.append((Zone.GRAVEYARD, seat))
-    keys += [(Zone.BATTLEFIELD, -1), (Zone.STACK, -1), (Zone.EXILE, -1)]
+    keys += [(Zone.BATTLEFIELD, -1), (Zone.STACK, -1), (Zone.EXILE, -1), (Zone.COMMAND, -1)]
     return sorted(keys)
 
 
+def _face_down_view(obj: GameObject, zone_owner: int) -> ObjectView:
+    """Rule 406.3a: a face-down exiled card has no characteristics; only its id shows."""
+    return ObjectView(
+        id=obj.id, zone=obj.zone, zone_owner=zone_owner, owner=obj.owner,
+        controller=obj.controller, name="", mana_cost="", mana_value=0, supertypes=(),
+        card_types=(), subtypes=(), colors=(), rules_text="", power=None, toughness=None,
+        tapped=False, damage=0, summoning_sick=False, attacking=None, blocking=(),
+        x_value=None, targets=(), face_down=True,
+    )
+
+
+def _ability_text(obj: GameObject) -> str:
+    ref = obj.ability
+    if ref is None:
+        return ""
+    kind, index = ref.key
+    source = obj.card.abilities if kind == "activated" else obj.card.triggers
+    return source[index].text
+
+
 def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
+    if obj.face_down:
+        return _face_down_view(obj, zone_owner)
     card = obj.card
     combat = game.combat
     on_battlefield = obj.zone is Zone.BATTLEFIELD
     blocking = combat.blocking.get(obj.id)
+    if obj.is_ability:
+        return ObjectView(
+            id=obj.id, zone=obj.zone, zone_owner=zone_owner, owner=obj.owner,
+            controller=obj.controller, name=card.name, mana_cost="", mana_value=0,
+            supertypes=(), card_types=(), subtypes=(), colors=(), rules_text="",
+            power=None, toughness=None, tapped=False, damage=0, summoning_sick=False,
+            attacking=None, blocking=(), x_value=None, targets=obj.targets,
+            is_ability=True, ability_text=_ability_text(obj),
+        )
+    creature_or_printed = obj.is_creature or card.power is not None
     return ObjectView(
         id=obj.id,
         zone=obj.zone,
@@ -117,8 +173,8 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
         subtypes=card.subtypes,
         colors=card.colors,
         rules_text=card.rules_text,
-        power=card.power,
-        toughness=card.toughness,
+        power=obj.power if creature_or_printed else None,
+        toughness=obj.toughness if creature_or_printed else None,
         tapped=obj.tapped,
         damage=obj.damage,
         summoning_sick=on_battlefield and obj.is_creature and obj.controlled_since == game.turn,
@@ -126,6 +182,9 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
         blocking=(blocking,) if blocking is not None else (),
         x_value=obj.x_value if obj.zone is Zone.STACK else None,
         targets=obj.targets,
+        counters=tuple(sorted((k, n) for k, n in obj.counters.items() if n)),
+        attached_to=obj.attached_to,
+        mode=obj.mode,
     )
 
 
@@ -150,12 +209,19 @@ def project(game: Game, viewer: int) -> View:
         priority=game.priority,
         pending=(pending.seat, pending.kind, pending.prompt_id) if pending else None,
         result=(result.winners, result.reason) if result else None,
+        phase=game.phase,
+        starting_seat=game.starting_player,
+        triggers=tuple(
+            TriggerView(t.id, t.controller, t.card.name, t.card.triggers[t.index].text)
+            for t in game.pending_triggers
+        ),
     )
     players = tuple(
         PlayerView(
             seat=p.seat, name=p.name, life=p.life, library_count=len(p.library),
             hand_count=len(p.hand), mana_pool=tuple(p.mana_pool),
-            lands_played=p.lands_played, has_lost=p.has_lost,
+            lands_played=p.lands_played, has_lost=p.has_lost, poison=p.poison,
+            mulligans=p.mulligans, max_hand_size=p.max_hand_size,
         )
         for p in game.players
     )

@@ -5,18 +5,39 @@ from __future__ import annotations
 import random
 
 from server.cards import card, demo_deck
-from server.engine import Game, GameObject, PlayerSetup, Step, Zone, apply, new_game
+from server.engine import (
+    DecisionKind,
+    Game,
+    GameObject,
+    PlayerSetup,
+    Step,
+    Zone,
+    apply,
+    new_game,
+)
 from server.engine import game as game_module
-from server.engine.actions import PassPriority
+from server.engine.actions import ChooseStartingPlayer, KeepHand, PassPriority
 from server.engine.zones import create_object
 
 SEED = b"manawire-test-seed-0123456789abcdef"
 
 
 def demo_game(seed: bytes = SEED) -> Game:
-    """A new game between the two demo decks."""
-    return new_game(seed, [PlayerSetup("Ann", demo_deck("naya-vanilla")),
+    """A new game between two demo decks, started: the player chosen to choose (rule 103.1)
+    takes the first turn and everyone keeps their hand (rule 103.5)."""
+    game = new_game(seed, [PlayerSetup("Ann", demo_deck("naya-vanilla")),
                            PlayerSetup("Bob", demo_deck("grixis-vanilla"))])
+    keep_all(game)
+    return game
+
+
+def keep_all(game: Game) -> None:
+    """Answer the start-of-game decisions: the chooser plays first; every hand is kept."""
+    d = game.pending
+    assert d is not None and d.kind is DecisionKind.CHOOSE_STARTING_PLAYER
+    apply(game, d.seat, ChooseStartingPlayer(d.seat))
+    while (d := game.pending) is not None and d.kind is DecisionKind.MULLIGAN:
+        apply(game, d.seat, KeepHand())
 
 
 def put(game: Game, seat: int, name: str, zone: Zone, *, sick: bool = False) -> GameObject:

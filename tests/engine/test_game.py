@@ -22,6 +22,7 @@ from server.engine import (
     Zone,
     apply,
     legal_actions,
+    new_game,
     replay,
 )
 from server.engine.actions import (
@@ -267,6 +268,9 @@ def test_514_1_cleanup_discards_down_to_seven() -> None:
         first = game.pending.options[0]
         assert isinstance(first, Discard)
         apply(game, seat, first)
+    # Rule 404.3: the three cards reached the graveyard together; their owner orders them.
+    while (d := game.pending) is not None and d.kind is DecisionKind.ORDER_GRAVEYARD:
+        apply(game, seat, d.options[0])
     assert len(game.player(seat).hand) == 7 and game.turn == 2
 
 
@@ -300,7 +304,7 @@ def test_104_3a_concede_at_any_time_ends_a_two_player_game() -> None:
 @pytest.mark.parametrize("seed", range(20))
 def test_random_games_finish_with_a_winner_and_replay_bit_for_bit(seed: int) -> None:
     game_seed = bytes([seed]) * 32
-    game = demo_game(game_seed)
+    game = new_game(game_seed, _setups())
     log = []
     rng = random.Random(seed)
     while game.result is None:
