@@ -1,4 +1,4 @@
-"""The ``manawire`` command line: ``serve``, ``bots``."""
+"""The ``manawire`` command line: ``serve``, ``bots``, ``sim``, ``scenario``."""
 
 from __future__ import annotations
 
@@ -45,7 +45,19 @@ def main(argv: list[str] | None = None) -> int:
     bots.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
     bots.add_argument("--timeout", type=float, default=300.0,
                       help="seconds allowed for each game (default 300)")
+    sim = sub.add_parser("sim", help="play random games in-process and report engine speed")
+    sim.add_argument("--games", type=int, default=200, help="number of games (default 200)")
+    sim.add_argument("--players", type=int, default=2, help="players per game, 2-8 (default 2)")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sim.add_argument("--deck", action="append", default=None,
+                     help="demo deck to draw from (repeatable; default: all demo decks)")
+    scenario = sub.add_parser("scenario", help="run rules scenario files")
+    scenario.add_argument("paths", nargs="+", type=Path, help="scenario files or directories")
     args = parser.parse_args(argv)
+    if args.command == "sim":
+        return _sim(parser, args)
+    if args.command == "scenario":
+        return _scenario(args.paths)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     if args.command == "serve":
         try:
@@ -63,6 +75,37 @@ def main(argv: list[str] | None = None) -> int:
                        args.timeout)
     print(summary.to_json(), flush=True)
     return 0 if summary.completed == summary.games else 1
+
+
+def _sim(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from server.cards import demo_deck_names
+    from server.sim import simulate
+
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if not 2 <= args.players <= 8:
+        parser.error("--players must be between 2 and 8")
+    unknown = sorted(set(args.deck or []) - set(demo_deck_names()))
+    if unknown:
+        parser.error(f"--deck: unknown deck(s) {unknown}; choose from {demo_deck_names()}")
+    report = simulate(args.games, args.seed, args.players, args.deck)
+    print(report.to_json(), flush=True)
+    for failure in report.failures[:5]:
+        print(failure, file=sys.stderr)
+    return 0 if report.completed == report.games else 1
+
+
+def _scenario(paths: list[Path]) -> int:
+    from server.scenarios import ScenarioError, run_all
+
+    try:
+        passed, failures = run_all(paths)
+    except ScenarioError as exc:  # a file that can't be loaded at all
+        passed, failures = 0, [str(exc)]
+    for failure in failures:
+        print(f"FAIL {failure}")
+    print(f"{passed} passed, {len(failures)} failed")
+    return 1 if failures or not passed else 0
 
 
 if __name__ == "__main__":

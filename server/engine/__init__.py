@@ -5,7 +5,8 @@ Public API (architecture invariant 1):
 - :func:`new_game` -- start a game from a secret seed and two players' decks;
 - :func:`legal_actions` -- the options of the decision pending for a seat;
 - :func:`apply` -- the one entry point that changes a game;
-- :func:`replay` -- rebuild a game from its seed, players and action log.
+- :func:`replay` -- rebuild a game from its seed, players and action log;
+- :func:`blank_game` / :func:`settle` -- build a position by hand (rules scenarios).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from server.engine.actions import Action
 from server.engine.errors import GameOverError, IllegalActionError
-from server.engine.game import PlayerSetup, apply, legal_actions, new_game
+from server.engine.game import PlayerSetup, apply, blank_game, legal_actions, new_game, settle
 from server.engine.state import Decision, DecisionKind, Game, GameObject, Player, Step, Zone
 
 __all__ = [
@@ -30,9 +31,11 @@ __all__ = [
     "Step",
     "Zone",
     "apply",
+    "blank_game",
     "legal_actions",
     "new_game",
     "replay",
+    "settle",
 ]
 
 

@@ -100,6 +100,27 @@ def new_game(seed: bytes, players: Sequence[PlayerSetup]) -> Game:
     return game
 
 
+def blank_game(seed: bytes, names: Sequence[str]) -> Game:
+    """An empty game already past the start (rule 103), for building a position by hand --
+    the rules scenarios do this. Fill its zones, set turn and step, then call
+    :func:`settle` to run it to its first decision."""
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names)}")
+    game = Game(rng=GameRng(seed), players=[
+        Player(seat=i, name=name, life=STARTING_LIFE) for i, name in enumerate(names)])
+    game.phase = GamePhase.PLAYING
+    game.turn = 1
+    return game
+
+
+def settle(game: Game) -> list[Event]:
+    """Run a hand-built position until the next decision (performing state-based actions and
+    putting triggered abilities on the stack first, as before any priority, rule 704.3)."""
+    events: list[Event] = []
+    _advance(game, events)
+    return events
+
+
 def legal_actions(game: Game, seat: int) -> tuple[Action, ...]:
     """Every legal option for ``seat`` now: the options of the pending decision if it is theirs.
 
