@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     bots = sub.add_parser("bots", help="play full games between random bots on a server")
     bots.add_argument("--url", default="ws://127.0.0.1:8765", help="server WebSocket URL")
     bots.add_argument("--games", type=int, default=1, help="number of games (default 1)")
-    bots.add_argument("--players", type=int, default=2, help="players per game (2)")
+    bots.add_argument("--players", type=int, default=2, help="players per game, 2-8 (default 2)")
     bots.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
     bots.add_argument("--timeout", type=float, default=300.0,
                       help="seconds allowed for each game (default 300)")
@@ -69,8 +69,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.games < 1:
         parser.error("--games must be at least 1")
-    if args.players != 2:
-        parser.error("--players: this server version hosts two-player games only")
+    if not 2 <= args.players <= 8:
+        parser.error("--players must be between 2 and 8")
     summary = trio.run(run_bot_games, args.url, args.games, args.players, args.seed,
                        args.timeout)
     print(summary.to_json(), flush=True)

@@ -375,8 +375,10 @@ class ActivateManaAbility(_message.Message):
     def __init__(self, object_id: _Optional[str] = ...) -> None: ...
 
 class PayMana(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("mana",)
+    MANA_FIELD_NUMBER: _ClassVar[int]
+    mana: str
+    def __init__(self, mana: _Optional[str] = ...) -> None: ...
 
 class DeclareAttacker(_message.Message):
     __slots__ = ("object_id", "defender")

@@ -7,7 +7,7 @@ loader in :mod:`server.cards` validates data files into them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from server.cards.mana import ManaCost
@@ -168,6 +168,23 @@ class CardDef:
     extra_lands: int = 0
     #: An Aura's enchant ability (rule 303.4a, 702.5).
     enchant: TargetKind | None = None
+    # Derived once from the type line (the engine asks these constantly).
+    creature: bool = field(init=False, repr=False, compare=False)
+    planeswalker: bool = field(init=False, repr=False, compare=False)
+    legendary: bool = field(init=False, repr=False, compare=False)
+    is_aura: bool = field(init=False, repr=False, compare=False)
+    is_equipment: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        derived = {
+            "creature": "Creature" in self.card_types,
+            "planeswalker": "Planeswalker" in self.card_types,
+            "legendary": "Legendary" in self.supertypes,
+            "is_aura": "Aura" in self.subtypes,  # rule 303.4
+            "is_equipment": "Equipment" in self.subtypes,  # rule 301.5
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
     def is_type(self, card_type: str) -> bool:
         """Whether the card has the given card type (rule 205.2)."""
@@ -186,11 +203,6 @@ class CardDef:
     def is_permanent_card(self) -> bool:
         """Rule 110.4: artifact, battle, creature, enchantment, land and planeswalker cards."""
         return not ("Instant" in self.card_types or "Sorcery" in self.card_types)
-
-    @property
-    def is_aura(self) -> bool:
-        """Rule 303.4: an Aura enchantment."""
-        return "Aura" in self.subtypes
 
     def spell_effects(self, mode: int | None) -> tuple[Effect, ...]:
         """The effects of the spell as cast: the chosen mode's, if modal (rule 700.2)."""

@@ -56,7 +56,11 @@ class ActivateManaAbility:
 
 @dataclass(frozen=True, slots=True)
 class PayMana:
-    """Rule 601.2h: pay the total cost from the mana pool."""
+    """Rule 601.2h: pay the total cost from the mana pool, spending exactly ``mana`` (letters
+    WUBRGC in that order, e.g. ``"RRB"``): the player chooses which mana pays generic costs
+    and hybrid symbols."""
+
+    mana: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,14 @@ from server.engine.actions import (
     PayMana,
 )
 from server.engine.events import Event
-from server.engine.mana import can_pay, mana_sources, pay, potential_pool, tap_for_mana
+from server.engine.mana import (
+    can_pay,
+    mana_sources,
+    payments,
+    potential_pool,
+    spend,
+    tap_for_mana,
+)
 from server.engine.state import (
     AbilityKind,
     AbilityRef,
@@ -104,9 +111,9 @@ def is_sorcery_speed(game: Game, seat: int) -> bool:
     return seat == game.active and game.step.is_main and not game.stack
 
 
-def can_cast_now(game: Game, seat: int, obj: GameObject) -> bool:
+def can_cast_now(game: Game, seat: int, obj: GameObject, pool: list[int] | None = None) -> bool:
     """Timing (rules 117.1a, 302.1, 304.1, 702.8a flash) and whether targets and mana are
-    available for some legal way to cast it."""
+    available for some legal way to cast it. ``pool``: the seat's potential mana, if known."""
     card = obj.card
     if card.is_land or obj.zone is not Zone.HAND or obj.owner != seat:
         return False
@@ -119,7 +126,8 @@ def can_cast_now(game: Game, seat: int, obj: GameObject) -> bool:
             return False  # rule 700.2a: no mode can be chosen
     elif not targets_available(game, card.spell_targets(None), seat):
         return False
-    return can_pay(potential_pool(game, seat), card.mana_cost.with_x(0))
+    return can_pay(potential_pool(game, seat) if pool is None else pool,
+                   card.mana_cost.with_x(0))
 
 
 def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
@@ -228,7 +236,7 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
                 return
             if total_cost(obj) != _NO_COST:
                 return
-            _pay(game, events)  # nothing to choose: {0} (rule 601.2h)
+            _pay(game, events, "")  # nothing to choose: {0} (rule 601.2h)
             return
 
 
@@ -267,8 +275,8 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     pay_options: list[Action] = [
         ActivateManaAbility(oid) for oid in mana_sources(game, seat, exclude)
     ]
-    if can_pay(game.player(seat).mana_pool, total_cost(obj)):
-        pay_options.append(PayMana())
+    # Rule 601.2h: the player chooses the mana to spend when more than one way pays.
+    pay_options += [PayMana(m) for m in payments(game.player(seat).mana_pool, total_cost(obj))]
     return DecisionKind.PAY_MANA, tuple(pay_options)
 
 
@@ -300,17 +308,18 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
     elif isinstance(action, ActivateManaAbility):
         tap_for_mana(game, action.object_id)  # rule 605.3a: mana abilities don't use the stack
     elif isinstance(action, PayMana):
-        _pay(game, events)
+        _pay(game, events, action.mana)
     else:
         raise TypeError(f"not a casting action: {action!r}")
 
 
-def _pay(game: Game, events: list[Event]) -> None:
-    """Rule 601.2h: pay the total cost -- mana, then {T} and sacrifice of the source."""
+def _pay(game: Game, events: list[Event], mana: str) -> None:
+    """Rule 601.2h: pay the total cost -- the chosen mana, then {T} and sacrifice of the
+    source."""
     casting = game.casting
     assert casting is not None
     obj = game.objects[casting.object_id]
-    pay(game.player(casting.seat).mana_pool, total_cost(obj))
+    spend(game.player(casting.seat).mana_pool, mana)
     ref = obj.ability
     if ref is not None and ref.kind is AbilityKind.ACTIVATED:
         ability = obj.card.abilities[ref.index]

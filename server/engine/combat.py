@@ -52,6 +52,7 @@ def finish_attackers(game: Game) -> None:
     for oid in game.combat.attackers:
         game.objects[oid].tapped = True
     game.combat.attackers_declared = True
+    game.combat.any_attacker_declared = bool(game.combat.attackers)
 
 
 def defenders(game: Game) -> list[int]:

@@ -15,6 +15,7 @@ from server.engine import casting, combat, effects
 from server.engine.actions import (
     Action,
     ActivateAbility,
+    ActivateManaAbility,
     AssignCombatDamage,
     CastSpell,
     ChooseOrder,
@@ -34,7 +35,7 @@ from server.engine.actions import (
 )
 from server.engine.errors import GameOverError, IllegalActionError
 from server.engine.events import Event, ZoneChanged
-from server.engine.mana import empty_pools
+from server.engine.mana import empty_pools, mana_sources, potential_pool, tap_for_mana
 from server.engine.rng import GameRng
 from server.engine.sba import check_game_over, check_state_based_actions, lose
 from server.engine.state import (
@@ -177,6 +178,11 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None
         casting.begin_cast(game, seat, action, events)
     elif isinstance(action, ActivateAbility):
         casting.begin_activation(game, seat, action, events)
+    elif isinstance(action, ActivateManaAbility):
+        # Rule 605.3b: a mana ability resolves at once; the player keeps priority and has
+        # taken an action (117.4: the passes so far don't count).
+        tap_for_mana(game, action.object_id)
+        game.passes = 0
     elif isinstance(action, DeclareAttacker):
         game.combat.attackers[action.object_id] = action.defender
     elif isinstance(action, FinishAttackers):
@@ -231,8 +237,8 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
             graveyard[:] = kept + [i for i in order if i in graveyard]
     elif isinstance(action, KeepLegend):
         game.choices.pop(0)
-        others = [i for i in choice.pool if i != action.object_id and i in game.objects]
-        put_into_graveyards(game, others, events)  # rule 704.5j
+        # Rule 704.5j; they go to the graveyard with the rest of this SBA check (704.3).
+        game.legend_rule_losers += [i for i in choice.pool if i != action.object_id]
     else:  # pragma: no cover - options always match the choice kind
         raise IllegalActionError(f"{action!r} doesn't answer a {kind.name} choice")
 
@@ -358,6 +364,7 @@ def lands_allowed(game: Game, seat: int) -> int:
 def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
     options: list[Action] = [PassPriority()]
     player = game.player(seat)
+    pool = potential_pool(game, seat)
     for oid in player.hand:
         obj = game.objects[oid]
         if obj.card.is_land:
@@ -365,13 +372,15 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
             if casting.is_sorcery_speed(game, seat) and \
                     player.lands_played < lands_allowed(game, seat):
                 options.append(PlayLand(oid))
-        elif casting.can_cast_now(game, seat, obj):
+        elif casting.can_cast_now(game, seat, obj, pool):
             options.append(CastSpell(oid))
     for oid in game.battlefield:
         obj = game.objects[oid]
         if obj.controller == seat:
             options += [ActivateAbility(oid, i) for i in range(len(obj.card.abilities))
                         if casting.can_activate(game, seat, obj, i)]
+    # Rules 117.1d, 605.3a: mana abilities may be activated whenever the player has priority.
+    options += [ActivateManaAbility(oid) for oid in mana_sources(game, seat)]
     return tuple(options)
 
 
@@ -459,7 +468,7 @@ def _end_step(game: Game) -> None:
             game.step = Step.CLEANUP  # rule 514.3a: another cleanup step follows
         else:
             _next_turn(game)
-    elif step is Step.DECLARE_ATTACKERS and not game.combat.attackers:
+    elif step is Step.DECLARE_ATTACKERS and not game.combat.any_attacker_declared:
         game.step = Step.END_OF_COMBAT  # rule 508.8: skip blockers and combat damage
     else:
         game.step = Step(step + 1)

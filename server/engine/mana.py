@@ -63,6 +63,43 @@ def pay(pool: list[int], cost: ManaCost) -> None:
         generic -= 1
 
 
+def spend_text(counts: list[int]) -> str:
+    """Mana counts as letters in WUBRGC order, e.g. [0, 0, 1, 2, 0, 0] -> ``"BRR"``."""
+    return "".join(t * n for t, n in zip(MANA_TYPES, counts, strict=True))
+
+
+def payments(pool: list[int], cost: ManaCost) -> list[str]:
+    """Every distinct way to pay ``cost`` exactly from ``pool`` (rule 601.2h), as the mana
+    spent. The first is the engine's default (see :func:`pay`); the rest follow in order."""
+    if not can_pay(pool, cost):
+        return []
+    default = list(pool)
+    pay(default, cost)
+    first = spend_text([a - b for a, b in zip(pool, default, strict=True)])
+    total = cost.generic + sum(cost.symbols) + len(cost.hybrid)
+    found: list[str] = []
+
+    def walk(i: int, left: int, spent: list[int]) -> None:
+        if i == len(MANA_TYPES):
+            if left == 0 and can_pay(spent, cost):
+                found.append(spend_text(spent))
+            return
+        for k in range(min(pool[i], left) + 1):
+            walk(i + 1, left - k, [*spent, k])
+
+    walk(0, total, [])
+    return [first, *sorted(f for f in found if f != first)]
+
+
+def spend(pool: list[int], mana: str) -> None:
+    """Remove exactly the mana ``mana`` names from ``pool``."""
+    for symbol in mana:
+        i = MANA_TYPES.index(symbol)
+        if pool[i] <= 0:
+            raise ValueError(f"no {symbol} mana left to spend")
+        pool[i] -= 1
+
+
 def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]:
     """Untapped permanents ``seat`` controls that can tap for mana now (rule 605).
 

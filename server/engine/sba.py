@@ -80,6 +80,8 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     Returns True if any was performed (or a legend-rule choice is now pending); the caller
     checks again until none apply, before any player receives priority.
     """
+    if _legend_rule(game):
+        return True  # rule 704.3: the other SBAs happen together with it, after the choice
     performed = False
     losers: list[tuple[int, str]] = []
     for player in game.players:
@@ -93,39 +95,35 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
         elif player.poison >= POISON_LIMIT:
             losers.append((s, f"player {s} has ten or more poison counters (704.5c)"))
         player.drew_from_empty = False
-    dying: list[str] = []
+    # Rule 704.5j: the legendary permanents not kept go with everything else (704.3).
+    dying: list[str] = [i for i in game.legend_rule_losers if i in game.objects]
+    game.legend_rule_losers.clear()
+    objects = game.objects
     for oid in game.battlefield:
-        obj = game.objects[oid]
+        obj = objects[oid]
         card = obj.card
-        if obj.is_creature:
-            if obj.toughness <= 0:  # 704.5f
+        if card.creature and oid not in dying:
+            toughness = obj.toughness
+            if toughness <= 0:  # 704.5f
                 dying.append(oid)
-            elif obj.damage >= obj.toughness or (obj.deathtouched and obj.damage > 0):
+            elif obj.damage and (obj.damage >= toughness or obj.deathtouched):
                 dying.append(oid)  # 704.5g lethal damage, 704.5h deathtouch
         obj.deathtouched = False
-        if obj.is_planeswalker and obj.loyalty <= 0 and oid not in dying:  # 704.5i
+        if card.planeswalker and obj.loyalty <= 0 and oid not in dying:  # 704.5i
             dying.append(oid)
         if card.is_aura:
             if not _attachment_legal(game, oid, obj.attached_to) and oid not in dying:
                 dying.append(oid)  # 704.5m
         elif obj.attached_to is not None:
-            if "Equipment" in card.subtypes:
+            if card.is_equipment:
                 if not _attachment_legal(game, oid, obj.attached_to):  # 704.5n
                     obj.attached_to = None
                     performed = True
             else:  # 704.5p: a creature or other permanent can't be attached
                 obj.attached_to = None
                 performed = True
-        plus, minus = obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0)
-        if plus and minus:  # 704.5q
-            n = min(plus, minus)
-            for kind, left in (("+1/+1", plus - n), ("-1/-1", minus - n)):
-                if left:
-                    obj.counters[kind] = left
-                else:
-                    del obj.counters[kind]
+        if obj.counters and _annihilate(obj.counters):  # 704.5q
             performed = True
-    _legend_rule(game, dying)
     if dying:
         put_into_graveyards(game, dying, events)
         performed = True
@@ -137,19 +135,38 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     return performed or bool(game.choices)
 
 
-def _legend_rule(game: Game, dying: list[str]) -> None:
+def _annihilate(counters: dict[str, int]) -> bool:
+    """Rule 704.5q: N +1/+1 and N -1/-1 counters are removed, N the smaller count."""
+    plus, minus = counters.get("+1/+1", 0), counters.get("-1/-1", 0)
+    if not (plus and minus):
+        return False
+    n = min(plus, minus)
+    for kind, left in (("+1/+1", plus - n), ("-1/-1", minus - n)):
+        if left:
+            counters[kind] = left
+        else:
+            del counters[kind]
+    return True
+
+
+def _legend_rule(game: Game) -> bool:
     """Rule 704.5j: a player with two or more legendary permanents of the same name chooses
-    one to keep; the rest go to their owners' graveyards (a LEGEND_RULE choice)."""
+    one to keep (a LEGEND_RULE choice); True if a choice is now pending. The rest go to the
+    graveyard with the other state-based actions of the same check."""
     if any(c.kind is DecisionKind.LEGEND_RULE for c in game.choices):
-        return
+        return True
+    legends = [i for i in game.battlefield
+               if game.objects[i].card.legendary and i not in game.legend_rule_losers]
+    if len(legends) < 2:
+        return False
     for seat in game.apnap():
         names: dict[str, list[str]] = {}
-        for oid in game.battlefield:
+        for oid in legends:
             obj = game.objects[oid]
-            if obj.controller == seat and "Legendary" in obj.card.supertypes \
-                    and oid not in dying:
+            if obj.controller == seat:
                 names.setdefault(obj.card.name, []).append(oid)
         for ids in names.values():
             if len(ids) >= 2:
                 game.choices.append(Choice(DecisionKind.LEGEND_RULE, seat, ids))
-                return
+                return True
+    return False

@@ -153,12 +153,12 @@ class GameObject:
     @property
     def is_creature(self) -> bool:
         """Rule 302: whether this object is a creature."""
-        return self.ability is None and self.card.is_type("Creature")
+        return self.ability is None and self.card.creature
 
     @property
     def is_planeswalker(self) -> bool:
         """Rule 306: whether this object is a planeswalker."""
-        return self.ability is None and self.card.is_type("Planeswalker")
+        return self.ability is None and self.card.planeswalker
 
     @property
     def power(self) -> int:
@@ -266,6 +266,8 @@ class Combat:
     """The combat phase's bookkeeping (rules 506-511)."""
 
     attackers_declared: bool = False
+    #: Rule 508.8: whether any creature was declared as an attacker this combat.
+    any_attacker_declared: bool = False
     #: Defending players who have finished declaring blockers (rule 509.1).
     blockers_done: list[int] = field(default_factory=list)
     damage_dealt: bool = False
@@ -322,6 +324,8 @@ class Game:
     cleanup_priority: bool = False
     #: Rule 514.1: the active player is choosing cards to discard to hand size.
     cleanup_discarding: bool = False
+    #: Legendary permanents the legend rule will put into graveyards (rule 704.5j).
+    legend_rule_losers: list[str] = field(default_factory=list)
     #: Seats that declared a mulligan in the current round (rule 103.5).
     mulligan_round: list[int] = field(default_factory=list)
     priority: int | None = None

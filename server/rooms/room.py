@@ -140,7 +140,8 @@ class Room:
             member.seat = SPECTATOR
             self.spectators.append(member)
         else:
-            deck = request.deck or demo_deck_names()[len([s for s in self.seats if s]) % 2]
+            names = demo_deck_names()
+            deck = request.deck or names[len([s for s in self.seats if s]) % len(names)]
             if deck not in demo_deck_names():
                 self._error(member, rid, mpb.ERROR_CODE_INVALID_ARGUMENT,
                             f"unknown deck {deck!r}; choose one of {demo_deck_names()}")

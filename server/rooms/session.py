@@ -19,6 +19,10 @@ MAX_NAME = 32
 MAX_ROOM_NAME = 64
 
 
+#: Free-for-all games of 2 to 8 players (rules 800, 806).
+MIN_SEATS, MAX_SEATS = 2, 8
+
+
 class SessionError(Exception):
     """A client message that must be answered with an ``Error``."""
 
@@ -140,9 +144,10 @@ class Session:
             return ListRooms()
         if body == "create_room":
             seats = msg.create_room.seats or 2
-            if seats != 2:
+            if not MIN_SEATS <= seats <= MAX_SEATS:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                                   "this server version hosts two-player games only", rid)
+                                   f"a room has {MIN_SEATS} to {MAX_SEATS} seats (free-for-all, "
+                                   f"rule 806), got {seats}", rid)
             name = _clean_name(msg.create_room.name or "game", MAX_ROOM_NAME, "room name", rid)
             return CreateRoom(name, seats)
         if body == "join_room":

@@ -264,7 +264,10 @@ class _Run:
             "card", "label", "tapped", "sick", "counters", "damage", "attached_to", "owner",
             "face_down"})
         owner = _seat(self, game, spec.get("owner", seat))
-        obj = create_object(game, self.card(spec["card"]), owner, zone)
+        definition = self.card(spec["card"])
+        if zone is Zone.BATTLEFIELD and not definition.is_permanent_card:
+            raise self.error(f"{definition.name} can't be on the battlefield (rule 400.4a)")
+        obj = create_object(game, definition, owner, zone)
         if zone is Zone.BATTLEFIELD:
             obj.controller = seat
             obj.tapped = bool(spec.get("tapped", False))
@@ -303,10 +306,10 @@ class _Run:
         """Whether an object id is the object a script names (by label or card name)."""
         if oid is None:
             return False
-        ref = str(ref)
-        if ref in self.labels:
-            return self.labels[ref] == oid
-        return self.name_of(oid) == ref
+        key = str(ref)
+        if key in self.labels:
+            return self.labels[key] == oid
+        return self.name_of(oid) == key
 
     def describe(self, action: Action) -> str:
         parts = []
@@ -381,7 +384,7 @@ _ACTION_KEYS = {
     "keep_legend",
 }
 _STEP_KEYS = _ACTION_KEYS | {"seat", "ability", "defender", "attacker", "pass_until", "check",
-                             "expect_options", "concede", "damage"}
+                             "expect_options", "concede", "damage", "times"}
 
 
 def _matcher(run: _Run, step: dict[str, Any]) -> Any:
@@ -392,6 +395,10 @@ def _matcher(run: _Run, step: dict[str, Any]) -> Any:
     key = keys[0]
     value = step[key]
     r = run.refers
+    if key == "pay" and isinstance(value, str):
+        # Rule 601.2h: exactly this mana, in any letter order.
+        wanted = "".join(sorted(value, key="WUBRGC".find))
+        return lambda a: isinstance(a, PayMana) and a.mana == wanted
     simple: dict[str, type[Action]] = {
         "pass": PassPriority, "finish_targets": FinishTargets, "pay": PayMana,
         "finish_attacks": FinishAttackers, "finish_blocks": FinishBlockers, "keep": KeepHand,
@@ -406,7 +413,7 @@ def _matcher(run: _Run, step: dict[str, Any]) -> Any:
         return lambda a: isinstance(a, cls)
     if key in by_object:
         cls = by_object[key]
-        return lambda a: isinstance(a, cls) and r(a.object_id, value)
+        return lambda a: isinstance(a, cls) and r(getattr(a, "object_id", None), value)
     if key == "activate":
         index = step.get("ability", 0)
         return lambda a: isinstance(a, ActivateAbility) and r(a.object_id, value) and \
@@ -462,9 +469,10 @@ def _do(run: _Run, step: dict[str, Any], index: int) -> None:
     if "pass_until" in step:
         _pass_until(run, step["pass_until"], where)
         return
-    count = step.get("pass", 1) if "pass" in step else 1
-    if "pass" in step and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
-        raise run.error(f"{where}: pass takes a positive number of passes")
+    count = step["pass"] if "pass" in step and step["pass"] is not True else \
+        step.get("times", 1)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise run.error(f"{where}: 'pass: N' and 'times: N' take a positive number")
     match = _matcher(run, step)
     for _ in range(count):
         d = game.pending
@@ -537,7 +545,8 @@ def _expect_options(run: _Run, spec: Any, where: str) -> None:
 _EXPECT_KEYS = {"turn", "step", "active", "priority", "pending", "result", "players", "stack",
                 "exile", "command", "views", "phase", "starting_player"}
 _PLAYER_KEYS = {"life", "poison", "hand", "hand_count", "library", "library_count", "graveyard",
-                "battlefield", "lost", "lands_played", "mulligans", "mana_pool", "sideboard"}
+                "graveyard_count", "battlefield", "lost", "lands_played", "mulligans",
+                "mana_pool", "sideboard"}
 _OBJECT_KEYS = {"card", "tapped", "power", "toughness", "counters", "damage", "attached_to",
                 "controller", "owner", "sick", "is", "is_not", "face_down", "label", "loyalty",
                 "targets", "ability", "mode", "x"}
@@ -624,6 +633,7 @@ def _expect_player(run: _Run, seat: int, spec: Any, check: Any, prefix: str) -> 
     _check_keys(run, f"players[{seat}]", spec, _PLAYER_KEYS)
     p = game.player(seat)
     simple = {"life": p.life, "poison": p.poison, "hand_count": len(p.hand),
+              "graveyard_count": len(p.graveyard),
               "library_count": len(p.library), "lost": p.has_lost,
               "lands_played": p.lands_played, "mulligans": p.mulligans}
     for key, actual in simple.items():

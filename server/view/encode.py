@@ -211,7 +211,7 @@ def encode_action(action: Action) -> pb.Action:
     if isinstance(action, ActivateManaAbility):
         return pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id=action.object_id))
     if isinstance(action, PayMana):
-        return pb.Action(pay_mana=pb.PayMana())
+        return pb.Action(pay_mana=pb.PayMana(mana=action.mana))
     if isinstance(action, DeclareAttacker):
         return pb.Action(declare_attacker=pb.DeclareAttacker(object_id=action.object_id,
                                                              defender=action.defender))
@@ -270,7 +270,7 @@ _PROMPTS = {
     "PRIORITY": "You have priority: act or pass.",
     "CHOOSE_X": "Choose the value of X.",
     "CHOOSE_TARGET": "Choose a target.",
-    "PAY_MANA": "Pay the spell's cost: tap lands for mana, then pay.",
+    "PAY_MANA": "Pay the cost: activate mana abilities, then choose the mana to spend.",
     "DECLARE_ATTACKERS": "Declare attackers, then finish.",
     "DECLARE_BLOCKERS": "Declare blockers, then finish.",
     "ASSIGN_COMBAT_DAMAGE": "Divide this attacker's combat damage among its blockers.",

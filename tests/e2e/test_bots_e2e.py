@@ -1,4 +1,5 @@
-"""End to end over real loopback WebSockets: two RandomBots and a spectator play a full game.
+"""End to end over real loopback WebSockets: RandomBots (two, and three for a free-for-all game)
+and a spectator play a full game.
 
 Checks architecture invariants 4 and 8 on the wire: every delta leaves each mirror equal to the
 server's projection for that viewer (hash-checked, no resync needed), and no message to any
@@ -8,8 +9,10 @@ viewer contains the id of an object that was ever in a zone hidden from it, or t
 from __future__ import annotations
 
 import random
+from contextlib import AsyncExitStack
 from pathlib import Path
 
+import pytest
 import trio
 
 from client_sdk import Client
@@ -35,49 +38,52 @@ def _objects_in(msg: mpb.ServerMessage) -> list[pb.GameObject]:
     return []
 
 
-async def test_two_random_bots_and_a_spectator_complete_a_game_without_leaks(
-    tmp_path: Path,
+@pytest.mark.parametrize("players", [2, 3])
+async def test_random_bots_and_a_spectator_complete_a_game_without_leaks(
+    tmp_path: Path, players: int,
 ) -> None:
     store = Store(tmp_path / "manawire.sqlite3")
-    with trio.fail_after(120):
-        async with trio.open_nursery() as nursery:
+    names = ["Ann", "Bob", "Cid"][:players]
+    with trio.fail_after(240):
+        async with trio.open_nursery() as nursery, AsyncExitStack() as stack:
             app = App(store, nursery)
             server = await nursery.start(serve_app, app, "127.0.0.1", 0)
             port = server.listeners[0].socket.getsockname()[1]
             url = f"ws://127.0.0.1:{port}"
-            raw: dict[int, list[bytes]] = {0: [], 1: [], SPECTATOR: []}
-            async with Client.connect(url, "Ann") as ann, Client.connect(url, "Bob") as bob, \
-                    Client.connect(url, "Eve") as eve:
-                for viewer, client in ((0, ann), (1, bob), (SPECTATOR, eve)):
-                    client.on_raw = raw[viewer].append
-                room = await ann.create_room("e2e")
-                assert (await eve.join(room.room_id, spectator=True)).seat == SPECTATOR
-                assert (await ann.join(room.room_id)).seat == 0
-                assert (await bob.join(room.room_id)).seat == 1
-                bots = [RandomBot(ann, random.Random(1)), RandomBot(bob, random.Random(2))]
+            raw: dict[int, list[bytes]] = {seat: [] for seat in [*range(players), SPECTATOR]}
+            seated = [await stack.enter_async_context(Client.connect(url, n)) for n in names]
+            eve = await stack.enter_async_context(Client.connect(url, "Eve"))
+            clients = [*enumerate(seated), (SPECTATOR, eve)]
+            for viewer, client in clients:
+                client.on_raw = raw[viewer].append
+            room = await seated[0].create_room("e2e", seats=players)
+            assert (await eve.join(room.room_id, spectator=True)).seat == SPECTATOR
+            for seat, client in enumerate(seated):
+                assert (await client.join(room.room_id)).seat == seat
+            bots = [RandomBot(c, random.Random(seat + 1)) for seat, c in enumerate(seated)]
 
-                async def watch() -> None:
-                    while not eve.mirror.game_over:
-                        await eve.next_message()
+            async def watch() -> None:
+                while not eve.mirror.game_over:
+                    await eve.next_message()
 
-                async with trio.open_nursery() as players:
-                    for bot in bots:
-                        players.start_soon(bot.play)
-                    players.start_soon(watch)
+            async with trio.open_nursery() as play:
+                for bot in bots:
+                    play.start_soon(bot.play)
+                play.start_soon(watch)
 
-                game = app.lobby.rooms[room.room_id].game
-                assert game is not None and game.result is not None
-                for viewer, client in ((0, ann), (1, bob), (SPECTATOR, eve)):
-                    assert client.resyncs == 0 and client.errors == []
-                    assert client.deltas > 10
-                    assert client.mirror.view() == encode_view(project(game, viewer))
+            game = app.lobby.rooms[room.room_id].game
+            assert game is not None and game.result is not None
+            for viewer, client in clients:
+                assert client.resyncs == 0 and client.errors == []
+                assert client.deltas > 10
+                assert client.mirror.view() == encode_view(project(game, viewer))
             nursery.cancel_scope.cancel()
 
     # Replay the logged game and collect, per viewer, every id that was ever hidden from it.
     record = store.load_game(room.room_id)
     setups = [PlayerSetup(name, demo_deck(deck)) for name, deck in record.players]
     replayed = new_game(record.seed, setups)
-    hidden: dict[int, set[str]] = {0: set(), 1: set(), SPECTATOR: set()}
+    hidden: dict[int, set[str]] = {seat: set() for seat in raw}
 
     def collect() -> None:
         for p in replayed.players:

@@ -44,5 +44,6 @@ def test_wrong_protocol_version_and_bad_names_are_refused() -> None:
     s = Session()
     s.receive(_hello())
     assert _code(s, _hello()) == mpb.ERROR_CODE_INVALID_ARGUMENT
-    assert _code(s, _msg(create_room=mpb.CreateRoom(seats=3))) == mpb.ERROR_CODE_INVALID_ARGUMENT
+    assert _code(s, _msg(create_room=mpb.CreateRoom(seats=9))) == mpb.ERROR_CODE_INVALID_ARGUMENT
+    assert _code(s, _msg(create_room=mpb.CreateRoom(seats=1))) == mpb.ERROR_CODE_INVALID_ARGUMENT
     assert _code(s, _msg(join_room=mpb.JoinRoom(room_id="r"))) == mpb.ERROR_CODE_INVALID_ARGUMENT
