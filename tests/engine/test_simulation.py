@@ -9,12 +9,15 @@
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from server.cards import demo_deck, demo_deck_names
+from server.engine import Game, PlayerSetup, apply, new_game
 from server.sim import simulate
 
 #: (players, games): 1,000 games in all.
@@ -65,3 +68,39 @@ def test_replay_rebuilds_the_final_state_under_any_pythonhashseed() -> None:
     ]
     assert outs[0] == outs[1]
     assert int(outs[0].split()[0]) > 100
+
+
+def _check_invariants(game: Game) -> None:
+    """Rule 400.1 (every object is in exactly one zone, filed under its owner where zones are
+    per player) and architecture invariant 2 (one pending decision with options)."""
+    seen: dict[str, int] = {}
+    lists = [game.battlefield, game.stack, game.exile, game.command]
+    for p in game.players:
+        lists += [p.library, p.hand, p.graveyard]
+    for ids in lists:
+        for oid in ids:
+            seen[oid] = seen.get(oid, 0) + 1
+    assert set(seen) == set(game.objects)
+    assert all(n == 1 for n in seen.values())
+    for obj in game.objects.values():
+        assert obj.id in game.zone_list(obj.zone, obj.owner)
+    if game.result is None:
+        assert game.pending is not None and game.pending.options
+        assert game.pending.seat in game.in_game()
+
+
+@pytest.mark.parametrize(("players", "games"), [(2, 6), (3, 3), (5, 1)])
+def test_400_1_every_object_is_in_exactly_one_zone_after_every_action(
+    players: int, games: int,
+) -> None:
+    rng = random.Random(players)
+    for game_no in range(games):
+        setups = [PlayerSetup(f"p{i}", demo_deck(rng.choice(demo_deck_names())))
+                  for i in range(players)]
+        game = new_game(bytes([players, game_no]) * 8, setups)
+        while game.result is None:
+            _check_invariants(game)
+            d = game.pending
+            assert d is not None
+            apply(game, d.seat, rng.choice(d.options))
+        _check_invariants(game)
