@@ -90,12 +90,13 @@ def _enum(where: str, cls: type[_E], value: Any) -> _E:
 def _target(where: str, raw: Any) -> TargetReq:
     if isinstance(raw, str):
         return TargetReq(_enum(where, TargetKind, raw))
-    spec = _fields(where, raw, {"kind", "count", "up_to", "tapped", "max_mana_value"})
+    spec = _fields(where, raw, {"kind", "count", "up_to", "tapped", "max_mana_value",
+                                "opponent_controls"})
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: must be at least 1")
     mv = spec.get("max_mana_value")
-    for flag in ("up_to", "tapped"):
+    for flag in ("up_to", "tapped", "opponent_controls"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     return TargetReq(
@@ -104,6 +105,7 @@ def _target(where: str, raw: Any) -> TargetReq:
         up_to=spec.get("up_to", False),
         tapped=spec.get("tapped", False),
         max_mana_value=None if mv is None else _int(f"{where}.max_mana_value", mv),
+        opponent_controls=spec.get("opponent_controls", False),
     )
 
 

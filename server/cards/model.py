@@ -42,6 +42,8 @@ class TargetReq:
     tapped: bool = False
     #: "with mana value 3 or less" (rule 202.3).
     max_mana_value: int | None = None
+    #: "... an opponent controls" (rule 102.2).
+    opponent_controls: bool = False
 
 
 class Verb(Enum):

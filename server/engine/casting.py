@@ -47,8 +47,9 @@ Target = tuple[str, int | str]
 _NO_COST = ManaCost()
 
 
-def _object_qualifies(game: Game, obj: GameObject, req: TargetReq) -> bool:
-    """Whether a permanent or spell matches the target's noun phrase (rule 115.1)."""
+def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: int) -> bool:
+    """Whether a permanent or spell matches the target's noun phrase (rule 115.1) for a spell
+    or ability controlled by ``controller``."""
     if req.kind is TargetKind.SPELL:
         return obj.zone is Zone.STACK and not obj.is_ability
     if obj.zone is not Zone.BATTLEFIELD:
@@ -56,6 +57,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq) -> bool:
     if req.tapped and not obj.tapped:
         return False
     if req.max_mana_value is not None and obj.mana_value > req.max_mana_value:
+        return False
+    if req.opponent_controls and obj.controller == controller:
         return False
     card = obj.card
     if req.kind in (TargetKind.ANY, TargetKind.CREATURE_OR_PLANESWALKER):
@@ -83,7 +86,7 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
         out += [("player", seat) for seat in game.opponents(controller)]
     zone = game.stack if req.kind is TargetKind.SPELL else game.battlefield
     out += [("object", oid) for oid in zone
-            if oid != source_id and _object_qualifies(game, game.objects[oid], req)]
+            if oid != source_id and _object_qualifies(game, game.objects[oid], req, controller)]
     return [t for t in out if t not in exclude]
 
 
@@ -94,7 +97,8 @@ def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
     if kind == "player":
         return target in target_candidates(game, req, controller, source_id)
     obj = game.objects.get(str(ref))
-    return obj is not None and obj.id != source_id and _object_qualifies(game, obj, req)
+    return obj is not None and obj.id != source_id and \
+        _object_qualifies(game, obj, req, controller)
 
 
 def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
