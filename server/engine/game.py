@@ -458,7 +458,7 @@ def _begin_step(game: Game, events: list[Event]) -> None:
 
 
 def _end_step(game: Game) -> None:
-    """Rule 500.4 (mana empties as a step ends) and the next step (or turn) begins."""
+    """Rule 500.5: as a step ends, unspent mana empties; then the next step (or turn) begins."""
     empty_pools(game)
     step = game.step
     if step is Step.END_OF_COMBAT:
