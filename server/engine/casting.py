@@ -154,12 +154,8 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
 
 def stack_targets(obj: GameObject) -> tuple[TargetReq, ...]:
     """The target requirements of a spell or ability on the stack."""
-    ref = obj.ability
-    if ref is None:
-        return obj.card.spell_targets(obj.mode)
-    if ref.kind is AbilityKind.ACTIVATED:
-        return obj.card.abilities[ref.index].targets
-    return obj.card.triggers[ref.index].targets
+    ability = obj.ability_def
+    return obj.card.spell_targets(obj.mode) if ability is None else ability.targets
 
 
 def total_cost(obj: GameObject) -> ManaCost:

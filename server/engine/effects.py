@@ -11,7 +11,6 @@ from server.cards.model import Effect, Verb, Who
 from server.engine.casting import Target, is_legal_target, stack_targets
 from server.engine.events import DamageDealt, Event
 from server.engine.state import (
-    AbilityKind,
     Choice,
     DecisionKind,
     Game,
@@ -24,12 +23,8 @@ from server.engine.zones import draw, move, put_into_graveyards, remove_from_gam
 
 def stack_effects(obj: GameObject) -> tuple[Effect, ...]:
     """The effects of a spell (its chosen mode's, rule 700.2) or ability on the stack."""
-    ref = obj.ability
-    if ref is None:
-        return obj.card.spell_effects(obj.mode)
-    if ref.kind is AbilityKind.ACTIVATED:
-        return obj.card.abilities[ref.index].effects
-    return obj.card.triggers[ref.index].effects
+    ability = obj.ability_def
+    return obj.card.spell_effects(obj.mode) if ability is None else ability.effects
 
 
 def deal_damage(game: Game, source: GameObject, target: Target, amount: int,

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from server.cards import CardDef
+from server.cards.model import ActivatedAbility, TriggeredAbility
 from server.engine.actions import Action
 from server.engine.rng import GameRng
 
@@ -103,11 +104,6 @@ class AbilityRef:
     #: The source's id when the ability was created (it may have left since: 113.7a).
     source_id: str
 
-    @property
-    def key(self) -> tuple[str, int]:
-        """(kind, index), e.g. for looking up the ability's text."""
-        return self.kind.value, self.index
-
 
 @dataclass(slots=True)
 class GameObject:
@@ -144,6 +140,16 @@ class GameObject:
     ability: AbilityRef | None = None
     #: Order the object entered its zone (rule 613.7e), for the legend rule and such.
     timestamp: int = 0
+
+    @property
+    def ability_def(self) -> ActivatedAbility | TriggeredAbility | None:
+        """The definition of the ability this stack object is, if it is one."""
+        ref = self.ability
+        if ref is None:
+            return None
+        if ref.kind is AbilityKind.ACTIVATED:
+            return self.card.abilities[ref.index]
+        return self.card.triggers[ref.index]
 
     @property
     def is_ability(self) -> bool:

@@ -133,15 +133,6 @@ def _face_down_view(obj: GameObject, zone_owner: int) -> ObjectView:
     )
 
 
-def _ability_text(obj: GameObject) -> str:
-    ref = obj.ability
-    if ref is None:
-        return ""
-    kind, index = ref.key
-    source = obj.card.abilities if kind == "activated" else obj.card.triggers
-    return source[index].text
-
-
 def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
     if obj.face_down:
         return _face_down_view(obj, zone_owner)
@@ -156,7 +147,7 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
             supertypes=(), card_types=(), subtypes=(), colors=(), rules_text="",
             power=None, toughness=None, tapped=False, damage=0, summoning_sick=False,
             attacking=None, blocking=(), x_value=None, targets=obj.targets,
-            is_ability=True, ability_text=_ability_text(obj),
+            is_ability=True, ability_text=obj.ability_def.text if obj.ability_def else "",
         )
     creature_or_printed = obj.is_creature or card.power is not None
     return ObjectView(
