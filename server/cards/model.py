@@ -164,7 +164,7 @@ class CardDef:
     abilities: tuple[ActivatedAbility, ...] = ()
     triggers: tuple[TriggeredAbility, ...] = ()
     keywords: tuple[str, ...] = ()
-    #: "[This] enters tapped" (rule 614.1c).
+    #: "[This] enters tapped" (rule 614.1d).
     enters_tapped: bool = False
     #: "You may play N additional lands on each of your turns" (rule 305.2).
     extra_lands: int = 0

@@ -2,7 +2,7 @@
 
 Public API (architecture invariant 1):
 
-- :func:`new_game` -- start a game from a secret seed and two players' decks;
+- :func:`new_game` -- start a game from a secret seed and the decks of 2-8 players;
 - :func:`legal_actions` -- the options of the decision pending for a seat;
 - :func:`apply` -- the one entry point that changes a game;
 - :func:`replay` -- rebuild a game from its seed, players and action log;

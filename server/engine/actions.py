@@ -49,7 +49,7 @@ class ChooseTarget:
 
 @dataclass(frozen=True, slots=True)
 class ActivateManaAbility:
-    """Rules 601.2g, 605.3: tap a permanent for mana while paying a cost."""
+    """Rules 605.3a-b: activate a permanent's mana ability, with priority or while paying."""
 
     object_id: str
 
@@ -99,7 +99,7 @@ class AssignCombatDamage:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """Rule 514.1: discard a card down to maximum hand size."""
+    """Choose a card to discard: down to maximum hand size (514.1) or for an effect (701.9)."""
 
     object_id: str
 

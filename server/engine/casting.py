@@ -2,7 +2,8 @@
 stack (603.3), and choosing targets (115).
 
 Every choice of rules 601.2b-h is a pending decision whose options are exactly the legal
-choices, so an illegal cast can never be proposed (no rewind, rule 733, is ever needed).
+choices, so a player can't propose an illegal cast. Only another player leaving the game can
+take away the last legal choice half-way; then the cast is reversed (rule 733.1).
 """
 
 from __future__ import annotations
@@ -146,8 +147,8 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
             return False  # rule 302.6
     if ability.sorcery_speed and not is_sorcery_speed(game, seat):
         return False  # rule 602.5d
-    if not targets_available(game, ability.targets, seat, obj.id):
-        return False
+    if not targets_available(game, ability.targets, seat):
+        return False  # rule 115.5: the ability may target its own source
     pool = potential_pool(game, seat, exclude=obj.id if ability.tap else None)
     return can_pay(pool, ability.cost)
 
@@ -200,6 +201,25 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
     game.casting = Casting(ability.id, trigger.controller, CastStage.CHOOSE_TARGETS,
                            had_priority=False)
     _advance_stage(game, events, start=True)
+
+
+def abandon_impossible_cast(game: Game, events: list[Event]) -> None:
+    """Rule 733.1: a spell or ability whose casting can no longer be completed (its only
+    possible targets left the game with their owner) is reversed: a spell returns to its
+    owner's hand, an activated ability is removed; a triggered ability with no legal target
+    is removed from the stack (603.3d). No cost has been paid before targets are chosen."""
+    casting = game.casting
+    if casting is None or casting.stage is CastStage.PAY or casting_decision(game)[1]:
+        return
+    obj = game.objects[casting.object_id]
+    game.casting = None
+    if obj.is_ability:
+        game.stack.remove(obj.id)
+        del game.objects[obj.id]
+    else:
+        move(game, obj.id, Zone.HAND, events)
+    if casting.had_priority:
+        game.priority = casting.seat
 
 
 def _new_ability(game: Game, card: CardDef, seat: int, ref: AbilityRef) -> GameObject:

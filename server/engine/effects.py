@@ -37,7 +37,7 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
     if kind == "player":
         seat = int(ref)
         if game.players[seat].has_lost:
-            return  # rule 800.4e
+            return  # rule 800.4a: a player who left is no longer in the game
         game.player(seat).life -= amount
         events.append(DamageDealt(source.id, seat, None, amount))
         return
@@ -184,7 +184,7 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                             events)
     elif verb is Verb.COUNTER:
         # Rule 701.6a (2009: 701.5a): a countered spell goes to its owner's graveyard; its
-        # costs are not refunded (701.6c).
+        # costs are not refunded (701.6b).
         for spell in _permanents(game, obj, effect, targets):
             move(game, spell.id, Zone.GRAVEYARD, events)
     elif verb is Verb.RETURN_TO_HAND:

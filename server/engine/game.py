@@ -75,8 +75,9 @@ class PlayerSetup:
 
 
 def new_game(seed: bytes, players: Sequence[PlayerSetup]) -> Game:
-    """Start a game of 2-8 players (rule 103): shuffle every deck, then a random player
-    chooses who takes the first turn (103.1) -- the first pending decision.
+    """Start a game of 2-8 players (rule 103): each deck becomes its owner's library, a random
+    player chooses who takes the first turn (103.1) -- the first pending decision; then the
+    libraries are shuffled (103.3) and the opening hands drawn (103.5).
 
     ``seed`` is the game's secret: together with the actions applied it determines everything.
     """
@@ -91,9 +92,7 @@ def new_game(seed: bytes, players: Sequence[PlayerSetup]) -> Game:
         for i, p in enumerate(players)
     ])
     for seat, setup in enumerate(players):
-        cards = list(setup.deck)
-        game.rng.shuffle(cards)  # rule 103.3
-        for card in cards:
+        for card in setup.deck:  # rule 103.2: the starting decks (shuffled at 103.3)
             create_object(game, card, seat, Zone.LIBRARY)
     chooser = game.rng.randbelow(len(players))  # rule 103.1: a random player chooses
     game.choices.append(Choice(DecisionKind.CHOOSE_STARTING_PLAYER, chooser))
@@ -156,6 +155,8 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
         raise IllegalActionError(f"no decision is pending for seat {seat}")
     if action not in pending.options:
         raise IllegalActionError(f"{action!r} is not a legal option of this decision")
+    # Perform the engine's own option (equal to, but maybe not typed like, what was sent).
+    action = pending.options[pending.options.index(action)]
     game.action_count += 1
     _perform(game, seat, action, events)
     _advance(game, events)
@@ -205,10 +206,7 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
         _start_with(game, action.seat, events)
     elif isinstance(action, KeepHand | TakeMulligan):
         game.choices.pop(0)
-        player = game.player(choice.seat)
-        if isinstance(action, KeepHand):
-            player.kept_hand = True
-        else:
+        if isinstance(action, TakeMulligan):
             game.mulligan_round.append(choice.seat)
         _after_mulligan_choice(game, events)
     elif isinstance(action, PutOnBottom):
@@ -280,6 +278,8 @@ def _start_with(game: Game, starting: int, events: list[Event]) -> None:
     game.starting_player = starting
     game.active = starting
     game.phase = GamePhase.MULLIGANS
+    for seat in range(len(game.players)):
+        shuffle_library(game, seat)  # rule 103.3: every card gets a new id too
     for seat in game.apnap():
         for _ in range(OPENING_HAND):
             draw(game, seat, events)
@@ -334,7 +334,9 @@ def _after_mulligan_choice(game: Game, events: list[Event]) -> None:
 def _begin_first_turn(game: Game) -> None:
     game.phase = GamePhase.PLAYING
     game.turn = 1
-    game.active = game.starting_player
+    starting = game.starting_player
+    # Rule 800.4k: a starting player who already left doesn't begin a turn.
+    game.active = game.next_seat(starting) if game.players[starting].has_lost else starting
     game.step = Step.UNTAP
     game.step_begun = False
 

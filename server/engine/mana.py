@@ -45,9 +45,8 @@ def pay(pool: list[int], cost: ManaCost) -> None:
     """Remove ``cost`` from ``pool``: each symbol with its own type, hybrid symbols with one
     of their colours, then generic (rule 601.2h).
 
-    Generic mana is taken from colorless first, then from the most plentiful colour, a fixed
-    rule so payment is deterministic. (Choosing which mana pays generic becomes a decision
-    when cards care about the colour of mana spent.)
+    Generic mana is taken from colorless first, then from the most plentiful colour. This is
+    the first (default) way :func:`payments` offers; the player chooses among all of them.
     """
     left = _hybrid_choice(pool, cost)
     if left is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
 from server.engine.zones import move, put_into_graveyards, remove_from_game
@@ -14,15 +15,28 @@ def lose(game: Game, seat: int, reason: str, events: list[Event]) -> None:
     player = game.player(seat)
     if player.has_lost:
         return
+    had_passed = seat in _recent_passers(game)
     player.has_lost = True
     events.append(PlayerLost(seat, reason))
     _leave_game(game, seat, events)
+    if had_passed:
+        game.passes -= 1  # rule 117.4: the others' passes in succession still count
+
+
+def _recent_passers(game: Game) -> list[int]:
+    """The players who passed priority in succession just before the current holder."""
+    if game.priority is None or not game.passes:
+        return []
+    order = game.apnap(game.priority)
+    return order[len(order) - game.passes:]
 
 
 def _leave_game(game: Game, seat: int, events: list[Event]) -> None:
     """Rule 800.4a: everything the player owns leaves the game; abilities they control on the
-    stack cease to exist; anything else they still control is exiled. Their pending choices
-    and triggers go too (800.4d), and priority passes on (800.4j)."""
+    stack cease to exist; anything else they still control is exiled; if they have priority,
+    it passes to the next player. Their triggers waiting to be put on the stack and choices
+    go too (800.4d); a spell or ability being cast that can no longer be completed is
+    reversed (733.1)."""
     for oid in [o.id for o in game.objects.values() if o.owner == seat]:
         if oid in game.objects:
             remove_from_game(game, oid)
@@ -34,20 +48,21 @@ def _leave_game(game: Game, seat: int, events: list[Event]) -> None:
         move(game, oid, Zone.EXILE, events)
     game.pending_triggers = [t for t in game.pending_triggers if t.controller != seat]
     game.choices = [c for c in game.choices if c.seat != seat]
-    for choice in game.choices:
-        choice.pool = [i for i in choice.pool if i in game.objects]
+    waiting = {t.id for t in game.pending_triggers}
+    for choice in list(game.choices):
+        known = waiting if choice.kind is DecisionKind.ORDER_TRIGGERS else game.objects
+        choice.pool = [i for i in choice.pool if i in known]
+        if choice.kind in (DecisionKind.ORDER_GRAVEYARD, DecisionKind.LEGEND_RULE,
+                           DecisionKind.ORDER_TRIGGERS):
+            # An ordering or a choice among fewer than two is no choice at all.
+            choice.count = min(choice.count, len(choice.pool) - 1)
+            if len(choice.pool) < 2:
+                game.choices.remove(choice)
     if game.casting is not None and game.casting.object_id not in game.objects:
         game.casting = None
-    if game.resolving is not None and game.resolving.object_id not in game.objects:
-        game.resolving = None
+    abandon_impossible_cast(game, events)
     if game.priority == seat:
         game.priority = game.next_seat(seat)
-    game.passes = 0
-    if seat in game.combat.attackers.values():
-        # Rule 800.4e: no combat damage is assigned to a player who left; the creatures
-        # attacking them are removed from combat.
-        for attacker in [a for a, d in game.combat.attackers.items() if d == seat]:
-            del game.combat.attackers[attacker]
 
 
 def check_game_over(game: Game, events: list[Event]) -> bool:
@@ -153,8 +168,6 @@ def _legend_rule(game: Game) -> bool:
     """Rule 704.5j: a player with two or more legendary permanents of the same name chooses
     one to keep (a LEGEND_RULE choice); True if a choice is now pending. The rest go to the
     graveyard with the other state-based actions of the same check."""
-    if any(c.kind is DecisionKind.LEGEND_RULE for c in game.choices):
-        return True
     legends = [i for i in game.battlefield
                if game.objects[i].card.legendary and i not in game.legend_rule_losers]
     if len(legends) < 2:

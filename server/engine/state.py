@@ -138,7 +138,7 @@ class GameObject:
     pt_effects: list[tuple[int, int]] = field(default_factory=list)
     #: Set for an ability on the stack, which is not a card (rule 113.7).
     ability: AbilityRef | None = None
-    #: Order the object entered its zone (rule 613.7e), for the legend rule and such.
+    #: When the object entered its zone (rule 613.7d).
     timestamp: int = 0
 
     @property
@@ -206,9 +206,8 @@ class Player:
     lands_played: int = 0
     poison: int = 0
     max_hand_size: int = 7  # rule 402.2
-    #: Mulligans taken so far and whether the hand is kept (rule 103.5).
+    #: Mulligans taken so far (rule 103.5).
     mulligans: int = 0
-    kept_hand: bool = False
     #: Cards outside the game (rule 400.11): the sideboard. Not objects.
     sideboard: list[CardDef] = field(default_factory=list)
     has_lost: bool = False

@@ -69,7 +69,7 @@ def move(
         timestamp=next_timestamp(game),
     )
     if to is Zone.BATTLEFIELD:
-        new.tapped = old.card.enters_tapped  # rule 614.1c
+        new.tapped = old.card.enters_tapped  # rule 614.1d
         if old.card.loyalty is not None:
             new.counters["loyalty"] = old.card.loyalty  # rule 306.5b
     game.objects[new.id] = new
@@ -130,10 +130,12 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
     arranges them in any order -- a pending ORDER_GRAVEYARD choice for that owner.
     """
     arrived: dict[int, list[str]] = {}
-    for oid in object_ids:
-        if oid not in game.objects:
-            continue
-        new = move(game, oid, Zone.GRAVEYARD, events)
+    # Until the owner arranges them, they are filed by name: an order taken from a hidden
+    # zone (hand order is draw order) must not become public.
+    movers = sorted((game.objects[oid] for oid in object_ids if oid in game.objects),
+                    key=lambda o: o.card.name)
+    for obj in movers:
+        new = move(game, obj.id, Zone.GRAVEYARD, events)
         arrived.setdefault(new.owner, []).append(new.id)
     for owner, ids in arrived.items():
         if len(ids) >= 2:

@@ -239,7 +239,6 @@ class _Run:
         player.poison = _int(self, spec.get("poison", 0), "poison")
         player.lands_played = _int(self, spec.get("lands_played", 0), "lands_played")
         player.max_hand_size = _int(self, spec.get("max_hand_size", 7), "max_hand_size")
-        player.kept_hand = True
         pool = str(spec.get("mana_pool", ""))
         for symbol in pool:
             if symbol not in "WUBRGC":

@@ -24,6 +24,7 @@ from server.engine import (
 from server.engine.actions import (
     AssignCombatDamage,
     CastSpell,
+    ChooseStartingPlayer,
     ChooseTarget,
     ChooseX,
     Concede,
@@ -334,3 +335,13 @@ def test_100_2a_decklists_are_validated() -> None:
         parse_decklist("4 Shokc\n56 Mountain")
     assert card("Forest").mana_abilities == ("G",)  # 305.6
     assert card("Forest").type_line == "Basic Land — Forest"  # 205.1
+
+
+def test_an_option_sent_with_the_wrong_types_is_performed_as_the_engines_own_option() -> None:
+    # 1.0 == 1 in Python: the engine must not let the caller's float into the game state.
+    game = new_game(b"typed-seed-0123456789", _setups())
+    d = game.pending
+    assert d is not None and d.kind is DecisionKind.CHOOSE_STARTING_PLAYER
+    apply(game, d.seat, ChooseStartingPlayer(float(d.seat)))  # type: ignore[arg-type]
+    assert type(game.active) is int and game.active == d.seat
+    assert type(game.starting_player) is int
