@@ -18,8 +18,11 @@ from server.cards.mana import COLORS, MANA_TYPES, ManaCost, ManaCostError
 from server.cards.model import (
     SUPPORTED_KEYWORDS,
     ActivatedAbility,
+    Affects,
     CardDef,
+    Condition,
     Effect,
+    StaticAbility,
     TargetKind,
     TargetReq,
     TriggeredAbility,
@@ -91,12 +94,13 @@ def _target(where: str, raw: Any) -> TargetReq:
     if isinstance(raw, str):
         return TargetReq(_enum(where, TargetKind, raw))
     spec = _fields(where, raw, {"kind", "count", "up_to", "tapped", "max_mana_value",
-                                "opponent_controls"})
+                                "opponent_controls", "min_power", "you_control", "other",
+                                "has", "lacks"})
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: must be at least 1")
     mv = spec.get("max_mana_value")
-    for flag in ("up_to", "tapped", "opponent_controls"):
+    for flag in ("up_to", "tapped", "opponent_controls", "you_control", "other"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     return TargetReq(
@@ -106,6 +110,12 @@ def _target(where: str, raw: Any) -> TargetReq:
         tapped=spec.get("tapped", False),
         max_mana_value=None if mv is None else _int(f"{where}.max_mana_value", mv),
         opponent_controls=spec.get("opponent_controls", False),
+        min_power=None if spec.get("min_power") is None
+        else _int(f"{where}.min_power", spec["min_power"]),
+        you_control=spec.get("you_control", False),
+        other=spec.get("other", False),
+        has=str(spec.get("has", "")),
+        lacks=str(spec.get("lacks", "")),
     )
 
 
@@ -119,23 +129,68 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.COUNTER: {"target"},
     Verb.RETURN_TO_HAND: {"target"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter"},
-    Verb.MODIFY_PT: {"who", "target", "power", "toughness"},
+    Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power"},
+    Verb.CREATE_TOKEN: {"amount", "who", "target", "token"},
+    Verb.EXILE: {"target"},
+    Verb.TAP: {"who", "target"},
+    Verb.UNTAP: {"who", "target"},
+    Verb.SACRIFICE: {"amount", "who", "target", "quality"},
+    Verb.ATTACH: {"target"},
+    Verb.RETURN_TO_BATTLEFIELD: {"target"},
+    Verb.REMOVE_COUNTERS: {"amount", "who", "target", "counter"},
+    Verb.EXILE_IF_DIES: {"target"},
 }
-_OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND)
+_OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
+                 Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES)
+_COMMON_EFFECT_FIELDS = {"verb", "condition", "optional"}
+
+
+def _keywords(where: str, raw: Any) -> tuple[str, ...]:
+    names = tuple(str(k) for k in _list(where, raw))
+    for name in names:
+        if name not in SUPPORTED_KEYWORDS:
+            raise CardDataError(f"{where}: keyword {name!r} is not supported")
+    return names
+
+
+def _token(where: str, raw: Any) -> CardDef:
+    """A token definition (rule 111.3): name from its subtypes plus "Token" (111.4)."""
+    spec = _fields(where, raw, {"colors", "types", "subtypes", "power", "toughness",
+                                "keywords"})
+    subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
+    colors = tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", [])))
+    if any(c not in COLORS for c in colors):
+        raise CardDataError(f"{where}.colors: expected letters of WUBRG")
+    return CardDef(
+        name=f"{' '.join(subtypes)} Token", mana_cost=ManaCost(), has_mana_cost=False,
+        supertypes=(), card_types=tuple(_list(f"{where}.types", spec.get("types",
+                                                                          ["Creature"]))),
+        subtypes=subtypes, colors=colors, rules_text=", ".join(spec.get("keywords", [])),
+        power=_int(f"{where}.power", spec.get("power", 0)),
+        toughness=_int(f"{where}.toughness", spec.get("toughness", 0)),
+        keywords=_keywords(f"{where}.keywords", spec.get("keywords", [])),
+        is_token=True,
+    )
 
 
 def _effect(where: str, raw: Any) -> Effect:
     if not isinstance(raw, dict):
         raise CardDataError(f"{where}: expected an object")
     verb = _enum(f"{where}.verb", Verb, raw.get("verb"))
-    spec = _fields(where, raw, _VERB_FIELDS[verb] | {"verb"})
+    spec = _fields(where, raw, _VERB_FIELDS[verb] | _COMMON_EFFECT_FIELDS)
     target = _target(f"{where}.target", spec["target"]) if "target" in spec else None
     default_who = "target" if target is not None or verb in _OBJECT_VERBS else "you"
     who = _enum(f"{where}.who", Who, spec.get("who", default_who))
     if (who is Who.TARGET) != (target is not None):
         raise CardDataError(f"{where}: 'target' is required exactly when who is 'target'")
-    if verb is Verb.PUT_COUNTERS and spec.get("counter") not in ("+1/+1", "-1/-1", "loyalty"):
+    if verb in (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS) and \
+            spec.get("counter") not in ("+1/+1", "-1/-1", "loyalty"):
         raise CardDataError(f"{where}.counter: expected '+1/+1', '-1/-1' or 'loyalty'")
+    if verb is Verb.CREATE_TOKEN and "token" not in spec:
+        raise CardDataError(f"{where}: create_token needs a 'token'")
+    if not isinstance(spec.get("optional", False), bool) or \
+            not isinstance(spec.get("double_power", False), bool):
+        raise CardDataError(f"{where}: optional/double_power: expected true or false")
     return Effect(
         verb=verb,
         who=who,
@@ -144,6 +199,14 @@ def _effect(where: str, raw: Any) -> Effect:
         counter=spec.get("counter", ""),
         power=_int(f"{where}.power", spec.get("power", 0), signed=True) or 0,
         toughness=_int(f"{where}.toughness", spec.get("toughness", 0), signed=True) or 0,
+        gains=_keywords(f"{where}.gains", spec.get("gains", [])),
+        loses=_keywords(f"{where}.loses", spec.get("loses", [])),
+        double_power=spec.get("double_power", False),
+        token=_token(f"{where}.token", spec["token"]) if "token" in spec else None,
+        quality=str(spec.get("quality", "")),
+        condition=_enum(f"{where}.condition", Condition, spec["condition"])
+        if "condition" in spec else None,
+        optional=spec.get("optional", False),
     )
 
 
@@ -164,7 +227,7 @@ def _cost(where: str, text: Any) -> ManaCost:
 
 def _activated(where: str, raw: Any) -> ActivatedAbility:
     spec = _fields(where, raw, {"text", "cost", "tap", "sacrifice_self", "sorcery_speed",
-                                "effects"})
+                                "effects", "loyalty", "condition"})
     flags = {}
     for flag in ("tap", "sacrifice_self", "sorcery_speed"):
         value = spec.get(flag, False)
@@ -175,17 +238,54 @@ def _activated(where: str, raw: Any) -> ActivatedAbility:
         text=str(spec.get("text", "")),
         cost=_cost(f"{where}.cost", spec.get("cost", "")),
         effects=_effects(f"{where}.effects", spec.get("effects")),
+        loyalty=None if spec.get("loyalty") is None
+        else _int(f"{where}.loyalty", spec["loyalty"], signed=True),
+        condition=_enum(f"{where}.condition", Condition, spec["condition"])
+        if "condition" in spec else None,
         **flags,
     )
 
 
 def _triggered(where: str, raw: Any) -> TriggeredAbility:
-    spec = _fields(where, raw, {"text", "when", "effects"})
+    spec = _fields(where, raw, {"text", "when", "effects", "modes", "condition", "colors",
+                                "quality"})
+    modes = tuple(_effects(f"{where}.modes[{i}]", m)
+                  for i, m in enumerate(_list(f"{where}.modes", spec.get("modes", []))))
     return TriggeredAbility(
         text=str(spec.get("text", "")),
         event=_enum(f"{where}.when", TriggerEvent, spec.get("when")),
-        effects=_effects(f"{where}.effects", spec.get("effects")),
+        effects=() if modes else _effects(f"{where}.effects", spec.get("effects")),
+        condition=_enum(f"{where}.condition", Condition, spec["condition"])
+        if "condition" in spec else None,
+        colors=tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", []))),
+        quality=str(spec.get("quality", "")),
+        modes=modes,
     )
+
+
+def _static(where: str, raw: Any) -> StaticAbility:
+    spec = _fields(where, raw, {"text", "affects", "control", "subtypes", "keywords", "power",
+                                "toughness", "subtype", "with_counter", "restrictions"})
+    restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
+                                               spec.get("restrictions", [])))
+    for r in restrictions:
+        if r not in _RESTRICTIONS:
+            raise CardDataError(f"{where}.restrictions: unknown {r!r}; expected {_RESTRICTIONS}")
+    return StaticAbility(
+        text=str(spec.get("text", "")),
+        affects=_enum(f"{where}.affects", Affects, spec.get("affects")),
+        control=bool(spec.get("control", False)),
+        subtypes=tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", []))),
+        keywords=_keywords(f"{where}.keywords", spec.get("keywords", [])),
+        power=_int(f"{where}.power", spec.get("power", 0), signed=True) or 0,
+        toughness=_int(f"{where}.toughness", spec.get("toughness", 0), signed=True) or 0,
+        subtype=str(spec.get("subtype", "")),
+        with_counter=str(spec.get("with_counter", "")),
+        restrictions=restrictions,
+    )
+
+
+_RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_combat")
 
 
 def _list(where: str, raw: Any) -> list[Any]:
@@ -195,7 +295,8 @@ def _list(where: str, raw: Any) -> list[Any]:
 
 
 _BEHAVIOUR_FIELDS = {"effects", "modes", "abilities", "triggers", "mana", "enters_tapped",
-                     "extra_lands", "enchant"}
+                     "extra_lands", "enchant", "statics", "protection", "noncreature_tax",
+                     "additional_cost", "enchant_tapped"}
 
 
 def _opt_int(name: str, field: str, value: Any) -> int | None:
@@ -227,6 +328,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
     for k in keywords:
         if k not in SUPPORTED_KEYWORDS:
             raise CardDataError(f"{where}: keyword {k!r} is not supported yet")
+    keywords = tuple(k for k in keywords if k not in ("Enchant", "Equip", "Protection"))
     spec = _fields(f"{where}: behaviour", behaviour.get(name, {}), _BEHAVIOUR_FIELDS)
     effects = _effects(f"{where}: effects", spec["effects"]) if "effects" in spec else ()
     modes = tuple(_effects(f"{where}: modes[{i}]", m)
@@ -240,9 +342,20 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                      for i, t in enumerate(_list(f"{where}: triggers", spec.get("triggers", []))))
     mana = [BASIC_LAND_MANA[s] for s in subtypes if s in BASIC_LAND_MANA]
     for i, m in enumerate(_list(f"{where}: mana", spec.get("mana", []))):
-        if not isinstance(m, str) or not m or any(ch not in MANA_TYPES for ch in m):
-            raise CardDataError(f"{where}: mana[{i}]: expected mana letters such as 'G' or 'CC'")
+        # "CC" adds two colorless; "B|R" adds one of the alternatives (the player chooses).
+        parts = m.split("|") if isinstance(m, str) else [""]
+        if not all(p and all(ch in MANA_TYPES for ch in p) for p in parts):
+            raise CardDataError(
+                f"{where}: mana[{i}]: expected mana letters such as 'G', 'CC' or 'B|R'")
         mana.append(m)
+    statics = tuple(_static(f"{where}: statics[{i}]", st)
+                    for i, st in enumerate(_list(f"{where}: statics", spec.get("statics", []))))
+    protection = tuple(str(x) for x in _list(f"{where}: protection",
+                                             spec.get("protection", [])))
+    additional_cost = str(spec.get("additional_cost", ""))
+    if additional_cost not in ("", "sacrifice_creature", "discard_card"):
+        raise CardDataError(f"{where}: additional_cost: expected 'sacrifice_creature' or "
+                            "'discard_card'")
     enters_tapped = spec.get("enters_tapped", False)
     if not isinstance(enters_tapped, bool):
         raise CardDataError(f"{where}: enters_tapped: expected true or false")
@@ -253,7 +366,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         raise CardDataError(f"{where}: an Aura needs 'enchant' and only an Aura may have it")
     explained = (not text or bool(_REMINDER.match(text)) or effects or modes or abilities
                  or triggers or len(mana) > 0 or keywords or enters_tapped or extra_lands
-                 or enchant is not None)
+                 or enchant is not None or statics or protection)
     if not explained:
         raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
@@ -279,6 +392,11 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         enters_tapped=enters_tapped,
         extra_lands=extra_lands,
         enchant=enchant,
+        statics=statics,
+        protection=protection,
+        noncreature_tax=_int(f"{where}: noncreature_tax", spec.get("noncreature_tax", 0)) or 0,
+        additional_cost=additional_cost,
+        enchant_tapped=bool(spec.get("enchant_tapped", False)),
     )
 
 

@@ -27,6 +27,14 @@ class TargetKind(Enum):
     ARTIFACT_OR_ENCHANTMENT = "artifact_or_enchantment"
     #: "target spell": an object on the stack that is a spell (rule 112.1).
     SPELL = "spell"
+    SPELL_OR_CREATURE = "spell_or_creature"
+    PERMANENT = "permanent"
+    NONLAND_PERMANENT = "nonland_permanent"
+    ARTIFACT = "artifact"
+    ENCHANTMENT = "enchantment"
+    #: "target creature card from your graveyard" (rule 115.1 cards in zones).
+    CREATURE_CARD_IN_YOUR_GRAVEYARD = "creature_card_in_your_graveyard"
+    CARD_IN_YOUR_GRAVEYARD = "card_in_your_graveyard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +50,29 @@ class TargetReq:
     tapped: bool = False
     #: "with mana value 3 or less" (rule 202.3).
     max_mana_value: int | None = None
+    #: "with power 4 or greater".
+    min_power: int | None = None
+    #: "creature you control" / "creature you don't control".
+    you_control: bool = False
+    #: "another target ...": not the source (rule 115.5 covers only itself).
+    other: bool = False
+    #: "target creature with flying", "non-Spirit": a keyword or subtype it must have / lack.
+    has: str = ""
+    lacks: str = ""
     #: "... an opponent controls" (rule 102.2).
     opponent_controls: bool = False
+
+
+class Condition(Enum):
+    """Conditions for "if" clauses: intervening ifs (603.4), "activate only if" (602.5b) and
+    conditional effects."""
+
+    CREATURE_DIED_THIS_TURN = "creature_died_this_turn"
+    NO_CREATURE_DIED_THIS_TURN = "no_creature_died_this_turn"
+    GAINED_3_LIFE_THIS_TURN = "gained_3_life_this_turn"
+    #: "if you control another creature with power 4 or greater"
+    CONTROL_ANOTHER_POWER_4 = "control_another_power_4"
+    CONTROL_FLYING_CREATURE = "control_flying_creature"
 
 
 class Verb(Enum):
@@ -58,7 +87,20 @@ class Verb(Enum):
     COUNTER = "counter"  # rule 701.6 (2009: 701.5)
     RETURN_TO_HAND = "return_to_hand"  # "return ... to its owner's hand" (rule 400.3)
     PUT_COUNTERS = "put_counters"  # rule 122
-    MODIFY_PT = "modify_pt"  # "gets +N/+N until end of turn" (rules 611.2, 613.4c, 514.2)
+    #: "gets +N/+N [and gains K] until end of turn" (rules 611.2, 613.1f, 613.4c, 514.2)
+    MODIFY_PT = "modify_pt"
+    CREATE_TOKEN = "create_token"  # rule 111.1
+    EXILE = "exile"  # rule 701.13 (2009: 701.11)
+    TAP = "tap"  # rule 701.26a (2009: 701.15a)
+    UNTAP = "untap"  # rule 701.26b
+    #: "[Player] sacrifices a [quality] creature": that player chooses (rule 701.21a)
+    SACRIFICE = "sacrifice"
+    #: Equip: attach the source to the target (rules 701.3a, 702.6a)
+    ATTACH = "attach"
+    RETURN_TO_BATTLEFIELD = "return_to_battlefield"
+    REMOVE_COUNTERS = "remove_counters"  # rule 122
+    #: "If that creature would die this turn, exile it instead" (rule 614.1a)
+    EXILE_IF_DIES = "exile_if_dies"
 
 
 class Who(Enum):
@@ -71,6 +113,13 @@ class Who(Enum):
     #: The source itself ("put a +1/+1 counter on [this]").
     SELF = "self"
     EACH_CREATURE_YOU_CONTROL = "each_creature_you_control"
+    EACH_OTHER_CREATURE_YOU_CONTROL = "each_other_creature_you_control"
+    EACH_CREATURE = "each_creature"
+    EACH_CREATURE_OPPONENTS_CONTROL = "each_creature_opponents_control"
+    EACH_PERMANENT_YOU_CONTROL = "each_permanent_you_control"
+    EACH_PLANESWALKER = "each_planeswalker"
+    #: The controller of the target of the same effect ("Its controller creates ...").
+    TARGET_CONTROLLER = "target_controller"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +138,19 @@ class Effect:
     #: MODIFY_PT: the change to power and toughness until end of turn.
     power: int = 0
     toughness: int = 0
-
+    #: MODIFY_PT: keyword abilities gained / lost until end of turn (rule 613.1f).
+    gains: tuple[str, ...] = ()
+    loses: tuple[str, ...] = ()
+    #: MODIFY_PT: "double the power" (the bonus is its power as the effect begins).
+    double_power: bool = False
+    #: CREATE_TOKEN: the token's definition (rule 111.3).
+    token: CardDef | None = None
+    #: SACRIFICE: the quality the sacrificed permanent must have, e.g. "Flying".
+    quality: str = ""
+    #: Performed only if this holds as the effect would be performed.
+    condition: Condition | None = None
+    #: "Choose one --" on a triggered ability: handled by modes; "you may": optional.
+    optional: bool = False
 
 @dataclass(frozen=True, slots=True)
 class ActivatedAbility:
@@ -102,6 +163,10 @@ class ActivatedAbility:
     #: "Activate only as a sorcery" (rule 602.5d).
     sorcery_speed: bool
     effects: tuple[Effect, ...]
+    #: A loyalty ability's cost, e.g. +1 or -2 (rule 606.4); None for other abilities.
+    loyalty: int | None = None
+    #: "Activate only if ..." (rule 602.5b).
+    condition: Condition | None = None
 
     @property
     def targets(self) -> tuple[TargetReq, ...]:
@@ -118,6 +183,22 @@ class TriggerEvent(Enum):
     DIES = "dies"
     #: "At the beginning of your upkeep" (rule 503.1a).
     YOUR_UPKEEP = "your_upkeep"
+    #: "At the beginning of combat on your turn" (rule 507.1).
+    YOUR_BEGINNING_OF_COMBAT = "your_beginning_of_combat"
+    #: "At the beginning of your end step" (rule 513.1a).
+    YOUR_END_STEP = "your_end_step"
+    #: "Whenever [this] attacks" (rule 508.3a).
+    ATTACKS = "attacks"
+    #: "Whenever [this] blocks" (rule 509.5a); ``quality`` restricts what it blocks.
+    BLOCKS = "blocks"
+    #: "Whenever you cast a noncreature spell" (rule 601.2i); prowess (702.108a).
+    YOU_CAST_NONCREATURE = "you_cast_noncreature"
+    #: "Whenever you cast a spell that's [colours]".
+    YOU_CAST_COLORED = "you_cast_colored"
+    #: "Whenever you draw a card" (rule 121).
+    YOU_DRAW = "you_draw"
+    #: "Whenever a creature an opponent controls dies".
+    OPPONENT_CREATURE_DIES = "opponent_creature_dies"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +208,13 @@ class TriggeredAbility:
     text: str
     event: TriggerEvent
     effects: tuple[Effect, ...]
+    #: An intervening "if" clause (rule 603.4): checked as it triggers and as it resolves.
+    condition: Condition | None = None
+    #: YOU_CAST_COLORED: the colours that count; BLOCKS: a keyword the blocked creature has.
+    colors: tuple[str, ...] = ()
+    quality: str = ""
+    #: "Choose one --" triggers (rule 700.2b): the modes; ``effects`` is then empty.
+    modes: tuple[tuple[Effect, ...], ...] = ()
 
     @property
     def targets(self) -> tuple[TargetReq, ...]:
@@ -134,8 +222,48 @@ class TriggeredAbility:
         return tuple(e.target for e in self.effects if e.target is not None)
 
 
+class Affects(Enum):
+    """What a static ability's continuous effect applies to (rules 604.2, 611.3)."""
+
+    SELF = "self"
+    #: The permanent this Aura enchants / this Equipment equips (rules 303.4, 301.5).
+    ATTACHED = "attached"
+    CREATURES_YOU_CONTROL = "creatures_you_control"
+    OTHER_CREATURES_YOU_CONTROL = "other_creatures_you_control"
+    OTHER_CREATURES = "other_creatures"
+    ATTACKING_CREATURES_YOU_CONTROL = "attacking_creatures_you_control"
+    CREATURES_OPPONENTS_CONTROL = "creatures_opponents_control"
+
+
+@dataclass(frozen=True, slots=True)
+class StaticAbility:
+    """A static ability's continuous effect (rules 604, 611.3), applied in layers (613)."""
+
+    text: str
+    affects: Affects
+    #: Layer 2: "You control enchanted creature".
+    control: bool = False
+    #: Layer 4: subtypes added ("is a Knight in addition to its other types").
+    subtypes: tuple[str, ...] = ()
+    #: Layer 6: keyword abilities granted.
+    keywords: tuple[str, ...] = ()
+    #: Layer 7c: power/toughness change.
+    power: int = 0
+    toughness: int = 0
+    #: Only creatures with this subtype ("Other Dogs you control") or counter kind.
+    subtype: str = ""
+    with_counter: str = ""
+    #: Rules changes for the affected permanents: "cant_attack", "cant_block",
+    #: "doesnt_untap" (502.3), "attacks_each_combat" (508.1d).
+    restrictions: tuple[str, ...] = ()
+
+
 #: Keyword abilities the engine implements (rule 702).
-SUPPORTED_KEYWORDS = ("Flash", "Deathtouch")
+SUPPORTED_KEYWORDS = (
+    "Flash", "Deathtouch", "Flying", "Reach", "First strike", "Double strike", "Lifelink",
+    "Trample", "Vigilance", "Haste", "Menace", "Defender", "Indestructible", "Hexproof",
+    "Prowess", "Protection", "Enchant", "Equip",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +298,18 @@ class CardDef:
     extra_lands: int = 0
     #: An Aura's enchant ability (rule 303.4a, 702.5).
     enchant: TargetKind | None = None
-    # Derived once from the type line (the engine asks these constantly).
+    statics: tuple[StaticAbility, ...] = ()
+    #: Protection from these colours or subtypes (rule 702.16), e.g. ("Demon", "Dragon").
+    protection: tuple[str, ...] = ()
+    #: A token's definition (rule 111.4) rather than a card's.
+    is_token: bool = False
+    #: "Noncreature spells cost {1} more to cast" (rule 601.2f).
+    noncreature_tax: int = 0
+    #: An additional cost to cast this spell (rule 601.2f): "sacrifice_creature" or
+    #: "discard_card".
+    additional_cost: str = ""
+    #: "You can't choose an untapped creature as this spell's target" (Enthralling Hold).
+    enchant_tapped: bool = False    # Derived once from the type line (the engine asks these constantly).
     creature: bool = field(init=False, repr=False, compare=False)
     planeswalker: bool = field(init=False, repr=False, compare=False)
     legendary: bool = field(init=False, repr=False, compare=False)
@@ -215,7 +354,7 @@ class CardDef:
     def spell_targets(self, mode: int | None) -> tuple[TargetReq, ...]:
         """Targets the spell requires, in text order (rules 601.2c, 303.4a for Auras)."""
         if self.enchant is not None:
-            return (TargetReq(self.enchant),)
+            return (TargetReq(self.enchant, tapped=self.enchant_tapped),)
         return tuple(e.target for e in self.spell_effects(mode) if e.target is not None)
 
     @property
@@ -223,3 +362,13 @@ class CardDef:
         """The printed type line, e.g. ``Basic Land — Forest`` (rule 205.1)."""
         left = " ".join((*self.supertypes, *self.card_types))
         return f"{left} — {' '.join(self.subtypes)}" if self.subtypes else left
+
+
+#: Prowess (rule 702.108a): "Whenever you cast a noncreature spell, this creature gets +1/+1
+#: until end of turn."
+PROWESS = TriggeredAbility(
+    text="Prowess (Whenever you cast a noncreature spell, this creature gets +1/+1 until end "
+         "of turn.)",
+    event=TriggerEvent.YOU_CAST_NONCREATURE,
+    effects=(Effect(Verb.MODIFY_PT, who=Who.SELF, power=1, toughness=1),),
+)

@@ -65,10 +65,12 @@ class PayMana:
 
 @dataclass(frozen=True, slots=True)
 class DeclareAttacker:
-    """Rule 508.1a: declare that a creature attacks the given player."""
+    """Rules 508.1a-b: declare that a creature attacks a player, or (``planeswalker_id``) a
+    planeswalker that player controls."""
 
     object_id: str
     defender: int
+    planeswalker_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,8 @@ class FinishBlockers:
 
 @dataclass(frozen=True, slots=True)
 class AssignCombatDamage:
-    """Rule 510.1c: divide an attacker's combat damage among its blockers."""
+    """Rules 510.1c, 702.19b: divide an attacker's combat damage among its blockers (and,
+    with trample, ``""`` for the player or planeswalker it attacks)."""
 
     attacker_id: str
     assignments: tuple[tuple[str, int], ...]
@@ -164,6 +167,19 @@ class KeepLegend:
 
 
 @dataclass(frozen=True, slots=True)
+class Sacrifice:
+    """Rules 701.21a, 601.2h: the permanent to sacrifice -- for an effect, or as a cost."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResetBlockers:
+    """Rule 509.1: start this player's declaration of blockers over (e.g. to satisfy
+    menace, 702.111b)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Concede:
     """Rule 104.3a: concede the game (allowed at any time, not only when deciding)."""
 
@@ -191,6 +207,8 @@ Action = (
     | FinishTargets
     | ChooseOrder
     | KeepLegend
+    | Sacrifice
+    | ResetBlockers
     | Concede
 )
 
@@ -200,7 +218,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         PassPriority, PlayLand, CastSpell, ChooseX, ChooseTarget, ActivateManaAbility, PayMana,
         DeclareAttacker, FinishAttackers, DeclareBlocker, FinishBlockers, AssignCombatDamage,
         Discard, ChooseStartingPlayer, KeepHand, TakeMulligan, PutOnBottom, ChooseMode,
-        ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Concede,
+        ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, ResetBlockers,
+        Concede,
     )
 }
 

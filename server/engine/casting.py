@@ -8,8 +8,8 @@ take away the last legal choice half-way; then the cast is reversed (rule 733.1)
 
 from __future__ import annotations
 
-from server.cards.mana import ManaCost
-from server.cards.model import CardDef, TargetKind, TargetReq
+from server.cards.mana import COLORS, ManaCost
+from server.cards.model import CardDef, Effect, TargetKind, TargetReq, TriggeredAbility
 from server.engine.actions import (
     Action,
     ActivateAbility,
@@ -21,7 +21,7 @@ from server.engine.actions import (
     FinishTargets,
     PayMana,
 )
-from server.engine.events import Event
+from server.engine.events import Event, SpellCast
 from server.engine.mana import (
     can_pay,
     mana_sources,
@@ -48,12 +48,33 @@ Target = tuple[str, int | str]
 _NO_COST = ManaCost()
 
 
-def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: int) -> bool:
-    """Whether a permanent or spell matches the target's noun phrase (rule 115.1) for a spell
-    or ability controlled by ``controller``."""
-    if req.kind is TargetKind.SPELL:
-        return obj.zone is Zone.STACK and not obj.is_ability
-    if obj.zone is not Zone.BATTLEFIELD:
+_GRAVEYARD_KINDS = (TargetKind.CREATURE_CARD_IN_YOUR_GRAVEYARD, TargetKind.CARD_IN_YOUR_GRAVEYARD)
+
+
+def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: int,
+                      source: CardDef | None = None) -> bool:
+    """Whether a permanent, spell or card matches the target's noun phrase (rule 115.1) for
+    a spell or ability controlled by ``controller`` from ``source``; hexproof (702.11b) and
+    protection (702.16b) forbid some."""
+    kind = req.kind
+    if kind in _GRAVEYARD_KINDS:
+        return obj.zone is Zone.GRAVEYARD and obj.owner == controller and (
+            kind is TargetKind.CARD_IN_YOUR_GRAVEYARD or obj.card.creature)
+    if obj.zone is Zone.STACK:
+        return kind in (TargetKind.SPELL, TargetKind.SPELL_OR_CREATURE) and not obj.is_ability
+    if obj.zone is not Zone.BATTLEFIELD or kind is TargetKind.SPELL:
+        return False
+    if obj.has("Hexproof") and obj.controller != controller:
+        return False
+    if source is not None and any(_has_quality(source, q) for q in obj.card.protection):
+        return False
+    if req.you_control and obj.controller != controller:
+        return False
+    if req.min_power is not None and obj.power < req.min_power:
+        return False
+    if req.has and not (obj.has(req.has) or req.has in obj.subtypes):
+        return False
+    if req.lacks and (obj.has(req.lacks) or req.lacks in obj.subtypes):
         return False
     if req.tapped and not obj.tapped:
         return False
@@ -62,19 +83,34 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
     if req.opponent_controls and obj.controller == controller:
         return False
     card = obj.card
-    if req.kind in (TargetKind.ANY, TargetKind.CREATURE_OR_PLANESWALKER):
+    if kind in (TargetKind.ANY, TargetKind.CREATURE_OR_PLANESWALKER):
         return obj.is_creature or obj.is_planeswalker  # rule 115.4
-    if req.kind is TargetKind.CREATURE:
+    if kind in (TargetKind.CREATURE, TargetKind.SPELL_OR_CREATURE):
         return obj.is_creature
-    if req.kind is TargetKind.PLAYER_OR_PLANESWALKER:
+    if kind is TargetKind.PLAYER_OR_PLANESWALKER:
         return obj.is_planeswalker
-    if req.kind is TargetKind.ARTIFACT_OR_ENCHANTMENT:
+    if kind is TargetKind.ARTIFACT_OR_ENCHANTMENT:
         return card.is_type("Artifact") or card.is_type("Enchantment")
-    return False
+    if kind is TargetKind.ARTIFACT:
+        return card.is_type("Artifact")
+    if kind is TargetKind.ENCHANTMENT:
+        return card.is_type("Enchantment")
+    if kind is TargetKind.NONLAND_PERMANENT:
+        return not card.is_land
+    return kind is TargetKind.PERMANENT
+
+
+def _has_quality(card: CardDef, quality: str) -> bool:
+    if quality in COLORS:
+        return quality in card.colors
+    if quality == "multicolored":
+        return len(card.colors) > 1
+    return quality in card.subtypes
 
 
 def target_candidates(game: Game, req: TargetReq, controller: int, source_id: str | None = None,
-                      exclude: tuple[Target, ...] = ()) -> list[Target]:
+                      exclude: tuple[Target, ...] = (),
+                      source: CardDef | None = None) -> list[Target]:
     """Legal choices for one target (rule 115): players in turn order, then objects.
 
     A spell or ability can't target itself (rule 115.5); ``exclude`` holds targets already
@@ -85,9 +121,20 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
         out += [("player", seat) for seat in game.apnap(controller)]
     elif req.kind is TargetKind.OPPONENT:
         out += [("player", seat) for seat in game.opponents(controller)]
-    zone = game.stack if req.kind is TargetKind.SPELL else game.battlefield
+    if req.kind in _GRAVEYARD_KINDS:
+        zone: list[str] = game.player(controller).graveyard
+    elif req.kind is TargetKind.SPELL:
+        zone = game.stack
+    elif req.kind is TargetKind.SPELL_OR_CREATURE:
+        zone = [*game.stack, *game.battlefield]
+    else:
+        zone = game.battlefield
+    origin = game.objects.get(source_id) if source_id is not None else None
     out += [("object", oid) for oid in zone
-            if oid != source_id and _object_qualifies(game, game.objects[oid], req, controller)]
+            if oid != source_id
+            and not (req.other and origin is not None and origin.ability is not None
+                     and oid == origin.ability.source_id)
+            and _object_qualifies(game, game.objects[oid], req, controller, source)]
     return [t for t in out if t not in exclude]
 
 
@@ -95,18 +142,21 @@ def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
                     source_id: str) -> bool:
     """Rule 608.2b: recheck a target on resolution (a changed zone means a new object)."""
     kind, ref = target
+    source = game.objects.get(source_id)
+    card = source.card if source is not None else None
     if kind == "player":
-        return target in target_candidates(game, req, controller, source_id)
+        return target in target_candidates(game, req, controller, source_id, source=card)
     obj = game.objects.get(str(ref))
     return obj is not None and obj.id != source_id and \
-        _object_qualifies(game, obj, req, controller)
+        _object_qualifies(game, obj, req, controller, card)
 
 
 def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
-                      source_id: str | None = None) -> bool:
+                      source_id: str | None = None, source: CardDef | None = None) -> bool:
     """Whether every target requirement can be met (rules 601.2c, 115.1)."""
     return all(
-        req.up_to or len(target_candidates(game, req, controller, source_id)) >= req.count
+        req.up_to or
+        len(target_candidates(game, req, controller, source_id, source=source)) >= req.count
         for req in reqs
     )
 
@@ -153,10 +203,28 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
     return can_pay(pool, ability.cost)
 
 
+def modes_of(obj: GameObject) -> tuple[tuple[Effect, ...], ...]:
+    """The modes of a modal spell or triggered ability on the stack (rule 700.2)."""
+    ability = obj.ability_def
+    if ability is None:
+        return obj.card.modes
+    return ability.modes if isinstance(ability, TriggeredAbility) else ()
+
+
+def stack_effects(obj: GameObject) -> tuple[Effect, ...]:
+    """The effects of a spell or ability on the stack: its chosen mode's, if modal."""
+    modes = modes_of(obj)
+    if modes:
+        return modes[obj.mode or 0]
+    ability = obj.ability_def
+    return obj.card.effects if ability is None else ability.effects
+
+
 def stack_targets(obj: GameObject) -> tuple[TargetReq, ...]:
     """The target requirements of a spell or ability on the stack."""
-    ability = obj.ability_def
-    return obj.card.spell_targets(obj.mode) if ability is None else ability.targets
+    if obj.ability is None and obj.card.enchant is not None:
+        return obj.card.spell_targets(None)  # rule 303.4a
+    return tuple(e.target for e in stack_effects(obj) if e.target is not None)
 
 
 def total_cost(obj: GameObject) -> ManaCost:
@@ -193,7 +261,8 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
     """
     game.pending_triggers.remove(trigger)
     ability = _new_ability(game, trigger.card, trigger.controller, AbilityRef(
-        AbilityKind.TRIGGERED, trigger.index, trigger.source_id))
+        AbilityKind.TRIGGERED, trigger.index, trigger.source_id,
+        definition=trigger.definition, event_player=trigger.event_player))
     if not targets_available(game, stack_targets(ability), trigger.controller, ability.id):
         game.stack.remove(ability.id)
         del game.objects[ability.id]
@@ -225,7 +294,7 @@ def abandon_impossible_cast(game: Game, events: list[Event]) -> None:
 def _new_ability(game: Game, card: CardDef, seat: int, ref: AbilityRef) -> GameObject:
     obj = GameObject(id=fresh_id(game), card=card, owner=seat, controller=seat,
                      zone=Zone.STACK, controlled_since=game.turn, ability=ref,
-                     timestamp=next_timestamp(game))
+                     timestamp=next_timestamp(game), base_controller=seat)
     game.objects[obj.id] = obj
     game.stack.append(obj.id)
     return obj
@@ -241,7 +310,7 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
     stage = order.index(casting.stage) + (0 if start else 1)
     for candidate in order[stage:]:
         casting.stage = candidate
-        if candidate is CastStage.CHOOSE_MODE and obj.ability is None and obj.card.modes:
+        if candidate is CastStage.CHOOSE_MODE and modes_of(obj):
             return
         if candidate is CastStage.CHOOSE_X and obj.ability is None and \
                 obj.card.mana_cost.x_count:
@@ -252,7 +321,7 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
         if candidate is CastStage.PAY:
             ref = obj.ability
             if ref is not None and ref.kind is AbilityKind.TRIGGERED:
-                _finish(game)  # a triggered ability has no cost (rule 603.3d)
+                _finish(game, events)  # a triggered ability has no cost (rule 603.3d)
                 return
             if total_cost(obj) != _NO_COST:
                 return
@@ -270,8 +339,9 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     if casting.stage is CastStage.CHOOSE_MODE:
         # Rule 700.2a: a mode whose targets can't be chosen can't be chosen.
         return DecisionKind.CHOOSE_MODE, tuple(
-            ChooseMode(m) for m in range(len(card.modes))
-            if targets_available(game, card.spell_targets(m), seat, obj.id)
+            ChooseMode(m) for m, effects in enumerate(modes_of(obj))
+            if targets_available(game, tuple(e.target for e in effects if e.target), seat,
+                                 obj.id)
         )
     if casting.stage is CastStage.CHOOSE_X:
         pool = potential_pool(game, seat)
@@ -348,14 +418,17 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
             source.tapped = True
         if ability.sacrifice_self:
             put_into_graveyards(game, [source.id], events)  # rule 701.21a: sacrifice
-    _finish(game)
+    _finish(game, events)
 
 
-def _finish(game: Game) -> None:
+def _finish(game: Game, events: list[Event]) -> None:
     """Rule 601.2i: the spell is cast (or the ability activated or put on the stack)."""
     casting = game.casting
     assert casting is not None
     game.casting = None
+    obj = game.objects[casting.object_id]
+    if obj.ability is None:
+        events.append(SpellCast(obj.id, obj.controller, obj.card))  # cast triggers
     if casting.had_priority:
         # Rule 117.3c: the caster receives priority again.
         game.priority = casting.seat

@@ -1,4 +1,5 @@
-"""The combat phase: declaring attackers and blockers, and combat damage (rules 506-511)."""
+"""The combat phase: declaring attackers and blockers, and combat damage (rules 506-511),
+with the combat keywords of rule 702."""
 
 from __future__ import annotations
 
@@ -11,35 +12,55 @@ from server.engine.actions import (
     DeclareBlocker,
     FinishAttackers,
     FinishBlockers,
+    ResetBlockers,
 )
-from server.engine.effects import deal_damage
-from server.engine.events import Event
-from server.engine.state import Game
+from server.engine.effects import deal_damage, quality_of
+from server.engine.events import AttackersDeclared, BlockersDeclared, Event
+from server.engine.state import Game, GameObject
+
+Target = tuple[str, int | str]
 
 
 def can_attack(game: Game, object_id: str) -> bool:
-    """Rule 508.1a: an untapped creature its controller has controlled since the turn began."""
+    """Rule 508.1a: an untapped creature its controller has controlled continuously since the
+    turn began (302.6) unless it has haste (702.10b); not a defender (702.3b)."""
     obj = game.objects[object_id]
     return (
         obj.is_creature
         and obj.controller == game.active
         and not obj.tapped
-        and obj.controlled_since < game.turn  # rule 302.6: summoning sickness
+        and (obj.controlled_since < game.turn or obj.has("Haste"))
+        and not obj.has("Defender")
+        and "cant_attack" not in obj.restrictions
         and not game.players[game.active].has_lost
     )
 
 
 def attack_options(game: Game) -> tuple[Action, ...]:
-    """Options while declaring attackers: one more attacker (at any opponent), or done."""
+    """Options while declaring attackers: one more attacker, at any opponent or a planeswalker
+    an opponent controls (506.3, 508.1b); or done, once every requirement is met (508.1d)."""
     combat = game.combat
-    options: list[Action] = [
-        DeclareAttacker(oid, defender)
-        for oid in game.battlefield
-        if oid not in combat.attackers and can_attack(game, oid)
-        for defender in game.opponents(game.active)
-    ]
-    options.append(FinishAttackers())
+    opponents = game.opponents(game.active)
+    walkers = [oid for oid in game.battlefield
+               if game.objects[oid].is_planeswalker and game.objects[oid].controller in opponents]
+    options: list[Action] = []
+    for oid in game.battlefield:
+        if oid in combat.attackers or not can_attack(game, oid):
+            continue
+        options += [DeclareAttacker(oid, seat) for seat in opponents]
+        options += [DeclareAttacker(oid, game.objects[w].controller, w) for w in walkers]
+    if not _unmet_attack_requirements(game):
+        options.append(FinishAttackers())
     return tuple(options)
+
+
+def _unmet_attack_requirements(game: Game) -> bool:
+    """Rule 508.1d: a creature that "attacks each combat if able" and can attack must."""
+    return any(
+        "attacks_each_combat" in game.objects[oid].restrictions and can_attack(game, oid)
+        and oid not in game.combat.attackers
+        for oid in game.battlefield
+    )
 
 
 def has_possible_attacker(game: Game) -> bool:
@@ -47,12 +68,23 @@ def has_possible_attacker(game: Game) -> bool:
     return any(can_attack(game, oid) for oid in game.battlefield)
 
 
-def finish_attackers(game: Game) -> None:
-    """Rule 508.1f: tap the chosen attackers; the declaration is complete."""
+def declare_attacker(game: Game, action: DeclareAttacker) -> None:
+    """Record an attacker and what it attacks (rules 508.1a-b)."""
+    game.combat.attackers[action.object_id] = action.defender
+    if action.planeswalker_id:
+        game.combat.attacking_planeswalker[action.object_id] = action.planeswalker_id
+
+
+def finish_attackers(game: Game, events: list[Event]) -> None:
+    """Rule 508.1f: tap the attackers, except those with vigilance (702.20b); then attack
+    triggers trigger (508.3a)."""
     for oid in game.combat.attackers:
-        game.objects[oid].tapped = True
+        if not game.objects[oid].has("Vigilance"):
+            game.objects[oid].tapped = True
     game.combat.attackers_declared = True
     game.combat.any_attacker_declared = bool(game.combat.attackers)
+    if game.combat.attackers:
+        events.append(AttackersDeclared(tuple(game.combat.attackers)))
 
 
 def defenders(game: Game) -> list[int]:
@@ -66,23 +98,39 @@ def defenders(game: Game) -> list[int]:
     return out
 
 
-def can_block(game: Game, object_id: str, seat: int) -> bool:
-    """Rule 509.1a: an untapped creature the defending player controls, not already blocking."""
-    obj = game.objects[object_id]
-    return (obj.is_creature and obj.controller == seat and not obj.tapped
-            and object_id not in game.combat.blocking)
+def can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
+    """Rule 509.1a and the keywords restricting blocks: flying and reach (702.9b, 702.17b),
+    protection (702.16e)."""
+    if attacker.has("Flying") and not (blocker.has("Flying") or blocker.has("Reach")):
+        return False
+    return not any(quality_of(blocker.card, q) for q in attacker.card.protection)
+
+
+def _blockers_for(game: Game, seat: int) -> list[GameObject]:
+    return [game.objects[oid] for oid in game.battlefield
+            if game.objects[oid].is_creature and game.objects[oid].controller == seat
+            and not game.objects[oid].tapped and oid not in game.combat.blocking
+            and "cant_block" not in game.objects[oid].restrictions]
 
 
 def block_options(game: Game, seat: int) -> tuple[Action, ...]:
-    """Options while ``seat`` declares blockers: block one attacker with one creature, or done."""
-    attackers = [a for a, d in game.combat.attackers.items() if d == seat]
+    """Options while ``seat`` declares blockers: block one attacker with one creature, start
+    over, or finish once the blocks are legal (menace, 702.111b)."""
+    combat = game.combat
+    attackers = [game.objects[a] for a, d in combat.attackers.items() if d == seat]
     options: list[Action] = [
-        DeclareBlocker(oid, attacker)
-        for oid in game.battlefield
-        if can_block(game, oid, seat)
+        DeclareBlocker(blocker.id, attacker.id)
+        for blocker in _blockers_for(game, seat)
         for attacker in attackers
+        if can_block(game, blocker, attacker)
     ]
-    options.append(FinishBlockers())
+    mine = [b for b, a in combat.blocking.items() if combat.attackers.get(a) == seat]
+    if mine:
+        options.append(ResetBlockers())
+    menace_ok = all(
+        len(combat.blocked_by.get(a.id, [])) != 1 for a in attackers if a.has("Menace"))
+    if menace_ok:
+        options.append(FinishBlockers())
     return tuple(options)
 
 
@@ -90,6 +138,26 @@ def declare_blocker(game: Game, action: DeclareBlocker) -> None:
     """Record a block (rules 509.1a, 509.1h)."""
     game.combat.blocking[action.object_id] = action.attacker_id
     game.combat.blocked_by.setdefault(action.attacker_id, []).append(action.object_id)
+
+
+def reset_blockers(game: Game, seat: int) -> None:
+    """Undo ``seat``'s blocks so far (their declaration starts over)."""
+    combat = game.combat
+    for blocker, attacker in list(combat.blocking.items()):
+        if combat.attackers.get(attacker) == seat:
+            del combat.blocking[blocker]
+            combat.blocked_by[attacker].remove(blocker)
+            if not combat.blocked_by[attacker]:
+                del combat.blocked_by[attacker]
+
+
+def finish_blockers(game: Game, seat: int, events: list[Event]) -> None:
+    """Rule 509.1: the declaration is complete; block triggers trigger (509.5a)."""
+    combat = game.combat
+    combat.blockers_done.append(seat)
+    pairs = tuple((b, a) for b, a in combat.blocking.items() if combat.attackers.get(a) == seat)
+    if pairs:
+        events.append(BlockersDeclared(pairs))
 
 
 def _divisions(total: int, parts: int) -> list[tuple[int, ...]]:
@@ -101,44 +169,113 @@ def _divisions(total: int, parts: int) -> list[tuple[int, ...]]:
     return out
 
 
-def pending_assignment(game: Game) -> tuple[int, tuple[Action, ...]] | None:
-    """Rule 510.1c: the next attacker whose controller must divide damage among 2+ blockers."""
+def _lethal(game: Game, attacker: GameObject, blocker: GameObject) -> int:
+    """Rules 702.19b, 702.2c: lethal damage counts damage already marked; with deathtouch
+    any nonzero amount is lethal."""
+    if attacker.has("Deathtouch"):
+        return 1
+    return max(blocker.toughness - blocker.damage, 0)
+
+
+def _deals_damage_now(game: Game, obj: GameObject) -> bool:
+    """Rule 510.4: in a first-strike damage step only first and double strikers deal damage;
+    in the next, those that had neither as it began, and double strikers."""
     combat = game.combat
-    for attacker, blockers in combat.blocked_by.items():
-        obj = game.objects.get(attacker)
-        if obj is None or attacker in combat.assignments:
+    striker = obj.has("First strike") or obj.has("Double strike")
+    if combat.first_strike_step:
+        return striker
+    if obj.has("Double strike"):
+        return True
+    return obj.id not in combat.first_strikers
+
+
+def _attacked(game: Game, attacker: str) -> Target:
+    """What an unblocked attacker damages: the planeswalker it attacks, or the player."""
+    walker = game.combat.attacking_planeswalker.get(attacker)
+    if walker is not None:
+        return ("object", walker)
+    return ("player", game.combat.attackers[attacker])
+
+
+def pending_assignment(game: Game) -> tuple[int, tuple[Action, ...]] | None:
+    """Rule 510.1c: the next attacker whose controller must divide its damage -- among two or
+    more blockers, or, with trample, between blockers and what it attacks (702.19b)."""
+    combat = game.combat
+    for attacker_id, blockers in combat.blocked_by.items():
+        obj = game.objects.get(attacker_id)
+        if obj is None or attacker_id in combat.assignments or not _deals_damage_now(game, obj):
             continue
-        if len(blockers) >= 2 and obj.power > 0:
-            options: tuple[Action, ...] = tuple(
-                AssignCombatDamage(attacker, tuple(zip(blockers, split, strict=True)))
-                for split in _divisions(obj.power, len(blockers))
-            )
-            return obj.controller, options
+        trample = obj.has("Trample")
+        if obj.power <= 0 or not blockers or (len(blockers) < 2 and not trample):
+            continue
+        recipients = list(blockers)
+        if trample and attacker_id in combat.attackers:
+            recipients.append("")  # the player or planeswalker it attacks
+        options: list[AssignCombatDamage] = []
+        for split in _divisions(obj.power, len(recipients)):
+            if trample and split[-1] > 0 and any(
+                    n < _lethal(game, obj, game.objects[b])
+                    for b, n in zip(blockers, split, strict=False)):
+                continue  # rule 702.19b: lethal to every blocker before any excess
+            options.append(AssignCombatDamage(attacker_id, tuple(zip(recipients, split,
+                                                                     strict=True))))
+        if len(options) > 1:
+            return obj.controller, tuple(options)
+        combat.assignments[attacker_id] = options[0].assignments if options else ()
     return None
 
 
-def deal_combat_damage(game: Game, events: list[Event]) -> None:
-    """Rules 510.1-510.2: every attacker and blocker assigns damage; all is dealt at once."""
+def begin_damage_step(game: Game) -> None:
+    """Rule 510.4: decide whether this is a first-strike combat damage step."""
     combat = game.combat
-    assigned: list[tuple[str, tuple[str, int | str], int]] = []
-    for attacker, defender in combat.attackers.items():
-        power = game.objects[attacker].power
-        if power <= 0:
+    if combat.first_strikers or combat.first_strike_step:
+        combat.first_strike_step = False  # the second combat damage step
+        return
+    combatants = [game.objects[i] for i in (*combat.attackers, *combat.blocking)
+                  if i in game.objects]
+    combat.first_strike_step = any(
+        o.has("First strike") or o.has("Double strike") for o in combatants)
+
+
+def deal_combat_damage(game: Game, events: list[Event]) -> None:
+    """Rules 510.1-510.2: every attacker and blocker dealing damage in this step assigns it;
+    all of it is dealt at once."""
+    combat = game.combat
+    assigned: list[tuple[GameObject, Target, int]] = []
+    for attacker_id in combat.attackers:
+        obj = game.objects[attacker_id]
+        power = obj.power
+        if power <= 0 or not _deals_damage_now(game, obj):
             continue  # rule 510.1a
-        if attacker not in combat.blocked_by:
-            assigned.append((attacker, ("player", defender), power))  # 510.1a: unblocked
+        if attacker_id not in combat.blocked_by:
+            assigned.append((obj, _attacked(game, attacker_id), power))  # unblocked
             continue
-        blockers = combat.blocked_by[attacker]
-        if len(blockers) == 1:
-            assigned.append((attacker, ("object", blockers[0]), power))
-        elif blockers:
-            for blocker, amount in combat.assignments[attacker]:
-                assigned.append((attacker, ("object", blocker), amount))
-        # no blockers left: a blocked creature assigns no combat damage (510.1c)
-    for blocker, attacker in combat.blocking.items():
-        power = game.objects[blocker].power
-        if power > 0 and attacker in game.objects:  # rule 510.1d
-            assigned.append((blocker, ("object", attacker), power))
+        blockers = combat.blocked_by[attacker_id]
+        if not blockers:
+            if obj.has("Trample"):  # rule 702.19d
+                assigned.append((obj, _attacked(game, attacker_id), power))
+            continue  # rule 510.1c: no blockers left, no damage
+        split = combat.assignments.get(attacker_id)
+        if split is None:
+            assigned.append((obj, ("object", blockers[0]), power))
+            continue
+        for recipient, amount in split:
+            where: Target = _attacked(game, attacker_id) if recipient == "" \
+                else ("object", recipient)
+            assigned.append((obj, where, amount))
+    for blocker_id, attacker_id in combat.blocking.items():
+        blocker = game.objects[blocker_id]
+        if blocker.power > 0 and attacker_id in game.objects and \
+                _deals_damage_now(game, blocker):  # rule 510.1d
+            assigned.append((blocker, ("object", attacker_id), blocker.power))
+    if combat.first_strike_step:
+        combat.first_strikers = [
+            i for i in (*combat.attackers, *combat.blocking)
+            if i in game.objects and (game.objects[i].has("First strike")
+                                      or game.objects[i].has("Double strike"))]
     for source, target, amount in assigned:
-        deal_damage(game, game.objects[source], target, amount, events)
+        if target[0] == "object" and str(target[1]) not in game.objects:
+            continue
+        deal_damage(game, source, target, amount, events)
+    combat.assignments.clear()
     combat.damage_dealt = True

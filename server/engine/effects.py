@@ -7,30 +7,59 @@ are performed in text order).
 
 from __future__ import annotations
 
-from server.cards.model import Effect, Verb, Who
-from server.engine.casting import Target, is_legal_target, stack_targets
-from server.engine.events import DamageDealt, Event
+from server.cards.mana import COLORS
+from server.cards.model import CardDef, Condition, Effect, TriggeredAbility, Verb, Who
+from server.engine import layers
+from server.engine.casting import Target, is_legal_target, stack_effects, stack_targets
+from server.engine.events import DamageDealt, Event, TokenCreated
 from server.engine.state import (
     Choice,
+    ContinuousEffect,
     DecisionKind,
     Game,
     GameObject,
     Resolution,
     Zone,
 )
-from server.engine.zones import draw, move, put_into_graveyards, remove_from_game
+from server.engine.zones import (
+    create_object,
+    draw,
+    move,
+    next_timestamp,
+    put_into_graveyards,
+    remove_from_game,
+)
 
 
-def stack_effects(obj: GameObject) -> tuple[Effect, ...]:
-    """The effects of a spell (its chosen mode's, rule 700.2) or ability on the stack."""
-    ability = obj.ability_def
-    return obj.card.spell_effects(obj.mode) if ability is None else ability.effects
+def quality_of(card: CardDef, quality: str) -> bool:
+    """Whether a card has a quality protection can name (rule 702.16a): a colour letter,
+    "multicolored", or a subtype such as "Demon"."""
+    if quality in COLORS:
+        return quality in card.colors
+    if quality == "multicolored":
+        return len(card.colors) > 1
+    return quality in card.subtypes
+
+
+def protected_from(obj: GameObject, source: GameObject) -> bool:
+    """Rule 702.16: whether ``obj`` has protection from a quality ``source`` has."""
+    return any(quality_of(source.card, q) for q in obj.card.protection)
+
+
+def gain_life(game: Game, seat: int, amount: int) -> None:
+    """Rule 119.3: a player gains life (remembered for "if you gained life this turn")."""
+    if amount > 0:
+        player = game.player(seat)
+        player.life += amount
+        player.life_gained_this_turn += amount
 
 
 def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
                 events: list[Event]) -> None:
     """Rule 120.3: damage to a player is life loss (120.3a); to a planeswalker it removes
-    loyalty (120.3c); to a creature it is marked (120.3e), with deathtouch noted (702.2b)."""
+    loyalty (120.3c); to a creature it is marked (120.3e), with deathtouch noted (702.2b).
+    Lifelink makes its controller gain that much life (120.3f); protection prevents damage
+    from sources with the quality (702.16e)."""
     if amount <= 0:
         return  # rule 120.8: no damage is dealt
     kind, ref = target
@@ -40,20 +69,47 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
             return  # rule 800.4a: a player who left is no longer in the game
         game.player(seat).life -= amount
         events.append(DamageDealt(source.id, seat, None, amount))
-        return
-    obj = game.objects[str(ref)]
-    if obj.is_planeswalker:
-        obj.counters["loyalty"] = obj.loyalty - amount
-    if obj.is_creature:
-        obj.damage += amount
-        if source.card.has_keyword("Deathtouch"):
-            obj.deathtouched = True
-    events.append(DamageDealt(source.id, None, obj.id, amount))
+    else:
+        obj = game.objects[str(ref)]
+        if protected_from(obj, source):
+            return  # rule 702.16e: prevented
+        if obj.is_planeswalker:
+            obj.counters["loyalty"] = obj.loyalty - amount
+        if obj.is_creature:
+            obj.damage += amount
+            if source.has("Deathtouch"):
+                obj.deathtouched = True
+        events.append(DamageDealt(source.id, None, obj.id, amount))
+    if source.has("Lifelink"):
+        gain_life(game, source.controller, amount)
+
+
+def condition_holds(game: Game, controller: int, source_id: str | None,
+                    condition: Condition | None) -> bool:
+    """Evaluate an "if" clause (rules 603.4, 602.5b) for ``controller``."""
+    if condition is None:
+        return True
+    if condition is Condition.CREATURE_DIED_THIS_TURN:
+        return game.creatures_died > 0
+    if condition is Condition.NO_CREATURE_DIED_THIS_TURN:
+        return game.creatures_died == 0
+    if condition is Condition.GAINED_3_LIFE_THIS_TURN:
+        return game.player(controller).life_gained_this_turn >= 3
+    mine = [game.objects[i] for i in game.battlefield
+            if game.objects[i].controller == controller and game.objects[i].is_creature]
+    if condition is Condition.CONTROL_FLYING_CREATURE:
+        return any(o.has("Flying") for o in mine)
+    return any(o.power >= 4 and o.id != source_id for o in mine)
 
 
 def resolve_top(game: Game, events: list[Event]) -> None:
     """Rule 608: resolve the top object of the stack."""
     obj = game.objects[game.stack[-1]]
+    ability = obj.ability_def
+    if isinstance(ability, TriggeredAbility) and not condition_holds(
+            game, obj.controller, _source_id(obj), ability.condition):
+        _leave_stack(game, obj, events)  # rule 603.4: the "if" no longer holds
+        return
     reqs = stack_targets(obj)
     groups = _target_groups(obj)
     legal = tuple(
@@ -106,7 +162,11 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         i = res.index
         res.index += 1
         targets = legal_groups[group_of[i]] if group_of[i] >= 0 else []
-        _perform(game, obj, effects[i], [t for t, ok in targets if ok], events)
+        layers.refresh(game)  # each effect sees the results of the ones before it
+        if effects[i].target is not None and not any(ok for _, ok in targets):
+            continue  # rule 608.2b: this part's targets are all illegal
+        if condition_holds(game, obj.controller, _source_id(obj), effects[i].condition):
+            _perform(game, obj, effects[i], [t for t, ok in targets if ok], events)
         if game.choices:
             return  # rule 608.2c: continue after the choice
     game.resolving = None
@@ -131,25 +191,48 @@ def _after_resolution(game: Game) -> None:
     game.passes = 0
 
 
+def _source_id(obj: GameObject) -> str:
+    return obj.ability.source_id if obj.ability is not None else obj.id
+
+
 def _players(game: Game, obj: GameObject, effect: Effect, targets: list[Target]) -> list[int]:
-    if effect.who is Who.YOU:
+    who = effect.who
+    if who is Who.YOU:
         return [] if game.players[obj.controller].has_lost else [obj.controller]
-    if effect.who is Who.EACH_OPPONENT:
+    if who is Who.EACH_OPPONENT:
         return game.opponents(obj.controller)
-    if effect.who is Who.EACH_PLAYER:
+    if who is Who.EACH_PLAYER:
         return game.apnap()
+    if who is Who.TARGET_CONTROLLER:
+        out = [game.objects[str(ref)].controller for kind, ref in targets if kind == "object"]
+        if obj.ability is not None and obj.ability.event_player is not None:
+            out.append(obj.ability.event_player)  # "that player"
+        return [s for s in out if not game.players[s].has_lost]
     return [int(ref) for kind, ref in targets if kind == "player"]
 
 
 def _permanents(game: Game, obj: GameObject, effect: Effect,
                 targets: list[Target]) -> list[GameObject]:
-    if effect.who is Who.EACH_CREATURE_YOU_CONTROL:
-        return [game.objects[i] for i in game.battlefield
-                if game.objects[i].is_creature and game.objects[i].controller == obj.controller]
-    if effect.who is Who.SELF:
-        source = game.objects.get(obj.ability.source_id) if obj.ability else obj
+    who = effect.who
+    if who is Who.SELF:
+        source = game.objects.get(_source_id(obj))
         return [source] if source is not None and source.zone is Zone.BATTLEFIELD else []
-    return [game.objects[str(ref)] for kind, ref in targets if kind == "object"]
+    if who is Who.TARGET:
+        return [game.objects[str(ref)] for kind, ref in targets if kind == "object"]
+    everything = [game.objects[i] for i in game.battlefield]
+    if who is Who.EACH_PERMANENT_YOU_CONTROL:
+        return [o for o in everything if o.controller == obj.controller]
+    if who is Who.EACH_PLANESWALKER:
+        return [o for o in everything if o.is_planeswalker]
+    creatures = [o for o in everything if o.is_creature]
+    if who is Who.EACH_CREATURE_YOU_CONTROL:
+        return [o for o in creatures if o.controller == obj.controller]
+    if who is Who.EACH_OTHER_CREATURE_YOU_CONTROL:
+        return [o for o in creatures if o.controller == obj.controller
+                and o.id != _source_id(obj)]
+    if who is Who.EACH_CREATURE_OPPONENTS_CONTROL:
+        return [o for o in creatures if o.controller != obj.controller]
+    return creatures  # Who.EACH_CREATURE
 
 
 def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
@@ -157,9 +240,7 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     """Perform one effect on its still-legal targets (rule 608.2b) or its named players."""
     amount = (obj.x_value or 0) if effect.amount is None else effect.amount
     verb = effect.verb
-    source = obj
-    if obj.ability is not None and obj.ability.source_id in game.objects:
-        source = game.objects[obj.ability.source_id]
+    source = game.objects.get(_source_id(obj), obj)
     if verb is Verb.DEAL_DAMAGE:
         recipients = targets if effect.who is Who.TARGET else [
             ("player", seat) for seat in _players(game, obj, effect, targets)]
@@ -167,7 +248,7 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
             deal_damage(game, source, target, amount, events)
     elif verb is Verb.GAIN_LIFE:
         for seat in _players(game, obj, effect, targets):
-            game.player(seat).life += amount  # rule 119.3
+            gain_life(game, seat, amount)
     elif verb is Verb.LOSE_LIFE:
         for seat in _players(game, obj, effect, targets):
             game.player(seat).life -= amount  # rule 119.3
@@ -178,27 +259,83 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     elif verb is Verb.DISCARD:
         for seat in _players(game, obj, effect, targets):
             start_discard(game, seat, amount, events)
-    elif verb is Verb.DESTROY:
-        # Rule 701.8a (2009: 701.6a): move to its owner's graveyard.
-        put_into_graveyards(game, [p.id for p in _permanents(game, obj, effect, targets)],
+    elif verb is Verb.SACRIFICE:
+        for seat in _players(game, obj, effect, targets):
+            _start_sacrifice(game, seat, effect.quality, events)
+    elif verb is Verb.CREATE_TOKEN and effect.token is not None:
+        for seat in _players(game, obj, effect, targets):
+            for _ in range(amount):
+                token = create_object(game, effect.token, seat, Zone.BATTLEFIELD)
+                token.controlled_since = game.turn  # rule 302.6
+                events.append(TokenCreated(token.id, seat, effect.token))  # rule 111.1
+    else:
+        _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
+                               amount, events)
+
+
+def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
+                           permanents: list[GameObject], amount: int,
+                           events: list[Event]) -> None:
+    verb = effect.verb
+    if verb is Verb.DESTROY:
+        # Rule 701.8a (2009: 701.6a): to its owner's graveyard; indestructible permanents
+        # aren't destroyed (702.12b).
+        put_into_graveyards(game, [p.id for p in permanents if not p.has("Indestructible")],
                             events)
     elif verb is Verb.COUNTER:
         # Rule 701.6a (2009: 701.5a): a countered spell goes to its owner's graveyard; its
         # costs are not refunded (701.6b).
-        for spell in _permanents(game, obj, effect, targets):
+        for spell in permanents:
             move(game, spell.id, Zone.GRAVEYARD, events)
     elif verb is Verb.RETURN_TO_HAND:
-        for permanent in _permanents(game, obj, effect, targets):
+        for permanent in permanents:
             move(game, permanent.id, Zone.HAND, events)  # rule 400.3: owner's hand
-    elif verb is Verb.PUT_COUNTERS:
-        for permanent in _permanents(game, obj, effect, targets):
-            permanent.counters[effect.counter] = permanent.counters.get(effect.counter, 0) \
-                + amount  # rule 122.1
+    elif verb is Verb.EXILE:
+        for permanent in permanents:
+            move(game, permanent.id, Zone.EXILE, events)  # rule 701.13a
+    elif verb is Verb.RETURN_TO_BATTLEFIELD:
+        for card_obj in permanents:
+            move(game, card_obj.id, Zone.BATTLEFIELD, events, controller=obj.controller)
+    elif verb in (Verb.TAP, Verb.UNTAP):
+        for permanent in permanents:
+            permanent.tapped = verb is Verb.TAP  # rule 701.26
+    elif verb in (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS):
+        sign = 1 if verb is Verb.PUT_COUNTERS else -1
+        for permanent in permanents:
+            left = permanent.counters.get(effect.counter, 0) + sign * amount  # rule 122.1
+            permanent.counters[effect.counter] = max(left, 0)
     elif verb is Verb.MODIFY_PT:
-        for permanent in _permanents(game, obj, effect, targets):
-            permanent.pt_effects.append((effect.power, effect.toughness))  # until end of turn
+        # Rule 611.2c: the affected set is locked in as the effect begins.
+        locked = tuple(p.id for p in permanents)
+        power = effect.power
+        if effect.double_power and len(permanents) == 1:
+            power += permanents[0].power
+        if locked:
+            game.effects.append(ContinuousEffect(
+                next_timestamp(game), locked, power, effect.toughness, effect.gains,
+                effect.loses))
+    elif verb is Verb.ATTACH:
+        # Rule 701.3a: attach the source (an Equipment) to the target; new timestamp (613.7e).
+        source = game.objects.get(_source_id(obj))
+        if source is not None and source.zone is Zone.BATTLEFIELD and permanents:
+            if source.attached_to != permanents[0].id:  # rule 701.3b: same object: nothing
+                source.attached_to = permanents[0].id
+                source.timestamp = next_timestamp(game)
+    elif verb is Verb.EXILE_IF_DIES:
+        for permanent in permanents:
+            permanent.exile_if_dies = True
     else:  # pragma: no cover - the vocabulary is closed
         raise ValueError(f"unhandled verb {verb}")
+
+
+def _start_sacrifice(game: Game, seat: int, quality: str, events: list[Event]) -> None:
+    """Rule 701.21a: the player chooses a permanent of theirs with the quality to sacrifice."""
+    pool = [i for i in game.battlefield if game.objects[i].controller == seat
+            and game.objects[i].is_creature and (not quality or game.objects[i].has(quality))]
+    if len(pool) == 1:
+        put_into_graveyards(game, pool, events)
+    elif pool:
+        game.choices.append(Choice(DecisionKind.SACRIFICE, seat, pool))
 
 
 def start_discard(game: Game, seat: int, count: int, events: list[Event]) -> None:

@@ -53,4 +53,44 @@ class GameEnded:
     reason: str
 
 
-Event = ZoneChanged | DamageDealt | PlayerLost | GameEnded
+@dataclass(frozen=True, slots=True)
+class SpellCast:
+    """Rule 601.2i: a spell became cast."""
+
+    object_id: str
+    controller: int
+    card: CardDef
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    """Rule 121.1: a player drew a card."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TokenCreated:
+    """Rule 111.1: a token was created on the battlefield (it "enters", 603.6a)."""
+
+    object_id: str
+    controller: int
+    card: CardDef
+
+
+@dataclass(frozen=True, slots=True)
+class AttackersDeclared:
+    """Rule 508.1: the declared attackers (attack triggers, 508.3a)."""
+
+    attackers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BlockersDeclared:
+    """Rule 509.1: one defending player's (blocker, attacker) pairs (block triggers, 509.5a)."""
+
+    blocks: tuple[tuple[str, str], ...]
+
+
+Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
+         | TokenCreated | AttackersDeclared | BlockersDeclared)

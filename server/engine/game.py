@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.cards import CardDef
-from server.cards.model import TriggerEvent
-from server.engine import casting, combat, effects
+from server.cards.model import PROWESS, TriggeredAbility, TriggerEvent
+from server.engine import casting, combat, effects, layers
 from server.engine.actions import (
     Action,
     ActivateAbility,
@@ -31,10 +32,20 @@ from server.engine.actions import (
     PassPriority,
     PlayLand,
     PutOnBottom,
+    ResetBlockers,
+    Sacrifice,
     TakeMulligan,
 )
 from server.engine.errors import GameOverError, IllegalActionError
-from server.engine.events import Event, ZoneChanged
+from server.engine.events import (
+    AttackersDeclared,
+    BlockersDeclared,
+    CardDrawn,
+    Event,
+    SpellCast,
+    TokenCreated,
+    ZoneChanged,
+)
 from server.engine.mana import empty_pools, mana_sources, potential_pool, tap_for_mana
 from server.engine.rng import GameRng
 from server.engine.sba import check_game_over, check_state_based_actions, lose
@@ -44,6 +55,7 @@ from server.engine.state import (
     Decision,
     DecisionKind,
     Game,
+    GameObject,
     GamePhase,
     PendingTrigger,
     Player,
@@ -185,13 +197,15 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None
         tap_for_mana(game, action.object_id)
         game.passes = 0
     elif isinstance(action, DeclareAttacker):
-        game.combat.attackers[action.object_id] = action.defender
+        combat.declare_attacker(game, action)
     elif isinstance(action, FinishAttackers):
-        combat.finish_attackers(game)
+        combat.finish_attackers(game, events)
     elif isinstance(action, DeclareBlocker):
         combat.declare_blocker(game, action)
+    elif isinstance(action, ResetBlockers):
+        combat.reset_blockers(game, seat)
     elif isinstance(action, FinishBlockers):
-        game.combat.blockers_done.append(seat)
+        combat.finish_blockers(game, seat, events)
     elif isinstance(action, AssignCombatDamage):
         game.combat.assignments[action.attacker_id] = action.assignments
     else:  # pragma: no cover - every option kind is handled above
@@ -233,6 +247,9 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
             graveyard = game.player(choice.seat).graveyard
             kept = [i for i in graveyard if i not in order]
             graveyard[:] = kept + [i for i in order if i in graveyard]
+    elif isinstance(action, Sacrifice):
+        game.choices.pop(0)
+        put_into_graveyards(game, [action.object_id], events)  # rule 701.21a
     elif isinstance(action, KeepLegend):
         game.choices.pop(0)
         # Rule 704.5j; they go to the graveyard with the rest of this SBA check (704.3).
@@ -266,6 +283,8 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
         return tuple(Discard(oid) for oid in choice.pool)
     if kind is DecisionKind.LEGEND_RULE:
         return tuple(KeepLegend(oid) for oid in choice.pool)
+    if kind is DecisionKind.SACRIFICE:
+        return tuple(Sacrifice(oid) for oid in choice.pool)
     return tuple(ChooseOrder(oid) for oid in choice.pool)
 
 
@@ -432,7 +451,8 @@ def _cleanup_end_effects(game: Game) -> None:
     for oid in game.battlefield:
         obj = game.objects[oid]
         obj.damage = 0
-        obj.pt_effects.clear()
+        obj.exile_if_dies = False
+    game.effects.clear()
 
 
 def _begin_step(game: Game, events: list[Event]) -> None:
@@ -441,15 +461,19 @@ def _begin_step(game: Game, events: list[Event]) -> None:
     game.step_begun = True
     active_in_game = not game.players[game.active].has_lost
     if game.step is Step.UNTAP and active_in_game:
-        for oid in game.battlefield:  # rule 502.3
+        for oid in game.battlefield:  # rule 502.3: unless an effect keeps it tapped
             obj = game.objects[oid]
-            if obj.controller == game.active:
+            if obj.controller == game.active and "doesnt_untap" not in obj.restrictions:
                 obj.tapped = False
+    elif game.step is Step.COMBAT_DAMAGE:
+        combat.begin_damage_step(game)  # rule 510.4
+        game.combat.damage_dealt = False
     elif game.step is Step.UPKEEP and active_in_game:
-        for oid in game.battlefield:  # rule 503.1a
-            obj = game.objects[oid]
-            if obj.controller == game.active:
-                _trigger(game, obj.controller, obj.card, obj.id, TriggerEvent.YOUR_UPKEEP)
+        _each_permanent(game, TriggerEvent.YOUR_UPKEEP, game.active)  # rule 503.1a
+    elif game.step is Step.BEGINNING_OF_COMBAT and active_in_game:
+        _each_permanent(game, TriggerEvent.YOUR_BEGINNING_OF_COMBAT, game.active)  # 507.1
+    elif game.step is Step.END and active_in_game:
+        _each_permanent(game, TriggerEvent.YOUR_END_STEP, game.active)  # rule 513.1a
     elif game.step is Step.DRAW and active_in_game:
         # Rule 103.8a: in a two-player game the starting player skips their first draw;
         # rule 103.8c: in other multiplayer games nobody skips it.
@@ -472,6 +496,8 @@ def _end_step(game: Game) -> None:
             _next_turn(game)
     elif step is Step.DECLARE_ATTACKERS and not game.combat.any_attacker_declared:
         game.step = Step.END_OF_COMBAT  # rule 508.8: skip blockers and combat damage
+    elif step is Step.COMBAT_DAMAGE and game.combat.first_strike_step:
+        game.step = Step.COMBAT_DAMAGE  # rule 510.4: a second combat damage step
     else:
         game.step = Step(step + 1)
     game.cleanup_priority = False
@@ -486,21 +512,48 @@ def _next_turn(game: Game) -> None:
     game.active = game.next_seat(game.active)
     game.turn += 1
     game.step = Step.UNTAP
+    game.creatures_died = 0
     for player in game.players:
         player.lands_played = 0
+        player.life_gained_this_turn = 0
 
 
 # --- triggered abilities (rule 603) ----------------------------------------------------------
 
 
 def _trigger(game: Game, controller: int, card: CardDef, source_id: str,
-             event: TriggerEvent) -> None:
+             event: TriggerEvent, *, event_player: int | None = None,
+             keywords: bool = False, blocked: GameObject | None = None,
+             spell: CardDef | None = None) -> None:
+    """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
+    must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too."""
     if game.players[controller].has_lost:
         return  # rule 800.4d
-    for index, ability in enumerate(card.triggers):
-        if ability.event is event:
-            game.pending_triggers.append(
-                PendingTrigger(fresh_id(game), controller, card, index, source_id))
+    found: list[tuple[int, TriggeredAbility]] = list(enumerate(card.triggers))
+    if keywords and event is TriggerEvent.YOU_CAST_NONCREATURE:
+        source = game.objects.get(source_id)
+        if source is not None and source.has("Prowess"):
+            found.append((-1, PROWESS))  # rule 702.108a
+    for index, ability in found:
+        if ability.event is not event:
+            continue
+        if ability.quality and (blocked is None or not blocked.has(ability.quality)):
+            continue
+        if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
+            continue
+        if not effects.condition_holds(game, controller, source_id, ability.condition):
+            continue
+        game.pending_triggers.append(PendingTrigger(
+            fresh_id(game), controller, card, index, source_id, ability, event_player))
+
+
+def _each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
+                    **kwargs: Any) -> None:
+    """Trigger ``event`` for every permanent (controlled by ``seat``, if given)."""
+    for oid in list(game.battlefield):
+        obj = game.objects[oid]
+        if seat is None or obj.controller == seat:
+            _trigger(game, obj.controller, obj.card, oid, event, **kwargs)
 
 
 def _collect_triggers(game: Game, events: list[Event], seen: int) -> int:
@@ -508,14 +561,41 @@ def _collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     stack the next time a player would receive priority (603.3). Leaves-the-battlefield
     triggers look back in time (603.10a)."""
     for event in events[seen:]:
-        if not isinstance(event, ZoneChanged):
-            continue
-        if event.to_zone is Zone.BATTLEFIELD:
-            obj = game.objects.get(event.new_id)
-            controller = obj.controller if obj is not None else event.owner
-            _trigger(game, controller, event.card, event.new_id, TriggerEvent.ENTERS)
-        if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
-            _trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES)
+        if isinstance(event, TokenCreated):
+            _trigger(game, event.controller, event.card, event.object_id, TriggerEvent.ENTERS)
+        elif isinstance(event, SpellCast):
+            if not event.card.creature:
+                _each_permanent(game, TriggerEvent.YOU_CAST_NONCREATURE, event.controller,
+                                keywords=True)
+            _each_permanent(game, TriggerEvent.YOU_CAST_COLORED, event.controller,
+                            spell=event.card)
+        elif isinstance(event, CardDrawn):
+            _each_permanent(game, TriggerEvent.YOU_DRAW, event.seat)
+        elif isinstance(event, AttackersDeclared):
+            for oid in event.attackers:
+                obj = game.objects.get(oid)
+                if obj is not None:
+                    _trigger(game, obj.controller, obj.card, oid, TriggerEvent.ATTACKS)
+        elif isinstance(event, BlockersDeclared):
+            for blocker_id, attacker_id in event.blocks:
+                obj = game.objects.get(blocker_id)
+                if obj is not None:
+                    _trigger(game, obj.controller, obj.card, blocker_id, TriggerEvent.BLOCKS,
+                             blocked=game.objects.get(attacker_id))
+        elif isinstance(event, ZoneChanged):
+            if event.to_zone is Zone.BATTLEFIELD:
+                obj = game.objects.get(event.new_id)
+                controller = obj.controller if obj is not None else event.owner
+                _trigger(game, controller, event.card, event.new_id, TriggerEvent.ENTERS)
+            if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
+                _trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES)
+                if event.card.creature:
+                    for oid in list(game.battlefield):
+                        obj = game.objects[oid]
+                        if obj.controller != event.controller:
+                            _trigger(game, obj.controller, obj.card, oid,
+                                     TriggerEvent.OPPONENT_CREATURE_DIES,
+                                     event_player=event.controller)
     return len(events)
 
 
@@ -541,6 +621,7 @@ def _advance(game: Game, events: list[Event]) -> None:
     game.pending = None
     seen = 0
     while game.result is None:
+        layers.refresh(game)
         seen = _collect_triggers(game, events, seen)
         if game.casting is not None:
             kind, options = casting.casting_decision(game)

@@ -68,6 +68,8 @@ class DecisionKind(IntEnum):
     ORDER_TRIGGERS = 13
     ORDER_GRAVEYARD = 14
     LEGEND_RULE = 15
+    SACRIFICE = 16
+    CHOOSE_COST = 17
 
 
 class GamePhase(Enum):
@@ -84,6 +86,7 @@ class CastStage(Enum):
     CHOOSE_MODE = "mode"      # 601.2b
     CHOOSE_X = "x"            # 601.2b
     CHOOSE_TARGETS = "targets"  # 601.2c
+    CHOOSE_COST = "cost"      # 601.2f-h: the permanent to sacrifice / card to discard
     PAY = "pay"               # 601.2g-h
 
 
@@ -103,6 +106,10 @@ class AbilityRef:
     index: int
     #: The source's id when the ability was created (it may have left since: 113.7a).
     source_id: str
+    #: The definition when it isn't printed on the card (a keyword's trigger: prowess).
+    definition: TriggeredAbility | None = None
+    #: "That player" of the trigger event (e.g. the controller of a creature that died).
+    event_player: int | None = None
 
 
 @dataclass(slots=True)
@@ -112,6 +119,7 @@ class GameObject:
     id: str
     card: CardDef
     owner: int
+    #: The effective controller (after control-changing effects, layer 2; rule 613.1b).
     controller: int
     zone: Zone
     tapped: bool = False
@@ -134,8 +142,19 @@ class GameObject:
     face_down: bool = False
     #: Dealt damage by a source with deathtouch since SBAs were last checked (rule 702.2b).
     deathtouched: bool = False
-    #: "+N/+N until end of turn" effects on this object, ended in cleanup (rules 611.2, 514.2).
-    pt_effects: list[tuple[int, int]] = field(default_factory=list)
+    #: Who controls it before control-changing effects: who put it onto the battlefield.
+    base_controller: int = -1
+    #: Power/toughness, keywords and subtypes after the layers (rule 613), computed by
+    #: :func:`server.engine.layers.refresh` for permanents; None until then.
+    pt_now: tuple[int, int] | None = None
+    keywords_now: frozenset[str] | None = None
+    subtypes_now: tuple[str, ...] | None = None
+    #: Rules restrictions from static abilities: "cant_attack", "cant_block", ...
+    restrictions: frozenset[str] = frozenset()
+    #: "If it would die this turn, exile it instead" applies (rule 614.1a).
+    exile_if_dies: bool = False
+    #: Turn in which a loyalty ability of it was last activated (rule 606.3).
+    loyalty_turn: int = -1
     #: Set for an ability on the stack, which is not a card (rule 113.7).
     ability: AbilityRef | None = None
     #: When the object entered its zone (rule 613.7d).
@@ -147,6 +166,8 @@ class GameObject:
         ref = self.ability
         if ref is None:
             return None
+        if ref.definition is not None:
+            return ref.definition
         if ref.kind is AbilityKind.ACTIVATED:
             return self.card.abilities[ref.index]
         return self.card.triggers[ref.index]
@@ -168,17 +189,33 @@ class GameObject:
 
     @property
     def power(self) -> int:
-        """Current power: printed, then counters and effects (rules 613.4b-c, 122.1a)."""
-        base = self.card.power or 0
+        """Current power: after the layers on the battlefield (rule 613.4); elsewhere the
+        printed value."""
+        if self.pt_now is not None and self.zone is Zone.BATTLEFIELD:
+            return self.pt_now[0]
         bonus = self.counters.get("+1/+1", 0) - self.counters.get("-1/-1", 0)
-        return base + bonus + sum(p for p, _ in self.pt_effects)
+        return (self.card.power or 0) + bonus
 
     @property
     def toughness(self) -> int:
-        """Current toughness: printed, then counters and effects (rules 613.4b-c, 122.1a)."""
-        base = self.card.toughness or 0
+        """Current toughness (see :attr:`power`)."""
+        if self.pt_now is not None and self.zone is Zone.BATTLEFIELD:
+            return self.pt_now[1]
         bonus = self.counters.get("+1/+1", 0) - self.counters.get("-1/-1", 0)
-        return base + bonus + sum(t for _, t in self.pt_effects)
+        return (self.card.toughness or 0) + bonus
+
+    def has(self, keyword: str) -> bool:
+        """Whether it has a keyword ability now (rule 702), after layer 6."""
+        if self.keywords_now is not None and self.zone is Zone.BATTLEFIELD:
+            return keyword in self.keywords_now
+        return keyword in self.card.keywords
+
+    @property
+    def subtypes(self) -> tuple[str, ...]:
+        """Its subtypes now, after type-changing effects (layer 4)."""
+        if self.subtypes_now is not None and self.zone is Zone.BATTLEFIELD:
+            return self.subtypes_now
+        return self.card.subtypes
 
     @property
     def loyalty(self) -> int:
@@ -206,6 +243,8 @@ class Player:
     lands_played: int = 0
     poison: int = 0
     max_hand_size: int = 7  # rule 402.2
+    #: Life gained this turn (for "if you gained 3 or more life this turn").
+    life_gained_this_turn: int = 0
     #: Mulligans taken so far (rule 103.5).
     mulligans: int = 0
     #: Cards outside the game (rule 400.11): the sideboard. Not objects.
@@ -213,6 +252,21 @@ class Player:
     has_lost: bool = False
     #: Rule 704.5b: attempted to draw from an empty library since SBAs were last checked.
     drew_from_empty: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ContinuousEffect:
+    """A continuous effect from a resolved spell or ability (rule 611.2): it affects the
+    objects it affected when it began (611.2c) and lasts until end of turn (514.2)."""
+
+    timestamp: int
+    affected: tuple[str, ...]
+    power: int = 0
+    toughness: int = 0
+    gains: tuple[str, ...] = ()
+    loses: tuple[str, ...] = ()
+    #: Layer 2: the new controller.
+    controller: int | None = None
 
 
 @dataclass(slots=True)
@@ -264,6 +318,8 @@ class PendingTrigger:
     card: CardDef
     index: int
     source_id: str
+    definition: TriggeredAbility
+    event_player: int | None = None
 
 
 @dataclass(slots=True)
@@ -282,8 +338,14 @@ class Combat:
     blocked_by: dict[str, list[str]] = field(default_factory=dict)
     #: blocker id -> attacker id
     blocking: dict[str, str] = field(default_factory=dict)
-    #: attacker id -> chosen division of its damage (rule 510.1c)
+    #: attacker id -> chosen division of its damage (rule 510.1c); "" is what it attacks
     assignments: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    #: attacker id -> the planeswalker it attacks (rule 506.3)
+    attacking_planeswalker: dict[str, str] = field(default_factory=dict)
+    #: Rule 510.4: this combat damage step is the first-strike one.
+    first_strike_step: bool = False
+    #: Creatures that dealt first-strike damage (510.4).
+    first_strikers: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +405,10 @@ class Game:
     pending_triggers: list[PendingTrigger] = field(default_factory=list)
     #: Next timestamp to hand out (rule 613.7).
     clock: int = 0
+    #: Continuous effects of resolved spells and abilities (rule 611.2).
+    effects: list[ContinuousEffect] = field(default_factory=list)
+    #: Creatures that died this turn (for "if a creature died this turn").
+    creatures_died: int = 0
     combat: Combat = field(default_factory=Combat)
     pending: Decision | None = None
     prompt_counter: int = 0

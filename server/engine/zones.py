@@ -7,7 +7,7 @@ viewer follow a card through a hidden zone or a shuffle.
 from __future__ import annotations
 
 from server.cards import CardDef
-from server.engine.events import Event, ZoneChanged
+from server.engine.events import CardDrawn, Event, ZoneChanged
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
 
 
@@ -29,7 +29,7 @@ def create_object(game: Game, card: CardDef, owner: int, zone: Zone) -> GameObje
     """Put a new object for ``card`` into ``zone`` (on top, for ordered zones)."""
     obj = GameObject(
         id=fresh_id(game), card=card, owner=owner, controller=owner, zone=zone,
-        controlled_since=game.turn, timestamp=next_timestamp(game),
+        controlled_since=game.turn, timestamp=next_timestamp(game), base_controller=owner,
     )
     if zone is Zone.BATTLEFIELD and card.loyalty is not None:
         obj.counters["loyalty"] = card.loyalty  # rule 306.5b
@@ -57,11 +57,15 @@ def move(
     del game.objects[object_id]
     if old.zone is Zone.BATTLEFIELD:
         _remove_from_combat(game, object_id)
+        if to is Zone.GRAVEYARD and old.is_creature:
+            game.creatures_died += 1  # "dies" (rule 700.4)
+    new_controller = old.owner if controller is None else controller
     new = GameObject(
         id=fresh_id(game),
         card=old.card,
         owner=old.owner,
-        controller=old.owner if controller is None else controller,
+        controller=new_controller,
+        base_controller=new_controller,
         zone=to,
         controlled_since=game.turn,
         face_down=face_down and to is Zone.EXILE,
@@ -107,6 +111,7 @@ def _remove_from_combat(game: Game, object_id: str) -> None:
     """Rule 506.4. A blocked attacker stays blocked when its blockers leave (rule 509.1h)."""
     combat = game.combat
     combat.attackers.pop(object_id, None)
+    combat.attacking_planeswalker.pop(object_id, None)
     combat.blocked_by.pop(object_id, None)
     combat.assignments.pop(object_id, None)
     attacker = combat.blocking.pop(object_id, None)
@@ -121,6 +126,7 @@ def draw(game: Game, seat: int, events: list[Event]) -> None:
         player.drew_from_empty = True
         return
     move(game, player.library[-1], Zone.HAND, events)
+    events.append(CardDrawn(seat))
 
 
 def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) -> list[str]:
@@ -135,6 +141,9 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
     movers = sorted((game.objects[oid] for oid in object_ids if oid in game.objects),
                     key=lambda o: o.card.name)
     for obj in movers:
+        if obj.zone is Zone.BATTLEFIELD and obj.exile_if_dies:
+            move(game, obj.id, Zone.EXILE, events)  # a replacement effect (rule 614.1a)
+            continue
         new = move(game, obj.id, Zone.GRAVEYARD, events)
         arrived.setdefault(new.owner, []).append(new.id)
     for owner, ids in arrived.items():

@@ -268,7 +268,7 @@ class _Run:
             raise self.error(f"{definition.name} can't be on the battlefield (rule 400.4a)")
         obj = create_object(game, definition, owner, zone)
         if zone is Zone.BATTLEFIELD:
-            obj.controller = seat
+            obj.controller = obj.base_controller = seat
             obj.tapped = bool(spec.get("tapped", False))
             # Rule 302.6: "sick" means it came under its controller's control this turn.
             obj.controlled_since = game.turn if spec.get("sick", False) else game.turn - 1

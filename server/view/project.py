@@ -203,7 +203,7 @@ def project(game: Game, viewer: int) -> View:
         phase=game.phase,
         starting_seat=game.starting_player,
         triggers=tuple(
-            TriggerView(t.id, t.controller, t.card.name, t.card.triggers[t.index].text)
+            TriggerView(t.id, t.controller, t.card.name, t.definition.text)
             for t in game.pending_triggers
         ),
     )

@@ -1,0 +1,120 @@
+"""Continuous effects applied in layers (rule 613).
+
+:func:`refresh` recomputes every permanent's controller (layer 2), subtypes (layer 4),
+keyword abilities (layer 6) and power/toughness (layer 7) from its printed values, the static
+abilities on the battlefield (604, 611.3) and the effects of resolved spells and abilities
+(611.2), each layer in timestamp order (613.7). Because layers are applied in order, an effect
+whose set of affected objects depends on an earlier layer ("creatures you control" after a
+control change) sees that layer's result -- the common case of dependency (613.8).
+
+The engine calls it before every decision, state-based action check and effect, so readers
+just use :attr:`GameObject.power`, :meth:`GameObject.has`, :attr:`GameObject.controller`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from server.cards.model import Affects, StaticAbility
+from server.engine.state import Game, GameObject
+
+
+def _affected(game: Game, source: GameObject, static: StaticAbility,
+              permanents: list[GameObject]) -> Iterator[GameObject]:
+    kind = static.affects
+    if kind is Affects.SELF:
+        candidates: list[GameObject] = [source]
+    elif kind is Affects.ATTACHED:
+        host = game.objects.get(source.attached_to) if source.attached_to else None
+        candidates = [host] if host is not None else []
+    else:
+        candidates = [p for p in permanents if p.is_creature]
+        if kind in (Affects.CREATURES_YOU_CONTROL, Affects.OTHER_CREATURES_YOU_CONTROL,
+                    Affects.ATTACKING_CREATURES_YOU_CONTROL):
+            candidates = [p for p in candidates if p.controller == source.controller]
+        elif kind is Affects.CREATURES_OPPONENTS_CONTROL:
+            candidates = [p for p in candidates if p.controller != source.controller]
+        if kind in (Affects.OTHER_CREATURES_YOU_CONTROL, Affects.OTHER_CREATURES):
+            candidates = [p for p in candidates if p.id != source.id]
+        if kind is Affects.ATTACKING_CREATURES_YOU_CONTROL:
+            candidates = [p for p in candidates if p.id in game.combat.attackers]
+    for obj in candidates:
+        if static.subtype and static.subtype not in (obj.subtypes_now or obj.card.subtypes):
+            continue
+        if static.with_counter and not obj.counters.get(static.with_counter):
+            continue
+        yield obj
+
+
+def refresh(game: Game) -> None:
+    """Recompute every permanent's characteristics from the layers (rule 613)."""
+    objects = game.objects
+    permanents = [objects[i] for i in game.battlefield]
+    statics: list[tuple[int, GameObject, StaticAbility]] = []
+    for obj in permanents:
+        obj.controller = obj.base_controller
+        obj.subtypes_now = None
+        obj.keywords_now = None
+        obj.restrictions = frozenset()
+        for static in obj.card.statics:
+            statics.append((obj.timestamp, obj, static))  # rule 613.7a
+    if not statics and not game.effects:
+        for obj in permanents:
+            obj.pt_now = None  # printed values and counters
+        return
+    statics.sort(key=lambda item: item[0])
+    effects = sorted(game.effects, key=lambda e: e.timestamp)
+    # Layer 2: control-changing effects (613.1b).
+    for _, source, static in statics:
+        if static.control:
+            for obj in _affected(game, source, static, permanents):
+                obj.controller = source.controller
+    for effect in effects:
+        if effect.controller is not None:
+            for oid in effect.affected:
+                if oid in objects:
+                    objects[oid].controller = effect.controller
+    # Layer 4: type-changing effects (613.1d).
+    for _, source, static in statics:
+        if static.subtypes:
+            for obj in list(_affected(game, source, static, permanents)):
+                obj.subtypes_now = (*obj.subtypes, *static.subtypes)
+    # Layer 6: ability-adding and -removing effects, statics and resolved effects in
+    # timestamp order together (613.1f, 613.7).
+    keywords: dict[str, set[str]] = {o.id: set(o.card.keywords) for o in permanents}
+    restrictions: dict[str, set[str]] = {o.id: set() for o in permanents}
+    layer6: list[tuple[int, GameObject | None, StaticAbility | None, int]] = [
+        (t, src, st, -1) for t, src, st in statics if st.keywords or st.restrictions]
+    layer6 += [(e.timestamp, None, None, i) for i, e in enumerate(effects)
+               if e.gains or e.loses]
+    layer6.sort(key=lambda item: item[0])
+    for _, granter, grant, index in layer6:
+        if granter is not None and grant is not None:
+            for obj in _affected(game, granter, grant, permanents):
+                keywords[obj.id].update(grant.keywords)
+                restrictions[obj.id].update(grant.restrictions)
+        else:
+            effect = effects[index]
+            for oid in effect.affected:
+                if oid in keywords:
+                    keywords[oid].update(effect.gains)
+                    keywords[oid].difference_update(effect.loses)
+    # Layer 7: power and toughness (613.4): printed (7a/7b: none supported), then 7c
+    # modifications from statics, resolved effects and counters.
+    for obj in permanents:
+        obj.keywords_now = frozenset(keywords[obj.id])
+        obj.restrictions = frozenset(restrictions[obj.id])
+        bonus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+        obj.pt_now = ((obj.card.power or 0) + bonus, (obj.card.toughness or 0) + bonus)
+    for _, source, static in statics:
+        if static.power or static.toughness:
+            for obj in _affected(game, source, static, permanents):
+                p, t = obj.pt_now or (0, 0)
+                obj.pt_now = (p + static.power, t + static.toughness)
+    for effect in effects:
+        if effect.power or effect.toughness:
+            for oid in effect.affected:
+                target = objects.get(oid)
+                if target is not None and target.pt_now is not None:
+                    p, t = target.pt_now
+                    target.pt_now = (p + effect.power, t + effect.toughness)
