@@ -53,6 +53,8 @@ class DecisionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_KIND_ORDER_TRIGGERS: _ClassVar[DecisionKind]
     DECISION_KIND_ORDER_GRAVEYARD: _ClassVar[DecisionKind]
     DECISION_KIND_LEGEND_RULE: _ClassVar[DecisionKind]
+    DECISION_KIND_SACRIFICE: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_COST: _ClassVar[DecisionKind]
 
 class GamePhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -97,6 +99,8 @@ DECISION_KIND_CHOOSE_MODE: DecisionKind
 DECISION_KIND_ORDER_TRIGGERS: DecisionKind
 DECISION_KIND_ORDER_GRAVEYARD: DecisionKind
 DECISION_KIND_LEGEND_RULE: DecisionKind
+DECISION_KIND_SACRIFICE: DecisionKind
+DECISION_KIND_CHOOSE_COST: DecisionKind
 GAME_PHASE_UNSPECIFIED: GamePhase
 GAME_PHASE_CHOOSE_STARTING_PLAYER: GamePhase
 GAME_PHASE_MULLIGANS: GamePhase
@@ -135,7 +139,7 @@ class Target(_message.Message):
     def __init__(self, player: _Optional[int] = ..., object_id: _Optional[str] = ...) -> None: ...
 
 class GameObject(_message.Message):
-    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "mode")
+    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "mode", "attacking_planeswalker", "keywords", "is_token")
     ID_FIELD_NUMBER: _ClassVar[int]
     ZONE_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
@@ -163,6 +167,9 @@ class GameObject(_message.Message):
     IS_ABILITY_FIELD_NUMBER: _ClassVar[int]
     ABILITY_TEXT_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
+    ATTACKING_PLANESWALKER_FIELD_NUMBER: _ClassVar[int]
+    KEYWORDS_FIELD_NUMBER: _ClassVar[int]
+    IS_TOKEN_FIELD_NUMBER: _ClassVar[int]
     id: str
     zone: ZoneRef
     owner: int
@@ -190,7 +197,10 @@ class GameObject(_message.Message):
     is_ability: bool
     ability_text: str
     mode: int
-    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., mode: _Optional[int] = ...) -> None: ...
+    attacking_planeswalker: str
+    keywords: _containers.RepeatedScalarFieldContainer[str]
+    is_token: bool
+    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., mode: _Optional[int] = ..., attacking_planeswalker: _Optional[str] = ..., keywords: _Optional[_Iterable[str]] = ..., is_token: _Optional[bool] = ...) -> None: ...
 
 class Counter(_message.Message):
     __slots__ = ("kind", "count")
@@ -381,12 +391,14 @@ class PayMana(_message.Message):
     def __init__(self, mana: _Optional[str] = ...) -> None: ...
 
 class DeclareAttacker(_message.Message):
-    __slots__ = ("object_id", "defender")
+    __slots__ = ("object_id", "defender", "planeswalker_id")
     OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
+    PLANESWALKER_ID_FIELD_NUMBER: _ClassVar[int]
     object_id: str
     defender: int
-    def __init__(self, object_id: _Optional[str] = ..., defender: _Optional[int] = ...) -> None: ...
+    planeswalker_id: str
+    def __init__(self, object_id: _Optional[str] = ..., defender: _Optional[int] = ..., planeswalker_id: _Optional[str] = ...) -> None: ...
 
 class FinishAttackers(_message.Message):
     __slots__ = ()
@@ -480,8 +492,18 @@ class KeepLegend(_message.Message):
     object_id: str
     def __init__(self, object_id: _Optional[str] = ...) -> None: ...
 
+class Sacrifice(_message.Message):
+    __slots__ = ("object_id",)
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    def __init__(self, object_id: _Optional[str] = ...) -> None: ...
+
+class ResetBlockers(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
 class Action(_message.Message):
-    __slots__ = ("pass_priority", "play_land", "cast_spell", "choose_x", "choose_target", "activate_mana_ability", "pay_mana", "declare_attacker", "finish_attackers", "declare_blocker", "finish_blockers", "assign_combat_damage", "discard", "concede", "choose_starting_player", "keep_hand", "take_mulligan", "put_on_bottom", "choose_mode", "activate_ability", "finish_targets", "choose_order", "keep_legend")
+    __slots__ = ("pass_priority", "play_land", "cast_spell", "choose_x", "choose_target", "activate_mana_ability", "pay_mana", "declare_attacker", "finish_attackers", "declare_blocker", "finish_blockers", "assign_combat_damage", "discard", "concede", "choose_starting_player", "keep_hand", "take_mulligan", "put_on_bottom", "choose_mode", "activate_ability", "finish_targets", "choose_order", "keep_legend", "sacrifice", "reset_blockers")
     PASS_PRIORITY_FIELD_NUMBER: _ClassVar[int]
     PLAY_LAND_FIELD_NUMBER: _ClassVar[int]
     CAST_SPELL_FIELD_NUMBER: _ClassVar[int]
@@ -505,6 +527,8 @@ class Action(_message.Message):
     FINISH_TARGETS_FIELD_NUMBER: _ClassVar[int]
     CHOOSE_ORDER_FIELD_NUMBER: _ClassVar[int]
     KEEP_LEGEND_FIELD_NUMBER: _ClassVar[int]
+    SACRIFICE_FIELD_NUMBER: _ClassVar[int]
+    RESET_BLOCKERS_FIELD_NUMBER: _ClassVar[int]
     pass_priority: PassPriority
     play_land: PlayLand
     cast_spell: CastSpell
@@ -528,7 +552,9 @@ class Action(_message.Message):
     finish_targets: FinishTargets
     choose_order: ChooseOrder
     keep_legend: KeepLegend
-    def __init__(self, pass_priority: _Optional[_Union[PassPriority, _Mapping]] = ..., play_land: _Optional[_Union[PlayLand, _Mapping]] = ..., cast_spell: _Optional[_Union[CastSpell, _Mapping]] = ..., choose_x: _Optional[_Union[ChooseX, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., activate_mana_ability: _Optional[_Union[ActivateManaAbility, _Mapping]] = ..., pay_mana: _Optional[_Union[PayMana, _Mapping]] = ..., declare_attacker: _Optional[_Union[DeclareAttacker, _Mapping]] = ..., finish_attackers: _Optional[_Union[FinishAttackers, _Mapping]] = ..., declare_blocker: _Optional[_Union[DeclareBlocker, _Mapping]] = ..., finish_blockers: _Optional[_Union[FinishBlockers, _Mapping]] = ..., assign_combat_damage: _Optional[_Union[AssignCombatDamage, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., concede: _Optional[_Union[Concede, _Mapping]] = ..., choose_starting_player: _Optional[_Union[ChooseStartingPlayer, _Mapping]] = ..., keep_hand: _Optional[_Union[KeepHand, _Mapping]] = ..., take_mulligan: _Optional[_Union[TakeMulligan, _Mapping]] = ..., put_on_bottom: _Optional[_Union[PutOnBottom, _Mapping]] = ..., choose_mode: _Optional[_Union[ChooseMode, _Mapping]] = ..., activate_ability: _Optional[_Union[ActivateAbility, _Mapping]] = ..., finish_targets: _Optional[_Union[FinishTargets, _Mapping]] = ..., choose_order: _Optional[_Union[ChooseOrder, _Mapping]] = ..., keep_legend: _Optional[_Union[KeepLegend, _Mapping]] = ...) -> None: ...
+    sacrifice: Sacrifice
+    reset_blockers: ResetBlockers
+    def __init__(self, pass_priority: _Optional[_Union[PassPriority, _Mapping]] = ..., play_land: _Optional[_Union[PlayLand, _Mapping]] = ..., cast_spell: _Optional[_Union[CastSpell, _Mapping]] = ..., choose_x: _Optional[_Union[ChooseX, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., activate_mana_ability: _Optional[_Union[ActivateManaAbility, _Mapping]] = ..., pay_mana: _Optional[_Union[PayMana, _Mapping]] = ..., declare_attacker: _Optional[_Union[DeclareAttacker, _Mapping]] = ..., finish_attackers: _Optional[_Union[FinishAttackers, _Mapping]] = ..., declare_blocker: _Optional[_Union[DeclareBlocker, _Mapping]] = ..., finish_blockers: _Optional[_Union[FinishBlockers, _Mapping]] = ..., assign_combat_damage: _Optional[_Union[AssignCombatDamage, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., concede: _Optional[_Union[Concede, _Mapping]] = ..., choose_starting_player: _Optional[_Union[ChooseStartingPlayer, _Mapping]] = ..., keep_hand: _Optional[_Union[KeepHand, _Mapping]] = ..., take_mulligan: _Optional[_Union[TakeMulligan, _Mapping]] = ..., put_on_bottom: _Optional[_Union[PutOnBottom, _Mapping]] = ..., choose_mode: _Optional[_Union[ChooseMode, _Mapping]] = ..., activate_ability: _Optional[_Union[ActivateAbility, _Mapping]] = ..., finish_targets: _Optional[_Union[FinishTargets, _Mapping]] = ..., choose_order: _Optional[_Union[ChooseOrder, _Mapping]] = ..., keep_legend: _Optional[_Union[KeepLegend, _Mapping]] = ..., sacrifice: _Optional[_Union[Sacrifice, _Mapping]] = ..., reset_blockers: _Optional[_Union[ResetBlockers, _Mapping]] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ("room_id", "prompt_id", "seat", "kind", "options", "state_id", "prompt")

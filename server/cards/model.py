@@ -309,7 +309,8 @@ class CardDef:
     #: "discard_card".
     additional_cost: str = ""
     #: "You can't choose an untapped creature as this spell's target" (Enthralling Hold).
-    enchant_tapped: bool = False    # Derived once from the type line (the engine asks these constantly).
+    enchant_tapped: bool = False
+    # Derived once from the type line (the engine asks these constantly).
     creature: bool = field(init=False, repr=False, compare=False)
     planeswalker: bool = field(init=False, repr=False, compare=False)
     legendary: bool = field(init=False, repr=False, compare=False)

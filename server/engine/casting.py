@@ -109,7 +109,7 @@ def _has_quality(card: CardDef, quality: str) -> bool:
 
 
 def target_candidates(game: Game, req: TargetReq, controller: int, source_id: str | None = None,
-                      exclude: tuple[Target, ...] = (),
+                      *, exclude: tuple[Target, ...] = (),
                       source: CardDef | None = None) -> list[Target]:
     """Legal choices for one target (rule 115): players in turn order, then objects.
 
@@ -353,7 +353,8 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         chosen = obj.targets[len(obj.targets) - casting.chosen_in_group:]
         options: list[Action] = [
             ChooseTarget(player=int(v)) if kind == "player" else ChooseTarget(object_id=str(v))
-            for kind, v in target_candidates(game, req, seat, obj.id, chosen)
+            for kind, v in target_candidates(game, req, seat, obj.id, exclude=chosen,
+                                             source=card)
         ]
         if req.up_to:
             options.append(FinishTargets())

@@ -270,11 +270,11 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                 events.append(TokenCreated(token.id, seat, effect.token))  # rule 111.1
     else:
         _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
-                               amount, events)
+                               amount=amount, events=events)
 
 
 def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
-                           permanents: list[GameObject], amount: int,
+                           permanents: list[GameObject], *, amount: int,
                            events: list[Event]) -> None:
     verb = effect.verb
     if verb is Verb.DESTROY:
@@ -317,10 +317,10 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
     elif verb is Verb.ATTACH:
         # Rule 701.3a: attach the source (an Equipment) to the target; new timestamp (613.7e).
         source = game.objects.get(_source_id(obj))
-        if source is not None and source.zone is Zone.BATTLEFIELD and permanents:
-            if source.attached_to != permanents[0].id:  # rule 701.3b: same object: nothing
-                source.attached_to = permanents[0].id
-                source.timestamp = next_timestamp(game)
+        if source is not None and source.zone is Zone.BATTLEFIELD and permanents \
+                and source.attached_to != permanents[0].id:  # 701.3b: same object: nothing
+            source.attached_to = permanents[0].id
+            source.timestamp = next_timestamp(game)
     elif verb is Verb.EXILE_IF_DIES:
         for permanent in permanents:
             permanent.exile_if_dies = True

@@ -35,6 +35,8 @@ from server.engine.actions import (
     PayMana,
     PlayLand,
     PutOnBottom,
+    ResetBlockers,
+    Sacrifice,
     TakeMulligan,
 )
 from server.engine.state import GamePhase
@@ -84,6 +86,12 @@ def encode_object(obj: ObjectView) -> pb.GameObject:
         msg.ability_text = obj.ability_text
     if obj.mode is not None:
         msg.mode = obj.mode
+    if obj.attacking_planeswalker:
+        msg.attacking_planeswalker = obj.attacking_planeswalker
+    if obj.keywords:
+        msg.keywords.extend(obj.keywords)
+    if obj.is_token:
+        msg.is_token = True
     return msg
 
 
@@ -213,8 +221,9 @@ def encode_action(action: Action) -> pb.Action:
     if isinstance(action, PayMana):
         return pb.Action(pay_mana=pb.PayMana(mana=action.mana))
     if isinstance(action, DeclareAttacker):
-        return pb.Action(declare_attacker=pb.DeclareAttacker(object_id=action.object_id,
-                                                             defender=action.defender))
+        return pb.Action(declare_attacker=pb.DeclareAttacker(
+            object_id=action.object_id, defender=action.defender,
+            planeswalker_id=action.planeswalker_id))
     if isinstance(action, FinishAttackers):
         return pb.Action(finish_attackers=pb.FinishAttackers())
     if isinstance(action, DeclareBlocker):
@@ -256,14 +265,19 @@ def _encode_choice(action: Action) -> pb.Action:
         return pb.Action(choose_order=pb.ChooseOrder(object_id=action.object_id))
     if isinstance(action, KeepLegend):
         return pb.Action(keep_legend=pb.KeepLegend(object_id=action.object_id))
+    if isinstance(action, Sacrifice):
+        return pb.Action(sacrifice=pb.Sacrifice(object_id=action.object_id))
+    if isinstance(action, ResetBlockers):
+        return pb.Action(reset_blockers=pb.ResetBlockers())
     raise TypeError(f"unknown action {action!r}")
 
 
 def _referenced_ids(action: Action) -> list[str]:
     if isinstance(action, AssignCombatDamage):
-        return [action.attacker_id, *(o for o, _ in action.assignments)]
-    ids = [getattr(action, name, None) for name in ("object_id", "attacker_id")]
-    return [i for i in ids if isinstance(i, str)]
+        return [action.attacker_id, *(o for o, _ in action.assignments if o)]
+    ids = [getattr(action, name, None) for name in ("object_id", "attacker_id",
+                                                     "planeswalker_id")]
+    return [i for i in ids if isinstance(i, str) and i]
 
 
 _PROMPTS = {
@@ -282,6 +296,8 @@ _PROMPTS = {
     "ORDER_TRIGGERS": "Choose the next triggered ability to put on the stack.",
     "ORDER_GRAVEYARD": "Choose the next card to put into your graveyard (first is lowest).",
     "LEGEND_RULE": "Choose the legendary permanent to keep.",
+    "SACRIFICE": "Choose a permanent to sacrifice.",
+    "CHOOSE_COST": "Choose what to sacrifice or discard to pay the cost.",
 }
 
 

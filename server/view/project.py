@@ -56,6 +56,9 @@ class ObjectView:
     is_ability: bool = False
     ability_text: str = ""
     mode: int | None = None
+    attacking_planeswalker: str = ""
+    keywords: tuple[str, ...] = ()
+    is_token: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +179,10 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
         counters=tuple(sorted((k, n) for k, n in obj.counters.items() if n)),
         attached_to=obj.attached_to,
         mode=obj.mode,
+        attacking_planeswalker=combat.attacking_planeswalker.get(obj.id, ""),
+        keywords=tuple(sorted(obj.keywords_now if obj.keywords_now is not None and on_battlefield
+                              else card.keywords)),
+        is_token=card.is_token,
     )
 
 
