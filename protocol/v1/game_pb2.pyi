@@ -379,10 +379,12 @@ class ChooseTarget(_message.Message):
     def __init__(self, target: _Optional[_Union[Target, _Mapping]] = ...) -> None: ...
 
 class ActivateManaAbility(_message.Message):
-    __slots__ = ("object_id",)
+    __slots__ = ("object_id", "mana")
     OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    MANA_FIELD_NUMBER: _ClassVar[int]
     object_id: str
-    def __init__(self, object_id: _Optional[str] = ...) -> None: ...
+    mana: str
+    def __init__(self, object_id: _Optional[str] = ..., mana: _Optional[str] = ...) -> None: ...
 
 class PayMana(_message.Message):
     __slots__ = ("mana",)

@@ -49,9 +49,11 @@ class ChooseTarget:
 
 @dataclass(frozen=True, slots=True)
 class ActivateManaAbility:
-    """Rules 605.3a-b: activate a permanent's mana ability, with priority or while paying."""
+    """Rules 605.3a-b: activate a permanent's mana ability, with priority or while paying;
+    ``mana`` is the mana it adds when it could add one of several kinds."""
 
     object_id: str
+    mana: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,14 @@ take away the last legal choice half-way; then the cast is reversed (rule 733.1)
 from __future__ import annotations
 
 from server.cards.mana import COLORS, ManaCost
-from server.cards.model import CardDef, Effect, TargetKind, TargetReq, TriggeredAbility
+from server.cards.model import (
+    CardDef,
+    Condition,
+    Effect,
+    TargetKind,
+    TargetReq,
+    TriggeredAbility,
+)
 from server.engine.actions import (
     Action,
     ActivateAbility,
@@ -18,13 +25,18 @@ from server.engine.actions import (
     ChooseMode,
     ChooseTarget,
     ChooseX,
+    Discard,
     FinishTargets,
     PayMana,
+    Sacrifice,
 )
 from server.engine.events import Event, SpellCast
 from server.engine.mana import (
-    can_pay,
+    Potential,
+    affordable,
+    mana_choices,
     mana_sources,
+    most_mana,
     payments,
     potential_pool,
     spend,
@@ -161,12 +173,22 @@ def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
     )
 
 
+def mana_ability_options(game: Game, seat: int, exclude: str | None = None) -> list[Action]:
+    """Every mana ability ``seat`` could activate now, one option per kind of mana a source
+    could add (rule 605.3a)."""
+    out: list[Action] = []
+    for oid in mana_sources(game, seat, exclude):
+        choices = mana_choices(game, oid)
+        out += [ActivateManaAbility(oid, m if len(choices) > 1 else "") for m in choices]
+    return out
+
+
 def is_sorcery_speed(game: Game, seat: int) -> bool:
     """Main phase of ``seat``'s own turn with an empty stack (rules 117.1a, 307.1)."""
     return seat == game.active and game.step.is_main and not game.stack
 
 
-def can_cast_now(game: Game, seat: int, obj: GameObject, pool: list[int] | None = None) -> bool:
+def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None = None) -> bool:
     """Timing (rules 117.1a, 302.1, 304.1, 702.8a flash) and whether targets and mana are
     available for some legal way to cast it. ``pool``: the seat's potential mana, if known."""
     card = obj.card
@@ -181,8 +203,14 @@ def can_cast_now(game: Game, seat: int, obj: GameObject, pool: list[int] | None 
             return False  # rule 700.2a: no mode can be chosen
     elif not targets_available(game, card.spell_targets(None), seat):
         return False
-    return can_pay(potential_pool(game, seat) if pool is None else pool,
-                   card.mana_cost.with_x(0))
+    if card.additional_cost and not cost_choices(game, seat, card, obj.id):
+        return False  # rule 601.2f: the additional cost can't be paid
+    tax = 0 if card.creature else sum(game.objects[i].card.noncreature_tax
+                                      for i in game.battlefield)
+    cost = card.mana_cost.with_x(0)
+    if tax:
+        cost = ManaCost(cost.generic + tax, cost.symbols, 0, cost.hybrid)
+    return affordable(potential_pool(game, seat) if pool is None else pool, cost)
 
 
 def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
@@ -195,12 +223,49 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
             return False
         if obj.is_creature and obj.controlled_since >= game.turn:
             return False  # rule 302.6
+    if ability.loyalty is not None:
+        # Rule 606.3: at sorcery speed, once per turn per permanent; a negative loyalty
+        # cost can't be paid with too few counters (606.4, 118.3).
+        if not is_sorcery_speed(game, seat) or obj.loyalty_turn == game.turn:
+            return False
+        if obj.loyalty + ability.loyalty < 0:
+            return False
     if ability.sorcery_speed and not is_sorcery_speed(game, seat):
         return False  # rule 602.5d
-    if not targets_available(game, ability.targets, seat):
+    if not condition_met(game, seat, obj.id, ability.condition):
+        return False  # rule 602.5b
+    if not targets_available(game, ability.targets, seat, source=obj.card):
         return False  # rule 115.5: the ability may target its own source
     pool = potential_pool(game, seat, exclude=obj.id if ability.tap else None)
-    return can_pay(pool, ability.cost)
+    return affordable(pool, ability.cost)
+
+
+def condition_met(game: Game, controller: int, source_id: str | None,
+                  condition: Condition | None) -> bool:
+    """Evaluate an "if" clause (rules 603.4, 602.5b) for ``controller``."""
+    if condition is None:
+        return True
+    if condition is Condition.CREATURE_DIED_THIS_TURN:
+        return game.creatures_died > 0
+    if condition is Condition.NO_CREATURE_DIED_THIS_TURN:
+        return game.creatures_died == 0
+    if condition is Condition.GAINED_3_LIFE_THIS_TURN:
+        return game.player(controller).life_gained_this_turn >= 3
+    mine = [game.objects[i] for i in game.battlefield
+            if game.objects[i].controller == controller and game.objects[i].is_creature]
+    if condition is Condition.CONTROL_FLYING_CREATURE:
+        return any(o.has("Flying") for o in mine)
+    return any(o.power >= 4 and o.id != source_id for o in mine)
+
+
+def cost_choices(game: Game, seat: int, card: CardDef, spell_id: str | None) -> list[str]:
+    """The permanents or cards that could pay a spell's additional cost (rule 601.2f)."""
+    if card.additional_cost == "sacrifice_creature":
+        return [i for i in game.battlefield
+                if game.objects[i].controller == seat and game.objects[i].is_creature]
+    if card.additional_cost == "discard_card":
+        return [i for i in game.player(seat).hand if i != spell_id]
+    return []
 
 
 def modes_of(obj: GameObject) -> tuple[tuple[Effect, ...], ...]:
@@ -227,11 +292,15 @@ def stack_targets(obj: GameObject) -> tuple[TargetReq, ...]:
     return tuple(e.target for e in stack_effects(obj) if e.target is not None)
 
 
-def total_cost(obj: GameObject) -> ManaCost:
-    """Rule 601.2f: the mana part of the total cost, X fixed."""
+def total_cost(game: Game, obj: GameObject) -> ManaCost:
+    """Rule 601.2f: the mana part of the total cost, X fixed, with cost increases."""
     ref = obj.ability
     if ref is None:
-        return obj.card.mana_cost.with_x(obj.x_value or 0)
+        cost = obj.card.mana_cost.with_x(obj.x_value or 0)
+        if not obj.card.creature:
+            tax = sum(game.objects[i].card.noncreature_tax for i in game.battlefield)
+            cost = ManaCost(cost.generic + tax, cost.symbols, 0, cost.hybrid)
+        return cost
     if ref.kind is AbilityKind.ACTIVATED:
         return obj.card.abilities[ref.index].cost
     return _NO_COST
@@ -306,7 +375,7 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
     assert casting is not None
     obj = game.objects[casting.object_id]
     order = [CastStage.CHOOSE_MODE, CastStage.CHOOSE_X, CastStage.CHOOSE_TARGETS,
-             CastStage.PAY]
+             CastStage.CHOOSE_COST, CastStage.PAY]
     stage = order.index(casting.stage) + (0 if start else 1)
     for candidate in order[stage:]:
         casting.stage = candidate
@@ -318,12 +387,15 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
         if candidate is CastStage.CHOOSE_TARGETS and \
                 len(obj.target_groups) < len(stack_targets(obj)):
             return
+        if candidate is CastStage.CHOOSE_COST and obj.ability is None and \
+                obj.card.additional_cost and casting.cost_paid is None:
+            return
         if candidate is CastStage.PAY:
             ref = obj.ability
             if ref is not None and ref.kind is AbilityKind.TRIGGERED:
                 _finish(game, events)  # a triggered ability has no cost (rule 603.3d)
                 return
-            if total_cost(obj) != _NO_COST:
+            if total_cost(game, obj) != _NO_COST:
                 return
             _pay(game, events, "")  # nothing to choose: {0} (rule 601.2h)
             return
@@ -344,10 +416,14 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
                                  obj.id)
         )
     if casting.stage is CastStage.CHOOSE_X:
-        pool = potential_pool(game, seat)
-        top = sum(pool)
+        potential = potential_pool(game, seat)
         return DecisionKind.CHOOSE_X, tuple(
-            ChooseX(x) for x in range(top + 1) if can_pay(pool, card.mana_cost.with_x(x)))
+            ChooseX(x) for x in range(most_mana(potential) + 1)
+            if affordable(potential, card.mana_cost.with_x(x)))
+    if casting.stage is CastStage.CHOOSE_COST:
+        payers = cost_choices(game, seat, card, obj.id)
+        cls = Sacrifice if card.additional_cost == "sacrifice_creature" else Discard
+        return DecisionKind.CHOOSE_COST, tuple(cls(oid) for oid in payers)
     if casting.stage is CastStage.CHOOSE_TARGETS:
         req = stack_targets(obj)[len(obj.target_groups)]
         chosen = obj.targets[len(obj.targets) - casting.chosen_in_group:]
@@ -363,11 +439,10 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     tapping = ref is not None and ref.kind is AbilityKind.ACTIVATED and \
         card.abilities[ref.index].tap
     exclude = ref.source_id if tapping and ref is not None else None
-    pay_options: list[Action] = [
-        ActivateManaAbility(oid) for oid in mana_sources(game, seat, exclude)
-    ]
+    pay_options: list[Action] = mana_ability_options(game, seat, exclude)
     # Rule 601.2h: the player chooses the mana to spend when more than one way pays.
-    pay_options += [PayMana(m) for m in payments(game.player(seat).mana_pool, total_cost(obj))]
+    pool = game.player(seat).mana_pool
+    pay_options += [PayMana(m) for m in payments(pool, total_cost(game, obj))]
     return DecisionKind.PAY_MANA, tuple(pay_options)
 
 
@@ -396,8 +471,12 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
             casting.chosen_in_group = 0
             if len(obj.target_groups) == len(stack_targets(obj)):
                 _advance_stage(game, events)
+    elif isinstance(action, Sacrifice | Discard):
+        casting.cost_paid = action.object_id  # paid with the rest of the cost (601.2h)
+        _advance_stage(game, events)
     elif isinstance(action, ActivateManaAbility):
-        tap_for_mana(game, action.object_id)  # rule 605.3a: mana abilities don't use the stack
+        # Rule 605.3a: mana abilities don't use the stack.
+        tap_for_mana(game, action.object_id, action.mana)
     elif isinstance(action, PayMana):
         _pay(game, events, action.mana)
     else:
@@ -411,10 +490,16 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
     assert casting is not None
     obj = game.objects[casting.object_id]
     spend(game.player(casting.seat).mana_pool, mana)
+    if casting.cost_paid is not None:
+        # Rule 601.2h: the additional cost -- sacrifice (701.21a) or discard (701.9a).
+        put_into_graveyards(game, [casting.cost_paid], events)
     ref = obj.ability
     if ref is not None and ref.kind is AbilityKind.ACTIVATED:
         ability = obj.card.abilities[ref.index]
         source = game.objects[ref.source_id]
+        if ability.loyalty is not None:
+            source.counters["loyalty"] = source.loyalty + ability.loyalty  # rule 606.4
+            source.loyalty_turn = game.turn  # rule 606.3
         if ability.tap:
             source.tapped = True
         if ability.sacrifice_self:

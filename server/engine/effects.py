@@ -8,9 +8,15 @@ are performed in text order).
 from __future__ import annotations
 
 from server.cards.mana import COLORS
-from server.cards.model import CardDef, Condition, Effect, TriggeredAbility, Verb, Who
+from server.cards.model import CardDef, Effect, TriggeredAbility, Verb, Who
 from server.engine import layers
-from server.engine.casting import Target, is_legal_target, stack_effects, stack_targets
+from server.engine.casting import (
+    Target,
+    condition_met,
+    is_legal_target,
+    stack_effects,
+    stack_targets,
+)
 from server.engine.events import DamageDealt, Event, TokenCreated
 from server.engine.state import (
     Choice,
@@ -84,29 +90,11 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
         gain_life(game, source.controller, amount)
 
 
-def condition_holds(game: Game, controller: int, source_id: str | None,
-                    condition: Condition | None) -> bool:
-    """Evaluate an "if" clause (rules 603.4, 602.5b) for ``controller``."""
-    if condition is None:
-        return True
-    if condition is Condition.CREATURE_DIED_THIS_TURN:
-        return game.creatures_died > 0
-    if condition is Condition.NO_CREATURE_DIED_THIS_TURN:
-        return game.creatures_died == 0
-    if condition is Condition.GAINED_3_LIFE_THIS_TURN:
-        return game.player(controller).life_gained_this_turn >= 3
-    mine = [game.objects[i] for i in game.battlefield
-            if game.objects[i].controller == controller and game.objects[i].is_creature]
-    if condition is Condition.CONTROL_FLYING_CREATURE:
-        return any(o.has("Flying") for o in mine)
-    return any(o.power >= 4 and o.id != source_id for o in mine)
-
-
 def resolve_top(game: Game, events: list[Event]) -> None:
     """Rule 608: resolve the top object of the stack."""
     obj = game.objects[game.stack[-1]]
     ability = obj.ability_def
-    if isinstance(ability, TriggeredAbility) and not condition_holds(
+    if isinstance(ability, TriggeredAbility) and not condition_met(
             game, obj.controller, _source_id(obj), ability.condition):
         _leave_stack(game, obj, events)  # rule 603.4: the "if" no longer holds
         return
@@ -165,7 +153,7 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         layers.refresh(game)  # each effect sees the results of the ones before it
         if effects[i].target is not None and not any(ok for _, ok in targets):
             continue  # rule 608.2b: this part's targets are all illegal
-        if condition_holds(game, obj.controller, _source_id(obj), effects[i].condition):
+        if condition_met(game, obj.controller, _source_id(obj), effects[i].condition):
             _perform(game, obj, effects[i], [t for t, ok in targets if ok], events)
         if game.choices:
             return  # rule 608.2c: continue after the choice

@@ -46,7 +46,7 @@ from server.engine.events import (
     TokenCreated,
     ZoneChanged,
 )
-from server.engine.mana import empty_pools, mana_sources, potential_pool, tap_for_mana
+from server.engine.mana import empty_pools, potential_pool, tap_for_mana
 from server.engine.rng import GameRng
 from server.engine.sba import check_game_over, check_state_based_actions, lose
 from server.engine.state import (
@@ -194,7 +194,7 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None
     elif isinstance(action, ActivateManaAbility):
         # Rule 605.3b: a mana ability resolves at once; the player keeps priority and has
         # taken an action (117.4: the passes so far don't count).
-        tap_for_mana(game, action.object_id)
+        tap_for_mana(game, action.object_id, action.mana)
         game.passes = 0
     elif isinstance(action, DeclareAttacker):
         combat.declare_attacker(game, action)
@@ -401,7 +401,7 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
             options += [ActivateAbility(oid, i) for i in range(len(obj.card.abilities))
                         if casting.can_activate(game, seat, obj, i)]
     # Rules 117.1d, 605.3a: mana abilities may be activated whenever the player has priority.
-    options += [ActivateManaAbility(oid) for oid in mana_sources(game, seat)]
+    options += casting.mana_ability_options(game, seat)
     return tuple(options)
 
 
@@ -541,7 +541,7 @@ def _trigger(game: Game, controller: int, card: CardDef, source_id: str,
             continue
         if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
             continue
-        if not effects.condition_holds(game, controller, source_id, ability.condition):
+        if not casting.condition_met(game, controller, source_id, ability.condition):
             continue
         game.pending_triggers.append(PendingTrigger(
             fresh_id(game), controller, card, index, source_id, ability, event_player))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from itertools import product
+
 from server.cards.mana import MANA_TYPES, ManaCost
 from server.engine.state import Game, Zone
 
@@ -120,21 +123,66 @@ def _add(pool: list[int], mana: str) -> None:
         pool[MANA_TYPES.index(symbol)] += 1
 
 
-def potential_pool(game: Game, seat: int, exclude: str | None = None) -> list[int]:
-    """Mana ``seat`` has now plus what their untapped sources could add."""
+def mana_choices(game: Game, object_id: str) -> list[str]:
+    """The mana a source's ability can add, one entry per choice: ``"B|R"`` is B or R."""
+    return game.objects[object_id].card.mana_abilities[0].split("|")
+
+
+@dataclass(frozen=True, slots=True)
+class Potential:
+    """Mana a player has plus what their untapped sources could add: a fixed part and, for
+    sources that add one of several kinds, the alternatives of each."""
+
+    fixed: tuple[int, ...]
+    choices: tuple[tuple[str, ...], ...]
+
+
+def potential_pool(game: Game, seat: int, exclude: str | None = None) -> Potential:
+    """What ``seat`` could spend now (see :class:`Potential`)."""
     pool = list(game.player(seat).mana_pool)
+    choices = []
     for oid in mana_sources(game, seat, exclude):
-        _add(pool, game.objects[oid].card.mana_abilities[0])
-    return pool
+        options = mana_choices(game, oid)
+        if len(options) == 1:
+            _add(pool, options[0])
+        else:
+            choices.append(tuple(options))
+    return Potential(tuple(pool), tuple(choices))
 
 
-def tap_for_mana(game: Game, object_id: str) -> None:
-    """Activate a permanent's mana ability: tap it and add its mana (rules 106.4, 605.3b)."""
+def affordable(potential: Potential, cost: ManaCost) -> bool:
+    """Whether some choice of mana from the sources pays ``cost`` (X fixed)."""
+    fixed = list(potential.fixed)
+    if not potential.choices:
+        return can_pay(fixed, cost)
+    total = cost.generic + sum(cost.symbols) + len(cost.hybrid)
+    if sum(fixed) + sum(len(c[0]) for c in potential.choices) < total:
+        return False
+    for combo in product(*potential.choices):
+        pool = list(fixed)
+        for mana in combo:
+            _add(pool, mana)
+        if can_pay(pool, cost):
+            return True
+    return False
+
+
+def most_mana(potential: Potential) -> int:
+    """The most mana the player could have at once."""
+    return sum(potential.fixed) + sum(max(len(m) for m in c) for c in potential.choices)
+
+
+def tap_for_mana(game: Game, object_id: str, mana: str = "") -> None:
+    """Activate a permanent's mana ability: tap it and add its mana (rules 106.4, 605.3b);
+    ``mana`` picks one of several kinds it could add."""
     obj = game.objects[object_id]
     if obj.zone is not Zone.BATTLEFIELD or obj.tapped:
         raise ValueError("only an untapped permanent can tap for mana")
+    options = mana_choices(game, object_id)
+    if mana not in options:
+        mana = options[0]
     obj.tapped = True
-    _add(game.player(obj.controller).mana_pool, obj.card.mana_abilities[0])
+    _add(game.player(obj.controller).mana_pool, mana)
 
 
 def empty_pools(game: Game) -> None:

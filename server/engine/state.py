@@ -281,6 +281,8 @@ class Casting:
     chosen_in_group: int = 0
     #: Whether the caster had priority before (rule 601.2i): a trigger doesn't.
     had_priority: bool = True
+    #: The permanent or card chosen to pay an additional cost (rule 601.2f).
+    cost_paid: str | None = None
 
 
 @dataclass(slots=True)

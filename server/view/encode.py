@@ -217,7 +217,8 @@ def encode_action(action: Action) -> pb.Action:
                   else pb.Target(object_id=action.object_id or ""))
         return pb.Action(choose_target=pb.ChooseTarget(target=target))
     if isinstance(action, ActivateManaAbility):
-        return pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id=action.object_id))
+        return pb.Action(activate_mana_ability=pb.ActivateManaAbility(
+            object_id=action.object_id, mana=action.mana))
     if isinstance(action, PayMana):
         return pb.Action(pay_mana=pb.PayMana(mana=action.mana))
     if isinstance(action, DeclareAttacker):

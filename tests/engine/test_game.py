@@ -168,7 +168,7 @@ def test_107_3_volcanic_geyser_x_options_are_exactly_the_payable_values() -> Non
     apply(game, seat, CastSpell(geyser.id))
     assert game.pending is not None and game.pending.kind is DecisionKind.CHOOSE_X
     xs = [a.value for a in game.pending.options if isinstance(a, ChooseX)]
-    assert xs == list(range(sum(pool) - 2 + 1))
+    assert xs == list(range(sum(pool.fixed) - 2 + 1))
     apply(game, seat, ChooseX(3))
     apply(game, seat, ChooseTarget(player=1 - seat))
     _tap_and_pay(game, seat)
