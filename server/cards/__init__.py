@@ -125,24 +125,25 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.LOSE_LIFE: {"amount", "who", "target"},
     Verb.DRAW: {"amount", "who", "target"},
     Verb.DISCARD: {"amount", "who", "target"},
-    Verb.DESTROY: {"target"},
-    Verb.COUNTER: {"target"},
-    Verb.RETURN_TO_HAND: {"target"},
+    Verb.DESTROY: {"target", "who"},
+    Verb.COUNTER: {"target", "who"},
+    Verb.RETURN_TO_HAND: {"target", "who"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter"},
     Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power"},
     Verb.CREATE_TOKEN: {"amount", "who", "target", "token"},
-    Verb.EXILE: {"target"},
+    Verb.EXILE: {"target", "who"},
     Verb.TAP: {"who", "target"},
     Verb.UNTAP: {"who", "target"},
     Verb.SACRIFICE: {"amount", "who", "target", "quality"},
-    Verb.ATTACH: {"target"},
-    Verb.RETURN_TO_BATTLEFIELD: {"target"},
+    Verb.ATTACH: {"target", "who"},
+    Verb.RETURN_TO_BATTLEFIELD: {"target", "who"},
     Verb.REMOVE_COUNTERS: {"amount", "who", "target", "counter"},
-    Verb.EXILE_IF_DIES: {"target"},
+    Verb.EXILE_IF_DIES: {"target", "who"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
                  Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES)
 _COMMON_EFFECT_FIELDS = {"verb", "condition", "optional"}
+_RELATIVE = ("that", "target_controller")
 
 
 def _keywords(where: str, raw: Any) -> tuple[str, ...]:
@@ -179,10 +180,12 @@ def _effect(where: str, raw: Any) -> Effect:
     verb = _enum(f"{where}.verb", Verb, raw.get("verb"))
     spec = _fields(where, raw, _VERB_FIELDS[verb] | _COMMON_EFFECT_FIELDS)
     target = _target(f"{where}.target", spec["target"]) if "target" in spec else None
-    default_who = "target" if target is not None or verb in _OBJECT_VERBS else "you"
+    default_who = "target" if target is not None or (
+        verb in _OBJECT_VERBS and spec.get("who") not in _RELATIVE) else "you"
     who = _enum(f"{where}.who", Who, spec.get("who", default_who))
     if (who is Who.TARGET) != (target is not None):
         raise CardDataError(f"{where}: 'target' is required exactly when who is 'target'")
+    amount_raw = spec.get("amount", 1)
     if verb in (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS) and \
             spec.get("counter") not in ("+1/+1", "-1/-1", "loyalty"):
         raise CardDataError(f"{where}.counter: expected '+1/+1', '-1/-1' or 'loyalty'")
@@ -195,7 +198,9 @@ def _effect(where: str, raw: Any) -> Effect:
         verb=verb,
         who=who,
         target=target,
-        amount=_int(f"{where}.amount", spec.get("amount", 1), allow_x=True),
+        amount=0 if amount_raw == "power" else _int(f"{where}.amount", amount_raw,
+                                                     allow_x=True),
+        amount_is_power=amount_raw == "power",
         counter=spec.get("counter", ""),
         power=_int(f"{where}.power", spec.get("power", 0), signed=True) or 0,
         toughness=_int(f"{where}.toughness", spec.get("toughness", 0), signed=True) or 0,
@@ -285,7 +290,8 @@ def _static(where: str, raw: Any) -> StaticAbility:
     )
 
 
-_RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_combat")
+_RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_combat",
+                 "cant_activate")
 
 
 def _list(where: str, raw: Any) -> list[Any]:

@@ -73,6 +73,8 @@ class Condition(Enum):
     #: "if you control another creature with power 4 or greater"
     CONTROL_ANOTHER_POWER_4 = "control_another_power_4"
     CONTROL_FLYING_CREATURE = "control_flying_creature"
+    #: "if you control a creature with power 4 or greater" (it may be the source itself)
+    CONTROL_POWER_4 = "control_power_4"
 
 
 class Verb(Enum):
@@ -118,8 +120,13 @@ class Who(Enum):
     EACH_CREATURE_OPPONENTS_CONTROL = "each_creature_opponents_control"
     EACH_PERMANENT_YOU_CONTROL = "each_permanent_you_control"
     EACH_PLANESWALKER = "each_planeswalker"
-    #: The controller of the target of the same effect ("Its controller creates ...").
+    #: The controller of the previous effect's target ("Its controller creates ..."),
+    #: as it last existed (rule 608.2h).
     TARGET_CONTROLLER = "target_controller"
+    #: The previous effect's target again ("that creature", "it").
+    THAT = "that"
+    #: The permanent the source Aura or Equipment is attached to ("enchanted creature").
+    ATTACHED = "attached"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +156,8 @@ class Effect:
     quality: str = ""
     #: Performed only if this holds as the effect would be performed.
     condition: Condition | None = None
+    #: "damage equal to its power": the amount is the source's power (last known, 608.2h).
+    amount_is_power: bool = False
     #: "Choose one --" on a triggered ability: handled by modes; "you may": optional.
     optional: bool = False
 

@@ -8,7 +8,7 @@ take away the last legal choice half-way; then the cast is reversed (rule 733.1)
 
 from __future__ import annotations
 
-from server.cards.mana import COLORS, ManaCost
+from server.cards.mana import COLORS, MANA_TYPES, ManaCost
 from server.cards.model import (
     CardDef,
     Condition,
@@ -122,7 +122,8 @@ def _has_quality(card: CardDef, quality: str) -> bool:
 
 def target_candidates(game: Game, req: TargetReq, controller: int, source_id: str | None = None,
                       *, exclude: tuple[Target, ...] = (),
-                      source: CardDef | None = None) -> list[Target]:
+                      source: CardDef | None = None,
+                      other_than: str | None = None) -> list[Target]:
     """Legal choices for one target (rule 115): players in turn order, then objects.
 
     A spell or ability can't target itself (rule 115.5); ``exclude`` holds targets already
@@ -141,11 +142,14 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
         zone = [*game.stack, *game.battlefield]
     else:
         zone = game.battlefield
-    origin = game.objects.get(source_id) if source_id is not None else None
+    # "another target": not the source of the spell or ability (its permanent for an
+    # ability, whether it's on the stack yet or being checked for activation).
+    if other_than is None:
+        origin = game.objects.get(source_id) if source_id is not None else None
+        other_than = origin.ability.source_id if origin is not None and origin.ability \
+            else source_id
     out += [("object", oid) for oid in zone
-            if oid != source_id
-            and not (req.other and origin is not None and origin.ability is not None
-                     and oid == origin.ability.source_id)
+            if oid != source_id and not (req.other and oid == other_than)
             and _object_qualifies(game, game.objects[oid], req, controller, source)]
     return [t for t in out if t not in exclude]
 
@@ -164,11 +168,12 @@ def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
 
 
 def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
-                      source_id: str | None = None, source: CardDef | None = None) -> bool:
+                      source_id: str | None = None, *, source: CardDef | None = None,
+                      other_than: str | None = None) -> bool:
     """Whether every target requirement can be met (rules 601.2c, 115.1)."""
     return all(
-        req.up_to or
-        len(target_candidates(game, req, controller, source_id, source=source)) >= req.count
+        req.up_to or len(target_candidates(game, req, controller, source_id, source=source,
+                                           other_than=other_than)) >= req.count
         for req in reqs
     )
 
@@ -181,6 +186,22 @@ def mana_ability_options(game: Game, seat: int, exclude: str | None = None) -> l
         choices = mana_choices(game, oid)
         out += [ActivateManaAbility(oid, m if len(choices) > 1 else "") for m in choices]
     return out
+
+
+def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: ManaCost,
+                   exclude: str | None) -> bool:
+    """Whether the cost can still be paid after this mana ability (so a player paying a
+    cost is never offered a choice that strands the spell, rule 601.2g-h)."""
+    mine = mana_choices(game, option.object_id)
+    if len(mine) == 1:
+        return True  # a source of one kind of mana only adds to what can be spent
+    rest = potential_pool(game, seat, exclude=exclude)
+    choices = list(rest.choices)
+    fixed = list(rest.fixed)
+    choices.remove(tuple(mine))
+    for symbol in option.mana:
+        fixed[MANA_TYPES.index(symbol)] += 1
+    return affordable(Potential(tuple(fixed), tuple(choices)), cost)
 
 
 def is_sorcery_speed(game: Game, seat: int) -> bool:
@@ -198,10 +219,10 @@ def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None 
     if not instant_speed and not is_sorcery_speed(game, seat):
         return False
     if card.modes:
-        if not any(targets_available(game, card.spell_targets(m), seat)
+        if not any(targets_available(game, card.spell_targets(m), seat, source=card)
                    for m in range(len(card.modes))):
             return False  # rule 700.2a: no mode can be chosen
-    elif not targets_available(game, card.spell_targets(None), seat):
+    elif not targets_available(game, card.spell_targets(None), seat, source=card):
         return False
     if card.additional_cost and not cost_choices(game, seat, card, obj.id):
         return False  # rule 601.2f: the additional cost can't be paid
@@ -218,6 +239,8 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
     ability = obj.card.abilities[index]
     if obj.zone is not Zone.BATTLEFIELD or obj.controller != seat:
         return False
+    if "cant_activate" in obj.restrictions:
+        return False  # e.g. Faith's Fetters (mana abilities are separate: 605.1a)
     if ability.tap:
         if obj.tapped:
             return False
@@ -234,8 +257,8 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
         return False  # rule 602.5d
     if not condition_met(game, seat, obj.id, ability.condition):
         return False  # rule 602.5b
-    if not targets_available(game, ability.targets, seat, source=obj.card):
-        return False  # rule 115.5: the ability may target its own source
+    if not targets_available(game, ability.targets, seat, source=obj.card, other_than=obj.id):
+        return False  # rule 115.5: an ability may target its own source, unless "another"
     pool = potential_pool(game, seat, exclude=obj.id if ability.tap else None)
     return affordable(pool, ability.cost)
 
@@ -319,6 +342,7 @@ def begin_activation(game: Game, seat: int, action: ActivateAbility,
     source = game.objects[action.object_id]
     ability = _new_ability(game, source.card, seat, AbilityRef(
         AbilityKind.ACTIVATED, action.ability, source.id))
+    ability.source_power = source.power
     game.casting = Casting(ability.id, seat, CastStage.CHOOSE_TARGETS)
     _advance_stage(game, events, start=True)
 
@@ -332,7 +356,8 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
     ability = _new_ability(game, trigger.card, trigger.controller, AbilityRef(
         AbilityKind.TRIGGERED, trigger.index, trigger.source_id,
         definition=trigger.definition, event_player=trigger.event_player))
-    if not targets_available(game, stack_targets(ability), trigger.controller, ability.id):
+    if not targets_available(game, stack_targets(ability), trigger.controller, ability.id,
+                             source=trigger.card):
         game.stack.remove(ability.id)
         del game.objects[ability.id]
         return
@@ -439,7 +464,11 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     tapping = ref is not None and ref.kind is AbilityKind.ACTIVATED and \
         card.abilities[ref.index].tap
     exclude = ref.source_id if tapping and ref is not None else None
-    pay_options: list[Action] = mana_ability_options(game, seat, exclude)
+    cost = total_cost(game, obj)
+    pay_options: list[Action] = [
+        a for a in mana_ability_options(game, seat, exclude)
+        if isinstance(a, ActivateManaAbility) and _still_payable(game, seat, a, cost, exclude)
+    ]
     # Rule 601.2h: the player chooses the mana to spend when more than one way pays.
     pool = game.player(seat).mana_pool
     pay_options += [PayMana(m) for m in payments(pool, total_cost(game, obj))]

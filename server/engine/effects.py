@@ -116,8 +116,18 @@ def resolve_top(game: Game, events: list[Event]) -> None:
              attached_to=attach)
         _after_resolution(game)
         return
-    game.resolving = Resolution(obj.id, 0, legal)
+    source = game.objects.get(_source_id(obj))
+    controllers = {str(ref): game.objects[str(ref)].controller for kind, ref in obj.targets
+                   if kind == "object" and str(ref) in game.objects}
+    game.resolving = Resolution(obj.id, 0, legal, controllers,
+                                ability_source_power(game, obj) if source is None else
+                                source.power)
     continue_resolution(game, events)
+
+
+def ability_source_power(game: Game, obj: GameObject) -> int:
+    """The last known power of an ability's source that has left the battlefield (113.7a)."""
+    return obj.source_power
 
 
 def _target_groups(obj: GameObject) -> list[tuple[Target, ...]]:
@@ -144,14 +154,19 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
     group_of = []
     g = 0
     for effect in effects:
-        group_of.append(g if effect.target is not None else -1)
-        g += effect.target is not None
+        if effect.target is not None:
+            group_of.append(g)
+            g += 1
+        elif effect.who in (Who.THAT, Who.TARGET_CONTROLLER):
+            group_of.append(g - 1)  # the previous effect's target ("that creature", "its")
+        else:
+            group_of.append(-1)
     while res.index < len(effects):
         i = res.index
         res.index += 1
         targets = legal_groups[group_of[i]] if group_of[i] >= 0 else []
         layers.refresh(game)  # each effect sees the results of the ones before it
-        if effects[i].target is not None and not any(ok for _, ok in targets):
+        if group_of[i] >= 0 and not any(ok for _, ok in targets):
             continue  # rule 608.2b: this part's targets are all illegal
         if condition_met(game, obj.controller, _source_id(obj), effects[i].condition):
             _perform(game, obj, effects[i], [t for t, ok in targets if ok], events)
@@ -192,7 +207,10 @@ def _players(game: Game, obj: GameObject, effect: Effect, targets: list[Target])
     if who is Who.EACH_PLAYER:
         return game.apnap()
     if who is Who.TARGET_CONTROLLER:
-        out = [game.objects[str(ref)].controller for kind, ref in targets if kind == "object"]
+        # Rule 608.2h: the target's controller as it last existed (it may have left).
+        res = game.resolving
+        known = res.controllers if res is not None else {}
+        out = [known[str(ref)] for kind, ref in targets if kind == "object" and str(ref) in known]
         if obj.ability is not None and obj.ability.event_player is not None:
             out.append(obj.ability.event_player)  # "that player"
         return [s for s in out if not game.players[s].has_lost]
@@ -205,8 +223,13 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
     if who is Who.SELF:
         source = game.objects.get(_source_id(obj))
         return [source] if source is not None and source.zone is Zone.BATTLEFIELD else []
-    if who is Who.TARGET:
-        return [game.objects[str(ref)] for kind, ref in targets if kind == "object"]
+    if who in (Who.TARGET, Who.THAT):
+        return [game.objects[str(ref)] for kind, ref in targets
+                if kind == "object" and str(ref) in game.objects]
+    if who is Who.ATTACHED:
+        source = game.objects.get(_source_id(obj))
+        host = game.objects.get(source.attached_to) if source and source.attached_to else None
+        return [host] if host is not None else []
     everything = [game.objects[i] for i in game.battlefield]
     if who is Who.EACH_PERMANENT_YOU_CONTROL:
         return [o for o in everything if o.controller == obj.controller]
@@ -229,6 +252,10 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     amount = (obj.x_value or 0) if effect.amount is None else effect.amount
     verb = effect.verb
     source = game.objects.get(_source_id(obj), obj)
+    if effect.amount_is_power:
+        res = game.resolving
+        amount = source.power if source.zone is Zone.BATTLEFIELD else \
+            (res.source_power if res is not None else 0)
     if verb is Verb.DEAL_DAMAGE:
         recipients = targets if effect.who is Who.TARGET else [
             ("player", seat) for seat in _players(game, obj, effect, targets)]

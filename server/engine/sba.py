@@ -121,7 +121,8 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
             toughness = obj.toughness
             if toughness <= 0:  # 704.5f
                 dying.append(oid)
-            elif obj.damage and (obj.damage >= toughness or obj.deathtouched):
+            elif obj.damage and (obj.damage >= toughness or obj.deathtouched) \
+                    and not obj.has("Indestructible"):  # rule 702.12b
                 dying.append(oid)  # 704.5g lethal damage, 704.5h deathtouch
         obj.deathtouched = False
         if card.planeswalker and obj.loyalty <= 0 and oid not in dying:  # 704.5i
@@ -142,6 +143,12 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     if dying:
         put_into_graveyards(game, dying, events)
         performed = True
+    # Rule 704.5d: a token in a zone other than the battlefield ceases to exist.
+    for oid in game.stray_tokens:
+        if oid in game.objects and game.objects[oid].zone is not Zone.BATTLEFIELD:
+            remove_from_game(game, oid)
+            performed = True
+    game.stray_tokens.clear()
     for seat, reason in losers:
         lose(game, seat, reason, events)
         performed = True

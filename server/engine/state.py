@@ -159,6 +159,9 @@ class GameObject:
     ability: AbilityRef | None = None
     #: When the object entered its zone (rule 613.7d).
     timestamp: int = 0
+    #: For an activated ability: its source's power as it was activated (last known
+    #: information for "damage equal to its power" once the source is sacrificed, 608.2h).
+    source_power: int = 0
 
     @property
     def ability_def(self) -> ActivatedAbility | TriggeredAbility | None:
@@ -309,6 +312,10 @@ class Resolution:
     index: int
     #: For each chosen target, whether it was still legal as resolution began (608.2b).
     legal: tuple[bool, ...]
+    #: The controllers of its object targets as resolution began (last known, 608.2h).
+    controllers: dict[str, int] = field(default_factory=dict)
+    #: The source's power as resolution began, or as it last existed (608.2h).
+    source_power: int = 0
 
 
 @dataclass(slots=True)
@@ -411,6 +418,8 @@ class Game:
     effects: list[ContinuousEffect] = field(default_factory=list)
     #: Creatures that died this turn (for "if a creature died this turn").
     creatures_died: int = 0
+    #: Tokens that left the battlefield (rule 704.5d).
+    stray_tokens: list[str] = field(default_factory=list)
     combat: Combat = field(default_factory=Combat)
     pending: Decision | None = None
     prompt_counter: int = 0
