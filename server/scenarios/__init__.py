@@ -54,6 +54,8 @@ from server.engine.actions import (
     PayMana,
     PlayLand,
     PutOnBottom,
+    ResetBlockers,
+    Sacrifice,
     TakeMulligan,
 )
 from server.engine.zones import create_object
@@ -380,10 +382,11 @@ _ACTION_KEYS = {
     "pass", "play", "cast", "activate", "mode", "x", "target", "target_player",
     "finish_targets", "tap", "pay", "attack", "finish_attacks", "block", "finish_blocks",
     "assign", "discard", "choose_starting_player", "keep", "mulligan", "bottom", "order",
-    "keep_legend",
+    "keep_legend", "sacrifice", "reset_blocks",
 }
 _STEP_KEYS = _ACTION_KEYS | {"seat", "ability", "defender", "attacker", "pass_until", "check",
-                             "expect_options", "concede", "damage", "times"}
+                             "expect_options", "concede", "damage", "times", "planeswalker",
+                             "mana", "reset_blocks", "sacrifice"}
 
 
 def _matcher(run: _Run, step: dict[str, Any]) -> Any:
@@ -401,15 +404,19 @@ def _matcher(run: _Run, step: dict[str, Any]) -> Any:
     simple: dict[str, type[Action]] = {
         "pass": PassPriority, "finish_targets": FinishTargets, "pay": PayMana,
         "finish_attacks": FinishAttackers, "finish_blocks": FinishBlockers, "keep": KeepHand,
-        "mulligan": TakeMulligan,
+        "mulligan": TakeMulligan, "reset_blocks": ResetBlockers,
     }
     by_object: dict[str, type[Action]] = {
         "play": PlayLand, "cast": CastSpell, "tap": ActivateManaAbility, "discard": Discard,
         "bottom": PutOnBottom, "order": ChooseOrder, "keep_legend": KeepLegend,
+        "sacrifice": Sacrifice,
     }
     if key in simple:
         cls = simple[key]
         return lambda a: isinstance(a, cls)
+    if key == "tap" and "mana" in step:
+        return lambda a: isinstance(a, ActivateManaAbility) and r(a.object_id, value) and \
+            a.mana == step["mana"]
     if key in by_object:
         cls = by_object[key]
         return lambda a: isinstance(a, cls) and r(getattr(a, "object_id", None), value)
@@ -430,8 +437,10 @@ def _matcher(run: _Run, step: dict[str, Any]) -> Any:
         return lambda a: isinstance(a, ChooseStartingPlayer) and a.seat == value
     if key == "attack":
         defender = step.get("defender")
+        walker = step.get("planeswalker")
         return lambda a: isinstance(a, DeclareAttacker) and r(a.object_id, value) and \
-            (defender is None or a.defender == defender)
+            (defender is None or a.defender == defender) and \
+            (r(a.planeswalker_id, walker) if walker is not None else not a.planeswalker_id)
     if key == "block":
         attacker = step.get("attacker")
         return lambda a: isinstance(a, DeclareBlocker) and r(a.object_id, value) and \
@@ -548,7 +557,7 @@ _PLAYER_KEYS = {"life", "poison", "hand", "hand_count", "library", "library_coun
                 "mana_pool", "sideboard"}
 _OBJECT_KEYS = {"card", "tapped", "power", "toughness", "counters", "damage", "attached_to",
                 "controller", "owner", "sick", "is", "is_not", "face_down", "label", "loyalty",
-                "targets", "ability", "mode", "x"}
+                "targets", "ability", "mode", "x", "keywords", "lacks", "subtypes", "token"}
 
 
 def _expect(run: _Run, spec: Any, prefix: str = "") -> None:
@@ -680,6 +689,17 @@ def _object_matches(run: _Run, obj: GameObject, spec: dict[str, Any]) -> str | N
     for key, value in actual.items():
         if key in spec and spec[key] != value:
             return f"{key} is {value!r}, not {spec[key]!r}"
+    for keyword in spec.get("keywords", []) or []:
+        if not obj.has(str(keyword)):
+            return f"lacks {keyword}"
+    for keyword in spec.get("lacks", []) or []:
+        if obj.has(str(keyword)):
+            return f"has {keyword}"
+    for subtype in spec.get("subtypes", []) or []:
+        if subtype not in obj.subtypes:
+            return f"is not a {subtype}"
+    if "token" in spec and obj.card.is_token != spec["token"]:
+        return f"token is {obj.card.is_token}"
     if "attached_to" in spec:
         host = obj.attached_to
         wanted = spec["attached_to"]
