@@ -125,7 +125,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.LOSE_LIFE: {"amount", "who", "target"},
     Verb.DRAW: {"amount", "who", "target"},
     Verb.DISCARD: {"amount", "who", "target"},
-    Verb.DESTROY: {"target", "who"},
+    Verb.DESTROY: {"target", "who", "no_regeneration"},
+    Verb.REGENERATE: {"target", "who"},
     Verb.COUNTER: {"target", "who"},
     Verb.RETURN_TO_HAND: {"target", "who"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter"},
@@ -212,6 +213,7 @@ def _effect(where: str, raw: Any) -> Effect:
         condition=_enum(f"{where}.condition", Condition, spec["condition"])
         if "condition" in spec else None,
         optional=spec.get("optional", False),
+        no_regeneration=bool(spec.get("no_regeneration", False)),
     )
 
 
@@ -302,7 +304,7 @@ def _list(where: str, raw: Any) -> list[Any]:
 
 _BEHAVIOUR_FIELDS = {"effects", "modes", "abilities", "triggers", "mana", "enters_tapped",
                      "extra_lands", "enchant", "statics", "protection", "noncreature_tax",
-                     "additional_cost", "enchant_tapped"}
+                     "additional_cost", "enchant_tapped", "regenerates"}
 
 
 def _opt_int(name: str, field: str, value: Any) -> int | None:
@@ -372,7 +374,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         raise CardDataError(f"{where}: an Aura needs 'enchant' and only an Aura may have it")
     explained = (not text or bool(_REMINDER.match(text)) or effects or modes or abilities
                  or triggers or len(mana) > 0 or keywords or enters_tapped or extra_lands
-                 or enchant is not None or statics or protection)
+                 or enchant is not None or statics or protection or spec.get("regenerates"))
     if not explained:
         raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
@@ -403,6 +405,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         noncreature_tax=_int(f"{where}: noncreature_tax", spec.get("noncreature_tax", 0)) or 0,
         additional_cost=additional_cost,
         enchant_tapped=bool(spec.get("enchant_tapped", False)),
+        regenerates=bool(spec.get("regenerates", False)),
     )
 
 

@@ -103,6 +103,8 @@ class Verb(Enum):
     REMOVE_COUNTERS = "remove_counters"  # rule 122
     #: "If that creature would die this turn, exile it instead" (rule 614.1a)
     EXILE_IF_DIES = "exile_if_dies"
+    #: "Regenerate [permanent]": a regeneration shield (rules 701.19a, 614.8)
+    REGENERATE = "regenerate"
 
 
 class Who(Enum):
@@ -158,6 +160,8 @@ class Effect:
     condition: Condition | None = None
     #: "damage equal to its power": the amount is the source's power (last known, 608.2h).
     amount_is_power: bool = False
+    #: DESTROY: "It can't be regenerated" (rule 701.19c).
+    no_regeneration: bool = False
     #: "Choose one --" on a triggered ability: handled by modes; "you may": optional.
     optional: bool = False
 
@@ -319,6 +323,8 @@ class CardDef:
     additional_cost: str = ""
     #: "You can't choose an untapped creature as this spell's target" (Enthralling Hold).
     enchant_tapped: bool = False
+    #: "If [this] would be destroyed, regenerate it" (a static ability, rule 701.19b).
+    regenerates: bool = False
     # Derived once from the type line (the engine asks these constantly).
     creature: bool = field(init=False, repr=False, compare=False)
     planeswalker: bool = field(init=False, repr=False, compare=False)

@@ -29,6 +29,7 @@ from server.engine.state import (
 )
 from server.engine.zones import (
     create_object,
+    destroy,
     draw,
     move,
     next_timestamp,
@@ -294,9 +295,12 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
     verb = effect.verb
     if verb is Verb.DESTROY:
         # Rule 701.8a (2009: 701.6a): to its owner's graveyard; indestructible permanents
-        # aren't destroyed (702.12b).
-        put_into_graveyards(game, [p.id for p in permanents if not p.has("Indestructible")],
-                            events)
+        # aren't destroyed (702.12b); regeneration may replace it (701.19).
+        destroy(game, [p.id for p in permanents], events,
+                regenerable=not effect.no_regeneration)
+    elif verb is Verb.REGENERATE:
+        for permanent in permanents:
+            permanent.regeneration_shields += 1  # rule 701.19a (2009: 701.12a)
     elif verb is Verb.COUNTER:
         # Rule 701.6a (2009: 701.5a): a countered spell goes to its owner's graveyard; its
         # costs are not refunded (701.6b).

@@ -452,6 +452,7 @@ def _cleanup_end_effects(game: Game) -> None:
         obj = game.objects[oid]
         obj.damage = 0
         obj.exile_if_dies = False
+        obj.regeneration_shields = 0  # shields last "this turn" (701.19a)
     game.effects.clear()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
-from server.engine.zones import move, put_into_graveyards, remove_from_game
+from server.engine.zones import destroy, move, put_into_graveyards, remove_from_game
 
 POISON_LIMIT = 10  # rule 704.5c
 
@@ -113,6 +113,7 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     # Rule 704.5j: the legendary permanents not kept go with everything else (704.3).
     dying: list[str] = [i for i in game.legend_rule_losers if i in game.objects]
     game.legend_rule_losers.clear()
+    destroyed: list[str] = []  # lethal or deathtouch damage: destruction (704.5g-h)
     objects = game.objects
     for oid in game.battlefield:
         obj = objects[oid]
@@ -123,7 +124,7 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
                 dying.append(oid)
             elif obj.damage and (obj.damage >= toughness or obj.deathtouched) \
                     and not obj.has("Indestructible"):  # rule 702.12b
-                dying.append(oid)  # 704.5g lethal damage, 704.5h deathtouch
+                destroyed.append(oid)  # 704.5g lethal damage, 704.5h deathtouch
         obj.deathtouched = False
         if card.planeswalker and obj.loyalty <= 0 and oid not in dying:  # 704.5i
             dying.append(oid)
@@ -140,8 +141,9 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
                 performed = True
         if obj.counters and _annihilate(obj.counters):  # 704.5q
             performed = True
-    if dying:
+    if dying or destroyed:
         put_into_graveyards(game, dying, events)
+        destroy(game, destroyed, events)  # regeneration can replace these (704.5g-h)
         performed = True
     # Rule 704.5d: a token in a zone other than the battlefield ceases to exist.
     for oid in game.stray_tokens:

@@ -153,6 +153,8 @@ class GameObject:
     restrictions: frozenset[str] = frozenset()
     #: "If it would die this turn, exile it instead" applies (rule 614.1a).
     exile_if_dies: bool = False
+    #: Regeneration shields on it this turn (rule 701.19a).
+    regeneration_shields: int = 0
     #: Turn in which a loyalty ability of it was last activated (rule 606.3).
     loyalty_turn: int = -1
     #: Set for an ability on the stack, which is not a card (rule 113.7).

@@ -153,3 +153,26 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
             game.choices.append(Choice(DecisionKind.ORDER_GRAVEYARD, owner, list(ids),
                                        count=len(ids) - 1))
     return [i for ids in arrived.values() for i in ids]
+
+
+def destroy(game: Game, object_ids: list[str], events: list[Event], *,
+            regenerable: bool = True) -> None:
+    """Destroy permanents (rule 701.8a): indestructible ones aren't (702.12b); a
+    regeneration shield or static regeneration replaces the destruction (614.8, 701.19):
+    remove all damage, tap it, remove it from combat. The rest go to their owners'
+    graveyards together."""
+    doomed = []
+    for oid in object_ids:
+        obj = game.objects.get(oid)
+        if obj is None or obj.has("Indestructible"):
+            continue
+        if regenerable and (obj.regeneration_shields or obj.card.regenerates):
+            if not obj.card.regenerates:
+                obj.regeneration_shields -= 1  # a shield is used up (701.19a)
+            obj.damage = 0
+            obj.deathtouched = False
+            obj.tapped = True
+            _remove_from_combat(game, oid)
+            continue
+        doomed.append(oid)
+    put_into_graveyards(game, doomed, events)
