@@ -131,7 +131,9 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.RETURN_TO_HAND: {"target", "who"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter"},
     Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power"},
-    Verb.CREATE_TOKEN: {"amount", "who", "target", "token"},
+    Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
+    Verb.DELAYED_TRIGGER: {"delayed", "this_turn"},
+    Verb.CREATE_EMBLEM: {"emblem"},
     Verb.EXILE: {"target", "who"},
     Verb.TAP: {"who", "target"},
     Verb.UNTAP: {"who", "target"},
@@ -187,6 +189,10 @@ def _effect(where: str, raw: Any) -> Effect:
     if (who is Who.TARGET) != (target is not None):
         raise CardDataError(f"{where}: 'target' is required exactly when who is 'target'")
     amount_raw = spec.get("amount", 1)
+    if verb is Verb.DELAYED_TRIGGER and "delayed" not in spec:
+        raise CardDataError(f"{where}: delayed_trigger needs 'delayed'")
+    if verb is Verb.CREATE_EMBLEM and "emblem" not in spec:
+        raise CardDataError(f"{where}: create_emblem needs 'emblem'")
     if verb in (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS) and \
             spec.get("counter") not in ("+1/+1", "-1/-1", "loyalty"):
         raise CardDataError(f"{where}.counter: expected '+1/+1', '-1/-1' or 'loyalty'")
@@ -199,9 +205,14 @@ def _effect(where: str, raw: Any) -> Effect:
         verb=verb,
         who=who,
         target=target,
-        amount=0 if amount_raw == "power" else _int(f"{where}.amount", amount_raw,
-                                                     allow_x=True),
+        amount=0 if amount_raw in ("power", "event") else _int(f"{where}.amount", amount_raw,
+                                                                allow_x=True),
         amount_is_power=amount_raw == "power",
+        amount_is_event=amount_raw == "event",
+        tapped_attacking=bool(spec.get("tapped_attacking", False)),
+        delayed=_triggered(f"{where}.delayed", spec["delayed"]) if "delayed" in spec else None,
+        this_turn=bool(spec.get("this_turn", False)),
+        emblem=_emblem(f"{where}.emblem", spec["emblem"]) if "emblem" in spec else None,
         counter=spec.get("counter", ""),
         power=_int(f"{where}.power", spec.get("power", 0), signed=True) or 0,
         toughness=_int(f"{where}.toughness", spec.get("toughness", 0), signed=True) or 0,
@@ -214,6 +225,19 @@ def _effect(where: str, raw: Any) -> Effect:
         if "condition" in spec else None,
         optional=spec.get("optional", False),
         no_regeneration=bool(spec.get("no_regeneration", False)),
+    )
+
+
+def _emblem(where: str, raw: Any) -> CardDef:
+    """An emblem (rule 114): no characteristics but its abilities, in the command zone."""
+    spec = _fields(where, raw, {"name", "text", "triggers"})
+    return CardDef(
+        name=str(spec.get("name", "Emblem")), mana_cost=ManaCost(), has_mana_cost=False,
+        supertypes=(), card_types=("Emblem",), subtypes=(), colors=(),
+        rules_text=str(spec.get("text", "")), power=None, toughness=None,
+        triggers=tuple(_triggered(f"{where}.triggers[{i}]", t)
+                       for i, t in enumerate(_list(f"{where}.triggers",
+                                                   spec.get("triggers", [])))),
     )
 
 

@@ -105,6 +105,10 @@ class Verb(Enum):
     EXILE_IF_DIES = "exile_if_dies"
     #: "Regenerate [permanent]": a regeneration shield (rules 701.19a, 614.8)
     REGENERATE = "regenerate"
+    #: Create a delayed triggered ability (rule 603.7), e.g. "whenever ... this turn".
+    DELAYED_TRIGGER = "delayed_trigger"
+    #: "You get an emblem with ..." (rule 114.1): an object in the command zone.
+    CREATE_EMBLEM = "create_emblem"
 
 
 class Who(Enum):
@@ -162,6 +166,15 @@ class Effect:
     amount_is_power: bool = False
     #: DESTROY: "It can't be regenerated" (rule 701.19c).
     no_regeneration: bool = False
+    #: "that many": the number the trigger event counted (e.g. creatures that attacked).
+    amount_is_event: bool = False
+    #: CREATE_TOKEN: "tapped and attacking" (rule 508.4).
+    tapped_attacking: bool = False
+    #: DELAYED_TRIGGER: the ability it creates; ``this_turn``: its stated duration (603.7b).
+    delayed: TriggeredAbility | None = None
+    this_turn: bool = False
+    #: CREATE_EMBLEM: the emblem (rule 114).
+    emblem: CardDef | None = None
     #: "Choose one --" on a triggered ability: handled by modes; "you may": optional.
     optional: bool = False
 
@@ -196,7 +209,7 @@ class TriggerEvent(Enum):
     DIES = "dies"
     #: "At the beginning of your upkeep" (rule 503.1a).
     YOUR_UPKEEP = "your_upkeep"
-    #: "At the beginning of combat on your turn" (rule 507.1).
+    #: "At the beginning of combat on your turn" (rules 603.2, 507.2).
     YOUR_BEGINNING_OF_COMBAT = "your_beginning_of_combat"
     #: "At the beginning of your end step" (rule 513.1a).
     YOUR_END_STEP = "your_end_step"
@@ -212,6 +225,8 @@ class TriggerEvent(Enum):
     YOU_DRAW = "you_draw"
     #: "Whenever a creature an opponent controls dies".
     OPPONENT_CREATURE_DIES = "opponent_creature_dies"
+    #: "Whenever one or more nontoken creatures attack" (you control).
+    NONTOKEN_CREATURES_ATTACK = "nontoken_creatures_attack"
 
 
 @dataclass(frozen=True, slots=True)

@@ -355,7 +355,8 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
     game.pending_triggers.remove(trigger)
     ability = _new_ability(game, trigger.card, trigger.controller, AbilityRef(
         AbilityKind.TRIGGERED, trigger.index, trigger.source_id,
-        definition=trigger.definition, event_player=trigger.event_player))
+        definition=trigger.definition, event_player=trigger.event_player,
+        event_amount=trigger.event_amount))
     if not targets_available(game, stack_targets(ability), trigger.controller, ability.id,
                              source=trigger.card):
         game.stack.remove(ability.id)

@@ -22,9 +22,11 @@ from server.engine.state import (
     Choice,
     ContinuousEffect,
     DecisionKind,
+    DelayedTrigger,
     Game,
     GameObject,
     Resolution,
+    Step,
     Zone,
 )
 from server.engine.zones import (
@@ -253,6 +255,8 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     amount = (obj.x_value or 0) if effect.amount is None else effect.amount
     verb = effect.verb
     source = game.objects.get(_source_id(obj), obj)
+    if effect.amount_is_event and obj.ability is not None:
+        amount = obj.ability.event_amount
     if effect.amount_is_power:
         res = game.resolving
         amount = source.power if source.zone is Zone.BATTLEFIELD else \
@@ -284,6 +288,13 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                 token = create_object(game, effect.token, seat, Zone.BATTLEFIELD)
                 token.controlled_since = game.turn  # rule 302.6
                 events.append(TokenCreated(token.id, seat, effect.token))  # rule 111.1
+                if effect.tapped_attacking:
+                    _put_onto_battlefield_attacking(game, obj, token)
+    elif verb is Verb.DELAYED_TRIGGER and effect.delayed is not None:
+        game.delayed.append(DelayedTrigger(obj.controller, obj.card, effect.delayed,
+                                           effect.this_turn))  # rule 603.7a
+    elif verb is Verb.CREATE_EMBLEM and effect.emblem is not None:
+        create_object(game, effect.emblem, obj.controller, Zone.COMMAND)  # rule 114.1
     else:
         _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
                                amount=amount, events=events)
@@ -345,6 +356,20 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
             permanent.exile_if_dies = True
     else:  # pragma: no cover - the vocabulary is closed
         raise ValueError(f"unhandled verb {verb}")
+
+
+def _put_onto_battlefield_attacking(game: Game, obj: GameObject, token: GameObject) -> None:
+    """Rule 508.4: a creature put onto the battlefield attacking attacks a defending player
+    (here: the player the triggering attackers attack, the trigger's "that player"). It was
+    never declared as an attacker (508.4c); outside combat it isn't attacking at all."""
+    token.tapped = True
+    defender = obj.ability.event_player if obj.ability is not None else None
+    combat = game.combat
+    if defender is None or not combat.attackers_declared or game.players[defender].has_lost:
+        return  # rule 508.4a
+    combat.attackers[token.id] = defender
+    if game.step in (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE, Step.END_OF_COMBAT):
+        combat.blocked_by.pop(token.id, None)  # rule 508.4d: it enters unblocked
 
 
 def _start_sacrifice(game: Game, seat: int, quality: str, events: list[Event]) -> None:

@@ -472,7 +472,7 @@ def _begin_step(game: Game, events: list[Event]) -> None:
     elif game.step is Step.UPKEEP and active_in_game:
         _each_permanent(game, TriggerEvent.YOUR_UPKEEP, game.active)  # rule 503.1a
     elif game.step is Step.BEGINNING_OF_COMBAT and active_in_game:
-        _each_permanent(game, TriggerEvent.YOUR_BEGINNING_OF_COMBAT, game.active)  # 507.1
+        _each_permanent(game, TriggerEvent.YOUR_BEGINNING_OF_COMBAT, game.active)  # 603.2
     elif game.step is Step.END and active_in_game:
         _each_permanent(game, TriggerEvent.YOUR_END_STEP, game.active)  # rule 513.1a
     elif game.step is Step.DRAW and active_in_game:
@@ -514,6 +514,7 @@ def _next_turn(game: Game) -> None:
     game.turn += 1
     game.step = Step.UNTAP
     game.creatures_died = 0
+    game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over
     for player in game.players:
         player.lands_played = 0
         player.life_gained_this_turn = 0
@@ -550,8 +551,9 @@ def _trigger(game: Game, controller: int, card: CardDef, source_id: str,
 
 def _each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
                     **kwargs: Any) -> None:
-    """Trigger ``event`` for every permanent (controlled by ``seat``, if given)."""
-    for oid in list(game.battlefield):
+    """Trigger ``event`` for every permanent and emblem (rule 114.4) controlled by
+    ``seat``, if given."""
+    for oid in [*game.battlefield, *game.command]:
         obj = game.objects[oid]
         if seat is None or obj.controller == seat:
             _trigger(game, obj.controller, obj.card, oid, event, **kwargs)
@@ -577,6 +579,7 @@ def _collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                 obj = game.objects.get(oid)
                 if obj is not None:
                     _trigger(game, obj.controller, obj.card, oid, TriggerEvent.ATTACKS)
+            _delayed_attack_triggers(game, event)
         elif isinstance(event, BlockersDeclared):
             for blocker_id, attacker_id in event.blocks:
                 obj = game.objects.get(blocker_id)
@@ -598,6 +601,23 @@ def _collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                                      TriggerEvent.OPPONENT_CREATURE_DIES,
                                      event_player=event.controller)
     return len(events)
+
+
+def _delayed_attack_triggers(game: Game, event: AttackersDeclared) -> None:
+    """Delayed "whenever one or more nontoken creatures attack" abilities (603.7)."""
+    nontoken = [game.objects[i] for i in event.attackers
+                if i in game.objects and not game.objects[i].card.is_token]
+    for delayed in list(game.delayed):
+        if delayed.ability.event is not TriggerEvent.NONTOKEN_CREATURES_ATTACK:
+            continue
+        mine = [o for o in nontoken if o.controller == delayed.controller]
+        if not mine or game.players[delayed.controller].has_lost:
+            continue
+        game.pending_triggers.append(PendingTrigger(
+            fresh_id(game), delayed.controller, delayed.card, -1, "", delayed.ability,
+            event_player=game.combat.attackers.get(mine[0].id), event_amount=len(mine)))
+        if not delayed.this_turn:
+            game.delayed.remove(delayed)  # rule 603.7b: only the next time
 
 
 def _put_triggers(game: Game, events: list[Event]) -> None:

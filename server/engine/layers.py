@@ -50,6 +50,17 @@ def refresh(game: Game) -> None:
     """Recompute every permanent's characteristics from the layers (rule 613)."""
     objects = game.objects
     permanents = [objects[i] for i in game.battlefield]
+    before = {o.id: o.controller for o in permanents}
+    _apply_layers(game, permanents)
+    for obj in permanents:
+        if obj.controller != before[obj.id]:
+            # Rule 302.6: it hasn't been under this controller's control continuously since
+            # their most recent turn began.
+            obj.controlled_since = game.turn
+
+
+def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
+    objects = game.objects
     statics: list[tuple[int, GameObject, StaticAbility]] = []
     for obj in permanents:
         obj.controller = obj.base_controller

@@ -5,7 +5,7 @@ from __future__ import annotations
 from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
-from server.engine.zones import destroy, move, put_into_graveyards, remove_from_game
+from server.engine.zones import destroyed_for_real, move, put_into_graveyards, remove_from_game
 
 POISON_LIMIT = 10  # rule 704.5c
 
@@ -142,8 +142,8 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
         if obj.counters and _annihilate(obj.counters):  # 704.5q
             performed = True
     if dying or destroyed:
-        put_into_graveyards(game, dying, events)
-        destroy(game, destroyed, events)  # regeneration can replace these (704.5g-h)
+        # One event (704.3): regeneration can replace only the destructions (704.5g-h).
+        put_into_graveyards(game, dying + destroyed_for_real(game, destroyed), events)
         performed = True
     # Rule 704.5d: a token in a zone other than the battlefield ceases to exist.
     for oid in game.stray_tokens:

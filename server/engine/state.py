@@ -110,6 +110,8 @@ class AbilityRef:
     definition: TriggeredAbility | None = None
     #: "That player" of the trigger event (e.g. the controller of a creature that died).
     event_player: int | None = None
+    #: "That many": what the trigger event counted.
+    event_amount: int = 0
 
 
 @dataclass(slots=True)
@@ -331,6 +333,18 @@ class PendingTrigger:
     source_id: str
     definition: TriggeredAbility
     event_player: int | None = None
+    event_amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DelayedTrigger:
+    """A delayed triggered ability (rule 603.7): it triggers the next time its event happens,
+    or each time until the turn ends if it says "this turn" (603.7b)."""
+
+    controller: int
+    card: CardDef
+    ability: TriggeredAbility
+    this_turn: bool
 
 
 @dataclass(slots=True)
@@ -422,6 +436,8 @@ class Game:
     creatures_died: int = 0
     #: Tokens that left the battlefield (rule 704.5d).
     stray_tokens: list[str] = field(default_factory=list)
+    #: Delayed triggered abilities waiting for their event (rule 603.7).
+    delayed: list[DelayedTrigger] = field(default_factory=list)
     combat: Combat = field(default_factory=Combat)
     pending: Decision | None = None
     prompt_counter: int = 0

@@ -157,10 +157,17 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
 
 def destroy(game: Game, object_ids: list[str], events: list[Event], *,
             regenerable: bool = True) -> None:
-    """Destroy permanents (rule 701.8a): indestructible ones aren't (702.12b); a
-    regeneration shield or static regeneration replaces the destruction (614.8, 701.19):
-    remove all damage, tap it, remove it from combat. The rest go to their owners'
-    graveyards together."""
+    """Destroy permanents (rule 701.8a): they go to their owners' graveyards together,
+    except as :func:`destroyed_for_real` says."""
+    put_into_graveyards(game, destroyed_for_real(game, object_ids, regenerable=regenerable),
+                        events)
+
+
+def destroyed_for_real(game: Game, object_ids: list[str], *,
+                       regenerable: bool = True) -> list[str]:
+    """Which of the permanents about to be destroyed really go: indestructible ones aren't
+    destroyed (702.12b); a regeneration shield or static regeneration replaces the
+    destruction (614.8, 701.19): all damage is removed, it's tapped and removed from combat."""
     doomed = []
     for oid in object_ids:
         obj = game.objects.get(oid)
@@ -175,4 +182,4 @@ def destroy(game: Game, object_ids: list[str], events: list[Event], *,
             _remove_from_combat(game, oid)
             continue
         doomed.append(oid)
-    put_into_graveyards(game, doomed, events)
+    return doomed
