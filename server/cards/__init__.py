@@ -134,6 +134,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
     Verb.DELAYED_TRIGGER: {"delayed", "this_turn"},
     Verb.CREATE_EMBLEM: {"emblem"},
+    Verb.COPY_SPELL: {"target", "who"},
+    Verb.CREATE_TOKEN_COPY: {"target", "who"},
     Verb.EXILE: {"target", "who"},
     Verb.TAP: {"who", "target"},
     Verb.UNTAP: {"who", "target"},
@@ -144,7 +146,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.EXILE_IF_DIES: {"target", "who"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
-                 Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES)
+                 Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES, Verb.COPY_SPELL,
+                 Verb.CREATE_TOKEN_COPY)
 _COMMON_EFFECT_FIELDS = {"verb", "condition", "optional"}
 _RELATIVE = ("that", "target_controller")
 

@@ -27,6 +27,7 @@ class TargetKind(Enum):
     ARTIFACT_OR_ENCHANTMENT = "artifact_or_enchantment"
     #: "target spell": an object on the stack that is a spell (rule 112.1).
     SPELL = "spell"
+    INSTANT_OR_SORCERY_SPELL = "instant_or_sorcery_spell"
     SPELL_OR_CREATURE = "spell_or_creature"
     PERMANENT = "permanent"
     NONLAND_PERMANENT = "nonland_permanent"
@@ -109,6 +110,10 @@ class Verb(Enum):
     DELAYED_TRIGGER = "delayed_trigger"
     #: "You get an emblem with ..." (rule 114.1): an object in the command zone.
     CREATE_EMBLEM = "create_emblem"
+    #: "Copy target instant or sorcery spell" (rules 707.10, 707.2)
+    COPY_SPELL = "copy_spell"
+    #: "Create a token that's a copy of target creature" (rules 707.2, 111.1)
+    CREATE_TOKEN_COPY = "create_token_copy"
 
 
 class Who(Enum):

@@ -73,8 +73,11 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         return obj.zone is Zone.GRAVEYARD and obj.owner == controller and (
             kind is TargetKind.CARD_IN_YOUR_GRAVEYARD or obj.card.creature)
     if obj.zone is Zone.STACK:
+        if kind is TargetKind.INSTANT_OR_SORCERY_SPELL:
+            return not obj.is_ability and not obj.card.is_permanent_card
         return kind in (TargetKind.SPELL, TargetKind.SPELL_OR_CREATURE) and not obj.is_ability
-    if obj.zone is not Zone.BATTLEFIELD or kind is TargetKind.SPELL:
+    if obj.zone is not Zone.BATTLEFIELD or kind in (TargetKind.SPELL,
+                                                       TargetKind.INSTANT_OR_SORCERY_SPELL):
         return False
     if obj.has("Hexproof") and obj.controller != controller:
         return False
@@ -136,7 +139,7 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
         out += [("player", seat) for seat in game.opponents(controller)]
     if req.kind in _GRAVEYARD_KINDS:
         zone: list[str] = game.player(controller).graveyard
-    elif req.kind is TargetKind.SPELL:
+    elif req.kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL):
         zone = game.stack
     elif req.kind is TargetKind.SPELL_OR_CREATURE:
         zone = [*game.stack, *game.battlefield]

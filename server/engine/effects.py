@@ -309,6 +309,17 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
         # aren't destroyed (702.12b); regeneration may replace it (701.19).
         destroy(game, [p.id for p in permanents], events,
                 regenerable=not effect.no_regeneration)
+    elif verb is Verb.COPY_SPELL:
+        for spell in permanents:
+            _copy_spell(game, obj.controller, spell)
+    elif verb is Verb.CREATE_TOKEN_COPY:
+        for original in permanents:
+            # Rule 707.2: the copiable values are the printed ones (not counters, damage,
+            # or effects); it's a new token under your control (111.1).
+            token = create_object(game, original.card, obj.controller, Zone.BATTLEFIELD)
+            token.token = True
+            token.controlled_since = game.turn
+            events.append(TokenCreated(token.id, obj.controller, original.card))
     elif verb is Verb.REGENERATE:
         for permanent in permanents:
             permanent.regeneration_shields += 1  # rule 701.19a (2009: 701.12a)
@@ -356,6 +367,18 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
             permanent.exile_if_dies = True
     else:  # pragma: no cover - the vocabulary is closed
         raise ValueError(f"unhandled verb {verb}")
+
+
+def _copy_spell(game: Game, controller: int, spell: GameObject) -> None:
+    """Rule 707.10: put a copy of a spell on the stack, with its mode, targets and X; it
+    isn't cast (so nothing triggers on casting it) and the copier controls it."""
+    copy = create_object(game, spell.card, controller, Zone.STACK)
+    copy.controller = copy.base_controller = controller
+    copy.spell_copy = True
+    copy.mode = spell.mode
+    copy.x_value = spell.x_value
+    copy.targets = spell.targets
+    copy.target_groups = spell.target_groups
 
 
 def _put_onto_battlefield_attacking(game: Game, obj: GameObject, token: GameObject) -> None:

@@ -606,7 +606,7 @@ def _collect_triggers(game: Game, events: list[Event], seen: int) -> int:
 def _delayed_attack_triggers(game: Game, event: AttackersDeclared) -> None:
     """Delayed "whenever one or more nontoken creatures attack" abilities (603.7)."""
     nontoken = [game.objects[i] for i in event.attackers
-                if i in game.objects and not game.objects[i].card.is_token]
+                if i in game.objects and not game.objects[i].is_token]
     for delayed in list(game.delayed):
         if delayed.ability.event is not TriggerEvent.NONTOKEN_CREATURES_ATTACK:
             continue

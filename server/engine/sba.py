@@ -145,7 +145,8 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
         # One event (704.3): regeneration can replace only the destructions (704.5g-h).
         put_into_graveyards(game, dying + destroyed_for_real(game, destroyed), events)
         performed = True
-    # Rule 704.5d: a token in a zone other than the battlefield ceases to exist.
+    # Rules 704.5d-e: a token off the battlefield, or a copy of a spell off the stack,
+    # ceases to exist.
     for oid in game.stray_tokens:
         if oid in game.objects and game.objects[oid].zone is not Zone.BATTLEFIELD:
             remove_from_game(game, oid)

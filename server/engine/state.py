@@ -157,6 +157,10 @@ class GameObject:
     exile_if_dies: bool = False
     #: Regeneration shields on it this turn (rule 701.19a).
     regeneration_shields: int = 0
+    #: A token (rule 111) -- a token copy of a card (707.2) has a card's definition.
+    token: bool = False
+    #: A copy of a spell (rule 707.10): it ceases to exist off the stack (704.5e).
+    spell_copy: bool = False
     #: Turn in which a loyalty ability of it was last activated (rule 606.3).
     loyalty_turn: int = -1
     #: Set for an ability on the stack, which is not a card (rule 113.7).
@@ -178,6 +182,11 @@ class GameObject:
         if ref.kind is AbilityKind.ACTIVATED:
             return self.card.abilities[ref.index]
         return self.card.triggers[ref.index]
+
+    @property
+    def is_token(self) -> bool:
+        """Rule 111: whether this object is a token."""
+        return self.token or self.card.is_token
 
     @property
     def is_ability(self) -> bool:

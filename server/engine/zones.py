@@ -84,8 +84,9 @@ def move(
         target.append(new.id)
     events.append(ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
                               old.card))
-    if old.card.is_token and to is not Zone.BATTLEFIELD:
-        game.stray_tokens.append(new.id)  # it ceases to exist at the next SBA (704.5d)
+    new.token = old.token
+    if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:
+        game.stray_tokens.append(new.id)  # it ceases to exist at the next SBA (704.5d-e)
     return new
 
 

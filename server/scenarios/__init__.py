@@ -698,8 +698,8 @@ def _object_matches(run: _Run, obj: GameObject, spec: dict[str, Any]) -> str | N
     for subtype in spec.get("subtypes", []) or []:
         if subtype not in obj.subtypes:
             return f"is not a {subtype}"
-    if "token" in spec and obj.card.is_token != spec["token"]:
-        return f"token is {obj.card.is_token}"
+    if "token" in spec and obj.is_token != spec["token"]:
+        return f"token is {obj.is_token}"
     if "attached_to" in spec:
         host = obj.attached_to
         wanted = spec["attached_to"]

@@ -182,7 +182,7 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
         attacking_planeswalker=combat.attacking_planeswalker.get(obj.id, ""),
         keywords=tuple(sorted(obj.keywords_now if obj.keywords_now is not None and on_battlefield
                               else card.keywords)),
-        is_token=card.is_token,
+        is_token=obj.is_token,
     )
 
 
