@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from server.cards.mana import COLORS, MANA_TYPES, ManaCost, ManaCostError
 from server.cards.model import (
+    CODED_EFFECTS,
     SUPPORTED_KEYWORDS,
     ActivatedAbility,
     Affects,
@@ -136,6 +137,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.CREATE_EMBLEM: {"emblem"},
     Verb.COPY_SPELL: {"target", "who"},
     Verb.CREATE_TOKEN_COPY: {"target", "who"},
+    Verb.CODED: {"code", "who", "target", "amount"},
     Verb.EXILE: {"target", "who"},
     Verb.TAP: {"who", "target"},
     Verb.UNTAP: {"who", "target"},
@@ -196,6 +198,9 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}: delayed_trigger needs 'delayed'")
     if verb is Verb.CREATE_EMBLEM and "emblem" not in spec:
         raise CardDataError(f"{where}: create_emblem needs 'emblem'")
+    if verb is Verb.CODED and spec.get("code") not in CODED_EFFECTS:
+        raise CardDataError(f"{where}.code: unknown coded effect {spec.get('code')!r}; "
+                            f"expected one of {list(CODED_EFFECTS)}")
     if verb in (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS) and \
             spec.get("counter") not in ("+1/+1", "-1/-1", "loyalty"):
         raise CardDataError(f"{where}.counter: expected '+1/+1', '-1/-1' or 'loyalty'")
@@ -216,6 +221,7 @@ def _effect(where: str, raw: Any) -> Effect:
         delayed=_triggered(f"{where}.delayed", spec["delayed"]) if "delayed" in spec else None,
         this_turn=bool(spec.get("this_turn", False)),
         emblem=_emblem(f"{where}.emblem", spec["emblem"]) if "emblem" in spec else None,
+        code=str(spec.get("code", "")),
         counter=spec.get("counter", ""),
         power=_int(f"{where}.power", spec.get("power", 0), signed=True) or 0,
         toughness=_int(f"{where}.toughness", spec.get("toughness", 0), signed=True) or 0,

@@ -114,6 +114,13 @@ class Verb(Enum):
     COPY_SPELL = "copy_spell"
     #: "Create a token that's a copy of target creature" (rules 707.2, 111.1)
     CREATE_TOKEN_COPY = "create_token_copy"
+    #: An effect the vocabulary can't express, coded in :mod:`server.engine.coded`.
+    CODED = "coded"
+
+
+#: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
+#: lists agree). Card data refers to them as ``{"verb": "coded", "code": NAME}``.
+CODED_EFFECTS = ("draw_per_named_card_in_graveyard",)
 
 
 class Who(Enum):
@@ -180,6 +187,8 @@ class Effect:
     this_turn: bool = False
     #: CREATE_EMBLEM: the emblem (rule 114).
     emblem: CardDef | None = None
+    #: CODED: the name of the coded effect.
+    code: str = ""
     #: "Choose one --" on a triggered ability: handled by modes; "you may": optional.
     optional: bool = False
 

@@ -17,6 +17,7 @@ from server.engine.casting import (
     stack_effects,
     stack_targets,
 )
+from server.engine.coded import CODED
 from server.engine.events import DamageDealt, Event, TokenCreated
 from server.engine.state import (
     Choice,
@@ -290,6 +291,8 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                 events.append(TokenCreated(token.id, seat, effect.token))  # rule 111.1
                 if effect.tapped_attacking:
                     _put_onto_battlefield_attacking(game, obj, token)
+    elif verb is Verb.CODED:
+        CODED[effect.code](game, obj, effect, _players(game, obj, effect, targets), events)
     elif verb is Verb.DELAYED_TRIGGER and effect.delayed is not None:
         game.delayed.append(DelayedTrigger(obj.controller, obj.card, effect.delayed,
                                            effect.this_turn))  # rule 603.7a

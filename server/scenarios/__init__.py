@@ -314,9 +314,9 @@ class _Run:
 
     def describe(self, action: Action) -> str:
         parts = []
-        for field in ("object_id", "attacker_id"):
+        for field in ("object_id", "attacker_id", "planeswalker_id"):
             oid = getattr(action, field, None)
-            if isinstance(oid, str):
+            if isinstance(oid, str) and oid:
                 parts.append(self.name_of(oid))
         for field in ("player", "seat", "defender", "value", "mode", "ability"):
             value = getattr(action, field, None)

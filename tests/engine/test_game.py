@@ -345,3 +345,10 @@ def test_an_option_sent_with_the_wrong_types_is_performed_as_the_engines_own_opt
     apply(game, d.seat, ChooseStartingPlayer(float(d.seat)))  # type: ignore[arg-type]
     assert type(game.active) is int and game.active == d.seat
     assert type(game.starting_player) is int
+
+
+def test_every_coded_effect_named_by_card_data_is_implemented_and_vice_versa() -> None:
+    from server.cards.model import CODED_EFFECTS
+    from server.engine.coded import CODED
+
+    assert set(CODED) == set(CODED_EFFECTS)

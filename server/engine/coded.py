@@ -1,0 +1,31 @@
+"""Coded effects: the odd card text the data vocabulary can't express (see
+``server.cards.model.CODED_EFFECTS``). Each takes the resolving object, the effect and the
+players it names, and performs it like any other effect (rule 608.2c)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from server.cards.model import Effect
+from server.engine.events import Event
+from server.engine.state import Game, GameObject
+from server.engine.zones import draw
+
+CodedEffect = Callable[[Game, GameObject, Effect, list[int], list[Event]], None]
+
+
+def _draw_per_named_card_in_graveyard(game: Game, obj: GameObject, effect: Effect,
+                                      players: list[int], events: list[Event]) -> None:
+    """Frantic Inventory: "then draw cards equal to the number of cards named [this] in your
+    graveyard" -- counted as this part of the effect is performed (608.2c), before the spell
+    itself goes to the graveyard (608.2n)."""
+    for seat in players:
+        count = sum(1 for oid in game.player(seat).graveyard
+                    if game.objects[oid].card.name == obj.card.name)
+        for _ in range(count):
+            draw(game, seat, events)
+
+
+CODED: dict[str, CodedEffect] = {
+    "draw_per_named_card_in_graveyard": _draw_per_named_card_in_graveyard,
+}
