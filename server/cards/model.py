@@ -229,7 +229,7 @@ class TriggerEvent(Enum):
     YOUR_END_STEP = "your_end_step"
     #: "Whenever [this] attacks" (rule 508.3a).
     ATTACKS = "attacks"
-    #: "Whenever [this] blocks" (rule 509.5a); ``quality`` restricts what it blocks.
+    #: "Whenever [this] blocks" (rules 509.3a, 509.3f); ``quality``: what it must block.
     BLOCKS = "blocks"
     #: "Whenever you cast a noncreature spell" (rule 601.2i); prowess (702.108a).
     YOU_CAST_NONCREATURE = "you_cast_noncreature"

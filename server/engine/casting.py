@@ -281,7 +281,9 @@ def condition_met(game: Game, controller: int, source_id: str | None,
             if game.objects[i].controller == controller and game.objects[i].is_creature]
     if condition is Condition.CONTROL_FLYING_CREATURE:
         return any(o.has("Flying") for o in mine)
-    return any(o.power >= 4 and o.id != source_id for o in mine)
+    if condition is Condition.CONTROL_POWER_4:
+        return any(o.power >= 4 for o in mine)  # "a creature": it may be the source itself
+    return any(o.power >= 4 and o.id != source_id for o in mine)  # CONTROL_ANOTHER_POWER_4
 
 
 def cost_choices(game: Game, seat: int, card: CardDef, spell_id: str | None) -> list[str]:
@@ -346,6 +348,7 @@ def begin_activation(game: Game, seat: int, action: ActivateAbility,
     ability = _new_ability(game, source.card, seat, AbilityRef(
         AbilityKind.ACTIVATED, action.ability, source.id))
     ability.source_power = source.power
+    ability.source_attached = source.attached_to
     game.casting = Casting(ability.id, seat, CastStage.CHOOSE_TARGETS)
     _advance_stage(game, events, start=True)
 
@@ -360,12 +363,21 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
         AbilityKind.TRIGGERED, trigger.index, trigger.source_id,
         definition=trigger.definition, event_player=trigger.event_player,
         event_amount=trigger.event_amount))
-    if not targets_available(game, stack_targets(ability), trigger.controller, ability.id,
-                             source=trigger.card):
+    source = game.objects.get(trigger.source_id)
+    if source is not None:
+        ability.source_attached = source.attached_to
+    modes = modes_of(ability)
+    choosable = [m for m in modes if targets_available(
+        game, tuple(e.target for e in m if e.target), trigger.controller, ability.id,
+        source=trigger.card)]
+    if (modes and not choosable) or (not modes and not targets_available(
+            game, stack_targets(ability), trigger.controller, ability.id, source=trigger.card)):
         game.stack.remove(ability.id)
         del game.objects[ability.id]
         return
-    game.casting = Casting(ability.id, trigger.controller, CastStage.CHOOSE_TARGETS,
+    # Rule 700.2b: a modal trigger's mode is chosen as it is put on the stack.
+    game.casting = Casting(ability.id, trigger.controller,
+                           CastStage.CHOOSE_MODE if modes else CastStage.CHOOSE_TARGETS,
                            had_priority=False)
     _advance_stage(game, events, start=True)
 

@@ -152,7 +152,7 @@ def reset_blockers(game: Game, seat: int) -> None:
 
 
 def finish_blockers(game: Game, seat: int, events: list[Event]) -> None:
-    """Rule 509.1: the declaration is complete; block triggers trigger (509.5a)."""
+    """Rule 509.1: the declaration is complete; block triggers trigger (509.3a)."""
     combat = game.combat
     combat.blockers_done.append(seat)
     pairs = tuple((b, a) for b, a in combat.blocking.items() if combat.attackers.get(a) == seat)

@@ -231,9 +231,11 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
         return [game.objects[str(ref)] for kind, ref in targets
                 if kind == "object" and str(ref) in game.objects]
     if who is Who.ATTACHED:
+        # Rule 608.2h: what the source is attached to, or was as it last existed.
         source = game.objects.get(_source_id(obj))
-        host = game.objects.get(source.attached_to) if source and source.attached_to else None
-        return [host] if host is not None else []
+        host_id = source.attached_to if source is not None else obj.source_attached
+        host = game.objects.get(host_id) if host_id else None
+        return [host] if host is not None and host.zone is Zone.BATTLEFIELD else []
     everything = [game.objects[i] for i in game.battlefield]
     if who is Who.EACH_PERMANENT_YOU_CONTROL:
         return [o for o in everything if o.controller == obj.controller]

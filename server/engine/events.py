@@ -87,7 +87,7 @@ class AttackersDeclared:
 
 @dataclass(frozen=True, slots=True)
 class BlockersDeclared:
-    """Rule 509.1: one defending player's (blocker, attacker) pairs (block triggers, 509.5a)."""
+    """Rule 509.1: one defending player's (blocker, attacker) pairs (block triggers, 509.3)."""
 
     blocks: tuple[tuple[str, str], ...]
 

@@ -563,7 +563,12 @@ def _collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     """Rule 603.2: abilities trigger when their event happens; they wait to be put on the
     stack the next time a player would receive priority (603.3). Leaves-the-battlefield
     triggers look back in time (603.10a)."""
-    for event in events[seen:]:
+    fresh = events[seen:]
+    # Rule 603.10a: leaves-the-battlefield abilities look back in time, so permanents that
+    # left the battlefield in these same events still see what left with them.
+    departed = [(e.old_id, e.controller, e.card) for e in fresh
+                if isinstance(e, ZoneChanged) and e.from_zone is Zone.BATTLEFIELD]
+    for event in fresh:
         if isinstance(event, TokenCreated):
             _trigger(game, event.controller, event.card, event.object_id, TriggerEvent.ENTERS)
         elif isinstance(event, SpellCast):
@@ -594,10 +599,11 @@ def _collect_triggers(game: Game, events: list[Event], seen: int) -> int:
             if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
                 _trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES)
                 if event.card.creature:
-                    for oid in list(game.battlefield):
-                        obj = game.objects[oid]
-                        if obj.controller != event.controller:
-                            _trigger(game, obj.controller, obj.card, oid,
+                    watchers = [(o.id, o.controller, o.card) for o in
+                                (game.objects[i] for i in game.battlefield)]
+                    for oid, controller, card in [*watchers, *departed]:
+                        if controller != event.controller:
+                            _trigger(game, controller, card, oid,
                                      TriggerEvent.OPPONENT_CREATURE_DIES,
                                      event_player=event.controller)
     return len(events)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from server.cards.model import TargetKind
 from server.engine.casting import abandon_impossible_cast
+from server.engine.effects import quality_of
 from server.engine.events import Event, GameEnded, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
 from server.engine.zones import destroyed_for_real, move, put_into_graveyards, remove_from_game
@@ -83,10 +85,20 @@ def check_game_over(game: Game, events: list[Event]) -> bool:
 
 
 def _attachment_legal(game: Game, aura_or_equipment: str, host_id: str | None) -> bool:
+    """Whether an Aura may enchant / an Equipment may equip this host (rules 303.4, 702.5a
+    its enchant restriction, 301.5c creatures only, 702.16c protection)."""
     host = game.objects.get(host_id) if host_id is not None else None
     if host is None or host.zone is not Zone.BATTLEFIELD or host.id == aura_or_equipment:
         return False  # rule 303.4d: an Aura can't enchant itself
-    return host.is_creature  # the enchant/equip restriction: creature (rules 303.4a, 301.5)
+    attached = game.objects[aura_or_equipment]
+    if any(quality_of(attached.card, q) for q in host.card.protection):
+        return False  # rule 702.16c: can't be enchanted or equipped by that quality
+    enchant = attached.card.enchant
+    if enchant is TargetKind.PERMANENT:
+        return True
+    if enchant is TargetKind.NONLAND_PERMANENT:
+        return not host.card.is_land
+    return host.is_creature
 
 
 def check_state_based_actions(game: Game, events: list[Event]) -> bool:

@@ -170,6 +170,9 @@ class GameObject:
     #: For an activated ability: its source's power as it was activated (last known
     #: information for "damage equal to its power" once the source is sacrificed, 608.2h).
     source_power: int = 0
+    #: For an ability: what its source was attached to as the ability was created (last
+    #: known information for "enchanted creature" once the Aura is gone, 608.2h).
+    source_attached: str | None = None
 
     @property
     def ability_def(self) -> ActivatedAbility | TriggeredAbility | None:

@@ -8,6 +8,7 @@ Used by ``manawire scenario PATH...`` and by the test suite.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from server.engine import (
     Zone,
     apply,
     blank_game,
+    layers,
     new_game,
     settle,
 )
@@ -179,7 +181,10 @@ class _Run:
         raise self.error("'players' is a number of players or a list of names")
 
     def _seed(self) -> bytes:
-        return str(self.scenario.data.get("seed", self.scenario.name)).encode()
+        """The game seed: the scenario's ``seed`` (or name); a short one is stretched to the
+        16 bytes a game seed needs by hashing it."""
+        raw = str(self.scenario.data.get("seed", self.scenario.name)).encode()
+        return raw if len(raw) >= 16 else hashlib.sha256(raw).digest()
 
     def _build(self) -> Game:
         data = self.scenario.data
@@ -207,6 +212,13 @@ class _Run:
             if host not in self.labels:
                 raise self.error(f"attached_to: unknown label {host!r}")
             game.objects[self.labels[label]].attached_to = self.labels[host]
+        # Control-changing effects already in place (an Aura stealing a creature) are part of
+        # the position, not a change during play: apply the layers once, then restore what
+        # the setup says about summoning sickness (rule 302.6).
+        since = {oid: obj.controlled_since for oid, obj in game.objects.items()}
+        layers.refresh(game)
+        for oid, turn in since.items():
+            game.objects[oid].controlled_since = turn
         settle(game)
         return game
 
@@ -452,8 +464,9 @@ def _matcher(run: _Run, step: dict[str, Any]) -> Any:
     def assign(a: Action) -> bool:
         if not isinstance(a, AssignCombatDamage) or not r(a.attacker_id, spec.get("attacker")):
             return False
+        # "player" names what a trampler attacks (the engine's "" recipient, 702.19b).
         return len(a.assignments) == len(pairs) and all(
-            r(oid, want[0]) and n == want[1]
+            (r(oid, want[0]) or (oid == "" and want[0] == "player")) and n == want[1]
             for (oid, n), want in zip(a.assignments, pairs, strict=True))
 
     return assign
@@ -731,21 +744,40 @@ def _match_objects(run: _Run, what: str, ids: list[str], specs: Any, prefix: str
     actual = [run.name_of(i) for i in ids]
     if len(specs) != len(ids):
         raise run.fail(f"{prefix}{what} is {actual}, expected {[s['card'] for s in specs]}")
-    unused = list(ids)
-    for n, spec in enumerate(specs):
-        candidates = [ids[n]] if ordered else unused
-        reasons = []
-        for oid in candidates:
-            why = _object_matches(run, run.game.objects[oid], spec)
-            if why is None:
-                unused.remove(oid)
-                if "label" in spec:
-                    run.labels[str(spec["label"])] = oid
-                break
-            reasons.append(f"{run.name_of(oid)}: {why}")
-        else:
-            raise run.fail(f"{prefix}{what}: nothing matches {spec!r} among {actual} "
-                           f"({'; '.join(reasons)})")
+    chosen: list[str] = []
+    deepest = [0]
+
+    def assign(n: int) -> bool:
+        """Match specs to distinct objects in order, backtracking; a spec's ``label`` is
+        visible to the specs after it."""
+        if n == len(specs):
+            return True
+        deepest[0] = max(deepest[0], n)
+        label = str(specs[n]["label"]) if "label" in specs[n] else None
+        for oid in [ids[n]] if ordered else ids:
+            if oid in chosen or _object_matches(run, run.game.objects[oid], specs[n]):
+                continue
+            chosen.append(oid)
+            previous = run.labels.get(label) if label else None
+            if label:
+                run.labels[label] = oid
+            if assign(n + 1):
+                return True
+            chosen.pop()
+            if label:
+                if previous is None:
+                    del run.labels[label]
+                else:
+                    run.labels[label] = previous
+        return False
+
+    if not assign(0):
+        spec = specs[deepest[0]]
+        reasons = [f"{run.name_of(oid)}: {why}" for oid in ids
+                   if (why := _object_matches(run, run.game.objects[oid], spec))]
+        raise run.fail(f"{prefix}{what}: nothing matches {spec!r} among {actual} "
+                       f"({'; '.join(reasons)})")
+
 
 
 def _expect_view(run: _Run, viewer: Any, spec: Any, prefix: str) -> None:
