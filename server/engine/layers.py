@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from server.cards.model import Affects, StaticAbility
-from server.engine.state import Game, GameObject
+from server.engine.state import Game, GameObject, Zone
 
 
 def _affected(game: Game, source: GameObject, static: StaticAbility,
@@ -91,9 +91,17 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
             for obj in list(_affected(game, source, static, permanents)):
                 obj.subtypes_now = (*obj.subtypes, *static.subtypes)
     # Layer 6: ability-adding and -removing effects, statics and resolved effects in
-    # timestamp order together (613.1f, 613.7).
-    keywords: dict[str, set[str]] = {o.id: set(o.card.keywords) for o in permanents}
-    restrictions: dict[str, set[str]] = {o.id: set() for o in permanents}
+    # timestamp order together (613.1f, 613.7). Only affected permanents get a computed set;
+    # the others keep their printed keywords.
+    keywords: dict[str, set[str]] = {}
+    restrictions: dict[str, set[str]] = {}
+
+    def touched(obj: GameObject) -> set[str]:
+        if obj.id not in keywords:
+            keywords[obj.id] = set(obj.card.keywords)
+            restrictions[obj.id] = set()
+        return keywords[obj.id]
+
     layer6: list[tuple[int, GameObject | None, StaticAbility | None, int]] = [
         (t, src, st, -1) for t, src, st in statics if st.keywords or st.restrictions]
     layer6 += [(e.timestamp, None, None, i) for i, e in enumerate(effects)
@@ -102,30 +110,40 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
     for _, granter, grant, index in layer6:
         if granter is not None and grant is not None:
             for obj in _affected(game, granter, grant, permanents):
-                keywords[obj.id].update(grant.keywords)
+                touched(obj).update(grant.keywords)
                 restrictions[obj.id].update(grant.restrictions)
         else:
             effect = effects[index]
             for oid in effect.affected:
-                if oid in keywords:
-                    keywords[oid].update(effect.gains)
-                    keywords[oid].difference_update(effect.loses)
+                target = objects.get(oid)
+                if target is not None and target.zone is Zone.BATTLEFIELD:
+                    kw = touched(target)
+                    kw.update(effect.gains)
+                    kw.difference_update(effect.loses)
+    for oid, kw in keywords.items():
+        objects[oid].keywords_now = frozenset(kw)
+        objects[oid].restrictions = frozenset(restrictions[oid])
     # Layer 7: power and toughness (613.4): printed (7a/7b: none supported), then 7c
-    # modifications from statics, resolved effects and counters.
+    # modifications from statics, resolved effects and counters. Unaffected permanents
+    # keep pt_now None: printed values and counters.
     for obj in permanents:
-        obj.keywords_now = frozenset(keywords[obj.id])
-        obj.restrictions = frozenset(restrictions[obj.id])
-        bonus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
-        obj.pt_now = ((obj.card.power or 0) + bonus, (obj.card.toughness or 0) + bonus)
+        obj.pt_now = None
+
+    def pt(obj: GameObject) -> tuple[int, int]:
+        if obj.pt_now is None:
+            bonus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+            obj.pt_now = ((obj.card.power or 0) + bonus, (obj.card.toughness or 0) + bonus)
+        return obj.pt_now
+
     for _, source, static in statics:
         if static.power or static.toughness:
             for obj in _affected(game, source, static, permanents):
-                p, t = obj.pt_now or (0, 0)
+                p, t = pt(obj)
                 obj.pt_now = (p + static.power, t + static.toughness)
     for effect in effects:
         if effect.power or effect.toughness:
             for oid in effect.affected:
                 target = objects.get(oid)
-                if target is not None and target.pt_now is not None:
-                    p, t = target.pt_now
+                if target is not None and target.zone is Zone.BATTLEFIELD:
+                    p, t = pt(target)
                     target.pt_now = (p + effect.power, t + effect.toughness)

@@ -1,7 +1,7 @@
 """Issue-3 acceptance: many random games finish cleanly, and replays are exact.
 
-- 1,000 games of 2-4 players with random choices end without an exception, a decision with
-  no options (stuck) or an endless loop (an action budget);
+- 1,000 games of 2-4 players with the new demo decks and random choices end without an
+  exception, a decision with no options (stuck) or an endless loop (an action budget);
 - replaying a game's action log from its seed rebuilds the same final state, and that state
   does not depend on ``PYTHONHASHSEED`` (architecture invariant 3).
 """
@@ -23,13 +23,16 @@ from server.sim import simulate
 
 #: (players, games): 1,000 games in all.
 MIX = [(2, 700), (3, 200), (4, 100)]
+#: The demo decks built on the abilities, layers and keywords of issue 4.
+NEW_DECKS = ["azorius-fliers", "rakdos-aggro", "golgari-might", "selesnya-tokens",
+             "gainland-mosaic"]
 
 
 @pytest.mark.parametrize(("players", "games"), MIX)
 def test_random_games_finish_without_error_stuck_decision_or_endless_loop(
     players: int, games: int,
 ) -> None:
-    report = simulate(games, seed=10_000 * players, players=players)
+    report = simulate(games, seed=10_000 * players, players=players, decks=NEW_DECKS)
     assert report.errors == 0 and report.stuck == 0, report.failures[:3]
     assert report.completed == games
     assert report.actions > games * 50  # they really played

@@ -93,3 +93,15 @@ def test_cli_prints_the_summary_last_and_fails_on_any_failure(
 def test_cli_reports_a_missing_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scenario", str(tmp_path / "nope.yaml")]) == 1
     assert capsys.readouterr().out.strip().splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_every_card_in_the_pools_is_named_by_a_scenario_that_plays_it() -> None:
+    """Issue-4 acceptance: each supported card (except basic lands) has a scenario whose
+    name names it."""
+    from server.cards import card_pool, test_card_pool
+
+    names = " ".join(s.name for s in load_scenarios([Path(__file__).parent]))
+    cards = [c.name for c in (*card_pool().values(), *test_card_pool().values())
+             if "Basic" not in c.supertypes]
+    missing = [c for c in cards if c not in names]
+    assert not missing, f"cards without a scenario naming them: {missing}"
