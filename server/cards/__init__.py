@@ -138,6 +138,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.COPY_SPELL: {"target", "who"},
     Verb.CREATE_TOKEN_COPY: {"target", "who"},
     Verb.CODED: {"code", "who", "target", "amount"},
+    Verb.PREVENT_COMBAT_DAMAGE: set(),
     Verb.EXILE: {"target", "who"},
     Verb.TAP: {"who", "target"},
     Verb.UNTAP: {"who", "target"},
@@ -337,12 +338,22 @@ def _list(where: str, raw: Any) -> list[Any]:
 
 _BEHAVIOUR_FIELDS = {"effects", "modes", "abilities", "triggers", "mana", "enters_tapped",
                      "extra_lands", "enchant", "statics", "protection", "noncreature_tax",
-                     "additional_cost", "enchant_tapped", "regenerates"}
+                     "additional_cost", "enchant_tapped", "regenerates",
+                     "enters_with_counters", "power_cda"}
+
+
+POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
+
+
+def _power_cda(where: str, value: Any) -> str:
+    if value and value not in POWER_CDAS:
+        raise CardDataError(f"{where}: power_cda: unknown {value!r}; expected {POWER_CDAS}")
+    return str(value or "")
 
 
 def _opt_int(name: str, field: str, value: Any) -> int | None:
-    if value is None:
-        return None
+    if value is None or value == "*":
+        return None  # "*": defined by a characteristic-defining ability (604.3)
     try:
         return int(value)
     except ValueError:
@@ -407,7 +418,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         raise CardDataError(f"{where}: an Aura needs 'enchant' and only an Aura may have it")
     explained = (not text or bool(_REMINDER.match(text)) or effects or modes or abilities
                  or triggers or len(mana) > 0 or keywords or enters_tapped or extra_lands
-                 or enchant is not None or statics or protection or spec.get("regenerates"))
+                 or enchant is not None or statics or protection or spec.get("regenerates")
+                 or spec.get("enters_with_counters") or spec.get("power_cda"))
     if not explained:
         raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
@@ -439,6 +451,10 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         additional_cost=additional_cost,
         enchant_tapped=bool(spec.get("enchant_tapped", False)),
         regenerates=bool(spec.get("regenerates", False)),
+        enters_with_counters=tuple(
+            (str(kind), None if n == "X" else _int(f"{where}: enters_with_counters", n))
+            for kind, n in dict(spec.get("enters_with_counters", {})).items()),
+        power_cda=_power_cda(where, spec.get("power_cda", "")),
     )
 
 

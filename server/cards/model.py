@@ -116,6 +116,8 @@ class Verb(Enum):
     CREATE_TOKEN_COPY = "create_token_copy"
     #: An effect the vocabulary can't express, coded in :mod:`server.engine.coded`.
     CODED = "coded"
+    #: "Prevent all combat damage that would be dealt this turn" (rules 615.1, 615.7)
+    PREVENT_COMBAT_DAMAGE = "prevent_combat_damage"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -354,6 +356,11 @@ class CardDef:
     enchant_tapped: bool = False
     #: "If [this] would be destroyed, regenerate it" (a static ability, rule 701.19b).
     regenerates: bool = False
+    #: "[This] enters with N [kind] counters on it" (rule 614.1c); N None means X.
+    enters_with_counters: tuple[tuple[str, int | None], ...] = ()
+    #: A characteristic-defining ability for power (rules 604.3, 613.4a), e.g.
+    #: "instants_and_sorceries_in_your_graveyard".
+    power_cda: str = ""
     # Derived once from the type line (the engine asks these constantly).
     creature: bool = field(init=False, repr=False, compare=False)
     planeswalker: bool = field(init=False, repr=False, compare=False)

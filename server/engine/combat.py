@@ -276,6 +276,8 @@ def deal_combat_damage(game: Game, events: list[Event]) -> None:
     for source, target, amount in assigned:
         if target[0] == "object" and str(target[1]) not in game.objects:
             continue
+        if game.prevent_combat_damage:
+            continue  # rule 615.1: the damage is prevented
         deal_damage(game, source, target, amount, events)
     combat.assignments.clear()
     combat.damage_dealt = True

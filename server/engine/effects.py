@@ -293,6 +293,8 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                 events.append(TokenCreated(token.id, seat, effect.token))  # rule 111.1
                 if effect.tapped_attacking:
                     _put_onto_battlefield_attacking(game, obj, token)
+    elif verb is Verb.PREVENT_COMBAT_DAMAGE:
+        game.prevent_combat_damage = True  # rule 615.1: until the end of the turn
     elif verb is Verb.CODED:
         CODED[effect.code](game, obj, effect, _players(game, obj, effect, targets), events)
     elif verb is Verb.DELAYED_TRIGGER and effect.delayed is not None:

@@ -454,6 +454,7 @@ def _cleanup_end_effects(game: Game) -> None:
         obj.exile_if_dies = False
         obj.regeneration_shields = 0  # shields last "this turn" (701.19a)
     game.effects.clear()
+    game.prevent_combat_damage = False
 
 
 def _begin_step(game: Game, events: list[Event]) -> None:

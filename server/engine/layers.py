@@ -69,7 +69,7 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
         obj.restrictions = frozenset()
         for static in obj.card.statics:
             statics.append((obj.timestamp, obj, static))  # rule 613.7a
-    if not statics and not game.effects:
+    if not statics and not game.effects and not any(o.card.power_cda for o in permanents):
         for obj in permanents:
             obj.pt_now = None  # printed values and counters
         return
@@ -135,6 +135,10 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
             obj.pt_now = ((obj.card.power or 0) + bonus, (obj.card.toughness or 0) + bonus)
         return obj.pt_now
 
+    for obj in permanents:
+        if obj.card.power_cda:  # layer 7a (613.4a): the characteristic-defining ability
+            p, t = pt(obj)
+            obj.pt_now = (p + _cda_power(game, obj), t)
     for _, source, static in statics:
         if static.power or static.toughness:
             for obj in _affected(game, source, static, permanents):
@@ -147,3 +151,10 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
                 if target is not None and target.zone is Zone.BATTLEFIELD:
                     p, t = pt(target)
                     target.pt_now = (p + effect.power, t + effect.toughness)
+
+
+def _cda_power(game: Game, obj: GameObject) -> int:
+    """Rule 604.3: "[This]'s power is equal to the number of instant and sorcery cards in
+    your graveyard" -- it works in every zone; on the battlefield through layer 7a."""
+    return sum(1 for oid in game.player(obj.controller).graveyard
+               if not game.objects[oid].card.is_permanent_card)

@@ -450,6 +450,8 @@ class Game:
     stray_tokens: list[str] = field(default_factory=list)
     #: Delayed triggered abilities waiting for their event (rule 603.7).
     delayed: list[DelayedTrigger] = field(default_factory=list)
+    #: "Prevent all combat damage that would be dealt this turn" (rule 615.1).
+    prevent_combat_damage: bool = False
     combat: Combat = field(default_factory=Combat)
     pending: Decision | None = None
     prompt_counter: int = 0

@@ -76,6 +76,10 @@ def move(
         new.tapped = old.card.enters_tapped  # rule 614.1d
         if old.card.loyalty is not None:
             new.counters["loyalty"] = old.card.loyalty  # rule 306.5b
+        for kind, n in old.card.enters_with_counters:  # rule 614.1c
+            amount = (old.x_value or 0) if n is None else n  # X as cast (107.3m)
+            if amount:
+                new.counters[kind] = new.counters.get(kind, 0) + amount
     game.objects[new.id] = new
     target = game.zone_list(to, new.owner)
     if bottom:
