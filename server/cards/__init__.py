@@ -142,7 +142,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.EXILE: {"target", "who"},
     Verb.TAP: {"who", "target"},
     Verb.UNTAP: {"who", "target"},
-    Verb.SACRIFICE: {"amount", "who", "target", "quality"},
+    Verb.SACRIFICE: {"amount", "who", "target", "quality", "other", "reflexive"},
     Verb.ATTACH: {"target", "who"},
     Verb.RETURN_TO_BATTLEFIELD: {"target", "who"},
     Verb.REMOVE_COUNTERS: {"amount", "who", "target", "counter"},
@@ -223,6 +223,9 @@ def _effect(where: str, raw: Any) -> Effect:
         this_turn=bool(spec.get("this_turn", False)),
         emblem=_emblem(f"{where}.emblem", spec["emblem"]) if "emblem" in spec else None,
         code=str(spec.get("code", "")),
+        other=bool(spec.get("other", False)),
+        reflexive=_triggered(f"{where}.reflexive", spec["reflexive"])
+        if "reflexive" in spec else None,
         counter=spec.get("counter", ""),
         power=_int(f"{where}.power", spec.get("power", 0), signed=True) or 0,
         toughness=_int(f"{where}.toughness", spec.get("toughness", 0), signed=True) or 0,

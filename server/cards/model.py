@@ -191,6 +191,11 @@ class Effect:
     emblem: CardDef | None = None
     #: CODED: the name of the coded effect.
     code: str = ""
+    #: SACRIFICE: "another" -- not the source itself.
+    other: bool = False
+    #: A reflexive triggered ability (rule 603.12): "When you do, ..." after the optional
+    #: action of this effect is taken.
+    reflexive: TriggeredAbility | None = None
     #: "Choose one --" on a triggered ability: handled by modes; "you may": optional.
     optional: bool = False
 

@@ -176,6 +176,11 @@ class Sacrifice:
 
 
 @dataclass(frozen=True, slots=True)
+class Decline:
+    """Don't take an optional action ("you may ...")."""
+
+
+@dataclass(frozen=True, slots=True)
 class ResetBlockers:
     """Rule 509.1: start this player's declaration of blockers over (e.g. to satisfy
     menace, 702.111b)."""
@@ -210,6 +215,7 @@ Action = (
     | ChooseOrder
     | KeepLegend
     | Sacrifice
+    | Decline
     | ResetBlockers
     | Concede
 )
@@ -220,7 +226,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         PassPriority, PlayLand, CastSpell, ChooseX, ChooseTarget, ActivateManaAbility, PayMana,
         DeclareAttacker, FinishAttackers, DeclareBlocker, FinishBlockers, AssignCombatDamage,
         Discard, ChooseStartingPlayer, KeepHand, TakeMulligan, PutOnBottom, ChooseMode,
-        ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, ResetBlockers,
+        ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, Decline, ResetBlockers,
         Concede,
     )
 }

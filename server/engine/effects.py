@@ -26,6 +26,7 @@ from server.engine.state import (
     DelayedTrigger,
     Game,
     GameObject,
+    PendingTrigger,
     Resolution,
     Step,
     Zone,
@@ -34,6 +35,7 @@ from server.engine.zones import (
     create_object,
     destroy,
     draw,
+    fresh_id,
     move,
     next_timestamp,
     put_into_graveyards,
@@ -284,7 +286,7 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
             start_discard(game, seat, amount, events)
     elif verb is Verb.SACRIFICE:
         for seat in _players(game, obj, effect, targets):
-            _start_sacrifice(game, seat, effect.quality, events)
+            _start_sacrifice(game, seat, effect, obj, events)
     elif verb is Verb.CREATE_TOKEN and effect.token is not None:
         for seat in _players(game, obj, effect, targets):
             for _ in range(amount):
@@ -402,14 +404,26 @@ def _put_onto_battlefield_attacking(game: Game, obj: GameObject, token: GameObje
         combat.blocked_by.pop(token.id, None)  # rule 508.4d: it enters unblocked
 
 
-def _start_sacrifice(game: Game, seat: int, quality: str, events: list[Event]) -> None:
-    """Rule 701.21a: the player chooses a permanent of theirs with the quality to sacrifice."""
+def _start_sacrifice(game: Game, seat: int, effect: Effect, obj: GameObject,
+                     events: list[Event]) -> None:
+    """Rule 701.21a: the player chooses a creature of theirs with the quality to sacrifice;
+    "you may sacrifice" can be declined, and "when you do" is a reflexive trigger (603.12)."""
+    source = _source_id(obj)
     pool = [i for i in game.battlefield if game.objects[i].controller == seat
-            and game.objects[i].is_creature and (not quality or game.objects[i].has(quality))]
-    if len(pool) == 1:
+            and game.objects[i].is_creature
+            and (not effect.quality or game.objects[i].has(effect.quality))
+            and not (effect.other and i == source)]
+    if not pool:
+        return
+    reflexive = None
+    if effect.reflexive is not None:
+        reflexive = PendingTrigger(fresh_id(game), obj.controller, obj.card, -1, source,
+                                   effect.reflexive)
+    if len(pool) == 1 and not effect.optional:
         put_into_graveyards(game, pool, events)
-    elif pool:
-        game.choices.append(Choice(DecisionKind.SACRIFICE, seat, pool))
+        return
+    game.choices.append(Choice(DecisionKind.SACRIFICE, seat, pool, optional=effect.optional,
+                               reflexive=reflexive))
 
 
 def start_discard(game: Game, seat: int, count: int, events: list[Event]) -> None:

@@ -24,6 +24,7 @@ from server.engine.actions import (
     Concede,
     DeclareAttacker,
     DeclareBlocker,
+    Decline,
     Discard,
     FinishAttackers,
     FinishBlockers,
@@ -250,6 +251,10 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
     elif isinstance(action, Sacrifice):
         game.choices.pop(0)
         put_into_graveyards(game, [action.object_id], events)  # rule 701.21a
+        if choice.reflexive is not None:
+            game.pending_triggers.append(choice.reflexive)  # rule 603.12a: "when you do"
+    elif isinstance(action, Decline):
+        game.choices.pop(0)
     elif isinstance(action, KeepLegend):
         game.choices.pop(0)
         # Rule 704.5j; they go to the graveyard with the rest of this SBA check (704.3).
@@ -284,7 +289,8 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
     if kind is DecisionKind.LEGEND_RULE:
         return tuple(KeepLegend(oid) for oid in choice.pool)
     if kind is DecisionKind.SACRIFICE:
-        return tuple(Sacrifice(oid) for oid in choice.pool)
+        declining: tuple[Action, ...] = (Decline(),) if choice.optional else ()
+        return (*(Sacrifice(oid) for oid in choice.pool), *declining)
     return tuple(ChooseOrder(oid) for oid in choice.pool)
 
 

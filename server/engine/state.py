@@ -317,6 +317,11 @@ class Choice:
     pool: list[str] = field(default_factory=list)
     count: int = 1
     picked: list[str] = field(default_factory=list)
+    #: The choice may be declined ("you may ...").
+    optional: bool = False
+    #: A reflexive trigger to create if the optional action is taken (rule 603.12a), with
+    #: the card and object it comes from.
+    reflexive: PendingTrigger | None = None
 
 
 @dataclass(slots=True)

@@ -46,6 +46,7 @@ from server.engine.actions import (
     Concede,
     DeclareAttacker,
     DeclareBlocker,
+    Decline,
     Discard,
     FinishAttackers,
     FinishBlockers,
@@ -394,7 +395,7 @@ _ACTION_KEYS = {
     "pass", "play", "cast", "activate", "mode", "x", "target", "target_player",
     "finish_targets", "tap", "pay", "attack", "finish_attacks", "block", "finish_blocks",
     "assign", "discard", "choose_starting_player", "keep", "mulligan", "bottom", "order",
-    "keep_legend", "sacrifice", "reset_blocks",
+    "keep_legend", "sacrifice", "reset_blocks", "decline",
 }
 _STEP_KEYS = _ACTION_KEYS | {"seat", "ability", "defender", "attacker", "pass_until", "check",
                              "expect_options", "concede", "damage", "times", "planeswalker",
@@ -416,7 +417,7 @@ def _matcher(run: _Run, step: dict[str, Any]) -> Any:
     simple: dict[str, type[Action]] = {
         "pass": PassPriority, "finish_targets": FinishTargets, "pay": PayMana,
         "finish_attacks": FinishAttackers, "finish_blocks": FinishBlockers, "keep": KeepHand,
-        "mulligan": TakeMulligan, "reset_blocks": ResetBlockers,
+        "mulligan": TakeMulligan, "reset_blocks": ResetBlockers, "decline": Decline,
     }
     by_object: dict[str, type[Action]] = {
         "play": PlayLand, "cast": CastSpell, "tap": ActivateManaAbility, "discard": Discard,

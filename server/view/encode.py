@@ -25,6 +25,7 @@ from server.engine.actions import (
     Concede,
     DeclareAttacker,
     DeclareBlocker,
+    Decline,
     Discard,
     FinishAttackers,
     FinishBlockers,
@@ -270,6 +271,8 @@ def _encode_choice(action: Action) -> pb.Action:
         return pb.Action(sacrifice=pb.Sacrifice(object_id=action.object_id))
     if isinstance(action, ResetBlockers):
         return pb.Action(reset_blockers=pb.ResetBlockers())
+    if isinstance(action, Decline):
+        return pb.Action(decline=pb.Decline())
     raise TypeError(f"unknown action {action!r}")
 
 
