@@ -135,7 +135,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
     Verb.DELAYED_TRIGGER: {"delayed", "this_turn"},
     Verb.CREATE_EMBLEM: {"emblem"},
-    Verb.COPY_SPELL: {"target", "who"},
+    Verb.COPY_SPELL: {"target", "who", "new_targets"},
     Verb.CREATE_TOKEN_COPY: {"target", "who"},
     Verb.CODED: {"code", "who", "target", "amount"},
     Verb.PREVENT_COMBAT_DAMAGE: set(),
@@ -224,6 +224,7 @@ def _effect(where: str, raw: Any) -> Effect:
         emblem=_emblem(f"{where}.emblem", spec["emblem"]) if "emblem" in spec else None,
         code=str(spec.get("code", "")),
         other=bool(spec.get("other", False)),
+        new_targets=bool(spec.get("new_targets", False)),
         reflexive=_triggered(f"{where}.reflexive", spec["reflexive"])
         if "reflexive" in spec else None,
         counter=spec.get("counter", ""),

@@ -193,6 +193,8 @@ class Effect:
     code: str = ""
     #: SACRIFICE: "another" -- not the source itself.
     other: bool = False
+    #: COPY_SPELL: "You may choose new targets for the copy" (rule 707.10c).
+    new_targets: bool = False
     #: A reflexive triggered ability (rule 603.12): "When you do, ..." after the optional
     #: action of this effect is taken.
     reflexive: TriggeredAbility | None = None

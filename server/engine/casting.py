@@ -433,7 +433,7 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
             return
         if candidate is CastStage.PAY:
             ref = obj.ability
-            if ref is not None and ref.kind is AbilityKind.TRIGGERED:
+            if obj.spell_copy or (ref is not None and ref.kind is AbilityKind.TRIGGERED):
                 _finish(game, events)  # a triggered ability has no cost (rule 603.3d)
                 return
             if total_cost(game, obj) != _NO_COST:
@@ -468,12 +468,18 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     if casting.stage is CastStage.CHOOSE_TARGETS:
         req = stack_targets(obj)[len(obj.target_groups)]
         chosen = obj.targets[len(obj.targets) - casting.chosen_in_group:]
+        found = target_candidates(game, req, seat, obj.id, exclude=chosen, source=card)
+        if casting.retarget is not None:
+            # Rule 707.10c: keep the original target (even if illegal now, as long as it is
+            # still an object in the game to name) or pick a legal one.
+            original = casting.retarget[len(obj.targets)]
+            if original[0] == "player" or str(original[1]) in game.objects:
+                found = [original, *(t for t in found if t != original)]
         options: list[Action] = [
             ChooseTarget(player=int(v)) if kind == "player" else ChooseTarget(object_id=str(v))
-            for kind, v in target_candidates(game, req, seat, obj.id, exclude=chosen,
-                                             source=card)
+            for kind, v in found
         ]
-        if req.up_to:
+        if req.up_to and casting.retarget is None:
             options.append(FinishTargets())
         return DecisionKind.CHOOSE_TARGET, tuple(options)
     ref = obj.ability
@@ -511,9 +517,12 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
             )
             obj.targets = (*obj.targets, target)
             casting.chosen_in_group += 1
-        if isinstance(action, FinishTargets) or casting.chosen_in_group == req.count:
+        wanted = req.count if casting.retarget is None \
+            else casting.retarget_groups[len(obj.target_groups)]
+        if isinstance(action, FinishTargets) or casting.chosen_in_group == wanted:
             obj.target_groups = (*obj.target_groups, casting.chosen_in_group)
             casting.chosen_in_group = 0
+            _skip_empty_copied_groups(casting, obj)
             if len(obj.target_groups) == len(stack_targets(obj)):
                 _advance_stage(game, events)
     elif isinstance(action, Sacrifice | Discard):
@@ -526,6 +535,27 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
         _pay(game, events, action.mana)
     else:
         raise TypeError(f"not a casting action: {action!r}")
+
+
+def _skip_empty_copied_groups(casting: Casting, obj: GameObject) -> None:
+    """A copy keeps the number of targets of each "up to" requirement (707.10): groups the
+    original left empty stay empty."""
+    if casting.retarget is None:
+        return
+    while len(obj.target_groups) < len(casting.retarget_groups) and \
+            casting.retarget_groups[len(obj.target_groups)] == 0:
+        obj.target_groups = (*obj.target_groups, 0)
+
+
+def begin_retargeting(game: Game, controller: int, copy: GameObject,
+                      targets: tuple[tuple[str, int | str], ...],
+                      groups: tuple[int, ...]) -> None:
+    """Rule 707.10c: the copy's controller may choose new targets for it."""
+    copy.targets = ()
+    copy.target_groups = ()
+    game.casting = Casting(copy.id, controller, CastStage.CHOOSE_TARGETS, had_priority=False,
+                           retarget=targets, retarget_groups=groups)
+    _skip_empty_copied_groups(game.casting, copy)
 
 
 def _pay(game: Game, events: list[Event], mana: str) -> None:
@@ -558,7 +588,7 @@ def _finish(game: Game, events: list[Event]) -> None:
     assert casting is not None
     game.casting = None
     obj = game.objects[casting.object_id]
-    if obj.ability is None:
+    if obj.ability is None and not obj.spell_copy:  # a copy isn't cast (707.10)
         events.append(SpellCast(obj.id, obj.controller, obj.card))  # cast triggers
     if casting.had_priority:
         # Rule 117.3c: the caster receives priority again.

@@ -12,6 +12,7 @@ from server.cards.model import CardDef, Effect, TriggeredAbility, Verb, Who
 from server.engine import layers
 from server.engine.casting import (
     Target,
+    begin_retargeting,
     condition_met,
     is_legal_target,
     stack_effects,
@@ -176,7 +177,7 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
             continue  # rule 608.2b: this part's targets are all illegal
         if condition_met(game, obj.controller, _source_id(obj), effects[i].condition):
             _perform(game, obj, effects[i], [t for t, ok in targets if ok], events)
-        if game.choices:
+        if game.choices or game.casting is not None:
             return  # rule 608.2c: continue after the choice
     game.resolving = None
     _leave_stack(game, obj, events)
@@ -320,7 +321,10 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
                 regenerable=not effect.no_regeneration)
     elif verb is Verb.COPY_SPELL:
         for spell in permanents:
-            _copy_spell(game, obj.controller, spell)
+            copy = _copy_spell(game, obj.controller, spell)
+            if effect.new_targets and spell.targets:
+                begin_retargeting(game, obj.controller, copy, spell.targets,
+                                  spell.target_groups)
     elif verb is Verb.CREATE_TOKEN_COPY:
         for original in permanents:
             # Rule 707.2: the copiable values are the printed ones (not counters, damage,
@@ -378,7 +382,7 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
         raise ValueError(f"unhandled verb {verb}")
 
 
-def _copy_spell(game: Game, controller: int, spell: GameObject) -> None:
+def _copy_spell(game: Game, controller: int, spell: GameObject) -> GameObject:
     """Rule 707.10: put a copy of a spell on the stack, with its mode, targets and X; it
     isn't cast (so nothing triggers on casting it) and the copier controls it."""
     copy = create_object(game, spell.card, controller, Zone.STACK)
@@ -388,6 +392,7 @@ def _copy_spell(game: Game, controller: int, spell: GameObject) -> None:
     copy.x_value = spell.x_value
     copy.targets = spell.targets
     copy.target_groups = spell.target_groups
+    return copy
 
 
 def _put_onto_battlefield_attacking(game: Game, obj: GameObject, token: GameObject) -> None:

@@ -302,6 +302,10 @@ class Casting:
     had_priority: bool = True
     #: The permanent or card chosen to pay an additional cost (rule 601.2f).
     cost_paid: str | None = None
+    #: Choosing new targets for a copy (rule 707.10c): the original's targets and how many
+    #: belong to each target requirement; each may be kept, even if illegal now.
+    retarget: tuple[tuple[str, int | str], ...] | None = None
+    retarget_groups: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)
