@@ -81,7 +81,7 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         return False
     if obj.has("Hexproof") and obj.controller != controller:
         return False
-    if source is not None and any(_has_quality(source, q) for q in obj.card.protection):
+    if source is not None and any(quality_of(source, q) for q in obj.card.protection):
         return False
     if req.you_control and obj.controller != controller:
         return False
@@ -115,12 +115,24 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
     return kind is TargetKind.PERMANENT
 
 
-def _has_quality(card: CardDef, quality: str) -> bool:
+def quality_of(card: CardDef, quality: str) -> bool:
+    """Whether a card has a quality protection can name (rule 702.16a): a colour letter,
+    "multicolored", or a subtype such as "Demon"."""
     if quality in COLORS:
         return quality in card.colors
     if quality == "multicolored":
         return len(card.colors) > 1
     return quality in card.subtypes
+
+
+def spell_cost(game: Game, card: CardDef, x: int) -> ManaCost:
+    """Rule 601.2f: a spell's mana cost with X fixed, plus cost increases (Vryn Wingmare)."""
+    cost = card.mana_cost.with_x(x)
+    if not card.creature:
+        tax = sum(game.objects[i].card.noncreature_tax for i in game.battlefield)
+        if tax:
+            cost = ManaCost(cost.generic + tax, cost.symbols, 0, cost.hybrid)
+    return cost
 
 
 def target_candidates(game: Game, req: TargetReq, controller: int, source_id: str | None = None,
@@ -229,12 +241,8 @@ def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None 
         return False
     if card.additional_cost and not cost_choices(game, seat, card, obj.id):
         return False  # rule 601.2f: the additional cost can't be paid
-    tax = 0 if card.creature else sum(game.objects[i].card.noncreature_tax
-                                      for i in game.battlefield)
-    cost = card.mana_cost.with_x(0)
-    if tax:
-        cost = ManaCost(cost.generic + tax, cost.symbols, 0, cost.hybrid)
-    return affordable(potential_pool(game, seat) if pool is None else pool, cost)
+    return affordable(potential_pool(game, seat) if pool is None else pool,
+                      spell_cost(game, card, 0))
 
 
 def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
@@ -247,8 +255,8 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
     if ability.tap:
         if obj.tapped:
             return False
-        if obj.is_creature and obj.controlled_since >= game.turn:
-            return False  # rule 302.6
+        if obj.is_creature and obj.controlled_since >= game.turn and not obj.has("Haste"):
+            return False  # rules 302.6, 702.10c
     if ability.loyalty is not None:
         # Rule 606.3: at sorcery speed, once per turn per permanent; a negative loyalty
         # cost can't be paid with too few counters (606.4, 118.3).
@@ -324,11 +332,7 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
     """Rule 601.2f: the mana part of the total cost, X fixed, with cost increases."""
     ref = obj.ability
     if ref is None:
-        cost = obj.card.mana_cost.with_x(obj.x_value or 0)
-        if not obj.card.creature:
-            tax = sum(game.objects[i].card.noncreature_tax for i in game.battlefield)
-            cost = ManaCost(cost.generic + tax, cost.symbols, 0, cost.hybrid)
-        return cost
+        return _NO_COST if obj.spell_copy else spell_cost(game, obj.card, obj.x_value or 0)
     if ref.kind is AbilityKind.ACTIVATED:
         return obj.card.abilities[ref.index].cost
     return _NO_COST
@@ -386,9 +390,10 @@ def abandon_impossible_cast(game: Game, events: list[Event]) -> None:
     """Rule 733.1: a spell or ability whose casting can no longer be completed (its only
     possible targets left the game with their owner) is reversed: a spell returns to its
     owner's hand, an activated ability is removed; a triggered ability with no legal target
-    is removed from the stack (603.3d). No cost has been paid before targets are chosen."""
+    is removed from the stack (603.3d). Nothing is paid before the payment itself; mana
+    already produced by mana abilities stays in the pool (it was produced, 733.2)."""
     casting = game.casting
-    if casting is None or casting.stage is CastStage.PAY or casting_decision(game)[1]:
+    if casting is None or casting_decision(game)[1]:
         return
     obj = game.objects[casting.object_id]
     game.casting = None
@@ -454,13 +459,13 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         return DecisionKind.CHOOSE_MODE, tuple(
             ChooseMode(m) for m, effects in enumerate(modes_of(obj))
             if targets_available(game, tuple(e.target for e in effects if e.target), seat,
-                                 obj.id)
+                                 obj.id, source=card)
         )
     if casting.stage is CastStage.CHOOSE_X:
         potential = potential_pool(game, seat)
         return DecisionKind.CHOOSE_X, tuple(
             ChooseX(x) for x in range(most_mana(potential) + 1)
-            if affordable(potential, card.mana_cost.with_x(x)))
+            if affordable(potential, spell_cost(game, card, x)))
     if casting.stage is CastStage.CHOOSE_COST:
         payers = cost_choices(game, seat, card, obj.id)
         cls = Sacrifice if card.additional_cost == "sacrifice_creature" else Discard

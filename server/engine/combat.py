@@ -14,7 +14,8 @@ from server.engine.actions import (
     FinishBlockers,
     ResetBlockers,
 )
-from server.engine.effects import deal_damage, quality_of
+from server.engine.casting import quality_of
+from server.engine.effects import deal_damage
 from server.engine.events import AttackersDeclared, BlockersDeclared, Event
 from server.engine.state import Game, GameObject
 
@@ -100,7 +101,7 @@ def defenders(game: Game) -> list[int]:
 
 def can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
     """Rule 509.1a and the keywords restricting blocks: flying and reach (702.9b, 702.17b),
-    protection (702.16e)."""
+    protection (702.16f)."""
     if attacker.has("Flying") and not (blocker.has("Flying") or blocker.has("Reach")):
         return False
     return not any(quality_of(blocker.card, q) for q in attacker.card.protection)
@@ -265,8 +266,9 @@ def deal_combat_damage(game: Game, events: list[Event]) -> None:
             assigned.append((obj, where, amount))
     for blocker_id, attacker_id in combat.blocking.items():
         blocker = game.objects[blocker_id]
-        if blocker.power > 0 and attacker_id in game.objects and \
-                _deals_damage_now(game, blocker):  # rule 510.1d
+        # Rule 510.1d: a blocker whose attacker was removed from combat assigns no damage.
+        if blocker.power > 0 and attacker_id in combat.attackers and \
+                _deals_damage_now(game, blocker):
             assigned.append((blocker, ("object", attacker_id), blocker.power))
     if combat.first_strike_step:
         combat.first_strikers = [

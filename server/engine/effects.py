@@ -7,14 +7,14 @@ are performed in text order).
 
 from __future__ import annotations
 
-from server.cards.mana import COLORS
-from server.cards.model import CardDef, Effect, TriggeredAbility, Verb, Who
+from server.cards.model import Effect, TargetReq, TriggeredAbility, Verb, Who
 from server.engine import layers
 from server.engine.casting import (
     Target,
     begin_retargeting,
     condition_met,
     is_legal_target,
+    quality_of,
     stack_effects,
     stack_targets,
 )
@@ -42,16 +42,6 @@ from server.engine.zones import (
     put_into_graveyards,
     remove_from_game,
 )
-
-
-def quality_of(card: CardDef, quality: str) -> bool:
-    """Whether a card has a quality protection can name (rule 702.16a): a colour letter,
-    "multicolored", or a subtype such as "Demon"."""
-    if quality in COLORS:
-        return quality in card.colors
-    if quality == "multicolored":
-        return len(card.colors) > 1
-    return quality in card.subtypes
 
 
 def protected_from(obj: GameObject, source: GameObject) -> bool:
@@ -106,6 +96,10 @@ def resolve_top(game: Game, events: list[Event]) -> None:
         _leave_stack(game, obj, events)  # rule 603.4: the "if" no longer holds
         return
     reqs = stack_targets(obj)
+    if obj.ability is None and obj.card.enchant is not None:
+        # "You can't choose an untapped creature as this spell's target as you cast it":
+        # such restrictions on the choice aren't rechecked (608.2b uses the enchant ability).
+        reqs = (TargetReq(obj.card.enchant),)
     groups = _target_groups(obj)
     legal = tuple(
         is_legal_target(game, req, target, obj.controller, obj.id)
@@ -126,15 +120,10 @@ def resolve_top(game: Game, events: list[Event]) -> None:
     source = game.objects.get(_source_id(obj))
     controllers = {str(ref): game.objects[str(ref)].controller for kind, ref in obj.targets
                    if kind == "object" and str(ref) in game.objects}
+    # The source's power now, or as it last existed (an ability's source that left, 113.7a).
     game.resolving = Resolution(obj.id, 0, legal, controllers,
-                                ability_source_power(game, obj) if source is None else
-                                source.power)
+                                obj.source_power if source is None else source.power)
     continue_resolution(game, events)
-
-
-def ability_source_power(game: Game, obj: GameObject) -> int:
-    """The last known power of an ability's source that has left the battlefield (113.7a)."""
-    return obj.source_power
 
 
 def _target_groups(obj: GameObject) -> list[tuple[Target, ...]]:

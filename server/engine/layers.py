@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from server.cards.model import Affects, StaticAbility
 from server.engine.state import Game, GameObject, Zone
+from server.engine.zones import remove_from_combat
 
 
 def _affected(game: Game, source: GameObject, static: StaticAbility,
@@ -55,8 +56,9 @@ def refresh(game: Game) -> None:
     for obj in permanents:
         if obj.controller != before[obj.id]:
             # Rule 302.6: it hasn't been under this controller's control continuously since
-            # their most recent turn began.
+            # their most recent turn began; rule 506.4: it is removed from combat.
             obj.controlled_since = game.turn
+            remove_from_combat(game, obj.id)
 
 
 def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
@@ -80,11 +82,6 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
         if static.control:
             for obj in _affected(game, source, static, permanents):
                 obj.controller = source.controller
-    for effect in effects:
-        if effect.controller is not None:
-            for oid in effect.affected:
-                if oid in objects:
-                    objects[oid].controller = effect.controller
     # Layer 4: type-changing effects (613.1d).
     for _, source, static in statics:
         if static.subtypes:
@@ -123,9 +120,10 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
     for oid, kw in keywords.items():
         objects[oid].keywords_now = frozenset(kw)
         objects[oid].restrictions = frozenset(restrictions[oid])
-    # Layer 7: power and toughness (613.4): printed (7a/7b: none supported), then 7c
-    # modifications from statics, resolved effects and counters. Unaffected permanents
-    # keep pt_now None: printed values and counters.
+    # Layer 7: power and toughness (613.4): printed, then characteristic-defining abilities
+    # (7a), then 7c modifications from statics, resolved effects and counters (no card sets
+    # or switches power and toughness: 7b, 7d). Unaffected permanents keep pt_now None:
+    # printed values and counters.
     for obj in permanents:
         obj.pt_now = None
 

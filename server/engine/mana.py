@@ -112,8 +112,8 @@ def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]
         obj = game.objects[oid]
         if obj.controller == seat and not obj.tapped and obj.card.mana_abilities \
                 and oid != exclude:
-            if obj.is_creature and obj.controlled_since == game.turn:
-                continue  # rule 302.6: {T} abilities of summoning-sick creatures
+            if obj.is_creature and obj.controlled_since >= game.turn and not obj.has("Haste"):
+                continue  # rules 302.6, 702.10c: {T} abilities of summoning-sick creatures
             out.append(oid)
     return out
 

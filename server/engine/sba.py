@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from server.cards.model import TargetKind
-from server.engine.casting import abandon_impossible_cast
-from server.engine.effects import quality_of
+from server.engine.casting import abandon_impossible_cast, quality_of
 from server.engine.events import Event, GameEnded, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
 from server.engine.zones import destroyed_for_real, move, put_into_graveyards, remove_from_game
@@ -60,6 +59,8 @@ def _leave_game(game: Game, seat: int, events: list[Event]) -> None:
             choice.count = min(choice.count, len(choice.pool) - 1)
             if len(choice.pool) < 2:
                 game.choices.remove(choice)
+        elif choice.kind is DecisionKind.SACRIFICE and not choice.pool:
+            game.choices.remove(choice)  # nothing left to sacrifice
     if game.casting is not None and game.casting.object_id not in game.objects:
         game.casting = None
     abandon_impossible_cast(game, events)
@@ -86,13 +87,13 @@ def check_game_over(game: Game, events: list[Event]) -> bool:
 
 def _attachment_legal(game: Game, aura_or_equipment: str, host_id: str | None) -> bool:
     """Whether an Aura may enchant / an Equipment may equip this host (rules 303.4, 702.5a
-    its enchant restriction, 301.5c creatures only, 702.16c protection)."""
+    its enchant restriction, 301.5c creatures only, 702.16c-d protection)."""
     host = game.objects.get(host_id) if host_id is not None else None
     if host is None or host.zone is not Zone.BATTLEFIELD or host.id == aura_or_equipment:
         return False  # rule 303.4d: an Aura can't enchant itself
     attached = game.objects[aura_or_equipment]
     if any(quality_of(attached.card, q) for q in host.card.protection):
-        return False  # rule 702.16c: can't be enchanted or equipped by that quality
+        return False  # rules 702.16c-d: can't be enchanted or equipped by that quality
     enchant = attached.card.enchant
     if enchant is TargetKind.PERMANENT:
         return True

@@ -284,8 +284,6 @@ class ContinuousEffect:
     toughness: int = 0
     gains: tuple[str, ...] = ()
     loses: tuple[str, ...] = ()
-    #: Layer 2: the new controller.
-    controller: int | None = None
 
 
 @dataclass(slots=True)
@@ -390,7 +388,8 @@ class Combat:
     attacking_planeswalker: dict[str, str] = field(default_factory=dict)
     #: Rule 510.4: this combat damage step is the first-strike one.
     first_strike_step: bool = False
-    #: Creatures that dealt first-strike damage (510.4).
+    #: Creatures that had first strike or double strike as the first-strike combat damage
+    #: step began (rule 510.4): without double strike they deal no damage in the second.
     first_strikers: list[str] = field(default_factory=list)
 
 

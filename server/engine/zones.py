@@ -56,7 +56,7 @@ def move(
     game.zone_list(old.zone, old.owner).remove(object_id)
     del game.objects[object_id]
     if old.zone is Zone.BATTLEFIELD:
-        _remove_from_combat(game, object_id)
+        remove_from_combat(game, object_id)
         if to is Zone.GRAVEYARD and old.is_creature:
             game.creatures_died += 1  # "dies" (rule 700.4)
     new_controller = old.owner if controller is None else controller
@@ -111,10 +111,10 @@ def remove_from_game(game: Game, object_id: str) -> None:
     obj = game.objects.pop(object_id)
     game.zone_list(obj.zone, obj.owner).remove(object_id)
     if obj.zone is Zone.BATTLEFIELD:
-        _remove_from_combat(game, object_id)
+        remove_from_combat(game, object_id)
 
 
-def _remove_from_combat(game: Game, object_id: str) -> None:
+def remove_from_combat(game: Game, object_id: str) -> None:
     """Rule 506.4. A blocked attacker stays blocked when its blockers leave (rule 509.1h)."""
     combat = game.combat
     combat.attackers.pop(object_id, None)
@@ -184,7 +184,7 @@ def destroyed_for_real(game: Game, object_ids: list[str], *,
             obj.damage = 0
             obj.deathtouched = False
             obj.tapped = True
-            _remove_from_combat(game, oid)
+            remove_from_combat(game, oid)
             continue
         doomed.append(oid)
     return doomed
