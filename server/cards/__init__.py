@@ -131,7 +131,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.COUNTER: {"target", "who"},
     Verb.RETURN_TO_HAND: {"target", "who"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter"},
-    Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power"},
+    Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power",
+                     "switch"},
     Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
     Verb.DELAYED_TRIGGER: {"delayed", "this_turn"},
     Verb.CREATE_EMBLEM: {"emblem"},
@@ -233,6 +234,7 @@ def _effect(where: str, raw: Any) -> Effect:
         gains=_keywords(f"{where}.gains", spec.get("gains", [])),
         loses=_keywords(f"{where}.loses", spec.get("loses", [])),
         double_power=spec.get("double_power", False),
+        switch=bool(spec.get("switch", False)),
         token=_token(f"{where}.token", spec["token"]) if "token" in spec else None,
         quality=str(spec.get("quality", "")),
         condition=_enum(f"{where}.condition", Condition, spec["condition"])

@@ -170,6 +170,8 @@ class Effect:
     loses: tuple[str, ...] = ()
     #: MODIFY_PT: "double the power" (the bonus is its power as the effect begins).
     double_power: bool = False
+    #: MODIFY_PT: "switch its power and toughness" (layer 7d, rule 613.4d).
+    switch: bool = False
     #: CREATE_TOKEN: the token's definition (rule 111.3).
     token: CardDef | None = None
     #: SACRIFICE: the quality the sacrificed permanent must have, e.g. "Flying".

@@ -356,7 +356,7 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
         if locked:
             game.effects.append(ContinuousEffect(
                 next_timestamp(game), locked, power, effect.toughness, effect.gains,
-                effect.loses))
+                effect.loses, effect.switch))
     elif verb is Verb.ATTACH:
         # Rule 701.3a: attach the source (an Equipment) to the target; new timestamp (613.7e).
         source = game.objects.get(_source_id(obj))

@@ -13,10 +13,10 @@ just use :attr:`GameObject.power`, :meth:`GameObject.has`, :attr:`GameObject.con
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from server.cards.model import Affects, StaticAbility
-from server.engine.state import Game, GameObject, Zone
+from server.engine.state import ContinuousEffect, Game, GameObject, Zone
 from server.engine.zones import remove_from_combat
 
 
@@ -121,9 +121,9 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
         objects[oid].keywords_now = frozenset(kw)
         objects[oid].restrictions = frozenset(restrictions[oid])
     # Layer 7: power and toughness (613.4): printed, then characteristic-defining abilities
-    # (7a), then 7c modifications from statics, resolved effects and counters (no card sets
-    # or switches power and toughness: 7b, 7d). Unaffected permanents keep pt_now None:
-    # printed values and counters.
+    # (7a), then 7c modifications from statics, resolved effects and counters, then 7d
+    # switches (no card sets power and toughness: 7b). Unaffected permanents keep pt_now
+    # None: printed values and counters.
     for obj in permanents:
         obj.pt_now = None
 
@@ -149,6 +149,7 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
                 if target is not None and target.zone is Zone.BATTLEFIELD:
                     p, t = pt(target)
                     target.pt_now = (p + effect.power, t + effect.toughness)
+    _switch(game, effects, pt)
 
 
 def _cda_power(game: Game, obj: GameObject) -> int:
@@ -156,3 +157,15 @@ def _cda_power(game: Game, obj: GameObject) -> int:
     your graveyard" -- it works in every zone; on the battlefield through layer 7a."""
     return sum(1 for oid in game.player(obj.controller).graveyard
                if not game.objects[oid].card.is_permanent_card)
+
+
+def _switch(game: Game, effects: list[ContinuousEffect], pt: Callable[[GameObject],
+                                                                      tuple[int, int]]) -> None:
+    """Layer 7d (rule 613.4d): switch power and toughness, in timestamp order."""
+    for effect in effects:
+        if effect.switch:
+            for oid in effect.affected:
+                target = game.objects.get(oid)
+                if target is not None and target.zone is Zone.BATTLEFIELD:
+                    p, t = pt(target)
+                    target.pt_now = (t, p)

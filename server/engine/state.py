@@ -284,6 +284,8 @@ class ContinuousEffect:
     toughness: int = 0
     gains: tuple[str, ...] = ()
     loses: tuple[str, ...] = ()
+    #: Layer 7d: switch power and toughness (rule 613.4d).
+    switch: bool = False
 
 
 @dataclass(slots=True)
