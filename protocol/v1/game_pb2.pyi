@@ -55,6 +55,7 @@ class DecisionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_KIND_LEGEND_RULE: _ClassVar[DecisionKind]
     DECISION_KIND_SACRIFICE: _ClassVar[DecisionKind]
     DECISION_KIND_CHOOSE_COST: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_REPLACEMENT: _ClassVar[DecisionKind]
 
 class GamePhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -101,6 +102,7 @@ DECISION_KIND_ORDER_GRAVEYARD: DecisionKind
 DECISION_KIND_LEGEND_RULE: DecisionKind
 DECISION_KIND_SACRIFICE: DecisionKind
 DECISION_KIND_CHOOSE_COST: DecisionKind
+DECISION_KIND_CHOOSE_REPLACEMENT: DecisionKind
 GAME_PHASE_UNSPECIFIED: GamePhase
 GAME_PHASE_CHOOSE_STARTING_PLAYER: GamePhase
 GAME_PHASE_MULLIGANS: GamePhase
@@ -508,8 +510,16 @@ class Decline(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class ChooseReplacement(_message.Message):
+    __slots__ = ("object_id", "replacement")
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    REPLACEMENT_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    replacement: str
+    def __init__(self, object_id: _Optional[str] = ..., replacement: _Optional[str] = ...) -> None: ...
+
 class Action(_message.Message):
-    __slots__ = ("pass_priority", "play_land", "cast_spell", "choose_x", "choose_target", "activate_mana_ability", "pay_mana", "declare_attacker", "finish_attackers", "declare_blocker", "finish_blockers", "assign_combat_damage", "discard", "concede", "choose_starting_player", "keep_hand", "take_mulligan", "put_on_bottom", "choose_mode", "activate_ability", "finish_targets", "choose_order", "keep_legend", "sacrifice", "reset_blockers", "decline")
+    __slots__ = ("pass_priority", "play_land", "cast_spell", "choose_x", "choose_target", "activate_mana_ability", "pay_mana", "declare_attacker", "finish_attackers", "declare_blocker", "finish_blockers", "assign_combat_damage", "discard", "concede", "choose_starting_player", "keep_hand", "take_mulligan", "put_on_bottom", "choose_mode", "activate_ability", "finish_targets", "choose_order", "keep_legend", "sacrifice", "reset_blockers", "decline", "choose_replacement")
     PASS_PRIORITY_FIELD_NUMBER: _ClassVar[int]
     PLAY_LAND_FIELD_NUMBER: _ClassVar[int]
     CAST_SPELL_FIELD_NUMBER: _ClassVar[int]
@@ -536,6 +546,7 @@ class Action(_message.Message):
     SACRIFICE_FIELD_NUMBER: _ClassVar[int]
     RESET_BLOCKERS_FIELD_NUMBER: _ClassVar[int]
     DECLINE_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_REPLACEMENT_FIELD_NUMBER: _ClassVar[int]
     pass_priority: PassPriority
     play_land: PlayLand
     cast_spell: CastSpell
@@ -562,7 +573,8 @@ class Action(_message.Message):
     sacrifice: Sacrifice
     reset_blockers: ResetBlockers
     decline: Decline
-    def __init__(self, pass_priority: _Optional[_Union[PassPriority, _Mapping]] = ..., play_land: _Optional[_Union[PlayLand, _Mapping]] = ..., cast_spell: _Optional[_Union[CastSpell, _Mapping]] = ..., choose_x: _Optional[_Union[ChooseX, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., activate_mana_ability: _Optional[_Union[ActivateManaAbility, _Mapping]] = ..., pay_mana: _Optional[_Union[PayMana, _Mapping]] = ..., declare_attacker: _Optional[_Union[DeclareAttacker, _Mapping]] = ..., finish_attackers: _Optional[_Union[FinishAttackers, _Mapping]] = ..., declare_blocker: _Optional[_Union[DeclareBlocker, _Mapping]] = ..., finish_blockers: _Optional[_Union[FinishBlockers, _Mapping]] = ..., assign_combat_damage: _Optional[_Union[AssignCombatDamage, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., concede: _Optional[_Union[Concede, _Mapping]] = ..., choose_starting_player: _Optional[_Union[ChooseStartingPlayer, _Mapping]] = ..., keep_hand: _Optional[_Union[KeepHand, _Mapping]] = ..., take_mulligan: _Optional[_Union[TakeMulligan, _Mapping]] = ..., put_on_bottom: _Optional[_Union[PutOnBottom, _Mapping]] = ..., choose_mode: _Optional[_Union[ChooseMode, _Mapping]] = ..., activate_ability: _Optional[_Union[ActivateAbility, _Mapping]] = ..., finish_targets: _Optional[_Union[FinishTargets, _Mapping]] = ..., choose_order: _Optional[_Union[ChooseOrder, _Mapping]] = ..., keep_legend: _Optional[_Union[KeepLegend, _Mapping]] = ..., sacrifice: _Optional[_Union[Sacrifice, _Mapping]] = ..., reset_blockers: _Optional[_Union[ResetBlockers, _Mapping]] = ..., decline: _Optional[_Union[Decline, _Mapping]] = ...) -> None: ...
+    choose_replacement: ChooseReplacement
+    def __init__(self, pass_priority: _Optional[_Union[PassPriority, _Mapping]] = ..., play_land: _Optional[_Union[PlayLand, _Mapping]] = ..., cast_spell: _Optional[_Union[CastSpell, _Mapping]] = ..., choose_x: _Optional[_Union[ChooseX, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., activate_mana_ability: _Optional[_Union[ActivateManaAbility, _Mapping]] = ..., pay_mana: _Optional[_Union[PayMana, _Mapping]] = ..., declare_attacker: _Optional[_Union[DeclareAttacker, _Mapping]] = ..., finish_attackers: _Optional[_Union[FinishAttackers, _Mapping]] = ..., declare_blocker: _Optional[_Union[DeclareBlocker, _Mapping]] = ..., finish_blockers: _Optional[_Union[FinishBlockers, _Mapping]] = ..., assign_combat_damage: _Optional[_Union[AssignCombatDamage, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., concede: _Optional[_Union[Concede, _Mapping]] = ..., choose_starting_player: _Optional[_Union[ChooseStartingPlayer, _Mapping]] = ..., keep_hand: _Optional[_Union[KeepHand, _Mapping]] = ..., take_mulligan: _Optional[_Union[TakeMulligan, _Mapping]] = ..., put_on_bottom: _Optional[_Union[PutOnBottom, _Mapping]] = ..., choose_mode: _Optional[_Union[ChooseMode, _Mapping]] = ..., activate_ability: _Optional[_Union[ActivateAbility, _Mapping]] = ..., finish_targets: _Optional[_Union[FinishTargets, _Mapping]] = ..., choose_order: _Optional[_Union[ChooseOrder, _Mapping]] = ..., keep_legend: _Optional[_Union[KeepLegend, _Mapping]] = ..., sacrifice: _Optional[_Union[Sacrifice, _Mapping]] = ..., reset_blockers: _Optional[_Union[ResetBlockers, _Mapping]] = ..., decline: _Optional[_Union[Decline, _Mapping]] = ..., choose_replacement: _Optional[_Union[ChooseReplacement, _Mapping]] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ("room_id", "prompt_id", "seat", "kind", "options", "state_id", "prompt")

@@ -345,7 +345,7 @@ def _list(where: str, raw: Any) -> list[Any]:
 _BEHAVIOUR_FIELDS = {"effects", "modes", "abilities", "triggers", "mana", "enters_tapped",
                      "extra_lands", "enchant", "statics", "protection", "noncreature_tax",
                      "additional_cost", "enchant_tapped", "regenerates",
-                     "enters_with_counters", "power_cda"}
+                     "enters_with_counters", "power_cda", "creatures_die_to_hand"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
@@ -425,7 +425,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
     explained = (not text or bool(_REMINDER.match(text)) or effects or modes or abilities
                  or triggers or len(mana) > 0 or keywords or enters_tapped or extra_lands
                  or enchant is not None or statics or protection or spec.get("regenerates")
-                 or spec.get("enters_with_counters") or spec.get("power_cda"))
+                 or spec.get("enters_with_counters") or spec.get("power_cda")
+                 or spec.get("creatures_die_to_hand"))
     if not explained:
         raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
@@ -461,6 +462,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
             (str(kind), None if n == "X" else _int(f"{where}: enters_with_counters", n))
             for kind, n in dict(spec.get("enters_with_counters", {})).items()),
         power_cda=_power_cda(where, spec.get("power_cda", "")),
+        creatures_die_to_hand=bool(spec.get("creatures_die_to_hand", False)),
     )
 
 

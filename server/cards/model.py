@@ -367,6 +367,9 @@ class CardDef:
     regenerates: bool = False
     #: "[This] enters with N [kind] counters on it" (rule 614.1c); N None means X.
     enters_with_counters: tuple[tuple[str, int | None], ...] = ()
+    #: "If a creature you control would die, return it to its owner's hand instead"
+    #: (a replacement effect from a static ability, rule 614.1a).
+    creatures_die_to_hand: bool = False
     #: A characteristic-defining ability for power (rules 604.3, 613.4a), e.g.
     #: "instants_and_sorceries_in_your_graveyard".
     power_cda: str = ""

@@ -176,6 +176,15 @@ class Sacrifice:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseReplacement:
+    """Rule 616.1: which replacement effect to apply to an event affecting this object:
+    ``"exile"`` or ``"hand"`` for a creature that would die."""
+
+    object_id: str
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True)
 class Decline:
     """Don't take an optional action ("you may ...")."""
 
@@ -215,6 +224,7 @@ Action = (
     | ChooseOrder
     | KeepLegend
     | Sacrifice
+    | ChooseReplacement
     | Decline
     | ResetBlockers
     | Concede
@@ -226,7 +236,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         PassPriority, PlayLand, CastSpell, ChooseX, ChooseTarget, ActivateManaAbility, PayMana,
         DeclareAttacker, FinishAttackers, DeclareBlocker, FinishBlockers, AssignCombatDamage,
         Discard, ChooseStartingPlayer, KeepHand, TakeMulligan, PutOnBottom, ChooseMode,
-        ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, Decline, ResetBlockers,
+        ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, ChooseReplacement,
+        Decline, ResetBlockers,
         Concede,
     )
 }

@@ -20,6 +20,7 @@ from server.engine.actions import (
     AssignCombatDamage,
     CastSpell,
     ChooseOrder,
+    ChooseReplacement,
     ChooseStartingPlayer,
     Concede,
     DeclareAttacker,
@@ -65,6 +66,8 @@ from server.engine.state import (
 )
 from server.engine.zones import (
     create_object,
+    death_replacements,
+    die_instead,
     draw,
     fresh_id,
     move,
@@ -255,6 +258,9 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
             game.pending_triggers.append(choice.reflexive)  # rule 603.12a: "when you do"
     elif isinstance(action, Decline):
         game.choices.pop(0)
+    elif isinstance(action, ChooseReplacement):
+        game.choices.pop(0)
+        die_instead(game, action.object_id, action.replacement, events)  # rule 616.1
     elif isinstance(action, KeepLegend):
         game.choices.pop(0)
         # Rule 704.5j; they go to the graveyard with the rest of this SBA check (704.3).
@@ -288,6 +294,10 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
         return tuple(Discard(oid) for oid in choice.pool)
     if kind is DecisionKind.LEGEND_RULE:
         return tuple(KeepLegend(oid) for oid in choice.pool)
+    if kind is DecisionKind.CHOOSE_REPLACEMENT:
+        oid = choice.pool[0]
+        return tuple(ChooseReplacement(oid, r)
+                     for r in death_replacements(game, game.objects[oid]))
     if kind is DecisionKind.SACRIFICE:
         declining: tuple[Action, ...] = (Decline(),) if choice.optional else ()
         return (*(Sacrifice(oid) for oid in choice.pool), *declining)

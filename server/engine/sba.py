@@ -59,7 +59,8 @@ def _leave_game(game: Game, seat: int, events: list[Event]) -> None:
             choice.count = min(choice.count, len(choice.pool) - 1)
             if len(choice.pool) < 2:
                 game.choices.remove(choice)
-        elif choice.kind is DecisionKind.SACRIFICE and not choice.pool:
+        elif choice.kind in (DecisionKind.SACRIFICE, DecisionKind.CHOOSE_REPLACEMENT) \
+                and not choice.pool:
             game.choices.remove(choice)  # nothing left to sacrifice
     if game.casting is not None and game.casting.object_id not in game.objects:
         game.casting = None

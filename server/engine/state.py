@@ -70,6 +70,7 @@ class DecisionKind(IntEnum):
     LEGEND_RULE = 15
     SACRIFICE = 16
     CHOOSE_COST = 17
+    CHOOSE_REPLACEMENT = 18
 
 
 class GamePhase(Enum):

@@ -136,6 +136,25 @@ def draw(game: Game, seat: int, events: list[Event]) -> None:
     events.append(CardDrawn(seat))
 
 
+def death_replacements(game: Game, obj: GameObject) -> list[str]:
+    """The replacement effects that apply if this permanent would die (rule 614.1a):
+    "exile" (it would be exiled instead) and/or "hand" (returned to its owner's hand)."""
+    if obj.zone is not Zone.BATTLEFIELD:
+        return []
+    out = ["exile"] if obj.exile_if_dies else []
+    if obj.is_creature and any(
+            game.objects[i].card.creatures_die_to_hand
+            and game.objects[i].controller == obj.controller for i in game.battlefield):
+        out.append("hand")
+    return out
+
+
+def die_instead(game: Game, object_id: str, replacement: str, events: list[Event]) -> None:
+    """Apply a chosen replacement to a permanent that would die (614.1a, 616.1f: once one
+    applies, the other no longer does -- it isn't dying any more)."""
+    move(game, object_id, Zone.EXILE if replacement == "exile" else Zone.HAND, events)
+
+
 def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) -> list[str]:
     """Put objects into their owners' graveyards at the same time; returns the new ids.
 
@@ -148,8 +167,14 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
     movers = sorted((game.objects[oid] for oid in object_ids if oid in game.objects),
                     key=lambda o: o.card.name)
     for obj in movers:
-        if obj.zone is Zone.BATTLEFIELD and obj.exile_if_dies:
-            move(game, obj.id, Zone.EXILE, events)  # a replacement effect (rule 614.1a)
+        replacements = death_replacements(game, obj)
+        if len(replacements) > 1:
+            # Rule 616.1: its controller chooses which replacement effect applies.
+            game.choices.append(Choice(DecisionKind.CHOOSE_REPLACEMENT, obj.controller,
+                                       [obj.id]))
+            continue
+        if replacements:
+            die_instead(game, obj.id, replacements[0], events)
             continue
         new = move(game, obj.id, Zone.GRAVEYARD, events)
         arrived.setdefault(new.owner, []).append(new.id)

@@ -40,6 +40,7 @@ from server.engine.actions import (
     CastSpell,
     ChooseMode,
     ChooseOrder,
+    ChooseReplacement,
     ChooseStartingPlayer,
     ChooseTarget,
     ChooseX,
@@ -395,7 +396,7 @@ _ACTION_KEYS = {
     "pass", "play", "cast", "activate", "mode", "x", "target", "target_player",
     "finish_targets", "tap", "pay", "attack", "finish_attacks", "block", "finish_blocks",
     "assign", "discard", "choose_starting_player", "keep", "mulligan", "bottom", "order",
-    "keep_legend", "sacrifice", "reset_blocks", "decline",
+    "keep_legend", "sacrifice", "reset_blocks", "decline", "replacement",
 }
 _STEP_KEYS = _ACTION_KEYS | {"seat", "ability", "defender", "attacker", "pass_until", "check",
                              "expect_options", "concede", "damage", "times", "planeswalker",
@@ -439,6 +440,8 @@ def _matcher(run: _Run, step: dict[str, Any]) -> Any:
             a.ability == index
     if key == "mode":
         return lambda a: isinstance(a, ChooseMode) and a.mode == value
+    if key == "replacement":
+        return lambda a: isinstance(a, ChooseReplacement) and a.replacement == value
     if key == "x":
         return lambda a: isinstance(a, ChooseX) and a.value == value
     if key == "target":

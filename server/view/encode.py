@@ -19,6 +19,7 @@ from server.engine.actions import (
     CastSpell,
     ChooseMode,
     ChooseOrder,
+    ChooseReplacement,
     ChooseStartingPlayer,
     ChooseTarget,
     ChooseX,
@@ -273,6 +274,9 @@ def _encode_choice(action: Action) -> pb.Action:
         return pb.Action(reset_blockers=pb.ResetBlockers())
     if isinstance(action, Decline):
         return pb.Action(decline=pb.Decline())
+    if isinstance(action, ChooseReplacement):
+        return pb.Action(choose_replacement=pb.ChooseReplacement(
+            object_id=action.object_id, replacement=action.replacement))
     raise TypeError(f"unknown action {action!r}")
 
 
@@ -302,6 +306,7 @@ _PROMPTS = {
     "LEGEND_RULE": "Choose the legendary permanent to keep.",
     "SACRIFICE": "Choose a permanent to sacrifice.",
     "CHOOSE_COST": "Choose what to sacrifice or discard to pay the cost.",
+    "CHOOSE_REPLACEMENT": "Choose which replacement effect applies.",
 }
 
 
