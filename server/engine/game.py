@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from server.cards import CardDef
-from server.cards.model import PROWESS, TriggeredAbility, TriggerEvent
-from server.engine import casting, combat, effects, layers
+from server.cards.model import TriggerEvent
+from server.engine import casting, combat, effects, layers, start, triggers
 from server.engine.actions import (
     Action,
     ActivateAbility,
@@ -40,13 +39,7 @@ from server.engine.actions import (
 )
 from server.engine.errors import GameOverError, IllegalActionError
 from server.engine.events import (
-    AttackersDeclared,
-    BlockersDeclared,
-    CardDrawn,
     Event,
-    SpellCast,
-    TokenCreated,
-    ZoneChanged,
 )
 from server.engine.mana import empty_pools, potential_pool, tap_for_mana
 from server.engine.rng import GameRng
@@ -57,9 +50,7 @@ from server.engine.state import (
     Decision,
     DecisionKind,
     Game,
-    GameObject,
     GamePhase,
-    PendingTrigger,
     Player,
     Step,
     Zone,
@@ -69,14 +60,11 @@ from server.engine.zones import (
     death_replacements,
     die_instead,
     draw,
-    fresh_id,
     move,
     put_into_graveyards,
-    shuffle_library,
 )
 
 STARTING_LIFE = 20  # rule 103.4
-OPENING_HAND = 7  # rule 103.5
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # free-for-all (rule 806)
 
 
@@ -163,7 +151,7 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
         game.action_count += 1
         lose(game, seat, f"player {seat} conceded (104.3a)", events)
         if not check_game_over(game, events):
-            _repair_start(game, seat, events)
+            start.repair_start(game, seat, events)
         _advance(game, events)
         return events
     pending = game.pending
@@ -221,12 +209,12 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
     kind = choice.kind
     if isinstance(action, ChooseStartingPlayer):
         game.choices.pop(0)
-        _start_with(game, action.seat, events)
+        start.start_with(game, action.seat, events)
     elif isinstance(action, KeepHand | TakeMulligan):
         game.choices.pop(0)
         if isinstance(action, TakeMulligan):
             game.mulligan_round.append(choice.seat)
-        _after_mulligan_choice(game, events)
+        start.after_mulligan_choice(game, events)
     elif isinstance(action, PutOnBottom):
         # Rule 103.5: the card goes on the bottom of the library, as a new hidden object.
         move(game, action.object_id, Zone.LIBRARY, events, bottom=True)
@@ -285,7 +273,7 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
     if kind is DecisionKind.MULLIGAN:
         player = game.player(seat)
         # Rule 103.5: mulligans are allowed until the opening hand would be zero cards.
-        if _counted_mulligans(game, player.mulligans) < OPENING_HAND:
+        if start.counted_mulligans(game, player.mulligans) < start.OPENING_HAND:
             return (KeepHand(), TakeMulligan())
         return (KeepHand(),)
     if kind is DecisionKind.BOTTOM_CARD:
@@ -302,78 +290,6 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
         declining: tuple[Action, ...] = (Decline(),) if choice.optional else ()
         return (*(Sacrifice(oid) for oid in choice.pool), *declining)
     return tuple(ChooseOrder(oid) for oid in choice.pool)
-
-
-# --- starting the game (rule 103) -------------------------------------------------------------
-
-
-def _start_with(game: Game, starting: int, events: list[Event]) -> None:
-    """Rules 103.1-103.5: the starting player is set; everyone draws an opening hand and
-    declares mulligans in turn order, starting with the starting player."""
-    game.starting_player = starting
-    game.active = starting
-    game.phase = GamePhase.MULLIGANS
-    for seat in range(len(game.players)):
-        shuffle_library(game, seat)  # rule 103.3: every card gets a new id too
-    for seat in game.apnap():
-        for _ in range(OPENING_HAND):
-            draw(game, seat, events)
-    _declare_round(game, game.apnap())
-
-
-def _repair_start(game: Game, seat: int, events: list[Event]) -> None:
-    """A player left before the first turn: the next player makes the starting-player
-    choice instead (rule 800.4h), and the mulligan round goes on without them."""
-    if game.phase is GamePhase.CHOOSE_STARTING_PLAYER and not game.choices:
-        game.choices.append(Choice(DecisionKind.CHOOSE_STARTING_PLAYER, game.next_seat(seat)))
-    elif game.phase is GamePhase.MULLIGANS:
-        _after_mulligan_choice(game, events)
-
-
-def _declare_round(game: Game, seats: list[int]) -> None:
-    game.mulligan_round = []
-    for seat in seats:
-        game.choices.append(Choice(DecisionKind.MULLIGAN, seat))
-
-
-def _counted_mulligans(game: Game, taken: int) -> int:
-    """Rule 103.5c: in a multiplayer game the first mulligan is free."""
-    return max(0, taken - 1) if len(game.players) > 2 else taken
-
-
-def _after_mulligan_choice(game: Game, events: list[Event]) -> None:
-    """After a declaration (or a bottom card): when everyone has declared, the players who
-    chose to mulligan do so at the same time (rule 103.5); when nobody did, turn 1 begins."""
-    if any(c.kind in (DecisionKind.MULLIGAN, DecisionKind.BOTTOM_CARD) for c in game.choices):
-        return
-    takers = [s for s in game.mulligan_round if not game.players[s].has_lost]
-    game.mulligan_round = []
-    if not takers:
-        _begin_first_turn(game)
-        return
-    for seat in takers:
-        player = game.player(seat)
-        for oid in list(player.hand):
-            move(game, oid, Zone.LIBRARY, events)
-        shuffle_library(game, seat)
-        for _ in range(OPENING_HAND):
-            draw(game, seat, events)
-        player.mulligans += 1
-    for seat in takers:
-        n = min(_counted_mulligans(game, game.player(seat).mulligans), OPENING_HAND)
-        if n:
-            game.choices.append(Choice(DecisionKind.BOTTOM_CARD, seat, count=n))
-    _declare_round(game, takers)
-
-
-def _begin_first_turn(game: Game) -> None:
-    game.phase = GamePhase.PLAYING
-    game.turn = 1
-    starting = game.starting_player
-    # Rule 800.4k: a starting player who already left doesn't begin a turn.
-    game.active = game.next_seat(starting) if game.players[starting].has_lost else starting
-    game.step = Step.UNTAP
-    game.step_begun = False
 
 
 # --- priority, steps and turns -----------------------------------------------------------------
@@ -487,11 +403,11 @@ def _begin_step(game: Game, events: list[Event]) -> None:
         combat.begin_damage_step(game)  # rule 510.4
         game.combat.damage_dealt = False
     elif game.step is Step.UPKEEP and active_in_game:
-        _each_permanent(game, TriggerEvent.YOUR_UPKEEP, game.active)  # rule 503.1a
+        triggers.each_permanent(game, TriggerEvent.YOUR_UPKEEP, game.active)  # rule 503.1a
     elif game.step is Step.BEGINNING_OF_COMBAT and active_in_game:
-        _each_permanent(game, TriggerEvent.YOUR_BEGINNING_OF_COMBAT, game.active)  # 603.2
+        triggers.each_permanent(game, TriggerEvent.YOUR_BEGINNING_OF_COMBAT, game.active)  # 603.2
     elif game.step is Step.END and active_in_game:
-        _each_permanent(game, TriggerEvent.YOUR_END_STEP, game.active)  # rule 513.1a
+        triggers.each_permanent(game, TriggerEvent.YOUR_END_STEP, game.active)  # rule 513.1a
     elif game.step is Step.DRAW and active_in_game:
         # Rule 103.8a: in a two-player game the starting player skips their first draw;
         # rule 103.8c: in other multiplayer games nobody skips it.
@@ -537,126 +453,6 @@ def _next_turn(game: Game) -> None:
         player.life_gained_this_turn = 0
 
 
-# --- triggered abilities (rule 603) ----------------------------------------------------------
-
-
-def _trigger(game: Game, controller: int, card: CardDef, source_id: str,
-             event: TriggerEvent, *, event_player: int | None = None,
-             keywords: bool = False, blocked: GameObject | None = None,
-             spell: CardDef | None = None) -> None:
-    """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
-    must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too."""
-    if game.players[controller].has_lost:
-        return  # rule 800.4d
-    found: list[tuple[int, TriggeredAbility]] = list(enumerate(card.triggers))
-    if keywords and event is TriggerEvent.YOU_CAST_NONCREATURE:
-        source = game.objects.get(source_id)
-        if source is not None and source.has("Prowess"):
-            found.append((-1, PROWESS))  # rule 702.108a
-    for index, ability in found:
-        if ability.event is not event:
-            continue
-        if ability.quality and (blocked is None or not blocked.has(ability.quality)):
-            continue
-        if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
-            continue
-        if not casting.condition_met(game, controller, source_id, ability.condition):
-            continue
-        game.pending_triggers.append(PendingTrigger(
-            fresh_id(game), controller, card, index, source_id, ability, event_player))
-
-
-def _each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
-                    **kwargs: Any) -> None:
-    """Trigger ``event`` for every permanent and emblem (rule 114.4) controlled by
-    ``seat``, if given."""
-    for oid in [*game.battlefield, *game.command]:
-        obj = game.objects[oid]
-        if seat is None or obj.controller == seat:
-            _trigger(game, obj.controller, obj.card, oid, event, **kwargs)
-
-
-def _collect_triggers(game: Game, events: list[Event], seen: int) -> int:
-    """Rule 603.2: abilities trigger when their event happens; they wait to be put on the
-    stack the next time a player would receive priority (603.3). Leaves-the-battlefield
-    triggers look back in time (603.10a)."""
-    fresh = events[seen:]
-    # Rule 603.10a: leaves-the-battlefield abilities look back in time, so permanents that
-    # left the battlefield in these same events still see what left with them.
-    departed = [(e.old_id, e.controller, e.card) for e in fresh
-                if isinstance(e, ZoneChanged) and e.from_zone is Zone.BATTLEFIELD]
-    for event in fresh:
-        if isinstance(event, TokenCreated):
-            _trigger(game, event.controller, event.card, event.object_id, TriggerEvent.ENTERS)
-        elif isinstance(event, SpellCast):
-            if not event.card.creature:
-                _each_permanent(game, TriggerEvent.YOU_CAST_NONCREATURE, event.controller,
-                                keywords=True)
-            _each_permanent(game, TriggerEvent.YOU_CAST_COLORED, event.controller,
-                            spell=event.card)
-        elif isinstance(event, CardDrawn):
-            _each_permanent(game, TriggerEvent.YOU_DRAW, event.seat)
-        elif isinstance(event, AttackersDeclared):
-            for oid in event.attackers:
-                obj = game.objects.get(oid)
-                if obj is not None:
-                    _trigger(game, obj.controller, obj.card, oid, TriggerEvent.ATTACKS)
-            _delayed_attack_triggers(game, event)
-        elif isinstance(event, BlockersDeclared):
-            for blocker_id, attacker_id in event.blocks:
-                obj = game.objects.get(blocker_id)
-                if obj is not None:
-                    _trigger(game, obj.controller, obj.card, blocker_id, TriggerEvent.BLOCKS,
-                             blocked=game.objects.get(attacker_id))
-        elif isinstance(event, ZoneChanged):
-            if event.to_zone is Zone.BATTLEFIELD:
-                obj = game.objects.get(event.new_id)
-                controller = obj.controller if obj is not None else event.owner
-                _trigger(game, controller, event.card, event.new_id, TriggerEvent.ENTERS)
-            if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
-                _trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES)
-                if event.card.creature:
-                    watchers = [(o.id, o.controller, o.card) for o in
-                                (game.objects[i] for i in game.battlefield)]
-                    for oid, controller, card in [*watchers, *departed]:
-                        if controller != event.controller:
-                            _trigger(game, controller, card, oid,
-                                     TriggerEvent.OPPONENT_CREATURE_DIES,
-                                     event_player=event.controller)
-    return len(events)
-
-
-def _delayed_attack_triggers(game: Game, event: AttackersDeclared) -> None:
-    """Delayed "whenever one or more nontoken creatures attack" abilities (603.7)."""
-    nontoken = [game.objects[i] for i in event.attackers
-                if i in game.objects and not game.objects[i].is_token]
-    for delayed in list(game.delayed):
-        if delayed.ability.event is not TriggerEvent.NONTOKEN_CREATURES_ATTACK:
-            continue
-        mine = [o for o in nontoken if o.controller == delayed.controller]
-        if not mine or game.players[delayed.controller].has_lost:
-            continue
-        game.pending_triggers.append(PendingTrigger(
-            fresh_id(game), delayed.controller, delayed.card, -1, "", delayed.ability,
-            event_player=game.combat.attackers.get(mine[0].id), event_amount=len(mine)))
-        if not delayed.this_turn:
-            game.delayed.remove(delayed)  # rule 603.7b: only the next time
-
-
-def _put_triggers(game: Game, events: list[Event]) -> None:
-    """Rules 603.3b, 405.3: the active player puts their triggered abilities on the stack
-    first, then each other player in turn order; a player with several orders them."""
-    for seat in game.apnap():
-        mine = [t for t in game.pending_triggers if t.controller == seat]
-        if len(mine) == 1:
-            casting.put_trigger_on_stack(game, mine[0], events)
-            return
-        if mine:
-            game.choices.append(Choice(DecisionKind.ORDER_TRIGGERS, seat, [t.id for t in mine]))
-            return
-    game.pending_triggers.clear()  # only triggers of players who left remained
-
-
 # --- the main loop ---------------------------------------------------------------------------
 
 
@@ -666,7 +462,7 @@ def _advance(game: Game, events: list[Event]) -> None:
     seen = 0
     while game.result is None:
         layers.refresh(game)
-        seen = _collect_triggers(game, events, seen)
+        seen = triggers.collect_triggers(game, events, seen)
         if game.casting is not None:
             kind, options = casting.casting_decision(game)
             _decide(game, game.casting.seat, kind, options)
@@ -697,7 +493,7 @@ def _advance(game: Game, events: list[Event]) -> None:
                 game.cleanup_priority = True  # rule 514.3a
             continue
         if game.pending_triggers:
-            _put_triggers(game, events)
+            triggers.put_triggers(game, events)
             if game.step is Step.CLEANUP:
                 game.cleanup_priority = True  # rule 514.3a
             continue

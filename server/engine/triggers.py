@@ -1,0 +1,138 @@
+"""Triggered abilities (rule 603): what triggers on which event, and putting waiting triggers
+on the stack in APNAP order (603.3b)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.cards import CardDef
+from server.cards.model import PROWESS, TriggeredAbility, TriggerEvent
+from server.engine import casting
+from server.engine.events import (
+    AttackersDeclared,
+    BlockersDeclared,
+    CardDrawn,
+    Event,
+    SpellCast,
+    TokenCreated,
+    ZoneChanged,
+)
+from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
+from server.engine.zones import fresh_id
+
+
+def trigger(game: Game, controller: int, card: CardDef, source_id: str,
+             event: TriggerEvent, *, event_player: int | None = None,
+             keywords: bool = False, blocked: GameObject | None = None,
+             spell: CardDef | None = None) -> None:
+    """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
+    must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too."""
+    if game.players[controller].has_lost:
+        return  # rule 800.4d
+    found: list[tuple[int, TriggeredAbility]] = list(enumerate(card.triggers))
+    if keywords and event is TriggerEvent.YOU_CAST_NONCREATURE:
+        source = game.objects.get(source_id)
+        if source is not None and source.has("Prowess"):
+            found.append((-1, PROWESS))  # rule 702.108a
+    for index, ability in found:
+        if ability.event is not event:
+            continue
+        if ability.quality and (blocked is None or not blocked.has(ability.quality)):
+            continue
+        if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
+            continue
+        if not casting.condition_met(game, controller, source_id, ability.condition):
+            continue
+        game.pending_triggers.append(PendingTrigger(
+            fresh_id(game), controller, card, index, source_id, ability, event_player))
+
+
+def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
+                    **kwargs: Any) -> None:
+    """Trigger ``event`` for every permanent and emblem (rule 114.4) controlled by
+    ``seat``, if given."""
+    for oid in [*game.battlefield, *game.command]:
+        obj = game.objects[oid]
+        if seat is None or obj.controller == seat:
+            trigger(game, obj.controller, obj.card, oid, event, **kwargs)
+
+
+def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
+    """Rule 603.2: abilities trigger when their event happens; they wait to be put on the
+    stack the next time a player would receive priority (603.3). Leaves-the-battlefield
+    triggers look back in time (603.10a)."""
+    fresh = events[seen:]
+    # Rule 603.10a: leaves-the-battlefield abilities look back in time, so permanents that
+    # left the battlefield in these same events still see what left with them.
+    departed = [(e.old_id, e.controller, e.card) for e in fresh
+                if isinstance(e, ZoneChanged) and e.from_zone is Zone.BATTLEFIELD]
+    for event in fresh:
+        if isinstance(event, TokenCreated):
+            trigger(game, event.controller, event.card, event.object_id, TriggerEvent.ENTERS)
+        elif isinstance(event, SpellCast):
+            if not event.card.creature:
+                each_permanent(game, TriggerEvent.YOU_CAST_NONCREATURE, event.controller,
+                                keywords=True)
+            each_permanent(game, TriggerEvent.YOU_CAST_COLORED, event.controller,
+                            spell=event.card)
+        elif isinstance(event, CardDrawn):
+            each_permanent(game, TriggerEvent.YOU_DRAW, event.seat)
+        elif isinstance(event, AttackersDeclared):
+            for oid in event.attackers:
+                obj = game.objects.get(oid)
+                if obj is not None:
+                    trigger(game, obj.controller, obj.card, oid, TriggerEvent.ATTACKS)
+            _delayed_attack_triggers(game, event)
+        elif isinstance(event, BlockersDeclared):
+            for blocker_id, attacker_id in event.blocks:
+                obj = game.objects.get(blocker_id)
+                if obj is not None:
+                    trigger(game, obj.controller, obj.card, blocker_id, TriggerEvent.BLOCKS,
+                             blocked=game.objects.get(attacker_id))
+        elif isinstance(event, ZoneChanged):
+            if event.to_zone is Zone.BATTLEFIELD:
+                obj = game.objects.get(event.new_id)
+                controller = obj.controller if obj is not None else event.owner
+                trigger(game, controller, event.card, event.new_id, TriggerEvent.ENTERS)
+            if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
+                trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES)
+                if event.card.creature:
+                    watchers = [(o.id, o.controller, o.card) for o in
+                                (game.objects[i] for i in game.battlefield)]
+                    for oid, controller, card in [*watchers, *departed]:
+                        if controller != event.controller:
+                            trigger(game, controller, card, oid,
+                                     TriggerEvent.OPPONENT_CREATURE_DIES,
+                                     event_player=event.controller)
+    return len(events)
+
+
+def _delayed_attack_triggers(game: Game, event: AttackersDeclared) -> None:
+    """Delayed "whenever one or more nontoken creatures attack" abilities (603.7)."""
+    nontoken = [game.objects[i] for i in event.attackers
+                if i in game.objects and not game.objects[i].is_token]
+    for delayed in list(game.delayed):
+        if delayed.ability.event is not TriggerEvent.NONTOKEN_CREATURES_ATTACK:
+            continue
+        mine = [o for o in nontoken if o.controller == delayed.controller]
+        if not mine or game.players[delayed.controller].has_lost:
+            continue
+        game.pending_triggers.append(PendingTrigger(
+            fresh_id(game), delayed.controller, delayed.card, -1, "", delayed.ability,
+            event_player=game.combat.attackers.get(mine[0].id), event_amount=len(mine)))
+        if not delayed.this_turn:
+            game.delayed.remove(delayed)  # rule 603.7b: only the next time
+
+
+def put_triggers(game: Game, events: list[Event]) -> None:
+    """Rules 603.3b, 405.3: the active player puts their triggered abilities on the stack
+    first, then each other player in turn order; a player with several orders them."""
+    for seat in game.apnap():
+        mine = [t for t in game.pending_triggers if t.controller == seat]
+        if len(mine) == 1:
+            casting.put_trigger_on_stack(game, mine[0], events)
+            return
+        if mine:
+            game.choices.append(Choice(DecisionKind.ORDER_TRIGGERS, seat, [t.id for t in mine]))
+            return
+    game.pending_triggers.clear()  # only triggers of players who left remained
