@@ -56,6 +56,7 @@ class DecisionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_KIND_SACRIFICE: _ClassVar[DecisionKind]
     DECISION_KIND_CHOOSE_COST: _ClassVar[DecisionKind]
     DECISION_KIND_CHOOSE_REPLACEMENT: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_DEFENDER: _ClassVar[DecisionKind]
 
 class GamePhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -103,6 +104,7 @@ DECISION_KIND_LEGEND_RULE: DecisionKind
 DECISION_KIND_SACRIFICE: DecisionKind
 DECISION_KIND_CHOOSE_COST: DecisionKind
 DECISION_KIND_CHOOSE_REPLACEMENT: DecisionKind
+DECISION_KIND_CHOOSE_DEFENDER: DecisionKind
 GAME_PHASE_UNSPECIFIED: GamePhase
 GAME_PHASE_CHOOSE_STARTING_PLAYER: GamePhase
 GAME_PHASE_MULLIGANS: GamePhase

@@ -8,14 +8,13 @@ from itertools import combinations
 from server.engine.actions import (
     Action,
     AssignCombatDamage,
-    DeclareAttacker,
     DeclareBlocker,
     FinishAttackers,
     FinishBlockers,
     ResetBlockers,
 )
 from server.engine.casting import quality_of
-from server.engine.effects import deal_damage
+from server.engine.effects import attack_targets, deal_damage
 from server.engine.events import AttackersDeclared, BlockersDeclared, Event
 from server.engine.state import Game, GameObject
 
@@ -41,15 +40,10 @@ def attack_options(game: Game) -> tuple[Action, ...]:
     """Options while declaring attackers: one more attacker, at any opponent or a planeswalker
     an opponent controls (506.3, 508.1b); or done, once every requirement is met (508.1d)."""
     combat = game.combat
-    opponents = game.opponents(game.active)
-    walkers = [oid for oid in game.battlefield
-               if game.objects[oid].is_planeswalker and game.objects[oid].controller in opponents]
     options: list[Action] = []
     for oid in game.battlefield:
-        if oid in combat.attackers or not can_attack(game, oid):
-            continue
-        options += [DeclareAttacker(oid, seat) for seat in opponents]
-        options += [DeclareAttacker(oid, game.objects[w].controller, w) for w in walkers]
+        if oid not in combat.attackers and can_attack(game, oid):
+            options += attack_targets(game, oid)
     if not _unmet_attack_requirements(game):
         options.append(FinishAttackers())
     return tuple(options)
@@ -67,13 +61,6 @@ def _unmet_attack_requirements(game: Game) -> bool:
 def has_possible_attacker(game: Game) -> bool:
     """Whether the active player could declare any attacker at all (rule 508.1)."""
     return any(can_attack(game, oid) for oid in game.battlefield)
-
-
-def declare_attacker(game: Game, action: DeclareAttacker) -> None:
-    """Record an attacker and what it attacks (rules 508.1a-b)."""
-    game.combat.attackers[action.object_id] = action.defender
-    if action.planeswalker_id:
-        game.combat.attacking_planeswalker[action.object_id] = action.planeswalker_id
 
 
 def finish_attackers(game: Game, events: list[Event]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from server.cards.model import Effect, TargetReq, TriggeredAbility, Verb, Who
 from server.engine import layers
+from server.engine.actions import DeclareAttacker
 from server.engine.casting import (
     Target,
     begin_retargeting,
@@ -29,7 +30,6 @@ from server.engine.state import (
     GameObject,
     PendingTrigger,
     Resolution,
-    Step,
     Zone,
 )
 from server.engine.zones import (
@@ -385,17 +385,35 @@ def _copy_spell(game: Game, controller: int, spell: GameObject) -> GameObject:
 
 
 def _put_onto_battlefield_attacking(game: Game, obj: GameObject, token: GameObject) -> None:
-    """Rule 508.4: a creature put onto the battlefield attacking attacks a defending player
-    (here: the player the triggering attackers attack, the trigger's "that player"). It was
-    never declared as an attacker (508.4c); outside combat it isn't attacking at all."""
+    """Rule 508.4: a creature put onto the battlefield attacking -- its controller chooses
+    which defending player (every opponent, 802.2) or planeswalker of theirs it attacks;
+    with one possibility there is nothing to choose. It was never declared as an attacker
+    (508.4c); outside combat it isn't attacking at all. Entering after blockers were
+    declared, it is unblocked (508.4d: it is simply in no block)."""
     token.tapped = True
-    defender = obj.ability.event_player if obj.ability is not None else None
-    combat = game.combat
-    if defender is None or not combat.attackers_declared or game.players[defender].has_lost:
-        return  # rule 508.4a
-    combat.attackers[token.id] = defender
-    if game.step in (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE, Step.END_OF_COMBAT):
-        combat.blocked_by.pop(token.id, None)  # rule 508.4d: it enters unblocked
+    if game.combat.attackers_declared and game.active == token.controller:
+        options = attack_targets(game, token.id)
+        if len(options) == 1:
+            declare_attack(game, options[0])
+        elif options:
+            game.choices.append(Choice(DecisionKind.CHOOSE_DEFENDER, token.controller,
+                                       [token.id]))
+
+
+def attack_targets(game: Game, object_id: str) -> list[DeclareAttacker]:
+    """What a creature of the active player could attack (rules 506.2, 506.3, 802.2)."""
+    opponents = game.opponents(game.active)
+    walkers = [w for w in game.battlefield
+               if game.objects[w].is_planeswalker and game.objects[w].controller in opponents]
+    return [*(DeclareAttacker(object_id, seat) for seat in opponents),
+            *(DeclareAttacker(object_id, game.objects[w].controller, w) for w in walkers)]
+
+
+def declare_attack(game: Game, action: DeclareAttacker) -> None:
+    """Record what an attacking creature attacks (rules 508.1b, 508.4)."""
+    game.combat.attackers[action.object_id] = action.defender
+    if action.planeswalker_id:
+        game.combat.attacking_planeswalker[action.object_id] = action.planeswalker_id
 
 
 def _start_sacrifice(game: Game, seat: int, effect: Effect, obj: GameObject,

@@ -189,7 +189,7 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None
         tap_for_mana(game, action.object_id, action.mana)
         game.passes = 0
     elif isinstance(action, DeclareAttacker):
-        combat.declare_attacker(game, action)
+        effects.declare_attack(game, action)
     elif isinstance(action, FinishAttackers):
         combat.finish_attackers(game, events)
     elif isinstance(action, DeclareBlocker):
@@ -249,6 +249,9 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
     elif isinstance(action, ChooseReplacement):
         game.choices.pop(0)
         die_instead(game, action.object_id, action.replacement, events)  # rule 616.1
+    elif isinstance(action, DeclareAttacker):
+        game.choices.pop(0)
+        effects.declare_attack(game, action)  # rule 508.4: what it enters attacking
     elif isinstance(action, KeepLegend):
         game.choices.pop(0)
         # Rule 704.5j; they go to the graveyard with the rest of this SBA check (704.3).
@@ -282,6 +285,8 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
         return tuple(Discard(oid) for oid in choice.pool)
     if kind is DecisionKind.LEGEND_RULE:
         return tuple(KeepLegend(oid) for oid in choice.pool)
+    if kind is DecisionKind.CHOOSE_DEFENDER:
+        return tuple(effects.attack_targets(game, choice.pool[0]))
     if kind is DecisionKind.CHOOSE_REPLACEMENT:
         oid = choice.pool[0]
         return tuple(ChooseReplacement(oid, r)

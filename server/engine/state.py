@@ -71,6 +71,7 @@ class DecisionKind(IntEnum):
     SACRIFICE = 16
     CHOOSE_COST = 17
     CHOOSE_REPLACEMENT = 18
+    CHOOSE_DEFENDER = 19
 
 
 class GamePhase(Enum):

@@ -119,7 +119,7 @@ def _delayed_attack_triggers(game: Game, event: AttackersDeclared) -> None:
             continue
         game.pending_triggers.append(PendingTrigger(
             fresh_id(game), delayed.controller, delayed.card, -1, "", delayed.ability,
-            event_player=game.combat.attackers.get(mine[0].id), event_amount=len(mine)))
+            event_amount=len(mine)))
         if not delayed.this_turn:
             game.delayed.remove(delayed)  # rule 603.7b: only the next time
 

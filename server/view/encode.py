@@ -307,6 +307,7 @@ _PROMPTS = {
     "SACRIFICE": "Choose a permanent to sacrifice.",
     "CHOOSE_COST": "Choose what to sacrifice or discard to pay the cost.",
     "CHOOSE_REPLACEMENT": "Choose which replacement effect applies.",
+    "CHOOSE_DEFENDER": "Choose what this creature entering attacking attacks.",
 }
 
 
