@@ -13,10 +13,10 @@ from server.engine.actions import (
     FinishBlockers,
     ResetBlockers,
 )
-from server.engine.casting import quality_of
 from server.engine.effects import attack_targets, deal_damage
 from server.engine.events import AttackersDeclared, BlockersDeclared, Event
 from server.engine.state import Game, GameObject
+from server.engine.targeting import quality_of
 
 Target = tuple[str, int | str]
 

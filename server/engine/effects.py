@@ -11,11 +11,8 @@ from server.cards.model import Effect, TargetReq, TriggeredAbility, Verb, Who
 from server.engine import layers
 from server.engine.actions import DeclareAttacker
 from server.engine.casting import (
-    Target,
     begin_retargeting,
     condition_met,
-    is_legal_target,
-    quality_of,
     stack_effects,
     stack_targets,
 )
@@ -32,6 +29,7 @@ from server.engine.state import (
     Resolution,
     Zone,
 )
+from server.engine.targeting import Target, is_legal_target, quality_of
 from server.engine.zones import (
     create_object,
     destroy,

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from server.cards.model import TargetKind
-from server.engine.casting import abandon_impossible_cast, quality_of
+from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
+from server.engine.targeting import quality_of
 from server.engine.zones import destroyed_for_real, move, put_into_graveyards, remove_from_game
 
 POISON_LIMIT = 10  # rule 704.5c

@@ -1,0 +1,134 @@
+"""Targets (rule 115): what a target may be, the legal choices for one, and whether a chosen
+target is still legal on resolution (608.2b). Hexproof (702.11b) and protection (702.16b)
+restrict them."""
+
+from __future__ import annotations
+
+from server.cards.mana import COLORS
+from server.cards.model import CardDef, TargetKind, TargetReq
+from server.engine.state import Game, GameObject, Zone
+
+Target = tuple[str, int | str]
+
+_GRAVEYARD_KINDS = (TargetKind.CREATURE_CARD_IN_YOUR_GRAVEYARD, TargetKind.CARD_IN_YOUR_GRAVEYARD)
+
+
+def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: int,
+                      source: CardDef | None = None) -> bool:
+    """Whether a permanent, spell or card matches the target's noun phrase (rule 115.1) for
+    a spell or ability controlled by ``controller`` from ``source``; hexproof (702.11b) and
+    protection (702.16b) forbid some."""
+    kind = req.kind
+    if kind in _GRAVEYARD_KINDS:
+        return obj.zone is Zone.GRAVEYARD and obj.owner == controller and (
+            kind is TargetKind.CARD_IN_YOUR_GRAVEYARD or obj.card.creature)
+    if obj.zone is Zone.STACK:
+        if kind is TargetKind.INSTANT_OR_SORCERY_SPELL:
+            return not obj.is_ability and not obj.card.is_permanent_card
+        return kind in (TargetKind.SPELL, TargetKind.SPELL_OR_CREATURE) and not obj.is_ability
+    if obj.zone is not Zone.BATTLEFIELD or kind in (TargetKind.SPELL,
+                                                       TargetKind.INSTANT_OR_SORCERY_SPELL):
+        return False
+    if obj.has("Hexproof") and obj.controller != controller:
+        return False
+    if source is not None and any(quality_of(source, q) for q in obj.card.protection):
+        return False
+    if req.you_control and obj.controller != controller:
+        return False
+    if req.min_power is not None and obj.power < req.min_power:
+        return False
+    if req.has and not (obj.has(req.has) or req.has in obj.subtypes):
+        return False
+    if req.lacks and (obj.has(req.lacks) or req.lacks in obj.subtypes):
+        return False
+    if req.tapped and not obj.tapped:
+        return False
+    if req.max_mana_value is not None and obj.mana_value > req.max_mana_value:
+        return False
+    if req.opponent_controls and obj.controller == controller:
+        return False
+    card = obj.card
+    if kind in (TargetKind.ANY, TargetKind.CREATURE_OR_PLANESWALKER):
+        return obj.is_creature or obj.is_planeswalker  # rule 115.4
+    if kind in (TargetKind.CREATURE, TargetKind.SPELL_OR_CREATURE):
+        return obj.is_creature
+    if kind is TargetKind.PLAYER_OR_PLANESWALKER:
+        return obj.is_planeswalker
+    if kind is TargetKind.ARTIFACT_OR_ENCHANTMENT:
+        return card.is_type("Artifact") or card.is_type("Enchantment")
+    if kind is TargetKind.ARTIFACT:
+        return card.is_type("Artifact")
+    if kind is TargetKind.ENCHANTMENT:
+        return card.is_type("Enchantment")
+    if kind is TargetKind.NONLAND_PERMANENT:
+        return not card.is_land
+    return kind is TargetKind.PERMANENT
+
+
+def quality_of(card: CardDef, quality: str) -> bool:
+    """Whether a card has a quality protection can name (rule 702.16a): a colour letter,
+    "multicolored", or a subtype such as "Demon"."""
+    if quality in COLORS:
+        return quality in card.colors
+    if quality == "multicolored":
+        return len(card.colors) > 1
+    return quality in card.subtypes
+
+
+
+def target_candidates(game: Game, req: TargetReq, controller: int, source_id: str | None = None,
+                      *, exclude: tuple[Target, ...] = (),
+                      source: CardDef | None = None,
+                      other_than: str | None = None) -> list[Target]:
+    """Legal choices for one target (rule 115): players in turn order, then objects.
+
+    A spell or ability can't target itself (rule 115.5); ``exclude`` holds targets already
+    chosen for the same instance of the word "target" (rule 601.2c).
+    """
+    out: list[Target] = []
+    if req.kind in (TargetKind.ANY, TargetKind.PLAYER, TargetKind.PLAYER_OR_PLANESWALKER):
+        out += [("player", seat) for seat in game.apnap(controller)]
+    elif req.kind is TargetKind.OPPONENT:
+        out += [("player", seat) for seat in game.opponents(controller)]
+    if req.kind in _GRAVEYARD_KINDS:
+        zone: list[str] = game.player(controller).graveyard
+    elif req.kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL):
+        zone = game.stack
+    elif req.kind is TargetKind.SPELL_OR_CREATURE:
+        zone = [*game.stack, *game.battlefield]
+    else:
+        zone = game.battlefield
+    # "another target": not the source of the spell or ability (its permanent for an
+    # ability, whether it's on the stack yet or being checked for activation).
+    if other_than is None:
+        origin = game.objects.get(source_id) if source_id is not None else None
+        other_than = origin.ability.source_id if origin is not None and origin.ability \
+            else source_id
+    out += [("object", oid) for oid in zone
+            if oid != source_id and not (req.other and oid == other_than)
+            and _object_qualifies(game, game.objects[oid], req, controller, source)]
+    return [t for t in out if t not in exclude]
+
+
+def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
+                    source_id: str) -> bool:
+    """Rule 608.2b: recheck a target on resolution (a changed zone means a new object)."""
+    kind, ref = target
+    source = game.objects.get(source_id)
+    card = source.card if source is not None else None
+    if kind == "player":
+        return target in target_candidates(game, req, controller, source_id, source=card)
+    obj = game.objects.get(str(ref))
+    return obj is not None and obj.id != source_id and \
+        _object_qualifies(game, obj, req, controller, card)
+
+
+def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
+                      source_id: str | None = None, *, source: CardDef | None = None,
+                      other_than: str | None = None) -> bool:
+    """Whether every target requirement can be met (rules 601.2c, 115.1)."""
+    return all(
+        req.up_to or len(target_candidates(game, req, controller, source_id, source=source,
+                                           other_than=other_than)) >= req.count
+        for req in reqs
+    )
