@@ -1,4 +1,5 @@
-"""The ``manawire`` command line: ``serve``, ``bots``, ``sim``, ``scenario``."""
+"""The ``manawire`` command line: ``serve``, ``bots``, ``sim``, ``scenario``,
+``bench-protocol``."""
 
 from __future__ import annotations
 
@@ -51,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     sim.add_argument("--deck", action="append", default=None,
                      help="demo deck to draw from (repeatable; default: all demo decks)")
+    bench = sub.add_parser("bench-protocol",
+                           help="measure delta and snapshot sizes and delta build time")
+    bench.add_argument("--games", type=int, default=5, help="number of games (default 5)")
+    bench.add_argument("--players", type=int, default=2, help="players per game, 2-8 (default 2)")
+    bench.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     scenario = sub.add_parser("scenario", help="run rules scenario files")
     scenario.add_argument("paths", nargs="+", type=Path, help="scenario files or directories")
     args = parser.parse_args(argv)
@@ -58,6 +64,13 @@ def main(argv: list[str] | None = None) -> int:
         return _sim(parser, args)
     if args.command == "scenario":
         return _scenario(args.paths)
+    if args.command == "bench-protocol":
+        if args.games < 1 or not 2 <= args.players <= 8:
+            parser.error("--games must be at least 1 and --players between 2 and 8")
+        from server.bench import bench_protocol
+
+        print(bench_protocol(args.games, args.seed, args.players).to_json(), flush=True)
+        return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     if args.command == "serve":
         try:

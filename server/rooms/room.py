@@ -17,7 +17,6 @@ from typing import cast
 
 import trio
 
-from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.cards import DeckError, demo_deck, demo_deck_names
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
@@ -25,14 +24,11 @@ from server.engine.actions import Action, Concede
 from server.rooms import session as req
 from server.rooms.session import error_bytes
 from server.store import Store
-from server.view import SPECTATOR, View, diff, project
+from server.view import SPECTATOR
 from server.view.encode import (
-    ObjectCache,
     encode_decision,
-    encode_ops,
-    encode_view,
-    view_hash,
 )
+from server.view.stream import ViewStream
 
 INBOX_SIZE = 256
 
@@ -69,12 +65,10 @@ class Command:
 
 @dataclass
 class ViewClass:
-    """The last view sent to one view class and its state id."""
+    """One view class: its stream of numbered views and the members receiving it."""
 
-    view: View
-    state_id: int = 1
+    stream: ViewStream
     members: list[Member] = field(default_factory=list)
-    cache: ObjectCache = field(default_factory=ObjectCache)
 
 
 class Room:
@@ -200,7 +194,7 @@ class Room:
         self.store.create_game(self.room_id, self.name, seed, [(m.name, m.deck) for m in seated])
         for seat in [*range(len(self.seats)), SPECTATOR]:
             members = [self.seats[seat]] if seat != SPECTATOR else list(self.spectators)
-            self.classes[seat] = ViewClass(project(self.game, seat),
+            self.classes[seat] = ViewClass(ViewStream.start(self.game, seat),
                                            members=[m for m in members if m is not None])
         for cls in self.classes.values():
             for m in cls.members:
@@ -211,17 +205,15 @@ class Room:
             self._error(member, rid, mpb.ERROR_CODE_NOT_READY, "the game has not started")
             return
         cls = self.classes[member.seat]
-        view_msg = encode_view(cls.view, cls.cache)
-        member.send(mpb.ServerMessage(request_id=rid, snapshot=pb.Snapshot(
-            room_id=self.room_id, state_id=cls.state_id, view=view_msg,
-            view_hash=view_hash(view_msg))).SerializeToString())
+        member.send(cls.stream.snapshot(self.room_id, rid))
         self._decision_to(member, cls)
 
     def _decision_to(self, member: Member, cls: ViewClass) -> None:
         game = self.game
         if game is None or game.pending is None or game.pending.seat != member.seat:
             return
-        decision = encode_decision(game.pending, cls.view, self.room_id, cls.state_id)
+        decision = encode_decision(game.pending, cls.stream.view, self.room_id,
+                                   cls.stream.state_id)
         member.send(mpb.ServerMessage(decision=decision).SerializeToString())
 
     def _act(self, member: Member, rid: int, request: req.Act) -> None:
@@ -237,7 +229,7 @@ class Room:
             self._error(member, rid, mpb.ERROR_CODE_NOT_YOUR_DECISION,
                         "no decision is pending for you")
             return
-        state_id = self.classes[member.seat].state_id
+        state_id = self.classes[member.seat].stream.state_id
         if request.prompt_id != pending.prompt_id or (
             request.expected_state_id and request.expected_state_id != state_id
         ):
@@ -279,19 +271,10 @@ class Room:
         """Diff each view class's projection and send one encoded delta to its members."""
         game = self.game
         assert game is not None
-        for seat, cls in self.classes.items():
-            nxt = project(game, seat)
-            ops = diff(cls.view, nxt)
-            if not ops:
+        for cls in self.classes.values():
+            data = cls.stream.advance(game)
+            if data is None:
                 continue
-            prev_id = cls.state_id
-            cls.state_id += 1
-            cls.view = nxt
-            full = encode_view(nxt, cls.cache)
-            cls.cache.keep_only(nxt)
-            delta = pb.Delta(prev_state_id=prev_id, state_id=cls.state_id, ops=encode_ops(ops),
-                             view_hash=view_hash(full))
-            data = mpb.ServerMessage(delta=delta).SerializeToString()
             for m in list(cls.members):
                 m.send(data)
                 self._decision_to(m, cls)

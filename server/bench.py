@@ -1,0 +1,83 @@
+"""``manawire bench-protocol``: what the server does per view class after every action --
+project, diff, encode and serialize a delta -- measured over random in-process games.
+
+Prints one JSON line: median and 90th-percentile delta bytes, median snapshot bytes, their
+ratio, and microseconds per view class to build and serialize a delta. These are figures to
+compare against the protocol budget (architecture.md), never assertions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from server.cards import demo_deck, demo_deck_names
+from server.engine import PlayerSetup, apply, new_game
+from server.view import SPECTATOR
+from server.view.stream import ViewStream
+
+#: Take a snapshot's size every this many actions.
+SNAPSHOT_EVERY = 25
+
+
+@dataclass(slots=True)
+class BenchReport:
+    """The measurements of one run."""
+
+    games: int = 0
+    players: int = 2
+    actions: int = 0
+    delta_bytes: list[int] = field(default_factory=list)
+    snapshot_bytes: list[int] = field(default_factory=list)
+    delta_us: list[float] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        """One JSON line of figures (medians, and the 90th percentile where it helps)."""
+        def pct(values: list[float], q: int) -> float:
+            return statistics.quantiles(values, n=10)[q - 1] if len(values) > 1 else 0.0
+
+        median_delta = statistics.median(self.delta_bytes) if self.delta_bytes else 0
+        median_snapshot = statistics.median(self.snapshot_bytes) if self.snapshot_bytes else 0
+        return json.dumps({
+            "games": self.games,
+            "players": self.players,
+            "actions": self.actions,
+            "deltas": len(self.delta_bytes),
+            "median_delta_bytes": median_delta,
+            "p90_delta_bytes": round(pct([float(b) for b in self.delta_bytes], 9), 1),
+            "median_snapshot_bytes": median_snapshot,
+            "delta_to_snapshot_ratio": round(median_delta / median_snapshot, 4)
+            if median_snapshot else 0.0,
+            "median_delta_us_per_view_class": round(statistics.median(self.delta_us), 1)
+            if self.delta_us else 0.0,
+            "p90_delta_us_per_view_class": round(pct(self.delta_us, 9), 1),
+        })
+
+
+def bench_protocol(games: int, seed: int, players: int = 2) -> BenchReport:
+    """Play ``games`` random games; after every action advance each view class's stream."""
+    report = BenchReport(games=games, players=players)
+    decks = demo_deck_names()
+    for g in range(games):
+        rng = random.Random(seed + g)
+        setups = [PlayerSetup(f"p{i}", demo_deck(rng.choice(decks))) for i in range(players)]
+        game = new_game((seed + g).to_bytes(16, "big"), setups)
+        streams = [ViewStream.start(game, v) for v in [*range(players), SPECTATOR]]
+        while game.result is None:
+            decision = game.pending
+            assert decision is not None
+            apply(game, decision.seat, rng.choice(decision.options))
+            report.actions += 1
+            for stream in streams:
+                start = time.perf_counter()
+                data = stream.advance(game)
+                elapsed = time.perf_counter() - start
+                if data is not None:
+                    report.delta_us.append(elapsed * 1e6)
+                    report.delta_bytes.append(len(data))
+            if report.actions % SNAPSHOT_EVERY == 0:
+                report.snapshot_bytes += [len(s.snapshot("bench")) for s in streams]
+    return report
