@@ -193,11 +193,12 @@ def modes_of(obj: GameObject) -> tuple[tuple[Effect, ...], ...]:
 
 def stack_effects(obj: GameObject) -> tuple[Effect, ...]:
     """The effects of a spell or ability on the stack: its chosen mode's, if modal."""
-    modes = modes_of(obj)
-    if modes:
-        return modes[obj.mode or 0]
     ability = obj.ability_def
-    return obj.card.effects if ability is None else ability.effects
+    if ability is None:
+        return obj.card.spell_effects(obj.mode)
+    if isinstance(ability, TriggeredAbility) and ability.modes:
+        return ability.modes[obj.mode or 0]
+    return ability.effects
 
 
 def stack_targets(obj: GameObject) -> tuple[TargetReq, ...]:
