@@ -18,6 +18,7 @@ class ZoneKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ZONE_KIND_STACK: _ClassVar[ZoneKind]
     ZONE_KIND_EXILE: _ClassVar[ZoneKind]
     ZONE_KIND_COMMAND: _ClassVar[ZoneKind]
+    ZONE_KIND_ANTE: _ClassVar[ZoneKind]
 
 class Step(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -57,6 +58,16 @@ class DecisionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_KIND_CHOOSE_COST: _ClassVar[DecisionKind]
     DECISION_KIND_CHOOSE_REPLACEMENT: _ClassVar[DecisionKind]
     DECISION_KIND_CHOOSE_DEFENDER: _ClassVar[DecisionKind]
+    DECISION_KIND_SCRY: _ClassVar[DecisionKind]
+    DECISION_KIND_SEARCH: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_PLAYER: _ClassVar[DecisionKind]
+    DECISION_KIND_SEPARATE_PILES: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_PILE: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_CARD: _ClassVar[DecisionKind]
+    DECISION_KIND_CLASH: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_PARTY: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_OUTSIDE_CARD: _ClassVar[DecisionKind]
+    DECISION_KIND_CHOOSE_EXILED_CARD: _ClassVar[DecisionKind]
 
 class GamePhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -72,6 +83,7 @@ ZONE_KIND_GRAVEYARD: ZoneKind
 ZONE_KIND_STACK: ZoneKind
 ZONE_KIND_EXILE: ZoneKind
 ZONE_KIND_COMMAND: ZoneKind
+ZONE_KIND_ANTE: ZoneKind
 STEP_UNSPECIFIED: Step
 STEP_UNTAP: Step
 STEP_UPKEEP: Step
@@ -105,6 +117,16 @@ DECISION_KIND_SACRIFICE: DecisionKind
 DECISION_KIND_CHOOSE_COST: DecisionKind
 DECISION_KIND_CHOOSE_REPLACEMENT: DecisionKind
 DECISION_KIND_CHOOSE_DEFENDER: DecisionKind
+DECISION_KIND_SCRY: DecisionKind
+DECISION_KIND_SEARCH: DecisionKind
+DECISION_KIND_CHOOSE_PLAYER: DecisionKind
+DECISION_KIND_SEPARATE_PILES: DecisionKind
+DECISION_KIND_CHOOSE_PILE: DecisionKind
+DECISION_KIND_CHOOSE_CARD: DecisionKind
+DECISION_KIND_CLASH: DecisionKind
+DECISION_KIND_CHOOSE_PARTY: DecisionKind
+DECISION_KIND_CHOOSE_OUTSIDE_CARD: DecisionKind
+DECISION_KIND_CHOOSE_EXILED_CARD: DecisionKind
 GAME_PHASE_UNSPECIFIED: GamePhase
 GAME_PHASE_CHOOSE_STARTING_PLAYER: GamePhase
 GAME_PHASE_MULLIGANS: GamePhase
@@ -143,7 +165,7 @@ class Target(_message.Message):
     def __init__(self, player: _Optional[int] = ..., object_id: _Optional[str] = ...) -> None: ...
 
 class GameObject(_message.Message):
-    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "mode", "attacking_planeswalker", "keywords", "is_token")
+    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "modes", "attacking_planeswalker", "keywords", "is_token", "library_position")
     ID_FIELD_NUMBER: _ClassVar[int]
     ZONE_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
@@ -170,10 +192,11 @@ class GameObject(_message.Message):
     FACE_DOWN_FIELD_NUMBER: _ClassVar[int]
     IS_ABILITY_FIELD_NUMBER: _ClassVar[int]
     ABILITY_TEXT_FIELD_NUMBER: _ClassVar[int]
-    MODE_FIELD_NUMBER: _ClassVar[int]
+    MODES_FIELD_NUMBER: _ClassVar[int]
     ATTACKING_PLANESWALKER_FIELD_NUMBER: _ClassVar[int]
     KEYWORDS_FIELD_NUMBER: _ClassVar[int]
     IS_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    LIBRARY_POSITION_FIELD_NUMBER: _ClassVar[int]
     id: str
     zone: ZoneRef
     owner: int
@@ -200,11 +223,12 @@ class GameObject(_message.Message):
     face_down: bool
     is_ability: bool
     ability_text: str
-    mode: int
+    modes: _containers.RepeatedScalarFieldContainer[int]
     attacking_planeswalker: str
     keywords: _containers.RepeatedScalarFieldContainer[str]
     is_token: bool
-    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., mode: _Optional[int] = ..., attacking_planeswalker: _Optional[str] = ..., keywords: _Optional[_Iterable[str]] = ..., is_token: _Optional[bool] = ...) -> None: ...
+    library_position: int
+    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., modes: _Optional[_Iterable[int]] = ..., attacking_planeswalker: _Optional[str] = ..., keywords: _Optional[_Iterable[str]] = ..., is_token: _Optional[bool] = ..., library_position: _Optional[int] = ...) -> None: ...
 
 class Counter(_message.Message):
     __slots__ = ("kind", "count")
@@ -227,7 +251,7 @@ class WaitingTrigger(_message.Message):
     def __init__(self, id: _Optional[str] = ..., controller: _Optional[int] = ..., source_name: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class Player(_message.Message):
-    __slots__ = ("seat", "name", "life", "library_count", "hand_count", "mana_pool", "lands_played_this_turn", "has_lost", "poison", "mulligans", "max_hand_size")
+    __slots__ = ("seat", "name", "life", "library_count", "hand_count", "mana_pool", "lands_played_this_turn", "has_lost", "poison", "mulligans", "max_hand_size", "planar_deck_count")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     LIFE_FIELD_NUMBER: _ClassVar[int]
@@ -239,6 +263,7 @@ class Player(_message.Message):
     POISON_FIELD_NUMBER: _ClassVar[int]
     MULLIGANS_FIELD_NUMBER: _ClassVar[int]
     MAX_HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PLANAR_DECK_COUNT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     life: int
@@ -250,7 +275,8 @@ class Player(_message.Message):
     poison: int
     mulligans: int
     max_hand_size: int
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., life: _Optional[int] = ..., library_count: _Optional[int] = ..., hand_count: _Optional[int] = ..., mana_pool: _Optional[_Union[ManaPool, _Mapping]] = ..., lands_played_this_turn: _Optional[int] = ..., has_lost: _Optional[bool] = ..., poison: _Optional[int] = ..., mulligans: _Optional[int] = ..., max_hand_size: _Optional[int] = ...) -> None: ...
+    planar_deck_count: int
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., life: _Optional[int] = ..., library_count: _Optional[int] = ..., hand_count: _Optional[int] = ..., mana_pool: _Optional[_Union[ManaPool, _Mapping]] = ..., lands_played_this_turn: _Optional[int] = ..., has_lost: _Optional[bool] = ..., poison: _Optional[int] = ..., mulligans: _Optional[int] = ..., max_hand_size: _Optional[int] = ..., planar_deck_count: _Optional[int] = ...) -> None: ...
 
 class ZoneContents(_message.Message):
     __slots__ = ("zone", "object_ids")
@@ -279,7 +305,7 @@ class GameResult(_message.Message):
     def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class GameHeader(_message.Message):
-    __slots__ = ("turn", "active_seat", "step", "priority_seat", "pending", "result", "phase", "starting_seat", "triggers")
+    __slots__ = ("turn", "active_seat", "step", "priority_seat", "pending", "result", "phase", "starting_seat", "triggers", "planar_controller")
     TURN_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_SEAT_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
@@ -289,6 +315,7 @@ class GameHeader(_message.Message):
     PHASE_FIELD_NUMBER: _ClassVar[int]
     STARTING_SEAT_FIELD_NUMBER: _ClassVar[int]
     TRIGGERS_FIELD_NUMBER: _ClassVar[int]
+    PLANAR_CONTROLLER_FIELD_NUMBER: _ClassVar[int]
     turn: int
     active_seat: int
     step: Step
@@ -298,7 +325,8 @@ class GameHeader(_message.Message):
     phase: GamePhase
     starting_seat: int
     triggers: _containers.RepeatedCompositeFieldContainer[WaitingTrigger]
-    def __init__(self, turn: _Optional[int] = ..., active_seat: _Optional[int] = ..., step: _Optional[_Union[Step, str]] = ..., priority_seat: _Optional[int] = ..., pending: _Optional[_Union[PendingInfo, _Mapping]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., phase: _Optional[_Union[GamePhase, str]] = ..., starting_seat: _Optional[int] = ..., triggers: _Optional[_Iterable[_Union[WaitingTrigger, _Mapping]]] = ...) -> None: ...
+    planar_controller: int
+    def __init__(self, turn: _Optional[int] = ..., active_seat: _Optional[int] = ..., step: _Optional[_Union[Step, str]] = ..., priority_seat: _Optional[int] = ..., pending: _Optional[_Union[PendingInfo, _Mapping]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., phase: _Optional[_Union[GamePhase, str]] = ..., starting_seat: _Optional[int] = ..., triggers: _Optional[_Iterable[_Union[WaitingTrigger, _Mapping]]] = ..., planar_controller: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
     __slots__ = ("viewer", "header", "players", "objects", "zones")
@@ -520,8 +548,58 @@ class ChooseReplacement(_message.Message):
     replacement: str
     def __init__(self, object_id: _Optional[str] = ..., replacement: _Optional[str] = ...) -> None: ...
 
+class PlaceCard(_message.Message):
+    __slots__ = ("object_id", "bottom")
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    BOTTOM_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    bottom: bool
+    def __init__(self, object_id: _Optional[str] = ..., bottom: _Optional[bool] = ...) -> None: ...
+
+class ChooseCard(_message.Message):
+    __slots__ = ("object_id",)
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    def __init__(self, object_id: _Optional[str] = ...) -> None: ...
+
+class ChoosePlayer(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class ChoosePile(_message.Message):
+    __slots__ = ("pile",)
+    PILE_FIELD_NUMBER: _ClassVar[int]
+    pile: int
+    def __init__(self, pile: _Optional[int] = ...) -> None: ...
+
+class FinishModes(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class RollPlanarDie(_message.Message):
+    __slots__ = ("mana",)
+    MANA_FIELD_NUMBER: _ClassVar[int]
+    mana: str
+    def __init__(self, mana: _Optional[str] = ...) -> None: ...
+
+class ChooseOutsideCard(_message.Message):
+    __slots__ = ("index", "name")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    name: str
+    def __init__(self, index: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
+class ChooseExilePile(_message.Message):
+    __slots__ = ("object_ids",)
+    OBJECT_IDS_FIELD_NUMBER: _ClassVar[int]
+    object_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, object_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class Action(_message.Message):
-    __slots__ = ("pass_priority", "play_land", "cast_spell", "choose_x", "choose_target", "activate_mana_ability", "pay_mana", "declare_attacker", "finish_attackers", "declare_blocker", "finish_blockers", "assign_combat_damage", "discard", "concede", "choose_starting_player", "keep_hand", "take_mulligan", "put_on_bottom", "choose_mode", "activate_ability", "finish_targets", "choose_order", "keep_legend", "sacrifice", "reset_blockers", "decline", "choose_replacement")
+    __slots__ = ("pass_priority", "play_land", "cast_spell", "choose_x", "choose_target", "activate_mana_ability", "pay_mana", "declare_attacker", "finish_attackers", "declare_blocker", "finish_blockers", "assign_combat_damage", "discard", "concede", "choose_starting_player", "keep_hand", "take_mulligan", "put_on_bottom", "choose_mode", "activate_ability", "finish_targets", "choose_order", "keep_legend", "sacrifice", "reset_blockers", "decline", "choose_replacement", "place_card", "choose_card", "choose_player", "choose_pile", "finish_modes", "roll_planar_die", "choose_outside_card", "choose_exile_pile")
     PASS_PRIORITY_FIELD_NUMBER: _ClassVar[int]
     PLAY_LAND_FIELD_NUMBER: _ClassVar[int]
     CAST_SPELL_FIELD_NUMBER: _ClassVar[int]
@@ -549,6 +627,14 @@ class Action(_message.Message):
     RESET_BLOCKERS_FIELD_NUMBER: _ClassVar[int]
     DECLINE_FIELD_NUMBER: _ClassVar[int]
     CHOOSE_REPLACEMENT_FIELD_NUMBER: _ClassVar[int]
+    PLACE_CARD_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_CARD_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_PILE_FIELD_NUMBER: _ClassVar[int]
+    FINISH_MODES_FIELD_NUMBER: _ClassVar[int]
+    ROLL_PLANAR_DIE_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_OUTSIDE_CARD_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_EXILE_PILE_FIELD_NUMBER: _ClassVar[int]
     pass_priority: PassPriority
     play_land: PlayLand
     cast_spell: CastSpell
@@ -576,7 +662,15 @@ class Action(_message.Message):
     reset_blockers: ResetBlockers
     decline: Decline
     choose_replacement: ChooseReplacement
-    def __init__(self, pass_priority: _Optional[_Union[PassPriority, _Mapping]] = ..., play_land: _Optional[_Union[PlayLand, _Mapping]] = ..., cast_spell: _Optional[_Union[CastSpell, _Mapping]] = ..., choose_x: _Optional[_Union[ChooseX, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., activate_mana_ability: _Optional[_Union[ActivateManaAbility, _Mapping]] = ..., pay_mana: _Optional[_Union[PayMana, _Mapping]] = ..., declare_attacker: _Optional[_Union[DeclareAttacker, _Mapping]] = ..., finish_attackers: _Optional[_Union[FinishAttackers, _Mapping]] = ..., declare_blocker: _Optional[_Union[DeclareBlocker, _Mapping]] = ..., finish_blockers: _Optional[_Union[FinishBlockers, _Mapping]] = ..., assign_combat_damage: _Optional[_Union[AssignCombatDamage, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., concede: _Optional[_Union[Concede, _Mapping]] = ..., choose_starting_player: _Optional[_Union[ChooseStartingPlayer, _Mapping]] = ..., keep_hand: _Optional[_Union[KeepHand, _Mapping]] = ..., take_mulligan: _Optional[_Union[TakeMulligan, _Mapping]] = ..., put_on_bottom: _Optional[_Union[PutOnBottom, _Mapping]] = ..., choose_mode: _Optional[_Union[ChooseMode, _Mapping]] = ..., activate_ability: _Optional[_Union[ActivateAbility, _Mapping]] = ..., finish_targets: _Optional[_Union[FinishTargets, _Mapping]] = ..., choose_order: _Optional[_Union[ChooseOrder, _Mapping]] = ..., keep_legend: _Optional[_Union[KeepLegend, _Mapping]] = ..., sacrifice: _Optional[_Union[Sacrifice, _Mapping]] = ..., reset_blockers: _Optional[_Union[ResetBlockers, _Mapping]] = ..., decline: _Optional[_Union[Decline, _Mapping]] = ..., choose_replacement: _Optional[_Union[ChooseReplacement, _Mapping]] = ...) -> None: ...
+    place_card: PlaceCard
+    choose_card: ChooseCard
+    choose_player: ChoosePlayer
+    choose_pile: ChoosePile
+    finish_modes: FinishModes
+    roll_planar_die: RollPlanarDie
+    choose_outside_card: ChooseOutsideCard
+    choose_exile_pile: ChooseExilePile
+    def __init__(self, pass_priority: _Optional[_Union[PassPriority, _Mapping]] = ..., play_land: _Optional[_Union[PlayLand, _Mapping]] = ..., cast_spell: _Optional[_Union[CastSpell, _Mapping]] = ..., choose_x: _Optional[_Union[ChooseX, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., activate_mana_ability: _Optional[_Union[ActivateManaAbility, _Mapping]] = ..., pay_mana: _Optional[_Union[PayMana, _Mapping]] = ..., declare_attacker: _Optional[_Union[DeclareAttacker, _Mapping]] = ..., finish_attackers: _Optional[_Union[FinishAttackers, _Mapping]] = ..., declare_blocker: _Optional[_Union[DeclareBlocker, _Mapping]] = ..., finish_blockers: _Optional[_Union[FinishBlockers, _Mapping]] = ..., assign_combat_damage: _Optional[_Union[AssignCombatDamage, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., concede: _Optional[_Union[Concede, _Mapping]] = ..., choose_starting_player: _Optional[_Union[ChooseStartingPlayer, _Mapping]] = ..., keep_hand: _Optional[_Union[KeepHand, _Mapping]] = ..., take_mulligan: _Optional[_Union[TakeMulligan, _Mapping]] = ..., put_on_bottom: _Optional[_Union[PutOnBottom, _Mapping]] = ..., choose_mode: _Optional[_Union[ChooseMode, _Mapping]] = ..., activate_ability: _Optional[_Union[ActivateAbility, _Mapping]] = ..., finish_targets: _Optional[_Union[FinishTargets, _Mapping]] = ..., choose_order: _Optional[_Union[ChooseOrder, _Mapping]] = ..., keep_legend: _Optional[_Union[KeepLegend, _Mapping]] = ..., sacrifice: _Optional[_Union[Sacrifice, _Mapping]] = ..., reset_blockers: _Optional[_Union[ResetBlockers, _Mapping]] = ..., decline: _Optional[_Union[Decline, _Mapping]] = ..., choose_replacement: _Optional[_Union[ChooseReplacement, _Mapping]] = ..., place_card: _Optional[_Union[PlaceCard, _Mapping]] = ..., choose_card: _Optional[_Union[ChooseCard, _Mapping]] = ..., choose_player: _Optional[_Union[ChoosePlayer, _Mapping]] = ..., choose_pile: _Optional[_Union[ChoosePile, _Mapping]] = ..., finish_modes: _Optional[_Union[FinishModes, _Mapping]] = ..., roll_planar_die: _Optional[_Union[RollPlanarDie, _Mapping]] = ..., choose_outside_card: _Optional[_Union[ChooseOutsideCard, _Mapping]] = ..., choose_exile_pile: _Optional[_Union[ChooseExilePile, _Mapping]] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ("room_id", "prompt_id", "seat", "kind", "options", "state_id", "prompt")

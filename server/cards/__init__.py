@@ -16,7 +16,10 @@ from typing import Any, TypeVar
 
 from server.cards.mana import COLORS, MANA_TYPES, ManaCost, ManaCostError
 from server.cards.model import (
+    CARD_QUALITIES,
     CODED_EFFECTS,
+    COUNTS,
+    EFFECT_ZONES,
     SUPPORTED_KEYWORDS,
     ActivatedAbility,
     Affects,
@@ -42,6 +45,8 @@ __all__ = [
     "demo_deck_names",
     "parse_decklist",
     "test_card_pool",
+    "plane",
+    "plane_pool",
 ]
 
 #: Rule 305.6: each basic land type has an intrinsic "{T}: Add [mana]" ability.
@@ -96,12 +101,13 @@ def _target(where: str, raw: Any) -> TargetReq:
         return TargetReq(_enum(where, TargetKind, raw))
     spec = _fields(where, raw, {"kind", "count", "up_to", "tapped", "max_mana_value",
                                 "opponent_controls", "min_power", "you_control", "other",
-                                "has", "lacks"})
+                                "has", "lacks", "activated_this_turn"})
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: must be at least 1")
     mv = spec.get("max_mana_value")
-    for flag in ("up_to", "tapped", "opponent_controls", "you_control", "other"):
+    for flag in ("up_to", "tapped", "opponent_controls", "you_control", "other",
+                 "activated_this_turn"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     return TargetReq(
@@ -117,6 +123,7 @@ def _target(where: str, raw: Any) -> TargetReq:
         other=spec.get("other", False),
         has=str(spec.get("has", "")),
         lacks=str(spec.get("lacks", "")),
+        activated_this_turn=spec.get("activated_this_turn", False),
     )
 
 
@@ -125,7 +132,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.GAIN_LIFE: {"amount", "who", "target"},
     Verb.LOSE_LIFE: {"amount", "who", "target"},
     Verb.DRAW: {"amount", "who", "target"},
-    Verb.DISCARD: {"amount", "who", "target"},
+    Verb.DISCARD: {"amount", "who", "target", "chooser", "find", "reveal"},
     Verb.DESTROY: {"target", "who", "no_regeneration"},
     Verb.REGENERATE: {"target", "who"},
     Verb.COUNTER: {"target", "who"},
@@ -148,12 +155,40 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.RETURN_TO_BATTLEFIELD: {"target", "who"},
     Verb.REMOVE_COUNTERS: {"amount", "who", "target", "counter"},
     Verb.EXILE_IF_DIES: {"target", "who"},
+    Verb.SCRY: {"amount", "who"},
+    Verb.FATESEAL: {"amount", "who", "target"},
+    Verb.SEARCH: {"amount", "who", "target", "zones", "find", "destination", "tapped",
+                  "reveal", "shuffle", "find_all"},
+    Verb.REVEAL_TOP: {"who"},
+    Verb.CLASH: set(),
+    Verb.PILES: {"amount"},
+    Verb.PUT_ON_TOP: {"target", "who"},
+    Verb.MILL: {"amount", "who", "target"},
+    Verb.EXCHANGE_CONTROL: {"target", "who"},
+    Verb.EXCHANGE_LIFE: {"target", "who"},
+    Verb.EXCHANGE_ZONES: {"who", "target", "destination", "exchange_with"},
+    Verb.MOVE_FOUND: {"who", "target", "destination"},
+    Verb.PUT_INTO_LIBRARY_BENEATH: {"target", "who", "amount"},
+    Verb.SHUFFLE_INTO_LIBRARY: {"who", "target", "zones"},
+    Verb.WISH: {"who", "card_type"},
+    Verb.EXILE_LINKED: {"target", "who"},
+    Verb.MOVE_LINKED: {"who", "destination"},
+    Verb.EXILE_ZONE: {"who", "target", "zones"},
+    Verb.PUT_INTO_COMMAND: {"who", "target"},
+    Verb.TURN_FACE_DOWN: {"who", "target"},
+    Verb.PREVENT_DAMAGE_FROM: {"who", "target"},
+    Verb.EXILE_TOP_FACE_DOWN: {"who", "target", "amount", "may_look"},
+    Verb.CHOOSE_EXILED: {"who", "destination"},
+    Verb.GRANT_FLASHBACK: {"who"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
                  Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES, Verb.COPY_SPELL,
-                 Verb.CREATE_TOKEN_COPY)
-_COMMON_EFFECT_FIELDS = {"verb", "condition", "optional"}
+                 Verb.CREATE_TOKEN_COPY, Verb.PUT_ON_TOP, Verb.EXCHANGE_CONTROL)
+_COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors"}
 _RELATIVE = ("that", "target_controller")
+#: Keyword actions (rule 701) MTGJSON lists among a card's keywords; the card's behaviour
+#: data performs them with the matching verb.
+KEYWORD_ACTIONS = ("Scry", "Fateseal", "Clash", "Regenerate", "Mill", "Exchange")
 
 
 def _keywords(where: str, raw: Any) -> tuple[str, ...]:
@@ -208,9 +243,26 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}.counter: expected '+1/+1', '-1/-1' or 'loyalty'")
     if verb is Verb.CREATE_TOKEN and "token" not in spec:
         raise CardDataError(f"{where}: create_token needs a 'token'")
-    if not isinstance(spec.get("optional", False), bool) or \
-            not isinstance(spec.get("double_power", False), bool):
-        raise CardDataError(f"{where}: optional/double_power: expected true or false")
+    for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all"):
+        if not isinstance(spec.get(flag, False), bool):
+            raise CardDataError(f"{where}.{flag}: expected true or false")
+    zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
+    for name in (*zones, *(spec[k] for k in ("destination", "exchange_with") if k in spec)):
+        if name not in EFFECT_ZONES:
+            raise CardDataError(f"{where}: unknown zone {name!r}; expected one of "
+                                f"{list(EFFECT_ZONES)}")
+    if verb is Verb.SEARCH and (not zones or "destination" not in spec):
+        raise CardDataError(f"{where}: search needs 'zones' and a 'destination'")
+    if verb is Verb.EXCHANGE_ZONES and not {"destination", "exchange_with"} <= set(spec):
+        raise CardDataError(f"{where}: exchange_zones needs 'destination' and 'exchange_with'")
+    if spec.get("find", "") not in CARD_QUALITIES:
+        raise CardDataError(f"{where}.find: unknown quality {spec.get('find')!r}; expected "
+                            f"one of {list(CARD_QUALITIES)}")
+    if spec.get("count", "") not in ("", *COUNTS):
+        raise CardDataError(f"{where}.count: unknown count {spec.get('count')!r}; expected one "
+                            f"of {list(COUNTS)}")
+    if spec.get("chooser", "") not in ("", "you", "random"):
+        raise CardDataError(f"{where}.chooser: expected 'you' or 'random'")
     return Effect(
         verb=verb,
         who=who,
@@ -241,7 +293,29 @@ def _effect(where: str, raw: Any) -> Effect:
         if "condition" in spec else None,
         optional=spec.get("optional", False),
         no_regeneration=bool(spec.get("no_regeneration", False)),
+        zones=zones,
+        find=str(spec.get("find", "")),
+        destination=str(spec.get("destination", "")),
+        exchange_with=str(spec.get("exchange_with", "")),
+        tapped=spec.get("tapped", False),
+        reveal=spec.get("reveal", False),
+        shuffle=spec.get("shuffle", False),
+        find_all=spec.get("find_all", False),
+        chooser=str(spec.get("chooser", "")),
+        count=str(spec.get("count", "")),
+        colors=tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", []))),
+        card_type=_card_type(where, verb, spec),
+        may_look=bool(spec.get("may_look", False)),
     )
+
+
+def _card_type(where: str, verb: Verb, spec: dict[str, Any]) -> str:
+    """WISH: the card type brought in from outside the game (rule 400.11b)."""
+    value = str(spec.get("card_type", ""))
+    if verb is Verb.WISH and value not in ("Artifact", "Creature", "Enchantment", "Instant",
+                                           "Land", "Planeswalker", "Sorcery"):
+        raise CardDataError(f"{where}.card_type: expected a card type such as 'Sorcery'")
+    return value
 
 
 def _emblem(where: str, raw: Any) -> CardDef:
@@ -295,7 +369,7 @@ def _activated(where: str, raw: Any) -> ActivatedAbility:
 
 def _triggered(where: str, raw: Any) -> TriggeredAbility:
     spec = _fields(where, raw, {"text", "when", "effects", "modes", "condition", "colors",
-                                "quality"})
+                                "quality", "count", "once_each_turn"})
     modes = tuple(_effects(f"{where}.modes[{i}]", m)
                   for i, m in enumerate(_list(f"{where}.modes", spec.get("modes", []))))
     return TriggeredAbility(
@@ -307,12 +381,15 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
         colors=tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", []))),
         quality=str(spec.get("quality", "")),
         modes=modes,
+        count=_int(f"{where}.count", spec.get("count", 0)) or 0,
+        once_each_turn=bool(spec.get("once_each_turn", False)),
     )
 
 
 def _static(where: str, raw: Any) -> StaticAbility:
     spec = _fields(where, raw, {"text", "affects", "control", "subtypes", "keywords", "power",
-                                "toughness", "subtype", "with_counter", "restrictions"})
+                                "toughness", "subtype", "with_counter", "restrictions",
+                                "min_counters"})
     restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
                                                spec.get("restrictions", [])))
     for r in restrictions:
@@ -328,12 +405,50 @@ def _static(where: str, raw: Any) -> StaticAbility:
         toughness=_int(f"{where}.toughness", spec.get("toughness", 0), signed=True) or 0,
         subtype=str(spec.get("subtype", "")),
         with_counter=str(spec.get("with_counter", "")),
+        min_counters=_int(f"{where}.min_counters", spec.get("min_counters", 1)) or 1,
         restrictions=restrictions,
     )
 
 
+#: "top_revealed": "Play with the top card of your library revealed" (rules 401.5, 401.6) and
+#: "play_from_top": "You may play the top card of your library", "cast_from_graveyard" (Kess,
+#: Dissident Mage), "play_land_from_graveyard", "cast_creature_from_graveyard",
+#: "cast_instants_from_face_down_exile" -- rules changes for the controller of the affected
+#: permanent (server.engine.zone_rules).
 _RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_combat",
-                 "cant_activate")
+                 "cant_activate", "top_revealed", "play_from_top", "cast_from_graveyard",
+                 "play_land_from_graveyard", "cast_creature_from_graveyard",
+                 "cast_instants_from_face_down_exile")
+
+
+def _choose(where: str, raw: Any, count: int) -> dict[str, Any]:
+    """How a modal spell's modes are chosen (rule 700.2): ``min``/``max`` modes, ``repeat``
+    (700.2d), ``pawprints`` per mode and their ``limit`` (700.2i), ``costs`` per mode
+    (700.2h), ``chooser`` "opponent" (700.2e)."""
+    spec = _fields(where, raw, {"min", "max", "repeat", "pawprints", "limit", "costs",
+                                "chooser"})
+    if spec and not count:
+        raise CardDataError(f"{where}: only a modal card (with 'modes') may say how to choose")
+    pawprints = tuple(_int(f"{where}.pawprints", p) or 0
+                      for p in _list(f"{where}.pawprints", spec.get("pawprints", [])))
+    costs = tuple(_cost(f"{where}.costs", c) for c in _list(f"{where}.costs",
+                                                            spec.get("costs", [])))
+    for name, values in (("pawprints", pawprints), ("costs", costs)):
+        if values and len(values) != count:
+            raise CardDataError(f"{where}.{name}: one per mode ({count})")
+    limit = _int(f"{where}.limit", spec.get("limit", 0)) or 0
+    if pawprints and limit < 1:
+        raise CardDataError(f"{where}: pawprint modes need a 'limit'")
+    low = _int(f"{where}.min", spec.get("min", 1)) or 0
+    high = _int(f"{where}.max", spec.get("max", limit or 1)) or 0
+    if not 0 < low <= high:
+        raise CardDataError(f"{where}: expected 1 <= min <= max")
+    if spec.get("chooser", "") not in ("", "opponent") or \
+            not isinstance(spec.get("repeat", False), bool):
+        raise CardDataError(f"{where}: chooser is 'opponent'; repeat is true or false")
+    return {"mode_min": low, "mode_max": high, "mode_repeat": spec.get("repeat", False),
+            "pawprints": pawprints, "pawprint_limit": limit, "mode_costs": costs,
+            "mode_chooser": spec.get("chooser", "")}
 
 
 def _list(where: str, raw: Any) -> list[Any]:
@@ -342,7 +457,7 @@ def _list(where: str, raw: Any) -> list[Any]:
     return raw
 
 
-_BEHAVIOUR_FIELDS = {"effects", "modes", "abilities", "triggers", "mana", "enters_tapped",
+_BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "abilities", "triggers", "mana", "enters_tapped",
                      "extra_lands", "enchant", "statics", "protection", "noncreature_tax",
                      "additional_cost", "enchant_tapped", "regenerates",
                      "enters_with_counters", "power_cda", "creatures_die_to_hand"}
@@ -384,15 +499,19 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
             raise CardDataError(f"{where}: colors: unknown colour {c!r}")
     keywords = tuple(raw.get("keywords") or ())
     for k in keywords:
-        if k not in SUPPORTED_KEYWORDS:
+        if k not in SUPPORTED_KEYWORDS and k not in KEYWORD_ACTIONS:
             raise CardDataError(f"{where}: keyword {k!r} is not supported yet")
-    keywords = tuple(k for k in keywords if k not in ("Enchant", "Equip", "Protection"))
+    # Keyword actions (701) are verbs of the card's effects, not abilities it has.
+    keywords = tuple(k for k in keywords
+                     if k not in ("Enchant", "Equip", "Protection", "Spree")
+                     and k not in KEYWORD_ACTIONS)
     spec = _fields(f"{where}: behaviour", behaviour.get(name, {}), _BEHAVIOUR_FIELDS)
     effects = _effects(f"{where}: effects", spec["effects"]) if "effects" in spec else ()
     modes = tuple(_effects(f"{where}: modes[{i}]", m)
                   for i, m in enumerate(_list(f"{where}: modes", spec.get("modes", []))))
     if effects and modes:
         raise CardDataError(f"{where}: a card has either effects or modes, not both")
+    choose = _choose(f"{where}: choose", spec.get("choose", {}), len(modes))
     abilities = tuple(_activated(f"{where}: abilities[{i}]", a)
                       for i, a in enumerate(_list(f"{where}: abilities",
                                                   spec.get("abilities", []))))
@@ -445,6 +564,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         loyalty=_opt_int(name, "loyalty", raw.get("loyalty")),
         effects=effects,
         modes=modes,
+        **choose,
         mana_abilities=tuple(mana),
         abilities=abilities,
         triggers=triggers,
@@ -486,7 +606,12 @@ def load_pool(set_json: str, behaviour_json: str) -> dict[str, CardDef]:
 @cache
 def card_pool() -> dict[str, CardDef]:
     """Every supported card, keyed by exact name."""
-    return load_pool(_data_text("M21.json"), _data_text("behaviour.json"))
+    pool = load_pool(_data_text("M21.json"), _data_text("behaviour.json"))
+    # Real cards from other sets (rules the M21 cards don't exercise), same format.
+    for name, definition in load_pool(_data_text("EXTRA.json"),
+                                      _data_text("EXTRA.behaviour.json")).items():
+        pool.setdefault(name, definition)
+    return pool
 
 
 @cache
@@ -498,6 +623,31 @@ def test_card_pool() -> dict[str, CardDef]:
     if clash:
         raise CardDataError(f"test cards reuse real card names: {clash}")
     return pool
+
+
+@cache
+def plane_pool() -> dict[str, CardDef]:
+    """The supported Planechase plane cards (``PLANES.json``; rules 311, 901). Planes form
+    planar decks (901.3) and are never legal in a deck or sideboard: :func:`card` and
+    :func:`parse_decklist` don't know them."""
+    pool = load_pool(_data_text("PLANES.json"), _data_text("PLANES.behaviour.json"))
+    for definition in pool.values():
+        if definition.card_types != ("Plane",) or len(definition.subtypes) != 1:
+            raise CardDataError(f"card {definition.name!r}: a plane has the card type Plane "
+                                "and exactly one planar type (rules 311.1, 311.3)")
+    clash = sorted(set(pool) & set(card_pool()))
+    if clash:
+        raise CardDataError(f"plane cards reuse card names: {clash}")
+    return pool
+
+
+def plane(name: str) -> CardDef:
+    """The plane card with this exact name (rule 311)."""
+    found = plane_pool().get(name)
+    if found is None:
+        raise CardDataError(f"unknown plane {name!r}; supported planes: "
+                            f"{sorted(plane_pool())}")
+    return found
 
 
 def card(name: str, *, include_test_cards: bool = False) -> CardDef:

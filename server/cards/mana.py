@@ -84,6 +84,14 @@ class ManaCost:
         """The cost to pay once X is chosen (rule 107.3a, 601.2f): X symbols become generic."""
         return ManaCost(self.generic + self.x_count * x, self.symbols, 0, self.hybrid)
 
+    def plus(self, other: ManaCost) -> ManaCost:
+        """This cost with another added to it (rule 601.2f: additional costs)."""
+        a, b = self.symbols, other.symbols
+        return ManaCost(self.generic + other.generic,
+                        (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4],
+                         a[5] + b[5]),
+                        self.x_count + other.x_count, (*self.hybrid, *other.hybrid))
+
     def __str__(self) -> str:
         parts = ["{X}"] * self.x_count
         if self.generic:

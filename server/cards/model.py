@@ -62,6 +62,8 @@ class TargetReq:
     lacks: str = ""
     #: "... an opponent controls" (rule 102.2).
     opponent_controls: bool = False
+    #: "that was activated this turn" (rule 700.10).
+    activated_this_turn: bool = False
 
 
 class Condition(Enum):
@@ -76,6 +78,18 @@ class Condition(Enum):
     CONTROL_FLYING_CREATURE = "control_flying_creature"
     #: "if you control a creature with power 4 or greater" (it may be the source itself)
     CONTROL_POWER_4 = "control_power_4"
+    #: "If you win [the clash]" (rule 701.30d).
+    WON_CLASH = "won_clash"
+    #: "if [this] is untapped" (an intervening "if", rule 603.4).
+    SOURCE_UNTAPPED = "source_untapped"
+    #: "if you descended this turn" (rule 700.11).
+    DESCENDED_THIS_TURN = "descended_this_turn"
+    #: "If you control a modified creature" (rule 700.9).
+    CONTROL_MODIFIED_CREATURE = "control_modified_creature"
+    #: "if you have a full party" (rule 700.8): four creatures in your party.
+    FULL_PARTY = "full_party"
+    #: "If it's a creature or land card" -- the card this effect's resolution revealed.
+    REVEALED_CREATURE_OR_LAND = "revealed_creature_or_land"
 
 
 class Verb(Enum):
@@ -118,11 +132,88 @@ class Verb(Enum):
     CODED = "coded"
     #: "Prevent all combat damage that would be dealt this turn" (rules 615.1, 615.7)
     PREVENT_COMBAT_DAMAGE = "prevent_combat_damage"
+    #: "Scry N" (rule 701.22a; 2009: 701.16a).
+    SCRY = "scry"
+    #: "Fateseal N": scry an opponent's library (rule 701.29a; 2009: 701.17a).
+    FATESEAL = "fateseal"
+    #: "Search [zones] for [cards]" then put them somewhere (rule 701.23; 2009: 701.14).
+    SEARCH = "search"
+    #: "Reveal the top card of your library" (rule 701.20a; 2009: 701.12a).
+    REVEAL_TOP = "reveal_top"
+    #: "Clash with an opponent" (rule 701.30; 2009: 701.18).
+    CLASH = "clash"
+    #: "Reveal the top N cards; an opponent separates them into two piles; put one into your
+    #: hand and the other into your graveyard" (rule 700.3).
+    PILES = "piles"
+    #: "Put target creature on top of its owner's library" (rule 401.4).
+    PUT_ON_TOP = "put_on_top"
+    #: "[Player] mills N cards" (rule 701.17a).
+    MILL = "mill"
+    #: "Exchange control of two target permanents" (rules 701.12a-b; 2009: 701.8a-b).
+    EXCHANGE_CONTROL = "exchange_control"
+    #: "Two target players exchange life totals" (rule 701.12c; 2009: 701.8c).
+    EXCHANGE_LIFE = "exchange_life"
+    #: "Exchange [zone] and [zone]" of one player (rules 701.12d-f; 2009: 701.8d-f).
+    EXCHANGE_ZONES = "exchange_zones"
+    # --- zone rules (server.engine.zone_rules) ---
+    #: Put the new object a moved object became ("that card", "return [this]") into
+    #: ``destination`` -- found only in a public zone (rules 400.7e, 400.7f, 400.7j).
+    MOVE_FOUND = "move_found"
+    #: "Put target creature into its owner's library just beneath the top N cards" -- N+1th
+    #: from the top ("second from the top" is N=1; rule 401.7).
+    PUT_INTO_LIBRARY_BENEATH = "put_into_library_beneath"
+    #: "[Player] shuffles their [zones] into their library" (rule 400.12).
+    SHUFFLE_INTO_LIBRARY = "shuffle_into_library"
+    #: "You may reveal a [card_type] card you own from outside the game and put it into
+    #: your hand" (rule 400.11b).
+    WISH = "wish"
+    #: "Exile target card", kept in a pile of cards exiled with the source (406.5, 406.6).
+    EXILE_LINKED = "exile_linked"
+    #: Put the cards exiled with the source (406.6: linked abilities) into ``destination``.
+    MOVE_LINKED = "move_linked"
+    #: "Exile all cards [player] owns in [zones]" -- exiling an exiled card makes a new
+    #: object (rules 400.8, 406.7, 400.12).
+    EXILE_ZONE = "exile_zone"
+    #: "Put each card you own in the command zone into the command zone": each becomes a
+    #: new object that has just entered it (rule 400.10).
+    PUT_INTO_COMMAND = "put_into_command"
+    #: "Turn each face-up card you own in the command zone face down": each becomes a new
+    #: object with no characteristics (rules 400.9, 708.2).
+    TURN_FACE_DOWN = "turn_face_down"
+    #: "Prevent all damage target [spell or permanent] would deal this turn" (rule 615.1;
+    #: for a permanent spell it goes on with the permanent, 400.7c).
+    PREVENT_DAMAGE_FROM = "prevent_damage_from"
+    #: "Exile the top N cards of your library face down" -- one pile of face-down cards
+    #: (406.4), exiled with the source (406.6).
+    EXILE_TOP_FACE_DOWN = "exile_top_face_down"
+    #: "Choose a card in exile" and put it into ``destination`` -- a face-down card only
+    #: by its pile unless you may look at it (rule 406.4).
+    CHOOSE_EXILED = "choose_exiled"
+    #: "Each instant and sorcery card in your graveyard gains flashback until end of turn.
+    #: The flashback cost is equal to its mana cost." (rules 702.34a, 611.2c, 400.7g)
+    GRANT_FLASHBACK = "grant_flashback"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
 #: lists agree). Card data refers to them as ``{"verb": "coded", "code": NAME}``.
-CODED_EFFECTS = ("draw_per_named_card_in_graveyard",)
+CODED_EFFECTS = ("draw_per_named_card_in_graveyard",
+                 # Planechase (rule 901): see server.engine.planar.
+                 "planeswalk", "flame_counter_then_damage_you", "draw_per_land_you_control",
+                 "sacrifice_nonblack_creature",
+                 # Stick Together (rule 700.8d): see server.engine.counting.
+                 "choose_party_sacrifice_rest")
+
+#: Stated qualities a searched-for or chosen card may need (rules 701.23b, 701.9b).
+CARD_QUALITIES = ("", "basic_land", "creature", "land", "artifact", "noncreature_nonland",
+                  "creature_mv_6_or_more", "same_name_as_target")
+#: Game-state counts an effect's amount may be (rules 700.5, 700.8): "life_lost" is the life
+#: lost to the previous effects of the same resolution ("you gain life equal to the life
+#: lost this way").
+COUNTS = ("devotion", "party", "life_lost", "creature_cards_in_your_graveyard",
+          "your_creatures_died_this_turn")
+#: Zone names effects use for searching and exchanging.
+EFFECT_ZONES = ("library", "hand", "graveyard", "exile", "battlefield", "library_top",
+                "all_exile")
 
 
 class Who(Enum):
@@ -147,6 +238,10 @@ class Who(Enum):
     THAT = "that"
     #: The permanent the source Aura or Equipment is attached to ("enchanted creature").
     ATTACHED = "attached"
+    #: The player who chose the modes of this spell ("that player", rule 700.2e).
+    CHOOSER = "chooser"
+    #: Each creature the player who chose the modes controls (rule 700.2e).
+    EACH_CREATURE_CHOOSER_CONTROLS = "each_creature_chooser_controls"
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +297,32 @@ class Effect:
     reflexive: TriggeredAbility | None = None
     #: "Choose one --" on a triggered ability: handled by modes; "you may": optional.
     optional: bool = False
+    #: SEARCH: the zones searched, in text order ("graveyard", "hand", "library").
+    zones: tuple[str, ...] = ()
+    #: SEARCH: the stated quality of the cards to find (see ``CARD_QUALITIES``; "" is
+    #: "a card": a quantity, rule 701.23d); DISCARD: what the chosen card must be.
+    find: str = ""
+    #: SEARCH: where found cards go ("hand", "battlefield", "exile", "library_top");
+    #: EXCHANGE_ZONES: the two zones exchanged ("hand", "graveyard", "exile").
+    destination: str = ""
+    exchange_with: str = ""
+    #: SEARCH: found cards enter tapped / are revealed (701.23e) / the library is shuffled.
+    tapped: bool = False
+    reveal: bool = False
+    shuffle: bool = False
+    #: SEARCH: "all cards with ..." -- every match (a hidden zone may still hide some, 701.23b).
+    find_all: bool = False
+    #: DISCARD: "" -- the player chooses (701.9b); "you" -- the effect's controller chooses
+    #: from the revealed hand; "random" -- at random.
+    chooser: str = ""
+    #: The amount is a count of the game state (see ``COUNTS``), e.g. "devotion" to
+    #: ``colors`` (700.5), "party" (700.8); ``amount`` multiplies it.
+    count: str = ""
+    colors: tuple[str, ...] = ()
+    #: WISH: the card type of the card brought in from outside the game ("Sorcery").
+    card_type: str = ""
+    #: EXILE_TOP_FACE_DOWN: "You may look at it for as long as it remains exiled" (406.3).
+    may_look: bool = False
 
 @dataclass(frozen=True, slots=True)
 class ActivatedAbility:
@@ -252,6 +373,27 @@ class TriggerEvent(Enum):
     OPPONENT_CREATURE_DIES = "opponent_creature_dies"
     #: "Whenever one or more nontoken creatures attack" (you control).
     NONTOKEN_CREATURES_ATTACK = "nontoken_creatures_attack"
+    #: "At the beginning of each player's draw step" (rule 504.2); "that player" is the
+    #: active player.
+    EACH_DRAW_STEP = "each_draw_step"
+    #: "Whenever you commit a crime" (rule 700.13).
+    YOU_COMMIT_CRIME = "you_commit_crime"
+    #: "Whenever you expend N" (rule 700.14); N is the ability's ``count``.
+    YOU_EXPEND = "you_expend"
+    #: "Whenever chaos ensues" -- a plane's chaos ability (rules 311.7, 901.9b).
+    CHAOS_ENSUES = "chaos_ensues"
+    #: "When you planeswalk to [this plane]" (rules 701.31d, 901.11).
+    PLANESWALK_TO = "planeswalk_to"
+    #: "Whenever you roll the Planeswalker symbol on the planar die" (rule 901.8).
+    ROLL_PLANESWALKER = "roll_planeswalker"
+    #: "At the beginning of your draw step" (rules 504.1, 603.2).
+    YOUR_DRAW_STEP = "your_draw_step"
+    #: "Whenever a creature leaves the battlefield" (rule 603.6c); "that player" / "its
+    #: controller" is its controller as it last existed (603.10a).
+    CREATURE_LEAVES_BATTLEFIELD = "creature_leaves_battlefield"
+    #: "When enchanted creature dies" -- an Aura's ability; it can find the Aura in its
+    #: owner's graveyard afterwards (rule 400.7f).
+    ENCHANTED_CREATURE_DIES = "enchanted_creature_dies"
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +410,10 @@ class TriggeredAbility:
     quality: str = ""
     #: "Choose one --" triggers (rule 700.2b): the modes; ``effects`` is then empty.
     modes: tuple[tuple[Effect, ...], ...] = ()
+    #: YOU_EXPEND: the N of "whenever you expend N" (rule 700.14).
+    count: int = 0
+    #: "This ability triggers only once each turn."
+    once_each_turn: bool = False
 
     @property
     def targets(self) -> tuple[TargetReq, ...]:
@@ -286,6 +432,9 @@ class Affects(Enum):
     OTHER_CREATURES = "other_creatures"
     ATTACKING_CREATURES_YOU_CONTROL = "attacking_creatures_you_control"
     CREATURES_OPPONENTS_CONTROL = "creatures_opponents_control"
+    #: "All creatures" / "Creatures ..." -- every creature on the battlefield (a plane's
+    #: static ability, rule 311.4).
+    CREATURES = "creatures"
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +455,8 @@ class StaticAbility:
     #: Only creatures with this subtype ("Other Dogs you control") or counter kind.
     subtype: str = ""
     with_counter: str = ""
+    #: "As long as [this] has N or more [with_counter] counters on it".
+    min_counters: int = 1
     #: Rules changes for the affected permanents: "cant_attack", "cant_block",
     #: "doesnt_untap" (502.3), "attacks_each_combat" (508.1d).
     restrictions: tuple[str, ...] = ()
@@ -316,6 +467,8 @@ SUPPORTED_KEYWORDS = (
     "Flash", "Deathtouch", "Flying", "Reach", "First strike", "Double strike", "Lifelink",
     "Trample", "Vigilance", "Haste", "Menace", "Defender", "Indestructible", "Hexproof",
     "Prowess", "Protection", "Enchant", "Equip",
+    #: Spree (702.172): modes with additional costs, given by the card's "choose" data.
+    "Spree",
 )
 
 
@@ -339,6 +492,18 @@ class CardDef:
     effects: tuple[Effect, ...] = ()
     #: A modal spell's modes ("Choose one --", rule 700.2); empty if not modal.
     modes: tuple[tuple[Effect, ...], ...] = ()
+    #: How many modes are chosen: at least ``mode_min`` and at most ``mode_max`` (700.2);
+    #: ``mode_repeat``: "You may choose the same mode more than once" (700.2d).
+    mode_min: int = 1
+    mode_max: int = 1
+    mode_repeat: bool = False
+    #: Pawprint modes (700.2i): each mode's number of {P}, and the {P} worth allowed.
+    pawprints: tuple[int, ...] = ()
+    pawprint_limit: int = 0
+    #: Spree and similar (700.2h): each mode's additional cost, paid if it is chosen.
+    mode_costs: tuple[ManaCost, ...] = ()
+    #: "An opponent chooses" (700.2e): "" -- the controller chooses the modes.
+    mode_chooser: str = ""
     #: Mana abilities "{T}: Add ...", each as the mana it adds, e.g. ``"G"`` or ``"CC"``.
     #: Basic land types grant theirs intrinsically (rule 305.6).
     mana_abilities: tuple[str, ...] = ()
@@ -409,17 +574,19 @@ class CardDef:
         """Rule 110.4: artifact, battle, creature, enchantment, land and planeswalker cards."""
         return not ("Instant" in self.card_types or "Sorcery" in self.card_types)
 
-    def spell_effects(self, mode: int | None) -> tuple[Effect, ...]:
-        """The effects of the spell as cast: the chosen mode's, if modal (rule 700.2)."""
+    def spell_effects(self, modes: tuple[int, ...] = ()) -> tuple[Effect, ...]:
+        """The effects of the spell as cast: the chosen modes' in printed order (608.2c), a
+        mode chosen twice appearing twice in sequence (rules 700.2, 700.2d)."""
         if self.modes:
-            return self.modes[mode or 0]
+            return tuple(e for m in sorted(modes) for e in self.modes[m])
         return self.effects
 
-    def spell_targets(self, mode: int | None) -> tuple[TargetReq, ...]:
-        """Targets the spell requires, in text order (rules 601.2c, 303.4a for Auras)."""
+    def spell_targets(self, modes: tuple[int, ...] = ()) -> tuple[TargetReq, ...]:
+        """Targets the spell requires, in text order (rules 601.2c, 303.4a for Auras); a
+        modal spell's only for its chosen modes (700.2c)."""
         if self.enchant is not None:
             return (TargetReq(self.enchant, tapped=self.enchant_tapped),)
-        return tuple(e.target for e in self.spell_effects(mode) if e.target is not None)
+        return tuple(e.target for e in self.spell_effects(modes) if e.target is not None)
 
     @property
     def type_line(self) -> str:

@@ -2,7 +2,8 @@
 
 Public API (architecture invariant 1):
 
-- :func:`new_game` -- start a game from a secret seed and the decks of 2-8 players;
+- :func:`new_game` -- start a game from a secret seed and the decks of 2-8 players
+  (optionally Planechase, rule 901, and/or playing for ante, rule 407);
 - :func:`legal_actions` -- the options of the decision pending for a seat;
 - :func:`apply` -- the one entry point that changes a game;
 - :func:`replay` -- rebuild a game from its seed, players and action log;
@@ -40,9 +41,11 @@ __all__ = [
 
 
 def replay(seed: bytes, players: Sequence[PlayerSetup],
-           log: Iterable[tuple[int, Action]]) -> Game:
-    """Rebuild a game by applying its logged ``(seat, action)`` pairs to a new game."""
-    game = new_game(seed, players)
+           log: Iterable[tuple[int, Action]], *, planechase: bool = False,
+           ante: bool = False) -> Game:
+    """Rebuild a game by applying its logged ``(seat, action)`` pairs to a new game (with
+    the same variant options: Planechase, rule 901; playing for ante, rule 407)."""
+    game = new_game(seed, players, planechase=planechase, ante=ante)
     for seat, action in log:
         apply(game, seat, action)
     return game

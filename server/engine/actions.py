@@ -141,6 +141,11 @@ class ChooseMode:
 
 
 @dataclass(frozen=True, slots=True)
+class FinishModes:
+    """Rule 700.2: choose no more modes (once at least the minimum number is chosen)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ActivateAbility:
     """Rule 602.2: activate a permanent's activated ability (index into its abilities)."""
 
@@ -196,8 +201,67 @@ class ResetBlockers:
 
 
 @dataclass(frozen=True, slots=True)
+class PlaceCard:
+    """Put a looked-at card on the top or the bottom of its library: scry (701.22a), fateseal
+    (701.29a), clash (701.30a). Cards put on top go above the ones put there before (the
+    last placed is the new top card); cards put on the bottom go under the ones put there
+    before (the last placed is the new bottom card)."""
+
+    object_id: str
+    bottom: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseCard:
+    """Choose a card: one to find in a search (701.23), for the first pile (700.3), or from a
+    revealed hand (701.9b)."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePlayer:
+    """Choose a player: the opponent to clash with (701.30b), to separate piles (700.3)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePile:
+    """Rule 700.3: choose pile 0 or pile 1."""
+
+    pile: int
+
+
+@dataclass(frozen=True, slots=True)
+class RollPlanarDie:
+    """Rules 901.9, 116.2i: roll the planar die (a special action of the active player in a
+    Planechase game), paying ``mana`` -- letters WUBRGC in that order, from the mana pool --
+    for its cost of {X}, X the number of times they took this action before this turn."""
+
+    mana: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Concede:
     """Rule 104.3a: concede the game (allowed at any time, not only when deciding)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOutsideCard:
+    """Rule 400.11b: choose a card you own from outside the game (your sideboard, 400.11a)
+    to bring into the game -- the one at ``index`` of your sideboard, named ``name``."""
+
+    index: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseExilePile:
+    """Rule 406.4: choose a pile of face-down exiled cards (the ones in ``object_ids``); a
+    card is then chosen at random from it."""
+
+    object_ids: tuple[str, ...]
 
 
 Action = (
@@ -227,7 +291,15 @@ Action = (
     | ChooseReplacement
     | Decline
     | ResetBlockers
+    | PlaceCard
+    | ChooseCard
+    | ChoosePlayer
+    | ChoosePile
+    | RollPlanarDie
+    | FinishModes
     | Concede
+    | ChooseOutsideCard
+    | ChooseExilePile
 )
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -237,8 +309,10 @@ ACTION_TYPES: dict[str, type[Action]] = {
         DeclareAttacker, FinishAttackers, DeclareBlocker, FinishBlockers, AssignCombatDamage,
         Discard, ChooseStartingPlayer, KeepHand, TakeMulligan, PutOnBottom, ChooseMode,
         ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, ChooseReplacement,
-        Decline, ResetBlockers,
+        Decline, ResetBlockers, PlaceCard, ChooseCard, ChoosePlayer, ChoosePile,
+        RollPlanarDie, FinishModes,
         Concede,
+        ChooseOutsideCard, ChooseExilePile,
     )
 }
 
@@ -263,6 +337,8 @@ def action_from_json(data: dict[str, Any]) -> Action:
     kwargs = {k: v for k, v in data.items() if k != "type"}
     if cls is AssignCombatDamage:
         kwargs["assignments"] = tuple((str(i), int(n)) for i, n in kwargs["assignments"])
+    if cls is ChooseExilePile:
+        kwargs["object_ids"] = tuple(str(i) for i in kwargs["object_ids"])
     try:
         return cls(**kwargs)
     except TypeError as exc:

@@ -16,20 +16,23 @@ from server.cards.model import (
     TargetReq,
     TriggeredAbility,
 )
+from server.engine import counting, modes, zone_rules
 from server.engine.actions import (
     Action,
     ActivateAbility,
     ActivateManaAbility,
     CastSpell,
     ChooseMode,
+    ChoosePlayer,
     ChooseTarget,
     ChooseX,
     Discard,
+    FinishModes,
     FinishTargets,
     PayMana,
     Sacrifice,
 )
-from server.engine.events import Event, SpellCast
+from server.engine.events import CrimeCommitted, Event, Expended, SpellCast
 from server.engine.mana import (
     Potential,
     affordable,
@@ -107,21 +110,27 @@ def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None 
     """Timing (rules 117.1a, 302.1, 304.1, 702.8a flash) and whether targets and mana are
     available for some legal way to cast it. ``pool``: the seat's potential mana, if known."""
     card = obj.card
-    if card.is_land or obj.zone is not Zone.HAND or obj.owner != seat:
+    if card.is_land or obj.owner != seat or (
+            obj.zone is not Zone.HAND and obj.id not in zone_rules.playable_elsewhere(game, seat)):
         return False
     instant_speed = card.is_type("Instant") or card.has_keyword("Flash")
     if not instant_speed and not is_sorcery_speed(game, seat):
         return False
+    cheapest = ManaCost()
     if card.modes:
-        if not any(targets_available(game, card.spell_targets(m), seat, source=card)
-                   for m in range(len(card.modes))):
+        possible = [m for m in range(len(card.modes))
+                    if targets_available(game, card.spell_targets((m,)), seat, source=card)]
+        if not possible:
             return False  # rule 700.2a: no mode can be chosen
-    elif not targets_available(game, card.spell_targets(None), seat, source=card):
+        if card.mode_costs:  # rule 700.2h: at least one mode's cost must be payable too
+            cheapest = min((card.mode_costs[m] for m in possible),
+                           key=lambda c: c.mana_value)
+    elif not targets_available(game, card.spell_targets(), seat, source=card):
         return False
     if card.additional_cost and not cost_choices(game, seat, card, obj.id):
         return False  # rule 601.2f: the additional cost can't be paid
     return affordable(potential_pool(game, seat) if pool is None else pool,
-                      spell_cost(game, card, 0))
+                      spell_cost(game, card, 0).plus(cheapest))
 
 
 def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
@@ -164,6 +173,21 @@ def condition_met(game: Game, controller: int, source_id: str | None,
         return game.creatures_died == 0
     if condition is Condition.GAINED_3_LIFE_THIS_TURN:
         return game.player(controller).life_gained_this_turn >= 3
+    if condition is Condition.DESCENDED_THIS_TURN:
+        return counting.descended(game, controller)  # rule 700.11
+    if condition is Condition.FULL_PARTY:
+        return counting.party_count(game, controller) == len(counting.PARTY_TYPES)
+    if condition is Condition.CONTROL_MODIFIED_CREATURE:
+        return any(counting.is_modified(game, c) for c in counting.creatures_of(game, controller))
+    if condition is Condition.SOURCE_UNTAPPED:
+        source = game.objects.get(source_id or "")
+        return source is not None and source.zone is Zone.BATTLEFIELD and not source.tapped
+    res = game.resolving
+    if condition is Condition.WON_CLASH:
+        return res is not None and res.won_clash  # rule 701.30d
+    if condition is Condition.REVEALED_CREATURE_OR_LAND:
+        shown = [game.objects[i].card for i in (res.revealed if res else []) if i in game.objects]
+        return any(c.creature or c.is_land for c in shown)
     mine = [game.objects[i] for i in game.battlefield
             if game.objects[i].controller == controller and game.objects[i].is_creature]
     if condition is Condition.CONTROL_FLYING_CREATURE:
@@ -195,16 +219,16 @@ def stack_effects(obj: GameObject) -> tuple[Effect, ...]:
     """The effects of a spell or ability on the stack: its chosen mode's, if modal."""
     ability = obj.ability_def
     if ability is None:
-        return obj.card.spell_effects(obj.mode)
+        return obj.card.spell_effects(obj.modes)
     if isinstance(ability, TriggeredAbility) and ability.modes:
-        return ability.modes[obj.mode or 0]
+        return ability.modes[obj.modes[0] if obj.modes else 0]
     return ability.effects
 
 
 def stack_targets(obj: GameObject) -> tuple[TargetReq, ...]:
     """The target requirements of a spell or ability on the stack."""
     if obj.ability is None and obj.card.enchant is not None:
-        return obj.card.spell_targets(None)  # rule 303.4a
+        return obj.card.spell_targets()  # rule 303.4a
     return tuple(e.target for e in stack_effects(obj) if e.target is not None)
 
 
@@ -212,7 +236,10 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
     """Rule 601.2f: the mana part of the total cost, X fixed, with cost increases."""
     ref = obj.ability
     if ref is None:
-        return _NO_COST if obj.spell_copy else spell_cost(game, obj.card, obj.x_value or 0)
+        if obj.spell_copy:
+            return _NO_COST
+        # Rule 700.2h: plus the additional costs of the chosen modes.
+        return spell_cost(game, obj.card, obj.x_value or 0).plus(modes.mode_costs(obj))
     if ref.kind is AbilityKind.ACTIVATED:
         return obj.card.abilities[ref.index].cost
     return _NO_COST
@@ -220,8 +247,11 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
 
 def begin_cast(game: Game, seat: int, action: CastSpell, events: list[Event]) -> None:
     """Rule 601.2a: move the card to the stack; the next choices are pending decisions."""
+    origin = game.objects[action.object_id].zone
     spell = move(game, action.object_id, Zone.STACK, events, controller=seat)
+    zone_rules.cast_from(game, seat, origin, spell)  # rule 400.7h
     game.casting = Casting(spell.id, seat, CastStage.CHOOSE_MODE)
+    modes.start_choosing(game, game.casting, spell)
     _advance_stage(game, events, start=True)
 
 
@@ -250,18 +280,19 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
     source = game.objects.get(trigger.source_id)
     if source is not None:
         ability.source_attached = source.attached_to
-    modes = modes_of(ability)
-    choosable = [m for m in modes if targets_available(
+    trigger_modes = modes_of(ability)
+    choosable = [m for m in trigger_modes if targets_available(
         game, tuple(e.target for e in m if e.target), trigger.controller, ability.id,
         source=trigger.card)]
-    if (modes and not choosable) or (not modes and not targets_available(
+    if (trigger_modes and not choosable) or (not trigger_modes and not targets_available(
             game, stack_targets(ability), trigger.controller, ability.id, source=trigger.card)):
         game.stack.remove(ability.id)
         del game.objects[ability.id]
         return
     # Rule 700.2b: a modal trigger's mode is chosen as it is put on the stack.
     game.casting = Casting(ability.id, trigger.controller,
-                           CastStage.CHOOSE_MODE if modes else CastStage.CHOOSE_TARGETS,
+                           CastStage.CHOOSE_MODE if trigger_modes
+                           else CastStage.CHOOSE_TARGETS,
                            had_priority=False)
     _advance_stage(game, events, start=True)
 
@@ -305,7 +336,10 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
     stage = order.index(casting.stage) + (0 if start else 1)
     for candidate in order[stage:]:
         casting.stage = candidate
-        if candidate is CastStage.CHOOSE_MODE and modes_of(obj):
+        if candidate is CastStage.CHOOSE_MODE and modes_of(obj) and (
+                obj.ability is not None or not obj.modes
+                or modes.choosable(game, obj, casting.seat, lambda: spell_cost(
+                    game, obj.card, 0))):
             return
         if candidate is CastStage.CHOOSE_X and obj.ability is None and \
                 obj.card.mana_cost.x_count:
@@ -334,6 +368,15 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     obj = game.objects[casting.object_id]
     seat = casting.seat
     card = obj.card
+    if casting.stage is CastStage.CHOOSE_MODE and obj.ability is None:
+        if casting.mode_chooser == -2:  # rule 700.2e: which opponent chooses
+            return DecisionKind.CHOOSE_PLAYER, tuple(
+                ChoosePlayer(s) for s in game.opponents(seat))
+        picks: list[Action] = [ChooseMode(m) for m in modes.choosable(
+            game, obj, seat, lambda: spell_cost(game, card, 0))]
+        if obj.modes and modes.may_finish(obj):
+            picks.append(FinishModes())
+        return DecisionKind.CHOOSE_MODE, tuple(picks)
     if casting.stage is CastStage.CHOOSE_MODE:
         # Rule 700.2a: a mode whose targets can't be chosen can't be chosen.
         return DecisionKind.CHOOSE_MODE, tuple(
@@ -388,8 +431,16 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
     assert casting is not None
     obj = game.objects[casting.object_id]
     if isinstance(action, ChooseMode):
-        obj.mode = action.mode
+        obj.modes = (*obj.modes, action.mode)
+        if casting.mode_chooser >= 0:
+            obj.chooser = casting.mode_chooser  # rule 700.2e
+        if obj.ability is not None or not modes.choosable(
+                game, obj, casting.seat, lambda: spell_cost(game, obj.card, 0)):
+            _advance_stage(game, events)
+    elif isinstance(action, FinishModes):
         _advance_stage(game, events)
+    elif isinstance(action, ChoosePlayer):
+        casting.mode_chooser = action.seat  # rule 700.2e
     elif isinstance(action, ChooseX):
         obj.x_value = action.value
         _advance_stage(game, events)
@@ -450,6 +501,12 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
     assert casting is not None
     obj = game.objects[casting.object_id]
     spend(game.player(casting.seat).mana_pool, mana)
+    if obj.ability is None and not obj.spell_copy and mana:
+        player = game.player(casting.seat)
+        before = player.mana_spent_on_spells
+        player.mana_spent_on_spells += len(mana)
+        for n in counting.expended(before, player.mana_spent_on_spells):
+            events.append(Expended(casting.seat, n))  # rule 700.14
     if casting.cost_paid is not None:
         # Rule 601.2h: the additional cost -- sacrifice (701.21a) or discard (701.9a).
         put_into_graveyards(game, [casting.cost_paid], events)
@@ -457,6 +514,7 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
     if ref is not None and ref.kind is AbilityKind.ACTIVATED:
         ability = obj.card.abilities[ref.index]
         source = game.objects[ref.source_id]
+        source.activated_turn = game.turn  # rule 700.10
         if ability.loyalty is not None:
             source.counters["loyalty"] = source.loyalty + ability.loyalty  # rule 606.4
             source.loyalty_turn = game.turn  # rule 606.3
@@ -475,6 +533,8 @@ def _finish(game: Game, events: list[Event]) -> None:
     obj = game.objects[casting.object_id]
     if obj.ability is None and not obj.spell_copy:  # a copy isn't cast (707.10)
         events.append(SpellCast(obj.id, obj.controller, obj.card))  # cast triggers
+    if not obj.spell_copy and counting.is_crime(game, obj.controller, obj):
+        events.append(CrimeCommitted(obj.controller))  # rule 700.13
     if casting.had_priority:
         # Rule 117.3c: the caster receives priority again.
         game.priority = casting.seat

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from server.cards.model import Effect
+from server.engine import counting, planar
 from server.engine.events import Event
 from server.engine.state import Game, GameObject
 from server.engine.zones import draw
@@ -28,4 +29,11 @@ def _draw_per_named_card_in_graveyard(game: Game, obj: GameObject, effect: Effec
 
 CODED: dict[str, CodedEffect] = {
     "draw_per_named_card_in_graveyard": _draw_per_named_card_in_graveyard,
+    # Planechase (rule 901)
+    "planeswalk": planar.coded_planeswalk,
+    "flame_counter_then_damage_you": planar.coded_flame_counter_then_damage_you,
+    "draw_per_land_you_control": planar.coded_draw_per_land_you_control,
+    "sacrifice_nonblack_creature": planar.coded_sacrifice_nonblack_creature,
+    # Stick Together (rule 700.8d)
+    "choose_party_sacrifice_rest": counting.start_choosing_parties,
 }

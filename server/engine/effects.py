@@ -8,7 +8,7 @@ are performed in text order).
 from __future__ import annotations
 
 from server.cards.model import Effect, TargetReq, TriggeredAbility, Verb, Who
-from server.engine import layers
+from server.engine import counting, layers, looking, zone_rules
 from server.engine.actions import DeclareAttacker
 from server.engine.casting import (
     begin_retargeting,
@@ -17,7 +17,7 @@ from server.engine.casting import (
     stack_targets,
 )
 from server.engine.coded import CODED
-from server.engine.events import DamageDealt, Event, TokenCreated
+from server.engine.events import DamageDealt, Event, LifeExchanged, TokenCreated
 from server.engine.state import (
     Choice,
     ContinuousEffect,
@@ -63,6 +63,8 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
     from sources with the quality (702.16e)."""
     if amount <= 0:
         return  # rule 120.8: no damage is dealt
+    if zone_rules.damage_prevented(game, source.id):
+        return  # rule 615.1: prevented (400.7c: also from what a permanent spell became)
     kind, ref = target
     if kind == "player":
         seat = int(ref)
@@ -113,14 +115,18 @@ def resolve_top(game: Game, events: list[Event]) -> None:
         attach = str(obj.targets[0][1]) if obj.card.is_aura else None
         move(game, obj.id, Zone.BATTLEFIELD, events, controller=obj.controller,
              attached_to=attach)
+        zone_rules.spell_became_permanent(game, obj.id)  # rule 400.7a
         _after_resolution(game)
         return
     source = game.objects.get(_source_id(obj))
     controllers = {str(ref): game.objects[str(ref)].controller for kind, ref in obj.targets
                    if kind == "object" and str(ref) in game.objects}
+    names = {str(ref): game.objects[str(ref)].card.name for kind, ref in obj.targets
+             if kind == "object" and str(ref) in game.objects}
     # The source's power now, or as it last existed (an ability's source that left, 113.7a).
     game.resolving = Resolution(obj.id, 0, legal, controllers,
-                                obj.source_power if source is None else source.power)
+                                obj.source_power if source is None else source.power,
+                                names=names)
     continue_resolution(game, events)
 
 
@@ -173,6 +179,7 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
 def _leave_stack(game: Game, obj: GameObject, events: list[Event]) -> None:
     """Rule 608.2n: a resolved or fizzled instant or sorcery goes to its owner's graveyard;
     an ability just leaves the stack (it isn't a card, rule 113.7)."""
+    looking.end_looks(game, obj.id)  # rule 701.20a: what it revealed is hidden again
     if obj.id in game.objects and obj.zone is Zone.STACK:
         if obj.is_ability:
             remove_from_game(game, obj.id)
@@ -200,6 +207,9 @@ def _players(game: Game, obj: GameObject, effect: Effect, targets: list[Target])
         return game.opponents(obj.controller)
     if who is Who.EACH_PLAYER:
         return game.apnap()
+    if who is Who.CHOOSER:
+        chooser = obj.chooser if obj.chooser >= 0 else obj.controller  # rule 700.2e
+        return [] if game.players[chooser].has_lost else [chooser]
     if who is Who.TARGET_CONTROLLER:
         # Rule 608.2h: the target's controller as it last existed (it may have left).
         res = game.resolving
@@ -215,6 +225,8 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
                 targets: list[Target]) -> list[GameObject]:
     who = effect.who
     if who is Who.SELF:
+        if obj.ability is None and obj.zone is Zone.STACK:
+            return [obj]  # a spell's own instruction, e.g. "Exile Harness Infinity" (608.2n)
         source = game.objects.get(_source_id(obj))
         return [source] if source is not None and source.zone is Zone.BATTLEFIELD else []
     if who in (Who.TARGET, Who.THAT):
@@ -239,6 +251,8 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
                 and o.id != _source_id(obj)]
     if who is Who.EACH_CREATURE_OPPONENTS_CONTROL:
         return [o for o in creatures if o.controller != obj.controller]
+    if who is Who.EACH_CREATURE_CHOOSER_CONTROLS:
+        return [o for o in creatures if o.controller == obj.chooser]
     return creatures  # Who.EACH_CREATURE
 
 
@@ -250,12 +264,16 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     source = game.objects.get(_source_id(obj), obj)
     if effect.amount_is_event and obj.ability is not None:
         amount = obj.ability.event_amount
+    if effect.count:
+        amount = (effect.amount or 1) * _count(game, obj, effect)
     if effect.amount_is_power:
         res = game.resolving
         amount = source.power if source.zone is Zone.BATTLEFIELD else \
             (res.source_power if res is not None else 0)
     if verb is Verb.DEAL_DAMAGE:
         recipients = targets if effect.who is Who.TARGET else [
+            ("object", p.id) for p in _permanents(game, obj, effect, targets)
+        ] if effect.who in _CREATURE_GROUPS else [
             ("player", seat) for seat in _players(game, obj, effect, targets)]
         for target in recipients:
             deal_damage(game, source, target, amount, events)
@@ -265,13 +283,20 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     elif verb is Verb.LOSE_LIFE:
         for seat in _players(game, obj, effect, targets):
             game.player(seat).life -= amount  # rule 119.3
+            if game.resolving is not None and amount > 0:
+                game.resolving.life_lost += amount
     elif verb is Verb.DRAW:
         for seat in _players(game, obj, effect, targets):
             for _ in range(amount):
                 draw(game, seat, events)  # rule 121.2
     elif verb is Verb.DISCARD:
         for seat in _players(game, obj, effect, targets):
-            start_discard(game, seat, amount, events)
+            if effect.chooser == "you":  # rule 701.9b: another player chooses
+                looking.start_hand_choice(game, obj.controller, seat, effect, events)
+            elif effect.chooser == "random":
+                looking.random_discard(game, seat, amount, events)
+            else:
+                start_discard(game, seat, amount, events)
     elif verb is Verb.SACRIFICE:
         for seat in _players(game, obj, effect, targets):
             _start_sacrifice(game, seat, effect, obj, events)
@@ -292,6 +317,20 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                                            effect.this_turn))  # rule 603.7a
     elif verb is Verb.CREATE_EMBLEM and effect.emblem is not None:
         create_object(game, effect.emblem, obj.controller, Zone.COMMAND)  # rule 114.1
+    elif verb in _HIDDEN_VERBS:
+        _perform_hidden(game, obj, effect, targets, amount=amount, events=events)
+    elif verb is Verb.EXCHANGE_LIFE:
+        _exchange_life(game, [int(ref) for kind, ref in targets if kind == "player"], events)
+    elif verb is Verb.EXCHANGE_ZONES and effect.destination == "battlefield":
+        for aura in _permanents(game, obj, effect, targets):
+            looking.start_attachment_exchange(game, obj.controller, aura, effect, events)
+    elif verb is Verb.EXCHANGE_ZONES:
+        for seat in _players(game, obj, effect, targets):
+            _exchange_zones(game, seat, effect.destination, effect.exchange_with, events)
+    elif verb in zone_rules.VERBS:  # rules 400-406
+        zone_rules.perform(game, obj, effect, targets,
+                           players=_players(game, obj, effect, targets), amount=amount,
+                           events=events)
     else:
         _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
                                amount=amount, events=events)
@@ -365,8 +404,116 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
     elif verb is Verb.EXILE_IF_DIES:
         for permanent in permanents:
             permanent.exile_if_dies = True
+    elif verb is Verb.PUT_ON_TOP:
+        for permanent in permanents:
+            move(game, permanent.id, Zone.LIBRARY, events)  # its owner's library (400.3)
+    elif verb is Verb.EXCHANGE_CONTROL:
+        _exchange_control(game, permanents, effect)
     else:  # pragma: no cover - the vocabulary is closed
         raise ValueError(f"unhandled verb {verb}")
+
+
+_CREATURE_GROUPS = (Who.EACH_CREATURE, Who.EACH_CREATURE_YOU_CONTROL,
+                    Who.EACH_CREATURE_OPPONENTS_CONTROL, Who.EACH_OTHER_CREATURE_YOU_CONTROL,
+                    Who.EACH_CREATURE_CHOOSER_CONTROLS)
+
+
+def _count(game: Game, obj: GameObject, effect: Effect) -> int:
+    """The game-state count an amount refers to (rules 700.5, 700.8)."""
+    you = obj.controller
+    kind = effect.count
+    if kind == "devotion":
+        return counting.devotion(game, you, effect.colors)
+    if kind == "party":
+        return counting.party_count(game, you)
+    if kind == "life_lost":
+        return game.resolving.life_lost if game.resolving is not None else 0
+    if kind == "creature_cards_in_your_graveyard":
+        return sum(1 for i in game.player(you).graveyard if game.objects[i].card.creature)
+    return game.player(you).creatures_died  # your_creatures_died_this_turn
+
+
+_HIDDEN_VERBS = (Verb.SCRY, Verb.FATESEAL, Verb.SEARCH, Verb.REVEAL_TOP, Verb.CLASH,
+                 Verb.PILES, Verb.MILL)
+
+
+def _perform_hidden(game: Game, obj: GameObject, effect: Effect, targets: list[Target], *,
+                    amount: int, events: list[Event]) -> None:
+    """Effects that look at or reveal hidden cards (rules 701.20-701.23, 701.29, 701.30,
+    700.3) and milling (701.17)."""
+    verb, you = effect.verb, obj.controller
+    res = game.resolving
+    seats = _players(game, obj, effect, targets)
+    # "the same name as that artifact": its name as it last existed (608.2h).
+    named = next((res.names.get(str(ref), "") for kind, ref in targets if kind == "object"),
+                 "") if res is not None else ""
+    if verb is Verb.CLASH:
+        looking.start_clash(game, you, events)
+    elif verb is Verb.PILES:
+        looking.start_piles(game, you, amount, events)
+    elif verb is Verb.FATESEAL:
+        looking.start_fateseal(game, you, amount, events)
+        return
+    for seat in seats:
+        if verb is Verb.SCRY:
+            looking.start_scry(game, seat, seat, amount, events)  # rule 701.22a
+        elif verb is Verb.SEARCH:
+            looking.start_search(game, you, seat, effect, named=named, events=events)
+        elif verb is Verb.REVEAL_TOP:
+            card = looking.revealed_top(game, seat, obj.id, events)
+            if card is not None and res is not None:
+                res.revealed.append(card.id)
+        elif verb is Verb.MILL:
+            # Rule 701.17a: the top N cards go to the graveyard at the same time.
+            library = game.player(seat).library
+            put_into_graveyards(game, list(reversed(library[-amount:])) if amount > 0 else [],
+                                events)
+
+
+def _exchange_control(game: Game, permanents: list[GameObject], effect: Effect) -> None:
+    """Rules 701.12a-b (2009: 701.8a-b): both permanents must still be there, or nothing
+    happens; controlled by the same player, nothing happens; otherwise each player gains
+    control of the other's permanent at the same time, indefinitely (layer 2, 613.1b)."""
+    if len(permanents) != 2 or any(p.zone is not Zone.BATTLEFIELD for p in permanents):
+        return
+    first, second = permanents
+    if first.controller == second.controller:
+        return
+    stamp = next_timestamp(game)
+    game.effects.append(ContinuousEffect(stamp, (first.id,), controller=second.controller,
+                                         lasting=True))
+    game.effects.append(ContinuousEffect(stamp, (second.id,), controller=first.controller,
+                                         lasting=True))
+
+
+def _exchange_life(game: Game, seats: list[int], events: list[Event]) -> None:
+    """Rule 701.12c (2009: 701.8c): each player gains or loses the life needed to reach the
+    other's previous total (so it is life gained or lost, and triggers on that)."""
+    if len(seats) != 2 or seats[0] == seats[1]:
+        return
+    a, b = (game.player(s) for s in seats)
+    before = (a.life, b.life)
+    for player, new in ((a, before[1]), (b, before[0])):
+        if new > player.life:
+            gain_life(game, player.seat, new - player.life)
+        else:
+            player.life = new  # rule 119.3: life lost
+    events.append(LifeExchanged((seats[0], seats[1])))
+
+
+def _exchange_zones(game: Game, seat: int, first: str, second: str,
+                    events: list[Event]) -> None:
+    """Rules 701.12d, 701.12f (2009: 701.8d, 701.8f): exchange the cards of two zones; only
+    if every card is owned by the same player -- and even if one zone is empty."""
+    zone = {"hand": Zone.HAND, "graveyard": Zone.GRAVEYARD, "exile": Zone.EXILE,
+            "all_exile": Zone.EXILE}
+    ones = list(looking.zone_cards(game, first, seat))
+    others = list(looking.zone_cards(game, second, seat))
+    if any(game.objects[i].owner != seat for i in (*ones, *others)):
+        return  # rule 701.12d: not all owned by the same player -- no part happens
+    for ids, to in ((ones, zone[second]), (others, zone[first])):
+        for oid in ids:
+            move(game, oid, to, events)
 
 
 def _copy_spell(game: Game, controller: int, spell: GameObject) -> GameObject:
@@ -375,7 +522,7 @@ def _copy_spell(game: Game, controller: int, spell: GameObject) -> GameObject:
     copy = create_object(game, spell.card, controller, Zone.STACK)
     copy.controller = copy.base_controller = controller
     copy.spell_copy = True
-    copy.mode = spell.mode
+    copy.modes = spell.modes  # rule 700.2g
     copy.x_value = spell.x_value
     copy.targets = spell.targets
     copy.target_groups = spell.target_groups

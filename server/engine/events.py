@@ -92,5 +92,58 @@ class BlockersDeclared:
     blocks: tuple[tuple[str, str], ...]
 
 
+@dataclass(frozen=True, slots=True)
+class CardsRevealed:
+    """Rules 701.20a, 701.20e: cards were revealed to ``seats`` (every player for a reveal,
+    one player for a look). Names the cards: only those seats may ever be told of it."""
+
+    object_ids: tuple[str, ...]
+    seats: tuple[int, ...]
+    cards: tuple[CardDef, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LibrarySearched:
+    """Rule 701.23: ``seat`` searched ``owner``'s library (found cards are not named: they
+    are revealed only if the effect says so, 701.23e)."""
+
+    seat: int
+    owner: int
+    found: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClashResolved:
+    """Rule 701.30d: the clash's winner, if any (a player whose revealed card had a higher
+    mana value than every other revealed card)."""
+
+    seats: tuple[int, ...]
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CrimeCommitted:
+    """Rule 700.13: ``seat`` committed a crime (a spell or ability they control targets an
+    opponent, something an opponent controls, or a card in an opponent's graveyard)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Expended:
+    """Rule 700.14: ``seat`` expended ``amount``."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class LifeExchanged:
+    """Rule 701.12c: each player's life total became the other's (as gain or loss)."""
+
+    seats: tuple[int, int]
+
+
 Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
-         | TokenCreated | AttackersDeclared | BlockersDeclared)
+         | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
+         | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended)

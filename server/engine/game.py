@@ -11,7 +11,20 @@ from dataclasses import dataclass, field
 
 from server.cards import CardDef
 from server.cards.model import TriggerEvent
-from server.engine import casting, combat, effects, layers, start, triggers
+from server.engine import ante as ante_rules
+from server.engine import (
+    casting,
+    combat,
+    counting,
+    effects,
+    layers,
+    looking,
+    modes,
+    planar,
+    start,
+    triggers,
+    zone_rules,
+)
 from server.engine.actions import (
     Action,
     ActivateAbility,
@@ -34,6 +47,7 @@ from server.engine.actions import (
     PlayLand,
     PutOnBottom,
     ResetBlockers,
+    RollPlanarDie,
     Sacrifice,
     TakeMulligan,
 )
@@ -76,14 +90,22 @@ class PlayerSetup:
     name: str
     deck: Sequence[CardDef]
     sideboard: Sequence[CardDef] = field(default=())
+    #: Planechase (rule 901.3): the player's planar deck, top card LAST (shuffled at the
+    #: start like the library).
+    planar_deck: Sequence[CardDef] = field(default=())
 
 
-def new_game(seed: bytes, players: Sequence[PlayerSetup]) -> Game:
+def new_game(seed: bytes, players: Sequence[PlayerSetup], *, planechase: bool = False,
+             ante: bool = False) -> Game:
     """Start a game of 2-8 players (rule 103): each deck becomes its owner's library, a random
     player chooses who takes the first turn (103.1) -- the first pending decision; then the
     libraries are shuffled (103.3) and the opening hands drawn (103.5).
 
     ``seed`` is the game's secret: together with the actions applied it determines everything.
+
+    ``planechase``: play the Planechase variant (rule 901) with each player's planar deck
+    (901.3, validated). ``ante``: play for ante (rule 407); ante cards are legal only then
+    (407.3). Plane cards are never part of a deck or sideboard (311.1, 901.3).
     """
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
@@ -91,6 +113,17 @@ def new_game(seed: bytes, players: Sequence[PlayerSetup]) -> Game:
     for seat, setup in enumerate(players):
         if not setup.deck:
             raise ValueError(f"player {seat} has an empty deck")
+    for seat, setup in enumerate(players):
+        cards = [*setup.deck, *setup.sideboard]
+        if any(planar.is_plane(c) for c in cards):
+            raise planar.PlanarDeckError(f"player {seat}'s deck or sideboard holds a plane "
+                                         "card; planes belong in a planar deck (rule 901.3)")
+        ante_rules.validate_ante_cards(seat, cards, ante)
+        if planechase:
+            planar.validate_planar_deck(seat, setup.planar_deck)
+        elif setup.planar_deck:
+            raise planar.PlanarDeckError(f"player {seat} has a planar deck but the game is "
+                                         "not a Planechase game (rule 901)")
     game = Game(rng=GameRng(seed), players=[
         Player(seat=i, name=p.name, life=STARTING_LIFE, sideboard=list(p.sideboard))
         for i, p in enumerate(players)
@@ -98,6 +131,10 @@ def new_game(seed: bytes, players: Sequence[PlayerSetup]) -> Game:
     for seat, setup in enumerate(players):
         for card in setup.deck:  # rule 103.2: the starting decks (shuffled at 103.3)
             create_object(game, card, seat, Zone.LIBRARY)
+    game.planechase, game.playing_for_ante = planechase, ante
+    for seat, setup in enumerate(players):
+        game.players[seat].planar_deck = list(setup.planar_deck)
+        game.rng.shuffle(game.players[seat].planar_deck)  # a random planar deck order
     chooser = game.rng.randbelow(len(players))  # rule 103.1: a random player chooses
     game.choices.append(Choice(DecisionKind.CHOOSE_STARTING_PLAYER, chooser))
     _advance(game, [])
@@ -176,7 +213,9 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None
         _pass_priority(game, seat, events)
     elif isinstance(action, PlayLand):
         # Rules 116.2a, 305.1: a special action; the player keeps priority (117.3c).
-        move(game, action.object_id, Zone.BATTLEFIELD, events)
+        origin = game.objects[action.object_id].zone
+        land = move(game, action.object_id, Zone.BATTLEFIELD, events)
+        zone_rules.played_from(game, origin, land)  # rule 400.7i
         game.player(seat).lands_played += 1
         game.passes = 0
     elif isinstance(action, CastSpell):
@@ -200,6 +239,8 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None
         combat.finish_blockers(game, seat, events)
     elif isinstance(action, AssignCombatDamage):
         game.combat.assignments[action.attacker_id] = action.assignments
+    elif isinstance(action, RollPlanarDie):
+        planar.roll_planar_die(game, seat, action.mana, events)  # rules 901.9, 116.2i
     else:  # pragma: no cover - every option kind is handled above
         raise IllegalActionError(f"unhandled action {action!r}")
 
@@ -207,8 +248,16 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None
 def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
     """Apply an answer to the first pending :class:`Choice`."""
     kind = choice.kind
-    if isinstance(action, ChooseStartingPlayer):
+    if kind in looking.KINDS:
+        looking.answer(game, choice, action, events)
+    elif kind in counting.KINDS:
+        counting.answer(game, choice, action, events)
+    elif kind in zone_rules.KINDS:
+        zone_rules.answer(game, choice, action, events)  # rule 400.11b
+    elif isinstance(action, ChooseStartingPlayer):
         game.choices.pop(0)
+        game.starting_player = action.seat
+        ante_rules.ante_at_start(game, events)  # rule 407.2: before anyone draws
         start.start_with(game, action.seat, events)
     elif isinstance(action, KeepHand | TakeMulligan):
         game.choices.pop(0)
@@ -271,6 +320,12 @@ def _count_down(game: Game, choice: Choice) -> bool:
 
 def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
     kind, seat = choice.kind, choice.seat
+    if kind in looking.KINDS:
+        return looking.options(game, choice)
+    if kind in counting.KINDS:
+        return counting.options(game, choice)
+    if kind in zone_rules.KINDS:
+        return zone_rules.options(game, choice)
     if kind is DecisionKind.CHOOSE_STARTING_PLAYER:
         return tuple(ChooseStartingPlayer(s) for s in game.apnap(seat))
     if kind is DecisionKind.MULLIGAN:
@@ -323,7 +378,7 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
     options: list[Action] = [PassPriority()]
     player = game.player(seat)
     pool = potential_pool(game, seat)
-    for oid in player.hand:
+    for oid in [*player.hand, *zone_rules.playable_elsewhere(game, seat)]:  # 401.5, 400.7h
         obj = game.objects[oid]
         if obj.card.is_land:
             # Rules 305.1-305.2: main phase, own turn, empty stack, lands left to play.
@@ -337,6 +392,9 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
         if obj.controller == seat:
             options += [ActivateAbility(oid, i) for i in range(len(obj.card.abilities))
                         if casting.can_activate(game, seat, obj, i)]
+    if planar.can_roll(game, seat):  # rules 901.9, 116.2i: a special action
+        options += [RollPlanarDie(m) for m in
+                    planar.payments(player.mana_pool, planar.roll_cost(game, seat))]
     # Rules 117.1d, 605.3a: mana abilities may be activated whenever the player has priority.
     options += casting.mana_ability_options(game, seat)
     return tuple(options)
@@ -390,7 +448,8 @@ def _cleanup_end_effects(game: Game) -> None:
         obj.damage = 0
         obj.exile_if_dies = False
         obj.regeneration_shields = 0  # shields last "this turn" (701.19a)
-    game.effects.clear()
+    # Rule 611.2a: only effects that last until end of turn end now.
+    game.effects[:] = [e for e in game.effects if e.lasting]
     game.prevent_combat_damage = False
 
 
@@ -418,6 +477,9 @@ def _begin_step(game: Game, events: list[Event]) -> None:
         # rule 103.8c: in other multiplayer games nobody skips it.
         if not (game.turn == 1 and len(game.players) == 2):
             draw(game, game.active, events)  # rule 504.1
+        # Rule 504.2: then "at the beginning of [each player's] draw step" abilities trigger.
+        triggers.each_permanent(game, TriggerEvent.EACH_DRAW_STEP, event_player=game.active)
+        triggers.each_permanent(game, TriggerEvent.YOUR_DRAW_STEP, game.active)  # rule 504.2
     elif game.step is Step.CLEANUP:
         game.cleanup_done = False
 
@@ -450,12 +512,17 @@ def _next_turn(game: Game) -> None:
     turn."""
     game.active = game.next_seat(game.active)
     game.turn += 1
+    planar.new_turn(game)  # rule 901.6: the new active player is the planar controller
     game.step = Step.UNTAP
     game.creatures_died = 0
     game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over
+    game.once_per_turn.clear()
     for player in game.players:
         player.lands_played = 0
         player.life_gained_this_turn = 0
+        player.descended = 0  # rule 700.11
+        player.mana_spent_on_spells = 0  # rule 700.14
+        player.creatures_died = 0
 
 
 # --- the main loop ---------------------------------------------------------------------------
@@ -467,10 +534,11 @@ def _advance(game: Game, events: list[Event]) -> None:
     seen = 0
     while game.result is None:
         layers.refresh(game)
+        zone_rules.refresh_revealed_tops(game, events)  # rules 401.5, 401.6
         seen = triggers.collect_triggers(game, events, seen)
         if game.casting is not None:
             kind, options = casting.casting_decision(game)
-            _decide(game, game.casting.seat, kind, options)
+            _decide(game, modes.decider(game.casting), kind, options)
             return
         if game.choices:
             choice = game.choices[0]
@@ -482,6 +550,7 @@ def _advance(game: Game, events: list[Event]) -> None:
         if game.phase is not GamePhase.PLAYING:
             raise AssertionError("the start of the game always has a pending choice")
         if not game.step_begun:
+            planar.start_if_needed(game)  # rules 103.7, 901.5: the starting plane
             _begin_step(game, events)
             continue
         if _step_choice(game, events):
@@ -511,3 +580,4 @@ def _advance(game: Game, events: list[Event]) -> None:
             game.passes = 0
         _decide(game, game.priority, DecisionKind.PRIORITY, _priority_options(game, game.priority))
         return
+    ante_rules.settle(game)  # rule 407.2: the game is over; the winner owns the ante

@@ -42,7 +42,7 @@ def _affected(game: Game, source: GameObject, static: StaticAbility,
     for obj in candidates:
         if static.subtype and static.subtype not in (obj.subtypes_now or obj.card.subtypes):
             continue
-        if static.with_counter and not obj.counters.get(static.with_counter):
+        if static.with_counter and obj.counters.get(static.with_counter, 0) < static.min_counters:
             continue
         yield obj
 
@@ -71,17 +71,32 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
         obj.restrictions = frozenset()
         for static in obj.card.statics:
             statics.append((obj.timestamp, obj, static))  # rule 613.7a
+    for oid in [i for i in game.command if not objects[i].face_down]:  # 400.9, 708.2
+        # Rules 311.4, 901.7: a face-up plane's statics work from there.
+        for static in objects[oid].card.statics:
+            statics.append((objects[oid].timestamp, objects[oid], static))
     if not statics and not game.effects and not any(o.card.power_cda for o in permanents):
         for obj in permanents:
             obj.pt_now = None  # printed values and counters
         return
     statics.sort(key=lambda item: item[0])
     effects = sorted(game.effects, key=lambda e: e.timestamp)
-    # Layer 2: control-changing effects (613.1b).
-    for _, source, static in statics:
-        if static.control:
-            for obj in _affected(game, source, static, permanents):
+    # Layer 2: control-changing effects (613.1b), statics and resolved effects together in
+    # timestamp order (613.7).
+    layer2: list[tuple[int, GameObject | None, StaticAbility | None, int]] = [
+        (t, src, st, -1) for t, src, st in statics if st.control]
+    layer2 += [(e.timestamp, None, None, i) for i, e in enumerate(effects) if e.controller >= 0]
+    layer2.sort(key=lambda item: item[0])
+    for _, source, control, index in layer2:
+        if source is not None and control is not None:
+            for obj in _affected(game, source, control, permanents):
                 obj.controller = source.controller
+        else:
+            change = effects[index]
+            for oid in change.affected:
+                target = objects.get(oid)
+                if target is not None and target.zone is Zone.BATTLEFIELD:
+                    target.controller = change.controller
     # Layer 4: type-changing effects (613.1d).
     for _, source, static in statics:
         if static.subtypes:

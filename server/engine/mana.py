@@ -182,6 +182,7 @@ def tap_for_mana(game: Game, object_id: str, mana: str = "") -> None:
     if mana not in options:
         mana = options[0]
     obj.tapped = True
+    obj.activated_turn = game.turn  # rule 700.10: a mana ability is activated too
     _add(game.player(obj.controller).mana_pool, mana)
 
 

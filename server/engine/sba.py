@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from server.cards.model import TargetKind
+from server.engine import ante, planar
 from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
@@ -20,7 +21,10 @@ def lose(game: Game, seat: int, reason: str, events: list[Event]) -> None:
     had_passed = seat in _recent_passers(game)
     player.has_lost = True
     events.append(PlayerLost(seat, reason))
+    planar.before_leaving(game, seat)  # rule 901.6: the planar controller passes on first
+    ante.before_leaving(game, seat)  # rule 407.2: the ante as the game ends
     _leave_game(game, seat, events)
+    planar.after_leaving(game, seat, events)  # rule 901.10
     if had_passed:
         game.passes -= 1  # rule 117.4: the others' passes in succession still count
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from server.cards import CardDef
-from server.cards.model import ActivatedAbility, TriggeredAbility
+from server.cards.model import ActivatedAbility, Effect, TriggeredAbility
 from server.engine.actions import Action
 from server.engine.rng import GameRng
 
@@ -26,6 +26,8 @@ class Zone(IntEnum):
     STACK = 5
     EXILE = 6
     COMMAND = 7
+    #: Rules 400.1, 407: the ante zone, used only when playing for ante (public, 400.2).
+    ANTE = 8
 
 
 class Step(IntEnum):
@@ -72,6 +74,29 @@ class DecisionKind(IntEnum):
     CHOOSE_COST = 17
     CHOOSE_REPLACEMENT = 18
     CHOOSE_DEFENDER = 19
+    #: Put looked-at cards on the top or bottom of a library: scry, fateseal (701.22a,
+    #: 701.29a) and the optional bottom of a clash (701.30a).
+    SCRY = 20
+    #: Find cards in a searched zone (701.23).
+    SEARCH = 21
+    #: Choose a player: the opponent to clash with (701.30b) or to separate piles (700.3).
+    CHOOSE_PLAYER = 22
+    #: Separate cards into two piles (700.3): pick the cards of the first pile.
+    SEPARATE_PILES = 23
+    #: Choose one of two piles (700.3).
+    CHOOSE_PILE = 24
+    #: Choose a card from a revealed hand for an effect (701.9b: "you choose ... that player
+    #: discards that card").
+    CHOOSE_CARD = 25
+    #: Rule 701.30a: keep the card revealed by a clash on top, or put it on the bottom.
+    CLASH = 26
+    #: Rule 700.8d: choose a party from among your creatures (one card at a time).
+    CHOOSE_PARTY = 27
+    #: Rule 400.11b: choose a card you own from outside the game to bring in (a wish).
+    CHOOSE_OUTSIDE_CARD = 50
+    #: Rule 406.4: choose an exiled card -- a face-down one only if you may look at it,
+    #: else a pile of face-down cards (a card of it is then chosen at random).
+    CHOOSE_EXILED_CARD = 51
 
 
 class GamePhase(Enum):
@@ -136,8 +161,8 @@ class GameObject:
     targets: tuple[tuple[str, int | str], ...] = ()
     #: How many of ``targets`` belong to each target requirement, in order.
     target_groups: tuple[int, ...] = ()
-    #: The chosen mode of a modal spell (rule 700.2).
-    mode: int | None = None
+    #: The chosen modes of a modal spell or ability, in the order chosen (rule 700.2).
+    modes: tuple[int, ...] = ()
     #: Counters by kind, e.g. {"+1/+1": 2, "loyalty": 3} (rule 122).
     counters: dict[str, int] = field(default_factory=dict)
     #: The object this Aura or Equipment is attached to (rule 701.3).
@@ -175,6 +200,20 @@ class GameObject:
     #: For an ability: what its source was attached to as the ability was created (last
     #: known information for "enchanted creature" once the Aura is gone, 608.2h).
     source_attached: str | None = None
+    #: Turn in which an ability of it was last activated (rule 700.10).
+    activated_turn: int = -1
+    #: Rule 700.2e: the player who chose the modes of this spell (-1: its controller).
+    chooser: int = -1
+    #: The id of the object this one was before its last zone change (rule 400.7). Never
+    #: shown to anyone; only the exceptions of 400.7e, 400.7f and 400.7j may use it to find
+    #: the new object in a public zone (see :mod:`server.engine.zone_rules`).
+    came_from: str = ""
+    #: Rules 406.5, 406.6: the exile pile this card is in -- the object whose ability exiled
+    #: it (``"<object id>"``); "" for none. A new object in exile (400.8) is in no pile.
+    exiled_with: str = ""
+    #: Rule 406.4: the pile of face-down exiled cards this card is in -- cards exiled face
+    #: down at the same time in the same way (the id of the spell or ability that did it).
+    exile_pile: str = ""
 
     @property
     def ability_def(self) -> ActivatedAbility | TriggeredAbility | None:
@@ -273,6 +312,19 @@ class Player:
     has_lost: bool = False
     #: Rule 704.5b: attempted to draw from an empty library since SBAs were last checked.
     drew_from_empty: bool = False
+    #: Rule 700.11: permanent cards put into this player's graveyard this turn.
+    descended: int = 0
+    #: Rule 700.14: mana spent to cast spells this turn.
+    mana_spent_on_spells: int = 0
+    #: Creatures this player controlled that died this turn.
+    creatures_died: int = 0
+    #: Planechase (rule 901.3): this player's planar deck, top card LAST. Cards, not
+    #: objects: hidden, only the size is public.
+    planar_deck: list[CardDef] = field(default_factory=list)
+    #: Rule 116.2i: times this player rolled the planar die as a special action in turn
+    #: ``planar_rolls_turn``.
+    planar_rolls: int = 0
+    planar_rolls_turn: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +340,10 @@ class ContinuousEffect:
     loses: tuple[str, ...] = ()
     #: Layer 7d: switch power and toughness (rule 613.4d).
     switch: bool = False
+    #: Layer 2: the affected permanents' new controller (rule 613.1b); -1 for none.
+    controller: int = -1
+    #: It lasts indefinitely rather than until end of turn (rule 611.2a).
+    lasting: bool = False
 
 
 @dataclass(slots=True)
@@ -308,6 +364,8 @@ class Casting:
     #: belong to each target requirement; each may be kept, even if illegal now.
     retarget: tuple[tuple[str, int | str], ...] | None = None
     retarget_groups: tuple[int, ...] = ()
+    #: Rule 700.2e: the player choosing the modes (-1: the caster; -2: not yet chosen).
+    mode_chooser: int = -1
 
 
 @dataclass(slots=True)
@@ -328,6 +386,15 @@ class Choice:
     #: A reflexive trigger to create if the optional action is taken (rule 603.12a), with
     #: the card and object it comes from.
     reflexive: PendingTrigger | None = None
+    #: SCRY: for each pick, whether it went to the bottom; SEARCH/CHOOSE_CARD/PILES: the
+    #: effect being performed, whose library / hand it is, and the cards found must be at
+    #: least ``minimum`` (701.23d) before the player may stop.
+    bottoms: list[bool] = field(default_factory=list)
+    effect: Effect | None = None
+    owner: int = -1
+    minimum: int = 0
+    #: A clash or pile separation in progress (the other choices of the same effect).
+    group: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -343,6 +410,29 @@ class Resolution:
     controllers: dict[str, int] = field(default_factory=dict)
     #: The source's power as resolution began, or as it last existed (608.2h).
     source_power: int = 0
+    #: Rule 701.30d: the controller won a clash during this resolution.
+    won_clash: bool = False
+    #: Life lost by the players the previous effects of this resolution affected ("you gain
+    #: life equal to the life lost this way").
+    life_lost: int = 0
+    #: Cards this resolution revealed (701.20a) for "if it's a ... card".
+    revealed: list[str] = field(default_factory=list)
+    #: The names of its object targets as resolution began (last known, 608.2h).
+    names: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Look:
+    """Cards in a hidden zone that players may see for now (rules 701.20a, 701.20e): revealed
+    to everyone, or looked at by one player. It ends when the effect that made it is done;
+    a card that changes zones is a new object (400.7), which nobody has looked at."""
+
+    ids: list[str]
+    #: Who may see them (every seat for a reveal).
+    seats: tuple[int, ...]
+    #: The stack object whose resolution made the look; it ends when that object leaves
+    #: the stack ("" -- ends as the choice it was made for is answered).
+    source: str = ""
 
 
 @dataclass(slots=True)
@@ -470,6 +560,41 @@ class Game:
     result: GameResult | None = None
     #: Number of actions applied so far (the length of the action log).
     action_count: int = 0
+    #: Hidden cards that some players may see for now (701.20a, 701.20e, 701.23a).
+    looks: list[Look] = field(default_factory=list)
+    #: "This ability triggers only once each turn": "source id:ability index" that did.
+    once_per_turn: list[str] = field(default_factory=list)
+    #: Planechase (rule 901): the variant is on; the starting plane was turned face up
+    #: (901.5); the planar controller (901.6, -1 before the start); every planar die roll
+    #: as (turn, seat, face) (901.9).
+    planechase: bool = False
+    planar_started: bool = False
+    planar_controller: int = -1
+    planar_rolls: list[tuple[int, int, str]] = field(default_factory=list)
+    #: Playing for ante (rule 407): the ante zone (400.1), its contents as the game ended
+    #: (card name, owner), and the ownership changes at the end (407.2): (card name,
+    #: previous owner, new owner).
+    playing_for_ante: bool = False
+    ante: list[str] = field(default_factory=list)
+    ante_final: list[tuple[str, int]] = field(default_factory=list)
+    ante_settled: bool = False
+    ante_result: list[tuple[str, int, int]] = field(default_factory=list)
+    #: Rules 401.5, 401.6: for each seat playing with the top card of their library
+    #: revealed, the id of the card revealed now (see :mod:`server.engine.zone_rules`).
+    revealed_tops: dict[int, str] = field(default_factory=dict)
+    #: "Prevent all damage [source] would deal this turn" (rule 615.1): (turn, source id);
+    #: a permanent spell's entry follows it onto the battlefield (400.7c).
+    prevented_sources: list[tuple[int, str]] = field(default_factory=list)
+    #: Permissions to cast a card from a graveyard used this turn: (turn, id of the
+    #: permanent granting it); spells cast that way that are exiled instead of going to the
+    #: graveyard this turn (Kess, Dissident Mage): (turn, stack object id) (rule 400.7h).
+    graveyard_casts: list[tuple[int, str]] = field(default_factory=list)
+    graveyard_to_exile: list[tuple[int, str]] = field(default_factory=list)
+    #: Cards in graveyards given flashback until end of turn (702.34a): (turn, card id); and
+    #: spells cast with that flashback, exiled whenever they would leave the stack (702.34a,
+    #: 400.7g).
+    flashback_grants: list[tuple[int, str]] = field(default_factory=list)
+    flashback_spells: list[str] = field(default_factory=list)
 
     def player(self, seat: int) -> Player:
         """The player in ``seat``."""
@@ -491,6 +616,8 @@ class Game:
             return self.exile
         if zone is Zone.COMMAND:
             return self.command
+        if zone is Zone.ANTE:
+            return self.ante
         raise ValueError(f"no object list for zone {zone.name}")
 
     def in_game(self) -> list[int]:

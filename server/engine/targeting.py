@@ -47,6 +47,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         return False
     if req.opponent_controls and obj.controller == controller:
         return False
+    if req.activated_this_turn and obj.activated_turn != game.turn:
+        return False  # rule 700.10
     card = obj.card
     if kind in (TargetKind.ANY, TargetKind.CREATURE_OR_PLANESWALKER):
         return obj.is_creature or obj.is_planeswalker  # rule 115.4

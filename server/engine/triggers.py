@@ -12,7 +12,9 @@ from server.engine.events import (
     AttackersDeclared,
     BlockersDeclared,
     CardDrawn,
+    CrimeCommitted,
     Event,
+    Expended,
     SpellCast,
     TokenCreated,
     ZoneChanged,
@@ -24,7 +26,7 @@ from server.engine.zones import fresh_id
 def trigger(game: Game, controller: int, card: CardDef, source_id: str,
              event: TriggerEvent, *, event_player: int | None = None,
              keywords: bool = False, blocked: GameObject | None = None,
-             spell: CardDef | None = None) -> None:
+             spell: CardDef | None = None, amount: int = 0) -> None:
     """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
     must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too."""
     if game.players[controller].has_lost:
@@ -41,8 +43,15 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
             continue
         if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
             continue
+        if ability.count and ability.count != amount:
+            continue  # "whenever you expend 4" (rule 700.14)
         if not casting.condition_met(game, controller, source_id, ability.condition):
             continue
+        if ability.once_each_turn:
+            key = f"{source_id}:{index}"
+            if key in game.once_per_turn:
+                continue  # "This ability triggers only once each turn."
+            game.once_per_turn.append(key)
         game.pending_triggers.append(PendingTrigger(
             fresh_id(game), controller, card, index, source_id, ability, event_player))
 
@@ -53,7 +62,7 @@ def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
     ``seat``, if given."""
     for oid in [*game.battlefield, *game.command]:
         obj = game.objects[oid]
-        if seat is None or obj.controller == seat:
+        if (seat is None or obj.controller == seat) and not obj.face_down:  # 400.9, 708.2
             trigger(game, obj.controller, obj.card, oid, event, **kwargs)
 
 
@@ -77,6 +86,10 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                             spell=event.card)
         elif isinstance(event, CardDrawn):
             each_permanent(game, TriggerEvent.YOU_DRAW, event.seat)
+        elif isinstance(event, CrimeCommitted):
+            each_permanent(game, TriggerEvent.YOU_COMMIT_CRIME, event.seat)  # rule 700.13
+        elif isinstance(event, Expended):
+            each_permanent(game, TriggerEvent.YOU_EXPEND, event.seat, amount=event.amount)
         elif isinstance(event, AttackersDeclared):
             for oid in event.attackers:
                 obj = game.objects.get(oid)
@@ -94,8 +107,17 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                 obj = game.objects.get(event.new_id)
                 controller = obj.controller if obj is not None else event.owner
                 trigger(game, controller, event.card, event.new_id, TriggerEvent.ENTERS)
+            if event.from_zone is Zone.BATTLEFIELD and event.card.creature:
+                # "Whenever a creature leaves the battlefield" (603.6c; planes, 311.4).
+                each_permanent(game, TriggerEvent.CREATURE_LEAVES_BATTLEFIELD,
+                               event_player=event.controller)
             if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
                 trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES)
+                if event.card.creature:  # "when enchanted creature dies" (400.7f)
+                    for oid in [i for i in game.battlefield if game.objects[i].card.is_aura
+                                and game.objects[i].attached_to == event.old_id]:
+                        trigger(game, game.objects[oid].controller, game.objects[oid].card,
+                                oid, TriggerEvent.ENCHANTED_CREATURE_DIES)
                 if event.card.creature:
                     watchers = [(o.id, o.controller, o.card) for o in
                                 (game.objects[i] for i in game.battlefield)]

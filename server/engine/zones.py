@@ -53,12 +53,18 @@ def move(
     old = game.objects[object_id]
     if to is Zone.BATTLEFIELD and not old.card.is_permanent_card:
         return old  # rule 400.4a
+    if to is Zone.GRAVEYARD and (game.turn, object_id) in game.graveyard_to_exile:
+        to = Zone.EXILE  # "exile it instead" (614.1a), for a spell found on the stack (400.7h)
+    if object_id in game.flashback_spells:
+        game.flashback_spells.remove(object_id)
+        to = Zone.EXILE  # flashback: exiled instead of going anywhere else (702.34a, 400.7g)
     game.zone_list(old.zone, old.owner).remove(object_id)
     del game.objects[object_id]
     if old.zone is Zone.BATTLEFIELD:
         remove_from_combat(game, object_id)
         if to is Zone.GRAVEYARD and old.is_creature:
             game.creatures_died += 1  # "dies" (rule 700.4)
+            game.player(old.controller).creatures_died += 1
     new_controller = old.owner if controller is None else controller
     new = GameObject(
         id=fresh_id(game),
@@ -81,6 +87,9 @@ def move(
             if amount:
                 new.counters[kind] = new.counters.get(kind, 0) + amount
     game.objects[new.id] = new
+    if to is Zone.GRAVEYARD and old.card.is_permanent_card and not old.is_ability \
+            and not old.is_token:
+        game.player(new.owner).descended += 1  # rule 700.11
     target = game.zone_list(to, new.owner)
     if bottom:
         target.insert(0, new.id)
@@ -89,6 +98,7 @@ def move(
     events.append(ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
                               old.card))
     new.token = old.token
+    new.came_from = object_id  # for the exceptions of rule 400.7 only (zone_rules)
     if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:
         game.stray_tokens.append(new.id)  # it ceases to exist at the next SBA (704.5d-e)
     return new
@@ -178,7 +188,8 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
             continue
         new = move(game, obj.id, Zone.GRAVEYARD, events)
         arrived.setdefault(new.owner, []).append(new.id)
-    for owner, ids in arrived.items():
+    for owner in game.apnap():  # rule 101.4: the active player arranges theirs first
+        ids = arrived.get(owner, [])
         if len(ids) >= 2:
             game.choices.append(Choice(DecisionKind.ORDER_GRAVEYARD, owner, list(ids),
                                        count=len(ids) - 1))

@@ -7,7 +7,10 @@ from typing import Any
 from server.engine import (
     DecisionKind,
     GameObject,
+    Zone,
 )
+from server.engine.events import CardsRevealed
+from server.scenarios import variants
 from server.scenarios.position import (
     Run,
     as_kind,
@@ -19,12 +22,14 @@ from server.scenarios.position import (
 from server.view import SPECTATOR, project
 
 _EXPECT_KEYS = {"turn", "step", "active", "priority", "pending", "result", "players", "stack",
-                "exile", "command", "views", "phase", "starting_player"}
+                "exile", "command", "views", "phase", "starting_player",
+                "planechase", "ante", "ante_result"}
 _PLAYER_KEYS = {"life", "poison", "hand", "hand_count", "library", "library_count", "graveyard",
                 "graveyard_count", "battlefield", "lost", "lands_played", "mulligans",
                 "mana_pool", "sideboard"}
 _OBJECT_KEYS = {"card", "tapped", "power", "toughness", "counters", "damage", "attached_to",
                 "controller", "owner", "sick", "is", "is_not", "face_down", "label", "loyalty",
+                "newer_than",
                 "targets", "ability", "mode", "x", "keywords", "lacks", "subtypes", "token"}
 
 
@@ -66,6 +71,12 @@ def check_expectations(run: Run, spec: Any, prefix: str = "") -> None:
     for key, ids in (("exile", game.exile), ("command", game.command)):
         if key in spec:
             _match_objects(run, key, list(ids), spec[key], prefix)
+    if "ante" in spec:  # rules 400.1, 407: the ante zone
+        _match_objects(run, "ante", list(game.ante), spec["ante"], prefix)
+    if "ante_result" in spec:  # rule 407.2
+        variants.expect_ante_result(run, spec["ante_result"], prefix)
+    if "planechase" in spec:  # rule 901
+        variants.expect_planechase(run, spec["planechase"], prefix)
     for viewer, vspec in (spec.get("views") or {}).items():
         _expect_view(run, viewer, vspec or {}, prefix)
 
@@ -151,7 +162,7 @@ def _object_matches(run: Run, obj: GameObject, spec: dict[str, Any]) -> str | No
         "tapped": obj.tapped, "power": obj.power, "toughness": obj.toughness,
         "damage": obj.damage, "controller": obj.controller, "owner": obj.owner,
         "sick": summoning_sick, "face_down": obj.face_down, "loyalty": obj.loyalty,
-        "mode": obj.mode, "x": obj.x_value,
+        "mode": obj.modes[0] if len(obj.modes) == 1 else list(obj.modes), "x": obj.x_value,
         "counters": {k: n for k, n in obj.counters.items() if n},
     }
     for key, value in actual.items():
@@ -178,6 +189,11 @@ def _object_matches(run: Run, obj: GameObject, spec: dict[str, Any]) -> str | No
         return f"is not the object labelled {spec['is']!r} (rule 400.7: a new object?)"
     if "is_not" in spec and run.labels.get(str(spec["is_not"])) == obj.id:
         return f"is still the object labelled {spec['is_not']!r}"
+    if "newer_than" in spec:
+        # Rule 613.7: a later timestamp than the labelled object's (e.g. 701.3c).
+        other = run.game.objects.get(run.labels.get(str(spec["newer_than"]), ""))
+        if other is None or obj.timestamp <= other.timestamp:
+            return f"its timestamp is not later than {spec['newer_than']!r}'s"
     if "targets" in spec:
         names = [run.name_of(str(v)) if k == "object" else f"player {v}"
                  for k, v in obj.targets]
@@ -241,8 +257,26 @@ def _expect_view(run: Run, viewer: Any, spec: Any, prefix: str) -> None:
     if not isinstance(spec, dict):
         raise run.error(f"{prefix}views[{viewer}] is a mapping")
     check_keys(run, f"views[{viewer}]", spec, {"visible", "hidden", "hand_count",
-                                                 "library_count", "face_down"})
+                                                 "library_count", "face_down", "looking_at",
+                                                 "revealed"})
     view = project(game, seat)
+    if "looking_at" in spec:
+        # Cards in libraries and other players' hands this viewer sees now (701.20).
+        own_hand = (Zone.HAND, seat)
+        seen = sorted(o.name for o in view.objects.values()
+                      if o.zone is Zone.LIBRARY or (o.zone is Zone.HAND
+                                                    and (o.zone, o.zone_owner) != own_hand))
+        wanted = sorted(str(n) for n in as_list(run, spec["looking_at"] or [], "looking_at"))
+        if seen != wanted:
+            raise run.fail(f"{prefix}viewer {viewer} looks at {seen}, expected {wanted}")
+    if "revealed" in spec:
+        # Cards the last script step revealed to (or let look at) this viewer (701.20a).
+        shown = sorted(c.name for e in run.last_events if isinstance(e, CardsRevealed)
+                       and seat in e.seats for c in e.cards)
+        wanted = sorted(str(n) for n in as_list(run, spec["revealed"] or [], "revealed"))
+        if shown != wanted:
+            raise run.fail(f"{prefix}the last step revealed {shown} to viewer {viewer}, "
+                           f"expected {wanted}")
     names = [o.name for o in view.objects.values()]
     for name in spec.get("visible", []) or []:
         if name not in names:

@@ -48,12 +48,23 @@ def _scenario_files(paths: Iterable[Path]) -> Iterator[Path]:
             raise ScenarioError(f"{path}: no such file or directory")
 
 
+class ScenarioLoader(yaml.SafeLoader):
+    """YAML without floats: a rule number such as ``707.10`` stays the string "707.10"
+    instead of becoming the float 707.1 (no scenario field is a fraction)."""
+
+
+ScenarioLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:float"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
 def load_scenarios(paths: Iterable[Path]) -> list[Scenario]:
     """Every scenario in the given files and directories (recursively), in file order."""
     out: list[Scenario] = []
     for path in _scenario_files(paths):
         try:
-            docs = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
+            docs = list(yaml.load_all(path.read_text(encoding="utf-8"), Loader=ScenarioLoader))
         except yaml.YAMLError as exc:
             raise ScenarioError(f"{path}: not valid YAML: {exc}") from None
         for index, doc in enumerate(d for d in docs if d is not None):

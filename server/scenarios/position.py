@@ -23,7 +23,9 @@ from server.engine.actions import (
     Action,
     AssignCombatDamage,
 )
+from server.engine.events import Event
 from server.engine.zones import create_object
+from server.scenarios import variants
 from server.scenarios.loading import Scenario, ScenarioError, ScenarioFailure
 
 
@@ -35,6 +37,8 @@ class Run:
         self.labels: dict[str, str] = {}
         #: label of an Aura/Equipment -> label of what it is attached to (set up last)
         self._attach: dict[str, str] = {}
+        #: The events of the last action a script step applied.
+        self.last_events: list[Event] = []
         self.game = self._build()
 
     def fail(self, message: str) -> ScenarioFailure:
@@ -71,7 +75,7 @@ class Run:
         if not isinstance(setup, dict):
             raise self.error("'setup' is a mapping")
         check_keys(self, "setup", setup, {"turn", "active", "step", "players", "exile",
-                                           "command"})
+                                           "command", "planechase", "ante"})
         game = blank_game(self._seed(), self._names())
         game.turn = as_int(self, setup.get("turn", 2), "setup.turn")
         game.active = as_seat(self, game, setup.get("active", 0))
@@ -85,6 +89,9 @@ class Run:
         for key, zone in (("exile", Zone.EXILE), ("command", Zone.COMMAND)):
             for spec in as_list(self, setup.get(key, []), f"setup.{key}"):
                 self._object(game, 0, zone, spec)
+        game.playing_for_ante = bool(setup.get("ante", False))  # rule 407
+        if "planechase" in setup:  # rule 901
+            variants.setup_planechase(self, game, setup["planechase"])
         for label, host in self._attach.items():
             if host not in self.labels:
                 raise self.error(f"attached_to: unknown label {host!r}")
@@ -103,7 +110,7 @@ class Run:
         """A game from its very beginning (rule 103) with the given decks."""
         if not isinstance(spec, dict):
             raise self.error("'start' is a mapping")
-        check_keys(self, "start", spec, {"decks"})
+        check_keys(self, "start", spec, {"decks", "planar_decks", "ante"})
         decks = as_list(self, spec.get("decks"), "start.decks")
         names = self._names()
         if len(decks) != len(names):
@@ -117,14 +124,22 @@ class Run:
             else:
                 raise self.error(f"deck {deck!r}: a demo deck name or a {{card: count}} mapping")
             setups.append(PlayerSetup(name, cards))
-        return new_game(self._seed(), setups)
+        planar_decks = as_list(self, spec.get("planar_decks", []), "start.planar_decks")
+        for i, names in enumerate(planar_decks[:len(setups)]):
+            setups[i] = PlayerSetup(setups[i].name, setups[i].deck, planar_deck=[
+                variants.plane_card(self, n) for n in reversed(as_list(self, names, "deck"))])
+        try:
+            return new_game(self._seed(), setups, planechase=bool(planar_decks),
+                            ante=bool(spec.get("ante", False)))
+        except ValueError as exc:  # rules 901.3, 407.3: a deck the variant doesn't allow
+            raise self.error(str(exc)) from None
 
     def _player(self, game: Game, seat: int, spec: Any) -> None:
         if not isinstance(spec, dict):
             raise self.error(f"setup.players[{seat}] is a mapping")
         check_keys(self, f"setup.players[{seat}]", spec, {
             "life", "poison", "library", "hand", "battlefield", "graveyard", "exile",
-            "sideboard", "lands_played", "mana_pool", "max_hand_size"})
+            "sideboard", "lands_played", "mana_pool", "max_hand_size", "ante"})
         player = game.player(seat)
         player.life = as_int(self, spec.get("life", 20), "life", signed=True)
         player.poison = as_int(self, spec.get("poison", 0), "poison")
@@ -144,6 +159,8 @@ class Run:
                 self._object(game, seat, zone, entry)
         player.sideboard = [self.card(n) for n in as_list(self, spec.get("sideboard", []),
                                                         "sideboard")]
+        for entry in as_list(self, spec.get("ante", []), "ante"):  # rules 400.1, 407.2
+            self._object(game, seat, Zone.ANTE, entry)
 
     def _object(self, game: Game, seat: int, zone: Zone, spec: Any) -> GameObject:
         if isinstance(spec, str):

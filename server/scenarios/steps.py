@@ -15,8 +15,13 @@ from server.engine.actions import (
     ActivateManaAbility,
     AssignCombatDamage,
     CastSpell,
+    ChooseCard,
+    ChooseExilePile,
     ChooseMode,
     ChooseOrder,
+    ChooseOutsideCard,
+    ChoosePile,
+    ChoosePlayer,
     ChooseReplacement,
     ChooseStartingPlayer,
     ChooseTarget,
@@ -28,14 +33,17 @@ from server.engine.actions import (
     Discard,
     FinishAttackers,
     FinishBlockers,
+    FinishModes,
     FinishTargets,
     KeepHand,
     KeepLegend,
     PassPriority,
     PayMana,
+    PlaceCard,
     PlayLand,
     PutOnBottom,
     ResetBlockers,
+    RollPlanarDie,
     Sacrifice,
     TakeMulligan,
 )
@@ -56,7 +64,9 @@ _ACTION_KEYS = {
     "pass", "play", "cast", "activate", "mode", "x", "target", "target_player",
     "finish_targets", "tap", "pay", "attack", "finish_attacks", "block", "finish_blocks",
     "assign", "discard", "choose_starting_player", "keep", "mulligan", "bottom", "order",
-    "keep_legend", "sacrifice", "reset_blocks", "decline", "replacement",
+    "keep_legend", "sacrifice", "reset_blocks", "decline", "replacement", "scry_top",
+    "scry_bottom", "choose_card", "choose_player", "pile", "finish_modes",
+    "roll_planar_die", "wish", "exile_pile",
 }
 _STEP_KEYS = _ACTION_KEYS | {"seat", "ability", "defender", "attacker", "pass_until", "check",
                              "expect_options", "concede", "damage", "times", "planeswalker",
@@ -79,6 +89,7 @@ def _matcher(run: Run, step: dict[str, Any]) -> Any:
         "pass": PassPriority, "finish_targets": FinishTargets, "pay": PayMana,
         "finish_attacks": FinishAttackers, "finish_blocks": FinishBlockers, "keep": KeepHand,
         "mulligan": TakeMulligan, "reset_blocks": ResetBlockers, "decline": Decline,
+        "finish_modes": FinishModes,
     }
     by_object: dict[str, type[Action]] = {
         "play": PlayLand, "cast": CastSpell, "tap": ActivateManaAbility, "discard": Discard,
@@ -98,6 +109,24 @@ def _matcher(run: Run, step: dict[str, Any]) -> Any:
         index = step.get("ability", 0)
         return lambda a: isinstance(a, ActivateAbility) and r(a.object_id, value) and \
             a.ability == index
+    if key in ("scry_top", "scry_bottom"):
+        bottom = key == "scry_bottom"
+        return lambda a: isinstance(a, PlaceCard) and r(a.object_id, value) and \
+            a.bottom == bottom
+    if key == "choose_card":
+        return lambda a: isinstance(a, ChooseCard) and r(a.object_id, value)
+    if key == "choose_player":
+        return lambda a: isinstance(a, ChoosePlayer) and a.seat == value
+    if key == "pile":
+        return lambda a: isinstance(a, ChoosePile) and a.pile == value
+    if key == "wish":  # rule 400.11b: a card from outside the game, by name
+        return lambda a: isinstance(a, ChooseOutsideCard) and a.name == value
+    if key == "exile_pile":  # rule 406.4: the face-down pile holding that card
+        return lambda a: isinstance(a, ChooseExilePile) and any(r(i, value)
+                                                                for i in a.object_ids)
+    if key == "roll_planar_die":  # rules 901.9, 116.2i: `true`, or the mana paid ("C")
+        mana = "" if value is True else "".join(sorted(str(value), key="WUBRGC".find))
+        return lambda a: isinstance(a, RollPlanarDie) and (value is True or a.mana == mana)
     if key == "mode":
         return lambda a: isinstance(a, ChooseMode) and a.mode == value
     if key == "replacement":
@@ -154,6 +183,8 @@ def do_step(run: Run, step: dict[str, Any], index: int) -> None:
     if "pass_until" in step:
         _pass_until(run, step["pass_until"], where)
         return
+    if "pass" in step and step["pass"] is not True and "times" in step:
+        raise run.error(f"{where}: use either 'pass: N' or 'times: N', not both")
     count = step["pass"] if "pass" in step and step["pass"] is not True else \
         step.get("times", 1)
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
@@ -170,7 +201,7 @@ def do_step(run: Run, step: dict[str, Any], index: int) -> None:
         if chosen is None:
             raise run.fail(f"{where}: not a legal option; pending is {run.pending_text()}")
         try:
-            apply(game, d.seat, chosen)
+            run.last_events = apply(game, d.seat, chosen)
         except IllegalActionError as exc:  # pragma: no cover - options are legal
             raise run.fail(f"{where}: {exc}") from None
 

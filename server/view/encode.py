@@ -17,8 +17,13 @@ from server.engine.actions import (
     ActivateManaAbility,
     AssignCombatDamage,
     CastSpell,
+    ChooseCard,
+    ChooseExilePile,
     ChooseMode,
     ChooseOrder,
+    ChooseOutsideCard,
+    ChoosePile,
+    ChoosePlayer,
     ChooseReplacement,
     ChooseStartingPlayer,
     ChooseTarget,
@@ -30,14 +35,17 @@ from server.engine.actions import (
     Discard,
     FinishAttackers,
     FinishBlockers,
+    FinishModes,
     FinishTargets,
     KeepHand,
     KeepLegend,
     PassPriority,
     PayMana,
+    PlaceCard,
     PlayLand,
     PutOnBottom,
     ResetBlockers,
+    RollPlanarDie,
     Sacrifice,
     TakeMulligan,
 )
@@ -86,14 +94,16 @@ def encode_object(obj: ObjectView) -> pb.GameObject:
     if obj.is_ability:
         msg.is_ability = True
         msg.ability_text = obj.ability_text
-    if obj.mode is not None:
-        msg.mode = obj.mode
+    if obj.modes:
+        msg.modes.extend(obj.modes)
     if obj.attacking_planeswalker:
         msg.attacking_planeswalker = obj.attacking_planeswalker
     if obj.keywords:
         msg.keywords.extend(obj.keywords)
     if obj.is_token:
         msg.is_token = True
+    if obj.library_position >= 0:
+        msg.library_position = obj.library_position
     return msg
 
 
@@ -106,6 +116,7 @@ def encode_player(player: PlayerView) -> pb.Player:
         mana_pool=pb.ManaPool(white=w, blue=u, black=b, red=r, green=g, colorless=c),
         lands_played_this_turn=player.lands_played, has_lost=player.has_lost,
         poison=player.poison, mulligans=player.mulligans, max_hand_size=player.max_hand_size,
+        planar_deck_count=player.planar_deck_count,
     )
 
 
@@ -120,6 +131,8 @@ def encode_header(header: HeaderView) -> pb.GameHeader:
     )
     if header.priority is not None:
         msg.priority_seat = header.priority
+    if header.planar_controller >= 0:
+        msg.planar_controller = header.planar_controller  # rule 901.6
     if header.pending is not None:
         seat, kind, prompt_id = header.pending
         msg.pending.CopyFrom(pb.PendingInfo(
@@ -277,12 +290,38 @@ def _encode_choice(action: Action) -> pb.Action:
     if isinstance(action, ChooseReplacement):
         return pb.Action(choose_replacement=pb.ChooseReplacement(
             object_id=action.object_id, replacement=action.replacement))
+    return _encode_looking(action)
+
+
+def _encode_looking(action: Action) -> pb.Action:
+    """Options of scry, fateseal, search, clash and piles (rules 701.22-701.30, 700.3)."""
+    if isinstance(action, PlaceCard):
+        return pb.Action(place_card=pb.PlaceCard(object_id=action.object_id,
+                                                 bottom=action.bottom))
+    if isinstance(action, ChooseCard):
+        return pb.Action(choose_card=pb.ChooseCard(object_id=action.object_id))
+    if isinstance(action, ChoosePlayer):
+        return pb.Action(choose_player=pb.ChoosePlayer(seat=action.seat))
+    if isinstance(action, ChoosePile):
+        return pb.Action(choose_pile=pb.ChoosePile(pile=action.pile))
+    if isinstance(action, FinishModes):
+        return pb.Action(finish_modes=pb.FinishModes())
+    if isinstance(action, RollPlanarDie):
+        return pb.Action(roll_planar_die=pb.RollPlanarDie(mana=action.mana))  # rule 901.9
+    if isinstance(action, ChooseOutsideCard):  # rule 400.11b
+        return pb.Action(choose_outside_card=pb.ChooseOutsideCard(index=action.index,
+                                                                  name=action.name))
+    if isinstance(action, ChooseExilePile):  # rule 406.4
+        return pb.Action(choose_exile_pile=pb.ChooseExilePile(
+            object_ids=list(action.object_ids)))
     raise TypeError(f"unknown action {action!r}")
 
 
 def _referenced_ids(action: Action) -> list[str]:
     if isinstance(action, AssignCombatDamage):
         return [action.attacker_id, *(o for o, _ in action.assignments if o)]
+    if isinstance(action, ChooseExilePile):
+        return list(action.object_ids)
     ids = [getattr(action, name, None) for name in ("object_id", "attacker_id",
                                                      "planeswalker_id")]
     return [i for i in ids if isinstance(i, str) and i]
@@ -308,6 +347,16 @@ _PROMPTS = {
     "CHOOSE_COST": "Choose what to sacrifice or discard to pay the cost.",
     "CHOOSE_REPLACEMENT": "Choose which replacement effect applies.",
     "CHOOSE_DEFENDER": "Choose what this creature entering attacking attacks.",
+    "SCRY": "Put each card you are looking at on the top or the bottom of the library.",
+    "SEARCH": "Choose a card to find, or stop searching.",
+    "CHOOSE_PLAYER": "Choose an opponent.",
+    "SEPARATE_PILES": "Choose the cards of the first pile, then finish.",
+    "CHOOSE_PILE": "Choose a pile.",
+    "CHOOSE_CARD": "Choose a card from the revealed hand.",
+    "CLASH": "Keep the revealed card on top of your library, or put it on the bottom.",
+    "CHOOSE_PARTY": "Choose a creature for your party (one Cleric, Rogue, Warrior, Wizard).",
+    "CHOOSE_OUTSIDE_CARD": "You may choose a card you own from outside the game to bring in.",
+    "CHOOSE_EXILED_CARD": "Choose an exiled card, or a pile of face-down exiled cards.",
 }
 
 

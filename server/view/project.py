@@ -5,17 +5,22 @@ An object's identity appears in a view only where a rule grants it to the viewer
 - the battlefield, the stack, graveyards and exile are public zones (rule 400.2);
 - a player's hand is hidden (rule 400.2) and is shown to its owner only;
 - libraries are hidden from everyone (rule 401.2): only their sizes are shown;
-- the command zone is public (rule 408.2);
-- a card exiled face down shows no characteristics to anyone (rule 406.3).
+- the command zone is public (rule 408.2); so is the ante zone (400.2, 407.2);
+- a planar deck (901.3) is hidden: only its size is shown (its cards aren't objects);
+- a card exiled face down shows no characteristics to anyone (rule 406.3);
+- a card in a hidden zone that a rule lets the viewer see for now -- revealed to all players
+  (701.20a), looked at by the viewer (701.20e: scry, fateseal, search) -- is shown for as long
+  as the look lasts (:mod:`server.engine.looking`), with its position from the top when it is
+  in a library.
 
 Anything else is absent, not masked: a hidden object contributes only to a count.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from server.engine import Game, GameObject, Zone
+from server.engine import Game, GameObject, Zone, looking
 from server.engine.state import DecisionKind, GamePhase, Step
 
 #: The viewer id of a spectator, who sees public zones only.
@@ -55,10 +60,12 @@ class ObjectView:
     face_down: bool = False
     is_ability: bool = False
     ability_text: str = ""
-    mode: int | None = None
+    modes: tuple[int, ...] = ()
     attacking_planeswalker: str = ""
     keywords: tuple[str, ...] = ()
     is_token: bool = False
+    #: A library card the viewer may see for now: its position counted from the top (0).
+    library_position: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +83,9 @@ class PlayerView:
     poison: int = 0
     mulligans: int = 0
     max_hand_size: int = 7
+    #: Planechase (rule 901.3): the number of cards in the player's planar deck -- its
+    #: contents and order are hidden from everyone.
+    planar_deck_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +111,8 @@ class HeaderView:
     phase: GamePhase = GamePhase.PLAYING
     starting_seat: int = 0
     triggers: tuple[TriggerView, ...] = ()
+    #: Planechase: the planar controller (rule 901.6); -1 when not playing Planechase.
+    planar_controller: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +134,8 @@ def visible_zones(game: Game, viewer: int) -> list[ZoneKey]:
             keys.append((Zone.HAND, seat))
         keys.append((Zone.GRAVEYARD, seat))
     keys += [(Zone.BATTLEFIELD, -1), (Zone.STACK, -1), (Zone.EXILE, -1), (Zone.COMMAND, -1)]
+    if game.playing_for_ante or game.ante:
+        keys.append((Zone.ANTE, -1))  # rules 400.2, 407.2: the ante is public
     return sorted(keys)
 
 
@@ -178,12 +192,21 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
         targets=obj.targets,
         counters=tuple(sorted((k, n) for k, n in obj.counters.items() if n)),
         attached_to=obj.attached_to,
-        mode=obj.mode,
+        modes=obj.modes,
         attacking_planeswalker=combat.attacking_planeswalker.get(obj.id, ""),
         keywords=tuple(sorted(obj.keywords_now if obj.keywords_now is not None and on_battlefield
                               else card.keywords)),
         is_token=obj.is_token,
     )
+
+
+def _looked_at_view(game: Game, obj: GameObject) -> ObjectView:
+    """A card in a hidden zone the viewer may see for now (701.20a, 701.20e)."""
+    view = _object_view(game, obj, obj.owner)
+    if obj.zone is Zone.LIBRARY:
+        library = game.player(obj.owner).library
+        return replace(view, library_position=len(library) - 1 - library.index(obj.id))
+    return view
 
 
 def project(game: Game, viewer: int) -> View:
@@ -198,6 +221,15 @@ def project(game: Game, viewer: int) -> View:
         zones[key] = ids
         for oid in ids:
             objects[oid] = _object_view(game, game.objects[oid], owner)
+    if game.looks:
+        for oid in looking.visible_hidden_ids(game, viewer):
+            if oid not in objects:
+                objects[oid] = _looked_at_view(game, game.objects[oid])
+            elif objects[oid].face_down:
+                # Rules 406.3, 406.3b: a face-down exiled card this viewer may look at.
+                seen = replace(game.objects[oid], face_down=False)
+                objects[oid] = replace(_object_view(game, seen, objects[oid].zone_owner),
+                                       face_down=True)
     pending = game.pending
     result = game.result
     header = HeaderView(
@@ -213,6 +245,7 @@ def project(game: Game, viewer: int) -> View:
             TriggerView(t.id, t.controller, t.card.name, t.definition.text)
             for t in game.pending_triggers
         ),
+        planar_controller=game.planar_controller if game.planechase else -1,
     )
     players = tuple(
         PlayerView(
@@ -220,6 +253,7 @@ def project(game: Game, viewer: int) -> View:
             hand_count=len(p.hand), mana_pool=tuple(p.mana_pool),
             lands_played=p.lands_played, has_lost=p.has_lost, poison=p.poison,
             mulligans=p.mulligans, max_hand_size=p.max_hand_size,
+            planar_deck_count=len(p.planar_deck),
         )
         for p in game.players
     )

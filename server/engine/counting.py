@@ -1,0 +1,164 @@
+"""Game-state quantities cards refer to: devotion (700.5), party (700.8), modified (700.9),
+"activated this turn" (700.10), descended (700.11), crimes (700.13) and expend (700.14)."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from server.cards.mana import MANA_TYPES
+from server.cards.model import Effect
+from server.engine.actions import Action, ChooseCard, Decline
+from server.engine.events import Event
+from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
+from server.engine.zones import put_into_graveyards
+
+#: The decision kinds this module poses and answers.
+KINDS = (DecisionKind.CHOOSE_PARTY,)
+
+#: The creature types of a party (rule 700.8), in the order the rule lists them.
+PARTY_TYPES = ("Cleric", "Rogue", "Warrior", "Wizard")
+
+
+def devotion(game: Game, seat: int, colors: tuple[str, ...]) -> int:
+    """Rules 700.5, 700.5a: the mana symbols of those colours among the mana costs of
+    permanents ``seat`` controls (after control effects; a hybrid symbol of two of them
+    counts once)."""
+    total = 0
+    for oid in game.battlefield:
+        obj = game.objects[oid]
+        if obj.controller != seat or obj.face_down:
+            continue
+        cost = obj.card.mana_cost
+        total += sum(cost.symbols[MANA_TYPES.index(c)] for c in colors)
+        total += sum(1 for pair in cost.hybrid if set(pair) & set(colors))
+    return total
+
+
+def _party_types(obj: GameObject) -> set[str]:
+    return set(obj.subtypes) & set(PARTY_TYPES)
+
+
+def party_size(creatures: list[GameObject]) -> int:
+    """Rules 700.8a-b: the largest party these creatures can form -- each creature fills at
+    most one of the four roles, counted the way that gives the highest number."""
+    candidates = [c for c in creatures if _party_types(c)]
+    best = 0
+    for roles in permutations(PARTY_TYPES):
+        used: set[str] = set()
+        size = 0
+        for role in roles:
+            for c in candidates:
+                if c.id not in used and role in _party_types(c):
+                    used.add(c.id)
+                    size += 1
+                    break
+        best = max(best, size)
+    return best
+
+
+def creatures_of(game: Game, seat: int) -> list[GameObject]:
+    """The creatures ``seat`` controls."""
+    return [game.objects[i] for i in game.battlefield
+            if game.objects[i].controller == seat and game.objects[i].is_creature]
+
+
+def party_count(game: Game, seat: int) -> int:
+    """Rule 700.8a: the number of creatures in ``seat``'s party (0 to 4)."""
+    return party_size(creatures_of(game, seat))
+
+
+def can_join_party(party: list[GameObject], candidate: GameObject) -> bool:
+    """Rule 700.8d: whether ``candidate`` can be added to a chosen party (each member still
+    fills its own role)."""
+    return party_size([*party, candidate]) == len(party) + 1
+
+
+def is_modified(game: Game, obj: GameObject) -> bool:
+    """Rule 700.9: it has a counter, is equipped, or is enchanted by an Aura its controller
+    controls."""
+    if any(n > 0 for n in obj.counters.values()):
+        return True
+    for oid in game.battlefield:
+        other = game.objects[oid]
+        if other.attached_to == obj.id and (
+                other.card.is_equipment
+                or (other.card.is_aura and other.controller == obj.controller)):
+            return True
+    return False
+
+
+def activated_this_turn(game: Game, obj: GameObject) -> bool:
+    """Rule 700.10: it was the source of an ability activated this turn."""
+    return obj.activated_turn == game.turn
+
+
+def descended(game: Game, seat: int) -> bool:
+    """Rule 700.11: a permanent card was put into ``seat``'s graveyard this turn."""
+    return game.player(seat).descended > 0
+
+
+def is_crime(game: Game, seat: int, obj: GameObject) -> bool:
+    """Rule 700.13: a spell or ability ``seat`` controls targets an opponent, a permanent,
+    spell or ability an opponent controls, or a card in an opponent's graveyard."""
+    opponents = set(game.opponents(seat))
+    for kind, ref in obj.targets:
+        if kind == "player":
+            if int(ref) in opponents:
+                return True
+            continue
+        target = game.objects.get(str(ref))
+        if target is None:
+            continue
+        if target.zone is Zone.GRAVEYARD and target.owner in opponents:
+            return True
+        if target.zone in (Zone.BATTLEFIELD, Zone.STACK) and target.controller in opponents:
+            return True
+    return False
+
+
+def expended(before: int, after: int) -> list[int]:
+    """Rule 700.14: the amounts N a player expends as their mana spent on spells this turn
+    goes from ``before`` to ``after`` (less than N before, at least N after)."""
+    return list(range(before + 1, after + 1))
+
+
+def start_choosing_parties(game: Game, obj: GameObject, effect: Effect, players: list[int],
+                           events: list[Event]) -> None:
+    """Stick Together (rule 700.8d): each player, in APNAP order, chooses a party from among
+    the creatures they control -- up to one each of Cleric, Rogue, Warrior and Wizard --
+    then everyone sacrifices the rest at the same time."""
+    group: list[str] = []
+    seats = [s for s in game.apnap() if s in players]
+    for seat in seats:
+        game.choices.append(Choice(DecisionKind.CHOOSE_PARTY, seat, owner=seat, group=group))
+    if not seats:
+        return
+    group.extend(f"seat:{s}" for s in seats)
+
+
+def options(game: Game, choice: Choice) -> tuple[Action, ...]:
+    """The creatures that can still join the party being chosen, and stopping."""
+    party = [game.objects[i] for i in choice.picked if i in game.objects]
+    joinable = [c for c in creatures_of(game, choice.seat)
+                if c.id not in choice.picked and can_join_party(party, c)]
+    return (*(ChooseCard(c.id) for c in joinable), Decline())
+
+
+def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
+    """Add a creature to the party, or finish; the last player to finish triggers the
+    sacrifice of every creature outside the chosen parties (701.21a)."""
+    if isinstance(action, ChooseCard):
+        choice.picked.append(action.object_id)
+        party = [game.objects[i] for i in choice.picked]
+        if len(party) < len(PARTY_TYPES) and any(
+                can_join_party(party, c) for c in creatures_of(game, choice.seat)
+                if c.id not in choice.picked):
+            return
+    game.choices.remove(choice)
+    choice.group.extend(choice.picked)
+    if any(c.group is choice.group for c in game.choices):
+        return
+    seats = [int(g.split(":", 1)[1]) for g in choice.group if g.startswith("seat:")]
+    kept = set(choice.group)
+    doomed = [c.id for s in seats for c in creatures_of(game, s) if c.id not in kept]
+    put_into_graveyards(game, doomed, events)

@@ -1,0 +1,475 @@
+"""Hidden information made visible for a while: look, reveal, scry, fateseal, search, clash
+and piles (rules 701.20, 701.22, 701.23, 701.29, 701.30, 700.3).
+
+A :class:`~server.engine.state.Look` lets some seats see some cards in a hidden zone. It is
+the only way a card in a library or another player's hand enters a view
+(:mod:`server.view.project`), and it ends as soon as the part of the effect the cards are
+relevant to is done (701.20a). Every object id is new after a zone change (400.7), so a look
+can never follow a card anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from server.cards import CardDef
+from server.cards.model import Effect
+from server.engine.actions import (
+    Action,
+    ChooseCard,
+    ChoosePile,
+    ChoosePlayer,
+    Decline,
+    Discard,
+    PlaceCard,
+)
+from server.engine.events import (
+    CardsRevealed,
+    ClashResolved,
+    Event,
+    LibrarySearched,
+)
+from server.engine.state import Choice, DecisionKind, Game, GameObject, Look, Zone
+from server.engine.zones import move, next_timestamp, put_into_graveyards, shuffle_library
+
+#: The decision kinds this module poses and answers.
+KINDS = (DecisionKind.SCRY, DecisionKind.SEARCH, DecisionKind.CHOOSE_PLAYER,
+         DecisionKind.SEPARATE_PILES, DecisionKind.CHOOSE_PILE, DecisionKind.CHOOSE_CARD,
+         DecisionKind.CLASH)
+
+
+# --- looks -------------------------------------------------------------------------------------
+
+
+def look(game: Game, ids: list[str], seats: tuple[int, ...], source: str,
+         events: list[Event]) -> None:
+    """Show ``ids`` to ``seats`` until :func:`end_looks` is called with ``source`` (701.20a,
+    701.20e). Revealing to every player is a look by every seat."""
+    if not ids:
+        return
+    game.looks.append(Look(list(ids), seats, source))
+    events.append(CardsRevealed(tuple(ids), seats,
+                                tuple(game.objects[i].card for i in ids)))
+
+
+def end_looks(game: Game, source: str) -> None:
+    """The effect that made these looks is done: the cards are hidden again (701.20a)."""
+    game.looks = [lk for lk in game.looks if lk.source != source]
+
+
+def visible_hidden_ids(game: Game, viewer: int) -> list[str]:
+    """The cards in hidden zones that ``viewer`` may see now, in look order."""
+    out: list[str] = []
+    for lk in game.looks:
+        if viewer in lk.seats:
+            out += [i for i in lk.ids if i in game.objects and i not in out]
+    return out
+
+
+def _key(game: Game) -> str:
+    """A fresh key naming one look (a timestamp: deterministic, never reused)."""
+    return f"look-{next_timestamp(game)}"
+
+
+#: The seat number of spectators in a look (they see what every player is shown).
+SPECTATORS = -1
+
+
+def everyone(game: Game) -> tuple[int, ...]:
+    """Every player still in the game, and spectators: a reveal shows a card to all players
+    (701.20a)."""
+    return (*game.in_game(), SPECTATORS)
+
+
+# --- card qualities ------------------------------------------------------------------------------
+
+
+def has_quality(card: CardDef, quality: str, named: str = "") -> bool:
+    """Whether a card has a stated quality (rules 701.23b, 701.9b); "" is any card."""
+    checks: dict[str, Callable[[CardDef], bool]] = {
+        "": lambda c: True,
+        "basic_land": lambda c: c.is_land and "Basic" in c.supertypes,
+        "creature": lambda c: c.creature,
+        "land": lambda c: c.is_land,
+        "artifact": lambda c: c.is_type("Artifact"),
+        "noncreature_nonland": lambda c: not c.creature and not c.is_land,
+        "creature_mv_6_or_more": lambda c: c.creature and c.mana_cost.mana_value >= 6,
+        # Rule 701.23c: a quality that names nothing finds nothing.
+        "same_name_as_target": lambda c: bool(named) and c.name == named,
+    }
+    return checks[quality](card)
+
+
+# --- scry and fateseal -------------------------------------------------------------------------
+
+
+def start_scry(game: Game, seat: int, library_owner: int, count: int,
+               events: list[Event]) -> None:
+    """Scry N (701.22a) or, for an opponent's library, fateseal N (701.29a): ``seat`` looks at
+    the top N cards, then puts each on the top or the bottom. Scry 0 is no scry (701.22b)."""
+    library = game.player(library_owner).library
+    top = list(reversed(library[-count:])) if count > 0 else []
+    if not top:
+        return
+    key = _key(game)
+    look(game, top, (seat,), key, events)
+    game.choices.append(Choice(DecisionKind.SCRY, seat, list(top), count=len(top),
+                               owner=library_owner, group=[key]))
+
+
+def _answer_scry(game: Game, choice: Choice, action: PlaceCard) -> None:
+    choice.picked.append(action.object_id)
+    choice.bottoms.append(action.bottom)
+    choice.pool.remove(action.object_id)
+    choice.count -= 1
+    if choice.count > 0:
+        return
+    game.choices.remove(choice)
+    library = game.player(choice.owner).library
+    placed = set(choice.picked)
+    rest = [i for i in library if i not in placed]
+    tops = [i for i, b in zip(choice.picked, choice.bottoms, strict=True) if not b]
+    bottoms = [i for i, b in zip(choice.picked, choice.bottoms, strict=True) if b]
+    # The last card put on the bottom ends up lowest; the last put on top is the new top.
+    library[:] = [*reversed(bottoms), *rest, *tops]
+    end_looks(game, choice.group[0])
+
+
+def start_fateseal(game: Game, seat: int, count: int, events: list[Event]) -> None:
+    """Rule 701.29a: fateseal N -- scry N an opponent's library; with several opponents,
+    ``seat`` chooses whose."""
+    opponents = game.opponents(seat)
+    if len(opponents) == 1:
+        start_scry(game, seat, opponents[0], count, events)
+    elif opponents:
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_PLAYER, seat, owner=seat,
+                                      count=count, group=["fateseal"]))
+
+
+# --- search -------------------------------------------------------------------------------------
+
+
+def zone_cards(game: Game, zone: str, owner: int) -> list[str]:
+    player = game.player(owner)
+    if zone == "library":
+        return player.library
+    if zone == "hand":
+        return player.hand
+    if zone == "graveyard":
+        return player.graveyard
+    if zone == "all_exile":
+        return list(game.exile)  # every card in exile, whoever owns it
+    return [i for i in game.exile if game.objects[i].owner == owner]
+
+
+def start_search(game: Game, seat: int, owner: int, effect: Effect, *, named: str,
+                 events: list[Event]) -> None:
+    """Rule 701.23: ``seat`` searches ``owner``'s zones for cards with ``effect.find``.
+
+    The searcher looks at every card of each searched hidden zone (701.23a). In a public zone
+    every match is found; in a hidden zone a stated quality may fail to find some or all
+    (701.23b), while "a card" (a quantity) must be found if the zones hold one (701.23d).
+    The decision is posed even when nothing matches: the searcher still looks.
+    """
+    found: list[str] = []
+    candidates: list[str] = []
+    seen: list[str] = []
+    for zone in effect.zones:
+        ids = zone_cards(game, zone, owner)
+        matches = [i for i in ids if has_quality(game.objects[i].card, effect.find, named)]
+        if zone in ("graveyard", "exile"):
+            found += matches
+        else:
+            seen += ids
+            candidates += matches
+    limit = len(found) + len(candidates) if effect.find_all else effect.amount or 0
+    if not effect.find_all:
+        found = found[:limit]
+    wanted = max(0, limit - len(found))
+    minimum = min(wanted, len(candidates)) if effect.find == "" else 0
+    choice = Choice(DecisionKind.SEARCH, seat, candidates, count=wanted, picked=found,
+                    effect=effect, owner=owner, minimum=minimum + len(found))
+    if not seen:
+        _finish_search(game, choice, events)
+        return
+    key = _key(game)
+    choice.group = [key]
+    look(game, seen, (seat,), key, events)
+    game.choices.append(choice)
+
+
+def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
+    """Put the found cards where the effect says (revealing them only if it says so,
+    701.23e), then shuffle if told (701.24a)."""
+    effect = choice.effect
+    assert effect is not None
+    if choice in game.choices:
+        game.choices.remove(choice)
+    if choice.group:
+        end_looks(game, choice.group[0])
+    found = [i for i in choice.picked if i in game.objects]
+    if effect.reveal and found:
+        look(game, found, everyone(game), "", events)
+        end_looks(game, "")
+    destination = effect.destination
+    if destination == "graveyard":
+        put_into_graveyards(game, found, events)
+    else:
+        to = {"hand": Zone.HAND, "battlefield": Zone.BATTLEFIELD, "exile": Zone.EXILE,
+              "library_top": Zone.LIBRARY}[destination]
+        for oid in found:
+            new = move(game, oid, to, events,
+                       controller=choice.seat if to is Zone.BATTLEFIELD else None)
+            if to is Zone.BATTLEFIELD and effect.tapped:
+                new.tapped = True
+    searched_library = "library" in effect.zones
+    if effect.shuffle and searched_library:
+        shuffle_library(game, choice.owner)
+    if searched_library:
+        events.append(LibrarySearched(choice.seat, choice.owner, len(found)))
+
+
+def _answer_search(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
+    if isinstance(action, ChooseCard):
+        choice.picked.append(action.object_id)
+        choice.pool.remove(action.object_id)
+        choice.count -= 1
+        if choice.count > 0 and choice.pool:
+            return
+    _finish_search(game, choice, events)
+
+
+# --- clash ---------------------------------------------------------------------------------------
+
+
+def start_clash(game: Game, seat: int, events: list[Event]) -> None:
+    """Rule 701.30b: "clash with an opponent" -- choose an opponent; you both clash."""
+    opponents = game.opponents(seat)
+    if len(opponents) == 1:
+        clash(game, (seat, opponents[0]), events)
+    elif opponents:
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_PLAYER, seat, owner=seat,
+                                      group=["clash"]))
+
+
+def clash(game: Game, seats: tuple[int, int], events: list[Event]) -> None:
+    """Rules 701.30a, 701.30c: both players reveal their top card at the same time, then in
+    APNAP order each decides whether to put it on the bottom; the cards move together."""
+    key = _key(game)
+    revealed = [game.player(s).library[-1] for s in seats if game.player(s).library]
+    look(game, revealed, everyone(game), key, events)
+    # group: [key, seat:card id or "", ...] shared by the clashers' choices.
+    group = [key, *(f"{s}:{game.player(s).library[-1] if game.player(s).library else ''}"
+                    for s in seats)]
+    clashers = [s for s in game.apnap() if s in seats and game.player(s).library]
+    choices = [Choice(DecisionKind.CLASH, s, [game.player(s).library[-1]], owner=s,
+                      group=group) for s in clashers]
+    if not choices:
+        _finish_clash(game, group, [], events)
+        return
+    game.choices[0:0] = choices
+
+
+def _answer_clash(game: Game, choice: Choice, action: PlaceCard, events: list[Event]) -> None:
+    game.choices.remove(choice)
+    if action.bottom:
+        choice.group.append(f"bottom:{action.object_id}")
+    if not any(c.group is choice.group for c in game.choices):
+        bottoms = [g.split(":", 1)[1] for g in choice.group if g.startswith("bottom:")]
+        _finish_clash(game, choice.group, bottoms, events)
+
+
+def _finish_clash(game: Game, group: list[str], bottoms: list[str],
+                  events: list[Event]) -> None:
+    entries = [g.split(":", 1) for g in group[1:] if not g.startswith("bottom:")]
+    values = {int(s): (game.objects[oid].mana_value if oid in game.objects else None)
+              for s, oid in entries}
+    winner = None
+    for seat, value in values.items():
+        others = [v for s, v in values.items() if s != seat and v is not None]
+        if value is not None and all(value > v for v in others):
+            winner = seat  # rule 701.30d: higher than every other revealed card
+    for oid in bottoms:  # rule 701.30c: the cards move at the same time
+        obj = game.objects[oid]
+        library = game.player(obj.owner).library
+        library.remove(oid)
+        library.insert(0, oid)
+    end_looks(game, group[0])
+    seats = tuple(values)
+    res = game.resolving
+    if res is not None and winner is not None:
+        source = game.objects.get(res.object_id)
+        res.won_clash = source is not None and source.controller == winner
+    events.append(ClashResolved(seats, winner))
+
+
+# --- piles ----------------------------------------------------------------------------------------
+
+
+def start_piles(game: Game, seat: int, count: int, events: list[Event]) -> None:
+    """Fact or Fiction (rule 700.3): reveal the top N cards; an opponent separates them into
+    two piles (they don't leave the library, 700.3c); ``seat`` puts one pile into their hand
+    and the other into their graveyard."""
+    library = game.player(seat).library
+    top = list(reversed(library[-count:])) if count > 0 else []
+    if not top:
+        return
+    key = _key(game)
+    look(game, top, everyone(game), key, events)
+    opponents = game.opponents(seat)
+    if not opponents:
+        _pile_choice(game, seat, top, [], key)
+        return
+    if len(opponents) > 1:
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_PLAYER, seat, list(top), owner=seat,
+                                      group=["piles", key]))
+        return
+    _separate(game, seat, opponents[0], top, key)
+
+
+def _separate(game: Game, seat: int, separator: int, cards: list[str], key: str) -> None:
+    game.choices.insert(0, Choice(DecisionKind.SEPARATE_PILES, separator, list(cards),
+                                  count=len(cards), owner=seat, group=[key]))
+
+
+def _pile_choice(game: Game, seat: int, rest: list[str], first: list[str], key: str) -> None:
+    game.choices.insert(0, Choice(DecisionKind.CHOOSE_PILE, seat, list(rest), picked=first,
+                                  owner=seat, group=[key]))
+
+
+def _answer_piles(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
+    if isinstance(action, ChooseCard):
+        choice.picked.append(action.object_id)
+        choice.pool.remove(action.object_id)
+        if choice.pool:
+            return
+    game.choices.remove(choice)
+    _pile_choice(game, choice.owner, choice.pool, choice.picked, choice.group[0])
+
+
+def _answer_pile(game: Game, choice: Choice, action: ChoosePile, events: list[Event]) -> None:
+    game.choices.remove(choice)
+    chosen, other = (choice.picked, choice.pool) if action.pile == 0 else \
+        (choice.pool, choice.picked)
+    end_looks(game, choice.group[0])
+    for oid in chosen:
+        move(game, oid, Zone.HAND, events)
+    put_into_graveyards(game, list(other), events)
+
+
+# --- a card chosen from a revealed hand ------------------------------------------------------
+
+
+def start_hand_choice(game: Game, chooser: int, owner: int, effect: Effect,
+                      events: list[Event]) -> None:
+    """Rules 701.20a, 701.9b: ``owner`` reveals their hand; ``chooser`` chooses a card with
+    the stated quality from it, which ``owner`` discards. The hand stays revealed while the
+    choice is made."""
+    hand = game.player(owner).hand
+    if not hand:
+        return
+    key = _key(game)
+    look(game, list(hand), everyone(game), key, events)
+    pool = [i for i in hand if has_quality(game.objects[i].card, effect.find)]
+    if not pool:
+        end_looks(game, key)
+        return
+    game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, chooser, pool, owner=owner,
+                                  group=[key]))
+
+
+def start_attachment_exchange(game: Game, seat: int, aura: GameObject, effect: Effect,
+                              events: list[Event]) -> None:
+    """Rules 701.12a, 701.12d-e: exchange an Aura on the battlefield with an Aura card in
+    ``seat``'s hand: the card from the hand becomes attached to what the Aura was attached to.
+    Only cards one player owns are exchanged, and only the whole exchange happens."""
+    host = aura.attached_to
+    if aura.zone is not Zone.BATTLEFIELD or aura.owner != seat or host is None:
+        return
+    pool = [i for i in game.player(seat).hand if game.objects[i].card.is_aura]
+    if pool:
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, seat, pool, owner=seat,
+                                      effect=effect, group=[aura.id]))
+
+
+def _finish_attachment_exchange(game: Game, choice: Choice, card_id: str,
+                                events: list[Event]) -> None:
+    aura = game.objects.get(choice.group[0])
+    if aura is None or aura.zone is not Zone.BATTLEFIELD or aura.attached_to is None:
+        return  # rule 701.12a: the exchange can't be completed, so nothing happens
+    host = aura.attached_to
+    move(game, aura.id, Zone.HAND, events)
+    move(game, card_id, Zone.BATTLEFIELD, events, controller=choice.seat, attached_to=host)
+
+
+def random_discard(game: Game, seat: int, count: int, events: list[Event]) -> None:
+    """Rule 701.9b: discard cards at random (from the game's random generator)."""
+    hand = list(game.player(seat).hand)
+    chosen = []
+    for _ in range(min(count, len(hand))):
+        chosen.append(hand.pop(game.rng.randbelow(len(hand))))
+    put_into_graveyards(game, chosen, events)
+
+
+# --- the decisions -------------------------------------------------------------------------------
+
+
+def options(game: Game, choice: Choice) -> tuple[Action, ...]:
+    """The legal options of a choice this module posed."""
+    kind = choice.kind
+    if kind in (DecisionKind.SCRY, DecisionKind.CLASH):
+        return tuple(PlaceCard(oid, bottom) for oid in choice.pool for bottom in (False, True))
+    if kind is DecisionKind.SEARCH:
+        stop: tuple[Action, ...] = (Decline(),) if len(choice.picked) >= choice.minimum else ()
+        finds = choice.pool if choice.count > 0 else []
+        return (*(ChooseCard(oid) for oid in finds), *stop)
+    if kind is DecisionKind.CHOOSE_PLAYER:
+        return tuple(ChoosePlayer(s) for s in game.opponents(choice.owner))
+    if kind is DecisionKind.SEPARATE_PILES:
+        return (*(ChooseCard(oid) for oid in choice.pool), Decline())
+    if kind is DecisionKind.CHOOSE_PILE:
+        return (ChoosePile(0), ChoosePile(1))
+    if choice.effect is not None:  # an Aura card to exchange (701.12e)
+        return tuple(ChooseCard(oid) for oid in choice.pool)
+    return tuple(Discard(oid) for oid in choice.pool)  # CHOOSE_CARD
+
+
+def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
+    """Apply an answer to a choice this module posed."""
+    kind = choice.kind
+    if kind is DecisionKind.SCRY and isinstance(action, PlaceCard):
+        _answer_scry(game, choice, action)
+    elif kind is DecisionKind.CLASH and isinstance(action, PlaceCard):
+        _answer_clash(game, choice, action, events)
+    elif kind is DecisionKind.SEARCH:
+        _answer_search(game, choice, action, events)
+    elif kind is DecisionKind.CHOOSE_PLAYER and isinstance(action, ChoosePlayer):
+        game.choices.remove(choice)
+        if choice.group[0] == "clash":
+            clash(game, (choice.owner, action.seat), events)
+        elif choice.group[0] == "fateseal":
+            start_scry(game, choice.owner, action.seat, choice.count, events)
+        else:
+            _separate(game, choice.owner, action.seat, choice.pool, choice.group[1])
+    elif kind is DecisionKind.SEPARATE_PILES:
+        _answer_piles(game, choice, action, events)
+    elif kind is DecisionKind.CHOOSE_PILE and isinstance(action, ChoosePile):
+        _answer_pile(game, choice, action, events)
+    elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard):
+        game.choices.remove(choice)
+        _finish_attachment_exchange(game, choice, action.object_id, events)
+    elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, Discard):
+        game.choices.remove(choice)
+        end_looks(game, choice.group[0])
+        put_into_graveyards(game, [action.object_id], events)  # 701.9b: that player discards
+    else:  # pragma: no cover - options always match the choice kind
+        raise ValueError(f"{action!r} doesn't answer a {kind.name} choice")
+
+
+def revealed_top(game: Game, seat: int, source: str, events: list[Event]) -> GameObject | None:
+    """Reveal the top card of ``seat``'s library (701.20a) until ``source`` is done."""
+    library = game.player(seat).library
+    if not library:
+        return None
+    look(game, [library[-1]], everyone(game), source, events)
+    return game.objects[library[-1]]

@@ -1,0 +1,303 @@
+"""Planechase (rule 901): planar decks, the face-up plane, the planar controller, the planar
+die and planeswalking (701.31).
+
+Model. Each player's planar deck (901.3) is :attr:`Player.planar_deck`, a list of card
+definitions with the top card LAST, like a library. Cards in a planar deck are not objects:
+they have no ids, so nothing a client sees can reveal the deck's order; only its size is
+public. A face-up plane is an object in the command zone (901.4, 311.2) owned by the player
+who started the game with it in their planar deck (901.6) and controlled by the planar
+controller (:attr:`Game.planar_controller`). Turning it face down makes it a card again, on
+the bottom of its owner's planar deck (701.31b); turning a card face up creates a new object
+(901.7a, 311.6).
+
+Its static abilities work from the command zone (311.4, 901.7; see
+:func:`server.engine.layers.refresh`), its triggered abilities trigger there (each_permanent
+covers the command zone) and its chaos ability triggers "whenever chaos ensues" (311.7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from server.cards import CardDef
+from server.cards.mana import ManaCost
+from server.cards.model import Effect, TriggeredAbility, TriggerEvent, Verb
+from server.engine.events import DamageDealt, Event
+from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
+from server.engine.triggers import trigger
+from server.engine.zones import (
+    create_object,
+    draw,
+    fresh_id,
+    put_into_graveyards,
+    remove_from_game,
+)
+
+#: Rule 901.3: a planar deck holds at least ten cards.
+MIN_PLANAR_DECK = 10
+
+#: Rule 901.3a: the six faces of the planar die.
+PLANESWALKER_FACE = "planeswalk"
+CHAOS_FACE = "chaos"
+BLANK_FACE = "blank"
+DIE_FACES = (PLANESWALKER_FACE, CHAOS_FACE, BLANK_FACE, BLANK_FACE, BLANK_FACE, BLANK_FACE)
+
+#: The inherent "planeswalking ability" (rule 901.8): it has no source; this definition only
+#: names it on the stack.
+PLANESWALKING_ABILITY = TriggeredAbility(
+    text="Whenever you roll the Planeswalker symbol on the planar die, planeswalk.",
+    event=TriggerEvent.ROLL_PLANESWALKER,
+    effects=(Effect(Verb.CODED, code="planeswalk"),),
+)
+PLANAR_DIE = CardDef(
+    name="Planar die", mana_cost=ManaCost(), has_mana_cost=False, supertypes=(),
+    card_types=(), subtypes=(), colors=(), rules_text=PLANESWALKING_ABILITY.text,
+    power=None, toughness=None, triggers=(PLANESWALKING_ABILITY,),
+)
+
+
+class PlanarDeckError(ValueError):
+    """A planar deck that breaks rule 901.3 (or planes where they don't belong)."""
+
+
+def is_plane(card: CardDef) -> bool:
+    """Rule 311.1: plane is a card type."""
+    return "Plane" in card.card_types
+
+
+def validate_planar_deck(seat: int, deck: Sequence[CardDef], *,
+                         minimum: int = MIN_PLANAR_DECK) -> None:
+    """Rule 901.3: at least ten plane (or phenomenon) cards, each with a different English
+    name. Phenomena (312) are not supported, so every card must be a plane."""
+    if len(deck) < minimum:
+        raise PlanarDeckError(f"player {seat}'s planar deck has {len(deck)} cards; "
+                              f"it needs at least {minimum} (rule 901.3)")
+    seen: set[str] = set()
+    for card in deck:
+        if not is_plane(card):
+            raise PlanarDeckError(f"player {seat}'s planar deck holds {card.name!r}, which is "
+                                  "not a plane card (rules 901.3, 311.1)")
+        if card.name in seen:
+            raise PlanarDeckError(f"player {seat}'s planar deck holds {card.name!r} twice; "
+                                  "each card must have a different name (rule 901.3)")
+        seen.add(card.name)
+
+
+def face_up(game: Game) -> list[GameObject]:
+    """The face-up plane cards in the command zone (901.4), oldest first."""
+    return [game.objects[i] for i in game.command if is_plane(game.objects[i].card)]
+
+
+def set_planar_controller(game: Game, seat: int) -> None:
+    """Rules 901.6, 311.5: ``seat`` becomes the planar controller and controls every face-up
+    plane."""
+    game.planar_controller = seat
+    for plane in face_up(game):
+        plane.controller = plane.base_controller = seat
+
+
+def new_turn(game: Game) -> None:
+    """Rule 901.6: the planar controller is normally the active player -- the designation
+    moves as a different player becomes the active player."""
+    if game.planechase:
+        set_planar_controller(game, game.active)
+
+
+def turn_face_up(game: Game, seat: int) -> GameObject | None:
+    """Move the top card of ``seat``'s planar deck off that deck and turn it face up in the
+    command zone (a new object, 901.7a) under the planar controller's control. None if the
+    deck is empty."""
+    deck = game.player(seat).planar_deck
+    if not deck:
+        return None
+    card = deck.pop()
+    plane = create_object(game, card, seat, Zone.COMMAND)
+    controller = game.planar_controller if game.planar_controller >= 0 else game.active
+    plane.controller = plane.base_controller = controller
+    return plane
+
+
+def start_if_needed(game: Game) -> None:
+    """Rules 103.7, 901.5: once the opening hands are kept, the starting player turns the top
+    card of their planar deck face up: the starting plane. No ability triggers (901.5).
+    (Phenomena, which would go to the bottom, are not supported.)"""
+    if not game.planechase or game.planar_started:
+        return
+    game.planar_started = True
+    set_planar_controller(game, game.active)
+    starter = game.starting_player
+    if game.players[starter].has_lost:
+        starter = game.active
+    turn_face_up(game, starter)
+
+
+def roll_cost(game: Game, seat: int) -> int:
+    """Rules 901.9, 116.2i: {X} generic mana, X the number of times ``seat`` has already
+    taken this special action this turn (rolls caused by effects don't count)."""
+    player = game.player(seat)
+    return player.planar_rolls if player.planar_rolls_turn == game.turn else 0
+
+
+def can_roll(game: Game, seat: int) -> bool:
+    """Rule 901.9: the active player, with priority, during a main phase of their turn,
+    with an empty stack (mana affordability is checked by the caller)."""
+    return (game.planechase and seat == game.active and game.step.is_main
+            and not game.stack and game.casting is None and not game.choices)
+
+
+def payments(pool: Sequence[int], amount: int) -> list[str]:
+    """Every way to pay ``amount`` generic mana from a mana pool (counts in WUBRGC order),
+    as letters in WUBRGC order -- the player chooses which mana pays (601.2h)."""
+    letters = "WUBRGC"
+    out: list[str] = []
+
+    def walk(index: int, left: int, chosen: str) -> None:
+        if left == 0:
+            out.append(chosen)
+            return
+        if index == len(letters):
+            return
+        for n in range(min(left, pool[index]), -1, -1):
+            walk(index + 1, left - n, chosen + letters[index] * n)
+
+    walk(0, amount, "")
+    return out
+
+
+def roll_planar_die(game: Game, seat: int, mana: str, events: list[Event]) -> str:
+    """Rules 901.9, 116.2i: the special action. Pay {X} from the mana pool, roll the six-sided
+    planar die (901.3a) with the game's RNG, then:
+
+    - blank: nothing happens (901.9a);
+    - chaos: chaos ensues -- each face-up plane's chaos ability triggers, controlled by the
+      planar controller (901.9b, 311.7);
+    - Planeswalker symbol: the planeswalking ability triggers, controlled by the roller
+      (901.9c, 901.8).
+
+    The active player keeps priority (117.3c); the special action doesn't use the stack.
+    """
+    player = game.player(seat)
+    for letter in mana:
+        player.mana_pool["WUBRGC".index(letter)] -= 1
+    if player.planar_rolls_turn != game.turn:
+        player.planar_rolls_turn, player.planar_rolls = game.turn, 0
+    player.planar_rolls += 1
+    face = DIE_FACES[game.rng.randbelow(len(DIE_FACES))]
+    game.planar_rolls.append((game.turn, seat, face))
+    if face == CHAOS_FACE:
+        chaos_ensues(game)
+    elif face == PLANESWALKER_FACE:
+        game.pending_triggers.append(PendingTrigger(
+            fresh_id(game), seat, PLANAR_DIE, 0, "", PLANESWALKING_ABILITY))
+    game.passes = 0
+    return face
+
+
+def chaos_ensues(game: Game) -> None:
+    """Rule 311.7: every face-up plane's "whenever chaos ensues" ability triggers; it is
+    controlled by the planar controller."""
+    for plane in face_up(game):
+        trigger(game, plane.controller, plane.card, plane.id, TriggerEvent.CHAOS_ENSUES)
+
+
+def planeswalk(game: Game, seat: int, events: list[Event]) -> GameObject | None:
+    """Rule 701.31b: put each face-up plane on the bottom of its owner's planar deck face down
+    (each becomes a card again, 901.7a), then move the top card of ``seat``'s planar deck off
+    it and turn it face up: the plane ``seat`` planeswalks to (701.31d). "When you planeswalk
+    to [this]" abilities trigger (901.11). Only the planar controller planeswalks (701.31a).
+    """
+    if not game.planechase or seat != game.planar_controller:
+        return None
+    for plane in face_up(game):
+        remove_from_game(game, plane.id)
+        owner = game.players[plane.owner]
+        if not owner.has_lost:  # a plane whose owner left is gone with them (901.10)
+            owner.planar_deck.insert(0, plane.card)
+    arrived = turn_face_up(game, seat)
+    if arrived is not None:
+        trigger(game, arrived.controller, arrived.card, arrived.id, TriggerEvent.PLANESWALK_TO)
+    return arrived
+
+
+def before_leaving(game: Game, seat: int) -> None:
+    """Rule 901.6: if the planar controller would leave the game, the next player in turn
+    order who wouldn't leave becomes the planar controller first (so the face-up plane is
+    never "controlled" by the player who leaves and exiled with their things, 800.4a)."""
+    if game.planechase and game.planar_controller == seat:
+        set_planar_controller(game, game.next_seat(seat))
+
+
+def after_leaving(game: Game, seat: int, events: list[Event]) -> None:
+    """Rule 901.10: everything the player owned left the game, their planar deck too. If that
+    included a face-up plane, the planar controller turns the top card of their planar deck
+    face up -- they planeswalk (701.31c, 901.11a), at once, not as a state-based action. A
+    planeswalking ability on the stack then ceases to exist (901.10a)."""
+    if not game.planechase:
+        return
+    game.player(seat).planar_deck.clear()
+    if not game.planar_started or face_up(game) or not game.in_game():
+        return
+    for oid in list(game.stack):
+        obj = game.objects[oid]
+        if obj.ability is not None and obj.ability.definition is PLANESWALKING_ABILITY:
+            remove_from_game(game, oid)
+    game.pending_triggers = [t for t in game.pending_triggers
+                             if t.definition is not PLANESWALKING_ABILITY]
+    planeswalk(game, game.planar_controller, events)
+
+
+# --- coded effects of the inherent planeswalking ability and of plane cards ------------------
+# (registered in server.engine.coded; signature: game, resolving object, effect, players
+# the effect names, events)
+
+
+def _source(game: Game, obj: GameObject) -> GameObject | None:
+    ref = obj.ability
+    return game.objects.get(ref.source_id) if ref is not None and ref.source_id else None
+
+
+def coded_planeswalk(game: Game, obj: GameObject, effect: Effect, players: list[int],
+                     events: list[Event]) -> None:
+    """Rule 901.8: the planeswalking ability's controller planeswalks (701.31b) -- if they
+    are the planar controller (701.31a)."""
+    planeswalk(game, obj.controller, events)
+
+
+def coded_flame_counter_then_damage_you(game: Game, obj: GameObject, effect: Effect,
+                                        players: list[int], events: list[Event]) -> None:
+    """Naar Isle: "put a flame counter on Naar Isle, then Naar Isle deals damage to you equal
+    to the number of flame counters on it" (rules 122.1, 120.3a). A plane that was turned
+    face down is a new object (901.7a): the ability then does nothing."""
+    plane = _source(game, obj)
+    if plane is None or plane.zone is not Zone.COMMAND:
+        return
+    plane.counters["flame"] = plane.counters.get("flame", 0) + 1
+    amount = plane.counters["flame"]
+    for seat in players:
+        if not game.players[seat].has_lost:
+            game.player(seat).life -= amount  # rule 120.3a: damage to a player
+            events.append(DamageDealt(plane.id, seat, None, amount))
+
+
+def coded_draw_per_land_you_control(game: Game, obj: GameObject, effect: Effect,
+                                    players: list[int], events: list[Event]) -> None:
+    """Tazeem: "draw a card for each land you control" -- counted as the effect is performed
+    (608.2c)."""
+    for seat in players:
+        lands = sum(1 for i in game.battlefield if game.objects[i].controller == seat
+                    and game.objects[i].card.is_land)
+        for _ in range(lands):
+            draw(game, seat, events)
+
+
+def coded_sacrifice_nonblack_creature(game: Game, obj: GameObject, effect: Effect,
+                                      players: list[int], events: list[Event]) -> None:
+    """The Fourth Sphere: "sacrifice a nonblack creature" -- the player chooses one they
+    control (701.21a); with only one, there is nothing to choose."""
+    for seat in players:
+        pool = [i for i in game.battlefield if game.objects[i].controller == seat
+                and game.objects[i].is_creature and "B" not in game.objects[i].card.colors]
+        if len(pool) == 1:
+            put_into_graveyards(game, pool, events)
+        elif pool:
+            game.choices.append(Choice(DecisionKind.SACRIFICE, seat, pool))

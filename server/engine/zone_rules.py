@@ -1,0 +1,570 @@
+"""Zone rules (400-408) that go beyond moving an object: the exceptions to "a moved object is
+a new object" (400.7a-400.7j), exiling an exiled card (400.8, 406.7), an object turned face
+down in or put into the command zone again (400.9, 400.10), cards brought in from outside the
+game (400.11b), actions on a whole zone (400.12), playing with the top card of a library
+revealed and playing it (401.5, 401.6), "Nth from the top" (401.7), cards exiled with an
+object and piles of face-down exiled cards (406.4-406.6), and permissions to play cards from
+other zones than the hand (Future Sight, Kess, flashback).
+
+Rule 400.7: a moved object is a new object with no memory of its previous existence. The
+engine keeps ``GameObject.came_from`` (never shown to anyone) only so that the exceptions of
+400.7 can find the new object -- and only in a public zone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from server.cards.model import Effect, Verb, Who
+from server.engine import looking
+from server.engine.actions import (
+    Action,
+    ChooseCard,
+    ChooseExilePile,
+    ChooseOutsideCard,
+    Decline,
+)
+from server.engine.events import Event
+from server.engine.state import (
+    Choice,
+    ContinuousEffect,
+    DecisionKind,
+    Game,
+    GameObject,
+    Zone,
+)
+from server.engine.zones import (
+    create_object,
+    fresh_id,
+    move,
+    next_timestamp,
+    shuffle_library,
+)
+
+Target = tuple[str, int | str]
+
+#: The effect verbs this module performs (see :func:`perform`).
+VERBS = (Verb.MOVE_FOUND, Verb.PUT_INTO_LIBRARY_BENEATH, Verb.SHUFFLE_INTO_LIBRARY, Verb.WISH,
+         Verb.EXILE_LINKED, Verb.MOVE_LINKED, Verb.EXILE_ZONE, Verb.PUT_INTO_COMMAND,
+         Verb.TURN_FACE_DOWN, Verb.PREVENT_DAMAGE_FROM, Verb.EXILE_TOP_FACE_DOWN,
+         Verb.CHOOSE_EXILED, Verb.GRANT_FLASHBACK)
+
+#: The decision kinds this module poses and answers.
+KINDS = (DecisionKind.CHOOSE_OUTSIDE_CARD, DecisionKind.CHOOSE_EXILED_CARD)
+
+#: Public zones (rule 400.2): where the exceptions of 400.7 may find a moved object.
+PUBLIC_ZONES = (Zone.BATTLEFIELD, Zone.GRAVEYARD, Zone.STACK, Zone.EXILE, Zone.COMMAND,
+                Zone.ANTE)
+
+#: A static ability's rules change: "Play with the top card of your library revealed."
+TOP_REVEALED = "top_revealed"
+#: A static ability's rules change: "You may play the top card of your library."
+PLAY_FROM_TOP = "play_from_top"
+#: "During each of your turns, you may cast an instant or sorcery card from your graveyard.
+#: If a card cast this way would be put into your graveyard this turn, exile it instead."
+CAST_FROM_GRAVEYARD = "cast_from_graveyard"
+#: "During each of your turns, you may play a land card from your graveyard. A land played
+#: this way enters tapped." (Test Wayfinder)
+PLAY_LAND_FROM_GRAVEYARD = "play_land_from_graveyard"
+#: "During each of your turns, you may cast a creature spell from your graveyard. A creature
+#: cast this way has haste." (Test Grave Banner)
+CAST_CREATURE_FROM_GRAVEYARD = "cast_creature_from_graveyard"
+#: "You may cast instant spells from among face-down cards in exile." (Test Hidden Cache)
+CAST_FROM_FACE_DOWN_EXILE = "cast_instants_from_face_down_exile"
+
+_ZONES = {"hand": Zone.HAND, "battlefield": Zone.BATTLEFIELD, "graveyard": Zone.GRAVEYARD,
+          "exile": Zone.EXILE, "library": Zone.LIBRARY}
+
+
+# --- finding the new object (400.7e, 400.7j) ------------------------------------------------
+
+
+def found(game: Game, old_id: str) -> GameObject | None:
+    """The object ``old_id`` is now, for the exceptions of rule 400.7: itself if it hasn't
+    moved; else the new object it became by its last move (the zone it moved to, 400.7e) if
+    that zone is public (400.7e, 400.7j). A card that moved on again, or into a hidden
+    zone, can't be found."""
+    obj = game.objects.get(old_id)
+    if obj is not None:
+        return obj
+    child = next((o for o in game.objects.values() if o.came_from == old_id), None)
+    if child is None or child.zone not in PUBLIC_ZONES or child.is_ability:
+        return None
+    return child
+
+
+def spell_became_permanent(game: Game, spell_id: str) -> None:
+    """Rule 400.7a: effects from spells and abilities that changed the characteristics or
+    the controller of a permanent spell on the stack continue to apply to the permanent
+    that spell becomes as it resolves (608.3a); so do abilities granted to the spell by a
+    static ability's permission to cast it (400.7b) and prevention effects for damage from
+    that spell (400.7c)."""
+    permanent = found(game, spell_id)
+    if permanent is None or permanent.zone is not Zone.BATTLEFIELD:
+        return
+    game.effects[:] = [
+        replace(e, affected=tuple(permanent.id if a == spell_id else a for a in e.affected))
+        if spell_id in e.affected else e for e in game.effects]
+    # Rule 400.7c: prevention effects for damage from the spell go on with the permanent.
+    game.prevented_sources += [(turn, permanent.id) for turn, oid in game.prevented_sources
+                               if oid == spell_id]
+
+
+def damage_prevented(game: Game, source_id: str) -> bool:
+    """Rule 615.1: whether "prevent all damage [this source] would deal this turn" applies
+    to damage from ``source_id`` now."""
+    return (game.turn, source_id) in game.prevented_sources
+
+
+def _referenced(obj: GameObject, effect: Effect, targets: list[Target]) -> list[str]:
+    """The ids an effect refers to: its source ("[this]") or its (previous effect's)
+    targets ("that card")."""
+    if effect.who is Who.SELF:
+        return [obj.ability.source_id if obj.ability is not None else obj.id]
+    return [str(ref) for kind, ref in targets if kind == "object"]
+
+
+def _source_id(obj: GameObject) -> str:
+    return obj.ability.source_id if obj.ability is not None else obj.id
+
+
+def _move_found(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
+                events: list[Event]) -> None:
+    """Rules 400.7e, 400.7j: "return that card to the battlefield", "return [this] to its
+    owner's hand" -- the new object the referenced one became, in the public zone it
+    moved to, goes to ``destination`` (onto the battlefield under the effect's controller)."""
+    to = _ZONES[effect.destination]
+    for ref in _referenced(obj, effect, targets):
+        card = found(game, ref)
+        if card is None or card.zone is to:
+            continue
+        move(game, card.id, to, events,
+             controller=obj.controller if to is Zone.BATTLEFIELD else None)
+
+
+# --- "Nth from the top" (401.7) ----------------------------------------------------------------
+
+
+def put_beneath(game: Game, object_id: str, above: int, events: list[Event]) -> GameObject:
+    """Rule 401.7: put an object into its owner's library just beneath the top ``above``
+    cards ("second from the top": ``above`` 1). If that library has fewer cards than the
+    position asked for, it goes on the bottom."""
+    new = move(game, object_id, Zone.LIBRARY, events)
+    library = game.player(new.owner).library
+    library.remove(new.id)
+    position = above + 1  # "Nth from the top"
+    if len(library) < position:
+        library.insert(0, new.id)  # fewer than N cards: on the bottom
+    else:
+        library.insert(len(library) - above, new.id)  # the top is the last element
+    return new
+
+
+# --- a whole zone (400.12) and exile (400.8, 406.5-406.7) ------------------------------------
+
+
+def shuffle_into_library(game: Game, seat: int, zones: tuple[str, ...],
+                         events: list[Event]) -> None:
+    """Rule 400.12: "Shuffle your hand [and graveyard] into your library" is done to every
+    card in those zones (each becomes a new object in the library, 400.7); the zones
+    themselves are unaffected. Then the library is shuffled (701.24a)."""
+    for name in zones:
+        for oid in list(looking.zone_cards(game, name, seat)):
+            if game.objects[oid].owner == seat:
+                move(game, oid, Zone.LIBRARY, events)  # to its owner's library (400.3)
+    shuffle_library(game, seat)
+
+
+def reexile(game: Game, object_id: str) -> GameObject:
+    """Rules 400.8, 406.7: an exiled object that is exiled doesn't change zones but becomes a
+    new object that has just been exiled -- in no pile of cards exiled with anything
+    (406.6), newest in the exile zone."""
+    return _anew(game, object_id)
+
+
+def put_into_command(game: Game, object_id: str, events: list[Event]) -> GameObject:
+    """Put an object into the command zone; one already there doesn't change zones but
+    becomes a new object that has just entered the command zone (rule 400.10)."""
+    if game.objects[object_id].zone is Zone.COMMAND:
+        return _anew(game, object_id)
+    return move(game, object_id, Zone.COMMAND, events)
+
+
+def turn_face_down(game: Game, object_id: str) -> GameObject:
+    """Rule 400.9: a face-up object in the command zone turned face down becomes a new
+    object -- one with no characteristics (708.2), so its abilities don't work."""
+    new = _anew(game, object_id)
+    new.face_down = True
+    return new
+
+
+def _anew(game: Game, object_id: str) -> GameObject:
+    """The object becomes a new one in the same zone (exile or the command zone), without
+    changing zones: a new id and timestamp, the newest object there, no other memory."""
+    old = game.objects.pop(object_id)
+    zone = game.zone_list(old.zone, old.owner)
+    zone.remove(object_id)
+    new = GameObject(
+        id=fresh_id(game), card=old.card, owner=old.owner, controller=old.owner,
+        zone=old.zone, controlled_since=game.turn, face_down=old.face_down,
+        base_controller=old.owner, timestamp=next_timestamp(game), token=old.token,
+        came_from=object_id,
+    )
+    game.objects[new.id] = new
+    zone.append(new.id)
+    return new
+
+
+def exile(game: Game, object_id: str, events: list[Event], *, linked_to: str = "") -> GameObject:
+    """Exile an object (rule 701.13a); an object already in exile becomes a new one (400.8).
+    ``linked_to``: the object whose ability exiled it -- its pile of cards "exiled with"
+    that object (406.5, 406.6)."""
+    obj = game.objects[object_id]
+    new = reexile(game, object_id) if obj.zone is Zone.EXILE else \
+        move(game, object_id, Zone.EXILE, events)
+    new.exiled_with = linked_to
+    return new
+
+
+def exiled_with(game: Game, source_id: str) -> list[str]:
+    """Rule 406.6: the cards in exile exiled with the object ``source_id`` (its pile, 406.5),
+    oldest first."""
+    return [i for i in game.exile if game.objects[i].exiled_with == source_id]
+
+
+def exile_top_face_down(game: Game, seat: int, count: int, *, linked_to: str, pile: str,
+                        may_look: bool, events: list[Event]) -> None:
+    """Exile the top ``count`` cards of ``seat``'s library face down (406.3): nobody may look
+    at them -- unless ``may_look``: "you may look at it for as long as it remains exiled"
+    (406.3: ``seat`` goes on seeing it until it leaves exile). They form one pile --
+    exiled at the same time, the same way (406.4) -- of cards exiled with ``linked_to``
+    (406.6)."""
+    library = game.player(seat).library
+    exiled = []
+    for oid in list(reversed(library[-count:])) if count > 0 else []:
+        new = move(game, oid, Zone.EXILE, events, face_down=True)
+        new.exiled_with, new.exile_pile = linked_to, pile
+        exiled.append(new.id)
+    if may_look:
+        looking.look(game, exiled, (seat,), f"{EXILE_LOOK}{pile}", events)
+
+
+#: The key prefix of looks at face-down exiled cards (406.3); they end as the cards leave.
+EXILE_LOOK = "exile-look-"
+
+
+def start_exile_choice(game: Game, seat: int, effect: Effect) -> None:
+    """Rule 406.4: ``seat`` is instructed to choose a card in exile."""
+    if game.exile:
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_EXILED_CARD, seat,
+                                      list(game.exile), effect=effect))
+
+
+def _exile_options(game: Game, choice: Choice) -> tuple[Action, ...]:
+    """Rule 406.4: a face-up card, or a face-down one the chooser may look at (406.3), can
+    be chosen itself; the other face-down cards only by their pile."""
+    seen = looking.visible_hidden_ids(game, choice.seat)
+    singles: list[Action] = []
+    piles: dict[str, list[str]] = {}
+    for oid in choice.pool:
+        obj = game.objects.get(oid)
+        if obj is None or obj.zone is not Zone.EXILE:
+            continue
+        if obj.face_down and oid not in seen:
+            piles.setdefault(obj.exile_pile, []).append(oid)
+        else:
+            singles.append(ChooseCard(oid))
+    return (*singles, *(ChooseExilePile(tuple(ids)) for ids in piles.values()))
+
+
+def _answer_exile_choice(game: Game, choice: Choice, action: Action,
+                         events: list[Event]) -> None:
+    # Rule 406.4: a chosen pile gives a card at random from it.
+    chosen = action.object_ids[game.rng.randbelow(len(action.object_ids))] \
+        if isinstance(action, ChooseExilePile) else getattr(action, "object_id", "")
+    assert choice.effect is not None and chosen in game.objects
+    move(game, chosen, _ZONES[choice.effect.destination], events)
+
+
+# --- outside the game (400.11b) ------------------------------------------------------------------
+
+
+def start_wish(game: Game, seat: int, effect: Effect) -> None:
+    """Rule 400.11b: "You may reveal a [type] card you own from outside the game and put it
+    into your hand" -- ``seat`` chooses among the cards of that type in their sideboard
+    (400.11a), or none."""
+    sideboard = game.player(seat).sideboard
+    pool = [str(i) for i, card in enumerate(sideboard) if card.is_type(effect.card_type)]
+    game.choices.insert(0, Choice(DecisionKind.CHOOSE_OUTSIDE_CARD, seat, pool, optional=True,
+                                  effect=effect, owner=seat))
+
+
+def _bring_in(game: Game, choice: Choice, action: ChooseOutsideCard,
+              events: list[Event]) -> None:
+    """Reveal the chosen card (701.20a) and put it into its owner's hand: it is in the game
+    from now on, until the game ends or it is removed from the game (400.11b)."""
+    card = game.player(choice.seat).sideboard.pop(action.index)
+    new = create_object(game, card, choice.seat, Zone.HAND)
+    looking.look(game, [new.id], looking.everyone(game), "", events)
+    looking.end_looks(game, "")
+
+
+# --- the top card of a library revealed (401.5, 401.6) ---------------------------------------
+
+
+def _look_key(seat: int) -> str:
+    return f"top-revealed-{seat}"
+
+
+def refresh_revealed_tops(game: Game, events: list[Event]) -> None:
+    """Rules 401.5, 401.6: a player "plays with the top card of their library revealed"
+    while they control a permanent whose static ability says so: that card is shown to
+    every player (a look, so views show it).
+
+    401.5: while a spell is being cast or an ability activated, a new top card isn't
+    revealed until that is done. 401.6: a card that stops being revealed while it stays in
+    the library becomes a new object (so if it's revealed again, nobody can tell it was
+    the card seen before). Also ends the looks at face-down exiled cards that have all
+    left exile (406.3). Called as the game advances, after the layers are applied."""
+    # Rule 406.3: a look at face-down exiled cards ends once they have all left exile.
+    game.looks[:] = [lk for lk in game.looks if not lk.source.startswith(EXILE_LOOK)
+                     or any(i in game.objects for i in lk.ids)]
+    if game.casting is not None:
+        return  # rule 401.5
+    wanted: dict[int, str] = {}
+    for oid in game.battlefield:
+        obj = game.objects[oid]
+        seat = obj.controller
+        library = game.player(seat).library
+        if TOP_REVEALED in obj.restrictions and library and not game.players[seat].has_lost:
+            wanted[seat] = library[-1]
+    for seat in sorted(game.revealed_tops):
+        oid = game.revealed_tops[seat]
+        if wanted.get(seat) == oid:
+            continue
+        del game.revealed_tops[seat]
+        looking.end_looks(game, _look_key(seat))
+        card = game.objects.get(oid)
+        if card is not None and card.zone is Zone.LIBRARY:
+            _reissue(game, oid)  # rule 401.6
+    for seat in sorted(wanted):
+        if seat not in game.revealed_tops:
+            game.revealed_tops[seat] = wanted[seat]
+            looking.look(game, [wanted[seat]], looking.everyone(game), _look_key(seat),
+                         events)
+
+
+def playable_elsewhere(game: Game, seat: int) -> list[str]:
+    """Cards outside ``seat``'s hand they may play now, by a permission from an effect (the
+    caller checks timing and costs): the top card of their library (Future Sight), cards in
+    their graveyard (Kess, Test Wayfinder, flashback, Test Grave Banner) and face-down
+    exiled cards they may look at (Test Hidden Cache, 406.3b)."""
+    return [*playable_in_library(game, seat), *castable_from_graveyard(game, seat),
+            *playable_lands_in_graveyard(game, seat), *flashback_cards(game, seat),
+            *creatures_castable_from_graveyard(game, seat),
+            *castable_from_face_down_exile(game, seat)]
+
+
+def castable_from_face_down_exile(game: Game, seat: int) -> list[str]:
+    """Rule 406.3b: "You may cast instant spells from among face-down cards in exile" --
+    only a card ``seat`` may look at (406.3) and whose spell is an instant. It is turned
+    face up as it is cast (406.3a: it moves to the stack face up)."""
+    if not any(CAST_FROM_FACE_DOWN_EXILE in game.objects[i].restrictions
+               and game.objects[i].controller == seat for i in game.battlefield):
+        return []
+    seen = looking.visible_hidden_ids(game, seat)
+    return [i for i in game.exile if game.objects[i].face_down and i in seen
+            and game.objects[i].owner == seat and game.objects[i].card.is_type("Instant")]
+
+
+def _banners(game: Game, seat: int) -> bool:
+    return game.active == seat and any(
+        CAST_CREATURE_FROM_GRAVEYARD in game.objects[i].restrictions
+        and game.objects[i].controller == seat for i in game.battlefield)
+
+
+def creatures_castable_from_graveyard(game: Game, seat: int) -> list[str]:
+    """Test Grave Banner: "During each of your turns, you may cast a creature spell from your
+    graveyard" (timing and costs still apply)."""
+    return [i for i in game.player(seat).graveyard
+            if game.objects[i].card.creature] if _banners(game, seat) else []
+
+
+def grant_flashback(game: Game, seat: int) -> None:
+    """"Each instant and sorcery card in your graveyard gains flashback until end of turn.
+    The flashback cost is equal to its mana cost": the cards there now (611.2c)."""
+    game.flashback_grants[:] = [e for e in game.flashback_grants if e[0] == game.turn]
+    game.flashback_grants += [
+        (game.turn, i) for i in game.player(seat).graveyard
+        if game.objects[i].card.is_type("Instant") or game.objects[i].card.is_type("Sorcery")]
+
+
+def flashback_cards(game: Game, seat: int) -> list[str]:
+    """Cards in ``seat``'s graveyard with flashback now (702.34a): cast from there for their
+    flashback cost -- their mana cost -- with the card's normal timing."""
+    return [i for i in game.player(seat).graveyard if (game.turn, i) in game.flashback_grants
+            and i not in castable_from_graveyard(game, seat)]
+
+
+def playable_lands_in_graveyard(game: Game, seat: int) -> list[str]:
+    """Test Wayfinder: "During each of your turns, you may play a land card from your
+    graveyard" (the land-play rules still apply, 305.2)."""
+    allowed = game.active == seat and any(
+        PLAY_LAND_FROM_GRAVEYARD in game.objects[i].restrictions
+        and game.objects[i].controller == seat for i in game.battlefield)
+    return [i for i in game.player(seat).graveyard
+            if game.objects[i].card.is_land] if allowed else []
+
+
+def played_from(game: Game, origin: Zone, land: GameObject) -> None:
+    """Rule 400.7i: a land played with a permission from an effect -- the effect's other
+    parts find the new object on the battlefield: "A land played this way enters tapped"
+    (Test Wayfinder; 614.1d)."""
+    if origin is Zone.GRAVEYARD and land.zone is Zone.BATTLEFIELD and any(
+            PLAY_LAND_FROM_GRAVEYARD in game.objects[i].restrictions
+            and game.objects[i].controller == land.controller for i in game.battlefield):
+        land.tapped = True
+
+
+def castable_from_graveyard(game: Game, seat: int) -> list[str]:
+    """Kess, Dissident Mage: "During each of your turns, you may cast an instant or sorcery
+    card from your graveyard" -- once each turn for each such permanent (its permission is
+    used up when a card is cast this way)."""
+    if game.active != seat or not _graveyard_permissions(game, seat):
+        return []
+    return [i for i in game.player(seat).graveyard
+            if game.objects[i].card.is_type("Instant") or game.objects[i].card.is_type("Sorcery")]
+
+
+def _graveyard_permissions(game: Game, seat: int) -> list[str]:
+    """The permanents ``seat`` controls whose permission to cast an instant or sorcery card
+    from their graveyard is unused this turn."""
+    return [i for i in game.battlefield if CAST_FROM_GRAVEYARD in game.objects[i].restrictions
+            and game.objects[i].controller == seat
+            and (game.turn, i) not in game.graveyard_casts]
+
+
+def cast_from(game: Game, seat: int, origin: Zone, spell: GameObject) -> None:
+    """Rule 400.7h: a card cast with a permission from an effect -- the effect's other parts
+    find the new object on the stack: a card cast from the graveyard with Kess's
+    permission uses it up, and "if a card cast this way would be put into your graveyard
+    this turn, exile it instead" applies to that spell (see :func:`server.engine.zones.move`)."""
+    if origin is not Zone.GRAVEYARD:
+        return
+    if spell.card.creature and _banners(game, seat):
+        # Rules 400.7b, 611.3d: "A creature cast this way has haste" -- granted to the
+        # permanent spell, it goes on applying to the permanent it becomes; no duration is
+        # stated, so until the end of the game.
+        game.effects.append(ContinuousEffect(next_timestamp(game), (spell.id,),
+                                             gains=("Haste",), lasting=True))
+        return
+    if spell.came_from in [i for turn, i in game.flashback_grants if turn == game.turn]:
+        # Rule 400.7g: the granted flashback goes on applying to the spell on the stack.
+        game.flashback_spells.append(spell.id)
+        return
+    permissions = _graveyard_permissions(game, seat)
+    if not permissions:
+        return
+    game.graveyard_casts[:] = [e for e in game.graveyard_casts if e[0] == game.turn]
+    game.graveyard_casts.append((game.turn, permissions[0]))
+    game.graveyard_to_exile[:] = [e for e in game.graveyard_to_exile if e[0] == game.turn]
+    game.graveyard_to_exile.append((game.turn, spell.id))
+
+
+def playable_in_library(game: Game, seat: int) -> list[str]:
+    """Cards of ``seat``'s library they may play now: the top card, while they control a
+    permanent saying "You may play the top card of your library" (Future Sight). The
+    timing and cost rules still apply (the caller checks them)."""
+    library = game.player(seat).library
+    if not library or game.objects[library[-1]].owner != seat:
+        return []
+    allowed = any(PLAY_FROM_TOP in game.objects[i].restrictions
+                  and game.objects[i].controller == seat for i in game.battlefield)
+    return [library[-1]] if allowed else []
+
+
+def _reissue(game: Game, object_id: str) -> None:
+    """Rule 401.6: the hidden card becomes a new object (a new id, in place)."""
+    obj = game.objects.pop(object_id)
+    library = game.player(obj.owner).library
+    obj.id = fresh_id(game)
+    obj.came_from = ""
+    game.objects[obj.id] = obj
+    library[library.index(object_id)] = obj.id
+
+
+# --- effects and decisions ---------------------------------------------------------------------
+
+
+def perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target], *,
+            players: list[int], amount: int, events: list[Event]) -> None:
+    """Perform one of :data:`VERBS` for the spell or ability ``obj`` (rule 608.2c)."""
+    verb = effect.verb
+    if verb is Verb.MOVE_FOUND:
+        _move_found(game, obj, effect, targets, events)
+    elif verb is Verb.PUT_INTO_LIBRARY_BENEATH:
+        for ref in _referenced(obj, effect, targets):
+            if ref in game.objects and game.objects[ref].zone is Zone.BATTLEFIELD:
+                put_beneath(game, ref, amount, events)
+    elif verb is Verb.SHUFFLE_INTO_LIBRARY:
+        for seat in players:
+            shuffle_into_library(game, seat, effect.zones, events)
+    elif verb is Verb.WISH:
+        for seat in players:
+            start_wish(game, seat, effect)
+    elif verb is Verb.EXILE_LINKED:
+        for ref in _referenced(obj, effect, targets):
+            if ref in game.objects:
+                exile(game, ref, events, linked_to=_source_id(obj))
+    elif verb is Verb.MOVE_LINKED:
+        to = _ZONES[effect.destination]
+        for oid in exiled_with(game, _source_id(obj)):
+            move(game, oid, to, events)  # a permanent enters under its owner's control
+    elif verb is Verb.PUT_INTO_COMMAND:
+        for seat in players:
+            for oid in [i for i in game.command if game.objects[i].owner == seat]:
+                put_into_command(game, oid, events)
+    elif verb is Verb.PREVENT_DAMAGE_FROM:
+        # "This turn": entries of earlier turns are over (514.2).
+        game.prevented_sources[:] = [e for e in game.prevented_sources if e[0] == game.turn]
+        game.prevented_sources += [(game.turn, ref) for ref in _referenced(obj, effect, targets)
+                                   if ref in game.objects]
+    elif verb is Verb.EXILE_TOP_FACE_DOWN:
+        for seat in players:
+            exile_top_face_down(game, seat, amount, linked_to=_source_id(obj), pile=obj.id,
+                                may_look=effect.may_look, events=events)
+    elif verb is Verb.GRANT_FLASHBACK:
+        for seat in players:
+            grant_flashback(game, seat)
+    elif verb is Verb.CHOOSE_EXILED:
+        for seat in players:
+            start_exile_choice(game, seat, effect)
+    elif verb is Verb.TURN_FACE_DOWN:
+        for seat in players:
+            for oid in [i for i in game.command if game.objects[i].owner == seat
+                        and not game.objects[i].face_down]:
+                turn_face_down(game, oid)
+    elif verb is Verb.EXILE_ZONE:
+        for seat in players:
+            for name in effect.zones:
+                for oid in list(looking.zone_cards(game, name, seat)):
+                    if game.objects[oid].owner == seat:
+                        exile(game, oid, events)
+
+
+def options(game: Game, choice: Choice) -> tuple[Action, ...]:
+    """The legal options of a choice this module posed."""
+    if choice.kind is DecisionKind.CHOOSE_EXILED_CARD:
+        return _exile_options(game, choice)
+    sideboard = game.player(choice.seat).sideboard
+    return (*(ChooseOutsideCard(int(i), sideboard[int(i)].name) for i in choice.pool),
+            Decline())
+
+
+def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
+    """Apply an answer to a choice this module posed."""
+    game.choices.remove(choice)
+    if choice.kind is DecisionKind.CHOOSE_EXILED_CARD:
+        _answer_exile_choice(game, choice, action, events)
+    elif isinstance(action, ChooseOutsideCard):
+        _bring_in(game, choice, action, events)
