@@ -1,15 +1,14 @@
 """A client's local mirror of its view, kept current by applying deltas.
 
-Each delta names the state it applies to (``prev_state_id``) and carries the SHA-256 of the
-canonical serialization of the resulting view; the mirror checks both and raises
+Each delta names the state it applies to (``prev_state_id``) and carries the hash of the
+resulting view (:mod:`protocol.viewhash`); the mirror checks both and raises
 :class:`MirrorDesyncError` on a gap or a mismatch, after which the client asks for a snapshot.
 """
 
 from __future__ import annotations
 
-import hashlib
-
 from protocol.v1 import game_pb2 as pb
+from protocol.viewhash import view_hash
 
 ZoneKey = tuple[int, int]
 
@@ -83,7 +82,7 @@ class Mirror:
         )
 
     def _check(self, expected: bytes) -> None:
-        actual = hashlib.sha256(self.view().SerializeToString(deterministic=True)).digest()
+        actual = view_hash(self.view())
         if actual != expected:
             raise MirrorDesyncError(f"view hash mismatch at state {self.state_id}")
 

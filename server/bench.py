@@ -18,6 +18,7 @@ from server.cards import demo_deck, demo_deck_names
 from server.engine import PlayerSetup, apply, new_game
 from server.view import SPECTATOR
 from server.view.stream import ViewStream
+from server.view.track import GameTracker
 
 #: Take a snapshot's size every this many actions.
 SNAPSHOT_EVERY = 25
@@ -33,6 +34,9 @@ class BenchReport:
     delta_bytes: list[int] = field(default_factory=list)
     snapshot_bytes: list[int] = field(default_factory=list)
     delta_us: list[float] = field(default_factory=list)
+    #: The view class's own work, and the tracker's once per action (shared by the classes).
+    class_us: list[float] = field(default_factory=list)
+    shared_us: list[float] = field(default_factory=list)
 
     def to_json(self) -> str:
         """One JSON line of figures (medians, and the 90th percentile where it helps)."""
@@ -54,6 +58,10 @@ class BenchReport:
             "median_delta_us_per_view_class": round(statistics.median(self.delta_us), 1)
             if self.delta_us else 0.0,
             "p90_delta_us_per_view_class": round(pct(self.delta_us, 9), 1),
+            "median_class_only_us": round(statistics.median(self.class_us), 1)
+            if self.class_us else 0.0,
+            "median_tracker_us_per_action": round(statistics.median(self.shared_us), 1)
+            if self.shared_us else 0.0,
         })
 
 
@@ -66,17 +74,25 @@ def bench_protocol(games: int, seed: int, players: int = 2) -> BenchReport:
         setups = [PlayerSetup(f"p{i}", demo_deck(rng.choice(decks))) for i in range(players)]
         game = new_game((seed + g).to_bytes(16, "big"), setups)
         streams = [ViewStream.start(game, v) for v in [*range(players), SPECTATOR]]
+        tracker = GameTracker()
+        tracker.step(game)
         while game.result is None:
             decision = game.pending
             assert decision is not None
             apply(game, decision.seat, rng.choice(decision.options))
             report.actions += 1
+            start = time.perf_counter()
+            changes = tracker.step(game)  # shared by the view classes
+            shared = time.perf_counter() - start
+            report.shared_us.append(shared * 1e6)
             for stream in streams:
                 start = time.perf_counter()
-                data = stream.advance(game)
+                data = stream.advance(game, changes)
                 elapsed = time.perf_counter() - start
                 if data is not None:
-                    report.delta_us.append(elapsed * 1e6)
+                    # This class's own work plus its share of the tracker's.
+                    report.delta_us.append((elapsed + shared / len(streams)) * 1e6)
+                    report.class_us.append(elapsed * 1e6)
                     report.delta_bytes.append(len(data))
             if report.actions % SNAPSHOT_EVERY == 0:
                 report.snapshot_bytes += [len(s.snapshot("bench")) for s in streams]

@@ -68,6 +68,7 @@ class DecisionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_KIND_CHOOSE_PARTY: _ClassVar[DecisionKind]
     DECISION_KIND_CHOOSE_OUTSIDE_CARD: _ClassVar[DecisionKind]
     DECISION_KIND_CHOOSE_EXILED_CARD: _ClassVar[DecisionKind]
+    DECISION_KIND_CAST_MADNESS: _ClassVar[DecisionKind]
 
 class GamePhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -127,6 +128,7 @@ DECISION_KIND_CLASH: DecisionKind
 DECISION_KIND_CHOOSE_PARTY: DecisionKind
 DECISION_KIND_CHOOSE_OUTSIDE_CARD: DecisionKind
 DECISION_KIND_CHOOSE_EXILED_CARD: DecisionKind
+DECISION_KIND_CAST_MADNESS: DecisionKind
 GAME_PHASE_UNSPECIFIED: GamePhase
 GAME_PHASE_CHOOSE_STARTING_PLAYER: GamePhase
 GAME_PHASE_MULLIGANS: GamePhase
@@ -165,7 +167,7 @@ class Target(_message.Message):
     def __init__(self, player: _Optional[int] = ..., object_id: _Optional[str] = ...) -> None: ...
 
 class GameObject(_message.Message):
-    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "modes", "attacking_planeswalker", "keywords", "is_token", "library_position")
+    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "modes", "attacking_planeswalker", "keywords", "is_token", "library_position", "stickers")
     ID_FIELD_NUMBER: _ClassVar[int]
     ZONE_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
@@ -197,6 +199,7 @@ class GameObject(_message.Message):
     KEYWORDS_FIELD_NUMBER: _ClassVar[int]
     IS_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LIBRARY_POSITION_FIELD_NUMBER: _ClassVar[int]
+    STICKERS_FIELD_NUMBER: _ClassVar[int]
     id: str
     zone: ZoneRef
     owner: int
@@ -228,7 +231,16 @@ class GameObject(_message.Message):
     keywords: _containers.RepeatedScalarFieldContainer[str]
     is_token: bool
     library_position: int
-    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., modes: _Optional[_Iterable[int]] = ..., attacking_planeswalker: _Optional[str] = ..., keywords: _Optional[_Iterable[str]] = ..., is_token: _Optional[bool] = ..., library_position: _Optional[int] = ...) -> None: ...
+    stickers: _containers.RepeatedCompositeFieldContainer[Sticker]
+    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., modes: _Optional[_Iterable[int]] = ..., attacking_planeswalker: _Optional[str] = ..., keywords: _Optional[_Iterable[str]] = ..., is_token: _Optional[bool] = ..., library_position: _Optional[int] = ..., stickers: _Optional[_Iterable[_Union[Sticker, _Mapping]]] = ...) -> None: ...
+
+class Sticker(_message.Message):
+    __slots__ = ("kind", "text")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    text: str
+    def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class Counter(_message.Message):
     __slots__ = ("kind", "count")
@@ -328,6 +340,184 @@ class GameHeader(_message.Message):
     planar_controller: int
     def __init__(self, turn: _Optional[int] = ..., active_seat: _Optional[int] = ..., step: _Optional[_Union[Step, str]] = ..., priority_seat: _Optional[int] = ..., pending: _Optional[_Union[PendingInfo, _Mapping]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., phase: _Optional[_Union[GamePhase, str]] = ..., starting_seat: _Optional[int] = ..., triggers: _Optional[_Iterable[_Union[WaitingTrigger, _Mapping]]] = ..., planar_controller: _Optional[int] = ...) -> None: ...
 
+class ZoneChangeEvent(_message.Message):
+    __slots__ = ("owner", "from_zone", "to_zone", "old_id", "new_id", "name")
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    FROM_ZONE_FIELD_NUMBER: _ClassVar[int]
+    TO_ZONE_FIELD_NUMBER: _ClassVar[int]
+    OLD_ID_FIELD_NUMBER: _ClassVar[int]
+    NEW_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    owner: int
+    from_zone: ZoneKind
+    to_zone: ZoneKind
+    old_id: str
+    new_id: str
+    name: str
+    def __init__(self, owner: _Optional[int] = ..., from_zone: _Optional[_Union[ZoneKind, str]] = ..., to_zone: _Optional[_Union[ZoneKind, str]] = ..., old_id: _Optional[str] = ..., new_id: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class DamageEvent(_message.Message):
+    __slots__ = ("source_id", "player", "object_id", "amount")
+    SOURCE_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    source_id: str
+    player: int
+    object_id: str
+    amount: int
+    def __init__(self, source_id: _Optional[str] = ..., player: _Optional[int] = ..., object_id: _Optional[str] = ..., amount: _Optional[int] = ...) -> None: ...
+
+class PlayerLostEvent(_message.Message):
+    __slots__ = ("seat", "reason")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    reason: str
+    def __init__(self, seat: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class SpellCastEvent(_message.Message):
+    __slots__ = ("object_id", "controller", "name")
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTROLLER_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    controller: int
+    name: str
+    def __init__(self, object_id: _Optional[str] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
+class CardDrawnEvent(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class TokenCreatedEvent(_message.Message):
+    __slots__ = ("object_id", "controller", "name")
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTROLLER_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    controller: int
+    name: str
+    def __init__(self, object_id: _Optional[str] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
+class AttackersDeclaredEvent(_message.Message):
+    __slots__ = ("attacker_ids",)
+    ATTACKER_IDS_FIELD_NUMBER: _ClassVar[int]
+    attacker_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, attacker_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class BlockPair(_message.Message):
+    __slots__ = ("blocker_id", "attacker_id")
+    BLOCKER_ID_FIELD_NUMBER: _ClassVar[int]
+    ATTACKER_ID_FIELD_NUMBER: _ClassVar[int]
+    blocker_id: str
+    attacker_id: str
+    def __init__(self, blocker_id: _Optional[str] = ..., attacker_id: _Optional[str] = ...) -> None: ...
+
+class BlockersDeclaredEvent(_message.Message):
+    __slots__ = ("blocks",)
+    BLOCKS_FIELD_NUMBER: _ClassVar[int]
+    blocks: _containers.RepeatedCompositeFieldContainer[BlockPair]
+    def __init__(self, blocks: _Optional[_Iterable[_Union[BlockPair, _Mapping]]] = ...) -> None: ...
+
+class RevealedCard(_message.Message):
+    __slots__ = ("name", "object_id")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    object_id: str
+    def __init__(self, name: _Optional[str] = ..., object_id: _Optional[str] = ...) -> None: ...
+
+class CardsRevealedEvent(_message.Message):
+    __slots__ = ("cards", "to_everyone")
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    TO_EVERYONE_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[RevealedCard]
+    to_everyone: bool
+    def __init__(self, cards: _Optional[_Iterable[_Union[RevealedCard, _Mapping]]] = ..., to_everyone: _Optional[bool] = ...) -> None: ...
+
+class LibrarySearchedEvent(_message.Message):
+    __slots__ = ("seat", "owner", "found")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    FOUND_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    owner: int
+    found: int
+    def __init__(self, seat: _Optional[int] = ..., owner: _Optional[int] = ..., found: _Optional[int] = ...) -> None: ...
+
+class ClashEvent(_message.Message):
+    __slots__ = ("seats", "winner")
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    winner: int
+    def __init__(self, seats: _Optional[_Iterable[int]] = ..., winner: _Optional[int] = ...) -> None: ...
+
+class LifeExchangedEvent(_message.Message):
+    __slots__ = ("seats",)
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seats: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class CrimeEvent(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class ExpendEvent(_message.Message):
+    __slots__ = ("seat", "amount")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    amount: int
+    def __init__(self, seat: _Optional[int] = ..., amount: _Optional[int] = ...) -> None: ...
+
+class GameEndedEvent(_message.Message):
+    __slots__ = ("winners", "reason")
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    reason: str
+    def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class GameEvent(_message.Message):
+    __slots__ = ("zone_change", "damage", "player_lost", "spell_cast", "card_drawn", "token_created", "attackers_declared", "blockers_declared", "cards_revealed", "library_searched", "clash", "life_exchanged", "crime", "expend", "game_ended")
+    ZONE_CHANGE_FIELD_NUMBER: _ClassVar[int]
+    DAMAGE_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_LOST_FIELD_NUMBER: _ClassVar[int]
+    SPELL_CAST_FIELD_NUMBER: _ClassVar[int]
+    CARD_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_CREATED_FIELD_NUMBER: _ClassVar[int]
+    ATTACKERS_DECLARED_FIELD_NUMBER: _ClassVar[int]
+    BLOCKERS_DECLARED_FIELD_NUMBER: _ClassVar[int]
+    CARDS_REVEALED_FIELD_NUMBER: _ClassVar[int]
+    LIBRARY_SEARCHED_FIELD_NUMBER: _ClassVar[int]
+    CLASH_FIELD_NUMBER: _ClassVar[int]
+    LIFE_EXCHANGED_FIELD_NUMBER: _ClassVar[int]
+    CRIME_FIELD_NUMBER: _ClassVar[int]
+    EXPEND_FIELD_NUMBER: _ClassVar[int]
+    GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    zone_change: ZoneChangeEvent
+    damage: DamageEvent
+    player_lost: PlayerLostEvent
+    spell_cast: SpellCastEvent
+    card_drawn: CardDrawnEvent
+    token_created: TokenCreatedEvent
+    attackers_declared: AttackersDeclaredEvent
+    blockers_declared: BlockersDeclaredEvent
+    cards_revealed: CardsRevealedEvent
+    library_searched: LibrarySearchedEvent
+    clash: ClashEvent
+    life_exchanged: LifeExchangedEvent
+    crime: CrimeEvent
+    expend: ExpendEvent
+    game_ended: GameEndedEvent
+    def __init__(self, zone_change: _Optional[_Union[ZoneChangeEvent, _Mapping]] = ..., damage: _Optional[_Union[DamageEvent, _Mapping]] = ..., player_lost: _Optional[_Union[PlayerLostEvent, _Mapping]] = ..., spell_cast: _Optional[_Union[SpellCastEvent, _Mapping]] = ..., card_drawn: _Optional[_Union[CardDrawnEvent, _Mapping]] = ..., token_created: _Optional[_Union[TokenCreatedEvent, _Mapping]] = ..., attackers_declared: _Optional[_Union[AttackersDeclaredEvent, _Mapping]] = ..., blockers_declared: _Optional[_Union[BlockersDeclaredEvent, _Mapping]] = ..., cards_revealed: _Optional[_Union[CardsRevealedEvent, _Mapping]] = ..., library_searched: _Optional[_Union[LibrarySearchedEvent, _Mapping]] = ..., clash: _Optional[_Union[ClashEvent, _Mapping]] = ..., life_exchanged: _Optional[_Union[LifeExchangedEvent, _Mapping]] = ..., crime: _Optional[_Union[CrimeEvent, _Mapping]] = ..., expend: _Optional[_Union[ExpendEvent, _Mapping]] = ..., game_ended: _Optional[_Union[GameEndedEvent, _Mapping]] = ...) -> None: ...
+
 class View(_message.Message):
     __slots__ = ("viewer", "header", "players", "objects", "zones")
     VIEWER_FIELD_NUMBER: _ClassVar[int]
@@ -359,16 +549,18 @@ class DeltaOp(_message.Message):
     def __init__(self, create_object: _Optional[_Union[GameObject, _Mapping]] = ..., update_object: _Optional[_Union[GameObject, _Mapping]] = ..., remove_object: _Optional[str] = ..., set_zone: _Optional[_Union[ZoneContents, _Mapping]] = ..., set_player: _Optional[_Union[Player, _Mapping]] = ..., set_header: _Optional[_Union[GameHeader, _Mapping]] = ...) -> None: ...
 
 class Delta(_message.Message):
-    __slots__ = ("prev_state_id", "state_id", "ops", "view_hash")
+    __slots__ = ("prev_state_id", "state_id", "ops", "view_hash", "events")
     PREV_STATE_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_ID_FIELD_NUMBER: _ClassVar[int]
     OPS_FIELD_NUMBER: _ClassVar[int]
     VIEW_HASH_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     prev_state_id: int
     state_id: int
     ops: _containers.RepeatedCompositeFieldContainer[DeltaOp]
     view_hash: bytes
-    def __init__(self, prev_state_id: _Optional[int] = ..., state_id: _Optional[int] = ..., ops: _Optional[_Iterable[_Union[DeltaOp, _Mapping]]] = ..., view_hash: _Optional[bytes] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, prev_state_id: _Optional[int] = ..., state_id: _Optional[int] = ..., ops: _Optional[_Iterable[_Union[DeltaOp, _Mapping]]] = ..., view_hash: _Optional[bytes] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class Snapshot(_message.Message):
     __slots__ = ("room_id", "state_id", "view", "view_hash")

@@ -27,6 +27,8 @@ from server.cards.model import (
     Condition,
     Effect,
     StaticAbility,
+    StickerDef,
+    StickerKind,
     TargetKind,
     TargetReq,
     TriggeredAbility,
@@ -132,7 +134,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.GAIN_LIFE: {"amount", "who", "target"},
     Verb.LOSE_LIFE: {"amount", "who", "target"},
     Verb.DRAW: {"amount", "who", "target"},
-    Verb.DISCARD: {"amount", "who", "target", "chooser", "find", "reveal"},
+    Verb.DISCARD: {"amount", "who", "target", "chooser", "find", "reveal", "whole_hand"},
     Verb.DESTROY: {"target", "who", "no_regeneration"},
     Verb.REGENERATE: {"target", "who"},
     Verb.COUNTER: {"target", "who"},
@@ -180,6 +182,9 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.EXILE_TOP_FACE_DOWN: {"who", "target", "amount", "may_look"},
     Verb.CHOOSE_EXILED: {"who", "destination"},
     Verb.GRANT_FLASHBACK: {"who"},
+    Verb.MOVE_COMMAND_CARDS: {"who", "target", "destination"},
+    Verb.PUT_STICKER: {"who", "target", "sticker"},
+    Verb.ANTE_TOP: {"who", "target"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
                  Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES, Verb.COPY_SPELL,
@@ -243,7 +248,12 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}.counter: expected '+1/+1', '-1/-1' or 'loyalty'")
     if verb is Verb.CREATE_TOKEN and "token" not in spec:
         raise CardDataError(f"{where}: create_token needs a 'token'")
-    for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all"):
+    if verb is Verb.PUT_STICKER and "sticker" not in spec:
+        raise CardDataError(f"{where}: put_sticker needs a 'sticker'")
+    if verb is Verb.MOVE_COMMAND_CARDS and "destination" not in spec:
+        raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
+    for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
+                 "whole_hand"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
@@ -306,7 +316,32 @@ def _effect(where: str, raw: Any) -> Effect:
         colors=tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", []))),
         card_type=_card_type(where, verb, spec),
         may_look=bool(spec.get("may_look", False)),
+        sticker=_sticker(f"{where}.sticker", spec["sticker"]) if "sticker" in spec else None,
+        whole_hand=spec.get("whole_hand", False),
     )
+
+
+def _sticker(where: str, raw: Any) -> StickerDef:
+    """A sticker (rule 123.1): ``{"kind": "power_toughness", "power": 4, "toughness": 4}``,
+    ``{"kind": "ability", "keywords": ["Flying"]}`` or ``{"kind": "art", "text": ...}``."""
+    spec = _fields(where, raw, {"kind", "power", "toughness", "keywords", "text"})
+    kind = _enum(f"{where}.kind", StickerKind, spec.get("kind"))
+    allowed = {StickerKind.POWER_TOUGHNESS: {"kind", "power", "toughness"},
+               StickerKind.ABILITY: {"kind", "keywords"}, StickerKind.ART: {"kind", "text"}}
+    _fields(where, spec, allowed[kind])
+    if kind is StickerKind.POWER_TOUGHNESS:
+        power = _int(f"{where}.power", spec.get("power")) or 0
+        toughness = _int(f"{where}.toughness", spec.get("toughness")) or 0
+        return StickerDef(kind, f"{power}/{toughness}", power=power, toughness=toughness)
+    if kind is StickerKind.ABILITY:
+        keywords = _keywords(f"{where}.keywords", spec.get("keywords", []))
+        if not keywords:
+            raise CardDataError(f"{where}.keywords: an ability sticker has an ability")
+        return StickerDef(kind, ", ".join(keywords), keywords=keywords)
+    text = spec.get("text")
+    if not isinstance(text, str) or not text:
+        raise CardDataError(f"{where}.text: an art sticker shows a picture, e.g. 'Goblin'")
+    return StickerDef(kind, text)
 
 
 def _card_type(where: str, verb: Verb, spec: dict[str, Any]) -> str:
@@ -460,7 +495,8 @@ def _list(where: str, raw: Any) -> list[Any]:
 _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "abilities", "triggers", "mana", "enters_tapped",
                      "extra_lands", "enchant", "statics", "protection", "noncreature_tax",
                      "additional_cost", "enchant_tapped", "regenerates",
-                     "enters_with_counters", "power_cda", "creatures_die_to_hand"}
+                     "enters_with_counters", "power_cda", "creatures_die_to_hand",
+                     "madness"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
@@ -533,6 +569,10 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
     if additional_cost not in ("", "sacrifice_creature", "discard_card"):
         raise CardDataError(f"{where}: additional_cost: expected 'sacrifice_creature' or "
                             "'discard_card'")
+    madness = _cost(f"{where}: madness", spec["madness"]) if "madness" in spec else None
+    if ("Madness" in keywords) != (madness is not None):
+        raise CardDataError(f"{where}: a card with the keyword Madness needs 'madness' (its "
+                            "madness cost, rule 702.35a), and only such a card may have it")
     enters_tapped = spec.get("enters_tapped", False)
     if not isinstance(enters_tapped, bool):
         raise CardDataError(f"{where}: enters_tapped: expected true or false")
@@ -583,6 +623,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
             for kind, n in dict(spec.get("enters_with_counters", {})).items()),
         power_cda=_power_cda(where, spec.get("power_cda", "")),
         creatures_die_to_hand=bool(spec.get("creatures_die_to_hand", False)),
+        madness_cost=madness,
     )
 
 

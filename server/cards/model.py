@@ -192,6 +192,14 @@ class Verb(Enum):
     #: "Each instant and sorcery card in your graveyard gains flashback until end of turn.
     #: The flashback cost is equal to its mana cost." (rules 702.34a, 611.2c, 400.7g)
     GRANT_FLASHBACK = "grant_flashback"
+    #: "Put each card [player] owns in the command zone into its owner's [destination]":
+    #: a conspiracy, phenomenon, plane, scheme or vanguard card stays there (rule 400.4b).
+    MOVE_COMMAND_CARDS = "move_command_cards"
+    # --- stickers (rule 123) and ante (rule 407) ---
+    #: "Put a [sticker] on target [permanent] you own" (rules 123.3, 123.3b).
+    PUT_STICKER = "put_sticker"
+    #: "Ante the top card of your library" (rules 407.3, 407.4).
+    ANTE_TOP = "ante_top"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -201,7 +209,10 @@ CODED_EFFECTS = ("draw_per_named_card_in_graveyard",
                  "planeswalk", "flame_counter_then_damage_you", "draw_per_land_you_control",
                  "sacrifice_nonblack_creature",
                  # Stick Together (rule 700.8d): see server.engine.counting.
-                 "choose_party_sacrifice_rest")
+                 "choose_party_sacrifice_rest",
+                 # Madness (rule 702.35): its trigger, and "the discarded card" (400.7j,
+                 # 400.7k); see server.engine.madness.
+                 "madness", "discarded_card_to_library_bottom")
 
 #: Stated qualities a searched-for or chosen card may need (rules 701.23b, 701.9b).
 CARD_QUALITIES = ("", "basic_land", "creature", "land", "artifact", "noncreature_nonland",
@@ -242,6 +253,30 @@ class Who(Enum):
     CHOOSER = "chooser"
     #: Each creature the player who chose the modes controls (rule 700.2e).
     EACH_CREATURE_CHOOSER_CONTROLS = "each_creature_chooser_controls"
+
+
+class StickerKind(Enum):
+    """The kinds of sticker (rule 123.1) the engine supports. Name stickers (123.6: the
+    controller chooses where the word goes, a text-changing effect) are not supported."""
+
+    #: Rule 123.7: the object gains the printed ability (layer 6, 613.1f).
+    ABILITY = "ability"
+    #: Rule 123.8: sets the power and toughness of a creature (layer 7b, 613.4b).
+    POWER_TOUGHNESS = "power_toughness"
+    #: Rule 123.9: no effect on game play; a marker only.
+    ART = "art"
+
+
+@dataclass(frozen=True, slots=True)
+class StickerDef:
+    """A sticker as printed (rule 123.1): not an object, not a counter, not a token.
+    ``text`` is what it shows: "4/4", "Flying", or an art sticker's picture."""
+
+    kind: StickerKind
+    text: str
+    power: int = 0
+    toughness: int = 0
+    keywords: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +358,10 @@ class Effect:
     card_type: str = ""
     #: EXILE_TOP_FACE_DOWN: "You may look at it for as long as it remains exiled" (406.3).
     may_look: bool = False
+    #: PUT_STICKER: the sticker put on (rule 123.3; sticker sheets, 123.2, aren't modelled).
+    sticker: StickerDef | None = None
+    #: DISCARD: "discard your hand" -- every card in it (rule 701.9a).
+    whole_hand: bool = False
 
 @dataclass(frozen=True, slots=True)
 class ActivatedAbility:
@@ -394,6 +433,9 @@ class TriggerEvent(Enum):
     #: "When enchanted creature dies" -- an Aura's ability; it can find the Aura in its
     #: owner's graveyard afterwards (rule 400.7f).
     ENCHANTED_CREATURE_DIES = "enchanted_creature_dies"
+    #: Madness (rule 702.35a): "When this card is exiled this way" -- it triggers from the
+    #: madness replacement itself (server.engine.madness), not from card data.
+    EXILED_WITH_MADNESS = "exiled_with_madness"
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,6 +511,8 @@ SUPPORTED_KEYWORDS = (
     "Prowess", "Protection", "Enchant", "Equip",
     #: Spree (702.172): modes with additional costs, given by the card's "choose" data.
     "Spree",
+    #: Madness (702.35): the madness cost is the card's ``madness_cost`` (behaviour data).
+    "Madness",
 )
 
 
@@ -538,6 +582,8 @@ class CardDef:
     #: A characteristic-defining ability for power (rules 604.3, 613.4a), e.g.
     #: "instants_and_sorceries_in_your_graveyard".
     power_cda: str = ""
+    #: Madness (rule 702.35a): the cost to cast it for when it is discarded into exile.
+    madness_cost: ManaCost | None = None
     # Derived once from the type line (the engine asks these constantly).
     creature: bool = field(init=False, repr=False, compare=False)
     planeswalker: bool = field(init=False, repr=False, compare=False)

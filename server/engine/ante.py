@@ -56,6 +56,16 @@ def ante_object(game: Game, object_id: str, seat: int, events: list[Event]) -> G
     return move(game, object_id, Zone.ANTE, events)
 
 
+def ante_top(game: Game, seat: int, events: list[Event]) -> GameObject | None:
+    """"Ante the top card of your library" (Contract from Below; rules 407.3, 407.4): the
+    top card of ``seat``'s library goes to the ante zone. Nothing happens if the library is
+    empty (101.3)."""
+    library = game.player(seat).library
+    if not library:
+        return None
+    return ante_object(game, library[-1], seat, events)
+
+
 def ante_at_start(game: Game, events: list[Event]) -> None:
     """Rule 407.2: each player, in turn order from the starting player, antes one random card
     from their deck (the library, before it is shuffled and anyone draws)."""

@@ -16,7 +16,7 @@ from server.cards.model import (
     TargetReq,
     TriggeredAbility,
 )
-from server.engine import counting, modes, zone_rules
+from server.engine import counting, madness, modes, zone_rules
 from server.engine.actions import (
     Action,
     ActivateAbility,
@@ -238,6 +238,8 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
     if ref is None:
         if obj.spell_copy:
             return _NO_COST
+        if obj.id in game.madness_spells:  # rules 702.35b, 601.2f: the madness cost instead
+            return madness.cost(game, obj.card, obj.x_value or 0).plus(modes.mode_costs(obj))
         # Rule 700.2h: plus the additional costs of the chosen modes.
         return spell_cost(game, obj.card, obj.x_value or 0).plus(modes.mode_costs(obj))
     if ref.kind is AbilityKind.ACTIVATED:
@@ -245,10 +247,14 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
     return _NO_COST
 
 
-def begin_cast(game: Game, seat: int, action: CastSpell, events: list[Event]) -> None:
-    """Rule 601.2a: move the card to the stack; the next choices are pending decisions."""
+def begin_cast(game: Game, seat: int, action: CastSpell, events: list[Event], *,
+               for_madness: bool = False) -> None:
+    """Rule 601.2a: move the card to the stack; the next choices are pending decisions.
+    ``for_madness``: cast by paying its madness cost (rules 702.35a-b)."""
     origin = game.objects[action.object_id].zone
     spell = move(game, action.object_id, Zone.STACK, events, controller=seat)
+    if for_madness:
+        game.madness_spells.append(spell.id)  # rule 601.2b: the alternative cost announced
     zone_rules.cast_from(game, seat, origin, spell)  # rule 400.7h
     game.casting = Casting(spell.id, seat, CastStage.CHOOSE_MODE)
     modes.start_choosing(game, game.casting, spell)
@@ -509,7 +515,7 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
             events.append(Expended(casting.seat, n))  # rule 700.14
     if casting.cost_paid is not None:
         # Rule 601.2h: the additional cost -- sacrifice (701.21a) or discard (701.9a).
-        put_into_graveyards(game, [casting.cost_paid], events)
+        madness.pay_cost(game, obj, casting.cost_paid, events)  # madness applies (702.35a)
     ref = obj.ability
     if ref is not None and ref.kind is AbilityKind.ACTIVATED:
         ability = obj.card.abilities[ref.index]

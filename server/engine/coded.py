@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from server.cards.model import Effect
-from server.engine import counting, planar
+from server.engine import counting, madness, planar
 from server.engine.events import Event
 from server.engine.state import Game, GameObject
 from server.engine.zones import draw
@@ -36,4 +36,7 @@ CODED: dict[str, CodedEffect] = {
     "sacrifice_nonblack_creature": planar.coded_sacrifice_nonblack_creature,
     # Stick Together (rule 700.8d)
     "choose_party_sacrifice_rest": counting.start_choosing_parties,
+    # Madness (rule 702.35): its trigger; "the discarded card" (400.7j, 400.7k)
+    "madness": madness.coded_madness,
+    "discarded_card_to_library_bottom": madness.coded_discarded_card_to_library_bottom,
 }

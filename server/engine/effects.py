@@ -8,7 +8,7 @@ are performed in text order).
 from __future__ import annotations
 
 from server.cards.model import Effect, TargetReq, TriggeredAbility, Verb, Who
-from server.engine import counting, layers, looking, zone_rules
+from server.engine import ante, counting, layers, looking, madness, stickers, zone_rules
 from server.engine.actions import DeclareAttacker
 from server.engine.casting import (
     begin_retargeting,
@@ -39,6 +39,7 @@ from server.engine.zones import (
     next_timestamp,
     put_into_graveyards,
     remove_from_game,
+    restamp_stickers,
 )
 
 
@@ -296,7 +297,9 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
             elif effect.chooser == "random":
                 looking.random_discard(game, seat, amount, events)
             else:
-                start_discard(game, seat, amount, events)
+                # "Discard your hand" (whole_hand): every card in it (701.9a).
+                start_discard(game, seat, len(game.player(seat).hand) if effect.whole_hand
+                              else amount, events)
     elif verb is Verb.SACRIFICE:
         for seat in _players(game, obj, effect, targets):
             _start_sacrifice(game, seat, effect, obj, events)
@@ -315,6 +318,12 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     elif verb is Verb.DELAYED_TRIGGER and effect.delayed is not None:
         game.delayed.append(DelayedTrigger(obj.controller, obj.card, effect.delayed,
                                            effect.this_turn))  # rule 603.7a
+    elif verb is Verb.ANTE_TOP:
+        for seat in _players(game, obj, effect, targets):
+            ante.ante_top(game, seat, events)  # rules 407.3, 407.4
+    elif verb is Verb.PUT_STICKER and effect.sticker is not None:
+        for permanent in _permanents(game, obj, effect, targets):
+            stickers.put_sticker(game, obj.controller, permanent, effect.sticker)  # 123.3
     elif verb is Verb.CREATE_EMBLEM and effect.emblem is not None:
         create_object(game, effect.emblem, obj.controller, Zone.COMMAND)  # rule 114.1
     elif verb in _HIDDEN_VERBS:
@@ -401,6 +410,7 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
                 and source.attached_to != permanents[0].id:  # 701.3b: same object: nothing
             source.attached_to = permanents[0].id
             source.timestamp = next_timestamp(game)
+            restamp_stickers(game, source)  # rule 613.7k
     elif verb is Verb.EXILE_IF_DIES:
         for permanent in permanents:
             permanent.exile_if_dies = True
@@ -590,6 +600,6 @@ def start_discard(game: Game, seat: int, count: int, events: list[Event]) -> Non
     if count <= 0 or not hand:
         return
     if len(hand) <= count:
-        put_into_graveyards(game, list(hand), events)
+        madness.discard(game, list(hand), events)  # rules 701.9a, 702.35a
         return
     game.choices.append(Choice(DecisionKind.DISCARD, seat, list(hand), count=count))

@@ -19,6 +19,7 @@ from server.engine import (
     effects,
     layers,
     looking,
+    madness,
     modes,
     planar,
     start,
@@ -254,6 +255,8 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
         counting.answer(game, choice, action, events)
     elif kind in zone_rules.KINDS:
         zone_rules.answer(game, choice, action, events)  # rule 400.11b
+    elif kind in madness.KINDS:
+        madness.answer(game, choice, action, events)  # rule 702.35a
     elif isinstance(action, ChooseStartingPlayer):
         game.choices.pop(0)
         game.starting_player = action.seat
@@ -273,7 +276,7 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
         choice.pool.remove(action.object_id)
         if _count_down(game, choice):
             # Rules 514.1, 701.9: the chosen cards are discarded at the same time.
-            put_into_graveyards(game, choice.picked, events)
+            madness.discard(game, choice.picked, events)  # madness may apply (702.35a)
     elif isinstance(action, ChooseOrder) and kind is DecisionKind.ORDER_TRIGGERS:
         game.choices.pop(0)
         trigger = next(t for t in game.pending_triggers if t.id == action.object_id)
@@ -326,6 +329,8 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
         return counting.options(game, choice)
     if kind in zone_rules.KINDS:
         return zone_rules.options(game, choice)
+    if kind in madness.KINDS:
+        return madness.options(game, choice)  # rule 702.35a
     if kind is DecisionKind.CHOOSE_STARTING_PLAYER:
         return tuple(ChooseStartingPlayer(s) for s in game.apnap(seat))
     if kind is DecisionKind.MULLIGAN:

@@ -75,7 +75,8 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
         # Rules 311.4, 901.7: a face-up plane's statics work from there.
         for static in objects[oid].card.statics:
             statics.append((objects[oid].timestamp, objects[oid], static))
-    if not statics and not game.effects and not any(o.card.power_cda for o in permanents):
+    if not statics and not game.effects and not any(o.card.power_cda or o.stickers
+                                                     for o in permanents):
         for obj in permanents:
             obj.pt_now = None  # printed values and counters
         return
@@ -118,12 +119,17 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
         (t, src, st, -1) for t, src, st in statics if st.keywords or st.restrictions]
     layer6 += [(e.timestamp, None, None, i) for i, e in enumerate(effects)
                if e.gains or e.loses]
+    # Rule 123.7: an ability sticker grants its ability, in its timestamp order (613.7k).
+    layer6 += [(st.timestamp, obj, None, k) for obj in permanents
+               for k, st in enumerate(obj.stickers) if st.definition.keywords]
     layer6.sort(key=lambda item: item[0])
     for _, granter, grant, index in layer6:
         if granter is not None and grant is not None:
             for obj in _affected(game, granter, grant, permanents):
                 touched(obj).update(grant.keywords)
                 restrictions[obj.id].update(grant.restrictions)
+        elif granter is not None:
+            touched(granter).update(granter.stickers[index].definition.keywords)
         else:
             effect = effects[index]
             for oid in effect.affected:
@@ -137,7 +143,7 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
         objects[oid].restrictions = frozenset(restrictions[oid])
     # Layer 7: power and toughness (613.4): printed, then characteristic-defining abilities
     # (7a), then 7c modifications from statics, resolved effects and counters, then 7d
-    # switches (no card sets power and toughness: 7b). Unaffected permanents keep pt_now
+    # switches (7b: only power and toughness stickers, 123.8). Unaffected permanents keep pt_now
     # None: printed values and counters.
     for obj in permanents:
         obj.pt_now = None
@@ -145,11 +151,16 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
     def pt(obj: GameObject) -> tuple[int, int]:
         if obj.pt_now is None:
             bonus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
-            obj.pt_now = ((obj.card.power or 0) + bonus, (obj.card.toughness or 0) + bonus)
+            # Layer 7b (613.4b): a power and toughness sticker sets them (rule 123.8).
+            base = obj.sticker_pt if obj.stickers else None
+            power, toughness = base if base is not None else (obj.card.power or 0,
+                                                              obj.card.toughness or 0)
+            obj.pt_now = (power + bonus, toughness + bonus)
         return obj.pt_now
 
     for obj in permanents:
-        if obj.card.power_cda:  # layer 7a (613.4a): the characteristic-defining ability
+        if obj.card.power_cda and not (obj.stickers and obj.sticker_pt is not None):
+            # Layer 7a (613.4a): the characteristic-defining ability (7b overrides it).
             p, t = pt(obj)
             obj.pt_now = (p + _cda_power(game, obj), t)
     for _, source, static in statics:

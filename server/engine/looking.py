@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from server.cards import CardDef
 from server.cards.model import Effect
+from server.engine import madness
 from server.engine.actions import (
     Action,
     ChooseCard,
@@ -408,7 +409,7 @@ def random_discard(game: Game, seat: int, count: int, events: list[Event]) -> No
     chosen = []
     for _ in range(min(count, len(hand))):
         chosen.append(hand.pop(game.rng.randbelow(len(hand))))
-    put_into_graveyards(game, chosen, events)
+    madness.discard(game, chosen, events)  # rules 701.9a, 702.35a
 
 
 # --- the decisions -------------------------------------------------------------------------------
@@ -461,7 +462,7 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, Discard):
         game.choices.remove(choice)
         end_looks(game, choice.group[0])
-        put_into_graveyards(game, [action.object_id], events)  # 701.9b: that player discards
+        madness.discard(game, [action.object_id], events)  # 701.9b: that player discards
     else:  # pragma: no cover - options always match the choice kind
         raise ValueError(f"{action!r} doesn't answer a {kind.name} choice")
 

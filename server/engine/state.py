@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from server.cards import CardDef
-from server.cards.model import ActivatedAbility, Effect, TriggeredAbility
+from server.cards.model import (
+    ActivatedAbility,
+    Effect,
+    StickerDef,
+    StickerKind,
+    TriggeredAbility,
+)
 from server.engine.actions import Action
 from server.engine.rng import GameRng
 
@@ -97,6 +103,9 @@ class DecisionKind(IntEnum):
     #: Rule 406.4: choose an exiled card -- a face-down one only if you may look at it,
     #: else a pile of face-down cards (a card of it is then chosen at random).
     CHOOSE_EXILED_CARD = 51
+    #: Rule 702.35a: cast the card a madness ability exiled for its madness cost (a
+    #: CastSpell), or don't (Decline) and put it into its owner's graveyard.
+    CAST_MADNESS = 60
 
 
 class GamePhase(Enum):
@@ -139,6 +148,20 @@ class AbilityRef:
     event_player: int | None = None
     #: "That many": what the trigger event counted.
     event_amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Sticker:
+    """A sticker on an object (rule 123.1): not an object itself. It has its own timestamp
+    (613.7k), renewed right after the object's whenever the object gets a new one."""
+
+    definition: StickerDef
+    timestamp: int
+
+    @property
+    def text(self) -> str:
+        """What the sticker shows ("4/4", "Flying", ...)."""
+        return self.definition.text
 
 
 @dataclass(slots=True)
@@ -214,6 +237,22 @@ class GameObject:
     #: Rule 406.4: the pile of face-down exiled cards this card is in -- cards exiled face
     #: down at the same time in the same way (the id of the spell or ability that did it).
     exile_pile: str = ""
+    #: Stickers on it (rule 123), oldest timestamp first. Kept as it moves to a public zone
+    #: (123.5, 400.7m); lost as it moves to a hidden zone.
+    stickers: list[Sticker] = field(default_factory=list)
+
+    @property
+    def sticker_pt(self) -> tuple[int, int] | None:
+        """Rule 123.8: the power and toughness set by its latest power and toughness sticker
+        (613.7k) -- on a creature, or on a creature or Vehicle card off the battlefield."""
+        if not (self.is_creature or (self.zone is not Zone.BATTLEFIELD
+                                     and "Vehicle" in self.card.subtypes)):
+            return None
+        last = None
+        for sticker in self.stickers:
+            if sticker.definition.kind is StickerKind.POWER_TOUGHNESS:
+                last = (sticker.definition.power, sticker.definition.toughness)
+        return last
 
     @property
     def ability_def(self) -> ActivatedAbility | TriggeredAbility | None:
@@ -254,6 +293,8 @@ class GameObject:
         if self.pt_now is not None and self.zone is Zone.BATTLEFIELD:
             return self.pt_now[0]
         bonus = self.counters.get("+1/+1", 0) - self.counters.get("-1/-1", 0)
+        if self.stickers and self.sticker_pt is not None:
+            return self.sticker_pt[0] + bonus  # rule 123.8
         return (self.card.power or 0) + bonus
 
     @property
@@ -262,13 +303,17 @@ class GameObject:
         if self.pt_now is not None and self.zone is Zone.BATTLEFIELD:
             return self.pt_now[1]
         bonus = self.counters.get("+1/+1", 0) - self.counters.get("-1/-1", 0)
+        if self.stickers and self.sticker_pt is not None:
+            return self.sticker_pt[1] + bonus  # rule 123.8
         return (self.card.toughness or 0) + bonus
 
     def has(self, keyword: str) -> bool:
         """Whether it has a keyword ability now (rule 702), after layer 6."""
         if self.keywords_now is not None and self.zone is Zone.BATTLEFIELD:
             return keyword in self.keywords_now
-        return keyword in self.card.keywords
+        # Rule 123.7: an ability sticker grants its ability in every zone.
+        return keyword in self.card.keywords or any(
+            keyword in s.definition.keywords for s in self.stickers)
 
     @property
     def subtypes(self) -> tuple[str, ...]:
@@ -595,6 +640,15 @@ class Game:
     #: 400.7g).
     flashback_grants: list[tuple[int, str]] = field(default_factory=list)
     flashback_spells: list[str] = field(default_factory=list)
+    #: Madness (702.35, see :mod:`server.engine.madness`): spells on the stack cast for their
+    #: madness cost (an alternative cost, 702.35b, 601.2f); for each spell, the card
+    #: discarded or permanent sacrificed to pay its additional cost, by the id it had then
+    #: (its effects find the object that became in a public zone, 400.7j); and discarded
+    #: cards a madness trigger put into a public zone without being cast: the discarded
+    #: card's id -> the object it became there (400.7k).
+    madness_spells: list[str] = field(default_factory=list)
+    costs_paid: dict[str, str] = field(default_factory=dict)
+    madness_found: dict[str, str] = field(default_factory=dict)
 
     def player(self, seat: int) -> Player:
         """The player in ``seat``."""

@@ -38,6 +38,7 @@ from server.engine.zones import (
     fresh_id,
     move,
     next_timestamp,
+    restamp_stickers,
     shuffle_library,
 )
 
@@ -47,7 +48,7 @@ Target = tuple[str, int | str]
 VERBS = (Verb.MOVE_FOUND, Verb.PUT_INTO_LIBRARY_BENEATH, Verb.SHUFFLE_INTO_LIBRARY, Verb.WISH,
          Verb.EXILE_LINKED, Verb.MOVE_LINKED, Verb.EXILE_ZONE, Verb.PUT_INTO_COMMAND,
          Verb.TURN_FACE_DOWN, Verb.PREVENT_DAMAGE_FROM, Verb.EXILE_TOP_FACE_DOWN,
-         Verb.CHOOSE_EXILED, Verb.GRANT_FLASHBACK)
+         Verb.CHOOSE_EXILED, Verb.GRANT_FLASHBACK, Verb.MOVE_COMMAND_CARDS)
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CHOOSE_OUTSIDE_CARD, DecisionKind.CHOOSE_EXILED_CARD)
@@ -208,11 +209,28 @@ def _anew(game: Game, object_id: str) -> GameObject:
         id=fresh_id(game), card=old.card, owner=old.owner, controller=old.owner,
         zone=old.zone, controlled_since=game.turn, face_down=old.face_down,
         base_controller=old.owner, timestamp=next_timestamp(game), token=old.token,
-        came_from=object_id,
+        came_from=object_id, stickers=list(old.stickers),  # 123.5: still in a public zone
     )
+    restamp_stickers(game, new)  # rule 613.7k
     game.objects[new.id] = new
     zone.append(new.id)
     return new
+
+
+def is_card(obj: GameObject) -> bool:
+    """Whether an object is a card: not a token (111.1), an emblem (114.5), a copy of a
+    spell (707.10) or an ability (113.7)."""
+    return not (obj.is_token or obj.spell_copy or obj.is_ability
+                or "Emblem" in obj.card.card_types)
+
+
+def move_command_cards(game: Game, seat: int, to: Zone, events: list[Event]) -> None:
+    """"Put each card [seat] owns in the command zone into its owner's [zone]": each card
+    moves as a new object (400.7) -- except that a conspiracy, phenomenon, plane, scheme or
+    vanguard card remains in the command zone, the same object (rule 400.4b)."""
+    for oid in [i for i in game.command if game.objects[i].owner == seat
+                and is_card(game.objects[i])]:
+        move(game, oid, to, events)
 
 
 def exile(game: Game, object_id: str, events: list[Event], *, linked_to: str = "") -> GameObject:
@@ -544,6 +562,9 @@ def perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target], 
             for oid in [i for i in game.command if game.objects[i].owner == seat
                         and not game.objects[i].face_down]:
                 turn_face_down(game, oid)
+    elif verb is Verb.MOVE_COMMAND_CARDS:
+        for seat in players:
+            move_command_cards(game, seat, _ZONES[effect.destination], events)
     elif verb is Verb.EXILE_ZONE:
         for seat in players:
             for name in effect.zones:

@@ -6,6 +6,8 @@ viewer follow a card through a hidden zone or a shuffle.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from server.cards import CardDef
 from server.engine.events import CardDrawn, Event, ZoneChanged
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
@@ -23,6 +25,19 @@ def next_timestamp(game: Game) -> int:
     """A new timestamp (rule 613.7)."""
     game.clock += 1
     return game.clock
+
+
+#: Rule 400.4b: cards of these types that would leave the command zone remain there.
+COMMAND_ZONE_TYPES = ("Conspiracy", "Phenomenon", "Plane", "Scheme", "Vanguard")
+
+#: Rule 400.2: the hidden zones; every other zone is public.
+HIDDEN_ZONES = (Zone.LIBRARY, Zone.HAND)
+
+
+def restamp_stickers(game: Game, obj: GameObject) -> None:
+    """Rule 613.7k: an object just got a new timestamp, so each sticker on it gets a new one
+    immediately after, keeping their relative order."""
+    obj.stickers = [replace(s, timestamp=next_timestamp(game)) for s in obj.stickers]
 
 
 def create_object(game: Game, card: CardDef, owner: int, zone: Zone) -> GameObject:
@@ -46,13 +61,18 @@ def move(
 
     Cards go to their owner's library, hand or graveyard (rule 400.3). Instants and sorceries
     can't enter the battlefield (rule 400.4a): asked to, they stay where they are (and the
-    unchanged object is returned). A permanent that leaves the battlefield is removed from
-    combat (rule 506.4). ``bottom`` puts the card under the others of an ordered zone (rule
-    400.5); ``face_down`` exiles it face down (rule 406.3).
+    unchanged object is returned); likewise a conspiracy, phenomenon, plane, scheme or
+    vanguard card can't leave the command zone (rule 400.4b). A permanent that leaves the
+    battlefield is removed from combat (rule 506.4). ``bottom`` puts the card under the others
+    of an ordered zone (rule 400.5); ``face_down`` exiles it face down (rule 406.3). Stickers
+    go along to a public zone (rules 123.5, 400.7m).
     """
     old = game.objects[object_id]
     if to is Zone.BATTLEFIELD and not old.card.is_permanent_card:
         return old  # rule 400.4a
+    if old.zone is Zone.COMMAND and to is not Zone.COMMAND \
+            and any(t in COMMAND_ZONE_TYPES for t in old.card.card_types):
+        return old  # rule 400.4b: it remains in the command zone, the same object
     if to is Zone.GRAVEYARD and (game.turn, object_id) in game.graveyard_to_exile:
         to = Zone.EXILE  # "exile it instead" (614.1a), for a spell found on the stack (400.7h)
     if object_id in game.flashback_spells:
@@ -86,6 +106,11 @@ def move(
             amount = (old.x_value or 0) if n is None else n  # X as cast (107.3m)
             if amount:
                 new.counters[kind] = new.counters.get(kind, 0) + amount
+    if old.stickers and to not in HIDDEN_ZONES:
+        # Rules 123.5, 400.7m: stickers stay on it as it moves to a public zone and apply to
+        # the new object (613.7k: new timestamps, same order); a hidden zone loses them.
+        new.stickers = list(old.stickers)
+        restamp_stickers(game, new)
     game.objects[new.id] = new
     if to is Zone.GRAVEYARD and old.card.is_permanent_card and not old.is_ability \
             and not old.is_token:

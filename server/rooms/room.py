@@ -21,6 +21,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.cards import DeckError, demo_deck, demo_deck_names
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
 from server.engine.actions import Action, Concede
+from server.engine.events import Event
 from server.rooms import session as req
 from server.rooms.session import error_bytes
 from server.store import Store
@@ -29,6 +30,7 @@ from server.view.encode import (
     encode_decision,
 )
 from server.view.stream import ViewStream
+from server.view.track import GameTracker
 
 INBOX_SIZE = 256
 
@@ -82,6 +84,8 @@ class Room:
         self.store = store
         self.game: Game | None = None
         self.classes: dict[int, ViewClass] = {}
+        #: What changed after each action, found once for every view class.
+        self.tracker = GameTracker()
         self._send, self._receive = trio.open_memory_channel[Command](INBOX_SIZE)
 
     # ---- outside the room task: read-only or channel sends
@@ -192,9 +196,11 @@ class Room:
             return
         self.game = new_game(seed, setups)
         self.store.create_game(self.room_id, self.name, seed, [(m.name, m.deck) for m in seated])
+        self.tracker = GameTracker()
+        step = self.tracker.step(self.game).number
         for seat in [*range(len(self.seats)), SPECTATOR]:
             members = [self.seats[seat]] if seat != SPECTATOR else list(self.spectators)
-            self.classes[seat] = ViewClass(ViewStream.start(self.game, seat),
+            self.classes[seat] = ViewClass(ViewStream.start(self.game, seat, step),
                                            members=[m for m in members if m is not None])
         for cls in self.classes.values():
             for m in cls.members:
@@ -256,7 +262,7 @@ class Room:
         game = self.game
         assert game is not None
         try:
-            apply(game, seat, action)
+            events = apply(game, seat, action)
         except IllegalActionError as exc:
             if member is not None:
                 self._error(member, rid, mpb.ERROR_CODE_ILLEGAL_ACTION, str(exc))
@@ -265,14 +271,16 @@ class Room:
         self.store.append_action(self.room_id, game.action_count, seat, action)
         if game.result is not None:
             self.store.finish_game(self.room_id, game.result.winners, game.result.reason)
-        self._broadcast()
+        self._broadcast(events)
 
-    def _broadcast(self) -> None:
-        """Diff each view class's projection and send one encoded delta to its members."""
+    def _broadcast(self, events: list[Event]) -> None:
+        """Find what changed once, then send each view class one encoded delta (with the
+        action's events as that class may know them) for all its members."""
         game = self.game
         assert game is not None
+        changes = self.tracker.step(game)
         for cls in self.classes.values():
-            data = cls.stream.advance(game)
+            data = cls.stream.advance(game, changes, events)
             if data is None:
                 continue
             for m in list(cls.members):

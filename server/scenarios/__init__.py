@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from server.scenarios.expect import check_expectations
+from server.scenarios.expect import check_expectations, check_start_rejected
 from server.scenarios.loading import (
     Scenario,
     ScenarioError,
     ScenarioFailure,
+    StartRejected,
     load_scenarios,
 )
 from server.scenarios.position import Run
@@ -33,7 +34,11 @@ __all__ = [
 
 def run_scenario(scenario: Scenario) -> None:
     """Run one scenario; raises :class:`ScenarioFailure` or :class:`ScenarioError`."""
-    run = Run(scenario)
+    try:
+        run = Run(scenario)
+    except StartRejected as rejected:  # rule 103 refused: nothing to script or check
+        check_start_rejected(scenario, rejected.reason)
+        return
     for index, step in enumerate(scenario.data.get("script", []) or []):
         if not isinstance(step, dict):
             raise run.error(f"step {index + 1}: a step is a mapping, got {step!r}")

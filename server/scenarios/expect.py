@@ -11,6 +11,7 @@ from server.engine import (
 )
 from server.engine.events import CardsRevealed
 from server.scenarios import variants
+from server.scenarios.loading import Scenario, ScenarioError, ScenarioFailure
 from server.scenarios.position import (
     Run,
     as_kind,
@@ -23,14 +24,15 @@ from server.view import SPECTATOR, project
 
 _EXPECT_KEYS = {"turn", "step", "active", "priority", "pending", "result", "players", "stack",
                 "exile", "command", "views", "phase", "starting_player",
-                "planechase", "ante", "ante_result"}
+                "planechase", "ante", "ante_result", "start_rejected"}
 _PLAYER_KEYS = {"life", "poison", "hand", "hand_count", "library", "library_count", "graveyard",
                 "graveyard_count", "battlefield", "lost", "lands_played", "mulligans",
                 "mana_pool", "sideboard"}
 _OBJECT_KEYS = {"card", "tapped", "power", "toughness", "counters", "damage", "attached_to",
                 "controller", "owner", "sick", "is", "is_not", "face_down", "label", "loyalty",
                 "newer_than",
-                "targets", "ability", "mode", "x", "keywords", "lacks", "subtypes", "token"}
+                "targets", "ability", "mode", "x", "keywords", "lacks", "subtypes", "token",
+                "stickers"}
 
 
 def check_expectations(run: Run, spec: Any, prefix: str = "") -> None:
@@ -44,6 +46,9 @@ def check_expectations(run: Run, spec: Any, prefix: str = "") -> None:
             raise run.fail(f"{prefix}{what} is {actual!r}, expected {wanted!r} "
                            f"(pending: {run.pending_text()})")
 
+    if "start_rejected" in spec:
+        raise run.fail(f"{prefix}the game started; expected the start to be rejected "
+                       f"({spec['start_rejected']!r})")
     if "turn" in spec:
         check("turn", game.turn, spec["turn"])
     if "step" in spec:
@@ -79,6 +84,21 @@ def check_expectations(run: Run, spec: Any, prefix: str = "") -> None:
         variants.expect_planechase(run, spec["planechase"], prefix)
     for viewer, vspec in (spec.get("views") or {}).items():
         _expect_view(run, viewer, vspec or {}, prefix)
+
+
+def check_start_rejected(scenario: Scenario, reason: str) -> None:
+    """The engine refused to start the game (rule 103 with e.g. 407.3 or 901.3): the
+    scenario's ``expect`` must be exactly ``{start_rejected: TEXT}``, TEXT in the engine's
+    reason (a rule number), and it has no script -- there is no game."""
+    expect = scenario.data.get("expect")
+    if scenario.data.get("script") or not isinstance(expect, dict) \
+            or set(expect) != {"start_rejected"}:
+        raise ScenarioError(f"{scenario.where}: a rejected start has no game: give no script "
+                            "and only 'start_rejected' in 'expect'")
+    wanted = str(expect["start_rejected"])
+    if wanted not in reason:
+        raise ScenarioFailure(f"{scenario.where}: the start was rejected for {reason!r}, "
+                              f"which lacks {wanted!r}")
 
 
 def _expect_pending(run: Run, spec: Any, check: Any) -> None:
@@ -177,6 +197,11 @@ def _object_matches(run: Run, obj: GameObject, spec: dict[str, Any]) -> str | No
     for subtype in spec.get("subtypes", []) or []:
         if subtype not in obj.subtypes:
             return f"is not a {subtype}"
+    if "stickers" in spec:
+        # Rule 123: the stickers on it, oldest timestamp first (613.7k), by what they show.
+        texts = [s.text for s in obj.stickers]
+        if texts != [str(t) for t in as_list(run, spec["stickers"] or [], "stickers")]:
+            return f"stickers are {texts!r}"
     if "token" in spec and obj.is_token != spec["token"]:
         return f"token is {obj.is_token}"
     if "attached_to" in spec:

@@ -22,6 +22,15 @@ class ScenarioFailure(AssertionError):
     """The engine did not behave as the scenario says the rules require."""
 
 
+class StartRejected(Exception):
+    """The engine refused to start the game (``new_game`` raised) and the scenario expects
+    that: ``expect: {start_rejected: "407.3"}``. ``reason`` is the engine's message."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.reason = reason
+
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
     """One scenario: a YAML document in a scenario file."""

@@ -23,10 +23,11 @@ from server.engine.actions import (
     Action,
     AssignCombatDamage,
 )
+from server.engine.ante import AnteError, validate_ante_cards
 from server.engine.events import Event
 from server.engine.zones import create_object
 from server.scenarios import variants
-from server.scenarios.loading import Scenario, ScenarioError, ScenarioFailure
+from server.scenarios.loading import Scenario, ScenarioError, ScenarioFailure, StartRejected
 
 
 class Run:
@@ -90,6 +91,14 @@ class Run:
             for spec in as_list(self, setup.get(key, []), f"setup.{key}"):
                 self._object(game, 0, zone, spec)
         game.playing_for_ante = bool(setup.get("ante", False))  # rule 407
+        if not game.playing_for_ante:  # rule 407.3: ante cards exist only in ante games
+            try:
+                for seat, player in enumerate(game.players):
+                    validate_ante_cards(seat, [*(o.card for o in game.objects.values()
+                                                 if o.owner == seat), *player.sideboard],
+                                        False)
+            except AnteError as exc:
+                raise self.error(f"{exc}; add 'ante: true' to the setup") from None
         if "planechase" in setup:  # rule 901
             variants.setup_planechase(self, game, setup["planechase"])
         for label, host in self._attach.items():
@@ -132,6 +141,9 @@ class Run:
             return new_game(self._seed(), setups, planechase=bool(planar_decks),
                             ante=bool(spec.get("ante", False)))
         except ValueError as exc:  # rules 901.3, 407.3: a deck the variant doesn't allow
+            expect = self.scenario.data.get("expect")
+            if isinstance(expect, dict) and "start_rejected" in expect:
+                raise StartRejected(self.scenario.where, str(exc)) from None
             raise self.error(str(exc)) from None
 
     def _player(self, game: Game, seat: int, spec: Any) -> None:

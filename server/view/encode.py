@@ -6,9 +6,10 @@ protobuf code. Everything encoded here was produced by :func:`server.view.projec
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Container
 from typing import cast
 
+from protocol import viewhash
 from protocol.v1 import game_pb2 as pb
 from server.engine import Decision
 from server.engine.actions import (
@@ -104,6 +105,8 @@ def encode_object(obj: ObjectView) -> pb.GameObject:
         msg.is_token = True
     if obj.library_position >= 0:
         msg.library_position = obj.library_position
+    if obj.stickers:
+        msg.stickers.extend(pb.Sticker(kind=k, text=t) for k, t in obj.stickers)
     return msg
 
 
@@ -169,9 +172,16 @@ class ObjectCache:
         self._items[obj.id] = (obj, msg)
         return msg
 
+    def __len__(self) -> int:
+        return len(self._items)
+
     def keep_only(self, view: View) -> None:
         """Forget objects that are no longer in ``view``."""
-        for oid in [i for i in self._items if i not in view.objects]:
+        self.keep_only_ids(view.objects)
+
+    def keep_only_ids(self, objects: Container[str]) -> None:
+        """Forget objects whose ids are not in ``objects``."""
+        for oid in [i for i in self._items if i not in objects]:
             del self._items[oid]
 
 
@@ -191,8 +201,13 @@ def encode_view(view: View, cache: ObjectCache | None = None) -> pb.View:
 
 
 def view_hash(message: pb.View) -> bytes:
-    """SHA-256 of the deterministic serialization of a canonical View (protocol/README.md)."""
-    return hashlib.sha256(message.SerializeToString(deterministic=True)).digest()
+    """The view hash of a whole view (protocol/README.md; :mod:`protocol.viewhash`)."""
+    return viewhash.view_hash(message)
+
+
+def zone_contents(key: ZoneKey, ids: tuple[str, ...]) -> pb.ZoneContents:
+    """One zone's visible contents, in order."""
+    return pb.ZoneContents(zone=_zone_ref(key), object_ids=ids)
 
 
 def encode_ops(ops: list[DeltaOp]) -> list[pb.DeltaOp]:
@@ -357,6 +372,7 @@ _PROMPTS = {
     "CHOOSE_PARTY": "Choose a creature for your party (one Cleric, Rogue, Warrior, Wizard).",
     "CHOOSE_OUTSIDE_CARD": "You may choose a card you own from outside the game to bring in.",
     "CHOOSE_EXILED_CARD": "Choose an exiled card, or a pile of face-down exiled cards.",
+    "CAST_MADNESS": "Cast the exiled card for its madness cost, or put it into your graveyard.",
 }
 
 

@@ -66,6 +66,9 @@ class ObjectView:
     is_token: bool = False
     #: A library card the viewer may see for now: its position counted from the top (0).
     library_position: int = -1
+    #: Rule 123: the stickers on it, oldest timestamp first (613.7k): (kind, what it shows),
+    #: kind "power_toughness", "ability" or "art".
+    stickers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,8 +198,10 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
         modes=obj.modes,
         attacking_planeswalker=combat.attacking_planeswalker.get(obj.id, ""),
         keywords=tuple(sorted(obj.keywords_now if obj.keywords_now is not None and on_battlefield
-                              else card.keywords)),
+                              else {*card.keywords, *(k for s in obj.stickers  # rule 123.7
+                                                       for k in s.definition.keywords)})),
         is_token=obj.is_token,
+        stickers=tuple((s.definition.kind.value, s.text) for s in obj.stickers),
     )
 
 
@@ -209,30 +214,48 @@ def _looked_at_view(game: Game, obj: GameObject) -> ObjectView:
     return view
 
 
+def view_of(game: Game, oid: str, zone_owner: int,
+            looked: set[str] | frozenset[str]) -> ObjectView:
+    """What a viewer sees of an object in a zone it can see; ``looked``: the hidden cards it
+    may see now (:func:`server.engine.looking.visible_hidden_ids`)."""
+    obj = game.objects[oid]
+    if obj.face_down and oid in looked:
+        # Rules 406.3, 406.3b: a face-down exiled card this viewer may look at.
+        seen = replace(obj, face_down=False)
+        return replace(_object_view(game, seen, zone_owner), face_down=True)
+    return _object_view(game, obj, zone_owner)
+
+
+def hidden_view_of(game: Game, oid: str) -> ObjectView:
+    """A card in a library or another player's hand that the viewer may see for now."""
+    return _looked_at_view(game, game.objects[oid])
+
+
 def project(game: Game, viewer: int) -> View:
     """The view of ``game`` for seat ``viewer`` (or :data:`SPECTATOR`)."""
     if viewer != SPECTATOR and not 0 <= viewer < len(game.players):
         raise ValueError(f"no such viewer {viewer}")
     zones: dict[ZoneKey, tuple[str, ...]] = {}
     objects: dict[str, ObjectView] = {}
+    looked = set(looking.visible_hidden_ids(game, viewer)) if game.looks else set()
     for key in visible_zones(game, viewer):
         zone, owner = key
         ids = tuple(game.zone_list(zone, owner))
         zones[key] = ids
         for oid in ids:
-            objects[oid] = _object_view(game, game.objects[oid], owner)
-    if game.looks:
-        for oid in looking.visible_hidden_ids(game, viewer):
-            if oid not in objects:
-                objects[oid] = _looked_at_view(game, game.objects[oid])
-            elif objects[oid].face_down:
-                # Rules 406.3, 406.3b: a face-down exiled card this viewer may look at.
-                seen = replace(game.objects[oid], face_down=False)
-                objects[oid] = replace(_object_view(game, seen, objects[oid].zone_owner),
-                                       face_down=True)
+            objects[oid] = view_of(game, oid, owner, looked)
+    for oid in looked:
+        if oid not in objects:
+            objects[oid] = _looked_at_view(game, game.objects[oid])
+    return View(viewer, project_header(game), project_players(game), objects, zones)
+
+
+def project_header(game: Game) -> HeaderView:
+    """Turn, step, priority, the pending decision's seat and kind, waiting triggers and the
+    result: the same for every viewer."""
     pending = game.pending
     result = game.result
-    header = HeaderView(
+    return HeaderView(
         turn=game.turn,
         active=game.active,
         step=game.step,
@@ -247,7 +270,11 @@ def project(game: Game, viewer: int) -> View:
         ),
         planar_controller=game.planar_controller if game.planechase else -1,
     )
-    players = tuple(
+
+
+def project_players(game: Game) -> tuple[PlayerView, ...]:
+    """Every player's public information (counts of hidden zones only, 401.3, 402.3)."""
+    return tuple(
         PlayerView(
             seat=p.seat, name=p.name, life=p.life, library_count=len(p.library),
             hand_count=len(p.hand), mana_pool=tuple(p.mana_pool),
@@ -257,4 +284,3 @@ def project(game: Game, viewer: int) -> View:
         )
         for p in game.players
     )
-    return View(viewer, header, players, objects, zones)

@@ -1,55 +1,200 @@
 """One view class's numbered stream of views (architecture invariants 4 and 8).
 
-Each seat, and the spectators together, form a view class: the game is projected for it once,
-diffed against the view it last received, and the delta encoded once for all its members.
+Each seat, and the spectators together, form a view class. After every action the room asks
+a shared :class:`~server.view.track.GameTracker` what changed, then each class rebuilds only
+the changed objects it can see, turns the differences into delta operations, and encodes the
+delta once for all its members. The view hash is kept up to date element by element (see
+:func:`server.view.encode.element_digest`), so no whole view is ever re-encoded to hash it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
-from server.engine import Game
-from server.view.diff import diff
-from server.view.encode import ObjectCache, encode_ops, encode_view, view_hash
-from server.view.project import View, project
+from protocol.viewhash import OBJECT, ZONE, ViewDigest, element_digest
+from server.engine import Game, Zone, looking
+from server.engine.events import Event
+from server.view.encode import (
+    ObjectCache,
+    encode_view,
+    zone_contents,
+)
+from server.view.events import project_events
+from server.view.project import (
+    HeaderView,
+    ObjectView,
+    PlayerView,
+    View,
+    ZoneKey,
+    hidden_view_of,
+    project,
+    view_of,
+    visible_zones,
+)
+from server.view.track import Changes, GameTracker
+
+#: Zones each player has their own of (rule 400.1); the others are shared.
+_OWN_ZONES = (Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD)
 
 
 @dataclass(slots=True)
 class ViewStream:
-    """The last view one view class received, its state id and its encoding cache."""
+    """The current view of one view class, its state id, encoding cache and view digest."""
 
     viewer: int
-    view: View
+    header: HeaderView
+    players: tuple[PlayerView, ...]
+    objects: dict[str, ObjectView]
+    zones: dict[ZoneKey, tuple[str, ...]]
     state_id: int = 1
     cache: ObjectCache = field(default_factory=ObjectCache)
+    digest: ViewDigest = field(default_factory=ViewDigest)
+    #: Hidden cards this class saw at the last step (701.20).
+    looked: frozenset[str] = frozenset()
+    #: The tracker versions of the header and players this class has.
+    header_version: int = -1
+    player_versions: tuple[int, ...] = ()
+    #: The tracker step this class last applied (-1: none yet).
+    step: int = -1
+    _zone_keys: list[ZoneKey] = field(default_factory=list)
+    _open: set[ZoneKey] = field(default_factory=set)
+    _ante: bool = False
 
     @classmethod
-    def start(cls, game: Game, viewer: int) -> ViewStream:
-        """The stream's first state: the viewer's projection of ``game``."""
-        return cls(viewer, project(game, viewer))
+    def start(cls, game: Game, viewer: int, step: int = -1) -> ViewStream:
+        """The stream's first state: the viewer's projection of ``game``. ``step``: the
+        tracker step this state matches (the number of its last :class:`Changes`)."""
+        view = project(game, viewer)
+        stream = cls(viewer, view.header, view.players, dict(view.objects), dict(view.zones),
+                     step=step)
+        stream.looked = frozenset(looking.visible_hidden_ids(game, viewer)) if game.looks \
+            else frozenset()
+        stream.digest.load(encode_view(view, stream.cache))
+        return stream
 
-    def advance(self, game: Game) -> bytes | None:
-        """The next ``Delta`` message (serialized ServerMessage), or None if this viewer's
-        view did not change. Every delta names its base and result state and carries the
-        hash of the resulting canonical view."""
-        nxt = project(game, self.viewer)
-        ops = diff(self.view, nxt)
-        if not ops:
+    @property
+    def view(self) -> View:
+        """The current view (sharing this stream's dictionaries: read it, don't keep it)."""
+        return View(self.viewer, self.header, self.players, self.objects, self.zones)
+
+    def advance(self, game: Game, changes: Changes | None = None,
+                events: Sequence[Event] = ()) -> bytes | None:
+        """The next ``Delta`` message (serialized ServerMessage), or None if nothing this
+        viewer may know changed. ``changes``: the shared tracker's report for this action
+        (computed here from scratch if not given); ``events``: what the action did, passed
+        through the projection (:func:`server.view.events.project_events`)."""
+        if changes is None:
+            changes = GameTracker().step(game)
+        earlier = dict(self.objects) if events else None
+        ops: list[pb.DeltaOp] = []
+        digest = self.digest
+        if changes.header_version != self.header_version:
+            self.header_version = changes.header_version
+            if changes.header != self.header:
+                self.header = changes.header
+                digest.set(("h",), changes.header_digest)
+                ops.append(pb.DeltaOp(set_header=changes.header_msg))
+        if changes.player_versions != self.player_versions:
+            self.player_versions = changes.player_versions
+            for seat, (before, after) in enumerate(zip(self.players, changes.players,
+                                                       strict=True)):
+                if before != after:
+                    digest.set(("p", seat), changes.player_digests[seat])
+                    ops.append(pb.DeltaOp(set_player=changes.player_msgs[seat]))
+            self.players = changes.players
+        self._objects(game, changes, ops)
+        told = project_events(events, self.viewer, earlier, self.objects) \
+            if earlier is not None else []
+        if not ops and not told:
             return None
         prev_id = self.state_id
         self.state_id += 1
-        self.view = nxt
-        full = encode_view(nxt, self.cache)
-        self.cache.keep_only(nxt)
-        delta = pb.Delta(prev_state_id=prev_id, state_id=self.state_id, ops=encode_ops(ops),
-                         view_hash=view_hash(full))
+        delta = pb.Delta(prev_state_id=prev_id, state_id=self.state_id, ops=ops,
+                         view_hash=digest.hash(self.viewer), events=told)
         return mpb.ServerMessage(delta=delta).SerializeToString()
+
+    def _objects(self, game: Game, changes: Changes, ops: list[pb.DeltaOp]) -> None:
+        """Zones and objects: gone, new and changed ones, then zone orders."""
+        looked = frozenset(looking.visible_hidden_ids(game, self.viewer)) if game.looks \
+            else frozenset()
+        keys = self._keys(game)
+        zone_changed: list[tuple[ZoneKey, tuple[str, ...]]] = []
+        zones = self.zones
+        in_step = changes.number == self.step + 1
+        self.step = changes.number
+        if in_step:  # only the zones that changed in this step can differ
+            candidates = changes.zones_changed
+            for key in keys:
+                if key in candidates and zones.get(key) != candidates[key]:
+                    zone_changed.append((key, candidates[key]))
+        else:  # a step was missed: compare everything, rebuild every object
+            for key in keys:
+                ids = changes.zones.get(key)
+                if ids is None:
+                    ids = tuple(game.zone_list(*key))
+                if zones.get(key) != ids:
+                    zone_changed.append((key, ids))
+        if not zone_changed and looked == self.looked and not changes.changed and in_step:
+            return
+        objects = self.objects
+        entered: set[str] = set()
+        if zone_changed or looked != self.looked:
+            for _, ids in zone_changed:
+                entered.update(i for i in ids if i not in objects)
+            fresh = dict(zone_changed)
+            visible = {oid for key in keys for oid in fresh.get(key, zones.get(key, ()))}
+            visible |= looked
+            for oid in [o for o in objects if o not in visible]:
+                del objects[oid]
+                self.digest.drop(("o", oid))
+                ops.append(pb.DeltaOp(remove_object=oid))
+        open_keys = self._open
+        rebuild = changes.changed if in_step else set(objects) | set(changes.changed)
+        for oid in sorted(rebuild | entered | looked | (self.looked - looked)):
+            obj = game.objects.get(oid)
+            if obj is None:
+                continue
+            key = (obj.zone, obj.owner if obj.zone in _OWN_ZONES else -1)
+            if key in open_keys and oid not in looked:
+                view, msg, element = changes.shared_object(game, oid, key[1])
+            elif key in open_keys or oid in looked:
+                view = view_of(game, oid, key[1], looked) if key in open_keys \
+                    else hidden_view_of(game, oid)
+                msg = self.cache.encode(view)
+                element = element_digest(OBJECT, msg)
+            else:
+                continue
+            old = objects.get(oid)
+            if old == view:
+                continue
+            objects[oid] = view
+            self.digest.set(("o", oid), element)
+            ops.append(pb.DeltaOp(update_object=msg) if old is not None
+                       else pb.DeltaOp(create_object=msg))
+        for key, ids in zone_changed:
+            zones[key] = ids
+            contents = zone_contents(key, ids)
+            self.digest.put(("z", int(key[0]), key[1]), ZONE, contents)
+            ops.append(pb.DeltaOp(set_zone=contents))
+        self.looked = looked
+        if zone_changed:
+            self.cache.keep_only_ids(objects)
+
+    def _keys(self, game: Game) -> list[ZoneKey]:
+        """The zones this class sees (they change only when the ante zone appears)."""
+        ante = bool(getattr(game, "playing_for_ante", False) or getattr(game, "ante", None))
+        if ante != self._ante or not self._zone_keys:
+            self._ante = ante
+            self._zone_keys = visible_zones(game, self.viewer)
+            self._open = set(self._zone_keys)
+        return self._zone_keys
 
     def snapshot(self, room_id: str, request_id: int = 0) -> bytes:
         """A ``Snapshot`` of the current state (serialized ServerMessage)."""
         view_msg = encode_view(self.view, self.cache)
         return mpb.ServerMessage(request_id=request_id, snapshot=pb.Snapshot(
             room_id=room_id, state_id=self.state_id, view=view_msg,
-            view_hash=view_hash(view_msg))).SerializeToString()
+            view_hash=self.digest.hash(self.viewer))).SerializeToString()

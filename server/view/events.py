@@ -1,0 +1,119 @@
+"""Events pass through the projection too (architecture invariant 4).
+
+:func:`project_events` turns the engine's events of one action into protocol events for one
+viewer, given what that viewer could see before the action and can see after it. An object id
+appears only if the viewer could see that object; a zone change links the old and the new id
+(rule 400.7) only if the viewer could see the object in both places; a revealed card reaches
+only the players it was shown to (701.20a, 701.20e); a face-down card stays nameless.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import cast
+
+from protocol.v1 import game_pb2 as pb
+from server.engine.events import (
+    AttackersDeclared,
+    BlockersDeclared,
+    CardDrawn,
+    CardsRevealed,
+    ClashResolved,
+    CrimeCommitted,
+    DamageDealt,
+    Event,
+    Expended,
+    GameEnded,
+    LibrarySearched,
+    LifeExchanged,
+    PlayerLost,
+    SpellCast,
+    TokenCreated,
+    ZoneChanged,
+)
+from server.view.project import ObjectView
+
+
+def _name(obj: ObjectView | None) -> str:
+    return obj.name if obj is not None and not obj.face_down else ""
+
+
+def project_events(events: Sequence[Event], viewer: int, before: Mapping[str, ObjectView],
+                   after: Mapping[str, ObjectView]) -> list[pb.GameEvent]:
+    """``events`` as ``viewer`` may learn them; ``before``/``after``: the objects of its view
+    before and after the action."""
+    out: list[pb.GameEvent] = []
+
+    def seen(oid: str | None) -> str:
+        return oid if oid and (oid in before or oid in after) else ""
+
+    for event in events:
+        msg = _public(event, seen)
+        if msg is not None:
+            out.append(msg)
+        elif isinstance(event, ZoneChanged):
+            was, now = before.get(event.old_id), after.get(event.new_id)
+            out.append(pb.GameEvent(zone_change=pb.ZoneChangeEvent(
+                owner=event.owner, from_zone=cast(pb.ZoneKind, int(event.from_zone)),
+                to_zone=cast(pb.ZoneKind, int(event.to_zone)),
+                old_id=event.old_id if was is not None else "",
+                new_id=event.new_id if now is not None else "",
+                name=_name(now) or _name(was))))
+        elif isinstance(event, CardsRevealed) and viewer in event.seats:
+            out.append(pb.GameEvent(cards_revealed=pb.CardsRevealedEvent(
+                cards=[pb.RevealedCard(name=card.name, object_id=oid if oid in after else "")
+                       for oid, card in zip(event.object_ids, event.cards, strict=True)],
+                to_everyone=len(event.seats) > 1 and -1 in event.seats)))
+    return out
+
+
+def _public(event: Event, visible: Callable[[str | None], str]) -> pb.GameEvent | None:
+    """Events every viewer may know in full (ids filtered by ``visible``)."""
+    if isinstance(event, DamageDealt):
+        damage = pb.DamageEvent(source_id=visible(event.source_id), amount=event.amount)
+        if event.player is not None:
+            damage.player = event.player
+        else:
+            damage.object_id = visible(event.object_id)
+        return pb.GameEvent(damage=damage)
+    if isinstance(event, PlayerLost):
+        return pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=event.seat, reason=event.reason))
+    if isinstance(event, GameEnded):
+        return pb.GameEvent(game_ended=pb.GameEndedEvent(winners=event.winners,
+                                                         reason=event.reason))
+    if isinstance(event, SpellCast):
+        oid = visible(event.object_id)
+        return pb.GameEvent(spell_cast=pb.SpellCastEvent(
+            object_id=oid, controller=event.controller, name=event.card.name if oid else ""))
+    if isinstance(event, CardDrawn):
+        return pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=event.seat))
+    if isinstance(event, TokenCreated):
+        oid = visible(event.object_id)
+        return pb.GameEvent(token_created=pb.TokenCreatedEvent(
+            object_id=oid, controller=event.controller, name=event.card.name if oid else ""))
+    if isinstance(event, AttackersDeclared):
+        return pb.GameEvent(attackers_declared=pb.AttackersDeclaredEvent(
+            attacker_ids=[i for i in map(visible, event.attackers) if i]))
+    if isinstance(event, BlockersDeclared):
+        return pb.GameEvent(blockers_declared=pb.BlockersDeclaredEvent(blocks=[
+            pb.BlockPair(blocker_id=visible(b), attacker_id=visible(a))
+            for b, a in event.blocks]))
+    return _public_counts(event)
+
+
+def _public_counts(event: Event) -> pb.GameEvent | None:
+    if isinstance(event, LibrarySearched):
+        return pb.GameEvent(library_searched=pb.LibrarySearchedEvent(
+            seat=event.seat, owner=event.owner, found=event.found))
+    if isinstance(event, ClashResolved):
+        clash = pb.ClashEvent(seats=event.seats)
+        if event.winner is not None:
+            clash.winner = event.winner
+        return pb.GameEvent(clash=clash)
+    if isinstance(event, LifeExchanged):
+        return pb.GameEvent(life_exchanged=pb.LifeExchangedEvent(seats=event.seats))
+    if isinstance(event, CrimeCommitted):
+        return pb.GameEvent(crime=pb.CrimeEvent(seat=event.seat))
+    if isinstance(event, Expended):
+        return pb.GameEvent(expend=pb.ExpendEvent(seat=event.seat, amount=event.amount))
+    return None

@@ -1,0 +1,227 @@
+"""What changed in a game since the last action, computed once for every view class.
+
+:func:`server.view.project.project` builds a whole view; doing that for every view class after
+every action costs far more than the protocol budget allows (architecture.md). A
+:class:`GameTracker` instead keeps, for every object in a zone some viewer can see, a
+*signature*: the object fields the projection reads (:data:`PROJECTED`, read at C speed by
+one ``attrgetter``), copies of its mutable ones, and the combat facts it shows. An object
+whose signature is unchanged projects to the same :class:`~server.view.project.ObjectView`,
+so each view class rebuilds only the objects in ``changed``. The header and the players are
+projected and encoded once per action for all classes, and an object seen the same way by
+several classes is built and encoded once (:meth:`Changes.shared_object`). The engine stays
+untouched (invariant 1: it knows nothing of views); property tests check the streams equal a
+full projection after every action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import Any
+
+from protocol.v1 import game_pb2 as pb
+from protocol.viewhash import HEADER, OBJECT, PLAYER, element_digest
+from server.engine import Game, Player, Zone, looking
+from server.view.encode import ObjectCache, encode_header, encode_player
+from server.view.project import (
+    HeaderView,
+    ObjectView,
+    PlayerView,
+    ZoneKey,
+    project_header,
+    project_players,
+    view_of,
+)
+
+#: The GameObject fields an ObjectView depends on (directly or through its properties:
+#: power/toughness, mana value, keywords, is_creature...). A test keeps this list and
+#: :data:`NOT_PROJECTED` together equal to the dataclass's fields.
+PROJECTED = ("card", "owner", "controller", "zone", "tapped", "damage", "controlled_since",
+             "x_value", "targets", "modes", "attached_to", "face_down", "pt_now",
+             "keywords_now", "subtypes_now", "token", "ability")
+#: Mutable projected fields, copied into the signature.
+PROJECTED_MUTABLE = ("counters", "stickers")
+#: Fields no view shows (bookkeeping of the rules engine).
+NOT_PROJECTED = ("id", "target_groups", "deathtouched", "base_controller", "restrictions",
+                 "exile_if_dies", "regeneration_shields", "spell_copy", "loyalty_turn",
+                 "timestamp", "source_power", "source_attached", "activated_turn", "chooser",
+                 "came_from", "exiled_with", "exile_pile")
+
+_READ = attrgetter(*PROJECTED)
+_COUNTERS = attrgetter("counters")
+_STICKERS = attrgetter("stickers")
+_PLAYER_SCALARS = attrgetter("life", "lands_played", "has_lost", "poison", "mulligans",
+                             "max_hand_size", "name")
+
+
+def _zone_contents(game: Game) -> dict[ZoneKey, tuple[str, ...]]:
+    """The contents of every zone some viewer may see, by (kind, owner)."""
+    out: dict[ZoneKey, tuple[str, ...]] = {
+        (Zone.BATTLEFIELD, -1): tuple(game.battlefield), (Zone.STACK, -1): tuple(game.stack),
+        (Zone.EXILE, -1): tuple(game.exile), (Zone.COMMAND, -1): tuple(game.command),
+    }
+    for player in game.players:
+        out[Zone.HAND, player.seat] = tuple(player.hand)
+        out[Zone.GRAVEYARD, player.seat] = tuple(player.graveyard)
+    ante = getattr(game, "ante", None)
+    if ante is not None:
+        out[Zone.ANTE, -1] = tuple(ante)
+    return out
+
+
+def _player_signature(player: Player) -> tuple[Any, ...]:
+    """Everything :func:`project_players` reads of a player, cheaply."""
+    return (_PLAYER_SCALARS(player), len(player.library), len(player.hand),
+            tuple(player.mana_pool), len(player.planar_deck))
+
+#: The zones whose objects some viewer may see (libraries only through looks).
+_OPEN_ZONES = (Zone.BATTLEFIELD, Zone.STACK, Zone.EXILE, Zone.COMMAND)
+
+
+@dataclass(slots=True)
+class Changes:
+    """What one action changed, as every view class needs it."""
+
+    header: HeaderView
+    players: tuple[PlayerView, ...]
+    #: Ids of objects whose projection may differ from last time (new ones included).
+    changed: set[str]
+    #: Version numbers: a class that saw this header / these players needs nothing new.
+    header_version: int
+    player_versions: tuple[int, ...]
+    #: The encoded header and players with their element digests (shared by the classes).
+    header_msg: pb.GameHeader
+    header_digest: int
+    player_msgs: tuple[pb.Player, ...]
+    player_digests: tuple[int, ...]
+    #: The number of this step (a class that missed one resynchronizes fully), every zone's
+    #: contents and the zones whose contents changed since the last step.
+    number: int
+    zones: dict[ZoneKey, tuple[str, ...]]
+    zones_changed: dict[ZoneKey, tuple[str, ...]]
+    _built: dict[tuple[str, int], tuple[ObjectView, pb.GameObject, int]] = field(
+        default_factory=dict)
+    _cache: ObjectCache = field(default_factory=ObjectCache)
+
+    def shared_object(self, game: Game, oid: str, zone_owner: int
+                      ) -> tuple[ObjectView, pb.GameObject, int]:
+        """An object as every viewer without a special look sees it: its view, message and
+        element digest, built once per action."""
+        key = (oid, zone_owner)
+        hit = self._built.get(key)
+        if hit is None:
+            view = view_of(game, oid, zone_owner, frozenset())
+            msg = self._cache.encode(view)
+            hit = (view, msg, element_digest(OBJECT, msg))
+            self._built[key] = hit
+        return hit
+
+
+@dataclass(slots=True)
+class GameTracker:
+    """Per game: the last signature of every object in an open zone or a hand."""
+
+    signatures: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: Ids of the cards in hands, graveyards and the ante at the last call.
+    settled: set[str] = field(default_factory=set)
+    turn: int = -1
+    looks: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = ()
+    header: HeaderView | None = None
+    header_version: int = 0
+    header_msg: pb.GameHeader = field(default_factory=pb.GameHeader)
+    header_digest: int = 0
+    players: tuple[PlayerView, ...] = ()
+    player_versions: list[int] = field(default_factory=list)
+    player_msgs: list[pb.Player] = field(default_factory=list)
+    player_digests: list[int] = field(default_factory=list)
+    cache: ObjectCache = field(default_factory=ObjectCache)
+    raw_players: tuple[tuple[Any, ...], ...] = ()
+    number: int = 0
+    zones: dict[ZoneKey, tuple[str, ...]] = field(default_factory=dict)
+    #: The last signatures as whole lists (ids, fields, counters, stickers, combat).
+    sigs: tuple[Any, ...] = ()
+
+    def step(self, game: Game) -> Changes:
+        """Compare the game with the last call; call once after every action."""
+        self._header_and_players(game)
+        combat = game.combat
+        attackers, blocking, walkers = (combat.attackers, combat.blocking,
+                                        combat.attacking_planeswalker)
+        looks = tuple((tuple(lk.ids), lk.seats) for lk in game.looks)
+        everything = game.turn != self.turn or looks != self.looks
+        self.turn, self.looks = game.turn, looks
+        ids: list[str] = []
+        for zone in _OPEN_ZONES:
+            ids += game.zone_list(zone, -1)
+        if looks:
+            ids += looking.visible_hidden_ids(game, looking.SPECTATORS)
+            for seat in range(len(game.players)):
+                ids += looking.visible_hidden_ids(game, seat)
+        objects = game.objects
+        objs = [objects[i] for i in ids]
+        # Read every signature with C-level maps; compare the whole lists first (most actions
+        # change no object), and look at single objects only when something differs.
+        fields = list(map(_READ, objs))
+        counters = list(map(tuple, map(dict.items, map(_COUNTERS, objs))))
+        stickers = list(map(tuple, map(_STICKERS, objs)))
+        fight = [(attackers.get(i), blocking.get(i), walkers.get(i)) for i in ids] \
+            if attackers or blocking or walkers else None
+        sigs = (ids, fields, counters, stickers, fight)
+        changed: set[str] = set()
+        if everything or sigs != self.sigs:
+            old = self.signatures
+            new: dict[str, tuple[Any, ...]] = {}
+            for n, oid in enumerate(ids):
+                sig = (fields[n], counters[n], stickers[n], fight[n] if fight else None)
+                new[oid] = sig
+                if everything or old.get(oid) != sig:
+                    changed.add(oid)
+            self.signatures = new
+        self.sigs = sigs
+        # A card in a hand, a graveyard or the ante can't change without changing zones (a
+        # new object, 400.7): only new ones need building.
+        settled = self.settled
+        now: set[str] = set()
+        for player in game.players:
+            now.update(player.hand)
+            now.update(player.graveyard)
+        now.update(getattr(game, "ante", None) or ())
+        changed |= now - settled if not everything else now
+        self.settled = now
+        self.number += 1
+        zones = _zone_contents(game)
+        previous = self.zones
+        zones_changed = {k: v for k, v in zones.items() if previous.get(k) != v}
+        self.zones = zones
+        if len(self.cache) > 2 * (len(self.signatures) + len(now)) + 16:
+            self.cache.keep_only_ids(self.signatures.keys() | now)  # forget what is gone
+        return Changes(self.header or project_header(game), self.players, changed,
+                       self.header_version, tuple(self.player_versions), self.header_msg,
+                       self.header_digest, tuple(self.player_msgs),
+                       tuple(self.player_digests), self.number, zones, zones_changed,
+                       _cache=self.cache)
+
+    def _header_and_players(self, game: Game) -> None:
+        header = project_header(game)
+        if header != self.header:
+            self.header = header
+            self.header_version += 1
+            self.header_msg = encode_header(header)
+            self.header_digest = element_digest(HEADER, self.header_msg)
+        raw = tuple(_player_signature(p) for p in game.players)
+        if raw == self.raw_players:
+            return
+        self.raw_players = raw
+        players = project_players(game)
+        if not self.player_versions:
+            self.player_versions = [0] * len(players)
+            self.player_msgs = [pb.Player()] * len(players)
+            self.player_digests = [0] * len(players)
+            self.players = tuple(PlayerView(-1, "", 0, 0, 0, (), 0, False) for _ in players)
+        for seat, (before, after) in enumerate(zip(self.players, players, strict=True)):
+            if before != after:
+                self.player_versions[seat] += 1
+                msg = encode_player(after)
+                self.player_msgs[seat] = msg
+                self.player_digests[seat] = element_digest(PLAYER, msg)
+        self.players = players
