@@ -40,6 +40,8 @@ class Client:
         self.room_id: str | None = None
         self.session_id = ""
         self.errors: list[mpb.Error] = []
+        #: The players' decision clocks, by seat (pushed when the deciding seat changes).
+        self.clocks: dict[int, mpb.ClockState] = {}
         self.deltas = 0
         self.resyncs = 0
         #: Called with every raw message received (tracing, leak checks).
@@ -92,6 +94,8 @@ class Client:
                 await self._send(mpb.ClientMessage(request_snapshot=mpb.RequestSnapshot()))
         elif body == "decision":
             self.decision = msg.decision
+        elif body == "clocks":
+            self.clocks = {c.seat: c for c in msg.clocks.seats}
         elif body == "joined":
             self.seat = msg.joined.seat
             self.room_id = msg.joined.room.room_id

@@ -127,7 +127,8 @@ class App:
             return
         if isinstance(request, req.CreateRoom):
             try:
-                created = self.lobby.create(request.name, request.seats)
+                created = self.lobby.create(request.name, request.seats,
+                                            request.clock_seconds)
             except LobbyFullError as exc:
                 conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_FULL, str(exc), rid))
                 return

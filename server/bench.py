@@ -79,10 +79,11 @@ def bench_protocol(games: int, seed: int, players: int = 2) -> BenchReport:
         while game.result is None:
             decision = game.pending
             assert decision is not None
-            apply(game, decision.seat, rng.choice(decision.options))
+            action = rng.choice(decision.options)
+            apply(game, decision.seat, action)
             report.actions += 1
             start = time.perf_counter()
-            changes = tracker.step(game)  # shared by the view classes
+            changes = tracker.step(game, action)  # shared by the view classes
             shared = time.perf_counter() - start
             report.shared_us.append(shared * 1e6)
             for stream in streams:

@@ -26,45 +26,49 @@ _sym_db = _symbol_database.Default()
 from protocol.v1 import game_pb2 as protocol_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aprotocol/v1/messages.proto\x12\x0bmanawire.v1\x1a\x16protocol/v1/game.proto\"7\n\x05Hello\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\"O\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x16\n\x0eserver_version\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x80\x01\n\x08RoomInfo\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\r\x12\x0f\n\x07players\x18\x04 \x03(\t\x12\x12\n\nspectators\x18\x05 \x01(\r\x12\x0f\n\x07started\x18\x06 \x01(\x08\x12\x10\n\x08\x66inished\x18\x07 \x01(\x08\"\x0b\n\tListRooms\"0\n\x08RoomList\x12$\n\x05rooms\x18\x01 \x03(\x0b\x32\x15.manawire.v1.RoomInfo\")\n\nCreateRoom\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\r\"J\n\x08JoinRoom\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x1f\n\x04role\x18\x02 \x01(\x0e\x32\x11.manawire.v1.Role\x12\x0c\n\x04\x64\x65\x63k\x18\x03 \x01(\t\"\\\n\x06Joined\x12#\n\x04room\x18\x01 \x01(\x0b\x32\x15.manawire.v1.RoomInfo\x12\x1f\n\x04role\x18\x02 \x01(\x0e\x32\x11.manawire.v1.Role\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"\x0b\n\tLeaveRoom\"I\n\x03\x41\x63t\x12\x11\n\tprompt_id\x18\x01 \x01(\x04\x12\x14\n\x0coption_index\x18\x02 \x01(\r\x12\x19\n\x11\x65xpected_state_id\x18\x03 \x01(\x04\"\x11\n\x0fRequestSnapshot\"\r\n\x0b\x43oncedeGame\">\n\x05\x45rror\x12$\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x16.manawire.v1.ErrorCode\x12\x0f\n\x07message\x18\x02 \x01(\t\"\x90\x03\n\rClientMessage\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12#\n\x05hello\x18\x02 \x01(\x0b\x32\x12.manawire.v1.HelloH\x00\x12,\n\nlist_rooms\x18\x14 \x01(\x0b\x32\x16.manawire.v1.ListRoomsH\x00\x12.\n\x0b\x63reate_room\x18\x15 \x01(\x0b\x32\x17.manawire.v1.CreateRoomH\x00\x12*\n\tjoin_room\x18\x16 \x01(\x0b\x32\x15.manawire.v1.JoinRoomH\x00\x12,\n\nleave_room\x18\x17 \x01(\x0b\x32\x16.manawire.v1.LeaveRoomH\x00\x12\x1f\n\x03\x61\x63t\x18( \x01(\x0b\x32\x10.manawire.v1.ActH\x00\x12\x38\n\x10request_snapshot\x18) \x01(\x0b\x32\x1c.manawire.v1.RequestSnapshotH\x00\x12+\n\x07\x63oncede\x18* \x01(\x0b\x32\x18.manawire.v1.ConcedeGameH\x00\x42\x06\n\x04\x62ody\"\xc7\x02\n\rServerMessage\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\'\n\x07welcome\x18\x02 \x01(\x0b\x32\x14.manawire.v1.WelcomeH\x00\x12*\n\troom_list\x18\x14 \x01(\x0b\x32\x15.manawire.v1.RoomListH\x00\x12%\n\x06joined\x18\x15 \x01(\x0b\x32\x13.manawire.v1.JoinedH\x00\x12)\n\x08snapshot\x18( \x01(\x0b\x32\x15.manawire.v1.SnapshotH\x00\x12#\n\x05\x64\x65lta\x18) \x01(\x0b\x32\x12.manawire.v1.DeltaH\x00\x12)\n\x08\x64\x65\x63ision\x18* \x01(\x0b\x32\x15.manawire.v1.DecisionH\x00\x12#\n\x05\x65rror\x18< \x01(\x0b\x32\x12.manawire.v1.ErrorH\x00\x42\x06\n\x04\x62ody*A\n\x04Role\x12\x14\n\x10ROLE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bROLE_PLAYER\x10\x01\x12\x12\n\x0eROLE_SPECTATOR\x10\x02*\xec\x02\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x45RROR_CODE_BAD_MESSAGE\x10\x01\x12\"\n\x1e\x45RROR_CODE_UNSUPPORTED_VERSION\x10\x02\x12\x18\n\x14\x45RROR_CODE_NOT_READY\x10\x03\x12\x1f\n\x1b\x45RROR_CODE_INVALID_ARGUMENT\x10\x04\x12\x1d\n\x19\x45RROR_CODE_ROOM_NOT_FOUND\x10\x05\x12\x18\n\x14\x45RROR_CODE_ROOM_FULL\x10\x06\x12 \n\x1c\x45RROR_CODE_NOT_YOUR_DECISION\x10\x07\x12\x1b\n\x17\x45RROR_CODE_STALE_PROMPT\x10\x08\x12\x1d\n\x19\x45RROR_CODE_ILLEGAL_ACTION\x10\t\x12\x18\n\x14\x45RROR_CODE_GAME_OVER\x10\n\x12\x17\n\x13\x45RROR_CODE_INTERNAL\x10\x0b\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aprotocol/v1/messages.proto\x12\x0bmanawire.v1\x1a\x16protocol/v1/game.proto\"7\n\x05Hello\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\"O\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x16\n\x0eserver_version\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x97\x01\n\x08RoomInfo\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\r\x12\x0f\n\x07players\x18\x04 \x03(\t\x12\x12\n\nspectators\x18\x05 \x01(\r\x12\x0f\n\x07started\x18\x06 \x01(\x08\x12\x10\n\x08\x66inished\x18\x07 \x01(\x08\x12\x15\n\rclock_seconds\x18\x08 \x01(\r\"\x0b\n\tListRooms\"0\n\x08RoomList\x12$\n\x05rooms\x18\x01 \x03(\x0b\x32\x15.manawire.v1.RoomInfo\"@\n\nCreateRoom\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\r\x12\x15\n\rclock_seconds\x18\x03 \x01(\r\"A\n\nClockState\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x14\n\x0cremaining_ms\x18\x02 \x01(\x04\x12\x0f\n\x07running\x18\x03 \x01(\x08\"0\n\x06\x43locks\x12&\n\x05seats\x18\x01 \x03(\x0b\x32\x17.manawire.v1.ClockState\"J\n\x08JoinRoom\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x1f\n\x04role\x18\x02 \x01(\x0e\x32\x11.manawire.v1.Role\x12\x0c\n\x04\x64\x65\x63k\x18\x03 \x01(\t\"\\\n\x06Joined\x12#\n\x04room\x18\x01 \x01(\x0b\x32\x15.manawire.v1.RoomInfo\x12\x1f\n\x04role\x18\x02 \x01(\x0e\x32\x11.manawire.v1.Role\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"\x0b\n\tLeaveRoom\"I\n\x03\x41\x63t\x12\x11\n\tprompt_id\x18\x01 \x01(\x04\x12\x14\n\x0coption_index\x18\x02 \x01(\r\x12\x19\n\x11\x65xpected_state_id\x18\x03 \x01(\x04\"\x11\n\x0fRequestSnapshot\"\r\n\x0b\x43oncedeGame\">\n\x05\x45rror\x12$\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x16.manawire.v1.ErrorCode\x12\x0f\n\x07message\x18\x02 \x01(\t\"\x90\x03\n\rClientMessage\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12#\n\x05hello\x18\x02 \x01(\x0b\x32\x12.manawire.v1.HelloH\x00\x12,\n\nlist_rooms\x18\x14 \x01(\x0b\x32\x16.manawire.v1.ListRoomsH\x00\x12.\n\x0b\x63reate_room\x18\x15 \x01(\x0b\x32\x17.manawire.v1.CreateRoomH\x00\x12*\n\tjoin_room\x18\x16 \x01(\x0b\x32\x15.manawire.v1.JoinRoomH\x00\x12,\n\nleave_room\x18\x17 \x01(\x0b\x32\x16.manawire.v1.LeaveRoomH\x00\x12\x1f\n\x03\x61\x63t\x18( \x01(\x0b\x32\x10.manawire.v1.ActH\x00\x12\x38\n\x10request_snapshot\x18) \x01(\x0b\x32\x1c.manawire.v1.RequestSnapshotH\x00\x12+\n\x07\x63oncede\x18* \x01(\x0b\x32\x18.manawire.v1.ConcedeGameH\x00\x42\x06\n\x04\x62ody\"\xee\x02\n\rServerMessage\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\'\n\x07welcome\x18\x02 \x01(\x0b\x32\x14.manawire.v1.WelcomeH\x00\x12*\n\troom_list\x18\x14 \x01(\x0b\x32\x15.manawire.v1.RoomListH\x00\x12%\n\x06joined\x18\x15 \x01(\x0b\x32\x13.manawire.v1.JoinedH\x00\x12)\n\x08snapshot\x18( \x01(\x0b\x32\x15.manawire.v1.SnapshotH\x00\x12#\n\x05\x64\x65lta\x18) \x01(\x0b\x32\x12.manawire.v1.DeltaH\x00\x12)\n\x08\x64\x65\x63ision\x18* \x01(\x0b\x32\x15.manawire.v1.DecisionH\x00\x12%\n\x06\x63locks\x18+ \x01(\x0b\x32\x13.manawire.v1.ClocksH\x00\x12#\n\x05\x65rror\x18< \x01(\x0b\x32\x12.manawire.v1.ErrorH\x00\x42\x06\n\x04\x62ody*A\n\x04Role\x12\x14\n\x10ROLE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bROLE_PLAYER\x10\x01\x12\x12\n\x0eROLE_SPECTATOR\x10\x02*\xec\x02\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x45RROR_CODE_BAD_MESSAGE\x10\x01\x12\"\n\x1e\x45RROR_CODE_UNSUPPORTED_VERSION\x10\x02\x12\x18\n\x14\x45RROR_CODE_NOT_READY\x10\x03\x12\x1f\n\x1b\x45RROR_CODE_INVALID_ARGUMENT\x10\x04\x12\x1d\n\x19\x45RROR_CODE_ROOM_NOT_FOUND\x10\x05\x12\x18\n\x14\x45RROR_CODE_ROOM_FULL\x10\x06\x12 \n\x1c\x45RROR_CODE_NOT_YOUR_DECISION\x10\x07\x12\x1b\n\x17\x45RROR_CODE_STALE_PROMPT\x10\x08\x12\x1d\n\x19\x45RROR_CODE_ILLEGAL_ACTION\x10\t\x12\x18\n\x14\x45RROR_CODE_GAME_OVER\x10\n\x12\x17\n\x13\x45RROR_CODE_INTERNAL\x10\x0b\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'protocol.v1.messages_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ROLE']._serialized_start=1531
-  _globals['_ROLE']._serialized_end=1596
-  _globals['_ERRORCODE']._serialized_start=1599
-  _globals['_ERRORCODE']._serialized_end=1963
+  _globals['_ROLE']._serialized_start=1733
+  _globals['_ROLE']._serialized_end=1798
+  _globals['_ERRORCODE']._serialized_start=1801
+  _globals['_ERRORCODE']._serialized_end=2165
   _globals['_HELLO']._serialized_start=67
   _globals['_HELLO']._serialized_end=122
   _globals['_WELCOME']._serialized_start=124
   _globals['_WELCOME']._serialized_end=203
   _globals['_ROOMINFO']._serialized_start=206
-  _globals['_ROOMINFO']._serialized_end=334
-  _globals['_LISTROOMS']._serialized_start=336
-  _globals['_LISTROOMS']._serialized_end=347
-  _globals['_ROOMLIST']._serialized_start=349
-  _globals['_ROOMLIST']._serialized_end=397
-  _globals['_CREATEROOM']._serialized_start=399
-  _globals['_CREATEROOM']._serialized_end=440
-  _globals['_JOINROOM']._serialized_start=442
-  _globals['_JOINROOM']._serialized_end=516
-  _globals['_JOINED']._serialized_start=518
-  _globals['_JOINED']._serialized_end=610
-  _globals['_LEAVEROOM']._serialized_start=612
-  _globals['_LEAVEROOM']._serialized_end=623
-  _globals['_ACT']._serialized_start=625
-  _globals['_ACT']._serialized_end=698
-  _globals['_REQUESTSNAPSHOT']._serialized_start=700
-  _globals['_REQUESTSNAPSHOT']._serialized_end=717
-  _globals['_CONCEDEGAME']._serialized_start=719
-  _globals['_CONCEDEGAME']._serialized_end=732
-  _globals['_ERROR']._serialized_start=734
-  _globals['_ERROR']._serialized_end=796
-  _globals['_CLIENTMESSAGE']._serialized_start=799
-  _globals['_CLIENTMESSAGE']._serialized_end=1199
-  _globals['_SERVERMESSAGE']._serialized_start=1202
-  _globals['_SERVERMESSAGE']._serialized_end=1529
+  _globals['_ROOMINFO']._serialized_end=357
+  _globals['_LISTROOMS']._serialized_start=359
+  _globals['_LISTROOMS']._serialized_end=370
+  _globals['_ROOMLIST']._serialized_start=372
+  _globals['_ROOMLIST']._serialized_end=420
+  _globals['_CREATEROOM']._serialized_start=422
+  _globals['_CREATEROOM']._serialized_end=486
+  _globals['_CLOCKSTATE']._serialized_start=488
+  _globals['_CLOCKSTATE']._serialized_end=553
+  _globals['_CLOCKS']._serialized_start=555
+  _globals['_CLOCKS']._serialized_end=603
+  _globals['_JOINROOM']._serialized_start=605
+  _globals['_JOINROOM']._serialized_end=679
+  _globals['_JOINED']._serialized_start=681
+  _globals['_JOINED']._serialized_end=773
+  _globals['_LEAVEROOM']._serialized_start=775
+  _globals['_LEAVEROOM']._serialized_end=786
+  _globals['_ACT']._serialized_start=788
+  _globals['_ACT']._serialized_end=861
+  _globals['_REQUESTSNAPSHOT']._serialized_start=863
+  _globals['_REQUESTSNAPSHOT']._serialized_end=880
+  _globals['_CONCEDEGAME']._serialized_start=882
+  _globals['_CONCEDEGAME']._serialized_end=895
+  _globals['_ERROR']._serialized_start=897
+  _globals['_ERROR']._serialized_end=959
+  _globals['_CLIENTMESSAGE']._serialized_start=962
+  _globals['_CLIENTMESSAGE']._serialized_end=1362
+  _globals['_SERVERMESSAGE']._serialized_start=1365
+  _globals['_SERVERMESSAGE']._serialized_end=1731
 # @@protoc_insertion_point(module_scope)

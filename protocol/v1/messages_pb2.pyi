@@ -64,7 +64,7 @@ class Welcome(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., server_version: _Optional[str] = ..., session_id: _Optional[str] = ...) -> None: ...
 
 class RoomInfo(_message.Message):
-    __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished")
+    __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished", "clock_seconds")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -72,6 +72,7 @@ class RoomInfo(_message.Message):
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
     STARTED_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_SECONDS_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     name: str
     seats: int
@@ -79,7 +80,8 @@ class RoomInfo(_message.Message):
     spectators: int
     started: bool
     finished: bool
-    def __init__(self, room_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., started: _Optional[bool] = ..., finished: _Optional[bool] = ...) -> None: ...
+    clock_seconds: int
+    def __init__(self, room_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., started: _Optional[bool] = ..., finished: _Optional[bool] = ..., clock_seconds: _Optional[int] = ...) -> None: ...
 
 class ListRooms(_message.Message):
     __slots__ = ()
@@ -92,12 +94,30 @@ class RoomList(_message.Message):
     def __init__(self, rooms: _Optional[_Iterable[_Union[RoomInfo, _Mapping]]] = ...) -> None: ...
 
 class CreateRoom(_message.Message):
-    __slots__ = ("name", "seats")
+    __slots__ = ("name", "seats", "clock_seconds")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_SECONDS_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ...) -> None: ...
+    clock_seconds: int
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ...) -> None: ...
+
+class ClockState(_message.Message):
+    __slots__ = ("seat", "remaining_ms", "running")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    REMAINING_MS_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    remaining_ms: int
+    running: bool
+    def __init__(self, seat: _Optional[int] = ..., remaining_ms: _Optional[int] = ..., running: _Optional[bool] = ...) -> None: ...
+
+class Clocks(_message.Message):
+    __slots__ = ("seats",)
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedCompositeFieldContainer[ClockState]
+    def __init__(self, seats: _Optional[_Iterable[_Union[ClockState, _Mapping]]] = ...) -> None: ...
 
 class JoinRoom(_message.Message):
     __slots__ = ("room_id", "role", "deck")
@@ -172,7 +192,7 @@ class ClientMessage(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("request_id", "welcome", "room_list", "joined", "snapshot", "delta", "decision", "error")
+    __slots__ = ("request_id", "welcome", "room_list", "joined", "snapshot", "delta", "decision", "clocks", "error")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     ROOM_LIST_FIELD_NUMBER: _ClassVar[int]
@@ -180,6 +200,7 @@ class ServerMessage(_message.Message):
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     DELTA_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     welcome: Welcome
@@ -188,5 +209,6 @@ class ServerMessage(_message.Message):
     snapshot: _game_pb2.Snapshot
     delta: _game_pb2.Delta
     decision: _game_pb2.Decision
+    clocks: Clocks
     error: Error
-    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ...) -> None: ...

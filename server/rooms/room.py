@@ -76,8 +76,13 @@ class ViewClass:
 class Room:
     """One game: seats, spectators, the engine state and each view class's numbered state."""
 
-    def __init__(self, room_id: str, name: str, seats: int, store: Store) -> None:
+    def __init__(self, room_id: str, name: str, seats: int, store: Store,
+                 clock_seconds: float = 1800.0) -> None:
         self.room_id = room_id
+        #: Chess clocks: each seat's remaining time bank; the seat whose clock runs, since when.
+        self.clock_seconds = clock_seconds
+        self.remaining = [float(clock_seconds)] * seats
+        self._running: tuple[int, float] | None = None
         self.name = name
         self.seats: list[Member | None] = [None] * seats
         self.spectators: list[Member] = []
@@ -96,6 +101,7 @@ class Room:
             players=[m.name for m in self.seats if m is not None],
             spectators=len(self.spectators), started=self.game is not None,
             finished=self.game is not None and self.game.result is not None,
+            clock_seconds=round(self.clock_seconds),
         )
 
     def has_member(self, member: Member) -> bool:
@@ -107,10 +113,69 @@ class Room:
         await self._send.send(command)
 
     async def run(self) -> None:
-        """The room task: the only code that changes this room's game."""
+        """The room task: the only code that changes this room's game. It also watches the
+        running clock: a player whose time bank runs out concedes (no client can stall a
+        room by not deciding)."""
         async with self._receive:
-            async for command in self._receive:
+            while True:
+                with trio.move_on_at(self._deadline()) as waiting:
+                    try:
+                        command = await self._receive.receive()
+                    except trio.EndOfChannel:
+                        return
+                if waiting.cancelled_caught:
+                    self._time_out()
+                    continue
                 self.handle(command)
+
+    # ---- clocks
+    def _deadline(self) -> float:
+        if self._running is None:
+            return float("inf")
+        seat, since = self._running
+        return since + self.remaining[seat]
+
+    def _time_out(self) -> None:
+        """The deciding player's clock ran out: they concede (rule 104.3a)."""
+        if self._running is None or self.game is None or self.game.result is not None:
+            return
+        seat = self._running[0]
+        self._stop_clock()
+        self.remaining[seat] = 0.0
+        self._apply(seat, Concede())
+
+    def _stop_clock(self) -> None:
+        if self._running is not None:
+            seat, since = self._running
+            self.remaining[seat] = max(0.0, self.remaining[seat] - (trio.current_time() - since))
+            self._running = None
+
+    def _run_clock(self) -> None:
+        """Charge the time spent to the player who was deciding; start the clock of the
+        player who must decide now (none once the game is over); tell everyone."""
+        game = self.game
+        before = self._running[0] if self._running is not None else None
+        self._stop_clock()
+        if game is not None and game.result is None and game.pending is not None:
+            self._running = (game.pending.seat, trio.current_time())
+        now = self._running[0] if self._running is not None else None
+        if now != before:
+            clocks = self.clocks()
+            for cls in self.classes.values():
+                for m in list(cls.members):
+                    m.send(clocks)
+
+    def clocks(self) -> bytes:
+        """The ``Clocks`` message now (serialized ServerMessage)."""
+        running = self._running
+        out = []
+        for seat, bank in enumerate(self.remaining):
+            ticking = running is not None and running[0] == seat
+            left = max(0.0, bank - (trio.current_time() - running[1])) \
+                if running is not None and ticking else bank
+            out.append(mpb.ClockState(seat=seat, remaining_ms=round(left * 1000),
+                                      running=ticking))
+        return mpb.ServerMessage(clocks=mpb.Clocks(seats=out)).SerializeToString()
 
     # ---- inside the room task
     def handle(self, command: Command) -> None:
@@ -205,6 +270,7 @@ class Room:
         for cls in self.classes.values():
             for m in cls.members:
                 self._snapshot_to(m, 0)
+        self._run_clock()
 
     def _snapshot_to(self, member: Member, rid: int) -> None:
         if self.game is None:
@@ -212,6 +278,8 @@ class Room:
             return
         cls = self.classes[member.seat]
         member.send(cls.stream.snapshot(self.room_id, rid))
+        if self._running is not None:
+            member.send(self.clocks())
         self._decision_to(member, cls)
 
     def _decision_to(self, member: Member, cls: ViewClass) -> None:
@@ -271,14 +339,14 @@ class Room:
         self.store.append_action(self.room_id, game.action_count, seat, action)
         if game.result is not None:
             self.store.finish_game(self.room_id, game.result.winners, game.result.reason)
-        self._broadcast(events)
+        self._broadcast(events, action)
 
-    def _broadcast(self, events: list[Event]) -> None:
+    def _broadcast(self, events: list[Event], action: Action) -> None:
         """Find what changed once, then send each view class one encoded delta (with the
         action's events as that class may know them) for all its members."""
         game = self.game
         assert game is not None
-        changes = self.tracker.step(game)
+        changes = self.tracker.step(game, action)
         for cls in self.classes.values():
             data = cls.stream.advance(game, changes, events)
             if data is None:
@@ -286,3 +354,4 @@ class Room:
             for m in list(cls.members):
                 m.send(data)
                 self._decision_to(m, cls)
+        self._run_clock()

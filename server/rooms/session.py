@@ -21,6 +21,8 @@ MAX_ROOM_NAME = 64
 
 #: Free-for-all games of 2 to 8 players (rules 800, 806).
 MIN_SEATS, MAX_SEATS = 2, 8
+#: The longest time bank a room may give each player (a day).
+MAX_CLOCK_SECONDS = 86_400
 
 
 class SessionError(Exception):
@@ -51,6 +53,8 @@ class CreateRoom:
 
     name: str
     seats: int
+    #: Each player's time bank in seconds (0: the default).
+    clock_seconds: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +153,11 @@ class Session:
                                    f"a room has {MIN_SEATS} to {MAX_SEATS} seats (free-for-all, "
                                    f"rule 806), got {seats}", rid)
             name = _clean_name(msg.create_room.name or "game", MAX_ROOM_NAME, "room name", rid)
-            return CreateRoom(name, seats)
+            clock = msg.create_room.clock_seconds
+            if clock > MAX_CLOCK_SECONDS:
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   f"clock_seconds is at most {MAX_CLOCK_SECONDS}", rid)
+            return CreateRoom(name, seats, clock)
         if body == "join_room":
             role = msg.join_room.role
             if role not in (mpb.ROLE_PLAYER, mpb.ROLE_SPECTATOR):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from server.engine import Game, GameObject, Zone, looking
+from server.engine import Game, GameObject, Player, Zone, looking
 from server.engine.state import DecisionKind, GamePhase, Step
 
 #: The viewer id of a spectator, who sees public zones only.
@@ -274,13 +274,15 @@ def project_header(game: Game) -> HeaderView:
 
 def project_players(game: Game) -> tuple[PlayerView, ...]:
     """Every player's public information (counts of hidden zones only, 401.3, 402.3)."""
-    return tuple(
-        PlayerView(
-            seat=p.seat, name=p.name, life=p.life, library_count=len(p.library),
-            hand_count=len(p.hand), mana_pool=tuple(p.mana_pool),
-            lands_played=p.lands_played, has_lost=p.has_lost, poison=p.poison,
-            mulligans=p.mulligans, max_hand_size=p.max_hand_size,
-            planar_deck_count=len(p.planar_deck),
-        )
-        for p in game.players
+    return tuple(project_player(p) for p in game.players)
+
+
+def project_player(p: Player) -> PlayerView:
+    """One player's public information."""
+    return PlayerView(
+        seat=p.seat, name=p.name, life=p.life, library_count=len(p.library),
+        hand_count=len(p.hand), mana_pool=tuple(p.mana_pool),
+        lands_played=p.lands_played, has_lost=p.has_lost, poison=p.poison,
+        mulligans=p.mulligans, max_hand_size=p.max_hand_size,
+        planar_deck_count=len(p.planar_deck),
     )

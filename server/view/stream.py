@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
-from protocol.viewhash import OBJECT, ZONE, ViewDigest, element_digest
+from protocol.viewhash import OBJECT, ViewDigest, element_digest
 from server.engine import Game, Zone, looking
 from server.engine.events import Event
 from server.view.encode import (
     ObjectCache,
     encode_view,
-    zone_contents,
 )
 from server.view.events import project_events
 from server.view.project import (
@@ -38,6 +38,53 @@ from server.view.track import Changes, GameTracker
 
 #: Zones each player has their own of (rule 400.1); the others are shared.
 _OWN_ZONES = (Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD)
+
+
+_OPS = pb.Delta.DESCRIPTOR.fields_by_name["ops"].number
+_DELTA = mpb.ServerMessage.DESCRIPTOR.fields_by_name["delta"].number
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+#: Varints of every length below 16 KiB, and the keys of the two fields written by hand.
+_SMALL = [_varint(n) for n in range(1 << 14)]
+_OPS_KEY, _DELTA_KEY = _varint(_OPS << 3 | 2), _varint(_DELTA << 3 | 2)
+
+
+def _length_delimited(key: bytes, payload: bytes) -> bytes:
+    """One length-delimited field (wire type 2) of protobuf's encoding."""
+    size = len(payload)
+    return key + (_SMALL[size] if size < len(_SMALL) else _varint(size)) + payload
+
+
+def _player_op(msg: pb.Player) -> pb.DeltaOp:
+    return pb.DeltaOp(set_player=msg)
+
+
+def _object_op(update: bool, msg: pb.GameObject) -> pb.DeltaOp:
+    return pb.DeltaOp(update_object=msg) if update else pb.DeltaOp(create_object=msg)
+
+
+def delta_message(prev_id: int, state_id: int, ops: list[bytes], view_hash: bytes,
+                  events: list[pb.GameEvent]) -> bytes:
+    """A serialized ``ServerMessage{delta}``. The delta's scalar fields and events are
+    serialized by protobuf; the already-serialized ops (shared by every view class that
+    sends them) are appended as repeated field 3, which protobuf's encoding allows (fields may
+    come in any order; a repeated field's elements are concatenated)."""
+    body = pb.Delta(prev_state_id=prev_id, state_id=state_id, view_hash=view_hash,
+                    events=events).SerializeToString()
+    body += b"".join([_length_delimited(_OPS_KEY, op) for op in ops])
+    return _length_delimited(_DELTA_KEY, body)
 
 
 @dataclass(slots=True)
@@ -89,21 +136,23 @@ class ViewStream:
         if changes is None:
             changes = GameTracker().step(game)
         earlier = dict(self.objects) if events else None
-        ops: list[pb.DeltaOp] = []
+        ops: list[bytes] = []  # serialized DeltaOps, most of them shared by every class
         digest = self.digest
         if changes.header_version != self.header_version:
             self.header_version = changes.header_version
             if changes.header != self.header:
                 self.header = changes.header
                 digest.set(("h",), changes.header_digest)
-                ops.append(pb.DeltaOp(set_header=changes.header_msg))
+                ops.append(changes.shared_op(("h",), lambda: pb.DeltaOp(
+                    set_header=changes.header_msg)))
         if changes.player_versions != self.player_versions:
             self.player_versions = changes.player_versions
             for seat, (before, after) in enumerate(zip(self.players, changes.players,
                                                        strict=True)):
                 if before != after:
                     digest.set(("p", seat), changes.player_digests[seat])
-                    ops.append(pb.DeltaOp(set_player=changes.player_msgs[seat]))
+                    ops.append(changes.shared_op(("p", seat), partial(
+                        _player_op, changes.player_msgs[seat])))
             self.players = changes.players
         self._objects(game, changes, ops)
         told = project_events(events, self.viewer, earlier, self.objects) \
@@ -112,11 +161,9 @@ class ViewStream:
             return None
         prev_id = self.state_id
         self.state_id += 1
-        delta = pb.Delta(prev_state_id=prev_id, state_id=self.state_id, ops=ops,
-                         view_hash=digest.hash(self.viewer), events=told)
-        return mpb.ServerMessage(delta=delta).SerializeToString()
+        return delta_message(prev_id, self.state_id, ops, digest.hash(self.viewer), told)
 
-    def _objects(self, game: Game, changes: Changes, ops: list[pb.DeltaOp]) -> None:
+    def _objects(self, game: Game, changes: Changes, ops: list[bytes]) -> None:
         """Zones and objects: gone, new and changed ones, then zone orders."""
         looked = frozenset(looking.visible_hidden_ids(game, self.viewer)) if game.looks \
             else frozenset()
@@ -150,7 +197,7 @@ class ViewStream:
             for oid in [o for o in objects if o not in visible]:
                 del objects[oid]
                 self.digest.drop(("o", oid))
-                ops.append(pb.DeltaOp(remove_object=oid))
+                ops.append(pb.DeltaOp(remove_object=oid).SerializeToString())
         open_keys = self._open
         rebuild = changes.changed if in_step else set(objects) | set(changes.changed)
         for oid in sorted(rebuild | entered | looked | (self.looked - looked)):
@@ -158,7 +205,8 @@ class ViewStream:
             if obj is None:
                 continue
             key = (obj.zone, obj.owner if obj.zone in _OWN_ZONES else -1)
-            if key in open_keys and oid not in looked:
+            shared = key in open_keys and oid not in looked
+            if shared:
                 view, msg, element = changes.shared_object(game, oid, key[1])
             elif key in open_keys or oid in looked:
                 view = view_of(game, oid, key[1], looked) if key in open_keys \
@@ -172,13 +220,17 @@ class ViewStream:
                 continue
             objects[oid] = view
             self.digest.set(("o", oid), element)
-            ops.append(pb.DeltaOp(update_object=msg) if old is not None
-                       else pb.DeltaOp(create_object=msg))
+            update = old is not None
+            if shared:
+                ops.append(changes.shared_op((update, oid, key[1]),
+                                             partial(_object_op, update, msg)))
+            else:
+                ops.append(_object_op(update, msg).SerializeToString())
         for key, ids in zone_changed:
             zones[key] = ids
-            contents = zone_contents(key, ids)
-            self.digest.put(("z", int(key[0]), key[1]), ZONE, contents)
-            ops.append(pb.DeltaOp(set_zone=contents))
+            element, op = changes.shared_zone(key, ids)
+            self.digest.set(("z", int(key[0]), key[1]), element)
+            ops.append(op)
         self.looked = looked
         if zone_changed:
             self.cache.keep_only_ids(objects)

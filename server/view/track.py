@@ -15,21 +15,23 @@ full projection after every action.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
 from protocol.v1 import game_pb2 as pb
-from protocol.viewhash import HEADER, OBJECT, PLAYER, element_digest
+from protocol.viewhash import HEADER, OBJECT, PLAYER, ZONE, element_digest
 from server.engine import Game, Player, Zone, looking
-from server.view.encode import ObjectCache, encode_header, encode_player
+from server.engine.actions import PassPriority
+from server.view.encode import ObjectCache, encode_header, encode_player, zone_contents
 from server.view.project import (
     HeaderView,
     ObjectView,
     PlayerView,
     ZoneKey,
     project_header,
-    project_players,
+    project_player,
     view_of,
 )
 
@@ -74,6 +76,9 @@ def _player_signature(player: Player) -> tuple[Any, ...]:
     return (_PLAYER_SCALARS(player), len(player.library), len(player.hand),
             tuple(player.mana_pool), len(player.planar_deck))
 
+#: Zones whose cards can't change while they stay there (hands, graveyards, the ante).
+_SETTLED_ZONES = (Zone.HAND, Zone.GRAVEYARD, Zone.ANTE)
+
 #: The zones whose objects some viewer may see (libraries only through looks).
 _OPEN_ZONES = (Zone.BATTLEFIELD, Zone.STACK, Zone.EXILE, Zone.COMMAND)
 
@@ -101,6 +106,26 @@ class Changes:
     zones_changed: dict[ZoneKey, tuple[str, ...]]
     _built: dict[tuple[str, int], tuple[ObjectView, pb.GameObject, int]] = field(
         default_factory=dict)
+    _ops: dict[tuple[object, ...], bytes] = field(default_factory=dict)
+    _zones: dict[ZoneKey, tuple[int, bytes]] = field(default_factory=dict)
+
+    def shared_op(self, key: tuple[object, ...], build: Callable[[], pb.DeltaOp]) -> bytes:
+        """A serialized delta op the same for every class that sends it, built once."""
+        hit = self._ops.get(key)
+        if hit is None:
+            hit = self._ops[key] = build().SerializeToString()
+        return hit
+
+    def shared_zone(self, key: ZoneKey, ids: tuple[str, ...]) -> tuple[int, bytes]:
+        """A zone's contents as an element digest and a serialized ``set_zone`` op."""
+        hit = self._zones.get(key)
+        if hit is None or self.zones.get(key) != ids:
+            contents = zone_contents(key, ids)
+            hit = (element_digest(ZONE, contents),
+                   pb.DeltaOp(set_zone=contents).SerializeToString())
+            if self.zones.get(key) == ids:
+                self._zones[key] = hit
+        return hit
     _cache: ObjectCache = field(default_factory=ObjectCache)
 
     def shared_object(self, game: Game, oid: str, zone_owner: int
@@ -122,8 +147,6 @@ class GameTracker:
     """Per game: the last signature of every object in an open zone or a hand."""
 
     signatures: dict[str, tuple[Any, ...]] = field(default_factory=dict)
-    #: Ids of the cards in hands, graveyards and the ante at the last call.
-    settled: set[str] = field(default_factory=set)
     turn: int = -1
     looks: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = ()
     header: HeaderView | None = None
@@ -131,19 +154,35 @@ class GameTracker:
     header_msg: pb.GameHeader = field(default_factory=pb.GameHeader)
     header_digest: int = 0
     players: tuple[PlayerView, ...] = ()
-    player_versions: list[int] = field(default_factory=list)
-    player_msgs: list[pb.Player] = field(default_factory=list)
-    player_digests: list[int] = field(default_factory=list)
+    player_versions: tuple[int, ...] = ()
+    player_msgs: tuple[pb.Player, ...] = ()
+    player_digests: tuple[int, ...] = ()
     cache: ObjectCache = field(default_factory=ObjectCache)
     raw_players: tuple[tuple[Any, ...], ...] = ()
     number: int = 0
     zones: dict[ZoneKey, tuple[str, ...]] = field(default_factory=dict)
     #: The last signatures as whole lists (ids, fields, counters, stickers, combat).
     sigs: tuple[Any, ...] = ()
+    #: Turn, step, phase, stack and looks at the last full examination.
+    moment: tuple[Any, ...] = ()
 
-    def step(self, game: Game) -> Changes:
-        """Compare the game with the last call; call once after every action."""
+    def step(self, game: Game, action: object = None) -> Changes:
+        """Compare the game with the last call; call once after every action, with the
+        action just applied if known.
+
+        A priority pass that neither resolved anything nor ended the step (rules 117.3d,
+        117.4: passes in succession still counting; same turn, step and stack) changes only
+        who has priority: objects and zones are not re-examined then.
+        """
         self._header_and_players(game)
+        moment = (game.turn, game.step, game.phase, tuple(game.stack), len(game.looks))
+        # After a pass that only moved priority, the count of passes in succession is
+        # positive (117.4); resolving (even paused, 608.2c) or ending the step resets it.
+        if isinstance(action, PassPriority) and game.passes > 0 and game.resolving is None \
+                and moment == self.moment and self.number:
+            self.number += 1
+            return self._changes(set(), self.zones, {})
+        self.moment = moment
         combat = game.combat
         attackers, blocking, walkers = (combat.attackers, combat.blocking,
                                         combat.attacking_planeswalker)
@@ -178,28 +217,27 @@ class GameTracker:
                     changed.add(oid)
             self.signatures = new
         self.sigs = sigs
-        # A card in a hand, a graveyard or the ante can't change without changing zones (a
-        # new object, 400.7): only new ones need building.
-        settled = self.settled
-        now: set[str] = set()
-        for player in game.players:
-            now.update(player.hand)
-            now.update(player.graveyard)
-        now.update(getattr(game, "ante", None) or ())
-        changed |= now - settled if not everything else now
-        self.settled = now
         self.number += 1
         zones = _zone_contents(game)
         previous = self.zones
         zones_changed = {k: v for k, v in zones.items() if previous.get(k) != v}
         self.zones = zones
-        if len(self.cache) > 2 * (len(self.signatures) + len(now)) + 16:
-            self.cache.keep_only_ids(self.signatures.keys() | now)  # forget what is gone
-        return Changes(self.header or project_header(game), self.players, changed,
-                       self.header_version, tuple(self.player_versions), self.header_msg,
-                       self.header_digest, tuple(self.player_msgs),
-                       tuple(self.player_digests), self.number, zones, zones_changed,
-                       _cache=self.cache)
+        # A card in a hand, a graveyard or the ante can't change without changing zones (a
+        # new object, 400.7): only the ones new in those zones need building.
+        for key, now in (zones.items() if everything else zones_changed.items()):
+            if key[0] in _SETTLED_ZONES:
+                changed.update(now if everything else set(now).difference(previous.get(key, ())))
+        if len(self.cache) > 4 * len(game.objects):
+            self.cache.keep_only_ids(game.objects)  # forget what is gone
+        return self._changes(changed, zones, zones_changed)
+
+    def _changes(self, changed: set[str], zones: dict[ZoneKey, tuple[str, ...]],
+                 zones_changed: dict[ZoneKey, tuple[str, ...]]) -> Changes:
+        assert self.header is not None
+        return Changes(self.header, self.players, changed, self.header_version,
+                       self.player_versions, self.header_msg, self.header_digest,
+                       self.player_msgs, self.player_digests, self.number, zones,
+                       zones_changed, _cache=self.cache)
 
     def _header_and_players(self, game: Game) -> None:
         header = project_header(game)
@@ -211,17 +249,23 @@ class GameTracker:
         raw = tuple(_player_signature(p) for p in game.players)
         if raw == self.raw_players:
             return
-        self.raw_players = raw
-        players = project_players(game)
-        if not self.player_versions:
-            self.player_versions = [0] * len(players)
-            self.player_msgs = [pb.Player()] * len(players)
-            self.player_digests = [0] * len(players)
-            self.players = tuple(PlayerView(-1, "", 0, 0, 0, (), 0, False) for _ in players)
-        for seat, (before, after) in enumerate(zip(self.players, players, strict=True)):
+        if len(raw) != len(self.raw_players):  # the first call
+            self.raw_players = tuple(() for _ in raw)
+            self.player_versions = (0,) * len(raw)
+            self.player_msgs = (pb.Player(),) * len(raw)
+            self.player_digests = (0,) * len(raw)
+            self.players = tuple(project_player(p) for p in game.players)
+        versions, msgs, digests = (list(self.player_versions), list(self.player_msgs),
+                                   list(self.player_digests))
+        players = list(self.players)
+        for seat, (before, after) in enumerate(zip(self.raw_players, raw, strict=True)):
             if before != after:
-                self.player_versions[seat] += 1
-                msg = encode_player(after)
-                self.player_msgs[seat] = msg
-                self.player_digests[seat] = element_digest(PLAYER, msg)
-        self.players = players
+                view = project_player(game.players[seat])
+                players[seat] = view
+                versions[seat] += 1
+                msgs[seat] = encode_player(view)
+                digests[seat] = element_digest(PLAYER, msgs[seat])
+        self.raw_players = raw
+        self.players = tuple(players)
+        self.player_versions, self.player_msgs, self.player_digests = (
+            tuple(versions), tuple(msgs), tuple(digests))

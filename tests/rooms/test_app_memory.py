@@ -126,3 +126,45 @@ async def test_lobby_lists_rooms_and_unknown_rooms_are_errors(
         assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
         reply = await a.request(act=mpb.Act(prompt_id=1))
         assert reply.error.code == mpb.ERROR_CODE_NOT_READY
+
+
+async def test_a_player_whose_clock_runs_out_concedes_so_no_client_stalls_the_room(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        nursery = app.lobby.nursery
+        a, b = MemorySocket(), MemorySocket()
+        nursery.start_soon(app.handle_connection, a)
+        nursery.start_soon(app.handle_connection, b)
+        await a.request(**_hello("Ann"))
+        await b.request(**_hello("Bob"))
+        room_info = (await a.request(create_room=mpb.CreateRoom(
+            name="blitz", clock_seconds=60))).room_list.rooms[0]
+        assert room_info.clock_seconds == 60
+        for sock in (a, b):
+            await sock.request(join_room=mpb.JoinRoom(room_id=room_info.room_id,
+                                                      role=mpb.ROLE_PLAYER))
+        room = app.lobby.rooms[room_info.room_id]
+        game = room.game
+        await trio.testing.wait_all_tasks_blocked()
+        assert game is not None and game.pending is not None
+        deciding = game.pending.seat
+        clocks = mpb.ServerMessage.FromString(room.clocks()).clocks.seats
+        assert [c.running for c in clocks] == [s == deciding for s in range(2)]
+        await trio.sleep(59)  # one second left: nothing happens yet
+        assert game.result is None
+        await trio.sleep(2)
+        await trio.testing.wait_all_tasks_blocked()
+        assert game.result is not None and deciding not in game.result.winners
+        assert room.remaining[deciding] == 0.0 and room.remaining[1 - deciding] == 60.0
+
+
+async def test_clock_seconds_beyond_a_day_is_refused(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        a = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, a)
+        await a.request(**_hello("Ann"))
+        reply = await a.request(create_room=mpb.CreateRoom(name="x", clock_seconds=10**6))
+        assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT

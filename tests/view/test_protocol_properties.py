@@ -130,7 +130,7 @@ class Run:
             if isinstance(event, CardsRevealed):
                 for v in event.seats:
                     self.shown.setdefault(v, set()).update(event.object_ids)
-        changes = self.tracker.step(game)
+        changes = self.tracker.step(game, action)
         sent: dict[int, list[bytes]] = {}
         for v in self.viewers:
             stream = self.streams[v]
@@ -326,3 +326,33 @@ def test_zone_change_events_link_ids_only_when_visible_in_both_places_400_7() ->
                         assert (change.name != "") == (v == change.owner)
     assert drawn
     assert all(o.zone is not Zone.LIBRARY for o in project(game, SPECTATOR).objects.values())
+
+
+def test_streams_equal_a_full_projection_after_every_action_of_whole_demo_games() -> None:
+    """Whole 3-player games with the demo decks (long games, paused resolutions, priority
+    passes that only move priority): after every action each stream equals a full
+    projection and its view hash equals the hash of the full view."""
+    from server.cards import demo_deck, demo_deck_names
+
+    for g in range(2):
+        rng = random.Random(g)
+        decks = demo_deck_names()
+        game = new_game(g.to_bytes(16, "big"),
+                        [PlayerSetup(f"p{i}", demo_deck(rng.choice(decks))) for i in range(3)])
+        tracker = GameTracker()
+        step = tracker.step(game).number
+        streams = [ViewStream.start(game, v, step) for v in (0, 1, 2, SPECTATOR)]
+        for _ in range(3000):
+            if game.result is not None:
+                break
+            d = game.pending
+            assert d is not None
+            action = rng.choice(d.options)
+            events = apply(game, d.seat, action)
+            changes = tracker.step(game, action)
+            for stream in streams:
+                stream.advance(game, changes, events)
+                full = project(game, stream.viewer)
+                assert (stream.header, stream.players, stream.objects, stream.zones) == \
+                    (full.header, full.players, full.objects, full.zones)
+                assert stream.digest.hash(stream.viewer) == view_hash(encode_view(full))
