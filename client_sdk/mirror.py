@@ -52,11 +52,11 @@ class Mirror:
                 f"delta from state {delta.prev_state_id}, mirror is at {self.state_id}")
         for op in delta.ops:
             kind = op.WhichOneof("op")
-            if kind in ("create_object", "update_object"):
+            if kind in ("create_object", "update_object", "reveal_object"):
                 obj = getattr(op, kind)
                 self.objects[obj.id] = obj
-            elif kind == "remove_object":
-                self.objects.pop(op.remove_object, None)
+            elif kind in ("remove_object", "conceal_object"):
+                self.objects.pop(getattr(op, kind), None)
             elif kind == "set_zone":
                 self.zones[(op.set_zone.zone.kind, op.set_zone.zone.owner)] = list(
                     op.set_zone.object_ids)

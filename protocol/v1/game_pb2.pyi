@@ -533,20 +533,24 @@ class View(_message.Message):
     def __init__(self, viewer: _Optional[int] = ..., header: _Optional[_Union[GameHeader, _Mapping]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., objects: _Optional[_Iterable[_Union[GameObject, _Mapping]]] = ..., zones: _Optional[_Iterable[_Union[ZoneContents, _Mapping]]] = ...) -> None: ...
 
 class DeltaOp(_message.Message):
-    __slots__ = ("create_object", "update_object", "remove_object", "set_zone", "set_player", "set_header")
+    __slots__ = ("create_object", "update_object", "remove_object", "set_zone", "set_player", "set_header", "reveal_object", "conceal_object")
     CREATE_OBJECT_FIELD_NUMBER: _ClassVar[int]
     UPDATE_OBJECT_FIELD_NUMBER: _ClassVar[int]
     REMOVE_OBJECT_FIELD_NUMBER: _ClassVar[int]
     SET_ZONE_FIELD_NUMBER: _ClassVar[int]
     SET_PLAYER_FIELD_NUMBER: _ClassVar[int]
     SET_HEADER_FIELD_NUMBER: _ClassVar[int]
+    REVEAL_OBJECT_FIELD_NUMBER: _ClassVar[int]
+    CONCEAL_OBJECT_FIELD_NUMBER: _ClassVar[int]
     create_object: GameObject
     update_object: GameObject
     remove_object: str
     set_zone: ZoneContents
     set_player: Player
     set_header: GameHeader
-    def __init__(self, create_object: _Optional[_Union[GameObject, _Mapping]] = ..., update_object: _Optional[_Union[GameObject, _Mapping]] = ..., remove_object: _Optional[str] = ..., set_zone: _Optional[_Union[ZoneContents, _Mapping]] = ..., set_player: _Optional[_Union[Player, _Mapping]] = ..., set_header: _Optional[_Union[GameHeader, _Mapping]] = ...) -> None: ...
+    reveal_object: GameObject
+    conceal_object: str
+    def __init__(self, create_object: _Optional[_Union[GameObject, _Mapping]] = ..., update_object: _Optional[_Union[GameObject, _Mapping]] = ..., remove_object: _Optional[str] = ..., set_zone: _Optional[_Union[ZoneContents, _Mapping]] = ..., set_player: _Optional[_Union[Player, _Mapping]] = ..., set_header: _Optional[_Union[GameHeader, _Mapping]] = ..., reveal_object: _Optional[_Union[GameObject, _Mapping]] = ..., conceal_object: _Optional[str] = ...) -> None: ...
 
 class Delta(_message.Message):
     __slots__ = ("prev_state_id", "state_id", "ops", "view_hash", "events")

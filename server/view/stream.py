@@ -197,7 +197,9 @@ class ViewStream:
             for oid in [o for o in objects if o not in visible]:
                 del objects[oid]
                 self.digest.drop(("o", oid))
-                ops.append(pb.DeltaOp(remove_object=oid).SerializeToString())
+                # Still in the game in the same place: a look or reveal ended (701.20a).
+                ops.append((pb.DeltaOp(conceal_object=oid) if oid in game.objects
+                            else pb.DeltaOp(remove_object=oid)).SerializeToString())
         open_keys = self._open
         rebuild = changes.changed if in_step else set(objects) | set(changes.changed)
         for oid in sorted(rebuild | entered | looked | (self.looked - looked)):
@@ -224,6 +226,8 @@ class ViewStream:
             if shared:
                 ops.append(changes.shared_op((update, oid, key[1]),
                                              partial(_object_op, update, msg)))
+            elif not update:
+                ops.append(pb.DeltaOp(reveal_object=msg).SerializeToString())  # 701.20
             else:
                 ops.append(_object_op(update, msg).SerializeToString())
         for key, ids in zone_changed:

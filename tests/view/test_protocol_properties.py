@@ -77,12 +77,12 @@ def _ids_in(message: mpb.ServerMessage) -> list[str]:
     if message.HasField("delta"):
         for op in message.delta.ops:
             kind = op.WhichOneof("op")
-            if kind in ("create_object", "update_object"):
+            if kind in ("create_object", "update_object", "reveal_object"):
                 obj = getattr(op, kind)
                 out += [obj.id, obj.attached_to, *obj.blocking,
                         *(t.object_id for t in obj.targets)]
-            elif kind == "remove_object":
-                out.append(op.remove_object)
+            elif kind in ("remove_object", "conceal_object"):
+                out.append(getattr(op, kind))
             elif kind == "set_zone":
                 out += list(op.set_zone.object_ids)
         for event in message.delta.events:
