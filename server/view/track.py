@@ -16,9 +16,9 @@ full projection after every action.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from protocol.v1 import game_pb2 as pb
 from protocol.viewhash import HEADER, OBJECT, PLAYER, ZONE, element_digest
@@ -165,6 +165,8 @@ class GameTracker:
     sigs: tuple[Any, ...] = ()
     #: Turn, step, phase, stack and looks at the last full examination.
     moment: tuple[Any, ...] = ()
+    #: What the header shows besides priority and the pending decision, at the last call.
+    header_rest: tuple[Any, ...] = ()
 
     def step(self, game: Game, action: object = None) -> Changes:
         """Compare the game with the last call; call once after every action, with the
@@ -240,12 +242,36 @@ class GameTracker:
                        zones_changed, _cache=self.cache)
 
     def _header_and_players(self, game: Game) -> None:
-        header = project_header(game)
-        if header != self.header:
-            self.header = header
-            self.header_version += 1
-            self.header_msg = encode_header(header)
-            self.header_digest = element_digest(HEADER, self.header_msg)
+        pending = game.pending
+        pending_info = (pending.seat, pending.kind, pending.prompt_id) if pending else None
+        rest = (game.turn, game.active, game.step, game.result, game.phase,
+                game.starting_player, tuple(t.id for t in game.pending_triggers),
+                getattr(game, "planar_controller", -1), getattr(game, "planechase", False))
+        if rest == self.header_rest and self.header is not None and pending_info is not None:
+            # Only priority and the pending decision moved (the usual case): update the
+            # header view and its message in place instead of rebuilding them.
+            if (game.priority, pending_info) != (self.header.priority, self.header.pending):
+                assert pending is not None
+                self.header = replace(self.header, priority=game.priority,
+                                      pending=pending_info)
+                msg = self.header_msg
+                if game.priority is None:
+                    msg.ClearField("priority_seat")
+                else:
+                    msg.priority_seat = game.priority
+                msg.pending.seat = pending.seat
+                msg.pending.kind = cast(pb.DecisionKind, int(pending.kind))
+                msg.pending.prompt_id = pending.prompt_id
+                self.header_version += 1
+                self.header_digest = element_digest(HEADER, msg)
+        else:
+            self.header_rest = rest
+            header = project_header(game)
+            if header != self.header:
+                self.header = header
+                self.header_version += 1
+                self.header_msg = encode_header(header)
+                self.header_digest = element_digest(HEADER, self.header_msg)
         raw = tuple(_player_signature(p) for p in game.players)
         if raw == self.raw_players:
             return
