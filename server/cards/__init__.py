@@ -268,6 +268,8 @@ def _effect(where: str, raw: Any) -> Effect:
     if spec.get("find", "") not in CARD_QUALITIES:
         raise CardDataError(f"{where}.find: unknown quality {spec.get('find')!r}; expected "
                             f"one of {list(CARD_QUALITIES)}")
+    if spec.get("optional") and "target" in spec and verb is not Verb.SACRIFICE:
+        raise CardDataError(f"{where}: a targeted 'you may' effect is not supported")
     if spec.get("count", "") not in ("", *COUNTS):
         raise CardDataError(f"{where}.count: unknown count {spec.get('count')!r}; expected one "
                             f"of {list(COUNTS)}")

@@ -190,6 +190,11 @@ class ChooseReplacement:
 
 
 @dataclass(frozen=True, slots=True)
+class Accept:
+    """Take an optional ("you may") action (rule 608.2d)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Decline:
     """Don't take an optional action ("you may ...")."""
 
@@ -290,6 +295,7 @@ Action = (
     | Sacrifice
     | ChooseReplacement
     | Decline
+    | Accept
     | ResetBlockers
     | PlaceCard
     | ChooseCard
@@ -309,7 +315,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         DeclareAttacker, FinishAttackers, DeclareBlocker, FinishBlockers, AssignCombatDamage,
         Discard, ChooseStartingPlayer, KeepHand, TakeMulligan, PutOnBottom, ChooseMode,
         ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, ChooseReplacement,
-        Decline, ResetBlockers, PlaceCard, ChooseCard, ChoosePlayer, ChoosePile,
+        Decline, Accept, ResetBlockers, PlaceCard, ChooseCard, ChoosePlayer, ChoosePile,
         RollPlanarDie, FinishModes,
         Concede,
         ChooseOutsideCard, ChooseExilePile,

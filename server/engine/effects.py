@@ -170,7 +170,12 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         if group_of[i] >= 0 and not any(ok for _, ok in targets):
             continue  # rule 608.2b: this part's targets are all illegal
         if condition_met(game, obj.controller, _source_id(obj), effects[i].condition):
-            _perform(game, obj, effects[i], [t for t, ok in targets if ok], events)
+            if effects[i].optional and effects[i].verb is not Verb.SACRIFICE:
+                # "You may ...": its controller decides as it would be performed (608.2d).
+                game.choices.append(Choice(DecisionKind.MAY, obj.controller, [obj.id],
+                                           effect=effects[i]))
+            else:
+                _perform(game, obj, effects[i], [t for t, ok in targets if ok], events)
         if game.choices or game.casting is not None:
             return  # rule 608.2c: continue after the choice
     game.resolving = None
@@ -255,6 +260,13 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
     if who is Who.EACH_CREATURE_CHOOSER_CONTROLS:
         return [o for o in creatures if o.controller == obj.chooser]
     return creatures  # Who.EACH_CREATURE
+
+
+def perform_optional(game: Game, choice: Choice, events: list[Event]) -> None:
+    """The controller chose to take an optional ("you may") action (608.2d)."""
+    obj = game.objects.get(choice.pool[0])
+    if obj is not None and choice.effect is not None:
+        _perform(game, obj, choice.effect, [], events)
 
 
 def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],

@@ -27,6 +27,7 @@ from server.engine import (
     zone_rules,
 )
 from server.engine.actions import (
+    Accept,
     Action,
     ActivateAbility,
     ActivateManaAbility,
@@ -249,7 +250,11 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None
 def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
     """Apply an answer to the first pending :class:`Choice`."""
     kind = choice.kind
-    if kind in looking.KINDS:
+    if kind is DecisionKind.MAY:
+        game.choices.remove(choice)
+        if isinstance(action, Accept):
+            effects.perform_optional(game, choice, events)
+    elif kind in looking.KINDS:
         looking.answer(game, choice, action, events)
     elif kind in counting.KINDS:
         counting.answer(game, choice, action, events)
@@ -323,6 +328,8 @@ def _count_down(game: Game, choice: Choice) -> bool:
 
 def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
     kind, seat = choice.kind, choice.seat
+    if kind is DecisionKind.MAY:
+        return (Accept(), Decline())
     if kind in looking.KINDS:
         return looking.options(game, choice)
     if kind in counting.KINDS:

@@ -98,6 +98,8 @@ class DecisionKind(IntEnum):
     CLASH = 26
     #: Rule 700.8d: choose a party from among your creatures (one card at a time).
     CHOOSE_PARTY = 27
+    #: Rule 608.2d: take an optional ("you may") action of a resolving spell or ability.
+    MAY = 28
     #: Rule 400.11b: choose a card you own from outside the game to bring in (a wish).
     CHOOSE_OUTSIDE_CARD = 50
     #: Rule 406.4: choose an exiled card -- a face-down one only if you may look at it,

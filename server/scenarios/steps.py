@@ -10,6 +10,7 @@ from server.engine import (
     apply,
 )
 from server.engine.actions import (
+    Accept,
     Action,
     ActivateAbility,
     ActivateManaAbility,
@@ -65,7 +66,7 @@ _ACTION_KEYS = {
     "finish_targets", "tap", "pay", "attack", "finish_attacks", "block", "finish_blocks",
     "assign", "discard", "choose_starting_player", "keep", "mulligan", "bottom", "order",
     "keep_legend", "sacrifice", "reset_blocks", "decline", "replacement", "scry_top",
-    "scry_bottom", "choose_card", "choose_player", "pile", "finish_modes",
+    "scry_bottom", "choose_card", "choose_player", "pile", "finish_modes", "accept",
     "roll_planar_die", "wish", "exile_pile",
 }
 _STEP_KEYS = _ACTION_KEYS | {"seat", "ability", "defender", "attacker", "pass_until", "check",
@@ -89,7 +90,7 @@ def _matcher(run: Run, step: dict[str, Any]) -> Any:
         "pass": PassPriority, "finish_targets": FinishTargets, "pay": PayMana,
         "finish_attacks": FinishAttackers, "finish_blocks": FinishBlockers, "keep": KeepHand,
         "mulligan": TakeMulligan, "reset_blocks": ResetBlockers, "decline": Decline,
-        "finish_modes": FinishModes,
+        "finish_modes": FinishModes, "accept": Accept,
     }
     by_object: dict[str, type[Action]] = {
         "play": PlayLand, "cast": CastSpell, "tap": ActivateManaAbility, "discard": Discard,

@@ -13,6 +13,7 @@ from protocol import viewhash
 from protocol.v1 import game_pb2 as pb
 from server.engine import Decision
 from server.engine.actions import (
+    Accept,
     Action,
     ActivateAbility,
     ActivateManaAbility,
@@ -321,6 +322,8 @@ def _encode_looking(action: Action) -> pb.Action:
         return pb.Action(choose_pile=pb.ChoosePile(pile=action.pile))
     if isinstance(action, FinishModes):
         return pb.Action(finish_modes=pb.FinishModes())
+    if isinstance(action, Accept):
+        return pb.Action(accept=pb.Accept())
     if isinstance(action, RollPlanarDie):
         return pb.Action(roll_planar_die=pb.RollPlanarDie(mana=action.mana))  # rule 901.9
     if isinstance(action, ChooseOutsideCard):  # rule 400.11b
@@ -370,6 +373,7 @@ _PROMPTS = {
     "CHOOSE_CARD": "Choose a card from the revealed hand.",
     "CLASH": "Keep the revealed card on top of your library, or put it on the bottom.",
     "CHOOSE_PARTY": "Choose a creature for your party (one Cleric, Rogue, Warrior, Wizard).",
+    "MAY": "Take the optional action (accept) or not (decline).",
     "CHOOSE_OUTSIDE_CARD": "You may choose a card you own from outside the game to bring in.",
     "CHOOSE_EXILED_CARD": "Choose an exiled card, or a pile of face-down exiled cards.",
     "CAST_MADNESS": "Cast the exiled card for its madness cost, or put it into your graveyard.",
