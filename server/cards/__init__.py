@@ -458,6 +458,17 @@ _RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_comb
                  "cast_instants_from_face_down_exile")
 
 
+def _plane_rules(where: str, raw: Any, card_types: tuple[str, ...]) -> tuple[str, ...]:
+    """Rules a plane changes while face up (rule 901.7); only planes may have them."""
+    rules = tuple(str(r) for r in _list(f"{where}: plane_rules", raw))
+    for rule in rules:
+        if rule not in ("skip_untap_steps", "all_permanents_untap"):
+            raise CardDataError(f"{where}: plane_rules: unknown {rule!r}")
+    if rules and "Plane" not in card_types:
+        raise CardDataError(f"{where}: only a plane may have plane_rules")
+    return rules
+
+
 def _choose(where: str, raw: Any, count: int) -> dict[str, Any]:
     """How a modal spell's modes are chosen (rule 700.2): ``min``/``max`` modes, ``repeat``
     (700.2d), ``pawprints`` per mode and their ``limit`` (700.2i), ``costs`` per mode
@@ -494,7 +505,8 @@ def _list(where: str, raw: Any) -> list[Any]:
     return raw
 
 
-_BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "abilities", "triggers", "mana", "enters_tapped",
+_BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "triggers", "mana",
+                     "enters_tapped",
                      "extra_lands", "enchant", "statics", "protection", "noncreature_tax",
                      "additional_cost", "enchant_tapped", "regenerates",
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
@@ -625,6 +637,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
             for kind, n in dict(spec.get("enters_with_counters", {})).items()),
         power_cda=_power_cda(where, spec.get("power_cda", "")),
         creatures_die_to_hand=bool(spec.get("creatures_die_to_hand", False)),
+        plane_rules=_plane_rules(where, spec.get("plane_rules", []), card_types),
         madness_cost=madness,
     )
 

@@ -88,6 +88,8 @@ class Condition(Enum):
     CONTROL_MODIFIED_CREATURE = "control_modified_creature"
     #: "if you have a full party" (rule 700.8): four creatures in your party.
     FULL_PARTY = "full_party"
+    #: "if you have no cards in hand".
+    NO_CARDS_IN_HAND = "no_cards_in_hand"
     #: "If it's a creature or land card" -- the card this effect's resolution revealed.
     REVEALED_CREATURE_OR_LAND = "revealed_creature_or_land"
 
@@ -584,6 +586,10 @@ class CardDef:
     power_cda: str = ""
     #: Madness (rule 702.35a): the cost to cast it for when it is discarded into exile.
     madness_cost: ManaCost | None = None
+    #: Rules a face-up plane changes (rule 901.7): "skip_untap_steps" (players skip their
+    #: untap steps, 502), "all_permanents_untap" (all permanents untap during each player's
+    #: untap step).
+    plane_rules: tuple[str, ...] = ()
     # Derived once from the type line (the engine asks these constantly).
     creature: bool = field(init=False, repr=False, compare=False)
     planeswalker: bool = field(init=False, repr=False, compare=False)

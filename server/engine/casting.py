@@ -173,6 +173,8 @@ def condition_met(game: Game, controller: int, source_id: str | None,
         return game.creatures_died == 0
     if condition is Condition.GAINED_3_LIFE_THIS_TURN:
         return game.player(controller).life_gained_this_turn >= 3
+    if condition is Condition.NO_CARDS_IN_HAND:
+        return not game.player(controller).hand
     if condition is Condition.DESCENDED_THIS_TURN:
         return counting.descended(game, controller)  # rule 700.11
     if condition is Condition.FULL_PARTY:

@@ -471,10 +471,16 @@ def _begin_step(game: Game, events: list[Event]) -> None:
     game.step_begun = True
     active_in_game = not game.players[game.active].has_lost
     if game.step is Step.UNTAP and active_in_game:
-        for oid in game.battlefield:  # rule 502.3: unless an effect keeps it tapped
-            obj = game.objects[oid]
-            if obj.controller == game.active and "doesnt_untap" not in obj.restrictions:
-                obj.tapped = False
+        rules = {r for plane in planar.face_up(game) for r in plane.card.plane_rules}
+        if "skip_untap_steps" in rules:
+            pass  # The Eon Fog (901.7): players skip their untap steps
+        else:
+            everyone = "all_permanents_untap" in rules  # Horizon Boughs (901.7)
+            for oid in game.battlefield:  # rule 502.3: unless an effect keeps it tapped
+                obj = game.objects[oid]
+                if (everyone or obj.controller == game.active) \
+                        and "doesnt_untap" not in obj.restrictions:
+                    obj.tapped = False
     elif game.step is Step.COMBAT_DAMAGE:
         combat.begin_damage_step(game)  # rule 510.4
         game.combat.damage_dealt = False

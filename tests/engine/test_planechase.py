@@ -19,7 +19,7 @@ def _deck() -> list[CardDef]:
 
 
 def test_planar_deck_needs_ten_cards_rule_901_3() -> None:
-    planes = list(plane_pool().values())
+    planes = list(plane_pool().values())[:9]
     with pytest.raises(PlanarDeckError, match="at least 10"):
         new_game(SEED, [PlayerSetup("a", _deck(), planar_deck=planes),
                         PlayerSetup("b", _deck(), planar_deck=planes)], planechase=True)
@@ -70,3 +70,34 @@ def test_ante_game_replays_identically() -> None:
     again = replay(SEED, players, log, ante=True)
     assert [game.objects[i].card.name for i in game.ante] == \
         [again.objects[i].card.name for i in again.ante] == ["Forest", "Mountain"]
+
+
+def test_a_whole_planechase_game_starts_and_plays_with_ten_real_planes_rule_901() -> None:
+    """Rules 901.3-901.5: two ten-plane planar decks of real planes; the game starts with a
+    face-up plane, the die is rolled (116.2i), and random play reaches the end with no
+    stuck decision."""
+    import random
+
+    from server.cards import demo_deck
+    from server.engine.actions import RollPlanarDie
+    from server.engine.state import GamePhase
+
+    planes = list(plane_pool().values())
+    assert len(planes) >= 10
+    rng = random.Random(7)
+    game = new_game(SEED, [PlayerSetup("a", demo_deck("naya-vanilla"), planar_deck=planes),
+                           PlayerSetup("b", demo_deck("grixis-vanilla"),
+                                       planar_deck=list(reversed(planes)))], planechase=True)
+    rolls = 0
+    for _ in range(20000):
+        if game.result is not None:
+            break
+        d = game.pending
+        assert d is not None and d.options
+        rolling = [a for a in d.options if isinstance(a, RollPlanarDie)]
+        action = rolling[0] if rolling and rng.random() < 0.5 else rng.choice(d.options)
+        rolls += isinstance(action, RollPlanarDie)
+        apply(game, d.seat, action)
+        if game.phase is GamePhase.PLAYING and game.result is None:
+            assert len(game.command) >= 1  # a plane is face up once play begins (103.7)
+    assert game.result is not None and rolls > 0
