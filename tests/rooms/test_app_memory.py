@@ -58,6 +58,23 @@ def _hello(name: str) -> dict[str, object]:
     return {"hello": mpb.Hello(protocol_version=1, display_name=name)}
 
 
+async def _two_players(app: App, clock_seconds: int = 0
+                       ) -> tuple[MemorySocket, MemorySocket, str]:
+    """Ann and Bob say hello; Ann creates a room; both take a seat."""
+    a, b = MemorySocket(), MemorySocket()
+    app.lobby.nursery.start_soon(app.handle_connection, a)
+    app.lobby.nursery.start_soon(app.handle_connection, b)
+    await a.request(**_hello("Ann"))
+    await b.request(**_hello("Bob"))
+    created = await a.request(create_room=mpb.CreateRoom(name="t", clock_seconds=clock_seconds))
+    room = created.room_list.rooms[0]
+    for seat, sock in enumerate((a, b)):
+        joined = await sock.request(join_room=mpb.JoinRoom(room_id=room.room_id,
+                                                           role=mpb.ROLE_PLAYER))
+        assert joined.joined.seat == seat
+    return a, b, room.room_id
+
+
 async def test_invariant_7_a_client_that_stops_reading_is_disconnected_not_waited_for(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
@@ -80,18 +97,8 @@ async def test_only_the_deciding_seat_may_act_and_stale_prompts_are_refused(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
     async with running_app(tmp_path) as app:
-        nursery = app.lobby.nursery
-        a, b = MemorySocket(), MemorySocket()
-        nursery.start_soon(app.handle_connection, a)
-        nursery.start_soon(app.handle_connection, b)
-        await a.request(**_hello("Ann"))
-        await b.request(**_hello("Bob"))
-        room = (await a.request(create_room=mpb.CreateRoom(name="t"))).room_list.rooms[0]
-        assert (await a.request(join_room=mpb.JoinRoom(
-            room_id=room.room_id, role=mpb.ROLE_PLAYER))).joined.seat == 0
-        assert (await b.request(join_room=mpb.JoinRoom(
-            room_id=room.room_id, role=mpb.ROLE_PLAYER))).joined.seat == 1
-        game = app.lobby.rooms[room.room_id].game
+        a, b, room_id = await _two_players(app)
+        game = app.lobby.rooms[room_id].game
         await trio.testing.wait_all_tasks_blocked()
         assert game is not None and game.pending is not None
         waiting = a if game.pending.seat == 1 else b
@@ -132,19 +139,9 @@ async def test_a_player_whose_clock_runs_out_concedes_so_no_client_stalls_the_ro
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
     async with running_app(tmp_path) as app:
-        nursery = app.lobby.nursery
-        a, b = MemorySocket(), MemorySocket()
-        nursery.start_soon(app.handle_connection, a)
-        nursery.start_soon(app.handle_connection, b)
-        await a.request(**_hello("Ann"))
-        await b.request(**_hello("Bob"))
-        room_info = (await a.request(create_room=mpb.CreateRoom(
-            name="blitz", clock_seconds=60))).room_list.rooms[0]
-        assert room_info.clock_seconds == 60
-        for sock in (a, b):
-            await sock.request(join_room=mpb.JoinRoom(room_id=room_info.room_id,
-                                                      role=mpb.ROLE_PLAYER))
-        room = app.lobby.rooms[room_info.room_id]
+        _, _, room_id = await _two_players(app, clock_seconds=60)
+        assert app.lobby.rooms[room_id].info().clock_seconds == 60
+        room = app.lobby.rooms[room_id]
         game = room.game
         await trio.testing.wait_all_tasks_blocked()
         assert game is not None and game.pending is not None

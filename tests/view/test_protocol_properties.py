@@ -271,23 +271,20 @@ def test_ids_cannot_be_tracked_through_a_shuffle_or_a_hidden_zone_change_400_7(
     rng = random.Random(choices)
     ever: dict[int, set[str]] = {v: set(run.streams[v].objects) for v in run.viewers}
     lost: dict[int, set[str]] = {v: set() for v in run.viewers}
-    issued = set(game.objects)
+    retired: set[str] = set()
     for _ in range(steps):
         if game.result is not None:
             break
-        libraries = {p.seat: set(p.library) for p in game.players}
+        before = set(game.objects)
         run.step(*choose(rng, game))
-        for p in game.players:
-            if len(p.library) > 1 and libraries[p.seat] and \
-                    not libraries[p.seat] & set(p.library):
-                assert len(libraries[p.seat] & set(game.objects)) == 0  # all new after shuffle
+        now_ids = set(game.objects)
+        assert not (now_ids - before) & retired, "an id was issued to a second object"
+        retired |= before - now_ids
         for v in run.viewers:
             now = set(run.streams[v].objects)
             assert not (lost[v] & now), "an id a viewer lost sight of came back"
-            lost[v] |= ever[v] - now - set(game.objects)
+            lost[v] |= ever[v] - now - now_ids
             ever[v] |= now
-        fresh = set(game.objects) - issued
-        issued |= fresh
 
 
 def test_signature_fields_cover_every_game_object_field() -> None:
@@ -356,3 +353,17 @@ def test_streams_equal_a_full_projection_after_every_action_of_whole_demo_games(
                 assert (stream.header, stream.players, stream.objects, stream.zones) == \
                     (full.header, full.players, full.objects, full.zones)
                 assert stream.digest.hash(stream.viewer) == view_hash(encode_view(full))
+
+
+def test_a_shuffled_library_is_all_new_ids_701_24a() -> None:
+    """Architecture invariant 5: after a shuffle no card of the library keeps its id, so no
+    viewer (not even one that looked at the library before, 701.23a) can follow a card."""
+    from server.engine.zones import shuffle_library
+
+    game = secrets_game(b"shuffle-ids-0123456789ab")
+    before = list(game.player(0).library)
+    shuffle_library(game, 0)
+    after = game.player(0).library
+    assert len(after) == len(before) and not set(before) & set(after)
+    assert sorted(game.objects[i].card.name for i in after) == \
+        sorted(c for c, n in SECRETS.items() for _ in range(n))
