@@ -1,5 +1,6 @@
 """``manawire bench-protocol``: what the server does per view class after every action --
-project, diff, encode and serialize a delta -- measured over random in-process games.
+find what changed, build the delta's ops and events, hash and serialize it -- measured over
+random in-process games, exactly as a room calls it (:meth:`Room._broadcast`).
 
 Prints one JSON line: median and 90th-percentile delta bytes, median snapshot bytes, their
 ratio, and microseconds per view class to build and serialize a delta. These are figures to
@@ -80,7 +81,7 @@ def bench_protocol(games: int, seed: int, players: int = 2) -> BenchReport:
             decision = game.pending
             assert decision is not None
             action = rng.choice(decision.options)
-            apply(game, decision.seat, action)
+            events = apply(game, decision.seat, action)
             report.actions += 1
             start = time.perf_counter()
             changes = tracker.step(game, action)  # shared by the view classes
@@ -88,7 +89,7 @@ def bench_protocol(games: int, seed: int, players: int = 2) -> BenchReport:
             report.shared_us.append(shared * 1e6)
             for stream in streams:
                 start = time.perf_counter()
-                data = stream.advance(game, changes)
+                data = stream.advance(game, changes, events)  # as a room does
                 elapsed = time.perf_counter() - start
                 if data is not None:
                     # This class's own work plus its share of the tracker's.

@@ -9,7 +9,7 @@ delta once for all its members. The view hash is kept up to date element by elem
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -75,16 +75,54 @@ def _object_op(update: bool, msg: pb.GameObject) -> pb.DeltaOp:
     return pb.DeltaOp(update_object=msg) if update else pb.DeltaOp(create_object=msg)
 
 
+def _varint_field(key: bytes, value: int) -> bytes:
+    """One varint field (wire type 0), omitted when zero as proto3 does."""
+    if not value:
+        return b""
+    return key + (_SMALL[value] if value < len(_SMALL) else _varint(value))
+
+
+_PREV_KEY, _STATE_KEY = _varint(1 << 3 | 0), _varint(2 << 3 | 0)
+_HASH_KEY, _EVENTS_KEY = _varint(4 << 3 | 2), _varint(5 << 3 | 2)
+
+
 def delta_message(prev_id: int, state_id: int, ops: list[bytes], view_hash: bytes,
                   events: list[pb.GameEvent]) -> bytes:
-    """A serialized ``ServerMessage{delta}``. The delta's scalar fields and events are
-    serialized by protobuf; the already-serialized ops (shared by every view class that
-    sends them) are appended as repeated field 3, which protobuf's encoding allows (fields may
-    come in any order; a repeated field's elements are concatenated)."""
-    body = pb.Delta(prev_state_id=prev_id, state_id=state_id, view_hash=view_hash,
-                    events=events).SerializeToString()
-    body += b"".join([_length_delimited(_OPS_KEY, op) for op in ops])
+    """A serialized ``ServerMessage{delta}``, written field by field in field-number order:
+    the same bytes protobuf itself would write (a test checks), without building a message.
+    The ops are already serialized, most of them shared by every view class that sends
+    them; the events are serialized by protobuf."""
+    body = b"".join([
+        _varint_field(_PREV_KEY, prev_id), _varint_field(_STATE_KEY, state_id),
+        *[_length_delimited(_OPS_KEY, op) for op in ops],
+        _length_delimited(_HASH_KEY, view_hash) if view_hash else b"",
+        *[_length_delimited(_EVENTS_KEY, e.SerializeToString()) for e in events],
+    ])
     return _length_delimited(_DELTA_KEY, body)
+
+
+class _Before(Mapping[str, ObjectView]):
+    """The objects of a view before one step, read through the view after it: ``replaced``
+    holds what each object changed in the step was before (None: it wasn't there)."""
+
+    __slots__ = ("_now", "_replaced")
+
+    def __init__(self, now: dict[str, ObjectView],
+                 replaced: dict[str, ObjectView | None]) -> None:
+        self._now, self._replaced = now, replaced
+
+    def __getitem__(self, oid: str) -> ObjectView:
+        old = self._replaced[oid] if oid in self._replaced else self._now[oid]
+        if old is None:
+            raise KeyError(oid)
+        return old
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (o for o, v in self._replaced.items() if v is not None)
+        yield from (o for o in self._now if o not in self._replaced)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 @dataclass(slots=True)
@@ -135,36 +173,44 @@ class ViewStream:
         through the projection (:func:`server.view.events.project_events`)."""
         if changes is None:
             changes = GameTracker().step(game)
-        earlier = dict(self.objects) if events else None
+        # What each object changed in this step was before (for the events' old ids).
+        replaced: dict[str, ObjectView | None] | None = {} if events else None
         ops: list[bytes] = []  # serialized DeltaOps, most of them shared by every class
         digest = self.digest
+        # The tracker numbers each new header and player state: a new number is a new
+        # value (only the first step after start has to compare the values themselves).
+        first = self.header_version < 0
         if changes.header_version != self.header_version:
             self.header_version = changes.header_version
-            if changes.header != self.header:
+            if not (first and changes.header == self.header):
                 self.header = changes.header
                 digest.set(("h",), changes.header_digest)
                 ops.append(changes.shared_op(("h",), lambda: pb.DeltaOp(
                     set_header=changes.header_msg)))
         if changes.player_versions != self.player_versions:
-            self.player_versions = changes.player_versions
-            for seat, (before, after) in enumerate(zip(self.players, changes.players,
+            mine = self.player_versions or (-1,) * len(changes.player_versions)
+            for seat, (before, after) in enumerate(zip(mine, changes.player_versions,
                                                        strict=True)):
-                if before != after:
+                if before != after and not (first and self.players[seat]
+                                            == changes.players[seat]):
                     digest.set(("p", seat), changes.player_digests[seat])
                     ops.append(changes.shared_op(("p", seat), partial(
                         _player_op, changes.player_msgs[seat])))
+            self.player_versions = changes.player_versions
             self.players = changes.players
-        self._objects(game, changes, ops)
-        told = project_events(events, self.viewer, earlier, self.objects) \
-            if earlier is not None else []
+        self._objects(game, changes, ops, replaced)
+        told = project_events(events, self.viewer, _Before(self.objects, replaced),
+                              self.objects) if replaced is not None else []
         if not ops and not told:
             return None
         prev_id = self.state_id
         self.state_id += 1
         return delta_message(prev_id, self.state_id, ops, digest.hash(self.viewer), told)
 
-    def _objects(self, game: Game, changes: Changes, ops: list[bytes]) -> None:
-        """Zones and objects: gone, new and changed ones, then zone orders."""
+    def _objects(self, game: Game, changes: Changes, ops: list[bytes],
+                 replaced: dict[str, ObjectView | None] | None) -> None:
+        """Zones and objects: gone, new and changed ones, then zone orders. ``replaced``:
+        where to keep what changed objects were before, if wanted."""
         looked = frozenset(looking.visible_hidden_ids(game, self.viewer)) if game.looks \
             else frozenset()
         keys = self._keys(game)
@@ -195,6 +241,8 @@ class ViewStream:
             visible = {oid for key in keys for oid in fresh.get(key, zones.get(key, ()))}
             visible |= looked
             for oid in [o for o in objects if o not in visible]:
+                if replaced is not None:
+                    replaced.setdefault(oid, objects[oid])
                 del objects[oid]
                 self.digest.drop(("o", oid))
                 # Still in the game in the same place: a look or reveal ended (701.20a).
@@ -220,6 +268,8 @@ class ViewStream:
             old = objects.get(oid)
             if old == view:
                 continue
+            if replaced is not None:
+                replaced.setdefault(oid, old)
             objects[oid] = view
             self.digest.set(("o", oid), element)
             update = old is not None

@@ -16,8 +16,9 @@ full projection after every action.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from operator import attrgetter
+from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import attrgetter, ne
 from typing import Any, cast
 
 from protocol.v1 import game_pb2 as pb
@@ -65,9 +66,7 @@ def _zone_contents(game: Game) -> dict[ZoneKey, tuple[str, ...]]:
     for player in game.players:
         out[Zone.HAND, player.seat] = tuple(player.hand)
         out[Zone.GRAVEYARD, player.seat] = tuple(player.graveyard)
-    ante = getattr(game, "ante", None)
-    if ante is not None:
-        out[Zone.ANTE, -1] = tuple(ante)
+    out[Zone.ANTE, -1] = tuple(game.ante)  # rules 400.2, 407.2: public
     return out
 
 
@@ -75,6 +74,42 @@ def _player_signature(player: Player) -> tuple[Any, ...]:
     """Everything :func:`project_players` reads of a player, cheaply."""
     return (_PLAYER_SCALARS(player), len(player.library), len(player.hand),
             tuple(player.mana_pool), len(player.planar_deck))
+
+#: How many recent public states of one player are kept (a turn's worth, about).
+_PLAYER_CACHE_SIZE = 64
+
+#: The combat facts of an object in no combat (attacking, blocking, attacking a planeswalker).
+_NO_FIGHT = (None, None, None)
+
+
+def _fight(game: Game, ids: list[str]) -> list[tuple[Any, ...]] | None:
+    """Each object's combat facts, or None outside combat (rules 506-511)."""
+    combat = game.combat
+    attackers, blocking, walkers = (combat.attackers, combat.blocking,
+                                    combat.attacking_planeswalker)
+    if not (attackers or blocking or walkers):
+        return None
+    return [(attackers.get(i), blocking.get(i), walkers.get(i)) for i in ids]
+
+
+def _changed(before: tuple[Any, ...], after: tuple[Any, ...]) -> set[str]:
+    """The ids whose signature differs between two scans ``(ids, fields, counters,
+    stickers, combat)``; an id new in ``after`` counts as changed."""
+    ids, old_ids = after[0], before[0]
+    old_fight, new_fight = before[4] or repeat(_NO_FIGHT), after[4] or repeat(_NO_FIGHT)
+    if ids == old_ids:  # the usual case: compare column by column at C speed
+        changed: set[str] = set()
+        for old, new in zip(before[1:4], after[1:4], strict=True):
+            if old != new:
+                changed.update(compress(ids, map(ne, old, new)))
+        if before[4] != after[4]:
+            changed.update(compress(ids, map(ne, old_fight, new_fight)))
+        return changed
+    # Zones changed: match objects by id (the combat column may be an endless repeat).
+    get = dict(zip(old_ids, zip(*before[1:4], old_fight, strict=False), strict=True)).get
+    return {oid for oid, sig in zip(ids, zip(*after[1:4], new_fight, strict=False),
+                                    strict=True) if get(oid) != sig}
+
 
 #: Zones whose cards can't change while they stay there (hands, graveyards, the ante).
 _SETTLED_ZONES = (Zone.HAND, Zone.GRAVEYARD, Zone.ANTE)
@@ -144,9 +179,8 @@ class Changes:
 
 @dataclass(slots=True)
 class GameTracker:
-    """Per game: the last signature of every object in an open zone or a hand."""
+    """Per game: the last signature of every object in an open zone or looked at."""
 
-    signatures: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     turn: int = -1
     looks: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = ()
     header: HeaderView | None = None
@@ -167,6 +201,9 @@ class GameTracker:
     moment: tuple[Any, ...] = ()
     #: What the header shows besides priority and the pending decision, at the last call.
     header_rest: tuple[Any, ...] = ()
+    #: Per seat: recent public states of the player, with their view, message and digest.
+    _player_cache: list[dict[tuple[Any, ...], tuple[PlayerView, pb.Player, int]]] = field(
+        default_factory=list)
 
     def step(self, game: Game, action: object = None) -> Changes:
         """Compare the game with the last call; call once after every action, with the
@@ -185,39 +222,23 @@ class GameTracker:
             self.number += 1
             return self._changes(set(), self.zones, {})
         self.moment = moment
-        combat = game.combat
-        attackers, blocking, walkers = (combat.attackers, combat.blocking,
-                                        combat.attacking_planeswalker)
-        looks = tuple((tuple(lk.ids), lk.seats) for lk in game.looks)
-        everything = game.turn != self.turn or looks != self.looks
+        looks = tuple((tuple(lk.ids), lk.seats) for lk in game.looks) if game.looks else ()
+        everything = game.turn != self.turn or looks != self.looks or not self.sigs
         self.turn, self.looks = game.turn, looks
-        ids: list[str] = []
-        for zone in _OPEN_ZONES:
-            ids += game.zone_list(zone, -1)
+        # The open zones (rule 400.2: battlefield, stack, exile; 408.2: command), then the
+        # hidden cards some viewer may see for now.
+        ids = game.battlefield + game.stack + game.exile + game.command
         if looks:
             ids += looking.visible_hidden_ids(game, looking.SPECTATORS)
             for seat in range(len(game.players)):
                 ids += looking.visible_hidden_ids(game, seat)
-        objects = game.objects
-        objs = [objects[i] for i in ids]
-        # Read every signature with C-level maps; compare the whole lists first (most actions
-        # change no object), and look at single objects only when something differs.
-        fields = list(map(_READ, objs))
-        counters = list(map(tuple, map(dict.items, map(_COUNTERS, objs))))
-        stickers = list(map(tuple, map(_STICKERS, objs)))
-        fight = [(attackers.get(i), blocking.get(i), walkers.get(i)) for i in ids] \
-            if attackers or blocking or walkers else None
-        sigs = (ids, fields, counters, stickers, fight)
-        changed: set[str] = set()
-        if everything or sigs != self.sigs:
-            old = self.signatures
-            new: dict[str, tuple[Any, ...]] = {}
-            for n, oid in enumerate(ids):
-                sig = (fields[n], counters[n], stickers[n], fight[n] if fight else None)
-                new[oid] = sig
-                if everything or old.get(oid) != sig:
-                    changed.add(oid)
-            self.signatures = new
+        objs = list(map(game.objects.__getitem__, ids))
+        # Every signature is read with C-level maps, and compared list against list (most
+        # actions change no object, or one).
+        sigs = (ids, list(map(_READ, objs)),
+                list(map(tuple, map(dict.items, map(_COUNTERS, objs)))),
+                list(map(tuple, map(_STICKERS, objs))), _fight(game, ids))
+        changed = set(ids) if everything else _changed(self.sigs, sigs)
         self.sigs = sigs
         self.number += 1
         zones = _zone_contents(game)
@@ -244,24 +265,29 @@ class GameTracker:
     def _header_and_players(self, game: Game) -> None:
         pending = game.pending
         pending_info = (pending.seat, pending.kind, pending.prompt_id) if pending else None
+        triggers = game.pending_triggers
         rest = (game.turn, game.active, game.step, game.result, game.phase,
-                game.starting_player, tuple(t.id for t in game.pending_triggers),
-                getattr(game, "planar_controller", -1), getattr(game, "planechase", False))
-        if rest == self.header_rest and self.header is not None and pending_info is not None:
+                game.starting_player, tuple([t.id for t in triggers]) if triggers else (),
+                game.planar_controller, game.planechase)
+        header = self.header
+        if rest == self.header_rest and header is not None and pending_info is not None:
             # Only priority and the pending decision moved (the usual case): update the
             # header view and its message in place instead of rebuilding them.
-            if (game.priority, pending_info) != (self.header.priority, self.header.pending):
+            if game.priority != header.priority or pending_info != header.pending:
                 assert pending is not None
-                self.header = replace(self.header, priority=game.priority,
-                                      pending=pending_info)
+                self.header = HeaderView(header.turn, header.active, header.step,
+                                         game.priority, pending_info, header.result,
+                                         header.phase, header.starting_seat, header.triggers,
+                                         header.planar_controller)
                 msg = self.header_msg
                 if game.priority is None:
                     msg.ClearField("priority_seat")
                 else:
                     msg.priority_seat = game.priority
-                msg.pending.seat = pending.seat
-                msg.pending.kind = cast(pb.DecisionKind, int(pending.kind))
-                msg.pending.prompt_id = pending.prompt_id
+                shown = msg.pending
+                shown.seat = pending.seat
+                shown.kind = cast(pb.DecisionKind, int(pending.kind))
+                shown.prompt_id = pending.prompt_id
                 self.header_version += 1
                 self.header_digest = element_digest(HEADER, msg)
         else:
@@ -272,7 +298,7 @@ class GameTracker:
                 self.header_version += 1
                 self.header_msg = encode_header(header)
                 self.header_digest = element_digest(HEADER, self.header_msg)
-        raw = tuple(_player_signature(p) for p in game.players)
+        raw = tuple(map(_player_signature, game.players))
         if raw == self.raw_players:
             return
         if len(raw) != len(self.raw_players):  # the first call
@@ -281,16 +307,24 @@ class GameTracker:
             self.player_msgs = (pb.Player(),) * len(raw)
             self.player_digests = (0,) * len(raw)
             self.players = tuple(project_player(p) for p in game.players)
+            self._player_cache = [{} for _ in raw]
         versions, msgs, digests = (list(self.player_versions), list(self.player_msgs),
                                    list(self.player_digests))
         players = list(self.players)
         for seat, (before, after) in enumerate(zip(self.raw_players, raw, strict=True)):
             if before != after:
-                view = project_player(game.players[seat])
-                players[seat] = view
+                # A player's public state often returns to an earlier one (mana added to
+                # the pool, then spent): reuse what was built for it then.
+                cache = self._player_cache[seat]
+                hit = cache.get(after)
+                if hit is None:
+                    if len(cache) >= _PLAYER_CACHE_SIZE:
+                        cache.clear()
+                    view = project_player(game.players[seat])
+                    encoded = encode_player(view)
+                    hit = cache[after] = (view, encoded, element_digest(PLAYER, encoded))
+                players[seat], msgs[seat], digests[seat] = hit
                 versions[seat] += 1
-                msgs[seat] = encode_player(view)
-                digests[seat] = element_digest(PLAYER, msgs[seat])
         self.raw_players = raw
         self.players = tuple(players)
         self.player_versions, self.player_msgs, self.player_digests = (

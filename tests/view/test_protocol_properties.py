@@ -27,7 +27,8 @@ from server.engine.actions import PassPriority
 from server.engine.events import CardsRevealed
 from server.view import SPECTATOR, project
 from server.view.encode import encode_decision, encode_view, view_hash
-from server.view.stream import ViewStream
+from server.view.events import project_events
+from server.view.stream import ViewStream, delta_message
 from server.view.track import NOT_PROJECTED, PROJECTED, PROJECTED_MUTABLE, GameTracker
 
 EXAMPLES = 1000 if os.environ.get("MANAWIRE_NIGHTLY") else 200
@@ -328,9 +329,12 @@ def test_zone_change_events_link_ids_only_when_visible_in_both_places_400_7() ->
 def test_streams_equal_a_full_projection_after_every_action_of_whole_demo_games() -> None:
     """Whole 3-player games with the demo decks (long games, paused resolutions, priority
     passes that only move priority): after every action each stream equals a full
-    projection and its view hash equals the hash of the full view."""
+    projection, its view hash equals the hash of the full view, and the delta's events are
+    exactly the action's events projected between the full views before and after it (rule
+    400.7: old and new ids linked only where the viewer saw both)."""
     from server.cards import demo_deck, demo_deck_names
 
+    checked_events = 0
     for g in range(2):
         rng = random.Random(g)
         decks = demo_deck_names()
@@ -345,14 +349,20 @@ def test_streams_equal_a_full_projection_after_every_action_of_whole_demo_games(
             d = game.pending
             assert d is not None
             action = rng.choice(d.options)
+            before = {s.viewer: dict(s.objects) for s in streams}
             events = apply(game, d.seat, action)
             changes = tracker.step(game, action)
             for stream in streams:
-                stream.advance(game, changes, events)
+                data = stream.advance(game, changes, events)
                 full = project(game, stream.viewer)
                 assert (stream.header, stream.players, stream.objects, stream.zones) == \
                     (full.header, full.players, full.objects, full.zones)
                 assert stream.digest.hash(stream.viewer) == view_hash(encode_view(full))
+                told = list(mpb.ServerMessage.FromString(data).delta.events) if data else []
+                assert told == project_events(events, stream.viewer, before[stream.viewer],
+                                              full.objects)
+                checked_events += len(told)
+    assert checked_events > 1000
 
 
 def test_a_shuffled_library_is_all_new_ids_701_24a() -> None:
@@ -367,3 +377,21 @@ def test_a_shuffled_library_is_all_new_ids_701_24a() -> None:
     assert len(after) == len(before) and not set(before) & set(after)
     assert sorted(game.objects[i].card.name for i in after) == \
         sorted(c for c, n in SECRETS.items() for _ in range(n))
+
+
+def test_delta_message_is_byte_for_byte_what_protobuf_writes() -> None:
+    """The hand-framed delta (shared, already serialized ops) equals protobuf's own
+    serialization of the same message, including zero ids, events and a large op."""
+    ops = [pb.DeltaOp(remove_object="o-1"), pb.DeltaOp(set_zone=pb.ZoneContents(
+        zone=pb.ZoneRef(kind=pb.ZONE_KIND_BATTLEFIELD, owner=-1),
+        object_ids=[f"id-{n}" for n in range(3000)]))]
+    events = [pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=1)),
+              pb.GameEvent(damage=pb.DamageEvent(source_id="o-2", amount=3, player=0))]
+    for prev_id, state_id, hashed, with_ops, told in [
+            (0, 1, b"", [], []), (1, 2, b"h" * 32, ops[:1], []),
+            (2**40, 2**40 + 1, b"h" * 32, ops, events), (127, 128, b"x", ops[1:], events[:1])]:
+        expected = mpb.ServerMessage(delta=pb.Delta(
+            prev_state_id=prev_id, state_id=state_id, ops=with_ops, view_hash=hashed,
+            events=told)).SerializeToString(deterministic=True)
+        assert delta_message(prev_id, state_id, [o.SerializeToString() for o in with_ops],
+                             hashed, told) == expected
