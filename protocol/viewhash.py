@@ -27,8 +27,12 @@ class _Message(Protocol):
 
 def element_digest(tag: bytes, message: _Message) -> int:
     """One element's digest."""
-    data = tag + message.SerializeToString(deterministic=True)
-    return int.from_bytes(hashlib.sha256(data).digest(), "big")
+    return bytes_digest(tag, message.SerializeToString(deterministic=True))
+
+
+def bytes_digest(tag: bytes, serialized: bytes) -> int:
+    """One element's digest from its deterministic serialization."""
+    return int.from_bytes(hashlib.sha256(tag + serialized).digest(), "big")
 
 
 def combine(viewer: int, total: int) -> bytes:

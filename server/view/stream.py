@@ -34,37 +34,18 @@ from server.view.project import (
     view_of,
     visible_zones,
 )
-from server.view.track import Changes, GameTracker
+from server.view.track import (
+    Changes,
+    GameTracker,
+    HeaderSource,
+    PlayerState,
+    header_view,
+    player_view,
+)
+from server.view.wire import delta_message
 
 #: Zones each player has their own of (rule 400.1); the others are shared.
 _OWN_ZONES = (Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD)
-
-
-_OPS = pb.Delta.DESCRIPTOR.fields_by_name["ops"].number
-_DELTA = mpb.ServerMessage.DESCRIPTOR.fields_by_name["delta"].number
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-#: Varints of every length below 16 KiB, and the keys of the two fields written by hand.
-_SMALL = [_varint(n) for n in range(1 << 14)]
-_OPS_KEY, _DELTA_KEY = _varint(_OPS << 3 | 2), _varint(_DELTA << 3 | 2)
-
-
-def _length_delimited(key: bytes, payload: bytes) -> bytes:
-    """One length-delimited field (wire type 2) of protobuf's encoding."""
-    size = len(payload)
-    return key + (_SMALL[size] if size < len(_SMALL) else _varint(size)) + payload
 
 
 def _player_op(msg: pb.Player) -> pb.DeltaOp:
@@ -73,32 +54,6 @@ def _player_op(msg: pb.Player) -> pb.DeltaOp:
 
 def _object_op(update: bool, msg: pb.GameObject) -> pb.DeltaOp:
     return pb.DeltaOp(update_object=msg) if update else pb.DeltaOp(create_object=msg)
-
-
-def _varint_field(key: bytes, value: int) -> bytes:
-    """One varint field (wire type 0), omitted when zero as proto3 does."""
-    if not value:
-        return b""
-    return key + (_SMALL[value] if value < len(_SMALL) else _varint(value))
-
-
-_PREV_KEY, _STATE_KEY = _varint(1 << 3 | 0), _varint(2 << 3 | 0)
-_HASH_KEY, _EVENTS_KEY = _varint(4 << 3 | 2), _varint(5 << 3 | 2)
-
-
-def delta_message(prev_id: int, state_id: int, ops: list[bytes], view_hash: bytes,
-                  events: list[pb.GameEvent]) -> bytes:
-    """A serialized ``ServerMessage{delta}``, written field by field in field-number order:
-    the same bytes protobuf itself would write (a test checks), without building a message.
-    The ops are already serialized, most of them shared by every view class that sends
-    them; the events are serialized by protobuf."""
-    body = b"".join([
-        _varint_field(_PREV_KEY, prev_id), _varint_field(_STATE_KEY, state_id),
-        *[_length_delimited(_OPS_KEY, op) for op in ops],
-        _length_delimited(_HASH_KEY, view_hash) if view_hash else b"",
-        *[_length_delimited(_EVENTS_KEY, e.SerializeToString()) for e in events],
-    ])
-    return _length_delimited(_DELTA_KEY, body)
 
 
 class _Before(Mapping[str, ObjectView]):
@@ -130,8 +85,9 @@ class ViewStream:
     """The current view of one view class, its state id, encoding cache and view digest."""
 
     viewer: int
-    header: HeaderView
-    players: tuple[PlayerView, ...]
+    #: The header and players as the tracker last reported them (views built when read).
+    header_source: HeaderSource
+    player_states: tuple[PlayerView | PlayerState, ...]
     objects: dict[str, ObjectView]
     zones: dict[ZoneKey, tuple[str, ...]]
     state_id: int = 1
@@ -153,12 +109,24 @@ class ViewStream:
         """The stream's first state: the viewer's projection of ``game``. ``step``: the
         tracker step this state matches (the number of its last :class:`Changes`)."""
         view = project(game, viewer)
-        stream = cls(viewer, view.header, view.players, dict(view.objects), dict(view.zones),
-                     step=step)
+        header = view.header
+        stream = cls(viewer, (header, header.priority, header.pending), view.players,
+                     dict(view.objects), dict(view.zones), step=step)
         stream.looked = frozenset(looking.visible_hidden_ids(game, viewer)) if game.looks \
             else frozenset()
         stream.digest.load(encode_view(view, stream.cache))
         return stream
+
+    @property
+    def header(self) -> HeaderView:
+        """The header of the current view."""
+        return header_view(self.header_source)
+
+    @property
+    def players(self) -> tuple[PlayerView, ...]:
+        """The players of the current view."""
+        return tuple(p if isinstance(p, PlayerView) else player_view(seat, p)
+                     for seat, p in enumerate(self.player_states))
 
     @property
     def view(self) -> View:
@@ -183,21 +151,19 @@ class ViewStream:
         if changes.header_version != self.header_version:
             self.header_version = changes.header_version
             if not (first and changes.header == self.header):
-                self.header = changes.header
+                self.header_source = changes.header_source
                 digest.set(("h",), changes.header_digest)
-                ops.append(changes.shared_op(("h",), lambda: pb.DeltaOp(
-                    set_header=changes.header_msg)))
+                ops.append(changes.header_op)
         if changes.player_versions != self.player_versions:
             mine = self.player_versions or (-1,) * len(changes.player_versions)
+            now = changes.players if first else ()
             for seat, (before, after) in enumerate(zip(mine, changes.player_versions,
                                                        strict=True)):
-                if before != after and not (first and self.players[seat]
-                                            == changes.players[seat]):
+                if before != after and not (first and self.players[seat] == now[seat]):
                     digest.set(("p", seat), changes.player_digests[seat])
-                    ops.append(changes.shared_op(("p", seat), partial(
-                        _player_op, changes.player_msgs[seat])))
+                    ops.append(changes.player_ops[seat])
             self.player_versions = changes.player_versions
-            self.players = changes.players
+            self.player_states = changes.player_states
         self._objects(game, changes, ops, replaced)
         told = project_events(events, self.viewer, _Before(self.objects, replaced),
                               self.objects) if replaced is not None else []

@@ -15,33 +15,44 @@ full projection after every action.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import compress, repeat
+from itertools import compress, count, repeat
 from operator import attrgetter, ne
-from typing import Any, cast
+from typing import Any
 
 from protocol.v1 import game_pb2 as pb
-from protocol.viewhash import HEADER, OBJECT, PLAYER, ZONE, element_digest
+from protocol.viewhash import HEADER, OBJECT, PLAYER, ZONE, bytes_digest, element_digest
 from server.engine import Game, Player, Zone, looking
 from server.engine.actions import PassPriority
-from server.view.encode import ObjectCache, encode_header, encode_player, zone_contents
+from server.engine.state import DecisionKind
+from server.view.encode import ObjectCache, encode_header, zone_contents
 from server.view.project import (
     HeaderView,
     ObjectView,
     PlayerView,
     ZoneKey,
     project_header,
-    project_player,
     view_of,
+)
+from server.view.wire import (
+    header_message,
+    player_message,
+    set_header_op,
+    set_player_op,
+    split_header,
 )
 
 #: The GameObject fields an ObjectView depends on (directly or through its properties:
-#: power/toughness, mana value, keywords, is_creature...). A test keeps this list and
-#: :data:`NOT_PROJECTED` together equal to the dataclass's fields.
-PROJECTED = ("card", "owner", "controller", "zone", "tapped", "damage", "controlled_since",
-             "x_value", "targets", "modes", "attached_to", "face_down", "pt_now",
-             "keywords_now", "subtypes_now", "token", "ability")
+#: power/toughness, mana value, keywords, is_creature...) that may change while the object
+#: stays where it is. A test keeps these lists together equal to the dataclass's fields.
+PROJECTED = ("owner", "controller", "tapped", "damage", "controlled_since", "x_value",
+             "targets", "modes", "attached_to", "face_down", "pt_now", "keywords_now",
+             "subtypes_now")
+#: Projected fields set as the object is created and never changed afterwards: a different
+#: card or zone is a different object with a new id (rule 400.7). Not read by the scan; a
+#: test checks that no action changes them on an object already in the game.
+PROJECTED_FIXED = ("card", "zone", "token", "ability")
 #: Mutable projected fields, copied into the signature.
 PROJECTED_MUTABLE = ("counters", "stickers")
 #: Fields no view shows (bookkeeping of the rules engine).
@@ -57,17 +68,15 @@ _PLAYER_SCALARS = attrgetter("life", "lands_played", "has_lost", "poison", "mull
                              "max_hand_size", "name")
 
 
-def _zone_contents(game: Game) -> dict[ZoneKey, tuple[str, ...]]:
-    """The contents of every zone some viewer may see, by (kind, owner)."""
-    out: dict[ZoneKey, tuple[str, ...]] = {
-        (Zone.BATTLEFIELD, -1): tuple(game.battlefield), (Zone.STACK, -1): tuple(game.stack),
-        (Zone.EXILE, -1): tuple(game.exile), (Zone.COMMAND, -1): tuple(game.command),
-    }
+def _zone_lists(game: Game) -> tuple[list[ZoneKey], list[list[str]]]:
+    """Every zone some viewer may see, by (kind, owner), and its list of ids."""
+    keys: list[ZoneKey] = [(Zone.BATTLEFIELD, -1), (Zone.STACK, -1), (Zone.EXILE, -1),
+                           (Zone.COMMAND, -1), (Zone.ANTE, -1)]  # 400.2, 407.2: public
+    lists = [game.battlefield, game.stack, game.exile, game.command, game.ante]
     for player in game.players:
-        out[Zone.HAND, player.seat] = tuple(player.hand)
-        out[Zone.GRAVEYARD, player.seat] = tuple(player.graveyard)
-    out[Zone.ANTE, -1] = tuple(game.ante)  # rules 400.2, 407.2: public
-    return out
+        keys += [(Zone.HAND, player.seat), (Zone.GRAVEYARD, player.seat)]
+        lists += [player.hand, player.graveyard]
+    return keys, lists
 
 
 def _player_signature(player: Player) -> tuple[Any, ...]:
@@ -118,21 +127,45 @@ _SETTLED_ZONES = (Zone.HAND, Zone.GRAVEYARD, Zone.ANTE)
 _OPEN_ZONES = (Zone.BATTLEFIELD, Zone.STACK, Zone.EXILE, Zone.COMMAND)
 
 
+#: A header as (the last header projected in full, priority, pending decision): the header
+#: is built from it only when someone reads it (:func:`header_view`).
+HeaderSource = tuple[HeaderView, int | None, tuple[int, DecisionKind, int] | None]
+#: A player's public state as the tracker reads it (:func:`_player_signature`).
+PlayerState = tuple[Any, ...]
+
+
+def header_view(source: HeaderSource) -> HeaderView:
+    """The header a :data:`HeaderSource` stands for."""
+    base, priority, pending = source
+    if priority == base.priority and pending == base.pending:
+        return base
+    return HeaderView(base.turn, base.active, base.step, priority, pending, base.result,
+                      base.phase, base.starting_seat, base.triggers, base.planar_controller)
+
+
+def player_view(seat: int, state: PlayerState) -> PlayerView:
+    """The :class:`PlayerView` of a player state (equal to :func:`project_player`'s)."""
+    (life, lands, lost, poison, mulligans, max_hand, name), library, hand, pool, planar = state
+    return PlayerView(seat, name, life, library, hand, pool, lands, lost, poison, mulligans,
+                      max_hand, planar)
+
+
 @dataclass(slots=True)
 class Changes:
     """What one action changed, as every view class needs it."""
 
-    header: HeaderView
-    players: tuple[PlayerView, ...]
+    header_source: HeaderSource
+    player_states: tuple[PlayerState, ...]
     #: Ids of objects whose projection may differ from last time (new ones included).
     changed: set[str]
     #: Version numbers: a class that saw this header / these players needs nothing new.
     header_version: int
     player_versions: tuple[int, ...]
-    #: The encoded header and players with their element digests (shared by the classes).
-    header_msg: pb.GameHeader
+    #: The header and each player as a serialized ``DeltaOp`` (set_header, set_player) and
+    #: an element digest, shared by every class.
+    header_op: bytes
     header_digest: int
-    player_msgs: tuple[pb.Player, ...]
+    player_ops: tuple[bytes, ...]
     player_digests: tuple[int, ...]
     #: The number of this step (a class that missed one resynchronizes fully), every zone's
     #: contents and the zones whose contents changed since the last step.
@@ -143,6 +176,16 @@ class Changes:
         default_factory=dict)
     _ops: dict[tuple[object, ...], bytes] = field(default_factory=dict)
     _zones: dict[ZoneKey, tuple[int, bytes]] = field(default_factory=dict)
+
+    @property
+    def header(self) -> HeaderView:
+        """The header after this action."""
+        return header_view(self.header_source)
+
+    @property
+    def players(self) -> tuple[PlayerView, ...]:
+        """The players after this action."""
+        return tuple(player_view(seat, p) for seat, p in enumerate(self.player_states))
 
     def shared_op(self, key: tuple[object, ...], build: Callable[[], pb.DeltaOp]) -> bytes:
         """A serialized delta op the same for every class that sends it, built once."""
@@ -183,16 +226,18 @@ class GameTracker:
 
     turn: int = -1
     looks: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = ()
-    header: HeaderView | None = None
+    header_source: HeaderSource | None = None
     header_version: int = 0
-    header_msg: pb.GameHeader = field(default_factory=pb.GameHeader)
+    header_op: bytes = b""
     header_digest: int = 0
-    players: tuple[PlayerView, ...] = ()
+    #: The header's serialized fields around priority and the pending decision
+    #: (:func:`server.view.wire.split_header`).
+    header_parts: tuple[bytes, bytes] = (b"", b"")
+    player_states: tuple[PlayerState, ...] = ()
     player_versions: tuple[int, ...] = ()
-    player_msgs: tuple[pb.Player, ...] = ()
+    player_ops: tuple[bytes, ...] = ()
     player_digests: tuple[int, ...] = ()
     cache: ObjectCache = field(default_factory=ObjectCache)
-    raw_players: tuple[tuple[Any, ...], ...] = ()
     number: int = 0
     zones: dict[ZoneKey, tuple[str, ...]] = field(default_factory=dict)
     #: The last signatures as whole lists (ids, fields, counters, stickers, combat).
@@ -201,9 +246,10 @@ class GameTracker:
     moment: tuple[Any, ...] = ()
     #: What the header shows besides priority and the pending decision, at the last call.
     header_rest: tuple[Any, ...] = ()
-    #: Per seat: recent public states of the player, with their view, message and digest.
-    _player_cache: list[dict[tuple[Any, ...], tuple[PlayerView, pb.Player, int]]] = field(
-        default_factory=list)
+    #: A copy of every visible zone's id list at the last call (in :func:`_zone_lists` order).
+    _zone_copies: list[list[str]] = field(default_factory=list)
+    #: Per seat: recent states of the player, with their op and digest.
+    _player_cache: list[dict[PlayerState, tuple[bytes, int]]] = field(default_factory=list)
 
     def step(self, game: Game, action: object = None) -> Changes:
         """Compare the game with the last call; call once after every action, with the
@@ -236,14 +282,13 @@ class GameTracker:
         # Every signature is read with C-level maps, and compared list against list (most
         # actions change no object, or one).
         sigs = (ids, list(map(_READ, objs)),
-                list(map(tuple, map(dict.items, map(_COUNTERS, objs)))),
-                list(map(tuple, map(_STICKERS, objs))), _fight(game, ids))
+                list(map(dict.copy, map(_COUNTERS, objs))),
+                list(map(list.copy, map(_STICKERS, objs))), _fight(game, ids))
         changed = set(ids) if everything else _changed(self.sigs, sigs)
         self.sigs = sigs
         self.number += 1
-        zones = _zone_contents(game)
+        zones, zones_changed = self._zones(game)
         previous = self.zones
-        zones_changed = {k: v for k, v in zones.items() if previous.get(k) != v}
         self.zones = zones
         # A card in a hand, a graveyard or the ante can't change without changing zones (a
         # new object, 400.7): only the ones new in those zones need building.
@@ -254,13 +299,36 @@ class GameTracker:
             self.cache.keep_only_ids(game.objects)  # forget what is gone
         return self._changes(changed, zones, zones_changed)
 
+    def _zones(self, game: Game) -> tuple[dict[ZoneKey, tuple[str, ...]],
+                                          dict[ZoneKey, tuple[str, ...]]]:
+        """Every visible zone's contents, and those that changed since the last call
+        (compared list against list at C speed; only changed zones are copied)."""
+        keys, lists = _zone_lists(game)
+        copies = self._zone_copies
+        if len(copies) != len(lists):  # the first call
+            copies[:] = [[] for _ in lists]
+            which: Iterable[int] = range(len(lists))
+        else:
+            which = compress(count(), map(ne, copies, lists))
+        changed = {}
+        for n in which:
+            copies[n] = lists[n].copy()
+            changed[keys[n]] = tuple(lists[n])
+        return ({**self.zones, **changed} if changed else self.zones), changed
+
     def _changes(self, changed: set[str], zones: dict[ZoneKey, tuple[str, ...]],
                  zones_changed: dict[ZoneKey, tuple[str, ...]]) -> Changes:
-        assert self.header is not None
-        return Changes(self.header, self.players, changed, self.header_version,
-                       self.player_versions, self.header_msg, self.header_digest,
-                       self.player_msgs, self.player_digests, self.number, zones,
+        assert self.header_source is not None
+        return Changes(self.header_source, self.player_states, changed, self.header_version,
+                       self.player_versions, self.header_op, self.header_digest,
+                       self.player_ops, self.player_digests, self.number, zones,
                        zones_changed, _cache=self.cache)
+
+    def _set_header(self, header: bytes) -> None:
+        """A new header (serialized ``GameHeader``)."""
+        self.header_version += 1
+        self.header_op = set_header_op(header)
+        self.header_digest = bytes_digest(HEADER, header)
 
     def _header_and_players(self, game: Game) -> None:
         pending = game.pending
@@ -269,49 +337,39 @@ class GameTracker:
         rest = (game.turn, game.active, game.step, game.result, game.phase,
                 game.starting_player, tuple([t.id for t in triggers]) if triggers else (),
                 game.planar_controller, game.planechase)
-        header = self.header
-        if rest == self.header_rest and header is not None and pending_info is not None:
-            # Only priority and the pending decision moved (the usual case): update the
-            # header view and its message in place instead of rebuilding them.
-            if game.priority != header.priority or pending_info != header.pending:
-                assert pending is not None
-                self.header = HeaderView(header.turn, header.active, header.step,
-                                         game.priority, pending_info, header.result,
-                                         header.phase, header.starting_seat, header.triggers,
-                                         header.planar_controller)
-                msg = self.header_msg
-                if game.priority is None:
-                    msg.ClearField("priority_seat")
-                else:
-                    msg.priority_seat = game.priority
-                shown = msg.pending
-                shown.seat = pending.seat
-                shown.kind = cast(pb.DecisionKind, int(pending.kind))
-                shown.prompt_id = pending.prompt_id
-                self.header_version += 1
-                self.header_digest = element_digest(HEADER, msg)
+        source = self.header_source
+        if rest == self.header_rest and source is not None and pending_info is not None:
+            # Only priority and the pending decision moved (the usual case): write the
+            # header's bytes around the unchanged parts instead of encoding it again.
+            if game.priority != source[1] or pending_info != source[2]:
+                self.header_source = (source[0], game.priority, pending_info)
+                head, tail = self.header_parts
+                self._set_header(header_message(head, game.priority, (
+                    pending_info[0], int(pending_info[1]), pending_info[2]), tail))
         else:
             self.header_rest = rest
             header = project_header(game)
-            if header != self.header:
-                self.header = header
-                self.header_version += 1
-                self.header_msg = encode_header(header)
-                self.header_digest = element_digest(HEADER, self.header_msg)
-        raw = tuple(map(_player_signature, game.players))
-        if raw == self.raw_players:
+            if source is None or header != header_view(source):
+                self.header_source = (header, header.priority, header.pending)
+                msg = encode_header(header)
+                serialized = msg.SerializeToString(deterministic=True)
+                self.header_parts = split_header(msg, serialized)
+                self._set_header(serialized)
+        self._players(tuple(map(_player_signature, game.players)))
+
+    def _players(self, states: tuple[PlayerState, ...]) -> None:
+        """Each player whose public state changed gets a new version, op and digest."""
+        if states == self.player_states:
             return
-        if len(raw) != len(self.raw_players):  # the first call
-            self.raw_players = tuple(() for _ in raw)
-            self.player_versions = (0,) * len(raw)
-            self.player_msgs = (pb.Player(),) * len(raw)
-            self.player_digests = (0,) * len(raw)
-            self.players = tuple(project_player(p) for p in game.players)
-            self._player_cache = [{} for _ in raw]
-        versions, msgs, digests = (list(self.player_versions), list(self.player_msgs),
-                                   list(self.player_digests))
-        players = list(self.players)
-        for seat, (before, after) in enumerate(zip(self.raw_players, raw, strict=True)):
+        if len(states) != len(self.player_states):  # the first call
+            self.player_states = tuple(() for _ in states)
+            self.player_versions = (0,) * len(states)
+            self.player_ops = (b"",) * len(states)
+            self.player_digests = (0,) * len(states)
+            self._player_cache = [{} for _ in states]
+        versions, ops, digests = (list(self.player_versions), list(self.player_ops),
+                                  list(self.player_digests))
+        for seat, (before, after) in enumerate(zip(self.player_states, states, strict=True)):
             if before != after:
                 # A player's public state often returns to an earlier one (mana added to
                 # the pool, then spent): reuse what was built for it then.
@@ -320,12 +378,16 @@ class GameTracker:
                 if hit is None:
                     if len(cache) >= _PLAYER_CACHE_SIZE:
                         cache.clear()
-                    view = project_player(game.players[seat])
-                    encoded = encode_player(view)
-                    hit = cache[after] = (view, encoded, element_digest(PLAYER, encoded))
-                players[seat], msgs[seat], digests[seat] = hit
+                    (life, lands, lost, poison, mulligans, max_hand, name), library, hand, \
+                        pool, planar = after
+                    msg = player_message(
+                        seat=seat, name=name, life=life, library_count=library,
+                        hand_count=hand, mana_pool=pool, lands_played=lands, has_lost=lost,
+                        poison=poison, mulligans=mulligans, max_hand_size=max_hand,
+                        planar_deck_count=planar)
+                    hit = cache[after] = (set_player_op(msg), bytes_digest(PLAYER, msg))
+                ops[seat], digests[seat] = hit
                 versions[seat] += 1
-        self.raw_players = raw
-        self.players = tuple(players)
-        self.player_versions, self.player_msgs, self.player_digests = (
-            tuple(versions), tuple(msgs), tuple(digests))
+        self.player_states = states
+        self.player_versions, self.player_ops, self.player_digests = (
+            tuple(versions), tuple(ops), tuple(digests))

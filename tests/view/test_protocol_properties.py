@@ -15,6 +15,7 @@ import os
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,8 +29,14 @@ from server.engine.events import CardsRevealed
 from server.view import SPECTATOR, project
 from server.view.encode import encode_decision, encode_view, view_hash
 from server.view.events import project_events
-from server.view.stream import ViewStream, delta_message
-from server.view.track import NOT_PROJECTED, PROJECTED, PROJECTED_MUTABLE, GameTracker
+from server.view.stream import ViewStream
+from server.view.track import (
+    NOT_PROJECTED,
+    PROJECTED,
+    PROJECTED_FIXED,
+    PROJECTED_MUTABLE,
+    GameTracker,
+)
 
 EXAMPLES = 1000 if os.environ.get("MANAWIRE_NIGHTLY") else 200
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
@@ -295,7 +302,43 @@ def test_signature_fields_cover_every_game_object_field() -> None:
 
     from server.engine import GameObject
     names = {f.name for f in fields(GameObject)}
-    assert names == set(PROJECTED) | set(PROJECTED_MUTABLE) | set(NOT_PROJECTED)
+    listed = [*PROJECTED, *PROJECTED_FIXED, *PROJECTED_MUTABLE, *NOT_PROJECTED]
+    assert names == set(listed) and len(listed) == len(names)
+
+
+def test_fixed_fields_never_change_on_an_object_already_in_the_game_400_7(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tracker doesn't read :data:`PROJECTED_FIXED`: whole games (demo decks, and the
+    hidden-information decks with tokens, copies and face-down exile) never assign one of
+    them on an object once it is in the game, except to the value it already has."""
+    from server.cards import demo_deck, demo_deck_names
+    from server.engine import GameObject
+
+    games: list[Game] = []
+    writes: list[str] = []
+
+    def watch(obj: GameObject, name: str, value: object) -> None:
+        if name in PROJECTED_FIXED and any(g.objects.get(obj.id) is obj for g in games) \
+                and getattr(obj, name) != value:
+            writes.append(f"{obj.card.name}.{name}")
+        object.__setattr__(obj, name, value)
+
+    monkeypatch.setattr(GameObject, "__setattr__", watch)
+    actions = 0
+    for g in range(4):
+        rng = random.Random(g)
+        game = new_game(g.to_bytes(16, "big"), [
+            PlayerSetup(f"p{i}", demo_deck(rng.choice(demo_deck_names()))) for i in range(2)]) \
+            if g % 2 else secrets_game(g.to_bytes(16, "big"), 3)
+        games[:] = [game]
+        for _ in range(3000):
+            if game.result is not None:
+                break
+            seat, action = choose(rng, game)
+            apply(game, seat, action)  # type: ignore[arg-type]
+            actions += 1
+    assert not writes
+    assert actions > 1000
 
 
 def test_zone_change_events_link_ids_only_when_visible_in_both_places_400_7() -> None:
@@ -378,20 +421,3 @@ def test_a_shuffled_library_is_all_new_ids_701_24a() -> None:
     assert sorted(game.objects[i].card.name for i in after) == \
         sorted(c for c, n in SECRETS.items() for _ in range(n))
 
-
-def test_delta_message_is_byte_for_byte_what_protobuf_writes() -> None:
-    """The hand-framed delta (shared, already serialized ops) equals protobuf's own
-    serialization of the same message, including zero ids, events and a large op."""
-    ops = [pb.DeltaOp(remove_object="o-1"), pb.DeltaOp(set_zone=pb.ZoneContents(
-        zone=pb.ZoneRef(kind=pb.ZONE_KIND_BATTLEFIELD, owner=-1),
-        object_ids=[f"id-{n}" for n in range(3000)]))]
-    events = [pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=1)),
-              pb.GameEvent(damage=pb.DamageEvent(source_id="o-2", amount=3, player=0))]
-    for prev_id, state_id, hashed, with_ops, told in [
-            (0, 1, b"", [], []), (1, 2, b"h" * 32, ops[:1], []),
-            (2**40, 2**40 + 1, b"h" * 32, ops, events), (127, 128, b"x", ops[1:], events[:1])]:
-        expected = mpb.ServerMessage(delta=pb.Delta(
-            prev_state_id=prev_id, state_id=state_id, ops=with_ops, view_hash=hashed,
-            events=told)).SerializeToString(deterministic=True)
-        assert delta_message(prev_id, state_id, [o.SerializeToString() for o in with_ops],
-                             hashed, told) == expected

@@ -1,0 +1,164 @@
+"""Protobuf's wire format, written by hand for the few messages sent after every action.
+
+The delta of every view class and the header of every action are framed here from parts
+that are already serialized (ops shared by several classes, the unchanging part of a header)
+instead of being built as messages and serialized again. Every function writes exactly the
+bytes protobuf's own deterministic serialization writes -- fields in field-number order,
+proto3 scalars omitted at zero, set ``optional`` fields and submessages always written -- and
+tests compare the two byte for byte. Field keys come from the generated descriptors, so a
+renumbered field cannot be missed.
+"""
+
+from __future__ import annotations
+
+from protocol.v1 import game_pb2 as pb
+from protocol.v1 import messages_pb2 as mpb
+
+
+def varint(value: int) -> bytes:
+    """An integer as a base-128 varint (a negative one as its 64-bit two's complement, as
+    protobuf writes negative int32 and int64 values)."""
+    value &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+#: Varints of every value below 16 Ki (lengths, seats, ids of a session), precomputed.
+_SMALL = [varint(n) for n in range(1 << 14)]
+
+
+def _key(descriptor: object, name: str, wire_type: int) -> bytes:
+    number: int = descriptor.fields_by_name[name].number  # type: ignore[attr-defined]
+    return varint(number << 3 | wire_type)
+
+
+def length_delimited(key: bytes, payload: bytes) -> bytes:
+    """One length-delimited field (wire type 2): a string, bytes or a submessage."""
+    size = len(payload)
+    return key + (_SMALL[size] if size < len(_SMALL) else varint(size)) + payload
+
+
+def varint_field(key: bytes, value: int, always: bool = False) -> bytes:
+    """One varint field (wire type 0); a zero is omitted unless the field is ``optional``
+    and set (``always``)."""
+    if not value and not always:
+        return b""
+    return key + (_SMALL[value] if 0 <= value < len(_SMALL) else varint(value))
+
+
+
+_DELTA = _key(mpb.ServerMessage.DESCRIPTOR, "delta", 2)
+_PREV = _key(pb.Delta.DESCRIPTOR, "prev_state_id", 0)
+_STATE = _key(pb.Delta.DESCRIPTOR, "state_id", 0)
+_OPS = _key(pb.Delta.DESCRIPTOR, "ops", 2)
+_HASH = _key(pb.Delta.DESCRIPTOR, "view_hash", 2)
+_EVENTS = _key(pb.Delta.DESCRIPTOR, "events", 2)
+
+
+def delta_message(prev_id: int, state_id: int, ops: list[bytes], view_hash: bytes,
+                  events: list[pb.GameEvent]) -> bytes:
+    """A serialized ``ServerMessage{delta}`` from already serialized ops (most of them shared
+    by every view class that sends them); the events are serialized by protobuf."""
+    body = b"".join([
+        varint_field(_PREV, prev_id), varint_field(_STATE, state_id),
+        *[length_delimited(_OPS, op) for op in ops],
+        length_delimited(_HASH, view_hash) if view_hash else b"",
+        *[length_delimited(_EVENTS, e.SerializeToString(deterministic=True)) for e in events],
+    ])
+    return length_delimited(_DELTA, body)
+
+
+_SET_HEADER = _key(pb.DeltaOp.DESCRIPTOR, "set_header", 2)
+_PRIORITY = _key(pb.GameHeader.DESCRIPTOR, "priority_seat", 0)
+_PENDING = _key(pb.GameHeader.DESCRIPTOR, "pending", 2)
+_PENDING_SEAT = _key(pb.PendingInfo.DESCRIPTOR, "seat", 0)
+_PENDING_KIND = _key(pb.PendingInfo.DESCRIPTOR, "kind", 0)
+_PENDING_PROMPT = _key(pb.PendingInfo.DESCRIPTOR, "prompt_id", 0)
+#: The header fields before priority and the pending decision, all varints.
+_HEAD = tuple((name, _key(pb.GameHeader.DESCRIPTOR, name, 0))
+              for name in ("turn", "active_seat", "step"))
+if sorted(f.number for f in pb.GameHeader.DESCRIPTOR.fields
+          if f.number < pb.GameHeader.DESCRIPTOR.fields_by_name["priority_seat"].number) \
+        != sorted(pb.GameHeader.DESCRIPTOR.fields_by_name[n].number for n, _ in _HEAD):
+    raise ImportError("GameHeader has a new field before priority_seat: update wire._HEAD")
+
+
+def split_header(msg: pb.GameHeader, serialized: bytes) -> tuple[bytes, bytes]:
+    """A header's serialized fields before and after priority and the pending decision (the
+    only ones that change on most actions), for :func:`header_message`; ``serialized``:
+    ``msg`` serialized deterministically."""
+    head = b"".join([varint_field(key, getattr(msg, name)) for name, key in _HEAD])
+    middle = _middle(msg.priority_seat if msg.HasField("priority_seat") else None,
+                     (msg.pending.seat, msg.pending.kind, msg.pending.prompt_id)
+                     if msg.HasField("pending") else None)
+    if not serialized.startswith(head + middle):
+        raise ValueError("header serialization does not start with its first fields")
+    return head, serialized[len(head) + len(middle):]
+
+
+def _middle(priority: int | None, pending: tuple[int, int, int] | None) -> bytes:
+    """Priority (if anybody has it) and the pending decision (if any), serialized."""
+    out = varint_field(_PRIORITY, priority, always=True) if priority is not None else b""
+    if pending is None:
+        return out
+    seat, kind, prompt = pending
+    return out + length_delimited(_PENDING, b"".join([
+        varint_field(_PENDING_SEAT, seat), varint_field(_PENDING_KIND, kind),
+        varint_field(_PENDING_PROMPT, prompt)]))
+
+
+def header_message(head: bytes, priority: int | None, pending: tuple[int, int, int],
+                   tail: bytes) -> bytes:
+    """A serialized ``GameHeader``: ``head`` and ``tail`` from :func:`split_header`, with
+    this priority seat (None: nobody) and pending decision (seat, kind, prompt id)."""
+    return b"".join([head, _middle(priority, pending), tail])
+
+
+def set_header_op(header: bytes) -> bytes:
+    """A serialized ``DeltaOp{set_header}``."""
+    return length_delimited(_SET_HEADER, header)
+
+
+def _keys(descriptor: object, names: tuple[str, ...], wire_types: str) -> tuple[bytes, ...]:
+    """The keys of a message's fields, checked to be all of its fields in number order."""
+    fields = sorted(descriptor.fields, key=lambda f: f.number)  # type: ignore[attr-defined]
+    if tuple(f.name for f in fields) != names:
+        raise ImportError(f"{descriptor.full_name} changed: update server.view.wire")  # type: ignore[attr-defined]
+    return tuple(_key(descriptor, n, int(w)) for n, w in zip(names, wire_types, strict=True))
+
+
+_PLAYER = _keys(pb.Player.DESCRIPTOR, (
+    "seat", "name", "life", "library_count", "hand_count", "mana_pool",
+    "lands_played_this_turn", "has_lost", "poison", "mulligans", "max_hand_size",
+    "planar_deck_count"), "020002000000")
+_POOL = _keys(pb.ManaPool.DESCRIPTOR, ("white", "blue", "black", "red", "green", "colorless"),
+              "000000")
+_SET_PLAYER = _key(pb.DeltaOp.DESCRIPTOR, "set_player", 2)
+
+
+def player_message(*, seat: int, name: str, life: int, library_count: int, hand_count: int,
+                   mana_pool: tuple[int, ...], lands_played: int, has_lost: bool, poison: int,
+                   mulligans: int, max_hand_size: int, planar_deck_count: int) -> bytes:
+    """A serialized ``Player`` (the fields of :func:`server.view.encode.encode_player`, which
+    a test checks it matches); ``mana_pool``: W, U, B, R, G, C."""
+    k = _PLAYER
+    pool = b"".join([varint_field(key, n) for key, n in zip(_POOL, mana_pool, strict=True)])
+    return b"".join([
+        varint_field(k[0], seat), length_delimited(k[1], name.encode()) if name else b"",
+        varint_field(k[2], life), varint_field(k[3], library_count),
+        varint_field(k[4], hand_count), length_delimited(k[5], pool),
+        varint_field(k[6], lands_played), varint_field(k[7], int(has_lost)),
+        varint_field(k[8], poison), varint_field(k[9], mulligans),
+        varint_field(k[10], max_hand_size), varint_field(k[11], planar_deck_count)])
+
+
+def set_player_op(player: bytes) -> bytes:
+    """A serialized ``DeltaOp{set_player}``."""
+    return length_delimited(_SET_PLAYER, player)
