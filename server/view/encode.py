@@ -52,8 +52,9 @@ from server.engine.actions import (
     TakeMulligan,
 )
 from server.engine.state import GamePhase
+from server.view import wire
 from server.view.diff import DeltaOp
-from server.view.project import HeaderView, ObjectView, PlayerView, View, ZoneKey
+from server.view.project import HeaderBase, HeaderView, ObjectView, PlayerView, View, ZoneKey
 
 
 class ProjectionError(RuntimeError):
@@ -145,6 +146,20 @@ def encode_header(header: HeaderView) -> pb.GameHeader:
         winners, reason = header.result
         msg.result.CopyFrom(pb.GameResult(winners=winners, reason=reason))
     return msg
+
+
+def encode_header_parts(base: HeaderBase) -> tuple[bytes, bytes]:
+    """A header's serialized fields around priority and the pending decision
+    (:func:`server.view.wire.header_parts`): the same fields as :func:`encode_header`."""
+    turn, active, step, result, phase, starting, triggers, planar = base
+    return wire.header_parts(
+        turn=turn, active_seat=active, step=int(step),
+        result=pb.GameResult(winners=result[0], reason=result[1]) if result else None,
+        phase=_PHASES[phase], starting_seat=starting,
+        triggers=[pb.WaitingTrigger(id=t.id, controller=t.controller,
+                                    source_name=t.source_name, text=t.text)
+                  for t in triggers],
+        planar_controller=planar if planar >= 0 else None)
 
 
 _PHASES = {

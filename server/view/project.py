@@ -19,7 +19,9 @@ Anything else is absent, not masked: a hidden object contributes only to a count
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 
+from server.cards.mana import ManaCost
 from server.engine import Game, GameObject, Player, Zone, looking
 from server.engine.state import DecisionKind, GamePhase, Step
 
@@ -153,6 +155,12 @@ def _face_down_view(obj: GameObject, zone_owner: int) -> ObjectView:
     )
 
 
+@cache
+def _mana_text(cost: ManaCost) -> str:
+    """A mana cost as text (rule 202.1), worked out once per distinct cost."""
+    return str(cost)
+
+
 def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
     if obj.face_down:
         return _face_down_view(obj, zone_owner)
@@ -177,7 +185,7 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
         owner=obj.owner,
         controller=obj.controller,
         name=card.name,
-        mana_cost=str(card.mana_cost) if card.has_mana_cost else "",
+        mana_cost=_mana_text(card.mana_cost) if card.has_mana_cost else "",
         mana_value=obj.mana_value,
         supertypes=card.supertypes,
         card_types=card.card_types,
@@ -250,26 +258,37 @@ def project(game: Game, viewer: int) -> View:
     return View(viewer, project_header(game), project_players(game), objects, zones)
 
 
+#: A header without priority and the pending decision: (turn, active, step, result, phase,
+#: starting seat, waiting triggers, planar controller) -- :class:`HeaderView`'s other fields.
+HeaderBase = tuple[int, int, Step, "tuple[tuple[int, ...], str] | None", GamePhase, int,
+                   "tuple[TriggerView, ...]", int]
+
+
+def header_base(game: Game) -> HeaderBase:
+    """What the header shows besides priority and the pending decision."""
+    result = game.result
+    return (game.turn, game.active, game.step,
+            (result.winners, result.reason) if result else None, game.phase,
+            game.starting_player,
+            tuple(TriggerView(t.id, t.controller, t.card.name, t.definition.text)
+                  for t in game.pending_triggers),
+            game.planar_controller if game.planechase else -1)
+
+
+def header_of(base: HeaderBase, priority: int | None,
+              pending: tuple[int, DecisionKind, int] | None) -> HeaderView:
+    """The header made of a :func:`header_base`, priority and the pending decision."""
+    turn, active, step, result, phase, starting, triggers, planar = base
+    return HeaderView(turn, active, step, priority, pending, result, phase, starting, triggers,
+                      planar)
+
+
 def project_header(game: Game) -> HeaderView:
     """Turn, step, priority, the pending decision's seat and kind, waiting triggers and the
     result: the same for every viewer."""
     pending = game.pending
-    result = game.result
-    return HeaderView(
-        turn=game.turn,
-        active=game.active,
-        step=game.step,
-        priority=game.priority,
-        pending=(pending.seat, pending.kind, pending.prompt_id) if pending else None,
-        result=(result.winners, result.reason) if result else None,
-        phase=game.phase,
-        starting_seat=game.starting_player,
-        triggers=tuple(
-            TriggerView(t.id, t.controller, t.card.name, t.definition.text)
-            for t in game.pending_triggers
-        ),
-        planar_controller=game.planar_controller if game.planechase else -1,
-    )
+    return header_of(header_base(game), game.priority,
+                     (pending.seat, pending.kind, pending.prompt_id) if pending else None)
 
 
 def project_players(game: Game) -> tuple[PlayerView, ...]:

@@ -29,6 +29,7 @@ from server.view.project import (
     PlayerView,
     View,
     ZoneKey,
+    header_base,
     hidden_view_of,
     project,
     view_of,
@@ -110,7 +111,7 @@ class ViewStream:
         tracker step this state matches (the number of its last :class:`Changes`)."""
         view = project(game, viewer)
         header = view.header
-        stream = cls(viewer, (header, header.priority, header.pending), view.players,
+        stream = cls(viewer, (header_base(game), header.priority, header.pending), view.players,
                      dict(view.objects), dict(view.zones), step=step)
         stream.looked = frozenset(looking.visible_hidden_ids(game, viewer)) if game.looks \
             else frozenset()
@@ -177,12 +178,16 @@ class ViewStream:
                  replaced: dict[str, ObjectView | None] | None) -> None:
         """Zones and objects: gone, new and changed ones, then zone orders. ``replaced``:
         where to keep what changed objects were before, if wanted."""
+        in_step = changes.number == self.step + 1
+        if in_step and not (changes.changed or changes.zones_changed or game.looks
+                            or self.looked):
+            self.step = changes.number  # nothing moved or changed (a priority pass)
+            return
         looked = frozenset(looking.visible_hidden_ids(game, self.viewer)) if game.looks \
             else frozenset()
         keys = self._keys(game)
         zone_changed: list[tuple[ZoneKey, tuple[str, ...]]] = []
         zones = self.zones
-        in_step = changes.number == self.step + 1
         self.step = changes.number
         if in_step:  # only the zones that changed in this step can differ
             candidates = changes.zones_changed

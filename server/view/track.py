@@ -26,13 +26,15 @@ from protocol.viewhash import HEADER, OBJECT, PLAYER, ZONE, bytes_digest, elemen
 from server.engine import Game, Player, Zone, looking
 from server.engine.actions import PassPriority
 from server.engine.state import DecisionKind
-from server.view.encode import ObjectCache, encode_header, zone_contents
+from server.view.encode import ObjectCache, encode_header_parts, zone_contents
 from server.view.project import (
+    HeaderBase,
     HeaderView,
     ObjectView,
     PlayerView,
     ZoneKey,
-    project_header,
+    header_base,
+    header_of,
     view_of,
 )
 from server.view.wire import (
@@ -40,7 +42,6 @@ from server.view.wire import (
     player_message,
     set_header_op,
     set_player_op,
-    split_header,
 )
 
 #: The GameObject fields an ObjectView depends on (directly or through its properties:
@@ -127,20 +128,16 @@ _SETTLED_ZONES = (Zone.HAND, Zone.GRAVEYARD, Zone.ANTE)
 _OPEN_ZONES = (Zone.BATTLEFIELD, Zone.STACK, Zone.EXILE, Zone.COMMAND)
 
 
-#: A header as (the last header projected in full, priority, pending decision): the header
-#: is built from it only when someone reads it (:func:`header_view`).
-HeaderSource = tuple[HeaderView, int | None, tuple[int, DecisionKind, int] | None]
+#: A header as (its base, priority, pending decision); the :class:`HeaderView` is built
+#: only when someone reads it (:func:`header_view`).
+HeaderSource = tuple[HeaderBase, int | None, tuple[int, DecisionKind, int] | None]
 #: A player's public state as the tracker reads it (:func:`_player_signature`).
 PlayerState = tuple[Any, ...]
 
 
 def header_view(source: HeaderSource) -> HeaderView:
     """The header a :data:`HeaderSource` stands for."""
-    base, priority, pending = source
-    if priority == base.priority and pending == base.pending:
-        return base
-    return HeaderView(base.turn, base.active, base.step, priority, pending, base.result,
-                      base.phase, base.starting_seat, base.triggers, base.planar_controller)
+    return header_of(*source)
 
 
 def player_view(seat: int, state: PlayerState) -> PlayerView:
@@ -231,7 +228,7 @@ class GameTracker:
     header_op: bytes = b""
     header_digest: int = 0
     #: The header's serialized fields around priority and the pending decision
-    #: (:func:`server.view.wire.split_header`).
+    #: (:func:`server.view.wire.header_parts`).
     header_parts: tuple[bytes, bytes] = (b"", b"")
     player_states: tuple[PlayerState, ...] = ()
     player_versions: tuple[int, ...] = ()
@@ -338,23 +335,22 @@ class GameTracker:
                 game.starting_player, tuple([t.id for t in triggers]) if triggers else (),
                 game.planar_controller, game.planechase)
         source = self.header_source
-        if rest == self.header_rest and source is not None and pending_info is not None:
-            # Only priority and the pending decision moved (the usual case): write the
-            # header's bytes around the unchanged parts instead of encoding it again.
-            if game.priority != source[1] or pending_info != source[2]:
-                self.header_source = (source[0], game.priority, pending_info)
-                head, tail = self.header_parts
-                self._set_header(header_message(head, game.priority, (
-                    pending_info[0], int(pending_info[1]), pending_info[2]), tail))
-        else:
+        if rest != self.header_rest or source is None:
+            # Something besides priority and the pending decision changed: a new base.
             self.header_rest = rest
-            header = project_header(game)
-            if source is None or header != header_view(source):
-                self.header_source = (header, header.priority, header.pending)
-                msg = encode_header(header)
-                serialized = msg.SerializeToString(deterministic=True)
-                self.header_parts = split_header(msg, serialized)
-                self._set_header(serialized)
+            base = header_base(game)
+            if source is None or base != source[0]:
+                self.header_parts = encode_header_parts(base)
+                source = (base, None, None)
+        if source != self.header_source or game.priority != source[1] \
+                or pending_info != source[2]:
+            # Priority and the pending decision are written around the other fields'
+            # bytes, which change far less often.
+            self.header_source = (source[0], game.priority, pending_info)
+            head, tail = self.header_parts
+            self._set_header(header_message(head, game.priority, (
+                pending_info[0], int(pending_info[1]), pending_info[2])
+                if pending_info is not None else None, tail))
         self._players(tuple(map(_player_signature, game.players)))
 
     def _players(self, states: tuple[PlayerState, ...]) -> None:

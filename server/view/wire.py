@@ -54,12 +54,20 @@ def varint_field(key: bytes, value: int, always: bool = False) -> bytes:
 
 
 
+def _keys(descriptor: object, names: tuple[str, ...], wire_types: str) -> tuple[bytes, ...]:
+    """The keys of a message's fields, checked to be all of its fields in number order."""
+    fields = sorted(descriptor.fields, key=lambda f: f.number)  # type: ignore[attr-defined]
+    if tuple(f.name for f in fields) != names:
+        raise ImportError(f"{descriptor.full_name} changed: update server.view.wire")  # type: ignore[attr-defined]
+    return tuple(_key(descriptor, n, int(w)) for n, w in zip(names, wire_types, strict=True))
+
+
+_HEADER = _keys(pb.GameHeader.DESCRIPTOR, (
+    "turn", "active_seat", "step", "priority_seat", "pending", "result", "phase",
+    "starting_seat", "triggers", "planar_controller"), "0000220020")
 _DELTA = _key(mpb.ServerMessage.DESCRIPTOR, "delta", 2)
-_PREV = _key(pb.Delta.DESCRIPTOR, "prev_state_id", 0)
-_STATE = _key(pb.Delta.DESCRIPTOR, "state_id", 0)
-_OPS = _key(pb.Delta.DESCRIPTOR, "ops", 2)
-_HASH = _key(pb.Delta.DESCRIPTOR, "view_hash", 2)
-_EVENTS = _key(pb.Delta.DESCRIPTOR, "events", 2)
+_PREV, _STATE, _OPS, _HASH, _EVENTS = _keys(pb.Delta.DESCRIPTOR, (
+    "prev_state_id", "state_id", "ops", "view_hash", "events"), "00222")
 
 
 def delta_message(prev_id: int, state_id: int, ops: list[bytes], view_hash: bytes,
@@ -76,62 +84,51 @@ def delta_message(prev_id: int, state_id: int, ops: list[bytes], view_hash: byte
 
 
 _SET_HEADER = _key(pb.DeltaOp.DESCRIPTOR, "set_header", 2)
-_PRIORITY = _key(pb.GameHeader.DESCRIPTOR, "priority_seat", 0)
-_PENDING = _key(pb.GameHeader.DESCRIPTOR, "pending", 2)
 _PENDING_SEAT = _key(pb.PendingInfo.DESCRIPTOR, "seat", 0)
 _PENDING_KIND = _key(pb.PendingInfo.DESCRIPTOR, "kind", 0)
 _PENDING_PROMPT = _key(pb.PendingInfo.DESCRIPTOR, "prompt_id", 0)
-#: The header fields before priority and the pending decision, all varints.
-_HEAD = tuple((name, _key(pb.GameHeader.DESCRIPTOR, name, 0))
-              for name in ("turn", "active_seat", "step"))
-if sorted(f.number for f in pb.GameHeader.DESCRIPTOR.fields
-          if f.number < pb.GameHeader.DESCRIPTOR.fields_by_name["priority_seat"].number) \
-        != sorted(pb.GameHeader.DESCRIPTOR.fields_by_name[n].number for n, _ in _HEAD):
-    raise ImportError("GameHeader has a new field before priority_seat: update wire._HEAD")
 
 
-def split_header(msg: pb.GameHeader, serialized: bytes) -> tuple[bytes, bytes]:
-    """A header's serialized fields before and after priority and the pending decision (the
-    only ones that change on most actions), for :func:`header_message`; ``serialized``:
-    ``msg`` serialized deterministically."""
-    head = b"".join([varint_field(key, getattr(msg, name)) for name, key in _HEAD])
-    middle = _middle(msg.priority_seat if msg.HasField("priority_seat") else None,
-                     (msg.pending.seat, msg.pending.kind, msg.pending.prompt_id)
-                     if msg.HasField("pending") else None)
-    if not serialized.startswith(head + middle):
-        raise ValueError("header serialization does not start with its first fields")
-    return head, serialized[len(head) + len(middle):]
+def header_parts(*, turn: int, active_seat: int, step: int, result: pb.GameResult | None,
+                 phase: int, starting_seat: int, triggers: list[pb.WaitingTrigger],
+                 planar_controller: int | None) -> tuple[bytes, bytes]:
+    """A ``GameHeader``'s serialized fields before and after priority and the pending
+    decision (the only ones that change on most actions), for :func:`header_message`."""
+    k = _HEADER
+    head = b"".join([varint_field(k[0], turn), varint_field(k[1], active_seat),
+                     varint_field(k[2], step)])
+    tail = b"".join([
+        length_delimited(k[5], result.SerializeToString(deterministic=True))
+        if result is not None else b"",
+        varint_field(k[6], phase), varint_field(k[7], starting_seat),
+        *[length_delimited(k[8], t.SerializeToString(deterministic=True)) for t in triggers],
+        varint_field(k[9], planar_controller, always=True)
+        if planar_controller is not None else b""])
+    return head, tail
 
 
 def _middle(priority: int | None, pending: tuple[int, int, int] | None) -> bytes:
     """Priority (if anybody has it) and the pending decision (if any), serialized."""
-    out = varint_field(_PRIORITY, priority, always=True) if priority is not None else b""
+    out = varint_field(_HEADER[3], priority, always=True) if priority is not None else b""
     if pending is None:
         return out
     seat, kind, prompt = pending
-    return out + length_delimited(_PENDING, b"".join([
+    return out + length_delimited(_HEADER[4], b"".join([
         varint_field(_PENDING_SEAT, seat), varint_field(_PENDING_KIND, kind),
         varint_field(_PENDING_PROMPT, prompt)]))
 
 
-def header_message(head: bytes, priority: int | None, pending: tuple[int, int, int],
+def header_message(head: bytes, priority: int | None, pending: tuple[int, int, int] | None,
                    tail: bytes) -> bytes:
-    """A serialized ``GameHeader``: ``head`` and ``tail`` from :func:`split_header`, with
-    this priority seat (None: nobody) and pending decision (seat, kind, prompt id)."""
+    """A serialized ``GameHeader``: ``head`` and ``tail`` from :func:`header_parts`, with
+    this priority seat (None: nobody) and pending decision (seat, kind, prompt id; None:
+    none, once the game is over)."""
     return b"".join([head, _middle(priority, pending), tail])
 
 
 def set_header_op(header: bytes) -> bytes:
     """A serialized ``DeltaOp{set_header}``."""
     return length_delimited(_SET_HEADER, header)
-
-
-def _keys(descriptor: object, names: tuple[str, ...], wire_types: str) -> tuple[bytes, ...]:
-    """The keys of a message's fields, checked to be all of its fields in number order."""
-    fields = sorted(descriptor.fields, key=lambda f: f.number)  # type: ignore[attr-defined]
-    if tuple(f.name for f in fields) != names:
-        raise ImportError(f"{descriptor.full_name} changed: update server.view.wire")  # type: ignore[attr-defined]
-    return tuple(_key(descriptor, n, int(w)) for n, w in zip(names, wire_types, strict=True))
 
 
 _PLAYER = _keys(pb.Player.DESCRIPTOR, (

@@ -12,9 +12,10 @@ from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.cards import demo_deck, demo_deck_names
 from server.engine import PlayerSetup, apply, new_game
-from server.view.encode import encode_header
-from server.view.project import project_header
-from server.view.wire import delta_message, header_message, set_header_op, split_header, varint
+from server.view.encode import encode_header, encode_player
+from server.view.project import project_header, project_players
+from server.view.track import GameTracker
+from server.view.wire import delta_message, header_message, header_parts, set_header_op, varint
 
 _OPS = [pb.DeltaOp(remove_object="o-1"), pb.DeltaOp(set_zone=pb.ZoneContents(
     zone=pb.ZoneRef(kind=pb.ZONE_KIND_BATTLEFIELD, owner=-1),
@@ -45,45 +46,61 @@ def test_varint_writes_negative_values_as_protobuf_does() -> None:
 
 
 @pytest.mark.parametrize("priority", [None, 0, 1, 7, -1, 300])
-@pytest.mark.parametrize("pending", [(0, 0, 0), (1, 3, 1), (7, 28, 2**33)])
-def test_header_message_matches_protobuf_around_any_priority_and_decision(
-        priority: int | None, pending: tuple[int, int, int]) -> None:
-    base = pb.GameHeader(turn=12, active_seat=1, step=pb.STEP_END,
-                         phase=pb.GAME_PHASE_PLAYING, starting_seat=1, planar_controller=0,
-                         triggers=[pb.WaitingTrigger(id="t-1", controller=1,
-                                                     source_name="Opt", text="Scry 1.")],
-                         result=pb.GameResult(winners=[0], reason="r"))
-    head, tail = split_header(base, base.SerializeToString(deterministic=True))
-    expected = pb.GameHeader()
-    expected.CopyFrom(base)
+@pytest.mark.parametrize("pending", [None, (0, 0, 0), (1, 3, 1), (7, 28, 2**33)])
+@pytest.mark.parametrize("rest", [
+    {"turn": 0, "active_seat": 0, "step": 0, "result": None, "phase": 0, "starting_seat": 0,
+     "triggers": [], "planar_controller": None},
+    {"turn": 12, "active_seat": 1, "step": pb.STEP_END, "phase": pb.GAME_PHASE_PLAYING,
+     "starting_seat": 1, "planar_controller": 0,
+     "triggers": [pb.WaitingTrigger(id="t-1", controller=1, source_name="Opt",
+                                    text="Scry 1."), pb.WaitingTrigger(id="t-2")],
+     "result": pb.GameResult(winners=[0], reason="r")},
+    {"turn": 3, "active_seat": 2, "step": pb.STEP_UPKEEP, "phase": pb.GAME_PHASE_PLAYING,
+     "starting_seat": 0, "planar_controller": 3, "triggers": [],
+     "result": pb.GameResult(reason="draw")},
+])
+def test_header_message_matches_protobuf_for_any_header(
+        priority: int | None, pending: tuple[int, int, int] | None,
+        rest: dict[str, object]) -> None:
+    expected = pb.GameHeader(**rest)  # type: ignore[arg-type]
     if priority is not None:
         expected.priority_seat = priority
-    seat, kind, prompt = pending
-    expected.pending.CopyFrom(pb.PendingInfo(seat=seat, kind=kind,  # type: ignore[arg-type]
-                                             prompt_id=prompt))
+    if pending is not None:
+        seat, kind, prompt = pending
+        expected.pending.CopyFrom(pb.PendingInfo(seat=seat, kind=kind,  # type: ignore[arg-type]
+                                                 prompt_id=prompt))
     serialized = expected.SerializeToString(deterministic=True)
+    head, tail = header_parts(**rest)  # type: ignore[arg-type]
     assert header_message(head, priority, pending, tail) == serialized
     assert set_header_op(serialized) == pb.DeltaOp(set_header=expected).SerializeToString(
         deterministic=True)
 
 
-def test_header_message_matches_every_header_of_a_whole_game() -> None:
-    """Every header of a real game, rebuilt from its split parts plus priority and the
-    pending decision, is protobuf's serialization of the whole header."""
-    rng = random.Random(5)
-    decks = demo_deck_names()
-    game = new_game(b"wire-header-game", [PlayerSetup(f"p{i}", demo_deck(rng.choice(decks)))
-                                          for i in range(2)])
+def test_every_header_and_player_of_whole_games_is_what_protobuf_writes() -> None:
+    """Through the tracker: after every action of real games (two and three players), the
+    shared header and player ops are exactly :func:`encode_header` and
+    :func:`encode_player` of the full projection, serialized by protobuf."""
     checked = 0
-    for _ in range(3000):
-        pending = game.pending
-        if pending is None:
-            break
-        msg = encode_header(project_header(game))
-        head, tail = split_header(msg, msg.SerializeToString(deterministic=True))
-        assert header_message(head, game.priority, (pending.seat, int(pending.kind),
-                                                    pending.prompt_id), tail) == \
-            msg.SerializeToString(deterministic=True)
-        checked += 1
-        apply(game, pending.seat, rng.choice(pending.options))
-    assert checked > 200
+    for players in (2, 3):
+        rng = random.Random(players)
+        decks = demo_deck_names()
+        game = new_game(players.to_bytes(16, "big"), [
+            PlayerSetup(f"p{i}", demo_deck(rng.choice(decks))) for i in range(players)])
+        tracker = GameTracker()
+        changes = tracker.step(game)
+        for _ in range(3000):
+            assert changes.header_op == pb.DeltaOp(set_header=encode_header(
+                project_header(game))).SerializeToString(deterministic=True)
+            assert changes.header == project_header(game)
+            assert changes.player_ops == tuple(
+                pb.DeltaOp(set_player=encode_player(p)).SerializeToString(deterministic=True)
+                for p in project_players(game))
+            assert changes.players == project_players(game)
+            checked += 1
+            pending = game.pending
+            if pending is None:
+                break
+            action = rng.choice(pending.options)
+            apply(game, pending.seat, action)
+            changes = tracker.step(game, action)
+    assert checked > 500
