@@ -196,6 +196,8 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
         toughness=obj.toughness if creature_or_printed else None,
         tapped=obj.tapped,
         damage=obj.damage,
+        # Rule 302.6. The only field that depends on the turn number: the tracker re-examines
+        # just the objects whose controlled_since is the last turn or the new one.
         summoning_sick=on_battlefield and obj.is_creature and obj.controlled_since == game.turn,
         attacking=combat.attackers.get(obj.id),
         blocking=(blocking,) if blocking is not None else (),

@@ -63,6 +63,7 @@ NOT_PROJECTED = ("id", "target_groups", "deathtouched", "base_controller", "rest
                  "came_from", "exiled_with", "exile_pile")
 
 _READ = attrgetter(*PROJECTED)
+_SINCE = PROJECTED.index("controlled_since")
 _COUNTERS = attrgetter("counters")
 _STICKERS = attrgetter("stickers")
 _PLAYER_SCALARS = attrgetter("life", "lands_played", "has_lost", "poison", "mulligans",
@@ -109,7 +110,8 @@ def _changed(before: tuple[Any, ...], after: tuple[Any, ...]) -> set[str]:
     old_fight, new_fight = before[4] or repeat(_NO_FIGHT), after[4] or repeat(_NO_FIGHT)
     if ids == old_ids:  # the usual case: compare column by column at C speed
         changed: set[str] = set()
-        for old, new in zip(before[1:4], after[1:4], strict=True):
+        changed.update(compress(ids, map(ne, before[1], after[1])))  # often differs
+        for old, new in zip(before[2:4], after[2:4], strict=True):
             if old != new:
                 changed.update(compress(ids, map(ne, old, new)))
         if before[4] != after[4]:
@@ -266,7 +268,8 @@ class GameTracker:
             return self._changes(set(), self.zones, {})
         self.moment = moment
         looks = tuple((tuple(lk.ids), lk.seats) for lk in game.looks) if game.looks else ()
-        everything = game.turn != self.turn or looks != self.looks or not self.sigs
+        everything = looks != self.looks or not self.sigs
+        last_turn = self.turn
         self.turn, self.looks = game.turn, looks
         # The open zones (rule 400.2: battlefield, stack, exile; 408.2: command), then the
         # hidden cards some viewer may see for now.
@@ -282,6 +285,12 @@ class GameTracker:
                 list(map(dict.copy, map(_COUNTERS, objs))),
                 list(map(list.copy, map(_STICKERS, objs))), _fight(game, ids))
         changed = set(ids) if everything else _changed(self.sigs, sigs)
+        if game.turn != last_turn and not everything:
+            # The only part of a view that depends on the turn number is summoning sickness
+            # (rule 302.6; ``summoning_sick`` in project.py): it can differ only for objects
+            # that came under their controller's control in the last turn or this one.
+            turns = (last_turn, game.turn)
+            changed.update(compress(ids, [f[_SINCE] in turns for f in sigs[1]]))
         self.sigs = sigs
         self.number += 1
         zones, zones_changed = self._zones(game)
