@@ -237,7 +237,9 @@ class ViewStream:
             else:
                 continue
             old = objects.get(oid)
-            if old == view:
+            # Equal element digests are equal encodings, and every ObjectView field is
+            # encoded: the view is unchanged (cheaper than comparing the dataclasses).
+            if old is not None and self.digest.parts.get(("o", oid)) == element:
                 continue
             if replaced is not None:
                 replaced.setdefault(oid, old)

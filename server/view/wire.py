@@ -74,13 +74,19 @@ def delta_message(prev_id: int, state_id: int, ops: list[bytes], view_hash: byte
                   events: list[pb.GameEvent]) -> bytes:
     """A serialized ``ServerMessage{delta}`` from already serialized ops (most of them shared
     by every view class that sends them); the events are serialized by protobuf."""
-    body = b"".join([
-        varint_field(_PREV, prev_id), varint_field(_STATE, state_id),
-        *[length_delimited(_OPS, op) for op in ops],
-        length_delimited(_HASH, view_hash) if view_hash else b"",
-        *[length_delimited(_EVENTS, e.SerializeToString(deterministic=True)) for e in events],
-    ])
-    return length_delimited(_DELTA, body)
+    small, limit = _SMALL, len(_SMALL)
+    parts = [_PREV, small[prev_id] if 0 < prev_id < limit else varint(prev_id),
+             _STATE, small[state_id] if 0 < state_id < limit else varint(state_id)] \
+        if prev_id > 0 and state_id > 0 \
+        else [varint_field(_PREV, prev_id), varint_field(_STATE, state_id)]
+    for op in ops:  # length_delimited, inlined: a delta often carries several ops
+        size = len(op)
+        parts += (_OPS, small[size] if size < limit else varint(size), op)
+    if view_hash:
+        parts.append(length_delimited(_HASH, view_hash))
+    parts += [length_delimited(_EVENTS, e.SerializeToString(deterministic=True))
+              for e in events]
+    return length_delimited(_DELTA, b"".join(parts))
 
 
 _SET_HEADER = _key(pb.DeltaOp.DESCRIPTOR, "set_header", 2)

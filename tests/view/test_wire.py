@@ -29,6 +29,7 @@ _EVENTS = [pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=1)),
     (1, 2, b"h" * 32, _OPS[:1], []),
     (2**40, 2**40 + 1, b"h" * 32, _OPS, _EVENTS),  # a 16 KiB+ op: a three-byte length
     (127, 128, b"x", _OPS[1:], _EVENTS[:1]),
+    (5, 0, b"", _OPS[:1], []), (16383, 16384, b"h", [], []),
 ])
 def test_delta_message_is_byte_for_byte_what_protobuf_writes(
         prev_id: int, state_id: int, view_hash: bytes, ops: list[pb.DeltaOp],
