@@ -37,8 +37,16 @@ def bytes_digest(tag: bytes, serialized: bytes) -> int:
 
 def combine(viewer: int, total: int) -> bytes:
     """The view hash from the viewer and the sum of element digests."""
-    return hashlib.sha256(b"manawire.view.v1" + viewer.to_bytes(4, "big", signed=True)
-                          + (total % MODULUS).to_bytes(32, "big")).digest()
+    prefix = _PREFIXES.get(viewer)
+    if prefix is None:
+        prefix = b"manawire.view.v1" + viewer.to_bytes(4, "big", signed=True)
+        if len(_PREFIXES) < 64:
+            _PREFIXES[viewer] = prefix
+    return hashlib.sha256(prefix + (total % MODULUS).to_bytes(32, "big")).digest()
+
+
+#: The hash input before the digest sum, per viewer (seats and spectators: a few).
+_PREFIXES: dict[int, bytes] = {}
 
 
 def view_hash(view: pb.View) -> bytes:

@@ -70,15 +70,21 @@ _PLAYER_SCALARS = attrgetter("life", "lands_played", "has_lost", "poison", "mull
                              "max_hand_size", "name")
 
 
-def _zone_lists(game: Game) -> tuple[list[ZoneKey], list[list[str]]]:
-    """Every zone some viewer may see, by (kind, owner), and its list of ids."""
+def _zone_keys(players: int) -> list[ZoneKey]:
+    """Every zone some viewer may see, by (kind, owner), in :func:`_zone_lists` order."""
     keys: list[ZoneKey] = [(Zone.BATTLEFIELD, -1), (Zone.STACK, -1), (Zone.EXILE, -1),
                            (Zone.COMMAND, -1), (Zone.ANTE, -1)]  # 400.2, 407.2: public
+    for seat in range(players):
+        keys += [(Zone.HAND, seat), (Zone.GRAVEYARD, seat)]
+    return keys
+
+
+def _zone_lists(game: Game) -> list[list[str]]:
+    """The id list of every zone of :func:`_zone_keys`."""
     lists = [game.battlefield, game.stack, game.exile, game.command, game.ante]
     for player in game.players:
-        keys += [(Zone.HAND, player.seat), (Zone.GRAVEYARD, player.seat)]
-        lists += [player.hand, player.graveyard]
-    return keys, lists
+        lists += (player.hand, player.graveyard)
+    return lists
 
 
 def _player_signature(player: Player) -> tuple[Any, ...]:
@@ -247,6 +253,7 @@ class GameTracker:
     header_rest: tuple[Any, ...] = ()
     #: A copy of every visible zone's id list at the last call (in :func:`_zone_lists` order).
     _zone_copies: list[list[str]] = field(default_factory=list)
+    _zone_names: list[ZoneKey] = field(default_factory=list)
     #: Per seat: recent states of the player, with their op and digest.
     _player_cache: list[dict[PlayerState, tuple[bytes, int]]] = field(default_factory=list)
 
@@ -309,14 +316,16 @@ class GameTracker:
                                           dict[ZoneKey, tuple[str, ...]]]:
         """Every visible zone's contents, and those that changed since the last call
         (compared list against list at C speed; only changed zones are copied)."""
-        keys, lists = _zone_lists(game)
+        lists = _zone_lists(game)
         copies = self._zone_copies
         if len(copies) != len(lists):  # the first call
             copies[:] = [[] for _ in lists]
+            self._zone_names = _zone_keys(len(game.players))
             which: Iterable[int] = range(len(lists))
         else:
             which = compress(count(), map(ne, copies, lists))
         changed = {}
+        keys = self._zone_names
         for n in which:
             copies[n] = lists[n].copy()
             changed[keys[n]] = tuple(lists[n])

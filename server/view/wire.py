@@ -54,6 +54,13 @@ def varint_field(key: bytes, value: int, always: bool = False) -> bytes:
 
 
 
+def varints(keys: tuple[bytes, ...], values: tuple[int, ...]) -> bytes:
+    """Varint fields in field-number order (``keys`` from :func:`_keys`), zeros omitted."""
+    small, limit = _SMALL, len(_SMALL)
+    return b"".join([key + (small[value] if 0 <= value < limit else varint(value))
+                     for key, value in zip(keys, values, strict=True) if value])
+
+
 def _keys(descriptor: object, names: tuple[str, ...], wire_types: str) -> tuple[bytes, ...]:
     """The keys of a message's fields, checked to be all of its fields in number order."""
     fields = sorted(descriptor.fields, key=lambda f: f.number)  # type: ignore[attr-defined]
@@ -90,9 +97,7 @@ def delta_message(prev_id: int, state_id: int, ops: list[bytes], view_hash: byte
 
 
 _SET_HEADER = _key(pb.DeltaOp.DESCRIPTOR, "set_header", 2)
-_PENDING_SEAT = _key(pb.PendingInfo.DESCRIPTOR, "seat", 0)
-_PENDING_KIND = _key(pb.PendingInfo.DESCRIPTOR, "kind", 0)
-_PENDING_PROMPT = _key(pb.PendingInfo.DESCRIPTOR, "prompt_id", 0)
+_PENDING_FIELDS = _keys(pb.PendingInfo.DESCRIPTOR, ("seat", "kind", "prompt_id"), "000")
 
 
 def header_parts(*, turn: int, active_seat: int, step: int, result: pb.GameResult | None,
@@ -101,8 +106,7 @@ def header_parts(*, turn: int, active_seat: int, step: int, result: pb.GameResul
     """A ``GameHeader``'s serialized fields before and after priority and the pending
     decision (the only ones that change on most actions), for :func:`header_message`."""
     k = _HEADER
-    head = b"".join([varint_field(k[0], turn), varint_field(k[1], active_seat),
-                     varint_field(k[2], step)])
+    head = varints(k[:3], (turn, active_seat, step))
     tail = b"".join([
         length_delimited(k[5], result.SerializeToString(deterministic=True))
         if result is not None else b"",
@@ -118,10 +122,7 @@ def _middle(priority: int | None, pending: tuple[int, int, int] | None) -> bytes
     out = varint_field(_HEADER[3], priority, always=True) if priority is not None else b""
     if pending is None:
         return out
-    seat, kind, prompt = pending
-    return out + length_delimited(_HEADER[4], b"".join([
-        varint_field(_PENDING_SEAT, seat), varint_field(_PENDING_KIND, kind),
-        varint_field(_PENDING_PROMPT, prompt)]))
+    return out + length_delimited(_HEADER[4], varints(_PENDING_FIELDS, pending))
 
 
 def header_message(head: bytes, priority: int | None, pending: tuple[int, int, int] | None,
@@ -152,14 +153,12 @@ def player_message(*, seat: int, name: str, life: int, library_count: int, hand_
     """A serialized ``Player`` (the fields of :func:`server.view.encode.encode_player`, which
     a test checks it matches); ``mana_pool``: W, U, B, R, G, C."""
     k = _PLAYER
-    pool = b"".join([varint_field(key, n) for key, n in zip(_POOL, mana_pool, strict=True)])
     return b"".join([
-        varint_field(k[0], seat), length_delimited(k[1], name.encode()) if name else b"",
-        varint_field(k[2], life), varint_field(k[3], library_count),
-        varint_field(k[4], hand_count), length_delimited(k[5], pool),
-        varint_field(k[6], lands_played), varint_field(k[7], int(has_lost)),
-        varint_field(k[8], poison), varint_field(k[9], mulligans),
-        varint_field(k[10], max_hand_size), varint_field(k[11], planar_deck_count)])
+        varints(k[:1], (seat,)), length_delimited(k[1], name.encode()) if name else b"",
+        varints(k[2:5], (life, library_count, hand_count)),
+        length_delimited(k[5], varints(_POOL, mana_pool)),
+        varints(k[6:], (lands_played, int(has_lost), poison, mulligans, max_hand_size,
+                        planar_deck_count))])
 
 
 def set_player_op(player: bytes) -> bytes:
