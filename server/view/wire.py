@@ -31,7 +31,8 @@ def varint(value: int) -> bytes:
 
 
 #: Varints of every value below 16 Ki (lengths, seats, ids of a session), precomputed.
-_SMALL = [varint(n) for n in range(1 << 14)]
+_LIMIT = 1 << 14
+_SMALL = [varint(n) for n in range(_LIMIT)]
 
 
 def _key(descriptor: object, name: str, wire_type: int) -> bytes:
@@ -42,7 +43,7 @@ def _key(descriptor: object, name: str, wire_type: int) -> bytes:
 def length_delimited(key: bytes, payload: bytes) -> bytes:
     """One length-delimited field (wire type 2): a string, bytes or a submessage."""
     size = len(payload)
-    return key + (_SMALL[size] if size < len(_SMALL) else varint(size)) + payload
+    return key + (_SMALL[size] if size < _LIMIT else varint(size)) + payload
 
 
 def varint_field(key: bytes, value: int, always: bool = False) -> bytes:
@@ -50,14 +51,14 @@ def varint_field(key: bytes, value: int, always: bool = False) -> bytes:
     and set (``always``)."""
     if not value and not always:
         return b""
-    return key + (_SMALL[value] if 0 <= value < len(_SMALL) else varint(value))
+    return key + (_SMALL[value] if 0 <= value < _LIMIT else varint(value))
 
 
 
 def varints(keys: tuple[bytes, ...], values: tuple[int, ...]) -> bytes:
     """Varint fields in field-number order (``keys`` from :func:`_keys`), zeros omitted."""
-    small, limit = _SMALL, len(_SMALL)
-    return b"".join([key + (small[value] if 0 <= value < limit else varint(value))
+    small = _SMALL
+    return b"".join([key + (small[value] if 0 <= value < _LIMIT else varint(value))
                      for key, value in zip(keys, values, strict=True) if value])
 
 
@@ -81,7 +82,7 @@ def delta_message(prev_id: int, state_id: int, ops: list[bytes], view_hash: byte
                   events: list[pb.GameEvent]) -> bytes:
     """A serialized ``ServerMessage{delta}`` from already serialized ops (most of them shared
     by every view class that sends them); the events are serialized by protobuf."""
-    small, limit = _SMALL, len(_SMALL)
+    small, limit = _SMALL, _LIMIT
     parts = [_PREV, small[prev_id] if 0 < prev_id < limit else varint(prev_id),
              _STATE, small[state_id] if 0 < state_id < limit else varint(state_id)] \
         if prev_id > 0 and state_id > 0 \
