@@ -26,7 +26,7 @@ from protocol.viewhash import HEADER, OBJECT, PLAYER, ZONE, bytes_digest, elemen
 from server.engine import Game, Player, Zone, looking
 from server.engine.actions import PassPriority
 from server.engine.state import DecisionKind
-from server.view.encode import ObjectCache, encode_header_parts, zone_contents
+from server.view.encode import encode_header_parts, encode_object, zone_contents
 from server.view.project import (
     HeaderBase,
     HeaderView,
@@ -209,7 +209,6 @@ class Changes:
             if self.zones.get(key) == ids:
                 self._zones[key] = hit
         return hit
-    _cache: ObjectCache = field(default_factory=ObjectCache)
 
     def shared_object(self, game: Game, oid: str, zone_owner: int
                       ) -> tuple[ObjectView, pb.GameObject, int]:
@@ -219,7 +218,7 @@ class Changes:
         hit = self._built.get(key)
         if hit is None:
             view = view_of(game, oid, zone_owner, frozenset())
-            msg = self._cache.encode(view)
+            msg = encode_object(view)  # only changed objects get here: no cache to ask
             hit = (view, msg, element_digest(OBJECT, msg))
             self._built[key] = hit
         return hit
@@ -242,7 +241,6 @@ class GameTracker:
     player_versions: tuple[int, ...] = ()
     player_ops: tuple[bytes, ...] = ()
     player_digests: tuple[int, ...] = ()
-    cache: ObjectCache = field(default_factory=ObjectCache)
     number: int = 0
     zones: dict[ZoneKey, tuple[str, ...]] = field(default_factory=dict)
     #: The last signatures as whole lists (ids, fields, counters, stickers, combat).
@@ -308,8 +306,6 @@ class GameTracker:
         for key, now in (zones.items() if everything else zones_changed.items()):
             if key[0] in _SETTLED_ZONES:
                 changed.update(now if everything else set(now).difference(previous.get(key, ())))
-        if len(self.cache) > 4 * len(game.objects):
-            self.cache.keep_only_ids(game.objects)  # forget what is gone
         return self._changes(changed, zones, zones_changed)
 
     def _zones(self, game: Game) -> tuple[dict[ZoneKey, tuple[str, ...]],
@@ -337,7 +333,7 @@ class GameTracker:
         return Changes(self.header_source, self.player_states, changed, self.header_version,
                        self.player_versions, self.header_op, self.header_digest,
                        self.player_ops, self.player_digests, self.number, zones,
-                       zones_changed, _cache=self.cache)
+                       zones_changed)
 
     def _set_header(self, header: bytes) -> None:
         """A new header (serialized ``GameHeader``)."""
