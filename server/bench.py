@@ -41,8 +41,11 @@ class BenchReport:
 
     def to_json(self) -> str:
         """One JSON line of figures (medians, and the 90th percentile where it helps)."""
-        def pct(values: list[float], q: int) -> float:
-            return statistics.quantiles(values, n=10)[q - 1] if len(values) > 1 else 0.0
+        def pct(values: list[float], q: float) -> float:
+            """The ``q``-th decile (fractional: 2.5 is the first quartile)."""
+            if len(values) < 2:
+                return 0.0
+            return statistics.quantiles(values, n=40)[round(q * 4) - 1]
 
         median_delta = statistics.median(self.delta_bytes) if self.delta_bytes else 0
         median_snapshot = statistics.median(self.snapshot_bytes) if self.snapshot_bytes else 0
@@ -58,6 +61,10 @@ class BenchReport:
             if median_snapshot else 0.0,
             "median_delta_us_per_view_class": round(statistics.median(self.delta_us), 1)
             if self.delta_us else 0.0,
+            # The costs are bimodal (deltas of priority passes, deltas that rebuild objects):
+            # the quartiles show where the median sits between the two.
+            "q1_delta_us_per_view_class": round(pct(self.delta_us, 2.5), 1),
+            "q3_delta_us_per_view_class": round(pct(self.delta_us, 7.5), 1),
             "p90_delta_us_per_view_class": round(pct(self.delta_us, 9), 1),
             "median_class_only_us": round(statistics.median(self.class_us), 1)
             if self.class_us else 0.0,
