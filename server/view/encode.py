@@ -150,7 +150,8 @@ def encode_header(header: HeaderView) -> pb.GameHeader:
 
 def encode_header_parts(base: HeaderBase) -> tuple[bytes, bytes]:
     """A header's serialized fields around priority and the pending decision
-    (:func:`server.view.wire.header_parts`): the same fields as :func:`encode_header`."""
+    (:func:`server.view.wire.header_parts`): the same fields as :func:`encode_header`, which
+    tests check byte for byte after every action of whole games."""
     turn, active, step, result, phase, starting, triggers, planar = base
     return wire.header_parts(
         turn=turn, active_seat=active, step=int(step),

@@ -262,8 +262,8 @@ def project(game: Game, viewer: int) -> View:
 
 #: A header without priority and the pending decision: (turn, active, step, result, phase,
 #: starting seat, waiting triggers, planar controller) -- :class:`HeaderView`'s other fields.
-HeaderBase = tuple[int, int, Step, "tuple[tuple[int, ...], str] | None", GamePhase, int,
-                   "tuple[TriggerView, ...]", int]
+HeaderBase = tuple[int, int, Step, tuple[tuple[int, ...], str] | None, GamePhase, int,
+                   tuple[TriggerView, ...], int]
 
 
 def header_base(game: Game) -> HeaderBase:

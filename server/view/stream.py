@@ -49,10 +49,6 @@ from server.view.wire import delta_message
 _OWN_ZONES = (Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD)
 
 
-def _player_op(msg: pb.Player) -> pb.DeltaOp:
-    return pb.DeltaOp(set_player=msg)
-
-
 def _object_op(update: bool, msg: pb.GameObject) -> pb.DeltaOp:
     return pb.DeltaOp(update_object=msg) if update else pb.DeltaOp(create_object=msg)
 

@@ -7,10 +7,12 @@ every action costs far more than the protocol budget allows (architecture.md). A
 one ``attrgetter``), copies of its mutable ones, and the combat facts it shows. An object
 whose signature is unchanged projects to the same :class:`~server.view.project.ObjectView`,
 so each view class rebuilds only the objects in ``changed``. The header and the players are
-projected and encoded once per action for all classes, and an object seen the same way by
-several classes is built and encoded once (:meth:`Changes.shared_object`). The engine stays
-untouched (invariant 1: it knows nothing of views); property tests check the streams equal a
-full projection after every action.
+serialized once per action for all classes -- written by hand (:mod:`server.view.wire`) around
+the parts that did not change, their views built only when read -- and an object seen the
+same way by several classes is built and encoded once (:meth:`Changes.shared_object`). The
+engine stays untouched (invariant 1: it knows nothing of views); property tests check the
+streams equal a full projection after every action, and the hand-written bytes equal
+protobuf's.
 """
 
 from __future__ import annotations
@@ -131,9 +133,6 @@ def _changed(before: tuple[Any, ...], after: tuple[Any, ...]) -> set[str]:
 
 #: Zones whose cards can't change while they stay there (hands, graveyards, the ante).
 _SETTLED_ZONES = (Zone.HAND, Zone.GRAVEYARD, Zone.ANTE)
-
-#: The zones whose objects some viewer may see (libraries only through looks).
-_OPEN_ZONES = (Zone.BATTLEFIELD, Zone.STACK, Zone.EXILE, Zone.COMMAND)
 
 
 #: A header as (its base, priority, pending decision); the :class:`HeaderView` is built
