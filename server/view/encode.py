@@ -148,11 +148,22 @@ def encode_header(header: HeaderView) -> pb.GameHeader:
     return msg
 
 
-def encode_header_parts(base: HeaderBase) -> tuple[bytes, bytes]:
+def encode_header_parts(base: HeaderBase, tails: dict[tuple[object, ...], bytes] | None = None
+                        ) -> tuple[bytes, bytes]:
     """A header's serialized fields around priority and the pending decision
     (:func:`server.view.wire.header_parts`): the same fields as :func:`encode_header`, which
-    tests check byte for byte after every action of whole games."""
+    tests check byte for byte after every action of whole games. ``tails``: tails already
+    encoded, by the part of the base they come from (kept by the caller; it changes seldom:
+    result, phase, starting seat, waiting triggers, planar controller)."""
     turn, active, step, result, phase, starting, triggers, planar = base
+    if tails is not None:
+        tail = tails.get(base[3:])
+        if tail is not None:
+            return wire.header_head(turn, active, int(step)), tail
+        if len(tails) >= _TAILS_KEPT:
+            tails.clear()
+        head, tails[base[3:]] = encode_header_parts(base)
+        return head, tails[base[3:]]
     return wire.header_parts(
         turn=turn, active_seat=active, step=int(step),
         result=pb.GameResult(winners=result[0], reason=result[1]) if result else None,
@@ -162,6 +173,9 @@ def encode_header_parts(base: HeaderBase) -> tuple[bytes, bytes]:
                   for t in triggers],
         planar_controller=planar if planar >= 0 else None)
 
+
+#: How many header tails a caller of :func:`encode_header_parts` keeps.
+_TAILS_KEPT = 32
 
 _PHASES = {
     GamePhase.CHOOSE_STARTING_PLAYER: pb.GAME_PHASE_CHOOSE_STARTING_PLAYER,

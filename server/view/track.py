@@ -97,8 +97,9 @@ def _player_signature(player: Player) -> tuple[Any, ...]:
 #: How many recent public states of one player are kept (a turn's worth, about).
 _PLAYER_CACHE_SIZE = 64
 
-#: The combat facts of an object in no combat (attacking, blocking, attacking a planeswalker).
-_NO_FIGHT = (None, None, None)
+#: What an object without counters, stickers or combat facts (attacking, blocking, attacking
+#: a planeswalker) has in those columns of a scan.
+_EMPTY: tuple[Any, ...] = ({}, [], (None, None, None))
 
 
 def _fight(game: Game, ids: list[str]) -> list[tuple[Any, ...]] | None:
@@ -113,21 +114,24 @@ def _fight(game: Game, ids: list[str]) -> list[tuple[Any, ...]] | None:
 
 def _changed(before: tuple[Any, ...], after: tuple[Any, ...]) -> set[str]:
     """The ids whose signature differs between two scans ``(ids, fields, counters,
-    stickers, combat)``; an id new in ``after`` counts as changed."""
+    stickers, combat)``; an id new in ``after`` counts as changed. A column of None stands
+    for every object having none (no counters, stickers or combat)."""
     ids, old_ids = after[0], before[0]
-    old_fight, new_fight = before[4] or repeat(_NO_FIGHT), after[4] or repeat(_NO_FIGHT)
+    old_columns = [c if c is not None else repeat(e) for c, e in zip(before[2:], _EMPTY,
+                                                                       strict=True)]
+    new_columns = [c if c is not None else repeat(e) for c, e in zip(after[2:], _EMPTY,
+                                                                      strict=True)]
     if ids == old_ids:  # the usual case: compare column by column at C speed
         changed: set[str] = set()
-        changed.update(compress(ids, map(ne, before[1], after[1])))  # often differs
-        for old, new in zip(before[2:4], after[2:4], strict=True):
-            if old != new:
+        if before[1] != after[1]:
+            changed.update(compress(ids, map(ne, before[1], after[1])))
+        for n, (old, new) in enumerate(zip(old_columns, new_columns, strict=True)):
+            if before[2 + n] != after[2 + n]:
                 changed.update(compress(ids, map(ne, old, new)))
-        if before[4] != after[4]:
-            changed.update(compress(ids, map(ne, old_fight, new_fight)))
         return changed
-    # Zones changed: match objects by id (the combat column may be an endless repeat).
-    get = dict(zip(old_ids, zip(*before[1:4], old_fight, strict=False), strict=True)).get
-    return {oid for oid, sig in zip(ids, zip(*after[1:4], new_fight, strict=False),
+    # Zones changed: match objects by id (a column of None is an endless repeat).
+    get = dict(zip(old_ids, zip(before[1], *old_columns, strict=False), strict=True)).get
+    return {oid for oid, sig in zip(ids, zip(after[1], *new_columns, strict=False),
                                     strict=True) if get(oid) != sig}
 
 
@@ -251,6 +255,8 @@ class GameTracker:
     #: A copy of every visible zone's id list at the last call (in :func:`_zone_lists` order).
     _zone_copies: list[list[str]] = field(default_factory=list)
     _zone_names: list[ZoneKey] = field(default_factory=list)
+    #: Encoded header tails by what they show (:func:`encode_header_parts`).
+    _header_tails: dict[tuple[object, ...], bytes] = field(default_factory=dict)
     #: Per seat: recent states of the player, with their op and digest.
     _player_cache: list[dict[PlayerState, tuple[bytes, int]]] = field(default_factory=list)
 
@@ -285,9 +291,10 @@ class GameTracker:
         objs = list(map(game.objects.__getitem__, ids))
         # Every signature is read with C-level maps, and compared list against list (most
         # actions change no object, or one).
+        counters, stickers = list(map(_COUNTERS, objs)), list(map(_STICKERS, objs))
         sigs = (ids, list(map(_READ, objs)),
-                list(map(dict.copy, map(_COUNTERS, objs))),
-                list(map(list.copy, map(_STICKERS, objs))), _fight(game, ids))
+                list(map(dict.copy, counters)) if any(counters) else None,
+                list(map(list.copy, stickers)) if any(stickers) else None, _fight(game, ids))
         changed = set(ids) if everything else _changed(self.sigs, sigs)
         if game.turn != last_turn and not everything:
             # The only part of a view that depends on the turn number is summoning sickness
@@ -353,7 +360,7 @@ class GameTracker:
             self.header_rest = rest
             base = header_base(game)
             if source is None or base != source[0]:
-                self.header_parts = encode_header_parts(base)
+                self.header_parts = encode_header_parts(base, self._header_tails)
                 source = (base, None, None)
         if source != self.header_source or game.priority != source[1] \
                 or pending_info != source[2]:

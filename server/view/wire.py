@@ -73,6 +73,7 @@ def _keys(descriptor: object, names: tuple[str, ...], wire_types: str) -> tuple[
 _HEADER = _keys(pb.GameHeader.DESCRIPTOR, (
     "turn", "active_seat", "step", "priority_seat", "pending", "result", "phase",
     "starting_seat", "triggers", "planar_controller"), "0000220020")
+_HEADER_HEAD = _HEADER[:3]
 _DELTA = _key(mpb.ServerMessage.DESCRIPTOR, "delta", 2)
 _PREV, _STATE, _OPS, _HASH, _EVENTS = _keys(pb.Delta.DESCRIPTOR, (
     "prev_state_id", "state_id", "ops", "view_hash", "events"), "00222")
@@ -107,7 +108,7 @@ def header_parts(*, turn: int, active_seat: int, step: int, result: pb.GameResul
     """A ``GameHeader``'s serialized fields before and after priority and the pending
     decision (the only ones that change on most actions), for :func:`header_message`."""
     k = _HEADER
-    head = varints(k[:3], (turn, active_seat, step))
+    head = header_head(turn, active_seat, step)
     tail = b"".join([
         length_delimited(k[5], result.SerializeToString(deterministic=True))
         if result is not None else b"",
@@ -116,6 +117,12 @@ def header_parts(*, turn: int, active_seat: int, step: int, result: pb.GameResul
         varint_field(k[9], planar_controller, always=True)
         if planar_controller is not None else b""])
     return head, tail
+
+
+def header_head(turn: int, active_seat: int, step: int) -> bytes:
+    """The head part of :func:`header_parts` alone (it changes every step; the tail seldom
+    does)."""
+    return varints(_HEADER_HEAD, (turn, active_seat, step))
 
 
 def _middle(priority: int | None, pending: tuple[int, int, int] | None) -> bytes:
