@@ -117,19 +117,18 @@ def _changed(before: tuple[Any, ...], after: tuple[Any, ...]) -> set[str]:
     stickers, combat)``; an id new in ``after`` counts as changed. A column of None stands
     for every object having none (no counters, stickers or combat)."""
     ids, old_ids = after[0], before[0]
-    old_columns = [c if c is not None else repeat(e) for c, e in zip(before[2:], _EMPTY,
-                                                                       strict=True)]
-    new_columns = [c if c is not None else repeat(e) for c, e in zip(after[2:], _EMPTY,
-                                                                      strict=True)]
-    if ids == old_ids:  # the usual case: compare column by column at C speed
+    if ids == old_ids:  # the usual case: compare whole columns, then objects, at C speed
         changed: set[str] = set()
         if before[1] != after[1]:
             changed.update(compress(ids, map(ne, before[1], after[1])))
-        for n, (old, new) in enumerate(zip(old_columns, new_columns, strict=True)):
-            if before[2 + n] != after[2 + n]:
-                changed.update(compress(ids, map(ne, old, new)))
+        for n, empty in enumerate(_EMPTY, start=2):
+            if before[n] != after[n]:
+                changed.update(compress(ids, map(ne, before[n] or repeat(empty),
+                                                 after[n] or repeat(empty))))
         return changed
     # Zones changed: match objects by id (a column of None is an endless repeat).
+    old_columns = [c or repeat(e) for c, e in zip(before[2:], _EMPTY, strict=True)]
+    new_columns = [c or repeat(e) for c, e in zip(after[2:], _EMPTY, strict=True)]
     get = dict(zip(old_ids, zip(before[1], *old_columns, strict=False), strict=True)).get
     return {oid for oid, sig in zip(ids, zip(after[1], *new_columns, strict=False),
                                     strict=True) if get(oid) != sig}
