@@ -265,16 +265,18 @@ class GameTracker:
 
         A priority pass that neither resolved anything nor ended the step (rules 117.3d,
         117.4: passes in succession still counting; same turn, step and stack) changes only
-        who has priority: objects and zones are not re-examined then.
+        who has priority: players, objects and zones are not re-examined then.
         """
-        self._header_and_players(game)
         moment = (game.turn, game.step, game.phase, tuple(game.stack), len(game.looks))
         # After a pass that only moved priority, the count of passes in succession is
         # positive (117.4); resolving (even paused, 608.2c) or ending the step resets it.
         if isinstance(action, PassPriority) and game.passes > 0 and game.resolving is None \
                 and moment == self.moment and self.number:
+            self._header(game)
             self.number += 1
             return self._changes(set(), self.zones, {})
+        self._header(game)
+        self._players(tuple(map(_player_signature, game.players)))
         self.moment = moment
         looks = tuple((tuple(lk.ids), lk.seats) for lk in game.looks) if game.looks else ()
         everything = looks != self.looks or not self.sigs
@@ -346,7 +348,7 @@ class GameTracker:
         self.header_op = set_header_op(header)
         self.header_digest = bytes_digest(HEADER, header)
 
-    def _header_and_players(self, game: Game) -> None:
+    def _header(self, game: Game) -> None:
         pending = game.pending
         pending_info = (pending.seat, pending.kind, pending.prompt_id) if pending else None
         triggers = game.pending_triggers
@@ -370,7 +372,6 @@ class GameTracker:
             self._set_header(header_message(head, game.priority, (
                 pending_info[0], int(pending_info[1]), pending_info[2])
                 if pending_info is not None else None, tail))
-        self._players(tuple(map(_player_signature, game.players)))
 
     def _players(self, states: tuple[PlayerState, ...]) -> None:
         """Each player whose public state changed gets a new version, op and digest."""
