@@ -205,9 +205,19 @@ class ViewStream:
             for _, ids in zone_changed:
                 entered.update(i for i in ids if i not in objects)
             fresh = dict(zone_changed)
-            visible = {oid for key in keys for oid in fresh.get(key, zones.get(key, ()))}
-            visible |= looked
-            for oid in [o for o in objects if o not in visible]:
+            if in_step:
+                # Only what left a changed zone or stopped being looked at can leave the
+                # view (an object never changes zones under the same id, 400.7).
+                gone = {oid for key, _ in zone_changed for oid in zones.get(key, ())}
+                gone.difference_update(*fresh.values())
+                gone |= self.looked - looked
+                gone = {oid for oid in gone - looked
+                        if oid in objects and not self._shown(game, oid, fresh)}
+            else:
+                visible = {oid for key in keys for oid in fresh.get(key, zones.get(key, ()))}
+                visible |= looked
+                gone = {oid for oid in objects if oid not in visible}
+            for oid in sorted(gone):
                 if replaced is not None:
                     replaced.setdefault(oid, objects[oid])
                 del objects[oid]
@@ -255,8 +265,16 @@ class ViewStream:
             self.digest.set(("z", int(key[0]), key[1]), element)
             ops.append(op)
         self.looked = looked
-        if zone_changed:
-            self.cache.keep_only_ids(objects)
+        if len(self.cache) > 2 * len(objects) + 64:
+            self.cache.keep_only_ids(objects)  # forget what is gone, now and then
+
+    def _shown(self, game: Game, oid: str, fresh: dict[ZoneKey, tuple[str, ...]]) -> bool:
+        """Whether ``oid`` is in a zone this class sees (``fresh``: zones just changed)."""
+        obj = game.objects.get(oid)
+        if obj is None:
+            return False
+        key = (obj.zone, obj.owner if obj.zone in _OWN_ZONES else -1)
+        return key in self._open and oid in fresh.get(key, self.zones.get(key, ()))
 
     def _keys(self, game: Game) -> list[ZoneKey]:
         """The zones this class sees (they change only when the ante zone appears)."""

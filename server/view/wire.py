@@ -74,6 +74,7 @@ _HEADER = _keys(pb.GameHeader.DESCRIPTOR, (
     "turn", "active_seat", "step", "priority_seat", "pending", "result", "phase",
     "starting_seat", "triggers", "planar_controller"), "0000220020")
 _HEADER_HEAD = _HEADER[:3]
+_PRIORITY, _PENDING = _HEADER[3:5]
 _DELTA = _key(mpb.ServerMessage.DESCRIPTOR, "delta", 2)
 _PREV, _STATE, _OPS, _HASH, _EVENTS = _keys(pb.Delta.DESCRIPTOR, (
     "prev_state_id", "state_id", "ops", "view_hash", "events"), "00222")
@@ -99,7 +100,8 @@ def delta_message(prev_id: int, state_id: int, ops: list[bytes], view_hash: byte
 
 
 _SET_HEADER = _key(pb.DeltaOp.DESCRIPTOR, "set_header", 2)
-_PENDING_FIELDS = _keys(pb.PendingInfo.DESCRIPTOR, ("seat", "kind", "prompt_id"), "000")
+_PENDING_SEAT, _PENDING_KIND, _PENDING_PROMPT = _keys(
+    pb.PendingInfo.DESCRIPTOR, ("seat", "kind", "prompt_id"), "000")
 
 
 def header_parts(*, turn: int, active_seat: int, step: int, result: pb.GameResult | None,
@@ -125,20 +127,27 @@ def header_head(turn: int, active_seat: int, step: int) -> bytes:
     return varints(_HEADER_HEAD, (turn, active_seat, step))
 
 
-def _middle(priority: int | None, pending: tuple[int, int, int] | None) -> bytes:
-    """Priority (if anybody has it) and the pending decision (if any), serialized."""
-    out = varint_field(_HEADER[3], priority, always=True) if priority is not None else b""
-    if pending is None:
-        return out
-    return out + length_delimited(_HEADER[4], varints(_PENDING_FIELDS, pending))
-
-
 def header_message(head: bytes, priority: int | None, pending: tuple[int, int, int] | None,
                    tail: bytes) -> bytes:
     """A serialized ``GameHeader``: ``head`` and ``tail`` from :func:`header_parts`, with
     this priority seat (None: nobody) and pending decision (seat, kind, prompt id; None:
-    none, once the game is over)."""
-    return b"".join([head, _middle(priority, pending), tail])
+    none, once the game is over). Straight-line code: it runs after every action."""
+    small, limit = _SMALL, _LIMIT
+    parts = [head]
+    if priority is not None:  # optional: written even when 0
+        parts += (_PRIORITY, small[priority] if 0 <= priority < limit else varint(priority))
+    if pending is not None:  # a set submessage is written even when empty
+        seat, kind, prompt = pending
+        shown = b"".join([
+            _PENDING_SEAT + small[seat] if 0 < seat < limit else varint_field(
+                _PENDING_SEAT, seat),
+            _PENDING_KIND + small[kind] if 0 < kind < limit else varint_field(
+                _PENDING_KIND, kind),
+            _PENDING_PROMPT + small[prompt] if 0 < prompt < limit else varint_field(
+                _PENDING_PROMPT, prompt)])
+        parts += (_PENDING, small[len(shown)], shown)
+    parts.append(tail)
+    return b"".join(parts)
 
 
 def set_header_op(header: bytes) -> bytes:
