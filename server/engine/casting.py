@@ -116,6 +116,16 @@ def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None 
     instant_speed = card.is_type("Instant") or card.has_keyword("Flash")
     if not instant_speed and not is_sorcery_speed(game, seat):
         return False
+    return choices_payable(game, seat, obj, spell_cost(game, card, 0), pool)
+
+
+def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
+                    pool: Potential | None = None) -> bool:
+    """Whether ``seat`` can make the choices of casting ``obj``'s card -- some mode with
+    legal targets (601.2b-c, 700.2a), its additional cost (601.2f) -- and pay ``total`` (the
+    spell's total mana cost, however it is cast) plus the cheapest possible mode's cost
+    (700.2h). ``pool``: the seat's potential mana, if known."""
+    card = obj.card
     cheapest = ManaCost()
     if card.modes:
         possible = [m for m in range(len(card.modes))
@@ -130,7 +140,7 @@ def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None 
     if card.additional_cost and not cost_choices(game, seat, card, obj.id):
         return False  # rule 601.2f: the additional cost can't be paid
     return affordable(potential_pool(game, seat) if pool is None else pool,
-                      spell_cost(game, card, 0).plus(cheapest))
+                      total.plus(cheapest))
 
 
 def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:

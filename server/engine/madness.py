@@ -30,9 +30,7 @@ from server.cards.model import Effect, TriggeredAbility, TriggerEvent, Verb
 from server.engine import casting, zone_rules
 from server.engine.actions import Action, CastSpell, Decline
 from server.engine.events import Event
-from server.engine.mana import affordable, potential_pool
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
-from server.engine.targeting import targets_available
 from server.engine.zones import fresh_id, move, put_into_graveyards
 
 #: The decision kinds this module poses and answers.
@@ -123,19 +121,7 @@ def castable(game: Game, seat: int, obj: GameObject) -> bool:
     if card.is_land or card.madness_cost is None or obj.zone is not Zone.EXILE \
             or obj.owner != seat:
         return False
-    cheapest = ManaCost()
-    if card.modes:
-        possible = [m for m in range(len(card.modes))
-                    if targets_available(game, card.spell_targets((m,)), seat, source=card)]
-        if not possible:
-            return False  # rule 700.2a: no mode can be chosen
-        if card.mode_costs:  # rule 700.2h
-            cheapest = min((card.mode_costs[m] for m in possible), key=lambda c: c.mana_value)
-    elif not targets_available(game, card.spell_targets(), seat, source=card):
-        return False
-    if card.additional_cost and not casting.cost_choices(game, seat, card, obj.id):
-        return False  # rule 601.2f: the additional cost can't be paid
-    return affordable(potential_pool(game, seat), cost(game, card, 0).plus(cheapest))
+    return casting.choices_payable(game, seat, obj, cost(game, card, 0))
 
 
 def options(game: Game, choice: Choice) -> tuple[Action, ...]:
