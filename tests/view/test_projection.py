@@ -12,21 +12,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.engine import Game, Zone, apply
+from server.engine import Zone, apply
 from server.view import SPECTATOR, apply_ops, diff, project
 from server.view.encode import ObjectCache, encode_view, view_hash
 from tests.engine.helpers import demo_game
+from tests.view.helpers import hidden_from
 
 VIEWERS = (0, 1, SPECTATOR)
-
-
-def _hidden_ids(game: Game, viewer: int) -> set[str]:
-    hidden: set[str] = set()
-    for p in game.players:
-        hidden.update(p.library)
-        if p.seat != viewer:
-            hidden.update(p.hand)
-    return hidden
 
 
 @settings(max_examples=30, deadline=None)
@@ -47,7 +39,7 @@ def test_400_2_diff_then_apply_is_exact_and_hidden_objects_never_appear(
         for v in VIEWERS:
             nxt = project(game, v)
             assert apply_ops(views[v], diff(views[v], nxt)) == nxt
-            hidden = _hidden_ids(game, v)
+            hidden = hidden_from(game, v)
             assert hidden.isdisjoint(nxt.objects)
             for obj in nxt.objects.values():
                 assert obj.zone is not Zone.LIBRARY

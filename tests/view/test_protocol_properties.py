@@ -37,6 +37,7 @@ from server.view.track import (
     PROJECTED_MUTABLE,
     GameTracker,
 )
+from tests.view.helpers import hidden_from
 
 EXAMPLES = 1000 if os.environ.get("MANAWIRE_NIGHTLY") else 200
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
@@ -65,17 +66,6 @@ def choose(rng: random.Random, game: Game) -> tuple[int, object]:
     if acting and rng.random() < 0.85:
         return d.seat, rng.choice(acting)
     return d.seat, rng.choice(d.options)
-
-
-def hidden_from(game: Game, viewer: int) -> set[str]:
-    """Ids of cards in hidden zones the viewer may not see now (400.2, 701.20)."""
-    hidden: set[str] = set()
-    for p in game.players:
-        hidden.update(p.library)
-        if p.seat != viewer:
-            hidden.update(p.hand)
-    hidden.difference_update(looking.visible_hidden_ids(game, viewer))
-    return hidden
 
 
 def _ids_in(message: mpb.ServerMessage) -> list[str]:
