@@ -472,9 +472,8 @@ def _begin_step(game: Game, events: list[Event]) -> None:
     active_in_game = not game.players[game.active].has_lost
     if game.step is Step.UNTAP and active_in_game:
         rules = {r for plane in planar.face_up(game) for r in plane.card.plane_rules}
-        if "skip_untap_steps" in rules:
-            pass  # The Eon Fog (901.7): players skip their untap steps
-        else:
+        # The Eon Fog (901.7): players skip their untap steps, so nothing untaps.
+        if "skip_untap_steps" not in rules:
             everyone = "all_permanents_untap" in rules  # Horizon Boughs (901.7)
             for oid in game.battlefield:  # rule 502.3: unless an effect keeps it tapped
                 obj = game.objects[oid]
