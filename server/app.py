@@ -1,25 +1,41 @@
-"""Wiring: one client connection from hello to goodbye, independent of the transport.
+"""Wiring: client connections from hello (or resume) to goodbye, independent of the transport.
 
 The transport hands :meth:`App.handle_connection` a :class:`Socket`; tests can hand it a
 trio memory-stream pair instead of a WebSocket.
+
+Sessions. ``Hello`` starts a session and ``Welcome`` gives it a secret resume token; the
+server keeps only the token's SHA-256 hash (in memory and in the store). ``Resume`` on a new
+connection presents the token: the session, and its place in a room, move to the new
+connection (an older connection still holding it is closed with :data:`CLOSE_REPLACED`), and
+the token is replaced by a new one. Which room a connection is in is decided by that room's
+answer to the join (a refused join leaves the connection where it was); its seat is the
+room's own record.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import hmac
+import itertools
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
+import secrets
+from dataclasses import dataclass, field
+from typing import Protocol, assert_never
 
 import trio
 
 import server
 from protocol.v1 import messages_pb2 as mpb
+from server.rooms import room as cmd
 from server.rooms import session as req
-from server.rooms.lobby import Lobby, LobbyFullError
-from server.rooms.room import Command, Member, Room
+from server.rooms.lobby import MAX_ROOMS, Lobby, LobbyFullError
+from server.rooms.pump import RoomGoneError, RoomHost
+from server.rooms.room import ConnId, RoomConfig
 from server.rooms.session import PROTOCOL_VERSION, Session, SessionError, error_bytes
 from server.store import Store
+from server.store.sqlite import PutSession
+from server.store.writer import StoreWriter
 
 log = logging.getLogger("manawire")
 
@@ -46,29 +62,60 @@ class Socket(Protocol):
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-connection limits that keep one client from stalling or flooding the server."""
+    """The server's limits (README.md, "Limits"); every one answers with a clear error or
+    close reason."""
 
     outbox_size: int = 1024  # messages queued for one client before it is disconnected
     send_timeout: float = 10.0  # seconds one send may take before the client is dropped
+    max_rooms: int = MAX_ROOMS  # rooms on this server
+    max_rooms_per_session: int = 4  # live rooms one session (connection) has created
+    room: RoomConfig = field(default_factory=RoomConfig)
 
 
-CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later"
+CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the server restarts; resume after it is back
+CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later": the client fell behind
+CLOSE_INTERNAL = 1011  # RFC 6455: an unexpected condition (an incident id is logged)
+CLOSE_REPLACED = 4001  # a newer connection resumed this session
 
 
-@dataclass
+def token_hash(token: str) -> bytes:
+    """The stored form of a resume token."""
+    return hashlib.sha256(token.encode()).digest()
+
+
+@dataclass(eq=False)
+class _SessionRecord:
+    """A session the server knows: who, its token's hash, its room and live connection."""
+
+    session_id: str
+    name: str
+    token_hash: bytes
+    room_id: str | None = None
+    conn: _Connection | None = None
+    #: Live rooms this session created (the per-session room limit).
+    created: set[str] = field(default_factory=set)
+
+    def row(self) -> PutSession:
+        return PutSession(self.session_id, self.token_hash, self.name, self.room_id)
+
+
+@dataclass(eq=False)
 class _Connection:
     """One client's connection state, owned by its :meth:`App.handle_connection` task."""
 
+    conn_id: ConnId
     session: Session
     send: trio.MemorySendChannel[bytes]
-    scope: trio.CancelScope
-    member: Member | None = None
-    room: Room | None = None
-    kicked: str = ""
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    record: _SessionRecord | None = None
+    host: RoomHost | None = None
+    close_code: int = 0
+    close_reason: str = ""
 
-    def kick(self, reason: str) -> None:
-        """Disconnect this client (it fell behind); it may reconnect and resync later."""
-        self.kicked = self.kicked or reason
+    def close(self, code: int, reason: str) -> None:
+        """Disconnect this client with a close code (the first reason given wins)."""
+        if not self.close_code:
+            self.close_code, self.close_reason = code, reason[:120]
         self.scope.cancel()
 
     def reply(self, data: bytes) -> None:
@@ -76,87 +123,281 @@ class _Connection:
         try:
             self.send.send_nowait(data)
         except trio.WouldBlock:
-            self.kick("client too slow: outbox full")
+            self.close(CLOSE_TOO_SLOW, "client too slow: outbox full")
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass  # the connection is closing; it resumes later
 
 
 class App:
-    """The Manawire server application: lobby, rooms and client connections."""
+    """The Manawire server application: lobby, rooms, sessions and client connections."""
 
-    def __init__(self, store: Store, nursery: trio.Nursery, limits: Limits | None = None) -> None:
-        self.lobby = Lobby(store, nursery)
+    def __init__(self, store: Store, nursery: trio.Nursery, limits: Limits | None = None,
+                 writer: StoreWriter | None = None) -> None:
         self.limits = limits or Limits()
+        self.store = store
+        self.writer = writer or StoreWriter(store)
+        self.lobby = Lobby(self.writer, nursery, deliver=self._deliver,
+                           released=self._released, closed=self._room_closed,
+                           config=self.limits.room, max_rooms=self.limits.max_rooms)
+        self.conns: dict[ConnId, _Connection] = {}
+        self._sessions: dict[str, _SessionRecord] = {}
+        self._by_hash: dict[bytes, _SessionRecord] = {}
+        self._ids = itertools.count(1)
+        self.stopping = False
 
+    # ---- start and stop
+    def recover(self) -> int:
+        """Reload every unfinished game from the store and the sessions that may resume
+        into them (call once, before serving). Returns the number of rooms recovered."""
+        count = self.lobby.recover(self.store.unfinished_games())
+        live = set(self.lobby.hosts)
+        self.store.prune_sessions(live, older_than=86_400)
+        for row in self.store.sessions():
+            record = _SessionRecord(row.session_id, row.name, row.token_hash,
+                                    row.room_id if row.room_id in live else None)
+            self._sessions[row.session_id] = record
+            self._by_hash[row.token_hash] = record
+        return count
+
+    def shutdown(self) -> None:
+        """Freeze every room (their games are stored and go on after a restart) and close
+        every connection with 1012 (service restart)."""
+        self.stopping = True
+        self.lobby.stop()
+        for conn in list(self.conns.values()):
+            conn.close(CLOSE_SERVICE_RESTART, "server restarting; resume when it is back")
+
+    def close(self) -> None:
+        """Commit every queued store write and stop the writer thread."""
+        self.writer.close()
+
+    # ---- room callbacks (called by room pumps)
+    def _deliver(self, conn_id: ConnId, data: bytes) -> None:
+        conn = self.conns.get(conn_id)
+        if conn is not None:
+            conn.reply(data)
+
+    def _released(self, host: RoomHost, conns: list[ConnId]) -> None:
+        for conn_id in conns:
+            conn = self.conns.get(conn_id)
+            if conn is not None and conn.host is host:
+                conn.host = None
+
+    def _room_closed(self, host: RoomHost) -> None:
+        for record in self._sessions.values():
+            record.created.discard(host.room_id)
+            if record.room_id == host.room_id:
+                record.room_id = None
+        for conn in self.conns.values():
+            if conn.host is host:
+                conn.host = None
+
+    # ---- one connection
     async def handle_connection(self, sock: Socket) -> None:
         """Serve one client until it disconnects (or is disconnected)."""
         send, receive = trio.open_memory_channel[bytes](self.limits.outbox_size)
-        async with trio.open_nursery() as nursery:
-            conn = _Connection(Session(), send, nursery.cancel_scope)
-            nursery.start_soon(self._writer, sock, receive, conn.kick)
-            try:
-                while True:
+        conn = _Connection(next(self._ids), Session(), send)
+        if self.stopping:
+            await sock.close(CLOSE_SERVICE_RESTART, "server restarting")
+            return
+        self.conns[conn.conn_id] = conn
+        try:
+            with conn.scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._writer, sock, receive, conn)
                     try:
-                        data = await sock.recv()
-                    except SocketClosed:
-                        break
-                    try:
-                        rid, request = conn.session.receive(data)
-                    except SessionError as exc:
-                        conn.reply(error_bytes(exc.code, exc.message, exc.request_id))
-                        continue
-                    await self._dispatch(conn, rid, request)
-            finally:
-                nursery.cancel_scope.cancel()
-                if conn.room is not None and conn.member is not None:
-                    conn.room.disconnected(conn.member)
-        if conn.kicked:
+                        await self._read(sock, conn)
+                    finally:
+                        nursery.cancel_scope.cancel()
+        except Exception:  # fault isolation: this connection only
+            incident = secrets.token_hex(6)
+            log.exception("connection %d failed (incident %s)", conn.conn_id, incident)
+            conn.close(CLOSE_INTERNAL, f"internal error, incident {incident}")
+        finally:
+            del self.conns[conn.conn_id]
+            record = conn.record
+            if record is not None and record.conn is conn:
+                record.conn = None
+            if conn.host is not None:
+                conn.host.submit_nowait(cmd.Disconnect(conn.conn_id))
+        if conn.close_code:
             with trio.move_on_after(1):
-                await sock.close(CLOSE_TOO_SLOW, conn.kicked[:120])
+                await sock.close(conn.close_code, conn.close_reason)
+
+    async def _read(self, sock: Socket, conn: _Connection) -> None:
+        while True:
+            try:
+                data = await sock.recv()
+            except SocketClosed:
+                return
+            try:
+                rid, request = conn.session.receive(data)
+            except SessionError as exc:
+                conn.reply(error_bytes(exc.code, exc.message, exc.request_id))
+                continue
+            await self._dispatch(conn, rid, request)
 
     async def _dispatch(self, conn: _Connection, rid: int, request: req.Request) -> None:
-        """Answer a lobby request here; hand anything about a game to the member's room."""
+        """Answer a session or lobby request here; hand a game request to the connection's
+        room."""
         if isinstance(request, req.Hello):
-            conn.member = Member(conn.session.session_id, request.name, conn.send.clone(),
-                                 conn.kick)
-            conn.reply(mpb.ServerMessage(request_id=rid, welcome=mpb.Welcome(
-                protocol_version=PROTOCOL_VERSION, server_version=server.__version__,
-                session_id=conn.session.session_id)).SerializeToString())
+            await self._hello(conn, rid, request)
             return
+        if isinstance(request, req.Resume):
+            await self._resume(conn, rid, request)
+            return
+        record = conn.record
+        assert record is not None  # the session refuses everything but Hello/Resume before
         if isinstance(request, req.ListRooms):
             conn.reply(mpb.ServerMessage(
                 request_id=rid, room_list=self.lobby.listing()).SerializeToString())
-            return
-        if isinstance(request, req.CreateRoom):
+        elif isinstance(request, req.CreateRoom):
+            self._create(conn, record, rid, request)
+        elif isinstance(request, req.JoinRoom):
+            await self._join(conn, record, rid, request)
+        elif isinstance(request, req.LeaveRoom):
+            await self._leave(conn, record, rid)
+        elif isinstance(request, req.Act | req.RequestSnapshot | req.ConcedeGame):
+            host = conn.host
+            if host is None:
+                conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "join a room first", rid))
+                return
+            command: cmd.Command
+            if isinstance(request, req.Act):
+                command = cmd.Act(conn.conn_id, rid, request.prompt_id, request.option_index,
+                                  request.expected_state_id)
+            elif isinstance(request, req.RequestSnapshot):
+                command = cmd.Snapshot(conn.conn_id, rid)
+            else:
+                command = cmd.ConcedeGame(conn.conn_id, rid)
             try:
-                created = self.lobby.create(request.name, request.seats,
-                                            request.clock_seconds)
-            except LobbyFullError as exc:
-                conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_FULL, str(exc), rid))
-                return
-            conn.reply(mpb.ServerMessage(request_id=rid, room_list=mpb.RoomList(
-                rooms=[created.info()])).SerializeToString())
+                await host.submit(command)
+            except RoomGoneError:
+                conn.host = None
+                conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed", rid))
+        else:
+            assert_never(request)
+
+    def _welcome(self, session_id: str, token: str) -> mpb.Welcome:
+        return mpb.Welcome(protocol_version=PROTOCOL_VERSION,
+                           server_version=server.__version__, session_id=session_id,
+                           resume_token=token)
+
+    def _new_token(self, record: _SessionRecord) -> str:
+        """Give ``record`` a fresh resume token (the old one stops working)."""
+        token = secrets.token_urlsafe(32)
+        self._by_hash.pop(record.token_hash, None)
+        record.token_hash = token_hash(token)
+        self._by_hash[record.token_hash] = record
+        return token
+
+    async def _hello(self, conn: _Connection, rid: int, request: req.Hello) -> None:
+        record = _SessionRecord(conn.session.session_id, request.name, b"")
+        token = self._new_token(record)
+        self._sessions[record.session_id] = record
+        conn.record, record.conn = record, conn
+        await self.writer.write([record.row()])  # the token survives a crash from now on
+        conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
+            record.session_id, token)).SerializeToString())
+
+    def _find(self, token: str) -> _SessionRecord | None:
+        digest = token_hash(token)
+        record = self._by_hash.get(digest)
+        if record is None or not hmac.compare_digest(record.token_hash, digest):
+            return None
+        return record
+
+    async def _resume(self, conn: _Connection, rid: int, request: req.Resume) -> None:
+        record = self._find(request.token)
+        if record is None:
+            conn.reply(error_bytes(mpb.ERROR_CODE_RESUME_FAILED,
+                                   "unknown or expired resume token; say Hello to start a new "
+                                   "session", rid))
             return
-        member = conn.member
-        assert member is not None  # the session refuses everything but Hello before it
-        if isinstance(request, req.JoinRoom):
-            if conn.room is not None and conn.room.has_member(member):
-                conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                                       "already in a room; leave it first", rid))
+        old = record.conn
+        if old is not None and old is not conn:
+            old.record = None
+            old.close(CLOSE_REPLACED, "replaced by a newer connection of this session")
+        conn.session.resumed(record.session_id, record.name)
+        conn.record, record.conn = record, conn
+        token = self._new_token(record)
+        await self.writer.write([record.row()])
+        welcome = self._welcome(record.session_id, token)
+        host = self.lobby.hosts.get(record.room_id) if record.room_id else None
+        if host is not None:
+            try:
+                ticket = await host.submit(cmd.Reattach(
+                    conn.conn_id, rid, record.session_id, record.name, request.last_state_id,
+                    welcome.SerializeToString()))
+                out = await ticket.wait()
+            except RoomGoneError:
+                out = None
+            if out is not None and out.accepted:
+                conn.host = host
                 return
-            target = self.lobby.rooms.get(request.room_id)
-            if target is None:
-                conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
-                                       f"no room {request.room_id!r}", rid))
-                return
-            conn.room = target
-        elif conn.room is None:
-            conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "join a room first", rid))
+            if out is not None and out.sends:
+                record.room_id = None
+                return  # the room answered (its seat was freed, or it was full)
+        record.room_id = None
+        conn.reply(mpb.ServerMessage(request_id=rid, resumed=mpb.Resumed(
+            welcome=welcome)).SerializeToString())
+
+    def _create(self, conn: _Connection, record: _SessionRecord, rid: int,
+                request: req.CreateRoom) -> None:
+        limit = self.limits.max_rooms_per_session
+        if len(record.created) >= limit:
+            conn.reply(error_bytes(
+                mpb.ERROR_CODE_LIMIT_REACHED,
+                f"you may have at most {limit} open rooms you created; play or leave them "
+                f"first (an unstarted room with nobody in it closes after "
+                f"{self.limits.room.idle_seconds:.0f} s)", rid))
             return
-        await conn.room.submit(Command(member, rid, request))
-        if isinstance(request, req.LeaveRoom):
-            conn.room = None
+        try:
+            host = self.lobby.create(request.name, request.seats, request.clock_seconds)
+        except LobbyFullError as exc:
+            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), rid))
+            return
+        record.created.add(host.room_id)
+        conn.reply(mpb.ServerMessage(request_id=rid, room_list=mpb.RoomList(
+            rooms=[host.room.info()])).SerializeToString())
+
+    async def _join(self, conn: _Connection, record: _SessionRecord, rid: int,
+                    request: req.JoinRoom) -> None:
+        if conn.host is not None:
+            conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   "already in a room; leave it first", rid))
+            return
+        host = self.lobby.hosts.get(request.room_id)
+        if host is None:
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
+                                   f"no room {request.room_id!r}", rid))
+            return
+        try:
+            ticket = await host.submit(cmd.Join(conn.conn_id, rid, record.session_id,
+                                                record.name, request.spectator, request.deck))
+            out = await ticket.wait()
+        except RoomGoneError:
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
+                                   f"no room {request.room_id!r}", rid))
+            return
+        if out.accepted:
+            conn.host = host
+            record.room_id = host.room_id
+            await self.writer.write([record.row()])
+
+    async def _leave(self, conn: _Connection, record: _SessionRecord, rid: int) -> None:
+        host = conn.host
+        if host is None:
+            conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "not in a room", rid))
+            return
+        conn.host = None
+        record.room_id = None
+        with contextlib.suppress(RoomGoneError):
+            await (await host.submit(cmd.Leave(conn.conn_id, rid))).wait()
+        await self.writer.write([record.row()])
 
     async def _writer(self, sock: Socket, receive: trio.MemoryReceiveChannel[bytes],
-                      kick: Callable[[str], None]) -> None:
+                      conn: _Connection) -> None:
         """Send queued messages in order; a send that takes too long drops the client."""
         async with receive:
             async for data in receive:
@@ -166,5 +407,5 @@ class App:
                     except SocketClosed:
                         return  # the reader sees the closed socket too and ends the connection
                 if scope.cancelled_caught:
-                    kick("client too slow: send timed out")
+                    conn.close(CLOSE_TOO_SLOW, "client too slow: send timed out")
                     return

@@ -29,6 +29,8 @@ class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_CODE_ILLEGAL_ACTION: _ClassVar[ErrorCode]
     ERROR_CODE_GAME_OVER: _ClassVar[ErrorCode]
     ERROR_CODE_INTERNAL: _ClassVar[ErrorCode]
+    ERROR_CODE_RESUME_FAILED: _ClassVar[ErrorCode]
+    ERROR_CODE_LIMIT_REACHED: _ClassVar[ErrorCode]
 ROLE_UNSPECIFIED: Role
 ROLE_PLAYER: Role
 ROLE_SPECTATOR: Role
@@ -44,6 +46,8 @@ ERROR_CODE_STALE_PROMPT: ErrorCode
 ERROR_CODE_ILLEGAL_ACTION: ErrorCode
 ERROR_CODE_GAME_OVER: ErrorCode
 ERROR_CODE_INTERNAL: ErrorCode
+ERROR_CODE_RESUME_FAILED: ErrorCode
+ERROR_CODE_LIMIT_REACHED: ErrorCode
 
 class Hello(_message.Message):
     __slots__ = ("protocol_version", "display_name")
@@ -54,14 +58,38 @@ class Hello(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., display_name: _Optional[str] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("protocol_version", "server_version", "session_id")
+    __slots__ = ("protocol_version", "server_version", "session_id", "resume_token")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     SERVER_VERSION_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     server_version: str
     session_id: str
-    def __init__(self, protocol_version: _Optional[int] = ..., server_version: _Optional[str] = ..., session_id: _Optional[str] = ...) -> None: ...
+    resume_token: str
+    def __init__(self, protocol_version: _Optional[int] = ..., server_version: _Optional[str] = ..., session_id: _Optional[str] = ..., resume_token: _Optional[str] = ...) -> None: ...
+
+class Resume(_message.Message):
+    __slots__ = ("protocol_version", "resume_token", "last_state_id")
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    LAST_STATE_ID_FIELD_NUMBER: _ClassVar[int]
+    protocol_version: int
+    resume_token: str
+    last_state_id: int
+    def __init__(self, protocol_version: _Optional[int] = ..., resume_token: _Optional[str] = ..., last_state_id: _Optional[int] = ...) -> None: ...
+
+class Resumed(_message.Message):
+    __slots__ = ("welcome", "joined", "deltas", "snapshot")
+    WELCOME_FIELD_NUMBER: _ClassVar[int]
+    JOINED_FIELD_NUMBER: _ClassVar[int]
+    DELTAS_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    welcome: Welcome
+    joined: Joined
+    deltas: int
+    snapshot: bool
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., deltas: _Optional[int] = ..., snapshot: _Optional[bool] = ...) -> None: ...
 
 class RoomInfo(_message.Message):
     __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished", "clock_seconds")
@@ -143,6 +171,28 @@ class LeaveRoom(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class SeatPresence(_message.Message):
+    __slots__ = ("seat", "connected")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    connected: bool
+    def __init__(self, seat: _Optional[int] = ..., connected: _Optional[bool] = ...) -> None: ...
+
+class Presence(_message.Message):
+    __slots__ = ("seats",)
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedCompositeFieldContainer[SeatPresence]
+    def __init__(self, seats: _Optional[_Iterable[_Union[SeatPresence, _Mapping]]] = ...) -> None: ...
+
+class RoomClosed(_message.Message):
+    __slots__ = ("room_id", "reason")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    reason: str
+    def __init__(self, room_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
 class Act(_message.Message):
     __slots__ = ("prompt_id", "option_index", "expected_state_id")
     PROMPT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -162,17 +212,20 @@ class ConcedeGame(_message.Message):
     def __init__(self) -> None: ...
 
 class Error(_message.Message):
-    __slots__ = ("code", "message")
+    __slots__ = ("code", "message", "incident_id")
     CODE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    INCIDENT_ID_FIELD_NUMBER: _ClassVar[int]
     code: ErrorCode
     message: str
-    def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., message: _Optional[str] = ...) -> None: ...
+    incident_id: str
+    def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., message: _Optional[str] = ..., incident_id: _Optional[str] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ("request_id", "hello", "list_rooms", "create_room", "join_room", "leave_room", "act", "request_snapshot", "concede")
+    __slots__ = ("request_id", "hello", "resume", "list_rooms", "create_room", "join_room", "leave_room", "act", "request_snapshot", "concede")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     HELLO_FIELD_NUMBER: _ClassVar[int]
+    RESUME_FIELD_NUMBER: _ClassVar[int]
     LIST_ROOMS_FIELD_NUMBER: _ClassVar[int]
     CREATE_ROOM_FIELD_NUMBER: _ClassVar[int]
     JOIN_ROOM_FIELD_NUMBER: _ClassVar[int]
@@ -182,6 +235,7 @@ class ClientMessage(_message.Message):
     CONCEDE_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     hello: Hello
+    resume: Resume
     list_rooms: ListRooms
     create_room: CreateRoom
     join_room: JoinRoom
@@ -189,26 +243,32 @@ class ClientMessage(_message.Message):
     act: Act
     request_snapshot: RequestSnapshot
     concede: ConcedeGame
-    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("request_id", "welcome", "room_list", "joined", "snapshot", "delta", "decision", "clocks", "error")
+    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "snapshot", "delta", "decision", "clocks", "presence", "error")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WELCOME_FIELD_NUMBER: _ClassVar[int]
+    RESUMED_FIELD_NUMBER: _ClassVar[int]
     ROOM_LIST_FIELD_NUMBER: _ClassVar[int]
     JOINED_FIELD_NUMBER: _ClassVar[int]
+    ROOM_CLOSED_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     DELTA_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     CLOCKS_FIELD_NUMBER: _ClassVar[int]
+    PRESENCE_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     welcome: Welcome
+    resumed: Resumed
     room_list: RoomList
     joined: Joined
+    room_closed: RoomClosed
     snapshot: _game_pb2.Snapshot
     delta: _game_pb2.Delta
     decision: _game_pb2.Decision
     clocks: Clocks
+    presence: Presence
     error: Error
-    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ...) -> None: ...

@@ -1,44 +1,96 @@
-"""The lobby: creating, listing and finding rooms."""
+"""The lobby: creating, listing, finding and recovering rooms, within the server's limits."""
 
 from __future__ import annotations
 
+import logging
 import secrets
+from collections.abc import Callable
 
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
-from server.rooms.room import Room
-from server.store import Store
+from server.rooms.pump import RoomHost
+from server.rooms.room import ConnId, Room, RoomConfig
+from server.store.sqlite import AbortGame, GameRecord
+from server.store.writer import StoreWriter
 
-MAX_ROOMS = 10_000
+log = logging.getLogger("manawire.lobby")
+
+#: Rooms one server hosts at most (started or not).
+MAX_ROOMS = 2000
 
 
 class LobbyFullError(Exception):
     """The server hosts as many rooms as it may."""
 
 
-#: Each player's time bank when a room doesn't say (30 minutes per player per game).
-DEFAULT_CLOCK_SECONDS = 1800
-
-
 class Lobby:
-    """All rooms of this server. Each room's task runs in the lobby's nursery."""
+    """All rooms of this server. Each room's pump task runs in the lobby's nursery."""
 
-    def __init__(self, store: Store, nursery: trio.Nursery) -> None:
-        self.store = store
+    def __init__(self, writer: StoreWriter, nursery: trio.Nursery,
+                 *, deliver: Callable[[ConnId, bytes], None],
+                 released: Callable[[RoomHost, list[ConnId]], None],
+                 closed: Callable[[RoomHost], None],
+                 config: RoomConfig | None = None, max_rooms: int = MAX_ROOMS) -> None:
+        self.writer = writer
         self.nursery = nursery
-        self.rooms: dict[str, Room] = {}
+        self.config = config or RoomConfig()
+        self.max_rooms = max_rooms
+        self.hosts: dict[str, RoomHost] = {}
+        self._deliver = deliver
+        self._released = released
+        self._closed = closed
 
-    def create(self, name: str, seats: int, clock_seconds: int = 0) -> Room:
+    @property
+    def rooms(self) -> dict[str, Room]:
+        """Every live room by id (read-only use)."""
+        return {room_id: host.room for room_id, host in self.hosts.items()}
+
+    def create(self, name: str, seats: int, clock_seconds: int = 0) -> RoomHost:
         """Create a room and start its task."""
-        if len(self.rooms) >= MAX_ROOMS:
-            raise LobbyFullError("the server hosts the maximum number of rooms")
-        room = Room(secrets.token_hex(6), name, seats, self.store,
-                    clock_seconds or DEFAULT_CLOCK_SECONDS)
-        self.rooms[room.room_id] = room
-        self.nursery.start_soon(room.run, name=f"room-{room.room_id}")
-        return room
+        if len(self.hosts) >= self.max_rooms:
+            raise LobbyFullError(
+                f"the server hosts its maximum of {self.max_rooms} rooms; try again later")
+        room = Room(secrets.token_hex(6), name, seats, trio.current_time(), self.config,
+                    clock_seconds=clock_seconds)
+        return self._host(room)
+
+    def _host(self, room: Room) -> RoomHost:
+        host = RoomHost(room, self.writer, self._deliver, self._released, self._on_closed)
+        self.hosts[room.room_id] = host
+        self.nursery.start_soon(host.run, name=f"room-{room.room_id}")
+        return host
+
+    def _on_closed(self, host: RoomHost) -> None:
+        if self.hosts.get(host.room_id) is host:
+            del self.hosts[host.room_id]
+        self._closed(host)
+
+    def recover(self, records: list[GameRecord]) -> int:
+        """Recreate the rooms of unfinished stored games (see :meth:`Room.recover`); a game
+        that can't be rebuilt is marked aborted and logged. Returns the rooms recovered."""
+        count = 0
+        now = trio.current_time()
+        for record in records:
+            try:
+                room = Room.recover(record, now, self.config)
+            except Exception as exc:
+                incident = secrets.token_hex(6)
+                log.exception("could not recover room %s (incident %s)", record.room_id,
+                              incident)
+                self.writer.store.apply([AbortGame(record.room_id,
+                                                   f"incident {incident}: recovery failed: "
+                                                   f"{exc!r}")])
+                continue
+            self._host(room)
+            count += 1
+        return count
+
+    def stop(self) -> None:
+        """The server is stopping: freeze every room (their games are stored)."""
+        for host in list(self.hosts.values()):
+            host.stop()
 
     def listing(self) -> mpb.RoomList:
-        """Every room, newest last."""
-        return mpb.RoomList(rooms=[room.info() for room in self.rooms.values()])
+        """Every room, oldest first."""
+        return mpb.RoomList(rooms=[host.room.info() for host in self.hosts.values()])

@@ -1,357 +1,669 @@
-"""A game room: one trio task owns one game (architecture invariant 6, single writer).
+"""A game room as a sans-I/O state machine (architecture invariant 6).
 
-Connections talk to the room only through its bounded inbox. The room sends to each member
-with ``send_nowait`` into that member's own bounded outbox, so a slow client can never stall
-the room: a member whose outbox is full is disconnected instead (invariant 7).
+Like websockets' ``Protocol``, a :class:`Room` does no I/O at all: :meth:`Room.handle` takes
+one :data:`Command` and the current time and returns an :class:`Output` -- what to send to
+which connection, what to write to the store, and when to wake the room next. The thin trio
+pump in :mod:`server.rooms.pump` performs it: it writes the store records (durably) *before*
+sending anything, so an action is logged before any delta about it leaves.
+
+The room owns its members. Which seat a connection holds is the room's own record
+(:class:`Member`, fixed when the room accepted the join) and is found by connection id,
+never from a field another room or the client can change. A connection is a member of at
+most one room; :attr:`Output.accepted` tells the caller whether a join or a resume made it
+one of this room's members, so a refused join leaves the connection where it was.
 
 Every message about the game is built per view class (each seat, and spectators) from that
-class's projection, encoded once and sent to every member of the class (invariant 4).
+class's projection, encoded once and sent to every member of the class (invariant 4). Each
+class keeps its last :attr:`RoomConfig.history` deltas so a resuming client receives only what
+it missed.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import cast
-
-import trio
+from typing import assert_never
 
 from protocol.v1 import messages_pb2 as mpb
-from server.cards import DeckError, demo_deck, demo_deck_names
+from server.cards import demo_deck, demo_deck_names
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
 from server.engine.actions import Action, Concede
 from server.engine.events import Event
-from server.rooms import session as req
 from server.rooms.session import error_bytes
-from server.store import Store
-from server.view import SPECTATOR
-from server.view.encode import (
-    encode_decision,
+from server.store.sqlite import (
+    AppendAction,
+    CreateGame,
+    FinishGame,
+    GameRecord,
+    StoreOp,
 )
+from server.view import SPECTATOR
+from server.view.encode import encode_decision
 from server.view.stream import ViewStream
 from server.view.track import GameTracker
 
-INBOX_SIZE = 256
+#: An opaque connection identifier, given by the caller (the app numbers its connections).
+ConnId = int
+
+INF = float("inf")
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """Per-room limits and timings (documented in README.md, "Limits")."""
+
+    #: Each player's time bank, seconds, when the creator doesn't say.
+    clock_seconds: float = 1800.0
+    #: Spectators one room admits.
+    max_spectators: int = 200
+    #: Deltas each view class keeps for resuming clients.
+    history: int = 512
+    #: Seconds a finished game's room stays (for the last looks, then resume fails).
+    linger_seconds: float = 120.0
+    #: Seconds an unstarted room with no members lives.
+    idle_seconds: float = 600.0
+
+
+# ---- commands (what a room is asked to do)
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Take a seat (``spectator`` False, with a demo ``deck`` or the default) or watch."""
+
+    conn: ConnId
+    rid: int
+    session_id: str
+    name: str
+    spectator: bool
+    deck: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Leave the room; a seated player of a running game concedes (104.3a)."""
+
+    conn: ConnId
+    rid: int
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """Answer the pending decision with the option at ``option_index``."""
+
+    conn: ConnId
+    rid: int
+    prompt_id: int
+    option_index: int
+    expected_state_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Send this connection a full snapshot of its view (a resync)."""
+
+    conn: ConnId
+    rid: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConcedeGame:
+    """The connection's player concedes (104.3a)."""
+
+    conn: ConnId
+    rid: int
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """The connection closed. Its seat stays its player's; its clock keeps running."""
+
+    conn: ConnId
+
+
+@dataclass(frozen=True, slots=True)
+class Reattach:
+    """A resuming connection takes over its session's place here (``welcome``: the
+    session's new Welcome, with the rotated token, to put in the ``Resumed`` reply)."""
+
+    conn: ConnId
+    rid: int
+    session_id: str
+    name: str
+    last_state_id: int
+    welcome: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Nothing arrived before the wake-up time: run the clocks and timers."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shutdown:
+    """The server is stopping: no more output to anyone (the game goes on after restart)."""
+
+
+Command = Join | Leave | Act | Snapshot | ConcedeGame | Disconnect | Reattach | Tick | Shutdown
+
+
+@dataclass(slots=True)
+class Output:
+    """What one :meth:`Room.handle` call asks its pump to do, in this order: write ``log``
+    (durably), then deliver ``sends`` in order."""
+
+    sends: list[tuple[ConnId, bytes]] = field(default_factory=list)
+    log: list[StoreOp] = field(default_factory=list)
+    #: When to call :meth:`Room.handle` with :class:`Tick` if nothing comes first.
+    wake_at: float = INF
+    #: Whether the command's connection is now a member here (Join, Reattach).
+    accepted: bool = False
+    #: The room is over: remove it from the lobby and memory; these connections left it.
+    closed: bool = False
+    released: list[ConnId] = field(default_factory=list)
+
+
+@dataclass(eq=False, slots=True)
 class Member:
-    """A connection's presence in a room. ``outbox`` is the connection's bounded queue."""
+    """A place in this room: a seat or a spectator's place, held by one session. ``seat``
+    never changes; ``conn`` is the connection holding the place now (None: disconnected)."""
 
     session_id: str
     name: str
-    outbox: trio.MemorySendChannel[bytes]
-    kick: Callable[[str], None]
-    seat: int = SPECTATOR
+    seat: int
     deck: str = ""
-
-    def send(self, data: bytes) -> None:
-        """Queue bytes for this member; disconnect it if it has fallen too far behind."""
-        try:
-            self.outbox.send_nowait(data)
-        except trio.WouldBlock:
-            self.kick("client too slow: outbox full")
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            pass  # the connection is already gone; it will resync with a snapshot
+    conn: ConnId | None = None
 
 
-@dataclass
-class Command:
-    """A request for the room, with the member it came from."""
-
-    member: Member
-    request_id: int
-    request: req.JoinRoom | req.LeaveRoom | req.Act | req.RequestSnapshot | req.ConcedeGame
-
-
-@dataclass
+@dataclass(slots=True)
 class ViewClass:
-    """One view class: its stream of numbered views and the members receiving it."""
+    """One view class: its stream of numbered views and its recent deltas."""
 
     stream: ViewStream
-    members: list[Member] = field(default_factory=list)
+    #: (prev_state_id, state_id, serialized Delta message) of the last deltas.
+    history: deque[tuple[int, int, bytes]]
 
 
 class Room:
-    """One game: seats, spectators, the engine state and each view class's numbered state."""
+    """One game: seats, spectators, the engine state, clocks and each view class's stream."""
 
-    def __init__(self, room_id: str, name: str, seats: int, store: Store,
-                 clock_seconds: float = 1800.0) -> None:
+    def __init__(self, room_id: str, name: str, seats: int, now: float,
+                 config: RoomConfig | None = None, *, clock_seconds: float = 0.0) -> None:
         self.room_id = room_id
-        #: Chess clocks: each seat's remaining time bank; the seat whose clock runs, since when.
-        self.clock_seconds = clock_seconds
-        self.remaining = [float(clock_seconds)] * seats
-        self._running: tuple[int, float] | None = None
         self.name = name
+        self.config = config or RoomConfig()
+        self.clock_seconds = float(clock_seconds or self.config.clock_seconds)
+        #: Chess clocks: each seat's remaining time bank; the seat whose clock runs, since.
+        self.remaining = [self.clock_seconds] * seats
+        self._running: tuple[int, float] | None = None
         self.seats: list[Member | None] = [None] * seats
-        self.spectators: list[Member] = []
-        self.store = store
+        self.spectators: dict[str, Member] = {}
+        self._by_conn: dict[ConnId, Member] = {}
         self.game: Game | None = None
         self.classes: dict[int, ViewClass] = {}
-        #: What changed after each action, found once for every view class.
         self.tracker = GameTracker()
-        self._send, self._receive = trio.open_memory_channel[Command](INBOX_SIZE)
+        #: When the room became empty while unstarted / when its game ended.
+        self._idle_since: float | None = now
+        self._finished_at: float | None = None
+        self.closed = False
 
-    # ---- outside the room task: read-only or channel sends
+    # ---- read-only queries (safe from any task)
     def info(self) -> mpb.RoomInfo:
         """The lobby's summary of this room."""
         return mpb.RoomInfo(
             room_id=self.room_id, name=self.name, seats=len(self.seats),
             players=[m.name for m in self.seats if m is not None],
             spectators=len(self.spectators), started=self.game is not None,
-            finished=self.game is not None and self.game.result is not None,
-            clock_seconds=round(self.clock_seconds),
+            finished=self.finished, clock_seconds=round(self.clock_seconds),
         )
 
-    def has_member(self, member: Member) -> bool:
-        """Whether ``member`` holds a seat or watches here."""
-        return member in self.seats or member in self.spectators
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended."""
+        return self.game is not None and self.game.result is not None
 
-    async def submit(self, command: Command) -> None:
-        """Hand a command to the room task (waits if the inbox is full)."""
-        await self._send.send(command)
+    def member_of(self, conn: ConnId) -> Member | None:
+        """The place ``conn`` holds here, if any."""
+        return self._by_conn.get(conn)
 
-    async def run(self) -> None:
-        """The room task: the only code that changes this room's game. It also watches the
-        running clock: a player whose time bank runs out concedes (no client can stall a
-        room by not deciding)."""
-        async with self._receive:
-            while True:
-                with trio.move_on_at(self._deadline()) as waiting:
-                    try:
-                        command = await self._receive.receive()
-                    except trio.EndOfChannel:
-                        return
-                if waiting.cancelled_caught:
-                    self._time_out()
-                    continue
-                self.handle(command)
+    def connections(self) -> list[ConnId]:
+        """Every connection holding a place here now."""
+        return list(self._by_conn)
 
-    # ---- clocks
-    def _deadline(self) -> float:
-        if self._running is None:
-            return float("inf")
-        seat, since = self._running
-        return since + self.remaining[seat]
+    def members(self) -> Iterator[Member]:
+        """Every seated player and spectator."""
+        yield from (m for m in self.seats if m is not None)
+        yield from self.spectators.values()
 
-    def _time_out(self) -> None:
-        """The deciding player's clock ran out: they concede (rule 104.3a)."""
-        if self._running is None or self.game is None or self.game.result is not None:
+    # ---- the one entry point
+    def handle(self, command: Command, now: float) -> Output:
+        """Process one command at time ``now`` (seconds, monotonic) and say what to do."""
+        out = Output()
+        if self.closed:
+            out.closed = True
+            return out
+        if isinstance(command, Act):
+            self._act(out, command, now)
+        elif isinstance(command, Join):
+            self._join(out, command, now)
+        elif isinstance(command, Leave):
+            self._leave(out, command, now)
+        elif isinstance(command, Snapshot):
+            member = self._by_conn.get(command.conn)
+            if member is None:
+                out.sends.append((command.conn, error_bytes(
+                    mpb.ERROR_CODE_NOT_READY, "not in this room", command.rid)))
+            else:
+                self._snapshot_to(out, member, command.rid, now)
+        elif isinstance(command, ConcedeGame):
+            self._concede(out, command, now)
+        elif isinstance(command, Disconnect):
+            self._disconnect(out, command.conn, now)
+        elif isinstance(command, Reattach):
+            self._reattach(out, command, now)
+        elif isinstance(command, Tick):
+            self._tick(out, now)
+        elif isinstance(command, Shutdown):
+            self.closed = True
+            out.closed = True
+            out.released = list(self._by_conn)
+            return out
+        else:
+            assert_never(command)
+        out.wake_at = self._wake_at()
+        return out
+
+    # ---- recovery
+    @classmethod
+    def recover(cls, record: GameRecord, now: float, config: RoomConfig | None = None
+                ) -> Room:
+        """Rebuild an unfinished game's room from its stored record: the game from its seed
+        and action log (deterministic, invariant 3), every view class's stream and recent
+        deltas exactly as they were sent, its clocks, and its seats, all disconnected until
+        their players resume."""
+        room = cls(record.room_id, record.name, len(record.players), now, config,
+                   clock_seconds=record.clock_seconds)
+        for seat, (name, deck, session_id) in enumerate(record.players):
+            room.seats[seat] = Member(session_id, name, seat, deck)
+        room._create_game(record.seed)
+        game = room.game
+        assert game is not None
+        for seat, action in record.actions:
+            events = apply(game, seat, action)
+            room._advance_streams(game, action, events)
+        if record.clocks is not None:
+            room.remaining = [float(c) for c in record.clocks]
+        room._idle_since = None
+        if game.result is not None:
+            room._finished_at = now
+        else:
+            room._start_clock(now)
+        return room
+
+    # ---- membership
+    def _send(self, out: Output, member: Member, data: bytes) -> None:
+        if member.conn is not None:
+            out.sends.append((member.conn, data))
+
+    @staticmethod
+    def _send_to(out: Output, conn: ConnId, data: bytes) -> None:
+        out.sends.append((conn, data))
+
+    def _everyone(self, out: Output, data: bytes) -> None:
+        for m in self.members():
+            self._send(out, m, data)
+
+    def _join(self, out: Output, cmd: Join, now: float) -> None:
+        def refuse(code: int, message: str) -> None:
+            out.sends.append((cmd.conn, error_bytes(code, message, cmd.rid)))
+
+        if cmd.conn in self._by_conn:
+            refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, "already in this room")
             return
-        seat = self._running[0]
-        self._stop_clock()
-        self.remaining[seat] = 0.0
-        self._apply(seat, Concede())
-
-    def _stop_clock(self) -> None:
-        if self._running is not None:
-            seat, since = self._running
-            self.remaining[seat] = max(0.0, self.remaining[seat] - (trio.current_time() - since))
-            self._running = None
-
-    def _run_clock(self) -> None:
-        """Charge the time spent to the player who was deciding; start the clock of the
-        player who must decide now (none once the game is over); tell everyone."""
-        game = self.game
-        before = self._running[0] if self._running is not None else None
-        self._stop_clock()
-        if game is not None and game.result is None and game.pending is not None:
-            self._running = (game.pending.seat, trio.current_time())
-        now = self._running[0] if self._running is not None else None
-        if now != before:
-            clocks = self.clocks()
-            for cls in self.classes.values():
-                for m in list(cls.members):
-                    m.send(clocks)
-
-    def clocks(self) -> bytes:
-        """The ``Clocks`` message now (serialized ServerMessage)."""
-        running = self._running
-        out = []
-        for seat, bank in enumerate(self.remaining):
-            ticking = running is not None and running[0] == seat
-            left = max(0.0, bank - (trio.current_time() - running[1])) \
-                if running is not None and ticking else bank
-            out.append(mpb.ClockState(seat=seat, remaining_ms=round(left * 1000),
-                                      running=ticking))
-        return mpb.ServerMessage(clocks=mpb.Clocks(seats=out)).SerializeToString()
-
-    # ---- inside the room task
-    def handle(self, command: Command) -> None:
-        """Process one command synchronously."""
-        member, rid, request = command.member, command.request_id, command.request
-        if isinstance(request, req.JoinRoom):
-            self._join(member, rid, request)
-        elif isinstance(request, req.LeaveRoom):
-            self._leave(member, rid)
-        elif isinstance(request, req.Act):
-            self._act(member, rid, request)
-        elif isinstance(request, req.RequestSnapshot):
-            self._snapshot_to(member, rid)
-        elif isinstance(request, req.ConcedeGame):
-            self._concede(member, rid)
-
-    def _error(self, member: Member, rid: int, code: int, message: str) -> None:
-        member.send(error_bytes(code, message, rid))
-
-    def _join(self, member: Member, rid: int, request: req.JoinRoom) -> None:
-        if member in self.spectators or member in self.seats:
-            self._error(member, rid, mpb.ERROR_CODE_INVALID_ARGUMENT, "already in this room")
+        if self.finished:
+            refuse(mpb.ERROR_CODE_GAME_OVER, "the game in this room is over")
             return
-        if request.spectator:
-            member.seat = SPECTATOR
-            self.spectators.append(member)
+        seated = self._seat_of_session(cmd.session_id)
+        if seated is not None:
+            refuse(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                   "your session holds a seat here: resume it, don't join again")
+            return
+        if cmd.spectator:
+            if len(self.spectators) >= self.config.max_spectators:
+                refuse(mpb.ERROR_CODE_LIMIT_REACHED,
+                       f"this room admits at most {self.config.max_spectators} spectators")
+                return
+            member = Member(cmd.session_id, cmd.name, SPECTATOR, conn=cmd.conn)
+            self.spectators[cmd.session_id] = member
         else:
             names = demo_deck_names()
-            deck = request.deck or names[len([s for s in self.seats if s]) % len(names)]
-            if deck not in demo_deck_names():
-                self._error(member, rid, mpb.ERROR_CODE_INVALID_ARGUMENT,
-                            f"unknown deck {deck!r}; choose one of {demo_deck_names()}")
+            deck = cmd.deck or names[sum(1 for s in self.seats if s) % len(names)]
+            if deck not in names:
+                refuse(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                       f"unknown deck {deck!r}; choose one of {names}")
                 return
             free = [i for i, m in enumerate(self.seats) if m is None]
             if self.game is not None or not free:
-                self._error(member, rid, mpb.ERROR_CODE_ROOM_FULL, "no free seat in this room")
+                refuse(mpb.ERROR_CODE_ROOM_FULL, "no free seat in this room")
                 return
-            member.seat = free[0]
-            member.deck = deck
+            member = Member(cmd.session_id, cmd.name, free[0], deck, cmd.conn)
             self.seats[member.seat] = member
-        role = mpb.ROLE_SPECTATOR if request.spectator else mpb.ROLE_PLAYER
-        member.send(mpb.ServerMessage(request_id=rid, joined=mpb.Joined(
+        self._by_conn[cmd.conn] = member
+        self._idle_since = None
+        out.accepted = True
+        role = mpb.ROLE_SPECTATOR if cmd.spectator else mpb.ROLE_PLAYER
+        self._send(out, member, mpb.ServerMessage(request_id=cmd.rid, joined=mpb.Joined(
             room=self.info(), role=role, seat=member.seat)).SerializeToString())
         if self.game is None and all(self.seats):
-            self._start()
+            self._start(out, now)
         elif self.game is not None:
-            self.classes[member.seat].members.append(member)
-            self._snapshot_to(member, 0)
+            self._snapshot_to(out, member, 0, now)
 
-    def _leave(self, member: Member, rid: int) -> None:
-        """Leave the room. A seated player who leaves a running game concedes (104.3a)."""
-        if member in self.spectators:
-            self.spectators.remove(member)
-        elif member in self.seats:
-            if self.game is None:
-                self.seats[member.seat] = None
-            elif self.game.result is None:
-                self._apply(member.seat, Concede())
+    def _seat_of_session(self, session_id: str) -> Member | None:
+        for m in self.seats:
+            if m is not None and m.session_id == session_id:
+                return m
+        return None
+
+    def _leave(self, out: Output, cmd: Leave, now: float) -> None:
+        member = self._by_conn.pop(cmd.conn, None)
+        if member is None:
+            out.sends.append((cmd.conn, error_bytes(
+                mpb.ERROR_CODE_NOT_READY, "not in this room", cmd.rid)))
+            return
+        member.conn = None
+        out.released.append(cmd.conn)
+        if member.seat == SPECTATOR:
+            del self.spectators[member.session_id]
+        elif self.game is None:
+            self.seats[member.seat] = None
+        elif self.game.result is None:
+            self._apply(out, member.seat, Concede(), now)
+        if self.game is None and not any(self.members()):
+            self._idle_since = now
+
+    def _disconnect(self, out: Output, conn: ConnId, now: float) -> None:
+        member = self._by_conn.pop(conn, None)
+        if member is None:
+            return
+        member.conn = None
+        if member.seat == SPECTATOR:
+            del self.spectators[member.session_id]
+        elif self.game is None:  # an unstarted room: the seat is free for someone else
+            self.seats[member.seat] = None
+            if not any(self.members()):
+                self._idle_since = now
         else:
-            self._error(member, rid, mpb.ERROR_CODE_NOT_READY, "not in this room")
-            return
-        for cls in self.classes.values():
-            if member in cls.members:
-                cls.members.remove(member)
+            self._everyone(out, self._presence())
 
-    def disconnected(self, member: Member) -> None:
-        """A member's connection closed: stop sending to it (its seat is kept)."""
-        if member in self.spectators:
-            self.spectators.remove(member)
-        for cls in self.classes.values():
-            if member in cls.members:
-                cls.members.remove(member)
-
-    def _start(self) -> None:
-        """All seats are full: start the game with a fresh secret seed (rule 103)."""
-        seed = secrets.token_bytes(32)
-        seated = cast(list[Member], self.seats)
-        try:
-            setups = [PlayerSetup(m.name, demo_deck(m.deck)) for m in seated]
-        except DeckError as exc:  # pragma: no cover - decks are validated on join
-            for m in seated:
-                self._error(m, 0, mpb.ERROR_CODE_INTERNAL, str(exc))
+    def _reattach(self, out: Output, cmd: Reattach, now: float) -> None:
+        member = self._seat_of_session(cmd.session_id) or self.spectators.get(cmd.session_id)
+        if member is None and self.game is None:
+            # The seat of an unstarted room was freed when the connection dropped.
+            self._send_to(out, cmd.conn, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(
+                welcome=mpb.Welcome.FromString(cmd.welcome))).SerializeToString())
             return
-        self.game = new_game(seed, setups)
-        self.store.create_game(self.room_id, self.name, seed, [(m.name, m.deck) for m in seated])
+        if member is None:  # a spectator's place (dropped, or lost in a restart): watch again
+            if len(self.spectators) >= self.config.max_spectators:
+                out.sends.append((cmd.conn, error_bytes(
+                    mpb.ERROR_CODE_LIMIT_REACHED,
+                    f"this room admits at most {self.config.max_spectators} spectators",
+                    cmd.rid)))
+                return
+            member = Member(cmd.session_id, cmd.name, SPECTATOR)
+            self.spectators[cmd.session_id] = member
+        if member.conn is not None:
+            self._by_conn.pop(member.conn, None)
+            out.released.append(member.conn)
+        member.conn = cmd.conn
+        self._by_conn[cmd.conn] = member
+        self._idle_since = None
+        out.accepted = True
+        role = mpb.ROLE_SPECTATOR if member.seat == SPECTATOR else mpb.ROLE_PLAYER
+        joined = mpb.Joined(room=self.info(), role=role, seat=member.seat)
+        welcome = mpb.Welcome.FromString(cmd.welcome)
+        cls = self.classes.get(member.seat)
+        missed = self._missed(cls, cmd.last_state_id) if cls is not None else []
+        snapshot = cls is not None and missed is None
+        self._send(out, member, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(
+            welcome=welcome, joined=joined, deltas=len(missed or ()),
+            snapshot=snapshot)).SerializeToString())
+        if cls is None:
+            return
+        if missed is None:
+            self._snapshot_to(out, member, 0, now)
+        else:
+            for data in missed:
+                self._send(out, member, data)
+            self._send(out, member, self.clocks(now))
+            self._decision_to(out, member, cls)
+        self._everyone(out, self._presence())
+
+    @staticmethod
+    def _missed(view_class: ViewClass, last: int) -> list[bytes] | None:
+        """The deltas after state ``last`` (empty: up to date), or None if not all are kept."""
+        if last == view_class.stream.state_id:
+            return []
+        if last <= 0 or last > view_class.stream.state_id:
+            return None
+        found: list[bytes] = []
+        for prev, _state, data in view_class.history:
+            if found or prev == last:
+                found.append(data)
+        return found or None
+
+    # ---- game start and snapshots
+    def _create_game(self, seed: bytes) -> None:
+        seated = [m for m in self.seats if m is not None]
+        setups = [PlayerSetup(m.name, demo_deck(m.deck)) for m in seated]
+        game = new_game(seed, setups)
+        self.game = game
         self.tracker = GameTracker()
-        step = self.tracker.step(self.game).number
+        step = self.tracker.step(game).number
         for seat in [*range(len(self.seats)), SPECTATOR]:
-            members = [self.seats[seat]] if seat != SPECTATOR else list(self.spectators)
-            self.classes[seat] = ViewClass(ViewStream.start(self.game, seat, step),
-                                           members=[m for m in members if m is not None])
-        for cls in self.classes.values():
-            for m in cls.members:
-                self._snapshot_to(m, 0)
-        self._run_clock()
+            self.classes[seat] = ViewClass(ViewStream.start(game, seat, step),
+                                           deque(maxlen=self.config.history))
 
-    def _snapshot_to(self, member: Member, rid: int) -> None:
-        if self.game is None:
-            self._error(member, rid, mpb.ERROR_CODE_NOT_READY, "the game has not started")
+    def _start(self, out: Output, now: float) -> None:
+        """All seats are taken: start the game with a fresh secret seed (rule 103)."""
+        seed = secrets.token_bytes(32)
+        self._create_game(seed)
+        seated = [m for m in self.seats if m is not None]
+        out.log.append(CreateGame(self.room_id, self.name, seed,
+                                  tuple((m.name, m.deck, m.session_id) for m in seated),
+                                  self.clock_seconds))
+        self._start_clock(now)
+        for m in self.members():
+            self._snapshot_to(out, m, 0, now)
+
+    def _snapshot_to(self, out: Output, member: Member, rid: int, now: float) -> None:
+        cls = self.classes.get(member.seat)
+        if cls is None:
+            self._send(out, member, error_bytes(
+                mpb.ERROR_CODE_NOT_READY, "the game has not started", rid))
             return
-        cls = self.classes[member.seat]
-        member.send(cls.stream.snapshot(self.room_id, rid))
-        if self._running is not None:
-            member.send(self.clocks())
-        self._decision_to(member, cls)
+        self._send(out, member, cls.stream.snapshot(self.room_id, rid))
+        self._send(out, member, self.clocks(now))
+        self._send(out, member, self._presence())
+        self._decision_to(out, member, cls)
 
-    def _decision_to(self, member: Member, cls: ViewClass) -> None:
+    def _presence(self) -> bytes:
+        return mpb.ServerMessage(presence=mpb.Presence(seats=[
+            mpb.SeatPresence(seat=seat, connected=m is not None and m.conn is not None)
+            for seat, m in enumerate(self.seats)])).SerializeToString()
+
+    def _decision_to(self, out: Output, member: Member, cls: ViewClass) -> None:
         game = self.game
         if game is None or game.pending is None or game.pending.seat != member.seat:
             return
         decision = encode_decision(game.pending, cls.stream.view, self.room_id,
                                    cls.stream.state_id)
-        member.send(mpb.ServerMessage(decision=decision).SerializeToString())
+        self._send(out, member, mpb.ServerMessage(decision=decision).SerializeToString())
 
-    def _act(self, member: Member, rid: int, request: req.Act) -> None:
+    # ---- playing
+    def _seated(self, out: Output, conn: ConnId, rid: int) -> Member | None:
+        member = self._by_conn.get(conn)
+        if member is None or member.seat == SPECTATOR:
+            out.sends.append((conn, error_bytes(
+                mpb.ERROR_CODE_NOT_YOUR_DECISION if member is not None
+                else mpb.ERROR_CODE_NOT_READY,
+                "you hold no seat in this room", rid)))
+            return None
+        return member
+
+    def _act(self, out: Output, cmd: Act, now: float) -> None:
+        member = self._seated(out, cmd.conn, cmd.rid)
+        if member is None:
+            return
         game = self.game
+
+        def refuse(code: int, message: str) -> None:
+            out.sends.append((cmd.conn, error_bytes(code, message, cmd.rid)))
+
         if game is None:
-            self._error(member, rid, mpb.ERROR_CODE_NOT_READY, "the game has not started")
+            refuse(mpb.ERROR_CODE_NOT_READY, "the game has not started")
             return
         if game.result is not None:
-            self._error(member, rid, mpb.ERROR_CODE_GAME_OVER, "the game is over")
+            refuse(mpb.ERROR_CODE_GAME_OVER, "the game is over")
             return
         pending = game.pending
-        if member not in self.seats or pending is None or pending.seat != member.seat:
-            self._error(member, rid, mpb.ERROR_CODE_NOT_YOUR_DECISION,
-                        "no decision is pending for you")
+        if pending is None or pending.seat != member.seat:
+            refuse(mpb.ERROR_CODE_NOT_YOUR_DECISION, "no decision is pending for you")
             return
         state_id = self.classes[member.seat].stream.state_id
-        if request.prompt_id != pending.prompt_id or (
-            request.expected_state_id and request.expected_state_id != state_id
-        ):
-            self._error(member, rid, mpb.ERROR_CODE_STALE_PROMPT,
-                        f"prompt {request.prompt_id} is not current (now {pending.prompt_id}, "
-                        f"state {state_id})")
+        if cmd.prompt_id != pending.prompt_id or (
+                cmd.expected_state_id and cmd.expected_state_id != state_id):
+            refuse(mpb.ERROR_CODE_STALE_PROMPT,
+                   f"prompt {cmd.prompt_id} is not current (now {pending.prompt_id}, "
+                   f"state {state_id})")
             return
-        if request.option_index >= len(pending.options):
-            self._error(member, rid, mpb.ERROR_CODE_INVALID_ARGUMENT,
-                        f"option_index must be below {len(pending.options)}")
+        if cmd.option_index >= len(pending.options):
+            refuse(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                   f"option_index must be below {len(pending.options)}")
             return
-        self._apply(member.seat, pending.options[request.option_index], member, rid)
+        self._apply(out, member.seat, pending.options[cmd.option_index], now, conn=cmd.conn,
+                    rid=cmd.rid)
 
-    def _concede(self, member: Member, rid: int) -> None:
-        if self.game is None or member not in self.seats:
-            self._error(member, rid, mpb.ERROR_CODE_NOT_READY, "you are not playing a game here")
+    def _concede(self, out: Output, cmd: ConcedeGame, now: float) -> None:
+        member = self._seated(out, cmd.conn, cmd.rid)
+        if member is None:
+            return
+        if self.game is None:
+            out.sends.append((cmd.conn, error_bytes(
+                mpb.ERROR_CODE_NOT_READY, "the game has not started", cmd.rid)))
         elif self.game.result is not None:
-            self._error(member, rid, mpb.ERROR_CODE_GAME_OVER, "the game is over")
+            out.sends.append((cmd.conn, error_bytes(
+                mpb.ERROR_CODE_GAME_OVER, "the game is over", cmd.rid)))
         else:
-            self._apply(member.seat, Concede(), member, rid)
+            self._apply(out, member.seat, Concede(), now, conn=cmd.conn, rid=cmd.rid)
 
-    def _apply(self, seat: int, action: Action, member: Member | None = None,
-               rid: int = 0) -> None:
+    def _apply(self, out: Output, seat: int, action: Action, now: float, *,
+               conn: ConnId | None = None, rid: int = 0) -> None:
         game = self.game
         assert game is not None
         try:
             events = apply(game, seat, action)
         except IllegalActionError as exc:
-            if member is not None:
-                self._error(member, rid, mpb.ERROR_CODE_ILLEGAL_ACTION, str(exc))
+            if conn is not None:
+                out.sends.append((conn, error_bytes(mpb.ERROR_CODE_ILLEGAL_ACTION, str(exc),
+                                                    rid)))
             return
-        # Invariant 6: the action is durably logged before any delta about it leaves.
-        self.store.append_action(self.room_id, game.action_count, seat, action)
+        self._charge(now)
+        # Invariant 6: the pump writes these before it sends anything below.
+        out.log.append(AppendAction(self.room_id, game.action_count, seat, action,
+                                    tuple(self.remaining)))
         if game.result is not None:
-            self.store.finish_game(self.room_id, game.result.winners, game.result.reason)
-        self._broadcast(events, action)
+            out.log.append(FinishGame(self.room_id, game.result.winners, game.result.reason))
+            self._finished_at = now
+        sent = self._advance_streams(game, action, events)
+        for seat_class, data in sent:
+            cls = self.classes[seat_class]
+            for m in self._class_members(seat_class):
+                self._send(out, m, data)
+                self._decision_to(out, m, cls)
+        before = self._running[0] if self._running is not None else None
+        self._start_clock(now)
+        after = self._running[0] if self._running is not None else None
+        if after != before:
+            self._everyone(out, self.clocks(now))
 
-    def _broadcast(self, events: list[Event], action: Action) -> None:
-        """Find what changed once, then send each view class one encoded delta (with the
-        action's events as that class may know them) for all its members."""
-        game = self.game
-        assert game is not None
+    def _advance_streams(self, game: Game, action: Action, events: list[Event]
+                         ) -> list[tuple[int, bytes]]:
+        """Find what changed once, then each view class's delta (kept in its history)."""
         changes = self.tracker.step(game, action)
-        for cls in self.classes.values():
+        sent = []
+        for seat, cls in self.classes.items():
+            prev = cls.stream.state_id
             data = cls.stream.advance(game, changes, events)
-            if data is None:
-                continue
-            for m in list(cls.members):
-                m.send(data)
-                self._decision_to(m, cls)
-        self._run_clock()
+            if data is not None:
+                cls.history.append((prev, cls.stream.state_id, data))
+                sent.append((seat, data))
+        return sent
+
+    def _class_members(self, seat: int) -> list[Member]:
+        if seat == SPECTATOR:
+            return list(self.spectators.values())
+        m = self.seats[seat]
+        return [m] if m is not None else []
+
+    # ---- clocks and timers
+    def _charge(self, now: float) -> None:
+        """Charge the time spent to the player who was deciding; no clock runs now."""
+        if self._running is not None:
+            seat, since = self._running
+            self.remaining[seat] = max(0.0, self.remaining[seat] - (now - since))
+            self._running = None
+
+    def _start_clock(self, now: float) -> None:
+        """Start the clock of whoever must decide now (none once the game is over)."""
+        self._charge(now)
+        game = self.game
+        if game is not None and game.result is None and game.pending is not None:
+            self._running = (game.pending.seat, now)
+
+    def clocks(self, now: float) -> bytes:
+        """The ``Clocks`` message at time ``now`` (serialized ServerMessage)."""
+        running = self._running
+        out = []
+        for seat, bank in enumerate(self.remaining):
+            ticking = running is not None and running[0] == seat
+            left = max(0.0, bank - (now - running[1])) if running is not None and ticking \
+                else bank
+            out.append(mpb.ClockState(seat=seat, remaining_ms=round(left * 1000),
+                                      running=ticking))
+        return mpb.ServerMessage(clocks=mpb.Clocks(seats=out)).SerializeToString()
+
+    def _wake_at(self) -> float:
+        times = [INF]
+        if self._running is not None:
+            seat, since = self._running
+            times.append(since + self.remaining[seat])
+        if self._finished_at is not None:
+            times.append(self._finished_at + self.config.linger_seconds)
+        if self._idle_since is not None and self.game is None:
+            times.append(self._idle_since + self.config.idle_seconds)
+        return min(times)
+
+    def _tick(self, out: Output, now: float) -> None:
+        if self._running is not None:
+            seat, since = self._running
+            if now >= since + self.remaining[seat]:
+                # The deciding player's clock ran out: they concede (rule 104.3a).
+                self._charge(now)
+                self.remaining[seat] = 0.0
+                self._apply(out, seat, Concede(), now)
+        if self._finished_at is not None and now >= self._finished_at + \
+                self.config.linger_seconds:
+            self._close(out, "the game is over")
+        elif self._idle_since is not None and self.game is None and \
+                now >= self._idle_since + self.config.idle_seconds:
+            self._close(out, "nobody joined this room in time")
+
+    def _close(self, out: Output, reason: str) -> None:
+        """The room leaves the lobby and memory; its members are told why."""
+        self._everyone(out, mpb.ServerMessage(room_closed=mpb.RoomClosed(
+            room_id=self.room_id, reason=reason)).SerializeToString())
+        out.released.extend(self._by_conn)
+        self._by_conn.clear()
+        self.closed = True
+        out.closed = True

@@ -17,6 +17,8 @@ from protocol.v1 import messages_pb2 as mpb
 PROTOCOL_VERSION = 1
 MAX_NAME = 32
 MAX_ROOM_NAME = 64
+#: Resume tokens are 43 URL-safe characters; anything much longer is refused unread.
+MAX_TOKEN = 128
 
 
 #: Free-for-all games of 2 to 8 players (rules 800, 806).
@@ -40,6 +42,14 @@ class Hello:
     """The client said hello with a valid name and version."""
 
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Reclaim an earlier connection's session and place with its resume token."""
+
+    token: str
+    last_state_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +100,7 @@ class ConcedeGame:
     """Concede the game (rule 104.3a)."""
 
 
-Request = (Hello | ListRooms | CreateRoom | JoinRoom | LeaveRoom | Act | RequestSnapshot
+Request = (Hello | Resume | ListRooms | CreateRoom | JoinRoom | LeaveRoom | Act | RequestSnapshot
            | ConcedeGame)
 
 
@@ -108,6 +118,11 @@ class Session:
     def __init__(self) -> None:
         self.session_id = secrets.token_hex(8)
         self.name: str | None = None
+
+    def resumed(self, session_id: str, name: str) -> None:
+        """A Resume succeeded: this connection now continues session ``session_id``."""
+        self.session_id = session_id
+        self.name = name
 
     @property
     def ready(self) -> bool:
@@ -138,8 +153,21 @@ class Session:
                     f"client asked for {msg.hello.protocol_version}", rid)
             self.name = _clean_name(msg.hello.display_name, MAX_NAME, "display_name", rid)
             return rid, Hello(self.name)
+        if body == "resume":
+            if self.ready:
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   "Resume must be a connection's first message", rid)
+            if msg.resume.protocol_version != PROTOCOL_VERSION:
+                raise SessionError(
+                    mpb.ERROR_CODE_UNSUPPORTED_VERSION,
+                    f"server speaks protocol version {PROTOCOL_VERSION}, "
+                    f"client asked for {msg.resume.protocol_version}", rid)
+            token = msg.resume.resume_token
+            if not token or len(token) > MAX_TOKEN:
+                raise SessionError(mpb.ERROR_CODE_RESUME_FAILED, "unknown resume token", rid)
+            return rid, Resume(token, msg.resume.last_state_id)
         if not self.ready:
-            raise SessionError(mpb.ERROR_CODE_NOT_READY, "send Hello first", rid)
+            raise SessionError(mpb.ERROR_CODE_NOT_READY, "send Hello (or Resume) first", rid)
         return rid, self._request(msg, body, rid)
 
     @staticmethod
@@ -176,8 +204,8 @@ class Session:
         raise SessionError(mpb.ERROR_CODE_BAD_MESSAGE, f"unexpected message {body}", rid)
 
 
-def error_bytes(code: int, message: str, request_id: int = 0) -> bytes:
+def error_bytes(code: int, message: str, request_id: int = 0, incident_id: str = "") -> bytes:
     """A serialized ``ServerMessage`` carrying an ``Error``."""
-    return mpb.ServerMessage(
-        request_id=request_id, error=mpb.Error(code=code, message=message)  # type: ignore[arg-type]
+    return mpb.ServerMessage(request_id=request_id, error=mpb.Error(
+        code=code, message=message, incident_id=incident_id)  # type: ignore[arg-type]
     ).SerializeToString()

@@ -1,37 +1,123 @@
 """The embedded default store: one SQLite file under the data directory.
 
 A room writes each action here before any delta about it leaves the server (architecture
-invariant 6), so a game can be rebuilt bit for bit with :func:`server.engine.replay`.
-The seed is a server-side secret: it is stored here and never sent to a client.
+invariant 6), so a game can be rebuilt bit for bit with :func:`server.engine.replay` and an
+unfinished game is reloaded when the server starts again. The seed is a server-side secret:
+it is stored here and never sent to a client. Resume tokens are stored only as their
+SHA-256 hashes.
+
+Writes are described by the small records below (:data:`StoreOp`): a room, being sans-I/O,
+only *returns* them; :class:`server.store.writer.StoreWriter` performs them on its own
+thread, many rooms' writes in one transaction.
+
+Durability (``durability``): ``"process"`` (the default: WAL with ``synchronous=NORMAL``)
+makes every commit survive a crash of the server process but not a power loss, which may
+lose the last commits before a checkpoint (the file stays consistent); ``"power"``
+(``synchronous=FULL``) syncs the log on every commit, so a commit also survives a power loss,
+at the cost of one fsync per transaction.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, assert_never
 
 from server.engine.actions import Action, action_from_json, action_to_json
+
+Durability = Literal["process", "power"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     room_id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
     seed BLOB NOT NULL,
-    players TEXT NOT NULL,          -- JSON list of [display name, deck name]
+    players TEXT NOT NULL,          -- JSON list of [display name, deck name, session id]
     created REAL NOT NULL,
-    result TEXT                     -- JSON {"winners": [...], "reason": ...} once over
+    result TEXT,                    -- JSON {"winners": [...], "reason": ...} once over
+    aborted TEXT,                   -- the traceback, if the room failed (never reloaded)
+    clock_seconds REAL NOT NULL DEFAULT 1800
 );
 CREATE TABLE IF NOT EXISTS actions (
     room_id TEXT NOT NULL REFERENCES games(room_id),
     seq INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,           -- JSON, see server.engine.actions.action_to_json
+    clocks TEXT,                    -- JSON list: each seat's time bank (s) after the action
     PRIMARY KEY (room_id, seq)
 );
+CREATE TABLE IF NOT EXISTS sessions (
+    session_id TEXT PRIMARY KEY,
+    token_hash BLOB NOT NULL UNIQUE, -- SHA-256 of the current resume token, never the token
+    name TEXT NOT NULL,
+    room_id TEXT,                   -- the room the session is a member of, if any
+    updated REAL NOT NULL
+);
 """
+
+#: Columns added after the first release, for databases made by it.
+_MIGRATIONS = (
+    ("games", "aborted", "TEXT"),
+    ("games", "clock_seconds", "REAL NOT NULL DEFAULT 1800"),
+    ("actions", "clocks", "TEXT"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateGame:
+    """A game has started: its secret seed and its players (name, deck, session id)."""
+
+    room_id: str
+    name: str
+    seed: bytes
+    players: tuple[tuple[str, str, str], ...]
+    clock_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class AppendAction:
+    """Action number ``seq`` (1-based) of a game, and every seat's time bank after it."""
+
+    room_id: str
+    seq: int
+    seat: int
+    action: Action
+    clocks: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishGame:
+    """A game's result (rule 104)."""
+
+    room_id: str
+    winners: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AbortGame:
+    """A room failed: its game is never reloaded; the traceback is kept for the operator."""
+
+    room_id: str
+    traceback: str
+
+
+@dataclass(frozen=True, slots=True)
+class PutSession:
+    """A session's current resume-token hash and the room it belongs to (None: none)."""
+
+    session_id: str
+    token_hash: bytes
+    name: str
+    room_id: str | None
+
+
+StoreOp = CreateGame | AppendAction | FinishGame | AbortGame | PutSession
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,63 +127,167 @@ class GameRecord:
     room_id: str
     name: str
     seed: bytes
-    players: list[tuple[str, str]]
+    #: (display name, deck, session id) per seat.
+    players: list[tuple[str, str, str]]
+    #: (seat, action) in order.
     actions: list[tuple[int, Action]]
     result: dict[str, object] | None
+    clock_seconds: float = 1800.0
+    #: Each seat's time bank after the last action (None: no action yet).
+    clocks: tuple[float, ...] | None = None
+    aborted: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A stored session: whose token hashes to ``token_hash``, and where it is."""
+
+    session_id: str
+    token_hash: bytes
+    name: str
+    room_id: str | None
 
 
 class Store:
-    """Action log and game records in one SQLite database file."""
+    """Action log, game records and sessions in one SQLite database file.
 
-    def __init__(self, path: Path | str) -> None:
+    One connection, used by one thread at a time (the lock makes that so: the writer thread
+    writes, the server thread reads at start-up and tests read afterwards).
+    """
+
+    def __init__(self, path: Path | str, durability: Durability = "process") -> None:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), isolation_level=None)
-        # WAL + synchronous=NORMAL: each commit survives a crash of the server process.
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        if durability == "process":
+            self._db.execute("PRAGMA synchronous=NORMAL")
+        elif durability == "power":
+            self._db.execute("PRAGMA synchronous=FULL")
+        else:
+            assert_never(durability)
         self._db.executescript(_SCHEMA)
+        for table, column, decl in _MIGRATIONS:
+            have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
 
     def close(self) -> None:
         """Close the database."""
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
+    # ---- writing
+    def apply(self, ops: Sequence[StoreOp]) -> None:
+        """Perform ``ops`` in order in one transaction (all or nothing)."""
+        if not ops:
+            return
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN")
+            try:
+                for op in ops:
+                    self._perform(op)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _perform(self, op: StoreOp) -> None:
+        db = self._db
+        if isinstance(op, AppendAction):
+            db.execute(
+                "INSERT INTO actions (room_id, seq, seat, action, clocks) VALUES (?, ?, ?, ?, ?)",
+                (op.room_id, op.seq, op.seat,
+                 json.dumps(action_to_json(op.action), sort_keys=True),
+                 json.dumps([round(c, 3) for c in op.clocks])))
+        elif isinstance(op, CreateGame):
+            db.execute(
+                "INSERT INTO games (room_id, name, seed, players, created, clock_seconds) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (op.room_id, op.name, op.seed, json.dumps([list(p) for p in op.players]),
+                 time.time(), op.clock_seconds))
+        elif isinstance(op, FinishGame):
+            db.execute("UPDATE games SET result = ? WHERE room_id = ?",
+                       (json.dumps({"winners": list(op.winners), "reason": op.reason}),
+                        op.room_id))
+        elif isinstance(op, AbortGame):
+            db.execute("UPDATE games SET aborted = ? WHERE room_id = ?",
+                       (op.traceback, op.room_id))
+        elif isinstance(op, PutSession):
+            db.execute(
+                "INSERT INTO sessions (session_id, token_hash, name, room_id, updated) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET "
+                "token_hash = excluded.token_hash, room_id = excluded.room_id, "
+                "updated = excluded.updated",
+                (op.session_id, op.token_hash, op.name, op.room_id, time.time()))
+        else:
+            assert_never(op)
+
+    # The single-operation helpers below are for tools and tests; the server batches.
     def create_game(self, room_id: str, name: str, seed: bytes,
-                    players: list[tuple[str, str]]) -> None:
+                    players: list[tuple[str, str]] | list[tuple[str, str, str]],
+                    clock_seconds: float = 1800.0) -> None:
         """Record a game that has just started."""
-        self._db.execute(
-            "INSERT INTO games (room_id, name, seed, players, created) VALUES (?, ?, ?, ?, ?)",
-            (room_id, name, seed, json.dumps(players), time.time()),
-        )
+        rows = tuple((p[0], p[1], p[2] if len(p) > 2 else "") for p in players)
+        self.apply([CreateGame(room_id, name, seed, rows, clock_seconds)])
 
-    def append_action(self, room_id: str, seq: int, seat: int, action: Action) -> None:
+    def append_action(self, room_id: str, seq: int, seat: int, action: Action,
+                      clocks: tuple[float, ...] = ()) -> None:
         """Durably log action number ``seq`` (1-based) of a game."""
-        self._db.execute(
-            "INSERT INTO actions (room_id, seq, seat, action) VALUES (?, ?, ?, ?)",
-            (room_id, seq, seat, json.dumps(action_to_json(action), sort_keys=True)),
-        )
+        self.apply([AppendAction(room_id, seq, seat, action, clocks)])
 
     def finish_game(self, room_id: str, winners: tuple[int, ...], reason: str) -> None:
         """Record a game's result (rule 104)."""
-        self._db.execute(
-            "UPDATE games SET result = ? WHERE room_id = ?",
-            (json.dumps({"winners": list(winners), "reason": reason}), room_id),
-        )
+        self.apply([FinishGame(room_id, winners, reason)])
 
+    # ---- reading
     def load_game(self, room_id: str) -> GameRecord:
         """The stored record of a game (KeyError if unknown)."""
-        row = self._db.execute(
-            "SELECT name, seed, players, result FROM games WHERE room_id = ?", (room_id,)
-        ).fetchone()
-        if row is None:
-            raise KeyError(room_id)
-        actions = [
-            (seat, action_from_json(json.loads(text)))
-            for seat, text in self._db.execute(
-                "SELECT seat, action FROM actions WHERE room_id = ? ORDER BY seq", (room_id,)
-            )
-        ]
-        players = [(str(n), str(d)) for n, d in json.loads(row[2])]
+        with self._lock:
+            row = self._db.execute(
+                "SELECT name, seed, players, result, aborted, clock_seconds FROM games "
+                "WHERE room_id = ?", (room_id,)).fetchone()
+            if row is None:
+                raise KeyError(room_id)
+            actions: list[tuple[int, Action]] = []
+            clocks: tuple[float, ...] | None = None
+            for seat, text, clock_text in self._db.execute(
+                    "SELECT seat, action, clocks FROM actions WHERE room_id = ? ORDER BY seq",
+                    (room_id,)):
+                actions.append((int(seat), action_from_json(json.loads(text))))
+                if clock_text:
+                    clocks = tuple(float(c) for c in json.loads(clock_text))
+        players = [(str(p[0]), str(p[1]), str(p[2]) if len(p) > 2 else "")
+                   for p in json.loads(row[2])]
         result = json.loads(row[3]) if row[3] else None
-        return GameRecord(room_id, row[0], bytes(row[1]), players, actions, result)
+        return GameRecord(room_id, row[0], bytes(row[1]), players, actions, result,
+                          float(row[5]), clocks, row[4])
+
+    def unfinished_games(self) -> list[GameRecord]:
+        """Every stored game that neither ended nor was aborted, oldest first."""
+        with self._lock:
+            ids = [r[0] for r in self._db.execute(
+                "SELECT room_id FROM games WHERE result IS NULL AND aborted IS NULL "
+                "ORDER BY created")]
+        return [self.load_game(room_id) for room_id in ids]
+
+    def sessions(self) -> list[SessionRow]:
+        """Every stored session."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT session_id, token_hash, name, room_id FROM sessions").fetchall()
+        return [SessionRow(r[0], bytes(r[1]), r[2], r[3]) for r in rows]
+
+    def prune_sessions(self, keep_rooms: set[str], older_than: float) -> int:
+        """Forget sessions in none of ``keep_rooms`` not updated for ``older_than`` seconds."""
+        cutoff = time.time() - older_than
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT session_id, room_id FROM sessions WHERE updated < ?",
+                (cutoff,)).fetchall()
+            gone = [(sid,) for sid, room in rows if room not in keep_rooms]
+            self._db.executemany("DELETE FROM sessions WHERE session_id = ?", gone)
+        return len(gone)

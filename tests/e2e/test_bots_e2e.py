@@ -81,7 +81,7 @@ async def test_random_bots_and_a_spectator_complete_a_game_without_leaks(
 
     # Replay the logged game and collect, per viewer, every id that was ever hidden from it.
     record = store.load_game(room.room_id)
-    setups = [PlayerSetup(name, demo_deck(deck)) for name, deck in record.players]
+    setups = [PlayerSetup(name, demo_deck(deck)) for name, deck, _session in record.players]
     replayed = new_game(record.seed, setups)
     hidden: dict[int, set[str]] = {seat: set() for seat in raw}
 

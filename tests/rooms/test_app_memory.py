@@ -146,7 +146,7 @@ async def test_a_player_whose_clock_runs_out_concedes_so_no_client_stalls_the_ro
         await trio.testing.wait_all_tasks_blocked()
         assert game is not None and game.pending is not None
         deciding = game.pending.seat
-        clocks = mpb.ServerMessage.FromString(room.clocks()).clocks.seats
+        clocks = mpb.ServerMessage.FromString(room.clocks(trio.current_time())).clocks.seats
         assert [c.running for c in clocks] == [s == deciding for s in range(2)]
         await trio.sleep(59)  # one second left: nothing happens yet
         assert game.result is None

@@ -1,0 +1,183 @@
+"""The thin trio pump around a sans-I/O :class:`~server.rooms.room.Room`.
+
+One task per room (single writer, invariant 6) takes commands from a bounded inbox, calls
+:meth:`Room.handle`, writes the returned store records through the
+:class:`~server.store.writer.StoreWriter` and waits until they are durable, and only then
+delivers the returned messages. It sleeps until the room's next wake-up (a clock running
+out, a finished room's linger time) when no command comes.
+
+Fault isolation: an unexpected exception while handling a command or writing its records
+ends only this room. Its members get ``ERROR_CODE_INTERNAL`` with an incident id, the store
+marks the game aborted with the traceback, the log names the room, the command and the
+incident, and every other room and the listener keep running.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import trio
+
+from protocol.v1 import messages_pb2 as mpb
+from server.rooms.room import Command, ConnId, Output, Room, Shutdown, Tick
+from server.rooms.session import error_bytes
+from server.store.sqlite import AbortGame
+from server.store.writer import StoreWriter
+
+log = logging.getLogger("manawire.room")
+
+INBOX_SIZE = 256
+
+
+class RoomGoneError(Exception):
+    """The room closed (or failed) before it could handle the command."""
+
+
+@dataclass(eq=False)
+class Ticket:
+    """A command's result, for callers that must know it (a join is accepted or not)."""
+
+    done: trio.Event = field(default_factory=trio.Event)
+    output: Output | None = None
+
+    async def wait(self) -> Output:
+        """The room's output for the command; :class:`RoomGoneError` if it never ran."""
+        await self.done.wait()
+        if self.output is None:
+            raise RoomGoneError("the room closed")
+        return self.output
+
+
+def describe(command: Command, room: Room) -> str:
+    """A log line's account of a command (which action, for an Act)."""
+    text = repr(command)
+    game = room.game
+    option = getattr(command, "option_index", None)
+    if game is not None and game.pending is not None and isinstance(option, int) \
+            and option < len(game.pending.options):
+        text += f" -> {game.pending.options[option]!r} at action {game.action_count + 1}"
+    return text[:2000]
+
+
+class RoomHost:
+    """Runs one room: its inbox, its pump task and its store writes."""
+
+    def __init__(self, room: Room, writer: StoreWriter,
+                 deliver: Callable[[ConnId, bytes], None],
+                 released: Callable[[RoomHost, list[ConnId]], None],
+                 closed: Callable[[RoomHost], None]) -> None:
+        self.room = room
+        self.writer = writer
+        self._deliver = deliver
+        self._released = released
+        self._closed = closed
+        self._send, self._receive = trio.open_memory_channel[tuple[Command, Ticket | None]](
+            INBOX_SIZE)
+        self._wake_at = room.handle(Tick(), trio.current_time()).wake_at
+        self.failed: str | None = None
+
+    @property
+    def room_id(self) -> str:
+        """The room's id."""
+        return self.room.room_id
+
+    async def submit(self, command: Command) -> Ticket:
+        """Queue ``command`` (waits while the inbox is full); :class:`RoomGoneError` if the
+        room is gone. Await the ticket for the command's output."""
+        ticket = Ticket()
+        try:
+            await self._send.send((command, ticket))
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            raise RoomGoneError("the room closed") from None
+        return ticket
+
+    def submit_nowait(self, command: Command) -> None:
+        """Queue ``command`` without waiting; dropped if the room is gone or its inbox full
+        (used for disconnect notices, which a closing room does not need)."""
+        try:
+            self._send.send_nowait((command, None))
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            log.warning("room %s: could not queue %r", self.room_id, command)
+
+    async def run(self) -> None:
+        """The room task: until the room closes, fails, or the server stops."""
+        command: Command = Tick()
+        try:
+            async with self._receive:
+                while True:
+                    ticket: Ticket | None = None
+                    with trio.move_on_at(self._wake_at):
+                        try:
+                            command, ticket = await self._receive.receive()
+                        except trio.EndOfChannel:
+                            return
+                    out = self.room.handle(command, trio.current_time())
+                    if out.log:
+                        await self.writer.write(out.log)
+                    for conn, data in out.sends:
+                        self._deliver(conn, data)
+                    if out.released:
+                        self._released(self, out.released)
+                    if ticket is not None:
+                        ticket.output = out
+                        ticket.done.set()
+                    self._wake_at = out.wake_at
+                    command = Tick()
+                    if out.closed:
+                        self._finish()
+                        return
+        except Exception as exc:
+            await self._fail(command, exc)
+
+    def stop(self) -> None:
+        """The server is stopping: end the room task without output (the game is stored and
+        goes on after a restart)."""
+        self.room.handle(Shutdown(), trio.current_time())
+        self._send.close()
+
+    def _finish(self) -> None:
+        self._send.close()
+        self._drain()
+        self._closed(self)
+
+    def _drain(self) -> None:
+        """Answer every queued command: the room is gone."""
+        while True:
+            try:
+                _command, ticket = self._receive.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                return
+            if ticket is not None:
+                ticket.done.set()
+
+    async def _fail(self, command: Command, exc: Exception) -> None:
+        incident = secrets.token_hex(6)
+        trace = "".join(traceback.format_exception(exc))
+        self.failed = incident
+        log.error("room %s failed (incident %s) handling %s", self.room_id, incident,
+                  describe(command, self.room), exc_info=exc)
+        conns = self.room.connections()
+        self.room.closed = True
+        self._send.close()
+        message = error_bytes(
+            mpb.ERROR_CODE_INTERNAL,
+            f"this room failed and was closed (incident {incident}); other games are "
+            f"unaffected", 0, incident)
+        closed = mpb.ServerMessage(room_closed=mpb.RoomClosed(
+            room_id=self.room_id, reason=f"internal error, incident {incident}")
+        ).SerializeToString()
+        for conn in conns:
+            self._deliver(conn, message)
+            self._deliver(conn, closed)
+        self._released(self, conns)
+        self._drain()
+        self._closed(self)
+        if self.room.game is not None:
+            try:
+                await self.writer.write([AbortGame(self.room_id, f"incident {incident}\n{trace}")])
+            except Exception:
+                log.exception("room %s: could not mark the game aborted", self.room_id)
