@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -54,18 +55,24 @@ class Summary:
                            "seconds": round(self.seconds, 3)})
 
 
-async def play_bot_game(url: str, index: int, rng: random.Random, players: int = 2) -> int:
-    """Create a room, seat ``players`` RandomBots and play one full game; return its actions."""
+async def play_bot_game(url: str, index: int, rng: random.Random, players: int = 2,
+                        decks: Sequence[str] = ()) -> int:
+    """Create a room, seat ``players`` RandomBots (seat *i* with ``decks[i]`` if given, else
+    the server's default) and play one full game; return its actions."""
+    def deck(seat: int) -> str:
+        return decks[seat] if seat < len(decks) else ""
+
     async with Client.connect(url, f"bot-{index}-0") as host:
         room = await host.create_room(f"bots-{index}", seats=players)
-        await host.join(room.room_id)
+        await host.join(room.room_id, deck=deck(0))
         bots = [RandomBot(host, random.Random(rng.getrandbits(64)))]
         async with trio.open_nursery() as nursery:
             for seat in range(1, players):
                 joined = trio.Event()
                 nursery.start_soon(partial(
                     _guest, url, f"bot-{index}-{seat}", room.room_id,
-                    rng=random.Random(rng.getrandbits(64)), bots=bots, joined=joined))
+                    rng=random.Random(rng.getrandbits(64)), bots=bots, joined=joined,
+                    deck=deck(seat)))
                 await joined.wait()
             await bots[0].play()
         if host.errors:
@@ -74,9 +81,9 @@ async def play_bot_game(url: str, index: int, rng: random.Random, players: int =
 
 
 async def _guest(url: str, name: str, room_id: str, *, rng: random.Random,
-                 bots: list[RandomBot], joined: trio.Event) -> None:
+                 bots: list[RandomBot], joined: trio.Event, deck: str = "") -> None:
     async with Client.connect(url, name) as client:
-        await client.join(room_id)
+        await client.join(room_id, deck=deck)
         bot = RandomBot(client, rng)
         bots.append(bot)
         joined.set()
@@ -86,18 +93,24 @@ async def _guest(url: str, name: str, room_id: str, *, rng: random.Random,
 
 
 async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None = None,
-                        game_seconds: float = 300.0) -> Summary:
-    """Play ``games`` games one after another; never raises for a failed game."""
+                        game_seconds: float = 300.0, *,
+                        tables: Sequence[Sequence[str]] = ((),)) -> Summary:
+    """Play ``games`` games at each table (a deck per seat; ``()``: the server's default
+    decks) one after another; never raises for a failed game."""
     rng = random.Random(seed)
-    summary = Summary(games)
+    summary = Summary(games * len(tables))
     start = time.perf_counter()
-    for index in range(games):
-        try:
-            with trio.fail_after(game_seconds):
-                summary.actions += await play_bot_game(url, index, rng, players)
-            summary.completed += 1
-        except Exception as exc:
-            summary.errors += 1
-            print(f"game {index} failed: {exc!r}", flush=True)
+    index = 0
+    for decks in tables:
+        for _ in range(games):
+            try:
+                with trio.fail_after(game_seconds):
+                    summary.actions += await play_bot_game(url, index, rng, players, decks)
+                summary.completed += 1
+            except Exception as exc:
+                summary.errors += 1
+                print(f"game {index} ({', '.join(decks) or 'default decks'}) failed: {exc!r}",
+                      flush=True)
+            index += 1
     summary.seconds = time.perf_counter() - start
     return summary

@@ -3,14 +3,32 @@
 Each delta names the state it applies to (``prev_state_id``) and carries the hash of the
 resulting view (:mod:`protocol.viewhash`); the mirror checks both and raises
 :class:`MirrorDesyncError` on a gap or a mismatch, after which the client asks for a snapshot.
+
+A newer v1 server may send fields this schema doesn't know (protocol/README.md, "Versioning":
+all numbered 1000 or above, and not hashed). Protobuf keeps them as unknown fields and would
+serialize them again, so the mirror drops them from every element it keeps, as a client whose
+runtime discards unknown fields (protobufjs) does when decoding.
 """
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+from google.protobuf.message import Message
+
 from protocol.v1 import game_pb2 as pb
-from protocol.viewhash import view_hash
+from protocol.viewhash import ViewDigest
 
 ZoneKey = tuple[int, int]
+
+
+_M = TypeVar("_M", bound=Message)
+
+
+def _known(message: _M) -> _M:
+    """``message`` (an element the mirror keeps) without the fields its schema doesn't know."""
+    message.DiscardUnknownFields()
+    return message
 
 
 class MirrorDesyncError(Exception):
@@ -39,8 +57,9 @@ class Mirror:
         self.viewer = view.viewer
         self.header = pb.GameHeader()
         self.header.CopyFrom(view.header)
-        self.players = {p.seat: p for p in view.players}
-        self.objects = {o.id: o for o in view.objects}
+        self.header.DiscardUnknownFields()
+        self.players = {p.seat: _known(p) for p in view.players}
+        self.objects = {o.id: _known(o) for o in view.objects}
         self.zones = {(z.zone.kind, z.zone.owner): list(z.object_ids) for z in view.zones}
         self.state_id = snapshot.state_id
         self._check(snapshot.view_hash)
@@ -54,16 +73,16 @@ class Mirror:
             kind = op.WhichOneof("op")
             if kind in ("create_object", "update_object", "reveal_object"):
                 obj = getattr(op, kind)
-                self.objects[obj.id] = obj
+                self.objects[obj.id] = _known(obj)
             elif kind in ("remove_object", "conceal_object"):
                 self.objects.pop(getattr(op, kind), None)
             elif kind == "set_zone":
                 self.zones[(op.set_zone.zone.kind, op.set_zone.zone.owner)] = list(
                     op.set_zone.object_ids)
             elif kind == "set_player":
-                self.players[op.set_player.seat] = op.set_player
+                self.players[op.set_player.seat] = _known(op.set_player)
             elif kind == "set_header":
-                self.header = op.set_header
+                self.header = _known(op.set_header)
             else:
                 raise MirrorDesyncError(f"unknown delta op {kind!r}")
         self.state_id = delta.state_id
@@ -82,7 +101,11 @@ class Mirror:
         )
 
     def _check(self, expected: bytes) -> None:
-        actual = view_hash(self.view())
+        # protocol.viewhash.view_hash(self.view()), without its copy to drop unknown fields:
+        # the mirror's elements hold none.
+        digest = ViewDigest()
+        digest.load(self.view())
+        actual = digest.hash(self.viewer)
         if actual != expected:
             raise MirrorDesyncError(f"view hash mismatch at state {self.state_id}")
 

@@ -100,8 +100,10 @@ class RoomHost:
         (used for disconnect notices, which a closing room does not need)."""
         try:
             self._send.send_nowait((command, None))
-        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
-            log.warning("room %s: could not queue %r", self.room_id, command)
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass  # the room is gone or stopping: nobody to tell
+        except trio.WouldBlock:
+            log.warning("room %s: inbox full, dropped %r", self.room_id, command)
 
     async def run(self) -> None:
         """The room task: until the room closes, fails, or the server stops."""
