@@ -34,7 +34,7 @@ from server.rooms.pump import RoomGoneError, RoomHost
 from server.rooms.room import ConnId, RoomConfig
 from server.rooms.session import PROTOCOL_VERSION, Session, SessionError, error_bytes
 from server.store import Store
-from server.store.sqlite import PutSession
+from server.store.records import PutSession
 from server.store.writer import StoreWriter
 
 log = logging.getLogger("manawire")

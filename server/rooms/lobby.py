@@ -11,7 +11,7 @@ import trio
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.pump import RoomHost
 from server.rooms.room import ConnId, Room, RoomConfig
-from server.store.sqlite import AbortGame, GameRecord
+from server.store.records import AbortGame, GameRecord
 from server.store.writer import StoreWriter
 
 log = logging.getLogger("manawire.lobby")

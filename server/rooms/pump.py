@@ -25,7 +25,7 @@ import trio
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.room import Command, ConnId, Output, Room, Shutdown, Tick
 from server.rooms.session import error_bytes
-from server.store.sqlite import AbortGame
+from server.store.records import AbortGame
 from server.store.writer import StoreWriter
 
 log = logging.getLogger("manawire.room")

@@ -32,7 +32,7 @@ from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
 from server.engine.actions import Action, Concede
 from server.engine.events import Event
 from server.rooms.session import error_bytes
-from server.store.sqlite import (
+from server.store.records import (
     AppendAction,
     CreateGame,
     FinishGame,

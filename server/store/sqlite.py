@@ -6,9 +6,10 @@ unfinished game is reloaded when the server starts again. The seed is a server-s
 it is stored here and never sent to a client. Resume tokens are stored only as their
 SHA-256 hashes.
 
-Writes are described by the small records below (:data:`StoreOp`): a room, being sans-I/O,
-only *returns* them; :class:`server.store.writer.StoreWriter` performs them on its own
-thread, many rooms' writes in one transaction.
+Writes are described by the small records of :mod:`server.store.records`
+(:data:`StoreOp`): a room, being sans-I/O, only *returns* them;
+:class:`server.store.writer.StoreWriter` performs them on its own thread, many rooms'
+writes in one transaction.
 
 Durability (``durability``): ``"process"`` (the default: WAL with ``synchronous=NORMAL``)
 makes every commit survive a crash of the server process but not a power loss, which may
@@ -24,11 +25,20 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, assert_never
 
 from server.engine.actions import Action, action_from_json, action_to_json
+from server.store.records import (
+    AbortGame,
+    AppendAction,
+    CreateGame,
+    FinishGame,
+    GameRecord,
+    PutSession,
+    SessionRow,
+    StoreOp,
+)
 
 Durability = Literal["process", "power"]
 
@@ -66,86 +76,6 @@ _MIGRATIONS = (
     ("games", "clock_seconds", "REAL NOT NULL DEFAULT 1800"),
     ("actions", "clocks", "TEXT"),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class CreateGame:
-    """A game has started: its secret seed and its players (name, deck, session id)."""
-
-    room_id: str
-    name: str
-    seed: bytes
-    players: tuple[tuple[str, str, str], ...]
-    clock_seconds: float
-
-
-@dataclass(frozen=True, slots=True)
-class AppendAction:
-    """Action number ``seq`` (1-based) of a game, and every seat's time bank after it."""
-
-    room_id: str
-    seq: int
-    seat: int
-    action: Action
-    clocks: tuple[float, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class FinishGame:
-    """A game's result (rule 104)."""
-
-    room_id: str
-    winners: tuple[int, ...]
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class AbortGame:
-    """A room failed: its game is never reloaded; the traceback is kept for the operator."""
-
-    room_id: str
-    traceback: str
-
-
-@dataclass(frozen=True, slots=True)
-class PutSession:
-    """A session's current resume-token hash and the room it belongs to (None: none)."""
-
-    session_id: str
-    token_hash: bytes
-    name: str
-    room_id: str | None
-
-
-StoreOp = CreateGame | AppendAction | FinishGame | AbortGame | PutSession
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """Everything needed to replay a stored game."""
-
-    room_id: str
-    name: str
-    seed: bytes
-    #: (display name, deck, session id) per seat.
-    players: list[tuple[str, str, str]]
-    #: (seat, action) in order.
-    actions: list[tuple[int, Action]]
-    result: dict[str, object] | None
-    clock_seconds: float = 1800.0
-    #: Each seat's time bank after the last action (None: no action yet).
-    clocks: tuple[float, ...] | None = None
-    aborted: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SessionRow:
-    """A stored session: whose token hashes to ``token_hash``, and where it is."""
-
-    session_id: str
-    token_hash: bytes
-    name: str
-    room_id: str | None
 
 
 class Store:

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 import trio
 
-from server.store.sqlite import Store, StoreOp
+from server.store.records import StoreOp
+from server.store.sqlite import Store
 
 #: Batches committed in one transaction at most (bounds one transaction's size).
 MAX_GROUP = 256
