@@ -1,0 +1,308 @@
+"""The room as a sans-I/O state machine: commands and a time in, sends, store writes and the
+next wake-up out. No trio, no SQLite, no sockets (architecture invariant 6)."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+from client_sdk.mirror import Mirror
+from protocol.v1 import messages_pb2 as mpb
+from server.rooms.room import (
+    Act,
+    ConcedeGame,
+    Disconnect,
+    Join,
+    Leave,
+    Output,
+    Reattach,
+    Room,
+    RoomConfig,
+    Snapshot,
+    Tick,
+)
+from server.store.records import AppendAction, CreateGame, FinishGame, GameRecord
+from server.view import SPECTATOR, project
+from server.view.encode import encode_view
+
+WELCOME = mpb.Welcome(protocol_version=1, session_id="s", resume_token="t").SerializeToString()
+
+
+@dataclass
+class Driver:
+    """Feeds a room commands at a controlled time and keeps what each connection got."""
+
+    room: Room
+    now: float = 0.0
+    got: dict[int, list[mpb.ServerMessage]] = field(default_factory=dict)
+    log: list[object] = field(default_factory=list)
+    rid: int = 0
+
+    def do(self, command: object) -> Output:
+        out = self.room.handle(command, self.now)  # type: ignore[arg-type]
+        self.log.extend(out.log)
+        for conn, data in out.sends:
+            self.got.setdefault(conn, []).append(mpb.ServerMessage.FromString(data))
+        return out
+
+    def take(self, conn: int) -> list[mpb.ServerMessage]:
+        return self.got.pop(conn, [])
+
+    def join(self, conn: int, *, spectator: bool = False, deck: str = "",
+             session: str = "") -> Output:
+        self.rid += 1
+        return self.do(Join(conn, self.rid, session or f"s{conn}", f"p{conn}", spectator,
+                            deck))
+
+    def act(self, conn: int, option: int = 0) -> Output:
+        game = self.room.game
+        assert game is not None and game.pending is not None
+        return self.do(Act(conn, 0, game.pending.prompt_id, option, 0))
+
+
+def kinds(msgs: list[mpb.ServerMessage]) -> list[str]:
+    return [str(m.WhichOneof("body")) for m in msgs]
+
+
+def errors(msgs: list[mpb.ServerMessage]) -> list[int]:
+    return [m.error.code for m in msgs if m.HasField("error")]
+
+
+def two_player_room(config: RoomConfig | None = None) -> Driver:
+    d = Driver(Room("r1", "test", 2, 0.0, config))
+    assert d.join(1, deck="naya-vanilla").accepted
+    out = d.join(2, deck="golgari-grind")
+    assert out.accepted
+    assert [type(op) for op in out.log] == [CreateGame]
+    return d
+
+
+def seat_conn(d: Driver, seat: int) -> int:
+    member = d.room.seats[seat]
+    assert member is not None and member.conn is not None
+    return member.conn
+
+
+def play(d: Driver, rng: random.Random, actions: int, skip: int | None = None) -> int:
+    """Answer pending decisions at random; stop early when ``skip``'s seat must decide or the
+    game ends. Returns the actions played."""
+    done = 0
+    for _ in range(actions):
+        game = d.room.game
+        assert game is not None
+        if game.result is not None or game.pending is None:
+            break
+        seat = game.pending.seat
+        if seat == skip:
+            break
+        d.act(seat_conn(d, seat), rng.randrange(len(game.pending.options)))
+        done += 1
+    return done
+
+
+def test_a_room_imports_neither_trio_nor_a_database_nor_websockets() -> None:
+    code = ("import sys, server.rooms.room; "
+            "print(sorted(m for m in ('trio', 'sqlite3', 'websockets') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_rule_103_the_game_starts_when_every_seat_is_taken_and_is_logged_before_sent() -> None:
+    d = two_player_room()
+    game = d.room.game
+    assert game is not None and game.pending is not None
+    for conn, seat in ((1, 0), (2, 1)):
+        got = d.take(conn)
+        assert got[0].joined.seat == seat
+        assert "snapshot" in kinds(got) and "clocks" in kinds(got) and "presence" in kinds(got)
+        assert ("decision" in kinds(got)) == (game.pending.seat == seat)
+
+
+def test_a_refused_join_leaves_the_connection_outside_the_room() -> None:
+    d = two_player_room()
+    out = d.join(3)
+    assert not out.accepted and errors(d.take(3)) == [mpb.ERROR_CODE_ROOM_FULL]
+    assert d.room.member_of(3) is None
+    game = d.room.game
+    assert game is not None and game.pending is not None
+    # Neither an action nor a snapshot is accepted from it, for any seat.
+    out = d.do(Act(3, 7, game.pending.prompt_id, 0, 0))
+    assert not out.log and errors(d.take(3)) == [mpb.ERROR_CODE_NOT_READY]
+    d.do(Snapshot(3, 8))
+    assert kinds(d.take(3)) == ["error"]
+    d.do(ConcedeGame(3, 9))
+    assert kinds(d.take(3)) == ["error"] and game.result is None
+
+
+def test_invariant_2_only_the_deciding_seat_may_act_and_only_on_the_current_prompt() -> None:
+    d = two_player_room()
+    game = d.room.game
+    assert game is not None and game.pending is not None
+    deciding = seat_conn(d, game.pending.seat)
+    other = seat_conn(d, 1 - game.pending.seat)
+    d.take(deciding), d.take(other)
+    d.act(other)
+    assert errors(d.take(other)) == [mpb.ERROR_CODE_NOT_YOUR_DECISION]
+    d.do(Act(deciding, 1, game.pending.prompt_id + 5, 0, 0))
+    assert errors(d.take(deciding)) == [mpb.ERROR_CODE_STALE_PROMPT]
+    d.do(Act(deciding, 1, game.pending.prompt_id, 99, 0))
+    assert errors(d.take(deciding)) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
+    before = game.action_count
+    out = d.act(deciding)
+    assert game.action_count == before + 1
+    assert [type(op) for op in out.log] == [AppendAction]
+    assert "delta" in kinds(d.take(other))
+
+
+def test_a_session_holding_a_seat_cannot_join_again_as_a_spectator() -> None:
+    d = two_player_room()
+    d.do(Disconnect(2))
+    out = d.join(5, spectator=True, session="s2")
+    assert not out.accepted
+    assert errors(d.take(5)) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
+
+
+def test_resume_sends_only_the_missed_deltas_and_the_mirror_equals_the_projection() -> None:
+    d = two_player_room()
+    rng = random.Random(5)
+    mirrors = {1: Mirror(), 2: Mirror()}
+
+    def feed(conn: int, got: list[mpb.ServerMessage] | None = None) -> None:
+        for m in d.take(conn) if got is None else got:
+            if m.HasField("snapshot"):
+                mirrors[conn].load_snapshot(m.snapshot)
+            elif m.HasField("delta"):
+                mirrors[conn].apply_delta(m.delta)
+
+    play(d, rng, 30)
+    play(d, rng, 100, skip=0)  # until seat 0 decides: seat 1 drops while it waits
+    feed(1)
+    feed(2)
+    d.do(Disconnect(2))
+    presence = [m.presence for m in d.take(1) if m.HasField("presence")]
+    assert presence and not presence[-1].seats[1].connected and presence[-1].seats[0].connected
+    last = mirrors[2].state_id
+    before = d.room.classes[1].stream.state_id
+    played = play(d, rng, 200, skip=1)
+    feed(1)
+    missed = d.room.classes[1].stream.state_id - before
+    assert played > 0 and missed > 0
+    out = d.do(Reattach(9, 4, "s2", "p2", last, WELCOME))
+    assert out.accepted and d.room.member_of(9) is d.room.seats[1]
+    got = d.take(9)
+    assert got[0].resumed.deltas == missed and not got[0].resumed.snapshot
+    assert got[0].resumed.joined.seat == 1
+    assert kinds(got).count("delta") == missed and "snapshot" not in kinds(got)
+    mirrors[9] = mirrors.pop(2)
+    feed(9, got)
+    game = d.room.game
+    assert game is not None
+    assert mirrors[9].view() == encode_view(project(game, 1))
+    # The opponent is told the seat is back; the old connection id holds nothing now.
+    assert [m.presence.seats[1].connected for m in d.take(1) if m.HasField("presence")] == [True]
+    assert d.room.member_of(2) is None
+
+
+def test_a_resume_beyond_the_kept_history_gets_a_snapshot() -> None:
+    d = two_player_room(RoomConfig(history=2))
+    play(d, random.Random(2), 100)
+    assert d.room.classes[1].stream.state_id > 4  # more deltas than the history keeps
+    d.take(2)
+    out = d.do(Reattach(9, 4, "s2", "p2", 1, WELCOME))
+    assert out.released == [2]  # the newer connection replaces the older one
+    got = d.take(9)
+    assert got[0].resumed.snapshot and got[0].resumed.deltas == 0
+    assert "snapshot" in kinds(got)
+
+
+def test_rule_104_3a_a_player_whose_clock_runs_out_concedes_when_the_room_wakes() -> None:
+    d = two_player_room(RoomConfig(clock_seconds=60))
+    game = d.room.game
+    assert game is not None and game.pending is not None
+    deciding = game.pending.seat
+    out = d.do(Tick())
+    assert out.wake_at == 60.0
+    d.now = 59.0
+    assert not d.do(Tick()).log and game.result is None
+    d.now = 60.5
+    out = d.do(Tick())
+    assert game.result is not None and deciding not in game.result.winners
+    assert [type(op) for op in out.log] == [AppendAction, FinishGame]
+    assert d.room.remaining[deciding] == 0.0
+
+
+def test_a_finished_room_lingers_then_closes_and_releases_its_members() -> None:
+    d = two_player_room(RoomConfig(linger_seconds=30))
+    game = d.room.game
+    assert game is not None and game.pending is not None
+    d.now = 5.0
+    d.do(ConcedeGame(1, 3))
+    assert game.result is not None
+    d.take(1), d.take(2)
+    assert d.do(Tick()).wake_at == 35.0
+    d.now = 35.0
+    out = d.do(Tick())
+    assert out.closed and sorted(out.released) == [1, 2]
+    assert "room_closed" in kinds(d.take(1))
+    assert d.join(3).closed
+
+
+def test_an_unstarted_room_nobody_is_in_expires() -> None:
+    d = Driver(Room("r", "t", 2, 0.0, RoomConfig(idle_seconds=100)))
+    assert d.do(Tick()).wake_at == 100.0
+    d.now = 50
+    d.join(1)
+    assert d.do(Tick()).wake_at == float("inf")
+    d.now = 60
+    d.do(Leave(1, 2))
+    d.now = 159
+    assert not d.do(Tick()).closed
+    d.now = 160
+    assert d.do(Tick()).closed
+
+
+def test_a_dropped_connection_frees_its_seat_in_an_unstarted_room() -> None:
+    d = Driver(Room("r", "t", 2, 0.0))
+    d.join(1)
+    d.do(Disconnect(1))
+    assert d.room.seats == [None, None]
+    out = d.do(Reattach(4, 1, "s1", "p1", 0, WELCOME))
+    assert not out.accepted
+    got = d.take(4)
+    assert got[0].HasField("resumed") and not got[0].resumed.HasField("joined")
+
+
+def test_spectators_beyond_the_rooms_limit_get_a_clear_error() -> None:
+    d = two_player_room(RoomConfig(max_spectators=1))
+    assert d.join(10, spectator=True).accepted
+    assert "snapshot" in kinds(d.take(10))
+    assert not d.join(11, spectator=True).accepted
+    got = d.take(11)
+    assert errors(got) == [mpb.ERROR_CODE_LIMIT_REACHED] and "at most 1" in got[0].error.message
+
+
+def test_invariant_3_a_recovered_room_rebuilds_every_stream_and_its_history_exactly() -> None:
+    d = two_player_room()
+    rng = random.Random(11)
+    play(d, rng, 150)
+    game = d.room.game
+    assert game is not None
+    create = d.log[0]
+    assert isinstance(create, CreateGame)
+    actions = [op for op in d.log if isinstance(op, AppendAction)]
+    record = GameRecord("r1", "test", create.seed, [tuple(p) for p in create.players],  # type: ignore[misc]
+                        [(a.seat, a.action) for a in actions], None, 1800.0,
+                        actions[-1].clocks)
+    again = Room.recover(record, 1000.0)
+    assert again.game is not None and again.game.action_count == game.action_count
+    for seat, cls in d.room.classes.items():
+        copy = again.classes[seat]
+        assert copy.stream.state_id == cls.stream.state_id
+        assert list(copy.history) == list(cls.history)
+    assert again.remaining == d.room.remaining
+    assert all(m is not None and m.conn is None for m in again.seats)
+    # Replaying the log from the seed is the same game (and the spectator view agrees).
+    assert encode_view(project(again.game, SPECTATOR)) == encode_view(project(game, SPECTATOR))
