@@ -16,6 +16,10 @@ from client_sdk.client import Client
 MAX_ACTIONS_PER_GAME = 100_000
 
 
+class RoomClosedError(Exception):
+    """The room closed (it failed, see the client's errors) before its game ended."""
+
+
 class RandomBot:
     """Picks uniformly among the legal options of each decision it is sent."""
 
@@ -25,9 +29,13 @@ class RandomBot:
         self.actions = 0
 
     async def play(self) -> None:
-        """Play until the game is over (bounded by :data:`MAX_ACTIONS_PER_GAME`)."""
+        """Play until the game is over (bounded by :data:`MAX_ACTIONS_PER_GAME`); raise
+        :class:`RoomClosedError` if the room closes first (it failed)."""
         client = self.client
         while not client.mirror.game_over:
+            if client.room_id is None:
+                reasons = [e.message for e in client.errors]
+                raise RoomClosedError(f"the room closed before the game ended: {reasons}")
             decision = client.my_decision
             if decision is None:
                 await client.next_message()

@@ -168,6 +168,8 @@ class Client:
             if resumed.HasField("joined"):
                 self.seat = resumed.joined.seat
                 self.room_id = resumed.joined.room.room_id
+            else:  # the room is gone (its game ended and it closed, or it failed)
+                self.room_id = None
             self._ws = ws
             return
 

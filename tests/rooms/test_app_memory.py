@@ -12,6 +12,7 @@ import trio.testing
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App, Limits, SocketClosed
 from server.store import Store
+from server.store.writer import StoreWriter
 
 
 class MemorySocket:
@@ -48,7 +49,9 @@ async def running_app(tmp_path: Path, limits: Limits | None = None) -> AsyncIter
     store = Store(tmp_path / "db.sqlite3")
     try:
         async with trio.open_nursery() as nursery:
-            yield App(store, nursery, limits)
+            # Writes inline: the autojump clock would take a writer thread's work for idle
+            # time and jump ahead (the threaded writer is tested on its own and end to end).
+            yield App(store, nursery, limits, writer=StoreWriter(store, inline=True))
             nursery.cancel_scope.cancel()
     finally:
         store.close()

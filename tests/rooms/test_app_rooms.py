@@ -1,0 +1,354 @@
+"""The app over trio memory streams (autojump clock): seat security against the exploit
+sequences of issue 12, resume with tokens, room limits and lifecycle."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from client_sdk.mirror import Mirror
+from protocol.v1 import messages_pb2 as mpb
+from server.app import CLOSE_REPLACED, App, Limits
+from server.rooms.room import RoomConfig
+from server.view import project
+from server.view.encode import encode_view
+from tests.rooms.test_app_memory import MemorySocket, running_app
+
+
+class Peer:
+    """A client over a memory socket that keeps every message and a mirror of its view."""
+
+    def __init__(self, app: App, name: str) -> None:
+        self.app = app
+        self.name = name
+        self.sock = MemorySocket()
+        self.got: list[mpb.ServerMessage] = []
+        self.mirror = Mirror()
+        self.rid = 100
+        self.token = ""
+        app.lobby.nursery.start_soon(app.handle_connection, self.sock)
+
+    async def send(self, **body: object) -> int:
+        self.rid += 1
+        await self.sock.to_server.send(mpb.ClientMessage(
+            request_id=self.rid, **body).SerializeToString())  # type: ignore[arg-type]
+        return self.rid
+
+    def pump(self) -> list[mpb.ServerMessage]:
+        """Everything received since the last pump (folded into the mirror)."""
+        new = []
+        while True:
+            try:
+                data = self.sock.from_server.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel):
+                break
+            msg = mpb.ServerMessage.FromString(data)
+            if msg.HasField("snapshot"):
+                self.mirror.load_snapshot(msg.snapshot)
+            elif msg.HasField("delta"):
+                self.mirror.apply_delta(msg.delta)
+            elif msg.HasField("welcome"):
+                self.token = msg.welcome.resume_token
+            elif msg.HasField("resumed"):
+                self.token = msg.resumed.welcome.resume_token
+            new.append(msg)
+        self.got.extend(new)
+        return new
+
+    async def call(self, **body: object) -> mpb.ServerMessage:
+        rid = await self.send(**body)
+        await trio.testing.wait_all_tasks_blocked()
+        for msg in self.pump():
+            if msg.request_id == rid:
+                return msg
+        raise AssertionError(f"no reply to {body}")
+
+    async def hello(self) -> None:
+        reply = await self.call(hello=mpb.Hello(protocol_version=1, display_name=self.name))
+        assert reply.HasField("welcome") and self.token
+
+    async def create(self, seats: int = 2) -> str:
+        reply = await self.call(create_room=mpb.CreateRoom(name="t", seats=seats))
+        return reply.room_list.rooms[0].room_id
+
+    async def join(self, room_id: str, *, spectator: bool = False) -> mpb.ServerMessage:
+        role = mpb.ROLE_SPECTATOR if spectator else mpb.ROLE_PLAYER
+        return await self.call(join_room=mpb.JoinRoom(room_id=room_id, role=role))
+
+
+async def _table(app: App, players: int) -> tuple[list[Peer], str]:
+    peers = [Peer(app, f"p{i}") for i in range(players)]
+    for p in peers:
+        await p.hello()
+    room_id = await peers[0].create(players)
+    for seat, p in enumerate(peers):
+        assert (await p.join(room_id)).joined.seat == seat
+    return peers, room_id
+
+
+async def _play(app: App, room_id: str, peers: list[Peer], rng: random.Random, actions: int,
+                *, until_seat: int | None = None) -> int:
+    """Answer the room's pending decisions through the peers (at random)."""
+    room = app.lobby.rooms[room_id]
+    done = 0
+    for _ in range(actions):
+        await trio.testing.wait_all_tasks_blocked()
+        for p in peers:
+            p.pump()
+        game = room.game
+        assert game is not None
+        if game.result is not None or game.pending is None:
+            break
+        if game.pending.seat == until_seat:
+            break
+        member = room.seats[game.pending.seat]
+        assert member is not None
+        peer = next(p for p in peers if room.member_of(p_conn(app, p)) is member)
+        await peer.send(act=mpb.Act(prompt_id=game.pending.prompt_id,
+                                    option_index=rng.randrange(len(game.pending.options))))
+        done += 1
+    await trio.testing.wait_all_tasks_blocked()
+    for p in peers:
+        p.pump()
+    return done
+
+
+def p_conn(app: App, peer: Peer) -> int:
+    """The connection id the app gave ``peer``'s socket (-1: none now)."""
+    for conn_id, conn in app.conns.items():
+        if conn.record is not None and conn.record.name == peer.name:
+            return conn_id
+    return -1
+
+
+def _foreign_views(peer: Peer, seats: dict[str, int]) -> list[str]:
+    """Messages that show ``peer`` a view or decision other than its seat's in that room
+    (``seats``: room id -> the seat it held there)."""
+    bad = []
+    for msg in peer.got:
+        if msg.HasField("snapshot"):
+            room, viewer = msg.snapshot.room_id, msg.snapshot.view.viewer
+            if seats.get(room) != viewer:
+                bad.append(f"snapshot of room {room} for viewer {viewer}")
+        if msg.HasField("decision"):
+            room, seat = msg.decision.room_id, msg.decision.seat
+            if seats.get(room) != seat:
+                bad.append(f"decision of room {room} for seat {seat}")
+    return bad
+
+
+async def test_a_refused_join_routes_nothing_act_and_snapshot_are_refused(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        peers, room_id = await _table(app, 2)
+        outsider = Peer(app, "eve")
+        await outsider.hello()
+        reply = await outsider.join(room_id)
+        assert reply.error.code == mpb.ERROR_CODE_ROOM_FULL
+        game = app.lobby.rooms[room_id].game
+        assert game is not None and game.pending is not None
+        for _ in range(2):
+            reply = await outsider.call(act=mpb.Act(prompt_id=game.pending.prompt_id))
+            assert reply.error.code == mpb.ERROR_CODE_NOT_READY
+            reply = await outsider.call(request_snapshot=mpb.RequestSnapshot())
+            assert reply.error.code == mpb.ERROR_CODE_NOT_READY
+            reply = await outsider.call(concede=mpb.ConcedeGame())
+            assert reply.error.code == mpb.ERROR_CODE_NOT_READY
+        assert game.action_count == 0 and game.result is None
+        kinds = {m.WhichOneof("body") for m in outsider.got}
+        assert kinds <= {"welcome", "error"}
+
+
+async def test_leave_join_elsewhere_and_come_back_never_gives_another_seat(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """The issue-12 sequence: a player concedes with LeaveRoom, takes seat t in a room of its
+    own, leaves it and asks to join the first game again (3-player game)."""
+    async with running_app(tmp_path) as app:
+        peers, room_id = await _table(app, 3)
+        rng = random.Random(3)
+        await _play(app, room_id, peers, rng, 20)
+        quitter = peers[0]
+        await quitter.send(leave_room=mpb.LeaveRoom())  # concedes; no reply on success
+        await trio.testing.wait_all_tasks_blocked()
+        assert app.lobby.rooms[room_id].game is not None
+        assert not [m for m in quitter.pump() if m.HasField("error")]
+        # Its own room, where it takes seat 2 (after two helpers) ...
+        own = await quitter.create(3)
+        helpers = [Peer(app, f"h{i}") for i in range(2)]
+        for h in helpers:
+            await h.hello()
+            await h.join(own)
+        assert (await quitter.join(own)).joined.seat == 2
+        await quitter.send(leave_room=mpb.LeaveRoom())
+        # ... then back to the first game.
+        reply = await quitter.join(room_id)
+        assert reply.HasField("error")
+        room = app.lobby.rooms[room_id]
+        game = room.game
+        assert game is not None
+        start = len(quitter.got)
+        for _ in range(5):
+            if game.result is not None or game.pending is None:
+                break
+            reply = await quitter.call(act=mpb.Act(prompt_id=game.pending.prompt_id))
+            assert reply.error.code == mpb.ERROR_CODE_NOT_READY
+            reply = await quitter.call(request_snapshot=mpb.RequestSnapshot())
+            assert reply.error.code == mpb.ERROR_CODE_NOT_READY
+            await _play(app, room_id, peers[1:], rng, 3)
+        assert game.action_count > 20  # the others played on meanwhile
+        assert all(m.WhichOneof("body") == "error" for m in quitter.got[start:])
+        # Its only views were its own seats' (0 in the first game, 2 in its own room).
+        assert _foreign_views(quitter, {room_id: 0, own: 2}) == []
+
+
+async def test_two_pipelined_joins_put_a_connection_in_one_room_only(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        host = Peer(app, "host")
+        await host.hello()
+        x, y = await host.create(), await host.create()
+        p = Peer(app, "p")
+        await p.hello()
+        # Both joins in one go, before the first is answered.
+        first = await p.send(join_room=mpb.JoinRoom(room_id=x, role=mpb.ROLE_PLAYER))
+        second = await p.send(join_room=mpb.JoinRoom(room_id=y, role=mpb.ROLE_PLAYER))
+        await trio.testing.wait_all_tasks_blocked()
+        replies = {m.request_id: m for m in p.pump()}
+        assert replies[first].HasField("joined")
+        assert replies[second].error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        conn = p_conn(app, p)
+        rooms = [r for r in app.lobby.rooms.values() if r.member_of(conn) is not None]
+        assert [r.room_id for r in rooms] == [x]
+
+
+async def test_resume_reclaims_the_seat_with_only_the_missed_deltas_and_tokens_rotate(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        peers, room_id = await _table(app, 2)
+        rng = random.Random(8)
+        await _play(app, room_id, peers, rng, 40)
+        await _play(app, room_id, peers, rng, 200, until_seat=0)  # Bob waits: he drops
+        bob = peers[1]
+        last, token = bob.mirror.state_id, bob.token
+        await bob.sock.to_server.aclose()  # the connection drops
+        await trio.testing.wait_all_tasks_blocked()
+        told = [m.presence for m in peers[0].pump() if m.HasField("presence")]
+        assert told and not told[-1].seats[1].connected
+        room = app.lobby.rooms[room_id]
+        before = room.classes[1].stream.state_id
+        played = await _play(app, room_id, peers[:1], rng, 300, until_seat=1)
+        missed = room.classes[1].stream.state_id - before
+        assert played > 0 and missed > 0
+        # Bob comes back on a new connection with his token.
+        again = Peer(app, "p1")
+        again.mirror = bob.mirror
+        reply = await again.call(resume=mpb.Resume(protocol_version=1, resume_token=token,
+                                                   last_state_id=last))
+        assert reply.resumed.deltas == missed and not reply.resumed.snapshot
+        assert reply.resumed.joined.seat == 1 and reply.resumed.welcome.resume_token != token
+        assert sum(m.HasField("delta") for m in again.got) == missed
+        game = room.game
+        assert game is not None
+        assert again.mirror.view() == encode_view(project(game, 1))
+        told = [m.presence for m in peers[0].pump() if m.HasField("presence")]
+        assert told and told[-1].seats[1].connected
+        # The old token is void; a second connection with the new one replaces the first.
+        stale = Peer(app, "x")
+        reply = await stale.call(resume=mpb.Resume(protocol_version=1, resume_token=token))
+        assert reply.error.code == mpb.ERROR_CODE_RESUME_FAILED
+        third = Peer(app, "p1")
+        reply = await third.call(resume=mpb.Resume(protocol_version=1,
+                                                   resume_token=again.token,
+                                                   last_state_id=again.mirror.state_id))
+        assert reply.resumed.deltas == 0 and reply.resumed.joined.seat == 1
+        await trio.testing.wait_all_tasks_blocked()
+        assert again.sock.closed is not None and again.sock.closed[0] == CLOSE_REPLACED
+        # The token never appears in what other members receive.
+        for p in [peers[0]]:
+            assert all(third.token.encode() not in m.SerializeToString() for m in p.got)
+
+
+async def test_a_disconnected_players_clock_keeps_running(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        peers, room_id = await _table(app, 2)
+        room = app.lobby.rooms[room_id]
+        game = room.game
+        assert game is not None and game.pending is not None
+        seat = game.pending.seat
+        await peers[seat].sock.to_server.aclose()
+        await trio.sleep(1799)
+        assert game.result is None
+        await trio.sleep(2)
+        await trio.testing.wait_all_tasks_blocked()
+        assert game.result is not None and game.result.winners == (1 - seat,)
+
+
+async def test_one_connection_creating_rooms_hits_its_limit_while_others_play(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    limits = Limits(max_rooms_per_session=3, max_rooms=50)
+    async with running_app(tmp_path, limits) as app:
+        spammer = Peer(app, "spam")
+        await spammer.hello()
+        created = 0
+        refusal = None
+        for _ in range(100):
+            reply = await spammer.call(create_room=mpb.CreateRoom(name="spam"))
+            if reply.HasField("error"):
+                refusal = reply.error
+                break
+            created += 1
+        assert created == 3 and refusal is not None
+        assert refusal.code == mpb.ERROR_CODE_LIMIT_REACHED and "at most 3" in refusal.message
+        # Someone else still creates a room and plays in it.
+        peers, room_id = await _table(app, 2)
+        assert await _play(app, room_id, peers, random.Random(1), 30) == 30
+        # Unstarted empty rooms expire, which frees the spammer's allowance.
+        await trio.sleep(RoomConfig().idle_seconds + 1)
+        await trio.testing.wait_all_tasks_blocked()
+        assert room_id in app.lobby.rooms and len(app.lobby.rooms) == 1
+        reply = await spammer.call(create_room=mpb.CreateRoom(name="again"))
+        assert reply.HasField("room_list")
+
+
+async def test_the_server_wide_room_cap_answers_with_a_clear_error(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path, Limits(max_rooms=2)) as app:
+        a, b = Peer(app, "a"), Peer(app, "b")
+        await a.hello()
+        await b.hello()
+        await a.create()
+        await b.create()
+        reply = await b.call(create_room=mpb.CreateRoom(name="third"))
+        assert reply.error.code == mpb.ERROR_CODE_LIMIT_REACHED
+        assert "maximum of 2 rooms" in reply.error.message
+
+
+async def test_a_finished_game_leaves_the_lobby_and_memory_after_lingering(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        peers, room_id = await _table(app, 2)
+        await peers[0].send(concede=mpb.ConcedeGame())
+        await trio.testing.wait_all_tasks_blocked()
+        assert app.lobby.rooms[room_id].finished
+        await trio.sleep(RoomConfig().linger_seconds + 1)
+        await trio.testing.wait_all_tasks_blocked()
+        assert room_id not in app.lobby.rooms
+        for p in peers:
+            assert any(m.HasField("room_closed") for m in p.pump())
+        # Resuming into it now gives the session back without a room.
+        late = Peer(app, "p1")
+        reply = await late.call(resume=mpb.Resume(protocol_version=1,
+                                                  resume_token=peers[1].token))
+        assert reply.HasField("resumed") and not reply.resumed.HasField("joined")
