@@ -38,7 +38,7 @@ async def test_a_failing_room_ends_alone_and_the_server_plays_on(
 ) -> None:
     store = Store(tmp_path / "db.sqlite3")
     doomed: list[Game] = []
-    real_apply = room_module.apply
+    real_apply = room_module.apply  # type: ignore[attr-defined]
 
     def faulty(game: Game, seat: int, action: Action) -> list[Event]:
         if doomed and game is doomed[0] and game.action_count + 1 >= FAULT_AT:

@@ -144,7 +144,7 @@ async def test_a_refused_join_routes_nothing_act_and_snapshot_are_refused(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
     async with running_app(tmp_path) as app:
-        peers, room_id = await _table(app, 2)
+        _peers, room_id = await _table(app, 2)
         outsider = Peer(app, "eve")
         await outsider.hello()
         reply = await outsider.join(room_id)
