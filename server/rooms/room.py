@@ -131,7 +131,8 @@ class Reattach:
     session_id: str
     name: str
     last_state_id: int
-    welcome: bytes
+    #: Carries the new resume token: never in a repr (log lines show commands).
+    welcome: bytes = field(repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ protocol error code, never a traceback in a room.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from google.protobuf.message import DecodeError
 
@@ -48,8 +48,8 @@ class Hello:
 class Resume:
     """Reclaim an earlier connection's session and place with its resume token."""
 
-    token: str
-    last_state_id: int
+    token: str = field(repr=False)  # a secret: never in a log line
+    last_state_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,9 @@ sequences of issue 12, resume with tokens, room limits and lifecycle."""
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from pathlib import Path
 
 import trio
@@ -342,9 +344,12 @@ async def test_a_finished_game_leaves_the_lobby_and_memory_after_lingering(
         await peers[0].send(concede=mpb.ConcedeGame())
         await trio.testing.wait_all_tasks_blocked()
         assert app.lobby.rooms[room_id].finished
+        gone = weakref.ref(app.lobby.rooms[room_id])
         await trio.sleep(RoomConfig().linger_seconds + 1)
         await trio.testing.wait_all_tasks_blocked()
         assert room_id not in app.lobby.rooms
+        gc.collect()
+        assert gone() is None  # the room and its game left memory
         for p in peers:
             assert any(m.HasField("room_closed") for m in p.pump())
         # Resuming into it now gives the session back without a room.

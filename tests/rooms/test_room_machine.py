@@ -306,3 +306,12 @@ def test_invariant_3_a_recovered_room_rebuilds_every_stream_and_its_history_exac
     assert all(m is not None and m.conn is None for m in again.seats)
     # Replaying the log from the seed is the same game (and the spectator view agrees).
     assert encode_view(project(again.game, SPECTATOR)) == encode_view(project(game, SPECTATOR))
+
+
+def test_resume_tokens_never_appear_in_a_commands_repr_which_failure_logs_show() -> None:
+    from server.rooms.session import Resume
+
+    secret = "tok-" + "x" * 40
+    welcome = mpb.Welcome(resume_token=secret).SerializeToString()
+    assert secret not in repr(Reattach(1, 2, "s", "n", 3, welcome))
+    assert secret not in repr(Resume(secret, 3))
