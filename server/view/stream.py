@@ -15,7 +15,7 @@ from functools import partial
 
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
-from protocol.viewhash import OBJECT, ViewDigest, element_digest
+from protocol.viewhash import OBJECT, ViewDigest, element_digest, fully_hashed
 from server.engine import Game, Zone, looking
 from server.engine.events import Event
 from server.view.encode import (
@@ -47,6 +47,9 @@ from server.view.wire import delta_message
 
 #: Zones each player has their own of (rule 400.1); the others are shared.
 _OWN_ZONES = (Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD)
+#: Whether two objects with equal element digests are encoded alike: while no GameObject
+#: field is numbered 1000 or above (those are not hashed: protocol/README.md, "Versioning").
+_DIGEST_IS_ENCODING = fully_hashed(pb.GameObject)
 
 
 def _object_op(update: bool, msg: pb.GameObject) -> pb.DeltaOp:
@@ -244,8 +247,10 @@ class ViewStream:
                 continue
             old = objects.get(oid)
             # Equal element digests are equal encodings, and every ObjectView field is
-            # encoded: the view is unchanged (cheaper than comparing the dataclasses).
-            if old is not None and self.digest.parts.get(("o", oid)) == element:
+            # encoded: the view is unchanged (cheaper than comparing the dataclasses; fields
+            # left out of the hash must be compared).
+            if old is not None and self.digest.parts.get(("o", oid)) == element \
+                    and (_DIGEST_IS_ENCODING or old == view):
                 continue
             if replaced is not None:
                 replaced.setdefault(oid, old)

@@ -24,7 +24,15 @@ from operator import attrgetter, ne
 from typing import Any
 
 from protocol.v1 import game_pb2 as pb
-from protocol.viewhash import HEADER, OBJECT, PLAYER, ZONE, bytes_digest, element_digest
+from protocol.viewhash import (
+    HEADER,
+    OBJECT,
+    PLAYER,
+    ZONE,
+    bytes_digest,
+    element_digest,
+    fully_hashed,
+)
 from server.engine import Game, Player, Zone, looking
 from server.engine.actions import PassPriority
 from server.engine.state import DecisionKind
@@ -45,6 +53,15 @@ from server.view.wire import (
     set_header_op,
     set_player_op,
 )
+
+# The header and player bytes written by hand (server.view.wire) are digested as written
+# (bytes_digest), which is right only while no field they may hold is numbered 1000 or above:
+# those are not hashed (protocol/README.md, "Versioning"). Such fields come last in a
+# message's deterministic serialization: write them after the hashed part, digest that alone.
+for _element in (pb.GameHeader, pb.Player):
+    if not fully_hashed(_element):
+        raise ImportError(f"{_element.DESCRIPTOR.full_name} has a field numbered 1000 or above:"
+                          " digest its hand-written bytes without it (server.view.track)")
 
 #: The GameObject fields an ObjectView depends on (directly or through its properties:
 #: power/toughness, mana value, keywords, is_creature...) that may change while the object
