@@ -335,9 +335,10 @@ class App:
             if out is not None and out.accepted:
                 conn.host = host
                 return
-            if out is not None and out.sends:
+            if out is not None:
                 record.room_id = None
-                return  # the room answered (its seat was freed, or it was full)
+                await self.writer.write([record.row()])
+                return  # the room answered: Resumed without a place (seat freed, room full)
         record.room_id = None
         conn.reply(mpb.ServerMessage(request_id=rid, resumed=mpb.Resumed(
             welcome=welcome)).SerializeToString())

@@ -399,18 +399,19 @@ class Room:
 
     def _reattach(self, out: Output, cmd: Reattach, now: float) -> None:
         member = self._seat_of_session(cmd.session_id) or self.spectators.get(cmd.session_id)
-        if member is None and self.game is None:
-            # The seat of an unstarted room was freed when the connection dropped.
+        full = len(self.spectators) >= self.config.max_spectators
+        if member is None and (self.game is None or full):
+            # The seat of an unstarted room was freed when the connection dropped, or a
+            # spectator's place can't be given back: the session resumes outside the room.
             self._send_to(out, cmd.conn, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(
                 welcome=mpb.Welcome.FromString(cmd.welcome))).SerializeToString())
+            if full and self.game is not None:
+                self._send_to(out, cmd.conn, error_bytes(
+                    mpb.ERROR_CODE_LIMIT_REACHED,
+                    f"this room admits at most {self.config.max_spectators} spectators; "
+                    f"your place in it was lost"))
             return
         if member is None:  # a spectator's place (dropped, or lost in a restart): watch again
-            if len(self.spectators) >= self.config.max_spectators:
-                out.sends.append((cmd.conn, error_bytes(
-                    mpb.ERROR_CODE_LIMIT_REACHED,
-                    f"this room admits at most {self.config.max_spectators} spectators",
-                    cmd.rid)))
-                return
             member = Member(cmd.session_id, cmd.name, SPECTATOR)
             self.spectators[cmd.session_id] = member
         if member.conn is not None:
