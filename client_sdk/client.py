@@ -157,6 +157,16 @@ class Client:
             reply = mpb.ServerMessage.FromString(data if isinstance(data, bytes)
                                                  else data.encode())
             if reply.HasField("error"):
+                if reply.error.code == mpb.ERROR_CODE_RESUME_FAILED and self.room_id is None:
+                    # A session with no place is forgotten once its connection drops:
+                    # nothing was lost, so start a new one.
+                    await ws.send(mpb.ClientMessage(hello=mpb.Hello(
+                        protocol_version=PROTOCOL_VERSION,
+                        display_name=self.name)).SerializeToString())
+                    welcome = mpb.ServerMessage.FromString(await ws.recv()).welcome  # type: ignore[arg-type]
+                    self.resume_token, self.session_id = welcome.resume_token, welcome.session_id
+                    self._ws = ws
+                    return
                 await ws.aclose()
                 raise ConnectionLostError(f"resume refused: {reply.error.message}")
             resumed = reply.resumed

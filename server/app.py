@@ -34,8 +34,8 @@ from server.rooms.pump import RoomGoneError, RoomHost
 from server.rooms.room import ConnId, RoomConfig
 from server.rooms.session import PROTOCOL_VERSION, Session, SessionError, error_bytes
 from server.store import Store
-from server.store.records import PutSession
-from server.store.writer import StoreWriter
+from server.store.records import DropSession, PutSession
+from server.store.writer import StoreClosedError, StoreWriter
 
 log = logging.getLogger("manawire")
 
@@ -69,6 +69,9 @@ class Limits:
     send_timeout: float = 10.0  # seconds one send may take before the client is dropped
     max_rooms: int = MAX_ROOMS  # rooms on this server
     max_rooms_per_session: int = 4  # live rooms one session (connection) has created
+    #: Seconds a session whose room closed while it was away can still resume (to learn
+    #: that its room is gone) before it is forgotten.
+    session_ttl: float = 3600.0
     room: RoomConfig = field(default_factory=RoomConfig)
 
 
@@ -76,6 +79,8 @@ CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the server restarts; resume after it i
 CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later": the client fell behind
 CLOSE_INTERNAL = 1011  # RFC 6455: an unexpected condition (an incident id is logged)
 CLOSE_REPLACED = 4001  # a newer connection resumed this session
+#: Longest wait for a room's answer to a join or resume, even for a closing connection.
+SETTLE_SECONDS = 30.0
 
 
 def token_hash(token: str) -> bytes:
@@ -94,6 +99,8 @@ class _SessionRecord:
     conn: _Connection | None = None
     #: Live rooms this session created (the per-session room limit).
     created: set[str] = field(default_factory=set)
+    #: Since when it has had neither a connection nor a room (see App._sweep).
+    idle_since: float = 0.0
 
     def row(self) -> PutSession:
         return PutSession(self.session_id, self.token_hash, self.name, self.room_id)
@@ -144,6 +151,7 @@ class App:
         self._by_hash: dict[bytes, _SessionRecord] = {}
         self._ids = itertools.count(1)
         self.stopping = False
+        nursery.start_soon(self._sweep, name="session-sweeper")
 
     # ---- start and stop
     def recover(self) -> int:
@@ -184,10 +192,11 @@ class App:
                 conn.host = None
 
     def _room_closed(self, host: RoomHost) -> None:
-        for record in self._sessions.values():
+        for record in list(self._sessions.values()):
             record.created.discard(host.room_id)
             if record.room_id == host.room_id:
                 record.room_id = None
+                record.idle_since = trio.current_time()
         for conn in self.conns.values():
             if conn.host is host:
                 conn.host = None
@@ -215,11 +224,12 @@ class App:
             conn.close(CLOSE_INTERNAL, f"internal error, incident {incident}")
         finally:
             del self.conns[conn.conn_id]
+            if conn.host is not None:
+                conn.host.notify(cmd.Disconnect(conn.conn_id))
             record = conn.record
             if record is not None and record.conn is conn:
                 record.conn = None
-            if conn.host is not None:
-                conn.host.submit_nowait(cmd.Disconnect(conn.conn_id))
+                self._forget_if_idle(record)
         if conn.close_code:
             with trio.move_on_after(1):
                 await sock.close(conn.close_code, conn.close_reason)
@@ -247,7 +257,8 @@ class App:
             await self._resume(conn, rid, request)
             return
         record = conn.record
-        assert record is not None  # the session refuses everything but Hello/Resume before
+        if record is None:  # replaced by a newer connection of the session: it is closing
+            return
         if isinstance(request, req.ListRooms):
             conn.reply(mpb.ServerMessage(
                 request_id=rid, room_list=self.lobby.listing()).SerializeToString())
@@ -271,12 +282,42 @@ class App:
             else:
                 command = cmd.ConcedeGame(conn.conn_id, rid)
             try:
-                await host.submit(command)
+                # One command in flight per connection: nobody floods a room's inbox.
+                await host.submit(command).wait()
             except RoomGoneError:
                 conn.host = None
                 conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed", rid))
         else:
             assert_never(request)
+
+    def _forget_if_idle(self, record: _SessionRecord) -> None:
+        """A session whose connection dropped while it held no place in a room holds nothing
+        worth resuming: forget it (memory and store; resuming it then says RESUME_FAILED and
+        the client says Hello again), so sessions don't pile up."""
+        if record.conn is not None or record.room_id is not None:
+            return
+        self._forget(record)
+
+    async def _sweep(self) -> None:
+        """Forget, now and then, sessions whose room closed while they were away and who
+        have not come back for :attr:`Limits.session_ttl` seconds."""
+        while True:
+            await trio.sleep(self.limits.session_ttl / 4)
+            now = trio.current_time()
+            for record in list(self._sessions.values()):
+                if record.conn is None and record.room_id is None and \
+                        now - record.idle_since >= self.limits.session_ttl:
+                    self._forget(record)
+
+    def _forget(self, record: _SessionRecord) -> None:
+        self._sessions.pop(record.session_id, None)
+        if self._by_hash.get(record.token_hash) is record:
+            del self._by_hash[record.token_hash]
+        self.lobby.nursery.start_soon(self._drop_session, record.session_id)
+
+    async def _drop_session(self, session_id: str) -> None:
+        with contextlib.suppress(StoreClosedError):  # shutting down: recovery prunes it
+            await self.writer.write([DropSession(session_id)])
 
     def _welcome(self, session_id: str, token: str) -> mpb.Welcome:
         return mpb.Welcome(protocol_version=PROTOCOL_VERSION,
@@ -314,26 +355,23 @@ class App:
                                    "unknown or expired resume token; say Hello to start a new "
                                    "session", rid))
             return
+        token = self._new_token(record)  # the old token is void from here on
+        await self.writer.write([record.row()])  # the new one survives a crash
+        # No await from closing the older connection to queueing the Reattach: the room
+        # then sees the Reattach before the older connection's Disconnect.
         old = record.conn
         if old is not None and old is not conn:
             old.record = None
             old.close(CLOSE_REPLACED, "replaced by a newer connection of this session")
         conn.session.resumed(record.session_id, record.name)
         conn.record, record.conn = record, conn
-        token = self._new_token(record)
-        await self.writer.write([record.row()])
         welcome = self._welcome(record.session_id, token)
         host = self.lobby.hosts.get(record.room_id) if record.room_id else None
         if host is not None:
-            try:
-                ticket = await host.submit(cmd.Reattach(
-                    conn.conn_id, rid, record.session_id, record.name, request.last_state_id,
-                    welcome.SerializeToString()))
-                out = await ticket.wait()
-            except RoomGoneError:
-                out = None
+            out = await self._settle(conn, host, cmd.Reattach(
+                conn.conn_id, rid, record.session_id, record.name, request.last_state_id,
+                welcome.SerializeToString()))
             if out is not None and out.accepted:
-                conn.host = host
                 return
             if out is not None:
                 record.room_id = None
@@ -373,18 +411,36 @@ class App:
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                    f"no room {request.room_id!r}", rid))
             return
-        try:
-            ticket = await host.submit(cmd.Join(conn.conn_id, rid, record.session_id,
-                                                record.name, request.spectator, request.deck))
-            out = await ticket.wait()
-        except RoomGoneError:
+        out = await self._settle(conn, host, cmd.Join(
+            conn.conn_id, rid, record.session_id, record.name, request.spectator,
+            request.deck))
+        if out is None:
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                    f"no room {request.room_id!r}", rid))
-            return
-        if out.accepted:
-            conn.host = host
-            record.room_id = host.room_id
+        elif out.accepted:
             await self.writer.write([record.row()])
+
+    async def _settle(self, conn: _Connection, host: RoomHost,
+                      command: cmd.Join | cmd.Reattach) -> cmd.Output | None:
+        """Hand a join or a reattach to ``host`` and record the room's answer: if accepted,
+        the connection (and its session) is in that room from then on. The wait is shielded
+        so a connection closed meanwhile still learns the answer, and then tells the room it
+        left (no member is ever left behind by a dead connection). None: the room is gone."""
+        try:
+            ticket = host.submit(command)
+        except RoomGoneError:
+            return None
+        with trio.CancelScope(shield=True), trio.move_on_after(SETTLE_SECONDS):
+            try:
+                out = await ticket.wait()
+            except RoomGoneError:
+                return None
+            if out.accepted:
+                conn.host = host
+                if conn.record is not None:
+                    conn.record.room_id = host.room_id
+            return out
+        return None  # pragma: no cover - a room that doesn't answer in SETTLE_SECONDS
 
     async def _leave(self, conn: _Connection, record: _SessionRecord, rid: int) -> None:
         host = conn.host
@@ -394,7 +450,7 @@ class App:
         conn.host = None
         record.room_id = None
         with contextlib.suppress(RoomGoneError):
-            await (await host.submit(cmd.Leave(conn.conn_id, rid))).wait()
+            await host.submit(cmd.Leave(conn.conn_id, rid)).wait()
         await self.writer.write([record.row()])
 
     async def _writer(self, sock: Socket, receive: trio.MemoryReceiveChannel[bytes],

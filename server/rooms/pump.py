@@ -1,6 +1,6 @@
 """The thin trio pump around a sans-I/O :class:`~server.rooms.room.Room`.
 
-One task per room (single writer, invariant 6) takes commands from a bounded inbox, calls
+One task per room (single writer, invariant 6) takes commands from its inbox, calls
 :meth:`Room.handle`, writes the returned store records through the
 :class:`~server.store.writer.StoreWriter` and waits until they are durable, and only then
 delivers the returned messages. It sleeps until the room's next wake-up (a clock running
@@ -14,7 +14,9 @@ incident, and every other room and the listener keep running.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import math
 import secrets
 import traceback
 from collections.abc import Callable
@@ -30,7 +32,6 @@ from server.store.writer import StoreWriter
 
 log = logging.getLogger("manawire.room")
 
-INBOX_SIZE = 256
 
 
 class RoomGoneError(Exception):
@@ -75,8 +76,12 @@ class RoomHost:
         self._deliver = deliver
         self._released = released
         self._closed = closed
+        # Unbounded, yet bounded in practice: each connection has at most one command in
+        # flight (the app waits for each command's ticket before reading the next message),
+        # so the inbox never holds more than one command per connection, and a disconnect
+        # notice can always be queued (it is never lost).
         self._send, self._receive = trio.open_memory_channel[tuple[Command, Ticket | None]](
-            INBOX_SIZE)
+            math.inf)
         self._wake_at = room.handle(Tick(), trio.current_time()).wake_at
         self.failed: str | None = None
 
@@ -85,25 +90,20 @@ class RoomHost:
         """The room's id."""
         return self.room.room_id
 
-    async def submit(self, command: Command) -> Ticket:
-        """Queue ``command`` (waits while the inbox is full); :class:`RoomGoneError` if the
-        room is gone. Await the ticket for the command's output."""
+    def submit(self, command: Command) -> Ticket:
+        """Queue ``command``; :class:`RoomGoneError` if the room is gone. Await the ticket for
+        the command's output (callers send one command per connection at a time)."""
         ticket = Ticket()
         try:
-            await self._send.send((command, ticket))
+            self._send.send_nowait((command, ticket))
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             raise RoomGoneError("the room closed") from None
         return ticket
 
-    def submit_nowait(self, command: Command) -> None:
-        """Queue ``command`` without waiting; dropped if the room is gone or its inbox full
-        (used for disconnect notices, which a closing room does not need)."""
-        try:
+    def notify(self, command: Command) -> None:
+        """Queue a notice nobody waits for (a disconnect); nothing to do if the room is gone."""
+        with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
             self._send.send_nowait((command, None))
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            pass  # the room is gone or stopping: nobody to tell
-        except trio.WouldBlock:
-            log.warning("room %s: inbox full, dropped %r", self.room_id, command)
 
     async def run(self) -> None:
         """The room task: until the room closes, fails, or the server stops."""

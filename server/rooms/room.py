@@ -174,6 +174,8 @@ class Member:
     seat: int
     deck: str = ""
     conn: ConnId | None = None
+    #: The player left the running game with LeaveRoom (and conceded).
+    left: bool = False
 
 
 @dataclass(slots=True)
@@ -207,6 +209,9 @@ class Room:
         self._idle_since: float | None = now
         self._finished_at: float | None = None
         self.closed = False
+        #: Sessions whose seat was freed when they dropped before the start: they resume
+        #: outside the room, never as spectators.
+        self._freed: set[str] = set()
 
     # ---- read-only queries (safe from any task)
     def info(self) -> mpb.RoomInfo:
@@ -321,12 +326,15 @@ class Room:
         if cmd.conn in self._by_conn:
             refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, "already in this room")
             return
+        self._freed.discard(cmd.session_id)
         if self.finished:
             refuse(mpb.ERROR_CODE_GAME_OVER, "the game in this room is over")
             return
         seated = self._seat_of_session(cmd.session_id)
         if seated is not None:
             refuse(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                   "you left this game (and conceded): you can't come back or watch it"
+                   if seated.left else
                    "your session holds a seat here: resume it, don't join again")
             return
         if cmd.spectator:
@@ -378,8 +386,10 @@ class Room:
             del self.spectators[member.session_id]
         elif self.game is None:
             self.seats[member.seat] = None
-        elif self.game.result is None:
-            self._apply(out, member.seat, Concede(), now)
+        else:
+            member.left = True
+            if self.game.result is None:
+                self._apply(out, member.seat, Concede(), now)
         if self.game is None and not any(self.members()):
             self._idle_since = now
 
@@ -392,6 +402,7 @@ class Room:
             del self.spectators[member.session_id]
         elif self.game is None:  # an unstarted room: the seat is free for someone else
             self.seats[member.seat] = None
+            self._freed.add(member.session_id)
             if not any(self.members()):
                 self._idle_since = now
         else:
@@ -400,7 +411,10 @@ class Room:
     def _reattach(self, out: Output, cmd: Reattach, now: float) -> None:
         member = self._seat_of_session(cmd.session_id) or self.spectators.get(cmd.session_id)
         full = len(self.spectators) >= self.config.max_spectators
-        if member is None and (self.game is None or full):
+        if member is not None and member.left:
+            member = None  # it conceded and left: it resumes outside the room
+        if member is None and (self.game is None or full or cmd.session_id in self._freed
+                               or self._seat_of_session(cmd.session_id) is not None):
             # The seat of an unstarted room was freed when the connection dropped, or a
             # spectator's place can't be given back: the session resumes outside the room.
             self._send_to(out, cmd.conn, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(

@@ -17,6 +17,7 @@ from protocol.v1 import messages_pb2 as mpb
 PROTOCOL_VERSION = 1
 MAX_NAME = 32
 MAX_ROOM_NAME = 64
+MAX_ROOM_ID = 64
 #: Resume tokens are 43 URL-safe characters; anything much longer is refused unread.
 MAX_TOKEN = 128
 
@@ -191,8 +192,12 @@ class Session:
             if role not in (mpb.ROLE_PLAYER, mpb.ROLE_SPECTATOR):
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                                    "role must be ROLE_PLAYER or ROLE_SPECTATOR", rid)
-            return JoinRoom(msg.join_room.room_id, role == mpb.ROLE_SPECTATOR,
-                            msg.join_room.deck)
+            room_id, deck = msg.join_room.room_id, msg.join_room.deck
+            if len(room_id) > MAX_ROOM_ID or len(deck) > MAX_ROOM_NAME:
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   f"room_id is at most {MAX_ROOM_ID} characters and deck at "
+                                   f"most {MAX_ROOM_NAME}", rid)
+            return JoinRoom(room_id, role == mpb.ROLE_SPECTATOR, deck)
         if body == "leave_room":
             return LeaveRoom()
         if body == "act":

@@ -57,7 +57,14 @@ class PutSession:
     room_id: str | None
 
 
-StoreOp = CreateGame | AppendAction | FinishGame | AbortGame | PutSession
+@dataclass(frozen=True, slots=True)
+class DropSession:
+    """Forget a session (it holds no place any more)."""
+
+    session_id: str
+
+
+StoreOp = CreateGame | AppendAction | FinishGame | AbortGame | PutSession | DropSession
 
 
 @dataclass(frozen=True, slots=True)

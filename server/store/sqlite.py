@@ -33,6 +33,7 @@ from server.store.records import (
     AbortGame,
     AppendAction,
     CreateGame,
+    DropSession,
     FinishGame,
     GameRecord,
     PutSession,
@@ -153,6 +154,8 @@ class Store:
                 "token_hash = excluded.token_hash, room_id = excluded.room_id, "
                 "updated = excluded.updated",
                 (op.session_id, op.token_hash, op.name, op.room_id, time.time()))
+        elif isinstance(op, DropSession):
+            db.execute("DELETE FROM sessions WHERE session_id = ?", (op.session_id,))
         else:
             assert_never(op)
 

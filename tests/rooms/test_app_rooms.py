@@ -357,3 +357,70 @@ async def test_a_finished_game_leaves_the_lobby_and_memory_after_lingering(
         reply = await late.call(resume=mpb.Resume(protocol_version=1,
                                                   resume_token=peers[1].token))
         assert reply.HasField("resumed") and not reply.resumed.HasField("joined")
+
+
+async def test_resuming_while_still_connected_keeps_an_unstarted_rooms_seat(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        ann = Peer(app, "ann")
+        await ann.hello()
+        room_id = await ann.create(2)
+        assert (await ann.join(room_id)).joined.seat == 0
+        again = Peer(app, "ann")
+        reply = await again.call(resume=mpb.Resume(protocol_version=1, resume_token=ann.token))
+        assert reply.resumed.joined.seat == 0
+        await trio.testing.wait_all_tasks_blocked()
+        room = app.lobby.rooms[room_id]
+        seat = room.seats[0]
+        assert seat is not None and seat.conn == p_conn(app, again)
+        assert ann.sock.closed is not None and ann.sock.closed[0] == CLOSE_REPLACED
+
+
+async def test_a_connection_dropped_while_its_join_is_answered_leaves_no_ghost_member(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path, Limits(outbox_size=3)) as app:
+        ann, bob = Peer(app, "ann"), Peer(app, "bob")
+        await ann.hello()
+        await bob.hello()
+        room_id = await ann.create(3)
+        await ann.join(room_id)
+        await bob.join(room_id)
+        cid = MemorySocket(out_buffer=0)  # never reads: its outbox overflows on joining
+        app.lobby.nursery.start_soon(app.handle_connection, cid)
+        await cid.to_server.send(mpb.ClientMessage(request_id=1, hello=mpb.Hello(
+            protocol_version=1, display_name="cid")).SerializeToString())
+        await cid.to_server.send(mpb.ClientMessage(request_id=2, join_room=mpb.JoinRoom(
+            room_id=room_id, role=mpb.ROLE_PLAYER)).SerializeToString())
+        await trio.sleep(30)
+        await trio.testing.wait_all_tasks_blocked()
+        assert cid.closed is not None and cid.closed[0] == 1013
+        room = app.lobby.rooms[room_id]
+        assert room.game is not None  # Cid's join filled the room
+        seat = room.seats[2]
+        assert seat is not None and seat.conn is None  # known disconnected, not a ghost
+        told = [m.presence for m in ann.pump() if m.HasField("presence")]
+        assert told and not told[-1].seats[2].connected
+
+
+async def test_a_flood_of_commands_never_loses_a_disconnect(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        peers, room_id = await _table(app, 2)
+        room = app.lobby.rooms[room_id]
+        watchers = [Peer(app, f"w{i}") for i in range(6)]
+        for w in watchers:
+            await w.hello()
+            await w.join(room_id, spectator=True)
+        assert len(room.spectators) == 6
+        flood = mpb.ClientMessage(act=mpb.Act(prompt_id=1)).SerializeToString()
+        for w in watchers:
+            for _ in range(95):  # the memory socket's buffer holds 100
+                w.sock.to_server.send_nowait(flood)
+            await w.sock.to_server.aclose()
+        await trio.sleep(5)
+        await trio.testing.wait_all_tasks_blocked()
+        assert room.spectators == {} and room.info().spectators == 0
+        assert not peers[0].sock.closed
