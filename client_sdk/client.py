@@ -80,6 +80,8 @@ class Client:
         self.missed_deltas = 0
         self.resume_snapshots = 0
         self._epoch = 0
+        #: The epoch of a request waiting for its reply (None: none).
+        self._requesting: int | None = None
         #: Called with every raw message received (tracing, leak checks).
         self.on_raw: Callable[[bytes], None] | None = None
 
@@ -200,15 +202,19 @@ class Client:
         self._next_request += 1
         msg.request_id = self._next_request
         epoch = self._epoch
-        await self._send(msg)
-        while True:
-            if self._epoch != epoch:
-                raise ConnectionLostError("the connection dropped before the reply")
-            reply = await self.next_message()
-            if reply.request_id == msg.request_id and self._epoch == epoch:
-                if reply.HasField("error"):
-                    raise ServerError(reply.error.code, reply.error.message)
-                return reply
+        self._requesting = epoch
+        try:
+            await self._send(msg)
+            while True:
+                if self._epoch != epoch:
+                    raise ConnectionLostError("the connection dropped before the reply")
+                reply = await self.next_message()
+                if reply.request_id == msg.request_id and self._epoch == epoch:
+                    if reply.HasField("error"):
+                        raise ServerError(reply.error.code, reply.error.message)
+                    return reply
+        finally:
+            self._requesting = None
 
     async def next_message(self) -> mpb.ServerMessage:
         """Receive one message and fold it into the mirror and the pending decision
@@ -224,6 +230,9 @@ class Client:
                 if not self._resumable(exc):
                     raise
                 await self._resume()
+                if self._requesting is not None:  # its reply is lost: don't wait for it
+                    raise ConnectionLostError("the connection dropped before the reply") \
+                        from exc
         raw = data if isinstance(data, bytes) else data.encode()
         if self.on_raw is not None:
             self.on_raw(raw)

@@ -99,11 +99,18 @@ class _SessionRecord:
     conn: _Connection | None = None
     #: Live rooms this session created (the per-session room limit).
     created: set[str] = field(default_factory=set)
+    #: The hash of the token the client last presented: it stays valid until the newer
+    #: token is used once, so a crash between rotating a token and delivering the new one
+    #: never strands a client.
+    prev_hash: bytes = b""
+    #: Serializes resumes of this session.
+    lock: trio.Lock = field(default_factory=trio.Lock)
     #: Since when it has had neither a connection nor a room (see App._sweep).
     idle_since: float = 0.0
 
     def row(self) -> PutSession:
-        return PutSession(self.session_id, self.token_hash, self.name, self.room_id)
+        return PutSession(self.session_id, self.token_hash, self.name, self.room_id,
+                          self.prev_hash)
 
 
 @dataclass(eq=False)
@@ -157,14 +164,18 @@ class App:
     def recover(self) -> int:
         """Reload every unfinished game from the store and the sessions that may resume
         into them (call once, before serving). Returns the number of rooms recovered."""
-        count = self.lobby.recover(self.store.unfinished_games())
+        count = self.lobby.recover(self.store.unfinished_games(
+            finished_within=self.limits.room.linger_seconds))
         live = set(self.lobby.hosts)
         self.store.prune_sessions(live, older_than=86_400)
         for row in self.store.sessions():
             record = _SessionRecord(row.session_id, row.name, row.token_hash,
-                                    row.room_id if row.room_id in live else None)
+                                    row.room_id if row.room_id in live else None,
+                                    prev_hash=row.prev_hash)
             self._sessions[row.session_id] = record
-            self._by_hash[row.token_hash] = record
+            for digest in (row.token_hash, row.prev_hash):
+                if digest:
+                    self._by_hash[digest] = record
         return count
 
     def shutdown(self) -> None:
@@ -294,7 +305,7 @@ class App:
         """A session whose connection dropped while it held no place in a room holds nothing
         worth resuming: forget it (memory and store; resuming it then says RESUME_FAILED and
         the client says Hello again), so sessions don't pile up."""
-        if record.conn is not None or record.room_id is not None:
+        if record.conn is not None or record.room_id is not None or self.stopping:
             return
         self._forget(record)
 
@@ -311,8 +322,9 @@ class App:
 
     def _forget(self, record: _SessionRecord) -> None:
         self._sessions.pop(record.session_id, None)
-        if self._by_hash.get(record.token_hash) is record:
-            del self._by_hash[record.token_hash]
+        for digest in (record.token_hash, record.prev_hash):
+            if self._by_hash.get(digest) is record:
+                del self._by_hash[digest]
         self.lobby.nursery.start_soon(self._drop_session, record.session_id)
 
     async def _drop_session(self, session_id: str) -> None:
@@ -324,12 +336,18 @@ class App:
                            server_version=server.__version__, session_id=session_id,
                            resume_token=token)
 
-    def _new_token(self, record: _SessionRecord) -> str:
-        """Give ``record`` a fresh resume token (the old one stops working)."""
+    def _new_token(self, record: _SessionRecord, presented: bytes = b"") -> str:
+        """Give ``record`` a fresh resume token. Valid from now on: the new token, and the
+        one the client just ``presented`` (until the new one is used once); every other is
+        void."""
         token = secrets.token_urlsafe(32)
-        self._by_hash.pop(record.token_hash, None)
-        record.token_hash = token_hash(token)
+        for digest in (record.token_hash, record.prev_hash):
+            if self._by_hash.get(digest) is record:
+                del self._by_hash[digest]
+        record.token_hash, record.prev_hash = token_hash(token), presented
         self._by_hash[record.token_hash] = record
+        if presented:
+            self._by_hash[presented] = record
         return token
 
     async def _hello(self, conn: _Connection, rid: int, request: req.Hello) -> None:
@@ -344,18 +362,34 @@ class App:
     def _find(self, token: str) -> _SessionRecord | None:
         digest = token_hash(token)
         record = self._by_hash.get(digest)
-        if record is None or not hmac.compare_digest(record.token_hash, digest):
+        if record is None:
             return None
-        return record
+        current = hmac.compare_digest(record.token_hash, digest)
+        previous = bool(record.prev_hash) and hmac.compare_digest(record.prev_hash, digest)
+        return record if current or previous else None
 
     async def _resume(self, conn: _Connection, rid: int, request: req.Resume) -> None:
         record = self._find(request.token)
         if record is None:
-            conn.reply(error_bytes(mpb.ERROR_CODE_RESUME_FAILED,
-                                   "unknown or expired resume token; say Hello to start a new "
-                                   "session", rid))
+            self._resume_failed(conn, rid)
             return
-        token = self._new_token(record)  # the old token is void from here on
+        # One resume of a session at a time: the connection that ends up holding the
+        # session is the one holding its newest token.
+        async with record.lock:
+            if self._find(request.token) is not record:
+                self._resume_failed(conn, rid)  # voided by the resume that went first
+                return
+            await self._take_over(conn, rid, request, record)
+
+    @staticmethod
+    def _resume_failed(conn: _Connection, rid: int) -> None:
+        conn.reply(error_bytes(mpb.ERROR_CODE_RESUME_FAILED,
+                               "unknown or expired resume token; say Hello to start a new "
+                               "session", rid))
+
+    async def _take_over(self, conn: _Connection, rid: int, request: req.Resume,
+                         record: _SessionRecord) -> None:
+        token = self._new_token(record, token_hash(request.token))
         await self.writer.write([record.row()])  # the new one survives a crash
         # No await from closing the older connection to queueing the Reattach: the room
         # then sees the Reattach before the older connection's Disconnect.
@@ -373,6 +407,8 @@ class App:
                 welcome.SerializeToString()))
             if out is not None and out.accepted:
                 return
+            if self.stopping:
+                return  # a frozen room answers nothing; the client resumes after the restart
             if out is not None:
                 record.room_id = None
                 await self.writer.write([record.row()])

@@ -156,9 +156,15 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
             return
     game.choices.remove(choice)
     choice.group.extend(choice.picked)
-    if any(c.group is choice.group for c in game.choices):
+    finish_parties_if_done(game, choice.group, events)
+
+
+def finish_parties_if_done(game: Game, group: list[str], events: list[Event]) -> None:
+    """Once every player has chosen a party (or left the game, 800.4a), every creature
+    outside the chosen parties is sacrificed at the same time (700.8d, 701.21a)."""
+    if any(c.group is group for c in game.choices):
         return
-    seats = [int(g.split(":", 1)[1]) for g in choice.group if g.startswith("seat:")]
-    kept = set(choice.group)
+    seats = [int(g.split(":", 1)[1]) for g in group if g.startswith("seat:")]
+    kept = set(group)
     doomed = [c.id for s in seats for c in creatures_of(game, s) if c.id not in kept]
     put_into_graveyards(game, doomed, events)

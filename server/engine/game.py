@@ -59,7 +59,7 @@ from server.engine.events import (
 )
 from server.engine.mana import empty_pools, potential_pool, tap_for_mana
 from server.engine.rng import GameRng
-from server.engine.sba import check_game_over, check_state_based_actions, lose
+from server.engine.sba import check_game_over, check_state_based_actions, exile_unclaimed, lose
 from server.engine.state import (
     Choice,
     Combat,
@@ -551,6 +551,8 @@ def _advance(game: Game, events: list[Event]) -> None:
     seen = 0
     while game.result is None:
         layers.refresh(game)
+        if exile_unclaimed(game, events):  # rule 800.4c
+            layers.refresh(game)
         zone_rules.refresh_revealed_tops(game, events)  # rules 401.5, 401.6
         seen = triggers.collect_triggers(game, events, seen)
         if game.casting is not None:

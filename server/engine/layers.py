@@ -88,12 +88,17 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
         (t, src, st, -1) for t, src, st in statics if st.control]
     layer2 += [(e.timestamp, None, None, i) for i, e in enumerate(effects) if e.controller >= 0]
     layer2.sort(key=lambda item: item[0])
+    players = game.players
     for _, source, control, index in layer2:
         if source is not None and control is not None:
+            if players[source.controller].has_lost:
+                continue  # rules 800.4a-b: no control goes to a player who left the game
             for obj in _affected(game, source, control, permanents):
                 obj.controller = source.controller
         else:
             change = effects[index]
+            if players[change.controller].has_lost:
+                continue  # rules 800.4a-b
             for oid in change.affected:
                 target = objects.get(oid)
                 if target is not None and target.zone is Zone.BATTLEFIELD:

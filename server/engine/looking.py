@@ -259,9 +259,10 @@ def clash(game: Game, seats: tuple[int, int], events: list[Event]) -> None:
     key = _key(game)
     revealed = [game.player(s).library[-1] for s in seats if game.player(s).library]
     look(game, revealed, everyone(game), key, events)
-    # group: [key, seat:card id or "", ...] shared by the clashers' choices.
-    group = [key, *(f"{s}:{game.player(s).library[-1] if game.player(s).library else ''}"
-                    for s in seats)]
+    # group: [key, "seat:mana value" ("" for no card), ...] shared by the clashers' choices:
+    # the values as revealed (a card that leaves the game with its owner still counts, 701.30d).
+    group = [key, *(f"{s}:{game.objects[game.player(s).library[-1]].mana_value}"
+                    if game.player(s).library else f"{s}:" for s in seats)]
     clashers = [s for s in game.apnap() if s in seats and game.player(s).library]
     choices = [Choice(DecisionKind.CLASH, s, [game.player(s).library[-1]], owner=s,
                       group=group) for s in clashers]
@@ -275,23 +276,30 @@ def _answer_clash(game: Game, choice: Choice, action: PlaceCard, events: list[Ev
     game.choices.remove(choice)
     if action.bottom:
         choice.group.append(f"bottom:{action.object_id}")
-    if not any(c.group is choice.group for c in game.choices):
-        bottoms = [g.split(":", 1)[1] for g in choice.group if g.startswith("bottom:")]
-        _finish_clash(game, choice.group, bottoms, events)
+    finish_clash_if_done(game, choice.group, events)
+
+
+def finish_clash_if_done(game: Game, group: list[str], events: list[Event]) -> None:
+    """Rule 701.30c: once every clasher has decided (or left the game, 800.4a), the cards
+    put on the bottom move at the same time and the clash is decided."""
+    if not any(c.group is group for c in game.choices):
+        bottoms = [g.split(":", 1)[1] for g in group if g.startswith("bottom:")]
+        _finish_clash(game, group, bottoms, events)
 
 
 def _finish_clash(game: Game, group: list[str], bottoms: list[str],
                   events: list[Event]) -> None:
     entries = [g.split(":", 1) for g in group[1:] if not g.startswith("bottom:")]
-    values = {int(s): (game.objects[oid].mana_value if oid in game.objects else None)
-              for s, oid in entries}
+    values = {int(s): int(value) if value else None for s, value in entries}
     winner = None
     for seat, value in values.items():
         others = [v for s, v in values.items() if s != seat and v is not None]
         if value is not None and all(value > v for v in others):
             winner = seat  # rule 701.30d: higher than every other revealed card
     for oid in bottoms:  # rule 701.30c: the cards move at the same time
-        obj = game.objects[oid]
+        obj = game.objects.get(oid)
+        if obj is None:
+            continue  # it left the game with its owner (800.4a)
         library = game.player(obj.owner).library
         library.remove(oid)
         library.insert(0, oid)
@@ -317,15 +325,22 @@ def start_piles(game: Game, seat: int, count: int, events: list[Event]) -> None:
         return
     key = _key(game)
     look(game, top, everyone(game), key, events)
+    separate_piles(game, seat, top, key)
+
+
+def separate_piles(game: Game, seat: int, cards: list[str], key: str) -> None:
+    """An opponent of ``seat`` separates ``cards`` (revealed under ``key``) into two piles:
+    ``seat`` chooses which opponent if there are several -- also when the opponent who was
+    separating them left the game (800.4g)."""
     opponents = game.opponents(seat)
     if not opponents:
-        _pile_choice(game, seat, top, [], key)
+        _pile_choice(game, seat, cards, [], key)
         return
     if len(opponents) > 1:
-        game.choices.insert(0, Choice(DecisionKind.CHOOSE_PLAYER, seat, list(top), owner=seat,
-                                      group=["piles", key]))
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_PLAYER, seat, list(cards),
+                                      owner=seat, group=["piles", key]))
         return
-    _separate(game, seat, opponents[0], top, key)
+    _separate(game, seat, opponents[0], cards, key)
 
 
 def _separate(game: Game, seat: int, separator: int, cards: list[str], key: str) -> None:

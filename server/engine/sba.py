@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from server.cards.model import TargetKind
-from server.engine import ante, planar
+from server.engine import ante, layers, leaving, planar
 from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
@@ -38,14 +40,19 @@ def _recent_passers(game: Game) -> list[int]:
 
 
 def _leave_game(game: Game, seat: int, events: list[Event]) -> None:
-    """Rule 800.4a: everything the player owns leaves the game; abilities they control on the
-    stack cease to exist; anything else they still control is exiled; if they have priority,
-    it passes to the next player. Their triggers waiting to be put on the stack and choices
-    go too (800.4d); a spell or ability being cast that can no longer be completed is
-    reversed (733.1)."""
+    """Rule 800.4a: everything the player owns leaves the game and the effects giving them
+    control of anything end (so what they merely borrowed returns to whoever controls it
+    now, layer 2 recomputed: 613.1b, 800.4b); abilities they control on the stack cease to
+    exist; anything else they still control is exiled; if they have priority, it passes to
+    the next player. Their triggers waiting to be put on the stack and choices go too
+    (800.4d); a spell or ability being cast that can no longer be completed is reversed
+    (733.1)."""
     for oid in [o.id for o in game.objects.values() if o.owner == seat]:
         if oid in game.objects:
             remove_from_game(game, oid)
+    game.effects[:] = [replace(e, controller=-1) if e.controller == seat else e
+                       for e in game.effects]
+    layers.refresh(game)  # the player has left: no control-changing effect gives them any
     for oid in [o.id for o in game.objects.values()
                 if o.controller == seat and o.zone is Zone.STACK and o.is_ability]:
         remove_from_game(game, oid)
@@ -53,25 +60,27 @@ def _leave_game(game: Game, seat: int, events: list[Event]) -> None:
                 if o.controller == seat and o.zone is not Zone.EXILE]:
         move(game, oid, Zone.EXILE, events)
     game.pending_triggers = [t for t in game.pending_triggers if t.controller != seat]
-    game.choices = [c for c in game.choices if c.seat != seat]
-    waiting = {t.id for t in game.pending_triggers}
-    for choice in list(game.choices):
-        known = waiting if choice.kind is DecisionKind.ORDER_TRIGGERS else game.objects
-        choice.pool = [i for i in choice.pool if i in known]
-        if choice.kind in (DecisionKind.ORDER_GRAVEYARD, DecisionKind.LEGEND_RULE,
-                           DecisionKind.ORDER_TRIGGERS):
-            # An ordering or a choice among fewer than two is no choice at all.
-            choice.count = min(choice.count, len(choice.pool) - 1)
-            if len(choice.pool) < 2:
-                game.choices.remove(choice)
-        elif choice.kind in (DecisionKind.SACRIFICE, DecisionKind.CHOOSE_REPLACEMENT) \
-                and not choice.pool:
-            game.choices.remove(choice)  # nothing left to sacrifice
     if game.casting is not None and game.casting.object_id not in game.objects:
         game.casting = None
+    leaving.after_leaving(game, seat, events)  # the choices waiting (800.4a, 800.4g)
     abandon_impossible_cast(game, events)
     if game.priority == seat:
         game.priority = game.next_seat(seat)
+
+
+def exile_unclaimed(game: Game, events: list[Event]) -> bool:
+    """Rule 800.4c: a control-changing effect giving a player control of a permanent ended,
+    no other gives it to anyone, and the player who controls it by default has left the
+    game -- it is exiled (not a state-based action: as soon as the effect ends). True if any
+    was."""
+    players = game.players
+    if not any(p.has_lost for p in players):
+        return False
+    objects = game.objects
+    unclaimed = [i for i in game.battlefield if players[objects[i].controller].has_lost]
+    for oid in unclaimed:
+        move(game, oid, Zone.EXILE, events)
+    return bool(unclaimed)
 
 
 def check_game_over(game: Game, events: list[Event]) -> bool:
@@ -117,6 +126,9 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     if _legend_rule(game):
         return True  # rule 704.3: the other SBAs happen together with it, after the choice
     performed = False
+    # Rules 704.5d-e: the tokens and spell copies already off the battlefield / stack as this
+    # check begins (704.3: all at once); one that leaves during it goes at the next check.
+    stray, game.stray_tokens = game.stray_tokens, []
     losers: list[tuple[int, str]] = []
     for player in game.players:
         if player.has_lost:
@@ -166,11 +178,10 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
         performed = True
     # Rules 704.5d-e: a token off the battlefield, or a copy of a spell off the stack,
     # ceases to exist.
-    for oid in game.stray_tokens:
+    for oid in stray:
         if oid in game.objects and game.objects[oid].zone is not Zone.BATTLEFIELD:
             remove_from_game(game, oid)
             performed = True
-    game.stray_tokens.clear()
     for seat, reason in losers:
         lose(game, seat, reason, events)
         performed = True

@@ -330,8 +330,12 @@ def _bring_in(game: Game, choice: Choice, action: ChooseOutsideCard,
 # --- the top card of a library revealed (401.5, 401.6) ---------------------------------------
 
 
+#: The key prefix of looks at the top card of a library played revealed (401.5).
+TOP_LOOK = "top-revealed-"
+
+
 def _look_key(seat: int) -> str:
-    return f"top-revealed-{seat}"
+    return f"{TOP_LOOK}{seat}"
 
 
 def refresh_revealed_tops(game: Game, events: list[Event]) -> None:

@@ -191,12 +191,18 @@ def die_instead(game: Game, object_id: str, replacement: str, events: list[Event
 
 
 def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) -> list[str]:
-    """Put objects into their owners' graveyards at the same time; returns the new ids.
+    """Put objects into their owners' graveyards at the same time; returns the new ids of
+    those that went (to a graveyard, or exiled instead by a rule such as flashback's,
+    702.34a; not those a chosen replacement sent elsewhere, 616.1).
 
     Rule 404.3: when two or more cards go to the same graveyard at once, their owner
-    arranges them in any order -- a pending ORDER_GRAVEYARD choice for that owner.
+    arranges them in any order -- a pending ORDER_GRAVEYARD choice for that owner. Only
+    cards: a token (111.7, 704.5d) or a copy of a spell (707.10, 704.5e) in a graveyard is no
+    card and ceases to exist at the next check of state-based actions, so it is never part
+    of the arrangement (and no decision may name it once it is gone).
     """
     arrived: dict[int, list[str]] = {}
+    moved: list[str] = []
     # Until the owner arranges them, they are filed by name: an order taken from a hidden
     # zone (hand order is draw order) must not become public.
     movers = sorted((game.objects[oid] for oid in object_ids if oid in game.objects),
@@ -211,14 +217,17 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
         if replacements:
             die_instead(game, obj.id, replacements[0], events)
             continue
+        card = not (obj.is_token or obj.spell_copy)  # rules 108.2b, 111.1, 707.10
         new = move(game, obj.id, Zone.GRAVEYARD, events)
-        arrived.setdefault(new.owner, []).append(new.id)
+        moved.append(new.id)
+        if card and new.zone is Zone.GRAVEYARD:
+            arrived.setdefault(new.owner, []).append(new.id)
     for owner in game.apnap():  # rule 101.4: the active player arranges theirs first
         ids = arrived.get(owner, [])
         if len(ids) >= 2:
             game.choices.append(Choice(DecisionKind.ORDER_GRAVEYARD, owner, list(ids),
                                        count=len(ids) - 1))
-    return [i for ids in arrived.values() for i in ids]
+    return moved
 
 
 def destroy(game: Game, object_ids: list[str], events: list[Event], *,

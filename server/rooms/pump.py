@@ -84,6 +84,7 @@ class RoomHost:
             math.inf)
         self._wake_at = room.handle(Tick(), trio.current_time()).wake_at
         self.failed: str | None = None
+        self._stopped = False
 
     @property
     def room_id(self) -> str:
@@ -130,7 +131,10 @@ class RoomHost:
                     self._wake_at = out.wake_at
                     command = Tick()
                     if out.closed:
-                        self._finish()
+                        if self._stopped:  # frozen for a restart: the room isn't over
+                            self._drain()
+                        else:
+                            self._finish()
                         return
         except Exception as exc:
             await self._fail(command, exc)
@@ -138,6 +142,7 @@ class RoomHost:
     def stop(self) -> None:
         """The server is stopping: end the room task without output (the game is stored and
         goes on after a restart)."""
+        self._stopped = True
         self.room.handle(Shutdown(), trio.current_time())
         self._send.close()
 

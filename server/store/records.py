@@ -55,6 +55,8 @@ class PutSession:
     token_hash: bytes
     name: str
     room_id: str | None
+    #: The token the client last presented: valid until the newer one is used once.
+    prev_hash: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,3 +95,4 @@ class SessionRow:
     token_hash: bytes
     name: str
     room_id: str | None
+    prev_hash: bytes = b""

@@ -52,7 +52,8 @@ CREATE TABLE IF NOT EXISTS games (
     created REAL NOT NULL,
     result TEXT,                    -- JSON {"winners": [...], "reason": ...} once over
     aborted TEXT,                   -- the traceback, if the room failed (never reloaded)
-    clock_seconds REAL NOT NULL DEFAULT 1800
+    clock_seconds REAL NOT NULL DEFAULT 1800,
+    finished REAL                   -- when the result was recorded (time.time())
 );
 CREATE TABLE IF NOT EXISTS actions (
     room_id TEXT NOT NULL REFERENCES games(room_id),
@@ -65,6 +66,8 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE TABLE IF NOT EXISTS sessions (
     session_id TEXT PRIMARY KEY,
     token_hash BLOB NOT NULL UNIQUE, -- SHA-256 of the current resume token, never the token
+    prev_hash BLOB,                 -- SHA-256 of the token last presented (valid until the
+                                    -- current one is first used: a crash never strands one)
     name TEXT NOT NULL,
     room_id TEXT,                   -- the room the session is a member of, if any
     updated REAL NOT NULL
@@ -76,6 +79,8 @@ _MIGRATIONS = (
     ("games", "aborted", "TEXT"),
     ("games", "clock_seconds", "REAL NOT NULL DEFAULT 1800"),
     ("actions", "clocks", "TEXT"),
+    ("games", "finished", "REAL"),
+    ("sessions", "prev_hash", "BLOB"),
 )
 
 
@@ -141,19 +146,20 @@ class Store:
                 (op.room_id, op.name, op.seed, json.dumps([list(p) for p in op.players]),
                  time.time(), op.clock_seconds))
         elif isinstance(op, FinishGame):
-            db.execute("UPDATE games SET result = ? WHERE room_id = ?",
+            db.execute("UPDATE games SET result = ?, finished = ? WHERE room_id = ?",
                        (json.dumps({"winners": list(op.winners), "reason": op.reason}),
-                        op.room_id))
+                        time.time(), op.room_id))
         elif isinstance(op, AbortGame):
             db.execute("UPDATE games SET aborted = ? WHERE room_id = ?",
                        (op.traceback, op.room_id))
         elif isinstance(op, PutSession):
             db.execute(
-                "INSERT INTO sessions (session_id, token_hash, name, room_id, updated) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET "
+                "INSERT INTO sessions (session_id, token_hash, name, room_id, updated, "
+                "prev_hash) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET "
                 "token_hash = excluded.token_hash, room_id = excluded.room_id, "
-                "updated = excluded.updated",
-                (op.session_id, op.token_hash, op.name, op.room_id, time.time()))
+                "updated = excluded.updated, prev_hash = excluded.prev_hash",
+                (op.session_id, op.token_hash, op.name, op.room_id, time.time(),
+                 op.prev_hash))
         elif isinstance(op, DropSession):
             db.execute("DELETE FROM sessions WHERE session_id = ?", (op.session_id,))
         else:
@@ -199,20 +205,23 @@ class Store:
         return GameRecord(room_id, row[0], bytes(row[1]), players, actions, result,
                           float(row[5]), clocks, row[4])
 
-    def unfinished_games(self) -> list[GameRecord]:
-        """Every stored game that neither ended nor was aborted, oldest first."""
+    def unfinished_games(self, finished_within: float = 0.0) -> list[GameRecord]:
+        """Every stored game that was not aborted and has not ended, or ended less than
+        ``finished_within`` seconds ago (its room still lingers), oldest first."""
+        cutoff = time.time() - finished_within
         with self._lock:
             ids = [r[0] for r in self._db.execute(
-                "SELECT room_id FROM games WHERE result IS NULL AND aborted IS NULL "
-                "ORDER BY created")]
+                "SELECT room_id FROM games WHERE aborted IS NULL AND (result IS NULL "
+                "OR (? > 0 AND finished > ?)) ORDER BY created", (finished_within, cutoff))]
         return [self.load_game(room_id) for room_id in ids]
 
     def sessions(self) -> list[SessionRow]:
         """Every stored session."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT session_id, token_hash, name, room_id FROM sessions").fetchall()
-        return [SessionRow(r[0], bytes(r[1]), r[2], r[3]) for r in rows]
+                "SELECT session_id, token_hash, name, room_id, prev_hash FROM sessions"
+            ).fetchall()
+        return [SessionRow(r[0], bytes(r[1]), r[2], r[3], bytes(r[4] or b"")) for r in rows]
 
     def prune_sessions(self, keep_rooms: set[str], older_than: float) -> int:
         """Forget sessions in none of ``keep_rooms`` not updated for ``older_than`` seconds."""

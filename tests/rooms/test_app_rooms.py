@@ -261,10 +261,9 @@ async def test_resume_reclaims_the_seat_with_only_the_missed_deltas_and_tokens_r
         assert again.mirror.view() == encode_view(project(game, 1))
         told = [m.presence for m in peers[0].pump() if m.HasField("presence")]
         assert told and told[-1].seats[1].connected
-        # The old token is void; a second connection with the new one replaces the first.
-        stale = Peer(app, "x")
-        reply = await stale.call(resume=mpb.Resume(protocol_version=1, resume_token=token))
-        assert reply.error.code == mpb.ERROR_CODE_RESUME_FAILED
+        # A second connection with the new token replaces the first; once the new token has
+        # been used, the old one is void (until then it still works: a crash between
+        # rotating and delivering a token must not strand the client).
         third = Peer(app, "p1")
         reply = await third.call(resume=mpb.Resume(protocol_version=1,
                                                    resume_token=again.token,
@@ -272,6 +271,9 @@ async def test_resume_reclaims_the_seat_with_only_the_missed_deltas_and_tokens_r
         assert reply.resumed.deltas == 0 and reply.resumed.joined.seat == 1
         await trio.testing.wait_all_tasks_blocked()
         assert again.sock.closed is not None and again.sock.closed[0] == CLOSE_REPLACED
+        stale = Peer(app, "x")
+        reply = await stale.call(resume=mpb.Resume(protocol_version=1, resume_token=token))
+        assert reply.error.code == mpb.ERROR_CODE_RESUME_FAILED
         # The token never appears in what other members receive.
         for p in [peers[0]]:
             assert all(third.token.encode() not in m.SerializeToString() for m in p.got)
