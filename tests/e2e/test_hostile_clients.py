@@ -409,8 +409,13 @@ async def test_resume_tokens_cannot_be_guessed_reused_or_mixed_with_hello(
             await c1.write(m1)
             await c2.write(m2)
             with trio.fail_after(3):
-                while c1.close_code is None and c2.close_code is None:
-                    await trio.sleep(0.01)
+                async with trio.open_nursery() as race:
+                    async def ended(c: Hostile) -> None:
+                        await c.eof.wait()
+                        race.cancel_scope.cancel()
+
+                    race.start_soon(ended, c1)
+                    race.start_soon(ended, c2)
             loser = c1 if c1.close_code is not None else c2
             assert loser.close_code == CLOSE_REPLACED
             holder = c2 if loser is c1 else c1
