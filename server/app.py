@@ -208,9 +208,6 @@ class App:
             if record.room_id == host.room_id:
                 record.room_id = None
                 record.idle_since = trio.current_time()
-        for conn in self.conns.values():
-            if conn.host is host:
-                conn.host = None
 
     # ---- one connection
     async def handle_connection(self, sock: Socket) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
-from server.rooms.room import Command, ConnId, Output, Room, Shutdown, Tick
+from server.rooms.room import Act, Command, ConnId, Output, Room, Shutdown, Tick
 from server.rooms.session import error_bytes
 from server.store.records import AbortGame
 from server.store.writer import StoreWriter
@@ -57,10 +57,10 @@ def describe(command: Command, room: Room) -> str:
     """A log line's account of a command (which action, for an Act)."""
     text = repr(command)
     game = room.game
-    option = getattr(command, "option_index", None)
-    if game is not None and game.pending is not None and isinstance(option, int) \
-            and option < len(game.pending.options):
-        text += f" -> {game.pending.options[option]!r} at action {game.action_count + 1}"
+    if isinstance(command, Act) and game is not None and game.pending is not None \
+            and command.option_index < len(game.pending.options):
+        text += (f" -> {game.pending.options[command.option_index]!r} "
+                 f"at action {game.action_count + 1}")
     return text[:2000]
 
 
@@ -143,7 +143,7 @@ class RoomHost:
         """The server is stopping: end the room task without output (the game is stored and
         goes on after a restart)."""
         self._stopped = True
-        self.room.handle(Shutdown(), trio.current_time())
+        self.notify(Shutdown())  # handled by the room task, after what is queued before it
         self._send.close()
 
     def _finish(self) -> None:

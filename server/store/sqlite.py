@@ -165,23 +165,6 @@ class Store:
         else:
             assert_never(op)
 
-    # The single-operation helpers below are for tools and tests; the server batches.
-    def create_game(self, room_id: str, name: str, seed: bytes,
-                    players: list[tuple[str, str]] | list[tuple[str, str, str]],
-                    clock_seconds: float = 1800.0) -> None:
-        """Record a game that has just started."""
-        rows = tuple((p[0], p[1], p[2] if len(p) > 2 else "") for p in players)
-        self.apply([CreateGame(room_id, name, seed, rows, clock_seconds)])
-
-    def append_action(self, room_id: str, seq: int, seat: int, action: Action,
-                      clocks: tuple[float, ...] = ()) -> None:
-        """Durably log action number ``seq`` (1-based) of a game."""
-        self.apply([AppendAction(room_id, seq, seat, action, clocks)])
-
-    def finish_game(self, room_id: str, winners: tuple[int, ...], reason: str) -> None:
-        """Record a game's result (rule 104)."""
-        self.apply([FinishGame(room_id, winners, reason)])
-
     # ---- reading
     def load_game(self, room_id: str) -> GameRecord:
         """The stored record of a game (KeyError if unknown)."""
