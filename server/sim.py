@@ -28,15 +28,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import combinations_with_replacement
 
-from protocol.v1 import messages_pb2 as mpb
 from server.cards import demo_deck, demo_deck_names
 from server.engine import DecisionKind, Game, PlayerSetup, apply, new_game, zone_rules
 from server.engine.actions import Action, Concede
 from server.engine.events import Event
-from server.view import SPECTATOR, project
-from server.view.encode import encode_decision, encode_view, view_hash
-from server.view.stream import ViewStream
-from server.view.track import GameTracker
+from server.view import project
+from server.view.encode import encode_view, view_hash
+from server.view.pipeline import ViewPipeline
 
 #: A game still running after this many actions counts as an infinite loop.
 ACTION_BUDGET = 50_000
@@ -102,16 +100,13 @@ class GameOutcome:
 
 
 class Pipeline:
-    """A served game's view pipeline without the sockets: what a room does on start, after
-    each action and whenever a seat must decide (server/rooms/room.py ``_start``,
-    ``_broadcast``, ``_decision_to``)."""
+    """The served view pipeline (:class:`~server.view.pipeline.ViewPipeline`, the room's
+    own) with the simulation's checks."""
 
     def __init__(self, game: Game, check_views: bool) -> None:
         self.check_views = check_views
-        self.tracker = GameTracker()
-        step = self.tracker.step(game).number
-        self.streams = {seat: ViewStream.start(game, seat, step)
-                        for seat in [*range(len(game.players)), SPECTATOR]}
+        self.views = ViewPipeline(game)
+        self.streams = self.views.streams
         for stream in self.streams.values():
             stream.snapshot(ROOM_ID)
         self._check(game)
@@ -124,15 +119,12 @@ class Pipeline:
             raise AssertionError(f"a decision for seat {pending.seat}, who has left the game "
                                  "(800.4a)")
         check_looks(game)
-        stream = self.streams[pending.seat]
-        message = encode_decision(pending, stream.view, ROOM_ID, stream.state_id)
-        mpb.ServerMessage(decision=message).SerializeToString()
+        if self.views.decision(game, pending.seat, ROOM_ID) is None:
+            raise AssertionError(f"no decision encoded for seat {pending.seat}")
 
     def advance(self, game: Game, action: Action, events: list[Event]) -> None:
         """Find what changed once; advance every view class's stream by one delta."""
-        changes = self.tracker.step(game, action)
-        for stream in self.streams.values():
-            stream.advance(game, changes, events)
+        self.views.advance(game, action, events)
         self._check(game)
 
     def finish(self) -> None:

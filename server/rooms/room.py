@@ -40,9 +40,8 @@ from server.store.records import (
     StoreOp,
 )
 from server.view import SPECTATOR
-from server.view.encode import encode_decision
+from server.view.pipeline import ViewPipeline
 from server.view.stream import ViewStream
-from server.view.track import GameTracker
 
 #: An opaque connection identifier, given by the caller (the app numbers its connections).
 ConnId = int
@@ -203,8 +202,9 @@ class Room:
         self.spectators: dict[str, Member] = {}
         self._by_conn: dict[ConnId, Member] = {}
         self.game: Game | None = None
+        #: Every view class's stream (the pipeline's) and its recent deltas.
+        self.views: ViewPipeline | None = None
         self.classes: dict[int, ViewClass] = {}
-        self.tracker = GameTracker()
         #: When the room became empty while unstarted / when its game ended.
         self._idle_since: float | None = now
         self._finished_at: float | None = None
@@ -452,7 +452,7 @@ class Room:
             for data in missed:
                 self._send(out, member, data)
             self._send(out, member, self.clocks(now))
-            self._decision_to(out, member, cls)
+            self._decision_to(out, member)
         self._everyone(out, self._presence())
 
     @staticmethod
@@ -474,11 +474,9 @@ class Room:
         setups = [PlayerSetup(m.name, demo_deck(m.deck)) for m in seated]
         game = new_game(seed, setups)
         self.game = game
-        self.tracker = GameTracker()
-        step = self.tracker.step(game).number
-        for seat in [*range(len(self.seats)), SPECTATOR]:
-            self.classes[seat] = ViewClass(ViewStream.start(game, seat, step),
-                                           deque(maxlen=self.config.history))
+        self.views = ViewPipeline(game)
+        self.classes = {seat: ViewClass(stream, deque(maxlen=self.config.history))
+                        for seat, stream in self.views.streams.items()}
 
     def _start(self, out: Output, now: float) -> None:
         """All seats are taken: start the game with a fresh secret seed (rule 103)."""
@@ -501,20 +499,18 @@ class Room:
         self._send(out, member, cls.stream.snapshot(self.room_id, rid))
         self._send(out, member, self.clocks(now))
         self._send(out, member, self._presence())
-        self._decision_to(out, member, cls)
+        self._decision_to(out, member)
 
     def _presence(self) -> bytes:
         return mpb.ServerMessage(presence=mpb.Presence(seats=[
             mpb.SeatPresence(seat=seat, connected=m is not None and m.conn is not None)
             for seat, m in enumerate(self.seats)])).SerializeToString()
 
-    def _decision_to(self, out: Output, member: Member, cls: ViewClass) -> None:
-        game = self.game
-        if game is None or game.pending is None or game.pending.seat != member.seat:
-            return
-        decision = encode_decision(game.pending, cls.stream.view, self.room_id,
-                                   cls.stream.state_id)
-        self._send(out, member, mpb.ServerMessage(decision=decision).SerializeToString())
+    def _decision_to(self, out: Output, member: Member) -> None:
+        if self.game is not None and self.views is not None:
+            data = self.views.decision(self.game, member.seat, self.room_id)
+            if data is not None:
+                self._send(out, member, data)
 
     # ---- playing
     def _seated(self, out: Output, conn: ConnId, rid: int) -> Member | None:
@@ -591,12 +587,10 @@ class Room:
         if game.result is not None:
             out.log.append(FinishGame(self.room_id, game.result.winners, game.result.reason))
             self._finished_at = now
-        sent = self._advance_streams(game, action, events)
-        for seat_class, data in sent:
-            cls = self.classes[seat_class]
+        for seat_class, data in self._advance_streams(game, action, events):
             for m in self._class_members(seat_class):
                 self._send(out, m, data)
-                self._decision_to(out, m, cls)
+                self._decision_to(out, m)
         before = self._running[0] if self._running is not None else None
         self._start_clock(now)
         after = self._running[0] if self._running is not None else None
@@ -605,15 +599,13 @@ class Room:
 
     def _advance_streams(self, game: Game, action: Action, events: list[Event]
                          ) -> list[tuple[int, bytes]]:
-        """Find what changed once, then each view class's delta (kept in its history)."""
-        changes = self.tracker.step(game, action)
+        """Each view class's delta after ``action`` (kept in its history)."""
+        assert self.views is not None
         sent = []
-        for seat, cls in self.classes.items():
-            prev = cls.stream.state_id
-            data = cls.stream.advance(game, changes, events)
-            if data is not None:
-                cls.history.append((prev, cls.stream.state_id, data))
-                sent.append((seat, data))
+        for seat, prev, data in self.views.advance(game, action, events):
+            cls = self.classes[seat]
+            cls.history.append((prev, cls.stream.state_id, data))
+            sent.append((seat, data))
         return sent
 
     def _class_members(self, seat: int) -> list[Member]:
