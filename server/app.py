@@ -27,11 +27,12 @@ import trio
 
 import server
 from protocol.v1 import messages_pb2 as mpb
-from server.rooms import room as cmd
+from server.rooms import commands as cmd
 from server.rooms import session as req
+from server.rooms.commands import ConnId
 from server.rooms.lobby import MAX_ROOMS, Lobby, LobbyFullError
 from server.rooms.pump import RoomGoneError, RoomHost
-from server.rooms.room import ConnId, RoomConfig
+from server.rooms.room import RoomConfig
 from server.rooms.session import PROTOCOL_VERSION, Session, SessionError, error_bytes
 from server.store import Store
 from server.store.records import DropSession, PutSession

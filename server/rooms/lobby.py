@@ -9,8 +9,9 @@ from collections.abc import Callable
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
+from server.rooms.commands import ConnId
 from server.rooms.pump import RoomHost
-from server.rooms.room import ConnId, Room, RoomConfig
+from server.rooms.room import Room, RoomConfig
 from server.store.records import AbortGame, GameRecord
 from server.store.writer import StoreWriter
 

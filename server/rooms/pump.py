@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
-from server.rooms.room import Act, Command, ConnId, Output, Room, Shutdown, Tick
+from server.rooms.commands import Act, Command, ConnId, Output, Shutdown, Tick
+from server.rooms.room import Room
 from server.rooms.session import error_bytes
 from server.store.records import AbortGame
 from server.store.writer import StoreWriter

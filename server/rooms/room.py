@@ -23,7 +23,7 @@ from __future__ import annotations
 import secrets
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import assert_never
 
 from protocol.v1 import messages_pb2 as mpb
@@ -31,22 +31,31 @@ from server.cards import demo_deck, demo_deck_names
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
 from server.engine.actions import Action, Concede
 from server.engine.events import Event
+from server.rooms.commands import (
+    INF,
+    Act,
+    Command,
+    ConcedeGame,
+    ConnId,
+    Disconnect,
+    Join,
+    Leave,
+    Output,
+    Reattach,
+    Shutdown,
+    Snapshot,
+    Tick,
+)
 from server.rooms.session import error_bytes
 from server.store.records import (
     AppendAction,
     CreateGame,
     FinishGame,
     GameRecord,
-    StoreOp,
 )
 from server.view import SPECTATOR
 from server.view.pipeline import ViewPipeline
 from server.view.stream import ViewStream
-
-#: An opaque connection identifier, given by the caller (the app numbers its connections).
-ConnId = int
-
-INF = float("inf")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,104 +72,6 @@ class RoomConfig:
     linger_seconds: float = 120.0
     #: Seconds an unstarted room with no members lives.
     idle_seconds: float = 600.0
-
-
-# ---- commands (what a room is asked to do)
-@dataclass(frozen=True, slots=True)
-class Join:
-    """Take a seat (``spectator`` False, with a demo ``deck`` or the default) or watch."""
-
-    conn: ConnId
-    rid: int
-    session_id: str
-    name: str
-    spectator: bool
-    deck: str
-
-
-@dataclass(frozen=True, slots=True)
-class Leave:
-    """Leave the room; a seated player of a running game concedes (104.3a)."""
-
-    conn: ConnId
-    rid: int
-
-
-@dataclass(frozen=True, slots=True)
-class Act:
-    """Answer the pending decision with the option at ``option_index``."""
-
-    conn: ConnId
-    rid: int
-    prompt_id: int
-    option_index: int
-    expected_state_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """Send this connection a full snapshot of its view (a resync)."""
-
-    conn: ConnId
-    rid: int
-
-
-@dataclass(frozen=True, slots=True)
-class ConcedeGame:
-    """The connection's player concedes (104.3a)."""
-
-    conn: ConnId
-    rid: int
-
-
-@dataclass(frozen=True, slots=True)
-class Disconnect:
-    """The connection closed. Its seat stays its player's; its clock keeps running."""
-
-    conn: ConnId
-
-
-@dataclass(frozen=True, slots=True)
-class Reattach:
-    """A resuming connection takes over its session's place here (``welcome``: the
-    session's new Welcome, with the rotated token, to put in the ``Resumed`` reply)."""
-
-    conn: ConnId
-    rid: int
-    session_id: str
-    name: str
-    last_state_id: int
-    #: Carries the new resume token: never in a repr (log lines show commands).
-    welcome: bytes = field(repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Tick:
-    """Nothing arrived before the wake-up time: run the clocks and timers."""
-
-
-@dataclass(frozen=True, slots=True)
-class Shutdown:
-    """The server is stopping: no more output to anyone (the game goes on after restart)."""
-
-
-Command = Join | Leave | Act | Snapshot | ConcedeGame | Disconnect | Reattach | Tick | Shutdown
-
-
-@dataclass(slots=True)
-class Output:
-    """What one :meth:`Room.handle` call asks its pump to do, in this order: write ``log``
-    (durably), then deliver ``sends`` in order."""
-
-    sends: list[tuple[ConnId, bytes]] = field(default_factory=list)
-    log: list[StoreOp] = field(default_factory=list)
-    #: When to call :meth:`Room.handle` with :class:`Tick` if nothing comes first.
-    wake_at: float = INF
-    #: Whether the command's connection is now a member here (Join, Reattach).
-    accepted: bool = False
-    #: The room is over: remove it from the lobby and memory; these connections left it.
-    closed: bool = False
-    released: list[ConnId] = field(default_factory=list)
 
 
 @dataclass(eq=False, slots=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from client_sdk.mirror import Mirror
 from protocol.v1 import messages_pb2 as mpb
-from server.rooms.room import (
+from server.rooms.commands import (
     Act,
     ConcedeGame,
     Disconnect,
@@ -18,11 +18,10 @@ from server.rooms.room import (
     Leave,
     Output,
     Reattach,
-    Room,
-    RoomConfig,
     Snapshot,
     Tick,
 )
+from server.rooms.room import Room, RoomConfig
 from server.store.records import AppendAction, CreateGame, FinishGame, GameRecord
 from server.view import SPECTATOR, project
 from server.view.encode import encode_view
@@ -103,7 +102,7 @@ def play(d: Driver, rng: random.Random, actions: int, skip: int | None = None) -
 
 
 def test_a_room_imports_neither_trio_nor_a_database_nor_websockets() -> None:
-    code = ("import sys, server.rooms.room; "
+    code = ("import sys, server.rooms.room, server.rooms.commands; "
             "print(sorted(m for m in ('trio', 'sqlite3', 'websockets') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
