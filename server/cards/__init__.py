@@ -639,6 +639,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         creatures_die_to_hand=bool(spec.get("creatures_die_to_hand", False)),
         plane_rules=_plane_rules(where, spec.get("plane_rules", []), card_types),
         madness_cost=madness,
+        set_code=str(raw.get("setCode") or ""),
+        number=str(raw.get("number") or ""),
     )
 
 

@@ -590,6 +590,11 @@ class CardDef:
     #: untap steps, 502), "all_permanents_untap" (all permanents untap during each player's
     #: untap step).
     plane_rules: tuple[str, ...] = ()
+    #: The printing the definition was read from (MTGJSON ``setCode`` and ``number``), for
+    #: deck lists (server.decks) only: a card is the same card in every printing (rules 201.2,
+    #: 100.2a count copies by English name), so neither takes part in comparisons.
+    set_code: str = field(default="", compare=False)
+    number: str = field(default="", compare=False)
     # Derived once from the type line (the engine asks these constantly).
     creature: bool = field(init=False, repr=False, compare=False)
     planeswalker: bool = field(init=False, repr=False, compare=False)

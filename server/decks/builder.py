@@ -1,0 +1,103 @@
+"""What every parser shares: collecting entries and problems, line by line.
+
+Parsers never stop at the first problem: each line (or XML element) is checked and every
+problem is kept, so a player sees all of them at once. The number of copies a line names is
+kept even when its card is unknown, so that deck-size checks (rules 100.2a, 100.2b) count
+what the player meant rather than what was understood.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from server.decks.model import MAX_COUNT, DeckList, Entry, FileFormat, clean_name, complete, quoted
+from server.decks.names import find_card, unknown_card
+
+_DIGITS = re.compile(r"\d+")
+#: Printings every format can write back; anything else is dropped (the card's own printing
+#: is used instead): printings are cosmetic and never change a game.
+_SET_CODE = re.compile(r"[A-Z0-9_]{1,10}")
+_NUMBER = re.compile(r"[^\s()\[\]|*]{1,16}")
+_MTGO_ID = re.compile(r"\d{1,12}")
+
+
+def _kept(pattern: re.Pattern[str], value: str) -> str:
+    return value if pattern.fullmatch(value) else ""
+
+
+@dataclass(slots=True)
+class Parsed:
+    """A parse: the deck as understood, the problems found, and the copies named by lines
+    whose card is unknown (main deck, sideboard)."""
+
+    deck: DeckList
+    problems: list[str]
+    unknown_main: int = 0
+    unknown_sideboard: int = 0
+
+
+@dataclass(slots=True)
+class Builder:
+    """Collects a deck list's name, entries and problems as a parser reads it."""
+
+    source: FileFormat
+    name: str = ""
+    main: list[Entry] = field(default_factory=list)
+    sideboard: list[Entry] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    unknown_main: int = 0
+    unknown_sideboard: int = 0
+    #: Whether any line named a card (known or not, well-formed or not).
+    saw_card: bool = False
+
+    def problem(self, message: str) -> None:
+        self.problems.append(message)
+
+    def count(self, where: str, text: str) -> int | None:
+        """The count ``text`` gives (1 to :data:`MAX_COUNT`), or None with a problem."""
+        value = text.strip()
+        if _DIGITS.fullmatch(value) and 1 <= int(value) <= MAX_COUNT:
+            return int(value)
+        self.problem(f"{where}: a count is a whole number from 1 to {MAX_COUNT}, "
+                     f"got {quoted(value)}")
+        return None
+
+    def add(self, where: str, count: int | None, name: str, *, sideboard: bool,
+            set_code: str = "", number: str = "", mtgo_id: str = "",
+            alternative: str = "") -> None:
+        """Add ``count`` copies of the card ``name`` (or, if it is unknown, ``alternative``)
+        in the printing given, or note the problem."""
+        self.saw_card = True
+        name = name.strip()
+        if not name:
+            self.problem(f"{where}: a card without a name")
+            return
+        card = find_card(name)
+        if card is None and alternative:
+            card = find_card(alternative)
+        if card is None:
+            self.problem(unknown_card(where, name))
+            if count is not None and sideboard:
+                self.unknown_sideboard += count
+            elif count is not None:
+                self.unknown_main += count
+            return
+        if count is None:
+            return
+        set_code = _kept(_SET_CODE, set_code.strip().upper())
+        entry = complete(Entry(count, card, set_code,
+                               _kept(_NUMBER, number.strip()) if set_code else "",
+                               _kept(_MTGO_ID, mtgo_id.strip())))
+        (self.sideboard if sideboard else self.main).append(entry)
+
+    def set_name(self, where: str, name: str) -> None:
+        if self.name:
+            self.problem(f"{where}: the deck is named twice")
+        self.name = clean_name(name)
+
+    def result(self) -> Parsed:
+        if not self.saw_card and not self.problems:
+            self.problem("the deck list names no cards")
+        deck = DeckList(self.name, tuple(self.main), tuple(self.sideboard), self.source)
+        return Parsed(deck, self.problems, self.unknown_main, self.unknown_sideboard)

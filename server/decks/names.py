@@ -1,0 +1,65 @@
+"""Matching the card names of a deck list against the supported real cards.
+
+Only :func:`server.cards.card_pool` is searched: never the test-only ``MWTEST`` cards, and
+never planes, which belong in a planar deck rather than a deck or sideboard (rules 311.1,
+901.3). A card is identified by its English name (rule 201.2); deck lists are typed by hand,
+so after the exact name a loose form is tried: compatibility-decomposed (NFKD) with the
+combining marks dropped, case-folded, curly quotes made straight, ``æ`` spelled ``ae`` and
+whitespace runs made one space. A split or double-faced card may be given by its full name
+or by the name of its front face, before `` // ``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+from server.cards import CardDef, card_pool, plane_pool
+from server.decks.model import quoted
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u2032": "'",
+                         "\u201c": '"', "\u201d": '"', "\u00b4": "'", "`": "'"})
+_FACES = " // "
+
+
+def loose(name: str) -> str:
+    """The case- and diacritics-insensitive form of a card name."""
+    decomposed = unicodedata.normalize("NFKD", name.translate(_QUOTES))
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(bare.casefold().replace("æ", "ae").split())
+
+
+@cache
+def _loose_index() -> dict[str, CardDef]:
+    index: dict[str, CardDef] = {}
+    for name, definition in sorted(card_pool().items()):
+        index.setdefault(loose(name), definition)
+        if _FACES in name:
+            index.setdefault(loose(name.split(_FACES, 1)[0]), definition)
+    return index
+
+
+@cache
+def _plane_names() -> frozenset[str]:
+    return frozenset(loose(name) for name in plane_pool())
+
+
+def find_card(name: str) -> CardDef | None:
+    """The supported card ``name`` names, or None: the exact name, then its loose form,
+    then (for ``Front // Back``) the front face's."""
+    exact = card_pool().get(name)
+    if exact is not None:
+        return exact
+    index = _loose_index()
+    found = index.get(loose(name))
+    if found is None and _FACES in name:
+        found = index.get(loose(name.split(_FACES, 1)[0]))
+    return found
+
+
+def unknown_card(where: str, name: str) -> str:
+    """The problem for a card name :func:`find_card` does not know."""
+    message = f"{where}: unknown or unsupported card {quoted(name)}"
+    if loose(name) in _plane_names():
+        message += " (a plane: planes belong in a planar deck, rules 311.1 and 901.3)"
+    return message

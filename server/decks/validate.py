@@ -1,0 +1,83 @@
+"""Deck construction rules of a room's format (rule 100), checked all at once.
+
+- Constructed (rule 100.2a): at least 60 cards in the main deck; the deck and sideboard
+  together hold at most four of any card, counted by English name, other than basic land
+  cards (a card reading "A deck can have any number of cards named ..." lifts the limit for
+  itself, rule 101.1 -- the card wins). Rule 100.4a: a sideboard of at most 15 cards.
+- Limited (rule 100.2b): at least 40 cards in the main deck, any number of copies; rule
+  100.4b: the sideboard is every other card of the player's pool, any number.
+- Both: ante cards ("Remove this card from your deck before playing if you're not playing
+  for ante") are legal in a deck or sideboard only when playing for ante (rule 407.3). The
+  engine's :func:`server.engine.game.new_game` refuses such a deck too
+  (:func:`server.engine.ante.validate_ante_cards`); this check, with the same test
+  (:func:`server.engine.ante.is_ante_card`), refuses it when it is submitted, with the
+  line-level problems, instead of when the game starts. Planes (rule 901.3) and test-only
+  cards are never found by name (:mod:`server.decks.names`), and an empty deck is short.
+- A server limit, not a rule: at most :data:`MAX_DECK_CARDS` cards in all.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import assert_never
+
+from server.cards import CardDef
+from server.decks.model import MAX_DECK_CARDS, DeckFormat, DeckList
+from server.engine.ante import is_ante_card
+
+#: Rule 100.2a: copies of a card allowed in a constructed deck and sideboard together.
+MAX_COPIES = 4
+MIN_MAIN = {DeckFormat.CONSTRUCTED: 60, DeckFormat.LIMITED: 40}  # rules 100.2a, 100.2b
+MAX_CONSTRUCTED_SIDEBOARD = 15  # rule 100.4a
+_ANY_NUMBER = "A deck can have any number of cards named"
+
+
+def unlimited_copies(card: CardDef) -> bool:
+    """Rule 100.2a: basic land cards are exempt from the four-copy limit, and so is a card
+    whose own text allows any number of it (rule 101.1)."""
+    return "Basic" in card.supertypes or _ANY_NUMBER in card.rules_text
+
+
+def deck_problems(deck: DeckList, fmt: DeckFormat, *, ante: bool = False,
+                  unknown_main: int = 0, unknown_sideboard: int = 0) -> list[str]:
+    """Every way ``deck`` breaks the rules of ``fmt`` (and of ante, rule 407.3), as
+    messages citing the rules. ``unknown_main``/``unknown_sideboard``: copies named by
+    lines whose card was not found, counted in the deck's size."""
+    main = deck.main_count + unknown_main
+    side = deck.sideboard_count + unknown_sideboard
+    problems: list[str] = []
+    match fmt:
+        case DeckFormat.CONSTRUCTED:
+            if main < MIN_MAIN[fmt]:
+                problems.append(f"a constructed deck has at least {MIN_MAIN[fmt]} cards in "
+                                f"its main deck (rule 100.2a), got {main}")
+            if side > MAX_CONSTRUCTED_SIDEBOARD:
+                problems.append(f"a constructed sideboard has at most "
+                                f"{MAX_CONSTRUCTED_SIDEBOARD} cards (rule 100.4a), got {side}")
+            copies: Counter[str] = Counter()
+            cards: dict[str, CardDef] = {}
+            for entry in (*deck.main, *deck.sideboard):
+                copies[entry.card.name] += entry.count
+                cards.setdefault(entry.card.name, entry.card)
+            for name, card in cards.items():
+                if copies[name] > MAX_COPIES and not unlimited_copies(card):
+                    problems.append(f"at most {MAX_COPIES} copies of '{name}' in a constructed "
+                                    "deck and its sideboard together, other than basic lands "
+                                    f"(rule 100.2a), got {copies[name]}")
+        case DeckFormat.LIMITED:
+            if main < MIN_MAIN[fmt]:
+                problems.append(f"a limited deck has at least {MIN_MAIN[fmt]} cards in its "
+                                f"main deck (rule 100.2b), got {main}")
+        case _:
+            assert_never(fmt)
+    if main + side > MAX_DECK_CARDS:
+        problems.append(f"this server takes at most {MAX_DECK_CARDS} cards in a deck and its "
+                        f"sideboard together, got {main + side}")
+    if not ante:
+        seen: set[str] = set()
+        for entry in (*deck.main, *deck.sideboard):
+            if is_ante_card(entry.card) and entry.card.name not in seen:
+                seen.add(entry.card.name)
+                problems.append(f"'{entry.card.name}' is legal in a deck or sideboard only "
+                                "when playing for ante (rule 407.3)")
+    return problems

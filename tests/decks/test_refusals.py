@@ -1,0 +1,280 @@
+"""Deck lists that are refused, each problem naming its line (or element) and its reason, all
+problems at once: unreadable lines and files, unknown cards, and the construction rules of
+constructed (rules 100.2a, 100.4a) and limited (rules 100.2b, 100.4b) play and of ante
+(rule 407.3)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server import cards
+from server.cards import DeckError
+from server.decks import Deck, DeckFormat, DeckListError, check, parse, resolve
+from server.decks.model import MAX_DECK_BYTES
+
+C, L = DeckFormat.CONSTRUCTED, DeckFormat.LIMITED
+
+
+def problems(text: str, fmt: DeckFormat = C, **kwargs: bool) -> list[str]:
+    with pytest.raises(DeckListError) as info:
+        resolve(text, fmt, **kwargs)
+    return info.value.problems
+
+
+def only(text: str, fmt: DeckFormat = C) -> str:
+    found = problems(text, fmt)
+    assert len(found) == 1, found
+    return found[0]
+
+
+FILLER = "56 Mountain\n"  # with "4 Shock": a legal 60-card constructed deck
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("4 Shock\n0 Mountain\n56 Mountain\n",
+     "line 2: a count is a whole number from 1 to 250, got '0'"),
+    ("4 Shock\n251 Mountain\n" + FILLER,
+     "line 2: a count is a whole number from 1 to 250, got '251'"),
+    ("4 Shock\n-2 Mountain\n" + FILLER,
+     "line 2: a count is a whole number from 1 to 250, got '-2'"),
+    ("4 Shock\n" + FILLER + "Shock four\n",
+     "line 3: expected '<count> <card name>', got 'Shock four'"),
+    ("4 Shock\n" + FILLER + "4\n", "line 3: expected '<count> <card name>', got '4'"),
+    ("4 Shock\n" + FILLER + "# ramp\n\n1 Forest\n1 Forest\n4 Ugin, the Spirit Dragon\n",
+     "line 7: unknown or unsupported card 'Ugin, the Spirit Dragon'"),
+    ("[Main]\n4 Shock|M21|zz\n" + FILLER,
+     "line 2: expected an art index or a [collector number] after the set, got 'zz'"),
+    ("[metadata]\nName Burn\n[Main]\n4 Shock\n" + FILLER,
+     "line 2: expected '<key>=<value>' in [metadata], got 'Name Burn'"),
+])
+def test_malformed_lines_are_refused_naming_the_line(text: str, problem: str) -> None:
+    assert only(text) == problem
+
+
+def test_an_unknown_card_still_counts_toward_the_deck_size() -> None:
+    """60 cards named, one of them unknown: only the unknown card is a problem (100.2a)."""
+    assert only("4 Shock\n52 Mountain\n4 Lightning Bolt\n") == (
+        "line 3: unknown or unsupported card 'Lightning Bolt'")
+
+
+def test_test_cards_and_planes_are_not_deck_cards() -> None:
+    """Test-only cards are never legal; planes belong in a planar deck (rules 311.1, 901.3)."""
+    test_card = sorted(cards.test_card_pool())[0]
+    assert only(f"4 {test_card}\n" + FILLER) == (
+        f"line 1: unknown or unsupported card '{test_card}'")
+    assert only("1 Gavony\n4 Shock\n" + FILLER) == (
+        "line 1: unknown or unsupported card 'Gavony' (a plane: planes belong in a planar "
+        "deck, rules 311.1 and 901.3)")
+
+
+def test_commander_and_companion_sections_are_refused() -> None:
+    found = problems("Commander\n1 Shock\n\nCompanion\n1 Opt\n\nDeck\n4 Shock\n" + FILLER)
+    assert found == [
+        "line 1: a Commander section: the Commander variant (rule 903) is not played on this "
+        "server",
+        "line 4: a Companion section: companions (rule 702.139) are not supported; list the "
+        "card in the Sideboard instead"]
+    assert only("[Commander]\n1 Shock\n[Main]\n4 Shock\n" + FILLER) == (
+        "line 1: the Forge section '[Commander]' is not supported (only [metadata], [Main] "
+        "and [Sideboard])")
+
+
+# -- files ------------------------------------------------------------------------------------
+
+def test_empty_file_is_refused() -> None:
+    assert only("") == "the deck list is empty"
+    assert only(" \n\t\n") == "the deck list is empty"
+    assert only("# just a comment\nSideboard\n") == "the deck list names no cards"
+
+
+def test_oversized_text_is_refused_before_it_is_read() -> None:
+    text = "4 Shock\n" + "56 Mountain\n" * 3000
+    assert len(text.encode()) > MAX_DECK_BYTES
+    assert only(text) == (f"the deck list is {len(text.encode())} bytes long; at most 32768 "
+                          "bytes (32 KiB) are accepted")
+
+
+def test_xml_not_well_formed_names_line_and_column() -> None:
+    text = '<Deck>\n  <Cards Quantity="4" Name="Shock">\n</Deck>\n'
+    assert only(text) == "line 3, column 3: the XML is not well-formed: mismatched tag"
+
+
+def test_xml_entity_declarations_are_refused_safely() -> None:
+    """Billion laughs: nested entity definitions would expand to gigabytes."""
+    levels = "".join(f'  <!ENTITY l{i} "{f"&l{i - 1};" * 10}">\n' for i in range(1, 10))
+    text = (f'<?xml version="1.0"?>\n<!DOCTYPE Deck [\n  <!ENTITY l0 "lol">\n{levels}]>\n'
+            '<Deck><Cards Quantity="4" Name="&l9;" /></Deck>\n')
+    start = time.monotonic()
+    assert only(text) == ("line 2: a document type declaration or entity is refused (deck "
+                          "files have none, and entities can expand without bound)")
+    assert time.monotonic() - start < 1
+
+
+def test_xml_external_entities_are_refused() -> None:
+    text = ('<?xml version="1.0"?>\n<!DOCTYPE cockatrice_deck SYSTEM "file:///etc/passwd">\n'
+            '<cockatrice_deck version="1"/>\n')
+    assert "line 2: a document type declaration or entity is refused" in only(text)
+
+
+def test_xml_with_the_wrong_root_element_is_refused() -> None:
+    assert only('<?xml version="1.0"?>\n<html><body/></html>\n') == (
+        "line 2: expected the root element <Deck> (MTGO .dek) or <cockatrice_deck> (Cockatrice "
+        ".cod), got <html>")
+
+
+def test_mtgo_elements_are_refused_naming_their_line() -> None:
+    text = ('<Deck>\n  <NetDeckID>0</NetDeckID>\n'
+            '  <Cards CatID="1" Quantity="four" Sideboard="false" Name="Shock" />\n'
+            '  <Cards Quantity="4" Sideboard="false" />\n'
+            '  <Cards Quantity="4" Sideboard="maybe" Name="Shock" />\n'
+            '  <Deckname>Burn</Deckname>\n'
+            '  <Cards Quantity="4" Name="Ugin, the Spirit Dragon" />\n'
+            '  <Cards Quantity="60" Name="Mountain" />\n</Deck>\n')
+    assert problems(text) == [
+        "line 3: a count is a whole number from 1 to 250, got 'four'",
+        "line 4: a card without a name",
+        "line 5: Sideboard is 'true' or 'false', got 'maybe'",
+        "line 6: unexpected element <Deckname> in an MTGO deck (expected <Cards>)",
+        "line 7: unknown or unsupported card 'Ugin, the Spirit Dragon'"]
+
+
+def test_cockatrice_elements_are_refused_naming_their_line() -> None:
+    text = ('<cockatrice_deck version="1">\n  <deckname>Burn</deckname>\n'
+            '  <zone name="maybe"><card number="1" name="Shock"/></zone>\n'
+            '  <zone name="main">\n    <card number="60" name="Mountain"/>\n'
+            '    <card number="x" name="Shock"/>\n    <note/>\n  </zone>\n'
+            '  <zone name="tokens"><card number="1" name="Goblin"/></zone>\n'
+            '</cockatrice_deck>\n')
+    assert problems(text) == [
+        "line 3: unknown zone 'maybe' (expected 'main' or 'side')",
+        "line 6: a count is a whole number from 1 to 250, got 'x'",
+        "line 7: unexpected element <note> in a zone (expected <card>)"]
+
+
+# -- construction rules -----------------------------------------------------------------------
+
+def test_100_2a_constructed_deck_of_59_cards_is_refused() -> None:
+    assert only("4 Shock\n55 Mountain\n") == (
+        "a constructed deck has at least 60 cards in its main deck (rule 100.2a), got 59")
+
+
+def test_100_2a_five_copies_are_refused_counting_the_sideboard() -> None:
+    expected = ("at most 4 copies of 'Shock' in a constructed deck and its sideboard "
+                "together, other than basic lands (rule 100.2a), got 5")
+    assert only("5 Shock\n55 Mountain\n") == expected
+    assert only("3 Shock\n57 Mountain\nSideboard\n2 shock\n") == expected
+
+
+def test_100_2a_basic_lands_have_no_copy_limit() -> None:
+    assert len(resolve("30 Forest\n30 Mountain\nSideboard\n15 Forest\n", C).main) == 60
+
+
+def test_100_4a_constructed_sideboard_of_16_cards_is_refused() -> None:
+    assert only("4 Shock\n56 Mountain\nSideboard\n4 Opt\n12 Island\n") == (
+        "a constructed sideboard has at most 15 cards (rule 100.4a), got 16")
+
+
+def test_100_2b_limited_deck_of_39_cards_is_refused() -> None:
+    assert only("4 Shock\n35 Mountain\n", L) == (
+        "a limited deck has at least 40 cards in its main deck (rule 100.2b), got 39")
+
+
+def test_100_2b_100_4b_limited_has_no_copy_limit_and_any_sideboard() -> None:
+    deck = resolve("7 Shock\n33 Mountain\nSideboard\n9 Opt\n30 Island\n", L)
+    assert (len(deck.main), len(deck.sideboard)) == (40, 39)
+    assert only("7 Shock\n53 Mountain\n") == (
+        "at most 4 copies of 'Shock' in a constructed deck and its sideboard together, other "
+        "than basic lands (rule 100.2a), got 7")
+
+
+def test_407_3_ante_cards_only_when_playing_for_ante() -> None:
+    """The engine refuses them too (new_game, AnteError): refused here when submitted."""
+    text = "1 Contract from Below\n59 Swamp\n"
+    assert only(text) == ("'Contract from Below' is legal in a deck or sideboard only when "
+                          "playing for ante (rule 407.3)")
+    assert only("60 Swamp\nSideboard\n1 Contract from Below\n", L).endswith("(rule 407.3)")
+    assert len(resolve(text, C, ante=True).main) == 60
+
+
+def test_server_limit_on_the_number_of_cards() -> None:
+    text = "".join(f"250 {land}\n" for land in ("Forest", "Island", "Swamp", "Mountain"))
+    assert only(text + "1 Plains\n", L) == (
+        "this server takes at most 1000 cards in a deck and its sideboard together, got 1001")
+
+
+# -- every problem at once --------------------------------------------------------------------
+
+def test_all_problems_are_listed_at_once() -> None:
+    text = ("0 Shock\nShock four\n5 Opt\n4 Ugin, the Spirit Dragon\n20 Island\n"
+            "Sideboard\n16 Island\n1 Contract from Below\n")
+    found = problems(text)
+    assert found == [
+        "line 1: a count is a whole number from 1 to 250, got '0'",
+        "line 2: expected '<count> <card name>', got 'Shock four'",
+        "line 4: unknown or unsupported card 'Ugin, the Spirit Dragon'",
+        "a constructed deck has at least 60 cards in its main deck (rule 100.2a), got 29",
+        "a constructed sideboard has at most 15 cards (rule 100.4a), got 17",
+        "at most 4 copies of 'Opt' in a constructed deck and its sideboard together, other "
+        "than basic lands (rule 100.2a), got 5",
+        "'Contract from Below' is legal in a deck or sideboard only when playing for ante "
+        "(rule 407.3)"]
+    with pytest.raises(DeckListError) as info:
+        check(text, C)
+    assert str(info.value) == "\n".join(found)
+
+
+def test_error_message_shows_twenty_problems_then_how_many_more() -> None:
+    text = "".join(f"{i} Nonsense Card {i}\n" for i in range(1, 26))
+    with pytest.raises(DeckListError) as info:
+        parse(text)
+    error = info.value
+    assert isinstance(error, DeckError) and isinstance(error, ValueError)
+    assert len(error.problems) == 25
+    lines = str(error).split("\n")
+    assert len(lines) == 21
+    assert lines[0] == "line 1: unknown or unsupported card 'Nonsense Card 1'"
+    assert lines[-1] == "… and 5 more"
+
+
+def test_long_lines_are_cut_in_messages() -> None:
+    problem = only("4 Shock\n" + FILLER + "x" * 500 + "\n")
+    assert problem.startswith("line 3: expected '<count> <card name>', got 'xxx")
+    assert problem.endswith("…'") and len(problem) < 150
+
+
+# -- anything else ----------------------------------------------------------------------------
+
+SAMPLE_TEXTS = [p.read_text(encoding="utf-8")
+                for p in sorted((Path(__file__).parent / "files").iterdir())]
+
+
+def resolves_or_refuses(text: str) -> None:
+    try:
+        deck = resolve(text, C)
+    except DeckListError as exc:
+        assert exc.problems and all(isinstance(p, str) and p for p in exc.problems)
+    else:
+        assert isinstance(deck, Deck)
+        assert resolve(deck.text, C) == deck
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(codec="utf-8"), max_size=300))
+def test_any_text_gives_a_deck_or_a_deck_list_error(text: str) -> None:
+    resolves_or_refuses(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(SAMPLE_TEXTS), st.data())
+def test_damaged_sample_files_give_a_deck_or_a_deck_list_error(text: str,
+                                                               data: st.DataObject) -> None:
+    """A sample cut short, or with a stretch deleted or replaced by random text."""
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    filler = data.draw(st.text(st.sampled_from('<>/="\' |[]()#&;!?x4 \n'), max_size=8))
+    resolves_or_refuses(text[:start] + filler + text[end:])
