@@ -1,12 +1,33 @@
-"""WebSocket transport on websockets' trio API (``websockets.trio``)."""
+"""WebSocket transport on websockets' trio API (``websockets.trio``).
+
+Connections per client address. :func:`serve_app` lets one client IP hold at most
+``app.limits.max_connections_per_address`` connections; a handshake past that is answered
+``HTTP 503`` with a plain-text reason (README.md, "Limits"). The address is the TCP peer's
+IP (``remote_address[0]``; an IPv4-mapped IPv6 address counts as its IPv4 address); no
+proxy header is trusted. A connection takes its slot when its handshake request is
+admitted -- before the server answers it, so handshakes racing each other can't overshoot
+the cap -- and gives it back when its TCP stream is closed, which websockets does for every
+connection, accepted or not (``Connection.recv_events`` always ends in ``close_stream``). So
+a refused, failed, timed-out or cancelled handshake never keeps a slot, and an accepted
+connection keeps it until its socket is really gone, closing handshake included.
+"""
 
 from __future__ import annotations
 
+import http
+import ipaddress
+import logging
+from collections.abc import Callable
+from typing import Any
+
 import trio
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 from websockets.trio.server import Server, ServerConnection, serve
 
 from server.app import App, SocketClosed
+
+log = logging.getLogger("manawire.transport")
 
 MAX_MESSAGE = 64 * 1024  # client messages are small; anything larger is refused
 
@@ -33,12 +54,123 @@ class WebSocket:
         await self._ws.aclose(code, reason)
 
 
+def address_key(remote_address: Any) -> str:
+    """The client address a connection counts against: the peer's IP, as a string
+    (``remote_address`` is a socket peer name, e.g. ``("127.0.0.1", 5555)``)."""
+    host = str(remote_address[0])
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ip)
+
+
+class AddressSlot:
+    """One connection's hold on its address's count; :meth:`release` is idempotent."""
+
+    def __init__(self, cap: AddressCap, key: str) -> None:
+        self.cap = cap
+        self.key = key
+        self.released = False
+
+    def release(self) -> None:
+        if not self.released:
+            self.released = True
+            self.cap.give_back(self.key)
+
+
+class AddressCap:
+    """Counts open connections per client address, at most ``limit`` each."""
+
+    def __init__(self, limit: int) -> None:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"the per-address connection limit must be >= 1, not {limit!r}")
+        self.limit = limit
+        self._open: dict[str, int] = {}
+
+    def acquire(self, key: str) -> AddressSlot | None:
+        """A slot for one more connection from ``key``, or None if it holds ``limit``."""
+        held = self._open.get(key, 0)
+        if held >= self.limit:
+            return None
+        self._open[key] = held + 1
+        return AddressSlot(self, key)
+
+    def give_back(self, key: str) -> None:
+        """One connection from ``key`` is gone (called by :meth:`AddressSlot.release`)."""
+        held = self._open[key] - 1
+        if held:
+            self._open[key] = held
+        else:
+            del self._open[key]  # no entry is kept for an address with nothing open
+
+    def count(self, key: str) -> int:
+        """Connections ``key`` holds now."""
+        return self._open.get(key, 0)
+
+    def total(self) -> int:
+        """Connections held by every address together."""
+        return sum(self._open.values())
+
+    def addresses(self) -> int:
+        """Addresses holding at least one connection."""
+        return len(self._open)
+
+
+class _CappedConnection(ServerConnection):
+    """A server connection that gives its :class:`AddressSlot` back when its stream closes."""
+
+    slot: AddressSlot | None = None
+    stream_done = False  # close_stream has finished: no slot may be taken any more
+
+    async def close_stream(self) -> None:
+        try:
+            await super().close_stream()
+        finally:
+            self.stream_done = True
+            if self.slot is not None:
+                self.slot.release()
+
+
+def _admitter(cap: AddressCap) -> Callable[[ServerConnection, Request], Response | None]:
+    """The ``process_request`` hook enforcing ``cap``."""
+
+    def admit(connection: ServerConnection, request: Request) -> Response | None:
+        assert isinstance(connection, _CappedConnection)
+        if connection.stream_done:  # the client left already; nothing will be sent
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Gone.\n")
+        try:
+            key = address_key(connection.remote_address)
+        except OSError:  # the socket went away under us
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Gone.\n")
+        slot = cap.acquire(key)
+        if slot is None:
+            log.debug("refused a connection from %s: %d open", key, cap.limit)
+            return connection.respond(
+                http.HTTPStatus.SERVICE_UNAVAILABLE,
+                f"Too many connections from your address (at most {cap.limit}); "
+                "close one and retry.\n")
+        connection.slot = slot
+        return None
+
+    return admit
+
+
 async def serve_app(app: App, host: str, port: int,
-                    task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED) -> None:
-    """Serve ``app`` on ``host:port`` until cancelled. Reports the Server via task_status."""
+                    task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED, *,
+                    addresses: AddressCap | None = None) -> None:
+    """Serve ``app`` on ``host:port`` until cancelled. Reports the Server via task_status.
+
+    ``addresses`` counts connections per client address; by default a new
+    ``AddressCap(app.limits.max_connections_per_address)`` (pass one to watch it).
+    """
+    cap = AddressCap(app.limits.max_connections_per_address) if addresses is None else addresses
 
     async def handler(ws: ServerConnection) -> None:
         await app.handle_connection(WebSocket(ws))
 
     await serve(handler, port, host=host, max_size=MAX_MESSAGE, compression=None,
+                process_request=_admitter(cap), create_connection=_CappedConnection,
                 task_status=task_status)
