@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -64,12 +64,16 @@ class Summary:
 
 
 async def play_bot_game(url: str, index: int, rng: random.Random, players: int = 2,
-                        decks: Sequence[str] = ()) -> int:
+                        decks: Sequence[str] = (), *, quick_match: bool = False) -> int:
     """Create a room, seat ``players`` RandomBots (seat *i* with ``decks[i]`` if given, else
-    the server's default) and play one full game; return its actions."""
+    the server's default) and play one full game; return its actions. With
+    ``quick_match`` the bots queue for a game instead (they may meet other queued
+    players)."""
     def deck(seat: int) -> str:
         return decks[seat] if seat < len(decks) else ""
 
+    if quick_match:
+        return await _quick_match_game(url, index, rng, players, deck)
     async with Client.connect(url, f"bot-{index}-0") as host:
         room = await host.create_room(f"bots-{index}", seats=players)
         await host.join(room.room_id, deck=deck(0))
@@ -88,6 +92,39 @@ async def play_bot_game(url: str, index: int, rng: random.Random, players: int =
         return sum(b.actions for b in bots)
 
 
+async def _quick_match_game(url: str, index: int, rng: random.Random, players: int,
+                            deck: Callable[[int], str]) -> int:
+    bots: list[RandomBot] = []
+
+    async def one(seat: int, bot_rng: random.Random) -> None:
+        async with Client.connect(url, f"bot-{index}-{seat}") as client:
+            await client.quick_match(seats=players, deck=deck(seat))
+            bot = RandomBot(client, bot_rng)
+            bots.append(bot)
+            await bot.play()
+            if client.errors:
+                raise RuntimeError(f"server errors: {[e.message for e in client.errors]}")
+
+    async with trio.open_nursery() as nursery:
+        for seat in range(players):
+            nursery.start_soon(one, seat, random.Random(rng.getrandbits(64)))
+    return sum(b.actions for b in bots)
+
+
+async def join_and_play(url: str, room_id: str, *, invite_code: str = "", deck: str = "",
+                        token: str = "", seed: int | None = None,
+                        game_seconds: float = 300.0) -> int:
+    """One RandomBot takes a seat in an existing room (with its invite code if private, as
+    the account holding ``token`` or a new guest) and plays its game to the end; returns
+    its actions."""
+    async with Client.connect(url, "bot", token=token) as client:
+        await client.join(room_id, deck=deck, invite_code=invite_code)
+        bot = RandomBot(client, random.Random(seed))
+        with trio.fail_after(game_seconds):
+            await bot.play()
+        return bot.actions
+
+
 async def _guest(url: str, name: str, room_id: str, *, rng: random.Random,
                  bots: list[RandomBot], joined: trio.Event, deck: str = "") -> None:
     async with Client.connect(url, name) as client:
@@ -102,7 +139,8 @@ async def _guest(url: str, name: str, room_id: str, *, rng: random.Random,
 
 async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None = None,
                         game_seconds: float = 300.0, *,
-                        tables: Sequence[Sequence[str]] = ((),)) -> Summary:
+                        tables: Sequence[Sequence[str]] = ((),),
+                        quick_match: bool = False) -> Summary:
     """Play ``games`` games at each table (a deck per seat; ``()``: the server's default
     decks) one after another; never raises for a failed game."""
     rng = random.Random(seed)
@@ -113,11 +151,13 @@ async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None
         for _ in range(games):
             try:
                 with trio.fail_after(game_seconds):
-                    summary.actions += await play_bot_game(url, index, rng, players, decks)
+                    summary.actions += await play_bot_game(url, index, rng, players, decks,
+                                                           quick_match=quick_match)
                 summary.completed += 1
             except Exception as exc:
                 summary.errors += 1
-                print(f"game {index} ({', '.join(decks) or 'default decks'}) failed: {exc!r}",
+                names = ", ".join(d if "\n" not in d else "a deck list" for d in decks)
+                print(f"game {index} ({names or 'default decks'}) failed: {exc!r}",
                       flush=True)
             index += 1
     summary.seconds = time.perf_counter() - start

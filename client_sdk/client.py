@@ -28,6 +28,8 @@ PROTOCOL_VERSION = 1
 CLOSE_REPLACED = 4001  # another connection resumed this session
 #: Reconnection backoff: first delay, factor, longest delay, and the time to give up after.
 BACKOFF_FIRST, BACKOFF_FACTOR, BACKOFF_MAX, RECONNECT_FOR = 0.05, 2.0, 2.0, 120.0
+#: Seconds to wait after the server drops a message for rate.
+RATE_LIMITED_PAUSE = 0.25
 
 log = logging.getLogger("manawire.client")
 
@@ -35,15 +37,28 @@ log = logging.getLogger("manawire.client")
 class ServerError(Exception):
     """The server answered a request with an Error."""
 
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(f"{mpb.ErrorCode.Name(cast(mpb.ErrorCode, code))}: {message}")
+    def __init__(self, code: int, message: str, details: list[str] | None = None) -> None:
+        shown = "".join(f"\n  {d}" for d in details or ())
+        super().__init__(f"{mpb.ErrorCode.Name(cast(mpb.ErrorCode, code))}: {message}{shown}")
         self.code = code
         self.message = message
+        #: Every problem (a refused deck's lines).
+        self.details = list(details or ())
 
 
 class ConnectionLostError(Exception):
     """The connection dropped and could not be resumed (or a request's reply was lost in
     a drop: the request may or may not have been performed)."""
+
+
+def _lone(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    """The one exception inside ``group`` (nested groups of one included), else None."""
+    inner: BaseException = group
+    while isinstance(inner, BaseExceptionGroup):
+        if len(inner.exceptions) != 1:
+            return None
+        inner = inner.exceptions[0]
+    return inner
 
 
 class Client:
@@ -54,9 +69,16 @@ class Client:
     """
 
     def __init__(self, url: str, name: str, nursery: trio.Nursery, *,
-                 reconnect: bool = True) -> None:
+                 reconnect: bool = True, token: str = "") -> None:
         self.url = url
         self.name = name
+        #: The account's long-lived secret (given, or issued by the server to a new guest
+        #: or on login): keep it to come back as the same account.
+        self.account_token = token
+        #: The account as the server knows it (its unique name, registered or a guest).
+        self.account = mpb.Account()
+        #: Invite codes of the rooms this client created (used by :meth:`join`).
+        self.invite_codes: dict[str, str] = {}
         self.reconnect = reconnect
         self._nursery = nursery
         self._ws: ClientConnection | None = None
@@ -82,28 +104,48 @@ class Client:
         self._epoch = 0
         #: The epoch of a request waiting for its reply (None: none).
         self._requesting: int | None = None
+        #: The decision last answered (sent again after a rate-limit refusal).
+        self._answered: pb.Decision | None = None
+        #: Messages the server dropped for rate (ERROR_CODE_RATE_LIMITED).
+        self.rate_limited = 0
         #: Called with every raw message received (tracing, leak checks).
         self.on_raw: Callable[[bytes], None] | None = None
 
     @classmethod
     @asynccontextmanager
-    async def connect(cls, url: str, name: str, *, reconnect: bool = True
+    async def connect(cls, url: str, name: str = "player", *, token: str = "",
+                      login: tuple[str, str] | None = None, reconnect: bool = True
                       ) -> AsyncIterator[Client]:
-        """Connect to ``url`` and say hello as ``name``; with ``reconnect`` (the default)
-        the client resumes by itself after a drop."""
-        async with trio.open_nursery() as nursery:
-            client = cls(url, name, nursery, reconnect=reconnect)
-            try:
-                client._ws = await client._open()
-                reply = await client.request(mpb.ClientMessage(hello=mpb.Hello(
-                    protocol_version=PROTOCOL_VERSION, display_name=name)))
-                client.session_id = reply.welcome.session_id
-                client.resume_token = reply.welcome.resume_token
-                yield client
-            finally:
-                client.reconnect = False
-                await client.aclose()
-                nursery.cancel_scope.cancel()
+        """Connect to ``url`` and say hello: as the account holding ``token``, as a
+        registered account (``login``: name and password), or else as a new guest account
+        named ``name`` (its token is then in :attr:`account_token`). With ``reconnect``
+        (the default) the client resumes by itself after a drop."""
+        try:
+            async with trio.open_nursery() as nursery:
+                client = cls(url, name, nursery, reconnect=reconnect, token=token)
+                try:
+                    client._ws = await client._open()
+                    hello = mpb.Hello(protocol_version=PROTOCOL_VERSION, display_name=name,
+                                      account_token=token)
+                    if login is not None:
+                        hello.login.name, hello.login.password = login
+                    reply = await client.request(mpb.ClientMessage(hello=hello))
+                    if reply.HasField("resumed"):  # the account's session was in a room
+                        client._took_over(reply.resumed)
+                    else:
+                        client._welcomed(reply.welcome)
+                    yield client
+                finally:
+                    client.reconnect = False
+                    await client.aclose()
+                    nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            # The client's own nursery wraps what the caller's block (or the hello) raised:
+            # hand a lone exception back as it was raised.
+            lone = _lone(group)
+            if lone is None:
+                raise
+            raise lone from None
 
     async def _open(self) -> ClientConnection:
         opener = connect(self.url, compression=None, max_size=16 * 1024 * 1024,
@@ -125,6 +167,24 @@ class Client:
         if ws is not None:
             with trio.move_on_after(2):
                 await ws.aclose(code=1001, reason="client drop")
+
+    def _welcomed(self, welcome: mpb.Welcome) -> None:
+        self.session_id = welcome.session_id
+        if welcome.resume_token:  # (Register's Welcome carries no new tokens)
+            self.resume_token = welcome.resume_token
+        if welcome.account_token:
+            self.account_token = welcome.account_token
+        if welcome.HasField("account"):
+            self.account = welcome.account
+            self.name = welcome.account.name
+
+    def _took_over(self, resumed: mpb.Resumed) -> None:
+        self._welcomed(resumed.welcome)
+        if resumed.HasField("joined"):
+            self.seat = resumed.joined.seat
+            self.room_id = resumed.joined.room.room_id
+        else:  # the room is gone (its game ended and it closed, or it failed)
+            self.room_id = None
 
     # ---- reconnecting
     def _resumable(self, exc: ConnectionClosed) -> bool:
@@ -163,25 +223,22 @@ class Client:
                     # A session with no place is forgotten once its connection drops:
                     # nothing was lost, so start a new one.
                     await ws.send(mpb.ClientMessage(hello=mpb.Hello(
-                        protocol_version=PROTOCOL_VERSION,
-                        display_name=self.name)).SerializeToString())
-                    welcome = mpb.ServerMessage.FromString(await ws.recv()).welcome  # type: ignore[arg-type]
-                    self.resume_token, self.session_id = welcome.resume_token, welcome.session_id
+                        protocol_version=PROTOCOL_VERSION, display_name=self.name,
+                        account_token=self.account_token)).SerializeToString())
+                    answer = mpb.ServerMessage.FromString(await ws.recv())  # type: ignore[arg-type]
+                    if answer.HasField("error"):
+                        await ws.aclose()
+                        raise ConnectionLostError(f"hello refused: {answer.error.message}")
+                    self._welcomed(answer.welcome)
                     self._ws = ws
                     return
                 await ws.aclose()
                 raise ConnectionLostError(f"resume refused: {reply.error.message}")
             resumed = reply.resumed
-            self.resume_token = resumed.welcome.resume_token
-            self.session_id = resumed.welcome.session_id
+            self._took_over(resumed)
             self.resumes += 1
             self.missed_deltas += resumed.deltas
             self.resume_snapshots += int(resumed.snapshot)
-            if resumed.HasField("joined"):
-                self.seat = resumed.joined.seat
-                self.room_id = resumed.joined.room.room_id
-            else:  # the room is gone (its game ended and it closed, or it failed)
-                self.room_id = None
             self._ws = ws
             return
 
@@ -200,7 +257,10 @@ class Client:
         """Send a request and process messages until its reply; raise ServerError on Error,
         :class:`ConnectionLostError` if the connection dropped before the reply came."""
         self._next_request += 1
-        msg.request_id = self._next_request
+        return await self._request_with_id(self._next_request, msg)
+
+    async def _request_with_id(self, rid: int, msg: mpb.ClientMessage) -> mpb.ServerMessage:
+        msg.request_id = rid
         epoch = self._epoch
         self._requesting = epoch
         try:
@@ -211,7 +271,8 @@ class Client:
                 reply = await self.next_message()
                 if reply.request_id == msg.request_id and self._epoch == epoch:
                     if reply.HasField("error"):
-                        raise ServerError(reply.error.code, reply.error.message)
+                        raise ServerError(reply.error.code, reply.error.message,
+                                          list(reply.error.details))
                     return reply
         finally:
             self._requesting = None
@@ -260,6 +321,14 @@ class Client:
             self.room_id = msg.joined.room.room_id
         elif body == "room_closed":
             self.room_id = None
+        elif body == "error" and msg.error.code == mpb.ERROR_CODE_RATE_LIMITED:
+            # The server dropped a message for rate: slow down; an answer it dropped is
+            # pending again once the wait is over.
+            self.rate_limited += 1
+            await trio.sleep(RATE_LIMITED_PAUSE)
+            if self.decision is None and self._answered is not None and \
+                    self.mirror.header.pending.prompt_id == self._answered.prompt_id:
+                self.decision = self._answered
         elif body == "error" and msg.request_id == 0:
             self.errors.append(msg.error)
         return msg
@@ -275,19 +344,76 @@ class Client:
         reply = await self.request(mpb.ClientMessage(list_rooms=mpb.ListRooms()))
         return list(reply.room_list.rooms)
 
-    async def create_room(self, name: str, seats: int = 2, clock_seconds: int = 0
-                          ) -> mpb.RoomInfo:
-        """Create a room; returns its info (join it to take a seat)."""
+    async def create_room(self, name: str, seats: int = 2, clock_seconds: int = 0, *,
+                          private: bool = False,
+                          spectate: mpb.Spectate = mpb.SPECTATE_ALLOWED,
+                          deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED,
+                          reserved: tuple[str, ...] = ()) -> mpb.RoomInfo:
+        """Create a room; returns its info (join it to take a seat). Its invite code is
+        kept in :attr:`invite_codes` (give it to the players of a private room)."""
         reply = await self.request(mpb.ClientMessage(create_room=mpb.CreateRoom(
-            name=name, seats=seats, clock_seconds=clock_seconds)))
-        return reply.room_list.rooms[0]
+            name=name, seats=seats, clock_seconds=clock_seconds, private=private,
+            spectate=spectate, format=deck_format, reserved=reserved)))
+        created = reply.room_created
+        self.invite_codes[created.room.room_id] = created.invite_code
+        return created.room
 
-    async def join(self, room_id: str, *, spectator: bool = False, deck: str = "") -> mpb.Joined:
-        """Join a room as a player (default) or spectator."""
+    async def join(self, room_id: str, *, spectator: bool = False, deck: str = "",
+                   invite_code: str = "") -> mpb.Joined:
+        """Join a room as a player (default) or spectator; ``deck``: a deck list in any
+        accepted format or a demo deck name (empty: a demo deck). The invite code of a
+        room this client created is sent by itself."""
         role = mpb.ROLE_SPECTATOR if spectator else mpb.ROLE_PLAYER
-        reply = await self.request(mpb.ClientMessage(
-            join_room=mpb.JoinRoom(room_id=room_id, role=role, deck=deck)))
+        code = invite_code or self.invite_codes.get(room_id, "")
+        reply = await self.request(mpb.ClientMessage(join_room=mpb.JoinRoom(
+            room_id=room_id, role=role, deck=deck, invite_code=code)))
         return reply.joined
+
+    async def quick_match(self, *, seats: int = 2, deck: str = "",
+                          deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED
+                          ) -> mpb.Joined:
+        """Queue for a game and wait until the server seats this client (the Joined);
+        cancel the wait (trio cancellation) to stay queued, or call
+        :meth:`cancel_quick_match`."""
+        self._next_request += 1
+        rid = self._next_request
+        queued = await self._request_with_id(rid, mpb.ClientMessage(quick_match=mpb.QuickMatch(
+            format=deck_format, seats=seats, deck=deck)))
+        assert queued.HasField("match_queue")
+        epoch = self._epoch
+        self._requesting = epoch  # a drop leaves the queue: don't wait on after it
+        try:
+            while True:
+                msg = await self.next_message()
+                if self._epoch != epoch:
+                    raise ConnectionLostError("the connection dropped while queued (which "
+                                              "leaves the queue): queue again")
+                if msg.request_id == rid and msg.HasField("joined"):
+                    return msg.joined
+                if msg.request_id == rid and msg.HasField("error"):
+                    raise ServerError(msg.error.code, msg.error.message,
+                                      list(msg.error.details))
+        finally:
+            self._requesting = None
+
+    async def cancel_quick_match(self) -> mpb.MatchQueue:
+        """Leave the quick-match queue."""
+        reply = await self.request(mpb.ClientMessage(cancel_quick_match=mpb.CancelQuickMatch()))
+        return reply.match_queue
+
+    # ---- account
+    async def register(self, name: str, password: str) -> mpb.Account:
+        """Make this (guest) account a registered one, signed in later with ``login``."""
+        reply = await self.request(mpb.ClientMessage(register=mpb.Register(
+            name=name, password=password)))
+        self._welcomed(reply.welcome)
+        return reply.welcome.account
+
+    async def revoke_tokens(self) -> str:
+        """Void every token of this account; returns (and keeps) the new one."""
+        reply = await self.request(mpb.ClientMessage(revoke_tokens=mpb.RevokeTokens()))
+        self._welcomed(reply.welcome)
+        return self.account_token
 
     # ---- game
     @property
@@ -306,6 +432,7 @@ class Client:
         if d is None:
             raise RuntimeError("no decision is pending for this client")
         self.decision = None
+        self._answered = d
         await self._send(mpb.ClientMessage(act=mpb.Act(
             prompt_id=d.prompt_id, option_index=option_index,
             expected_state_id=self.mirror.state_id)))

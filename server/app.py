@@ -3,6 +3,11 @@
 The transport hands :meth:`App.handle_connection` a :class:`Socket`; tests can hand it a
 trio memory-stream pair instead of a WebSocket.
 
+Accounts (:mod:`server.accounts`). ``Hello`` names an account by its secret token, by a
+registered name and password, or neither (a new guest account and its first token). Each
+account has at most one session: a ``Hello`` for an account whose session is live takes that
+session over (and its place in a room), as a ``Resume`` does.
+
 Sessions. ``Hello`` starts a session and ``Welcome`` gives it a secret resume token; the
 server keeps only the token's SHA-256 hash (in memory and in the store). ``Resume`` on a new
 connection presents the token: the session, and its place in a room, move to the new
@@ -19,7 +24,9 @@ import hashlib
 import hmac
 import itertools
 import logging
+import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, assert_never
 
@@ -27,15 +34,34 @@ import trio
 
 import server
 from protocol.v1 import messages_pb2 as mpb
+from server.accounts import (
+    Account,
+    AccountError,
+    Accounts,
+    check_new_credentials,
+    hash_password,
+    token_hash,
+    verify_password,
+)
+from server.cards import demo_deck_names
+from server.decks import Deck, DeckFormat, DeckListError, resolve
+from server.ratelimit import MessageLimiter, Verdict
 from server.rooms import commands as cmd
 from server.rooms import session as req
 from server.rooms.commands import ConnId
 from server.rooms.lobby import MAX_ROOMS, Lobby, LobbyFullError
+from server.rooms.matchmaking import MatchQueues, QueueEntry
 from server.rooms.pump import RoomGoneError, RoomHost
-from server.rooms.room import RoomConfig
-from server.rooms.session import PROTOCOL_VERSION, Session, SessionError, error_bytes
+from server.rooms.room import FORMAT_WIRE, RoomConfig
+from server.rooms.session import (
+    PROTOCOL_VERSION,
+    Session,
+    SessionError,
+    error_bytes,
+    request_id_of,
+)
 from server.store import Store
-from server.store.records import DropSession, PutSession
+from server.store.records import AppendAction, DropSession, PutSession, RoomSettings, StoreOp
 from server.store.writer import StoreClosedError, StoreWriter
 
 log = logging.getLogger("manawire")
@@ -69,7 +95,16 @@ class Limits:
     outbox_size: int = 1024  # messages queued for one client before it is disconnected
     send_timeout: float = 10.0  # seconds one send may take before the client is dropped
     max_rooms: int = MAX_ROOMS  # rooms on this server
-    max_rooms_per_session: int = 4  # live rooms one session (connection) has created
+    max_rooms_per_account: int = 4  # live rooms one account has created
+    #: Client messages per second per connection (a token bucket refilled at this rate).
+    messages_per_second: float = 20.0
+    #: Messages a connection may send at once before the bucket runs dry.
+    message_burst: int = 60
+    #: Strikes (messages refused for rate, forgiven at one per second) at which the
+    #: connection is closed (1008); see server/ratelimit.py.
+    rate_strikes: int = 200
+    #: Open connections one client address may hold; the handshake answers HTTP 503 past it.
+    max_connections_per_address: int = 64
     #: Seconds a session whose room closed while it was away can still resume (to learn
     #: that its room is gone) before it is forgotten.
     session_ttl: float = 3600.0
@@ -80,13 +115,11 @@ CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the server restarts; resume after it i
 CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later": the client fell behind
 CLOSE_INTERNAL = 1011  # RFC 6455: an unexpected condition (an incident id is logged)
 CLOSE_REPLACED = 4001  # a newer connection resumed this session
+#: What a demo deck's name looks like (anything else is read as a deck list).
+_DEMO_NAME = re.compile(r"[a-z][a-z0-9-]*")
+CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the message rate
 #: Longest wait for a room's answer to a join or resume, even for a closing connection.
 SETTLE_SECONDS = 30.0
-
-
-def token_hash(token: str) -> bytes:
-    """The stored form of a resume token."""
-    return hashlib.sha256(token.encode()).digest()
 
 
 @dataclass(eq=False)
@@ -94,12 +127,10 @@ class _SessionRecord:
     """A session the server knows: who, its token's hash, its room and live connection."""
 
     session_id: str
-    name: str
+    account: Account
     token_hash: bytes
     room_id: str | None = None
     conn: _Connection | None = None
-    #: Live rooms this session created (the per-session room limit).
-    created: set[str] = field(default_factory=set)
     #: The hash of the token the client last presented: it stays valid until the newer
     #: token is used once, so a crash between rotating a token and delivering the new one
     #: never strands a client.
@@ -109,9 +140,13 @@ class _SessionRecord:
     #: Since when it has had neither a connection nor a room (see App._sweep).
     idle_since: float = 0.0
 
+    @property
+    def name(self) -> str:
+        return self.account.name
+
     def row(self) -> PutSession:
         return PutSession(self.session_id, self.token_hash, self.name, self.room_id,
-                          self.prev_hash)
+                          self.prev_hash, self.account.account_id)
 
 
 @dataclass(eq=False)
@@ -121,9 +156,12 @@ class _Connection:
     conn_id: ConnId
     session: Session
     send: trio.MemorySendChannel[bytes]
+    limiter: MessageLimiter
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     record: _SessionRecord | None = None
     host: RoomHost | None = None
+    #: The quick-match queue this connection waits in (and until its room is settled).
+    queued: tuple[DeckFormat, int] | None = None
     close_code: int = 0
     close_reason: str = ""
 
@@ -144,7 +182,7 @@ class _Connection:
 
 
 class App:
-    """The Manawire server application: lobby, rooms, sessions and client connections."""
+    """The Manawire server application: accounts, lobby, rooms, sessions and connections."""
 
     def __init__(self, store: Store, nursery: trio.Nursery, limits: Limits | None = None,
                  writer: StoreWriter | None = None) -> None:
@@ -154,9 +192,18 @@ class App:
         self.lobby = Lobby(self.writer, nursery, deliver=self._deliver,
                            released=self._released, closed=self._room_closed,
                            config=self.limits.room, max_rooms=self.limits.max_rooms)
+        self.accounts = Accounts()
+        self.accounts.load(*store.accounts())
         self.conns: dict[ConnId, _Connection] = {}
         self._sessions: dict[str, _SessionRecord] = {}
         self._by_hash: dict[bytes, _SessionRecord] = {}
+        #: Each account's one session.
+        self._by_account: dict[str, _SessionRecord] = {}
+        #: Who created each live room (the per-account room limit).
+        self._creators: dict[str, Account] = {}
+        self.matchmaking = MatchQueues()
+        #: Password hashing runs on worker threads, two at a time at most.
+        self._hashing = trio.CapacityLimiter(2)
         self._ids = itertools.count(1)
         self.stopping = False
         nursery.start_soon(self._sweep, name="session-sweeper")
@@ -168,15 +215,32 @@ class App:
         count = self.lobby.recover(self.store.unfinished_games(
             finished_within=self.limits.room.linger_seconds))
         live = set(self.lobby.hosts)
+        for room_id, host in self.lobby.hosts.items():  # their rooms count for the creators
+            creator = self.accounts.by_id.get(host.room.settings.creator)
+            if creator is not None:
+                creator.created_rooms.add(room_id)
+                self._creators[room_id] = creator
         self.store.prune_sessions(live, older_than=86_400)
+        late: list[StoreOp] = []
         for row in self.store.sessions():
-            record = _SessionRecord(row.session_id, row.name, row.token_hash,
+            account = self.accounts.by_id.get(row.account_id)
+            if account is None:  # stored before accounts (or its account is gone)
+                account, _token, ops = self.accounts.create_guest(row.name)
+                late.extend(ops)
+            old = self._by_account.get(account.account_id)
+            if old is not None:  # one session per account: keep the one in a room
+                if old.room_id in live or row.room_id not in live:
+                    continue
+                self._forget(old)
+            record = _SessionRecord(row.session_id, account, row.token_hash,
                                     row.room_id if row.room_id in live else None,
                                     prev_hash=row.prev_hash)
             self._sessions[row.session_id] = record
+            self._by_account[account.account_id] = record
             for digest in (row.token_hash, row.prev_hash):
                 if digest:
                     self._by_hash[digest] = record
+        self.store.apply(late)
         return count
 
     def shutdown(self) -> None:
@@ -204,8 +268,10 @@ class App:
                 conn.host = None
 
     def _room_closed(self, host: RoomHost) -> None:
+        creator = self._creators.pop(host.room_id, None)
+        if creator is not None:
+            creator.created_rooms.discard(host.room_id)
         for record in list(self._sessions.values()):
-            record.created.discard(host.room_id)
             if record.room_id == host.room_id:
                 record.room_id = None
                 record.idle_since = trio.current_time()
@@ -214,7 +280,9 @@ class App:
     async def handle_connection(self, sock: Socket) -> None:
         """Serve one client until it disconnects (or is disconnected)."""
         send, receive = trio.open_memory_channel[bytes](self.limits.outbox_size)
-        conn = _Connection(next(self._ids), Session(), send)
+        limits = self.limits
+        conn = _Connection(next(self._ids), Session(), send, MessageLimiter(
+            limits.messages_per_second, limits.message_burst, limits.rate_strikes))
         if self.stopping:
             await sock.close(CLOSE_SERVICE_RESTART, "server restarting")
             return
@@ -233,6 +301,8 @@ class App:
             conn.close(CLOSE_INTERNAL, f"internal error, incident {incident}")
         finally:
             del self.conns[conn.conn_id]
+            if conn.queued is not None:
+                self.matchmaking.remove(conn.conn_id)
             if conn.host is not None:
                 conn.host.notify(cmd.Disconnect(conn.conn_id))
             record = conn.record
@@ -249,6 +319,18 @@ class App:
                 data = await sock.recv()
             except SocketClosed:
                 return
+            verdict = conn.limiter.check(trio.current_time())
+            if verdict is Verdict.CLOSE:
+                conn.close(CLOSE_POLICY, "too many messages: closed for flooding")
+                return
+            if verdict is Verdict.REFUSE:
+                conn.reply(error_bytes(
+                    mpb.ERROR_CODE_RATE_LIMITED,
+                    f"more than {self.limits.messages_per_second:g} messages per second "
+                    f"(bursts of {self.limits.message_burst}): this one was dropped",
+                    request_id_of(data)))
+                continue
+            assert verdict is Verdict.ALLOW
             try:
                 rid, request = conn.session.receive(data)
             except SessionError as exc:
@@ -268,7 +350,11 @@ class App:
         record = conn.record
         if record is None:  # replaced by a newer connection of the session: it is closing
             return
-        if isinstance(request, req.ListRooms):
+        if isinstance(request, req.Register):
+            await self._register(conn, record, rid, request)
+        elif isinstance(request, req.RevokeTokens):
+            await self._revoke(conn, record, rid)
+        elif isinstance(request, req.ListRooms):
             conn.reply(mpb.ServerMessage(
                 request_id=rid, room_list=self.lobby.listing()).SerializeToString())
         elif isinstance(request, req.CreateRoom):
@@ -277,6 +363,10 @@ class App:
             await self._join(conn, record, rid, request)
         elif isinstance(request, req.LeaveRoom):
             await self._leave(conn, record, rid)
+        elif isinstance(request, req.QuickMatch):
+            await self._quick_match(conn, record, rid, request)
+        elif isinstance(request, req.CancelQuickMatch):
+            self._cancel_quick_match(conn, rid)
         elif isinstance(request, req.Act | req.RequestSnapshot | req.ConcedeGame):
             host = conn.host
             if host is None:
@@ -292,7 +382,10 @@ class App:
                 command = cmd.ConcedeGame(conn.conn_id, rid)
             try:
                 # One command in flight per connection: nobody floods a room's inbox.
-                await host.submit(command).wait()
+                out = await host.submit(command).wait()
+                if isinstance(command, cmd.Act) and any(
+                        isinstance(op, AppendAction) for op in out.log):
+                    conn.limiter.refund()  # a played action: play is never rate-limited
             except RoomGoneError:
                 conn.host = None
                 conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed", rid))
@@ -320,6 +413,8 @@ class App:
 
     def _forget(self, record: _SessionRecord) -> None:
         self._sessions.pop(record.session_id, None)
+        if self._by_account.get(record.account.account_id) is record:
+            del self._by_account[record.account.account_id]
         for digest in (record.token_hash, record.prev_hash):
             if self._by_hash.get(digest) is record:
                 del self._by_hash[digest]
@@ -329,10 +424,15 @@ class App:
         with contextlib.suppress(StoreClosedError):  # shutting down: recovery prunes it
             await self.writer.write([DropSession(session_id)])
 
-    def _welcome(self, session_id: str, token: str) -> mpb.Welcome:
+    def _welcome(self, record: _SessionRecord, token: str, account_token: str = ""
+                 ) -> mpb.Welcome:
+        account = record.account
         return mpb.Welcome(protocol_version=PROTOCOL_VERSION,
-                           server_version=server.__version__, session_id=session_id,
-                           resume_token=token)
+                           server_version=server.__version__, session_id=record.session_id,
+                           resume_token=token, account_token=account_token,
+                           account=mpb.Account(account_id=account.account_id,
+                                               name=account.name,
+                                               registered=account.registered))
 
     def _new_token(self, record: _SessionRecord, presented: bytes = b"") -> str:
         """Give ``record`` a fresh resume token. Valid from now on: the new token, and the
@@ -348,14 +448,74 @@ class App:
             self._by_hash[presented] = record
         return token
 
+    # ---- accounts and sessions
     async def _hello(self, conn: _Connection, rid: int, request: req.Hello) -> None:
-        record = _SessionRecord(conn.session.session_id, request.name, b"")
+        ops: list[StoreOp] = []
+        account_token = ""
+        if request.login is not None:
+            name, password = request.login
+            account = self.accounts.by_name(name)
+            stored = account.password_hash if account is not None and account.registered \
+                else ""
+            async with self._hashing:
+                ok = await trio.to_thread.run_sync(verify_password, stored, password)
+            if not ok or account is None:
+                conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED,
+                                       "unknown name or wrong password", rid))
+                return
+            account_token, ops = self.accounts.issue_token(account)
+        elif request.token:
+            found = self.accounts.by_token(request.token)
+            if found is None:
+                conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED,
+                                       "unknown or revoked account token: sign in again, or "
+                                       "say Hello without one for a new guest account", rid))
+                return
+            account = found
+        else:
+            account, account_token, ops = self.accounts.create_guest(request.name)
+        existing = self._by_account.get(account.account_id)
+        if existing is not None:
+            # One session per account: this connection takes it over (and its place).
+            async with existing.lock:
+                if self._by_account.get(account.account_id) is existing:
+                    await self._take_over(conn, rid, existing, last_state_id=0,
+                                          account_token=account_token, ops=ops, hello=True)
+                    return
+        record = _SessionRecord(secrets.token_hex(8), account, b"")
         token = self._new_token(record)
         self._sessions[record.session_id] = record
+        self._by_account[account.account_id] = record
+        conn.session.established(record.session_id, account.name)
         conn.record, record.conn = record, conn
-        await self.writer.write([record.row()])  # the token survives a crash from now on
+        await self.writer.write([*ops, record.row()])  # the tokens survive a crash from now on
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
-            record.session_id, token)).SerializeToString())
+            record, token, account_token)).SerializeToString())
+
+    async def _register(self, conn: _Connection, record: _SessionRecord, rid: int,
+                        request: req.Register) -> None:
+        account = record.account
+        try:
+            name = check_new_credentials(request.name, request.password)
+            self.accounts.check_register(account, name)  # before the slow hashing
+            async with self._hashing:
+                hashed = await trio.to_thread.run_sync(hash_password, request.password)
+            ops = self.accounts.register(account, name, hashed)  # checks the name again
+        except AccountError as exc:
+            conn.reply(error_bytes(exc.code, exc.message, rid))
+            return
+        conn.session.established(record.session_id, account.name)
+        await self.writer.write([*ops, record.row()])
+        conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
+            record, "")).SerializeToString())
+
+    async def _revoke(self, conn: _Connection, record: _SessionRecord, rid: int) -> None:
+        async with record.lock:
+            account_token, ops = self.accounts.revoke(record.account)
+            token = self._new_token(record)  # the old resume tokens are void too
+            await self.writer.write([*ops, record.row()])
+        conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
+            record, token, account_token)).SerializeToString())
 
     def _find(self, token: str) -> _SessionRecord | None:
         digest = token_hash(token)
@@ -377,7 +537,8 @@ class App:
             if self._find(request.token) is not record:
                 self._resume_failed(conn, rid)  # voided by the resume that went first
                 return
-            await self._take_over(conn, rid, request, record)
+            await self._take_over(conn, rid, record, request.last_state_id,
+                                  presented=token_hash(request.token))
 
     @staticmethod
     def _resume_failed(conn: _Connection, rid: int) -> None:
@@ -385,24 +546,28 @@ class App:
                                "unknown or expired resume token; say Hello to start a new "
                                "session", rid))
 
-    async def _take_over(self, conn: _Connection, rid: int, request: req.Resume,
-                         record: _SessionRecord) -> None:
-        token = self._new_token(record, token_hash(request.token))
-        await self.writer.write([record.row()])  # the new one survives a crash
+    async def _take_over(self, conn: _Connection, rid: int, record: _SessionRecord,
+                         last_state_id: int, *, presented: bytes = b"",
+                         account_token: str = "", ops: Sequence[StoreOp] = (),
+                         hello: bool = False) -> None:
+        """Move ``record`` (and its place in a room) to ``conn``. A Resume is answered with
+        Resumed; a Hello with Welcome, or Resumed when it got a room place back."""
+        token = self._new_token(record, presented)
+        await self.writer.write([*ops, record.row()])  # the new one survives a crash
         # No await from closing the older connection to queueing the Reattach: the room
         # then sees the Reattach before the older connection's Disconnect.
         old = record.conn
         if old is not None and old is not conn:
             old.record = None
-            old.close(CLOSE_REPLACED, "replaced by a newer connection of this session")
-        conn.session.resumed(record.session_id, record.name)
+            old.close(CLOSE_REPLACED, "replaced by a newer connection of this account")
+        conn.session.established(record.session_id, record.name)
         conn.record, record.conn = record, conn
-        welcome = self._welcome(record.session_id, token)
+        welcome = self._welcome(record, token, account_token)
         host = self.lobby.hosts.get(record.room_id) if record.room_id else None
         if host is not None:
             out = await self._settle(conn, host, cmd.Reattach(
-                conn.conn_id, rid, record.session_id, record.name, request.last_state_id,
-                welcome.SerializeToString()))
+                conn.conn_id, rid, record.session_id, record.name, last_state_id,
+                record.account.account_id, welcome.SerializeToString()))
             if out is not None and out.accepted:
                 return
             if self.stopping:
@@ -410,44 +575,92 @@ class App:
             if out is not None:
                 record.room_id = None
                 await self.writer.write([record.row()])
-                return  # the room answered: Resumed without a place (seat freed, room full)
+                return  # the room answered: Resumed without a place (seat freed ...)
         record.room_id = None
-        conn.reply(mpb.ServerMessage(request_id=rid, resumed=mpb.Resumed(
-            welcome=welcome)).SerializeToString())
+        reply = mpb.ServerMessage(request_id=rid, welcome=welcome) if hello else \
+            mpb.ServerMessage(request_id=rid, resumed=mpb.Resumed(welcome=welcome))
+        conn.reply(reply.SerializeToString())
 
+    # ---- lobby
     def _create(self, conn: _Connection, record: _SessionRecord, rid: int,
                 request: req.CreateRoom) -> None:
-        limit = self.limits.max_rooms_per_session
-        if len(record.created) >= limit:
+        account = record.account
+        limit = self.limits.max_rooms_per_account
+        if len(account.created_rooms) >= limit:
             conn.reply(error_bytes(
                 mpb.ERROR_CODE_LIMIT_REACHED,
                 f"you may have at most {limit} open rooms you created; play or leave them "
                 f"first (an unstarted room with nobody in it closes after "
                 f"{self.limits.room.idle_seconds:.0f} s)", rid))
             return
+        reserved: list[tuple[str, str]] = []
+        for name in request.reserved:
+            holder = self.accounts.by_name(name)
+            if holder is None:
+                conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                       f"no account is named {name!r}", rid))
+                return
+            if any(a == holder.account_id for a, _n in reserved):
+                conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                       f"{holder.name!r} is reserved a seat twice", rid))
+                return
+            reserved.append((holder.account_id, holder.name))
+        invite = secrets.token_urlsafe(16)
+        settings = RoomSettings(request.private, hashlib.sha256(invite.encode()).digest(),
+                                request.spectate, request.format.value, tuple(reserved),
+                                account.account_id)
         try:
-            host = self.lobby.create(request.name, request.seats, request.clock_seconds)
+            host = self.lobby.create(request.name, request.seats, request.clock_seconds,
+                                     settings)
         except LobbyFullError as exc:
             conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), rid))
             return
-        record.created.add(host.room_id)
-        conn.reply(mpb.ServerMessage(request_id=rid, room_list=mpb.RoomList(
-            rooms=[host.room.info()])).SerializeToString())
+        account.created_rooms.add(host.room_id)
+        self._creators[host.room_id] = account
+        conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
+            room=host.room.info(), invite_code=invite)).SerializeToString())
+
+    def _deck(self, conn: _Connection, rid: int, spec: str, fmt: DeckFormat
+              ) -> tuple[bool, Deck | None]:
+        """Whether ``spec`` is playable in ``fmt`` (if not, the client was told every
+        problem), and its deck (None: none given, a demo deck is dealt)."""
+        name = spec.strip()
+        if not name:
+            return True, None
+        if _DEMO_NAME.fullmatch(name) and name not in demo_deck_names():
+            conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_DECK,
+                                   f"unknown deck {name!r}: send a deck list, or one of the "
+                                   f"demo decks {', '.join(demo_deck_names())}", rid))
+            return False, None
+        try:
+            return True, resolve(spec, fmt)
+        except DeckListError as exc:
+            conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_DECK,
+                                   f"the deck can't be played in {fmt.value}: "
+                                   f"{len(exc.problems)} problem(s)", rid,
+                                   details=exc.problems[:100]))
+            return False, None
 
     async def _join(self, conn: _Connection, record: _SessionRecord, rid: int,
                     request: req.JoinRoom) -> None:
-        if conn.host is not None:
+        if conn.host is not None or conn.queued is not None:
             conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                                   "already in a room; leave it first", rid))
+                                   "already in a room or the quick-match queue; leave it "
+                                   "first", rid))
             return
         host = self.lobby.hosts.get(request.room_id)
         if host is None:
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                    f"no room {request.room_id!r}", rid))
             return
+        deck = None
+        if not request.spectator:
+            ok, deck = self._deck(conn, rid, request.deck, host.room.format)
+            if not ok:
+                return
         out = await self._settle(conn, host, cmd.Join(
             conn.conn_id, rid, record.session_id, record.name, request.spectator,
-            request.deck))
+            deck, record.account.account_id, request.invite_code))
         if out is None:
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                    f"no room {request.room_id!r}", rid))
@@ -473,6 +686,8 @@ class App:
                 conn.host = host
                 if conn.record is not None:
                     conn.record.room_id = host.room_id
+                if conn.conn_id not in self.conns:  # it closed meanwhile: leave again
+                    host.notify(cmd.Disconnect(conn.conn_id))
             return out
         return None  # pragma: no cover - a room that doesn't answer in SETTLE_SECONDS
 
@@ -486,6 +701,79 @@ class App:
         with contextlib.suppress(RoomGoneError):
             await host.submit(cmd.Leave(conn.conn_id, rid)).wait()
         await self.writer.write([record.row()])
+
+    # ---- quick match
+    def _queue_reply(self, rid: int, key: tuple[DeckFormat, int], queued: bool) -> bytes:
+        fmt, seats = key
+        return mpb.ServerMessage(request_id=rid, match_queue=mpb.MatchQueue(
+            queued=queued, format=FORMAT_WIRE[fmt], seats=seats,
+            waiting=self.matchmaking.waiting(key))).SerializeToString()
+
+    async def _quick_match(self, conn: _Connection, record: _SessionRecord, rid: int,
+                           request: req.QuickMatch) -> None:
+        if conn.host is not None or conn.queued is not None:
+            conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   "already in a room or the quick-match queue; leave it "
+                                   "first", rid))
+            return
+        ok, deck = self._deck(conn, rid, request.deck, request.format)
+        if not ok:
+            return
+        key = (request.format, request.seats)
+        entry = QueueEntry(conn.conn_id, rid, deck)
+        conn.queued = key
+        table = self.matchmaking.add(key, entry)
+        conn.reply(self._queue_reply(rid, key, True))
+        if table is not None:
+            await self._seat_table(key, table)
+
+    def _cancel_quick_match(self, conn: _Connection, rid: int) -> None:
+        key = conn.queued
+        if key is None or not self.matchmaking.remove(conn.conn_id):
+            conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "not in the quick-match queue",
+                                   rid))
+            return
+        conn.queued = None
+        conn.reply(self._queue_reply(rid, key, False))
+
+    async def _seat_table(self, key: tuple[DeckFormat, int], table: list[QueueEntry]) -> None:
+        """Enough players wait: create their room and seat each (a player who left the
+        queue meanwhile is skipped; the others are put back in front of the queue)."""
+        fmt, seats = key
+        live = [e for e in table if e.conn in self.conns]
+        if len(live) < seats:
+            for entry in reversed(live):
+                again = self.matchmaking.add(key, entry, front=True)
+                if again is not None:
+                    await self._seat_table(key, again)
+            return
+        try:
+            host = self.lobby.create(f"quick match ({fmt.value})", seats, 0,
+                                     RoomSettings(format=fmt.value))
+        except LobbyFullError as exc:
+            for entry in live:
+                conn = self.conns[entry.conn]
+                conn.queued = None
+                conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), entry.rid))
+            return
+        async with trio.open_nursery() as nursery:
+            for entry in live:
+                nursery.start_soon(self._seat_one, host, entry)
+
+    async def _seat_one(self, host: RoomHost, entry: QueueEntry) -> None:
+        conn = self.conns.get(entry.conn)
+        if conn is None or conn.record is None:
+            return
+        record = conn.record
+        try:
+            out = await self._settle(conn, host, cmd.Join(
+                conn.conn_id, entry.rid, record.session_id, record.name, False, entry.deck,
+                record.account.account_id))
+        finally:
+            conn.queued = None
+        if out is not None and out.accepted:
+            with contextlib.suppress(StoreClosedError):
+                await self.writer.write([record.row()])
 
     async def _writer(self, sock: Socket, receive: trio.MemoryReceiveChannel[bytes],
                       conn: _Connection) -> None:

@@ -1,9 +1,10 @@
-"""The ``manawire`` command line: ``serve``, ``bots``, ``sim``, ``scenario``,
-``bench-protocol``."""
+"""The ``manawire`` command line: ``serve``, ``bots``, ``account``, ``deck``, ``sim``,
+``scenario``, ``bench-protocol``, ``bench-store``."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import signal
 import sys
@@ -71,8 +72,16 @@ def main(argv: list[str] | None = None) -> int:
     bots.add_argument("--players", type=int, default=2, help="players per game, 2-8 (default 2)")
     bots.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
     bots.add_argument("--deck", action="append", default=None,
-                      help="demo deck for the next seat (repeatable: seat 0, 1, ...; default: "
-                           "the server's choice)")
+                      help="demo deck name or deck list file for the next seat (repeatable: "
+                           "seat 0, 1, ...; default: the server's choice)")
+    bots.add_argument("--join", metavar="ROOM_ID", default=None,
+                      help="don't create rooms: one bot takes a seat in this room and plays "
+                           "its game")
+    bots.add_argument("--invite", default="", help="the room's invite code (with --join)")
+    bots.add_argument("--token", default="",
+                      help="account token of the bot with --join (default: a new guest)")
+    bots.add_argument("--quick-match", action="store_true",
+                      help="seat the bots of each game through quick match, not a room")
     bots.add_argument("--all-pairings", action="store_true",
                       help="play --games games at every table of demo decks (for 2 players: "
                            "every pairing, mirrors included)")
@@ -113,6 +122,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="runs of each path, interleaved (default 5)")
     bstore.add_argument("--durability", choices=["process", "power"], default="process",
                         help="the store's durability setting (as for serve)")
+    account = sub.add_parser("account", help="create a guest or registered account (or sign "
+                             "in, or revoke tokens) and print its token")
+    account.add_argument("--url", default="ws://127.0.0.1:8765", help="server WebSocket URL")
+    account.add_argument("--name", default="player", help="a new guest's display name")
+    account.add_argument("--register", metavar="NAME", default=None,
+                         help="register the new guest under this unique name (password from "
+                              "$MANAWIRE_PASSWORD or a prompt)")
+    account.add_argument("--login", metavar="NAME", default=None,
+                         help="sign in to a registered account (password as for --register) "
+                              "and print a new token")
+    account.add_argument("--token", default="", help="act on the account holding this token")
+    account.add_argument("--revoke", action="store_true",
+                         help="void every token of the account; print the new one")
+    from server.decks.cli import register as register_deck
+
+    register_deck(sub)
     scenario = sub.add_parser("scenario", help="run rules scenario files")
     scenario.add_argument("paths", nargs="+", type=Path, help="scenario files or directories")
     args = parser.parse_args(argv)
@@ -137,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
+    if args.command == "account":
+        return _account(parser, args)
+    if args.command == "deck":
+        return int(args.deck_main(args))
     if args.command == "serve":
         trio.run(partial(run_server, args.host, args.port, args.data_dir,
                          limits=_limits(parser, args), durability=args.durability,
@@ -151,21 +180,76 @@ def main(argv: list[str] | None = None) -> int:
     from server.cards import demo_deck_names
 
     names = demo_deck_names()
-    unknown = sorted(set(args.deck or []) - set(names))
-    if unknown:
-        parser.error(f"--deck: unknown deck(s) {unknown}; choose from {names}")
+    decks = [_deck_arg(parser, d, names) for d in args.deck or []]
     if args.deck and len(args.deck) > args.players:
         parser.error("--deck: give at most one deck per seat")
+    if args.join is not None:
+        from client_sdk.bots import join_and_play
+        from client_sdk.client import ServerError
+
+        try:
+            actions = trio.run(partial(join_and_play, args.url, args.join,
+                                       invite_code=args.invite, deck=decks[0] if decks else "",
+                                       token=args.token, seed=args.seed,
+                                       game_seconds=args.timeout))
+        except ServerError as exc:
+            print(f"manawire bots: {exc}", file=sys.stderr)
+            return 1
+        print(json.dumps({"room_id": args.join, "actions": actions}), flush=True)
+        return 0
     if args.all_pairings:
         from server.sim import tables
 
-        chosen: list[tuple[str, ...]] = tables(args.players, args.deck or names)
+        chosen: list[tuple[str, ...]] = tables(args.players, decks or names)
     else:
-        chosen = [tuple(args.deck or ())]
+        chosen = [tuple(decks)]
     summary = trio.run(partial(run_bot_games, args.url, args.games, args.players, args.seed,
-                               args.timeout, tables=chosen))
+                               args.timeout, tables=chosen, quick_match=args.quick_match))
     print(summary.to_json(), flush=True)
     return 0 if summary.completed == summary.games else 1
+
+
+def _deck_arg(parser: argparse.ArgumentParser, value: str, names: list[str]) -> str:
+    """A ``--deck`` value: a demo deck name as is, or the text of a deck list file."""
+    if value in names:
+        return value
+    path = Path(value)
+    if not path.is_file():
+        parser.error(f"--deck: {value!r} is neither a demo deck ({', '.join(names)}) nor a "
+                     "file")
+    return path.read_text(encoding="utf-8-sig")
+
+
+def _account(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    import getpass
+    import os
+
+    from client_sdk.client import Client, ServerError
+
+    def password() -> str:
+        return os.environ.get("MANAWIRE_PASSWORD") or getpass.getpass("password: ")
+
+    if args.login and (args.token or args.register):
+        parser.error("--login doesn't go with --token or --register")
+    login = (args.login, password()) if args.login else None
+    secret = password() if args.register else ""
+
+    async def run() -> dict[str, object]:
+        async with Client.connect(args.url, args.name, token=args.token, login=login,
+                                  reconnect=False) as client:
+            if args.register:
+                await client.register(args.register, secret)
+            if args.revoke:
+                await client.revoke_tokens()
+            return {"account_id": client.account.account_id, "name": client.account.name,
+                    "registered": client.account.registered, "token": client.account_token}
+
+    try:
+        print(json.dumps(trio.run(run)), flush=True)
+    except ServerError as exc:
+        print(f"manawire account: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _limit_options(serve: argparse.ArgumentParser) -> None:
@@ -181,8 +265,18 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
         help="seconds SIGTERM/SIGINT waits for clients to close (default 10)")
     add("--max-rooms", type=int, default=d.max_rooms,
         help=f"rooms on this server (default {d.max_rooms})")
-    add("--max-rooms-per-session", type=int, default=d.max_rooms_per_session,
-        help=f"open rooms one session may have created (default {d.max_rooms_per_session})")
+    add("--max-rooms-per-account", type=int, default=d.max_rooms_per_account,
+        help=f"open rooms one account may have created (default {d.max_rooms_per_account})")
+    add("--messages-per-second", type=float, default=d.messages_per_second,
+        help=f"client messages per second per connection (default {d.messages_per_second:g})")
+    add("--message-burst", type=int, default=d.message_burst,
+        help=f"messages a connection may send at once (default {d.message_burst})")
+    add("--rate-strikes", type=int, default=d.rate_strikes,
+        help=f"messages refused for rate before the connection is closed with 1008 "
+             f"(default {d.rate_strikes})")
+    add("--max-connections-per-address", type=int, default=d.max_connections_per_address,
+        help=f"open connections per client address; past it the handshake gets HTTP 503 "
+             f"(default {d.max_connections_per_address})")
     add("--max-spectators", type=int, default=r.max_spectators,
         help=f"spectators per room (default {r.max_spectators})")
     add("--clock-seconds", type=float, default=r.clock_seconds,
@@ -204,21 +298,25 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
     from server.app import Limits
     from server.rooms.room import RoomConfig
 
-    positive = ("max_rooms", "max_rooms_per_session", "history", "outbox")
+    positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
+                "rate_strikes", "max_connections_per_address")
     for name in positive:
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
-    if args.clock_seconds <= 0 or args.send_timeout <= 0:
-        parser.error("--clock-seconds and --send-timeout must be positive")
+    if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0:
+        parser.error("--clock-seconds, --send-timeout and --messages-per-second must be "
+                     "positive")
     room = RoomConfig(clock_seconds=args.clock_seconds, max_spectators=args.max_spectators,
                       history=args.history, linger_seconds=args.linger_seconds,
                       idle_seconds=args.idle_room_seconds)
     return Limits(outbox_size=args.outbox, send_timeout=args.send_timeout,
-                  max_rooms=args.max_rooms, max_rooms_per_session=args.max_rooms_per_session,
-                  room=room)
+                  max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
+                  messages_per_second=args.messages_per_second,
+                  message_burst=args.message_burst, rate_strikes=args.rate_strikes,
+                  max_connections_per_address=args.max_connections_per_address, room=room)
 
 
 def _sim(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

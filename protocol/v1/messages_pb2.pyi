@@ -9,6 +9,19 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class DeckFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DECK_FORMAT_UNSPECIFIED: _ClassVar[DeckFormat]
+    DECK_FORMAT_CONSTRUCTED: _ClassVar[DeckFormat]
+    DECK_FORMAT_LIMITED: _ClassVar[DeckFormat]
+
+class Spectate(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SPECTATE_UNSPECIFIED: _ClassVar[Spectate]
+    SPECTATE_ALLOWED: _ClassVar[Spectate]
+    SPECTATE_NONE: _ClassVar[Spectate]
+    SPECTATE_INVITE: _ClassVar[Spectate]
+
 class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ROLE_UNSPECIFIED: _ClassVar[Role]
@@ -31,6 +44,18 @@ class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_CODE_INTERNAL: _ClassVar[ErrorCode]
     ERROR_CODE_RESUME_FAILED: _ClassVar[ErrorCode]
     ERROR_CODE_LIMIT_REACHED: _ClassVar[ErrorCode]
+    ERROR_CODE_UNAUTHENTICATED: _ClassVar[ErrorCode]
+    ERROR_CODE_FORBIDDEN: _ClassVar[ErrorCode]
+    ERROR_CODE_NAME_TAKEN: _ClassVar[ErrorCode]
+    ERROR_CODE_RATE_LIMITED: _ClassVar[ErrorCode]
+    ERROR_CODE_INVALID_DECK: _ClassVar[ErrorCode]
+DECK_FORMAT_UNSPECIFIED: DeckFormat
+DECK_FORMAT_CONSTRUCTED: DeckFormat
+DECK_FORMAT_LIMITED: DeckFormat
+SPECTATE_UNSPECIFIED: Spectate
+SPECTATE_ALLOWED: Spectate
+SPECTATE_NONE: Spectate
+SPECTATE_INVITE: Spectate
 ROLE_UNSPECIFIED: Role
 ROLE_PLAYER: Role
 ROLE_SPECTATOR: Role
@@ -48,26 +73,69 @@ ERROR_CODE_GAME_OVER: ErrorCode
 ERROR_CODE_INTERNAL: ErrorCode
 ERROR_CODE_RESUME_FAILED: ErrorCode
 ERROR_CODE_LIMIT_REACHED: ErrorCode
+ERROR_CODE_UNAUTHENTICATED: ErrorCode
+ERROR_CODE_FORBIDDEN: ErrorCode
+ERROR_CODE_NAME_TAKEN: ErrorCode
+ERROR_CODE_RATE_LIMITED: ErrorCode
+ERROR_CODE_INVALID_DECK: ErrorCode
 
 class Hello(_message.Message):
-    __slots__ = ("protocol_version", "display_name")
+    __slots__ = ("protocol_version", "display_name", "account_token", "login")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    LOGIN_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     display_name: str
-    def __init__(self, protocol_version: _Optional[int] = ..., display_name: _Optional[str] = ...) -> None: ...
+    account_token: str
+    login: Login
+    def __init__(self, protocol_version: _Optional[int] = ..., display_name: _Optional[str] = ..., account_token: _Optional[str] = ..., login: _Optional[_Union[Login, _Mapping]] = ...) -> None: ...
+
+class Login(_message.Message):
+    __slots__ = ("name", "password")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PASSWORD_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    password: str
+    def __init__(self, name: _Optional[str] = ..., password: _Optional[str] = ...) -> None: ...
+
+class Account(_message.Message):
+    __slots__ = ("account_id", "name", "registered")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    REGISTERED_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    name: str
+    registered: bool
+    def __init__(self, account_id: _Optional[str] = ..., name: _Optional[str] = ..., registered: _Optional[bool] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("protocol_version", "server_version", "session_id", "resume_token")
+    __slots__ = ("protocol_version", "server_version", "session_id", "resume_token", "account", "account_token")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     SERVER_VERSION_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     server_version: str
     session_id: str
     resume_token: str
-    def __init__(self, protocol_version: _Optional[int] = ..., server_version: _Optional[str] = ..., session_id: _Optional[str] = ..., resume_token: _Optional[str] = ...) -> None: ...
+    account: Account
+    account_token: str
+    def __init__(self, protocol_version: _Optional[int] = ..., server_version: _Optional[str] = ..., session_id: _Optional[str] = ..., resume_token: _Optional[str] = ..., account: _Optional[_Union[Account, _Mapping]] = ..., account_token: _Optional[str] = ...) -> None: ...
+
+class Register(_message.Message):
+    __slots__ = ("name", "password")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PASSWORD_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    password: str
+    def __init__(self, name: _Optional[str] = ..., password: _Optional[str] = ...) -> None: ...
+
+class RevokeTokens(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
 
 class Resume(_message.Message):
     __slots__ = ("protocol_version", "resume_token", "last_state_id")
@@ -92,7 +160,7 @@ class Resumed(_message.Message):
     def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., deltas: _Optional[int] = ..., snapshot: _Optional[bool] = ...) -> None: ...
 
 class RoomInfo(_message.Message):
-    __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished", "clock_seconds")
+    __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished", "clock_seconds", "private", "spectate", "format", "reserved")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -101,6 +169,10 @@ class RoomInfo(_message.Message):
     STARTED_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
     CLOCK_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    PRIVATE_FIELD_NUMBER: _ClassVar[int]
+    SPECTATE_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    RESERVED_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     name: str
     seats: int
@@ -109,7 +181,11 @@ class RoomInfo(_message.Message):
     started: bool
     finished: bool
     clock_seconds: int
-    def __init__(self, room_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., started: _Optional[bool] = ..., finished: _Optional[bool] = ..., clock_seconds: _Optional[int] = ...) -> None: ...
+    private: bool
+    spectate: Spectate
+    format: DeckFormat
+    reserved: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, room_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., started: _Optional[bool] = ..., finished: _Optional[bool] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListRooms(_message.Message):
     __slots__ = ()
@@ -122,14 +198,30 @@ class RoomList(_message.Message):
     def __init__(self, rooms: _Optional[_Iterable[_Union[RoomInfo, _Mapping]]] = ...) -> None: ...
 
 class CreateRoom(_message.Message):
-    __slots__ = ("name", "seats", "clock_seconds")
+    __slots__ = ("name", "seats", "clock_seconds", "private", "spectate", "format", "reserved")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    PRIVATE_FIELD_NUMBER: _ClassVar[int]
+    SPECTATE_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    RESERVED_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
     clock_seconds: int
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ...) -> None: ...
+    private: bool
+    spectate: Spectate
+    format: DeckFormat
+    reserved: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RoomCreated(_message.Message):
+    __slots__ = ("room", "invite_code")
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
+    room: RoomInfo
+    invite_code: str
+    def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ..., invite_code: _Optional[str] = ...) -> None: ...
 
 class ClockState(_message.Message):
     __slots__ = ("seat", "remaining_ms", "running")
@@ -148,14 +240,42 @@ class Clocks(_message.Message):
     def __init__(self, seats: _Optional[_Iterable[_Union[ClockState, _Mapping]]] = ...) -> None: ...
 
 class JoinRoom(_message.Message):
-    __slots__ = ("room_id", "role", "deck")
+    __slots__ = ("room_id", "role", "deck", "invite_code")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
+    INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     role: Role
     deck: str
-    def __init__(self, room_id: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., deck: _Optional[str] = ...) -> None: ...
+    invite_code: str
+    def __init__(self, room_id: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., deck: _Optional[str] = ..., invite_code: _Optional[str] = ...) -> None: ...
+
+class QuickMatch(_message.Message):
+    __slots__ = ("format", "seats", "deck")
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    format: DeckFormat
+    seats: int
+    deck: str
+    def __init__(self, format: _Optional[_Union[DeckFormat, str]] = ..., seats: _Optional[int] = ..., deck: _Optional[str] = ...) -> None: ...
+
+class CancelQuickMatch(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class MatchQueue(_message.Message):
+    __slots__ = ("queued", "format", "seats", "waiting")
+    QUEUED_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
+    queued: bool
+    format: DeckFormat
+    seats: int
+    waiting: int
+    def __init__(self, queued: _Optional[bool] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., seats: _Optional[int] = ..., waiting: _Optional[int] = ...) -> None: ...
 
 class Joined(_message.Message):
     __slots__ = ("room", "role", "seat")
@@ -212,47 +332,59 @@ class ConcedeGame(_message.Message):
     def __init__(self) -> None: ...
 
 class Error(_message.Message):
-    __slots__ = ("code", "message", "incident_id")
+    __slots__ = ("code", "message", "incident_id", "details")
     CODE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     INCIDENT_ID_FIELD_NUMBER: _ClassVar[int]
+    DETAILS_FIELD_NUMBER: _ClassVar[int]
     code: ErrorCode
     message: str
     incident_id: str
-    def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., message: _Optional[str] = ..., incident_id: _Optional[str] = ...) -> None: ...
+    details: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., message: _Optional[str] = ..., incident_id: _Optional[str] = ..., details: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ("request_id", "hello", "resume", "list_rooms", "create_room", "join_room", "leave_room", "act", "request_snapshot", "concede")
+    __slots__ = ("request_id", "hello", "resume", "register", "revoke_tokens", "list_rooms", "create_room", "join_room", "leave_room", "quick_match", "cancel_quick_match", "act", "request_snapshot", "concede")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     HELLO_FIELD_NUMBER: _ClassVar[int]
     RESUME_FIELD_NUMBER: _ClassVar[int]
+    REGISTER_FIELD_NUMBER: _ClassVar[int]
+    REVOKE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     LIST_ROOMS_FIELD_NUMBER: _ClassVar[int]
     CREATE_ROOM_FIELD_NUMBER: _ClassVar[int]
     JOIN_ROOM_FIELD_NUMBER: _ClassVar[int]
     LEAVE_ROOM_FIELD_NUMBER: _ClassVar[int]
+    QUICK_MATCH_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_QUICK_MATCH_FIELD_NUMBER: _ClassVar[int]
     ACT_FIELD_NUMBER: _ClassVar[int]
     REQUEST_SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     CONCEDE_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     hello: Hello
     resume: Resume
+    register: Register
+    revoke_tokens: RevokeTokens
     list_rooms: ListRooms
     create_room: CreateRoom
     join_room: JoinRoom
     leave_room: LeaveRoom
+    quick_match: QuickMatch
+    cancel_quick_match: CancelQuickMatch
     act: Act
     request_snapshot: RequestSnapshot
     concede: ConcedeGame
-    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., register: _Optional[_Union[Register, _Mapping]] = ..., revoke_tokens: _Optional[_Union[RevokeTokens, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., quick_match: _Optional[_Union[QuickMatch, _Mapping]] = ..., cancel_quick_match: _Optional[_Union[CancelQuickMatch, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "snapshot", "delta", "decision", "clocks", "presence", "error")
+    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "snapshot", "delta", "decision", "clocks", "presence", "error")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     RESUMED_FIELD_NUMBER: _ClassVar[int]
     ROOM_LIST_FIELD_NUMBER: _ClassVar[int]
     JOINED_FIELD_NUMBER: _ClassVar[int]
     ROOM_CLOSED_FIELD_NUMBER: _ClassVar[int]
+    ROOM_CREATED_FIELD_NUMBER: _ClassVar[int]
+    MATCH_QUEUE_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     DELTA_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
@@ -265,10 +397,12 @@ class ServerMessage(_message.Message):
     room_list: RoomList
     joined: Joined
     room_closed: RoomClosed
+    room_created: RoomCreated
+    match_queue: MatchQueue
     snapshot: _game_pb2.Snapshot
     delta: _game_pb2.Delta
     decision: _game_pb2.Decision
     clocks: Clocks
     presence: Presence
     error: Error
-    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ...) -> None: ...

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from server.decks import Deck
 from server.store.records import StoreOp
 
 #: An opaque connection identifier, given by the caller (the app numbers its connections).
@@ -16,14 +17,18 @@ INF = float("inf")
 # ---- commands (what a room is asked to do)
 @dataclass(frozen=True, slots=True)
 class Join:
-    """Take a seat (``spectator`` False, with a demo ``deck`` or the default) or watch."""
+    """Take a seat (``spectator`` False, with ``deck``, already checked against the room's
+    format; None: a demo deck) or watch. ``account_id`` is the server's record of who the
+    connection is; ``invite_code`` is what the client presented."""
 
     conn: ConnId
     rid: int
     session_id: str
     name: str
     spectator: bool
-    deck: str
+    deck: Deck | None = None
+    account_id: str = ""
+    invite_code: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +83,7 @@ class Reattach:
     session_id: str
     name: str
     last_state_id: int
+    account_id: str
     #: Carries the new resume token: never in a repr (log lines show commands).
     welcome: bytes = field(repr=False)
 

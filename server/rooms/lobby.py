@@ -12,7 +12,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.rooms.commands import ConnId
 from server.rooms.pump import RoomHost
 from server.rooms.room import Room, RoomConfig
-from server.store.records import AbortGame, GameRecord
+from server.store.records import AbortGame, GameRecord, RoomSettings
 from server.store.writer import StoreWriter
 
 log = logging.getLogger("manawire.lobby")
@@ -47,13 +47,14 @@ class Lobby:
         """Every live room by id (read-only use)."""
         return {room_id: host.room for room_id, host in self.hosts.items()}
 
-    def create(self, name: str, seats: int, clock_seconds: int = 0) -> RoomHost:
+    def create(self, name: str, seats: int, clock_seconds: int = 0,
+               settings: RoomSettings | None = None) -> RoomHost:
         """Create a room and start its task."""
         if len(self.hosts) >= self.max_rooms:
             raise LobbyFullError(
                 f"the server hosts its maximum of {self.max_rooms} rooms; try again later")
         room = Room(secrets.token_hex(6), name, seats, trio.current_time(), self.config,
-                    clock_seconds=clock_seconds)
+                    clock_seconds=clock_seconds, settings=settings)
         return self._host(room)
 
     def _host(self, room: Room) -> RoomHost:
@@ -93,5 +94,6 @@ class Lobby:
             host.stop()
 
     def listing(self) -> mpb.RoomList:
-        """Every room, oldest first."""
-        return mpb.RoomList(rooms=[host.room.info() for host in self.hosts.values()])
+        """Every public room, oldest first (private rooms are never listed)."""
+        return mpb.RoomList(rooms=[host.room.info() for host in self.hosts.values()
+                                   if not host.room.settings.private])

@@ -20,6 +20,8 @@ it missed.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 from collections import deque
 from collections.abc import Iterator
@@ -27,7 +29,8 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from protocol.v1 import messages_pb2 as mpb
-from server.cards import demo_deck, demo_deck_names
+from server.cards import demo_deck_names
+from server.decks import Deck, DeckFormat, resolve
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
 from server.engine.actions import Action, Concede
 from server.engine.events import Event
@@ -52,6 +55,8 @@ from server.store.records import (
     CreateGame,
     FinishGame,
     GameRecord,
+    RoomSettings,
+    Spectate,
 )
 from server.view import SPECTATOR
 from server.view.pipeline import ViewPipeline
@@ -82,10 +87,13 @@ class Member:
     session_id: str
     name: str
     seat: int
-    deck: str = ""
+    #: A player's deck (None for spectators).
+    deck: Deck | None = None
     conn: ConnId | None = None
     #: The player left the running game with LeaveRoom (and conceded).
     left: bool = False
+    #: Whose place it is (the server's account record).
+    account_id: str = ""
 
 
 @dataclass(slots=True)
@@ -101,10 +109,13 @@ class Room:
     """One game: seats, spectators, the engine state, clocks and each view class's stream."""
 
     def __init__(self, room_id: str, name: str, seats: int, now: float,
-                 config: RoomConfig | None = None, *, clock_seconds: float = 0.0) -> None:
+                 config: RoomConfig | None = None, *, clock_seconds: float = 0.0,
+                 settings: RoomSettings | None = None) -> None:
         self.room_id = room_id
         self.name = name
         self.config = config or RoomConfig()
+        self.settings = settings or RoomSettings()
+        self.format = DeckFormat(self.settings.format)
         self.clock_seconds = float(clock_seconds or self.config.clock_seconds)
         #: Chess clocks: each seat's remaining time bank; the seat whose clock runs, since.
         self.remaining = [self.clock_seconds] * seats
@@ -132,6 +143,9 @@ class Room:
             players=[m.name for m in self.seats if m is not None],
             spectators=len(self.spectators), started=self.game is not None,
             finished=self.finished, clock_seconds=round(self.clock_seconds),
+            private=self.settings.private, spectate=SPECTATE_WIRE[self.settings.spectate],
+            format=FORMAT_WIRE[self.format],
+            reserved=[name for _account, name in self.settings.reserved],
         )
 
     @property
@@ -199,9 +213,12 @@ class Room:
         deltas exactly as they were sent, its clocks, and its seats, all disconnected until
         their players resume."""
         room = cls(record.room_id, record.name, len(record.players), now, config,
-                   clock_seconds=record.clock_seconds)
-        for seat, (name, deck, session_id) in enumerate(record.players):
-            room.seats[seat] = Member(session_id, name, seat, deck)
+                   clock_seconds=record.clock_seconds, settings=record.settings)
+        accounts = record.accounts or ("",) * len(record.players)
+        for seat, ((name, deck, session_id), account) in enumerate(
+                zip(record.players, accounts, strict=True)):
+            room.seats[seat] = Member(session_id, name, seat, resolve(deck, room.format),
+                                      account_id=account)
         room._create_game(record.seed)
         game = room.game
         assert game is not None
@@ -241,32 +258,46 @@ class Room:
         if self.finished:
             refuse(mpb.ERROR_CODE_GAME_OVER, "the game in this room is over")
             return
-        seated = self._seat_of_session(cmd.session_id)
+        seated = self._seat_of_session(cmd.session_id) or self._seat_of_account(cmd.account_id)
         if seated is not None:
             refuse(mpb.ERROR_CODE_INVALID_ARGUMENT,
                    "you left this game (and conceded): you can't come back or watch it"
                    if seated.left else
-                   "your session holds a seat here: resume it, don't join again")
+                   "your account holds a seat here: resume it, don't join again")
             return
         if cmd.spectator:
+            problem = self._may_watch(cmd)
+            if problem:
+                refuse(mpb.ERROR_CODE_FORBIDDEN, problem)
+                return
             if len(self.spectators) >= self.config.max_spectators:
                 refuse(mpb.ERROR_CODE_LIMIT_REACHED,
                        f"this room admits at most {self.config.max_spectators} spectators")
                 return
-            member = Member(cmd.session_id, cmd.name, SPECTATOR, conn=cmd.conn)
+            member = Member(cmd.session_id, cmd.name, SPECTATOR, conn=cmd.conn,
+                            account_id=cmd.account_id)
             self.spectators[cmd.session_id] = member
         else:
-            names = demo_deck_names()
-            deck = cmd.deck or names[sum(1 for s in self.seats if s) % len(names)]
-            if deck not in names:
-                refuse(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                       f"unknown deck {deck!r}; choose one of {names}")
+            reserved = self._reserved_seat(cmd.account_id)
+            if reserved is None and self.settings.private and not self._invited(cmd):
+                refuse(mpb.ERROR_CODE_FORBIDDEN,
+                       "this room is private: join with its invite code")
                 return
-            free = [i for i, m in enumerate(self.seats) if m is None]
+            if reserved is not None:
+                free = [reserved] if self.seats[reserved] is None else []
+            else:
+                held = len(self.settings.reserved)
+                free = [i for i, m in enumerate(self.seats) if m is None and i >= held]
             if self.game is not None or not free:
-                refuse(mpb.ERROR_CODE_ROOM_FULL, "no free seat in this room")
+                some_free = any(m is None for m in self.seats)
+                refuse(mpb.ERROR_CODE_ROOM_FULL,
+                       "the free seats of this room are reserved for "
+                       + ", ".join(n for _a, n in self.settings.reserved)
+                       if some_free and self.game is None else "no free seat in this room")
                 return
-            member = Member(cmd.session_id, cmd.name, free[0], deck, cmd.conn)
+            deck = cmd.deck or resolve(self._demo_for_next(), self.format)
+            member = Member(cmd.session_id, cmd.name, free[0], deck, cmd.conn,
+                            account_id=cmd.account_id)
             self.seats[member.seat] = member
         self._by_conn[cmd.conn] = member
         self._idle_since = None
@@ -284,6 +315,44 @@ class Room:
             if m is not None and m.session_id == session_id:
                 return m
         return None
+
+    def _seat_of_account(self, account_id: str) -> Member | None:
+        if not account_id:
+            return None
+        for m in self.seats:
+            if m is not None and m.account_id == account_id:
+                return m
+        return None
+
+    def _reserved_seat(self, account_id: str) -> int | None:
+        for seat, (reserved, _name) in enumerate(self.settings.reserved):
+            if account_id and account_id == reserved:
+                return seat
+        return None
+
+    def _invited(self, cmd: Join) -> bool:
+        """Whether the client presented this room's invite code (constant time)."""
+        presented = hashlib.sha256(cmd.invite_code.encode()).digest()
+        return bool(cmd.invite_code) and bool(self.settings.invite_hash) and \
+            hmac.compare_digest(presented, self.settings.invite_hash)
+
+    def _may_watch(self, cmd: Join) -> str:
+        """Why ``cmd`` may not watch this room ("" if it may). A player of the game -- a
+        seat's account or a reserved seat's -- never watches it."""
+        if self._reserved_seat(cmd.account_id) is not None:
+            return "a seat of this game is reserved for you: you can't watch it"
+        spectate = self.settings.spectate
+        if spectate is Spectate.ALLOWED:
+            return ""
+        if spectate is Spectate.NONE:
+            return "this room allows no spectators"
+        if spectate is Spectate.INVITE:
+            return "" if self._invited(cmd) else "watching this room needs its invite code"
+        assert_never(spectate)
+
+    def _demo_for_next(self) -> str:
+        names = demo_deck_names()
+        return names[sum(1 for s in self.seats if s) % len(names)]
 
     def _leave(self, out: Output, cmd: Leave, now: float) -> None:
         member = self._by_conn.pop(cmd.conn, None)
@@ -325,7 +394,10 @@ class Room:
         if member is not None and member.left:
             member = None  # it conceded and left: it resumes outside the room
         if member is None and (self.game is None or full or cmd.session_id in self._freed
-                               or self._seat_of_session(cmd.session_id) is not None):
+                               or self._seat_of_session(cmd.session_id) is not None
+                               or self._seat_of_account(cmd.account_id) is not None
+                               or self._reserved_seat(cmd.account_id) is not None
+                               or self.settings.spectate is Spectate.NONE):
             # The seat of an unstarted room was freed when the connection dropped, or a
             # spectator's place can't be given back: the session resumes outside the room.
             self._send_to(out, cmd.conn, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(
@@ -337,7 +409,7 @@ class Room:
                     f"your place in it was lost"))
             return
         if member is None:  # a spectator's place (dropped, or lost in a restart): watch again
-            member = Member(cmd.session_id, cmd.name, SPECTATOR)
+            member = Member(cmd.session_id, cmd.name, SPECTATOR, account_id=cmd.account_id)
             self.spectators[cmd.session_id] = member
         if member.conn is not None:
             self._by_conn.pop(member.conn, None)
@@ -382,7 +454,10 @@ class Room:
     # ---- game start and snapshots
     def _create_game(self, seed: bytes) -> None:
         seated = [m for m in self.seats if m is not None]
-        setups = [PlayerSetup(m.name, demo_deck(m.deck)) for m in seated]
+        setups = []
+        for m in seated:
+            assert m.deck is not None, "every seat has a deck"
+            setups.append(PlayerSetup(m.name, m.deck.main, m.deck.sideboard))
         game = new_game(seed, setups)
         self.game = game
         self.views = ViewPipeline(game)
@@ -395,8 +470,10 @@ class Room:
         self._create_game(seed)
         seated = [m for m in self.seats if m is not None]
         out.log.append(CreateGame(self.room_id, self.name, seed,
-                                  tuple((m.name, m.deck, m.session_id) for m in seated),
-                                  self.clock_seconds))
+                                  tuple((m.name, m.deck.text if m.deck else "", m.session_id)
+                                        for m in seated),
+                                  self.clock_seconds, tuple(m.account_id for m in seated),
+                                  self.settings))
         self._start_clock(now)
         for m in self.members():
             self._snapshot_to(out, m, 0, now)
@@ -586,3 +663,9 @@ class Room:
         self._by_conn.clear()
         self.closed = True
         out.closed = True
+
+
+SPECTATE_WIRE = {Spectate.ALLOWED: mpb.SPECTATE_ALLOWED, Spectate.NONE: mpb.SPECTATE_NONE,
+                  Spectate.INVITE: mpb.SPECTATE_INVITE}
+FORMAT_WIRE = {DeckFormat.CONSTRUCTED: mpb.DECK_FORMAT_CONSTRUCTED,
+                DeckFormat.LIMITED: mpb.DECK_FORMAT_LIMITED}

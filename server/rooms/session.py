@@ -8,11 +8,14 @@ protocol error code, never a traceback in a room.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from google.protobuf.message import DecodeError
 
 from protocol.v1 import messages_pb2 as mpb
+from server.decks import DeckFormat
+from server.store.records import Spectate
 
 PROTOCOL_VERSION = 1
 MAX_NAME = 32
@@ -20,6 +23,9 @@ MAX_ROOM_NAME = 64
 MAX_ROOM_ID = 64
 #: Resume tokens are 43 URL-safe characters; anything much longer is refused unread.
 MAX_TOKEN = 128
+#: A deck list in any format (an MTGO .dek file of 75 cards is about 8 KiB).
+MAX_DECK = 32 * 1024
+MAX_PASSWORD = 256
 
 
 #: Free-for-all games of 2 to 8 players (rules 800, 806).
@@ -40,9 +46,25 @@ class SessionError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """The client said hello with a valid name and version."""
+    """The client said hello: as the account holding ``token``, as a registered account
+    (``login`` name and password), or (neither) as a new guest named ``name``."""
 
     name: str
+    token: str = field(default="", repr=False)  # secrets: never in a log line
+    login: tuple[str, str] | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Register:
+    """Make this guest account a registered one."""
+
+    name: str
+    password: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeTokens:
+    """Void every token of this account; issue new ones."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +88,11 @@ class CreateRoom:
     seats: int
     #: Each player's time bank in seconds (0: the default).
     clock_seconds: int = 0
+    private: bool = False
+    spectate: Spectate = Spectate.ALLOWED
+    format: DeckFormat = DeckFormat.CONSTRUCTED
+    #: Account names to hold the first seats for.
+    reserved: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +102,21 @@ class JoinRoom:
     room_id: str
     spectator: bool
     deck: str
+    invite_code: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class QuickMatch:
+    """Queue for a game of ``seats`` players in ``format`` with ``deck``."""
+
+    format: DeckFormat
+    seats: int
+    deck: str
+
+
+@dataclass(frozen=True, slots=True)
+class CancelQuickMatch:
+    """Leave the quick-match queue."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +143,42 @@ class ConcedeGame:
     """Concede the game (rule 104.3a)."""
 
 
-Request = (Hello | Resume | ListRooms | CreateRoom | JoinRoom | LeaveRoom | Act | RequestSnapshot
-           | ConcedeGame)
+Request = (Hello | Resume | Register | RevokeTokens | ListRooms | CreateRoom | JoinRoom
+           | LeaveRoom | QuickMatch | CancelQuickMatch | Act | RequestSnapshot | ConcedeGame)
+
+
+def _format(value: int, rid: int) -> DeckFormat:
+    if value in (mpb.DECK_FORMAT_UNSPECIFIED, mpb.DECK_FORMAT_CONSTRUCTED):
+        return DeckFormat.CONSTRUCTED
+    if value == mpb.DECK_FORMAT_LIMITED:
+        return DeckFormat.LIMITED
+    raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT, f"unknown deck format {value}", rid)
+
+
+def _spectate(value: int, rid: int) -> Spectate:
+    if value in (mpb.SPECTATE_UNSPECIFIED, mpb.SPECTATE_ALLOWED):
+        return Spectate.ALLOWED
+    if value == mpb.SPECTATE_NONE:
+        return Spectate.NONE
+    if value == mpb.SPECTATE_INVITE:
+        return Spectate.INVITE
+    raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT, f"unknown spectate value {value}", rid)
+
+
+def _seats(value: int, rid: int) -> int:
+    seats = value or 2
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"a room has {MIN_SEATS} to {MAX_SEATS} seats (free-for-all, "
+                           f"rule 806), got {seats}", rid)
+    return seats
+
+
+def _deck(text: str, rid: int) -> str:
+    if len(text.encode()) > MAX_DECK:
+        raise SessionError(mpb.ERROR_CODE_INVALID_DECK,
+                           f"a deck list is at most {MAX_DECK // 1024} KiB", rid)
+    return text
 
 
 def _clean_name(raw: str, limit: int, what: str, request_id: int) -> str:
@@ -120,8 +196,9 @@ class Session:
         self.session_id = secrets.token_hex(8)
         self.name: str | None = None
 
-    def resumed(self, session_id: str, name: str) -> None:
-        """A Resume succeeded: this connection now continues session ``session_id``."""
+    def established(self, session_id: str, name: str) -> None:
+        """A Hello or Resume succeeded: this connection now is session ``session_id`` of the
+        account named ``name``."""
         self.session_id = session_id
         self.name = name
 
@@ -152,8 +229,18 @@ class Session:
                     mpb.ERROR_CODE_UNSUPPORTED_VERSION,
                     f"server speaks protocol version {PROTOCOL_VERSION}, "
                     f"client asked for {msg.hello.protocol_version}", rid)
-            self.name = _clean_name(msg.hello.display_name, MAX_NAME, "display_name", rid)
-            return rid, Hello(self.name)
+            hello = msg.hello
+            if len(hello.account_token) > MAX_TOKEN or len(hello.login.password) > MAX_PASSWORD \
+                    or len(hello.login.name) > MAX_NAME:
+                raise SessionError(mpb.ERROR_CODE_UNAUTHENTICATED, "unknown account", rid)
+            if hello.account_token and hello.HasField("login"):
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   "give an account_token or a login, not both", rid)
+            if hello.HasField("login"):
+                return rid, Hello("", login=(hello.login.name, hello.login.password))
+            if hello.account_token:
+                return rid, Hello("", token=hello.account_token)
+            return rid, Hello(_clean_name(hello.display_name, MAX_NAME, "display_name", rid))
         if body == "resume":
             if self.ready:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
@@ -173,33 +260,56 @@ class Session:
 
     @staticmethod
     def _request(msg: mpb.ClientMessage, body: str, rid: int) -> Request:
+        if body == "register":
+            if len(msg.register.password) > MAX_PASSWORD:
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   f"a password has at most {MAX_PASSWORD} characters", rid)
+            if len(msg.register.name) > MAX_ROOM_NAME:
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT, "that name is too long",
+                                   rid)
+            return Register(msg.register.name, msg.register.password)
+        if body == "revoke_tokens":
+            return RevokeTokens()
         if body == "list_rooms":
             return ListRooms()
         if body == "create_room":
-            seats = msg.create_room.seats or 2
-            if not MIN_SEATS <= seats <= MAX_SEATS:
-                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                                   f"a room has {MIN_SEATS} to {MAX_SEATS} seats (free-for-all, "
-                                   f"rule 806), got {seats}", rid)
-            name = _clean_name(msg.create_room.name or "game", MAX_ROOM_NAME, "room name", rid)
-            clock = msg.create_room.clock_seconds
+            create = msg.create_room
+            seats = _seats(create.seats, rid)
+            name = _clean_name(create.name or "game", MAX_ROOM_NAME, "room name", rid)
+            clock = create.clock_seconds
             if clock > MAX_CLOCK_SECONDS:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                                    f"clock_seconds is at most {MAX_CLOCK_SECONDS}", rid)
-            return CreateRoom(name, seats, clock)
+            if len(create.reserved) > seats:
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   f"at most {seats} reserved seats in a room of {seats}", rid)
+            reserved = tuple(_clean_name(n, MAX_NAME, "reserved account name", rid)
+                             for n in create.reserved)
+            # A private room is watched only with its code unless the creator says else.
+            spectate = Spectate.INVITE if create.private and \
+                create.spectate == mpb.SPECTATE_UNSPECIFIED else _spectate(create.spectate, rid)
+            return CreateRoom(name, seats, clock, create.private, spectate,
+                              _format(create.format, rid), reserved)
         if body == "join_room":
-            role = msg.join_room.role
+            join = msg.join_room
+            role = join.role
             if role not in (mpb.ROLE_PLAYER, mpb.ROLE_SPECTATOR):
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                                    "role must be ROLE_PLAYER or ROLE_SPECTATOR", rid)
-            room_id, deck = msg.join_room.room_id, msg.join_room.deck
-            if len(room_id) > MAX_ROOM_ID or len(deck) > MAX_ROOM_NAME:
+            if len(join.room_id) > MAX_ROOM_ID or len(join.invite_code) > MAX_TOKEN:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                                   f"room_id is at most {MAX_ROOM_ID} characters and deck at "
-                                   f"most {MAX_ROOM_NAME}", rid)
-            return JoinRoom(room_id, role == mpb.ROLE_SPECTATOR, deck)
+                                   f"room_id is at most {MAX_ROOM_ID} characters and "
+                                   f"invite_code at most {MAX_TOKEN}", rid)
+            return JoinRoom(join.room_id, role == mpb.ROLE_SPECTATOR, _deck(join.deck, rid),
+                            join.invite_code)
         if body == "leave_room":
             return LeaveRoom()
+        if body == "quick_match":
+            quick = msg.quick_match
+            return QuickMatch(_format(quick.format, rid), _seats(quick.seats, rid),
+                              _deck(quick.deck, rid))
+        if body == "cancel_quick_match":
+            return CancelQuickMatch()
         if body == "act":
             return Act(msg.act.prompt_id, msg.act.option_index, msg.act.expected_state_id)
         if body == "request_snapshot":
@@ -209,8 +319,20 @@ class Session:
         raise SessionError(mpb.ERROR_CODE_BAD_MESSAGE, f"unexpected message {body}", rid)
 
 
-def error_bytes(code: int, message: str, request_id: int = 0, incident_id: str = "") -> bytes:
-    """A serialized ``ServerMessage`` carrying an ``Error``."""
+def request_id_of(data: bytes | str) -> int:
+    """The request id of a client message, to answer it without handling it (0 if it has
+    none or can't be decoded)."""
+    if isinstance(data, str):
+        return 0
+    try:
+        return mpb.ClientMessage.FromString(data).request_id
+    except DecodeError:
+        return 0
+
+
+def error_bytes(code: int, message: str, request_id: int = 0, incident_id: str = "",
+                details: Sequence[str] = ()) -> bytes:
+    """A serialized ``ServerMessage`` carrying an ``Error`` (``details``: every problem)."""
     return mpb.ServerMessage(request_id=request_id, error=mpb.Error(
-        code=code, message=message, incident_id=incident_id)  # type: ignore[arg-type]
-    ).SerializeToString()
+        code=code, message=message, incident_id=incident_id,  # type: ignore[arg-type]
+        details=details)).SerializeToString()

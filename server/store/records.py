@@ -3,20 +3,66 @@ the games and sessions read back. No database here, so a room (sans-I/O) can bui
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import enum
+import json
+from dataclasses import dataclass, field
 
 from server.engine.actions import Action
 
 
+class Spectate(enum.StrEnum):
+    """Who may watch a room."""
+
+    ALLOWED = "allowed"  # anyone who knows the room id
+    NONE = "none"  # nobody
+    INVITE = "invite"  # only with the room's invite code
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSettings:
+    """What the creator chose for a room: who may join and watch, and its deck format."""
+
+    #: Absent from the room list; players join with the invite code (or a reserved seat).
+    private: bool = False
+    #: SHA-256 of the room's invite code (the code itself is given only to the creator).
+    invite_hash: bytes = field(default=b"", repr=False)
+    spectate: Spectate = Spectate.ALLOWED
+    #: The deck format (a :class:`server.decks.DeckFormat` value).
+    format: str = "constructed"
+    #: (account id, account name) the first seats are held for, in seat order.
+    reserved: tuple[tuple[str, str], ...] = ()
+    #: The account that created the room.
+    creator: str = ""
+
+    def to_json(self) -> str:
+        return json.dumps({"private": self.private, "invite_hash": self.invite_hash.hex(),
+                           "spectate": self.spectate.value, "format": self.format,
+                           "reserved": [list(r) for r in self.reserved],
+                           "creator": self.creator}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str | None) -> RoomSettings:
+        """Settings stored by :meth:`to_json` (None: a game stored before rooms had them)."""
+        if not text:
+            return cls()
+        raw = json.loads(text)
+        return cls(bool(raw["private"]), bytes.fromhex(raw["invite_hash"]),
+                   Spectate(raw["spectate"]), str(raw["format"]),
+                   tuple((str(a), str(n)) for a, n in raw["reserved"]), str(raw["creator"]))
+
+
 @dataclass(frozen=True, slots=True)
 class CreateGame:
-    """A game has started: its secret seed and its players (name, deck, session id)."""
+    """A game has started: its secret seed and its players (name, deck list, session id),
+    their accounts and the room's settings."""
 
     room_id: str
     name: str
     seed: bytes
     players: tuple[tuple[str, str, str], ...]
     clock_seconds: float
+    accounts: tuple[str, ...] = ()
+    settings: RoomSettings = field(default_factory=RoomSettings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +103,7 @@ class PutSession:
     room_id: str | None
     #: The token the client last presented: valid until the newer one is used once.
     prev_hash: bytes = b""
+    account_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +113,34 @@ class DropSession:
     session_id: str
 
 
-StoreOp = CreateGame | AppendAction | FinishGame | AbortGame | PutSession | DropSession
+@dataclass(frozen=True, slots=True)
+class PutAccount:
+    """Create or update an account (``name_key``: the unique form of its name)."""
+
+    account_id: str
+    name: str
+    name_key: str
+    registered: bool
+    password_hash: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PutToken:
+    """A new token of an account (only its SHA-256 is stored)."""
+
+    token_hash: bytes = field(repr=False)
+    account_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DropTokens:
+    """Void every token of an account (revocation)."""
+
+    account_id: str
+
+
+StoreOp = (CreateGame | AppendAction | FinishGame | AbortGame | PutSession | DropSession
+           | PutAccount | PutToken | DropTokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +159,9 @@ class GameRecord:
     #: Each seat's time bank after the last action (None: no action yet).
     clocks: tuple[float, ...] | None = None
     aborted: str | None = None
+    #: Each seat's account id ("" for games stored before accounts).
+    accounts: tuple[str, ...] = ()
+    settings: RoomSettings = field(default_factory=RoomSettings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,3 +173,14 @@ class SessionRow:
     name: str
     room_id: str | None
     prev_hash: bytes = b""
+    account_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    """A stored account."""
+
+    account_id: str
+    name: str
+    registered: bool
+    password_hash: str = field(default="", repr=False)

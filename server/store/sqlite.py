@@ -31,12 +31,17 @@ from typing import Literal, assert_never
 from server.engine.actions import Action, action_from_json, action_to_json
 from server.store.records import (
     AbortGame,
+    AccountRow,
     AppendAction,
     CreateGame,
     DropSession,
+    DropTokens,
     FinishGame,
     GameRecord,
+    PutAccount,
     PutSession,
+    PutToken,
+    RoomSettings,
     SessionRow,
     StoreOp,
 )
@@ -53,7 +58,9 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT,                    -- JSON {"winners": [...], "reason": ...} once over
     aborted TEXT,                   -- the traceback, if the room failed (never reloaded)
     clock_seconds REAL NOT NULL DEFAULT 1800,
-    finished REAL                   -- when the result was recorded (time.time())
+    finished REAL,                  -- when the result was recorded (time.time())
+    accounts TEXT,                  -- JSON list: each seat's account id
+    settings TEXT                   -- JSON RoomSettings (privacy, spectating, format, seats)
 );
 CREATE TABLE IF NOT EXISTS actions (
     room_id TEXT NOT NULL REFERENCES games(room_id),
@@ -70,8 +77,23 @@ CREATE TABLE IF NOT EXISTS sessions (
                                     -- current one is first used: a crash never strands one)
     name TEXT NOT NULL,
     room_id TEXT,                   -- the room the session is a member of, if any
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    account_id TEXT                 -- whose session it is
 );
+CREATE TABLE IF NOT EXISTS accounts (
+    account_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,  -- the name's unique form (server.accounts.name_key)
+    registered INTEGER NOT NULL,    -- 0: a guest
+    password_hash TEXT,             -- Argon2id (registered accounts only)
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS account_tokens (
+    token_hash BLOB PRIMARY KEY,    -- SHA-256 of an account token, never the token
+    account_id TEXT NOT NULL REFERENCES accounts(account_id),
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS account_tokens_by_account ON account_tokens(account_id);
 """
 
 #: Columns added after the first release, for databases made by it.
@@ -81,6 +103,9 @@ _MIGRATIONS = (
     ("actions", "clocks", "TEXT"),
     ("games", "finished", "REAL"),
     ("sessions", "prev_hash", "BLOB"),
+    ("games", "accounts", "TEXT"),
+    ("games", "settings", "TEXT"),
+    ("sessions", "account_id", "TEXT"),
 )
 
 
@@ -141,10 +166,11 @@ class Store:
                  json.dumps([round(c, 3) for c in op.clocks])))
         elif isinstance(op, CreateGame):
             db.execute(
-                "INSERT INTO games (room_id, name, seed, players, created, clock_seconds) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (room_id, name, seed, players, created, clock_seconds, "
+                "accounts, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (op.room_id, op.name, op.seed, json.dumps([list(p) for p in op.players]),
-                 time.time(), op.clock_seconds))
+                 time.time(), op.clock_seconds, json.dumps(list(op.accounts)),
+                 op.settings.to_json()))
         elif isinstance(op, FinishGame):
             db.execute("UPDATE games SET result = ?, finished = ? WHERE room_id = ?",
                        (json.dumps({"winners": list(op.winners), "reason": op.reason}),
@@ -155,13 +181,28 @@ class Store:
         elif isinstance(op, PutSession):
             db.execute(
                 "INSERT INTO sessions (session_id, token_hash, name, room_id, updated, "
-                "prev_hash) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET "
+                "prev_hash, account_id) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(session_id) DO UPDATE SET "
                 "token_hash = excluded.token_hash, room_id = excluded.room_id, "
-                "updated = excluded.updated, prev_hash = excluded.prev_hash",
+                "updated = excluded.updated, prev_hash = excluded.prev_hash, "
+                "name = excluded.name",
                 (op.session_id, op.token_hash, op.name, op.room_id, time.time(),
-                 op.prev_hash))
+                 op.prev_hash, op.account_id))
         elif isinstance(op, DropSession):
             db.execute("DELETE FROM sessions WHERE session_id = ?", (op.session_id,))
+        elif isinstance(op, PutAccount):
+            db.execute(
+                "INSERT INTO accounts (account_id, name, name_key, registered, password_hash, "
+                "created) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(account_id) DO UPDATE SET "
+                "name = excluded.name, name_key = excluded.name_key, "
+                "registered = excluded.registered, password_hash = excluded.password_hash",
+                (op.account_id, op.name, op.name_key, int(op.registered),
+                 op.password_hash or None, time.time()))
+        elif isinstance(op, PutToken):
+            db.execute("INSERT INTO account_tokens (token_hash, account_id, created) "
+                       "VALUES (?, ?, ?)", (op.token_hash, op.account_id, time.time()))
+        elif isinstance(op, DropTokens):
+            db.execute("DELETE FROM account_tokens WHERE account_id = ?", (op.account_id,))
         else:
             assert_never(op)
 
@@ -170,7 +211,8 @@ class Store:
         """The stored record of a game (KeyError if unknown)."""
         with self._lock:
             row = self._db.execute(
-                "SELECT name, seed, players, result, aborted, clock_seconds FROM games "
+                "SELECT name, seed, players, result, aborted, clock_seconds, accounts, "
+                "settings FROM games "
                 "WHERE room_id = ?", (room_id,)).fetchone()
             if row is None:
                 raise KeyError(room_id)
@@ -185,8 +227,11 @@ class Store:
         players = [(str(p[0]), str(p[1]), str(p[2]) if len(p) > 2 else "")
                    for p in json.loads(row[2])]
         result = json.loads(row[3]) if row[3] else None
+        accounts = tuple(str(a) for a in json.loads(row[6])) if row[6] else \
+            ("",) * len(players)
         return GameRecord(room_id, row[0], bytes(row[1]), players, actions, result,
-                          float(row[5]), clocks, row[4])
+                          float(row[5]), clocks, row[4], accounts,
+                          RoomSettings.from_json(row[7]))
 
     def unfinished_games(self, finished_within: float = 0.0) -> list[GameRecord]:
         """Every stored game that was not aborted and has not ended, or ended less than
@@ -202,9 +247,20 @@ class Store:
         """Every stored session."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT session_id, token_hash, name, room_id, prev_hash FROM sessions"
-            ).fetchall()
-        return [SessionRow(r[0], bytes(r[1]), r[2], r[3], bytes(r[4] or b"")) for r in rows]
+                "SELECT session_id, token_hash, name, room_id, prev_hash, account_id "
+                "FROM sessions").fetchall()
+        return [SessionRow(r[0], bytes(r[1]), r[2], r[3], bytes(r[4] or b""), r[5] or "")
+                for r in rows]
+
+    def accounts(self) -> tuple[list[AccountRow], list[tuple[bytes, str]]]:
+        """Every stored account, and every valid token hash with its account id."""
+        with self._lock:
+            rows = self._db.execute("SELECT account_id, name, registered, password_hash "
+                                    "FROM accounts").fetchall()
+            tokens = self._db.execute(
+                "SELECT token_hash, account_id FROM account_tokens").fetchall()
+        return ([AccountRow(r[0], r[1], bool(r[2]), r[3] or "") for r in rows],
+                [(bytes(t), str(a)) for t, a in tokens])
 
     def prune_sessions(self, keep_rooms: set[str], older_than: float) -> int:
         """Forget sessions in none of ``keep_rooms`` not updated for ``older_than`` seconds."""

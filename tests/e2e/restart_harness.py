@@ -214,8 +214,8 @@ class HarnessClient(Client):
     and refusing to go on silently after a resume that lost its room."""
 
     def __init__(self, url: str, name: str, nursery: trio.Nursery, *,
-                 reconnect: bool = True) -> None:
-        super().__init__(url, name, nursery, reconnect=reconnect)
+                 reconnect: bool = True, token: str = "") -> None:
+        super().__init__(url, name, nursery, reconnect=reconnect, token=token)
         self.recorder = RecordingMirror()
         self.mirror = self.recorder
         self.close_codes: list[int | None] = []

@@ -20,7 +20,7 @@ from client_sdk.bots import RandomBot
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App
-from server.cards import demo_deck
+from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, apply, new_game
 from server.store import Store
 from server.transport.ws import serve_app
@@ -81,7 +81,8 @@ async def test_random_bots_and_a_spectator_complete_a_game_without_leaks(
 
     # Replay the logged game and collect, per viewer, every id that was ever hidden from it.
     record = store.load_game(room.room_id)
-    setups = [PlayerSetup(name, demo_deck(deck)) for name, deck, _session in record.players]
+    setups = [PlayerSetup(name, resolve(deck, DeckFormat.CONSTRUCTED).main)
+              for name, deck, _session in record.players]
     replayed = new_game(record.seed, setups)
     hidden: dict[int, set[str]] = {seat: set() for seat in raw}
 

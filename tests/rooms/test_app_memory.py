@@ -18,8 +18,8 @@ from server.store.writer import StoreWriter
 class MemorySocket:
     """A :class:`server.app.Socket` over memory channels."""
 
-    def __init__(self, out_buffer: int = 1000) -> None:
-        self.to_server, self._incoming = trio.open_memory_channel[bytes](100)
+    def __init__(self, out_buffer: int = 1000, in_buffer: int = 100) -> None:
+        self.to_server, self._incoming = trio.open_memory_channel[bytes](in_buffer)
         self._outgoing, self.from_server = trio.open_memory_channel[bytes](out_buffer)
         self.closed: tuple[int, str] | None = None
 
@@ -70,7 +70,7 @@ async def _two_players(app: App, clock_seconds: int = 0
     await a.request(**_hello("Ann"))
     await b.request(**_hello("Bob"))
     created = await a.request(create_room=mpb.CreateRoom(name="t", clock_seconds=clock_seconds))
-    room = created.room_list.rooms[0]
+    room = created.room_created.room
     for seat, sock in enumerate((a, b)):
         joined = await sock.request(join_room=mpb.JoinRoom(room_id=room.room_id,
                                                            role=mpb.ROLE_PLAYER))
@@ -133,7 +133,8 @@ async def test_lobby_lists_rooms_and_unknown_rooms_are_errors(
         assert reply.error.code == mpb.ERROR_CODE_ROOM_NOT_FOUND
         reply = await a.request(join_room=mpb.JoinRoom(room_id=rooms[0].room_id,
                                                        role=mpb.ROLE_PLAYER, deck="nonsense"))
-        assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        assert reply.error.code == mpb.ERROR_CODE_INVALID_DECK
+        assert "naya-vanilla" in reply.error.message  # a one-word deck: the demo decks listed
         reply = await a.request(act=mpb.Act(prompt_id=1))
         assert reply.error.code == mpb.ERROR_CODE_NOT_READY
 

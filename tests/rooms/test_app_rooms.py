@@ -74,7 +74,7 @@ class Peer:
 
     async def create(self, seats: int = 2) -> str:
         reply = await self.call(create_room=mpb.CreateRoom(name="t", seats=seats))
-        return reply.room_list.rooms[0].room_id
+        return reply.room_created.room.room_id
 
     async def join(self, room_id: str, *, spectator: bool = False) -> mpb.ServerMessage:
         role = mpb.ROLE_SPECTATOR if spectator else mpb.ROLE_PLAYER
@@ -121,7 +121,7 @@ async def _play(app: App, room_id: str, peers: list[Peer], rng: random.Random, a
 def p_conn(app: App, peer: Peer) -> int:
     """The connection id the app gave ``peer``'s socket (-1: none now)."""
     for conn_id, conn in app.conns.items():
-        if conn.record is not None and conn.record.name == peer.name:
+        if conn.record is not None and conn.record.name.partition("#")[0] == peer.name:
             return conn_id
     return -1
 
@@ -299,7 +299,7 @@ async def test_a_disconnected_players_clock_keeps_running(
 async def test_one_connection_creating_rooms_hits_its_limit_while_others_play(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
-    limits = Limits(max_rooms_per_session=3, max_rooms=50)
+    limits = Limits(max_rooms_per_account=3, max_rooms=50)
     async with running_app(tmp_path, limits) as app:
         spammer = Peer(app, "spam")
         await spammer.hello()
@@ -321,7 +321,7 @@ async def test_one_connection_creating_rooms_hits_its_limit_while_others_play(
         await trio.testing.wait_all_tasks_blocked()
         assert room_id in app.lobby.rooms and len(app.lobby.rooms) == 1
         reply = await spammer.call(create_room=mpb.CreateRoom(name="again"))
-        assert reply.HasField("room_list")
+        assert reply.HasField("room_created")
 
 
 async def test_the_server_wide_room_cap_answers_with_a_clear_error(

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from client_sdk.mirror import Mirror
 from protocol.v1 import messages_pb2 as mpb
+from server.decks import DeckFormat, resolve
 from server.rooms.commands import (
     Act,
     ConcedeGame,
@@ -53,7 +54,8 @@ class Driver:
              session: str = "") -> Output:
         self.rid += 1
         return self.do(Join(conn, self.rid, session or f"s{conn}", f"p{conn}", spectator,
-                            deck))
+                            resolve(deck, DeckFormat.CONSTRUCTED) if deck else None,
+                            f"a{conn}"))
 
     def act(self, conn: int, option: int = 0) -> Output:
         game = self.room.game
@@ -189,7 +191,7 @@ def test_resume_sends_only_the_missed_deltas_and_the_mirror_equals_the_projectio
     feed(1)
     missed = d.room.classes[1].stream.state_id - before
     assert played > 0 and missed > 0
-    out = d.do(Reattach(9, 4, "s2", "p2", last, WELCOME))
+    out = d.do(Reattach(9, 4, "s2", "p2", last, "a2", WELCOME))
     assert out.accepted and d.room.member_of(9) is d.room.seats[1]
     got = d.take(9)
     assert got[0].resumed.deltas == missed and not got[0].resumed.snapshot
@@ -210,7 +212,7 @@ def test_a_resume_beyond_the_kept_history_gets_a_snapshot() -> None:
     play(d, random.Random(2), 100)
     assert d.room.classes[1].stream.state_id > 4  # more deltas than the history keeps
     d.take(2)
-    out = d.do(Reattach(9, 4, "s2", "p2", 1, WELCOME))
+    out = d.do(Reattach(9, 4, "s2", "p2", 1, "a2", WELCOME))
     assert out.released == [2]  # the newer connection replaces the older one
     got = d.take(9)
     assert got[0].resumed.snapshot and got[0].resumed.deltas == 0
@@ -268,7 +270,7 @@ def test_a_dropped_connection_frees_its_seat_in_an_unstarted_room() -> None:
     d.join(1)
     d.do(Disconnect(1))
     assert d.room.seats == [None, None]
-    out = d.do(Reattach(4, 1, "s1", "p1", 0, WELCOME))
+    out = d.do(Reattach(4, 1, "s1", "p1", 0, "a1", WELCOME))
     assert not out.accepted
     got = d.take(4)
     assert got[0].HasField("resumed") and not got[0].resumed.HasField("joined")
@@ -294,7 +296,7 @@ def test_invariant_3_a_recovered_room_rebuilds_every_stream_and_its_history_exac
     actions = [op for op in d.log if isinstance(op, AppendAction)]
     record = GameRecord("r1", "test", create.seed, [tuple(p) for p in create.players],  # type: ignore[misc]
                         [(a.seat, a.action) for a in actions], None, 1800.0,
-                        actions[-1].clocks)
+                        actions[-1].clocks, accounts=create.accounts, settings=create.settings)
     again = Room.recover(record, 1000.0)
     assert again.game is not None and again.game.action_count == game.action_count
     for seat, cls in d.room.classes.items():
@@ -312,5 +314,5 @@ def test_resume_tokens_never_appear_in_a_commands_repr_which_failure_logs_show()
 
     secret = "tok-" + "x" * 40
     welcome = mpb.Welcome(resume_token=secret).SerializeToString()
-    assert secret not in repr(Reattach(1, 2, "s", "n", 3, welcome))
+    assert secret not in repr(Reattach(1, 2, "s", "n", 3, "", welcome))
     assert secret not in repr(Resume(secret, 3))

@@ -26,6 +26,7 @@ def test_hello_first_then_requests() -> None:
     s = Session()
     assert _code(s, _msg(list_rooms=mpb.ListRooms())) == mpb.ERROR_CODE_NOT_READY
     assert s.receive(_hello()) == (7, Hello("Ann"))
+    s.established("s1", "Ann#0001")  # the app does this once the account is known
     assert s.receive(_msg(create_room=mpb.CreateRoom(name="x"))) == (7, CreateRoom("x", 2))
     assert s.receive(_msg(join_room=mpb.JoinRoom(room_id="r", role=mpb.ROLE_SPECTATOR))) == (
         7, JoinRoom("r", True, ""))
@@ -43,7 +44,31 @@ def test_wrong_protocol_version_and_bad_names_are_refused() -> None:
     assert _code(Session(), _hello(name="x" * 33)) == mpb.ERROR_CODE_INVALID_ARGUMENT
     s = Session()
     s.receive(_hello())
+    s.established("s1", "Ann#0001")
     assert _code(s, _hello()) == mpb.ERROR_CODE_INVALID_ARGUMENT
     assert _code(s, _msg(create_room=mpb.CreateRoom(seats=9))) == mpb.ERROR_CODE_INVALID_ARGUMENT
     assert _code(s, _msg(create_room=mpb.CreateRoom(seats=1))) == mpb.ERROR_CODE_INVALID_ARGUMENT
     assert _code(s, _msg(join_room=mpb.JoinRoom(room_id="r"))) == mpb.ERROR_CODE_INVALID_ARGUMENT
+
+
+def test_hello_credentials_are_exclusive_and_never_in_a_repr() -> None:
+    s = Session()
+    token = "t" * 43
+    _rid, hello = s.receive(_msg(hello=mpb.Hello(protocol_version=1, account_token=token)))
+    assert hello == Hello("", token=token) and token not in repr(hello)
+    both = mpb.Hello(protocol_version=1, account_token=token, login=mpb.Login(name="a"))
+    assert _code(Session(), _msg(hello=both)) == mpb.ERROR_CODE_INVALID_ARGUMENT
+    long = mpb.Hello(protocol_version=1, account_token="x" * 200)
+    assert _code(Session(), _msg(hello=long)) == mpb.ERROR_CODE_UNAUTHENTICATED
+    secret = mpb.Hello(protocol_version=1, login=mpb.Login(name="Ann", password="hunter22"))
+    _rid, login = Session().receive(_msg(hello=secret))
+    assert isinstance(login, Hello) and login.login == ("Ann", "hunter22")
+    assert "hunter22" not in repr(login)
+
+
+def test_deck_lists_over_32_kib_are_refused_unread() -> None:
+    s = Session()
+    s.receive(_hello())
+    s.established("s1", "Ann#0001")
+    big = mpb.JoinRoom(room_id="r", role=mpb.ROLE_PLAYER, deck="4 Shock\n" * 5000)
+    assert _code(s, _msg(join_room=big)) == mpb.ERROR_CODE_INVALID_DECK

@@ -1,0 +1,196 @@
+"""Accounts: who a connection is, from server-side records only.
+
+A first ``Hello`` without credentials creates a *guest* account, named by the client's
+display name plus a distinguishing ``#1234`` suffix, and issues it a long-lived secret
+token. A guest can :meth:`Accounts.register` a unique name and a password (hashed with
+Argon2id by ``argon2-cffi``) and later sign in with them, from any device. Tokens are 32
+random bytes (URL-safe text); the server keeps only their SHA-256 (a token has 256 bits of
+entropy, so a fast hash suffices; passwords, which don't, get Argon2id), looks them up by
+hash and confirms with :func:`hmac.compare_digest`. :meth:`Accounts.revoke` voids every
+token of an account.
+
+This module does no I/O: each change returns the store records (:data:`StoreOp`) to write,
+and the caller writes them before it answers. Password hashing is slow on purpose: callers
+run :func:`hash_password` and :func:`verify_password` on a worker thread, never on the event
+loop that serves rooms.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import unicodedata
+from dataclasses import dataclass, field
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from protocol.v1 import messages_pb2 as mpb
+from server.store.records import AccountRow, DropTokens, PutAccount, PutToken, StoreOp
+
+MIN_PASSWORD, MAX_PASSWORD = 8, 256
+MIN_NAME, MAX_NAME = 3, 24
+#: Registered names: letters (any script), digits, spaces and ``_ - .``; never ``#``, which
+#: marks guests.
+_NAME = re.compile(r"^[\w .\-]+$")
+#: Tokens are 43 URL-safe characters; anything much longer is refused unread.
+MAX_TOKEN = 128
+
+_hasher = PasswordHasher()
+#: Verified against when the name is unknown, so a wrong name costs as long as a wrong
+#: password and timing tells nobody which names exist.
+_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+class AccountError(Exception):
+    """A refused account change; ``code`` is the protocol error code to answer with."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def token_hash(token: str) -> bytes:
+    """The stored form of a secret token (account or resume token)."""
+    return hashlib.sha256(token.encode()).digest()
+
+
+def name_key(name: str) -> str:
+    """The form under which names are unique: NFKC, case-folded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def hash_password(password: str) -> str:
+    """Argon2id hash of ``password`` (slow: call on a worker thread)."""
+    return _hasher.hash(password)
+
+
+def verify_password(stored: str, password: str) -> bool:
+    """Whether ``password`` matches ``stored`` ("" when the account is unknown: then a
+    dummy hash is checked, so the answer takes as long). Slow: call on a worker thread."""
+    try:
+        return _hasher.verify(stored or _DUMMY_HASH, password) and bool(stored)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def check_new_credentials(name: str, password: str) -> str:
+    """Validate a name and password to register; returns the cleaned name."""
+    clean = " ".join(name.split())
+    if not MIN_NAME <= len(clean) <= MAX_NAME or not _NAME.match(clean):
+        raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"a name has {MIN_NAME}-{MAX_NAME} letters, digits, spaces, '_', "
+                           "'-' or '.'")
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"a password has {MIN_PASSWORD}-{MAX_PASSWORD} characters")
+    return clean
+
+
+@dataclass(eq=False)
+class Account:
+    """An account the server knows. ``tokens`` are the hashes of its valid tokens."""
+
+    account_id: str
+    name: str
+    registered: bool = False
+    password_hash: str = field(default="", repr=False)
+    tokens: set[bytes] = field(default_factory=set, repr=False)
+    #: Live rooms this account created (the per-account room limit).
+    created_rooms: set[str] = field(default_factory=set)
+
+    def row(self) -> PutAccount:
+        return PutAccount(self.account_id, self.name, name_key(self.name), self.registered,
+                          self.password_hash)
+
+
+class Accounts:
+    """Every account, in memory (loaded from the store at start-up), by id, token and name."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, Account] = {}
+        self._by_token: dict[bytes, Account] = {}
+        self._by_name: dict[str, Account] = {}
+
+    def load(self, rows: list[AccountRow], tokens: list[tuple[bytes, str]]) -> None:
+        """Take the stored accounts and token hashes."""
+        for row in rows:
+            account = Account(row.account_id, row.name, row.registered, row.password_hash)
+            self.by_id[account.account_id] = account
+            self._by_name[name_key(account.name)] = account
+        for digest, account_id in tokens:
+            found = self.by_id.get(account_id)
+            if found is not None:
+                found.tokens.add(digest)
+                self._by_token[digest] = found
+
+    # ---- lookups
+    def by_token(self, token: str) -> Account | None:
+        """The account holding ``token`` (None: unknown, forged or revoked)."""
+        if not token or len(token) > MAX_TOKEN:
+            return None
+        digest = token_hash(token)
+        account = self._by_token.get(digest)
+        if account is None:
+            return None
+        # The dict found it by hash; confirm in constant time.
+        return account if any(hmac.compare_digest(digest, t) for t in account.tokens) \
+            else None
+
+    def by_name(self, name: str) -> Account | None:
+        """The account with this name (registered names and guests' suffixed names)."""
+        return self._by_name.get(name_key(name))
+
+    # ---- changes (each returns the records to write before answering)
+    def create_guest(self, display_name: str) -> tuple[Account, str, list[StoreOp]]:
+        """A new guest account ``display_name#NNNN`` (unique) and its first token."""
+        base = display_name.replace("#", "").strip() or "guest"
+        for digits in (4, 4, 4, 6, 6, 8):
+            name = f"{base}#{secrets.randbelow(10 ** digits):0{digits}d}"
+            if name_key(name) not in self._by_name:
+                break
+        else:  # pragma: no cover - 10^8 names taken
+            name = f"{base}#{secrets.token_hex(8)}"
+        account = Account(secrets.token_hex(8), name)
+        self.by_id[account.account_id] = account
+        self._by_name[name_key(name)] = account
+        token, ops = self.issue_token(account)
+        return account, token, [account.row(), *ops]
+
+    def issue_token(self, account: Account) -> tuple[str, list[StoreOp]]:
+        """A new secret token for ``account`` (its other tokens stay valid)."""
+        token = secrets.token_urlsafe(32)
+        digest = token_hash(token)
+        account.tokens.add(digest)
+        self._by_token[digest] = account
+        return token, [PutToken(digest, account.account_id)]
+
+    def revoke(self, account: Account) -> tuple[str, list[StoreOp]]:
+        """Void every token of ``account`` and issue one new token."""
+        for digest in account.tokens:
+            self._by_token.pop(digest, None)
+        account.tokens.clear()
+        token, ops = self.issue_token(account)
+        return token, [DropTokens(account.account_id), *ops]
+
+    def check_register(self, account: Account, name: str) -> None:
+        """Raise :class:`AccountError` unless guest ``account`` may take ``name``."""
+        if account.registered:
+            raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                               f"this account is already registered as {account.name!r}")
+        holder = self._by_name.get(name_key(name))
+        if holder is not None and holder is not account:
+            raise AccountError(mpb.ERROR_CODE_NAME_TAKEN, f"the name {name!r} is taken")
+
+    def register(self, account: Account, name: str, password_hash: str) -> list[StoreOp]:
+        """Give guest ``account`` the registered ``name`` (unique) and a password (checked
+        again here: another registration may have taken it meanwhile)."""
+        self.check_register(account, name)
+        key = name_key(name)
+        del self._by_name[name_key(account.name)]
+        account.name, account.registered, account.password_hash = name, True, password_hash
+        self._by_name[key] = account
+        return [account.row()]

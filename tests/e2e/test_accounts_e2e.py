@@ -1,0 +1,102 @@
+"""End to end over real loopback WebSockets with the SDK: accounts and tokens, deck files
+submitted with a join, quick match to the end of a game, and a private room."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+import trio
+
+from client_sdk import Client
+from client_sdk.bots import RandomBot
+from client_sdk.client import ServerError
+from protocol.v1 import messages_pb2 as mpb
+from server.app import App
+from server.store import Store
+from server.transport.ws import serve_app
+
+DECKS = Path(__file__).resolve().parent.parent / "decks" / "files"
+
+
+@asynccontextmanager
+async def serving(tmp_path: Path) -> AsyncIterator[tuple[App, str]]:
+    store = Store(tmp_path / "manawire.sqlite3")
+    try:
+        async with trio.open_nursery() as nursery:
+            app = App(store, nursery)
+            server = await nursery.start(serve_app, app, "127.0.0.1", 0)
+            port = server.listeners[0].socket.getsockname()[1]
+            yield app, f"ws://127.0.0.1:{port}"
+            nursery.cancel_scope.cancel()
+    finally:
+        app.close()
+        store.close()
+
+
+async def _play(client: Client, seed: int) -> int:
+    bot = RandomBot(client, random.Random(seed))
+    await bot.play()
+    return bot.actions
+
+
+async def test_two_sdk_clients_quick_match_with_deck_files_and_play_to_the_end(
+    tmp_path: Path,
+) -> None:
+    arena = (DECKS / "gruul-arena.txt").read_text()
+    mtgo = (DECKS / "gruul.dek").read_text()
+    with trio.fail_after(120):
+        async with serving(tmp_path) as (app, url), \
+                Client.connect(url, "ann") as ann, Client.connect(url, "bob") as bob:
+            joined: dict[str, mpb.Joined] = {}
+            async with trio.open_nursery() as nursery:
+                async def queue(client: Client, deck: str) -> None:
+                    joined[client.name] = await client.quick_match(seats=2, deck=deck)
+
+                nursery.start_soon(queue, ann, arena)
+                nursery.start_soon(queue, bob, mtgo)
+            assert sorted(j.seat for j in joined.values()) == [0, 1]
+            room_id = ann.room_id
+            assert room_id is not None and room_id == bob.room_id
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_play, ann, 1)
+                nursery.start_soon(_play, bob, 2)
+            assert ann.mirror.game_over and bob.mirror.game_over
+            assert not ann.errors and not bob.errors
+            record = app.store.load_game(room_id)
+            assert record.result is not None
+            # Each seat played the deck it sent (stored as its canonical list).
+            assert all("Chandra's Magmutt" in deck for _n, deck, _s in record.players)
+
+
+async def test_a_token_brings_the_same_account_back_and_a_bad_deck_names_its_line(
+    tmp_path: Path,
+) -> None:
+    with trio.fail_after(60):
+        async with serving(tmp_path) as (_app, url):
+            async with Client.connect(url, "ann") as first:
+                token, account = first.account_token, first.account
+                assert token and account.name.startswith("ann#")
+                room = await first.create_room("private", private=True)
+                code = first.invite_codes[room.room_id]
+                with pytest.raises(ServerError) as refused:
+                    await first.join(room.room_id, deck="4 Shock\n2 Black Lotus\n")
+                assert refused.value.code == mpb.ERROR_CODE_INVALID_DECK
+                assert any("line 2" in d and "Black Lotus" in d
+                           for d in refused.value.details)
+            async with Client.connect(url, token=token) as again:
+                assert again.account.account_id == account.account_id
+                async with Client.connect(url, "eve") as eve:
+                    rooms = await eve.list_rooms()
+                    assert room.room_id not in [r.room_id for r in rooms]
+                    with pytest.raises(ServerError) as forbidden:
+                        await eve.join(room.room_id)
+                    assert forbidden.value.code == mpb.ERROR_CODE_FORBIDDEN
+                    assert (await eve.join(room.room_id, invite_code=code)).seat == 0
+            with pytest.raises(ServerError) as bad:
+                async with Client.connect(url, token="forged-" + token[7:]):
+                    pass
+            assert bad.value.code == mpb.ERROR_CODE_UNAUTHENTICATED

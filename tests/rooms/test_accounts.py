@@ -1,0 +1,360 @@
+"""Accounts, tokens, private rooms, reserved seats and who may watch (app over memory
+sockets, autojump clock). Roles and seats come from server-side records only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from protocol.v1 import messages_pb2 as mpb
+from server.app import App, Limits
+from server.decks import DeckFormat
+from tests.rooms.test_app_memory import MemorySocket, running_app
+
+
+def _hello(name: str = "", token: str = "", login: tuple[str, str] | None = None
+           ) -> dict[str, object]:
+    hello = mpb.Hello(protocol_version=1, display_name=name, account_token=token)
+    if login is not None:
+        hello.login.name, hello.login.password = login
+    return {"hello": hello}
+
+
+async def _connect(app: App, name: str = "", token: str = "",
+                   login: tuple[str, str] | None = None) -> tuple[MemorySocket, mpb.ServerMessage]:
+    sock = MemorySocket()
+    app.lobby.nursery.start_soon(app.handle_connection, sock)
+    return sock, await sock.request(**_hello(name, token, login))
+
+
+async def _create(sock: MemorySocket, **fields: object) -> mpb.RoomCreated:
+    reply = await sock.request(create_room=mpb.CreateRoom(name="t", **fields))  # type: ignore[arg-type]
+    assert reply.HasField("room_created"), reply
+    return reply.room_created
+
+
+async def _join(sock: MemorySocket, room_id: str, *, spectator: bool = False,
+                code: str = "") -> mpb.ServerMessage:
+    role = mpb.ROLE_SPECTATOR if spectator else mpb.ROLE_PLAYER
+    return await sock.request(join_room=mpb.JoinRoom(room_id=room_id, role=role,
+                                                     invite_code=code))
+
+
+async def test_a_first_hello_creates_a_guest_with_a_suffix_and_a_token_that_comes_back(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        _a, first = await _connect(app, "bob")
+        _b, second = await _connect(app, "bob")
+        one, two = first.welcome, second.welcome
+        assert one.account.name.startswith("bob#") and two.account.name.startswith("bob#")
+        assert one.account.name != two.account.name  # two guests never share a name
+        assert not one.account.registered and len(one.account_token) >= 40
+        # The token names the same account on a later connection; no new token is shown.
+        _c, again = await _connect(app, token=one.account_token)
+        assert again.welcome.account.account_id == one.account.account_id
+        assert again.welcome.account_token == ""
+
+
+async def test_a_wrong_forged_or_revoked_token_is_refused(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        sock, welcome = await _connect(app, "ann")
+        old = welcome.welcome.account_token
+        for bad in ("nope", old[:-1] + ("A" if old[-1] != "A" else "B"), "x" * 500):
+            _s, reply = await _connect(app, token=bad)
+            assert reply.error.code == mpb.ERROR_CODE_UNAUTHENTICATED, bad
+        revoked = await sock.request(revoke_tokens=mpb.RevokeTokens())
+        new = revoked.welcome.account_token
+        assert new and new != old
+        _s, reply = await _connect(app, token=old)
+        assert reply.error.code == mpb.ERROR_CODE_UNAUTHENTICATED
+        _s, reply = await _connect(app, token=new)
+        assert reply.HasField("welcome")
+        # A refused Hello leaves the connection able to say Hello again.
+        retry, refused = await _connect(app, token="forged")
+        assert refused.error.code == mpb.ERROR_CODE_UNAUTHENTICATED
+        assert (await retry.request(**_hello("carl"))).HasField("welcome")
+
+
+async def test_register_then_log_in_elsewhere_and_names_are_unique(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        sock, _w = await _connect(app, "ann")
+        reply = await sock.request(register=mpb.Register(name="Ann", password="correct horse"))
+        assert reply.welcome.account.name == "Ann" and reply.welcome.account.registered
+        other, _w = await _connect(app, "ann")
+        taken = await other.request(register=mpb.Register(name="ANN", password="battery st"))
+        assert taken.error.code == mpb.ERROR_CODE_NAME_TAKEN
+        short = await other.request(register=mpb.Register(name="Zed", password="short"))
+        assert short.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        hashed = await other.request(register=mpb.Register(name="a#1", password="long enough"))
+        assert hashed.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # '#' marks guests
+        _s, wrong = await _connect(app, login=("Ann", "wrong horse"))
+        assert wrong.error.code == mpb.ERROR_CODE_UNAUTHENTICATED
+        _s, unknown = await _connect(app, login=("Nobody", "correct horse"))
+        assert unknown.error.code == mpb.ERROR_CODE_UNAUTHENTICATED
+        assert unknown.error.message == wrong.error.message  # no hint which names exist
+        _s, ok = await _connect(app, login=("ann", "correct horse"))
+        body = ok.WhichOneof("body")
+        welcome = ok.welcome if body == "welcome" else ok.resumed.welcome
+        assert welcome.account.name == "Ann" and welcome.account_token
+
+
+async def test_accounts_and_tokens_survive_a_restart_and_are_stored_only_hashed(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        sock, welcome = await _connect(app, "ann")
+        token = welcome.welcome.account_token
+        await sock.request(register=mpb.Register(name="Ann", password="correct horse"))
+    raw = (tmp_path / "db.sqlite3").read_bytes()
+    assert token.encode() not in raw and b"correct horse" not in raw
+    async with running_app(tmp_path) as app:
+        _s, again = await _connect(app, token=token)
+        assert again.welcome.account.name == "Ann"
+        _s, login = await _connect(app, login=("Ann", "correct horse"))
+        assert not login.HasField("error")
+
+
+async def test_a_second_hello_of_an_account_takes_its_session_and_seat_over(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        ann, welcome = await _connect(app, "ann")
+        token = welcome.welcome.account_token
+        bob, _w = await _connect(app, "bob")
+        room = (await _create(ann)).room
+        assert (await _join(ann, room.room_id)).joined.seat == 0
+        assert (await _join(bob, room.room_id)).joined.seat == 1
+        # Ann's new device: the same account gets its seat back, the old one is closed.
+        _ann2, reply = await _connect(app, token=token)
+        assert reply.resumed.joined.seat == 0 and reply.resumed.snapshot
+        await trio.testing.wait_all_tasks_blocked()
+        assert ann.closed is not None and ann.closed[0] == 4001
+
+
+async def test_a_private_room_is_unlisted_and_joined_only_with_its_code(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        host, _w = await _connect(app, "host")
+        stranger, _w = await _connect(app, "eve")
+        created = await _create(host, private=True)
+        room_id, code = created.room.room_id, created.invite_code
+        assert created.room.private and len(code) >= 20
+        listing = await stranger.request(list_rooms=mpb.ListRooms())
+        assert room_id not in [r.room_id for r in listing.room_list.rooms]
+        for guess in ("", "wrong", code[:-1]):
+            reply = await _join(stranger, room_id, code=guess)
+            assert reply.error.code == mpb.ERROR_CODE_FORBIDDEN, guess
+        assert (await _join(stranger, room_id, code=code)).joined.seat == 0
+
+
+async def test_a_second_account_cannot_take_a_reserved_seat(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        bob, welcome = await _connect(app, "bob")
+        bob_name = welcome.welcome.account.name
+        host, _w = await _connect(app, "host")
+        eve, _w = await _connect(app, "eve")
+        mallory, _w = await _connect(app, "mallory")
+        created = await _create(host, reserved=[bob_name])
+        room_id = created.room.room_id
+        assert list(created.room.reserved) == [bob_name]
+        # The one open seat goes to the first comer; Bob's stays Bob's.
+        assert (await _join(eve, room_id)).joined.seat == 1
+        refused = await _join(mallory, room_id, code=created.invite_code)
+        assert refused.error.code == mpb.ERROR_CODE_ROOM_FULL
+        assert bob_name in refused.error.message
+        assert (await _join(bob, room_id)).joined.seat == 0
+        unknown = await host.request(create_room=mpb.CreateRoom(name="x", reserved=["ghost"]))
+        assert unknown.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+
+
+async def test_a_player_never_watches_their_own_game_and_a_spectator_cannot_act(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        ann, welcome = await _connect(app, "ann")
+        token = welcome.welcome.account_token
+        bob, _w = await _connect(app, "bob")
+        room = (await _create(ann)).room
+        await _join(ann, room.room_id)
+        await _join(bob, room.room_id)
+        # Ann's second device (the same account) asks to watch: it gets her seat, never
+        # the spectator view.
+        second, reply = await _connect(app, token=token)
+        assert reply.resumed.joined.role == mpb.ROLE_PLAYER
+        watch = await _join(second, room.room_id, spectator=True)
+        assert watch.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # already in the room
+        # A spectator can't act, concede or take a seat.
+        carl, _w = await _connect(app, "carl")
+        assert (await _join(carl, room.room_id, spectator=True)).joined.role == \
+            mpb.ROLE_SPECTATOR
+        game = app.lobby.rooms[room.room_id].game
+        assert game is not None and game.pending is not None
+        act = await carl.request(act=mpb.Act(prompt_id=game.pending.prompt_id))
+        assert act.error.code == mpb.ERROR_CODE_NOT_YOUR_DECISION
+        concede = await carl.request(concede=mpb.ConcedeGame())
+        assert concede.error.code == mpb.ERROR_CODE_NOT_YOUR_DECISION
+        assert game.action_count == 0
+
+
+async def test_a_reserved_player_cannot_watch_and_spectating_follows_the_room_setting(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        bob, welcome = await _connect(app, "bob")
+        host, _w = await _connect(app, "host")
+        eve, _w = await _connect(app, "eve")
+        reserved = await _create(host, reserved=[welcome.welcome.account.name])
+        spy = await _join(bob, reserved.room.room_id, spectator=True)
+        assert spy.error.code == mpb.ERROR_CODE_FORBIDDEN
+        closed = await _create(host, spectate=mpb.SPECTATE_NONE)
+        refused = await _join(eve, closed.room.room_id, spectator=True)
+        assert refused.error.code == mpb.ERROR_CODE_FORBIDDEN
+        invite = await _create(host, spectate=mpb.SPECTATE_INVITE)
+        no_code = await _join(eve, invite.room.room_id, spectator=True)
+        assert no_code.error.code == mpb.ERROR_CODE_FORBIDDEN
+        ok = await _join(eve, invite.room.room_id, spectator=True, code=invite.invite_code)
+        assert ok.joined.role == mpb.ROLE_SPECTATOR
+
+
+async def test_rooms_per_account_count_the_account_not_the_connection(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path, Limits(max_rooms_per_account=2)) as app:
+        first, welcome = await _connect(app, "ann")
+        token = welcome.welcome.account_token
+        await _create(first)
+        await _create(first)
+        again, _w = await _connect(app, token=token)
+        reply = await again.request(create_room=mpb.CreateRoom(name="third"))
+        assert reply.error.code == mpb.ERROR_CODE_LIMIT_REACHED
+
+
+# ---- quick match
+async def _queue(sock: MemorySocket, **fields: object) -> mpb.ServerMessage:
+    return await sock.request(quick_match=mpb.QuickMatch(**fields))  # type: ignore[arg-type]
+
+
+async def _next(sock: MemorySocket, body: str) -> mpb.ServerMessage:
+    with trio.fail_after(30):
+        while True:
+            msg = mpb.ServerMessage.FromString(await sock.from_server.receive())
+            if msg.HasField(body):
+                return msg
+
+
+async def test_quick_match_seats_players_of_the_same_format_and_table_size(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        ann, _w = await _connect(app, "ann")
+        bob, _w = await _connect(app, "bob")
+        lim, _w = await _connect(app, "lim")
+        first = await _queue(ann, seats=2)
+        assert first.match_queue.queued and first.match_queue.waiting == 1
+        # Another format waits in its own queue.
+        other = await _queue(lim, seats=2, format=mpb.DECK_FORMAT_LIMITED)
+        assert other.match_queue.waiting == 1
+        assert (await _queue(bob, seats=2)).match_queue.queued
+        seats = sorted([(await _next(s, "joined")).joined.seat for s in (ann, bob)])
+        assert seats == [0, 1]
+        rooms = list(app.lobby.rooms.values())
+        assert len(rooms) == 1 and rooms[0].game is not None
+        assert app.matchmaking.waiting((DeckFormat.LIMITED, 2)) == 1
+        # Queued twice, or queued while in a room, is refused.
+        again = await _queue(lim, seats=2, format=mpb.DECK_FORMAT_LIMITED)
+        assert again.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        busy = await _queue(ann, seats=2)
+        assert busy.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+
+
+async def test_cancel_or_a_dropped_connection_leaves_the_queue_and_bad_decks_never_enter(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        ann, _w = await _connect(app, "ann")
+        bob, _w = await _connect(app, "bob")
+        carl, _w = await _connect(app, "carl")
+        key = (DeckFormat.CONSTRUCTED, 2)
+        await _queue(ann, seats=2)
+        cancelled = await ann.request(cancel_quick_match=mpb.CancelQuickMatch())
+        assert not cancelled.match_queue.queued and app.matchmaking.waiting(key) == 0
+        not_queued = await ann.request(cancel_quick_match=mpb.CancelQuickMatch())
+        assert not_queued.error.code == mpb.ERROR_CODE_NOT_READY
+        await _queue(bob, seats=2)
+        await bob.to_server.aclose()  # Bob's connection drops
+        await trio.testing.wait_all_tasks_blocked()
+        assert app.matchmaking.waiting(key) == 0
+        bad = await _queue(carl, seats=2, deck="4 Shock\n")
+        assert bad.error.code == mpb.ERROR_CODE_INVALID_DECK
+        assert any("100.2a" in d for d in bad.error.details)
+        assert app.matchmaking.waiting(key) == 0 and not app.lobby.rooms
+
+
+# ---- abuse limits
+async def test_a_flood_of_1000_messages_is_rate_limited_then_closed_while_a_game_goes_on(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    limits = Limits(messages_per_second=20, message_burst=60, rate_strikes=200)
+    async with running_app(tmp_path, limits) as app:
+        ann, _w = await _connect(app, "ann")
+        bob, _w = await _connect(app, "bob")
+        room = (await _create(ann)).room
+        await _join(ann, room.room_id)
+        await _join(bob, room.room_id)
+        game = app.lobby.rooms[room.room_id].game
+        assert game is not None
+        # 1,000 messages at once: all arrive before the server reads the first.
+        flood = MemorySocket(out_buffer=2000, in_buffer=1001)
+        hello = mpb.ClientMessage(hello=mpb.Hello(protocol_version=1, display_name="flood"))
+        flood.to_server.send_nowait(hello.SerializeToString())
+        ping = mpb.ClientMessage(list_rooms=mpb.ListRooms()).SerializeToString()
+        for _ in range(1000):
+            flood.to_server.send_nowait(ping)
+        app.lobby.nursery.start_soon(app.handle_connection, flood)
+        # The game in the other room is played on.
+        before = game.action_count
+        seat_of = {_conn_of(app, "ann"): ann, _conn_of(app, "bob"): bob}
+        host = app.lobby.rooms[room.room_id]
+        for _ in range(40):
+            await trio.testing.wait_all_tasks_blocked()
+            pending = game.pending
+            if pending is None or game.result is not None:
+                break
+            sock = next(s for c, s in seat_of.items()
+                        if host.member_of(c) is host.seats[pending.seat])
+            await sock.to_server.send(mpb.ClientMessage(act=mpb.Act(
+                prompt_id=pending.prompt_id)).SerializeToString())
+        await trio.testing.wait_all_tasks_blocked()
+        assert game.action_count - before >= 20 or game.result is not None
+        bodies = []
+        while True:
+            try:
+                msg = mpb.ServerMessage.FromString(flood.from_server.receive_nowait())
+            except (trio.WouldBlock, trio.EndOfChannel):
+                break
+            bodies.append(msg.error.code if msg.HasField("error") else msg.WhichOneof("body"))
+        # The burst (the Hello took one token) is served, then refusals, then the close.
+        burst = limits.message_burst
+        assert bodies[:burst] == ["welcome"] + ["room_list"] * (burst - 1)
+        # (Replies still queued when the connection closes may be cut off with it.)
+        refused = bodies[burst:]
+        assert 0 < len(refused) <= limits.rate_strikes - 1
+        assert set(refused) == {mpb.ERROR_CODE_RATE_LIMITED}
+        assert flood.closed is not None and flood.closed[0] == 1008
+
+
+def _conn_of(app: App, prefix: str) -> int:
+    for conn_id, conn in app.conns.items():
+        if conn.record is not None and conn.record.name.startswith(prefix + "#"):
+            return conn_id
+    return -1
