@@ -25,6 +25,7 @@ import hmac
 import itertools
 import logging
 import re
+from collections import deque
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from server.accounts import (
     Accounts,
     check_new_credentials,
     hash_password,
+    name_key,
     token_hash,
     verify_password,
 )
@@ -105,6 +107,10 @@ class Limits:
     rate_strikes: int = 200
     #: Open connections one client address may hold; the handshake answers HTTP 503 past it.
     max_connections_per_address: int = 64
+    #: Failed sign-ins with one account name within ``login_window`` seconds after which
+    #: more are refused unchecked until the window has passed (password guessing).
+    login_failures: int = 5
+    login_window: float = 60.0
     #: Seconds a session whose room closed while it was away can still resume (to learn
     #: that its room is gone) before it is forgotten.
     session_ttl: float = 3600.0
@@ -202,6 +208,8 @@ class App:
         #: Who created each live room (the per-account room limit).
         self._creators: dict[str, Account] = {}
         self.matchmaking = MatchQueues()
+        #: When the latest failed sign-ins with each name happened (password guessing).
+        self._login_failures: dict[str, deque[float]] = {}
         #: Password hashing runs on worker threads, two at a time at most.
         self._hashing = trio.CapacityLimiter(2)
         self._ids = itertools.count(1)
@@ -406,6 +414,10 @@ class App:
         while True:
             await trio.sleep(self.limits.session_ttl / 4)
             now = trio.current_time()
+            cutoff = now - self.limits.login_window
+            for key, failures in list(self._login_failures.items()):
+                if not failures or failures[-1] < cutoff:
+                    del self._login_failures[key]
             for record in list(self._sessions.values()):
                 if record.conn is None and record.room_id is None and \
                         now - record.idle_since >= self.limits.session_ttl:
@@ -454,12 +466,19 @@ class App:
         account_token = ""
         if request.login is not None:
             name, password = request.login
+            if self._login_throttled(name):
+                conn.reply(error_bytes(
+                    mpb.ERROR_CODE_UNAUTHENTICATED,
+                    f"too many failed sign-ins with this name: wait "
+                    f"{self.limits.login_window:.0f} s", rid))
+                return
             account = self.accounts.by_name(name)
             stored = account.password_hash if account is not None and account.registered \
                 else ""
             async with self._hashing:
                 ok = await trio.to_thread.run_sync(verify_password, stored, password)
             if not ok or account is None:
+                self._login_failed(name)
                 conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED,
                                        "unknown name or wrong password", rid))
                 return
@@ -491,6 +510,24 @@ class App:
         await self.writer.write([*ops, record.row()])  # the tokens survive a crash from now on
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
             record, token, account_token)).SerializeToString())
+
+    def _login_throttled(self, name: str) -> bool:
+        failures = self._login_failures.get(name_key(name))
+        if failures is None:
+            return False
+        cutoff = trio.current_time() - self.limits.login_window
+        while failures and failures[0] < cutoff:
+            failures.popleft()
+        if not failures:
+            del self._login_failures[name_key(name)]
+            return False
+        return len(failures) >= self.limits.login_failures
+
+    def _login_failed(self, name: str) -> None:
+        failures = self._login_failures.setdefault(name_key(name), deque())
+        failures.append(trio.current_time())
+        if len(failures) > self.limits.login_failures:
+            failures.popleft()
 
     async def _register(self, conn: _Connection, record: _SessionRecord, rid: int,
                         request: req.Register) -> None:

@@ -277,6 +277,11 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
     add("--max-connections-per-address", type=int, default=d.max_connections_per_address,
         help=f"open connections per client address; past it the handshake gets HTTP 503 "
              f"(default {d.max_connections_per_address})")
+    add("--login-failures", type=int, default=d.login_failures,
+        help=f"failed sign-ins with one name per --login-window before more are refused "
+             f"unchecked (default {d.login_failures})")
+    add("--login-window", type=float, default=d.login_window,
+        help=f"seconds failed sign-ins are counted over (default {d.login_window:g})")
     add("--max-spectators", type=int, default=r.max_spectators,
         help=f"spectators per room (default {r.max_spectators})")
     add("--clock-seconds", type=float, default=r.clock_seconds,
@@ -299,11 +304,12 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
     from server.rooms.room import RoomConfig
 
     positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
-                "rate_strikes", "max_connections_per_address")
+                "rate_strikes", "max_connections_per_address", "login_failures")
     for name in positive:
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
-    for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace"):
+    for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace",
+                 "login_window"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0:
@@ -316,7 +322,9 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
                   messages_per_second=args.messages_per_second,
                   message_burst=args.message_burst, rate_strikes=args.rate_strikes,
-                  max_connections_per_address=args.max_connections_per_address, room=room)
+                  max_connections_per_address=args.max_connections_per_address,
+                  login_failures=args.login_failures, login_window=args.login_window,
+                  room=room)
 
 
 def _sim(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -3,8 +3,10 @@ sockets, autojump clock). Roles and seats come from server-side records only."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+import pytest
 import trio
 import trio.testing
 
@@ -358,3 +360,48 @@ def _conn_of(app: App, prefix: str) -> int:
         if conn.record is not None and conn.record.name.startswith(prefix + "#"):
             return conn_id
     return -1
+
+
+async def test_password_guessing_is_throttled_per_name_and_forgiven_after_the_window(
+    tmp_path: Path,
+) -> None:
+    # On the real clock: an autojump clock jumps far ahead while a password is verified on
+    # a worker thread (all tasks look blocked).
+    limits = Limits(login_failures=3, login_window=3.0)
+    async with running_app(tmp_path, limits) as app:
+        sock, _w = await _connect(app, "ann")
+        await sock.request(register=mpb.Register(name="Ann", password="correct horse"))
+        for _ in range(3):
+            _s, wrong = await _connect(app, login=("Ann", "wrong horse"))
+            assert wrong.error.message == "unknown name or wrong password"
+        # Now even the right password is refused unchecked, for this name only.
+        _s, locked = await _connect(app, login=("ann", "correct horse"))
+        assert locked.error.code == mpb.ERROR_CODE_UNAUTHENTICATED
+        assert "too many failed sign-ins" in locked.error.message
+        bob, _w = await _connect(app, "bob")
+        await bob.request(register=mpb.Register(name="Bob", password="battery staple"))
+        _s, other = await _connect(app, login=("Bob", "battery staple"))
+        assert not other.HasField("error")
+        await trio.sleep(3.1)
+        _s, later = await _connect(app, login=("Ann", "correct horse"))
+        assert not later.HasField("error")
+
+
+async def test_tokens_passwords_and_invite_codes_never_reach_the_log(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    async with running_app(tmp_path) as app:
+        ann, welcome = await _connect(app, "ann")
+        token = welcome.welcome.account_token
+        await ann.request(register=mpb.Register(name="Ann", password="correct horse"))
+        _s, login = await _connect(app, login=("Ann", "correct horse"))
+        new_token = (login.resumed.welcome if login.HasField("resumed")
+                     else login.welcome).account_token
+        host, _w = await _connect(app, "host")
+        created = await _create(host, private=True)
+        await _join(host, created.room.room_id, code=created.invite_code)
+        await _connect(app, token=token + "x")  # a refused token
+        secrets = [token, new_token, "correct horse", created.invite_code]
+        logged = caplog.text + "".join(repr(r.args) for r in caplog.records)
+        assert all(s and s not in logged for s in secrets)
