@@ -25,8 +25,8 @@ import hmac
 import itertools
 import logging
 import re
-from collections import deque
 import secrets
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, assert_never
