@@ -678,12 +678,19 @@ class App:
                                    details=exc.problems[:100]))
             return False, None
 
+    @staticmethod
+    def _busy(conn: _Connection, rid: int) -> bool:
+        """Whether ``conn`` is in a room or queued (then it is told so)."""
+        if conn.host is None and conn.queued is None:
+            return False
+        conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                               "already in a room or the quick-match queue; leave it first",
+                               rid))
+        return True
+
     async def _join(self, conn: _Connection, record: _SessionRecord, rid: int,
                     request: req.JoinRoom) -> None:
-        if conn.host is not None or conn.queued is not None:
-            conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                                   "already in a room or the quick-match queue; leave it "
-                                   "first", rid))
+        if self._busy(conn, rid):
             return
         host = self.lobby.hosts.get(request.room_id)
         if host is None:
@@ -748,10 +755,7 @@ class App:
 
     async def _quick_match(self, conn: _Connection, record: _SessionRecord, rid: int,
                            request: req.QuickMatch) -> None:
-        if conn.host is not None or conn.queued is not None:
-            conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                                   "already in a room or the quick-match queue; leave it "
-                                   "first", rid))
+        if self._busy(conn, rid):
             return
         ok, deck = self._deck(conn, rid, request.deck, request.format)
         if not ok:

@@ -123,16 +123,21 @@ async def test_accounts_and_tokens_survive_a_restart_and_are_stored_only_hashed(
         assert not login.HasField("error")
 
 
+async def _ann_and_bob_play(app: App) -> tuple[MemorySocket, str, str]:
+    """Ann (whose account token is returned) and Bob take seats 0 and 1 of Ann's room."""
+    ann, welcome = await _connect(app, "ann")
+    bob, _w = await _connect(app, "bob")
+    room = (await _create(ann)).room
+    assert (await _join(ann, room.room_id)).joined.seat == 0
+    assert (await _join(bob, room.room_id)).joined.seat == 1
+    return ann, welcome.welcome.account_token, room.room_id
+
+
 async def test_a_second_hello_of_an_account_takes_its_session_and_seat_over(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
     async with running_app(tmp_path) as app:
-        ann, welcome = await _connect(app, "ann")
-        token = welcome.welcome.account_token
-        bob, _w = await _connect(app, "bob")
-        room = (await _create(ann)).room
-        assert (await _join(ann, room.room_id)).joined.seat == 0
-        assert (await _join(bob, room.room_id)).joined.seat == 1
+        ann, token, _room = await _ann_and_bob_play(app)
         # Ann's new device: the same account gets its seat back, the old one is closed.
         _ann2, reply = await _connect(app, token=token)
         assert reply.resumed.joined.seat == 0 and reply.resumed.snapshot
@@ -183,23 +188,18 @@ async def test_a_player_never_watches_their_own_game_and_a_spectator_cannot_act(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
     async with running_app(tmp_path) as app:
-        ann, welcome = await _connect(app, "ann")
-        token = welcome.welcome.account_token
-        bob, _w = await _connect(app, "bob")
-        room = (await _create(ann)).room
-        await _join(ann, room.room_id)
-        await _join(bob, room.room_id)
+        _ann, token, room_id = await _ann_and_bob_play(app)
         # Ann's second device (the same account) asks to watch: it gets her seat, never
         # the spectator view.
         second, reply = await _connect(app, token=token)
         assert reply.resumed.joined.role == mpb.ROLE_PLAYER
-        watch = await _join(second, room.room_id, spectator=True)
+        watch = await _join(second, room_id, spectator=True)
         assert watch.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # already in the room
         # A spectator can't act, concede or take a seat.
         carl, _w = await _connect(app, "carl")
-        assert (await _join(carl, room.room_id, spectator=True)).joined.role == \
+        assert (await _join(carl, room_id, spectator=True)).joined.role == \
             mpb.ROLE_SPECTATOR
-        game = app.lobby.rooms[room.room_id].game
+        game = app.lobby.rooms[room_id].game
         assert game is not None and game.pending is not None
         act = await carl.request(act=mpb.Act(prompt_id=game.pending.prompt_id))
         assert act.error.code == mpb.ERROR_CODE_NOT_YOUR_DECISION
