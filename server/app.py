@@ -121,6 +121,8 @@ CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the server restarts; resume after it i
 CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later": the client fell behind
 CLOSE_INTERNAL = 1011  # RFC 6455: an unexpected condition (an incident id is logged)
 CLOSE_REPLACED = 4001  # a newer connection resumed this session
+#: Deck lists up to this long are checked on the event loop (a 75-card MTGO file: ~4 KiB).
+INLINE_DECK_CHARS = 12 * 1024
 #: What a demo deck's name looks like (anything else is read as a deck list).
 _DEMO_NAME = re.compile(r"[a-z][a-z0-9-]*")
 CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the message rate
@@ -210,6 +212,8 @@ class App:
         self.matchmaking = MatchQueues()
         #: When the latest failed sign-ins with each name happened (password guessing).
         self._login_failures: dict[str, deque[float]] = {}
+        #: Long deck lists are checked on a worker thread, one at a time.
+        self._deck_checks = trio.CapacityLimiter(1)
         #: Password hashing runs on worker threads, two at a time at most.
         self._hashing = trio.CapacityLimiter(2)
         self._ids = itertools.count(1)
@@ -657,10 +661,12 @@ class App:
         conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
             room=host.room.info(), invite_code=invite)).SerializeToString())
 
-    def _deck(self, conn: _Connection, rid: int, spec: str, fmt: DeckFormat
-              ) -> tuple[bool, Deck | None]:
+    async def _deck(self, conn: _Connection, rid: int, spec: str, fmt: DeckFormat
+                    ) -> tuple[bool, Deck | None]:
         """Whether ``spec`` is playable in ``fmt`` (if not, the client was told every
-        problem), and its deck (None: none given, a demo deck is dealt)."""
+        problem), and its deck (None: none given, a demo deck is dealt). A real deck list
+        checks in about a millisecond; a longer text (up to the 32 KiB / 1,000-line cap)
+        is checked on a worker thread, one at a time, so no join holds up the rooms."""
         name = spec.strip()
         if not name:
             return True, None
@@ -670,7 +676,10 @@ class App:
                                    f"demo decks {', '.join(demo_deck_names())}", rid))
             return False, None
         try:
-            return True, resolve(spec, fmt)
+            if len(spec) <= INLINE_DECK_CHARS:
+                return True, resolve(spec, fmt)
+            async with self._deck_checks:
+                return True, await trio.to_thread.run_sync(resolve, spec, fmt)
         except DeckListError as exc:
             conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_DECK,
                                    f"the deck can't be played in {fmt.value}: "
@@ -699,7 +708,7 @@ class App:
             return
         deck = None
         if not request.spectator:
-            ok, deck = self._deck(conn, rid, request.deck, host.room.format)
+            ok, deck = await self._deck(conn, rid, request.deck, host.room.format)
             if not ok:
                 return
         out = await self._settle(conn, host, cmd.Join(
@@ -757,7 +766,7 @@ class App:
                            request: req.QuickMatch) -> None:
         if self._busy(conn, rid):
             return
-        ok, deck = self._deck(conn, rid, request.deck, request.format)
+        ok, deck = await self._deck(conn, rid, request.deck, request.format)
         if not ok:
             return
         key = (request.format, request.seats)

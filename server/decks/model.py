@@ -17,6 +17,8 @@ from server.cards import CardDef, DeckError
 
 #: Deck lists arrive over the protocol: at most this many bytes of UTF-8 text.
 MAX_DECK_BYTES = 32 * 1024
+#: A deck list has at most this many lines (a 75-card list has under 100).
+MAX_DECK_LINES = 1000
 #: The count on one line (or one XML element) is 1 to this.
 MAX_COUNT = 250
 #: A server limit, not a rule (100.2a sets no maximum deck size): main deck and sideboard

@@ -15,7 +15,14 @@ from pathlib import PurePath
 from typing import assert_never
 
 from server.decks.builder import Parsed
-from server.decks.model import MAX_DECK_BYTES, DeckList, DeckListError, FileFormat, clean_name
+from server.decks.model import (
+    MAX_DECK_BYTES,
+    MAX_DECK_LINES,
+    DeckList,
+    DeckListError,
+    FileFormat,
+    clean_name,
+)
 from server.decks.parse_text import ARENA_MARK, FORGE_MARK, parse_forge, parse_lines
 from server.decks.parse_xml import parse_xml
 
@@ -49,11 +56,16 @@ def detect_format(text: str, filename: str | None = None) -> FileFormat:
 
 
 def too_large(text: str) -> str | None:
-    """The problem with a deck list over :data:`MAX_DECK_BYTES` of UTF-8, if it is."""
+    """The problem with a deck list over :data:`MAX_DECK_BYTES` of UTF-8 or
+    :data:`MAX_DECK_LINES` lines, if it is (checked before any parsing, so no submission
+    costs the server more than a deck list of that size)."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_DECK_BYTES:
         return (f"the deck list is {size} bytes long; at most {MAX_DECK_BYTES} bytes "
                 f"({MAX_DECK_BYTES // 1024} KiB) are accepted")
+    lines = text.count("\n") + 1
+    if lines > MAX_DECK_LINES:
+        return f"the deck list has {lines} lines; at most {MAX_DECK_LINES} are accepted"
     return None
 
 

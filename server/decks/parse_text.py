@@ -23,7 +23,9 @@ from server.decks.model import FileFormat, quoted
 #: The first word of a card line: a count, maybe with an ``x`` (``4x Shock``).
 _COUNT = re.compile(r"(?P<count>[-+]?\d+)[xX]?")
 #: Arena's printing after a card name: ``(M21) 198``; Moxfield adds ``*F*`` for a foil.
-_PRINTING = re.compile(r"(?P<name>.+?)\s+\((?P<set>[A-Za-z0-9_]{1,10})\)"
+#: (Every pattern here runs in linear time on any line: a name part must end in a non-blank
+#: before the blanks that follow it, so a long run of blanks is never split two ways.)
+_PRINTING = re.compile(r"(?P<name>.*?\S)\s+\((?P<set>[A-Za-z0-9_]{1,10})\)"
                        r"(?:\s+(?P<number>[^\s()*]+))?(?:\s+\*[A-Za-z]+\*)?")
 _NAME = re.compile(r"name(?::\s*|\s+)(?P<name>.*)", re.IGNORECASE)
 _SIDEBOARD_PREFIX = re.compile(r"sb:\s*(?P<rest>.*)", re.IGNORECASE)
@@ -41,11 +43,11 @@ _FORGE_NUMBER = re.compile(r"\[(?P<number>[^\]]*)\]")
 
 #: An Arena header or an Arena printing, ``(M21)``: :func:`server.decks.detect_format`.
 ARENA_MARK = re.compile(r"^[ \t]*(?:(?:deck|about|commander|companion)[ \t]*:?[ \t]*$"
-                        r"|(?:sb:[ \t]*)?\d+[xX]?[ \t]+[^\n]+?[ \t]\([A-Za-z0-9_]{1,10}\))",
+                        r"|(?:sb:[ \t]*)?\d+[xX]?[ \t]+[^ \t\n][^\n]*?[ \t]\([A-Za-z0-9_]{1,10}\))",
                         re.IGNORECASE | re.MULTILINE)
 #: A Forge section header or a Forge card line, ``4 Shock|M21``.
 FORGE_MARK = re.compile(
-    r"^[ \t]*(?:\[(?:metadata|main|sideboard)\][ \t]*$|\d+[ \t]+[^|\n]+\|)",
+    r"^[ \t]*(?:\[(?:metadata|main|sideboard)\][ \t]*$|\d+[ \t]+[^| \t\n][^|\n]*\|)",
     re.IGNORECASE | re.MULTILINE)
 
 
