@@ -210,6 +210,8 @@ class App:
         #: Who created each live room (the per-account room limit).
         self._creators: dict[str, Account] = {}
         self.matchmaking = MatchQueues()
+        #: Quick-match rooms by queue, until their game starts (see _open_match).
+        self._match_rooms: dict[tuple[DeckFormat, int], set[str]] = {}
         #: When the latest failed sign-ins with each name happened (password guessing).
         self._login_failures: dict[str, deque[float]] = {}
         #: Long deck lists are checked on a worker thread, one at a time.
@@ -280,6 +282,8 @@ class App:
                 conn.host = None
 
     def _room_closed(self, host: RoomHost) -> None:
+        for rooms in self._match_rooms.values():
+            rooms.discard(host.room_id)
         creator = self._creators.pop(host.room_id, None)
         if creator is not None:
             creator.created_rooms.discard(host.room_id)
@@ -772,10 +776,27 @@ class App:
         key = (request.format, request.seats)
         entry = QueueEntry(conn.conn_id, rid, deck)
         conn.queued = key
+        waiting = self._open_match(key)
+        if waiting is not None:  # a quick-match room a player dropped out of: fill it
+            conn.reply(self._queue_reply(rid, key, True))
+            await self._seat_one(waiting, entry)
+            return
         table = self.matchmaking.add(key, entry)
         conn.reply(self._queue_reply(rid, key, True))
         if table is not None:
             await self._seat_table(key, table)
+
+    def _open_match(self, key: tuple[DeckFormat, int]) -> RoomHost | None:
+        """An unstarted quick-match room of ``key`` with a free seat (one of its players
+        dropped before the game started), if any."""
+        rooms = self._match_rooms.get(key, set())
+        for room_id in sorted(rooms):
+            host = self.lobby.hosts.get(room_id)
+            if host is None or host.room.game is not None:
+                rooms.discard(room_id)
+            elif any(m is None for m in host.room.seats):
+                return host
+        return None
 
     def _cancel_quick_match(self, conn: _Connection, rid: int) -> None:
         key = conn.queued
@@ -806,9 +827,9 @@ class App:
                 conn.queued = None
                 conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), entry.rid))
             return
-        async with trio.open_nursery() as nursery:
-            for entry in live:
-                nursery.start_soon(self._seat_one, host, entry)
+        self._match_rooms.setdefault(key, set()).add(host.room_id)
+        for entry in live:  # in queue order: the first queued takes seat 0
+            await self._seat_one(host, entry)
 
     async def _seat_one(self, host: RoomHost, entry: QueueEntry) -> None:
         conn = self.conns.get(entry.conn)

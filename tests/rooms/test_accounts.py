@@ -405,3 +405,22 @@ async def test_tokens_passwords_and_invite_codes_never_reach_the_log(
         secrets = [token, new_token, "correct horse", created.invite_code]
         logged = caplog.text + "".join(repr(r.args) for r in caplog.records)
         assert all(s and s not in logged for s in secrets)
+
+
+async def test_a_quick_match_room_a_player_dropped_out_of_is_filled_by_the_next_in_queue(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    async with running_app(tmp_path) as app:
+        bob, _w = await _connect(app, "bob")
+        carl, _w = await _connect(app, "carl")
+        key = (DeckFormat.CONSTRUCTED, 2)
+        # The state a drop while being seated leaves: a quick-match room, unstarted, one
+        # player seated, a seat free (made here directly; the race is not repeatable).
+        host = app.lobby.create("quick match (constructed)", 2)
+        app._match_rooms[key] = {host.room_id}
+        assert (await _join(bob, host.room_id)).joined.seat == 0
+        queued = await _queue(carl, seats=2)
+        assert queued.match_queue.queued
+        assert (await _next(carl, "joined")).joined.seat == 1
+        assert host.room.game is not None  # the game started: nobody is left waiting
+        assert app.matchmaking.waiting(key) == 0
