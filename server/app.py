@@ -76,6 +76,9 @@ class SocketClosed(Exception):
 class Socket(Protocol):
     """A message-oriented, bidirectional connection (a WebSocket, or a test double)."""
 
+    #: The client's address (the per-address limits count by it).
+    address: str
+
     async def recv(self) -> bytes | str:
         """The next message; raises :class:`SocketClosed` once the peer is gone."""
         ...
@@ -98,6 +101,9 @@ class Limits:
     send_timeout: float = 10.0  # seconds one send may take before the client is dropped
     max_rooms: int = MAX_ROOMS  # rooms on this server
     max_rooms_per_account: int = 4  # live rooms one account has created
+    #: Rooms whose game hasn't started that connections from one address have created
+    #: (guest accounts are free: this bounds what one client can hold of the room cap).
+    max_waiting_rooms_per_address: int = 16
     #: Client messages per second per connection (a token bucket refilled at this rate).
     messages_per_second: float = 20.0
     #: Messages a connection may send at once before the bucket runs dry.
@@ -122,7 +128,7 @@ CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later": the client fell behind
 CLOSE_INTERNAL = 1011  # RFC 6455: an unexpected condition (an incident id is logged)
 CLOSE_REPLACED = 4001  # a newer connection resumed this session
 #: Deck lists up to this long are checked on the event loop (a 75-card MTGO file: ~4 KiB).
-INLINE_DECK_CHARS = 12 * 1024
+INLINE_DECK_BYTES = 12 * 1024
 #: What a demo deck's name looks like (anything else is read as a deck list).
 _DEMO_NAME = re.compile(r"[a-z][a-z0-9-]*")
 CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the message rate
@@ -168,6 +174,8 @@ class _Connection:
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     record: _SessionRecord | None = None
     host: RoomHost | None = None
+    #: The client's address (Socket.address).
+    address: str = ""
     #: The quick-match queue this connection waits in (and until its room is settled).
     queued: tuple[DeckFormat, int] | None = None
     close_code: int = 0
@@ -207,6 +215,8 @@ class App:
         self._by_hash: dict[bytes, _SessionRecord] = {}
         #: Each account's one session.
         self._by_account: dict[str, _SessionRecord] = {}
+        #: Unstarted rooms created from each client address (per-address room limit).
+        self._waiting_rooms: dict[str, set[str]] = {}
         #: Who created each live room (the per-account room limit).
         self._creators: dict[str, Account] = {}
         self.matchmaking = MatchQueues()
@@ -282,6 +292,10 @@ class App:
                 conn.host = None
 
     def _room_closed(self, host: RoomHost) -> None:
+        for address, rooms in list(self._waiting_rooms.items()):
+            rooms.discard(host.room_id)
+            if not rooms:
+                del self._waiting_rooms[address]
         for rooms in self._match_rooms.values():
             rooms.discard(host.room_id)
         creator = self._creators.pop(host.room_id, None)
@@ -298,7 +312,8 @@ class App:
         send, receive = trio.open_memory_channel[bytes](self.limits.outbox_size)
         limits = self.limits
         conn = _Connection(next(self._ids), Session(), send, MessageLimiter(
-            limits.messages_per_second, limits.message_burst, limits.rate_strikes))
+            limits.messages_per_second, limits.message_burst, limits.rate_strikes),
+            address=sock.address)
         if self.stopping:
             await sock.close(CLOSE_SERVICE_RESTART, "server restarting")
             return
@@ -483,13 +498,17 @@ class App:
             account = self.accounts.by_name(name)
             stored = account.password_hash if account is not None and account.registered \
                 else ""
+            # Counted as a failure until it proves right, so attempts in flight together
+            # can't all slip under the limit.
+            attempt = self._login_failed(name)
             async with self._hashing:
                 ok = await trio.to_thread.run_sync(verify_password, stored, password)
             if not ok or account is None:
-                self._login_failed(name)
                 conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED,
                                        "unknown name or wrong password", rid))
                 return
+            with contextlib.suppress(ValueError):
+                self._login_failures.get(name_key(name), deque()).remove(attempt)
             account_token, ops = self.accounts.issue_token(account)
         elif request.token:
             found = self.accounts.by_token(request.token)
@@ -531,11 +550,14 @@ class App:
             return False
         return len(failures) >= self.limits.login_failures
 
-    def _login_failed(self, name: str) -> None:
+    def _login_failed(self, name: str) -> float:
+        """Count a failed (or not yet verified) sign-in with ``name``; returns its time."""
         failures = self._login_failures.setdefault(name_key(name), deque())
-        failures.append(trio.current_time())
+        now = trio.current_time()
+        failures.append(now)
         if len(failures) > self.limits.login_failures:
             failures.popleft()
+        return now
 
     async def _register(self, conn: _Connection, record: _SessionRecord, rid: int,
                         request: req.Register) -> None:
@@ -638,6 +660,18 @@ class App:
                 f"first (an unstarted room with nobody in it closes after "
                 f"{self.limits.room.idle_seconds:.0f} s)", rid))
             return
+        waiting = self._waiting_rooms.setdefault(conn.address, set())
+        for room_id in list(waiting):  # only rooms still waiting for their players count
+            host = self.lobby.hosts.get(room_id)
+            if host is None or host.room.game is not None:
+                waiting.discard(room_id)
+        per_address = self.limits.max_waiting_rooms_per_address
+        if len(waiting) >= per_address:
+            conn.reply(error_bytes(
+                mpb.ERROR_CODE_LIMIT_REACHED,
+                f"your address has {per_address} rooms waiting for players; fill or leave "
+                f"them first", rid))
+            return
         reserved: list[tuple[str, str]] = []
         for name in request.reserved:
             holder = self.accounts.by_name(name)
@@ -662,6 +696,7 @@ class App:
             return
         account.created_rooms.add(host.room_id)
         self._creators[host.room_id] = account
+        waiting.add(host.room_id)
         conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
             room=host.room.info(), invite_code=invite)).SerializeToString())
 
@@ -680,7 +715,7 @@ class App:
                                    f"demo decks {', '.join(demo_deck_names())}", rid))
             return False, None
         try:
-            if len(spec) <= INLINE_DECK_CHARS:
+            if len(spec.encode()) <= INLINE_DECK_BYTES:
                 return True, resolve(spec, fmt)
             async with self._deck_checks:
                 return True, await trio.to_thread.run_sync(resolve, spec, fmt)
@@ -741,8 +776,11 @@ class App:
                 return None
             if out.accepted:
                 conn.host = host
-                if conn.record is not None:
-                    conn.record.room_id = host.room_id
+                # The session's record (even if another connection took the session over
+                # meanwhile: the place is the session's, and comes back with it).
+                record = self._sessions.get(command.session_id)
+                if record is not None:
+                    record.room_id = host.room_id
                 if conn.conn_id not in self.conns:  # it closed meanwhile: leave again
                     host.notify(cmd.Disconnect(conn.conn_id))
             return out

@@ -267,6 +267,9 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
         help=f"rooms on this server (default {d.max_rooms})")
     add("--max-rooms-per-account", type=int, default=d.max_rooms_per_account,
         help=f"open rooms one account may have created (default {d.max_rooms_per_account})")
+    add("--max-waiting-rooms-per-address", type=int, default=d.max_waiting_rooms_per_address,
+        help=f"rooms waiting for players that connections from one address may have created "
+             f"(default {d.max_waiting_rooms_per_address})")
     add("--messages-per-second", type=float, default=d.messages_per_second,
         help=f"client messages per second per connection (default {d.messages_per_second:g})")
     add("--message-burst", type=int, default=d.message_burst,
@@ -304,7 +307,8 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
     from server.rooms.room import RoomConfig
 
     positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
-                "rate_strikes", "max_connections_per_address", "login_failures")
+                "rate_strikes", "max_connections_per_address", "login_failures",
+                "max_waiting_rooms_per_address")
     for name in positive:
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -320,6 +324,7 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
                       idle_seconds=args.idle_room_seconds)
     return Limits(outbox_size=args.outbox, send_timeout=args.send_timeout,
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
+                  max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,
                   messages_per_second=args.messages_per_second,
                   message_burst=args.message_burst, rate_strikes=args.rate_strikes,
                   max_connections_per_address=args.max_connections_per_address,

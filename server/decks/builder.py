@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from server.decks.model import MAX_COUNT, DeckList, Entry, FileFormat, clean_name, complete, quoted
 from server.decks.names import find_card, unknown_card
 
-_DIGITS = re.compile(r"\d+")
+_DIGITS = re.compile(r"\d{1,6}")  # longer can't be a count (and int() refuses 4,300+)
 #: Printings every format can write back; anything else is dropped (the card's own printing
 #: is used instead): printings are cosmetic and never change a game.
 _SET_CODE = re.compile(r"[A-Z0-9_]{1,10}")

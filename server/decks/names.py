@@ -44,12 +44,19 @@ def _plane_names() -> frozenset[str]:
     return frozenset(loose(name) for name in plane_pool())
 
 
+#: Longer than any card's name (the longest printed name has 141 characters): such a name
+#: is unknown without normalising it (NFKD can make one character eighteen).
+MAX_NAME = 160
+
+
 def find_card(name: str) -> CardDef | None:
     """The supported card ``name`` names, or None: the exact name, then its loose form,
     then (for ``Front // Back``) the front face's."""
     exact = card_pool().get(name)
     if exact is not None:
         return exact
+    if len(name) > MAX_NAME:
+        return None
     index = _loose_index()
     found = index.get(loose(name))
     if found is None and _FACES in name:

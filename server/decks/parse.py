@@ -63,7 +63,7 @@ def too_large(text: str) -> str | None:
     if size > MAX_DECK_BYTES:
         return (f"the deck list is {size} bytes long; at most {MAX_DECK_BYTES} bytes "
                 f"({MAX_DECK_BYTES // 1024} KiB) are accepted")
-    lines = text.count("\n") + 1
+    lines = len(text.splitlines())  # every line break Python knows, not only "\n"
     if lines > MAX_DECK_LINES:
         return f"the deck list has {lines} lines; at most {MAX_DECK_LINES} are accepted"
     return None

@@ -259,6 +259,18 @@ class Room:
             refuse(mpb.ERROR_CODE_GAME_OVER, "the game in this room is over")
             return
         seated = self._seat_of_session(cmd.session_id) or self._seat_of_account(cmd.account_id)
+        if seated is not None and not seated.left and seated.conn is None and \
+                not cmd.spectator and self.game is not None:
+            # The account's own seat, disconnected (a connection that took the session
+            # over just as this room accepted its older one): it is this player's again.
+            seated.conn, seated.session_id = cmd.conn, cmd.session_id
+            self._by_conn[cmd.conn] = seated
+            out.accepted = True
+            self._send(out, seated, mpb.ServerMessage(request_id=cmd.rid, joined=mpb.Joined(
+                room=self.info(), role=mpb.ROLE_PLAYER, seat=seated.seat)).SerializeToString())
+            self._snapshot_to(out, seated, 0, now)
+            self._everyone(out, self._presence())
+            return
         if seated is not None:
             refuse(mpb.ERROR_CODE_INVALID_ARGUMENT,
                    "you left this game (and conceded): you can't come back or watch it"

@@ -30,6 +30,9 @@ from server.app import App, SocketClosed
 log = logging.getLogger("manawire.transport")
 
 MAX_MESSAGE = 64 * 1024  # client messages are small; anything larger is refused
+#: Seconds a client has to complete its opening handshake (a handshake still unfinished
+#: holds a socket but no address slot, so it is dropped soon: half-open floods).
+OPEN_TIMEOUT = 3.0
 
 
 class WebSocket:
@@ -37,6 +40,8 @@ class WebSocket:
 
     def __init__(self, ws: ServerConnection) -> None:
         self._ws = ws
+        #: The client's address, as the per-address limits count it.
+        self.address = address_key(ws.remote_address)
 
     async def recv(self) -> bytes | str:
         try:
@@ -173,4 +178,4 @@ async def serve_app(app: App, host: str, port: int,
 
     await serve(handler, port, host=host, max_size=MAX_MESSAGE, compression=None,
                 process_request=_admitter(cap), create_connection=_CappedConnection,
-                task_status=task_status)
+                open_timeout=OPEN_TIMEOUT, task_status=task_status)

@@ -98,9 +98,19 @@ def test_oversized_text_is_refused_before_it_is_read() -> None:
                           "bytes (32 KiB) are accepted")
 
 
-def test_more_than_1000_lines_are_refused_before_they_are_read() -> None:
-    text = "1 x\n" * 1500
-    assert only(text) == "the deck list has 1501 lines; at most 1000 are accepted"
+@pytest.mark.parametrize("newline", ["\n", "\r", "\r\n", "\u2028", "\x0b"])
+def test_more_than_1000_lines_are_refused_before_they_are_read(newline: str) -> None:
+    text = f"1 x{newline}" * 1500
+    assert only(text) == "the deck list has 1500 lines; at most 1000 are accepted"
+
+
+@pytest.mark.parametrize("text", [
+    "9" * 5000 + " Shock",  # int() refuses over 4,300 digits: a problem, never a crash
+    '<Deck><Cards Quantity="' + "9" * 5000 + '" Sideboard="false" Name="Shock" /></Deck>',
+    "4 " + "\ufdfa" * 5000,  # a name NFKD would blow up eighteenfold: unknown at once
+])
+def test_absurd_counts_and_names_are_problems_not_crashes(text: str) -> None:
+    assert problems(text)
 
 
 #: Lines that made a backtracking pattern take quadratic time (seconds for 32 KiB, on the

@@ -424,3 +424,31 @@ async def test_a_quick_match_room_a_player_dropped_out_of_is_filled_by_the_next_
         assert (await _next(carl, "joined")).joined.seat == 1
         assert host.room.game is not None  # the game started: nobody is left waiting
         assert app.matchmaking.waiting(key) == 0
+
+
+async def test_free_guest_accounts_cant_fill_the_room_cap_from_one_address(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """Guests cost nothing, so rooms per account alone would let one client hold the
+    server's whole room cap: rooms waiting for players are also counted per address."""
+    async with running_app(tmp_path, Limits(max_waiting_rooms_per_address=5)) as app:
+        made = refused = 0
+        for i in range(4):  # four guests, four rooms each allowed per account
+            sock, _w = await _connect(app, f"spam{i}")
+            for _ in range(4):
+                reply = await sock.request(create_room=mpb.CreateRoom(name="spam"))
+                made += reply.HasField("room_created")
+                refused += reply.error.code == mpb.ERROR_CODE_LIMIT_REACHED
+        assert (made, refused) == (5, 11)
+        other = MemorySocket(address="198.51.100.7")
+        app.lobby.nursery.start_soon(app.handle_connection, other)
+        await other.request(**_hello("fair"))
+        assert (await _create(other)).room.room_id  # another address isn't affected
+        # A room whose game started no longer counts.
+        first = next(iter(app.lobby.rooms))
+        a, _w = await _connect(app, "a")
+        b, _w = await _connect(app, "b")
+        await _join(a, first)
+        await _join(b, first)
+        again, _w = await _connect(app, "again")
+        assert (await _create(again)).room.room_id

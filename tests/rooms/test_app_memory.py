@@ -18,7 +18,9 @@ from server.store.writer import StoreWriter
 class MemorySocket:
     """A :class:`server.app.Socket` over memory channels."""
 
-    def __init__(self, out_buffer: int = 1000, in_buffer: int = 100) -> None:
+    def __init__(self, out_buffer: int = 1000, in_buffer: int = 100,
+                 address: str = "memory") -> None:
+        self.address = address
         self.to_server, self._incoming = trio.open_memory_channel[bytes](in_buffer)
         self._outgoing, self.from_server = trio.open_memory_channel[bytes](out_buffer)
         self.closed: tuple[int, str] | None = None

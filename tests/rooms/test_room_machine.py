@@ -316,3 +316,20 @@ def test_resume_tokens_never_appear_in_a_commands_repr_which_failure_logs_show()
     welcome = mpb.Welcome(resume_token=secret).SerializeToString()
     assert secret not in repr(Reattach(1, 2, "s", "n", 3, "", welcome))
     assert secret not in repr(Resume(secret, 3))
+
+
+def test_an_accounts_disconnected_seat_is_given_back_to_its_join_and_never_to_another() -> None:
+    """A connection that took the account's session over as the room accepted the older
+    connection's join finds the seat held and disconnected: its JoinRoom gets it back (the
+    account's place), with a snapshot; another account's join never does."""
+    d = two_player_room()
+    d.do(Disconnect(1))
+    d.take(2)
+    out = d.do(Join(7, 9, "s-other", "p1", False, None, "a1"))
+    assert out.accepted and d.room.member_of(7) is d.room.seats[0]
+    got = d.take(7)
+    assert kinds(got)[:2] == ["joined", "snapshot"] and got[0].joined.seat == 0
+    assert kinds(d.take(2)) == ["presence"]
+    d.do(Disconnect(7))
+    out = d.do(Join(8, 10, "s-eve", "eve", False, None, "a-eve"))
+    assert not out.accepted and errors(d.take(8)) == [mpb.ERROR_CODE_ROOM_FULL]
