@@ -618,7 +618,8 @@ class App:
                          account_token: str = "", ops: Sequence[StoreOp] = (),
                          hello: bool = False) -> None:
         """Move ``record`` (and its place in a room) to ``conn``. A Resume is answered with
-        Resumed; a Hello with Welcome, or Resumed when it got a room place back."""
+        Resumed; a Hello with Resumed when the session was in a room that still exists (with
+        ``joined`` if the place came back), else with Welcome."""
         token = self._new_token(record, presented)
         await self.writer.write([*ops, record.row()])  # the new one survives a crash
         # No await from closing the older connection to queueing the Reattach: the room
