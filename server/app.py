@@ -47,7 +47,7 @@ from server.accounts import (
 )
 from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, DeckListError, resolve
-from server.ratelimit import MessageLimiter, Verdict
+from server.ratelimit import MessageLimiter, TokenBucket, Verdict
 from server.rooms import commands as cmd
 from server.rooms import session as req
 from server.rooms.commands import ConnId
@@ -113,6 +113,10 @@ class Limits:
     rate_strikes: int = 200
     #: Open connections one client address may hold; the handshake answers HTTP 503 past it.
     max_connections_per_address: int = 64
+    #: New guest accounts one client address may create: a burst, then this many a minute
+    #: (every credential-less Hello stores an account; a returning client shows its token).
+    guest_burst: int = 200
+    guests_per_minute: float = 60.0
     #: Failed sign-ins with one account name within ``login_window`` seconds after which
     #: more are refused unchecked until the window has passed (password guessing).
     login_failures: int = 5
@@ -222,6 +226,8 @@ class App:
         self.matchmaking = MatchQueues()
         #: Quick-match rooms by queue, until their game starts (see _open_match).
         self._match_rooms: dict[tuple[DeckFormat, int], set[str]] = {}
+        #: New guest accounts per client address (a token bucket each).
+        self._guest_buckets: dict[str, TokenBucket] = {}
         #: When the latest failed sign-ins with each name happened (password guessing).
         self._login_failures: dict[str, deque[float]] = {}
         #: Long deck lists are checked on a worker thread, one at a time.
@@ -441,6 +447,9 @@ class App:
             for key, failures in list(self._login_failures.items()):
                 if not failures or failures[-1] < cutoff:
                     del self._login_failures[key]
+            for address, bucket in list(self._guest_buckets.items()):
+                if bucket.tokens(now) >= bucket.burst:  # full again: forget it
+                    del self._guest_buckets[address]
             for record in list(self._sessions.values()):
                 if record.conn is None and record.room_id is None and \
                         now - record.idle_since >= self.limits.session_ttl:
@@ -519,6 +528,17 @@ class App:
                 return
             account = found
         else:
+            bucket = self._guest_buckets.get(conn.address)
+            if bucket is None:
+                bucket = self._guest_buckets[conn.address] = TokenBucket(
+                    self.limits.guests_per_minute / 60, self.limits.guest_burst)
+            if not bucket.take(trio.current_time()):
+                conn.reply(error_bytes(
+                    mpb.ERROR_CODE_RATE_LIMITED,
+                    f"too many new guest accounts from your address (at most "
+                    f"{self.limits.guests_per_minute:g} a minute): say Hello with your "
+                    f"account token", rid))
+                return
             account, account_token, ops = self.accounts.create_guest(request.name)
         existing = self._by_account.get(account.account_id)
         if existing is not None:

@@ -280,6 +280,11 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
     add("--max-connections-per-address", type=int, default=d.max_connections_per_address,
         help=f"open connections per client address; past it the handshake gets HTTP 503 "
              f"(default {d.max_connections_per_address})")
+    add("--guest-burst", type=int, default=d.guest_burst,
+        help=f"new guest accounts one address may create at once (default {d.guest_burst})")
+    add("--guests-per-minute", type=float, default=d.guests_per_minute,
+        help=f"new guest accounts per minute per address after the burst "
+             f"(default {d.guests_per_minute:g})")
     add("--login-failures", type=int, default=d.login_failures,
         help=f"failed sign-ins with one name per --login-window before more are refused "
              f"unchecked (default {d.login_failures})")
@@ -308,7 +313,7 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
 
     positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
                 "rate_strikes", "max_connections_per_address", "login_failures",
-                "max_waiting_rooms_per_address")
+                "max_waiting_rooms_per_address", "guest_burst")
     for name in positive:
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -316,9 +321,10 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
                  "login_window"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
-    if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0:
-        parser.error("--clock-seconds, --send-timeout and --messages-per-second must be "
-                     "positive")
+    if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0 \
+            or args.guests_per_minute <= 0:
+        parser.error("--clock-seconds, --send-timeout, --messages-per-second and "
+                     "--guests-per-minute must be positive")
     room = RoomConfig(clock_seconds=args.clock_seconds, max_spectators=args.max_spectators,
                       history=args.history, linger_seconds=args.linger_seconds,
                       idle_seconds=args.idle_room_seconds)
@@ -329,6 +335,7 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
                   message_burst=args.message_burst, rate_strikes=args.rate_strikes,
                   max_connections_per_address=args.max_connections_per_address,
                   login_failures=args.login_failures, login_window=args.login_window,
+                  guest_burst=args.guest_burst, guests_per_minute=args.guests_per_minute,
                   room=room)
 
 

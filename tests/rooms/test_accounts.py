@@ -452,3 +452,23 @@ async def test_free_guest_accounts_cant_fill_the_room_cap_from_one_address(
         await _join(b, first)
         again, _w = await _connect(app, "again")
         assert (await _create(again)).room.room_id
+
+
+async def test_new_guests_per_address_are_rate_limited_and_tokens_still_work(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """Every credential-less Hello stores an account: one address gets a burst of new
+    guests, then so many a minute; a client with its token is never refused."""
+    async with running_app(tmp_path, Limits(guest_burst=3, guests_per_minute=6)) as app:
+        welcomes = [(await _connect(app, f"g{i}"))[1] for i in range(3)]
+        assert all(w.HasField("welcome") for w in welcomes)
+        _s, refused = await _connect(app, "g3")
+        assert refused.error.code == mpb.ERROR_CODE_RATE_LIMITED
+        assert "account token" in refused.error.message
+        _s, back = await _connect(app, token=welcomes[0].welcome.account_token)
+        assert back.HasField("welcome")
+        other = MemorySocket(address="203.0.113.9")
+        app.lobby.nursery.start_soon(app.handle_connection, other)
+        assert (await other.request(**_hello("elsewhere"))).HasField("welcome")
+        await trio.sleep(10)  # one more a minute / 6 = every 10 s
+        assert (await _connect(app, "g4"))[1].HasField("welcome")
