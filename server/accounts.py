@@ -17,7 +17,6 @@ loop that serves rooms.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import re
 import secrets
@@ -28,7 +27,14 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from protocol.v1 import messages_pb2 as mpb
-from server.store.records import AccountRow, DropTokens, PutAccount, PutToken, StoreOp
+from server.store.records import (
+    AccountRow,
+    DropTokens,
+    PutAccount,
+    PutToken,
+    StoreOp,
+    secret_hash,
+)
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 MIN_NAME, MAX_NAME = 3, 24
@@ -51,11 +57,6 @@ class AccountError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-def token_hash(token: str) -> bytes:
-    """The stored form of a secret token (account or resume token)."""
-    return hashlib.sha256(token.encode()).digest()
 
 
 def name_key(name: str) -> str:
@@ -132,7 +133,7 @@ class Accounts:
         """The account holding ``token`` (None: unknown, forged or revoked)."""
         if not token or len(token) > MAX_TOKEN:
             return None
-        digest = token_hash(token)
+        digest = secret_hash(token)
         account = self._by_token.get(digest)
         if account is None:
             return None
@@ -163,7 +164,7 @@ class Accounts:
     def issue_token(self, account: Account) -> tuple[str, list[StoreOp]]:
         """A new secret token for ``account`` (its other tokens stay valid)."""
         token = secrets.token_urlsafe(32)
-        digest = token_hash(token)
+        digest = secret_hash(token)
         account.tokens.add(digest)
         self._by_token[digest] = account
         return token, [PutToken(digest, account.account_id)]

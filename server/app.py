@@ -20,7 +20,6 @@ room's own record.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import hmac
 import itertools
 import logging
@@ -42,7 +41,6 @@ from server.accounts import (
     check_new_credentials,
     hash_password,
     name_key,
-    token_hash,
     verify_password,
 )
 from server.cards import demo_deck_names
@@ -63,7 +61,14 @@ from server.rooms.session import (
     request_id_of,
 )
 from server.store import Store
-from server.store.records import AppendAction, DropSession, PutSession, RoomSettings, StoreOp
+from server.store.records import (
+    AppendAction,
+    DropSession,
+    PutSession,
+    RoomSettings,
+    StoreOp,
+    secret_hash,
+)
 from server.store.writer import StoreClosedError, StoreWriter
 
 log = logging.getLogger("manawire")
@@ -221,6 +226,7 @@ class App:
         self._by_account: dict[str, _SessionRecord] = {}
         #: Unstarted rooms created from each client address (per-address room limit).
         self._waiting_rooms: dict[str, set[str]] = {}
+        self._room_address: dict[str, str] = {}
         #: Who created each live room (the per-account room limit).
         self._creators: dict[str, Account] = {}
         self.matchmaking = MatchQueues()
@@ -298,10 +304,12 @@ class App:
                 conn.host = None
 
     def _room_closed(self, host: RoomHost) -> None:
-        for address, rooms in list(self._waiting_rooms.items()):
+        address = self._room_address.pop(host.room_id, None)
+        rooms = self._waiting_rooms.get(address or "")
+        if rooms is not None:
             rooms.discard(host.room_id)
             if not rooms:
-                del self._waiting_rooms[address]
+                del self._waiting_rooms[address or ""]
         for rooms in self._match_rooms.values():
             rooms.discard(host.room_id)
         creator = self._creators.pop(host.room_id, None)
@@ -486,7 +494,7 @@ class App:
         for digest in (record.token_hash, record.prev_hash):
             if self._by_hash.get(digest) is record:
                 del self._by_hash[digest]
-        record.token_hash, record.prev_hash = token_hash(token), presented
+        record.token_hash, record.prev_hash = secret_hash(token), presented
         self._by_hash[record.token_hash] = record
         if presented:
             self._by_hash[presented] = record
@@ -605,7 +613,7 @@ class App:
             record, token, account_token)).SerializeToString())
 
     def _find(self, token: str) -> _SessionRecord | None:
-        digest = token_hash(token)
+        digest = secret_hash(token)
         record = self._by_hash.get(digest)
         if record is None:
             return None
@@ -625,7 +633,7 @@ class App:
                 self._resume_failed(conn, rid)  # voided by the resume that went first
                 return
             await self._take_over(conn, rid, record, request.last_state_id,
-                                  presented=token_hash(request.token))
+                                  presented=secret_hash(request.token))
 
     @staticmethod
     def _resume_failed(conn: _Connection, rid: int) -> None:
@@ -706,7 +714,7 @@ class App:
                 return
             reserved.append((holder.account_id, holder.name))
         invite = secrets.token_urlsafe(16)
-        settings = RoomSettings(request.private, hashlib.sha256(invite.encode()).digest(),
+        settings = RoomSettings(request.private, secret_hash(invite),
                                 request.spectate, request.format.value, tuple(reserved),
                                 account.account_id)
         try:
@@ -718,6 +726,7 @@ class App:
         account.created_rooms.add(host.room_id)
         self._creators[host.room_id] = account
         waiting.add(host.room_id)
+        self._room_address[host.room_id] = conn.address
         conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
             room=host.room.info(), invite_code=invite)).SerializeToString())
 

@@ -20,7 +20,6 @@ it missed.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 from collections import deque
@@ -57,6 +56,7 @@ from server.store.records import (
     GameRecord,
     RoomSettings,
     Spectate,
+    secret_hash,
 )
 from server.view import SPECTATOR
 from server.view.pipeline import ViewPipeline
@@ -344,7 +344,7 @@ class Room:
 
     def _invited(self, cmd: Join) -> bool:
         """Whether the client presented this room's invite code (constant time)."""
-        presented = hashlib.sha256(cmd.invite_code.encode()).digest()
+        presented = secret_hash(cmd.invite_code)
         return bool(cmd.invite_code) and bool(self.settings.invite_hash) and \
             hmac.compare_digest(presented, self.settings.invite_hash)
 

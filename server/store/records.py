@@ -4,10 +4,17 @@ the games and sessions read back. No database here, so a room (sans-I/O) can bui
 from __future__ import annotations
 
 import enum
+import hashlib
 import json
 from dataclasses import dataclass, field
 
 from server.engine.actions import Action
+
+
+def secret_hash(secret: str) -> bytes:
+    """The stored form of a secret the server hands out (account token, resume token,
+    invite code): its SHA-256. Each has 96 or more random bits, so a fast hash suffices."""
+    return hashlib.sha256(secret.encode()).digest()
 
 
 class Spectate(enum.StrEnum):
