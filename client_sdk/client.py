@@ -346,11 +346,13 @@ class Client:
 
     async def create_room(self, name: str, seats: int = 2, clock_seconds: int = 0, *,
                           private: bool = False,
-                          spectate: mpb.Spectate = mpb.SPECTATE_ALLOWED,
+                          spectate: mpb.Spectate = mpb.SPECTATE_UNSPECIFIED,
                           deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED,
                           reserved: tuple[str, ...] = ()) -> mpb.RoomInfo:
         """Create a room; returns its info (join it to take a seat). Its invite code is
-        kept in :attr:`invite_codes` (give it to the players of a private room)."""
+        kept in :attr:`invite_codes` (give it to the players of a private room).
+        ``spectate`` unspecified lets the server choose: anyone may watch a public room, a
+        private one only with its code."""
         reply = await self.request(mpb.ClientMessage(create_room=mpb.CreateRoom(
             name=name, seats=seats, clock_seconds=clock_seconds, private=private,
             spectate=spectate, format=deck_format, reserved=reserved)))

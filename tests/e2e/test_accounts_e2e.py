@@ -100,3 +100,18 @@ async def test_a_token_brings_the_same_account_back_and_a_bad_deck_names_its_lin
                 async with Client.connect(url, token="forged-" + token[7:]):
                     pass
             assert bad.value.code == mpb.ERROR_CODE_UNAUTHENTICATED
+
+
+async def test_a_private_room_made_with_the_sdk_defaults_is_watched_only_with_its_code(
+    tmp_path: Path,
+) -> None:
+    with trio.fail_after(60):
+        async with serving(tmp_path) as (_app, url), Client.connect(url, "ann") as ann, \
+                Client.connect(url, "eve") as eve:
+            room = await ann.create_room("private", private=True)
+            assert room.spectate == mpb.SPECTATE_INVITE
+            with pytest.raises(ServerError) as refused:
+                await eve.join(room.room_id, spectator=True)
+            assert refused.value.code == mpb.ERROR_CODE_FORBIDDEN
+            code = ann.invite_codes[room.room_id]
+            assert (await eve.join(room.room_id, spectator=True, invite_code=code)).seat == -1
