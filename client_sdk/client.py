@@ -11,6 +11,7 @@ decision that is current after the resume is sent again, so a bot simply answers
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import cast
@@ -46,6 +47,10 @@ class ServerError(Exception):
         self.details = list(details or ())
 
 
+class ProtocolError(Exception):
+    """The server sent something this client can't read."""
+
+
 class ConnectionLostError(Exception):
     """The connection dropped and could not be resumed (or a request's reply was lost in
     a drop: the request may or may not have been performed)."""
@@ -69,8 +74,13 @@ class Client:
     """
 
     def __init__(self, url: str, name: str, nursery: trio.Nursery, *,
-                 reconnect: bool = True, token: str = "") -> None:
+                 reconnect: bool = True, token: str = "", batched: bool = True) -> None:
         self.url = url
+        #: Ask for batched frames (Hello.batched); :attr:`batching`: the server agreed.
+        self.batched = batched
+        self.batching = False
+        #: Messages of a received ServerBatch frame not processed yet.
+        self._queued: deque[bytes] = deque()
         self.name = name
         #: The account's long-lived secret (given, or issued by the server to a new guest
         #: or on login): keep it to come back as the same account.
@@ -114,19 +124,21 @@ class Client:
     @classmethod
     @asynccontextmanager
     async def connect(cls, url: str, name: str = "player", *, token: str = "",
-                      login: tuple[str, str] | None = None, reconnect: bool = True
-                      ) -> AsyncIterator[Client]:
+                      login: tuple[str, str] | None = None, reconnect: bool = True,
+                      batched: bool = True) -> AsyncIterator[Client]:
         """Connect to ``url`` and say hello: as the account holding ``token``, as a
         registered account (``login``: name and password), or else as a new guest account
         named ``name`` (its token is then in :attr:`account_token`). With ``reconnect``
-        (the default) the client resumes by itself after a drop."""
+        (the default) the client resumes by itself after a drop. ``batched`` (the default)
+        asks the server for ServerBatch frames (several messages per frame)."""
         try:
             async with trio.open_nursery() as nursery:
-                client = cls(url, name, nursery, reconnect=reconnect, token=token)
+                client = cls(url, name, nursery, reconnect=reconnect, token=token,
+                             batched=batched)
                 try:
                     client._ws = await client._open()
                     hello = mpb.Hello(protocol_version=PROTOCOL_VERSION, display_name=name,
-                                      account_token=token)
+                                      account_token=token, batched=batched)
                     if login is not None:
                         hello.login.name, hello.login.password = login
                     reply = await client.request(mpb.ClientMessage(hello=hello))
@@ -197,6 +209,8 @@ class Client:
         self._epoch += 1
         self.decision = None  # the decision current after the resume is sent again
         old, self._ws = self._ws, None
+        self.batching = False
+        self._queued.clear()  # the rest of a batch from the old connection: resent if needed
         if old is not None:
             with trio.move_on_after(1):
                 await old.aclose()
@@ -207,7 +221,7 @@ class Client:
                 ws = await self._open()
                 msg = mpb.ClientMessage(resume=mpb.Resume(
                     protocol_version=PROTOCOL_VERSION, resume_token=self.resume_token,
-                    last_state_id=self.mirror.state_id))
+                    last_state_id=self.mirror.state_id, batched=self.batched))
                 await ws.send(msg.SerializeToString())
                 data = await ws.recv()
             except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
@@ -224,18 +238,21 @@ class Client:
                     # nothing was lost, so start a new one.
                     await ws.send(mpb.ClientMessage(hello=mpb.Hello(
                         protocol_version=PROTOCOL_VERSION, display_name=self.name,
-                        account_token=self.account_token)).SerializeToString())
+                        account_token=self.account_token, batched=self.batched)
+                    ).SerializeToString())
                     answer = mpb.ServerMessage.FromString(await ws.recv())  # type: ignore[arg-type]
                     if answer.HasField("error"):
                         await ws.aclose()
                         raise ConnectionLostError(f"hello refused: {answer.error.message}")
                     self._welcomed(answer.welcome)
+                    self.batching = answer.welcome.batched
                     self._ws = ws
                     return
                 await ws.aclose()
                 raise ConnectionLostError(f"resume refused: {reply.error.message}")
             resumed = reply.resumed
             self._took_over(resumed)
+            self.batching = resumed.welcome.batched
             self.resumes += 1
             self.missed_deltas += resumed.deltas
             self.resume_snapshots += int(resumed.snapshot)
@@ -280,13 +297,18 @@ class Client:
     async def next_message(self) -> mpb.ServerMessage:
         """Receive one message and fold it into the mirror and the pending decision
         (resuming first if the connection dropped)."""
-        while True:
+        while not self._queued:
             ws = self._ws
             if ws is None:
                 raise ConnectionLostError("not connected")
             try:
                 data = await ws.recv()
-                break
+                frame = data if isinstance(data, bytes) else data.encode()
+                if self.batching:
+                    self._queued.extend(split_batch(frame))
+                else:
+                    self._queued.append(frame)
+                continue
             except ConnectionClosed as exc:
                 if not self._resumable(exc):
                     raise
@@ -294,12 +316,15 @@ class Client:
                 if self._requesting is not None:  # its reply is lost: don't wait for it
                     raise ConnectionLostError("the connection dropped before the reply") \
                         from exc
-        raw = data if isinstance(data, bytes) else data.encode()
+        raw = self._queued.popleft()
         if self.on_raw is not None:
             self.on_raw(raw)
         msg = mpb.ServerMessage()
         msg.ParseFromString(raw)
         body = msg.WhichOneof("body")
+        if (body == "welcome" and msg.welcome.batched) or \
+                (body == "resumed" and msg.resumed.welcome.batched):
+            self.batching = True  # every later frame is a ServerBatch
         if body == "snapshot":
             self.mirror.load_snapshot(msg.snapshot)
             self.room_id = msg.snapshot.room_id
@@ -442,3 +467,29 @@ class Client:
     async def concede(self) -> None:
         """Concede the game (rule 104.3a)."""
         await self._send(mpb.ClientMessage(concede=mpb.ConcedeGame()))
+
+
+def split_batch(frame: bytes) -> list[bytes]:
+    """The serialized ServerMessages of a serialized ServerBatch frame, exactly as sent
+    (each is field 1, length-delimited: tag 0x0A, a varint length, the bytes)."""
+    out = []
+    i, end = 0, len(frame)
+    while i < end:
+        if frame[i] != 0x0A:
+            raise ProtocolError(f"a ServerBatch frame holds field tag {frame[i]:#x} at {i}")
+        i += 1
+        length = shift = 0
+        while True:
+            if i >= end or shift > 35:
+                raise ProtocolError("a ServerBatch frame ends inside a length")
+            byte = frame[i]
+            i += 1
+            length |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                break
+        if i + length > end:
+            raise ProtocolError("a ServerBatch frame ends inside a message")
+        out.append(frame[i:i + length])
+        i += length
+    return out

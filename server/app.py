@@ -70,6 +70,7 @@ from server.store.records import (
     secret_hash,
 )
 from server.store.writer import StoreClosedError, StoreWriter
+from server.transport.batch import Batcher
 
 log = logging.getLogger("manawire")
 
@@ -189,6 +190,9 @@ class _Connection:
     queued: tuple[DeckFormat, int] | None = None
     close_code: int = 0
     close_reason: str = ""
+    #: The client's latest Hello or Resume asked for ServerBatch frames; the writer starts
+    #: batching after it has sent the Welcome or Resumed that confirms it.
+    batch_requested: bool = False
 
     def close(self, code: int, reason: str) -> None:
         """Disconnect this client with a close code (the first reason given wins)."""
@@ -476,10 +480,11 @@ class App:
         with contextlib.suppress(StoreClosedError):  # shutting down: recovery prunes it
             await self.writer.write([DropSession(session_id)])
 
-    def _welcome(self, record: _SessionRecord, token: str, account_token: str = ""
-                 ) -> mpb.Welcome:
+    @staticmethod
+    def _welcome(conn: _Connection, record: _SessionRecord, token: str,
+                 account_token: str = "") -> mpb.Welcome:
         account = record.account
-        return mpb.Welcome(protocol_version=PROTOCOL_VERSION,
+        return mpb.Welcome(protocol_version=PROTOCOL_VERSION, batched=conn.batch_requested,
                            server_version=server.__version__, session_id=record.session_id,
                            resume_token=token, account_token=account_token,
                            account=mpb.Account(account_id=account.account_id,
@@ -502,6 +507,7 @@ class App:
 
     # ---- accounts and sessions
     async def _hello(self, conn: _Connection, rid: int, request: req.Hello) -> None:
+        conn.batch_requested = request.batched
         ops: list[StoreOp] = []
         account_token = ""
         if request.login is not None:
@@ -564,7 +570,7 @@ class App:
         conn.record, record.conn = record, conn
         await self.writer.write([*ops, record.row()])  # the tokens survive a crash from now on
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
-            record, token, account_token)).SerializeToString())
+            conn, record, token, account_token)).SerializeToString())
 
     def _login_throttled(self, name: str) -> bool:
         failures = self._login_failures.get(name_key(name))
@@ -602,7 +608,7 @@ class App:
         conn.session.established(record.session_id, account.name)
         await self.writer.write([*ops, record.row()])
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
-            record, "")).SerializeToString())
+            conn, record, "")).SerializeToString())
 
     async def _revoke(self, conn: _Connection, record: _SessionRecord, rid: int) -> None:
         async with record.lock:
@@ -610,7 +616,7 @@ class App:
             token = self._new_token(record)  # the old resume tokens are void too
             await self.writer.write([*ops, record.row()])
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
-            record, token, account_token)).SerializeToString())
+            conn, record, token, account_token)).SerializeToString())
 
     def _find(self, token: str) -> _SessionRecord | None:
         digest = secret_hash(token)
@@ -622,6 +628,7 @@ class App:
         return record if current or previous else None
 
     async def _resume(self, conn: _Connection, rid: int, request: req.Resume) -> None:
+        conn.batch_requested = request.batched
         record = self._find(request.token)
         if record is None:
             self._resume_failed(conn, rid)
@@ -658,7 +665,7 @@ class App:
             old.close(CLOSE_REPLACED, "replaced by a newer connection of this account")
         conn.session.established(record.session_id, record.name)
         conn.record, record.conn = record, conn
-        welcome = self._welcome(record, token, account_token)
+        welcome = self._welcome(conn, record, token, account_token)
         host = self.lobby.hosts.get(record.room_id) if record.room_id else None
         if host is not None:
             out = await self._settle(conn, host, cmd.Reattach(
@@ -916,14 +923,21 @@ class App:
 
     async def _writer(self, sock: Socket, receive: trio.MemoryReceiveChannel[bytes],
                       conn: _Connection) -> None:
-        """Send queued messages in order; a send that takes too long drops the client."""
+        """Send queued messages in order; a send that takes too long drops the client.
+
+        A batched connection (see :class:`server.transport.batch.Batcher`) gets, after its
+        Welcome or Resumed, one ServerBatch frame per wake-up holding every message ready
+        for it -- a room's delta, decision and clocks for one action travel together."""
+        batcher = Batcher()
         async with receive:
-            async for data in receive:
-                with trio.move_on_after(self.limits.send_timeout) as scope:
-                    try:
-                        await sock.send(data)
-                    except SocketClosed:
-                        return  # the reader sees the closed socket too and ends the connection
-                if scope.cancelled_caught:
-                    conn.close(CLOSE_TOO_SLOW, "client too slow: send timed out")
-                    return
+            async for first in receive:
+                frames = batcher.frames(first, receive, conn.batch_requested)
+                for frame in frames:
+                    with trio.move_on_after(self.limits.send_timeout) as scope:
+                        try:
+                            await sock.send(frame)
+                        except SocketClosed:
+                            return  # the reader sees the closed socket too and ends it
+                    if scope.cancelled_caught:
+                        conn.close(CLOSE_TOO_SLOW, "client too slow: send timed out")
+                        return

@@ -80,16 +80,18 @@ ERROR_CODE_RATE_LIMITED: ErrorCode
 ERROR_CODE_INVALID_DECK: ErrorCode
 
 class Hello(_message.Message):
-    __slots__ = ("protocol_version", "display_name", "account_token", "login")
+    __slots__ = ("protocol_version", "display_name", "account_token", "login", "batched")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LOGIN_FIELD_NUMBER: _ClassVar[int]
+    BATCHED_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     display_name: str
     account_token: str
     login: Login
-    def __init__(self, protocol_version: _Optional[int] = ..., display_name: _Optional[str] = ..., account_token: _Optional[str] = ..., login: _Optional[_Union[Login, _Mapping]] = ...) -> None: ...
+    batched: bool
+    def __init__(self, protocol_version: _Optional[int] = ..., display_name: _Optional[str] = ..., account_token: _Optional[str] = ..., login: _Optional[_Union[Login, _Mapping]] = ..., batched: _Optional[bool] = ...) -> None: ...
 
 class Login(_message.Message):
     __slots__ = ("name", "password")
@@ -110,20 +112,22 @@ class Account(_message.Message):
     def __init__(self, account_id: _Optional[str] = ..., name: _Optional[str] = ..., registered: _Optional[bool] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("protocol_version", "server_version", "session_id", "resume_token", "account", "account_token")
+    __slots__ = ("protocol_version", "server_version", "session_id", "resume_token", "account", "account_token", "batched")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     SERVER_VERSION_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BATCHED_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     server_version: str
     session_id: str
     resume_token: str
     account: Account
     account_token: str
-    def __init__(self, protocol_version: _Optional[int] = ..., server_version: _Optional[str] = ..., session_id: _Optional[str] = ..., resume_token: _Optional[str] = ..., account: _Optional[_Union[Account, _Mapping]] = ..., account_token: _Optional[str] = ...) -> None: ...
+    batched: bool
+    def __init__(self, protocol_version: _Optional[int] = ..., server_version: _Optional[str] = ..., session_id: _Optional[str] = ..., resume_token: _Optional[str] = ..., account: _Optional[_Union[Account, _Mapping]] = ..., account_token: _Optional[str] = ..., batched: _Optional[bool] = ...) -> None: ...
 
 class Register(_message.Message):
     __slots__ = ("name", "password")
@@ -138,14 +142,16 @@ class RevokeTokens(_message.Message):
     def __init__(self) -> None: ...
 
 class Resume(_message.Message):
-    __slots__ = ("protocol_version", "resume_token", "last_state_id")
+    __slots__ = ("protocol_version", "resume_token", "last_state_id", "batched")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LAST_STATE_ID_FIELD_NUMBER: _ClassVar[int]
+    BATCHED_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     resume_token: str
     last_state_id: int
-    def __init__(self, protocol_version: _Optional[int] = ..., resume_token: _Optional[str] = ..., last_state_id: _Optional[int] = ...) -> None: ...
+    batched: bool
+    def __init__(self, protocol_version: _Optional[int] = ..., resume_token: _Optional[str] = ..., last_state_id: _Optional[int] = ..., batched: _Optional[bool] = ...) -> None: ...
 
 class Resumed(_message.Message):
     __slots__ = ("welcome", "joined", "deltas", "snapshot")
@@ -374,6 +380,12 @@ class ClientMessage(_message.Message):
     request_snapshot: RequestSnapshot
     concede: ConcedeGame
     def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., register: _Optional[_Union[Register, _Mapping]] = ..., revoke_tokens: _Optional[_Union[RevokeTokens, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., quick_match: _Optional[_Union[QuickMatch, _Mapping]] = ..., cancel_quick_match: _Optional[_Union[CancelQuickMatch, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ...) -> None: ...
+
+class ServerBatch(_message.Message):
+    __slots__ = ("messages",)
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[ServerMessage]
+    def __init__(self, messages: _Optional[_Iterable[_Union[ServerMessage, _Mapping]]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
     __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "snapshot", "delta", "decision", "clocks", "presence", "error")

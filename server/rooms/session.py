@@ -52,6 +52,8 @@ class Hello:
     name: str
     token: str = field(default="", repr=False)  # secrets: never in a log line
     login: tuple[str, str] | None = field(default=None, repr=False)
+    #: The client asked for ServerBatch frames after the Welcome (Hello.batched).
+    batched: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,8 @@ class Resume:
 
     token: str = field(repr=False)  # a secret: never in a log line
     last_state_id: int = 0
+    #: As Hello.batched.
+    batched: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,10 +241,12 @@ class Session:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                                    "give an account_token or a login, not both", rid)
             if hello.HasField("login"):
-                return rid, Hello("", login=(hello.login.name, hello.login.password))
+                return rid, Hello("", login=(hello.login.name, hello.login.password),
+                                  batched=hello.batched)
             if hello.account_token:
-                return rid, Hello("", token=hello.account_token)
-            return rid, Hello(_clean_name(hello.display_name, MAX_NAME, "display_name", rid))
+                return rid, Hello("", token=hello.account_token, batched=hello.batched)
+            return rid, Hello(_clean_name(hello.display_name, MAX_NAME, "display_name", rid),
+                              batched=hello.batched)
         if body == "resume":
             if self.ready:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
@@ -253,7 +259,7 @@ class Session:
             token = msg.resume.resume_token
             if not token or len(token) > MAX_TOKEN:
                 raise SessionError(mpb.ERROR_CODE_RESUME_FAILED, "unknown resume token", rid)
-            return rid, Resume(token, msg.resume.last_state_id)
+            return rid, Resume(token, msg.resume.last_state_id, msg.resume.batched)
         if not self.ready:
             raise SessionError(mpb.ERROR_CODE_NOT_READY, "send Hello (or Resume) first", rid)
         return rid, self._request(msg, body, rid)

@@ -214,8 +214,9 @@ class HarnessClient(Client):
     and refusing to go on silently after a resume that lost its room."""
 
     def __init__(self, url: str, name: str, nursery: trio.Nursery, *,
-                 reconnect: bool = True, token: str = "") -> None:
-        super().__init__(url, name, nursery, reconnect=reconnect, token=token)
+                 reconnect: bool = True, token: str = "", batched: bool = True) -> None:
+        super().__init__(url, name, nursery, reconnect=reconnect, token=token,
+                         batched=batched)
         self.recorder = RecordingMirror()
         self.mirror = self.recorder
         self.close_codes: list[int | None] = []
