@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 DATA_DIR ?= var
 
-.PHONY: serve test lint typecheck proto proto-check pytest bots clean
+.PHONY: serve test lint typecheck proto proto-check pytest soak bots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ proto-check: $(VENV)/.installed-test
 
 pytest: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+# The full 1,000-game random soak (the default run plays a fixed tenth of it).
+soak: $(VENV)/.installed-test
+	$(BIN)/python -m pytest --soak tests/engine/test_simulation.py
 
 proto: $(VENV)/.installed-test
 	$(BIN)/python -m tools.genproto

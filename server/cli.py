@@ -91,11 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--games", type=int, default=200, help="number of games (default 200)")
     sim.add_argument("--players", type=int, default=2, help="players per game, 2-8 (default 2)")
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    sim.add_argument("--deck", action="append", default=None,
-                     help="demo deck to draw from (repeatable; default: all demo decks)")
-    sim.add_argument("--seat-deck", action="append", default=None,
-                     help="the deck of each seat in order (repeatable, one per player): "
-                          "fixes the decks instead of drawing them")
+    sim.add_argument("--deck", action="append", default=None, metavar="NAME|FILE",
+                     help="a demo deck name or a deck list file (any supported format): once, "
+                          "every seat plays it; --players times, seat i plays the i-th; with "
+                          "--all-pairings, the pool of decks (default: decks drawn at random "
+                          "from all demo decks)")
     sim.add_argument("--all-pairings", action="store_true",
                      help="play --games games at every table of --players decks (each "
                           "multiset of the demo decks, or of --deck; for 2 players every "
@@ -108,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--concede-rate", type=float, default=0.0,
                      help="chance before each action that a random player concedes "
                           "(default 0)")
+    sim.add_argument("--profile", metavar="FILE", type=Path, default=None,
+                     help="run under cProfile: write the stats to FILE (pstats format) and "
+                          "print the top 15 functions by cumulative time to stderr")
     bench = sub.add_parser("bench-protocol",
                            help="measure delta and snapshot sizes and delta build time")
     bench.add_argument("--games", type=int, default=5, help="number of games (default 5)")
@@ -341,33 +344,71 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
 
 def _sim(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from server.cards import demo_deck_names
-    from server.sim import SimOptions, simulate, simulate_tables
+    from server.decks import DeckFormat, DeckListError, resolve
+    from server.sim import DeckSpec, SimDeck, SimOptions, SimReport, simulate, simulate_tables
+
+    def deck(value: str) -> DeckSpec:
+        """A ``--deck`` value: a demo deck name as is, or the deck of a deck list file --
+        read as ``bots --deck`` reads it (:func:`_deck_arg`) and resolved as a room resolves
+        a deck (:func:`server.decks.resolve`), checked as a limited deck (rule 100.2b: at
+        least 40 cards, any number of copies, every card known and supported), labelled
+        with its path."""
+        if value in names:
+            return value
+        try:
+            text = _deck_arg(parser, value, names)
+        except (OSError, UnicodeDecodeError) as exc:
+            parser.error(f"--deck {value}: can't read the file: {exc}")
+        try:
+            resolved = resolve(text, DeckFormat.LIMITED)
+        except DeckListError as exc:
+            problems = "\n".join(f"  {line}" for line in str(exc).splitlines())
+            parser.error(f"--deck {value}: the deck list can't be played:\n{problems}")
+        return SimDeck(value, resolved.main, resolved.sideboard)
 
     if args.games < 1:
         parser.error("--games must be at least 1")
     if not 2 <= args.players <= 8:
         parser.error("--players must be between 2 and 8")
-    unknown = sorted(set(args.deck or []) - set(demo_deck_names())
-                     | set(args.seat_deck or []) - set(demo_deck_names()))
-    if unknown:
-        parser.error(f"unknown deck(s) {unknown}; choose from {demo_deck_names()}")
-    if args.seat_deck is not None and len(args.seat_deck) != args.players:
-        parser.error(f"--seat-deck given {len(args.seat_deck)} times for {args.players} "
-                     "players")
-    if args.seat_deck is not None and args.all_pairings:
-        parser.error("--seat-deck and --all-pairings don't go together")
     if args.check_views and args.no_encode:
         parser.error("--check-views needs the views: drop --no-encode")
     if not 0.0 <= args.concede_rate <= 1.0:
         parser.error("--concede-rate must be between 0 and 1")
+    if args.profile is not None and not args.profile.parent.is_dir():
+        parser.error(f"--profile: no directory {str(args.profile.parent)!r} to write "
+                     f"{str(args.profile)!r} in")
+    names = demo_deck_names()
+    decks = [deck(value) for value in args.deck or []]
+    seat_decks: list[DeckSpec] | None = None
+    if decks and not args.all_pairings:
+        if len(decks) == 1:
+            seat_decks = decks * args.players
+        elif len(decks) == args.players:
+            seat_decks = decks
+        else:
+            parser.error(f"--deck given {len(decks)} times for {args.players} players: give "
+                         f"it once (every seat plays it), {args.players} times (seat i plays "
+                         "the i-th) or add --all-pairings (a pool of decks)")
     options = SimOptions(encode=not args.no_encode, check_views=args.check_views,
                          concede_rate=args.concede_rate)
-    if args.all_pairings:
-        report = simulate_tables(args.games, args.seed, args.players, args.deck,
-                                 options=options)
+
+    def run() -> SimReport:
+        if args.all_pairings:
+            return simulate_tables(args.games, args.seed, args.players, decks or None,
+                                   options=options)
+        return simulate(args.games, args.seed, args.players, seat_decks=seat_decks,
+                        options=options)
+
+    if args.profile is None:
+        report = run()
     else:
-        report = simulate(args.games, args.seed, args.players, args.deck,
-                          seat_decks=args.seat_deck, options=options)
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        report = profiler.runcall(run)
+        profiler.dump_stats(args.profile)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(15)
     print(report.to_json(), flush=True)
     for failure in report.failures[:5]:
         print(failure, file=sys.stderr)

@@ -175,6 +175,13 @@ def legal_actions(game: Game, seat: int) -> tuple[Action, ...]:
     return pending.options
 
 
+def priority_options(game: Game, seat: int) -> tuple[Action, ...]:
+    """The options of a priority decision for ``seat`` in the game's current state, built by
+    the engine's own option builder without changing the game: while ``seat``'s priority
+    decision is pending it equals that decision's options. (``manawire sim`` times it.)"""
+    return _priority_options(game, seat)
+
+
 def apply(game: Game, seat: int, action: Action) -> list[Event]:
     """Apply ``seat``'s action and run the game until the next decision.
 
