@@ -26,12 +26,13 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         if kind is TargetKind.INSTANT_OR_SORCERY_SPELL:
             return not obj.is_ability and not obj.card.is_permanent_card
         return kind in (TargetKind.SPELL, TargetKind.SPELL_OR_CREATURE) and not obj.is_ability
-    if obj.zone is not Zone.BATTLEFIELD or kind in (TargetKind.SPELL,
-                                                       TargetKind.INSTANT_OR_SORCERY_SPELL):
+    if obj.zone is not Zone.BATTLEFIELD or not _is_kind(obj, kind):
         return False
-    if obj.has("Hexproof") and obj.controller != controller:
+    # (The type test above is the cheapest and the most selective: it goes first.)
+    if obj.controller != controller and obj.has("Hexproof"):
         return False
-    if source is not None and any(quality_of(source, q) for q in obj.card.protection):
+    if source is not None and obj.card.protection and \
+            any(quality_of(source, q) for q in obj.card.protection):
         return False
     if req.you_control and obj.controller != controller:
         return False
@@ -49,7 +50,14 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         return False
     if req.activated_this_turn and obj.activated_turn != game.turn:
         return False  # rule 700.10
+    return True
+
+
+def _is_kind(obj: GameObject, kind: TargetKind) -> bool:
+    """Whether a permanent is of the kind a target names (rule 115.1); spells are never."""
     card = obj.card
+    if kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL):
+        return False
     if kind in (TargetKind.ANY, TargetKind.CREATURE_OR_PLANESWALKER):
         return obj.is_creature or obj.is_planeswalker  # rule 115.4
     if kind in (TargetKind.CREATURE, TargetKind.SPELL_OR_CREATURE):

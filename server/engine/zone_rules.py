@@ -72,6 +72,9 @@ PLAY_LAND_FROM_GRAVEYARD = "play_land_from_graveyard"
 CAST_CREATURE_FROM_GRAVEYARD = "cast_creature_from_graveyard"
 #: "You may cast instant spells from among face-down cards in exile." (Test Hidden Cache)
 CAST_FROM_FACE_DOWN_EXILE = "cast_instants_from_face_down_exile"
+#: The restrictions that let a player play cards from outside their hand.
+_PERMISSIONS = frozenset({PLAY_FROM_TOP, CAST_FROM_GRAVEYARD, PLAY_LAND_FROM_GRAVEYARD,
+                          CAST_CREATURE_FROM_GRAVEYARD, CAST_FROM_FACE_DOWN_EXILE})
 
 _ZONES = {"hand": Zone.HAND, "battlefield": Zone.BATTLEFIELD, "graveyard": Zone.GRAVEYARD,
           "exile": Zone.EXILE, "library": Zone.LIBRARY}
@@ -381,10 +384,23 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
     caller checks timing and costs): the top card of their library (Future Sight), cards in
     their graveyard (Kess, Test Wayfinder, flashback, Test Grave Banner) and face-down
     exiled cards they may look at (Test Hidden Cache, 406.3b)."""
+    if not game.flashback_grants and not _grants_permission(game, seat):
+        return []  # the usual case, found in one pass over the battlefield
     return [*playable_in_library(game, seat), *castable_from_graveyard(game, seat),
             *playable_lands_in_graveyard(game, seat), *flashback_cards(game, seat),
             *creatures_castable_from_graveyard(game, seat),
             *castable_from_face_down_exile(game, seat)]
+
+
+def _grants_permission(game: Game, seat: int) -> bool:
+    """Whether a permanent ``seat`` controls gives them any permission to play cards from
+    outside their hand (the restrictions :func:`playable_elsewhere` looks for)."""
+    objects = game.objects
+    for i in game.battlefield:
+        obj = objects[i]
+        if obj.controller == seat and not _PERMISSIONS.isdisjoint(obj.restrictions):
+            return True
+    return False
 
 
 def castable_from_face_down_exile(game: Game, seat: int) -> list[str]:
