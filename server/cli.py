@@ -20,13 +20,22 @@ if TYPE_CHECKING:
 
 
 async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | None = None,
-                     durability: Durability = "process", grace: float = 10.0) -> None:
+                     durability: Durability = "process", grace: float = 10.0,
+                     gc_threshold: int | None = None) -> None:
     """Start the store, reload unfinished games, serve WebSockets until SIGTERM or SIGINT,
     then stop gracefully: freeze the rooms, close every client with 1012 (service restart),
-    commit the store and return within about ``grace`` seconds."""
+    commit the store and return within about ``grace`` seconds.
+
+    ``gc_threshold``: tune the garbage collector for serving (:mod:`server.gctune`: what
+    start-up made is frozen, young collections happen every ``gc_threshold`` allocations);
+    None leaves it as Python sets it. Either way every collection is timed and the figures
+    are printed as a ``gc {...}`` line when the server stops."""
+    from server import gctune
     from server.app import CLOSE_SERVICE_RESTART, App
     from server.store import Store
     from server.transport.ws import serve_app
+
+    monitor = gctune.GcMonitor()
 
     log = logging.getLogger("manawire")
     store = Store(data_dir / "manawire.sqlite3", durability)
@@ -36,6 +45,10 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
             async with trio.open_nursery() as nursery:
                 app = App(store, nursery, limits)
                 restored = app.recover()
+                if gc_threshold is not None:
+                    gctune.freeze_startup()
+                    gctune.set_threshold(gc_threshold)
+                monitor.start()
                 server = await nursery.start(serve_app, app, host, port)
                 sockets = [lst.socket.getsockname() for lst in server.listeners
                            if isinstance(lst, trio.SocketListener)]
@@ -51,9 +64,11 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                     await server.aclose(code=CLOSE_SERVICE_RESTART, reason="server restarting")
                 nursery.cancel_scope.cancel()
     finally:
+        monitor.stop()
         if app is not None:
             app.close()
         store.close()
+        print(monitor.line(), flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,9 +185,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "deck":
         return int(args.deck_main(args))
     if args.command == "serve":
+        if args.gc_threshold == 0 or args.gc_threshold < -1:
+            parser.error("--gc-threshold must be at least 1 (or -1: Python's own collector)")
         trio.run(partial(run_server, args.host, args.port, args.data_dir,
                          limits=_limits(parser, args), durability=args.durability,
-                         grace=args.grace))
+                         grace=args.grace,
+                         gc_threshold=None if args.gc_threshold < 0 else args.gc_threshold))
         return 0
     from client_sdk.bots import run_bot_games
 
@@ -256,6 +274,7 @@ def _account(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def _limit_options(serve: argparse.ArgumentParser) -> None:
+    from server import gctune
     from server.app import Limits
 
     d = Limits()
@@ -266,6 +285,10 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
              "also a power loss (an fsync per commit)")
     add("--grace", type=float, default=10.0,
         help="seconds SIGTERM/SIGINT waits for clients to close (default 10)")
+    add("--gc-threshold", type=int, default=gctune.DEFAULT_THRESHOLD,
+        help=f"garbage collection for serving: freeze what start-up made and collect the "
+             f"young generation every N allocations (default {gctune.DEFAULT_THRESHOLD}; "
+             f"-1: leave Python's collector as it is)")
     add("--max-rooms", type=int, default=d.max_rooms,
         help=f"rooms on this server (default {d.max_rooms})")
     add("--max-rooms-per-account", type=int, default=d.max_rooms_per_account,
