@@ -64,19 +64,24 @@ def refresh(game: Game) -> None:
 def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
     objects = game.objects
     statics: list[tuple[int, GameObject, StaticAbility]] = []
+    varies = False  # a characteristic-defining P/T or a sticker (the layers apply)
+    empty: frozenset[str] = frozenset()
     for obj in permanents:
         obj.controller = obj.base_controller
         obj.subtypes_now = None
         obj.keywords_now = None
-        obj.restrictions = frozenset()
-        for static in obj.card.statics:
-            statics.append((obj.timestamp, obj, static))  # rule 613.7a
+        obj.restrictions = empty
+        card = obj.card
+        if card.statics:
+            for static in card.statics:
+                statics.append((obj.timestamp, obj, static))  # rule 613.7a
+        if card.power_cda or obj.stickers:
+            varies = True
     for oid in [i for i in game.command if not objects[i].face_down]:  # 400.9, 708.2
         # Rules 311.4, 901.7: a face-up plane's statics work from there.
         for static in objects[oid].card.statics:
             statics.append((objects[oid].timestamp, objects[oid], static))
-    if not statics and not game.effects and not any(o.card.power_cda or o.stickers
-                                                     for o in permanents):
+    if not statics and not game.effects and not varies:
         for obj in permanents:
             obj.pt_now = None  # printed values and counters
         return

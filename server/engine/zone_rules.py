@@ -352,16 +352,19 @@ def refresh_revealed_tops(game: Game, events: list[Event]) -> None:
     the card seen before). Also ends the looks at face-down exiled cards that have all
     left exile (406.3). Called as the game advances, after the layers are applied."""
     # Rule 406.3: a look at face-down exiled cards ends once they have all left exile.
-    game.looks[:] = [lk for lk in game.looks if not lk.source.startswith(EXILE_LOOK)
-                     or any(i in game.objects for i in lk.ids)]
+    if game.looks:
+        game.looks[:] = [lk for lk in game.looks if not lk.source.startswith(EXILE_LOOK)
+                         or any(i in game.objects for i in lk.ids)]
     if game.casting is not None:
         return  # rule 401.5
     wanted: dict[int, str] = {}
     for oid in game.battlefield:
         obj = game.objects[oid]
+        if TOP_REVEALED not in obj.restrictions:
+            continue
         seat = obj.controller
         library = game.player(seat).library
-        if TOP_REVEALED in obj.restrictions and library and not game.players[seat].has_lost:
+        if library and not game.players[seat].has_lost:
             wanted[seat] = library[-1]
     for seat in sorted(game.revealed_tops):
         oid = game.revealed_tops[seat]

@@ -149,21 +149,32 @@ class Store:
             db = self._db
             db.execute("BEGIN")
             try:
+                actions: list[AppendAction] = []
                 for op in ops:
+                    if isinstance(op, AppendAction):
+                        actions.append(op)  # consecutive actions: one executemany
+                        continue
+                    if actions:
+                        self._append_actions(actions)
+                        actions = []
                     self._perform(op)
+                if actions:
+                    self._append_actions(actions)
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
 
+    def _append_actions(self, ops: Sequence[AppendAction]) -> None:
+        self._db.executemany(
+            "INSERT INTO actions (room_id, seq, seat, action, clocks) VALUES (?, ?, ?, ?, ?)",
+            [(op.room_id, op.seq, op.seat, json.dumps(action_to_json(op.action), sort_keys=True),
+              json.dumps([round(c, 3) for c in op.clocks])) for op in ops])
+
     def _perform(self, op: StoreOp) -> None:
         db = self._db
         if isinstance(op, AppendAction):
-            db.execute(
-                "INSERT INTO actions (room_id, seq, seat, action, clocks) VALUES (?, ?, ?, ?, ?)",
-                (op.room_id, op.seq, op.seat,
-                 json.dumps(action_to_json(op.action), sort_keys=True),
-                 json.dumps([round(c, 3) for c in op.clocks])))
+            self._append_actions([op])
         elif isinstance(op, CreateGame):
             db.execute(
                 "INSERT INTO games (room_id, name, seed, players, created, clock_seconds, "
