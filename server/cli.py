@@ -1,5 +1,5 @@
 """The ``manawire`` command line: ``serve``, ``bots``, ``account``, ``deck``, ``sim``,
-``scenario``, ``bench-protocol``, ``bench-store``."""
+``scenario``, ``bench-protocol``, ``bench-store``, ``bench-server``."""
 
 from __future__ import annotations
 
@@ -156,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     from server.decks.cli import register as register_deck
 
     register_deck(sub)
+    from server.benchload import register as register_bench_server
+
+    register_bench_server(sub)
     scenario = sub.add_parser("scenario", help="run rules scenario files")
     scenario.add_argument("paths", nargs="+", type=Path, help="scenario files or directories")
     args = parser.parse_args(argv)
@@ -178,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
 
         print(bench_protocol(args.games, args.seed, args.players).to_json(), flush=True)
         return 0
+    if args.command == "bench-server":
+        return int(args.bench_server_main(args))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     if args.command == "account":

@@ -48,9 +48,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         return False
     if req.opponent_controls and obj.controller == controller:
         return False
-    if req.activated_this_turn and obj.activated_turn != game.turn:
-        return False  # rule 700.10
-    return True
+    # Rule 700.10: "that was activated this turn".
+    return not (req.activated_this_turn and obj.activated_turn != game.turn)
 
 
 def _is_kind(obj: GameObject, kind: TargetKind) -> bool:

@@ -1,0 +1,264 @@
+"""``manawire bench-server``: the orchestrating process (see the package docstring).
+
+For each run, each ``--rooms`` R (in the order given, runs interleaved: 1,10,50,1,10,50,...)
+and each server target (interleaved too), it starts a **fresh** server with a fresh data
+directory (so no run inherits another's rooms, accounts or memory), runs the game driver
+against it in its own process, stops the server, then measures the echo baseline at the rate
+that run achieved, and prints one JSON line. The last line is the summary: medians across
+runs for each target and R.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from server.benchload.procs import (
+    ServerProcess,
+    Target,
+    default_cpus,
+    median,
+    raise_nofile,
+    run_helper,
+    serve_flags,
+)
+
+#: Seconds a helper may take beyond its setup time, warmup and window.
+HELPER_MARGIN = 60.0
+#: Figures the summary takes medians of.
+SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct",
+                "server_rss_kb", "driver_cpu_pct", "bytes_per_action",
+                "messages_per_action", "frames_per_action", "server_gc_longest_ms",
+                "echo_p50_ms", "echo_p99_ms", "p99_ratio")
+IDLE_SUMMARY_KEYS = ("kb_per_connection", "kb_per_silent_connection", "kb_per_hello",
+                     "kb_per_connection_from_fresh", "rss_after_kb", "open_s")
+
+
+def _rooms(value: str) -> list[int]:
+    try:
+        rooms = [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of numbers: {value!r}") from None
+    if not rooms or min(rooms) < 1:
+        raise argparse.ArgumentTypeError("give room counts of at least 1, e.g. 1,10,50")
+    return rooms
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``bench-server`` to a parser's subcommands; the parsed arguments'
+    ``bench_server_main`` runs it (``args.bench_server_main(args)`` -> exit code)."""
+    server_cpu, driver_cpu = default_cpus()
+    p = subparsers.add_parser(
+        "bench-server", help="load-benchmark a real server over loopback WebSockets",
+        description="Start the server as a subprocess and drive rooms of two bots against "
+                    "it from another process; print figures as JSON lines.")
+    p.add_argument("--rooms", type=_rooms, default=[1, 10, 50],
+                   help="room counts to measure in turn, e.g. 1,10,50 (default)")
+    p.add_argument("--seconds", type=float, default=10.0,
+                   help="length of each measuring window (default 10)")
+    p.add_argument("--warmup", type=float, default=None,
+                   help="seconds played before each window, not measured (default 2; "
+                        "paced: 2 s or two periods, whichever is longer)")
+    p.add_argument("--pace", type=float, default=0.0,
+                   help="actions per second per room (paced mode); 0: closed loop, every "
+                        "decision answered at once (default)")
+    p.add_argument("--runs", type=int, default=1,
+                   help="repeat every configuration this many times, interleaved; the "
+                        "summary gives medians (default 1)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the bots' choices")
+    p.add_argument("--deck", default="", help="demo deck name for every player (default: "
+                                              "the server's choice)")
+    p.add_argument("--no-batch", action="store_true",
+                   help="don't ask for batched frames (Hello.batched)")
+    p.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
+    p.add_argument("--idle", type=int, default=0, metavar="N",
+                   help="instead: open N idle connections (each says Hello) and report the "
+                        "server's RSS per connection")
+    p.add_argument("--settle", type=float, default=3.0,
+                   help="--idle: seconds to let the server settle before reading RSS "
+                        "(default 3)")
+    p.add_argument("--linger", type=float, default=0.0,
+                   help="the server's --linger-seconds: how long a finished room stays "
+                        "(default 0: closed at once, so the room count stays R)")
+    p.add_argument("--server-cpu", type=int, default=server_cpu,
+                   help=f"CPU the server (and the echo server) is pinned to; -1: unpinned "
+                        f"(default {server_cpu})")
+    p.add_argument("--driver-cpu", type=int, default=driver_cpu,
+                   help=f"CPU the load driver is pinned to; -1: unpinned "
+                        f"(default {driver_cpu})")
+    p.add_argument("--server-root", type=Path, action="append", default=[], metavar="DIR",
+                   help="also benchmark `python -m server.cli serve` of this checkout (e.g. "
+                        "a git worktree of an earlier commit), interleaved (repeatable)")
+    p.add_argument("--server-cmd", action="append", default=[], metavar="CMD",
+                   help="also benchmark this command (it must exec the server itself; "
+                        "--host, --port, --data-dir and the limits are appended; "
+                        "repeatable)")
+    p.add_argument("--no-current", action="store_true",
+                   help="don't benchmark this checkout's server (only --server-root/-cmd)")
+    p.add_argument("--setup-timeout", type=float, default=0.0,
+                   help="seconds allowed to connect and seat everyone (default: 30 + 0.03 "
+                        "per connection)")
+    p.set_defaults(bench_server_main=run)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m server.benchload bench-server ...``: the command without the ``manawire``
+    entry point."""
+    parser = argparse.ArgumentParser(prog="manawire")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["bench-server", *(sys.argv[1:] if argv is None else argv)])
+    return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``bench-server``; 1 if any measurement failed (figures are never asserted)."""
+    if args.warmup is None:
+        args.warmup = max(2.0, 2.0 / args.pace) if args.pace > 0 else 2.0
+    if args.runs < 1 or args.seconds <= 0 or args.warmup < 0 or args.pace < 0 \
+            or args.idle < 0 or args.linger < 0:
+        print("manawire bench-server: --runs must be >= 1, --seconds > 0 and --warmup, "
+              "--pace, --idle and --linger >= 0", file=sys.stderr)
+        return 2
+    raise_nofile()
+    targets = [] if args.no_current else [Target.current()]
+    targets += [Target.root(root) for root in args.server_root]
+    targets += [Target.command(cmd) for cmd in args.server_cmd]
+    if not targets:
+        print("manawire bench-server: nothing to benchmark (--no-current alone)",
+              file=sys.stderr)
+        return 2
+    for target in targets[0 if args.no_current else 1:]:
+        target.learn_options()  # an older checkout may lack some limit options
+    lines: list[dict[str, Any]] = []
+    sizes = [args.idle] if args.idle else args.rooms
+    for run_index in range(1, args.runs + 1):
+        for size in sizes:
+            for target in targets:
+                line = (_idle(args, target, size) if args.idle
+                        else _games(args, target, size))
+                line = {"run": run_index, **line}
+                print(json.dumps(line), flush=True)
+                lines.append(line)
+    print(json.dumps(_summary(args, lines)), flush=True)
+    return 1 if any("error" in line for line in lines) else 0
+
+
+def _setup_timeout(args: argparse.Namespace, connections: int) -> float:
+    return float(args.setup_timeout or 30.0 + 0.03 * connections)
+
+
+def _server(args: argparse.Namespace, target: Target, connections: int,
+            rooms: int) -> ServerProcess:
+    flags = [(name, value) for name, value in serve_flags(connections, rooms, args.linger)
+             if target.known is None or name in target.known]
+
+    def argv(port: int, tmp: Path) -> list[str]:
+        out = [*target.argv, "--host", "127.0.0.1", "--port", str(port),
+               "--data-dir", str(tmp / "data")]
+        for name, value in flags:
+            out += [name, value]
+        return out
+
+    return ServerProcess(argv, cpu=args.server_cpu, cwd=target.cwd, env=target.environ())
+
+
+def _games(args: argparse.Namespace, target: Target, rooms: int) -> dict[str, Any]:
+    mode = "paced" if args.pace > 0 else "closed"
+    head: dict[str, Any] = {"mode": mode, "target": target.label, "rooms": rooms,
+                            "pace": args.pace if args.pace > 0 else None,
+                            "seconds": args.seconds, "warmup": args.warmup}
+    setup = _setup_timeout(args, 2 * rooms)
+    timeout = setup + args.warmup + args.seconds + HELPER_MARGIN
+    try:
+        with _server(args, target, 2 * rooms, rooms) as server:
+            result = run_helper("driver", {
+                "url": server.url, "rooms": rooms, "seconds": args.seconds,
+                "warmup": args.warmup, "server_pid": server.pid, "pace": args.pace,
+                "batch": not args.no_batch, "seed": args.seed, "deck": args.deck,
+                "setup_timeout": setup}, cpu=args.driver_cpu, timeout=timeout)
+            if "error" in result:
+                result["server_log"] = server.log_tail(800)
+    except (RuntimeError, OSError) as exc:
+        return {**head, "error": str(exc)}
+    line = {**head, **result}
+    gc = server.gc_figures()  # the server's whole run: setup and warmup included
+    if gc is not None:
+        line["server_gc"] = gc
+        line["server_gc_longest_ms"] = gc.get("longest_ms")
+    if "error" in result or args.no_echo:
+        return line
+    rate = float(result["actions_per_s"])
+    if rate <= 0:
+        return {**line, "echo_error": "no actions to match"}
+    echo = _echo(args, connections=2 * rooms, rate=rate,
+                 size=round(float(result["mean_frame_bytes"])))
+    line.update(echo)
+    echo_p99, p99 = echo.get("echo_p99_ms"), line.get("p99_ms")
+    if isinstance(echo_p99, float) and echo_p99 > 0 and isinstance(p99, float):
+        line["p99_ratio"] = round(p99 / echo_p99, 2)
+    return line
+
+
+def _echo(args: argparse.Namespace, *, connections: int, rate: float, size: int
+          ) -> dict[str, Any]:
+    def argv(port: int, _tmp: Path) -> list[str]:
+        return [sys.executable, "-m", "server.benchload", "echo-server", f"--port={port}"]
+
+    setup = _setup_timeout(args, connections)
+    try:
+        with ServerProcess(argv, cpu=args.server_cpu) as echo:
+            result = run_helper("echo-driver", {
+                "url": echo.url, "connections": connections, "rate": rate, "size": size,
+                "seconds": args.seconds, "warmup": args.warmup, "server_pid": echo.pid,
+                "seed": args.seed, "setup_timeout": setup}, cpu=args.driver_cpu,
+                timeout=setup + args.warmup + args.seconds + HELPER_MARGIN)
+    except (RuntimeError, OSError) as exc:
+        return {"echo_error": str(exc)}
+    if "error" in result:
+        return {"echo_error": result["error"]}
+    return result
+
+
+def _idle(args: argparse.Namespace, target: Target, connections: int) -> dict[str, Any]:
+    head: dict[str, Any] = {"mode": "idle", "target": target.label}
+    setup = _setup_timeout(args, connections)
+    try:
+        with _server(args, target, connections + 100, 1) as server:
+            result = run_helper("idle-driver", {
+                "url": server.url, "connections": connections, "server_pid": server.pid,
+                "settle": args.settle, "batch": not args.no_batch, "setup_timeout": setup},
+                cpu=args.driver_cpu, timeout=2 * setup + 3 * args.settle + HELPER_MARGIN)
+    except (RuntimeError, OSError) as exc:
+        return {**head, "connections": connections, "error": str(exc)}
+    return {**head, **result}
+
+
+def _summary(args: argparse.Namespace, lines: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = IDLE_SUMMARY_KEYS if args.idle else SUMMARY_KEYS
+    group: Callable[[dict[str, Any]], tuple[str, int]] = (
+        (lambda ln: (ln["target"], int(ln["connections"]))) if args.idle
+        else (lambda ln: (ln["target"], int(ln["rooms"]))))
+    results: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for line in lines:
+        results.setdefault(group(line), []).append(line)
+    rows = []
+    for (target, size), group_lines in results.items():
+        ok = [ln for ln in group_lines if "error" not in ln]
+        row: dict[str, Any] = {"target": target,
+                               "connections" if args.idle else "rooms": size,
+                               "runs": len(group_lines), "failed_runs": len(group_lines)
+                               - len(ok)}
+        for key in keys:
+            values = [float(ln[key]) for ln in ok if isinstance(ln.get(key), int | float)]
+            value = median(values)
+            row[f"median_{key}"] = None if value is None else round(value, 3)
+        rows.append(row)
+    mode = "idle" if args.idle else "paced" if args.pace > 0 else "closed"
+    if args.idle:
+        return {"summary": True, "mode": mode, "runs": args.runs, "results": rows}
+    return {"summary": True, "mode": mode, "runs": args.runs, "seconds": args.seconds,
+            "pace": args.pace if args.pace > 0 else None, "results": rows}

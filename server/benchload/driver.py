@@ -1,0 +1,760 @@
+"""The load drivers of ``manawire bench-server``, each run in a process of its own (pinned
+to its own CPU, away from the server): a game driver, an echo driver and an idle driver.
+
+**Game driver** (:func:`drive_games`). ``rooms`` tables of two connections each, written
+directly on the protocol (no SDK mirror, no view hashes: cheap enough for thousands of
+connections on one core). Each connection says ``Hello`` (a new guest; ``batched`` unless
+told not to). A table's first connection creates a room, both join it as players (``deck``
+empty: the server's demo deck), and whoever receives a ``Decision`` answers it with a random
+option (seeded per table): at once (closed loop) or, with ``pace`` A > 0, at the table's
+next slot of a schedule of A actions per second (each game's first slot at a random phase
+within a period; a table behind schedule acts as soon as its decision comes, never catching
+up by more than one slot). When the game ends (a ``set_header`` op with ``result``), both
+leave and the table opens a new room with the same connections, so every table stays busy.
+A table whose request is refused, times out or whose connection drops starts over on two
+new connections; all of it is counted (``errors`` by ``ErrorCode`` name, ``failures`` by
+kind), nothing waits unbounded.
+
+Figures count only the measuring window: after every table's first game started and a
+warmup of ``warmup`` s, for ``seconds`` s (``acts_sent`` in it; ``acts_unanswered_at_end``
+and ``oldest_unanswered_ms``: the Acts still waiting for their delta when it closed, which
+the latencies can't include). An **action** is an ``Act`` whose ``Delta`` came
+back: its latency is from sending the ``Act`` to receiving the first ``Delta`` on that
+connection whose ``state_id`` is newer than the ``Act``'s ``expected_state_id``. Bytes are
+WebSocket payload bytes received by the driver (``wire_bytes`` adds the frame headers of
+server frames: 2, 4 or 10 bytes); ``frames`` are WebSocket messages received, ``messages``
+the ``ServerMessage``s in them (more than frames when the server batches). Server CPU% is
+utime+stime of the server's pid over the window (``/proc/PID/stat``; 100 = one core), its
+RSS is ``VmRSS`` at the end of the window; the driver's own CPU% is measured the same way,
+and ``other_cpu_pct`` is what every other process kept busy meanwhile (``/proc/stat``, all
+CPUs: a noisy neighbour shows there).
+
+**Echo driver** (:func:`drive_echo`): ``connections`` connections to a bare echo server;
+each sends a payload of ``size`` bytes on a schedule so that all together send ``rate``
+messages per second, one at a time, and measures the round trip (send to echo received).
+
+**Idle driver** (:func:`drive_idle`): opens ``connections`` connections that stay silent,
+then each says ``Hello`` (a guest) and stays idle; the server's RSS before (after a few
+warm-up connections, so first-use costs don't count), with them silent and welcomed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+import trio
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.trio.client import ClientConnection, connect
+
+from protocol.v1 import game_pb2 as pb
+from protocol.v1 import messages_pb2 as mpb
+from server.benchload.procs import (
+    CLOCK_TICKS,
+    CpuMeter,
+    machine_busy_ticks,
+    percentile,
+    raise_nofile,
+    rss_kb,
+)
+
+PROTOCOL_VERSION = 1
+#: Seconds one request (Hello, CreateRoom, JoinRoom) may wait for its answer.
+REQUEST_TIMEOUT = 15.0
+#: Seconds a WebSocket opening handshake may take.
+CONNECT_TIMEOUT = 15.0
+#: Seconds a game may take to start once both players joined.
+START_TIMEOUT = 30.0
+#: A game that made no action for this long is abandoned (counted as ``stalled``).
+STALL_SECONDS = 30.0
+#: Pause before a table starts over after a failure.
+RETRY_PAUSE = 0.5
+#: Handshakes (and hellos) in flight at once.
+OPENING = 32
+#: Largest server frame accepted (a snapshot is a few KiB; a batch may hold several).
+MAX_FRAME = 16 * 1024 * 1024
+
+
+class RefusedError(Exception):
+    """The server answered a request with an Error (counted by the reader)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class BrokenTableError(Exception):
+    """A table's connection closed, or its game stalled."""
+
+
+def decode_frame(data: bytes, batched: bool) -> Sequence[mpb.ServerMessage]:
+    """The server messages of one WebSocket frame: a ``ServerBatch``'s messages on a
+    batched connection (``Welcome.batched``), else the frame's one ``ServerMessage``."""
+    if batched:
+        batch = mpb.ServerBatch()
+        batch.ParseFromString(data)
+        return batch.messages
+    msg = mpb.ServerMessage()
+    msg.ParseFromString(data)
+    return (msg,)
+
+
+def header_bytes(size: int) -> int:
+    """The header of an unmasked (server to client) WebSocket frame of ``size`` bytes."""
+    return 2 if size < 126 else 4 if size < 65536 else 10
+
+
+def error_name(code: int) -> str:
+    try:
+        return mpb.ErrorCode.Name(code)
+    except ValueError:
+        return f"ERROR_CODE_{code}"
+
+
+def _client(url: str) -> connect:
+    return connect(url, compression=None, max_size=MAX_FRAME, open_timeout=CONNECT_TIMEOUT,
+                   proxy=None, ping_interval=None, user_agent_header=None)
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class Window:
+    """The measuring window: server and driver CPU from its start to its end, and what
+    else kept the machine busy meanwhile (other processes: a noisy neighbour)."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server = CpuMeter(server_pid)
+        self.cpu = _cpu_seconds()
+        self.machine = machine_busy_ticks()
+        self.wall = time.perf_counter()
+
+    def close(self) -> dict[str, float]:
+        wall = time.perf_counter() - self.wall
+        server = self.server.percent()
+        driver = round(100.0 * (_cpu_seconds() - self.cpu) / wall, 1)
+        machine = 100.0 * (machine_busy_ticks() - self.machine) / CLOCK_TICKS / wall
+        return {"window_s": round(wall, 3), "server_cpu_pct": server,
+                "server_rss_kb": rss_kb(self.server.pid), "driver_cpu_pct": driver,
+                "other_cpu_pct": round(max(0.0, machine - server - driver), 1)}
+
+
+@dataclass
+class GameConfig:
+    """What :func:`drive_games` is told (JSON from the orchestrating process)."""
+
+    url: str
+    rooms: int
+    seconds: float
+    warmup: float
+    server_pid: int
+    pace: float = 0.0
+    batch: bool = True
+    seed: int = 1
+    deck: str = ""
+    setup_timeout: float = 60.0
+
+
+@dataclass
+class Stats:
+    """What the game driver counts (frames, bytes and actions only while measuring)."""
+
+    measuring: bool = False
+    actions: int = 0
+    latencies: list[float] = field(default_factory=list)
+    frames: int = 0
+    messages: int = 0
+    payload_bytes: int = 0
+    wire_bytes: int = 0
+    games_started: int = 0
+    games_completed: int = 0
+    acts_sent: int = 0
+    connections: int = 0
+    batched_connections: int = 0
+    #: Error messages from the server, by code name (any phase).
+    errors: Counter[str] = field(default_factory=Counter)
+    #: Table failures by kind (any phase).
+    failures: Counter[str] = field(default_factory=Counter)
+    #: LeaveRoom answered NOT_READY: the room had closed by itself (not an error).
+    leave_noops: int = 0
+
+
+class Conn:
+    """One bot connection: a reader task folds what the server pushes into the table."""
+
+    def __init__(self, ws: ClientConnection, batched: bool, table: Table) -> None:
+        self.ws = ws
+        self.batched = batched
+        self.table = table
+        self.stats = table.driver.stats
+        self.state_id = 0
+        #: perf_counter() when the Act awaiting its Delta was sent (0.0: none), and the
+        #: state it was sent at.
+        self.act_at = 0.0
+        self.act_state = 0
+        self.closed = False
+        self._rid = 1  # 1 was the Hello
+        self._waiting = 0
+        self._reply: mpb.ServerMessage | None = None
+        self._answered = trio.Event()
+        #: The latest LeaveRoom's request id (its refusal comes before any later answer).
+        self._leave = 0
+
+    async def send(self, msg: mpb.ClientMessage) -> None:
+        await self.ws.send(msg.SerializeToString())
+
+    async def request(self, msg: mpb.ClientMessage) -> mpb.ServerMessage:
+        """Send a request and wait (bounded) for its answer; RefusedError on an Error."""
+        self._rid += 1
+        msg.request_id = self._waiting = self._rid
+        self._reply = None
+        self._answered = trio.Event()
+        await self.send(msg)
+        with trio.fail_after(REQUEST_TIMEOUT):
+            await self._answered.wait()
+        reply = self._reply
+        self._waiting = 0
+        if reply is None:
+            raise BrokenTableError("connection closed")
+        if reply.HasField("error"):
+            raise RefusedError(error_name(reply.error.code))
+        return reply
+
+    async def leave(self) -> None:
+        """LeaveRoom (no answer when accepted; NOT_READY if the room closed already)."""
+        self._rid += 1
+        self._leave = self._rid
+        await self.send(mpb.ClientMessage(request_id=self._rid, leave_room=mpb.LeaveRoom()))
+
+    async def read(self) -> None:
+        """Process frames until the connection closes (then mark the table broken)."""
+        try:
+            await self._read()
+        except ConnectionClosed:
+            pass
+        except Exception as exc:  # an undecodable frame: count it, drop the connection
+            self.stats.failures[f"reader_{type(exc).__name__}"] += 1
+            with trio.move_on_after(1):
+                await self.ws.aclose()
+        finally:
+            self.closed = True
+            self._answered.set()
+            if self in self.table.conns:  # (not one the table dropped already)
+                self.table.broken()
+
+    async def _read(self) -> None:
+        ws = self.ws
+        stats = self.stats
+        table = self.table
+        batched = self.batched
+        while True:
+            data = await ws.recv(decode=False)
+            now = time.perf_counter()
+            msgs = decode_frame(data, batched)
+            if stats.measuring:
+                size = len(data)
+                stats.frames += 1
+                stats.messages += len(msgs)
+                stats.payload_bytes += size
+                stats.wire_bytes += size + header_bytes(size)
+            decision: mpb.ServerMessage | None = None
+            for msg in msgs:
+                body = msg.WhichOneof("body")
+                if body == "delta":
+                    delta = msg.delta
+                    sid = delta.state_id
+                    self.state_id = sid
+                    if self.act_at and sid > self.act_state:
+                        if stats.measuring:
+                            stats.actions += 1
+                            stats.latencies.append(now - self.act_at)
+                        self.act_at = 0.0
+                        table.progress = now
+                    for op in delta.ops:
+                        if op.HasField("set_header") and op.set_header.HasField("result"):
+                            table.over.set()
+                elif body == "decision":
+                    decision = msg
+                elif body == "snapshot":
+                    self.state_id = msg.snapshot.state_id
+                    table.start()
+                elif body == "error":
+                    rid = msg.request_id
+                    if rid == self._leave and msg.error.code == mpb.ERROR_CODE_NOT_READY:
+                        stats.leave_noops += 1
+                    else:
+                        stats.errors[error_name(msg.error.code)] += 1
+                rid = msg.request_id
+                if rid and rid == self._waiting:
+                    self._reply = msg
+                    self._answered.set()
+            if decision is not None:
+                await table.decided(self, decision.decision)
+
+
+class Table:
+    """Two connections playing one room after another."""
+
+    def __init__(self, index: int, driver: GameDriver) -> None:
+        self.index = index
+        self.driver = driver
+        cfg = driver.cfg
+        self.rng = random.Random(cfg.seed * 1_000_003 + index)
+        self.conns: list[Conn] = []
+        self.game = 0
+        self.started = trio.Event()
+        self.over = trio.Event()
+        self.progress = time.perf_counter()
+        self.ever_started = False
+        self._decisions_in, self._decisions = trio.open_memory_channel[
+            tuple[int, Conn, pb.Decision]](8)
+
+    # ---- called by the readers
+    def start(self) -> None:
+        self.progress = time.perf_counter()
+        self.started.set()
+        if not self.ever_started:
+            self.ever_started = True
+            self.driver.table_started()
+
+    def broken(self) -> None:
+        self.over.set()
+        self.started.set()
+
+    async def decided(self, conn: Conn, decision: pb.Decision) -> None:
+        if not decision.options:
+            self.driver.stats.failures["empty_decision"] += 1
+            await conn.send(mpb.ClientMessage(concede=mpb.ConcedeGame()))
+            return
+        if self.driver.cfg.pace <= 0:
+            await self.act(conn, decision)
+            return
+        try:
+            self._decisions_in.send_nowait((self.game, conn, decision))
+        except trio.WouldBlock:
+            self.driver.stats.failures["decisions_queued"] += 1
+
+    async def act(self, conn: Conn, decision: pb.Decision) -> None:
+        index = self.rng.randrange(len(decision.options))
+        conn.act_at = time.perf_counter()
+        conn.act_state = decision.state_id
+        if self.driver.stats.measuring:
+            self.driver.stats.acts_sent += 1
+        await conn.send(mpb.ClientMessage(act=mpb.Act(
+            prompt_id=decision.prompt_id, option_index=index,
+            expected_state_id=decision.state_id)))
+
+    # ---- the table's own tasks
+    async def pacer(self) -> None:
+        """Paced mode: answer each decision at this table's next slot."""
+        period = 1.0 / self.driver.cfg.pace
+        due = 0.0
+        scheduled = 0  # the game the schedule is for
+        async for game, conn, decision in self._decisions:
+            if game != self.game or conn.closed:
+                continue
+            if scheduled != game:  # a new game: its first slot at a random phase
+                scheduled = game
+                due = trio.current_time() + self.rng.random() * period
+            await trio.sleep_until(due)
+            if game != self.game or conn.closed:
+                continue
+            try:
+                await self.act(conn, decision)
+            except ConnectionClosed:
+                continue
+            # The next slot. A table running late is never more than one slot behind:
+            # it catches up by one quick action at most, never in a burst.
+            due = max(due + period, trio.current_time())
+
+    async def run(self) -> None:
+        """Play games until cancelled; start over on new connections after a failure."""
+        stats = self.driver.stats
+        if self.driver.cfg.pace > 0:
+            self.driver.nursery.start_soon(self.pacer)
+        while True:
+            try:
+                if len(self.conns) < 2 or any(c.closed for c in self.conns):
+                    await self._reconnect()
+                await self._play()
+                continue
+            except RefusedError as exc:
+                stats.failures[f"refused_{exc.code.removeprefix('ERROR_CODE_').lower()}"] += 1
+            except trio.TooSlowError:
+                stats.failures["timeout"] += 1
+            except BrokenTableError as exc:
+                stats.failures[str(exc)] += 1
+            except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
+                stats.failures["connection"] += 1
+            await self._drop()
+            await trio.sleep(RETRY_PAUSE)
+
+    async def _drop(self) -> None:
+        conns, self.conns = self.conns, []
+        for conn in conns:
+            conn.closed = True
+            with trio.move_on_after(1):
+                await conn.ws.aclose()
+
+    async def _reconnect(self) -> None:
+        await self._drop()
+        for seat in range(2):  # one by one: a failure leaves the first in conns, to drop
+            self.conns.append(await self.driver.open(self, seat))
+
+    async def _play(self) -> None:
+        stats = self.driver.stats
+        a, b = self.conns
+        self.game += 1
+        self.started = trio.Event()
+        self.over = trio.Event()
+        created = await a.request(mpb.ClientMessage(create_room=mpb.CreateRoom(
+            name=f"bench-{self.index}", seats=2)))
+        room_id = created.room_created.room.room_id
+        deck = self.driver.cfg.deck
+        for conn in (a, b):
+            await conn.request(mpb.ClientMessage(join_room=mpb.JoinRoom(
+                room_id=room_id, role=mpb.ROLE_PLAYER, deck=deck)))
+        with trio.fail_after(START_TIMEOUT):
+            await self.started.wait()
+        self._check()
+        if stats.measuring:
+            stats.games_started += 1
+        while not self.over.is_set():
+            with trio.move_on_after(STALL_SECONDS / 3):
+                await self.over.wait()
+            if not self.over.is_set() and \
+                    time.perf_counter() - self.progress > STALL_SECONDS:
+                raise BrokenTableError("stalled")
+        self._check()
+        if stats.measuring:
+            stats.games_completed += 1
+        for conn in (a, b):
+            await conn.leave()
+
+    def _check(self) -> None:
+        if any(c.closed for c in self.conns):
+            raise BrokenTableError("connection_closed")
+
+
+class GameDriver:
+    """The tables and what they share."""
+
+    def __init__(self, cfg: GameConfig, nursery: trio.Nursery) -> None:
+        self.cfg = cfg
+        self.nursery = nursery
+        self.stats = Stats()
+        self.opening = trio.CapacityLimiter(OPENING)
+        self.all_started = trio.Event()
+        self._started = 0
+
+    @property
+    def started_tables(self) -> int:
+        """Tables whose first game has started."""
+        return self._started
+
+    def table_started(self) -> None:
+        self._started += 1
+        if self._started >= self.cfg.rooms:
+            self.all_started.set()
+
+    async def open(self, table: Table, seat: int) -> Conn:
+        """A new connection that said Hello (a new guest), its reader running."""
+        stats = self.stats
+        async with self.opening:
+            ws = await _client(self.cfg.url).connect(self.nursery)
+            try:
+                reply = await _hello(ws, f"bench{table.index}-{seat}", self.cfg.batch)
+            except BaseException:
+                with trio.move_on_after(1) as scope:
+                    scope.shield = True
+                    await ws.aclose()
+                raise
+        if reply.HasField("error"):
+            stats.errors[error_name(reply.error.code)] += 1
+            with trio.move_on_after(1):
+                await ws.aclose()
+            raise RefusedError(error_name(reply.error.code))
+        welcome = reply.resumed.welcome if reply.HasField("resumed") else reply.welcome
+        stats.connections += 1
+        stats.batched_connections += int(welcome.batched)
+        conn = Conn(ws, welcome.batched, table)
+        self.nursery.start_soon(conn.read)
+        return conn
+
+
+async def _hello(ws: ClientConnection, name: str, batched: bool) -> mpb.ServerMessage:
+    """Say Hello as a new guest and return the answer (a Welcome, or an Error)."""
+    hello = mpb.Hello(protocol_version=PROTOCOL_VERSION, display_name=name, batched=batched)
+    await ws.send(mpb.ClientMessage(request_id=1, hello=hello).SerializeToString())
+    with trio.fail_after(REQUEST_TIMEOUT):
+        return mpb.ServerMessage.FromString(await ws.recv(decode=False))
+
+
+def latency_figures(latencies: list[float], prefix: str = "") -> dict[str, float | None]:
+    """p50, p99 and p99.9 in ms (None without samples)."""
+    s = sorted(latencies)
+    if not s:
+        return {f"{prefix}{q}_ms": None for q in ("p50", "p99", "p999")}
+    return {f"{prefix}p50_ms": round(1000 * percentile(s, 0.50), 3),
+            f"{prefix}p99_ms": round(1000 * percentile(s, 0.99), 3),
+            f"{prefix}p999_ms": round(1000 * percentile(s, 0.999), 3)}
+
+
+async def drive_games(cfg: GameConfig) -> dict[str, object]:
+    """Run the game load and return its figures (see the module docstring)."""
+    raise_nofile()
+    t0 = time.perf_counter()
+    async with trio.open_nursery() as nursery:
+        driver = GameDriver(cfg, nursery)
+        stats = driver.stats
+        tables = [Table(i, driver) for i in range(cfg.rooms)]
+        for table in tables:
+            nursery.start_soon(table.run)
+        with trio.move_on_after(cfg.setup_timeout):
+            await driver.all_started.wait()
+        setup = time.perf_counter() - t0
+        seated = driver.started_tables
+        await trio.sleep(cfg.warmup)
+        window = Window(cfg.server_pid)
+        stats.measuring = True
+        await trio.sleep(cfg.seconds)
+        stats.measuring = False
+        figures = window.close()
+        now = time.perf_counter()
+        # Acts still waiting for their delta (not in the latencies: an overloaded server
+        # shows here).
+        waiting = [now - c.act_at for t in tables for c in t.conns if c.act_at and not c.closed]
+        nursery.cancel_scope.cancel()
+    secs = figures["window_s"]
+    n = stats.actions
+
+    def per_action(total: float, digits: int = 1) -> float | None:
+        return round(total / n, digits) if n else None
+
+    result: dict[str, object] = {
+        "batched": stats.connections > 0 and stats.batched_connections == stats.connections,
+        "actions": stats.actions,
+        "acts_sent": stats.acts_sent,
+        "acts_unanswered_at_end": len(waiting),
+        "oldest_unanswered_ms": round(1000 * max(waiting, default=0.0), 1),
+        "actions_per_s": round(stats.actions / secs, 1),
+        **latency_figures(stats.latencies),
+        "server_cpu_pct": figures["server_cpu_pct"],
+        "server_rss_kb": figures["server_rss_kb"],
+        "driver_cpu_pct": figures["driver_cpu_pct"],
+        "other_cpu_pct": figures["other_cpu_pct"],
+        "bytes_per_action": per_action(stats.payload_bytes),
+        "wire_bytes_per_action": per_action(stats.wire_bytes),
+        "messages_per_action": per_action(stats.messages, 3),
+        "frames_per_action": per_action(stats.frames, 3),
+        "frames_per_s": round(stats.frames / secs, 1),
+        "mean_frame_bytes": round(stats.payload_bytes / max(stats.frames, 1), 1),
+        "games_started": stats.games_started,
+        "games_completed": stats.games_completed,
+        "errors": dict(stats.errors),
+        "failures": dict(stats.failures),
+        "leave_noops": stats.leave_noops,
+        "connections": stats.connections,
+        "rooms_seated": seated,
+        "setup_s": round(setup, 2),
+        "window_s": secs,
+    }
+    return result
+
+
+# ---- echo baseline
+@dataclass
+class EchoConfig:
+    url: str
+    connections: int
+    rate: float
+    size: int
+    seconds: float
+    warmup: float
+    server_pid: int
+    seed: int = 1
+    setup_timeout: float = 60.0
+
+
+async def drive_echo(cfg: EchoConfig) -> dict[str, object]:
+    """Round trips to an echo server at ``rate`` messages/s over ``connections``."""
+    raise_nofile()
+    latencies: list[float] = []
+    failures: Counter[str] = Counter()
+    measuring = False
+    ready = trio.Event()
+    opened = 0
+    opening = trio.CapacityLimiter(OPENING)
+    payload = random.Random(cfg.seed).randbytes(max(1, cfg.size))
+    period = cfg.connections / cfg.rate
+    sent = 0
+
+    async def one(index: int, nursery: trio.Nursery) -> None:
+        nonlocal opened, sent
+        rng = random.Random(cfg.seed * 1_000_003 + index)
+        try:
+            async with opening:
+                ws = await _client(cfg.url).connect(nursery)
+        except (OSError, InvalidHandshake, TimeoutError):
+            failures["connection"] += 1
+            return
+        opened += 1
+        if opened >= cfg.connections:
+            ready.set()
+        await ready.wait()
+        due = trio.current_time() + rng.random() * period
+        try:
+            while True:
+                await trio.sleep_until(due)
+                t = time.perf_counter()
+                await ws.send(payload)
+                with trio.fail_after(REQUEST_TIMEOUT):
+                    await ws.recv(decode=False)
+                if measuring:
+                    latencies.append(time.perf_counter() - t)
+                    sent += 1
+                due = max(due + period, trio.current_time() - period)
+        except (ConnectionClosed, trio.TooSlowError):
+            failures["connection"] += 1
+
+    async with trio.open_nursery() as nursery:
+        for i in range(cfg.connections):
+            nursery.start_soon(one, i, nursery)
+        with trio.move_on_after(cfg.setup_timeout):
+            await ready.wait()
+        ready.set()
+        await trio.sleep(cfg.warmup)
+        window = Window(cfg.server_pid)
+        measuring = True
+        await trio.sleep(cfg.seconds)
+        measuring = False
+        figures = window.close()
+        nursery.cancel_scope.cancel()
+    return {"echo_rate": round(sent / figures["window_s"], 1), "echo_size": cfg.size,
+            "echo_connections": opened, **latency_figures(latencies, "echo_"),
+            "echo_server_cpu_pct": figures["server_cpu_pct"],
+            "echo_driver_cpu_pct": figures["driver_cpu_pct"],
+            "echo_other_cpu_pct": figures["other_cpu_pct"],
+            "echo_failures": dict(failures)}
+
+
+async def echo_serve(port: int) -> None:
+    """A bare websockets.trio echo server on 127.0.0.1, until SIGTERM or SIGINT."""
+    import signal
+
+    from websockets.trio.server import ServerConnection, serve
+
+    raise_nofile()
+
+    async def handler(ws: ServerConnection) -> None:
+        try:
+            async for message in ws:
+                await ws.send(message)
+        except ConnectionClosed:
+            pass
+
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(partial(serve, handler, port, host="127.0.0.1",
+                                       compression=None, max_size=MAX_FRAME))
+            async for _ in signals:
+                break
+            nursery.cancel_scope.cancel()
+
+
+# ---- idle connections
+@dataclass
+class IdleConfig:
+    url: str
+    connections: int
+    server_pid: int
+    settle: float = 3.0
+    batch: bool = True
+    setup_timeout: float = 120.0
+
+
+async def drive_idle(cfg: IdleConfig) -> dict[str, object]:
+    """Open ``connections`` idle connections and read the server's RSS: fresh, after a few
+    warm-up connections (first-use costs), with all of them open but silent (the WebSocket
+    alone), and once each has said Hello (a guest: the session and account too)."""
+    raise_nofile()
+    opening = trio.CapacityLimiter(OPENING)
+    failures: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    welcomed = 0
+
+    async def one(index: int, nursery: trio.Nursery, opened: trio.Event,
+                  speak: trio.Event, done: trio.Event) -> None:
+        nonlocal welcomed
+        try:
+            async with opening:
+                ws = await _client(cfg.url).connect(nursery)
+            opened.set()
+            await speak.wait()
+            async with opening:
+                reply = await _hello(ws, f"idle{index}", cfg.batch)
+            if reply.HasField("error"):
+                errors[error_name(reply.error.code)] += 1
+            else:
+                welcomed += 1
+        except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed, trio.TooSlowError):
+            failures["connection"] += 1
+        finally:
+            opened.set()
+            done.set()
+
+    async def wait_all(events: list[trio.Event]) -> None:
+        with trio.move_on_after(cfg.setup_timeout):
+            for event in events:
+                await event.wait()
+
+    async def group(count: int, first: int, nursery: trio.Nursery
+                    ) -> tuple[list[trio.Event], trio.Event, list[trio.Event]]:
+        opened = [trio.Event() for _ in range(count)]
+        done = [trio.Event() for _ in range(count)]
+        speak = trio.Event()
+        for i in range(count):
+            nursery.start_soon(one, first + i, nursery, opened[i], speak, done[i])
+        return opened, speak, done
+
+    pid = cfg.server_pid
+    warm = min(50, max(1, cfg.connections // 20))
+    async with trio.open_nursery() as nursery:
+        await trio.sleep(cfg.settle)
+        fresh = rss_kb(pid)
+        _opened, speak, done = await group(warm, 0, nursery)
+        speak.set()
+        await wait_all(done)
+        await trio.sleep(cfg.settle)
+        before = rss_kb(pid)
+        warm_welcomed = welcomed
+        t0 = time.perf_counter()
+        opened, speak, done = await group(cfg.connections, warm, nursery)
+        await wait_all(opened)
+        await trio.sleep(cfg.settle)
+        silent = rss_kb(pid)
+        speak.set()
+        await wait_all(done)
+        opened_s = time.perf_counter() - t0
+        await trio.sleep(cfg.settle)
+        after = rss_kb(pid)
+        driver_rss = rss_kb(os.getpid())
+        nursery.cancel_scope.cancel()
+    n = max(cfg.connections, 1)
+    return {"connections": cfg.connections, "warm_connections": warm,
+            "welcomed": welcomed - warm_welcomed, "rss_fresh_kb": fresh,
+            "rss_before_kb": before, "rss_silent_kb": silent, "rss_after_kb": after,
+            "kb_per_connection": round((after - before) / n, 2),
+            "kb_per_silent_connection": round((silent - before) / n, 2),
+            "kb_per_hello": round((after - silent) / n, 2),
+            "kb_per_connection_from_fresh": round((after - fresh) / (n + warm), 2),
+            "open_s": round(opened_s, 2), "driver_rss_kb": driver_rss,
+            "errors": dict(errors), "failures": dict(failures)}

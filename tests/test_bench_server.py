@@ -1,0 +1,170 @@
+"""``manawire bench-server``: a tiny real run (server, driver and echo baseline as
+subprocesses on 127.0.0.1) checked for sane figures, and the driver's frame handling --
+batched (``ServerBatch``) and plain -- on hand-made frames."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, cast
+
+import trio
+import trio.testing
+from websockets.trio.client import ClientConnection
+
+from protocol.v1 import game_pb2 as pb
+from protocol.v1 import messages_pb2 as mpb
+from server.benchload import bench
+from server.benchload.driver import Conn, GameConfig, GameDriver, Table, decode_frame
+from server.benchload.procs import Target
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "server.benchload", "bench-server", *args],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _lines(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(f"bench-server did not finish: {err[-2000:]}") from None
+    assert proc.returncode == 0, err[-2000:] + out[-2000:]
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def test_tiny_benchmark_prints_sane_figures() -> None:
+    start = time.monotonic()
+    games = _bench("--rooms", "1,2", "--seconds", "2", "--warmup", "0.5")
+    idle = _bench("--idle", "20", "--settle", "0.5")
+    lines, idle_lines = _lines(games), _lines(idle)
+    *runs, summary = lines
+    assert [line["rooms"] for line in runs] == [1, 2]
+    for line in runs:
+        assert line["mode"] == "closed" and line["target"] == "current"
+        assert "error" not in line and "echo_error" not in line, line
+        assert line["actions"] > 0 and line["actions_per_s"] > 0
+        assert 0 < line["p50_ms"] <= line["p99_ms"] <= line["p999_ms"]
+        assert line["server_cpu_pct"] >= 0 and line["driver_cpu_pct"] >= 0
+        assert line["server_rss_kb"] > 0
+        assert line["bytes_per_action"] > 0 and line["frames_per_action"] > 0
+        assert line["messages_per_action"] >= line["frames_per_action"]
+        assert line["errors"] == {} and line["failures"] == {}
+        assert line["connections"] == 2 * line["rooms"]
+        assert line["echo_rate"] > 0 and 0 < line["echo_p50_ms"] <= line["echo_p99_ms"]
+        assert line["p99_ratio"] > 0
+    assert summary["summary"] is True and summary["mode"] == "closed"
+    assert [row["rooms"] for row in summary["results"]] == [1, 2]
+    assert all(row["median_actions_per_s"] > 0 for row in summary["results"])
+    (idle_line, idle_summary) = idle_lines
+    assert idle_line["mode"] == "idle" and idle_line["welcomed"] == 20
+    assert idle_line["rss_after_kb"] > 0 and isinstance(idle_line["kb_per_connection"], float)
+    assert idle_summary["results"][0]["connections"] == 20
+    assert time.monotonic() - start < 60
+
+
+def test_servers_bind_only_loopback() -> None:
+    parser = argparse.ArgumentParser()
+    bench.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["bench-server"])
+    server = bench._server(args, Target.current(), 10, 5)
+    try:
+        argv = server.argv
+        assert argv[argv.index("--host") + 1] == "127.0.0.1"
+        assert int(argv[argv.index("--max-connections-per-address") + 1]) >= 10
+    finally:
+        server.stop()  # never started: just removes its directory
+    assert not server.tmp.exists()
+
+
+def _delta(prev: int, state: int, *, over: bool = False) -> mpb.ServerMessage:
+    delta = pb.Delta(prev_state_id=prev, state_id=state)
+    if over:
+        delta.ops.add().set_header.result.reason = "conceded"
+    return mpb.ServerMessage(delta=delta)
+
+
+def _decision(prompt: int, state: int, options: int) -> mpb.ServerMessage:
+    decision = pb.Decision(prompt_id=prompt, state_id=state)
+    for _ in range(options):
+        decision.options.add().pass_priority.SetInParent()
+    return mpb.ServerMessage(decision=decision)
+
+
+def test_decode_frame_batched_and_plain() -> None:
+    batch = mpb.ServerBatch(messages=[_delta(4, 5), _decision(7, 5, 2),
+                                      mpb.ServerMessage(clocks=mpb.Clocks())])
+    msgs = decode_frame(batch.SerializeToString(), batched=True)
+    assert [m.WhichOneof("body") for m in msgs] == ["delta", "decision", "clocks"]
+    assert msgs[0].delta.state_id == 5 and msgs[1].decision.prompt_id == 7
+    plain = decode_frame(_delta(4, 5).SerializeToString(), batched=False)
+    assert len(plain) == 1 and plain[0].delta.state_id == 5
+    assert list(decode_frame(mpb.ServerBatch().SerializeToString(), batched=True)) == []
+
+
+class FakeWebSocket:
+    """Serves given frames to ``recv``, then waits forever; records what is sent."""
+
+    def __init__(self, frames: list[bytes]) -> None:
+        self.frames = frames
+        self.sent: list[mpb.ClientMessage] = []
+
+    async def recv(self, decode: bool = False) -> bytes:
+        await trio.lowlevel.checkpoint()
+        if not self.frames:
+            await trio.sleep_forever()
+        return self.frames.pop(0)
+
+    async def send(self, data: bytes) -> None:
+        self.sent.append(mpb.ClientMessage.FromString(data))
+
+
+async def _read(frames: list[bytes], batched: bool) -> tuple[Conn, Table, FakeWebSocket, bool]:
+    """Let a connection's reader process ``frames``; also whether the game was over then
+    (a closed connection ends the game's wait too)."""
+    async with trio.open_nursery() as nursery:
+        driver = GameDriver(GameConfig(url="ws://127.0.0.1:1", rooms=1, seconds=1,
+                                       warmup=0, server_pid=0), nursery)
+        driver.stats.measuring = True
+        table = Table(0, driver)
+        ws = FakeWebSocket(frames)
+        conn = Conn(cast(ClientConnection, ws), batched, table)
+        conn.act_at, conn.act_state = time.perf_counter() - 0.002, 4  # an Act at state 4
+        nursery.start_soon(conn.read)
+        await trio.testing.wait_all_tasks_blocked()
+        over = table.over.is_set()
+        assert not conn.closed
+        nursery.cancel_scope.cancel()
+    return conn, table, ws, over
+
+
+async def test_batched_frame_completes_the_act_and_answers_the_decision() -> None:
+    frame = mpb.ServerBatch(messages=[_delta(4, 5), _decision(7, 5, 3)]).SerializeToString()
+    conn, table, ws, over = await _read([frame], batched=True)
+    stats = table.driver.stats
+    assert stats.actions == 1 and len(stats.latencies) == 1 and stats.latencies[0] >= 0.002
+    assert (stats.frames, stats.messages, stats.payload_bytes) == (1, 2, len(frame))
+    assert conn.state_id == 5 and not over
+    (act,) = ws.sent  # closed loop: answered at once, at the state the decision is for
+    assert act.act.prompt_id == 7 and act.act.expected_state_id == 5
+    assert 0 <= act.act.option_index < 3
+    assert conn.act_state == 5 and conn.act_at > 0  # waiting for its own delta now
+
+
+async def test_plain_frames_and_game_over() -> None:
+    frames = [_delta(3, 4).SerializeToString(),  # not newer than the Act's state: no action
+              _delta(4, 5, over=True).SerializeToString()]
+    conn, table, ws, over = await _read(frames, batched=False)
+    stats = table.driver.stats
+    assert stats.actions == 1 and stats.frames == stats.messages == 2
+    assert over and ws.sent == [] and conn.state_id == 5
+    assert stats.errors == {}
