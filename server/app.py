@@ -146,7 +146,7 @@ CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the me
 SETTLE_SECONDS = 30.0
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _SessionRecord:
     """A session the server knows: who, its token's hash, its room and live connection."""
 
@@ -173,7 +173,7 @@ class _SessionRecord:
                           self.prev_hash, self.account.account_id)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Connection:
     """One client's connection state, owned by its :meth:`App.handle_connection` task."""
 
@@ -181,7 +181,8 @@ class _Connection:
     session: Session
     send: trio.MemorySendChannel[bytes]
     limiter: MessageLimiter
-    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    #: The connection's nursery's scope, once it runs (cancelling it ends the connection).
+    scope: trio.CancelScope | None = None
     record: _SessionRecord | None = None
     host: RoomHost | None = None
     #: The client's address (Socket.address).
@@ -198,7 +199,8 @@ class _Connection:
         """Disconnect this client with a close code (the first reason given wins)."""
         if not self.close_code:
             self.close_code, self.close_reason = code, reason[:120]
-        self.scope.cancel()
+        if self.scope is not None:
+            self.scope.cancel()
 
     def reply(self, data: bytes) -> None:
         """Queue a message for this client without ever waiting (invariant 7)."""
@@ -337,13 +339,15 @@ class App:
             return
         self.conns[conn.conn_id] = conn
         try:
-            with conn.scope:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._writer, sock, receive, conn)
-                    try:
-                        await self._read(sock, conn)
-                    finally:
-                        nursery.cancel_scope.cancel()
+            async with trio.open_nursery() as nursery:
+                conn.scope = nursery.cancel_scope
+                if conn.close_code:  # closed before it got here
+                    nursery.cancel_scope.cancel()
+                nursery.start_soon(self._writer, sock, receive, conn)
+                try:
+                    await self._read(sock, conn)
+                finally:
+                    nursery.cancel_scope.cancel()
         except Exception:  # fault isolation: this connection only
             incident = secrets.token_hex(6)
             log.exception("connection %d failed (incident %s)", conn.conn_id, incident)

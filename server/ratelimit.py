@@ -65,6 +65,8 @@ class TokenBucket:
     starts full (the clock starts at the first call). A ``now`` earlier than a previous one
     refills nothing (and doesn't move the bucket's clock back)."""
 
+    __slots__ = ("_last", "_tokens", "burst", "rate")
+
     def __init__(self, rate: float, burst: int) -> None:
         _check_rate("rate", rate)
         _check_count("burst", burst)
@@ -114,6 +116,9 @@ class MessageLimiter:
     ``Limits.messages_per_second``, ``Limits.message_burst`` and ``Limits.rate_strikes``;
     ``forgive_per_second`` (> 0) is how fast strikes are forgiven.
     """
+
+    __slots__ = ("_bucket", "_strikes", "_struck_at", "closed", "forgive_per_second",
+                 "strike_limit")
 
     def __init__(self, rate: float, burst: int, strikes: int, *,
                  forgive_per_second: float = 1.0) -> None:

@@ -196,6 +196,8 @@ def _clean_name(raw: str, limit: int, what: str, request_id: int) -> str:
 class Session:
     """One client's protocol state: must say hello first, then lobby and game requests."""
 
+    __slots__ = ("name", "session_id")
+
     def __init__(self) -> None:
         self.session_id = secrets.token_hex(8)
         self.name: str | None = None

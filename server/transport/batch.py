@@ -54,6 +54,8 @@ def confirms_batching(data: bytes) -> bool:
 class Batcher:
     """One connection's framing: plain frames until the confirming Welcome, then batches."""
 
+    __slots__ = ("batching",)
+
     def __init__(self) -> None:
         self.batching = False
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import trio
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.trio.server import Server, ServerConnection, serve
@@ -37,6 +38,8 @@ OPEN_TIMEOUT = 3.0
 
 class WebSocket:
     """Adapts a websockets connection to :class:`server.app.Socket`."""
+
+    __slots__ = ("_ws", "address")
 
     def __init__(self, ws: ServerConnection) -> None:
         self._ws = ws
@@ -74,6 +77,8 @@ def address_key(remote_address: Any) -> str:
 
 class AddressSlot:
     """One connection's hold on its address's count; :meth:`release` is idempotent."""
+
+    __slots__ = ("cap", "key", "released")
 
     def __init__(self, cap: AddressCap, key: str) -> None:
         self.cap = cap
@@ -163,6 +168,10 @@ def _admitter(cap: AddressCap) -> Callable[[ServerConnection, Request], Response
     return admit
 
 
+#: What a served connection's ``request`` is replaced with once its handshake is done.
+_HANDSHAKE_DONE = Request("/", Headers())
+
+
 async def serve_app(app: App, host: str, port: int,
                     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED, *,
                     addresses: AddressCap | None = None) -> None:
@@ -174,6 +183,10 @@ async def serve_app(app: App, host: str, port: int,
     cap = AddressCap(app.limits.max_connections_per_address) if addresses is None else addresses
 
     async def handler(ws: ServerConnection) -> None:
+        # The handshake is over and its headers were read (_admitter): don't keep them for
+        # the connection's life (~4 KB per connection). websockets takes a request of None
+        # to mean "no handshake yet", so it gets one shared, empty request instead.
+        ws.request, ws.response = _HANDSHAKE_DONE, None
         await app.handle_connection(WebSocket(ws))
 
     await serve(handler, port, host=host, max_size=MAX_MESSAGE, compression=None,
