@@ -244,8 +244,14 @@ class Client:
                     if answer.HasField("error"):
                         await ws.aclose()
                         raise ConnectionLostError(f"hello refused: {answer.error.message}")
-                    self._welcomed(answer.welcome)
-                    self.batching = answer.welcome.batched
+                    if answer.HasField("resumed"):
+                        # The account's session is in a room (taken over elsewhere): this
+                        # Hello took it over here, place included.
+                        self._took_over(answer.resumed)
+                        self.batching = answer.resumed.welcome.batched
+                    else:
+                        self._welcomed(answer.welcome)
+                        self.batching = answer.welcome.batched
                     self._ws = ws
                     return
                 await ws.aclose()
@@ -322,6 +328,11 @@ class Client:
         msg = mpb.ServerMessage()
         msg.ParseFromString(raw)
         body = msg.WhichOneof("body")
+        if body is None and raw[:1] == b"\x0a":
+            # A ServerBatch frame read as one message (field 1 is never length-delimited in
+            # a ServerMessage): the framing went wrong -- never drop messages silently. (A
+            # message of a newer kind this client doesn't know is skipped, as ever.)
+            raise ProtocolError("a batched frame was read as a single message")
         if (body == "welcome" and msg.welcome.batched) or \
                 (body == "resumed" and msg.resumed.welcome.batched):
             self.batching = True  # every later frame is a ServerBatch

@@ -27,7 +27,8 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
     commit the store and return within about ``grace`` seconds.
 
     ``gc_threshold``: tune the garbage collector for serving (:mod:`server.gctune`: what
-    start-up made is frozen, young collections happen every ``gc_threshold`` allocations);
+    start-up made -- modules, the card pool -- is frozen, young collections happen every
+    ``gc_threshold`` allocations);
     None leaves it as Python sets it. Either way every collection is timed and the figures
     are printed as a ``gc {...}`` line when the server stops."""
     from server import gctune
@@ -36,6 +37,13 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
     from server.transport.ws import serve_app
 
     monitor = gctune.GcMonitor()
+    if gc_threshold is not None:
+        from server.cards import card_pool
+
+        card_pool()  # loaded now, to be frozen with the modules
+        # Before the reloaded games exist: a finished room's garbage must stay collectable.
+        gctune.freeze_startup()
+        gctune.set_threshold(gc_threshold)
 
     log = logging.getLogger("manawire")
     store = Store(data_dir / "manawire.sqlite3", durability)
@@ -45,9 +53,6 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
             async with trio.open_nursery() as nursery:
                 app = App(store, nursery, limits)
                 restored = app.recover()
-                if gc_threshold is not None:
-                    gctune.freeze_startup()
-                    gctune.set_threshold(gc_threshold)
                 monitor.start()
                 server = await nursery.start(serve_app, app, host, port)
                 sockets = [lst.socket.getsockname() for lst in server.listeners
@@ -392,7 +397,7 @@ def _sim(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except DeckListError as exc:
             problems = "\n".join(f"  {line}" for line in str(exc).splitlines())
             parser.error(f"--deck {value}: the deck list can't be played:\n{problems}")
-        return SimDeck(value, resolved.main, resolved.sideboard)
+        return SimDeck(str(Path(value).resolve()), resolved.main, resolved.sideboard)
 
     if args.games < 1:
         parser.error("--games must be at least 1")

@@ -3,8 +3,9 @@
 Under load the cyclic garbage collector sets the server's latency tail: a full collection
 traverses every tracked object of every room and connection. ``manawire serve`` therefore
 
-- freezes what exists once start-up is done (:func:`freeze_startup`: the card pool, the
-  modules, the games reloaded from the store), so no collection ever traverses it again;
+- freezes what exists once the program is loaded (:func:`freeze_startup`: the modules,
+  the card pool), so no collection ever traverses it again -- before any game is reloaded
+  from the store, so a finished game's cycles can still be collected;
 - makes young collections rarer (``--gc-threshold``, the first generation's threshold):
   most of an action's temporary containers are then freed by reference counting before any
   collection sees them, and fewer survive into the old generations whose collections are

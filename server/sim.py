@@ -354,7 +354,7 @@ def reproduce_command(seed: int, decks: Sequence[DeckSpec], options: SimOptions)
     seat with each deck's label (a demo deck's name or, from ``--deck FILE``, the file's
     path; a deck given as cards has no label that replays it)."""
     parts = ["manawire sim --games 1", f"--seed {seed}", f"--players {len(decks)}"]
-    parts += [f"--deck {shlex.quote(deck_label(d))}" for d in decks]
+    parts += [f"--deck={shlex.quote(deck_label(d))}" for d in decks]
     if not options.encode:
         parts.append("--no-encode")
     if options.check_views:

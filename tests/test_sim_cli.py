@@ -149,8 +149,8 @@ def test_a_file_decks_failure_names_a_command_that_replays_it(
     outcome = sim.play_game(31, [deck, "rakdos-aggro"], options)
     command = reproduce_command(31, [deck, "rakdos-aggro"], options)
     argv = shlex.split(command)
-    assert argv[:2] == ["manawire", "sim"] and [path, "rakdos-aggro"] == \
-        [argv[i + 1] for i, arg in enumerate(argv) if arg == "--deck"]
+    assert argv[:2] == ["manawire", "sim"] and [f"--deck={path}", "--deck=rakdos-aggro"] == \
+        [arg for arg in argv if arg.startswith("--deck")]
     assert main(argv[1:]) == 0
     assert _last_json(capsys.readouterr().out)["actions"] == outcome.actions
 

@@ -94,8 +94,8 @@ def test_a_failure_names_a_command_that_plays_the_same_game_again() -> None:
     assert (first.actions, first.decisions, first.failure) == \
         (again.actions, again.decisions, again.failure)
     command = reproduce_command(77, decks, options)
-    assert command == ("manawire sim --games 1 --seed 77 --players 3 --deck rakdos-aggro "
-                       "--deck izzet-spells --deck golgari-grind --concede-rate 0.01")
+    assert command == ("manawire sim --games 1 --seed 77 --players 3 --deck=rakdos-aggro "
+                       "--deck=izzet-spells --deck=golgari-grind --concede-rate 0.01")
     report = simulate(1, 77, 3, seat_decks=decks, options=options)
     assert report.actions == first.actions
 

@@ -61,9 +61,11 @@ class Batcher:
 
     def frames(self, first: bytes, receive: trio.MemoryReceiveChannel[bytes],
                requested: bool) -> list[bytes]:
-        """The frames to send now: ``first`` and whatever else is already queued in
-        ``receive`` (without waiting), in order. ``requested``: the client asked for
-        batching (only then is a message looked at to find the confirming Welcome)."""
+        """The frames to send now, in order: ``first`` and -- once batching -- whatever
+        else is already queued in ``receive`` (without waiting; a plain connection sends
+        one message per wake-up, so its outbox bound stays exact). ``requested``: the
+        client asked for batching (only then is a message looked at to find the confirming
+        Welcome)."""
         out: list[bytes] = []
         parts: list[bytes] = []
         size = 0
@@ -78,8 +80,9 @@ class Batcher:
                 size += len(entry)
             else:
                 out.append(data)
-                if requested and confirms_batching(data):
-                    self.batching = True
+                if not (requested and confirms_batching(data)):
+                    break  # one message per frame: take no more than it (the outbox bound)
+                self.batching = True
             if taken == MAX_BATCH_MESSAGES:
                 break  # the rest waits for the next wake-up
             try:

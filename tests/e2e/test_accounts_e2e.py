@@ -13,7 +13,7 @@ import trio
 
 from client_sdk import Client
 from client_sdk.bots import RandomBot
-from client_sdk.client import ServerError
+from client_sdk.client import ConnectionLostError, ServerError
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App
 from server.store import Store
@@ -115,3 +115,28 @@ async def test_a_private_room_made_with_the_sdk_defaults_is_watched_only_with_it
             assert refused.value.code == mpb.ERROR_CODE_FORBIDDEN
             code = ann.invite_codes[room.room_id]
             assert (await eve.join(room.room_id, spectator=True, invite_code=code)).seat == -1
+
+
+async def test_a_dropped_client_whose_account_went_on_elsewhere_takes_that_seat_back_batched(
+    tmp_path: Path,
+) -> None:
+    """Ann drops while in no room (her session is forgotten); the same account signs in on
+    another device and takes a seat. Ann's client reconnects: its Resume fails, its Hello is
+    answered with Resumed (one session per account) -- the seat comes with it, and the
+    batched frames that follow are read as batches."""
+    with trio.fail_after(60):
+        async with serving(tmp_path) as (app, url), Client.connect(url, "ann") as ann:
+            assert ann.batching
+            await ann.drop()
+            async with Client.connect(url, token=ann.account_token, reconnect=False) as other:
+                room = await other.create_room("t")
+                joined = await other.join(room.room_id)
+                async with Client.connect(url, "bob") as bob:
+                    await bob.join(room.room_id)
+                    with pytest.raises(ConnectionLostError):  # sent on the dead connection
+                        await ann.request(mpb.ClientMessage(list_rooms=mpb.ListRooms()))
+                    assert ann.resumes == 0  # a Hello took the session over, not a Resume
+                    assert ann.room_id == room.room_id and ann.seat == joined.seat
+                    assert ann.batching
+                    while ann.mirror.state_id == 0:  # the game state reaches Ann
+                        await ann.next_message()

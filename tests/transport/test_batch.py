@@ -48,8 +48,11 @@ def test_messages_go_plain_until_the_confirming_welcome_then_in_one_batch() -> N
     error = _msg(1, error=mpb.Error(code=mpb.ERROR_CODE_UNAUTHENTICATED))
     later = [_msg(0, room_closed=mpb.RoomClosed(room_id=str(n))) for n in range(3)]
     batcher = Batcher()
-    frames = batcher.frames(error, _queue(WELCOME, *later), requested=True)
-    assert frames == [error, WELCOME, b"".join(batch_entry(m) for m in later)]
+    receive = _queue(WELCOME, *later)
+    assert batcher.frames(error, receive, requested=True) == [error]
+    assert not batcher.batching
+    frames = batcher.frames(receive.receive_nowait(), receive, requested=True)
+    assert frames == [WELCOME, b"".join(batch_entry(m) for m in later)]
     assert batcher.batching
 
 
@@ -57,11 +60,16 @@ def test_a_client_that_did_not_ask_gets_one_message_per_frame() -> None:
     plain_welcome = _msg(1, welcome=mpb.Welcome(session_id="s"))
     later = [_msg(0, room_closed=mpb.RoomClosed(room_id=str(n))) for n in range(3)]
     batcher = Batcher()
-    assert batcher.frames(plain_welcome, _queue(*later), requested=True) \
-        == [plain_welcome, *later]
+    receive = _queue(*later)
+    # One message per wake-up: the rest stays queued (the outbox bound counts it).
+    assert batcher.frames(plain_welcome, receive, requested=True) == [plain_welcome]
+    assert [batcher.frames(receive.receive_nowait(), receive, requested=True)
+            for _ in later] == [[m] for m in later]
     assert not batcher.batching
     # Not asked: nothing is even looked at, a Welcome saying batched included.
-    assert Batcher().frames(WELCOME, _queue(*later), requested=False) == [WELCOME, *later]
+    receive = _queue(*later)
+    assert Batcher().frames(WELCOME, receive, requested=False) == [WELCOME]
+    assert receive.receive_nowait() == later[0]
 
 
 def test_a_batch_stays_under_its_byte_and_message_bounds_and_loses_nothing() -> None:
