@@ -285,13 +285,17 @@ class Conn:
                     decision = msg
                 elif body == "snapshot":
                     self.state_id = msg.snapshot.state_id
+                    self.act_at = 0.0  # a new game (or view): no Act of the old one is timed
                     table.start()
                 elif body == "error":
                     rid = msg.request_id
-                    if rid == self._leave and msg.error.code == mpb.ERROR_CODE_NOT_READY:
+                    if self._leave and rid == self._leave and \
+                            msg.error.code == mpb.ERROR_CODE_NOT_READY:
                         stats.leave_noops += 1
                     else:
                         stats.errors[error_name(msg.error.code)] += 1
+                        if rid == 0:
+                            self.act_at = 0.0  # an Act (request id 0) was refused: untimed
                 rid = msg.request_id
                 if rid and rid == self._waiting:
                     self._reply = msg
@@ -748,7 +752,8 @@ async def drive_idle(cfg: IdleConfig) -> dict[str, object]:
         after = rss_kb(pid)
         driver_rss = rss_kb(os.getpid())
         nursery.cancel_scope.cancel()
-    n = max(cfg.connections, 1)
+    # Per connection that said Hello and was welcomed (a failed one holds less).
+    n = max(welcomed - warm_welcomed, 1)
     return {"connections": cfg.connections, "warm_connections": warm,
             "welcomed": welcomed - warm_welcomed, "rss_fresh_kb": fresh,
             "rss_before_kb": before, "rss_silent_kb": silent, "rss_after_kb": after,
