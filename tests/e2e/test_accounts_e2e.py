@@ -125,7 +125,7 @@ async def test_a_dropped_client_whose_account_went_on_elsewhere_takes_that_seat_
     answered with Resumed (one session per account) -- the seat comes with it, and the
     batched frames that follow are read as batches."""
     with trio.fail_after(60):
-        async with serving(tmp_path) as (app, url), Client.connect(url, "ann") as ann:
+        async with serving(tmp_path) as (_app, url), Client.connect(url, "ann") as ann:
             assert ann.batching
             await ann.drop()
             async with Client.connect(url, token=ann.account_token, reconnect=False) as other:
