@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from typing import cast
 
 import trio
+from google.protobuf.message import DecodeError
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.trio.client import ClientConnection, connect
 
@@ -79,8 +80,9 @@ class Client:
         #: Ask for batched frames (Hello.batched); :attr:`batching`: the server agreed.
         self.batched = batched
         self.batching = False
-        #: Messages of a received ServerBatch frame not processed yet.
-        self._queued: deque[bytes] = deque()
+        #: Messages received and not processed yet (the rest of a ServerBatch frame), each
+        #: with its bytes if they are at hand (a plain frame).
+        self._queued: deque[tuple[bytes | None, mpb.ServerMessage]] = deque()
         self.name = name
         #: The account's long-lived secret (given, or issued by the server to a new guest
         #: or on login): keep it to come back as the same account.
@@ -311,9 +313,9 @@ class Client:
                 data = await ws.recv()
                 frame = data if isinstance(data, bytes) else data.encode()
                 if self.batching:
-                    self._queued.extend(split_batch(frame))
+                    self._queued.extend((None, m) for m in read_batch(frame))
                 else:
-                    self._queued.append(frame)
+                    self._queued.append((frame, mpb.ServerMessage.FromString(frame)))
                 continue
             except ConnectionClosed as exc:
                 if not self._resumable(exc):
@@ -322,13 +324,11 @@ class Client:
                 if self._requesting is not None:  # its reply is lost: don't wait for it
                     raise ConnectionLostError("the connection dropped before the reply") \
                         from exc
-        raw = self._queued.popleft()
+        raw, msg = self._queued.popleft()
         if self.on_raw is not None:
-            self.on_raw(raw)
-        msg = mpb.ServerMessage()
-        msg.ParseFromString(raw)
+            self.on_raw(msg.SerializeToString() if raw is None else raw)
         body = msg.WhichOneof("body")
-        if body is None and raw[:1] == b"\x0a":
+        if body is None and raw is not None and raw[:1] == b"\x0a":
             # A ServerBatch frame read as one message (field 1 is never length-delimited in
             # a ServerMessage): the framing went wrong -- never drop messages silently. (A
             # message of a newer kind this client doesn't know is skipped, as ever.)
@@ -480,27 +480,13 @@ class Client:
         await self._send(mpb.ClientMessage(concede=mpb.ConcedeGame()))
 
 
-def split_batch(frame: bytes) -> list[bytes]:
-    """The serialized ServerMessages of a serialized ServerBatch frame, exactly as sent
-    (each is field 1, length-delimited: tag 0x0A, a varint length, the bytes)."""
-    out = []
-    i, end = 0, len(frame)
-    while i < end:
-        if frame[i] != 0x0A:
-            raise ProtocolError(f"a ServerBatch frame holds field tag {frame[i]:#x} at {i}")
-        i += 1
-        length = shift = 0
-        while True:
-            if i >= end or shift > 35:
-                raise ProtocolError("a ServerBatch frame ends inside a length")
-            byte = frame[i]
-            i += 1
-            length |= (byte & 0x7F) << shift
-            shift += 7
-            if byte < 0x80:
-                break
-        if i + length > end:
-            raise ProtocolError("a ServerBatch frame ends inside a message")
-        out.append(frame[i:i + length])
-        i += length
-    return out
+def read_batch(frame: bytes) -> list[mpb.ServerMessage]:
+    """The messages of a ServerBatch frame, in order; :class:`ProtocolError` if the frame
+    isn't one (the server never sends an empty batch)."""
+    try:
+        messages = list(mpb.ServerBatch.FromString(frame).messages)
+    except DecodeError as exc:
+        raise ProtocolError(f"an undecodable ServerBatch frame: {exc}") from None
+    if not messages:
+        raise ProtocolError("a ServerBatch frame with no messages")
+    return messages
