@@ -7,7 +7,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 DATA_DIR ?= var
 
-.PHONY: serve test lint typecheck proto proto-check pytest soak bots clean
+.PHONY: serve test lint typecheck proto proto-check pytest soak bots clean web web-deps \
+	web-check web-test browser-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +26,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 serve: $(VENV)/.installed
 	$(BIN)/manawire serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
 
-test: lint typecheck proto-check pytest
+test: lint typecheck proto-check web-check web-test pytest
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
@@ -45,6 +46,24 @@ soak: $(VENV)/.installed-test
 
 proto: $(VENV)/.installed-test
 	$(BIN)/python -m tools.genproto
+
+# The browser client (web/): its npm packages, pinned by web/package-lock.json. Building and
+# testing it needs Node.js >= 20 and npm; serving it needs neither (the bundle is committed).
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web-deps: web/node_modules/.installed
+
+# Regenerate the client's protobuf code and its bundle (server/web/static/app.js); commit both.
+web: $(VENV)/.installed-test web-deps
+	$(BIN)/python -m tools.genweb
+
+web-check: $(VENV)/.installed-test web-deps
+	$(BIN)/python -m tools.genweb --check
+
+web-test: web-deps
+	cd web && npm run --silent typecheck && npm test --silent
 
 bots: $(VENV)/.installed
 	$(BIN)/manawire bots --url ws://$(HOST):$(PORT) --games 5

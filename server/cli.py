@@ -10,7 +10,7 @@ import signal
 import sys
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -59,7 +59,8 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                            if isinstance(lst, trio.SocketListener)]
                 where = ", ".join(f"{a[0]}:{a[1]}" for a in sockets)
                 print(f"manawire listening on ws://{where} (data in {data_dir}; "
-                      f"{restored} games restored)", flush=True)
+                      f"{restored} games restored); open {_browser_url(sockets)} to play",
+                      flush=True)
                 async for signum in signals:
                     log.info("%s: stopping (games are kept and go on after a restart)",
                              signal.Signals(signum).name)
@@ -74,6 +75,16 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
             app.close()
         store.close()
         print(monitor.line(), flush=True)
+
+
+def _browser_url(sockets: list[tuple[Any, ...]]) -> str:
+    """The web client's URL on the first listening address (the same port serves it over
+    plain HTTP); a wildcard address (all interfaces) is given as loopback."""
+    if not sockets:
+        return "http://127.0.0.1/"
+    host, port = str(sockets[0][0]), sockets[0][1]
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def main(argv: list[str] | None = None) -> int:

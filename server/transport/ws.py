@@ -10,6 +10,13 @@ the cap -- and gives it back when its TCP stream is closed, which websockets doe
 connection, accepted or not (``Connection.recv_events`` always ends in ``close_stream``). So
 a refused, failed, timed-out or cancelled handshake never keeps a slot, and an accepted
 connection keeps it until its socket is really gone, closing handshake included.
+
+Plain HTTP on the same port. A request that is not a WebSocket upgrade (no ``websocket`` in
+its ``Upgrade`` header) is answered before any slot is taken, so browsers loading the page
+never count against the cap nor are refused by it: a ``GET`` from the web client's files
+(:mod:`server.web`: 200, 304 or 404), any other method by websockets itself (``405 Method Not
+Allowed``, ``Allow: GET``). websockets opens a WebSocket only for a request whose ``Upgrade``
+is exactly ``websocket``, so such a request is always answered and its connection closed.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from websockets.http11 import Request, Response
 from websockets.trio.server import Server, ServerConnection, serve
 
 from server.app import App, SocketClosed
+from server.web import NOT_FOUND, StaticSite, add_common_headers
 
 log = logging.getLogger("manawire.transport")
 
@@ -144,11 +152,35 @@ class _CappedConnection(ServerConnection):
                 self.slot.release()
 
 
-def _admitter(cap: AddressCap) -> Callable[[ServerConnection, Request], Response | None]:
-    """The ``process_request`` hook enforcing ``cap``."""
+def is_websocket_upgrade(headers: Headers) -> bool:
+    """Whether a request asks for a WebSocket: ``websocket`` (any case) is among the protocols
+    of its ``Upgrade`` header(s). Every request websockets could accept does; one that
+    merely names it among others is still a WebSocket attempt (websockets answers it 400)."""
+    return any(token.strip().partition("/")[0].strip().lower() == "websocket"
+               for value in headers.get_all("Upgrade") for token in value.split(","))
+
+
+def _static(connection: ServerConnection, request: Request, site: StaticSite) -> Response:
+    """The answer to a plain HTTP ``GET``: a file of the web client, or 404."""
+    if_none_match = request.headers.get_all("If-None-Match")
+    response = site.response(request.path, ", ".join(if_none_match) if if_none_match else None)
+    if response is None:
+        response = connection.respond(http.HTTPStatus.NOT_FOUND, NOT_FOUND)
+        add_common_headers(response.headers)
+    return response
+
+
+def _admitter(cap: AddressCap, site: StaticSite
+              ) -> Callable[[ServerConnection, Request], Response | None]:
+    """The ``process_request`` hook enforcing ``cap`` on WebSocket upgrades and answering
+    every other request (a ``GET``) from ``site``."""
 
     def admit(connection: ServerConnection, request: Request) -> Response | None:
         assert isinstance(connection, _CappedConnection)
+        if not is_websocket_upgrade(request.headers):
+            # Plain HTTP, never a WebSocket: no slot. Other methods than GET are left to
+            # websockets (405); the connection is closed after the answer either way.
+            return _static(connection, request, site) if request.method == "GET" else None
         if connection.stream_done:  # the client left already; nothing will be sent
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Gone.\n")
         try:
@@ -179,8 +211,11 @@ async def serve_app(app: App, host: str, port: int,
 
     ``addresses`` counts connections per client address; by default a new
     ``AddressCap(app.limits.max_connections_per_address)`` (pass one to watch it).
+    Requests that are not WebSocket upgrades get the web client's files (:mod:`server.web`,
+    read now, once).
     """
     cap = AddressCap(app.limits.max_connections_per_address) if addresses is None else addresses
+    site = StaticSite.load()
 
     async def handler(ws: ServerConnection) -> None:
         # The handshake is over and its headers were read (_admitter): don't keep them for
@@ -190,5 +225,5 @@ async def serve_app(app: App, host: str, port: int,
         await app.handle_connection(WebSocket(ws))
 
     await serve(handler, port, host=host, max_size=MAX_MESSAGE, compression=None,
-                process_request=_admitter(cap), create_connection=_CappedConnection,
+                process_request=_admitter(cap, site), create_connection=_CappedConnection,
                 open_timeout=OPEN_TIMEOUT, task_status=task_status)

@@ -1,0 +1,505 @@
+/**
+ * The client's state and its protocol logic (protocol/README.md, "Flow of a game"): sign in
+ * (Hello) or resume (Resume), the lobby, one room, the mirrored view of its game, the
+ * pending decision, clocks and presence. Rendering is ui.ts's: it reads this state and calls
+ * the methods below; `onChange` tells it to render again.
+ */
+import {
+  type Account, type MatchQueue, type RoomInfo, type ServerMessage,
+  DeckFormat, ErrorCode, Role, Spectate,
+} from "./gen/protocol/v1/messages_pb";
+import { type Action, type Decision } from "./gen/protocol/v1/game_pb";
+import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
+import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
+import { assertNever, eventText, type Names } from "./describe";
+import { inviteLink, type Invite } from "./links";
+import { Mirror, MirrorDesyncError } from "./mirror";
+import { saved } from "./storage";
+
+export type Status = "signed-out" | "connecting" | "connected" | "reconnecting" | "offline" | "replaced";
+
+/** Reconnection backoff (ms): first delay, factor, longest delay; give up after this long. */
+const BACKOFF_FIRST = 250, BACKOFF_FACTOR = 2, BACKOFF_MAX = 5000, RECONNECT_FOR = 120_000;
+/** Event-log lines kept. */
+const LOG_LINES = 200;
+
+export interface ClockView { remainingMs: number; running: boolean; at: number }
+
+export interface RoomSettingsInput {
+  name: string;
+  seats: number;
+  clockMinutes: number;
+  private: boolean;
+  spectate: "" | "allowed" | "invite" | "none";
+  format: "constructed" | "limited";
+}
+
+/** What a request was, to know what its Error is about. */
+type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "join" | "quick"
+  | "cancel-quick" | "leave" | "act" | "snapshot" | "concede";
+
+/** How to say hello on the next open socket. */
+type Greeting =
+  | { kind: "guest"; name: string }
+  | { kind: "login"; name: string; password: string }
+  | { kind: "token" }
+  | { kind: "resume" };
+
+export class App implements Names {
+  status: Status = "signed-out";
+  account: Account | null = null;
+  rooms: RoomInfo[] = [];
+  /** The room this client created last, with its invite link (only the creator has it). */
+  created: { room: RoomInfo; code: string; link: string } | null = null;
+  room: { info: RoomInfo; role: Role; seat: number } | null = null;
+  queue: MatchQueue | null = null;
+  mirror = new Mirror();
+  decision: Decision | null = null;
+  /** The prompt an Act was sent for (its buttons are disabled until something changes). */
+  sentPrompt: bigint | null = null;
+  clocks = new Map<number, ClockView>();
+  presence = new Map<number, boolean>();
+  log: string[] = [];
+  error = "";
+  notice = "";
+  deckProblems: DeckProblem[] = [];
+  /** A card or player the viewer clicked, whose options are shown first. */
+  selected: { kind: "object"; id: string } | { kind: "player"; seat: number } | null = null;
+  /** The invite this page was opened with (pre-fills the join form). */
+  invite: Invite | null;
+
+  onChange: () => void = () => {};
+
+  private readonly conn: Connection;
+  private greeting: Greeting = { kind: "token" };
+  private readonly requests = new Map<bigint, RequestKind>();
+  private snapshotAsked = false;
+  private reconnectDelay = BACKOFF_FIRST;
+  private reconnectSince = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The deck used for the current join (kept to show refused lines). */
+  lastDeck = "";
+
+  constructor(private readonly wsUrl: string, private readonly pageUrl: string, invite: Invite | null) {
+    this.invite = invite;
+    this.conn = new Connection(wsUrl, {
+      open: () => this.greet(),
+      message: (msg) => this.handle(msg),
+      closed: (code, reason) => this.closed(code, reason),
+    });
+  }
+
+  /** Start: resume this tab's session, or sign in with the stored account token. */
+  start(): void {
+    if (saved.resumeToken) this.connect({ kind: "resume" });
+    else if (saved.accountToken) this.connect({ kind: "token" });
+    else this.changed();
+  }
+
+  // ---- Names (describe.ts)
+  get viewer(): number { return this.room?.seat ?? -1; }
+  object(id: string) { return this.mirror.objects.get(id); }
+  player(seat: number): string { return this.mirror.players.get(seat)?.name || `Seat ${seat + 1}`; }
+
+  // ---- signing in
+  signInGuest(name: string): void {
+    saved.displayName = name;
+    this.connect({ kind: "guest", name });
+  }
+
+  signIn(name: string, password: string): void {
+    this.connect({ kind: "login", name, password });
+  }
+
+  register(name: string, password: string): void {
+    this.request("register", { case: "register", value: { name, password } });
+  }
+
+  /** Forget this browser's account (its token stays valid elsewhere until revoked). */
+  signOut(): void {
+    saved.accountToken = "";
+    saved.resumeToken = "";
+    this.conn.drop();
+    this.clearRoom();
+    this.account = null;
+    this.status = "signed-out";
+    this.changed();
+  }
+
+  private connect(greeting: Greeting): void {
+    this.greeting = greeting;
+    this.error = "";
+    this.status = "connecting";
+    this.conn.open();
+    this.changed();
+  }
+
+  private greet(): void {
+    const g = this.greeting;
+    switch (g.kind) {
+      case "resume":
+        this.request("resume", { case: "resume", value: {
+          protocolVersion: PROTOCOL_VERSION, resumeToken: saved.resumeToken,
+          lastStateId: this.mirror.ready ? this.mirror.stateId : 0n, batched: true } });
+        return;
+      case "token":
+        this.request("hello", { case: "hello", value: {
+          protocolVersion: PROTOCOL_VERSION, accountToken: saved.accountToken, batched: true } });
+        return;
+      case "guest":
+        this.request("hello", { case: "hello", value: {
+          protocolVersion: PROTOCOL_VERSION, displayName: g.name, batched: true } });
+        return;
+      case "login":
+        this.request("hello", { case: "hello", value: {
+          protocolVersion: PROTOCOL_VERSION, login: { name: g.name, password: g.password },
+          batched: true } });
+        // The password is not kept for reconnecting: a resume uses the resume token.
+        this.greeting = { kind: "token" };
+        return;
+      default: assertNever(g);
+    }
+  }
+
+  // ---- lobby
+  listRooms(): void {
+    if (this.status === "connected") this.request("list", { case: "listRooms", value: {} });
+  }
+
+  createRoom(input: RoomSettingsInput, deck: string): void {
+    if (!this.checkDeck(deck)) return;
+    this.lastDeck = deck;
+    const spectate = { "": Spectate.UNSPECIFIED, allowed: Spectate.ALLOWED,
+      invite: Spectate.INVITE, none: Spectate.NONE }[input.spectate];
+    this.request("create", { case: "createRoom", value: {
+      name: input.name, seats: input.seats, clockSeconds: Math.round(input.clockMinutes * 60),
+      private: input.private, spectate, format: formatOf(input.format) } });
+  }
+
+  join(roomId: string, role: Role, deck: string, code: string): void {
+    if (role === Role.PLAYER && !this.checkDeck(deck)) return;
+    this.lastDeck = deck;
+    this.request("join", { case: "joinRoom", value: {
+      roomId: roomId.trim(), role, deck: role === Role.PLAYER ? deck : "", inviteCode: code.trim() } });
+  }
+
+  quickMatch(format: "constructed" | "limited", seats: number, deck: string): void {
+    if (!this.checkDeck(deck)) return;
+    this.lastDeck = deck;
+    this.request("quick", { case: "quickMatch", value: { format: formatOf(format), seats, deck } });
+  }
+
+  cancelQuickMatch(): void {
+    this.request("cancel-quick", { case: "cancelQuickMatch", value: {} });
+  }
+
+  leaveRoom(): void {
+    this.request("leave", { case: "leaveRoom", value: {} });
+    this.clearRoom();
+    this.notice = "You left the room.";
+    this.listRooms();
+    this.changed();
+  }
+
+  concede(): void {
+    this.request("concede", { case: "concede", value: {} });
+  }
+
+  private checkDeck(deck: string): boolean {
+    const problem = deckPrecheck(deck);
+    this.deckProblems = problem ? [{ line: 0, message: problem }] : [];
+    if (problem) this.changed();
+    return problem === null;
+  }
+
+  // ---- the game
+  /** The options of the pending decision, if it is this viewer's and still current. */
+  get options(): Action[] {
+    return this.decision?.options ?? [];
+  }
+
+  act(index: number): void {
+    const d = this.decision;
+    if (!d || this.sentPrompt === d.promptId || index < 0 || index >= d.options.length) return;
+    this.sentPrompt = d.promptId;
+    this.selected = null;
+    this.request("act", { case: "act", value: {
+      promptId: d.promptId, optionIndex: index, expectedStateId: this.mirror.stateId } });
+    this.changed();
+  }
+
+  select(target: App["selected"]): void {
+    this.selected = target;
+    this.changed();
+  }
+
+  /** Remaining time on a seat's clock now (ms). */
+  clockNow(seat: number, now: number): number | null {
+    const c = this.clocks.get(seat);
+    if (!c) return null;
+    return Math.max(0, c.running ? c.remainingMs - (now - c.at) : c.remainingMs);
+  }
+
+  // ---- messages
+  private request(kind: RequestKind, body: ClientBody): void {
+    if (!this.conn.isOpen) {
+      this.error = "Not connected to the server.";
+      this.changed();
+      return;
+    }
+    const id = this.conn.send(body);
+    this.requests.set(id, kind);
+    if (this.requests.size > 256) { // answers that never come (pushed replies) mustn't pile up
+      const oldest = this.requests.keys().next().value;
+      if (oldest !== undefined) this.requests.delete(oldest);
+    }
+  }
+
+  private handle(msg: ServerMessage): void {
+    const kind = msg.requestId ? this.requests.get(msg.requestId) : undefined;
+    if (msg.requestId && msg.body.case !== "matchQueue") this.requests.delete(msg.requestId);
+    const body = msg.body;
+    switch (body.case) {
+      case "welcome":
+        this.welcomed(body.value);
+        if (this.room === null) this.listRooms();
+        break;
+      case "resumed": {
+        const r = body.value;
+        if (r.welcome) this.welcomed(r.welcome);
+        if (r.joined?.room) {
+          this.room = { info: r.joined.room, role: r.joined.role, seat: r.joined.seat };
+          if (r.snapshot) this.snapshotAsked = true; // a Snapshot follows
+        } else {
+          if (this.room) this.notice = "The room you were in has closed.";
+          this.clearRoom();
+          this.listRooms();
+        }
+        break;
+      }
+      case "roomList": this.rooms = body.value.rooms; break;
+      case "roomCreated": {
+        const { room, inviteCode } = body.value;
+        if (room) {
+          this.created = { room, code: inviteCode,
+            link: inviteLink(this.pageUrl, { role: "join", roomId: room.roomId, code: inviteCode }) };
+          // The creator plays in the room they made (with the deck they gave).
+          this.join(room.roomId, Role.PLAYER, this.lastDeck, inviteCode);
+        }
+        break;
+      }
+      case "joined": {
+        const j = body.value;
+        if (j.room) this.room = { info: j.room, role: j.role, seat: j.seat };
+        this.queue = null;
+        this.deckProblems = [];
+        this.notice = "";
+        this.error = "";
+        this.mirror = new Mirror();
+        this.decision = null;
+        this.log = [];
+        break;
+      }
+      case "matchQueue": this.queue = body.value.queued ? body.value : null; break;
+      case "roomClosed":
+        if (this.room && this.room.info.roomId === body.value.roomId) {
+          this.clearRoom();
+          this.notice = `The room closed: ${body.value.reason}`;
+          this.listRooms();
+        }
+        break;
+      case "snapshot": {
+        this.snapshotAsked = false;
+        try {
+          this.mirror.loadSnapshot(body.value);
+        } catch (err) {
+          this.desync(err);
+        }
+        this.dropStaleDecision();
+        break;
+      }
+      case "delta": {
+        if (!this.mirror.ready || this.snapshotAsked) break; // a snapshot is on its way
+        try {
+          this.mirror.applyDelta(body.value);
+        } catch (err) {
+          this.desync(err);
+          break;
+        }
+        for (const event of body.value.events) {
+          const line = eventText(this, event);
+          if (line) this.log.push(line);
+        }
+        if (this.log.length > LOG_LINES) this.log.splice(0, this.log.length - LOG_LINES);
+        this.dropStaleDecision();
+        break;
+      }
+      case "decision": {
+        const d = body.value;
+        if (d.seat === this.viewer) {
+          this.decision = d;
+          if (this.sentPrompt !== null && this.sentPrompt !== d.promptId) this.sentPrompt = null;
+          // Sent again after a resume: it may be the one answered just before the drop.
+          if (this.sentPrompt === d.promptId && kind === undefined) this.sentPrompt = null;
+        }
+        break;
+      }
+      case "clocks": {
+        const at = Date.now();
+        this.clocks = new Map(body.value.seats.map((c) => [c.seat,
+          { remainingMs: Number(c.remainingMs), running: c.running, at }]));
+        break;
+      }
+      case "presence":
+        this.presence = new Map(body.value.seats.map((p) => [p.seat, p.connected]));
+        break;
+      case "error": this.failed(kind, body.value.code, body.value.message, body.value.details,
+        body.value.incidentId); break;
+      case undefined: break; // a message this client doesn't understand (a newer server)
+      default: assertNever(body);
+    }
+    this.changed();
+  }
+
+  private welcomed(w: NonNullable<Extract<ServerMessage["body"], { case: "welcome" }>["value"]>): void {
+    if (w.accountToken) saved.accountToken = w.accountToken;
+    if (w.resumeToken) saved.resumeToken = w.resumeToken;
+    if (w.account) this.account = w.account;
+    this.status = "connected";
+    this.reconnectDelay = BACKOFF_FIRST;
+    this.reconnectSince = 0;
+    this.greeting = { kind: "resume" };
+  }
+
+  private failed(kind: RequestKind | undefined, code: ErrorCode, message: string,
+                 details: string[], incident: string): void {
+    switch (code) {
+      case ErrorCode.RESUME_FAILED:
+        // The session is gone (or the token is void): say Hello with the account token.
+        saved.resumeToken = "";
+        this.clearRoom();
+        if (saved.accountToken) {
+          this.greeting = { kind: "token" };
+          this.greet();
+        } else {
+          this.conn.drop();
+          this.status = "signed-out";
+        }
+        return;
+      case ErrorCode.UNAUTHENTICATED:
+        if (kind === "hello") {
+          this.conn.drop();
+          this.status = "signed-out";
+          if (this.greeting.kind === "token" && !this.account) {
+            saved.accountToken = "";
+            this.error = "Your saved sign-in is no longer valid: sign in again.";
+          } else this.error = message;
+          this.account = null;
+          return;
+        }
+        break;
+      case ErrorCode.STALE_PROMPT:
+        // Our answer crossed a newer state: the next Decision will come.
+        if (kind === "act") { this.sentPrompt = null; return; }
+        break;
+      case ErrorCode.INVALID_DECK:
+        this.deckProblems = deckProblems(details.length ? details : [message]);
+        this.error = "The deck was refused: see its problems below.";
+        return;
+      case ErrorCode.RATE_LIMITED:
+        if (kind === "act") this.sentPrompt = null;
+        break;
+      case ErrorCode.INTERNAL:
+        this.error = `The server had an internal error (incident ${incident}): ${message}`;
+        return;
+      default:
+        if (kind === "act") this.sentPrompt = null;
+        break;
+    }
+    if (kind === "list") return; // a refused refresh isn't worth a message
+    this.error = message || ErrorCode[code] || "The server refused the request.";
+  }
+
+  private desync(err: unknown): void {
+    if (!(err instanceof MirrorDesyncError)) throw err;
+    console.warn("view out of sync, asking for a snapshot:", err.message);
+    if (!this.snapshotAsked) {
+      this.snapshotAsked = true;
+      this.request("snapshot", { case: "requestSnapshot", value: {} });
+    }
+  }
+
+  /** A decision whose prompt is no longer the pending one is over. */
+  private dropStaleDecision(): void {
+    const pending = this.mirror.header.pending;
+    if (this.decision && (!pending || pending.promptId !== this.decision.promptId
+        || pending.seat !== this.viewer)) {
+      this.decision = null;
+      this.sentPrompt = null;
+    }
+    if (this.selected?.kind === "object" && !this.mirror.objects.has(this.selected.id)) {
+      this.selected = null;
+    }
+  }
+
+  private clearRoom(): void {
+    this.room = null;
+    this.queue = null;
+    this.decision = null;
+    this.sentPrompt = null;
+    this.selected = null;
+    this.mirror = new Mirror();
+    this.clocks.clear();
+    this.presence.clear();
+    this.log = [];
+    this.snapshotAsked = false;
+  }
+
+  // ---- the socket's life
+  private closed(code: number, reason: string): void {
+    if (code === CLOSE_REPLACED) {
+      this.status = "replaced";
+      this.error = "This session was taken over by another tab or device.";
+      this.changed();
+      return;
+    }
+    if (this.account === null) { // never got in: nothing to resume
+      this.status = "signed-out";
+      if (!this.error) this.error = `Could not reach the server${reason ? `: ${reason}` : ""}.`;
+      this.changed();
+      return;
+    }
+    const now = Date.now();
+    if (this.reconnectSince === 0) this.reconnectSince = now;
+    if (now - this.reconnectSince > RECONNECT_FOR) {
+      this.status = "offline";
+      this.changed();
+      return;
+    }
+    this.status = "reconnecting";
+    this.changed();
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(BACKOFF_MAX, delay * BACKOFF_FACTOR);
+    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.greeting = saved.resumeToken ? { kind: "resume" } : { kind: "token" };
+      this.conn.open();
+    }, delay);
+  }
+
+  /** Try again now (after giving up, or at the player's request). */
+  reconnect(): void {
+    this.reconnectSince = 0;
+    this.reconnectDelay = BACKOFF_FIRST;
+    this.connect(saved.resumeToken ? { kind: "resume" } : { kind: "token" });
+  }
+
+  private changed(): void {
+    this.onChange();
+  }
+}
+
+function formatOf(format: "constructed" | "limited"): DeckFormat {
+  return format === "limited" ? DeckFormat.LIMITED : DeckFormat.CONSTRUCTED;
+}

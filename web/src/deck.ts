@@ -1,0 +1,49 @@
+/**
+ * The deck-paste flow: the deck list a player pastes or uploads is sent as it is with
+ * JoinRoom/QuickMatch (the server reads every format of README.md "Deck lists" and checks
+ * it against the room's format); a refused deck comes back as ERROR_CODE_INVALID_DECK with
+ * one problem per `Error.details` entry, most of them starting "line N: ".
+ */
+
+/** The server's limit on a deck list (protocol/README.md, JoinRoom.deck). */
+export const MAX_DECK_BYTES = 32 * 1024;
+
+export interface DeckProblem {
+  /** 1-based line of the deck text, or 0 for a problem of the whole deck. */
+  line: number;
+  message: string;
+}
+
+/** The problems of a refused deck, by line (whole-deck problems first, then by line). */
+export function deckProblems(details: readonly string[]): DeckProblem[] {
+  const problems = details.map((detail) => {
+    const m = /^line (\d+): (.*)$/s.exec(detail);
+    return m ? { line: Number(m[1]), message: m[2] ?? "" } : { line: 0, message: detail };
+  });
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => a.p.line - b.p.line || a.i - b.i)
+    .map(({ p }) => p);
+}
+
+/** A problem the client finds before sending (so nothing is lost on the way), or null. */
+export function deckPrecheck(text: string): string | null {
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > MAX_DECK_BYTES) {
+    return `The deck list is ${bytes} bytes; the server accepts at most ${MAX_DECK_BYTES}.`;
+  }
+  return null;
+}
+
+/** The text of an uploaded deck file (UTF-8), or an error in words. */
+export async function readDeckFile(file: Blob & { name?: string }): Promise<string> {
+  if (file.size > MAX_DECK_BYTES) {
+    throw new Error(`${file.name ?? "The file"} is ${file.size} bytes; a deck list may be at most ${MAX_DECK_BYTES}.`);
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error(`${file.name ?? "The file"} is not UTF-8 text.`);
+  }
+}

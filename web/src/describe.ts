@@ -1,0 +1,291 @@
+/**
+ * Plain words for what the protocol sends: decision options, events, steps, mana symbols.
+ * Every dispatch over a oneof is exhaustive (`assertNever`): a case this client doesn't
+ * know (a newer server, protocol/README.md "Versioning") is shown as "not understood".
+ */
+import {
+  type Action, type GameEvent, type GameObject, type Target, DecisionKind, Step, ZoneKind,
+} from "./gen/protocol/v1/game_pb";
+
+/** What the describers need to know about the current view. */
+export interface Names {
+  /** The viewer's seat (-1 for a spectator). */
+  viewer: number;
+  object(id: string): GameObject | undefined;
+  player(seat: number): string;
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
+}
+
+export function seatName(names: Names, seat: number): string {
+  return seat === names.viewer ? "you" : names.player(seat);
+}
+
+/** An object's name as the viewer knows it. */
+export function objectName(names: Names, id: string): string {
+  if (id === "") return "the player or planeswalker it attacks";
+  const obj = names.object(id);
+  if (!obj) return "a card you can't see";
+  if (obj.faceDown && obj.name === "") return "a face-down card";
+  return obj.name || "a card";
+}
+
+export function targetText(names: Names, target: Target | undefined): string {
+  const kind = target?.kind;
+  switch (kind?.case) {
+    case "player": return seatName(names, kind.value);
+    case "objectId": return objectName(names, kind.value);
+    case undefined: return "nothing";
+    default: return assertNever(kind);
+  }
+}
+
+const MANA_WORDS: Record<string, string> = {
+  W: "white", U: "blue", B: "black", R: "red", G: "green", C: "colorless", X: "X", S: "snow",
+  T: "tap", Q: "untap", E: "energy",
+};
+
+/** A mana symbol's text alternative, e.g. "{R}" -> "red mana", "{2}" -> "2 generic mana",
+ * "{W/U}" -> "white or blue mana". */
+export function manaSymbolWords(symbol: string): string {
+  const inner = symbol.replace(/^\{|\}$/g, "");
+  if (/^\d+$/.test(inner)) return `${inner} generic mana`;
+  if (inner === "T") return "tap";
+  if (inner === "Q") return "untap";
+  const parts = inner.split("/").map((p) => MANA_WORDS[p] ?? (p === "P" ? "Phyrexian" : p));
+  return `${parts.join(" or ")} mana`;
+}
+
+/** The symbols of a mana cost, e.g. "{2}{R}{R}" -> ["{2}", "{R}", "{R}"]. */
+export function manaSymbols(cost: string): string[] {
+  return cost.match(/\{[^}]+\}/g) ?? [];
+}
+
+/** Mana named in WUBRGC letters (PayMana, RollPlanarDie), as symbols: "RRB" -> "{R}{R}{B}". */
+export function lettersToSymbols(letters: string): string {
+  return [...letters].map((l) => `{${l}}`).join("");
+}
+
+export function optionText(names: Names, action: Action): string {
+  const k = action.kind;
+  switch (k.case) {
+    case "passPriority": return "Pass priority";
+    case "playLand": return `Play ${objectName(names, k.value.objectId)}`;
+    case "castSpell": return `Cast ${objectName(names, k.value.objectId)}`;
+    case "chooseX": return `X = ${k.value.value}`;
+    case "chooseTarget": return `Target ${targetText(names, k.value.target)}`;
+    case "activateManaAbility": {
+      const what = k.value.mana ? ` for ${lettersToSymbols(k.value.mana)}` : " for mana";
+      return `Tap ${objectName(names, k.value.objectId)}${what}`;
+    }
+    case "payMana": return `Pay ${lettersToSymbols(k.value.mana) || "nothing"}`;
+    case "declareAttacker": {
+      const at = k.value.planeswalkerId
+        ? objectName(names, k.value.planeswalkerId) : seatName(names, k.value.defender);
+      return `Attack ${at} with ${objectName(names, k.value.objectId)}`;
+    }
+    case "finishAttackers": return "Done: confirm attackers";
+    case "declareBlocker":
+      return `Block ${objectName(names, k.value.attackerId)} with ${objectName(names, k.value.objectId)}`;
+    case "finishBlockers": return "Done: confirm blockers";
+    case "assignCombatDamage": {
+      const parts = k.value.assignments.map(
+        (a) => `${a.amount} to ${objectName(names, a.objectId)}`);
+      return `${objectName(names, k.value.attackerId)} deals ${parts.join(", ") || "no damage"}`;
+    }
+    case "discard": return `Discard ${objectName(names, k.value.objectId)}`;
+    case "concede": return "Concede";
+    case "chooseStartingPlayer":
+      return k.value.seat === names.viewer ? "I play first" : `${names.player(k.value.seat)} plays first`;
+    case "keepHand": return "Keep this hand";
+    case "takeMulligan": return "Take a mulligan";
+    case "putOnBottom": return `Put ${objectName(names, k.value.objectId)} on the bottom`;
+    case "chooseMode": return `Mode ${k.value.mode + 1}`;
+    case "activateAbility":
+      return `Activate ${objectName(names, k.value.objectId)}'s ability ${k.value.ability + 1}`;
+    case "finishTargets": return "No more targets";
+    case "chooseOrder": return `Next: ${objectName(names, k.value.objectId)}`;
+    case "keepLegend": return `Keep ${objectName(names, k.value.objectId)}`;
+    case "sacrifice": return `Sacrifice ${objectName(names, k.value.objectId)}`;
+    case "resetBlockers": return "Start blocks over";
+    case "decline": return "Decline / done";
+    case "chooseReplacement":
+      return `${objectName(names, k.value.objectId)}: ${k.value.replacement} instead`;
+    case "placeCard":
+      return `${objectName(names, k.value.objectId)} on the ${k.value.bottom ? "bottom" : "top"}`;
+    case "chooseCard": return `Choose ${objectName(names, k.value.objectId)}`;
+    case "choosePlayer": return `Choose ${seatName(names, k.value.seat)}`;
+    case "choosePile": return `Take pile ${k.value.pile + 1}`;
+    case "finishModes": return "No more modes";
+    case "accept": return "Yes";
+    case "rollPlanarDie": return `Roll the planar die (pay ${lettersToSymbols(k.value.mana) || "nothing"})`;
+    case "chooseOutsideCard": return `Bring in ${k.value.name} from your sideboard`;
+    case "chooseExilePile": return `A random card of ${k.value.objectIds.length} face-down cards`;
+    case undefined: return "An option this client doesn't understand";
+    default: return assertNever(k);
+  }
+}
+
+/** Ids of the objects an option names (clicking such a card picks the option). */
+export function optionObjects(action: Action): string[] {
+  const k = action.kind;
+  switch (k.case) {
+    case "playLand": case "castSpell": case "activateManaAbility": case "discard":
+    case "putOnBottom": case "activateAbility": case "chooseOrder": case "keepLegend":
+    case "sacrifice": case "chooseReplacement": case "placeCard": case "chooseCard":
+      return [k.value.objectId];
+    case "declareAttacker": return [k.value.objectId];
+    case "declareBlocker": return [k.value.objectId];
+    case "assignCombatDamage": return [k.value.attackerId];
+    case "chooseTarget":
+      return k.value.target?.kind.case === "objectId" ? [k.value.target.kind.value] : [];
+    case "chooseExilePile": return [...k.value.objectIds];
+    case "passPriority": case "chooseX": case "payMana": case "finishAttackers":
+    case "finishBlockers": case "concede": case "chooseStartingPlayer": case "keepHand":
+    case "takeMulligan": case "chooseMode": case "finishTargets": case "resetBlockers":
+    case "decline": case "choosePlayer": case "choosePile": case "finishModes": case "accept":
+    case "rollPlanarDie": case "chooseOutsideCard": case undefined:
+      return [];
+    default: return assertNever(k);
+  }
+}
+
+/** Seats of the players an option names (clicking the player picks it). */
+export function optionSeats(action: Action): number[] {
+  const k = action.kind;
+  if (k.case === "chooseTarget" && k.value.target?.kind.case === "player") {
+    return [k.value.target.kind.value];
+  }
+  if (k.case === "choosePlayer" || k.case === "chooseStartingPlayer") return [k.value.seat];
+  return [];
+}
+
+const STEP_NAMES: Record<Step, string> = {
+  [Step.UNSPECIFIED]: "",
+  [Step.UNTAP]: "Untap step",
+  [Step.UPKEEP]: "Upkeep",
+  [Step.DRAW]: "Draw step",
+  [Step.PRECOMBAT_MAIN]: "Precombat main phase",
+  [Step.BEGINNING_OF_COMBAT]: "Beginning of combat",
+  [Step.DECLARE_ATTACKERS]: "Declare attackers",
+  [Step.DECLARE_BLOCKERS]: "Declare blockers",
+  [Step.COMBAT_DAMAGE]: "Combat damage",
+  [Step.END_OF_COMBAT]: "End of combat",
+  [Step.POSTCOMBAT_MAIN]: "Postcombat main phase",
+  [Step.END]: "End step",
+  [Step.CLEANUP]: "Cleanup step",
+};
+
+export function stepName(step: Step): string {
+  return STEP_NAMES[step] ?? `step ${step}`;
+}
+
+const ZONE_NAMES: Record<ZoneKind, string> = {
+  [ZoneKind.UNSPECIFIED]: "nowhere",
+  [ZoneKind.LIBRARY]: "library",
+  [ZoneKind.HAND]: "hand",
+  [ZoneKind.BATTLEFIELD]: "battlefield",
+  [ZoneKind.GRAVEYARD]: "graveyard",
+  [ZoneKind.STACK]: "stack",
+  [ZoneKind.EXILE]: "exile",
+  [ZoneKind.COMMAND]: "command zone",
+  [ZoneKind.ANTE]: "ante",
+};
+
+export function zoneName(kind: ZoneKind): string {
+  return ZONE_NAMES[kind] ?? `zone ${kind}`;
+}
+
+const DECISION_NAMES: Record<DecisionKind, string> = {
+  [DecisionKind.UNSPECIFIED]: "a decision",
+  [DecisionKind.PRIORITY]: "priority",
+  [DecisionKind.CHOOSE_X]: "choosing X",
+  [DecisionKind.CHOOSE_TARGET]: "choosing a target",
+  [DecisionKind.PAY_MANA]: "paying mana",
+  [DecisionKind.DECLARE_ATTACKERS]: "declaring attackers",
+  [DecisionKind.DECLARE_BLOCKERS]: "declaring blockers",
+  [DecisionKind.ASSIGN_COMBAT_DAMAGE]: "assigning combat damage",
+  [DecisionKind.DISCARD]: "discarding",
+  [DecisionKind.CHOOSE_STARTING_PLAYER]: "choosing who plays first",
+  [DecisionKind.MULLIGAN]: "keep or mulligan",
+  [DecisionKind.BOTTOM_CARD]: "putting a card on the bottom",
+  [DecisionKind.CHOOSE_MODE]: "choosing a mode",
+  [DecisionKind.ORDER_TRIGGERS]: "ordering triggers",
+  [DecisionKind.ORDER_GRAVEYARD]: "ordering the graveyard",
+  [DecisionKind.LEGEND_RULE]: "the legend rule",
+  [DecisionKind.SACRIFICE]: "sacrificing",
+  [DecisionKind.CHOOSE_COST]: "choosing a cost",
+  [DecisionKind.CHOOSE_REPLACEMENT]: "choosing a replacement effect",
+  [DecisionKind.CHOOSE_DEFENDER]: "choosing what to attack",
+  [DecisionKind.SCRY]: "scrying",
+  [DecisionKind.SEARCH]: "searching",
+  [DecisionKind.CHOOSE_PLAYER]: "choosing a player",
+  [DecisionKind.SEPARATE_PILES]: "separating piles",
+  [DecisionKind.CHOOSE_PILE]: "choosing a pile",
+  [DecisionKind.CHOOSE_CARD]: "choosing a card",
+  [DecisionKind.CLASH]: "clashing",
+  [DecisionKind.CHOOSE_PARTY]: "choosing a party",
+  [DecisionKind.MAY]: "a \"you may\" choice",
+  [DecisionKind.CHOOSE_OUTSIDE_CARD]: "choosing a card from outside the game",
+  [DecisionKind.CHOOSE_EXILED_CARD]: "choosing an exiled card",
+  [DecisionKind.CAST_MADNESS]: "casting with madness",
+};
+
+export function decisionName(kind: DecisionKind): string {
+  return DECISION_NAMES[kind] ?? "a decision";
+}
+
+/** One event in plain words, or null for events that say nothing worth a log line. */
+export function eventText(names: Names, event: GameEvent): string | null {
+  const k = event.kind;
+  switch (k.case) {
+    case "zoneChange": {
+      const e = k.value;
+      const what = e.name || "a card";
+      if (e.fromZone === ZoneKind.LIBRARY && e.toZone === ZoneKind.HAND) return null; // cardDrawn says it
+      if (e.fromZone === ZoneKind.UNSPECIFIED) return null;
+      return `${what} (${names.player(e.owner)}'s) moved from ${zoneName(e.fromZone)} to ${zoneName(e.toZone)}`;
+    }
+    case "damage": {
+      const e = k.value;
+      const to = e.recipient.case === "player" ? seatName(names, e.recipient.value)
+        : e.recipient.case === "objectId" ? objectName(names, e.recipient.value) : "nothing";
+      return `${objectName(names, e.sourceId)} dealt ${e.amount} damage to ${to}`;
+    }
+    case "playerLost": return `${names.player(k.value.seat)} lost the game (${k.value.reason})`;
+    case "spellCast": return `${seatName(names, k.value.controller)} cast ${k.value.name || "a spell"}`;
+    case "cardDrawn": return `${seatName(names, k.value.seat)} drew a card`;
+    case "tokenCreated":
+      return `${seatName(names, k.value.controller)} created a ${k.value.name || ""} token`.replace("  ", " ");
+    case "attackersDeclared": {
+      const ids = k.value.attackerIds;
+      return ids.length === 0 ? "No attackers"
+        : `Attacking: ${ids.map((id) => objectName(names, id)).join(", ")}`;
+    }
+    case "blockersDeclared": {
+      const blocks = k.value.blocks;
+      return blocks.length === 0 ? "No blockers"
+        : `Blocks: ${blocks.map((b) => `${objectName(names, b.blockerId)} blocks ${objectName(names, b.attackerId)}`).join("; ")}`;
+    }
+    case "cardsRevealed":
+      return `${k.value.toEveryone ? "Revealed" : "You look at"}: ${k.value.cards.map((c) => c.name).join(", ")}`;
+    case "librarySearched":
+      return `${seatName(names, k.value.seat)} searched ${names.player(k.value.owner)}'s library and found ${k.value.found}`;
+    case "clash": {
+      const w = k.value.winner;
+      return `Clash: ${w === undefined ? "nobody won" : `${seatName(names, w)} won`}`;
+    }
+    case "lifeExchanged": return `${k.value.seats.map((s) => seatName(names, s)).join(" and ")} exchanged life totals`;
+    case "crime": return `${seatName(names, k.value.seat)} committed a crime`;
+    case "expend": return `${seatName(names, k.value.seat)} expended ${k.value.amount}`;
+    case "gameEnded": {
+      const w = k.value.winners;
+      return w.length === 0 ? `The game is a draw (${k.value.reason})`
+        : `${w.map((s) => seatName(names, s)).join(", ")} won (${k.value.reason})`;
+    }
+    case undefined: return null;
+    default: return assertNever(k);
+  }
+}

@@ -1,0 +1,697 @@
+/**
+ * The page: a top bar, the lobby (sign-in, deck, rooms) and the board of the joined game.
+ * Forms are built once (typing is never interrupted); what changes is rendered again from
+ * the App's state on every change. Hooks for the browser tests are `data-testid`
+ * attributes, listed in web/README.md.
+ */
+import { type App, type RoomSettingsInput } from "./app";
+import { h, replaceChildren, type Child } from "./dom";
+import { readDeckFile } from "./deck";
+import { parseInvite } from "./links";
+import { Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
+import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
+import {
+  decisionName, manaSymbols, manaSymbolWords, objectName, optionObjects, optionSeats,
+  optionText, seatName, stepName, targetText,
+} from "./describe";
+
+export function mount(root: HTMLElement, app: App): void {
+  const ui = new Ui(root, app);
+  app.onChange = () => ui.schedule();
+  ui.render();
+  setInterval(() => ui.tickClocks(), 500);
+  document.addEventListener("keydown", (ev) => ui.key(ev));
+  window.addEventListener("hashchange", () => {
+    app.invite = parseInvite(location.hash);
+    ui.prefillInvite();
+    ui.render();
+  });
+}
+
+function byId<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`#${id} is missing`);
+  return el as T;
+}
+
+class Ui {
+  private readonly topbar = h("header", { class: "topbar" });
+  private readonly messages = h("div", { class: "messages", role: "status" });
+  private readonly signIn: HTMLElement;
+  private readonly lobby: HTMLElement;
+  private readonly roomsList = h("div", { class: "rooms" });
+  private readonly lobbyStatus = h("div", { class: "lobby-status" });
+  private readonly deckErrors = h("ul", { "data-testid": "deck-errors", class: "deck-errors" });
+  private readonly accountBox = h("div", { class: "account" });
+  private readonly game = h("main", { class: "game", hidden: true });
+  private scheduled = false;
+  private lastRoomsRefresh = 0;
+
+  constructor(private readonly root: HTMLElement, private readonly app: App) {
+    this.signIn = this.buildSignIn();
+    this.lobby = this.buildLobby();
+    root.replaceChildren(this.topbar, this.messages, this.signIn, this.lobby, this.game);
+    this.prefillInvite();
+  }
+
+  /** Pre-fill the join form from the invite this page was opened with. */
+  prefillInvite(): void {
+    const inv = this.app.invite;
+    if (!inv) return;
+    byId<HTMLInputElement>("join-room-id").value = inv.roomId;
+    byId<HTMLInputElement>("join-invite").value = inv.code;
+    this.app.notice = inv.role === "watch"
+      ? "You were invited to watch a game: press Watch under “Join by room id”."
+      : "You were invited to a game: choose your deck, then press “Join as player”.";
+  }
+
+  schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => { this.scheduled = false; this.render(); });
+  }
+
+  render(): void {
+    const app = this.app;
+    this.renderTopbar();
+    this.renderMessages();
+    const signedIn = app.account !== null && app.status !== "signed-out";
+    this.signIn.hidden = signedIn;
+    const inRoom = app.room !== null;
+    this.lobby.hidden = !signedIn || inRoom;
+    this.game.hidden = !inRoom;
+    if (signedIn && !inRoom) this.renderLobby();
+    if (inRoom) this.renderGame();
+    else this.game.replaceChildren();
+  }
+
+  // ---- top bar and messages
+  private renderTopbar(): void {
+    const app = this.app;
+    const words = { "signed-out": "offline", connecting: "connecting", connected: "connected",
+      reconnecting: "reconnecting", offline: "offline", replaced: "offline" } as const;
+    const state = words[app.status];
+    replaceChildren(this.topbar,
+      h("h1", null, "Manawire"),
+      h("span", { class: `conn conn-${state}`, "data-testid": "connection", "data-state": state,
+        title: "connection to the server" }, state),
+      app.status === "offline" || app.status === "replaced"
+        ? h("button", { type: "button", onclick: () => app.reconnect() }, "Reconnect") : null,
+      app.account ? h("span", { class: "who" }, "Signed in as ",
+        h("strong", { "data-testid": "account-name" }, app.account.name),
+        app.account.registered ? "" : " (guest)") : null,
+      app.account ? h("button", { type: "button", "data-testid": "sign-out", "data-key": "sign-out",
+        onclick: () => app.signOut() }, "Sign out") : null);
+  }
+
+  private renderMessages(): void {
+    const app = this.app;
+    replaceChildren(this.messages,
+      app.error ? h("p", { class: "error", "data-testid": "error", role: "alert" }, app.error) : null,
+      app.notice ? h("p", { class: "notice" }, app.notice) : null);
+  }
+
+  // ---- sign-in (built once)
+  private buildSignIn(): HTMLElement {
+    const app = this.app;
+    const guest = h("form", { class: "panel", "aria-labelledby": "guest-h",
+      onsubmit: (ev: Event) => {
+        ev.preventDefault();
+        const name = byId<HTMLInputElement>("display-name").value.trim() || "Player";
+        app.signInGuest(name);
+      } },
+      h("h2", { id: "guest-h" }, "Play as a guest"),
+      h("label", { for: "display-name" }, "Your name"),
+      h("input", { id: "display-name", maxlength: 32, autocomplete: "nickname",
+        value: "", placeholder: "Player" }),
+      h("button", { type: "submit", "data-testid": "sign-in-guest" }, "Play as guest"));
+    const login = h("form", { class: "panel", "aria-labelledby": "login-h",
+      onsubmit: (ev: Event) => {
+        ev.preventDefault();
+        app.signIn(byId<HTMLInputElement>("login-name").value.trim(),
+          byId<HTMLInputElement>("login-password").value);
+        byId<HTMLInputElement>("login-password").value = "";
+      } },
+      h("h2", { id: "login-h" }, "Sign in"),
+      h("label", { for: "login-name" }, "Account name"),
+      h("input", { id: "login-name", autocomplete: "username", required: true }),
+      h("label", { for: "login-password" }, "Password"),
+      h("input", { id: "login-password", type: "password", autocomplete: "current-password",
+        required: true }),
+      h("button", { type: "submit", "data-testid": "sign-in" }, "Sign in"));
+    const section = h("section", { class: "sign-in" }, guest, login);
+    queueMicrotask(() => {
+      const input = document.getElementById("display-name") as HTMLInputElement | null;
+      if (input && !input.value) input.value = savedName();
+    });
+    return section;
+  }
+
+  // ---- lobby (forms built once, lists rendered)
+  private buildLobby(): HTMLElement {
+    const app = this.app;
+    const deck = h("section", { class: "panel deck", "aria-labelledby": "deck-h" },
+      h("h2", { id: "deck-h" }, "Your deck"),
+      h("p", { class: "hint" }, "Paste a deck list (plain text, MTG Arena, MTGO .dek, ",
+        "Cockatrice .cod or Forge .dck) or upload the file. Leave it empty to play a demo deck."),
+      h("label", { for: "deck-text" }, "Deck list"),
+      h("textarea", { id: "deck-text", rows: 8, spellcheck: "false",
+        placeholder: "4 Shock\n4 Llanowar Visionary\n...\n12 Mountain" }),
+      h("label", { for: "deck-file" }, "Or upload a deck file"),
+      h("input", { id: "deck-file", type: "file",
+        accept: ".txt,.dek,.cod,.dck,text/plain,application/xml",
+        onchange: async (ev: Event) => {
+          const input = ev.target as HTMLInputElement;
+          const file = input.files?.[0];
+          if (!file) return;
+          try {
+            byId<HTMLTextAreaElement>("deck-text").value = await readDeckFile(file);
+            app.deckProblems = [];
+          } catch (err) {
+            app.deckProblems = [{ line: 0, message: (err as Error).message }];
+          }
+          this.render();
+        } }),
+      this.deckErrors);
+
+    const create = h("form", { class: "panel", "aria-labelledby": "create-h",
+      onsubmit: (ev: Event) => {
+        ev.preventDefault();
+        app.createRoom(this.roomSettings(), deckText());
+      } },
+      h("h2", { id: "create-h" }, "Create a room"),
+      h("label", { for: "room-name" }, "Name"),
+      h("input", { id: "room-name", maxlength: 64, value: "" }),
+      h("div", { class: "row" },
+        h("span", null, h("label", { for: "room-seats" }, "Players"),
+          h("select", { id: "room-seats" },
+            [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n }, String(n))))),
+        h("span", null, h("label", { for: "room-clock" }, "Clock (minutes each)"),
+          h("input", { id: "room-clock", type: "number", min: 1, max: 1440, value: 30 }))),
+      h("div", { class: "row" },
+        h("span", null, h("label", { for: "room-format" }, "Deck format"),
+          h("select", { id: "room-format" },
+            h("option", { value: "constructed" }, "Constructed (60+ cards)"),
+            h("option", { value: "limited" }, "Limited (40+ cards)"))),
+        h("span", null, h("label", { for: "room-spectate" }, "Spectators"),
+          h("select", { id: "room-spectate" },
+            h("option", { value: "" }, "Default (public: anyone, private: invite only)"),
+            h("option", { value: "allowed" }, "Anyone may watch"),
+            h("option", { value: "invite" }, "Only with the invite link"),
+            h("option", { value: "none" }, "Nobody")))),
+      h("label", { class: "check" }, h("input", { id: "room-private", type: "checkbox" }),
+        " Private (not listed; players need the invite link)"),
+      h("button", { type: "submit", "data-testid": "create-room" }, "Create and join"));
+
+    const joinForm = h("form", { class: "panel", "aria-labelledby": "join-h",
+      onsubmit: (ev: Event) => {
+        ev.preventDefault();
+        app.join(byId<HTMLInputElement>("join-room-id").value, Role.PLAYER, deckText(),
+          byId<HTMLInputElement>("join-invite").value);
+      } },
+      h("h2", { id: "join-h" }, "Join by room id"),
+      h("label", { for: "join-room-id" }, "Room id"),
+      h("input", { id: "join-room-id", required: true, autocomplete: "off" }),
+      h("label", { for: "join-invite" }, "Invite code (private rooms)"),
+      h("input", { id: "join-invite", autocomplete: "off" }),
+      h("div", { class: "row" },
+        h("button", { type: "submit", "data-testid": "join-room" }, "Join as player"),
+        h("button", { type: "button", "data-testid": "watch-room", onclick: () =>
+          app.join(byId<HTMLInputElement>("join-room-id").value, Role.SPECTATOR, "",
+            byId<HTMLInputElement>("join-invite").value) }, "Watch")));
+
+    const quick = h("section", { class: "panel", "aria-labelledby": "quick-h" },
+      h("h2", { id: "quick-h" }, "Quick match"),
+      h("p", { class: "hint" }, "Meet the next players waiting with the same format and number ",
+        "of players (set above), with your deck."),
+      this.lobbyStatus);
+
+    const rooms = h("section", { class: "panel rooms-panel", "aria-labelledby": "rooms-h" },
+      h("div", { class: "row" }, h("h2", { id: "rooms-h" }, "Open rooms"),
+        h("button", { type: "button", "data-testid": "refresh-rooms",
+          onclick: () => app.listRooms() }, "Refresh")),
+      this.roomsList);
+
+    const register = h("form", { class: "panel", "aria-labelledby": "register-h",
+      onsubmit: (ev: Event) => {
+        ev.preventDefault();
+        app.register(byId<HTMLInputElement>("register-name").value.trim(),
+          byId<HTMLInputElement>("register-password").value);
+        byId<HTMLInputElement>("register-password").value = "";
+      } },
+      h("h2", { id: "register-h" }, "Keep this account"),
+      h("p", { class: "hint" }, "Give your guest account a name and a password to sign in ",
+        "from anywhere."),
+      h("label", { for: "register-name" }, "Account name (3-24 letters, digits, spaces, _ - .)"),
+      h("input", { id: "register-name", autocomplete: "username", minlength: 3, maxlength: 24,
+        required: true }),
+      h("label", { for: "register-password" }, "Password (8 characters or more)"),
+      h("input", { id: "register-password", type: "password", autocomplete: "new-password",
+        minlength: 8, required: true }),
+      h("button", { type: "submit" }, "Register"));
+
+    return h("div", { class: "lobby" },
+      h("div", { class: "col" }, deck, quick, this.accountBox),
+      h("div", { class: "col" }, rooms, create, joinForm, register));
+  }
+
+  private roomSettings(): RoomSettingsInput {
+    const spectate = byId<HTMLSelectElement>("room-spectate").value;
+    return {
+      name: byId<HTMLInputElement>("room-name").value.trim()
+        || `${this.app.account?.name ?? "someone"}'s room`,
+      seats: Number(byId<HTMLSelectElement>("room-seats").value),
+      clockMinutes: Math.max(1, Number(byId<HTMLInputElement>("room-clock").value) || 30),
+      private: byId<HTMLInputElement>("room-private").checked,
+      spectate: (["allowed", "invite", "none"].includes(spectate) ? spectate : "") as RoomSettingsInput["spectate"],
+      format: byId<HTMLSelectElement>("room-format").value === "limited" ? "limited" : "constructed",
+    };
+  }
+
+  private renderLobby(): void {
+    const app = this.app;
+    const now = Date.now();
+    if (app.status === "connected" && now - this.lastRoomsRefresh > 10_000) {
+      this.lastRoomsRefresh = now;
+      app.listRooms();
+    }
+    const deckLines = deckText().split(/\r\n|\r|\n/);
+    replaceChildren(this.deckErrors, app.deckProblems.map((p) =>
+      h("li", { "data-line": p.line },
+        p.line ? h("strong", null, `Line ${p.line}`) : h("strong", null, "Deck"),
+        p.line && deckLines[p.line - 1] !== undefined
+          ? h("code", null, deckLines[p.line - 1] ?? "") : null,
+        " ", p.message)));
+    replaceChildren(this.roomsList, app.rooms.length === 0
+      ? h("p", { class: "hint" }, "No open rooms. Create one, or use quick match.")
+      : h("ul", null, app.rooms.map((r) => roomRow(app, r))));
+    const quickFormat = byId<HTMLSelectElement>("room-format").value === "limited" ? "limited" : "constructed";
+    replaceChildren(this.lobbyStatus, app.queue
+      ? h("div", null, h("p", { "data-testid": "queue-status" },
+          `Waiting for players (${app.queue.waiting} of ${app.queue.seats} in the queue)…`),
+        h("button", { type: "button", "data-testid": "cancel-quick-match", "data-key": "cancel-qm",
+          onclick: () => app.cancelQuickMatch() }, "Cancel"))
+      : h("button", { type: "button", "data-testid": "quick-match", "data-key": "qm",
+          onclick: () => app.quickMatch(quickFormat,
+            Number(byId<HTMLSelectElement>("room-seats").value), deckText()) }, "Find a game"));
+    replaceChildren(this.accountBox, app.created ? h("section", { class: "panel" },
+      h("h2", null, "Your room's invite link"),
+      h("p", { class: "hint" }, "Send it to the players (and, if allowed, spectators) you invite."),
+      inviteBox(app.created.link)) : null);
+  }
+
+  // ---- the game
+  private renderGame(): void {
+    const app = this.app;
+    const room = app.room;
+    if (!room) return;
+    const m = app.mirror;
+    if (!m.ready) {
+      replaceChildren(this.game, h("section", { class: "panel waiting", "data-testid": "board",
+        "data-seat": room.seat, "data-state-id": "0" },
+        h("h2", null, room.info.name || "Room"),
+        h("p", null, room.role === Role.SPECTATOR ? "Watching. The game hasn't started yet."
+          : `Waiting for players: ${room.info.players.length} of ${room.info.seats} seated. `
+            + "The game starts when every seat is taken."),
+        app.created && app.created.room.roomId === room.info.roomId
+          ? h("div", null, h("p", null, "Invite link:"), inviteBox(app.created.link)) : null,
+        h("p", { class: "hint" }, `Room id: ${room.info.roomId}`),
+        h("button", { type: "button", "data-testid": "leave-room", "data-key": "leave",
+          onclick: () => app.leaveRoom() }, "Leave room")));
+      return;
+    }
+    const seats = [...m.players.keys()].sort((a, b) => a - b);
+    const viewer = room.seat;
+    // The viewer's own seat last (at the bottom); the others in seat order from the viewer.
+    const order = viewer >= 0
+      ? [...seats.filter((s) => s > viewer), ...seats.filter((s) => s < viewer), viewer]
+      : seats;
+    const header = m.header;
+    const result = header.result;
+    replaceChildren(this.game,
+      h("div", { class: "board", "data-testid": "board", "data-seat": viewer,
+        "data-state-id": String(m.stateId) },
+        h("div", { class: "table" },
+          this.turnBar(),
+          order.filter((s) => s !== viewer).map((s) => this.playerArea(s)),
+          this.stackArea(),
+          viewer >= 0 ? this.playerArea(viewer) : null),
+        h("aside", { class: "side" },
+          result ? h("section", { class: "panel game-over", "data-testid": "game-over", role: "status" },
+            h("h2", null, "Game over"),
+            h("p", null, result.winners.length === 0 ? "The game is a draw."
+              : `${result.winners.map((s) => seatName(app, s)).join(", ")} won.`),
+            result.reason ? h("p", { class: "hint" }, result.reason) : null,
+            h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
+              "Back to the lobby")) : null,
+          this.decisionPanel(),
+          this.eventLog(),
+          this.roomControls())));
+  }
+
+  private turnBar(): HTMLElement {
+    const app = this.app;
+    const hd = app.mirror.header;
+    const pending = hd.pending;
+    let phase: string;
+    if (hd.phase === GamePhase.CHOOSE_STARTING_PLAYER) phase = "Choosing who plays first";
+    else if (hd.phase === GamePhase.MULLIGANS) phase = "Mulligans";
+    else phase = `Turn ${hd.turn}: ${app.player(hd.activeSeat)}'s turn, ${stepName(hd.step)}`;
+    const who = pending
+      ? (pending.seat === app.viewer ? `Your decision: ${decisionName(pending.kind)}`
+        : `Waiting for ${app.player(pending.seat)} (${decisionName(pending.kind)})`)
+      : hd.result ? "The game is over" : "";
+    return h("div", { class: "turnbar" },
+      h("span", { class: "phase" }, phase),
+      h("span", { class: `prompt ${pending?.seat === app.viewer ? "mine" : ""}`,
+        "data-testid": "prompt", "aria-live": "polite" }, who));
+  }
+
+  private playerArea(seat: number): HTMLElement {
+    const app = this.app;
+    const m = app.mirror;
+    const p = m.players.get(seat);
+    if (!p) return h("div");
+    const mine = seat === app.viewer;
+    const clock = app.clockNow(seat, Date.now());
+    const connected = app.presence.get(seat);
+    const seatOptions = app.options.map((o, i) => ({ o, i }))
+      .filter(({ o }) => optionSeats(o).includes(seat));
+    const battlefield = m.zone(ZoneKind.BATTLEFIELD).filter((o) => o.controller === seat);
+    const lands = battlefield.filter((o) => o.cardTypes.includes("Land"));
+    const others = battlefield.filter((o) => !o.cardTypes.includes("Land"));
+    const hand = m.zone(ZoneKind.HAND, seat);
+    const grave = m.zone(ZoneKind.GRAVEYARD, seat);
+    const exile = m.zone(ZoneKind.EXILE).filter((o) => o.owner === seat);
+    const command = m.zone(ZoneKind.COMMAND).filter((o) => o.controller === seat);
+    // Cards of hidden zones this viewer may see for now (revealed, looked at: 701.20).
+    const revealed = [...m.objects.values()].filter((o) => o.owner === seat
+      && (o.zone?.kind === ZoneKind.LIBRARY || (o.zone?.kind === ZoneKind.HAND && !mine)));
+    const active = m.header.activeSeat === seat;
+    const deciding = m.header.pending?.seat === seat;
+    const selected = app.selected?.kind === "player" && app.selected.seat === seat;
+    const infoAttrs = {
+      class: `player-info ${deciding ? "deciding" : ""} ${selected ? "selected" : ""}`,
+      "aria-label": `${p.name}${mine ? " (you)" : ""}: ${p.life} life`,
+    };
+    const info: Child[] = [
+      h("span", { class: "pname" }, p.name, mine ? " (you)" : "", active ? " ★" : ""),
+      h("span", { class: "life", "data-testid": "life", title: "life" }, `♥ ${p.life}`),
+      p.poison ? h("span", { class: "poison", title: "poison counters" }, `☠ ${p.poison}`) : null,
+      h("span", { title: "cards in library" }, `Library ${p.libraryCount}`),
+      h("span", { title: "cards in hand" }, `Hand ${p.handCount}`),
+      manaPoolText(p.manaPool) ? h("span", { class: "pool", title: "mana pool" },
+        "Pool ", manaCost(manaPoolText(p.manaPool))) : null,
+      clock !== null ? h("span", { class: `clock ${app.clocks.get(seat)?.running ? "running" : ""}`,
+        "data-clock-seat": seat, title: "time left on this player's clock" }, formatClock(clock)) : null,
+      connected === false ? h("span", { class: "away", title: "disconnected" }, "disconnected") : null,
+      p.hasLost ? h("span", { class: "lost" }, "has left the game") : null,
+    ];
+    return h("section", { class: `player ${mine ? "me" : ""}`, "data-testid": "player",
+      "data-seat": seat, "aria-label": `${p.name}'s side` },
+      seatOptions.length > 0
+        ? h("button", { type: "button", ...infoAttrs, "data-key": `player-${seat}`,
+            onclick: () => this.clickPlayer(seat) }, info)
+        : h("div", infoAttrs, info),
+      h("div", { class: "zone battlefield", "data-zone": "battlefield", "data-owner": seat },
+        h("div", { class: "cards" }, others.map((o) => this.card(o))),
+        h("div", { class: "cards lands" }, lands.map((o) => this.card(o)))),
+      command.length ? this.zoneRow("command", seat, "Command zone", command) : null,
+      revealed.length ? this.zoneRow("revealed", seat, "Revealed", revealed) : null,
+      mine || hand.length ? this.zoneRow("hand", seat, "Hand", hand) : null,
+      h("div", { class: "piles" },
+        this.pile("graveyard", seat, "Graveyard", grave),
+        this.pile("exile", seat, "Exile", exile)));
+  }
+
+  private zoneRow(zone: string, seat: number, title: string, objects: GameObject[]): HTMLElement {
+    return h("div", { class: `zone ${zone}`, "data-zone": zone, "data-owner": seat },
+      h("h3", null, `${title} (${objects.length})`),
+      h("div", { class: "cards" }, objects.map((o) => this.card(o))));
+  }
+
+  private pile(zone: string, seat: number, title: string, objects: GameObject[]): HTMLElement {
+    const actionable = objects.some((o) => this.optionsFor(o.id).length > 0);
+    return h("details", { class: `zone pile ${zone}`, "data-zone": zone, "data-owner": seat,
+      open: actionable },
+      h("summary", null, `${title} (${objects.length})`),
+      h("div", { class: "cards" }, [...objects].reverse().map((o) => this.card(o))));
+  }
+
+  private stackArea(): HTMLElement {
+    const m = this.app.mirror;
+    const stack = m.zone(ZoneKind.STACK);
+    const triggers = m.header.triggers;
+    return h("section", { class: "zone stack", "data-zone": "stack", "data-owner": -1,
+      "aria-label": "the stack" },
+      h("h3", null, stack.length ? `Stack (${stack.length}, top first)` : "Stack (empty)"),
+      h("div", { class: "cards" }, [...stack].reverse().map((o) => this.card(o))),
+      triggers.length ? h("div", { class: "triggers" }, h("h3", null, "Waiting triggers"),
+        h("ul", null, triggers.map((t) => h("li", null,
+          `${t.sourceName}: ${t.text} (${this.app.player(t.controller)})`)))) : null);
+  }
+
+  private optionsFor(id: string): number[] {
+    return this.app.options.map((o, i) => ({ o, i }))
+      .filter(({ o }) => optionObjects(o).includes(id)).map(({ i }) => i);
+  }
+
+  private card(o: GameObject): HTMLElement {
+    const app = this.app;
+    const indices = this.optionsFor(o.id);
+    const selected = app.selected?.kind === "object" && app.selected.id === o.id;
+    const attached = o.attachedTo ? app.object(o.attachedTo) : undefined;
+    const classes = ["card", o.tapped ? "tapped" : "", indices.length ? "actionable" : "",
+      selected ? "selected" : "", o.attacking !== undefined || o.attackingPlaneswalker ? "attacking" : "",
+      o.blocking.length ? "blocking" : "", o.faceDown ? "face-down" : "",
+      o.isAbility ? "ability" : "", colorClass(o)].filter(Boolean).join(" ");
+    const badges: Child[] = [
+      o.tapped ? h("span", { class: "badge" }, "tapped") : null,
+      o.summoningSick && o.cardTypes.includes("Creature") ? h("span", { class: "badge" }, "summoning sick") : null,
+      o.isToken ? h("span", { class: "badge" }, "token") : null,
+      o.attacking !== undefined ? h("span", { class: "badge attack" },
+        `attacking ${o.attackingPlaneswalker ? objectName(app, o.attackingPlaneswalker) : seatName(app, o.attacking)}`) : null,
+      o.blocking.length ? h("span", { class: "badge block" },
+        `blocking ${o.blocking.map((id) => objectName(app, id)).join(", ")}`) : null,
+      o.damage ? h("span", { class: "badge damage" }, `${o.damage} damage`) : null,
+      o.counters.map((c) => h("span", { class: "badge counter" }, `${c.count} × ${c.kind}`)),
+      o.xValue !== undefined ? h("span", { class: "badge" }, `X=${o.xValue}`) : null,
+      o.libraryPosition !== undefined ? h("span", { class: "badge" },
+        o.libraryPosition === 0 ? "top of library" : `library, ${o.libraryPosition + 1} from the top`) : null,
+      attached ? h("span", { class: "badge" }, `attached to ${attached.name || "a card"}`) : null,
+      o.stickers.map((s) => h("span", { class: "badge" }, `sticker: ${s.text}`)),
+    ];
+    const pt = o.power !== undefined && o.toughness !== undefined ? `${o.power}/${o.toughness}` : "";
+    const typeLine = [[...o.supertypes, ...o.cardTypes].join(" "), o.subtypes.join(" ")]
+      .filter(Boolean).join(" — ");
+    const body: Child[] = o.faceDown && !o.name
+      ? [h("div", { class: "card-name" }, "Face-down card")]
+      : [
+        h("div", { class: "card-head" }, h("span", { class: "card-name" }, o.name || "a card"),
+          o.manaCost ? manaCost(o.manaCost) : null),
+        o.isAbility ? h("div", { class: "card-type" }, "Ability")
+          : typeLine ? h("div", { class: "card-type" }, typeLine) : null,
+        o.isAbility ? h("div", { class: "card-text" }, o.abilityText)
+          : o.rulesText ? h("div", { class: "card-text" }, rulesText(o.rulesText)) : null,
+        // Keywords it has now that its text doesn't show (granted by effects, layer 6).
+        !o.isAbility && extraKeywords(o).length
+          ? h("div", { class: "card-keywords" }, extraKeywords(o).join(", ")) : null,
+        o.targets.length ? h("div", { class: "card-targets" }, "Targets: ",
+          o.targets.map((t) => targetText(app, t)).join(", ")) : null,
+        h("div", { class: "card-foot" }, h("span", { class: "badges" }, badges),
+          pt ? h("span", { class: "pt", title: "power/toughness" }, pt) : null),
+      ];
+    const label = `${o.faceDown && !o.name ? "face-down card" : o.name}${o.tapped ? ", tapped" : ""}`
+      + (indices.length ? `: ${indices.length} option${indices.length > 1 ? "s" : ""}` : "");
+    const attrs = { class: classes, "data-testid": "card", "data-id": o.id, "data-name": o.name,
+      "data-key": `card-${o.id}`, title: o.rulesText || o.abilityText || o.name, "aria-label": label };
+    return indices.length
+      ? h("button", { type: "button", ...attrs, onclick: () => this.clickCard(o.id) }, body)
+      : h("div", attrs, body);
+  }
+
+  private clickCard(id: string): void {
+    const indices = this.optionsFor(id);
+    if (indices.length === 1 && indices[0] !== undefined) this.app.act(indices[0]);
+    else this.app.select({ kind: "object", id });
+  }
+
+  private clickPlayer(seat: number): void {
+    const indices = this.app.options.map((o, i) => ({ o, i }))
+      .filter(({ o }) => optionSeats(o).includes(seat)).map(({ i }) => i);
+    if (indices.length === 1 && indices[0] !== undefined) this.app.act(indices[0]);
+    else this.app.select({ kind: "player", seat });
+  }
+
+  private decisionPanel(): HTMLElement | null {
+    const app = this.app;
+    const d = app.decision;
+    if (!d) return null;
+    const sent = app.sentPrompt === d.promptId;
+    const sel = app.selected;
+    const related = (o: typeof d.options[number]) => sel === null ? false
+      : sel.kind === "object" ? optionObjects(o).includes(sel.id) : optionSeats(o).includes(sel.seat);
+    const items = d.options.map((o, i) => ({ o, i }));
+    const first = items.filter(({ o }) => related(o));
+    const rest = items.filter(({ o }) => !related(o));
+    const button = ({ o, i }: { o: typeof d.options[number]; i: number }) =>
+      h("li", null, h("button", { type: "button", class: `option ${related(o) ? "related" : ""}`,
+        "data-testid": "option", "data-index": i, "data-kind": o.kind.case ?? "unknown",
+        "data-key": `opt-${d.promptId}-${i}`, disabled: sent,
+        onclick: () => app.act(i) },
+        i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null,
+        optionSymbols(optionText(app, o))));
+    const selName = sel === null ? "" : sel.kind === "object" ? objectName(app, sel.id) : app.player(sel.seat);
+    return h("section", { class: "panel decision", "data-testid": "decision",
+      "data-prompt-id": String(d.promptId), "aria-labelledby": "decision-h" },
+      h("h2", { id: "decision-h" }, "Your decision"),
+      h("p", { class: "decision-prompt" }, d.prompt || decisionName(d.kind)),
+      sent ? h("p", { class: "hint" }, "Sent…") : null,
+      first.length ? h("div", null, h("h3", null, `For ${selName}:`),
+        h("ol", { class: "options" }, first.map(button))) : null,
+      h("ol", { class: "options" }, rest.map(button)),
+      h("p", { class: "hint" }, "Click a highlighted card or player, or an option. Keys: 1-9 pick ",
+        "an option, P passes priority."));
+  }
+
+  private eventLog(): HTMLElement {
+    const log = this.app.log;
+    const list = h("ol", { class: "log", "data-testid": "event-log", "aria-label": "game log" },
+      log.slice(-80).map((line) => h("li", null, line)));
+    queueMicrotask(() => { list.scrollTop = list.scrollHeight; });
+    return h("section", { class: "panel log-panel" }, h("h2", null, "Game log"), list);
+  }
+
+  private roomControls(): HTMLElement {
+    const app = this.app;
+    const room = app.room;
+    const playing = room?.role === Role.PLAYER && !app.mirror.gameOver;
+    return h("section", { class: "panel controls" },
+      h("p", { class: "hint" }, `Room “${room?.info.name ?? ""}”`,
+        room?.role === Role.SPECTATOR ? " — watching" : ""),
+      playing ? h("button", { type: "button", "data-key": "concede", class: "danger",
+        onclick: (ev: Event) => confirmTwice(ev, "Really concede?", () => app.concede()) }, "Concede") : null,
+      h("button", { type: "button", "data-testid": "leave-room", "data-key": "leave",
+        onclick: (ev: Event) => playing
+          ? confirmTwice(ev, "Leaving concedes: leave?", () => app.leaveRoom())
+          : app.leaveRoom() }, playing ? "Leave (concedes)" : "Leave room"));
+  }
+
+  // ---- clocks and keys
+  tickClocks(): void {
+    const now = Date.now();
+    for (const el of document.querySelectorAll<HTMLElement>("[data-clock-seat]")) {
+      const ms = this.app.clockNow(Number(el.dataset.clockSeat), now);
+      if (ms !== null) el.textContent = formatClock(ms);
+    }
+  }
+
+  key(ev: KeyboardEvent): void {
+    const t = ev.target as HTMLElement | null;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT"
+      || t.isContentEditable)) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const opts = this.app.options;
+    if (opts.length === 0) return;
+    if (ev.key === "p" || ev.key === "P" || ev.key === "F2") {
+      const i = opts.findIndex((o) => o.kind.case === "passPriority");
+      if (i >= 0) { ev.preventDefault(); this.app.act(i); }
+    } else if (/^[1-9]$/.test(ev.key)) {
+      const i = Number(ev.key) - 1;
+      if (i < opts.length) { ev.preventDefault(); this.app.act(i); }
+    } else if (ev.key === "Escape") {
+      this.app.select(null);
+    }
+  }
+}
+
+function roomRow(app: App, r: RoomInfo): HTMLElement {
+  const format = r.format === DeckFormat.LIMITED ? "limited" : "constructed";
+  const watchable = r.spectate === Spectate.ALLOWED || r.spectate === Spectate.UNSPECIFIED;
+  const state = r.finished ? "finished" : r.started ? "playing" : `${r.players.length}/${r.seats} seated`;
+  return h("li", { class: "room-row", "data-testid": "room-row", "data-room-id": r.roomId },
+    h("span", { class: "room-name" }, r.name || "(unnamed)"),
+    h("span", { class: "hint" }, ` ${state}, ${format}, ${Math.round(r.clockSeconds / 60)} min`,
+      r.players.length ? ` — ${r.players.join(", ")}` : "",
+      r.spectators ? ` — ${r.spectators} watching` : ""),
+    !r.started && r.players.length < r.seats
+      ? h("button", { type: "button", "data-testid": "join-player", "data-key": `join-${r.roomId}`,
+          onclick: () => app.join(r.roomId, Role.PLAYER, deckText(), "") }, "Join") : null,
+    watchable && !r.finished
+      ? h("button", { type: "button", "data-testid": "join-spectator", "data-key": `watch-${r.roomId}`,
+          onclick: () => app.join(r.roomId, Role.SPECTATOR, "", "") }, "Watch") : null);
+}
+
+function inviteBox(link: string): HTMLElement {
+  const input = h("input", { "data-testid": "invite-link", readonly: true, value: link,
+    "aria-label": "invite link", onfocus: (ev: Event) => (ev.target as HTMLInputElement).select() });
+  return h("div", { class: "invite" }, input,
+    h("button", { type: "button", onclick: async () => {
+      try { await navigator.clipboard.writeText(link); } catch { input.select(); }
+    } }, "Copy"));
+}
+
+function deckText(): string {
+  const el = document.getElementById("deck-text") as HTMLTextAreaElement | null;
+  return el?.value ?? "";
+}
+
+function savedName(): string {
+  try { return localStorage.getItem("manawire.displayName") ?? ""; } catch { return ""; }
+}
+
+/** A mana cost as symbols, each with its words for screen readers and a tooltip. */
+export function manaCost(cost: string): HTMLElement {
+  return h("span", { class: "cost" }, manaSymbols(cost).map((sym) => {
+    const inner = sym.slice(1, -1);
+    const cls = /^[WUBRGC]$/.test(inner) ? `mana-${inner}` : "mana-generic";
+    return h("span", { class: `mana ${cls}`, role: "img", "aria-label": manaSymbolWords(sym),
+      title: manaSymbolWords(sym) }, inner);
+  }));
+}
+
+/** Text with {X}-style symbols drawn as mana symbols. */
+function optionSymbols(text: string): Child[] {
+  const parts = text.split(/(\{[^}]+\})/);
+  return parts.filter(Boolean).map((p) => (p.startsWith("{") ? manaCost(p) : p));
+}
+
+function rulesText(text: string): Child[] {
+  return text.split("\n").map((line) => h("p", null, optionSymbols(line)));
+}
+
+function manaPoolText(pool: { white: number; blue: number; black: number; red: number;
+  green: number; colorless: number } | undefined): string {
+  if (!pool) return "";
+  const parts: [number, string][] = [[pool.white, "W"], [pool.blue, "U"], [pool.black, "B"],
+    [pool.red, "R"], [pool.green, "G"], [pool.colorless, "C"]];
+  return parts.map(([n, l]) => `{${l}}`.repeat(n)).join("");
+}
+
+function extraKeywords(o: GameObject): string[] {
+  const text = o.rulesText.toLowerCase();
+  return o.keywords.filter((k) => !text.includes(k.toLowerCase()));
+}
+
+function colorClass(o: GameObject): string {
+  if (o.colors.length > 1) return "multi";
+  if (o.colors.length === 1) return `color-${o.colors[0]}`;
+  return o.cardTypes.includes("Land") ? "land" : "colorless";
+}
+
+function formatClock(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  const mm = h ? String(m).padStart(2, "0") : String(m);
+  return `${h ? `${h}:` : ""}${mm}:${String(sec).padStart(2, "0")}`;
+}
+
+/** A destructive button asks once more by changing its label (no modal dialogs). */
+function confirmTwice(ev: Event, question: string, act: () => void): void {
+  const button = ev.currentTarget as HTMLButtonElement;
+  if (button.dataset.armed === "1") { act(); return; }
+  button.dataset.armed = "1";
+  const label = button.textContent;
+  button.textContent = question;
+  setTimeout(() => { button.dataset.armed = ""; button.textContent = label; }, 4000);
+}
