@@ -79,6 +79,10 @@ export class App implements Names {
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   /** The deck used for the current join (kept to show refused lines). */
   lastDeck = "";
+  /** This session's latest resume token (also in sessionStorage, for a reload). */
+  private resumeToken = saved.resumeToken;
+  /** The account's token (also in localStorage, so this browser stays the account). */
+  private accountToken = saved.accountToken;
 
   constructor(private readonly wsUrl: string, private readonly pageUrl: string, invite: Invite | null) {
     this.invite = invite;
@@ -91,8 +95,8 @@ export class App implements Names {
 
   /** Start: resume this tab's session, or sign in with the stored account token. */
   start(): void {
-    if (saved.resumeToken) this.connect({ kind: "resume" });
-    else if (saved.accountToken) this.connect({ kind: "token" });
+    if (this.resumeToken) this.connect({ kind: "resume" });
+    else if (this.accountToken) this.connect({ kind: "token" });
     else this.changed();
   }
 
@@ -117,8 +121,8 @@ export class App implements Names {
 
   /** Forget this browser's account (its token stays valid elsewhere until revoked). */
   signOut(): void {
-    saved.accountToken = "";
-    saved.resumeToken = "";
+    this.setAccountToken("");
+    this.setResumeToken("");
     this.conn.drop();
     this.clearRoom();
     this.account = null;
@@ -139,12 +143,12 @@ export class App implements Names {
     switch (g.kind) {
       case "resume":
         this.request("resume", { case: "resume", value: {
-          protocolVersion: PROTOCOL_VERSION, resumeToken: saved.resumeToken,
+          protocolVersion: PROTOCOL_VERSION, resumeToken: this.resumeToken,
           lastStateId: this.mirror.ready ? this.mirror.stateId : 0n, batched: true } });
         return;
       case "token":
         this.request("hello", { case: "hello", value: {
-          protocolVersion: PROTOCOL_VERSION, accountToken: saved.accountToken, batched: true } });
+          protocolVersion: PROTOCOL_VERSION, accountToken: this.accountToken, batched: true } });
         return;
       case "guest":
         this.request("hello", { case: "hello", value: {
@@ -362,8 +366,8 @@ export class App implements Names {
   }
 
   private welcomed(w: NonNullable<Extract<ServerMessage["body"], { case: "welcome" }>["value"]>): void {
-    if (w.accountToken) saved.accountToken = w.accountToken;
-    if (w.resumeToken) saved.resumeToken = w.resumeToken;
+    if (w.accountToken) this.setAccountToken(w.accountToken);
+    if (w.resumeToken) this.setResumeToken(w.resumeToken);
     if (w.account) this.account = w.account;
     this.status = "connected";
     this.reconnectDelay = BACKOFF_FIRST;
@@ -376,9 +380,9 @@ export class App implements Names {
     switch (code) {
       case ErrorCode.RESUME_FAILED:
         // The session is gone (or the token is void): say Hello with the account token.
-        saved.resumeToken = "";
+        this.setResumeToken("");
         this.clearRoom();
-        if (saved.accountToken) {
+        if (this.accountToken) {
           this.greeting = { kind: "token" };
           this.greet();
         } else {
@@ -391,7 +395,7 @@ export class App implements Names {
           this.conn.drop();
           this.status = "signed-out";
           if (this.greeting.kind === "token" && !this.account) {
-            saved.accountToken = "";
+            this.setAccountToken("");
             this.error = "Your saved sign-in is no longer valid: sign in again.";
           } else this.error = message;
           this.account = null;
@@ -483,7 +487,7 @@ export class App implements Names {
     if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      this.greeting = saved.resumeToken ? { kind: "resume" } : { kind: "token" };
+      this.greeting = this.resumeToken ? { kind: "resume" } : { kind: "token" };
       this.conn.open();
     }, delay);
   }
@@ -492,7 +496,17 @@ export class App implements Names {
   reconnect(): void {
     this.reconnectSince = 0;
     this.reconnectDelay = BACKOFF_FIRST;
-    this.connect(saved.resumeToken ? { kind: "resume" } : { kind: "token" });
+    this.connect(this.resumeToken ? { kind: "resume" } : { kind: "token" });
+  }
+
+  private setAccountToken(token: string): void {
+    this.accountToken = token;
+    saved.accountToken = token;
+  }
+
+  private setResumeToken(token: string): void {
+    this.resumeToken = token;
+    saved.resumeToken = token;
   }
 
   private changed(): void {

@@ -1,0 +1,154 @@
+/** The App's protocol logic against a fake socket: decisions and acts, resync on a bad
+ * delta, batched frames, reconnecting with Resume (protocol/README.md, "Flow of a game",
+ * "Dropping and resuming", "Batched frames"). */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { App } from "../src/app";
+import {
+  DecisionKind, GamePhase, Step, ViewSchema, ZoneKind, type View,
+} from "../src/gen/protocol/v1/game_pb";
+import {
+  ErrorCode, Role, ServerBatchSchema, type ServerMessage,
+} from "../src/gen/protocol/v1/messages_pb";
+import { viewHash } from "../src/viewhash";
+import { FakeSocket, installFakeSocket } from "./fakes";
+
+function view(priority: number, promptId: bigint, life = 20): View {
+  return create(ViewSchema, {
+    viewer: 0,
+    header: { turn: 1, activeSeat: 0, step: Step.PRECOMBAT_MAIN, prioritySeat: priority,
+      phase: GamePhase.PLAYING, pending: { seat: priority, kind: DecisionKind.PRIORITY, promptId } },
+    players: [{ seat: 0, name: "Ann#0001", life, libraryCount: 53, handCount: 1 },
+      { seat: 1, name: "Bob#0002", life: 20, libraryCount: 53, handCount: 7 }],
+    objects: [{ id: "c1", zone: { kind: ZoneKind.HAND, owner: 0 }, owner: 0, controller: 0,
+      name: "Shock", manaCost: "{R}", cardTypes: ["Instant"] }],
+    zones: [{ zone: { kind: ZoneKind.HAND, owner: 0 }, objectIds: ["c1"] }],
+  });
+}
+
+/** Signed in, seated at seat 0 of room r, with a snapshot at state 5 and the priority
+ * decision 9 pending. */
+function seated(batched = false): { app: App; ws: FakeSocket } {
+  const app = new App("ws://server/", "http://server/", null);
+  app.signInGuest("Ann");
+  const ws = FakeSocket.all.at(-1)!;
+  ws.open();
+  ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
+    resumeToken: "r1", accountToken: "t1", batched, account: { accountId: "a", name: "Ann#0001" } } } });
+  const v = view(0, 9n);
+  const push = (msg: Parameters<FakeSocket["deliver"]>[0]) => batched ? deliverBatch(ws, [msg]) : ws.deliver(msg);
+  push({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+    room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+  push({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+  push({ body: { case: "decision", value: { roomId: "r", promptId: 9n, seat: 0,
+    kind: DecisionKind.PRIORITY, stateId: 5n, options: [{ kind: { case: "passPriority", value: {} } },
+      { kind: { case: "castSpell", value: { objectId: "c1" } } }] } } });
+  return { app, ws };
+}
+
+function deliverBatch(ws: FakeSocket, msgs: Parameters<FakeSocket["deliver"]>[0][]): void {
+  const batch = create(ServerBatchSchema, { messages: msgs as ServerMessage[] });
+  const bytes = toBinary(ServerBatchSchema, batch);
+  ws.onmessage?.({ data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
+}
+
+test("a decision is answered once, with the prompt and the mirror's state id", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    assert.equal(app.mirror.stateId, 5n);
+    assert.equal(app.options.length, 2);
+    app.act(1);
+    const act = ws.last("act");
+    assert.equal(act.promptId, 9n);
+    assert.equal(act.optionIndex, 1);
+    assert.equal(act.expectedStateId, 5n);
+    const sent = ws.sent.length;
+    app.act(0); // a double click before the answer arrives sends nothing
+    assert.equal(ws.sent.length, sent);
+    // The action is applied: the next state moves priority to Bob; the decision is over.
+    const next = view(1, 10n);
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 5n, stateId: 6n,
+      ops: [{ op: { case: "setHeader", value: next.header! } }], viewHash: viewHash(next) } } });
+    assert.equal(app.mirror.stateId, 6n);
+    assert.equal(app.decision, null);
+    assert.equal(app.options.length, 0);
+  } finally { restore(); }
+});
+
+test("a stale-prompt refusal lets the player answer again", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    app.act(0);
+    ws.deliver({ requestId: ws.last("act").requestId, body: { case: "error", value: {
+      code: ErrorCode.STALE_PROMPT, message: "prompt 9 is not current" } } });
+    assert.equal(app.sentPrompt, null);
+    app.act(0);
+    assert.equal(ws.last("act").promptId, 9n);
+  } finally { restore(); }
+});
+
+test("a delta whose hash disagrees asks for a snapshot, once, and the snapshot repairs it", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    const next = view(1, 10n, 17);
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 5n, stateId: 6n,
+      ops: [{ op: { case: "setHeader", value: next.header! } }], viewHash: viewHash(next) } } });
+    ws.last("requestSnapshot");
+    const sent = ws.sent.length;
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 6n, stateId: 7n, ops: [],
+      viewHash: viewHash(next) } } });
+    assert.equal(ws.sent.length, sent, "no second request while one is on its way");
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 7n, view: next,
+      viewHash: viewHash(next) } } });
+    assert.equal(app.mirror.stateId, 7n);
+    assert.equal(app.mirror.players.get(0)?.life, 17);
+  } finally { restore(); }
+});
+
+test("batched frames are read as ServerBatch once the Welcome confirms batching", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app } = seated(true);
+    assert.equal(app.mirror.stateId, 5n);
+    assert.equal(app.decision?.promptId, 9n);
+  } finally { restore(); }
+});
+
+test("a dropped connection resumes with the latest resume token and state id", async () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    ws.drop(1006);
+    assert.equal(app.status, "reconnecting");
+    await new Promise((r) => setTimeout(r, 400));
+    const again = FakeSocket.all.at(-1)!;
+    assert.notEqual(again, ws, "a new socket was opened");
+    again.open();
+    const resume = again.last("resume");
+    assert.equal(resume.resumeToken, "r1");
+    assert.equal(resume.lastStateId, 5n);
+    assert.equal(resume.batched, true);
+    again.deliver({ requestId: resume.requestId, body: { case: "resumed", value: {
+      welcome: { resumeToken: "r2", account: { accountId: "a", name: "Ann#0001" } },
+      joined: { role: Role.PLAYER, seat: 0, room: { roomId: "r", seats: 2 } }, deltas: 0 } } });
+    assert.equal(app.status, "connected");
+    assert.equal(app.room?.seat, 0);
+    assert.equal(app.mirror.stateId, 5n, "the mirror is kept: only missed deltas follow");
+  } finally { restore(); }
+});
+
+test("a session taken over elsewhere (4001) does not reconnect", async () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    const count = FakeSocket.all.length;
+    ws.drop(4001, "replaced");
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(app.status, "replaced");
+    assert.equal(FakeSocket.all.length, count);
+  } finally { restore(); }
+});

@@ -1,0 +1,70 @@
+/** A stand-in for the browser's WebSocket (Node 20 has none): records what the client sends
+ * and lets a test deliver server frames, so the App's real protocol logic runs unchanged. */
+import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  ClientMessageSchema, ServerMessageSchema, type ClientMessage,
+} from "../src/gen/protocol/v1/messages_pb";
+
+export class FakeSocket {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSING = 2;
+  static readonly CLOSED = 3;
+  static all: FakeSocket[] = [];
+
+  readyState = FakeSocket.CONNECTING;
+  binaryType = "blob";
+  sent: ClientMessage[] = [];
+  onopen: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null = null;
+
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+
+  send(data: Uint8Array): void {
+    if (this.readyState !== FakeSocket.OPEN) throw new Error("send on a socket that isn't open");
+    this.sent.push(fromBinary(ClientMessageSchema, data));
+  }
+
+  close(): void {
+    this.readyState = FakeSocket.CLOSED;
+  }
+
+  // ---- test side
+  open(): void {
+    this.readyState = FakeSocket.OPEN;
+    this.onopen?.({});
+  }
+
+  deliver(msg: MessageInitShape<typeof ServerMessageSchema>): void {
+    const bytes = toBinary(ServerMessageSchema, create(ServerMessageSchema, msg));
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    this.onmessage?.({ data: buffer });
+  }
+
+  drop(code = 1006, reason = ""): void {
+    this.readyState = FakeSocket.CLOSED;
+    this.onclose?.({ code, reason });
+  }
+
+  /** The last message sent, which must be of body `kind`. */
+  last<K extends NonNullable<ClientMessage["body"]["case"]>>(kind: K):
+      Extract<ClientMessage["body"], { case: K }>["value"] & { requestId: bigint } {
+    const msg = this.sent.at(-1);
+    if (!msg || msg.body.case !== kind) {
+      throw new Error(`expected the client to send ${kind}, it sent ${msg?.body.case ?? "nothing"}`);
+    }
+    return Object.assign(msg.body.value, { requestId: msg.requestId }) as never;
+  }
+}
+
+/** Install the fake as the global WebSocket; returns a function that removes it. */
+export function installFakeSocket(): () => void {
+  const g = globalThis as { WebSocket?: unknown };
+  const before = g.WebSocket;
+  g.WebSocket = FakeSocket;
+  FakeSocket.all = [];
+  return () => { g.WebSocket = before; };
+}
