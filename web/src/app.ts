@@ -8,7 +8,7 @@ import {
   type Account, type MatchQueue, type RoomInfo, type ServerMessage,
   DeckFormat, ErrorCode, Role, Spectate,
 } from "./gen/protocol/v1/messages_pb";
-import { type Action, type Decision } from "./gen/protocol/v1/game_pb";
+import { type Action, type Decision, type GameObject } from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import { assertNever, eventText, type Names } from "./describe";
@@ -22,6 +22,8 @@ export type Status = "signed-out" | "connecting" | "connected" | "reconnecting" 
 const BACKOFF_FIRST = 250, BACKOFF_FACTOR = 2, BACKOFF_MAX = 5000, RECONNECT_FOR = 120_000;
 /** Event-log lines kept. */
 const LOG_LINES = 200;
+/** Objects remembered after they left the view, to name them in events. */
+const SEEN_OBJECTS = 2000;
 
 export interface ClockView { remainingMs: number; running: boolean; at: number }
 
@@ -77,6 +79,8 @@ export class App implements Names {
   private reconnectDelay = BACKOFF_FIRST;
   private reconnectSince = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Objects the viewer has seen, by id, for naming them after they left the view. */
+  private readonly seen = new Map<string, GameObject>();
   /** The deck used for the current join (kept to show refused lines). */
   lastDeck = "";
   /** This session's latest resume token (also in sessionStorage, for a reload). */
@@ -102,7 +106,9 @@ export class App implements Names {
 
   // ---- Names (describe.ts)
   get viewer(): number { return this.room?.seat ?? -1; }
-  object(id: string) { return this.mirror.objects.get(id); }
+  /** An object of the view, or one the viewer saw earlier (an event may name an object the
+   * same delta removed: a creature that died in combat). */
+  object(id: string) { return this.mirror.objects.get(id) ?? this.seen.get(id); }
   player(seat: number): string { return this.mirror.players.get(seat)?.name || `Seat ${seat + 1}`; }
 
   // ---- signing in
@@ -324,6 +330,7 @@ export class App implements Names {
       }
       case "delta": {
         if (!this.mirror.ready || this.snapshotAsked) break; // a snapshot is on its way
+        this.remember();
         try {
           this.mirror.applyDelta(body.value);
         } catch (err) {
@@ -456,6 +463,7 @@ export class App implements Names {
     this.clocks.clear();
     this.presence.clear();
     this.log = [];
+    this.seen.clear();
     this.snapshotAsked = false;
   }
 
@@ -497,6 +505,18 @@ export class App implements Names {
     this.reconnectSince = 0;
     this.reconnectDelay = BACKOFF_FIRST;
     this.connect(this.resumeToken ? { kind: "resume" } : { kind: "token" });
+  }
+
+  /** Keep the names of the objects now in view (bounded: the oldest are forgotten). */
+  private remember(): void {
+    for (const [id, obj] of this.mirror.objects) {
+      this.seen.delete(id);
+      this.seen.set(id, obj);
+    }
+    for (const id of this.seen.keys()) {
+      if (this.seen.size <= SEEN_OBJECTS) break;
+      this.seen.delete(id);
+    }
   }
 
   /** Add a log line; the same line again right after it is counted ("… (×7)"). */

@@ -171,3 +171,21 @@ test("events become log lines in plain words; repeats are counted", () => {
     ]);
   } finally { restore(); }
 });
+
+test("an event names an object the same delta removed (it died)", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    const after = view(0, 9n);
+    after.objects = [];
+    after.zones[0]!.objectIds = [];
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 5n, stateId: 6n,
+      ops: [{ op: { case: "removeObject", value: "c1" } },
+        { op: { case: "setZone", value: after.zones[0]! } }],
+      viewHash: viewHash(after),
+      events: [{ kind: { case: "damage", value: { sourceId: "c1", recipient: { case: "player", value: 1 },
+        amount: 2 } } }] } } });
+    assert.equal(app.mirror.stateId, 6n);
+    assert.deepEqual(app.log, ["Shock dealt 2 damage to Bob#0002"]);
+  } finally { restore(); }
+});
