@@ -395,15 +395,19 @@ class Ui {
       "aria-label": `${p.name}${mine ? " (you)" : ""}: ${p.life} life`,
     };
     const info: Child[] = [
-      h("span", { class: "pname" }, p.name, mine ? " (you)" : "", active ? " ★" : ""),
-      h("span", { class: "life", "data-testid": "life", title: "life" }, `♥ ${p.life}`),
-      p.poison ? h("span", { class: "poison", title: "poison counters" }, `☠ ${p.poison}`) : null,
+      h("span", { class: "pname" }, p.name, mine ? " (you)" : "",
+        active ? h("span", { title: "this player's turn", "aria-label": ", this player's turn" }, " ★") : null),
+      h("span", { class: "life", "data-testid": "life", title: "life", "aria-label": `${p.life} life` },
+        h("span", { "aria-hidden": "true" }, "♥ "), String(p.life)),
+      p.poison ? h("span", { class: "poison", title: "poison counters",
+        "aria-label": `${p.poison} poison counters` }, `☠ ${p.poison}`) : null,
       h("span", { title: "cards in library" }, `Library ${p.libraryCount}`),
       h("span", { title: "cards in hand" }, `Hand ${p.handCount}`),
       manaPoolText(p.manaPool) ? h("span", { class: "pool", title: "mana pool" },
         "Pool ", manaCost(manaPoolText(p.manaPool))) : null,
       clock !== null ? h("span", { class: `clock ${app.clocks.get(seat)?.running ? "running" : ""}`,
-        "data-clock-seat": seat, title: "time left on this player's clock" }, formatClock(clock)) : null,
+        "data-clock-seat": seat, title: "time left on this player's clock",
+        role: "timer" }, formatClock(clock)) : null,
       connected === false ? h("span", { class: "away", title: "disconnected" }, "disconnected") : null,
       p.hasLost ? h("span", { class: "lost" }, "has left the game") : null,
     ];
