@@ -20,6 +20,8 @@ export function mount(root: HTMLElement, app: App): void {
   app.onChange = () => ui.schedule();
   ui.render();
   setInterval(() => ui.tickClocks(), 500);
+  // The lobby's room list stays current while it is shown.
+  setInterval(() => { if (app.room === null && !document.hidden) app.listRooms(); }, 10_000);
   document.addEventListener("keydown", (ev) => ui.key(ev));
   window.addEventListener("hashchange", () => {
     app.invite = parseInvite(location.hash);
@@ -45,7 +47,6 @@ class Ui {
   private readonly accountBox = h("div", { class: "account" });
   private readonly game = h("main", { class: "game", hidden: true });
   private scheduled = false;
-  private lastRoomsRefresh = 0;
 
   constructor(private readonly root: HTMLElement, private readonly app: App) {
     this.signIn = this.buildSignIn();
@@ -270,11 +271,6 @@ class Ui {
 
   private renderLobby(): void {
     const app = this.app;
-    const now = Date.now();
-    if (app.status === "connected" && now - this.lastRoomsRefresh > 10_000) {
-      this.lastRoomsRefresh = now;
-      app.listRooms();
-    }
     const deckLines = deckText().split(/\r\n|\r|\n/);
     replaceChildren(this.deckErrors, app.deckProblems.map((p) =>
       h("li", { "data-line": p.line },

@@ -189,3 +189,26 @@ test("an event names an object the same delta removed (it died)", () => {
     assert.deepEqual(app.log, ["Shock dealt 2 damage to Bob#0002"]);
   } finally { restore(); }
 });
+
+test("quick match: queued, then seated by a Joined carrying the QuickMatch's request id", () => {
+  const restore = installFakeSocket();
+  try {
+    const app = new App("ws://server/", "http://server/", null);
+    app.signInGuest("Ann");
+    const ws = FakeSocket.all.at(-1)!;
+    ws.open();
+    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
+      resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+    app.quickMatch("limited", 2, "");
+    const qm = ws.last("quickMatch");
+    assert.equal(qm.seats, 2);
+    ws.deliver({ requestId: qm.requestId, body: { case: "matchQueue", value: {
+      queued: true, seats: 2, waiting: 1 } } });
+    assert.equal(app.queue?.waiting, 1);
+    ws.deliver({ requestId: qm.requestId, body: { case: "joined", value: {
+      role: Role.PLAYER, seat: 1, room: { roomId: "q", name: "quick match (limited)", seats: 2 } } } });
+    assert.equal(app.queue, null);
+    assert.equal(app.room?.info.roomId, "q");
+    assert.equal(app.room?.seat, 1);
+  } finally { restore(); }
+});
