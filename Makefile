@@ -89,4 +89,4 @@ bots: $(VENV)/.installed
 	$(BIN)/manawire bots --url ws://$(HOST):$(PORT) --games 5
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache web/node_modules test-results

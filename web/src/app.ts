@@ -67,8 +67,10 @@ export class App implements Names {
   deckProblems: DeckProblem[] = [];
   /** A card or player the viewer clicked, whose options are shown first. */
   selected: { kind: "object"; id: string } | { kind: "player"; seat: number } | null = null;
-  /** The invite this page was opened with (pre-fills the join form). */
+  /** The invite this page was opened with, or the room just created (pre-fills the join
+   * form); `inviteChanged` counts changes. */
   invite: Invite | null;
+  inviteChanged = 0;
 
   onChange: () => void = () => {};
 
@@ -293,6 +295,9 @@ export class App implements Names {
         if (room) {
           this.created = { room, code: inviteCode,
             link: inviteLink(this.pageUrl, { role: "join", roomId: room.roomId, code: inviteCode }) };
+          // If the join below is refused (the deck), the join form holds this room.
+          this.invite = { role: "join", roomId: room.roomId, code: inviteCode };
+          this.inviteChanged++;
           // The creator plays in the room they made (with the deck they gave).
           this.join(room.roomId, Role.PLAYER, this.lastDeck, inviteCode);
         }
@@ -415,7 +420,10 @@ export class App implements Names {
         break;
       case ErrorCode.INVALID_DECK:
         this.deckProblems = deckProblems(details.length ? details : [message]);
-        this.error = "The deck was refused: see its problems below.";
+        this.error = this.created && this.invite?.roomId === this.created.room.roomId
+          ? "Your room was created, but your deck was refused: fix it (its problems are below), "
+            + "then press “Join as player” (the room is filled in)."
+          : "The deck was refused: see its problems below.";
         return;
       case ErrorCode.RATE_LIMITED:
         if (kind === "act") this.sentPrompt = null;

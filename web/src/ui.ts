@@ -47,6 +47,7 @@ class Ui {
   private readonly accountBox = h("div", { class: "account" });
   private readonly game = h("main", { class: "game", hidden: true });
   private scheduled = false;
+  private inviteShown = 0;
 
   constructor(private readonly root: HTMLElement, private readonly app: App) {
     this.signIn = this.buildSignIn();
@@ -74,6 +75,14 @@ class Ui {
 
   render(): void {
     const app = this.app;
+    if (app.inviteChanged !== this.inviteShown) {
+      this.inviteShown = app.inviteChanged;
+      const inv = app.invite;
+      if (inv) {
+        byId<HTMLInputElement>("join-room-id").value = inv.roomId;
+        byId<HTMLInputElement>("join-invite").value = inv.code;
+      }
+    }
     this.renderTopbar();
     this.renderMessages();
     const signedIn = app.account !== null && app.status !== "signed-out";

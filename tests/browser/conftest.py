@@ -1,0 +1,312 @@
+"""Fixtures of the browser tests: a real ``manawire serve`` subprocess per test, one headless
+Chromium per run of this package, and pages in separate browser contexts (separate storage:
+each page is its own browser, as far as the server can tell).
+
+Chromium is the system's (Debian's ``chromium``; ``make browser-deps`` installs it), at
+``$MANAWIRE_CHROMIUM`` or ``/usr/bin/chromium``: Playwright never downloads a browser of its
+own. Without it the tests are skipped, or fail when ``$CI`` is set (CI must run them).
+
+Every test saves screenshots under ``test-results/screenshots/`` at the repository root
+(gitignored): the board at the end as ``TEST.png`` (and ``TEST-LABEL.png`` for other
+pages), and every open page as ``TEST-failed-LABEL.png`` when the test failed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
+from playwright.sync_api import Error as PlaywrightError
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "test-results" / "screenshots"
+CHROMIUM_ENV = "MANAWIRE_CHROMIUM"
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+#: Headless and quiet: the background-networking flags keep Chromium from calling home, which
+#: a closed network answers by refusing connections (and slow start-ups).
+CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync")
+#: The board's screenshots, and every page unless a test says otherwise.
+VIEWPORT = (1280, 800)
+#: Milliseconds Playwright waits for an element or a navigation by default.
+DEFAULT_TIMEOUT_MS = 15_000
+#: Seconds for the server to start listening, and to stop after SIGTERM before it is killed.
+SERVER_START_S = 60.0
+SERVER_STOP_S = 15.0
+expect.set_options(timeout=DEFAULT_TIMEOUT_MS)
+_LOG_PROBLEM = re.compile(r" (ERROR|CRITICAL) |^Traceback ")
+_LISTENING = re.compile(r"manawire listening on ws://127\.0\.0\.1:(\d+)")
+
+
+def chromium_path() -> str:
+    """The Chromium binary the tests launch."""
+    return os.environ.get(CHROMIUM_ENV) or DEFAULT_CHROMIUM
+
+
+def _no_chromium(reason: str) -> None:
+    """Skip (a developer's machine), or fail when ``$CI`` is set: CI must run these tests."""
+    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
+        pytest.fail(f"{reason} (CI is set: the browser tests must run; `make browser-deps`)",
+                    pytrace=False)
+    pytest.skip(f"{reason}: install it with `make browser-deps` (Debian's chromium) or set "
+                f"{CHROMIUM_ENV}")
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the whole package (each test opens its own contexts)."""
+    path = chromium_path()
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        _no_chromium(f"no Chromium at {path}")
+    with sync_playwright() as pw:
+        browser = _launch(pw, path)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def _launch(pw: Playwright, path: str) -> Browser:
+    try:
+        return pw.chromium.launch(executable_path=path, headless=True,
+                                  args=list(CHROMIUM_ARGS), timeout=60_000)
+    except PlaywrightError as exc:
+        pytest.fail(f"Chromium at {path} did not start: {exc}", pytrace=False)
+
+
+# ---- the server
+class ServerStartError(Exception):
+    """``manawire serve`` did not come up."""
+
+
+class ServerProcess:
+    """``python -m server.cli serve`` on 127.0.0.1, a port the OS picks (``--port 0``), in its
+    own process group, so that stopping it never leaves a process behind. Its stdout (the
+    listening line) and stderr (the log) go to files in ``data_dir``."""
+
+    def __init__(self, data_dir: Path, args: tuple[str, ...] = ()) -> None:
+        self.data_dir = data_dir
+        self.args = args
+        self.port = 0
+        self.out_path = data_dir / "server.out"
+        self.log_path = data_dir / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._files: list[IO[bytes]] = []
+
+    @property
+    def base_url(self) -> str:
+        """Where the page is served: ``http://127.0.0.1:PORT/``."""
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> None:
+        """Start the server; return once it listens (:class:`ServerStartError` if it exits
+        first or takes longer than :data:`SERVER_START_S`)."""
+        assert self.proc is None
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        out = self.out_path.open("wb")
+        log = self.log_path.open("wb")
+        self._files = [out, log]
+        cmd = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
+               "--port", "0", "--data-dir", str(self.data_dir), "--grace", "2", *self.args]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=log,
+                                     cwd=REPO, start_new_session=True)
+        deadline = time.monotonic() + SERVER_START_S
+        while time.monotonic() < deadline:
+            found = _LISTENING.search(self.out_path.read_text(errors="replace"))
+            if found:
+                self.port = int(found.group(1))
+                return
+            if self.proc.poll() is not None:
+                raise ServerStartError(f"server exited with {self.proc.returncode} before "
+                                       f"listening; log tail:\n{self.log_tail()}")
+            time.sleep(0.05)
+        raise ServerStartError(f"server not listening after {SERVER_START_S:g} s; log tail:\n"
+                               f"{self.log_tail()}")
+
+    def stop(self) -> int | None:
+        """SIGTERM, then SIGKILL to the whole process group if it is still there after
+        :data:`SERVER_STOP_S`. Returns the exit code (None if it was never started)."""
+        proc, self.proc = self.proc, None
+        code: int | None = None
+        try:
+            if proc is not None:
+                if proc.poll() is None:
+                    proc.send_signal(signal.SIGTERM)
+                try:
+                    code = proc.wait(timeout=SERVER_STOP_S)
+                except subprocess.TimeoutExpired:
+                    # Not reaped yet, so its process group is still the one it leads: kill
+                    # the group (whatever it may have started goes too).
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    code = proc.wait(timeout=SERVER_STOP_S)
+        finally:
+            for f in self._files:
+                f.close()
+            self._files = []
+        return code
+
+    def log_problems(self) -> list[str]:
+        """The log's lines at level ERROR or above, and tracebacks."""
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return []
+        return [line for line in text.splitlines()
+                if _LOG_PROBLEM.search(line)]
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A fresh server and data directory for the test. Its message rate limit is raised: the
+    tests click as fast as the page answers, faster than a person (and than the default
+    20 messages a second); what they test is the page, not the rate limit."""
+    proc = ServerProcess(tmp_path / "server", args=("--messages-per-second", "1000",
+                                                    "--message-burst", "1000"))
+    try:
+        proc.start()
+        yield proc
+    finally:
+        code = proc.stop()
+    if code not in (0, None):
+        pytest.fail(f"server exited with {code}; log tail:\n{proc.log_tail()}", pytrace=False)
+    if bad := proc.log_problems():
+        pytest.fail("the server logged errors:\n" + "\n".join(bad[:20]), pytrace=False)
+
+
+# ---- pages
+@dataclass
+class OpenPage:
+    label: str
+    context: BrowserContext
+    page: Page
+    #: Console errors and warnings and uncaught exceptions, in words.
+    errors: list[str] = field(default_factory=list)
+
+
+class Pages:
+    """Opens pages of the test's server, each in a new browser context, and keeps what they
+    logged."""
+
+    def __init__(self, browser: Browser, server: ServerProcess, test_name: str) -> None:
+        self.browser = browser
+        self.server = server
+        self.test_name = re.sub(r"[^\w.-]+", "_", test_name)
+        self.opened: list[OpenPage] = []
+
+    @property
+    def base_url(self) -> str:
+        return self.server.base_url
+
+    def open(self, label: str, *, url: str | None = None,
+             viewport: tuple[int, int] = VIEWPORT) -> Page:
+        """A new context and page (not yet navigated unless ``url`` is given)."""
+        width, height = viewport
+        context = self.browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+        page = context.new_page()
+        opened = OpenPage(label, context, page)
+        self.opened.append(opened)
+
+        def on_console(msg: ConsoleMessage) -> None:
+            # Warnings too: the client warns when its mirror falls out of sync with the
+            # server's view (and asks for a snapshot), which a healthy game never does.
+            if msg.type in ("error", "warning"):
+                where = msg.location.get("url", "")
+                opened.errors.append(f"console.{msg.type}: {msg.text} ({where})")
+
+        def on_page_error(exc: PlaywrightError) -> None:
+            opened.errors.append(f"uncaught: {exc.name}: {exc.message}")
+
+        page.on("console", on_console)
+        page.on("pageerror", on_page_error)
+        if url is not None:
+            page.goto(url)
+        return page
+
+    def errors(self) -> dict[str, list[str]]:
+        """Each page's console errors and uncaught exceptions so far (pages with none left
+        out)."""
+        return {p.label: list(p.errors) for p in self.opened if p.errors}
+
+    def assert_no_errors(self) -> None:
+        errors = self.errors()
+        assert not errors, f"the pages logged errors: {errors}"
+
+    def screenshot(self, page: Page, suffix: str = "") -> Path:
+        """A full-page screenshot, ``test-results/screenshots/TEST[-SUFFIX].png``."""
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{self.test_name}{'-' + suffix if suffix else ''}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def close(self, failed: bool) -> None:
+        for opened in self.opened:
+            if failed:
+                try:
+                    path = self.screenshot(opened.page, f"failed-{opened.label}")
+                    print(f"screenshot of {opened.label}: {path}")
+                except PlaywrightError as exc:
+                    print(f"no screenshot of {opened.label}: {exc.message}")
+            try:
+                opened.context.close()
+            except PlaywrightError as exc:
+                print(f"closing {opened.label}: {exc.message}")
+        errors = self.errors()
+        if failed and errors:
+            print(f"the pages logged errors: {errors}")
+        self.opened = []
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(
+        item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport,
+                                                                     pytest.TestReport]:
+    """Keep each phase's report on the item, so that fixtures can tell a failed test."""
+    report = yield
+    item.stash.setdefault(_REPORTS, {})[report.when] = report
+    return report
+
+
+_REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
+
+
+@pytest.fixture
+def pages(browser: Browser, server: ServerProcess,
+          request: pytest.FixtureRequest) -> Iterator[Pages]:
+    """Pages of this test's server; closed after the test, with screenshots of every one of
+    them if it failed."""
+    opened = Pages(browser, server, request.node.name)
+    for stale in SCREENSHOTS.glob(f"{opened.test_name}-failed-*.png"):
+        stale.unlink()  # a previous run's: this run decides whether there is one
+    try:
+        yield opened
+    finally:
+        reports = request.node.stash.get(_REPORTS, {})
+        failed = any(r.failed for r in reports.values())
+        opened.close(failed or "call" not in reports)

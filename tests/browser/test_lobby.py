@@ -1,0 +1,81 @@
+"""The lobby in the browser: a refused deck's problems by line, and the page at a phone's
+width (no sideways scrolling; a decision's options reachable with the keyboard)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import Pages
+from tests.browser.ui import (
+    BOARD,
+    DECISION,
+    OPTION,
+    Player,
+    assert_no_horizontal_overflow,
+    create_room,
+    invite_link,
+    join_by_link,
+    page_state,
+    sign_in_guest,
+)
+
+pytestmark = pytest.mark.browser
+
+PHONE = (390, 844)
+#: Tab presses allowed to reach an option button.
+MAX_TABS = 150
+
+
+def test_refused_deck_lists_its_lines(pages: Pages) -> None:
+    page = pages.open("deck")
+    sign_in_guest(page, pages.base_url, "Dee")
+    create_room(page, deck="4 Not A Real Card\n4 Shock\n")
+    problems = page.locator("[data-testid=deck-errors] li[data-line]")
+    expect(page.locator('[data-testid=deck-errors] li[data-line="1"]')).to_contain_text(
+        "Not A Real Card")
+    # Too few cards is a problem of the whole deck: line 0.
+    expect(page.locator('[data-testid=deck-errors] li[data-line="0"]')).to_have_count(1)
+    lines = problems.evaluate_all("(els) => els.map((e) => e.dataset.line)")
+    assert sorted(lines) == ["0", "1"], lines
+    expect(page.locator("[data-testid=error]")).to_be_visible()
+    expect(page.locator(BOARD)).to_have_count(0)
+    pages.screenshot(page)
+    pages.assert_no_errors()
+
+
+def test_phone_layout_and_keyboard(pages: Pages) -> None:
+    phone = pages.open("phone", viewport=PHONE)
+    phone.goto(pages.base_url)
+    assert_no_horizontal_overflow(phone, "sign-in")
+    sign_in_guest(phone, pages.base_url, "Pia")
+    assert_no_horizontal_overflow(phone, "lobby")
+    create_room(phone, seats=2, private=True)
+    expect(phone.locator(BOARD)).to_have_count(1)
+    assert_no_horizontal_overflow(phone, "waiting room")
+    desk = pages.open("desk")
+    join_by_link(desk, invite_link(phone), "Dan")
+    # The desk player answers until the phone has a decision.
+    Player([desk], random.Random(3)).play(
+        max_clicks=200, seconds=120, until=lambda _: page_state(phone)["prompt"] is not None)
+    expect(phone.locator(DECISION)).to_have_count(1)
+    assert_no_horizontal_overflow(phone, "board")
+    prompt = page_state(phone)["prompt"]
+    phone.evaluate("() => document.activeElement && document.activeElement.blur()")
+    for _ in range(MAX_TABS):
+        phone.keyboard.press("Tab")
+        if phone.evaluate(f"() => document.activeElement.matches({OPTION!r})"):
+            break
+    else:
+        pytest.fail(f"{MAX_TABS} Tab presses never focused an option of the decision")
+    pages.screenshot(phone)
+    # Enter on the focused option answers the decision.
+    phone.keyboard.press("Enter")
+    phone.wait_for_function(
+        "(p) => { const d = document.querySelector('[data-testid=decision]');"
+        " return !d || d.getAttribute('data-prompt-id') !== p; }", arg=prompt)
+    assert_no_horizontal_overflow(phone, "board, after the answer")
+    pages.screenshot(desk, "desk")
+    pages.assert_no_errors()

@@ -1,0 +1,141 @@
+"""Whole games in the browser: two players in separate browsers (contexts) meet through a
+private room's invite link, a third watches, and the players click options until the game is
+over; and a player reloads the page in the middle of a game and plays on."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Pages
+from tests.browser.ui import (
+    BOARD,
+    GAME_OVER,
+    PUBLIC_ZONES,
+    Player,
+    all_over,
+    cards,
+    create_room,
+    invite_link,
+    join_by_link,
+    seat,
+    sign_in_guest,
+)
+
+pytestmark = pytest.mark.browser
+
+#: A whole game: clicks and seconds it may take (seeded games here take a few hundred).
+GAME_CLICKS = 5_000
+GAME_SECONDS = 8 * 60.0
+#: How often (in clicks) the spectator's board is checked for hidden cards.
+SPECTATOR_CHECK_EVERY = 20
+#: Seconds a hidden card may seem to show on the spectator's page while the pages catch up
+#: with each other (an object that changes zones gets a new id, 400.7, which one page may
+#: show a moment before another).
+CATCH_UP_S = 3.0
+
+
+def start_game(pages: Pages, *, spectator: bool) -> tuple[Page, Page, Page | None]:
+    """Ann creates a private two-seat room (and joins it), Bob opens its invite link and
+    joins; with ``spectator``, Cy opens its ``#watch=`` form and watches."""
+    a = pages.open("A")
+    sign_in_guest(a, pages.base_url, "Ann")
+    create_room(a, seats=2, private=True)
+    expect(a.locator(BOARD)).to_have_count(1)
+    link = invite_link(a)
+    b = pages.open("B")
+    join_by_link(b, link, "Bob")
+    c = None
+    if spectator:
+        c = pages.open("spectator")
+        join_by_link(c, link, "Cy", watch=True)
+        assert seat(c) == -1
+    # The game has started for both players: a board with a state, each in its own seat.
+    for page in (a, b):
+        expect(page.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    assert sorted([seat(a), seat(b)]) == [0, 1]
+    return a, b, c
+
+
+def hidden_cards_shown(spectator: Page, players: list[Page]) -> list[str]:
+    """What the pages show that their viewers may not see: a spectator sees cards only in
+    public zones (or revealed), each of them on every player's page too; a player sees no
+    other player's hand."""
+    problems = []
+    shown = cards(spectator)
+    for card in shown:
+        if card["zone"] not in PUBLIC_ZONES:
+            problems.append(f"spectator sees {card}")
+    on_every_page = set.intersection(*({c["id"] for c in cards(p)} for p in players))
+    problems.extend(f"spectator sees {card}, which not every player sees"
+                    for card in shown if card["id"] not in on_every_page)
+    for page in players:
+        mine = str(seat(page))
+        problems.extend(f"seat {mine} sees {card}" for card in cards(page)
+                        if card["zone"] == "hand" and card["owner"] != mine)
+    return problems
+
+
+def check_hidden_cards(spectator: Page, players: list[Page]) -> None:
+    """:func:`hidden_cards_shown` finds nothing (within :data:`CATCH_UP_S`)."""
+    deadline = time.monotonic() + CATCH_UP_S
+    while problems := hidden_cards_shown(spectator, players):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"hidden cards shown: {problems[:5]}")
+        spectator.wait_for_timeout(100)
+
+
+def test_whole_game_with_spectator(pages: Pages) -> None:
+    a, b, spectator = start_game(pages, spectator=True)
+    assert spectator is not None
+    # Before anything is played every card is in a hand or library: the spectator sees none.
+    expect(spectator.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    assert cards(spectator) == []
+    check_hidden_cards(spectator, [a, b])
+    player = Player([a, b], random.Random(20_251_202))
+    seen_public = 0
+
+    def after_click(clicks: int) -> None:
+        nonlocal seen_public
+        if clicks % SPECTATOR_CHECK_EVERY == 0:
+            check_hidden_cards(spectator, [a, b])
+            seen_public = max(seen_public, len(cards(spectator)))
+
+    began = time.monotonic()
+    player.play(max_clicks=GAME_CLICKS, seconds=GAME_SECONDS, until=all_over,
+                after_click=after_click)
+    seconds = time.monotonic() - began
+    expect(spectator.locator(GAME_OVER)).to_have_count(1)
+    check_hidden_cards(spectator, [a, b])
+    # The spectator did see the game: cards on the battlefield, in graveyards ...
+    assert max(seen_public, len(cards(spectator))) > 0
+    print(f"game over after {player.clicks} clicks in {seconds:.1f} s "
+          f"({dict(player.kinds)})")
+    pages.screenshot(a)
+    pages.screenshot(b, "B")
+    pages.screenshot(spectator, "spectator")
+    pages.assert_no_errors()
+
+
+def test_reload_mid_game(pages: Pages) -> None:
+    a, b, _ = start_game(pages, spectator=False)
+    player = Player([a, b], random.Random(7))
+    player.play(max_clicks=200, seconds=120, until=lambda _: player.clicks >= 20)
+    b_seat = seat(b)
+    b.reload()
+    expect(b.locator(BOARD)).to_have_attribute("data-seat", str(b_seat))
+    expect(b.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    expect(b.locator("[data-testid=connection]")).to_have_attribute("data-state", "connected")
+    # Play goes on, on both pages: B's reloaded page answers decisions too.
+    clicks, b_clicks = player.clicks, player.by_page[1]
+    player.play(max_clicks=200, seconds=120,
+                until=lambda states: all_over(states) or (
+                    player.clicks >= clicks + 10 and player.by_page[1] > b_clicks))
+    assert player.clicks > clicks
+    pages.screenshot(b)
+    pages.screenshot(a, "A")
+    pages.assert_no_errors()
