@@ -128,6 +128,20 @@ export function optionText(names: Names, action: Action): string {
   }
 }
 
+/** Labels made distinct: the same words twice (two Islands to tap) get "(1 of 2)" ... */
+export function distinctLabels(labels: string[]): string[] {
+  const total = new Map<string, number>();
+  for (const l of labels) total.set(l, (total.get(l) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return labels.map((l) => {
+    const n = total.get(l) ?? 1;
+    if (n === 1) return l;
+    const k = (seen.get(l) ?? 0) + 1;
+    seen.set(l, k);
+    return `${l} (${k} of ${n})`;
+  });
+}
+
 /** Ids of the objects an option names (clicking such a card picks the option). */
 export function optionObjects(action: Action): string[] {
   const k = action.kind;

@@ -11,7 +11,7 @@ import { parseInvite } from "./links";
 import { Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  decisionName, manaSymbols, manaSymbolWords, objectName, optionObjects, optionSeats,
+  decisionName, distinctLabels, manaSymbols, manaSymbolWords, objectName, optionObjects, optionSeats,
   optionText, seatName, stepName, targetText,
 } from "./describe";
 
@@ -543,13 +543,19 @@ class Ui {
     const items = d.options.map((o, i) => ({ o, i }));
     const first = items.filter(({ o }) => related(o));
     const rest = items.filter(({ o }) => !related(o));
-    const button = ({ o, i }: { o: typeof d.options[number]; i: number }) =>
-      h("li", null, h("button", { type: "button", class: `option ${related(o) ? "related" : ""}`,
+    const labels = distinctLabels(d.options.map((o) => optionText(app, o)));
+    const button = ({ o, i }: { o: typeof d.options[number]; i: number }) => {
+      const ids = optionObjects(o);
+      // Pointing at an option (mouse or keyboard focus) marks the cards it names.
+      const hint = (on: boolean) => () => markCards(ids, on);
+      return h("li", null, h("button", { type: "button", class: `option ${related(o) ? "related" : ""}`,
         "data-testid": "option", "data-index": i, "data-kind": o.kind.case ?? "unknown",
         "data-key": `opt-${d.promptId}-${i}`, disabled: sent,
-        onclick: () => app.act(i) },
+        onclick: () => app.act(i), onmouseenter: hint(true), onmouseleave: hint(false),
+        onfocus: hint(true), onblur: hint(false) },
         i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null,
-        optionSymbols(optionText(app, o))));
+        optionSymbols(labels[i] ?? "")));
+    };
     const selName = sel === null ? "" : sel.kind === "object" ? objectName(app, sel.id) : app.player(sel.seat);
     return h("section", { class: "panel decision", "data-testid": "decision",
       "data-prompt-id": String(d.promptId), "aria-labelledby": "decision-h" },
@@ -693,6 +699,14 @@ function formatClock(ms: number): string {
   const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
   const mm = h ? String(m).padStart(2, "0") : String(m);
   return `${h ? `${h}:` : ""}${mm}:${String(sec).padStart(2, "0")}`;
+}
+
+function markCards(ids: string[], on: boolean): void {
+  for (const id of ids) {
+    for (const el of document.querySelectorAll(`[data-testid=card][data-id="${CSS.escape(id)}"]`)) {
+      el.classList.toggle("hinted", on);
+    }
+  }
 }
 
 /** A destructive button asks once more by changing its label (no modal dialogs). */

@@ -1,0 +1,64 @@
+/** Plain words for options and events (web/src/describe.ts). */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  ActionSchema, GameObjectSchema, type Action, type GameObject, ZoneKind,
+} from "../src/gen/protocol/v1/game_pb";
+import {
+  distinctLabels, manaSymbolWords, manaSymbols, optionObjects, optionSeats, optionText,
+  type Names,
+} from "../src/describe";
+
+const objects = new Map<string, GameObject>([
+  ["i1", create(GameObjectSchema, { id: "i1", name: "Island", zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } })],
+  ["b1", create(GameObjectSchema, { id: "b1", name: "Grizzly Bears" })],
+  ["w1", create(GameObjectSchema, { id: "w1", name: "Wall of Wood" })],
+  ["fd", create(GameObjectSchema, { id: "fd", faceDown: true })],
+]);
+const names: Names = {
+  viewer: 0,
+  object: (id) => objects.get(id),
+  player: (seat) => ["Ann", "Bob"][seat] ?? `Seat ${seat + 1}`,
+};
+const act = (kind: MessageInitShape<typeof ActionSchema>["kind"]): Action => create(ActionSchema, { kind });
+
+test("options read as what they do, naming cards and players", () => {
+  assert.equal(optionText(names, act({ case: "passPriority", value: {} })), "Pass priority");
+  assert.equal(optionText(names, act({ case: "activateManaAbility", value: { objectId: "i1", mana: "U" } })),
+    "Tap Island for {U}");
+  assert.equal(optionText(names, act({ case: "payMana", value: { mana: "RRB" } })), "Pay {R}{R}{B}");
+  assert.equal(optionText(names, act({ case: "declareAttacker", value: { objectId: "b1", defender: 1 } })),
+    "Attack Bob with Grizzly Bears");
+  assert.equal(optionText(names, act({ case: "declareBlocker", value: { objectId: "w1", attackerId: "b1" } })),
+    "Block Grizzly Bears with Wall of Wood");
+  assert.equal(optionText(names, act({ case: "chooseTarget", value: { target: { kind: { case: "player", value: 0 } } } })),
+    "Target you");
+  assert.equal(optionText(names, act({ case: "assignCombatDamage", value: { attackerId: "b1",
+    assignments: [{ objectId: "w1", amount: 2 }, { objectId: "", amount: 1 }] } })),
+  "Grizzly Bears deals 2 to Wall of Wood, 1 to the player or planeswalker it attacks");
+  assert.equal(optionText(names, act({ case: "chooseCard", value: { objectId: "fd" } })),
+    "Choose a face-down card");
+  assert.equal(optionText(names, act({ case: "chooseCard", value: { objectId: "gone" } })),
+    "Choose a card you can't see");
+  assert.equal(optionText(names, create(ActionSchema, {})), "An option this client doesn't understand");
+});
+
+test("options name the cards and players a click picks them by", () => {
+  assert.deepEqual(optionObjects(act({ case: "declareBlocker", value: { objectId: "w1", attackerId: "b1" } })), ["w1"]);
+  assert.deepEqual(optionObjects(act({ case: "passPriority", value: {} })), []);
+  assert.deepEqual(optionSeats(act({ case: "chooseTarget", value: { target: { kind: { case: "player", value: 1 } } } })), [1]);
+  assert.deepEqual(optionSeats(act({ case: "chooseTarget", value: { target: { kind: { case: "objectId", value: "b1" } } } })), []);
+});
+
+test("the same words twice are told apart", () => {
+  assert.deepEqual(distinctLabels(["Tap Island for mana", "Pass priority", "Tap Island for mana"]),
+    ["Tap Island for mana (1 of 2)", "Pass priority", "Tap Island for mana (2 of 2)"]);
+});
+
+test("mana symbols have words", () => {
+  assert.deepEqual(manaSymbols("{2}{W/U}{R}"), ["{2}", "{W/U}", "{R}"]);
+  assert.equal(manaSymbolWords("{2}"), "2 generic mana");
+  assert.equal(manaSymbolWords("{W/U}"), "white or blue mana");
+  assert.equal(manaSymbolWords("{T}"), "tap");
+});
