@@ -60,7 +60,7 @@ def test_the_web_client_verifies_the_current_servers_traffic(tmp_path: Path) -> 
         cwd=WEB, capture_output=True, text=True, timeout=120, check=False)
     assert build.returncode == 0, f"esbuild failed:\n{build.stdout}{build.stderr}"
     run = subprocess.run(
-        [node, "--test", *map(str, sorted(bundles.glob("*.mjs")))],
+        [node, "--test", "--test-reporter=tap", *map(str, sorted(bundles.glob("*.mjs")))],
         cwd=WEB, env={**os.environ, "MANAWIRE_WEB_FIXTURES": str(fixtures)},
         capture_output=True, text=True, timeout=300, check=False)
     report = run.stdout + run.stderr

@@ -22,6 +22,8 @@ export type Status = "signed-out" | "connecting" | "connected" | "reconnecting" 
 const BACKOFF_FIRST = 250, BACKOFF_FACTOR = 2, BACKOFF_MAX = 5000, RECONNECT_FOR = 120_000;
 /** Event-log lines kept. */
 const LOG_LINES = 200;
+/** Milliseconds between two snapshot requests. */
+const SNAPSHOT_SPACING = 1000;
 /** Objects remembered after they left the view, to name them in events. */
 const SEEN_OBJECTS = 2000;
 
@@ -76,6 +78,10 @@ export class App implements Names {
 
   private readonly conn: Connection;
   private greeting: Greeting = { kind: "token" };
+  /** What the last Hello/Resume on this socket was (to read its refusal right). */
+  private greeted: Greeting["kind"] | null = null;
+  /** When a snapshot was last asked for (repeated requests are spaced out). */
+  private snapshotAskedAt = 0;
   private readonly requests = new Map<bigint, RequestKind>();
   private snapshotAsked = false;
   private reconnectDelay = BACKOFF_FIRST;
@@ -127,13 +133,20 @@ export class App implements Names {
     this.request("register", { case: "register", value: { name, password } });
   }
 
-  /** Forget this browser's account (its token stays valid elsewhere until revoked). */
+  /** Forget this browser's account (its token stays valid elsewhere until revoked). Offered
+   * in the lobby only: a seated player leaves the room first. */
   signOut(): void {
     this.setAccountToken("");
     this.setResumeToken("");
     this.conn.drop();
     this.clearRoom();
     this.account = null;
+    this.created = null;
+    this.invite = null;
+    this.rooms = [];
+    this.notice = "";
+    this.error = "";
+    this.deckProblems = [];
     this.status = "signed-out";
     this.changed();
   }
@@ -148,11 +161,17 @@ export class App implements Names {
 
   private greet(): void {
     const g = this.greeting;
+    this.greeted = g.kind;
+    // A resync asked for on an earlier socket is answered on no other: start over below.
+    const resyncing = this.snapshotAsked;
+    this.snapshotAsked = false;
     switch (g.kind) {
       case "resume":
+        // Missed deltas only if the mirror is whole; else (0) the server sends a snapshot.
         this.request("resume", { case: "resume", value: {
           protocolVersion: PROTOCOL_VERSION, resumeToken: this.resumeToken,
-          lastStateId: this.mirror.ready ? this.mirror.stateId : 0n, batched: true } });
+          lastStateId: this.mirror.ready && !resyncing ? this.mirror.stateId : 0n,
+          batched: true } });
         return;
       case "token":
         this.request("hello", { case: "hello", value: {
@@ -225,7 +244,7 @@ export class App implements Names {
   }
 
   // ---- the game
-  /** The options of the pending decision, if it is this viewer's and still current. */
+  /** The options of the pending decision (this viewer's: others' are never sent to it). */
   get options(): Action[] {
     return this.decision?.options ?? [];
   }
@@ -236,7 +255,7 @@ export class App implements Names {
     this.sentPrompt = d.promptId;
     this.selected = null;
     this.request("act", { case: "act", value: {
-      promptId: d.promptId, optionIndex: index, expectedStateId: this.mirror.stateId } });
+      promptId: d.promptId, optionIndex: index, expectedStateId: d.stateId } });
     this.changed();
   }
 
@@ -283,7 +302,10 @@ export class App implements Names {
           this.room = { info: r.joined.room, role: r.joined.role, seat: r.joined.seat };
           if (r.snapshot) this.snapshotAsked = true; // a Snapshot follows
         } else {
-          if (this.room) this.notice = "The room you were in has closed.";
+          if (this.room) {
+            this.notice = "You are no longer in the room: it closed, or its game hadn't "
+              + "started and your seat was freed.";
+          }
           this.clearRoom();
           this.listRooms();
         }
@@ -305,14 +327,11 @@ export class App implements Names {
       }
       case "joined": {
         const j = body.value;
+        this.clearRoom();
         if (j.room) this.room = { info: j.room, role: j.role, seat: j.seat };
-        this.queue = null;
         this.deckProblems = [];
         this.notice = "";
         this.error = "";
-        this.mirror = new Mirror();
-        this.decision = null;
-        this.log = [];
         break;
       }
       case "matchQueue": this.queue = body.value.queued ? body.value : null; break;
@@ -324,6 +343,7 @@ export class App implements Names {
         }
         break;
       case "snapshot": {
+        if (this.room === null) break; // sent before the server read our LeaveRoom
         this.snapshotAsked = false;
         try {
           this.mirror.loadSnapshot(body.value);
@@ -334,6 +354,7 @@ export class App implements Names {
         break;
       }
       case "delta": {
+        if (this.room === null) break;
         if (!this.mirror.ready || this.snapshotAsked) break; // a snapshot is on its way
         this.remember();
         try {
@@ -352,21 +373,23 @@ export class App implements Names {
       }
       case "decision": {
         const d = body.value;
-        if (d.seat === this.viewer) {
+        if (this.room !== null && d.seat === this.viewer) {
           this.decision = d;
-          if (this.sentPrompt !== null && this.sentPrompt !== d.promptId) this.sentPrompt = null;
-          // Sent again after a resume: it may be the one answered just before the drop.
-          if (this.sentPrompt === d.promptId && kind === undefined) this.sentPrompt = null;
+          // A new decision, or the same one sent again after a resume (the answer sent just
+          // before the drop may have been lost): it can be answered.
+          this.sentPrompt = null;
         }
         break;
       }
       case "clocks": {
+        if (this.room === null) break;
         const at = Date.now();
         this.clocks = new Map(body.value.seats.map((c) => [c.seat,
           { remainingMs: Number(c.remainingMs), running: c.running, at }]));
         break;
       }
       case "presence":
+        if (this.room === null) break;
         this.presence = new Map(body.value.seats.map((p) => [p.seat, p.connected]));
         break;
       case "error": this.failed(kind, body.value.code, body.value.message, body.value.details,
@@ -406,10 +429,10 @@ export class App implements Names {
         if (kind === "hello") {
           this.conn.drop();
           this.status = "signed-out";
-          if (this.greeting.kind === "token" && !this.account) {
+          if (this.greeted === "token") { // the stored token was refused (revoked)
             this.setAccountToken("");
             this.error = "Your saved sign-in is no longer valid: sign in again.";
-          } else this.error = message;
+          } else this.error = message; // a wrong name or password: the stored token stays
           this.account = null;
           return;
         }
@@ -435,6 +458,11 @@ export class App implements Names {
         if (kind === "act") this.sentPrompt = null;
         break;
     }
+    if (kind === "quick") this.queue = null; // refused, or dropped from the queue
+    if (kind === "snapshot") { // asked again, a little later
+      this.snapshotAsked = false;
+      this.askSnapshot();
+    }
     if (kind === "list") return; // a refused refresh isn't worth a message
     this.error = message || ErrorCode[code] || "The server refused the request.";
   }
@@ -442,10 +470,21 @@ export class App implements Names {
   private desync(err: unknown): void {
     if (!(err instanceof MirrorDesyncError)) throw err;
     console.warn("view out of sync, asking for a snapshot:", err.message);
-    if (!this.snapshotAsked) {
-      this.snapshotAsked = true;
+    this.askSnapshot();
+  }
+
+  /** Ask for a snapshot (protocol/README.md, "Views, state ids and hashes"): once at a time,
+   * at most one a second; deltas are ignored until it comes. */
+  private askSnapshot(): void {
+    if (this.snapshotAsked) return;
+    this.snapshotAsked = true;
+    const wait = Math.max(0, this.snapshotAskedAt + SNAPSHOT_SPACING - Date.now());
+    const ask = () => {
+      if (!this.snapshotAsked || this.room === null || !this.conn.isOpen) return;
+      this.snapshotAskedAt = Date.now();
       this.request("snapshot", { case: "requestSnapshot", value: {} });
-    }
+    };
+    if (wait === 0) ask(); else setTimeout(ask, wait);
   }
 
   /** A decision whose prompt is no longer the pending one is over. */

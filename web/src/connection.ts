@@ -14,6 +14,8 @@ import {
 export const PROTOCOL_VERSION = 1;
 /** Close codes with a meaning for the client (protocol/README.md, "Close codes"). */
 export const CLOSE_REPLACED = 4001;
+/** The code this client closes with when it can't read a frame (application range). */
+export const CLOSE_UNREADABLE = 4000;
 
 export type ClientBody = MessageInitShape<typeof ClientMessageSchema>["body"];
 
@@ -67,7 +69,9 @@ export class Connection {
         messages = decodeFrame(new Uint8Array(ev.data), this.batched);
       } catch (err) {
         console.error("undecodable frame from the server", err);
-        ws.close(1002, "undecodable frame");
+        // Browsers let a page close with 1000 or 3000-4999 only; the app reconnects and
+        // resumes, so nothing the server sent is lost.
+        ws.close(CLOSE_UNREADABLE, "undecodable frame");
         return;
       }
       for (const msg of messages) {

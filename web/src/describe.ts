@@ -4,7 +4,7 @@
  * know (a newer server, protocol/README.md "Versioning") is shown as "not understood".
  */
 import {
-  type Action, type GameEvent, type GameObject, type Target, DecisionKind, Step, ZoneKind,
+  type Action, type DamageEvent, type GameEvent, type GameObject, type Target, DecisionKind, Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 
 /** What the describers need to know about the current view. */
@@ -251,6 +251,15 @@ export function decisionName(kind: DecisionKind): string {
   return DECISION_NAMES[kind] ?? "a decision";
 }
 
+function recipientText(names: Names, r: DamageEvent["recipient"]): string {
+  switch (r.case) {
+    case "player": return seatName(names, r.value);
+    case "objectId": return objectName(names, r.value);
+    case undefined: return "nothing";
+    default: return assertNever(r);
+  }
+}
+
 /** One event in plain words, or null for events that say nothing worth a log line. */
 export function eventText(names: Names, event: GameEvent): string | null {
   const k = event.kind;
@@ -264,9 +273,7 @@ export function eventText(names: Names, event: GameEvent): string | null {
     }
     case "damage": {
       const e = k.value;
-      const to = e.recipient.case === "player" ? seatName(names, e.recipient.value)
-        : e.recipient.case === "objectId" ? objectName(names, e.recipient.value) : "nothing";
-      return `${objectName(names, e.sourceId)} dealt ${e.amount} damage to ${to}`;
+      return `${objectName(names, e.sourceId)} dealt ${e.amount} damage to ${recipientText(names, e.recipient)}`;
     }
     case "playerLost": return `${names.player(k.value.seat)} lost the game (${k.value.reason})`;
     case "spellCast": return `${seatName(names, k.value.controller)} cast ${k.value.name || "a spell"}`;

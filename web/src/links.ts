@@ -27,3 +27,11 @@ export function parseInvite(hash: string): Invite | null {
   }
   return null;
 }
+
+/** The invite in this page's URL, which is then taken out of the address bar (and the
+ * history), so a reload doesn't offer it again and the code isn't left on screen. */
+export function takeInvite(): Invite | null {
+  const invite = parseInvite(location.hash);
+  if (invite) history.replaceState(history.state, "", `${location.pathname}${location.search}`);
+  return invite;
+}

@@ -1,13 +1,13 @@
 /** The browser client's entry point: connect to the server that served this page. */
 import { App } from "./app";
 import { serverUrl } from "./connection";
-import { parseInvite } from "./links";
+import { takeInvite } from "./links";
 import { mount } from "./ui";
 
 const root = document.getElementById("app");
 if (root) {
   const app = new App(serverUrl(location), `${location.origin}${location.pathname}`,
-    parseInvite(location.hash));
+    takeInvite());
   mount(root, app);
   app.start();
 }

@@ -7,7 +7,8 @@
 import { type App, type RoomSettingsInput } from "./app";
 import { h, replaceChildren, type Child } from "./dom";
 import { readDeckFile } from "./deck";
-import { parseInvite } from "./links";
+import { takeInvite } from "./links";
+import { saved } from "./storage";
 import { Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
@@ -23,12 +24,18 @@ export function mount(root: HTMLElement, app: App): void {
   // The lobby's room list stays current while it is shown.
   setInterval(() => { if (app.room === null && !document.hidden) app.listRooms(); }, 10_000);
   document.addEventListener("keydown", (ev) => ui.key(ev));
+  document.addEventListener("focusin", (ev) => ui.focused(ev.target));
   window.addEventListener("hashchange", () => {
-    app.invite = parseInvite(location.hash);
+    const invite = takeInvite();
+    if (!invite) return;
+    app.invite = invite;
     ui.prefillInvite();
     ui.render();
   });
 }
+
+/** How long a destructive button waits for its second click. */
+const CONFIRM_MS = 4000;
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -47,6 +54,14 @@ class Ui {
   private readonly accountBox = h("div", { class: "account" });
   private readonly game = h("main", { class: "game", hidden: true });
   private scheduled = false;
+  /** Graveyards and exiles the player opened (kept open across re-renders). */
+  private readonly openPiles = new Set<string>();
+  /** A destructive button waiting for its second click (its data-key), and until when. */
+  private armed: { key: string; until: number } | null = null;
+  /** Log lines shown last (the log scrolls down only when one is added). */
+  private logShown = 0;
+  /** Keyboard focus was on an option: keep it on the options across decisions. */
+  private optionFocus = false;
   private inviteShown = 0;
 
   constructor(private readonly root: HTMLElement, private readonly app: App) {
@@ -93,6 +108,18 @@ class Ui {
     if (signedIn && !inRoom) this.renderLobby();
     if (inRoom) this.renderGame();
     else this.game.replaceChildren();
+    // A keyboard player answering options keeps the focus on them from decision to decision.
+    const active = document.activeElement;
+    if (this.optionFocus && (active === null || active === document.body)) {
+      this.game.querySelector<HTMLElement>("button[data-testid=option]:not([disabled])")?.focus();
+    }
+  }
+
+  /** Where the keyboard focus went (options or elsewhere). */
+  focused(target: EventTarget | null): void {
+    if (target instanceof HTMLElement && target !== document.body) {
+      this.optionFocus = target.dataset.testid === "option";
+    }
   }
 
   // ---- top bar and messages
@@ -110,7 +137,7 @@ class Ui {
       app.account ? h("span", { class: "who" }, "Signed in as ",
         h("strong", { "data-testid": "account-name" }, app.account.name),
         app.account.registered ? "" : " (guest)") : null,
-      app.account ? h("button", { type: "button", "data-testid": "sign-out", "data-key": "sign-out",
+      app.account && app.room === null ? h("button", { type: "button", "data-testid": "sign-out", "data-key": "sign-out",
         onclick: () => app.signOut() }, "Sign out") : null);
   }
 
@@ -152,7 +179,7 @@ class Ui {
     const section = h("section", { class: "sign-in" }, guest, login);
     queueMicrotask(() => {
       const input = document.getElementById("display-name") as HTMLInputElement | null;
-      if (input && !input.value) input.value = savedName();
+      if (input && !input.value) input.value = saved.displayName;
     });
     return section;
   }
@@ -242,7 +269,7 @@ class Ui {
           onclick: () => app.listRooms() }, "Refresh")),
       this.roomsList);
 
-    const register = h("form", { class: "panel", "aria-labelledby": "register-h",
+    const register = h("form", { id: "register", class: "panel", "aria-labelledby": "register-h",
       onsubmit: (ev: Event) => {
         ev.preventDefault();
         app.register(byId<HTMLInputElement>("register-name").value.trim(),
@@ -280,7 +307,9 @@ class Ui {
 
   private renderLobby(): void {
     const app = this.app;
-    const deckLines = deckText().split(/\r\n|\r|\n/);
+    byId("register").hidden = app.account?.registered ?? false;
+    // The lines of the deck that was sent (the text area may have changed since).
+    const deckLines = app.lastDeck.split(/\r\n|\r|\n/);
     replaceChildren(this.deckErrors, app.deckProblems.map((p) =>
       h("li", { "data-line": p.line },
         p.line ? h("strong", null, `Line ${p.line}`) : h("strong", null, "Deck"),
@@ -290,14 +319,14 @@ class Ui {
     replaceChildren(this.roomsList, app.rooms.length === 0
       ? h("p", { class: "hint" }, "No open rooms. Create one, or use quick match.")
       : h("ul", null, app.rooms.map((r) => roomRow(app, r))));
-    const quickFormat = byId<HTMLSelectElement>("room-format").value === "limited" ? "limited" : "constructed";
     replaceChildren(this.lobbyStatus, app.queue
       ? h("div", null, h("p", { "data-testid": "queue-status" },
           `Waiting for players (${app.queue.waiting} of ${app.queue.seats} in the queue)…`),
         h("button", { type: "button", "data-testid": "cancel-quick-match", "data-key": "cancel-qm",
           onclick: () => app.cancelQuickMatch() }, "Cancel"))
       : h("button", { type: "button", "data-testid": "quick-match", "data-key": "qm",
-          onclick: () => app.quickMatch(quickFormat,
+          onclick: () => app.quickMatch(
+            byId<HTMLSelectElement>("room-format").value === "limited" ? "limited" : "constructed",
             Number(byId<HTMLSelectElement>("room-seats").value), deckText()) }, "Find a game"));
     replaceChildren(this.accountBox, app.created ? h("section", { class: "panel" },
       h("h2", null, "Your room's invite link"),
@@ -316,8 +345,7 @@ class Ui {
         "data-seat": room.seat, "data-state-id": "0" },
         h("h2", null, room.info.name || "Room"),
         h("p", null, room.role === Role.SPECTATOR ? "Watching. The game hasn't started yet."
-          : `Waiting for players: ${room.info.players.length} of ${room.info.seats} seated. `
-            + "The game starts when every seat is taken."),
+          : `Waiting for players: the game starts when all ${room.info.seats} seats are taken.`),
         app.created && app.created.room.roomId === room.info.roomId
           ? h("div", null, h("p", null, "Invite link:"), inviteBox(app.created.link)) : null,
         h("p", { class: "hint" }, `Room id: ${room.info.roomId}`),
@@ -333,6 +361,7 @@ class Ui {
       : seats;
     const header = m.header;
     const result = header.result;
+    const optionsScroll = this.game.querySelector(".decision .options:last-of-type")?.scrollTop ?? 0;
     replaceChildren(this.game,
       h("div", { class: "board", "data-testid": "board", "data-seat": viewer,
         "data-state-id": String(m.stateId) },
@@ -352,6 +381,8 @@ class Ui {
           this.decisionPanel(),
           this.eventLog(),
           this.roomControls())));
+    const options = this.game.querySelector(".decision .options:last-of-type");
+    if (options) options.scrollTop = optionsScroll;
   }
 
   private turnBar(): HTMLElement {
@@ -441,8 +472,13 @@ class Ui {
 
   private pile(zone: string, seat: number, title: string, objects: GameObject[]): HTMLElement {
     const actionable = objects.some((o) => this.optionsFor(o.id).length > 0);
+    const key = `${zone}-${seat}`;
     return h("details", { class: `zone pile ${zone}`, "data-zone": zone, "data-owner": seat,
-      open: actionable },
+      open: actionable || this.openPiles.has(key),
+      ontoggle: (ev: Event) => {
+        if ((ev.currentTarget as HTMLDetailsElement).open) this.openPiles.add(key);
+        else if (!actionable) this.openPiles.delete(key);
+      } },
       h("summary", null, `${title} (${objects.length})`),
       h("div", { class: "cards" }, [...objects].reverse().map((o) => this.card(o))));
   }
@@ -550,7 +586,7 @@ class Ui {
       const hint = (on: boolean) => () => markCards(ids, on);
       return h("li", null, h("button", { type: "button", class: `option ${related(o) ? "related" : ""}`,
         "data-testid": "option", "data-index": i, "data-kind": o.kind.case ?? "unknown",
-        "data-key": `opt-${d.promptId}-${i}`, disabled: sent,
+        "data-key": `opt-${i}`, disabled: sent,
         onclick: () => app.act(i), onmouseenter: hint(true), onmouseleave: hint(false),
         onfocus: hint(true), onblur: hint(false) },
         i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null,
@@ -573,7 +609,11 @@ class Ui {
     const log = this.app.log;
     const list = h("ol", { class: "log", "data-testid": "event-log", "aria-label": "game log" },
       log.slice(-80).map((line) => h("li", null, line)));
-    queueMicrotask(() => { list.scrollTop = list.scrollHeight; });
+    const before = this.game.querySelector<HTMLElement>(".log");
+    const grew = log.length !== this.logShown || log.at(-1) !== before?.lastElementChild?.textContent;
+    this.logShown = log.length;
+    const top = before?.scrollTop ?? 0;
+    queueMicrotask(() => { list.scrollTop = grew ? list.scrollHeight : top; });
     return h("section", { class: "panel log-panel" }, h("h2", null, "Game log"), list);
   }
 
@@ -584,12 +624,30 @@ class Ui {
     return h("section", { class: "panel controls" },
       h("p", { class: "hint" }, `Room “${room?.info.name ?? ""}”`,
         room?.role === Role.SPECTATOR ? " — watching" : ""),
-      playing ? h("button", { type: "button", "data-key": "concede", class: "danger",
-        onclick: (ev: Event) => confirmTwice(ev, "Really concede?", () => app.concede()) }, "Concede") : null,
-      h("button", { type: "button", "data-testid": "leave-room", "data-key": "leave",
-        onclick: (ev: Event) => playing
-          ? confirmTwice(ev, "Leaving concedes: leave?", () => app.leaveRoom())
-          : app.leaveRoom() }, playing ? "Leave (concedes)" : "Leave room"));
+      playing ? this.confirmButton("concede", "Concede", "Really concede?", () => app.concede(),
+        { class: "danger" }) : null,
+      playing ? this.confirmButton("leave", "Leave (concedes)", "Leaving concedes: leave?",
+        () => app.leaveRoom(), { "data-testid": "leave-room" })
+        : h("button", { type: "button", "data-testid": "leave-room", "data-key": "leave",
+          onclick: () => app.leaveRoom() }, "Leave room"));
+  }
+
+  /** A destructive button that asks once more (its label changes for a few seconds; no
+   * modal dialog). The question survives re-renders. */
+  private confirmButton(key: string, label: string, question: string, act: () => void,
+                        attrs: Record<string, string>): HTMLElement {
+    const armed = this.armed?.key === key && this.armed.until > Date.now();
+    return h("button", { type: "button", "data-key": key, ...attrs,
+      onclick: () => {
+        if (this.armed?.key === key && this.armed.until > Date.now()) {
+          this.armed = null;
+          act();
+          return;
+        }
+        this.armed = { key, until: Date.now() + CONFIRM_MS };
+        setTimeout(() => this.render(), CONFIRM_MS + 50);
+        this.render();
+      } }, armed ? question : label);
   }
 
   // ---- clocks and keys
@@ -605,7 +663,7 @@ class Ui {
     const t = ev.target as HTMLElement | null;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT"
       || t.isContentEditable)) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.repeat) return;
     const opts = this.app.options;
     if (opts.length === 0) return;
     if (ev.key === "p" || ev.key === "P" || ev.key === "F2") {
@@ -651,9 +709,6 @@ function deckText(): string {
   return el?.value ?? "";
 }
 
-function savedName(): string {
-  try { return localStorage.getItem("manawire.displayName") ?? ""; } catch { return ""; }
-}
 
 /** A mana cost as symbols, each with its words for screen readers and a tooltip. */
 export function manaCost(cost: string): HTMLElement {
@@ -709,12 +764,3 @@ function markCards(ids: string[], on: boolean): void {
   }
 }
 
-/** A destructive button asks once more by changing its label (no modal dialogs). */
-function confirmTwice(ev: Event, question: string, act: () => void): void {
-  const button = ev.currentTarget as HTMLButtonElement;
-  if (button.dataset.armed === "1") { act(); return; }
-  button.dataset.armed = "1";
-  const label = button.textContent;
-  button.textContent = question;
-  setTimeout(() => { button.dataset.armed = ""; button.textContent = label; }, 4000);
-}

@@ -212,3 +212,107 @@ test("quick match: queued, then seated by a Joined carrying the QuickMatch's req
     assert.equal(app.room?.seat, 1);
   } finally { restore(); }
 });
+
+test("a resync pending when the connection drops is asked for again on the new one", async () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 4n, stateId: 6n, ops: [],
+      viewHash: new Uint8Array(32) } } });
+    ws.last("requestSnapshot");
+    ws.drop(1006);
+    await new Promise((r) => setTimeout(r, 400));
+    const again = FakeSocket.all.at(-1)!;
+    again.open();
+    const resume = again.last("resume");
+    assert.equal(resume.lastStateId, 0n, "the mirror isn't trusted: a snapshot is asked for");
+    again.deliver({ requestId: resume.requestId, body: { case: "resumed", value: {
+      welcome: { resumeToken: "r2", account: { accountId: "a", name: "Ann#0001" } },
+      joined: { role: Role.PLAYER, seat: 0, room: { roomId: "r", seats: 2 } }, snapshot: true } } });
+    const v = view(1, 12n);
+    again.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 9n, view: v, viewHash: viewHash(v) } } });
+    assert.equal(app.mirror.stateId, 9n);
+    const next = view(0, 13n);
+    again.deliver({ body: { case: "delta", value: { prevStateId: 9n, stateId: 10n,
+      ops: [{ op: { case: "setHeader", value: next.header! } }], viewHash: viewHash(next) } } });
+    assert.equal(app.mirror.stateId, 10n, "deltas apply again");
+  } finally { restore(); }
+});
+
+test("a refused snapshot request is asked again later, not forgotten", async () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 4n, stateId: 6n, ops: [],
+      viewHash: new Uint8Array(32) } } });
+    const asked = ws.last("requestSnapshot");
+    ws.deliver({ requestId: asked.requestId, body: { case: "error", value: {
+      code: ErrorCode.RATE_LIMITED, message: "slow down" } } });
+    const count = ws.sent.length;
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.equal(ws.sent.length, count + 1);
+    ws.last("requestSnapshot");
+    assert.equal(app.mirror.stateId, 5n);
+  } finally { restore(); }
+});
+
+test("a wrong password shows the server's words and keeps the stored account token", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app } = seated();
+    app.leaveRoom();
+    app.signIn("Ann", "wrong password");
+    const ws = FakeSocket.all.at(-1)!;
+    ws.open();
+    const hello = ws.last("hello");
+    assert.equal(hello.login?.name, "Ann");
+    ws.deliver({ requestId: hello.requestId, body: { case: "error", value: {
+      code: ErrorCode.UNAUTHENTICATED, message: "unknown name or wrong password" } } });
+    assert.equal(app.error, "unknown name or wrong password");
+    assert.equal(app.status, "signed-out");
+    app.start(); // resumes the session, or else signs in with the token still stored
+    const again = FakeSocket.all.at(-1)!;
+    again.open();
+    again.deliver({ requestId: again.last("resume").requestId, body: { case: "error", value: {
+      code: ErrorCode.RESUME_FAILED, message: "unknown resume token" } } });
+    assert.equal(again.last("hello").accountToken, "t1");
+  } finally { restore(); }
+});
+
+test("a quick match refused after queueing (rooms full) leaves the queue", () => {
+  const restore = installFakeSocket();
+  try {
+    const app = new App("ws://server/", "http://server/", null);
+    app.signInGuest("Ann");
+    const ws = FakeSocket.all.at(-1)!;
+    ws.open();
+    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
+      resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+    app.quickMatch("constructed", 2, "");
+    const qm = ws.last("quickMatch");
+    ws.deliver({ requestId: qm.requestId, body: { case: "matchQueue", value: { queued: true, seats: 2, waiting: 1 } } });
+    ws.deliver({ requestId: qm.requestId, body: { case: "error", value: {
+      code: ErrorCode.LIMIT_REACHED, message: "the server hosts its maximum of 2000 rooms" } } });
+    assert.equal(app.queue, null);
+    assert.match(app.error, /maximum/);
+  } finally { restore(); }
+});
+
+test("an undecodable frame closes with a code a page may use, and the client resumes", async () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    const garbage = new Uint8Array([0xff, 0xff, 0xff, 0xff]);
+    const original = console.error;
+    console.error = () => {};
+    try {
+      ws.onmessage?.({ data: garbage.buffer });
+    } finally { console.error = original; }
+    assert.equal(ws.closedWith?.code, 4000);
+    ws.drop(4000, "undecodable frame");
+    await new Promise((r) => setTimeout(r, 400));
+    FakeSocket.all.at(-1)!.open();
+    FakeSocket.all.at(-1)!.last("resume");
+    assert.equal(app.status, "reconnecting");
+  } finally { restore(); }
+});

@@ -28,9 +28,16 @@ export class FakeSocket {
     this.sent.push(fromBinary(ClientMessageSchema, data));
   }
 
-  close(): void {
+  /** As a browser's: a page may close with 1000 or 3000-4999 only. */
+  close(code?: number, reason?: string): void {
+    if (code !== undefined && code !== 1000 && (code < 3000 || code > 4999)) {
+      throw new Error(`InvalidAccessError: close code ${code} is not allowed from a page`);
+    }
     this.readyState = FakeSocket.CLOSED;
+    this.closedWith = { code: code ?? 1005, reason: reason ?? "" };
   }
+
+  closedWith: { code: number; reason: string } | null = null;
 
   // ---- test side
   open(): void {
