@@ -119,6 +119,9 @@ class Limits:
     rate_strikes: int = 200
     #: Open connections one client address may hold; the handshake answers HTTP 503 past it.
     max_connections_per_address: int = 64
+    #: Plain HTTP requests (the web client's files) one client address may have in flight,
+    #: each until its answer is sent; past it the request is answered HTTP 503.
+    max_http_requests_per_address: int = 16
     #: New guest accounts one client address may create: a burst, then this many a minute
     #: (every credential-less Hello stores an account; a returning client shows its token).
     guest_burst: int = 200

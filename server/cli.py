@@ -327,6 +327,9 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
     add("--max-connections-per-address", type=int, default=d.max_connections_per_address,
         help=f"open connections per client address; past it the handshake gets HTTP 503 "
              f"(default {d.max_connections_per_address})")
+    add("--max-http-requests-per-address", type=int, default=d.max_http_requests_per_address,
+        help=f"plain HTTP requests (the web client's files) per client address in flight; "
+             f"past it the request gets HTTP 503 (default {d.max_http_requests_per_address})")
     add("--guest-burst", type=int, default=d.guest_burst,
         help=f"new guest accounts one address may create at once (default {d.guest_burst})")
     add("--guests-per-minute", type=float, default=d.guests_per_minute,
@@ -359,8 +362,8 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
     from server.rooms.room import RoomConfig
 
     positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
-                "rate_strikes", "max_connections_per_address", "login_failures",
-                "max_waiting_rooms_per_address", "guest_burst")
+                "rate_strikes", "max_connections_per_address", "max_http_requests_per_address",
+                "login_failures", "max_waiting_rooms_per_address", "guest_burst")
     for name in positive:
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -381,6 +384,7 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
                   messages_per_second=args.messages_per_second,
                   message_burst=args.message_burst, rate_strikes=args.rate_strikes,
                   max_connections_per_address=args.max_connections_per_address,
+                  max_http_requests_per_address=args.max_http_requests_per_address,
                   login_failures=args.login_failures, login_window=args.login_window,
                   guest_burst=args.guest_burst, guests_per_minute=args.guests_per_minute,
                   room=room)

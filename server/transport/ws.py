@@ -12,11 +12,18 @@ a refused, failed, timed-out or cancelled handshake never keeps a slot, and an a
 connection keeps it until its socket is really gone, closing handshake included.
 
 Plain HTTP on the same port. A request that is not a WebSocket upgrade (no ``websocket`` in
-its ``Upgrade`` header) is answered before any slot is taken, so browsers loading the page
-never count against the cap nor are refused by it: a ``GET`` from the web client's files
-(:mod:`server.web`: 200, 304 or 404), any other method by websockets itself (``405 Method Not
-Allowed``, ``Allow: GET``). websockets opens a WebSocket only for a request whose ``Upgrade``
-is exactly ``websocket``, so such a request is always answered and its connection closed.
+its ``Upgrade`` header) never takes nor is refused for a WebSocket slot: it counts against a
+cap of its own, ``app.limits.max_http_requests_per_address`` plain HTTP requests in flight
+per address (past it: ``HTTP 503`` with a plain-text reason), so a page load never uses a
+WebSocket's slot and no number of page loads can make a WebSocket upgrade be refused. Its slot
+is taken and given back just as a WebSocket's (from the admitted request to ``close_stream``),
+so a client that reads its answer slowly holds the slot -- and the answer's bytes -- until
+the answer is sent or the handshake time (:data:`OPEN_TIMEOUT`) ends. A ``GET`` is answered
+from the web client's files (:mod:`server.web`: 200, 304 or 404); any other method by
+websockets itself (``405 Method Not Allowed``, ``Allow: GET``), whose ``accept`` checks the
+method only after ``process_request`` returned None. websockets opens a WebSocket only for a
+request whose ``Upgrade`` is exactly ``websocket``, so such a request is always answered and
+its connection closed.
 """
 
 from __future__ import annotations
@@ -170,32 +177,46 @@ def _static(connection: ServerConnection, request: Request, site: StaticSite) ->
     return response
 
 
-def _admitter(cap: AddressCap, site: StaticSite
+def _admitter(cap: AddressCap, http_cap: AddressCap, site: StaticSite
               ) -> Callable[[ServerConnection, Request], Response | None]:
-    """The ``process_request`` hook enforcing ``cap`` on WebSocket upgrades and answering
-    every other request (a ``GET``) from ``site``."""
+    """The ``process_request`` hook enforcing ``cap`` on WebSocket upgrades and ``http_cap``
+    on every other request, which it answers from ``site`` (a ``GET``) or leaves to
+    websockets (405)."""
 
     def admit(connection: ServerConnection, request: Request) -> Response | None:
         assert isinstance(connection, _CappedConnection)
-        if not is_websocket_upgrade(request.headers):
-            # Plain HTTP, never a WebSocket: no slot. Other methods than GET are left to
-            # websockets (405); the connection is closed after the answer either way.
-            return _static(connection, request, site) if request.method == "GET" else None
+        upgrade = is_websocket_upgrade(request.headers)
         if connection.stream_done:  # the client left already; nothing will be sent
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Gone.\n")
         try:
             key = address_key(connection.remote_address)
         except OSError:  # the socket went away under us
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Gone.\n")
-        slot = cap.acquire(key)
+        if upgrade:
+            slot = cap.acquire(key)
+            if slot is None:
+                log.debug("refused a connection from %s: %d open", key, cap.limit)
+                return connection.respond(
+                    http.HTTPStatus.SERVICE_UNAVAILABLE,
+                    f"Too many connections from your address (at most {cap.limit}); "
+                    "close one and retry.\n")
+            connection.slot = slot
+            return None
+        # Plain HTTP, never a WebSocket: its own cap. The slot goes back in close_stream,
+        # once the answer is sent (or the handshake time is over, or the client gone).
+        slot = http_cap.acquire(key)
         if slot is None:
-            log.debug("refused a connection from %s: %d open", key, cap.limit)
-            return connection.respond(
+            log.debug("refused an HTTP request from %s: %d in flight", key, http_cap.limit)
+            response = connection.respond(
                 http.HTTPStatus.SERVICE_UNAVAILABLE,
-                f"Too many connections from your address (at most {cap.limit}); "
-                "close one and retry.\n")
+                f"Too many HTTP requests from your address at once (at most "
+                f"{http_cap.limit}); retry in a moment.\n")
+            add_common_headers(response.headers)
+            return response
         connection.slot = slot
-        return None
+        # Not dead code: websockets calls this hook for any method and checks the method
+        # only in its accept(), when the hook returns None (405 Method Not Allowed).
+        return _static(connection, request, site) if request.method == "GET" else None
 
     return admit
 
@@ -206,16 +227,23 @@ _HANDSHAKE_DONE = Request("/", Headers())
 
 async def serve_app(app: App, host: str, port: int,
                     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED, *,
-                    addresses: AddressCap | None = None) -> None:
+                    addresses: AddressCap | None = None,
+                    http_requests: AddressCap | None = None,
+                    site: StaticSite | None = None) -> None:
     """Serve ``app`` on ``host:port`` until cancelled. Reports the Server via task_status.
 
-    ``addresses`` counts connections per client address; by default a new
-    ``AddressCap(app.limits.max_connections_per_address)`` (pass one to watch it).
-    Requests that are not WebSocket upgrades get the web client's files (:mod:`server.web`,
-    read now, once).
+    ``addresses`` counts WebSocket connections per client address; by default a new
+    ``AddressCap(app.limits.max_connections_per_address)``. ``http_requests`` counts plain
+    HTTP requests in flight per address; by default a new
+    ``AddressCap(app.limits.max_http_requests_per_address)`` (pass either to watch it).
+    Requests that are not WebSocket upgrades get the files of ``site``: by default the web
+    client's (:meth:`StaticSite.load`, read now, once).
     """
     cap = AddressCap(app.limits.max_connections_per_address) if addresses is None else addresses
-    site = StaticSite.load()
+    http_cap = (AddressCap(app.limits.max_http_requests_per_address) if http_requests is None
+                else http_requests)
+    if site is None:
+        site = StaticSite.load()
 
     async def handler(ws: ServerConnection) -> None:
         # The handshake is over and its headers were read (_admitter): don't keep them for
@@ -225,5 +253,5 @@ async def serve_app(app: App, host: str, port: int,
         await app.handle_connection(WebSocket(ws))
 
     await serve(handler, port, host=host, max_size=MAX_MESSAGE, compression=None,
-                process_request=_admitter(cap, site), create_connection=_CappedConnection,
+                process_request=_admitter(cap, http_cap, site), create_connection=_CappedConnection,
                 open_timeout=OPEN_TIMEOUT, task_status=task_status)

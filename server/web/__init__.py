@@ -32,10 +32,11 @@ CONTENT_TYPES: Mapping[str, str] = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
 }
-#: The page loads its own script and style sheet only, talks to the server over WebSockets
-#: only, and may not be framed.
+#: The page loads its own script and style sheet only, may connect (WebSockets, fetch) to its
+#: own origin only -- CSP Level 3's ``'self'`` also matches ``ws:``/``wss:`` to the page's host
+#: and port, which is where the game's WebSocket is -- and may not be framed.
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "style-src 'self'; script-src 'self'; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'none'")
 #: Headers of every HTTP answer (files, 304s and 404s alike). ``no-cache``: a browser may keep
