@@ -27,6 +27,17 @@ function view(priority: number, promptId: bigint, life = 20): View {
   });
 }
 
+/** Signed in as a new guest, in the lobby. */
+function signedIn(): { app: App; ws: FakeSocket } {
+  const app = new App("ws://server/", "http://server/", null);
+  app.signInGuest("Ann");
+  const ws = FakeSocket.all.at(-1)!;
+  ws.open();
+  ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
+    resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+  return { app, ws };
+}
+
 /** Signed in, seated at seat 0 of room r, with a snapshot at state 5 and the priority
  * decision 9 pending. */
 function seated(batched = false): { app: App; ws: FakeSocket } {
@@ -193,12 +204,7 @@ test("an event names an object the same delta removed (it died)", () => {
 test("quick match: queued, then seated by a Joined carrying the QuickMatch's request id", () => {
   const restore = installFakeSocket();
   try {
-    const app = new App("ws://server/", "http://server/", null);
-    app.signInGuest("Ann");
-    const ws = FakeSocket.all.at(-1)!;
-    ws.open();
-    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
-      resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+    const { app, ws } = signedIn();
     app.quickMatch("limited", 2, "");
     const qm = ws.last("quickMatch");
     assert.equal(qm.seats, 2);
@@ -282,12 +288,7 @@ test("a wrong password shows the server's words and keeps the stored account tok
 test("a quick match refused after queueing (rooms full) leaves the queue", () => {
   const restore = installFakeSocket();
   try {
-    const app = new App("ws://server/", "http://server/", null);
-    app.signInGuest("Ann");
-    const ws = FakeSocket.all.at(-1)!;
-    ws.open();
-    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
-      resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+    const { app, ws } = signedIn();
     app.quickMatch("constructed", 2, "");
     const qm = ws.last("quickMatch");
     ws.deliver({ requestId: qm.requestId, body: { case: "matchQueue", value: { queued: true, seats: 2, waiting: 1 } } });

@@ -6,8 +6,6 @@
 // tests/web/test_fixtures_current.py does).
 
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import process from "node:process";
 import { test } from "node:test";
 import { clone, create, equals, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
@@ -24,31 +22,9 @@ import type { Delta, Snapshot } from "../src/gen/protocol/v1/game_pb";
 import { ServerMessageSchema } from "../src/gen/protocol/v1/messages_pb";
 import { Mirror, MirrorDesyncError, zoneKey } from "../src/mirror";
 import { viewHash } from "../src/viewhash";
+import { b64, hex, traffic, type Traffic } from "./traffic";
 
 // ---- fixtures
-
-interface Traffic {
-  viewer: number;
-  snapshot: string;
-  deltas: string[];
-  resync: { after: number; snapshot: string };
-  final: string;
-}
-
-function fixtureDir(): string {
-  const given = process.env["MANAWIRE_WEB_FIXTURES"];
-  if (given) return given;
-  for (const dir of [`${process.cwd()}/test/fixtures`, `${process.cwd()}/web/test/fixtures`]) {
-    if (fs.existsSync(`${dir}/synthetic.json`)) return dir;
-  }
-  throw new Error("no fixtures: run from web/ or set MANAWIRE_WEB_FIXTURES "
-    + "(python -m tools.webfixtures DIR writes them)");
-}
-
-const DIR = fixtureDir();
-const b64 = (s: string): Uint8Array => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-const hex = (bytes: Uint8Array): string =>
-  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** A view class's traffic, decoded as the client decodes what the server sends. */
 interface Game {
@@ -83,9 +59,6 @@ function load(t: Traffic): Game {
   };
 }
 
-const traffic: Traffic[] = fs.readdirSync(DIR)
-  .filter((f) => /^(seat-\d+|spectator)\.json$/.test(f)).sort()
-  .map((f) => JSON.parse(fs.readFileSync(`${DIR}/${f}`, "utf8")) as Traffic);
 const games = traffic.map(load);
 
 function game(viewer: number): Game {

@@ -6,8 +6,6 @@
 // a fresh copy instead, as tests/web/test_fixtures_current.py does).
 
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import process from "node:process";
 import { test } from "node:test";
 import {
   ScalarType,
@@ -61,43 +59,12 @@ import {
   viewHash,
 } from "../src/viewhash";
 import type { Tag } from "../src/viewhash";
+import { b64, hex, readFixture, traffic, type ElementFixture, type Traffic } from "./traffic";
 
 // ---- fixtures
 
-interface ElementFixture {
-  tag: Tag;
-  message: string;
-  digest: string;
-}
-interface Traffic {
-  viewer: number;
-  snapshot: string;
-  deltas: string[];
-  resync: { after: number; snapshot: string };
-  final: string;
-  elements: ElementFixture[];
-}
+const synthetic = (readFixture("synthetic.json") as { elements: ElementFixture[] }).elements;
 
-function fixtureDir(): string {
-  const given = process.env["MANAWIRE_WEB_FIXTURES"];
-  if (given) return given;
-  for (const dir of [`${process.cwd()}/test/fixtures`, `${process.cwd()}/web/test/fixtures`]) {
-    if (fs.existsSync(`${dir}/synthetic.json`)) return dir;
-  }
-  throw new Error("no fixtures: run from web/ or set MANAWIRE_WEB_FIXTURES "
-    + "(python -m tools.webfixtures DIR writes them)");
-}
-
-const DIR = fixtureDir();
-const read = (name: string): unknown => JSON.parse(fs.readFileSync(`${DIR}/${name}`, "utf8"));
-const traffic: Traffic[] = fs.readdirSync(DIR)
-  .filter((f) => /^(seat-\d+|spectator)\.json$/.test(f)).sort()
-  .map((f) => read(f) as Traffic);
-const synthetic = (read("synthetic.json") as { elements: ElementFixture[] }).elements;
-
-const b64 = (s: string): Uint8Array => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-const hex = (bytes: Uint8Array): string =>
-  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 const bigHex = (n: bigint): string => n.toString(16).padStart(64, "0");
 
 function snapshotOf(message: string): { stateId: bigint; view: View; viewHash: Uint8Array } {
