@@ -73,6 +73,26 @@ def test_tiny_benchmark_prints_sane_figures() -> None:
     assert idle_summary["results"][0]["connections"] == 20
 
 
+def test_fanout_measures_another_room_beside_a_watched_one() -> None:
+    """``--spectators``: room X watched by N spectators, room Y measured; the summary
+    compares each N with N = 0 of the same run (figures only sanity-checked)."""
+    lines = _lines(_bench("--spectators", "0,4", "--seconds", "2", "--warmup", "0.5"))
+    *runs, summary = lines
+    assert [line["spectators"] for line in runs] == [0, 4]
+    for line in runs:
+        assert line["mode"] == "fanout" and "error" not in line, line
+        assert line["rooms"] == 2 and line["connections"] == 4
+        assert line["actions"] > 0 and 0 < line["p50_ms"] <= line["p99_ms"]
+        assert line["watched_actions_per_s"] > 0
+        assert line["errors"] == {} and line["failures"] == {}, line
+    zero, four = runs
+    assert zero["spectator_frames_per_s"] == 0 and zero["spectator_joins"] == 0
+    assert four["spectator_frames_per_s"] > 0 and four["spectator_joins"] >= 4
+    assert summary["mode"] == "fanout"
+    rows = {row["spectators"]: row for row in summary["results"]}
+    assert rows[0]["median_p99_vs_0"] == 1.0 and rows[4]["median_p99_vs_0"] > 0
+
+
 def test_servers_bind_only_loopback() -> None:
     parser = argparse.ArgumentParser()
     bench.register(parser.add_subparsers(dest="command"))

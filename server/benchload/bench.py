@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,18 +33,29 @@ SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct"
                 "server_rss_kb", "driver_cpu_pct", "bytes_per_action",
                 "messages_per_action", "frames_per_action", "server_gc_longest_ms",
                 "echo_p50_ms", "echo_p99_ms", "p99_ratio")
+FANOUT_SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct",
+                       "driver_cpu_pct", "watched_actions_per_s", "spectator_frames_per_s",
+                       "p99_vs_0", "actions_vs_0")
 IDLE_SUMMARY_KEYS = ("kb_per_connection", "kb_per_silent_connection", "kb_per_hello",
                      "kb_per_connection_from_fresh", "rss_after_kb", "open_s")
 
 
-def _rooms(value: str) -> list[int]:
+def _counts(value: str, least: int, what: str) -> list[int]:
     try:
-        rooms = [int(v) for v in value.split(",") if v.strip()]
+        counts = [int(v) for v in value.split(",") if v.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a list of numbers: {value!r}") from None
-    if not rooms or min(rooms) < 1:
-        raise argparse.ArgumentTypeError("give room counts of at least 1, e.g. 1,10,50")
-    return rooms
+    if not counts or min(counts) < least:
+        raise argparse.ArgumentTypeError(f"give {what} of at least {least}")
+    return counts
+
+
+def _rooms(value: str) -> list[int]:
+    return _counts(value, 1, "room counts, e.g. 1,10,50,")
+
+
+def _spectators(value: str) -> list[int]:
+    return _counts(value, 0, "spectator counts, e.g. 0,100,500,1000,")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -75,6 +85,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--no-batch", action="store_true",
                    help="don't ask for batched frames (Hello.batched)")
     p.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
+    p.add_argument("--spectators", type=_spectators, default=None, metavar="LIST",
+                   help="instead: fan-out. For each count N (e.g. 0,100,500,1000), room X "
+                        "is watched by N spectators and the other --rooms rooms (default "
+                        "1: room Y) are measured, so the figures show what watchers of one "
+                        "game cost another; a summary ratio p99_vs_0 compares each N with "
+                        "N=0 of the same run")
     p.add_argument("--idle", type=int, default=0, metavar="N",
                    help="instead: open N idle connections (each says Hello) and report the "
                         "server's RSS per connection")
@@ -134,11 +150,16 @@ def run(args: argparse.Namespace) -> int:
     for target in targets[0 if args.no_current else 1:]:
         target.learn_options()  # an older checkout may lack some limit options
     lines: list[dict[str, Any]] = []
-    sizes = [args.idle] if args.idle else args.rooms
+    if args.spectators is not None and args.idle:
+        print("manawire bench-server: --spectators and --idle don't go together",
+              file=sys.stderr)
+        return 2
+    sizes = [args.idle] if args.idle else args.spectators or args.rooms
     for run_index in range(1, args.runs + 1):
         for size in sizes:
             for target in targets:
                 line = (_idle(args, target, size) if args.idle
+                        else _fanout(args, target, size) if args.spectators is not None
                         else _games(args, target, size))
                 line = {"run": run_index, **line}
                 print(json.dumps(line), flush=True)
@@ -152,8 +173,9 @@ def _setup_timeout(args: argparse.Namespace, connections: int) -> float:
 
 
 def _server(args: argparse.Namespace, target: Target, connections: int,
-            rooms: int) -> ServerProcess:
-    flags = [(name, value) for name, value in serve_flags(connections, rooms, args.linger)
+            rooms: int, spectators: int = 0) -> ServerProcess:
+    flags = [(name, value)
+             for name, value in serve_flags(connections, rooms, args.linger, spectators)
              if target.known is None or name in target.known]
 
     def argv(port: int, tmp: Path) -> list[str]:
@@ -203,6 +225,31 @@ def _games(args: argparse.Namespace, target: Target, rooms: int) -> dict[str, An
     return line
 
 
+def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[str, Any]:
+    """Room X watched by ``spectators``, the other rooms measured (no echo baseline)."""
+    measured = args.rooms[0] if len(args.rooms) == 1 else 1
+    rooms = 1 + measured
+    head: dict[str, Any] = {"mode": "fanout", "target": target.label, "spectators": spectators,
+                            "rooms": rooms, "pace": args.pace if args.pace > 0 else None,
+                            "seconds": args.seconds, "warmup": args.warmup}
+    connections = 2 * rooms + spectators
+    setup = _setup_timeout(args, connections)
+    timeout = setup + args.warmup + args.seconds + HELPER_MARGIN
+    try:
+        with _server(args, target, connections, rooms, spectators + 8) as server:
+            result = run_helper("driver", {
+                "url": server.url, "rooms": rooms, "seconds": args.seconds,
+                "warmup": args.warmup, "server_pid": server.pid, "pace": args.pace,
+                "batch": not args.no_batch, "seed": args.seed, "deck": args.deck,
+                "setup_timeout": setup, "watched": True, "spectators": spectators},
+                cpu=args.driver_cpu, timeout=timeout)
+            if "error" in result:
+                result["server_log"] = server.log_tail(800)
+    except (RuntimeError, OSError) as exc:
+        return {**head, "error": str(exc)}
+    return {**head, **result}
+
+
 def _echo(args: argparse.Namespace, *, connections: int, rate: float, size: int
           ) -> dict[str, Any]:
     def argv(port: int, _tmp: Path) -> list[str]:
@@ -237,19 +284,37 @@ def _idle(args: argparse.Namespace, target: Target, connections: int) -> dict[st
     return {**head, **result}
 
 
+def _relative_to_zero(lines: list[dict[str, Any]]) -> None:
+    """Fan-out: each line's p99 and actions/s as a ratio of the same run's (and target's)
+    line with no spectators."""
+    base = {(ln["run"], ln["target"]): ln for ln in lines
+            if ln.get("spectators") == 0 and "error" not in ln}
+    for line in lines:
+        zero = base.get((line["run"], line["target"]))
+        if zero is None or "error" in line:
+            continue
+        for key, out in (("p99_ms", "p99_vs_0"), ("actions_per_s", "actions_vs_0")):
+            mine, theirs = line.get(key), zero.get(key)
+            if isinstance(mine, int | float) and isinstance(theirs, int | float) and theirs:
+                line[out] = round(mine / theirs, 3)
+
+
 def _summary(args: argparse.Namespace, lines: list[dict[str, Any]]) -> dict[str, Any]:
-    keys = IDLE_SUMMARY_KEYS if args.idle else SUMMARY_KEYS
-    group: Callable[[dict[str, Any]], tuple[str, int]] = (
-        (lambda ln: (ln["target"], int(ln["connections"]))) if args.idle
-        else (lambda ln: (ln["target"], int(ln["rooms"]))))
+    fanout = args.spectators is not None
+    if fanout:
+        _relative_to_zero(lines)
+    keys = IDLE_SUMMARY_KEYS if args.idle else FANOUT_SUMMARY_KEYS if fanout else SUMMARY_KEYS
+    size_key = "connections" if args.idle else "spectators" if fanout else "rooms"
+    def group(ln: dict[str, Any]) -> tuple[str, int]:
+        return ln["target"], int(ln[size_key])
+
     results: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for line in lines:
         results.setdefault(group(line), []).append(line)
     rows = []
     for (target, size), group_lines in results.items():
         ok = [ln for ln in group_lines if "error" not in ln]
-        row: dict[str, Any] = {"target": target,
-                               "connections" if args.idle else "rooms": size,
+        row: dict[str, Any] = {"target": target, size_key: size,
                                "runs": len(group_lines), "failed_runs": len(group_lines)
                                - len(ok)}
         for key in keys:
@@ -257,7 +322,8 @@ def _summary(args: argparse.Namespace, lines: list[dict[str, Any]]) -> dict[str,
             value = median(values)
             row[f"median_{key}"] = None if value is None else round(value, 3)
         rows.append(row)
-    mode = "idle" if args.idle else "paced" if args.pace > 0 else "closed"
+    mode = "idle" if args.idle else "fanout" if fanout else \
+        "paced" if args.pace > 0 else "closed"
     if args.idle:
         return {"summary": True, "mode": mode, "runs": args.runs, "results": rows}
     return {"summary": True, "mode": mode, "runs": args.runs, "seconds": args.seconds,

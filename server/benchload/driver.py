@@ -29,6 +29,14 @@ RSS is ``VmRSS`` at the end of the window; the driver's own CPU% is measured the
 and ``other_cpu_pct`` is what every other process kept busy meanwhile (``/proc/stat``, all
 CPUs: a noisy neighbour shows there).
 
+**Fan-out** (``watched``: issue "spectator streams never slow a game"). Table 0 is room X,
+watched by ``spectators`` connections, and is not measured; every other table (room Y ...)
+is. Each spectator says ``Hello`` and joins X's room as a spectator (``LeaveRoom`` first:
+X's finished room may not have closed yet) whenever table 0 opens a new one, and reads
+everything the server sends it; the figures count what the spectators received
+(``spectator_frames_per_s``, ``spectator_bytes_per_s``) and X's own actions
+(``watched_actions_per_s``) beside Y's.
+
 **Echo driver** (:func:`drive_echo`): ``connections`` connections to a bare echo server;
 each sends a payload of ``size`` bytes on a schedule so that all together send ``rate``
 messages per second, one at a time, and measures the round trip (send to echo received).
@@ -40,6 +48,7 @@ warm-up connections, so first-use costs don't count), with them silent and welco
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import resource
@@ -161,6 +170,9 @@ class GameConfig:
     seed: int = 1
     deck: str = ""
     setup_timeout: float = 60.0
+    #: Table 0 is the watched room X (not measured), followed by ``spectators`` watchers.
+    watched: bool = False
+    spectators: int = 0
 
 
 @dataclass
@@ -185,6 +197,11 @@ class Stats:
     failures: Counter[str] = field(default_factory=Counter)
     #: LeaveRoom answered NOT_READY: the room had closed by itself (not an error).
     leave_noops: int = 0
+    #: Fan-out: the watched room's own actions, and what its spectators received.
+    watched_actions: int = 0
+    spectator_frames: int = 0
+    spectator_bytes: int = 0
+    spectator_joins: int = 0
 
 
 class Conn:
@@ -259,7 +276,8 @@ class Conn:
             data = await ws.recv(decode=False)
             now = time.perf_counter()
             msgs = decode_frame(data, batched)
-            if stats.measuring:
+            measured = stats.measuring and table.measured
+            if measured:
                 size = len(data)
                 stats.frames += 1
                 stats.messages += len(msgs)
@@ -273,9 +291,11 @@ class Conn:
                     sid = delta.state_id
                     self.state_id = sid
                     if self.act_at and sid > self.act_state:
-                        if stats.measuring:
+                        if measured:
                             stats.actions += 1
                             stats.latencies.append(now - self.act_at)
+                        elif stats.measuring:
+                            stats.watched_actions += 1
                         self.act_at = 0.0
                         table.progress = now
                     for op in delta.ops:
@@ -318,6 +338,12 @@ class Table:
         self.over = trio.Event()
         self.progress = time.perf_counter()
         self.ever_started = False
+        #: Counted in the figures (all tables but the watched room X of a fan-out run).
+        self.measured = not (cfg.watched and index == 0)
+        #: The room of the current game, and a counter of rooms opened (for watchers).
+        self.room_id = ""
+        self.rooms_opened = 0
+        self.room_opened = trio.Event()
         self._decisions_in, self._decisions = trio.open_memory_channel[
             tuple[int, Conn, pb.Decision]](8)
 
@@ -350,7 +376,7 @@ class Table:
         index = self.rng.randrange(len(decision.options))
         conn.act_at = time.perf_counter()
         conn.act_state = decision.state_id
-        if self.driver.stats.measuring:
+        if self.driver.stats.measuring and self.measured:
             self.driver.stats.acts_sent += 1
         await conn.send(mpb.ClientMessage(act=mpb.Act(
             prompt_id=decision.prompt_id, option_index=index,
@@ -422,6 +448,10 @@ class Table:
         created = await a.request(mpb.ClientMessage(create_room=mpb.CreateRoom(
             name=f"bench-{self.index}", seats=2)))
         room_id = created.room_created.room.room_id
+        self.room_id = room_id
+        self.rooms_opened += 1
+        self.room_opened.set()
+        self.room_opened = trio.Event()
         deck = self.driver.cfg.deck
         for conn in (a, b):
             await conn.request(mpb.ClientMessage(join_room=mpb.JoinRoom(
@@ -429,7 +459,7 @@ class Table:
         with trio.fail_after(START_TIMEOUT):
             await self.started.wait()
         self._check()
-        if stats.measuring:
+        if stats.measuring and self.measured:
             stats.games_started += 1
         while not self.over.is_set():
             with trio.move_on_after(STALL_SECONDS / 3):
@@ -438,7 +468,7 @@ class Table:
                     time.perf_counter() - self.progress > STALL_SECONDS:
                 raise BrokenTableError("stalled")
         self._check()
-        if stats.measuring:
+        if stats.measuring and self.measured:
             stats.games_completed += 1
         for conn in (a, b):
             await conn.leave()
@@ -494,6 +524,74 @@ class GameDriver:
         return conn
 
 
+async def watch(driver: GameDriver, table: Table, index: int) -> None:
+    """One spectator of ``table``'s rooms (fan-out): joins each room the table opens and
+    reads everything it is sent; starts over on a new connection if it is dropped."""
+    stats = driver.stats
+    cfg = driver.cfg
+    while True:
+        try:
+            async with driver.opening:
+                ws = await _client(cfg.url).connect(driver.nursery)
+            async with ws:
+                reply = await _hello(ws, f"watcher{index}", cfg.batch)
+                if reply.HasField("error"):
+                    stats.errors[error_name(reply.error.code)] += 1
+                    await trio.sleep(RETRY_PAUSE)
+                    continue
+                await _spectate(ws, reply.welcome.batched, table, stats)
+        except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
+            pass
+        stats.failures["spectator_connection"] += 1  # dropped: start over
+        await trio.sleep(RETRY_PAUSE)
+
+
+async def _spectate(ws: ClientConnection, batched: bool, table: Table, stats: Stats) -> None:
+    """Follow the table's rooms and read what is sent until the connection closes."""
+    async with trio.open_nursery() as nursery:
+        async def reader() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                await _watch_reader(ws, batched, stats)
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(reader)
+        with contextlib.suppress(ConnectionClosed):
+            await _follow(ws, table, stats)
+        nursery.cancel_scope.cancel()
+
+
+async def _follow(ws: ClientConnection, table: Table, stats: Stats) -> None:
+    """Join every room the table opens, as a spectator (leaving the last one first)."""
+    joined = 0
+    rid = 1
+    while True:
+        if table.rooms_opened == joined:
+            await table.room_opened.wait()
+            continue
+        joined = table.rooms_opened
+        for body in (mpb.ClientMessage(leave_room=mpb.LeaveRoom()),
+                     mpb.ClientMessage(join_room=mpb.JoinRoom(
+                         room_id=table.room_id, role=mpb.ROLE_SPECTATOR))):
+            rid += 1
+            body.request_id = rid
+            await ws.send(body.SerializeToString())
+        stats.spectator_joins += 1
+
+
+async def _watch_reader(ws: ClientConnection, batched: bool, stats: Stats) -> None:
+    """Read (and count) what a spectator is sent; errors other than a LeaveRoom outside a
+    room are counted."""
+    while True:
+        data = await ws.recv(decode=False)
+        if stats.measuring:
+            stats.spectator_frames += 1
+            stats.spectator_bytes += len(data)
+        for msg in decode_frame(data, batched):
+            if msg.WhichOneof("body") == "error" and \
+                    msg.error.code != mpb.ERROR_CODE_NOT_READY:
+                stats.errors[f"spectator_{error_name(msg.error.code)}"] += 1
+
+
 async def _hello(ws: ClientConnection, name: str, batched: bool) -> mpb.ServerMessage:
     """Say Hello as a new guest and return the answer (a Welcome, or an Error)."""
     hello = mpb.Hello(protocol_version=PROTOCOL_VERSION, display_name=name, batched=batched)
@@ -522,6 +620,9 @@ async def drive_games(cfg: GameConfig) -> dict[str, object]:
         tables = [Table(i, driver) for i in range(cfg.rooms)]
         for table in tables:
             nursery.start_soon(table.run)
+        if cfg.watched:
+            for i in range(cfg.spectators):
+                nursery.start_soon(watch, driver, tables[0], i)
         with trio.move_on_after(cfg.setup_timeout):
             await driver.all_started.wait()
         setup = time.perf_counter() - t0
@@ -535,7 +636,8 @@ async def drive_games(cfg: GameConfig) -> dict[str, object]:
         now = time.perf_counter()
         # Acts still waiting for their delta (not in the latencies: an overloaded server
         # shows here).
-        waiting = [now - c.act_at for t in tables for c in t.conns if c.act_at and not c.closed]
+        waiting = [now - c.act_at for t in tables if t.measured
+                   for c in t.conns if c.act_at and not c.closed]
         nursery.cancel_scope.cancel()
     secs = figures["window_s"]
     n = stats.actions
@@ -571,6 +673,14 @@ async def drive_games(cfg: GameConfig) -> dict[str, object]:
         "setup_s": round(setup, 2),
         "window_s": secs,
     }
+    if cfg.watched:
+        result.update({
+            "spectators": cfg.spectators,
+            "watched_actions_per_s": round(stats.watched_actions / secs, 1),
+            "spectator_frames_per_s": round(stats.spectator_frames / secs, 1),
+            "spectator_bytes_per_s": round(stats.spectator_bytes / secs, 1),
+            "spectator_joins": stats.spectator_joins,
+        })
     return result
 
 

@@ -196,10 +196,12 @@ class Target:
         return env
 
 
-def serve_flags(connections: int, rooms: int, linger: float) -> list[tuple[str, str]]:
+def serve_flags(connections: int, rooms: int, linger: float, spectators: int = 0
+                ) -> list[tuple[str, str]]:
     """The ``serve`` limits raised so one loopback address may hold ``connections``
-    connections and ``rooms`` busy rooms."""
+    connections and ``rooms`` busy rooms (with ``spectators`` in one room, if given)."""
     many = str(max(1000, 2 * connections + 64))
+    watching = [("--max-spectators", str(spectators))] if spectators else []
     return [("--max-connections-per-address", many),
             ("--max-rooms", str(max(2000, 4 * rooms + 64))),
             ("--max-rooms-per-account", "1000"),
@@ -210,7 +212,8 @@ def serve_flags(connections: int, rooms: int, linger: float) -> list[tuple[str, 
             ("--message-burst", "100000"),
             ("--outbox", "8192"),
             ("--linger-seconds", f"{linger:g}"),
-            ("--grace", "1")]
+            ("--grace", "1"),
+            *watching]
 
 
 class ServerProcess:
