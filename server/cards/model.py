@@ -36,6 +36,10 @@ class TargetKind(Enum):
     #: "target creature card from your graveyard" (rule 115.1 cards in zones).
     CREATURE_CARD_IN_YOUR_GRAVEYARD = "creature_card_in_your_graveyard"
     CARD_IN_YOUR_GRAVEYARD = "card_in_your_graveyard"
+    INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD = "instant_or_sorcery_card_in_your_graveyard"
+    #: "target permanent card" (rule 110.4b): artifact, battle, creature, enchantment,
+    #: land or planeswalker.
+    PERMANENT_CARD_IN_YOUR_GRAVEYARD = "permanent_card_in_your_graveyard"
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,14 @@ from server.engine.state import Game, GameObject, Zone
 
 Target = tuple[str, int | str]
 
-_GRAVEYARD_KINDS = (TargetKind.CREATURE_CARD_IN_YOUR_GRAVEYARD, TargetKind.CARD_IN_YOUR_GRAVEYARD)
+#: Cards in your graveyard (rule 115.1): the card types each kind asks for (none: any card).
+_GRAVEYARD_KINDS: dict[TargetKind, tuple[str, ...]] = {
+    TargetKind.CREATURE_CARD_IN_YOUR_GRAVEYARD: ("Creature",),
+    TargetKind.CARD_IN_YOUR_GRAVEYARD: (),
+    TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD: ("Instant", "Sorcery"),
+    TargetKind.PERMANENT_CARD_IN_YOUR_GRAVEYARD: ("Artifact", "Battle", "Creature",
+                                                  "Enchantment", "Land", "Planeswalker"),
+}
 
 
 def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: int,
@@ -20,8 +27,9 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
     protection (702.16b) forbid some."""
     kind = req.kind
     if kind in _GRAVEYARD_KINDS:
+        types = _GRAVEYARD_KINDS[kind]
         return obj.zone is Zone.GRAVEYARD and obj.owner == controller and (
-            kind is TargetKind.CARD_IN_YOUR_GRAVEYARD or obj.card.creature)
+            not types or any(obj.card.is_type(t) for t in types))
     if obj.zone is Zone.STACK:
         if kind is TargetKind.INSTANT_OR_SORCERY_SPELL:
             return not obj.is_ability and not obj.card.is_permanent_card

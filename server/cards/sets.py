@@ -1,0 +1,167 @@
+"""Whole MTGJSON set files (``data/sets/CODE.json``): every card of a set, supported or not,
+and its booster configuration (``data.booster``). Coverage (``manawire cards``) and sealed
+pools (``manawire sealed``, :mod:`server.cards.sealed`) read them; the playable card pool
+(``data/CODE.json`` + behaviour) is separate.
+
+A set file is an MTGJSON set file trimmed to the fields these readers use::
+
+    python -m server.cards.sets SRC.json server/cards/data/sets/M21.json
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from server.cards import KEYWORD_ACTIONS, card_pool
+from server.cards.model import SUPPORTED_KEYWORDS
+
+#: The card fields kept by :func:`trim` (printed characteristics, printing, rarity).
+CARD_FIELDS = ("name", "number", "uuid", "rarity", "manaCost", "convertedManaCost", "type",
+               "types", "subtypes", "supertypes", "colors", "colorIdentity", "text", "power",
+               "toughness", "loyalty", "keywords", "layout", "setCode", "side", "isStarter",
+               "promoTypes", "frameEffects", "borderColor")
+
+
+@dataclass(frozen=True, slots=True)
+class SetFile:
+    """One MTGJSON set: its code, name, cards (every printing) and booster data."""
+
+    code: str
+    name: str
+    cards: tuple[Mapping[str, Any], ...]
+    booster: Mapping[str, Any]
+
+    def names(self) -> list[str]:
+        """Every distinct card name, in collector-number order of first printing."""
+        return list(dict.fromkeys(c["name"] for c in self.cards))
+
+    def first_printing(self, name: str) -> Mapping[str, Any]:
+        return next(c for c in self.cards if c["name"] == name)
+
+
+def parse_set(text: str) -> SetFile:
+    data = json.loads(text)["data"]
+    return SetFile(code=str(data["code"]), name=str(data["name"]),
+                   cards=tuple(data["cards"]), booster=data.get("booster") or {})
+
+
+def set_codes() -> list[str]:
+    """The codes of the bundled set files."""
+    folder = resources.files("server.cards").joinpath("data", "sets")
+    return sorted(p.name.removesuffix(".json") for p in folder.iterdir()
+                  if p.name.endswith(".json"))
+
+
+@cache
+def load_set(code: str) -> SetFile:
+    """A bundled set file by its code (case-insensitive), e.g. ``M21``."""
+    codes = {c.casefold(): c for c in set_codes()}
+    if code.casefold() not in codes:
+        raise KeyError(f"unknown set {code!r}; bundled sets: {', '.join(codes.values())}")
+    path = resources.files("server.cards").joinpath("data", "sets",
+                                                    f"{codes[code.casefold()]}.json")
+    return parse_set(path.read_text(encoding="utf-8"))
+
+
+def trim(text: str) -> str:
+    """An MTGJSON set file cut down to what :class:`SetFile` reads (the default booster)."""
+    data = json.loads(text)["data"]
+    cards = [{k: c[k] for k in CARD_FIELDS if k in c} for c in data["cards"]]
+    booster = data.get("booster") or {}
+    out = {"data": {"code": data["code"], "name": data["name"],
+                    "baseSetSize": data.get("baseSetSize"),
+                    "totalSetSize": data.get("totalSetSize"),
+                    "booster": {"default": booster["default"]} if "default" in booster else {},
+                    "cards": cards}}
+    return json.dumps(out, ensure_ascii=False, indent=0, sort_keys=False) + "\n"
+
+
+# --- coverage -----------------------------------------------------------------------------
+
+_REMINDER = re.compile(r"\([^()]*\)")
+_LOYALTY = re.compile(r"^\[?[+\-\u2212]?(\d+|X)\]?:")
+
+
+def _keyword_line(paragraph: str, keywords: list[str]) -> bool:
+    """Whether a paragraph is only keyword abilities the card lists ("Flying, vigilance",
+    "Enchant creature", "Equip {2}", "Protection from red"), reminder text removed."""
+    parts = [p.strip() for p in re.split(r"[,;]", paragraph) if p.strip()]
+    lowered = [k.casefold() for k in keywords]
+    return bool(parts) and all(
+        any(p.casefold() == k or p.casefold().startswith(k + " ") for k in lowered)
+        for p in parts)
+
+
+def _paragraph_kind(paragraph: str, card_types: list[str]) -> str:
+    """What kind of ability an unexplained paragraph is, from its shape (rules 113.3)."""
+    if _LOYALTY.match(paragraph):
+        return "loyalty abilities"
+    if re.match(r"^(When|Whenever|At)\b", paragraph):
+        return "triggered ability"
+    head = paragraph.split(".", maxsplit=1)[0]
+    if ":" in head and ("{" in head.split(":", maxsplit=1)[0] or re.match(
+            r"^(Sacrifice|Discard|Pay|Exile|Tap|Remove|Put)\b", head)):
+        return "activated ability"
+    if any(t in card_types for t in ("Instant", "Sorcery")):
+        return "spell effect"
+    return "static ability"
+
+
+def needs(raw: Mapping[str, Any]) -> str:
+    """Why a card of a set file isn't supported yet, from the loader's own rules: the first
+    keyword ability (MTGJSON ``keywords``) the engine doesn't implement, else the first
+    paragraph of its Oracle text that neither reminder text nor its keywords explain (it
+    needs behaviour data), named by the kind of ability it is; "" if nothing is missing but
+    its entry (a vanilla card)."""
+    keywords = list(raw.get("keywords") or ())
+    for k in keywords:
+        if k not in SUPPORTED_KEYWORDS and k not in KEYWORD_ACTIONS:
+            return f"keyword: {k}"
+    for paragraph in str(raw.get("text") or "").split("\n"):
+        bare = _REMINDER.sub("", paragraph).strip()
+        if not bare or _keyword_line(bare, keywords):
+            continue
+        return f"behaviour data: {_paragraph_kind(bare, list(raw.get('types') or ()))}"
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    code: str
+    name: str
+    supported: tuple[str, ...]
+    #: The missing card names grouped by what they need (see :func:`needs`).
+    missing: dict[str, tuple[str, ...]]
+
+    @property
+    def total(self) -> int:
+        return len(self.supported) + sum(len(v) for v in self.missing.values())
+
+
+def coverage(set_file: SetFile) -> Coverage:
+    """Which of a set's cards (by name) the card pool supports, and what the rest need."""
+    pool = card_pool()
+    supported: list[str] = []
+    groups: dict[str, list[str]] = {}
+    for name in set_file.names():
+        if name in pool:
+            supported.append(name)
+        else:
+            reason = needs(set_file.first_printing(name)) or "its MTGJSON entry only (vanilla)"
+            groups.setdefault(reason, []).append(name)
+    ordered = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return Coverage(set_file.code, set_file.name, tuple(supported),
+                    {k: tuple(v) for k, v in ordered})
+
+
+if __name__ == "__main__":  # python -m server.cards.sets SRC DEST
+    src, dest = sys.argv[1:3]
+    with open(src, encoding="utf-8") as f_in, open(dest, "w", encoding="utf-8") as f_out:
+        f_out.write(trim(f_in.read()))
