@@ -22,9 +22,11 @@ from server.cards.model import (
     EFFECT_ZONES,
     SUPPORTED_KEYWORDS,
     ActivatedAbility,
+    AdditionalCost,
     Affects,
     CardDef,
     Condition,
+    CostKind,
     Effect,
     StaticAbility,
     StickerDef,
@@ -160,7 +162,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.SCRY: {"amount", "who"},
     Verb.FATESEAL: {"amount", "who", "target"},
     Verb.SEARCH: {"amount", "who", "target", "zones", "find", "destination", "tapped",
-                  "reveal", "shuffle", "find_all"},
+                  "reveal", "shuffle", "find_all", "name"},
     Verb.REVEAL_TOP: {"who"},
     Verb.CLASH: set(),
     Verb.PILES: {"amount"},
@@ -268,8 +270,8 @@ def _effect(where: str, raw: Any) -> Effect:
     if spec.get("find", "") not in CARD_QUALITIES:
         raise CardDataError(f"{where}.find: unknown quality {spec.get('find')!r}; expected "
                             f"one of {list(CARD_QUALITIES)}")
-    if spec.get("optional") and "target" in spec and verb is not Verb.SACRIFICE:
-        raise CardDataError(f"{where}: a targeted 'you may' effect is not supported")
+    if (spec.get("find") == "named") != bool(spec.get("name")):
+        raise CardDataError(f"{where}: 'name' is given exactly when find is 'named'")
     if spec.get("count", "") not in ("", *COUNTS):
         raise CardDataError(f"{where}.count: unknown count {spec.get('count')!r}; expected one "
                             f"of {list(COUNTS)}")
@@ -320,6 +322,7 @@ def _effect(where: str, raw: Any) -> Effect:
         may_look=bool(spec.get("may_look", False)),
         sticker=_sticker(f"{where}.sticker", spec["sticker"]) if "sticker" in spec else None,
         whole_hand=spec.get("whole_hand", False),
+        name=str(spec.get("name", "")),
     )
 
 
@@ -385,7 +388,7 @@ def _cost(where: str, text: Any) -> ManaCost:
 
 def _activated(where: str, raw: Any) -> ActivatedAbility:
     spec = _fields(where, raw, {"text", "cost", "tap", "sacrifice_self", "sorcery_speed",
-                                "effects", "loyalty", "condition"})
+                                "effects", "loyalty", "condition", "additional_cost"})
     flags = {}
     for flag in ("tap", "sacrifice_self", "sorcery_speed"):
         value = spec.get(flag, False)
@@ -400,8 +403,27 @@ def _activated(where: str, raw: Any) -> ActivatedAbility:
         else _int(f"{where}.loyalty", spec["loyalty"], signed=True),
         condition=_enum(f"{where}.condition", Condition, spec["condition"])
         if "condition" in spec else None,
+        additional_cost=_additional_cost(f"{where}.additional_cost", spec["additional_cost"])
+        if "additional_cost" in spec else None,
         **flags,
     )
+
+
+def _additional_cost(where: str, raw: Any) -> AdditionalCost:
+    """``"discard_card"``, ``"sacrifice_creature"`` or ``{"kind": "sacrifice_creature",
+    "has": "Defender", "other": true}`` (rules 601.2f, 602.2b)."""
+    spec = _fields(where, {"kind": raw} if isinstance(raw, str) else raw,
+                   {"kind", "has", "other"})
+    kind = _enum(f"{where}.kind", CostKind, spec.get("kind"))
+    has = str(spec.get("has", ""))
+    other = spec.get("other", False)
+    if not isinstance(other, bool):
+        raise CardDataError(f"{where}.other: expected true or false")
+    if (has or other) and kind is not CostKind.SACRIFICE_CREATURE:
+        raise CardDataError(f"{where}: 'has' and 'other' qualify a sacrificed creature only")
+    if has and has not in SUPPORTED_KEYWORDS:
+        raise CardDataError(f"{where}.has: keyword {has!r} is not supported")
+    return AdditionalCost(kind, has=has, other=other)
 
 
 def _triggered(where: str, raw: Any) -> TriggeredAbility:
@@ -579,10 +601,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                     for i, st in enumerate(_list(f"{where}: statics", spec.get("statics", []))))
     protection = tuple(str(x) for x in _list(f"{where}: protection",
                                              spec.get("protection", [])))
-    additional_cost = str(spec.get("additional_cost", ""))
-    if additional_cost not in ("", "sacrifice_creature", "discard_card"):
-        raise CardDataError(f"{where}: additional_cost: expected 'sacrifice_creature' or "
-                            "'discard_card'")
+    additional_cost = _additional_cost(f"{where}: additional_cost", spec["additional_cost"]) \
+        if "additional_cost" in spec else None
     madness = _cost(f"{where}: madness", spec["madness"]) if "madness" in spec else None
     if ("Madness" in keywords) != (madness is not None):
         raise CardDataError(f"{where}: a card with the keyword Madness needs 'madness' (its "

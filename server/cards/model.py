@@ -222,7 +222,9 @@ CODED_EFFECTS = ("draw_per_named_card_in_graveyard",
 
 #: Stated qualities a searched-for or chosen card may need (rules 701.23b, 701.9b).
 CARD_QUALITIES = ("", "basic_land", "creature", "land", "artifact", "noncreature_nonland",
-                  "creature_mv_6_or_more", "same_name_as_target")
+                  "creature_mv_6_or_more", "same_name_as_target",
+                  # "a card named [name]": the effect's ``name`` (rule 201.2).
+                  "named")
 #: Game-state counts an effect's amount may be (rules 700.5, 700.8): "life_lost" is the life
 #: lost to the previous effects of the same resolution ("you gain life equal to the life
 #: lost this way").
@@ -368,6 +370,29 @@ class Effect:
     sticker: StickerDef | None = None
     #: DISCARD: "discard your hand" -- every card in it (rule 701.9a).
     whole_hand: bool = False
+    #: SEARCH with ``find`` "named": the English name searched for (rules 201.2, 701.23).
+    name: str = ""
+
+class CostKind(Enum):
+    """The kinds of additional cost (rule 601.2f) beyond mana, {T} and sacrificing the source."""
+
+    #: "Sacrifice a creature" (rule 701.21a): a creature its controller controls.
+    SACRIFICE_CREATURE = "sacrifice_creature"
+    #: "Discard a card" (rule 701.9a): a card from its controller's hand.
+    DISCARD_CARD = "discard_card"
+
+
+@dataclass(frozen=True, slots=True)
+class AdditionalCost:
+    """"Sacrifice a creature [with K]", "Sacrifice another creature", "Discard a card"
+    (rules 601.2f, 602.2b): paid with the rest of the cost (601.2h)."""
+
+    kind: CostKind
+    #: The keyword ability the sacrificed creature must have ("a creature with defender").
+    has: str = ""
+    #: "another creature": not the source itself.
+    other: bool = False
+
 
 @dataclass(frozen=True, slots=True)
 class ActivatedAbility:
@@ -384,6 +409,8 @@ class ActivatedAbility:
     loyalty: int | None = None
     #: "Activate only if ..." (rule 602.5b).
     condition: Condition | None = None
+    #: "Sacrifice a creature" / "Discard a card" as part of the cost (rules 602.2b, 601.2f).
+    additional_cost: AdditionalCost | None = None
 
     @property
     def targets(self) -> tuple[TargetReq, ...]:
@@ -573,9 +600,9 @@ class CardDef:
     is_token: bool = False
     #: "Noncreature spells cost {1} more to cast" (rule 601.2f).
     noncreature_tax: int = 0
-    #: An additional cost to cast this spell (rule 601.2f): "sacrifice_creature" or
-    #: "discard_card".
-    additional_cost: str = ""
+    #: An additional cost to cast this spell (rule 601.2f): sacrifice a creature or discard
+    #: a card.
+    additional_cost: AdditionalCost | None = None
     #: "You can't choose an untapped creature as this spell's target" (Enthralling Hold).
     enchant_tapped: bool = False
     #: "If [this] would be destroyed, regenerate it" (a static ability, rule 701.19b).

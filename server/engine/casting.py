@@ -8,10 +8,14 @@ take away the last legal choice half-way; then the cast is reversed (rule 733.1)
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from server.cards.mana import MANA_TYPES, ManaCost
 from server.cards.model import (
+    AdditionalCost,
     CardDef,
     Condition,
+    CostKind,
     Effect,
     TargetReq,
     TriggeredAbility,
@@ -137,7 +141,8 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
                            key=lambda c: c.mana_value)
     elif not targets_available(game, card.spell_targets(), seat, source=card):
         return False
-    if card.additional_cost and not cost_choices(game, seat, card, obj.id):
+    if card.additional_cost is not None and not cost_choices(
+            game, seat, card.additional_cost, obj.id, obj.id):
         return False  # rule 601.2f: the additional cost can't be paid
     return affordable(potential_pool(game, seat) if pool is None else pool,
                       total.plus(cheapest))
@@ -168,6 +173,9 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
         return False  # rule 602.5b
     if not targets_available(game, ability.targets, seat, source=obj.card, other_than=obj.id):
         return False  # rule 115.5: an ability may target its own source, unless "another"
+    if ability.additional_cost is not None and not cost_choices(
+            game, seat, ability.additional_cost, obj.id, None):
+        return False  # rules 602.2b, 601.2f: the additional cost can't be paid
     pool = potential_pool(game, seat, exclude=obj.id if ability.tap else None)
     return affordable(pool, ability.cost)
 
@@ -209,14 +217,28 @@ def condition_met(game: Game, controller: int, source_id: str | None,
     return any(o.power >= 4 and o.id != source_id for o in mine)  # CONTROL_ANOTHER_POWER_4
 
 
-def cost_choices(game: Game, seat: int, card: CardDef, spell_id: str | None) -> list[str]:
-    """The permanents or cards that could pay a spell's additional cost (rule 601.2f)."""
-    if card.additional_cost == "sacrifice_creature":
+def cost_choices(game: Game, seat: int, cost: AdditionalCost, source_id: str,
+                 spell_id: str | None) -> list[str]:
+    """The permanents or cards that could pay an additional cost (rules 601.2f, 602.2b) of
+    the spell ``spell_id`` or of an ability of ``source_id``."""
+    if cost.kind is CostKind.SACRIFICE_CREATURE:
         return [i for i in game.battlefield
-                if game.objects[i].controller == seat and game.objects[i].is_creature]
-    if card.additional_cost == "discard_card":
+                if game.objects[i].controller == seat and game.objects[i].is_creature
+                and (not cost.has or game.objects[i].has(cost.has))
+                and not (cost.other and i == source_id)]
+    if cost.kind is CostKind.DISCARD_CARD:
         return [i for i in game.player(seat).hand if i != spell_id]
-    return []
+    assert_never(cost.kind)
+
+
+def additional_cost(obj: GameObject) -> AdditionalCost | None:
+    """The additional cost of a spell or an activated ability on the stack (601.2f, 602.2b)."""
+    ref = obj.ability
+    if ref is None:
+        return None if obj.spell_copy else obj.card.additional_cost
+    if ref.kind is AbilityKind.ACTIVATED:
+        return obj.card.abilities[ref.index].additional_cost
+    return None
 
 
 def modes_of(obj: GameObject) -> tuple[tuple[Effect, ...], ...]:
@@ -365,8 +387,8 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
         if candidate is CastStage.CHOOSE_TARGETS and \
                 len(obj.target_groups) < len(stack_targets(obj)):
             return
-        if candidate is CastStage.CHOOSE_COST and obj.ability is None and \
-                obj.card.additional_cost and casting.cost_paid is None:
+        if candidate is CastStage.CHOOSE_COST and additional_cost(obj) is not None and \
+                casting.cost_paid is None:
             return
         if candidate is CastStage.PAY:
             ref = obj.ability
@@ -408,8 +430,12 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
             ChooseX(x) for x in range(most_mana(potential) + 1)
             if affordable(potential, spell_cost(game, card, x)))
     if casting.stage is CastStage.CHOOSE_COST:
-        payers = cost_choices(game, seat, card, obj.id)
-        cls = Sacrifice if card.additional_cost == "sacrifice_creature" else Discard
+        extra = additional_cost(obj)
+        assert extra is not None
+        source_id = obj.ability.source_id if obj.ability is not None else obj.id
+        spell_id = obj.id if obj.ability is None else None
+        payers = cost_choices(game, seat, extra, source_id, spell_id)
+        cls = Sacrifice if extra.kind is CostKind.SACRIFICE_CREATURE else Discard
         return DecisionKind.CHOOSE_COST, tuple(cls(oid) for oid in payers)
     if casting.stage is CastStage.CHOOSE_TARGETS:
         req = stack_targets(obj)[len(obj.target_groups)]
@@ -525,9 +551,6 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
         player.mana_spent_on_spells += len(mana)
         for n in counting.expended(before, player.mana_spent_on_spells):
             events.append(Expended(casting.seat, n))  # rule 700.14
-    if casting.cost_paid is not None:
-        # Rule 601.2h: the additional cost -- sacrifice (701.21a) or discard (701.9a).
-        madness.pay_cost(game, obj, casting.cost_paid, events)  # madness applies (702.35a)
     ref = obj.ability
     if ref is not None and ref.kind is AbilityKind.ACTIVATED:
         ability = obj.card.abilities[ref.index]
@@ -540,6 +563,9 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
             source.tapped = True
         if ability.sacrifice_self:
             put_into_graveyards(game, [source.id], events)  # rule 701.21a: sacrifice
+    if casting.cost_paid is not None:
+        # Rule 601.2h: the additional cost -- sacrifice (701.21a) or discard (701.9a).
+        madness.pay_cost(game, obj, casting.cost_paid, events)  # madness applies (702.35a)
     _finish(game, events)
 
 

@@ -172,6 +172,7 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         if condition_met(game, obj.controller, _source_id(obj), effects[i].condition):
             if effects[i].optional and effects[i].verb is not Verb.SACRIFICE:
                 # "You may ...": its controller decides as it would be performed (608.2d).
+                res.optional_targets = [t for t, ok in targets if ok]
                 game.choices.append(Choice(DecisionKind.MAY, obj.controller, [obj.id],
                                            effect=effects[i]))
             else:
@@ -266,7 +267,11 @@ def perform_optional(game: Game, choice: Choice, events: list[Event]) -> None:
     """The controller chose to take an optional ("you may") action (608.2d)."""
     obj = game.objects.get(choice.pool[0])
     if obj is not None and choice.effect is not None:
-        _perform(game, obj, choice.effect, [], events)
+        # Its targets were chosen as it was put on the stack (601.2c, 603.3d) and checked as
+        # resolution began (608.2b); taking the action uses them.
+        res = game.resolving
+        targets = res.optional_targets if res is not None else []
+        _perform(game, obj, choice.effect, list(targets), events)
 
 
 def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],

@@ -97,6 +97,7 @@ def has_quality(card: CardDef, quality: str, named: str = "") -> bool:
         "creature_mv_6_or_more": lambda c: c.creature and c.mana_cost.mana_value >= 6,
         # Rule 701.23c: a quality that names nothing finds nothing.
         "same_name_as_target": lambda c: bool(named) and c.name == named,
+        "named": lambda c: c.name == named,  # "a card named [name]" (rule 201.2)
     }
     return checks[quality](card)
 
@@ -175,6 +176,8 @@ def start_search(game: Game, seat: int, owner: int, effect: Effect, *, named: st
     found: list[str] = []
     candidates: list[str] = []
     seen: list[str] = []
+    if effect.find == "named":
+        named = effect.name
     for zone in effect.zones:
         ids = zone_cards(game, zone, owner)
         matches = [i for i in ids if has_quality(game.objects[i].card, effect.find, named)]

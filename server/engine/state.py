@@ -462,6 +462,9 @@ class Resolution:
     #: Life lost by the players the previous effects of this resolution affected ("you gain
     #: life equal to the life lost this way").
     life_lost: int = 0
+    #: The still-legal targets of a "you may" effect waiting for its controller's decision
+    #: (608.2d): "you may have it deal 1 damage to any target".
+    optional_targets: list[tuple[str, int | str]] = field(default_factory=list)
     #: Cards this resolution revealed (701.20a) for "if it's a ... card".
     revealed: list[str] = field(default_factory=list)
     #: The names of its object targets as resolution began (last known, 608.2h).
