@@ -18,7 +18,6 @@ from server.cards.mana import COLORS, MANA_TYPES, ManaCost, ManaCostError
 from server.cards.model import (
     CARD_QUALITIES,
     CODED_EFFECTS,
-    COUNTS,
     EFFECT_ZONES,
     SUPPORTED_KEYWORDS,
     ActivatedAbility,
@@ -26,8 +25,11 @@ from server.cards.model import (
     Affects,
     CardDef,
     Condition,
+    Controller,
     CostKind,
+    Count,
     Effect,
+    ObjectFilter,
     StaticAbility,
     StickerDef,
     StickerKind,
@@ -132,7 +134,7 @@ def _target(where: str, raw: Any) -> TargetReq:
 
 
 _VERB_FIELDS: dict[Verb, set[str]] = {
-    Verb.DEAL_DAMAGE: {"amount", "who", "target"},
+    Verb.DEAL_DAMAGE: {"amount", "who", "target", "by"},
     Verb.GAIN_LIFE: {"amount", "who", "target"},
     Verb.LOSE_LIFE: {"amount", "who", "target"},
     Verb.DRAW: {"amount", "who", "target"},
@@ -143,7 +145,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.RETURN_TO_HAND: {"target", "who"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter"},
     Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power",
-                     "switch"},
+                     "switch", "amount"},
     Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
     Verb.DELAYED_TRIGGER: {"delayed", "this_turn"},
     Verb.CREATE_EMBLEM: {"emblem"},
@@ -168,6 +170,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.PILES: {"amount"},
     Verb.PUT_ON_TOP: {"target", "who"},
     Verb.MILL: {"amount", "who", "target"},
+    Verb.FIGHT: {"who", "target", "by"},
     Verb.EXCHANGE_CONTROL: {"target", "who"},
     Verb.EXCHANGE_LIFE: {"target", "who"},
     Verb.EXCHANGE_ZONES: {"who", "target", "destination", "exchange_with"},
@@ -191,11 +194,11 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
                  Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES, Verb.COPY_SPELL,
                  Verb.CREATE_TOKEN_COPY, Verb.PUT_ON_TOP, Verb.EXCHANGE_CONTROL)
-_COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors"}
+_COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "filter"}
 _RELATIVE = ("that", "target_controller")
 #: Keyword actions (rule 701) MTGJSON lists among a card's keywords; the card's behaviour
 #: data performs them with the matching verb.
-KEYWORD_ACTIONS = ("Scry", "Fateseal", "Clash", "Regenerate", "Mill", "Exchange")
+KEYWORD_ACTIONS = ("Scry", "Fateseal", "Clash", "Regenerate", "Mill", "Exchange", "Fight")
 
 
 def _keywords(where: str, raw: Any) -> tuple[str, ...]:
@@ -272,9 +275,17 @@ def _effect(where: str, raw: Any) -> Effect:
                             f"one of {list(CARD_QUALITIES)}")
     if (spec.get("find") == "named") != bool(spec.get("name")):
         raise CardDataError(f"{where}: 'name' is given exactly when find is 'named'")
-    if spec.get("count", "") not in ("", *COUNTS):
-        raise CardDataError(f"{where}.count: unknown count {spec.get('count')!r}; expected one "
-                            f"of {list(COUNTS)}")
+    count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
+    if (count is Count.PERMANENTS) != ("filter" in spec):
+        raise CardDataError(f"{where}: 'filter' is given exactly when count is 'permanents'")
+    by = _enum(f"{where}.by", Who, spec["by"]) if "by" in spec else None
+    if by not in (None, Who.SELF, Who.THAT) or (verb is Verb.FIGHT and by is None):
+        raise CardDataError(f"{where}.by: expected 'self' or 'that' (required for fight)")
+    if verb is Verb.DEAL_DAMAGE and by is not None and spec.get("amount") != "power":
+        raise CardDataError(f"{where}: a creature deals damage equal to its power: "
+                            "'amount' is 'power' with 'by'")
+    if verb is Verb.FIGHT and who is not Who.TARGET:
+        raise CardDataError(f"{where}: fight needs the 'target' creature fought")
     if spec.get("chooser", "") not in ("", "you", "random"):
         raise CardDataError(f"{where}.chooser: expected 'you' or 'random'")
     return Effect(
@@ -316,7 +327,9 @@ def _effect(where: str, raw: Any) -> Effect:
         shuffle=spec.get("shuffle", False),
         find_all=spec.get("find_all", False),
         chooser=str(spec.get("chooser", "")),
-        count=str(spec.get("count", "")),
+        count=count,
+        filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None,
+        by=by,
         colors=tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", []))),
         card_type=_card_type(where, verb, spec),
         may_look=bool(spec.get("may_look", False)),
@@ -324,6 +337,33 @@ def _effect(where: str, raw: Any) -> Effect:
         whole_hand=spec.get("whole_hand", False),
         name=str(spec.get("name", "")),
     )
+
+
+def _filter(where: str, raw: Any) -> ObjectFilter:
+    """``{"types": [...], "subtypes": [...], "has": keyword, "controller": "you" |
+    "opponent" | "any", "other": bool}`` -- every field optional (rule 205 types)."""
+    spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other"})
+    card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
+    for t in card_types:
+        if t not in CARD_TYPES:
+            raise CardDataError(f"{where}.types: unknown card type {t!r}")
+    has = str(spec.get("has", ""))
+    if has and has not in SUPPORTED_KEYWORDS:
+        raise CardDataError(f"{where}.has: keyword {has!r} is not supported")
+    if not isinstance(spec.get("other", False), bool):
+        raise CardDataError(f"{where}.other: expected true or false")
+    subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
+    if any(not t or not t[0].isupper() for t in subtypes):
+        raise CardDataError(f"{where}.subtypes: expected capitalised subtypes such as 'Shrine'")
+    return ObjectFilter(
+        card_types=card_types, subtypes=subtypes, has=has,
+        controller=_enum(f"{where}.controller", Controller, spec.get("controller", "you")),
+        other=spec.get("other", False))
+
+
+#: The card types (rule 205.2a) a filter may name.
+CARD_TYPES = ("Artifact", "Battle", "Creature", "Enchantment", "Instant", "Kindred", "Land",
+              "Planeswalker", "Sorcery")
 
 
 def _sticker(where: str, raw: Any) -> StickerDef:

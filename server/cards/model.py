@@ -96,6 +96,9 @@ class Condition(Enum):
     NO_CARDS_IN_HAND = "no_cards_in_hand"
     #: "If it's a creature or land card" -- the card this effect's resolution revealed.
     REVEALED_CREATURE_OR_LAND = "revealed_creature_or_land"
+    #: "If you do" -- the previous optional ("you may") action of this resolution was taken
+    #: (rule 608.2d).
+    YOU_DID = "you_did"
 
 
 class Verb(Enum):
@@ -155,6 +158,9 @@ class Verb(Enum):
     PUT_ON_TOP = "put_on_top"
     #: "[Player] mills N cards" (rule 701.17a).
     MILL = "mill"
+    #: "[It] fights [target creature]": each deals damage equal to its power to the other
+    #: (rules 701.14a-d). ``by`` names the creature that fights.
+    FIGHT = "fight"
     #: "Exchange control of two target permanents" (rules 701.12a-b; 2009: 701.8a-b).
     EXCHANGE_CONTROL = "exchange_control"
     #: "Two target players exchange life totals" (rule 701.12c; 2009: 701.8c).
@@ -225,11 +231,45 @@ CARD_QUALITIES = ("", "basic_land", "creature", "land", "artifact", "noncreature
                   "creature_mv_6_or_more", "same_name_as_target",
                   # "a card named [name]": the effect's ``name`` (rule 201.2).
                   "named")
-#: Game-state counts an effect's amount may be (rules 700.5, 700.8): "life_lost" is the life
-#: lost to the previous effects of the same resolution ("you gain life equal to the life
-#: lost this way").
-COUNTS = ("devotion", "party", "life_lost", "creature_cards_in_your_graveyard",
-          "your_creatures_died_this_turn")
+class Count(Enum):
+    """Game-state counts an effect's amount may be (rules 700.5, 700.8)."""
+
+    #: Devotion to the effect's ``colors`` (rule 700.5).
+    DEVOTION = "devotion"
+    #: The number of creatures in your party (rule 700.8).
+    PARTY = "party"
+    #: The life lost to the previous effects of the same resolution ("you gain life equal to
+    #: the life lost this way").
+    LIFE_LOST = "life_lost"
+    CREATURE_CARDS_IN_YOUR_GRAVEYARD = "creature_cards_in_your_graveyard"
+    YOUR_CREATURES_DIED_THIS_TURN = "your_creatures_died_this_turn"
+    #: "the number of [permanents matching the effect's ``filter``]", e.g. "Shrines you
+    #: control", "creature you control with flying" (counted as the effect is performed,
+    #: rule 608.2h).
+    PERMANENTS = "permanents"
+
+
+class Controller(Enum):
+    """Who must control an object a filter matches (rule 102.2 "opponent")."""
+
+    YOU = "you"
+    OPPONENT = "opponent"
+    ANY = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectFilter:
+    """A description of permanents ("creatures you control with flying", "Shrines you
+    control", "other Rogues"): every stated quality must hold; a list of card types or of
+    subtypes matches an object with any one of them (rules 205.2a, 205.3)."""
+
+    card_types: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    #: A keyword ability it must have (after the layers, rule 613.1f).
+    has: str = ""
+    controller: Controller = Controller.YOU
+    #: "other": not the source of the ability itself.
+    other: bool = False
 #: Zone names effects use for searching and exchanging.
 EFFECT_ZONES = ("library", "hand", "graveyard", "exile", "battlefield", "library_top",
                 "all_exile")
@@ -358,9 +398,15 @@ class Effect:
     #: DISCARD: "" -- the player chooses (701.9b); "you" -- the effect's controller chooses
     #: from the revealed hand; "random" -- at random.
     chooser: str = ""
-    #: The amount is a count of the game state (see ``COUNTS``), e.g. "devotion" to
-    #: ``colors`` (700.5), "party" (700.8); ``amount`` multiplies it.
-    count: str = ""
+    #: The amount is a count of the game state, e.g. devotion to ``colors`` (700.5), the
+    #: party (700.8) or the permanents ``filter`` describes; ``amount`` multiplies it.
+    count: Count | None = None
+    filter: ObjectFilter | None = None
+    #: DEAL_DAMAGE, FIGHT: the creature that deals the damage / fights when it isn't the
+    #: effect's source: ``THAT`` -- the previous effect's target ("Then that creature deals
+    #: damage equal to its power to ...", "Then it fights ..."); ``SELF`` -- the source as a
+    #: permanent. None: the source (a spell deals its own damage, rule 120.1).
+    by: Who | None = None
     colors: tuple[str, ...] = ()
     #: WISH: the card type of the card brought in from outside the game ("Sorcery").
     card_type: str = ""
@@ -466,6 +512,11 @@ class TriggerEvent(Enum):
     #: "When enchanted creature dies" -- an Aura's ability; it can find the Aura in its
     #: owner's graveyard afterwards (rule 400.7f).
     ENCHANTED_CREATURE_DIES = "enchanted_creature_dies"
+    #: "Whenever you gain life" (rule 119.9): once per life-gain event; "that much" is the
+    #: life gained.
+    YOU_GAIN_LIFE = "you_gain_life"
+    #: "At the beginning of your precombat main phase" (rules 505.1a, 603.2).
+    YOUR_PRECOMBAT_MAIN = "your_precombat_main"
     #: Madness (rule 702.35a): "When this card is exiled this way" -- it triggers from the
     #: madness replacement itself (server.engine.madness), not from card data.
     EXILED_WITH_MADNESS = "exiled_with_madness"

@@ -205,6 +205,8 @@ def condition_met(game: Game, controller: int, source_id: str | None,
     res = game.resolving
     if condition is Condition.WON_CLASH:
         return res is not None and res.won_clash  # rule 701.30d
+    if condition is Condition.YOU_DID:
+        return res is not None and res.did  # "If you do" (608.2d)
     if condition is Condition.REVEALED_CREATURE_OR_LAND:
         shown = [game.objects[i].card for i in (res.revealed if res else []) if i in game.objects]
         return any(c.creature or c.is_land for c in shown)

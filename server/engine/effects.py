@@ -7,7 +7,18 @@ are performed in text order).
 
 from __future__ import annotations
 
-from server.cards.model import Effect, TargetReq, TriggeredAbility, Verb, Who
+from typing import assert_never
+
+from server.cards.model import (
+    Controller,
+    Count,
+    Effect,
+    ObjectFilter,
+    TargetReq,
+    TriggeredAbility,
+    Verb,
+    Who,
+)
 from server.engine import ante, counting, layers, looking, madness, stickers, zone_rules
 from server.engine.actions import DeclareAttacker
 from server.engine.casting import (
@@ -17,7 +28,7 @@ from server.engine.casting import (
     stack_targets,
 )
 from server.engine.coded import CODED
-from server.engine.events import DamageDealt, Event, LifeExchanged, TokenCreated
+from server.engine.events import DamageDealt, Event, LifeExchanged, LifeGained, TokenCreated
 from server.engine.state import (
     Choice,
     ContinuousEffect,
@@ -48,12 +59,14 @@ def protected_from(obj: GameObject, source: GameObject) -> bool:
     return any(quality_of(source.card, q) for q in obj.card.protection)
 
 
-def gain_life(game: Game, seat: int, amount: int) -> None:
-    """Rule 119.3: a player gains life (remembered for "if you gained life this turn")."""
+def gain_life(game: Game, seat: int, amount: int, events: list[Event]) -> None:
+    """Rule 119.3: a player gains life (remembered for "if you gained life this turn"); a
+    life-gain event for "whenever you gain life" (119.9: gaining 0 life is no event)."""
     if amount > 0:
         player = game.player(seat)
         player.life += amount
         player.life_gained_this_turn += amount
+        events.append(LifeGained(seat, amount))
 
 
 def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
@@ -85,7 +98,7 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
                 obj.deathtouched = True
         events.append(DamageDealt(source.id, None, obj.id, amount))
     if source.has("Lifelink"):
-        gain_life(game, source.controller, amount)
+        gain_life(game, source.controller, amount, events)
 
 
 def resolve_top(game: Game, events: list[Event]) -> None:
@@ -169,10 +182,13 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         layers.refresh(game)  # each effect sees the results of the ones before it
         if group_of[i] >= 0 and not any(ok for _, ok in targets):
             continue  # rule 608.2b: this part's targets are all illegal
+        res.previous_targets = [t for t, ok in legal_groups[group_of[i] - 1] if ok] \
+            if effects[i].by is Who.THAT and group_of[i] >= 1 else []
         if condition_met(game, obj.controller, _source_id(obj), effects[i].condition):
             if effects[i].optional and effects[i].verb is not Verb.SACRIFICE:
                 # "You may ...": its controller decides as it would be performed (608.2d).
                 res.optional_targets = [t for t, ok in targets if ok]
+                res.did = False  # until its controller takes the action
                 game.choices.append(Choice(DecisionKind.MAY, obj.controller, [obj.id],
                                            effect=effects[i]))
             else:
@@ -271,6 +287,8 @@ def perform_optional(game: Game, choice: Choice, events: list[Event]) -> None:
         # resolution began (608.2b); taking the action uses them.
         res = game.resolving
         targets = res.optional_targets if res is not None else []
+        if res is not None:
+            res.did = True  # "If you do" (608.2d)
         _perform(game, obj, choice.effect, list(targets), events)
 
 
@@ -282,13 +300,15 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     source = game.objects.get(_source_id(obj), obj)
     if effect.amount_is_event and obj.ability is not None:
         amount = obj.ability.event_amount
-    if effect.count:
-        amount = (effect.amount or 1) * _count(game, obj, effect)
+    if effect.count is not None:
+        amount = (effect.amount or 1) * _count(game, obj, effect.count, effect)
     if effect.amount_is_power:
         res = game.resolving
         amount = source.power if source.zone is Zone.BATTLEFIELD else \
             (res.source_power if res is not None else 0)
-    if verb is Verb.DEAL_DAMAGE:
+    if verb is Verb.FIGHT or (verb is Verb.DEAL_DAMAGE and effect.by is not None):
+        _creature_deals(game, obj, effect, targets, events)
+    elif verb is Verb.DEAL_DAMAGE:
         recipients = targets if effect.who is Who.TARGET else [
             ("object", p.id) for p in _permanents(game, obj, effect, targets)
         ] if effect.who in _CREATURE_GROUPS else [
@@ -297,7 +317,7 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
             deal_damage(game, source, target, amount, events)
     elif verb is Verb.GAIN_LIFE:
         for seat in _players(game, obj, effect, targets):
-            gain_life(game, seat, amount)
+            gain_life(game, seat, amount, events)
     elif verb is Verb.LOSE_LIFE:
         for seat in _players(game, obj, effect, targets):
             game.player(seat).life -= amount  # rule 119.3
@@ -413,12 +433,13 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
     elif verb is Verb.MODIFY_PT:
         # Rule 611.2c: the affected set is locked in as the effect begins.
         locked = tuple(p.id for p in permanents)
-        power = effect.power
+        # "+X/+X", "+1/+1 for each ...": the bonus times the amount (rule 107.3).
+        power, toughness = effect.power * amount, effect.toughness * amount
         if effect.double_power and len(permanents) == 1:
             power += permanents[0].power
         if locked:
             game.effects.append(ContinuousEffect(
-                next_timestamp(game), locked, power, effect.toughness, effect.gains,
+                next_timestamp(game), locked, power, toughness, effect.gains,
                 effect.loses, effect.switch))
     elif verb is Verb.ATTACH:
         # Rule 701.3a: attach the source (an Equipment) to the target; new timestamp (613.7e).
@@ -445,19 +466,82 @@ _CREATURE_GROUPS = (Who.EACH_CREATURE, Who.EACH_CREATURE_YOU_CONTROL,
                     Who.EACH_CREATURE_CHOOSER_CONTROLS)
 
 
-def _count(game: Game, obj: GameObject, effect: Effect) -> int:
-    """The game-state count an amount refers to (rules 700.5, 700.8)."""
+def _count(game: Game, obj: GameObject, kind: Count, effect: Effect) -> int:
+    """The game-state count an amount refers to (rules 700.5, 700.8, 608.2h)."""
     you = obj.controller
-    kind = effect.count
-    if kind == "devotion":
+    if kind is Count.DEVOTION:
         return counting.devotion(game, you, effect.colors)
-    if kind == "party":
+    if kind is Count.PARTY:
         return counting.party_count(game, you)
-    if kind == "life_lost":
+    if kind is Count.LIFE_LOST:
         return game.resolving.life_lost if game.resolving is not None else 0
-    if kind == "creature_cards_in_your_graveyard":
+    if kind is Count.CREATURE_CARDS_IN_YOUR_GRAVEYARD:
         return sum(1 for i in game.player(you).graveyard if game.objects[i].card.creature)
-    return game.player(you).creatures_died  # your_creatures_died_this_turn
+    if kind is Count.YOUR_CREATURES_DIED_THIS_TURN:
+        return game.player(you).creatures_died
+    if kind is Count.PERMANENTS:
+        assert effect.filter is not None  # the loader requires it
+        return sum(1 for i in game.battlefield if matches(
+            game, game.objects[i], effect.filter, you, _source_id(obj)))
+    assert_never(kind)
+
+
+def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id: str) -> bool:
+    """Whether a permanent fits a description (:class:`ObjectFilter`) from ``you``'s point
+    of view, with its characteristics after the layers (rule 613)."""
+    control = spec.controller
+    if control is Controller.YOU:
+        mine = obj.controller == you
+    elif control is Controller.OPPONENT:
+        mine = obj.controller in game.opponents(you)
+    elif control is Controller.ANY:
+        mine = True
+    else:
+        assert_never(control)
+    return (mine and not (spec.other and obj.id == source_id)
+            and (not spec.card_types or any(_has_type(obj, t) for t in spec.card_types))
+            and (not spec.subtypes or bool(set(spec.subtypes) & set(obj.subtypes)))
+            and (not spec.has or obj.has(spec.has)))
+
+
+def _has_type(obj: GameObject, card_type: str) -> bool:
+    """A card type now (rule 205.2a); a creature by the layers (e.g. a crewed Vehicle)."""
+    return obj.is_creature if card_type == "Creature" else obj.card.is_type(card_type)
+
+
+def _creature_deals(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
+                    events: list[Event]) -> None:
+    """"[It] fights [target creature]" (rules 701.14a-d) and "[that creature] deals damage
+    equal to its power to [target]": the acting creature is the previous effect's target
+    (``by`` THAT, still a legal target: rule 608.2b) or the source on the battlefield (``by``
+    SELF). Neither creature deals damage unless both are creatures on the battlefield
+    (701.14b); the damage isn't combat damage (701.14d)."""
+    res = game.resolving
+    by = effect.by
+    if by is Who.THAT:
+        acting = [game.objects[str(ref)] for kind, ref in (res.previous_targets if res else [])
+                  if kind == "object" and str(ref) in game.objects]
+    elif by is Who.SELF or by is None:
+        found = game.objects.get(_source_id(obj))
+        acting = [found] if found is not None else []
+    else:  # pragma: no cover - the loader allows only SELF and THAT
+        raise ValueError(f"unsupported 'by' {by}")
+    creature = next((c for c in acting if c.zone is Zone.BATTLEFIELD and c.is_creature), None)
+    if creature is None:
+        return
+    if effect.verb is Verb.DEAL_DAMAGE:
+        for target in targets:
+            deal_damage(game, creature, target, creature.power, events)
+        return
+    other = next((game.objects[str(ref)] for kind, ref in targets
+                  if kind == "object" and str(ref) in game.objects), None)
+    if other is None or other.zone is not Zone.BATTLEFIELD or not other.is_creature:
+        return  # rule 701.14b
+    # Rule 701.14a: each deals damage equal to its power to the other, at the same time (a
+    # creature fighting itself deals twice its power to itself, 701.14c).
+    first, second = creature.power, other.power
+    deal_damage(game, creature, ("object", other.id), first, events)
+    deal_damage(game, other, ("object", creature.id), second, events)
 
 
 _HIDDEN_VERBS = (Verb.SCRY, Verb.FATESEAL, Verb.SEARCH, Verb.REVEAL_TOP, Verb.CLASH,
@@ -522,7 +606,7 @@ def _exchange_life(game: Game, seats: list[int], events: list[Event]) -> None:
     before = (a.life, b.life)
     for player, new in ((a, before[1]), (b, before[0])):
         if new > player.life:
-            gain_life(game, player.seat, new - player.life)
+            gain_life(game, player.seat, new - player.life, events)
         else:
             player.life = new  # rule 119.3: life lost
     events.append(LifeExchanged((seats[0], seats[1])))

@@ -138,6 +138,14 @@ class Expended:
 
 
 @dataclass(frozen=True, slots=True)
+class LifeGained:
+    """Rule 119.3: ``seat`` gained ``amount`` life (a life-gain event, 119.9)."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class LifeExchanged:
     """Rule 701.12c: each player's life total became the other's (as gain or loss)."""
 
@@ -146,4 +154,5 @@ class LifeExchanged:
 
 Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
-         | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended)
+         | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
+         | LifeGained)

@@ -494,6 +494,9 @@ def _begin_step(game: Game, events: list[Event]) -> None:
         triggers.each_permanent(game, TriggerEvent.YOUR_UPKEEP, game.active)  # rule 503.1a
     elif game.step is Step.BEGINNING_OF_COMBAT and active_in_game:
         triggers.each_permanent(game, TriggerEvent.YOUR_BEGINNING_OF_COMBAT, game.active)  # 603.2
+    elif game.step is Step.PRECOMBAT_MAIN and active_in_game:
+        # Rules 505.1a, 603.2: "at the beginning of your precombat main phase".
+        triggers.each_permanent(game, TriggerEvent.YOUR_PRECOMBAT_MAIN, game.active)
     elif game.step is Step.END and active_in_game:
         triggers.each_permanent(game, TriggerEvent.YOUR_END_STEP, game.active)  # rule 513.1a
     elif game.step is Step.DRAW and active_in_game:
@@ -581,8 +584,8 @@ def _advance(game: Game, events: list[Event]) -> None:
             continue
         if _step_choice(game, events):
             return
-        if game.choices:
-            continue
+        if game.choices or len(events) > seen:
+            continue  # rule 603.2: what the step's actions did triggers (e.g. lifelink, 119.9)
         if game.step is Step.UNTAP:
             _end_step(game)  # rule 502.4: no player receives priority during the untap step
             continue

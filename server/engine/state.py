@@ -469,6 +469,11 @@ class Resolution:
     revealed: list[str] = field(default_factory=list)
     #: The names of its object targets as resolution began (last known, 608.2h).
     names: dict[str, str] = field(default_factory=dict)
+    #: The still-legal targets of the target before the performed effect's own ("Then that
+    #: creature deals damage ...", "Then it fights ...": rules 608.2b, 701.14b).
+    previous_targets: list[tuple[str, int | str]] = field(default_factory=list)
+    #: The last optional ("you may") action of this resolution was taken ("If you do").
+    did: bool = False
 
 
 @dataclass(slots=True)

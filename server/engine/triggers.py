@@ -15,6 +15,7 @@ from server.engine.events import (
     CrimeCommitted,
     Event,
     Expended,
+    LifeGained,
     SpellCast,
     TokenCreated,
     ZoneChanged,
@@ -26,9 +27,10 @@ from server.engine.zones import fresh_id
 def trigger(game: Game, controller: int, card: CardDef, source_id: str,
              event: TriggerEvent, *, event_player: int | None = None,
              keywords: bool = False, blocked: GameObject | None = None,
-             spell: CardDef | None = None, amount: int = 0) -> None:
+             spell: CardDef | None = None, amount: int = 0, event_amount: int = 0) -> None:
     """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
-    must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too."""
+    must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too;
+    ``event_amount``: "that much" of the event (life gained, 119.9)."""
     if game.players[controller].has_lost:
         return  # rule 800.4d
     found: list[tuple[int, TriggeredAbility]] = list(enumerate(card.triggers))
@@ -53,7 +55,8 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
                 continue  # "This ability triggers only once each turn."
             game.once_per_turn.append(key)
         game.pending_triggers.append(PendingTrigger(
-            fresh_id(game), controller, card, index, source_id, ability, event_player))
+            fresh_id(game), controller, card, index, source_id, ability, event_player,
+            event_amount))
 
 
 def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
@@ -84,6 +87,10 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                                 keywords=True)
             each_permanent(game, TriggerEvent.YOU_CAST_COLORED, event.controller,
                             spell=event.card)
+        elif isinstance(event, LifeGained):
+            # Rule 119.9: "whenever you gain life" -- once per life-gain event.
+            each_permanent(game, TriggerEvent.YOU_GAIN_LIFE, event.seat,
+                           event_amount=event.amount)
         elif isinstance(event, CardDrawn):
             each_permanent(game, TriggerEvent.YOU_DRAW, event.seat)
         elif isinstance(event, CrimeCommitted):

@@ -72,8 +72,8 @@ def test_missing_lists_every_unsupported_card_once_under_its_need(
 
 @pytest.mark.parametrize(("card", "need"), [
     # An unsupported keyword ability (MTGJSON "keywords") comes first.
-    ({"name": "A", "types": ["Sorcery"], "keywords": ["Fight"],
-      "text": "Target creature you control fights target creature."}, "keyword: Fight"),
+    ({"name": "A", "types": ["Creature"], "keywords": ["Hexproof from"],
+      "text": "Hexproof from black"}, "keyword: Hexproof from"),
     # Keywords the engine has and their reminder text explain nothing else ...
     ({"name": "B", "types": ["Creature"], "keywords": ["Flying"],
       "text": "Flying\nWhenever B attacks, draw a card."}, "behaviour data: triggered ability"),

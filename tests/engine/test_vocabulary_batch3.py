@@ -1,0 +1,55 @@
+"""Load-time validation of the vocabulary added for the third M21 batch: counts of permanents
+matching a filter, the creature that fights or deals damage ("by"), "If you do"."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from server.cards import CardDataError, load_pool
+from server.cards.model import Condition, Controller, Count, TriggerEvent, Verb, Who
+
+_SET = {"data": {"cards": [{"name": "T", "types": ["Sorcery"], "manaCost": "{G}",
+                            "text": "Target creature you control fights target creature."}]}}
+
+
+def _load(effects: list[dict[str, object]]) -> None:
+    load_pool(json.dumps(_SET), json.dumps({"T": {"effects": effects}}))
+
+
+@pytest.mark.parametrize(("effects", "message"), [
+    ([{"verb": "gain_life", "count": "permanents"}], "'filter' is given exactly"),
+    ([{"verb": "gain_life", "filter": {"subtypes": ["Shrine"]}}], "'filter' is given exactly"),
+    ([{"verb": "gain_life", "count": "permanents", "filter": {"types": ["Shrine"]}}],
+     "unknown card type"),
+    ([{"verb": "gain_life", "count": "permanents", "filter": {"has": "Flyng"}}],
+     "'Flyng' is not supported"),
+    ([{"verb": "gain_life", "count": "permanents", "filter": {"controller": "me"}}],
+     "unknown value 'me'"),
+    ([{"verb": "gain_life", "count": "shrines"}], "unknown value 'shrines'"),
+    ([{"verb": "fight", "target": "creature"}], "required for fight"),
+    ([{"verb": "fight", "by": "that"}], "fight needs the 'target'"),
+    ([{"verb": "fight", "by": "each_creature", "target": "creature"}], "expected 'self'"),
+    ([{"verb": "deal_damage", "by": "that", "amount": 2, "target": "creature"}],
+     "'amount' is 'power'"),
+    ([{"verb": "draw", "by": "that"}], "unknown field"),
+])
+def test_mistakes_are_load_errors(effects: list[dict[str, object]], message: str) -> None:
+    with pytest.raises(CardDataError, match=message):
+        _load(effects)
+
+
+def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
+    from server.cards import card
+
+    stone = card("Sanctum of Stone Fangs").triggers[0]
+    assert stone.event is TriggerEvent.YOUR_PRECOMBAT_MAIN
+    assert stone.effects[0].count is Count.PERMANENTS
+    assert stone.effects[0].filter is not None
+    assert stone.effects[0].filter.subtypes == ("Shrine",)
+    assert stone.effects[0].filter.controller is Controller.YOU
+    might = card("Primal Might").effects
+    assert (might[1].verb, might[1].by) == (Verb.FIGHT, Who.THAT)
+    assert card("Vito, Thorn of the Dusk Rose").triggers[0].event is TriggerEvent.YOU_GAIN_LIFE
+    assert card("Sanctum of Calm Waters").triggers[0].effects[1].condition is Condition.YOU_DID
