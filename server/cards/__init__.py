@@ -28,6 +28,7 @@ from server.cards.model import (
     Controller,
     CostKind,
     Count,
+    CountCondition,
     Effect,
     ObjectFilter,
     StaticAbility,
@@ -314,7 +315,7 @@ def _effect(where: str, raw: Any) -> Effect:
         switch=bool(spec.get("switch", False)),
         token=_token(f"{where}.token", spec["token"]) if "token" in spec else None,
         quality=str(spec.get("quality", "")),
-        condition=_enum(f"{where}.condition", Condition, spec["condition"])
+        condition=_condition(f"{where}.condition", spec["condition"])
         if "condition" in spec else None,
         optional=spec.get("optional", False),
         no_regeneration=bool(spec.get("no_regeneration", False)),
@@ -337,6 +338,27 @@ def _effect(where: str, raw: Any) -> Effect:
         whole_hand=spec.get("whole_hand", False),
         name=str(spec.get("name", "")),
     )
+
+
+def _condition(where: str, raw: Any) -> Condition | CountCondition:
+    """An "if" clause: a :class:`Condition` name, or a count comparison ``{"count":
+    "permanents", "filter": {...}, "at_least": 1}`` ("if you control a Basri planeswalker")
+    with ``at_least`` and/or ``at_most``."""
+    if isinstance(raw, str):
+        return _enum(where, Condition, raw)
+    spec = _fields(where, raw, {"count", "filter", "at_least", "at_most"})
+    count = _enum(f"{where}.count", Count, spec.get("count"))
+    if (count is Count.PERMANENTS) != ("filter" in spec):
+        raise CardDataError(f"{where}: 'filter' is given exactly when count is 'permanents'")
+    if "at_least" not in spec and "at_most" not in spec:
+        raise CardDataError(f"{where}: a count condition needs 'at_least' and/or 'at_most'")
+    low = _int(f"{where}.at_least", spec["at_least"]) if "at_least" in spec else None
+    high = _int(f"{where}.at_most", spec["at_most"]) if "at_most" in spec else None
+    if low is not None and high is not None and low > high:
+        raise CardDataError(f"{where}: 'at_least' is more than 'at_most'")
+    return CountCondition(
+        count=count, filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec
+        else None, at_least=low, at_most=high)
 
 
 def _filter(where: str, raw: Any) -> ObjectFilter:
@@ -441,7 +463,7 @@ def _activated(where: str, raw: Any) -> ActivatedAbility:
         effects=_effects(f"{where}.effects", spec.get("effects")),
         loyalty=None if spec.get("loyalty") is None
         else _int(f"{where}.loyalty", spec["loyalty"], signed=True),
-        condition=_enum(f"{where}.condition", Condition, spec["condition"])
+        condition=_condition(f"{where}.condition", spec["condition"])
         if "condition" in spec else None,
         additional_cost=_additional_cost(f"{where}.additional_cost", spec["additional_cost"])
         if "additional_cost" in spec else None,
@@ -468,14 +490,19 @@ def _additional_cost(where: str, raw: Any) -> AdditionalCost:
 
 def _triggered(where: str, raw: Any) -> TriggeredAbility:
     spec = _fields(where, raw, {"text", "when", "effects", "modes", "condition", "colors",
-                                "quality", "count", "once_each_turn"})
+                                "quality", "count", "once_each_turn", "filter"})
     modes = tuple(_effects(f"{where}.modes[{i}]", m)
                   for i, m in enumerate(_list(f"{where}.modes", spec.get("modes", []))))
+    event = _enum(f"{where}.when", TriggerEvent, spec.get("when"))
+    if (event is TriggerEvent.SPELL_CAST) != ("filter" in spec):
+        raise CardDataError(f"{where}: 'filter' (the spell cast) is given exactly when "
+                            "'when' is 'spell_cast'")
     return TriggeredAbility(
         text=str(spec.get("text", "")),
-        event=_enum(f"{where}.when", TriggerEvent, spec.get("when")),
+        event=event,
+        filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None,
         effects=() if modes else _effects(f"{where}.effects", spec.get("effects")),
-        condition=_enum(f"{where}.condition", Condition, spec["condition"])
+        condition=_condition(f"{where}.condition", spec["condition"])
         if "condition" in spec else None,
         colors=tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", []))),
         quality=str(spec.get("quality", "")),

@@ -270,6 +270,24 @@ class ObjectFilter:
     controller: Controller = Controller.YOU
     #: "other": not the source of the ability itself.
     other: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CountCondition:
+    """A condition as a comparison of a game-state count ("if you control a Basri
+    planeswalker": at least one permanent matching the filter; "if you control three or more
+    artifacts"): the count is ``count`` (with ``filter`` for :attr:`Count.PERMANENTS`, from
+    the controller's point of view), compared with ``at_least`` and/or ``at_most``.
+    Checked like any "if" clause (rules 603.4, 602.5b, 608.2c)."""
+
+    count: Count
+    filter: ObjectFilter | None = None
+    at_least: int | None = None
+    at_most: int | None = None
+
+
+#: An "if" clause: a named condition or a count comparison.
+AnyCondition = Condition | CountCondition
 #: Zone names effects use for searching and exchanging.
 EFFECT_ZONES = ("library", "hand", "graveyard", "exile", "battlefield", "library_top",
                 "all_exile")
@@ -355,7 +373,7 @@ class Effect:
     #: SACRIFICE: the quality the sacrificed permanent must have, e.g. "Flying".
     quality: str = ""
     #: Performed only if this holds as the effect would be performed.
-    condition: Condition | None = None
+    condition: AnyCondition | None = None
     #: "damage equal to its power": the amount is the source's power (last known, 608.2h).
     amount_is_power: bool = False
     #: DESTROY: "It can't be regenerated" (rule 701.19c).
@@ -454,7 +472,7 @@ class ActivatedAbility:
     #: A loyalty ability's cost, e.g. +1 or -2 (rule 606.4); None for other abilities.
     loyalty: int | None = None
     #: "Activate only if ..." (rule 602.5b).
-    condition: Condition | None = None
+    condition: AnyCondition | None = None
     #: "Sacrifice a creature" / "Discard a card" as part of the cost (rules 602.2b, 601.2f).
     additional_cost: AdditionalCost | None = None
 
@@ -517,6 +535,16 @@ class TriggerEvent(Enum):
     YOU_GAIN_LIFE = "you_gain_life"
     #: "At the beginning of your precombat main phase" (rules 505.1a, 603.2).
     YOUR_PRECOMBAT_MAIN = "your_precombat_main"
+    #: "Whenever [filter] casts a [filter] spell" (rule 601.2i): the trigger's ``filter``
+    #: describes the spell, its ``controller`` who cast it ("you": "whenever you cast a Dog
+    #: spell").
+    SPELL_CAST = "spell_cast"
+    #: "Whenever [this] is dealt damage" (rule 120.3): once per damage event; "that much" is
+    #: the damage dealt.
+    DEALT_DAMAGE = "dealt_damage"
+    #: "Whenever [this] deals combat damage to a player" (rules 510.2, 120.3a): "that player"
+    #: is the player dealt damage, "that much" the damage.
+    DEALS_COMBAT_DAMAGE_TO_PLAYER = "deals_combat_damage_to_player"
     #: Madness (rule 702.35a): "When this card is exiled this way" -- it triggers from the
     #: madness replacement itself (server.engine.madness), not from card data.
     EXILED_WITH_MADNESS = "exiled_with_madness"
@@ -530,7 +558,7 @@ class TriggeredAbility:
     event: TriggerEvent
     effects: tuple[Effect, ...]
     #: An intervening "if" clause (rule 603.4): checked as it triggers and as it resolves.
-    condition: Condition | None = None
+    condition: AnyCondition | None = None
     #: YOU_CAST_COLORED: the colours that count; BLOCKS: a keyword the blocked creature has.
     colors: tuple[str, ...] = ()
     quality: str = ""
@@ -540,6 +568,8 @@ class TriggeredAbility:
     count: int = 0
     #: "This ability triggers only once each turn."
     once_each_turn: bool = False
+    #: SPELL_CAST: the spell and who cast it (rule 601.2i).
+    filter: ObjectFilter | None = None
 
     @property
     def targets(self) -> tuple[TargetReq, ...]:

@@ -16,6 +16,7 @@ from server.cards.model import (
     CardDef,
     Condition,
     CostKind,
+    CountCondition,
     Effect,
     TargetReq,
     TriggeredAbility,
@@ -181,10 +182,16 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
 
 
 def condition_met(game: Game, controller: int, source_id: str | None,
-                  condition: Condition | None) -> bool:
+                  condition: Condition | CountCondition | None) -> bool:
     """Evaluate an "if" clause (rules 603.4, 602.5b) for ``controller``."""
     if condition is None:
         return True
+    if isinstance(condition, CountCondition):
+        # "if you control a Basri planeswalker": a count compared with its bounds.
+        n = counting.count(game, controller, source_id or "", condition.count,
+                           spec=condition.filter)
+        return (condition.at_least is None or n >= condition.at_least) and \
+            (condition.at_most is None or n <= condition.at_most)
     if condition is Condition.CREATURE_DIED_THIS_TURN:
         return game.creatures_died > 0
     if condition is Condition.NO_CREATURE_DIED_THIS_TURN:
@@ -216,7 +223,9 @@ def condition_met(game: Game, controller: int, source_id: str | None,
         return any(o.has("Flying") for o in mine)
     if condition is Condition.CONTROL_POWER_4:
         return any(o.power >= 4 for o in mine)  # "a creature": it may be the source itself
-    return any(o.power >= 4 and o.id != source_id for o in mine)  # CONTROL_ANOTHER_POWER_4
+    if condition is Condition.CONTROL_ANOTHER_POWER_4:
+        return any(o.power >= 4 and o.id != source_id for o in mine)
+    assert_never(condition)
 
 
 def cost_choices(game: Game, seat: int, cost: AdditionalCost, source_id: str,

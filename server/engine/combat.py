@@ -267,6 +267,6 @@ def deal_combat_damage(game: Game, events: list[Event]) -> None:
             continue
         if game.prevent_combat_damage:
             continue  # rule 615.1: the damage is prevented
-        deal_damage(game, source, target, amount, events)
+        deal_damage(game, source, target, amount, events, combat=True)  # rule 510.2
     combat.assignments.clear()
     combat.damage_dealt = True

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from itertools import permutations
+from typing import assert_never
 
 from server.cards.mana import MANA_TYPES
-from server.cards.model import Effect
+from server.cards.model import Controller, Count, Effect, ObjectFilter
 from server.engine.actions import Action, ChooseCard, Decline
 from server.engine.events import Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
@@ -168,3 +169,49 @@ def finish_parties_if_done(game: Game, group: list[str], events: list[Event]) ->
     kept = set(group)
     doomed = [c.id for s in seats for c in creatures_of(game, s) if c.id not in kept]
     put_into_graveyards(game, doomed, events)
+
+
+def count(game: Game, you: int, source_id: str, kind: Count, *,
+          spec: ObjectFilter | None = None,
+          colors: tuple[str, ...] = ()) -> int:
+    """A game-state count from ``you``'s point of view (rules 700.5, 700.8, 608.2h): an
+    effect's amount or a count condition's left-hand side."""
+    if kind is Count.DEVOTION:
+        return devotion(game, you, colors)
+    if kind is Count.PARTY:
+        return party_count(game, you)
+    if kind is Count.LIFE_LOST:
+        return game.resolving.life_lost if game.resolving is not None else 0
+    if kind is Count.CREATURE_CARDS_IN_YOUR_GRAVEYARD:
+        return sum(1 for i in game.player(you).graveyard if game.objects[i].card.creature)
+    if kind is Count.YOUR_CREATURES_DIED_THIS_TURN:
+        return game.player(you).creatures_died
+    if kind is Count.PERMANENTS:
+        assert spec is not None  # the loader requires it
+        return sum(1 for i in game.battlefield
+                   if matches(game, game.objects[i], spec, you, source_id))
+    assert_never(kind)
+
+
+def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id: str) -> bool:
+    """Whether an object (a permanent, or a spell on the stack) fits a description
+    (:class:`ObjectFilter`) from ``you``'s point of view, with its characteristics after the
+    layers (rule 613)."""
+    control = spec.controller
+    if control is Controller.YOU:
+        mine = obj.controller == you
+    elif control is Controller.OPPONENT:
+        mine = obj.controller in game.opponents(you)
+    elif control is Controller.ANY:
+        mine = True
+    else:
+        assert_never(control)
+    return (mine and not (spec.other and obj.id == source_id)
+            and (not spec.card_types or any(_has_type(obj, t) for t in spec.card_types))
+            and (not spec.subtypes or bool(set(spec.subtypes) & set(obj.subtypes)))
+            and (not spec.has or obj.has(spec.has)))
+
+
+def _has_type(obj: GameObject, card_type: str) -> bool:
+    """A card type now (rule 205.2a); a creature by the layers (e.g. a crewed Vehicle)."""
+    return obj.is_creature if card_type == "Creature" else obj.card.is_type(card_type)

@@ -7,13 +7,9 @@ are performed in text order).
 
 from __future__ import annotations
 
-from typing import assert_never
-
 from server.cards.model import (
-    Controller,
     Count,
     Effect,
-    ObjectFilter,
     TargetReq,
     TriggeredAbility,
     Verb,
@@ -70,7 +66,7 @@ def gain_life(game: Game, seat: int, amount: int, events: list[Event]) -> None:
 
 
 def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
-                events: list[Event]) -> None:
+                events: list[Event], *, combat: bool = False) -> None:
     """Rule 120.3: damage to a player is life loss (120.3a); to a planeswalker it removes
     loyalty (120.3c); to a creature it is marked (120.3e), with deathtouch noted (702.2b).
     Lifelink makes its controller gain that much life (120.3f); protection prevents damage
@@ -85,7 +81,7 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
         if game.players[seat].has_lost:
             return  # rule 800.4a: a player who left is no longer in the game
         game.player(seat).life -= amount
-        events.append(DamageDealt(source.id, seat, None, amount))
+        events.append(DamageDealt(source.id, seat, None, amount, combat))
     else:
         obj = game.objects[str(ref)]
         if protected_from(obj, source):
@@ -96,7 +92,7 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
             obj.damage += amount
             if source.has("Deathtouch"):
                 obj.deathtouched = True
-        events.append(DamageDealt(source.id, None, obj.id, amount))
+        events.append(DamageDealt(source.id, None, obj.id, amount, combat))
     if source.has("Lifelink"):
         gain_life(game, source.controller, amount, events)
 
@@ -468,45 +464,12 @@ _CREATURE_GROUPS = (Who.EACH_CREATURE, Who.EACH_CREATURE_YOU_CONTROL,
 
 def _count(game: Game, obj: GameObject, kind: Count, effect: Effect) -> int:
     """The game-state count an amount refers to (rules 700.5, 700.8, 608.2h)."""
-    you = obj.controller
-    if kind is Count.DEVOTION:
-        return counting.devotion(game, you, effect.colors)
-    if kind is Count.PARTY:
-        return counting.party_count(game, you)
-    if kind is Count.LIFE_LOST:
-        return game.resolving.life_lost if game.resolving is not None else 0
-    if kind is Count.CREATURE_CARDS_IN_YOUR_GRAVEYARD:
-        return sum(1 for i in game.player(you).graveyard if game.objects[i].card.creature)
-    if kind is Count.YOUR_CREATURES_DIED_THIS_TURN:
-        return game.player(you).creatures_died
-    if kind is Count.PERMANENTS:
-        assert effect.filter is not None  # the loader requires it
-        return sum(1 for i in game.battlefield if matches(
-            game, game.objects[i], effect.filter, you, _source_id(obj)))
-    assert_never(kind)
+    return counting.count(game, obj.controller, _source_id(obj), kind, spec=effect.filter,
+                          colors=effect.colors)
 
 
-def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id: str) -> bool:
-    """Whether a permanent fits a description (:class:`ObjectFilter`) from ``you``'s point
-    of view, with its characteristics after the layers (rule 613)."""
-    control = spec.controller
-    if control is Controller.YOU:
-        mine = obj.controller == you
-    elif control is Controller.OPPONENT:
-        mine = obj.controller in game.opponents(you)
-    elif control is Controller.ANY:
-        mine = True
-    else:
-        assert_never(control)
-    return (mine and not (spec.other and obj.id == source_id)
-            and (not spec.card_types or any(_has_type(obj, t) for t in spec.card_types))
-            and (not spec.subtypes or bool(set(spec.subtypes) & set(obj.subtypes)))
-            and (not spec.has or obj.has(spec.has)))
-
-
-def _has_type(obj: GameObject, card_type: str) -> bool:
-    """A card type now (rule 205.2a); a creature by the layers (e.g. a crewed Vehicle)."""
-    return obj.is_creature if card_type == "Creature" else obj.card.is_type(card_type)
+#: A permanent fits a description (kept here for callers of ``effects.matches``).
+matches = counting.matches
 
 
 def _creature_deals(game: Game, obj: GameObject, effect: Effect, targets: list[Target],

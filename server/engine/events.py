@@ -35,6 +35,8 @@ class DamageDealt:
     player: int | None
     object_id: str | None
     amount: int
+    #: Combat damage (rule 510.2) rather than noncombat damage.
+    combat: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,12 +7,13 @@ from typing import Any
 
 from server.cards import CardDef
 from server.cards.model import PROWESS, TriggeredAbility, TriggerEvent
-from server.engine import casting
+from server.engine import casting, counting
 from server.engine.events import (
     AttackersDeclared,
     BlockersDeclared,
     CardDrawn,
     CrimeCommitted,
+    DamageDealt,
     Event,
     Expended,
     LifeGained,
@@ -27,10 +28,12 @@ from server.engine.zones import fresh_id
 def trigger(game: Game, controller: int, card: CardDef, source_id: str,
              event: TriggerEvent, *, event_player: int | None = None,
              keywords: bool = False, blocked: GameObject | None = None,
-             spell: CardDef | None = None, amount: int = 0, event_amount: int = 0) -> None:
+             spell: CardDef | None = None, amount: int = 0, event_amount: int = 0,
+             spell_obj: GameObject | None = None) -> None:
     """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
     must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too;
-    ``event_amount``: "that much" of the event (life gained, 119.9)."""
+    ``event_amount``: "that much" of the event (life gained, 119.9, damage dealt);
+    ``spell_obj``: the spell just cast, for a trigger's ``filter`` (601.2i)."""
     if game.players[controller].has_lost:
         return  # rule 800.4d
     found: list[tuple[int, TriggeredAbility]] = list(enumerate(card.triggers))
@@ -45,6 +48,9 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
             continue
         if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
             continue
+        if ability.filter is not None and (spell_obj is None or not counting.matches(
+                game, spell_obj, ability.filter, controller, source_id)):
+            continue  # "whenever you cast a Dog spell": the spell and its caster
         if ability.count and ability.count != amount:
             continue  # "whenever you expend 4" (rule 700.14)
         if not casting.condition_met(game, controller, source_id, ability.condition):
@@ -87,6 +93,11 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                                 keywords=True)
             each_permanent(game, TriggerEvent.YOU_CAST_COLORED, event.controller,
                             spell=event.card)
+            cast = game.objects.get(event.object_id)
+            if cast is not None:
+                each_permanent(game, TriggerEvent.SPELL_CAST, spell_obj=cast)
+        elif isinstance(event, DamageDealt):
+            _damage_triggers(game, event, departed)
         elif isinstance(event, LifeGained):
             # Rule 119.9: "whenever you gain life" -- once per life-gain event.
             each_permanent(game, TriggerEvent.YOU_GAIN_LIFE, event.seat,
@@ -134,6 +145,27 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                                      TriggerEvent.OPPONENT_CREATURE_DIES,
                                      event_player=event.controller)
     return len(events)
+
+
+def _damage_triggers(game: Game, event: DamageDealt,
+                     departed: list[tuple[str, int, CardDef]]) -> None:
+    """"Whenever [this] is dealt damage" and "whenever [this] deals combat damage to a
+    player" (rules 120.3, 510.2): once per damage event, "that much" being the damage; a
+    permanent that has since left the battlefield still triggers, as it last existed."""
+    def found(oid: str) -> tuple[int, CardDef] | None:
+        obj = game.objects.get(oid)
+        if obj is not None and obj.zone is Zone.BATTLEFIELD:
+            return obj.controller, obj.card
+        return next(((c, card) for old, c, card in departed if old == oid), None)
+
+    if event.object_id is not None and (dealt := found(event.object_id)) is not None:
+        trigger(game, dealt[0], dealt[1], event.object_id, TriggerEvent.DEALT_DAMAGE,
+                event_amount=event.amount)
+    if event.player is not None and event.combat and \
+            (dealer := found(event.source_id)) is not None:
+        trigger(game, dealer[0], dealer[1], event.source_id,
+                TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER, event_player=event.player,
+                event_amount=event.amount)
 
 
 def _delayed_attack_triggers(game: Game, event: AttackersDeclared) -> None:

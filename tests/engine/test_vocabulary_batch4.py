@@ -1,0 +1,77 @@
+"""Load-time validation of the vocabulary added for the fourth M21 batch: conditions as count
+comparisons over a filter of permanents, "whenever [filter] casts a [filter] spell",
+"whenever [this] is dealt damage" and "whenever [this] deals combat damage to a player"."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from server.cards import CardDataError, card, load_pool
+from server.cards.model import Controller, Count, CountCondition, TriggerEvent
+
+_SET = {"data": {"cards": [{"name": "T", "types": ["Creature"], "manaCost": "{G}",
+                            "power": "1", "toughness": "1",
+                            "text": "Whenever you cast a Dog spell, draw a card."}]}}
+
+
+def _load(trigger: dict[str, object]) -> None:
+    ability = {"text": "x", "effects": [{"verb": "draw"}], **trigger}
+    load_pool(json.dumps(_SET), json.dumps({"T": {"triggers": [ability]}}))
+
+
+_BASRI = {"types": ["Planeswalker"], "subtypes": ["Basri"]}
+
+
+@pytest.mark.parametrize(("trigger", "message"), [
+    # count conditions
+    ({"when": "attacks", "condition": {"count": "permanents", "at_least": 1}},
+     "'filter' is given exactly"),
+    ({"when": "attacks", "condition": {"count": "party", "filter": _BASRI, "at_least": 1}},
+     "'filter' is given exactly"),
+    ({"when": "attacks", "condition": {"count": "permanents", "filter": _BASRI}},
+     "needs 'at_least' and/or 'at_most'"),
+    ({"when": "attacks", "condition": {"count": "permanents", "filter": _BASRI,
+                                       "at_least": 3, "at_most": 1}}, "more than 'at_most'"),
+    ({"when": "attacks", "condition": {"count": "permanents", "filter": _BASRI,
+                                       "at_least": -1}}, "non-negative integer"),
+    ({"when": "attacks", "condition": {"count": "permanents", "filter": _BASRI,
+                                       "atleast": 1}}, "unknown field"),
+    ({"when": "attacks", "condition": {"count": "permanents", "at_least": 1,
+                                       "filter": {"types": ["Planeswalkr"]}}},
+     "unknown card type"),
+    ({"when": "attacks", "condition": {"count": "basri", "at_least": 1}},
+     "unknown value 'basri'"),
+    ({"when": "attacks", "condition": "control_basri"}, "unknown value 'control_basri'"),
+    # spell-cast triggers need the spell's filter, and only they may have one
+    ({"when": "spell_cast"}, "'filter' \\(the spell cast\\)"),
+    ({"when": "attacks", "filter": {"subtypes": ["Dog"]}}, "'filter' \\(the spell cast\\)"),
+    ({"when": "spell_cast", "filter": {"subtypes": ["dog"]}}, "capitalised subtypes"),
+    ({"when": "spell_cast", "filter": {"controller": "each"}}, "unknown value 'each'"),
+    ({"when": "is_dealt_damage"}, "unknown value 'is_dealt_damage'"),
+])
+def test_mistakes_are_load_errors(trigger: dict[str, object], message: str) -> None:
+    with pytest.raises(CardDataError, match=message):
+        _load(trigger)
+
+
+def test_well_formed_data_loads() -> None:
+    _load({"when": "spell_cast", "filter": {"subtypes": ["Dog"]},
+           "condition": {"count": "permanents", "filter": _BASRI, "at_most": 0}})
+
+
+def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
+    hope = card("Adherent of Hope").triggers[0]
+    assert isinstance(hope.condition, CountCondition)
+    assert hope.condition.count is Count.PERMANENTS
+    assert hope.condition.filter is not None
+    assert hope.condition.filter.subtypes == ("Basri",)
+    assert hope.condition.at_least == 1
+    rin = card("Rin and Seri, Inseparable").triggers
+    assert [t.event for t in rin] == [TriggerEvent.SPELL_CAST] * 2
+    assert rin[0].filter is not None
+    assert rin[0].filter.controller is Controller.YOU
+    assert card("Brash Taunter").triggers[0].event is TriggerEvent.DEALT_DAMAGE
+    assert card("Jeskai Elder").triggers[0].event is \
+        TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER
