@@ -515,7 +515,12 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
 def _static(where: str, raw: Any) -> StaticAbility:
     spec = _fields(where, raw, {"text", "affects", "control", "subtypes", "keywords", "power",
                                 "toughness", "subtype", "with_counter", "restrictions",
-                                "min_counters"})
+                                "min_counters", "condition"})
+    condition = _condition(f"{where}.condition", spec["condition"]) \
+        if "condition" in spec else None
+    if condition in _RESOLUTION_CONDITIONS:
+        raise CardDataError(f"{where}.condition: {condition.value!r} is about a resolving "
+                            "spell or ability; a static ability's condition is about the game")
     restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
                                                spec.get("restrictions", [])))
     for r in restrictions:
@@ -533,7 +538,13 @@ def _static(where: str, raw: Any) -> StaticAbility:
         with_counter=str(spec.get("with_counter", "")),
         min_counters=_int(f"{where}.min_counters", spec.get("min_counters", 1)) or 1,
         restrictions=restrictions,
+        condition=condition,
     )
+
+
+#: Conditions only a resolving spell or ability can ask (608.2c-d): never "as long as".
+_RESOLUTION_CONDITIONS = (Condition.WON_CLASH, Condition.YOU_DID,
+                          Condition.REVEALED_CREATURE_OR_LAND)
 
 
 #: "top_revealed": "Play with the top card of your library revealed" (rules 401.5, 401.6) and
@@ -542,6 +553,7 @@ def _static(where: str, raw: Any) -> StaticAbility:
 #: "cast_instants_from_face_down_exile" -- rules changes for the controller of the affected
 #: permanent (server.engine.zone_rules).
 _RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_combat",
+                 "cant_be_blocked", "attacks_despite_defender",
                  "cant_activate", "top_revealed", "play_from_top", "cast_from_graveyard",
                  "play_land_from_graveyard", "cast_creature_from_graveyard",
                  "cast_instants_from_face_down_exile")
@@ -599,7 +611,7 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "extra_lands", "enchant", "statics", "protection", "noncreature_tax",
                      "additional_cost", "enchant_tapped", "regenerates",
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
-                     "madness"}
+                     "madness", "hexproof_from"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
@@ -637,6 +649,13 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         if c not in COLORS:
             raise CardDataError(f"{where}: colors: unknown colour {c!r}")
     keywords = tuple(raw.get("keywords") or ())
+    if "Hexproof from" in keywords:
+        # MTGJSON lists "Hexproof from [quality]" (702.11d) as both "Hexproof" and "Hexproof
+        # from": the card has only the former, with its qualities in the behaviour data.
+        keywords = tuple(k for k in keywords if k not in ("Hexproof", "Hexproof from"))
+        if not behaviour.get(name, {}).get("hexproof_from"):
+            raise CardDataError(f"{where}: 'Hexproof from' needs 'hexproof_from' (its "
+                                "qualities, rule 702.11d)")
     for k in keywords:
         if k not in SUPPORTED_KEYWORDS and k not in KEYWORD_ACTIONS:
             raise CardDataError(f"{where}: keyword {k!r} is not supported yet")
@@ -668,6 +687,14 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                     for i, st in enumerate(_list(f"{where}: statics", spec.get("statics", []))))
     protection = tuple(str(x) for x in _list(f"{where}: protection",
                                              spec.get("protection", [])))
+    hexproof_from = tuple(str(x) for x in _list(f"{where}: hexproof_from",
+                                                spec.get("hexproof_from", [])))
+    for q in hexproof_from:
+        if q not in COLORS and q != "multicolored":
+            raise CardDataError(f"{where}: hexproof_from: unknown quality {q!r}; expected a "
+                                "colour letter (W U B R G) or 'multicolored'")
+    if hexproof_from and "Hexproof from" not in (raw.get("keywords") or ()):
+        raise CardDataError(f"{where}: hexproof_from is for a card with 'Hexproof from'")
     additional_cost = _additional_cost(f"{where}: additional_cost", spec["additional_cost"]) \
         if "additional_cost" in spec else None
     madness = _cost(f"{where}: madness", spec["madness"]) if "madness" in spec else None
@@ -684,7 +711,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         raise CardDataError(f"{where}: an Aura needs 'enchant' and only an Aura may have it")
     explained = (not text or bool(_REMINDER.match(text)) or effects or modes or abilities
                  or triggers or len(mana) > 0 or keywords or enters_tapped or extra_lands
-                 or enchant is not None or statics or protection or spec.get("regenerates")
+                 or enchant is not None or statics or protection or hexproof_from
+                 or spec.get("regenerates")
                  or spec.get("enters_with_counters") or spec.get("power_cda")
                  or spec.get("creatures_die_to_hand"))
     if not explained:
@@ -715,6 +743,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         enchant=enchant,
         statics=statics,
         protection=protection,
+        hexproof_from=hexproof_from,
         noncreature_tax=_int(f"{where}: noncreature_tax", spec.get("noncreature_tax", 0)) or 0,
         additional_cost=additional_cost,
         enchant_tapped=bool(spec.get("enchant_tapped", False)),

@@ -247,6 +247,9 @@ class Count(Enum):
     #: control", "creature you control with flying" (counted as the effect is performed,
     #: rule 608.2h).
     PERMANENTS = "permanents"
+    #: The cards you've drawn this turn (rule 121.1): "as long as you've drawn two or more
+    #: cards this turn".
+    CARDS_DRAWN_THIS_TURN = "cards_drawn_this_turn"
 
 
 class Controller(Enum):
@@ -614,8 +617,14 @@ class StaticAbility:
     #: "As long as [this] has N or more [with_counter] counters on it".
     min_counters: int = 1
     #: Rules changes for the affected permanents: "cant_attack", "cant_block",
-    #: "doesnt_untap" (502.3), "attacks_each_combat" (508.1d).
+    #: "doesnt_untap" (502.3), "attacks_each_combat" (508.1d), "cant_be_blocked" (509.1b),
+    #: "attacks_despite_defender" ("can attack as though it didn't have defender", 702.3b).
     restrictions: tuple[str, ...] = ()
+    #: "As long as [condition], ..." / "... unless [condition]" (negated as a count
+    #: comparison): a conditional static ability. Its effect applies only while the condition
+    #: holds, checked continuously from the controller's point of view (rules 604.1, 611.3a,
+    #: 611.3b).
+    condition: AnyCondition | None = None
 
 
 #: Keyword abilities the engine implements (rule 702).
@@ -677,6 +686,9 @@ class CardDef:
     statics: tuple[StaticAbility, ...] = ()
     #: Protection from these colours or subtypes (rule 702.16), e.g. ("Demon", "Dragon").
     protection: tuple[str, ...] = ()
+    #: "Hexproof from [quality]" (rule 702.11d): colour letters, "multicolored" or subtypes;
+    #: it can't be the target of such spells or abilities its opponents control.
+    hexproof_from: tuple[str, ...] = ()
     #: A token's definition (rule 111.4) rather than a card's.
     is_token: bool = False
     #: "Noncreature spells cost {1} more to cast" (rule 601.2f).

@@ -14,9 +14,7 @@ from server.cards.mana import MANA_TYPES, ManaCost
 from server.cards.model import (
     AdditionalCost,
     CardDef,
-    Condition,
     CostKind,
-    CountCondition,
     Effect,
     TargetReq,
     TriggeredAbility,
@@ -37,6 +35,7 @@ from server.engine.actions import (
     PayMana,
     Sacrifice,
 )
+from server.engine.counting import condition_met
 from server.engine.events import CrimeCommitted, Event, Expended, SpellCast
 from server.engine.mana import (
     Potential,
@@ -179,53 +178,6 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
         return False  # rules 602.2b, 601.2f: the additional cost can't be paid
     pool = potential_pool(game, seat, exclude=obj.id if ability.tap else None)
     return affordable(pool, ability.cost)
-
-
-def condition_met(game: Game, controller: int, source_id: str | None,
-                  condition: Condition | CountCondition | None) -> bool:
-    """Evaluate an "if" clause (rules 603.4, 602.5b) for ``controller``."""
-    if condition is None:
-        return True
-    if isinstance(condition, CountCondition):
-        # "if you control a Basri planeswalker": a count compared with its bounds.
-        n = counting.count(game, controller, source_id or "", condition.count,
-                           spec=condition.filter)
-        return (condition.at_least is None or n >= condition.at_least) and \
-            (condition.at_most is None or n <= condition.at_most)
-    if condition is Condition.CREATURE_DIED_THIS_TURN:
-        return game.creatures_died > 0
-    if condition is Condition.NO_CREATURE_DIED_THIS_TURN:
-        return game.creatures_died == 0
-    if condition is Condition.GAINED_3_LIFE_THIS_TURN:
-        return game.player(controller).life_gained_this_turn >= 3
-    if condition is Condition.NO_CARDS_IN_HAND:
-        return not game.player(controller).hand
-    if condition is Condition.DESCENDED_THIS_TURN:
-        return counting.descended(game, controller)  # rule 700.11
-    if condition is Condition.FULL_PARTY:
-        return counting.party_count(game, controller) == len(counting.PARTY_TYPES)
-    if condition is Condition.CONTROL_MODIFIED_CREATURE:
-        return any(counting.is_modified(game, c) for c in counting.creatures_of(game, controller))
-    if condition is Condition.SOURCE_UNTAPPED:
-        source = game.objects.get(source_id or "")
-        return source is not None and source.zone is Zone.BATTLEFIELD and not source.tapped
-    res = game.resolving
-    if condition is Condition.WON_CLASH:
-        return res is not None and res.won_clash  # rule 701.30d
-    if condition is Condition.YOU_DID:
-        return res is not None and res.did  # "If you do" (608.2d)
-    if condition is Condition.REVEALED_CREATURE_OR_LAND:
-        shown = [game.objects[i].card for i in (res.revealed if res else []) if i in game.objects]
-        return any(c.creature or c.is_land for c in shown)
-    mine = [game.objects[i] for i in game.battlefield
-            if game.objects[i].controller == controller and game.objects[i].is_creature]
-    if condition is Condition.CONTROL_FLYING_CREATURE:
-        return any(o.has("Flying") for o in mine)
-    if condition is Condition.CONTROL_POWER_4:
-        return any(o.power >= 4 for o in mine)  # "a creature": it may be the source itself
-    if condition is Condition.CONTROL_ANOTHER_POWER_4:
-        return any(o.power >= 4 and o.id != source_id for o in mine)
-    assert_never(condition)
 
 
 def cost_choices(game: Game, seat: int, cost: AdditionalCost, source_id: str,

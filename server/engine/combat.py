@@ -30,7 +30,8 @@ def can_attack(game: Game, object_id: str) -> bool:
         and obj.controller == game.active
         and not obj.tapped
         and (obj.controlled_since < game.turn or obj.has("Haste"))
-        and not obj.has("Defender")
+        # Rule 702.3b; "can attack as though it didn't have defender" overrides it.
+        and (not obj.has("Defender") or "attacks_despite_defender" in obj.restrictions)
         and "cant_attack" not in obj.restrictions
         and not game.players[game.active].has_lost
     )
@@ -89,6 +90,8 @@ def defenders(game: Game) -> list[int]:
 def can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
     """Rule 509.1a and the keywords restricting blocks: flying and reach (702.9b, 702.17b),
     protection (702.16f)."""
+    if "cant_be_blocked" in attacker.restrictions:
+        return False  # "[it] can't be blocked" (rule 509.1b)
     if attacker.has("Flying") and not (blocker.has("Flying") or blocker.has("Reach")):
         return False
     return not any(quality_of(blocker.card, q) for q in attacker.card.protection)

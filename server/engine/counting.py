@@ -7,7 +7,7 @@ from itertools import permutations
 from typing import assert_never
 
 from server.cards.mana import MANA_TYPES
-from server.cards.model import Controller, Count, Effect, ObjectFilter
+from server.cards.model import Condition, Controller, Count, CountCondition, Effect, ObjectFilter
 from server.engine.actions import Action, ChooseCard, Decline
 from server.engine.events import Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
@@ -186,6 +186,8 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return sum(1 for i in game.player(you).graveyard if game.objects[i].card.creature)
     if kind is Count.YOUR_CREATURES_DIED_THIS_TURN:
         return game.player(you).creatures_died
+    if kind is Count.CARDS_DRAWN_THIS_TURN:
+        return game.player(you).cards_drawn_this_turn  # rule 121.1
     if kind is Count.PERMANENTS:
         assert spec is not None  # the loader requires it
         return sum(1 for i in game.battlefield
@@ -215,3 +217,51 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
 def _has_type(obj: GameObject, card_type: str) -> bool:
     """A card type now (rule 205.2a); a creature by the layers (e.g. a crewed Vehicle)."""
     return obj.is_creature if card_type == "Creature" else obj.card.is_type(card_type)
+
+
+def condition_met(game: Game, controller: int, source_id: str | None,
+                  condition: Condition | CountCondition | None) -> bool:
+    """Evaluate an "if" clause (rules 603.4, 602.5b) or an "as long as" (611.3b) for
+    ``controller``."""
+    if condition is None:
+        return True
+    if isinstance(condition, CountCondition):
+        # "if you control a Basri planeswalker": a count compared with its bounds.
+        n = count(game, controller, source_id or "", condition.count,
+                           spec=condition.filter)
+        return (condition.at_least is None or n >= condition.at_least) and \
+            (condition.at_most is None or n <= condition.at_most)
+    if condition is Condition.CREATURE_DIED_THIS_TURN:
+        return game.creatures_died > 0
+    if condition is Condition.NO_CREATURE_DIED_THIS_TURN:
+        return game.creatures_died == 0
+    if condition is Condition.GAINED_3_LIFE_THIS_TURN:
+        return game.player(controller).life_gained_this_turn >= 3
+    if condition is Condition.NO_CARDS_IN_HAND:
+        return not game.player(controller).hand
+    if condition is Condition.DESCENDED_THIS_TURN:
+        return descended(game, controller)  # rule 700.11
+    if condition is Condition.FULL_PARTY:
+        return party_count(game, controller) == len(PARTY_TYPES)
+    if condition is Condition.CONTROL_MODIFIED_CREATURE:
+        return any(is_modified(game, c) for c in creatures_of(game, controller))
+    if condition is Condition.SOURCE_UNTAPPED:
+        source = game.objects.get(source_id or "")
+        return source is not None and source.zone is Zone.BATTLEFIELD and not source.tapped
+    res = game.resolving
+    if condition is Condition.WON_CLASH:
+        return res is not None and res.won_clash  # rule 701.30d
+    if condition is Condition.YOU_DID:
+        return res is not None and res.did  # "If you do" (608.2d)
+    if condition is Condition.REVEALED_CREATURE_OR_LAND:
+        shown = [game.objects[i].card for i in (res.revealed if res else []) if i in game.objects]
+        return any(c.creature or c.is_land for c in shown)
+    mine = [game.objects[i] for i in game.battlefield
+            if game.objects[i].controller == controller and game.objects[i].is_creature]
+    if condition is Condition.CONTROL_FLYING_CREATURE:
+        return any(o.has("Flying") for o in mine)
+    if condition is Condition.CONTROL_POWER_4:
+        return any(o.power >= 4 for o in mine)  # "a creature": it may be the source itself
+    if condition is Condition.CONTROL_ANOTHER_POWER_4:
+        return any(o.power >= 4 and o.id != source_id for o in mine)
+    assert_never(condition)

@@ -19,11 +19,11 @@ from server.engine import ante, counting, layers, looking, madness, stickers, zo
 from server.engine.actions import DeclareAttacker
 from server.engine.casting import (
     begin_retargeting,
-    condition_met,
     stack_effects,
     stack_targets,
 )
 from server.engine.coded import CODED
+from server.engine.counting import condition_met
 from server.engine.events import DamageDealt, Event, LifeExchanged, LifeGained, TokenCreated
 from server.engine.state import (
     Choice,

@@ -550,6 +550,7 @@ def _next_turn(game: Game) -> None:
         player.descended = 0  # rule 700.11
         player.mana_spent_on_spells = 0  # rule 700.14
         player.creatures_died = 0
+        player.cards_drawn_this_turn = 0
 
 
 # --- the main loop ---------------------------------------------------------------------------

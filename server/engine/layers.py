@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from server.cards.model import Affects, StaticAbility
+from server.engine.counting import condition_met
 from server.engine.state import ContinuousEffect, Game, GameObject, Zone
 from server.engine.zones import remove_from_combat
 
@@ -52,7 +53,19 @@ def refresh(game: Game) -> None:
     objects = game.objects
     permanents = [objects[i] for i in game.battlefield]
     before = {o.id: o.controller for o in permanents}
-    _apply_layers(game, permanents)
+    holding = _conditions_holding(game, permanents)
+    _apply_layers(game, permanents, holding)
+    # Rules 611.3a-b: a conditional static ability ("as long as ...") applies whenever its
+    # condition holds -- of the game as the layers leave it. Its condition may depend on
+    # what the layers compute (a creature's power, who controls what), so apply them again
+    # until the set of conditions that hold is stable (bounded: the set can only change
+    # as many times as there are conditional abilities; a loop stops at the last result).
+    for _ in range(_MAX_PASSES if _has_conditional(game, permanents) else 0):
+        now = _conditions_holding(game, permanents)
+        if now == holding:
+            break
+        holding = now
+        _apply_layers(game, permanents, holding)
     for obj in permanents:
         if obj.controller != before[obj.id]:
             # Rule 302.6: it hasn't been under this controller's control continuously since
@@ -61,7 +74,38 @@ def refresh(game: Game) -> None:
             remove_from_combat(game, obj.id)
 
 
-def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
+#: At most this many extra passes of the layers for conditional static abilities.
+_MAX_PASSES = 4
+
+
+def _conditional(game: Game, permanents: list[GameObject]) -> Iterator[
+        tuple[GameObject, int, StaticAbility]]:
+    for obj in permanents:
+        for i, static in enumerate(obj.card.statics):
+            if static.condition is not None:
+                yield obj, i, static
+    for oid in game.command:
+        obj = game.objects[oid]
+        if not obj.face_down:
+            for i, static in enumerate(obj.card.statics):
+                if static.condition is not None:
+                    yield obj, i, static
+
+
+def _conditions_holding(game: Game, permanents: list[GameObject]) -> frozenset[
+        tuple[str, int]]:
+    """The conditional static abilities (by source and index) whose condition holds now
+    (rule 611.3b), from each source's controller's point of view."""
+    return frozenset((obj.id, i) for obj, i, static in _conditional(game, permanents)
+                     if condition_met(game, obj.controller, obj.id, static.condition))
+
+
+def _has_conditional(game: Game, permanents: list[GameObject]) -> bool:
+    return next(_conditional(game, permanents), None) is not None
+
+
+def _apply_layers(game: Game, permanents: list[GameObject],
+                  holding: frozenset[tuple[str, int]]) -> None:
     objects = game.objects
     statics: list[tuple[int, GameObject, StaticAbility]] = []
     varies = False  # a characteristic-defining P/T or a sticker (the layers apply)
@@ -73,14 +117,16 @@ def _apply_layers(game: Game, permanents: list[GameObject]) -> None:
         obj.restrictions = empty
         card = obj.card
         if card.statics:
-            for static in card.statics:
-                statics.append((obj.timestamp, obj, static))  # rule 613.7a
+            for i, static in enumerate(card.statics):
+                if static.condition is None or (obj.id, i) in holding:  # 611.3b
+                    statics.append((obj.timestamp, obj, static))  # rule 613.7a
         if card.power_cda or obj.stickers:
             varies = True
     for oid in [i for i in game.command if not objects[i].face_down]:  # 400.9, 708.2
         # Rules 311.4, 901.7: a face-up plane's statics work from there.
-        for static in objects[oid].card.statics:
-            statics.append((objects[oid].timestamp, objects[oid], static))
+        for i, static in enumerate(objects[oid].card.statics):
+            if static.condition is None or (oid, i) in holding:  # 611.3b
+                statics.append((objects[oid].timestamp, objects[oid], static))
     if not statics and not game.effects and not varies:
         for obj in permanents:
             obj.pt_now = None  # printed values and counters

@@ -365,6 +365,9 @@ class Player:
     mana_spent_on_spells: int = 0
     #: Creatures this player controlled that died this turn.
     creatures_died: int = 0
+    #: Cards this player drew this turn (rule 121.1): "if you've drawn two or more cards
+    #: this turn".
+    cards_drawn_this_turn: int = 0
     #: Planechase (rule 901.3): this player's planar deck, top card LAST. Cards, not
     #: objects: hidden, only the size is public.
     planar_deck: list[CardDef] = field(default_factory=list)

@@ -39,6 +39,10 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
     # (The type test above is the cheapest and the most selective: it goes first.)
     if obj.controller != controller and obj.has("Hexproof"):
         return False
+    # Rule 702.11d: "hexproof from [quality]" -- not by such spells or abilities of opponents.
+    if obj.controller != controller and source is not None and obj.card.hexproof_from and \
+            any(quality_of(source, q) for q in obj.card.hexproof_from):
+        return False
     if source is not None and obj.card.protection and \
             any(quality_of(source, q) for q in obj.card.protection):
         return False

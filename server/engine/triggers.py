@@ -53,7 +53,7 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
             continue  # "whenever you cast a Dog spell": the spell and its caster
         if ability.count and ability.count != amount:
             continue  # "whenever you expend 4" (rule 700.14)
-        if not casting.condition_met(game, controller, source_id, ability.condition):
+        if not counting.condition_met(game, controller, source_id, ability.condition):
             continue
         if ability.once_each_turn:
             key = f"{source_id}:{index}"

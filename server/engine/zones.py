@@ -168,6 +168,7 @@ def draw(game: Game, seat: int, events: list[Event]) -> None:
         player.drew_from_empty = True
         return
     move(game, player.library[-1], Zone.HAND, events)
+    player.cards_drawn_this_turn += 1
     events.append(CardDrawn(seat))
 
 
