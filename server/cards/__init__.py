@@ -29,8 +29,10 @@ from server.cards.model import (
     CostKind,
     Count,
     CountCondition,
+    DamageKind,
     Effect,
     ObjectFilter,
+    Recipient,
     StaticAbility,
     StickerDef,
     StickerKind,
@@ -363,8 +365,10 @@ def _condition(where: str, raw: Any) -> Condition | CountCondition:
 
 def _filter(where: str, raw: Any) -> ObjectFilter:
     """``{"types": [...], "subtypes": [...], "has": keyword, "controller": "you" |
-    "opponent" | "any", "other": bool}`` -- every field optional (rule 205 types)."""
-    spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other"})
+    "opponent" | "any", "other": bool, "min_power": N}`` -- every field optional (rule 205
+    types)."""
+    spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
+                                "min_power"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     for t in card_types:
         if t not in CARD_TYPES:
@@ -380,7 +384,14 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     return ObjectFilter(
         card_types=card_types, subtypes=subtypes, has=has,
         controller=_enum(f"{where}.controller", Controller, spec.get("controller", "you")),
-        other=spec.get("other", False))
+        other=spec.get("other", False),
+        min_power=_int(f"{where}.min_power", spec["min_power"]) if "min_power" in spec
+        else None)
+
+
+#: The trigger events whose ``filter`` describes the object the event is about (required).
+_FILTERED_EVENTS = (TriggerEvent.SPELL_CAST, TriggerEvent.PERMANENT_ENTERS,
+                    TriggerEvent.SOURCE_DEALS_DAMAGE)
 
 
 #: The card types (rule 205.2a) a filter may name.
@@ -490,14 +501,22 @@ def _additional_cost(where: str, raw: Any) -> AdditionalCost:
 
 def _triggered(where: str, raw: Any) -> TriggeredAbility:
     spec = _fields(where, raw, {"text", "when", "effects", "modes", "condition", "colors",
-                                "quality", "count", "once_each_turn", "filter"})
+                                "quality", "count", "once_each_turn", "filter", "damage",
+                                "recipient"})
     modes = tuple(_effects(f"{where}.modes[{i}]", m)
                   for i, m in enumerate(_list(f"{where}.modes", spec.get("modes", []))))
     event = _enum(f"{where}.when", TriggerEvent, spec.get("when"))
-    if (event is TriggerEvent.SPELL_CAST) != ("filter" in spec):
-        raise CardDataError(f"{where}: 'filter' (the spell cast) is given exactly when "
-                            "'when' is 'spell_cast'")
+    if (event in _FILTERED_EVENTS) != ("filter" in spec):
+        raise CardDataError(f"{where}: 'filter' (the spell cast), the permanent entering or the "
+                            "damage source, is given exactly when 'when' is one of "
+                            + ", ".join(e.value for e in _FILTERED_EVENTS))
+    if event is not TriggerEvent.SOURCE_DEALS_DAMAGE and ("damage" in spec
+                                                          or "recipient" in spec):
+        raise CardDataError(f"{where}: 'damage' and 'recipient' are only for "
+                            "'source_deals_damage'")
     return TriggeredAbility(
+        damage=_enum(f"{where}.damage", DamageKind, spec.get("damage", "any")),
+        recipient=_enum(f"{where}.recipient", Recipient, spec.get("recipient", "any")),
         text=str(spec.get("text", "")),
         event=event,
         filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None,

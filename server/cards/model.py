@@ -250,6 +250,9 @@ class Count(Enum):
     #: The cards you've drawn this turn (rule 121.1): "as long as you've drawn two or more
     #: cards this turn".
     CARDS_DRAWN_THIS_TURN = "cards_drawn_this_turn"
+    #: The most cards in any one opponent's graveyard: "as long as an opponent has eight or
+    #: more cards in their graveyard" (rules 102.2, 404.1).
+    CARDS_IN_AN_OPPONENTS_GRAVEYARD = "cards_in_an_opponents_graveyard"
 
 
 class Controller(Enum):
@@ -273,6 +276,29 @@ class ObjectFilter:
     controller: Controller = Controller.YOU
     #: "other": not the source of the ability itself.
     other: bool = False
+    #: "with power N or greater" (after the layers, rule 613.4).
+    min_power: int | None = None
+
+
+class DamageKind(Enum):
+    """Which damage a "deals damage" trigger counts (rules 120.1, 510.2)."""
+
+    ANY = "any"
+    #: Combat damage (rule 510.2).
+    COMBAT = "combat"
+    #: Any other damage ("noncombat damage").
+    NONCOMBAT = "noncombat"
+
+
+class Recipient(Enum):
+    """What a "deals damage to ..." trigger requires was dealt the damage (rule 120.3)."""
+
+    ANY = "any"
+    PLAYER = "player"
+    #: "to an opponent" of the ability's controller (rule 102.2).
+    OPPONENT = "opponent"
+    CREATURE = "creature"
+    PLANESWALKER = "planeswalker"
 
 
 @dataclass(frozen=True, slots=True)
@@ -551,6 +577,15 @@ class TriggerEvent(Enum):
     #: Madness (rule 702.35a): "When this card is exiled this way" -- it triggers from the
     #: madness replacement itself (server.engine.madness), not from card data.
     EXILED_WITH_MADNESS = "exiled_with_madness"
+    #: "Whenever [this or another] [filter] enters [under your control]" (rules 603.6a,
+    #: 603.2): a permanent matching the trigger's ``filter`` (from the controller's point of
+    #: view; without ``other`` it may be the source itself) enters the battlefield.
+    PERMANENT_ENTERS = "permanent_enters"
+    #: "Whenever a [filter] source deals [combat|noncombat] damage to [recipient]" (rules
+    #: 120.3, 603.2): once per damage event by a source (a permanent or a spell) matching
+    #: the trigger's ``filter``; "that player" is the player dealt damage, "that much" the
+    #: damage.
+    SOURCE_DEALS_DAMAGE = "source_deals_damage"
 
 
 @dataclass(frozen=True, slots=True)
@@ -571,8 +606,12 @@ class TriggeredAbility:
     count: int = 0
     #: "This ability triggers only once each turn."
     once_each_turn: bool = False
-    #: SPELL_CAST: the spell and who cast it (rule 601.2i).
+    #: SPELL_CAST: the spell and who cast it (rule 601.2i); PERMANENT_ENTERS: the permanent
+    #: that entered; SOURCE_DEALS_DAMAGE: the source of the damage.
     filter: ObjectFilter | None = None
+    #: SOURCE_DEALS_DAMAGE: which damage, and to what (rules 120.3, 510.2).
+    damage: DamageKind = DamageKind.ANY
+    recipient: Recipient = Recipient.ANY
 
     @property
     def targets(self) -> tuple[TargetReq, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import assert_never
 
+from server.cards import CardDef
 from server.cards.mana import MANA_TYPES
 from server.cards.model import Condition, Controller, Count, CountCondition, Effect, ObjectFilter
 from server.engine.actions import Action, ChooseCard, Decline
@@ -188,6 +189,8 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return game.player(you).creatures_died
     if kind is Count.CARDS_DRAWN_THIS_TURN:
         return game.player(you).cards_drawn_this_turn  # rule 121.1
+    if kind is Count.CARDS_IN_AN_OPPONENTS_GRAVEYARD:
+        return max((len(game.player(s).graveyard) for s in game.opponents(you)), default=0)
     if kind is Count.PERMANENTS:
         assert spec is not None  # the loader requires it
         return sum(1 for i in game.battlefield
@@ -211,7 +214,30 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
     return (mine and not (spec.other and obj.id == source_id)
             and (not spec.card_types or any(_has_type(obj, t) for t in spec.card_types))
             and (not spec.subtypes or bool(set(spec.subtypes) & set(obj.subtypes)))
-            and (not spec.has or obj.has(spec.has)))
+            and (not spec.has or obj.has(spec.has))
+            and (spec.min_power is None or (obj.is_creature and obj.power >= spec.min_power)))
+
+
+def matches_last_known(game: Game, last_known: tuple[CardDef, int, str], spec: ObjectFilter,
+                       you: int, source_id: str) -> bool:
+    """:func:`matches` for an object that has left its zone, by its last known information
+    (rule 608.2h): its card's characteristics, its controller as it last existed, its id."""
+    card, controller, object_id = last_known
+    control = spec.controller
+    if control is Controller.YOU:
+        mine = controller == you
+    elif control is Controller.OPPONENT:
+        mine = controller in game.opponents(you)
+    elif control is Controller.ANY:
+        mine = True
+    else:
+        assert_never(control)
+    return (mine and not (spec.other and object_id == source_id)
+            and (not spec.card_types or any(card.is_type(t) for t in spec.card_types))
+            and (not spec.subtypes or bool(set(spec.subtypes) & set(card.subtypes)))
+            and (not spec.has or card.has_keyword(spec.has))
+            and (spec.min_power is None or (card.creature and card.power is not None
+                                            and card.power >= spec.min_power)))
 
 
 def _has_type(obj: GameObject, card_type: str) -> bool:

@@ -640,6 +640,8 @@ def _start_sacrifice(game: Game, seat: int, effect: Effect, obj: GameObject,
     """Rule 701.21a: the player chooses a creature of theirs with the quality to sacrifice;
     "you may sacrifice" can be declined, and "when you do" is a reflexive trigger (603.12)."""
     source = _source_id(obj)
+    if effect.optional and game.resolving is not None:
+        game.resolving.did = False  # "If you do" (608.2d): until a permanent is sacrificed
     pool = [i for i in game.battlefield if game.objects[i].controller == seat
             and game.objects[i].is_creature
             and (not effect.quality or game.objects[i].has(effect.quality))

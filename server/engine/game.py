@@ -306,6 +306,8 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
     elif isinstance(action, Sacrifice):
         game.choices.pop(0)
         put_into_graveyards(game, [action.object_id], events)  # rule 701.21a
+        if choice.optional and game.resolving is not None:
+            game.resolving.did = True  # "you may sacrifice ... If you do" (608.2d)
         if choice.reflexive is not None:
             game.pending_triggers.append(choice.reflexive)  # rule 603.12a: "when you do"
     elif isinstance(action, Decline):

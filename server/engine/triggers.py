@@ -3,10 +3,10 @@ on the stack in APNAP order (603.3b)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from server.cards import CardDef
-from server.cards.model import PROWESS, TriggeredAbility, TriggerEvent
+from server.cards.model import PROWESS, DamageKind, Recipient, TriggeredAbility, TriggerEvent
 from server.engine import casting, counting
 from server.engine.events import (
     AttackersDeclared,
@@ -29,11 +29,16 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
              event: TriggerEvent, *, event_player: int | None = None,
              keywords: bool = False, blocked: GameObject | None = None,
              spell: CardDef | None = None, amount: int = 0, event_amount: int = 0,
-             spell_obj: GameObject | None = None) -> None:
+             spell_obj: GameObject | None = None,
+             last_known: tuple[CardDef, int, str] | None = None,
+             damage: DamageDealt | None = None) -> None:
     """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
     must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too;
     ``event_amount``: "that much" of the event (life gained, 119.9, damage dealt);
-    ``spell_obj``: the spell just cast, for a trigger's ``filter`` (601.2i)."""
+    ``spell_obj``: the object the event is about (the spell just cast, 601.2i; the permanent
+    that entered; the damage source), for a trigger's ``filter``; ``last_known``: that
+    object's card, controller and id if it has left its zone (608.2h); ``damage``: the damage
+    event a "deals damage" trigger checks its damage kind and recipient against."""
     if game.players[controller].has_lost:
         return  # rule 800.4d
     found: list[tuple[int, TriggeredAbility]] = list(enumerate(card.triggers))
@@ -48,9 +53,13 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
             continue
         if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
             continue
-        if ability.filter is not None and (spell_obj is None or not counting.matches(
-                game, spell_obj, ability.filter, controller, source_id)):
+        if ability.filter is not None and not _subject_matches(
+                game, ability, controller, source_id, subject=spell_obj, last_known=last_known):
             continue  # "whenever you cast a Dog spell": the spell and its caster
+        if ability.event is TriggerEvent.SOURCE_DEALS_DAMAGE and (
+                damage is None or not _damage_kind_fits(ability.damage, damage.combat)
+                or not _recipient_fits(game, ability.recipient, controller, damage)):
+            continue  # "deals noncombat damage to an opponent" (120.3)
         if ability.count and ability.count != amount:
             continue  # "whenever you expend 4" (rule 700.14)
         if not counting.condition_met(game, controller, source_id, ability.condition):
@@ -63,6 +72,19 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
         game.pending_triggers.append(PendingTrigger(
             fresh_id(game), controller, card, index, source_id, ability, event_player,
             event_amount))
+
+
+def _subject_matches(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
+                     *, subject: GameObject | None,
+                     last_known: tuple[CardDef, int, str] | None) -> bool:
+    """Whether the object the event is about fits the trigger's ``filter``."""
+    assert ability.filter is not None
+    if subject is not None:
+        return counting.matches(game, subject, ability.filter, controller, source_id)
+    if last_known is not None:
+        return counting.matches_last_known(game, last_known, ability.filter, controller,
+                                           source_id)
+    return False
 
 
 def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
@@ -87,6 +109,7 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     for event in fresh:
         if isinstance(event, TokenCreated):
             trigger(game, event.controller, event.card, event.object_id, TriggerEvent.ENTERS)
+            _permanent_enters(game, event.object_id)
         elif isinstance(event, SpellCast):
             if not event.card.creature:
                 each_permanent(game, TriggerEvent.YOU_CAST_NONCREATURE, event.controller,
@@ -98,6 +121,7 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                 each_permanent(game, TriggerEvent.SPELL_CAST, spell_obj=cast)
         elif isinstance(event, DamageDealt):
             _damage_triggers(game, event, departed)
+            _source_damage_triggers(game, event, fresh)
         elif isinstance(event, LifeGained):
             # Rule 119.9: "whenever you gain life" -- once per life-gain event.
             each_permanent(game, TriggerEvent.YOU_GAIN_LIFE, event.seat,
@@ -125,6 +149,7 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                 obj = game.objects.get(event.new_id)
                 controller = obj.controller if obj is not None else event.owner
                 trigger(game, controller, event.card, event.new_id, TriggerEvent.ENTERS)
+                _permanent_enters(game, event.new_id)
             if event.from_zone is Zone.BATTLEFIELD and event.card.creature:
                 # "Whenever a creature leaves the battlefield" (603.6c; planes, 311.4).
                 each_permanent(game, TriggerEvent.CREATURE_LEAVES_BATTLEFIELD,
@@ -166,6 +191,57 @@ def _damage_triggers(game: Game, event: DamageDealt,
         trigger(game, dealer[0], dealer[1], event.source_id,
                 TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER, event_player=event.player,
                 event_amount=event.amount)
+
+
+def _permanent_enters(game: Game, object_id: str) -> None:
+    """"Whenever [this or another] [filter] enters" (603.6a): every permanent's ability whose
+    filter the entering permanent fits, as it is on the battlefield (603.6d)."""
+    entered = game.objects.get(object_id)
+    if entered is not None and entered.zone is Zone.BATTLEFIELD:
+        each_permanent(game, TriggerEvent.PERMANENT_ENTERS, spell_obj=entered)
+
+
+def _recipient_fits(game: Game, recipient: Recipient, controller: int,
+                    event: DamageDealt) -> bool:
+    """Whether the damage went to what a "deals damage to [recipient]" trigger names."""
+    dealt = game.objects.get(event.object_id) if event.object_id is not None else None
+    if recipient is Recipient.ANY:
+        return True
+    if recipient is Recipient.PLAYER:
+        return event.player is not None
+    if recipient is Recipient.OPPONENT:
+        return event.player is not None and event.player in game.opponents(controller)
+    if recipient is Recipient.CREATURE:
+        return dealt is not None and dealt.is_creature
+    if recipient is Recipient.PLANESWALKER:
+        return dealt is not None and dealt.card.planeswalker
+    assert_never(recipient)
+
+
+def _damage_kind_fits(kind: DamageKind, combat: bool) -> bool:
+    if kind is DamageKind.ANY:
+        return True
+    if kind is DamageKind.COMBAT:
+        return combat  # rule 510.2
+    if kind is DamageKind.NONCOMBAT:
+        return not combat
+    assert_never(kind)
+
+
+def _source_damage_triggers(game: Game, event: DamageDealt, fresh: list[Event]) -> None:
+    """"Whenever a [filter] source deals [combat|noncombat] damage to [recipient]" (120.3):
+    once per damage event; a source that has since left its zone (a resolved spell) is
+    matched by its last known information (608.2h)."""
+    if event.amount <= 0:
+        return
+    source = game.objects.get(event.source_id)
+    last_known = next(((e.card, e.controller, e.old_id) for e in fresh
+                       if isinstance(e, ZoneChanged) and e.old_id == event.source_id), None)
+    if source is None and last_known is None:
+        return
+    each_permanent(game, TriggerEvent.SOURCE_DEALS_DAMAGE, event_player=event.player,
+                   event_amount=event.amount, spell_obj=source, last_known=last_known,
+                   damage=event)
 
 
 def _delayed_attack_triggers(game: Game, event: AttackersDeclared) -> None:

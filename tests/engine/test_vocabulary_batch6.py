@@ -1,0 +1,71 @@
+"""Load-time validation of the vocabulary added for the sixth M21 batch: "whenever [this or
+another] [filter] enters" triggers (rule 603.6a), "whenever a [filter] source deals
+[combat|noncombat] damage to [recipient]" triggers (rule 120.3), filters "with power N or
+greater" and the count "cards in an opponent's graveyard"."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from server.cards import CardDataError, card, load_pool
+from server.cards.model import Count, CountCondition, DamageKind, Recipient, TriggerEvent
+
+
+def _load(behaviour: dict[str, Any]) -> None:
+    raw: dict[str, Any] = {"name": "T", "types": ["Creature"], "manaCost": "{G}",
+                           "power": "1", "toughness": "1", "text": "Whenever x, y."}
+    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}))
+
+
+def _trigger(**fields: Any) -> dict[str, Any]:
+    return {"triggers": [{"text": "x", "effects": [{"verb": "draw"}], **fields}]}
+
+
+_ROGUE = {"subtypes": ["Rogue"]}
+
+
+@pytest.mark.parametrize(("behaviour", "message"), [
+    (_trigger(when="permanent_enters"), "'filter'"),
+    (_trigger(when="source_deals_damage"), "'filter'"),
+    (_trigger(when="enters", filter=_ROGUE), "'filter'"),
+    (_trigger(when="permanent_enters", filter={"min_power": "four"}), "min_power"),
+    (_trigger(when="permanent_enters", filter={"power": 4}), "unknown field"),
+    (_trigger(when="source_deals_damage", filter={}, damage="nonconbat"),
+     "unknown value 'nonconbat'"),
+    (_trigger(when="source_deals_damage", filter={}, recipient="each_opponent"),
+     "unknown value 'each_opponent'"),
+    (_trigger(when="dealt_damage", damage="combat"), "only for 'source_deals_damage'"),
+    (_trigger(when="permanent_enters", filter=_ROGUE, recipient="opponent"),
+     "only for 'source_deals_damage'"),
+    ({"statics": [{"text": "x", "affects": "self", "power": 2, "condition": {
+        "count": "cards_in_an_opponents_graveyard", "filter": _ROGUE, "at_least": 8}}]},
+     "'filter' is given exactly"),
+])
+def test_mistakes_are_load_errors(behaviour: dict[str, Any], message: str) -> None:
+    with pytest.raises(CardDataError, match=message):
+        _load(behaviour)
+
+
+def test_well_formed_data_loads() -> None:
+    _load(_trigger(when="permanent_enters", filter={"types": ["Creature"], "min_power": 4}))
+    _load(_trigger(when="source_deals_damage", filter={"controller": "any"},
+                   damage="combat", recipient="planeswalker"))
+
+
+def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
+    enforcer = card("Thieves' Guild Enforcer")
+    assert enforcer.triggers[0].event is TriggerEvent.PERMANENT_ENTERS
+    assert enforcer.triggers[0].filter is not None
+    assert not enforcer.triggers[0].filter.other  # "[this] or another Rogue"
+    condition = enforcer.statics[0].condition
+    assert isinstance(condition, CountCondition)
+    assert condition.count is Count.CARDS_IN_AN_OPPONENTS_GRAVEYARD
+    uprising = card("Garruk's Uprising").triggers[1]
+    assert uprising.filter is not None and uprising.filter.min_power == 4
+    pyreling = card("Chandra's Pyreling").triggers[0]
+    assert pyreling.damage is DamageKind.NONCOMBAT
+    assert pyreling.recipient is Recipient.OPPONENT
+    assert card("Dire Fleet Warmonger").triggers[0].effects[0].optional
