@@ -114,6 +114,9 @@ class Client:
         self.missed_deltas = 0
         self.resume_snapshots = 0
         self._epoch = 0
+        #: Held while resuming: a task sending while another receives both see a drop, and
+        #: only one of them resumes (:meth:`_resume_once`).
+        self._resume_lock = trio.Lock()
         #: The epoch of a request waiting for its reply (None: none).
         self._requesting: int | None = None
         #: The decision last answered (sent again after a rate-limit refusal).
@@ -267,16 +270,30 @@ class Client:
             self._ws = ws
             return
 
+    @property
+    def connected(self) -> bool:
+        """Whether a connection is open (False while resuming after a drop)."""
+        return self._ws is not None
+
+    async def _resume_once(self, epoch: int) -> None:
+        """Resume after the connection of ``epoch`` dropped -- unless another task did
+        meanwhile (one task may act while another receives: both see the drop)."""
+        async with self._resume_lock:
+            if self._epoch == epoch or self._ws is None:
+                await self._resume()
+
     async def _send(self, msg: mpb.ClientMessage) -> None:
         ws = self._ws
         if ws is None:
             raise ConnectionLostError("not connected")
+        epoch = self._epoch
         try:
             await ws.send(msg.SerializeToString())
         except ConnectionClosed as exc:
             if not self._resumable(exc):
                 raise
-            await self._resume()  # the message is lost; the current decision comes again
+            # The message is lost; the current decision comes again.
+            await self._resume_once(epoch)
 
     async def request(self, msg: mpb.ClientMessage) -> mpb.ServerMessage:
         """Send a request and process messages until its reply; raise ServerError on Error,
@@ -309,6 +326,7 @@ class Client:
             ws = self._ws
             if ws is None:
                 raise ConnectionLostError("not connected")
+            epoch = self._epoch
             try:
                 data = await ws.recv()
                 frame = data if isinstance(data, bytes) else data.encode()
@@ -320,7 +338,7 @@ class Client:
             except ConnectionClosed as exc:
                 if not self._resumable(exc):
                     raise
-                await self._resume()
+                await self._resume_once(epoch)
                 if self._requesting is not None:  # its reply is lost: don't wait for it
                     raise ConnectionLostError("the connection dropped before the reply") \
                         from exc
@@ -478,6 +496,13 @@ class Client:
     async def concede(self) -> None:
         """Concede the game (rule 104.3a)."""
         await self._send(mpb.ClientMessage(concede=mpb.ConcedeGame()))
+
+    async def leave_room(self) -> None:
+        """Leave the room: a seated player of a running game concedes it (rule 104.3a).
+        Not answered; the connection is back in the lobby once the server has read it."""
+        await self._send(mpb.ClientMessage(leave_room=mpb.LeaveRoom()))
+        self.room_id = None
+        self.decision = None
 
 
 def read_batch(frame: bytes) -> list[mpb.ServerMessage]:

@@ -1,0 +1,502 @@
+"""What the terminal client shows, as pure functions of a :class:`Board`.
+
+A :class:`Board` is the mirror's view of a game plus what the view doesn't hold: the names
+of objects seen before (an event may name an object that left the view in the same delta),
+the last events in plain words, clocks, presence, the connection and the line being typed.
+:func:`render` turns it into `rich` renderables, :func:`frame_text` into plain text (the
+unit tests read that); nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rich.console import Console, Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from client_sdk.describe import (
+    decision_name,
+    distinct_labels,
+    event_text,
+    object_name,
+    option_text,
+    pool_symbols,
+    result_text,
+    seat_name,
+    step_name,
+    target_text,
+)
+from client_sdk.mirror import Mirror
+from protocol.v1 import game_pb2 as pb
+from protocol.v1 import messages_pb2 as mpb
+
+#: Events kept (the screen shows as many of the last ones as fit).
+EVENTS_KEPT = 200
+#: Events shown at least and at most.
+EVENTS_SHOWN = (3, 12)
+
+_PHASES = {
+    pb.GAME_PHASE_CHOOSE_STARTING_PLAYER: "Choosing who plays first (rule 103.1)",
+    pb.GAME_PHASE_MULLIGANS: "Mulligans (rule 103.5)",
+}
+
+
+@dataclass
+class Board:
+    """A game as the terminal shows it to one viewer (a seat, or -1: a spectator)."""
+
+    mirror: Mirror = field(default_factory=Mirror)
+    #: The viewer's seat (known from Joined, before any snapshot); -1 for a spectator or a
+    #: player not seated yet.
+    seat: int = -1
+    #: A spectator's board (read-only).
+    watching: bool = False
+    #: The session is over (the last board, printed once): nobody is waited for.
+    ended: bool = False
+    room: mpb.RoomInfo = field(default_factory=mpb.RoomInfo)
+    #: The room's invite code (only its creator knows it), to tell a friend.
+    invite_code: str = ""
+    #: The URL of the server, to tell a friend how to join.
+    url: str = ""
+    account: str = ""
+    #: The pending decision if it is the viewer's (None: nothing to answer).
+    decision: pb.Decision | None = None
+    #: The last events in words, each with how many times in a row it happened.
+    events: deque[tuple[str, int]] = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))
+    clocks: dict[int, mpb.ClockState] = field(default_factory=dict)
+    #: When the clocks were received (the running one has run since).
+    clocks_at: float = 0.0
+    presence: dict[int, bool] = field(default_factory=dict)
+    connected: bool = True
+    resumes: int = 0
+    #: A line for the user: a refused answer, a confirmation to give, an error.
+    notice: str = ""
+    #: What the user has typed so far (drawn on the input line).
+    typed: str = ""
+    #: Before the game: what the screen says instead of a board.
+    waiting: str = ""
+    _seen: dict[str, pb.GameObject] = field(default_factory=dict)
+    _turn: int = 0
+
+    # ---- the describers' Names
+    @property
+    def viewer(self) -> int:
+        return self.seat
+
+    @property
+    def spectator(self) -> bool:
+        return self.watching
+
+    def object(self, object_id: str) -> pb.GameObject | None:
+        """The object in the view, else as last seen (it may have left the view)."""
+        return self.mirror.objects.get(object_id) or self._seen.get(object_id)
+
+    def player(self, seat: int) -> str:
+        p = self.mirror.players.get(seat)
+        return p.name if p is not None and p.name else f"seat {seat + 1}"
+
+    # ---- folding in what the server sent
+    def absorb(self, msg: mpb.ServerMessage, now: float) -> None:
+        """Fold in a message the client has just processed (its mirror already holds it)."""
+        body = msg.WhichOneof("body")
+        if body == "snapshot":
+            for obj in msg.snapshot.view.objects:
+                self._seen[obj.id] = obj
+            self._turn = self.mirror.header.turn
+        elif body == "delta":
+            for op in msg.delta.ops:
+                kind = op.WhichOneof("op")
+                if kind in ("create_object", "update_object", "reveal_object"):
+                    obj = getattr(op, kind)
+                    self._seen[obj.id] = obj
+            for event in msg.delta.events:
+                text = event_text(self, event)
+                if text:
+                    self.add_event(text)
+            turn = self.mirror.header.turn
+            if turn != self._turn and turn and not self.mirror.game_over:
+                self._turn = turn
+                active = self.mirror.header.active_seat
+                self.add_event(f"-- Turn {turn}: {self.possessive(active)} turn --")
+        elif body == "clocks":
+            self.clocks = {c.seat: c for c in msg.clocks.seats}
+            self.clocks_at = now
+        elif body == "presence":
+            self.presence = {p.seat: p.connected for p in msg.presence.seats}
+        elif body == "joined":
+            self.seat = msg.joined.seat
+            self.room = msg.joined.room
+        elif body == "room_closed":
+            self.notice = f"The room closed: {msg.room_closed.reason}"
+        elif body == "error" and msg.request_id == 0 and \
+                msg.error.code != mpb.ERROR_CODE_RATE_LIMITED:
+            self.notice = f"The server says: {msg.error.message}"
+
+    def add_event(self, text: str) -> None:
+        """Log an event; the same words again just count up (``you drew a card (x7)``)."""
+        if self.events and self.events[-1][0] == text:
+            self.events[-1] = (text, self.events[-1][1] + 1)
+        else:
+            self.events.append((text, 1))
+
+    def possessive(self, seat: int) -> str:
+        """``your`` or ``Bob's``."""
+        return "your" if seat == self.seat else f"{self.player(seat)}'s"
+
+    def clock_left(self, seat: int, now: float) -> float | None:
+        """Seconds left on a seat's clock now (None: not known)."""
+        clock = self.clocks.get(seat)
+        if clock is None:
+            return None
+        left = clock.remaining_ms / 1000
+        if clock.running and self.game_running:
+            left -= max(0.0, now - self.clocks_at)
+        return max(0.0, left)
+
+    @property
+    def options(self) -> list[str]:
+        """The pending decision's options in plain words, told apart."""
+        if self.decision is None:
+            return []
+        return distinct_labels(option_text(self, o) for o in self.decision.options)
+
+    def option_index(self, kind: str) -> int | None:
+        """The index of the pending decision's first option of this kind (``pass_priority``)."""
+        if self.decision is None:
+            return None
+        for i, option in enumerate(self.decision.options):
+            if option.WhichOneof("kind") == kind:
+                return i
+        return None
+
+    @property
+    def game_running(self) -> bool:
+        return self.mirror.ready and not self.mirror.game_over
+
+    def result_line(self) -> str:
+        """``Game over: you won (...)`` once there is a result, else empty."""
+        if not self.mirror.game_over:
+            return ""
+        result = self.mirror.header.result
+        return f"Game over: {result_text(self, result.winners, result.reason)}"
+
+
+# ---- rendering
+def clock_text(seconds: float) -> str:
+    """``28:41``, or ``1:02:03`` from an hour on."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def permanent_text(board: Board, obj: pb.GameObject) -> str:
+    """A permanent with what matters about it now: ``Grizzly Bears 2/2 (tapped,
+    attacking you)``."""
+    if obj.face_down and not obj.name:
+        return "a face-down permanent"
+    words = obj.name or "a permanent"
+    if obj.HasField("power") and obj.HasField("toughness"):
+        words += f" {obj.power}/{obj.toughness}"
+    flags: list[str] = []
+    if obj.is_token:
+        flags.append("token")
+    if obj.tapped:
+        flags.append("tapped")
+    if obj.damage:
+        flags.append(f"{obj.damage} damage")
+    if obj.summoning_sick and "Creature" in obj.card_types:
+        flags.append("summoning sick")
+    if obj.HasField("attacking"):
+        at = object_name(board, obj.attacking_planeswalker) if obj.attacking_planeswalker \
+            else seat_name(board, obj.attacking)
+        flags.append(f"attacking {at}")
+    if obj.blocking:
+        flags.append("blocking " + ", ".join(object_name(board, i) for i in obj.blocking))
+    flags.extend(f"{c.kind} x{c.count}" if c.count != 1 else c.kind for c in obj.counters)
+    if obj.attached_to:
+        flags.append(f"on {object_name(board, obj.attached_to)}")
+    flags.extend(f"sticker {s.text}" for s in obj.stickers)
+    return f"{words} ({', '.join(flags)})" if flags else words
+
+
+def card_text(obj: pb.GameObject) -> str:
+    """A card in a hand or a pile: its name and mana cost."""
+    if obj.face_down and not obj.name:
+        return "a face-down card"
+    return f"{obj.name} {obj.mana_cost}" if obj.mana_cost else (obj.name or "a card")
+
+
+def stack_text(board: Board, obj: pb.GameObject) -> str:
+    """A spell or ability on the stack: what it is, whose, what it targets."""
+    what = f"{obj.name}'s ability" if obj.is_ability else (obj.name or "a spell")
+    if obj.is_ability and obj.ability_text:
+        what += f" \"{obj.ability_text}\""
+    words = f"{what} ({seat_name(board, obj.controller)})"
+    if obj.HasField("x_value"):
+        words += f", X={obj.x_value}"
+    if obj.modes:
+        words += ", mode " + ", ".join(str(m + 1) for m in obj.modes)
+    if obj.targets:
+        words += " -> " + ", ".join(target_text(board, t) for t in obj.targets)
+    return words
+
+
+def _grouped(items: Iterable[str]) -> str:
+    """Items joined with `` · ``, runs of the same text as one ``text x3``."""
+    out: list[str] = []
+    last, count = "", 0
+    for item in [*items, ""]:
+        if item == last:
+            count += 1
+            continue
+        if count:
+            out.append(last if count == 1 else f"{last} x{count}")
+        last, count = item, 1
+    return " · ".join(out) or "-"
+
+
+def _zone(board: Board, kind: int, owner: int) -> list[pb.GameObject]:
+    return board.mirror.zone(kind, owner)
+
+
+def _zones_grid(rows: list[tuple[str, str]]) -> Table:
+    """Zone lines, their contents wrapped in a column of their own."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, style="dim")
+    grid.add_column()
+    for label, contents in rows:
+        grid.add_row(f"  {label}:", contents)
+    return grid
+
+
+def _player_block(board: Board, player: pb.Player, now: float) -> list[RenderableType]:
+    seat = player.seat
+    you = seat == board.seat
+    name = f"You ({player.name})" if you else player.name or f"seat {seat + 1}"
+    head = Text()
+    head.append(name, style="bold green" if you else "bold")
+    head.append(f" seat {seat + 1}", style="dim")
+    head.append("  life ")
+    head.append(str(player.life), style="bold red")
+    if player.poison:
+        head.append(f"  poison {player.poison}", style="magenta")
+    head.append(f"  hand {player.hand_count}  library {player.library_count}")
+    pool = pool_symbols(player.mana_pool)
+    if pool:
+        head.append(f"  mana {pool}", style="cyan")
+    left = board.clock_left(seat, now)
+    if left is not None:
+        running = board.clocks[seat].running and board.game_running
+        head.append(f"  clock {clock_text(left)}{' (running)' if running else ''}",
+                    style="yellow" if running else "")
+    if board.presence.get(seat) is False:
+        head.append("  disconnected", style="bold red")
+    if player.has_lost:
+        head.append("  has lost", style="bold red")
+    if board.mirror.header.active_seat == seat and board.mirror.header.turn:
+        head.append("  <- turn", style="bold")
+    rows: list[tuple[str, str]] = []
+    permanents = [o for o in _zone(board, pb.ZONE_KIND_BATTLEFIELD, -1) if o.controller == seat]
+    lands = [o for o in permanents if "Land" in o.card_types]
+    others = [o for o in permanents if "Land" not in o.card_types]
+    for label, objs in (("lands", lands), ("battlefield", others)):
+        if objs or label == "battlefield":
+            texts = sorted(permanent_text(board, o) for o in objs)
+            rows.append((label, _grouped(texts)))
+    hand = _zone(board, pb.ZONE_KIND_HAND, seat)
+    if hand:
+        label = "hand" if you else "hand (revealed)"
+        rows.append((label, " · ".join(card_text(o) for o in hand)))
+    library = sorted((o for o in _zone(board, pb.ZONE_KIND_LIBRARY, seat)),
+                     key=lambda o: o.library_position)
+    if library:
+        rows.append(("library (seen, top first)", " · ".join(card_text(o) for o in library)))
+    graveyard = _zone(board, pb.ZONE_KIND_GRAVEYARD, seat)
+    if graveyard:
+        rows.append((f"graveyard ({len(graveyard)})",
+                     " · ".join(o.name or "a card" for o in graveyard)))
+    return [head, _zones_grid(rows)]
+
+
+def _turn_line(board: Board) -> Text:
+    header = board.mirror.header
+    line = Text()
+    if board.mirror.game_over:
+        line.append(board.result_line(), style="bold")
+        return line
+    if header.phase in _PHASES:
+        line.append(_PHASES[header.phase], style="bold")
+    else:
+        line.append(f"Turn {header.turn}", style="bold")
+        line.append(f" · {board.possessive(header.active_seat)} turn")
+        step = step_name(header.step)
+        if step:
+            line.append(f" · {step}")
+    if header.HasField("priority_seat"):
+        line.append(f" · priority: {seat_name(board, header.priority_seat)}")
+    return line
+
+
+def _decision_block(board: Board) -> list[RenderableType]:
+    header = board.mirror.header
+    out: list[RenderableType] = []
+    if board.mirror.game_over or board.ended:
+        return out  # (the turn line says how a game ended)
+    decision = board.decision
+    if decision is not None and not board.spectator:
+        title = f"Your decision #{decision.prompt_id}: {decision_name(decision.kind)}"
+        out.append(Rule(title, style="yellow", align="left"))
+        if decision.prompt:
+            out.append(Text(decision.prompt, style="italic"))
+        for i, label in enumerate(board.options):
+            line = Text()
+            line.append(f"{i + 1:>3}. ", style="bold cyan")
+            line.append(label)
+            if decision.options[i].WhichOneof("kind") == "pass_priority":
+                line.append("  [p]", style="dim")
+            out.append(line)
+        return out
+    if header.HasField("pending") and header.pending.seat == board.seat:
+        out.append(Text("Waiting for the server...", style="dim"))
+    elif header.HasField("pending"):
+        who = seat_name(board, header.pending.seat)
+        verb = "are" if who == "you" else "is"
+        out.append(Text(f"Waiting: {who} {verb} deciding ({decision_name(header.pending.kind)})",
+                        style="dim"))
+    return out
+
+
+def _help_line(board: Board) -> str:
+    if board.spectator:
+        return "Watching (read-only). q: stop watching"
+    if board.mirror.game_over or not board.mirror.ready:
+        return "q: leave"
+    parts = ["number + Enter: answer"]
+    if board.option_index("pass_priority") is not None:
+        parts.append("p: pass priority")
+    parts.append("q: quit (concedes the game)")
+    return " · ".join(parts)
+
+
+def connection_text(board: Board) -> Text:
+    """``connected``, or that the client is reconnecting (the SDK resumes by itself)."""
+    if not board.connected:
+        return Text("connection lost: reconnecting...", style="bold red")
+    if board.resumes:
+        times = "once" if board.resumes == 1 else f"{board.resumes} times"
+        return Text(f"connected (resumed {times})", style="green")
+    return Text("connected", style="green")
+
+
+def render_top(board: Board, now: float) -> list[RenderableType]:
+    """The title, the players and their zones, the stack and exile."""
+    title = Text()
+    title.append("Manawire", style="bold magenta")
+    if board.room.room_id:
+        title.append(f" · room {board.room.room_id}")
+        if board.room.name:
+            title.append(f" ({board.room.name})")
+    title.append(" · watching" if board.spectator else f" · you are {board.account}")
+    title.append(" · ")
+    title.append_text(connection_text(board))
+    out: list[RenderableType] = [title]
+    if not board.mirror.ready:
+        out.append(Text(board.waiting or "Waiting for the game to start...", style="bold"))
+        return out
+    out.append(_turn_line(board))
+    seats = sorted(board.mirror.players)
+    if board.seat in seats:  # opponents first, in turn order after you; you last
+        i = seats.index(board.seat)
+        seats = seats[i + 1:] + seats[:i] + [board.seat]
+    stack = list(reversed(_zone(board, pb.ZONE_KIND_STACK, -1)))
+    for n, seat in enumerate(seats):
+        if n == len(seats) - 1:
+            out.append(Rule("Stack (top first)" if stack else "Stack: empty", style="dim",
+                            align="left"))
+            out.extend(Text(f"  {i + 1}. {stack_text(board, o)}") for i, o in enumerate(stack))
+            triggers = board.mirror.header.triggers
+            if triggers:
+                out.append(Text("  waiting to go on the stack: " + " · ".join(
+                    f"{t.source_name} ({seat_name(board, t.controller)})" for t in triggers)))
+            shared = [(label, " · ".join(card_text(o) for o in _zone(board, kind, -1)))
+                      for kind, label in ((pb.ZONE_KIND_EXILE, "exile"),
+                                          (pb.ZONE_KIND_COMMAND, "command zone"),
+                                          (pb.ZONE_KIND_ANTE, "ante"))
+                      if _zone(board, kind, -1)]
+            if shared:
+                out.append(_zones_grid(shared))
+        out.extend(_player_block(board, board.mirror.players[seat], now))
+    return out
+
+
+def render_events(board: Board, count: int) -> list[RenderableType]:
+    """The last ``count`` events, oldest first."""
+    shown = list(board.events)[-count:] if count > 0 else []
+    out: list[RenderableType] = [Rule("Last events", style="dim", align="left")]
+    out.extend(Text(f"  {_sentence(text)}" + (f" (x{n})" if n > 1 else ""))
+               for text, n in shown)
+    return out
+
+
+def _sentence(text: str) -> str:
+    """``you drew a card`` -> ``You drew a card`` (a player's name stays as it is)."""
+    first = text.split(" ", 1)[0]
+    return text[:1].upper() + text[1:] if first in ("you", "your", "a") else text
+
+
+def render_bottom(board: Board, *, keys: bool = True) -> list[RenderableType]:
+    """The decision (numbered options) or whom the game waits for, a notice, the keys."""
+    out = _decision_block(board)
+    if board.notice:
+        out.append(Text(board.notice, style="bold magenta"))
+    if keys:
+        out.append(Text(_help_line(board), style="dim"))
+    return out
+
+
+def prompt_text(board: Board) -> Text:
+    """The input line: what the user has typed."""
+    line = Text("> ", style="bold")
+    line.append(board.typed)
+    return line
+
+
+def render(board: Board, now: float, *, events: int = EVENTS_SHOWN[1], keys: bool = True
+           ) -> Group:
+    """The whole screen (without the input line) as one renderable; ``keys``: with the
+    line telling which keys do what."""
+    return Group(*render_top(board, now), *render_events(board, events),
+                 *render_bottom(board, keys=keys))
+
+
+def render_lines(console: Console, parts: Sequence[RenderableType]) -> list[str]:
+    """``parts`` as the console would print them, one string per line (styles included
+    if the console has colour)."""
+    with console.capture() as capture:
+        for part in parts:
+            console.print(part)
+    return capture.get().splitlines()
+
+
+def frame_lines(console: Console, board: Board, now: float) -> list[str]:
+    """One screen for ``console``'s size: as many of the last events as fit (at least
+    three), the input line last."""
+    top = render_lines(console, render_top(board, now))
+    bottom = render_lines(console, render_bottom(board))
+    room = console.size.height - len(top) - len(bottom) - 2  # the events' rule, the input
+    low, high = EVENTS_SHOWN
+    events = render_lines(console, render_events(board, max(low, min(high, room))))
+    return [*top, *events, *bottom, *render_lines(console, [prompt_text(board)])]
+
+
+def frame_text(board: Board, now: float, *, width: int = 100, height: int = 60) -> str:
+    """The screen as plain text (no colour), for tests and logs."""
+    console = Console(file=io.StringIO(), width=width, height=height, color_system=None,
+                      force_terminal=False, highlight=False, emoji=False)
+    return "\n".join(line.rstrip() for line in frame_lines(console, board, now))

@@ -1,0 +1,153 @@
+"""The ``manawire play`` and ``manawire watch`` subcommands (the terminal client).
+
+:func:`register` adds them to the ``manawire`` parser; the parsed arguments'
+``terminal_main`` runs the command and returns its exit code. The terminal client itself
+(:mod:`client_sdk.terminal`, which needs `rich`) is imported only when one of them runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from functools import partial
+from pathlib import Path
+
+TOKEN_ENV = "MANAWIRE_TOKEN"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``play`` and ``watch`` to a parser's subcommands."""
+    play = subparsers.add_parser(
+        "play", help="play a game in the terminal",
+        description="Play a game in the terminal: answer each decision by typing the number "
+                    "of an option (p passes priority, q quits and concedes). By default "
+                    "creates a private room and prints its id and invite code for a friend.")
+    play.add_argument("url", help="server WebSocket URL, e.g. ws://127.0.0.1:8765")
+    play.add_argument("--name", default="player", help="a new guest's display name")
+    play.add_argument("--token", default=None,
+                      help=f"play as the account holding this token (default: "
+                           f"${TOKEN_ENV}, else a new guest); its game in progress, if any, "
+                           "is resumed")
+    play.add_argument("--deck", default="", metavar="NAME|FILE",
+                      help="a demo deck name or a deck list file (any supported format; "
+                           "default: a demo deck)")
+    how = play.add_mutually_exclusive_group()
+    how.add_argument("--room", metavar="ROOM_ID", default="",
+                     help="take a seat in this room (with --invite if it is private)")
+    how.add_argument("--quick-match", action="store_true",
+                     help="queue for a game with whoever else is queued")
+    how.add_argument("--create", action="store_true",
+                     help="create a room and wait for players (the default)")
+    play.add_argument("--invite", default="", metavar="CODE", help="the room's invite code")
+    play.add_argument("--bot", action="store_true",
+                      help="fill the other seats of the room created with random bots "
+                           "(a game against the computer)")
+    play.add_argument("--players", type=int, default=2,
+                      help="seats of the room created or the quick match, 2-8 (default 2)")
+    play.add_argument("--public", action="store_true",
+                      help="the room created is listed, and joined without an invite code")
+    play.add_argument("--clock", type=int, default=0, metavar="SECONDS",
+                      help="each player's time bank in the room created (default: the "
+                           "server's, 1800)")
+    play.add_argument("--format", choices=["constructed", "limited"], default="constructed",
+                      help="deck format of the room created or the quick match")
+    play.set_defaults(terminal_main=_play)
+    watch = subparsers.add_parser(
+        "watch", help="watch a game in the terminal",
+        description="Watch a game in the terminal as a spectator, until it ends.")
+    watch.add_argument("url", help="server WebSocket URL, e.g. ws://127.0.0.1:8765")
+    watch.add_argument("room", metavar="ROOM_ID", help="the room to watch")
+    watch.add_argument("--invite", default="", metavar="CODE",
+                       help="the room's invite code (a private room's spectators need it)")
+    watch.add_argument("--name", default="spectator", help="a new guest's display name")
+    watch.add_argument("--token", default=None,
+                       help=f"watch as the account holding this token (default: ${TOKEN_ENV}, "
+                            "else a new guest)")
+    watch.set_defaults(terminal_main=_watch)
+
+
+def _token(value: str | None) -> str:
+    return os.environ.get(TOKEN_ENV, "") if value is None else value
+
+
+def _deck(value: str) -> str:
+    """A ``--deck`` value: a file's text, or a demo deck name as is (the server says if
+    there is no such deck)."""
+    if not value:
+        return ""
+    path = Path(value)
+    if path.is_file():
+        return path.read_bytes().decode("utf-8-sig")
+    if os.sep in value or path.suffix:
+        raise ValueError(f"--deck: no such file: {value}")
+    return value
+
+
+def _play(args: argparse.Namespace) -> int:
+    from client_sdk.terminal import PlayOptions, play
+    from protocol.v1 import messages_pb2 as mpb
+
+    if not 2 <= args.players <= 8:
+        return _usage("play", "--players must be between 2 and 8")
+    if args.bot and (args.room or args.quick_match):
+        return _usage("play", "--bot fills a room you create: not with --room or "
+                              "--quick-match")
+    if args.invite and not args.room:
+        return _usage("play", "--invite goes with --room")
+    if args.clock < 0:
+        return _usage("play", "--clock must not be negative")
+    try:
+        deck = _deck(args.deck)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return _usage("play", f"can't read the deck: {exc}")
+    fmt = mpb.DECK_FORMAT_LIMITED if args.format == "limited" else mpb.DECK_FORMAT_CONSTRUCTED
+    options = PlayOptions(
+        url=args.url, name=args.name, token=_token(args.token), deck=deck,
+        room_id=args.room, invite_code=args.invite, quick_match=args.quick_match,
+        bots=args.players - 1 if args.bot else 0, seats=args.players, public=args.public,
+        clock_seconds=args.clock, deck_format=fmt)
+    return _run("play", partial(play, options))
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from client_sdk.terminal import watch
+
+    return _run("watch", partial(watch, args.url, args.room, invite_code=args.invite,
+                                 name=args.name, token=_token(args.token)))
+
+
+def _usage(command: str, message: str) -> int:
+    print(f"manawire {command}: {message}", file=sys.stderr)
+    return 2
+
+
+def _run(command: str, main: Callable[[], Awaitable[int]]) -> int:
+    """Run a terminal command under trio; every error a user can meet is one clear message
+    on stderr and exit code 1 (130 for Ctrl-C)."""
+    import trio
+    from websockets.exceptions import InvalidHandshake, InvalidURI
+
+    from client_sdk.client import ConnectionLostError, ProtocolError, ServerError
+
+    try:
+        code: int = trio.run(main)
+    except ServerError as exc:
+        print(f"manawire {command}: {exc.message}", file=sys.stderr)
+        for detail in exc.details:
+            print(f"  {detail}", file=sys.stderr)
+        return 1
+    except InvalidURI as exc:
+        print(f"manawire {command}: not a WebSocket URL: {exc.uri}", file=sys.stderr)
+        return 2
+    except (OSError, InvalidHandshake, TimeoutError) as exc:
+        print(f"manawire {command}: can't connect to the server: {exc}", file=sys.stderr)
+        return 1
+    except (ConnectionLostError, ProtocolError) as exc:
+        print(f"manawire {command}: the connection was lost: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"manawire {command}: interrupted", file=sys.stderr)
+        return 130
+    return code

@@ -1,0 +1,337 @@
+"""Plain words for what the protocol sends: decision options, events, steps, zones, mana.
+
+The same wording as the browser client's ``web/src/describe.ts``. Objects are named from a
+:class:`Names` lookup that remembers every object seen, because an event may name an object
+that left the view in the same delta (rule 400.7 gives a moved card a new id).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Protocol
+
+from protocol.v1 import game_pb2 as pb
+
+
+class Names(Protocol):
+    """What the describers need to know about the current view."""
+
+    @property
+    def viewer(self) -> int:
+        """The viewer's seat (-1 for a spectator)."""
+
+    def object(self, object_id: str) -> pb.GameObject | None:
+        """The object with this id as last seen (None: never seen)."""
+
+    def player(self, seat: int) -> str:
+        """A seat's player name."""
+
+
+def seat_name(names: Names, seat: int) -> str:
+    """``you`` for the viewer's own seat, else the player's name."""
+    return "you" if seat == names.viewer else names.player(seat)
+
+
+def object_name(names: Names, object_id: str) -> str:
+    """An object's name as the viewer knows it."""
+    if object_id == "":
+        return "the player or planeswalker it attacks"
+    obj = names.object(object_id)
+    if obj is None:
+        return "a card you can't see"
+    if obj.face_down and not obj.name:
+        return "a face-down card"
+    return obj.name or "a card"
+
+
+def target_text(names: Names, target: pb.Target) -> str:
+    """What a target names: a player or an object."""
+    kind = target.WhichOneof("kind")
+    if kind == "player":
+        return seat_name(names, target.player)
+    if kind == "object_id":
+        return object_name(names, target.object_id)
+    return "nothing"
+
+
+_MANA_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green",
+               "C": "colorless", "X": "X", "S": "snow", "E": "energy", "P": "Phyrexian"}
+_SYMBOL = re.compile(r"\{[^}]+\}")
+
+
+def mana_symbols(cost: str) -> list[str]:
+    """The symbols of a mana cost: ``"{2}{R}{R}"`` -> ``["{2}", "{R}", "{R}"]``."""
+    return _SYMBOL.findall(cost)
+
+
+def mana_symbol_words(symbol: str) -> str:
+    """A mana symbol in words: ``{R}`` -> ``red mana``, ``{2}`` -> ``2 generic mana``,
+    ``{W/U}`` -> ``white or blue mana``, ``{T}`` -> ``tap``."""
+    inner = symbol.strip("{}")
+    if inner.isdigit():
+        return f"{inner} generic mana"
+    if inner == "T":
+        return "tap"
+    if inner == "Q":
+        return "untap"
+    return " or ".join(_MANA_WORDS.get(p, p) for p in inner.split("/")) + " mana"
+
+
+def letters_to_symbols(letters: str) -> str:
+    """Mana named in WUBRGC letters (PayMana, RollPlanarDie) as symbols: ``"RRB"`` ->
+    ``"{R}{R}{B}"``."""
+    return "".join(f"{{{letter}}}" for letter in letters)
+
+
+def pool_symbols(pool: pb.ManaPool) -> str:
+    """A mana pool as symbols in WUBRGC order (empty: nothing)."""
+    counts = (("W", pool.white), ("U", pool.blue), ("B", pool.black), ("R", pool.red),
+              ("G", pool.green), ("C", pool.colorless))
+    return "".join(f"{{{letter}}}" * n for letter, n in counts)
+
+
+def option_text(names: Names, action: pb.Action) -> str:
+    """One option of a decision in plain words."""
+    kind = action.WhichOneof("kind")
+    fixed = _FIXED_OPTIONS.get(kind or "")
+    if fixed is not None:
+        return fixed
+    a = action
+    if kind == "play_land":
+        return f"Play {object_name(names, a.play_land.object_id)}"
+    if kind == "cast_spell":
+        obj = names.object(a.cast_spell.object_id)
+        cost = f" {obj.mana_cost}" if obj is not None and obj.mana_cost else ""
+        return f"Cast {object_name(names, a.cast_spell.object_id)}{cost}"
+    if kind == "choose_x":
+        return f"X = {a.choose_x.value}"
+    if kind == "choose_target":
+        return f"Target {target_text(names, a.choose_target.target)}"
+    if kind == "activate_mana_ability":
+        m = a.activate_mana_ability
+        what = f" for {letters_to_symbols(m.mana)}" if m.mana else " for mana"
+        return f"Tap {object_name(names, m.object_id)}{what}"
+    if kind == "pay_mana":
+        return f"Pay {letters_to_symbols(a.pay_mana.mana) or 'nothing'}"
+    if kind == "declare_attacker":
+        d = a.declare_attacker
+        at = object_name(names, d.planeswalker_id) if d.planeswalker_id else \
+            seat_name(names, d.defender)
+        return f"Attack {at} with {object_name(names, d.object_id)}"
+    if kind == "declare_blocker":
+        b = a.declare_blocker
+        return f"Block {object_name(names, b.attacker_id)} with {object_name(names, b.object_id)}"
+    if kind == "assign_combat_damage":
+        c = a.assign_combat_damage
+        parts = ", ".join(f"{d.amount} to {object_name(names, d.object_id)}"
+                          for d in c.assignments)
+        return f"{object_name(names, c.attacker_id)} deals {parts or 'no damage'}"
+    if kind == "choose_starting_player":
+        seat = a.choose_starting_player.seat
+        return "I play first" if seat == names.viewer else f"{names.player(seat)} plays first"
+    if kind == "choose_mode":
+        return f"Mode {a.choose_mode.mode + 1}"
+    if kind == "activate_ability":
+        ab = a.activate_ability
+        return f"Activate {object_name(names, ab.object_id)}'s ability {ab.ability + 1}"
+    if kind == "choose_replacement":
+        r = a.choose_replacement
+        return f"{object_name(names, r.object_id)}: {r.replacement} instead"
+    if kind == "place_card":
+        p = a.place_card
+        return f"{object_name(names, p.object_id)} on the {'bottom' if p.bottom else 'top'}"
+    if kind == "choose_player":
+        return f"Choose {seat_name(names, a.choose_player.seat)}"
+    if kind == "choose_pile":
+        return f"Take pile {a.choose_pile.pile + 1}"
+    if kind == "roll_planar_die":
+        paid = letters_to_symbols(a.roll_planar_die.mana) or "nothing"
+        return f"Roll the planar die (pay {paid})"
+    if kind == "choose_outside_card":
+        return f"Bring in {a.choose_outside_card.name} from your sideboard"
+    if kind == "choose_exile_pile":
+        return f"A random card of {len(a.choose_exile_pile.object_ids)} face-down cards"
+    if kind in _OBJECT_VERBS:
+        return f"{_OBJECT_VERBS[kind]} {object_name(names, getattr(a, kind).object_id)}" + \
+            (" on the bottom" if kind == "put_on_bottom" else "")
+    return f"An option this client doesn't understand ({kind or 'empty'})"
+
+
+#: Options that need no names.
+_FIXED_OPTIONS = {
+    "pass_priority": "Pass priority", "finish_attackers": "Done: confirm attackers",
+    "finish_blockers": "Done: confirm blockers", "concede": "Concede",
+    "keep_hand": "Keep this hand", "take_mulligan": "Take a mulligan",
+    "finish_targets": "No more targets", "reset_blockers": "Start blocks over",
+    "decline": "Decline / done", "finish_modes": "No more modes", "accept": "Yes",
+}
+#: Options naming one object: the verb before its name.
+_OBJECT_VERBS = {
+    "discard": "Discard", "put_on_bottom": "Put", "choose_order": "Next:",
+    "keep_legend": "Keep", "sacrifice": "Sacrifice", "choose_card": "Choose",
+}
+
+
+def distinct_labels(labels: Iterable[str]) -> list[str]:
+    """Labels made distinct: the same words twice (two Islands to tap) get ``(1 of 2)``..."""
+    labels = list(labels)
+    total = Counter(labels)
+    seen: Counter[str] = Counter()
+    out = []
+    for label in labels:
+        if total[label] == 1:
+            out.append(label)
+            continue
+        seen[label] += 1
+        out.append(f"{label} ({seen[label]} of {total[label]})")
+    return out
+
+
+_STEP_NAMES: Mapping[int, str] = {
+    pb.STEP_UNTAP: "Untap step", pb.STEP_UPKEEP: "Upkeep", pb.STEP_DRAW: "Draw step",
+    pb.STEP_PRECOMBAT_MAIN: "Precombat main phase",
+    pb.STEP_BEGINNING_OF_COMBAT: "Beginning of combat",
+    pb.STEP_DECLARE_ATTACKERS: "Declare attackers", pb.STEP_DECLARE_BLOCKERS: "Declare blockers",
+    pb.STEP_COMBAT_DAMAGE: "Combat damage", pb.STEP_END_OF_COMBAT: "End of combat",
+    pb.STEP_POSTCOMBAT_MAIN: "Postcombat main phase", pb.STEP_END: "End step",
+    pb.STEP_CLEANUP: "Cleanup step",
+}
+
+
+def step_name(step: int) -> str:
+    """A step of the turn (rules 500-514)."""
+    return _STEP_NAMES.get(step, "")
+
+
+_ZONE_NAMES: Mapping[int, str] = {
+    pb.ZONE_KIND_UNSPECIFIED: "nowhere", pb.ZONE_KIND_LIBRARY: "library",
+    pb.ZONE_KIND_HAND: "hand", pb.ZONE_KIND_BATTLEFIELD: "battlefield",
+    pb.ZONE_KIND_GRAVEYARD: "graveyard", pb.ZONE_KIND_STACK: "stack",
+    pb.ZONE_KIND_EXILE: "exile", pb.ZONE_KIND_COMMAND: "command zone",
+    pb.ZONE_KIND_ANTE: "ante",
+}
+
+
+def zone_name(kind: int) -> str:
+    """A zone (rule 400.1)."""
+    return _ZONE_NAMES.get(kind, f"zone {kind}")
+
+
+def decision_name(kind: int) -> str:
+    """A decision kind in words: ``DECISION_KIND_DECLARE_BLOCKERS`` -> ``declaring
+    blockers``."""
+    return _DECISION_NAMES.get(kind, "a decision")
+
+
+_DECISION_NAMES: Mapping[int, str] = {
+    pb.DECISION_KIND_PRIORITY: "priority",
+    pb.DECISION_KIND_CHOOSE_X: "choosing X",
+    pb.DECISION_KIND_CHOOSE_TARGET: "choosing a target",
+    pb.DECISION_KIND_PAY_MANA: "paying mana",
+    pb.DECISION_KIND_DECLARE_ATTACKERS: "declaring attackers",
+    pb.DECISION_KIND_DECLARE_BLOCKERS: "declaring blockers",
+    pb.DECISION_KIND_ASSIGN_COMBAT_DAMAGE: "assigning combat damage",
+    pb.DECISION_KIND_DISCARD: "discarding",
+    pb.DECISION_KIND_CHOOSE_STARTING_PLAYER: "choosing who plays first",
+    pb.DECISION_KIND_MULLIGAN: "keep or mulligan",
+    pb.DECISION_KIND_BOTTOM_CARD: "putting a card on the bottom",
+    pb.DECISION_KIND_CHOOSE_MODE: "choosing a mode",
+    pb.DECISION_KIND_ORDER_TRIGGERS: "ordering triggers",
+    pb.DECISION_KIND_ORDER_GRAVEYARD: "ordering the graveyard",
+    pb.DECISION_KIND_LEGEND_RULE: "the legend rule",
+    pb.DECISION_KIND_SACRIFICE: "sacrificing",
+    pb.DECISION_KIND_CHOOSE_COST: "choosing a cost",
+    pb.DECISION_KIND_CHOOSE_REPLACEMENT: "choosing a replacement effect",
+    pb.DECISION_KIND_CHOOSE_DEFENDER: "choosing what to attack",
+    pb.DECISION_KIND_SCRY: "scrying",
+    pb.DECISION_KIND_SEARCH: "searching",
+    pb.DECISION_KIND_CHOOSE_PLAYER: "choosing a player",
+    pb.DECISION_KIND_SEPARATE_PILES: "separating piles",
+    pb.DECISION_KIND_CHOOSE_PILE: "choosing a pile",
+    pb.DECISION_KIND_CHOOSE_CARD: "choosing a card",
+    pb.DECISION_KIND_CLASH: "clashing",
+    pb.DECISION_KIND_CHOOSE_PARTY: "choosing a party",
+    pb.DECISION_KIND_MAY: 'a "you may" choice',
+    pb.DECISION_KIND_CHOOSE_OUTSIDE_CARD: "choosing a card from outside the game",
+    pb.DECISION_KIND_CHOOSE_EXILED_CARD: "choosing an exiled card",
+    pb.DECISION_KIND_CAST_MADNESS: "casting with madness",
+}
+
+
+def _recipient(names: Names, e: pb.DamageEvent) -> str:
+    which = e.WhichOneof("recipient")
+    if which == "player":
+        return seat_name(names, e.player)
+    if which == "object_id":
+        return object_name(names, e.object_id)
+    return "nothing"
+
+
+def result_text(names: Names, winners: Iterable[int], reason: str) -> str:
+    """How a game ended: ``you won (...)``, ``Bob won (...)`` or a draw."""
+    winners = list(winners)
+    why = f" ({reason})" if reason else ""
+    if not winners:
+        return f"The game is a draw{why}"
+    return f"{', '.join(seat_name(names, s) for s in winners)} won{why}"
+
+
+def event_text(names: Names, event: pb.GameEvent) -> str | None:
+    """One event in plain words, or None for an event not worth a line."""
+    kind = event.WhichOneof("kind")
+    if kind == "zone_change":
+        z = event.zone_change
+        if z.from_zone == pb.ZONE_KIND_UNSPECIFIED or (
+                z.from_zone == pb.ZONE_KIND_LIBRARY and z.to_zone == pb.ZONE_KIND_HAND):
+            return None  # a new object, or a draw (card_drawn says it)
+        whose = "your" if z.owner == names.viewer else f"{names.player(z.owner)}'s"
+        return (f"{whose} {z.name or 'card'} moved from {zone_name(z.from_zone)} to "
+                f"{zone_name(z.to_zone)}")
+    if kind == "damage":
+        d = event.damage
+        return (f"{object_name(names, d.source_id)} dealt {d.amount} damage to "
+                f"{_recipient(names, d)}")
+    if kind == "player_lost":
+        return f"{names.player(event.player_lost.seat)} lost the game ({event.player_lost.reason})"
+    if kind == "spell_cast":
+        return f"{seat_name(names, event.spell_cast.controller)} cast " \
+               f"{event.spell_cast.name or 'a spell'}"
+    if kind == "card_drawn":
+        return f"{seat_name(names, event.card_drawn.seat)} drew a card"
+    if kind == "token_created":
+        t = event.token_created
+        return f"{seat_name(names, t.controller)} created a {t.name + ' ' if t.name else ''}token"
+    if kind == "attackers_declared":
+        ids = event.attackers_declared.attacker_ids
+        return "Attacking: " + ", ".join(object_name(names, i) for i in ids) if ids else \
+            "No attackers"
+    if kind == "blockers_declared":
+        blocks = event.blockers_declared.blocks
+        if not blocks:
+            return "No blockers"
+        return "Blocks: " + "; ".join(f"{object_name(names, b.blocker_id)} blocks "
+                                      f"{object_name(names, b.attacker_id)}" for b in blocks)
+    if kind == "cards_revealed":
+        r = event.cards_revealed
+        return f"{'Revealed' if r.to_everyone else 'You look at'}: " + \
+            ", ".join(c.name for c in r.cards)
+    if kind == "library_searched":
+        s = event.library_searched
+        return f"{seat_name(names, s.seat)} searched {names.player(s.owner)}'s library and " \
+               f"found {s.found}"
+    if kind == "clash":
+        c = event.clash
+        won = f"{seat_name(names, c.winner)} won" if c.HasField("winner") else "nobody won"
+        return f"Clash: {won}"
+    if kind == "life_exchanged":
+        seats = " and ".join(seat_name(names, s) for s in event.life_exchanged.seats)
+        return f"{seats} exchanged life totals"
+    if kind == "crime":
+        return f"{seat_name(names, event.crime.seat)} committed a crime"
+    if kind == "expend":
+        return f"{seat_name(names, event.expend.seat)} expended {event.expend.amount}"
+    if kind == "game_ended":
+        return result_text(names, event.game_ended.winners, event.game_ended.reason)
+    return None

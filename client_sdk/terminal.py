@@ -1,0 +1,433 @@
+"""The terminal client: ``manawire play`` (a person plays a game, answering each decision
+from a numbered list of its options) and ``manawire watch`` (a spectator's read-only board).
+
+Three trio tasks share one :class:`~client_sdk.client.Client`: one receives (the mirror and
+the board keep up while the player thinks), one draws, one reads the keyboard. The keyboard
+is read without blocking the event loop: the task waits until standard input is readable
+(:func:`trio.lowlevel.wait_readable`) and reads what is there -- standard input is never
+put in non-blocking mode, which would make the terminal's output non-blocking too. In a
+terminal the keys are read one by one (cbreak mode), so the line being typed is part of the
+board and a redraw never loses it; Ctrl-C still interrupts.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import stat
+import sys
+import termios
+import tty
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import TextIO
+
+import trio
+from rich.console import Console
+
+from client_sdk.board import Board, frame_lines, render
+from client_sdk.bots import RandomBot
+from client_sdk.client import Client, ConnectionLostError
+from protocol.v1 import messages_pb2 as mpb
+
+#: Seconds between two frames at most (a burst of deltas is drawn once).
+FRAME_SECONDS = 0.03
+#: Seconds between redraws when nothing happens (the running clock ticks).
+TICK_SECONDS = 1.0
+#: The longest line the keyboard keeps.
+MAX_TYPED = 40
+#: Terminal control: the alternate screen on and off, cursor home, erase to the end of
+#: the line and of the screen.
+ALT_ON, ALT_OFF, HOME, ERASE_LINE, ERASE_DOWN = (
+    "\x1b[?1049h", "\x1b[?1049l", "\x1b[H", "\x1b[K", "\x1b[J")
+
+
+#: An escape sequence a key sends (``ESC [ A`` for an arrow, ``ESC O P`` for F1 ...).
+_ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?")
+
+
+class Keyboard:
+    """Lines typed on a file descriptor, read without blocking trio.
+
+    On a terminal (``keys``) the keys come one at a time: :attr:`typed` is the line being
+    typed, Backspace and Ctrl-U edit it, Enter ends it. Otherwise (a pipe, a file) whole
+    lines are read."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.keys = os.isatty(fd)
+        self.typed = ""
+        self._lines: list[str] = []
+        self._partial = ""
+        self._regular = stat.S_ISREG(os.fstat(fd).st_mode)
+
+    @contextmanager
+    def cbreak(self) -> Iterator[None]:
+        """Keys one by one, not echoed, for the block (a terminal only); restored after."""
+        if not self.keys:
+            yield
+            return
+        saved = termios.tcgetattr(self.fd)
+        try:
+            tty.setcbreak(self.fd)
+            yield
+        finally:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, saved)
+
+    async def _read(self) -> bytes:
+        if not self._regular:  # a file is always readable (and can't be waited on)
+            await trio.lowlevel.wait_readable(self.fd)
+        else:
+            await trio.lowlevel.checkpoint()
+        return os.read(self.fd, 1024)
+
+    async def read_line(self, edited: Callable[[], None]) -> str | None:
+        """The next line (without its end), or None at the end of the input. ``edited`` is
+        called whenever :attr:`typed` changes."""
+        while not self._lines:
+            data = await self._read()
+            if not data:
+                return None
+            text = data.decode("utf-8", errors="replace")
+            if self.keys:
+                self._keys(text)
+                edited()
+            else:
+                self._partial += text
+                *lines, self._partial = self._partial.split("\n")
+                self._lines.extend(line.rstrip("\r") for line in lines)
+        return self._lines.pop(0)
+
+    def _keys(self, text: str) -> None:
+        text = _ESCAPES.sub("", text)  # arrow keys and the like: not ours
+        for ch in text:
+            if ch in "\r\n":
+                self._lines.append(self.typed)
+                self.typed = ""
+            elif ch in "\x7f\x08":
+                self.typed = self.typed[:-1]
+            elif ch == "\x15":  # Ctrl-U
+                self.typed = ""
+            elif ch.isprintable() and len(self.typed) < MAX_TYPED:
+                self.typed += ch
+
+
+class Screen:
+    """Draws the board: on a terminal, each frame over the last one on the alternate screen
+    (the normal screen is left as it was); elsewhere, a plain frame whenever the decision or
+    the game's state changes."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.console = Console(file=out, highlight=False, emoji=False)
+        self.terminal = self.console.is_terminal
+        self._alt = False
+        self._last_key: tuple[object, ...] | None = None
+
+    def enter(self) -> None:
+        if self.terminal and not self._alt:
+            self._write(ALT_ON)
+            self._alt = True
+
+    def leave(self) -> None:
+        if self._alt:
+            self._write(ALT_OFF)
+            self._alt = False
+
+    def _write(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+    def draw(self, board: Board, now: float) -> None:
+        if self._alt:
+            lines = frame_lines(self.console, board, now)
+            self._write(HOME + f"{ERASE_LINE}\n".join(lines) + ERASE_LINE + ERASE_DOWN)
+            return
+        header = board.mirror.header
+        key = (board.decision.prompt_id if board.decision is not None else None,
+               header.pending.prompt_id, board.mirror.game_over, board.notice,
+               board.connected, board.waiting)
+        if key != self._last_key:
+            self._last_key = key
+            self.console.print(render(board, now))
+            self.console.rule()
+
+    def final(self, board: Board, now: float, line: str) -> None:
+        """Back on the normal screen: the last board and how it ended."""
+        self.leave()
+        if board.mirror.ready:
+            self.console.print(render(board, now, events=8, keys=False))
+        self.console.print(line, style="bold", markup=False, soft_wrap=True)
+
+
+@dataclass
+class Outcome:
+    """How a session ended: the line to print and the exit code."""
+
+    line: str
+    code: int
+
+
+class Session:
+    """One game in the terminal, as a player or a spectator, until it ends or the user
+    quits."""
+
+    def __init__(self, client: Client, board: Board, screen: Screen, keyboard: Keyboard, *,
+                 player: bool) -> None:
+        self.client = client
+        self.board = board
+        self.screen = screen
+        self.keyboard = keyboard
+        self.player = player
+        self.answers = 0
+        self._dirty = trio.Event()
+        self._confirm_quit = False
+        self._outcome: Outcome | None = None
+        #: What to say if the session stops otherwise (Ctrl-C).
+        self.stopped: Callable[[], str] = lambda: "Stopped."
+
+    def changed(self) -> None:
+        """Redraw soon."""
+        self._dirty.set()
+
+    def _sync(self) -> None:
+        client, board = self.client, self.board
+        board.decision = client.my_decision if self.player else None
+        board.connected = client.connected
+        board.resumes = client.resumes
+        board.typed = self.keyboard.typed
+
+    async def run(self, setup: Callable[[], Awaitable[None]] | None = None) -> Outcome:
+        """Play (or watch) until the game ends or the user quits; ``setup`` first runs in
+        the receiving task (a quick match's wait for a table, drawn meanwhile)."""
+        self.screen.enter()
+        try:
+            with self.keyboard.cbreak():
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._receive, setup, nursery.cancel_scope)
+                    nursery.start_soon(self._input, nursery.cancel_scope)
+                    nursery.start_soon(self._render)
+        finally:
+            self._sync()
+            self.board.decision, self.board.typed, self.board.ended = None, "", True
+            outcome = self._outcome or Outcome(self.stopped(), 1)
+            self.screen.final(self.board, trio.current_time(), outcome.line)
+        return outcome
+
+    def _end(self, outcome: Outcome, scope: trio.CancelScope) -> None:
+        if self._outcome is None:
+            self._outcome = outcome
+        scope.cancel()
+
+    async def _receive(self, setup: Callable[[], Awaitable[None]] | None,
+                       scope: trio.CancelScope) -> None:
+        client, board = self.client, self.board
+        if setup is not None:
+            await setup()
+            self.changed()
+        while True:
+            if client.mirror.game_over:
+                self._sync()
+                self._end(Outcome(board.result_line(), 0), scope)
+                return
+            if client.room_id is None:
+                why = board.notice or "The room closed before the game ended."
+                self._end(Outcome(why, 1), scope)
+                return
+            msg = await client.next_message()
+            board.absorb(msg, trio.current_time())
+            self._sync()
+            self.changed()
+
+    async def _render(self) -> None:
+        while True:
+            self._sync()
+            self.screen.draw(self.board, trio.current_time())
+            await trio.sleep(FRAME_SECONDS)
+            with trio.move_on_after(TICK_SECONDS):
+                await self._dirty.wait()
+            self._dirty = trio.Event()
+
+    async def _input(self, scope: trio.CancelScope) -> None:
+        while True:
+            line = await self.keyboard.read_line(self.changed)
+            if line is None:  # the input ended: nobody can answer any more
+                if not self.player:
+                    return  # a spectator goes on watching
+                line = "q"
+                self._confirm_quit = True
+            outcome = await self._command(line.strip().lower())
+            self.changed()
+            if outcome is not None:
+                self._end(outcome, scope)
+                return
+
+    async def _command(self, text: str) -> Outcome | None:
+        """Do what the user typed; an outcome if the session is over."""
+        board = self.board
+        self._sync()
+        board.notice = ""
+        if text in ("q", "quit", "exit"):
+            return await self._quit()
+        self._confirm_quit = False
+        if text == "":
+            return None
+        if not self.player:
+            board.notice = "You are watching: q stops watching."
+            return None
+        if text in ("h", "?", "help"):
+            board.notice = ("Type the number of an option and Enter; p passes priority; "
+                            "q quits.")
+            return None
+        decision = board.decision
+        if decision is None:
+            board.notice = "Nothing to answer now."
+            return None
+        if text in ("p", "pass"):
+            index = board.option_index("pass_priority")
+            if index is None:
+                board.notice = "Passing priority is not an option now: choose a number."
+                return None
+        elif text.isdigit() and 1 <= int(text) <= len(decision.options):
+            index = int(text) - 1
+        else:
+            board.notice = (f"Type a number from 1 to {len(decision.options)}, p to pass "
+                            f"priority or q to quit (not {text!r}).")
+            return None
+        try:
+            await self.client.act(index)
+        except (ConnectionLostError, RuntimeError):
+            board.notice = "Not connected: answer again once the connection is back."
+            return None
+        self.answers += 1
+        board.decision = None
+        return None
+
+    async def _quit(self) -> Outcome | None:
+        board, client = self.board, self.client
+        seated = self.player and board.game_running and not self._seat_lost()
+        if seated and not self._confirm_quit:
+            self._confirm_quit = True
+            board.notice = ("Quitting now concedes the game: q and Enter again to quit, "
+                            "anything else to stay.")
+            return None
+        if client.room_id is not None:
+            with suppress(ConnectionLostError):
+                await client.leave_room()
+        if seated:
+            return Outcome("You left the game: you conceded.", 0)
+        return Outcome("You left." if self.player else "Stopped watching.", 0)
+
+    def _seat_lost(self) -> bool:
+        me = self.board.mirror.players.get(self.board.seat)
+        return me is not None and me.has_lost
+
+
+# ---- the commands
+@dataclass
+class PlayOptions:
+    """What ``manawire play`` was asked to do."""
+
+    url: str
+    name: str = "player"
+    token: str = ""
+    deck: str = ""
+    room_id: str = ""
+    invite_code: str = ""
+    quick_match: bool = False
+    bots: int = 0
+    seats: int = 2
+    public: bool = False
+    clock_seconds: int = 0
+    deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED
+
+
+async def _bot(url: str, room_id: str, invite_code: str, index: int, board: Board, *,
+               task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+    """A RandomBot opponent in this process: takes a seat, plays the game to its end."""
+    try:
+        async with Client.connect(url, f"bot-{index}") as client:
+            await client.join(room_id, invite_code=invite_code)
+            task_status.started()
+            await RandomBot(client, random.Random()).play()
+    except Exception as exc:  # the player's game goes on: say so, don't crash it
+        board.notice = f"The bot stopped: {exc}"
+        task_status.started()
+
+
+async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 0) -> int:
+    """``manawire play``: join (or create, or quick-match) a game and play it in the
+    terminal. Returns the exit code."""
+    out = out or sys.stdout
+    screen = Screen(out)
+    o = options
+    async with Client.connect(o.url, o.name, token=o.token) as client:
+        board = Board(client.mirror, url=o.url, account=client.account.name)
+        setup: Callable[[], Awaitable[None]] | None = None
+        bots: list[tuple[str, str]] = []
+        if client.room_id is not None and client.seat is not None:
+            board.seat, board.room.room_id = client.seat, client.room_id
+            print(f"Back in your game in room {client.room_id}.", file=out, flush=True)
+        elif o.room_id:
+            joined = await client.join(o.room_id, deck=o.deck, invite_code=o.invite_code)
+            board.seat, board.room = joined.seat, joined.room
+        elif o.quick_match:
+            board.waiting = (f"Queued for a quick match ({o.seats} players): waiting for "
+                             "opponents... (q leaves the queue)")
+
+            async def setup() -> None:
+                joined = await client.quick_match(seats=o.seats, deck=o.deck,
+                                                  deck_format=o.deck_format)
+                board.seat, board.room = joined.seat, joined.room
+                board.waiting = "Seated: the game starts..."
+        else:
+            room = await client.create_room(f"{client.account.name}'s game", seats=o.seats,
+                                            clock_seconds=o.clock_seconds,
+                                            private=not o.public, deck_format=o.deck_format)
+            code = client.invite_codes[room.room_id]
+            joined = await client.join(room.room_id, deck=o.deck)
+            board.seat, board.room, board.invite_code = joined.seat, joined.room, code
+            if not o.bots:
+                print(invite_text(o.url, room.room_id, code, o.public), file=out, flush=True)
+            board.waiting = invite_text(o.url, room.room_id, code, o.public)
+            bots = [(room.room_id, code)] * o.bots
+        session = Session(client, board, screen, Keyboard(stdin_fd), player=True)
+
+        def stopped() -> str:
+            if not board.game_running or bots:
+                return "Interrupted."
+            return (f"Interrupted: your seat is kept while your clock runs. To take it back: "
+                    f"manawire play {o.url} --token {client.account_token}")
+
+        session.stopped = stopped
+        async with trio.open_nursery() as nursery:
+            for i, (room_id, code) in enumerate(bots):
+                await nursery.start(_bot, o.url, room_id, code, i + 1, board)
+            outcome = await session.run(setup)
+            nursery.cancel_scope.cancel()
+    return outcome.code
+
+
+def invite_text(url: str, room_id: str, code: str, public: bool) -> str:
+    """How others join the room just created."""
+    invite = f" --invite {code}"
+    return (f"Room {room_id} created; invite code {code}. Waiting for players...\n"
+            f"  a friend joins with:  manawire play {url} --room {room_id}{invite}\n"
+            f"  a bot joins with:     manawire bots --url {url} --join {room_id}{invite}\n"
+            f"  anyone watches with:  manawire watch {url} {room_id}"
+            f"{'' if public else invite}")
+
+
+async def watch(url: str, room_id: str, *, invite_code: str = "", name: str = "spectator",
+                token: str = "", out: TextIO | None = None, stdin_fd: int = 0) -> int:
+    """``manawire watch``: the board of a game as a spectator, until it ends."""
+    out = out or sys.stdout
+    async with Client.connect(url, name, token=token) as client:
+        joined = await client.join(room_id, spectator=True, invite_code=invite_code)
+        board = Board(client.mirror, seat=-1, watching=True, room=joined.room, url=url,
+                      account=client.account.name)
+        session = Session(client, board, Screen(out), Keyboard(stdin_fd), player=False)
+        outcome = await session.run()
+    return outcome.code

@@ -1,0 +1,187 @@
+"""The terminal board's rendering, from fixed views and decisions (no terminal, no server):
+zones, life and counts, the stack, numbered options with mana in braces, events naming
+objects that left the view, and a spectator's screen with no hidden card."""
+
+from __future__ import annotations
+
+from client_sdk.board import Board, frame_text
+from client_sdk.describe import mana_symbol_words, option_text
+from client_sdk.mirror import Mirror
+from protocol.v1 import game_pb2 as pb
+from protocol.v1 import messages_pb2 as mpb
+from protocol.viewhash import view_hash
+
+ANN, BOB, SPECTATOR = 0, 1, -1
+
+
+def _obj(oid: str, name: str, kind: int, owner: int, **fields: object) -> pb.GameObject:
+    return pb.GameObject(id=oid, name=name, zone=pb.ZoneRef(kind=kind, owner=owner),  # type: ignore[arg-type]
+                         owner=owner, controller=owner, **fields)  # type: ignore[arg-type]
+
+
+BATTLEFIELD, HAND, STACK, GRAVEYARD = (pb.ZONE_KIND_BATTLEFIELD, pb.ZONE_KIND_HAND,
+                                       pb.ZONE_KIND_STACK, pb.ZONE_KIND_GRAVEYARD)
+
+
+def _view(viewer: int) -> pb.View:
+    """Turn 3, Bob's declare attackers step: Bob's Shock targets Ann on the stack."""
+    objects = [
+        _obj("f1", "Forest", BATTLEFIELD, ANN, card_types=["Land"], tapped=True),
+        _obj("e1", "Llanowar Elves", BATTLEFIELD, ANN, card_types=["Creature"], power=1,
+             toughness=1, summoning_sick=True, mana_cost="{G}"),
+        _obj("g1", "Goblin Guide", BATTLEFIELD, BOB, card_types=["Creature"], power=2,
+             toughness=2, attacking=ANN, tapped=True),
+        _obj("s1", "Shock", STACK, BOB, mana_cost="{R}", targets=[pb.Target(player=ANN)]),
+        _obj("b1", "Lightning Bolt", GRAVEYARD, BOB, mana_cost="{R}"),
+    ]
+    zones = {(BATTLEFIELD, -1): ["f1", "e1", "g1"], (STACK, -1): ["s1"],
+             (GRAVEYARD, BOB): ["b1"]}
+    if viewer == ANN:  # only Ann sees her hand
+        objects.append(_obj("h1", "Grizzly Bears", HAND, ANN, mana_cost="{1}{G}",
+                            card_types=["Creature"]))
+        objects.append(_obj("h2", "Forest", HAND, ANN, card_types=["Land"]))
+        zones[(HAND, ANN)] = ["h1", "h2"]
+    header = pb.GameHeader(turn=3, active_seat=BOB, step=pb.STEP_DECLARE_ATTACKERS,
+                           priority_seat=ANN, phase=pb.GAME_PHASE_PLAYING,
+                           pending=pb.PendingInfo(seat=ANN, kind=pb.DECISION_KIND_PRIORITY,
+                                                  prompt_id=7))
+    players = [
+        pb.Player(seat=ANN, name="Ann", life=20, library_count=50, hand_count=2,
+                  mana_pool=pb.ManaPool(green=1)),
+        pb.Player(seat=BOB, name="Bob", life=17, library_count=48, hand_count=4, poison=2),
+    ]
+    objects.sort(key=lambda o: o.id)
+    return pb.View(viewer=viewer, header=header, players=players, objects=objects,
+                   zones=[pb.ZoneContents(zone=pb.ZoneRef(kind=k, owner=o),
+                                          object_ids=ids)
+                          for (k, o), ids in sorted(zones.items())])
+
+
+def _board(viewer: int) -> Board:
+    mirror = Mirror()
+    view = _view(viewer)
+    mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=5, view=view,
+                                     view_hash=view_hash(view)))
+    board = Board(mirror, seat=viewer, watching=viewer == SPECTATOR,
+                  room=mpb.RoomInfo(room_id="r1", name="friday"), account="Ann#0001")
+    board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view)), now=0.0)
+    board.absorb(mpb.ServerMessage(clocks=mpb.Clocks(seats=[
+        mpb.ClockState(seat=ANN, remaining_ms=1_500_000, running=True),
+        mpb.ClockState(seat=BOB, remaining_ms=61_000)])), now=100.0)
+    board.absorb(mpb.ServerMessage(presence=mpb.Presence(seats=[
+        mpb.SeatPresence(seat=ANN, connected=True),
+        mpb.SeatPresence(seat=BOB, connected=False)])), now=100.0)
+    return board
+
+
+DECISION = pb.Decision(prompt_id=7, seat=ANN, kind=pb.DECISION_KIND_PRIORITY, prompt="Act or pass.",
+                       options=[
+                           pb.Action(pass_priority=pb.PassPriority()),
+                           pb.Action(cast_spell=pb.CastSpell(object_id="h1")),
+                           pb.Action(play_land=pb.PlayLand(object_id="h2")),
+                           pb.Action(activate_mana_ability=pb.ActivateManaAbility(
+                               object_id="e1", mana="G")),
+                           pb.Action(activate_mana_ability=pb.ActivateManaAbility(
+                               object_id="e1", mana="G")),
+                       ])
+
+
+def test_a_players_screen_shows_zones_life_stack_clocks_and_numbered_options() -> None:
+    board = _board(ANN)
+    board.decision = DECISION
+    text = frame_text(board, now=110.0)
+    assert "room r1 (friday)" in text and "you are Ann#0001" in text and "connected" in text
+    assert "Turn 3 · Bob's turn · Declare attackers · priority: you" in text
+    # Life, poison, counts, mana pool, clocks (Ann's running since 10 s), presence.
+    assert "You (Ann) seat 1  life 20  hand 2  library 50  mana {G}  clock 24:50 (running)" \
+        in text
+    assert "Bob seat 2  life 17  poison 2  hand 4  library 48  clock 1:01  disconnected" in text
+    # Zones: permanents with their state, the hand with mana costs, graveyards, the stack.
+    assert "Goblin Guide 2/2 (tapped, attacking you)" in text
+    assert "Llanowar Elves 1/1 (summoning sick)" in text and "Forest (tapped)" in text
+    assert "hand:" in text and "Grizzly Bears {1}{G} · Forest" in text
+    assert "graveyard (1): Lightning Bolt" in text
+    assert "1. Shock (Bob) -> you" in text
+    # The decision: numbered options in words, mana in braces, same words told apart.
+    assert "Your decision #7: priority" in text and "Act or pass." in text
+    for line in ("1. Pass priority  [p]", "2. Cast Grizzly Bears {1}{G}", "3. Play Forest",
+                 "4. Tap Llanowar Elves for {G} (1 of 2)",
+                 "5. Tap Llanowar Elves for {G} (2 of 2)"):
+        assert line in text, line
+    assert "p: pass priority" in text and "q: quit (concedes the game)" in text
+    assert text.rstrip().endswith(">")
+
+
+def test_events_name_objects_that_left_the_view_in_the_same_delta() -> None:
+    board = _board(ANN)
+    # Shock resolves: it leaves the stack (and the view) in the delta that tells its damage.
+    view = _view(ANN)
+    for z in view.zones:
+        if z.zone.kind == STACK:
+            del z.object_ids[:]
+    kept = [o for o in view.objects if o.id != "s1"]
+    del view.objects[:]
+    view.objects.extend(kept)
+    view.players[ANN].life = 18
+    delta = pb.Delta(prev_state_id=5, state_id=6, view_hash=view_hash(view), ops=[
+        pb.DeltaOp(remove_object="s1"),
+        pb.DeltaOp(set_zone=pb.ZoneContents(zone=pb.ZoneRef(kind=STACK, owner=-1))),
+        pb.DeltaOp(set_player=view.players[ANN]),
+    ], events=[
+        pb.GameEvent(damage=pb.DamageEvent(source_id="s1", player=ANN, amount=2)),
+        pb.GameEvent(zone_change=pb.ZoneChangeEvent(owner=BOB, from_zone=STACK,
+                                                    to_zone=GRAVEYARD, old_id="s1",
+                                                    name="Shock")),
+        pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=BOB)),
+        pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=BOB)),
+    ])
+    board.mirror.apply_delta(delta)
+    board.absorb(mpb.ServerMessage(delta=delta), now=1.0)
+    text = frame_text(board, now=1.0)
+    assert "Shock dealt 2 damage to you" in text
+    assert "Bob's Shock moved from stack to graveyard" in text
+    assert "Bob drew a card (x2)" in text
+    assert "Stack: empty" in text and "life 18" in text
+
+
+def test_a_spectators_screen_shows_no_hidden_card_and_no_decision() -> None:
+    board = _board(SPECTATOR)
+    text = frame_text(board, now=0.0)
+    assert "watching" in text and "Grizzly Bears" not in text
+    assert "hand:" not in text and "Ann seat 1  life 20  hand 2" in text
+    assert "Your decision" not in text and "Waiting: Ann is deciding (priority)" in text
+    assert "Watching (read-only). q: stop watching" in text
+    # The public zones are all there.
+    assert "Goblin Guide 2/2 (tapped, attacking Ann)" in text and "Shock (Bob) -> Ann" in text
+
+
+def test_game_over_and_a_dropped_connection_are_said_in_words() -> None:
+    board = _board(ANN)
+    board.connected = False
+    assert "connection lost: reconnecting..." in frame_text(board, now=0.0)
+    board.connected, board.resumes = True, 2
+    assert "connected (resumed 2 times)" in frame_text(board, now=0.0)
+    header = pb.GameHeader()
+    header.CopyFrom(board.mirror.header)
+    header.ClearField("pending")
+    header.result.winners.append(BOB)
+    header.result.reason = "Ann has 0 or less life (704.5a)"
+    board.mirror.header = header
+    assert board.result_line() == "Game over: Bob won (Ann has 0 or less life (704.5a))"
+    text = frame_text(board, now=0.0)
+    assert "Game over: Bob won" in text and "Your decision" not in text
+
+
+def test_option_and_mana_wording() -> None:
+    board = _board(ANN)
+    attack = pb.Action(declare_attacker=pb.DeclareAttacker(object_id="e1", defender=BOB))
+    assert option_text(board, attack) == "Attack Bob with Llanowar Elves"
+    block = pb.Action(declare_blocker=pb.DeclareBlocker(object_id="e1", attacker_id="g1"))
+    assert option_text(board, block) == "Block Goblin Guide with Llanowar Elves"
+    assert option_text(board, pb.Action(pay_mana=pb.PayMana(mana="RRB"))) == "Pay {R}{R}{B}"
+    assert option_text(board, pb.Action(choose_target=pb.ChooseTarget(
+        target=pb.Target(object_id="gone")))) == "Target a card you can't see"
+    assert option_text(board, pb.Action()) == \
+        "An option this client doesn't understand (empty)"
+    assert [mana_symbol_words(s) for s in ("{R}", "{2}", "{W/U}", "{T}")] == \
+        ["red mana", "2 generic mana", "white or blue mana", "tap"]

@@ -1,0 +1,71 @@
+"""The terminal client's keyboard (read without blocking trio) and its dependencies: the
+client side imports the protocol, never the server (nor its engine)."""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+import trio
+
+from client_sdk.terminal import Keyboard
+
+CLIENT_SDK = Path(__file__).resolve().parents[2] / "client_sdk"
+
+
+async def test_lines_from_a_pipe_are_read_while_other_tasks_run() -> None:
+    read_fd, write_fd = os.pipe()
+    try:
+        keyboard = Keyboard(read_fd)
+        assert not keyboard.keys
+        got: list[str | None] = []
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await trio.sleep(0.01)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ticker)
+            await trio.sleep(0.05)  # the reader waits; the event loop goes on
+            os.write(write_fd, b"3\r\np\n")
+            got.append(await keyboard.read_line(lambda: None))
+            got.append(await keyboard.read_line(lambda: None))
+            os.close(write_fd)
+            write_fd = -1
+            got.append(await keyboard.read_line(lambda: None))
+            nursery.cancel_scope.cancel()
+        assert got == ["3", "p", None] and ticks >= 3
+    finally:
+        os.close(read_fd)
+        if write_fd >= 0:
+            os.close(write_fd)
+
+
+async def test_keys_one_by_one_edit_the_typed_line() -> None:
+    read_fd, write_fd = os.pipe()
+    try:
+        keyboard = Keyboard(read_fd)
+        keyboard.keys = True  # as on a terminal in cbreak mode
+        edits: list[str] = []
+        os.write(write_fd, b"12\x7f3")
+        os.write(write_fd, b"\x1b[A")  # an arrow key: ignored
+        os.write(write_fd, b"\r")
+        line = await keyboard.read_line(lambda: edits.append(keyboard.typed))
+        assert line == "13" and keyboard.typed == "" and edits
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)
+
+
+def test_the_client_sdk_never_imports_the_server() -> None:
+    for path in sorted(CLIENT_SDK.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for name in names:
+                assert name.split(".")[0] != "server", f"{path.name} imports {name}"

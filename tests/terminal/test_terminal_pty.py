@@ -1,0 +1,174 @@
+"""``manawire play`` and ``manawire watch`` driven in a pseudo-terminal against a real
+``manawire serve`` subprocess, read and typed as a person would.
+
+* ``play --bot``: a whole game against a RandomBot opponent in the same process, answered
+  by typing option numbers (``p`` to pass); the server is restarted mid-game (SIGTERM, close
+  code 1012) and the screen says the client reconnected and resumed; the game ends, the
+  screen says how, and the process exits 0.
+* ``watch``: a spectator's screen of a private room's bot game, from before it starts to its
+  end: never a decision to answer, never a hand's cards.
+* Errors: a room that doesn't exist, a deck file with bad lines: a clear message, exit 1.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import trio
+
+from client_sdk import Client
+from client_sdk.bots import RandomBot
+from protocol.v1 import messages_pb2 as mpb
+from tests.e2e.restart_harness import ServerProcess
+from tests.terminal.pty_driver import REPO, PtyProgram, manawire
+
+#: Bounds of the played game: answers typed and seconds.
+MAX_ANSWERS, PLAY_SECONDS = 3000, 180
+_DECISION = re.compile(r"Your decision #(\d+): ")
+_OPTION = re.compile(r"^\s*(\d+)\. (.*?)(?:\s+\[p\])?\s*$")
+#: The options the typing player prefers, best first (else the first option): it plays
+#: lands, casts spells and attacks, so the game ends by damage in reasonable time.
+_PREFERRED = ("Keep this hand", "I play first", "Play ", "Cast ", "Attack ", "Pay ",
+              "Done: confirm attackers", "Done: confirm blockers")
+_NEVER = ("Concede", "Take a mulligan")
+
+
+def decision_on(screen: str) -> tuple[int, list[str]] | None:
+    """The decision shown on a screen: its prompt id and its options in order."""
+    lines = screen.splitlines()
+    for at, line in enumerate(lines):
+        found = _DECISION.search(line)
+        if found is None:
+            continue
+        options: list[str] = []
+        for rest in lines[at + 1:]:
+            option = _OPTION.match(rest)
+            if option is not None and int(option.group(1)) == len(options) + 1:
+                options.append(option.group(2))
+            elif options:
+                break
+        return int(found.group(1)), options
+    return None
+
+
+def choose(options: list[str]) -> int:
+    """The 1-based number to type."""
+    for prefix in _PREFERRED:
+        for i, option in enumerate(options):
+            if option.startswith(prefix):
+                return i + 1
+    if "Pass priority" not in options:  # paying for a spell: tap what pays
+        for i, option in enumerate(options):
+            if option.startswith("Tap "):
+                return i + 1
+    allowed = [i for i, o in enumerate(options) if not o.startswith(_NEVER)]
+    return (allowed or [0])[0] + 1
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
+    served = ServerProcess(tmp_path / "server")
+    try:
+        await served.start()
+        yield served
+    finally:
+        await served.aclose()
+
+
+async def test_play_a_whole_game_against_a_bot_by_typing(server: ServerProcess) -> None:
+    program = PtyProgram(manawire("play", server.url, "--bot", "--name", "Typist"))
+    answers, restarted, last = 0, False, (-1, 0.0)
+    try:
+        await program.start()
+        with trio.fail_after(PLAY_SECONDS):
+            await program.wait_for(r"Your decision #\d+: ")
+            while answers < MAX_ANSWERS:
+                screen = program.screen() or ""
+                if "Game over" in screen:
+                    break
+                shown = decision_on(screen)
+                now = trio.current_time()
+                # Answer a decision once (again only if it is still shown after 3 s).
+                if shown is not None and shown[1] and (
+                        shown[0] != last[0] or now - last[1] > 3):
+                    number = choose(shown[1])
+                    keys = "p" if shown[1][number - 1] == "Pass priority" else str(number)
+                    await program.send(keys + "\r")
+                    answers += 1
+                    last = (shown[0], now)
+                    if answers == 40 and not restarted:
+                        # The server restarts mid-game: the client resumes by itself.
+                        assert await server.stop(signal.SIGTERM) == 0
+                        await server.start()
+                        restarted = True
+                        await program.wait_for(r"connected \(resumed once\)")
+                if not await program.read_some():
+                    break
+            code = await program.wait_exit()
+    finally:
+        await program.aclose()
+    final = program.after_screen()
+    assert code == 0, program.text()[-3000:]
+    assert restarted, f"the game ended after {answers} answers, before the restart"
+    assert answers < MAX_ANSWERS
+    assert re.search(r"Game over: (you|bot-1#\d+) won|The game is a draw", final), final
+    # The final board is printed on the normal screen, with the last events.
+    assert "Last events" in final and "You (Typist#" in final
+
+
+async def test_watch_a_bot_game_to_its_end(server: ServerProcess) -> None:
+    async with Client.connect(server.url, "host") as host, \
+            Client.connect(server.url, "guest") as guest:
+        room = await host.create_room("watched", private=True, spectate=mpb.SPECTATE_INVITE)
+        code = host.invite_codes[room.room_id]
+        program = PtyProgram(manawire("watch", server.url, room.room_id, "--invite", code))
+        try:
+            await program.start()
+            await program.wait_for(r"Waiting for the game to start")
+            await host.join(room.room_id)
+            await guest.join(room.room_id, invite_code=code)
+            screens = 0
+            with trio.fail_after(60):
+                async with trio.open_nursery() as nursery:
+                    for i, client in enumerate((host, guest)):
+                        nursery.start_soon(RandomBot(client, random.Random(i)).play)
+                    while await program.read_some():
+                        screen = program.screen() or ""
+                        screens += 1
+                        assert "Your decision" not in screen
+                        # A spectator sees hand sizes, never a hand's cards.
+                        assert not re.search(r"^\s+hand:", screen, re.MULTILINE), screen
+                code_ = await program.wait_exit()
+        finally:
+            await program.aclose()
+    final = program.after_screen()
+    assert code_ == 0, program.text()[-3000:]
+    assert re.search(r"Game over: (host|guest)#\d+ won|The game is a draw", final), final
+    assert "watching" in program.text() and screens > 1
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(manawire(*args), cwd=REPO, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL, check=False)
+
+
+async def test_errors_are_clear_and_exit_nonzero(server: ServerProcess,
+                                                 tmp_path: Path) -> None:
+    missing = await trio.to_thread.run_sync(_run, "watch", server.url, "no-such-room")
+    assert missing.returncode == 1
+    assert "manawire watch:" in missing.stderr and "no-such-room" in missing.stderr
+    deck = tmp_path / "bad.txt"
+    deck.write_text("4 Shock\n4 Not A Real Card\nfour Plains\n", encoding="utf-8")
+    bad = await trio.to_thread.run_sync(_run, "play", server.url, "--deck", str(deck))
+    assert bad.returncode == 1, bad.stderr
+    assert "line 2:" in bad.stderr and "line 3:" in bad.stderr, bad.stderr
+    down = await trio.to_thread.run_sync(_run, "play", "ws://127.0.0.1:9", "--bot")
+    assert down.returncode == 1 and "can't connect" in down.stderr, down.stderr
+    assert sys.executable  # (the checkout's interpreter runs every command)
