@@ -46,12 +46,14 @@ from server.accounts import (
 from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, DeckListError, resolve
 from server.ratelimit import MessageLimiter, TokenBucket, Verdict
+from server.replay import Replay, replay_problem
 from server.rooms import commands as cmd
 from server.rooms import session as req
 from server.rooms.commands import ConnId
 from server.rooms.lobby import MAX_ROOMS, Lobby, LobbyFullError
 from server.rooms.matchmaking import MatchQueues, QueueEntry
 from server.rooms.pump import RoomGoneError, RoomHost
+from server.rooms.replaying import Control, ReplayRunner
 from server.rooms.room import FORMAT_WIRE, RoomConfig
 from server.rooms.session import (
     PROTOCOL_VERSION,
@@ -66,6 +68,7 @@ from server.store.records import (
     DropSession,
     PutSession,
     RoomSettings,
+    SpectatorTier,
     StoreOp,
     secret_hash,
 )
@@ -133,6 +136,8 @@ class Limits:
     #: Seconds a session whose room closed while it was away can still resume (to learn
     #: that its room is gone) before it is forgotten.
     session_ttl: float = 3600.0
+    #: Replays running at once on this server (one per connection at most).
+    max_replays: int = 200
     room: RoomConfig = field(default_factory=RoomConfig)
 
 
@@ -197,6 +202,10 @@ class _Connection:
     #: The client's latest Hello or Resume asked for ServerBatch frames; the writer starts
     #: batching after it has sent the Welcome or Resumed that confirms it.
     batch_requested: bool = False
+    #: The replay this connection is watching (then it is in no room), and the nursery its
+    #: task runs in (the connection's own).
+    replay: ReplayRunner | None = None
+    nursery: trio.Nursery | None = None
 
     def close(self, code: int, reason: str) -> None:
         """Disconnect this client with a close code (the first reason given wins)."""
@@ -250,6 +259,8 @@ class App:
         #: Password hashing runs on worker threads, two at a time at most.
         self._hashing = trio.CapacityLimiter(2)
         self._ids = itertools.count(1)
+        #: Replays running now (Limits.max_replays).
+        self.replays = 0
         self.stopping = False
         nursery.start_soon(self._sweep, name="session-sweeper")
 
@@ -344,6 +355,7 @@ class App:
         try:
             async with trio.open_nursery() as nursery:
                 conn.scope = nursery.cancel_scope
+                conn.nursery = nursery
                 if conn.close_code:  # closed before it got here
                     nursery.cancel_scope.cancel()
                 nursery.start_soon(self._writer, sock, receive, conn)
@@ -423,6 +435,12 @@ class App:
             await self._quick_match(conn, record, rid, request)
         elif isinstance(request, req.CancelQuickMatch):
             self._cancel_quick_match(conn, rid)
+        elif isinstance(request, req.StartReplay):
+            await self._start_replay(conn, record, rid, request)
+        elif isinstance(request, req.ControlReplay):
+            self._control_replay(conn, rid, request)
+        elif conn.replay is not None and isinstance(request, req.RequestSnapshot):
+            self._control_replay(conn, rid, req.ControlReplay("snapshot"))
         elif isinstance(request, req.Act | req.RequestSnapshot | req.ConcedeGame):
             host = conn.host
             if host is None:
@@ -727,10 +745,13 @@ class App:
                                        f"{holder.name!r} is reserved a seat twice", rid))
                 return
             reserved.append((holder.account_id, holder.name))
+        tiers = self._tiers(conn, rid, request.tiers)
+        if tiers is None:
+            return
         invite = secrets.token_urlsafe(16)
         settings = RoomSettings(request.private, secret_hash(invite),
                                 request.spectate, request.format.value, tuple(reserved),
-                                account.account_id)
+                                account.account_id, tiers)
         try:
             host = self.lobby.create(request.name, request.seats, request.clock_seconds,
                                      settings)
@@ -743,6 +764,25 @@ class App:
         self._room_address[host.room_id] = conn.address
         conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
             room=host.room.info(), invite_code=invite)).SerializeToString())
+
+    def _tiers(self, conn: _Connection, rid: int, requested: Sequence[req.TierRequest]
+               ) -> tuple[SpectatorTier, ...] | None:
+        """The delayed spectator tiers asked for, their account names resolved (None: one
+        names no account, and the client was told)."""
+        tiers = []
+        for n, tier in enumerate(requested, start=1):
+            accounts: list[tuple[str, str]] = []
+            for name in tier.accounts:
+                holder = self.accounts.by_name(name)
+                if holder is None:
+                    conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                           f"tier {n}: no account is named {name!r}", rid))
+                    return None
+                if all(a != holder.account_id for a, _n in accounts):
+                    accounts.append((holder.account_id, holder.name))
+            tiers.append(SpectatorTier(tier.kind, tier.seat, float(tier.delay_seconds),
+                                       tier.delay_turns, tuple(accounts), tier.invite))
+        return tuple(tiers)
 
     async def _deck(self, conn: _Connection, rid: int, spec: str, fmt: DeckFormat
                     ) -> tuple[bool, Deck | None]:
@@ -772,13 +812,74 @@ class App:
 
     @staticmethod
     def _busy(conn: _Connection, rid: int) -> bool:
-        """Whether ``conn`` is in a room or queued (then it is told so)."""
-        if conn.host is None and conn.queued is None:
+        """Whether ``conn`` is in a room, queued or in a replay (then it is told so)."""
+        if conn.host is None and conn.queued is None and conn.replay is None:
             return False
         conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                               "already in a room or the quick-match queue; leave it first",
-                               rid))
+                               "already in a replay: stop it first" if conn.replay is not None
+                               else "already in a room or the quick-match queue; leave it "
+                                    "first", rid))
         return True
+
+    # ---- replays (protocol/README.md, "Replays")
+    async def _start_replay(self, conn: _Connection, record: _SessionRecord, rid: int,
+                            request: req.StartReplay) -> None:
+        """Check who may replay what (:func:`server.replay.replay_problem`), then play the
+        stored game to this connection in a task of its own, off every room's pump."""
+        if self._busy(conn, rid):
+            return
+        if self.replays >= self.limits.max_replays:
+            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
+                                   f"this server plays at most {self.limits.max_replays} "
+                                   f"replays at once: try again later", rid))
+            return
+        try:  # SQLite off the event loop (the store's writer may hold its lock)
+            stored = await trio.to_thread.run_sync(self.store.load_game, request.room_id)
+        except KeyError:
+            stored = None
+        if stored is None:
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
+                                   f"no stored game {request.room_id!r}", rid))
+            return
+        problem = replay_problem(stored, record.account.account_id, request.viewer,
+                                 request.invite_code)
+        if problem is not None:
+            conn.reply(error_bytes(problem.code, problem.message, rid))
+            return
+        if conn.nursery is None or self._busy(conn, rid):
+            return
+        half = max(1, self.limits.outbox_size // 2)
+        send = conn.send
+        runner = ReplayRunner(
+            request.room_id, lambda: Replay(stored, request.viewer), conn.reply,
+            lambda: send.statistics().current_buffer_used < half, rid=rid,
+            speed=request.speed, playing=not request.paused,
+            start_action=request.start_action, start_turn=request.start_turn)
+        conn.replay = runner
+        self.replays += 1
+        conn.nursery.start_soon(self._run_replay, conn, runner, name="replay")
+
+    async def _run_replay(self, conn: _Connection, runner: ReplayRunner) -> None:
+        try:
+            await runner.run()
+        finally:
+            self.replays -= 1
+            if conn.replay is runner:
+                conn.replay = None
+
+    @staticmethod
+    def _control_replay(conn: _Connection, rid: int, request: req.ControlReplay) -> None:
+        runner = conn.replay
+        if runner is None or runner.done:
+            conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY,
+                                   "no replay is running: send ReplayRequest first", rid))
+        elif request.command == "stop":
+            conn.replay = None  # back in the lobby at once
+            runner.stop(rid)
+        elif not runner.control(Control(rid, request.command, request.value)):
+            conn.reply(error_bytes(mpb.ERROR_CODE_RATE_LIMITED,
+                                   "too many replay controls waiting: this one was dropped",
+                                   rid))
 
     async def _join(self, conn: _Connection, record: _SessionRecord, rid: int,
                     request: req.JoinRoom) -> None:
@@ -796,7 +897,7 @@ class App:
                 return
         out = await self._settle(conn, host, cmd.Join(
             conn.conn_id, rid, record.session_id, record.name, request.spectator,
-            deck, record.account.account_id, request.invite_code))
+            deck, record.account.account_id, request.invite_code, request.tier))
         if out is None:
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                    f"no room {request.room_id!r}", rid))
@@ -831,6 +932,9 @@ class App:
         return None  # pragma: no cover - a room that doesn't answer in SETTLE_SECONDS
 
     async def _leave(self, conn: _Connection, record: _SessionRecord, rid: int) -> None:
+        if conn.replay is not None:  # leaving a replay stops it
+            self._control_replay(conn, rid, req.ControlReplay("stop"))
+            return
         host = conn.host
         if host is None:
             conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "not in a room", rid))

@@ -1,5 +1,6 @@
 """The ``manawire`` command line: ``serve``, ``bots``, ``account``, ``deck``, ``sim``,
-``scenario``, ``bench-protocol``, ``bench-store``, ``bench-server``."""
+``scenario``, ``bench-protocol``, ``bench-store``, ``bench-server``, ``replay``, ``play``,
+``watch``, ``cards``, ``sealed``."""
 
 from __future__ import annotations
 
@@ -175,6 +176,15 @@ def main(argv: list[str] | None = None) -> int:
     from server.benchload import register as register_bench_server
 
     register_bench_server(sub)
+    from client_sdk.cli import register as register_terminal
+
+    register_terminal(sub)  # play, watch
+    from server.replay_cli import register as register_replay
+
+    register_replay(sub)
+    from server.cards.cli import register as register_cards
+
+    register_cards(sub)  # cards, sealed
     scenario = sub.add_parser("scenario", help="run rules scenario files")
     scenario.add_argument("paths", nargs="+", type=Path, help="scenario files or directories")
     args = parser.parse_args(argv)
@@ -197,8 +207,14 @@ def main(argv: list[str] | None = None) -> int:
 
         print(bench_protocol(args.games, args.seed, args.players).to_json(), flush=True)
         return 0
+    if args.command == "replay":
+        return int(args.replay_main(args))
+    if args.command in ("cards", "sealed"):
+        return int(args.cards_main(args))
     if args.command == "bench-server":
         return int(args.bench_server_main(args))
+    if args.command in ("play", "watch"):  # a terminal screen: no log lines on it
+        return int(args.terminal_main(args))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     if args.command == "account":

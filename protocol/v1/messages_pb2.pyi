@@ -22,6 +22,13 @@ class Spectate(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SPECTATE_NONE: _ClassVar[Spectate]
     SPECTATE_INVITE: _ClassVar[Spectate]
 
+class TierKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TIER_KIND_UNSPECIFIED: _ClassVar[TierKind]
+    TIER_KIND_PUBLIC: _ClassVar[TierKind]
+    TIER_KIND_OMNISCIENT: _ClassVar[TierKind]
+    TIER_KIND_PLAYER: _ClassVar[TierKind]
+
 class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ROLE_UNSPECIFIED: _ClassVar[Role]
@@ -56,6 +63,10 @@ SPECTATE_UNSPECIFIED: Spectate
 SPECTATE_ALLOWED: Spectate
 SPECTATE_NONE: Spectate
 SPECTATE_INVITE: Spectate
+TIER_KIND_UNSPECIFIED: TierKind
+TIER_KIND_PUBLIC: TierKind
+TIER_KIND_OMNISCIENT: TierKind
+TIER_KIND_PLAYER: TierKind
 ROLE_UNSPECIFIED: Role
 ROLE_PLAYER: Role
 ROLE_SPECTATOR: Role
@@ -165,8 +176,24 @@ class Resumed(_message.Message):
     snapshot: bool
     def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., deltas: _Optional[int] = ..., snapshot: _Optional[bool] = ...) -> None: ...
 
+class SpectatorTier(_message.Message):
+    __slots__ = ("kind", "seat", "delay_seconds", "delay_turns", "accounts", "invite")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    DELAY_TURNS_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNTS_FIELD_NUMBER: _ClassVar[int]
+    INVITE_FIELD_NUMBER: _ClassVar[int]
+    kind: TierKind
+    seat: int
+    delay_seconds: int
+    delay_turns: int
+    accounts: _containers.RepeatedScalarFieldContainer[str]
+    invite: bool
+    def __init__(self, kind: _Optional[_Union[TierKind, str]] = ..., seat: _Optional[int] = ..., delay_seconds: _Optional[int] = ..., delay_turns: _Optional[int] = ..., accounts: _Optional[_Iterable[str]] = ..., invite: _Optional[bool] = ...) -> None: ...
+
 class RoomInfo(_message.Message):
-    __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished", "clock_seconds", "private", "spectate", "format", "reserved")
+    __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished", "clock_seconds", "private", "spectate", "format", "reserved", "tiers")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -179,6 +206,7 @@ class RoomInfo(_message.Message):
     SPECTATE_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     RESERVED_FIELD_NUMBER: _ClassVar[int]
+    TIERS_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     name: str
     seats: int
@@ -191,7 +219,8 @@ class RoomInfo(_message.Message):
     spectate: Spectate
     format: DeckFormat
     reserved: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, room_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., started: _Optional[bool] = ..., finished: _Optional[bool] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ...) -> None: ...
+    tiers: _containers.RepeatedCompositeFieldContainer[SpectatorTier]
+    def __init__(self, room_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., started: _Optional[bool] = ..., finished: _Optional[bool] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ...) -> None: ...
 
 class ListRooms(_message.Message):
     __slots__ = ()
@@ -204,7 +233,7 @@ class RoomList(_message.Message):
     def __init__(self, rooms: _Optional[_Iterable[_Union[RoomInfo, _Mapping]]] = ...) -> None: ...
 
 class CreateRoom(_message.Message):
-    __slots__ = ("name", "seats", "clock_seconds", "private", "spectate", "format", "reserved")
+    __slots__ = ("name", "seats", "clock_seconds", "private", "spectate", "format", "reserved", "tiers")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_SECONDS_FIELD_NUMBER: _ClassVar[int]
@@ -212,6 +241,7 @@ class CreateRoom(_message.Message):
     SPECTATE_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     RESERVED_FIELD_NUMBER: _ClassVar[int]
+    TIERS_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
     clock_seconds: int
@@ -219,7 +249,8 @@ class CreateRoom(_message.Message):
     spectate: Spectate
     format: DeckFormat
     reserved: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ...) -> None: ...
+    tiers: _containers.RepeatedCompositeFieldContainer[SpectatorTier]
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ...) -> None: ...
 
 class RoomCreated(_message.Message):
     __slots__ = ("room", "invite_code")
@@ -246,16 +277,18 @@ class Clocks(_message.Message):
     def __init__(self, seats: _Optional[_Iterable[_Union[ClockState, _Mapping]]] = ...) -> None: ...
 
 class JoinRoom(_message.Message):
-    __slots__ = ("room_id", "role", "deck", "invite_code")
+    __slots__ = ("room_id", "role", "deck", "invite_code", "tier")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
     INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
+    TIER_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     role: Role
     deck: str
     invite_code: str
-    def __init__(self, room_id: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., deck: _Optional[str] = ..., invite_code: _Optional[str] = ...) -> None: ...
+    tier: int
+    def __init__(self, room_id: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., deck: _Optional[str] = ..., invite_code: _Optional[str] = ..., tier: _Optional[int] = ...) -> None: ...
 
 class QuickMatch(_message.Message):
     __slots__ = ("format", "seats", "deck")
@@ -284,14 +317,16 @@ class MatchQueue(_message.Message):
     def __init__(self, queued: _Optional[bool] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., seats: _Optional[int] = ..., waiting: _Optional[int] = ...) -> None: ...
 
 class Joined(_message.Message):
-    __slots__ = ("room", "role", "seat")
+    __slots__ = ("room", "role", "seat", "tier")
     ROOM_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    TIER_FIELD_NUMBER: _ClassVar[int]
     room: RoomInfo
     role: Role
     seat: int
-    def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ..., role: _Optional[_Union[Role, str]] = ..., seat: _Optional[int] = ...) -> None: ...
+    tier: int
+    def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ..., role: _Optional[_Union[Role, str]] = ..., seat: _Optional[int] = ..., tier: _Optional[int] = ...) -> None: ...
 
 class LeaveRoom(_message.Message):
     __slots__ = ()
@@ -337,6 +372,76 @@ class ConcedeGame(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class ReplayRequest(_message.Message):
+    __slots__ = ("room_id", "seat", "public", "omniscient", "invite_code", "start_action", "start_turn", "speed", "paused")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_FIELD_NUMBER: _ClassVar[int]
+    OMNISCIENT_FIELD_NUMBER: _ClassVar[int]
+    INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
+    START_ACTION_FIELD_NUMBER: _ClassVar[int]
+    START_TURN_FIELD_NUMBER: _ClassVar[int]
+    SPEED_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    seat: int
+    public: bool
+    omniscient: bool
+    invite_code: str
+    start_action: int
+    start_turn: int
+    speed: float
+    paused: bool
+    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., public: _Optional[bool] = ..., omniscient: _Optional[bool] = ..., invite_code: _Optional[str] = ..., start_action: _Optional[int] = ..., start_turn: _Optional[int] = ..., speed: _Optional[float] = ..., paused: _Optional[bool] = ...) -> None: ...
+
+class ReplayControl(_message.Message):
+    __slots__ = ("play", "pause", "seek_action", "seek_turn", "speed", "stop")
+    PLAY_FIELD_NUMBER: _ClassVar[int]
+    PAUSE_FIELD_NUMBER: _ClassVar[int]
+    SEEK_ACTION_FIELD_NUMBER: _ClassVar[int]
+    SEEK_TURN_FIELD_NUMBER: _ClassVar[int]
+    SPEED_FIELD_NUMBER: _ClassVar[int]
+    STOP_FIELD_NUMBER: _ClassVar[int]
+    play: bool
+    pause: bool
+    seek_action: int
+    seek_turn: int
+    speed: float
+    stop: bool
+    def __init__(self, play: _Optional[bool] = ..., pause: _Optional[bool] = ..., seek_action: _Optional[int] = ..., seek_turn: _Optional[int] = ..., speed: _Optional[float] = ..., stop: _Optional[bool] = ...) -> None: ...
+
+class ReplayStatus(_message.Message):
+    __slots__ = ("room_id", "viewer", "action", "actions", "turn", "turns", "state_id", "playing", "speed")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    STATE_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYING_FIELD_NUMBER: _ClassVar[int]
+    SPEED_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    viewer: int
+    action: int
+    actions: int
+    turn: int
+    turns: int
+    state_id: int
+    playing: bool
+    speed: float
+    def __init__(self, room_id: _Optional[str] = ..., viewer: _Optional[int] = ..., action: _Optional[int] = ..., actions: _Optional[int] = ..., turn: _Optional[int] = ..., turns: _Optional[int] = ..., state_id: _Optional[int] = ..., playing: _Optional[bool] = ..., speed: _Optional[float] = ...) -> None: ...
+
+class ReplayEnded(_message.Message):
+    __slots__ = ("room_id", "action", "stopped")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    action: int
+    stopped: bool
+    def __init__(self, room_id: _Optional[str] = ..., action: _Optional[int] = ..., stopped: _Optional[bool] = ...) -> None: ...
+
 class Error(_message.Message):
     __slots__ = ("code", "message", "incident_id", "details")
     CODE_FIELD_NUMBER: _ClassVar[int]
@@ -350,7 +455,7 @@ class Error(_message.Message):
     def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., message: _Optional[str] = ..., incident_id: _Optional[str] = ..., details: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ("request_id", "hello", "resume", "register", "revoke_tokens", "list_rooms", "create_room", "join_room", "leave_room", "quick_match", "cancel_quick_match", "act", "request_snapshot", "concede")
+    __slots__ = ("request_id", "hello", "resume", "register", "revoke_tokens", "list_rooms", "create_room", "join_room", "leave_room", "quick_match", "cancel_quick_match", "act", "request_snapshot", "concede", "replay", "replay_control")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     HELLO_FIELD_NUMBER: _ClassVar[int]
     RESUME_FIELD_NUMBER: _ClassVar[int]
@@ -365,6 +470,8 @@ class ClientMessage(_message.Message):
     ACT_FIELD_NUMBER: _ClassVar[int]
     REQUEST_SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     CONCEDE_FIELD_NUMBER: _ClassVar[int]
+    REPLAY_FIELD_NUMBER: _ClassVar[int]
+    REPLAY_CONTROL_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     hello: Hello
     resume: Resume
@@ -379,7 +486,9 @@ class ClientMessage(_message.Message):
     act: Act
     request_snapshot: RequestSnapshot
     concede: ConcedeGame
-    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., register: _Optional[_Union[Register, _Mapping]] = ..., revoke_tokens: _Optional[_Union[RevokeTokens, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., quick_match: _Optional[_Union[QuickMatch, _Mapping]] = ..., cancel_quick_match: _Optional[_Union[CancelQuickMatch, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ...) -> None: ...
+    replay: ReplayRequest
+    replay_control: ReplayControl
+    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., register: _Optional[_Union[Register, _Mapping]] = ..., revoke_tokens: _Optional[_Union[RevokeTokens, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., quick_match: _Optional[_Union[QuickMatch, _Mapping]] = ..., cancel_quick_match: _Optional[_Union[CancelQuickMatch, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ..., replay: _Optional[_Union[ReplayRequest, _Mapping]] = ..., replay_control: _Optional[_Union[ReplayControl, _Mapping]] = ...) -> None: ...
 
 class ServerBatch(_message.Message):
     __slots__ = ("messages",)
@@ -388,7 +497,7 @@ class ServerBatch(_message.Message):
     def __init__(self, messages: _Optional[_Iterable[_Union[ServerMessage, _Mapping]]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "snapshot", "delta", "decision", "clocks", "presence", "error")
+    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "snapshot", "delta", "decision", "clocks", "presence", "error", "replay_status", "replay_ended")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     RESUMED_FIELD_NUMBER: _ClassVar[int]
@@ -403,6 +512,8 @@ class ServerMessage(_message.Message):
     CLOCKS_FIELD_NUMBER: _ClassVar[int]
     PRESENCE_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    REPLAY_STATUS_FIELD_NUMBER: _ClassVar[int]
+    REPLAY_ENDED_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     welcome: Welcome
     resumed: Resumed
@@ -417,4 +528,6 @@ class ServerMessage(_message.Message):
     clocks: Clocks
     presence: Presence
     error: Error
-    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ...) -> None: ...
+    replay_status: ReplayStatus
+    replay_ended: ReplayEnded
+    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...

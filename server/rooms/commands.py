@@ -18,7 +18,7 @@ INF = float("inf")
 @dataclass(frozen=True, slots=True)
 class Join:
     """Take a seat (``spectator`` False, with ``deck``, already checked against the room's
-    format; None: a demo deck) or watch. ``account_id`` is the server's record of who the
+    format; None: a demo deck) or watch (``tier``). ``account_id`` is the server's record of who the
     connection is; ``invite_code`` is what the client presented."""
 
     conn: ConnId
@@ -29,6 +29,8 @@ class Join:
     deck: Deck | None = None
     account_id: str = ""
     invite_code: str = field(default="", repr=False)
+    #: A spectator's tier: 0 the live public view, n the room's n-th delayed tier.
+    tier: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,7 @@ from server.rooms.commands import (
     Tick,
 )
 from server.rooms.session import error_bytes
+from server.rooms.tiers import DelayedClass
 from server.store.records import (
     AppendAction,
     CreateGame,
@@ -56,6 +57,8 @@ from server.store.records import (
     GameRecord,
     RoomSettings,
     Spectate,
+    SpectatorTier,
+    TierKind,
     secret_hash,
 )
 from server.view import SPECTATOR
@@ -94,6 +97,8 @@ class Member:
     left: bool = False
     #: Whose place it is (the server's account record).
     account_id: str = ""
+    #: A spectator's tier: 0 the live public view, n the room's n-th delayed tier.
+    tier: int = 0
 
 
 @dataclass(slots=True)
@@ -134,6 +139,10 @@ class Room:
         #: Sessions whose seat was freed when they dropped before the start: they resume
         #: outside the room, never as spectators.
         self._freed: set[str] = set()
+        #: The delayed spectator tiers' classes (tier n is ``delayed[n - 1]``), once started.
+        self.delayed: list[DelayedClass] = []
+        #: The tier of each delayed-tier spectator whose connection dropped (to resume it).
+        self._dropped_tiers: dict[str, int] = {}
 
     # ---- read-only queries (safe from any task)
     def info(self) -> mpb.RoomInfo:
@@ -146,6 +155,7 @@ class Room:
             private=self.settings.private, spectate=SPECTATE_WIRE[self.settings.spectate],
             format=FORMAT_WIRE[self.format],
             reserved=[name for _account, name in self.settings.reserved],
+            tiers=[tier_wire(t) for t in self.settings.tiers],
         )
 
     @property
@@ -201,6 +211,8 @@ class Room:
             return out
         else:
             assert_never(command)
+        if not self.closed:
+            self._release(out, now)
         out.wake_at = self._wake_at()
         return out
 
@@ -225,6 +237,9 @@ class Room:
         for seat, action in record.actions:
             events = apply(game, seat, action)
             room._advance_streams(game, action, events)
+            # The delayed tiers start over from the game's start, every action held from
+            # now: after a restart they run later than before, never earlier.
+            room._hold(seat, action, now)
         if record.clocks is not None:
             room.remaining = [float(c) for c in record.clocks]
         room._idle_since = None
@@ -244,8 +259,11 @@ class Room:
         out.sends.append((conn, data))
 
     def _everyone(self, out: Output, data: bytes) -> None:
+        """Send ``data`` (live news: clocks, presence) to every member but the delayed
+        tiers' spectators, who are told nothing live."""
         for m in self.members():
-            self._send(out, m, data)
+            if not m.tier:
+                self._send(out, m, data)
 
     def _join(self, out: Output, cmd: Join, now: float) -> None:
         def refuse(code: int, message: str) -> None:
@@ -255,7 +273,7 @@ class Room:
             refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, "already in this room")
             return
         self._freed.discard(cmd.session_id)
-        if self.finished:
+        if self.finished and not (cmd.spectator and cmd.tier):  # a delayed tier plays on
             refuse(mpb.ERROR_CODE_GAME_OVER, "the game in this room is over")
             return
         seated = self._seat_of_session(cmd.session_id) or self._seat_of_account(cmd.account_id)
@@ -278,6 +296,10 @@ class Room:
                    "your account holds a seat here: resume it, don't join again")
             return
         if cmd.spectator:
+            if not 0 <= cmd.tier <= len(self.settings.tiers):
+                refuse(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                       f"this room offers spectator tiers 0 to {len(self.settings.tiers)}")
+                return
             problem = self._may_watch(cmd)
             if problem:
                 refuse(mpb.ERROR_CODE_FORBIDDEN, problem)
@@ -287,7 +309,7 @@ class Room:
                        f"this room admits at most {self.config.max_spectators} spectators")
                 return
             member = Member(cmd.session_id, cmd.name, SPECTATOR, conn=cmd.conn,
-                            account_id=cmd.account_id)
+                            account_id=cmd.account_id, tier=cmd.tier)
             self.spectators[cmd.session_id] = member
         else:
             reserved = self._reserved_seat(cmd.account_id)
@@ -316,7 +338,8 @@ class Room:
         out.accepted = True
         role = mpb.ROLE_SPECTATOR if cmd.spectator else mpb.ROLE_PLAYER
         self._send(out, member, mpb.ServerMessage(request_id=cmd.rid, joined=mpb.Joined(
-            room=self.info(), role=role, seat=member.seat)).SerializeToString())
+            room=self.info(), role=role, seat=member.seat, tier=member.tier)
+        ).SerializeToString())
         if self.game is None and all(self.seats):
             self._start(out, now)
         elif self.game is not None:
@@ -349,10 +372,19 @@ class Room:
             hmac.compare_digest(presented, self.settings.invite_hash)
 
     def _may_watch(self, cmd: Join) -> str:
-        """Why ``cmd`` may not watch this room ("" if it may). A player of the game -- a
-        seat's account or a reserved seat's -- never watches it."""
+        """Why ``cmd`` may not watch this room ("" if it may) in its tier. A player of the
+        game -- a seat's account or a reserved seat's -- never watches it, in any tier.
+        A delayed tier admits the accounts it names and, if it says so, the invite code."""
         if self._reserved_seat(cmd.account_id) is not None:
             return "a seat of this game is reserved for you: you can't watch it"
+        if cmd.tier:
+            tier = self.settings.tiers[cmd.tier - 1]
+            if cmd.account_id and any(cmd.account_id == a for a, _n in tier.accounts):
+                return ""
+            if tier.invite and self._invited(cmd):
+                return ""
+            return (f"spectator tier {cmd.tier} is only for the accounts it names"
+                    + (" or with the room's invite code" if tier.invite else ""))
         spectate = self.settings.spectate
         if spectate is Spectate.ALLOWED:
             return ""
@@ -392,6 +424,10 @@ class Room:
         member.conn = None
         if member.seat == SPECTATOR:
             del self.spectators[member.session_id]
+            if member.tier:  # to give its tier back when it resumes (bounded)
+                if len(self._dropped_tiers) >= 4 * self.config.max_spectators:
+                    del self._dropped_tiers[next(iter(self._dropped_tiers))]
+                self._dropped_tiers[member.session_id] = member.tier
         elif self.game is None:  # an unstarted room: the seat is free for someone else
             self.seats[member.seat] = None
             self._freed.add(member.session_id)
@@ -405,11 +441,15 @@ class Room:
         full = len(self.spectators) >= self.config.max_spectators
         if member is not None and member.left:
             member = None  # it conceded and left: it resumes outside the room
+        # A dropped delayed-tier spectator gets its tier back (a place lost in a restart
+        # comes back as the live public tier's, if the room allows that).
+        tier = member.tier if member is not None else \
+            self._dropped_tiers.get(cmd.session_id, 0)
         if member is None and (self.game is None or full or cmd.session_id in self._freed
                                or self._seat_of_session(cmd.session_id) is not None
                                or self._seat_of_account(cmd.account_id) is not None
                                or self._reserved_seat(cmd.account_id) is not None
-                               or self.settings.spectate is Spectate.NONE):
+                               or (not tier and self.settings.spectate is Spectate.NONE)):
             # The seat of an unstarted room was freed when the connection dropped, or a
             # spectator's place can't be given back: the session resumes outside the room.
             self._send_to(out, cmd.conn, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(
@@ -421,8 +461,10 @@ class Room:
                     f"your place in it was lost"))
             return
         if member is None:  # a spectator's place (dropped, or lost in a restart): watch again
-            member = Member(cmd.session_id, cmd.name, SPECTATOR, account_id=cmd.account_id)
+            member = Member(cmd.session_id, cmd.name, SPECTATOR, account_id=cmd.account_id,
+                            tier=tier)
             self.spectators[cmd.session_id] = member
+            self._dropped_tiers.pop(cmd.session_id, None)
         if member.conn is not None:
             self._by_conn.pop(member.conn, None)
             out.released.append(member.conn)
@@ -431,9 +473,9 @@ class Room:
         self._idle_since = None
         out.accepted = True
         role = mpb.ROLE_SPECTATOR if member.seat == SPECTATOR else mpb.ROLE_PLAYER
-        joined = mpb.Joined(room=self.info(), role=role, seat=member.seat)
+        joined = mpb.Joined(room=self.info(), role=role, seat=member.seat, tier=member.tier)
         welcome = mpb.Welcome.FromString(cmd.welcome)
-        cls = self.classes.get(member.seat)
+        cls = self._view_class(member)
         missed = self._missed(cls, cmd.last_state_id) if cls is not None else []
         snapshot = cls is not None and missed is None
         self._send(out, member, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(
@@ -446,12 +488,19 @@ class Room:
         else:
             for data in missed:
                 self._send(out, member, data)
-            self._send(out, member, self.clocks(now))
-            self._decision_to(out, member)
+            if not member.tier:
+                self._send(out, member, self.clocks(now))
+                self._decision_to(out, member)
         self._everyone(out, self._presence())
 
+    def _view_class(self, member: Member) -> ViewClass | DelayedClass | None:
+        """The view class ``member`` receives (None: the game has not started)."""
+        if member.tier:
+            return self.delayed[member.tier - 1] if self.delayed else None
+        return self.classes.get(member.seat)
+
     @staticmethod
-    def _missed(view_class: ViewClass, last: int) -> list[bytes] | None:
+    def _missed(view_class: ViewClass | DelayedClass, last: int) -> list[bytes] | None:
         """The deltas after state ``last`` (empty: up to date), or None if not all are kept."""
         if last == view_class.stream.state_id:
             return []
@@ -475,6 +524,8 @@ class Room:
         self.views = ViewPipeline(game)
         self.classes = {seat: ViewClass(stream, deque(maxlen=self.config.history))
                         for seat, stream in self.views.streams.items()}
+        self.delayed = [DelayedClass(tier, seed, setups, self.config.history)
+                        for tier in self.settings.tiers]
 
     def _start(self, out: Output, now: float) -> None:
         """All seats are taken: start the game with a fresh secret seed (rule 103)."""
@@ -491,12 +542,14 @@ class Room:
             self._snapshot_to(out, m, 0, now)
 
     def _snapshot_to(self, out: Output, member: Member, rid: int, now: float) -> None:
-        cls = self.classes.get(member.seat)
+        cls = self._view_class(member)
         if cls is None:
             self._send(out, member, error_bytes(
                 mpb.ERROR_CODE_NOT_READY, "the game has not started", rid))
             return
         self._send(out, member, cls.stream.snapshot(self.room_id, rid))
+        if member.tier:
+            return  # the delayed state only: no live clocks, presence or decision
         self._send(out, member, self.clocks(now))
         self._send(out, member, self._presence())
         self._decision_to(out, member)
@@ -587,6 +640,7 @@ class Room:
         if game.result is not None:
             out.log.append(FinishGame(self.room_id, game.result.winners, game.result.reason))
             self._finished_at = now
+        self._hold(seat, action, now)
         for seat_class, data in self._advance_streams(game, action, events):
             for m in self._class_members(seat_class):
                 self._send(out, m, data)
@@ -608,9 +662,30 @@ class Room:
             sent.append((seat, data))
         return sent
 
+    def _hold(self, seat: int, action: Action, now: float) -> None:
+        """The live game applied ``action``: each delayed tier holds it until it is due."""
+        game = self.game
+        assert game is not None
+        for delayed in self.delayed:
+            delayed.hold(seat, action, now, game.turn)
+
+    def _release(self, out: Output, now: float) -> None:
+        """Send each delayed tier's deltas that are due at ``now`` to its spectators."""
+        game = self.game
+        if game is None:
+            return
+        for n, delayed in enumerate(self.delayed, start=1):
+            sent = delayed.release(now, game.turn, game.result is not None)
+            if not sent:
+                continue
+            members = [m for m in self.spectators.values() if m.tier == n]
+            for data in sent:
+                for m in members:
+                    self._send(out, m, data)
+
     def _class_members(self, seat: int) -> list[Member]:
         if seat == SPECTATOR:
-            return list(self.spectators.values())
+            return [m for m in self.spectators.values() if not m.tier]
         m = self.seats[seat]
         return [m] if m is not None else []
 
@@ -646,11 +721,24 @@ class Room:
         if self._running is not None:
             seat, since = self._running
             times.append(since + self.remaining[seat])
-        if self._finished_at is not None:
-            times.append(self._finished_at + self.config.linger_seconds)
+        close_at = self._close_at()
+        if close_at is not None:
+            times.append(close_at)
         if self._idle_since is not None and self.game is None:
             times.append(self._idle_since + self.config.idle_seconds)
+        game = self.game
+        if game is not None:
+            over = game.result is not None
+            times.extend(d.wake_at(game.turn, over) for d in self.delayed)
         return min(times)
+
+    def _close_at(self) -> float | None:
+        """When a finished game's room closes: it lingers, after its delayed tiers have
+        shown everything (None: the game isn't over)."""
+        if self._finished_at is None:
+            return None
+        delay = max((t.delay_seconds for t in self.settings.tiers), default=0.0)
+        return self._finished_at + delay + self.config.linger_seconds
 
     def _tick(self, out: Output, now: float) -> None:
         if self._running is not None:
@@ -660,8 +748,9 @@ class Room:
                 self._charge(now)
                 self.remaining[seat] = 0.0
                 self._apply(out, seat, Concede(), now)
-        if self._finished_at is not None and now >= self._finished_at + \
-                self.config.linger_seconds:
+        close_at = self._close_at()
+        if close_at is not None and now >= close_at:
+            self._release(out, now)  # whatever a delayed tier still holds is due by now
             self._close(out, "the game is over")
         elif self._idle_since is not None and self.game is None and \
                 now >= self._idle_since + self.config.idle_seconds:
@@ -669,8 +758,10 @@ class Room:
 
     def _close(self, out: Output, reason: str) -> None:
         """The room leaves the lobby and memory; its members are told why."""
-        self._everyone(out, mpb.ServerMessage(room_closed=mpb.RoomClosed(
-            room_id=self.room_id, reason=reason)).SerializeToString())
+        closed = mpb.ServerMessage(room_closed=mpb.RoomClosed(
+            room_id=self.room_id, reason=reason)).SerializeToString()
+        for m in self.members():
+            self._send(out, m, closed)
         out.released.extend(self._by_conn)
         self._by_conn.clear()
         self.closed = True
@@ -681,3 +772,16 @@ SPECTATE_WIRE = {Spectate.ALLOWED: mpb.SPECTATE_ALLOWED, Spectate.NONE: mpb.SPEC
                   Spectate.INVITE: mpb.SPECTATE_INVITE}
 FORMAT_WIRE = {DeckFormat.CONSTRUCTED: mpb.DECK_FORMAT_CONSTRUCTED,
                 DeckFormat.LIMITED: mpb.DECK_FORMAT_LIMITED}
+
+
+TIER_KIND_WIRE = {TierKind.PUBLIC: mpb.TIER_KIND_PUBLIC,
+                  TierKind.OMNISCIENT: mpb.TIER_KIND_OMNISCIENT,
+                  TierKind.PLAYER: mpb.TIER_KIND_PLAYER}
+
+
+def tier_wire(tier: SpectatorTier) -> mpb.SpectatorTier:
+    """A delayed tier as ``RoomInfo`` lists it."""
+    return mpb.SpectatorTier(
+        kind=TIER_KIND_WIRE[tier.kind], seat=max(tier.seat, 0),
+        delay_seconds=round(tier.delay_seconds), delay_turns=tier.delay_turns,
+        accounts=[name for _a, name in tier.accounts], invite=tier.invite)

@@ -15,7 +15,7 @@ from google.protobuf.message import DecodeError
 
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat
-from server.store.records import Spectate
+from server.store.records import Spectate, TierKind
 
 PROTOCOL_VERSION = 1
 MAX_NAME = 32
@@ -97,6 +97,63 @@ class CreateRoom:
     format: DeckFormat = DeckFormat.CONSTRUCTED
     #: Account names to hold the first seats for.
     reserved: tuple[str, ...] = ()
+    #: Delayed spectator tiers (account names not resolved yet).
+    tiers: tuple[TierRequest, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TierRequest:
+    """A delayed spectator tier as the creator asked for it (protocol/README.md,
+    "Spectator tiers")."""
+
+    kind: TierKind
+    seat: int
+    delay_seconds: int
+    delay_turns: int
+    accounts: tuple[str, ...]
+    invite: bool
+
+
+#: Most delayed tiers a room offers, longest delays, most account names per tier.
+MAX_TIERS = 4
+MAX_DELAY_SECONDS = 3600
+MAX_DELAY_TURNS = 20
+MAX_TIER_ACCOUNTS = 64
+_TIER_KINDS = {mpb.TIER_KIND_PUBLIC: TierKind.PUBLIC,
+               mpb.TIER_KIND_OMNISCIENT: TierKind.OMNISCIENT,
+               mpb.TIER_KIND_PLAYER: TierKind.PLAYER}
+
+
+def _tiers(tiers: Sequence[mpb.SpectatorTier], seats: int, rid: int
+           ) -> tuple[TierRequest, ...]:
+    def bad(message: str) -> SessionError:
+        return SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT, message, rid)
+
+    if len(tiers) > MAX_TIERS:
+        raise bad(f"a room offers at most {MAX_TIERS} spectator tiers")
+    out = []
+    for n, tier in enumerate(tiers, start=1):
+        kind = _TIER_KINDS.get(tier.kind)
+        if kind is None:
+            raise bad(f"tier {n}: kind must be TIER_KIND_PUBLIC, _OMNISCIENT or _PLAYER")
+        if kind is TierKind.PLAYER and tier.seat >= seats:
+            raise bad(f"tier {n}: the room has seats 0 to {seats - 1}, not {tier.seat}")
+        if not (tier.delay_seconds or tier.delay_turns):
+            raise bad(f"tier {n}: a spectator tier is delayed: give delay_seconds or "
+                      f"delay_turns (the live public view is tier 0)")
+        if tier.delay_seconds > MAX_DELAY_SECONDS or tier.delay_turns > MAX_DELAY_TURNS:
+            raise bad(f"tier {n}: delay_seconds is at most {MAX_DELAY_SECONDS} and "
+                      f"delay_turns at most {MAX_DELAY_TURNS}")
+        if len(tier.accounts) > MAX_TIER_ACCOUNTS:
+            raise bad(f"tier {n}: at most {MAX_TIER_ACCOUNTS} account names")
+        if not (tier.accounts or tier.invite):
+            raise bad(f"tier {n}: name the accounts that may watch it, or set invite")
+        out.append(TierRequest(
+            kind, tier.seat if kind is TierKind.PLAYER else -1, tier.delay_seconds,
+            tier.delay_turns,
+            tuple(_clean_name(a, MAX_NAME, "tier account name", rid) for a in tier.accounts),
+            tier.invite))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +164,8 @@ class JoinRoom:
     spectator: bool
     deck: str
     invite_code: str = field(default="", repr=False)
+    #: A spectator's tier (0: the live public view).
+    tier: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +206,45 @@ class ConcedeGame:
     """Concede the game (rule 104.3a)."""
 
 
+@dataclass(frozen=True, slots=True)
+class StartReplay:
+    """Replay a finished game as ``viewer`` saw it: a seat, -1 public, -2 omniscient."""
+
+    room_id: str
+    viewer: int
+    invite_code: str = field(default="", repr=False)
+    start_action: int | None = None
+    start_turn: int | None = None
+    #: Actions per second (0: as fast as the connection takes them).
+    speed: float = 0.0
+    paused: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ControlReplay:
+    """Control the connection's replay: ``command`` is play, pause, seek_action, seek_turn,
+    speed or stop."""
+
+    command: str
+    value: float = 0.0
+
+
+#: The fastest replay speed a client may ask for, in actions per second (0 is "as fast as
+#: the connection takes them", which is bounded by the connection anyway).
+MAX_REPLAY_SPEED = 1000.0
+
+
+def _speed(value: float, rid: int) -> float:
+    if not 0.0 <= value <= MAX_REPLAY_SPEED:  # NaN fails too
+        raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"speed is 0 (as fast as possible) to {MAX_REPLAY_SPEED:g} actions "
+                           f"per second", rid)
+    return float(value)
+
+
 Request = (Hello | Resume | Register | RevokeTokens | ListRooms | CreateRoom | JoinRoom
-           | LeaveRoom | QuickMatch | CancelQuickMatch | Act | RequestSnapshot | ConcedeGame)
+           | LeaveRoom | QuickMatch | CancelQuickMatch | Act | RequestSnapshot | ConcedeGame
+           | StartReplay | ControlReplay)
 
 
 def _format(value: int, rid: int) -> DeckFormat:
@@ -297,7 +393,8 @@ class Session:
             spectate = Spectate.INVITE if create.private and \
                 create.spectate == mpb.SPECTATE_UNSPECIFIED else _spectate(create.spectate, rid)
             return CreateRoom(name, seats, clock, create.private, spectate,
-                              _format(create.format, rid), reserved)
+                              _format(create.format, rid), reserved,
+                              _tiers(create.tiers, seats, rid))
         if body == "join_room":
             join = msg.join_room
             role = join.role
@@ -308,8 +405,11 @@ class Session:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                                    f"room_id is at most {MAX_ROOM_ID} characters and "
                                    f"invite_code at most {MAX_TOKEN}", rid)
+            if join.tier and role != mpb.ROLE_SPECTATOR:
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   "a tier is for spectators (ROLE_SPECTATOR)", rid)
             return JoinRoom(join.room_id, role == mpb.ROLE_SPECTATOR, _deck(join.deck, rid),
-                            join.invite_code)
+                            join.invite_code, join.tier)
         if body == "leave_room":
             return LeaveRoom()
         if body == "quick_match":
@@ -324,7 +424,45 @@ class Session:
             return RequestSnapshot()
         if body == "concede":
             return ConcedeGame()
+        if body == "replay":
+            return _replay_request(msg.replay, rid)
+        if body == "replay_control":
+            control = msg.replay_control
+            command = control.WhichOneof("command")
+            if command is None:
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   "ReplayControl needs a command", rid)
+            if command == "speed":
+                return ControlReplay(command, _speed(control.speed, rid))
+            if command in ("seek_action", "seek_turn"):
+                return ControlReplay(command, float(getattr(control, command)))
+            return ControlReplay(command)
         raise SessionError(mpb.ERROR_CODE_BAD_MESSAGE, f"unexpected message {body}", rid)
+
+
+def _replay_request(replay: mpb.ReplayRequest, rid: int) -> StartReplay:
+    if len(replay.room_id) > MAX_ROOM_ID or len(replay.invite_code) > MAX_TOKEN:
+        raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"room_id is at most {MAX_ROOM_ID} characters and invite_code at "
+                           f"most {MAX_TOKEN}", rid)
+    perspective = replay.WhichOneof("perspective")
+    if perspective == "seat":
+        if replay.seat >= MAX_SEATS:
+            raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                               f"a game has at most {MAX_SEATS} seats", rid)
+        viewer = replay.seat
+    elif perspective == "public":
+        viewer = -1
+    elif perspective == "omniscient":
+        viewer = -2
+    else:
+        raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           "ReplayRequest needs a perspective: seat, public or omniscient", rid)
+    start = replay.WhichOneof("start")
+    return StartReplay(replay.room_id, viewer, replay.invite_code,
+                       replay.start_action if start == "start_action" else None,
+                       replay.start_turn if start == "start_turn" else None,
+                       _speed(replay.speed, rid), replay.paused)
 
 
 def request_id_of(data: bytes | str) -> int:

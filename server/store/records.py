@@ -25,6 +25,45 @@ class Spectate(enum.StrEnum):
     INVITE = "invite"  # only with the room's invite code
 
 
+class TierKind(enum.StrEnum):
+    """What a spectator tier shows (protocol/README.md, "Spectator tiers")."""
+
+    PUBLIC = "public"  # the spectators' view
+    OMNISCIENT = "omniscient"  # every hand and every look
+    PLAYER = "player"  # one seat's view
+
+
+@dataclass(frozen=True, slots=True)
+class SpectatorTier:
+    """A delayed spectator tier a room offers (tier numbers 1, 2, ... in order): what it
+    shows, how far behind the game, and who may watch it."""
+
+    kind: TierKind
+    #: TierKind.PLAYER: whose view.
+    seat: int = -1
+    #: Each action is shown this many seconds after it was played ...
+    delay_seconds: float = 0.0
+    #: ... and once the game's turn is this many turns past the turn it ended in.
+    delay_turns: int = 0
+    #: (account id, account name) that may watch it.
+    accounts: tuple[tuple[str, str], ...] = ()
+    #: Anyone with the room's invite code may watch it too.
+    invite: bool = False
+
+    def to_raw(self) -> dict[str, object]:
+        return {"kind": self.kind.value, "seat": self.seat, "delay_seconds": self.delay_seconds,
+                "delay_turns": self.delay_turns, "accounts": [list(a) for a in self.accounts],
+                "invite": self.invite}
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, object]) -> SpectatorTier:
+        accounts = raw["accounts"]
+        assert isinstance(accounts, list)
+        return cls(TierKind(str(raw["kind"])), int(str(raw["seat"])),
+                   float(str(raw["delay_seconds"])), int(str(raw["delay_turns"])),
+                   tuple((str(a), str(n)) for a, n in accounts), bool(raw["invite"]))
+
+
 @dataclass(frozen=True, slots=True)
 class RoomSettings:
     """What the creator chose for a room: who may join and watch, and its deck format."""
@@ -40,12 +79,15 @@ class RoomSettings:
     reserved: tuple[tuple[str, str], ...] = ()
     #: The account that created the room.
     creator: str = ""
+    #: The delayed spectator tiers offered (tier 1, 2, ...; tier 0 is the live public view).
+    tiers: tuple[SpectatorTier, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps({"private": self.private, "invite_hash": self.invite_hash.hex(),
                            "spectate": self.spectate.value, "format": self.format,
                            "reserved": [list(r) for r in self.reserved],
-                           "creator": self.creator}, sort_keys=True)
+                           "creator": self.creator,
+                           "tiers": [t.to_raw() for t in self.tiers]}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str | None) -> RoomSettings:
@@ -55,7 +97,8 @@ class RoomSettings:
         raw = json.loads(text)
         return cls(bool(raw["private"]), bytes.fromhex(raw["invite_hash"]),
                    Spectate(raw["spectate"]), str(raw["format"]),
-                   tuple((str(a), str(n)) for a, n in raw["reserved"]), str(raw["creator"]))
+                   tuple((str(a), str(n)) for a, n in raw["reserved"]), str(raw["creator"]),
+                   tuple(SpectatorTier.from_raw(t) for t in raw.get("tiers", ())))
 
 
 @dataclass(frozen=True, slots=True)

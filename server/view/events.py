@@ -4,7 +4,8 @@
 viewer, given what that viewer could see before the action and can see after it. An object id
 appears only if the viewer could see that object; a zone change links the old and the new id
 (rule 400.7) only if the viewer could see the object in both places; a revealed card reaches
-only the players it was shown to (701.20a, 701.20e); a face-down card stays nameless.
+only the players it was shown to (701.20a, 701.20e) -- and the omniscient replay view, which
+sees every card anyway; a face-down card stays nameless.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from server.engine.events import (
     TokenCreated,
     ZoneChanged,
 )
-from server.view.project import ObjectView
+from server.view.project import OMNISCIENT, ObjectView
 
 
 def _name(obj: ObjectView | None) -> str:
@@ -59,7 +60,8 @@ def project_events(events: Sequence[Event], viewer: int, before: Mapping[str, Ob
                 old_id=event.old_id if was is not None else "",
                 new_id=event.new_id if now is not None else "",
                 name=_name(now) or _name(was))))
-        elif isinstance(event, CardsRevealed) and viewer in event.seats:
+        elif isinstance(event, CardsRevealed) and (viewer in event.seats
+                                                   or viewer == OMNISCIENT):
             out.append(pb.GameEvent(cards_revealed=pb.CardsRevealedEvent(
                 cards=[pb.RevealedCard(name=card.name, object_id=oid if oid in after else "")
                        for oid, card in zip(event.object_ids, event.cards, strict=True)],

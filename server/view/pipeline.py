@@ -7,6 +7,8 @@ encodes exactly what a served game would."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from protocol.v1 import messages_pb2 as mpb
 from server.engine import Game
 from server.engine.actions import Action
@@ -20,11 +22,13 @@ from server.view.track import GameTracker
 class ViewPipeline:
     """Every view class's stream of one game."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, viewers: Sequence[int] | None = None) -> None:
+        """``viewers``: the view classes to stream (default: every seat and spectators,
+        as a room does; a replay streams one)."""
         self.tracker = GameTracker()
         step = self.tracker.step(game).number
-        self.streams = {seat: ViewStream.start(game, seat, step)
-                        for seat in [*range(len(game.players)), SPECTATOR]}
+        classes = [*range(len(game.players)), SPECTATOR] if viewers is None else viewers
+        self.streams = {seat: ViewStream.start(game, seat, step) for seat in classes}
 
     def advance(self, game: Game, action: Action, events: list[Event]
                 ) -> list[tuple[int, int, bytes]]:

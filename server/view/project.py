@@ -27,6 +27,11 @@ from server.engine.state import DecisionKind, GamePhase, Step
 
 #: The viewer id of a spectator, who sees public zones only.
 SPECTATOR = -1
+#: The viewer id of the omniscient view class (replays of finished games only, for whom
+#: :func:`server.replay.may_replay` allows): every card in every zone -- each hand, each
+#: library in order, face-down cards with their faces. Its view hash's ``viewer`` is -2.
+#: No live room streams it; no seat's or spectator's projection depends on it.
+OMNISCIENT = -2
 
 ZoneKey = tuple[Zone, int]
 
@@ -135,8 +140,10 @@ def visible_zones(game: Game, viewer: int) -> list[ZoneKey]:
     """The zones whose contents ``viewer`` may see, in canonical order (kind, owner)."""
     keys: list[ZoneKey] = []
     for seat in range(len(game.players)):
-        if seat == viewer:
+        if viewer in (seat, OMNISCIENT):
             keys.append((Zone.HAND, seat))
+        if viewer == OMNISCIENT:
+            keys.append((Zone.LIBRARY, seat))
         keys.append((Zone.GRAVEYARD, seat))
     keys += [(Zone.BATTLEFIELD, -1), (Zone.STACK, -1), (Zone.EXILE, -1), (Zone.COMMAND, -1)]
     if game.playing_for_ante or game.ante:
@@ -242,7 +249,10 @@ def hidden_view_of(game: Game, oid: str) -> ObjectView:
 
 
 def project(game: Game, viewer: int) -> View:
-    """The view of ``game`` for seat ``viewer`` (or :data:`SPECTATOR`)."""
+    """The view of ``game`` for seat ``viewer`` (or :data:`SPECTATOR`, or
+    :data:`OMNISCIENT`)."""
+    if viewer == OMNISCIENT:
+        return _project_omniscient(game)
     if viewer != SPECTATOR and not 0 <= viewer < len(game.players):
         raise ValueError(f"no such viewer {viewer}")
     zones: dict[ZoneKey, tuple[str, ...]] = {}
@@ -258,6 +268,23 @@ def project(game: Game, viewer: int) -> View:
         if oid not in objects:
             objects[oid] = _looked_at_view(game, game.objects[oid])
     return View(viewer, project_header(game), project_players(game), objects, zones)
+
+
+def _project_omniscient(game: Game) -> View:
+    """Every zone's contents and every object in them (:data:`OMNISCIENT`): hands and
+    libraries too (a library's ids in the engine's order, the top card last, with no
+    ``library_position``), and a face-down card with its characteristics and ``face_down``
+    set (as a player allowed to look at it sees it, 406.3b)."""
+    zones: dict[ZoneKey, tuple[str, ...]] = {}
+    objects: dict[str, ObjectView] = {}
+    every = frozenset(game.objects)
+    for key in visible_zones(game, OMNISCIENT):
+        zone, owner = key
+        ids = tuple(game.zone_list(zone, owner))
+        zones[key] = ids
+        for oid in ids:
+            objects[oid] = view_of(game, oid, owner, every)
+    return View(OMNISCIENT, project_header(game), project_players(game), objects, zones)
 
 
 #: A header without priority and the pending decision: (turn, active, step, result, phase,

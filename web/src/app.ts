@@ -394,6 +394,7 @@ export class App implements Names {
         break;
       case "error": this.failed(kind, body.value.code, body.value.message, body.value.details,
         body.value.incidentId); break;
+      case "replayStatus": case "replayEnded": break; // replays: this client starts none
       case undefined: break; // a message this client doesn't understand (a newer server)
       default: assertNever(body);
     }

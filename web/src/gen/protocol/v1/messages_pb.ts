@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file protocol/v1/messages.proto.
  */
 export const file_protocol_v1_messages: GenFile = /*@__PURE__*/
-  fileDesc("Chpwcm90b2NvbC92MS9tZXNzYWdlcy5wcm90bxILbWFuYXdpcmUudjEiggEKBUhlbGxvEhgKEHByb3RvY29sX3ZlcnNpb24YASABKA0SFAoMZGlzcGxheV9uYW1lGAIgASgJEhUKDWFjY291bnRfdG9rZW4YAyABKAkSIQoFbG9naW4YBCABKAsyEi5tYW5hd2lyZS52MS5Mb2dpbhIPCgdiYXRjaGVkGAUgASgIIicKBUxvZ2luEgwKBG5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiPwoHQWNjb3VudBISCgphY2NvdW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEgoKcmVnaXN0ZXJlZBgDIAEoCCK0AQoHV2VsY29tZRIYChBwcm90b2NvbF92ZXJzaW9uGAEgASgNEhYKDnNlcnZlcl92ZXJzaW9uGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSFAoMcmVzdW1lX3Rva2VuGAQgASgJEiUKB2FjY291bnQYBSABKAsyFC5tYW5hd2lyZS52MS5BY2NvdW50EhUKDWFjY291bnRfdG9rZW4YBiABKAkSDwoHYmF0Y2hlZBgHIAEoCCIqCghSZWdpc3RlchIMCgRuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIg4KDFJldm9rZVRva2VucyJgCgZSZXN1bWUSGAoQcHJvdG9jb2xfdmVyc2lvbhgBIAEoDRIUCgxyZXN1bWVfdG9rZW4YAiABKAkSFQoNbGFzdF9zdGF0ZV9pZBgDIAEoBBIPCgdiYXRjaGVkGAQgASgIIncKB1Jlc3VtZWQSJQoHd2VsY29tZRgBIAEoCzIULm1hbmF3aXJlLnYxLldlbGNvbWUSIwoGam9pbmVkGAIgASgLMhMubWFuYXdpcmUudjEuSm9pbmVkEg4KBmRlbHRhcxgDIAEoDRIQCghzbmFwc2hvdBgEIAEoCCKMAgoIUm9vbUluZm8SDwoHcm9vbV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXNlYXRzGAMgASgNEg8KB3BsYXllcnMYBCADKAkSEgoKc3BlY3RhdG9ycxgFIAEoDRIPCgdzdGFydGVkGAYgASgIEhAKCGZpbmlzaGVkGAcgASgIEhUKDWNsb2NrX3NlY29uZHMYCCABKA0SDwoHcHJpdmF0ZRgJIAEoCBInCghzcGVjdGF0ZRgKIAEoDjIVLm1hbmF3aXJlLnYxLlNwZWN0YXRlEicKBmZvcm1hdBgLIAEoDjIXLm1hbmF3aXJlLnYxLkRlY2tGb3JtYXQSEAoIcmVzZXJ2ZWQYDCADKAkiCwoJTGlzdFJvb21zIjAKCFJvb21MaXN0EiQKBXJvb21zGAEgAygLMhUubWFuYXdpcmUudjEuUm9vbUluZm8itQEKCkNyZWF0ZVJvb20SDAoEbmFtZRgBIAEoCRINCgVzZWF0cxgCIAEoDRIVCg1jbG9ja19zZWNvbmRzGAMgASgNEg8KB3ByaXZhdGUYBCABKAgSJwoIc3BlY3RhdGUYBSABKA4yFS5tYW5hd2lyZS52MS5TcGVjdGF0ZRInCgZmb3JtYXQYBiABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0EhAKCHJlc2VydmVkGAcgAygJIkcKC1Jvb21DcmVhdGVkEiMKBHJvb20YASABKAsyFS5tYW5hd2lyZS52MS5Sb29tSW5mbxITCgtpbnZpdGVfY29kZRgCIAEoCSJBCgpDbG9ja1N0YXRlEgwKBHNlYXQYASABKAUSFAoMcmVtYWluaW5nX21zGAIgASgEEg8KB3J1bm5pbmcYAyABKAgiMAoGQ2xvY2tzEiYKBXNlYXRzGAEgAygLMhcubWFuYXdpcmUudjEuQ2xvY2tTdGF0ZSJfCghKb2luUm9vbRIPCgdyb29tX2lkGAEgASgJEh8KBHJvbGUYAiABKA4yES5tYW5hd2lyZS52MS5Sb2xlEgwKBGRlY2sYAyABKAkSEwoLaW52aXRlX2NvZGUYBCABKAkiUgoKUXVpY2tNYXRjaBInCgZmb3JtYXQYASABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0Eg0KBXNlYXRzGAIgASgNEgwKBGRlY2sYAyABKAkiEgoQQ2FuY2VsUXVpY2tNYXRjaCJlCgpNYXRjaFF1ZXVlEg4KBnF1ZXVlZBgBIAEoCBInCgZmb3JtYXQYAiABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0Eg0KBXNlYXRzGAMgASgNEg8KB3dhaXRpbmcYBCABKA0iXAoGSm9pbmVkEiMKBHJvb20YASABKAsyFS5tYW5hd2lyZS52MS5Sb29tSW5mbxIfCgRyb2xlGAIgASgOMhEubWFuYXdpcmUudjEuUm9sZRIMCgRzZWF0GAMgASgFIgsKCUxlYXZlUm9vbSIvCgxTZWF0UHJlc2VuY2USDAoEc2VhdBgBIAEoBRIRCgljb25uZWN0ZWQYAiABKAgiNAoIUHJlc2VuY2USKAoFc2VhdHMYASADKAsyGS5tYW5hd2lyZS52MS5TZWF0UHJlc2VuY2UiLQoKUm9vbUNsb3NlZBIPCgdyb29tX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJJCgNBY3QSEQoJcHJvbXB0X2lkGAEgASgEEhQKDG9wdGlvbl9pbmRleBgCIAEoDRIZChFleHBlY3RlZF9zdGF0ZV9pZBgDIAEoBCIRCg9SZXF1ZXN0U25hcHNob3QiDQoLQ29uY2VkZUdhbWUiZAoFRXJyb3ISJAoEY29kZRgBIAEoDjIWLm1hbmF3aXJlLnYxLkVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJEhMKC2luY2lkZW50X2lkGAMgASgJEg8KB2RldGFpbHMYBCADKAkigwUKDUNsaWVudE1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBIjCgVoZWxsbxgCIAEoCzISLm1hbmF3aXJlLnYxLkhlbGxvSAASJQoGcmVzdW1lGAMgASgLMhMubWFuYXdpcmUudjEuUmVzdW1lSAASKQoIcmVnaXN0ZXIYBCABKAsyFS5tYW5hd2lyZS52MS5SZWdpc3RlckgAEjIKDXJldm9rZV90b2tlbnMYBSABKAsyGS5tYW5hd2lyZS52MS5SZXZva2VUb2tlbnNIABIsCgpsaXN0X3Jvb21zGBQgASgLMhYubWFuYXdpcmUudjEuTGlzdFJvb21zSAASLgoLY3JlYXRlX3Jvb20YFSABKAsyFy5tYW5hd2lyZS52MS5DcmVhdGVSb29tSAASKgoJam9pbl9yb29tGBYgASgLMhUubWFuYXdpcmUudjEuSm9pblJvb21IABIsCgpsZWF2ZV9yb29tGBcgASgLMhYubWFuYXdpcmUudjEuTGVhdmVSb29tSAASLgoLcXVpY2tfbWF0Y2gYGCABKAsyFy5tYW5hd2lyZS52MS5RdWlja01hdGNoSAASOwoSY2FuY2VsX3F1aWNrX21hdGNoGBkgASgLMh0ubWFuYXdpcmUudjEuQ2FuY2VsUXVpY2tNYXRjaEgAEh8KA2FjdBgoIAEoCzIQLm1hbmF3aXJlLnYxLkFjdEgAEjgKEHJlcXVlc3Rfc25hcHNob3QYKSABKAsyHC5tYW5hd2lyZS52MS5SZXF1ZXN0U25hcHNob3RIABIrCgdjb25jZWRlGCogASgLMhgubWFuYXdpcmUudjEuQ29uY2VkZUdhbWVIAEIGCgRib2R5IjsKC1NlcnZlckJhdGNoEiwKCG1lc3NhZ2VzGAEgAygLMhoubWFuYXdpcmUudjEuU2VydmVyTWVzc2FnZSLUBAoNU2VydmVyTWVzc2FnZRISCgpyZXF1ZXN0X2lkGAEgASgEEicKB3dlbGNvbWUYAiABKAsyFC5tYW5hd2lyZS52MS5XZWxjb21lSAASJwoHcmVzdW1lZBgDIAEoCzIULm1hbmF3aXJlLnYxLlJlc3VtZWRIABIqCglyb29tX2xpc3QYFCABKAsyFS5tYW5hd2lyZS52MS5Sb29tTGlzdEgAEiUKBmpvaW5lZBgVIAEoCzITLm1hbmF3aXJlLnYxLkpvaW5lZEgAEi4KC3Jvb21fY2xvc2VkGBYgASgLMhcubWFuYXdpcmUudjEuUm9vbUNsb3NlZEgAEjAKDHJvb21fY3JlYXRlZBgXIAEoCzIYLm1hbmF3aXJlLnYxLlJvb21DcmVhdGVkSAASLgoLbWF0Y2hfcXVldWUYGCABKAsyFy5tYW5hd2lyZS52MS5NYXRjaFF1ZXVlSAASKQoIc25hcHNob3QYKCABKAsyFS5tYW5hd2lyZS52MS5TbmFwc2hvdEgAEiMKBWRlbHRhGCkgASgLMhIubWFuYXdpcmUudjEuRGVsdGFIABIpCghkZWNpc2lvbhgqIAEoCzIVLm1hbmF3aXJlLnYxLkRlY2lzaW9uSAASJQoGY2xvY2tzGCsgASgLMhMubWFuYXdpcmUudjEuQ2xvY2tzSAASKQoIcHJlc2VuY2UYLCABKAsyFS5tYW5hd2lyZS52MS5QcmVzZW5jZUgAEiMKBWVycm9yGDwgASgLMhIubWFuYXdpcmUudjEuRXJyb3JIAEIGCgRib2R5Kl8KCkRlY2tGb3JtYXQSGwoXREVDS19GT1JNQVRfVU5TUEVDSUZJRUQQABIbChdERUNLX0ZPUk1BVF9DT05TVFJVQ1RFRBABEhcKE0RFQ0tfRk9STUFUX0xJTUlURUQQAipiCghTcGVjdGF0ZRIYChRTUEVDVEFURV9VTlNQRUNJRklFRBAAEhQKEFNQRUNUQVRFX0FMTE9XRUQQARIRCg1TUEVDVEFURV9OT05FEAISEwoPU1BFQ1RBVEVfSU5WSVRFEAMqQQoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDwoLUk9MRV9QTEFZRVIQARISCg5ST0xFX1NQRUNUQVRPUhACKrcECglFcnJvckNvZGUSGgoWRVJST1JfQ09ERV9VTlNQRUNJRklFRBAAEhoKFkVSUk9SX0NPREVfQkFEX01FU1NBR0UQARIiCh5FUlJPUl9DT0RFX1VOU1VQUE9SVEVEX1ZFUlNJT04QAhIYChRFUlJPUl9DT0RFX05PVF9SRUFEWRADEh8KG0VSUk9SX0NPREVfSU5WQUxJRF9BUkdVTUVOVBAEEh0KGUVSUk9SX0NPREVfUk9PTV9OT1RfRk9VTkQQBRIYChRFUlJPUl9DT0RFX1JPT01fRlVMTBAGEiAKHEVSUk9SX0NPREVfTk9UX1lPVVJfREVDSVNJT04QBxIbChdFUlJPUl9DT0RFX1NUQUxFX1BST01QVBAIEh0KGUVSUk9SX0NPREVfSUxMRUdBTF9BQ1RJT04QCRIYChRFUlJPUl9DT0RFX0dBTUVfT1ZFUhAKEhcKE0VSUk9SX0NPREVfSU5URVJOQUwQCxIcChhFUlJPUl9DT0RFX1JFU1VNRV9GQUlMRUQQDBIcChhFUlJPUl9DT0RFX0xJTUlUX1JFQUNIRUQQDRIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBAOEhgKFEVSUk9SX0NPREVfRk9SQklEREVOEA8SGQoVRVJST1JfQ09ERV9OQU1FX1RBS0VOEBASGwoXRVJST1JfQ09ERV9SQVRFX0xJTUlURUQQERIbChdFUlJPUl9DT0RFX0lOVkFMSURfREVDSxASYgZwcm90bzM", [file_protocol_v1_game]);
+  fileDesc("Chpwcm90b2NvbC92MS9tZXNzYWdlcy5wcm90bxILbWFuYXdpcmUudjEiggEKBUhlbGxvEhgKEHByb3RvY29sX3ZlcnNpb24YASABKA0SFAoMZGlzcGxheV9uYW1lGAIgASgJEhUKDWFjY291bnRfdG9rZW4YAyABKAkSIQoFbG9naW4YBCABKAsyEi5tYW5hd2lyZS52MS5Mb2dpbhIPCgdiYXRjaGVkGAUgASgIIicKBUxvZ2luEgwKBG5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiPwoHQWNjb3VudBISCgphY2NvdW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEgoKcmVnaXN0ZXJlZBgDIAEoCCK0AQoHV2VsY29tZRIYChBwcm90b2NvbF92ZXJzaW9uGAEgASgNEhYKDnNlcnZlcl92ZXJzaW9uGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSFAoMcmVzdW1lX3Rva2VuGAQgASgJEiUKB2FjY291bnQYBSABKAsyFC5tYW5hd2lyZS52MS5BY2NvdW50EhUKDWFjY291bnRfdG9rZW4YBiABKAkSDwoHYmF0Y2hlZBgHIAEoCCIqCghSZWdpc3RlchIMCgRuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIg4KDFJldm9rZVRva2VucyJgCgZSZXN1bWUSGAoQcHJvdG9jb2xfdmVyc2lvbhgBIAEoDRIUCgxyZXN1bWVfdG9rZW4YAiABKAkSFQoNbGFzdF9zdGF0ZV9pZBgDIAEoBBIPCgdiYXRjaGVkGAQgASgIIncKB1Jlc3VtZWQSJQoHd2VsY29tZRgBIAEoCzIULm1hbmF3aXJlLnYxLldlbGNvbWUSIwoGam9pbmVkGAIgASgLMhMubWFuYXdpcmUudjEuSm9pbmVkEg4KBmRlbHRhcxgDIAEoDRIQCghzbmFwc2hvdBgEIAEoCCKQAQoNU3BlY3RhdG9yVGllchIjCgRraW5kGAEgASgOMhUubWFuYXdpcmUudjEuVGllcktpbmQSDAoEc2VhdBgCIAEoDRIVCg1kZWxheV9zZWNvbmRzGAMgASgNEhMKC2RlbGF5X3R1cm5zGAQgASgNEhAKCGFjY291bnRzGAUgAygJEg4KBmludml0ZRgGIAEoCCK3AgoIUm9vbUluZm8SDwoHcm9vbV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXNlYXRzGAMgASgNEg8KB3BsYXllcnMYBCADKAkSEgoKc3BlY3RhdG9ycxgFIAEoDRIPCgdzdGFydGVkGAYgASgIEhAKCGZpbmlzaGVkGAcgASgIEhUKDWNsb2NrX3NlY29uZHMYCCABKA0SDwoHcHJpdmF0ZRgJIAEoCBInCghzcGVjdGF0ZRgKIAEoDjIVLm1hbmF3aXJlLnYxLlNwZWN0YXRlEicKBmZvcm1hdBgLIAEoDjIXLm1hbmF3aXJlLnYxLkRlY2tGb3JtYXQSEAoIcmVzZXJ2ZWQYDCADKAkSKQoFdGllcnMYDSADKAsyGi5tYW5hd2lyZS52MS5TcGVjdGF0b3JUaWVyIgsKCUxpc3RSb29tcyIwCghSb29tTGlzdBIkCgVyb29tcxgBIAMoCzIVLm1hbmF3aXJlLnYxLlJvb21JbmZvIuABCgpDcmVhdGVSb29tEgwKBG5hbWUYASABKAkSDQoFc2VhdHMYAiABKA0SFQoNY2xvY2tfc2Vjb25kcxgDIAEoDRIPCgdwcml2YXRlGAQgASgIEicKCHNwZWN0YXRlGAUgASgOMhUubWFuYXdpcmUudjEuU3BlY3RhdGUSJwoGZm9ybWF0GAYgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBIQCghyZXNlcnZlZBgHIAMoCRIpCgV0aWVycxgIIAMoCzIaLm1hbmF3aXJlLnYxLlNwZWN0YXRvclRpZXIiRwoLUm9vbUNyZWF0ZWQSIwoEcm9vbRgBIAEoCzIVLm1hbmF3aXJlLnYxLlJvb21JbmZvEhMKC2ludml0ZV9jb2RlGAIgASgJIkEKCkNsb2NrU3RhdGUSDAoEc2VhdBgBIAEoBRIUCgxyZW1haW5pbmdfbXMYAiABKAQSDwoHcnVubmluZxgDIAEoCCIwCgZDbG9ja3MSJgoFc2VhdHMYASADKAsyFy5tYW5hd2lyZS52MS5DbG9ja1N0YXRlIm0KCEpvaW5Sb29tEg8KB3Jvb21faWQYASABKAkSHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEZGVjaxgDIAEoCRITCgtpbnZpdGVfY29kZRgEIAEoCRIMCgR0aWVyGAUgASgNIlIKClF1aWNrTWF0Y2gSJwoGZm9ybWF0GAEgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBINCgVzZWF0cxgCIAEoDRIMCgRkZWNrGAMgASgJIhIKEENhbmNlbFF1aWNrTWF0Y2giZQoKTWF0Y2hRdWV1ZRIOCgZxdWV1ZWQYASABKAgSJwoGZm9ybWF0GAIgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBINCgVzZWF0cxgDIAEoDRIPCgd3YWl0aW5nGAQgASgNImoKBkpvaW5lZBIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8SHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEc2VhdBgDIAEoBRIMCgR0aWVyGAQgASgNIgsKCUxlYXZlUm9vbSIvCgxTZWF0UHJlc2VuY2USDAoEc2VhdBgBIAEoBRIRCgljb25uZWN0ZWQYAiABKAgiNAoIUHJlc2VuY2USKAoFc2VhdHMYASADKAsyGS5tYW5hd2lyZS52MS5TZWF0UHJlc2VuY2UiLQoKUm9vbUNsb3NlZBIPCgdyb29tX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJJCgNBY3QSEQoJcHJvbXB0X2lkGAEgASgEEhQKDG9wdGlvbl9pbmRleBgCIAEoDRIZChFleHBlY3RlZF9zdGF0ZV9pZBgDIAEoBCIRCg9SZXF1ZXN0U25hcHNob3QiDQoLQ29uY2VkZUdhbWUi0gEKDVJlcGxheVJlcXVlc3QSDwoHcm9vbV9pZBgBIAEoCRIOCgRzZWF0GAIgASgNSAASEAoGcHVibGljGAMgASgISAASFAoKb21uaXNjaWVudBgEIAEoCEgAEhMKC2ludml0ZV9jb2RlGAUgASgJEhYKDHN0YXJ0X2FjdGlvbhgGIAEoBEgBEhQKCnN0YXJ0X3R1cm4YByABKA1IARINCgVzcGVlZBgIIAEoARIOCgZwYXVzZWQYCSABKAhCDQoLcGVyc3BlY3RpdmVCBwoFc3RhcnQiiAEKDVJlcGxheUNvbnRyb2wSDgoEcGxheRgBIAEoCEgAEg8KBXBhdXNlGAIgASgISAASFQoLc2Vla19hY3Rpb24YAyABKARIABITCglzZWVrX3R1cm4YBCABKA1IABIPCgVzcGVlZBgFIAEoAUgAEg4KBHN0b3AYBiABKAhIAEIJCgdjb21tYW5kIp8BCgxSZXBsYXlTdGF0dXMSDwoHcm9vbV9pZBgBIAEoCRIOCgZ2aWV3ZXIYAiABKAUSDgoGYWN0aW9uGAMgASgEEg8KB2FjdGlvbnMYBCABKAQSDAoEdHVybhgFIAEoDRINCgV0dXJucxgGIAEoDRIQCghzdGF0ZV9pZBgHIAEoBBIPCgdwbGF5aW5nGAggASgIEg0KBXNwZWVkGAkgASgBIj8KC1JlcGxheUVuZGVkEg8KB3Jvb21faWQYASABKAkSDgoGYWN0aW9uGAIgASgEEg8KB3N0b3BwZWQYAyABKAgiZAoFRXJyb3ISJAoEY29kZRgBIAEoDjIWLm1hbmF3aXJlLnYxLkVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJEhMKC2luY2lkZW50X2lkGAMgASgJEg8KB2RldGFpbHMYBCADKAki5wUKDUNsaWVudE1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBIjCgVoZWxsbxgCIAEoCzISLm1hbmF3aXJlLnYxLkhlbGxvSAASJQoGcmVzdW1lGAMgASgLMhMubWFuYXdpcmUudjEuUmVzdW1lSAASKQoIcmVnaXN0ZXIYBCABKAsyFS5tYW5hd2lyZS52MS5SZWdpc3RlckgAEjIKDXJldm9rZV90b2tlbnMYBSABKAsyGS5tYW5hd2lyZS52MS5SZXZva2VUb2tlbnNIABIsCgpsaXN0X3Jvb21zGBQgASgLMhYubWFuYXdpcmUudjEuTGlzdFJvb21zSAASLgoLY3JlYXRlX3Jvb20YFSABKAsyFy5tYW5hd2lyZS52MS5DcmVhdGVSb29tSAASKgoJam9pbl9yb29tGBYgASgLMhUubWFuYXdpcmUudjEuSm9pblJvb21IABIsCgpsZWF2ZV9yb29tGBcgASgLMhYubWFuYXdpcmUudjEuTGVhdmVSb29tSAASLgoLcXVpY2tfbWF0Y2gYGCABKAsyFy5tYW5hd2lyZS52MS5RdWlja01hdGNoSAASOwoSY2FuY2VsX3F1aWNrX21hdGNoGBkgASgLMh0ubWFuYXdpcmUudjEuQ2FuY2VsUXVpY2tNYXRjaEgAEh8KA2FjdBgoIAEoCzIQLm1hbmF3aXJlLnYxLkFjdEgAEjgKEHJlcXVlc3Rfc25hcHNob3QYKSABKAsyHC5tYW5hd2lyZS52MS5SZXF1ZXN0U25hcHNob3RIABIrCgdjb25jZWRlGCogASgLMhgubWFuYXdpcmUudjEuQ29uY2VkZUdhbWVIABIsCgZyZXBsYXkYUCABKAsyGi5tYW5hd2lyZS52MS5SZXBsYXlSZXF1ZXN0SAASNAoOcmVwbGF5X2NvbnRyb2wYUSABKAsyGi5tYW5hd2lyZS52MS5SZXBsYXlDb250cm9sSABCBgoEYm9keSI7CgtTZXJ2ZXJCYXRjaBIsCghtZXNzYWdlcxgBIAMoCzIaLm1hbmF3aXJlLnYxLlNlcnZlck1lc3NhZ2UiugUKDVNlcnZlck1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBInCgd3ZWxjb21lGAIgASgLMhQubWFuYXdpcmUudjEuV2VsY29tZUgAEicKB3Jlc3VtZWQYAyABKAsyFC5tYW5hd2lyZS52MS5SZXN1bWVkSAASKgoJcm9vbV9saXN0GBQgASgLMhUubWFuYXdpcmUudjEuUm9vbUxpc3RIABIlCgZqb2luZWQYFSABKAsyEy5tYW5hd2lyZS52MS5Kb2luZWRIABIuCgtyb29tX2Nsb3NlZBgWIAEoCzIXLm1hbmF3aXJlLnYxLlJvb21DbG9zZWRIABIwCgxyb29tX2NyZWF0ZWQYFyABKAsyGC5tYW5hd2lyZS52MS5Sb29tQ3JlYXRlZEgAEi4KC21hdGNoX3F1ZXVlGBggASgLMhcubWFuYXdpcmUudjEuTWF0Y2hRdWV1ZUgAEikKCHNuYXBzaG90GCggASgLMhUubWFuYXdpcmUudjEuU25hcHNob3RIABIjCgVkZWx0YRgpIAEoCzISLm1hbmF3aXJlLnYxLkRlbHRhSAASKQoIZGVjaXNpb24YKiABKAsyFS5tYW5hd2lyZS52MS5EZWNpc2lvbkgAEiUKBmNsb2NrcxgrIAEoCzITLm1hbmF3aXJlLnYxLkNsb2Nrc0gAEikKCHByZXNlbmNlGCwgASgLMhUubWFuYXdpcmUudjEuUHJlc2VuY2VIABIjCgVlcnJvchg8IAEoCzISLm1hbmF3aXJlLnYxLkVycm9ySAASMgoNcmVwbGF5X3N0YXR1cxhQIAEoCzIZLm1hbmF3aXJlLnYxLlJlcGxheVN0YXR1c0gAEjAKDHJlcGxheV9lbmRlZBhRIAEoCzIYLm1hbmF3aXJlLnYxLlJlcGxheUVuZGVkSABCBgoEYm9keSpfCgpEZWNrRm9ybWF0EhsKF0RFQ0tfRk9STUFUX1VOU1BFQ0lGSUVEEAASGwoXREVDS19GT1JNQVRfQ09OU1RSVUNURUQQARIXChNERUNLX0ZPUk1BVF9MSU1JVEVEEAIqYgoIU3BlY3RhdGUSGAoUU1BFQ1RBVEVfVU5TUEVDSUZJRUQQABIUChBTUEVDVEFURV9BTExPV0VEEAESEQoNU1BFQ1RBVEVfTk9ORRACEhMKD1NQRUNUQVRFX0lOVklURRADKmsKCFRpZXJLaW5kEhkKFVRJRVJfS0lORF9VTlNQRUNJRklFRBAAEhQKEFRJRVJfS0lORF9QVUJMSUMQARIYChRUSUVSX0tJTkRfT01OSVNDSUVOVBACEhQKEFRJRVJfS0lORF9QTEFZRVIQAypBCgRSb2xlEhQKEFJPTEVfVU5TUEVDSUZJRUQQABIPCgtST0xFX1BMQVlFUhABEhIKDlJPTEVfU1BFQ1RBVE9SEAIqtwQKCUVycm9yQ29kZRIaChZFUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASGgoWRVJST1JfQ09ERV9CQURfTUVTU0FHRRABEiIKHkVSUk9SX0NPREVfVU5TVVBQT1JURURfVkVSU0lPThACEhgKFEVSUk9SX0NPREVfTk9UX1JFQURZEAMSHwobRVJST1JfQ09ERV9JTlZBTElEX0FSR1VNRU5UEAQSHQoZRVJST1JfQ09ERV9ST09NX05PVF9GT1VORBAFEhgKFEVSUk9SX0NPREVfUk9PTV9GVUxMEAYSIAocRVJST1JfQ09ERV9OT1RfWU9VUl9ERUNJU0lPThAHEhsKF0VSUk9SX0NPREVfU1RBTEVfUFJPTVBUEAgSHQoZRVJST1JfQ09ERV9JTExFR0FMX0FDVElPThAJEhgKFEVSUk9SX0NPREVfR0FNRV9PVkVSEAoSFwoTRVJST1JfQ09ERV9JTlRFUk5BTBALEhwKGEVSUk9SX0NPREVfUkVTVU1FX0ZBSUxFRBAMEhwKGEVSUk9SX0NPREVfTElNSVRfUkVBQ0hFRBANEh4KGkVSUk9SX0NPREVfVU5BVVRIRU5USUNBVEVEEA4SGAoURVJST1JfQ09ERV9GT1JCSURERU4QDxIZChVFUlJPUl9DT0RFX05BTUVfVEFLRU4QEBIbChdFUlJPUl9DT0RFX1JBVEVfTElNSVRFRBAREhsKF0VSUk9SX0NPREVfSU5WQUxJRF9ERUNLEBJiBnByb3RvMw", [file_protocol_v1_game]);
 
 /**
  * ---- session: 1-19
@@ -310,6 +310,58 @@ export const ResumedSchema: GenMessage<Resumed> = /*@__PURE__*/
   messageDesc(file_protocol_v1_messages, 7);
 
 /**
+ * @generated from message manawire.v1.SpectatorTier
+ */
+export type SpectatorTier = Message<"manawire.v1.SpectatorTier"> & {
+  /**
+   * @generated from field: manawire.v1.TierKind kind = 1;
+   */
+  kind: TierKind;
+
+  /**
+   * TIER_KIND_PLAYER: whose view
+   *
+   * @generated from field: uint32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * each action is shown this long after it was played ...
+   *
+   * @generated from field: uint32 delay_seconds = 3;
+   */
+  delaySeconds: number;
+
+  /**
+   * ... and once the game is this many turns further on
+   *
+   * @generated from field: uint32 delay_turns = 4;
+   */
+  delayTurns: number;
+
+  /**
+   * account names that may watch this tier
+   *
+   * @generated from field: repeated string accounts = 5;
+   */
+  accounts: string[];
+
+  /**
+   * anyone with the room's invite code may watch it too
+   *
+   * @generated from field: bool invite = 6;
+   */
+  invite: boolean;
+};
+
+/**
+ * Describes the message manawire.v1.SpectatorTier.
+ * Use `create(SpectatorTierSchema)` to create a new message.
+ */
+export const SpectatorTierSchema: GenMessage<SpectatorTier> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 8);
+
+/**
  * @generated from message manawire.v1.RoomInfo
  */
 export type RoomInfo = Message<"manawire.v1.RoomInfo"> & {
@@ -380,6 +432,13 @@ export type RoomInfo = Message<"manawire.v1.RoomInfo"> & {
    * @generated from field: repeated string reserved = 12;
    */
   reserved: string[];
+
+  /**
+   * the delayed tiers offered: JoinRoom.tier 1, 2, ...
+   *
+   * @generated from field: repeated manawire.v1.SpectatorTier tiers = 13;
+   */
+  tiers: SpectatorTier[];
 };
 
 /**
@@ -387,7 +446,7 @@ export type RoomInfo = Message<"manawire.v1.RoomInfo"> & {
  * Use `create(RoomInfoSchema)` to create a new message.
  */
 export const RoomInfoSchema: GenMessage<RoomInfo> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 8);
+  messageDesc(file_protocol_v1_messages, 9);
 
 /**
  * @generated from message manawire.v1.ListRooms
@@ -400,7 +459,7 @@ export type ListRooms = Message<"manawire.v1.ListRooms"> & {
  * Use `create(ListRoomsSchema)` to create a new message.
  */
 export const ListRoomsSchema: GenMessage<ListRooms> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 9);
+  messageDesc(file_protocol_v1_messages, 10);
 
 /**
  * @generated from message manawire.v1.RoomList
@@ -417,7 +476,7 @@ export type RoomList = Message<"manawire.v1.RoomList"> & {
  * Use `create(RoomListSchema)` to create a new message.
  */
 export const RoomListSchema: GenMessage<RoomList> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 10);
+  messageDesc(file_protocol_v1_messages, 11);
 
 /**
  * Answered with RoomCreated.
@@ -471,6 +530,13 @@ export type CreateRoom = Message<"manawire.v1.CreateRoom"> & {
    * @generated from field: repeated string reserved = 7;
    */
   reserved: string[];
+
+  /**
+   * delayed spectator tiers (at most 4), JoinRoom.tier 1, 2, ...
+   *
+   * @generated from field: repeated manawire.v1.SpectatorTier tiers = 8;
+   */
+  tiers: SpectatorTier[];
 };
 
 /**
@@ -478,7 +544,7 @@ export type CreateRoom = Message<"manawire.v1.CreateRoom"> & {
  * Use `create(CreateRoomSchema)` to create a new message.
  */
 export const CreateRoomSchema: GenMessage<CreateRoom> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 11);
+  messageDesc(file_protocol_v1_messages, 12);
 
 /**
  * @generated from message manawire.v1.RoomCreated
@@ -503,7 +569,7 @@ export type RoomCreated = Message<"manawire.v1.RoomCreated"> & {
  * Use `create(RoomCreatedSchema)` to create a new message.
  */
 export const RoomCreatedSchema: GenMessage<RoomCreated> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 12);
+  messageDesc(file_protocol_v1_messages, 13);
 
 /**
  * The players' decision clocks (a chess clock): pushed whenever the deciding seat changes.
@@ -533,7 +599,7 @@ export type ClockState = Message<"manawire.v1.ClockState"> & {
  * Use `create(ClockStateSchema)` to create a new message.
  */
 export const ClockStateSchema: GenMessage<ClockState> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 13);
+  messageDesc(file_protocol_v1_messages, 14);
 
 /**
  * @generated from message manawire.v1.Clocks
@@ -550,7 +616,7 @@ export type Clocks = Message<"manawire.v1.Clocks"> & {
  * Use `create(ClocksSchema)` to create a new message.
  */
 export const ClocksSchema: GenMessage<Clocks> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 14);
+  messageDesc(file_protocol_v1_messages, 15);
 
 /**
  * @generated from message manawire.v1.JoinRoom
@@ -580,6 +646,13 @@ export type JoinRoom = Message<"manawire.v1.JoinRoom"> & {
    * @generated from field: string invite_code = 4;
    */
   inviteCode: string;
+
+  /**
+   * spectators: 0 the live public view, n RoomInfo.tiers[n-1]
+   *
+   * @generated from field: uint32 tier = 5;
+   */
+  tier: number;
 };
 
 /**
@@ -587,7 +660,7 @@ export type JoinRoom = Message<"manawire.v1.JoinRoom"> & {
  * Use `create(JoinRoomSchema)` to create a new message.
  */
 export const JoinRoomSchema: GenMessage<JoinRoom> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 15);
+  messageDesc(file_protocol_v1_messages, 16);
 
 /**
  * Wait for opponents: when `seats` players of the same format are queued, the server creates
@@ -621,7 +694,7 @@ export type QuickMatch = Message<"manawire.v1.QuickMatch"> & {
  * Use `create(QuickMatchSchema)` to create a new message.
  */
 export const QuickMatchSchema: GenMessage<QuickMatch> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 16);
+  messageDesc(file_protocol_v1_messages, 17);
 
 /**
  * @generated from message manawire.v1.CancelQuickMatch
@@ -634,7 +707,7 @@ export type CancelQuickMatch = Message<"manawire.v1.CancelQuickMatch"> & {
  * Use `create(CancelQuickMatchSchema)` to create a new message.
  */
 export const CancelQuickMatchSchema: GenMessage<CancelQuickMatch> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 17);
+  messageDesc(file_protocol_v1_messages, 18);
 
 /**
  * @generated from message manawire.v1.MatchQueue
@@ -668,7 +741,7 @@ export type MatchQueue = Message<"manawire.v1.MatchQueue"> & {
  * Use `create(MatchQueueSchema)` to create a new message.
  */
 export const MatchQueueSchema: GenMessage<MatchQueue> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 18);
+  messageDesc(file_protocol_v1_messages, 19);
 
 /**
  * @generated from message manawire.v1.Joined
@@ -690,6 +763,13 @@ export type Joined = Message<"manawire.v1.Joined"> & {
    * @generated from field: int32 seat = 3;
    */
   seat: number;
+
+  /**
+   * a spectator's tier (0: the live public view)
+   *
+   * @generated from field: uint32 tier = 4;
+   */
+  tier: number;
 };
 
 /**
@@ -697,7 +777,7 @@ export type Joined = Message<"manawire.v1.Joined"> & {
  * Use `create(JoinedSchema)` to create a new message.
  */
 export const JoinedSchema: GenMessage<Joined> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 19);
+  messageDesc(file_protocol_v1_messages, 20);
 
 /**
  * @generated from message manawire.v1.LeaveRoom
@@ -710,7 +790,7 @@ export type LeaveRoom = Message<"manawire.v1.LeaveRoom"> & {
  * Use `create(LeaveRoomSchema)` to create a new message.
  */
 export const LeaveRoomSchema: GenMessage<LeaveRoom> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 20);
+  messageDesc(file_protocol_v1_messages, 21);
 
 /**
  * Whether each seat's player is connected: pushed to every member when a seat's connection
@@ -735,7 +815,7 @@ export type SeatPresence = Message<"manawire.v1.SeatPresence"> & {
  * Use `create(SeatPresenceSchema)` to create a new message.
  */
 export const SeatPresenceSchema: GenMessage<SeatPresence> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 21);
+  messageDesc(file_protocol_v1_messages, 22);
 
 /**
  * @generated from message manawire.v1.Presence
@@ -752,7 +832,7 @@ export type Presence = Message<"manawire.v1.Presence"> & {
  * Use `create(PresenceSchema)` to create a new message.
  */
 export const PresenceSchema: GenMessage<Presence> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 22);
+  messageDesc(file_protocol_v1_messages, 23);
 
 /**
  * The room a member was in is gone: its finished game's linger time ran out, it expired
@@ -777,7 +857,7 @@ export type RoomClosed = Message<"manawire.v1.RoomClosed"> & {
  * Use `create(RoomClosedSchema)` to create a new message.
  */
 export const RoomClosedSchema: GenMessage<RoomClosed> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 23);
+  messageDesc(file_protocol_v1_messages, 24);
 
 /**
  * ---- game: 40-59
@@ -812,7 +892,7 @@ export type Act = Message<"manawire.v1.Act"> & {
  * Use `create(ActSchema)` to create a new message.
  */
 export const ActSchema: GenMessage<Act> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 24);
+  messageDesc(file_protocol_v1_messages, 25);
 
 /**
  * @generated from message manawire.v1.RequestSnapshot
@@ -825,7 +905,7 @@ export type RequestSnapshot = Message<"manawire.v1.RequestSnapshot"> & {
  * Use `create(RequestSnapshotSchema)` to create a new message.
  */
 export const RequestSnapshotSchema: GenMessage<RequestSnapshot> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 25);
+  messageDesc(file_protocol_v1_messages, 26);
 
 /**
  * @generated from message manawire.v1.ConcedeGame
@@ -838,7 +918,264 @@ export type ConcedeGame = Message<"manawire.v1.ConcedeGame"> & {
  * Use `create(ConcedeGameSchema)` to create a new message.
  */
 export const ConcedeGameSchema: GenMessage<ConcedeGame> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 26);
+  messageDesc(file_protocol_v1_messages, 27);
+
+/**
+ * ---- replays: 80-99 (see protocol/README.md, "Replays")
+ * Replay a finished game as the snapshot and deltas one view class received: a seat's, the
+ * spectators' (public) or the omniscient class (every card in every zone). Answered with
+ * ReplayStatus, then a Snapshot (request_id 0) of the starting point; Deltas follow at
+ * `speed`. The connection is then in a replay (not in a room) until ReplayControl.stop.
+ *
+ * @generated from message manawire.v1.ReplayRequest
+ */
+export type ReplayRequest = Message<"manawire.v1.ReplayRequest"> & {
+  /**
+   * the game (its room id)
+   *
+   * @generated from field: string room_id = 1;
+   */
+  roomId: string;
+
+  /**
+   * @generated from oneof manawire.v1.ReplayRequest.perspective
+   */
+  perspective: {
+    /**
+     * that seat's view: only the account that held the seat
+     *
+     * @generated from field: uint32 seat = 2;
+     */
+    value: number;
+    case: "seat";
+  } | {
+    /**
+     * the spectators' view: whoever could have watched the room
+     *
+     * @generated from field: bool public = 3;
+     */
+    value: boolean;
+    case: "public";
+  } | {
+    /**
+     * every card (view hash viewer -2): the game's players only
+     *
+     * @generated from field: bool omniscient = 4;
+     */
+    value: boolean;
+    case: "omniscient";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * the room's code, for a public replay of a SPECTATE_INVITE room
+   *
+   * @generated from field: string invite_code = 5;
+   */
+  inviteCode: string;
+
+  /**
+   * @generated from oneof manawire.v1.ReplayRequest.start
+   */
+  start: {
+    /**
+     * start after this many actions (0: the game's start)
+     *
+     * @generated from field: uint64 start_action = 6;
+     */
+    value: bigint;
+    case: "startAction";
+  } | {
+    /**
+     * start at the beginning of this turn
+     *
+     * @generated from field: uint32 start_turn = 7;
+     */
+    value: number;
+    case: "startTurn";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * actions per second (0: as fast as the connection takes them)
+   *
+   * @generated from field: double speed = 8;
+   */
+  speed: number;
+
+  /**
+   * send the starting snapshot, then wait for ReplayControl.play
+   *
+   * @generated from field: bool paused = 9;
+   */
+  paused: boolean;
+};
+
+/**
+ * Describes the message manawire.v1.ReplayRequest.
+ * Use `create(ReplayRequestSchema)` to create a new message.
+ */
+export const ReplayRequestSchema: GenMessage<ReplayRequest> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 28);
+
+/**
+ * Control the connection's replay; answered with ReplayStatus (stop: with ReplayEnded).
+ *
+ * @generated from message manawire.v1.ReplayControl
+ */
+export type ReplayControl = Message<"manawire.v1.ReplayControl"> & {
+  /**
+   * @generated from oneof manawire.v1.ReplayControl.command
+   */
+  command: {
+    /**
+     * play on from where it is, at the current speed
+     *
+     * @generated from field: bool play = 1;
+     */
+    value: boolean;
+    case: "play";
+  } | {
+    /**
+     * @generated from field: bool pause = 2;
+     */
+    value: boolean;
+    case: "pause";
+  } | {
+    /**
+     * jump to after this many actions: a Snapshot follows
+     *
+     * @generated from field: uint64 seek_action = 3;
+     */
+    value: bigint;
+    case: "seekAction";
+  } | {
+    /**
+     * jump to the beginning of this turn: a Snapshot follows
+     *
+     * @generated from field: uint32 seek_turn = 4;
+     */
+    value: number;
+    case: "seekTurn";
+  } | {
+    /**
+     * new speed (actions per second; 0: as fast as possible)
+     *
+     * @generated from field: double speed = 5;
+     */
+    value: number;
+    case: "speed";
+  } | {
+    /**
+     * end the replay; the connection is back in the lobby
+     *
+     * @generated from field: bool stop = 6;
+     */
+    value: boolean;
+    case: "stop";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message manawire.v1.ReplayControl.
+ * Use `create(ReplayControlSchema)` to create a new message.
+ */
+export const ReplayControlSchema: GenMessage<ReplayControl> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 29);
+
+/**
+ * Where a replay is. `action`: the actions played so far (the view after them is the one
+ * the client holds, at `state_id`); `actions`: how many the game has.
+ *
+ * @generated from message manawire.v1.ReplayStatus
+ */
+export type ReplayStatus = Message<"manawire.v1.ReplayStatus"> & {
+  /**
+   * @generated from field: string room_id = 1;
+   */
+  roomId: string;
+
+  /**
+   * the seat, -1 public, -2 omniscient
+   *
+   * @generated from field: int32 viewer = 2;
+   */
+  viewer: number;
+
+  /**
+   * @generated from field: uint64 action = 3;
+   */
+  action: bigint;
+
+  /**
+   * @generated from field: uint64 actions = 4;
+   */
+  actions: bigint;
+
+  /**
+   * the turn at `action`
+   *
+   * @generated from field: uint32 turn = 5;
+   */
+  turn: number;
+
+  /**
+   * the game's last turn
+   *
+   * @generated from field: uint32 turns = 6;
+   */
+  turns: number;
+
+  /**
+   * @generated from field: uint64 state_id = 7;
+   */
+  stateId: bigint;
+
+  /**
+   * @generated from field: bool playing = 8;
+   */
+  playing: boolean;
+
+  /**
+   * @generated from field: double speed = 9;
+   */
+  speed: number;
+};
+
+/**
+ * Describes the message manawire.v1.ReplayStatus.
+ * Use `create(ReplayStatusSchema)` to create a new message.
+ */
+export const ReplayStatusSchema: GenMessage<ReplayStatus> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 30);
+
+/**
+ * The replay reached the game's end (stopped false: still open, paused at the end -- seek to
+ * watch again, or stop) or was stopped (stopped true: the connection is back in the lobby).
+ *
+ * @generated from message manawire.v1.ReplayEnded
+ */
+export type ReplayEnded = Message<"manawire.v1.ReplayEnded"> & {
+  /**
+   * @generated from field: string room_id = 1;
+   */
+  roomId: string;
+
+  /**
+   * @generated from field: uint64 action = 2;
+   */
+  action: bigint;
+
+  /**
+   * @generated from field: bool stopped = 3;
+   */
+  stopped: boolean;
+};
+
+/**
+ * Describes the message manawire.v1.ReplayEnded.
+ * Use `create(ReplayEndedSchema)` to create a new message.
+ */
+export const ReplayEndedSchema: GenMessage<ReplayEnded> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 31);
 
 /**
  * @generated from message manawire.v1.Error
@@ -874,7 +1211,7 @@ export type Error = Message<"manawire.v1.Error"> & {
  * Use `create(ErrorSchema)` to create a new message.
  */
 export const ErrorSchema: GenMessage<Error> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 27);
+  messageDesc(file_protocol_v1_messages, 32);
 
 /**
  * @generated from message manawire.v1.ClientMessage
@@ -968,6 +1305,18 @@ export type ClientMessage = Message<"manawire.v1.ClientMessage"> & {
      */
     value: ConcedeGame;
     case: "concede";
+  } | {
+    /**
+     * @generated from field: manawire.v1.ReplayRequest replay = 80;
+     */
+    value: ReplayRequest;
+    case: "replay";
+  } | {
+    /**
+     * @generated from field: manawire.v1.ReplayControl replay_control = 81;
+     */
+    value: ReplayControl;
+    case: "replayControl";
   } | { case: undefined; value?: undefined };
 };
 
@@ -976,7 +1325,7 @@ export type ClientMessage = Message<"manawire.v1.ClientMessage"> & {
  * Use `create(ClientMessageSchema)` to create a new message.
  */
 export const ClientMessageSchema: GenMessage<ClientMessage> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 28);
+  messageDesc(file_protocol_v1_messages, 33);
 
 /**
  * One WebSocket frame of a batched connection (Hello.batched / Resume.batched): the messages
@@ -996,7 +1345,7 @@ export type ServerBatch = Message<"manawire.v1.ServerBatch"> & {
  * Use `create(ServerBatchSchema)` to create a new message.
  */
 export const ServerBatchSchema: GenMessage<ServerBatch> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 29);
+  messageDesc(file_protocol_v1_messages, 34);
 
 /**
  * @generated from message manawire.v1.ServerMessage
@@ -1090,6 +1439,18 @@ export type ServerMessage = Message<"manawire.v1.ServerMessage"> & {
      */
     value: Error;
     case: "error";
+  } | {
+    /**
+     * @generated from field: manawire.v1.ReplayStatus replay_status = 80;
+     */
+    value: ReplayStatus;
+    case: "replayStatus";
+  } | {
+    /**
+     * @generated from field: manawire.v1.ReplayEnded replay_ended = 81;
+     */
+    value: ReplayEnded;
+    case: "replayEnded";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1098,7 +1459,7 @@ export type ServerMessage = Message<"manawire.v1.ServerMessage"> & {
  * Use `create(ServerMessageSchema)` to create a new message.
  */
 export const ServerMessageSchema: GenMessage<ServerMessage> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 30);
+  messageDesc(file_protocol_v1_messages, 35);
 
 /**
  * ---- lobby: 20-39
@@ -1174,6 +1535,46 @@ export const SpectateSchema: GenEnum<Spectate> = /*@__PURE__*/
   enumDesc(file_protocol_v1_messages, 1);
 
 /**
+ * A spectator tier (see protocol/README.md, "Spectator tiers"): a view class a room offers
+ * its watchers besides the live public one (tier 0). Every listed tier is delayed.
+ *
+ * @generated from enum manawire.v1.TierKind
+ */
+export enum TierKind {
+  /**
+   * @generated from enum value: TIER_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * the spectators' view (public information), delayed
+   *
+   * @generated from enum value: TIER_KIND_PUBLIC = 1;
+   */
+  PUBLIC = 1,
+
+  /**
+   * every hand and every look (no library order), viewer -3
+   *
+   * @generated from enum value: TIER_KIND_OMNISCIENT = 2;
+   */
+  OMNISCIENT = 2,
+
+  /**
+   * one seat's view (`seat`), delayed
+   *
+   * @generated from enum value: TIER_KIND_PLAYER = 3;
+   */
+  PLAYER = 3,
+}
+
+/**
+ * Describes the enum manawire.v1.TierKind.
+ */
+export const TierKindSchema: GenEnum<TierKind> = /*@__PURE__*/
+  enumDesc(file_protocol_v1_messages, 2);
+
+/**
  * @generated from enum manawire.v1.Role
  */
 export enum Role {
@@ -1197,7 +1598,7 @@ export enum Role {
  * Describes the enum manawire.v1.Role.
  */
 export const RoleSchema: GenEnum<Role> = /*@__PURE__*/
-  enumDesc(file_protocol_v1_messages, 2);
+  enumDesc(file_protocol_v1_messages, 3);
 
 /**
  * ---- errors: 60-79
@@ -1327,5 +1728,5 @@ export enum ErrorCode {
  * Describes the enum manawire.v1.ErrorCode.
  */
 export const ErrorCodeSchema: GenEnum<ErrorCode> = /*@__PURE__*/
-  enumDesc(file_protocol_v1_messages, 3);
+  enumDesc(file_protocol_v1_messages, 4);
 

@@ -1,0 +1,304 @@
+"""Replays of finished games, without any I/O (the replay core).
+
+A stored game (:class:`~server.store.records.GameRecord`: seed, players, decks, action log)
+is rebuilt with the engine (deterministic, invariant 3) and run through the same view
+pipeline its room ran, so a replay for one view class -- a seat, the spectators (the public
+view) or the omniscient class (:data:`~server.view.project.OMNISCIENT`) -- is the very
+``Snapshot`` and ``Delta`` messages that class received live: the same state ids, the same
+view hashes, byte for byte (a room's live streams start at state id 1 when the game starts,
+and an action that changes nothing a class may know gives that class no delta and no state
+id).
+
+:class:`Replay` is a cursor over one game for one view class: :meth:`Replay.step` plays the
+next action, :meth:`Replay.seek` jumps to after N actions (forward by playing on, backward by
+starting over), :meth:`Replay.seek_turn` to the start of a turn; :meth:`Replay.snapshot` is
+the view there. The ``*_steps`` generators do the same work one action per iteration, so an
+event loop can bound the work it does between checkpoints (:mod:`server.rooms.replaying`).
+
+:func:`replay_problem` says who may replay what (protocol/README.md, "Replays").
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+from protocol.v1 import messages_pb2 as mpb
+from protocol.viewhash import ViewDigest
+from server.decks import DeckFormat, resolve
+from server.engine import Game, PlayerSetup, apply, new_game
+from server.store.records import GameRecord, Spectate, secret_hash
+from server.view.omniscient import OmniscientStream
+from server.view.pipeline import ViewPipeline
+from server.view.project import OMNISCIENT, SPECTATOR, View
+
+#: The public perspective: the spectators' view class.
+PUBLIC = SPECTATOR
+
+__all__ = ["OMNISCIENT", "PUBLIC", "Frame", "Replay", "ReplayError", "replay_problem",
+           "viewer_name"]
+
+
+class ReplayError(Exception):
+    """A replay that can't be made or a seek that can't be done, with a protocol error
+    code."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class _Stream(Protocol):
+    """What a replay needs of a view class's stream (ViewStream, OmniscientStream)."""
+
+    state_id: int
+    digest: ViewDigest
+
+    @property
+    def view(self) -> View: ...
+
+    def snapshot(self, room_id: str, request_id: int = 0) -> bytes: ...
+
+
+def viewer_name(viewer: int) -> str:
+    """A view class in words: ``seat 0``, ``public``, ``omniscient``."""
+    if viewer == PUBLIC:
+        return "public"
+    if viewer == OMNISCIENT:
+        return "omniscient"
+    return f"seat {viewer}"
+
+
+def replayable(record: GameRecord) -> ReplayError | None:
+    """Why a stored game can't be replayed (None: it can): only finished games can."""
+    if record.aborted is not None:
+        return ReplayError(mpb.ERROR_CODE_GAME_OVER,
+                           f"game {record.room_id} was aborted by a server fault: it can't "
+                           f"be replayed")
+    if record.result is None:
+        return ReplayError(mpb.ERROR_CODE_NOT_READY,
+                           f"game {record.room_id} has not finished: only finished games can "
+                           f"be replayed (watch it live instead)")
+    return None
+
+
+def replay_problem(record: GameRecord, account_id: str, viewer: int,
+                   invite_code: str = "") -> ReplayError | None:
+    """Why ``account_id`` may not replay ``record`` as ``viewer`` (None: it may).
+
+    - public (:data:`PUBLIC`): anyone who could have watched the room (its spectate setting:
+      allowed, or invite with the code), and the game's players;
+    - a seat: only the account that held that seat;
+    - omniscient (:data:`OMNISCIENT`): only the game's players, and only once it finished.
+
+    The one place these rules live: a room-level setting of who may see the omniscient
+    tier (spectator tiers) extends the omniscient branch here.
+    """
+    problem = replayable(record)
+    if problem is not None:
+        return problem
+    players = len(record.players)
+    accounts = record.accounts or ("",) * players
+    player = bool(account_id) and account_id in accounts
+    if viewer == PUBLIC:
+        if player:
+            return None
+        spectate = record.settings.spectate
+        if spectate is Spectate.ALLOWED:
+            return None
+        if spectate is Spectate.INVITE and invite_code and record.settings.invite_hash and \
+                hmac.compare_digest(secret_hash(invite_code), record.settings.invite_hash):
+            return None
+        return ReplayError(mpb.ERROR_CODE_FORBIDDEN,
+                           "this room allowed no spectators: its public replay is its players'"
+                           if spectate is Spectate.NONE else
+                           "watching this room needed its invite code: give it to replay it")
+    if viewer == OMNISCIENT:
+        if player:
+            return None
+        return ReplayError(mpb.ERROR_CODE_FORBIDDEN,
+                           "only the game's players may replay it with every card shown")
+    if not 0 <= viewer < players:
+        return ReplayError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"the game has seats 0 to {players - 1}, not {viewer}")
+    if account_id and accounts[viewer] == account_id:
+        return None
+    return ReplayError(mpb.ERROR_CODE_FORBIDDEN,
+                       f"only the account that held seat {viewer} may replay that seat's view")
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One action of a replay as the view class saw it."""
+
+    #: The action's number (1-based: the actions played so far, this one included).
+    action: int
+    #: Who took it and what kind of action it was (e.g. ``PassPriority``).
+    seat: int
+    kind: str
+    #: The turn after it, and the class's state id and view hash after it.
+    turn: int
+    state_id: int
+    view_hash: bytes
+    #: The serialized ``ServerMessage{delta}`` the class received (None: none, nothing it may
+    #: know changed).
+    message: bytes | None
+
+
+class Replay:
+    """A cursor over one finished game for one view class (seat, :data:`PUBLIC` or
+    :data:`OMNISCIENT`). Starts at the game's start (``position`` 0, state id 1)."""
+
+    def __init__(self, record: GameRecord, viewer: int) -> None:
+        players = len(record.players)
+        if viewer not in (PUBLIC, OMNISCIENT) and not 0 <= viewer < players:
+            raise ReplayError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                              f"the game has seats 0 to {players - 1}, not {viewer}")
+        self.record = record
+        self.viewer = viewer
+        fmt = DeckFormat(record.settings.format)
+        self._setups = []
+        for name, deck_text, _session in record.players:
+            deck = resolve(deck_text, fmt)
+            self._setups.append(PlayerSetup(name, deck.main, deck.sideboard))
+        #: The first position (actions played) of each turn; filled by :meth:`index_steps`.
+        self._turn_starts: list[int] | None = None
+        self._restart()
+
+    def _restart(self) -> None:
+        game = new_game(self.record.seed, self._setups)
+        self.game: Game = game
+        self.position = 0
+        self._pipeline: ViewPipeline | None = None
+        self._omniscient: OmniscientStream | None = None
+        if self.viewer == OMNISCIENT:
+            self._omniscient = OmniscientStream.start(game)
+        else:
+            self._pipeline = ViewPipeline(game, [self.viewer])
+
+    # ---- where it is
+    @property
+    def stream(self) -> _Stream:
+        """The view class's stream now."""
+        if self._omniscient is not None:
+            return self._omniscient
+        assert self._pipeline is not None
+        return self._pipeline.streams[self.viewer]
+
+    @property
+    def room_id(self) -> str:
+        return self.record.room_id
+
+    @property
+    def actions(self) -> int:
+        """How many actions the game has."""
+        return len(self.record.actions)
+
+    @property
+    def at_end(self) -> bool:
+        return self.position >= self.actions
+
+    @property
+    def state_id(self) -> int:
+        return self.stream.state_id
+
+    @property
+    def view_hash(self) -> bytes:
+        return self.stream.digest.hash(self.viewer)
+
+    @property
+    def turn(self) -> int:
+        return self.game.turn
+
+    @property
+    def view(self) -> View:
+        """The class's current view (read it, don't keep it)."""
+        return self.stream.view
+
+    def snapshot(self, request_id: int = 0) -> bytes:
+        """A ``Snapshot`` of the current position (serialized ServerMessage), exactly as
+        the room would have sent it to this class then."""
+        return self.stream.snapshot(self.room_id, request_id)
+
+    # ---- moving
+    def step(self) -> Frame:
+        """Play the next action (ReplayError at the end)."""
+        if self.at_end:
+            raise ReplayError(mpb.ERROR_CODE_GAME_OVER, "the replay is at the game's end")
+        seat, action = self.record.actions[self.position]
+        game = self.game
+        events = apply(game, seat, action)
+        self.position += 1
+        message: bytes | None
+        if self._omniscient is not None:
+            message = self._omniscient.advance(game, None, events)
+        else:
+            assert self._pipeline is not None
+            sent = self._pipeline.advance(game, action, events)
+            message = sent[0][2] if sent else None
+        return Frame(self.position, seat, type(action).__name__, game.turn, self.state_id,
+                     self.view_hash, message)
+
+    def seek_steps(self, position: int) -> Iterator[None]:
+        """Go to just after ``position`` actions, one action per iteration (backward:
+        from the start again)."""
+        if not 0 <= position <= self.actions:
+            raise ReplayError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                              f"the game has {self.actions} actions: seek to 0-{self.actions}, "
+                              f"not {position}")
+        if position < self.position:
+            self._restart()
+            yield
+        while self.position < position:
+            self.step()
+            yield
+
+    def seek(self, position: int) -> None:
+        """Go to just after ``position`` actions."""
+        for _ in self.seek_steps(position):
+            pass
+
+    def index_steps(self) -> Iterator[None]:
+        """Find where each turn starts (the engine alone, one action per iteration); done
+        once per replay."""
+        if self._turn_starts is not None:
+            return
+        game = new_game(self.record.seed, self._setups)
+        starts = [0] * (game.turn + 1)
+        for n, (seat, action) in enumerate(self.record.actions, start=1):
+            apply(game, seat, action)
+            while len(starts) <= game.turn:
+                starts.append(n)
+            yield
+        self._turn_starts = starts
+
+    @property
+    def turns(self) -> int:
+        """The game's last turn (:meth:`index_steps` first)."""
+        if self._turn_starts is None:
+            for _ in self.index_steps():
+                pass
+        assert self._turn_starts is not None
+        return len(self._turn_starts) - 1
+
+    def turn_start(self, turn: int) -> int:
+        """The position at which ``turn`` begins: after the action that began it (0 for the
+        turns before the first action's)."""
+        last = self.turns
+        assert self._turn_starts is not None
+        if not 0 <= turn <= last:
+            raise ReplayError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                              f"the game's turns are 0-{last}, not {turn}")
+        return self._turn_starts[turn]
+
+    def seek_turn(self, turn: int) -> None:
+        """Go to the start of ``turn``."""
+        self.seek(self.turn_start(turn))
+
+    def frames(self) -> Iterator[Frame]:
+        """Play every remaining action."""
+        while not self.at_end:
+            yield self.step()

@@ -1,0 +1,187 @@
+"""One connection's replay session: the trio task that plays a :class:`~server.replay.Replay`
+to its client (protocol/README.md, "Replays").
+
+It runs in the connection's own nursery, off every room's pump, and never holds up the event
+loop for long: it plays one action per step, and seeks in slices of at most
+:data:`SLICE_SECONDS` of work between checkpoints. Its messages go through the connection's
+outbox like a room's (invariant 7), but a replay only ever fills half of it: while the
+client is behind it waits (a replay is never the reason a client is disconnected for being
+slow), and the answers to the client's requests always find room.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import trio
+
+from protocol.v1 import messages_pb2 as mpb
+from server.replay import Replay, ReplayError
+from server.rooms.session import error_bytes
+
+#: Most seconds of replay work between two checkpoints of the event loop.
+SLICE_SECONDS = 0.002
+#: How often a replay waiting for its client's outbox to drain looks again.
+DRAIN_POLL_SECONDS = 0.01
+#: Controls a connection may have waiting for its replay.
+MAX_PENDING_CONTROLS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """One request to the replay: ``command`` is ``play``, ``pause``, ``seek_action``,
+    ``seek_turn``, ``speed`` or ``snapshot`` (a RequestSnapshot), with its value."""
+
+    rid: int
+    command: str
+    value: float = 0.0
+
+
+class ReplayRunner:
+    """Plays one replay to one connection, under the client's control."""
+
+    def __init__(self, room_id: str, build: Callable[[], Replay],
+                 send: Callable[[bytes], None], has_room: Callable[[], bool], *, rid: int,
+                 speed: float, playing: bool,
+                 start_action: int | None = None, start_turn: int | None = None) -> None:
+        self.room_id = room_id
+        self._build = build
+        self._send = send
+        self._has_room = has_room
+        self._rid = rid
+        self.speed = speed
+        self.playing = playing
+        self._start = (start_action, start_turn)
+        self.replay: Replay | None = None
+        self._controls_in, self._controls = trio.open_memory_channel[Control](
+            MAX_PENDING_CONTROLS)
+        self._scope = trio.CancelScope()
+        self._stopped: int | None = None
+        self.done = False
+
+    # ---- called by the connection's reader
+    def control(self, control: Control) -> bool:
+        """Queue a control for the replay (False: too many are waiting)."""
+        try:
+            self._controls_in.send_nowait(control)
+        except trio.WouldBlock:
+            return False
+        return True
+
+    def stop(self, rid: int) -> None:
+        """End the replay now; ReplayEnded{stopped} answers request ``rid``."""
+        self._stopped = rid
+        self._scope.cancel()
+
+    # ---- the task
+    async def run(self) -> None:
+        """Prepare, send the starting point, then play under control until stopped."""
+        try:
+            with self._scope:
+                await self._run()
+        finally:
+            self.done = True
+            if self._stopped is not None:
+                action = self.replay.position if self.replay is not None else 0
+                self._send(mpb.ServerMessage(request_id=self._stopped, replay_ended=(
+                    mpb.ReplayEnded(room_id=self.room_id, action=action, stopped=True))
+                ).SerializeToString())
+
+    async def _run(self) -> None:
+        try:
+            replay = self.replay = self._build()
+            await self._work(replay.index_steps())
+            start_action, start_turn = self._start
+            if start_turn is not None:
+                start_action = replay.turn_start(start_turn)
+            await self._work(replay.seek_steps(start_action or 0))
+        except ReplayError as exc:
+            self._send(error_bytes(exc.code, exc.message, self._rid))
+            self._scope.cancel()  # the replay never started: the connection is free again
+            return
+        self._send(self._status(self._rid))
+        self._send(replay.snapshot())
+        due = trio.current_time()
+        while True:
+            try:  # controls first, even when playing as fast as possible
+                control = self._controls.receive_nowait()
+            except trio.WouldBlock:
+                pass
+            else:
+                await self._handle(replay, control)
+                due = trio.current_time()
+                continue
+            if self.playing and not replay.at_end:
+                if self.speed > 0:
+                    due = max(due + 1.0 / self.speed, trio.current_time())
+                    waited: Control | None = None
+                    with trio.move_on_at(due):
+                        waited = await self._controls.receive()
+                    if waited is not None:
+                        await self._handle(replay, waited)
+                        due = trio.current_time()
+                        continue
+                if not self._has_room():  # the client is behind: let it catch up
+                    await trio.sleep(DRAIN_POLL_SECONDS)
+                    continue
+                frame = replay.step()
+                if frame.message is not None:
+                    self._send(frame.message)
+                if replay.at_end:
+                    self.playing = False
+                    self._send(mpb.ServerMessage(replay_ended=mpb.ReplayEnded(
+                        room_id=replay.room_id, action=replay.position)).SerializeToString())
+                await trio.lowlevel.checkpoint()  # one action per tick at most
+            else:
+                control = await self._controls.receive()
+                await self._handle(replay, control)
+                due = trio.current_time()
+
+    async def _handle(self, replay: Replay, control: Control) -> None:
+        command, value = control.command, control.value
+        try:
+            if command == "play":
+                self.playing = not replay.at_end
+            elif command == "pause":
+                self.playing = False
+            elif command == "speed":
+                self.speed = value
+            elif command == "snapshot":
+                self._send(replay.snapshot(control.rid))
+                return
+            elif command in ("seek_action", "seek_turn"):
+                target = replay.turn_start(int(value)) if command == "seek_turn" \
+                    else int(value)
+                await self._work(replay.seek_steps(target))
+                self._send(self._status(control.rid))
+                self._send(replay.snapshot())
+                return
+            else:  # pragma: no cover - the session validates commands
+                self._send(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT, f"unknown {command}",
+                                       control.rid))
+                return
+        except ReplayError as exc:
+            self._send(error_bytes(exc.code, exc.message, control.rid))
+            return
+        self._send(self._status(control.rid))
+
+    @staticmethod
+    async def _work(steps: Iterator[None]) -> None:
+        """Run ``steps`` with a checkpoint every :data:`SLICE_SECONDS` of work."""
+        began = time.perf_counter()
+        for _ in steps:
+            if time.perf_counter() - began >= SLICE_SECONDS:
+                await trio.lowlevel.checkpoint()
+                began = time.perf_counter()
+
+    def _status(self, rid: int) -> bytes:
+        replay = self.replay
+        assert replay is not None
+        return mpb.ServerMessage(request_id=rid, replay_status=mpb.ReplayStatus(
+            room_id=replay.room_id, viewer=replay.viewer, action=replay.position,
+            actions=replay.actions, turn=replay.turn, turns=replay.turns,
+            state_id=replay.state_id, playing=self.playing,
+            speed=self.speed if math.isfinite(self.speed) else 0.0)).SerializeToString()

@@ -1,0 +1,101 @@
+"""Delayed spectator tiers (protocol/README.md, "Spectator tiers"). No I/O, no clock.
+
+A delayed tier is one view class -- a delayed public view, one seat's view, or the
+:data:`~server.view.omniscient.EVERY_HAND` view (every hand and every look) -- shown a while
+after the game. Its stream never holds the live state: it runs on a *replica* of the game
+that lags behind the live one. Each live action is held with the time it was played and the
+turn it ended in; once its delay has passed (the room's clock, passed in as ``now``) the
+replica applies it and the class's stream computes its delta, encoded once for all the
+tier's sockets. So the class's view *is* the state at the release point: a joining or
+resyncing spectator gets a snapshot of exactly that, and nothing the class could send --
+snapshot, delta, event -- can come from a later state. The replica is deterministic from the
+seed and actions (invariant 3), so its state ids, ops and hashes are the ones an undelayed
+stream of the class would have had. Cost: one more engine ``apply`` and one more stream step
+per action per tier (the omniscient class projects the whole game at each step).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from server.engine import Game, PlayerSetup, apply, new_game
+from server.engine.actions import Action
+from server.rooms.commands import INF
+from server.store.records import SpectatorTier, TierKind
+from server.view.omniscient import OmniscientStream
+from server.view.pipeline import ViewPipeline
+from server.view.project import SPECTATOR
+from server.view.stream import ViewStream
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    seat: int
+    action: Action
+    #: When the live game applied it, and the live game's turn after it.
+    at: float
+    turn: int
+
+
+class DelayedClass:
+    """One delayed tier's view class: a lagging replica of the game, the live actions it
+    has not applied yet, its stream and its recent deltas (for resuming spectators)."""
+
+    def __init__(self, tier: SpectatorTier, seed: bytes, setups: Sequence[PlayerSetup],
+                 history: int) -> None:
+        self.tier = tier
+        self.game: Game = new_game(seed, list(setups))
+        self._held: deque[_Held] = deque()
+        #: (prev_state_id, state_id, serialized Delta message) of the last deltas.
+        self.history: deque[tuple[int, int, bytes]] = deque(maxlen=history)
+        self._pipeline: ViewPipeline | None = None
+        self.stream: OmniscientStream | ViewStream
+        if tier.kind is TierKind.OMNISCIENT:
+            self.stream = OmniscientStream.every_hand(self.game)
+        else:
+            viewer = SPECTATOR if tier.kind is TierKind.PUBLIC else tier.seat
+            self._pipeline = ViewPipeline(self.game, [viewer])
+            self.stream = self._pipeline.streams[viewer]
+
+    @property
+    def held(self) -> int:
+        """Live actions not shown yet."""
+        return len(self._held)
+
+    def hold(self, seat: int, action: Action, now: float, turn: int) -> None:
+        """The live game applied ``action`` at ``now`` and is at ``turn`` after it."""
+        self._held.append(_Held(seat, action, now, turn))
+
+    def _due(self, held: _Held, live_turn: int, over: bool) -> float:
+        """When ``held`` may be shown (INF: not before the live game's turn moves on).
+        Once the game is over no turn is left to wait for: the seconds still count."""
+        if not over and live_turn < held.turn + self.tier.delay_turns:
+            return INF
+        return held.at + self.tier.delay_seconds
+
+    def wake_at(self, live_turn: int, over: bool) -> float:
+        """When the next held action is due (INF: none, or only a turn can release it)."""
+        return self._due(self._held[0], live_turn, over) if self._held else INF
+
+    def release(self, now: float, live_turn: int, over: bool) -> list[bytes]:
+        """Apply every held action that is due at ``now``; the class's deltas, in order."""
+        sent: list[bytes] = []
+        for _ in range(len(self._held)):
+            held = self._held[0]
+            if self._due(held, live_turn, over) > now:
+                break
+            self._held.popleft()
+            events = apply(self.game, held.seat, held.action)
+            prev = self.stream.state_id
+            data: bytes | None
+            if self._pipeline is None:
+                data = self.stream.advance(self.game, None, events)
+            else:
+                deltas = self._pipeline.advance(self.game, held.action, events)
+                data = deltas[0][2] if deltas else None
+            if data is not None:
+                self.history.append((prev, self.stream.state_id, data))
+                sent.append(data)
+        return sent

@@ -1,0 +1,253 @@
+"""Replays over the protocol (memory sockets, autojump clock): who may replay what, refusals
+of unfinished games, and the client's control of a replay -- play, pause, seek, speed, stop,
+ReplayEnded -- with the replay session outside every room."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+
+from protocol.v1 import messages_pb2 as mpb
+from server.app import App
+from server.cards import demo_deck_names
+from server.decks import DeckFormat, resolve
+from server.engine import PlayerSetup, apply, new_game
+from server.engine.actions import Concede
+from server.replay import OMNISCIENT, PUBLIC, Replay, replay_problem
+from server.store import Store
+from server.store.records import (
+    AppendAction,
+    CreateGame,
+    FinishGame,
+    RoomSettings,
+    Spectate,
+    secret_hash,
+)
+from tests.rooms.test_app_memory import MemorySocket, _hello, running_app
+
+ACTIONS = 60  # then seat 1 concedes
+
+
+def store_game(store: Store, room_id: str, accounts: tuple[str, str], *, finish: bool = True,
+               settings: RoomSettings | None = None, seed: int = 5) -> int:
+    """Play a two-player game of random choices (seat 1 concedes after :data:`ACTIONS`)
+    and store it as a room would; returns its number of actions."""
+    decks = demo_deck_names()[:2]
+    fmt = DeckFormat.CONSTRUCTED
+    setups = [PlayerSetup(f"P{i}", resolve(d, fmt).main, resolve(d, fmt).sideboard)
+              for i, d in enumerate(decks)]
+    game_seed = bytes([seed]) * 32
+    game = new_game(game_seed, setups)
+    rng = random.Random(seed)
+    ops: list[object] = [CreateGame(room_id, "stored", game_seed,
+                                    tuple((f"P{i}", d, f"s{i}") for i, d in enumerate(decks)),
+                                    1800.0, accounts, settings or RoomSettings())]
+    while game.result is None and game.action_count < ACTIONS:
+        pending = game.pending
+        assert pending is not None
+        action = rng.choice(pending.options)
+        apply(game, pending.seat, action)
+        ops.append(AppendAction(room_id, game.action_count, pending.seat, action, (1.0, 1.0)))
+    if finish:
+        if game.result is None:
+            apply(game, 1, Concede())
+            ops.append(AppendAction(room_id, game.action_count, 1, Concede(), (1.0, 1.0)))
+        assert game.result is not None
+        ops.append(FinishGame(room_id, game.result.winners, game.result.reason))
+    store.apply(ops)  # type: ignore[arg-type]
+    return game.action_count
+
+
+async def _client(app: App, name: str) -> tuple[MemorySocket, str]:
+    sock = MemorySocket()
+    app.lobby.nursery.start_soon(app.handle_connection, sock)
+    welcome = await sock.request(**_hello(name))
+    return sock, welcome.welcome.account.account_id
+
+
+async def _until(sock: MemorySocket, body: str) -> mpb.ServerMessage:
+    for _ in range(10_000):
+        msg = mpb.ServerMessage.FromString(await sock.from_server.receive())
+        if msg.WhichOneof("body") == body:
+            return msg
+    raise AssertionError(f"no {body}")
+
+
+def _replay(**fields: object) -> dict[str, object]:
+    return {"replay": mpb.ReplayRequest(**fields)}  # type: ignore[arg-type]
+
+
+def _control(**fields: object) -> dict[str, object]:
+    return {"replay_control": mpb.ReplayControl(**fields)}  # type: ignore[arg-type]
+
+
+async def test_who_may_replay_what(tmp_path: Path) -> None:
+    async with running_app(tmp_path) as app:
+        ann, ann_id = await _client(app, "Ann")
+        bob, bob_id = await _client(app, "Bob")
+        eve, _eve_id = await _client(app, "Eve")
+        store_game(app.store, "open", (ann_id, bob_id))
+        invite = RoomSettings(private=True, invite_hash=secret_hash("code"),
+                              spectate=Spectate.INVITE)
+        store_game(app.store, "invite", (ann_id, bob_id), settings=invite)
+        store_game(app.store, "closed", (ann_id, bob_id),
+                   settings=RoomSettings(spectate=Spectate.NONE))
+        store_game(app.store, "unfinished", (ann_id, bob_id), finish=False)
+
+        async def refused(sock: MemorySocket, code: int, **fields: object) -> str:
+            reply = await sock.request(**_replay(**fields))
+            assert reply.error.code == code, reply
+            return reply.error.message
+
+        # A stranger: the public view where the room allowed watching; no seat, no omniscient.
+        await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="open", seat=0)
+        await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="open", omniscient=True)
+        await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="invite", public=True)
+        await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="invite", public=True,
+                      invite_code="wrong")
+        await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="closed", public=True)
+        assert "not finished" in await refused(eve, mpb.ERROR_CODE_NOT_READY,
+                                               room_id="unfinished", public=True)
+        await refused(eve, mpb.ERROR_CODE_ROOM_NOT_FOUND, room_id="nope", public=True)
+        await refused(eve, mpb.ERROR_CODE_INVALID_ARGUMENT, room_id="open")
+        for fields in ({"room_id": "open", "public": True},
+                       {"room_id": "invite", "public": True, "invite_code": "code"}):
+            started = await eve.request(**_replay(paused=True, **fields))
+            assert started.replay_status.viewer == PUBLIC
+            await _until(eve, "snapshot")
+            ended = await eve.request(**_control(stop=True))
+            assert ended.replay_ended.stopped
+        # A player: their own seat, not the other one; omniscient; the public view.
+        await refused(ann, mpb.ERROR_CODE_FORBIDDEN, room_id="open", seat=1)
+        await refused(ann, mpb.ERROR_CODE_NOT_READY, room_id="unfinished", omniscient=True)
+        mine: list[tuple[MemorySocket, dict[str, object]]] = [
+            (ann, {"seat": 0}), (bob, {"seat": 1}), (bob, {"omniscient": True}),
+            (ann, {"public": True})]
+        for sock, fields in mine:
+            started = await sock.request(**_replay(room_id="closed", paused=True, **fields))
+            assert started.replay_status.actions > 0
+            snapshot = (await _until(sock, "snapshot")).snapshot
+            assert snapshot.state_id == 1 and snapshot.room_id == "closed"
+            await sock.request(**_control(stop=True))
+        # One replay per connection, and none while in a room.
+        await ann.request(**_replay(room_id="open", seat=0, paused=True))
+        again = await ann.request(**_replay(room_id="open", seat=0))
+        assert again.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        joined = await ann.request(join_room=mpb.JoinRoom(room_id="x", role=mpb.ROLE_PLAYER))
+        assert joined.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        await ann.request(**_control(stop=True))
+        none = await ann.request(**_control(play=True))
+        assert none.error.code == mpb.ERROR_CODE_NOT_READY
+
+
+def test_the_permission_check_is_one_function() -> None:
+    from server.store.records import GameRecord
+
+    record = GameRecord("g", "n", b"s" * 32, [("A", "", ""), ("B", "", "")], [],
+                        {"winners": [0]}, accounts=("a", "b"),
+                        settings=RoomSettings(spectate=Spectate.NONE))
+    assert replay_problem(record, "a", OMNISCIENT) is None
+    assert replay_problem(record, "a", 0) is None
+    assert replay_problem(record, "b", 0) is not None
+    assert replay_problem(record, "", 0) is not None  # no account: nobody's seat
+    assert replay_problem(record, "c", PUBLIC) is not None
+    assert replay_problem(record, "c", 5) is not None
+
+
+async def test_play_pause_seek_speed_and_the_end(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    async with running_app(tmp_path) as app:
+        ann, ann_id = await _client(app, "Ann")
+        _bob, bob_id = await _client(app, "Bob")
+        actions = store_game(app.store, "g", (ann_id, bob_id))
+        expected = Replay(app.store.load_game("g"), 0)
+        frames = {0: (expected.state_id, expected.view_hash)}
+        for frame in expected.frames():
+            frames[frame.action] = (frame.state_id, frame.view_hash)
+        # Start paused at action 10: status, then a snapshot of that point.
+        status = (await ann.request(**_replay(room_id="g", seat=0, start_action=10,
+                                              paused=True, speed=10))).replay_status
+        assert (status.action, status.actions, status.playing) == (10, actions, False)
+        snap = (await _until(ann, "snapshot")).snapshot
+        assert (snap.state_id, snap.view_hash) == frames[10] == (status.state_id,
+                                                                 snap.view_hash)
+        # Paused: nothing comes.
+        with trio.move_on_after(5) as idle:
+            await ann.from_server.receive()
+        assert idle.cancelled_caught
+        # Play at 10 actions a second: deltas paced by the clock.
+        began = trio.current_time()
+        playing = await ann.request(**_control(play=True))
+        assert playing.replay_status.playing
+        delta = (await _until(ann, "delta")).delta
+        assert delta.prev_state_id == snap.state_id
+        assert trio.current_time() - began >= 0.09
+        # Pause; seek back to a turn and forward to an action: snapshots there.
+        paused = await ann.request(**_control(pause=True))
+        assert not paused.replay_status.playing
+        turn = expected.turns
+        seek = (await ann.request(**_control(seek_turn=turn))).replay_status
+        assert seek.turn == turn and seek.action == expected.turn_start(turn)
+        snap = (await _until(ann, "snapshot")).snapshot
+        assert (snap.state_id, snap.view_hash) == frames[seek.action]
+        seek = (await ann.request(**_control(seek_action=actions // 2))).replay_status
+        snap = (await _until(ann, "snapshot")).snapshot
+        assert (snap.state_id, snap.view_hash) == frames[actions // 2]
+        bad = await ann.request(**_control(seek_action=actions + 1))
+        assert bad.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        bad = await ann.request(**_control(seek_turn=turn + 1))
+        assert bad.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        fast = await ann.request(**_control(speed=0))
+        assert fast.replay_status.speed == 0
+        # RequestSnapshot in a replay: the replay's view now.
+        again = await ann.request(request_snapshot=mpb.RequestSnapshot())
+        assert (again.snapshot.state_id, again.snapshot.view_hash) == frames[actions // 2]
+        # Play to the end as fast as possible: the deltas chain up to the last state.
+        await ann.request(**_control(play=True))
+        last = snap.state_id
+        while True:
+            msg = mpb.ServerMessage.FromString(await ann.from_server.receive())
+            if msg.HasField("delta"):
+                assert msg.delta.prev_state_id == last
+                last = msg.delta.state_id
+            elif msg.HasField("replay_ended"):
+                assert not msg.replay_ended.stopped
+                assert msg.replay_ended.action == actions
+                break
+        assert (last, msg.replay_ended.action) == (frames[actions][0], actions)
+        # Still open at the end: seek back, then stop -- back in the lobby.
+        await ann.request(**_control(seek_action=0))
+        snap = (await _until(ann, "snapshot")).snapshot
+        assert snap.state_id == 1
+        stopped = await ann.request(**_control(stop=True))
+        assert stopped.replay_ended.stopped
+        listed = await ann.request(list_rooms=mpb.ListRooms())
+        assert listed.HasField("room_list")
+        assert app.replays == 0
+
+
+@pytest.mark.parametrize("speed", [-1.0, 1e9, float("nan")])
+async def test_bad_speeds_are_refused(tmp_path: Path, speed: float) -> None:
+    async with running_app(tmp_path) as app:
+        ann, _ann_id = await _client(app, "Ann")
+        reply = await ann.request(**_replay(room_id="g", public=True, speed=speed))
+        assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+
+
+async def test_a_replay_never_stalls_a_room(tmp_path: Path) -> None:
+    """A fast replay of a long game takes its turns with a room's game: the room's players
+    act while it plays (one action per tick, seeks in slices)."""
+    async with running_app(tmp_path) as app:
+        ann, ann_id = await _client(app, "Ann")
+        _bob, bob_id = await _client(app, "Bob")
+        store_game(app.store, "g", (ann_id, bob_id))
+        await ann.request(**_replay(room_id="g", seat=0, speed=0))
+        # Meanwhile another client's lobby requests are answered while the replay plays.
+        cid, _ = await _client(app, "Cid")
+        for _ in range(5):
+            assert (await cid.request(list_rooms=mpb.ListRooms())).HasField("room_list")
+        await _until(ann, "replay_ended")

@@ -1,0 +1,292 @@
+"""Spectator tiers (protocol/README.md, "Spectator tiers"): the delayed tiers' leak tests on
+the sans-I/O room with a controlled clock, their permissions, resuming, persistence and the
+app's CreateRoom -> JoinRoom tier -> delayed delivery over memory sockets."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import trio
+
+from client_sdk.mirror import Mirror
+from protocol.v1 import game_pb2 as pb
+from protocol.v1 import messages_pb2 as mpb
+from server.decks import DeckFormat, resolve
+from server.engine import PlayerSetup, Zone, apply, new_game
+from server.rooms.commands import Disconnect, Join, Reattach, Snapshot, Tick
+from server.rooms.room import Room, RoomConfig
+from server.store import Store
+from server.store.records import (
+    AppendAction,
+    CreateGame,
+    RoomSettings,
+    Spectate,
+    SpectatorTier,
+    TierKind,
+    secret_hash,
+)
+from server.view.omniscient import EVERY_HAND, OmniscientStream
+from server.view.pipeline import ViewPipeline
+from tests.rooms.test_app_memory import MemorySocket, _hello, running_app
+from tests.rooms.test_room_machine import WELCOME, Driver, errors, kinds, seat_conn
+
+WATCHER = "aw"  # the account allowed the delayed tiers
+INVITE = "the-code"
+
+
+def tier_room(*tiers: SpectatorTier, spectate: Spectate = Spectate.ALLOWED,
+              reserved: tuple[tuple[str, str], ...] = ()) -> Driver:
+    settings = RoomSettings(spectate=spectate, invite_hash=secret_hash(INVITE),
+                            reserved=reserved, tiers=tiers)
+    return Driver(Room("r1", "tiers", 2, 0.0, RoomConfig(history=10_000), settings=settings))
+
+
+def watch(d: Driver, conn: int, tier: int, account: str = WATCHER, code: str = "") -> None:
+    d.rid += 1
+    d.do(Join(conn, d.rid, f"s{conn}", f"w{conn}", True, None, account, code, tier))
+
+
+def start(d: Driver) -> None:
+    for conn, deck in ((1, "naya-vanilla"), (2, "golgari-grind")):
+        d.rid += 1
+        assert d.do(Join(conn, d.rid, f"s{conn}", f"p{conn}", False,
+                         resolve(deck, DeckFormat.CONSTRUCTED), f"a{conn}")).accepted
+
+
+def step(d: Driver, rng: random.Random) -> bool:
+    """One random live action (False: the game is over)."""
+    game = d.room.game
+    assert game is not None
+    if game.result is not None or game.pending is None:
+        return False
+    d.act(seat_conn(d, game.pending.seat), rng.randrange(len(game.pending.options)))
+    return True
+
+
+def reference(d: Driver, kind: TierKind, seat: int = 0) -> list[bytes | None]:
+    """The undelayed stream of the class: what it would have sent after each action logged so
+    far (a fresh game from the logged seed and actions), as the delayed tier must send it."""
+    create = next(op for op in d.log if isinstance(op, CreateGame))
+    setups = [PlayerSetup(name, resolve(deck, DeckFormat.CONSTRUCTED).main)
+              for name, deck, _s in create.players]
+    game = new_game(create.seed, setups)
+    omni = OmniscientStream.every_hand(game) if kind is TierKind.OMNISCIENT else None
+    pipeline = ViewPipeline(game, [seat]) if omni is None else None
+    out: list[bytes | None] = []
+    for op in d.log:
+        if isinstance(op, AppendAction):
+            events = apply(game, op.seat, op.action)
+            if omni is not None:
+                data = omni.advance(game, None, events)
+            else:
+                assert pipeline is not None
+                sent = pipeline.advance(game, op.action, events)
+                data = sent[0][2] if sent else None
+            out.append(data)
+    return out
+
+
+def test_a_delayed_omniscient_spectator_gets_nothing_before_its_release_then_exactly_the_stream(
+) -> None:
+    d = tier_room(SpectatorTier(TierKind.OMNISCIENT, delay_seconds=30,
+                                accounts=((WATCHER, "w"),)))
+    watch(d, 9, 1)
+    assert kinds(d.take(9)) == ["joined"]
+    start(d)
+    first = d.take(9)
+    assert kinds(first) == ["snapshot"]  # the game's start: no card is in a hand yet
+    assert first[0].snapshot.state_id == 1 and first[0].snapshot.view.viewer == EVERY_HAND
+    assert all(z.zone.kind != pb.ZONE_KIND_LIBRARY for z in first[0].snapshot.view.zones)
+    rng = random.Random(5)
+    played: list[float] = []  # when each action was played
+    for n in range(120):
+        d.now = n * 0.1
+        if not step(d, rng):
+            break
+        played.append(d.now)
+        assert d.take(9) == []  # everything is younger than 30 s
+    expected = reference(d, TierKind.OMNISCIENT)
+    assert len(expected) == len(played) > 50
+    mirror = Mirror()
+    mirror.load_snapshot(first[0].snapshot)
+    d.now = played[0] + 29.99
+    out = d.do(Tick())
+    assert d.take(9) == []
+    for k, at in enumerate(played):
+        # The room asks to be woken exactly when the next action is due, not earlier.
+        assert out.wake_at == at + 30
+        d.now = at + 30
+        out = d.do(Tick())
+        got = d.take(9)
+        want = [data for data in expected[:k + 1] if data is not None]
+        # Only the actions played at least 30 s ago, exactly as the undelayed class.
+        assert [m.SerializeToString() for m in got] == want[len(want) - len(got):]
+        for m in got:
+            mirror.apply_delta(m.delta)  # checks each state id and view hash
+        assert mirror.state_id == 1 + len(want)
+    assert mirror.state_id == d.room.delayed[0].stream.state_id
+    # Its view has every hand, never a library's order.
+    view = d.room.delayed[0].stream.view
+    assert any(k[0] is Zone.HAND for k in view.zones)
+    assert all(k[0] is not Zone.LIBRARY for k in view.zones)
+
+
+def test_a_turn_delay_holds_an_actions_deltas_until_the_game_is_that_many_turns_on() -> None:
+    d = tier_room(SpectatorTier(TierKind.PLAYER, seat=0, delay_turns=1,
+                                accounts=((WATCHER, "w"),)))
+    start(d)
+    watch(d, 9, 1)
+    assert kinds(d.take(9)) == ["joined", "snapshot"]
+    rng = random.Random(2)
+    game = d.room.game
+    assert game is not None
+    for _ in range(3000):
+        turn = game.turn
+        if not step(d, rng) or game.turn >= 4:
+            break
+        got = d.take(9)
+        if game.turn == turn:
+            assert got == [], "released within the same turn"
+    assert game.turn >= 3
+    # Everything played before the current turn began is out; the seat's own live class
+    # sent exactly these bytes.
+    delayed = d.room.delayed[0]
+    assert delayed.held > 0
+    live = [data for _p, _s, data in d.room.classes[0].history]
+    shown = [data for _p, _s, data in delayed.history]
+    assert shown == live[:len(shown)] and len(shown) < len(live)
+    assert reference(d, TierKind.PLAYER, 0)[:len(shown)] == shown
+
+
+def test_a_delayed_spectator_is_never_sent_clocks_presence_or_a_live_snapshot() -> None:
+    d = tier_room(SpectatorTier(TierKind.OMNISCIENT, delay_seconds=60, invite=True))
+    start(d)
+    watch(d, 9, 1, account="x", code=INVITE)
+    assert kinds(d.take(9)) == ["joined", "snapshot"]
+    rng = random.Random(3)
+    for n in range(40):
+        d.now = float(n)
+        step(d, rng)
+    d.do(Disconnect(seat_conn(d, 0)))  # presence and clocks go to the live members
+    d.do(Snapshot(9, 77))  # a resync: the state at the release point, not the live one
+    got = d.take(9)
+    assert kinds(got) == ["snapshot"] and got[0].request_id == 77
+    assert got[0].snapshot.state_id == 1
+    # Resuming: the place comes back in its tier, with only what was released.
+    d.do(Disconnect(9))
+    d.now = 200.0
+    d.do(Reattach(19, 5, "s9", "w9", 1, "x", WELCOME))
+    got = d.take(19)
+    assert got[0].resumed.joined.tier == 1
+    assert all(m.HasField("delta") for m in got[1:]) and len(got) > 1
+    assert got[-1].delta.state_id == d.room.delayed[0].stream.state_id
+
+
+def test_a_public_spectator_never_sees_a_hidden_card_beside_delayed_tiers() -> None:
+    d = tier_room(SpectatorTier(TierKind.OMNISCIENT, delay_seconds=1, invite=True))
+    watch(d, 8, 0, account="pub")
+    watch(d, 9, 1, account="x", code=INVITE)
+    start(d)
+    rng = random.Random(11)
+    mirror = Mirror()
+    for n in range(600):
+        d.now = float(n)
+        for m in d.take(8):
+            if m.HasField("snapshot"):
+                mirror.load_snapshot(m.snapshot)
+            elif m.HasField("delta"):
+                mirror.apply_delta(m.delta)
+        game = d.room.game
+        assert game is not None
+        public_looks = {i for lk in game.looks if -1 in lk.seats for i in lk.ids}
+        for oid in mirror.objects:
+            obj = game.objects.get(oid)
+            if obj is not None and obj.zone in (Zone.HAND, Zone.LIBRARY):
+                assert oid in public_looks, f"public spectator saw hidden {oid}"
+        if not step(d, rng):
+            break
+    assert mirror.viewer == -1 and mirror.ready
+
+
+def test_a_seated_players_account_gets_no_tier_and_a_stranger_learns_nothing() -> None:
+    tier = SpectatorTier(TierKind.OMNISCIENT, delay_seconds=10,
+                         accounts=(("a1", "p1"), (WATCHER, "w")), invite=True)
+    d = tier_room(tier, reserved=(("a1", "p1"),))
+    watch(d, 7, 1, account="a1", code=INVITE)  # reserved for seat 0: never watches
+    assert errors(d.take(7)) == [mpb.ERROR_CODE_FORBIDDEN]
+    start(d)
+    for conn, account in ((5, "a1"), (6, "a2")):  # the seats' accounts, even with the code
+        watch(d, conn, 1, account=account, code=INVITE)
+        assert errors(d.take(conn)) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
+    d.do(Reattach(15, 3, "s1", "p1", 0, "a1", WELCOME))  # a seat's session resumes its seat
+    assert d.take(15)[0].resumed.joined.seat == 0
+    d.now = 500.0
+    watch(d, 4, 1, account="stranger", code="wrong")
+    got = d.take(4)
+    assert len(got) == 1 and got[0].error.code == mpb.ERROR_CODE_FORBIDDEN
+    assert "spectator tier 1" in got[0].error.message
+    watch(d, 3, 2)
+    assert errors(d.take(3)) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
+    assert not {4, 3} & set(d.room.connections())
+
+
+def test_tier_settings_survive_a_store_reload(tmp_path: Path) -> None:
+    tiers = (SpectatorTier(TierKind.OMNISCIENT, delay_seconds=30, delay_turns=2,
+                           accounts=((WATCHER, "w"),), invite=True),
+             SpectatorTier(TierKind.PLAYER, seat=1, delay_seconds=5))
+    settings = RoomSettings(private=True, invite_hash=b"h" * 32, tiers=tiers)
+    assert RoomSettings.from_json(settings.to_json()) == settings
+    assert RoomSettings.from_json(RoomSettings().to_json().replace(', "tiers": []', "")) \
+        == RoomSettings()
+    deck = resolve("naya-vanilla", DeckFormat.CONSTRUCTED)
+    store = Store(tmp_path / "db.sqlite3")
+    store.apply([CreateGame("g", "t", b"s" * 32, (("A", deck.text, "s1"), ("B", deck.text, "s2")),
+                            1800.0, ("a1", "a2"), settings)])
+    store.close()
+    store = Store(tmp_path / "db.sqlite3")
+    (record,) = store.unfinished_games()
+    store.close()
+    assert record.settings.tiers == tiers
+    room = Room.recover(record, 0.0)
+    assert [c.tier for c in room.delayed] == list(tiers)
+    assert room.info().tiers[0].accounts == ["w"]
+
+
+async def test_app_create_room_with_tiers_join_a_tier_and_get_delayed_deltas(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    async with running_app(tmp_path) as app:
+        a, b, w = MemorySocket(), MemorySocket(), MemorySocket()
+        name = ""
+        for sock, who in ((a, "Ann"), (b, "Bob"), (w, "Wes")):
+            app.lobby.nursery.start_soon(app.handle_connection, sock)
+            name = (await sock.request(**_hello(who))).welcome.account.name
+        refused = await a.request(create_room=mpb.CreateRoom(name="t", tiers=[
+            mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, accounts=[name])]))
+        assert refused.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # no delay
+        created = await a.request(create_room=mpb.CreateRoom(name="t", tiers=[
+            mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, delay_seconds=20,
+                              accounts=[name])]))
+        room = created.room_created.room
+        assert room.tiers[0].delay_seconds == 20 and list(room.tiers[0].accounts) == [name]
+        joined = await w.request(join_room=mpb.JoinRoom(room_id=room.room_id,
+                                                        role=mpb.ROLE_SPECTATOR, tier=1))
+        assert joined.joined.tier == 1
+        for seat, sock in enumerate((a, b)):
+            got = await sock.request(join_room=mpb.JoinRoom(room_id=room.room_id,
+                                                            role=mpb.ROLE_PLAYER))
+            assert got.joined.seat == seat
+        first = mpb.ServerMessage.FromString(await w.from_server.receive())
+        assert first.snapshot.state_id == 1
+        # Whoever decides who starts acts; the players see it at once, Wes 20 s later.
+        with trio.fail_after(600):
+            game = app.lobby.hosts[room.room_id].room.game
+            assert game is not None and game.pending is not None
+            sock = (a, b)[game.pending.seat]
+            await sock.to_server.send(mpb.ClientMessage(act=mpb.Act(
+                prompt_id=game.pending.prompt_id, option_index=0)).SerializeToString())
+            played = trio.current_time()
+            msg = mpb.ServerMessage.FromString(await w.from_server.receive())
+        assert msg.HasField("delta") and msg.delta.state_id == 2
+        assert trio.current_time() >= played + 20
+        assert game.action_count == 1

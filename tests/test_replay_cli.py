@@ -1,0 +1,82 @@
+"""``manawire replay``: the operator's offline replay of a stored game, per action."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from server.cli import main
+from server.replay import OMNISCIENT, PUBLIC, Replay
+from server.store import Store
+from tests.rooms.test_replay_app import store_game
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    store = Store(tmp_path / "manawire.sqlite3")
+    store_game(store, "done", ("a", "b"))
+    store_game(store, "running", ("a", "b"), finish=False)
+    store.close()
+    return tmp_path
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(("perspective", "viewer"), [("0", 0), ("public", PUBLIC),
+                                                     ("all", OMNISCIENT)])
+def test_json_lines_give_every_action_with_the_replayed_view_hash(
+        data_dir: Path, capsys: pytest.CaptureFixture[str], perspective: str,
+        viewer: int) -> None:
+    code, out, _ = _run(capsys, "replay", "done", "--as", perspective, "--data-dir",
+                        str(data_dir), "--format", "json")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    store = Store(data_dir / "manawire.sqlite3")
+    replay = Replay(store.load_game("done"), viewer)
+    store.close()
+    assert lines[0]["snapshot"] and lines[0]["state_id"] == 1
+    assert lines[0]["view_hash"] == replay.view_hash.hex()
+    frames = list(replay.frames())
+    assert [ln["action"] for ln in lines[1:]] == list(range(1, len(frames) + 1))
+    assert [(ln["state_id"], ln["view_hash"], ln["turn"]) for ln in lines[1:]] == [
+        (f.state_id, f.view_hash.hex(), f.turn) for f in frames]
+    assert lines[-1]["kind"] == "Concede"
+    assert any("the game ended" in e for e in lines[-1]["events"])
+
+
+def test_text_starts_at_an_action_or_a_turn(data_dir: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "replay", "done", "--as", "1", "--data-dir", str(data_dir),
+                        "--at", "30")
+    assert code == 0
+    lines = out.splitlines()
+    assert "snapshot after action 30" in lines[0]
+    assert lines[1].startswith("#31 turn ")
+    assert "drew a card" in out
+    assert lines[-1].startswith("end: ")
+    code, out, _ = _run(capsys, "replay", "done", "--as", "public", "--data-dir",
+                        str(data_dir), "--turn", "2")
+    assert code == 0 and "(turn 2)" in out.splitlines()[0]
+
+
+def test_refusals(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "replay", "running", "--as", "0", "--data-dir", str(data_dir))
+    assert code == 1 and "not finished" in err
+    code, _, err = _run(capsys, "replay", "nope", "--as", "0", "--data-dir", str(data_dir))
+    assert code == 2 and "no game" in err
+    code, _, err = _run(capsys, "replay", "done", "--as", "me", "--data-dir", str(data_dir))
+    assert code == 2
+    code, _, err = _run(capsys, "replay", "done", "--as", "5", "--data-dir", str(data_dir))
+    assert code == 1 and "seats" in err
+    code, _, err = _run(capsys, "replay", "done", "--as", "0", "--data-dir", str(data_dir),
+                        "--turn", "999")
+    assert code == 1 and "turns" in err
+    code, _, err = _run(capsys, "replay", "done", "--as", "0", "--data-dir",
+                        str(data_dir / "nowhere"))
+    assert code == 2 and "no store" in err
