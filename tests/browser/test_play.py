@@ -139,3 +139,40 @@ def test_reload_mid_game(pages: Pages) -> None:
     pages.screenshot(b)
     pages.screenshot(a, "A")
     pages.assert_no_errors()
+
+
+def test_delayed_every_hand_tier(pages: Pages) -> None:
+    """A room offering a delayed "every hand" tier (protocol/README.md, "Spectator tiers"):
+    its watcher, joined through the tier's own link, sees both hands -- but only states the
+    players had at least the delay earlier, never the live one."""
+    a = pages.open("A")
+    sign_in_guest(a, pages.base_url, "Ann")
+    a.locator(".tier-settings summary").click()
+    a.locator("#room-tier").select_option("omniscient")
+    a.locator("#room-tier-delay").fill("2")
+    create_room(a, seats=2, private=True)
+    links = a.locator("[data-testid=invite-link]:visible")
+    expect(links).to_have_count(2)
+    tier_link = links.nth(1).input_value()
+    assert "#watch=" in tier_link and tier_link.endswith("&tier=1")
+    b = pages.open("B")
+    join_by_link(b, invite_link(a), "Bob")
+    caster = pages.open("caster")
+    sign_in_guest(caster, pages.base_url, "Cas")
+    caster.goto(tier_link)
+    expect(caster.locator("#join-tier")).to_have_value("1")
+    caster.locator("[data-testid=watch-room]").click()
+    expect(caster.locator(BOARD)).to_have_attribute("data-seat", "-1")
+    player = Player([a, b], random.Random(11))
+    player.play(max_clicks=300, seconds=120, until=lambda _: player.clicks >= 40)
+    live = int(a.locator(BOARD).get_attribute("data-state-id") or 0)
+    # The delay has not passed for the latest actions: the watcher is behind the players.
+    assert int(caster.locator(BOARD).get_attribute("data-state-id") or 0) < live
+    # Once it has, the watcher sees every hand (both players have cards in hand by now).
+    expect(caster.locator("[data-zone=hand][data-owner='0'] [data-testid=card]").first
+           ).to_be_visible(timeout=10_000)
+    expect(caster.locator("[data-zone=hand][data-owner='1'] [data-testid=card]").first
+           ).to_be_visible(timeout=10_000)
+    expect(caster.locator(".controls")).to_contain_text("every hand, 2 s behind")
+    pages.screenshot(caster)
+    pages.assert_no_errors()

@@ -6,12 +6,12 @@
  */
 import {
   type Account, type MatchQueue, type RoomInfo, type ServerMessage,
-  DeckFormat, ErrorCode, Role, Spectate,
+  DeckFormat, ErrorCode, Role, Spectate, TierKind,
 } from "./gen/protocol/v1/messages_pb";
 import { type Action, type Decision, type GameObject } from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
-import { assertNever, eventText, type Names } from "./describe";
+import { assertNever, eventText, tierText, type Names } from "./describe";
 import { inviteLink, type Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
 import { saved } from "./storage";
@@ -36,6 +36,9 @@ export interface RoomSettingsInput {
   private: boolean;
   spectate: "" | "allowed" | "invite" | "none";
   format: "constructed" | "limited";
+  /** A delayed spectator tier to offer (protocol/README.md, "Spectator tiers"), or none. */
+  tier: { kind: "public" | "omniscient"; delaySeconds: number; accounts: string[];
+    invite: boolean } | null;
 }
 
 /** What a request was, to know what its Error is about. */
@@ -55,7 +58,7 @@ export class App implements Names {
   rooms: RoomInfo[] = [];
   /** The room this client created last, with its invite link (only the creator has it). */
   created: { room: RoomInfo; code: string; link: string } | null = null;
-  room: { info: RoomInfo; role: Role; seat: number } | null = null;
+  room: { info: RoomInfo; role: Role; seat: number; tier: number } | null = null;
   queue: MatchQueue | null = null;
   mirror = new Mirror();
   decision: Decision | null = null;
@@ -204,14 +207,20 @@ export class App implements Names {
       invite: Spectate.INVITE, none: Spectate.NONE }[input.spectate];
     this.request("create", { case: "createRoom", value: {
       name: input.name, seats: input.seats, clockSeconds: Math.round(input.clockMinutes * 60),
-      private: input.private, spectate, format: formatOf(input.format) } });
+      private: input.private, spectate, format: formatOf(input.format),
+      tiers: input.tier ? [{
+        kind: input.tier.kind === "omniscient" ? TierKind.OMNISCIENT : TierKind.PUBLIC,
+        delaySeconds: input.tier.delaySeconds, accounts: input.tier.accounts,
+        invite: input.tier.invite }] : [] } });
   }
 
-  join(roomId: string, role: Role, deck: string, code: string): void {
+  /** Join as a player (with a deck) or watch (`tier` 0: live; n: the room's n-th tier). */
+  join(roomId: string, role: Role, deck: string, code: string, tier = 0): void {
     if (role === Role.PLAYER && !this.checkDeck(deck)) return;
     this.lastDeck = deck;
     this.request("join", { case: "joinRoom", value: {
-      roomId: roomId.trim(), role, deck: role === Role.PLAYER ? deck : "", inviteCode: code.trim() } });
+      roomId: roomId.trim(), role, deck: role === Role.PLAYER ? deck : "", inviteCode: code.trim(),
+      tier: role === Role.SPECTATOR ? tier : 0 } });
   }
 
   quickMatch(format: "constructed" | "limited", seats: number, deck: string): void {
@@ -264,6 +273,16 @@ export class App implements Names {
     this.changed();
   }
 
+  /** Links to the room this client created: for players, and for each delayed tier. */
+  createdLinks(): { label: string; link: string }[] {
+    const c = this.created;
+    if (!c) return [];
+    const { roomId } = c.room;
+    return [{ label: "Players (and live spectators)", link: c.link },
+      ...c.room.tiers.map((t, i) => ({ label: `Delayed: ${tierText(t, c.room.players)}`,
+        link: inviteLink(this.pageUrl, { role: "watch" as const, roomId, code: c.code, tier: i + 1 }) }))];
+  }
+
   /** Remaining time on a seat's clock now (ms). */
   clockNow(seat: number, now: number): number | null {
     const c = this.clocks.get(seat);
@@ -299,7 +318,8 @@ export class App implements Names {
         const r = body.value;
         if (r.welcome) this.welcomed(r.welcome);
         if (r.joined?.room) {
-          this.room = { info: r.joined.room, role: r.joined.role, seat: r.joined.seat };
+          this.room = { info: r.joined.room, role: r.joined.role, seat: r.joined.seat,
+            tier: r.joined.tier };
           if (r.snapshot) this.snapshotAsked = true; // a Snapshot follows
         } else {
           if (this.room) {
@@ -328,7 +348,7 @@ export class App implements Names {
       case "joined": {
         const j = body.value;
         this.clearRoom();
-        if (j.room) this.room = { info: j.room, role: j.role, seat: j.seat };
+        if (j.room) this.room = { info: j.room, role: j.role, seat: j.seat, tier: j.tier };
         this.deckProblems = [];
         this.notice = "";
         this.error = "";

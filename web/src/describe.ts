@@ -6,6 +6,7 @@
 import {
   type Action, type DamageEvent, type GameEvent, type GameObject, type Target, DecisionKind, Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
+import { type SpectatorTier, TierKind } from "./gen/protocol/v1/messages_pb";
 
 /** What the describers need to know about the current view. */
 export interface Names {
@@ -140,6 +141,22 @@ export function distinctLabels(labels: string[]): string[] {
     seen.set(l, k);
     return `${l} (${k} of ${n})`;
   });
+}
+
+/** A delayed spectator tier in words, e.g. "every hand, 120 s behind". */
+export function tierText(tier: SpectatorTier, players: readonly string[]): string {
+  let what: string;
+  switch (tier.kind) {
+    case TierKind.OMNISCIENT: what = "every hand"; break;
+    case TierKind.PUBLIC: what = "the public view"; break;
+    case TierKind.PLAYER: what = `${players[tier.seat] ?? `seat ${tier.seat + 1}`}'s view`; break;
+    case TierKind.UNSPECIFIED: what = "a delayed view"; break;
+    default: what = "a delayed view"; // a kind this client doesn't know (a newer server)
+  }
+  const delays = [tier.delaySeconds ? `${tier.delaySeconds} s` : "",
+    tier.delayTurns ? `${tier.delayTurns} turn${tier.delayTurns > 1 ? "s" : ""}` : ""]
+    .filter(Boolean).join(" and ");
+  return delays ? `${what}, ${delays} behind` : what;
 }
 
 /** Ids of the objects an option names (clicking such a card picks the option). */

@@ -8,12 +8,15 @@ export interface Invite {
   role: "join" | "watch";
   roomId: string;
   code: string;
+  /** For watching: the room's spectator tier (0 or absent: the live public view). */
+  tier?: number;
 }
 
 export function inviteLink(base: string, invite: Invite): string {
   const params = new URLSearchParams();
   params.set(invite.role, invite.roomId);
   if (invite.code) params.set("code", invite.code);
+  if (invite.tier) params.set("tier", String(invite.tier));
   return `${base.replace(/#.*$/, "")}#${params.toString()}`;
 }
 
@@ -21,9 +24,13 @@ export function inviteLink(base: string, invite: Invite): string {
 export function parseInvite(hash: string): Invite | null {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
   const code = params.get("code") ?? "";
+  const tier = Number(params.get("tier") ?? "0");
   for (const role of ["join", "watch"] as const) {
     const roomId = params.get(role);
-    if (roomId) return { role, roomId, code };
+    if (roomId) {
+      return role === "watch" && Number.isInteger(tier) && tier > 0
+        ? { role, roomId, code, tier } : { role, roomId, code };
+    }
   }
   return null;
 }

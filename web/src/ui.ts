@@ -8,11 +8,12 @@ import { type App, type RoomSettingsInput } from "./app";
 import { h, replaceChildren, type Child } from "./dom";
 import { readDeckFile } from "./deck";
 import { takeInvite } from "./links";
+import { zoneKey } from "./mirror";
 import { saved } from "./storage";
 import { Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  decisionName, distinctLabels, manaSymbols, manaSymbolWords, objectName, optionObjects, optionSeats,
+  decisionName, distinctLabels, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects, optionSeats,
   optionText, seatName, stepName, targetText,
 } from "./describe";
 
@@ -77,6 +78,7 @@ class Ui {
     if (!inv) return;
     byId<HTMLInputElement>("join-room-id").value = inv.roomId;
     byId<HTMLInputElement>("join-invite").value = inv.code;
+    byId<HTMLSelectElement>("join-tier").value = String(inv.tier ?? 0);
     this.app.notice = inv.role === "watch"
       ? "You were invited to watch a game: press Watch under “Join by room id”."
       : "You were invited to a game: choose your deck, then press “Join as player”.";
@@ -238,6 +240,22 @@ class Ui {
             h("option", { value: "none" }, "Nobody")))),
       h("label", { class: "check" }, h("input", { id: "room-private", type: "checkbox" }),
         " Private (not listed; players need the invite link)"),
+      h("details", { class: "tier-settings" },
+        h("summary", null, "Delayed broadcast (for casters and streams)"),
+        h("p", { class: "hint" }, "Offer watchers a delayed view besides the live public one: "
+          + "every hand (nothing is shown before the delay has passed), or the public view."),
+        h("div", { class: "row" },
+          h("span", null, h("label", { for: "room-tier" }, "Delayed view"),
+            h("select", { id: "room-tier" },
+              h("option", { value: "" }, "None"),
+              h("option", { value: "omniscient" }, "Every hand"),
+              h("option", { value: "public" }, "Public view"))),
+          h("span", null, h("label", { for: "room-tier-delay" }, "Delay (seconds)"),
+            h("input", { id: "room-tier-delay", type: "number", min: 1, max: 3600, value: 120 }))),
+        h("label", { for: "room-tier-accounts" }, "Who may watch it: account names, comma-separated"),
+        h("input", { id: "room-tier-accounts", autocomplete: "off", placeholder: "Caster#1234, Stream" }),
+        h("label", { class: "check" }, h("input", { id: "room-tier-invite", type: "checkbox",
+          checked: true }), " and anyone with the room's invite link")),
       h("button", { type: "submit", "data-testid": "create-room" }, "Create and join"));
 
     const joinForm = h("form", { class: "panel", "aria-labelledby": "join-h",
@@ -251,11 +269,16 @@ class Ui {
       h("input", { id: "join-room-id", required: true, autocomplete: "off" }),
       h("label", { for: "join-invite" }, "Invite code (private rooms)"),
       h("input", { id: "join-invite", autocomplete: "off" }),
+      h("label", { for: "join-tier" }, "Watch which view"),
+      h("select", { id: "join-tier" },
+        h("option", { value: "0" }, "Live (public information)"),
+        [1, 2, 3, 4].map((n) => h("option", { value: n }, `Delayed view ${n} of the room`))),
       h("div", { class: "row" },
         h("button", { type: "submit", "data-testid": "join-room" }, "Join as player"),
         h("button", { type: "button", "data-testid": "watch-room", onclick: () =>
           app.join(byId<HTMLInputElement>("join-room-id").value, Role.SPECTATOR, "",
-            byId<HTMLInputElement>("join-invite").value) }, "Watch")));
+            byId<HTMLInputElement>("join-invite").value,
+            Number(byId<HTMLSelectElement>("join-tier").value)) }, "Watch")));
 
     const quick = h("section", { class: "panel", "aria-labelledby": "quick-h" },
       h("h2", { id: "quick-h" }, "Quick match"),
@@ -302,6 +325,19 @@ class Ui {
       private: byId<HTMLInputElement>("room-private").checked,
       spectate: (["allowed", "invite", "none"].includes(spectate) ? spectate : "") as RoomSettingsInput["spectate"],
       format: byId<HTMLSelectElement>("room-format").value === "limited" ? "limited" : "constructed",
+      tier: this.tierSettings(),
+    };
+  }
+
+  private tierSettings(): RoomSettingsInput["tier"] {
+    const kind = byId<HTMLSelectElement>("room-tier").value;
+    if (kind !== "omniscient" && kind !== "public") return null;
+    return {
+      kind,
+      delaySeconds: Math.min(3600, Math.max(1, Number(byId<HTMLInputElement>("room-tier-delay").value) || 120)),
+      accounts: byId<HTMLInputElement>("room-tier-accounts").value.split(",")
+        .map((a) => a.trim()).filter(Boolean),
+      invite: byId<HTMLInputElement>("room-tier-invite").checked,
     };
   }
 
@@ -331,7 +367,8 @@ class Ui {
     replaceChildren(this.accountBox, app.created ? h("section", { class: "panel" },
       h("h2", null, "Your room's invite link"),
       h("p", { class: "hint" }, "Send it to the players (and, if allowed, spectators) you invite."),
-      inviteBox(app.created.link)) : null);
+      app.createdLinks().map(({ label, link }) => h("div", null, h("p", { class: "hint" }, label),
+        inviteBox(link)))) : null);
   }
 
   // ---- the game
@@ -347,7 +384,8 @@ class Ui {
         h("p", null, room.role === Role.SPECTATOR ? "Watching. The game hasn't started yet."
           : `Waiting for players: the game starts when all ${room.info.seats} seats are taken.`),
         app.created && app.created.room.roomId === room.info.roomId
-          ? h("div", null, h("p", null, "Invite link:"), inviteBox(app.created.link)) : null,
+          ? h("div", null, h("p", null, "Invite links:"), app.createdLinks().map(({ label, link }) =>
+            h("div", null, h("p", { class: "hint" }, label), inviteBox(link)))) : null,
         h("p", { class: "hint" }, `Room id: ${room.info.roomId}`),
         h("button", { type: "button", "data-testid": "leave-room", "data-key": "leave",
           onclick: () => app.leaveRoom() }, "Leave room")));
@@ -420,9 +458,11 @@ class Ui {
     const grave = m.zone(ZoneKind.GRAVEYARD, seat);
     const exile = m.zone(ZoneKind.EXILE).filter((o) => o.owner === seat);
     const command = m.zone(ZoneKind.COMMAND).filter((o) => o.controller === seat);
-    // Cards of hidden zones this viewer may see for now (revealed, looked at: 701.20).
-    const revealed = [...m.objects.values()].filter((o) => o.owner === seat
-      && (o.zone?.kind === ZoneKind.LIBRARY || (o.zone?.kind === ZoneKind.HAND && !mine)));
+    // Cards of hidden zones this viewer may see for now (revealed, looked at: 701.20): in
+    // a zone whose contents the view doesn't list (a delayed every-hand tier lists hands).
+    const revealed = [...m.objects.values()].filter((o) => o.owner === seat && o.zone
+      && (o.zone.kind === ZoneKind.LIBRARY || o.zone.kind === ZoneKind.HAND)
+      && !m.zones.has(zoneKey(o.zone.kind, o.zone.owner)));
     const active = m.header.activeSeat === seat;
     const deciding = m.header.pending?.seat === seat;
     const selected = app.selected?.kind === "player" && app.selected.seat === seat;
@@ -623,7 +663,7 @@ class Ui {
     const playing = room?.role === Role.PLAYER && !app.mirror.gameOver;
     return h("section", { class: "panel controls" },
       h("p", { class: "hint" }, `Room “${room?.info.name ?? ""}”`,
-        room?.role === Role.SPECTATOR ? " — watching" : ""),
+        room?.role === Role.SPECTATOR ? ` — watching ${watchingText(room.info, room.tier)}` : ""),
       playing ? this.confirmButton("concede", "Concede", "Really concede?", () => app.concede(),
         { class: "danger" }) : null,
       playing ? this.confirmButton("leave", "Leave (concedes)", "Leaving concedes: leave?",
@@ -692,7 +732,17 @@ function roomRow(app: App, r: RoomInfo): HTMLElement {
           onclick: () => app.join(r.roomId, Role.PLAYER, deckText(), "") }, "Join") : null,
     watchable && !r.finished
       ? h("button", { type: "button", "data-testid": "join-spectator", "data-key": `watch-${r.roomId}`,
-          onclick: () => app.join(r.roomId, Role.SPECTATOR, "", "") }, "Watch") : null);
+          onclick: () => app.join(r.roomId, Role.SPECTATOR, "", "") }, "Watch") : null,
+    // Delayed tiers (those allowed by invite need the code: the join form takes it).
+    r.finished ? null : r.tiers.map((t, i) => h("button", { type: "button",
+      "data-testid": "join-tier", "data-tier": i + 1, "data-key": `tier-${r.roomId}-${i + 1}`,
+      onclick: () => app.join(r.roomId, Role.SPECTATOR, "", "", i + 1) },
+    `Watch ${tierText(t, r.players)}`)));
+}
+
+function watchingText(info: RoomInfo, tier: number): string {
+  const t = tier > 0 ? info.tiers[tier - 1] : undefined;
+  return t ? tierText(t, info.players) : "live (public information)";
 }
 
 function inviteBox(link: string): HTMLElement {

@@ -9,7 +9,7 @@ import {
   DecisionKind, GamePhase, Step, ViewSchema, ZoneKind, type View,
 } from "../src/gen/protocol/v1/game_pb";
 import {
-  ErrorCode, Role, ServerBatchSchema, type ServerMessage,
+  ErrorCode, Role, ServerBatchSchema, TierKind, type ServerMessage,
 } from "../src/gen/protocol/v1/messages_pb";
 import { viewHash } from "../src/viewhash";
 import { FakeSocket, installFakeSocket } from "./fakes";
@@ -315,5 +315,27 @@ test("an undecodable frame closes with a code a page may use, and the client res
     FakeSocket.all.at(-1)!.open();
     FakeSocket.all.at(-1)!.last("resume");
     assert.equal(app.status, "reconnecting");
+  } finally { restore(); }
+});
+
+test("a room created with a delayed tier asks for it; watching names the tier", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    app.createRoom({ name: "final", seats: 2, clockMinutes: 30, private: true, spectate: "",
+      format: "constructed", tier: { kind: "omniscient", delaySeconds: 120,
+        accounts: ["Caster#0001"], invite: true } }, "");
+    const create = ws.last("createRoom");
+    assert.equal(create.tiers.length, 1);
+    assert.equal(create.tiers[0]?.kind, TierKind.OMNISCIENT);
+    assert.equal(create.tiers[0]?.delaySeconds, 120);
+    assert.deepEqual(create.tiers[0]?.accounts, ["Caster#0001"]);
+    assert.equal(create.tiers[0]?.invite, true);
+    app.join("r", Role.SPECTATOR, "4 Shock", "code", 1);
+    const join = ws.last("joinRoom");
+    assert.equal(join.tier, 1);
+    assert.equal(join.deck, "");
+    app.join("r", Role.PLAYER, "", "code", 1);
+    assert.equal(ws.last("joinRoom").tier, 0, "a player has no tier");
   } finally { restore(); }
 });

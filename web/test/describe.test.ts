@@ -7,8 +7,9 @@ import {
 } from "../src/gen/protocol/v1/game_pb";
 import {
   distinctLabels, manaSymbolWords, manaSymbols, optionObjects, optionSeats, optionText,
-  type Names,
+  tierText, type Names,
 } from "../src/describe";
+import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
 const objects = new Map<string, GameObject>([
   ["i1", create(GameObjectSchema, { id: "i1", name: "Island", zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } })],
@@ -61,4 +62,14 @@ test("mana symbols have words", () => {
   assert.equal(manaSymbolWords("{2}"), "2 generic mana");
   assert.equal(manaSymbolWords("{W/U}"), "white or blue mana");
   assert.equal(manaSymbolWords("{T}"), "tap");
+});
+
+test("delayed spectator tiers read as what they show and how far behind", () => {
+  const tier = (init: MessageInitShape<typeof SpectatorTierSchema>) => create(SpectatorTierSchema, init);
+  assert.equal(tierText(tier({ kind: TierKind.OMNISCIENT, delaySeconds: 120 }), []), "every hand, 120 s behind");
+  assert.equal(tierText(tier({ kind: TierKind.PLAYER, seat: 1, delayTurns: 2 }), ["Ann", "Bob"]),
+    "Bob's view, 2 turns behind");
+  assert.equal(tierText(tier({ kind: TierKind.PUBLIC, delaySeconds: 30, delayTurns: 1 }), []),
+    "the public view, 30 s and 1 turn behind");
+  assert.equal(tierText(tier({ kind: 99 as TierKind, delaySeconds: 5 }), []), "a delayed view, 5 s behind");
 });
