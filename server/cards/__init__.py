@@ -110,7 +110,8 @@ def _target(where: str, raw: Any) -> TargetReq:
         return TargetReq(_enum(where, TargetKind, raw))
     spec = _fields(where, raw, {"kind", "count", "up_to", "tapped", "max_mana_value",
                                 "opponent_controls", "min_power", "you_control", "other",
-                                "has", "lacks", "activated_this_turn"})
+                                "has", "lacks", "activated_this_turn", "with_counter",
+                                "subtypes"})
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: must be at least 1")
@@ -133,7 +134,35 @@ def _target(where: str, raw: Any) -> TargetReq:
         has=str(spec.get("has", "")),
         lacks=str(spec.get("lacks", "")),
         activated_this_turn=spec.get("activated_this_turn", False),
+        with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
+        subtypes=_target_subtypes(f"{where}.subtypes", spec.get("subtypes", [])),
     )
+
+
+def _enchant_you_control(where: str, spec: dict[str, Any], enchant: TargetKind | None) -> bool:
+    """"Enchant [permanent] you control" (rule 303.4a): a flag, for an Aura only."""
+    raw = spec.get("enchant_you_control", False)
+    if not isinstance(raw, bool):
+        raise CardDataError(f"{where}: enchant_you_control: expected true or false")
+    if raw and enchant is None:
+        raise CardDataError(f"{where}: enchant_you_control needs 'enchant'")
+    return raw
+
+
+def _target_counter(where: str, raw: Any) -> str:
+    """A counter kind a target must have on it (rule 122.1): a non-empty name or none."""
+    if raw not in ("", "+1/+1", "-1/-1", "loyalty"):
+        raise CardDataError(f"{where}: expected '+1/+1', '-1/-1' or 'loyalty'")
+    return str(raw)
+
+
+def _target_subtypes(where: str, raw: Any) -> tuple[str, ...]:
+    """Subtypes of which a target must have one (rule 205.3): capitalised names."""
+    names = _list(where, raw)
+    for name in names:
+        if not isinstance(name, str) or not name[:1].isupper():
+            raise CardDataError(f"{where}: expected subtype names such as 'Cat', got {name!r}")
+    return tuple(names)
 
 
 _VERB_FIELDS: dict[Verb, set[str]] = {
@@ -628,7 +657,8 @@ def _list(where: str, raw: Any) -> list[Any]:
 _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "triggers", "mana",
                      "enters_tapped",
                      "extra_lands", "enchant", "statics", "protection", "noncreature_tax",
-                     "additional_cost", "enchant_tapped", "regenerates",
+                     "additional_cost", "enchant_tapped", "enchant_you_control",
+                     "regenerates",
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
                      "madness", "hexproof_from"}
 
@@ -766,6 +796,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         noncreature_tax=_int(f"{where}: noncreature_tax", spec.get("noncreature_tax", 0)) or 0,
         additional_cost=additional_cost,
         enchant_tapped=bool(spec.get("enchant_tapped", False)),
+        enchant_you_control=_enchant_you_control(where, spec, enchant),
         regenerates=bool(spec.get("regenerates", False)),
         enters_with_counters=tuple(
             (str(kind), None if n == "X" else _int(f"{where}: enters_with_counters", n))

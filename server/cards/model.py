@@ -24,6 +24,8 @@ class TargetKind(Enum):
     CREATURE = "creature"
     CREATURE_OR_PLANESWALKER = "creature_or_planeswalker"
     PLAYER_OR_PLANESWALKER = "player_or_planeswalker"
+    #: "target planeswalker" (rule 306).
+    PLANESWALKER = "planeswalker"
     ARTIFACT_OR_ENCHANTMENT = "artifact_or_enchantment"
     #: "target spell": an object on the stack that is a spell (rule 112.1).
     SPELL = "spell"
@@ -68,6 +70,10 @@ class TargetReq:
     opponent_controls: bool = False
     #: "that was activated this turn" (rule 700.10).
     activated_this_turn: bool = False
+    #: "target creature with a +1/+1 counter on it": a counter kind it must have (rule 122.1).
+    with_counter: str = ""
+    #: "target Bird, Cat, Dog, ... or Snake": subtypes of which it must have one (205.3).
+    subtypes: tuple[str, ...] = ()
 
 
 class Condition(Enum):
@@ -737,6 +743,9 @@ class CardDef:
     additional_cost: AdditionalCost | None = None
     #: "You can't choose an untapped creature as this spell's target" (Enthralling Hold).
     enchant_tapped: bool = False
+    #: "Enchant creature you control" (rule 303.4a): part of the enchant ability, so it is
+    #: rechecked on resolution (608.2b) and as a state-based action (303.4d, 704.5m).
+    enchant_you_control: bool = False
     #: "If [this] would be destroyed, regenerate it" (a static ability, rule 701.19b).
     regenerates: bool = False
     #: "[This] enters with N [kind] counters on it" (rule 614.1c); N None means X.
@@ -805,7 +814,8 @@ class CardDef:
         """Targets the spell requires, in text order (rules 601.2c, 303.4a for Auras); a
         modal spell's only for its chosen modes (700.2c)."""
         if self.enchant is not None:
-            return (TargetReq(self.enchant, tapped=self.enchant_tapped),)
+            return (TargetReq(self.enchant, tapped=self.enchant_tapped,
+                              you_control=self.enchant_you_control),)
         return tuple(e.target for e in self.spell_effects(modes) if e.target is not None)
 
     @property

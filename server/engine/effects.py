@@ -109,7 +109,7 @@ def resolve_top(game: Game, events: list[Event]) -> None:
     if obj.ability is None and obj.card.enchant is not None:
         # "You can't choose an untapped creature as this spell's target as you cast it":
         # such restrictions on the choice aren't rechecked (608.2b uses the enchant ability).
-        reqs = (TargetReq(obj.card.enchant),)
+        reqs = (TargetReq(obj.card.enchant, you_control=obj.card.enchant_you_control),)
     groups = _target_groups(obj)
     legal = tuple(
         is_legal_target(game, req, target, obj.controller, obj.id)

@@ -109,6 +109,8 @@ def _attachment_legal(game: Game, aura_or_equipment: str, host_id: str | None) -
     attached = game.objects[aura_or_equipment]
     if any(quality_of(attached.card, q) for q in host.card.protection):
         return False  # rules 702.16c-d: can't be enchanted or equipped by that quality
+    if attached.card.enchant_you_control and host.controller != attached.controller:
+        return False  # rule 303.4d: "enchant creature you control" no longer holds
     enchant = attached.card.enchant
     if enchant is TargetKind.PERMANENT:
         return True

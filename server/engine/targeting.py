@@ -56,6 +56,10 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         return False
     if req.tapped and not obj.tapped:
         return False
+    if req.with_counter and obj.counters.get(req.with_counter, 0) < 1:
+        return False
+    if req.subtypes and not any(t in obj.subtypes for t in req.subtypes):
+        return False
     if req.max_mana_value is not None and obj.mana_value > req.max_mana_value:
         return False
     if req.opponent_controls and obj.controller == controller:
@@ -73,7 +77,7 @@ def _is_kind(obj: GameObject, kind: TargetKind) -> bool:
         return obj.is_creature or obj.is_planeswalker  # rule 115.4
     if kind in (TargetKind.CREATURE, TargetKind.SPELL_OR_CREATURE):
         return obj.is_creature
-    if kind is TargetKind.PLAYER_OR_PLANESWALKER:
+    if kind in (TargetKind.PLAYER_OR_PLANESWALKER, TargetKind.PLANESWALKER):
         return obj.is_planeswalker
     if kind is TargetKind.ARTIFACT_OR_ENCHANTMENT:
         return card.is_type("Artifact") or card.is_type("Enchantment")
@@ -88,12 +92,13 @@ def _is_kind(obj: GameObject, kind: TargetKind) -> bool:
 
 def quality_of(card: CardDef, quality: str) -> bool:
     """Whether a card has a quality protection can name (rule 702.16a): a colour letter,
-    "multicolored", or a subtype such as "Demon"."""
+    "multicolored", a card type such as "Planeswalker" ("protection from planeswalkers") or
+    a subtype such as "Demon"."""
     if quality in COLORS:
         return quality in card.colors
     if quality == "multicolored":
         return len(card.colors) > 1
-    return quality in card.subtypes
+    return quality in card.card_types or quality in card.subtypes
 
 
 

@@ -1,0 +1,71 @@
+"""Load-time validation of the vocabulary added for the seventh M21 batch: target
+restrictions "with a [kind] counter on it" (rule 122.1), "target Bird, Cat, ... or Snake" (one
+of several subtypes, rule 205.3), "target planeswalker" (rule 306) and protection from a card
+type (rule 702.16a)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from server.cards import CardDataError, card, load_pool
+from server.cards.model import TargetKind
+from server.engine.targeting import quality_of
+
+
+def _load(target: Any) -> None:
+    raw: dict[str, Any] = {"name": "T", "types": ["Creature"], "manaCost": "{G}",
+                           "power": "1", "toughness": "1", "text": "{1}: x."}
+    behaviour = {"abilities": [{"text": "{1}: x.", "cost": "{1}", "effects": [
+        {"verb": "put_counters", "counter": "+1/+1", "target": target}]}]}
+    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}))
+
+
+@pytest.mark.parametrize(("target", "message"), [
+    ({"kind": "creature", "with_counter": "+1/+2"}, "with_counter"),
+    ({"kind": "creature", "with_counter": 1}, "with_counter"),
+    ({"kind": "permanent", "subtypes": "Cat"}, "expected a list"),
+    ({"kind": "permanent", "subtypes": ["cat"]}, "subtype names"),
+    ({"kind": "permanent", "subtype": ["Cat"]}, "unknown field"),
+    ("planeswalkers", "unknown value 'planeswalkers'"),
+])
+def test_mistakes_are_load_errors(target: Any, message: str) -> None:
+    with pytest.raises(CardDataError, match=message):
+        _load(target)
+
+
+def test_well_formed_data_loads() -> None:
+    _load({"kind": "creature", "with_counter": "+1/+1"})
+    _load({"kind": "permanent", "subtypes": ["Bird", "Ox"]})
+    _load("planeswalker")
+
+
+def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
+    veteran = card("Tempered Veteran").abilities[0].targets[0]
+    assert veteran.with_counter == "+1/+1"
+    sanctuary = card("Animal Sanctuary")
+    assert sanctuary.mana_abilities == ("C",)
+    assert sanctuary.abilities[0].targets[0].subtypes == (
+        "Bird", "Cat", "Dog", "Goat", "Ox", "Snake")
+    masticore = card("Sparkhunter Masticore")
+    assert masticore.abilities[0].targets[0].kind is TargetKind.PLANESWALKER
+    assert masticore.protection == ("Planeswalker",)
+    assert quality_of(card("Basri Ket"), "Planeswalker")
+    assert not quality_of(card("Tempered Veteran"), "Planeswalker")
+
+
+def _load_aura(behaviour: dict[str, Any], subtypes: list[str]) -> None:
+    raw: dict[str, Any] = {"name": "A", "types": ["Enchantment"], "subtypes": subtypes,
+                           "manaCost": "{G}", "text": "Enchant creature you control"}
+    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"A": behaviour}))
+
+
+def test_enchant_you_control_is_validated() -> None:
+    with pytest.raises(CardDataError, match="enchant_you_control: expected true or false"):
+        _load_aura({"enchant": "creature", "enchant_you_control": "yes"}, ["Aura"])
+    _load_aura({"enchant": "creature", "enchant_you_control": True}, ["Aura"])
+    training = card("Setessan Training")
+    assert training.enchant_you_control
+    assert training.spell_targets()[0].you_control
