@@ -6,7 +6,7 @@ protobuf code. Everything encoded here was produced by :func:`server.view.projec
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Callable, Container
 from typing import cast
 
 from protocol import viewhash
@@ -241,14 +241,17 @@ def zone_contents(key: ZoneKey, ids: tuple[str, ...]) -> pb.ZoneContents:
     return pb.ZoneContents(zone=_zone_ref(key), object_ids=ids)
 
 
-def encode_ops(ops: list[DeltaOp]) -> list[pb.DeltaOp]:
-    """Delta operations as protocol messages."""
+def encode_ops(ops: list[DeltaOp],
+               encode_obj: Callable[[ObjectView], pb.GameObject] = encode_object
+               ) -> list[pb.DeltaOp]:
+    """Delta operations as protocol messages (objects encoded by ``encode_obj``: e.g. an
+    :class:`ObjectCache`'s ``encode``)."""
     out = []
     for op in ops:
         if op.kind == "create" and op.obj is not None:
-            out.append(pb.DeltaOp(create_object=encode_object(op.obj)))
+            out.append(pb.DeltaOp(create_object=encode_obj(op.obj)))
         elif op.kind == "update" and op.obj is not None:
-            out.append(pb.DeltaOp(update_object=encode_object(op.obj)))
+            out.append(pb.DeltaOp(update_object=encode_obj(op.obj)))
         elif op.kind == "remove" and op.object_id is not None:
             out.append(pb.DeltaOp(remove_object=op.object_id))
         elif op.kind == "zone" and op.zone is not None:

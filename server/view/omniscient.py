@@ -18,13 +18,7 @@ from protocol.viewhash import HEADER, OBJECT, PLAYER, ZONE, ViewDigest
 from server.engine import Game, Zone
 from server.engine.events import Event
 from server.view.diff import diff
-from server.view.encode import (
-    ObjectCache,
-    encode_header,
-    encode_player,
-    encode_view,
-    zone_contents,
-)
+from server.view.encode import ObjectCache, encode_ops, encode_view
 from server.view.events import project_events
 from server.view.project import (
     OMNISCIENT,
@@ -64,6 +58,25 @@ def project_every_hand(game: Game) -> View:
         if game.objects[oid].zone is Zone.LIBRARY:
             objects[oid] = hidden_view_of(game, oid)  # with its library_position
     return View(EVERY_HAND, project_header(game), project_players(game), objects, zones)
+
+
+def _digest_op(digest: ViewDigest, op: pb.DeltaOp) -> None:
+    """Fold one delta operation into the view's digest (protocol/README.md, "Views, state ids
+    and hashes": an element replaced, added or dropped)."""
+    kind = op.WhichOneof("op")
+    if kind == "set_header":
+        digest.put(("h",), HEADER, op.set_header)
+    elif kind == "set_player":
+        digest.put(("p", op.set_player.seat), PLAYER, op.set_player)
+    elif kind in ("create_object", "update_object"):
+        obj = op.create_object if kind == "create_object" else op.update_object
+        digest.put(("o", obj.id), OBJECT, obj)
+    elif kind == "remove_object":
+        digest.drop(("o", op.remove_object))
+    elif kind == "set_zone":
+        digest.put(("z", op.set_zone.zone.kind, op.set_zone.zone.owner), ZONE, op.set_zone)
+    else:  # diff() makes none of reveal/conceal: every card is in view already
+        raise ValueError(f"unexpected delta op {kind!r}")
 
 
 def _project_omniscient(game: Game) -> View:
@@ -107,28 +120,9 @@ class OmniscientStream:
         event happened. ``changes`` is ignored (accepted for the stream interface)."""
         before, after = self._view, self._project(game)
         ops: list[bytes] = []
-        digest = self.digest
-        for op in diff(before, after):
-            if op.kind == "header" and op.header is not None:
-                msg_h = encode_header(op.header)
-                digest.put(("h",), HEADER, msg_h)
-                ops.append(pb.DeltaOp(set_header=msg_h).SerializeToString())
-            elif op.kind == "player" and op.player is not None:
-                msg_p = encode_player(op.player)
-                digest.put(("p", op.player.seat), PLAYER, msg_p)
-                ops.append(pb.DeltaOp(set_player=msg_p).SerializeToString())
-            elif op.kind == "remove" and op.object_id is not None:
-                digest.drop(("o", op.object_id))
-                ops.append(pb.DeltaOp(remove_object=op.object_id).SerializeToString())
-            elif op.kind in ("create", "update") and op.obj is not None:
-                msg_o = self.cache.encode(op.obj)
-                digest.put(("o", op.obj.id), OBJECT, msg_o)
-                ops.append((pb.DeltaOp(create_object=msg_o) if op.kind == "create"
-                            else pb.DeltaOp(update_object=msg_o)).SerializeToString())
-            elif op.kind == "zone" and op.zone is not None:
-                msg_z = zone_contents(op.zone, op.zone_ids)
-                digest.put(("z", int(op.zone[0]), op.zone[1]), ZONE, msg_z)
-                ops.append(pb.DeltaOp(set_zone=msg_z).SerializeToString())
+        for message in encode_ops(diff(before, after), self.cache.encode):
+            _digest_op(self.digest, message)
+            ops.append(message.SerializeToString())
         told = project_events(events, OMNISCIENT, before.objects, after.objects) \
             if events else []
         self._view = after
@@ -138,7 +132,7 @@ class OmniscientStream:
             self.cache.keep_only(after)
         prev_id = self.state_id
         self.state_id += 1
-        return delta_message(prev_id, self.state_id, ops, digest.hash(self.viewer), told)
+        return delta_message(prev_id, self.state_id, ops, self.digest.hash(self.viewer), told)
 
     def snapshot(self, room_id: str, request_id: int = 0) -> bytes:
         """A ``Snapshot`` of the current state (serialized ServerMessage)."""
