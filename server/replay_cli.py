@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from client_sdk.describe import event_text
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
+from server.view.project import View
 
 
 def register(sub: Any) -> None:
@@ -44,60 +45,25 @@ def _viewer(text: str) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-_ZONES = {pb.ZONE_KIND_LIBRARY: "library", pb.ZONE_KIND_HAND: "hand",
-          pb.ZONE_KIND_BATTLEFIELD: "battlefield", pb.ZONE_KIND_GRAVEYARD: "graveyard",
-          pb.ZONE_KIND_STACK: "stack", pb.ZONE_KIND_EXILE: "exile",
-          pb.ZONE_KIND_COMMAND: "command zone", pb.ZONE_KIND_ANTE: "ante"}
+class _ReplayNames:
+    """Names for :func:`client_sdk.describe.event_text` from a replay's view: the players'
+    names and every object seen so far (an object that left the view in the same action is
+    named as it was)."""
 
+    def __init__(self, viewer: int, players: Sequence[str]) -> None:
+        self.viewer = viewer
+        self._players = list(players)
+        self._seen: dict[str, pb.GameObject] = {}
 
-def describe_event(event: pb.GameEvent, name_of: Callable[[str], str]) -> str:
-    """One event in plain words (``name_of``: an object id's name in the view, or "")."""
-    kind = event.WhichOneof("kind")
+    def see(self, view: View) -> None:
+        for oid, obj in view.objects.items():
+            self._seen[oid] = pb.GameObject(id=oid, name=obj.name, face_down=obj.face_down)
 
-    def obj(oid: str, fallback: str = "something") -> str:
-        return name_of(oid) or fallback if oid else fallback
+    def object(self, object_id: str) -> pb.GameObject | None:
+        return self._seen.get(object_id)
 
-    if kind == "zone_change":
-        z = event.zone_change
-        what = z.name or obj(z.new_id or z.old_id, "a card")
-        return (f"{what} (player {z.owner}'s) moved from {_ZONES.get(z.from_zone, '?')} to "
-                f"{_ZONES.get(z.to_zone, '?')}")
-    if kind == "damage":
-        d = event.damage
-        to = f"player {d.player}" if d.WhichOneof("recipient") == "player" else obj(d.object_id)
-        return f"{obj(d.source_id)} dealt {d.amount} damage to {to}"
-    if kind == "player_lost":
-        return f"player {event.player_lost.seat} lost ({event.player_lost.reason})"
-    if kind == "spell_cast":
-        s = event.spell_cast
-        return f"player {s.controller} cast {s.name or 'a spell'}"
-    if kind == "card_drawn":
-        return f"player {event.card_drawn.seat} drew a card"
-    if kind == "token_created":
-        t = event.token_created
-        return f"player {t.controller} created a token {t.name}".rstrip()
-    if kind == "attackers_declared":
-        names = [obj(i) for i in event.attackers_declared.attacker_ids]
-        return "attackers: " + (", ".join(names) or "none")
-    if kind == "blockers_declared":
-        pairs = [f"{obj(b.blocker_id)} blocks {obj(b.attacker_id)}"
-                 for b in event.blockers_declared.blocks]
-        return "blockers: " + (", ".join(pairs) or "none")
-    if kind == "cards_revealed":
-        r = event.cards_revealed
-        return ("revealed to everyone: " if r.to_everyone else "seen: ") + \
-            ", ".join(c.name for c in r.cards)
-    if kind == "library_searched":
-        found = event.library_searched
-        return (f"player {found.seat} searched player {found.owner}'s library, found "
-                f"{found.found}")
-    if kind == "game_ended":
-        g = event.game_ended
-        winners = ", ".join(str(w) for w in g.winners) or "nobody (a draw)"
-        return f"the game ended: won by {winners} ({g.reason})"
-    if kind is None:
-        return "an event"
-    return str(kind).replace("_", " ")
+    def player(self, seat: int) -> str:
+        return self._players[seat] if 0 <= seat < len(self._players) else f"seat {seat}"
 
 
 def main(args: argparse.Namespace) -> int:
@@ -148,17 +114,14 @@ def main(args: argparse.Namespace) -> int:
         print(f"game {record.room_id} as {viewer_name(viewer)}: {replay.actions} actions; "
               f"snapshot after action {replay.position} (turn {replay.turn}) state "
               f"{replay.state_id} hash {replay.view_hash.hex()}", flush=True)
-    def names() -> dict[str, str]:
-        return {oid: v.name for oid, v in replay.view.objects.items() if not v.face_down}
-
-    before = names()  # an object that left the view is named as it was before the action
+    names = _ReplayNames(viewer, [name for name, _deck, _session in record.players])
+    names.see(replay.view)
     for frame in replay.frames():
         events: list[str] = []
         if frame.message is not None:
             delta = mpb.ServerMessage.FromString(frame.message).delta
-            known = defaultdict(str, {**before, **names()})
-            events = [describe_event(e, known.__getitem__) for e in delta.events]
-            before = names()
+            names.see(replay.view)
+            events = [line for e in delta.events if (line := event_text(names, e)) is not None]
         if as_json:
             print(json.dumps({"action": frame.action, "turn": frame.turn, "seat": frame.seat,
                               "kind": frame.kind, "state_id": frame.state_id,

@@ -38,7 +38,8 @@ def test_json_lines_give_every_action_with_the_replayed_view_hash(
     assert code == 0
     lines = [json.loads(line) for line in out.splitlines()]
     store = Store(data_dir / "manawire.sqlite3")
-    replay = Replay(store.load_game("done"), viewer)
+    record = store.load_game("done")
+    replay = Replay(record, viewer)
     store.close()
     assert lines[0]["snapshot"] and lines[0]["state_id"] == 1
     assert lines[0]["view_hash"] == replay.view_hash.hex()
@@ -47,7 +48,9 @@ def test_json_lines_give_every_action_with_the_replayed_view_hash(
     assert [(ln["state_id"], ln["view_hash"], ln["turn"]) for ln in lines[1:]] == [
         (f.state_id, f.view_hash.hex(), f.turn) for f in frames]
     assert lines[-1]["kind"] == "Concede"
-    assert any("the game ended" in e for e in lines[-1]["events"])
+    # The game's end, in the same words as the clients' (client_sdk.describe).
+    result = record.result or {}
+    assert result["winners"] and lines[-1]["events"][-1].endswith(f" won ({result['reason']})")
 
 
 def test_text_starts_at_an_action_or_a_turn(data_dir: Path,
