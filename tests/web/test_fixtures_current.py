@@ -40,7 +40,7 @@ def _toolchain() -> tuple[str, Path]:
         missing.append("web/node_modules is not installed (make web-deps)")
     if missing:
         reason = "the web client's tests can't run: " + "; ".join(missing)
-        if os.environ.get("CI"):
+        if os.environ.get("CI", "").lower() not in ("", "0", "false"):  # as tests/browser
             pytest.fail(f"{reason} (CI is set: they must run)")
         pytest.skip(reason)
     assert node is not None
