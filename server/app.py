@@ -26,7 +26,7 @@ import logging
 import re
 import secrets
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, assert_never
 
@@ -53,6 +53,7 @@ from server.rooms.commands import ConnId
 from server.rooms.lobby import MAX_ROOMS, Lobby, LobbyFullError
 from server.rooms.matchmaking import MatchQueues, QueueEntry
 from server.rooms.pump import RoomGoneError, RoomHost
+from server.rooms.relay import Relay
 from server.rooms.replaying import Control, ReplayRunner
 from server.rooms.room import FORMAT_WIRE, RoomConfig
 from server.rooms.session import (
@@ -73,7 +74,7 @@ from server.store.records import (
     secret_hash,
 )
 from server.store.writer import StoreClosedError, StoreWriter
-from server.transport.batch import Batcher
+from server.transport.batch import FEED_WAKE, Batcher
 
 log = logging.getLogger("manawire")
 
@@ -138,6 +139,14 @@ class Limits:
     session_ttl: float = 3600.0
     #: Replays running at once on this server (one per connection at most).
     max_replays: int = 200
+    #: Spectators are sent their view class's news at most this often (seconds): one
+    #: frame per flush with everything since the last (players are never delayed).
+    spectator_flush_seconds: float = 0.1
+    #: Messages a spectator feed keeps for its slowest watcher; one further behind is
+    #: disconnected (1013) and resumes.
+    spectator_feed_messages: int = 4096
+    #: Spectator writers the relay wakes per scheduler round (spreads their sends).
+    relay_wake_batch: int = 8
     room: RoomConfig = field(default_factory=RoomConfig)
 
 
@@ -206,6 +215,11 @@ class _Connection:
     #: task runs in (the connection's own).
     replay: ReplayRunner | None = None
     nursery: trio.Nursery | None = None
+    #: The socket (for a relay process's client: what routes its view stream there).
+    sock: Socket | None = None
+    #: A relay process's client: its messages go straight onto the link, in order (the
+    #: relay queues, batches and sends them); no outbox or writer task here.
+    direct: Callable[[bytes], bool] | None = None
 
     def close(self, code: int, reason: str) -> None:
         """Disconnect this client with a close code (the first reason given wins)."""
@@ -214,14 +228,19 @@ class _Connection:
         if self.scope is not None:
             self.scope.cancel()
 
-    def reply(self, data: bytes) -> None:
-        """Queue a message for this client without ever waiting (invariant 7)."""
+    def reply(self, data: bytes) -> bool:
+        """Queue a message for this client without ever waiting (invariant 7); False if
+        it can't be (the client is too slow and is closed, or is closing)."""
+        if self.direct is not None:
+            return self.direct(data)
         try:
             self.send.send_nowait(data)
         except trio.WouldBlock:
             self.close(CLOSE_TOO_SLOW, "client too slow: outbox full")
+            return False
         except (trio.ClosedResourceError, trio.BrokenResourceError):
-            pass  # the connection is closing; it resumes later
+            return False  # the connection is closing; it resumes later
+        return True
 
 
 class App:
@@ -232,7 +251,11 @@ class App:
         self.limits = limits or Limits()
         self.store = store
         self.writer = writer or StoreWriter(store)
-        self.lobby = Lobby(self.writer, nursery, deliver=self._deliver,
+        self.relay = Relay(self._wake_writer, self._evict_spectator,
+                           flush_seconds=self.limits.spectator_flush_seconds,
+                           wake_batch=self.limits.relay_wake_batch,
+                           max_messages=self.limits.spectator_feed_messages)
+        self.lobby = Lobby(self.writer, nursery, self.relay, deliver=self._deliver,
                            released=self._released, closed=self._room_closed,
                            config=self.limits.room, max_rooms=self.limits.max_rooms)
         self.accounts = Accounts()
@@ -263,6 +286,7 @@ class App:
         self.replays = 0
         self.stopping = False
         nursery.start_soon(self._sweep, name="session-sweeper")
+        nursery.start_soon(self.relay.run, name="spectator-relay")
 
     # ---- start and stop
     def recover(self) -> int:
@@ -317,6 +341,23 @@ class App:
         if conn is not None:
             conn.reply(data)
 
+    def socket_of(self, conn_id: ConnId) -> Socket | None:
+        """The socket of a live connection."""
+        conn = self.conns.get(conn_id)
+        return conn.sock if conn is not None else None
+
+    def _wake_writer(self, conn_id: ConnId) -> bool:
+        """The relay has news for this spectator: wake its writer (False: it is gone)."""
+        conn = self.conns.get(conn_id)
+        if conn is None or conn.close_code:
+            return False
+        return conn.reply(FEED_WAKE)
+
+    def _evict_spectator(self, conn_id: ConnId) -> None:
+        conn = self.conns.get(conn_id)
+        if conn is not None:
+            conn.close(CLOSE_TOO_SLOW, "spectator too slow: fell behind its stream")
+
     def _released(self, host: RoomHost, conns: list[ConnId]) -> None:
         for conn_id in conns:
             conn = self.conns.get(conn_id)
@@ -347,7 +388,7 @@ class App:
         limits = self.limits
         conn = _Connection(next(self._ids), Session(), send, MessageLimiter(
             limits.messages_per_second, limits.message_burst, limits.rate_strikes),
-            address=sock.address)
+            address=sock.address, sock=sock, direct=getattr(sock, "direct", None))
         if self.stopping:
             await sock.close(CLOSE_SERVICE_RESTART, "server restarting")
             return
@@ -358,7 +399,8 @@ class App:
                 conn.nursery = nursery
                 if conn.close_code:  # closed before it got here
                     nursery.cancel_scope.cancel()
-                nursery.start_soon(self._writer, sock, receive, conn)
+                if conn.direct is None:
+                    nursery.start_soon(self._writer, sock, receive, conn)
                 try:
                     await self._read(sock, conn)
                 finally:
@@ -369,6 +411,7 @@ class App:
             conn.close(CLOSE_INTERNAL, f"internal error, incident {incident}")
         finally:
             del self.conns[conn.conn_id]
+            self.relay.drop(conn.conn_id)
             if conn.queued is not None:
                 self.matchmaking.remove(conn.conn_id)
             if conn.host is not None:
@@ -1040,9 +1083,13 @@ class App:
         Welcome or Resumed, one ServerBatch frame per wake-up holding every message ready
         for it -- a room's delta, decision and clocks for one action travel together."""
         batcher = Batcher()
+
+        def feed(batched: bool) -> list[bytes]:
+            return self.relay.take(conn.conn_id, batched)
+
         async with receive:
             async for first in receive:
-                frames = batcher.frames(first, receive, conn.batch_requested)
+                frames = batcher.frames(first, receive, conn.batch_requested, feed)
                 for frame in frames:
                     with trio.move_on_after(self.limits.send_timeout) as scope:
                         try:

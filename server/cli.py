@@ -17,12 +17,14 @@ import trio
 
 if TYPE_CHECKING:
     from server.app import Limits
+    from server.relay.host import RelayOptions
     from server.store.sqlite import Durability
 
 
 async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | None = None,
                      durability: Durability = "process", grace: float = 10.0,
-                     gc_threshold: int | None = None) -> None:
+                     gc_threshold: int | None = None,
+                     relays: RelayOptions | None = None) -> None:
     """Start the store, reload unfinished games, serve WebSockets until SIGTERM or SIGINT,
     then stop gracefully: freeze the rooms, close every client with 1012 (service restart),
     commit the store and return within about ``grace`` seconds.
@@ -31,9 +33,13 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
     start-up made -- modules, the card pool -- is frozen, young collections happen every
     ``gc_threshold`` allocations);
     None leaves it as Python sets it. Either way every collection is timed and the figures
-    are printed as a ``gc {...}`` line when the server stops."""
+    are printed as a ``gc {...}`` line when the server stops.
+
+    ``relays``: start that many relay processes (:mod:`server.relay`), each a WebSocket
+    front on its own port that serves its clients' spectator streams off this process."""
     from server import gctune
     from server.app import CLOSE_SERVICE_RESTART, App
+    from server.relay.host import FeedRouter, RelayLink, start_relays
     from server.store import Store
     from server.transport.ws import serve_app
 
@@ -49,10 +55,13 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
     log = logging.getLogger("manawire")
     store = Store(data_dir / "manawire.sqlite3", durability)
     app: App | None = None
+    links: list[RelayLink] = []
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:
                 app = App(store, nursery, limits)
+                router = FeedRouter(app.relay, app.socket_of)
+                app.lobby.relay = router  # before any room exists (recover makes some)
                 restored = app.recover()
                 monitor.start()
                 server = await nursery.start(serve_app, app, host, port)
@@ -62,15 +71,25 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                 print(f"manawire listening on ws://{where} (data in {data_dir}; "
                       f"{restored} games restored); open {_browser_url(sockets)} to play",
                       flush=True)
+                if relays is not None and relays.count:
+                    links = await start_relays(relays, router, app.handle_connection,
+                                               nursery)
+                    ports = ", ".join(f"{relays.host}:{r.port}" for r in links)
+                    print(f"manawire relays listening on ws://{ports} (spectators: connect "
+                          f"there)", flush=True)
                 async for signum in signals:
                     log.info("%s: stopping (games are kept and go on after a restart)",
                              signal.Signals(signum).name)
                     break
                 app.shutdown()
+                for relay in links:
+                    relay.stop()
                 with trio.move_on_after(grace):
                     await server.aclose(code=CLOSE_SERVICE_RESTART, reason="server restarting")
                 nursery.cancel_scope.cancel()
     finally:
+        for relay in links:
+            relay.kill()
         monitor.stop()
         if app is not None:
             app.close()
@@ -224,10 +243,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         if args.gc_threshold == 0 or args.gc_threshold < -1:
             parser.error("--gc-threshold must be at least 1 (or -1: Python's own collector)")
+        from server.relay.host import RelayOptions
+
+        limits = _limits(parser, args)
+        if args.relays < 0 or args.relay_port < 0 or not 0 <= args.relay_nice <= 19:
+            parser.error("--relays and --relay-port must not be negative, --relay-nice 0-19")
+        relays = RelayOptions(
+            args.relays, args.relay_host or args.host, args.relay_port,
+            limits.spectator_flush_seconds, limits.spectator_feed_messages, args.relay_nice,
+            limits.max_connections_per_address, limits.max_http_requests_per_address)
         trio.run(partial(run_server, args.host, args.port, args.data_dir,
-                         limits=_limits(parser, args), durability=args.durability,
+                         limits=limits, durability=args.durability,
                          grace=args.grace,
-                         gc_threshold=None if args.gc_threshold < 0 else args.gc_threshold))
+                         gc_threshold=None if args.gc_threshold < 0 else args.gc_threshold,
+                         relays=relays))
         return 0
     from client_sdk.bots import run_bot_games
 
@@ -358,6 +387,23 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
         help=f"seconds failed sign-ins are counted over (default {d.login_window:g})")
     add("--max-spectators", type=int, default=r.max_spectators,
         help=f"spectators per room (default {r.max_spectators})")
+    add("--spectator-flush-seconds", type=float, default=d.spectator_flush_seconds,
+        help=f"spectators get their view's news at most this often, as one frame "
+             f"(default {d.spectator_flush_seconds:g}; players are never delayed)")
+    add("--relays", type=int, default=0,
+        help="relay processes to start (default 0): each listens on its own port and serves "
+             "its clients' spectator streams off the game server's process; point "
+             "spectators (or anyone) at a relay's port")
+    add("--relay-port", type=int, default=0,
+        help="the first relay's port, the next ones follow (default 0: any free port)")
+    add("--relay-host", default="",
+        help="address the relays bind (default: --host)")
+    add("--relay-nice", type=int, default=10,
+        help="niceness of the relay processes, 0-19: spectators yield the CPU to the games "
+             "(default 10)")
+    add("--spectator-feed-messages", type=int, default=d.spectator_feed_messages,
+        help=f"messages a spectator feed keeps for its slowest watcher; one further "
+             f"behind is closed with 1013 and resumes (default {d.spectator_feed_messages})")
     add("--clock-seconds", type=float, default=r.clock_seconds,
         help=f"each player's time bank when a room doesn't say (default {r.clock_seconds:g})")
     add("--history", type=int, default=r.history,
@@ -379,12 +425,13 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
 
     positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
                 "rate_strikes", "max_connections_per_address", "max_http_requests_per_address",
-                "login_failures", "max_waiting_rooms_per_address", "guest_burst")
+                "login_failures", "max_waiting_rooms_per_address", "guest_burst",
+                "spectator_feed_messages")
     for name in positive:
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace",
-                 "login_window"):
+                 "login_window", "spectator_flush_seconds"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0 \
@@ -403,7 +450,8 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
                   max_http_requests_per_address=args.max_http_requests_per_address,
                   login_failures=args.login_failures, login_window=args.login_window,
                   guest_burst=args.guest_burst, guests_per_minute=args.guests_per_minute,
-                  room=room)
+                  spectator_flush_seconds=args.spectator_flush_seconds,
+                  spectator_feed_messages=args.spectator_feed_messages, room=room)
 
 
 def _sim(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -103,10 +103,42 @@ class Shutdown:
 Command = Join | Leave | Act | Snapshot | ConcedeGame | Disconnect | Reattach | Tick | Shutdown
 
 
+# ---- spectator feed operations (what a room asks of the relay)
+@dataclass(frozen=True, slots=True)
+class Publish:
+    """A message for every spectator of a view class, published once: ``tier`` 0 is the live
+    public view, n the room's n-th delayed tier (``data``: a serialized ServerMessage)."""
+
+    tier: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class StartWatching:
+    """``conn`` follows ``tier``'s messages from here on, after ``first`` -- what it alone
+    needs to catch up (a snapshot, the deltas it missed). Replaces any watch it had."""
+
+    conn: ConnId
+    tier: int
+    first: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StopWatching:
+    """``conn`` stops following its tier: at once, or (``drain``) after what was published
+    so far."""
+
+    conn: ConnId
+    drain: bool
+
+
+FeedOp = Publish | StartWatching | StopWatching
+
+
 @dataclass(slots=True)
 class Output:
     """What one :meth:`Room.handle` call asks its pump to do, in this order: write ``log``
-    (durably), then deliver ``sends`` in order."""
+    (durably), then deliver ``sends`` in order, then hand ``feed`` to the spectator relay."""
 
     sends: list[tuple[ConnId, bytes]] = field(default_factory=list)
     log: list[StoreOp] = field(default_factory=list)
@@ -117,3 +149,6 @@ class Output:
     #: The room is over: remove it from the lobby and memory; these connections left it.
     closed: bool = False
     released: list[ConnId] = field(default_factory=list)
+    #: What the spectator relay (:mod:`server.rooms.fanout`) is to do, in order, after
+    #: ``sends``: publish a message to a view class's spectators, start or stop a watch.
+    feed: list[FeedOp] = field(default_factory=list)

@@ -11,6 +11,7 @@ import trio
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.commands import ConnId
 from server.rooms.pump import RoomHost
+from server.rooms.relay import FeedSink
 from server.rooms.room import Room, RoomConfig
 from server.store.records import AbortGame, GameRecord, RoomSettings
 from server.store.writer import StoreWriter
@@ -28,13 +29,14 @@ class LobbyFullError(Exception):
 class Lobby:
     """All rooms of this server. Each room's pump task runs in the lobby's nursery."""
 
-    def __init__(self, writer: StoreWriter, nursery: trio.Nursery,
+    def __init__(self, writer: StoreWriter, nursery: trio.Nursery, relay: FeedSink,
                  *, deliver: Callable[[ConnId, bytes], None],
                  released: Callable[[RoomHost, list[ConnId]], None],
                  closed: Callable[[RoomHost], None],
                  config: RoomConfig | None = None, max_rooms: int = MAX_ROOMS) -> None:
         self.writer = writer
         self.nursery = nursery
+        self.relay = relay
         self.config = config or RoomConfig()
         self.max_rooms = max_rooms
         self.hosts: dict[str, RoomHost] = {}
@@ -58,7 +60,8 @@ class Lobby:
         return self._host(room)
 
     def _host(self, room: Room) -> RoomHost:
-        host = RoomHost(room, self.writer, self._deliver, self._released, self._on_closed)
+        host = RoomHost(room, self.writer, self.relay, deliver=self._deliver,
+                        released=self._released, closed=self._on_closed)
         self.hosts[room.room_id] = host
         self.nursery.start_soon(host.run, name=f"room-{room.room_id}")
         return host

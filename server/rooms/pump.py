@@ -26,6 +26,7 @@ import trio
 
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.commands import Act, Command, ConnId, Output, Shutdown, Tick
+from server.rooms.relay import FeedSink
 from server.rooms.room import Room
 from server.rooms.session import error_bytes
 from server.store.records import AbortGame
@@ -68,12 +69,14 @@ def describe(command: Command, room: Room) -> str:
 class RoomHost:
     """Runs one room: its inbox, its pump task and its store writes."""
 
-    def __init__(self, room: Room, writer: StoreWriter,
+    def __init__(self, room: Room, writer: StoreWriter, relay: FeedSink, *,
                  deliver: Callable[[ConnId, bytes], None],
                  released: Callable[[RoomHost, list[ConnId]], None],
                  closed: Callable[[RoomHost], None]) -> None:
         self.room = room
         self.writer = writer
+        #: Serves the room's spectator feeds (what its outputs publish, watch, unwatch).
+        self.relay = relay
         self._deliver = deliver
         self._released = released
         self._closed = closed
@@ -124,6 +127,7 @@ class RoomHost:
                         await self.writer.write(out.log)
                     for conn, data in out.sends:
                         self._deliver(conn, data)
+                    self.relay.apply(self.room_id, out.feed)
                     if out.released:
                         self._released(self, out.released)
                     if ticket is not None:
@@ -171,6 +175,7 @@ class RoomHost:
         conns = self.room.connections()
         self.room.closed = True
         self._send.close()
+        self.relay.close_room(self.room_id)  # its spectators are told directly, below
         message = error_bytes(
             mpb.ERROR_CODE_INTERNAL,
             f"this room failed and was closed (incident {incident}); other games are "

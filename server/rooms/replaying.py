@@ -44,7 +44,7 @@ class ReplayRunner:
     """Plays one replay to one connection, under the client's control."""
 
     def __init__(self, room_id: str, build: Callable[[], Replay],
-                 send: Callable[[bytes], None], has_room: Callable[[], bool], *, rid: int,
+                 send: Callable[[bytes], object], has_room: Callable[[], bool], *, rid: int,
                  speed: float, playing: bool,
                  start_action: int | None = None, start_turn: int | None = None) -> None:
         self.room_id = room_id

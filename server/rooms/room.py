@@ -13,9 +13,12 @@ most one room; :attr:`Output.accepted` tells the caller whether a join or a resu
 one of this room's members, so a refused join leaves the connection where it was.
 
 Every message about the game is built per view class (each seat, and spectators) from that
-class's projection, encoded once and sent to every member of the class (invariant 4). Each
-class keeps its last :attr:`RoomConfig.history` deltas so a resuming client receives only what
-it missed.
+class's projection, encoded once (invariant 4). A seat's messages go to its player's
+connection (:attr:`Output.sends`); a spectator class's are published once
+(:class:`~server.rooms.commands.Publish`) and the relay serves them to every spectator
+watching that class, off the game path (:mod:`server.rooms.fanout`): a room's work per
+action doesn't grow with its spectators. Each class keeps its last
+:attr:`RoomConfig.history` deltas so a resuming client receives only what it missed.
 """
 
 from __future__ import annotations
@@ -43,9 +46,12 @@ from server.rooms.commands import (
     Join,
     Leave,
     Output,
+    Publish,
     Reattach,
     Shutdown,
     Snapshot,
+    StartWatching,
+    StopWatching,
     Tick,
 )
 from server.rooms.session import error_bytes
@@ -259,11 +265,23 @@ class Room:
         out.sends.append((conn, data))
 
     def _everyone(self, out: Output, data: bytes) -> None:
-        """Send ``data`` (live news: clocks, presence) to every member but the delayed
-        tiers' spectators, who are told nothing live."""
-        for m in self.members():
-            if not m.tier:
+        """Send ``data`` (live news: clocks, presence) to every player and publish it to the
+        live public spectators; the delayed tiers' spectators are told nothing live."""
+        for m in self.seats:
+            if m is not None:
                 self._send(out, m, data)
+        out.feed.append(Publish(0, data))
+
+    def _to_member(self, out: Output, member: Member, messages: list[bytes]) -> None:
+        """Send one member the messages of its view class it alone needs now (a snapshot,
+        missed deltas): a player directly; a spectator as the start of its watch of its
+        tier's feed, which it follows from then on (:mod:`server.rooms.fanout`)."""
+        if member.conn is None:
+            return
+        if member.seat == SPECTATOR:
+            out.feed.append(StartWatching(member.conn, member.tier, tuple(messages)))
+        else:
+            out.sends.extend((member.conn, data) for data in messages)
 
     def _join(self, out: Output, cmd: Join, now: float) -> None:
         def refuse(code: int, message: str) -> None:
@@ -408,6 +426,7 @@ class Room:
         out.released.append(cmd.conn)
         if member.seat == SPECTATOR:
             del self.spectators[member.session_id]
+            out.feed.append(StopWatching(cmd.conn, False))
         elif self.game is None:
             self.seats[member.seat] = None
         else:
@@ -468,6 +487,7 @@ class Room:
         if member.conn is not None:
             self._by_conn.pop(member.conn, None)
             out.released.append(member.conn)
+            out.feed.append(StopWatching(member.conn, False))
         member.conn = cmd.conn
         self._by_conn[cmd.conn] = member
         self._idle_since = None
@@ -486,11 +506,9 @@ class Room:
         if missed is None:
             self._snapshot_to(out, member, 0, now)
         else:
-            for data in missed:
-                self._send(out, member, data)
             if not member.tier:
-                self._send(out, member, self.clocks(now))
-                self._decision_to(out, member)
+                missed += [self.clocks(now), *self._decision(member.seat)]
+            self._to_member(out, member, missed)
         self._everyone(out, self._presence())
 
     def _view_class(self, member: Member) -> ViewClass | DelayedClass | None:
@@ -547,23 +565,23 @@ class Room:
             self._send(out, member, error_bytes(
                 mpb.ERROR_CODE_NOT_READY, "the game has not started", rid))
             return
-        self._send(out, member, cls.stream.snapshot(self.room_id, rid))
-        if member.tier:
-            return  # the delayed state only: no live clocks, presence or decision
-        self._send(out, member, self.clocks(now))
-        self._send(out, member, self._presence())
-        self._decision_to(out, member)
+        messages = [cls.stream.snapshot(self.room_id, rid)]
+        if not member.tier:  # a delayed tier: its state only, no live clocks or decision
+            messages += [self.clocks(now), self._presence(), *self._decision(member.seat)]
+        self._to_member(out, member, messages)
 
     def _presence(self) -> bytes:
         return mpb.ServerMessage(presence=mpb.Presence(seats=[
             mpb.SeatPresence(seat=seat, connected=m is not None and m.conn is not None)
             for seat, m in enumerate(self.seats)])).SerializeToString()
 
-    def _decision_to(self, out: Output, member: Member) -> None:
+    def _decision(self, seat: int) -> list[bytes]:
+        """The pending decision as ``seat`` (or the spectators) may see it, if any."""
         if self.game is not None and self.views is not None:
-            data = self.views.decision(self.game, member.seat, self.room_id)
+            data = self.views.decision(self.game, seat, self.room_id)
             if data is not None:
-                self._send(out, member, data)
+                return [data]
+        return []
 
     # ---- playing
     def _seated(self, out: Output, conn: ConnId, rid: int) -> Member | None:
@@ -642,9 +660,14 @@ class Room:
             self._finished_at = now
         self._hold(seat, action, now)
         for seat_class, data in self._advance_streams(game, action, events):
-            for m in self._class_members(seat_class):
-                self._send(out, m, data)
-                self._decision_to(out, m)
+            if seat_class == SPECTATOR:  # once for every live public spectator
+                out.feed.append(Publish(0, data))
+                out.feed.extend(Publish(0, d) for d in self._decision(SPECTATOR))
+                continue
+            m = self.seats[seat_class]
+            if m is not None and m.conn is not None:
+                out.sends.append((m.conn, data))
+                out.sends.extend((m.conn, d) for d in self._decision(seat_class))
         before = self._running[0] if self._running is not None else None
         self._start_clock(now)
         after = self._running[0] if self._running is not None else None
@@ -675,19 +698,8 @@ class Room:
         if game is None:
             return
         for n, delayed in enumerate(self.delayed, start=1):
-            sent = delayed.release(now, game.turn, game.result is not None)
-            if not sent:
-                continue
-            members = [m for m in self.spectators.values() if m.tier == n]
-            for data in sent:
-                for m in members:
-                    self._send(out, m, data)
-
-    def _class_members(self, seat: int) -> list[Member]:
-        if seat == SPECTATOR:
-            return [m for m in self.spectators.values() if not m.tier]
-        m = self.seats[seat]
-        return [m] if m is not None else []
+            out.feed.extend(Publish(n, data) for data in
+                            delayed.release(now, game.turn, game.result is not None))
 
     # ---- clocks and timers
     def _charge(self, now: float) -> None:
@@ -760,8 +772,18 @@ class Room:
         """The room leaves the lobby and memory; its members are told why."""
         closed = mpb.ServerMessage(room_closed=mpb.RoomClosed(
             room_id=self.room_id, reason=reason)).SerializeToString()
-        for m in self.members():
-            self._send(out, m, closed)
+        if self.game is None:  # nobody watches a feed yet
+            for m in self.members():
+                self._send(out, m, closed)
+        else:
+            for seat in self.seats:
+                if seat is not None:
+                    self._send(out, seat, closed)
+            # Each spectator gets it after the rest of its tier's feed, then stops watching.
+            out.feed.extend(Publish(tier, closed)
+                            for tier in range(len(self.settings.tiers) + 1))
+            out.feed.extend(StopWatching(m.conn, True) for m in self.spectators.values()
+                            if m.conn is not None)
         out.released.extend(self._by_conn)
         self._by_conn.clear()
         self.closed = True

@@ -13,6 +13,8 @@ batches are concatenations of bytes the room already encoded once per view class
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
@@ -24,6 +26,9 @@ _MESSAGES_TAG = b"\x0a"
 MAX_BATCH_BYTES = 256 * 1024
 #: At most this many queued messages are taken per wake-up (so one wake-up is bounded).
 MAX_BATCH_MESSAGES = 256
+#: Queued for a spectator's writer by the relay: "take what your feed has for you" (see
+#: :mod:`server.rooms.fanout`). Told apart by identity, never by value: no message is it.
+FEED_WAKE = bytes(bytearray(b"feed"))
 
 
 def _varint(n: int) -> bytes:
@@ -60,18 +65,28 @@ class Batcher:
         self.batching = False
 
     def frames(self, first: bytes, receive: trio.MemoryReceiveChannel[bytes],
-               requested: bool) -> list[bytes]:
+               requested: bool, feed: Callable[[bool], list[bytes]] | None = None
+               ) -> list[bytes]:
         """The frames to send now, in order: ``first`` and -- once batching -- whatever
         else is already queued in ``receive`` (without waiting; a plain connection sends
         one message per wake-up, so its outbox bound stays exact). ``requested``: the
         client asked for batching (only then is a message looked at to find the confirming
-        Welcome)."""
+        Welcome). A :data:`FEED_WAKE` in the queue stands for the frames ``feed(batching)``
+        returns (a spectator's feed: already framed), in its place."""
         out: list[bytes] = []
         parts: list[bytes] = []
         size = 0
         data = first
         for taken in range(1, MAX_BATCH_MESSAGES + 1):
-            if self.batching:
+            if data is FEED_WAKE:
+                if parts:
+                    out.append(b"".join(parts))
+                    parts, size = [], 0
+                if feed is not None:
+                    out.extend(feed(self.batching))
+                if not self.batching:
+                    break
+            elif self.batching:
                 entry = batch_entry(data)
                 if parts and size + len(entry) > MAX_BATCH_BYTES:
                     out.append(b"".join(parts))

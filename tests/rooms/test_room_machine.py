@@ -22,6 +22,7 @@ from server.rooms.commands import (
     Snapshot,
     Tick,
 )
+from server.rooms.fanout import Fanout
 from server.rooms.room import Room, RoomConfig
 from server.store.records import AppendAction, CreateGame, FinishGame, GameRecord
 from server.view import SPECTATOR, project
@@ -39,12 +40,21 @@ class Driver:
     got: dict[int, list[mpb.ServerMessage]] = field(default_factory=dict)
     log: list[object] = field(default_factory=list)
     rid: int = 0
+    fanout: Fanout = field(default_factory=Fanout)
 
     def do(self, command: object) -> Output:
+        """Handle ``command``; what it sends -- directly, and through the spectator feeds
+        (as the relay would, every message at once) -- is kept per connection."""
+        if isinstance(command, Disconnect):  # the app drops a closed connection's watch
+            self.fanout.drop(command.conn)
         out = self.room.handle(command, self.now)  # type: ignore[arg-type]
         self.log.extend(out.log)
         for conn, data in out.sends:
             self.got.setdefault(conn, []).append(mpb.ServerMessage.FromString(data))
+        self.fanout.apply(self.room.room_id, out.feed)
+        for watch in self.fanout.due():
+            for data in self.fanout.take(watch.conn, batched=False):
+                self.got.setdefault(watch.conn, []).append(mpb.ServerMessage.FromString(data))
         return out
 
     def take(self, conn: int) -> list[mpb.ServerMessage]:

@@ -1,0 +1,274 @@
+"""The server's side of its relay processes (:mod:`server.transport.relay`).
+
+:class:`RelayLink` starts one relay process and speaks the link with it: each client the
+relay accepts becomes a :class:`RemoteSocket` the :class:`~server.app.App` serves like any
+other connection (its Hello, lobby requests, its seat or spectator place), except that what
+the App sends it is written straight onto the link, in order (:attr:`RemoteSocket.direct`).
+
+:class:`FeedRouter` is what the rooms' pumps hand their spectator feed operations to: a
+watcher connected here is served by the server's own :class:`~server.rooms.relay.Relay`; a
+watcher on a relay process is watched *there*, and each message of a view class crosses the
+link once per relay process that has watchers of it -- never once per watcher.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import socket
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import assert_never
+
+import trio
+
+from server.app import SocketClosed
+from server.relay import link
+from server.rooms.commands import ConnId, FeedOp, Publish, StartWatching, StopWatching
+from server.rooms.fanout import FeedKey
+from server.rooms.relay import Relay
+
+log = logging.getLogger("manawire.relay")
+
+#: Client messages queued for the App per relayed connection (the App reads one at a time
+#: and rate-limits them; a client that floods past this is closed, as for flooding).
+INBOX = 64
+CLOSE_POLICY = 1008
+
+
+class RemoteSocket:
+    """A client connected through a relay process (:class:`server.app.Socket`)."""
+
+    def __init__(self, relay: RelayLink, rid: int, address: str) -> None:
+        self.relay = relay
+        self.rid = rid
+        self.address = address
+        self._in, self._out = trio.open_memory_channel[bytes](INBOX)
+        self.gone = False
+
+    def direct(self, data: bytes) -> bool:
+        """Send ``data`` to the client now (in order with its view's stream)."""
+        if self.gone:
+            return False
+        self.relay.out.send(link.DIRECT, link.conn_body(self.rid, data))
+        return True
+
+    def received(self, data: bytes) -> None:
+        try:
+            self._in.send_nowait(data)
+        except trio.WouldBlock:
+            self.relay.out.send(link.CLOSE, link.close_body(
+                self.rid, CLOSE_POLICY, "too many messages: closed for flooding"))
+            self.end()
+
+    def end(self) -> None:
+        """The client is gone (or the link is): recv() ends."""
+        self.gone = True
+        self._in.close()
+
+    async def recv(self) -> bytes:
+        try:
+            return await self._out.receive()
+        except (trio.EndOfChannel, trio.ClosedResourceError):
+            raise SocketClosed from None
+
+    async def send(self, data: bytes) -> None:
+        if not self.direct(data):
+            raise SocketClosed
+
+    async def close(self, code: int, reason: str) -> None:
+        if not self.gone:
+            self.gone = True
+            self.relay.out.send(link.CLOSE, link.close_body(self.rid, code, reason))
+
+
+@dataclass(frozen=True)
+class RelayOptions:
+    """How relay processes are started (``manawire serve --relays``)."""
+
+    count: int = 0
+    host: str = "127.0.0.1"
+    #: The first relay's port (the n-th gets port + n); 0: any free port.
+    port: int = 0
+    flush_seconds: float = 0.1
+    feed_messages: int = 4096
+    #: Niceness of the relay processes: spectators yield the CPU to the game.
+    nice: int = 10
+    max_connections_per_address: int = 64
+    max_http_requests_per_address: int = 16
+
+
+class RelayLink:
+    """One relay process and its link."""
+
+    def __init__(self, index: int, options: RelayOptions,
+                 serve: Callable[[RemoteSocket], Awaitable[None]]) -> None:
+        self.index = index
+        self.options = options
+        self._serve = serve
+        ours, theirs = socket.socketpair()
+        self._theirs = theirs
+        self.stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
+        self.out = link.Writer(self.stream)
+        self.sockets: dict[int, RemoteSocket] = {}
+        #: The class each relayed watcher watches, and how many watch each class.
+        self.watching: dict[int, FeedKey] = {}
+        self.keys: Counter[FeedKey] = Counter()
+        self.port = 0
+        self.listening = trio.Event()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        o = self.options
+        port = o.port + self.index if o.port else 0
+        fd = self._theirs.fileno()
+        argv = [sys.executable, "-m", "server.transport.relay", "--link-fd", str(fd),
+                "--host", o.host, "--port", str(port), "--flush-seconds", str(o.flush_seconds),
+                "--feed-messages", str(o.feed_messages), "--nice", str(o.nice),
+                "--max-connections-per-address", str(o.max_connections_per_address),
+                "--max-http-requests-per-address", str(o.max_http_requests_per_address)]
+        self.process = subprocess.Popen(argv, pass_fds=(fd,), stdin=subprocess.DEVNULL)
+        self._theirs.close()
+
+    async def run(self, nursery: trio.Nursery) -> None:
+        """Serve the link until it closes; then every relayed client is gone."""
+        async with trio.open_nursery() as inner:
+            inner.start_soon(self.out.run)
+            try:
+                await self._read(nursery)
+            except (link.LinkBrokenError, trio.BrokenResourceError, OSError):
+                log.exception("relay %d: link broken", self.index)
+            finally:
+                log.warning("relay %d stopped; its %d clients resume elsewhere", self.index,
+                            len(self.sockets))
+                for sock in list(self.sockets.values()):
+                    sock.end()
+                self.sockets.clear()
+                self.watching.clear()
+                self.keys.clear()
+                self.out.closed = True
+                inner.cancel_scope.cancel()
+        self.stream.socket.close()
+
+    async def _read(self, nursery: trio.Nursery) -> None:
+        reader = link.Reader()
+        while True:
+            data = await self.stream.receive_some(1 << 20)
+            if not data:
+                return
+            for kind, body in reader.feed(data):
+                if kind == link.CLIENT:
+                    rid, message = link.read_conn(body)
+                    sock = self.sockets.get(rid)
+                    if sock is not None:
+                        sock.received(message)
+                elif kind == link.OPEN:
+                    rid, address = link.read_conn(body)
+                    sock = RemoteSocket(self, rid, address.decode(errors="replace"))
+                    self.sockets[rid] = sock
+                    nursery.start_soon(self._serve, sock, name=f"relay{self.index}-{rid}")
+                elif kind == link.GONE:
+                    rid, _ = link.read_conn(body)
+                    sock = self.sockets.pop(rid, None)
+                    if sock is not None:
+                        sock.end()
+                    self.forget(rid)
+                elif kind == link.LISTENING:
+                    self.port = int(body.decode())
+                    self.listening.set()
+                else:
+                    raise link.LinkBrokenError(f"unknown link record kind {kind}")
+
+    def forget(self, rid: int) -> None:
+        """``rid`` watches nothing here any more."""
+        key = self.watching.pop(rid, None)
+        if key is not None:
+            self.keys[key] -= 1
+            if self.keys[key] <= 0:
+                del self.keys[key]
+
+    def stop(self) -> None:
+        """Close the link: the relay closes its clients (1012) and exits."""
+        self.out.close()
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=5)
+
+
+class FeedRouter:
+    """Routes the rooms' feed operations: to this process's :class:`Relay` for watchers
+    connected here, over the link for watchers on a relay process."""
+
+    def __init__(self, local: Relay, socket_of: Callable[[ConnId], object]) -> None:
+        self.local = local
+        self._socket_of = socket_of
+        self.links: list[RelayLink] = []
+
+    def _remote_of(self, conn: ConnId) -> RemoteSocket | None:
+        sock = self._socket_of(conn)
+        return sock if isinstance(sock, RemoteSocket) else None
+
+    def apply(self, room_id: str, ops: list[FeedOp]) -> None:
+        here: list[FeedOp] = []
+        for op in ops:
+            if isinstance(op, Publish):
+                here.append(op)
+                key = (room_id, op.tier)
+                for relay in self.links:
+                    if key in relay.keys:
+                        relay.out.send(link.PUBLISH, link.room_key(room_id, op.tier) + op.data)
+            elif isinstance(op, StartWatching):
+                sock = self._remote_of(op.conn)
+                if sock is None:
+                    here.append(op)
+                    continue
+                relay = sock.relay
+                relay.forget(sock.rid)
+                relay.watching[sock.rid] = (room_id, op.tier)
+                relay.keys[(room_id, op.tier)] += 1
+                relay.out.send(link.WATCH, link.watch_body(sock.rid, room_id, op.tier,
+                                                           op.first))
+            elif isinstance(op, StopWatching):
+                sock = self._remote_of(op.conn)
+                if sock is None:
+                    here.append(op)
+                    continue
+                sock.relay.forget(sock.rid)
+                sock.relay.out.send(link.UNWATCH, link.flag_body(sock.rid, op.drain))
+            else:
+                assert_never(op)
+        self.local.apply(room_id, here)
+
+    def close_room(self, room_id: str) -> None:
+        self.local.close_room(room_id)
+        for relay in self.links:
+            for rid, key in list(relay.watching.items()):
+                if key[0] == room_id:
+                    relay.forget(rid)
+            relay.out.send(link.DROP_ROOM, room_id.encode())
+
+
+#: Seconds a relay process may take to start listening.
+START_SECONDS = 30.0
+
+
+async def start_relays(options: RelayOptions, router: FeedRouter,
+                       serve: Callable[[RemoteSocket], Awaitable[None]],
+                       nursery: trio.Nursery) -> list[RelayLink]:
+    """Start ``options.count`` relay processes and wait until each listens."""
+    links = []
+    for index in range(options.count):
+        relay = RelayLink(index, options, serve)
+        relay.start()
+        nursery.start_soon(relay.run, nursery, name=f"relay-link-{index}")
+        links.append(relay)
+    router.links.extend(links)
+    with trio.fail_after(START_SECONDS if options.count else math.inf):
+        for relay in links:
+            await relay.listening.wait()
+    return links

@@ -1,0 +1,246 @@
+"""A relay process: a WebSocket front for clients (spectators first of all) whose view
+streams it serves itself, so that no number of watchers costs the game server's core
+anything per watcher (architecture, "Surviving faults").
+
+``manawire serve --relays N`` starts N of these (``python -m server.transport.relay``), each
+on its own port, linked to the server by a socket pair (:mod:`server.relay.link`). A client
+connects to a relay port exactly as to the server's own: same protocol, same web client
+files. The relay forwards every client message to the server, which runs the session, the
+lobby and the rooms as for any connection, and sends back per connection only what is that
+connection's alone (replies, its snapshot, a player's deltas) -- while a spectator's view
+stream comes over the link **once per view class**, and the relay fans it out to all its
+watchers (:class:`server.rooms.relay.Relay`: one batched frame per flush, a few writers at a
+time, bounded feeds, slow watchers evicted).
+
+The relay holds no game state and trusts nothing from clients: seats, roles and limits are
+the server's (it applies the per-address connection and HTTP caps itself, as the server does
+on its port). If the relay dies, its clients' sessions resume through any port; if the
+server goes, the relay closes its clients (1012) and exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import sys
+from dataclasses import dataclass
+
+import trio
+from websockets.exceptions import ConnectionClosed
+from websockets.trio.server import ServerConnection, serve
+
+from server.relay import link
+from server.rooms.relay import Relay
+from server.transport.batch import FEED_WAKE, Batcher
+from server.transport.ws import (
+    _HANDSHAKE_DONE,
+    MAX_MESSAGE,
+    OPEN_TIMEOUT,
+    AddressCap,
+    _admitter,
+    _CappedConnection,
+    address_key,
+)
+from server.web import StaticSite
+
+log = logging.getLogger("manawire.relay")
+
+CLOSE_SERVICE_RESTART = 1012
+CLOSE_TOO_SLOW = 1013
+#: Messages queued for one client before it is dropped (as the server's --outbox).
+OUTBOX = 1024
+#: Seconds one send may take before the client is dropped.
+SEND_TIMEOUT = 10.0
+
+
+@dataclass(eq=False, slots=True)
+class _Client:
+    rid: int
+    ws: ServerConnection
+    send: trio.MemorySendChannel[bytes]
+    scope: trio.CancelScope
+    close_code: int = 1000
+    close_reason: str = ""
+
+    def close(self, code: int, reason: str) -> None:
+        if self.close_code == 1000:
+            self.close_code, self.close_reason = code, reason
+        self.scope.cancel()
+
+    def queue(self, data: bytes) -> bool:
+        try:
+            self.send.send_nowait(data)
+        except trio.WouldBlock:
+            self.close(CLOSE_TOO_SLOW, "client too slow: outbox full")
+            return False
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            return False
+        return True
+
+
+class RelayProcess:
+    """The relay's clients, its link to the server and its spectator feeds."""
+
+    def __init__(self, stream: trio.SocketStream, flush_seconds: float,
+                 feed_messages: int) -> None:
+        self.stream = stream
+        self.out = link.Writer(stream)
+        self.clients: dict[int, _Client] = {}
+        self.relay = Relay(self._wake, self._evict, flush_seconds=flush_seconds,
+                           max_messages=feed_messages)
+        self._ids = 0
+
+    def _wake(self, rid: int) -> bool:
+        client = self.clients.get(rid)
+        return client is not None and client.queue(FEED_WAKE)
+
+    def _evict(self, rid: int) -> None:
+        client = self.clients.get(rid)
+        if client is not None:
+            client.close(CLOSE_TOO_SLOW, "spectator too slow: fell behind its stream")
+
+    # ---- the server's side
+    async def read_link(self) -> None:
+        """Carry out what the server says until it closes the link."""
+        reader = link.Reader()
+        fanout = self.relay.fanout
+        while True:
+            data = await self.stream.receive_some(1 << 20)
+            if not data:
+                return
+            for kind, body in reader.feed(data):
+                if kind == link.DIRECT:
+                    rid, message = link.read_conn(body)
+                    client = self.clients.get(rid)
+                    if client is not None:
+                        client.queue(message)
+                elif kind == link.PUBLISH:
+                    room_id, tier, at = link.read_key(body)
+                    fanout.publish((room_id, tier), body[at:])
+                    self.relay.news()
+                elif kind == link.WATCH:
+                    w = link.read_watch(body)
+                    if w.conn in self.clients:
+                        fanout.watch(w.conn, (w.room_id, w.tier), w.first)
+                        self.relay.news()
+                elif kind == link.UNWATCH:
+                    rid, drain = link.read_flag(body)
+                    fanout.unwatch(rid, drain)
+                    self.relay.news()
+                elif kind == link.CLOSE:
+                    rid, code, reason = link.read_close(body)
+                    client = self.clients.get(rid)
+                    if client is not None:
+                        client.close(code, reason)
+                elif kind == link.DROP_ROOM:
+                    fanout.close_room(body.decode())
+                else:
+                    raise link.LinkBrokenError(f"unknown link record kind {kind}")
+
+    # ---- one client
+    async def handle(self, ws: ServerConnection) -> None:
+        ws.request, ws.response = _HANDSHAKE_DONE, None
+        self._ids += 1
+        rid = self._ids
+        send, receive = trio.open_memory_channel[bytes](OUTBOX)
+        with trio.CancelScope() as scope:
+            client = _Client(rid, ws, send, scope)
+            self.clients[rid] = client
+            self.out.send(link.OPEN, link.conn_body(rid, address_key(
+                ws.remote_address).encode()))
+            try:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._write, client, receive)
+                    try:
+                        while True:
+                            message = await ws.recv(decode=False)
+                            self.out.send(link.CLIENT, link.conn_body(rid, message))
+                    except ConnectionClosed:
+                        pass
+                    nursery.cancel_scope.cancel()
+            finally:
+                del self.clients[rid]
+                self.relay.drop(rid)
+                self.out.send(link.GONE, link.conn_body(rid))
+        with trio.move_on_after(1):
+            await ws.aclose(client.close_code, client.close_reason)
+
+    async def _write(self, client: _Client, receive: trio.MemoryReceiveChannel[bytes]
+                     ) -> None:
+        batcher = Batcher()
+
+        def feed(batched: bool) -> list[bytes]:
+            return self.relay.take(client.rid, batched)
+
+        async with receive:
+            async for first in receive:
+                # requested=True: the server sends a Welcome that confirms batching only
+                # to a client that asked for it.
+                for frame in batcher.frames(first, receive, True, feed):
+                    with trio.move_on_after(SEND_TIMEOUT) as scope:
+                        try:
+                            await client.ws.send(frame)
+                        except ConnectionClosed:
+                            return
+                    if scope.cancelled_caught:
+                        client.close(CLOSE_TOO_SLOW, "client too slow: send timed out")
+                        return
+
+
+async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
+              feed_messages: int, max_connections_per_address: int,
+              max_http_requests_per_address: int) -> None:
+    """Serve as a relay until the server closes the link."""
+    sock = trio.socket.from_stdlib_socket(socket.socket(fileno=link_fd))
+    stream = trio.SocketStream(sock)
+    proc = RelayProcess(stream, flush_seconds, feed_messages)
+    cap = AddressCap(max_connections_per_address)
+    http_cap = AddressCap(max_http_requests_per_address)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(proc.out.run)
+        nursery.start_soon(proc.relay.run)
+        server = await nursery.start(lambda task_status=trio.TASK_STATUS_IGNORED: serve(
+            proc.handle, port, host=host, max_size=MAX_MESSAGE, compression=None,
+            process_request=_admitter(cap, http_cap, StaticSite.load()),
+            create_connection=_CappedConnection, open_timeout=OPEN_TIMEOUT,
+            task_status=task_status))
+        bound = server.listeners[0].socket.getsockname()[1]
+        proc.out.send(link.LISTENING, str(bound).encode())
+        try:
+            await proc.read_link()
+        finally:
+            for client in list(proc.clients.values()):
+                client.close(CLOSE_SERVICE_RESTART, "server restarting; resume when it is back")
+            nursery.cancel_scope.cancel()
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="python -m server.transport.relay",
+                                description="a relay process (started by manawire serve)")
+    p.add_argument("--link-fd", type=int, required=True)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--flush-seconds", type=float, default=0.1)
+    p.add_argument("--feed-messages", type=int, default=4096)
+    p.add_argument("--max-connections-per-address", type=int, default=64)
+    p.add_argument("--max-http-requests-per-address", type=int, default=16)
+    p.add_argument("--nice", type=int, default=0)
+    args = p.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s relay %(levelname)s %(message)s")
+    if args.nice:
+        os.nice(args.nice)
+    try:
+        trio.run(lambda: run(
+            args.link_fd, args.host, args.port, flush_seconds=args.flush_seconds,
+            feed_messages=args.feed_messages,
+            max_connections_per_address=args.max_connections_per_address,
+            max_http_requests_per_address=args.max_http_requests_per_address))
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

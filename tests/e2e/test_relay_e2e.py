@@ -1,0 +1,115 @@
+"""End to end over real loopback WebSockets with a relay process (``manawire serve --relays``):
+spectators are served their view stream off the game server's process.
+
+A game is played by RandomBots -- one connected to the server, one through the relay -- and
+watched by a spectator on each port. The relay's spectator gets exactly the messages the
+server's own spectator gets (the same view class, encoded once), every mirror stays equal to
+the server's projection (hash-checked, no resync), and the view stream crossed the link
+once, not once per watcher. Then the relay process is killed: the game goes on, and its
+clients' places are released by the server.
+"""
+
+from __future__ import annotations
+
+import random
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+import trio
+
+from client_sdk import Client
+from client_sdk.bots import RandomBot
+from protocol.v1 import messages_pb2 as mpb
+from server.app import App
+from server.relay import link
+from server.relay.host import FeedRouter, RelayOptions, start_relays
+from server.store import Store
+from server.transport.ws import serve_app
+from server.view import SPECTATOR, project
+from server.view.encode import encode_view
+
+
+async def relay_gone(app: App, room_id: str, session_id: str) -> None:
+    """Until the room has let the spectator's place go (its connection is gone)."""
+    while True:
+        if session_id not in app.lobby.rooms[room_id].spectators:
+            return
+        await trio.sleep(0.05)
+
+
+async def test_a_relay_serves_spectators_the_same_stream_off_the_server_and_its_death_ends_no_game(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "manawire.sqlite3")
+    with trio.fail_after(180):
+        async with trio.open_nursery() as nursery, AsyncExitStack() as stack:
+            app = App(store, nursery)
+            router = FeedRouter(app.relay, app.socket_of)
+            app.lobby.relay = router
+            server = await nursery.start(serve_app, app, "127.0.0.1", 0)
+            port = server.listeners[0].socket.getsockname()[1]
+            (relay,) = await start_relays(RelayOptions(1, nice=0), router,
+                                          app.handle_connection, nursery)
+            try:
+                here, there = f"ws://127.0.0.1:{port}", f"ws://127.0.0.1:{relay.port}"
+                sent: list[tuple[int, bytes]] = []
+                send = relay.out.send
+
+                def spy(kind: int, body: bytes) -> None:
+                    sent.append((kind, body))
+                    send(kind, body)
+
+                relay.out.send = spy  # type: ignore[method-assign]
+                ann = await stack.enter_async_context(Client.connect(here, "Ann"))
+                bob = await stack.enter_async_context(Client.connect(there, "Bob"))
+                eve = await stack.enter_async_context(Client.connect(here, "Eve"))
+                fay = await stack.enter_async_context(Client.connect(there, "Fay"))
+                raw: dict[str, list[bytes]] = {"eve": [], "fay": []}
+                eve.on_raw, fay.on_raw = raw["eve"].append, raw["fay"].append
+                room = await ann.create_room("relayed")
+                for spectator in (eve, fay):
+                    assert (await spectator.join(room.room_id, spectator=True)).seat == SPECTATOR
+                assert (await ann.join(room.room_id)).seat == 0
+                assert (await bob.join(room.room_id)).seat == 1
+                bots = [RandomBot(c, random.Random(seat + 1))
+                        for seat, c in enumerate((ann, bob))]
+
+                async def watch(client: Client) -> None:
+                    while not client.mirror.game_over:
+                        await client.next_message()
+
+                async with trio.open_nursery() as play:
+                    for bot in bots:
+                        play.start_soon(bot.play)
+                    play.start_soon(watch, eve)
+                    play.start_soon(watch, fay)
+
+                game = app.lobby.rooms[room.room_id].game
+                assert game is not None and game.result is not None
+                for viewer, client in ((0, ann), (1, bob), (SPECTATOR, eve), (SPECTATOR, fay)):
+                    assert client.resyncs == 0 and client.errors == []
+                    assert client.deltas > 10
+                    assert client.mirror.view() == encode_view(project(game, viewer))
+
+                def stream(messages: list[bytes]) -> list[bytes]:
+                    return [m for m in messages if mpb.ServerMessage.FromString(m)
+                            .WhichOneof("body") in ("snapshot", "delta", "clocks")]
+
+                assert stream(raw["fay"]) == stream(raw["eve"])
+                # The spectators' stream crossed the link once: one PUBLISH per message
+                # (Bob's deltas are his alone: DIRECT), however many watch it there.
+                published = [body for kind, body in sent if kind == link.PUBLISH]
+                assert len(published) >= fay.deltas
+
+                # The relay dies: no game ends, and the server releases its clients' places.
+                assert relay.process is not None
+                relay.process.kill()
+                with trio.fail_after(10):
+                    await relay_gone(app, room.room_id, fay.session_id)
+                assert eve.session_id in app.lobby.rooms[room.room_id].spectators
+                for client in (bob, fay):
+                    client.reconnect = False
+            finally:
+                relay.stop()
+                relay.kill()
+            nursery.cancel_scope.cancel()
