@@ -11,19 +11,27 @@ runs for each target and R.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from server.benchload.procs import (
+    Helper,
     ServerProcess,
     Target,
+    children,
     default_cpus,
+    free_port,
     median,
+    pin,
     raise_nofile,
     run_helper,
     serve_flags,
+    wait_listening,
 )
 
 #: Seconds a helper may take beyond its setup time, warmup and window.
@@ -34,8 +42,8 @@ SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct"
                 "messages_per_action", "frames_per_action", "server_gc_longest_ms",
                 "echo_p50_ms", "echo_p99_ms", "p99_ratio")
 FANOUT_SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct",
-                       "driver_cpu_pct", "watched_actions_per_s", "spectator_frames_per_s",
-                       "p99_vs_0", "actions_vs_0")
+                       "driver_cpu_pct", "watchers_cpu_pct", "watched_actions_per_s",
+                       "spectator_frames_per_s", "p99_vs_0", "actions_vs_0")
 IDLE_SUMMARY_KEYS = ("kb_per_connection", "kb_per_silent_connection", "kb_per_hello",
                      "kb_per_connection_from_fresh", "rss_after_kb", "open_s")
 
@@ -91,6 +99,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "1: room Y) are measured, so the figures show what watchers of one "
                         "game cost another; a summary ratio p99_vs_0 compares each N with "
                         "N=0 of the same run")
+    p.add_argument("--relays", type=int, default=1, metavar="N",
+                   help="fan-out: the server's --relays (default 1); the spectators connect "
+                        "to the first relay's port (0: to the server's own port)")
+    p.add_argument("--relay-cpu", type=int, default=driver_cpu,
+                   help=f"fan-out: CPU the relay processes are pinned to; -1: as the server "
+                        f"(default {driver_cpu}, the driver's)")
     p.add_argument("--idle", type=int, default=0, metavar="N",
                    help="instead: open N idle connections (each says Hello) and report the "
                         "server's RSS per connection")
@@ -173,9 +187,11 @@ def _setup_timeout(args: argparse.Namespace, connections: int) -> float:
 
 
 def _server(args: argparse.Namespace, target: Target, connections: int,
-            rooms: int, spectators: int = 0) -> ServerProcess:
+            rooms: int, spectators: int = 0, *, extra: Sequence[tuple[str, str]] = ()
+            ) -> ServerProcess:
     flags = [(name, value)
-             for name, value in serve_flags(connections, rooms, args.linger, spectators)
+             for name, value in [*serve_flags(connections, rooms, args.linger, spectators),
+                                 *extra]
              if target.known is None or name in target.known]
 
     def argv(port: int, tmp: Path) -> list[str]:
@@ -234,15 +250,41 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
                             "seconds": args.seconds, "warmup": args.warmup}
     connections = 2 * rooms + spectators
     setup = _setup_timeout(args, connections)
-    timeout = setup + args.warmup + args.seconds + HELPER_MARGIN
+    timeout = 2 * setup + args.warmup + args.seconds + HELPER_MARGIN
+    relayed = bool(args.relays) and (target.known is None or "--relays" in target.known)
+    relay_port = free_port() if relayed else 0
+    extra = [("--relays", str(args.relays)), ("--relay-port", str(relay_port))] \
+        if relayed else []
+    head["relays"] = args.relays if relayed else 0
     try:
-        with _server(args, target, connections, rooms, spectators + 8) as server:
-            result = run_helper("driver", {
-                "url": server.url, "rooms": rooms, "seconds": args.seconds,
-                "warmup": args.warmup, "server_pid": server.pid, "pace": args.pace,
-                "batch": not args.no_batch, "seed": args.seed, "deck": args.deck,
-                "setup_timeout": setup, "watched": True, "spectators": spectators},
-                cpu=args.driver_cpu, timeout=timeout)
+        with _server(args, target, connections, rooms, spectators + 8, extra=extra) as server, \
+                tempfile.TemporaryDirectory(prefix="manawire-fanout-") as tmp:
+            url = server.url
+            if relayed:  # the spectators' port; the relays run on their own CPU
+                wait_listening(relay_port)
+                for child in children(server.pid):
+                    pin(child, args.relay_cpu)
+                url = f"ws://127.0.0.1:{relay_port}"
+            files = {"room_file": str(Path(tmp) / "room"),
+                     "ready_file": str(Path(tmp) / "ready")}
+            watchers = None
+            if spectators:  # in a process of their own, beside the driver's CPU
+                watchers = Helper("watch-driver", {
+                    "url": url, "spectators": spectators, "seconds": args.seconds,
+                    "warmup": args.warmup, "server_pid": server.pid,
+                    "batch": not args.no_batch, "setup_timeout": setup, **files},
+                    cpu=args.driver_cpu)
+            with watchers or contextlib.nullcontext():
+                result = run_helper("driver", {
+                    "url": server.url, "rooms": rooms, "seconds": args.seconds,
+                    "warmup": args.warmup, "server_pid": server.pid, "pace": args.pace,
+                    "batch": not args.no_batch, "seed": args.seed, "deck": args.deck,
+                    "setup_timeout": setup, "watched": True,
+                    **(files if spectators else {})}, cpu=args.driver_cpu, timeout=timeout)
+                if watchers is not None:
+                    watched = watchers.result(HELPER_MARGIN)
+                    result.update(watched if "error" not in watched
+                                  else {"error": f"watchers: {watched['error']}"})
             if "error" in result:
                 result["server_log"] = server.log_tail(800)
     except (RuntimeError, OSError) as exc:

@@ -30,12 +30,10 @@ and ``other_cpu_pct`` is what every other process kept busy meanwhile (``/proc/s
 CPUs: a noisy neighbour shows there).
 
 **Fan-out** (``watched``: issue "spectator streams never slow a game"). Table 0 is room X,
-watched by ``spectators`` connections, and is not measured; every other table (room Y ...)
-is. Each spectator says ``Hello`` and joins X's room as a spectator (``LeaveRoom`` first:
-X's finished room may not have closed yet) whenever table 0 opens a new one, and reads
-everything the server sends it; the figures count what the spectators received
-(``spectator_frames_per_s``, ``spectator_bytes_per_s``) and X's own actions
-(``watched_actions_per_s``) beside Y's.
+watched by the spectators of another process (:mod:`server.benchload.watchers`), and is not
+measured; every other table (room Y ...) is. Table 0 writes each room it opens to
+``room_file`` for them, and the warmup waits until they have all joined (``ready_file``).
+X's own actions are counted (``watched_actions_per_s``) beside Y's.
 
 **Echo driver** (:func:`drive_echo`): ``connections`` connections to a bare echo server;
 each sends a payload of ``size`` bytes on a schedule so that all together send ``rate``
@@ -48,7 +46,6 @@ warm-up connections, so first-use costs don't count), with them silent and welco
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import resource
@@ -70,7 +67,9 @@ from server.benchload.procs import (
     machine_busy_ticks,
     percentile,
     raise_nofile,
+    read_text,
     rss_kb,
+    write_atomically,
 )
 
 PROTOCOL_VERSION = 1
@@ -126,7 +125,7 @@ def error_name(code: int) -> str:
         return f"ERROR_CODE_{code}"
 
 
-def _client(url: str) -> connect:
+def client(url: str) -> connect:
     return connect(url, compression=None, max_size=MAX_FRAME, open_timeout=CONNECT_TIMEOUT,
                    proxy=None, ping_interval=None, user_agent_header=None)
 
@@ -170,9 +169,12 @@ class GameConfig:
     seed: int = 1
     deck: str = ""
     setup_timeout: float = 60.0
-    #: Table 0 is the watched room X (not measured), followed by ``spectators`` watchers.
+    #: Table 0 is the watched room X (not measured): its room id is written to
+    #: ``room_file`` for the spectators' process, and the warmup starts when that process
+    #: has written ``ready_file`` (see :mod:`server.benchload.watchers`).
     watched: bool = False
-    spectators: int = 0
+    room_file: str = ""
+    ready_file: str = ""
 
 
 @dataclass
@@ -197,11 +199,8 @@ class Stats:
     failures: Counter[str] = field(default_factory=Counter)
     #: LeaveRoom answered NOT_READY: the room had closed by itself (not an error).
     leave_noops: int = 0
-    #: Fan-out: the watched room's own actions, and what its spectators received.
+    #: Fan-out: the watched room's own actions.
     watched_actions: int = 0
-    spectator_frames: int = 0
-    spectator_bytes: int = 0
-    spectator_joins: int = 0
 
 
 class Conn:
@@ -340,10 +339,8 @@ class Table:
         self.ever_started = False
         #: Counted in the figures (all tables but the watched room X of a fan-out run).
         self.measured = not (cfg.watched and index == 0)
-        #: The room of the current game, and a counter of rooms opened (for watchers).
+        #: The room of the current game.
         self.room_id = ""
-        self.rooms_opened = 0
-        self.room_opened = trio.Event()
         self._decisions_in, self._decisions = trio.open_memory_channel[
             tuple[int, Conn, pb.Decision]](8)
 
@@ -449,9 +446,8 @@ class Table:
             name=f"bench-{self.index}", seats=2)))
         room_id = created.room_created.room.room_id
         self.room_id = room_id
-        self.rooms_opened += 1
-        self.room_opened.set()
-        self.room_opened = trio.Event()
+        if not self.measured and self.driver.cfg.room_file:  # room X: tell the watchers
+            write_atomically(self.driver.cfg.room_file, room_id + "\n")
         deck = self.driver.cfg.deck
         for conn in (a, b):
             await conn.request(mpb.ClientMessage(join_room=mpb.JoinRoom(
@@ -503,9 +499,9 @@ class GameDriver:
         """A new connection that said Hello (a new guest), its reader running."""
         stats = self.stats
         async with self.opening:
-            ws = await _client(self.cfg.url).connect(self.nursery)
+            ws = await client(self.cfg.url).connect(self.nursery)
             try:
-                reply = await _hello(ws, f"bench{table.index}-{seat}", self.cfg.batch)
+                reply = await hello(ws, f"bench{table.index}-{seat}", self.cfg.batch)
             except BaseException:
                 with trio.move_on_after(1) as scope:
                     scope.shield = True
@@ -524,75 +520,7 @@ class GameDriver:
         return conn
 
 
-async def watch(driver: GameDriver, table: Table, index: int) -> None:
-    """One spectator of ``table``'s rooms (fan-out): joins each room the table opens and
-    reads everything it is sent; starts over on a new connection if it is dropped."""
-    stats = driver.stats
-    cfg = driver.cfg
-    while True:
-        try:
-            async with driver.opening:
-                ws = await _client(cfg.url).connect(driver.nursery)
-            async with ws:
-                reply = await _hello(ws, f"watcher{index}", cfg.batch)
-                if reply.HasField("error"):
-                    stats.errors[error_name(reply.error.code)] += 1
-                    await trio.sleep(RETRY_PAUSE)
-                    continue
-                await _spectate(ws, reply.welcome.batched, table, stats)
-        except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
-            pass
-        stats.failures["spectator_connection"] += 1  # dropped: start over
-        await trio.sleep(RETRY_PAUSE)
-
-
-async def _spectate(ws: ClientConnection, batched: bool, table: Table, stats: Stats) -> None:
-    """Follow the table's rooms and read what is sent until the connection closes."""
-    async with trio.open_nursery() as nursery:
-        async def reader() -> None:
-            with contextlib.suppress(ConnectionClosed):
-                await _watch_reader(ws, batched, stats)
-            nursery.cancel_scope.cancel()
-
-        nursery.start_soon(reader)
-        with contextlib.suppress(ConnectionClosed):
-            await _follow(ws, table, stats)
-        nursery.cancel_scope.cancel()
-
-
-async def _follow(ws: ClientConnection, table: Table, stats: Stats) -> None:
-    """Join every room the table opens, as a spectator (leaving the last one first)."""
-    joined = 0
-    rid = 1
-    while True:
-        if table.rooms_opened == joined:
-            await table.room_opened.wait()
-            continue
-        joined = table.rooms_opened
-        for body in (mpb.ClientMessage(leave_room=mpb.LeaveRoom()),
-                     mpb.ClientMessage(join_room=mpb.JoinRoom(
-                         room_id=table.room_id, role=mpb.ROLE_SPECTATOR))):
-            rid += 1
-            body.request_id = rid
-            await ws.send(body.SerializeToString())
-        stats.spectator_joins += 1
-
-
-async def _watch_reader(ws: ClientConnection, batched: bool, stats: Stats) -> None:
-    """Read (and count) what a spectator is sent; errors other than a LeaveRoom outside a
-    room are counted."""
-    while True:
-        data = await ws.recv(decode=False)
-        if stats.measuring:
-            stats.spectator_frames += 1
-            stats.spectator_bytes += len(data)
-        for msg in decode_frame(data, batched):
-            if msg.WhichOneof("body") == "error" and \
-                    msg.error.code != mpb.ERROR_CODE_NOT_READY:
-                stats.errors[f"spectator_{error_name(msg.error.code)}"] += 1
-
-
-async def _hello(ws: ClientConnection, name: str, batched: bool) -> mpb.ServerMessage:
+async def hello(ws: ClientConnection, name: str, batched: bool) -> mpb.ServerMessage:
     """Say Hello as a new guest and return the answer (a Welcome, or an Error)."""
     hello = mpb.Hello(protocol_version=PROTOCOL_VERSION, display_name=name, batched=batched)
     await ws.send(mpb.ClientMessage(request_id=1, hello=hello).SerializeToString())
@@ -620,11 +548,12 @@ async def drive_games(cfg: GameConfig) -> dict[str, object]:
         tables = [Table(i, driver) for i in range(cfg.rooms)]
         for table in tables:
             nursery.start_soon(table.run)
-        if cfg.watched:
-            for i in range(cfg.spectators):
-                nursery.start_soon(watch, driver, tables[0], i)
         with trio.move_on_after(cfg.setup_timeout):
             await driver.all_started.wait()
+            while cfg.ready_file:  # until the spectators have all joined room X
+                if read_text(cfg.ready_file):
+                    break
+                await trio.sleep(0.02)
         setup = time.perf_counter() - t0
         seated = driver.started_tables
         await trio.sleep(cfg.warmup)
@@ -674,13 +603,7 @@ async def drive_games(cfg: GameConfig) -> dict[str, object]:
         "window_s": secs,
     }
     if cfg.watched:
-        result.update({
-            "spectators": cfg.spectators,
-            "watched_actions_per_s": round(stats.watched_actions / secs, 1),
-            "spectator_frames_per_s": round(stats.spectator_frames / secs, 1),
-            "spectator_bytes_per_s": round(stats.spectator_bytes / secs, 1),
-            "spectator_joins": stats.spectator_joins,
-        })
+        result["watched_actions_per_s"] = round(stats.watched_actions / secs, 1)
     return result
 
 
@@ -716,7 +639,7 @@ async def drive_echo(cfg: EchoConfig) -> dict[str, object]:
         rng = random.Random(cfg.seed * 1_000_003 + index)
         try:
             async with opening:
-                ws = await _client(cfg.url).connect(nursery)
+                ws = await client(cfg.url).connect(nursery)
         except (OSError, InvalidHandshake, TimeoutError):
             failures["connection"] += 1
             return
@@ -810,11 +733,11 @@ async def drive_idle(cfg: IdleConfig) -> dict[str, object]:
         nonlocal welcomed
         try:
             async with opening:
-                ws = await _client(cfg.url).connect(nursery)
+                ws = await client(cfg.url).connect(nursery)
             opened.set()
             await speak.wait()
             async with opening:
-                reply = await _hello(ws, f"idle{index}", cfg.batch)
+                reply = await hello(ws, f"idle{index}", cfg.batch)
             if reply.HasField("error"):
                 errors[error_name(reply.error.code)] += 1
             else:

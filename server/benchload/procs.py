@@ -317,24 +317,99 @@ def run_helper(role: str, config: dict[str, Any], *, cpu: int, timeout: float
                ) -> dict[str, Any]:
     """Run ``python -m server.benchload ROLE CONFIG`` pinned to ``cpu``; its last stdout
     line is a JSON object (its result). Killed after ``timeout`` seconds."""
-    import json
+    with Helper(role, config, cpu=cpu) as helper:
+        return helper.result(timeout)
 
-    argv = [sys.executable, "-m", "server.benchload", role, json.dumps(config)]
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=err)
-        pin(proc.pid, cpu)
+
+class Helper:
+    """``python -m server.benchload ROLE CONFIG`` started pinned to ``cpu``, running beside
+    the caller until :meth:`result` (its last stdout line, a JSON object); killed on exit
+    if it is still running."""
+
+    def __init__(self, role: str, config: dict[str, Any], *, cpu: int) -> None:
+        import json
+
+        self.role = role
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115 -- closed in __exit__
+        argv = [sys.executable, "-m", "server.benchload", role, json.dumps(config)]
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=self._err)
+        pin(self.proc.pid, cpu)
+
+    def result(self, timeout: float) -> dict[str, Any]:
+        """Wait (at most ``timeout`` s) for the helper's figures; {"error": ...} if it
+        failed or took too long."""
+        import json
+
+        proc = self.proc
         try:
             out, _ = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate(timeout=STOP_TIMEOUT)
-            return {"error": f"{role} did not finish within {timeout:.0f} s"}
-        err.seek(0)
-        tail = err.read().decode(errors="replace")[-1500:]
-    lines = [ln for ln in out.decode(errors="replace").splitlines() if ln.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        return {"error": f"{role} exited with {proc.returncode}: {tail.strip()}"}
-    result = json.loads(lines[-1])
-    assert isinstance(result, dict)
-    return result
+            return {"error": f"{self.role} did not finish within {timeout:.0f} s"}
+        self._err.seek(0)
+        tail = self._err.read().decode(errors="replace")[-1500:]
+        lines = [ln for ln in out.decode(errors="replace").splitlines() if ln.startswith("{")]
+        if proc.returncode != 0 or not lines:
+            return {"error": f"{self.role} exited with {proc.returncode}: {tail.strip()}"}
+        result = json.loads(lines[-1])
+        assert isinstance(result, dict)
+        return result
+
+    def __enter__(self) -> Helper:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate(timeout=STOP_TIMEOUT)
+        self._err.close()
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Replace the file ``path`` with ``text`` at once (a reader sees old or new)."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="ascii") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def read_text(path: str) -> str:
+    """The file's text ("" if it isn't there)."""
+    try:
+        with open(path, encoding="ascii") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def wait_listening(port: int, timeout: float = START_TIMEOUT) -> None:
+    """Wait until something accepts connections on the loopback ``port``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nothing listens on port {port} after {timeout:g} s") \
+                    from None
+            time.sleep(0.05)
+        else:
+            return
+
+
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (its threads' children, from /proc)."""
+    out: list[int] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as f:
+                out.extend(int(c) for c in f.read().split())
+        except OSError:
+            continue
+    return out
