@@ -27,6 +27,7 @@ from server.cards.model import (
     Condition,
     Controller,
     CostKind,
+    CostReduction,
     Count,
     CountCondition,
     DamageKind,
@@ -111,13 +112,13 @@ def _target(where: str, raw: Any) -> TargetReq:
     spec = _fields(where, raw, {"kind", "count", "up_to", "tapped", "max_mana_value",
                                 "opponent_controls", "min_power", "you_control", "other",
                                 "has", "lacks", "activated_this_turn", "with_counter",
-                                "subtypes"})
+                                "subtypes", "other_target"})
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: must be at least 1")
     mv = spec.get("max_mana_value")
     for flag in ("up_to", "tapped", "opponent_controls", "you_control", "other",
-                 "activated_this_turn"):
+                 "activated_this_turn", "other_target"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     return TargetReq(
@@ -136,6 +137,7 @@ def _target(where: str, raw: Any) -> TargetReq:
         activated_this_turn=spec.get("activated_this_turn", False),
         with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
         subtypes=_target_subtypes(f"{where}.subtypes", spec.get("subtypes", [])),
+        other_target=spec.get("other_target", False),
     )
 
 
@@ -173,9 +175,9 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.DISCARD: {"amount", "who", "target", "chooser", "find", "reveal", "whole_hand"},
     Verb.DESTROY: {"target", "who", "no_regeneration"},
     Verb.REGENERATE: {"target", "who"},
-    Verb.COUNTER: {"target", "who"},
+    Verb.COUNTER: {"target", "who", "unless_pays"},
     Verb.RETURN_TO_HAND: {"target", "who"},
-    Verb.PUT_COUNTERS: {"amount", "who", "target", "counter"},
+    Verb.PUT_COUNTERS: {"amount", "who", "target", "counter", "double"},
     Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power",
                      "switch", "amount"},
     Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
@@ -222,12 +224,15 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.MOVE_COMMAND_CARDS: {"who", "target", "destination"},
     Verb.PUT_STICKER: {"who", "target", "sticker"},
     Verb.ANTE_TOP: {"who", "target"},
+    Verb.DOESNT_UNTAP_NEXT: {"who", "target"},
+    Verb.RESTRICT_THIS_TURN: {"who", "target", "restrictions"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
                  Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES, Verb.COPY_SPELL,
-                 Verb.CREATE_TOKEN_COPY, Verb.PUT_ON_TOP, Verb.EXCHANGE_CONTROL)
+                 Verb.CREATE_TOKEN_COPY, Verb.PUT_ON_TOP, Verb.EXCHANGE_CONTROL,
+                 Verb.DOESNT_UNTAP_NEXT)
 _COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "filter"}
-_RELATIVE = ("that", "target_controller")
+_RELATIVE = ("that", "target_controller", "attached_to_that")
 #: Keyword actions (rule 701) MTGJSON lists among a card's keywords; the card's behaviour
 #: data performs them with the matching verb.
 KEYWORD_ACTIONS = ("Scry", "Fateseal", "Clash", "Regenerate", "Mill", "Exchange", "Fight")
@@ -290,7 +295,7 @@ def _effect(where: str, raw: Any) -> Effect:
     if verb is Verb.MOVE_COMMAND_CARDS and "destination" not in spec:
         raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
     for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
-                 "whole_hand"):
+                 "whole_hand", "double"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
@@ -308,8 +313,27 @@ def _effect(where: str, raw: Any) -> Effect:
     if (spec.get("find") == "named") != bool(spec.get("name")):
         raise CardDataError(f"{where}: 'name' is given exactly when find is 'named'")
     count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
-    if (count is Count.PERMANENTS) != ("filter" in spec):
-        raise CardDataError(f"{where}: 'filter' is given exactly when count is 'permanents'")
+    # The filter describes what is counted, the permanents a rules change applies to this
+    # turn, or which attached permanents are meant.
+    filtered = count in FILTERED_COUNTS or who is Who.ATTACHED_TO_THAT or (
+        verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU)
+    if filtered != ("filter" in spec):
+        raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
+                            f"{[c.value for c in FILTERED_COUNTS]}, who is "
+                            "'attached_to_that', or a restrict_this_turn names no target")
+    restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
+                                               spec.get("restrictions", [])))
+    if verb is Verb.RESTRICT_THIS_TURN and (
+            not restrictions or any(r not in THIS_TURN_RESTRICTIONS for r in restrictions)):
+        raise CardDataError(f"{where}.restrictions: expected some of "
+                            f"{list(THIS_TURN_RESTRICTIONS)}")
+    if verb is Verb.RESTRICT_THIS_TURN and who not in (Who.YOU, Who.TARGET, Who.THAT,
+                                                       Who.SELF):
+        raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self' "
+                            "or (with a 'filter') the permanents it describes")
+    if who is Who.ATTACHED_TO_THAT and verb not in _OBJECT_VERBS:
+        raise CardDataError(f"{where}: 'attached_to_that' names permanents: a verb such as "
+                            "destroy")
     by = _enum(f"{where}.by", Who, spec["by"]) if "by" in spec else None
     if by not in (None, Who.SELF, Who.THAT) or (verb is Verb.FIGHT and by is None):
         raise CardDataError(f"{where}.by: expected 'self' or 'that' (required for fight)")
@@ -368,7 +392,42 @@ def _effect(where: str, raw: Any) -> Effect:
         sticker=_sticker(f"{where}.sticker", spec["sticker"]) if "sticker" in spec else None,
         whole_hand=spec.get("whole_hand", False),
         name=str(spec.get("name", "")),
+        unless_pays=_cost(f"{where}.unless_pays", spec["unless_pays"])
+        if "unless_pays" in spec else None,
+        double=spec.get("double", False),
+        restrictions=restrictions,
     )
+
+
+#: The counts that count what a ``filter`` describes.
+FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER)
+#: Rules changes a resolved spell or ability may make until end of turn (rule 611.2c).
+THIS_TURN_RESTRICTIONS = ("cant_attack", "cant_block", "cant_be_blocked",
+                          "attacks_each_combat")
+
+
+def _cost_reduction(where: str, raw: Any) -> CostReduction:
+    """``{"generic": 3, "condition": ...}`` or ``{"count": "total_power", "filter": {...}}``
+    (rules 601.2f, 118.7a)."""
+    spec = _fields(where, raw, {"generic", "count", "filter", "condition"})
+    if ("generic" in spec) == ("count" in spec):
+        raise CardDataError(f"{where}: give either 'generic' (a fixed reduction) or 'count'")
+    count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
+    if (count in FILTERED_COUNTS) != ("filter" in spec):
+        raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
+                            f"{[c.value for c in FILTERED_COUNTS]}")
+    generic = _int(f"{where}.generic", spec.get("generic", 0)) or 0
+    condition = _condition(f"{where}.condition", spec["condition"]) \
+        if "condition" in spec else None
+    if condition in _RESOLUTION_CONDITIONS:
+        raise CardDataError(f"{where}.condition: {condition.value!r} is about a resolving "
+                            "spell or ability, not a spell being cast")
+    if count is None and generic < 1:
+        raise CardDataError(f"{where}.generic: must be at least 1")
+    return CostReduction(
+        generic=generic, count=count,
+        filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None,
+        condition=condition)
 
 
 def _condition(where: str, raw: Any) -> Condition | CountCondition:
@@ -379,8 +438,9 @@ def _condition(where: str, raw: Any) -> Condition | CountCondition:
         return _enum(where, Condition, raw)
     spec = _fields(where, raw, {"count", "filter", "at_least", "at_most"})
     count = _enum(f"{where}.count", Count, spec.get("count"))
-    if (count is Count.PERMANENTS) != ("filter" in spec):
-        raise CardDataError(f"{where}: 'filter' is given exactly when count is 'permanents'")
+    if (count in FILTERED_COUNTS) != ("filter" in spec):
+        raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
+                            f"{[c.value for c in FILTERED_COUNTS]}")
     if "at_least" not in spec and "at_most" not in spec:
         raise CardDataError(f"{where}: a count condition needs 'at_least' and/or 'at_most'")
     low = _int(f"{where}.at_least", spec["at_least"]) if "at_least" in spec else None
@@ -397,14 +457,16 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     "opponent" | "any", "other": bool, "min_power": N}`` -- every field optional (rule 205
     types)."""
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
-                                "min_power"})
+                                "min_power", "lacks"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     for t in card_types:
         if t not in CARD_TYPES:
             raise CardDataError(f"{where}.types: unknown card type {t!r}")
     has = str(spec.get("has", ""))
-    if has and has not in SUPPORTED_KEYWORDS:
-        raise CardDataError(f"{where}.has: keyword {has!r} is not supported")
+    lacks = str(spec.get("lacks", ""))
+    for name, keyword in (("has", has), ("lacks", lacks)):
+        if keyword and keyword not in SUPPORTED_KEYWORDS:
+            raise CardDataError(f"{where}.{name}: keyword {keyword!r} is not supported")
     if not isinstance(spec.get("other", False), bool):
         raise CardDataError(f"{where}.other: expected true or false")
     subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
@@ -415,7 +477,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         controller=_enum(f"{where}.controller", Controller, spec.get("controller", "you")),
         other=spec.get("other", False),
         min_power=_int(f"{where}.min_power", spec["min_power"]) if "min_power" in spec
-        else None)
+        else None, lacks=lacks)
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).
@@ -660,7 +722,7 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "additional_cost", "enchant_tapped", "enchant_you_control",
                      "regenerates",
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
-                     "madness", "hexproof_from"}
+                     "madness", "hexproof_from", "cost_reduction"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
@@ -746,6 +808,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         raise CardDataError(f"{where}: hexproof_from is for a card with 'Hexproof from'")
     additional_cost = _additional_cost(f"{where}: additional_cost", spec["additional_cost"]) \
         if "additional_cost" in spec else None
+    if "cost_reduction" in spec and "Land" in card_types:
+        raise CardDataError(f"{where}: cost_reduction: a land isn't cast (rule 305.1)")
     madness = _cost(f"{where}: madness", spec["madness"]) if "madness" in spec else None
     if ("Madness" in keywords) != (madness is not None):
         raise CardDataError(f"{where}: a card with the keyword Madness needs 'madness' (its "
@@ -805,6 +869,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         creatures_die_to_hand=bool(spec.get("creatures_die_to_hand", False)),
         plane_rules=_plane_rules(where, spec.get("plane_rules", []), card_types),
         madness_cost=madness,
+        cost_reduction=_cost_reduction(f"{where}: cost_reduction", spec["cost_reduction"])
+        if "cost_reduction" in spec else None,
         set_code=str(raw.get("setCode") or ""),
         number=str(raw.get("number") or ""),
     )

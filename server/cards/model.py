@@ -42,6 +42,11 @@ class TargetKind(Enum):
     #: "target permanent card" (rule 110.4b): artifact, battle, creature, enchantment,
     #: land or planeswalker.
     PERMANENT_CARD_IN_YOUR_GRAVEYARD = "permanent_card_in_your_graveyard"
+    #: "target card from a graveyard": a card in any player's graveyard (rules 115.2, 404.1).
+    CARD_IN_A_GRAVEYARD = "card_in_a_graveyard"
+    #: "target activated or triggered ability": an ability on the stack (rules 115.2, 113.3;
+    #: mana abilities never use the stack, 605.3b).
+    ACTIVATED_OR_TRIGGERED_ABILITY = "activated_or_triggered_ability"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,10 @@ class TargetReq:
     with_counter: str = ""
     #: "target Bird, Cat, Dog, ... or Snake": subtypes of which it must have one (205.3).
     subtypes: tuple[str, ...] = ()
+    #: "another target creature" of a spell or ability with several instances of the word
+    #: "target": not an object or player chosen for an earlier one (rules 115.3, 601.2c --
+    #: without it, the same object may be chosen once for each instance).
+    other_target: bool = False
 
 
 class Condition(Enum):
@@ -218,6 +227,14 @@ class Verb(Enum):
     PUT_STICKER = "put_sticker"
     #: "Ante the top card of your library" (rules 407.3, 407.4).
     ANTE_TOP = "ante_top"
+    # --- rules effects on permanents ---
+    #: "[Those creatures] don't untap during their controller's next untap step" (rule
+    #: 502.3): whoever controls it then.
+    DOESNT_UNTAP_NEXT = "doesnt_untap_next"
+    #: "[Creatures without flying] can't block this turn" (rule 611.2c): a rules change
+    #: until end of turn, for the target(s) or for every permanent the ``filter`` describes
+    #: at any time this turn (the set isn't locked in: no characteristic changes).
+    RESTRICT_THIS_TURN = "restrict_this_turn"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -259,6 +276,9 @@ class Count(Enum):
     #: The most cards in any one opponent's graveyard: "as long as an opponent has eight or
     #: more cards in their graveyard" (rules 102.2, 404.1).
     CARDS_IN_AN_OPPONENTS_GRAVEYARD = "cards_in_an_opponents_graveyard"
+    #: "the total power of [creatures you control]": the sum of the powers (after the
+    #: layers, 613.4) of the permanents matching the ``filter``; a negative power subtracts.
+    TOTAL_POWER = "total_power"
 
 
 class Controller(Enum):
@@ -284,6 +304,8 @@ class ObjectFilter:
     other: bool = False
     #: "with power N or greater" (after the layers, rule 613.4).
     min_power: int | None = None
+    #: "without flying": a keyword ability it must not have (after the layers, 613.1f).
+    lacks: str = ""
 
 
 class DamageKind(Enum):
@@ -354,6 +376,9 @@ class Who(Enum):
     CHOOSER = "chooser"
     #: Each creature the player who chose the modes controls (rule 700.2e).
     EACH_CREATURE_CHOOSER_CONTROLS = "each_creature_chooser_controls"
+    #: "all Equipment attached to that creature": the permanents attached to the previous
+    #: effect's target (rule 701.3) that the effect's ``filter`` describes.
+    ATTACHED_TO_THAT = "attached_to_that"
 
 
 class StickerKind(Enum):
@@ -471,6 +496,27 @@ class Effect:
     whole_hand: bool = False
     #: SEARCH with ``find`` "named": the English name searched for (rules 201.2, 701.23).
     name: str = ""
+    #: COUNTER: "... unless its controller pays {N}" (rule 118.12a): the target's controller
+    #: may pay this cost as the effect is performed; if they don't, it is countered.
+    unless_pays: ManaCost | None = None
+    #: PUT_COUNTERS: "double the number of [kind] counters on it" -- put as many as it
+    #: already has (rule 701.10e); ``amount`` is ignored.
+    double: bool = False
+    #: RESTRICT_THIS_TURN: the rules changes, e.g. "cant_block" (see StaticAbility).
+    restrictions: tuple[str, ...] = ()
+
+@dataclass(frozen=True, slots=True)
+class CostReduction:
+    """"This spell costs {N} less to cast [if condition]", "costs {X} less to cast, where X is
+    [a count]" (rules 601.2f, 118.7a): generic mana taken off the total cost after cost
+    increases, never below zero generic mana; the count ``count`` (with ``filter``) from the
+    caster's point of view, or the fixed ``generic``; only while ``condition`` holds."""
+
+    generic: int = 0
+    count: Count | None = None
+    filter: ObjectFilter | None = None
+    condition: AnyCondition | None = None
+
 
 class CostKind(Enum):
     """The kinds of additional cost (rule 601.2f) beyond mana, {T} and sacrificing the source."""
@@ -758,6 +804,8 @@ class CardDef:
     power_cda: str = ""
     #: Madness (rule 702.35a): the cost to cast it for when it is discarded into exile.
     madness_cost: ManaCost | None = None
+    #: "This spell costs ... less to cast" (rules 601.2f, 118.7a).
+    cost_reduction: CostReduction | None = None
     #: Rules a face-up plane changes (rule 901.7): "skip_untap_steps" (players skip their
     #: untap steps, 502), "all_permanents_untap" (all permanents untap during each player's
     #: untap step).

@@ -61,6 +61,7 @@ from server.engine.state import (
 )
 from server.engine.targeting import (
     Target,
+    different_targets_possible,
     target_candidates,
     targets_available,
 )
@@ -69,14 +70,31 @@ from server.engine.zones import fresh_id, move, next_timestamp, put_into_graveya
 _NO_COST = ManaCost()
 
 
-def spell_cost(game: Game, card: CardDef, x: int) -> ManaCost:
-    """Rule 601.2f: a spell's mana cost with X fixed, plus cost increases (Vryn Wingmare)."""
+def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> ManaCost:
+    """Rule 601.2f: a spell's mana cost with X fixed, plus cost increases (Vryn Wingmare),
+    minus cost reductions (Sanguine Indulgence) -- for ``seat`` casting the spell that is (or
+    will be, from its card) the object ``spell_id``."""
     cost = card.mana_cost.with_x(x)
     if not card.creature:
         tax = sum(game.objects[i].card.noncreature_tax for i in game.battlefield)
         if tax:
             cost = ManaCost(cost.generic + tax, cost.symbols, 0, cost.hybrid)
-    return cost
+    return reduced(game, card, cost, seat, spell_id)
+
+
+def reduced(game: Game, card: CardDef, cost: ManaCost, seat: int, spell_id: str) -> ManaCost:
+    """Rules 601.2f, 118.7a: the card's own cost reduction, applied after increases, takes
+    only generic mana off (never below none); a reduction by a count of 0 or less (creatures
+    with a total power below 1) reduces nothing."""
+    reduction = card.cost_reduction
+    if reduction is None or not counting.condition_met(game, seat, spell_id,
+                                                       reduction.condition):
+        return cost
+    amount = reduction.generic if reduction.count is None else counting.count(
+        game, seat, spell_id, reduction.count, spec=reduction.filter)
+    if amount <= 0:
+        return cost
+    return ManaCost(max(cost.generic - amount, 0), cost.symbols, cost.x_count, cost.hybrid)
 
 
 def mana_ability_options(game: Game, seat: int, exclude: str | None = None) -> list[Action]:
@@ -120,7 +138,7 @@ def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None 
     instant_speed = card.is_type("Instant") or card.has_keyword("Flash")
     if not instant_speed and not is_sorcery_speed(game, seat):
         return False
-    return choices_payable(game, seat, obj, spell_cost(game, card, 0), pool)
+    return choices_payable(game, seat, obj, spell_cost(game, card, 0, seat, obj.id), pool)
 
 
 def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
@@ -236,12 +254,21 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
         if obj.spell_copy:
             return _NO_COST
         if obj.id in game.madness_spells:  # rules 702.35b, 601.2f: the madness cost instead
-            return madness.cost(game, obj.card, obj.x_value or 0).plus(modes.mode_costs(obj))
+            return madness.cost(game, obj.card, obj.x_value or 0, obj.controller,
+                                obj.id).plus(modes.mode_costs(obj))
         # Rule 700.2h: plus the additional costs of the chosen modes.
-        return spell_cost(game, obj.card, obj.x_value or 0).plus(modes.mode_costs(obj))
+        return spell_cost(game, obj.card, obj.x_value or 0, obj.controller,
+                          obj.id).plus(modes.mode_costs(obj))
     if ref.kind is AbilityKind.ACTIVATED:
         return obj.card.abilities[ref.index].cost
     return _NO_COST
+
+
+def locked_total(game: Game, casting: Casting) -> ManaCost:
+    """The total cost being paid: locked in as the payment began (rule 601.2f)."""
+    if casting.locked_cost is not None:
+        return casting.locked_cost
+    return total_cost(game, game.objects[casting.object_id])
 
 
 def begin_cast(game: Game, seat: int, action: CastSpell, events: list[Event], *,
@@ -342,7 +369,7 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
         if candidate is CastStage.CHOOSE_MODE and modes_of(obj) and (
                 obj.ability is not None or not obj.modes
                 or modes.choosable(game, obj, casting.seat, lambda: spell_cost(
-                    game, obj.card, 0))):
+                    game, obj.card, 0, casting.seat, obj.id))):
             return
         if candidate is CastStage.CHOOSE_X and obj.ability is None and \
                 obj.card.mana_cost.x_count:
@@ -358,7 +385,10 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
             if obj.spell_copy or (ref is not None and ref.kind is AbilityKind.TRIGGERED):
                 _finish(game, events)  # a triggered ability has no cost (rule 603.3d)
                 return
-            if total_cost(game, obj) != _NO_COST:
+            # Rule 601.2f: the total cost is locked in before it is paid (activating mana
+            # abilities while paying can't change it, 601.2g).
+            casting.locked_cost = total_cost(game, obj)
+            if casting.locked_cost != _NO_COST:
                 return
             _pay(game, events, "")  # nothing to choose: {0} (rule 601.2h)
             return
@@ -376,7 +406,7 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
             return DecisionKind.CHOOSE_PLAYER, tuple(
                 ChoosePlayer(s) for s in game.opponents(seat))
         picks: list[Action] = [ChooseMode(m) for m in modes.choosable(
-            game, obj, seat, lambda: spell_cost(game, card, 0))]
+            game, obj, seat, lambda: spell_cost(game, card, 0, seat, obj.id))]
         if obj.modes and modes.may_finish(obj):
             picks.append(FinishModes())
         return DecisionKind.CHOOSE_MODE, tuple(picks)
@@ -391,7 +421,7 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         potential = potential_pool(game, seat)
         return DecisionKind.CHOOSE_X, tuple(
             ChooseX(x) for x in range(most_mana(potential) + 1)
-            if affordable(potential, spell_cost(game, card, x)))
+            if affordable(potential, spell_cost(game, card, x, seat, obj.id)))
     if casting.stage is CastStage.CHOOSE_COST:
         extra = additional_cost(obj)
         assert extra is not None
@@ -401,9 +431,17 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         cls = Sacrifice if extra.kind is CostKind.SACRIFICE_CREATURE else Discard
         return DecisionKind.CHOOSE_COST, tuple(cls(oid) for oid in payers)
     if casting.stage is CastStage.CHOOSE_TARGETS:
-        req = stack_targets(obj)[len(obj.target_groups)]
+        reqs = stack_targets(obj)
+        req = reqs[len(obj.target_groups)]
         chosen = obj.targets[len(obj.targets) - casting.chosen_in_group:]
-        found = target_candidates(game, req, seat, obj.id, exclude=chosen, source=card)
+        # Rules 115.3, 601.2c: "another target" excludes every target chosen before.
+        found = target_candidates(game, req, seat, obj.id, source=card,
+                                  exclude=obj.targets if req.other_target else chosen)
+        if any(r.other_target for r in reqs) and casting.retarget is None:
+            # Offer only choices that leave different targets for the rest (601.2c).
+            groups = _target_groups_so_far(obj, casting)
+            found = [t for t in found if different_targets_possible(
+                game, reqs, [*groups[:-1], (*groups[-1], t)], seat, obj.id, source=card)]
         if casting.retarget is not None:
             # Rule 707.10c: keep the original target (even if illegal now, as long as it is
             # still an object in the game to name) or pick a legal one.
@@ -421,14 +459,14 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     tapping = ref is not None and ref.kind is AbilityKind.ACTIVATED and \
         card.abilities[ref.index].tap
     exclude = ref.source_id if tapping and ref is not None else None
-    cost = total_cost(game, obj)
+    cost = locked_total(game, casting)
     pay_options: list[Action] = [
         a for a in mana_ability_options(game, seat, exclude)
         if isinstance(a, ActivateManaAbility) and _still_payable(game, seat, a, cost, exclude)
     ]
     # Rule 601.2h: the player chooses the mana to spend when more than one way pays.
     pool = game.player(seat).mana_pool
-    pay_options += [PayMana(m) for m in payments(pool, total_cost(game, obj))]
+    pay_options += [PayMana(m) for m in payments(pool, cost)]
     return DecisionKind.PAY_MANA, tuple(pay_options)
 
 
@@ -442,7 +480,8 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
         if casting.mode_chooser >= 0:
             obj.chooser = casting.mode_chooser  # rule 700.2e
         if obj.ability is not None or not modes.choosable(
-                game, obj, casting.seat, lambda: spell_cost(game, obj.card, 0)):
+                game, obj, casting.seat, lambda: spell_cost(game, obj.card, 0, casting.seat,
+                                                             obj.id)):
             _advance_stage(game, events)
     elif isinstance(action, FinishModes):
         _advance_stage(game, events)
@@ -478,6 +517,16 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
         _pay(game, events, action.mana)
     else:
         raise TypeError(f"not a casting action: {action!r}")
+
+
+def _target_groups_so_far(obj: GameObject, casting: Casting) -> list[tuple[Target, ...]]:
+    """The targets chosen so far per requirement, the current (partial) group last."""
+    out, start = [], 0
+    for n in obj.target_groups:
+        out.append(obj.targets[start:start + n])
+        start += n
+    out.append(obj.targets[start:])
+    return out
 
 
 def _skip_empty_copied_groups(casting: Casting, obj: GameObject) -> None:

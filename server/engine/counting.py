@@ -195,6 +195,10 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         assert spec is not None  # the loader requires it
         return sum(1 for i in game.battlefield
                    if matches(game, game.objects[i], spec, you, source_id))
+    if kind is Count.TOTAL_POWER:
+        assert spec is not None  # the loader requires it
+        return sum(game.objects[i].power for i in game.battlefield
+                   if matches(game, game.objects[i], spec, you, source_id))
     assert_never(kind)
 
 
@@ -215,6 +219,7 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
             and (not spec.card_types or any(_has_type(obj, t) for t in spec.card_types))
             and (not spec.subtypes or bool(set(spec.subtypes) & set(obj.subtypes)))
             and (not spec.has or obj.has(spec.has))
+            and (not spec.lacks or not obj.has(spec.lacks))
             and (spec.min_power is None or (obj.is_creature and obj.power >= spec.min_power)))
 
 
@@ -236,6 +241,7 @@ def matches_last_known(game: Game, last_known: tuple[CardDef, int, str], spec: O
             and (not spec.card_types or any(card.is_type(t) for t in spec.card_types))
             and (not spec.subtypes or bool(set(spec.subtypes) & set(card.subtypes)))
             and (not spec.has or card.has_keyword(spec.has))
+            and (not spec.lacks or not card.has_keyword(spec.lacks))
             and (spec.min_power is None or (card.creature and card.power is not None
                                             and card.power >= spec.min_power)))
 

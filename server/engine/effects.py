@@ -7,7 +7,10 @@ are performed in text order).
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from server.cards.model import (
+    CardDef,
     Count,
     Effect,
     TargetReq,
@@ -15,7 +18,16 @@ from server.cards.model import (
     Verb,
     Who,
 )
-from server.engine import ante, counting, layers, looking, madness, stickers, zone_rules
+from server.engine import (
+    ante,
+    counting,
+    layers,
+    looking,
+    madness,
+    stickers,
+    unless,
+    zone_rules,
+)
 from server.engine.actions import DeclareAttacker
 from server.engine.casting import (
     begin_retargeting,
@@ -131,12 +143,13 @@ def resolve_top(game: Game, events: list[Event]) -> None:
     source = game.objects.get(_source_id(obj))
     controllers = {str(ref): game.objects[str(ref)].controller for kind, ref in obj.targets
                    if kind == "object" and str(ref) in game.objects}
-    names = {str(ref): game.objects[str(ref)].card.name for kind, ref in obj.targets
+    cards = {str(ref): game.objects[str(ref)].card for kind, ref in obj.targets
              if kind == "object" and str(ref) in game.objects}
+    names = {ref: card.name for ref, card in cards.items()}
     # The source's power now, or as it last existed (an ability's source that left, 113.7a).
     game.resolving = Resolution(obj.id, 0, legal, controllers,
                                 obj.source_power if source is None else source.power,
-                                names=names)
+                                names=names, cards=cards)
     continue_resolution(game, events)
 
 
@@ -167,7 +180,7 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         if effect.target is not None:
             group_of.append(g)
             g += 1
-        elif effect.who in (Who.THAT, Who.TARGET_CONTROLLER):
+        elif effect.who in (Who.THAT, Who.TARGET_CONTROLLER, Who.ATTACHED_TO_THAT):
             group_of.append(g - 1)  # the previous effect's target ("that creature", "its")
         else:
             group_of.append(-1)
@@ -258,21 +271,36 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
         host = game.objects.get(host_id) if host_id else None
         return [host] if host is not None and host.zone is Zone.BATTLEFIELD else []
     everything = [game.objects[i] for i in game.battlefield]
-    if who is Who.EACH_PERMANENT_YOU_CONTROL:
-        return [o for o in everything if o.controller == obj.controller]
-    if who is Who.EACH_PLANESWALKER:
-        return [o for o in everything if o.is_planeswalker]
     creatures = [o for o in everything if o.is_creature]
-    if who is Who.EACH_CREATURE_YOU_CONTROL:
-        return [o for o in creatures if o.controller == obj.controller]
-    if who is Who.EACH_OTHER_CREATURE_YOU_CONTROL:
-        return [o for o in creatures if o.controller == obj.controller
-                and o.id != _source_id(obj)]
-    if who is Who.EACH_CREATURE_OPPONENTS_CONTROL:
-        return [o for o in creatures if o.controller != obj.controller]
-    if who is Who.EACH_CREATURE_CHOOSER_CONTROLS:
-        return [o for o in creatures if o.controller == obj.chooser]
-    return creatures  # Who.EACH_CREATURE
+    match who:
+        case Who.ATTACHED_TO_THAT:
+            # "all Equipment attached to that creature" (rule 701.3): what is attached to
+            # the previous effect's still-legal target now.
+            hosts = {str(ref) for kind, ref in targets if kind == "object"}
+            spec = effect.filter
+            assert spec is not None  # the loader requires it
+            return [o for o in everything if o.attached_to in hosts
+                    and counting.matches(game, o, spec, obj.controller, _source_id(obj))]
+        case Who.EACH_PERMANENT_YOU_CONTROL:
+            return [o for o in everything if o.controller == obj.controller]
+        case Who.EACH_PLANESWALKER:
+            return [o for o in everything if o.is_planeswalker]
+        case Who.EACH_CREATURE_YOU_CONTROL:
+            return [o for o in creatures if o.controller == obj.controller]
+        case Who.EACH_OTHER_CREATURE_YOU_CONTROL:
+            return [o for o in creatures if o.controller == obj.controller
+                    and o.id != _source_id(obj)]
+        case Who.EACH_CREATURE_OPPONENTS_CONTROL:
+            return [o for o in creatures if o.controller != obj.controller]
+        case Who.EACH_CREATURE_CHOOSER_CONTROLS:
+            return [o for o in creatures if o.controller == obj.chooser]
+        case Who.EACH_CREATURE:
+            return creatures
+        case (Who.YOU | Who.EACH_OPPONENT | Who.EACH_PLAYER | Who.CHOOSER
+              | Who.TARGET_CONTROLLER):
+            return []  # players, not permanents
+        case _:
+            assert_never(who)
 
 
 def perform_optional(game: Game, choice: Choice, events: list[Event]) -> None:
@@ -373,14 +401,53 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
         zone_rules.perform(game, obj, effect, targets,
                            players=_players(game, obj, effect, targets), amount=amount,
                            events=events)
+    elif verb is Verb.RESTRICT_THIS_TURN:
+        _restrict_this_turn(game, obj, effect, targets)
     else:
         _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
-                               amount=amount, events=events)
+                               amount=amount, events=events,
+                               copiable=_copiable(game, obj, effect, targets))
+
+
+def _copiable(game: Game, obj: GameObject, effect: Effect,
+              targets: list[Target]) -> tuple[CardDef, ...]:
+    """CREATE_TOKEN_COPY: the copiable values (rule 707.2) of each still-legal target -- as
+    it last existed if it has left the battlefield since resolution began (608.2h: "return
+    it, then create a token that's a copy of it")."""
+    if effect.verb is not Verb.CREATE_TOKEN_COPY:
+        return ()
+    res = game.resolving
+    known = res.cards if res is not None else {}
+    out = []
+    for kind, ref in targets:
+        now = game.objects.get(str(ref)) if kind == "object" else None
+        if now is not None and now.zone is Zone.BATTLEFIELD:
+            out.append(now.card)
+        elif now is None and str(ref) in known:
+            out.append(known[str(ref)])
+    return tuple(out)
+
+
+def _restrict_this_turn(game: Game, obj: GameObject, effect: Effect,
+                        targets: list[Target]) -> None:
+    """"[Target creature / creatures without flying] can't block this turn": a rules change
+    until end of turn (rules 611.2a, 611.2c). For the named permanents it follows them; with a
+    filter it applies to whatever matches while it lasts, even permanents that arrive later
+    (611.2c: it changes no characteristics, so the set isn't locked in)."""
+    stamp = next_timestamp(game)
+    if effect.filter is not None:
+        game.effects.append(ContinuousEffect(stamp, (), restrictions=effect.restrictions,
+                                             filter=effect.filter, viewer=obj.controller))
+        return
+    affected = tuple(p.id for p in _permanents(game, obj, effect, targets))
+    if affected:
+        game.effects.append(ContinuousEffect(stamp, affected,
+                                             restrictions=effect.restrictions))
 
 
 def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
                            permanents: list[GameObject], *, amount: int,
-                           events: list[Event]) -> None:
+                           events: list[Event], copiable: tuple[CardDef, ...] = ()) -> None:
     verb = effect.verb
     if verb is Verb.DESTROY:
         # Rule 701.8a (2009: 701.6a): to its owner's graveyard; indestructible permanents
@@ -394,21 +461,26 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
                 begin_retargeting(game, obj.controller, copy, spell.targets,
                                   spell.target_groups)
     elif verb is Verb.CREATE_TOKEN_COPY:
-        for original in permanents:
+        for card in copiable:
             # Rule 707.2: the copiable values are the printed ones (not counters, damage,
             # or effects); it's a new token under your control (111.1).
-            token = create_object(game, original.card, obj.controller, Zone.BATTLEFIELD)
+            token = create_object(game, card, obj.controller, Zone.BATTLEFIELD)
             token.token = True
             token.controlled_since = game.turn
-            events.append(TokenCreated(token.id, obj.controller, original.card))
+            events.append(TokenCreated(token.id, obj.controller, card))
     elif verb is Verb.REGENERATE:
         for permanent in permanents:
             permanent.regeneration_shields += 1  # rule 701.19a (2009: 701.12a)
+    elif verb is Verb.COUNTER and effect.unless_pays is not None:
+        # Rule 118.12a: "counter ... unless its controller pays {N}".
+        unless.counter_unless_paid(game, permanents, effect.unless_pays, events)
     elif verb is Verb.COUNTER:
-        # Rule 701.6a (2009: 701.5a): a countered spell goes to its owner's graveyard; its
-        # costs are not refunded (701.6b).
-        for spell in permanents:
-            move(game, spell.id, Zone.GRAVEYARD, events)
+        # Rule 701.6a (2009: 701.5a): a countered spell goes to its owner's graveyard (its
+        # costs are not refunded, 701.6b); a countered ability ceases to exist.
+        unless.counter(game, permanents, events)
+    elif verb is Verb.DOESNT_UNTAP_NEXT:
+        for permanent in permanents:
+            permanent.skip_next_untap = True  # rule 502.3
     elif verb is Verb.RETURN_TO_HAND:
         for permanent in permanents:
             move(game, permanent.id, Zone.HAND, events)  # rule 400.3: owner's hand
@@ -424,7 +496,10 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
     elif verb in (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS):
         sign = 1 if verb is Verb.PUT_COUNTERS else -1
         for permanent in permanents:
-            left = permanent.counters.get(effect.counter, 0) + sign * amount  # rule 122.1
+            have = permanent.counters.get(effect.counter, 0)
+            # Rule 701.10e: doubling puts as many as it already has.
+            n = have if effect.double else amount
+            left = have + sign * n  # rule 122.1
             permanent.counters[effect.counter] = max(left, 0)
     elif verb is Verb.MODIFY_PT:
         # Rule 611.2c: the affected set is locked in as the effect begins.

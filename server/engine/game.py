@@ -24,6 +24,7 @@ from server.engine import (
     planar,
     start,
     triggers,
+    unless,
     zone_rules,
 )
 from server.engine.actions import (
@@ -269,6 +270,8 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
         zone_rules.answer(game, choice, action, events)  # rule 400.11b
     elif kind in madness.KINDS:
         madness.answer(game, choice, action, events)  # rule 702.35a
+    elif kind in unless.KINDS:
+        unless.answer(game, choice, action, events)  # rule 118.12a
     elif isinstance(action, ChooseStartingPlayer):
         game.choices.pop(0)
         game.starting_player = action.seat
@@ -347,6 +350,8 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
         return zone_rules.options(game, choice)
     if kind in madness.KINDS:
         return madness.options(game, choice)  # rule 702.35a
+    if kind in unless.KINDS:
+        return unless.options(game, choice)  # rule 118.12a
     if kind is DecisionKind.CHOOSE_STARTING_PLAYER:
         return tuple(ChooseStartingPlayer(s) for s in game.apnap(seat))
     if kind is DecisionKind.MULLIGAN:
@@ -486,6 +491,10 @@ def _begin_step(game: Game, events: list[Event]) -> None:
             everyone = "all_permanents_untap" in rules  # Horizon Boughs (901.7)
             for oid in game.battlefield:  # rule 502.3: unless an effect keeps it tapped
                 obj = game.objects[oid]
+                if obj.controller == game.active and obj.skip_next_untap:
+                    # "doesn't untap during its controller's next untap step": this one.
+                    obj.skip_next_untap = False
+                    continue
                 if (everyone or obj.controller == game.active) \
                         and "doesnt_untap" not in obj.restrictions:
                     obj.tapped = False

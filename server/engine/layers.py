@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from server.cards.model import Affects, StaticAbility
-from server.engine.counting import condition_met
+from server.engine.counting import condition_met, matches
 from server.engine.state import ContinuousEffect, Game, GameObject, Zone
 from server.engine.zones import remove_from_combat
 
@@ -232,6 +232,26 @@ def _apply_layers(game: Game, permanents: list[GameObject],
                     p, t = pt(target)
                     target.pt_now = (p + effect.power, t + effect.toughness)
     _switch(game, effects, pt)
+    _rules_changes(game, effects, permanents)
+
+
+def _rules_changes(game: Game, effects: list[ContinuousEffect],
+                   permanents: list[GameObject]) -> None:
+    """Rules changes of resolved spells and abilities ("can't block this turn", 611.2c): not
+    characteristics, so they apply after the layers -- to the permanents they name, or to
+    every permanent their filter describes now (the filter sees the layers' results)."""
+    for effect in effects:
+        if not effect.restrictions:
+            continue
+        spec = effect.filter
+        if spec is not None:
+            affected = [p for p in permanents
+                        if matches(game, p, spec, effect.viewer, "")]
+        else:
+            found = (game.objects.get(oid) for oid in effect.affected)
+            affected = [p for p in found if p is not None and p.zone is Zone.BATTLEFIELD]
+        for obj in affected:
+            obj.restrictions = obj.restrictions | frozenset(effect.restrictions)
 
 
 def _cda_power(game: Game, obj: GameObject) -> int:

@@ -44,7 +44,7 @@ def _settle(game: Game, choice: Choice, seat: int, events: list[Event]) -> None:
     objects = game.objects
     match kind:
         case (DecisionKind.PRIORITY | DecisionKind.CHOOSE_X | DecisionKind.CHOOSE_TARGET
-              | DecisionKind.PAY_MANA | DecisionKind.DECLARE_ATTACKERS
+              | DecisionKind.DECLARE_ATTACKERS
               | DecisionKind.DECLARE_BLOCKERS | DecisionKind.ASSIGN_COMBAT_DAMAGE
               | DecisionKind.CHOOSE_MODE | DecisionKind.CHOOSE_COST):
             raise AssertionError(f"a {kind.name} decision is never a waiting choice")
@@ -67,6 +67,12 @@ def _settle(game: Game, choice: Choice, seat: int, events: list[Event]) -> None:
                 _drop(game, choice)  # 603.3b: a single trigger needs no order
             else:
                 choice.count = min(choice.count, len(choice.pool) - 1)
+        case DecisionKind.PAY_MANA:
+            # Rule 118.12a: "unless its controller pays" -- the spell or ability it is about
+            # left the game with the player who would pay (800.4a), or is gone.
+            choice.pool = [i for i in choice.pool if i in objects]
+            if mine or not choice.pool:
+                _drop(game, choice)
         case (DecisionKind.SACRIFICE | DecisionKind.CHOOSE_REPLACEMENT | DecisionKind.DISCARD
               | DecisionKind.CAST_MADNESS | DecisionKind.CHOOSE_DEFENDER | DecisionKind.MAY
               | DecisionKind.CHOOSE_CARD | DecisionKind.CHOOSE_EXILED_CARD):

@@ -104,12 +104,13 @@ def coded_madness(game: Game, obj: GameObject, effect: Effect, players: list[int
     game.choices.insert(0, Choice(DecisionKind.CAST_MADNESS, card.owner, [card.id]))
 
 
-def cost(game: Game, card: CardDef, x: int) -> ManaCost:
+def cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> ManaCost:
     """Rules 702.35b, 601.2f: the total mana cost of casting ``card`` by its madness ability:
     the madness cost (an alternative cost, 118.9) instead of the mana cost, plus cost
-    increases (:func:`server.engine.casting.spell_cost`)."""
+    increases, minus reductions (:func:`server.engine.casting.spell_cost`)."""
     assert card.madness_cost is not None
-    return casting.spell_cost(game, replace(card, mana_cost=card.madness_cost), x)
+    return casting.spell_cost(game, replace(card, mana_cost=card.madness_cost), x, seat,
+                              spell_id)
 
 
 def castable(game: Game, seat: int, obj: GameObject) -> bool:
@@ -121,7 +122,7 @@ def castable(game: Game, seat: int, obj: GameObject) -> bool:
     if card.is_land or card.madness_cost is None or obj.zone is not Zone.EXILE \
             or obj.owner != seat:
         return False
-    return casting.choices_payable(game, seat, obj, cost(game, card, 0))
+    return casting.choices_payable(game, seat, obj, cost(game, card, 0, seat, obj.id))
 
 
 def options(game: Game, choice: Choice) -> tuple[Action, ...]:

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from server.cards import CardDef
+from server.cards.mana import ManaCost
 from server.cards.model import (
     ActivatedAbility,
     Effect,
+    ObjectFilter,
     StickerDef,
     StickerKind,
     TriggeredAbility,
@@ -242,6 +244,9 @@ class GameObject:
     #: Stickers on it (rule 123), oldest timestamp first. Kept as it moves to a public zone
     #: (123.5, 400.7m); lost as it moves to a hidden zone.
     stickers: list[Sticker] = field(default_factory=list)
+    #: "It doesn't untap during its controller's next untap step" (rule 502.3): kept tapped
+    #: in the next untap step of whoever controls it then.
+    skip_next_untap: bool = False
 
     @property
     def sticker_pt(self) -> tuple[int, int] | None:
@@ -394,6 +399,12 @@ class ContinuousEffect:
     controller: int = -1
     #: It lasts indefinitely rather than until end of turn (rule 611.2a).
     lasting: bool = False
+    #: Rules changes ("cant_block", rule 611.2c) for the affected permanents or, with
+    #: ``filter``, for every permanent the filter describes from ``viewer``'s point of view
+    #: (the effect's controller) at any time while it lasts -- not a locked-in set.
+    restrictions: tuple[str, ...] = ()
+    filter: ObjectFilter | None = None
+    viewer: int = -1
 
 
 @dataclass(slots=True)
@@ -416,6 +427,8 @@ class Casting:
     retarget_groups: tuple[int, ...] = ()
     #: Rule 700.2e: the player choosing the modes (-1: the caster; -2: not yet chosen).
     mode_chooser: int = -1
+    #: Rule 601.2f: the total cost, locked in as the payment begins.
+    locked_cost: ManaCost | None = None
 
 
 @dataclass(slots=True)
@@ -445,6 +458,9 @@ class Choice:
     minimum: int = 0
     #: A clash or pile separation in progress (the other choices of the same effect).
     group: list[str] = field(default_factory=list)
+    #: PAY_MANA outside casting: the cost of "counter ... unless its controller pays" (rule
+    #: 118.12a) -- ``pool`` names the spell or ability that is countered if it isn't paid.
+    unless_cost: ManaCost | None = None
 
 
 @dataclass(slots=True)
@@ -477,6 +493,9 @@ class Resolution:
     previous_targets: list[tuple[str, int | str]] = field(default_factory=list)
     #: The last optional ("you may") action of this resolution was taken ("If you do").
     did: bool = False
+    #: The cards of its object targets as resolution began: last known copiable values
+    #: once one has left ("create a token that's a copy of it", rules 608.2h, 707.2).
+    cards: dict[str, CardDef] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -30,9 +30,13 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         types = _GRAVEYARD_KINDS[kind]
         return obj.zone is Zone.GRAVEYARD and obj.owner == controller and (
             not types or any(obj.card.is_type(t) for t in types))
+    if kind is TargetKind.CARD_IN_A_GRAVEYARD:
+        return obj.zone is Zone.GRAVEYARD  # any player's graveyard (rule 404.1)
     if obj.zone is Zone.STACK:
         if kind is TargetKind.INSTANT_OR_SORCERY_SPELL:
             return not obj.is_ability and not obj.card.is_permanent_card
+        if kind is TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY:
+            return obj.is_ability  # rule 113.3: mana abilities never are on the stack
         return kind in (TargetKind.SPELL, TargetKind.SPELL_OR_CREATURE) and not obj.is_ability
     if obj.zone is not Zone.BATTLEFIELD or not _is_kind(obj, kind):
         return False
@@ -71,7 +75,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
 def _is_kind(obj: GameObject, kind: TargetKind) -> bool:
     """Whether a permanent is of the kind a target names (rule 115.1); spells are never."""
     card = obj.card
-    if kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL):
+    if kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL,
+                TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY, TargetKind.CARD_IN_A_GRAVEYARD):
         return False
     if kind in (TargetKind.ANY, TargetKind.CREATURE_OR_PLANESWALKER):
         return obj.is_creature or obj.is_planeswalker  # rule 115.4
@@ -118,7 +123,10 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
         out += [("player", seat) for seat in game.opponents(controller)]
     if req.kind in _GRAVEYARD_KINDS:
         zone: list[str] = game.player(controller).graveyard
-    elif req.kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL):
+    elif req.kind is TargetKind.CARD_IN_A_GRAVEYARD:
+        zone = [i for seat in game.apnap(controller) for i in game.player(seat).graveyard]
+    elif req.kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL,
+                      TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY):
         zone = game.stack
     elif req.kind is TargetKind.SPELL_OR_CREATURE:
         zone = [*game.stack, *game.battlefield]
@@ -152,9 +160,54 @@ def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
 def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
                       source_id: str | None = None, *, source: CardDef | None = None,
                       other_than: str | None = None) -> bool:
-    """Whether every target requirement can be met (rules 601.2c, 115.1)."""
-    return all(
-        req.up_to or len(target_candidates(game, req, controller, source_id, source=source,
-                                           other_than=other_than)) >= req.count
-        for req in reqs
-    )
+    """Whether every target requirement can be met (rules 601.2c, 115.1): "another target"
+    (``other_target``, rule 115.3) needs objects or players not chosen for the earlier
+    targets, so the required targets up to the last such requirement must all be different."""
+    lists = [target_candidates(game, req, controller, source_id, source=source,
+                               other_than=other_than) for req in reqs]
+    if not all(req.up_to or len(found) >= req.count for req, found in zip(reqs, lists,
+                                                                           strict=True)):
+        return False
+    return different_targets_possible(game, reqs, [], controller, source_id, source=source,
+                                      other_than=other_than)
+
+
+def different_targets_possible(game: Game, reqs: tuple[TargetReq, ...],
+                               chosen: list[tuple[Target, ...]], controller: int,
+                               source_id: str | None = None, *,
+                               source: CardDef | None = None,
+                               other_than: str | None = None) -> bool:
+    """Whether the targets chosen so far (``chosen``: per requirement, in order; the last
+    may be partial) leave a way to choose the rest when a later requirement says "another
+    target" (rule 115.3): the targets up to the last such requirement are all different.
+    (Requirements before it are kept apart from each other too -- stricter than 115.3 only
+    for a card with two plain instances of "target" before an "another target", which no
+    supported card has.)"""
+    last = max((i for i, req in enumerate(reqs) if req.other_target), default=-1)
+    slots: list[list[Target]] = []
+    for i, req in enumerate(reqs[:last + 1]):
+        fixed = list(chosen[i]) if i < len(chosen) else []
+        slots += [[t] for t in fixed]
+        if not req.up_to and req.count > len(fixed):
+            found = target_candidates(game, req, controller, source_id, source=source,
+                                      other_than=other_than)
+            slots += [found] * (req.count - len(fixed))
+    return _all_different(slots)
+
+
+def _all_different(slots: list[list[Target]]) -> bool:
+    """Whether each slot can get a different one of its candidates (a bipartite matching,
+    found by augmenting paths)."""
+    owner: dict[Target, int] = {}
+
+    def place(slot: int, seen: set[Target]) -> bool:
+        for target in slots[slot]:
+            if target in seen:
+                continue
+            seen.add(target)
+            if target not in owner or place(owner[target], seen):
+                owner[target] = slot
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(slots)))

@@ -1,0 +1,84 @@
+"""Countering spells and abilities (rule 701.6), and "counter ... unless its controller pays
+{N}" (rule 118.12a): as the effect is performed, the controller of the spell or ability may pay
+the cost -- a ``PAY_MANA`` choice whose options are their mana abilities (117.1d, 605.3a), one
+``PayMana`` per way to pay from their mana pool, and ``Decline``. If they don't pay, it is
+countered. A player who can't pay the cost even with every mana ability they have isn't asked
+(rule 118.3: a cost can't be paid without the resources).
+"""
+
+from __future__ import annotations
+
+from server.cards.mana import ManaCost
+from server.engine.actions import Action, ActivateManaAbility, Decline, PayMana
+from server.engine.events import Event
+from server.engine.mana import (
+    affordable,
+    mana_choices,
+    mana_sources,
+    payments,
+    potential_pool,
+    spend,
+    tap_for_mana,
+)
+from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
+from server.engine.zones import move, remove_from_game
+
+#: The choice kinds this module answers (server.engine.game dispatches them here). Outside
+#: casting, a PAY_MANA choice is always an "unless [player] pays" payment.
+KINDS = (DecisionKind.PAY_MANA,)
+
+
+def counter(game: Game, objects: list[GameObject], events: list[Event]) -> None:
+    """Rule 701.6a: remove each from the stack: a countered spell goes to its owner's
+    graveyard (costs are not refunded, 701.6b); a countered ability simply ceases to exist
+    (it isn't a card, 113.7)."""
+    for obj in objects:
+        if obj.id not in game.objects or obj.zone is not Zone.STACK:
+            continue
+        if obj.is_ability:
+            remove_from_game(game, obj.id)
+        else:
+            move(game, obj.id, Zone.GRAVEYARD, events)
+
+
+def counter_unless_paid(game: Game, objects: list[GameObject], cost: ManaCost,
+                        events: list[Event]) -> None:
+    """Rule 118.12a: each one's controller may pay ``cost``; whoever can't is countered at
+    once, the others decide in turn (a PAY_MANA choice each)."""
+    for obj in objects:
+        if obj.zone is not Zone.STACK:
+            continue
+        if affordable(potential_pool(game, obj.controller), cost):
+            game.choices.append(Choice(DecisionKind.PAY_MANA, obj.controller, [obj.id],
+                                       optional=True, unless_cost=cost))
+        else:
+            counter(game, [obj], events)
+
+
+def options(game: Game, choice: Choice) -> tuple[Action, ...]:
+    """Mana abilities of the paying player (117.1d), each way to pay from the pool, or
+    not paying."""
+    assert choice.unless_cost is not None
+    seat = choice.seat
+    out: list[Action] = []
+    for oid in mana_sources(game, seat):
+        kinds = mana_choices(game, oid)
+        out += [ActivateManaAbility(oid, m if len(kinds) > 1 else "") for m in kinds]
+    out += [PayMana(m) for m in payments(game.player(seat).mana_pool, choice.unless_cost)]
+    return (*out, Decline())
+
+
+def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
+    """Activate a mana ability (the choice stays), pay, or decline -- then it is countered."""
+    if isinstance(action, ActivateManaAbility):
+        tap_for_mana(game, action.object_id, action.mana)  # rule 605.3a
+        return
+    game.choices.remove(choice)
+    if isinstance(action, PayMana):
+        spend(game.player(choice.seat).mana_pool, action.mana)
+        return
+    if not isinstance(action, Decline):  # pragma: no cover - options always match
+        raise TypeError(f"{action!r} doesn't answer a PAY_MANA choice")
+    found = game.objects.get(choice.pool[0])
+    if found is not None:
+        counter(game, [found], events)
