@@ -137,9 +137,16 @@ async def test_the_relay_wakes_watchers_at_most_once_per_flush_a_few_per_round(
 async def _spectator(app: object, room_id: str, nursery: trio.Nursery) -> MemorySocket:
     sock = MemorySocket(out_buffer=10_000)
     nursery.start_soon(app.handle_connection, sock)  # type: ignore[attr-defined]
-    await sock.request(hello=mpb.Hello(protocol_version=1, display_name="Eve", batched=True))
-    await sock.request(join_room=mpb.JoinRoom(room_id=room_id, role=mpb.ROLE_SPECTATOR))
-    return sock
+    welcome = await sock.request(hello=mpb.Hello(protocol_version=1, display_name="Eve",
+                                                 batched=True))
+    assert welcome.welcome.batched  # every frame from now on is a ServerBatch
+    await sock.to_server.send(mpb.ClientMessage(request_id=2, join_room=mpb.JoinRoom(
+        room_id=room_id, role=mpb.ROLE_SPECTATOR)).SerializeToString())
+    with trio.fail_after(5):
+        while True:
+            batch = mpb.ServerBatch.FromString(await sock.from_server.receive())
+            if any(m.request_id == 2 and m.HasField("joined") for m in batch.messages):
+                return sock
 
 
 async def test_app_spectators_get_their_stream_through_the_relay_as_one_frame_per_flush(
