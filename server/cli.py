@@ -112,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     bots.add_argument("--invite", default="", help="the room's invite code (with --join)")
     bots.add_argument("--token", default="",
                       help="account token of the bot with --join (default: a new guest)")
+    bots.add_argument("--best-of", type=int, default=1, choices=(1, 3, 5),
+                      help="each game is a match of this many games at most (3 or 5: two "
+                           "players, rule 100.6a; the bots keep their decks between games)")
     bots.add_argument("--quick-match", action="store_true",
                       help="seat the bots of each game through quick match, not a room")
     bots.add_argument("--all-pairings", action="store_true",
@@ -241,6 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     decks = [_deck_arg(parser, d, names) for d in args.deck or []]
     if args.deck and len(args.deck) > args.players:
         parser.error("--deck: give at most one deck per seat")
+    if args.best_of > 1 and (args.players != 2 or args.quick_match or args.join):
+        parser.error("--best-of 3 or 5 is a match between two bots in a room they create "
+                     "(not with --players other than 2, --quick-match or --join)")
     if args.join is not None:
         from client_sdk.bots import join_and_play
         from client_sdk.client import ServerError
@@ -262,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         chosen = [tuple(decks)]
     summary = trio.run(partial(run_bot_games, args.url, args.games, args.players, args.seed,
-                               args.timeout, tables=chosen, quick_match=args.quick_match))
+                               args.timeout, tables=chosen, quick_match=args.quick_match,
+                               best_of=args.best_of))
     print(summary.to_json(), flush=True)
     return 0 if summary.completed == summary.games else 1
 

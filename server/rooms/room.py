@@ -801,7 +801,7 @@ class Room:
             return
         self._charge(now)
         # Invariant 6: the pump writes these before it sends anything below.
-        out.log.append(AppendAction(self.room_id, game.action_count, seat, action,
+        out.log.append(AppendAction(self.game_id, game.action_count, seat, action,
                                     tuple(self.remaining)))
         ended = game.result is not None
         if game.result is not None:

@@ -29,6 +29,7 @@ from server.rooms.match import decide, games_to_win, next_chooser, sideboard_pro
 from server.rooms.room import Room, RoomConfig
 from server.rooms.session import Session, SessionError
 from server.store.records import (
+    AppendAction,
     CreateGame,
     FinishGame,
     PutMatch,
@@ -146,6 +147,9 @@ def test_100_6a_best_of_3_ends_once_a_player_has_won_two_games_and_is_recorded()
     assert [op.room_id for op in d.log if isinstance(op, CreateGame)] == ["r1", "r1.2", "r1.3"]
     assert all(op.match_id == "r1" for op in d.log if isinstance(op, CreateGame))
     assert [op.room_id for op in d.log if isinstance(op, FinishGame)] == ["r1", "r1.2", "r1.3"]
+    # (each game's actions under its own id: a game's log is numbered from 1)
+    assert [(op.room_id, op.seq) for op in d.log if isinstance(op, AppendAction)] == \
+        [("r1", 1), ("r1.2", 1), ("r1.3", 1)]
     record = [op.match for op in d.log if isinstance(op, PutMatch)][-1]
     assert record.games == ("r1", "r1.2", "r1.3") and record.wins == (1, 2)
     assert record.winner == 1 and record.best_of == 3
