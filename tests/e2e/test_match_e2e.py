@@ -7,10 +7,12 @@ result; every game is stored as its own replayable game, and the match record ho
 
 from __future__ import annotations
 
+import json
 import random
 from contextlib import AsyncExitStack
 from pathlib import Path
 
+import pytest
 import trio
 
 from client_sdk import Client
@@ -18,6 +20,7 @@ from client_sdk.bots import RandomBot
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App
+from server.cli import main
 from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, apply, new_game
 from server.replay import Replay
@@ -29,7 +32,7 @@ from tests.e2e.test_bots_e2e import _objects_in
 
 
 async def test_a_best_of_3_match_plays_through_with_spectators_attached_from_start_to_end(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     store = Store(tmp_path / "manawire.sqlite3")
     with trio.fail_after(240):
@@ -81,6 +84,8 @@ async def test_a_best_of_3_match_plays_through_with_spectators_attached_from_sta
             assert game is not None
             for client in (eve, dan):  # the last game's end, as the server projects it
                 assert client.mirror.view() == encode_view(project(game, SPECTATOR))
+            # The delayed tier numbers its states as the live public class does.
+            assert dan.mirror.state_id == eve.mirror.state_id
             nursery.cancel_scope.cancel()
 
     # Every game is stored as its own game, replayable, with the match record.
@@ -109,6 +114,12 @@ async def test_a_best_of_3_match_plays_through_with_spectators_attached_from_sta
         assert [i for i in ids if i in bases] == bases, who
         assert ids == sorted(ids), who
     store.close()
+    # `manawire replay GAME_ID` replays the last game with the ids the spectators had.
+    assert main(["replay", live.game_ids[-1], "--as", "public", "--data-dir", str(tmp_path),
+                 "--format", "json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["state_id"] == bases[-1]
+    assert [ln["state_id"] for ln in lines if ln["state_id"]][-1] == eve.mirror.state_id
 
 
 def _assert_never_a_hidden_card(record: GameRecord, raw: dict[str, list[bytes]]) -> None:
