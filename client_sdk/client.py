@@ -379,6 +379,8 @@ class Client:
             self.presence = {p.seat: p.connected for p in msg.presence.seats}
         elif body == "match_state":
             self.match = msg.match_state
+        elif body == "deck_accepted":
+            self._deck_for = msg.deck_accepted.game_number
         elif body == "joined":
             self.seat = msg.joined.seat
             self.room_id = msg.joined.room.room_id
@@ -544,8 +546,17 @@ class Client:
 
     async def _submit(self, body: mpb.SubmitDeck) -> mpb.DeckAccepted:
         reply = await self.request(mpb.ClientMessage(submit_deck=body))
-        self._deck_for = reply.deck_accepted.game_number
         return reply.deck_accepted
+
+    async def send_deck(self, *, keep: bool = False, deck: str = "") -> int:
+        """:meth:`keep_deck` or :meth:`submit_deck` without waiting for the answer (for a
+        client whose messages another task receives): returns the request id its
+        ``DeckAccepted`` or ``Error`` will carry."""
+        self._next_request += 1
+        rid = self._next_request
+        body = mpb.SubmitDeck(keep=True) if keep else mpb.SubmitDeck(deck=deck)
+        await self._send(mpb.ClientMessage(request_id=rid, submit_deck=body))
+        return rid
 
     async def leave_room(self) -> None:
         """Leave the room: a seated player of a running game concedes it (rule 104.3a).

@@ -373,6 +373,9 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
         help=f"how long a finished game's room stays (default {r.linger_seconds:g})")
     add("--idle-room-seconds", type=float, default=r.idle_seconds,
         help=f"how long an unstarted room with nobody in it stays (default {r.idle_seconds:g})")
+    add("--sideboard-seconds", type=float, default=r.sideboard_seconds,
+        help=f"how long the players of a match have to sideboard between games; who hasn't "
+             f"answered keeps their deck (default {r.sideboard_seconds:g})")
     add("--outbox", type=int, default=d.outbox_size,
         help=f"messages queued for one client before it is dropped (default {d.outbox_size})")
     add("--send-timeout", type=float, default=d.send_timeout,
@@ -391,7 +394,7 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace",
-                 "login_window"):
+                 "login_window", "sideboard_seconds"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0 \
@@ -400,7 +403,8 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
                      "--guests-per-minute must be positive")
     room = RoomConfig(clock_seconds=args.clock_seconds, max_spectators=args.max_spectators,
                       history=args.history, linger_seconds=args.linger_seconds,
-                      idle_seconds=args.idle_room_seconds)
+                      idle_seconds=args.idle_room_seconds,
+                      sideboard_seconds=args.sideboard_seconds)
     return Limits(outbox_size=args.outbox, send_timeout=args.send_timeout,
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
                   max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,
