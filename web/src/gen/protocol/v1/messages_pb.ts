@@ -999,10 +999,11 @@ export const MatchGameSchema: GenMessage<MatchGame> = /*@__PURE__*/
   messageDesc(file_protocol_v1_messages, 28);
 
 /**
- * The match's state, pushed to every member of a match room (best_of 3 or 5): when a game
- * starts (before its Snapshot), when a game ends (after its last Delta), when a player's
- * sideboarding answer is accepted, when the match ends, and after every Snapshot. A delayed
- * tier's spectators get it in step with their delayed view.
+ * The match's state, pushed to every member of a match room (best_of 3 or 5) after every
+ * Snapshot (so at each game's start, right after its Snapshot), when a game ends (after its
+ * last Delta), when a player's sideboarding answer is accepted and when the match ends; and
+ * after the missed Deltas of a resume. A delayed tier's spectators get it in step with their
+ * delayed view (sideboard_remaining_ms 0).
  *
  * @generated from message manawire.v1.MatchState
  */
