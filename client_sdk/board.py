@@ -148,7 +148,8 @@ class Board:
             self.match, self.match_at = msg.match_state, now
             state = msg.match_state
             if state.phase == mpb.MATCH_PHASE_PLAYING and (
-                    before is None or before.game_number != state.game_number):
+                    before is None or before.phase != mpb.MATCH_PHASE_PLAYING
+                    or before.game_number != state.game_number):
                 self.events.clear()
                 self.add_event(f"-- Game {state.game_number} of {state.best_of} "
                                f"({self.score_text()}) --")

@@ -214,6 +214,10 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
     screen = frame_text(watching, 0.0)
     assert "Sideboarding for game 3 (1:30 left): waiting for Ann" in screen
     assert "Keep my deck" not in screen
+    third = mpb.MatchState(best_of=3, game_number=3, wins=[1, 1],
+                           phase=mpb.MATCH_PHASE_PLAYING, winner=-1)
+    board.absorb(mpb.ServerMessage(match_state=third), now=150.0)  # game 3 starts
+    assert list(board.events) == [("-- Game 3 of 3 (1\N{EN DASH}1) --", 1)]
     over = mpb.MatchState(best_of=3, game_number=3, wins=[2, 1], phase=mpb.MATCH_PHASE_OVER,
                           winner=ANN, reason="Ann won 2 of 3 games")
     board.absorb(mpb.ServerMessage(match_state=over), now=140.0)
