@@ -218,27 +218,32 @@ class Room:
         """Whether the room is between the games of its match."""
         return self._sideboard_until is not None
 
-    def match_state(self, now: float, *, live: bool = True) -> bytes:
+    def match_state(self, now: float, *, live: bool = True, at_start: bool = False) -> bytes:
         """The ``MatchState`` message (serialized ServerMessage) at ``now``; not ``live``:
-        for a delayed tier, without the sideboarding time left."""
-        if self.match_winner is not None:
+        for a delayed tier, without the sideboarding time left; ``at_start``: as it was when
+        the current game started (a delayed tier rebuilt after a restart starts there)."""
+        results = self.results[:max(0, self.game_number - 1)] if at_start else self.results
+        wins = [sum(1 for w, _r in results if w == seat) for seat in range(len(self.seats))]
+        draws = sum(1 for w, _r in results if w < 0)
+        if self.match_winner is not None and not at_start:
             phase = mpb.MATCH_PHASE_OVER
-        elif self._sideboard_until is not None:
+        elif self._sideboard_until is not None and not at_start:
             phase = mpb.MATCH_PHASE_SIDEBOARDING
         else:
             phase = mpb.MATCH_PHASE_PLAYING
         left = 0 if self._sideboard_until is None or not live else \
             max(0, round((self._sideboard_until - now) * 1000))
+        over = phase == mpb.MATCH_PHASE_OVER
         return mpb.ServerMessage(match_state=mpb.MatchState(
             room_id=self.room_id, best_of=self.best_of,
             game_number=self.game_number + (phase == mpb.MATCH_PHASE_SIDEBOARDING),
-            wins=self.wins, draws=self.draws, phase=phase, sideboard_remaining_ms=left,
+            wins=wins, draws=draws, phase=phase, sideboard_remaining_ms=left,
             ready=self.ready if phase == mpb.MATCH_PHASE_SIDEBOARDING else [],
-            winner=-1 if self.match_winner is None else self.match_winner,
-            reason=self.match_reason, game_id=self.game_id,
+            winner=self.match_winner if over and self.match_winner is not None else -1,
+            reason=self.match_reason if over else "", game_id=self.game_id,
             games=[mpb.MatchGame(game_id=self.game_ids[n], winner=winner, reason=reason,
                                  chooser=self.choosers[n])
-                   for n, (winner, reason) in enumerate(self.results)],
+                   for n, (winner, reason) in enumerate(results)],
         )).SerializeToString()
 
     def match_record(self) -> MatchRecord:
@@ -364,8 +369,11 @@ class Room:
         else:  # between games
             room.ready = list(match.ready) or [False] * len(room.seats)
             room._sideboard_until = now + room.config.sideboard_seconds
-        for delayed in room.delayed:
-            delayed.match = room.match_state(now, live=False) if room.best_of > 1 else None
+        if room.best_of > 1:  # the tiers start over from this game's start, its score then
+            for delayed in room.delayed:
+                delayed.match = room.match_state(now, live=False, at_start=True)
+                if game.result is not None:  # ... and are told how it ended once shown
+                    delayed.hold_message(room.match_state(now, live=False), now, game.turn)
         return room
 
     # ---- membership

@@ -6,6 +6,7 @@ from the first game to the last."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +29,7 @@ from server.rooms.commands import (
 from server.rooms.match import decide, games_to_win, next_chooser, sideboard_problems
 from server.rooms.room import Room, RoomConfig
 from server.rooms.session import Session, SessionError
+from server.store import Store
 from server.store.records import (
     AppendAction,
     CreateGame,
@@ -513,3 +515,25 @@ def test_best_of_is_1_3_or_5_and_a_match_of_several_games_is_for_two_players() -
         create(best_of=3, seats=3)
     with pytest.raises(ValueError, match="two players"):
         Room("r", "n", 3, 0.0, settings=RoomSettings(best_of=3))
+
+
+def test_a_restart_between_games_gives_a_delayed_tier_the_result_only_once_it_shows_it(
+        tmp_path: Path) -> None:
+    # The delayed tier starts over from the last game's start after a restart: its score
+    # is the one before that game until its view has shown the game's end.
+    d = match_room(3, RoomConfig(history=10_000), delay=30.0)
+    concede(d, 0)  # game 1 to Bob; the room is between games
+    store = Store(tmp_path / "db.sqlite3")
+    store.apply(d.log)  # type: ignore[arg-type]
+    [record] = store.unfinished_games()
+    store.close()
+    room = Room.recover(record, 100.0, RoomConfig(history=10_000))
+    assert room.sideboarding and room.wins == [0, 1]
+    tier = room.delayed[0]
+    assert tier.match is not None
+    shown = mpb.ServerMessage.FromString(tier.match).match_state
+    assert shown.phase == mpb.MATCH_PHASE_PLAYING and list(shown.wins) == [0, 0]
+    sent = tier.release(130.0, room.game.turn if room.game else 0, True)
+    last = mpb.ServerMessage.FromString(sent[-1]).match_state
+    assert last.phase == mpb.MATCH_PHASE_SIDEBOARDING and list(last.wins) == [0, 1]
+    assert mpb.ServerMessage.FromString(sent[-2]).HasField("delta")  # the concession first
