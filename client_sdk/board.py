@@ -80,6 +80,16 @@ class Board:
     typed: str = ""
     #: Before the game: what the screen says instead of a board.
     waiting: str = ""
+    #: A match of several games: its latest state (protocol/README.md, "Matches").
+    match: mpb.MatchState | None = None
+    #: Between games: the player's deck for the next game is awaited.
+    sideboard_needed: bool = False
+    #: The deck list being pasted, line by line (None: not pasting).
+    pasting: list[str] | None = None
+    #: The request id of the deck answer the player sent last (0: none).
+    deck_request: int = 0
+    #: When the match state was received (the sideboarding time has run since).
+    match_at: float = 0.0
     _seen: dict[str, pb.GameObject] = field(default_factory=dict)
     _turn: int = 0
 
@@ -133,6 +143,32 @@ class Board:
             self.room = msg.joined.room
         elif body == "room_closed":
             self.notice = f"The room closed: {msg.room_closed.reason}"
+        elif body == "match_state":
+            before = self.match
+            self.match, self.match_at = msg.match_state, now
+            state = msg.match_state
+            if state.phase == mpb.MATCH_PHASE_PLAYING and (
+                    before is None or before.phase != mpb.MATCH_PHASE_PLAYING
+                    or before.game_number != state.game_number):
+                self.events.clear()
+                self.add_event(f"-- Game {state.game_number} of {state.best_of} "
+                               f"({self.score_text()}) --")
+            elif state.phase == mpb.MATCH_PHASE_OVER and (
+                    before is None or before.phase != mpb.MATCH_PHASE_OVER):
+                self.add_event(self.match_line())
+        elif body == "deck_accepted":
+            accepted = msg.deck_accepted
+            self.notice = (f"You keep your deck for game {accepted.game_number}."
+                           if accepted.kept else
+                           f"Deck accepted for game {accepted.game_number}: "
+                           f"{accepted.main_count} cards, {accepted.sideboard_count} in the "
+                           f"sideboard.")
+        elif body == "error" and msg.request_id and msg.request_id == self.deck_request:
+            details = list(msg.error.details)
+            shown = "; ".join(details[:3]) + (f" (+{len(details) - 3} more)"
+                                              if len(details) > 3 else "")
+            self.notice = f"Deck refused: {msg.error.message}" + (f" -- {shown}"
+                                                                   if shown else "")
         elif body == "error" and msg.request_id == 0 and \
                 msg.error.code != mpb.ERROR_CODE_RATE_LIMITED:
             self.notice = f"The server says: {msg.error.message}"
@@ -179,11 +215,45 @@ class Board:
         return self.mirror.ready and not self.mirror.game_over
 
     def result_line(self) -> str:
-        """``Game over: you won (...)`` once there is a result, else empty."""
+        """``Game over: you won (...)`` once there is a result, else empty; in a match
+        of several games, and how the match stands or ended."""
         if not self.mirror.game_over:
             return ""
         result = self.mirror.header.result
-        return f"Game over: {result_text(self, result.winners, result.reason)}"
+        line = f"Game over: {result_text(self, result.winners, result.reason)}"
+        if self.match is not None:
+            line += f" · {self.match_line()}"
+        return line
+
+    def score_text(self) -> str:
+        """``1-0`` (with an en dash; seat 0's wins first), with the draws if any."""
+        match = self.match
+        if match is None:
+            return ""
+        score = "\N{EN DASH}".join(str(w) for w in match.wins)
+        return score + (f", {match.draws} drawn" if match.draws else "")
+
+    def match_line(self) -> str:
+        """``Game 2 of 3 · 1-0``, or how the match ended (empty: not a match)."""
+        match = self.match
+        if match is None:
+            return ""
+        if match.phase == mpb.MATCH_PHASE_OVER:
+            if match.winner < 0:
+                who = "a draw"
+            elif match.winner == self.seat:
+                who = "you won the match"
+            else:
+                who = f"{self.player(match.winner)} won the match"
+            return f"Match over: {who}, {self.score_text()} ({match.reason})"
+        return f"Game {match.game_number} of {match.best_of} · {self.score_text()}"
+
+    def sideboard_left(self, now: float) -> float:
+        """Seconds left to sideboard now."""
+        match = self.match
+        if match is None or match.phase != mpb.MATCH_PHASE_SIDEBOARDING:
+            return 0.0
+        return max(0.0, match.sideboard_remaining_ms / 1000 - max(0.0, now - self.match_at))
 
 
 # ---- rendering
@@ -330,6 +400,9 @@ def _turn_line(board: Board) -> Text:
     if board.mirror.game_over:
         line.append(board.result_line(), style="bold")
         return line
+    if board.match is not None:
+        line.append(board.match_line(), style="bold cyan")
+        line.append(" · ")
     if header.phase in _PHASES:
         line.append(_PHASES[header.phase], style="bold")
     else:
@@ -343,11 +416,36 @@ def _turn_line(board: Board) -> Text:
     return line
 
 
-def _decision_block(board: Board) -> list[RenderableType]:
+def _sideboard_block(board: Board, now: float | None) -> list[RenderableType]:
+    """Between the games of a match: keep the deck, or paste a sideboarded list."""
+    match = board.match
+    out: list[RenderableType] = []
+    if match is None or match.phase != mpb.MATCH_PHASE_SIDEBOARDING or board.ended:
+        return out
+    left = f" ({clock_text(board.sideboard_left(now))} left)" if now is not None else ""
+    title = f"Between games: your deck for game {match.game_number}{left}"
+    if board.spectator or not board.sideboard_needed:
+        waiting = [board.player(s) for s, ready in enumerate(match.ready) if not ready]
+        out.append(Text(f"Sideboarding for game {match.game_number}{left}: waiting for "
+                        f"{', '.join(waiting) or 'the game to start'}", style="dim"))
+        return out
+    out.append(Rule(title, style="yellow", align="left"))
+    if board.pasting is not None:
+        out.append(Text(f"Pasting a deck list: {len(board.pasting)} line(s) so far. A line "
+                        f"with a single . sends it; 'cancel' stops."))
+        return out
+    out.append(Text("  k. Keep my deck (as in the last game)"))
+    out.append(Text("  d. Paste a sideboarded deck list: the cards you registered, main "
+                    "deck and sideboard together (rule 100.4)"))
+    out.append(Text("Whoever doesn't answer in time keeps their deck.", style="dim"))
+    return out
+
+
+def _decision_block(board: Board, now: float | None = None) -> list[RenderableType]:
     header = board.mirror.header
     out: list[RenderableType] = []
     if board.mirror.game_over or board.ended:
-        return out  # (the turn line says how a game ended)
+        return _sideboard_block(board, now)  # (the turn line says how a game ended)
     decision = board.decision
     if decision is not None and not board.spectator:
         title = f"Your decision #{decision.prompt_id}: {decision_name(decision.kind)}"
@@ -375,6 +473,12 @@ def _decision_block(board: Board) -> list[RenderableType]:
 def _help_line(board: Board) -> str:
     if board.spectator:
         return "Watching (read-only). q: stop watching"
+    if board.pasting is not None:
+        return "paste the list, then a line with . to send it · cancel: stop pasting"
+    if board.sideboard_needed:
+        return "k: keep your deck · d: paste a deck list · q: quit (concedes the match)"
+    if board.match is not None and board.match.phase == mpb.MATCH_PHASE_SIDEBOARDING:
+        return "q: quit (concedes the match)"
     if board.mirror.game_over or not board.mirror.ready:
         return "q: leave"
     parts = ["number + Enter: answer"]
@@ -402,6 +506,8 @@ def render_top(board: Board, now: float) -> list[RenderableType]:
         title.append(f" · room {board.room.room_id}")
         if board.room.name:
             title.append(f" ({board.room.name})")
+    if board.match is not None:
+        title.append(f" · best of {board.match.best_of}")
     title.append(" · watching" if board.spectator else f" · you are {board.account}")
     title.append(" · ")
     title.append_text(connection_text(board))
@@ -450,9 +556,11 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] if first in ("you", "your", "a") else text
 
 
-def render_bottom(board: Board, *, keys: bool = True) -> list[RenderableType]:
-    """The decision (numbered options) or whom the game waits for, a notice, the keys."""
-    out = _decision_block(board)
+def render_bottom(board: Board, *, keys: bool = True, now: float | None = None
+                  ) -> list[RenderableType]:
+    """The decision (numbered options) or whom the game waits for -- between the games of
+    a match, the sideboarding -- a notice, the keys."""
+    out = _decision_block(board, now)
     if board.notice:
         out.append(Text(board.notice, style="bold magenta"))
     if keys:
@@ -472,7 +580,7 @@ def render(board: Board, now: float, *, events: int = EVENTS_SHOWN[1], keys: boo
     """The whole screen (without the input line) as one renderable; ``keys``: with the
     line telling which keys do what."""
     return Group(*render_top(board, now), *render_events(board, events),
-                 *render_bottom(board, keys=keys))
+                 *render_bottom(board, keys=keys, now=now))
 
 
 def render_lines(console: Console, parts: Sequence[RenderableType]) -> list[str]:
@@ -488,7 +596,7 @@ def frame_lines(console: Console, board: Board, now: float) -> list[str]:
     """One screen for ``console``'s size: as many of the last events as fit (at least
     three), the input line last."""
     top = render_lines(console, render_top(board, now))
-    bottom = render_lines(console, render_bottom(board))
+    bottom = render_lines(console, render_bottom(board, now=now))
     room = console.size.height - len(top) - len(bottom) - 2  # the events' rule, the input
     low, high = EVENTS_SHOWN
     events = render_lines(console, render_events(board, max(low, min(high, room))))

@@ -11,7 +11,8 @@ from functools import partial
 
 import trio
 
-from client_sdk.client import Client
+from client_sdk.client import Client, ServerError
+from protocol.v1 import messages_pb2 as mpb
 
 MAX_ACTIONS_PER_GAME = 100_000
 
@@ -29,13 +30,21 @@ class RandomBot:
         self.actions = 0
 
     async def play(self) -> None:
-        """Play until the game is over (bounded by :data:`MAX_ACTIONS_PER_GAME`); raise
+        """Play until the game -- in a match of several games, the match -- is over
+        (bounded by :data:`MAX_ACTIONS_PER_GAME`), keeping its deck between games; raise
         :class:`RoomClosedError` if the room closes first (it failed)."""
         client = self.client
-        while not client.mirror.game_over:
+        while not client.finished:
             if client.room_id is None:
                 reasons = [e.message for e in client.errors]
                 raise RoomClosedError(f"the room closed before the game ended: {reasons}")
+            if client.must_sideboard:
+                try:
+                    await client.keep_deck()
+                except ServerError as exc:  # the next game started meanwhile (time ran out)
+                    if exc.code != mpb.ERROR_CODE_NOT_READY:
+                        raise
+                continue
             decision = client.my_decision
             if decision is None:
                 await client.next_message()
@@ -64,18 +73,19 @@ class Summary:
 
 
 async def play_bot_game(url: str, index: int, rng: random.Random, players: int = 2,
-                        decks: Sequence[str] = (), *, quick_match: bool = False) -> int:
+                        decks: Sequence[str] = (), *, quick_match: bool = False,
+                        best_of: int = 1) -> int:
     """Create a room, seat ``players`` RandomBots (seat *i* with ``decks[i]`` if given, else
-    the server's default) and play one full game; return its actions. With
-    ``quick_match`` the bots queue for a game instead (they may meet other queued
-    players)."""
+    the server's default) and play one full game -- or, ``best_of`` 3 or 5, a whole match,
+    every bot keeping its deck between games; return its actions. With ``quick_match`` the
+    bots queue for a game instead (they may meet other queued players)."""
     def deck(seat: int) -> str:
         return decks[seat] if seat < len(decks) else ""
 
     if quick_match:
         return await _quick_match_game(url, index, rng, players, deck)
     async with Client.connect(url, f"bot-{index}-0") as host:
-        room = await host.create_room(f"bots-{index}", seats=players)
+        room = await host.create_room(f"bots-{index}", seats=players, best_of=best_of)
         await host.join(room.room_id, deck=deck(0))
         bots = [RandomBot(host, random.Random(rng.getrandbits(64)))]
         async with trio.open_nursery() as nursery:
@@ -140,7 +150,7 @@ async def _guest(url: str, name: str, room_id: str, *, rng: random.Random,
 async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None = None,
                         game_seconds: float = 300.0, *,
                         tables: Sequence[Sequence[str]] = ((),),
-                        quick_match: bool = False) -> Summary:
+                        quick_match: bool = False, best_of: int = 1) -> Summary:
     """Play ``games`` games at each table (a deck per seat; ``()``: the server's default
     decks) one after another; never raises for a failed game."""
     rng = random.Random(seed)
@@ -152,7 +162,8 @@ async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None
             try:
                 with trio.fail_after(game_seconds):
                     summary.actions += await play_bot_game(url, index, rng, players, decks,
-                                                           quick_match=quick_match)
+                                                           quick_match=quick_match,
+                                                           best_of=best_of)
                 summary.completed += 1
             except Exception as exc:
                 summary.errors += 1

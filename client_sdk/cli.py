@@ -53,6 +53,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                            "server's, 1800)")
     play.add_argument("--format", choices=["constructed", "limited"], default="constructed",
                       help="deck format of the room created or the quick match")
+    play.add_argument("--best-of", type=int, choices=(1, 3, 5), default=1,
+                      help="the room created hosts a match of this many games at most (3 or "
+                           "5: two players, rule 100.6a); between games keep your deck (k) "
+                           "or paste a sideboarded list (d)")
     play.set_defaults(terminal_main=_play)
     watch = subparsers.add_parser(
         "watch", help="watch a game in the terminal",
@@ -98,6 +102,10 @@ def _play(args: argparse.Namespace) -> int:
         return _usage("play", "--invite goes with --room")
     if args.clock < 0:
         return _usage("play", "--clock must not be negative")
+    if args.best_of > 1 and (args.players != 2 or args.room or args.quick_match):
+        return _usage("play", "--best-of 3 or 5 is a match of two players in a room you "
+                              "create: not with --players other than 2, --room or "
+                              "--quick-match")
     try:
         deck = _deck(args.deck)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -107,7 +115,7 @@ def _play(args: argparse.Namespace) -> int:
         url=args.url, name=args.name, token=_token(args.token), deck=deck,
         room_id=args.room, invite_code=args.invite, quick_match=args.quick_match,
         bots=args.players - 1 if args.bot else 0, seats=args.players, public=args.public,
-        clock_seconds=args.clock, deck_format=fmt)
+        clock_seconds=args.clock, deck_format=fmt, best_of=args.best_of)
     return _run("play", partial(play, options))
 
 

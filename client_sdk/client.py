@@ -107,6 +107,12 @@ class Client:
         self.clocks: dict[int, mpb.ClockState] = {}
         #: Whether each seat's player is connected (pushed when it changes).
         self.presence: dict[int, bool] = {}
+        #: The joined room's match length (RoomInfo.best_of: 1 a single game) and, in a
+        #: match of several games, its latest MatchState (protocol/README.md, "Matches").
+        self.best_of = 1
+        self.match: mpb.MatchState | None = None
+        #: The game number this client's sideboarding answer was accepted for.
+        self._deck_for = 0
         self.deltas = 0
         self.resyncs = 0
         #: Resumes done, and the deltas the server re-sent in them.
@@ -200,6 +206,7 @@ class Client:
         if resumed.HasField("joined"):
             self.seat = resumed.joined.seat
             self.room_id = resumed.joined.room.room_id
+            self.best_of = resumed.joined.room.best_of or 1
         else:  # the room is gone (its game ended and it closed, or it failed)
             self.room_id = None
 
@@ -370,9 +377,15 @@ class Client:
             self.clocks = {c.seat: c for c in msg.clocks.seats}
         elif body == "presence":
             self.presence = {p.seat: p.connected for p in msg.presence.seats}
+        elif body == "match_state":
+            self.match = msg.match_state
+        elif body == "deck_accepted":
+            self._deck_for = msg.deck_accepted.game_number
         elif body == "joined":
             self.seat = msg.joined.seat
             self.room_id = msg.joined.room.room_id
+            self.best_of = msg.joined.room.best_of or 1
+            self.match = None
         elif body == "room_closed":
             self.room_id = None
         elif body == "error" and msg.error.code == mpb.ERROR_CODE_RATE_LIMITED:
@@ -402,27 +415,31 @@ class Client:
                           private: bool = False,
                           spectate: mpb.Spectate = mpb.SPECTATE_UNSPECIFIED,
                           deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED,
-                          reserved: tuple[str, ...] = ()) -> mpb.RoomInfo:
+                          reserved: tuple[str, ...] = (), best_of: int = 0,
+                          tiers: tuple[mpb.SpectatorTier, ...] = ()) -> mpb.RoomInfo:
         """Create a room; returns its info (join it to take a seat). Its invite code is
         kept in :attr:`invite_codes` (give it to the players of a private room).
         ``spectate`` unspecified lets the server choose: anyone may watch a public room, a
-        private one only with its code."""
+        private one only with its code. ``best_of`` 3 or 5: a match of several games
+        between two players (0 or 1: a single game); ``tiers``: delayed spectator tiers."""
         reply = await self.request(mpb.ClientMessage(create_room=mpb.CreateRoom(
             name=name, seats=seats, clock_seconds=clock_seconds, private=private,
-            spectate=spectate, format=deck_format, reserved=reserved)))
+            spectate=spectate, format=deck_format, reserved=reserved, best_of=best_of,
+            tiers=tiers)))
         created = reply.room_created
         self.invite_codes[created.room.room_id] = created.invite_code
         return created.room
 
     async def join(self, room_id: str, *, spectator: bool = False, deck: str = "",
-                   invite_code: str = "") -> mpb.Joined:
-        """Join a room as a player (default) or spectator; ``deck``: a deck list in any
-        accepted format or a demo deck name (empty: a demo deck). The invite code of a
-        room this client created is sent by itself."""
+                   invite_code: str = "", tier: int = 0) -> mpb.Joined:
+        """Join a room as a player (default) or spectator (of delayed ``tier`` n, or the
+        live public view); ``deck``: a deck list in any accepted format or a demo deck name
+        (empty: a demo deck). The invite code of a room this client created is sent by
+        itself."""
         role = mpb.ROLE_SPECTATOR if spectator else mpb.ROLE_PLAYER
         code = invite_code or self.invite_codes.get(room_id, "")
         reply = await self.request(mpb.ClientMessage(join_room=mpb.JoinRoom(
-            room_id=room_id, role=role, deck=deck, invite_code=code)))
+            room_id=room_id, role=role, deck=deck, invite_code=code, tier=tier)))
         return reply.joined
 
     async def quick_match(self, *, seats: int = 2, deck: str = "",
@@ -496,6 +513,50 @@ class Client:
     async def concede(self) -> None:
         """Concede the game (rule 104.3a)."""
         await self._send(mpb.ClientMessage(concede=mpb.ConcedeGame()))
+
+    # ---- matches (protocol/README.md, "Matches")
+    @property
+    def finished(self) -> bool:
+        """Whether the room's play is over: its single game, or its match of several
+        games (MatchState.phase OVER)."""
+        if self.best_of <= 1:
+            return self.mirror.game_over
+        return self.match is not None and self.match.phase == mpb.MATCH_PHASE_OVER
+
+    @property
+    def must_sideboard(self) -> bool:
+        """Whether the match is between games and waits for this player's deck (keep it
+        with :meth:`keep_deck`, or :meth:`submit_deck`)."""
+        match = self.match
+        seat = self.seat
+        if match is None or match.phase != mpb.MATCH_PHASE_SIDEBOARDING or seat is None \
+                or seat < 0 or self._deck_for == match.game_number:
+            return False
+        return not (seat < len(match.ready) and match.ready[seat])
+
+    async def keep_deck(self) -> mpb.DeckAccepted:
+        """Between games of a match: play the next game with the current deck."""
+        return await self._submit(mpb.SubmitDeck(keep=True))
+
+    async def submit_deck(self, deck: str) -> mpb.DeckAccepted:
+        """Between games of a match: play the next game with ``deck`` (a deck list in any
+        accepted format), made of exactly the cards registered, main deck and sideboard
+        together (rule 100.4); :class:`ServerError` lists every problem otherwise."""
+        return await self._submit(mpb.SubmitDeck(deck=deck))
+
+    async def _submit(self, body: mpb.SubmitDeck) -> mpb.DeckAccepted:
+        reply = await self.request(mpb.ClientMessage(submit_deck=body))
+        return reply.deck_accepted
+
+    async def send_deck(self, *, keep: bool = False, deck: str = "") -> int:
+        """:meth:`keep_deck` or :meth:`submit_deck` without waiting for the answer (for a
+        client whose messages another task receives): returns the request id its
+        ``DeckAccepted`` or ``Error`` will carry."""
+        self._next_request += 1
+        rid = self._next_request
+        body = mpb.SubmitDeck(keep=True) if keep else mpb.SubmitDeck(deck=deck)
+        await self._send(mpb.ClientMessage(request_id=rid, submit_deck=body))
+        return rid
 
     async def leave_room(self) -> None:
         """Leave the room: a seated player of a running game concedes it (rule 104.3a).

@@ -195,6 +195,9 @@ class Session:
     def _sync(self) -> None:
         client, board = self.client, self.board
         board.decision = client.my_decision if self.player else None
+        board.sideboard_needed = self.player and client.must_sideboard
+        if not board.sideboard_needed:
+            board.pasting = None
         board.connected = client.connected
         board.resumes = client.resumes
         board.typed = self.keyboard.typed
@@ -228,7 +231,7 @@ class Session:
             await setup()
             self.changed()
         while True:
-            if client.mirror.game_over:
+            if client.finished:  # the game, or the match of several games, is over
                 self._sync()
                 self._end(Outcome(board.result_line(), 0), scope)
                 return
@@ -258,20 +261,24 @@ class Session:
                     return  # a spectator goes on watching
                 line = "q"
                 self._confirm_quit = True
-            outcome = await self._command(line.strip().lower())
+            outcome = await self._command(line)
             self.changed()
             if outcome is not None:
                 self._end(outcome, scope)
                 return
 
     async def _command(self, text: str) -> Outcome | None:
-        """Do what the user typed; an outcome if the session is over."""
+        """Do what the user typed (a line as typed: a pasted deck list keeps its case);
+        an outcome if the session is over."""
         board = self.board
         self._sync()
+        if board.pasting is not None:  # a deck list is being pasted: every line is its
+            return await self._paste(text)
         board.notice = ""
-        if text in ("q", "quit", "exit"):
+        if text.strip().lower() in ("q", "quit", "exit"):
             return await self._quit()
         self._confirm_quit = False
+        text = text.strip().lower()
         if text == "":
             return None
         if not self.player:
@@ -280,6 +287,15 @@ class Session:
         if text in ("h", "?", "help"):
             board.notice = ("Type the number of an option and Enter; p passes priority; "
                             "q quits.")
+            return None
+        if board.sideboard_needed:
+            if text in ("k", "keep"):
+                await self._send_deck(keep=True)
+            elif text in ("d", "deck", "paste"):
+                board.pasting = []
+            else:
+                board.notice = ("Between games: k keeps your deck, d pastes a deck list, q "
+                                "quits (and concedes the match).")
             return None
         decision = board.decision
         if decision is None:
@@ -305,19 +321,51 @@ class Session:
         board.decision = None
         return None
 
+    async def _paste(self, line: str) -> Outcome | None:
+        """A line of the deck list being pasted: ``.`` sends it, ``cancel`` stops."""
+        board = self.board
+        assert board.pasting is not None
+        if line.strip().lower() == "cancel":
+            board.pasting = None
+            board.notice = "Not pasting any more: k keeps your deck, d pastes a list."
+        elif line.strip() == ".":
+            text = "\n".join(board.pasting)
+            board.pasting = None
+            if not text.strip():
+                board.notice = "That list was empty: k keeps your deck, d pastes a list."
+            else:
+                await self._send_deck(deck=text + "\n")
+        else:
+            board.pasting.append(line)
+        return None
+
+    async def _send_deck(self, *, keep: bool = False, deck: str = "") -> None:
+        board, client = self.board, self.client
+        try:
+            board.deck_request = await client.send_deck(keep=keep, deck=deck)
+        except ConnectionLostError:
+            board.notice = "Not connected: answer again once the connection is back."
+            return
+        board.notice = "Sent: waiting for the server's answer..."
+
     async def _quit(self) -> Outcome | None:
         board, client = self.board, self.client
-        seated = self.player and board.game_running and not self._seat_lost()
+        match = client.match
+        in_match = self.player and match is not None and \
+            match.phase != mpb.MATCH_PHASE_OVER
+        seated = self.player and (board.game_running or in_match) and not self._seat_lost()
         if seated and not self._confirm_quit:
             self._confirm_quit = True
-            board.notice = ("Quitting now concedes the game: q and Enter again to quit, "
-                            "anything else to stay.")
+            board.notice = ("Quitting now concedes the " + ("game and the match" if in_match
+                                                            else "game")
+                            + ": q and Enter again to quit, anything else to stay.")
             return None
         if client.room_id is not None:
             with suppress(ConnectionLostError):
                 await client.leave_room()
         if seated:
-            return Outcome("You left the game: you conceded.", 0)
+            return Outcome("You left the match: you conceded it." if in_match else
+                           "You left the game: you conceded.", 0)
         return Outcome("You left." if self.player else "Stopped watching.", 0)
 
     def _seat_lost(self) -> bool:
@@ -342,6 +390,8 @@ class PlayOptions:
     public: bool = False
     clock_seconds: int = 0
     deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED
+    #: A match of several games (3 or 5) in the room created; 1: a single game.
+    best_of: int = 1
 
 
 async def _bot(url: str, room_id: str, invite_code: str, index: int, board: Board, *,
@@ -385,7 +435,8 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
         else:
             room = await client.create_room(f"{client.account.name}'s game", seats=o.seats,
                                             clock_seconds=o.clock_seconds,
-                                            private=not o.public, deck_format=o.deck_format)
+                                            private=not o.public, deck_format=o.deck_format,
+                                            best_of=o.best_of)
             code = client.invite_codes[room.room_id]
             joined = await client.join(room.room_id, deck=o.deck)
             board.seat, board.room, board.invite_code = joined.seat, joined.room, code

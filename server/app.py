@@ -482,6 +482,8 @@ class App:
             await self._start_replay(conn, record, rid, request)
         elif isinstance(request, req.ControlReplay):
             self._control_replay(conn, rid, request)
+        elif isinstance(request, req.SubmitDeck):
+            await self._submit_deck(conn, rid, request)
         elif conn.replay is not None and isinstance(request, req.RequestSnapshot):
             self._control_replay(conn, rid, req.ControlReplay("snapshot"))
         elif isinstance(request, req.Act | req.RequestSnapshot | req.ConcedeGame):
@@ -794,7 +796,7 @@ class App:
         invite = secrets.token_urlsafe(16)
         settings = RoomSettings(request.private, secret_hash(invite),
                                 request.spectate, request.format.value, tuple(reserved),
-                                account.account_id, tiers)
+                                account.account_id, tiers, request.best_of)
         try:
             host = self.lobby.create(request.name, request.seats, request.clock_seconds,
                                      settings)
@@ -852,6 +854,26 @@ class App:
                                    f"{len(exc.problems)} problem(s)", rid,
                                    details=exc.problems[:100]))
             return False, None
+
+    async def _submit_deck(self, conn: _Connection, rid: int, request: req.SubmitDeck
+                           ) -> None:
+        """Between games of a match: read the deck list against the room's format (every
+        problem told, as for a join), then the room checks it against the registered deck
+        and sideboard (rule 100.4) and answers."""
+        host = conn.host
+        if host is None:
+            conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "join a room first", rid))
+            return
+        deck = None
+        if not request.keep:
+            ok, deck = await self._deck(conn, rid, request.deck, host.room.format)
+            if not ok:
+                return
+        try:
+            await host.submit(cmd.SubmitDeck(conn.conn_id, rid, deck)).wait()
+        except RoomGoneError:
+            conn.host = None
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed", rid))
 
     @staticmethod
     def _busy(conn: _Connection, rid: int) -> bool:

@@ -131,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     bots.add_argument("--invite", default="", help="the room's invite code (with --join)")
     bots.add_argument("--token", default="",
                       help="account token of the bot with --join (default: a new guest)")
+    bots.add_argument("--best-of", type=int, default=1, choices=(1, 3, 5),
+                      help="each game is a match of this many games at most (3 or 5: two "
+                           "players, rule 100.6a; the bots keep their decks between games)")
     bots.add_argument("--quick-match", action="store_true",
                       help="seat the bots of each game through quick match, not a room")
     bots.add_argument("--all-pairings", action="store_true",
@@ -270,6 +273,9 @@ def main(argv: list[str] | None = None) -> int:
     decks = [_deck_arg(parser, d, names) for d in args.deck or []]
     if args.deck and len(args.deck) > args.players:
         parser.error("--deck: give at most one deck per seat")
+    if args.best_of > 1 and (args.players != 2 or args.quick_match or args.join):
+        parser.error("--best-of 3 or 5 is a match between two bots in a room they create "
+                     "(not with --players other than 2, --quick-match or --join)")
     if args.join is not None:
         from client_sdk.bots import join_and_play
         from client_sdk.client import ServerError
@@ -291,7 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         chosen = [tuple(decks)]
     summary = trio.run(partial(run_bot_games, args.url, args.games, args.players, args.seed,
-                               args.timeout, tables=chosen, quick_match=args.quick_match))
+                               args.timeout, tables=chosen, quick_match=args.quick_match,
+                               best_of=args.best_of))
     print(summary.to_json(), flush=True)
     return 0 if summary.completed == summary.games else 1
 
@@ -412,6 +419,9 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
         help=f"how long a finished game's room stays (default {r.linger_seconds:g})")
     add("--idle-room-seconds", type=float, default=r.idle_seconds,
         help=f"how long an unstarted room with nobody in it stays (default {r.idle_seconds:g})")
+    add("--sideboard-seconds", type=float, default=r.sideboard_seconds,
+        help=f"how long the players of a match have to sideboard between games; who hasn't "
+             f"answered keeps their deck (default {r.sideboard_seconds:g})")
     add("--outbox", type=int, default=d.outbox_size,
         help=f"messages queued for one client before it is dropped (default {d.outbox_size})")
     add("--send-timeout", type=float, default=d.send_timeout,
@@ -431,7 +441,7 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace",
-                 "login_window", "spectator_flush_seconds"):
+                 "login_window", "spectator_flush_seconds", "sideboard_seconds"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0 \
@@ -440,7 +450,8 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
                      "--guests-per-minute must be positive")
     room = RoomConfig(clock_seconds=args.clock_seconds, max_spectators=args.max_spectators,
                       history=args.history, linger_seconds=args.linger_seconds,
-                      idle_seconds=args.idle_room_seconds)
+                      idle_seconds=args.idle_room_seconds,
+                      sideboard_seconds=args.sideboard_seconds)
     return Limits(outbox_size=args.outbox, send_timeout=args.send_timeout,
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
                   max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,

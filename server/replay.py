@@ -169,15 +169,17 @@ class Replay:
         self._restart()
 
     def _restart(self) -> None:
-        game = new_game(self.record.seed, self._setups)
+        game = new_game(self.record.seed, self._setups, chooser=self.record.chooser)
         self.game: Game = game
         self.position = 0
         self._pipeline: ViewPipeline | None = None
         self._omniscient: OmniscientStream | None = None
+        base = self.record.state_base  # a later game of a match: its ids go on
         if self.viewer == OMNISCIENT:
             self._omniscient = OmniscientStream.start(game)
+            self._omniscient.state_id = base
         else:
-            self._pipeline = ViewPipeline(game, [self.viewer])
+            self._pipeline = ViewPipeline(game, [self.viewer], first_state_id=base)
 
     # ---- where it is
     @property
@@ -266,7 +268,7 @@ class Replay:
         once per replay."""
         if self._turn_starts is not None:
             return
-        game = new_game(self.record.seed, self._setups)
+        game = new_game(self.record.seed, self._setups, chooser=self.record.chooser)
         starts = [0] * (game.turn + 1)
         for n, (seat, action) in enumerate(self.record.actions, start=1):
             apply(game, seat, action)

@@ -35,6 +35,13 @@ class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ROLE_PLAYER: _ClassVar[Role]
     ROLE_SPECTATOR: _ClassVar[Role]
 
+class MatchPhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_PHASE_UNSPECIFIED: _ClassVar[MatchPhase]
+    MATCH_PHASE_PLAYING: _ClassVar[MatchPhase]
+    MATCH_PHASE_SIDEBOARDING: _ClassVar[MatchPhase]
+    MATCH_PHASE_OVER: _ClassVar[MatchPhase]
+
 class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ERROR_CODE_UNSPECIFIED: _ClassVar[ErrorCode]
@@ -70,6 +77,10 @@ TIER_KIND_PLAYER: TierKind
 ROLE_UNSPECIFIED: Role
 ROLE_PLAYER: Role
 ROLE_SPECTATOR: Role
+MATCH_PHASE_UNSPECIFIED: MatchPhase
+MATCH_PHASE_PLAYING: MatchPhase
+MATCH_PHASE_SIDEBOARDING: MatchPhase
+MATCH_PHASE_OVER: MatchPhase
 ERROR_CODE_UNSPECIFIED: ErrorCode
 ERROR_CODE_BAD_MESSAGE: ErrorCode
 ERROR_CODE_UNSUPPORTED_VERSION: ErrorCode
@@ -193,7 +204,7 @@ class SpectatorTier(_message.Message):
     def __init__(self, kind: _Optional[_Union[TierKind, str]] = ..., seat: _Optional[int] = ..., delay_seconds: _Optional[int] = ..., delay_turns: _Optional[int] = ..., accounts: _Optional[_Iterable[str]] = ..., invite: _Optional[bool] = ...) -> None: ...
 
 class RoomInfo(_message.Message):
-    __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished", "clock_seconds", "private", "spectate", "format", "reserved", "tiers")
+    __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished", "clock_seconds", "private", "spectate", "format", "reserved", "tiers", "best_of", "game_number", "wins", "draws")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -207,6 +218,10 @@ class RoomInfo(_message.Message):
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     RESERVED_FIELD_NUMBER: _ClassVar[int]
     TIERS_FIELD_NUMBER: _ClassVar[int]
+    BEST_OF_FIELD_NUMBER: _ClassVar[int]
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     name: str
     seats: int
@@ -220,7 +235,11 @@ class RoomInfo(_message.Message):
     format: DeckFormat
     reserved: _containers.RepeatedScalarFieldContainer[str]
     tiers: _containers.RepeatedCompositeFieldContainer[SpectatorTier]
-    def __init__(self, room_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., started: _Optional[bool] = ..., finished: _Optional[bool] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ...) -> None: ...
+    best_of: int
+    game_number: int
+    wins: _containers.RepeatedScalarFieldContainer[int]
+    draws: int
+    def __init__(self, room_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., started: _Optional[bool] = ..., finished: _Optional[bool] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ..., best_of: _Optional[int] = ..., game_number: _Optional[int] = ..., wins: _Optional[_Iterable[int]] = ..., draws: _Optional[int] = ...) -> None: ...
 
 class ListRooms(_message.Message):
     __slots__ = ()
@@ -233,7 +252,7 @@ class RoomList(_message.Message):
     def __init__(self, rooms: _Optional[_Iterable[_Union[RoomInfo, _Mapping]]] = ...) -> None: ...
 
 class CreateRoom(_message.Message):
-    __slots__ = ("name", "seats", "clock_seconds", "private", "spectate", "format", "reserved", "tiers")
+    __slots__ = ("name", "seats", "clock_seconds", "private", "spectate", "format", "reserved", "tiers", "best_of")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_SECONDS_FIELD_NUMBER: _ClassVar[int]
@@ -242,6 +261,7 @@ class CreateRoom(_message.Message):
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     RESERVED_FIELD_NUMBER: _ClassVar[int]
     TIERS_FIELD_NUMBER: _ClassVar[int]
+    BEST_OF_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
     clock_seconds: int
@@ -250,7 +270,8 @@ class CreateRoom(_message.Message):
     format: DeckFormat
     reserved: _containers.RepeatedScalarFieldContainer[str]
     tiers: _containers.RepeatedCompositeFieldContainer[SpectatorTier]
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ...) -> None: ...
+    best_of: int
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ..., best_of: _Optional[int] = ...) -> None: ...
 
 class RoomCreated(_message.Message):
     __slots__ = ("room", "invite_code")
@@ -372,6 +393,68 @@ class ConcedeGame(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class MatchGame(_message.Message):
+    __slots__ = ("game_id", "winner", "reason", "chooser")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    CHOOSER_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    winner: int
+    reason: str
+    chooser: int
+    def __init__(self, game_id: _Optional[str] = ..., winner: _Optional[int] = ..., reason: _Optional[str] = ..., chooser: _Optional[int] = ...) -> None: ...
+
+class MatchState(_message.Message):
+    __slots__ = ("room_id", "best_of", "game_number", "wins", "draws", "phase", "sideboard_remaining_ms", "ready", "winner", "reason", "games", "game_id")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    BEST_OF_FIELD_NUMBER: _ClassVar[int]
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    SIDEBOARD_REMAINING_MS_FIELD_NUMBER: _ClassVar[int]
+    READY_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    best_of: int
+    game_number: int
+    wins: _containers.RepeatedScalarFieldContainer[int]
+    draws: int
+    phase: MatchPhase
+    sideboard_remaining_ms: int
+    ready: _containers.RepeatedScalarFieldContainer[bool]
+    winner: int
+    reason: str
+    games: _containers.RepeatedCompositeFieldContainer[MatchGame]
+    game_id: str
+    def __init__(self, room_id: _Optional[str] = ..., best_of: _Optional[int] = ..., game_number: _Optional[int] = ..., wins: _Optional[_Iterable[int]] = ..., draws: _Optional[int] = ..., phase: _Optional[_Union[MatchPhase, str]] = ..., sideboard_remaining_ms: _Optional[int] = ..., ready: _Optional[_Iterable[bool]] = ..., winner: _Optional[int] = ..., reason: _Optional[str] = ..., games: _Optional[_Iterable[_Union[MatchGame, _Mapping]]] = ..., game_id: _Optional[str] = ...) -> None: ...
+
+class SubmitDeck(_message.Message):
+    __slots__ = ("keep", "deck")
+    KEEP_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    keep: bool
+    deck: str
+    def __init__(self, keep: _Optional[bool] = ..., deck: _Optional[str] = ...) -> None: ...
+
+class DeckAccepted(_message.Message):
+    __slots__ = ("game_number", "kept", "main_count", "sideboard_count", "deck")
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    KEPT_FIELD_NUMBER: _ClassVar[int]
+    MAIN_COUNT_FIELD_NUMBER: _ClassVar[int]
+    SIDEBOARD_COUNT_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    game_number: int
+    kept: bool
+    main_count: int
+    sideboard_count: int
+    deck: str
+    def __init__(self, game_number: _Optional[int] = ..., kept: _Optional[bool] = ..., main_count: _Optional[int] = ..., sideboard_count: _Optional[int] = ..., deck: _Optional[str] = ...) -> None: ...
+
 class ReplayRequest(_message.Message):
     __slots__ = ("room_id", "seat", "public", "omniscient", "invite_code", "start_action", "start_turn", "speed", "paused")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
@@ -455,7 +538,7 @@ class Error(_message.Message):
     def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., message: _Optional[str] = ..., incident_id: _Optional[str] = ..., details: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ("request_id", "hello", "resume", "register", "revoke_tokens", "list_rooms", "create_room", "join_room", "leave_room", "quick_match", "cancel_quick_match", "act", "request_snapshot", "concede", "replay", "replay_control")
+    __slots__ = ("request_id", "hello", "resume", "register", "revoke_tokens", "list_rooms", "create_room", "join_room", "leave_room", "quick_match", "cancel_quick_match", "act", "request_snapshot", "concede", "submit_deck", "replay", "replay_control")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     HELLO_FIELD_NUMBER: _ClassVar[int]
     RESUME_FIELD_NUMBER: _ClassVar[int]
@@ -470,6 +553,7 @@ class ClientMessage(_message.Message):
     ACT_FIELD_NUMBER: _ClassVar[int]
     REQUEST_SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     CONCEDE_FIELD_NUMBER: _ClassVar[int]
+    SUBMIT_DECK_FIELD_NUMBER: _ClassVar[int]
     REPLAY_FIELD_NUMBER: _ClassVar[int]
     REPLAY_CONTROL_FIELD_NUMBER: _ClassVar[int]
     request_id: int
@@ -486,9 +570,10 @@ class ClientMessage(_message.Message):
     act: Act
     request_snapshot: RequestSnapshot
     concede: ConcedeGame
+    submit_deck: SubmitDeck
     replay: ReplayRequest
     replay_control: ReplayControl
-    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., register: _Optional[_Union[Register, _Mapping]] = ..., revoke_tokens: _Optional[_Union[RevokeTokens, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., quick_match: _Optional[_Union[QuickMatch, _Mapping]] = ..., cancel_quick_match: _Optional[_Union[CancelQuickMatch, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ..., replay: _Optional[_Union[ReplayRequest, _Mapping]] = ..., replay_control: _Optional[_Union[ReplayControl, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., register: _Optional[_Union[Register, _Mapping]] = ..., revoke_tokens: _Optional[_Union[RevokeTokens, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., quick_match: _Optional[_Union[QuickMatch, _Mapping]] = ..., cancel_quick_match: _Optional[_Union[CancelQuickMatch, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ..., submit_deck: _Optional[_Union[SubmitDeck, _Mapping]] = ..., replay: _Optional[_Union[ReplayRequest, _Mapping]] = ..., replay_control: _Optional[_Union[ReplayControl, _Mapping]] = ...) -> None: ...
 
 class ServerBatch(_message.Message):
     __slots__ = ("messages",)
@@ -497,7 +582,7 @@ class ServerBatch(_message.Message):
     def __init__(self, messages: _Optional[_Iterable[_Union[ServerMessage, _Mapping]]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "snapshot", "delta", "decision", "clocks", "presence", "error", "replay_status", "replay_ended")
+    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "snapshot", "delta", "decision", "clocks", "presence", "match_state", "deck_accepted", "error", "replay_status", "replay_ended")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     RESUMED_FIELD_NUMBER: _ClassVar[int]
@@ -511,6 +596,8 @@ class ServerMessage(_message.Message):
     DECISION_FIELD_NUMBER: _ClassVar[int]
     CLOCKS_FIELD_NUMBER: _ClassVar[int]
     PRESENCE_FIELD_NUMBER: _ClassVar[int]
+    MATCH_STATE_FIELD_NUMBER: _ClassVar[int]
+    DECK_ACCEPTED_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     REPLAY_STATUS_FIELD_NUMBER: _ClassVar[int]
     REPLAY_ENDED_FIELD_NUMBER: _ClassVar[int]
@@ -527,7 +614,9 @@ class ServerMessage(_message.Message):
     decision: _game_pb2.Decision
     clocks: Clocks
     presence: Presence
+    match_state: MatchState
+    deck_accepted: DeckAccepted
     error: Error
     replay_status: ReplayStatus
     replay_ended: ReplayEnded
-    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., match_state: _Optional[_Union[MatchState, _Mapping]] = ..., deck_accepted: _Optional[_Union[DeckAccepted, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...

@@ -99,10 +99,15 @@ class PlayerSetup:
 
 
 def new_game(seed: bytes, players: Sequence[PlayerSetup], *, planechase: bool = False,
-             ante: bool = False) -> Game:
+             ante: bool = False, chooser: int | None = None) -> Game:
     """Start a game of 2-8 players (rule 103): each deck becomes its owner's library, a random
     player chooses who takes the first turn (103.1) -- the first pending decision; then the
     libraries are shuffled (103.3) and the opening hands drawn (103.5).
+
+    ``chooser``: the seat that chooses who takes the first turn instead of a random one --
+    rule 103.1 in a game after the first of a match: the loser of the previous game, or after
+    a draw the player who chose in that game. The random draw is made either way, so the
+    game's random stream is the same whoever chooses.
 
     ``seed`` is the game's secret: together with the actions applied it determines everything.
 
@@ -138,7 +143,11 @@ def new_game(seed: bytes, players: Sequence[PlayerSetup], *, planechase: bool = 
     for seat, setup in enumerate(players):
         game.players[seat].planar_deck = list(setup.planar_deck)
         game.rng.shuffle(game.players[seat].planar_deck)  # a random planar deck order
-    chooser = game.rng.randbelow(len(players))  # rule 103.1: a random player chooses
+    drawn = game.rng.randbelow(len(players))  # rule 103.1: a random player chooses ...
+    if chooser is None:
+        chooser = drawn
+    elif not 0 <= chooser < len(players):  # ... or the one the match says (103.1)
+        raise ValueError(f"chooser must be a seat 0-{len(players) - 1}, got {chooser}")
     game.choices.append(Choice(DecisionKind.CHOOSE_STARTING_PLAYER, chooser))
     _advance(game, [])
     return game

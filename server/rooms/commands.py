@@ -69,6 +69,17 @@ class ConcedeGame:
 
 
 @dataclass(frozen=True, slots=True)
+class SubmitDeck:
+    """Between games of a match: the connection's player keeps its current deck (``deck``
+    None) or plays ``deck`` next (already read and checked against the room's format; the
+    room checks it against the registered deck and sideboard, rule 100.4)."""
+
+    conn: ConnId
+    rid: int
+    deck: Deck | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Disconnect:
     """The connection closed. Its seat stays its player's; its clock keeps running."""
 
@@ -100,7 +111,8 @@ class Shutdown:
     """The server is stopping: no more output to anyone (the game goes on after restart)."""
 
 
-Command = Join | Leave | Act | Snapshot | ConcedeGame | Disconnect | Reattach | Tick | Shutdown
+Command = (Join | Leave | Act | Snapshot | ConcedeGame | SubmitDeck | Disconnect | Reattach
+           | Tick | Shutdown)
 
 
 # ---- spectator feed operations (what a room asks of the relay)

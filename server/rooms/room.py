@@ -19,6 +19,16 @@ connection (:attr:`Output.sends`); a spectator class's are published once
 watching that class, off the game path (:mod:`server.rooms.fanout`): a room's work per
 action doesn't grow with its spectators. Each class keeps its last
 :attr:`RoomConfig.history` deltas so a resuming client receives only what it missed.
+
+A room may host a match of several games of the same players (best of 3 or 5, rule 100.6a;
+the rules themselves are in :mod:`server.rooms.match`). Seats and spectators -- the live
+public view's and the delayed tiers' -- stay members across its games: when a game ends the
+players sideboard (rule 100.4) until each has answered or :attr:`RoomConfig.sideboard_seconds`
+have passed, then the next game starts and every member gets its snapshot. Each game is
+stored as a game of its own (:func:`~server.store.records.game_id`), and the match in a
+:class:`~server.store.records.MatchRecord`. State ids never repeat within a room: each game's
+view classes start past every id of the game before (:func:`next_state_base`), so a client's
+numbering and resume stay valid (a resume into an earlier game's state gets a snapshot).
 """
 
 from __future__ import annotations
@@ -52,8 +62,10 @@ from server.rooms.commands import (
     Snapshot,
     StartWatching,
     StopWatching,
+    SubmitDeck,
     Tick,
 )
+from server.rooms.match import decide, next_chooser, sideboard_problems
 from server.rooms.session import error_bytes
 from server.rooms.tiers import DelayedClass
 from server.store.records import (
@@ -61,10 +73,14 @@ from server.store.records import (
     CreateGame,
     FinishGame,
     GameRecord,
+    MatchRecord,
+    PutMatch,
     RoomSettings,
     Spectate,
     SpectatorTier,
     TierKind,
+    game_id,
+    next_state_base,
     secret_hash,
 )
 from server.view import SPECTATOR
@@ -86,6 +102,9 @@ class RoomConfig:
     linger_seconds: float = 120.0
     #: Seconds an unstarted room with no members lives.
     idle_seconds: float = 600.0
+    #: Seconds the players of a match have to sideboard between games (rule 100.4); who
+    #: hasn't answered by then keeps their deck.
+    sideboard_seconds: float = 180.0
 
 
 @dataclass(eq=False, slots=True)
@@ -105,6 +124,9 @@ class Member:
     account_id: str = ""
     #: A spectator's tier: 0 the live public view, n the room's n-th delayed tier.
     tier: int = 0
+    #: A player's deck and sideboard as registered when it joined: what sideboarding
+    #: between the games of a match may rearrange (rule 100.4). ``deck`` is the current one.
+    registered: Deck | None = None
 
 
 @dataclass(slots=True)
@@ -149,6 +171,27 @@ class Room:
         self.delayed: list[DelayedClass] = []
         #: The tier of each delayed-tier spectator whose connection dropped (to resume it).
         self._dropped_tiers: dict[str, int] = {}
+        # ---- the match (server.rooms.match): a single game is a match of one
+        self.best_of = self.settings.best_of if self.settings.best_of > 1 else 1
+        if self.best_of > 1 and seats != 2:
+            raise ValueError("a match of several games is for two players (rule 100.6a)")
+        #: The game being played, or just played (1-based; 0: not started).
+        self.game_number = 0
+        self.wins = [0] * seats
+        self.draws = 0
+        #: Each game's id, the seat that chose its starting player (103.1), and each
+        #: finished game's (winner seat or -1, reason).
+        self.game_ids: list[str] = []
+        self.choosers: list[int] = []
+        self.results: list[tuple[int, str]] = []
+        #: Between games: who has answered the sideboarding, and until when they may.
+        self.ready = [False] * seats
+        self._sideboard_until: float | None = None
+        #: Once the match is over: the seat that won it (-1: a draw), and why.
+        self.match_winner: int | None = None
+        self.match_reason = ""
+        #: The current game's first state id (state ids keep growing across games).
+        self._state_base = 1
 
     # ---- read-only queries (safe from any task)
     def info(self) -> mpb.RoomInfo:
@@ -161,13 +204,63 @@ class Room:
             private=self.settings.private, spectate=SPECTATE_WIRE[self.settings.spectate],
             format=FORMAT_WIRE[self.format],
             reserved=[name for _account, name in self.settings.reserved],
-            tiers=[tier_wire(t) for t in self.settings.tiers],
+            tiers=[tier_wire(t) for t in self.settings.tiers], best_of=self.best_of,
+            game_number=self.game_number, wins=self.wins if self.best_of > 1 else [],
+            draws=self.draws if self.best_of > 1 else 0,
         )
 
     @property
     def finished(self) -> bool:
-        """Whether the game has ended."""
-        return self.game is not None and self.game.result is not None
+        """Whether the room's game -- of a match, the match -- has ended."""
+        return self.match_winner is not None
+
+    @property
+    def game_id(self) -> str:
+        """The stored id of the current (or last) game."""
+        return game_id(self.room_id, self.game_number)
+
+    @property
+    def sideboarding(self) -> bool:
+        """Whether the room is between the games of its match."""
+        return self._sideboard_until is not None
+
+    def match_state(self, now: float, *, live: bool = True, at_start: bool = False) -> bytes:
+        """The ``MatchState`` message (serialized ServerMessage) at ``now``; not ``live``:
+        for a delayed tier, without the sideboarding time left; ``at_start``: as it was when
+        the current game started (a delayed tier rebuilt after a restart starts there)."""
+        results = self.results[:max(0, self.game_number - 1)] if at_start else self.results
+        wins = [sum(1 for w, _r in results if w == seat) for seat in range(len(self.seats))]
+        draws = sum(1 for w, _r in results if w < 0)
+        if self.match_winner is not None and not at_start:
+            phase = mpb.MATCH_PHASE_OVER
+        elif self._sideboard_until is not None and not at_start:
+            phase = mpb.MATCH_PHASE_SIDEBOARDING
+        else:
+            phase = mpb.MATCH_PHASE_PLAYING
+        left = 0 if self._sideboard_until is None or not live else \
+            max(0, round((self._sideboard_until - now) * 1000))
+        over = phase == mpb.MATCH_PHASE_OVER
+        return mpb.ServerMessage(match_state=mpb.MatchState(
+            room_id=self.room_id, best_of=self.best_of,
+            game_number=self.game_number + (phase == mpb.MATCH_PHASE_SIDEBOARDING),
+            wins=wins, draws=draws, phase=phase, sideboard_remaining_ms=left,
+            ready=self.ready if phase == mpb.MATCH_PHASE_SIDEBOARDING else [],
+            winner=self.match_winner if over and self.match_winner is not None else -1,
+            reason=self.match_reason if over else "", game_id=self.game_id,
+            games=[mpb.MatchGame(game_id=self.game_ids[n], winner=winner, reason=reason,
+                                 chooser=self.choosers[n])
+                   for n, (winner, reason) in enumerate(results)],
+        )).SerializeToString()
+
+    def match_record(self) -> MatchRecord:
+        """The match as the store keeps it."""
+        seated = [m for m in self.seats if m is not None]
+        return MatchRecord(
+            self.room_id, self.best_of,
+            tuple(m.registered.text if m.registered else "" for m in seated),
+            tuple(m.deck.text if m.deck else "" for m in seated), tuple(self.game_ids),
+            tuple(self.wins), self.draws, tuple(self.choosers), tuple(self.results),
+            tuple(self.ready), self.match_winner, self.match_reason)
 
     def member_of(self, conn: ConnId) -> Member | None:
         """The place ``conn`` holds here, if any."""
@@ -204,6 +297,8 @@ class Room:
                 self._snapshot_to(out, member, command.rid, now)
         elif isinstance(command, ConcedeGame):
             self._concede(out, command, now)
+        elif isinstance(command, SubmitDeck):
+            self._submit_deck(out, command, now)
         elif isinstance(command, Disconnect):
             self._disconnect(out, command.conn, now)
         elif isinstance(command, Reattach):
@@ -229,17 +324,37 @@ class Room:
         """Rebuild an unfinished game's room from its stored record: the game from its seed
         and action log (deterministic, invariant 3), every view class's stream and recent
         deltas exactly as they were sent, its clocks, and its seats, all disconnected until
-        their players resume."""
-        room = cls(record.room_id, record.name, len(record.players), now, config,
+        their players resume. The latest game of a match comes with its
+        :class:`MatchRecord` (``record.match``): the score, the games played, the decks
+        registered and sideboarded; between games the sideboarding starts over (its time
+        too, and who had answered stays answered)."""
+        match = record.match
+        room_id = match.room_id if match is not None else record.room_id
+        room = cls(room_id, record.name, len(record.players), now, config,
                    clock_seconds=record.clock_seconds, settings=record.settings)
         accounts = record.accounts or ("",) * len(record.players)
         for seat, ((name, deck, session_id), account) in enumerate(
                 zip(record.players, accounts, strict=True)):
-            room.seats[seat] = Member(session_id, name, seat, resolve(deck, room.format),
-                                      account_id=account)
-        room._create_game(record.seed)
+            played = resolve(deck, room.format)
+            room.seats[seat] = Member(session_id, name, seat, played, account_id=account,
+                                      registered=played)
+        room.game_number = record.game_number
+        room._state_base = record.state_base
+        room._create_game(record.seed, chooser=record.chooser,
+                          first_state_id=record.state_base)
         game = room.game
         assert game is not None
+        if match is not None:
+            room.game_ids = list(match.games)
+            room.wins, room.draws = list(match.wins), match.draws
+            room.choosers, room.results = list(match.choosers), list(match.results)
+            for seat, member in enumerate(room.seats):
+                assert member is not None
+                member.registered = resolve(match.registered[seat], room.format)
+                member.deck = resolve(match.decks[seat], room.format)
+        else:
+            room.game_ids = [record.room_id]
+            room.choosers = [game.pending.seat if game.pending is not None else 0]
         for seat, action in record.actions:
             events = apply(game, seat, action)
             room._advance_streams(game, action, events)
@@ -249,10 +364,22 @@ class Room:
         if record.clocks is not None:
             room.remaining = [float(c) for c in record.clocks]
         room._idle_since = None
-        if game.result is not None:
-            room._finished_at = now
-        else:
+        if game.result is None:
             room._start_clock(now)
+        elif match is None:  # a single game: the room lingers
+            room._score(game)
+            room._finished_at = now
+        elif match.winner is not None:
+            room.match_winner, room.match_reason = match.winner, match.reason
+            room._finished_at = now
+        else:  # between games
+            room.ready = list(match.ready) or [False] * len(room.seats)
+            room._sideboard_until = now + room.config.sideboard_seconds
+        if room.best_of > 1:  # the tiers start over from this game's start, its score then
+            for delayed in room.delayed:
+                delayed.match = room.match_state(now, live=False, at_start=True)
+                if game.result is not None:  # ... and are told how it ended once shown
+                    delayed.hold_message(room.match_state(now, live=False), now, game.turn)
         return room
 
     # ---- membership
@@ -349,7 +476,7 @@ class Room:
                 return
             deck = cmd.deck or resolve(self._demo_for_next(), self.format)
             member = Member(cmd.session_id, cmd.name, free[0], deck, cmd.conn,
-                            account_id=cmd.account_id)
+                            account_id=cmd.account_id, registered=deck)
             self.seats[member.seat] = member
         self._by_conn[cmd.conn] = member
         self._idle_since = None
@@ -432,7 +559,11 @@ class Room:
         else:
             member.left = True
             if self.game.result is None:
+                # Conceding the game; in a match, leaving concedes the match too (decided
+                # as the game ends).
                 self._apply(out, member.seat, Concede(), now)
+            elif self.sideboarding:  # between games: leaving concedes the match
+                self._end_match(out, now)
         if self.game is None and not any(self.members()):
             self._idle_since = now
 
@@ -506,6 +637,7 @@ class Room:
         if missed is None:
             self._snapshot_to(out, member, 0, now)
         else:
+            missed += self._match_messages(cls, now)
             if not member.tier:
                 missed += [self.clocks(now), *self._decision(member.seat)]
             self._to_member(out, member, missed)
@@ -531,31 +663,60 @@ class Room:
         return found or None
 
     # ---- game start and snapshots
-    def _create_game(self, seed: bytes) -> None:
-        seated = [m for m in self.seats if m is not None]
+    def _setups(self) -> list[PlayerSetup]:
         setups = []
-        for m in seated:
-            assert m.deck is not None, "every seat has a deck"
+        for m in self.seats:
+            assert m is not None and m.deck is not None, "every seat has a deck"
             setups.append(PlayerSetup(m.name, m.deck.main, m.deck.sideboard))
-        game = new_game(seed, setups)
+        return setups
+
+    def _create_game(self, seed: bytes, *, chooser: int | None = None,
+                     first_state_id: int = 1, next_game_at: float | None = None) -> None:
+        """The game from ``seed`` and the seats' decks, and its view classes. The first
+        game (or the one a restart rebuilds) makes the delayed tiers; the next game of a
+        match (``next_game_at``: when it started) is held in theirs until it is due."""
+        setups = self._setups()
+        game = new_game(seed, setups, chooser=chooser)
         self.game = game
-        self.views = ViewPipeline(game)
+        self.views = ViewPipeline(game, first_state_id=first_state_id)
         self.classes = {seat: ViewClass(stream, deque(maxlen=self.config.history))
                         for seat, stream in self.views.streams.items()}
-        self.delayed = [DelayedClass(tier, seed, setups, self.config.history)
-                        for tier in self.settings.tiers]
+        if next_game_at is None:
+            self.delayed = [DelayedClass(tier, seed, setups, self.config.history,
+                                         chooser=chooser, first_state_id=first_state_id,
+                                         room_id=self.room_id)
+                            for tier in self.settings.tiers]
+        else:
+            for delayed in self.delayed:
+                delayed.hold_game(seed, setups, next_game_at, chooser=chooser,
+                                  first_state_id=first_state_id)
+
+    def _log_game(self, out: Output, seed: bytes, chooser: int | None) -> None:
+        """Store the game just created (and the match, if several games)."""
+        seated = [m for m in self.seats if m is not None]
+        match = self.best_of > 1
+        out.log.append(CreateGame(self.game_id, self.name, seed,
+                                  tuple((m.name, m.deck.text if m.deck else "", m.session_id)
+                                        for m in seated),
+                                  self.clock_seconds, tuple(m.account_id for m in seated),
+                                  self.settings, self.room_id if match else "",
+                                  self.game_number, chooser, self._state_base))
+        if match:
+            out.log.append(PutMatch(self.match_record()))
 
     def _start(self, out: Output, now: float) -> None:
         """All seats are taken: start the game with a fresh secret seed (rule 103)."""
         seed = secrets.token_bytes(32)
+        self.game_number = 1
         self._create_game(seed)
-        seated = [m for m in self.seats if m is not None]
-        out.log.append(CreateGame(self.room_id, self.name, seed,
-                                  tuple((m.name, m.deck.text if m.deck else "", m.session_id)
-                                        for m in seated),
-                                  self.clock_seconds, tuple(m.account_id for m in seated),
-                                  self.settings))
+        assert self.game is not None and self.game.pending is not None
+        self.game_ids = [self.game_id]
+        self.choosers = [self.game.pending.seat]  # rule 103.1: a random player chooses
+        self._log_game(out, seed, None)
         self._start_clock(now)
+        if self.best_of > 1:
+            for delayed in self.delayed:
+                delayed.match = self.match_state(now, live=False)
         for m in self.members():
             self._snapshot_to(out, m, 0, now)
 
@@ -565,10 +726,19 @@ class Room:
             self._send(out, member, error_bytes(
                 mpb.ERROR_CODE_NOT_READY, "the game has not started", rid))
             return
-        messages = [cls.stream.snapshot(self.room_id, rid)]
+        messages = [cls.stream.snapshot(self.room_id, rid), *self._match_messages(cls, now)]
         if not member.tier:  # a delayed tier: its state only, no live clocks or decision
             messages += [self.clocks(now), self._presence(), *self._decision(member.seat)]
         self._to_member(out, member, messages)
+
+    def _match_messages(self, cls: ViewClass | DelayedClass, now: float) -> list[bytes]:
+        """The match's state, for a member of a match room: live, or as its delayed tier
+        has shown it so far (none in a single-game room)."""
+        if self.best_of <= 1:
+            return []
+        if isinstance(cls, DelayedClass):
+            return [cls.match] if cls.match is not None else []
+        return [self.match_state(now)]
 
     def _presence(self) -> bytes:
         return mpb.ServerMessage(presence=mpb.Presence(seats=[
@@ -607,7 +777,7 @@ class Room:
             refuse(mpb.ERROR_CODE_NOT_READY, "the game has not started")
             return
         if game.result is not None:
-            refuse(mpb.ERROR_CODE_GAME_OVER, "the game is over")
+            refuse(mpb.ERROR_CODE_GAME_OVER, self._over_message())
             return
         pending = game.pending
         if pending is None or pending.seat != member.seat:
@@ -636,7 +806,7 @@ class Room:
                 mpb.ERROR_CODE_NOT_READY, "the game has not started", cmd.rid)))
         elif self.game.result is not None:
             out.sends.append((cmd.conn, error_bytes(
-                mpb.ERROR_CODE_GAME_OVER, "the game is over", cmd.rid)))
+                mpb.ERROR_CODE_GAME_OVER, self._over_message(), cmd.rid)))
         else:
             self._apply(out, member.seat, Concede(), now, conn=cmd.conn, rid=cmd.rid)
 
@@ -653,11 +823,12 @@ class Room:
             return
         self._charge(now)
         # Invariant 6: the pump writes these before it sends anything below.
-        out.log.append(AppendAction(self.room_id, game.action_count, seat, action,
+        out.log.append(AppendAction(self.game_id, game.action_count, seat, action,
                                     tuple(self.remaining)))
+        ended = game.result is not None
         if game.result is not None:
-            out.log.append(FinishGame(self.room_id, game.result.winners, game.result.reason))
-            self._finished_at = now
+            out.log.append(FinishGame(self.game_id, game.result.winners, game.result.reason))
+            self._game_over(out, now)
         self._hold(seat, action, now)
         for seat_class, data in self._advance_streams(game, action, events):
             if seat_class == SPECTATOR:  # once for every live public spectator
@@ -673,6 +844,8 @@ class Room:
         after = self._running[0] if self._running is not None else None
         if after != before:
             self._everyone(out, self.clocks(now))
+        if ended:
+            self._announce(out, now)
 
     def _advance_streams(self, game: Game, action: Action, events: list[Event]
                          ) -> list[tuple[int, bytes]]:
@@ -700,6 +873,150 @@ class Room:
         for n, delayed in enumerate(self.delayed, start=1):
             out.feed.extend(Publish(n, data) for data in
                             delayed.release(now, game.turn, game.result is not None))
+
+    # ---- the match (server.rooms.match)
+    def _over_message(self) -> str:
+        if self.best_of <= 1:
+            return "the game is over"
+        if self.match_winner is not None:
+            return "the match is over"
+        return (f"game {self.game_number} of the match is over: sideboard for game "
+                f"{self.game_number + 1} (SubmitDeck) -- LeaveRoom concedes the match")
+
+    def _score(self, game: Game) -> None:
+        """``game`` just ended: count it, and decide the match if it is over (100.6a)."""
+        result = game.result
+        assert result is not None
+        winner = result.winners[0] if len(result.winners) == 1 else -1
+        self.results.append((winner, result.reason))
+        if winner >= 0:
+            self.wins[winner] += 1
+        else:
+            self.draws += 1
+        self._decide()
+
+    def _decide(self) -> None:
+        names = [m.name if m is not None else "" for m in self.seats]
+        left = [m.seat for m in self.seats if m is not None and m.left]
+        decided = decide(self.best_of, self.wins, self.results, names, left)
+        if decided is not None:
+            self.match_winner, self.match_reason = decided
+            self._sideboard_until = None
+
+    def _game_over(self, out: Output, now: float) -> None:
+        """The current game just ended (its FinishGame is logged): score it; the match is
+        over (the room lingers) or the players sideboard for the next game."""
+        game = self.game
+        assert game is not None
+        self._score(game)
+        if self.match_winner is not None:
+            self._finished_at = now
+        else:
+            self.ready = [False] * len(self.seats)
+            self._sideboard_until = now + self.config.sideboard_seconds
+        if self.best_of > 1:
+            out.log.append(PutMatch(self.match_record()))
+
+    def _end_match(self, out: Output, now: float) -> None:
+        """A player left between games: that concedes the match."""
+        self._decide()
+        self._finished_at = now
+        out.log.append(PutMatch(self.match_record()))
+        self._announce(out, now)
+
+    def _announce(self, out: Output, now: float) -> None:
+        """Tell every member the match's state: the live ones now, each delayed tier's
+        when its view gets there."""
+        if self.best_of <= 1:
+            return
+        self._everyone(out, self.match_state(now))
+        game = self.game
+        assert game is not None
+        held = self.match_state(now, live=False)
+        for delayed in self.delayed:
+            delayed.hold_message(held, now, game.turn)
+
+    def _submit_deck(self, out: Output, cmd: SubmitDeck, now: float) -> None:
+        """A player's deck for the next game of the match: kept, or sideboarded within
+        its registered deck and sideboard (rules 100.4, 103.2a). A refused deck changes
+        nothing."""
+        member = self._seated(out, cmd.conn, cmd.rid)
+        if member is None:
+            return
+
+        def refuse(code: int, message: str, details: list[str] | None = None) -> None:
+            out.sends.append((cmd.conn, error_bytes(code, message, cmd.rid,
+                                                    details=details or ())))
+
+        if self.best_of <= 1:
+            refuse(mpb.ERROR_CODE_NOT_READY,
+                   "this room plays a single game: there is no sideboarding")
+            return
+        if self.match_winner is not None:
+            refuse(mpb.ERROR_CODE_GAME_OVER, "the match is over")
+            return
+        if not self.sideboarding:
+            refuse(mpb.ERROR_CODE_NOT_READY,
+                   "sideboarding is between the games of the match; "
+                   + ("it has not started" if self.game is None
+                      else f"game {self.game_number} is being played"))
+            return
+        assert member.registered is not None and member.deck is not None
+        if cmd.deck is not None:
+            problems = sideboard_problems(member.registered, cmd.deck, self.format)
+            if problems:
+                refuse(mpb.ERROR_CODE_INVALID_DECK,
+                       f"that deck can't be played in game {self.game_number + 1}: "
+                       f"{len(problems)} problem(s); your deck is unchanged", problems[:100])
+                return
+            member.deck = cmd.deck
+        deck = member.deck
+        self.ready[member.seat] = True
+        out.log.append(PutMatch(self.match_record()))
+        accepted = mpb.DeckAccepted(
+            game_number=self.game_number + 1, kept=cmd.deck is None,
+            main_count=len(deck.main), sideboard_count=len(deck.sideboard), deck=deck.text)
+        self._send(out, member, mpb.ServerMessage(
+            request_id=cmd.rid, deck_accepted=accepted).SerializeToString())
+        if all(self.ready):
+            self._next_game(out, now)
+        else:
+            self._announce(out, now)
+
+    def _next_game(self, out: Output, now: float) -> None:
+        """Sideboarding is over (everyone answered, or its time ran out: whoever didn't
+        keeps their deck): the next game of the match starts, each seat with its current
+        deck, its starting player chosen by the loser of the last game (rule 103.1)."""
+        last = self.game
+        assert last is not None
+        chooser = next_chooser(self.results[-1][0], self.choosers[-1], len(self.seats))
+        self._state_base = next_state_base(self._state_base, last.action_count)
+        self.game_number += 1
+        self._sideboard_until = None
+        self.ready = [False] * len(self.seats)
+        self.remaining = [self.clock_seconds] * len(self.seats)  # a time bank per game
+        self._running = None
+        seed = secrets.token_bytes(32)
+        self._create_game(seed, chooser=chooser, first_state_id=self._state_base,
+                          next_game_at=now)
+        self.game_ids.append(self.game_id)
+        self.choosers.append(chooser)
+        self._log_game(out, seed, chooser)
+        self._start_clock(now)
+        held = self.match_state(now, live=False)
+        for delayed in self.delayed:
+            delayed.hold_message(held, now, 0)
+        for m in self.seats:
+            if m is not None:
+                self._snapshot_to(out, m, 0, now)
+        # The live spectators watch on: the new game's snapshot is published to them once.
+        out.feed.extend(Publish(0, data) for data in self._spectator_snapshot(now))
+
+    def _spectator_snapshot(self, now: float) -> list[bytes]:
+        """The live public class's snapshot and the news that goes with it."""
+        cls = self.classes[SPECTATOR]
+        return [cls.stream.snapshot(self.room_id, 0), *self._match_messages(cls, now),
+                self.clocks(now), self._presence(), *self._decision(SPECTATOR)]
 
     # ---- clocks and timers
     def _charge(self, now: float) -> None:
@@ -738,6 +1055,8 @@ class Room:
             times.append(close_at)
         if self._idle_since is not None and self.game is None:
             times.append(self._idle_since + self.config.idle_seconds)
+        if self._sideboard_until is not None:
+            times.append(self._sideboard_until)
         game = self.game
         if game is not None:
             over = game.result is not None
@@ -760,6 +1079,8 @@ class Room:
                 self._charge(now)
                 self.remaining[seat] = 0.0
                 self._apply(out, seat, Concede(), now)
+        if self._sideboard_until is not None and now >= self._sideboard_until:
+            self._next_game(out, now)  # whoever didn't answer keeps their deck
         close_at = self._close_at()
         if close_at is not None and now >= close_at:
             self._release(out, now)  # whatever a delayed tier still holds is due by now

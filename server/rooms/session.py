@@ -15,6 +15,7 @@ from google.protobuf.message import DecodeError
 
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat
+from server.rooms.match import BEST_OF
 from server.store.records import Spectate, TierKind
 
 PROTOCOL_VERSION = 1
@@ -99,6 +100,8 @@ class CreateRoom:
     reserved: tuple[str, ...] = ()
     #: Delayed spectator tiers (account names not resolved yet).
     tiers: tuple[TierRequest, ...] = ()
+    #: A match of several games (rule 100.6a): 1, 3 or 5.
+    best_of: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +210,14 @@ class ConcedeGame:
 
 
 @dataclass(frozen=True, slots=True)
+class SubmitDeck:
+    """Between games of a match: keep the current deck (``keep``) or play ``deck`` next."""
+
+    keep: bool
+    deck: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class StartReplay:
     """Replay a finished game as ``viewer`` saw it: a seat, -1 public, -2 omniscient."""
 
@@ -244,7 +255,7 @@ def _speed(value: float, rid: int) -> float:
 
 Request = (Hello | Resume | Register | RevokeTokens | ListRooms | CreateRoom | JoinRoom
            | LeaveRoom | QuickMatch | CancelQuickMatch | Act | RequestSnapshot | ConcedeGame
-           | StartReplay | ControlReplay)
+           | SubmitDeck | StartReplay | ControlReplay)
 
 
 def _format(value: int, rid: int) -> DeckFormat:
@@ -263,6 +274,19 @@ def _spectate(value: int, rid: int) -> Spectate:
     if value == mpb.SPECTATE_INVITE:
         return Spectate.INVITE
     raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT, f"unknown spectate value {value}", rid)
+
+
+def _best_of(value: int, seats: int, rid: int) -> int:
+    """A room's match length: 0 or 1 a single game, 3 or 5 (rule 100.6a) for two seats."""
+    best_of = value or 1
+    if best_of not in BEST_OF:
+        raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"best_of is 1 (or 0: a single game), 3 or 5, got {value}", rid)
+    if best_of > 1 and seats != 2:
+        raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"a match of several games is for two players (rule 100.6a: a "
+                           f"multiplayer match is one game); this room has {seats} seats", rid)
+    return best_of
 
 
 def _seats(value: int, rid: int) -> int:
@@ -394,7 +418,8 @@ class Session:
                 create.spectate == mpb.SPECTATE_UNSPECIFIED else _spectate(create.spectate, rid)
             return CreateRoom(name, seats, clock, create.private, spectate,
                               _format(create.format, rid), reserved,
-                              _tiers(create.tiers, seats, rid))
+                              _tiers(create.tiers, seats, rid),
+                              _best_of(create.best_of, seats, rid))
         if body == "join_room":
             join = msg.join_room
             role = join.role
@@ -424,6 +449,18 @@ class Session:
             return RequestSnapshot()
         if body == "concede":
             return ConcedeGame()
+        if body == "submit_deck":
+            choice = msg.submit_deck.WhichOneof("choice")
+            if choice is None or (choice == "keep" and not msg.submit_deck.keep):
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   "SubmitDeck needs keep: true or a deck list", rid)
+            if choice == "keep":
+                return SubmitDeck(keep=True)
+            if not msg.submit_deck.deck.strip():
+                raise SessionError(mpb.ERROR_CODE_INVALID_DECK,
+                                   "an empty deck list: send your deck list, or keep: true",
+                                   rid)
+            return SubmitDeck(keep=False, deck=_deck(msg.submit_deck.deck, rid))
         if body == "replay":
             return _replay_request(msg.replay, rid)
         if body == "replay_control":

@@ -12,6 +12,11 @@ snapshot, delta, event -- can come from a later state. The replica is determinis
 seed and actions (invariant 3), so its state ids, ops and hashes are the ones an undelayed
 stream of the class would have had. Cost: one more engine ``apply`` and one more stream step
 per action per tier (the omniscient class projects the whole game at each step).
+
+A match of several games goes on in the same tier: the start of the next game is held like an
+action (:meth:`DelayedClass.hold_game`), and once due the replica becomes that game and its
+spectators get the new game's snapshot; the room's match announcements are held alongside
+(:meth:`DelayedClass.hold_message`), so they arrive in step with the delayed view.
 """
 
 from __future__ import annotations
@@ -31,12 +36,25 @@ from server.view.stream import ViewStream
 
 
 @dataclass(frozen=True, slots=True)
+class _NextGame:
+    """The live room started the next game of its match."""
+
+    seed: bytes
+    setups: tuple[PlayerSetup, ...]
+    chooser: int | None
+    first_state_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class _Held:
     seat: int
-    action: Action
+    #: An action of the live game, the start of its next game, or a message to pass on.
+    action: Action | _NextGame | bytes
     #: When the live game applied it, and the live game's turn after it.
     at: float
     turn: int
+    #: Which of the match's games it belongs to (1-based).
+    game: int = 1
 
 
 class DelayedClass:
@@ -44,20 +62,33 @@ class DelayedClass:
     has not applied yet, its stream and its recent deltas (for resuming spectators)."""
 
     def __init__(self, tier: SpectatorTier, seed: bytes, setups: Sequence[PlayerSetup],
-                 history: int) -> None:
+                 history: int, *, chooser: int | None = None, first_state_id: int = 1,
+                 room_id: str = "") -> None:
         self.tier = tier
-        self.game: Game = new_game(seed, list(setups))
+        self.room_id = room_id
         self._held: deque[_Held] = deque()
         #: (prev_state_id, state_id, serialized Delta message) of the last deltas.
         self.history: deque[tuple[int, int, bytes]] = deque(maxlen=history)
+        #: The live game's number in its match, and the one this tier shows.
+        self._live_game = self.shown_game = 1
+        #: The last match announcement this tier passed on (sent after its snapshots).
+        self.match: bytes | None = None
+        self._start(seed, setups, chooser, first_state_id)
+
+    def _start(self, seed: bytes, setups: Sequence[PlayerSetup], chooser: int | None,
+               first_state_id: int) -> None:
+        """The replica becomes a new game, its stream starting at ``first_state_id``."""
+        self.game: Game = new_game(seed, list(setups), chooser=chooser)
+        self.history.clear()
         self._pipeline: ViewPipeline | None = None
         self.stream: OmniscientStream | ViewStream
-        if tier.kind is TierKind.OMNISCIENT:
+        if self.tier.kind is TierKind.OMNISCIENT:
             self.stream = OmniscientStream.every_hand(self.game)
         else:
-            viewer = SPECTATOR if tier.kind is TierKind.PUBLIC else tier.seat
-            self._pipeline = ViewPipeline(self.game, [viewer])
+            viewer = SPECTATOR if self.tier.kind is TierKind.PUBLIC else self.tier.seat
+            self._pipeline = ViewPipeline(self.game, [viewer], first_state_id=first_state_id)
             self.stream = self._pipeline.streams[viewer]
+        self.stream.state_id = first_state_id
 
     @property
     def held(self) -> int:
@@ -66,12 +97,26 @@ class DelayedClass:
 
     def hold(self, seat: int, action: Action, now: float, turn: int) -> None:
         """The live game applied ``action`` at ``now`` and is at ``turn`` after it."""
-        self._held.append(_Held(seat, action, now, turn))
+        self._held.append(_Held(seat, action, now, turn, self._live_game))
+
+    def hold_game(self, seed: bytes, setups: Sequence[PlayerSetup], now: float, *,
+                  chooser: int | None, first_state_id: int) -> None:
+        """The live room started the next game of its match at ``now``: show it once due."""
+        self._live_game += 1
+        self._held.append(_Held(-1, _NextGame(seed, tuple(setups), chooser, first_state_id),
+                                now, 0, self._live_game))
+
+    def hold_message(self, data: bytes, now: float, turn: int) -> None:
+        """A match announcement (serialized ServerMessage) made at ``now``: pass it on
+        when the view has caught up with the moment it was made."""
+        self._held.append(_Held(-1, data, now, turn, self._live_game))
 
     def _due(self, held: _Held, live_turn: int, over: bool) -> float:
         """When ``held`` may be shown (INF: not before the live game's turn moves on).
-        Once the game is over no turn is left to wait for: the seconds still count."""
-        if not over and live_turn < held.turn + self.tier.delay_turns:
+        Once its game is over (the live one, or an earlier game of the match) no turn is
+        left to wait for: the seconds still count."""
+        if not over and held.game == self._live_game and \
+                live_turn < held.turn + self.tier.delay_turns:
             return INF
         return held.at + self.tier.delay_seconds
 
@@ -87,6 +132,16 @@ class DelayedClass:
             if self._due(held, live_turn, over) > now:
                 break
             self._held.popleft()
+            if isinstance(held.action, bytes):
+                self.match = held.action
+                sent.append(held.action)
+                continue
+            if isinstance(held.action, _NextGame):
+                start = held.action
+                self._start(start.seed, start.setups, start.chooser, start.first_state_id)
+                self.shown_game = held.game
+                sent.append(self.stream.snapshot(self.room_id))
+                continue
             events = apply(self.game, held.seat, held.action)
             prev = self.stream.state_id
             data: bytes | None

@@ -81,13 +81,16 @@ class RoomSettings:
     creator: str = ""
     #: The delayed spectator tiers offered (tier 1, 2, ...; tier 0 is the live public view).
     tiers: tuple[SpectatorTier, ...] = ()
+    #: The match: 1 a single game, 3 or 5 games at most (rule 100.6a).
+    best_of: int = 1
 
     def to_json(self) -> str:
         return json.dumps({"private": self.private, "invite_hash": self.invite_hash.hex(),
                            "spectate": self.spectate.value, "format": self.format,
                            "reserved": [list(r) for r in self.reserved],
                            "creator": self.creator,
-                           "tiers": [t.to_raw() for t in self.tiers]}, sort_keys=True)
+                           "tiers": [t.to_raw() for t in self.tiers],
+                           "best_of": self.best_of}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str | None) -> RoomSettings:
@@ -98,13 +101,21 @@ class RoomSettings:
         return cls(bool(raw["private"]), bytes.fromhex(raw["invite_hash"]),
                    Spectate(raw["spectate"]), str(raw["format"]),
                    tuple((str(a), str(n)) for a, n in raw["reserved"]), str(raw["creator"]),
-                   tuple(SpectatorTier.from_raw(t) for t in raw.get("tiers", ())))
+                   tuple(SpectatorTier.from_raw(t) for t in raw.get("tiers", ())),
+                   int(raw.get("best_of", 1)))
+
+
+def game_id(room_id: str, game_number: int) -> str:
+    """The stored id of game ``game_number`` (1-based) of a room's match: the room id for
+    the first game (so a single game's id is its room's), ``<room id>.<n>`` for the others."""
+    return room_id if game_number <= 1 else f"{room_id}.{game_number}"
 
 
 @dataclass(frozen=True, slots=True)
 class CreateGame:
     """A game has started: its secret seed and its players (name, deck list, session id),
-    their accounts and the room's settings."""
+    their accounts and the room's settings. ``room_id`` is the game's id (:func:`game_id`);
+    a game of a match of several games names its room in ``match_id``."""
 
     room_id: str
     name: str
@@ -113,6 +124,61 @@ class CreateGame:
     clock_seconds: float
     accounts: tuple[str, ...] = ()
     settings: RoomSettings = field(default_factory=RoomSettings)
+    #: The room whose match this game belongs to ("": a single game, its id the room's).
+    match_id: str = ""
+    game_number: int = 1
+    #: The seat that chooses who takes the first turn (rule 103.1; None: a random one).
+    chooser: int | None = None
+    #: The state id every view class's first snapshot of the game has (state ids keep
+    #: increasing across the games of a match: see :func:`next_state_base`).
+    state_base: int = 1
+
+
+def next_state_base(state_base: int, actions: int) -> int:
+    """The first state id of the game after one that started at ``state_base`` and took
+    ``actions`` actions: past every state id any view class had in it (each class's id
+    grows by at most one per action), so ids are never reused within a room."""
+    return state_base + actions + 1
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A match of several games in one room (rule 100.6a), as stored and recovered."""
+
+    room_id: str
+    best_of: int
+    #: Each seat's deck as registered when it joined (main deck and sideboard: what
+    #: sideboarding may rearrange, rule 100.4), canonical text.
+    registered: tuple[str, ...]
+    #: Each seat's current deck (after sideboarding), canonical text.
+    decks: tuple[str, ...]
+    #: The game ids, in order (the last one is being played, or was just played).
+    games: tuple[str, ...] = ()
+    wins: tuple[int, ...] = ()
+    draws: int = 0
+    #: The seat that chose who took the first turn in each game (rule 103.1).
+    choosers: tuple[int, ...] = ()
+    #: (winner seat or -1 for a draw, reason) of each finished game.
+    results: tuple[tuple[int, str], ...] = ()
+    #: Between games: whether each seat has answered the sideboarding.
+    ready: tuple[bool, ...] = ()
+    #: Once over: the seat that won the match, -1 a drawn match (None: not over).
+    winner: int | None = None
+    reason: str = ""
+    aborted: str | None = None
+
+    def state_json(self) -> str:
+        return json.dumps({"registered": list(self.registered), "decks": list(self.decks),
+                           "choosers": list(self.choosers),
+                           "results": [list(r) for r in self.results],
+                           "ready": list(self.ready)}, sort_keys=True)
+
+
+@dataclass(frozen=True, slots=True)
+class PutMatch:
+    """Create or update a match record."""
+
+    match: MatchRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +256,7 @@ class DropTokens:
 
 
 StoreOp = (CreateGame | AppendAction | FinishGame | AbortGame | PutSession | DropSession
-           | PutAccount | PutToken | DropTokens)
+           | PutAccount | PutToken | DropTokens | PutMatch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +278,13 @@ class GameRecord:
     #: Each seat's account id ("" for games stored before accounts).
     accounts: tuple[str, ...] = ()
     settings: RoomSettings = field(default_factory=RoomSettings)
+    #: As in :class:`CreateGame`.
+    match_id: str = ""
+    game_number: int = 1
+    chooser: int | None = None
+    state_base: int = 1
+    #: The game's match, when it is the latest game of an unfinished match (recovery).
+    match: MatchRecord | None = None
 
 
 @dataclass(frozen=True, slots=True)

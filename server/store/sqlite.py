@@ -25,6 +25,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal, assert_never
 
@@ -38,7 +39,9 @@ from server.store.records import (
     DropTokens,
     FinishGame,
     GameRecord,
+    MatchRecord,
     PutAccount,
+    PutMatch,
     PutSession,
     PutToken,
     RoomSettings,
@@ -60,7 +63,25 @@ CREATE TABLE IF NOT EXISTS games (
     clock_seconds REAL NOT NULL DEFAULT 1800,
     finished REAL,                  -- when the result was recorded (time.time())
     accounts TEXT,                  -- JSON list: each seat's account id
-    settings TEXT                   -- JSON RoomSettings (privacy, spectating, format, seats)
+    settings TEXT,                  -- JSON RoomSettings (privacy, spectating, format, seats)
+    match_id TEXT,                  -- a game of a match of several games: its room's id
+    game_number INTEGER,            -- 1-based, in its match
+    chooser INTEGER,                -- who chose the starting player (103.1; NULL: random)
+    state_base INTEGER              -- the view classes' first state id (NULL: 1)
+);
+CREATE TABLE IF NOT EXISTS matches (
+    room_id TEXT PRIMARY KEY,       -- the room; its games are room_id, room_id.2, ...
+    best_of INTEGER NOT NULL,
+    created REAL NOT NULL,
+    games TEXT NOT NULL,            -- JSON list of the game ids, in order
+    wins TEXT NOT NULL,             -- JSON list: games won by each seat
+    draws INTEGER NOT NULL,
+    state TEXT NOT NULL,            -- JSON: registered and current decks, choosers, each
+                                    -- game's result, who is ready between games
+    winner INTEGER,                 -- once over: the seat that won, -1 a drawn match
+    reason TEXT,                    -- once over: why it ended
+    finished REAL,                  -- when it ended (time.time())
+    aborted TEXT                    -- the room failed (never reloaded)
 );
 CREATE TABLE IF NOT EXISTS actions (
     room_id TEXT NOT NULL REFERENCES games(room_id),
@@ -106,6 +127,10 @@ _MIGRATIONS = (
     ("games", "accounts", "TEXT"),
     ("games", "settings", "TEXT"),
     ("sessions", "account_id", "TEXT"),
+    ("games", "match_id", "TEXT"),
+    ("games", "game_number", "INTEGER"),
+    ("games", "chooser", "INTEGER"),
+    ("games", "state_base", "INTEGER"),
 )
 
 
@@ -178,17 +203,37 @@ class Store:
         elif isinstance(op, CreateGame):
             db.execute(
                 "INSERT INTO games (room_id, name, seed, players, created, clock_seconds, "
-                "accounts, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "accounts, settings, match_id, game_number, chooser, state_base) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (op.room_id, op.name, op.seed, json.dumps([list(p) for p in op.players]),
                  time.time(), op.clock_seconds, json.dumps(list(op.accounts)),
-                 op.settings.to_json()))
+                 op.settings.to_json(), op.match_id or None, op.game_number, op.chooser,
+                 op.state_base))
         elif isinstance(op, FinishGame):
             db.execute("UPDATE games SET result = ?, finished = ? WHERE room_id = ?",
                        (json.dumps({"winners": list(op.winners), "reason": op.reason}),
                         time.time(), op.room_id))
         elif isinstance(op, AbortGame):
-            db.execute("UPDATE games SET aborted = ? WHERE room_id = ?",
-                       (op.traceback, op.room_id))
+            # The room's game -- of a match, the unfinished one (its finished games stay
+            # replayable) -- and the match (named by its room or by one of its games).
+            db.execute("UPDATE games SET aborted = ? WHERE (room_id = ? AND (match_id IS NULL "
+                       "OR result IS NULL)) OR (match_id = ? AND result IS NULL)",
+                       (op.traceback, op.room_id, op.room_id))
+            db.execute("UPDATE matches SET aborted = ? WHERE room_id = ? OR room_id = "
+                       "(SELECT match_id FROM games WHERE room_id = ?)",
+                       (op.traceback, op.room_id, op.room_id))
+        elif isinstance(op, PutMatch):
+            m = op.match
+            db.execute(
+                "INSERT INTO matches (room_id, best_of, created, games, wins, draws, state, "
+                "winner, reason, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(room_id) DO UPDATE SET games = excluded.games, "
+                "wins = excluded.wins, draws = excluded.draws, state = excluded.state, "
+                "winner = excluded.winner, reason = excluded.reason, "
+                "finished = COALESCE(matches.finished, excluded.finished)",
+                (m.room_id, m.best_of, time.time(), json.dumps(list(m.games)),
+                 json.dumps(list(m.wins)), m.draws, m.state_json(), m.winner,
+                 m.reason or None, time.time() if m.winner is not None else None))
         elif isinstance(op, PutSession):
             db.execute(
                 "INSERT INTO sessions (session_id, token_hash, name, room_id, updated, "
@@ -223,7 +268,7 @@ class Store:
         with self._lock:
             row = self._db.execute(
                 "SELECT name, seed, players, result, aborted, clock_seconds, accounts, "
-                "settings FROM games "
+                "settings, match_id, game_number, chooser, state_base FROM games "
                 "WHERE room_id = ?", (room_id,)).fetchone()
             if row is None:
                 raise KeyError(room_id)
@@ -242,17 +287,53 @@ class Store:
             ("",) * len(players)
         return GameRecord(room_id, row[0], bytes(row[1]), players, actions, result,
                           float(row[5]), clocks, row[4], accounts,
-                          RoomSettings.from_json(row[7]))
+                          RoomSettings.from_json(row[7]), row[8] or "", int(row[9] or 1),
+                          None if row[10] is None else int(row[10]), int(row[11] or 1))
+
+    def load_match(self, room_id: str) -> MatchRecord:
+        """The stored record of a room's match of several games (KeyError if none)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT best_of, games, wins, draws, state, winner, reason, aborted "
+                "FROM matches WHERE room_id = ?", (room_id,)).fetchone()
+        if row is None:
+            raise KeyError(room_id)
+        state = json.loads(row[4])
+        return MatchRecord(
+            room_id, int(row[0]), tuple(str(d) for d in state["registered"]),
+            tuple(str(d) for d in state["decks"]), tuple(str(g) for g in json.loads(row[1])),
+            tuple(int(w) for w in json.loads(row[2])), int(row[3]),
+            tuple(int(c) for c in state["choosers"]),
+            tuple((int(w), str(r)) for w, r in state["results"]),
+            tuple(bool(r) for r in state["ready"]),
+            None if row[5] is None else int(row[5]), row[6] or "", row[7])
 
     def unfinished_games(self, finished_within: float = 0.0) -> list[GameRecord]:
-        """Every stored game that was not aborted and has not ended, or ended less than
-        ``finished_within`` seconds ago (its room still lingers), oldest first."""
+        """Every room to reload, oldest first: each stored single game that was not
+        aborted and has not ended, or ended less than ``finished_within`` seconds ago (its
+        room still lingers); and for each such match of several games, its latest game
+        (being played, or finished: then the match is between games or lingers) with the
+        match record in :attr:`GameRecord.match`."""
         cutoff = time.time() - finished_within
         with self._lock:
-            ids = [r[0] for r in self._db.execute(
-                "SELECT room_id FROM games WHERE aborted IS NULL AND (result IS NULL "
-                "OR (? > 0 AND finished > ?)) ORDER BY created", (finished_within, cutoff))]
-        return [self.load_game(room_id) for room_id in ids]
+            rows = self._db.execute(
+                "SELECT room_id, created, 0 FROM games WHERE aborted IS NULL "
+                "AND match_id IS NULL AND (result IS NULL OR (? > 0 AND finished > ?)) "
+                "UNION ALL SELECT room_id, created, 1 FROM matches WHERE aborted IS NULL "
+                "AND (winner IS NULL OR (? > 0 AND finished > ?)) ORDER BY 2",
+                (finished_within, cutoff, finished_within, cutoff)).fetchall()
+        records = []
+        for room_id, _created, is_match in rows:
+            if not is_match:
+                records.append(self.load_game(room_id))
+                continue
+            match = self.load_match(room_id)
+            if not match.games:
+                continue
+            game = self.load_game(match.games[-1])
+            if game.aborted is None:
+                records.append(replace(game, match=match))
+        return records
 
     def sessions(self) -> list[SessionRow]:
         """Every stored session."""

@@ -22,13 +22,17 @@ from server.view.track import GameTracker
 class ViewPipeline:
     """Every view class's stream of one game."""
 
-    def __init__(self, game: Game, viewers: Sequence[int] | None = None) -> None:
+    def __init__(self, game: Game, viewers: Sequence[int] | None = None, *,
+                 first_state_id: int = 1) -> None:
         """``viewers``: the view classes to stream (default: every seat and spectators,
-        as a room does; a replay streams one)."""
+        as a room does; a replay streams one). ``first_state_id``: every class's state id
+        at the start (a later game of a match goes on from the ids of the earlier ones)."""
         self.tracker = GameTracker()
         step = self.tracker.step(game).number
         classes = [*range(len(game.players)), SPECTATOR] if viewers is None else viewers
         self.streams = {seat: ViewStream.start(game, seat, step) for seat in classes}
+        for stream in self.streams.values():
+            stream.state_id = first_state_id
 
     def advance(self, game: Game, action: Action, events: list[Event]
                 ) -> list[tuple[int, int, bytes]]:

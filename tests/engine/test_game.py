@@ -352,3 +352,26 @@ def test_every_coded_effect_named_by_card_data_is_implemented_and_vice_versa() -
     from server.engine.coded import CODED
 
     assert set(CODED) == set(CODED_EFFECTS)
+
+
+def test_103_1_a_later_game_of_a_match_names_who_chooses_the_starting_player() -> None:
+    # Rule 103.1: in a match of several games the loser of the previous game (or, after a
+    # draw, the previous chooser) chooses who takes the first turn: new_game(chooser=...).
+    seed = b"match-seed-0123456789"
+    drawn = new_game(seed, _setups()).pending
+    assert drawn is not None and drawn.kind is DecisionKind.CHOOSE_STARTING_PLAYER
+    for chooser in (0, 1):
+        game = new_game(seed, _setups(), chooser=chooser)
+        d = game.pending
+        assert d is not None and d.kind is DecisionKind.CHOOSE_STARTING_PLAYER
+        assert d.seat == chooser
+        # the random stream is the same whoever chooses: the same libraries after the choice
+        apply(game, chooser, ChooseStartingPlayer(chooser))
+        other = new_game(seed, _setups(), chooser=1 - chooser)
+        apply(other, 1 - chooser, ChooseStartingPlayer(chooser))
+        assert [[o.card.name for o in (game.objects[i] for i in p.library)]
+                for p in game.players] == \
+            [[o.card.name for o in (other.objects[i] for i in p.library)]
+             for p in other.players]
+    with pytest.raises(ValueError, match="chooser"):
+        new_game(seed, _setups(), chooser=2)

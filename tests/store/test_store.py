@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,15 @@ import trio
 
 from server.bench_store import bench_store
 from server.engine.actions import Concede, PassPriority
-from server.store.records import AppendAction, CreateGame, FinishGame, PutSession
+from server.store.records import (
+    AbortGame,
+    AppendAction,
+    CreateGame,
+    FinishGame,
+    MatchRecord,
+    PutMatch,
+    PutSession,
+)
 from server.store.sqlite import Store
 from server.store.writer import StoreClosedError, StoreWriter
 
@@ -116,6 +125,52 @@ def test_a_database_of_the_first_schema_is_migrated(tmp_path: Path) -> None:
     record = store.load_game("g")
     assert record.players[0] == ("Ann", "naya-vanilla", "") and record.clock_seconds == 1800
     assert record.actions == [(0, PassPriority())] and record.clocks is None
+    # (a game stored before matches: a single game, chosen at random, state ids from 1)
+    assert record.match_id == "" and record.game_number == 1 and record.chooser is None
+    assert record.state_base == 1 and record.settings.best_of == 1
+    store.close()
+
+
+def _match(room: str, games: tuple[str, ...], **fields: object) -> PutMatch:
+    return PutMatch(MatchRecord(room, 3, ("naya-vanilla", "golgari-grind"),
+                                ("naya-vanilla", "golgari-grind"), games,
+                                **fields))  # type: ignore[arg-type]
+
+
+def test_a_match_is_stored_with_its_games_and_reloaded_by_its_latest_game(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    game1 = replace(_game("m"), match_id="m")
+    game2 = replace(_game("m.2"), match_id="m", game_number=2, chooser=0, state_base=40)
+    store.apply([game1, _match("m", ("m",), wins=(0, 0), choosers=(1,)),
+                 FinishGame("m", (1,), "conceded"),
+                 _match("m", ("m",), wins=(0, 1), choosers=(1,), results=((1, "conceded"),),
+                        ready=(True, False))])
+    # Between games: the last (finished) game comes back with its match.
+    [record] = store.unfinished_games()
+    assert record.room_id == "m" and record.match is not None
+    assert record.match.wins == (0, 1) and record.match.ready == (True, False)
+    store.apply([game2, _match("m", ("m", "m.2"), wins=(0, 1), choosers=(1, 0),
+                               results=((1, "conceded"),), ready=(False, False))])
+    [record] = store.unfinished_games()
+    assert (record.room_id, record.match_id, record.game_number) == ("m.2", "m", 2)
+    assert record.chooser == 0 and record.state_base == 40
+    assert record.match is not None and record.match.games == ("m", "m.2")
+    # A failure during game 2 aborts the match and game 2; game 1 stays replayable.
+    store.apply([AbortGame("m", "boom")])
+    assert store.unfinished_games() == []
+    assert store.load_game("m").aborted is None and store.load_game("m.2").aborted == "boom"
+    assert store.load_match("m").aborted == "boom"
+    # A finished match lingers like a finished game, then is not reloaded.
+    store.apply([replace(_game("n"), match_id="n"),
+                 _match("n", ("n",), wins=(2, 0), winner=0, reason="Ann won 2 of 2 games"),
+                 FinishGame("n", (0,), "conceded")])
+    assert [r.room_id for r in store.unfinished_games(finished_within=60)] == ["n"]
+    assert store.unfinished_games() == []
+    assert store.load_match("n").winner == 0
+    with pytest.raises(KeyError):
+        store.load_match("nope")
     store.close()
 
 

@@ -185,3 +185,41 @@ def test_option_and_mana_wording() -> None:
         "An option this client doesn't understand (empty)"
     assert [mana_symbol_words(s) for s in ("{R}", "{2}", "{W/U}", "{T}")] == \
         ["red mana", "2 generic mana", "white or blue mana", "tap"]
+
+
+def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
+    # Rules 100.6a and 100.4: "Game 2 of 3 · 1-0", then the deck choice between games.
+    board = _board(ANN)
+    playing = mpb.MatchState(best_of=3, game_number=2, wins=[1, 0],
+                             phase=mpb.MATCH_PHASE_PLAYING, winner=-1)
+    board.absorb(mpb.ServerMessage(match_state=playing), now=100.0)
+    screen = frame_text(board, 100.0)
+    assert "Game 2 of 3 · 1\N{EN DASH}0" in screen and "best of 3" in screen
+    assert "-- Game 2 of 3 (1\N{EN DASH}0) --" in screen
+    board.mirror.header.result.CopyFrom(pb.GameResult(winners=[BOB], reason="conceded"))
+    between = mpb.MatchState(best_of=3, game_number=3, wins=[1, 1],
+                             phase=mpb.MATCH_PHASE_SIDEBOARDING, sideboard_remaining_ms=90_000,
+                             ready=[False, True], winner=-1)
+    board.absorb(mpb.ServerMessage(match_state=between), now=100.0)
+    board.sideboard_needed = True
+    screen = frame_text(board, 130.0)
+    assert "Game over: Bob won (conceded) · Game 3 of 3 · 1\N{EN DASH}1" in screen
+    assert "Between games: your deck for game 3 (1:00 left)" in screen
+    assert "k. Keep my deck" in screen and "d. Paste a sideboarded deck list" in screen
+    board.pasting = ["4 Shock"]
+    assert "Pasting a deck list: 1 line(s) so far" in frame_text(board, 130.0)
+    watching = _board(SPECTATOR)
+    watching.absorb(mpb.ServerMessage(match_state=between), now=0.0)
+    watching.mirror.header.result.CopyFrom(pb.GameResult(winners=[BOB], reason="conceded"))
+    screen = frame_text(watching, 0.0)
+    assert "Sideboarding for game 3 (1:30 left): waiting for Ann" in screen
+    assert "Keep my deck" not in screen
+    third = mpb.MatchState(best_of=3, game_number=3, wins=[1, 1],
+                           phase=mpb.MATCH_PHASE_PLAYING, winner=-1)
+    board.absorb(mpb.ServerMessage(match_state=third), now=150.0)  # game 3 starts
+    assert list(board.events) == [("-- Game 3 of 3 (1\N{EN DASH}1) --", 1)]
+    over = mpb.MatchState(best_of=3, game_number=3, wins=[2, 1], phase=mpb.MATCH_PHASE_OVER,
+                          winner=ANN, reason="Ann won 2 of 3 games")
+    board.absorb(mpb.ServerMessage(match_state=over), now=140.0)
+    assert board.match_line() == ("Match over: you won the match, 2\N{EN DASH}1 "
+                                  "(Ann won 2 of 3 games)")

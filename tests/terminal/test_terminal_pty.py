@@ -27,6 +27,7 @@ from client_sdk import Client
 from client_sdk.bots import RandomBot
 from protocol.v1 import messages_pb2 as mpb
 from tests.e2e.restart_harness import ServerProcess
+from tests.rooms.test_matches import REGISTERED, SIDEBOARDED
 from tests.terminal.pty_driver import REPO, PtyProgram, manawire
 
 #: Bounds of the played game: answers typed and seconds.
@@ -172,3 +173,52 @@ async def test_errors_are_clear_and_exit_nonzero(server: ServerProcess,
     down = await trio.to_thread.run_sync(_run, "play", "ws://127.0.0.1:9", "--bot")
     assert down.returncode == 1 and "can't connect" in down.stderr, down.stderr
     assert sys.executable  # (the checkout's interpreter runs every command)
+
+
+async def test_play_a_best_of_3_match_sideboarding_by_pasting_a_list(
+        server: ServerProcess, tmp_path: Path) -> None:
+    """Rules 100.4 and 100.6a in the terminal: between games the screen offers to keep the
+    deck or paste a list; a bad list is refused with its problems and changes nothing, a
+    sideboarded one is accepted; the score shows, and the match's end is said in words."""
+    registered = tmp_path / "registered.txt"
+    registered.write_text(REGISTERED, encoding="utf-8")
+    program = PtyProgram(manawire("play", server.url, "--best-of", "3", "--name", "Typist",
+                                  "--deck", str(registered)))
+    try:
+        await program.start()
+        found = await program.wait_for(r"Room (\S+) created; invite code (\S+)\.")
+        room_id, code = found.group(1), found.group(2)
+        async with Client.connect(server.url, "Bob") as bob:
+            await bob.join(room_id, invite_code=code)
+            conceded: set[int] = set()
+
+            async def opponent() -> None:  # concedes every game at once, keeps its deck
+                while not bob.finished:
+                    match = bob.match
+                    if bob.must_sideboard:
+                        await bob.keep_deck()
+                    elif match is not None and match.phase == mpb.MATCH_PHASE_PLAYING and \
+                            match.game_number not in conceded and bob.mirror.ready and \
+                            not bob.mirror.game_over:
+                        conceded.add(match.game_number)
+                        await bob.concede()
+                    else:
+                        await bob.next_message()
+
+            with trio.fail_after(60):
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(opponent)
+                    await program.wait_for(r"Between games: your deck for game 2")
+                    screen = program.screen() or ""
+                    assert "k. Keep my deck" in screen and "d. Paste" in screen, screen
+                    assert "Game over: you won" in screen and "Game 2 of 3" in screen, screen
+                    await program.send("d\r4 Not A Real Card\r.\r")
+                    await program.wait_for(r"Deck refused: ")
+                    await program.send("d\r" + "\r".join(SIDEBOARDED.splitlines()) + "\r.\r")
+                    code_ = await program.wait_exit()
+    finally:
+        await program.aclose()
+    final = program.after_screen()
+    assert code_ == 0, program.text()[-3000:]
+    assert "Match over: you won the match, 2\N{EN DASH}0" in final, final
+    assert "Deck accepted for game 2: 60 cards, 4 in the sideboard" in program.text()

@@ -1,12 +1,13 @@
 /**
  * The client's state and its protocol logic (protocol/README.md, "Flow of a game"): sign in
  * (Hello) or resume (Resume), the lobby, one room, the mirrored view of its game, the
- * pending decision, clocks and presence. Rendering is ui.ts's: it reads this state and calls
+ * pending decision, clocks and presence, and a match's score and sideboarding between games
+ * (protocol/README.md, "Matches"). Rendering is ui.ts's: it reads this state and calls
  * the methods below; `onChange` tells it to render again.
  */
 import {
-  type Account, type MatchQueue, type RoomInfo, type ServerMessage,
-  DeckFormat, ErrorCode, Role, Spectate, TierKind,
+  type Account, type MatchQueue, type MatchState, type RoomInfo, type ServerMessage,
+  DeckFormat, ErrorCode, MatchPhase, Role, Spectate, TierKind,
 } from "./gen/protocol/v1/messages_pb";
 import { type Action, type Decision, type GameObject } from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
@@ -39,11 +40,13 @@ export interface RoomSettingsInput {
   /** A delayed spectator tier to offer (protocol/README.md, "Spectator tiers"), or none. */
   tier: { kind: "public" | "omniscient"; delaySeconds: number; accounts: string[];
     invite: boolean } | null;
+  /** 1: a single game; 3 or 5: a match of the two players (rule 100.6a). Default 1. */
+  bestOf?: number;
 }
 
 /** What a request was, to know what its Error is about. */
 type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "join" | "quick"
-  | "cancel-quick" | "leave" | "act" | "snapshot" | "concede";
+  | "cancel-quick" | "leave" | "act" | "snapshot" | "concede" | "deck";
 
 /** How to say hello on the next open socket. */
 type Greeting =
@@ -66,6 +69,12 @@ export class App implements Names {
   sentPrompt: bigint | null = null;
   clocks = new Map<number, ClockView>();
   presence = new Map<number, boolean>();
+  /** A match of several games: its latest state, and when it came (Date.now()). */
+  match: MatchState | null = null;
+  matchAt = 0;
+  /** The game number this player's deck answer was accepted for; whether one is on its way. */
+  private deckFor = 0;
+  deckSent = false;
   log: string[] = [];
   error = "";
   notice = "";
@@ -208,6 +217,7 @@ export class App implements Names {
     this.request("create", { case: "createRoom", value: {
       name: input.name, seats: input.seats, clockSeconds: Math.round(input.clockMinutes * 60),
       private: input.private, spectate, format: formatOf(input.format),
+      bestOf: input.bestOf ?? 1,
       tiers: input.tier ? [{
         kind: input.tier.kind === "omniscient" ? TierKind.OMNISCIENT : TierKind.PUBLIC,
         delaySeconds: input.tier.delaySeconds, accounts: input.tier.accounts,
@@ -243,6 +253,56 @@ export class App implements Names {
 
   concede(): void {
     this.request("concede", { case: "concede", value: {} });
+  }
+
+  // ---- matches (protocol/README.md, "Matches")
+  /** Between games: play the next game with the current deck. */
+  keepDeck(): void {
+    this.deckSent = true;
+    this.request("deck", { case: "submitDeck", value: { choice: { case: "keep", value: true } } });
+    this.changed();
+  }
+
+  /** Between games: play the next game with this list -- exactly the registered cards, main
+   * deck and sideboard together (rule 100.4); refused, every problem is listed. */
+  submitDeck(deck: string): void {
+    if (!deck.trim()) {
+      this.deckProblems = [{ line: 0, message: "Paste your deck list, or keep your deck." }];
+      this.changed();
+      return;
+    }
+    if (!this.checkDeck(deck)) return;
+    this.lastDeck = deck;
+    this.deckSent = true;
+    this.request("deck", { case: "submitDeck", value: { choice: { case: "deck", value: deck } } });
+    this.changed();
+  }
+
+  /** Whether the match waits for this player's deck for the next game. */
+  get mustSideboard(): boolean {
+    const m = this.match;
+    const seat = this.viewer;
+    return m !== null && m.phase === MatchPhase.SIDEBOARDING && seat >= 0
+      && this.room?.role === Role.PLAYER && !m.ready[seat] && this.deckFor !== m.gameNumber;
+  }
+
+  /** "Game 2 of 3 · 1–0" (draws added), how the match ended, or "" (not a match). */
+  get matchLine(): string {
+    const m = this.match;
+    if (m === null) return "";
+    if (m.phase === MatchPhase.OVER) {
+      const who = m.winner < 0 ? "a draw"
+        : m.winner === this.viewer ? "you won the match" : `${this.player(m.winner)} won the match`;
+      return `Match over: ${who}, ${scoreText(m)}${m.reason ? ` (${m.reason})` : ""}`;
+    }
+    return `Game ${m.gameNumber} of ${m.bestOf} · ${scoreText(m)}`;
+  }
+
+  /** Milliseconds left to sideboard now. */
+  sideboardLeft(now: number): number {
+    const m = this.match;
+    if (m === null || m.phase !== MatchPhase.SIDEBOARDING) return 0;
+    return Math.max(0, Number(m.sideboardRemainingMs) - (now - this.matchAt));
   }
 
   private checkDeck(deck: string): boolean {
@@ -412,6 +472,32 @@ export class App implements Names {
         if (this.room === null) break;
         this.presence = new Map(body.value.seats.map((p) => [p.seat, p.connected]));
         break;
+      case "matchState": {
+        if (this.room === null) break;
+        const before = this.match;
+        const m = body.value;
+        this.match = m;
+        this.matchAt = Date.now();
+        if (m.phase === MatchPhase.PLAYING && (before === null
+            || before.phase !== MatchPhase.PLAYING || before.gameNumber !== m.gameNumber)) {
+          this.addLog(`— Game ${m.gameNumber} of ${m.bestOf} (${scoreText(m)}) —`);
+          this.deckSent = false;
+        } else if (m.phase === MatchPhase.OVER && before?.phase !== MatchPhase.OVER) {
+          this.addLog(this.matchLine);
+        }
+        break;
+      }
+      case "deckAccepted": {
+        const a = body.value;
+        this.deckFor = a.gameNumber;
+        this.deckSent = false;
+        this.deckProblems = [];
+        this.error = "";
+        this.notice = a.kept ? `You keep your deck for game ${a.gameNumber}.`
+          : `Deck accepted for game ${a.gameNumber}: ${a.mainCount} cards, `
+            + `${a.sideboardCount} in the sideboard.`;
+        break;
+      }
       case "error": this.failed(kind, body.value.code, body.value.message, body.value.details,
         body.value.incidentId); break;
       case "replayStatus": case "replayEnded": break; // replays: this client starts none
@@ -464,6 +550,11 @@ export class App implements Names {
         break;
       case ErrorCode.INVALID_DECK:
         this.deckProblems = deckProblems(details.length ? details : [message]);
+        if (kind === "deck") {
+          this.deckSent = false;
+          this.error = `Your deck was refused (${message}): see its problems below.`;
+          return;
+        }
         this.error = this.created && this.invite?.roomId === this.created.room.roomId
           ? "Your room was created, but your deck was refused: fix it (its problems are below), "
             + "then press “Join as player” (the room is filled in)."
@@ -479,6 +570,7 @@ export class App implements Names {
         if (kind === "act") this.sentPrompt = null;
         break;
     }
+    if (kind === "deck") this.deckSent = false;
     if (kind === "quick") this.queue = null; // refused, or dropped from the queue
     if (kind === "snapshot") { // asked again, a little later
       this.snapshotAsked = false;
@@ -530,6 +622,9 @@ export class App implements Names {
     this.mirror = new Mirror();
     this.clocks.clear();
     this.presence.clear();
+    this.match = null;
+    this.deckFor = 0;
+    this.deckSent = false;
     this.log = [];
     this.seen.clear();
     this.snapshotAsked = false;
@@ -609,6 +704,11 @@ export class App implements Names {
   private changed(): void {
     this.onChange();
   }
+}
+
+/** "1–0" (seat 0's wins first), with the drawn games if any. */
+export function scoreText(m: MatchState): string {
+  return m.wins.join("–") + (m.draws ? `, ${m.draws} drawn` : "");
 }
 
 function formatOf(format: "constructed" | "limited"): DeckFormat {

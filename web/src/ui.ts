@@ -10,7 +10,7 @@ import { readDeckFile } from "./deck";
 import { takeInvite } from "./links";
 import { zoneKey } from "./mirror";
 import { saved } from "./storage";
-import { Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
+import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
   decisionName, distinctLabels, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects, optionSeats,
@@ -64,6 +64,14 @@ class Ui {
   /** Keyboard focus was on an option: keep it on the options across decisions. */
   private optionFocus = false;
   private inviteShown = 0;
+  /** Between the games of a match: the deck list being edited (built once, so typing and
+   * the caret survive re-renders) and the game it was filled in for. */
+  private readonly sideboardText = h("textarea", { id: "sideboard-text", rows: 10,
+    spellcheck: "false", "data-testid": "sideboard-text",
+    "aria-label": "your deck list for the next game" }) as HTMLTextAreaElement;
+  private sideboardFor = 0;
+  private readonly sideboardErrors = h("ul", { "data-testid": "sideboard-errors",
+    class: "deck-errors" });
 
   constructor(private readonly root: HTMLElement, private readonly app: App) {
     this.signIn = this.buildSignIn();
@@ -226,7 +234,12 @@ class Ui {
           h("select", { id: "room-seats" },
             [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n }, String(n))))),
         h("span", null, h("label", { for: "room-clock" }, "Clock (minutes each)"),
-          h("input", { id: "room-clock", type: "number", min: 1, max: 1440, value: 30 }))),
+          h("input", { id: "room-clock", type: "number", min: 1, max: 1440, value: 30 })),
+        h("span", null, h("label", { for: "room-best-of" }, "Match"),
+          h("select", { id: "room-best-of", "data-testid": "room-best-of" },
+            h("option", { value: "1" }, "Single game"),
+            h("option", { value: "3" }, "Best of 3 (two players)"),
+            h("option", { value: "5" }, "Best of 5 (two players)")))),
       h("div", { class: "row" },
         h("span", null, h("label", { for: "room-format" }, "Deck format"),
           h("select", { id: "room-format" },
@@ -326,6 +339,7 @@ class Ui {
       spectate: (["allowed", "invite", "none"].includes(spectate) ? spectate : "") as RoomSettingsInput["spectate"],
       format: byId<HTMLSelectElement>("room-format").value === "limited" ? "limited" : "constructed",
       tier: this.tierSettings(),
+      bestOf: Number(byId<HTMLSelectElement>("room-best-of").value) || 1,
     };
   }
 
@@ -400,6 +414,10 @@ class Ui {
     const header = m.header;
     const result = header.result;
     const optionsScroll = this.game.querySelector(".decision .options:last-of-type")?.scrollTop ?? 0;
+    const editing = document.activeElement === this.sideboardText;
+    const caret = [this.sideboardText.selectionStart, this.sideboardText.selectionEnd] as const;
+    const match = app.match;
+    const matchGoesOn = match !== null && match.phase !== MatchPhase.OVER;
     replaceChildren(this.game,
       h("div", { class: "board", "data-testid": "board", "data-seat": viewer,
         "data-state-id": String(m.stateId) },
@@ -414,13 +432,62 @@ class Ui {
             h("p", null, result.winners.length === 0 ? "The game is a draw."
               : `${result.winners.map((s) => seatName(app, s)).join(", ")} won.`),
             result.reason ? h("p", { class: "hint" }, result.reason) : null,
-            h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
-              "Back to the lobby")) : null,
+            match ? h("p", { "data-testid": "match-result" }, app.matchLine) : null,
+            matchGoesOn ? null
+              : h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
+                "Back to the lobby")) : null,
+          this.sideboardPanel(),
           this.decisionPanel(),
           this.eventLog(),
           this.roomControls())));
     const options = this.game.querySelector(".decision .options:last-of-type");
     if (options) options.scrollTop = optionsScroll;
+    if (editing && this.sideboardText.isConnected) {
+      this.sideboardText.focus();
+      this.sideboardText.setSelectionRange(caret[0], caret[1]);
+    }
+  }
+
+  /** Between the games of a match (rules 100.4, 103.2a): keep the deck, or submit a list
+   * made of the registered cards; whom the match waits for otherwise. */
+  private sideboardPanel(): HTMLElement | null {
+    const app = this.app;
+    const m = app.match;
+    if (m === null || m.phase !== MatchPhase.SIDEBOARDING) return null;
+    const left = h("span", { "data-sideboard-left": "" }, formatClock(app.sideboardLeft(Date.now())));
+    if (!app.mustSideboard) {
+      const waiting = m.ready.map((ready, seat) => ready ? "" : app.player(seat)).filter(Boolean);
+      return h("section", { class: "panel sideboard", "data-testid": "sideboard-wait" },
+        h("h2", null, `Game ${m.gameNumber} of ${m.bestOf}`),
+        h("p", null, waiting.length ? `Waiting for ${waiting.join(", ")} to choose a deck (`
+          : "Starting the next game (", left, " left)."));
+    }
+    if (this.sideboardFor !== m.gameNumber) {
+      this.sideboardFor = m.gameNumber;
+      if (!this.sideboardText.value) this.sideboardText.value = app.lastDeck;
+    }
+    const deckLines = this.sideboardText.value.split(/\r\n|\r|\n/);
+    replaceChildren(this.sideboardErrors, app.deckProblems.map((p) =>
+      h("li", { "data-line": p.line },
+        p.line ? h("strong", null, `Line ${p.line}`) : h("strong", null, "Deck"),
+        p.line && deckLines[p.line - 1] !== undefined
+          ? h("code", null, deckLines[p.line - 1] ?? "") : null,
+        " ", p.message)));
+    return h("section", { class: "panel sideboard", "data-testid": "sideboard",
+      "aria-labelledby": "sideboard-h" },
+      h("h2", { id: "sideboard-h" }, `Your deck for game ${m.gameNumber}`),
+      h("p", { class: "hint" }, "Between games you may exchange cards between your main deck and ",
+        "sideboard: the list must hold exactly the cards you registered (rule 100.4). ",
+        "Whoever doesn't answer in time keeps their deck: ", left, " left."),
+      h("button", { type: "button", "data-testid": "keep-deck", "data-key": "keep-deck",
+        disabled: app.deckSent, onclick: () => app.keepDeck() }, "Keep deck"),
+      h("label", { for: "sideboard-text" }, "Or paste your sideboarded deck list"),
+      this.sideboardText,
+      h("button", { type: "button", "data-testid": "submit-deck", "data-key": "submit-deck",
+        disabled: app.deckSent, onclick: () => app.submitDeck(this.sideboardText.value) },
+      "Submit deck"),
+      app.deckSent ? h("p", { class: "hint" }, "Sent…") : null,
+      this.sideboardErrors);
   }
 
   private turnBar(): HTMLElement {
@@ -431,11 +498,13 @@ class Ui {
     if (hd.phase === GamePhase.CHOOSE_STARTING_PLAYER) phase = "Choosing who plays first";
     else if (hd.phase === GamePhase.MULLIGANS) phase = "Mulligans";
     else phase = `Turn ${hd.turn}: ${app.player(hd.activeSeat)}'s turn, ${stepName(hd.step)}`;
+    const match = app.match;
     const who = pending
       ? (pending.seat === app.viewer ? `Your decision: ${decisionName(pending.kind)}`
         : `Waiting for ${app.player(pending.seat)} (${decisionName(pending.kind)})`)
       : hd.result ? "The game is over" : "";
     return h("div", { class: "turnbar" },
+      match ? h("span", { class: "match", "data-testid": "match-score" }, app.matchLine) : null,
       h("span", { class: "phase" }, phase),
       h("span", { class: `prompt ${pending?.seat === app.viewer ? "mine" : ""}`,
         "data-testid": "prompt", "aria-live": "polite" }, who));
@@ -661,12 +730,16 @@ class Ui {
     const app = this.app;
     const room = app.room;
     const playing = room?.role === Role.PLAYER && !app.mirror.gameOver;
+    const inMatch = room?.role === Role.PLAYER && app.match !== null
+      && app.match.phase !== MatchPhase.OVER;
     return h("section", { class: "panel controls" },
       h("p", { class: "hint" }, `Room “${room?.info.name ?? ""}”`,
         room?.role === Role.SPECTATOR ? ` — watching ${watchingText(room.info, room.tier)}` : ""),
       playing ? this.confirmButton("concede", "Concede", "Really concede?", () => app.concede(),
         { class: "danger" }) : null,
-      playing ? this.confirmButton("leave", "Leave (concedes)", "Leaving concedes: leave?",
+      inMatch ? this.confirmButton("leave", "Leave (concedes the match)",
+        "Leaving concedes the match: leave?", () => app.leaveRoom(), { "data-testid": "leave-room" })
+      : playing ? this.confirmButton("leave", "Leave (concedes)", "Leaving concedes: leave?",
         () => app.leaveRoom(), { "data-testid": "leave-room" })
         : h("button", { type: "button", "data-testid": "leave-room", "data-key": "leave",
           onclick: () => app.leaveRoom() }, "Leave room"));
@@ -697,6 +770,9 @@ class Ui {
       const ms = this.app.clockNow(Number(el.dataset.clockSeat), now);
       if (ms !== null) el.textContent = formatClock(ms);
     }
+    for (const el of document.querySelectorAll<HTMLElement>("[data-sideboard-left]")) {
+      el.textContent = formatClock(this.app.sideboardLeft(now));
+    }
   }
 
   key(ev: KeyboardEvent): void {
@@ -725,6 +801,8 @@ function roomRow(app: App, r: RoomInfo): HTMLElement {
   return h("li", { class: "room-row", "data-testid": "room-row", "data-room-id": r.roomId },
     h("span", { class: "room-name" }, r.name || "(unnamed)"),
     h("span", { class: "hint" }, ` ${state}, ${format}, ${Math.round(r.clockSeconds / 60)} min`,
+      r.bestOf > 1 ? `, best of ${r.bestOf}` : "",
+      r.bestOf > 1 && r.started ? ` (game ${r.gameNumber}, ${r.wins.join("–")})` : "",
       r.players.length ? ` — ${r.players.join(", ")}` : "",
       r.spectators ? ` — ${r.spectators} watching` : ""),
     !r.started && r.players.length < r.seats

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file protocol/v1/messages.proto.
  */
 export const file_protocol_v1_messages: GenFile = /*@__PURE__*/
-  fileDesc("Chpwcm90b2NvbC92MS9tZXNzYWdlcy5wcm90bxILbWFuYXdpcmUudjEiggEKBUhlbGxvEhgKEHByb3RvY29sX3ZlcnNpb24YASABKA0SFAoMZGlzcGxheV9uYW1lGAIgASgJEhUKDWFjY291bnRfdG9rZW4YAyABKAkSIQoFbG9naW4YBCABKAsyEi5tYW5hd2lyZS52MS5Mb2dpbhIPCgdiYXRjaGVkGAUgASgIIicKBUxvZ2luEgwKBG5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiPwoHQWNjb3VudBISCgphY2NvdW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEgoKcmVnaXN0ZXJlZBgDIAEoCCK0AQoHV2VsY29tZRIYChBwcm90b2NvbF92ZXJzaW9uGAEgASgNEhYKDnNlcnZlcl92ZXJzaW9uGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSFAoMcmVzdW1lX3Rva2VuGAQgASgJEiUKB2FjY291bnQYBSABKAsyFC5tYW5hd2lyZS52MS5BY2NvdW50EhUKDWFjY291bnRfdG9rZW4YBiABKAkSDwoHYmF0Y2hlZBgHIAEoCCIqCghSZWdpc3RlchIMCgRuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIg4KDFJldm9rZVRva2VucyJgCgZSZXN1bWUSGAoQcHJvdG9jb2xfdmVyc2lvbhgBIAEoDRIUCgxyZXN1bWVfdG9rZW4YAiABKAkSFQoNbGFzdF9zdGF0ZV9pZBgDIAEoBBIPCgdiYXRjaGVkGAQgASgIIncKB1Jlc3VtZWQSJQoHd2VsY29tZRgBIAEoCzIULm1hbmF3aXJlLnYxLldlbGNvbWUSIwoGam9pbmVkGAIgASgLMhMubWFuYXdpcmUudjEuSm9pbmVkEg4KBmRlbHRhcxgDIAEoDRIQCghzbmFwc2hvdBgEIAEoCCKQAQoNU3BlY3RhdG9yVGllchIjCgRraW5kGAEgASgOMhUubWFuYXdpcmUudjEuVGllcktpbmQSDAoEc2VhdBgCIAEoDRIVCg1kZWxheV9zZWNvbmRzGAMgASgNEhMKC2RlbGF5X3R1cm5zGAQgASgNEhAKCGFjY291bnRzGAUgAygJEg4KBmludml0ZRgGIAEoCCK3AgoIUm9vbUluZm8SDwoHcm9vbV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXNlYXRzGAMgASgNEg8KB3BsYXllcnMYBCADKAkSEgoKc3BlY3RhdG9ycxgFIAEoDRIPCgdzdGFydGVkGAYgASgIEhAKCGZpbmlzaGVkGAcgASgIEhUKDWNsb2NrX3NlY29uZHMYCCABKA0SDwoHcHJpdmF0ZRgJIAEoCBInCghzcGVjdGF0ZRgKIAEoDjIVLm1hbmF3aXJlLnYxLlNwZWN0YXRlEicKBmZvcm1hdBgLIAEoDjIXLm1hbmF3aXJlLnYxLkRlY2tGb3JtYXQSEAoIcmVzZXJ2ZWQYDCADKAkSKQoFdGllcnMYDSADKAsyGi5tYW5hd2lyZS52MS5TcGVjdGF0b3JUaWVyIgsKCUxpc3RSb29tcyIwCghSb29tTGlzdBIkCgVyb29tcxgBIAMoCzIVLm1hbmF3aXJlLnYxLlJvb21JbmZvIuABCgpDcmVhdGVSb29tEgwKBG5hbWUYASABKAkSDQoFc2VhdHMYAiABKA0SFQoNY2xvY2tfc2Vjb25kcxgDIAEoDRIPCgdwcml2YXRlGAQgASgIEicKCHNwZWN0YXRlGAUgASgOMhUubWFuYXdpcmUudjEuU3BlY3RhdGUSJwoGZm9ybWF0GAYgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBIQCghyZXNlcnZlZBgHIAMoCRIpCgV0aWVycxgIIAMoCzIaLm1hbmF3aXJlLnYxLlNwZWN0YXRvclRpZXIiRwoLUm9vbUNyZWF0ZWQSIwoEcm9vbRgBIAEoCzIVLm1hbmF3aXJlLnYxLlJvb21JbmZvEhMKC2ludml0ZV9jb2RlGAIgASgJIkEKCkNsb2NrU3RhdGUSDAoEc2VhdBgBIAEoBRIUCgxyZW1haW5pbmdfbXMYAiABKAQSDwoHcnVubmluZxgDIAEoCCIwCgZDbG9ja3MSJgoFc2VhdHMYASADKAsyFy5tYW5hd2lyZS52MS5DbG9ja1N0YXRlIm0KCEpvaW5Sb29tEg8KB3Jvb21faWQYASABKAkSHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEZGVjaxgDIAEoCRITCgtpbnZpdGVfY29kZRgEIAEoCRIMCgR0aWVyGAUgASgNIlIKClF1aWNrTWF0Y2gSJwoGZm9ybWF0GAEgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBINCgVzZWF0cxgCIAEoDRIMCgRkZWNrGAMgASgJIhIKEENhbmNlbFF1aWNrTWF0Y2giZQoKTWF0Y2hRdWV1ZRIOCgZxdWV1ZWQYASABKAgSJwoGZm9ybWF0GAIgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBINCgVzZWF0cxgDIAEoDRIPCgd3YWl0aW5nGAQgASgNImoKBkpvaW5lZBIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8SHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEc2VhdBgDIAEoBRIMCgR0aWVyGAQgASgNIgsKCUxlYXZlUm9vbSIvCgxTZWF0UHJlc2VuY2USDAoEc2VhdBgBIAEoBRIRCgljb25uZWN0ZWQYAiABKAgiNAoIUHJlc2VuY2USKAoFc2VhdHMYASADKAsyGS5tYW5hd2lyZS52MS5TZWF0UHJlc2VuY2UiLQoKUm9vbUNsb3NlZBIPCgdyb29tX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJJCgNBY3QSEQoJcHJvbXB0X2lkGAEgASgEEhQKDG9wdGlvbl9pbmRleBgCIAEoDRIZChFleHBlY3RlZF9zdGF0ZV9pZBgDIAEoBCIRCg9SZXF1ZXN0U25hcHNob3QiDQoLQ29uY2VkZUdhbWUi0gEKDVJlcGxheVJlcXVlc3QSDwoHcm9vbV9pZBgBIAEoCRIOCgRzZWF0GAIgASgNSAASEAoGcHVibGljGAMgASgISAASFAoKb21uaXNjaWVudBgEIAEoCEgAEhMKC2ludml0ZV9jb2RlGAUgASgJEhYKDHN0YXJ0X2FjdGlvbhgGIAEoBEgBEhQKCnN0YXJ0X3R1cm4YByABKA1IARINCgVzcGVlZBgIIAEoARIOCgZwYXVzZWQYCSABKAhCDQoLcGVyc3BlY3RpdmVCBwoFc3RhcnQiiAEKDVJlcGxheUNvbnRyb2wSDgoEcGxheRgBIAEoCEgAEg8KBXBhdXNlGAIgASgISAASFQoLc2Vla19hY3Rpb24YAyABKARIABITCglzZWVrX3R1cm4YBCABKA1IABIPCgVzcGVlZBgFIAEoAUgAEg4KBHN0b3AYBiABKAhIAEIJCgdjb21tYW5kIp8BCgxSZXBsYXlTdGF0dXMSDwoHcm9vbV9pZBgBIAEoCRIOCgZ2aWV3ZXIYAiABKAUSDgoGYWN0aW9uGAMgASgEEg8KB2FjdGlvbnMYBCABKAQSDAoEdHVybhgFIAEoDRINCgV0dXJucxgGIAEoDRIQCghzdGF0ZV9pZBgHIAEoBBIPCgdwbGF5aW5nGAggASgIEg0KBXNwZWVkGAkgASgBIj8KC1JlcGxheUVuZGVkEg8KB3Jvb21faWQYASABKAkSDgoGYWN0aW9uGAIgASgEEg8KB3N0b3BwZWQYAyABKAgiZAoFRXJyb3ISJAoEY29kZRgBIAEoDjIWLm1hbmF3aXJlLnYxLkVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJEhMKC2luY2lkZW50X2lkGAMgASgJEg8KB2RldGFpbHMYBCADKAki5wUKDUNsaWVudE1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBIjCgVoZWxsbxgCIAEoCzISLm1hbmF3aXJlLnYxLkhlbGxvSAASJQoGcmVzdW1lGAMgASgLMhMubWFuYXdpcmUudjEuUmVzdW1lSAASKQoIcmVnaXN0ZXIYBCABKAsyFS5tYW5hd2lyZS52MS5SZWdpc3RlckgAEjIKDXJldm9rZV90b2tlbnMYBSABKAsyGS5tYW5hd2lyZS52MS5SZXZva2VUb2tlbnNIABIsCgpsaXN0X3Jvb21zGBQgASgLMhYubWFuYXdpcmUudjEuTGlzdFJvb21zSAASLgoLY3JlYXRlX3Jvb20YFSABKAsyFy5tYW5hd2lyZS52MS5DcmVhdGVSb29tSAASKgoJam9pbl9yb29tGBYgASgLMhUubWFuYXdpcmUudjEuSm9pblJvb21IABIsCgpsZWF2ZV9yb29tGBcgASgLMhYubWFuYXdpcmUudjEuTGVhdmVSb29tSAASLgoLcXVpY2tfbWF0Y2gYGCABKAsyFy5tYW5hd2lyZS52MS5RdWlja01hdGNoSAASOwoSY2FuY2VsX3F1aWNrX21hdGNoGBkgASgLMh0ubWFuYXdpcmUudjEuQ2FuY2VsUXVpY2tNYXRjaEgAEh8KA2FjdBgoIAEoCzIQLm1hbmF3aXJlLnYxLkFjdEgAEjgKEHJlcXVlc3Rfc25hcHNob3QYKSABKAsyHC5tYW5hd2lyZS52MS5SZXF1ZXN0U25hcHNob3RIABIrCgdjb25jZWRlGCogASgLMhgubWFuYXdpcmUudjEuQ29uY2VkZUdhbWVIABIsCgZyZXBsYXkYUCABKAsyGi5tYW5hd2lyZS52MS5SZXBsYXlSZXF1ZXN0SAASNAoOcmVwbGF5X2NvbnRyb2wYUSABKAsyGi5tYW5hd2lyZS52MS5SZXBsYXlDb250cm9sSABCBgoEYm9keSI7CgtTZXJ2ZXJCYXRjaBIsCghtZXNzYWdlcxgBIAMoCzIaLm1hbmF3aXJlLnYxLlNlcnZlck1lc3NhZ2UiugUKDVNlcnZlck1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBInCgd3ZWxjb21lGAIgASgLMhQubWFuYXdpcmUudjEuV2VsY29tZUgAEicKB3Jlc3VtZWQYAyABKAsyFC5tYW5hd2lyZS52MS5SZXN1bWVkSAASKgoJcm9vbV9saXN0GBQgASgLMhUubWFuYXdpcmUudjEuUm9vbUxpc3RIABIlCgZqb2luZWQYFSABKAsyEy5tYW5hd2lyZS52MS5Kb2luZWRIABIuCgtyb29tX2Nsb3NlZBgWIAEoCzIXLm1hbmF3aXJlLnYxLlJvb21DbG9zZWRIABIwCgxyb29tX2NyZWF0ZWQYFyABKAsyGC5tYW5hd2lyZS52MS5Sb29tQ3JlYXRlZEgAEi4KC21hdGNoX3F1ZXVlGBggASgLMhcubWFuYXdpcmUudjEuTWF0Y2hRdWV1ZUgAEikKCHNuYXBzaG90GCggASgLMhUubWFuYXdpcmUudjEuU25hcHNob3RIABIjCgVkZWx0YRgpIAEoCzISLm1hbmF3aXJlLnYxLkRlbHRhSAASKQoIZGVjaXNpb24YKiABKAsyFS5tYW5hd2lyZS52MS5EZWNpc2lvbkgAEiUKBmNsb2NrcxgrIAEoCzITLm1hbmF3aXJlLnYxLkNsb2Nrc0gAEikKCHByZXNlbmNlGCwgASgLMhUubWFuYXdpcmUudjEuUHJlc2VuY2VIABIjCgVlcnJvchg8IAEoCzISLm1hbmF3aXJlLnYxLkVycm9ySAASMgoNcmVwbGF5X3N0YXR1cxhQIAEoCzIZLm1hbmF3aXJlLnYxLlJlcGxheVN0YXR1c0gAEjAKDHJlcGxheV9lbmRlZBhRIAEoCzIYLm1hbmF3aXJlLnYxLlJlcGxheUVuZGVkSABCBgoEYm9keSpfCgpEZWNrRm9ybWF0EhsKF0RFQ0tfRk9STUFUX1VOU1BFQ0lGSUVEEAASGwoXREVDS19GT1JNQVRfQ09OU1RSVUNURUQQARIXChNERUNLX0ZPUk1BVF9MSU1JVEVEEAIqYgoIU3BlY3RhdGUSGAoUU1BFQ1RBVEVfVU5TUEVDSUZJRUQQABIUChBTUEVDVEFURV9BTExPV0VEEAESEQoNU1BFQ1RBVEVfTk9ORRACEhMKD1NQRUNUQVRFX0lOVklURRADKmsKCFRpZXJLaW5kEhkKFVRJRVJfS0lORF9VTlNQRUNJRklFRBAAEhQKEFRJRVJfS0lORF9QVUJMSUMQARIYChRUSUVSX0tJTkRfT01OSVNDSUVOVBACEhQKEFRJRVJfS0lORF9QTEFZRVIQAypBCgRSb2xlEhQKEFJPTEVfVU5TUEVDSUZJRUQQABIPCgtST0xFX1BMQVlFUhABEhIKDlJPTEVfU1BFQ1RBVE9SEAIqtwQKCUVycm9yQ29kZRIaChZFUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASGgoWRVJST1JfQ09ERV9CQURfTUVTU0FHRRABEiIKHkVSUk9SX0NPREVfVU5TVVBQT1JURURfVkVSU0lPThACEhgKFEVSUk9SX0NPREVfTk9UX1JFQURZEAMSHwobRVJST1JfQ09ERV9JTlZBTElEX0FSR1VNRU5UEAQSHQoZRVJST1JfQ09ERV9ST09NX05PVF9GT1VORBAFEhgKFEVSUk9SX0NPREVfUk9PTV9GVUxMEAYSIAocRVJST1JfQ09ERV9OT1RfWU9VUl9ERUNJU0lPThAHEhsKF0VSUk9SX0NPREVfU1RBTEVfUFJPTVBUEAgSHQoZRVJST1JfQ09ERV9JTExFR0FMX0FDVElPThAJEhgKFEVSUk9SX0NPREVfR0FNRV9PVkVSEAoSFwoTRVJST1JfQ09ERV9JTlRFUk5BTBALEhwKGEVSUk9SX0NPREVfUkVTVU1FX0ZBSUxFRBAMEhwKGEVSUk9SX0NPREVfTElNSVRfUkVBQ0hFRBANEh4KGkVSUk9SX0NPREVfVU5BVVRIRU5USUNBVEVEEA4SGAoURVJST1JfQ09ERV9GT1JCSURERU4QDxIZChVFUlJPUl9DT0RFX05BTUVfVEFLRU4QEBIbChdFUlJPUl9DT0RFX1JBVEVfTElNSVRFRBAREhsKF0VSUk9SX0NPREVfSU5WQUxJRF9ERUNLEBJiBnByb3RvMw", [file_protocol_v1_game]);
+  fileDesc("Chpwcm90b2NvbC92MS9tZXNzYWdlcy5wcm90bxILbWFuYXdpcmUudjEiggEKBUhlbGxvEhgKEHByb3RvY29sX3ZlcnNpb24YASABKA0SFAoMZGlzcGxheV9uYW1lGAIgASgJEhUKDWFjY291bnRfdG9rZW4YAyABKAkSIQoFbG9naW4YBCABKAsyEi5tYW5hd2lyZS52MS5Mb2dpbhIPCgdiYXRjaGVkGAUgASgIIicKBUxvZ2luEgwKBG5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiPwoHQWNjb3VudBISCgphY2NvdW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEgoKcmVnaXN0ZXJlZBgDIAEoCCK0AQoHV2VsY29tZRIYChBwcm90b2NvbF92ZXJzaW9uGAEgASgNEhYKDnNlcnZlcl92ZXJzaW9uGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSFAoMcmVzdW1lX3Rva2VuGAQgASgJEiUKB2FjY291bnQYBSABKAsyFC5tYW5hd2lyZS52MS5BY2NvdW50EhUKDWFjY291bnRfdG9rZW4YBiABKAkSDwoHYmF0Y2hlZBgHIAEoCCIqCghSZWdpc3RlchIMCgRuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIg4KDFJldm9rZVRva2VucyJgCgZSZXN1bWUSGAoQcHJvdG9jb2xfdmVyc2lvbhgBIAEoDRIUCgxyZXN1bWVfdG9rZW4YAiABKAkSFQoNbGFzdF9zdGF0ZV9pZBgDIAEoBBIPCgdiYXRjaGVkGAQgASgIIncKB1Jlc3VtZWQSJQoHd2VsY29tZRgBIAEoCzIULm1hbmF3aXJlLnYxLldlbGNvbWUSIwoGam9pbmVkGAIgASgLMhMubWFuYXdpcmUudjEuSm9pbmVkEg4KBmRlbHRhcxgDIAEoDRIQCghzbmFwc2hvdBgEIAEoCCKQAQoNU3BlY3RhdG9yVGllchIjCgRraW5kGAEgASgOMhUubWFuYXdpcmUudjEuVGllcktpbmQSDAoEc2VhdBgCIAEoDRIVCg1kZWxheV9zZWNvbmRzGAMgASgNEhMKC2RlbGF5X3R1cm5zGAQgASgNEhAKCGFjY291bnRzGAUgAygJEg4KBmludml0ZRgGIAEoCCL6AgoIUm9vbUluZm8SDwoHcm9vbV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXNlYXRzGAMgASgNEg8KB3BsYXllcnMYBCADKAkSEgoKc3BlY3RhdG9ycxgFIAEoDRIPCgdzdGFydGVkGAYgASgIEhAKCGZpbmlzaGVkGAcgASgIEhUKDWNsb2NrX3NlY29uZHMYCCABKA0SDwoHcHJpdmF0ZRgJIAEoCBInCghzcGVjdGF0ZRgKIAEoDjIVLm1hbmF3aXJlLnYxLlNwZWN0YXRlEicKBmZvcm1hdBgLIAEoDjIXLm1hbmF3aXJlLnYxLkRlY2tGb3JtYXQSEAoIcmVzZXJ2ZWQYDCADKAkSKQoFdGllcnMYDSADKAsyGi5tYW5hd2lyZS52MS5TcGVjdGF0b3JUaWVyEg8KB2Jlc3Rfb2YYDiABKA0SEwoLZ2FtZV9udW1iZXIYDyABKA0SDAoEd2lucxgQIAMoDRINCgVkcmF3cxgRIAEoDSILCglMaXN0Um9vbXMiMAoIUm9vbUxpc3QSJAoFcm9vbXMYASADKAsyFS5tYW5hd2lyZS52MS5Sb29tSW5mbyLxAQoKQ3JlYXRlUm9vbRIMCgRuYW1lGAEgASgJEg0KBXNlYXRzGAIgASgNEhUKDWNsb2NrX3NlY29uZHMYAyABKA0SDwoHcHJpdmF0ZRgEIAEoCBInCghzcGVjdGF0ZRgFIAEoDjIVLm1hbmF3aXJlLnYxLlNwZWN0YXRlEicKBmZvcm1hdBgGIAEoDjIXLm1hbmF3aXJlLnYxLkRlY2tGb3JtYXQSEAoIcmVzZXJ2ZWQYByADKAkSKQoFdGllcnMYCCADKAsyGi5tYW5hd2lyZS52MS5TcGVjdGF0b3JUaWVyEg8KB2Jlc3Rfb2YYCSABKA0iRwoLUm9vbUNyZWF0ZWQSIwoEcm9vbRgBIAEoCzIVLm1hbmF3aXJlLnYxLlJvb21JbmZvEhMKC2ludml0ZV9jb2RlGAIgASgJIkEKCkNsb2NrU3RhdGUSDAoEc2VhdBgBIAEoBRIUCgxyZW1haW5pbmdfbXMYAiABKAQSDwoHcnVubmluZxgDIAEoCCIwCgZDbG9ja3MSJgoFc2VhdHMYASADKAsyFy5tYW5hd2lyZS52MS5DbG9ja1N0YXRlIm0KCEpvaW5Sb29tEg8KB3Jvb21faWQYASABKAkSHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEZGVjaxgDIAEoCRITCgtpbnZpdGVfY29kZRgEIAEoCRIMCgR0aWVyGAUgASgNIlIKClF1aWNrTWF0Y2gSJwoGZm9ybWF0GAEgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBINCgVzZWF0cxgCIAEoDRIMCgRkZWNrGAMgASgJIhIKEENhbmNlbFF1aWNrTWF0Y2giZQoKTWF0Y2hRdWV1ZRIOCgZxdWV1ZWQYASABKAgSJwoGZm9ybWF0GAIgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBINCgVzZWF0cxgDIAEoDRIPCgd3YWl0aW5nGAQgASgNImoKBkpvaW5lZBIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8SHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEc2VhdBgDIAEoBRIMCgR0aWVyGAQgASgNIgsKCUxlYXZlUm9vbSIvCgxTZWF0UHJlc2VuY2USDAoEc2VhdBgBIAEoBRIRCgljb25uZWN0ZWQYAiABKAgiNAoIUHJlc2VuY2USKAoFc2VhdHMYASADKAsyGS5tYW5hd2lyZS52MS5TZWF0UHJlc2VuY2UiLQoKUm9vbUNsb3NlZBIPCgdyb29tX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJJCgNBY3QSEQoJcHJvbXB0X2lkGAEgASgEEhQKDG9wdGlvbl9pbmRleBgCIAEoDRIZChFleHBlY3RlZF9zdGF0ZV9pZBgDIAEoBCIRCg9SZXF1ZXN0U25hcHNob3QiDQoLQ29uY2VkZUdhbWUiTQoJTWF0Y2hHYW1lEg8KB2dhbWVfaWQYASABKAkSDgoGd2lubmVyGAIgASgFEg4KBnJlYXNvbhgDIAEoCRIPCgdjaG9vc2VyGAQgASgFIo8CCgpNYXRjaFN0YXRlEg8KB3Jvb21faWQYASABKAkSDwoHYmVzdF9vZhgCIAEoDRITCgtnYW1lX251bWJlchgDIAEoDRIMCgR3aW5zGAQgAygNEg0KBWRyYXdzGAUgASgNEiYKBXBoYXNlGAYgASgOMhcubWFuYXdpcmUudjEuTWF0Y2hQaGFzZRIeChZzaWRlYm9hcmRfcmVtYWluaW5nX21zGAcgASgEEg0KBXJlYWR5GAggAygIEg4KBndpbm5lchgJIAEoBRIOCgZyZWFzb24YCiABKAkSJQoFZ2FtZXMYCyADKAsyFi5tYW5hd2lyZS52MS5NYXRjaEdhbWUSDwoHZ2FtZV9pZBgMIAEoCSI2CgpTdWJtaXREZWNrEg4KBGtlZXAYASABKAhIABIOCgRkZWNrGAIgASgJSABCCAoGY2hvaWNlImwKDERlY2tBY2NlcHRlZBITCgtnYW1lX251bWJlchgBIAEoDRIMCgRrZXB0GAIgASgIEhIKCm1haW5fY291bnQYAyABKA0SFwoPc2lkZWJvYXJkX2NvdW50GAQgASgNEgwKBGRlY2sYBSABKAki0gEKDVJlcGxheVJlcXVlc3QSDwoHcm9vbV9pZBgBIAEoCRIOCgRzZWF0GAIgASgNSAASEAoGcHVibGljGAMgASgISAASFAoKb21uaXNjaWVudBgEIAEoCEgAEhMKC2ludml0ZV9jb2RlGAUgASgJEhYKDHN0YXJ0X2FjdGlvbhgGIAEoBEgBEhQKCnN0YXJ0X3R1cm4YByABKA1IARINCgVzcGVlZBgIIAEoARIOCgZwYXVzZWQYCSABKAhCDQoLcGVyc3BlY3RpdmVCBwoFc3RhcnQiiAEKDVJlcGxheUNvbnRyb2wSDgoEcGxheRgBIAEoCEgAEg8KBXBhdXNlGAIgASgISAASFQoLc2Vla19hY3Rpb24YAyABKARIABITCglzZWVrX3R1cm4YBCABKA1IABIPCgVzcGVlZBgFIAEoAUgAEg4KBHN0b3AYBiABKAhIAEIJCgdjb21tYW5kIp8BCgxSZXBsYXlTdGF0dXMSDwoHcm9vbV9pZBgBIAEoCRIOCgZ2aWV3ZXIYAiABKAUSDgoGYWN0aW9uGAMgASgEEg8KB2FjdGlvbnMYBCABKAQSDAoEdHVybhgFIAEoDRINCgV0dXJucxgGIAEoDRIQCghzdGF0ZV9pZBgHIAEoBBIPCgdwbGF5aW5nGAggASgIEg0KBXNwZWVkGAkgASgBIj8KC1JlcGxheUVuZGVkEg8KB3Jvb21faWQYASABKAkSDgoGYWN0aW9uGAIgASgEEg8KB3N0b3BwZWQYAyABKAgiZAoFRXJyb3ISJAoEY29kZRgBIAEoDjIWLm1hbmF3aXJlLnYxLkVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJEhMKC2luY2lkZW50X2lkGAMgASgJEg8KB2RldGFpbHMYBCADKAkilwYKDUNsaWVudE1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBIjCgVoZWxsbxgCIAEoCzISLm1hbmF3aXJlLnYxLkhlbGxvSAASJQoGcmVzdW1lGAMgASgLMhMubWFuYXdpcmUudjEuUmVzdW1lSAASKQoIcmVnaXN0ZXIYBCABKAsyFS5tYW5hd2lyZS52MS5SZWdpc3RlckgAEjIKDXJldm9rZV90b2tlbnMYBSABKAsyGS5tYW5hd2lyZS52MS5SZXZva2VUb2tlbnNIABIsCgpsaXN0X3Jvb21zGBQgASgLMhYubWFuYXdpcmUudjEuTGlzdFJvb21zSAASLgoLY3JlYXRlX3Jvb20YFSABKAsyFy5tYW5hd2lyZS52MS5DcmVhdGVSb29tSAASKgoJam9pbl9yb29tGBYgASgLMhUubWFuYXdpcmUudjEuSm9pblJvb21IABIsCgpsZWF2ZV9yb29tGBcgASgLMhYubWFuYXdpcmUudjEuTGVhdmVSb29tSAASLgoLcXVpY2tfbWF0Y2gYGCABKAsyFy5tYW5hd2lyZS52MS5RdWlja01hdGNoSAASOwoSY2FuY2VsX3F1aWNrX21hdGNoGBkgASgLMh0ubWFuYXdpcmUudjEuQ2FuY2VsUXVpY2tNYXRjaEgAEh8KA2FjdBgoIAEoCzIQLm1hbmF3aXJlLnYxLkFjdEgAEjgKEHJlcXVlc3Rfc25hcHNob3QYKSABKAsyHC5tYW5hd2lyZS52MS5SZXF1ZXN0U25hcHNob3RIABIrCgdjb25jZWRlGCogASgLMhgubWFuYXdpcmUudjEuQ29uY2VkZUdhbWVIABIuCgtzdWJtaXRfZGVjaxgrIAEoCzIXLm1hbmF3aXJlLnYxLlN1Ym1pdERlY2tIABIsCgZyZXBsYXkYUCABKAsyGi5tYW5hd2lyZS52MS5SZXBsYXlSZXF1ZXN0SAASNAoOcmVwbGF5X2NvbnRyb2wYUSABKAsyGi5tYW5hd2lyZS52MS5SZXBsYXlDb250cm9sSABCBgoEYm9keSI7CgtTZXJ2ZXJCYXRjaBIsCghtZXNzYWdlcxgBIAMoCzIaLm1hbmF3aXJlLnYxLlNlcnZlck1lc3NhZ2UingYKDVNlcnZlck1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBInCgd3ZWxjb21lGAIgASgLMhQubWFuYXdpcmUudjEuV2VsY29tZUgAEicKB3Jlc3VtZWQYAyABKAsyFC5tYW5hd2lyZS52MS5SZXN1bWVkSAASKgoJcm9vbV9saXN0GBQgASgLMhUubWFuYXdpcmUudjEuUm9vbUxpc3RIABIlCgZqb2luZWQYFSABKAsyEy5tYW5hd2lyZS52MS5Kb2luZWRIABIuCgtyb29tX2Nsb3NlZBgWIAEoCzIXLm1hbmF3aXJlLnYxLlJvb21DbG9zZWRIABIwCgxyb29tX2NyZWF0ZWQYFyABKAsyGC5tYW5hd2lyZS52MS5Sb29tQ3JlYXRlZEgAEi4KC21hdGNoX3F1ZXVlGBggASgLMhcubWFuYXdpcmUudjEuTWF0Y2hRdWV1ZUgAEikKCHNuYXBzaG90GCggASgLMhUubWFuYXdpcmUudjEuU25hcHNob3RIABIjCgVkZWx0YRgpIAEoCzISLm1hbmF3aXJlLnYxLkRlbHRhSAASKQoIZGVjaXNpb24YKiABKAsyFS5tYW5hd2lyZS52MS5EZWNpc2lvbkgAEiUKBmNsb2NrcxgrIAEoCzITLm1hbmF3aXJlLnYxLkNsb2Nrc0gAEikKCHByZXNlbmNlGCwgASgLMhUubWFuYXdpcmUudjEuUHJlc2VuY2VIABIuCgttYXRjaF9zdGF0ZRgtIAEoCzIXLm1hbmF3aXJlLnYxLk1hdGNoU3RhdGVIABIyCg1kZWNrX2FjY2VwdGVkGC4gASgLMhkubWFuYXdpcmUudjEuRGVja0FjY2VwdGVkSAASIwoFZXJyb3IYPCABKAsyEi5tYW5hd2lyZS52MS5FcnJvckgAEjIKDXJlcGxheV9zdGF0dXMYUCABKAsyGS5tYW5hd2lyZS52MS5SZXBsYXlTdGF0dXNIABIwCgxyZXBsYXlfZW5kZWQYUSABKAsyGC5tYW5hd2lyZS52MS5SZXBsYXlFbmRlZEgAQgYKBGJvZHkqXwoKRGVja0Zvcm1hdBIbChdERUNLX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhsKF0RFQ0tfRk9STUFUX0NPTlNUUlVDVEVEEAESFwoTREVDS19GT1JNQVRfTElNSVRFRBACKmIKCFNwZWN0YXRlEhgKFFNQRUNUQVRFX1VOU1BFQ0lGSUVEEAASFAoQU1BFQ1RBVEVfQUxMT1dFRBABEhEKDVNQRUNUQVRFX05PTkUQAhITCg9TUEVDVEFURV9JTlZJVEUQAyprCghUaWVyS2luZBIZChVUSUVSX0tJTkRfVU5TUEVDSUZJRUQQABIUChBUSUVSX0tJTkRfUFVCTElDEAESGAoUVElFUl9LSU5EX09NTklTQ0lFTlQQAhIUChBUSUVSX0tJTkRfUExBWUVSEAMqQQoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDwoLUk9MRV9QTEFZRVIQARISCg5ST0xFX1NQRUNUQVRPUhACKnYKCk1hdGNoUGhhc2USGwoXTUFUQ0hfUEhBU0VfVU5TUEVDSUZJRUQQABIXChNNQVRDSF9QSEFTRV9QTEFZSU5HEAESHAoYTUFUQ0hfUEhBU0VfU0lERUJPQVJESU5HEAISFAoQTUFUQ0hfUEhBU0VfT1ZFUhADKrcECglFcnJvckNvZGUSGgoWRVJST1JfQ09ERV9VTlNQRUNJRklFRBAAEhoKFkVSUk9SX0NPREVfQkFEX01FU1NBR0UQARIiCh5FUlJPUl9DT0RFX1VOU1VQUE9SVEVEX1ZFUlNJT04QAhIYChRFUlJPUl9DT0RFX05PVF9SRUFEWRADEh8KG0VSUk9SX0NPREVfSU5WQUxJRF9BUkdVTUVOVBAEEh0KGUVSUk9SX0NPREVfUk9PTV9OT1RfRk9VTkQQBRIYChRFUlJPUl9DT0RFX1JPT01fRlVMTBAGEiAKHEVSUk9SX0NPREVfTk9UX1lPVVJfREVDSVNJT04QBxIbChdFUlJPUl9DT0RFX1NUQUxFX1BST01QVBAIEh0KGUVSUk9SX0NPREVfSUxMRUdBTF9BQ1RJT04QCRIYChRFUlJPUl9DT0RFX0dBTUVfT1ZFUhAKEhcKE0VSUk9SX0NPREVfSU5URVJOQUwQCxIcChhFUlJPUl9DT0RFX1JFU1VNRV9GQUlMRUQQDBIcChhFUlJPUl9DT0RFX0xJTUlUX1JFQUNIRUQQDRIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBAOEhgKFEVSUk9SX0NPREVfRk9SQklEREVOEA8SGQoVRVJST1JfQ09ERV9OQU1FX1RBS0VOEBASGwoXRVJST1JfQ09ERV9SQVRFX0xJTUlURUQQERIbChdFUlJPUl9DT0RFX0lOVkFMSURfREVDSxASYgZwcm90bzM", [file_protocol_v1_game]);
 
 /**
  * ---- session: 1-19
@@ -439,6 +439,34 @@ export type RoomInfo = Message<"manawire.v1.RoomInfo"> & {
    * @generated from field: repeated manawire.v1.SpectatorTier tiers = 13;
    */
   tiers: SpectatorTier[];
+
+  /**
+   * The match (see protocol/README.md, "Matches"): 1 for a single game, else 3 or 5.
+   *
+   * @generated from field: uint32 best_of = 14;
+   */
+  bestOf: number;
+
+  /**
+   * the game being played or next (0: not started)
+   *
+   * @generated from field: uint32 game_number = 15;
+   */
+  gameNumber: number;
+
+  /**
+   * games won by each seat so far (a match of several games)
+   *
+   * @generated from field: repeated uint32 wins = 16;
+   */
+  wins: number[];
+
+  /**
+   * drawn games so far
+   *
+   * @generated from field: uint32 draws = 17;
+   */
+  draws: number;
 };
 
 /**
@@ -537,6 +565,14 @@ export type CreateRoom = Message<"manawire.v1.CreateRoom"> & {
    * @generated from field: repeated manawire.v1.SpectatorTier tiers = 8;
    */
   tiers: SpectatorTier[];
+
+  /**
+   * A match of the same players (rule 100.6a): 0 or 1 a single game; 3 or 5 a match won by
+   * whoever first wins 2 or 3 games, two seats only. Anything else: INVALID_ARGUMENT.
+   *
+   * @generated from field: uint32 best_of = 9;
+   */
+  bestOf: number;
 };
 
 /**
@@ -921,6 +957,230 @@ export const ConcedeGameSchema: GenMessage<ConcedeGame> = /*@__PURE__*/
   messageDesc(file_protocol_v1_messages, 27);
 
 /**
+ * One finished game of a match.
+ *
+ * @generated from message manawire.v1.MatchGame
+ */
+export type MatchGame = Message<"manawire.v1.MatchGame"> & {
+  /**
+   * the stored game (ReplayRequest.room_id, `manawire replay`)
+   *
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * the seat that won it, -1 a draw
+   *
+   * @generated from field: int32 winner = 2;
+   */
+  winner: number;
+
+  /**
+   * how it ended (GameResult.reason)
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * the seat that chose who took the first turn (rule 103.1)
+   *
+   * @generated from field: int32 chooser = 4;
+   */
+  chooser: number;
+};
+
+/**
+ * Describes the message manawire.v1.MatchGame.
+ * Use `create(MatchGameSchema)` to create a new message.
+ */
+export const MatchGameSchema: GenMessage<MatchGame> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 28);
+
+/**
+ * The match's state, pushed to every member of a match room (best_of 3 or 5) after every
+ * Snapshot (so at each game's start, right after its Snapshot), when a game ends (after its
+ * last Delta), when a player's sideboarding answer is accepted and when the match ends; and
+ * after the missed Deltas of a resume. A delayed tier's spectators get it in step with their
+ * delayed view (sideboard_remaining_ms 0).
+ *
+ * @generated from message manawire.v1.MatchState
+ */
+export type MatchState = Message<"manawire.v1.MatchState"> & {
+  /**
+   * @generated from field: string room_id = 1;
+   */
+  roomId: string;
+
+  /**
+   * @generated from field: uint32 best_of = 2;
+   */
+  bestOf: number;
+
+  /**
+   * 1-based: the game being played (SIDEBOARDING: the next one;
+   *
+   * @generated from field: uint32 game_number = 3;
+   */
+  gameNumber: number;
+
+  /**
+   * OVER: the last one played)
+   *
+   * games won by each seat
+   *
+   * @generated from field: repeated uint32 wins = 4;
+   */
+  wins: number[];
+
+  /**
+   * drawn games (they count for nobody)
+   *
+   * @generated from field: uint32 draws = 5;
+   */
+  draws: number;
+
+  /**
+   * @generated from field: manawire.v1.MatchPhase phase = 6;
+   */
+  phase: MatchPhase;
+
+  /**
+   * SIDEBOARDING: milliseconds left to answer (a player who doesn't keeps their deck), and
+   * whether each seat has answered (the next game starts once every seat has).
+   *
+   * @generated from field: uint64 sideboard_remaining_ms = 7;
+   */
+  sideboardRemainingMs: bigint;
+
+  /**
+   * @generated from field: repeated bool ready = 8;
+   */
+  ready: boolean[];
+
+  /**
+   * OVER: the seat that won the match, -1 a drawn match;
+   *
+   * @generated from field: int32 winner = 9;
+   */
+  winner: number;
+
+  /**
+   * -1 before
+   *
+   * OVER: why it ended ("won 2 games", "Bob left the match")
+   *
+   * @generated from field: string reason = 10;
+   */
+  reason: string;
+
+  /**
+   * the finished games, in order
+   *
+   * @generated from field: repeated manawire.v1.MatchGame games = 11;
+   */
+  games: MatchGame[];
+
+  /**
+   * the current (or last) game's stored id
+   *
+   * @generated from field: string game_id = 12;
+   */
+  gameId: string;
+};
+
+/**
+ * Describes the message manawire.v1.MatchState.
+ * Use `create(MatchStateSchema)` to create a new message.
+ */
+export const MatchStateSchema: GenMessage<MatchState> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 29);
+
+/**
+ * Between games of a match (MatchPhase SIDEBOARDING), a player's deck for the next game
+ * (rules 100.4, 103.2a): keep the current one, or a deck list whose main deck and sideboard
+ * together are exactly the cards registered with JoinRoom (the main deck at least the
+ * format's minimum). Answered with DeckAccepted, or an Error (ERROR_CODE_INVALID_DECK with
+ * every problem in details; NOT_READY outside sideboarding); a refused deck changes nothing.
+ * May be sent again until the next game starts.
+ *
+ * @generated from message manawire.v1.SubmitDeck
+ */
+export type SubmitDeck = Message<"manawire.v1.SubmitDeck"> & {
+  /**
+   * @generated from oneof manawire.v1.SubmitDeck.choice
+   */
+  choice: {
+    /**
+     * keep the current deck
+     *
+     * @generated from field: bool keep = 1;
+     */
+    value: boolean;
+    case: "keep";
+  } | {
+    /**
+     * a deck list in any accepted format (at most 32 KiB)
+     *
+     * @generated from field: string deck = 2;
+     */
+    value: string;
+    case: "deck";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message manawire.v1.SubmitDeck.
+ * Use `create(SubmitDeckSchema)` to create a new message.
+ */
+export const SubmitDeckSchema: GenMessage<SubmitDeck> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 30);
+
+/**
+ * @generated from message manawire.v1.DeckAccepted
+ */
+export type DeckAccepted = Message<"manawire.v1.DeckAccepted"> & {
+  /**
+   * the game it is for
+   *
+   * @generated from field: uint32 game_number = 1;
+   */
+  gameNumber: number;
+
+  /**
+   * the current deck was kept
+   *
+   * @generated from field: bool kept = 2;
+   */
+  kept: boolean;
+
+  /**
+   * @generated from field: uint32 main_count = 3;
+   */
+  mainCount: number;
+
+  /**
+   * @generated from field: uint32 sideboard_count = 4;
+   */
+  sideboardCount: number;
+
+  /**
+   * the deck as stored (plain text, main deck then Sideboard)
+   *
+   * @generated from field: string deck = 5;
+   */
+  deck: string;
+};
+
+/**
+ * Describes the message manawire.v1.DeckAccepted.
+ * Use `create(DeckAcceptedSchema)` to create a new message.
+ */
+export const DeckAcceptedSchema: GenMessage<DeckAccepted> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 31);
+
+/**
  * ---- replays: 80-99 (see protocol/README.md, "Replays")
  * Replay a finished game as the snapshot and deltas one view class received: a seat's, the
  * spectators' (public) or the omniscient class (every card in every zone). Answered with
@@ -1014,7 +1274,7 @@ export type ReplayRequest = Message<"manawire.v1.ReplayRequest"> & {
  * Use `create(ReplayRequestSchema)` to create a new message.
  */
 export const ReplayRequestSchema: GenMessage<ReplayRequest> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 28);
+  messageDesc(file_protocol_v1_messages, 32);
 
 /**
  * Control the connection's replay; answered with ReplayStatus (stop: with ReplayEnded).
@@ -1079,7 +1339,7 @@ export type ReplayControl = Message<"manawire.v1.ReplayControl"> & {
  * Use `create(ReplayControlSchema)` to create a new message.
  */
 export const ReplayControlSchema: GenMessage<ReplayControl> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 29);
+  messageDesc(file_protocol_v1_messages, 33);
 
 /**
  * Where a replay is. `action`: the actions played so far (the view after them is the one
@@ -1145,7 +1405,7 @@ export type ReplayStatus = Message<"manawire.v1.ReplayStatus"> & {
  * Use `create(ReplayStatusSchema)` to create a new message.
  */
 export const ReplayStatusSchema: GenMessage<ReplayStatus> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 30);
+  messageDesc(file_protocol_v1_messages, 34);
 
 /**
  * The replay reached the game's end (stopped false: still open, paused at the end -- seek to
@@ -1175,7 +1435,7 @@ export type ReplayEnded = Message<"manawire.v1.ReplayEnded"> & {
  * Use `create(ReplayEndedSchema)` to create a new message.
  */
 export const ReplayEndedSchema: GenMessage<ReplayEnded> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 31);
+  messageDesc(file_protocol_v1_messages, 35);
 
 /**
  * @generated from message manawire.v1.Error
@@ -1211,7 +1471,7 @@ export type Error = Message<"manawire.v1.Error"> & {
  * Use `create(ErrorSchema)` to create a new message.
  */
 export const ErrorSchema: GenMessage<Error> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 32);
+  messageDesc(file_protocol_v1_messages, 36);
 
 /**
  * @generated from message manawire.v1.ClientMessage
@@ -1307,6 +1567,12 @@ export type ClientMessage = Message<"manawire.v1.ClientMessage"> & {
     case: "concede";
   } | {
     /**
+     * @generated from field: manawire.v1.SubmitDeck submit_deck = 43;
+     */
+    value: SubmitDeck;
+    case: "submitDeck";
+  } | {
+    /**
      * @generated from field: manawire.v1.ReplayRequest replay = 80;
      */
     value: ReplayRequest;
@@ -1325,7 +1591,7 @@ export type ClientMessage = Message<"manawire.v1.ClientMessage"> & {
  * Use `create(ClientMessageSchema)` to create a new message.
  */
 export const ClientMessageSchema: GenMessage<ClientMessage> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 33);
+  messageDesc(file_protocol_v1_messages, 37);
 
 /**
  * One WebSocket frame of a batched connection (Hello.batched / Resume.batched): the messages
@@ -1345,7 +1611,7 @@ export type ServerBatch = Message<"manawire.v1.ServerBatch"> & {
  * Use `create(ServerBatchSchema)` to create a new message.
  */
 export const ServerBatchSchema: GenMessage<ServerBatch> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 34);
+  messageDesc(file_protocol_v1_messages, 38);
 
 /**
  * @generated from message manawire.v1.ServerMessage
@@ -1435,6 +1701,18 @@ export type ServerMessage = Message<"manawire.v1.ServerMessage"> & {
     case: "presence";
   } | {
     /**
+     * @generated from field: manawire.v1.MatchState match_state = 45;
+     */
+    value: MatchState;
+    case: "matchState";
+  } | {
+    /**
+     * @generated from field: manawire.v1.DeckAccepted deck_accepted = 46;
+     */
+    value: DeckAccepted;
+    case: "deckAccepted";
+  } | {
+    /**
      * @generated from field: manawire.v1.Error error = 60;
      */
     value: Error;
@@ -1459,7 +1737,7 @@ export type ServerMessage = Message<"manawire.v1.ServerMessage"> & {
  * Use `create(ServerMessageSchema)` to create a new message.
  */
 export const ServerMessageSchema: GenMessage<ServerMessage> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 35);
+  messageDesc(file_protocol_v1_messages, 39);
 
 /**
  * ---- lobby: 20-39
@@ -1601,6 +1879,45 @@ export const RoleSchema: GenEnum<Role> = /*@__PURE__*/
   enumDesc(file_protocol_v1_messages, 3);
 
 /**
+ * ---- matches (in the game area: 43-49; see protocol/README.md, "Matches")
+ *
+ * @generated from enum manawire.v1.MatchPhase
+ */
+export enum MatchPhase {
+  /**
+   * @generated from enum value: MATCH_PHASE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * game `game_number` is being played
+   *
+   * @generated from enum value: MATCH_PHASE_PLAYING = 1;
+   */
+  PLAYING = 1,
+
+  /**
+   * between games: each player submits a deck or keeps theirs
+   *
+   * @generated from enum value: MATCH_PHASE_SIDEBOARDING = 2;
+   */
+  SIDEBOARDING = 2,
+
+  /**
+   * the match has ended: `winner`, `reason`
+   *
+   * @generated from enum value: MATCH_PHASE_OVER = 3;
+   */
+  OVER = 3,
+}
+
+/**
+ * Describes the enum manawire.v1.MatchPhase.
+ */
+export const MatchPhaseSchema: GenEnum<MatchPhase> = /*@__PURE__*/
+  enumDesc(file_protocol_v1_messages, 4);
+
+/**
  * ---- errors: 60-79
  *
  * @generated from enum manawire.v1.ErrorCode
@@ -1728,5 +2045,5 @@ export enum ErrorCode {
  * Describes the enum manawire.v1.ErrorCode.
  */
 export const ErrorCodeSchema: GenEnum<ErrorCode> = /*@__PURE__*/
-  enumDesc(file_protocol_v1_messages, 4);
+  enumDesc(file_protocol_v1_messages, 5);
 

@@ -1,0 +1,137 @@
+/** Matches in the App (protocol/README.md, "Matches"): CreateRoom.best_of, the score line
+ * ("Game 2 of 3 · 1–0"), keeping or submitting a deck between games (rule 100.4) with the
+ * server's answer or every problem, and the next game's snapshot starting over the board. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { create } from "@bufbuild/protobuf";
+import { App, scoreText } from "../src/app";
+import {
+  DecisionKind, GamePhase, ViewSchema, type View,
+} from "../src/gen/protocol/v1/game_pb";
+import { ErrorCode, MatchPhase, Role, MatchStateSchema } from "../src/gen/protocol/v1/messages_pb";
+import { viewHash } from "../src/viewhash";
+import { FakeSocket, installFakeSocket } from "./fakes";
+
+function view(over: boolean): View {
+  return create(ViewSchema, {
+    viewer: 0,
+    header: over ? { turn: 5, phase: GamePhase.PLAYING, result: { winners: [1], reason: "conceded" } }
+      : { turn: 0, phase: GamePhase.CHOOSE_STARTING_PLAYER,
+        pending: { seat: 0, kind: DecisionKind.CHOOSE_STARTING_PLAYER, promptId: 1n } },
+    players: [{ seat: 0, name: "Ann#0001", life: 20 }, { seat: 1, name: "Bob#0002", life: 20 }],
+  });
+}
+
+function inMatch(): { app: App; ws: FakeSocket } {
+  const app = new App("ws://server/", "http://server/", null);
+  app.signInGuest("Ann");
+  const ws = FakeSocket.all.at(-1)!;
+  ws.open();
+  ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
+    resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+  ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+    room: { roomId: "r", name: "bo3", seats: 2, started: true, bestOf: 3 } } } });
+  const v = view(true);
+  ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 40n, view: v, viewHash: viewHash(v) } } });
+  return { app, ws };
+}
+
+const state = (fields: Parameters<typeof create<typeof MatchStateSchema>>[1]) =>
+  ({ body: { case: "matchState" as const, value: create(MatchStateSchema, fields) } });
+
+test("the create-room form's best of goes into CreateRoom.best_of", () => {
+  const restore = installFakeSocket();
+  try {
+    const app = new App("ws://server/", "http://server/", null);
+    app.signInGuest("Ann");
+    const ws = FakeSocket.all.at(-1)!;
+    ws.open();
+    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
+      resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+    app.createRoom({ name: "bo3", seats: 2, clockMinutes: 30, private: false, spectate: "",
+      format: "constructed", tier: null, bestOf: 3 }, "");
+    assert.equal(ws.last("createRoom").bestOf, 3);
+    app.createRoom({ name: "one", seats: 2, clockMinutes: 30, private: false, spectate: "",
+      format: "constructed", tier: null }, "");
+    assert.equal(ws.last("createRoom").bestOf, 1);
+  } finally { restore(); }
+});
+
+test("the score shows as Game 2 of 3 · 1–0, and between games the deck is kept once", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = inMatch();
+    ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 2, wins: [0, 1],
+      phase: MatchPhase.SIDEBOARDING, sideboardRemainingMs: 180_000n, ready: [false, false],
+      winner: -1 }));
+    assert.equal(app.matchLine, "Game 2 of 3 · 0–1");
+    assert.ok(app.mustSideboard);
+    assert.ok(app.sideboardLeft(app.matchAt + 1000) <= 179_000);
+    app.keepDeck();
+    const sent = ws.last("submitDeck");
+    assert.deepEqual(sent.choice, { case: "keep", value: true });
+    ws.deliver({ requestId: sent.requestId, body: { case: "deckAccepted", value: {
+      gameNumber: 2, kept: true, mainCount: 60 } } });
+    assert.equal(app.mustSideboard, false, "answered for game 2");
+    assert.match(app.notice, /keep your deck for game 2/);
+    ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 2, wins: [0, 1],
+      phase: MatchPhase.SIDEBOARDING, ready: [true, false], winner: -1 }));
+    assert.equal(app.mustSideboard, false);
+    // Game 2 starts: its snapshot replaces the board, the match says so, the log marks it.
+    const v = view(false);
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 90n, view: v, viewHash: viewHash(v) } } });
+    ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 2, wins: [0, 1],
+      phase: MatchPhase.PLAYING, winner: -1 }));
+    assert.equal(app.mirror.stateId, 90n);
+    assert.equal(app.mirror.gameOver, false);
+    assert.equal(app.log.at(-1), "— Game 2 of 3 (0–1) —");
+    ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 3, wins: [2, 1],
+      phase: MatchPhase.OVER, winner: 0, reason: "Ann#0001 won 2 of 3 games" }));
+    assert.equal(app.matchLine, "Match over: you won the match, 2–1 (Ann#0001 won 2 of 3 games)");
+    assert.equal(app.log.at(-1), app.matchLine);
+  } finally { restore(); }
+});
+
+test("a sideboarded list is submitted; a refusal lists every problem and can be answered again", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = inMatch();
+    ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 2, wins: [0, 1],
+      phase: MatchPhase.SIDEBOARDING, ready: [false, false], winner: -1 }));
+    const sentBefore = ws.sent.length;
+    app.submitDeck("   ");
+    assert.equal(ws.sent.length, sentBefore, "an empty list is not sent");
+    assert.equal(app.deckProblems.length, 1);
+    app.submitDeck("4 Shock\n56 Mountain\n\nSideboard\n4 Forest\n");
+    const sent = ws.last("submitDeck");
+    assert.equal(sent.choice.case, "deck");
+    assert.ok(app.deckSent);
+    ws.deliver({ requestId: sent.requestId, body: { case: "error", value: {
+      code: ErrorCode.INVALID_DECK, message: "that deck can't be played in game 2: 2 problem(s)",
+      details: ["'Forest': 4 in the deck and sideboard, but 0 registered (rule 100.4)",
+        "'Plains': 4 of the 4 registered missing (rule 100.4)"] } } });
+    assert.equal(app.deckSent, false);
+    assert.equal(app.deckProblems.length, 2);
+    assert.match(app.error, /Your deck was refused/);
+    assert.ok(app.mustSideboard, "still to answer");
+    app.keepDeck();
+    ws.deliver({ requestId: ws.last("submitDeck").requestId, body: { case: "deckAccepted", value: {
+      gameNumber: 2, kept: true } } });
+    assert.equal(app.deckProblems.length, 0);
+    assert.equal(app.mustSideboard, false);
+  } finally { restore(); }
+});
+
+test("spectators never sideboard, and a single-game room has no score", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = inMatch();
+    app.room = { ...app.room!, role: Role.SPECTATOR, seat: -1 };
+    ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 2, wins: [1, 0],
+      phase: MatchPhase.SIDEBOARDING, ready: [false, false], winner: -1, draws: 1 }));
+    assert.equal(app.mustSideboard, false);
+    assert.equal(scoreText(app.match!), "1–0, 1 drawn");
+    const single = new App("ws://server/", "http://server/", null);
+    assert.equal(single.matchLine, "");
+  } finally { restore(); }
+});
