@@ -20,6 +20,7 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -154,12 +155,8 @@ class RelayLink:
         self.stream.socket.close()
 
     async def _read(self, nursery: trio.Nursery) -> None:
-        reader = link.Reader()
-        while True:
-            data = await self.stream.receive_some(1 << 20)
-            if not data:
-                return
-            for kind, body in reader.feed(data):
+        async with aclosing(link.records(self.stream)) as records:
+            async for kind, body in records:
                 if kind == link.CLIENT:
                     rid, message = link.read_conn(body)
                     sock = self.sockets.get(rid)
@@ -194,10 +191,17 @@ class RelayLink:
         """Close the link: the relay closes its clients (1012) and exits."""
         self.out.close()
 
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=5)
+    def kill(self, grace: float = 3.0) -> None:
+        """Wait up to ``grace`` seconds for the relay process to exit (after :meth:`stop`
+        it closes its clients and does), then kill it."""
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
 
 
 class FeedRouter:

@@ -16,7 +16,7 @@ written in, so a connection sees its messages and its view's stream in the room'
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass
 
 import trio
@@ -117,7 +117,7 @@ class Reader:
     def __init__(self) -> None:
         self._buf = bytearray()
 
-    def feed(self, data: bytes) -> Iterator[tuple[int, bytes]]:
+    def feed(self, data: bytes | bytearray) -> Iterator[tuple[int, bytes]]:
         """The whole records ``data`` completes, as (kind, body)."""
         buf = self._buf
         buf += data
@@ -132,6 +132,17 @@ class Reader:
             yield kind, bytes(buf[at + _HEAD.size:end])
             at = end
         del buf[:at]
+
+
+async def records(stream: trio.abc.ReceiveStream) -> AsyncGenerator[tuple[int, bytes]]:
+    """The records read from ``stream`` as (kind, body), until the peer closes it."""
+    reader = Reader()
+    while True:
+        data = await stream.receive_some(1 << 20)
+        if not data:
+            return
+        for item in reader.feed(data):
+            yield item
 
 
 class Writer:

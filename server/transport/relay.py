@@ -25,6 +25,7 @@ import logging
 import os
 import socket
 import sys
+from contextlib import aclosing
 from dataclasses import dataclass
 
 import trio
@@ -104,13 +105,9 @@ class RelayProcess:
     # ---- the server's side
     async def read_link(self) -> None:
         """Carry out what the server says until it closes the link."""
-        reader = link.Reader()
         fanout = self.relay.fanout
-        while True:
-            data = await self.stream.receive_some(1 << 20)
-            if not data:
-                return
-            for kind, body in reader.feed(data):
+        async with aclosing(link.records(self.stream)) as records:
+            async for kind, body in records:
                 if kind == link.DIRECT:
                     rid, message = link.read_conn(body)
                     client = self.clients.get(rid)
@@ -229,6 +226,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--nice", type=int, default=0)
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s relay %(levelname)s %(message)s")
+    logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     if args.nice:
         os.nice(args.nice)
     try:

@@ -111,5 +111,5 @@ async def test_a_relay_serves_spectators_the_same_stream_off_the_server_and_its_
                     client.reconnect = False
             finally:
                 relay.stop()
-                relay.kill()
+                relay.kill(grace=0)
             nursery.cancel_scope.cancel()
