@@ -87,7 +87,10 @@ def test_fanout_measures_another_room_beside_a_watched_one() -> None:
         assert line["errors"] == {} and line["failures"] == {}, line
     zero, four = runs
     assert zero["spectator_frames_per_s"] == 0 and zero["spectator_joins"] == 0
+    # The spectators, in a process of their own, watched through the server's relay port.
+    assert four["relays"] == 1 and four["spectators_joined"] == 4
     assert four["spectator_frames_per_s"] > 0 and four["spectator_joins"] >= 4
+    assert four["spectator_errors"] == {} and four["spectator_failures"] == {}, four
     assert summary["mode"] == "fanout"
     rows = {row["spectators"]: row for row in summary["results"]}
     assert rows[0]["median_p99_vs_0"] == 1.0 and rows[4]["median_p99_vs_0"] > 0

@@ -285,6 +285,11 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
                     watched = watchers.result(HELPER_MARGIN)
                     result.update(watched if "error" not in watched
                                   else {"error": f"watchers: {watched['error']}"})
+                else:  # the same fields, for the line with no spectators
+                    result.update({"spectators_joined": 0, "spectator_frames_per_s": 0.0,
+                                   "spectator_bytes_per_s": 0.0, "spectator_joins": 0,
+                                   "spectator_late_joins": 0,
+                                   "spectator_errors": {}, "spectator_failures": {}})
             if "error" in result:
                 result["server_log"] = server.log_tail(800)
     except (RuntimeError, OSError) as exc:

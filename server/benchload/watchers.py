@@ -41,6 +41,8 @@ from server.benchload.procs import raise_nofile, read_text, write_atomically
 DECODE_BELOW = 1024
 #: How often the room file is read, seconds.
 POLL_SECONDS = 0.02
+#: A join that came after room X's game ended (the table moved on): counted, not an error.
+LATE = (mpb.ERROR_CODE_ROOM_NOT_FOUND, mpb.ERROR_CODE_GAME_OVER)
 
 
 @dataclass
@@ -64,6 +66,7 @@ class WatchStats:
     frames: int = 0
     bytes: int = 0
     joins: int = 0
+    late_joins: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     failures: Counter[str] = field(default_factory=Counter)
 
@@ -157,8 +160,11 @@ class Watchers:
                 stats.bytes += len(data)
             if len(data) < DECODE_BELOW:
                 for msg in decode_frame(data, batched):
-                    if msg.WhichOneof("body") == "error" and \
-                            msg.error.code != mpb.ERROR_CODE_NOT_READY:
+                    if msg.WhichOneof("body") != "error":
+                        continue
+                    if msg.error.code in LATE:
+                        stats.late_joins += 1
+                    elif msg.error.code != mpb.ERROR_CODE_NOT_READY:  # (a LeaveRoom outside)
                         stats.errors[f"spectator_{error_name(msg.error.code)}"] += 1
 
 
@@ -190,6 +196,7 @@ async def drive_watchers(cfg: WatchConfig) -> dict[str, object]:
         "spectator_frames_per_s": round(stats.frames / secs, 1),
         "spectator_bytes_per_s": round(stats.bytes / secs, 1),
         "spectator_joins": stats.joins,
+        "spectator_late_joins": stats.late_joins,
         "spectator_errors": dict(stats.errors),
         "spectator_failures": dict(stats.failures),
         "watchers_cpu_pct": figures["driver_cpu_pct"],
