@@ -312,8 +312,11 @@ def _effect(where: str, raw: Any) -> Effect:
     if spec.get("find", "") not in CARD_QUALITIES:
         raise CardDataError(f"{where}.find: unknown quality {spec.get('find')!r}; expected "
                             f"one of {list(CARD_QUALITIES)}")
-    if (spec.get("find") == "named") != bool(spec.get("name")):
+    names = _names(f"{where}.name", spec.get("name", []))
+    if (spec.get("find") == "named") != bool(names):
         raise CardDataError(f"{where}: 'name' is given exactly when find is 'named'")
+    if names and spec.get("amount", 1) != len(names):
+        raise CardDataError(f"{where}.amount: one card of each name ({len(names)})")
     count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
     # The filter describes what is counted, the permanents a rules change applies to this
     # turn, or which attached permanents are meant.
@@ -393,12 +396,21 @@ def _effect(where: str, raw: Any) -> Effect:
         may_look=bool(spec.get("may_look", False)),
         sticker=_sticker(f"{where}.sticker", spec["sticker"]) if "sticker" in spec else None,
         whole_hand=spec.get("whole_hand", False),
-        name=str(spec.get("name", "")),
+        names=names,
         unless_pays=_cost(f"{where}.unless_pays", spec["unless_pays"])
         if "unless_pays" in spec else None,
         double=spec.get("double", False),
         restrictions=restrictions,
     )
+
+
+def _names(where: str, raw: Any) -> tuple[str, ...]:
+    """"a card named A" (a string) or "a card named A and/or a card named B" (a list of
+    different names)."""
+    names = [raw] if isinstance(raw, str) else _list(where, raw)
+    if any(not isinstance(n, str) or not n for n in names) or len(set(names)) < len(names):
+        raise CardDataError(f"{where}: expected a card name or a list of different names")
+    return tuple(names)
 
 
 #: The counts that count what a ``filter`` describes.

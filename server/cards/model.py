@@ -509,8 +509,9 @@ class Effect:
     sticker: StickerDef | None = None
     #: DISCARD: "discard your hand" -- every card in it (rule 701.9a).
     whole_hand: bool = False
-    #: SEARCH with ``find`` "named": the English name searched for (rules 201.2, 701.23).
-    name: str = ""
+    #: SEARCH with ``find`` "named": the English names searched for (rules 201.2, 701.23) --
+    #: "a card named A and/or a card named B": at most one card of each name.
+    names: tuple[str, ...] = ()
     #: COUNTER: "... unless its controller pays {N}" (rule 118.12a): the target's controller
     #: may pay this cost as the effect is performed; if they don't, it is countered.
     unless_pays: ManaCost | None = None

@@ -3,7 +3,8 @@ general kinds -- an object of a kind changing zones (603.6, 603.10a), attacking 
 creatures of a kind and "this and at least N other creatures attack" (508.3a), each attacking
 creature of a kind, "becomes blocked by a creature" (509.3d), "becomes the target" (603.2e),
 the Nth card drawn each turn (121.1) -- the event's object ("that planeswalker"), abilities
-that trigger from the graveyard (113.6k), and filters on attacking and counters."""
+that trigger from the graveyard (113.6k), filters on attacking and counters, and searching
+for "a card named A and/or a card named B" (201.2, 701.23)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,19 @@ def test_effect_mistakes_are_load_errors() -> None:
                                                        "at_least": 1}})
 
 
+@pytest.mark.parametrize(("search", "message"), [
+    ({"name": ["Igneous Cur", "Igneous Cur"], "amount": 2}, "list of different names"),
+    ({"name": ["Igneous Cur", "Alpine Watchdog"], "amount": 1}, "one card of each name"),
+    ({"name": ["Igneous Cur", 3], "amount": 2}, "list of different names"),
+    ({"name": [], "amount": 1}, "'name' is given exactly when find is 'named'"),
+])
+def test_named_search_mistakes_are_load_errors(search: dict[str, Any], message: str) -> None:
+    effect = {"verb": "search", "zones": ["library"], "find": "named", "destination": "hand",
+              **search}
+    with pytest.raises(CardDataError, match=message):
+        _load({"when": "enters", "effects": [effect]})
+
+
 def test_well_formed_data_loads() -> None:
     _load({"when": "changes_zone", "from": "battlefield", "to": "graveyard",
            "filter": {"types": ["Creature"], "with_counter": "+1/+1"}})
@@ -112,5 +126,12 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     ghoul = card("Silversmote Ghoul")
     assert ghoul.triggers_from_graveyard and ghoul.triggers[0].zone == "graveyard"
     assert ghoul.triggers[0].effects[0].verb is Verb.MOVE_FOUND
+    houndmaster = card("Alpine Houndmaster").triggers
+    assert houndmaster[0].effects[0].names == ("Alpine Watchdog", "Igneous Cur")
+    bonus = houndmaster[1].effects[0]
+    assert bonus.count is Count.PERMANENTS and bonus.filter is not None
+    assert bonus.filter.attacking and bonus.filter.other
+    assert card("Chandra's Firemaw").triggers[0].effects[0].names == \
+        ("Chandra, Flame's Catalyst",)
     warden = card("Warden of the Woods").triggers[0]
     assert warden.event is TriggerEvent.BECOMES_TARGET and warden.effects[0].optional
