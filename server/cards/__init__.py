@@ -208,7 +208,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.EXCHANGE_CONTROL: {"target", "who"},
     Verb.EXCHANGE_LIFE: {"target", "who"},
     Verb.EXCHANGE_ZONES: {"who", "target", "destination", "exchange_with"},
-    Verb.MOVE_FOUND: {"who", "target", "destination"},
+    Verb.MOVE_FOUND: {"who", "target", "destination", "zones", "tapped"},
     Verb.PUT_INTO_LIBRARY_BENEATH: {"target", "who", "amount"},
     Verb.SHUFFLE_INTO_LIBRARY: {"who", "target", "zones"},
     Verb.WISH: {"who", "card_type"},
@@ -303,6 +303,8 @@ def _effect(where: str, raw: Any) -> Effect:
         if name not in EFFECT_ZONES:
             raise CardDataError(f"{where}: unknown zone {name!r}; expected one of "
                                 f"{list(EFFECT_ZONES)}")
+    if verb is Verb.MOVE_FOUND and any(z in ("library_top", "all_exile") for z in zones):
+        raise CardDataError(f"{where}.zones: the zones it must be found in, e.g. 'graveyard'")
     if verb is Verb.SEARCH and (not zones or "destination" not in spec):
         raise CardDataError(f"{where}: search needs 'zones' and a 'destination'")
     if verb is Verb.EXCHANGE_ZONES and not {"destination", "exchange_with"} <= set(spec):
@@ -310,8 +312,11 @@ def _effect(where: str, raw: Any) -> Effect:
     if spec.get("find", "") not in CARD_QUALITIES:
         raise CardDataError(f"{where}.find: unknown quality {spec.get('find')!r}; expected "
                             f"one of {list(CARD_QUALITIES)}")
-    if (spec.get("find") == "named") != bool(spec.get("name")):
+    names = _names(f"{where}.name", spec.get("name", []))
+    if (spec.get("find") == "named") != bool(names):
         raise CardDataError(f"{where}: 'name' is given exactly when find is 'named'")
+    if names and spec.get("amount", 1) != len(names):
+        raise CardDataError(f"{where}.amount: one card of each name ({len(names)})")
     count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
     # The filter describes what is counted, the permanents a rules change applies to this
     # turn, or which attached permanents are meant.
@@ -391,12 +396,21 @@ def _effect(where: str, raw: Any) -> Effect:
         may_look=bool(spec.get("may_look", False)),
         sticker=_sticker(f"{where}.sticker", spec["sticker"]) if "sticker" in spec else None,
         whole_hand=spec.get("whole_hand", False),
-        name=str(spec.get("name", "")),
+        names=names,
         unless_pays=_cost(f"{where}.unless_pays", spec["unless_pays"])
         if "unless_pays" in spec else None,
         double=spec.get("double", False),
         restrictions=restrictions,
     )
+
+
+def _names(where: str, raw: Any) -> tuple[str, ...]:
+    """"a card named A" (a string) or "a card named A and/or a card named B" (a list of
+    different names)."""
+    names = [raw] if isinstance(raw, str) else _list(where, raw)
+    if any(not isinstance(n, str) or not n for n in names) or len(set(names)) < len(names):
+        raise CardDataError(f"{where}: expected a card name or a list of different names")
+    return tuple(names)
 
 
 #: The counts that count what a ``filter`` describes.
@@ -457,7 +471,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     "opponent" | "any", "other": bool, "min_power": N}`` -- every field optional (rule 205
     types)."""
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
-                                "min_power", "lacks"})
+                                "min_power", "lacks", "attacking", "with_counter"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     for t in card_types:
         if t not in CARD_TYPES:
@@ -467,8 +481,9 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     for name, keyword in (("has", has), ("lacks", lacks)):
         if keyword and keyword not in SUPPORTED_KEYWORDS:
             raise CardDataError(f"{where}.{name}: keyword {keyword!r} is not supported")
-    if not isinstance(spec.get("other", False), bool):
-        raise CardDataError(f"{where}.other: expected true or false")
+    for flag in ("other", "attacking"):
+        if not isinstance(spec.get(flag, False), bool):
+            raise CardDataError(f"{where}.{flag}: expected true or false")
     subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
     if any(not t or not t[0].isupper() for t in subtypes):
         raise CardDataError(f"{where}.subtypes: expected capitalised subtypes such as 'Shrine'")
@@ -477,12 +492,25 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         controller=_enum(f"{where}.controller", Controller, spec.get("controller", "you")),
         other=spec.get("other", False),
         min_power=_int(f"{where}.min_power", spec["min_power"]) if "min_power" in spec
-        else None, lacks=lacks)
+        else None, lacks=lacks, attacking=spec.get("attacking", False),
+        with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")))
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).
 _FILTERED_EVENTS = (TriggerEvent.SPELL_CAST, TriggerEvent.PERMANENT_ENTERS,
-                    TriggerEvent.SOURCE_DEALS_DAMAGE)
+                    TriggerEvent.SOURCE_DEALS_DAMAGE, TriggerEvent.YOU_ATTACK_WITH,
+                    TriggerEvent.CREATURE_ATTACKS, TriggerEvent.CHANGES_ZONE,
+                    TriggerEvent.BECOMES_TARGET)
+#: The trigger events a ``filter`` may qualify (not required): "whenever [this] and at least N
+#: other [filter] creatures attack".
+_OPTIONALLY_FILTERED_EVENTS = (TriggerEvent.ATTACKS,)
+#: The trigger events that take a ``count``, and what it means there.
+_COUNTED_EVENTS = (TriggerEvent.YOU_EXPEND, TriggerEvent.YOU_DRAW,
+                   TriggerEvent.YOU_ATTACK_WITH, TriggerEvent.ATTACKS)
+#: The zones a CHANGES_ZONE trigger names ("" -- any) and the zones a triggered ability may
+#: trigger from besides the battlefield (rule 113.6k).
+TRIGGER_ZONES = ("", "battlefield", "graveyard", "hand", "library", "exile", "stack")
+_TRIGGER_FROM = ("", "graveyard")
 
 
 #: The card types (rule 205.2a) a filter may name.
@@ -593,14 +621,37 @@ def _additional_cost(where: str, raw: Any) -> AdditionalCost:
 def _triggered(where: str, raw: Any) -> TriggeredAbility:
     spec = _fields(where, raw, {"text", "when", "effects", "modes", "condition", "colors",
                                 "quality", "count", "once_each_turn", "filter", "damage",
-                                "recipient"})
+                                "recipient", "from", "to", "zone"})
     modes = tuple(_effects(f"{where}.modes[{i}]", m)
                   for i, m in enumerate(_list(f"{where}.modes", spec.get("modes", []))))
     event = _enum(f"{where}.when", TriggerEvent, spec.get("when"))
-    if (event in _FILTERED_EVENTS) != ("filter" in spec):
-        raise CardDataError(f"{where}: 'filter' (the spell cast), the permanent entering or the "
-                            "damage source, is given exactly when 'when' is one of "
+    if event not in _OPTIONALLY_FILTERED_EVENTS and (
+            (event in _FILTERED_EVENTS) != ("filter" in spec)):
+        raise CardDataError(f"{where}: 'filter' (the spell cast), the permanent entering, the "
+                            "damage source, the attackers, the object changing zones or the "
+                            "spell or ability targeting, is given exactly when 'when' is one of "
                             + ", ".join(e.value for e in _FILTERED_EVENTS))
+    count = _int(f"{where}.count", spec.get("count", 0)) or 0
+    if count and event not in _COUNTED_EVENTS:
+        raise CardDataError(f"{where}: 'count' is only for "
+                            + ", ".join(e.value for e in _COUNTED_EVENTS))
+    if event is TriggerEvent.YOU_ATTACK_WITH and count < 1:
+        raise CardDataError(f"{where}: 'you_attack_with' needs a 'count' (N or more)")
+    if event is TriggerEvent.ATTACKS and ("filter" in spec) != (count > 0):
+        raise CardDataError(f"{where}: 'attacks' with other attackers needs both 'filter' "
+                            "(the other creatures) and 'count' (at least N of them)")
+    zones = {}
+    for key in ("from", "to", "zone"):
+        value = spec.get(key, "")
+        allowed = _TRIGGER_FROM if key == "zone" else TRIGGER_ZONES
+        if value not in allowed:
+            raise CardDataError(f"{where}.{key}: unknown zone {value!r}; expected one of "
+                                f"{list(allowed)}")
+        zones[key] = str(value)
+    if event is not TriggerEvent.CHANGES_ZONE and (zones["from"] or zones["to"]):
+        raise CardDataError(f"{where}: 'from' and 'to' are only for 'changes_zone'")
+    if event is TriggerEvent.CHANGES_ZONE and not (zones["from"] or zones["to"]):
+        raise CardDataError(f"{where}: 'changes_zone' needs 'from' and/or 'to'")
     if event is not TriggerEvent.SOURCE_DEALS_DAMAGE and ("damage" in spec
                                                           or "recipient" in spec):
         raise CardDataError(f"{where}: 'damage' and 'recipient' are only for "
@@ -617,8 +668,11 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
         colors=tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", []))),
         quality=str(spec.get("quality", "")),
         modes=modes,
-        count=_int(f"{where}.count", spec.get("count", 0)) or 0,
+        count=count,
         once_each_turn=bool(spec.get("once_each_turn", False)),
+        from_zone=zones["from"],
+        to_zone=zones["to"],
+        zone=zones["zone"],
     )
 
 

@@ -279,6 +279,9 @@ class Count(Enum):
     #: "the total power of [creatures you control]": the sum of the powers (after the
     #: layers, 613.4) of the permanents matching the ``filter``; a negative power subtracts.
     TOTAL_POWER = "total_power"
+    #: The permanents put into your hand from the battlefield this turn (rules 400.3,
+    #: 400.7): a token counts, as it is put there before it ceases to exist (704.5d).
+    PERMANENTS_TO_YOUR_HAND_THIS_TURN = "permanents_to_your_hand_this_turn"
 
 
 class Controller(Enum):
@@ -306,6 +309,13 @@ class ObjectFilter:
     min_power: int | None = None
     #: "without flying": a keyword ability it must not have (after the layers, 613.1f).
     lacks: str = ""
+    #: "attacking creatures": an attacking creature (rules 506.4, 508.1k) -- for a creature
+    #: that has left the battlefield, as it last existed (608.2h).
+    attacking: bool = False
+    #: "with a +1/+1 counter on it": a counter kind it must have (rule 122.1) -- for a
+    #: permanent that has left the battlefield, as it last existed ("if it had a +1/+1
+    #: counter on it", 603.10a).
+    with_counter: str = ""
 
 
 class DamageKind(Enum):
@@ -379,6 +389,11 @@ class Who(Enum):
     #: "all Equipment attached to that creature": the permanents attached to the previous
     #: effect's target (rule 701.3) that the effect's ``filter`` describes.
     ATTACHED_TO_THAT = "attached_to_that"
+    #: The permanent a triggered ability's event is about ("that creature" of "whenever
+    #: [this] becomes blocked by a creature", "that planeswalker" of "deals damage to a
+    #: planeswalker"), if it is still on the battlefield (rule 400.7: a permanent that left is
+    #: a new object the ability can't find).
+    EVENT_OBJECT = "event_object"
 
 
 class StickerKind(Enum):
@@ -494,8 +509,9 @@ class Effect:
     sticker: StickerDef | None = None
     #: DISCARD: "discard your hand" -- every card in it (rule 701.9a).
     whole_hand: bool = False
-    #: SEARCH with ``find`` "named": the English name searched for (rules 201.2, 701.23).
-    name: str = ""
+    #: SEARCH with ``find`` "named": the English names searched for (rules 201.2, 701.23) --
+    #: "a card named A and/or a card named B": at most one card of each name.
+    names: tuple[str, ...] = ()
     #: COUNTER: "... unless its controller pays {N}" (rule 118.12a): the target's controller
     #: may pay this cost as the effect is performed; if they don't, it is countered.
     unless_pays: ManaCost | None = None
@@ -638,6 +654,26 @@ class TriggerEvent(Enum):
     #: the trigger's ``filter``; "that player" is the player dealt damage, "that much" the
     #: damage.
     SOURCE_DEALS_DAMAGE = "source_deals_damage"
+    #: "Whenever you attack with N or more [filter] creatures" (rules 508.1, 508.3a): once
+    #: per declaration of attackers in which at least ``count`` of the creatures you attack
+    #: with match the trigger's ``filter``.
+    YOU_ATTACK_WITH = "you_attack_with"
+    #: "Whenever a [filter] creature attacks" (rule 508.3a): once for each declared attacker
+    #: matching the trigger's ``filter``; "that creature" is the attacker.
+    CREATURE_ATTACKS = "creature_attacks"
+    #: "Whenever [this] becomes blocked by a creature" (rule 509.3d): once for each creature
+    #: blocking it; "that creature" is the blocker, "that player" its controller as the
+    #: blocker was declared (or as it last existed, 608.2h).
+    BECOMES_BLOCKED_BY = "becomes_blocked_by"
+    #: "Whenever [a filter object] is put into [zone] from [zone]" (rules 603.2, 603.6a,
+    #: 603.6c, 700.4 "dies"): an object matching the trigger's ``filter`` moves from
+    #: ``from_zone`` to ``to_zone`` ("" for any zone); one leaving the battlefield is matched
+    #: as it last existed there (603.10a), together with whatever left with it.
+    CHANGES_ZONE = "changes_zone"
+    #: "Whenever [this] becomes the target of a [filter] spell or ability" (rules 115.1,
+    #: 603.2e): once per spell or ability matching the trigger's ``filter`` that targets it,
+    #: as that spell or ability becomes cast, activated or put on the stack (601.2c, 603.3d).
+    BECOMES_TARGET = "becomes_target"
 
 
 @dataclass(frozen=True, slots=True)
@@ -654,7 +690,9 @@ class TriggeredAbility:
     quality: str = ""
     #: "Choose one --" triggers (rule 700.2b): the modes; ``effects`` is then empty.
     modes: tuple[tuple[Effect, ...], ...] = ()
-    #: YOU_EXPEND: the N of "whenever you expend N" (rule 700.14).
+    #: YOU_EXPEND: the N of "whenever you expend N" (rule 700.14); YOU_DRAW: "whenever you
+    #: draw your Nth card each turn" (121.1); YOU_ATTACK_WITH: "with N or more"; ATTACKS
+    #: with a ``filter``: "this and at least N other [filter] creatures attack".
     count: int = 0
     #: "This ability triggers only once each turn."
     once_each_turn: bool = False
@@ -664,6 +702,12 @@ class TriggeredAbility:
     #: SOURCE_DEALS_DAMAGE: which damage, and to what (rules 120.3, 510.2).
     damage: DamageKind = DamageKind.ANY
     recipient: Recipient = Recipient.ANY
+    #: CHANGES_ZONE: the zones moved from and to ("" -- any zone).
+    from_zone: str = ""
+    to_zone: str = ""
+    #: The zone the ability triggers from (rules 113.6k, 113.6m): "graveyard" for "return
+    #: [this] from your graveyard"; "" -- the battlefield (and the command zone, 113.6p).
+    zone: str = ""
 
     @property
     def targets(self) -> tuple[TargetReq, ...]:
@@ -821,9 +865,12 @@ class CardDef:
     legendary: bool = field(init=False, repr=False, compare=False)
     is_aura: bool = field(init=False, repr=False, compare=False)
     is_equipment: bool = field(init=False, repr=False, compare=False)
+    #: It has a triggered ability that functions in its owner's graveyard (rule 113.6k).
+    triggers_from_graveyard: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         derived = {
+            "triggers_from_graveyard": any(t.zone == "graveyard" for t in self.triggers),
             "creature": "Creature" in self.card_types,
             "planeswalker": "Planeswalker" in self.card_types,
             "legendary": "Legendary" in self.supertypes,

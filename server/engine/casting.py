@@ -36,7 +36,7 @@ from server.engine.actions import (
     Sacrifice,
 )
 from server.engine.counting import condition_met
-from server.engine.events import CrimeCommitted, Event, Expended, SpellCast
+from server.engine.events import CrimeCommitted, Event, Expended, SpellCast, TargetsChosen
 from server.engine.mana import (
     Potential,
     affordable,
@@ -306,7 +306,7 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
     ability = _new_ability(game, trigger.card, trigger.controller, AbilityRef(
         AbilityKind.TRIGGERED, trigger.index, trigger.source_id,
         definition=trigger.definition, event_player=trigger.event_player,
-        event_amount=trigger.event_amount))
+        event_amount=trigger.event_amount, event_object=trigger.event_object))
     source = game.objects.get(trigger.source_id)
     if source is not None:
         ability.source_attached = source.attached_to
@@ -589,6 +589,13 @@ def _finish(game: Game, events: list[Event]) -> None:
     obj = game.objects[casting.object_id]
     if obj.ability is None and not obj.spell_copy:  # a copy isn't cast (707.10)
         events.append(SpellCast(obj.id, obj.controller, obj.card))  # cast triggers
+    # Rule 601.2c: the chosen objects became its targets (a copy's targets it was created
+    # with weren't chosen, 707.10c: only new ones were).
+    kept = {str(ref) for kind, ref in casting.retarget or () if kind == "object"}
+    chosen = tuple(str(ref) for kind, ref in obj.targets
+                   if kind == "object" and str(ref) not in kept)
+    if chosen:
+        events.append(TargetsChosen(obj.id, chosen))
     if not obj.spell_copy and counting.is_crime(game, obj.controller, obj):
         events.append(CrimeCommitted(obj.controller))  # rule 700.13
     if casting.had_priority:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import permutations
 from typing import assert_never
 
@@ -13,6 +14,19 @@ from server.engine.actions import Action, ChooseCard, Decline
 from server.engine.events import Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
 from server.engine.zones import put_into_graveyards
+
+
+@dataclass(frozen=True, slots=True)
+class LastKnown:
+    """An object that has left its zone, as it last existed there (rules 608.2h, 603.10a):
+    its card, controller, id, counters and whether it was attacking."""
+
+    card: CardDef
+    controller: int
+    object_id: str
+    counters: tuple[tuple[str, int], ...] = ()
+    attacking: bool = False
+
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CHOOSE_PARTY,)
@@ -199,6 +213,8 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         assert spec is not None  # the loader requires it
         return sum(game.objects[i].power for i in game.battlefield
                    if matches(game, game.objects[i], spec, you, source_id))
+    if kind is Count.PERMANENTS_TO_YOUR_HAND_THIS_TURN:
+        return game.player(you).permanents_to_hand  # rules 400.3, 400.7
     assert_never(kind)
 
 
@@ -220,14 +236,18 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
             and (not spec.subtypes or bool(set(spec.subtypes) & set(obj.subtypes)))
             and (not spec.has or obj.has(spec.has))
             and (not spec.lacks or not obj.has(spec.lacks))
-            and (spec.min_power is None or (obj.is_creature and obj.power >= spec.min_power)))
+            and (spec.min_power is None or (obj.is_creature and obj.power >= spec.min_power))
+            and (not spec.attacking or obj.id in game.combat.attackers)  # rule 506.4
+            and (not spec.with_counter or obj.counters.get(spec.with_counter, 0) > 0))
 
 
-def matches_last_known(game: Game, last_known: tuple[CardDef, int, str], spec: ObjectFilter,
+def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
                        you: int, source_id: str) -> bool:
     """:func:`matches` for an object that has left its zone, by its last known information
-    (rule 608.2h): its card's characteristics, its controller as it last existed, its id."""
-    card, controller, object_id = last_known
+    (rule 608.2h): its card's characteristics, its controller, counters and combat status as
+    it last existed, its id."""
+    card, controller, object_id = last_known.card, last_known.controller, last_known.object_id
+    counters = dict(last_known.counters)
     control = spec.controller
     if control is Controller.YOU:
         mine = controller == you
@@ -243,7 +263,9 @@ def matches_last_known(game: Game, last_known: tuple[CardDef, int, str], spec: O
             and (not spec.has or card.has_keyword(spec.has))
             and (not spec.lacks or not card.has_keyword(spec.lacks))
             and (spec.min_power is None or (card.creature and card.power is not None
-                                            and card.power >= spec.min_power)))
+                                            and card.power >= spec.min_power))
+            and (not spec.attacking or last_known.attacking)
+            and (not spec.with_counter or counters.get(spec.with_counter, 0) > 0))
 
 
 def _has_type(obj: GameObject, card_type: str) -> bool:

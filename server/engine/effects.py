@@ -264,6 +264,11 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
     if who in (Who.TARGET, Who.THAT):
         return [game.objects[str(ref)] for kind, ref in targets
                 if kind == "object" and str(ref) in game.objects]
+    if who is Who.EVENT_OBJECT:
+        # "That creature" of the trigger event, if it is still that permanent (rule 400.7).
+        ref = obj.ability.event_object if obj.ability is not None else None
+        found = game.objects.get(ref) if ref is not None else None
+        return [found] if found is not None and found.zone is Zone.BATTLEFIELD else []
     if who is Who.ATTACHED:
         # Rule 608.2h: what the source is attached to, or was as it last existed.
         source = game.objects.get(_source_id(obj))

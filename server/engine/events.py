@@ -25,6 +25,9 @@ class ZoneChanged:
     controller: int
     #: The card, for triggers that look back in time (rule 603.10a).
     card: CardDef
+    #: Its counters and whether it was attacking, as it last existed (rule 603.10a).
+    counters: tuple[tuple[str, int], ...] = ()
+    attacking: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,17 @@ class CardDrawn:
     """Rule 121.1: a player drew a card."""
 
     seat: int
+    #: Which card they drew this turn: 1 for the first, 2 for the second, ...
+    number: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TargetsChosen:
+    """Rule 601.2c: the objects ``targets`` became targets of the spell or ability
+    ``object_id`` (as it became cast, activated or put on the stack; 603.3d, 707.10c)."""
+
+    object_id: str
+    targets: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,4 +171,4 @@ class LifeExchanged:
 Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
-         | LifeGained)
+         | LifeGained | TargetsChosen)

@@ -571,6 +571,7 @@ def _next_turn(game: Game) -> None:
         player.mana_spent_on_spells = 0  # rule 700.14
         player.creatures_died = 0
         player.cards_drawn_this_turn = 0
+        player.permanents_to_hand = 0
 
 
 # --- the main loop ---------------------------------------------------------------------------

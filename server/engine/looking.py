@@ -85,8 +85,9 @@ def everyone(game: Game) -> tuple[int, ...]:
 # --- card qualities ------------------------------------------------------------------------------
 
 
-def has_quality(card: CardDef, quality: str, named: str = "") -> bool:
-    """Whether a card has a stated quality (rules 701.23b, 701.9b); "" is any card."""
+def has_quality(card: CardDef, quality: str, named: tuple[str, ...] = ()) -> bool:
+    """Whether a card has a stated quality (rules 701.23b, 701.9b); "" is any card;
+    ``named``: the names "named" and "same_name_as_target" refer to."""
     checks: dict[str, Callable[[CardDef], bool]] = {
         "": lambda c: True,
         "basic_land": lambda c: c.is_land and "Basic" in c.supertypes,
@@ -96,8 +97,9 @@ def has_quality(card: CardDef, quality: str, named: str = "") -> bool:
         "noncreature_nonland": lambda c: not c.creature and not c.is_land,
         "creature_mv_6_or_more": lambda c: c.creature and c.mana_cost.mana_value >= 6,
         # Rule 701.23c: a quality that names nothing finds nothing.
-        "same_name_as_target": lambda c: bool(named) and c.name == named,
-        "named": lambda c: c.name == named,  # "a card named [name]" (rule 201.2)
+        "same_name_as_target": lambda c: c.name in named,
+        # "a card named [name]" (rule 201.2); several names: "... and/or a card named ..."
+        "named": lambda c: c.name in named,
     }
     return checks[quality](card)
 
@@ -176,17 +178,20 @@ def start_search(game: Game, seat: int, owner: int, effect: Effect, *, named: st
     found: list[str] = []
     candidates: list[str] = []
     seen: list[str] = []
-    if effect.find == "named":
-        named = effect.name
+    names = effect.names if effect.find == "named" else (named,) if named else ()
     for zone in effect.zones:
         ids = zone_cards(game, zone, owner)
-        matches = [i for i in ids if has_quality(game.objects[i].card, effect.find, named)]
+        matches = [i for i in ids if has_quality(game.objects[i].card, effect.find, names)]
         if zone in ("graveyard", "exile"):
             found += matches
         else:
             seen += ids
             candidates += matches
     limit = len(found) + len(candidates) if effect.find_all else effect.amount or 0
+    if effect.find == "named":
+        found = _one_of_each_name(game, found)  # "A and/or B": one card of each name
+        candidates = [i for i in candidates if game.objects[i].card.name not in
+                      {game.objects[f].card.name for f in found}]
     if not effect.find_all:
         found = found[:limit]
     wanted = max(0, limit - len(found))
@@ -233,10 +238,26 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
         events.append(LibrarySearched(choice.seat, choice.owner, len(found)))
 
 
+def _one_of_each_name(game: Game, ids: list[str]) -> list[str]:
+    """The first card of each name among ``ids``."""
+    seen: set[str] = set()
+    out = []
+    for i in ids:
+        name = game.objects[i].card.name
+        if name not in seen:
+            seen.add(name)
+            out.append(i)
+    return out
+
+
 def _answer_search(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
     if isinstance(action, ChooseCard):
         choice.picked.append(action.object_id)
         choice.pool.remove(action.object_id)
+        if choice.effect is not None and choice.effect.find == "named":
+            # "a card named A and/or a card named B": no second card of a name found.
+            name = game.objects[action.object_id].card.name
+            choice.pool[:] = [i for i in choice.pool if game.objects[i].card.name != name]
         choice.count -= 1
         if choice.count > 0 and choice.pool:
             return

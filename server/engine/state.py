@@ -152,6 +152,8 @@ class AbilityRef:
     event_player: int | None = None
     #: "That many": what the trigger event counted.
     event_amount: int = 0
+    #: "That creature": the object the trigger event is about, by its id then.
+    event_object: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,6 +375,8 @@ class Player:
     #: Cards this player drew this turn (rule 121.1): "if you've drawn two or more cards
     #: this turn".
     cards_drawn_this_turn: int = 0
+    #: Permanents put into this player's hand from the battlefield this turn (400.3).
+    permanents_to_hand: int = 0
     #: Planechase (rule 901.3): this player's planar deck, top card LAST. Cards, not
     #: objects: hidden, only the size is public.
     planar_deck: list[CardDef] = field(default_factory=list)
@@ -524,6 +528,7 @@ class PendingTrigger:
     definition: TriggeredAbility
     event_player: int | None = None
     event_amount: int = 0
+    event_object: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

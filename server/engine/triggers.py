@@ -8,6 +8,7 @@ from typing import Any, assert_never
 from server.cards import CardDef
 from server.cards.model import PROWESS, DamageKind, Recipient, TriggeredAbility, TriggerEvent
 from server.engine import casting, counting
+from server.engine.counting import LastKnown
 from server.engine.events import (
     AttackersDeclared,
     BlockersDeclared,
@@ -18,6 +19,7 @@ from server.engine.events import (
     Expended,
     LifeGained,
     SpellCast,
+    TargetsChosen,
     TokenCreated,
     ZoneChanged,
 )
@@ -30,18 +32,27 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
              keywords: bool = False, blocked: GameObject | None = None,
              spell: CardDef | None = None, amount: int = 0, event_amount: int = 0,
              spell_obj: GameObject | None = None,
-             last_known: tuple[CardDef, int, str] | None = None,
-             damage: DamageDealt | None = None) -> None:
+             last_known: LastKnown | None = None,
+             damage: DamageDealt | None = None, event_object: str | None = None,
+             attackers: tuple[GameObject, ...] = (),
+             moved: ZoneChanged | None = None) -> None:
     """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
     must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too;
     ``event_amount``: "that much" of the event (life gained, 119.9, damage dealt);
     ``spell_obj``: the object the event is about (the spell just cast, 601.2i; the permanent
     that entered; the damage source), for a trigger's ``filter``; ``last_known``: that
     object's card, controller and id if it has left its zone (608.2h); ``damage``: the damage
-    event a "deals damage" trigger checks its damage kind and recipient against."""
+    event a "deals damage" trigger checks its damage kind and recipient against;
+    ``event_object``: "that creature" of the event; ``attackers``: the creatures declared as
+    attackers, for "whenever you attack with N or more ..."; ``moved``: the zone change a
+    "changes zone" trigger checks its zones against. An ability triggers only from the zone
+    it functions in (rule 113.6): the battlefield unless it says otherwise (113.6k)."""
     if game.players[controller].has_lost:
         return  # rule 800.4d
-    found: list[tuple[int, TriggeredAbility]] = list(enumerate(card.triggers))
+    source_now = game.objects.get(source_id)
+    in_graveyard = source_now is not None and source_now.zone is Zone.GRAVEYARD
+    found: list[tuple[int, TriggeredAbility]] = [
+        (i, t) for i, t in enumerate(card.triggers) if (t.zone == "graveyard") == in_graveyard]
     if keywords and event is TriggerEvent.YOU_CAST_NONCREATURE:
         source = game.objects.get(source_id)
         if source is not None and source.has("Prowess"):
@@ -53,15 +64,22 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
             continue
         if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
             continue
-        if ability.filter is not None and not _subject_matches(
+        if ability.filter is not None and ability.event not in _ATTACK_COUNTS and \
+                not _subject_matches(
                 game, ability, controller, source_id, subject=spell_obj, last_known=last_known):
             continue  # "whenever you cast a Dog spell": the spell and its caster
         if ability.event is TriggerEvent.SOURCE_DEALS_DAMAGE and (
                 damage is None or not _damage_kind_fits(ability.damage, damage.combat)
                 or not _recipient_fits(game, ability.recipient, controller, damage)):
             continue  # "deals noncombat damage to an opponent" (120.3)
-        if ability.count and ability.count != amount:
-            continue  # "whenever you expend 4" (rule 700.14)
+        if ability.event in _ATTACK_COUNTS:
+            if ability.count and not _enough_attackers(game, ability, controller, source_id,
+                                                       attackers):
+                continue  # "with two or more creatures with flying" (508.3a)
+        elif ability.count and ability.count != amount:
+            continue  # "whenever you expend 4" (700.14); "your second card each turn"
+        if ability.event is TriggerEvent.CHANGES_ZONE and not _zones_fit(ability, moved):
+            continue
         if not counting.condition_met(game, controller, source_id, ability.condition):
             continue
         if ability.once_each_turn:
@@ -71,12 +89,39 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
             game.once_per_turn.append(key)
         game.pending_triggers.append(PendingTrigger(
             fresh_id(game), controller, card, index, source_id, ability, event_player,
-            event_amount))
+            event_amount, event_object))
+
+
+#: Events whose ``filter`` describes the declared attackers counted, not one object.
+_ATTACK_COUNTS = (TriggerEvent.YOU_ATTACK_WITH, TriggerEvent.ATTACKS)
+_ZONE_NAMES = {"battlefield": Zone.BATTLEFIELD, "graveyard": Zone.GRAVEYARD,
+               "hand": Zone.HAND, "library": Zone.LIBRARY, "exile": Zone.EXILE,
+               "stack": Zone.STACK}
+
+
+def _zones_fit(ability: TriggeredAbility, moved: ZoneChanged | None) -> bool:
+    """Whether a zone change goes from and to the zones a "changes zone" trigger names."""
+    return moved is not None and (
+        not ability.from_zone or _ZONE_NAMES[ability.from_zone] is moved.from_zone) and (
+        not ability.to_zone or _ZONE_NAMES[ability.to_zone] is moved.to_zone)
+
+
+def _enough_attackers(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
+                      attackers: tuple[GameObject, ...]) -> bool:
+    """"Whenever you attack with N or more [filter] creatures"; "whenever [this] and at least
+    N other [filter] creatures attack" (508.3a): the declared attackers matching the filter,
+    as they were declared (the count is of that declaration, not of later changes)."""
+    assert ability.filter is not None  # the loader requires it with a count
+    if ability.event is TriggerEvent.ATTACKS and not any(a.id == source_id for a in attackers):
+        return False
+    n = sum(1 for a in attackers if counting.matches(game, a, ability.filter, controller,
+                                                     source_id))
+    return n >= ability.count
 
 
 def _subject_matches(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
                      *, subject: GameObject | None,
-                     last_known: tuple[CardDef, int, str] | None) -> bool:
+                     last_known: LastKnown | None) -> bool:
     """Whether the object the event is about fits the trigger's ``filter``."""
     assert ability.filter is not None
     if subject is not None:
@@ -90,11 +135,17 @@ def _subject_matches(game: Game, ability: TriggeredAbility, controller: int, sou
 def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
                     **kwargs: Any) -> None:
     """Trigger ``event`` for every permanent and emblem (rule 114.4) controlled by
-    ``seat``, if given."""
+    ``seat``, if given, and every card in a graveyard with an ability that triggers from
+    there (rule 113.6k; its owner controls it, 108.4a)."""
     for oid in [*game.battlefield, *game.command]:
         obj = game.objects[oid]
         if (seat is None or obj.controller == seat) and not obj.face_down:  # 400.9, 708.2
             trigger(game, obj.controller, obj.card, oid, event, **kwargs)
+    for player in game.players:
+        if seat is None or player.seat == seat:
+            for oid in [i for i in player.graveyard
+                        if game.objects[i].card.triggers_from_graveyard]:
+                trigger(game, player.seat, game.objects[oid].card, oid, event, **kwargs)
 
 
 def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
@@ -127,16 +178,21 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
             each_permanent(game, TriggerEvent.YOU_GAIN_LIFE, event.seat,
                            event_amount=event.amount)
         elif isinstance(event, CardDrawn):
-            each_permanent(game, TriggerEvent.YOU_DRAW, event.seat)
+            # "Whenever you draw your second card each turn": the draw's number (121.1).
+            each_permanent(game, TriggerEvent.YOU_DRAW, event.seat, amount=event.number)
         elif isinstance(event, CrimeCommitted):
             each_permanent(game, TriggerEvent.YOU_COMMIT_CRIME, event.seat)  # rule 700.13
         elif isinstance(event, Expended):
             each_permanent(game, TriggerEvent.YOU_EXPEND, event.seat, amount=event.amount)
         elif isinstance(event, AttackersDeclared):
-            for oid in event.attackers:
-                obj = game.objects.get(oid)
-                if obj is not None:
-                    trigger(game, obj.controller, obj.card, oid, TriggerEvent.ATTACKS)
+            attackers = tuple(game.objects[i] for i in event.attackers if i in game.objects)
+            for attacking in attackers:
+                trigger(game, attacking.controller, attacking.card, attacking.id,
+                        TriggerEvent.ATTACKS, attackers=attackers)
+            for attacking in attackers:  # "whenever a creature you control with ... attacks"
+                each_permanent(game, TriggerEvent.CREATURE_ATTACKS, spell_obj=attacking,
+                               event_object=attacking.id)
+            each_permanent(game, TriggerEvent.YOU_ATTACK_WITH, attackers=attackers)
             _delayed_attack_triggers(game, event)
         elif isinstance(event, BlockersDeclared):
             for blocker_id, attacker_id in event.blocks:
@@ -144,12 +200,21 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                 if obj is not None:
                     trigger(game, obj.controller, obj.card, blocker_id, TriggerEvent.BLOCKS,
                              blocked=game.objects.get(attacker_id))
+                attacker = game.objects.get(attacker_id)
+                if attacker is not None and obj is not None:
+                    # Rule 509.3d: once for each creature blocking it.
+                    trigger(game, attacker.controller, attacker.card, attacker_id,
+                            TriggerEvent.BECOMES_BLOCKED_BY, event_player=obj.controller,
+                            event_object=blocker_id)
+        elif isinstance(event, TargetsChosen):
+            _targeted(game, event)
         elif isinstance(event, ZoneChanged):
             if event.to_zone is Zone.BATTLEFIELD:
                 obj = game.objects.get(event.new_id)
                 controller = obj.controller if obj is not None else event.owner
                 trigger(game, controller, event.card, event.new_id, TriggerEvent.ENTERS)
                 _permanent_enters(game, event.new_id)
+            _zone_change_triggers(game, event, departed)
             if event.from_zone is Zone.BATTLEFIELD and event.card.creature:
                 # "Whenever a creature leaves the battlefield" (603.6c; planes, 311.4).
                 each_permanent(game, TriggerEvent.CREATURE_LEAVES_BATTLEFIELD,
@@ -191,6 +256,38 @@ def _damage_triggers(game: Game, event: DamageDealt,
         trigger(game, dealer[0], dealer[1], event.source_id,
                 TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER, event_player=event.player,
                 event_amount=event.amount)
+
+
+def _zone_change_triggers(game: Game, event: ZoneChanged,
+                          departed: list[tuple[str, int, CardDef]]) -> None:
+    """"Whenever [a filter object] is put into [zone] from [zone]" (603.2, 603.6): an object
+    that entered the battlefield is matched as it is there (603.6d); any other as it last
+    existed (608.2h) -- and an object leaving the battlefield is seen by the permanents that
+    left with it (leaves-the-battlefield abilities look back in time, 603.10a)."""
+    entered = game.objects.get(event.new_id) if event.to_zone is Zone.BATTLEFIELD else None
+    last_known = LastKnown(event.card, event.controller, event.old_id, event.counters,
+                           event.attacking)
+    common: dict[str, Any] = {"spell_obj": entered, "last_known": last_known,
+                              "event_object": event.new_id, "moved": event,
+                              "event_player": event.controller}
+    each_permanent(game, TriggerEvent.CHANGES_ZONE, **common)
+    if event.from_zone is Zone.BATTLEFIELD:
+        for oid, controller, card in departed:
+            trigger(game, controller, card, oid, TriggerEvent.CHANGES_ZONE, **common)
+
+
+def _targeted(game: Game, event: TargetsChosen) -> None:
+    """"Whenever [this] becomes the target of a spell or ability [an opponent controls]"
+    (601.2c, 603.2e): once per spell or ability for each permanent it targets; "that spell"
+    is the spell or ability, "that player" its controller."""
+    spell = game.objects.get(event.object_id)
+    if spell is None:
+        return
+    for oid in dict.fromkeys(event.targets):
+        target = game.objects.get(oid)
+        if target is not None and target.zone is Zone.BATTLEFIELD:
+            trigger(game, target.controller, target.card, oid, TriggerEvent.BECOMES_TARGET,
+                    spell_obj=spell, event_object=spell.id, event_player=spell.controller)
 
 
 def _permanent_enters(game: Game, object_id: str) -> None:
@@ -235,13 +332,14 @@ def _source_damage_triggers(game: Game, event: DamageDealt, fresh: list[Event]) 
     if event.amount <= 0:
         return
     source = game.objects.get(event.source_id)
-    last_known = next(((e.card, e.controller, e.old_id) for e in fresh
+    last_known = next((LastKnown(e.card, e.controller, e.old_id, e.counters, e.attacking)
+                       for e in fresh
                        if isinstance(e, ZoneChanged) and e.old_id == event.source_id), None)
     if source is None and last_known is None:
         return
     each_permanent(game, TriggerEvent.SOURCE_DEALS_DAMAGE, event_player=event.player,
                    event_amount=event.amount, spell_obj=source, last_known=last_known,
-                   damage=event)
+                   damage=event, event_object=event.object_id)  # "destroy that planeswalker"
 
 
 def _delayed_attack_triggers(game: Game, event: AttackersDeclared) -> None:

@@ -136,14 +136,20 @@ def _move_found(game: Game, obj: GameObject, effect: Effect, targets: list[Targe
                 events: list[Event]) -> None:
     """Rules 400.7e, 400.7j: "return that card to the battlefield", "return [this] to its
     owner's hand" -- the new object the referenced one became, in the public zone it
-    moved to, goes to ``destination`` (onto the battlefield under the effect's controller)."""
+    moved to, goes to ``destination`` (onto the battlefield under the effect's controller) --
+    with ``zones``, only from one of those zones ("from your graveyard"); ``tapped``: it
+    enters tapped."""
     to = _ZONES[effect.destination]
     for ref in _referenced(obj, effect, targets):
         card = found(game, ref)
         if card is None or card.zone is to:
             continue
-        move(game, card.id, to, events,
-             controller=obj.controller if to is Zone.BATTLEFIELD else None)
+        if effect.zones and card.zone not in [_ZONES[z] for z in effect.zones]:
+            continue  # "return [this] from your graveyard": it is no longer there (400.7)
+        new = move(game, card.id, to, events,
+                   controller=obj.controller if to is Zone.BATTLEFIELD else None)
+        if to is Zone.BATTLEFIELD and effect.tapped:
+            new.tapped = True  # "... to the battlefield tapped" (614.1d)
 
 
 # --- "Nth from the top" (401.7) ----------------------------------------------------------------

@@ -80,8 +80,11 @@ def move(
         to = Zone.EXILE  # flashback: exiled instead of going anywhere else (702.34a, 400.7g)
     game.zone_list(old.zone, old.owner).remove(object_id)
     del game.objects[object_id]
+    attacking = object_id in game.combat.attackers
     if old.zone is Zone.BATTLEFIELD:
         remove_from_combat(game, object_id)
+        if to is Zone.HAND:
+            game.player(old.owner).permanents_to_hand += 1  # rule 400.3: its owner's hand
         if to is Zone.GRAVEYARD and old.is_creature:
             game.creatures_died += 1  # "dies" (rule 700.4)
             game.player(old.controller).creatures_died += 1
@@ -121,7 +124,7 @@ def move(
     else:
         target.append(new.id)
     events.append(ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
-                              old.card))
+                              old.card, tuple(old.counters.items()), attacking))
     new.token = old.token
     new.came_from = object_id  # for the exceptions of rule 400.7 only (zone_rules)
     if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:
@@ -169,7 +172,7 @@ def draw(game: Game, seat: int, events: list[Event]) -> None:
         return
     move(game, player.library[-1], Zone.HAND, events)
     player.cards_drawn_this_turn += 1
-    events.append(CardDrawn(seat))
+    events.append(CardDrawn(seat, player.cards_drawn_this_turn))
 
 
 def death_replacements(game: Game, obj: GameObject) -> list[str]:

@@ -46,7 +46,9 @@ _BASRI = {"types": ["Planeswalker"], "subtypes": ["Basri"]}
     ({"when": "attacks", "condition": "control_basri"}, "unknown value 'control_basri'"),
     # spell-cast triggers need the spell's filter, and only they may have one
     ({"when": "spell_cast"}, "'filter' \\(the spell cast\\)"),
-    ({"when": "attacks", "filter": {"subtypes": ["Dog"]}}, "'filter' \\(the spell cast\\)"),
+    # "attacks" takes a filter only with a count: "this and at least N other [filter]
+    # creatures attack" (batch 9).
+    ({"when": "attacks", "filter": {"subtypes": ["Dog"]}}, "needs both 'filter'"),
     ({"when": "spell_cast", "filter": {"subtypes": ["dog"]}}, "capitalised subtypes"),
     ({"when": "spell_cast", "filter": {"controller": "each"}}, "unknown value 'each'"),
     ({"when": "is_dealt_damage"}, "unknown value 'is_dealt_damage'"),
