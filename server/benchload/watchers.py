@@ -9,6 +9,8 @@ spectator) follows X into each new room. When each spectator has joined once, it
 over before anything is measured. It then counts for ``warmup`` + ``seconds`` (its window
 is the last ``seconds``, as the game driver's) and prints its figures as one JSON line.
 
+It runs at ``nice`` 10 beside the driver: the audience's reading happens on the viewers'
+machines in real life, and must not delay the driver's answers, which are what is measured.
 To stay light it decodes only small frames (under :data:`DECODE_BELOW` bytes: replies to
 its requests, where an error would be); the big ones are the feed's batches of deltas,
 counted and not decoded.
@@ -17,6 +19,7 @@ counted and not decoded.
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -58,6 +61,9 @@ class WatchConfig:
     server_pid: int
     batch: bool = True
     setup_timeout: float = 60.0
+    #: Niceness of this process: the audience's own reading (on viewers' machines in real
+    #: life) yields the shared CPU to the driver, whose answers are what is measured.
+    nice: int = 10
 
 
 @dataclass
@@ -171,6 +177,8 @@ class Watchers:
 async def drive_watchers(cfg: WatchConfig) -> dict[str, object]:
     """Run the spectators and return their figures (see the module docstring)."""
     raise_nofile()
+    if cfg.nice:
+        os.nice(cfg.nice)
     async with trio.open_nursery() as nursery:
         w = Watchers(cfg, nursery)
         nursery.start_soon(w.target.poll, cfg.room_file)

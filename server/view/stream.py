@@ -43,7 +43,7 @@ from server.view.track import (
     header_view,
     player_view,
 )
-from server.view.wire import delta_message
+from server.view.wire import delta_message, with_request_id
 
 #: Zones each player has their own of (rule 400.1); the others are shared.
 _OWN_ZONES = (Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD)
@@ -103,6 +103,9 @@ class ViewStream:
     _zone_keys: list[ZoneKey] = field(default_factory=list)
     _open: set[ZoneKey] = field(default_factory=set)
     _ante: bool = False
+    #: The last snapshot built: (state id, room id, serialized ServerMessage without a
+    #: request id).
+    _snapshot: tuple[int, str, bytes] | None = None
 
     @classmethod
     def start(cls, game: Game, viewer: int, step: int = -1) -> ViewStream:
@@ -291,8 +294,14 @@ class ViewStream:
         return self._zone_keys
 
     def snapshot(self, room_id: str, request_id: int = 0) -> bytes:
-        """A ``Snapshot`` of the current state (serialized ServerMessage)."""
-        view_msg = encode_view(self.view, self.cache)
-        return mpb.ServerMessage(request_id=request_id, snapshot=pb.Snapshot(
-            room_id=room_id, state_id=self.state_id, view=view_msg,
-            view_hash=self.digest.hash(self.viewer))).SerializeToString()
+        """A ``Snapshot`` of the current state (serialized ServerMessage). Built once per
+        state: spectators joining a game together (a new game of a watched room) all get
+        the same bytes, each behind its own request id."""
+        cached = self._snapshot
+        if cached is None or cached[0] != self.state_id or cached[1] != room_id:
+            view_msg = encode_view(self.view, self.cache)
+            data = mpb.ServerMessage(snapshot=pb.Snapshot(
+                room_id=room_id, state_id=self.state_id, view=view_msg,
+                view_hash=self.digest.hash(self.viewer))).SerializeToString()
+            cached = self._snapshot = (self.state_id, room_id, data)
+        return with_request_id(request_id, cached[2])

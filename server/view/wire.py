@@ -76,6 +76,13 @@ _HEADER = _keys(pb.GameHeader.DESCRIPTOR, (
 _HEADER_HEAD = _HEADER[:3]
 _PRIORITY, _PENDING = _HEADER[3:5]
 _DELTA = _key(mpb.ServerMessage.DESCRIPTOR, "delta", 2)
+_REQUEST_ID = _key(mpb.ServerMessage.DESCRIPTOR, "request_id", 0)
+
+
+def with_request_id(request_id: int, message: bytes) -> bytes:
+    """A serialized ServerMessage without a request id (``message``), answering
+    ``request_id``: field 1 comes before every other field, so it is written in front."""
+    return varint_field(_REQUEST_ID, request_id) + message
 _PREV, _STATE, _OPS, _HASH, _EVENTS = _keys(pb.Delta.DESCRIPTOR, (
     "prev_state_id", "state_id", "ops", "view_hash", "events"), "00222")
 

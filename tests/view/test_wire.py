@@ -15,7 +15,14 @@ from server.engine import PlayerSetup, apply, new_game
 from server.view.encode import encode_header, encode_player
 from server.view.project import project_header, project_players
 from server.view.track import GameTracker
-from server.view.wire import delta_message, header_message, header_parts, set_header_op, varint
+from server.view.wire import (
+    delta_message,
+    header_message,
+    header_parts,
+    set_header_op,
+    varint,
+    with_request_id,
+)
 
 _OPS = [pb.DeltaOp(remove_object="o-1"), pb.DeltaOp(set_zone=pb.ZoneContents(
     zone=pb.ZoneRef(kind=pb.ZONE_KIND_BATTLEFIELD, owner=-1),
@@ -39,6 +46,15 @@ def test_delta_message_is_byte_for_byte_what_protobuf_writes(
         events=events)).SerializeToString(deterministic=True)
     assert delta_message(prev_id, state_id, [o.SerializeToString() for o in ops],
                          view_hash, events) == expected
+
+
+@pytest.mark.parametrize("request_id", [0, 1, 127, 128, 2**40])
+def test_a_shared_message_behind_a_request_id_is_what_protobuf_writes(request_id: int) -> None:
+    """A snapshot is built once per state and given to each joiner behind its request id."""
+    snapshot = pb.Snapshot(room_id="r", state_id=9, view_hash=b"h" * 32)
+    shared = mpb.ServerMessage(snapshot=snapshot).SerializeToString(deterministic=True)
+    assert with_request_id(request_id, shared) == mpb.ServerMessage(
+        request_id=request_id, snapshot=snapshot).SerializeToString(deterministic=True)
 
 
 def test_varint_writes_negative_values_as_protobuf_does() -> None:
