@@ -38,6 +38,8 @@ log = logging.getLogger("manawire.relay")
 #: and rate-limits them; a client that floods past this is closed, as for flooding).
 INBOX = 64
 CLOSE_POLICY = 1008
+#: Unsent link bytes under which a relayed connection may be sent more at once (replays).
+ROOMY = 1 << 20
 
 
 class RemoteSocket:
@@ -56,6 +58,11 @@ class RemoteSocket:
             return False
         self.relay.out.send(link.DIRECT, link.conn_body(self.rid, data))
         return True
+
+    def has_room(self) -> bool:
+        """Whether more may be sent now without waiting (a replay paces itself by it): the
+        link isn't backed up."""
+        return not self.gone and self.relay.out.buffered < ROOMY
 
     def received(self, data: bytes) -> None:
         try:

@@ -165,6 +165,11 @@ class Writer:
             self.closed = True
         self._ready.set()
 
+    @property
+    def buffered(self) -> int:
+        """Bytes queued and not written yet."""
+        return len(self._buf)
+
     def close(self) -> None:
         """Write what is queued, then stop."""
         self.closed = True

@@ -27,12 +27,14 @@ from server.store import Store
 from server.transport.ws import serve_app
 from server.view import SPECTATOR, project
 from server.view.encode import encode_view
+from tests.e2e.test_replay_e2e import _replay_over_protocol
 
 
-async def relay_gone(app: App, room_id: str, session_id: str) -> None:
-    """Until the room has let the spectator's place go (its connection is gone)."""
+async def relay_gone(app: App, session_id: str) -> None:
+    """Until the server has no connection of the session any more."""
     while True:
-        if session_id not in app.lobby.rooms[room_id].spectators:
+        if all(c.record is None or c.record.session_id != session_id
+               for c in app.conns.values()):
             return
         await trio.sleep(0.05)
 
@@ -101,11 +103,19 @@ async def test_a_relay_serves_spectators_the_same_stream_off_the_server_and_its_
                 published = [body for kind, body in sent if kind == link.PUBLISH]
                 assert len(published) >= fay.deltas
 
+                # A replay through the relay, as fast as the link takes it, is the live
+                # spectators' stream again (state ids and view hashes).
+                await fay.leave_room()
+                got, _status = await _replay_over_protocol(fay, room.room_id, public=True)
+                live = [(m.delta.state_id, m.delta.view_hash) for m in map(
+                    mpb.ServerMessage.FromString, raw["eve"]) if m.HasField("delta")]
+                assert [s for s in got[1:] if s in set(live)] == live
+
                 # The relay dies: no game ends, and the server releases its clients' places.
                 assert relay.process is not None
                 relay.process.kill()
                 with trio.fail_after(10):
-                    await relay_gone(app, room.room_id, fay.session_id)
+                    await relay_gone(app, bob.session_id)
                 assert eve.session_id in app.lobby.rooms[room.room_id].spectators
                 for client in (bob, fay):
                     client.reconnect = False
