@@ -282,6 +282,16 @@ class Count(Enum):
     #: The permanents put into your hand from the battlefield this turn (rules 400.3,
     #: 400.7): a token counts, as it is put there before it ceases to exist (704.5d).
     PERMANENTS_TO_YOUR_HAND_THIS_TURN = "permanents_to_your_hand_this_turn"
+    #: "the greatest power among creature cards in your graveyard" (0 if there are none;
+    #: a card's power there is its printed power or what its characteristic-defining
+    #: ability says, rule 604.3).
+    GREATEST_POWER_IN_YOUR_GRAVEYARD = "greatest_power_in_your_graveyard"
+    #: "for each [kind] counter on [this]": the counters of the given kind on the source
+    #: (rule 122.1).
+    COUNTERS_ON_SOURCE = "counters_on_source"
+    #: "if you've cast an [instant or sorcery] spell this turn": the spells you cast this
+    #: turn (rule 601.2i) whose card the ``filter`` describes, countered or not.
+    SPELLS_CAST_THIS_TURN = "spells_cast_this_turn"
 
 
 class Controller(Enum):
@@ -316,6 +326,8 @@ class ObjectFilter:
     #: permanent that has left the battlefield, as it last existed ("if it had a +1/+1
     #: counter on it", 603.10a).
     with_counter: str = ""
+    #: "non-Hydra": subtypes it must have none of (rule 205.3).
+    not_subtypes: tuple[str, ...] = ()
 
 
 class DamageKind(Enum):
@@ -520,6 +532,10 @@ class Effect:
     double: bool = False
     #: RESTRICT_THIS_TURN: the rules changes, e.g. "cant_block" (see StaticAbility).
     restrictions: tuple[str, ...] = ()
+    #: PREVENT_COMBAT_DAMAGE: "... that would be dealt this turn to [Dogs you control]": only
+    #: to permanents the filter describes (from the controller's point of view) as the damage
+    #: would be dealt; None: all combat damage.
+    prevent_to: ObjectFilter | None = None
 
 @dataclass(frozen=True, slots=True)
 class CostReduction:
@@ -532,6 +548,50 @@ class CostReduction:
     count: Count | None = None
     filter: ObjectFilter | None = None
     condition: AnyCondition | None = None
+    #: "costs {2}{U} less": a reduction by an amount of mana with coloured symbols (rules
+    #: 118.7b-c): each coloured symbol takes one mana of its colour off, or one generic mana
+    #: if the cost needs no more of that colour.
+    mana: ManaCost | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SpellCostChange:
+    """A static ability of a permanent changing what spells cost (rules 601.2f, 118.7a):
+    "Creature spells with flying you cast cost {1} less to cast", "Noncreature spells cost
+    {1} more": ``generic`` more (positive) or less (negative) for each spell the ``filter``
+    describes, its ``controller`` relative to the permanent's controller (who casts it)."""
+
+    generic: int
+    filter: ObjectFilter
+
+
+class ReplacementKind(Enum):
+    """Replacement effects of static abilities (rule 614), consulted by the event they
+    modify."""
+
+    #: "If a [filter] source would deal damage to a permanent or player, it deals [factor]
+    #: times that damage instead" (rules 614.1a, 120.3).
+    DAMAGE_MULTIPLIED = "damage_multiplied"
+    #: "If one or more [counter] counters would be put on a [filter] permanent, that many
+    #: plus [extra] are put on it instead" (rules 614.1a, 122.6; also as it enters with
+    #: counters, 614.1c).
+    EXTRA_COUNTERS = "extra_counters"
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """A replacement effect of a permanent's static ability (rule 614.1): it applies while the
+    permanent is on the battlefield, to events the ``filter`` (from its controller's point of
+    view) describes."""
+
+    text: str
+    kind: ReplacementKind
+    filter: ObjectFilter
+    #: DAMAGE_MULTIPLIED: the factor ("triple" is 3).
+    factor: int = 1
+    #: EXTRA_COUNTERS: the counter kind and how many more.
+    counter: str = ""
+    extra: int = 0
 
 
 class CostKind(Enum):
@@ -625,7 +685,8 @@ class TriggerEvent(Enum):
     #: controller" is its controller as it last existed (603.10a).
     CREATURE_LEAVES_BATTLEFIELD = "creature_leaves_battlefield"
     #: "When enchanted creature dies" -- an Aura's ability; it can find the Aura in its
-    #: owner's graveyard afterwards (rule 400.7f).
+    #: owner's graveyard afterwards (rule 400.7f). Also "whenever equipped creature dies" --
+    #: an Equipment's (301.5).
     ENCHANTED_CREATURE_DIES = "enchanted_creature_dies"
     #: "Whenever you gain life" (rule 119.9): once per life-gain event; "that much" is the
     #: life gained.
@@ -670,6 +731,10 @@ class TriggerEvent(Enum):
     #: ``from_zone`` to ``to_zone`` ("" for any zone); one leaving the battlefield is matched
     #: as it last existed there (603.10a), together with whatever left with it.
     CHANGES_ZONE = "changes_zone"
+    #: "Whenever one or more [kind] counters are put on a [filter] permanent" (rules 122.1,
+    #: 603.2): once per event of putting counters, including a permanent entering with them
+    #: (614.1c); the trigger's ``quality`` is the counter kind.
+    COUNTERS_PUT = "counters_put"
     #: "Whenever [this] becomes the target of a [filter] spell or ability" (rules 115.1,
     #: 603.2e): once per spell or ability matching the trigger's ``filter`` that targets it,
     #: as that spell or ability becomes cast, activated or put on the stack (601.2c, 603.3d).
@@ -743,9 +808,14 @@ class StaticAbility:
     subtypes: tuple[str, ...] = ()
     #: Layer 6: keyword abilities granted.
     keywords: tuple[str, ...] = ()
-    #: Layer 7c: power/toughness change.
+    #: Layer 7c: power/toughness change -- with ``count``, for each one counted ("+1/+1 for
+    #: each soul counter on [this]", "+X/+0, where X is ...", rules 613.4c, 107.3), counted
+    #: from the controller's point of view each time the layers are applied (611.3a).
     power: int = 0
     toughness: int = 0
+    count: Count | None = None
+    #: COUNTERS_ON_SOURCE: the counter kind counted.
+    counter: str = ""
     #: Only creatures with this subtype ("Other Dogs you control") or counter kind.
     subtype: str = ""
     with_counter: str = ""
@@ -843,6 +913,10 @@ class CardDef:
     #: "If a creature you control would die, return it to its owner's hand instead"
     #: (a replacement effect from a static ability, rule 614.1a).
     creatures_die_to_hand: bool = False
+    #: Static abilities changing what spells cost (rule 601.2f).
+    spell_costs: tuple[SpellCostChange, ...] = ()
+    #: Replacement effects of its static abilities (rule 614.1).
+    replacements: tuple[Replacement, ...] = ()
     #: A characteristic-defining ability for power (rules 604.3, 613.4a), e.g.
     #: "instants_and_sorceries_in_your_graveyard".
     power_cda: str = ""

@@ -162,6 +162,16 @@ class LifeGained:
 
 
 @dataclass(frozen=True, slots=True)
+class CountersPut:
+    """Rule 122.1: ``amount`` counters of ``kind`` were put on the permanent ``object_id``
+    (also as it entered with them, 614.1c)."""
+
+    object_id: str
+    kind: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class LifeExchanged:
     """Rule 701.12c: each player's life total became the other's (as gain or loss)."""
 
@@ -171,4 +181,4 @@ class LifeExchanged:
 Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
-         | LifeGained | TargetsChosen)
+         | LifeGained | TargetsChosen | CountersPut)

@@ -477,6 +477,7 @@ def _cleanup_end_effects(game: Game) -> None:
     # Rule 611.2a: only effects that last until end of turn end now.
     game.effects[:] = [e for e in game.effects if e.lasting]
     game.prevent_combat_damage = False
+    game.prevent_combat_damage_to.clear()
 
 
 def _begin_step(game: Game, events: list[Event]) -> None:
@@ -563,6 +564,7 @@ def _next_turn(game: Game) -> None:
         player.creatures_died = 0
         player.cards_drawn_this_turn = 0
         player.permanents_to_hand = 0
+        player.spells_cast_this_turn.clear()
 
 
 # --- the main loop ---------------------------------------------------------------------------

@@ -377,6 +377,8 @@ class Player:
     cards_drawn_this_turn: int = 0
     #: Permanents put into this player's hand from the battlefield this turn (400.3).
     permanents_to_hand: int = 0
+    #: The cards of the spells this player cast this turn (rule 601.2i), countered or not.
+    spells_cast_this_turn: list[CardDef] = field(default_factory=list)
     #: Planechase (rule 901.3): this player's planar deck, top card LAST. Cards, not
     #: objects: hidden, only the size is public.
     planar_deck: list[CardDef] = field(default_factory=list)
@@ -636,6 +638,9 @@ class Game:
     delayed: list[DelayedTrigger] = field(default_factory=list)
     #: "Prevent all combat damage that would be dealt this turn" (rule 615.1).
     prevent_combat_damage: bool = False
+    #: "Prevent all combat damage that would be dealt this turn to [Dogs you control]": each
+    #: as the seat whose point of view describes them and the filter (rule 615.1).
+    prevent_combat_damage_to: list[tuple[int, ObjectFilter]] = field(default_factory=list)
     combat: Combat = field(default_factory=Combat)
     pending: Decision | None = None
     prompt_counter: int = 0

@@ -7,9 +7,12 @@ viewer follow a card through a hidden zone or a shuffle.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import assert_never
 
 from server.cards import CardDef
-from server.engine.events import CardDrawn, Event, ZoneChanged
+from server.cards.model import ReplacementKind
+from server.engine.events import CardDrawn, CountersPut, Event, ZoneChanged
+from server.engine.filters import matches
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
 
 
@@ -32,6 +35,47 @@ COMMAND_ZONE_TYPES = ("Conspiracy", "Phenomenon", "Plane", "Scheme", "Vanguard")
 
 #: Rule 400.2: the hidden zones; every other zone is public.
 HIDDEN_ZONES = (Zone.LIBRARY, Zone.HAND)
+
+
+def put_counters(game: Game, obj: GameObject, kind: str, amount: int,
+                 events: list[Event]) -> None:
+    """Rule 122.1: put ``amount`` counters of ``kind`` on a permanent, as modified by the
+    replacement effects of permanents on the battlefield (614.1a; "that many plus one",
+    applied one after another, 616.1), then an event for "whenever counters are put"."""
+    if amount <= 0:
+        return
+    for oid in list(game.battlefield):
+        source = game.objects[oid]
+        for rep in source.card.replacements:
+            kind_of = rep.kind
+            if kind_of is ReplacementKind.EXTRA_COUNTERS:
+                if rep.counter == kind and matches(game, obj, rep.filter, source.controller,
+                                                   source.id):
+                    amount += rep.extra
+            elif kind_of is ReplacementKind.DAMAGE_MULTIPLIED:
+                pass  # modifies damage, not counters (see damage_after_replacements)
+            else:
+                assert_never(kind_of)
+    obj.counters[kind] = obj.counters.get(kind, 0) + amount
+    events.append(CountersPut(obj.id, kind, amount))
+
+
+def damage_after_replacements(game: Game, source: GameObject, amount: int) -> int:
+    """Rule 614.1a: the damage a source would deal, as modified by the replacement effects of
+    permanents on the battlefield ("it deals triple that damage instead"); each applies once
+    (616.1; multiplications commute, so their order doesn't matter)."""
+    for oid in list(game.battlefield):
+        holder = game.objects[oid]
+        for rep in holder.card.replacements:
+            kind_of = rep.kind
+            if kind_of is ReplacementKind.DAMAGE_MULTIPLIED:
+                if matches(game, source, rep.filter, holder.controller, holder.id):
+                    amount *= rep.factor
+            elif kind_of is ReplacementKind.EXTRA_COUNTERS:
+                pass  # modifies counters, not damage (see put_counters)
+            else:
+                assert_never(kind_of)
+    return amount
 
 
 def restamp_stickers(game: Game, obj: GameObject) -> None:
@@ -107,8 +151,9 @@ def move(
             new.counters["loyalty"] = old.card.loyalty  # rule 306.5b
         for kind, n in old.card.enters_with_counters:  # rule 614.1c
             amount = (old.x_value or 0) if n is None else n  # X as cast (107.3m)
-            if amount:
-                new.counters[kind] = new.counters.get(kind, 0) + amount
+            # It isn't on the battlefield yet: its own replacement effects don't apply to it
+            # (rule 614.12 looks only at those already there).
+            put_counters(game, new, kind, amount, events)
     if old.stickers and to not in HIDDEN_ZONES:
         # Rules 123.5, 400.7m: stickers stay on it as it moves to a public zone and apply to
         # the new object (613.7k: new timestamps, same order); a hidden zone loses them.
