@@ -350,6 +350,8 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
     source = game.objects.get(trigger.source_id)
     if source is not None:
         ability.source_attached = source.attached_to
+    else:  # its source left the battlefield: its power as it last existed (608.2h)
+        ability.source_power = game.last_known_power.get(trigger.source_id, 0)
     trigger_modes = modes_of(ability)
     choosable = [m for m in trigger_modes if targets_available(
         game, tuple(e.target for e in m if e.target), trigger.controller, ability.id,

@@ -554,6 +554,7 @@ def _next_turn(game: Game) -> None:
     planar.new_turn(game)  # rule 901.6: the new active player is the planar controller
     game.step = Step.UNTAP
     game.creatures_died = 0
+    game.last_known_power.clear()  # its dies triggers were put on the stack by now
     game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over
     game.once_per_turn.clear()
     for player in game.players:

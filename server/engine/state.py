@@ -636,6 +636,9 @@ class Game:
     stray_tokens: list[str] = field(default_factory=list)
     #: Delayed triggered abilities waiting for their event (rule 603.7).
     delayed: list[DelayedTrigger] = field(default_factory=list)
+    #: The power of each permanent that left the battlefield, as it last existed there (rule
+    #: 608.2h), by its old id: "gain life equal to its power" of a dies trigger.
+    last_known_power: dict[str, int] = field(default_factory=dict)
     #: "Prevent all combat damage that would be dealt this turn" (rule 615.1).
     prevent_combat_damage: bool = False
     #: "Prevent all combat damage that would be dealt this turn to [Dogs you control]": each

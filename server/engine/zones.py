@@ -126,6 +126,8 @@ def move(
     del game.objects[object_id]
     attacking = object_id in game.combat.attackers
     if old.zone is Zone.BATTLEFIELD:
+        if old.is_creature:
+            game.last_known_power[object_id] = old.power  # rule 608.2h
         remove_from_combat(game, object_id)
         if to is Zone.HAND:
             game.player(old.owner).permanents_to_hand += 1  # rule 400.3: its owner's hand
