@@ -760,12 +760,14 @@ _RESOLUTION_CONDITIONS = (Condition.WON_CLASH, Condition.YOU_DID,
                           Condition.REVEALED_CREATURE_OR_LAND)
 
 
+#: "must_be_blocked": "[This] must be blocked if able" (a requirement, rule 509.1c).
 #: "top_revealed": "Play with the top card of your library revealed" (rules 401.5, 401.6) and
 #: "play_from_top": "You may play the top card of your library", "cast_from_graveyard" (Kess,
 #: Dissident Mage), "play_land_from_graveyard", "cast_creature_from_graveyard",
 #: "cast_instants_from_face_down_exile" -- rules changes for the controller of the affected
 #: permanent (server.engine.zone_rules).
 _RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_combat",
+                 "must_be_blocked",
                  "cant_be_blocked", "attacks_despite_defender",
                  "cant_activate", "top_revealed", "play_from_top", "cast_from_graveyard",
                  "play_land_from_graveyard", "cast_creature_from_graveyard",

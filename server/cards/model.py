@@ -292,6 +292,9 @@ class Count(Enum):
     #: "if you've cast an [instant or sorcery] spell this turn": the spells you cast this
     #: turn (rule 601.2i) whose card the ``filter`` describes, countered or not.
     SPELLS_CAST_THIS_TURN = "spells_cast_this_turn"
+    #: The creatures that died this turn, anyone's (rule 700.4), counted as the effect is
+    #: performed (608.2h): "for each creature that died this turn".
+    CREATURES_DIED_THIS_TURN = "creatures_died_this_turn"
 
 
 class Controller(Enum):
@@ -823,7 +826,8 @@ class StaticAbility:
     min_counters: int = 1
     #: Rules changes for the affected permanents: "cant_attack", "cant_block",
     #: "doesnt_untap" (502.3), "attacks_each_combat" (508.1d), "cant_be_blocked" (509.1b),
-    #: "attacks_despite_defender" ("can attack as though it didn't have defender", 702.3b).
+    #: "attacks_despite_defender" ("can attack as though it didn't have defender", 702.3b),
+    #: "must_be_blocked" ("must be blocked if able", a requirement on blocks, 509.1c).
     restrictions: tuple[str, ...] = ()
     #: "As long as [condition], ..." / "... unless [condition]" (negated as a count
     #: comparison): a conditional static ability. Its effect applies only while the condition

@@ -121,9 +121,42 @@ def block_options(game: Game, seat: int) -> tuple[Action, ...]:
         options.append(ResetBlockers())
     menace_ok = all(
         len(combat.blocked_by.get(a.id, [])) != 1 for a in attackers if a.has("Menace"))
-    if menace_ok:
+    if menace_ok and _block_requirements_obeyed(game, seat, attackers):
         options.append(FinishBlockers())
     return tuple(options)
+
+
+def _block_requirements_obeyed(game: Game, seat: int, attackers: list[GameObject]) -> bool:
+    """Rule 509.1c: the declaration must obey as many requirements ("[this] must be blocked
+    if able") as possible without breaking a restriction (509.1b: flying, menace, "can't
+    block", ...) -- counted against the most any declaration of ``seat``'s could obey."""
+    must = [a for a in attackers if "must_be_blocked" in a.restrictions]
+    if not must:
+        return True
+    combat = game.combat
+    obeyed = sum(1 for a in must if combat.blocked_by.get(a.id))
+    able = [game.objects[oid] for oid in game.battlefield
+            if game.objects[oid].is_creature and game.objects[oid].controller == seat
+            and not game.objects[oid].tapped
+            and "cant_block" not in game.objects[oid].restrictions]
+    return obeyed >= _most_obeyable(game, must, able)
+
+
+def _most_obeyable(game: Game, must: list[GameObject], able: list[GameObject]) -> int:
+    """The most "must be blocked" attackers that can each be blocked at once, each blocker
+    blocking one attacker (509.1a) and a menace attacker by two or more (702.111b)."""
+    if not must:
+        return 0
+    first, rest = must[0], must[1:]
+    best = _most_obeyable(game, rest, able)  # leave the first unblocked
+    fits = [b for b in able if can_block(game, b, first)]
+    need = 2 if first.has("Menace") else 1
+    for chosen in combinations(fits, need):
+        left = [b for b in able if b not in chosen]
+        best = max(best, 1 + _most_obeyable(game, rest, left))
+        if best == len(must):
+            break
+    return best
 
 
 def declare_blocker(game: Game, action: DeclareBlocker) -> None:
