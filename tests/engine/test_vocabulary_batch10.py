@@ -81,6 +81,12 @@ _PUMP = {"affects": "self", "power": 1}
                     "effects": [{"verb": "draw"}]}]}, "quality"),
     ({"triggers": [{"when": "counters_put", "quality": "+1/+1",
                     "effects": [{"verb": "draw"}]}]}, "'filter'"),
+    # block requirements (509.1c)
+    ({"statics": [{"affects": "self", "restrictions": ["must_be_blockd"]}]},
+     "unknown 'must_be_blockd'"),
+    ({"triggers": [{"when": "dies", "effects": [
+        {"verb": "gain_life", "count": "creatures_died_this_turn", "filter": {}}]}]},
+     "'filter' is given exactly"),
     # filters excluding subtypes; prevention to a filter
     ({"triggers": [{"when": "counters_put", "quality": "+1/+1",
                     "filter": {"not_subtypes": ["hydra"]}, "effects": [{"verb": "draw"}]}]},
@@ -119,6 +125,9 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     leader = card("Pack Leader").triggers[0].effects[0]
     assert leader.verb is Verb.PREVENT_COMBAT_DAMAGE and leader.prevent_to is not None
     assert leader.prevent_to.subtypes == ("Dog",)
+    stalker = card("Canopy Stalker")
+    assert stalker.statics[0].restrictions == ("must_be_blocked",)
+    assert stalker.triggers[0].effects[0].count is Count.CREATURES_DIED_THIS_TURN
     scourge = card("Wildwood Scourge").triggers[0]
     assert scourge.event is TriggerEvent.COUNTERS_PUT and scourge.quality == "+1/+1"
     assert scourge.filter is not None and scourge.filter.not_subtypes == ("Hydra",)
