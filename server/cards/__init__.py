@@ -199,6 +199,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.CREATE_TOKEN_COPY: {"target", "who"},
     Verb.CODED: {"code", "who", "target", "amount"},
     Verb.PREVENT_COMBAT_DAMAGE: {"prevent_to"},
+    Verb.PAY: {"cost"},
     Verb.EXILE: {"target", "who"},
     Verb.TAP: {"who", "target"},
     Verb.UNTAP: {"who", "target"},
@@ -301,6 +302,10 @@ def _effect(where: str, raw: Any) -> Effect:
             not _counter_kind(f"{where}.counter", spec.get("counter", "")):
         raise CardDataError(f"{where}.counter: expected a counter kind such as '+1/+1' or "
                             "'soul'")
+    if (verb is Verb.PAY) != ("cost" in spec) or (verb is Verb.PAY and (
+            not spec.get("optional") or "condition" in spec)):
+        raise CardDataError(f"{where}: pay ('you may pay ...') needs a 'cost' and "
+                            "'optional': true, and takes no condition")
     if verb is Verb.CREATE_TOKEN and "token" not in spec:
         raise CardDataError(f"{where}: create_token needs a 'token'")
     if verb is Verb.PUT_STICKER and "sticker" not in spec:
@@ -417,6 +422,7 @@ def _effect(where: str, raw: Any) -> Effect:
         restrictions=restrictions,
         prevent_to=_filter(f"{where}.prevent_to", spec["prevent_to"])
         if "prevent_to" in spec else None,
+        cost=_cost(f"{where}.cost", spec["cost"]) if "cost" in spec else None,
     )
 
 

@@ -235,6 +235,9 @@ class Verb(Enum):
     #: until end of turn, for the target(s) or for every permanent the ``filter`` describes
     #: at any time this turn (the set isn't locked in: no characteristic changes).
     RESTRICT_THIS_TURN = "restrict_this_turn"
+    #: "You may pay {1}{B}" (rules 118.1, 608.2d): the controller may pay the effect's
+    #: ``cost`` as it is performed; "If you do" (condition ``you_did``) is whether they paid.
+    PAY = "pay"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -539,6 +542,8 @@ class Effect:
     #: to permanents the filter describes (from the controller's point of view) as the damage
     #: would be dealt; None: all combat damage.
     prevent_to: ObjectFilter | None = None
+    #: PAY: the mana cost the controller may pay.
+    cost: ManaCost | None = None
 
 @dataclass(frozen=True, slots=True)
 class CostReduction:

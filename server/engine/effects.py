@@ -200,7 +200,7 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         res.previous_targets = [t for t, ok in legal_groups[group_of[i] - 1] if ok] \
             if effects[i].by is Who.THAT and group_of[i] >= 1 else []
         if condition_met(game, obj.controller, _source_id(obj), effects[i].condition):
-            if effects[i].optional and effects[i].verb is not Verb.SACRIFICE:
+            if effects[i].optional and effects[i].verb not in (Verb.SACRIFICE, Verb.PAY):
                 # "You may ...": its controller decides as it would be performed (608.2d).
                 res.optional_targets = [t for t, ok in targets if ok]
                 res.did = False  # until its controller takes the action
@@ -419,6 +419,9 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                            events=events)
     elif verb is Verb.RESTRICT_THIS_TURN:
         _restrict_this_turn(game, obj, effect, targets)
+    elif verb is Verb.PAY:
+        assert effect.cost is not None  # the loader requires it
+        unless.offer_payment(game, obj, effect.cost)  # "you may pay" (608.2d)
     else:
         _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
                                amount=amount, events=events,

@@ -467,6 +467,8 @@ class Choice:
     #: PAY_MANA outside casting: the cost of "counter ... unless its controller pays" (rule
     #: 118.12a) -- ``pool`` names the spell or ability that is countered if it isn't paid.
     unless_cost: ManaCost | None = None
+    #: PAY_MANA: "you may pay" -- declining doesn't counter anything (else "unless ... pays").
+    may_pay: bool = False
 
 
 @dataclass(slots=True)
