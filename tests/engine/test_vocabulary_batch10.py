@@ -87,6 +87,18 @@ _PUMP = {"affects": "self", "power": 1}
     ({"triggers": [{"when": "dies", "effects": [
         {"verb": "gain_life", "count": "creatures_died_this_turn", "filter": {}}]}]},
      "'filter' is given exactly"),
+    # "you may pay": a cost, optional, no condition of its own
+    ({"triggers": [{"when": "enters", "effects": [{"verb": "pay", "optional": True}]}]},
+     "needs a 'cost'"),
+    ({"triggers": [{"when": "enters", "effects": [{"verb": "pay", "cost": "{1}{B}"}]}]},
+     "'optional': true"),
+    ({"triggers": [{"when": "enters", "effects": [
+        {"verb": "pay", "cost": "{1}{B}", "optional": True, "condition": "you_did"}]}]},
+     "no condition"),
+    ({"triggers": [{"when": "enters", "effects": [{"verb": "draw", "cost": "{1}"}]}]},
+     "unknown field"),
+    ({"triggers": [{"when": "enters", "effects": [
+        {"verb": "pay", "cost": "{1}{Q}", "optional": True}]}]}, "cost"),
     # filters excluding subtypes; prevention to a filter
     ({"triggers": [{"when": "counters_put", "quality": "+1/+1",
                     "filter": {"not_subtypes": ["hydra"]}, "effects": [{"verb": "draw"}]}]},
@@ -128,6 +140,8 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     stalker = card("Canopy Stalker")
     assert stalker.statics[0].restrictions == ("must_be_blocked",)
     assert stalker.triggers[0].effects[0].count is Count.CREATURES_DIED_THIS_TURN
+    devotee = card("Liliana's Devotee").triggers[0].effects
+    assert devotee[0].verb is Verb.PAY and devotee[0].cost == ManaCost.parse("{1}{B}")
     scourge = card("Wildwood Scourge").triggers[0]
     assert scourge.event is TriggerEvent.COUNTERS_PUT and scourge.quality == "+1/+1"
     assert scourge.filter is not None and scourge.filter.not_subtypes == ("Hydra",)
