@@ -262,7 +262,13 @@ def _keywords(where: str, raw: Any) -> tuple[str, ...]:
 def _token(where: str, raw: Any) -> CardDef:
     """A token definition (rule 111.3): name from its subtypes plus "Token" (111.4)."""
     spec = _fields(where, raw, {"colors", "types", "subtypes", "power", "toughness",
-                                "keywords"})
+                                "keywords", "mana", "mana_sacrifice"})
+    mana = tuple(_mana_ability(f"{where}.mana[{i}]", m)
+                 for i, m in enumerate(_list(f"{where}.mana", spec.get("mana", []))))
+    sacrifice = spec.get("mana_sacrifice", False)
+    if not isinstance(sacrifice, bool) or (sacrifice and len(mana) != 1):
+        raise CardDataError(f"{where}.mana_sacrifice: true for one mana ability "
+                            "('{T}, Sacrifice this: Add ...')")
     subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
     colors = tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", [])))
     if any(c not in COLORS for c in colors):
@@ -276,7 +282,18 @@ def _token(where: str, raw: Any) -> CardDef:
         toughness=_int(f"{where}.toughness", spec.get("toughness", 0)),
         keywords=_keywords(f"{where}.keywords", spec.get("keywords", [])),
         is_token=True,
+        mana_abilities=mana,
+        mana_sacrifice=sacrifice,
     )
+
+
+def _mana_ability(where: str, m: Any) -> str:
+    """A mana ability as the mana it adds: "CC" adds two colorless; "B|R" adds one of the
+    alternatives (the player chooses)."""
+    parts = m.split("|") if isinstance(m, str) else [""]
+    if not all(p and all(ch in MANA_TYPES for ch in p) for p in parts):
+        raise CardDataError(f"{where}: expected mana letters such as 'G', 'CC' or 'B|R'")
+    return str(m)
 
 
 def _effect(where: str, raw: Any) -> Effect:
@@ -937,12 +954,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                      for i, t in enumerate(_list(f"{where}: triggers", spec.get("triggers", []))))
     mana = [BASIC_LAND_MANA[s] for s in subtypes if s in BASIC_LAND_MANA]
     for i, m in enumerate(_list(f"{where}: mana", spec.get("mana", []))):
-        # "CC" adds two colorless; "B|R" adds one of the alternatives (the player chooses).
-        parts = m.split("|") if isinstance(m, str) else [""]
-        if not all(p and all(ch in MANA_TYPES for ch in p) for p in parts):
-            raise CardDataError(
-                f"{where}: mana[{i}]: expected mana letters such as 'G', 'CC' or 'B|R'")
-        mana.append(m)
+        mana.append(_mana_ability(f"{where}: mana[{i}]", m))
     statics = tuple(_static(f"{where}: statics[{i}]", st)
                     for i, st in enumerate(_list(f"{where}: statics", spec.get("statics", []))))
     protection = tuple(str(x) for x in _list(f"{where}: protection",

@@ -298,6 +298,8 @@ class Count(Enum):
     #: The creatures that died this turn, anyone's (rule 700.4), counted as the effect is
     #: performed (608.2h): "for each creature that died this turn".
     CREATURES_DIED_THIS_TURN = "creatures_died_this_turn"
+    #: The nontoken creatures that died this turn, anyone's (rules 700.4, 111.1).
+    NONTOKEN_CREATURES_DIED_THIS_TURN = "nontoken_creatures_died_this_turn"
 
 
 class Controller(Enum):
@@ -888,6 +890,8 @@ class CardDef:
     #: Mana abilities "{T}: Add ...", each as the mana it adds, e.g. ``"G"`` or ``"CC"``.
     #: Basic land types grant theirs intrinsically (rule 305.6).
     mana_abilities: tuple[str, ...] = ()
+    #: Its mana ability costs "{T}, Sacrifice [this]" (rules 605.1a, 701.21a), a Treasure's.
+    mana_sacrifice: bool = False
     abilities: tuple[ActivatedAbility, ...] = ()
     triggers: tuple[TriggeredAbility, ...] = ()
     keywords: tuple[str, ...] = ()

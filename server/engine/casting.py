@@ -554,7 +554,7 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
         _advance_stage(game, events)
     elif isinstance(action, ActivateManaAbility):
         # Rule 605.3a: mana abilities don't use the stack.
-        tap_for_mana(game, action.object_id, action.mana)
+        tap_for_mana(game, action.object_id, action.mana, events)
     elif isinstance(action, PayMana):
         _pay(game, events, action.mana)
     else:

@@ -209,6 +209,8 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return source.counters.get(counter, 0) if source is not None else 0
     if kind is Count.CREATURES_DIED_THIS_TURN:
         return game.creatures_died  # rule 700.4
+    if kind is Count.NONTOKEN_CREATURES_DIED_THIS_TURN:
+        return game.nontoken_creatures_died
     if kind is Count.SPELLS_CAST_THIS_TURN:
         assert spec is not None  # the loader requires it
         return sum(1 for card in game.player(you).spells_cast_this_turn

@@ -634,6 +634,8 @@ class Game:
     effects: list[ContinuousEffect] = field(default_factory=list)
     #: Creatures that died this turn (for "if a creature died this turn").
     creatures_died: int = 0
+    #: Of those, the nontoken ones (rule 111.1).
+    nontoken_creatures_died: int = 0
     #: Tokens that left the battlefield (rule 704.5d).
     stray_tokens: list[str] = field(default_factory=list)
     #: Delayed triggered abilities waiting for their event (rule 603.7).

@@ -133,6 +133,8 @@ def move(
             game.player(old.owner).permanents_to_hand += 1  # rule 400.3: its owner's hand
         if to is Zone.GRAVEYARD and old.is_creature:
             game.creatures_died += 1  # "dies" (rule 700.4)
+            if not old.is_token:
+                game.nontoken_creatures_died += 1
             game.player(old.controller).creatures_died += 1
     new_controller = old.owner if controller is None else controller
     new = GameObject(
