@@ -99,6 +99,17 @@ _PUMP = {"affects": "self", "power": 1}
      "unknown field"),
     ({"triggers": [{"when": "enters", "effects": [
         {"verb": "pay", "cost": "{1}{Q}", "optional": True}]}]}, "cost"),
+    # tokens with a mana ability that sacrifices them (a Treasure)
+    ({"triggers": [{"when": "enters", "effects": [{"verb": "create_token", "token": {
+        "types": ["Artifact"], "subtypes": ["Treasure"], "mana_sacrifice": True}}]}]},
+     "mana_sacrifice"),
+    ({"triggers": [{"when": "enters", "effects": [{"verb": "create_token", "token": {
+        "types": ["Artifact"], "subtypes": ["Treasure"], "mana": ["W|Q"]}}]}]},
+     "mana letters"),
+    ({"triggers": [{"when": "enters", "effects": [{"verb": "create_token", "amount": 1,
+                                                   "count": "nontoken_creatures_died",
+                                                   "token": {"subtypes": ["Zombie"]}}]}]},
+     "unknown value 'nontoken_creatures_died'"),
     # filters excluding subtypes; prevention to a filter
     ({"triggers": [{"when": "counters_put", "quality": "+1/+1",
                     "filter": {"not_subtypes": ["hydra"]}, "effects": [{"verb": "draw"}]}]},
@@ -142,6 +153,12 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     assert stalker.triggers[0].effects[0].count is Count.CREATURES_DIED_THIS_TURN
     devotee = card("Liliana's Devotee").triggers[0].effects
     assert devotee[0].verb is Verb.PAY and devotee[0].cost == ManaCost.parse("{1}{B}")
+    gadrak = card("Gadrak, the Crown-Scourge")
+    treasure = gadrak.triggers[0].effects[0].token
+    assert treasure is not None and treasure.mana_sacrifice
+    assert treasure.mana_abilities == ("W|U|B|R|G",)
+    assert gadrak.triggers[0].effects[0].count is Count.NONTOKEN_CREATURES_DIED_THIS_TURN
+    assert gadrak.statics[0].restrictions == ("cant_attack",)
     scourge = card("Wildwood Scourge").triggers[0]
     assert scourge.event is TriggerEvent.COUNTERS_PUT and scourge.quality == "+1/+1"
     assert scourge.filter is not None and scourge.filter.not_subtypes == ("Hydra",)
