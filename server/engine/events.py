@@ -28,6 +28,8 @@ class ZoneChanged:
     #: Its counters and whether it was attacking, as it last existed (rule 603.10a).
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
+    #: The permanent it was attached to, as it last existed (rule 603.10a).
+    attached_to: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,6 +234,15 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                                 and game.objects[i].attached_to == event.old_id]:
                         trigger(game, game.objects[oid].controller, game.objects[oid].card,
                                 oid, TriggerEvent.ENCHANTED_CREATURE_DIES)
+                    # An Aura or Equipment that left the battlefield with it looks back in
+                    # time (603.10a): it still triggers, as it last existed.
+                    for left in fresh:
+                        if isinstance(left, ZoneChanged) and \
+                                left.from_zone is Zone.BATTLEFIELD and \
+                                left.attached_to == event.old_id and \
+                                (left.card.is_aura or left.card.is_equipment):
+                            trigger(game, left.controller, left.card, left.old_id,
+                                    TriggerEvent.ENCHANTED_CREATURE_DIES)
                 if event.card.creature:
                     watchers = [(o.id, o.controller, o.card) for o in
                                 (game.objects[i] for i in game.battlefield)]

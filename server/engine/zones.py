@@ -173,7 +173,8 @@ def move(
     else:
         target.append(new.id)
     events.append(ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
-                              old.card, tuple(old.counters.items()), attacking))
+                              old.card, tuple(old.counters.items()), attacking,
+                              old.attached_to))
     new.token = old.token
     new.came_from = object_id  # for the exceptions of rule 400.7 only (zone_rules)
     if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:

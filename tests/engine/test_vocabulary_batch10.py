@@ -21,6 +21,11 @@ from server.cards.model import (
     TriggerEvent,
     Verb,
 )
+from server.engine import Zone
+from server.engine.state import Step
+from server.engine.triggers import collect_triggers
+from server.engine.zones import put_into_graveyards
+from tests.engine.helpers import demo_game, pass_until, put
 
 
 def _load(behaviour: dict[str, Any]) -> None:
@@ -162,3 +167,23 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     scourge = card("Wildwood Scourge").triggers[0]
     assert scourge.event is TriggerEvent.COUNTERS_PUT and scourge.quality == "+1/+1"
     assert scourge.filter is not None and scourge.filter.not_subtypes == ("Hydra",)
+
+
+def test_equipment_leaving_with_its_creature_still_sees_it_die() -> None:
+    """Rule 603.10a: "whenever equipped creature dies" looks back in time -- a Malefic Scythe
+    destroyed at the same time as its creature still triggers (its counter then has nowhere to
+    go, 400.7); one still on the battlefield triggers as usual."""
+    game = demo_game()
+    pass_until(game, Step.PRECOMBAT_MAIN)
+    seat = game.active
+    for together in (True, False):
+        game.pending_triggers.clear()
+        scythe = put(game, seat, "Malefic Scythe", Zone.BATTLEFIELD)
+        corpse = put(game, seat, "Walking Corpse", Zone.BATTLEFIELD)
+        scythe.attached_to = corpse.id
+        events: list[Any] = []
+        put_into_graveyards(game, [scythe.id, corpse.id] if together else [corpse.id], events)
+        collect_triggers(game, events, 0)
+        found = [t for t in game.pending_triggers
+                 if t.definition.event is TriggerEvent.ENCHANTED_CREATURE_DIES]
+        assert [t.source_id for t in found] == [scythe.id], together
