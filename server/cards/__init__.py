@@ -525,7 +525,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     types)."""
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
                                 "min_power", "lacks", "attacking", "with_counter",
-                                "not_subtypes"})
+                                "not_subtypes", "nontoken"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     for t in card_types:
         if t not in CARD_TYPES:
@@ -535,7 +535,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     for name, keyword in (("has", has), ("lacks", lacks)):
         if keyword and keyword not in SUPPORTED_KEYWORDS:
             raise CardDataError(f"{where}.{name}: keyword {keyword!r} is not supported")
-    for flag in ("other", "attacking"):
+    for flag in ("other", "attacking", "nontoken"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
@@ -550,7 +550,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         min_power=_int(f"{where}.min_power", spec["min_power"]) if "min_power" in spec
         else None, lacks=lacks, attacking=spec.get("attacking", False),
         with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
-        not_subtypes=not_subtypes)
+        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False))
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).
@@ -812,13 +812,15 @@ def _spell_cost(where: str, raw: Any) -> SpellCostChange:
 
 def _replacement(where: str, raw: Any) -> Replacement:
     """``{"kind": "damage_multiplied", "filter": {...}, "factor": 3}`` or ``{"kind":
-    "extra_counters", "filter": {...}, "counter": "+1/+1", "extra": 1}`` (rule 614.1)."""
+    "extra_counters", "filter": {...}, "counter": "+1/+1", "extra": 1}`` or ``{"kind":
+    "exiled_unless_cast", "filter": {...}}`` (rule 614.1)."""
     spec = _fields(where, raw, {"text", "kind", "filter", "factor", "counter", "extra"})
     kind = _enum(f"{where}.kind", ReplacementKind, spec.get("kind"))
     if "filter" not in spec:
         raise CardDataError(f"{where}: needs a 'filter' (what the events are about)")
     allowed = {ReplacementKind.DAMAGE_MULTIPLIED: {"factor"},
-               ReplacementKind.EXTRA_COUNTERS: {"counter", "extra"}}[kind]
+               ReplacementKind.EXTRA_COUNTERS: {"counter", "extra"},
+               ReplacementKind.EXILED_UNLESS_CAST: set()}[kind]
     given = {k for k in ("factor", "counter", "extra") if k in spec}
     if given != allowed:
         raise CardDataError(f"{where}: {kind.value!r} takes {sorted(allowed)}")

@@ -336,6 +336,8 @@ class ObjectFilter:
     with_counter: str = ""
     #: "non-Hydra": subtypes it must have none of (rule 205.3).
     not_subtypes: tuple[str, ...] = ()
+    #: "nontoken": a card (or a copy of one), not a token (rule 111.1).
+    nontoken: bool = False
 
 
 class DamageKind(Enum):
@@ -586,6 +588,10 @@ class ReplacementKind(Enum):
     #: plus [extra] are put on it instead" (rules 614.1a, 122.6; also as it enters with
     #: counters, 614.1c).
     EXTRA_COUNTERS = "extra_counters"
+    #: "If a [filter] permanent would enter the battlefield and it wasn't cast, exile it
+    #: instead" (rules 614.1a, 614.12): from anywhere but the stack (a spell on the stack that
+    #: isn't a copy was cast, 601.2i, 707.10).
+    EXILED_UNLESS_CAST = "exiled_unless_cast"
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
             and (not spec.card_types or any(_has_type(obj, t) for t in spec.card_types))
             and (not spec.subtypes or bool(set(spec.subtypes) & set(obj.subtypes)))
             and not set(spec.not_subtypes) & set(obj.subtypes)
+            and not (spec.nontoken and obj.is_token)
             and (not spec.has or obj.has(spec.has))
             and (not spec.lacks or not obj.has(spec.lacks))
             and (spec.min_power is None or (obj.is_creature and obj.power >= spec.min_power))
@@ -71,6 +72,7 @@ def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
             and (not spec.card_types or any(card.is_type(t) for t in spec.card_types))
             and (not spec.subtypes or bool(set(spec.subtypes) & set(card.subtypes)))
             and not set(spec.not_subtypes) & set(card.subtypes)
+            and not (spec.nontoken and card.is_token)
             and (not spec.has or card.has_keyword(spec.has))
             and (not spec.lacks or not card.has_keyword(spec.lacks))
             and (spec.min_power is None or (card.creature and card.power is not None

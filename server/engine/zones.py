@@ -52,8 +52,9 @@ def put_counters(game: Game, obj: GameObject, kind: str, amount: int,
                 if rep.counter == kind and matches(game, obj, rep.filter, source.controller,
                                                    source.id):
                     amount += rep.extra
-            elif kind_of is ReplacementKind.DAMAGE_MULTIPLIED:
-                pass  # modifies damage, not counters (see damage_after_replacements)
+            elif kind_of in (ReplacementKind.DAMAGE_MULTIPLIED,
+                             ReplacementKind.EXILED_UNLESS_CAST):
+                pass  # modifies damage or entering, not counters
             else:
                 assert_never(kind_of)
     obj.counters[kind] = obj.counters.get(kind, 0) + amount
@@ -71,11 +72,36 @@ def damage_after_replacements(game: Game, source: GameObject, amount: int) -> in
             if kind_of is ReplacementKind.DAMAGE_MULTIPLIED:
                 if matches(game, source, rep.filter, holder.controller, holder.id):
                     amount *= rep.factor
-            elif kind_of is ReplacementKind.EXTRA_COUNTERS:
-                pass  # modifies counters, not damage (see put_counters)
+            elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
+                             ReplacementKind.EXILED_UNLESS_CAST):
+                pass  # modifies counters or entering, not damage
             else:
                 assert_never(kind_of)
     return amount
+
+
+def _exiled_instead(game: Game, obj: GameObject) -> bool:
+    """Rules 614.1a, 614.12: a permanent on the battlefield says "if a [filter] permanent
+    would enter the battlefield and it wasn't cast, exile it instead" -- and ``obj``, about
+    to enter from anywhere but the stack (a spell there was cast unless it is a copy, which
+    becomes a token, 707.10f), fits the filter as it would exist on the battlefield.
+    Permanents entering at the same time aren't on the battlefield yet, so their own such
+    abilities don't apply."""
+    if obj.zone is Zone.STACK:
+        return False
+    for oid in game.battlefield:
+        holder = game.objects[oid]
+        for rep in holder.card.replacements:
+            kind_of = rep.kind
+            if kind_of is ReplacementKind.EXILED_UNLESS_CAST:
+                if matches(game, obj, rep.filter, holder.controller, holder.id):
+                    return True
+            elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
+                             ReplacementKind.DAMAGE_MULTIPLIED):
+                pass  # modifies counters or damage, not entering
+            else:
+                assert_never(kind_of)
+    return False
 
 
 def restamp_stickers(game: Game, obj: GameObject) -> None:
@@ -117,6 +143,8 @@ def move(
     if old.zone is Zone.COMMAND and to is not Zone.COMMAND \
             and any(t in COMMAND_ZONE_TYPES for t in old.card.card_types):
         return old  # rule 400.4b: it remains in the command zone, the same object
+    if to is Zone.BATTLEFIELD and _exiled_instead(game, old):
+        to, controller = Zone.EXILE, None  # "exile it instead" (614.1a)
     if to is Zone.GRAVEYARD and (game.turn, object_id) in game.graveyard_to_exile:
         to = Zone.EXILE  # "exile it instead" (614.1a), for a spell found on the stack (400.7h)
     if object_id in game.flashback_spells:
