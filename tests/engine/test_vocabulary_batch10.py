@@ -115,6 +115,11 @@ _PUMP = {"affects": "self", "power": 1}
                                                    "count": "nontoken_creatures_died",
                                                    "token": {"subtypes": ["Zombie"]}}]}]},
      "unknown value 'nontoken_creatures_died'"),
+    # exiled unless cast: nothing but its filter
+    ({"replacements": [{"kind": "exiled_unless_cast", "filter": {}, "extra": 1}]},
+     "takes \\[\\]"),
+    ({"replacements": [{"kind": "exiled_unless_cast", "filter": {"nontoken": "yes"}}]},
+     "nontoken: expected true or false"),
     # filters excluding subtypes; prevention to a filter
     ({"triggers": [{"when": "counters_put", "quality": "+1/+1",
                     "filter": {"not_subtypes": ["hydra"]}, "effects": [{"verb": "draw"}]}]},
@@ -164,6 +169,8 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     assert treasure.mana_abilities == ("W|U|B|R|G",)
     assert gadrak.triggers[0].effects[0].count is Count.NONTOKEN_CREATURES_DIED_THIS_TURN
     assert gadrak.statics[0].restrictions == ("cant_attack",)
+    priest = card("Containment Priest").replacements[0]
+    assert priest.kind is ReplacementKind.EXILED_UNLESS_CAST and priest.filter.nontoken
     scourge = card("Wildwood Scourge").triggers[0]
     assert scourge.event is TriggerEvent.COUNTERS_PUT and scourge.quality == "+1/+1"
     assert scourge.filter is not None and scourge.filter.not_subtypes == ("Hydra",)
