@@ -34,6 +34,9 @@ from server.cards.model import (
     Effect,
     ObjectFilter,
     Recipient,
+    Replacement,
+    ReplacementKind,
+    SpellCostChange,
     StaticAbility,
     StickerDef,
     StickerKind,
@@ -158,6 +161,15 @@ def _target_counter(where: str, raw: Any) -> str:
     return str(raw)
 
 
+def _counter_kind(where: str, raw: Any) -> str:
+    """Any kind of counter (rule 122.1): "+1/+1", "-1/-1" or a lower-case word such as
+    "soul"; "" -- none."""
+    if not isinstance(raw, str) or not (raw in ("", "+1/+1", "-1/-1")
+                                        or re.fullmatch(r"[a-z]+", raw)):
+        raise CardDataError(f"{where}: expected a counter kind such as '+1/+1' or 'soul'")
+    return raw
+
+
 def _target_subtypes(where: str, raw: Any) -> tuple[str, ...]:
     """Subtypes of which a target must have one (rule 205.3): capitalised names."""
     names = _list(where, raw)
@@ -186,7 +198,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.COPY_SPELL: {"target", "who", "new_targets"},
     Verb.CREATE_TOKEN_COPY: {"target", "who"},
     Verb.CODED: {"code", "who", "target", "amount"},
-    Verb.PREVENT_COMBAT_DAMAGE: set(),
+    Verb.PREVENT_COMBAT_DAMAGE: {"prevent_to"},
+    Verb.PAY: {"cost"},
     Verb.EXILE: {"target", "who"},
     Verb.TAP: {"who", "target"},
     Verb.UNTAP: {"who", "target"},
@@ -249,7 +262,13 @@ def _keywords(where: str, raw: Any) -> tuple[str, ...]:
 def _token(where: str, raw: Any) -> CardDef:
     """A token definition (rule 111.3): name from its subtypes plus "Token" (111.4)."""
     spec = _fields(where, raw, {"colors", "types", "subtypes", "power", "toughness",
-                                "keywords"})
+                                "keywords", "mana", "mana_sacrifice"})
+    mana = tuple(_mana_ability(f"{where}.mana[{i}]", m)
+                 for i, m in enumerate(_list(f"{where}.mana", spec.get("mana", []))))
+    sacrifice = spec.get("mana_sacrifice", False)
+    if not isinstance(sacrifice, bool) or (sacrifice and len(mana) != 1):
+        raise CardDataError(f"{where}.mana_sacrifice: true for one mana ability "
+                            "('{T}, Sacrifice this: Add ...')")
     subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
     colors = tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", [])))
     if any(c not in COLORS for c in colors):
@@ -263,7 +282,18 @@ def _token(where: str, raw: Any) -> CardDef:
         toughness=_int(f"{where}.toughness", spec.get("toughness", 0)),
         keywords=_keywords(f"{where}.keywords", spec.get("keywords", [])),
         is_token=True,
+        mana_abilities=mana,
+        mana_sacrifice=sacrifice,
     )
+
+
+def _mana_ability(where: str, m: Any) -> str:
+    """A mana ability as the mana it adds: "CC" adds two colorless; "B|R" adds one of the
+    alternatives (the player chooses)."""
+    parts = m.split("|") if isinstance(m, str) else [""]
+    if not all(p and all(ch in MANA_TYPES for ch in p) for p in parts):
+        raise CardDataError(f"{where}: expected mana letters such as 'G', 'CC' or 'B|R'")
+    return str(m)
 
 
 def _effect(where: str, raw: Any) -> Effect:
@@ -286,8 +316,13 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}.code: unknown coded effect {spec.get('code')!r}; "
                             f"expected one of {list(CODED_EFFECTS)}")
     if verb in (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS) and \
-            spec.get("counter") not in ("+1/+1", "-1/-1", "loyalty"):
-        raise CardDataError(f"{where}.counter: expected '+1/+1', '-1/-1' or 'loyalty'")
+            not _counter_kind(f"{where}.counter", spec.get("counter", "")):
+        raise CardDataError(f"{where}.counter: expected a counter kind such as '+1/+1' or "
+                            "'soul'")
+    if (verb is Verb.PAY) != ("cost" in spec) or (verb is Verb.PAY and (
+            not spec.get("optional") or "condition" in spec)):
+        raise CardDataError(f"{where}: pay ('you may pay ...') needs a 'cost' and "
+                            "'optional': true, and takes no condition")
     if verb is Verb.CREATE_TOKEN and "token" not in spec:
         raise CardDataError(f"{where}: create_token needs a 'token'")
     if verb is Verb.PUT_STICKER and "sticker" not in spec:
@@ -318,6 +353,7 @@ def _effect(where: str, raw: Any) -> Effect:
     if names and spec.get("amount", 1) != len(names):
         raise CardDataError(f"{where}.amount: one card of each name ({len(names)})")
     count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
+    _not_source_count(f"{where}.count", count)
     # The filter describes what is counted, the permanents a rules change applies to this
     # turn, or which attached permanents are meant.
     filtered = count in FILTERED_COUNTS or who is Who.ATTACHED_TO_THAT or (
@@ -401,6 +437,9 @@ def _effect(where: str, raw: Any) -> Effect:
         if "unless_pays" in spec else None,
         double=spec.get("double", False),
         restrictions=restrictions,
+        prevent_to=_filter(f"{where}.prevent_to", spec["prevent_to"])
+        if "prevent_to" in spec else None,
+        cost=_cost(f"{where}.cost", spec["cost"]) if "cost" in spec else None,
     )
 
 
@@ -414,7 +453,14 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
 
 
 #: The counts that count what a ``filter`` describes.
-FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER)
+FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN)
+
+
+def _not_source_count(where: str, count: Count | None) -> None:
+    """Counters on the source are counted only by a static ability, which names the kind."""
+    if count is Count.COUNTERS_ON_SOURCE:
+        raise CardDataError(f"{where}: 'counters_on_source' is for a static ability's "
+                            "power/toughness (with 'counter')")
 #: Rules changes a resolved spell or ability may make until end of turn (rule 611.2c).
 THIS_TURN_RESTRICTIONS = ("cant_attack", "cant_block", "cant_be_blocked",
                           "attacks_each_combat")
@@ -423,10 +469,16 @@ THIS_TURN_RESTRICTIONS = ("cant_attack", "cant_block", "cant_be_blocked",
 def _cost_reduction(where: str, raw: Any) -> CostReduction:
     """``{"generic": 3, "condition": ...}`` or ``{"count": "total_power", "filter": {...}}``
     (rules 601.2f, 118.7a)."""
-    spec = _fields(where, raw, {"generic", "count", "filter", "condition"})
-    if ("generic" in spec) == ("count" in spec):
-        raise CardDataError(f"{where}: give either 'generic' (a fixed reduction) or 'count'")
+    spec = _fields(where, raw, {"generic", "count", "filter", "condition", "mana"})
+    if sum(k in spec for k in ("generic", "count", "mana")) != 1:
+        raise CardDataError(f"{where}: give either 'generic' (a fixed reduction), 'mana' "
+                            "(an amount of mana with coloured symbols) or 'count'")
     count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
+    _not_source_count(f"{where}.count", count)
+    mana = _cost(f"{where}.mana", spec["mana"]) if "mana" in spec else None
+    if mana is not None and (mana.x_count or mana.hybrid or not any(mana.symbols)):
+        raise CardDataError(f"{where}.mana: expected mana with coloured or colourless "
+                            "symbols such as '{2}{U}' (a generic amount is 'generic')")
     if (count in FILTERED_COUNTS) != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}")
@@ -436,10 +488,10 @@ def _cost_reduction(where: str, raw: Any) -> CostReduction:
     if condition in _RESOLUTION_CONDITIONS:
         raise CardDataError(f"{where}.condition: {condition.value!r} is about a resolving "
                             "spell or ability, not a spell being cast")
-    if count is None and generic < 1:
+    if count is None and mana is None and generic < 1:
         raise CardDataError(f"{where}.generic: must be at least 1")
     return CostReduction(
-        generic=generic, count=count,
+        generic=generic, count=count, mana=mana,
         filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None,
         condition=condition)
 
@@ -452,6 +504,7 @@ def _condition(where: str, raw: Any) -> Condition | CountCondition:
         return _enum(where, Condition, raw)
     spec = _fields(where, raw, {"count", "filter", "at_least", "at_most"})
     count = _enum(f"{where}.count", Count, spec.get("count"))
+    _not_source_count(f"{where}.count", count)
     if (count in FILTERED_COUNTS) != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}")
@@ -471,7 +524,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     "opponent" | "any", "other": bool, "min_power": N}`` -- every field optional (rule 205
     types)."""
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
-                                "min_power", "lacks", "attacking", "with_counter"})
+                                "min_power", "lacks", "attacking", "with_counter",
+                                "not_subtypes", "nontoken"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     for t in card_types:
         if t not in CARD_TYPES:
@@ -481,11 +535,13 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     for name, keyword in (("has", has), ("lacks", lacks)):
         if keyword and keyword not in SUPPORTED_KEYWORDS:
             raise CardDataError(f"{where}.{name}: keyword {keyword!r} is not supported")
-    for flag in ("other", "attacking"):
+    for flag in ("other", "attacking", "nontoken"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
-    if any(not t or not t[0].isupper() for t in subtypes):
+    not_subtypes = tuple(str(t) for t in _list(f"{where}.not_subtypes",
+                                               spec.get("not_subtypes", [])))
+    if any(not t or not t[0].isupper() for t in (*subtypes, *not_subtypes)):
         raise CardDataError(f"{where}.subtypes: expected capitalised subtypes such as 'Shrine'")
     return ObjectFilter(
         card_types=card_types, subtypes=subtypes, has=has,
@@ -493,14 +549,15 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         other=spec.get("other", False),
         min_power=_int(f"{where}.min_power", spec["min_power"]) if "min_power" in spec
         else None, lacks=lacks, attacking=spec.get("attacking", False),
-        with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")))
+        with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
+        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False))
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).
 _FILTERED_EVENTS = (TriggerEvent.SPELL_CAST, TriggerEvent.PERMANENT_ENTERS,
                     TriggerEvent.SOURCE_DEALS_DAMAGE, TriggerEvent.YOU_ATTACK_WITH,
                     TriggerEvent.CREATURE_ATTACKS, TriggerEvent.CHANGES_ZONE,
-                    TriggerEvent.BECOMES_TARGET)
+                    TriggerEvent.BECOMES_TARGET, TriggerEvent.COUNTERS_PUT)
 #: The trigger events a ``filter`` may qualify (not required): "whenever [this] and at least N
 #: other [filter] creatures attack".
 _OPTIONALLY_FILTERED_EVENTS = (TriggerEvent.ATTACKS,)
@@ -652,6 +709,10 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
         raise CardDataError(f"{where}: 'from' and 'to' are only for 'changes_zone'")
     if event is TriggerEvent.CHANGES_ZONE and not (zones["from"] or zones["to"]):
         raise CardDataError(f"{where}: 'changes_zone' needs 'from' and/or 'to'")
+    if event is TriggerEvent.COUNTERS_PUT:
+        _target_counter(f"{where}.quality", spec.get("quality", ""))
+        if not spec.get("quality"):
+            raise CardDataError(f"{where}: 'counters_put' needs 'quality': the counter kind")
     if event is not TriggerEvent.SOURCE_DEALS_DAMAGE and ("damage" in spec
                                                           or "recipient" in spec):
         raise CardDataError(f"{where}: 'damage' and 'recipient' are only for "
@@ -679,7 +740,16 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
 def _static(where: str, raw: Any) -> StaticAbility:
     spec = _fields(where, raw, {"text", "affects", "control", "subtypes", "keywords", "power",
                                 "toughness", "subtype", "with_counter", "restrictions",
-                                "min_counters", "condition"})
+                                "min_counters", "condition", "count", "counter"})
+    count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
+    if (count is Count.COUNTERS_ON_SOURCE) != ("counter" in spec):
+        raise CardDataError(f"{where}: 'counter' (the kind) is given exactly when count is "
+                            "'counters_on_source'")
+    if count in FILTERED_COUNTS:
+        raise CardDataError(f"{where}.count: {count.value!r} needs a filter; not supported "
+                            "in a static ability")
+    if count is not None and not (spec.get("power") or spec.get("toughness")):
+        raise CardDataError(f"{where}: 'count' multiplies 'power'/'toughness'")
     condition = _condition(f"{where}.condition", spec["condition"]) \
         if "condition" in spec else None
     if condition in _RESOLUTION_CONDITIONS:
@@ -703,6 +773,8 @@ def _static(where: str, raw: Any) -> StaticAbility:
         min_counters=_int(f"{where}.min_counters", spec.get("min_counters", 1)) or 1,
         restrictions=restrictions,
         condition=condition,
+        count=count,
+        counter=_counter_kind(f"{where}.counter", spec.get("counter", "")),
     )
 
 
@@ -711,16 +783,57 @@ _RESOLUTION_CONDITIONS = (Condition.WON_CLASH, Condition.YOU_DID,
                           Condition.REVEALED_CREATURE_OR_LAND)
 
 
+#: "must_be_blocked": "[This] must be blocked if able" (a requirement, rule 509.1c).
 #: "top_revealed": "Play with the top card of your library revealed" (rules 401.5, 401.6) and
 #: "play_from_top": "You may play the top card of your library", "cast_from_graveyard" (Kess,
 #: Dissident Mage), "play_land_from_graveyard", "cast_creature_from_graveyard",
 #: "cast_instants_from_face_down_exile" -- rules changes for the controller of the affected
 #: permanent (server.engine.zone_rules).
 _RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_combat",
+                 "must_be_blocked",
                  "cant_be_blocked", "attacks_despite_defender",
                  "cant_activate", "top_revealed", "play_from_top", "cast_from_graveyard",
                  "play_land_from_graveyard", "cast_creature_from_graveyard",
                  "cast_instants_from_face_down_exile")
+
+
+def _spell_cost(where: str, raw: Any) -> SpellCostChange:
+    """``{"generic": -1, "filter": {"types": ["Creature"], "has": "Flying"}}``: spells the
+    filter describes cost that much more or less (rule 601.2f)."""
+    spec = _fields(where, raw, {"generic", "filter", "text"})
+    generic = _int(f"{where}.generic", spec.get("generic"), signed=True) or 0
+    if not generic or "filter" not in spec:
+        raise CardDataError(f"{where}: needs a non-zero 'generic' and a 'filter' (the spells)")
+    spell = _filter(f"{where}.filter", spec["filter"])
+    if spell.other or spell.attacking or spell.with_counter:
+        raise CardDataError(f"{where}.filter: describes a spell, not a permanent")
+    return SpellCostChange(generic=generic, filter=spell)
+
+
+def _replacement(where: str, raw: Any) -> Replacement:
+    """``{"kind": "damage_multiplied", "filter": {...}, "factor": 3}`` or ``{"kind":
+    "extra_counters", "filter": {...}, "counter": "+1/+1", "extra": 1}`` or ``{"kind":
+    "exiled_unless_cast", "filter": {...}}`` (rule 614.1)."""
+    spec = _fields(where, raw, {"text", "kind", "filter", "factor", "counter", "extra"})
+    kind = _enum(f"{where}.kind", ReplacementKind, spec.get("kind"))
+    if "filter" not in spec:
+        raise CardDataError(f"{where}: needs a 'filter' (what the events are about)")
+    allowed = {ReplacementKind.DAMAGE_MULTIPLIED: {"factor"},
+               ReplacementKind.EXTRA_COUNTERS: {"counter", "extra"},
+               ReplacementKind.EXILED_UNLESS_CAST: set()}[kind]
+    given = {k for k in ("factor", "counter", "extra") if k in spec}
+    if given != allowed:
+        raise CardDataError(f"{where}: {kind.value!r} takes {sorted(allowed)}")
+    factor = _int(f"{where}.factor", spec.get("factor", 1)) or 0
+    extra = _int(f"{where}.extra", spec.get("extra", 0)) or 0
+    if factor < 2 and kind is ReplacementKind.DAMAGE_MULTIPLIED:
+        raise CardDataError(f"{where}.factor: at least 2")
+    if extra < 1 and kind is ReplacementKind.EXTRA_COUNTERS:
+        raise CardDataError(f"{where}.extra: at least 1")
+    return Replacement(text=str(spec.get("text", "")), kind=kind,
+                       filter=_filter(f"{where}.filter", spec["filter"]), factor=factor,
+                       counter=_target_counter(f"{where}.counter", spec.get("counter", "")),
+                       extra=extra)
 
 
 def _plane_rules(where: str, raw: Any, card_types: tuple[str, ...]) -> tuple[str, ...]:
@@ -776,7 +889,8 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "additional_cost", "enchant_tapped", "enchant_you_control",
                      "regenerates",
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
-                     "madness", "hexproof_from", "cost_reduction"}
+                     "madness", "hexproof_from", "cost_reduction", "spell_costs",
+                     "replacements"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
@@ -842,12 +956,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                      for i, t in enumerate(_list(f"{where}: triggers", spec.get("triggers", []))))
     mana = [BASIC_LAND_MANA[s] for s in subtypes if s in BASIC_LAND_MANA]
     for i, m in enumerate(_list(f"{where}: mana", spec.get("mana", []))):
-        # "CC" adds two colorless; "B|R" adds one of the alternatives (the player chooses).
-        parts = m.split("|") if isinstance(m, str) else [""]
-        if not all(p and all(ch in MANA_TYPES for ch in p) for p in parts):
-            raise CardDataError(
-                f"{where}: mana[{i}]: expected mana letters such as 'G', 'CC' or 'B|R'")
-        mana.append(m)
+        mana.append(_mana_ability(f"{where}: mana[{i}]", m))
     statics = tuple(_static(f"{where}: statics[{i}]", st)
                     for i, st in enumerate(_list(f"{where}: statics", spec.get("statics", []))))
     protection = tuple(str(x) for x in _list(f"{where}: protection",
@@ -881,7 +990,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                  or enchant is not None or statics or protection or hexproof_from
                  or spec.get("regenerates")
                  or spec.get("enters_with_counters") or spec.get("power_cda")
-                 or spec.get("creatures_die_to_hand"))
+                 or spec.get("creatures_die_to_hand") or spec.get("spell_costs")
+                 or spec.get("replacements"))
     if not explained:
         raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
@@ -925,6 +1035,11 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         madness_cost=madness,
         cost_reduction=_cost_reduction(f"{where}: cost_reduction", spec["cost_reduction"])
         if "cost_reduction" in spec else None,
+        spell_costs=tuple(_spell_cost(f"{where}: spell_costs[{i}]", c) for i, c in
+                          enumerate(_list(f"{where}: spell_costs", spec.get("spell_costs", [])))),
+        replacements=tuple(_replacement(f"{where}: replacements[{i}]", r) for i, r in
+                           enumerate(_list(f"{where}: replacements",
+                                           spec.get("replacements", [])))),
         set_code=str(raw.get("setCode") or ""),
         number=str(raw.get("number") or ""),
     )

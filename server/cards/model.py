@@ -235,6 +235,9 @@ class Verb(Enum):
     #: until end of turn, for the target(s) or for every permanent the ``filter`` describes
     #: at any time this turn (the set isn't locked in: no characteristic changes).
     RESTRICT_THIS_TURN = "restrict_this_turn"
+    #: "You may pay {1}{B}" (rules 118.1, 608.2d): the controller may pay the effect's
+    #: ``cost`` as it is performed; "If you do" (condition ``you_did``) is whether they paid.
+    PAY = "pay"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -282,6 +285,21 @@ class Count(Enum):
     #: The permanents put into your hand from the battlefield this turn (rules 400.3,
     #: 400.7): a token counts, as it is put there before it ceases to exist (704.5d).
     PERMANENTS_TO_YOUR_HAND_THIS_TURN = "permanents_to_your_hand_this_turn"
+    #: "the greatest power among creature cards in your graveyard" (0 if there are none;
+    #: a card's power there is its printed power or what its characteristic-defining
+    #: ability says, rule 604.3).
+    GREATEST_POWER_IN_YOUR_GRAVEYARD = "greatest_power_in_your_graveyard"
+    #: "for each [kind] counter on [this]": the counters of the given kind on the source
+    #: (rule 122.1).
+    COUNTERS_ON_SOURCE = "counters_on_source"
+    #: "if you've cast an [instant or sorcery] spell this turn": the spells you cast this
+    #: turn (rule 601.2i) whose card the ``filter`` describes, countered or not.
+    SPELLS_CAST_THIS_TURN = "spells_cast_this_turn"
+    #: The creatures that died this turn, anyone's (rule 700.4), counted as the effect is
+    #: performed (608.2h): "for each creature that died this turn".
+    CREATURES_DIED_THIS_TURN = "creatures_died_this_turn"
+    #: The nontoken creatures that died this turn, anyone's (rules 700.4, 111.1).
+    NONTOKEN_CREATURES_DIED_THIS_TURN = "nontoken_creatures_died_this_turn"
 
 
 class Controller(Enum):
@@ -316,6 +334,10 @@ class ObjectFilter:
     #: permanent that has left the battlefield, as it last existed ("if it had a +1/+1
     #: counter on it", 603.10a).
     with_counter: str = ""
+    #: "non-Hydra": subtypes it must have none of (rule 205.3).
+    not_subtypes: tuple[str, ...] = ()
+    #: "nontoken": a card (or a copy of one), not a token (rule 111.1).
+    nontoken: bool = False
 
 
 class DamageKind(Enum):
@@ -520,6 +542,12 @@ class Effect:
     double: bool = False
     #: RESTRICT_THIS_TURN: the rules changes, e.g. "cant_block" (see StaticAbility).
     restrictions: tuple[str, ...] = ()
+    #: PREVENT_COMBAT_DAMAGE: "... that would be dealt this turn to [Dogs you control]": only
+    #: to permanents the filter describes (from the controller's point of view) as the damage
+    #: would be dealt; None: all combat damage.
+    prevent_to: ObjectFilter | None = None
+    #: PAY: the mana cost the controller may pay.
+    cost: ManaCost | None = None
 
 @dataclass(frozen=True, slots=True)
 class CostReduction:
@@ -532,6 +560,54 @@ class CostReduction:
     count: Count | None = None
     filter: ObjectFilter | None = None
     condition: AnyCondition | None = None
+    #: "costs {2}{U} less": a reduction by an amount of mana with coloured symbols (rules
+    #: 118.7b-c): each coloured symbol takes one mana of its colour off, or one generic mana
+    #: if the cost needs no more of that colour.
+    mana: ManaCost | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SpellCostChange:
+    """A static ability of a permanent changing what spells cost (rules 601.2f, 118.7a):
+    "Creature spells with flying you cast cost {1} less to cast", "Noncreature spells cost
+    {1} more": ``generic`` more (positive) or less (negative) for each spell the ``filter``
+    describes, its ``controller`` relative to the permanent's controller (who casts it)."""
+
+    generic: int
+    filter: ObjectFilter
+
+
+class ReplacementKind(Enum):
+    """Replacement effects of static abilities (rule 614), consulted by the event they
+    modify."""
+
+    #: "If a [filter] source would deal damage to a permanent or player, it deals [factor]
+    #: times that damage instead" (rules 614.1a, 120.3).
+    DAMAGE_MULTIPLIED = "damage_multiplied"
+    #: "If one or more [counter] counters would be put on a [filter] permanent, that many
+    #: plus [extra] are put on it instead" (rules 614.1a, 122.6; also as it enters with
+    #: counters, 614.1c).
+    EXTRA_COUNTERS = "extra_counters"
+    #: "If a [filter] permanent would enter the battlefield and it wasn't cast, exile it
+    #: instead" (rules 614.1a, 614.12): from anywhere but the stack (a spell on the stack that
+    #: isn't a copy was cast, 601.2i, 707.10).
+    EXILED_UNLESS_CAST = "exiled_unless_cast"
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """A replacement effect of a permanent's static ability (rule 614.1): it applies while the
+    permanent is on the battlefield, to events the ``filter`` (from its controller's point of
+    view) describes."""
+
+    text: str
+    kind: ReplacementKind
+    filter: ObjectFilter
+    #: DAMAGE_MULTIPLIED: the factor ("triple" is 3).
+    factor: int = 1
+    #: EXTRA_COUNTERS: the counter kind and how many more.
+    counter: str = ""
+    extra: int = 0
 
 
 class CostKind(Enum):
@@ -625,7 +701,8 @@ class TriggerEvent(Enum):
     #: controller" is its controller as it last existed (603.10a).
     CREATURE_LEAVES_BATTLEFIELD = "creature_leaves_battlefield"
     #: "When enchanted creature dies" -- an Aura's ability; it can find the Aura in its
-    #: owner's graveyard afterwards (rule 400.7f).
+    #: owner's graveyard afterwards (rule 400.7f). Also "whenever equipped creature dies" --
+    #: an Equipment's (301.5).
     ENCHANTED_CREATURE_DIES = "enchanted_creature_dies"
     #: "Whenever you gain life" (rule 119.9): once per life-gain event; "that much" is the
     #: life gained.
@@ -670,6 +747,10 @@ class TriggerEvent(Enum):
     #: ``from_zone`` to ``to_zone`` ("" for any zone); one leaving the battlefield is matched
     #: as it last existed there (603.10a), together with whatever left with it.
     CHANGES_ZONE = "changes_zone"
+    #: "Whenever one or more [kind] counters are put on a [filter] permanent" (rules 122.1,
+    #: 603.2): once per event of putting counters, including a permanent entering with them
+    #: (614.1c); the trigger's ``quality`` is the counter kind.
+    COUNTERS_PUT = "counters_put"
     #: "Whenever [this] becomes the target of a [filter] spell or ability" (rules 115.1,
     #: 603.2e): once per spell or ability matching the trigger's ``filter`` that targets it,
     #: as that spell or ability becomes cast, activated or put on the stack (601.2c, 603.3d).
@@ -743,9 +824,14 @@ class StaticAbility:
     subtypes: tuple[str, ...] = ()
     #: Layer 6: keyword abilities granted.
     keywords: tuple[str, ...] = ()
-    #: Layer 7c: power/toughness change.
+    #: Layer 7c: power/toughness change -- with ``count``, for each one counted ("+1/+1 for
+    #: each soul counter on [this]", "+X/+0, where X is ...", rules 613.4c, 107.3), counted
+    #: from the controller's point of view each time the layers are applied (611.3a).
     power: int = 0
     toughness: int = 0
+    count: Count | None = None
+    #: COUNTERS_ON_SOURCE: the counter kind counted.
+    counter: str = ""
     #: Only creatures with this subtype ("Other Dogs you control") or counter kind.
     subtype: str = ""
     with_counter: str = ""
@@ -753,7 +839,8 @@ class StaticAbility:
     min_counters: int = 1
     #: Rules changes for the affected permanents: "cant_attack", "cant_block",
     #: "doesnt_untap" (502.3), "attacks_each_combat" (508.1d), "cant_be_blocked" (509.1b),
-    #: "attacks_despite_defender" ("can attack as though it didn't have defender", 702.3b).
+    #: "attacks_despite_defender" ("can attack as though it didn't have defender", 702.3b),
+    #: "must_be_blocked" ("must be blocked if able", a requirement on blocks, 509.1c).
     restrictions: tuple[str, ...] = ()
     #: "As long as [condition], ..." / "... unless [condition]" (negated as a count
     #: comparison): a conditional static ability. Its effect applies only while the condition
@@ -809,6 +896,8 @@ class CardDef:
     #: Mana abilities "{T}: Add ...", each as the mana it adds, e.g. ``"G"`` or ``"CC"``.
     #: Basic land types grant theirs intrinsically (rule 305.6).
     mana_abilities: tuple[str, ...] = ()
+    #: Its mana ability costs "{T}, Sacrifice [this]" (rules 605.1a, 701.21a), a Treasure's.
+    mana_sacrifice: bool = False
     abilities: tuple[ActivatedAbility, ...] = ()
     triggers: tuple[TriggeredAbility, ...] = ()
     keywords: tuple[str, ...] = ()
@@ -843,6 +932,10 @@ class CardDef:
     #: "If a creature you control would die, return it to its owner's hand instead"
     #: (a replacement effect from a static ability, rule 614.1a).
     creatures_die_to_hand: bool = False
+    #: Static abilities changing what spells cost (rule 601.2f).
+    spell_costs: tuple[SpellCostChange, ...] = ()
+    #: Replacement effects of its static abilities (rule 614.1).
+    replacements: tuple[Replacement, ...] = ()
     #: A characteristic-defining ability for power (rules 604.3, 613.4a), e.g.
     #: "instants_and_sorceries_in_your_graveyard".
     power_cda: str = ""

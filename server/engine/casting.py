@@ -16,10 +16,11 @@ from server.cards.model import (
     CardDef,
     CostKind,
     Effect,
+    ObjectFilter,
     TargetReq,
     TriggeredAbility,
 )
-from server.engine import counting, madness, modes, zone_rules
+from server.engine import counting, filters, madness, modes, zone_rules
 from server.engine.actions import (
     Action,
     ActivateAbility,
@@ -79,7 +80,29 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
         tax = sum(game.objects[i].card.noncreature_tax for i in game.battlefield)
         if tax:
             cost = ManaCost(cost.generic + tax, cost.symbols, 0, cost.hybrid)
-    return reduced(game, card, cost, seat, spell_id)
+    # Statics of permanents ("Creature spells with flying you cast cost {1} less"): the
+    # increases first, then the reductions (601.2f), generic mana only (118.7a).
+    changes = [change.generic for oid in game.battlefield
+               for change in game.objects[oid].card.spell_costs
+               if _describes_spell(game, change.filter, game.objects[oid], card, seat=seat,
+                                   spell_id=spell_id)]
+    more = sum(g for g in changes if g > 0)
+    less = -sum(g for g in changes if g < 0)
+    if more:
+        cost = ManaCost(cost.generic + more, cost.symbols, cost.x_count, cost.hybrid)
+    cost = reduced(game, card, cost, seat, spell_id)
+    if less:
+        cost = ManaCost(max(cost.generic - less, 0), cost.symbols, cost.x_count, cost.hybrid)
+    return cost
+
+
+def _describes_spell(game: Game, spec: ObjectFilter, permanent: GameObject, card: CardDef,
+                     *, seat: int, spell_id: str) -> bool:
+    """Whether a permanent's cost-changing static describes a spell ``seat`` casts: the
+    spell's characteristics (its card's, as it is cast), its caster relative to the
+    permanent's controller (rule 601.2f)."""
+    spell = filters.LastKnown(card, seat, spell_id)
+    return filters.matches_last_known(game, spell, spec, permanent.controller, permanent.id)
 
 
 def reduced(game: Game, card: CardDef, cost: ManaCost, seat: int, spell_id: str) -> ManaCost:
@@ -90,11 +113,28 @@ def reduced(game: Game, card: CardDef, cost: ManaCost, seat: int, spell_id: str)
     if reduction is None or not counting.condition_met(game, seat, spell_id,
                                                        reduction.condition):
         return cost
+    if reduction.mana is not None:
+        return _reduced_by_mana(cost, reduction.mana)
     amount = reduction.generic if reduction.count is None else counting.count(
         game, seat, spell_id, reduction.count, spec=reduction.filter)
     if amount <= 0:
         return cost
     return ManaCost(max(cost.generic - amount, 0), cost.symbols, cost.x_count, cost.hybrid)
+
+
+def _reduced_by_mana(cost: ManaCost, by: ManaCost) -> ManaCost:
+    """Rules 118.7a-d: a reduction by "{2}{U}" takes each coloured or colourless symbol off
+    that component; what the component lacks, and the generic part, come off the generic
+    mana (never below none)."""
+    symbols = list(cost.symbols)
+    excess = by.generic
+    for i, n in enumerate(by.symbols):
+        taken = min(n, symbols[i])
+        symbols[i] -= taken
+        excess += n - taken  # 118.7b-c
+    w, u, b, r, g, c = symbols
+    return ManaCost(max(cost.generic - excess, 0), (w, u, b, r, g, c), cost.x_count,
+                    cost.hybrid)
 
 
 def mana_ability_options(game: Game, seat: int, exclude: str | None = None) -> list[Action]:
@@ -310,6 +350,8 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
     source = game.objects.get(trigger.source_id)
     if source is not None:
         ability.source_attached = source.attached_to
+    else:  # its source left the battlefield: its power as it last existed (608.2h)
+        ability.source_power = game.last_known_power.get(trigger.source_id, 0)
     trigger_modes = modes_of(ability)
     choosable = [m for m in trigger_modes if targets_available(
         game, tuple(e.target for e in m if e.target), trigger.controller, ability.id,
@@ -512,7 +554,7 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
         _advance_stage(game, events)
     elif isinstance(action, ActivateManaAbility):
         # Rule 605.3a: mana abilities don't use the stack.
-        tap_for_mana(game, action.object_id, action.mana)
+        tap_for_mana(game, action.object_id, action.mana, events)
     elif isinstance(action, PayMana):
         _pay(game, events, action.mana)
     else:
@@ -589,6 +631,7 @@ def _finish(game: Game, events: list[Event]) -> None:
     obj = game.objects[casting.object_id]
     if obj.ability is None and not obj.spell_copy:  # a copy isn't cast (707.10)
         events.append(SpellCast(obj.id, obj.controller, obj.card))  # cast triggers
+        game.player(obj.controller).spells_cast_this_turn.append(obj.card)
     # Rule 601.2c: the chosen objects became its targets (a copy's targets it was created
     # with weren't chosen, 707.10c: only new ones were).
     kept = {str(ref) for kind, ref in casting.retarget or () if kind == "object"}

@@ -15,6 +15,7 @@ from server.engine.actions import (
 )
 from server.engine.effects import attack_targets, deal_damage
 from server.engine.events import AttackersDeclared, BlockersDeclared, Event
+from server.engine.filters import matches
 from server.engine.state import Game, GameObject
 from server.engine.targeting import quality_of
 
@@ -120,9 +121,42 @@ def block_options(game: Game, seat: int) -> tuple[Action, ...]:
         options.append(ResetBlockers())
     menace_ok = all(
         len(combat.blocked_by.get(a.id, [])) != 1 for a in attackers if a.has("Menace"))
-    if menace_ok:
+    if menace_ok and _block_requirements_obeyed(game, seat, attackers):
         options.append(FinishBlockers())
     return tuple(options)
+
+
+def _block_requirements_obeyed(game: Game, seat: int, attackers: list[GameObject]) -> bool:
+    """Rule 509.1c: the declaration must obey as many requirements ("[this] must be blocked
+    if able") as possible without breaking a restriction (509.1b: flying, menace, "can't
+    block", ...) -- counted against the most any declaration of ``seat``'s could obey."""
+    must = [a for a in attackers if "must_be_blocked" in a.restrictions]
+    if not must:
+        return True
+    combat = game.combat
+    obeyed = sum(1 for a in must if combat.blocked_by.get(a.id))
+    able = [game.objects[oid] for oid in game.battlefield
+            if game.objects[oid].is_creature and game.objects[oid].controller == seat
+            and not game.objects[oid].tapped
+            and "cant_block" not in game.objects[oid].restrictions]
+    return obeyed >= _most_obeyable(game, must, able)
+
+
+def _most_obeyable(game: Game, must: list[GameObject], able: list[GameObject]) -> int:
+    """The most "must be blocked" attackers that can each be blocked at once, each blocker
+    blocking one attacker (509.1a) and a menace attacker by two or more (702.111b)."""
+    if not must:
+        return 0
+    first, rest = must[0], must[1:]
+    best = _most_obeyable(game, rest, able)  # leave the first unblocked
+    fits = [b for b in able if can_block(game, b, first)]
+    need = 2 if first.has("Menace") else 1
+    for chosen in combinations(fits, need):
+        left = [b for b in able if b not in chosen]
+        best = max(best, 1 + _most_obeyable(game, rest, left))
+        if best == len(must):
+            break
+    return best
 
 
 def declare_blocker(game: Game, action: DeclareBlocker) -> None:
@@ -268,7 +302,9 @@ def deal_combat_damage(game: Game, events: list[Event]) -> None:
     for source, target, amount in assigned:
         if target[0] == "object" and str(target[1]) not in game.objects:
             continue
-        if game.prevent_combat_damage:
+        if game.prevent_combat_damage or (target[0] == "object" and any(
+                matches(game, game.objects[str(target[1])], spec, seat, "")
+                for seat, spec in game.prevent_combat_damage_to)):
             continue  # rule 615.1: the damage is prevented
         deal_damage(game, source, target, amount, events, combat=True)  # rule 510.2
     combat.assignments.clear()

@@ -3,30 +3,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import permutations
 from typing import assert_never
 
-from server.cards import CardDef
 from server.cards.mana import MANA_TYPES
-from server.cards.model import Condition, Controller, Count, CountCondition, Effect, ObjectFilter
+from server.cards.model import Condition, Count, CountCondition, Effect, ObjectFilter
 from server.engine.actions import Action, ChooseCard, Decline
 from server.engine.events import Event
+from server.engine.filters import LastKnown, matches, matches_last_known
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
 from server.engine.zones import put_into_graveyards
-
-
-@dataclass(frozen=True, slots=True)
-class LastKnown:
-    """An object that has left its zone, as it last existed there (rules 608.2h, 603.10a):
-    its card, controller, id, counters and whether it was attacking."""
-
-    card: CardDef
-    controller: int
-    object_id: str
-    counters: tuple[tuple[str, int], ...] = ()
-    attacking: bool = False
-
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CHOOSE_PARTY,)
@@ -188,7 +174,7 @@ def finish_parties_if_done(game: Game, group: list[str], events: list[Event]) ->
 
 def count(game: Game, you: int, source_id: str, kind: Count, *,
           spec: ObjectFilter | None = None,
-          colors: tuple[str, ...] = ()) -> int:
+          colors: tuple[str, ...] = (), counter: str = "") -> int:
     """A game-state count from ``you``'s point of view (rules 700.5, 700.8, 608.2h): an
     effect's amount or a count condition's left-hand side."""
     if kind is Count.DEVOTION:
@@ -215,62 +201,38 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
                    if matches(game, game.objects[i], spec, you, source_id))
     if kind is Count.PERMANENTS_TO_YOUR_HAND_THIS_TURN:
         return game.player(you).permanents_to_hand  # rules 400.3, 400.7
+    if kind is Count.GREATEST_POWER_IN_YOUR_GRAVEYARD:
+        cards = [game.objects[i] for i in game.player(you).graveyard]
+        return max((card_power(game, o) for o in cards if o.card.creature), default=0)
+    if kind is Count.COUNTERS_ON_SOURCE:
+        source = game.objects.get(source_id)
+        return source.counters.get(counter, 0) if source is not None else 0
+    if kind is Count.CREATURES_DIED_THIS_TURN:
+        return game.creatures_died  # rule 700.4
+    if kind is Count.NONTOKEN_CREATURES_DIED_THIS_TURN:
+        return game.nontoken_creatures_died
+    if kind is Count.SPELLS_CAST_THIS_TURN:
+        assert spec is not None  # the loader requires it
+        return sum(1 for card in game.player(you).spells_cast_this_turn
+                   if matches_last_known(game, LastKnown(card, you, ""), spec, you, source_id))
     assert_never(kind)
 
 
-def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id: str) -> bool:
-    """Whether an object (a permanent, or a spell on the stack) fits a description
-    (:class:`ObjectFilter`) from ``you``'s point of view, with its characteristics after the
-    layers (rule 613)."""
-    control = spec.controller
-    if control is Controller.YOU:
-        mine = obj.controller == you
-    elif control is Controller.OPPONENT:
-        mine = obj.controller in game.opponents(you)
-    elif control is Controller.ANY:
-        mine = True
-    else:
-        assert_never(control)
-    return (mine and not (spec.other and obj.id == source_id)
-            and (not spec.card_types or any(_has_type(obj, t) for t in spec.card_types))
-            and (not spec.subtypes or bool(set(spec.subtypes) & set(obj.subtypes)))
-            and (not spec.has or obj.has(spec.has))
-            and (not spec.lacks or not obj.has(spec.lacks))
-            and (spec.min_power is None or (obj.is_creature and obj.power >= spec.min_power))
-            and (not spec.attacking or obj.id in game.combat.attackers)  # rule 506.4
-            and (not spec.with_counter or obj.counters.get(spec.with_counter, 0) > 0))
+def card_power(game: Game, obj: GameObject) -> int:
+    """A card's power outside the battlefield: printed, or what its characteristic-defining
+    ability says, which works in every zone (rule 604.3)."""
+    if obj.card.power_cda:
+        return cda_power(game, obj)
+    return obj.card.power or 0
 
 
-def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
-                       you: int, source_id: str) -> bool:
-    """:func:`matches` for an object that has left its zone, by its last known information
-    (rule 608.2h): its card's characteristics, its controller, counters and combat status as
-    it last existed, its id."""
-    card, controller, object_id = last_known.card, last_known.controller, last_known.object_id
-    counters = dict(last_known.counters)
-    control = spec.controller
-    if control is Controller.YOU:
-        mine = controller == you
-    elif control is Controller.OPPONENT:
-        mine = controller in game.opponents(you)
-    elif control is Controller.ANY:
-        mine = True
-    else:
-        assert_never(control)
-    return (mine and not (spec.other and object_id == source_id)
-            and (not spec.card_types or any(card.is_type(t) for t in spec.card_types))
-            and (not spec.subtypes or bool(set(spec.subtypes) & set(card.subtypes)))
-            and (not spec.has or card.has_keyword(spec.has))
-            and (not spec.lacks or not card.has_keyword(spec.lacks))
-            and (spec.min_power is None or (card.creature and card.power is not None
-                                            and card.power >= spec.min_power))
-            and (not spec.attacking or last_known.attacking)
-            and (not spec.with_counter or counters.get(spec.with_counter, 0) > 0))
-
-
-def _has_type(obj: GameObject, card_type: str) -> bool:
-    """A card type now (rule 205.2a); a creature by the layers (e.g. a crewed Vehicle)."""
-    return obj.is_creature if card_type == "Creature" else obj.card.is_type(card_type)
+def cda_power(game: Game, obj: GameObject) -> int:
+    """Rule 604.3: "[This]'s power is equal to the number of instant and sorcery cards in
+    your graveyard" -- it works in every zone (its owner's graveyard outside the
+    battlefield); on the battlefield through layer 7a."""
+    seat = obj.controller if obj.zone is Zone.BATTLEFIELD else obj.owner
+    return sum(1 for oid in game.player(seat).graveyard
+               if not game.objects[oid].card.is_permanent_card)
 
 
 def condition_met(game: Game, controller: int, source_id: str | None,

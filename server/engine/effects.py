@@ -21,6 +21,7 @@ from server.cards.model import (
 from server.engine import (
     ante,
     counting,
+    filters,
     layers,
     looking,
     madness,
@@ -51,11 +52,13 @@ from server.engine.state import (
 from server.engine.targeting import Target, is_legal_target, quality_of
 from server.engine.zones import (
     create_object,
+    damage_after_replacements,
     destroy,
     draw,
     fresh_id,
     move,
     next_timestamp,
+    put_counters,
     put_into_graveyards,
     remove_from_game,
     restamp_stickers,
@@ -88,6 +91,9 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
     if zone_rules.damage_prevented(game, source.id):
         return  # rule 615.1: prevented (400.7c: also from what a permanent spell became)
     kind, ref = target
+    # Rule 614.1a: "it deals triple that damage instead" -- after any division (601.2d) and
+    # combat damage assignment (510.1c), which use the unmodified damage.
+    amount = damage_after_replacements(game, source, amount)
     if kind == "player":
         seat = int(ref)
         if game.players[seat].has_lost:
@@ -194,7 +200,7 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         res.previous_targets = [t for t, ok in legal_groups[group_of[i] - 1] if ok] \
             if effects[i].by is Who.THAT and group_of[i] >= 1 else []
         if condition_met(game, obj.controller, _source_id(obj), effects[i].condition):
-            if effects[i].optional and effects[i].verb is not Verb.SACRIFICE:
+            if effects[i].optional and effects[i].verb not in (Verb.SACRIFICE, Verb.PAY):
                 # "You may ...": its controller decides as it would be performed (608.2d).
                 res.optional_targets = [t for t, ok in targets if ok]
                 res.did = False  # until its controller takes the action
@@ -285,7 +291,7 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
             spec = effect.filter
             assert spec is not None  # the loader requires it
             return [o for o in everything if o.attached_to in hosts
-                    and counting.matches(game, o, spec, obj.controller, _source_id(obj))]
+                    and filters.matches(game, o, spec, obj.controller, _source_id(obj))]
         case Who.EACH_PERMANENT_YOU_CONTROL:
             return [o for o in everything if o.controller == obj.controller]
         case Who.EACH_PLANESWALKER:
@@ -378,7 +384,12 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                 if effect.tapped_attacking:
                     _put_onto_battlefield_attacking(game, obj, token)
     elif verb is Verb.PREVENT_COMBAT_DAMAGE:
-        game.prevent_combat_damage = True  # rule 615.1: until the end of the turn
+        # Rule 615.1: until the end of the turn -- to what the filter describes as the damage
+        # would be dealt, if it has one.
+        if effect.prevent_to is not None:
+            game.prevent_combat_damage_to.append((obj.controller, effect.prevent_to))
+        else:
+            game.prevent_combat_damage = True
     elif verb is Verb.CODED:
         CODED[effect.code](game, obj, effect, _players(game, obj, effect, targets), events)
     elif verb is Verb.DELAYED_TRIGGER and effect.delayed is not None:
@@ -408,6 +419,9 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                            events=events)
     elif verb is Verb.RESTRICT_THIS_TURN:
         _restrict_this_turn(game, obj, effect, targets)
+    elif verb is Verb.PAY:
+        assert effect.cost is not None  # the loader requires it
+        unless.offer_payment(game, obj, effect.cost)  # "you may pay" (608.2d)
     else:
         _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
                                amount=amount, events=events,
@@ -504,8 +518,10 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
             have = permanent.counters.get(effect.counter, 0)
             # Rule 701.10e: doubling puts as many as it already has.
             n = have if effect.double else amount
-            left = have + sign * n  # rule 122.1
-            permanent.counters[effect.counter] = max(left, 0)
+            if sign > 0:
+                put_counters(game, permanent, effect.counter, n, events)  # rule 122.1
+            else:
+                permanent.counters[effect.counter] = max(have - n, 0)
     elif verb is Verb.MODIFY_PT:
         # Rule 611.2c: the affected set is locked in as the effect begins.
         locked = tuple(p.id for p in permanents)
@@ -549,7 +565,7 @@ def _count(game: Game, obj: GameObject, kind: Count, effect: Effect) -> int:
 
 
 #: A permanent fits a description (kept here for callers of ``effects.matches``).
-matches = counting.matches
+matches = filters.matches
 
 
 def _creature_deals(game: Game, obj: GameObject, effect: Effect, targets: list[Target],

@@ -28,6 +28,8 @@ class ZoneChanged:
     #: Its counters and whether it was attacking, as it last existed (rule 603.10a).
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
+    #: The permanent it was attached to, as it last existed (rule 603.10a).
+    attached_to: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +164,16 @@ class LifeGained:
 
 
 @dataclass(frozen=True, slots=True)
+class CountersPut:
+    """Rule 122.1: ``amount`` counters of ``kind`` were put on the permanent ``object_id``
+    (also as it entered with them, 614.1c)."""
+
+    object_id: str
+    kind: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class LifeExchanged:
     """Rule 701.12c: each player's life total became the other's (as gain or loss)."""
 
@@ -171,4 +183,4 @@ class LifeExchanged:
 Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
-         | LifeGained | TargetsChosen)
+         | LifeGained | TargetsChosen | CountersPut)

@@ -244,7 +244,7 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None
     elif isinstance(action, ActivateManaAbility):
         # Rule 605.3b: a mana ability resolves at once; the player keeps priority and has
         # taken an action (117.4: the passes so far don't count).
-        tap_for_mana(game, action.object_id, action.mana)
+        tap_for_mana(game, action.object_id, action.mana, events)
         game.passes = 0
     elif isinstance(action, DeclareAttacker):
         effects.declare_attack(game, action)
@@ -486,6 +486,7 @@ def _cleanup_end_effects(game: Game) -> None:
     # Rule 611.2a: only effects that last until end of turn end now.
     game.effects[:] = [e for e in game.effects if e.lasting]
     game.prevent_combat_damage = False
+    game.prevent_combat_damage_to.clear()
 
 
 def _begin_step(game: Game, events: list[Event]) -> None:
@@ -562,6 +563,8 @@ def _next_turn(game: Game) -> None:
     planar.new_turn(game)  # rule 901.6: the new active player is the planar controller
     game.step = Step.UNTAP
     game.creatures_died = 0
+    game.nontoken_creatures_died = 0
+    game.last_known_power.clear()  # its dies triggers were put on the stack by now
     game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over
     game.once_per_turn.clear()
     for player in game.players:
@@ -572,6 +575,7 @@ def _next_turn(game: Game) -> None:
         player.creatures_died = 0
         player.cards_drawn_this_turn = 0
         player.permanents_to_hand = 0
+        player.spells_cast_this_turn.clear()
 
 
 # --- the main loop ---------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from server.cards.model import Affects, StaticAbility
-from server.engine.counting import condition_met, matches
+from server.engine.counting import cda_power, condition_met, count
+from server.engine.filters import matches
 from server.engine.state import ContinuousEffect, Game, GameObject, Zone
 from server.engine.zones import remove_from_combat
 
@@ -218,12 +219,15 @@ def _apply_layers(game: Game, permanents: list[GameObject],
         if obj.card.power_cda and not (obj.stickers and obj.sticker_pt is not None):
             # Layer 7a (613.4a): the characteristic-defining ability (7b overrides it).
             p, t = pt(obj)
-            obj.pt_now = (p + _cda_power(game, obj), t)
+            obj.pt_now = (p + cda_power(game, obj), t)
     for _, source, static in statics:
         if static.power or static.toughness:
+            # "+1/+1 for each ...", "+X/+0, where X is ...": counted now (611.3a, 107.3).
+            times = 1 if static.count is None else count(
+                game, source.controller, source.id, static.count, counter=static.counter)
             for obj in _affected(game, source, static, permanents):
                 p, t = pt(obj)
-                obj.pt_now = (p + static.power, t + static.toughness)
+                obj.pt_now = (p + static.power * times, t + static.toughness * times)
     for effect in effects:
         if effect.power or effect.toughness:
             for oid in effect.affected:
@@ -252,13 +256,6 @@ def _rules_changes(game: Game, effects: list[ContinuousEffect],
             affected = [p for p in found if p is not None and p.zone is Zone.BATTLEFIELD]
         for obj in affected:
             obj.restrictions = obj.restrictions | frozenset(effect.restrictions)
-
-
-def _cda_power(game: Game, obj: GameObject) -> int:
-    """Rule 604.3: "[This]'s power is equal to the number of instant and sorcery cards in
-    your graveyard" -- it works in every zone; on the battlefield through layer 7a."""
-    return sum(1 for oid in game.player(obj.controller).graveyard
-               if not game.objects[oid].card.is_permanent_card)
 
 
 def _switch(game: Game, effects: list[ContinuousEffect], pt: Callable[[GameObject],

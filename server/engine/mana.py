@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from itertools import product
 
 from server.cards.mana import MANA_TYPES, ManaCost
+from server.engine.events import Event
 from server.engine.state import Game, Zone
+from server.engine.zones import move
 
 _COLORLESS = MANA_TYPES.index("C")
 
@@ -172,9 +174,10 @@ def most_mana(potential: Potential) -> int:
     return sum(potential.fixed) + sum(max(len(m) for m in c) for c in potential.choices)
 
 
-def tap_for_mana(game: Game, object_id: str, mana: str = "") -> None:
-    """Activate a permanent's mana ability: tap it and add its mana (rules 106.4, 605.3b);
-    ``mana`` picks one of several kinds it could add."""
+def tap_for_mana(game: Game, object_id: str, mana: str, events: list[Event]) -> None:
+    """Activate a permanent's mana ability: tap it (and sacrifice it, for "{T}, Sacrifice
+    this: Add ...", 701.21a -- costs paid together, 605.3b) and add its mana (rules 106.4,
+    605.3b); ``mana`` picks one of several kinds it could add."""
     obj = game.objects[object_id]
     if obj.zone is not Zone.BATTLEFIELD or obj.tapped:
         raise ValueError("only an untapped permanent can tap for mana")
@@ -183,6 +186,8 @@ def tap_for_mana(game: Game, object_id: str, mana: str = "") -> None:
         mana = options[0]
     obj.tapped = True
     obj.activated_turn = game.turn  # rule 700.10: a mana ability is activated too
+    if obj.card.mana_sacrifice:
+        move(game, object_id, Zone.GRAVEYARD, events)  # rule 701.21a
     _add(game.player(obj.controller).mana_pool, mana)
 
 

@@ -27,8 +27,10 @@ from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingT
 from server.engine.triggers import trigger
 from server.engine.zones import (
     create_object,
+    damage_after_replacements,
     draw,
     fresh_id,
+    put_counters,
     put_into_graveyards,
     remove_from_game,
 )
@@ -271,8 +273,9 @@ def coded_flame_counter_then_damage_you(game: Game, obj: GameObject, effect: Eff
     plane = _source(game, obj)
     if plane is None or plane.zone is not Zone.COMMAND:
         return
-    plane.counters["flame"] = plane.counters.get("flame", 0) + 1
-    amount = plane.counters["flame"]
+    put_counters(game, plane, "flame", 1, events)  # rule 122.1
+    # Replacement effects modify the damage as anywhere else (614.1a).
+    amount = damage_after_replacements(game, plane, plane.counters["flame"])
     for seat in players:
         if not game.players[seat].has_lost:
             game.player(seat).life -= amount  # rule 120.3a: damage to a player

@@ -377,6 +377,8 @@ class Player:
     cards_drawn_this_turn: int = 0
     #: Permanents put into this player's hand from the battlefield this turn (400.3).
     permanents_to_hand: int = 0
+    #: The cards of the spells this player cast this turn (rule 601.2i), countered or not.
+    spells_cast_this_turn: list[CardDef] = field(default_factory=list)
     #: Planechase (rule 901.3): this player's planar deck, top card LAST. Cards, not
     #: objects: hidden, only the size is public.
     planar_deck: list[CardDef] = field(default_factory=list)
@@ -465,6 +467,8 @@ class Choice:
     #: PAY_MANA outside casting: the cost of "counter ... unless its controller pays" (rule
     #: 118.12a) -- ``pool`` names the spell or ability that is countered if it isn't paid.
     unless_cost: ManaCost | None = None
+    #: PAY_MANA: "you may pay" -- declining doesn't counter anything (else "unless ... pays").
+    may_pay: bool = False
 
 
 @dataclass(slots=True)
@@ -630,12 +634,20 @@ class Game:
     effects: list[ContinuousEffect] = field(default_factory=list)
     #: Creatures that died this turn (for "if a creature died this turn").
     creatures_died: int = 0
+    #: Of those, the nontoken ones (rule 111.1).
+    nontoken_creatures_died: int = 0
     #: Tokens that left the battlefield (rule 704.5d).
     stray_tokens: list[str] = field(default_factory=list)
     #: Delayed triggered abilities waiting for their event (rule 603.7).
     delayed: list[DelayedTrigger] = field(default_factory=list)
+    #: The power of each permanent that left the battlefield, as it last existed there (rule
+    #: 608.2h), by its old id: "gain life equal to its power" of a dies trigger.
+    last_known_power: dict[str, int] = field(default_factory=dict)
     #: "Prevent all combat damage that would be dealt this turn" (rule 615.1).
     prevent_combat_damage: bool = False
+    #: "Prevent all combat damage that would be dealt this turn to [Dogs you control]": each
+    #: as the seat whose point of view describes them and the filter (rule 615.1).
+    prevent_combat_damage_to: list[tuple[int, ObjectFilter]] = field(default_factory=list)
     combat: Combat = field(default_factory=Combat)
     pending: Decision | None = None
     prompt_counter: int = 0

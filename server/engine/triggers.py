@@ -7,12 +7,12 @@ from typing import Any, assert_never
 
 from server.cards import CardDef
 from server.cards.model import PROWESS, DamageKind, Recipient, TriggeredAbility, TriggerEvent
-from server.engine import casting, counting
-from server.engine.counting import LastKnown
+from server.engine import casting, counting, filters
 from server.engine.events import (
     AttackersDeclared,
     BlockersDeclared,
     CardDrawn,
+    CountersPut,
     CrimeCommitted,
     DamageDealt,
     Event,
@@ -23,6 +23,7 @@ from server.engine.events import (
     TokenCreated,
     ZoneChanged,
 )
+from server.engine.filters import LastKnown
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
 from server.engine.zones import fresh_id
 
@@ -35,7 +36,7 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
              last_known: LastKnown | None = None,
              damage: DamageDealt | None = None, event_object: str | None = None,
              attackers: tuple[GameObject, ...] = (),
-             moved: ZoneChanged | None = None) -> None:
+             moved: ZoneChanged | None = None, counter_kind: str = "") -> None:
     """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
     must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too;
     ``event_amount``: "that much" of the event (life gained, 119.9, damage dealt);
@@ -60,7 +61,10 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
     for index, ability in found:
         if ability.event is not event:
             continue
-        if ability.quality and (blocked is None or not blocked.has(ability.quality)):
+        if ability.event is TriggerEvent.COUNTERS_PUT:
+            if ability.quality != counter_kind:
+                continue  # "whenever one or more +1/+1 counters are put ..."
+        elif ability.quality and (blocked is None or not blocked.has(ability.quality)):
             continue
         if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
             continue
@@ -114,7 +118,7 @@ def _enough_attackers(game: Game, ability: TriggeredAbility, controller: int, so
     assert ability.filter is not None  # the loader requires it with a count
     if ability.event is TriggerEvent.ATTACKS and not any(a.id == source_id for a in attackers):
         return False
-    n = sum(1 for a in attackers if counting.matches(game, a, ability.filter, controller,
+    n = sum(1 for a in attackers if filters.matches(game, a, ability.filter, controller,
                                                      source_id))
     return n >= ability.count
 
@@ -125,9 +129,9 @@ def _subject_matches(game: Game, ability: TriggeredAbility, controller: int, sou
     """Whether the object the event is about fits the trigger's ``filter``."""
     assert ability.filter is not None
     if subject is not None:
-        return counting.matches(game, subject, ability.filter, controller, source_id)
+        return filters.matches(game, subject, ability.filter, controller, source_id)
     if last_known is not None:
-        return counting.matches_last_known(game, last_known, ability.filter, controller,
+        return filters.matches_last_known(game, last_known, ability.filter, controller,
                                            source_id)
     return False
 
@@ -173,6 +177,8 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
         elif isinstance(event, DamageDealt):
             _damage_triggers(game, event, departed)
             _source_damage_triggers(game, event, fresh)
+        elif isinstance(event, CountersPut):
+            _counters_put(game, event)
         elif isinstance(event, LifeGained):
             # Rule 119.9: "whenever you gain life" -- once per life-gain event.
             each_permanent(game, TriggerEvent.YOU_GAIN_LIFE, event.seat,
@@ -221,11 +227,22 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                                event_player=event.controller)
             if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
                 trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES)
-                if event.card.creature:  # "when enchanted creature dies" (400.7f)
-                    for oid in [i for i in game.battlefield if game.objects[i].card.is_aura
+                if event.card.creature:  # "when enchanted/equipped creature dies" (400.7f)
+                    for oid in [i for i in game.battlefield
+                                if (game.objects[i].card.is_aura
+                                    or game.objects[i].card.is_equipment)
                                 and game.objects[i].attached_to == event.old_id]:
                         trigger(game, game.objects[oid].controller, game.objects[oid].card,
                                 oid, TriggerEvent.ENCHANTED_CREATURE_DIES)
+                    # An Aura or Equipment that left the battlefield with it looks back in
+                    # time (603.10a): it still triggers, as it last existed.
+                    for left in fresh:
+                        if isinstance(left, ZoneChanged) and \
+                                left.from_zone is Zone.BATTLEFIELD and \
+                                left.attached_to == event.old_id and \
+                                (left.card.is_aura or left.card.is_equipment):
+                            trigger(game, left.controller, left.card, left.old_id,
+                                    TriggerEvent.ENCHANTED_CREATURE_DIES)
                 if event.card.creature:
                     watchers = [(o.id, o.controller, o.card) for o in
                                 (game.objects[i] for i in game.battlefield)]
@@ -288,6 +305,23 @@ def _targeted(game: Game, event: TargetsChosen) -> None:
         if target is not None and target.zone is Zone.BATTLEFIELD:
             trigger(game, target.controller, target.card, oid, TriggerEvent.BECOMES_TARGET,
                     spell_obj=spell, event_object=spell.id, event_player=spell.controller)
+
+
+def _counters_put(game: Game, event: CountersPut) -> None:
+    """"Whenever one or more [kind] counters are put on a [filter] permanent" (122.1, 603.2):
+    once per event, matched as the permanent is now (also one that entered with them)."""
+    obj = game.objects.get(event.object_id)
+    if obj is None or obj.zone is not Zone.BATTLEFIELD:
+        return
+    for oid in [*game.battlefield, *game.command]:
+        holder = game.objects[oid]
+        if holder.face_down:
+            continue
+        if any(t.event is TriggerEvent.COUNTERS_PUT and t.quality == event.kind
+               for t in holder.card.triggers):
+            trigger(game, holder.controller, holder.card, oid, TriggerEvent.COUNTERS_PUT,
+                    spell_obj=obj, event_object=obj.id, event_amount=event.amount,
+                    counter_kind=event.kind)
 
 
 def _permanent_enters(game: Game, object_id: str) -> None:

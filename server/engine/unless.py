@@ -1,9 +1,11 @@
-"""Countering spells and abilities (rule 701.6), and "counter ... unless its controller pays
-{N}" (rule 118.12a): as the effect is performed, the controller of the spell or ability may pay
-the cost -- a ``PAY_MANA`` choice whose options are their mana abilities (117.1d, 605.3a), one
+"""Countering spells and abilities (rule 701.6), "counter ... unless its controller pays
+{N}" (rule 118.12a) and "you may pay {N}" (608.2d): as the effect is performed, the controller
+of the spell or ability (or the resolving ability's controller, for "you may pay") may pay the
+cost -- a ``PAY_MANA`` choice whose options are their mana abilities (117.1d, 605.3a), one
 ``PayMana`` per way to pay from their mana pool, and ``Decline``. If they don't pay, it is
-countered. A player who can't pay the cost even with every mana ability they have isn't asked
-(rule 118.3: a cost can't be paid without the resources).
+countered (for "you may pay": "if you do" doesn't hold). A player who can't pay the cost even
+with every mana ability they have isn't asked (rule 118.3: a cost can't be paid without the
+resources).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
 from server.engine.zones import move, remove_from_game
 
 #: The choice kinds this module answers (server.engine.game dispatches them here). Outside
-#: casting, a PAY_MANA choice is always an "unless [player] pays" payment.
+#: casting, a PAY_MANA choice is an "unless [player] pays" payment or a "you may pay" one.
 KINDS = (DecisionKind.PAY_MANA,)
 
 
@@ -55,6 +57,18 @@ def counter_unless_paid(game: Game, objects: list[GameObject], cost: ManaCost,
             counter(game, [obj], events)
 
 
+def offer_payment(game: Game, obj: GameObject, cost: ManaCost) -> None:
+    """"You may pay {1}{B}. If you do, ..." (rules 118.1, 608.2d): the controller of the
+    resolving ``obj`` may pay ``cost`` -- not asked if they can't (118.3); "if you do" holds
+    only once they have paid."""
+    res = game.resolving
+    if res is not None:
+        res.did = False
+    if affordable(potential_pool(game, obj.controller), cost):
+        game.choices.append(Choice(DecisionKind.PAY_MANA, obj.controller, [obj.id],
+                                   optional=True, unless_cost=cost, may_pay=True))
+
+
 def options(game: Game, choice: Choice) -> tuple[Action, ...]:
     """Mana abilities of the paying player (117.1d), each way to pay from the pool, or
     not paying."""
@@ -71,12 +85,16 @@ def options(game: Game, choice: Choice) -> tuple[Action, ...]:
 def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
     """Activate a mana ability (the choice stays), pay, or decline -- then it is countered."""
     if isinstance(action, ActivateManaAbility):
-        tap_for_mana(game, action.object_id, action.mana)  # rule 605.3a
+        tap_for_mana(game, action.object_id, action.mana, events)  # rule 605.3a
         return
     game.choices.remove(choice)
     if isinstance(action, PayMana):
         spend(game.player(choice.seat).mana_pool, action.mana)
+        if choice.may_pay and game.resolving is not None:
+            game.resolving.did = True  # "If you do" (608.2d)
         return
+    if choice.may_pay:
+        return  # "you may pay": declining just doesn't pay
     if not isinstance(action, Decline):  # pragma: no cover - options always match
         raise TypeError(f"{action!r} doesn't answer a PAY_MANA choice")
     found = game.objects.get(choice.pool[0])

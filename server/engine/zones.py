@@ -7,9 +7,12 @@ viewer follow a card through a hidden zone or a shuffle.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import assert_never
 
 from server.cards import CardDef
-from server.engine.events import CardDrawn, Event, ZoneChanged
+from server.cards.model import ReplacementKind
+from server.engine.events import CardDrawn, CountersPut, Event, ZoneChanged
+from server.engine.filters import matches
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
 
 
@@ -32,6 +35,73 @@ COMMAND_ZONE_TYPES = ("Conspiracy", "Phenomenon", "Plane", "Scheme", "Vanguard")
 
 #: Rule 400.2: the hidden zones; every other zone is public.
 HIDDEN_ZONES = (Zone.LIBRARY, Zone.HAND)
+
+
+def put_counters(game: Game, obj: GameObject, kind: str, amount: int,
+                 events: list[Event]) -> None:
+    """Rule 122.1: put ``amount`` counters of ``kind`` on a permanent, as modified by the
+    replacement effects of permanents on the battlefield (614.1a; "that many plus one",
+    applied one after another, 616.1), then an event for "whenever counters are put"."""
+    if amount <= 0:
+        return
+    for oid in list(game.battlefield):
+        source = game.objects[oid]
+        for rep in source.card.replacements:
+            kind_of = rep.kind
+            if kind_of is ReplacementKind.EXTRA_COUNTERS:
+                if rep.counter == kind and matches(game, obj, rep.filter, source.controller,
+                                                   source.id):
+                    amount += rep.extra
+            elif kind_of in (ReplacementKind.DAMAGE_MULTIPLIED,
+                             ReplacementKind.EXILED_UNLESS_CAST):
+                pass  # modifies damage or entering, not counters
+            else:
+                assert_never(kind_of)
+    obj.counters[kind] = obj.counters.get(kind, 0) + amount
+    events.append(CountersPut(obj.id, kind, amount))
+
+
+def damage_after_replacements(game: Game, source: GameObject, amount: int) -> int:
+    """Rule 614.1a: the damage a source would deal, as modified by the replacement effects of
+    permanents on the battlefield ("it deals triple that damage instead"); each applies once
+    (616.1; multiplications commute, so their order doesn't matter)."""
+    for oid in list(game.battlefield):
+        holder = game.objects[oid]
+        for rep in holder.card.replacements:
+            kind_of = rep.kind
+            if kind_of is ReplacementKind.DAMAGE_MULTIPLIED:
+                if matches(game, source, rep.filter, holder.controller, holder.id):
+                    amount *= rep.factor
+            elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
+                             ReplacementKind.EXILED_UNLESS_CAST):
+                pass  # modifies counters or entering, not damage
+            else:
+                assert_never(kind_of)
+    return amount
+
+
+def _exiled_instead(game: Game, obj: GameObject) -> bool:
+    """Rules 614.1a, 614.12: a permanent on the battlefield says "if a [filter] permanent
+    would enter the battlefield and it wasn't cast, exile it instead" -- and ``obj``, about
+    to enter from anywhere but the stack (a spell there was cast unless it is a copy, which
+    becomes a token, 707.10f), fits the filter as it would exist on the battlefield.
+    Permanents entering at the same time aren't on the battlefield yet, so their own such
+    abilities don't apply."""
+    if obj.zone is Zone.STACK:
+        return False
+    for oid in game.battlefield:
+        holder = game.objects[oid]
+        for rep in holder.card.replacements:
+            kind_of = rep.kind
+            if kind_of is ReplacementKind.EXILED_UNLESS_CAST:
+                if matches(game, obj, rep.filter, holder.controller, holder.id):
+                    return True
+            elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
+                             ReplacementKind.DAMAGE_MULTIPLIED):
+                pass  # modifies counters or damage, not entering
+            else:
+                assert_never(kind_of)
+    return False
 
 
 def restamp_stickers(game: Game, obj: GameObject) -> None:
@@ -73,6 +143,8 @@ def move(
     if old.zone is Zone.COMMAND and to is not Zone.COMMAND \
             and any(t in COMMAND_ZONE_TYPES for t in old.card.card_types):
         return old  # rule 400.4b: it remains in the command zone, the same object
+    if to is Zone.BATTLEFIELD and _exiled_instead(game, old):
+        to, controller = Zone.EXILE, None  # "exile it instead" (614.1a)
     if to is Zone.GRAVEYARD and (game.turn, object_id) in game.graveyard_to_exile:
         to = Zone.EXILE  # "exile it instead" (614.1a), for a spell found on the stack (400.7h)
     if object_id in game.flashback_spells:
@@ -82,11 +154,15 @@ def move(
     del game.objects[object_id]
     attacking = object_id in game.combat.attackers
     if old.zone is Zone.BATTLEFIELD:
+        if old.is_creature:
+            game.last_known_power[object_id] = old.power  # rule 608.2h
         remove_from_combat(game, object_id)
         if to is Zone.HAND:
             game.player(old.owner).permanents_to_hand += 1  # rule 400.3: its owner's hand
         if to is Zone.GRAVEYARD and old.is_creature:
             game.creatures_died += 1  # "dies" (rule 700.4)
+            if not old.is_token:
+                game.nontoken_creatures_died += 1
             game.player(old.controller).creatures_died += 1
     new_controller = old.owner if controller is None else controller
     new = GameObject(
@@ -107,8 +183,9 @@ def move(
             new.counters["loyalty"] = old.card.loyalty  # rule 306.5b
         for kind, n in old.card.enters_with_counters:  # rule 614.1c
             amount = (old.x_value or 0) if n is None else n  # X as cast (107.3m)
-            if amount:
-                new.counters[kind] = new.counters.get(kind, 0) + amount
+            # It isn't on the battlefield yet: its own replacement effects don't apply to it
+            # (rule 614.12 looks only at those already there).
+            put_counters(game, new, kind, amount, events)
     if old.stickers and to not in HIDDEN_ZONES:
         # Rules 123.5, 400.7m: stickers stay on it as it moves to a public zone and apply to
         # the new object (613.7k: new timestamps, same order); a hidden zone loses them.
@@ -124,7 +201,8 @@ def move(
     else:
         target.append(new.id)
     events.append(ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
-                              old.card, tuple(old.counters.items()), attacking))
+                              old.card, tuple(old.counters.items()), attacking,
+                              old.attached_to))
     new.token = old.token
     new.came_from = object_id  # for the exceptions of rule 400.7 only (zone_rules)
     if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:

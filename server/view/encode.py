@@ -383,7 +383,7 @@ _PROMPTS = {
     "CHOOSE_X": "Choose the value of X.",
     "CHOOSE_TARGET": "Choose a target.",
     "PAY_MANA": "Pay the cost: activate mana abilities, then choose the mana to spend (or "
-                "decline to pay an 'unless ... pays' cost).",
+                "decline to pay an 'unless ... pays' or 'you may pay' cost).",
     "DECLARE_ATTACKERS": "Declare attackers, then finish.",
     "DECLARE_BLOCKERS": "Declare blockers, then finish.",
     "ASSIGN_COMBAT_DAMAGE": "Divide this attacker's combat damage among its blockers.",
