@@ -81,11 +81,13 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                     log.info("%s: stopping (games are kept and go on after a restart)",
                              signal.Signals(signum).name)
                     break
-                app.shutdown()
+                app.shutdown()  # (a relay's clients' 1012 goes over its link first)
                 for relay in links:
                     relay.stop()
                 with trio.move_on_after(grace):
                     await server.aclose(code=CLOSE_SERVICE_RESTART, reason="server restarting")
+                    for relay in links:  # each closes its clients and exits
+                        await relay.stopped.wait()
                 nursery.cancel_scope.cancel()
     finally:
         for relay in links:

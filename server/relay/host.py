@@ -38,6 +38,10 @@ log = logging.getLogger("manawire.relay")
 #: and rate-limits them; a client that floods past this is closed, as for flooding).
 INBOX = 64
 CLOSE_POLICY = 1008
+#: Seconds before a relay that died is started again.
+RESTART_SECONDS = 1.0
+#: Seconds a relay whose link ended may take to exit before it is killed.
+REAP_SECONDS = 3.0
 #: Unsent link bytes under which a relayed connection may be sent more at once (replays).
 ROOMY = 1 << 20
 
@@ -65,12 +69,17 @@ class RemoteSocket:
         return not self.gone and self.relay.out.buffered < ROOMY
 
     def received(self, data: bytes) -> None:
+        """A message from the client (dropped once it is gone or closed)."""
+        if self.gone:
+            return
         try:
             self._in.send_nowait(data)
         except trio.WouldBlock:
             self.relay.out.send(link.CLOSE, link.close_body(
                 self.rid, CLOSE_POLICY, "too many messages: closed for flooding"))
             self.end()
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            self.gone = True
 
     def end(self) -> None:
         """The client is gone (or the link is): recv() ends."""
@@ -109,60 +118,128 @@ class RelayOptions:
     max_http_requests_per_address: int = 16
 
 
+class _NoStream(trio.abc.SendStream):
+    """The stream of a link not started yet (nothing is ever written to it)."""
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        raise trio.ClosedResourceError
+
+    async def wait_send_all_might_not_block(self) -> None:
+        raise trio.ClosedResourceError
+
+    async def aclose(self) -> None:
+        return
+
+
 class RelayLink:
-    """One relay process and its link."""
+    """One relay process and its link. :meth:`supervise` runs it, and starts it again on
+    the same port if it dies (its clients drop and resume; no game ends)."""
 
     def __init__(self, index: int, options: RelayOptions,
                  serve: Callable[[RemoteSocket], Awaitable[None]]) -> None:
         self.index = index
         self.options = options
         self._serve = serve
-        ours, theirs = socket.socketpair()
-        self._theirs = theirs
-        self.stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
-        self.out = link.Writer(self.stream)
         self.sockets: dict[int, RemoteSocket] = {}
         #: The class each relayed watcher watches, and how many watch each class.
         self.watching: dict[int, FeedKey] = {}
         self.keys: Counter[FeedKey] = Counter()
         self.port = 0
         self.listening = trio.Event()
+        #: Set once the relay has stopped for good (after :meth:`stop`).
+        self.stopped = trio.Event()
+        self.stopping = False
+        self.restarts = 0
         self.process: subprocess.Popen[bytes] | None = None
+        self._theirs: socket.socket | None = None
+        self.stream: trio.SocketStream | None = None
+        self.out = link.Writer(_NoStream())
+        self.out.closed = True
 
     def start(self) -> None:
+        """Start the relay process on a new link."""
+        ours, theirs = socket.socketpair()
+        self.stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
+        self.out = link.Writer(self.stream)
+        if self.listening.is_set():  # a restart: listening again once it says so
+            self.listening = trio.Event()
         o = self.options
-        port = o.port + self.index if o.port else 0
-        fd = self._theirs.fileno()
+        port = self.port or (o.port + self.index if o.port else 0)  # a restart: same port
+        fd = theirs.fileno()
         argv = [sys.executable, "-m", "server.transport.relay", "--link-fd", str(fd),
                 "--host", o.host, "--port", str(port), "--flush-seconds", str(o.flush_seconds),
                 "--feed-messages", str(o.feed_messages), "--nice", str(o.nice),
                 "--max-connections-per-address", str(o.max_connections_per_address),
                 "--max-http-requests-per-address", str(o.max_http_requests_per_address)]
-        self.process = subprocess.Popen(argv, pass_fds=(fd,), stdin=subprocess.DEVNULL)
-        self._theirs.close()
+        try:
+            self.process = subprocess.Popen(argv, pass_fds=(fd,), stdin=subprocess.DEVNULL)
+        finally:
+            theirs.close()
+
+    async def supervise(self, nursery: trio.Nursery) -> None:
+        """Run the relay until :meth:`stop`; start it again a second after it dies."""
+        try:
+            while True:
+                await self.run(nursery)
+                await self._reap()
+                if self.stopping:
+                    return
+                await trio.sleep(RESTART_SECONDS)
+                if self.stopping:
+                    return
+                self.restarts += 1
+                log.warning("relay %d: starting it again (restart %d)", self.index,
+                            self.restarts)
+                self.start()
+        finally:
+            self.stopped.set()
 
     async def run(self, nursery: trio.Nursery) -> None:
-        """Serve the link until it closes; then every relayed client is gone."""
-        async with trio.open_nursery() as inner:
-            inner.start_soon(self.out.run)
-            try:
-                await self._read(nursery)
-            except (link.LinkBrokenError, trio.BrokenResourceError, OSError):
-                log.exception("relay %d: link broken", self.index)
-            finally:
+        """Serve the link until it closes or breaks; then every relayed client is gone.
+        Nothing that goes wrong with the relay or its link leaves this method: the games
+        go on."""
+        stream = self.stream
+        assert stream is not None
+        try:
+            async with trio.open_nursery() as inner:
+                inner.start_soon(self._write, stream)
+                await self._read(stream, nursery)
+                inner.cancel_scope.cancel()
+        except Exception:
+            log.exception("relay %d: link broken", self.index)
+        finally:
+            if self.sockets:
                 log.warning("relay %d stopped; its %d clients resume elsewhere", self.index,
                             len(self.sockets))
-                for sock in list(self.sockets.values()):
-                    sock.end()
-                self.sockets.clear()
-                self.watching.clear()
-                self.keys.clear()
-                self.out.closed = True
-                inner.cancel_scope.cancel()
-        self.stream.socket.close()
+            for sock in list(self.sockets.values()):
+                sock.end()
+            self.sockets.clear()
+            self.watching.clear()
+            self.keys.clear()
+            self.out.closed = True
+            stream.socket.close()
 
-    async def _read(self, nursery: trio.Nursery) -> None:
-        async with aclosing(link.records(self.stream)) as records:
+    async def _write(self, stream: trio.SocketStream) -> None:
+        """Write the link; once it is closed (:meth:`stop`) and written, end it: the relay
+        reads the end, closes its clients (1012) and exits."""
+        await self.out.run()
+        await stream.send_eof()
+
+    async def _reap(self) -> None:
+        """Wait a little for the process to exit (it does once the link ends), else kill
+        it; never leave a zombie."""
+        process = self.process
+        if process is None:
+            return
+        for _ in range(int(REAP_SECONDS / 0.05)):
+            if process.poll() is not None:
+                return
+            await trio.sleep(0.05)
+        process.kill()
+        await trio.to_thread.run_sync(process.wait)
+
+    async def _read(self, stream: trio.SocketStream, nursery: trio.Nursery) -> None:
+        async with aclosing(link.records(stream)) as records:
             async for kind, body in records:
                 if kind == link.CLIENT:
                     rid, message = link.read_conn(body)
@@ -195,18 +272,15 @@ class RelayLink:
                 del self.keys[key]
 
     def stop(self) -> None:
-        """Close the link: the relay closes its clients (1012) and exits."""
+        """Stop for good: the link is written out and ended, the relay closes its clients
+        (1012) and exits (:attr:`stopped` is set then)."""
+        self.stopping = True
         self.out.close()
 
-    def kill(self, grace: float = 3.0) -> None:
-        """Wait up to ``grace`` seconds for the relay process to exit (after :meth:`stop`
-        it closes its clients and does), then kill it."""
+    def kill(self) -> None:
+        """The last resort when the server exits: kill the process if it still runs."""
         process = self.process
-        if process is None or process.poll() is not None:
-            return
-        try:
-            process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
+        if process is not None and process.poll() is None:
             process.kill()
             process.wait(timeout=5)
 
@@ -276,7 +350,7 @@ async def start_relays(options: RelayOptions, router: FeedRouter,
     for index in range(options.count):
         relay = RelayLink(index, options, serve)
         relay.start()
-        nursery.start_soon(relay.run, nursery, name=f"relay-link-{index}")
+        nursery.start_soon(relay.supervise, nursery, name=f"relay-link-{index}")
         links.append(relay)
     router.links.extend(links)
     with trio.fail_after(START_SECONDS if options.count else math.inf):

@@ -54,6 +54,8 @@ CLOSE_TOO_SLOW = 1013
 OUTBOX = 1024
 #: Seconds one send may take before the client is dropped.
 SEND_TIMEOUT = 10.0
+#: Seconds the clients get for their closing handshakes when the server goes.
+CLOSE_SECONDS = 2.0
 
 
 @dataclass(eq=False, slots=True)
@@ -92,6 +94,10 @@ class RelayProcess:
         self.relay = Relay(self._wake, self._evict, flush_seconds=flush_seconds,
                            max_messages=feed_messages)
         self._ids = 0
+        #: Client sockets not closed yet (closing handshakes included), and an event set
+        #: whenever that falls to 0.
+        self.open = 0
+        self.all_closed = trio.Event()
 
     def _wake(self, rid: int) -> bool:
         client = self.clients.get(rid)
@@ -141,6 +147,7 @@ class RelayProcess:
         ws.request, ws.response = _HANDSHAKE_DONE, None
         self._ids += 1
         rid = self._ids
+        self.open += 1
         send, receive = trio.open_memory_channel[bytes](OUTBOX)
         with trio.CancelScope() as scope:
             client = _Client(rid, ws, send, scope)
@@ -161,8 +168,13 @@ class RelayProcess:
                 del self.clients[rid]
                 self.relay.drop(rid)
                 self.out.send(link.GONE, link.conn_body(rid))
-        with trio.move_on_after(1):
-            await ws.aclose(client.close_code, client.close_reason)
+        try:
+            with trio.move_on_after(1):
+                await ws.aclose(client.close_code, client.close_reason)
+        finally:
+            self.open -= 1
+            if not self.open:
+                self.all_closed.set()
 
     async def _write(self, client: _Client, receive: trio.MemoryReceiveChannel[bytes]
                      ) -> None:
@@ -210,6 +222,10 @@ async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
         finally:
             for client in list(proc.clients.values()):
                 client.close(CLOSE_SERVICE_RESTART, "server restarting; resume when it is back")
+            if proc.open:
+                proc.all_closed = trio.Event()
+                with trio.move_on_after(CLOSE_SECONDS):  # their closing handshakes
+                    await proc.all_closed.wait()
             nursery.cancel_scope.cancel()
 
 

@@ -11,11 +11,15 @@ clients' places are released by the server.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from contextlib import AsyncExitStack
 from pathlib import Path
 
+import pytest
 import trio
+from websockets.exceptions import ConnectionClosed
+from websockets.trio.client import connect
 
 from client_sdk import Client
 from client_sdk.bots import RandomBot
@@ -121,5 +125,59 @@ async def test_a_relay_serves_spectators_the_same_stream_off_the_server_and_its_
                     client.reconnect = False
             finally:
                 relay.stop()
-                relay.kill(grace=0)
+                relay.kill()
+            nursery.cancel_scope.cancel()
+
+
+async def _closed_with(url: str, messages: list[bytes]) -> int | None:
+    """Connect, send ``messages`` as fast as possible, read until closed: the close code."""
+    async with connect(url, compression=None, open_timeout=10) as ws:
+        with contextlib.suppress(ConnectionClosed):
+            for data in messages:
+                await ws.send(data)
+            while True:
+                await ws.recv()
+        return ws.close_code
+
+
+async def test_a_flooder_on_a_relay_is_closed_alone_a_dead_relay_comes_back_and_stop_says_1012(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "manawire.sqlite3")
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            app = App(store, nursery)
+            router = FeedRouter(app.relay, app.socket_of)
+            app.lobby.relay = router
+            (relay,) = await start_relays(RelayOptions(1, nice=0), router,
+                                          app.handle_connection, nursery)
+            there = f"ws://127.0.0.1:{relay.port}"
+            try:
+                # 1,000 tiny messages without a Hello: that client is closed for flooding
+                # (1008); the server and the relay go on.
+                assert await _closed_with(there, [b"\x00"] * 1000) == 1008
+                async with Client.connect(there, "Ann") as ann:
+                    assert ann.session_id
+                # The relay process dies: it is started again on the same port.
+                assert relay.process is not None
+                relay.process.kill()
+                for _ in range(400):
+                    if relay.restarts:
+                        break
+                    await trio.sleep(0.05)
+                await relay.listening.wait()
+                async with Client.connect(there, "Bob", reconnect=False) as bob:
+                    assert bob.session_id
+                    # Stopping the server: the relay's clients get 1012 and it exits.
+                    relay.stop()
+                    with pytest.raises(ConnectionClosed) as closed:
+                        while True:
+                            await bob.next_message()
+                    assert closed.value.rcvd is not None
+                    assert closed.value.rcvd.code == 1012
+                await relay.stopped.wait()
+                assert relay.process.poll() is not None
+            finally:
+                relay.stop()
+                relay.kill()
             nursery.cancel_scope.cancel()
