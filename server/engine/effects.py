@@ -270,6 +270,11 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
     if who in (Who.TARGET, Who.THAT):
         return [game.objects[str(ref)] for kind, ref in targets
                 if kind == "object" and str(ref) in game.objects]
+    if who is Who.FOUND:
+        # "That land": what the search put onto the battlefield, still there (rule 400.7).
+        res = game.resolving
+        arrived = [game.objects.get(i) for i in (res.found if res is not None else [])]
+        return [o for o in arrived if o is not None and o.zone is Zone.BATTLEFIELD]
     if who is Who.EVENT_OBJECT:
         # "That creature" of the trigger event, if it is still that permanent (rule 400.7).
         ref = obj.ability.event_object if obj.ability is not None else None
@@ -422,6 +427,11 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     elif verb is Verb.PAY:
         assert effect.cost is not None  # the loader requires it
         unless.offer_payment(game, obj, effect.cost)  # "you may pay" (608.2d)
+    elif verb is Verb.FLIP_COIN:
+        # Rules 705.1-705.2: two outcomes of equal likelihood; the flipper calls one, and
+        # wins if the call matches the result.
+        if game.resolving is not None:
+            game.resolving.won_flip = game.rng.randbelow(2) == 0
     else:
         _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
                                amount=amount, events=events,
@@ -547,6 +557,9 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
     elif verb is Verb.PUT_ON_TOP:
         for permanent in permanents:
             move(game, permanent.id, Zone.LIBRARY, events)  # its owner's library (400.3)
+    elif verb is Verb.PUT_ON_BOTTOM:
+        for card_obj in permanents:
+            move(game, card_obj.id, Zone.LIBRARY, events, bottom=True)  # rules 400.3, 401.1
     elif verb is Verb.EXCHANGE_CONTROL:
         _exchange_control(game, permanents, effect)
     else:  # pragma: no cover - the vocabulary is closed
