@@ -142,3 +142,13 @@ def test_life_above_the_starting_life_total() -> None:
     assert count(game, seat, "", Count.LIFE_ABOVE_STARTING) == 7
     game.player(seat).life = 12
     assert count(game, seat, "", Count.LIFE_ABOVE_STARTING) == -8
+
+
+def test_subira_loads_its_costs_and_delayed_trigger() -> None:
+    first, second = card("Subira, Tulzidi Caravanner").abilities
+    target = first.targets[0]
+    assert target.other and target.max_power == 2
+    assert second.tap and second.discard_hand and second.cost == ManaCost.parse("{1}{R}")
+    delayed = second.effects[0].delayed
+    assert delayed is not None and second.effects[0].this_turn
+    assert delayed.filter is not None and delayed.filter.max_power == 2
