@@ -507,9 +507,15 @@ def _condition(where: str, raw: Any) -> Condition | CountCondition:
     with ``at_least`` and/or ``at_most``."""
     if isinstance(raw, str):
         return _enum(where, Condition, raw)
-    spec = _fields(where, raw, {"count", "filter", "at_least", "at_most"})
+    spec = _fields(where, raw, {"count", "filter", "at_least", "at_most", "counter"})
     count = _enum(f"{where}.count", Count, spec.get("count"))
-    _not_source_count(f"{where}.count", count)
+    counter = _counter_kind(f"{where}.counter", spec.get("counter", ""))
+    if count is Count.COUNTERS_ON_SOURCE and counter:
+        pass  # "N or more page counters on [this]": the kind is named
+    else:
+        _not_source_count(f"{where}.count", count)
+        if counter:
+            raise CardDataError(f"{where}.counter: only for the count 'counters_on_source'")
     if (count in FILTERED_COUNTS) != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}")
@@ -521,7 +527,7 @@ def _condition(where: str, raw: Any) -> Condition | CountCondition:
         raise CardDataError(f"{where}: 'at_least' is more than 'at_most'")
     return CountCondition(
         count=count, filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec
-        else None, at_least=low, at_most=high)
+        else None, at_least=low, at_most=high, counter=counter)
 
 
 def _filter(where: str, raw: Any) -> ObjectFilter:
@@ -645,7 +651,7 @@ def _cost(where: str, text: Any) -> ManaCost:
 def _activated(where: str, raw: Any) -> ActivatedAbility:
     spec = _fields(where, raw, {"text", "cost", "tap", "sacrifice_self", "sorcery_speed",
                                 "effects", "loyalty", "condition", "additional_cost", "life",
-                                "discard_hand", "cost_reduction"})
+                                "discard_hand", "cost_reduction", "self_counter"})
     flags = {}
     for flag in ("tap", "sacrifice_self", "sorcery_speed", "discard_hand"):
         value = spec.get(flag, False)
@@ -662,6 +668,7 @@ def _activated(where: str, raw: Any) -> ActivatedAbility:
         additional_cost=_additional_cost(f"{where}.additional_cost", spec["additional_cost"])
         if "additional_cost" in spec else None,
         life=_int(f"{where}.life", spec.get("life", 0)) or 0,
+        self_counter=_counter_kind(f"{where}.self_counter", spec.get("self_counter", "")),
         cost_reduction=_ability_cost_reduction(f"{where}.cost_reduction", spec)
         if "cost_reduction" in spec else None,
         **flags,
@@ -720,6 +727,9 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
     modes = tuple(_effects(f"{where}.modes[{i}]", m)
                   for i, m in enumerate(_list(f"{where}.modes", spec.get("modes", []))))
     event = _enum(f"{where}.when", TriggerEvent, spec.get("when"))
+    if event is TriggerEvent.STATE and "condition" not in spec:
+        raise CardDataError(f"{where}: a state trigger (603.8) needs the 'condition' it "
+                            "triggers on")
     if event not in _OPTIONALLY_FILTERED_EVENTS and (
             (event in _FILTERED_EVENTS) != ("filter" in spec)):
         raise CardDataError(f"{where}: 'filter' (the spell cast), the permanent entering, the "

@@ -114,7 +114,7 @@ class Condition(Enum):
     #: "If it's a creature or land card" -- the card this effect's resolution revealed.
     REVEALED_CREATURE_OR_LAND = "revealed_creature_or_land"
     #: "If you do" -- the previous optional ("you may") action of this resolution was taken
-    #: (rule 608.2d).
+    #: (rule 608.2d), or its previous exile effect exiled something ("Exile it. If you do").
     YOU_DID = "you_did"
     #: "If it was a creature card" -- a target of this resolution was a creature card as the
     #: resolution began (its last known information once it has moved, rule 608.2h).
@@ -391,6 +391,8 @@ class CountCondition:
     filter: ObjectFilter | None = None
     at_least: int | None = None
     at_most: int | None = None
+    #: COUNTERS_ON_SOURCE: the counter kind counted ("four or more page counters on [this]").
+    counter: str = ""
 
 
 #: An "if" clause: a named condition or a count comparison.
@@ -678,6 +680,8 @@ class ActivatedAbility:
     #: "Discard your hand" as part of the cost: every card in it, none if it is empty
     #: (rules 701.9a, 602.2b).
     discard_hand: bool = False
+    #: "Put a [kind] counter on [this]" as part of the cost (rules 602.2b, 122.1).
+    self_counter: str = ""
     #: "This ability costs {1} less to activate for each Shrine you control": generic mana
     #: taken off its mana cost, never its coloured symbols (rules 602.2b, 601.2f, 118.7a).
     cost_reduction: CostReduction | None = None
@@ -788,6 +792,10 @@ class TriggerEvent(Enum):
     #: 603.2e): once per spell or ability matching the trigger's ``filter`` that targets it,
     #: as that spell or ability becomes cast, activated or put on the stack (601.2c, 603.3d).
     BECOMES_TARGET = "becomes_target"
+    #: "When there are four or more page counters on [this]": a state trigger (rule 603.8) --
+    #: it triggers whenever the ability's ``condition`` holds, and again only once that
+    #: instance has left the stack (or never got there).
+    STATE = "state"
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,13 @@ from server.engine.targeting import (
     target_candidates,
     targets_available,
 )
-from server.engine.zones import fresh_id, move, next_timestamp, put_into_graveyards
+from server.engine.zones import (
+    fresh_id,
+    move,
+    next_timestamp,
+    put_counters,
+    put_into_graveyards,
+)
 
 _NO_COST = ManaCost()
 
@@ -641,6 +647,8 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
             source.tapped = True
         if ability.life:
             game.player(casting.seat).life -= ability.life  # rule 119.4: paying life
+        if ability.self_counter:
+            put_counters(game, source, ability.self_counter, 1, events)  # rule 122.1
         if ability.discard_hand:
             # "Discard your hand": all of it at once, nothing if it is empty (701.9a).
             madness.discard(game, list(game.player(casting.seat).hand), events)

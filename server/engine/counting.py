@@ -247,7 +247,7 @@ def condition_met(game: Game, controller: int, source_id: str | None,
     if isinstance(condition, CountCondition):
         # "if you control a Basri planeswalker": a count compared with its bounds.
         n = count(game, controller, source_id or "", condition.count,
-                           spec=condition.filter)
+                  spec=condition.filter, counter=condition.counter)
         return (condition.at_least is None or n >= condition.at_least) and \
             (condition.at_most is None or n <= condition.at_most)
     if condition is Condition.CREATURE_DIED_THIS_TURN:

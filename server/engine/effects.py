@@ -15,6 +15,7 @@ from server.cards.model import (
     Effect,
     TargetReq,
     TriggeredAbility,
+    TriggerEvent,
     Verb,
     Who,
 )
@@ -119,10 +120,10 @@ def resolve_top(game: Game, events: list[Event]) -> None:
     """Rule 608: resolve the top object of the stack."""
     obj = game.objects[game.stack[-1]]
     ability = obj.ability_def
-    if isinstance(ability, TriggeredAbility) and not condition_met(
-            game, obj.controller, _source_id(obj), ability.condition):
+    if isinstance(ability, TriggeredAbility) and ability.event is not TriggerEvent.STATE \
+            and not condition_met(game, obj.controller, _source_id(obj), ability.condition):
         _leave_stack(game, obj, events)  # rule 603.4: the "if" no longer holds
-        return
+        return  # (a state trigger's condition isn't an intervening "if", 603.8)
     reqs = stack_targets(obj)
     if obj.ability is None and obj.card.enchant is not None:
         # "You can't choose an untapped creature as this spell's target as you cast it":
@@ -516,6 +517,10 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
     elif verb is Verb.EXILE:
         for permanent in permanents:
             move(game, permanent.id, Zone.EXILE, events)  # rule 701.13a
+        if game.resolving is not None:
+            # "Exile it. If you do, ...": whether anything was exiled (608.2c) -- an object
+            # that left the battlefield can't be exiled from where it went (400.7).
+            game.resolving.did = bool(permanents)
     elif verb is Verb.RETURN_TO_BATTLEFIELD:
         for card_obj in permanents:
             move(game, card_obj.id, Zone.BATTLEFIELD, events, controller=obj.controller)

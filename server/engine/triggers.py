@@ -24,7 +24,15 @@ from server.engine.events import (
     ZoneChanged,
 )
 from server.engine.filters import LastKnown
-from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
+from server.engine.state import (
+    AbilityKind,
+    Choice,
+    DecisionKind,
+    Game,
+    GameObject,
+    PendingTrigger,
+    Zone,
+)
 from server.engine.zones import fresh_id
 
 
@@ -266,7 +274,28 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                             trigger(game, controller, card, oid,
                                      TriggerEvent.OPPONENT_CREATURE_DIES,
                                      event_player=event.controller)
+    _state_triggers(game)
     return len(events)
+
+
+def _state_triggers(game: Game) -> None:
+    """Rule 603.8: a state trigger triggers as soon as the game state matches its condition,
+    and again only after that instance has resolved, been countered or otherwise left the
+    stack -- so not while it waits to be put on the stack or is on it."""
+    waiting = {(t.source_id, t.index) for t in game.pending_triggers}
+    for oid in game.stack:
+        ref = game.objects[oid].ability
+        if ref is not None and ref.kind is AbilityKind.TRIGGERED:
+            waiting.add((ref.source_id, ref.index))
+    for oid in list(game.battlefield):
+        obj = game.objects[oid]
+        if obj.face_down or game.players[obj.controller].has_lost:
+            continue  # rules 708.2, 800.4d
+        for index, ability in enumerate(obj.card.triggers):
+            if ability.event is TriggerEvent.STATE and (oid, index) not in waiting and \
+                    counting.condition_met(game, obj.controller, oid, ability.condition):
+                game.pending_triggers.append(PendingTrigger(
+                    fresh_id(game), obj.controller, obj.card, index, oid, ability))
 
 
 def _damage_triggers(game: Game, event: DamageDealt,
