@@ -73,6 +73,15 @@ def _ability(**fields: Any) -> dict[str, Any]:
     (_ability(effects=[{"verb": "put_on_botom", "target": "card_in_your_graveyard"}]),
      "unknown value 'put_on_botom'"),
     (_ability(effects=[{"verb": "untap", "who": "fund"}]), "unknown value 'fund'"),
+    # a counter put on the source as a cost; state triggers (603.8) and their condition
+    (_ability(self_counter="Page"), "counter kind"),
+    ({"triggers": [{"when": "state", "effects": [{"verb": "draw"}]}]}, "needs the 'condition'"),
+    ({"triggers": [{"when": "state", "condition": {"count": "counters_on_source",
+                                                   "at_least": 4},
+                    "effects": [{"verb": "draw"}]}]}, "counters_on_source"),
+    ({"triggers": [{"when": "state", "condition": {"count": "party", "counter": "page",
+                                                   "at_least": 4},
+                    "effects": [{"verb": "draw"}]}]}, "only for the count 'counters_on_source'"),
 ])
 def test_mistakes_are_load_errors(behaviour: dict[str, Any], message: str) -> None:
     with pytest.raises(CardDataError, match=message):
@@ -152,3 +161,12 @@ def test_subira_loads_its_costs_and_delayed_trigger() -> None:
     delayed = second.effects[0].delayed
     assert delayed is not None and second.effects[0].this_turn
     assert delayed.filter is not None and delayed.filter.max_power == 2
+
+
+def test_mazemind_tome_state_trigger_and_counter_cost() -> None:
+    tome = card("Mazemind Tome")
+    assert [a.self_counter for a in tome.abilities] == ["page", "page"]
+    state = tome.triggers[0]
+    assert state.condition == CountCondition(Count.COUNTERS_ON_SOURCE, at_least=4,
+                                             counter="page")
+    assert [e.verb for e in state.effects] == [Verb.EXILE, Verb.GAIN_LIFE]
