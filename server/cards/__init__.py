@@ -115,7 +115,7 @@ def _target(where: str, raw: Any) -> TargetReq:
     spec = _fields(where, raw, {"kind", "count", "up_to", "tapped", "max_mana_value",
                                 "opponent_controls", "min_power", "you_control", "other",
                                 "has", "lacks", "activated_this_turn", "with_counter",
-                                "subtypes", "other_target"})
+                                "subtypes", "other_target", "max_power"})
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: must be at least 1")
@@ -133,6 +133,8 @@ def _target(where: str, raw: Any) -> TargetReq:
         opponent_controls=spec.get("opponent_controls", False),
         min_power=None if spec.get("min_power") is None
         else _int(f"{where}.min_power", spec["min_power"]),
+        max_power=None if spec.get("max_power") is None
+        else _int(f"{where}.max_power", spec["max_power"]),
         you_control=spec.get("you_control", False),
         other=spec.get("other", False),
         has=str(spec.get("has", "")),
@@ -216,6 +218,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.CLASH: set(),
     Verb.PILES: {"amount"},
     Verb.PUT_ON_TOP: {"target", "who"},
+    Verb.PUT_ON_BOTTOM: {"target", "who"},
+    Verb.FLIP_COIN: set(),
     Verb.MILL: {"amount", "who", "target"},
     Verb.FIGHT: {"who", "target", "by"},
     Verb.EXCHANGE_CONTROL: {"target", "who"},
@@ -242,7 +246,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
                  Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES, Verb.COPY_SPELL,
-                 Verb.CREATE_TOKEN_COPY, Verb.PUT_ON_TOP, Verb.EXCHANGE_CONTROL,
+                 Verb.CREATE_TOKEN_COPY, Verb.PUT_ON_TOP, Verb.PUT_ON_BOTTOM,
+                 Verb.EXCHANGE_CONTROL,
                  Verb.DOESNT_UNTAP_NEXT)
 _COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "filter"}
 _RELATIVE = ("that", "target_controller", "attached_to_that")
@@ -502,9 +507,15 @@ def _condition(where: str, raw: Any) -> Condition | CountCondition:
     with ``at_least`` and/or ``at_most``."""
     if isinstance(raw, str):
         return _enum(where, Condition, raw)
-    spec = _fields(where, raw, {"count", "filter", "at_least", "at_most"})
+    spec = _fields(where, raw, {"count", "filter", "at_least", "at_most", "counter"})
     count = _enum(f"{where}.count", Count, spec.get("count"))
-    _not_source_count(f"{where}.count", count)
+    counter = _counter_kind(f"{where}.counter", spec.get("counter", ""))
+    if count is Count.COUNTERS_ON_SOURCE and counter:
+        pass  # "N or more page counters on [this]": the kind is named
+    else:
+        _not_source_count(f"{where}.count", count)
+        if counter:
+            raise CardDataError(f"{where}.counter: only for the count 'counters_on_source'")
     if (count in FILTERED_COUNTS) != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}")
@@ -516,7 +527,7 @@ def _condition(where: str, raw: Any) -> Condition | CountCondition:
         raise CardDataError(f"{where}: 'at_least' is more than 'at_most'")
     return CountCondition(
         count=count, filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec
-        else None, at_least=low, at_most=high)
+        else None, at_least=low, at_most=high, counter=counter)
 
 
 def _filter(where: str, raw: Any) -> ObjectFilter:
@@ -525,7 +536,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     types)."""
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
                                 "min_power", "lacks", "attacking", "with_counter",
-                                "not_subtypes", "nontoken"})
+                                "not_subtypes", "nontoken", "max_power"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     for t in card_types:
         if t not in CARD_TYPES:
@@ -548,6 +559,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         controller=_enum(f"{where}.controller", Controller, spec.get("controller", "you")),
         other=spec.get("other", False),
         min_power=_int(f"{where}.min_power", spec["min_power"]) if "min_power" in spec
+        else None,
+        max_power=_int(f"{where}.max_power", spec["max_power"]) if "max_power" in spec
         else None, lacks=lacks, attacking=spec.get("attacking", False),
         with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
         not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False))
@@ -637,9 +650,10 @@ def _cost(where: str, text: Any) -> ManaCost:
 
 def _activated(where: str, raw: Any) -> ActivatedAbility:
     spec = _fields(where, raw, {"text", "cost", "tap", "sacrifice_self", "sorcery_speed",
-                                "effects", "loyalty", "condition", "additional_cost"})
+                                "effects", "loyalty", "condition", "additional_cost", "life",
+                                "discard_hand", "cost_reduction", "self_counter"})
     flags = {}
-    for flag in ("tap", "sacrifice_self", "sorcery_speed"):
+    for flag in ("tap", "sacrifice_self", "sorcery_speed", "discard_hand"):
         value = spec.get(flag, False)
         if not isinstance(value, bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
@@ -650,20 +664,51 @@ def _activated(where: str, raw: Any) -> ActivatedAbility:
         effects=_effects(f"{where}.effects", spec.get("effects")),
         loyalty=None if spec.get("loyalty") is None
         else _int(f"{where}.loyalty", spec["loyalty"], signed=True),
-        condition=_condition(f"{where}.condition", spec["condition"])
-        if "condition" in spec else None,
+        condition=_activation_condition(f"{where}.condition", spec),
         additional_cost=_additional_cost(f"{where}.additional_cost", spec["additional_cost"])
         if "additional_cost" in spec else None,
+        life=_int(f"{where}.life", spec.get("life", 0)) or 0,
+        self_counter=_counter_kind(f"{where}.self_counter", spec.get("self_counter", "")),
+        cost_reduction=_ability_cost_reduction(f"{where}.cost_reduction", spec)
+        if "cost_reduction" in spec else None,
         **flags,
     )
+
+
+def _activation_condition(where: str, spec: dict[str, Any]) -> Condition | CountCondition | None:
+    """"Activate only if ..." (rule 602.5b): about the game as the ability is activated, never
+    about a resolving spell or ability."""
+    if "condition" not in spec:
+        return None
+    condition = _condition(where, spec["condition"])
+    if condition in _RESOLUTION_CONDITIONS:
+        raise CardDataError(f"{where}: {condition.value!r} is about a resolving spell or "
+                            "ability, not one being activated")
+    return condition
+
+
+def _ability_cost_reduction(where: str, spec: dict[str, Any]) -> CostReduction:
+    """"This ability costs {1} less to activate for each Shrine you control" (rules 602.2b,
+    601.2f, 118.7a): a generic reduction only, of an ability that has generic mana to lose."""
+    reduction = _cost_reduction(where, spec["cost_reduction"])
+    if reduction.mana is not None:
+        raise CardDataError(f"{where}.mana: an activated ability's reduction is 'generic' or "
+                            "a 'count'")
+    if not _cost(f"{where}: cost", spec.get("cost", "")).generic:
+        raise CardDataError(f"{where}: the ability's cost has no generic mana to reduce")
+    return reduction
 
 
 def _additional_cost(where: str, raw: Any) -> AdditionalCost:
     """``"discard_card"``, ``"sacrifice_creature"`` or ``{"kind": "sacrifice_creature",
     "has": "Defender", "other": true}`` (rules 601.2f, 602.2b)."""
     spec = _fields(where, {"kind": raw} if isinstance(raw, str) else raw,
-                   {"kind", "has", "other"})
+                   {"kind", "has", "other", "cards"})
     kind = _enum(f"{where}.kind", CostKind, spec.get("kind"))
+    cards = tuple(_filter(f"{where}.cards[{i}]", f)
+                  for i, f in enumerate(_list(f"{where}.cards", spec.get("cards", []))))
+    if cards and kind is not CostKind.DISCARD_CARD:
+        raise CardDataError(f"{where}: 'cards' describes a discarded card only")
     has = str(spec.get("has", ""))
     other = spec.get("other", False)
     if not isinstance(other, bool):
@@ -672,7 +717,7 @@ def _additional_cost(where: str, raw: Any) -> AdditionalCost:
         raise CardDataError(f"{where}: 'has' and 'other' qualify a sacrificed creature only")
     if has and has not in SUPPORTED_KEYWORDS:
         raise CardDataError(f"{where}.has: keyword {has!r} is not supported")
-    return AdditionalCost(kind, has=has, other=other)
+    return AdditionalCost(kind, has=has, other=other, cards=cards)
 
 
 def _triggered(where: str, raw: Any) -> TriggeredAbility:
@@ -682,6 +727,9 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
     modes = tuple(_effects(f"{where}.modes[{i}]", m)
                   for i, m in enumerate(_list(f"{where}.modes", spec.get("modes", []))))
     event = _enum(f"{where}.when", TriggerEvent, spec.get("when"))
+    if event is TriggerEvent.STATE and "condition" not in spec:
+        raise CardDataError(f"{where}: a state trigger (603.8) needs the 'condition' it "
+                            "triggers on")
     if event not in _OPTIONALLY_FILTERED_EVENTS and (
             (event in _FILTERED_EVENTS) != ("filter" in spec)):
         raise CardDataError(f"{where}: 'filter' (the spell cast), the permanent entering, the "
@@ -780,7 +828,8 @@ def _static(where: str, raw: Any) -> StaticAbility:
 
 #: Conditions only a resolving spell or ability can ask (608.2c-d): never "as long as".
 _RESOLUTION_CONDITIONS = (Condition.WON_CLASH, Condition.YOU_DID,
-                          Condition.REVEALED_CREATURE_OR_LAND)
+                          Condition.REVEALED_CREATURE_OR_LAND,
+                          Condition.TARGET_WAS_CREATURE_CARD, Condition.WON_FLIP)
 
 
 #: "must_be_blocked": "[This] must be blocked if able" (a requirement, rule 509.1c).

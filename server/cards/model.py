@@ -64,6 +64,8 @@ class TargetReq:
     max_mana_value: int | None = None
     #: "with power 4 or greater".
     min_power: int | None = None
+    #: "with power 2 or less" (after the layers, rule 613.4).
+    max_power: int | None = None
     #: "creature you control" / "creature you don't control".
     you_control: bool = False
     #: "another target ...": not the source (rule 115.5 covers only itself).
@@ -112,8 +114,13 @@ class Condition(Enum):
     #: "If it's a creature or land card" -- the card this effect's resolution revealed.
     REVEALED_CREATURE_OR_LAND = "revealed_creature_or_land"
     #: "If you do" -- the previous optional ("you may") action of this resolution was taken
-    #: (rule 608.2d).
+    #: (rule 608.2d), or its previous exile effect exiled something ("Exile it. If you do").
     YOU_DID = "you_did"
+    #: "If it was a creature card" -- a target of this resolution was a creature card as the
+    #: resolution began (its last known information once it has moved, rule 608.2h).
+    TARGET_WAS_CREATURE_CARD = "target_was_creature_card"
+    #: "If you win the flip" (rule 705.2): the controller won a coin flip of this resolution.
+    WON_FLIP = "won_flip"
 
 
 class Verb(Enum):
@@ -171,6 +178,12 @@ class Verb(Enum):
     PILES = "piles"
     #: "Put target creature on top of its owner's library" (rule 401.4).
     PUT_ON_TOP = "put_on_top"
+    #: "Put target card from your graveyard on the bottom of your library": into its
+    #: owner's library, beneath every other card (rules 400.3, 401.1).
+    PUT_ON_BOTTOM = "put_on_bottom"
+    #: "Flip a coin" (rule 705): the controller flips and calls it; whether they won is the
+    #: condition ``won_flip`` (705.2).
+    FLIP_COIN = "flip_coin"
     #: "[Player] mills N cards" (rule 701.17a).
     MILL = "mill"
     #: "[It] fights [target creature]": each deals damage equal to its power to the other
@@ -300,6 +313,9 @@ class Count(Enum):
     CREATURES_DIED_THIS_TURN = "creatures_died_this_turn"
     #: The nontoken creatures that died this turn, anyone's (rules 700.4, 111.1).
     NONTOKEN_CREATURES_DIED_THIS_TURN = "nontoken_creatures_died_this_turn"
+    #: Your life total minus your starting life total (rules 103.4, 119.1): "if you have at
+    #: least 7 life more than your starting life total" is this count at least 7.
+    LIFE_ABOVE_STARTING = "life_above_starting"
 
 
 class Controller(Enum):
@@ -325,6 +341,8 @@ class ObjectFilter:
     other: bool = False
     #: "with power N or greater" (after the layers, rule 613.4).
     min_power: int | None = None
+    #: "with power N or less" (after the layers, rule 613.4).
+    max_power: int | None = None
     #: "without flying": a keyword ability it must not have (after the layers, 613.1f).
     lacks: str = ""
     #: "attacking creatures": an attacking creature (rules 506.4, 508.1k) -- for a creature
@@ -373,6 +391,8 @@ class CountCondition:
     filter: ObjectFilter | None = None
     at_least: int | None = None
     at_most: int | None = None
+    #: COUNTERS_ON_SOURCE: the counter kind counted ("four or more page counters on [this]").
+    counter: str = ""
 
 
 #: An "if" clause: a named condition or a count comparison.
@@ -411,6 +431,9 @@ class Who(Enum):
     #: "all Equipment attached to that creature": the permanents attached to the previous
     #: effect's target (rule 701.3) that the effect's ``filter`` describes.
     ATTACHED_TO_THAT = "attached_to_that"
+    #: The cards the previous search of this resolution found and put onto the battlefield
+    #: ("then ... untap that land"), if they are still there (rule 400.7).
+    FOUND = "found"
     #: The permanent a triggered ability's event is about ("that creature" of "whenever
     #: [this] becomes blocked by a creature", "that planeswalker" of "deals damage to a
     #: planeswalker"), if it is still on the battlefield (rule 400.7: a permanent that left is
@@ -629,6 +652,9 @@ class AdditionalCost:
     has: str = ""
     #: "another creature": not the source itself.
     other: bool = False
+    #: DISCARD_CARD: "Discard a land card or Shrine card" -- the card must match one of these
+    #: descriptions (its characteristics in your hand, rule 109.3); empty: any card.
+    cards: tuple[ObjectFilter, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -648,6 +674,17 @@ class ActivatedAbility:
     condition: AnyCondition | None = None
     #: "Sacrifice a creature" / "Discard a card" as part of the cost (rules 602.2b, 601.2f).
     additional_cost: AdditionalCost | None = None
+    #: "Pay N life" as part of the cost: payable only with a life total of at least N
+    #: (rules 119.4, 602.2b).
+    life: int = 0
+    #: "Discard your hand" as part of the cost: every card in it, none if it is empty
+    #: (rules 701.9a, 602.2b).
+    discard_hand: bool = False
+    #: "Put a [kind] counter on [this]" as part of the cost (rules 602.2b, 122.1).
+    self_counter: str = ""
+    #: "This ability costs {1} less to activate for each Shrine you control": generic mana
+    #: taken off its mana cost, never its coloured symbols (rules 602.2b, 601.2f, 118.7a).
+    cost_reduction: CostReduction | None = None
 
     @property
     def targets(self) -> tuple[TargetReq, ...]:
@@ -755,6 +792,10 @@ class TriggerEvent(Enum):
     #: 603.2e): once per spell or ability matching the trigger's ``filter`` that targets it,
     #: as that spell or ability becomes cast, activated or put on the stack (601.2c, 603.3d).
     BECOMES_TARGET = "becomes_target"
+    #: "When there are four or more page counters on [this]": a state trigger (rule 603.8) --
+    #: it triggers whenever the ability's ``condition`` holds, and again only once that
+    #: instance has left the stack (or never got there).
+    STATE = "state"
 
 
 @dataclass(frozen=True, slots=True)

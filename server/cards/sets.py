@@ -114,6 +114,16 @@ def _paragraph_kind(paragraph: str, card_types: list[str]) -> str:
     return "static ability"
 
 
+#: "Hexproof from [quality]" qualities the loader's ``hexproof_from`` takes (rule 702.11d).
+_HEXPROOF_QUALITIES = ("white", "blue", "black", "red", "green", "multicolored")
+
+
+def _hexproof_from_supported(text: str) -> bool:
+    """Whether every "hexproof from [quality]" of the text names a quality the engine has."""
+    qualities = re.findall(r"[Hh]exproof from ([a-z]+)", text)
+    return bool(qualities) and all(q in _HEXPROOF_QUALITIES for q in qualities)
+
+
 def needs(raw: Mapping[str, Any]) -> str:
     """Why a card of a set file isn't supported yet, from the loader's own rules: the first
     keyword ability (MTGJSON ``keywords``) the engine doesn't implement, else the first
@@ -121,10 +131,15 @@ def needs(raw: Mapping[str, Any]) -> str:
     needs behaviour data), named by the kind of ability it is; "" if nothing is missing but
     its entry (a vanilla card)."""
     keywords = list(raw.get("keywords") or ())
+    text = str(raw.get("text") or "")
     for k in keywords:
+        if k == "Hexproof from" and _hexproof_from_supported(text):
+            continue  # the behaviour data's ``hexproof_from`` (rule 702.11d)
+        if k == "Hexproof" and "Hexproof from" in keywords:
+            continue  # MTGJSON lists "Hexproof from [quality]" under both
         if k not in SUPPORTED_KEYWORDS and k not in KEYWORD_ACTIONS:
             return f"keyword: {k}"
-    for paragraph in str(raw.get("text") or "").split("\n"):
+    for paragraph in text.split("\n"):
         bare = _REMINDER.sub("", paragraph).strip()
         if not bare or _keyword_line(bare, keywords):
             continue

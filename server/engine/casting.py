@@ -15,6 +15,7 @@ from server.cards.model import (
     AdditionalCost,
     CardDef,
     CostKind,
+    CostReduction,
     Effect,
     ObjectFilter,
     TargetReq,
@@ -66,7 +67,13 @@ from server.engine.targeting import (
     target_candidates,
     targets_available,
 )
-from server.engine.zones import fresh_id, move, next_timestamp, put_into_graveyards
+from server.engine.zones import (
+    fresh_id,
+    move,
+    next_timestamp,
+    put_counters,
+    put_into_graveyards,
+)
 
 _NO_COST = ManaCost()
 
@@ -109,14 +116,20 @@ def reduced(game: Game, card: CardDef, cost: ManaCost, seat: int, spell_id: str)
     """Rules 601.2f, 118.7a: the card's own cost reduction, applied after increases, takes
     only generic mana off (never below none); a reduction by a count of 0 or less (creatures
     with a total power below 1) reduces nothing."""
-    reduction = card.cost_reduction
-    if reduction is None or not counting.condition_met(game, seat, spell_id,
+    return _reduce(game, card.cost_reduction, cost, seat, spell_id)
+
+
+def _reduce(game: Game, reduction: CostReduction | None, cost: ManaCost, seat: int,
+            object_id: str) -> ManaCost:
+    """A cost reduction (rules 601.2f, 118.7a) of a spell's cost or of an activated ability's
+    (602.2b), counted from ``seat``'s point of view with ``object_id`` as "this"."""
+    if reduction is None or not counting.condition_met(game, seat, object_id,
                                                        reduction.condition):
         return cost
     if reduction.mana is not None:
         return _reduced_by_mana(cost, reduction.mana)
     amount = reduction.generic if reduction.count is None else counting.count(
-        game, seat, spell_id, reduction.count, spec=reduction.filter)
+        game, seat, object_id, reduction.count, spec=reduction.filter)
     if amount <= 0:
         return cost
     return ManaCost(max(cost.generic - amount, 0), cost.symbols, cost.x_count, cost.hybrid)
@@ -234,8 +247,18 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
     if ability.additional_cost is not None and not cost_choices(
             game, seat, ability.additional_cost, obj.id, None):
         return False  # rules 602.2b, 601.2f: the additional cost can't be paid
+    if ability.life > game.player(seat).life:
+        return False  # rule 119.4: too little life to pay
     pool = potential_pool(game, seat, exclude=obj.id if ability.tap else None)
-    return affordable(pool, ability.cost)
+    return affordable(pool, ability_cost(game, obj, index, seat))
+
+
+def ability_cost(game: Game, source: GameObject, index: int, seat: int) -> ManaCost:
+    """The mana part of an activated ability's total cost (rules 602.2b, 601.2f): its mana
+    cost less its own reduction ("costs {1} less to activate for each Shrine you control",
+    118.7a), counted as the cost is determined."""
+    ability = source.card.abilities[index]
+    return _reduce(game, ability.cost_reduction, ability.cost, seat, source.id)
 
 
 def cost_choices(game: Game, seat: int, cost: AdditionalCost, source_id: str,
@@ -248,7 +271,11 @@ def cost_choices(game: Game, seat: int, cost: AdditionalCost, source_id: str,
                 and (not cost.has or game.objects[i].has(cost.has))
                 and not (cost.other and i == source_id)]
     if cost.kind is CostKind.DISCARD_CARD:
-        return [i for i in game.player(seat).hand if i != spell_id]
+        # "Discard a land card or Shrine card": a card of one of the descriptions (109.3).
+        return [i for i in game.player(seat).hand if i != spell_id and (
+            not cost.cards or any(filters.matches_last_known(
+                game, filters.LastKnown(game.objects[i].card, seat, i), spec, seat, source_id)
+                for spec in cost.cards))]
     assert_never(cost.kind)
 
 
@@ -300,7 +327,10 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
         return spell_cost(game, obj.card, obj.x_value or 0, obj.controller,
                           obj.id).plus(modes.mode_costs(obj))
     if ref.kind is AbilityKind.ACTIVATED:
-        return obj.card.abilities[ref.index].cost
+        source = game.objects.get(ref.source_id)
+        if source is None:
+            return obj.card.abilities[ref.index].cost
+        return ability_cost(game, source, ref.index, obj.controller)
     return _NO_COST
 
 
@@ -615,6 +645,13 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
             source.loyalty_turn = game.turn  # rule 606.3
         if ability.tap:
             source.tapped = True
+        if ability.life:
+            game.player(casting.seat).life -= ability.life  # rule 119.4: paying life
+        if ability.self_counter:
+            put_counters(game, source, ability.self_counter, 1, events)  # rule 122.1
+        if ability.discard_hand:
+            # "Discard your hand": all of it at once, nothing if it is empty (701.9a).
+            madness.discard(game, list(game.player(casting.seat).hand), events)
         if ability.sacrifice_self:
             put_into_graveyards(game, [source.id], events)  # rule 701.21a: sacrifice
     if casting.cost_paid is not None:

@@ -211,6 +211,9 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return game.creatures_died  # rule 700.4
     if kind is Count.NONTOKEN_CREATURES_DIED_THIS_TURN:
         return game.nontoken_creatures_died
+    if kind is Count.LIFE_ABOVE_STARTING:
+        player = game.player(you)
+        return player.life - player.starting_life  # rule 103.4
     if kind is Count.SPELLS_CAST_THIS_TURN:
         assert spec is not None  # the loader requires it
         return sum(1 for card in game.player(you).spells_cast_this_turn
@@ -244,7 +247,7 @@ def condition_met(game: Game, controller: int, source_id: str | None,
     if isinstance(condition, CountCondition):
         # "if you control a Basri planeswalker": a count compared with its bounds.
         n = count(game, controller, source_id or "", condition.count,
-                           spec=condition.filter)
+                  spec=condition.filter, counter=condition.counter)
         return (condition.at_least is None or n >= condition.at_least) and \
             (condition.at_most is None or n <= condition.at_most)
     if condition is Condition.CREATURE_DIED_THIS_TURN:
@@ -267,6 +270,11 @@ def condition_met(game: Game, controller: int, source_id: str | None,
     res = game.resolving
     if condition is Condition.WON_CLASH:
         return res is not None and res.won_clash  # rule 701.30d
+    if condition is Condition.WON_FLIP:
+        return res is not None and res.won_flip  # rule 705.2
+    if condition is Condition.TARGET_WAS_CREATURE_CARD:
+        # "If it was a creature card": the target's card as resolution began (608.2h).
+        return res is not None and any(c.creature for c in res.cards.values())
     if condition is Condition.YOU_DID:
         return res is not None and res.did  # "If you do" (608.2d)
     if condition is Condition.REVEALED_CREATURE_OR_LAND:

@@ -15,6 +15,7 @@ from server.cards.model import (
     Effect,
     TargetReq,
     TriggeredAbility,
+    TriggerEvent,
     Verb,
     Who,
 )
@@ -119,10 +120,10 @@ def resolve_top(game: Game, events: list[Event]) -> None:
     """Rule 608: resolve the top object of the stack."""
     obj = game.objects[game.stack[-1]]
     ability = obj.ability_def
-    if isinstance(ability, TriggeredAbility) and not condition_met(
-            game, obj.controller, _source_id(obj), ability.condition):
+    if isinstance(ability, TriggeredAbility) and ability.event is not TriggerEvent.STATE \
+            and not condition_met(game, obj.controller, _source_id(obj), ability.condition):
         _leave_stack(game, obj, events)  # rule 603.4: the "if" no longer holds
-        return
+        return  # (a state trigger's condition isn't an intervening "if", 603.8)
     reqs = stack_targets(obj)
     if obj.ability is None and obj.card.enchant is not None:
         # "You can't choose an untapped creature as this spell's target as you cast it":
@@ -270,6 +271,11 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
     if who in (Who.TARGET, Who.THAT):
         return [game.objects[str(ref)] for kind, ref in targets
                 if kind == "object" and str(ref) in game.objects]
+    if who is Who.FOUND:
+        # "That land": what the search put onto the battlefield, still there (rule 400.7).
+        res = game.resolving
+        arrived = [game.objects.get(i) for i in (res.found if res is not None else [])]
+        return [o for o in arrived if o is not None and o.zone is Zone.BATTLEFIELD]
     if who is Who.EVENT_OBJECT:
         # "That creature" of the trigger event, if it is still that permanent (rule 400.7).
         ref = obj.ability.event_object if obj.ability is not None else None
@@ -422,6 +428,11 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     elif verb is Verb.PAY:
         assert effect.cost is not None  # the loader requires it
         unless.offer_payment(game, obj, effect.cost)  # "you may pay" (608.2d)
+    elif verb is Verb.FLIP_COIN:
+        # Rules 705.1-705.2: two outcomes of equal likelihood; the flipper calls one, and
+        # wins if the call matches the result.
+        if game.resolving is not None:
+            game.resolving.won_flip = game.rng.randbelow(2) == 0
     else:
         _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
                                amount=amount, events=events,
@@ -506,6 +517,10 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
     elif verb is Verb.EXILE:
         for permanent in permanents:
             move(game, permanent.id, Zone.EXILE, events)  # rule 701.13a
+        if game.resolving is not None:
+            # "Exile it. If you do, ...": whether anything was exiled (608.2c) -- an object
+            # that left the battlefield can't be exiled from where it went (400.7).
+            game.resolving.did = bool(permanents)
     elif verb is Verb.RETURN_TO_BATTLEFIELD:
         for card_obj in permanents:
             move(game, card_obj.id, Zone.BATTLEFIELD, events, controller=obj.controller)
@@ -547,6 +562,9 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
     elif verb is Verb.PUT_ON_TOP:
         for permanent in permanents:
             move(game, permanent.id, Zone.LIBRARY, events)  # its owner's library (400.3)
+    elif verb is Verb.PUT_ON_BOTTOM:
+        for card_obj in permanents:
+            move(game, card_obj.id, Zone.LIBRARY, events, bottom=True)  # rules 400.3, 401.1
     elif verb is Verb.EXCHANGE_CONTROL:
         _exchange_control(game, permanents, effect)
     else:  # pragma: no cover - the vocabulary is closed

@@ -48,6 +48,7 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
             and (not spec.has or obj.has(spec.has))
             and (not spec.lacks or not obj.has(spec.lacks))
             and (spec.min_power is None or (obj.is_creature and obj.power >= spec.min_power))
+            and (spec.max_power is None or (obj.is_creature and obj.power <= spec.max_power))
             and (not spec.attacking or obj.id in game.combat.attackers)  # rule 506.4
             and (not spec.with_counter or obj.counters.get(spec.with_counter, 0) > 0))
 
@@ -77,6 +78,8 @@ def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
             and (not spec.lacks or not card.has_keyword(spec.lacks))
             and (spec.min_power is None or (card.creature and card.power is not None
                                             and card.power >= spec.min_power))
+            and (spec.max_power is None or (card.creature and card.power is not None
+                                            and card.power <= spec.max_power))
             and (not spec.attacking or last_known.attacking)
             and (not spec.with_counter or counters.get(spec.with_counter, 0) > 0))
 

@@ -231,6 +231,8 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
                        controller=choice.seat if to is Zone.BATTLEFIELD else None)
             if to is Zone.BATTLEFIELD and effect.tapped:
                 new.tapped = True
+            if to is Zone.BATTLEFIELD and game.resolving is not None:
+                game.resolving.found.append(new.id)  # "that land" (400.7)
     searched_library = "library" in effect.zones
     if effect.shuffle and searched_library:
         shuffle_library(game, choice.owner)

@@ -349,6 +349,8 @@ class Player:
     seat: int
     name: str
     life: int = 20
+    #: The starting life total (rule 103.4): 20 in the variants the engine plays.
+    starting_life: int = 20
     library: list[str] = field(default_factory=list)
     hand: list[str] = field(default_factory=list)
     graveyard: list[str] = field(default_factory=list)
@@ -486,6 +488,11 @@ class Resolution:
     source_power: int = 0
     #: Rule 701.30d: the controller won a clash during this resolution.
     won_clash: bool = False
+    #: Rule 705.2: the controller won a coin flip during this resolution.
+    won_flip: bool = False
+    #: The cards a search of this resolution put onto the battlefield, as the new objects
+    #: they became there ("untap that land", rule 400.7).
+    found: list[str] = field(default_factory=list)
     #: Life lost by the players the previous effects of this resolution affected ("you gain
     #: life equal to the life lost this way").
     life_lost: int = 0

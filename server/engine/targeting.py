@@ -54,6 +54,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         return False
     if req.min_power is not None and obj.power < req.min_power:
         return False
+    if req.max_power is not None and obj.power > req.max_power:
+        return False
     if req.has and not (obj.has(req.has) or req.has in obj.subtypes):
         return False
     if req.lacks and (obj.has(req.lacks) or req.lacks in obj.subtypes):

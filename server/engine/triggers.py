@@ -24,7 +24,15 @@ from server.engine.events import (
     ZoneChanged,
 )
 from server.engine.filters import LastKnown
-from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
+from server.engine.state import (
+    AbilityKind,
+    Choice,
+    DecisionKind,
+    Game,
+    GameObject,
+    PendingTrigger,
+    Zone,
+)
 from server.engine.zones import fresh_id
 
 
@@ -36,7 +44,8 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
              last_known: LastKnown | None = None,
              damage: DamageDealt | None = None, event_object: str | None = None,
              attackers: tuple[GameObject, ...] = (),
-             moved: ZoneChanged | None = None, counter_kind: str = "") -> None:
+             moved: ZoneChanged | None = None, counter_kind: str = "",
+             delayed: TriggeredAbility | None = None) -> None:
     """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
     must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too;
     ``event_amount``: "that much" of the event (life gained, 119.9, damage dealt);
@@ -47,12 +56,13 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
     ``event_object``: "that creature" of the event; ``attackers``: the creatures declared as
     attackers, for "whenever you attack with N or more ..."; ``moved``: the zone change a
     "changes zone" trigger checks its zones against. An ability triggers only from the zone
-    it functions in (rule 113.6): the battlefield unless it says otherwise (113.6k)."""
+    it functions in (rule 113.6): the battlefield unless it says otherwise (113.6k).
+    ``delayed``: check only this delayed triggered ability (603.7) instead of the card's."""
     if game.players[controller].has_lost:
         return  # rule 800.4d
     source_now = game.objects.get(source_id)
     in_graveyard = source_now is not None and source_now.zone is Zone.GRAVEYARD
-    found: list[tuple[int, TriggeredAbility]] = [
+    found: list[tuple[int, TriggeredAbility]] = [(-1, delayed)] if delayed is not None else [
         (i, t) for i, t in enumerate(card.triggers) if (t.zone == "graveyard") == in_graveyard]
     if keywords and event is TriggerEvent.YOU_CAST_NONCREATURE:
         source = game.objects.get(source_id)
@@ -150,6 +160,19 @@ def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
             for oid in [i for i in player.graveyard
                         if game.objects[i].card.triggers_from_graveyard]:
                 trigger(game, player.seat, game.objects[oid].card, oid, event, **kwargs)
+    # Delayed triggered abilities (603.7) with this event: "until end of turn, whenever a
+    # creature you control ... deals combat damage to a player" -- each time this turn
+    # (603.7b), or only the next time. (Attack triggers are checked per declaration.)
+    for delayed in list(game.delayed):
+        if delayed.ability.event is not event or event is \
+                TriggerEvent.NONTOKEN_CREATURES_ATTACK or (
+                seat is not None and delayed.controller != seat):
+            continue
+        before = len(game.pending_triggers)
+        trigger(game, delayed.controller, delayed.card, "", event, delayed=delayed.ability,
+                **kwargs)
+        if len(game.pending_triggers) > before and not delayed.this_turn:
+            game.delayed.remove(delayed)  # rule 603.7b: only the next time
 
 
 def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
@@ -251,7 +274,28 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                             trigger(game, controller, card, oid,
                                      TriggerEvent.OPPONENT_CREATURE_DIES,
                                      event_player=event.controller)
+    _state_triggers(game)
     return len(events)
+
+
+def _state_triggers(game: Game) -> None:
+    """Rule 603.8: a state trigger triggers as soon as the game state matches its condition,
+    and again only after that instance has resolved, been countered or otherwise left the
+    stack -- so not while it waits to be put on the stack or is on it."""
+    waiting = {(t.source_id, t.index) for t in game.pending_triggers}
+    for oid in game.stack:
+        ref = game.objects[oid].ability
+        if ref is not None and ref.kind is AbilityKind.TRIGGERED:
+            waiting.add((ref.source_id, ref.index))
+    for oid in list(game.battlefield):
+        obj = game.objects[oid]
+        if obj.face_down or game.players[obj.controller].has_lost:
+            continue  # rules 708.2, 800.4d
+        for index, ability in enumerate(obj.card.triggers):
+            if ability.event is TriggerEvent.STATE and (oid, index) not in waiting and \
+                    counting.condition_met(game, obj.controller, oid, ability.condition):
+                game.pending_triggers.append(PendingTrigger(
+                    fresh_id(game), obj.controller, obj.card, index, oid, ability))
 
 
 def _damage_triggers(game: Game, event: DamageDealt,

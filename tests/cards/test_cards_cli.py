@@ -72,8 +72,13 @@ def test_missing_lists_every_unsupported_card_once_under_its_need(
 
 @pytest.mark.parametrize(("card", "need"), [
     # An unsupported keyword ability (MTGJSON "keywords") comes first.
-    ({"name": "A", "types": ["Creature"], "keywords": ["Hexproof from"],
-      "text": "Hexproof from black"}, "keyword: Hexproof from"),
+    ({"name": "A", "types": ["Creature"], "keywords": ["Hexproof", "Hexproof from"],
+      "text": "Hexproof from artifacts"}, "keyword: Hexproof from"),
+    # "Hexproof from [a colour]" is behaviour data's hexproof_from (rule 702.11d): what is
+    # left is the rest of the text.
+    ({"name": "A2", "types": ["Creature"], "keywords": ["Hexproof", "Hexproof from"],
+      "text": "Hexproof from black\nWhenever A2 attacks, draw a card."},
+     "behaviour data: triggered ability"),
     # Keywords the engine has and their reminder text explain nothing else ...
     ({"name": "B", "types": ["Creature"], "keywords": ["Flying"],
       "text": "Flying\nWhenever B attacks, draw a card."}, "behaviour data: triggered ability"),
