@@ -105,6 +105,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--relay-cpu", type=int, default=driver_cpu,
                    help=f"fan-out: CPU the relay processes are pinned to; -1: as the server "
                         f"(default {driver_cpu}, the driver's)")
+    p.add_argument("--watch-cpu", type=int, default=driver_cpu,
+                   help=f"fan-out: CPU the spectators' process is pinned to; -1: unpinned "
+                        f"(default {driver_cpu}, the driver's)")
     p.add_argument("--idle", type=int, default=0, metavar="N",
                    help="instead: open N idle connections (each says Hello) and report the "
                         "server's RSS per connection")
@@ -273,7 +276,7 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
                     "url": url, "spectators": spectators, "seconds": args.seconds,
                     "warmup": args.warmup, "server_pid": server.pid,
                     "batch": not args.no_batch, "setup_timeout": setup, **files},
-                    cpu=args.driver_cpu)
+                    cpu=args.watch_cpu)
             with watchers or contextlib.nullcontext():
                 result = run_helper("driver", {
                     "url": server.url, "rooms": rooms, "seconds": args.seconds,
