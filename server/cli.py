@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         if args.gc_threshold == 0 or args.gc_threshold < -1:
             parser.error("--gc-threshold must be at least 1 (or -1: Python's own collector)")
-        from server.relay.host import RelayOptions
+        from server.relay.host import RelayOptions, RelayStartError
 
         limits = _limits(parser, args)
         if args.relays < 0 or args.relay_port < 0 or not 0 <= args.relay_nice <= 19:
@@ -257,11 +257,18 @@ def main(argv: list[str] | None = None) -> int:
             args.relays, args.relay_host or args.host, args.relay_port,
             limits.spectator_flush_seconds, limits.spectator_feed_messages, args.relay_nice,
             limits.max_connections_per_address, limits.max_http_requests_per_address)
-        trio.run(partial(run_server, args.host, args.port, args.data_dir,
-                         limits=limits, durability=args.durability,
-                         grace=args.grace,
-                         gc_threshold=None if args.gc_threshold < 0 else args.gc_threshold,
-                         relays=relays))
+        failed: list[BaseException] = []
+        try:
+            trio.run(partial(run_server, args.host, args.port, args.data_dir,
+                             limits=limits, durability=args.durability,
+                             grace=args.grace,
+                             gc_threshold=None if args.gc_threshold < 0 else args.gc_threshold,
+                             relays=relays))
+        except* RelayStartError as group:
+            failed.extend(group.exceptions)
+        if failed:
+            print(f"manawire serve: {failed[0]}", file=sys.stderr)
+            return 1
         return 0
     from client_sdk.bots import run_bot_games
 

@@ -14,7 +14,6 @@ link once per relay process that has watchers of it -- never once per watcher.
 from __future__ import annotations
 
 import logging
-import math
 import socket
 import subprocess
 import sys
@@ -190,7 +189,11 @@ class RelayLink:
                 self.restarts += 1
                 log.warning("relay %d: starting it again (restart %d)", self.index,
                             self.restarts)
-                self.start()
+                try:
+                    self.start()
+                except OSError:
+                    log.exception("relay %d: could not start it again", self.index)
+                    self.stream = None
         finally:
             self.stopped.set()
 
@@ -199,7 +202,8 @@ class RelayLink:
         Nothing that goes wrong with the relay or its link leaves this method: the games
         go on."""
         stream = self.stream
-        assert stream is not None
+        if stream is None:  # it could not be started
+            return
         try:
             async with trio.open_nursery() as inner:
                 inner.start_soon(self._write, stream)
@@ -353,7 +357,17 @@ async def start_relays(options: RelayOptions, router: FeedRouter,
         nursery.start_soon(relay.supervise, nursery, name=f"relay-link-{index}")
         links.append(relay)
     router.links.extend(links)
-    with trio.fail_after(START_SECONDS if options.count else math.inf):
-        for relay in links:
-            await relay.listening.wait()
+    for relay in links:
+        for _ in range(int(START_SECONDS / 0.05)):
+            if relay.listening.is_set() or relay.restarts or relay.stopped.is_set():
+                break  # listening, or it died first (its port taken?)
+            await trio.sleep(0.05)
+        if not relay.listening.is_set():
+            port = options.port + relay.index if options.port else "any free port"
+            raise RelayStartError(f"relay {relay.index} could not start listening on "
+                                  f"{options.host}, port {port} (is it in use?)")
     return links
+
+
+class RelayStartError(Exception):
+    """A relay process could not start (``manawire serve`` exits with this message)."""

@@ -245,14 +245,20 @@ def main(argv: list[str]) -> int:
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     if args.nice:
         os.nice(args.nice)
+    failed: list[BaseException] = []
     try:
         trio.run(lambda: run(
             args.link_fd, args.host, args.port, flush_seconds=args.flush_seconds,
             feed_messages=args.feed_messages,
             max_connections_per_address=args.max_connections_per_address,
             max_http_requests_per_address=args.max_http_requests_per_address))
-    except KeyboardInterrupt:
-        return 0
+    except* KeyboardInterrupt:
+        pass  # the terminal's Ctrl-C reaches the relay too; the server stops it
+    except* OSError as group:  # e.g. its port is taken: the server says so and exits
+        failed.extend(group.exceptions)
+    if failed:
+        log.error("relay on %s port %d: %s", args.host, args.port, failed[0])
+        return 1
     return 0
 
 

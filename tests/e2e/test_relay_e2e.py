@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import socket
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from client_sdk.bots import RandomBot
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App
 from server.relay import link
-from server.relay.host import FeedRouter, RelayOptions, start_relays
+from server.relay.host import FeedRouter, RelayOptions, RelayStartError, start_relays
 from server.store import Store
 from server.transport.ws import serve_app
 from server.view import SPECTATOR, project
@@ -181,3 +182,24 @@ async def test_a_flooder_on_a_relay_is_closed_alone_a_dead_relay_comes_back_and_
                 relay.stop()
                 relay.kill()
             nursery.cancel_scope.cancel()
+
+
+async def test_a_relay_whose_port_is_taken_stops_the_start_with_a_clear_error(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "manawire.sqlite3")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with trio.fail_after(30):
+            async with trio.open_nursery() as nursery:
+                app = App(store, nursery)
+                router = FeedRouter(app.relay, app.socket_of)
+                with pytest.raises(RelayStartError, match=f"port {port} \\(is it in use"):
+                    await start_relays(RelayOptions(1, port=port, nice=0), router,
+                                       app.handle_connection, nursery)
+                for relay in router.links:
+                    relay.stop()
+                    relay.kill()
+                nursery.cancel_scope.cancel()
