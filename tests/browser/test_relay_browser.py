@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from server.benchload.procs import free_port, wait_listening
 from tests.browser.conftest import Pages, ServerProcess
 from tests.browser.test_play import check_hidden_cards
 from tests.browser.ui import (
@@ -30,39 +30,16 @@ from tests.browser.ui import (
 
 pytestmark = pytest.mark.browser
 
-#: Seconds the relay process may take to listen after the server does.
-RELAY_START_S = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_listening(port: int) -> None:
-    deadline = time.monotonic() + RELAY_START_S
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-        else:
-            return
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     """The server with one relay process, on a port of its own (``relay_port``)."""
-    relay_port = _free_port()
+    relay_port = free_port()
     proc = ServerProcess(tmp_path / "server", args=(
         "--messages-per-second", "1000", "--message-burst", "1000",
         "--relays", "1", "--relay-port", str(relay_port)))
     try:
         proc.start()
-        _wait_listening(relay_port)
+        wait_listening(relay_port)
         proc.relay_port = relay_port  # type: ignore[attr-defined]
         yield proc
     finally:
