@@ -349,8 +349,8 @@ class App:
     def _wake_writer(self, conn_id: ConnId) -> bool:
         """The relay has news for this spectator: wake its writer (False: it is gone)."""
         conn = self.conns.get(conn_id)
-        if conn is None or conn.close_code:
-            return False
+        if conn is None or conn.close_code or conn.direct is not None:
+            return False  # (a relay's client is watched on its relay, never here)
         return conn.reply(FEED_WAKE)
 
     def _evict_spectator(self, conn_id: ConnId) -> None:
