@@ -19,6 +19,7 @@ from server.cards.model import (
     CARD_QUALITIES,
     CODED_EFFECTS,
     EFFECT_ZONES,
+    PLAYER_COUNTS,
     SUPPORTED_KEYWORDS,
     ActivatedAbility,
     AdditionalCost,
@@ -36,6 +37,7 @@ from server.cards.model import (
     Recipient,
     Replacement,
     ReplacementKind,
+    Rounding,
     SpellCostChange,
     StaticAbility,
     StickerDef,
@@ -249,7 +251,10 @@ _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Ve
                  Verb.CREATE_TOKEN_COPY, Verb.PUT_ON_TOP, Verb.PUT_ON_BOTTOM,
                  Verb.EXCHANGE_CONTROL,
                  Verb.DOESNT_UNTAP_NEXT)
-_COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "filter"}
+_COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "filter", "half"}
+#: The verbs that affect players one at a time, so a count of "their" library or life can be
+#: counted for each player affected.
+_PLAYER_COUNT_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE)
 _RELATIVE = ("that", "target_controller", "attached_to_that")
 #: Keyword actions (rule 701) MTGJSON lists among a card's keywords; the card's behaviour
 #: data performs them with the matching verb.
@@ -359,6 +364,12 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}.amount: one card of each name ({len(names)})")
     count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
     _not_source_count(f"{where}.count", count)
+    if count in PLAYER_COUNTS and verb not in _PLAYER_COUNT_VERBS:
+        raise CardDataError(f"{where}.count: {spec['count']!r} counts the player the effect "
+                            f"affects: only for {[v.value for v in _PLAYER_COUNT_VERBS]}")
+    half = _enum(f"{where}.half", Rounding, spec["half"]) if "half" in spec else None
+    if half is not None and "amount" not in _VERB_FIELDS[verb]:
+        raise CardDataError(f"{where}.half: {verb.value} has no amount to halve")
     # The filter describes what is counted, the permanents a rules change applies to this
     # turn, or which attached permanents are meant.
     filtered = count in FILTERED_COUNTS or who is Who.ATTACHED_TO_THAT or (
@@ -394,6 +405,7 @@ def _effect(where: str, raw: Any) -> Effect:
         verb=verb,
         who=who,
         target=target,
+        half=half,
         amount=0 if amount_raw in ("power", "event") else _int(f"{where}.amount", amount_raw,
                                                                 allow_x=True),
         amount_is_power=amount_raw == "power",

@@ -316,6 +316,23 @@ class Count(Enum):
     #: Your life total minus your starting life total (rules 103.4, 119.1): "if you have at
     #: least 7 life more than your starting life total" is this count at least 7.
     LIFE_ABOVE_STARTING = "life_above_starting"
+    #: "the number of cards in their library": the cards in the library of the player the
+    #: effect affects (rule 401.1) -- for a player verb, counted for each player it affects.
+    CARDS_IN_LIBRARY = "cards_in_library"
+    #: "their life": the life total of the player the effect affects (rule 119.1).
+    LIFE = "life"
+
+
+#: Counts of the player an effect affects ("their library", "their life"), not of its
+#: controller: only for the verbs that affect players one at a time (draw, lose/gain life).
+PLAYER_COUNTS = (Count.CARDS_IN_LIBRARY, Count.LIFE)
+
+
+class Rounding(Enum):
+    """"Half [an amount], rounded up/down" (rule 107.1a: the effect says which way)."""
+
+    UP = "up"
+    DOWN = "down"
 
 
 class Controller(Enum):
@@ -571,6 +588,8 @@ class Effect:
     prevent_to: ObjectFilter | None = None
     #: PAY: the mana cost the controller may pay.
     cost: ManaCost | None = None
+    #: "half [the amount], rounded up/down" (rule 107.1a); None: the whole amount.
+    half: Rounding | None = None
 
 @dataclass(frozen=True, slots=True)
 class CostReduction:

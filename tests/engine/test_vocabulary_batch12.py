@@ -1,0 +1,60 @@
+"""Load-time validation of the vocabulary added for the twelfth M21 batch: an amount as half
+of a count, rounded up or down (rule 107.1a), and counts of the player an effect affects --
+"their library" (401.1), "their life" (119.1)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from server.cards import CardDataError, card, load_pool
+from server.cards.model import Count, Rounding, Verb
+
+
+def _load(behaviour: dict[str, Any]) -> None:
+    raw: dict[str, Any] = {"name": "T", "types": ["Sorcery"], "manaCost": "{2}{B}",
+                           "text": "Something."}
+    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}))
+
+
+def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
+    return {"effects": list(effects)}
+
+
+@pytest.mark.parametrize(("behaviour", "message"), [
+    # the rounding must be said (107.1a) and spelt right
+    (_effects({"verb": "draw", "count": "cards_in_library", "half": "upward"}),
+     "unknown value 'upward'"),
+    (_effects({"verb": "draw", "count": "cards_in_library", "half": True}), "unknown value"),
+    (_effects({"verb": "draw", "count": "cards_in_libary"}), "unknown value 'cards_in_libary'"),
+    (_effects({"verb": "draw", "count": "cards_in_library", "halve": "up"}), "unknown field"),
+    # a verb with no amount has nothing to halve
+    (_effects({"verb": "destroy", "target": "creature", "half": "up"}),
+     "destroy has no amount to halve"),
+    # "their library/life" counts the affected player: only verbs that affect players
+    (_effects({"verb": "deal_damage", "target": "any", "count": "life"}),
+     "counts the player the effect affects"),
+    (_effects({"verb": "create_token", "count": "cards_in_library",
+               "token": {"types": ["Creature"], "power": 1, "toughness": 1}}),
+     "counts the player the effect affects"),
+])
+def test_rejected(behaviour: dict[str, Any], message: str) -> None:
+    with pytest.raises(CardDataError, match=message):
+        _load(behaviour)
+
+
+def test_peer_into_the_abyss_is_data() -> None:
+    peer = card("Peer into the Abyss")
+    draw, lose = peer.effects
+    assert (draw.verb, draw.count, draw.half) == (Verb.DRAW, Count.CARDS_IN_LIBRARY,
+                                                   Rounding.UP)
+    assert (lose.verb, lose.count, lose.half) == (Verb.LOSE_LIFE, Count.LIFE, Rounding.UP)
+
+
+def test_halving_rounds_as_told_and_never_below_zero() -> None:
+    from server.engine.effects import _halved
+    assert [_halved(n, Rounding.UP) for n in (0, 1, 4, 5, -3)] == [0, 1, 2, 3, 0]
+    assert [_halved(n, Rounding.DOWN) for n in (0, 1, 4, 5, -3)] == [0, 0, 2, 2, 0]
+    assert _halved(5, None) == 5
