@@ -877,11 +877,14 @@ def _replacement(where: str, raw: Any) -> Replacement:
     "exiled_unless_cast", "filter": {...}}`` (rule 614.1)."""
     spec = _fields(where, raw, {"text", "kind", "filter", "factor", "counter", "extra"})
     kind = _enum(f"{where}.kind", ReplacementKind, spec.get("kind"))
-    if "filter" not in spec:
-        raise CardDataError(f"{where}: needs a 'filter' (what the events are about)")
+    # Draws are the controller's own: no filter describes them.
+    if ("filter" in spec) == (kind is ReplacementKind.EXTRA_DRAWS):
+        raise CardDataError(f"{where}: needs a 'filter' (what the events are about), except "
+                            "'extra_draws' (the controller's own draws), which takes none")
     allowed = {ReplacementKind.DAMAGE_MULTIPLIED: {"factor"},
                ReplacementKind.EXTRA_COUNTERS: {"counter", "extra"},
-               ReplacementKind.EXILED_UNLESS_CAST: set()}[kind]
+               ReplacementKind.EXILED_UNLESS_CAST: set(),
+               ReplacementKind.EXTRA_DRAWS: {"extra"}}[kind]
     given = {k for k in ("factor", "counter", "extra") if k in spec}
     if given != allowed:
         raise CardDataError(f"{where}: {kind.value!r} takes {sorted(allowed)}")
@@ -889,10 +892,11 @@ def _replacement(where: str, raw: Any) -> Replacement:
     extra = _int(f"{where}.extra", spec.get("extra", 0)) or 0
     if factor < 2 and kind is ReplacementKind.DAMAGE_MULTIPLIED:
         raise CardDataError(f"{where}.factor: at least 2")
-    if extra < 1 and kind is ReplacementKind.EXTRA_COUNTERS:
+    if extra < 1 and kind in (ReplacementKind.EXTRA_COUNTERS, ReplacementKind.EXTRA_DRAWS):
         raise CardDataError(f"{where}.extra: at least 1")
     return Replacement(text=str(spec.get("text", "")), kind=kind,
-                       filter=_filter(f"{where}.filter", spec["filter"]), factor=factor,
+                       filter=_filter(f"{where}.filter", spec["filter"])
+                       if "filter" in spec else ObjectFilter(), factor=factor,
                        counter=_target_counter(f"{where}.counter", spec.get("counter", "")),
                        extra=extra)
 

@@ -634,6 +634,10 @@ class ReplacementKind(Enum):
     #: instead" (rules 614.1a, 614.12): from anywhere but the stack (a spell on the stack that
     #: isn't a copy was cast, 601.2i, 707.10).
     EXILED_UNLESS_CAST = "exiled_unless_cast"
+    #: "If you would draw a card except the first one you draw in each of your draw steps,
+    #: draw [1 + extra] cards instead" (rules 614.1a, 121.2, 504.1): the draws of the
+    #: permanent's controller; the replacing draws aren't replaced by it again (614.5).
+    EXTRA_DRAWS = "extra_draws"
 
 
 @dataclass(frozen=True, slots=True)

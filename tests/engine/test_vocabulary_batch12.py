@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card, load_pool
-from server.cards.model import Count, Rounding, Verb
+from server.cards.model import Count, ReplacementKind, Rounding, Verb
 
 
 def _load(behaviour: dict[str, Any]) -> None:
-    raw: dict[str, Any] = {"name": "T", "types": ["Sorcery"], "manaCost": "{2}{B}",
+    kind = "Enchantment" if "replacements" in behaviour else "Sorcery"
+    raw: dict[str, Any] = {"name": "T", "types": [kind], "manaCost": "{2}{B}",
                            "text": "Something."}
     load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}))
 
@@ -39,6 +40,16 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "create_token", "count": "cards_in_library",
                "token": {"types": ["Creature"], "power": 1, "toughness": 1}}),
      "counts the player the effect affects"),
+    # "draw [1 + extra] cards instead": the controller's own draws, no filter
+    ({"replacements": [{"kind": "extra_draws", "extra": 1, "filter": {}}]},
+     "which takes none"),
+    ({"replacements": [{"kind": "extra_draws"}]}, r"takes \['extra'\]"),
+    ({"replacements": [{"kind": "extra_draws", "extra": 0}]}, "extra: at least 1"),
+    ({"replacements": [{"kind": "extra_draws", "extra": 1, "factor": 2}]},
+     r"takes \['extra'\]"),
+    ({"replacements": [{"kind": "extra_draw", "extra": 1}]}, "unknown value 'extra_draw'"),
+    ({"replacements": [{"kind": "extra_counters", "counter": "+1/+1", "extra": 1}]},
+     "needs a 'filter'"),
 ])
 def test_rejected(behaviour: dict[str, Any], message: str) -> None:
     with pytest.raises(CardDataError, match=message):
@@ -51,6 +62,11 @@ def test_peer_into_the_abyss_is_data() -> None:
     assert (draw.verb, draw.count, draw.half) == (Verb.DRAW, Count.CARDS_IN_LIBRARY,
                                                    Rounding.UP)
     assert (lose.verb, lose.count, lose.half) == (Verb.LOSE_LIFE, Count.LIFE, Rounding.UP)
+
+
+def test_teferis_ageless_insight_is_data() -> None:
+    (rep,) = card("Teferi's Ageless Insight").replacements
+    assert (rep.kind, rep.extra) == (ReplacementKind.EXTRA_DRAWS, 1)
 
 
 def test_halving_rounds_as_told_and_never_below_zero() -> None:
