@@ -217,6 +217,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.SEARCH: {"amount", "who", "target", "zones", "find", "destination", "tapped",
                   "reveal", "shuffle", "find_all", "name"},
     Verb.REVEAL_TOP: {"who"},
+    Verb.REVEAL_UNTIL: {"who", "target", "find", "destination"},
     Verb.CLASH: set(),
     Verb.PILES: {"amount"},
     Verb.PUT_ON_TOP: {"target", "who"},
@@ -350,6 +351,10 @@ def _effect(where: str, raw: Any) -> Effect:
                                 f"{list(EFFECT_ZONES)}")
     if verb is Verb.MOVE_FOUND and any(z in ("library_top", "all_exile") for z in zones):
         raise CardDataError(f"{where}.zones: the zones it must be found in, e.g. 'graveyard'")
+    if verb is Verb.REVEAL_UNTIL and (spec.get("find", "") in ("", "named", "same_name_as_target")
+                                      or spec.get("destination") not in ("hand", "battlefield")):
+        raise CardDataError(f"{where}: reveal_until needs a 'find' quality (not any card or "
+                            "a name) and a 'destination' of 'hand' or 'battlefield'")
     if verb is Verb.SEARCH and (not zones or "destination" not in spec):
         raise CardDataError(f"{where}: search needs 'zones' and a 'destination'")
     if verb is Verb.EXCHANGE_ZONES and not {"destination", "exchange_with"} <= set(spec):

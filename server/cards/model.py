@@ -171,6 +171,10 @@ class Verb(Enum):
     SEARCH = "search"
     #: "Reveal the top card of your library" (rule 701.20a; 2009: 701.12a).
     REVEAL_TOP = "reveal_top"
+    #: "[Player] reveals cards from the top of their library until they reveal a [find]
+    #: card, puts that card into [destination], then shuffles the rest into their library"
+    #: (rules 701.20a, 701.24a): the player puts the card there (under their control).
+    REVEAL_UNTIL = "reveal_until"
     #: "Clash with an opponent" (rule 701.30; 2009: 701.18).
     CLASH = "clash"
     #: "Reveal the top N cards; an opponent separates them into two piles; put one into your

@@ -648,7 +648,7 @@ def _creature_deals(game: Game, obj: GameObject, effect: Effect, targets: list[T
 
 
 _HIDDEN_VERBS = (Verb.SCRY, Verb.FATESEAL, Verb.SEARCH, Verb.REVEAL_TOP, Verb.CLASH,
-                 Verb.PILES, Verb.MILL)
+                 Verb.PILES, Verb.MILL, Verb.REVEAL_UNTIL)
 
 
 def _perform_hidden(game: Game, obj: GameObject, effect: Effect, targets: list[Target], *,
@@ -677,6 +677,8 @@ def _perform_hidden(game: Game, obj: GameObject, effect: Effect, targets: list[T
             card = looking.revealed_top(game, seat, obj.id, events)
             if card is not None and res is not None:
                 res.revealed.append(card.id)
+        elif verb is Verb.REVEAL_UNTIL:
+            looking.reveal_until(game, seat, effect, obj.id, events)
         elif verb is Verb.MILL:
             # Rule 701.17a: the top N cards go to the graveyard at the same time.
             library = game.player(seat).library

@@ -40,6 +40,16 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "create_token", "count": "cards_in_library",
                "token": {"types": ["Creature"], "power": 1, "toughness": 1}}),
      "counts the player the effect affects"),
+    # "reveal cards until they reveal a [quality] card": a quality and a destination
+    (_effects({"verb": "reveal_until", "find": "creature"}), "reveal_until needs a 'find'"),
+    (_effects({"verb": "reveal_until", "destination": "battlefield"}),
+     "reveal_until needs a 'find'"),
+    (_effects({"verb": "reveal_until", "find": "creature", "destination": "graveyard"}),
+     "reveal_until needs a 'find'"),
+    (_effects({"verb": "reveal_until", "find": "creatur", "destination": "hand"}),
+     "unknown quality 'creatur'"),
+    (_effects({"verb": "reveal_until", "find": "creature", "destination": "hand",
+               "amount": 2}), "unknown field"),
     # "draw [1 + extra] cards instead": the controller's own draws, no filter
     ({"replacements": [{"kind": "extra_draws", "extra": 1, "filter": {}}]},
      "which takes none"),
@@ -67,6 +77,12 @@ def test_peer_into_the_abyss_is_data() -> None:
 def test_teferis_ageless_insight_is_data() -> None:
     (rep,) = card("Teferi's Ageless Insight").replacements
     assert (rep.kind, rep.extra) == (ReplacementKind.EXTRA_DRAWS, 1)
+
+
+def test_transmogrify_is_data() -> None:
+    exile, reveal = card("Transmogrify").effects
+    assert (exile.verb, reveal.verb, reveal.find, reveal.destination) == (
+        Verb.EXILE, Verb.REVEAL_UNTIL, "creature", "battlefield")
 
 
 def test_halving_rounds_as_told_and_never_below_zero() -> None:
