@@ -19,6 +19,7 @@ from server.cards.model import (
     CARD_QUALITIES,
     CODED_EFFECTS,
     EFFECT_ZONES,
+    PLAYER_COUNTS,
     SUPPORTED_KEYWORDS,
     ActivatedAbility,
     AdditionalCost,
@@ -36,6 +37,7 @@ from server.cards.model import (
     Recipient,
     Replacement,
     ReplacementKind,
+    Rounding,
     SpellCostChange,
     StaticAbility,
     StickerDef,
@@ -215,6 +217,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.SEARCH: {"amount", "who", "target", "zones", "find", "destination", "tapped",
                   "reveal", "shuffle", "find_all", "name"},
     Verb.REVEAL_TOP: {"who"},
+    Verb.REVEAL_UNTIL: {"who", "target", "find", "destination"},
     Verb.CLASH: set(),
     Verb.PILES: {"amount"},
     Verb.PUT_ON_TOP: {"target", "who"},
@@ -249,7 +252,10 @@ _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Ve
                  Verb.CREATE_TOKEN_COPY, Verb.PUT_ON_TOP, Verb.PUT_ON_BOTTOM,
                  Verb.EXCHANGE_CONTROL,
                  Verb.DOESNT_UNTAP_NEXT)
-_COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "filter"}
+_COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "filter", "half"}
+#: The verbs that affect players one at a time, so a count of "their" library or life can be
+#: counted for each player affected.
+_PLAYER_COUNT_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE)
 _RELATIVE = ("that", "target_controller", "attached_to_that")
 #: Keyword actions (rule 701) MTGJSON lists among a card's keywords; the card's behaviour
 #: data performs them with the matching verb.
@@ -345,6 +351,10 @@ def _effect(where: str, raw: Any) -> Effect:
                                 f"{list(EFFECT_ZONES)}")
     if verb is Verb.MOVE_FOUND and any(z in ("library_top", "all_exile") for z in zones):
         raise CardDataError(f"{where}.zones: the zones it must be found in, e.g. 'graveyard'")
+    if verb is Verb.REVEAL_UNTIL and (spec.get("find", "") in ("", "named", "same_name_as_target")
+                                      or spec.get("destination") not in ("hand", "battlefield")):
+        raise CardDataError(f"{where}: reveal_until needs a 'find' quality (not any card or "
+                            "a name) and a 'destination' of 'hand' or 'battlefield'")
     if verb is Verb.SEARCH and (not zones or "destination" not in spec):
         raise CardDataError(f"{where}: search needs 'zones' and a 'destination'")
     if verb is Verb.EXCHANGE_ZONES and not {"destination", "exchange_with"} <= set(spec):
@@ -359,6 +369,12 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}.amount: one card of each name ({len(names)})")
     count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
     _not_source_count(f"{where}.count", count)
+    if count in PLAYER_COUNTS and verb not in _PLAYER_COUNT_VERBS:
+        raise CardDataError(f"{where}.count: {spec['count']!r} counts the player the effect "
+                            f"affects: only for {[v.value for v in _PLAYER_COUNT_VERBS]}")
+    half = _enum(f"{where}.half", Rounding, spec["half"]) if "half" in spec else None
+    if half is not None and "amount" not in _VERB_FIELDS[verb]:
+        raise CardDataError(f"{where}.half: {verb.value} has no amount to halve")
     # The filter describes what is counted, the permanents a rules change applies to this
     # turn, or which attached permanents are meant.
     filtered = count in FILTERED_COUNTS or who is Who.ATTACHED_TO_THAT or (
@@ -394,6 +410,7 @@ def _effect(where: str, raw: Any) -> Effect:
         verb=verb,
         who=who,
         target=target,
+        half=half,
         amount=0 if amount_raw in ("power", "event") else _int(f"{where}.amount", amount_raw,
                                                                 allow_x=True),
         amount_is_power=amount_raw == "power",
@@ -865,11 +882,14 @@ def _replacement(where: str, raw: Any) -> Replacement:
     "exiled_unless_cast", "filter": {...}}`` (rule 614.1)."""
     spec = _fields(where, raw, {"text", "kind", "filter", "factor", "counter", "extra"})
     kind = _enum(f"{where}.kind", ReplacementKind, spec.get("kind"))
-    if "filter" not in spec:
-        raise CardDataError(f"{where}: needs a 'filter' (what the events are about)")
+    # Draws are the controller's own: no filter describes them.
+    if ("filter" in spec) == (kind is ReplacementKind.EXTRA_DRAWS):
+        raise CardDataError(f"{where}: needs a 'filter' (what the events are about), except "
+                            "'extra_draws' (the controller's own draws), which takes none")
     allowed = {ReplacementKind.DAMAGE_MULTIPLIED: {"factor"},
                ReplacementKind.EXTRA_COUNTERS: {"counter", "extra"},
-               ReplacementKind.EXILED_UNLESS_CAST: set()}[kind]
+               ReplacementKind.EXILED_UNLESS_CAST: set(),
+               ReplacementKind.EXTRA_DRAWS: {"extra"}}[kind]
     given = {k for k in ("factor", "counter", "extra") if k in spec}
     if given != allowed:
         raise CardDataError(f"{where}: {kind.value!r} takes {sorted(allowed)}")
@@ -877,10 +897,11 @@ def _replacement(where: str, raw: Any) -> Replacement:
     extra = _int(f"{where}.extra", spec.get("extra", 0)) or 0
     if factor < 2 and kind is ReplacementKind.DAMAGE_MULTIPLIED:
         raise CardDataError(f"{where}.factor: at least 2")
-    if extra < 1 and kind is ReplacementKind.EXTRA_COUNTERS:
+    if extra < 1 and kind in (ReplacementKind.EXTRA_COUNTERS, ReplacementKind.EXTRA_DRAWS):
         raise CardDataError(f"{where}.extra: at least 1")
     return Replacement(text=str(spec.get("text", "")), kind=kind,
-                       filter=_filter(f"{where}.filter", spec["filter"]), factor=factor,
+                       filter=_filter(f"{where}.filter", spec["filter"])
+                       if "filter" in spec else ObjectFilter(), factor=factor,
                        counter=_target_counter(f"{where}.counter", spec.get("counter", "")),
                        extra=extra)
 

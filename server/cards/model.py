@@ -171,6 +171,10 @@ class Verb(Enum):
     SEARCH = "search"
     #: "Reveal the top card of your library" (rule 701.20a; 2009: 701.12a).
     REVEAL_TOP = "reveal_top"
+    #: "[Player] reveals cards from the top of their library until they reveal a [find]
+    #: card, puts that card into [destination], then shuffles the rest into their library"
+    #: (rules 701.20a, 701.24a): the player puts the card there (under their control).
+    REVEAL_UNTIL = "reveal_until"
     #: "Clash with an opponent" (rule 701.30; 2009: 701.18).
     CLASH = "clash"
     #: "Reveal the top N cards; an opponent separates them into two piles; put one into your
@@ -316,6 +320,23 @@ class Count(Enum):
     #: Your life total minus your starting life total (rules 103.4, 119.1): "if you have at
     #: least 7 life more than your starting life total" is this count at least 7.
     LIFE_ABOVE_STARTING = "life_above_starting"
+    #: "the number of cards in their library": the cards in the library of the player the
+    #: effect affects (rule 401.1) -- for a player verb, counted for each player it affects.
+    CARDS_IN_LIBRARY = "cards_in_library"
+    #: "their life": the life total of the player the effect affects (rule 119.1).
+    LIFE = "life"
+
+
+#: Counts of the player an effect affects ("their library", "their life"), not of its
+#: controller: only for the verbs that affect players one at a time (draw, lose/gain life).
+PLAYER_COUNTS = (Count.CARDS_IN_LIBRARY, Count.LIFE)
+
+
+class Rounding(Enum):
+    """"Half [an amount], rounded up/down" (rule 107.1a: the effect says which way)."""
+
+    UP = "up"
+    DOWN = "down"
 
 
 class Controller(Enum):
@@ -571,6 +592,8 @@ class Effect:
     prevent_to: ObjectFilter | None = None
     #: PAY: the mana cost the controller may pay.
     cost: ManaCost | None = None
+    #: "half [the amount], rounded up/down" (rule 107.1a); None: the whole amount.
+    half: Rounding | None = None
 
 @dataclass(frozen=True, slots=True)
 class CostReduction:
@@ -615,6 +638,10 @@ class ReplacementKind(Enum):
     #: instead" (rules 614.1a, 614.12): from anywhere but the stack (a spell on the stack that
     #: isn't a copy was cast, 601.2i, 707.10).
     EXILED_UNLESS_CAST = "exiled_unless_cast"
+    #: "If you would draw a card except the first one you draw in each of your draw steps,
+    #: draw [1 + extra] cards instead" (rules 614.1a, 121.2, 504.1): the draws of the
+    #: permanent's controller; the replacing draws aren't replaced by it again (614.5).
+    EXTRA_DRAWS = "extra_draws"
 
 
 @dataclass(frozen=True, slots=True)

@@ -214,6 +214,10 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
     if kind is Count.LIFE_ABOVE_STARTING:
         player = game.player(you)
         return player.life - player.starting_life  # rule 103.4
+    if kind is Count.CARDS_IN_LIBRARY:
+        return len(game.player(you).library)  # rule 401.1
+    if kind is Count.LIFE:
+        return game.player(you).life  # rule 119.1
     if kind is Count.SPELLS_CAST_THIS_TURN:
         assert spec is not None  # the loader requires it
         return sum(1 for card in game.player(you).spells_cast_this_turn

@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import assert_never
 
 from server.cards.model import (
+    PLAYER_COUNTS,
     CardDef,
     Count,
     Effect,
+    Rounding,
     TargetReq,
     TriggeredAbility,
     TriggerEvent,
@@ -341,12 +343,14 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     source = game.objects.get(_source_id(obj), obj)
     if effect.amount_is_event and obj.ability is not None:
         amount = obj.ability.event_amount
-    if effect.count is not None:
+    if effect.count is not None and effect.count not in PLAYER_COUNTS:
         amount = (effect.amount or 1) * _count(game, obj, effect.count, effect)
     if effect.amount_is_power:
         res = game.resolving
         amount = source.power if source.zone is Zone.BATTLEFIELD else \
             (res.source_power if res is not None else 0)
+    if effect.count is None or effect.count not in PLAYER_COUNTS:
+        amount = _halved(amount, effect.half)  # rule 107.1a
     if verb is Verb.FIGHT or (verb is Verb.DEAL_DAMAGE and effect.by is not None):
         _creature_deals(game, obj, effect, targets, events)
     elif verb is Verb.DEAL_DAMAGE:
@@ -358,15 +362,16 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
             deal_damage(game, source, target, amount, events)
     elif verb is Verb.GAIN_LIFE:
         for seat in _players(game, obj, effect, targets):
-            gain_life(game, seat, amount, events)
+            gain_life(game, seat, _their(game, obj, effect, seat, amount), events)
     elif verb is Verb.LOSE_LIFE:
         for seat in _players(game, obj, effect, targets):
-            game.player(seat).life -= amount  # rule 119.3
-            if game.resolving is not None and amount > 0:
-                game.resolving.life_lost += amount
+            lost = _their(game, obj, effect, seat, amount)
+            game.player(seat).life -= lost  # rule 119.3
+            if game.resolving is not None and lost > 0:
+                game.resolving.life_lost += lost
     elif verb is Verb.DRAW:
         for seat in _players(game, obj, effect, targets):
-            for _ in range(amount):
+            for _ in range(_their(game, obj, effect, seat, amount)):
                 draw(game, seat, events)  # rule 121.2
     elif verb is Verb.DISCARD:
         for seat in _players(game, obj, effect, targets):
@@ -576,6 +581,27 @@ _CREATURE_GROUPS = (Who.EACH_CREATURE, Who.EACH_CREATURE_YOU_CONTROL,
                     Who.EACH_CREATURE_CHOOSER_CONTROLS)
 
 
+def _halved(amount: int, half: Rounding | None) -> int:
+    """"Half [the amount], rounded up/down" (rule 107.1a); a negative result is zero
+    (107.1b: "half their life" of a negative life total loses none)."""
+    if half is None:
+        return amount
+    if half is Rounding.UP:
+        return max(0, -(-amount // 2))
+    if half is Rounding.DOWN:
+        return max(0, amount // 2)
+    assert_never(half)
+
+
+def _their(game: Game, obj: GameObject, effect: Effect, seat: int, amount: int) -> int:
+    """The amount for one affected player: a count of that player ("their library", "their
+    life", counted as the effect is performed for them, 608.2c) or the effect's amount."""
+    if effect.count is None or effect.count not in PLAYER_COUNTS:
+        return amount
+    n = (effect.amount or 1) * counting.count(game, seat, _source_id(obj), effect.count)
+    return _halved(n, effect.half)
+
+
 def _count(game: Game, obj: GameObject, kind: Count, effect: Effect) -> int:
     """The game-state count an amount refers to (rules 700.5, 700.8, 608.2h)."""
     return counting.count(game, obj.controller, _source_id(obj), kind, spec=effect.filter,
@@ -622,7 +648,7 @@ def _creature_deals(game: Game, obj: GameObject, effect: Effect, targets: list[T
 
 
 _HIDDEN_VERBS = (Verb.SCRY, Verb.FATESEAL, Verb.SEARCH, Verb.REVEAL_TOP, Verb.CLASH,
-                 Verb.PILES, Verb.MILL)
+                 Verb.PILES, Verb.MILL, Verb.REVEAL_UNTIL)
 
 
 def _perform_hidden(game: Game, obj: GameObject, effect: Effect, targets: list[Target], *,
@@ -651,6 +677,8 @@ def _perform_hidden(game: Game, obj: GameObject, effect: Effect, targets: list[T
             card = looking.revealed_top(game, seat, obj.id, events)
             if card is not None and res is not None:
                 res.revealed.append(card.id)
+        elif verb is Verb.REVEAL_UNTIL:
+            looking.reveal_until(game, seat, effect, obj.id, events)
         elif verb is Verb.MILL:
             # Rule 701.17a: the top N cards go to the graveyard at the same time.
             library = game.player(seat).library

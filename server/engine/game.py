@@ -521,6 +521,7 @@ def _begin_step(game: Game, events: list[Event]) -> None:
     elif game.step is Step.END and active_in_game:
         triggers.each_permanent(game, TriggerEvent.YOUR_END_STEP, game.active)  # rule 513.1a
     elif game.step is Step.DRAW and active_in_game:
+        game.player(game.active).draws_this_draw_step = 0  # a new draw step (504.1)
         # Rule 103.8a: in a two-player game the starting player skips their first draw;
         # rule 103.8c: in other multiplayer games nobody skips it.
         if not (game.turn == 1 and len(game.players) == 2):

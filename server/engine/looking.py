@@ -515,3 +515,25 @@ def revealed_top(game: Game, seat: int, source: str, events: list[Event]) -> Gam
         return None
     look(game, [library[-1]], everyone(game), source, events)
     return game.objects[library[-1]]
+
+
+def reveal_until(game: Game, seat: int, effect: Effect, source: str,
+                 events: list[Event]) -> None:
+    """``seat`` reveals cards from the top of their library until they reveal a card of the
+    effect's ``find`` quality (rule 701.20a; all of them if none has it), puts that card into
+    the effect's ``destination`` -- onto the battlefield under their control (110.2) -- then
+    shuffles the rest, still in the library, into it (701.24a)."""
+    library = game.player(seat).library
+    revealed: list[str] = []
+    found = None
+    for oid in reversed(library):  # the top card is last
+        revealed.append(oid)
+        if has_quality(game.objects[oid].card, effect.find):
+            found = oid
+            break
+    look(game, revealed, everyone(game), source, events)
+    end_looks(game, source)  # the revealed cards are shuffled away (new objects, 400.7)
+    if found is not None:
+        to = Zone.BATTLEFIELD if effect.destination == "battlefield" else Zone.HAND
+        move(game, found, to, events, controller=seat)
+    shuffle_library(game, seat)

@@ -377,6 +377,9 @@ class Player:
     #: Cards this player drew this turn (rule 121.1): "if you've drawn two or more cards
     #: this turn".
     cards_drawn_this_turn: int = 0
+    #: Cards this player has drawn (or tried to draw) in the current draw step of their own
+    #: turn: "except the first one you draw in each of your draw steps" (rule 504.1).
+    draws_this_draw_step: int = 0
     #: Permanents put into this player's hand from the battlefield this turn (400.3).
     permanents_to_hand: int = 0
     #: The cards of the spells this player cast this turn (rule 601.2i), countered or not.

@@ -13,7 +13,7 @@ from server.cards import CardDef
 from server.cards.model import ReplacementKind
 from server.engine.events import CardDrawn, CountersPut, Event, ZoneChanged
 from server.engine.filters import matches
-from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
+from server.engine.state import Choice, DecisionKind, Game, GameObject, Step, Zone
 
 
 def fresh_id(game: Game) -> str:
@@ -53,8 +53,8 @@ def put_counters(game: Game, obj: GameObject, kind: str, amount: int,
                                                    source.id):
                     amount += rep.extra
             elif kind_of in (ReplacementKind.DAMAGE_MULTIPLIED,
-                             ReplacementKind.EXILED_UNLESS_CAST):
-                pass  # modifies damage or entering, not counters
+                             ReplacementKind.EXILED_UNLESS_CAST, ReplacementKind.EXTRA_DRAWS):
+                pass  # modifies damage, entering or draws, not counters
             else:
                 assert_never(kind_of)
     obj.counters[kind] = obj.counters.get(kind, 0) + amount
@@ -73,8 +73,8 @@ def damage_after_replacements(game: Game, source: GameObject, amount: int) -> in
                 if matches(game, source, rep.filter, holder.controller, holder.id):
                     amount *= rep.factor
             elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
-                             ReplacementKind.EXILED_UNLESS_CAST):
-                pass  # modifies counters or entering, not damage
+                             ReplacementKind.EXILED_UNLESS_CAST, ReplacementKind.EXTRA_DRAWS):
+                pass  # modifies counters, entering or draws, not damage
             else:
                 assert_never(kind_of)
     return amount
@@ -97,8 +97,8 @@ def _exiled_instead(game: Game, obj: GameObject) -> bool:
                 if matches(game, obj, rep.filter, holder.controller, holder.id):
                     return True
             elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
-                             ReplacementKind.DAMAGE_MULTIPLIED):
-                pass  # modifies counters or damage, not entering
+                             ReplacementKind.DAMAGE_MULTIPLIED, ReplacementKind.EXTRA_DRAWS):
+                pass  # modifies counters, damage or draws, not entering
             else:
                 assert_never(kind_of)
     return False
@@ -242,9 +242,31 @@ def remove_from_combat(game: Game, object_id: str) -> None:
         combat.blocked_by[attacker].remove(object_id)
 
 
-def draw(game: Game, seat: int, events: list[Event]) -> None:
-    """Rule 121.1: put the top card of the library into hand; 704.5b if the library is empty."""
+def draw(game: Game, seat: int, events: list[Event],
+         applied: frozenset[tuple[str, int]] = frozenset()) -> None:
+    """Rule 121.1: put the top card of the library into hand; 704.5b if the library is empty.
+    First the replacement effects of ``seat``'s permanents that draw more instead (614.1a),
+    each applying once to a draw and the draws replacing it (614.5, 616.1)."""
     player = game.player(seat)
+    in_draw_step = game.step is Step.DRAW and game.active == seat
+    if not (in_draw_step and player.draws_this_draw_step == 0):  # rule 504.1
+        for oid in list(game.battlefield):
+            holder = game.objects[oid]
+            for index, rep in enumerate(holder.card.replacements):
+                kind_of = rep.kind
+                if kind_of is ReplacementKind.EXTRA_DRAWS:
+                    if holder.controller == seat and (oid, index) not in applied:
+                        for _ in range(1 + rep.extra):
+                            draw(game, seat, events, applied | {(oid, index)})
+                        return
+                elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
+                                 ReplacementKind.DAMAGE_MULTIPLIED,
+                                 ReplacementKind.EXILED_UNLESS_CAST):
+                    pass  # modifies counters, damage or entering, not draws
+                else:
+                    assert_never(kind_of)
+    if in_draw_step:
+        player.draws_this_draw_step += 1
     if not player.library:
         player.drew_from_empty = True
         return

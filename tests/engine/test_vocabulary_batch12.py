@@ -1,0 +1,92 @@
+"""Load-time validation of the vocabulary added for the twelfth M21 batch: an amount as half
+of a count, rounded up or down (rule 107.1a), and counts of the player an effect affects --
+"their library" (401.1), "their life" (119.1)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from server.cards import CardDataError, card, load_pool
+from server.cards.model import Count, ReplacementKind, Rounding, Verb
+
+
+def _load(behaviour: dict[str, Any]) -> None:
+    kind = "Enchantment" if "replacements" in behaviour else "Sorcery"
+    raw: dict[str, Any] = {"name": "T", "types": [kind], "manaCost": "{2}{B}",
+                           "text": "Something."}
+    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}))
+
+
+def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
+    return {"effects": list(effects)}
+
+
+@pytest.mark.parametrize(("behaviour", "message"), [
+    # the rounding must be said (107.1a) and spelt right
+    (_effects({"verb": "draw", "count": "cards_in_library", "half": "upward"}),
+     "unknown value 'upward'"),
+    (_effects({"verb": "draw", "count": "cards_in_library", "half": True}), "unknown value"),
+    (_effects({"verb": "draw", "count": "cards_in_libary"}), "unknown value 'cards_in_libary'"),
+    (_effects({"verb": "draw", "count": "cards_in_library", "halve": "up"}), "unknown field"),
+    # a verb with no amount has nothing to halve
+    (_effects({"verb": "destroy", "target": "creature", "half": "up"}),
+     "destroy has no amount to halve"),
+    # "their library/life" counts the affected player: only verbs that affect players
+    (_effects({"verb": "deal_damage", "target": "any", "count": "life"}),
+     "counts the player the effect affects"),
+    (_effects({"verb": "create_token", "count": "cards_in_library",
+               "token": {"types": ["Creature"], "power": 1, "toughness": 1}}),
+     "counts the player the effect affects"),
+    # "reveal cards until they reveal a [quality] card": a quality and a destination
+    (_effects({"verb": "reveal_until", "find": "creature"}), "reveal_until needs a 'find'"),
+    (_effects({"verb": "reveal_until", "destination": "battlefield"}),
+     "reveal_until needs a 'find'"),
+    (_effects({"verb": "reveal_until", "find": "creature", "destination": "graveyard"}),
+     "reveal_until needs a 'find'"),
+    (_effects({"verb": "reveal_until", "find": "creatur", "destination": "hand"}),
+     "unknown quality 'creatur'"),
+    (_effects({"verb": "reveal_until", "find": "creature", "destination": "hand",
+               "amount": 2}), "unknown field"),
+    # "draw [1 + extra] cards instead": the controller's own draws, no filter
+    ({"replacements": [{"kind": "extra_draws", "extra": 1, "filter": {}}]},
+     "which takes none"),
+    ({"replacements": [{"kind": "extra_draws"}]}, r"takes \['extra'\]"),
+    ({"replacements": [{"kind": "extra_draws", "extra": 0}]}, "extra: at least 1"),
+    ({"replacements": [{"kind": "extra_draws", "extra": 1, "factor": 2}]},
+     r"takes \['extra'\]"),
+    ({"replacements": [{"kind": "extra_draw", "extra": 1}]}, "unknown value 'extra_draw'"),
+    ({"replacements": [{"kind": "extra_counters", "counter": "+1/+1", "extra": 1}]},
+     "needs a 'filter'"),
+])
+def test_rejected(behaviour: dict[str, Any], message: str) -> None:
+    with pytest.raises(CardDataError, match=message):
+        _load(behaviour)
+
+
+def test_peer_into_the_abyss_is_data() -> None:
+    peer = card("Peer into the Abyss")
+    draw, lose = peer.effects
+    assert (draw.verb, draw.count, draw.half) == (Verb.DRAW, Count.CARDS_IN_LIBRARY,
+                                                   Rounding.UP)
+    assert (lose.verb, lose.count, lose.half) == (Verb.LOSE_LIFE, Count.LIFE, Rounding.UP)
+
+
+def test_teferis_ageless_insight_is_data() -> None:
+    (rep,) = card("Teferi's Ageless Insight").replacements
+    assert (rep.kind, rep.extra) == (ReplacementKind.EXTRA_DRAWS, 1)
+
+
+def test_transmogrify_is_data() -> None:
+    exile, reveal = card("Transmogrify").effects
+    assert (exile.verb, reveal.verb, reveal.find, reveal.destination) == (
+        Verb.EXILE, Verb.REVEAL_UNTIL, "creature", "battlefield")
+
+
+def test_halving_rounds_as_told_and_never_below_zero() -> None:
+    from server.engine.effects import _halved
+    assert [_halved(n, Rounding.UP) for n in (0, 1, 4, 5, -3)] == [0, 1, 2, 3, 0]
+    assert [_halved(n, Rounding.DOWN) for n in (0, 1, 4, 5, -3)] == [0, 0, 2, 2, 0]
+    assert _halved(5, None) == 5
