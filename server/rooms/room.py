@@ -726,10 +726,18 @@ class Room:
             self._send(out, member, error_bytes(
                 mpb.ERROR_CODE_NOT_READY, "the game has not started", rid))
             return
+        self._to_member(out, member, self._snapshot_messages(cls, member.seat, member.tier,
+                                                             rid, now))
+
+    def _snapshot_messages(self, cls: ViewClass | DelayedClass, seat: int, tier: int,
+                           rid: int, now: float) -> list[bytes]:
+        """A view class's snapshot and what goes with it: the match's state, and -- live
+        classes only; a delayed tier gets its state only -- the clocks, presence and
+        decision."""
         messages = [cls.stream.snapshot(self.room_id, rid), *self._match_messages(cls, now)]
-        if not member.tier:  # a delayed tier: its state only, no live clocks or decision
-            messages += [self.clocks(now), self._presence(), *self._decision(member.seat)]
-        self._to_member(out, member, messages)
+        if not tier:
+            messages += [self.clocks(now), self._presence(), *self._decision(seat)]
+        return messages
 
     def _match_messages(self, cls: ViewClass | DelayedClass, now: float) -> list[bytes]:
         """The match's state, for a member of a match room: live, or as its delayed tier
@@ -1010,13 +1018,8 @@ class Room:
             if m is not None:
                 self._snapshot_to(out, m, 0, now)
         # The live spectators watch on: the new game's snapshot is published to them once.
-        out.feed.extend(Publish(0, data) for data in self._spectator_snapshot(now))
-
-    def _spectator_snapshot(self, now: float) -> list[bytes]:
-        """The live public class's snapshot and the news that goes with it."""
-        cls = self.classes[SPECTATOR]
-        return [cls.stream.snapshot(self.room_id, 0), *self._match_messages(cls, now),
-                self.clocks(now), self._presence(), *self._decision(SPECTATOR)]
+        out.feed.extend(Publish(0, data) for data in self._snapshot_messages(
+            self.classes[SPECTATOR], SPECTATOR, 0, 0, now))
 
     # ---- clocks and timers
     def _charge(self, now: float) -> None:
