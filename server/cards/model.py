@@ -1028,6 +1028,15 @@ class CardDef:
     is_equipment: bool = field(init=False, repr=False, compare=False)
     #: It has a triggered ability that functions in its owner's graveyard (rule 113.6k).
     triggers_from_graveyard: bool = field(init=False, repr=False, compare=False)
+    #: Rule 305: a land card, played rather than cast.
+    is_land: bool = field(init=False, repr=False, compare=False)
+    #: Its own timing permits casting it any time its controller has priority: an instant
+    #: (304.1) or a card with flash (702.8a).
+    instant_speed: bool = field(init=False, repr=False, compare=False)
+    #: It has a state trigger (rule 603.8).
+    state_triggers: bool = field(init=False, repr=False, compare=False)
+    #: It has a conditional static ability, "as long as ..." (rule 611.3b).
+    conditional_statics: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         derived = {
@@ -1037,6 +1046,10 @@ class CardDef:
             "legendary": "Legendary" in self.supertypes,
             "is_aura": "Aura" in self.subtypes,  # rule 303.4
             "is_equipment": "Equipment" in self.subtypes,  # rule 301.5
+            "is_land": "Land" in self.card_types,
+            "instant_speed": "Instant" in self.card_types or "Flash" in self.keywords,
+            "state_triggers": any(t.event is TriggerEvent.STATE for t in self.triggers),
+            "conditional_statics": any(s.condition is not None for s in self.statics),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
@@ -1048,11 +1061,6 @@ class CardDef:
     def has_keyword(self, keyword: str) -> bool:
         """Whether the card has the keyword ability (rule 702)."""
         return keyword in self.keywords
-
-    @property
-    def is_land(self) -> bool:
-        """Rule 305: lands are played, not cast."""
-        return "Land" in self.card_types
 
     @property
     def is_permanent_card(self) -> bool:

@@ -188,8 +188,7 @@ def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None 
     if card.is_land or obj.owner != seat or (
             obj.zone is not Zone.HAND and obj.id not in zone_rules.playable_elsewhere(game, seat)):
         return False
-    instant_speed = card.is_type("Instant") or card.has_keyword("Flash")
-    if not instant_speed and not is_sorcery_speed(game, seat):
+    if not card.instant_speed and not is_sorcery_speed(game, seat):
         return False
     return choices_payable(game, seat, obj, spell_cost(game, card, 0, seat, obj.id), pool)
 
@@ -201,6 +200,10 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
     spell's total mana cost, however it is cast) plus the cheapest possible mode's cost
     (700.2h). ``pool``: the seat's potential mana, if known."""
     card = obj.card
+    if pool is None:
+        pool = potential_pool(game, seat)
+    if most_mana(pool) < total.mana_value:
+        return False  # not even the least it could cost (a cheap first test; 601.2g-h)
     cheapest = ManaCost()
     if card.modes:
         possible = [m for m in range(len(card.modes))
@@ -215,8 +218,7 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
     if card.additional_cost is not None and not cost_choices(
             game, seat, card.additional_cost, obj.id, obj.id):
         return False  # rule 601.2f: the additional cost can't be paid
-    return affordable(potential_pool(game, seat) if pool is None else pool,
-                      total.plus(cheapest))
+    return affordable(pool, total.plus(cheapest))
 
 
 def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:

@@ -413,10 +413,28 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
     options: list[Action] = [PassPriority()]
     player = game.player(seat)
     pool = potential_pool(game, seat)
-    for oid in [*player.hand, *zone_rules.playable_elsewhere(game, seat)]:  # 401.5, 400.7h
+    # Copies of one card in a hand are alike but for their ids (400.7), so whether one can be
+    # cast now is whether each can: decided once per card.
+    castable: dict[int, bool] = {}
+    sorcery_speed = casting.is_sorcery_speed(game, seat)
+    for oid in player.hand:  # rule 401.5
+        obj = game.objects[oid]
+        card = obj.card
+        if card.is_land:
+            # Rules 305.1-305.2: main phase, own turn, empty stack, lands left to play.
+            if sorcery_speed and player.lands_played < lands_allowed(game, seat):
+                options.append(PlayLand(oid))
+            continue
+        if not sorcery_speed and not card.instant_speed:
+            continue  # rules 117.1a, 307.1: not now (can_cast_now would say the same)
+        known = castable.get(id(card))
+        if known is None:
+            known = castable[id(card)] = casting.can_cast_now(game, seat, obj, pool)
+        if known:
+            options.append(CastSpell(oid))
+    for oid in zone_rules.playable_elsewhere(game, seat):  # rule 400.7h
         obj = game.objects[oid]
         if obj.card.is_land:
-            # Rules 305.1-305.2: main phase, own turn, empty stack, lands left to play.
             if casting.is_sorcery_speed(game, seat) and \
                     player.lands_played < lands_allowed(game, seat):
                 options.append(PlayLand(oid))
@@ -424,7 +442,7 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
             options.append(CastSpell(oid))
     for oid in game.battlefield:
         obj = game.objects[oid]
-        if obj.controller == seat:
+        if obj.controller == seat and obj.card.abilities:
             options += [ActivateAbility(oid, i) for i in range(len(obj.card.abilities))
                         if casting.can_activate(game, seat, obj, i)]
     if planar.can_roll(game, seat):  # rules 901.9, 116.2i: a special action

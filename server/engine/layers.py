@@ -53,22 +53,23 @@ def refresh(game: Game) -> None:
     """Recompute every permanent's characteristics from the layers (rule 613)."""
     objects = game.objects
     permanents = [objects[i] for i in game.battlefield]
-    before = {o.id: o.controller for o in permanents}
-    holding = _conditions_holding(game, permanents)
+    before = [o.controller for o in permanents]
+    conditional = _has_conditional(game, permanents)
+    holding = _conditions_holding(game, permanents) if conditional else frozenset()
     _apply_layers(game, permanents, holding)
     # Rules 611.3a-b: a conditional static ability ("as long as ...") applies whenever its
     # condition holds -- of the game as the layers leave it. Its condition may depend on
     # what the layers compute (a creature's power, who controls what), so apply them again
     # until the set of conditions that hold is stable (bounded: the set can only change
     # as many times as there are conditional abilities; a loop stops at the last result).
-    for _ in range(_MAX_PASSES if _has_conditional(game, permanents) else 0):
+    for _ in range(_MAX_PASSES if conditional else 0):
         now = _conditions_holding(game, permanents)
         if now == holding:
             break
         holding = now
         _apply_layers(game, permanents, holding)
-    for obj in permanents:
-        if obj.controller != before[obj.id]:
+    for obj, controller in zip(permanents, before, strict=True):
+        if obj.controller != controller:
             # Rule 302.6: it hasn't been under this controller's control continuously since
             # their most recent turn began; rule 506.4: it is removed from combat.
             obj.controlled_since = game.turn
@@ -82,9 +83,10 @@ _MAX_PASSES = 4
 def _conditional(game: Game, permanents: list[GameObject]) -> Iterator[
         tuple[GameObject, int, StaticAbility]]:
     for obj in permanents:
-        for i, static in enumerate(obj.card.statics):
-            if static.condition is not None:
-                yield obj, i, static
+        if obj.card.conditional_statics:
+            for i, static in enumerate(obj.card.statics):
+                if static.condition is not None:
+                    yield obj, i, static
     for oid in game.command:
         obj = game.objects[oid]
         if not obj.face_down:
@@ -102,7 +104,8 @@ def _conditions_holding(game: Game, permanents: list[GameObject]) -> frozenset[
 
 
 def _has_conditional(game: Game, permanents: list[GameObject]) -> bool:
-    return next(_conditional(game, permanents), None) is not None
+    return any(obj.card.conditional_statics for obj in permanents) or \
+        next(_conditional(game, []), None) is not None  # a face-up plane's (901.7)
 
 
 def _apply_layers(game: Game, permanents: list[GameObject],

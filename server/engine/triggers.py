@@ -58,6 +58,8 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
     "changes zone" trigger checks its zones against. An ability triggers only from the zone
     it functions in (rule 113.6): the battlefield unless it says otherwise (113.6k).
     ``delayed``: check only this delayed triggered ability (603.7) instead of the card's."""
+    if delayed is None and not card.triggers and not keywords:
+        return  # nothing of this card's can trigger (the usual case)
     if game.players[controller].has_lost:
         return  # rule 800.4d
     source_now = game.objects.get(source_id)
@@ -151,9 +153,11 @@ def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
     """Trigger ``event`` for every permanent and emblem (rule 114.4) controlled by
     ``seat``, if given, and every card in a graveyard with an ability that triggers from
     there (rule 113.6k; its owner controls it, 108.4a)."""
+    keywords = kwargs.get("keywords", False)
     for oid in [*game.battlefield, *game.command]:
         obj = game.objects[oid]
-        if (seat is None or obj.controller == seat) and not obj.face_down:  # 400.9, 708.2
+        if (seat is None or obj.controller == seat) and not obj.face_down and (
+                obj.card.triggers or keywords):  # 400.9, 708.2; else nothing can trigger
             trigger(game, obj.controller, obj.card, oid, event, **kwargs)
     for player in game.players:
         if seat is None or player.seat == seat:
@@ -282,6 +286,9 @@ def _state_triggers(game: Game) -> None:
     """Rule 603.8: a state trigger triggers as soon as the game state matches its condition,
     and again only after that instance has resolved, been countered or otherwise left the
     stack -- so not while it waits to be put on the stack or is on it."""
+    objects = game.objects
+    if not any(objects[i].card.state_triggers for i in game.battlefield):
+        return  # no permanent has a state trigger (the usual case)
     waiting = {(t.source_id, t.index) for t in game.pending_triggers}
     for oid in game.stack:
         ref = game.objects[oid].ability
