@@ -11,7 +11,7 @@ DATA_DIR ?= var
 export PATH := $(abspath $(BIN)):$(PATH)
 
 .PHONY: serve test lint typecheck proto proto-check pytest soak bots clean web web-deps \
-	web-check web-test browser-deps
+	web-check web-test browser-deps bench-engine
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -85,8 +85,19 @@ browser-deps:
 			"binary; until then tests/browser is skipped (and fails where CI is set)"; \
 	fi
 
+# The engine against phase-python (issue 17's goal), both on the issue's M21 deck, interleaved.
+# phase-python lives in a venv of its own; it is only a benchmark's baseline.
+PHASE_VENV := .venv-phase
+$(PHASE_VENV)/.installed:
+	$(PYTHON) -m venv $(PHASE_VENV)
+	$(PHASE_VENV)/bin/python -m pip install --quiet 'phase-python==0.103.0'
+	touch $@
+
+bench-engine: $(VENV)/.installed $(PHASE_VENV)/.installed
+	$(BIN)/manawire bench-engine --phase-python $(PHASE_VENV)/bin/python --runs 3
+
 bots: $(VENV)/.installed
 	$(BIN)/manawire bots --url ws://$(HOST):$(PORT) --games 5
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache web/node_modules test-results
+	rm -rf $(VENV) $(PHASE_VENV) .mypy_cache .ruff_cache .pytest_cache web/node_modules test-results

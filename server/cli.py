@@ -7,7 +7,9 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
+import subprocess
 import sys
 from functools import partial
 from pathlib import Path
@@ -167,6 +169,26 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--profile", metavar="FILE", type=Path, default=None,
                      help="run under cProfile: write the stats to FILE (pstats format) and "
                           "print the top 15 functions by cumulative time to stderr")
+    bengine = sub.add_parser("bench-engine",
+                             help="the rules engine's games/s against phase-python's, same deck")
+    bengine.add_argument("--deck", type=Path, default=None, metavar="FILE",
+                         help="a plain deck list both seats play (default: the issue-17 M21 "
+                              "list, server/cards/data/bench/m21-simple.txt)")
+    bengine.add_argument("--games", type=int, default=100,
+                         help="games per run (default 100)")
+    bengine.add_argument("--phase-games", type=int, default=20,
+                         help="games per run of phase, which is much slower (default 20)")
+    bengine.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    bengine.add_argument("--runs", type=int, default=3,
+                         help="runs of each engine, interleaved (default 3)")
+    bengine.add_argument("--cpu", type=int, default=None,
+                         help="the CPU every run is pinned to (default: the last usable one; "
+                              "-1: unpinned)")
+    bengine.add_argument("--phase-python", metavar="PYTHON", default=None,
+                         help="an interpreter with phase-python installed: run phase too and "
+                              "print the ratio (make bench-engine makes .venv-phase)")
+    bengine.add_argument("--root", type=Path, action="append", default=[], metavar="DIR",
+                         help="another Manawire checkout to measure too, interleaved")
     bench = sub.add_parser("bench-protocol",
                            help="measure delta and snapshot sizes and delta build time")
     bench.add_argument("--games", type=int, default=5, help="number of games (default 5)")
@@ -235,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.replay_main(args))
     if args.command in ("cards", "sealed"):
         return int(args.cards_main(args))
+    if args.command == "bench-engine":
+        return _bench_engine(parser, args)
     if args.command == "bench-server":
         return int(args.bench_server_main(args))
     if args.command in ("play", "watch"):  # a terminal screen: no log lines on it
@@ -321,6 +345,30 @@ def _deck_arg(parser: argparse.ArgumentParser, value: str, names: list[str]) -> 
         parser.error(f"--deck: {value!r} is neither a demo deck ({', '.join(names)}) nor a "
                      "file")
     return path.read_text(encoding="utf-8-sig")
+
+
+def _bench_engine(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from server.benchengine import BENCH_DECK, bench_engine
+
+    if args.games < 1 or args.runs < 1 or args.phase_games < 1:
+        parser.error("--games, --phase-games and --runs must be at least 1")
+    deck: Path = args.deck or BENCH_DECK
+    if not deck.is_file():
+        parser.error(f"--deck {deck}: no such file")
+    for root in args.root:
+        if not (root / "server" / "engine").is_dir():
+            parser.error(f"--root {root}: not a Manawire checkout (no server/engine)")
+    cpus = sorted(os.sched_getaffinity(0))
+    cpu = cpus[-1] if args.cpu is None else args.cpu
+    if cpu != -1 and cpu not in cpus:
+        parser.error(f"--cpu {cpu}: not one of this machine's usable CPUs {cpus}")
+    try:
+        return bench_engine(deck, args.games, args.seed, runs=args.runs, cpu=cpu,
+                            phase_python=args.phase_python, roots=args.root,
+                            phase_games=args.phase_games)
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
+        print(f"manawire bench-engine: {exc}", file=sys.stderr)
+        return 1
 
 
 def _account(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
