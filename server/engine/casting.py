@@ -150,11 +150,12 @@ def _reduced_by_mana(cost: ManaCost, by: ManaCost) -> ManaCost:
                     cost.hybrid)
 
 
-def mana_ability_options(game: Game, seat: int, exclude: str | None = None) -> list[Action]:
+def mana_ability_options(game: Game, seat: int, exclude: str | None = None,
+                         sources: list[str] | None = None) -> list[Action]:
     """Every mana ability ``seat`` could activate now, one option per kind of mana a source
-    could add (rule 605.3a)."""
+    could add (rule 605.3a); ``sources``: their :func:`mana_sources`, if known."""
     out: list[Action] = []
-    for oid in mana_sources(game, seat, exclude):
+    for oid in mana_sources(game, seat, exclude) if sources is None else sources:
         choices = mana_choices(game, oid)
         out += [ActivateManaAbility(oid, m if len(choices) > 1 else "") for m in choices]
     return out

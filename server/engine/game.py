@@ -58,7 +58,7 @@ from server.engine.errors import GameOverError, IllegalActionError
 from server.engine.events import (
     Event,
 )
-from server.engine.mana import empty_pools, potential_pool, tap_for_mana
+from server.engine.mana import empty_pools, mana_sources, potential_pool, tap_for_mana
 from server.engine.rng import GameRng
 from server.engine.sba import check_game_over, check_state_based_actions, exile_unclaimed, lose
 from server.engine.state import (
@@ -412,7 +412,8 @@ def lands_allowed(game: Game, seat: int) -> int:
 def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
     options: list[Action] = [PassPriority()]
     player = game.player(seat)
-    pool = potential_pool(game, seat)
+    sources = mana_sources(game, seat)
+    pool = potential_pool(game, seat, sources=sources)
     # Copies of one card in a hand are alike but for their ids (400.7), so whether one can be
     # cast now is whether each can: decided once per card.
     castable: dict[int, bool] = {}
@@ -449,7 +450,7 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
         options += [RollPlanarDie(m) for m in
                     planar.payments(player.mana_pool, planar.roll_cost(game, seat))]
     # Rules 117.1d, 605.3a: mana abilities may be activated whenever the player has priority.
-    options += casting.mana_ability_options(game, seat)
+    options += casting.mana_ability_options(game, seat, sources=sources)
     return tuple(options)
 
 

@@ -53,6 +53,8 @@ def refresh(game: Game) -> None:
     """Recompute every permanent's characteristics from the layers (rule 613)."""
     objects = game.objects
     permanents = [objects[i] for i in game.battlefield]
+    if not game.effects and not game.command and _plain(permanents):
+        return  # nothing applies: printed characteristics, counters and owners' control
     before = [o.controller for o in permanents]
     conditional = _has_conditional(game, permanents)
     holding = _conditions_holding(game, permanents) if conditional else frozenset()
@@ -101,6 +103,23 @@ def _conditions_holding(game: Game, permanents: list[GameObject]) -> frozenset[
     (rule 611.3b), from each source's controller's point of view."""
     return frozenset((obj.id, i) for obj, i, static in _conditional(game, permanents)
                      if condition_met(game, obj.controller, obj.id, static.condition))
+
+
+def _plain(permanents: list[GameObject]) -> bool:
+    """Whether no layer has anything to do (the usual case, decided in one pass): no
+    permanent has a static ability, a characteristic-defining P/T or a sticker, and each
+    is as the layers' start leaves it (its owner's control, 613.2's copiable values). If
+    so, it sets what applying the layers would (no computed values)."""
+    empty: frozenset[str] = frozenset()
+    for obj in permanents:
+        card = obj.card
+        if card.statics or card.power_cda or obj.stickers or \
+                obj.controller != obj.base_controller:
+            return False
+    for obj in permanents:
+        obj.subtypes_now = obj.keywords_now = obj.pt_now = None
+        obj.restrictions = empty
+    return True
 
 
 def _has_conditional(game: Game, permanents: list[GameObject]) -> bool:

@@ -139,11 +139,13 @@ class Potential:
     choices: tuple[tuple[str, ...], ...]
 
 
-def potential_pool(game: Game, seat: int, exclude: str | None = None) -> Potential:
-    """What ``seat`` could spend now (see :class:`Potential`)."""
+def potential_pool(game: Game, seat: int, exclude: str | None = None,
+                   sources: list[str] | None = None) -> Potential:
+    """What ``seat`` could spend now (see :class:`Potential`); ``sources``: their
+    :func:`mana_sources`, if known."""
     pool = list(game.player(seat).mana_pool)
     choices = []
-    for oid in mana_sources(game, seat, exclude):
+    for oid in mana_sources(game, seat, exclude) if sources is None else sources:
         options = mana_choices(game, oid)
         if len(options) == 1:
             _add(pool, options[0])
