@@ -195,7 +195,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.RETURN_TO_HAND: {"target", "who"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter", "double"},
     Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power",
-                     "switch", "amount"},
+                     "switch", "amount", "lasting"},
     Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
     Verb.DELAYED_TRIGGER: {"delayed", "this_turn"},
     Verb.CREATE_EMBLEM: {"emblem"},
@@ -256,6 +256,9 @@ _COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "fi
 #: The verbs that affect players one at a time, so a count of "their" library or life can be
 #: counted for each player affected.
 _PLAYER_COUNT_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE)
+#: The verbs that may affect "each opponent who can't" (after a discard).
+_COULDNT_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE, Verb.DEAL_DAMAGE, Verb.DISCARD,
+                  Verb.SACRIFICE, Verb.MILL)
 _RELATIVE = ("that", "target_controller", "attached_to_that")
 #: Keyword actions (rule 701) MTGJSON lists among a card's keywords; the card's behaviour
 #: data performs them with the matching verb.
@@ -341,7 +344,7 @@ def _effect(where: str, raw: Any) -> Effect:
     if verb is Verb.MOVE_COMMAND_CARDS and "destination" not in spec:
         raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
     for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
-                 "whole_hand", "double"):
+                 "whole_hand", "double", "lasting"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
@@ -383,6 +386,8 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
                             "'attached_to_that', or a restrict_this_turn names no target")
+    _compared_filter(where, count, _filter(f"{where}.filter", spec["filter"])
+                     if filtered else None)
     restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
                                                spec.get("restrictions", [])))
     if verb is Verb.RESTRICT_THIS_TURN and (
@@ -393,6 +398,9 @@ def _effect(where: str, raw: Any) -> Effect:
                                                        Who.SELF):
         raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self' "
                             "or (with a 'filter') the permanents it describes")
+    if who is Who.EACH_OPPONENT_WHO_COULDNT and verb not in _COULDNT_VERBS:
+        raise CardDataError(f"{where}: 'each_opponent_who_couldnt' names players: one of "
+                            f"{[v.value for v in _COULDNT_VERBS]}")
     if who is Who.ATTACHED_TO_THAT and verb not in _OBJECT_VERBS:
         raise CardDataError(f"{where}: 'attached_to_that' names permanents: a verb such as "
                             "destroy")
@@ -462,6 +470,7 @@ def _effect(where: str, raw: Any) -> Effect:
         prevent_to=_filter(f"{where}.prevent_to", spec["prevent_to"])
         if "prevent_to" in spec else None,
         cost=_cost(f"{where}.cost", spec["cost"]) if "cost" in spec else None,
+        lasting=spec.get("lasting", False),
     )
 
 
@@ -475,7 +484,17 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
 
 
 #: The counts that count what a ``filter`` describes.
-FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN)
+FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN,
+                   Count.OPPONENT_HAS_MORE)
+
+
+def _compared_filter(where: str, count: Count | None, spec: ObjectFilter | None) -> None:
+    """"An opponent controls more [filter] than you": each player's own permanents, so the
+    filter's controller is "you" (rule 102.2)."""
+    if count is Count.OPPONENT_HAS_MORE and spec is not None and \
+            spec.controller is not Controller.YOU:
+        raise CardDataError(f"{where}.filter: 'opponent_has_more' compares each player's "
+                            "own permanents: the filter's controller is 'you'")
 
 
 def _not_source_count(where: str, count: Count | None) -> None:
@@ -512,10 +531,10 @@ def _cost_reduction(where: str, raw: Any) -> CostReduction:
                             "spell or ability, not a spell being cast")
     if count is None and mana is None and generic < 1:
         raise CardDataError(f"{where}.generic: must be at least 1")
-    return CostReduction(
-        generic=generic, count=count, mana=mana,
-        filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None,
-        condition=condition)
+    counted = _filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None
+    _compared_filter(where, count, counted)
+    return CostReduction(generic=generic, count=count, mana=mana, filter=counted,
+                         condition=condition)
 
 
 def _condition(where: str, raw: Any) -> Condition | CountCondition:
@@ -542,9 +561,10 @@ def _condition(where: str, raw: Any) -> Condition | CountCondition:
     high = _int(f"{where}.at_most", spec["at_most"]) if "at_most" in spec else None
     if low is not None and high is not None and low > high:
         raise CardDataError(f"{where}: 'at_least' is more than 'at_most'")
-    return CountCondition(
-        count=count, filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec
-        else None, at_least=low, at_most=high, counter=counter)
+    counted = _filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None
+    _compared_filter(where, count, counted)
+    return CountCondition(count=count, filter=counted, at_least=low, at_most=high,
+                          counter=counter)
 
 
 def _filter(where: str, raw: Any) -> ObjectFilter:
@@ -587,7 +607,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
 _FILTERED_EVENTS = (TriggerEvent.SPELL_CAST, TriggerEvent.PERMANENT_ENTERS,
                     TriggerEvent.SOURCE_DEALS_DAMAGE, TriggerEvent.YOU_ATTACK_WITH,
                     TriggerEvent.CREATURE_ATTACKS, TriggerEvent.CHANGES_ZONE,
-                    TriggerEvent.BECOMES_TARGET, TriggerEvent.COUNTERS_PUT)
+                    TriggerEvent.BECOMES_TARGET, TriggerEvent.COUNTERS_PUT,
+                    TriggerEvent.LOYALTY_ACTIVATED)
 #: The trigger events a ``filter`` may qualify (not required): "whenever [this] and at least N
 #: other [filter] creatures attack".
 _OPTIONALLY_FILTERED_EVENTS = (TriggerEvent.ATTACKS,)
@@ -653,7 +674,12 @@ def _emblem(where: str, raw: Any) -> CardDef:
 def _effects(where: str, raw: Any) -> tuple[Effect, ...]:
     if not isinstance(raw, list) or not raw:
         raise CardDataError(f"{where}: expected a non-empty list of effects")
-    return tuple(_effect(f"{where}[{i}]", e) for i, e in enumerate(raw))
+    effects = tuple(_effect(f"{where}[{i}]", e) for i, e in enumerate(raw))
+    for i, effect in enumerate(effects):
+        if effect.who is Who.EACH_OPPONENT_WHO_COULDNT and not any(
+                e.verb is Verb.DISCARD for e in effects[:i]):
+            raise CardDataError(f"{where}[{i}]: 'each_opponent_who_couldnt' follows a discard")
+    return effects
 
 
 def _cost(where: str, text: Any) -> ManaCost:

@@ -44,6 +44,8 @@ class TargetKind(Enum):
     PERMANENT_CARD_IN_YOUR_GRAVEYARD = "permanent_card_in_your_graveyard"
     #: "target card from a graveyard": a card in any player's graveyard (rules 115.2, 404.1).
     CARD_IN_A_GRAVEYARD = "card_in_a_graveyard"
+    #: "target creature card from a graveyard": any player's (rules 115.2, 404.1).
+    CREATURE_CARD_IN_A_GRAVEYARD = "creature_card_in_a_graveyard"
     #: "target activated or triggered ability": an ability on the stack (rules 115.2, 113.3;
     #: mana abilities never use the stack, 605.3b).
     ACTIVATED_OR_TRIGGERED_ABILITY = "activated_or_triggered_ability"
@@ -325,11 +327,21 @@ class Count(Enum):
     CARDS_IN_LIBRARY = "cards_in_library"
     #: "their life": the life total of the player the effect affects (rule 119.1).
     LIFE = "life"
+    #: "for each creature card in their graveyard": the creature cards in the graveyard of
+    #: the player the effect affects (rule 404.1).
+    CREATURE_CARDS_IN_THEIR_GRAVEYARD = "creature_cards_in_their_graveyard"
+    #: "the number of cards in your graveyard" (rule 404.1).
+    CARDS_IN_YOUR_GRAVEYARD = "cards_in_your_graveyard"
+    #: How many more permanents matching the ``filter`` the opponent with the most of them
+    #: controls than you do (rule 102.2; negative if none has more): "if an opponent controls
+    #: more creatures than you" is this count at least 1. The filter says "you" (each
+    #: player's own permanents are counted from that player's point of view).
+    OPPONENT_HAS_MORE = "opponent_has_more"
 
 
 #: Counts of the player an effect affects ("their library", "their life"), not of its
 #: controller: only for the verbs that affect players one at a time (draw, lose/gain life).
-PLAYER_COUNTS = (Count.CARDS_IN_LIBRARY, Count.LIFE)
+PLAYER_COUNTS = (Count.CARDS_IN_LIBRARY, Count.LIFE, Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD)
 
 
 class Rounding(Enum):
@@ -460,6 +472,9 @@ class Who(Enum):
     #: planeswalker"), if it is still on the battlefield (rule 400.7: a permanent that left is
     #: a new object the ability can't find).
     EVENT_OBJECT = "event_object"
+    #: "Each opponent who can't": each opponent the previous discard of this resolution
+    #: could not make discard -- one with no card in hand (rule 701.9a).
+    EACH_OPPONENT_WHO_COULDNT = "each_opponent_who_couldnt"
 
 
 class StickerKind(Enum):
@@ -594,6 +609,9 @@ class Effect:
     cost: ManaCost | None = None
     #: "half [the amount], rounded up/down" (rule 107.1a); None: the whole amount.
     half: Rounding | None = None
+    #: MODIFY_PT: no duration stated ("It gains haste."): until the end of the game
+    #: (rule 611.2a), not until end of turn.
+    lasting: bool = False
 
 @dataclass(frozen=True, slots=True)
 class CostReduction:
@@ -823,6 +841,10 @@ class TriggerEvent(Enum):
     #: it triggers whenever the ability's ``condition`` holds, and again only once that
     #: instance has left the stack (or never got there).
     STATE = "state"
+    #: "Whenever you activate a loyalty ability of a [filter] planeswalker" (rules 606.4,
+    #: 602.2i): once per loyalty ability activated by the ability's controller, of a
+    #: permanent matching the trigger's ``filter``; it resolves before that ability.
+    LOYALTY_ACTIVATED = "loyalty_activated"
 
 
 @dataclass(frozen=True, slots=True)

@@ -248,6 +248,9 @@ def _players(game: Game, obj: GameObject, effect: Effect, targets: list[Target])
         return game.opponents(obj.controller)
     if who is Who.EACH_PLAYER:
         return game.apnap()
+    if who is Who.EACH_OPPONENT_WHO_COULDNT:
+        couldnt = game.resolving.couldnt if game.resolving is not None else []
+        return [s for s in game.opponents(obj.controller) if s in couldnt]
     if who is Who.CHOOSER:
         chooser = obj.chooser if obj.chooser >= 0 else obj.controller  # rule 700.2e
         return [] if game.players[chooser].has_lost else [chooser]
@@ -316,7 +319,7 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
         case Who.EACH_CREATURE:
             return creatures
         case (Who.YOU | Who.EACH_OPPONENT | Who.EACH_PLAYER | Who.CHOOSER
-              | Who.TARGET_CONTROLLER):
+              | Who.TARGET_CONTROLLER | Who.EACH_OPPONENT_WHO_COULDNT):
             return []  # players, not permanents
         case _:
             assert_never(who)
@@ -375,6 +378,8 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                 draw(game, seat, events)  # rule 121.2
     elif verb is Verb.DISCARD:
         for seat in _players(game, obj, effect, targets):
+            if not game.player(seat).hand and game.resolving is not None:
+                game.resolving.couldnt.append(seat)  # "each opponent who can't" (701.9a)
             if effect.chooser == "you":  # rule 701.9b: another player chooses
                 looking.start_hand_choice(game, obj.controller, seat, effect, events)
             elif effect.chooser == "random":
@@ -528,7 +533,9 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
             game.resolving.did = bool(permanents)
     elif verb is Verb.RETURN_TO_BATTLEFIELD:
         for card_obj in permanents:
-            move(game, card_obj.id, Zone.BATTLEFIELD, events, controller=obj.controller)
+            new = move(game, card_obj.id, Zone.BATTLEFIELD, events, controller=obj.controller)
+            if game.resolving is not None and new.zone is Zone.BATTLEFIELD:
+                game.resolving.found.append(new.id)  # "It gains haste" (400.7)
     elif verb in (Verb.TAP, Verb.UNTAP):
         for permanent in permanents:
             permanent.tapped = verb is Verb.TAP  # rule 701.26
@@ -552,7 +559,7 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
         if locked:
             game.effects.append(ContinuousEffect(
                 next_timestamp(game), locked, power, toughness, effect.gains,
-                effect.loses, effect.switch))
+                effect.loses, effect.switch, lasting=effect.lasting))  # rule 611.2a
     elif verb is Verb.ATTACH:
         # Rule 701.3a: attach the source (an Equipment) to the target; new timestamp (613.7e).
         source = game.objects.get(_source_id(obj))

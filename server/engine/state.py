@@ -514,6 +514,9 @@ class Resolution:
     #: The cards of its object targets as resolution began: last known copiable values
     #: once one has left ("create a token that's a copy of it", rules 608.2h, 707.2).
     cards: dict[str, CardDef] = field(default_factory=dict)
+    #: The players a discard of this resolution could not make discard: no card in hand
+    #: ("each opponent who can't", rule 701.9a).
+    couldnt: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
