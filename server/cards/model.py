@@ -87,6 +87,9 @@ class TargetReq:
     #: "target": not an object or player chosen for an earlier one (rules 115.3, 601.2c --
     #: without it, the same object may be chosen once for each instance).
     other_target: bool = False
+    #: "target creature ... that player controls": controlled by "that player" of the
+    #: triggered ability's event (rule 603.2), e.g. the opponent dealt damage.
+    that_player_controls: bool = False
 
 
 class Condition(Enum):
@@ -257,6 +260,16 @@ class Verb(Enum):
     #: "You may pay {1}{B}" (rules 118.1, 608.2d): the controller may pay the effect's
     #: ``cost`` as it is performed; "If you do" (condition ``you_did``) is whether they paid.
     PAY = "pay"
+    #: "Target creature you control [deals damage ...]": the subject of the next instruction
+    #: is a target (rule 115.1) -- chosen with the others, it does nothing by itself; the next
+    #: effect names it with ``by`` (or ``who``) "that".
+    TARGET = "target"
+    #: "Exile the top N cards of your library" (rule 701.13a): face up; with ``may_play``,
+    #: "Until end of turn, you may play cards exiled this way".
+    EXILE_TOP = "exile_top"
+    #: "Add six {R}" (rule 106.3): ``amount`` mana of each colour in ``colors`` to the
+    #: controller's mana pool.
+    ADD_MANA = "add_mana"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -273,6 +286,7 @@ CODED_EFFECTS = ("draw_per_named_card_in_graveyard",
 
 #: Stated qualities a searched-for or chosen card may need (rules 701.23b, 701.9b).
 CARD_QUALITIES = ("", "basic_land", "creature", "land", "artifact", "noncreature_nonland",
+                  "instant_or_sorcery",
                   "creature_mv_6_or_more", "same_name_as_target",
                   # "a card named [name]": the effect's ``name`` (rule 201.2).
                   "named")
@@ -332,6 +346,9 @@ class Count(Enum):
     CREATURE_CARDS_IN_THEIR_GRAVEYARD = "creature_cards_in_their_graveyard"
     #: "the number of cards in your graveyard" (rule 404.1).
     CARDS_IN_YOUR_GRAVEYARD = "cards_in_your_graveyard"
+    #: "the total amount of noncombat damage dealt to your opponents this turn" (rules
+    #: 120.3a, 510.2) -- also to opponents who have since left the game.
+    NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN = "noncombat_damage_to_opponents_this_turn"
     #: How many more permanents matching the ``filter`` the opponent with the most of them
     #: controls than you do (rule 102.2; negative if none has more): "if an opponent controls
     #: more creatures than you" is this count at least 1. The filter says "you" (each
@@ -475,6 +492,9 @@ class Who(Enum):
     #: "Each opponent who can't": each opponent the previous discard of this resolution
     #: could not make discard -- one with no card in hand (rule 701.9a).
     EACH_OPPONENT_WHO_COULDNT = "each_opponent_who_couldnt"
+    #: "a [filter] permanent you control" (no target): the controller chooses one of the
+    #: permanents the effect's ``filter`` describes as the effect is performed (608.2c).
+    CHOSEN = "chosen"
 
 
 class StickerKind(Enum):
@@ -609,6 +629,13 @@ class Effect:
     cost: ManaCost | None = None
     #: "half [the amount], rounded up/down" (rule 107.1a); None: the whole amount.
     half: Rounding | None = None
+    #: REVEAL_TOP with ``find`` and ``destination``: "If it's a [find] card, put it into
+    #: [destination]. Otherwise, put it [otherwise]" -- "library_bottom" or "" (it stays).
+    otherwise: str = ""
+    #: EXILE_TOP, SEARCH (to exile): "Until end of turn, you may play cards exiled this way" /
+    #: "You may cast them this turn" -- a permission to play them from exile this turn,
+    #: following the normal timing and costs (rules 305.1, 601.2, 400.7h).
+    may_play: bool = False
     #: MODIFY_PT: no duration stated ("It gains haste."): until the end of the game
     #: (rule 611.2a), not until end of turn.
     lasting: bool = False
@@ -750,6 +777,8 @@ class TriggerEvent(Enum):
     YOUR_BEGINNING_OF_COMBAT = "your_beginning_of_combat"
     #: "At the beginning of your end step" (rule 513.1a).
     YOUR_END_STEP = "your_end_step"
+    #: "At the beginning of each end step" -- every player's (rule 513.1a).
+    EACH_END_STEP = "each_end_step"
     #: "Whenever [this] attacks" (rule 508.3a).
     ATTACKS = "attacks"
     #: "Whenever [this] blocks" (rules 509.3a, 509.3f); ``quality``: what it must block.

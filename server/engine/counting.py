@@ -185,6 +185,8 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return game.resolving.life_lost if game.resolving is not None else 0
     if kind in (Count.CREATURE_CARDS_IN_YOUR_GRAVEYARD, Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD):
         return sum(1 for i in game.player(you).graveyard if game.objects[i].card.creature)
+    if kind is Count.NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN:
+        return sum(p.noncombat_damage_this_turn for p in game.players if p.seat != you)
     if kind is Count.CARDS_IN_YOUR_GRAVEYARD:
         return len(game.player(you).graveyard)  # rule 404.1
     if kind is Count.YOUR_CREATURES_DIED_THIS_TURN:
