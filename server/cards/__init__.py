@@ -117,13 +117,14 @@ def _target(where: str, raw: Any) -> TargetReq:
     spec = _fields(where, raw, {"kind", "count", "up_to", "tapped", "max_mana_value",
                                 "opponent_controls", "min_power", "you_control", "other",
                                 "has", "lacks", "activated_this_turn", "with_counter",
-                                "subtypes", "other_target", "max_power"})
+                                "subtypes", "other_target", "max_power",
+                                "that_player_controls"})
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: must be at least 1")
     mv = spec.get("max_mana_value")
     for flag in ("up_to", "tapped", "opponent_controls", "you_control", "other",
-                 "activated_this_turn", "other_target"):
+                 "activated_this_turn", "other_target", "that_player_controls"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     return TargetReq(
@@ -145,6 +146,7 @@ def _target(where: str, raw: Any) -> TargetReq:
         with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
         subtypes=_target_subtypes(f"{where}.subtypes", spec.get("subtypes", [])),
         other_target=spec.get("other_target", False),
+        that_player_controls=spec.get("that_player_controls", False),
     )
 
 
@@ -195,7 +197,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.RETURN_TO_HAND: {"target", "who"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter", "double"},
     Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power",
-                     "switch", "amount"},
+                     "switch", "amount", "lasting"},
     Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
     Verb.DELAYED_TRIGGER: {"delayed", "this_turn"},
     Verb.CREATE_EMBLEM: {"emblem"},
@@ -215,8 +217,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.SCRY: {"amount", "who"},
     Verb.FATESEAL: {"amount", "who", "target"},
     Verb.SEARCH: {"amount", "who", "target", "zones", "find", "destination", "tapped",
-                  "reveal", "shuffle", "find_all", "name"},
-    Verb.REVEAL_TOP: {"who"},
+                  "reveal", "shuffle", "find_all", "name", "may_play"},
+    Verb.REVEAL_TOP: {"who", "find", "destination", "otherwise"},
     Verb.REVEAL_UNTIL: {"who", "target", "find", "destination"},
     Verb.CLASH: set(),
     Verb.PILES: {"amount"},
@@ -246,6 +248,9 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.ANTE_TOP: {"who", "target"},
     Verb.DOESNT_UNTAP_NEXT: {"who", "target"},
     Verb.RESTRICT_THIS_TURN: {"who", "target", "restrictions"},
+    Verb.TARGET: {"who", "target"},
+    Verb.EXILE_TOP: {"who", "target", "amount", "may_play"},
+    Verb.ADD_MANA: {"amount"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
                  Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES, Verb.COPY_SPELL,
@@ -256,6 +261,12 @@ _COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "fi
 #: The verbs that affect players one at a time, so a count of "their" library or life can be
 #: counted for each player affected.
 _PLAYER_COUNT_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE)
+#: The verbs that may act on "a [filter] permanent you control" chosen as they are performed.
+_CHOSEN_VERBS = (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS, Verb.DESTROY, Verb.EXILE,
+                 Verb.RETURN_TO_HAND, Verb.TAP, Verb.UNTAP)
+#: The verbs that may affect "each opponent who can't" (after a discard).
+_COULDNT_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE, Verb.DEAL_DAMAGE, Verb.DISCARD,
+                  Verb.SACRIFICE, Verb.MILL)
 _RELATIVE = ("that", "target_controller", "attached_to_that")
 #: Keyword actions (rule 701) MTGJSON lists among a card's keywords; the card's behaviour
 #: data performs them with the matching verb.
@@ -341,7 +352,7 @@ def _effect(where: str, raw: Any) -> Effect:
     if verb is Verb.MOVE_COMMAND_CARDS and "destination" not in spec:
         raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
     for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
-                 "whole_hand", "double"):
+                 "whole_hand", "double", "lasting", "may_play"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
@@ -355,6 +366,22 @@ def _effect(where: str, raw: Any) -> Effect:
                                       or spec.get("destination") not in ("hand", "battlefield")):
         raise CardDataError(f"{where}: reveal_until needs a 'find' quality (not any card or "
                             "a name) and a 'destination' of 'hand' or 'battlefield'")
+    if verb is Verb.REVEAL_TOP and ("find" in spec or "destination" in spec
+                                    or "otherwise" in spec) and (
+            spec.get("find", "") in ("", "named", "same_name_as_target")
+            or spec.get("destination") != "hand"
+            or spec.get("otherwise", "") not in ("", "library_bottom")):
+        raise CardDataError(f"{where}: reveal_top puts a card of a 'find' quality into the "
+                            "'destination' 'hand', 'otherwise' to the 'library_bottom' (or "
+                            "leaves it)")
+    if verb is Verb.SEARCH and spec.get("may_play") and spec.get("destination") != "exile":
+        raise CardDataError(f"{where}: 'may_play' is for cards the search exiles")
+    colors = tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", [])))
+    if verb is Verb.ADD_MANA and (len(colors) < 1 or any(c not in MANA_TYPES for c in colors)):
+        raise CardDataError(f"{where}: add_mana adds 'amount' mana of each of its 'colors' "
+                            "(letters of WUBRGC)")
+    if verb is Verb.TARGET and who is not Who.TARGET:
+        raise CardDataError(f"{where}: 'target' needs the 'target' it chooses")
     if verb is Verb.SEARCH and (not zones or "destination" not in spec):
         raise CardDataError(f"{where}: search needs 'zones' and a 'destination'")
     if verb is Verb.EXCHANGE_ZONES and not {"destination", "exchange_with"} <= set(spec):
@@ -377,12 +404,18 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}.half: {verb.value} has no amount to halve")
     # The filter describes what is counted, the permanents a rules change applies to this
     # turn, or which attached permanents are meant.
-    filtered = count in FILTERED_COUNTS or who is Who.ATTACHED_TO_THAT or (
+    if who is Who.CHOSEN and (verb not in _CHOSEN_VERBS or count is not None):
+        raise CardDataError(f"{where}: 'chosen' (a permanent chosen as it is performed) is "
+                            f"for {[v.value for v in _CHOSEN_VERBS]}, without a 'count'")
+    filtered = count in FILTERED_COUNTS or who in (Who.ATTACHED_TO_THAT, Who.CHOSEN) or (
         verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU)
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
-                            "'attached_to_that', or a restrict_this_turn names no target")
+                            "'attached_to_that' or 'chosen', or a restrict_this_turn names "
+                            "no target")
+    _compared_filter(where, count, _filter(f"{where}.filter", spec["filter"])
+                     if filtered else None)
     restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
                                                spec.get("restrictions", [])))
     if verb is Verb.RESTRICT_THIS_TURN and (
@@ -390,9 +423,13 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}.restrictions: expected some of "
                             f"{list(THIS_TURN_RESTRICTIONS)}")
     if verb is Verb.RESTRICT_THIS_TURN and who not in (Who.YOU, Who.TARGET, Who.THAT,
-                                                       Who.SELF):
-        raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self' "
-                            "or (with a 'filter') the permanents it describes")
+                                                       Who.SELF, Who.EACH_CREATURE_YOU_CONTROL):
+        raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self', "
+                            "'each_creature_you_control' or (with a 'filter') the permanents "
+                            "it describes")
+    if who is Who.EACH_OPPONENT_WHO_COULDNT and verb not in _COULDNT_VERBS:
+        raise CardDataError(f"{where}: 'each_opponent_who_couldnt' names players: one of "
+                            f"{[v.value for v in _COULDNT_VERBS]}")
     if who is Who.ATTACHED_TO_THAT and verb not in _OBJECT_VERBS:
         raise CardDataError(f"{where}: 'attached_to_that' names permanents: a verb such as "
                             "destroy")
@@ -462,6 +499,9 @@ def _effect(where: str, raw: Any) -> Effect:
         prevent_to=_filter(f"{where}.prevent_to", spec["prevent_to"])
         if "prevent_to" in spec else None,
         cost=_cost(f"{where}.cost", spec["cost"]) if "cost" in spec else None,
+        lasting=spec.get("lasting", False),
+        otherwise=str(spec.get("otherwise", "")),
+        may_play=spec.get("may_play", False),
     )
 
 
@@ -475,7 +515,17 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
 
 
 #: The counts that count what a ``filter`` describes.
-FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN)
+FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN,
+                   Count.OPPONENT_HAS_MORE)
+
+
+def _compared_filter(where: str, count: Count | None, spec: ObjectFilter | None) -> None:
+    """"An opponent controls more [filter] than you": each player's own permanents, so the
+    filter's controller is "you" (rule 102.2)."""
+    if count is Count.OPPONENT_HAS_MORE and spec is not None and \
+            spec.controller is not Controller.YOU:
+        raise CardDataError(f"{where}.filter: 'opponent_has_more' compares each player's "
+                            "own permanents: the filter's controller is 'you'")
 
 
 def _not_source_count(where: str, count: Count | None) -> None:
@@ -485,7 +535,7 @@ def _not_source_count(where: str, count: Count | None) -> None:
                             "power/toughness (with 'counter')")
 #: Rules changes a resolved spell or ability may make until end of turn (rule 611.2c).
 THIS_TURN_RESTRICTIONS = ("cant_attack", "cant_block", "cant_be_blocked",
-                          "attacks_each_combat")
+                          "attacks_each_combat", "assigns_as_unblocked")
 
 
 def _cost_reduction(where: str, raw: Any) -> CostReduction:
@@ -512,10 +562,10 @@ def _cost_reduction(where: str, raw: Any) -> CostReduction:
                             "spell or ability, not a spell being cast")
     if count is None and mana is None and generic < 1:
         raise CardDataError(f"{where}.generic: must be at least 1")
-    return CostReduction(
-        generic=generic, count=count, mana=mana,
-        filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None,
-        condition=condition)
+    counted = _filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None
+    _compared_filter(where, count, counted)
+    return CostReduction(generic=generic, count=count, mana=mana, filter=counted,
+                         condition=condition)
 
 
 def _condition(where: str, raw: Any) -> Condition | CountCondition:
@@ -542,9 +592,10 @@ def _condition(where: str, raw: Any) -> Condition | CountCondition:
     high = _int(f"{where}.at_most", spec["at_most"]) if "at_most" in spec else None
     if low is not None and high is not None and low > high:
         raise CardDataError(f"{where}: 'at_least' is more than 'at_most'")
-    return CountCondition(
-        count=count, filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec
-        else None, at_least=low, at_most=high, counter=counter)
+    counted = _filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None
+    _compared_filter(where, count, counted)
+    return CountCondition(count=count, filter=counted, at_least=low, at_most=high,
+                          counter=counter)
 
 
 def _filter(where: str, raw: Any) -> ObjectFilter:
@@ -587,7 +638,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
 _FILTERED_EVENTS = (TriggerEvent.SPELL_CAST, TriggerEvent.PERMANENT_ENTERS,
                     TriggerEvent.SOURCE_DEALS_DAMAGE, TriggerEvent.YOU_ATTACK_WITH,
                     TriggerEvent.CREATURE_ATTACKS, TriggerEvent.CHANGES_ZONE,
-                    TriggerEvent.BECOMES_TARGET, TriggerEvent.COUNTERS_PUT)
+                    TriggerEvent.BECOMES_TARGET, TriggerEvent.COUNTERS_PUT,
+                    TriggerEvent.LOYALTY_ACTIVATED)
 #: The trigger events a ``filter`` may qualify (not required): "whenever [this] and at least N
 #: other [filter] creatures attack".
 _OPTIONALLY_FILTERED_EVENTS = (TriggerEvent.ATTACKS,)
@@ -653,7 +705,16 @@ def _emblem(where: str, raw: Any) -> CardDef:
 def _effects(where: str, raw: Any) -> tuple[Effect, ...]:
     if not isinstance(raw, list) or not raw:
         raise CardDataError(f"{where}: expected a non-empty list of effects")
-    return tuple(_effect(f"{where}[{i}]", e) for i, e in enumerate(raw))
+    effects = tuple(_effect(f"{where}[{i}]", e) for i, e in enumerate(raw))
+    for i, effect in enumerate(effects):
+        if effect.verb is Verb.TARGET and (i + 1 == len(effects) or Who.THAT not in (
+                effects[i + 1].who, effects[i + 1].by)):
+            raise CardDataError(f"{where}[{i}]: 'target' is the subject of the next effect, "
+                                "which names it with 'by' or 'who' 'that'")
+        if effect.who is Who.EACH_OPPONENT_WHO_COULDNT and not any(
+                e.verb is Verb.DISCARD for e in effects[:i]):
+            raise CardDataError(f"{where}[{i}]: 'each_opponent_who_couldnt' follows a discard")
+    return effects
 
 
 def _cost(where: str, text: Any) -> ManaCost:
@@ -860,7 +921,7 @@ _RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_comb
                  "cant_be_blocked", "attacks_despite_defender",
                  "cant_activate", "top_revealed", "play_from_top", "cast_from_graveyard",
                  "play_land_from_graveyard", "cast_creature_from_graveyard",
-                 "cast_instants_from_face_down_exile")
+                 "cast_instants_from_face_down_exile", "assigns_as_unblocked")
 
 
 def _spell_cost(where: str, raw: Any) -> SpellCostChange:
@@ -1066,6 +1127,11 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
         raise CardDataError(f"{where}: an instant or sorcery needs effects or modes")
+    for effect in (*effects, *(e for m in modes for e in m),
+                   *(e for a in abilities for e in a.effects)):
+        if effect.target is not None and effect.target.that_player_controls:
+            raise CardDataError(f"{where}: 'that_player_controls' is for a triggered "
+                                "ability's target ('that player' of its event)")
     return CardDef(
         name=name,
         mana_cost=cost,

@@ -44,6 +44,8 @@ class TargetKind(Enum):
     PERMANENT_CARD_IN_YOUR_GRAVEYARD = "permanent_card_in_your_graveyard"
     #: "target card from a graveyard": a card in any player's graveyard (rules 115.2, 404.1).
     CARD_IN_A_GRAVEYARD = "card_in_a_graveyard"
+    #: "target creature card from a graveyard": any player's (rules 115.2, 404.1).
+    CREATURE_CARD_IN_A_GRAVEYARD = "creature_card_in_a_graveyard"
     #: "target activated or triggered ability": an ability on the stack (rules 115.2, 113.3;
     #: mana abilities never use the stack, 605.3b).
     ACTIVATED_OR_TRIGGERED_ABILITY = "activated_or_triggered_ability"
@@ -85,6 +87,9 @@ class TargetReq:
     #: "target": not an object or player chosen for an earlier one (rules 115.3, 601.2c --
     #: without it, the same object may be chosen once for each instance).
     other_target: bool = False
+    #: "target creature ... that player controls": controlled by "that player" of the
+    #: triggered ability's event (rule 603.2), e.g. the opponent dealt damage.
+    that_player_controls: bool = False
 
 
 class Condition(Enum):
@@ -255,6 +260,16 @@ class Verb(Enum):
     #: "You may pay {1}{B}" (rules 118.1, 608.2d): the controller may pay the effect's
     #: ``cost`` as it is performed; "If you do" (condition ``you_did``) is whether they paid.
     PAY = "pay"
+    #: "Target creature you control [deals damage ...]": the subject of the next instruction
+    #: is a target (rule 115.1) -- chosen with the others, it does nothing by itself; the next
+    #: effect names it with ``by`` (or ``who``) "that".
+    TARGET = "target"
+    #: "Exile the top N cards of your library" (rule 701.13a): face up; with ``may_play``,
+    #: "Until end of turn, you may play cards exiled this way".
+    EXILE_TOP = "exile_top"
+    #: "Add six {R}" (rule 106.3): ``amount`` mana of each colour in ``colors`` to the
+    #: controller's mana pool.
+    ADD_MANA = "add_mana"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -271,6 +286,7 @@ CODED_EFFECTS = ("draw_per_named_card_in_graveyard",
 
 #: Stated qualities a searched-for or chosen card may need (rules 701.23b, 701.9b).
 CARD_QUALITIES = ("", "basic_land", "creature", "land", "artifact", "noncreature_nonland",
+                  "instant_or_sorcery",
                   "creature_mv_6_or_more", "same_name_as_target",
                   # "a card named [name]": the effect's ``name`` (rule 201.2).
                   "named")
@@ -325,11 +341,24 @@ class Count(Enum):
     CARDS_IN_LIBRARY = "cards_in_library"
     #: "their life": the life total of the player the effect affects (rule 119.1).
     LIFE = "life"
+    #: "for each creature card in their graveyard": the creature cards in the graveyard of
+    #: the player the effect affects (rule 404.1).
+    CREATURE_CARDS_IN_THEIR_GRAVEYARD = "creature_cards_in_their_graveyard"
+    #: "the number of cards in your graveyard" (rule 404.1).
+    CARDS_IN_YOUR_GRAVEYARD = "cards_in_your_graveyard"
+    #: "the total amount of noncombat damage dealt to your opponents this turn" (rules
+    #: 120.3a, 510.2) -- also to opponents who have since left the game.
+    NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN = "noncombat_damage_to_opponents_this_turn"
+    #: How many more permanents matching the ``filter`` the opponent with the most of them
+    #: controls than you do (rule 102.2; negative if none has more): "if an opponent controls
+    #: more creatures than you" is this count at least 1. The filter says "you" (each
+    #: player's own permanents are counted from that player's point of view).
+    OPPONENT_HAS_MORE = "opponent_has_more"
 
 
 #: Counts of the player an effect affects ("their library", "their life"), not of its
 #: controller: only for the verbs that affect players one at a time (draw, lose/gain life).
-PLAYER_COUNTS = (Count.CARDS_IN_LIBRARY, Count.LIFE)
+PLAYER_COUNTS = (Count.CARDS_IN_LIBRARY, Count.LIFE, Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD)
 
 
 class Rounding(Enum):
@@ -460,6 +489,12 @@ class Who(Enum):
     #: planeswalker"), if it is still on the battlefield (rule 400.7: a permanent that left is
     #: a new object the ability can't find).
     EVENT_OBJECT = "event_object"
+    #: "Each opponent who can't": each opponent the previous discard of this resolution
+    #: could not make discard -- one with no card in hand (rule 701.9a).
+    EACH_OPPONENT_WHO_COULDNT = "each_opponent_who_couldnt"
+    #: "a [filter] permanent you control" (no target): the controller chooses one of the
+    #: permanents the effect's ``filter`` describes as the effect is performed (608.2c).
+    CHOSEN = "chosen"
 
 
 class StickerKind(Enum):
@@ -594,6 +629,16 @@ class Effect:
     cost: ManaCost | None = None
     #: "half [the amount], rounded up/down" (rule 107.1a); None: the whole amount.
     half: Rounding | None = None
+    #: REVEAL_TOP with ``find`` and ``destination``: "If it's a [find] card, put it into
+    #: [destination]. Otherwise, put it [otherwise]" -- "library_bottom" or "" (it stays).
+    otherwise: str = ""
+    #: EXILE_TOP, SEARCH (to exile): "Until end of turn, you may play cards exiled this way" /
+    #: "You may cast them this turn" -- a permission to play them from exile this turn,
+    #: following the normal timing and costs (rules 305.1, 601.2, 400.7h).
+    may_play: bool = False
+    #: MODIFY_PT: no duration stated ("It gains haste."): until the end of the game
+    #: (rule 611.2a), not until end of turn.
+    lasting: bool = False
 
 @dataclass(frozen=True, slots=True)
 class CostReduction:
@@ -732,6 +777,8 @@ class TriggerEvent(Enum):
     YOUR_BEGINNING_OF_COMBAT = "your_beginning_of_combat"
     #: "At the beginning of your end step" (rule 513.1a).
     YOUR_END_STEP = "your_end_step"
+    #: "At the beginning of each end step" -- every player's (rule 513.1a).
+    EACH_END_STEP = "each_end_step"
     #: "Whenever [this] attacks" (rule 508.3a).
     ATTACKS = "attacks"
     #: "Whenever [this] blocks" (rules 509.3a, 509.3f); ``quality``: what it must block.
@@ -823,6 +870,10 @@ class TriggerEvent(Enum):
     #: it triggers whenever the ability's ``condition`` holds, and again only once that
     #: instance has left the stack (or never got there).
     STATE = "state"
+    #: "Whenever you activate a loyalty ability of a [filter] planeswalker" (rules 606.4,
+    #: 602.2i): once per loyalty ability activated by the ability's controller, of a
+    #: permanent matching the trigger's ``filter``; it resolves before that ability.
+    LOYALTY_ACTIVATED = "loyalty_activated"
 
 
 @dataclass(frozen=True, slots=True)

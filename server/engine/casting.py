@@ -38,7 +38,14 @@ from server.engine.actions import (
     Sacrifice,
 )
 from server.engine.counting import condition_met
-from server.engine.events import CrimeCommitted, Event, Expended, SpellCast, TargetsChosen
+from server.engine.events import (
+    AbilityActivated,
+    CrimeCommitted,
+    Event,
+    Expended,
+    SpellCast,
+    TargetsChosen,
+)
 from server.engine.mana import (
     Potential,
     affordable,
@@ -672,6 +679,10 @@ def _finish(game: Game, events: list[Event]) -> None:
     if obj.ability is None and not obj.spell_copy:  # a copy isn't cast (707.10)
         events.append(SpellCast(obj.id, obj.controller, obj.card))  # cast triggers
         game.player(obj.controller).spells_cast_this_turn.append(obj.card)
+    ref = obj.ability
+    if ref is not None and ref.kind is AbilityKind.ACTIVATED:  # rule 602.2i
+        events.append(AbilityActivated(obj.id, ref.source_id, obj.controller,
+                                       obj.card.abilities[ref.index].loyalty is not None))
     # Rule 601.2c: the chosen objects became its targets (a copy's targets it was created
     # with weren't chosen, 707.10c: only new ones were).
     kept = {str(ref) for kind, ref in casting.retarget or () if kind == "object"}

@@ -222,6 +222,11 @@ def _attacked(game: Game, attacker: str) -> Target:
     return ("player", game.combat.attackers[attacker])
 
 
+#: "You may have [this creature] assign its combat damage as though it weren't blocked" (rule
+#: 510.1c): a rules change granted until end of turn or by a static ability.
+UNBLOCKED = "assigns_as_unblocked"
+
+
 def pending_assignment(game: Game) -> tuple[int, tuple[Action, ...]] | None:
     """Rule 510.1c: the next attacker whose controller must divide its damage -- among two or
     more blockers, or, with trample, between blockers and what it attacks (702.19b)."""
@@ -231,7 +236,11 @@ def pending_assignment(game: Game) -> tuple[int, tuple[Action, ...]] | None:
         if obj is None or attacker_id in combat.assignments or not _deals_damage_now(game, obj):
             continue
         trample = obj.has("Trample")
-        if obj.power <= 0 or not blockers or (len(blockers) < 2 and not trample):
+        # "You may have it assign its combat damage as though it weren't blocked": all of it
+        # to what it attacks instead (rule 510.1c).
+        unblocked = UNBLOCKED in obj.restrictions and attacker_id in combat.attackers
+        if obj.power <= 0 or not blockers or (len(blockers) < 2 and not trample
+                                              and not unblocked):
             continue
         recipients = list(blockers)
         if trample and attacker_id in combat.attackers:
@@ -244,6 +253,8 @@ def pending_assignment(game: Game) -> tuple[int, tuple[Action, ...]] | None:
                 continue  # rule 702.19b: lethal to every blocker before any excess
             options.append(AssignCombatDamage(attacker_id, tuple(zip(recipients, split,
                                                                      strict=True))))
+        if unblocked:
+            options.append(AssignCombatDamage(attacker_id, (("", obj.power),)))
         if len(options) > 1:
             return obj.controller, tuple(options)
         combat.assignments[attacker_id] = options[0].assignments if options else ()
@@ -277,7 +288,7 @@ def deal_combat_damage(game: Game, events: list[Event]) -> None:
             continue
         blockers = combat.blocked_by[attacker_id]
         if not blockers:
-            if obj.has("Trample"):  # rule 702.19d
+            if obj.has("Trample") or UNBLOCKED in obj.restrictions:  # rule 702.19d
                 assigned.append((obj, _attacked(game, attacker_id), power))
             continue  # rule 510.1c: no blockers left, no damage
         split = combat.assignments.get(attacker_id)

@@ -183,8 +183,12 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return party_count(game, you)
     if kind is Count.LIFE_LOST:
         return game.resolving.life_lost if game.resolving is not None else 0
-    if kind is Count.CREATURE_CARDS_IN_YOUR_GRAVEYARD:
+    if kind in (Count.CREATURE_CARDS_IN_YOUR_GRAVEYARD, Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD):
         return sum(1 for i in game.player(you).graveyard if game.objects[i].card.creature)
+    if kind is Count.NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN:
+        return sum(p.noncombat_damage_this_turn for p in game.players if p.seat != you)
+    if kind is Count.CARDS_IN_YOUR_GRAVEYARD:
+        return len(game.player(you).graveyard)  # rule 404.1
     if kind is Count.YOUR_CREATURES_DIED_THIS_TURN:
         return game.player(you).creatures_died
     if kind is Count.CARDS_DRAWN_THIS_TURN:
@@ -195,6 +199,13 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         assert spec is not None  # the loader requires it
         return sum(1 for i in game.battlefield
                    if matches(game, game.objects[i], spec, you, source_id))
+    if kind is Count.OPPONENT_HAS_MORE:
+        assert spec is not None  # the loader requires it
+
+        def controls(seat: int) -> int:
+            return sum(1 for i in game.battlefield
+                       if matches(game, game.objects[i], spec, seat, source_id))
+        return max((controls(s) for s in game.opponents(you)), default=0) - controls(you)
     if kind is Count.TOTAL_POWER:
         assert spec is not None  # the loader requires it
         return sum(game.objects[i].power for i in game.battlefield

@@ -32,7 +32,7 @@ from server.engine import (
     unless,
     zone_rules,
 )
-from server.engine.actions import DeclareAttacker
+from server.engine.actions import Action, ChooseCard, DeclareAttacker
 from server.engine.casting import (
     begin_retargeting,
     stack_effects,
@@ -102,6 +102,8 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
         if game.players[seat].has_lost:
             return  # rule 800.4a: a player who left is no longer in the game
         game.player(seat).life -= amount
+        if not combat:
+            game.player(seat).noncombat_damage_this_turn += amount
         events.append(DamageDealt(source.id, seat, None, amount, combat))
     else:
         obj = game.objects[str(ref)]
@@ -248,6 +250,9 @@ def _players(game: Game, obj: GameObject, effect: Effect, targets: list[Target])
         return game.opponents(obj.controller)
     if who is Who.EACH_PLAYER:
         return game.apnap()
+    if who is Who.EACH_OPPONENT_WHO_COULDNT:
+        couldnt = game.resolving.couldnt if game.resolving is not None else []
+        return [s for s in game.opponents(obj.controller) if s in couldnt]
     if who is Who.CHOOSER:
         chooser = obj.chooser if obj.chooser >= 0 else obj.controller  # rule 700.2e
         return [] if game.players[chooser].has_lost else [chooser]
@@ -315,8 +320,10 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
             return [o for o in creatures if o.controller == obj.chooser]
         case Who.EACH_CREATURE:
             return creatures
+        case Who.CHOSEN:
+            return []  # chosen as the effect is performed: see _perform_on_chosen
         case (Who.YOU | Who.EACH_OPPONENT | Who.EACH_PLAYER | Who.CHOOSER
-              | Who.TARGET_CONTROLLER):
+              | Who.TARGET_CONTROLLER | Who.EACH_OPPONENT_WHO_COULDNT):
             return []  # players, not permanents
         case _:
             assert_never(who)
@@ -375,6 +382,8 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                 draw(game, seat, events)  # rule 121.2
     elif verb is Verb.DISCARD:
         for seat in _players(game, obj, effect, targets):
+            if not game.player(seat).hand and game.resolving is not None:
+                game.resolving.couldnt.append(seat)  # "each opponent who can't" (701.9a)
             if effect.chooser == "you":  # rule 701.9b: another player chooses
                 looking.start_hand_choice(game, obj.controller, seat, effect, events)
             elif effect.chooser == "random":
@@ -430,6 +439,18 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
                            events=events)
     elif verb is Verb.RESTRICT_THIS_TURN:
         _restrict_this_turn(game, obj, effect, targets)
+    elif verb is Verb.TARGET:
+        pass  # the next instruction's subject: chosen as a target, nothing more (115.1)
+    elif verb is Verb.EXILE_TOP:
+        for seat in _players(game, obj, effect, targets):
+            looking.exile_top(game, seat, amount, may_play=effect.may_play, events=events)
+    elif verb is Verb.ADD_MANA:
+        if not game.players[obj.controller].has_lost:
+            pool = game.player(obj.controller).mana_pool  # rule 106.4
+            for letter in effect.colors:
+                pool["WUBRGC".index(letter)] += amount
+    elif effect.who is Who.CHOSEN:
+        _perform_on_chosen(game, obj, effect, amount, events)
     elif verb is Verb.PAY:
         assert effect.cost is not None  # the loader requires it
         unless.offer_payment(game, obj, effect.cost)  # "you may pay" (608.2d)
@@ -442,6 +463,38 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
         _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
                                amount=amount, events=events,
                                copiable=_copiable(game, obj, effect, targets))
+
+
+#: CHOOSE_CARD choices of "a [filter] permanent you control" (``group``: this, the object).
+CHOSEN = "chosen"
+
+
+def _perform_on_chosen(game: Game, obj: GameObject, effect: Effect, amount: int,
+                       events: list[Event]) -> None:
+    """"Put a loyalty counter on a Liliana planeswalker you control": the controller chooses
+    one of the permanents the filter describes as the effect is performed (608.2c) -- no
+    choice with only one, nothing with none."""
+    spec = effect.filter
+    assert spec is not None  # the loader requires it
+    pool = [i for i in game.battlefield
+            if filters.matches(game, game.objects[i], spec, obj.controller, _source_id(obj))]
+    if len(pool) == 1:
+        _perform_on_permanents(game, obj, effect, [game.objects[pool[0]]], amount=amount,
+                               events=events)
+    elif pool:
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, obj.controller, pool,
+                                      effect=effect, group=[CHOSEN, obj.id], count=amount))
+
+
+def answer_chosen(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
+    """The permanent chosen for a "a [filter] permanent you control" effect."""
+    game.choices.remove(choice)
+    obj = game.objects.get(choice.group[1])
+    chosen = game.objects.get(action.object_id) if isinstance(action, ChooseCard) else None
+    if obj is not None and chosen is not None and choice.effect is not None and \
+            chosen.zone is Zone.BATTLEFIELD:
+        _perform_on_permanents(game, obj, choice.effect, [chosen], amount=choice.count,
+                               events=events)
 
 
 def _copiable(game: Game, obj: GameObject, effect: Effect,
@@ -528,7 +581,9 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
             game.resolving.did = bool(permanents)
     elif verb is Verb.RETURN_TO_BATTLEFIELD:
         for card_obj in permanents:
-            move(game, card_obj.id, Zone.BATTLEFIELD, events, controller=obj.controller)
+            new = move(game, card_obj.id, Zone.BATTLEFIELD, events, controller=obj.controller)
+            if game.resolving is not None and new.zone is Zone.BATTLEFIELD:
+                game.resolving.found.append(new.id)  # "It gains haste" (400.7)
     elif verb in (Verb.TAP, Verb.UNTAP):
         for permanent in permanents:
             permanent.tapped = verb is Verb.TAP  # rule 701.26
@@ -552,7 +607,7 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
         if locked:
             game.effects.append(ContinuousEffect(
                 next_timestamp(game), locked, power, toughness, effect.gains,
-                effect.loses, effect.switch))
+                effect.loses, effect.switch, lasting=effect.lasting))  # rule 611.2a
     elif verb is Verb.ATTACH:
         # Rule 701.3a: attach the source (an Equipment) to the target; new timestamp (613.7e).
         source = game.objects.get(_source_id(obj))
@@ -677,6 +732,13 @@ def _perform_hidden(game: Game, obj: GameObject, effect: Effect, targets: list[T
             card = looking.revealed_top(game, seat, obj.id, events)
             if card is not None and res is not None:
                 res.revealed.append(card.id)
+            if card is not None and effect.destination:
+                # "If it's a creature card, put it into your hand. Otherwise, put it on the
+                # bottom of your library" (rules 701.20a, 400.3, 401.1).
+                if looking.has_quality(card.card, effect.find):
+                    move(game, card.id, Zone.HAND, events)
+                elif effect.otherwise == "library_bottom":
+                    move(game, card.id, Zone.LIBRARY, events, bottom=True)
         elif verb is Verb.REVEAL_UNTIL:
             looking.reveal_until(game, seat, effect, obj.id, events)
         elif verb is Verb.MILL:

@@ -174,6 +174,17 @@ class CountersPut:
 
 
 @dataclass(frozen=True, slots=True)
+class AbilityActivated:
+    """Rule 602.2: ``controller`` activated an ability of ``source_id`` (it became the object
+    ``object_id`` on the stack, 602.2i); ``loyalty``: a loyalty ability (606.4)."""
+
+    object_id: str
+    source_id: str
+    controller: int
+    loyalty: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class LifeExchanged:
     """Rule 701.12c: each player's life total became the other's (as gain or loss)."""
 
@@ -183,4 +194,4 @@ class LifeExchanged:
 Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
-         | LifeGained | TargetsChosen | CountersPut)
+         | LifeGained | TargetsChosen | CountersPut | AbilityActivated)

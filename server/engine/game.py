@@ -271,6 +271,8 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
         game.choices.remove(choice)
         if isinstance(action, Accept):
             effects.perform_optional(game, choice, events)
+    elif kind is DecisionKind.CHOOSE_CARD and choice.group[:1] == [effects.CHOSEN]:
+        effects.answer_chosen(game, choice, action, events)  # "a Liliana you control"
     elif kind in looking.KINDS:
         looking.answer(game, choice, action, events)
     elif kind in counting.KINDS:
@@ -539,6 +541,7 @@ def _begin_step(game: Game, events: list[Event]) -> None:
         triggers.each_permanent(game, TriggerEvent.YOUR_PRECOMBAT_MAIN, game.active)
     elif game.step is Step.END and active_in_game:
         triggers.each_permanent(game, TriggerEvent.YOUR_END_STEP, game.active)  # rule 513.1a
+        triggers.each_permanent(game, TriggerEvent.EACH_END_STEP)  # "each end step"
     elif game.step is Step.DRAW and active_in_game:
         game.player(game.active).draws_this_draw_step = 0  # a new draw step (504.1)
         # Rule 103.8a: in a two-player game the starting player skips their first draw;
@@ -595,6 +598,7 @@ def _next_turn(game: Game) -> None:
         player.creatures_died = 0
         player.cards_drawn_this_turn = 0
         player.permanents_to_hand = 0
+        player.noncombat_damage_this_turn = 0
         player.spells_cast_this_turn.clear()
 
 

@@ -92,6 +92,7 @@ def has_quality(card: CardDef, quality: str, named: tuple[str, ...] = ()) -> boo
         "": lambda c: True,
         "basic_land": lambda c: c.is_land and "Basic" in c.supertypes,
         "creature": lambda c: c.creature,
+        "instant_or_sorcery": lambda c: c.is_type("Instant") or c.is_type("Sorcery"),
         "land": lambda c: c.is_land,
         "artifact": lambda c: c.is_type("Artifact"),
         "noncreature_nonland": lambda c: not c.creature and not c.is_land,
@@ -181,7 +182,9 @@ def start_search(game: Game, seat: int, owner: int, effect: Effect, *, named: st
     names = effect.names if effect.find == "named" else (named,) if named else ()
     for zone in effect.zones:
         ids = zone_cards(game, zone, owner)
-        matches = [i for i in ids if has_quality(game.objects[i].card, effect.find, names)]
+        matches = [i for i in ids if has_quality(game.objects[i].card, effect.find, names)
+                   and (not effect.colors  # "red instant and/or sorcery cards"
+                        or set(effect.colors) & set(game.objects[i].card.colors))]
         if zone in ("graveyard", "exile"):
             found += matches
         else:
@@ -233,11 +236,31 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
                 new.tapped = True
             if to is Zone.BATTLEFIELD and game.resolving is not None:
                 game.resolving.found.append(new.id)  # "that land" (400.7)
+            if to is Zone.EXILE and effect.may_play:
+                grant_play(game, choice.seat, new.id)  # "You may cast them this turn"
     searched_library = "library" in effect.zones
     if effect.shuffle and searched_library:
         shuffle_library(game, choice.owner)
     if searched_library:
         events.append(LibrarySearched(choice.seat, choice.owner, len(found)))
+
+
+def grant_play(game: Game, seat: int, object_id: str) -> None:
+    """"You may play/cast [the exiled card] this turn" (rule 400.7h: the permission is for
+    that object in exile), until the end of the turn."""
+    game.play_grants[:] = [g for g in game.play_grants if g[0] == game.turn]
+    game.play_grants.append((game.turn, seat, object_id))
+
+
+def exile_top(game: Game, seat: int, count: int, *, may_play: bool,
+              events: list[Event]) -> None:
+    """"Exile the top N cards of your library" (rule 701.13a), face up; ``may_play``: the
+    player may play them this turn."""
+    library = game.player(seat).library
+    for oid in list(reversed(library[-count:])) if count > 0 else []:
+        new = move(game, oid, Zone.EXILE, events)
+        if may_play:
+            grant_play(game, seat, new.id)
 
 
 def _one_of_each_name(game: Game, ids: list[str]) -> list[str]:

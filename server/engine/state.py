@@ -382,6 +382,8 @@ class Player:
     draws_this_draw_step: int = 0
     #: Permanents put into this player's hand from the battlefield this turn (400.3).
     permanents_to_hand: int = 0
+    #: Noncombat damage dealt to this player this turn (rules 120.3a, 510.2).
+    noncombat_damage_this_turn: int = 0
     #: The cards of the spells this player cast this turn (rule 601.2i), countered or not.
     spells_cast_this_turn: list[CardDef] = field(default_factory=list)
     #: Planechase (rule 901.3): this player's planar deck, top card LAST. Cards, not
@@ -514,6 +516,9 @@ class Resolution:
     #: The cards of its object targets as resolution began: last known copiable values
     #: once one has left ("create a token that's a copy of it", rules 608.2h, 707.2).
     cards: dict[str, CardDef] = field(default_factory=dict)
+    #: The players a discard of this resolution could not make discard: no card in hand
+    #: ("each opponent who can't", rule 701.9a).
+    couldnt: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -698,6 +703,9 @@ class Game:
     #: spells cast with that flashback, exiled whenever they would leave the stack (702.34a,
     #: 400.7g).
     flashback_grants: list[tuple[int, str]] = field(default_factory=list)
+    #: "Until end of turn, you may play cards exiled this way": (turn, player, exiled card)
+    #: -- the permission lasts that turn only (see server.engine.zone_rules).
+    play_grants: list[tuple[int, int, str]] = field(default_factory=list)
     flashback_spells: list[str] = field(default_factory=list)
     #: Madness (702.35, see :mod:`server.engine.madness`): spells on the stack cast for their
     #: madness cost (an alternative cost, 702.35b, 601.2f); for each spell, the card

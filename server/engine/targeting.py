@@ -32,6 +32,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
             not types or any(obj.card.is_type(t) for t in types))
     if kind is TargetKind.CARD_IN_A_GRAVEYARD:
         return obj.zone is Zone.GRAVEYARD  # any player's graveyard (rule 404.1)
+    if kind is TargetKind.CREATURE_CARD_IN_A_GRAVEYARD:
+        return obj.zone is Zone.GRAVEYARD and obj.card.creature
     if obj.zone is Zone.STACK:
         if kind is TargetKind.INSTANT_OR_SORCERY_SPELL:
             return not obj.is_ability and not obj.card.is_permanent_card
@@ -78,7 +80,8 @@ def _is_kind(obj: GameObject, kind: TargetKind) -> bool:
     """Whether a permanent is of the kind a target names (rule 115.1); spells are never."""
     card = obj.card
     if kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL,
-                TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY, TargetKind.CARD_IN_A_GRAVEYARD):
+                TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY, TargetKind.CARD_IN_A_GRAVEYARD,
+                TargetKind.CREATURE_CARD_IN_A_GRAVEYARD):
         return False
     if kind in (TargetKind.ANY, TargetKind.CREATURE_OR_PLANESWALKER):
         return obj.is_creature or obj.is_planeswalker  # rule 115.4
@@ -125,7 +128,7 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
         out += [("player", seat) for seat in game.opponents(controller)]
     if req.kind in _GRAVEYARD_KINDS:
         zone: list[str] = game.player(controller).graveyard
-    elif req.kind is TargetKind.CARD_IN_A_GRAVEYARD:
+    elif req.kind in (TargetKind.CARD_IN_A_GRAVEYARD, TargetKind.CREATURE_CARD_IN_A_GRAVEYARD):
         zone = [i for seat in game.apnap(controller) for i in game.player(seat).graveyard]
     elif req.kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL,
                       TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY):
@@ -142,7 +145,8 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
             else source_id
     out += [("object", oid) for oid in zone
             if oid != source_id and not (req.other and oid == other_than)
-            and _object_qualifies(game, game.objects[oid], req, controller, source)]
+            and _object_qualifies(game, game.objects[oid], req, controller, source)
+            and _that_players(game, req, game.objects[oid], source_id)]
     return [t for t in out if t not in exclude]
 
 
@@ -156,7 +160,19 @@ def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
         return target in target_candidates(game, req, controller, source_id, source=card)
     obj = game.objects.get(str(ref))
     return obj is not None and obj.id != source_id and \
-        _object_qualifies(game, obj, req, controller, card)
+        _object_qualifies(game, obj, req, controller, card) and \
+        _that_players(game, req, obj, source_id)
+
+
+def _that_players(game: Game, req: TargetReq, obj: GameObject, source_id: str | None) -> bool:
+    """"... that player controls": controlled by "that player" of the triggered ability
+    ``source_id`` (its event's player, rule 603.2); true for a target without it."""
+    if not req.that_player_controls:
+        return True
+    origin = game.objects.get(source_id) if source_id is not None else None
+    ref = origin.ability if origin is not None else None
+    return ref is not None and ref.event_player is not None and \
+        obj.controller == ref.event_player
 
 
 def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,

@@ -9,6 +9,7 @@ from server.cards import CardDef
 from server.cards.model import PROWESS, DamageKind, Recipient, TriggeredAbility, TriggerEvent
 from server.engine import casting, counting, filters
 from server.engine.events import (
+    AbilityActivated,
     AttackersDeclared,
     BlockersDeclared,
     CardDrawn,
@@ -241,6 +242,12 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                             event_object=blocker_id)
         elif isinstance(event, TargetsChosen):
             _targeted(game, event)
+        elif isinstance(event, AbilityActivated) and event.loyalty:
+            # "Whenever you activate a loyalty ability of a Chandra planeswalker" (606.4).
+            source = game.objects.get(event.source_id)
+            if source is not None:
+                each_permanent(game, TriggerEvent.LOYALTY_ACTIVATED, event.controller,
+                               spell_obj=source, event_object=source.id)
         elif isinstance(event, ZoneChanged):
             if event.to_zone is Zone.BATTLEFIELD:
                 obj = game.objects.get(event.new_id)

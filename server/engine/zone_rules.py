@@ -393,12 +393,21 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
     caller checks timing and costs): the top card of their library (Future Sight), cards in
     their graveyard (Kess, Test Wayfinder, flashback, Test Grave Banner) and face-down
     exiled cards they may look at (Test Hidden Cache, 406.3b)."""
-    if not game.flashback_grants and not _grants_permission(game, seat):
+    if not game.flashback_grants and not game.play_grants and \
+            not _grants_permission(game, seat):
         return []  # the usual case, found in one pass over the battlefield
     return [*playable_in_library(game, seat), *castable_from_graveyard(game, seat),
+            *playable_from_exile(game, seat),
             *playable_lands_in_graveyard(game, seat), *flashback_cards(game, seat),
             *creatures_castable_from_graveyard(game, seat),
             *castable_from_face_down_exile(game, seat)]
+
+
+def playable_from_exile(game: Game, seat: int) -> list[str]:
+    """Cards exiled "this way" that ``seat`` may play this turn (Chandra, Heart of Fire),
+    still the same objects in exile (rule 400.7)."""
+    return [oid for turn, who, oid in game.play_grants
+            if turn == game.turn and who == seat and oid in game.exile]
 
 
 def _grants_permission(game: Game, seat: int) -> bool:
