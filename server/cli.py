@@ -279,8 +279,11 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--relays and --relay-port must not be negative, --relay-nice 0-19")
         relays = RelayOptions(
             args.relays, args.relay_host or args.host, args.relay_port,
-            limits.spectator_flush_seconds, limits.spectator_feed_messages, args.relay_nice,
-            limits.max_connections_per_address, limits.max_http_requests_per_address)
+            flush_seconds=limits.spectator_flush_seconds,
+            feed_messages=limits.spectator_feed_messages, nice=args.relay_nice,
+            max_connections_per_address=limits.max_connections_per_address,
+            max_http_requests_per_address=limits.max_http_requests_per_address,
+            idle=args.relay_idle)
         failed: list[BaseException] = []
         try:
             trio.run(partial(run_server, args.host, args.port, args.data_dir,
@@ -465,6 +468,9 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
     add("--relay-nice", type=int, default=10,
         help="niceness of the relay processes, 0-19: spectators yield the CPU to the games "
              "(default 10)")
+    add("--relay-idle", action="store_true",
+        help="run the relays under the SCHED_IDLE policy (Linux): they get only CPU time "
+             "no other process wants, and the game server preempts them at once")
     add("--spectator-feed-messages", type=int, default=d.spectator_feed_messages,
         help=f"messages a spectator feed keeps for its slowest watcher; one further "
              f"behind is closed with 1013 and resumes (default {d.spectator_feed_messages})")

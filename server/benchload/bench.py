@@ -105,6 +105,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--relay-cpu", type=int, default=driver_cpu,
                    help=f"fan-out: CPU the relay processes are pinned to; -1: as the server "
                         f"(default {driver_cpu}, the driver's)")
+    p.add_argument("--idle-spectators", action="store_true",
+                   help="fan-out: run the relays (serve --relay-idle) and the spectators' "
+                        "process under SCHED_IDLE, so they only use CPU time the server and "
+                        "the driver don't want")
     p.add_argument("--watch-cpu", type=int, default=driver_cpu,
                    help=f"fan-out: CPU the spectators' process is pinned to; -1: unpinned "
                         f"(default {driver_cpu}, the driver's)")
@@ -201,7 +205,7 @@ def _server(args: argparse.Namespace, target: Target, connections: int,
         out = [*target.argv, "--host", "127.0.0.1", "--port", str(port),
                "--data-dir", str(tmp / "data")]
         for name, value in flags:
-            out += [name, value]
+            out += [name, value] if value else [name]  # "": a switch (--relay-idle)
         return out
 
     return ServerProcess(argv, cpu=args.server_cpu, cwd=target.cwd, env=target.environ())
@@ -258,6 +262,9 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
     relay_port = free_port() if relayed else 0
     extra = [("--relays", str(args.relays)), ("--relay-port", str(relay_port))] \
         if relayed else []
+    if relayed and args.idle_spectators and (target.known is None
+                                             or "--relay-idle" in target.known):
+        extra.append(("--relay-idle", ""))
     head["relays"] = args.relays if relayed else 0
     try:
         with _server(args, target, connections, rooms, spectators + 8, extra=extra) as server, \
@@ -275,7 +282,8 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
                 watchers = Helper("watch-driver", {
                     "url": url, "spectators": spectators, "seconds": args.seconds,
                     "warmup": args.warmup, "server_pid": server.pid,
-                    "batch": not args.no_batch, "setup_timeout": setup, **files},
+                    "batch": not args.no_batch, "setup_timeout": setup,
+                    "idle": args.idle_spectators, **files},
                     cpu=args.watch_cpu)
             with watchers or contextlib.nullcontext():
                 result = run_helper("driver", {

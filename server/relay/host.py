@@ -115,6 +115,9 @@ class RelayOptions:
     nice: int = 10
     max_connections_per_address: int = 64
     max_http_requests_per_address: int = 16
+    #: Run the relays under SCHED_IDLE (Linux): they get only CPU time no other process
+    #: wants, and a game's process preempts them at once.
+    idle: bool = False
 
 
 class _NoStream(trio.abc.SendStream):
@@ -168,6 +171,7 @@ class RelayLink:
         argv = [sys.executable, "-m", "server.transport.relay", "--link-fd", str(fd),
                 "--host", o.host, "--port", str(port), "--flush-seconds", str(o.flush_seconds),
                 "--feed-messages", str(o.feed_messages), "--nice", str(o.nice),
+                *(["--idle"] if o.idle else []),
                 "--max-connections-per-address", str(o.max_connections_per_address),
                 "--max-http-requests-per-address", str(o.max_http_requests_per_address)]
         try:

@@ -240,11 +240,16 @@ def main(argv: list[str]) -> int:
     p.add_argument("--max-connections-per-address", type=int, default=64)
     p.add_argument("--max-http-requests-per-address", type=int, default=16)
     p.add_argument("--nice", type=int, default=0)
+    p.add_argument("--idle", action="store_true",
+                   help="run under the SCHED_IDLE policy (Linux): only on CPU time nothing "
+                        "else wants")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s relay %(levelname)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     if args.nice:
         os.nice(args.nice)
+    if args.idle:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     failed: list[BaseException] = []
     try:
         trio.run(lambda: run(

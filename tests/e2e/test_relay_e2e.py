@@ -12,6 +12,7 @@ clients' places are released by the server.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import socket
 from contextlib import AsyncExitStack
@@ -199,6 +200,47 @@ async def test_a_relay_whose_port_is_taken_stops_the_start_with_a_clear_error(
                 with pytest.raises(RelayStartError, match=f"port {port} \\(is it in use"):
                     await start_relays(RelayOptions(1, port=port, nice=0), router,
                                        app.handle_connection, nursery)
+                for relay in router.links:
+                    relay.stop()
+                    relay.kill()
+                nursery.cancel_scope.cancel()
+
+
+async def test_an_idle_relay_runs_under_sched_idle_and_a_nice_one_at_its_niceness(
+    tmp_path: Path,
+) -> None:
+    """``serve --relay-idle``: the relay takes only CPU time nothing else wants (SCHED_IDLE);
+    without it, ``--relay-nice`` sets its niceness (spectators yield the CPU to games)."""
+    store = Store(tmp_path / "manawire.sqlite3")
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            app = App(store, nursery)
+            router = FeedRouter(app.relay, app.socket_of)
+            idle, nice = await start_relays(RelayOptions(2, nice=7, idle=True), router,
+                                            app.handle_connection, nursery)
+            try:
+                assert idle.process is not None and nice.process is not None
+                assert os.sched_getscheduler(idle.process.pid) == os.SCHED_IDLE
+                assert os.sched_getscheduler(nice.process.pid) == os.SCHED_IDLE
+                assert os.getpriority(os.PRIO_PROCESS, idle.process.pid) == \
+                    os.getpriority(os.PRIO_PROCESS, 0) + 7
+            finally:
+                for relay in router.links:
+                    relay.stop()
+                    relay.kill()
+                nursery.cancel_scope.cancel()
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            app = App(store, nursery)
+            router = FeedRouter(app.relay, app.socket_of)
+            (plain,) = await start_relays(RelayOptions(1, nice=3), router,
+                                          app.handle_connection, nursery)
+            try:
+                assert plain.process is not None
+                assert os.sched_getscheduler(plain.process.pid) == os.SCHED_OTHER
+                assert os.getpriority(os.PRIO_PROCESS, plain.process.pid) == \
+                    os.getpriority(os.PRIO_PROCESS, 0) + 3
+            finally:
                 for relay in router.links:
                     relay.stop()
                     relay.kill()
