@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | None = None,
                      durability: Durability = "process", grace: float = 10.0,
-                     gc_threshold: int | None = None,
+                     gc_threshold: int | None = None, gc_young_seconds: float = 0.0,
+                     gc_full_seconds: float = 600.0,
                      relays: RelayOptions | None = None) -> None:
     """Start the store, reload unfinished games, serve WebSockets until SIGTERM or SIGINT,
     then stop gracefully: freeze the rooms, close every client with 1012 (service restart),
@@ -34,8 +35,11 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
     ``gc_threshold``: tune the garbage collector for serving (:mod:`server.gctune`: what
     start-up made -- modules, the card pool -- is frozen, young collections happen every
     ``gc_threshold`` allocations);
-    None leaves it as Python sets it. Either way every collection is timed and the figures
-    are printed as a ``gc {...}`` line when the server stops.
+    None leaves it as Python sets it. ``gc_young_seconds``: also collect the young generation
+    on that clock, and everything every ``gc_full_seconds`` instead of when Python would
+    (:func:`server.gctune.collect_on_a_clock`; 0: only Python's own triggers). Either way
+    every collection is timed and the figures are printed as a ``gc {...}`` line when the
+    server stops.
 
     ``relays``: start that many relay processes (:mod:`server.relay`), each a WebSocket
     front on its own port that serves its clients' spectator streams off this process."""
@@ -66,6 +70,9 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                 app.lobby.relay = router  # before any room exists (recover makes some)
                 restored = app.recover()
                 monitor.start()
+                if gc_young_seconds > 0:
+                    nursery.start_soon(gctune.collect_on_a_clock, gc_young_seconds,
+                                       gc_full_seconds)
                 server = await nursery.start(serve_app, app, host, port)
                 sockets = [lst.socket.getsockname() for lst in server.listeners
                            if isinstance(lst, trio.SocketListener)]
@@ -270,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "deck":
         return int(args.deck_main(args))
     if args.command == "serve":
+        if args.gc_young_seconds < 0 or args.gc_full_seconds <= 0:
+            parser.error("--gc-young-seconds must not be negative (0: off), "
+                         "--gc-full-seconds must be positive")
         if args.gc_threshold == 0 or args.gc_threshold < -1:
             parser.error("--gc-threshold must be at least 1 (or -1: Python's own collector)")
         from server.relay.host import RelayOptions, RelayStartError
@@ -290,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
                              limits=limits, durability=args.durability,
                              grace=args.grace,
                              gc_threshold=None if args.gc_threshold < 0 else args.gc_threshold,
-                             relays=relays))
+                             gc_young_seconds=args.gc_young_seconds,
+                             gc_full_seconds=args.gc_full_seconds, relays=relays))
         except* RelayStartError as group:
             failed.extend(group.exceptions)
         if failed:
@@ -422,6 +433,15 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
         help=f"garbage collection for serving: freeze what start-up made and collect the "
              f"young generation every N allocations (default {gctune.DEFAULT_THRESHOLD}; "
              f"-1: leave Python's collector as it is)")
+    add("--gc-young-seconds", type=float, default=gctune.DEFAULT_YOUNG_SECONDS,
+        help=f"also collect the young generation every S seconds, and the middle one every "
+             f"tenth time, so no collection finds more than S seconds' survivors; then "
+             f"everything is collected every --gc-full-seconds, not when Python would "
+             f"(default {gctune.DEFAULT_YOUNG_SECONDS:g}; 0: off, Python's own triggers)")
+    add("--gc-full-seconds", type=float, default=gctune.DEFAULT_FULL_SECONDS,
+        help=f"with --gc-young-seconds: seconds between full collections, the only ones that "
+             f"free cyclic garbage in the old generation (default "
+             f"{gctune.DEFAULT_FULL_SECONDS:g})")
     add("--max-rooms", type=int, default=d.max_rooms,
         help=f"rooms on this server (default {d.max_rooms})")
     add("--max-rooms-per-account", type=int, default=d.max_rooms_per_account,

@@ -10,6 +10,10 @@ traverses every tracked object of every room and connection. ``manawire serve`` 
   most of an action's temporary containers are then freed by reference counting before any
   collection sees them, and fewer survive into the old generations whose collections are
   the long pauses;
+- also collects on a clock (:func:`collect_on_a_clock`, ``--gc-young-seconds``,
+  ``--gc-full-seconds``): the young generation every few milliseconds, the old one every
+  few minutes, since Python's own triggers let the young generation grow unseen and then
+  collect the old one every few seconds;
 - and measures every collection (:class:`GcMonitor`): count, total and longest pause per
   generation, logged when the server stops and printed by ``manawire bench-server``.
 """
@@ -23,6 +27,12 @@ from dataclasses import dataclass, field
 
 #: The first generation's threshold ``serve`` sets by default (Python's own is 700).
 DEFAULT_THRESHOLD = 10_000
+#: Seconds between the young collections ``serve`` makes on a clock by default (0: none).
+DEFAULT_YOUNG_SECONDS = 0.01
+#: Seconds between the full collections ``serve`` makes on a clock by default.
+DEFAULT_FULL_SECONDS = 600.0
+#: The old generation's threshold while collections run on a clock: never by Python.
+FULL_OFF = 1 << 30
 
 
 @dataclass(slots=True)
@@ -75,6 +85,42 @@ class GcMonitor:
     def line(self) -> str:
         """:meth:`summary` as one JSON line (``manawire bench-server`` reads it)."""
         return "gc " + json.dumps(self.summary(), sort_keys=True)
+
+
+async def collect_on_a_clock(interval: float, full_interval: float,
+                             older_every: int = 10) -> None:
+    """Collect the young generation every ``interval`` seconds, the middle one every
+    ``older_every``-th time, and everything every ``full_interval`` seconds, until
+    cancelled; Python's own full collections are turned off meanwhile.
+
+    Python starts a young collection when allocations minus deallocations pass the first
+    threshold -- so while old objects die as fast as new ones are made (a server's
+    connections renew their waiting coroutines with every message), the count stays low and
+    the young generation grows unseen: 130,000 objects and 160 ms pauses at 1,000 rooms. On
+    a clock, each collection finds only what the last ``interval`` made.
+
+    Collected that often, more short-lived objects (a connection's coroutines, alive until
+    its next message) reach the old generation, and Python would then collect it whenever
+    it grew by a quarter -- a pause over every object of every room (0.7 s at 1,000 rooms)
+    every few seconds. Almost nothing there is cyclic garbage (reference counting frees
+    the rest), so the full collection runs on its own, slower clock instead."""
+    import trio
+
+    first, second, third = gc.get_threshold()
+    gc.set_threshold(first, second, FULL_OFF)
+    try:
+        n = 0
+        full_due = trio.current_time() + full_interval
+        while True:
+            await trio.sleep(interval)
+            n += 1
+            if trio.current_time() >= full_due:
+                gc.collect(2)
+                full_due = trio.current_time() + full_interval
+            else:
+                gc.collect(1 if n % older_every == 0 else 0)
+    finally:
+        gc.set_threshold(first, second, third)
 
 
 def set_threshold(threshold: int) -> None:

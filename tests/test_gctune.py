@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import gc
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
+import trio
+import trio.testing
 
 from server import gctune
 
@@ -46,3 +50,47 @@ def test_freezing_start_up_leaves_it_out_of_every_collection(restore_gc: None) -
     assert len(gc.get_objects()) < before * 0.1  # what a collection would still traverse
     gctune.set_threshold(12_345)
     assert gc.get_threshold()[0] == 12_345
+
+
+async def test_collections_on_a_clock_young_middle_and_full_then_python_s_own_again(
+    restore_gc: None, autojump_clock: trio.testing.MockClock,
+) -> None:
+    """``serve --gc-young-seconds 0.01 --gc-full-seconds S``: a young collection every
+    0.01 s, the middle generation every tenth time, everything every S seconds -- and no
+    full collection by Python's own trigger meanwhile; its thresholds come back after."""
+    gc.set_threshold(700, 10, 10)
+    seen: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(gctune.collect_on_a_clock, 0.01, 0.5)
+            await trio.sleep(0.001)
+            assert gc.get_threshold() == (700, 10, gctune.FULL_OFF)
+            await trio.sleep(1.0)
+            nursery.cancel_scope.cancel()
+    finally:
+        gc.callbacks.remove(count)
+    assert gc.get_threshold() == (700, 10, 10)
+    # 100 ticks in 1 s: two of them full collections (at 0.5 s and 1.0 s), about a tenth
+    # of the rest the middle generation, the others young ones. (Allocation may add a few
+    # collections of Python's own, never a full one.)
+    assert seen.count(2) == 2
+    assert 8 <= seen.count(1) <= 12
+    assert seen.count(0) >= 85
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--gc-young-seconds", "-1"], "--gc-young-seconds must not be negative"),
+    (["--gc-full-seconds", "0"], "--gc-full-seconds must be positive"),
+    (["--gc-threshold", "0"], "--gc-threshold must be at least 1"),
+])
+def test_bad_collector_settings_are_usage_errors(args: list[str], message: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", *args],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert message in done.stderr
