@@ -853,14 +853,16 @@ _RESOLUTION_CONDITIONS = (Condition.WON_CLASH, Condition.YOU_DID,
 #: "top_revealed": "Play with the top card of your library revealed" (rules 401.5, 401.6) and
 #: "play_from_top": "You may play the top card of your library", "cast_from_graveyard" (Kess,
 #: Dissident Mage), "play_land_from_graveyard", "cast_creature_from_graveyard",
-#: "cast_instants_from_face_down_exile" -- rules changes for the controller of the affected
+#: "cast_instants_from_face_down_exile", "look_at_top" ("You may look at the top card of your
+#: library any time", 401.5), "play_lands_from_top" ("you may play lands from the top of your
+#: library") -- rules changes for the controller of the affected
 #: permanent (server.engine.zone_rules).
 _RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_combat",
                  "must_be_blocked",
                  "cant_be_blocked", "attacks_despite_defender",
                  "cant_activate", "top_revealed", "play_from_top", "cast_from_graveyard",
                  "play_land_from_graveyard", "cast_creature_from_graveyard",
-                 "cast_instants_from_face_down_exile")
+                 "cast_instants_from_face_down_exile", "look_at_top", "play_lands_from_top")
 
 
 def _spell_cost(where: str, raw: Any) -> SpellCostChange:

@@ -121,6 +121,8 @@ class Condition(Enum):
     TARGET_WAS_CREATURE_CARD = "target_was_creature_card"
     #: "If you win the flip" (rule 705.2): the controller won a coin flip of this resolution.
     WON_FLIP = "won_flip"
+    #: "As long as it's your turn" (rule 102.1: the active player's turn is theirs).
+    YOUR_TURN = "your_turn"
 
 
 class Verb(Enum):

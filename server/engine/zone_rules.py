@@ -72,8 +72,15 @@ PLAY_LAND_FROM_GRAVEYARD = "play_land_from_graveyard"
 CAST_CREATURE_FROM_GRAVEYARD = "cast_creature_from_graveyard"
 #: "You may cast instant spells from among face-down cards in exile." (Test Hidden Cache)
 CAST_FROM_FACE_DOWN_EXILE = "cast_instants_from_face_down_exile"
+#: "You may look at the top card of your library any time" (rule 401.5): shown to its
+#: controller only (Radha, Heart of Keld).
+LOOK_AT_TOP = "look_at_top"
+#: "You may play lands from the top of your library" (Radha, Heart of Keld): the land-play
+#: rules still apply (305.2).
+PLAY_LANDS_FROM_TOP = "play_lands_from_top"
 #: The restrictions that let a player play cards from outside their hand.
-_PERMISSIONS = frozenset({PLAY_FROM_TOP, CAST_FROM_GRAVEYARD, PLAY_LAND_FROM_GRAVEYARD,
+_PERMISSIONS = frozenset({PLAY_FROM_TOP, PLAY_LANDS_FROM_TOP, CAST_FROM_GRAVEYARD,
+                          PLAY_LAND_FROM_GRAVEYARD,
                           CAST_CREATURE_FROM_GRAVEYARD, CAST_FROM_FACE_DOWN_EXILE})
 
 _ZONES = {"hand": Zone.HAND, "battlefield": Zone.BATTLEFIELD, "graveyard": Zone.GRAVEYARD,
@@ -363,18 +370,26 @@ def refresh_revealed_tops(game: Game, events: list[Event]) -> None:
                          or any(i in game.objects for i in lk.ids)]
     if game.casting is not None:
         return  # rule 401.5
-    wanted: dict[int, str] = {}
+    # Per library owner: the top card and who sees it -- every player (and spectators) if
+    # it is played revealed, else only the player who may look at it (401.5).
+    wanted: dict[int, tuple[str, tuple[int, ...]]] = {}
     for oid in game.battlefield:
         obj = game.objects[oid]
-        if TOP_REVEALED not in obj.restrictions:
+        revealed = TOP_REVEALED in obj.restrictions
+        if not revealed and LOOK_AT_TOP not in obj.restrictions:
             continue
         seat = obj.controller
         library = game.player(seat).library
         if library and not game.players[seat].has_lost:
-            wanted[seat] = library[-1]
+            seats = looking.everyone(game) if revealed or \
+                wanted.get(seat, ("", ()))[1] == looking.everyone(game) else (seat,)
+            wanted[seat] = (library[-1], seats)
     for seat in sorted(game.revealed_tops):
         oid = game.revealed_tops[seat]
-        if wanted.get(seat) == oid:
+        if wanted.get(seat, ("", ()))[0] == oid:
+            if _top_seats(game, seat) != wanted[seat][1]:  # now revealed, or no longer
+                looking.end_looks(game, _look_key(seat))
+                looking.look(game, [oid], wanted[seat][1], _look_key(seat), events)
             continue
         del game.revealed_tops[seat]
         looking.end_looks(game, _look_key(seat))
@@ -383,9 +398,14 @@ def refresh_revealed_tops(game: Game, events: list[Event]) -> None:
             _reissue(game, oid)  # rule 401.6
     for seat in sorted(wanted):
         if seat not in game.revealed_tops:
-            game.revealed_tops[seat] = wanted[seat]
-            looking.look(game, [wanted[seat]], looking.everyone(game), _look_key(seat),
-                         events)
+            game.revealed_tops[seat] = wanted[seat][0]
+            looking.look(game, [wanted[seat][0]], wanted[seat][1], _look_key(seat), events)
+
+
+def _top_seats(game: Game, seat: int) -> tuple[int, ...]:
+    """Who sees ``seat``'s top card by :func:`refresh_revealed_tops` now."""
+    key = _look_key(seat)
+    return next((lk.seats for lk in game.looks if lk.source == key), ())
 
 
 def playable_elsewhere(game: Game, seat: int) -> list[str]:
@@ -520,12 +540,15 @@ def cast_from(game: Game, seat: int, origin: Zone, spell: GameObject) -> None:
 
 def playable_in_library(game: Game, seat: int) -> list[str]:
     """Cards of ``seat``'s library they may play now: the top card, while they control a
-    permanent saying "You may play the top card of your library" (Future Sight). The
+    permanent saying "You may play the top card of your library" (Future Sight), or a land
+    card there while one says "you may play lands from the top of your library". The
     timing and cost rules still apply (the caller checks them)."""
     library = game.player(seat).library
     if not library or game.objects[library[-1]].owner != seat:
         return []
-    allowed = any(PLAY_FROM_TOP in game.objects[i].restrictions
+    lands = game.objects[library[-1]].card.is_land
+    allowed = any((PLAY_FROM_TOP in game.objects[i].restrictions
+                   or (lands and PLAY_LANDS_FROM_TOP in game.objects[i].restrictions))
                   and game.objects[i].controller == seat for i in game.battlefield)
     return [library[-1]] if allowed else []
 
