@@ -249,6 +249,8 @@ class GameObject:
     #: "It doesn't untap during its controller's next untap step" (rule 502.3): kept tapped
     #: in the next untap step of whoever controls it then.
     skip_next_untap: bool = False
+    #: The zone a spell was cast from (rule 601.2a); None for an object that wasn't cast.
+    cast_from: Zone | None = None
 
     @property
     def sticker_pt(self) -> tuple[int, int] | None:
@@ -432,6 +434,8 @@ class Casting:
     had_priority: bool = True
     #: The permanent or card chosen to pay an additional cost (rule 601.2f).
     cost_paid: str | None = None
+    #: The permanents chosen so far to tap for a "tap N untapped [permanents]" cost (602.2b).
+    cost_tapped: tuple[str, ...] = ()
     #: Choosing new targets for a copy (rule 707.10c): the original's targets and how many
     #: belong to each target requirement; each may be kept, even if illegal now.
     retarget: tuple[tuple[str, int | str], ...] | None = None
