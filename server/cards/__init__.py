@@ -302,6 +302,16 @@ def _token(where: str, raw: Any) -> CardDef:
     )
 
 
+def _mana_for_each(where: str, spec: dict[str, Any], mana: list[str]) -> ObjectFilter | None:
+    """"{T}: Add {G} for each creature with power 4 or greater you control": the permanents
+    counted, for a card with exactly one mana ability."""
+    if "mana_for_each" not in spec:
+        return None
+    if len(mana) != 1:
+        raise CardDataError(f"{where}: mana_for_each: for a card with one mana ability")
+    return _filter(f"{where}: mana_for_each", spec["mana_for_each"])
+
+
 def _mana_ability(where: str, m: Any) -> str:
     """A mana ability as the mana it adds: "CC" adds two colorless; "B|R" adds one of the
     alternatives (the player chooses)."""
@@ -996,7 +1006,7 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "regenerates",
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
                      "madness", "hexproof_from", "cost_reduction", "spell_costs",
-                     "replacements"}
+                     "replacements", "mana_for_each"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
@@ -1118,6 +1128,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         modes=modes,
         **choose,
         mana_abilities=tuple(mana),
+        mana_for_each=_mana_for_each(where, spec, mana),
         abilities=abilities,
         triggers=triggers,
         keywords=keywords,

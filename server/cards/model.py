@@ -995,6 +995,9 @@ class CardDef:
     mana_abilities: tuple[str, ...] = ()
     #: Its mana ability costs "{T}, Sacrifice [this]" (rules 605.1a, 701.21a), a Treasure's.
     mana_sacrifice: bool = False
+    #: "Add {G} for each [permanent this describes]": its mana ability adds that mana once for
+    #: each, counted from its controller's point of view as it is activated (605.1a, 106.4).
+    mana_for_each: ObjectFilter | None = None
     abilities: tuple[ActivatedAbility, ...] = ()
     triggers: tuple[TriggeredAbility, ...] = ()
     keywords: tuple[str, ...] = ()

@@ -68,6 +68,12 @@ def _static(**spec: Any) -> dict[str, Any]:
     ({"abilities": [{"text": "S.", "cost": "{1}", "discard_self": True,
                      "sacrifice_self": True, "effects": [{"verb": "draw"}]}]},
      "discard_self: an ability of a card"),
+    # "Add {G} for each [permanent]": a filter, for a card with one mana ability
+    ({"mana_for_each": {"types": ["Creature"]}, "statics": [{"text": "S.", "affects": "self",
+      "keywords": ["Flying"]}]}, "mana_for_each: for a card with one mana"),
+    ({"mana": ["G", "R"], "mana_for_each": {"types": ["Creature"]}},
+     "mana_for_each: for a card with one mana"),
+    ({"mana": ["G"], "mana_for_each": {"typs": ["Creature"]}}, "unknown field"),
     # "End the turn" takes nothing more
     ({"effects": [{"verb": "end_turn", "amount": 1}]}, "unknown field"),
     ({"effects": [{"verb": "end_the_turn"}]}, "unknown value 'end_the_turn'"),
@@ -86,6 +92,7 @@ def test_accepts_your_turn_and_top_permissions() -> None:
     _load(_static(restrictions=["blocks_only_flying"]))
     _load(_ability({"kind": "tap_permanents", "count": 2, "filter": {"subtypes": ["Spirit"]}}))
     _load(_look(all_if="not_cast_from_hand", pick=3), kind="Sorcery")
+    _load({"mana": ["G"], "mana_for_each": {"types": ["Creature"], "min_power": 4}})
     _load({"effects": [{"verb": "end_turn"}],
            "cost_reduction": {"mana": "{2}{U}{U}", "condition": "your_turn"}}, kind="Instant")
     _load({"abilities": [{"text": "S.", "cost": "{1}{U}", "discard_self": True,
