@@ -220,6 +220,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.REVEAL_UNTIL: {"who", "target", "find", "destination"},
     Verb.LOOK_AND_PICK: {"amount", "destination", "pick", "rest", "all_if"},
     Verb.END_TURN: set(),
+    Verb.EXILE_TOP_PLAYABLE: {"this_turn"},
     Verb.CLASH: set(),
     Verb.PILES: {"amount"},
     Verb.PUT_ON_TOP: {"target", "who"},

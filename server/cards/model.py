@@ -262,6 +262,10 @@ class Verb(Enum):
     #: time; the rest go to the graveyard or, one at a time in the order chosen, to the
     #: bottom of the library.
     LOOK_AND_PICK = "look_and_pick"
+    #: "Exile the top card of your library. You may play that card until you exile another
+    #: card with [this]" -- or, with ``this_turn``, "... this turn" (rules 406.3, 601.3,
+    #: 305.2): a permission to play it from exile, kept while it stays there.
+    EXILE_TOP_PLAYABLE = "exile_top_playable"
     #: "End the turn" (rule 724.1): exile everything on the stack, check state-based
     #: actions, and skip to the cleanup step.
     END_TURN = "end_turn"

@@ -702,6 +702,9 @@ class Game:
     #: spells cast with that flashback, exiled whenever they would leave the stack (702.34a,
     #: 400.7g).
     flashback_grants: list[tuple[int, str]] = field(default_factory=list)
+    #: Permissions to play an exiled card (exile_top_playable): (player, card id, the source
+    #: that exiled it, the turn it lasts for or -1 -- until that source exiles another).
+    exile_plays: list[tuple[int, str, str, int]] = field(default_factory=list)
     flashback_spells: list[str] = field(default_factory=list)
     #: Madness (702.35, see :mod:`server.engine.madness`): spells on the stack cast for their
     #: madness cost (an alternative cost, 702.35b, 601.2f); for each spell, the card

@@ -48,7 +48,8 @@ Target = tuple[str, int | str]
 VERBS = (Verb.MOVE_FOUND, Verb.PUT_INTO_LIBRARY_BENEATH, Verb.SHUFFLE_INTO_LIBRARY, Verb.WISH,
          Verb.EXILE_LINKED, Verb.MOVE_LINKED, Verb.EXILE_ZONE, Verb.PUT_INTO_COMMAND,
          Verb.TURN_FACE_DOWN, Verb.PREVENT_DAMAGE_FROM, Verb.EXILE_TOP_FACE_DOWN,
-         Verb.CHOOSE_EXILED, Verb.GRANT_FLASHBACK, Verb.MOVE_COMMAND_CARDS)
+         Verb.CHOOSE_EXILED, Verb.GRANT_FLASHBACK, Verb.MOVE_COMMAND_CARDS,
+         Verb.EXILE_TOP_PLAYABLE)
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CHOOSE_OUTSIDE_CARD, DecisionKind.CHOOSE_EXILED_CARD)
@@ -413,9 +414,11 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
     caller checks timing and costs): the top card of their library (Future Sight), cards in
     their graveyard (Kess, Test Wayfinder, flashback, Test Grave Banner) and face-down
     exiled cards they may look at (Test Hidden Cache, 406.3b)."""
-    if not game.flashback_grants and not _grants_permission(game, seat):
+    if not game.flashback_grants and not game.exile_plays and \
+            not _grants_permission(game, seat):
         return []  # the usual case, found in one pass over the battlefield
     return [*playable_in_library(game, seat), *castable_from_graveyard(game, seat),
+            *playable_from_exile(game, seat),
             *playable_lands_in_graveyard(game, seat), *flashback_cards(game, seat),
             *creatures_castable_from_graveyard(game, seat),
             *castable_from_face_down_exile(game, seat)]
@@ -430,6 +433,30 @@ def _grants_permission(game: Game, seat: int) -> bool:
         if obj.controller == seat and not _PERMISSIONS.isdisjoint(obj.restrictions):
             return True
     return False
+
+
+def exile_top_playable(game: Game, seat: int, source: str, *, this_turn: bool,
+                       events: list[Event]) -> None:
+    """"Exile the top card of your library. You may play that card until you exile another
+    card with [source]" (or "this turn"): ``seat`` may play it while it stays in exile (a new
+    object elsewhere, 400.7) -- even after the source has left the battlefield."""
+    library = game.player(seat).library
+    game.exile_plays[:] = [e for e in game.exile_plays if e[1] in game.objects
+                           and game.objects[e[1]].zone is Zone.EXILE
+                           and e[3] in (-1, game.turn)
+                           and not (e[2] == source and e[3] == -1 and not this_turn)]
+    if not library:
+        return
+    card = exile(game, library[-1], events)
+    game.exile_plays.append((seat, card.id, source, game.turn if this_turn else -1))
+
+
+def playable_from_exile(game: Game, seat: int) -> list[str]:
+    """The exiled cards ``seat`` may play now by an exile_top_playable permission (timing
+    and costs still apply, 601.3, 305.2)."""
+    return [cid for s, cid, _, turn in game.exile_plays
+            if s == seat and turn in (-1, game.turn) and cid in game.objects
+            and game.objects[cid].zone is Zone.EXILE]
 
 
 def castable_from_face_down_exile(game: Game, seat: int) -> list[str]:
@@ -606,6 +633,10 @@ def perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target], 
     elif verb is Verb.GRANT_FLASHBACK:
         for seat in players:
             grant_flashback(game, seat)
+    elif verb is Verb.EXILE_TOP_PLAYABLE:
+        for seat in players:
+            exile_top_playable(game, seat, _source_id(obj), this_turn=effect.this_turn,
+                               events=events)
     elif verb is Verb.CHOOSE_EXILED:
         for seat in players:
             start_exile_choice(game, seat, effect)

@@ -74,6 +74,9 @@ def _static(**spec: Any) -> dict[str, Any]:
     ({"mana": ["G", "R"], "mana_for_each": {"types": ["Creature"]}},
      "mana_for_each: for a card with one mana"),
     ({"mana": ["G"], "mana_for_each": {"typs": ["Creature"]}}, "unknown field"),
+    # "Exile the top card ... you may play that card until ...": one card, a duration only
+    ({"effects": [{"verb": "exile_top_playable", "amount": 2}]}, "unknown field"),
+    ({"effects": [{"verb": "exile_top_playable", "until": "next"}]}, "unknown field"),
     # "End the turn" takes nothing more
     ({"effects": [{"verb": "end_turn", "amount": 1}]}, "unknown field"),
     ({"effects": [{"verb": "end_the_turn"}]}, "unknown value 'end_the_turn'"),
@@ -93,6 +96,7 @@ def test_accepts_your_turn_and_top_permissions() -> None:
     _load(_ability({"kind": "tap_permanents", "count": 2, "filter": {"subtypes": ["Spirit"]}}))
     _load(_look(all_if="not_cast_from_hand", pick=3), kind="Sorcery")
     _load({"mana": ["G"], "mana_for_each": {"types": ["Creature"], "min_power": 4}})
+    _load({"effects": [{"verb": "exile_top_playable", "this_turn": True}]}, kind="Sorcery")
     _load({"effects": [{"verb": "end_turn"}],
            "cost_reduction": {"mana": "{2}{U}{U}", "condition": "your_turn"}}, kind="Instant")
     _load({"abilities": [{"text": "S.", "cost": "{1}{U}", "discard_self": True,
