@@ -220,6 +220,9 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
                   "reveal", "shuffle", "find_all", "name", "may_play"},
     Verb.REVEAL_TOP: {"who", "find", "destination", "otherwise"},
     Verb.REVEAL_UNTIL: {"who", "target", "find", "destination"},
+    Verb.LOOK_AND_PICK: {"amount", "destination", "pick", "rest", "all_if"},
+    Verb.END_TURN: set(),
+    Verb.EXILE_TOP_PLAYABLE: {"this_turn"},
     Verb.CLASH: set(),
     Verb.PILES: {"amount"},
     Verb.PUT_ON_TOP: {"target", "who"},
@@ -257,6 +260,8 @@ _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Ve
                  Verb.CREATE_TOKEN_COPY, Verb.PUT_ON_TOP, Verb.PUT_ON_BOTTOM,
                  Verb.EXCHANGE_CONTROL,
                  Verb.DOESNT_UNTAP_NEXT)
+#: Where the cards looked at and not picked go (look_and_pick).
+_LOOK_RESTS = ("graveyard", "library_bottom")
 _COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "filter", "half"}
 #: The verbs that affect players one at a time, so a count of "their" library or life can be
 #: counted for each player affected.
@@ -307,6 +312,16 @@ def _token(where: str, raw: Any) -> CardDef:
         mana_abilities=mana,
         mana_sacrifice=sacrifice,
     )
+
+
+def _mana_for_each(where: str, spec: dict[str, Any], mana: list[str]) -> ObjectFilter | None:
+    """"{T}: Add {G} for each creature with power 4 or greater you control": the permanents
+    counted, for a card with exactly one mana ability."""
+    if "mana_for_each" not in spec:
+        return None
+    if len(mana) != 1:
+        raise CardDataError(f"{where}: mana_for_each: for a card with one mana ability")
+    return _filter(f"{where}: mana_for_each", spec["mana_for_each"])
 
 
 def _mana_ability(where: str, m: Any) -> str:
@@ -382,6 +397,14 @@ def _effect(where: str, raw: Any) -> Effect:
                             "(letters of WUBRGC)")
     if verb is Verb.TARGET and who is not Who.TARGET:
         raise CardDataError(f"{where}: 'target' needs the 'target' it chooses")
+    if verb is Verb.LOOK_AND_PICK and (
+            spec.get("destination") != "hand" or spec.get("rest") not in _LOOK_RESTS):
+        raise CardDataError(f"{where}: look_and_pick needs 'destination': 'hand' and 'rest' "
+                            f"(where the other cards go): one of {list(_LOOK_RESTS)}")
+    pick = _int(f"{where}.pick", spec.get("pick", 1)) or 0
+    if pick < 1 or (isinstance(amount_raw, int) and pick > amount_raw):
+        raise CardDataError(f"{where}.pick: from 1 to the number of cards looked at")
+    all_if = _condition(f"{where}.all_if", spec["all_if"]) if "all_if" in spec else None
     if verb is Verb.SEARCH and (not zones or "destination" not in spec):
         raise CardDataError(f"{where}: search needs 'zones' and a 'destination'")
     if verb is Verb.EXCHANGE_ZONES and not {"destination", "exchange_with"} <= set(spec):
@@ -502,6 +525,9 @@ def _effect(where: str, raw: Any) -> Effect:
         lasting=spec.get("lasting", False),
         otherwise=str(spec.get("otherwise", "")),
         may_play=spec.get("may_play", False),
+        pick=pick,
+        rest=str(spec.get("rest", "")),
+        all_if=all_if,
     )
 
 
@@ -729,13 +755,18 @@ def _cost(where: str, text: Any) -> ManaCost:
 def _activated(where: str, raw: Any) -> ActivatedAbility:
     spec = _fields(where, raw, {"text", "cost", "tap", "sacrifice_self", "sorcery_speed",
                                 "effects", "loyalty", "condition", "additional_cost", "life",
-                                "discard_hand", "cost_reduction", "self_counter"})
+                                "discard_hand", "cost_reduction", "self_counter",
+                                "discard_self"})
     flags = {}
-    for flag in ("tap", "sacrifice_self", "sorcery_speed", "discard_hand"):
+    for flag in ("tap", "sacrifice_self", "sorcery_speed", "discard_hand", "discard_self"):
         value = spec.get(flag, False)
         if not isinstance(value, bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
         flags[flag] = value
+    if flags["discard_self"] and (flags["tap"] or flags["sacrifice_self"] or flags[
+            "discard_hand"] or "loyalty" in spec or "self_counter" in spec):
+        raise CardDataError(f"{where}.discard_self: an ability of a card in your hand (113.6m) "
+                            "can't also tap, sacrifice or put counters on it, or discard the hand")
     return ActivatedAbility(
         text=str(spec.get("text", "")),
         cost=_cost(f"{where}.cost", spec.get("cost", "")),
@@ -778,10 +809,11 @@ def _ability_cost_reduction(where: str, spec: dict[str, Any]) -> CostReduction:
 
 
 def _additional_cost(where: str, raw: Any) -> AdditionalCost:
-    """``"discard_card"``, ``"sacrifice_creature"`` or ``{"kind": "sacrifice_creature",
-    "has": "Defender", "other": true}`` (rules 601.2f, 602.2b)."""
+    """``"discard_card"``, ``"sacrifice_creature"``, ``{"kind": "sacrifice_creature",
+    "has": "Defender", "other": true}`` or ``{"kind": "tap_permanents", "count": 2,
+    "filter": {"subtypes": ["Spirit"]}}`` (rules 601.2f, 602.2b)."""
     spec = _fields(where, {"kind": raw} if isinstance(raw, str) else raw,
-                   {"kind", "has", "other", "cards"})
+                   {"kind", "has", "other", "cards", "count", "filter"})
     kind = _enum(f"{where}.kind", CostKind, spec.get("kind"))
     cards = tuple(_filter(f"{where}.cards[{i}]", f)
                   for i, f in enumerate(_list(f"{where}.cards", spec.get("cards", []))))
@@ -795,7 +827,18 @@ def _additional_cost(where: str, raw: Any) -> AdditionalCost:
         raise CardDataError(f"{where}: 'has' and 'other' qualify a sacrificed creature only")
     if has and has not in SUPPORTED_KEYWORDS:
         raise CardDataError(f"{where}.has: keyword {has!r} is not supported")
-    return AdditionalCost(kind, has=has, other=other, cards=cards)
+    given = ("count" in spec) + ("filter" in spec)
+    if given != (2 if kind is CostKind.TAP_PERMANENTS else 0):
+        raise CardDataError(f"{where}: 'tap_permanents' needs 'count' and 'filter' (the "
+                            "permanents tapped); other costs take neither")
+    count = _int(f"{where}.count", spec.get("count", 1)) or 0
+    if count < 1:
+        raise CardDataError(f"{where}.count: at least 1")
+    spec_filter = _filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None
+    if spec_filter is not None and spec_filter.controller is not Controller.YOU:
+        raise CardDataError(f"{where}.filter: a cost taps permanents you control")
+    return AdditionalCost(kind, has=has, other=other, cards=cards, count=count,
+                          filter=spec_filter)
 
 
 def _triggered(where: str, raw: Any) -> TriggeredAbility:
@@ -906,22 +949,26 @@ def _static(where: str, raw: Any) -> StaticAbility:
 
 #: Conditions only a resolving spell or ability can ask (608.2c-d): never "as long as".
 _RESOLUTION_CONDITIONS = (Condition.WON_CLASH, Condition.YOU_DID,
-                          Condition.REVEALED_CREATURE_OR_LAND,
+                          Condition.NOT_CAST_FROM_HAND, Condition.REVEALED_CREATURE_OR_LAND,
                           Condition.TARGET_WAS_CREATURE_CARD, Condition.WON_FLIP)
 
 
 #: "must_be_blocked": "[This] must be blocked if able" (a requirement, rule 509.1c).
+#: "blocks_only_flying": "[This] can block only creatures with flying" (509.1b).
 #: "top_revealed": "Play with the top card of your library revealed" (rules 401.5, 401.6) and
 #: "play_from_top": "You may play the top card of your library", "cast_from_graveyard" (Kess,
 #: Dissident Mage), "play_land_from_graveyard", "cast_creature_from_graveyard",
-#: "cast_instants_from_face_down_exile" -- rules changes for the controller of the affected
+#: "cast_instants_from_face_down_exile", "look_at_top" ("You may look at the top card of your
+#: library any time", 401.5), "play_lands_from_top" ("you may play lands from the top of your
+#: library") -- rules changes for the controller of the affected
 #: permanent (server.engine.zone_rules).
 _RESTRICTIONS = ("cant_attack", "cant_block", "doesnt_untap", "attacks_each_combat",
                  "must_be_blocked",
                  "cant_be_blocked", "attacks_despite_defender",
                  "cant_activate", "top_revealed", "play_from_top", "cast_from_graveyard",
                  "play_land_from_graveyard", "cast_creature_from_graveyard",
-                 "cast_instants_from_face_down_exile", "assigns_as_unblocked")
+                 "cast_instants_from_face_down_exile", "assigns_as_unblocked", "look_at_top",
+                 "play_lands_from_top", "blocks_only_flying")
 
 
 def _spell_cost(where: str, raw: Any) -> SpellCostChange:
@@ -1021,7 +1068,7 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "regenerates",
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
                      "madness", "hexproof_from", "cost_reduction", "spell_costs",
-                     "replacements"}
+                     "replacements", "mana_for_each"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
@@ -1148,6 +1195,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         modes=modes,
         **choose,
         mana_abilities=tuple(mana),
+        mana_for_each=_mana_for_each(where, spec, mana),
         abilities=abilities,
         triggers=triggers,
         keywords=keywords,

@@ -126,6 +126,11 @@ class Condition(Enum):
     TARGET_WAS_CREATURE_CARD = "target_was_creature_card"
     #: "If you win the flip" (rule 705.2): the controller won a coin flip of this resolution.
     WON_FLIP = "won_flip"
+    #: "As long as it's your turn" (rule 102.1: the active player's turn is theirs).
+    YOUR_TURN = "your_turn"
+    #: "If this spell was cast from anywhere other than your hand" (rule 601.2a): the resolving
+    #: spell was cast, from another zone (a copy wasn't cast at all, 707.10).
+    NOT_CAST_FROM_HAND = "not_cast_from_hand"
 
 
 class Verb(Enum):
@@ -257,6 +262,18 @@ class Verb(Enum):
     #: until end of turn, for the target(s) or for every permanent the ``filter`` describes
     #: at any time this turn (the set isn't locked in: no characteristic changes).
     RESTRICT_THIS_TURN = "restrict_this_turn"
+    #: "Look at the top N cards of your library. Put [pick] of them into your hand and the
+    #: rest into [rest]" (rules 701.20, 401.4): the controller chooses the cards one at a
+    #: time; the rest go to the graveyard or, one at a time in the order chosen, to the
+    #: bottom of the library.
+    LOOK_AND_PICK = "look_and_pick"
+    #: "Exile the top card of your library. You may play that card until you exile another
+    #: card with [this]" -- or, with ``this_turn``, "... this turn" (rules 406.3, 601.3,
+    #: 305.2): a permission to play it from exile, kept while it stays there.
+    EXILE_TOP_PLAYABLE = "exile_top_playable"
+    #: "End the turn" (rule 724.1): exile everything on the stack, check state-based
+    #: actions, and skip to the cleanup step.
+    END_TURN = "end_turn"
     #: "You may pay {1}{B}" (rules 118.1, 608.2d): the controller may pay the effect's
     #: ``cost`` as it is performed; "If you do" (condition ``you_did``) is whether they paid.
     PAY = "pay"
@@ -639,6 +656,12 @@ class Effect:
     #: MODIFY_PT: no duration stated ("It gains haste."): until the end of the game
     #: (rule 611.2a), not until end of turn.
     lasting: bool = False
+    #: LOOK_AND_PICK: how many of the looked-at cards go into ``destination`` ("one of
+    #: them"); where the rest go ("graveyard", "library_bottom"); and a condition under which
+    #: every looked-at card goes into ``destination`` instead.
+    pick: int = 1
+    rest: str = ""
+    all_if: AnyCondition | None = None
 
 @dataclass(frozen=True, slots=True)
 class CostReduction:
@@ -712,6 +735,9 @@ class CostKind(Enum):
     SACRIFICE_CREATURE = "sacrifice_creature"
     #: "Discard a card" (rule 701.9a): a card from its controller's hand.
     DISCARD_CARD = "discard_card"
+    #: "Tap [count] untapped [filter] you control" (rules 602.2b, 118.3, 701.26a): any such
+    #: permanents, the source too, summoning sick or not ({T} isn't in the cost, 302.6).
+    TAP_PERMANENTS = "tap_permanents"
 
 
 @dataclass(frozen=True, slots=True)
@@ -727,6 +753,10 @@ class AdditionalCost:
     #: DISCARD_CARD: "Discard a land card or Shrine card" -- the card must match one of these
     #: descriptions (its characteristics in your hand, rule 109.3); empty: any card.
     cards: tuple[ObjectFilter, ...] = ()
+    #: TAP_PERMANENTS: how many permanents are tapped, and what they must be ("two untapped
+    #: Spirits you control").
+    count: int = 1
+    filter: ObjectFilter | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -754,6 +784,9 @@ class ActivatedAbility:
     discard_hand: bool = False
     #: "Put a [kind] counter on [this]" as part of the cost (rules 602.2b, 122.1).
     self_counter: str = ""
+    #: "Discard [this]" as part of the cost (rules 602.2b, 701.9a): the ability functions
+    #: only while the card is in its owner's hand (113.6m), and only its owner activates it.
+    discard_self: bool = False
     #: "This ability costs {1} less to activate for each Shrine you control": generic mana
     #: taken off its mana cost, never its coloured symbols (rules 602.2b, 601.2f, 118.7a).
     cost_reduction: CostReduction | None = None
@@ -1017,6 +1050,9 @@ class CardDef:
     mana_abilities: tuple[str, ...] = ()
     #: Its mana ability costs "{T}, Sacrifice [this]" (rules 605.1a, 701.21a), a Treasure's.
     mana_sacrifice: bool = False
+    #: "Add {G} for each [permanent this describes]": its mana ability adds that mana once for
+    #: each, counted from its controller's point of view as it is activated (605.1a, 106.4).
+    mana_for_each: ObjectFilter | None = None
     abilities: tuple[ActivatedAbility, ...] = ()
     triggers: tuple[TriggeredAbility, ...] = ()
     keywords: tuple[str, ...] = ()

@@ -27,6 +27,7 @@ from server.engine.actions import (
     ActivateAbility,
     ActivateManaAbility,
     CastSpell,
+    ChooseCard,
     ChooseMode,
     ChoosePlayer,
     ChooseTarget,
@@ -223,8 +224,8 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
                            key=lambda c: c.mana_value)
     elif not targets_available(game, card.spell_targets(), seat, source=card):
         return False
-    if card.additional_cost is not None and not cost_choices(
-            game, seat, card.additional_cost, obj.id, obj.id):
+    if card.additional_cost is not None and len(cost_choices(
+            game, seat, card.additional_cost, obj.id, obj.id)) < card.additional_cost.count:
         return False  # rule 601.2f: the additional cost can't be paid
     return affordable(pool, total.plus(cheapest))
 
@@ -232,7 +233,11 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
 def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
     """Rule 602.5: whether ``seat`` may activate this ability of ``obj`` now."""
     ability = obj.card.abilities[index]
-    if obj.zone is not Zone.BATTLEFIELD or obj.controller != seat:
+    if ability.discard_self:
+        # Rule 113.6m: "Discard [this]" -- it functions only in its owner's hand.
+        if obj.zone is not Zone.HAND or obj.owner != seat:
+            return False
+    elif obj.zone is not Zone.BATTLEFIELD or obj.controller != seat:
         return False
     if "cant_activate" in obj.restrictions:
         return False  # e.g. Faith's Fetters (mana abilities are separate: 605.1a)
@@ -254,8 +259,8 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
         return False  # rule 602.5b
     if not targets_available(game, ability.targets, seat, source=obj.card, other_than=obj.id):
         return False  # rule 115.5: an ability may target its own source, unless "another"
-    if ability.additional_cost is not None and not cost_choices(
-            game, seat, ability.additional_cost, obj.id, None):
+    if ability.additional_cost is not None and len(cost_choices(
+            game, seat, ability.additional_cost, obj.id, None)) < ability.additional_cost.count:
         return False  # rules 602.2b, 601.2f: the additional cost can't be paid
     if ability.life > game.player(seat).life:
         return False  # rule 119.4: too little life to pay
@@ -286,6 +291,13 @@ def cost_choices(game: Game, seat: int, cost: AdditionalCost, source_id: str,
             not cost.cards or any(filters.matches_last_known(
                 game, filters.LastKnown(game.objects[i].card, seat, i), spec, seat, source_id)
                 for spec in cost.cards))]
+    if cost.kind is CostKind.TAP_PERMANENTS:
+        # Rules 118.3, 701.26a: only untapped permanents can be tapped to pay a cost.
+        spec = cost.filter
+        assert spec is not None  # the loader requires it
+        return [i for i in game.battlefield
+                if game.objects[i].controller == seat and not game.objects[i].tapped
+                and filters.matches(game, game.objects[i], spec, seat, source_id)]
     assert_never(cost.kind)
 
 
@@ -359,6 +371,7 @@ def begin_cast(game: Game, seat: int, action: CastSpell, events: list[Event], *,
     spell = move(game, action.object_id, Zone.STACK, events, controller=seat)
     if for_madness:
         game.madness_spells.append(spell.id)  # rule 601.2b: the alternative cost announced
+    spell.cast_from = origin  # rule 601.2a
     zone_rules.cast_from(game, seat, origin, spell)  # rule 400.7h
     game.casting = Casting(spell.id, seat, CastStage.CHOOSE_MODE)
     modes.start_choosing(game, game.casting, spell)
@@ -461,7 +474,7 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
             return
         if candidate is CastStage.CHOOSE_COST and additional_cost(obj) is not None and \
                 casting.cost_paid is None:
-            return
+            return  # (a cost of several permanents is paid once all are chosen)
         if candidate is CastStage.PAY:
             ref = obj.ability
             if obj.spell_copy or (ref is not None and ref.kind is AbilityKind.TRIGGERED):
@@ -510,6 +523,10 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         source_id = obj.ability.source_id if obj.ability is not None else obj.id
         spell_id = obj.id if obj.ability is None else None
         payers = cost_choices(game, seat, extra, source_id, spell_id)
+        if extra.kind is CostKind.TAP_PERMANENTS:
+            # Choose the permanents to tap one at a time (601.2f, 602.2b).
+            return DecisionKind.CHOOSE_COST, tuple(
+                ChooseCard(oid) for oid in payers if oid not in casting.cost_tapped)
         cls = Sacrifice if extra.kind is CostKind.SACRIFICE_CREATURE else Discard
         return DecisionKind.CHOOSE_COST, tuple(cls(oid) for oid in payers)
     if casting.stage is CastStage.CHOOSE_TARGETS:
@@ -592,6 +609,13 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
     elif isinstance(action, Sacrifice | Discard):
         casting.cost_paid = action.object_id  # paid with the rest of the cost (601.2h)
         _advance_stage(game, events)
+    elif isinstance(action, ChooseCard):
+        # A permanent to tap for the cost (paid with the rest of it, 601.2h).
+        casting.cost_tapped = (*casting.cost_tapped, action.object_id)
+        extra = additional_cost(obj)
+        if extra is not None and len(casting.cost_tapped) >= extra.count:
+            casting.cost_paid = action.object_id
+            _advance_stage(game, events)
     elif isinstance(action, ActivateManaAbility):
         # Rule 605.3a: mana abilities don't use the stack.
         tap_for_mana(game, action.object_id, action.mana, events)
@@ -662,9 +686,14 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
         if ability.discard_hand:
             # "Discard your hand": all of it at once, nothing if it is empty (701.9a).
             madness.discard(game, list(game.player(casting.seat).hand), events)
+        if ability.discard_self and source.zone is Zone.HAND:
+            madness.discard(game, [source.id], events)  # rule 701.9a
         if ability.sacrifice_self:
             put_into_graveyards(game, [source.id], events)  # rule 701.21a: sacrifice
-    if casting.cost_paid is not None:
+    if casting.cost_tapped:
+        for oid in casting.cost_tapped:  # rule 701.26a: tapping as a cost (602.2b)
+            game.objects[oid].tapped = True
+    elif casting.cost_paid is not None:
         # Rule 601.2h: the additional cost -- sacrifice (701.21a) or discard (701.9a).
         madness.pay_cost(game, obj, casting.cost_paid, events)  # madness applies (702.35a)
     _finish(game, events)

@@ -93,6 +93,8 @@ def can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
     protection (702.16f)."""
     if "cant_be_blocked" in attacker.restrictions:
         return False  # "[it] can't be blocked" (rule 509.1b)
+    if "blocks_only_flying" in blocker.restrictions and not attacker.has("Flying"):
+        return False  # "[it] can block only creatures with flying" (rule 509.1b)
     if attacker.has("Flying") and not (blocker.has("Flying") or blocker.has("Reach")):
         return False
     return not any(quality_of(blocker.card, q) for q in attacker.card.protection)

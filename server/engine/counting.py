@@ -279,6 +279,12 @@ def condition_met(game: Game, controller: int, source_id: str | None,
         return party_count(game, controller) == len(PARTY_TYPES)
     if condition is Condition.CONTROL_MODIFIED_CREATURE:
         return any(is_modified(game, c) for c in creatures_of(game, controller))
+    if condition is Condition.NOT_CAST_FROM_HAND:
+        # Rule 601.2a: the spell was cast from another zone (a copy wasn't cast, 707.10).
+        spell = game.objects.get(source_id or "")
+        return spell is not None and spell.cast_from not in (None, Zone.HAND)
+    if condition is Condition.YOUR_TURN:
+        return game.active == controller  # rule 102.1: the active player's turn
     if condition is Condition.SOURCE_UNTAPPED:
         source = game.objects.get(source_id or "")
         return source is not None and source.zone is Zone.BATTLEFIELD and not source.tapped

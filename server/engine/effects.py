@@ -41,8 +41,11 @@ from server.engine.casting import (
 from server.engine.coded import CODED
 from server.engine.counting import condition_met
 from server.engine.events import DamageDealt, Event, LifeExchanged, LifeGained, TokenCreated
+from server.engine.mana import empty_pools
+from server.engine.sba import check_state_based_actions
 from server.engine.state import (
     Choice,
+    Combat,
     ContinuousEffect,
     DecisionKind,
     DelayedTrigger,
@@ -50,6 +53,7 @@ from server.engine.state import (
     GameObject,
     PendingTrigger,
     Resolution,
+    Step,
     Zone,
 )
 from server.engine.targeting import Target, is_legal_target, quality_of
@@ -213,6 +217,8 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
                                            effect=effects[i]))
             else:
                 _perform(game, obj, effects[i], [t for t, ok in targets if ok], events)
+        if game.resolving is None:
+            return  # the turn ended: it was exiled with the rest of the stack (724.1b)
         if game.choices or game.casting is not None:
             return  # rule 608.2c: continue after the choice
     game.resolving = None
@@ -454,6 +460,8 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     elif verb is Verb.PAY:
         assert effect.cost is not None  # the loader requires it
         unless.offer_payment(game, obj, effect.cost)  # "you may pay" (608.2d)
+    elif verb is Verb.END_TURN:
+        _end_the_turn(game, events)
     elif verb is Verb.FLIP_COIN:
         # Rules 705.1-705.2: two outcomes of equal likelihood; the flipper calls one, and
         # wins if the call matches the result.
@@ -495,6 +503,26 @@ def answer_chosen(game: Game, choice: Choice, action: Action, events: list[Event
             chosen.zone is Zone.BATTLEFIELD:
         _perform_on_permanents(game, obj, choice.effect, [chosen], amount=choice.count,
                                events=events)
+
+
+def _end_the_turn(game: Game, events: list[Event]) -> None:
+    """Rule 724.1: end the turn."""
+    game.pending_triggers.clear()  # 724.1a: what triggered before never goes on the stack
+    for oid in reversed(list(game.stack)):  # 724.1b: exile the stack, the resolving spell too
+        if game.objects[oid].is_ability:
+            remove_from_game(game, oid)
+        else:
+            move(game, oid, Zone.EXILE, events)  # a copy then ceases to exist (704.5e)
+    game.resolving = None
+    check_state_based_actions(game, events)  # 724.1c: no priority, triggers wait (724.1f)
+    # 724.1d: the step ends (500.5), everything leaves combat, and the cleanup step begins.
+    empty_pools(game)
+    game.combat = Combat()
+    game.step = Step.CLEANUP
+    game.step_begun = False
+    game.cleanup_priority = False
+    game.priority = None
+    game.passes = 0
 
 
 def _copiable(game: Game, obj: GameObject, effect: Effect,
@@ -703,7 +731,7 @@ def _creature_deals(game: Game, obj: GameObject, effect: Effect, targets: list[T
 
 
 _HIDDEN_VERBS = (Verb.SCRY, Verb.FATESEAL, Verb.SEARCH, Verb.REVEAL_TOP, Verb.CLASH,
-                 Verb.PILES, Verb.MILL, Verb.REVEAL_UNTIL)
+                 Verb.PILES, Verb.MILL, Verb.REVEAL_UNTIL, Verb.LOOK_AND_PICK)
 
 
 def _perform_hidden(game: Game, obj: GameObject, effect: Effect, targets: list[Target], *,
@@ -741,6 +769,11 @@ def _perform_hidden(game: Game, obj: GameObject, effect: Effect, targets: list[T
                     move(game, card.id, Zone.LIBRARY, events, bottom=True)
         elif verb is Verb.REVEAL_UNTIL:
             looking.reveal_until(game, seat, effect, obj.id, events)
+        elif verb is Verb.LOOK_AND_PICK:
+            every = condition_met(game, you, _source_id(obj), effect.all_if) \
+                if effect.all_if is not None else False
+            looking.start_look_and_pick(game, seat, amount, effect, every=every,
+                                        events=events)
         elif verb is Verb.MILL:
             # Rule 701.17a: the top N cards go to the graveyard at the same time.
             library = game.player(seat).library

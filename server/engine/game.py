@@ -448,6 +448,10 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
         if obj.controller == seat and obj.card.abilities:
             options += [ActivateAbility(oid, i) for i in range(len(obj.card.abilities))
                         if casting.can_activate(game, seat, obj, i)]
+    for oid in player.hand:  # rule 113.6m: "Discard [this]: ..." works from the hand
+        obj = game.objects[oid]
+        options += [ActivateAbility(oid, i) for i, a in enumerate(obj.card.abilities)
+                    if a.discard_self and casting.can_activate(game, seat, obj, i)]
     if planar.can_roll(game, seat):  # rules 901.9, 116.2i: a special action
         options += [RollPlanarDie(m) for m in
                     planar.payments(player.mana_pool, planar.roll_cost(game, seat))]

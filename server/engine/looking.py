@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from server.cards import CardDef
-from server.cards.model import Effect
+from server.cards.model import Effect, Verb
 from server.engine import madness
 from server.engine.actions import (
     Action,
@@ -245,11 +245,16 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
         events.append(LibrarySearched(choice.seat, choice.owner, len(found)))
 
 
-def grant_play(game: Game, seat: int, object_id: str) -> None:
+def grant_play(game: Game, seat: int, object_id: str, *, source: str = "",
+               turn: int | None = None) -> None:
     """"You may play/cast [the exiled card] this turn" (rule 400.7h: the permission is for
-    that object in exile), until the end of the turn."""
-    game.play_grants[:] = [g for g in game.play_grants if g[0] == game.turn]
-    game.play_grants.append((game.turn, seat, object_id))
+    that object in exile): during ``turn`` (default this one), or with ``turn`` -1 until
+    ``source`` exiles another card. Permissions whose card left exile or whose turn is
+    over are dropped."""
+    game.exile_plays[:] = [e for e in game.exile_plays if e[1] in game.objects
+                           and game.objects[e[1]].zone is Zone.EXILE
+                           and e[3] in (-1, game.turn)]
+    game.exile_plays.append((seat, object_id, source, game.turn if turn is None else turn))
 
 
 def exile_top(game: Game, seat: int, count: int, *, may_play: bool,
@@ -443,6 +448,70 @@ def start_hand_choice(game: Game, chooser: int, owner: int, effect: Effect,
                                   group=[key]))
 
 
+def start_look_and_pick(game: Game, seat: int, count: int, effect: Effect, *, every: bool,
+                        events: list[Event]) -> None:
+    """``seat`` looks at the top ``count`` cards of their library (701.20) and chooses
+    ``effect.pick`` of them (or takes them all, ``every``) to put into their hand; the rest go
+    into their graveyard or, in the order they choose, to the bottom of their library."""
+    library = game.player(seat).library
+    top = list(reversed(library[-count:])) if count > 0 else []
+    if not top:
+        return
+    key = _key(game)
+    look(game, top, (seat,), key, events)
+    choice = Choice(DecisionKind.CHOOSE_CARD, seat, list(top), count=min(effect.pick, len(top)),
+                    effect=effect, owner=seat, group=[key])
+    if every or choice.count == len(top):
+        _finish_pick(game, choice, list(top), events)
+        return
+    game.choices.insert(0, choice)
+
+
+def _answer_look_and_pick(game: Game, choice: Choice, card_id: str,
+                          events: list[Event]) -> None:
+    choice.pool.remove(card_id)
+    if len(choice.group) > 1:  # ordering the rest: each goes beneath the others (401.4)
+        library = game.player(choice.owner).library
+        library.remove(card_id)
+        library.insert(0, card_id)
+        if len(choice.pool) == 1:
+            library.remove(choice.pool[0])
+            library.insert(0, choice.pool[0])
+            choice.pool.clear()
+        if not choice.pool:
+            game.choices.remove(choice)
+            end_looks(game, choice.group[0])
+        return
+    choice.picked.append(card_id)
+    choice.count -= 1
+    if choice.count > 0:
+        return
+    game.choices.remove(choice)
+    _finish_pick(game, choice, choice.picked, events)
+
+
+def _finish_pick(game: Game, choice: Choice, picked: list[str], events: list[Event]) -> None:
+    """Put the picked cards into the hand, then the rest where the effect says."""
+    effect = choice.effect
+    assert effect is not None
+    for oid in picked:
+        move(game, oid, Zone.HAND, events)
+    rest = [i for i in choice.pool if i not in picked]
+    if effect.rest == "graveyard" or len(rest) <= 1:
+        end_looks(game, choice.group[0])
+        if effect.rest == "graveyard":
+            put_into_graveyards(game, rest, events)  # their owner orders them (404.3)
+        elif rest:
+            library = game.player(choice.owner).library
+            library.remove(rest[0])
+            library.insert(0, rest[0])
+        return
+    # "the rest on the bottom of your library in any order" (401.4): chosen one at a time.
+    game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, choice.seat, rest, count=len(rest),
+                                  effect=effect, owner=choice.owner,
+                                  group=[choice.group[0], "bottom"]))
+
+
 def start_attachment_exchange(game: Game, seat: int, aura: GameObject, effect: Effect,
                               events: list[Event]) -> None:
     """Rules 701.12a, 701.12d-e: exchange an Aura on the battlefield with an Aura card in
@@ -494,7 +563,7 @@ def options(game: Game, choice: Choice) -> tuple[Action, ...]:
         return (*(ChooseCard(oid) for oid in choice.pool), Decline())
     if kind is DecisionKind.CHOOSE_PILE:
         return (ChoosePile(0), ChoosePile(1))
-    if choice.effect is not None:  # an Aura card to exchange (701.12e)
+    if choice.effect is not None:  # a looked-at card to pick, an Aura card to exchange
         return tuple(ChooseCard(oid) for oid in choice.pool)
     return tuple(Discard(oid) for oid in choice.pool)  # CHOOSE_CARD
 
@@ -520,6 +589,9 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
         _answer_piles(game, choice, action, events)
     elif kind is DecisionKind.CHOOSE_PILE and isinstance(action, ChoosePile):
         _answer_pile(game, choice, action, events)
+    elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard) and \
+            choice.effect is not None and choice.effect.verb is Verb.LOOK_AND_PICK:
+        _answer_look_and_pick(game, choice, action.object_id, events)
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard):
         game.choices.remove(choice)
         _finish_attachment_exchange(game, choice, action.object_id, events)

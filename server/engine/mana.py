@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from server.cards.mana import MANA_TYPES, ManaCost
+from server.engine import filters
 from server.engine.events import Event
 from server.engine.state import Game, Zone
 from server.engine.zones import move
@@ -126,8 +127,16 @@ def _add(pool: list[int], mana: str) -> None:
 
 
 def mana_choices(game: Game, object_id: str) -> list[str]:
-    """The mana a source's ability can add, one entry per choice: ``"B|R"`` is B or R."""
-    return game.objects[object_id].card.mana_abilities[0].split("|")
+    """The mana a source's ability can add, one entry per choice: ``"B|R"`` is B or R; "for
+    each [permanent]" adds it once for each one counted now ("" if none, 106.4)."""
+    obj = game.objects[object_id]
+    options = obj.card.mana_abilities[0].split("|")
+    spec = obj.card.mana_for_each
+    if spec is None:
+        return options
+    n = sum(1 for i in game.battlefield
+            if filters.matches(game, game.objects[i], spec, obj.controller, object_id))
+    return [m * n for m in options]
 
 
 @dataclass(frozen=True, slots=True)

@@ -249,6 +249,8 @@ class GameObject:
     #: "It doesn't untap during its controller's next untap step" (rule 502.3): kept tapped
     #: in the next untap step of whoever controls it then.
     skip_next_untap: bool = False
+    #: The zone a spell was cast from (rule 601.2a); None for an object that wasn't cast.
+    cast_from: Zone | None = None
 
     @property
     def sticker_pt(self) -> tuple[int, int] | None:
@@ -434,6 +436,8 @@ class Casting:
     had_priority: bool = True
     #: The permanent or card chosen to pay an additional cost (rule 601.2f).
     cost_paid: str | None = None
+    #: The permanents chosen so far to tap for a "tap N untapped [permanents]" cost (602.2b).
+    cost_tapped: tuple[str, ...] = ()
     #: Choosing new targets for a copy (rule 707.10c): the original's targets and how many
     #: belong to each target requirement; each may be kept, even if illegal now.
     retarget: tuple[tuple[str, int | str], ...] | None = None
@@ -703,9 +707,11 @@ class Game:
     #: spells cast with that flashback, exiled whenever they would leave the stack (702.34a,
     #: 400.7g).
     flashback_grants: list[tuple[int, str]] = field(default_factory=list)
-    #: "Until end of turn, you may play cards exiled this way": (turn, player, exiled card)
-    #: -- the permission lasts that turn only (see server.engine.zone_rules).
-    play_grants: list[tuple[int, int, str]] = field(default_factory=list)
+    #: Permissions to play an exiled card (rule 400.7h: that object in exile): (player, card
+    #: id, the source that exiled it, the turn it lasts for or -1 -- until that source
+    #: exiles another); "you may play cards exiled this way this turn", "you may play that
+    #: card until you exile another card with [this]" (server.engine.looking.grant_play).
+    exile_plays: list[tuple[int, str, str, int]] = field(default_factory=list)
     flashback_spells: list[str] = field(default_factory=list)
     #: Madness (702.35, see :mod:`server.engine.madness`): spells on the stack cast for their
     #: madness cost (an alternative cost, 702.35b, 601.2f); for each spell, the card

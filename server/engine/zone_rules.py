@@ -48,7 +48,8 @@ Target = tuple[str, int | str]
 VERBS = (Verb.MOVE_FOUND, Verb.PUT_INTO_LIBRARY_BENEATH, Verb.SHUFFLE_INTO_LIBRARY, Verb.WISH,
          Verb.EXILE_LINKED, Verb.MOVE_LINKED, Verb.EXILE_ZONE, Verb.PUT_INTO_COMMAND,
          Verb.TURN_FACE_DOWN, Verb.PREVENT_DAMAGE_FROM, Verb.EXILE_TOP_FACE_DOWN,
-         Verb.CHOOSE_EXILED, Verb.GRANT_FLASHBACK, Verb.MOVE_COMMAND_CARDS)
+         Verb.CHOOSE_EXILED, Verb.GRANT_FLASHBACK, Verb.MOVE_COMMAND_CARDS,
+         Verb.EXILE_TOP_PLAYABLE)
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CHOOSE_OUTSIDE_CARD, DecisionKind.CHOOSE_EXILED_CARD)
@@ -72,8 +73,15 @@ PLAY_LAND_FROM_GRAVEYARD = "play_land_from_graveyard"
 CAST_CREATURE_FROM_GRAVEYARD = "cast_creature_from_graveyard"
 #: "You may cast instant spells from among face-down cards in exile." (Test Hidden Cache)
 CAST_FROM_FACE_DOWN_EXILE = "cast_instants_from_face_down_exile"
+#: "You may look at the top card of your library any time" (rule 401.5): shown to its
+#: controller only (Radha, Heart of Keld).
+LOOK_AT_TOP = "look_at_top"
+#: "You may play lands from the top of your library" (Radha, Heart of Keld): the land-play
+#: rules still apply (305.2).
+PLAY_LANDS_FROM_TOP = "play_lands_from_top"
 #: The restrictions that let a player play cards from outside their hand.
-_PERMISSIONS = frozenset({PLAY_FROM_TOP, CAST_FROM_GRAVEYARD, PLAY_LAND_FROM_GRAVEYARD,
+_PERMISSIONS = frozenset({PLAY_FROM_TOP, PLAY_LANDS_FROM_TOP, CAST_FROM_GRAVEYARD,
+                          PLAY_LAND_FROM_GRAVEYARD,
                           CAST_CREATURE_FROM_GRAVEYARD, CAST_FROM_FACE_DOWN_EXILE})
 
 _ZONES = {"hand": Zone.HAND, "battlefield": Zone.BATTLEFIELD, "graveyard": Zone.GRAVEYARD,
@@ -363,18 +371,26 @@ def refresh_revealed_tops(game: Game, events: list[Event]) -> None:
                          or any(i in game.objects for i in lk.ids)]
     if game.casting is not None:
         return  # rule 401.5
-    wanted: dict[int, str] = {}
+    # Per library owner: the top card and who sees it -- every player (and spectators) if
+    # it is played revealed, else only the player who may look at it (401.5).
+    wanted: dict[int, tuple[str, tuple[int, ...]]] = {}
     for oid in game.battlefield:
         obj = game.objects[oid]
-        if TOP_REVEALED not in obj.restrictions:
+        revealed = TOP_REVEALED in obj.restrictions
+        if not revealed and LOOK_AT_TOP not in obj.restrictions:
             continue
         seat = obj.controller
         library = game.player(seat).library
         if library and not game.players[seat].has_lost:
-            wanted[seat] = library[-1]
+            seats = looking.everyone(game) if revealed or \
+                wanted.get(seat, ("", ()))[1] == looking.everyone(game) else (seat,)
+            wanted[seat] = (library[-1], seats)
     for seat in sorted(game.revealed_tops):
         oid = game.revealed_tops[seat]
-        if wanted.get(seat) == oid:
+        if wanted.get(seat, ("", ()))[0] == oid:
+            if _top_seats(game, seat) != wanted[seat][1]:  # now revealed, or no longer
+                looking.end_looks(game, _look_key(seat))
+                looking.look(game, [oid], wanted[seat][1], _look_key(seat), events)
             continue
         del game.revealed_tops[seat]
         looking.end_looks(game, _look_key(seat))
@@ -383,9 +399,14 @@ def refresh_revealed_tops(game: Game, events: list[Event]) -> None:
             _reissue(game, oid)  # rule 401.6
     for seat in sorted(wanted):
         if seat not in game.revealed_tops:
-            game.revealed_tops[seat] = wanted[seat]
-            looking.look(game, [wanted[seat]], looking.everyone(game), _look_key(seat),
-                         events)
+            game.revealed_tops[seat] = wanted[seat][0]
+            looking.look(game, [wanted[seat][0]], wanted[seat][1], _look_key(seat), events)
+
+
+def _top_seats(game: Game, seat: int) -> tuple[int, ...]:
+    """Who sees ``seat``'s top card by :func:`refresh_revealed_tops` now."""
+    key = _look_key(seat)
+    return next((lk.seats for lk in game.looks if lk.source == key), ())
 
 
 def playable_elsewhere(game: Game, seat: int) -> list[str]:
@@ -393,7 +414,7 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
     caller checks timing and costs): the top card of their library (Future Sight), cards in
     their graveyard (Kess, Test Wayfinder, flashback, Test Grave Banner) and face-down
     exiled cards they may look at (Test Hidden Cache, 406.3b)."""
-    if not game.flashback_grants and not game.play_grants and \
+    if not game.flashback_grants and not game.exile_plays and \
             not _grants_permission(game, seat):
         return []  # the usual case, found in one pass over the battlefield
     return [*playable_in_library(game, seat), *castable_from_graveyard(game, seat),
@@ -401,13 +422,6 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
             *playable_lands_in_graveyard(game, seat), *flashback_cards(game, seat),
             *creatures_castable_from_graveyard(game, seat),
             *castable_from_face_down_exile(game, seat)]
-
-
-def playable_from_exile(game: Game, seat: int) -> list[str]:
-    """Cards exiled "this way" that ``seat`` may play this turn (Chandra, Heart of Fire),
-    still the same objects in exile (rule 400.7)."""
-    return [oid for turn, who, oid in game.play_grants
-            if turn == game.turn and who == seat and oid in game.exile]
 
 
 def _grants_permission(game: Game, seat: int) -> bool:
@@ -419,6 +433,29 @@ def _grants_permission(game: Game, seat: int) -> bool:
         if obj.controller == seat and not _PERMISSIONS.isdisjoint(obj.restrictions):
             return True
     return False
+
+
+def exile_top_playable(game: Game, seat: int, source: str, *, this_turn: bool,
+                       events: list[Event]) -> None:
+    """"Exile the top card of your library. You may play that card until you exile another
+    card with [source]" (or "this turn"): ``seat`` may play it while it stays in exile (a new
+    object elsewhere, 400.7) -- even after the source has left the battlefield."""
+    library = game.player(seat).library
+    if not this_turn:  # the card this source exiled before can't be played any more
+        game.exile_plays[:] = [e for e in game.exile_plays if e[2] != source or e[3] != -1]
+    if not library:
+        return
+    card = exile(game, library[-1], events)
+    looking.grant_play(game, seat, card.id, source=source, turn=game.turn if this_turn else -1)
+
+
+def playable_from_exile(game: Game, seat: int) -> list[str]:
+    """The exiled cards ``seat`` may play now by a permission of
+    :func:`~server.engine.looking.grant_play` (timing and costs still apply, 601.3,
+    305.2)."""
+    return [cid for s, cid, _, turn in game.exile_plays
+            if s == seat and turn in (-1, game.turn) and cid in game.objects
+            and game.objects[cid].zone is Zone.EXILE]
 
 
 def castable_from_face_down_exile(game: Game, seat: int) -> list[str]:
@@ -529,12 +566,15 @@ def cast_from(game: Game, seat: int, origin: Zone, spell: GameObject) -> None:
 
 def playable_in_library(game: Game, seat: int) -> list[str]:
     """Cards of ``seat``'s library they may play now: the top card, while they control a
-    permanent saying "You may play the top card of your library" (Future Sight). The
+    permanent saying "You may play the top card of your library" (Future Sight), or a land
+    card there while one says "you may play lands from the top of your library". The
     timing and cost rules still apply (the caller checks them)."""
     library = game.player(seat).library
     if not library or game.objects[library[-1]].owner != seat:
         return []
-    allowed = any(PLAY_FROM_TOP in game.objects[i].restrictions
+    lands = game.objects[library[-1]].card.is_land
+    allowed = any((PLAY_FROM_TOP in game.objects[i].restrictions
+                   or (lands and PLAY_LANDS_FROM_TOP in game.objects[i].restrictions))
                   and game.objects[i].controller == seat for i in game.battlefield)
     return [library[-1]] if allowed else []
 
@@ -592,6 +632,10 @@ def perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target], 
     elif verb is Verb.GRANT_FLASHBACK:
         for seat in players:
             grant_flashback(game, seat)
+    elif verb is Verb.EXILE_TOP_PLAYABLE:
+        for seat in players:
+            exile_top_playable(game, seat, _source_id(obj), this_turn=effect.this_turn,
+                               events=events)
     elif verb is Verb.CHOOSE_EXILED:
         for seat in players:
             start_exile_choice(game, seat, effect)

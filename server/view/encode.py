@@ -396,7 +396,7 @@ _PROMPTS = {
     "ORDER_GRAVEYARD": "Choose the next card to put into your graveyard (first is lowest).",
     "LEGEND_RULE": "Choose the legendary permanent to keep.",
     "SACRIFICE": "Choose a permanent to sacrifice.",
-    "CHOOSE_COST": "Choose what to sacrifice or discard to pay the cost.",
+    "CHOOSE_COST": "Choose what to sacrifice, discard or tap to pay the cost.",
     "CHOOSE_REPLACEMENT": "Choose which replacement effect applies.",
     "CHOOSE_DEFENDER": "Choose what this creature entering attacking attacks.",
     "SCRY": "Put each card you are looking at on the top or the bottom of the library.",
