@@ -475,7 +475,8 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
 
 
 #: The counts that count what a ``filter`` describes.
-FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN)
+FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN,
+                   Count.PERMANENTS_SHARING_A_NAME)
 
 
 def _not_source_count(where: str, count: Count | None) -> None:
@@ -553,9 +554,10 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     types)."""
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
                                 "min_power", "lacks", "attacking", "with_counter",
-                                "not_subtypes", "nontoken", "max_power"})
+                                "not_subtypes", "nontoken", "max_power", "not_types"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
-    for t in card_types:
+    not_types = tuple(str(t) for t in _list(f"{where}.not_types", spec.get("not_types", [])))
+    for t in (*card_types, *not_types):
         if t not in CARD_TYPES:
             raise CardDataError(f"{where}.types: unknown card type {t!r}")
     has = str(spec.get("has", ""))
@@ -580,7 +582,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         max_power=_int(f"{where}.max_power", spec["max_power"]) if "max_power" in spec
         else None, lacks=lacks, attacking=spec.get("attacking", False),
         with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
-        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False))
+        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False), not_types=not_types)
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).

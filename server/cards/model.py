@@ -325,6 +325,9 @@ class Count(Enum):
     CARDS_IN_LIBRARY = "cards_in_library"
     #: "their life": the life total of the player the effect affects (rule 119.1).
     LIFE = "life"
+    #: "N [filter] permanents with the same name as one another": the most permanents
+    #: matching the ``filter`` that share one name (rule 201.2).
+    PERMANENTS_SHARING_A_NAME = "permanents_sharing_a_name"
 
 
 #: Counts of the player an effect affects ("their library", "their life"), not of its
@@ -377,6 +380,8 @@ class ObjectFilter:
     not_subtypes: tuple[str, ...] = ()
     #: "nontoken": a card (or a copy of one), not a token (rule 111.1).
     nontoken: bool = False
+    #: "nonland": card types it must have none of (rule 205.2a).
+    not_types: tuple[str, ...] = ()
 
 
 class DamageKind(Enum):

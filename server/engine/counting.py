@@ -218,6 +218,14 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return len(game.player(you).library)  # rule 401.1
     if kind is Count.LIFE:
         return game.player(you).life  # rule 119.1
+    if kind is Count.PERMANENTS_SHARING_A_NAME:
+        assert spec is not None  # the loader requires it
+        names: dict[str, int] = {}
+        for i in game.battlefield:
+            obj = game.objects[i]
+            if not obj.face_down and matches(game, obj, spec, you, source_id):
+                names[obj.card.name] = names.get(obj.card.name, 0) + 1  # rule 201.2
+        return max(names.values(), default=0)
     if kind is Count.SPELLS_CAST_THIS_TURN:
         assert spec is not None  # the loader requires it
         return sum(1 for card in game.player(you).spells_cast_this_turn
