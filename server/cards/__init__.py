@@ -592,7 +592,7 @@ _FILTERED_EVENTS = (TriggerEvent.SPELL_CAST, TriggerEvent.PERMANENT_ENTERS,
                     TriggerEvent.BECOMES_TARGET, TriggerEvent.COUNTERS_PUT)
 #: The trigger events a ``filter`` may qualify (not required): "whenever [this] and at least N
 #: other [filter] creatures attack".
-_OPTIONALLY_FILTERED_EVENTS = (TriggerEvent.ATTACKS,)
+_OPTIONALLY_FILTERED_EVENTS = (TriggerEvent.ATTACKS, TriggerEvent.YOU_SACRIFICE)
 #: The trigger events that take a ``count``, and what it means there.
 _COUNTED_EVENTS = (TriggerEvent.YOU_EXPEND, TriggerEvent.YOU_DRAW,
                    TriggerEvent.YOU_ATTACK_WITH, TriggerEvent.ATTACKS)

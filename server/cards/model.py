@@ -824,6 +824,10 @@ class TriggerEvent(Enum):
     #: 603.2e): once per spell or ability matching the trigger's ``filter`` that targets it,
     #: as that spell or ability becomes cast, activated or put on the stack (601.2c, 603.3d).
     BECOMES_TARGET = "becomes_target"
+    #: "Whenever you sacrifice a [filter] permanent" (rules 701.21a, 603.2): once for each
+    #: permanent its controller sacrifices, matched (with the optional ``filter``) as it
+    #: last existed on the battlefield; the source itself too (603.10a).
+    YOU_SACRIFICE = "you_sacrifice"
     #: "When there are four or more page counters on [this]": a state trigger (rule 603.8) --
     #: it triggers whenever the ability's ``condition`` holds, and again only once that
     #: instance has left the stack (or never got there).

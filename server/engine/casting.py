@@ -72,7 +72,7 @@ from server.engine.zones import (
     move,
     next_timestamp,
     put_counters,
-    put_into_graveyards,
+    sacrifice,
 )
 
 _NO_COST = ManaCost()
@@ -653,7 +653,7 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
             # "Discard your hand": all of it at once, nothing if it is empty (701.9a).
             madness.discard(game, list(game.player(casting.seat).hand), events)
         if ability.sacrifice_self:
-            put_into_graveyards(game, [source.id], events)  # rule 701.21a: sacrifice
+            sacrifice(game, [source.id], events)  # rule 701.21a
     if casting.cost_paid is not None:
         # Rule 601.2h: the additional cost -- sacrifice (701.21a) or discard (701.9a).
         madness.pay_cost(game, obj, casting.cost_paid, events)  # madness applies (702.35a)

@@ -12,7 +12,7 @@ from server.engine.actions import Action, ChooseCard, Decline
 from server.engine.events import Event
 from server.engine.filters import LastKnown, matches, matches_last_known
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
-from server.engine.zones import put_into_graveyards
+from server.engine.zones import sacrifice
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CHOOSE_PARTY,)
@@ -169,7 +169,7 @@ def finish_parties_if_done(game: Game, group: list[str], events: list[Event]) ->
     seats = [int(g.split(":", 1)[1]) for g in group if g.startswith("seat:")]
     kept = set(group)
     doomed = [c.id for s in seats for c in creatures_of(game, s) if c.id not in kept]
-    put_into_graveyards(game, doomed, events)
+    sacrifice(game, doomed, events)
 
 
 def count(game: Game, you: int, source_id: str, kind: Count, *,

@@ -174,6 +174,16 @@ class CountersPut:
 
 
 @dataclass(frozen=True, slots=True)
+class Sacrificed:
+    """Rule 701.21a: ``seat`` sacrificed the permanent ``object_id`` (its id on the
+    battlefield), ``card`` as it last existed there ("whenever you sacrifice ...", 603.10a)."""
+
+    seat: int
+    object_id: str
+    card: CardDef
+
+
+@dataclass(frozen=True, slots=True)
 class LifeExchanged:
     """Rule 701.12c: each player's life total became the other's (as gain or loss)."""
 
@@ -183,4 +193,4 @@ class LifeExchanged:
 Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
-         | LifeGained | TargetsChosen | CountersPut)
+         | LifeGained | TargetsChosen | CountersPut | Sacrificed)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card, load_pool
-from server.cards.model import Count, CountCondition
+from server.cards.model import Count, CountCondition, TriggerEvent
 
 
 def _load(behaviour: dict[str, Any], kind: str = "Creature") -> None:
@@ -36,6 +36,13 @@ def _enters(condition: Any) -> dict[str, Any]:
               "at_least": 2}), "expected a list"),
     (_enters({"count": "permanents_sharing_a_name", "filter": {"non_types": ["Land"]},
               "at_least": 2}), "unknown field"),
+    # "whenever you sacrifice a [filter] permanent": a filter is optional, a count isn't taken
+    ({"triggers": [{"when": "you_sacrifice", "count": 2, "effects": [{"verb": "draw"}]}]},
+     "'count' is only for"),
+    ({"triggers": [{"when": "you_sacrifice", "filter": {"type": ["Creature"]},
+                    "effects": [{"verb": "draw"}]}]}, "unknown field"),
+    ({"triggers": [{"when": "you_sacrifices", "effects": [{"verb": "draw"}]}]},
+     "unknown value 'you_sacrifices'"),
 ])
 def test_rejected(behaviour: dict[str, Any], message: str) -> None:
     with pytest.raises(CardDataError, match=message):
@@ -48,3 +55,8 @@ def test_chrome_replicator_is_data() -> None:
     assert isinstance(condition, CountCondition)
     assert condition.count is Count.PERMANENTS_SHARING_A_NAME
     assert condition.filter is not None and condition.filter.not_types == ("Land",)
+
+
+def test_havoc_jester_is_data() -> None:
+    (sacrificed,) = card("Havoc Jester").triggers
+    assert (sacrificed.event, sacrificed.filter) == (TriggerEvent.YOU_SACRIFICE, None)
