@@ -542,7 +542,7 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
 
 #: The counts that count what a ``filter`` describes.
 FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN,
-                   Count.OPPONENT_HAS_MORE)
+                   Count.OPPONENT_HAS_MORE, Count.PERMANENTS_SHARING_A_NAME)
 
 
 def _compared_filter(where: str, count: Count | None, spec: ObjectFilter | None) -> None:
@@ -630,9 +630,10 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     types)."""
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
                                 "min_power", "lacks", "attacking", "with_counter",
-                                "not_subtypes", "nontoken", "max_power"})
+                                "not_subtypes", "nontoken", "max_power", "not_types"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
-    for t in card_types:
+    not_types = tuple(str(t) for t in _list(f"{where}.not_types", spec.get("not_types", [])))
+    for t in (*card_types, *not_types):
         if t not in CARD_TYPES:
             raise CardDataError(f"{where}.types: unknown card type {t!r}")
     has = str(spec.get("has", ""))
@@ -657,7 +658,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         max_power=_int(f"{where}.max_power", spec["max_power"]) if "max_power" in spec
         else None, lacks=lacks, attacking=spec.get("attacking", False),
         with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
-        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False))
+        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False), not_types=not_types)
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).
@@ -668,7 +669,7 @@ _FILTERED_EVENTS = (TriggerEvent.SPELL_CAST, TriggerEvent.PERMANENT_ENTERS,
                     TriggerEvent.LOYALTY_ACTIVATED)
 #: The trigger events a ``filter`` may qualify (not required): "whenever [this] and at least N
 #: other [filter] creatures attack".
-_OPTIONALLY_FILTERED_EVENTS = (TriggerEvent.ATTACKS,)
+_OPTIONALLY_FILTERED_EVENTS = (TriggerEvent.ATTACKS, TriggerEvent.YOU_SACRIFICE)
 #: The trigger events that take a ``count``, and what it means there.
 _COUNTED_EVENTS = (TriggerEvent.YOU_EXPEND, TriggerEvent.YOU_DRAW,
                    TriggerEvent.YOU_ATTACK_WITH, TriggerEvent.ATTACKS)

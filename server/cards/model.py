@@ -371,6 +371,9 @@ class Count(Enum):
     #: more creatures than you" is this count at least 1. The filter says "you" (each
     #: player's own permanents are counted from that player's point of view).
     OPPONENT_HAS_MORE = "opponent_has_more"
+    #: "N [filter] permanents with the same name as one another": the most permanents
+    #: matching the ``filter`` that share one name (rule 201.2).
+    PERMANENTS_SHARING_A_NAME = "permanents_sharing_a_name"
 
 
 #: Counts of the player an effect affects ("their library", "their life"), not of its
@@ -423,6 +426,8 @@ class ObjectFilter:
     not_subtypes: tuple[str, ...] = ()
     #: "nontoken": a card (or a copy of one), not a token (rule 111.1).
     nontoken: bool = False
+    #: "nonland": card types it must have none of (rule 205.2a).
+    not_types: tuple[str, ...] = ()
 
 
 class DamageKind(Enum):
@@ -899,6 +904,10 @@ class TriggerEvent(Enum):
     #: 603.2e): once per spell or ability matching the trigger's ``filter`` that targets it,
     #: as that spell or ability becomes cast, activated or put on the stack (601.2c, 603.3d).
     BECOMES_TARGET = "becomes_target"
+    #: "Whenever you sacrifice a [filter] permanent" (rules 701.21a, 603.2): once for each
+    #: permanent its controller sacrifices, matched (with the optional ``filter``) as it
+    #: last existed on the battlefield; the source itself too (603.10a).
+    YOU_SACRIFICE = "you_sacrifice"
     #: "When there are four or more page counters on [this]": a state trigger (rule 603.8) --
     #: it triggers whenever the ability's ``condition`` holds, and again only once that
     #: instance has left the stack (or never got there).

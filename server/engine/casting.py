@@ -80,7 +80,7 @@ from server.engine.zones import (
     move,
     next_timestamp,
     put_counters,
-    put_into_graveyards,
+    sacrifice,
 )
 
 _NO_COST = ManaCost()
@@ -689,7 +689,7 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
         if ability.discard_self and source.zone is Zone.HAND:
             madness.discard(game, [source.id], events)  # rule 701.9a
         if ability.sacrifice_self:
-            put_into_graveyards(game, [source.id], events)  # rule 701.21a: sacrifice
+            sacrifice(game, [source.id], events)  # rule 701.21a
     if casting.cost_tapped:
         for oid in casting.cost_tapped:  # rule 701.26a: tapping as a cost (602.2b)
             game.objects[oid].tapped = True

@@ -12,7 +12,7 @@ from server.engine.actions import Action, ChooseCard, Decline
 from server.engine.events import Event
 from server.engine.filters import LastKnown, matches, matches_last_known
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
-from server.engine.zones import put_into_graveyards
+from server.engine.zones import sacrifice
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CHOOSE_PARTY,)
@@ -169,7 +169,7 @@ def finish_parties_if_done(game: Game, group: list[str], events: list[Event]) ->
     seats = [int(g.split(":", 1)[1]) for g in group if g.startswith("seat:")]
     kept = set(group)
     doomed = [c.id for s in seats for c in creatures_of(game, s) if c.id not in kept]
-    put_into_graveyards(game, doomed, events)
+    sacrifice(game, doomed, events)
 
 
 def count(game: Game, you: int, source_id: str, kind: Count, *,
@@ -229,6 +229,14 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return len(game.player(you).library)  # rule 401.1
     if kind is Count.LIFE:
         return game.player(you).life  # rule 119.1
+    if kind is Count.PERMANENTS_SHARING_A_NAME:
+        assert spec is not None  # the loader requires it
+        names: dict[str, int] = {}
+        for i in game.battlefield:
+            obj = game.objects[i]
+            if not obj.face_down and matches(game, obj, spec, you, source_id):
+                names[obj.card.name] = names.get(obj.card.name, 0) + 1  # rule 201.2
+        return max(names.values(), default=0)
     if kind is Count.SPELLS_CAST_THIS_TURN:
         assert spec is not None  # the loader requires it
         return sum(1 for card in game.player(you).spells_cast_this_turn

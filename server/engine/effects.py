@@ -69,6 +69,7 @@ from server.engine.zones import (
     put_into_graveyards,
     remove_from_game,
     restamp_stickers,
+    sacrifice,
 )
 
 
@@ -890,7 +891,7 @@ def _start_sacrifice(game: Game, seat: int, effect: Effect, obj: GameObject,
         reflexive = PendingTrigger(fresh_id(game), obj.controller, obj.card, -1, source,
                                    effect.reflexive)
     if len(pool) == 1 and not effect.optional:
-        put_into_graveyards(game, pool, events)
+        sacrifice(game, pool, events)
         return
     game.choices.append(Choice(DecisionKind.SACRIFICE, seat, pool, optional=effect.optional,
                                reflexive=reflexive))

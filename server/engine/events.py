@@ -185,6 +185,16 @@ class AbilityActivated:
 
 
 @dataclass(frozen=True, slots=True)
+class Sacrificed:
+    """Rule 701.21a: ``seat`` sacrificed the permanent ``object_id`` (its id on the
+    battlefield), ``card`` as it last existed there ("whenever you sacrifice ...", 603.10a)."""
+
+    seat: int
+    object_id: str
+    card: CardDef
+
+
+@dataclass(frozen=True, slots=True)
 class LifeExchanged:
     """Rule 701.12c: each player's life total became the other's (as gain or loss)."""
 
@@ -194,4 +204,4 @@ class LifeExchanged:
 Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
-         | LifeGained | TargetsChosen | CountersPut | AbilityActivated)
+         | LifeGained | TargetsChosen | CountersPut | AbilityActivated | Sacrificed)

@@ -78,7 +78,7 @@ from server.engine.zones import (
     die_instead,
     draw,
     move,
-    put_into_graveyards,
+    sacrifice,
 )
 
 STARTING_LIFE = 20  # rule 103.4
@@ -319,7 +319,7 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
             graveyard[:] = kept + [i for i in order if i in graveyard]
     elif isinstance(action, Sacrifice):
         game.choices.pop(0)
-        put_into_graveyards(game, [action.object_id], events)  # rule 701.21a
+        sacrifice(game, [action.object_id], events)  # rule 701.21a
         if choice.optional and game.resolving is not None:
             game.resolving.did = True  # "you may sacrifice ... If you do" (608.2d)
         if choice.reflexive is not None:

@@ -31,7 +31,7 @@ from server.engine import casting, zone_rules
 from server.engine.actions import Action, CastSpell, Decline
 from server.engine.events import Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
-from server.engine.zones import fresh_id, move, put_into_graveyards
+from server.engine.zones import fresh_id, move, put_into_graveyards, sacrifice
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CAST_MADNESS,)
@@ -86,7 +86,7 @@ def pay_cost(game: Game, spell: GameObject, paid_id: str, events: list[Event]) -
     if paid is not None and paid.zone is Zone.HAND:
         discard(game, [paid_id], events)
     else:
-        put_into_graveyards(game, [paid_id], events)
+        sacrifice(game, [paid_id], events)
 
 
 # --- the triggered ability: cast it or put it into the graveyard (702.35a-b) -------------------

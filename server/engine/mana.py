@@ -7,7 +7,7 @@ from itertools import product
 
 from server.cards.mana import MANA_TYPES, ManaCost
 from server.engine import filters
-from server.engine.events import Event
+from server.engine.events import Event, Sacrificed
 from server.engine.state import Game, Zone
 from server.engine.zones import move
 
@@ -198,7 +198,8 @@ def tap_for_mana(game: Game, object_id: str, mana: str, events: list[Event]) -> 
     obj.tapped = True
     obj.activated_turn = game.turn  # rule 700.10: a mana ability is activated too
     if obj.card.mana_sacrifice:
-        move(game, object_id, Zone.GRAVEYARD, events)  # rule 701.21a
+        events.append(Sacrificed(obj.controller, object_id, obj.card))  # rule 701.21a
+        move(game, object_id, Zone.GRAVEYARD, events)
     _add(game.player(obj.controller).mana_pool, mana)
 
 

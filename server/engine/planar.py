@@ -31,8 +31,8 @@ from server.engine.zones import (
     draw,
     fresh_id,
     put_counters,
-    put_into_graveyards,
     remove_from_game,
+    sacrifice,
 )
 
 #: Rule 901.3: a planar deck holds at least ten cards.
@@ -301,6 +301,6 @@ def coded_sacrifice_nonblack_creature(game: Game, obj: GameObject, effect: Effec
         pool = [i for i in game.battlefield if game.objects[i].controller == seat
                 and game.objects[i].is_creature and "B" not in game.objects[i].card.colors]
         if len(pool) == 1:
-            put_into_graveyards(game, pool, events)
+            sacrifice(game, pool, events)
         elif pool:
             game.choices.append(Choice(DecisionKind.SACRIFICE, seat, pool))

@@ -19,6 +19,7 @@ from server.engine.events import (
     Event,
     Expended,
     LifeGained,
+    Sacrificed,
     SpellCast,
     TargetsChosen,
     TokenCreated,
@@ -214,6 +215,15 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
         elif isinstance(event, CardDrawn):
             # "Whenever you draw your second card each turn": the draw's number (121.1).
             each_permanent(game, TriggerEvent.YOU_DRAW, event.seat, amount=event.number)
+        elif isinstance(event, Sacrificed):
+            # "Whenever you sacrifice a permanent" (701.21a): the sacrificed permanent as it
+            # last existed; those that left with it (itself, too) look back (603.10a).
+            sacrificed = LastKnown(event.card, event.seat, event.object_id)
+            each_permanent(game, TriggerEvent.YOU_SACRIFICE, event.seat, last_known=sacrificed)
+            for oid, controller, card in departed:
+                if controller == event.seat:
+                    trigger(game, controller, card, oid, TriggerEvent.YOU_SACRIFICE,
+                            last_known=sacrificed)
         elif isinstance(event, CrimeCommitted):
             each_permanent(game, TriggerEvent.YOU_COMMIT_CRIME, event.seat)  # rule 700.13
         elif isinstance(event, Expended):

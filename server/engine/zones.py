@@ -11,7 +11,7 @@ from typing import assert_never
 
 from server.cards import CardDef
 from server.cards.model import ReplacementKind
-from server.engine.events import CardDrawn, CountersPut, Event, ZoneChanged
+from server.engine.events import CardDrawn, CountersPut, Event, Sacrificed, ZoneChanged
 from server.engine.filters import matches
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Step, Zone
 
@@ -292,6 +292,17 @@ def die_instead(game: Game, object_id: str, replacement: str, events: list[Event
     """Apply a chosen replacement to a permanent that would die (614.1a, 616.1f: once one
     applies, the other no longer does -- it isn't dying any more)."""
     move(game, object_id, Zone.EXILE if replacement == "exile" else Zone.HAND, events)
+
+
+def sacrifice(game: Game, object_ids: list[str], events: list[Event]) -> list[str]:
+    """Rule 701.21a: each permanent's controller moves it from the battlefield to its owner's
+    graveyard (replacements may send it elsewhere: it is sacrificed all the same) -- a
+    :class:`Sacrificed` event each, for "whenever you sacrifice a permanent" (603.2)."""
+    for oid in object_ids:
+        obj = game.objects.get(oid)
+        if obj is not None and obj.zone is Zone.BATTLEFIELD:
+            events.append(Sacrificed(obj.controller, oid, obj.card))
+    return put_into_graveyards(game, object_ids, events)
 
 
 def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) -> list[str]:
