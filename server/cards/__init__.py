@@ -188,11 +188,12 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.GAIN_LIFE: {"amount", "who", "target"},
     Verb.LOSE_LIFE: {"amount", "who", "target"},
     Verb.DRAW: {"amount", "who", "target"},
-    Verb.DISCARD: {"amount", "who", "target", "chooser", "find", "reveal", "whole_hand"},
+    Verb.DISCARD: {"amount", "who", "target", "chooser", "find", "reveal", "whole_hand",
+                   "up_to"},
     Verb.DESTROY: {"target", "who", "no_regeneration"},
     Verb.REGENERATE: {"target", "who"},
     Verb.COUNTER: {"target", "who", "unless_pays"},
-    Verb.RETURN_TO_HAND: {"target", "who"},
+    Verb.RETURN_TO_HAND: {"target", "who", "amount", "zones"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter", "double"},
     Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power",
                      "switch", "amount"},
@@ -205,8 +206,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.PREVENT_COMBAT_DAMAGE: {"prevent_to"},
     Verb.PAY: {"cost"},
     Verb.EXILE: {"target", "who"},
-    Verb.TAP: {"who", "target"},
-    Verb.UNTAP: {"who", "target"},
+    Verb.TAP: {"who", "target", "amount"},
+    Verb.UNTAP: {"who", "target", "amount"},
     Verb.SACRIFICE: {"amount", "who", "target", "quality", "other", "reflexive"},
     Verb.ATTACH: {"target", "who"},
     Verb.RETURN_TO_BATTLEFIELD: {"target", "who"},
@@ -289,8 +290,10 @@ def _token(where: str, raw: Any) -> CardDef:
         supertypes=(), card_types=tuple(_list(f"{where}.types", spec.get("types",
                                                                           ["Creature"]))),
         subtypes=subtypes, colors=colors, rules_text=", ".join(spec.get("keywords", [])),
-        power=_int(f"{where}.power", spec.get("power", 0)),
-        toughness=_int(f"{where}.toughness", spec.get("toughness", 0)),
+        # "X/X" (rule 107.3a): set from the effect's count as the token is created.
+        power=0 if spec.get("power") == "X" else _int(f"{where}.power", spec.get("power", 0)),
+        toughness=0 if spec.get("toughness") == "X"
+        else _int(f"{where}.toughness", spec.get("toughness", 0)),
         keywords=_keywords(f"{where}.keywords", spec.get("keywords", [])),
         is_token=True,
         mana_abilities=mana,
@@ -336,12 +339,14 @@ def _effect(where: str, raw: Any) -> Effect:
                             "'optional': true, and takes no condition")
     if verb is Verb.CREATE_TOKEN and "token" not in spec:
         raise CardDataError(f"{where}: create_token needs a 'token'")
+    if spec.get("up_to") and verb is not Verb.DISCARD:
+        raise CardDataError(f"{where}.up_to: 'discard up to N cards' only")
     if verb is Verb.PUT_STICKER and "sticker" not in spec:
         raise CardDataError(f"{where}: put_sticker needs a 'sticker'")
     if verb is Verb.MOVE_COMMAND_CARDS and "destination" not in spec:
         raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
     for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
-                 "whole_hand", "double"):
+                 "whole_hand", "double", "up_to"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
@@ -377,12 +382,13 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}.half: {verb.value} has no amount to halve")
     # The filter describes what is counted, the permanents a rules change applies to this
     # turn, or which attached permanents are meant.
-    filtered = count in FILTERED_COUNTS or who is Who.ATTACHED_TO_THAT or (
+    filtered = count in FILTERED_COUNTS or who in (Who.ATTACHED_TO_THAT, Who.CHOSEN) or (
         verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU)
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
-                            "'attached_to_that', or a restrict_this_turn names no target")
+                            "'attached_to_that' or 'chosen', or a restrict_this_turn names no "
+                            "target")
     restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
                                                spec.get("restrictions", [])))
     if verb is Verb.RESTRICT_THIS_TURN and (
@@ -396,6 +402,7 @@ def _effect(where: str, raw: Any) -> Effect:
     if who is Who.ATTACHED_TO_THAT and verb not in _OBJECT_VERBS:
         raise CardDataError(f"{where}: 'attached_to_that' names permanents: a verb such as "
                             "destroy")
+    _check_chosen(where, verb, who, spec, zones)
     by = _enum(f"{where}.by", Who, spec["by"]) if "by" in spec else None
     if by not in (None, Who.SELF, Who.THAT) or (verb is Verb.FIGHT and by is None):
         raise CardDataError(f"{where}.by: expected 'self' or 'that' (required for fight)")
@@ -462,7 +469,38 @@ def _effect(where: str, raw: Any) -> Effect:
         prevent_to=_filter(f"{where}.prevent_to", spec["prevent_to"])
         if "prevent_to" in spec else None,
         cost=_cost(f"{where}.cost", spec["cost"]) if "cost" in spec else None,
+        up_to=spec.get("up_to", False),
+        token_x=_token_x(f"{where}.token", spec.get("token"), count),
     )
+
+
+#: The verbs that may act on objects chosen as the effect is performed (``who`` "chosen").
+_CHOSEN_VERBS = (Verb.TAP, Verb.UNTAP, Verb.RETURN_TO_HAND)
+#: The zones such objects may be chosen from ("" -- the battlefield).
+_CHOSEN_ZONES = ("battlefield", "graveyard", "hand")
+
+
+def _check_chosen(where: str, verb: Verb, who: Who, spec: dict[str, Any],
+                  zones: tuple[str, ...]) -> None:
+    """``who`` "chosen" (rules 608.2c-d): a verb that acts on objects, how many may be chosen
+    (``amount`` or a ``count``) and, for cards, the ``zones``; only it takes them there."""
+    if who is Who.CHOSEN and verb not in _CHOSEN_VERBS:
+        raise CardDataError(f"{where}: 'chosen' objects are acted on by one of "
+                            f"{[v.value for v in _CHOSEN_VERBS]}")
+    if verb in _CHOSEN_VERBS and who is not Who.CHOSEN and ({"amount", "zones"} & set(spec)):
+        raise CardDataError(f"{where}: 'amount' and 'zones' are for who 'chosen'")
+    if any(z not in _CHOSEN_ZONES for z in zones) and verb in _CHOSEN_VERBS:
+        raise CardDataError(f"{where}.zones: chosen objects are in {list(_CHOSEN_ZONES)}")
+
+
+def _token_x(where: str, raw: Any, count: Count | None) -> bool:
+    """"an X/X token, where X is [a count]" (rule 107.3a): power and toughness "X"."""
+    if not isinstance(raw, dict) or "X" not in (raw.get("power"), raw.get("toughness")):
+        return False
+    if raw.get("power") != raw.get("toughness") or count is None:
+        raise CardDataError(f"{where}: an X/X token needs power and toughness 'X' and the "
+                            "effect's 'count' that X is")
+    return True
 
 
 def _names(where: str, raw: Any) -> tuple[str, ...]:
@@ -475,7 +513,8 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
 
 
 #: The counts that count what a ``filter`` describes.
-FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN)
+FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN,
+                   Count.CARDS_IN_YOUR_GRAVEYARD)
 
 
 def _not_source_count(where: str, count: Count | None) -> None:
@@ -553,7 +592,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     types)."""
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
                                 "min_power", "lacks", "attacking", "with_counter",
-                                "not_subtypes", "nontoken", "max_power"})
+                                "not_subtypes", "nontoken", "max_power", "supertypes",
+                                "untapped"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     for t in card_types:
         if t not in CARD_TYPES:
@@ -563,7 +603,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     for name, keyword in (("has", has), ("lacks", lacks)):
         if keyword and keyword not in SUPPORTED_KEYWORDS:
             raise CardDataError(f"{where}.{name}: keyword {keyword!r} is not supported")
-    for flag in ("other", "attacking", "nontoken"):
+    for flag in ("other", "attacking", "nontoken", "untapped"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
@@ -571,6 +611,9 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
                                                spec.get("not_subtypes", [])))
     if any(not t or not t[0].isupper() for t in (*subtypes, *not_subtypes)):
         raise CardDataError(f"{where}.subtypes: expected capitalised subtypes such as 'Shrine'")
+    supertypes = tuple(str(t) for t in _list(f"{where}.supertypes", spec.get("supertypes", [])))
+    if any(t not in SUPERTYPES for t in supertypes):
+        raise CardDataError(f"{where}.supertypes: expected some of {list(SUPERTYPES)}")
     return ObjectFilter(
         card_types=card_types, subtypes=subtypes, has=has,
         controller=_enum(f"{where}.controller", Controller, spec.get("controller", "you")),
@@ -580,7 +623,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         max_power=_int(f"{where}.max_power", spec["max_power"]) if "max_power" in spec
         else None, lacks=lacks, attacking=spec.get("attacking", False),
         with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
-        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False))
+        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False),
+        supertypes=supertypes, untapped=spec.get("untapped", False))
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).
@@ -603,6 +647,8 @@ _TRIGGER_FROM = ("", "graveyard")
 #: The card types (rule 205.2a) a filter may name.
 CARD_TYPES = ("Artifact", "Battle", "Creature", "Enchantment", "Instant", "Kindred", "Land",
               "Planeswalker", "Sorcery")
+#: The supertypes (rule 205.4a) a filter may name.
+SUPERTYPES = ("Basic", "Legendary", "Ongoing", "Snow", "World")
 
 
 def _sticker(where: str, raw: Any) -> StickerDef:

@@ -325,6 +325,17 @@ class Count(Enum):
     CARDS_IN_LIBRARY = "cards_in_library"
     #: "their life": the life total of the player the effect affects (rule 119.1).
     LIFE = "life"
+    #: "that creature's mana value": the mana value of this resolution's object target as
+    #: resolution began -- its last known information once it has moved (rule 608.2h); an
+    #: {X} in its cost is 0 off the stack (202.3b).
+    TARGET_MANA_VALUE = "target_mana_value"
+    #: "that many", "for each creature tapped this way": the objects the previous effect of
+    #: this resolution chose and acted on (608.2c) -- the permanents of a ``who`` "chosen",
+    #: the cards discarded by an "up to N" discard.
+    CHOSEN_THIS_WAY = "chosen_this_way"
+    #: "the number of instant and sorcery cards in your graveyard": your graveyard's cards
+    #: the ``filter`` describes (rule 404.1).
+    CARDS_IN_YOUR_GRAVEYARD = "cards_in_your_graveyard"
 
 
 #: Counts of the player an effect affects ("their library", "their life"), not of its
@@ -377,6 +388,10 @@ class ObjectFilter:
     not_subtypes: tuple[str, ...] = ()
     #: "nontoken": a card (or a copy of one), not a token (rule 111.1).
     nontoken: bool = False
+    #: "a legendary card": supertypes of which it must have one (rule 205.4).
+    supertypes: tuple[str, ...] = ()
+    #: "untapped creatures": an untapped permanent (rule 110.5).
+    untapped: bool = False
 
 
 class DamageKind(Enum):
@@ -460,6 +475,11 @@ class Who(Enum):
     #: planeswalker"), if it is still on the battlefield (rule 400.7: a permanent that left is
     #: a new object the ability can't find).
     EVENT_OBJECT = "event_object"
+    #: "Untap up to four lands", "tap any number of untapped creatures you control", "return
+    #: an instant or sorcery card from your graveyard": up to ``amount`` objects the
+    #: ``filter`` describes (permanents, or cards in your ``zones``), chosen by the
+    #: controller as the effect is performed (rules 608.2c-d) -- not targeted (115.10).
+    CHOSEN = "chosen"
 
 
 class StickerKind(Enum):
@@ -594,6 +614,13 @@ class Effect:
     cost: ManaCost | None = None
     #: "half [the amount], rounded up/down" (rule 107.1a); None: the whole amount.
     half: Rounding | None = None
+    #: DISCARD: "discard up to N cards" -- the player may stop after any number, even none
+    #: (rules 701.9b, 608.2d); "that many" is then ``Count.CHOSEN_THIS_WAY``.
+    up_to: bool = False
+    #: CREATE_TOKEN: "an X/X token, where X is [the count]" -- the token's power and
+    #: toughness are the effect's counted amount, locked in as it is created (rule 107.3a);
+    #: it creates one token.
+    token_x: bool = False
 
 @dataclass(frozen=True, slots=True)
 class CostReduction:

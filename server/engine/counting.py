@@ -218,6 +218,16 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return len(game.player(you).library)  # rule 401.1
     if kind is Count.LIFE:
         return game.player(you).life  # rule 119.1
+    if kind is Count.TARGET_MANA_VALUE:
+        # Rule 608.2h: the target's card as resolution began (202.3b: X is 0 off the stack).
+        known = game.resolving.cards if game.resolving is not None else {}
+        return next((c.mana_cost.mana_value for c in known.values()), 0)
+    if kind is Count.CARDS_IN_YOUR_GRAVEYARD:
+        assert spec is not None  # the loader requires it
+        return sum(1 for i in game.player(you).graveyard if matches_last_known(
+            game, LastKnown(game.objects[i].card, you, i), spec, you, source_id))
+    if kind is Count.CHOSEN_THIS_WAY:
+        return len(game.resolving.chosen) if game.resolving is not None else 0
     if kind is Count.SPELLS_CAST_THIS_TURN:
         assert spec is not None  # the loader requires it
         return sum(1 for card in game.player(you).spells_cast_this_turn

@@ -514,6 +514,9 @@ class Resolution:
     #: The cards of its object targets as resolution began: last known copiable values
     #: once one has left ("create a token that's a copy of it", rules 608.2h, 707.2).
     cards: dict[str, CardDef] = field(default_factory=dict)
+    #: The objects the last effect of this resolution chose and acted on ("tapped this
+    #: way", "discard up to two cards, then draw that many", 608.2c-d).
+    chosen: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
