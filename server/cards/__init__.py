@@ -190,11 +190,12 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.GAIN_LIFE: {"amount", "who", "target"},
     Verb.LOSE_LIFE: {"amount", "who", "target"},
     Verb.DRAW: {"amount", "who", "target"},
-    Verb.DISCARD: {"amount", "who", "target", "chooser", "find", "reveal", "whole_hand"},
+    Verb.DISCARD: {"amount", "who", "target", "chooser", "find", "reveal", "whole_hand",
+                   "up_to"},
     Verb.DESTROY: {"target", "who", "no_regeneration"},
     Verb.REGENERATE: {"target", "who"},
     Verb.COUNTER: {"target", "who", "unless_pays"},
-    Verb.RETURN_TO_HAND: {"target", "who"},
+    Verb.RETURN_TO_HAND: {"target", "who", "amount", "zones"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter", "double"},
     Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power",
                      "switch", "amount", "lasting"},
@@ -207,8 +208,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.PREVENT_COMBAT_DAMAGE: {"prevent_to"},
     Verb.PAY: {"cost"},
     Verb.EXILE: {"target", "who"},
-    Verb.TAP: {"who", "target"},
-    Verb.UNTAP: {"who", "target"},
+    Verb.TAP: {"who", "target", "amount"},
+    Verb.UNTAP: {"who", "target", "amount"},
     Verb.SACRIFICE: {"amount", "who", "target", "quality", "other", "reflexive"},
     Verb.ATTACH: {"target", "who"},
     Verb.RETURN_TO_BATTLEFIELD: {"target", "who"},
@@ -267,7 +268,7 @@ _COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "fi
 #: counted for each player affected.
 _PLAYER_COUNT_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE)
 #: The verbs that may act on "a [filter] permanent you control" chosen as they are performed.
-_CHOSEN_VERBS = (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS, Verb.DESTROY, Verb.EXILE,
+_CHOSEN_ONE_VERBS = (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS, Verb.DESTROY, Verb.EXILE,
                  Verb.RETURN_TO_HAND, Verb.TAP, Verb.UNTAP)
 #: The verbs that may affect "each opponent who can't" (after a discard).
 _COULDNT_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE, Verb.DEAL_DAMAGE, Verb.DISCARD,
@@ -305,8 +306,10 @@ def _token(where: str, raw: Any) -> CardDef:
         supertypes=(), card_types=tuple(_list(f"{where}.types", spec.get("types",
                                                                           ["Creature"]))),
         subtypes=subtypes, colors=colors, rules_text=", ".join(spec.get("keywords", [])),
-        power=_int(f"{where}.power", spec.get("power", 0)),
-        toughness=_int(f"{where}.toughness", spec.get("toughness", 0)),
+        # "X/X" (rule 107.3a): set from the effect's count as the token is created.
+        power=0 if spec.get("power") == "X" else _int(f"{where}.power", spec.get("power", 0)),
+        toughness=0 if spec.get("toughness") == "X"
+        else _int(f"{where}.toughness", spec.get("toughness", 0)),
         keywords=_keywords(f"{where}.keywords", spec.get("keywords", [])),
         is_token=True,
         mana_abilities=mana,
@@ -362,12 +365,14 @@ def _effect(where: str, raw: Any) -> Effect:
                             "'optional': true, and takes no condition")
     if verb is Verb.CREATE_TOKEN and "token" not in spec:
         raise CardDataError(f"{where}: create_token needs a 'token'")
+    if spec.get("up_to") and verb is not Verb.DISCARD:
+        raise CardDataError(f"{where}.up_to: 'discard up to N cards' only")
     if verb is Verb.PUT_STICKER and "sticker" not in spec:
         raise CardDataError(f"{where}: put_sticker needs a 'sticker'")
     if verb is Verb.MOVE_COMMAND_CARDS and "destination" not in spec:
         raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
     for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
-                 "whole_hand", "double", "lasting", "may_play"):
+                 "whole_hand", "double", "lasting", "may_play", "up_to"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
@@ -427,16 +432,17 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}.half: {verb.value} has no amount to halve")
     # The filter describes what is counted, the permanents a rules change applies to this
     # turn, or which attached permanents are meant.
-    if who is Who.CHOSEN and (verb not in _CHOSEN_VERBS or count is not None):
-        raise CardDataError(f"{where}: 'chosen' (a permanent chosen as it is performed) is "
-                            f"for {[v.value for v in _CHOSEN_VERBS]}, without a 'count'")
-    filtered = count in FILTERED_COUNTS or who in (Who.ATTACHED_TO_THAT, Who.CHOSEN) or (
+    if who is Who.CHOSEN_ONE and (verb not in _CHOSEN_ONE_VERBS or count is not None):
+        raise CardDataError(f"{where}: 'chosen_one' (a permanent chosen as it is performed) "
+                            f"is for {[v.value for v in _CHOSEN_ONE_VERBS]}, without a 'count'")
+    filtered = count in FILTERED_COUNTS or who in (
+        Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE) or (
         verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU)
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
-                            "'attached_to_that' or 'chosen', or a restrict_this_turn names "
-                            "no target")
+                            "'attached_to_that', 'chosen' or 'chosen_one', or a "
+                            "restrict_this_turn names no target")
     _compared_filter(where, count, _filter(f"{where}.filter", spec["filter"])
                      if filtered else None)
     restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
@@ -456,6 +462,7 @@ def _effect(where: str, raw: Any) -> Effect:
     if who is Who.ATTACHED_TO_THAT and verb not in _OBJECT_VERBS:
         raise CardDataError(f"{where}: 'attached_to_that' names permanents: a verb such as "
                             "destroy")
+    _check_chosen(where, verb, who, spec, zones)
     by = _enum(f"{where}.by", Who, spec["by"]) if "by" in spec else None
     if by not in (None, Who.SELF, Who.THAT) or (verb is Verb.FIGHT and by is None):
         raise CardDataError(f"{where}.by: expected 'self' or 'that' (required for fight)")
@@ -528,7 +535,38 @@ def _effect(where: str, raw: Any) -> Effect:
         pick=pick,
         rest=str(spec.get("rest", "")),
         all_if=all_if,
+        up_to=spec.get("up_to", False),
+        token_x=_token_x(f"{where}.token", spec.get("token"), count),
     )
+
+
+#: The verbs that may act on objects chosen as the effect is performed (``who`` "chosen").
+_CHOSEN_VERBS = (Verb.TAP, Verb.UNTAP, Verb.RETURN_TO_HAND)
+#: The zones such objects may be chosen from ("" -- the battlefield).
+_CHOSEN_ZONES = ("battlefield", "graveyard", "hand")
+
+
+def _check_chosen(where: str, verb: Verb, who: Who, spec: dict[str, Any],
+                  zones: tuple[str, ...]) -> None:
+    """``who`` "chosen" (rules 608.2c-d): a verb that acts on objects, how many may be chosen
+    (``amount`` or a ``count``) and, for cards, the ``zones``; only it takes them there."""
+    if who is Who.CHOSEN and verb not in _CHOSEN_VERBS:
+        raise CardDataError(f"{where}: 'chosen' objects are acted on by one of "
+                            f"{[v.value for v in _CHOSEN_VERBS]}")
+    if verb in _CHOSEN_VERBS and who is not Who.CHOSEN and ({"amount", "zones"} & set(spec)):
+        raise CardDataError(f"{where}: 'amount' and 'zones' are for who 'chosen'")
+    if any(z not in _CHOSEN_ZONES for z in zones) and verb in _CHOSEN_VERBS:
+        raise CardDataError(f"{where}.zones: chosen objects are in {list(_CHOSEN_ZONES)}")
+
+
+def _token_x(where: str, raw: Any, count: Count | None) -> bool:
+    """"an X/X token, where X is [a count]" (rule 107.3a): power and toughness "X"."""
+    if not isinstance(raw, dict) or "X" not in (raw.get("power"), raw.get("toughness")):
+        return False
+    if raw.get("power") != raw.get("toughness") or count is None:
+        raise CardDataError(f"{where}: an X/X token needs power and toughness 'X' and the "
+                            "effect's 'count' that X is")
+    return True
 
 
 def _names(where: str, raw: Any) -> tuple[str, ...]:
@@ -542,7 +580,8 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
 
 #: The counts that count what a ``filter`` describes.
 FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN,
-                   Count.OPPONENT_HAS_MORE, Count.PERMANENTS_SHARING_A_NAME)
+                   Count.OPPONENT_HAS_MORE, Count.PERMANENTS_SHARING_A_NAME,
+                   Count.CARDS_IN_YOUR_GRAVEYARD)
 
 
 def _compared_filter(where: str, count: Count | None, spec: ObjectFilter | None) -> None:
@@ -630,7 +669,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     types)."""
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
                                 "min_power", "lacks", "attacking", "with_counter",
-                                "not_subtypes", "nontoken", "max_power", "not_types"})
+                                "not_subtypes", "nontoken", "max_power", "not_types",
+                                "supertypes", "untapped"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     not_types = tuple(str(t) for t in _list(f"{where}.not_types", spec.get("not_types", [])))
     for t in (*card_types, *not_types):
@@ -641,7 +681,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     for name, keyword in (("has", has), ("lacks", lacks)):
         if keyword and keyword not in SUPPORTED_KEYWORDS:
             raise CardDataError(f"{where}.{name}: keyword {keyword!r} is not supported")
-    for flag in ("other", "attacking", "nontoken"):
+    for flag in ("other", "attacking", "nontoken", "untapped"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
@@ -649,6 +689,9 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
                                                spec.get("not_subtypes", [])))
     if any(not t or not t[0].isupper() for t in (*subtypes, *not_subtypes)):
         raise CardDataError(f"{where}.subtypes: expected capitalised subtypes such as 'Shrine'")
+    supertypes = tuple(str(t) for t in _list(f"{where}.supertypes", spec.get("supertypes", [])))
+    if any(t not in SUPERTYPES for t in supertypes):
+        raise CardDataError(f"{where}.supertypes: expected some of {list(SUPERTYPES)}")
     return ObjectFilter(
         card_types=card_types, subtypes=subtypes, has=has,
         controller=_enum(f"{where}.controller", Controller, spec.get("controller", "you")),
@@ -658,7 +701,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         max_power=_int(f"{where}.max_power", spec["max_power"]) if "max_power" in spec
         else None, lacks=lacks, attacking=spec.get("attacking", False),
         with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
-        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False), not_types=not_types)
+        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False), not_types=not_types,
+        supertypes=supertypes, untapped=spec.get("untapped", False))
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).
@@ -682,6 +726,8 @@ _TRIGGER_FROM = ("", "graveyard")
 #: The card types (rule 205.2a) a filter may name.
 CARD_TYPES = ("Artifact", "Battle", "Creature", "Enchantment", "Instant", "Kindred", "Land",
               "Planeswalker", "Sorcery")
+#: The supertypes (rule 205.4a) a filter may name.
+SUPERTYPES = ("Basic", "Legendary", "Ongoing", "Snow", "World")
 
 
 def _sticker(where: str, raw: Any) -> StickerDef:

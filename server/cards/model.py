@@ -361,8 +361,6 @@ class Count(Enum):
     #: "for each creature card in their graveyard": the creature cards in the graveyard of
     #: the player the effect affects (rule 404.1).
     CREATURE_CARDS_IN_THEIR_GRAVEYARD = "creature_cards_in_their_graveyard"
-    #: "the number of cards in your graveyard" (rule 404.1).
-    CARDS_IN_YOUR_GRAVEYARD = "cards_in_your_graveyard"
     #: "the total amount of noncombat damage dealt to your opponents this turn" (rules
     #: 120.3a, 510.2) -- also to opponents who have since left the game.
     NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN = "noncombat_damage_to_opponents_this_turn"
@@ -374,6 +372,18 @@ class Count(Enum):
     #: "N [filter] permanents with the same name as one another": the most permanents
     #: matching the ``filter`` that share one name (rule 201.2).
     PERMANENTS_SHARING_A_NAME = "permanents_sharing_a_name"
+    #: "that creature's mana value": the mana value of this resolution's object target as
+    #: resolution began -- its last known information once it has moved (rule 608.2h); an
+    #: {X} in its cost is 0 off the stack (202.3b).
+    TARGET_MANA_VALUE = "target_mana_value"
+    #: "that many", "for each creature tapped this way": the objects the previous effect of
+    #: this resolution chose and acted on (608.2c) -- the permanents of a ``who`` "chosen",
+    #: the cards discarded by an "up to N" discard.
+    CHOSEN_THIS_WAY = "chosen_this_way"
+    #: "the number of instant and sorcery cards in your graveyard": your graveyard's cards
+    #: the ``filter`` describes (rule 404.1); ``{}``: "the number of cards in your
+    #: graveyard".
+    CARDS_IN_YOUR_GRAVEYARD = "cards_in_your_graveyard"
 
 
 #: Counts of the player an effect affects ("their library", "their life"), not of its
@@ -428,6 +438,10 @@ class ObjectFilter:
     nontoken: bool = False
     #: "nonland": card types it must have none of (rule 205.2a).
     not_types: tuple[str, ...] = ()
+    #: "a legendary card": supertypes of which it must have one (rule 205.4).
+    supertypes: tuple[str, ...] = ()
+    #: "untapped creatures": an untapped permanent (rule 110.5).
+    untapped: bool = False
 
 
 class DamageKind(Enum):
@@ -516,6 +530,11 @@ class Who(Enum):
     EACH_OPPONENT_WHO_COULDNT = "each_opponent_who_couldnt"
     #: "a [filter] permanent you control" (no target): the controller chooses one of the
     #: permanents the effect's ``filter`` describes as the effect is performed (608.2c).
+    CHOSEN_ONE = "chosen_one"
+    #: "Untap up to four lands", "tap any number of untapped creatures you control", "return
+    #: an instant or sorcery card from your graveyard": up to ``amount`` objects the
+    #: ``filter`` describes (permanents, or cards in your ``zones``), chosen by the
+    #: controller as the effect is performed (rules 608.2c-d) -- not targeted (115.10).
     CHOSEN = "chosen"
 
 
@@ -667,6 +686,13 @@ class Effect:
     pick: int = 1
     rest: str = ""
     all_if: AnyCondition | None = None
+    #: DISCARD: "discard up to N cards" -- the player may stop after any number, even none
+    #: (rules 701.9b, 608.2d); "that many" is then ``Count.CHOSEN_THIS_WAY``.
+    up_to: bool = False
+    #: CREATE_TOKEN: "an X/X token, where X is [the count]" -- the token's power and
+    #: toughness are the effect's counted amount, locked in as it is created (rule 107.3a);
+    #: it creates one token.
+    token_x: bool = False
 
 @dataclass(frozen=True, slots=True)
 class CostReduction:

@@ -187,8 +187,6 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return sum(1 for i in game.player(you).graveyard if game.objects[i].card.creature)
     if kind is Count.NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN:
         return sum(p.noncombat_damage_this_turn for p in game.players if p.seat != you)
-    if kind is Count.CARDS_IN_YOUR_GRAVEYARD:
-        return len(game.player(you).graveyard)  # rule 404.1
     if kind is Count.YOUR_CREATURES_DIED_THIS_TURN:
         return game.player(you).creatures_died
     if kind is Count.CARDS_DRAWN_THIS_TURN:
@@ -237,6 +235,16 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
             if not obj.face_down and matches(game, obj, spec, you, source_id):
                 names[obj.card.name] = names.get(obj.card.name, 0) + 1  # rule 201.2
         return max(names.values(), default=0)
+    if kind is Count.TARGET_MANA_VALUE:
+        # Rule 608.2h: the target's card as resolution began (202.3b: X is 0 off the stack).
+        known = game.resolving.cards if game.resolving is not None else {}
+        return next((c.mana_cost.mana_value for c in known.values()), 0)
+    if kind is Count.CARDS_IN_YOUR_GRAVEYARD:
+        assert spec is not None  # the loader requires it
+        return sum(1 for i in game.player(you).graveyard if matches_last_known(
+            game, LastKnown(game.objects[i].card, you, i), spec, you, source_id))
+    if kind is Count.CHOSEN_THIS_WAY:
+        return len(game.resolving.chosen) if game.resolving is not None else 0
     if kind is Count.SPELLS_CAST_THIS_TURN:
         assert spec is not None  # the loader requires it
         return sum(1 for card in game.player(you).spells_cast_this_turn

@@ -7,6 +7,7 @@ are performed in text order).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import assert_never
 
 from server.cards.model import (
@@ -23,6 +24,7 @@ from server.cards.model import (
 )
 from server.engine import (
     ante,
+    choosing,
     counting,
     filters,
     layers,
@@ -327,8 +329,13 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
             return [o for o in creatures if o.controller == obj.chooser]
         case Who.EACH_CREATURE:
             return creatures
-        case Who.CHOSEN:
+        case Who.CHOSEN_ONE:
             return []  # chosen as the effect is performed: see _perform_on_chosen
+        case Who.CHOSEN:
+            # Chosen as the effect is performed (608.2d), still where they were chosen.
+            res = game.resolving
+            return [game.objects[i] for i in (res.chosen if res is not None else [])
+                    if i in game.objects]
         case (Who.YOU | Who.EACH_OPPONENT | Who.EACH_PLAYER | Who.CHOOSER
               | Who.TARGET_CONTROLLER | Who.EACH_OPPONENT_WHO_COULDNT):
             return []  # players, not permanents
@@ -349,8 +356,34 @@ def perform_optional(game: Game, choice: Choice, events: list[Event]) -> None:
         _perform(game, obj, choice.effect, list(targets), events)
 
 
+def perform_chosen(game: Game, choice: Choice, events: list[Event]) -> None:
+    """The controller has chosen the objects an effect acts on (608.2d): perform it."""
+    res = game.resolving
+    obj = game.objects.get(res.object_id) if res is not None else None
+    if res is None or obj is None or choice.effect is None:
+        return
+    res.chosen = list(choice.picked)
+    _perform(game, obj, choice.effect, [], events, chosen=True)
+
+
+def _choose(game: Game, obj: GameObject, effect: Effect, amount: int) -> None:
+    """Who "chosen": the controller chooses up to ``amount`` of the objects the filter
+    describes -- permanents, or cards in their own ``zones`` (rules 608.2c-d)."""
+    spec = effect.filter
+    assert spec is not None  # the loader requires it
+    if game.resolving is not None:
+        game.resolving.chosen = []
+    zones = effect.zones or ("battlefield",)
+    ids = [i for z in zones for i in (game.battlefield if z == "battlefield"
+                                      else looking.zone_cards(game, z, obj.controller))]
+    pool = [i for i in ids if filters.matches(game, game.objects[i], spec, obj.controller,
+                                              _source_id(obj))]
+    if pool and amount > 0 and not game.players[obj.controller].has_lost:
+        choosing.start(game, obj.controller, pool, amount, effect)
+
+
 def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
-             events: list[Event]) -> None:
+             events: list[Event], *, chosen: bool = False) -> None:
     """Perform one effect on its still-legal targets (rule 608.2b) or its named players."""
     amount = (obj.x_value or 0) if effect.amount is None else effect.amount
     verb = effect.verb
@@ -365,6 +398,9 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
             (res.source_power if res is not None else 0)
     if effect.count is None or effect.count not in PLAYER_COUNTS:
         amount = _halved(amount, effect.half)  # rule 107.1a
+    if effect.who is Who.CHOSEN and not chosen:
+        _choose(game, obj, effect, amount)  # then perform_chosen (608.2d)
+        return
     if verb is Verb.FIGHT or (verb is Verb.DEAL_DAMAGE and effect.by is not None):
         _creature_deals(game, obj, effect, targets, events)
     elif verb is Verb.DEAL_DAMAGE:
@@ -398,16 +434,20 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
             else:
                 # "Discard your hand" (whole_hand): every card in it (701.9a).
                 start_discard(game, seat, len(game.player(seat).hand) if effect.whole_hand
-                              else amount, events)
+                              else amount, events, up_to=effect.up_to)
     elif verb is Verb.SACRIFICE:
         for seat in _players(game, obj, effect, targets):
             _start_sacrifice(game, seat, effect, obj, events)
     elif verb is Verb.CREATE_TOKEN and effect.token is not None:
+        definition = effect.token
+        if effect.token_x:  # "an X/X token, where X is ..." (rule 107.3a): one token
+            definition = replace(definition, power=amount, toughness=amount)
+            amount = 1
         for seat in _players(game, obj, effect, targets):
             for _ in range(amount):
-                token = create_object(game, effect.token, seat, Zone.BATTLEFIELD)
+                token = create_object(game, definition, seat, Zone.BATTLEFIELD)
                 token.controlled_since = game.turn  # rule 302.6
-                events.append(TokenCreated(token.id, seat, effect.token))  # rule 111.1
+                events.append(TokenCreated(token.id, seat, definition))  # rule 111.1
                 if effect.tapped_attacking:
                     _put_onto_battlefield_attacking(game, obj, token)
     elif verb is Verb.PREVENT_COMBAT_DAMAGE:
@@ -456,7 +496,7 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
             pool = game.player(obj.controller).mana_pool  # rule 106.4
             for letter in effect.colors:
                 pool["WUBRGC".index(letter)] += amount
-    elif effect.who is Who.CHOSEN:
+    elif effect.who is Who.CHOSEN_ONE:
         _perform_on_chosen(game, obj, effect, amount, events)
     elif verb is Verb.PAY:
         assert effect.cost is not None  # the loader requires it
@@ -475,7 +515,7 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
 
 
 #: CHOOSE_CARD choices of "a [filter] permanent you control" (``group``: this, the object).
-CHOSEN = "chosen"
+CHOSEN_ONE = "chosen_one"
 
 
 def _perform_on_chosen(game: Game, obj: GameObject, effect: Effect, amount: int,
@@ -492,7 +532,7 @@ def _perform_on_chosen(game: Game, obj: GameObject, effect: Effect, amount: int,
                                events=events)
     elif pool:
         game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, obj.controller, pool,
-                                      effect=effect, group=[CHOSEN, obj.id], count=amount))
+                                      effect=effect, group=[CHOSEN_ONE, obj.id], count=amount))
 
 
 def answer_chosen(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
@@ -897,11 +937,19 @@ def _start_sacrifice(game: Game, seat: int, effect: Effect, obj: GameObject,
                                reflexive=reflexive))
 
 
-def start_discard(game: Game, seat: int, count: int, events: list[Event]) -> None:
+def start_discard(game: Game, seat: int, count: int, events: list[Event], *,
+                  up_to: bool = False) -> None:
     """Rule 701.9b (2009: 701.7b): the player chooses the cards to discard. With no more
-    cards than asked, there is nothing to choose: the whole hand is discarded."""
+    cards than asked, there is nothing to choose: the whole hand is discarded -- unless it
+    is "up to N" (the player may stop at any number, 608.2d)."""
     hand = game.player(seat).hand
+    if up_to and game.resolving is not None:
+        game.resolving.chosen = []  # "that many": none until discarded
     if count <= 0 or not hand:
+        return
+    if up_to:
+        game.choices.append(Choice(DecisionKind.DISCARD, seat, list(hand),
+                                   count=min(count, len(hand)), optional=True))
         return
     if len(hand) <= count:
         madness.discard(game, list(hand), events)  # rules 701.9a, 702.35a

@@ -46,6 +46,8 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
             and (not spec.subtypes or bool(set(spec.subtypes) & set(obj.subtypes)))
             and not set(spec.not_subtypes) & set(obj.subtypes)
             and not (spec.nontoken and obj.is_token)
+            and (not spec.supertypes or bool(set(spec.supertypes) & set(obj.card.supertypes)))
+            and not (spec.untapped and obj.tapped)
             and (not spec.has or obj.has(spec.has))
             and (not spec.lacks or not obj.has(spec.lacks))
             and (spec.min_power is None or (obj.is_creature and obj.power >= spec.min_power))
@@ -76,6 +78,7 @@ def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
             and (not spec.subtypes or bool(set(spec.subtypes) & set(card.subtypes)))
             and not set(spec.not_subtypes) & set(card.subtypes)
             and not (spec.nontoken and card.is_token)
+            and (not spec.supertypes or bool(set(spec.supertypes) & set(card.supertypes)))
             and (not spec.has or card.has_keyword(spec.has))
             and (not spec.lacks or not card.has_keyword(spec.lacks))
             and (spec.min_power is None or (card.creature and card.power is not None

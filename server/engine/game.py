@@ -14,6 +14,7 @@ from server.cards.model import TriggerEvent
 from server.engine import ante as ante_rules
 from server.engine import (
     casting,
+    choosing,
     combat,
     counting,
     effects,
@@ -271,8 +272,11 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
         game.choices.remove(choice)
         if isinstance(action, Accept):
             effects.perform_optional(game, choice, events)
-    elif kind is DecisionKind.CHOOSE_CARD and choice.group[:1] == [effects.CHOSEN]:
+    elif kind is DecisionKind.CHOOSE_CARD and choice.group[:1] == [effects.CHOSEN_ONE]:
         effects.answer_chosen(game, choice, action, events)  # "a Liliana you control"
+    elif choosing.owns(choice):
+        if choosing.answer(game, choice, action):
+            effects.perform_chosen(game, choice, events)  # rule 608.2d
     elif kind in looking.KINDS:
         looking.answer(game, choice, action, events)
     elif kind in counting.KINDS:
@@ -301,8 +305,7 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
         choice.picked.append(action.object_id)
         choice.pool.remove(action.object_id)
         if _count_down(game, choice):
-            # Rules 514.1, 701.9: the chosen cards are discarded at the same time.
-            madness.discard(game, choice.picked, events)  # madness may apply (702.35a)
+            _discard_chosen(game, choice, events)
     elif isinstance(action, ChooseOrder) and kind is DecisionKind.ORDER_TRIGGERS:
         game.choices.pop(0)
         trigger = next(t for t in game.pending_triggers if t.id == action.object_id)
@@ -326,6 +329,8 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
             game.pending_triggers.append(choice.reflexive)  # rule 603.12a: "when you do"
     elif isinstance(action, Decline):
         game.choices.pop(0)
+        if kind is DecisionKind.DISCARD:
+            _discard_chosen(game, choice, events)  # "up to N": no more (608.2d)
     elif isinstance(action, ChooseReplacement):
         game.choices.pop(0)
         die_instead(game, action.object_id, action.replacement, events)  # rule 616.1
@@ -338,6 +343,14 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
         game.legend_rule_losers += [i for i in choice.pool if i != action.object_id]
     else:  # pragma: no cover - options always match the choice kind
         raise IllegalActionError(f"{action!r} doesn't answer a {kind.name} choice")
+
+
+def _discard_chosen(game: Game, choice: Choice, events: list[Event]) -> None:
+    """Rules 514.1, 701.9: the chosen cards are discarded at the same time; "that many" of
+    an "up to N" discard is how many were (608.2c)."""
+    if choice.optional and game.resolving is not None:
+        game.resolving.chosen = list(choice.picked)
+    madness.discard(game, choice.picked, events)  # madness may apply (702.35a)
 
 
 def _count_down(game: Game, choice: Choice) -> bool:
@@ -353,6 +366,8 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
     kind, seat = choice.kind, choice.seat
     if kind is DecisionKind.MAY:
         return (Accept(), Decline())
+    if choosing.owns(choice):
+        return choosing.options(choice)  # rule 608.2d
     if kind in looking.KINDS:
         return looking.options(game, choice)
     if kind in counting.KINDS:
@@ -374,7 +389,8 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
     if kind is DecisionKind.BOTTOM_CARD:
         return tuple(PutOnBottom(oid) for oid in game.player(seat).hand)
     if kind is DecisionKind.DISCARD:
-        return tuple(Discard(oid) for oid in choice.pool)
+        stop: tuple[Action, ...] = (Decline(),) if choice.optional else ()  # "up to N"
+        return (*(Discard(oid) for oid in choice.pool), *stop)
     if kind is DecisionKind.LEGEND_RULE:
         return tuple(KeepLegend(oid) for oid in choice.pool)
     if kind is DecisionKind.CHOOSE_DEFENDER:

@@ -523,6 +523,9 @@ class Resolution:
     #: The players a discard of this resolution could not make discard: no card in hand
     #: ("each opponent who can't", rule 701.9a).
     couldnt: list[int] = field(default_factory=list)
+    #: The objects the last effect of this resolution chose and acted on ("tapped this
+    #: way", "discard up to two cards, then draw that many", 608.2c-d).
+    chosen: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)

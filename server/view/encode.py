@@ -387,7 +387,7 @@ _PROMPTS = {
     "DECLARE_ATTACKERS": "Declare attackers, then finish.",
     "DECLARE_BLOCKERS": "Declare blockers, then finish.",
     "ASSIGN_COMBAT_DAMAGE": "Divide this attacker's combat damage among its blockers.",
-    "DISCARD": "Choose a card to discard.",
+    "DISCARD": "Choose a card to discard (for 'up to N', decline to discard no more).",
     "CHOOSE_STARTING_PLAYER": "Choose who takes the first turn.",
     "MULLIGAN": "Keep this hand or take a mulligan.",
     "BOTTOM_CARD": "Put a card from your hand on the bottom of your library.",
@@ -404,7 +404,8 @@ _PROMPTS = {
     "CHOOSE_PLAYER": "Choose an opponent.",
     "SEPARATE_PILES": "Choose the cards of the first pile, then finish.",
     "CHOOSE_PILE": "Choose a pile.",
-    "CHOOSE_CARD": "Choose a card from the revealed hand.",
+    "CHOOSE_CARD": "Choose a card from the revealed hand, or an object for the resolving "
+                   "effect (decline to choose no more).",
     "CLASH": "Keep the revealed card on top of your library, or put it on the bottom.",
     "CHOOSE_PARTY": "Choose a creature for your party (one Cleric, Rogue, Warrior, Wizard).",
     "MAY": "Take the optional action (accept) or not (decline).",

@@ -104,11 +104,12 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
                    "restrictions": ["assigns_as_unblocked"]}]},
      "restrict_this_turn applies to"),
     # "a Liliana planeswalker you control": chosen as performed, described by a filter
-    ({"effects": [{"verb": "put_counters", "counter": "loyalty", "who": "chosen"}]},
+    ({"effects": [{"verb": "put_counters", "counter": "loyalty", "who": "chosen_one"}]},
      "'filter' is given exactly"),
-    ({"effects": [{"verb": "draw", "who": "chosen", "filter": {"types": ["Planeswalker"]}}]},
-     "'chosen' .* is for"),
-    ({"effects": [{"verb": "put_counters", "counter": "loyalty", "who": "chosen",
+    ({"effects": [{"verb": "draw", "who": "chosen_one",
+                   "filter": {"types": ["Planeswalker"]}}]},
+     "'chosen_one' .* is for"),
+    ({"effects": [{"verb": "put_counters", "counter": "loyalty", "who": "chosen_one",
                    "count": "party", "filter": {"types": ["Planeswalker"]}}]},
      "without a 'count'"),
     ({"triggers": [{"when": "each_end_steps", "effects": [{"verb": "draw"}]}]},
@@ -182,7 +183,7 @@ def test_lilianas_scrounger_is_data() -> None:
     (trigger,) = card("Liliana's Scrounger").triggers
     assert trigger.event is TriggerEvent.EACH_END_STEP
     (effect,) = trigger.effects
-    assert (effect.who, effect.optional, effect.counter) == (Who.CHOSEN, True, "loyalty")
+    assert (effect.who, effect.optional, effect.counter) == (Who.CHOSEN_ONE, True, "loyalty")
 
 
 def test_chandra_heart_of_fire_is_data() -> None:
