@@ -250,6 +250,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.RESTRICT_THIS_TURN: {"who", "target", "restrictions"},
     Verb.TARGET: {"who", "target"},
     Verb.EXILE_TOP: {"who", "target", "amount", "may_play"},
+    Verb.PHASE_OUT: {"who", "target", "hold"},
+    Verb.EXTRA_TURNS: {"amount"},
     Verb.ADD_MANA: {"amount"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
@@ -327,8 +329,13 @@ def _effect(where: str, raw: Any) -> Effect:
     default_who = "target" if target is not None or (
         verb in _OBJECT_VERBS and spec.get("who") not in _RELATIVE) else "you"
     who = _enum(f"{where}.who", Who, spec.get("who", default_who))
-    if (who is Who.TARGET) != (target is not None):
-        raise CardDataError(f"{where}: 'target' is required exactly when who is 'target'")
+    if (who in (Who.TARGET, Who.EACH_CREATURE_TARGET_CONTROLS)) != (target is not None):
+        raise CardDataError(f"{where}: 'target' is required exactly when who is 'target' or "
+                            "'each_creature_target_controls'")
+    if who is Who.EACH_CREATURE_TARGET_CONTROLS and (
+            target is None or target.kind not in (TargetKind.PLAYER, TargetKind.OPPONENT)):
+        raise CardDataError(f"{where}: 'each_creature_target_controls' targets a player or "
+                            "an opponent")
     amount_raw = spec.get("amount", 1)
     if verb is Verb.DELAYED_TRIGGER and "delayed" not in spec:
         raise CardDataError(f"{where}: delayed_trigger needs 'delayed'")
@@ -352,7 +359,7 @@ def _effect(where: str, raw: Any) -> Effect:
     if verb is Verb.MOVE_COMMAND_CARDS and "destination" not in spec:
         raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
     for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
-                 "whole_hand", "double", "lasting", "may_play"):
+                 "whole_hand", "double", "lasting", "may_play", "hold"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
@@ -502,6 +509,7 @@ def _effect(where: str, raw: Any) -> Effect:
         lasting=spec.get("lasting", False),
         otherwise=str(spec.get("otherwise", "")),
         may_play=spec.get("may_play", False),
+        hold=spec.get("hold", False),
     )
 
 
@@ -729,9 +737,12 @@ def _cost(where: str, text: Any) -> ManaCost:
 def _activated(where: str, raw: Any) -> ActivatedAbility:
     spec = _fields(where, raw, {"text", "cost", "tap", "sacrifice_self", "sorcery_speed",
                                 "effects", "loyalty", "condition", "additional_cost", "life",
-                                "discard_hand", "cost_reduction", "self_counter"})
+                                "discard_hand", "cost_reduction", "self_counter",
+                                "any_time"})
     flags = {}
-    for flag in ("tap", "sacrifice_self", "sorcery_speed", "discard_hand"):
+    if spec.get("any_time") and spec.get("loyalty") is None:
+        raise CardDataError(f"{where}.any_time: only a loyalty ability (606.3)")
+    for flag in ("tap", "sacrifice_self", "sorcery_speed", "discard_hand", "any_time"):
         value = spec.get(flag, False)
         if not isinstance(value, bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")

@@ -270,6 +270,12 @@ class Verb(Enum):
     #: "Add six {R}" (rule 106.3): ``amount`` mana of each colour in ``colors`` to the
     #: controller's mana pool.
     ADD_MANA = "add_mana"
+    #: "[Permanents] phase out" (rule 702.26b): until they phase in during the untap step of
+    #: the player who controlled them (702.26a); ``hold``: "Until the end of your next turn,
+    #: they can't phase in".
+    PHASE_OUT = "phase_out"
+    #: "Take N extra turns after this one" (rule 500.7): the controller takes them.
+    EXTRA_TURNS = "extra_turns"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -495,6 +501,9 @@ class Who(Enum):
     #: "a [filter] permanent you control" (no target): the controller chooses one of the
     #: permanents the effect's ``filter`` describes as the effect is performed (608.2c).
     CHOSEN = "chosen"
+    #: "Each creature target opponent controls": the creatures of the effect's ``target``
+    #: player (rule 115.1).
+    EACH_CREATURE_TARGET_CONTROLS = "each_creature_target_controls"
 
 
 class StickerKind(Enum):
@@ -636,6 +645,8 @@ class Effect:
     #: "You may cast them this turn" -- a permission to play them from exile this turn,
     #: following the normal timing and costs (rules 305.1, 601.2, 400.7h).
     may_play: bool = False
+    #: PHASE_OUT: "Until the end of your next turn, they can't phase in" (rule 702.26a).
+    hold: bool = False
     #: MODIFY_PT: no duration stated ("It gains haste."): until the end of the game
     #: (rule 611.2a), not until end of turn.
     lasting: bool = False
@@ -754,6 +765,9 @@ class ActivatedAbility:
     discard_hand: bool = False
     #: "Put a [kind] counter on [this]" as part of the cost (rules 602.2b, 122.1).
     self_counter: str = ""
+    #: "You may activate loyalty abilities of [this] on any player's turn any time you could
+    #: cast an instant" (an exception to rule 606.3, from the card).
+    any_time: bool = False
     #: "This ability costs {1} less to activate for each Shrine you control": generic mana
     #: taken off its mana cost, never its coloured symbols (rules 602.2b, 601.2f, 118.7a).
     cost_reduction: CostReduction | None = None

@@ -241,7 +241,8 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
     if ability.loyalty is not None:
         # Rule 606.3: at sorcery speed, once per turn per permanent; a negative loyalty
         # cost can't be paid with too few counters (606.4, 118.3).
-        if not is_sorcery_speed(game, seat) or obj.loyalty_turn == game.turn:
+        if not (is_sorcery_speed(game, seat) or ability.any_time) or \
+                obj.loyalty_turn == game.turn:
             return False
         if obj.loyalty + ability.loyalty < 0:
             return False

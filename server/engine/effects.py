@@ -28,6 +28,7 @@ from server.engine import (
     layers,
     looking,
     madness,
+    phasing,
     stickers,
     unless,
     zone_rules,
@@ -322,6 +323,9 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
             return creatures
         case Who.CHOSEN:
             return []  # chosen as the effect is performed: see _perform_on_chosen
+        case Who.EACH_CREATURE_TARGET_CONTROLS:
+            seats = {int(ref) for kind, ref in targets if kind == "player"}
+            return [o for o in creatures if o.controller in seats]
         case (Who.YOU | Who.EACH_OPPONENT | Who.EACH_PLAYER | Who.CHOOSER
               | Who.TARGET_CONTROLLER | Who.EACH_OPPONENT_WHO_COULDNT):
             return []  # players, not permanents
@@ -441,6 +445,12 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
         _restrict_this_turn(game, obj, effect, targets)
     elif verb is Verb.TARGET:
         pass  # the next instruction's subject: chosen as a target, nothing more (115.1)
+    elif verb is Verb.PHASE_OUT:
+        mine = obj.controller if effect.hold else -1  # "until the end of your next turn"
+        phasing.phase_out(game, [p.id for p in _permanents(game, obj, effect, targets)],
+                          held_by=mine)
+    elif verb is Verb.EXTRA_TURNS:
+        game.extra_turns += [obj.controller] * amount  # rule 500.7
     elif verb is Verb.EXILE_TOP:
         for seat in _players(game, obj, effect, targets):
             looking.exile_top(game, seat, amount, may_play=effect.may_play, events=events)

@@ -40,7 +40,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         if kind is TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY:
             return obj.is_ability  # rule 113.3: mana abilities never are on the stack
         return kind in (TargetKind.SPELL, TargetKind.SPELL_OR_CREATURE) and not obj.is_ability
-    if obj.zone is not Zone.BATTLEFIELD or not _is_kind(obj, kind):
+    if obj.zone is not Zone.BATTLEFIELD or not _is_kind(obj, kind) or \
+            obj.id not in game.battlefield:  # rule 702.26b: phased out
         return False
     # (The type test above is the cheapest and the most selective: it goes first.)
     if obj.controller != controller and obj.has("Hexproof"):

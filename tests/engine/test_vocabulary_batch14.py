@@ -126,6 +126,21 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
     ({"effects": [{"verb": "add_mana", "amount": 6, "colors": ["X"]}]}, "add_mana adds"),
     ({"effects": [{"verb": "add_mana", "amount": 6, "colors": ["R"], "who": "each_player"}]},
      "unknown field"),
+    # "Each creature target opponent controls phases out": a player target
+    ({"effects": [{"verb": "phase_out", "who": "each_creature_target_controls"}]},
+     "'target' is required exactly"),
+    ({"effects": [{"verb": "phase_out", "who": "each_creature_target_controls",
+                   "target": "creature"}]}, "targets a player or an opponent"),
+    ({"effects": [{"verb": "phase_out", "target": "creature", "hold": 1}]},
+     "hold: expected true or false"),
+    ({"effects": [{"verb": "draw", "hold": True}]}, "unknown field"),
+    ({"effects": [{"verb": "extra_turns", "amount": 2, "who": "each_opponent"}]},
+     "unknown field"),
+    # "activate loyalty abilities of [this] ... any time you could cast an instant"
+    ({"abilities": [{"cost": "{1}", "any_time": True, "effects": [{"verb": "draw"}]}]},
+     "only a loyalty ability"),
+    ({"abilities": [{"cost": "", "loyalty": 1, "any_time": "yes",
+                     "effects": [{"verb": "draw"}]}]}, "any_time: expected true or false"),
 ])
 def test_rejected(behaviour: dict[str, Any], message: str) -> None:
     with pytest.raises(CardDataError, match=message):
@@ -193,3 +208,12 @@ def test_chandra_heart_of_fire_is_data() -> None:
     search, mana = ultimate.effects
     assert (search.find, search.colors, search.may_play) == ("instant_or_sorcery", ("R",), True)
     assert (mana.verb, mana.amount, mana.colors) == (Verb.ADD_MANA, 6, ("R",))
+
+
+def test_teferis_are_data() -> None:
+    voyager = card("Teferi, Timeless Voyager").abilities[2].effects[0]
+    assert (voyager.verb, voyager.who, voyager.hold) == (
+        Verb.PHASE_OUT, Who.EACH_CREATURE_TARGET_CONTROLS, True)
+    master = card("Teferi, Master of Time").abilities
+    assert all(a.any_time for a in master)
+    assert (master[2].effects[0].verb, master[2].effects[0].amount) == (Verb.EXTRA_TURNS, 2)
