@@ -118,7 +118,7 @@ def _target(where: str, raw: Any) -> TargetReq:
                                 "opponent_controls", "min_power", "you_control", "other",
                                 "has", "lacks", "activated_this_turn", "with_counter",
                                 "subtypes", "other_target", "max_power",
-                                "that_player_controls"})
+                                "that_player_controls", "colors"})
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: must be at least 1")
@@ -147,7 +147,16 @@ def _target(where: str, raw: Any) -> TargetReq:
         subtypes=_target_subtypes(f"{where}.subtypes", spec.get("subtypes", [])),
         other_target=spec.get("other_target", False),
         that_player_controls=spec.get("that_player_controls", False),
+        colors=_colors(f"{where}.colors", spec.get("colors", [])),
     )
+
+
+def _colors(where: str, raw: Any) -> tuple[str, ...]:
+    """Colour letters (rule 105.1)."""
+    letters = tuple(str(c) for c in _list(where, raw))
+    if any(c not in COLORS for c in letters):
+        raise CardDataError(f"{where}: expected letters of WUBRG")
+    return letters
 
 
 def _enchant_you_control(where: str, spec: dict[str, Any], enchant: TargetKind | None) -> bool:
@@ -252,6 +261,9 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.EXILE_TOP: {"who", "target", "amount", "may_play"},
     Verb.PHASE_OUT: {"who", "target", "hold"},
     Verb.EXTRA_TURNS: {"amount"},
+    Verb.LOOK_AT_TOP: {"who", "amount", "take", "reveal"},
+    Verb.CAST_CARD: {"who", "target", "exile_instead"},
+    Verb.FREE_CASTS_THIS_TURN: set(),
     Verb.ADD_MANA: {"amount"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
@@ -359,7 +371,7 @@ def _effect(where: str, raw: Any) -> Effect:
     if verb is Verb.MOVE_COMMAND_CARDS and "destination" not in spec:
         raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
     for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
-                 "whole_hand", "double", "lasting", "may_play", "hold"):
+                 "whole_hand", "double", "lasting", "may_play", "hold", "exile_instead"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
@@ -387,6 +399,17 @@ def _effect(where: str, raw: Any) -> Effect:
     if verb is Verb.ADD_MANA and (len(colors) < 1 or any(c not in MANA_TYPES for c in colors)):
         raise CardDataError(f"{where}: add_mana adds 'amount' mana of each of its 'colors' "
                             "(letters of WUBRGC)")
+    take = tuple(_filter(f"{where}.take[{i}]", f)
+                 for i, f in enumerate(_list(f"{where}.take", spec.get("take", []))))
+    if verb is Verb.LOOK_AT_TOP and not take:
+        raise CardDataError(f"{where}: look_at_top needs 'take': the cards that may be taken "
+                            "(one of the descriptions)")
+    if verb is Verb.CAST_CARD and (target is None or target.kind not in (
+            TargetKind.CARD_IN_YOUR_GRAVEYARD, TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD,
+            TargetKind.CREATURE_CARD_IN_YOUR_GRAVEYARD,
+            TargetKind.PERMANENT_CARD_IN_YOUR_GRAVEYARD) or not spec.get("optional")):
+        raise CardDataError(f"{where}: cast_card ('you may cast target ... card') needs a "
+                            "target card in your graveyard and 'optional': true")
     if verb is Verb.TARGET and who is not Who.TARGET:
         raise CardDataError(f"{where}: 'target' needs the 'target' it chooses")
     if verb is Verb.SEARCH and (not zones or "destination" not in spec):
@@ -414,13 +437,14 @@ def _effect(where: str, raw: Any) -> Effect:
     if who is Who.CHOSEN and (verb not in _CHOSEN_VERBS or count is not None):
         raise CardDataError(f"{where}: 'chosen' (a permanent chosen as it is performed) is "
                             f"for {[v.value for v in _CHOSEN_VERBS]}, without a 'count'")
-    filtered = count in FILTERED_COUNTS or who in (Who.ATTACHED_TO_THAT, Who.CHOSEN) or (
+    filtered = count in FILTERED_COUNTS or who in (Who.ATTACHED_TO_THAT, Who.CHOSEN,
+                                                    Who.EACH_PERMANENT) or (
         verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU)
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
-                            "'attached_to_that' or 'chosen', or a restrict_this_turn names "
-                            "no target")
+                            "'attached_to_that', 'chosen' or 'each_permanent', or a "
+                            "restrict_this_turn names no target")
     _compared_filter(where, count, _filter(f"{where}.filter", spec["filter"])
                      if filtered else None)
     restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
@@ -437,6 +461,8 @@ def _effect(where: str, raw: Any) -> Effect:
     if who is Who.EACH_OPPONENT_WHO_COULDNT and verb not in _COULDNT_VERBS:
         raise CardDataError(f"{where}: 'each_opponent_who_couldnt' names players: one of "
                             f"{[v.value for v in _COULDNT_VERBS]}")
+    if who is Who.EACH_PERMANENT and verb not in _OBJECT_VERBS + _CHOSEN_VERBS:
+        raise CardDataError(f"{where}: 'each_permanent' names permanents: a verb such as exile")
     if who is Who.ATTACHED_TO_THAT and verb not in _OBJECT_VERBS:
         raise CardDataError(f"{where}: 'attached_to_that' names permanents: a verb such as "
                             "destroy")
@@ -510,6 +536,8 @@ def _effect(where: str, raw: Any) -> Effect:
         otherwise=str(spec.get("otherwise", "")),
         may_play=spec.get("may_play", False),
         hold=spec.get("hold", False),
+        take=take,
+        exile_instead=spec.get("exile_instead", False),
     )
 
 
@@ -612,7 +640,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     types)."""
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
                                 "min_power", "lacks", "attacking", "with_counter",
-                                "not_subtypes", "nontoken", "max_power"})
+                                "not_subtypes", "nontoken", "max_power", "colored",
+                                "max_mana_value"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     for t in card_types:
         if t not in CARD_TYPES:
@@ -622,7 +651,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     for name, keyword in (("has", has), ("lacks", lacks)):
         if keyword and keyword not in SUPPORTED_KEYWORDS:
             raise CardDataError(f"{where}.{name}: keyword {keyword!r} is not supported")
-    for flag in ("other", "attacking", "nontoken"):
+    for flag in ("other", "attacking", "nontoken", "colored"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
@@ -639,7 +668,11 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         max_power=_int(f"{where}.max_power", spec["max_power"]) if "max_power" in spec
         else None, lacks=lacks, attacking=spec.get("attacking", False),
         with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
-        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False))
+        not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False),
+        colored=spec.get("colored", False),
+        max_mana_value=_int(f"{where}.max_mana_value", spec["max_mana_value"], allow_x=True)
+        if "max_mana_value" in spec else None,
+        max_mana_value_x=spec.get("max_mana_value") == "X")
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).
@@ -752,7 +785,9 @@ def _activated(where: str, raw: Any) -> ActivatedAbility:
         cost=_cost(f"{where}.cost", spec.get("cost", "")),
         effects=_effects(f"{where}.effects", spec.get("effects")),
         loyalty=None if spec.get("loyalty") is None
+        else 0 if spec["loyalty"] == "-X"
         else _int(f"{where}.loyalty", spec["loyalty"], signed=True),
+        loyalty_x=spec.get("loyalty") == "-X",
         condition=_activation_condition(f"{where}.condition", spec),
         additional_cost=_additional_cost(f"{where}.additional_cost", spec["additional_cost"])
         if "additional_cost" in spec else None,

@@ -719,6 +719,10 @@ class Game:
     #: "Until end of turn, you may play cards exiled this way": (turn, player, exiled card)
     #: -- the permission lasts that turn only (see server.engine.zone_rules).
     play_grants: list[tuple[int, int, str]] = field(default_factory=list)
+    #: "Until end of turn, you may cast spells from your hand without paying their mana
+    #: costs": (turn, player); the spells cast that way (118.9).
+    free_casts: list[tuple[int, int]] = field(default_factory=list)
+    free_spells: list[str] = field(default_factory=list)
     #: Phased-out permanents (rule 702.26, see :mod:`server.engine.phasing`): not in
     #: ``battlefield`` while phased out.
     phased_out: list[PhasedOut] = field(default_factory=list)

@@ -26,6 +26,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
     a spell or ability controlled by ``controller`` from ``source``; hexproof (702.11b) and
     protection (702.16b) forbid some."""
     kind = req.kind
+    if req.colors and not set(req.colors) & set(obj.card.colors):
+        return False  # "target red instant or sorcery card" (105.2)
     if kind in _GRAVEYARD_KINDS:
         types = _GRAVEYARD_KINDS[kind]
         return obj.zone is Zone.GRAVEYARD and obj.owner == controller and (
