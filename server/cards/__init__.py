@@ -118,7 +118,7 @@ def _target(where: str, raw: Any) -> TargetReq:
                                 "opponent_controls", "min_power", "you_control", "other",
                                 "has", "lacks", "activated_this_turn", "with_counter",
                                 "subtypes", "other_target", "max_power",
-                                "that_player_controls"})
+                                "that_player_controls", "colors"})
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: must be at least 1")
@@ -147,7 +147,16 @@ def _target(where: str, raw: Any) -> TargetReq:
         subtypes=_target_subtypes(f"{where}.subtypes", spec.get("subtypes", [])),
         other_target=spec.get("other_target", False),
         that_player_controls=spec.get("that_player_controls", False),
+        colors=_colors(f"{where}.colors", spec.get("colors", [])),
     )
+
+
+def _colors(where: str, raw: Any) -> tuple[str, ...]:
+    """Colour letters (rule 105.1)."""
+    letters = tuple(str(c) for c in _list(where, raw))
+    if any(c not in COLORS for c in letters):
+        raise CardDataError(f"{where}: expected letters of WUBRG")
+    return letters
 
 
 def _enchant_you_control(where: str, spec: dict[str, Any], enchant: TargetKind | None) -> bool:
@@ -254,6 +263,11 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.RESTRICT_THIS_TURN: {"who", "target", "restrictions"},
     Verb.TARGET: {"who", "target"},
     Verb.EXILE_TOP: {"who", "target", "amount", "may_play"},
+    Verb.PHASE_OUT: {"who", "target", "hold"},
+    Verb.EXTRA_TURNS: {"amount"},
+    Verb.LOOK_AT_TOP: {"who", "amount", "take", "reveal"},
+    Verb.CAST_CARD: {"who", "target", "exile_instead"},
+    Verb.FREE_CASTS_THIS_TURN: set(),
     Verb.ADD_MANA: {"amount"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
@@ -345,8 +359,13 @@ def _effect(where: str, raw: Any) -> Effect:
     default_who = "target" if target is not None or (
         verb in _OBJECT_VERBS and spec.get("who") not in _RELATIVE) else "you"
     who = _enum(f"{where}.who", Who, spec.get("who", default_who))
-    if (who is Who.TARGET) != (target is not None):
-        raise CardDataError(f"{where}: 'target' is required exactly when who is 'target'")
+    if (who in (Who.TARGET, Who.EACH_CREATURE_TARGET_CONTROLS)) != (target is not None):
+        raise CardDataError(f"{where}: 'target' is required exactly when who is 'target' or "
+                            "'each_creature_target_controls'")
+    if who is Who.EACH_CREATURE_TARGET_CONTROLS and (
+            target is None or target.kind not in (TargetKind.PLAYER, TargetKind.OPPONENT)):
+        raise CardDataError(f"{where}: 'each_creature_target_controls' targets a player or "
+                            "an opponent")
     amount_raw = spec.get("amount", 1)
     if verb is Verb.DELAYED_TRIGGER and "delayed" not in spec:
         raise CardDataError(f"{where}: delayed_trigger needs 'delayed'")
@@ -372,7 +391,8 @@ def _effect(where: str, raw: Any) -> Effect:
     if verb is Verb.MOVE_COMMAND_CARDS and "destination" not in spec:
         raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
     for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
-                 "whole_hand", "double", "lasting", "may_play", "up_to"):
+                 "whole_hand", "double", "lasting", "may_play", "up_to", "hold",
+                 "exile_instead"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
@@ -400,6 +420,17 @@ def _effect(where: str, raw: Any) -> Effect:
     if verb is Verb.ADD_MANA and (len(colors) < 1 or any(c not in MANA_TYPES for c in colors)):
         raise CardDataError(f"{where}: add_mana adds 'amount' mana of each of its 'colors' "
                             "(letters of WUBRGC)")
+    take = tuple(_filter(f"{where}.take[{i}]", f)
+                 for i, f in enumerate(_list(f"{where}.take", spec.get("take", []))))
+    if verb is Verb.LOOK_AT_TOP and not take:
+        raise CardDataError(f"{where}: look_at_top needs 'take': the cards that may be taken "
+                            "(one of the descriptions)")
+    if verb is Verb.CAST_CARD and (target is None or target.kind not in (
+            TargetKind.CARD_IN_YOUR_GRAVEYARD, TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD,
+            TargetKind.CREATURE_CARD_IN_YOUR_GRAVEYARD,
+            TargetKind.PERMANENT_CARD_IN_YOUR_GRAVEYARD) or not spec.get("optional")):
+        raise CardDataError(f"{where}: cast_card ('you may cast target ... card') needs a "
+                            "target card in your graveyard and 'optional': true")
     if verb is Verb.TARGET and who is not Who.TARGET:
         raise CardDataError(f"{where}: 'target' needs the 'target' it chooses")
     if verb is Verb.LOOK_AND_PICK and (
@@ -436,12 +467,13 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}: 'chosen_one' (a permanent chosen as it is performed) "
                             f"is for {[v.value for v in _CHOSEN_ONE_VERBS]}, without a 'count'")
     filtered = count in FILTERED_COUNTS or who in (
-        Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE) or (
+        Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE, Who.EACH_PERMANENT) or (
         verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU)
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
-                            "'attached_to_that', 'chosen' or 'chosen_one', or a "
+                            "'attached_to_that', 'chosen', 'chosen_one' or 'each_permanent', "
+                            "or a "
                             "restrict_this_turn names no target")
     _compared_filter(where, count, _filter(f"{where}.filter", spec["filter"])
                      if filtered else None)
@@ -459,6 +491,8 @@ def _effect(where: str, raw: Any) -> Effect:
     if who is Who.EACH_OPPONENT_WHO_COULDNT and verb not in _COULDNT_VERBS:
         raise CardDataError(f"{where}: 'each_opponent_who_couldnt' names players: one of "
                             f"{[v.value for v in _COULDNT_VERBS]}")
+    if who is Who.EACH_PERMANENT and verb not in _OBJECT_VERBS + _CHOSEN_ONE_VERBS:
+        raise CardDataError(f"{where}: 'each_permanent' names permanents: a verb such as exile")
     if who is Who.ATTACHED_TO_THAT and verb not in _OBJECT_VERBS:
         raise CardDataError(f"{where}: 'attached_to_that' names permanents: a verb such as "
                             "destroy")
@@ -537,6 +571,9 @@ def _effect(where: str, raw: Any) -> Effect:
         all_if=all_if,
         up_to=spec.get("up_to", False),
         token_x=_token_x(f"{where}.token", spec.get("token"), count),
+        hold=spec.get("hold", False),
+        take=take,
+        exile_instead=spec.get("exile_instead", False),
     )
 
 
@@ -670,7 +707,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
                                 "min_power", "lacks", "attacking", "with_counter",
                                 "not_subtypes", "nontoken", "max_power", "not_types",
-                                "supertypes", "untapped"})
+                                "supertypes", "untapped", "colored", "max_mana_value"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     not_types = tuple(str(t) for t in _list(f"{where}.not_types", spec.get("not_types", [])))
     for t in (*card_types, *not_types):
@@ -681,7 +718,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     for name, keyword in (("has", has), ("lacks", lacks)):
         if keyword and keyword not in SUPPORTED_KEYWORDS:
             raise CardDataError(f"{where}.{name}: keyword {keyword!r} is not supported")
-    for flag in ("other", "attacking", "nontoken", "untapped"):
+    for flag in ("other", "attacking", "nontoken", "untapped", "colored"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     subtypes = tuple(str(t) for t in _list(f"{where}.subtypes", spec.get("subtypes", [])))
@@ -702,7 +739,11 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         else None, lacks=lacks, attacking=spec.get("attacking", False),
         with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
         not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False), not_types=not_types,
-        supertypes=supertypes, untapped=spec.get("untapped", False))
+        supertypes=supertypes, untapped=spec.get("untapped", False),
+        colored=spec.get("colored", False),
+        max_mana_value=_int(f"{where}.max_mana_value", spec["max_mana_value"], allow_x=True)
+        if "max_mana_value" in spec else None,
+        max_mana_value_x=spec.get("max_mana_value") == "X")
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).
@@ -803,9 +844,12 @@ def _activated(where: str, raw: Any) -> ActivatedAbility:
     spec = _fields(where, raw, {"text", "cost", "tap", "sacrifice_self", "sorcery_speed",
                                 "effects", "loyalty", "condition", "additional_cost", "life",
                                 "discard_hand", "cost_reduction", "self_counter",
-                                "discard_self"})
+                                "discard_self", "any_time"})
     flags = {}
-    for flag in ("tap", "sacrifice_self", "sorcery_speed", "discard_hand", "discard_self"):
+    if spec.get("any_time") and spec.get("loyalty") is None:
+        raise CardDataError(f"{where}.any_time: only a loyalty ability (606.3)")
+    for flag in ("tap", "sacrifice_self", "sorcery_speed", "discard_hand", "discard_self",
+                 "any_time"):
         value = spec.get(flag, False)
         if not isinstance(value, bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
@@ -819,7 +863,9 @@ def _activated(where: str, raw: Any) -> ActivatedAbility:
         cost=_cost(f"{where}.cost", spec.get("cost", "")),
         effects=_effects(f"{where}.effects", spec.get("effects")),
         loyalty=None if spec.get("loyalty") is None
+        else 0 if spec["loyalty"] == "-X"
         else _int(f"{where}.loyalty", spec["loyalty"], signed=True),
+        loyalty_x=spec.get("loyalty") == "-X",
         condition=_activation_condition(f"{where}.condition", spec),
         additional_cost=_additional_cost(f"{where}.additional_cost", spec["additional_cost"])
         if "additional_cost" in spec else None,

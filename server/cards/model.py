@@ -90,6 +90,8 @@ class TargetReq:
     #: "target creature ... that player controls": controlled by "that player" of the
     #: triggered ability's event (rule 603.2), e.g. the opponent dealt damage.
     that_player_controls: bool = False
+    #: "target red instant or sorcery card": colours of which it must have one (rule 105.2).
+    colors: tuple[str, ...] = ()
 
 
 class Condition(Enum):
@@ -287,6 +289,23 @@ class Verb(Enum):
     #: "Add six {R}" (rule 106.3): ``amount`` mana of each colour in ``colors`` to the
     #: controller's mana pool.
     ADD_MANA = "add_mana"
+    #: "[Permanents] phase out" (rule 702.26b): until they phase in during the untap step of
+    #: the player who controlled them (702.26a); ``hold``: "Until the end of your next turn,
+    #: they can't phase in".
+    PHASE_OUT = "phase_out"
+    #: "Take N extra turns after this one" (rule 500.7): the controller takes them.
+    EXTRA_TURNS = "extra_turns"
+    #: "Look at the top N cards of your library. You may reveal a [take] card from among
+    #: them and put it into your hand. Put the rest on the bottom of your library in a random
+    #: order" (rules 701.20a, 401.1): ``take`` describes the cards that may be taken.
+    LOOK_AT_TOP = "look_at_top"
+    #: "You may cast target [card]" (rules 608.2g, 601.2): the controller casts it while this
+    #: resolves, whatever its timing, paying its costs; ``exile_instead``: "If that spell would
+    #: be put into your graveyard this turn, exile it instead" (614.1a).
+    CAST_CARD = "cast_card"
+    #: "Until end of turn, you may cast spells from your hand without paying their mana
+    #: costs" (rules 118.9, 601.2b: an alternative cost; X is 0, 107.3).
+    FREE_CASTS_THIS_TURN = "free_casts_this_turn"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -303,7 +322,7 @@ CODED_EFFECTS = ("draw_per_named_card_in_graveyard",
 
 #: Stated qualities a searched-for or chosen card may need (rules 701.23b, 701.9b).
 CARD_QUALITIES = ("", "basic_land", "creature", "land", "artifact", "noncreature_nonland",
-                  "instant_or_sorcery",
+                  "instant_or_sorcery", "permanent",
                   "creature_mv_6_or_more", "same_name_as_target",
                   # "a card named [name]": the effect's ``name`` (rule 201.2).
                   "named")
@@ -434,6 +453,12 @@ class ObjectFilter:
     with_counter: str = ""
     #: "non-Hydra": subtypes it must have none of (rule 205.3).
     not_subtypes: tuple[str, ...] = ()
+    #: "that's one or more colors" (rule 105.2).
+    colored: bool = False
+    #: "with mana value N or less" (rule 202.3); ``max_mana_value_x``: "X or less", the X of
+    #: the spell or ability (107.3).
+    max_mana_value: int | None = None
+    max_mana_value_x: bool = False
     #: "nontoken": a card (or a copy of one), not a token (rule 111.1).
     nontoken: bool = False
     #: "nonland": card types it must have none of (rule 205.2a).
@@ -536,6 +561,12 @@ class Who(Enum):
     #: ``filter`` describes (permanents, or cards in your ``zones``), chosen by the
     #: controller as the effect is performed (rules 608.2c-d) -- not targeted (115.10).
     CHOSEN = "chosen"
+    #: "Each creature target opponent controls": the creatures of the effect's ``target``
+    #: player (rule 115.1).
+    EACH_CREATURE_TARGET_CONTROLS = "each_creature_target_controls"
+    #: "Each permanent [filter]": every permanent the effect's ``filter`` describes (from the
+    #: controller's point of view), as the effect is performed.
+    EACH_PERMANENT = "each_permanent"
 
 
 class StickerKind(Enum):
@@ -677,6 +708,13 @@ class Effect:
     #: "You may cast them this turn" -- a permission to play them from exile this turn,
     #: following the normal timing and costs (rules 305.1, 601.2, 400.7h).
     may_play: bool = False
+    #: PHASE_OUT: "Until the end of your next turn, they can't phase in" (rule 702.26a).
+    hold: bool = False
+    #: LOOK_AT_TOP: "a creature card or Garruk planeswalker card" -- a card matching one of
+    #: these descriptions (its characteristics in the library, rule 109.3).
+    take: tuple[ObjectFilter, ...] = ()
+    #: CAST_CARD: "If that spell would be put into your graveyard this turn, exile it instead".
+    exile_instead: bool = False
     #: MODIFY_PT: no duration stated ("It gains haste."): until the end of the game
     #: (rule 611.2a), not until end of turn.
     lasting: bool = False
@@ -818,6 +856,12 @@ class ActivatedAbility:
     #: "Discard [this]" as part of the cost (rules 602.2b, 701.9a): the ability functions
     #: only while the card is in its owner's hand (113.6m), and only its owner activates it.
     discard_self: bool = False
+    #: "You may activate loyalty abilities of [this] on any player's turn any time you could
+    #: cast an instant" (an exception to rule 606.3, from the card).
+    any_time: bool = False
+    #: "[-X]": a loyalty cost of minus X, X chosen as it is activated, at most its loyalty
+    #: (rules 606.4, 107.3, 601.2b); ``loyalty`` is then 0.
+    loyalty_x: bool = False
     #: "This ability costs {1} less to activate for each Shrine you control": generic mana
     #: taken off its mana cost, never its coloured symbols (rules 602.2b, 601.2f, 118.7a).
     cost_reduction: CostReduction | None = None
@@ -894,6 +938,10 @@ class TriggerEvent(Enum):
     #: "Whenever [this] deals combat damage to a player" (rules 510.2, 120.3a): "that player"
     #: is the player dealt damage, "that much" the damage.
     DEALS_COMBAT_DAMAGE_TO_PLAYER = "deals_combat_damage_to_player"
+    #: "Whenever [this] deals combat damage to a player or planeswalker" (rules 510.2,
+    #: 120.3a, 120.3c): "that much" is the damage.
+    DEALS_COMBAT_DAMAGE_TO_PLAYER_OR_PLANESWALKER = \
+        "deals_combat_damage_to_player_or_planeswalker"
     #: Madness (rule 702.35a): "When this card is exiled this way" -- it triggers from the
     #: madness replacement itself (server.engine.madness), not from card data.
     EXILED_WITH_MADNESS = "exiled_with_madness"

@@ -8,6 +8,7 @@ take away the last legal choice half-way; then the cast is reversed (rule 733.1)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import assert_never
 
 from server.cards.mana import MANA_TYPES, ManaCost
@@ -199,6 +200,8 @@ def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None 
         return False
     if not card.instant_speed and not is_sorcery_speed(game, seat):
         return False
+    if obj.zone is Zone.HAND and (game.turn, seat) in game.free_casts:
+        card = replace(card, mana_cost=ManaCost())  # without paying its mana cost (118.9)
     return choices_payable(game, seat, obj, spell_cost(game, card, 0, seat, obj.id), pool)
 
 
@@ -249,7 +252,8 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
     if ability.loyalty is not None:
         # Rule 606.3: at sorcery speed, once per turn per permanent; a negative loyalty
         # cost can't be paid with too few counters (606.4, 118.3).
-        if not is_sorcery_speed(game, seat) or obj.loyalty_turn == game.turn:
+        if not (is_sorcery_speed(game, seat) or ability.any_time) or \
+                obj.loyalty_turn == game.turn:
             return False
         if obj.loyalty + ability.loyalty < 0:
             return False
@@ -345,6 +349,9 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
         if obj.id in game.madness_spells:  # rules 702.35b, 601.2f: the madness cost instead
             return madness.cost(game, obj.card, obj.x_value or 0, obj.controller,
                                 obj.id).plus(modes.mode_costs(obj))
+        if obj.id in game.free_spells:  # rule 118.9: without paying its mana cost; X is 0
+            return spell_cost(game, replace(obj.card, mana_cost=ManaCost()), 0,
+                              obj.controller, obj.id).plus(modes.mode_costs(obj))
         # Rule 700.2h: plus the additional costs of the chosen modes.
         return spell_cost(game, obj.card, obj.x_value or 0, obj.controller,
                           obj.id).plus(modes.mode_costs(obj))
@@ -364,15 +371,20 @@ def locked_total(game: Game, casting: Casting) -> ManaCost:
 
 
 def begin_cast(game: Game, seat: int, action: CastSpell, events: list[Event], *,
-               for_madness: bool = False) -> None:
+               for_madness: bool = False, by_effect: bool = False) -> None:
     """Rule 601.2a: move the card to the stack; the next choices are pending decisions.
-    ``for_madness``: cast by paying its madness cost (rules 702.35a-b)."""
+    ``for_madness``: cast by paying its madness cost (rules 702.35a-b); ``by_effect``: cast
+    as a resolving effect instructs (608.2g), using no other permission."""
     origin = game.objects[action.object_id].zone
     spell = move(game, action.object_id, Zone.STACK, events, controller=seat)
     if for_madness:
         game.madness_spells.append(spell.id)  # rule 601.2b: the alternative cost announced
+    elif origin is Zone.HAND and (game.turn, seat) in game.free_casts:
+        game.free_spells[:] = [i for i in game.free_spells if i in game.stack]
+        game.free_spells.append(spell.id)  # rules 601.2b, 118.9: the alternative cost
     spell.cast_from = origin  # rule 601.2a
-    zone_rules.cast_from(game, seat, origin, spell)  # rule 400.7h
+    if not by_effect:
+        zone_rules.cast_from(game, seat, origin, spell)  # rule 400.7h
     game.casting = Casting(spell.id, seat, CastStage.CHOOSE_MODE)
     modes.start_choosing(game, game.casting, spell)
     _advance_stage(game, events, start=True)
@@ -386,7 +398,10 @@ def begin_activation(game: Game, seat: int, action: ActivateAbility,
         AbilityKind.ACTIVATED, action.ability, source.id))
     ability.source_power = source.power
     ability.source_attached = source.attached_to
-    game.casting = Casting(ability.id, seat, CastStage.CHOOSE_TARGETS)
+    # Rule 601.2b: "[-X]" -- X is announced first (606.4, 107.3).
+    first = CastStage.CHOOSE_X if source.card.abilities[action.ability].loyalty_x \
+        else CastStage.CHOOSE_TARGETS
+    game.casting = Casting(ability.id, seat, first)
     _advance_stage(game, events, start=True)
 
 
@@ -466,8 +481,8 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
                 or modes.choosable(game, obj, casting.seat, lambda: spell_cost(
                     game, obj.card, 0, casting.seat, obj.id))):
             return
-        if candidate is CastStage.CHOOSE_X and obj.ability is None and \
-                obj.card.mana_cost.x_count:
+        if candidate is CastStage.CHOOSE_X and (
+                (obj.ability is None and obj.card.mana_cost.x_count) or _loyalty_x(obj)):
             return
         if candidate is CastStage.CHOOSE_TARGETS and \
                 len(obj.target_groups) < len(stack_targets(obj)):
@@ -487,6 +502,13 @@ def _advance_stage(game: Game, events: list[Event], *, start: bool = False) -> N
                 return
             _pay(game, events, "")  # nothing to choose: {0} (rule 601.2h)
             return
+
+
+def _loyalty_x(obj: GameObject) -> bool:
+    """Whether ``obj`` is a loyalty ability with the cost "[-X]" being activated."""
+    ref = obj.ability
+    return ref is not None and ref.kind is AbilityKind.ACTIVATED and \
+        obj.card.abilities[ref.index].loyalty_x
 
 
 def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
@@ -512,6 +534,13 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
             if targets_available(game, tuple(e.target for e in effects if e.target), seat,
                                  obj.id, source=card)
         )
+    if casting.stage is CastStage.CHOOSE_X and obj.ability is not None:
+        # "[-X]": X from 0 to the loyalty it has (rules 606.4, 107.3, 118.3).
+        source = game.objects.get(obj.ability.source_id)
+        return DecisionKind.CHOOSE_X, tuple(
+            ChooseX(x) for x in range((source.loyalty if source is not None else 0) + 1))
+    if casting.stage is CastStage.CHOOSE_X and obj.id in game.free_spells:
+        return DecisionKind.CHOOSE_X, (ChooseX(0),)  # rule 107.3: X is 0
     if casting.stage is CastStage.CHOOSE_X:
         potential = potential_pool(game, seat)
         return DecisionKind.CHOOSE_X, tuple(
@@ -675,7 +704,8 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
         source = game.objects[ref.source_id]
         source.activated_turn = game.turn  # rule 700.10
         if ability.loyalty is not None:
-            source.counters["loyalty"] = source.loyalty + ability.loyalty  # rule 606.4
+            x_cost = (obj.x_value or 0) if ability.loyalty_x else 0  # "[-X]"
+            source.counters["loyalty"] = source.loyalty + ability.loyalty - x_cost  # 606.4
             source.loyalty_turn = game.turn  # rule 606.3
         if ability.tap:
             source.tapped = True

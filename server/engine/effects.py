@@ -30,13 +30,17 @@ from server.engine import (
     layers,
     looking,
     madness,
+    phasing,
     stickers,
     unless,
     zone_rules,
 )
-from server.engine.actions import Action, ChooseCard, DeclareAttacker
+from server.engine.actions import Action, CastSpell, ChooseCard, DeclareAttacker
 from server.engine.casting import (
+    begin_cast,
     begin_retargeting,
+    choices_payable,
+    spell_cost,
     stack_effects,
     stack_targets,
 )
@@ -336,6 +340,16 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
             res = game.resolving
             return [game.objects[i] for i in (res.chosen if res is not None else [])
                     if i in game.objects]
+        case Who.EACH_PERMANENT:
+            spec = effect.filter
+            assert spec is not None  # the loader requires it
+            if spec.max_mana_value_x:  # "with mana value X or less" (107.3)
+                spec = replace(spec, max_mana_value=obj.x_value or 0)
+            return [o for o in everything
+                    if filters.matches(game, o, spec, obj.controller, _source_id(obj))]
+        case Who.EACH_CREATURE_TARGET_CONTROLS:
+            seats = {int(ref) for kind, ref in targets if kind == "player"}
+            return [o for o in creatures if o.controller in seats]
         case (Who.YOU | Who.EACH_OPPONENT | Who.EACH_PLAYER | Who.CHOOSER
               | Who.TARGET_CONTROLLER | Who.EACH_OPPONENT_WHO_COULDNT):
             return []  # players, not permanents
@@ -488,6 +502,20 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
         _restrict_this_turn(game, obj, effect, targets)
     elif verb is Verb.TARGET:
         pass  # the next instruction's subject: chosen as a target, nothing more (115.1)
+    elif verb is Verb.PHASE_OUT:
+        mine = obj.controller if effect.hold else -1  # "until the end of your next turn"
+        phasing.phase_out(game, [p.id for p in _permanents(game, obj, effect, targets)],
+                          held_by=mine)
+    elif verb is Verb.CAST_CARD:
+        _cast_card(game, obj, effect, targets, events)
+    elif verb is Verb.FREE_CASTS_THIS_TURN:
+        game.free_casts[:] = [g for g in game.free_casts if g[0] == game.turn]
+        game.free_casts.append((game.turn, obj.controller))  # rule 118.9
+    elif verb is Verb.LOOK_AT_TOP:
+        for seat in _players(game, obj, effect, targets):
+            looking.start_look_at_top(game, seat, amount, effect, events)  # rule 701.20a
+    elif verb is Verb.EXTRA_TURNS:
+        game.extra_turns += [obj.controller] * amount  # rule 500.7
     elif verb is Verb.EXILE_TOP:
         for seat in _players(game, obj, effect, targets):
             looking.exile_top(game, seat, amount, may_play=effect.may_play, events=events)
@@ -512,6 +540,26 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
         _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
                                amount=amount, events=events,
                                copiable=_copiable(game, obj, effect, targets))
+
+
+def _cast_card(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
+               events: list[Event]) -> None:
+    """"You may cast target red instant or sorcery card from your graveyard" (608.2g): cast
+    now, whatever its timing, if some way to cast it is possible (601.2b-h); it goes on the
+    stack above this ability and no player receives priority until the cast is done."""
+    seat = obj.controller
+    for kind, ref in targets:
+        card = game.objects.get(str(ref)) if kind == "object" else None
+        if card is None or game.casting is not None or not choices_payable(
+                game, seat, card, spell_cost(game, card.card, 0, seat, card.id)):
+            continue
+        begin_cast(game, seat, CastSpell(card.id), events, by_effect=True)
+        if game.casting is not None:
+            game.casting.had_priority = False  # rule 608.2g
+            if effect.exile_instead:  # "If that spell would be put into your graveyard"
+                game.graveyard_to_exile[:] = [e for e in game.graveyard_to_exile
+                                              if e[0] == game.turn]
+                game.graveyard_to_exile.append((game.turn, game.casting.object_id))
 
 
 #: CHOOSE_CARD choices of "a [filter] permanent you control" (``group``: this, the object).

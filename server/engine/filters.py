@@ -53,7 +53,9 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
             and (spec.min_power is None or (obj.is_creature and obj.power >= spec.min_power))
             and (spec.max_power is None or (obj.is_creature and obj.power <= spec.max_power))
             and (not spec.attacking or obj.id in game.combat.attackers)  # rule 506.4
-            and (not spec.with_counter or obj.counters.get(spec.with_counter, 0) > 0))
+            and (not spec.with_counter or obj.counters.get(spec.with_counter, 0) > 0)
+            and (not spec.colored or bool(obj.card.colors))  # rule 105.2
+            and (spec.max_mana_value is None or obj.mana_value <= spec.max_mana_value))
 
 
 def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
@@ -86,7 +88,9 @@ def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
             and (spec.max_power is None or (card.creature and card.power is not None
                                             and card.power <= spec.max_power))
             and (not spec.attacking or last_known.attacking)
-            and (not spec.with_counter or counters.get(spec.with_counter, 0) > 0))
+            and (not spec.with_counter or counters.get(spec.with_counter, 0) > 0)
+            and (not spec.colored or bool(card.colors))
+            and (spec.max_mana_value is None or card.mana_cost.mana_value <= spec.max_mana_value))
 
 
 def _has_type(obj: GameObject, card_type: str) -> bool:

@@ -22,6 +22,7 @@ from server.engine import (
     looking,
     madness,
     modes,
+    phasing,
     planar,
     start,
     triggers,
@@ -519,7 +520,7 @@ def _step_choice(game: Game, events: list[Event]) -> bool:
 
 def _cleanup_end_effects(game: Game) -> None:
     """Rule 514.2: damage wears off and "until end of turn" effects end, simultaneously."""
-    for oid in game.battlefield:
+    for oid in [*game.battlefield, *(p.object_id for p in game.phased_out)]:  # 702.26d
         obj = game.objects[oid]
         obj.damage = 0
         obj.exile_if_dies = False
@@ -539,6 +540,7 @@ def _begin_step(game: Game, events: list[Event]) -> None:
         rules = {r for plane in planar.face_up(game) for r in plane.card.plane_rules}
         # The Eon Fog (901.7): players skip their untap steps, so nothing untaps.
         if "skip_untap_steps" not in rules:
+            phasing.phase_in(game, game.active)  # rule 702.26a: before untapping (702.26m)
             everyone = "all_permanents_untap" in rules  # Horizon Boughs (901.7)
             for oid in game.battlefield:  # rule 502.3: unless an effect keeps it tapped
                 obj = game.objects[oid]
@@ -601,8 +603,15 @@ def _end_step(game: Game) -> None:
 def _next_turn(game: Game) -> None:
     """Rules 500.1, 101.4, 800.4k: the next player in turn order still in the game takes a
     turn."""
-    game.active = game.next_seat(game.active)
+    extra = [s for s in game.extra_turns if not game.players[s].has_lost]
+    if extra:  # rule 500.7: the most recently created extra turn is taken first
+        game.active = extra[-1]
+        game.extra_turns[:] = extra[:-1]
+    else:
+        game.extra_turns.clear()
+        game.active = game.next_seat(game.active)
     game.turn += 1
+    game.last_turn_of[game.active] = game.turn
     planar.new_turn(game)  # rule 901.6: the new active player is the planar controller
     game.step = Step.UNTAP
     game.creatures_died = 0

@@ -30,6 +30,7 @@ from server.engine.events import (
     Event,
     LibrarySearched,
 )
+from server.engine.filters import LastKnown, matches_last_known
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Look, Zone
 from server.engine.zones import move, next_timestamp, put_into_graveyards, shuffle_library
 
@@ -93,6 +94,7 @@ def has_quality(card: CardDef, quality: str, named: tuple[str, ...] = ()) -> boo
         "basic_land": lambda c: c.is_land and "Basic" in c.supertypes,
         "creature": lambda c: c.creature,
         "instant_or_sorcery": lambda c: c.is_type("Instant") or c.is_type("Sorcery"),
+        "permanent": lambda c: c.is_permanent_card,  # rule 110.4b
         "land": lambda c: c.is_land,
         "artifact": lambda c: c.is_type("Artifact"),
         "noncreature_nonland": lambda c: not c.creature and not c.is_land,
@@ -223,7 +225,8 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
     if effect.reveal and found:
         look(game, found, everyone(game), "", events)
         end_looks(game, "")
-    destination = effect.destination
+    # "put it into your hand" (look_at_top).
+    destination = "hand" if effect.verb is Verb.LOOK_AT_TOP else effect.destination
     if destination == "graveyard":
         put_into_graveyards(game, found, events)
     else:
@@ -238,11 +241,37 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
                 game.resolving.found.append(new.id)  # "that land" (400.7)
             if to is Zone.EXILE and effect.may_play:
                 grant_play(game, choice.seat, new.id)  # "You may cast them this turn"
+    if effect.verb is Verb.LOOK_AT_TOP:
+        # "Put the rest on the bottom of your library in a random order" (401.1).
+        rest = [i for i in choice.group[1:] if i not in found
+                and i in game.player(choice.owner).library]
+        game.rng.shuffle(rest)
+        for oid in rest:
+            move(game, oid, Zone.LIBRARY, events, bottom=True)
     searched_library = "library" in effect.zones
     if effect.shuffle and searched_library:
         shuffle_library(game, choice.owner)
     if searched_library:
         events.append(LibrarySearched(choice.seat, choice.owner, len(found)))
+
+
+def start_look_at_top(game: Game, seat: int, count: int, effect: Effect,
+                      events: list[Event]) -> None:
+    """"Look at the top N cards of your library. You may reveal a [take] card from among
+    them and put it into your hand. Put the rest on the bottom of your library in a random
+    order" (rules 701.20a, 401.1): a choice of at most one card among those looked at (none
+    is a choice too), posed as a search of them."""
+    library = game.player(seat).library
+    top = list(reversed(library[-count:])) if count > 0 else []  # the top card first
+    if not top:
+        return
+    key = _key(game)
+    look(game, top, (seat,), key, events)
+    pool = [i for i in top if any(
+        matches_last_known(game, LastKnown(game.objects[i].card, seat, i), spec, seat, "")
+        for spec in effect.take)]
+    game.choices.append(Choice(DecisionKind.SEARCH, seat, pool, count=1, effect=effect,
+                               owner=seat, minimum=0, group=[key, *top]))
 
 
 def grant_play(game: Game, seat: int, object_id: str, *, source: str = "",

@@ -423,6 +423,19 @@ class ContinuousEffect:
 
 
 @dataclass(slots=True)
+class PhasedOut:
+    """A phased-out permanent (rule 702.26b): who controlled it as it phased out, whether it
+    phased out indirectly with ``host`` (702.26g), and "until the end of [seat]'s next turn,
+    it can't phase in": ``held_by`` (-1: not held) from turn ``held_from``."""
+
+    object_id: str
+    controller: int
+    host: str = ""
+    held_by: int = -1
+    held_from: int = 0
+
+
+@dataclass(slots=True)
 class Casting:
     """A spell being cast (601.2), an ability being activated (602.2) or a triggered ability
     being put on the stack (603.3d): the object is already on the stack."""
@@ -715,6 +728,18 @@ class Game:
     #: exiles another); "you may play cards exiled this way this turn", "you may play that
     #: card until you exile another card with [this]" (server.engine.looking.grant_play).
     exile_plays: list[tuple[int, str, str, int]] = field(default_factory=list)
+    #: "Until end of turn, you may cast spells from your hand without paying their mana
+    #: costs": (turn, player); the spells cast that way (118.9).
+    free_casts: list[tuple[int, int]] = field(default_factory=list)
+    free_spells: list[str] = field(default_factory=list)
+    #: Phased-out permanents (rule 702.26, see :mod:`server.engine.phasing`): not in
+    #: ``battlefield`` while phased out.
+    phased_out: list[PhasedOut] = field(default_factory=list)
+    #: The last turn each seat began (for "until the end of your next turn").
+    last_turn_of: dict[int, int] = field(default_factory=dict)
+    #: Extra turns to take after this one (rule 500.7): the most recently created is taken
+    #: first (the last of the list).
+    extra_turns: list[int] = field(default_factory=list)
     flashback_spells: list[str] = field(default_factory=list)
     #: Madness (702.35, see :mod:`server.engine.madness`): spells on the stack cast for their
     #: madness cost (an alternative cost, 702.35b, 601.2f); for each spell, the card

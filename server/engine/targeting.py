@@ -26,6 +26,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
     a spell or ability controlled by ``controller`` from ``source``; hexproof (702.11b) and
     protection (702.16b) forbid some."""
     kind = req.kind
+    if req.colors and not set(req.colors) & set(obj.card.colors):
+        return False  # "target red instant or sorcery card" (105.2)
     if kind in _GRAVEYARD_KINDS:
         types = _GRAVEYARD_KINDS[kind]
         return obj.zone is Zone.GRAVEYARD and obj.owner == controller and (
@@ -40,7 +42,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
         if kind is TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY:
             return obj.is_ability  # rule 113.3: mana abilities never are on the stack
         return kind in (TargetKind.SPELL, TargetKind.SPELL_OR_CREATURE) and not obj.is_ability
-    if obj.zone is not Zone.BATTLEFIELD or not _is_kind(obj, kind):
+    if obj.zone is not Zone.BATTLEFIELD or not _is_kind(obj, kind) or \
+            obj.id not in game.battlefield:  # rule 702.26b: phased out
         return False
     # (The type test above is the cheapest and the most selective: it goes first.)
     if obj.controller != controller and obj.has("Hexproof"):

@@ -341,6 +341,13 @@ def _damage_triggers(game: Game, event: DamageDealt,
         trigger(game, dealer[0], dealer[1], event.source_id,
                 TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER, event_player=event.player,
                 event_amount=event.amount)
+    dealt_walker = game.objects.get(event.object_id) if event.object_id is not None else None
+    if event.combat and (event.player is not None or (
+            dealt_walker is not None and dealt_walker.card.planeswalker)) and \
+            (dealer := found(event.source_id)) is not None:
+        trigger(game, dealer[0], dealer[1], event.source_id,
+                TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER_OR_PLANESWALKER,
+                event_player=event.player, event_amount=event.amount)
 
 
 def _zone_change_triggers(game: Game, event: ZoneChanged,

@@ -140,6 +140,8 @@ def move(
     old = game.objects[object_id]
     if to is Zone.BATTLEFIELD and not old.card.is_permanent_card:
         return old  # rule 400.4a
+    if old.zone is Zone.BATTLEFIELD and object_id not in game.battlefield:
+        return old  # rule 702.26b: phased out, it can't be affected
     if old.zone is Zone.COMMAND and to is not Zone.COMMAND \
             and any(t in COMMAND_ZONE_TYPES for t in old.card.card_types):
         return old  # rule 400.4b: it remains in the command zone, the same object
@@ -225,6 +227,10 @@ def shuffle_library(game: Game, seat: int) -> None:
 def remove_from_game(game: Game, object_id: str) -> None:
     """An object leaves the game entirely (rule 800.4a) or ceases to exist (rule 113.7a)."""
     obj = game.objects.pop(object_id)
+    if obj.zone is Zone.BATTLEFIELD and object_id not in game.battlefield:
+        # Rule 702.26k: a phased-out permanent leaves the game with its owner.
+        game.phased_out[:] = [p for p in game.phased_out if p.object_id != object_id]
+        return
     game.zone_list(obj.zone, obj.owner).remove(object_id)
     if obj.zone is Zone.BATTLEFIELD:
         remove_from_combat(game, object_id)

@@ -25,12 +25,12 @@ def test_check_prints_format_counts_and_ok(capsys: pytest.CaptureFixture[str]) -
 def test_check_lists_every_problem_and_exits_1(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.txt"
-    path.write_text("5 Shock\n50 Mountain\n4 Ugin, the Spirit Dragon\nSideboard\n16 Island\n")
+    path.write_text("5 Shock\n50 Mountain\n4 Black Lotus\nSideboard\n16 Island\n")
     assert main(["deck", "check", str(path)]) == 1
     assert capsys.readouterr().out.splitlines() == [
         f"{path}: plain text deck 'bad', constructed",
         "main deck: 59 cards, sideboard: 16 cards",
-        "line 3: unknown or unsupported card 'Ugin, the Spirit Dragon'",
+        "line 3: unknown or unsupported card 'Black Lotus'",
         "a constructed deck has at least 60 cards in its main deck (rule 100.2a), got 59",
         "a constructed sideboard has at most 15 cards (rule 100.4a), got 16",
         "at most 4 copies of 'Shock' in a constructed deck and its sideboard together, other "

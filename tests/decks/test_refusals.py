@@ -44,8 +44,8 @@ FILLER = "56 Mountain\n"  # with "4 Shock": a legal 60-card constructed deck
     ("4 Shock\n" + FILLER + "Shock four\n",
      "line 3: expected '<count> <card name>', got 'Shock four'"),
     ("4 Shock\n" + FILLER + "4\n", "line 3: expected '<count> <card name>', got '4'"),
-    ("4 Shock\n" + FILLER + "# ramp\n\n1 Forest\n1 Forest\n4 Ugin, the Spirit Dragon\n",
-     "line 7: unknown or unsupported card 'Ugin, the Spirit Dragon'"),
+    ("4 Shock\n" + FILLER + "# ramp\n\n1 Forest\n1 Forest\n4 Black Lotus\n",
+     "line 7: unknown or unsupported card 'Black Lotus'"),
     ("[Main]\n4 Shock|M21|zz\n" + FILLER,
      "line 2: expected an art index or a [collector number] after the set, got 'zz'"),
     ("[metadata]\nName Burn\n[Main]\n4 Shock\n" + FILLER,
@@ -163,14 +163,14 @@ def test_mtgo_elements_are_refused_naming_their_line() -> None:
             '  <Cards Quantity="4" Sideboard="false" />\n'
             '  <Cards Quantity="4" Sideboard="maybe" Name="Shock" />\n'
             '  <Deckname>Burn</Deckname>\n'
-            '  <Cards Quantity="4" Name="Ugin, the Spirit Dragon" />\n'
+            '  <Cards Quantity="4" Name="Black Lotus" />\n'
             '  <Cards Quantity="60" Name="Mountain" />\n</Deck>\n')
     assert problems(text) == [
         "line 3: a count is a whole number from 1 to 250, got 'four'",
         "line 4: a card without a name",
         "line 5: Sideboard is 'true' or 'false', got 'maybe'",
         "line 6: unexpected element <Deckname> in an MTGO deck (expected <Cards>)",
-        "line 7: unknown or unsupported card 'Ugin, the Spirit Dragon'"]
+        "line 7: unknown or unsupported card 'Black Lotus'"]
 
 
 def test_cockatrice_elements_are_refused_naming_their_line() -> None:
@@ -240,13 +240,13 @@ def test_server_limit_on_the_number_of_cards() -> None:
 # -- every problem at once --------------------------------------------------------------------
 
 def test_all_problems_are_listed_at_once() -> None:
-    text = ("0 Shock\nShock four\n5 Opt\n4 Ugin, the Spirit Dragon\n20 Island\n"
+    text = ("0 Shock\nShock four\n5 Opt\n4 Black Lotus\n20 Island\n"
             "Sideboard\n16 Island\n1 Contract from Below\n")
     found = problems(text)
     assert found == [
         "line 1: a count is a whole number from 1 to 250, got '0'",
         "line 2: expected '<count> <card name>', got 'Shock four'",
-        "line 4: unknown or unsupported card 'Ugin, the Spirit Dragon'",
+        "line 4: unknown or unsupported card 'Black Lotus'",
         "a constructed deck has at least 60 cards in its main deck (rule 100.2a), got 29",
         "a constructed sideboard has at most 15 cards (rule 100.4a), got 17",
         "at most 4 copies of 'Opt' in a constructed deck and its sideboard together, other "

@@ -87,7 +87,9 @@ def _check_invariants(game: Game) -> None:
     """Rule 400.1 (every object is in exactly one zone, filed under its owner where zones are
     per player) and architecture invariant 2 (one pending decision with options)."""
     seen: dict[str, int] = {}
-    lists = [game.battlefield, game.stack, game.exile, game.command]
+    # A phased-out permanent is still on the battlefield (702.26d), kept apart.
+    phased = [p.object_id for p in game.phased_out]
+    lists = [game.battlefield, phased, game.stack, game.exile, game.command]
     for p in game.players:
         lists += [p.library, p.hand, p.graveyard]
     for ids in lists:
@@ -96,7 +98,7 @@ def _check_invariants(game: Game) -> None:
     assert set(seen) == set(game.objects)
     assert all(n == 1 for n in seen.values())
     for obj in game.objects.values():
-        assert obj.id in game.zone_list(obj.zone, obj.owner)
+        assert obj.id in game.zone_list(obj.zone, obj.owner) or obj.id in phased
     if game.result is None:
         assert game.pending is not None and game.pending.options
         assert game.pending.seat in game.in_game()

@@ -127,6 +127,54 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
     ({"effects": [{"verb": "add_mana", "amount": 6, "colors": ["X"]}]}, "add_mana adds"),
     ({"effects": [{"verb": "add_mana", "amount": 6, "colors": ["R"], "who": "each_player"}]},
      "unknown field"),
+    # "Each creature target opponent controls phases out": a player target
+    ({"effects": [{"verb": "phase_out", "who": "each_creature_target_controls"}]},
+     "'target' is required exactly"),
+    ({"effects": [{"verb": "phase_out", "who": "each_creature_target_controls",
+                   "target": "creature"}]}, "targets a player or an opponent"),
+    ({"effects": [{"verb": "phase_out", "target": "creature", "hold": 1}]},
+     "hold: expected true or false"),
+    ({"effects": [{"verb": "draw", "hold": True}]}, "unknown field"),
+    ({"effects": [{"verb": "extra_turns", "amount": 2, "who": "each_opponent"}]},
+     "unknown field"),
+    # "activate loyalty abilities of [this] ... any time you could cast an instant"
+    ({"abilities": [{"cost": "{1}", "any_time": True, "effects": [{"verb": "draw"}]}]},
+     "only a loyalty ability"),
+    ({"abilities": [{"cost": "", "loyalty": 1, "any_time": "yes",
+                     "effects": [{"verb": "draw"}]}]}, "any_time: expected true or false"),
+    # "Look at the top N ... You may reveal a creature card or Garruk planeswalker card"
+    ({"effects": [{"verb": "look_at_top", "amount": 3}]}, "look_at_top needs 'take'"),
+    ({"effects": [{"verb": "look_at_top", "amount": 3, "take": {"types": ["Creature"]}}]},
+     "take: expected a list"),
+    ({"effects": [{"verb": "look_at_top", "amount": 3, "take": [{"types": ["Creature"]}],
+                   "destination": "graveyard"}]}, "unknown field"),
+    ({"effects": [{"verb": "look_at_top", "amount": 3, "take": [{"type": ["Creature"]}]}]},
+     "unknown field"),
+    ({"triggers": [{"when": "deals_combat_damage_to_player_or_walker",
+                    "effects": [{"verb": "draw"}]}]}, "unknown value"),
+    # "[-X]: Exile each permanent with mana value X or less that's one or more colors"
+    ({"abilities": [{"cost": "", "loyalty": "-Y", "effects": [{"verb": "draw"}]}]},
+     "loyalty: expected an integer"),
+    ({"effects": [{"verb": "exile", "who": "each_permanent"}]}, "'filter' is given exactly"),
+    ({"effects": [{"verb": "draw", "who": "each_permanent", "filter": {}}]},
+     "'each_permanent' names permanents"),
+    ({"effects": [{"verb": "exile", "who": "each_permanent",
+                   "filter": {"colored": "yes"}}]}, "colored: expected true or false"),
+    ({"effects": [{"verb": "exile", "who": "each_permanent",
+                   "filter": {"max_mana_value": "Y"}}]}, "max_mana_value: expected"),
+    ({"effects": [{"verb": "search", "zones": ["hand"], "find": "permanents",
+                   "destination": "battlefield"}]}, "unknown quality"),
+    # "You may cast target red instant or sorcery card from your graveyard"
+    ({"effects": [{"verb": "cast_card", "target": "instant_or_sorcery_card_in_your_graveyard"}]},
+     "cast_card .* needs"),
+    ({"effects": [{"verb": "cast_card", "optional": True, "target": "creature"}]},
+     "cast_card .* needs"),
+    ({"effects": [{"verb": "cast_card", "optional": True, "exile_instead": "yes",
+                   "target": "card_in_your_graveyard"}]},
+     "exile_instead: expected true or false"),
+    ({"effects": [{"verb": "cast_card", "optional": True, "target": {
+        "kind": "card_in_your_graveyard", "colors": ["Red"]}}]}, "expected letters of WUBRG"),
+    ({"effects": [{"verb": "free_casts_this_turn", "amount": 1}]}, "unknown field"),
 ])
 def test_rejected(behaviour: dict[str, Any], message: str) -> None:
     with pytest.raises(CardDataError, match=message):
@@ -194,3 +242,37 @@ def test_chandra_heart_of_fire_is_data() -> None:
     search, mana = ultimate.effects
     assert (search.find, search.colors, search.may_play) == ("instant_or_sorcery", ("R",), True)
     assert (mana.verb, mana.amount, mana.colors) == (Verb.ADD_MANA, 6, ("R",))
+
+
+def test_teferis_are_data() -> None:
+    voyager = card("Teferi, Timeless Voyager").abilities[2].effects[0]
+    assert (voyager.verb, voyager.who, voyager.hold) == (
+        Verb.PHASE_OUT, Who.EACH_CREATURE_TARGET_CONTROLS, True)
+    master = card("Teferi, Master of Time").abilities
+    assert all(a.any_time for a in master)
+    assert (master[2].effects[0].verb, master[2].effects[0].amount) == (Verb.EXTRA_TURNS, 2)
+
+
+def test_garruks_harbinger_is_data() -> None:
+    (trigger,) = card("Garruk's Harbinger").triggers
+    assert trigger.event is TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER_OR_PLANESWALKER
+    (look,) = trigger.effects
+    assert (look.verb, look.amount_is_event, look.reveal) == (Verb.LOOK_AT_TOP, True, True)
+    assert [f.subtypes for f in look.take] == [(), ("Garruk",)]
+
+
+def test_ugin_is_data() -> None:
+    _, minus, ultimate = card("Ugin, the Spirit Dragon").abilities
+    assert (minus.loyalty, minus.loyalty_x) == (0, True)
+    (exile,) = minus.effects
+    assert exile.who is Who.EACH_PERMANENT and exile.filter is not None
+    assert (exile.filter.colored, exile.filter.max_mana_value_x) == (True, True)
+    assert ultimate.effects[2].find == "permanent"
+
+
+def test_chandra_flames_catalyst_is_data() -> None:
+    _, cast, ultimate = card("Chandra, Flame's Catalyst").abilities
+    (effect,) = cast.effects
+    assert (effect.verb, effect.optional, effect.exile_instead) == (Verb.CAST_CARD, True, True)
+    assert effect.target is not None and effect.target.colors == ("R",)
+    assert ultimate.effects[2].verb is Verb.FREE_CASTS_THIS_TURN
