@@ -115,6 +115,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
         obj.controller = obj.base_controller
         obj.subtypes_now = None
         obj.keywords_now = None
+        obj.protection_now = ()
         obj.restrictions = empty
         card = obj.card
         if card.statics:
@@ -175,7 +176,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
     layer6: list[tuple[int, GameObject | None, StaticAbility | None, int]] = [
         (t, src, st, -1) for t, src, st in statics if st.keywords or st.restrictions]
     layer6 += [(e.timestamp, None, None, i) for i, e in enumerate(effects)
-               if e.gains or e.loses]
+               if e.gains or e.loses or e.protection]
     # Rule 123.7: an ability sticker grants its ability, in its timestamp order (613.7k).
     layer6 += [(st.timestamp, obj, None, k) for obj in permanents
                for k, st in enumerate(obj.stickers) if st.definition.keywords]
@@ -195,6 +196,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
                     kw = touched(target)
                     kw.update(effect.gains)
                     kw.difference_update(effect.loses)
+                    target.protection_now += effect.protection  # rule 702.16a
     for oid, kw in keywords.items():
         objects[oid].keywords_now = frozenset(kw)
         objects[oid].restrictions = frozenset(restrictions[oid])

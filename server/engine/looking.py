@@ -217,10 +217,41 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
     if choice.group:
         end_looks(game, choice.group[0])
     found = [i for i in choice.picked if i in game.objects]
+    if effect.rest_to and len(found) > 1:
+        # "reveal those cards, put one onto the battlefield and the other into your hand":
+        # the searcher chooses which, the cards revealed meanwhile (rules 701.20a, 608.2d).
+        key = _key(game)
+        look(game, found, everyone(game), key, events)
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, choice.seat, found,
+                                      effect=effect, owner=choice.owner, group=[key, _SPLIT]))
+        return
     if effect.reveal and found:
         look(game, found, everyone(game), "", events)
         end_looks(game, "")
-    destination = effect.destination
+    _put_found(game, choice.seat, effect, found, events)
+    _after_search(game, choice.seat, choice.owner, effect, found=len(found), events=events)
+
+
+#: Marks the choice of which found card goes to the search's destination (the rest go to
+#: its ``rest_to``).
+_SPLIT = "split"
+
+
+def _answer_split(game: Game, choice: Choice, card_id: str, events: list[Event]) -> None:
+    effect = choice.effect
+    assert effect is not None
+    game.choices.remove(choice)
+    end_looks(game, choice.group[0])
+    _put_found(game, choice.seat, effect, [card_id], events)
+    rest = [i for i in choice.pool if i != card_id and i in game.objects]
+    _put_found(game, choice.seat, effect, rest, events, destination=effect.rest_to)
+    _after_search(game, choice.seat, choice.owner, effect, found=len(choice.pool),
+                  events=events)
+
+
+def _put_found(game: Game, seat: int, effect: Effect, found: list[str], events: list[Event],
+               *, destination: str = "") -> None:
+    destination = destination or effect.destination
     if destination == "graveyard":
         put_into_graveyards(game, found, events)
     else:
@@ -228,16 +259,21 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
               "library_top": Zone.LIBRARY}[destination]
         for oid in found:
             new = move(game, oid, to, events,
-                       controller=choice.seat if to is Zone.BATTLEFIELD else None)
+                       controller=seat if to is Zone.BATTLEFIELD else None)
             if to is Zone.BATTLEFIELD and effect.tapped:
                 new.tapped = True
             if to is Zone.BATTLEFIELD and game.resolving is not None:
                 game.resolving.found.append(new.id)  # "that land" (400.7)
+
+
+def _after_search(game: Game, seat: int, owner: int, effect: Effect, *, found: int,
+                  events: list[Event]) -> None:
+    """Shuffle if told (701.24a); the search is an event ("whenever a player searches")."""
     searched_library = "library" in effect.zones
     if effect.shuffle and searched_library:
-        shuffle_library(game, choice.owner)
+        shuffle_library(game, owner)
     if searched_library:
-        events.append(LibrarySearched(choice.seat, choice.owner, len(found)))
+        events.append(LibrarySearched(seat, owner, found))
 
 
 def _one_of_each_name(game: Game, ids: list[str]) -> list[str]:
@@ -497,6 +533,9 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
         _answer_piles(game, choice, action, events)
     elif kind is DecisionKind.CHOOSE_PILE and isinstance(action, ChoosePile):
         _answer_pile(game, choice, action, events)
+    elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard) \
+            and choice.group[1:2] == [_SPLIT]:
+        _answer_split(game, choice, action.object_id, events)  # rule 608.2d
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard):
         game.choices.remove(choice)
         _finish_attachment_exchange(game, choice, action.object_id, events)

@@ -79,7 +79,8 @@ PROJECTED_MUTABLE = ("counters", "stickers")
 NOT_PROJECTED = ("id", "target_groups", "deathtouched", "base_controller", "restrictions",
                  "exile_if_dies", "regeneration_shields", "spell_copy", "loyalty_turn",
                  "timestamp", "source_power", "source_attached", "activated_turn", "chooser",
-                 "came_from", "exiled_with", "exile_pile", "skip_next_untap")
+                 "came_from", "exiled_with", "exile_pile", "skip_next_untap",
+                 "protection_now", "chosen_name")
 
 _READ = attrgetter(*PROJECTED)
 _SINCE = PROJECTED.index("controlled_since")
