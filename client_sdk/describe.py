@@ -146,6 +146,10 @@ def option_text(names: Names, action: pb.Action) -> str:
         return f"Choose {seat_name(names, a.choose_player.seat)}"
     if kind == "choose_pile":
         return f"Take pile {a.choose_pile.pile + 1}"
+    if kind == "choose_color":  # rule 105.4
+        return COLOR_NAMES.get(a.choose_color.color, a.choose_color.color)
+    if kind == "choose_name":  # rule 608.2d
+        return a.choose_name.name
     if kind == "roll_planar_die":
         paid = letters_to_symbols(a.roll_planar_die.mana) or "nothing"
         return f"Roll the planar die (pay {paid})"
@@ -158,6 +162,9 @@ def option_text(names: Names, action: pb.Action) -> str:
             (" on the bottom" if kind == "put_on_bottom" else "")
     return f"An option this client doesn't understand ({kind or 'empty'})"
 
+
+#: The colors (rule 105.1) by their mana letters.
+COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green"}
 
 #: Options that need no names.
 _FIXED_OPTIONS = {
@@ -254,6 +261,8 @@ _DECISION_NAMES: Mapping[int, str] = {
     pb.DECISION_KIND_CLASH: "clashing",
     pb.DECISION_KIND_CHOOSE_PARTY: "choosing a party",
     pb.DECISION_KIND_MAY: 'a "you may" choice',
+    pb.DECISION_KIND_CHOOSE_COLOR: "choosing a color",
+    pb.DECISION_KIND_CHOOSE_NAME: "choosing an option",
     pb.DECISION_KIND_CHOOSE_OUTSIDE_CARD: "choosing a card from outside the game",
     pb.DECISION_KIND_CHOOSE_EXILED_CARD: "choosing an exiled card",
     pb.DECISION_KIND_CAST_MADNESS: "casting with madness",

@@ -207,7 +207,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.RETURN_TO_HAND: {"target", "who", "amount", "zones"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter", "double"},
     Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power",
-                     "switch", "amount", "lasting"},
+                     "switch", "amount", "lasting", "protection", "gains_chosen"},
     Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
     Verb.DELAYED_TRIGGER: {"delayed", "this_turn"},
     Verb.CREATE_EMBLEM: {"emblem"},
@@ -227,7 +227,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.SCRY: {"amount", "who"},
     Verb.FATESEAL: {"amount", "who", "target"},
     Verb.SEARCH: {"amount", "who", "target", "zones", "find", "destination", "tapped",
-                  "reveal", "shuffle", "find_all", "name", "may_play"},
+                  "reveal", "shuffle", "find_all", "name", "may_play", "rest_to"},
     Verb.REVEAL_TOP: {"who", "find", "destination", "otherwise"},
     Verb.REVEAL_UNTIL: {"who", "target", "find", "destination"},
     Verb.LOOK_AND_PICK: {"amount", "destination", "pick", "rest", "all_if"},
@@ -268,7 +268,11 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.LOOK_AT_TOP: {"who", "amount", "take", "reveal"},
     Verb.CAST_CARD: {"who", "target", "exile_instead"},
     Verb.FREE_CASTS_THIS_TURN: set(),
-    Verb.ADD_MANA: {"amount"},
+    Verb.SACRIFICE_OR_DISCARD: {"who", "amount", "zones"},
+    Verb.CHOOSE_COLOR: set(),
+    Verb.CHOOSE_KEYWORD: {"gains"},
+    Verb.GAIN_CONTROL: {"who", "target", "this_turn"},
+    Verb.ADD_MANA: {"amount", "mana"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
                  Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES, Verb.COPY_SPELL,
@@ -384,6 +388,8 @@ def _effect(where: str, raw: Any) -> Effect:
                             "'optional': true, and takes no condition")
     if verb is Verb.CREATE_TOKEN and "token" not in spec:
         raise CardDataError(f"{where}: create_token needs a 'token'")
+    if verb is Verb.CHOOSE_KEYWORD and len(spec.get("gains", [])) < 2:
+        raise CardDataError(f"{where}: choose_keyword needs two or more 'gains' to choose from")
     if spec.get("up_to") and verb is not Verb.DISCARD:
         raise CardDataError(f"{where}.up_to: 'discard up to N cards' only")
     if verb is Verb.PUT_STICKER and "sticker" not in spec:
@@ -396,7 +402,8 @@ def _effect(where: str, raw: Any) -> Effect:
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
-    for name in (*zones, *(spec[k] for k in ("destination", "exchange_with") if k in spec)):
+    for name in (*zones, *(spec[k] for k in ("destination", "exchange_with", "rest_to")
+                           if k in spec)):
         if name not in EFFECT_ZONES:
             raise CardDataError(f"{where}: unknown zone {name!r}; expected one of "
                                 f"{list(EFFECT_ZONES)}")
@@ -417,9 +424,9 @@ def _effect(where: str, raw: Any) -> Effect:
     if verb is Verb.SEARCH and spec.get("may_play") and spec.get("destination") != "exile":
         raise CardDataError(f"{where}: 'may_play' is for cards the search exiles")
     colors = tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", [])))
-    if verb is Verb.ADD_MANA and (len(colors) < 1 or any(c not in MANA_TYPES for c in colors)):
-        raise CardDataError(f"{where}: add_mana adds 'amount' mana of each of its 'colors' "
-                            "(letters of WUBRGC)")
+    if verb is Verb.ADD_MANA and colors:
+        raise CardDataError(f"{where}: add_mana says its 'mana' (letters of WUBRGC, or "
+                            "'chosen_color'), not 'colors'")
     take = tuple(_filter(f"{where}.take[{i}]", f)
                  for i, f in enumerate(_list(f"{where}.take", spec.get("take", []))))
     if verb is Verb.LOOK_AT_TOP and not take:
@@ -570,6 +577,10 @@ def _effect(where: str, raw: Any) -> Effect:
         rest=str(spec.get("rest", "")),
         all_if=all_if,
         up_to=spec.get("up_to", False),
+        rest_to=_rest_to(where, spec),
+        protection=_granted_protection(f"{where}.protection", spec.get("protection", "")),
+        mana=_added_mana(where, verb, spec.get("mana")),
+        gains_chosen=_flag(f"{where}.gains_chosen", spec.get("gains_chosen", False)),
         token_x=_token_x(f"{where}.token", spec.get("token"), count),
         hold=spec.get("hold", False),
         take=take,
@@ -578,7 +589,7 @@ def _effect(where: str, raw: Any) -> Effect:
 
 
 #: The verbs that may act on objects chosen as the effect is performed (``who`` "chosen").
-_CHOSEN_VERBS = (Verb.TAP, Verb.UNTAP, Verb.RETURN_TO_HAND)
+_CHOSEN_VERBS = (Verb.TAP, Verb.UNTAP, Verb.RETURN_TO_HAND, Verb.SACRIFICE_OR_DISCARD)
 #: The zones such objects may be chosen from ("" -- the battlefield).
 _CHOSEN_ZONES = ("battlefield", "graveyard", "hand")
 
@@ -587,6 +598,8 @@ def _check_chosen(where: str, verb: Verb, who: Who, spec: dict[str, Any],
                   zones: tuple[str, ...]) -> None:
     """``who`` "chosen" (rules 608.2c-d): a verb that acts on objects, how many may be chosen
     (``amount`` or a ``count``) and, for cards, the ``zones``; only it takes them there."""
+    if verb is Verb.SACRIFICE_OR_DISCARD and who is not Who.CHOSEN:
+        raise CardDataError(f"{where}: sacrifice_or_discard acts on who 'chosen'")
     if who is Who.CHOSEN and verb not in _CHOSEN_VERBS:
         raise CardDataError(f"{where}: 'chosen' objects are acted on by one of "
                             f"{[v.value for v in _CHOSEN_VERBS]}")
@@ -594,6 +607,38 @@ def _check_chosen(where: str, verb: Verb, who: Who, spec: dict[str, Any],
         raise CardDataError(f"{where}: 'amount' and 'zones' are for who 'chosen'")
     if any(z not in _CHOSEN_ZONES for z in zones) and verb in _CHOSEN_VERBS:
         raise CardDataError(f"{where}.zones: chosen objects are in {list(_CHOSEN_ZONES)}")
+
+
+def _added_mana(where: str, verb: Verb, raw: Any) -> str:
+    """ADD_MANA: mana letters such as "CC", or "chosen_color" (rules 106.3, 105.4)."""
+    if verb is not Verb.ADD_MANA:
+        return ""
+    if raw == "chosen_color" or (isinstance(raw, str) and raw and all(
+            ch in MANA_TYPES for ch in raw)):
+        return str(raw)
+    raise CardDataError(f"{where}.mana: add_mana needs mana letters such as 'CC' or "
+                        "'chosen_color'")
+
+
+def _granted_protection(where: str, raw: Any) -> str:
+    """"gains protection from [quality]" (702.16a): a color letter, "multicolored", a
+    capitalised card type or subtype, or "chosen_color" (105.4)."""
+    if raw in ("", "chosen_color", "multicolored", *COLORS) or (
+            isinstance(raw, str) and raw[:1].isupper() and len(raw) > 1):
+        return str(raw)
+    raise CardDataError(f"{where}: expected a color letter, 'multicolored', a type or "
+                        "'chosen_color'")
+
+
+def _rest_to(where: str, spec: dict[str, Any]) -> str:
+    """SEARCH: "put one onto the battlefield and the other into your hand" -- a second
+    destination for the cards beyond the first, so the search finds more than one."""
+    rest = str(spec.get("rest_to", ""))
+    if rest and (rest == spec.get("destination") or spec.get("amount", 1) in (0, 1)
+                 or spec.get("find_all")):
+        raise CardDataError(f"{where}.rest_to: another destination than 'destination', for "
+                            "a search finding up to two or more cards")
+    return rest
 
 
 def _token_x(where: str, raw: Any, count: Count | None) -> bool:
@@ -618,7 +663,7 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
 #: The counts that count what a ``filter`` describes.
 FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN,
                    Count.OPPONENT_HAS_MORE, Count.PERMANENTS_SHARING_A_NAME,
-                   Count.CARDS_IN_YOUR_GRAVEYARD)
+                   Count.CARDS_IN_YOUR_GRAVEYARD, Count.COLORS_AMONG_PERMANENTS)
 
 
 def _compared_filter(where: str, count: Count | None, spec: ObjectFilter | None) -> None:
@@ -1161,10 +1206,26 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "regenerates",
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
                      "madness", "hexproof_from", "cost_reduction", "spell_costs",
-                     "replacements", "mana_for_each"}
+                     "replacements", "mana_for_each", "spend_as_any_color", "enters_naming",
+                     "player_protection"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
+
+
+def _player_protection(where: str, spec: dict[str, Any]) -> str:
+    """"You have protection from the chosen card name" (702.16a): only a name chosen as it
+    entered, so the card must choose one."""
+    raw = spec.get("player_protection", "")
+    if raw not in ("", "chosen_name") or (raw and not spec.get("enters_naming")):
+        raise CardDataError(f"{where}: player_protection: 'chosen_name', with enters_naming")
+    return str(raw)
+
+
+def _flag(where: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise CardDataError(f"{where}: expected true or false")
+    return value
 
 
 def _power_cda(where: str, value: Any) -> str:
@@ -1262,7 +1323,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                  or spec.get("regenerates")
                  or spec.get("enters_with_counters") or spec.get("power_cda")
                  or spec.get("creatures_die_to_hand") or spec.get("spell_costs")
-                 or spec.get("replacements"))
+                 or spec.get("replacements") or spec.get("spend_as_any_color")
+                 or spec.get("enters_naming") or spec.get("player_protection"))
     if not explained:
         raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
@@ -1308,6 +1370,10 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
             for kind, n in dict(spec.get("enters_with_counters", {})).items()),
         power_cda=_power_cda(where, spec.get("power_cda", "")),
         creatures_die_to_hand=bool(spec.get("creatures_die_to_hand", False)),
+        spend_as_any_color=_flag(f"{where}: spend_as_any_color",
+                                 spec.get("spend_as_any_color", False)),
+        enters_naming=_flag(f"{where}: enters_naming", spec.get("enters_naming", False)),
+        player_protection=_player_protection(where, spec),
         plane_rules=_plane_rules(where, spec.get("plane_rules", []), card_types),
         madness_cost=madness,
         cost_reduction=_cost_reduction(f"{where}: cost_reduction", spec["cost_reduction"])

@@ -286,9 +286,6 @@ class Verb(Enum):
     #: "Exile the top N cards of your library" (rule 701.13a): face up; with ``may_play``,
     #: "Until end of turn, you may play cards exiled this way".
     EXILE_TOP = "exile_top"
-    #: "Add six {R}" (rule 106.3): ``amount`` mana of each colour in ``colors`` to the
-    #: controller's mana pool.
-    ADD_MANA = "add_mana"
     #: "[Permanents] phase out" (rule 702.26b): until they phase in during the untap step of
     #: the player who controlled them (702.26a); ``hold``: "Until the end of your next turn,
     #: they can't phase in".
@@ -306,6 +303,25 @@ class Verb(Enum):
     #: "Until end of turn, you may cast spells from your hand without paying their mana
     #: costs" (rules 118.9, 601.2b: an alternative cost; X is 0, 107.3).
     FREE_CASTS_THIS_TURN = "free_casts_this_turn"
+    #: "You may sacrifice a creature or discard a creature card": the chosen object (who
+    #: "chosen", from the battlefield and your hand) is sacrificed if it is a permanent,
+    #: discarded if it is in your hand (rules 701.21a, 701.9a, 608.2d).
+    SACRIFICE_OR_DISCARD = "sacrifice_or_discard"
+    #: "[The] color of your choice": the controller chooses a color as this effect is
+    #: performed (rules 105.4, 608.2d); later effects of the resolution name it as
+    #: ``"chosen_color"``.
+    CHOOSE_COLOR = "choose_color"
+    #: "Gain control of target creature [until end of turn]" (rules 613.1b, 611.2a; with
+    #: ``this_turn`` it ends at the cleanup step, 514.2).
+    GAIN_CONTROL = "gain_control"
+    #: "Your choice of deathtouch or lifelink": the controller chooses one of the keyword
+    #: abilities in ``gains`` as this effect is performed (rule 608.2d); a later
+    #: ``modify_pt`` with ``gains_chosen`` grants it.
+    CHOOSE_KEYWORD = "choose_keyword"
+    #: "Add [amount] mana of [mana]" (rule 106.3): ``mana`` is mana letters added
+    #: ``amount`` times, or ``"chosen_color"`` -- one mana of the color chosen earlier in this
+    #: resolution ("add two mana of any one color", 105.4).
+    ADD_MANA = "add_mana"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -333,6 +349,9 @@ class Count(Enum):
     DEVOTION = "devotion"
     #: The number of creatures in your party (rule 700.8).
     PARTY = "party"
+    #: "for each color among permanents you control": the colors (105.1) among the
+    #: permanents the ``filter`` describes.
+    COLORS_AMONG_PERMANENTS = "colors_among_permanents"
     #: The life lost to the previous effects of the same resolution ("you gain life equal to
     #: the life lost this way").
     LIFE_LOST = "life_lost"
@@ -393,7 +412,7 @@ class Count(Enum):
     PERMANENTS_SHARING_A_NAME = "permanents_sharing_a_name"
     #: "that creature's mana value": the mana value of this resolution's object target as
     #: resolution began -- its last known information once it has moved (rule 608.2h); an
-    #: {X} in its cost is 0 off the stack (202.3b).
+    #: {X} in its cost is 0 off the stack (202.3e).
     TARGET_MANA_VALUE = "target_mana_value"
     #: "that many", "for each creature tapped this way": the objects the previous effect of
     #: this resolution chose and acted on (608.2c) -- the permanents of a ``who`` "chosen",
@@ -655,6 +674,9 @@ class Effect:
     #: EXCHANGE_ZONES: the two zones exchanged ("hand", "graveyard", "exile").
     destination: str = ""
     exchange_with: str = ""
+    #: SEARCH: "put one onto [destination] and the other into [rest_to]" -- the searcher
+    #: chooses which found card goes to ``destination`` (608.2d); the rest go here.
+    rest_to: str = ""
     #: SEARCH: found cards enter tapped / are revealed (701.23e) / the library is shuffled.
     tapped: bool = False
     reveal: bool = False
@@ -724,6 +746,14 @@ class Effect:
     pick: int = 1
     rest: str = ""
     all_if: AnyCondition | None = None
+    #: MODIFY_PT: "gains protection from [quality] until end of turn" (rule 702.16a): a
+    #: quality protection can name, or ``"chosen_color"`` -- the color chosen earlier in this
+    #: resolution ("protection from the color of your choice").
+    protection: str = ""
+    #: MODIFY_PT: it also gains the keyword ability chosen earlier in this resolution.
+    gains_chosen: bool = False
+    #: ADD_MANA: the mana added (see the verb).
+    mana: str = ""
     #: DISCARD: "discard up to N cards" -- the player may stop after any number, even none
     #: (rules 701.9b, 608.2d); "that many" is then ``Count.CHOSEN_THIS_WAY``.
     up_to: bool = False
@@ -1177,6 +1207,15 @@ class CardDef:
     #: A characteristic-defining ability for power (rules 604.3, 613.4a), e.g.
     #: "instants_and_sorceries_in_your_graveyard".
     power_cda: str = ""
+    #: "You may spend mana as though it were mana of any color" (rule 609.4b): while its
+    #: controller controls it, any mana they have may pay a colored symbol of their costs.
+    spend_as_any_color: bool = False
+    #: "As [this] enters, choose a card name" (rules 614.12a, 201.2): the controller chooses
+    #: one as it enters; the permanent remembers it (its ``chosen_name``).
+    enters_naming: bool = False
+    #: "You have protection from [quality]" (rule 702.16a-b, 702.16e): its controller has it;
+    #: ``"chosen_name"`` -- the card name chosen as it entered (a name only when it says so).
+    player_protection: str = ""
     #: Madness (rule 702.35a): the cost to cast it for when it is discarded into exile.
     madness_cost: ManaCost | None = None
     #: "This spell costs ... less to cast" (rules 601.2f, 118.7a).

@@ -239,6 +239,20 @@ class ChoosePile:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseColor:
+    """Rules 105.4, 608.2d: choose a color -- "W", "U", "B", "R" or "G"."""
+
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseName:
+    """Rule 608.2d: choose one of the names an effect offers (a keyword ability's name)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class RollPlanarDie:
     """Rules 901.9, 116.2i: roll the planar die (a special action of the active player in a
     Planechase game), paying ``mana`` -- letters WUBRGC in that order, from the mana pool --
@@ -301,6 +315,8 @@ Action = (
     | ChooseCard
     | ChoosePlayer
     | ChoosePile
+    | ChooseColor
+    | ChooseName
     | RollPlanarDie
     | FinishModes
     | Concede
@@ -316,7 +332,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Discard, ChooseStartingPlayer, KeepHand, TakeMulligan, PutOnBottom, ChooseMode,
         ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, ChooseReplacement,
         Decline, Accept, ResetBlockers, PlaceCard, ChooseCard, ChoosePlayer, ChoosePile,
-        RollPlanarDie, FinishModes,
+        RollPlanarDie, FinishModes, ChooseColor, ChooseName,
         Concede,
         ChooseOutsideCard, ChooseExilePile,
     )

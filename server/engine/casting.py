@@ -51,6 +51,7 @@ from server.engine.events import (
 from server.engine.mana import (
     Potential,
     affordable,
+    as_paid_by,
     mana_choices,
     mana_sources,
     most_mana,
@@ -109,7 +110,7 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     cost = reduced(game, card, cost, seat, spell_id)
     if less:
         cost = ManaCost(max(cost.generic - less, 0), cost.symbols, cost.x_count, cost.hybrid)
-    return cost
+    return as_paid_by(game, seat, cost)  # rule 609.4b
 
 
 def _describes_spell(game: Game, spec: ObjectFilter, permanent: GameObject, card: CardDef,
@@ -277,7 +278,8 @@ def ability_cost(game: Game, source: GameObject, index: int, seat: int) -> ManaC
     cost less its own reduction ("costs {1} less to activate for each Shrine you control",
     118.7a), counted as the cost is determined."""
     ability = source.card.abilities[index]
-    return _reduce(game, ability.cost_reduction, ability.cost, seat, source.id)
+    return as_paid_by(game, seat, _reduce(game, ability.cost_reduction, ability.cost, seat,
+                                          source.id))  # rule 609.4b
 
 
 def cost_choices(game: Game, seat: int, cost: AdditionalCost, source_id: str,

@@ -4,6 +4,9 @@ graveyard to your hand" -- not targets (115.10), so they are chosen during resol
 a time, and the controller may stop whenever they like ("up to"). The choice reuses
 ``CHOOSE_CARD``: a :class:`ChooseCard` per object, :class:`Decline` to stop.
 
+"Choose a color" (rule 105.4) is the ``CHOOSE_COLOR`` decision: one :class:`ChooseColor` per
+color; the resolution remembers it for "the color of your choice" / "the chosen color".
+
 Only the controller sees the decision, and it offers only objects in public zones or in the
 controller's own hand (:mod:`server.view` refuses any other), so it reveals nothing.
 """
@@ -11,8 +14,12 @@ controller's own hand (:mod:`server.view` refuses any other), so it reveals noth
 from __future__ import annotations
 
 from server.cards.model import Effect
-from server.engine.actions import Action, ChooseCard, Decline
+from server.engine.actions import Action, ChooseCard, ChooseColor, ChooseName, Decline
 from server.engine.state import Choice, DecisionKind, Game
+from server.engine.zones import AS_ENTERS
+
+#: The colors (rule 105.1), as mana letters (105.2 order: white, blue, black, red, green).
+COLORS = ("W", "U", "B", "R", "G")
 
 #: Marks a :class:`Choice` of this module (a ``CHOOSE_CARD`` shared with others).
 TAG = "chosen"
@@ -45,3 +52,44 @@ def answer(game: Game, choice: Choice, action: Action) -> bool:
             return False
     game.choices.remove(choice)
     return True
+
+
+def start_color(game: Game, seat: int) -> None:
+    """``seat`` chooses a color as the effect is performed (rules 105.4, 608.2d)."""
+    game.choices.insert(0, Choice(DecisionKind.CHOOSE_COLOR, seat))
+
+
+def color_options() -> tuple[Action, ...]:
+    """One option per color (105.4: colorless isn't a color)."""
+    return tuple(ChooseColor(c) for c in COLORS)
+
+
+def answer_color(game: Game, choice: Choice, action: Action) -> None:
+    """Remember the color for the rest of the resolution (608.2c)."""
+    game.choices.remove(choice)
+    if isinstance(action, ChooseColor) and game.resolving is not None:
+        game.resolving.color = action.color
+
+
+def start_name(game: Game, seat: int, names: tuple[str, ...]) -> None:
+    """``seat`` chooses one of ``names`` as the effect is performed (608.2d): "your choice of
+    deathtouch or lifelink"."""
+    game.choices.insert(0, Choice(DecisionKind.CHOOSE_NAME, seat, list(names)))
+
+
+def name_options(choice: Choice) -> tuple[Action, ...]:
+    """One option per name offered."""
+    return tuple(ChooseName(n) for n in choice.pool)
+
+
+def answer_name(game: Game, choice: Choice, action: Action) -> None:
+    """Remember the name for the rest of the resolution (608.2c)."""
+    game.choices.remove(choice)
+    if not isinstance(action, ChooseName):
+        return
+    if choice.group[:1] == [AS_ENTERS]:  # a permanent naming a card as it enters (614.12a)
+        named = game.objects.get(choice.group[1])
+        if named is not None:
+            named.chosen_name = action.name
+    elif game.resolving is not None:
+        game.resolving.name = action.name

@@ -204,6 +204,11 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
             return sum(1 for i in game.battlefield
                        if matches(game, game.objects[i], spec, seat, source_id))
         return max((controls(s) for s in game.opponents(you)), default=0) - controls(you)
+    if kind is Count.COLORS_AMONG_PERMANENTS:
+        assert spec is not None  # the loader requires it
+        return len({c for i in game.battlefield
+                    if matches(game, game.objects[i], spec, you, source_id)
+                    for c in game.objects[i].card.colors})
     if kind is Count.TOTAL_POWER:
         assert spec is not None  # the loader requires it
         return sum(game.objects[i].power for i in game.battlefield
@@ -236,7 +241,7 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
                 names[obj.card.name] = names.get(obj.card.name, 0) + 1  # rule 201.2
         return max(names.values(), default=0)
     if kind is Count.TARGET_MANA_VALUE:
-        # Rule 608.2h: the target's card as resolution began (202.3b: X is 0 off the stack).
+        # Rule 608.2h: the target's card as resolution began (202.3e: X is 0 off the stack).
         known = game.resolving.cards if game.resolving is not None else {}
         return next((c.mana_cost.mana_value for c in known.values()), 0)
     if kind is Count.CARDS_IN_YOUR_GRAVEYARD:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import assert_never
 
+from server.cards.mana import MANA_TYPES
 from server.cards.model import (
     PLAYER_COUNTS,
     CardDef,
@@ -62,7 +63,12 @@ from server.engine.state import (
     Step,
     Zone,
 )
-from server.engine.targeting import Target, is_legal_target, quality_of
+from server.engine.targeting import (
+    Target,
+    is_legal_target,
+    player_protected_from,
+    quality_of,
+)
 from server.engine.zones import (
     create_object,
     damage_after_replacements,
@@ -81,7 +87,7 @@ from server.engine.zones import (
 
 def protected_from(obj: GameObject, source: GameObject) -> bool:
     """Rule 702.16: whether ``obj`` has protection from a quality ``source`` has."""
-    return any(quality_of(source.card, q) for q in obj.card.protection)
+    return any(quality_of(source.card, q) for q in obj.protection)
 
 
 def gain_life(game: Game, seat: int, amount: int, events: list[Event]) -> None:
@@ -112,6 +118,8 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
         seat = int(ref)
         if game.players[seat].has_lost:
             return  # rule 800.4a: a player who left is no longer in the game
+        if player_protected_from(game, seat, source.card):
+            return  # rule 702.16e: prevented
         game.player(seat).life -= amount
         if not combat:
             game.player(seat).noncombat_damage_this_turn += amount
@@ -377,6 +385,7 @@ def perform_chosen(game: Game, choice: Choice, events: list[Event]) -> None:
     if res is None or obj is None or choice.effect is None:
         return
     res.chosen = list(choice.picked)
+    res.did = bool(choice.picked)  # "you may [act on one]. If you do" (608.2d)
     _perform(game, obj, choice.effect, [], events, chosen=True)
 
 
@@ -519,11 +528,6 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     elif verb is Verb.EXILE_TOP:
         for seat in _players(game, obj, effect, targets):
             looking.exile_top(game, seat, amount, may_play=effect.may_play, events=events)
-    elif verb is Verb.ADD_MANA:
-        if not game.players[obj.controller].has_lost:
-            pool = game.player(obj.controller).mana_pool  # rule 106.4
-            for letter in effect.colors:
-                pool["WUBRGC".index(letter)] += amount
     elif effect.who is Who.CHOSEN_ONE:
         _perform_on_chosen(game, obj, effect, amount, events)
     elif verb is Verb.PAY:
@@ -531,6 +535,14 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
         unless.offer_payment(game, obj, effect.cost)  # "you may pay" (608.2d)
     elif verb is Verb.END_TURN:
         _end_the_turn(game, events)
+    elif verb is Verb.ADD_MANA:
+        _add_mana(game, obj, effect, amount)
+    elif verb is Verb.CHOOSE_KEYWORD:
+        if not game.players[obj.controller].has_lost:
+            choosing.start_name(game, obj.controller, effect.gains)  # rule 608.2d
+    elif verb is Verb.CHOOSE_COLOR:
+        if not game.players[obj.controller].has_lost:
+            choosing.start_color(game, obj.controller)  # rules 105.4, 608.2d
     elif verb is Verb.FLIP_COIN:
         # Rules 705.1-705.2: two outcomes of equal likelihood; the flipper calls one, and
         # wins if the call matches the result.
@@ -722,9 +734,13 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
         if effect.double_power and len(permanents) == 1:
             power += permanents[0].power
         if locked:
+            chosen = game.resolving.name if effect.gains_chosen and \
+                game.resolving is not None and game.resolving.name else ""
             game.effects.append(ContinuousEffect(
-                next_timestamp(game), locked, power, toughness, effect.gains,
-                effect.loses, effect.switch, lasting=effect.lasting))  # rule 611.2a
+                next_timestamp(game), locked, power, toughness,
+                (*effect.gains, chosen) if chosen else effect.gains,
+                effect.loses, effect.switch, lasting=effect.lasting,  # rule 611.2a
+                protection=_protection(game, effect)))
     elif verb is Verb.ATTACH:
         # Rule 701.3a: attach the source (an Equipment) to the target; new timestamp (613.7e).
         source = game.objects.get(_source_id(obj))
@@ -733,6 +749,11 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
             source.attached_to = permanents[0].id
             source.timestamp = next_timestamp(game)
             restamp_stickers(game, source)  # rule 613.7k
+    elif verb is Verb.SACRIFICE_OR_DISCARD:
+        # Rules 701.21a, 701.9a: a permanent chosen is sacrificed, a card in hand discarded.
+        put_into_graveyards(game, [p.id for p in permanents if p.zone is Zone.BATTLEFIELD],
+                            events)
+        madness.discard(game, [p.id for p in permanents if p.zone is Zone.HAND], events)
     elif verb is Verb.EXILE_IF_DIES:
         for permanent in permanents:
             permanent.exile_if_dies = True
@@ -744,8 +765,36 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
             move(game, card_obj.id, Zone.LIBRARY, events, bottom=True)  # rules 400.3, 401.1
     elif verb is Verb.EXCHANGE_CONTROL:
         _exchange_control(game, permanents, effect)
+    elif verb is Verb.GAIN_CONTROL:
+        # Layer 2 (rule 613.1b): until end of turn (514.2) or indefinitely (611.2a).
+        held = tuple(p.id for p in permanents if p.zone is Zone.BATTLEFIELD)
+        if held:
+            game.effects.append(ContinuousEffect(next_timestamp(game), held,
+                                                 controller=obj.controller,
+                                                 lasting=not effect.this_turn))
     else:  # pragma: no cover - the vocabulary is closed
         raise ValueError(f"unhandled verb {verb}")
+
+
+def _add_mana(game: Game, obj: GameObject, effect: Effect, amount: int) -> None:
+    """Rule 106.3: mana is added to its controller's pool -- ``amount`` times the letters,
+    or of "the chosen color" (105.4; none chosen, none added)."""
+    if game.players[obj.controller].has_lost:
+        return
+    mana = game.resolving.color if effect.mana == "chosen_color" and \
+        game.resolving is not None else effect.mana
+    pool = game.player(obj.controller).mana_pool
+    for letter in (mana if mana != "chosen_color" else "") * amount:
+        pool[MANA_TYPES.index(letter)] += 1
+
+
+def _protection(game: Game, effect: Effect) -> tuple[str, ...]:
+    """"gains protection from [quality]" -- "the color of your choice" is the color chosen
+    earlier in this resolution (105.4); none chosen, none granted."""
+    if effect.protection != "chosen_color":
+        return (effect.protection,) if effect.protection else ()
+    color = game.resolving.color if game.resolving is not None else ""
+    return (color,) if color else ()
 
 
 _CREATURE_GROUPS = (Who.EACH_CREATURE, Who.EACH_CREATURE_YOU_CONTROL,

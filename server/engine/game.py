@@ -275,6 +275,10 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
             effects.perform_optional(game, choice, events)
     elif kind is DecisionKind.CHOOSE_CARD and choice.group[:1] == [effects.CHOSEN_ONE]:
         effects.answer_chosen(game, choice, action, events)  # "a Liliana you control"
+    elif kind is DecisionKind.CHOOSE_COLOR:
+        choosing.answer_color(game, choice, action)  # rule 105.4
+    elif kind is DecisionKind.CHOOSE_NAME:
+        choosing.answer_name(game, choice, action)  # rule 608.2d
     elif choosing.owns(choice):
         if choosing.answer(game, choice, action):
             effects.perform_chosen(game, choice, events)  # rule 608.2d
@@ -367,6 +371,10 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
     kind, seat = choice.kind, choice.seat
     if kind is DecisionKind.MAY:
         return (Accept(), Decline())
+    if kind is DecisionKind.CHOOSE_COLOR:
+        return choosing.color_options()  # rule 105.4
+    if kind is DecisionKind.CHOOSE_NAME:
+        return choosing.name_options(choice)  # rule 608.2d
     if choosing.owns(choice):
         return choosing.options(choice)  # rule 608.2d
     if kind in looking.KINDS:

@@ -110,16 +110,28 @@ def _plain(permanents: list[GameObject]) -> bool:
     permanent has a static ability, a characteristic-defining P/T or a sticker, and each
     is as the layers' start leaves it (its owner's control, 613.2's copiable values). If
     so, it sets what applying the layers would (no computed values)."""
-    empty: frozenset[str] = frozenset()
     for obj in permanents:
         card = obj.card
         if card.statics or card.power_cda or obj.stickers or \
                 obj.controller != obj.base_controller:
             return False
     for obj in permanents:
-        obj.subtypes_now = obj.keywords_now = obj.pt_now = None
-        obj.restrictions = empty
+        _start(obj)
+        obj.pt_now = None  # printed values and counters
     return True
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+def _start(obj: GameObject) -> None:
+    """What every application of the layers starts from (rule 613.1): the object's own
+    controller and printed characteristics, nothing granted or computed yet."""
+    obj.controller = obj.base_controller
+    obj.subtypes_now = None
+    obj.keywords_now = None
+    obj.protection_now = ()
+    obj.restrictions = _NONE
 
 
 def _has_conditional(game: Game, permanents: list[GameObject]) -> bool:
@@ -132,12 +144,8 @@ def _apply_layers(game: Game, permanents: list[GameObject],
     objects = game.objects
     statics: list[tuple[int, GameObject, StaticAbility]] = []
     varies = False  # a characteristic-defining P/T or a sticker (the layers apply)
-    empty: frozenset[str] = frozenset()
     for obj in permanents:
-        obj.controller = obj.base_controller
-        obj.subtypes_now = None
-        obj.keywords_now = None
-        obj.restrictions = empty
+        _start(obj)
         card = obj.card
         if card.statics:
             for i, static in enumerate(card.statics):
@@ -197,7 +205,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
     layer6: list[tuple[int, GameObject | None, StaticAbility | None, int]] = [
         (t, src, st, -1) for t, src, st in statics if st.keywords or st.restrictions]
     layer6 += [(e.timestamp, None, None, i) for i, e in enumerate(effects)
-               if e.gains or e.loses]
+               if e.gains or e.loses or e.protection]
     # Rule 123.7: an ability sticker grants its ability, in its timestamp order (613.7k).
     layer6 += [(st.timestamp, obj, None, k) for obj in permanents
                for k, st in enumerate(obj.stickers) if st.definition.keywords]
@@ -217,6 +225,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
                     kw = touched(target)
                     kw.update(effect.gains)
                     kw.difference_update(effect.loses)
+                    target.protection_now += effect.protection  # rule 702.16a
     for oid, kw in keywords.items():
         objects[oid].keywords_now = frozenset(kw)
         objects[oid].restrictions = frozenset(restrictions[oid])

@@ -110,7 +110,7 @@ def _settle(game: Game, choice: Choice, seat: int, events: list[Event]) -> None:
                 looking.separate_piles(game, choice.owner, cards, choice.group[0])
             else:
                 _drop(game, choice)  # the cards left the game with their owner
-        case DecisionKind.CHOOSE_PILE:
+        case DecisionKind.CHOOSE_PILE | DecisionKind.CHOOSE_COLOR | DecisionKind.CHOOSE_NAME:
             if mine:
                 _drop(game, choice)
         case DecisionKind.CLASH:
@@ -133,7 +133,7 @@ def _drop(game: Game, choice: Choice) -> None:
     if kind in (DecisionKind.SCRY, DecisionKind.SEARCH, DecisionKind.SEPARATE_PILES,
                 DecisionKind.CHOOSE_PILE) and choice.group:
         looking.end_looks(game, choice.group[0])
-    elif kind is DecisionKind.CHOOSE_CARD and choice.effect is None:
-        looking.end_looks(game, choice.group[0])  # a revealed hand (701.20a)
+    elif kind is DecisionKind.CHOOSE_CARD and choice.group:
+        looking.end_looks(game, choice.group[0])  # a revealed hand or search (701.20a)
     elif kind is DecisionKind.CHOOSE_PLAYER and choice.group[:1] == ["piles"]:
         looking.end_looks(game, choice.group[1])

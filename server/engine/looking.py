@@ -222,25 +222,18 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
     if choice.group:
         end_looks(game, choice.group[0])
     found = [i for i in choice.picked if i in game.objects]
+    if effect.rest_to and len(found) > 1:
+        # "reveal those cards, put one onto the battlefield and the other into your hand":
+        # the searcher chooses which, the cards revealed meanwhile (rules 701.20a, 608.2d).
+        key = _key(game)
+        look(game, found, everyone(game), key, events)
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, choice.seat, found,
+                                      effect=effect, owner=choice.owner, group=[key, _SPLIT]))
+        return
     if effect.reveal and found:
         look(game, found, everyone(game), "", events)
         end_looks(game, "")
-    # "put it into your hand" (look_at_top).
-    destination = "hand" if effect.verb is Verb.LOOK_AT_TOP else effect.destination
-    if destination == "graveyard":
-        put_into_graveyards(game, found, events)
-    else:
-        to = {"hand": Zone.HAND, "battlefield": Zone.BATTLEFIELD, "exile": Zone.EXILE,
-              "library_top": Zone.LIBRARY}[destination]
-        for oid in found:
-            new = move(game, oid, to, events,
-                       controller=choice.seat if to is Zone.BATTLEFIELD else None)
-            if to is Zone.BATTLEFIELD and effect.tapped:
-                new.tapped = True
-            if to is Zone.BATTLEFIELD and game.resolving is not None:
-                game.resolving.found.append(new.id)  # "that land" (400.7)
-            if to is Zone.EXILE and effect.may_play:
-                grant_play(game, choice.seat, new.id)  # "You may cast them this turn"
+    _put_found(game, choice.seat, effect, found, events)
     if effect.verb is Verb.LOOK_AT_TOP:
         # "Put the rest on the bottom of your library in a random order" (401.1).
         rest = [i for i in choice.group[1:] if i not in found
@@ -248,11 +241,55 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
         game.rng.shuffle(rest)
         for oid in rest:
             move(game, oid, Zone.LIBRARY, events, bottom=True)
+    _after_search(game, choice.seat, choice.owner, effect, found=len(found), events=events)
+
+
+#: Marks the choice of which found card goes to the search's destination (the rest go to
+#: its ``rest_to``).
+_SPLIT = "split"
+
+
+def _answer_split(game: Game, choice: Choice, card_id: str, events: list[Event]) -> None:
+    effect = choice.effect
+    assert effect is not None
+    game.choices.remove(choice)
+    end_looks(game, choice.group[0])
+    _put_found(game, choice.seat, effect, [card_id], events)
+    rest = [i for i in choice.pool if i != card_id and i in game.objects]
+    _put_found(game, choice.seat, effect, rest, events, destination=effect.rest_to)
+    _after_search(game, choice.seat, choice.owner, effect, found=len(choice.pool),
+                  events=events)
+
+
+def _put_found(game: Game, seat: int, effect: Effect, found: list[str], events: list[Event],
+               *, destination: str = "") -> None:
+    # "put it into your hand" (look_at_top).
+    destination = destination or (
+        "hand" if effect.verb is Verb.LOOK_AT_TOP else effect.destination)
+    if destination == "graveyard":
+        put_into_graveyards(game, found, events)
+    else:
+        to = {"hand": Zone.HAND, "battlefield": Zone.BATTLEFIELD, "exile": Zone.EXILE,
+              "library_top": Zone.LIBRARY}[destination]
+        for oid in found:
+            new = move(game, oid, to, events,
+                       controller=seat if to is Zone.BATTLEFIELD else None)
+            if to is Zone.BATTLEFIELD and effect.tapped:
+                new.tapped = True
+            if to is Zone.BATTLEFIELD and game.resolving is not None:
+                game.resolving.found.append(new.id)  # "that land" (400.7)
+            if to is Zone.EXILE and effect.may_play:
+                grant_play(game, seat, new.id)  # "You may cast them this turn"
+
+
+def _after_search(game: Game, seat: int, owner: int, effect: Effect, *, found: int,
+                  events: list[Event]) -> None:
+    """Shuffle if told (701.24a); the search is an event ("whenever a player searches")."""
     searched_library = "library" in effect.zones
     if effect.shuffle and searched_library:
-        shuffle_library(game, choice.owner)
+        shuffle_library(game, owner)
     if searched_library:
-        events.append(LibrarySearched(choice.seat, choice.owner, len(found)))
+        events.append(LibrarySearched(seat, owner, found))
 
 
 def start_look_at_top(game: Game, seat: int, count: int, effect: Effect,
@@ -621,6 +658,9 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard) and \
             choice.effect is not None and choice.effect.verb is Verb.LOOK_AND_PICK:
         _answer_look_and_pick(game, choice, action.object_id, events)
+    elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard) \
+            and choice.group[1:2] == [_SPLIT]:
+        _answer_split(game, choice, action.object_id, events)  # rule 608.2d
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard):
         game.choices.remove(choice)
         _finish_attachment_exchange(game, choice, action.object_id, events)

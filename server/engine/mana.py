@@ -68,6 +68,21 @@ def pay(pool: list[int], cost: ManaCost) -> None:
         generic -= 1
 
 
+def as_paid_by(game: Game, seat: int, cost: ManaCost) -> ManaCost:
+    """The cost as ``seat``'s mana may pay it: while they control a permanent that lets them
+    "spend mana as though it were mana of any color" (rule 609.4b), any mana pays a colored
+    symbol -- as if it were generic; {C} still needs colorless mana. The cost itself (and
+    what was spent) doesn't change."""
+    if not any(game.objects[i].controller == seat and game.objects[i].card.spend_as_any_color
+               for i in game.battlefield):
+        return cost
+    colored = sum(cost.symbols[:_COLORLESS]) + len(cost.hybrid)
+    if not colored:
+        return cost
+    symbols = (0, 0, 0, 0, 0, cost.symbols[_COLORLESS])
+    return ManaCost(cost.generic + colored, symbols, cost.x_count, ())
+
+
 def spend_text(counts: list[int]) -> str:
     """Mana counts as letters in WUBRGC order, e.g. [0, 0, 1, 2, 0, 0] -> ``"BRR"``."""
     return "".join(t * n for t, n in zip(MANA_TYPES, counts, strict=True))

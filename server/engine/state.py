@@ -102,6 +102,11 @@ class DecisionKind(IntEnum):
     CHOOSE_PARTY = 27
     #: Rule 608.2d: take an optional ("you may") action of a resolving spell or ability.
     MAY = 28
+    #: Rules 105.4, 608.2d: choose a color ("the color of your choice") as an effect resolves.
+    CHOOSE_COLOR = 29
+    #: Rule 608.2d: choose one of the names an effect offers ("your choice of deathtouch or
+    #: lifelink": a keyword ability's name).
+    CHOOSE_NAME = 30
     #: Rule 400.11b: choose a card you own from outside the game to bring in (a wish).
     CHOOSE_OUTSIDE_CARD = 50
     #: Rule 406.4: choose an exiled card -- a face-down one only if you may look at it,
@@ -207,6 +212,10 @@ class GameObject:
     pt_now: tuple[int, int] | None = None
     keywords_now: frozenset[str] | None = None
     subtypes_now: tuple[str, ...] | None = None
+    #: Protection granted by resolved effects (layer 6, rule 702.16a), e.g. ("R",).
+    protection_now: tuple[str, ...] = ()
+    #: The card name chosen as it entered ("As [this] enters, choose a card name", 614.12a).
+    chosen_name: str = ""
     #: Rules restrictions from static abilities: "cant_attack", "cant_block", ...
     restrictions: frozenset[str] = frozenset()
     #: "If it would die this turn, exile it instead" applies (rule 614.1a).
@@ -327,6 +336,14 @@ class GameObject:
             keyword in s.definition.keywords for s in self.stickers)
 
     @property
+    def protection(self) -> tuple[str, ...]:
+        """The qualities it has protection from now (rule 702.16a): printed, or granted by a
+        resolved effect while it is a permanent (layer 6)."""
+        if self.protection_now and self.zone is Zone.BATTLEFIELD:
+            return (*self.card.protection, *self.protection_now)
+        return self.card.protection
+
+    @property
     def subtypes(self) -> tuple[str, ...]:
         """Its subtypes now, after type-changing effects (layer 4)."""
         if self.subtypes_now is not None and self.zone is Zone.BATTLEFIELD:
@@ -420,6 +437,8 @@ class ContinuousEffect:
     restrictions: tuple[str, ...] = ()
     filter: ObjectFilter | None = None
     viewer: int = -1
+    #: Layer 6: "gains protection from [quality]" (rule 702.16a).
+    protection: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -539,6 +558,10 @@ class Resolution:
     #: The objects the last effect of this resolution chose and acted on ("tapped this
     #: way", "discard up to two cards, then draw that many", 608.2c-d).
     chosen: list[str] = field(default_factory=list)
+    #: The color chosen during this resolution ("the color of your choice", 105.4): a letter.
+    color: str = ""
+    #: The name chosen during this resolution ("your choice of deathtouch or lifelink").
+    name: str = ""
 
 
 @dataclass(slots=True)

@@ -52,8 +52,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
     if obj.controller != controller and source is not None and obj.card.hexproof_from and \
             any(quality_of(source, q) for q in obj.card.hexproof_from):
         return False
-    if source is not None and obj.card.protection and \
-            any(quality_of(source, q) for q in obj.card.protection):
+    if source is not None and obj.protection and \
+            any(quality_of(source, q) for q in obj.protection):
         return False
     if req.you_control and obj.controller != controller:
         return False
@@ -103,6 +103,20 @@ def _is_kind(obj: GameObject, kind: TargetKind) -> bool:
     return kind is TargetKind.PERMANENT
 
 
+def player_protected_from(game: Game, seat: int, source: CardDef | None) -> bool:
+    """Whether a player has protection from a quality of ``source`` (rules 702.16a-b, e):
+    "You have protection from the chosen card name" -- a permanent they control that named
+    the source's name as it entered (a name only when the ability says so, 702.16a)."""
+    if source is None:
+        return False
+    for oid in game.battlefield:
+        obj = game.objects[oid]
+        if obj.controller == seat and obj.card.player_protection == "chosen_name" \
+                and obj.chosen_name and obj.chosen_name == source.name:
+            return True
+    return False
+
+
 def quality_of(card: CardDef, quality: str) -> bool:
     """Whether a card has a quality protection can name (rule 702.16a): a colour letter,
     "multicolored", a card type such as "Planeswalker" ("protection from planeswalkers") or
@@ -126,9 +140,11 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
     """
     out: list[Target] = []
     if req.kind in (TargetKind.ANY, TargetKind.PLAYER, TargetKind.PLAYER_OR_PLANESWALKER):
-        out += [("player", seat) for seat in game.apnap(controller)]
+        out += [("player", seat) for seat in game.apnap(controller)
+                if not player_protected_from(game, seat, source)]
     elif req.kind is TargetKind.OPPONENT:
-        out += [("player", seat) for seat in game.opponents(controller)]
+        out += [("player", seat) for seat in game.opponents(controller)
+                if not player_protected_from(game, seat, source)]
     if req.kind in _GRAVEYARD_KINDS:
         zone: list[str] = game.player(controller).graveyard
     elif req.kind in (TargetKind.CARD_IN_A_GRAVEYARD, TargetKind.CREATURE_CARD_IN_A_GRAVEYARD):

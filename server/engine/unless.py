@@ -15,6 +15,7 @@ from server.engine.actions import Action, ActivateManaAbility, Decline, PayMana
 from server.engine.events import Event
 from server.engine.mana import (
     affordable,
+    as_paid_by,
     mana_choices,
     mana_sources,
     payments,
@@ -50,9 +51,10 @@ def counter_unless_paid(game: Game, objects: list[GameObject], cost: ManaCost,
     for obj in objects:
         if obj.zone is not Zone.STACK:
             continue
-        if affordable(potential_pool(game, obj.controller), cost):
+        paid = as_paid_by(game, obj.controller, cost)  # rule 609.4b
+        if affordable(potential_pool(game, obj.controller), paid):
             game.choices.append(Choice(DecisionKind.PAY_MANA, obj.controller, [obj.id],
-                                       optional=True, unless_cost=cost))
+                                       optional=True, unless_cost=paid))
         else:
             counter(game, [obj], events)
 
@@ -64,9 +66,10 @@ def offer_payment(game: Game, obj: GameObject, cost: ManaCost) -> None:
     res = game.resolving
     if res is not None:
         res.did = False
-    if affordable(potential_pool(game, obj.controller), cost):
+    paid = as_paid_by(game, obj.controller, cost)  # rule 609.4b
+    if affordable(potential_pool(game, obj.controller), paid):
         game.choices.append(Choice(DecisionKind.PAY_MANA, obj.controller, [obj.id],
-                                   optional=True, unless_cost=cost, may_pay=True))
+                                   optional=True, unless_cost=paid, may_pay=True))
 
 
 def options(game: Game, choice: Choice) -> tuple[Action, ...]:

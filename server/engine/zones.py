@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import assert_never
 
-from server.cards import CardDef
+from server.cards import CardDef, card_pool
 from server.cards.model import ReplacementKind
 from server.engine.events import CardDrawn, CountersPut, Event, Sacrificed, ZoneChanged
 from server.engine.filters import matches
@@ -123,6 +123,10 @@ def create_object(game: Game, card: CardDef, owner: int, zone: Zone) -> GameObje
     return obj
 
 
+#: Marks the name choice of a permanent entering with "choose a card name" (614.12a).
+AS_ENTERS = "as_enters"
+
+
 def move(
     game: Game, object_id: str, to: Zone, events: list[Event], *, controller: int | None = None,
     bottom: bool = False, face_down: bool = False, attached_to: str | None = None,
@@ -194,6 +198,10 @@ def move(
         new.stickers = list(old.stickers)
         restamp_stickers(game, new)
     game.objects[new.id] = new
+    if to is Zone.BATTLEFIELD and old.card.enters_naming:
+        # Rule 614.12a: "As [this] enters, choose a card name" -- any card's name (201.2).
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_NAME, new_controller,
+                                      sorted(card_pool()), group=[AS_ENTERS, new.id]))
     if to is Zone.GRAVEYARD and old.card.is_permanent_card and not old.is_ability \
             and not old.is_token:
         game.player(new.owner).descended += 1  # rule 700.11

@@ -17,8 +17,10 @@ from server.engine.actions import (
     AssignCombatDamage,
     CastSpell,
     ChooseCard,
+    ChooseColor,
     ChooseExilePile,
     ChooseMode,
+    ChooseName,
     ChooseOrder,
     ChooseOutsideCard,
     ChoosePile,
@@ -67,7 +69,7 @@ _ACTION_KEYS = {
     "assign", "discard", "choose_starting_player", "keep", "mulligan", "bottom", "order",
     "keep_legend", "sacrifice", "reset_blocks", "decline", "replacement", "scry_top",
     "scry_bottom", "choose_card", "choose_player", "pile", "finish_modes", "accept",
-    "roll_planar_die", "wish", "exile_pile",
+    "roll_planar_die", "wish", "exile_pile", "choose_color", "choose_name",
 }
 _STEP_KEYS = _ACTION_KEYS | {"seat", "ability", "defender", "attacker", "pass_until", "check",
                              "expect_options", "concede", "damage", "times", "planeswalker",
@@ -120,6 +122,10 @@ def _matcher(run: Run, step: dict[str, Any]) -> Any:
         return lambda a: isinstance(a, ChoosePlayer) and a.seat == value
     if key == "pile":
         return lambda a: isinstance(a, ChoosePile) and a.pile == value
+    if key == "choose_color":  # rule 105.4: a color letter
+        return lambda a: isinstance(a, ChooseColor) and a.color == value
+    if key == "choose_name":  # rule 608.2d: one of the names offered
+        return lambda a: isinstance(a, ChooseName) and a.name == value
     if key == "wish":  # rule 400.11b: a card from outside the game, by name
         return lambda a: isinstance(a, ChooseOutsideCard) and a.name == value
     if key == "exile_pile":  # rule 406.4: the face-down pile holding that card

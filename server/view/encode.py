@@ -20,8 +20,10 @@ from server.engine.actions import (
     AssignCombatDamage,
     CastSpell,
     ChooseCard,
+    ChooseColor,
     ChooseExilePile,
     ChooseMode,
+    ChooseName,
     ChooseOrder,
     ChooseOutsideCard,
     ChoosePile,
@@ -353,6 +355,10 @@ def _encode_looking(action: Action) -> pb.Action:
         return pb.Action(choose_player=pb.ChoosePlayer(seat=action.seat))
     if isinstance(action, ChoosePile):
         return pb.Action(choose_pile=pb.ChoosePile(pile=action.pile))
+    if isinstance(action, ChooseColor):  # rule 105.4
+        return pb.Action(choose_color=pb.ChooseColor(color=action.color))
+    if isinstance(action, ChooseName):  # rule 608.2d
+        return pb.Action(choose_name=pb.ChooseName(name=action.name))
     if isinstance(action, FinishModes):
         return pb.Action(finish_modes=pb.FinishModes())
     if isinstance(action, Accept):
@@ -409,6 +415,8 @@ _PROMPTS = {
     "CLASH": "Keep the revealed card on top of your library, or put it on the bottom.",
     "CHOOSE_PARTY": "Choose a creature for your party (one Cleric, Rogue, Warrior, Wizard).",
     "MAY": "Take the optional action (accept) or not (decline).",
+    "CHOOSE_COLOR": "Choose a color.",
+    "CHOOSE_NAME": "Choose one of the names offered (a keyword ability, or a card name).",
     "CHOOSE_OUTSIDE_CARD": "You may choose a card you own from outside the game to bring in.",
     "CHOOSE_EXILED_CARD": "Choose an exiled card, or a pile of face-down exiled cards.",
     "CAST_MADNESS": "Cast the exiled card for its madness cost, or put it into your graveyard.",

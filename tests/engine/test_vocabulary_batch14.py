@@ -123,9 +123,10 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
      "'may_play' is for cards the search exiles"),
     ({"effects": [{"verb": "search", "zones": ["library"], "find": "instant_or_sorcry",
                    "destination": "exile"}]}, "unknown quality"),
-    ({"effects": [{"verb": "add_mana", "amount": 6}]}, "add_mana adds"),
-    ({"effects": [{"verb": "add_mana", "amount": 6, "colors": ["X"]}]}, "add_mana adds"),
-    ({"effects": [{"verb": "add_mana", "amount": 6, "colors": ["R"], "who": "each_player"}]},
+    ({"effects": [{"verb": "add_mana", "amount": 6}]}, "add_mana needs mana letters"),
+    ({"effects": [{"verb": "add_mana", "amount": 6, "colors": ["R"]}]},
+     "add_mana says its 'mana'"),
+    ({"effects": [{"verb": "add_mana", "amount": 6, "mana": "R", "who": "each_player"}]},
      "unknown field"),
     # "Each creature target opponent controls phases out": a player target
     ({"effects": [{"verb": "phase_out", "who": "each_creature_target_controls"}]},
@@ -241,7 +242,7 @@ def test_chandra_heart_of_fire_is_data() -> None:
         Verb.EXILE_TOP, 3, True)
     search, mana = ultimate.effects
     assert (search.find, search.colors, search.may_play) == ("instant_or_sorcery", ("R",), True)
-    assert (mana.verb, mana.amount, mana.colors) == (Verb.ADD_MANA, 6, ("R",))
+    assert (mana.verb, mana.amount, mana.mana) == (Verb.ADD_MANA, 6, "R")
 
 
 def test_teferis_are_data() -> None:

@@ -179,6 +179,9 @@ def test_option_and_mana_wording() -> None:
     block = pb.Action(declare_blocker=pb.DeclareBlocker(object_id="e1", attacker_id="g1"))
     assert option_text(board, block) == "Block Goblin Guide with Llanowar Elves"
     assert option_text(board, pb.Action(pay_mana=pb.PayMana(mana="RRB"))) == "Pay {R}{R}{B}"
+    assert option_text(board, pb.Action(choose_color=pb.ChooseColor(color="R"))) == "Red"
+    assert option_text(board, pb.Action(choose_name=pb.ChooseName(name="Lifelink"))) == \
+        "Lifelink"
     assert option_text(board, pb.Action(choose_target=pb.ChooseTarget(
         target=pb.Target(object_id="gone")))) == "Target a card you can't see"
     assert option_text(board, pb.Action()) == \

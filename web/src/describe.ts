@@ -69,6 +69,11 @@ export function lettersToSymbols(letters: string): string {
   return [...letters].map((l) => `{${l}}`).join("");
 }
 
+/** The colors (rule 105.1) by their mana letters. */
+export const COLOR_NAMES: Record<string, string> = {
+  W: "White", U: "Blue", B: "Black", R: "Red", G: "Green",
+};
+
 export function optionText(names: Names, action: Action): string {
   const k = action.kind;
   switch (k.case) {
@@ -119,6 +124,8 @@ export function optionText(names: Names, action: Action): string {
     case "chooseCard": return `Choose ${objectName(names, k.value.objectId)}`;
     case "choosePlayer": return `Choose ${seatName(names, k.value.seat)}`;
     case "choosePile": return `Take pile ${k.value.pile + 1}`;
+    case "chooseColor": return COLOR_NAMES[k.value.color] ?? k.value.color;
+    case "chooseName": return k.value.name;
     case "finishModes": return "No more modes";
     case "accept": return "Yes";
     case "rollPlanarDie": return `Roll the planar die (pay ${lettersToSymbols(k.value.mana) || "nothing"})`;
@@ -177,7 +184,8 @@ export function optionObjects(action: Action): string[] {
     case "finishBlockers": case "concede": case "chooseStartingPlayer": case "keepHand":
     case "takeMulligan": case "chooseMode": case "finishTargets": case "resetBlockers":
     case "decline": case "choosePlayer": case "choosePile": case "finishModes": case "accept":
-    case "rollPlanarDie": case "chooseOutsideCard": case undefined:
+    case "rollPlanarDie": case "chooseOutsideCard": case "chooseColor":
+    case "chooseName": case undefined:
       return [];
     default: return assertNever(k);
   }
@@ -259,6 +267,8 @@ const DECISION_NAMES: Record<DecisionKind, string> = {
   [DecisionKind.CLASH]: "clashing",
   [DecisionKind.CHOOSE_PARTY]: "choosing a party",
   [DecisionKind.MAY]: "a \"you may\" choice",
+  [DecisionKind.CHOOSE_COLOR]: "choosing a color",
+  [DecisionKind.CHOOSE_NAME]: "choosing an option",
   [DecisionKind.CHOOSE_OUTSIDE_CARD]: "choosing a card from outside the game",
   [DecisionKind.CHOOSE_EXILED_CARD]: "choosing an exiled card",
   [DecisionKind.CAST_MADNESS]: "casting with madness",

@@ -29,6 +29,8 @@ test("options read as what they do, naming cards and players", () => {
   assert.equal(optionText(names, act({ case: "activateManaAbility", value: { objectId: "i1", mana: "U" } })),
     "Tap Island for {U}");
   assert.equal(optionText(names, act({ case: "payMana", value: { mana: "RRB" } })), "Pay {R}{R}{B}");
+  assert.equal(optionText(names, act({ case: "chooseColor", value: { color: "R" } })), "Red");
+  assert.equal(optionText(names, act({ case: "chooseName", value: { name: "Lifelink" } })), "Lifelink");
   assert.equal(optionText(names, act({ case: "declareAttacker", value: { objectId: "b1", defender: 1 } })),
     "Attack Bob with Grizzly Bears");
   assert.equal(optionText(names, act({ case: "declareBlocker", value: { objectId: "w1", attackerId: "b1" } })),
