@@ -95,7 +95,7 @@ def can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
         return False  # "[it] can't be blocked" (rule 509.1b)
     if attacker.has("Flying") and not (blocker.has("Flying") or blocker.has("Reach")):
         return False
-    return not any(quality_of(blocker.card, q) for q in attacker.card.protection)
+    return not any(quality_of(blocker.card, q) for q in attacker.protection)
 
 
 def _blockers_for(game: Game, seat: int) -> list[GameObject]:

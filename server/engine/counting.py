@@ -226,6 +226,11 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
             if not obj.face_down and matches(game, obj, spec, you, source_id):
                 names[obj.card.name] = names.get(obj.card.name, 0) + 1  # rule 201.2
         return max(names.values(), default=0)
+    if kind is Count.CREATURES_ATTACKING_YOU:
+        # Rule 506.3: attacking you or a planeswalker you control (its defending player).
+        return sum(1 for seat in game.combat.attackers.values() if seat == you)
+    if kind is Count.CARDS_IN_YOUR_HAND:
+        return len(game.player(you).hand)  # rule 402.1
     if kind is Count.SPELLS_CAST_THIS_TURN:
         assert spec is not None  # the loader requires it
         return sum(1 for card in game.player(you).spells_cast_this_turn
@@ -276,6 +281,9 @@ def condition_met(game: Game, controller: int, source_id: str | None,
         return party_count(game, controller) == len(PARTY_TYPES)
     if condition is Condition.CONTROL_MODIFIED_CREATURE:
         return any(is_modified(game, c) for c in creatures_of(game, controller))
+    if condition is Condition.CAME_FROM_GRAVEYARD:
+        source = game.objects.get(source_id or "")
+        return source is not None and source.zone is Zone.BATTLEFIELD and source.from_graveyard
     if condition is Condition.SOURCE_UNTAPPED:
         source = game.objects.get(source_id or "")
         return source is not None and source.zone is Zone.BATTLEFIELD and not source.tapped

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from server.cards import CardDef
-from server.cards.model import Effect
+from server.cards.model import Effect, Verb
 from server.engine import madness
 from server.engine.actions import (
     Action,
@@ -403,10 +403,11 @@ def _answer_pile(game: Game, choice: Choice, action: ChoosePile, events: list[Ev
 
 
 def start_hand_choice(game: Game, chooser: int, owner: int, effect: Effect,
-                      events: list[Event]) -> None:
+                      events: list[Event], *, linked_to: str = "") -> None:
     """Rules 701.20a, 701.9b: ``owner`` reveals their hand; ``chooser`` chooses a card with
-    the stated quality from it, which ``owner`` discards. The hand stays revealed while the
-    choice is made."""
+    the stated quality from it, which ``owner`` discards -- or, with ``linked_to``, which is
+    exiled with that object (406.6; "until it leaves the battlefield", 610.3, if the effect
+    says so). The hand stays revealed while the choice is made."""
     hand = game.player(owner).hand
     if not hand:
         return
@@ -417,7 +418,8 @@ def start_hand_choice(game: Game, chooser: int, owner: int, effect: Effect,
         end_looks(game, key)
         return
     game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, chooser, pool, owner=owner,
-                                  group=[key]))
+                                  group=[key, linked_to] if linked_to else [key],
+                                  effect=effect if linked_to else None))
 
 
 def start_attachment_exchange(game: Game, seat: int, aura: GameObject, effect: Effect,
@@ -432,6 +434,20 @@ def start_attachment_exchange(game: Game, seat: int, aura: GameObject, effect: E
     if pool:
         game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, seat, pool, owner=seat,
                                       effect=effect, group=[aura.id]))
+
+
+def _exile_chosen(game: Game, choice: Choice, card_id: str, events: list[Event]) -> None:
+    """"Exile that card [until [this] leaves the battlefield]" (406.6, 610.3): with the source,
+    unless the source has left the battlefield by now (610.3b)."""
+    assert choice.effect is not None
+    source_id = choice.group[1]
+    source = game.objects.get(source_id)
+    if choice.effect.until_leaves and (source is None or source.zone is not Zone.BATTLEFIELD):
+        return
+    new = move(game, card_id, Zone.EXILE, events)
+    new.exiled_with = source_id
+    if choice.effect.until_leaves:
+        game.exiled_until_leaves.append((source_id, new.id, Zone.HAND))
 
 
 def _finish_attachment_exchange(game: Game, choice: Choice, card_id: str,
@@ -497,6 +513,11 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
         _answer_piles(game, choice, action, events)
     elif kind is DecisionKind.CHOOSE_PILE and isinstance(action, ChoosePile):
         _answer_pile(game, choice, action, events)
+    elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard) and \
+            choice.effect is not None and choice.effect.verb is Verb.EXILE_LINKED:
+        game.choices.remove(choice)
+        end_looks(game, choice.group[0])
+        _exile_chosen(game, choice, action.object_id, events)
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard):
         game.choices.remove(choice)
         _finish_attachment_exchange(game, choice, action.object_id, events)

@@ -107,7 +107,7 @@ def _attachment_legal(game: Game, aura_or_equipment: str, host_id: str | None) -
     if host is None or host.zone is not Zone.BATTLEFIELD or host.id == aura_or_equipment:
         return False  # rule 303.4d: an Aura can't enchant itself
     attached = game.objects[aura_or_equipment]
-    if any(quality_of(attached.card, q) for q in host.card.protection):
+    if any(quality_of(attached.card, q) for q in host.protection):
         return False  # rules 702.16c-d: can't be enchanted or equipped by that quality
     if attached.card.enchant_you_control and host.controller != attached.controller:
         return False  # rule 303.4d: "enchant creature you control" no longer holds
@@ -151,7 +151,7 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     for oid in game.battlefield:
         obj = objects[oid]
         card = obj.card
-        if card.creature and oid not in dying:
+        if obj.is_creature and oid not in dying:
             toughness = obj.toughness
             if toughness <= 0:  # 704.5f
                 dying.append(oid)

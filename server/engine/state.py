@@ -209,6 +209,16 @@ class GameObject:
     subtypes_now: tuple[str, ...] | None = None
     #: Rules restrictions from static abilities: "cant_attack", "cant_block", ...
     restrictions: frozenset[str] = frozenset()
+    #: Triggered abilities static abilities grant it now (layer 6, rule 613.1f).
+    granted_triggers: tuple[TriggeredAbility, ...] = ()
+    #: Card types effects give it now besides its printed ones (layer 4, rule 613.1d).
+    types_added: tuple[str, ...] = ()
+    #: Protection static abilities grant it now (layer 6, rule 702.16).
+    protection_added: tuple[str, ...] = ()
+    #: A spell: the zone its card was cast from (rule 601.2a).
+    cast_from: Zone | None = None
+    #: A permanent: it entered from its owner's graveyard, or was cast from there (601.2a).
+    from_graveyard: bool = False
     #: "If it would die this turn, exile it instead" applies (rule 614.1a).
     exile_if_dies: bool = False
     #: Regeneration shields on it this turn (rule 701.19a).
@@ -287,8 +297,9 @@ class GameObject:
 
     @property
     def is_creature(self) -> bool:
-        """Rule 302: whether this object is a creature."""
-        return self.ability is None and self.card.creature
+        """Rule 302: whether this object is a creature (after layer 4 on the battlefield)."""
+        return self.ability is None and (self.card.creature or (
+            "Creature" in self.types_added and self.zone is Zone.BATTLEFIELD))
 
     @property
     def is_planeswalker(self) -> bool:
@@ -330,6 +341,13 @@ class GameObject:
         if self.subtypes_now is not None and self.zone is Zone.BATTLEFIELD:
             return self.subtypes_now
         return self.card.subtypes
+
+    @property
+    def protection(self) -> tuple[str, ...]:
+        """The qualities it has protection from now (rule 702.16a): printed and granted."""
+        if self.protection_added and self.zone is Zone.BATTLEFIELD:
+            return (*self.card.protection, *self.protection_added)
+        return self.card.protection
 
     @property
     def loyalty(self) -> int:
@@ -406,6 +424,11 @@ class ContinuousEffect:
     loses: tuple[str, ...] = ()
     #: Layer 7d: switch power and toughness (rule 613.4d).
     switch: bool = False
+    #: Layer 7b: ``power``/``toughness`` are the new base power and toughness (613.4b).
+    base: bool = False
+    #: Layer 4: card types and subtypes added (613.1d).
+    types: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
     #: Layer 2: the affected permanents' new controller (rule 613.1b); -1 for none.
     controller: int = -1
     #: It lasts indefinitely rather than until end of turn (rule 611.2a).
@@ -653,6 +676,18 @@ class Game:
     #: The power of each permanent that left the battlefield, as it last existed there (rule
     #: 608.2h), by its old id: "gain life equal to its power" of a dies trigger.
     last_known_power: dict[str, int] = field(default_factory=dict)
+    #: Spells that left the stack this turn, as they last existed there (rule 608.2h), by
+    #: their old id: "copy that spell" of a cast trigger once the spell was countered.
+    last_known_spells: dict[str, GameObject] = field(default_factory=dict)
+    #: Rule 610.3: cards exiled "until [a permanent] leaves the battlefield" -- (that
+    #: permanent's id, the exiled object's id, the zone it returns to).
+    exiled_until_leaves: list[tuple[str, str, Zone]] = field(default_factory=list)
+    #: "Until end of turn, you may cast a [type] spell from among cards exiled with [this]
+    #: without paying its mana cost": (turn, seat, the source's id, the card type), each
+    #: used up by one spell cast with it.
+    cast_permits: list[tuple[int, int, str, str]] = field(default_factory=list)
+    #: Spells on the stack cast without paying their mana cost (rule 118.9).
+    free_spells: list[str] = field(default_factory=list)
     #: "Prevent all combat damage that would be dealt this turn" (rule 615.1).
     prevent_combat_damage: bool = False
     #: "Prevent all combat damage that would be dealt this turn to [Dogs you control]": each

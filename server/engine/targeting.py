@@ -47,8 +47,8 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
     if obj.controller != controller and source is not None and obj.card.hexproof_from and \
             any(quality_of(source, q) for q in obj.card.hexproof_from):
         return False
-    if source is not None and obj.card.protection and \
-            any(quality_of(source, q) for q in obj.card.protection):
+    if source is not None and obj.protection and \
+            any(quality_of(source, q) for q in obj.protection):
         return False
     if req.you_control and obj.controller != controller:
         return False
@@ -142,8 +142,19 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
             else source_id
     out += [("object", oid) for oid in zone
             if oid != source_id and not (req.other and oid == other_than)
-            and _object_qualifies(game, game.objects[oid], req, controller, source)]
+            and _object_qualifies(game, game.objects[oid], req, controller, source)
+            and _that_players(game, req, game.objects[oid], source_id)]
     return [t for t in out if t not in exclude]
+
+
+def _that_players(game: Game, req: TargetReq, obj: GameObject, source_id: str | None) -> bool:
+    """"... that player controls": the trigger event's player of the ability ``source_id``
+    controls it."""
+    if not req.that_player_controls:
+        return True
+    origin = game.objects.get(source_id) if source_id is not None else None
+    ref = origin.ability if origin is not None else None
+    return ref is not None and ref.event_player == obj.controller
 
 
 def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
@@ -156,7 +167,8 @@ def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
         return target in target_candidates(game, req, controller, source_id, source=card)
     obj = game.objects.get(str(ref))
     return obj is not None and obj.id != source_id and \
-        _object_qualifies(game, obj, req, controller, card)
+        _object_qualifies(game, obj, req, controller, card) and \
+        _that_players(game, req, obj, source_id)
 
 
 def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
