@@ -347,7 +347,8 @@ class Count(Enum):
     PERMANENTS_SHARING_A_NAME = "permanents_sharing_a_name"
     #: "the number of cards in your hand" (rule 402.1).
     CARDS_IN_YOUR_HAND = "cards_in_your_hand"
-    #: The creatures attacking you and/or planeswalkers you control (rules 506.3, 508.1).
+    #: The creatures attacking you and/or planeswalkers you control (rules 506.3, 508.1);
+    #: one that has left the battlefield counts as it last existed (608.2h).
     CREATURES_ATTACKING_YOU = "creatures_attacking_you"
 
 

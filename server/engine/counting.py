@@ -227,8 +227,10 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
                 names[obj.card.name] = names.get(obj.card.name, 0) + 1  # rule 201.2
         return max(names.values(), default=0)
     if kind is Count.CREATURES_ATTACKING_YOU:
-        # Rule 506.3: attacking you or a planeswalker you control (its defending player).
-        return sum(1 for seat in game.combat.attackers.values() if seat == you)
+        # Rule 506.3: attacking you or a planeswalker you control (its defending player); an
+        # attacker that has left the battlefield as it last existed (608.2h).
+        attacked = [*game.combat.attackers.values(), *game.combat.left_attacking.values()]
+        return sum(1 for seat in attacked if seat == you)
     if kind is Count.CARDS_IN_YOUR_HAND:
         return len(game.player(you).hand)  # rule 402.1
     if kind is Count.SPELLS_CAST_THIS_TURN:

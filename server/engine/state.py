@@ -599,6 +599,9 @@ class Combat:
     assignments: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     #: attacker id -> the planeswalker it attacks (rule 506.3)
     attacking_planeswalker: dict[str, str] = field(default_factory=dict)
+    #: Attackers that left the battlefield this combat -> the seat they were attacking (their
+    #: last known information, 608.2h; one merely removed from combat isn't here).
+    left_attacking: dict[str, int] = field(default_factory=dict)
     #: Rule 510.4: this combat damage step is the first-strike one.
     first_strike_step: bool = False
     #: Creatures that had first strike or double strike as the first-strike combat damage

@@ -86,14 +86,11 @@ def damage_shield(game: Game, seat: int) -> tuple[GameObject, str] | None:
     """Rules 615.1, 614.1a: the first permanent (in timestamp order) whose static ability
     says "If a source would deal damage to you, prevent that damage and put a [kind] counter
     on [this]" for player ``seat``, with that counter kind."""
-    holders = sorted((game.objects[i] for i in game.battlefield), key=lambda o: o.timestamp)
-    for holder in holders:
-        if holder.controller != seat or holder.face_down:
-            continue
-        for rep in holder.card.replacements:
-            if rep.kind is ReplacementKind.PREVENT_DAMAGE_TO_YOU:
-                return holder, rep.counter
-    return None
+    shields = [(holder, rep.counter) for holder in (game.objects[i] for i in game.battlefield)
+               if holder.controller == seat and not holder.face_down
+               for rep in holder.card.replacements
+               if rep.kind is ReplacementKind.PREVENT_DAMAGE_TO_YOU]
+    return min(shields, key=lambda s: s[0].timestamp, default=None)
 
 
 def _exiled_instead(game: Game, obj: GameObject) -> bool:
@@ -175,6 +172,8 @@ def move(
     if old.zone is Zone.BATTLEFIELD:
         if old.is_creature:
             game.last_known_power[object_id] = old.power  # rule 608.2h
+        if attacking:
+            game.combat.left_attacking[object_id] = game.combat.attackers[object_id]
         remove_from_combat(game, object_id)
         if to is Zone.HAND:
             game.player(old.owner).permanents_to_hand += 1  # rule 400.3: its owner's hand
