@@ -42,6 +42,7 @@ from server.cards.model import (
     StaticAbility,
     StickerDef,
     StickerKind,
+    TargetedCost,
     TargetKind,
     TargetReq,
     TriggeredAbility,
@@ -207,7 +208,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.RETURN_TO_HAND: {"target", "who", "amount", "zones"},
     Verb.PUT_COUNTERS: {"amount", "who", "target", "counter", "double"},
     Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power",
-                     "switch", "amount", "lasting", "protection", "gains_chosen"},
+                     "switch", "amount", "lasting", "protection", "gains_chosen",
+                     "set_base"},
     Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
     Verb.DELAYED_TRIGGER: {"delayed", "this_turn"},
     Verb.CREATE_EMBLEM: {"emblem"},
@@ -215,7 +217,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.CREATE_TOKEN_COPY: {"target", "who"},
     Verb.CODED: {"code", "who", "target", "amount"},
     Verb.PREVENT_COMBAT_DAMAGE: {"prevent_to"},
-    Verb.PAY: {"cost"},
+    Verb.PAY: {"cost", "reflexive"},
     Verb.EXILE: {"target", "who"},
     Verb.TAP: {"who", "target", "amount"},
     Verb.UNTAP: {"who", "target", "amount"},
@@ -247,7 +249,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.PUT_INTO_LIBRARY_BENEATH: {"target", "who", "amount"},
     Verb.SHUFFLE_INTO_LIBRARY: {"who", "target", "zones"},
     Verb.WISH: {"who", "card_type"},
-    Verb.EXILE_LINKED: {"target", "who"},
+    Verb.EXILE_LINKED: {"target", "who", "until_leaves", "chooser", "find", "zones"},
+    Verb.PERMIT_CAST_LINKED: {"who", "card_type"},
     Verb.MOVE_LINKED: {"who", "destination"},
     Verb.EXILE_ZONE: {"who", "target", "zones"},
     Verb.PUT_INTO_COMMAND: {"who", "target"},
@@ -273,6 +276,8 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.CHOOSE_KEYWORD: {"gains"},
     Verb.GAIN_CONTROL: {"who", "target", "this_turn"},
     Verb.ADD_MANA: {"amount", "mana"},
+    Verb.LOSE_GAME: {"who", "target"},
+    Verb.BECOME: {"who", "target", "power", "toughness", "types", "subtypes", "gains"},
 }
 _OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
                  Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES, Verb.COPY_SPELL,
@@ -308,7 +313,7 @@ def _keywords(where: str, raw: Any) -> tuple[str, ...]:
 def _token(where: str, raw: Any) -> CardDef:
     """A token definition (rule 111.3): name from its subtypes plus "Token" (111.4)."""
     spec = _fields(where, raw, {"colors", "types", "subtypes", "power", "toughness",
-                                "keywords", "mana", "mana_sacrifice"})
+                                "keywords", "mana", "mana_sacrifice", "statics"})
     mana = tuple(_mana_ability(f"{where}.mana[{i}]", m)
                  for i, m in enumerate(_list(f"{where}.mana", spec.get("mana", []))))
     sacrifice = spec.get("mana_sacrifice", False)
@@ -332,6 +337,9 @@ def _token(where: str, raw: Any) -> CardDef:
         is_token=True,
         mana_abilities=mana,
         mana_sacrifice=sacrifice,
+        # "a 1/1 red Pirate creature token with 'This creature can't block'" (111.3).
+        statics=tuple(_static(f"{where}.statics[{i}]", st)
+                      for i, st in enumerate(_list(f"{where}.statics", spec.get("statics", [])))),
     )
 
 
@@ -382,6 +390,25 @@ def _effect(where: str, raw: Any) -> Effect:
             not _counter_kind(f"{where}.counter", spec.get("counter", "")):
         raise CardDataError(f"{where}.counter: expected a counter kind such as '+1/+1' or "
                             "'soul'")
+    add_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
+    add_subtypes = _target_subtypes(f"{where}.subtypes", spec.get("subtypes", []))
+    if any(t not in CARD_TYPES for t in add_types):
+        raise CardDataError(f"{where}.types: expected card types such as 'Creature'")
+    if verb is Verb.BECOME and not ({"power", "toughness"} <= set(spec) and (
+            add_types or add_subtypes)):
+        raise CardDataError(f"{where}: become needs 'power', 'toughness' (the new base "
+                            "values) and the 'types' or 'subtypes' it gets")
+    if verb is Verb.EXILE_LINKED and ("chooser" in spec) != (
+            who is Who.TARGET and target is not None and target.kind in (
+                TargetKind.PLAYER, TargetKind.OPPONENT)):
+        raise CardDataError(f"{where}: exile_linked names cards, or ('chooser': 'you') a "
+                            "target player who reveals their hand for you to choose from")
+    if verb is Verb.EXILE_LINKED and spec.get("chooser", "you") != "you":
+        raise CardDataError(f"{where}.chooser: 'you' choose the card from the revealed hand")
+    if verb is Verb.LOSE_GAME and who not in (Who.YOU, Who.TARGET, Who.EACH_OPPONENT,
+                                              Who.EACH_PLAYER, Who.TARGET_CONTROLLER):
+        raise CardDataError(f"{where}: lose_game names players: 'you', 'target', "
+                            "'each_opponent', 'each_player' or 'target_controller'")
     if (verb is Verb.PAY) != ("cost" in spec) or (verb is Verb.PAY and (
             not spec.get("optional") or "condition" in spec)):
         raise CardDataError(f"{where}: pay ('you may pay ...') needs a 'cost' and "
@@ -398,9 +425,14 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
     for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
                  "whole_hand", "double", "lasting", "may_play", "up_to", "hold",
-                 "exile_instead"):
+                 "exile_instead",
+                 "set_base", "until_leaves"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
+    if spec.get("set_base") and (spec.get("double_power") or spec.get("switch")
+                                 or spec.get("gains") or spec.get("loses")):
+        raise CardDataError(f"{where}: set_base (base power and toughness, 613.4b) sets "
+                            "'power' and 'toughness' only")
     zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
     for name in (*zones, *(spec[k] for k in ("destination", "exchange_with", "rest_to")
                            if k in spec)):
@@ -475,13 +507,17 @@ def _effect(where: str, raw: Any) -> Effect:
                             f"is for {[v.value for v in _CHOSEN_ONE_VERBS]}, without a 'count'")
     filtered = count in FILTERED_COUNTS or who in (
         Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE, Who.EACH_PERMANENT) or (
-        verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU)
+        verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU) or (
+        verb is Verb.EXILE_LINKED and bool(zones))
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
                             "'attached_to_that', 'chosen', 'chosen_one' or 'each_permanent', "
-                            "or a "
-                            "restrict_this_turn names no target")
+                            "a restrict_this_turn names no target, or an exile_linked names "
+                            "'zones' (the cards exiled from there)")
+    if verb is Verb.EXILE_LINKED and zones and (zones != ("graveyard",) or who is not Who.YOU):
+        raise CardDataError(f"{where}: exile_linked with 'zones' exiles the cards 'you' own "
+                            "in your 'graveyard' that the filter describes")
     _compared_filter(where, count, _filter(f"{where}.filter", spec["filter"])
                      if filtered else None)
     restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
@@ -519,10 +555,11 @@ def _effect(where: str, raw: Any) -> Effect:
         who=who,
         target=target,
         half=half,
-        amount=0 if amount_raw in ("power", "event") else _int(f"{where}.amount", amount_raw,
-                                                                allow_x=True),
+        amount=0 if amount_raw in ("power", "event", "event_power")
+        else _int(f"{where}.amount", amount_raw, allow_x=True),
         amount_is_power=amount_raw == "power",
         amount_is_event=amount_raw == "event",
+        amount_is_event_power=amount_raw == "event_power",
         tapped_attacking=bool(spec.get("tapped_attacking", False)),
         delayed=_triggered(f"{where}.delayed", spec["delayed"]) if "delayed" in spec else None,
         this_turn=bool(spec.get("this_turn", False)),
@@ -539,6 +576,10 @@ def _effect(where: str, raw: Any) -> Effect:
         loses=_keywords(f"{where}.loses", spec.get("loses", [])),
         double_power=spec.get("double_power", False),
         switch=bool(spec.get("switch", False)),
+        set_base=spec.get("set_base", False),
+        until_leaves=spec.get("until_leaves", False),
+        add_types=add_types,
+        add_subtypes=add_subtypes,
         token=_token(f"{where}.token", spec["token"]) if "token" in spec else None,
         quality=str(spec.get("quality", "")),
         condition=_condition(f"{where}.condition", spec["condition"])
@@ -752,7 +793,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
                                 "min_power", "lacks", "attacking", "with_counter",
                                 "not_subtypes", "nontoken", "max_power", "not_types",
-                                "supertypes", "untapped", "colored", "max_mana_value"})
+                                "supertypes", "untapped", "colored", "max_mana_value",
+                                "cast_from"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     not_types = tuple(str(t) for t in _list(f"{where}.not_types", spec.get("not_types", [])))
     for t in (*card_types, *not_types):
@@ -788,11 +830,21 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         colored=spec.get("colored", False),
         max_mana_value=_int(f"{where}.max_mana_value", spec["max_mana_value"], allow_x=True)
         if "max_mana_value" in spec else None,
-        max_mana_value_x=spec.get("max_mana_value") == "X")
+        max_mana_value_x=spec.get("max_mana_value") == "X",
+        cast_from=_cast_from(f"{where}.cast_from", spec.get("cast_from", "")))
+
+
+def _cast_from(where: str, raw: Any) -> str:
+    """The zone a spell was cast from (601.2a), or "not_hand"."""
+    if raw not in ("", "hand", "graveyard", "library", "exile", "not_hand"):
+        raise CardDataError(f"{where}: expected 'hand', 'graveyard', 'library', 'exile' or "
+                            "'not_hand'")
+    return str(raw)
 
 
 #: The trigger events whose ``filter`` describes the object the event is about (required).
 _FILTERED_EVENTS = (TriggerEvent.SPELL_CAST, TriggerEvent.PERMANENT_ENTERS,
+                    TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY,
                     TriggerEvent.SOURCE_DEALS_DAMAGE, TriggerEvent.YOU_ATTACK_WITH,
                     TriggerEvent.CREATURE_ATTACKS, TriggerEvent.CHANGES_ZONE,
                     TriggerEvent.BECOMES_TARGET, TriggerEvent.COUNTERS_PUT,
@@ -801,7 +853,7 @@ _FILTERED_EVENTS = (TriggerEvent.SPELL_CAST, TriggerEvent.PERMANENT_ENTERS,
 #: other [filter] creatures attack".
 _OPTIONALLY_FILTERED_EVENTS = (TriggerEvent.ATTACKS, TriggerEvent.YOU_SACRIFICE)
 #: The trigger events that take a ``count``, and what it means there.
-_COUNTED_EVENTS = (TriggerEvent.YOU_EXPEND, TriggerEvent.YOU_DRAW,
+_COUNTED_EVENTS = (TriggerEvent.YOU_EXPEND, TriggerEvent.YOU_DRAW, TriggerEvent.SPELL_CAST,
                    TriggerEvent.YOU_ATTACK_WITH, TriggerEvent.ATTACKS)
 #: The zones a CHANGES_ZONE trigger names ("" -- any) and the zones a triggered ability may
 #: trigger from besides the battlefield (rule 113.6k).
@@ -840,10 +892,11 @@ def _sticker(where: str, raw: Any) -> StickerDef:
 
 
 def _card_type(where: str, verb: Verb, spec: dict[str, Any]) -> str:
-    """WISH: the card type brought in from outside the game (rule 400.11b)."""
+    """WISH: the card type brought in from outside the game (rule 400.11b);
+    PERMIT_CAST_LINKED: the type of spell that may be cast."""
     value = str(spec.get("card_type", ""))
-    if verb is Verb.WISH and value not in ("Artifact", "Creature", "Enchantment", "Instant",
-                                           "Land", "Planeswalker", "Sorcery"):
+    if verb in (Verb.WISH, Verb.PERMIT_CAST_LINKED) and value not in (
+            "Artifact", "Creature", "Enchantment", "Instant", "Land", "Planeswalker", "Sorcery"):
         raise CardDataError(f"{where}.card_type: expected a card type such as 'Sorcery'")
     return value
 
@@ -1047,7 +1100,8 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
 def _static(where: str, raw: Any) -> StaticAbility:
     spec = _fields(where, raw, {"text", "affects", "control", "subtypes", "keywords", "power",
                                 "toughness", "subtype", "with_counter", "restrictions",
-                                "min_counters", "condition", "count", "counter"})
+                                "min_counters", "condition", "count", "counter", "triggers",
+                                "protection"})
     count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
     if (count is Count.COUNTERS_ON_SOURCE) != ("counter" in spec):
         raise CardDataError(f"{where}: 'counter' (the kind) is given exactly when count is "
@@ -1082,7 +1136,31 @@ def _static(where: str, raw: Any) -> StaticAbility:
         condition=condition,
         count=count,
         counter=_counter_kind(f"{where}.counter", spec.get("counter", "")),
+        triggers=_granted_triggers(f"{where}.triggers", spec.get("triggers", [])),
+        protection=_protection(f"{where}.protection", spec.get("protection", [])),
     )
+
+
+def _protection(where: str, raw: Any) -> tuple[str, ...]:
+    """Protection from qualities (702.16a): colour letters, "multicolored", card types or
+    capitalised subtypes."""
+    qualities = tuple(_list(where, raw))
+    for q in qualities:
+        if not isinstance(q, str) or not (q in COLORS or q == "multicolored" or q[:1].isupper()):
+            raise CardDataError(f"{where}: expected colour letters, 'multicolored', card types "
+                                f"or subtypes such as 'Dog', got {q!r}")
+    return qualities
+
+
+def _granted_triggers(where: str, raw: Any) -> tuple[TriggeredAbility, ...]:
+    """Triggered abilities a static ability grants (613.1f): they work from the battlefield
+    only, on the permanent that has them."""
+    granted = tuple(_triggered(f"{where}[{i}]", t) for i, t in enumerate(_list(where, raw)))
+    for ability in granted:
+        if ability.zone or ability.event is TriggerEvent.STATE:
+            raise CardDataError(f"{where}: a granted triggered ability works from the "
+                                "battlefield and isn't a state trigger")
+    return granted
 
 
 #: Conditions only a resolving spell or ability can ask (608.2c-d): never "as long as".
@@ -1128,14 +1206,17 @@ def _replacement(where: str, raw: Any) -> Replacement:
     "exiled_unless_cast", "filter": {...}}`` (rule 614.1)."""
     spec = _fields(where, raw, {"text", "kind", "filter", "factor", "counter", "extra"})
     kind = _enum(f"{where}.kind", ReplacementKind, spec.get("kind"))
-    # Draws are the controller's own: no filter describes them.
-    if ("filter" in spec) == (kind is ReplacementKind.EXTRA_DRAWS):
+    # Draws and damage to the controller are the controller's own: no filter describes them.
+    own = kind in (ReplacementKind.EXTRA_DRAWS, ReplacementKind.PREVENT_DAMAGE_TO_YOU)
+    if ("filter" in spec) == own:
         raise CardDataError(f"{where}: needs a 'filter' (what the events are about), except "
-                            "'extra_draws' (the controller's own draws), which takes none")
+                            "'extra_draws' and 'prevent_damage_to_you' (the controller's "
+                            "own draws / damage), each of which takes none")
     allowed = {ReplacementKind.DAMAGE_MULTIPLIED: {"factor"},
                ReplacementKind.EXTRA_COUNTERS: {"counter", "extra"},
                ReplacementKind.EXILED_UNLESS_CAST: set(),
-               ReplacementKind.EXTRA_DRAWS: {"extra"}}[kind]
+               ReplacementKind.EXTRA_DRAWS: {"extra"},
+               ReplacementKind.PREVENT_DAMAGE_TO_YOU: {"counter"}}[kind]
     given = {k for k in ("factor", "counter", "extra") if k in spec}
     if given != allowed:
         raise CardDataError(f"{where}: {kind.value!r} takes {sorted(allowed)}")
@@ -1145,10 +1226,14 @@ def _replacement(where: str, raw: Any) -> Replacement:
         raise CardDataError(f"{where}.factor: at least 2")
     if extra < 1 and kind in (ReplacementKind.EXTRA_COUNTERS, ReplacementKind.EXTRA_DRAWS):
         raise CardDataError(f"{where}.extra: at least 1")
+    if kind is ReplacementKind.PREVENT_DAMAGE_TO_YOU and not spec.get("counter"):
+        raise CardDataError(f"{where}.counter: the kind of counter put on it")
     return Replacement(text=str(spec.get("text", "")), kind=kind,
                        filter=_filter(f"{where}.filter", spec["filter"])
                        if "filter" in spec else ObjectFilter(), factor=factor,
-                       counter=_target_counter(f"{where}.counter", spec.get("counter", "")),
+                       counter=_counter_kind(f"{where}.counter", spec.get("counter", ""))
+                       if kind is ReplacementKind.PREVENT_DAMAGE_TO_YOU
+                       else _target_counter(f"{where}.counter", spec.get("counter", "")),
                        extra=extra)
 
 
@@ -1207,7 +1292,7 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
                      "madness", "hexproof_from", "cost_reduction", "spell_costs",
                      "replacements", "mana_for_each", "spend_as_any_color", "enters_naming",
-                     "player_protection"}
+                     "player_protection", "targeted_cost"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
@@ -1324,7 +1409,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                  or spec.get("enters_with_counters") or spec.get("power_cda")
                  or spec.get("creatures_die_to_hand") or spec.get("spell_costs")
                  or spec.get("replacements") or spec.get("spend_as_any_color")
-                 or spec.get("enters_naming") or spec.get("player_protection"))
+                 or spec.get("enters_naming") or spec.get("player_protection")
+                 or "targeted_cost" in spec)
     if not explained:
         raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
@@ -1383,9 +1469,22 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         replacements=tuple(_replacement(f"{where}: replacements[{i}]", r) for i, r in
                            enumerate(_list(f"{where}: replacements",
                                            spec.get("replacements", [])))),
+        targeted_cost=_targeted_cost(f"{where}: targeted_cost", spec["targeted_cost"])
+        if "targeted_cost" in spec else None,
         set_code=str(raw.get("setCode") or ""),
         number=str(raw.get("number") or ""),
     )
+
+
+def _targeted_cost(where: str, raw: Any) -> TargetedCost:
+    """``{"generic": 3}`` ("cost {3} more") or ``{"life": 3}`` ("cost an additional 3 life"):
+    what spells opponents cast that target this permanent cost more (rule 601.2f)."""
+    spec = _fields(where, raw, {"generic", "life"})
+    generic = _int(f"{where}.generic", spec.get("generic", 0)) or 0
+    life = _int(f"{where}.life", spec.get("life", 0)) or 0
+    if not generic and not life:
+        raise CardDataError(f"{where}: needs a positive 'generic' and/or 'life'")
+    return TargetedCost(generic=generic, life=life)
 
 
 def load_pool(set_json: str, behaviour_json: str) -> dict[str, CardDef]:

@@ -133,6 +133,10 @@ class Condition(Enum):
     #: "If this spell was cast from anywhere other than your hand" (rule 601.2a): the resolving
     #: spell was cast, from another zone (a copy wasn't cast at all, 707.10).
     NOT_CAST_FROM_HAND = "not_cast_from_hand"
+    #: "if it entered from your graveyard or you cast it from your graveyard": the source
+    #: permanent's card came to the battlefield from its owner's graveyard, directly or as a
+    #: spell cast from there (rules 601.2a, 603.4).
+    CAME_FROM_GRAVEYARD = "came_from_graveyard"
 
 
 class Verb(Enum):
@@ -322,6 +326,16 @@ class Verb(Enum):
     #: ``amount`` times, or ``"chosen_color"`` -- one mana of the color chosen earlier in this
     #: resolution ("add two mana of any one color", 105.4).
     ADD_MANA = "add_mana"
+    #: "[Player] loses the game" (rule 104.3e).
+    LOSE_GAME = "lose_game"
+    #: "Until end of turn, you may cast a [card_type] spell from among cards exiled with
+    #: [this] without paying its mana cost" (rules 601.2, 118.9): one spell, this turn, with
+    #: its normal timing.
+    PERMIT_CAST_LINKED = "permit_cast_linked"
+    #: "[It] becomes a P/T [subtypes] [types] with [keywords] in addition to its other types
+    #: until end of turn" (rules 611.2, 613.1d, 613.1f, 613.4b): ``power``/``toughness``
+    #: are the new base values; ``add_types``/``add_subtypes`` and ``gains`` are added.
+    BECOME = "become"
 
 
 #: Names of the coded effects (implemented in ``server.engine.coded``; a test checks both
@@ -422,6 +436,11 @@ class Count(Enum):
     #: the ``filter`` describes (rule 404.1); ``{}``: "the number of cards in your
     #: graveyard".
     CARDS_IN_YOUR_GRAVEYARD = "cards_in_your_graveyard"
+    #: "the number of cards in your hand" (rule 402.1).
+    CARDS_IN_YOUR_HAND = "cards_in_your_hand"
+    #: The creatures attacking you and/or planeswalkers you control (rules 506.3, 508.1);
+    #: one that has left the battlefield counts as it last existed (608.2h).
+    CREATURES_ATTACKING_YOU = "creatures_attacking_you"
 
 
 #: Counts of the player an effect affects ("their library", "their life"), not of its
@@ -486,6 +505,9 @@ class ObjectFilter:
     supertypes: tuple[str, ...] = ()
     #: "untapped creatures": an untapped permanent (rule 110.5).
     untapped: bool = False
+    #: A spell "cast from [zone]": the zone its card was in as it was cast (601.2a), or
+    #: "not_hand" -- "from anywhere other than their hand".
+    cast_from: str = ""
 
 
 class DamageKind(Enum):
@@ -635,6 +657,15 @@ class Effect:
     double_power: bool = False
     #: MODIFY_PT: "switch its power and toughness" (layer 7d, rule 613.4d).
     switch: bool = False
+    #: MODIFY_PT: "[they] have base power and toughness P/T" (layer 7b, rule 613.4b): sets
+    #: them to ``power``/``toughness`` (times the amount: "X/X") instead of adding.
+    set_base: bool = False
+    #: EXILE_LINKED: "until [this] leaves the battlefield" (rule 610.3): the card returns to
+    #: its previous zone as the source leaves; nothing is exiled if it already has (610.3b).
+    until_leaves: bool = False
+    #: BECOME: card types and subtypes it gets in addition to its others (layer 4).
+    add_types: tuple[str, ...] = ()
+    add_subtypes: tuple[str, ...] = ()
     #: CREATE_TOKEN: the token's definition (rule 111.3).
     token: CardDef | None = None
     #: SACRIFICE: the quality the sacrificed permanent must have, e.g. "Flying".
@@ -647,6 +678,9 @@ class Effect:
     no_regeneration: bool = False
     #: "that many": the number the trigger event counted (e.g. creatures that attacked).
     amount_is_event: bool = False
+    #: "equal to that creature's power": the power of the trigger event's object (the
+    #: creature that entered, ...), as it last existed if it has left (rule 608.2h).
+    amount_is_event_power: bool = False
     #: CREATE_TOKEN: "tapped and attacking" (rule 508.4).
     tapped_attacking: bool = False
     #: DELAYED_TRIGGER: the ability it creates; ``this_turn``: its stated duration (603.7b).
@@ -790,6 +824,16 @@ class SpellCostChange:
     filter: ObjectFilter
 
 
+@dataclass(frozen=True, slots=True)
+class TargetedCost:
+    """"Spells your opponents cast that target [this] cost {N} more to cast" / "cost an
+    additional N life to cast" (rules 601.2f, 119.4): added to the total cost of each spell an
+    opponent of the permanent's controller casts with it among the spell's targets."""
+
+    generic: int = 0
+    life: int = 0
+
+
 class ReplacementKind(Enum):
     """Replacement effects of static abilities (rule 614), consulted by the event they
     modify."""
@@ -809,6 +853,10 @@ class ReplacementKind(Enum):
     #: draw [1 + extra] cards instead" (rules 614.1a, 121.2, 504.1): the draws of the
     #: permanent's controller; the replacing draws aren't replaced by it again (614.5).
     EXTRA_DRAWS = "extra_draws"
+    #: "If a source would deal damage to you, prevent that damage and put a [counter] counter
+    #: on [this]" (rules 615.1, 614.1a): damage to the permanent's controller; one counter per
+    #: damage event prevented.
+    PREVENT_DAMAGE_TO_YOU = "prevent_damage_to_you"
 
 
 @dataclass(frozen=True, slots=True)
@@ -1012,6 +1060,18 @@ class TriggerEvent(Enum):
     #: permanent its controller sacrifices, matched (with the optional ``filter``) as it
     #: last existed on the battlefield; the source itself too (603.10a).
     YOU_SACRIFICE = "you_sacrifice"
+    #: "Whenever an opponent attacks [you]" (rules 508.1, 603.2): once per declaration of
+    #: one or more attackers by an opponent of the controller (the active player).
+    OPPONENT_ATTACKS = "opponent_attacks"
+    #: "When [this] leaves the battlefield" (rules 603.6c, 603.10a): it looks back in time.
+    LEAVES_BATTLEFIELD = "leaves_battlefield"
+    #: "Whenever [this] becomes untapped" (rules 701.26b, 502.3): in its controller's untap
+    #: step or by an effect.
+    BECOMES_UNTAPPED = "becomes_untapped"
+    #: "Whenever one or more [filter] creatures deal combat damage to a player" (rules 510.2,
+    #: 603.2): once per player dealt combat damage by at least one such creature in a combat
+    #: damage step; "that player" is the player.
+    COMBAT_DAMAGE_TO_PLAYER_BY = "combat_damage_to_player_by"
     #: "When there are four or more page counters on [this]": a state trigger (rule 603.8) --
     #: it triggers whenever the ability's ``condition`` holds, and again only once that
     #: instance has left the stack (or never got there).
@@ -1037,8 +1097,10 @@ class TriggeredAbility:
     #: "Choose one --" triggers (rule 700.2b): the modes; ``effects`` is then empty.
     modes: tuple[tuple[Effect, ...], ...] = ()
     #: YOU_EXPEND: the N of "whenever you expend N" (rule 700.14); YOU_DRAW: "whenever you
-    #: draw your Nth card each turn" (121.1); YOU_ATTACK_WITH: "with N or more"; ATTACKS
-    #: with a ``filter``: "this and at least N other [filter] creatures attack".
+    #: draw your Nth card each turn" (121.1); SPELL_CAST: "casts their Nth [filter] spell
+    #: each turn" (601.2i: the caster's spells this turn that the ``filter`` describes);
+    #: YOU_ATTACK_WITH: "with N or more"; ATTACKS with a ``filter``: "this and at least N
+    #: other [filter] creatures attack".
     count: int = 0
     #: "This ability triggers only once each turn."
     once_each_turn: bool = False
@@ -1112,6 +1174,12 @@ class StaticAbility:
     #: holds, checked continuously from the controller's point of view (rules 604.1, 611.3a,
     #: 611.3b).
     condition: AnyCondition | None = None
+    #: Layer 6: "have protection from Dogs" (rule 702.16): colours, card types or subtypes.
+    protection: tuple[str, ...] = ()
+    #: Layer 6: triggered abilities granted ("enchanted creature has 'When this creature dies,
+    #: draw a card'", 613.1f); "this creature" and "you" are the affected permanent and its
+    #: controller.
+    triggers: tuple[TriggeredAbility, ...] = ()
 
 
 #: Keyword abilities the engine implements (rule 702).
@@ -1204,6 +1272,8 @@ class CardDef:
     spell_costs: tuple[SpellCostChange, ...] = ()
     #: Replacement effects of its static abilities (rule 614.1).
     replacements: tuple[Replacement, ...] = ()
+    #: What spells its controller's opponents cast that target it cost more (rule 601.2f).
+    targeted_cost: TargetedCost | None = None
     #: A characteristic-defining ability for power (rules 604.3, 613.4a), e.g.
     #: "instants_and_sorceries_in_your_graveyard".
     power_cda: str = ""

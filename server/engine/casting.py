@@ -92,7 +92,9 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     """Rule 601.2f: a spell's mana cost with X fixed, plus cost increases (Vryn Wingmare),
     minus cost reductions (Sanguine Indulgence) -- for ``seat`` casting the spell that is (or
     will be, from its card) the object ``spell_id``."""
-    cost = card.mana_cost.with_x(x)
+    # Rule 118.9: cast "without paying its mana cost" (cost increases still apply).
+    cost = ManaCost() if zone_rules.free_to_cast(game, seat, spell_id) else \
+        card.mana_cost.with_x(x)
     if not card.creature:
         tax = sum(game.objects[i].card.noncreature_tax for i in game.battlefield)
         if tax:
@@ -103,7 +105,7 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
                for change in game.objects[oid].card.spell_costs
                if _describes_spell(game, change.filter, game.objects[oid], card, seat=seat,
                                    spell_id=spell_id)]
-    more = sum(g for g in changes if g > 0)
+    more = sum(g for g in changes if g > 0) + targeted_cost(game, spell_id)[0]
     less = -sum(g for g in changes if g < 0)
     if more:
         cost = ManaCost(cost.generic + more, cost.symbols, cost.x_count, cost.hybrid)
@@ -111,6 +113,27 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     if less:
         cost = ManaCost(max(cost.generic - less, 0), cost.symbols, cost.x_count, cost.hybrid)
     return as_paid_by(game, seat, cost)  # rule 609.4b
+
+
+def targeted_cost(game: Game, spell_id: str,
+                  extra: tuple[tuple[str, int | str], ...] = ()) -> tuple[int, int]:
+    """The generic mana and life a spell on the stack costs more for its targets (with
+    ``extra`` targets besides): "Spells your opponents cast that target [this] cost {3} more /
+    an additional 3 life" (rule 601.2f) -- once for each such permanent it targets."""
+    spell = game.objects.get(spell_id)
+    if spell is None or spell.zone is not Zone.STACK or spell.ability is not None \
+            or spell.spell_copy:
+        return 0, 0
+    generic = life = 0
+    for oid in dict.fromkeys(str(r) for kind, r in (*spell.targets, *extra) if kind == "object"):
+        target = game.objects.get(oid)
+        if target is None or target.zone is not Zone.BATTLEFIELD:
+            continue
+        more = target.card.targeted_cost
+        if more is not None and target.controller in game.opponents(spell.controller):
+            generic += more.generic
+            life += more.life
+    return generic, life
 
 
 def _describes_spell(game: Game, spec: ObjectFilter, permanent: GameObject, card: CardDef,
@@ -378,7 +401,11 @@ def begin_cast(game: Game, seat: int, action: CastSpell, events: list[Event], *,
     ``for_madness``: cast by paying its madness cost (rules 702.35a-b); ``by_effect``: cast
     as a resolving effect instructs (608.2g), using no other permission."""
     origin = game.objects[action.object_id].zone
+    free = zone_rules.claim_permit(game, seat, action.object_id)
     spell = move(game, action.object_id, Zone.STACK, events, controller=seat)
+    if free:  # rule 118.9: "without paying its mana cost"
+        game.free_spells[:] = [i for i in game.free_spells if i in game.stack]
+        game.free_spells.append(spell.id)
     if for_madness:
         game.madness_spells.append(spell.id)  # rule 601.2b: the alternative cost announced
     elif origin is Zone.HAND and (game.turn, seat) in game.free_casts:
@@ -582,6 +609,12 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
             ChooseTarget(player=int(v)) if kind == "player" else ChooseTarget(object_id=str(v))
             for kind, v in found
         ]
+        if obj.ability is None and casting.retarget is None:
+            # Rule 119.4: a life cost more than the caster's life total can't be paid.
+            life = game.player(seat).life
+            options = [o for o in options if not isinstance(o, ChooseTarget) or
+                       o.object_id is None or
+                       targeted_cost(game, obj.id, (("object", o.object_id),))[1] <= life]
         if req.up_to and casting.retarget is None:
             options.append(FinishTargets())
         return DecisionKind.CHOOSE_TARGET, tuple(options)
@@ -694,6 +727,9 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
     assert casting is not None
     obj = game.objects[casting.object_id]
     spend(game.player(casting.seat).mana_pool, mana)
+    if obj.ability is None:
+        # Rule 119.4: paying life -- "cost an additional 3 life to cast" (601.2f).
+        game.player(casting.seat).life -= targeted_cost(game, obj.id)[1]
     if obj.ability is None and not obj.spell_copy and mana:
         player = game.player(casting.seat)
         before = player.mana_spent_on_spells

@@ -250,6 +250,13 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
             game, LastKnown(game.objects[i].card, you, i), spec, you, source_id))
     if kind is Count.CHOSEN_THIS_WAY:
         return len(game.resolving.chosen) if game.resolving is not None else 0
+    if kind is Count.CREATURES_ATTACKING_YOU:
+        # Rule 506.3: attacking you or a planeswalker you control (its defending player); an
+        # attacker that has left the battlefield as it last existed (608.2h).
+        attacked = [*game.combat.attackers.values(), *game.combat.left_attacking.values()]
+        return sum(1 for seat in attacked if seat == you)
+    if kind is Count.CARDS_IN_YOUR_HAND:
+        return len(game.player(you).hand)  # rule 402.1
     if kind is Count.SPELLS_CAST_THIS_TURN:
         assert spec is not None  # the loader requires it
         return sum(1 for card in game.player(you).spells_cast_this_turn
@@ -306,6 +313,9 @@ def condition_met(game: Game, controller: int, source_id: str | None,
         return spell is not None and spell.cast_from not in (None, Zone.HAND)
     if condition is Condition.YOUR_TURN:
         return game.active == controller  # rule 102.1: the active player's turn
+    if condition is Condition.CAME_FROM_GRAVEYARD:
+        source = game.objects.get(source_id or "")
+        return source is not None and source.zone is Zone.BATTLEFIELD and source.from_graveyard
     if condition is Condition.SOURCE_UNTAPPED:
         source = game.objects.get(source_id or "")
         return source is not None and source.zone is Zone.BATTLEFIELD and not source.tapped

@@ -32,6 +32,7 @@ from server.engine import (
     looking,
     madness,
     phasing,
+    sba,
     stickers,
     unless,
     zone_rules,
@@ -47,7 +48,14 @@ from server.engine.casting import (
 )
 from server.engine.coded import CODED
 from server.engine.counting import condition_met
-from server.engine.events import DamageDealt, Event, LifeExchanged, LifeGained, TokenCreated
+from server.engine.events import (
+    DamageDealt,
+    Event,
+    LifeExchanged,
+    LifeGained,
+    TokenCreated,
+    Untapped,
+)
 from server.engine.mana import empty_pools
 from server.engine.sba import check_state_based_actions
 from server.engine.state import (
@@ -72,6 +80,7 @@ from server.engine.targeting import (
 from server.engine.zones import (
     create_object,
     damage_after_replacements,
+    damage_shield,
     destroy,
     draw,
     fresh_id,
@@ -120,6 +129,11 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
             return  # rule 800.4a: a player who left is no longer in the game
         if player_protected_from(game, seat, source.card):
             return  # rule 702.16e: prevented
+        shield = damage_shield(game, seat)
+        if shield is not None:
+            # Rule 615.1: "prevent that damage and put an incarnation counter on [this]".
+            put_counters(game, shield[0], shield[1], 1, events)
+            return
         game.player(seat).life -= amount
         if not combat:
             game.player(seat).noncombat_damage_this_turn += amount
@@ -305,10 +319,12 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
         arrived = [game.objects.get(i) for i in (res.found if res is not None else [])]
         return [o for o in arrived if o is not None and o.zone is Zone.BATTLEFIELD]
     if who is Who.EVENT_OBJECT:
-        # "That creature" of the trigger event, if it is still that permanent (rule 400.7).
+        # "That creature" of the trigger event, if it is still that permanent (rule 400.7);
+        # "that spell", if it is still on the stack.
         ref = obj.ability.event_object if obj.ability is not None else None
         found = game.objects.get(ref) if ref is not None else None
-        return [found] if found is not None and found.zone is Zone.BATTLEFIELD else []
+        return [found] if found is not None and found.zone in (Zone.BATTLEFIELD,
+                                                                Zone.STACK) else []
     if who is Who.ATTACHED:
         # Rule 608.2h: what the source is attached to, or was as it last existed.
         source = game.objects.get(_source_id(obj))
@@ -413,6 +429,12 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     source = game.objects.get(_source_id(obj), obj)
     if effect.amount_is_event and obj.ability is not None:
         amount = obj.ability.event_amount
+    if effect.amount_is_event_power and obj.ability is not None:
+        # "equal to that creature's power": as it is, or as it last existed (608.2h).
+        ref = obj.ability.event_object or ""
+        that = game.objects.get(ref)
+        amount = that.power if that is not None and that.zone is Zone.BATTLEFIELD else \
+            game.last_known_power.get(ref, 0)
     if effect.count is not None and effect.count not in PLAYER_COUNTS:
         amount = (effect.amount or 1) * _count(game, obj, effect.count, effect)
     if effect.amount_is_power:
@@ -530,9 +552,6 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
             looking.exile_top(game, seat, amount, may_play=effect.may_play, events=events)
     elif effect.who is Who.CHOSEN_ONE:
         _perform_on_chosen(game, obj, effect, amount, events)
-    elif verb is Verb.PAY:
-        assert effect.cost is not None  # the loader requires it
-        unless.offer_payment(game, obj, effect.cost)  # "you may pay" (608.2d)
     elif verb is Verb.END_TURN:
         _end_the_turn(game, events)
     elif verb is Verb.ADD_MANA:
@@ -543,6 +562,15 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     elif verb is Verb.CHOOSE_COLOR:
         if not game.players[obj.controller].has_lost:
             choosing.start_color(game, obj.controller)  # rules 105.4, 608.2d
+    elif verb is Verb.LOSE_GAME:
+        for seat in _players(game, obj, effect, targets):
+            sba.lose(game, seat, "104.3e: an effect says the player loses the game", events)
+            sba.check_game_over(game, events)  # rule 104.2a: at once
+    elif verb is Verb.PAY:
+        assert effect.cost is not None  # the loader requires it
+        reflexive = None if effect.reflexive is None else PendingTrigger(
+            fresh_id(game), obj.controller, obj.card, -1, _source_id(obj), effect.reflexive)
+        unless.offer_payment(game, obj, effect.cost, reflexive)  # "you may pay" (608.2d)
     elif verb is Verb.FLIP_COIN:
         # Rules 705.1-705.2: two outcomes of equal likelihood; the flipper calls one, and
         # wins if the call matches the result.
@@ -672,6 +700,11 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
         destroy(game, [p.id for p in permanents], events,
                 regenerable=not effect.no_regeneration)
     elif verb is Verb.COPY_SPELL:
+        if not permanents and effect.who is Who.EVENT_OBJECT and obj.ability is not None:
+            # "Copy that spell" of a cast trigger: as it last existed on the stack if it has
+            # left it (608.2h; countered, say).
+            gone = game.last_known_spells.get(obj.ability.event_object or "")
+            permanents = [gone] if gone is not None else []
         for spell in permanents:
             copy = _copy_spell(game, obj.controller, spell)
             if effect.new_targets and spell.targets:
@@ -715,6 +748,8 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
                 game.resolving.found.append(new.id)  # "It gains haste" (400.7)
     elif verb in (Verb.TAP, Verb.UNTAP):
         for permanent in permanents:
+            if verb is Verb.UNTAP and permanent.tapped:
+                events.append(Untapped(permanent.id))  # rule 701.26b
             permanent.tapped = verb is Verb.TAP  # rule 701.26
     elif verb in (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS):
         sign = 1 if verb is Verb.PUT_COUNTERS else -1
@@ -740,7 +775,14 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
                 next_timestamp(game), locked, power, toughness,
                 (*effect.gains, chosen) if chosen else effect.gains,
                 effect.loses, effect.switch, lasting=effect.lasting,  # rule 611.2a
-                protection=_protection(game, effect)))
+                protection=_protection(game, effect), base=effect.set_base))
+    elif verb is Verb.BECOME:
+        # Rule 611.2c: the affected set is locked in as the effect begins.
+        locked = tuple(p.id for p in permanents)
+        if locked:
+            game.effects.append(ContinuousEffect(
+                next_timestamp(game), locked, effect.power, effect.toughness, effect.gains,
+                base=True, types=effect.add_types, subtypes=effect.add_subtypes))
     elif verb is Verb.ATTACH:
         # Rule 701.3a: attach the source (an Equipment) to the target; new timestamp (613.7e).
         source = game.objects.get(_source_id(obj))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from server.cards import CardDef
+from server.cards.model import TriggeredAbility
 from server.engine.state import Zone
 
 
@@ -30,6 +31,8 @@ class ZoneChanged:
     attacking: bool = False
     #: The permanent it was attached to, as it last existed (rule 603.10a).
     attached_to: str | None = None
+    #: The triggered abilities granted to it, as it last existed (rules 603.10a, 613.1f).
+    granted: tuple[TriggeredAbility, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +188,13 @@ class AbilityActivated:
 
 
 @dataclass(frozen=True, slots=True)
+class Untapped:
+    """Rule 701.26b: the permanent ``object_id`` became untapped."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Sacrificed:
     """Rule 701.21a: ``seat`` sacrificed the permanent ``object_id`` (its id on the
     battlefield), ``card`` as it last existed there ("whenever you sacrifice ...", 603.10a)."""
@@ -204,4 +214,5 @@ class LifeExchanged:
 Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
-         | LifeGained | TargetsChosen | CountersPut | AbilityActivated | Sacrificed)
+         | LifeGained | TargetsChosen | CountersPut | AbilityActivated | Sacrificed
+         | Untapped)

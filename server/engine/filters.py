@@ -10,7 +10,7 @@ from typing import assert_never
 
 from server.cards import CardDef
 from server.cards.model import Controller, ObjectFilter
-from server.engine.state import Game, GameObject
+from server.engine.state import Game, GameObject, Zone
 
 __all__ = ["LastKnown", "matches", "matches_last_known"]
 
@@ -55,7 +55,17 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
             and (not spec.attacking or obj.id in game.combat.attackers)  # rule 506.4
             and (not spec.with_counter or obj.counters.get(spec.with_counter, 0) > 0)
             and (not spec.colored or bool(obj.card.colors))  # rule 105.2
+            and (not spec.cast_from or _cast_from(obj, spec.cast_from))
             and (spec.max_mana_value is None or obj.mana_value <= spec.max_mana_value))
+
+
+def _cast_from(obj: GameObject, where: str) -> bool:
+    """A spell cast from that zone (601.2a); "not_hand": from anywhere but its hand."""
+    if obj.cast_from is None:
+        return False
+    if where == "not_hand":
+        return obj.cast_from is not Zone.HAND
+    return obj.cast_from.name.lower() == where
 
 
 def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
@@ -90,9 +100,12 @@ def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
             and (not spec.attacking or last_known.attacking)
             and (not spec.with_counter or counters.get(spec.with_counter, 0) > 0)
             and (not spec.colored or bool(card.colors))
-            and (spec.max_mana_value is None or card.mana_cost.mana_value <= spec.max_mana_value))
+            and not spec.cast_from  # where a spell was cast from isn't known here
+            and (spec.max_mana_value is None
+                 or card.mana_cost.mana_value <= spec.max_mana_value))
 
 
 def _has_type(obj: GameObject, card_type: str) -> bool:
     """A card type now (rule 205.2a); a creature by the layers (e.g. a crewed Vehicle)."""
-    return obj.is_creature if card_type == "Creature" else obj.card.is_type(card_type)
+    return obj.is_creature if card_type == "Creature" else (
+        obj.card.is_type(card_type) or card_type in obj.types_added)

@@ -59,6 +59,7 @@ from server.engine.actions import (
 from server.engine.errors import GameOverError, IllegalActionError
 from server.engine.events import (
     Event,
+    Untapped,
 )
 from server.engine.mana import empty_pools, mana_sources, potential_pool, tap_for_mana
 from server.engine.rng import GameRng
@@ -558,6 +559,8 @@ def _begin_step(game: Game, events: list[Event]) -> None:
                     continue
                 if (everyone or obj.controller == game.active) \
                         and "doesnt_untap" not in obj.restrictions:
+                    if obj.tapped:
+                        events.append(Untapped(oid))  # "whenever [this] becomes untapped"
                     obj.tapped = False
     elif game.step is Step.COMBAT_DAMAGE:
         combat.begin_damage_step(game)  # rule 510.4
@@ -625,6 +628,7 @@ def _next_turn(game: Game) -> None:
     game.creatures_died = 0
     game.nontoken_creatures_died = 0
     game.last_known_power.clear()  # its dies triggers were put on the stack by now
+    game.last_known_spells.clear()
     game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over
     game.once_per_turn.clear()
     for player in game.players:

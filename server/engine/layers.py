@@ -130,8 +130,10 @@ def _start(obj: GameObject) -> None:
     obj.controller = obj.base_controller
     obj.subtypes_now = None
     obj.keywords_now = None
-    obj.protection_now = ()
     obj.restrictions = _NONE
+    obj.granted_triggers = ()
+    obj.types_added = ()
+    obj.protection_added = ()
 
 
 def _has_conditional(game: Game, permanents: list[GameObject]) -> bool:
@@ -190,6 +192,14 @@ def _apply_layers(game: Game, permanents: list[GameObject],
         if static.subtypes:
             for obj in list(_affected(game, source, static, permanents)):
                 obj.subtypes_now = (*obj.subtypes, *static.subtypes)
+    for effect in effects:
+        if effect.types or effect.subtypes:  # "becomes a ... in addition to its other types"
+            for oid in effect.affected:
+                target = objects.get(oid)
+                if target is not None and target.zone is Zone.BATTLEFIELD:
+                    target.types_added += effect.types
+                    if effect.subtypes:
+                        target.subtypes_now = (*target.subtypes, *effect.subtypes)
     # Layer 6: ability-adding and -removing effects, statics and resolved effects in
     # timestamp order together (613.1f, 613.7). Only affected permanents get a computed set;
     # the others keep their printed keywords.
@@ -203,7 +213,8 @@ def _apply_layers(game: Game, permanents: list[GameObject],
         return keywords[obj.id]
 
     layer6: list[tuple[int, GameObject | None, StaticAbility | None, int]] = [
-        (t, src, st, -1) for t, src, st in statics if st.keywords or st.restrictions]
+        (t, src, st, -1) for t, src, st in statics
+        if st.keywords or st.restrictions or st.triggers or st.protection]
     layer6 += [(e.timestamp, None, None, i) for i, e in enumerate(effects)
                if e.gains or e.loses or e.protection]
     # Rule 123.7: an ability sticker grants its ability, in its timestamp order (613.7k).
@@ -215,6 +226,8 @@ def _apply_layers(game: Game, permanents: list[GameObject],
             for obj in _affected(game, granter, grant, permanents):
                 touched(obj).update(grant.keywords)
                 restrictions[obj.id].update(grant.restrictions)
+                obj.granted_triggers += grant.triggers  # 613.1f: granted abilities
+                obj.protection_added += grant.protection  # rule 702.16
         elif granter is not None:
             touched(granter).update(granter.stickers[index].definition.keywords)
         else:
@@ -225,7 +238,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
                     kw = touched(target)
                     kw.update(effect.gains)
                     kw.difference_update(effect.loses)
-                    target.protection_now += effect.protection  # rule 702.16a
+                    target.protection_added += effect.protection  # rule 702.16a
     for oid, kw in keywords.items():
         objects[oid].keywords_now = frozenset(kw)
         objects[oid].restrictions = frozenset(restrictions[oid])
@@ -251,6 +264,16 @@ def _apply_layers(game: Game, permanents: list[GameObject],
             # Layer 7a (613.4a): the characteristic-defining ability (7b overrides it).
             p, t = pt(obj)
             obj.pt_now = (p + cda_power(game, obj), t)
+    for effect in effects:
+        if effect.base:
+            # Layer 7b (613.4b): "have base power and toughness X/X", in timestamp order
+            # (after a sticker's, which the object had first); counters still apply (7c).
+            for oid in effect.affected:
+                target = objects.get(oid)
+                if target is not None and target.zone is Zone.BATTLEFIELD:
+                    pt(target)
+                    bonus = target.counters.get("+1/+1", 0) - target.counters.get("-1/-1", 0)
+                    target.pt_now = (effect.power + bonus, effect.toughness + bonus)
     for _, source, static in statics:
         if static.power or static.toughness:
             # "+1/+1 for each ...", "+X/+0, where X is ...": counted now (611.3a, 107.3).
@@ -260,7 +283,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
                 p, t = pt(obj)
                 obj.pt_now = (p + static.power * times, t + static.toughness * times)
     for effect in effects:
-        if effect.power or effect.toughness:
+        if (effect.power or effect.toughness) and not effect.base:
             for oid in effect.affected:
                 target = objects.get(oid)
                 if target is not None and target.zone is Zone.BATTLEFIELD:

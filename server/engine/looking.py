@@ -497,10 +497,11 @@ def _answer_pile(game: Game, choice: Choice, action: ChoosePile, events: list[Ev
 
 
 def start_hand_choice(game: Game, chooser: int, owner: int, effect: Effect,
-                      events: list[Event]) -> None:
+                      events: list[Event], *, linked_to: str = "") -> None:
     """Rules 701.20a, 701.9b: ``owner`` reveals their hand; ``chooser`` chooses a card with
-    the stated quality from it, which ``owner`` discards. The hand stays revealed while the
-    choice is made."""
+    the stated quality from it, which ``owner`` discards -- or, with ``linked_to``, which is
+    exiled with that object (406.6; "until it leaves the battlefield", 610.3, if the effect
+    says so). The hand stays revealed while the choice is made."""
     hand = game.player(owner).hand
     if not hand:
         return
@@ -511,7 +512,8 @@ def start_hand_choice(game: Game, chooser: int, owner: int, effect: Effect,
         end_looks(game, key)
         return
     game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, chooser, pool, owner=owner,
-                                  group=[key]))
+                                  group=[key, linked_to] if linked_to else [key],
+                                  effect=effect if linked_to else None))
 
 
 def start_look_and_pick(game: Game, seat: int, count: int, effect: Effect, *, every: bool,
@@ -592,6 +594,20 @@ def start_attachment_exchange(game: Game, seat: int, aura: GameObject, effect: E
                                       effect=effect, group=[aura.id]))
 
 
+def _exile_chosen(game: Game, choice: Choice, card_id: str, events: list[Event]) -> None:
+    """"Exile that card [until [this] leaves the battlefield]" (406.6, 610.3): with the source,
+    unless the source has left the battlefield by now (610.3b)."""
+    assert choice.effect is not None
+    source_id = choice.group[1]
+    source = game.objects.get(source_id)
+    if choice.effect.until_leaves and (source is None or source.zone is not Zone.BATTLEFIELD):
+        return
+    new = move(game, card_id, Zone.EXILE, events)
+    new.exiled_with = source_id
+    if choice.effect.until_leaves:
+        game.exiled_until_leaves.append((source_id, new.id, Zone.HAND))
+
+
 def _finish_attachment_exchange(game: Game, choice: Choice, card_id: str,
                                 events: list[Event]) -> None:
     aura = game.objects.get(choice.group[0])
@@ -661,6 +677,11 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard) \
             and choice.group[1:2] == [_SPLIT]:
         _answer_split(game, choice, action.object_id, events)  # rule 608.2d
+    elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard) and \
+            choice.effect is not None and choice.effect.verb is Verb.EXILE_LINKED:
+        game.choices.remove(choice)
+        end_looks(game, choice.group[0])
+        _exile_chosen(game, choice, action.object_id, events)
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard):
         game.choices.remove(choice)
         _finish_attachment_exchange(game, choice, action.object_id, events)

@@ -151,7 +151,7 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     for oid in game.battlefield:
         obj = objects[oid]
         card = obj.card
-        if card.creature and oid not in dying:
+        if obj.is_creature and oid not in dying:
             toughness = obj.toughness
             if toughness <= 0:  # 704.5f
                 dying.append(oid)

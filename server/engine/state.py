@@ -212,12 +212,21 @@ class GameObject:
     pt_now: tuple[int, int] | None = None
     keywords_now: frozenset[str] | None = None
     subtypes_now: tuple[str, ...] | None = None
-    #: Protection granted by resolved effects (layer 6, rule 702.16a), e.g. ("R",).
-    protection_now: tuple[str, ...] = ()
     #: The card name chosen as it entered ("As [this] enters, choose a card name", 614.12a).
     chosen_name: str = ""
     #: Rules restrictions from static abilities: "cant_attack", "cant_block", ...
     restrictions: frozenset[str] = frozenset()
+    #: Triggered abilities static abilities grant it now (layer 6, rule 613.1f).
+    granted_triggers: tuple[TriggeredAbility, ...] = ()
+    #: Card types effects give it now besides its printed ones (layer 4, rule 613.1d).
+    types_added: tuple[str, ...] = ()
+    #: Protection static abilities and resolved effects grant it now (layer 6, rule
+    #: 702.16a), e.g. ("R",).
+    protection_added: tuple[str, ...] = ()
+    #: A spell: the zone its card was cast from (rule 601.2a).
+    cast_from: Zone | None = None
+    #: A permanent: it entered from its owner's graveyard, or was cast from there (601.2a).
+    from_graveyard: bool = False
     #: "If it would die this turn, exile it instead" applies (rule 614.1a).
     exile_if_dies: bool = False
     #: Regeneration shields on it this turn (rule 701.19a).
@@ -258,8 +267,6 @@ class GameObject:
     #: "It doesn't untap during its controller's next untap step" (rule 502.3): kept tapped
     #: in the next untap step of whoever controls it then.
     skip_next_untap: bool = False
-    #: The zone a spell was cast from (rule 601.2a); None for an object that wasn't cast.
-    cast_from: Zone | None = None
 
     @property
     def sticker_pt(self) -> tuple[int, int] | None:
@@ -298,8 +305,9 @@ class GameObject:
 
     @property
     def is_creature(self) -> bool:
-        """Rule 302: whether this object is a creature."""
-        return self.ability is None and self.card.creature
+        """Rule 302: whether this object is a creature (after layer 4 on the battlefield)."""
+        return self.ability is None and (self.card.creature or (
+            "Creature" in self.types_added and self.zone is Zone.BATTLEFIELD))
 
     @property
     def is_planeswalker(self) -> bool:
@@ -336,19 +344,19 @@ class GameObject:
             keyword in s.definition.keywords for s in self.stickers)
 
     @property
-    def protection(self) -> tuple[str, ...]:
-        """The qualities it has protection from now (rule 702.16a): printed, or granted by a
-        resolved effect while it is a permanent (layer 6)."""
-        if self.protection_now and self.zone is Zone.BATTLEFIELD:
-            return (*self.card.protection, *self.protection_now)
-        return self.card.protection
-
-    @property
     def subtypes(self) -> tuple[str, ...]:
         """Its subtypes now, after type-changing effects (layer 4)."""
         if self.subtypes_now is not None and self.zone is Zone.BATTLEFIELD:
             return self.subtypes_now
         return self.card.subtypes
+
+    @property
+    def protection(self) -> tuple[str, ...]:
+        """The qualities it has protection from now (rule 702.16a): printed, and granted
+        while it is a permanent by static abilities or resolved effects (layer 6)."""
+        if self.protection_added and self.zone is Zone.BATTLEFIELD:
+            return (*self.card.protection, *self.protection_added)
+        return self.card.protection
 
     @property
     def loyalty(self) -> int:
@@ -427,6 +435,11 @@ class ContinuousEffect:
     loses: tuple[str, ...] = ()
     #: Layer 7d: switch power and toughness (rule 613.4d).
     switch: bool = False
+    #: Layer 7b: ``power``/``toughness`` are the new base power and toughness (613.4b).
+    base: bool = False
+    #: Layer 4: card types and subtypes added (613.1d).
+    types: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
     #: Layer 2: the affected permanents' new controller (rule 613.1b); -1 for none.
     controller: int = -1
     #: It lasts indefinitely rather than until end of turn (rule 611.2a).
@@ -624,6 +637,9 @@ class Combat:
     assignments: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     #: attacker id -> the planeswalker it attacks (rule 506.3)
     attacking_planeswalker: dict[str, str] = field(default_factory=dict)
+    #: Attackers that left the battlefield this combat -> the seat they were attacking (their
+    #: last known information, 608.2h; one merely removed from combat isn't here).
+    left_attacking: dict[str, int] = field(default_factory=dict)
     #: Rule 510.4: this combat damage step is the first-strike one.
     first_strike_step: bool = False
     #: Creatures that had first strike or double strike as the first-strike combat damage
@@ -701,6 +717,18 @@ class Game:
     #: The power of each permanent that left the battlefield, as it last existed there (rule
     #: 608.2h), by its old id: "gain life equal to its power" of a dies trigger.
     last_known_power: dict[str, int] = field(default_factory=dict)
+    #: Spells that left the stack this turn, as they last existed there (rule 608.2h), by
+    #: their old id: "copy that spell" of a cast trigger once the spell was countered.
+    last_known_spells: dict[str, GameObject] = field(default_factory=dict)
+    #: Rule 610.3: cards exiled "until [a permanent] leaves the battlefield" -- (that
+    #: permanent's id, the exiled object's id, the zone it returns to).
+    exiled_until_leaves: list[tuple[str, str, Zone]] = field(default_factory=list)
+    #: "Until end of turn, you may cast a [type] spell from among cards exiled with [this]
+    #: without paying its mana cost": (turn, seat, the source's id, the card type), each
+    #: used up by one spell cast with it.
+    cast_permits: list[tuple[int, int, str, str]] = field(default_factory=list)
+    #: Spells on the stack cast without paying their mana cost (rule 118.9).
+    free_spells: list[str] = field(default_factory=list)
     #: "Prevent all combat damage that would be dealt this turn" (rule 615.1).
     prevent_combat_damage: bool = False
     #: "Prevent all combat damage that would be dealt this turn to [Dogs you control]": each
@@ -752,9 +780,8 @@ class Game:
     #: card until you exile another card with [this]" (server.engine.looking.grant_play).
     exile_plays: list[tuple[int, str, str, int]] = field(default_factory=list)
     #: "Until end of turn, you may cast spells from your hand without paying their mana
-    #: costs": (turn, player); the spells cast that way (118.9).
+    #: costs": (turn, player); the spells cast that way are in ``free_spells`` (118.9).
     free_casts: list[tuple[int, int]] = field(default_factory=list)
-    free_spells: list[str] = field(default_factory=list)
     #: Phased-out permanents (rule 702.26, see :mod:`server.engine.phasing`): not in
     #: ``battlefield`` while phased out.
     phased_out: list[PhasedOut] = field(default_factory=list)

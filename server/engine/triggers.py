@@ -23,6 +23,7 @@ from server.engine.events import (
     SpellCast,
     TargetsChosen,
     TokenCreated,
+    Untapped,
     ZoneChanged,
 )
 from server.engine.filters import LastKnown
@@ -47,7 +48,9 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
              damage: DamageDealt | None = None, event_object: str | None = None,
              attackers: tuple[GameObject, ...] = (),
              moved: ZoneChanged | None = None, counter_kind: str = "",
-             delayed: TriggeredAbility | None = None) -> None:
+             delayed: TriggeredAbility | None = None,
+             granted: tuple[TriggeredAbility, ...] | None = None,
+             sources: tuple[GameObject | LastKnown, ...] = ()) -> None:
     """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
     must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too;
     ``event_amount``: "that much" of the event (life gained, 119.9, damage dealt);
@@ -59,15 +62,24 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
     attackers, for "whenever you attack with N or more ..."; ``moved``: the zone change a
     "changes zone" trigger checks its zones against. An ability triggers only from the zone
     it functions in (rule 113.6): the battlefield unless it says otherwise (113.6k).
-    ``delayed``: check only this delayed triggered ability (603.7) instead of the card's."""
-    if delayed is None and not card.triggers and not keywords:
-        return  # nothing of this card's can trigger (the usual case)
+    ``delayed``: check only this delayed triggered ability (603.7) instead of the card's.
+    ``granted``: the triggered abilities static abilities granted the source (613.1f) as it
+    last existed, for one that has left the battlefield (603.10a); by default those it has
+    on the battlefield now. ``sources``: the creatures that dealt a player combat damage
+    together ("whenever one or more [filter] creatures deal combat damage to a player")."""
+    if delayed is None and not card.triggers and not keywords and not granted and \
+            not _granted_now(game, source_id):
+        return  # nothing of this object's can trigger (the usual case)
     if game.players[controller].has_lost:
         return  # rule 800.4d
     source_now = game.objects.get(source_id)
     in_graveyard = source_now is not None and source_now.zone is Zone.GRAVEYARD
     found: list[tuple[int, TriggeredAbility]] = [(-1, delayed)] if delayed is not None else [
         (i, t) for i, t in enumerate(card.triggers) if (t.zone == "graveyard") == in_graveyard]
+    if delayed is None:
+        if granted is None and source_now is not None and source_now.zone is Zone.BATTLEFIELD:
+            granted = source_now.granted_triggers
+        found += [(-1, t) for t in granted or ()]  # rule 613.1f: granted abilities
     if keywords and event is TriggerEvent.YOU_CAST_NONCREATURE:
         source = game.objects.get(source_id)
         if source is not None and source.has("Prowess"):
@@ -82,7 +94,10 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
             continue
         if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
             continue
-        if ability.filter is not None and ability.event not in _ATTACK_COUNTS and \
+        if ability.event is TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY:
+            if not any(_fits(game, ability, controller, source_id, s) for s in sources):
+                continue  # "one or more Cats you control" (510.2)
+        elif ability.filter is not None and ability.event not in _ATTACK_COUNTS and \
                 not _subject_matches(
                 game, ability, controller, source_id, subject=spell_obj, last_known=last_known):
             continue  # "whenever you cast a Dog spell": the spell and its caster
@@ -94,7 +109,9 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
             if ability.count and not _enough_attackers(game, ability, controller, source_id,
                                                        attackers):
                 continue  # "with two or more creatures with flying" (508.3a)
-        elif ability.count and ability.count != amount:
+        elif ability.count and ability.count != (
+                _spell_number(game, ability, controller, source_id, spell_obj)
+                if ability.event is TriggerEvent.SPELL_CAST else amount):
             continue  # "whenever you expend 4" (700.14); "your second card each turn"
         if ability.event is TriggerEvent.CHANGES_ZONE and not _zones_fit(ability, moved):
             continue
@@ -124,6 +141,29 @@ def _zones_fit(ability: TriggeredAbility, moved: ZoneChanged | None) -> bool:
         not ability.to_zone or _ZONE_NAMES[ability.to_zone] is moved.to_zone)
 
 
+def _fits(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
+          subject: GameObject | LastKnown) -> bool:
+    """Whether one object (or its last known information, 608.2h) fits the trigger's filter."""
+    if isinstance(subject, LastKnown):
+        return _subject_matches(game, ability, controller, source_id, subject=None,
+                                last_known=subject)
+    return _subject_matches(game, ability, controller, source_id, subject=subject,
+                            last_known=None)
+
+
+def _spell_number(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
+                  spell: GameObject | None) -> int:
+    """"Whenever [a player] casts their Nth [filter] spell each turn": which of the caster's
+    spells this turn (601.2i; this one included) that the trigger's ``filter`` describes this
+    spell is -- counted whether or not the source was on the battlefield for the others."""
+    if spell is None or ability.filter is None:
+        return 0
+    caster = spell.controller
+    return sum(1 for card in game.player(caster).spells_cast_this_turn
+               if filters.matches_last_known(game, LastKnown(card, caster, ""), ability.filter,
+                                             controller, source_id))
+
+
 def _enough_attackers(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
                       attackers: tuple[GameObject, ...]) -> bool:
     """"Whenever you attack with N or more [filter] creatures"; "whenever [this] and at least
@@ -150,6 +190,12 @@ def _subject_matches(game: Game, ability: TriggeredAbility, controller: int, sou
     return False
 
 
+def _granted_now(game: Game, source_id: str) -> bool:
+    """Whether static abilities grant the object ``source_id`` triggered abilities."""
+    obj = game.objects.get(source_id)
+    return obj is not None and bool(obj.granted_triggers)
+
+
 def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
                     **kwargs: Any) -> None:
     """Trigger ``event`` for every permanent and emblem (rule 114.4) controlled by
@@ -159,7 +205,7 @@ def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
     for oid in [*game.battlefield, *game.command]:
         obj = game.objects[oid]
         if (seat is None or obj.controller == seat) and not obj.face_down and (
-                obj.card.triggers or keywords):  # 400.9, 708.2; else nothing can trigger
+                obj.card.triggers or obj.granted_triggers or keywords):  # 400.9, 708.2
             trigger(game, obj.controller, obj.card, oid, event, **kwargs)
     for player in game.players:
         if seat is None or player.seat == seat:
@@ -202,7 +248,8 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                             spell=event.card)
             cast = game.objects.get(event.object_id)
             if cast is not None:
-                each_permanent(game, TriggerEvent.SPELL_CAST, spell_obj=cast)
+                each_permanent(game, TriggerEvent.SPELL_CAST, spell_obj=cast,
+                               event_object=cast.id)  # "copy that spell"
         elif isinstance(event, DamageDealt):
             _damage_triggers(game, event, departed)
             _source_damage_triggers(game, event, fresh)
@@ -215,6 +262,11 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
         elif isinstance(event, CardDrawn):
             # "Whenever you draw your second card each turn": the draw's number (121.1).
             each_permanent(game, TriggerEvent.YOU_DRAW, event.seat, amount=event.number)
+        elif isinstance(event, Untapped):
+            untapped = game.objects.get(event.object_id)
+            if untapped is not None and untapped.zone is Zone.BATTLEFIELD:
+                trigger(game, untapped.controller, untapped.card, untapped.id,
+                        TriggerEvent.BECOMES_UNTAPPED)  # rule 701.26b
         elif isinstance(event, Sacrificed):
             # "Whenever you sacrifice a permanent" (701.21a): the sacrificed permanent as it
             # last existed; those that left with it (itself, too) look back (603.10a).
@@ -237,6 +289,10 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                 each_permanent(game, TriggerEvent.CREATURE_ATTACKS, spell_obj=attacking,
                                event_object=attacking.id)
             each_permanent(game, TriggerEvent.YOU_ATTACK_WITH, attackers=attackers)
+            if attackers:  # "whenever an opponent attacks" (508.1): the active player
+                for seat in game.opponents(game.active):
+                    each_permanent(game, TriggerEvent.OPPONENT_ATTACKS, seat,
+                                   event_player=game.active)
             _delayed_attack_triggers(game, event)
         elif isinstance(event, BlockersDeclared):
             for blocker_id, attacker_id in event.blocks:
@@ -265,12 +321,17 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                 trigger(game, controller, event.card, event.new_id, TriggerEvent.ENTERS)
                 _permanent_enters(game, event.new_id)
             _zone_change_triggers(game, event, departed)
+            if event.from_zone is Zone.BATTLEFIELD:
+                # "When [this] leaves the battlefield" (603.6c): as it last existed (603.10a).
+                trigger(game, event.controller, event.card, event.old_id,
+                        TriggerEvent.LEAVES_BATTLEFIELD, granted=event.granted)
             if event.from_zone is Zone.BATTLEFIELD and event.card.creature:
                 # "Whenever a creature leaves the battlefield" (603.6c; planes, 311.4).
                 each_permanent(game, TriggerEvent.CREATURE_LEAVES_BATTLEFIELD,
                                event_player=event.controller)
             if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
-                trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES)
+                trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES,
+                        granted=event.granted)
                 if event.card.creature:  # "when enchanted/equipped creature dies" (400.7f)
                     for oid in [i for i in game.battlefield
                                 if (game.objects[i].card.is_aura
@@ -295,8 +356,31 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                             trigger(game, controller, card, oid,
                                      TriggerEvent.OPPONENT_CREATURE_DIES,
                                      event_player=event.controller)
+    _combat_damage_batches(game, fresh, departed)
     _state_triggers(game)
     return len(events)
+
+
+def _combat_damage_batches(game: Game, fresh: list[Event],
+                           departed: list[tuple[str, int, CardDef]]) -> None:
+    """"Whenever one or more [filter] creatures deal combat damage to a player" (510.2): once
+    per player dealt combat damage in these events, with the creatures that dealt it (as
+    they last existed if they have left the battlefield since, 603.10a)."""
+    dealt: dict[int, list[str]] = {}
+    for event in fresh:
+        if isinstance(event, DamageDealt) and event.combat and event.player is not None \
+                and event.amount > 0:
+            dealt.setdefault(event.player, []).append(event.source_id)
+    for seat, ids in dealt.items():
+        found: list[GameObject | LastKnown] = []
+        for oid in dict.fromkeys(ids):
+            obj = game.objects.get(oid)
+            if obj is not None and obj.zone is Zone.BATTLEFIELD:
+                found.append(obj)
+            else:
+                found += [LastKnown(card, c, old) for old, c, card in departed if old == oid]
+        each_permanent(game, TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY, event_player=seat,
+                       sources=tuple(found))
 
 
 def _state_triggers(game: Game) -> None:
@@ -404,7 +488,8 @@ def _permanent_enters(game: Game, object_id: str) -> None:
     filter the entering permanent fits, as it is on the battlefield (603.6d)."""
     entered = game.objects.get(object_id)
     if entered is not None and entered.zone is Zone.BATTLEFIELD:
-        each_permanent(game, TriggerEvent.PERMANENT_ENTERS, spell_obj=entered)
+        each_permanent(game, TriggerEvent.PERMANENT_ENTERS, spell_obj=entered,
+                       event_object=entered.id)  # "that creature"
 
 
 def _recipient_fits(game: Game, recipient: Recipient, controller: int,

@@ -23,7 +23,7 @@ from server.engine.mana import (
     spend,
     tap_for_mana,
 )
-from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
+from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
 from server.engine.zones import move, remove_from_game
 
 #: The choice kinds this module answers (server.engine.game dispatches them here). Outside
@@ -59,17 +59,19 @@ def counter_unless_paid(game: Game, objects: list[GameObject], cost: ManaCost,
             counter(game, [obj], events)
 
 
-def offer_payment(game: Game, obj: GameObject, cost: ManaCost) -> None:
+def offer_payment(game: Game, obj: GameObject, cost: ManaCost,
+                  reflexive: PendingTrigger | None = None) -> None:
     """"You may pay {1}{B}. If you do, ..." (rules 118.1, 608.2d): the controller of the
     resolving ``obj`` may pay ``cost`` -- not asked if they can't (118.3); "if you do" holds
-    only once they have paid."""
+    only once they have paid, and "When you do, ..." (``reflexive``, 603.12a) triggers."""
     res = game.resolving
     if res is not None:
         res.did = False
     paid = as_paid_by(game, obj.controller, cost)  # rule 609.4b
     if affordable(potential_pool(game, obj.controller), paid):
         game.choices.append(Choice(DecisionKind.PAY_MANA, obj.controller, [obj.id],
-                                   optional=True, unless_cost=paid, may_pay=True))
+                                   optional=True, unless_cost=paid, may_pay=True,
+                                   reflexive=reflexive))
 
 
 def options(game: Game, choice: Choice) -> tuple[Action, ...]:
@@ -95,6 +97,8 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
         spend(game.player(choice.seat).mana_pool, action.mana)
         if choice.may_pay and game.resolving is not None:
             game.resolving.did = True  # "If you do" (608.2d)
+        if choice.reflexive is not None:
+            game.pending_triggers.append(choice.reflexive)  # rule 603.12a: "when you do"
         return
     if choice.may_pay:
         return  # "you may pay": declining just doesn't pay

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from server.cards.model import Effect, Verb, Who
-from server.engine import looking
+from server.engine import filters, looking
 from server.engine.actions import (
     Action,
     ChooseCard,
@@ -49,7 +49,7 @@ VERBS = (Verb.MOVE_FOUND, Verb.PUT_INTO_LIBRARY_BENEATH, Verb.SHUFFLE_INTO_LIBRA
          Verb.EXILE_LINKED, Verb.MOVE_LINKED, Verb.EXILE_ZONE, Verb.PUT_INTO_COMMAND,
          Verb.TURN_FACE_DOWN, Verb.PREVENT_DAMAGE_FROM, Verb.EXILE_TOP_FACE_DOWN,
          Verb.CHOOSE_EXILED, Verb.GRANT_FLASHBACK, Verb.MOVE_COMMAND_CARDS,
-         Verb.EXILE_TOP_PLAYABLE)
+         Verb.EXILE_TOP_PLAYABLE, Verb.PERMIT_CAST_LINKED)
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CHOOSE_OUTSIDE_CARD, DecisionKind.CHOOSE_EXILED_CARD)
@@ -261,6 +261,24 @@ def exile(game: Game, object_id: str, events: list[Event], *, linked_to: str = "
     return new
 
 
+def _on_battlefield(game: Game, object_id: str) -> bool:
+    found = game.objects.get(object_id)
+    return found is not None and found.zone is Zone.BATTLEFIELD
+
+
+def exile_linked(game: Game, object_id: str, source_id: str, until_leaves: bool,
+                 events: list[Event]) -> None:
+    """Exile a card with the object ``source_id`` (406.6); "until [it] leaves the
+    battlefield" (610.3): remembered to return to the zone it was in -- not exiled at all if
+    the source has already left (610.3a-b)."""
+    if until_leaves and not _on_battlefield(game, source_id):
+        return
+    before = game.objects[object_id].zone
+    new = exile(game, object_id, events, linked_to=source_id)
+    if until_leaves:
+        game.exiled_until_leaves.append((source_id, new.id, before))
+
+
 def exiled_with(game: Game, source_id: str) -> list[str]:
     """Rule 406.6: the cards in exile exiled with the object ``source_id`` (its pile, 406.5),
     oldest first."""
@@ -414,14 +432,48 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
     caller checks timing and costs): the top card of their library (Future Sight), cards in
     their graveyard (Kess, Test Wayfinder, flashback, Test Grave Banner) and face-down
     exiled cards they may look at (Test Hidden Cache, 406.3b)."""
-    if not game.flashback_grants and not game.exile_plays and \
+    if not game.flashback_grants and not game.exile_plays and not game.cast_permits and \
             not _grants_permission(game, seat):
         return []  # the usual case, found in one pass over the battlefield
     return [*playable_in_library(game, seat), *castable_from_graveyard(game, seat),
             *playable_from_exile(game, seat),
             *playable_lands_in_graveyard(game, seat), *flashback_cards(game, seat),
             *creatures_castable_from_graveyard(game, seat),
-            *castable_from_face_down_exile(game, seat)]
+            *castable_from_face_down_exile(game, seat), *castable_linked(game, seat)]
+
+
+def _permit_for(game: Game, seat: int, card_id: str) -> tuple[int, int, str, str] | None:
+    """The unused permit of this turn letting ``seat`` cast the exiled card ``card_id``:
+    "you may cast a creature spell from among cards exiled with [this]" (406.6)."""
+    card = game.objects.get(card_id)
+    if card is None or card.zone is not Zone.EXILE or card.face_down:
+        return None
+    return next((p for p in game.cast_permits if p[0] == game.turn and p[1] == seat
+                 and p[2] == card.exiled_with and card.card.is_type(p[3])), None)
+
+
+def castable_linked(game: Game, seat: int) -> list[str]:
+    """Cards exiled with a source whose effect lets ``seat`` cast a spell of that type from
+    among them this turn, without paying its mana cost (timing still applies)."""
+    if not game.cast_permits:
+        return []
+    return [i for i in game.exile if game.objects[i].owner == seat
+            and _permit_for(game, seat, i) is not None]
+
+
+def claim_permit(game: Game, seat: int, card_id: str) -> bool:
+    """As ``seat`` begins casting the exiled card ``card_id`` (601.2a): the permit that lets
+    them is used up (one spell), and the spell is cast without paying its mana cost."""
+    permit = _permit_for(game, seat, card_id)
+    if permit is not None:
+        game.cast_permits.remove(permit)
+    return permit is not None
+
+
+def free_to_cast(game: Game, seat: int, object_id: str) -> bool:
+    """Rule 118.9: the spell (or the card about to be cast) is cast without paying its mana
+    cost -- by a permit from :func:`castable_linked`."""
+    return object_id in game.free_spells or _permit_for(game, seat, object_id) is not None
 
 
 def _grants_permission(game: Game, seat: int) -> bool:
@@ -608,10 +660,26 @@ def perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target], 
     elif verb is Verb.WISH:
         for seat in players:
             start_wish(game, seat, effect)
+    elif verb is Verb.EXILE_LINKED and effect.zones:
+        # "Exile all [filter] cards from your graveyard [until ...]" (the loader requires
+        # 'you', 'graveyard' and a filter).
+        assert effect.filter is not None
+        source = _source_id(obj)
+        for seat in players:
+            for oid in [i for i in game.player(seat).graveyard if filters.matches(
+                    game, game.objects[i], effect.filter, seat, source)]:
+                exile_linked(game, oid, source, effect.until_leaves, events)
+    elif verb is Verb.EXILE_LINKED and effect.chooser:
+        # "Target opponent reveals their hand. You choose a [quality] card from it. Exile
+        # that card" (701.20a): the choice is a CHOOSE_CARD decision (server.engine.looking);
+        # the hand is revealed even if the source has left, but nothing is exiled (610.3b).
+        for seat in players:
+            looking.start_hand_choice(game, obj.controller, seat, effect, events,
+                                      linked_to=_source_id(obj))
     elif verb is Verb.EXILE_LINKED:
         for ref in _referenced(obj, effect, targets):
             if ref in game.objects:
-                exile(game, ref, events, linked_to=_source_id(obj))
+                exile_linked(game, ref, _source_id(obj), effect.until_leaves, events)
     elif verb is Verb.MOVE_LINKED:
         to = _ZONES[effect.destination]
         for oid in exiled_with(game, _source_id(obj)):
@@ -636,6 +704,11 @@ def perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target], 
         for seat in players:
             exile_top_playable(game, seat, _source_id(obj), this_turn=effect.this_turn,
                                events=events)
+    elif verb is Verb.PERMIT_CAST_LINKED:
+        # "Until end of turn" (514.2): permits of earlier turns are over.
+        game.cast_permits[:] = [e for e in game.cast_permits if e[0] == game.turn]
+        game.cast_permits += [(game.turn, seat, _source_id(obj), effect.card_type)
+                              for seat in players]
     elif verb is Verb.CHOOSE_EXILED:
         for seat in players:
             start_exile_choice(game, seat, effect)

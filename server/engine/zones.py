@@ -53,7 +53,8 @@ def put_counters(game: Game, obj: GameObject, kind: str, amount: int,
                                                    source.id):
                     amount += rep.extra
             elif kind_of in (ReplacementKind.DAMAGE_MULTIPLIED,
-                             ReplacementKind.EXILED_UNLESS_CAST, ReplacementKind.EXTRA_DRAWS):
+                             ReplacementKind.EXILED_UNLESS_CAST, ReplacementKind.EXTRA_DRAWS,
+                             ReplacementKind.PREVENT_DAMAGE_TO_YOU):
                 pass  # modifies damage, entering or draws, not counters
             else:
                 assert_never(kind_of)
@@ -73,11 +74,23 @@ def damage_after_replacements(game: Game, source: GameObject, amount: int) -> in
                 if matches(game, source, rep.filter, holder.controller, holder.id):
                     amount *= rep.factor
             elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
-                             ReplacementKind.EXILED_UNLESS_CAST, ReplacementKind.EXTRA_DRAWS):
+                             ReplacementKind.EXILED_UNLESS_CAST, ReplacementKind.EXTRA_DRAWS,
+                             ReplacementKind.PREVENT_DAMAGE_TO_YOU):
                 pass  # modifies counters, entering or draws, not damage
             else:
                 assert_never(kind_of)
     return amount
+
+
+def damage_shield(game: Game, seat: int) -> tuple[GameObject, str] | None:
+    """Rules 615.1, 614.1a: the first permanent (in timestamp order) whose static ability
+    says "If a source would deal damage to you, prevent that damage and put a [kind] counter
+    on [this]" for player ``seat``, with that counter kind."""
+    shields = [(holder, rep.counter) for holder in (game.objects[i] for i in game.battlefield)
+               if holder.controller == seat and not holder.face_down
+               for rep in holder.card.replacements
+               if rep.kind is ReplacementKind.PREVENT_DAMAGE_TO_YOU]
+    return min(shields, key=lambda s: s[0].timestamp, default=None)
 
 
 def _exiled_instead(game: Game, obj: GameObject) -> bool:
@@ -97,7 +110,8 @@ def _exiled_instead(game: Game, obj: GameObject) -> bool:
                 if matches(game, obj, rep.filter, holder.controller, holder.id):
                     return True
             elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
-                             ReplacementKind.DAMAGE_MULTIPLIED, ReplacementKind.EXTRA_DRAWS):
+                             ReplacementKind.DAMAGE_MULTIPLIED, ReplacementKind.EXTRA_DRAWS,
+                             ReplacementKind.PREVENT_DAMAGE_TO_YOU):
                 pass  # modifies counters, damage or draws, not entering
             else:
                 assert_never(kind_of)
@@ -158,10 +172,14 @@ def move(
         to = Zone.EXILE  # flashback: exiled instead of going anywhere else (702.34a, 400.7g)
     game.zone_list(old.zone, old.owner).remove(object_id)
     del game.objects[object_id]
+    if old.zone is Zone.STACK and old.ability is None:
+        game.last_known_spells[object_id] = old  # rule 608.2h
     attacking = object_id in game.combat.attackers
     if old.zone is Zone.BATTLEFIELD:
         if old.is_creature:
             game.last_known_power[object_id] = old.power  # rule 608.2h
+        if attacking:
+            game.combat.left_attacking[object_id] = game.combat.attackers[object_id]
         remove_from_combat(game, object_id)
         if to is Zone.HAND:
             game.player(old.owner).permanents_to_hand += 1  # rule 400.3: its owner's hand
@@ -184,6 +202,9 @@ def move(
         timestamp=next_timestamp(game),
     )
     if to is Zone.BATTLEFIELD:
+        # "if it entered from your graveyard or you cast it from your graveyard"
+        new.from_graveyard = old.zone is Zone.GRAVEYARD or (
+            old.zone is Zone.STACK and old.cast_from is Zone.GRAVEYARD)
         new.tapped = old.card.enters_tapped  # rule 614.1d
         if old.card.loyalty is not None:
             new.counters["loyalty"] = old.card.loyalty  # rule 306.5b
@@ -212,12 +233,26 @@ def move(
         target.append(new.id)
     events.append(ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
                               old.card, tuple(old.counters.items()), attacking,
-                              old.attached_to))
+                              old.attached_to, old.granted_triggers))
     new.token = old.token
     new.came_from = object_id  # for the exceptions of rule 400.7 only (zone_rules)
     if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:
         game.stray_tokens.append(new.id)  # it ceases to exist at the next SBA (704.5d-e)
+    if old.zone is Zone.BATTLEFIELD and game.exiled_until_leaves:
+        _return_exiled(game, object_id, events)
     return new
+
+
+def _return_exiled(game: Game, source_id: str, events: list[Event]) -> None:
+    """Rule 610.3: as the permanent ``source_id`` leaves the battlefield, the cards exiled
+    until it does return to their previous zones -- those still the objects exiled (400.7);
+    to the battlefield under their owners' control (610.3c)."""
+    back = [e for e in game.exiled_until_leaves if e[0] == source_id]
+    game.exiled_until_leaves[:] = [e for e in game.exiled_until_leaves if e[0] != source_id]
+    for _, oid, zone in back:
+        card = game.objects.get(oid)
+        if card is not None and card.zone is Zone.EXILE:
+            move(game, oid, zone, events)
 
 
 def shuffle_library(game: Game, seat: int) -> None:
@@ -275,7 +310,8 @@ def draw(game: Game, seat: int, events: list[Event],
                         return
                 elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
                                  ReplacementKind.DAMAGE_MULTIPLIED,
-                                 ReplacementKind.EXILED_UNLESS_CAST):
+                                 ReplacementKind.EXILED_UNLESS_CAST,
+                                 ReplacementKind.PREVENT_DAMAGE_TO_YOU):
                     pass  # modifies counters, damage or entering, not draws
                 else:
                     assert_never(kind_of)

@@ -10,10 +10,20 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card, load_pool
-from server.cards.model import Count, CountCondition, TriggerEvent
+from server.cards.model import (
+    Condition,
+    Count,
+    CountCondition,
+    ReplacementKind,
+    TargetedCost,
+    TriggerEvent,
+    Verb,
+)
 
 
-def _load(behaviour: dict[str, Any], kind: str = "Creature") -> None:
+def _load(behaviour: dict[str, Any]) -> None:
+    kind = "Sorcery" if "effects" in behaviour else "Enchantment" if "replacements" in \
+        behaviour else "Creature"
     raw: dict[str, Any] = {"name": "T", "types": [kind], "manaCost": "{2}{B}",
                            "text": "Something.", "power": "1", "toughness": "1"}
     load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}))
@@ -43,6 +53,130 @@ def _enters(condition: Any) -> dict[str, Any]:
                     "effects": [{"verb": "draw"}]}]}, "unknown field"),
     ({"triggers": [{"when": "you_sacrifices", "effects": [{"verb": "draw"}]}]},
      "unknown value 'you_sacrifices'"),
+    # "have base power and toughness X/X" (613.4b): sets power and toughness only
+    ({"effects": [{"verb": "modify_pt", "target": "creature", "set_base": "yes"}]},
+     "expected true or false"),
+    ({"effects": [{"verb": "modify_pt", "target": "creature", "set_base": True,
+                   "switch": True}]}, "sets 'power' and 'toughness' only"),
+    ({"effects": [{"verb": "modify_pt", "target": "creature", "set_base": True,
+                   "gains": ["Flying"]}]}, "sets 'power' and 'toughness' only"),
+    ({"effects": [{"verb": "draw", "set_base": True}]}, "unknown field"),
+    ({"effects": [{"verb": "draw", "count": "cards_in_hand"}]}, "unknown value 'cards_in_hand'"),
+    # granted triggered abilities (613.1f): a list of triggered abilities on the battlefield
+    ({"statics": [{"affects": "self", "triggers": {"when": "dies",
+                                                   "effects": [{"verb": "draw"}]}}]},
+     "expected a list"),
+    ({"statics": [{"affects": "self", "triggers": [{"when": "die",
+                                                    "effects": [{"verb": "draw"}]}]}]},
+     "unknown value 'die'"),
+    ({"statics": [{"affects": "self", "triggers": [{"when": "your_upkeep", "zone": "graveyard",
+                                                    "effects": [{"verb": "draw"}]}]}]},
+     "works from the battlefield"),
+    ({"statics": [{"affects": "self", "triggers": [
+        {"when": "state", "condition": {"count": "life", "at_most": 5},
+         "effects": [{"verb": "draw"}]}]}]}, "isn't a state trigger"),
+    # "whenever an opponent attacks": no filter, no count (the condition counts attackers)
+    ({"triggers": [{"when": "opponent_attacks", "count": 2, "effects": [{"verb": "draw"}]}]},
+     "'count' is only for"),
+    ({"triggers": [{"when": "opponent_attacks", "filter": {}, "effects": [{"verb": "draw"}]}]},
+     "'filter'"),
+    ({"triggers": [{"when": "opponent_attacks", "condition": {
+        "count": "creatures_attacking", "at_least": 2}, "effects": [{"verb": "draw"}]}]},
+     "unknown value 'creatures_attacking'"),
+    # "casts their second spell each turn": a count of a spell_cast trigger, non-negative
+    ({"triggers": [{"when": "spell_cast", "filter": {"controller": "opponent"}, "count": -2,
+                    "effects": [{"verb": "draw"}]}]}, "non-negative integer"),
+    ({"triggers": [{"when": "spell_cast", "count": 2, "effects": [{"verb": "draw"}]}]},
+     "'filter'"),
+    # "Spells your opponents cast that target [this] cost {3} more / an additional 3 life"
+    ({"targeted_cost": {}}, "needs a positive 'generic' and/or 'life'"),
+    ({"targeted_cost": {"generic": -3}}, "non-negative integer"),
+    ({"targeted_cost": {"mana": "{3}"}}, "unknown field"),
+    ({"targeted_cost": 3}, "expected an object"),
+    # "damage equal to that creature's power": a word for the amount, spelt right
+    ({"triggers": [{"when": "permanent_enters", "filter": {"types": ["Creature"]},
+                    "effects": [{"verb": "deal_damage", "amount": "event_powr",
+                                 "target": "any"}]}]}, "expected a non-negative integer"),
+    # a token's static abilities are static abilities
+    ({"effects": [{"verb": "create_token", "token": {"power": 1, "toughness": 1, "statics": [
+        {"affects": "self", "restrictions": ["cant_blok"]}]}}]}, "unknown 'cant_blok'"),
+    # "you may pay {1}. When you do, ...": a reflexive trigger of a payment is a trigger
+    ({"effects": [{"verb": "pay", "cost": "{1}", "optional": True,
+                   "reflexive": {"when": "enters", "effects": []}}]},
+     "non-empty list of effects"),
+    ({"effects": [{"verb": "draw", "reflexive": {"when": "enters",
+                                                 "effects": [{"verb": "draw"}]}}]},
+     "unknown field"),
+    # "prevent that damage and put an incarnation counter on [this]": no filter, a counter
+    ({"replacements": [{"kind": "prevent_damage_to_you"}]}, r"takes \['counter'\]"),
+    ({"replacements": [{"kind": "prevent_damage_to_you", "counter": ""}]},
+     "the kind of counter"),
+    ({"replacements": [{"kind": "prevent_damage_to_you", "counter": "Incarnation"}]},
+     "expected a counter kind"),
+    ({"replacements": [{"kind": "prevent_damage_to_you", "counter": "incarnation",
+                        "filter": {}}]}, "which takes none"),
+    ({"replacements": [{"kind": "prevent_damage_to_you", "counter": "incarnation",
+                        "extra": 1}]}, r"takes \['counter'\]"),
+    # "you lose the game": players only
+    ({"effects": [{"verb": "lose_game", "who": "each_creature"}]}, "lose_game names players"),
+    ({"effects": [{"verb": "lose_game", "amount": 1}]}, "unknown field"),
+    ({"triggers": [{"when": "leaves_the_battlefield", "effects": [{"verb": "lose_game"}]}]},
+     "unknown value 'leaves_the_battlefield'"),
+    # "becomes a 3/3 Sphinx creature ...": new base values and the types it gets
+    ({"effects": [{"verb": "become", "target": "creature", "types": ["Creature"]}]},
+     "become needs 'power', 'toughness'"),
+    ({"effects": [{"verb": "become", "target": "creature", "power": 3, "toughness": 3}]},
+     "become needs 'power', 'toughness'"),
+    ({"effects": [{"verb": "become", "target": "creature", "power": 3, "toughness": 3,
+                   "types": ["Creatures"]}]}, "expected card types"),
+    ({"effects": [{"verb": "become", "target": "creature", "power": 3, "toughness": 3,
+                   "subtypes": ["sphinx"]}]}, "expected subtype names"),
+    ({"effects": [{"verb": "become", "target": "creature", "power": 3, "toughness": 3,
+                   "types": ["Creature"], "amount": 2}]}, "unknown field"),
+    # "from anywhere other than their hand": a zone a spell is cast from, or "not_hand"
+    ({"triggers": [{"when": "spell_cast", "filter": {"cast_from": "hands"},
+                    "effects": [{"verb": "draw"}]}]}, "expected 'hand', 'graveyard'"),
+    ({"triggers": [{"when": "becomes_tapped", "effects": [{"verb": "draw"}]}]},
+     "unknown value 'becomes_tapped'"),
+    ({"triggers": [{"when": "becomes_untapped", "filter": {},
+                    "effects": [{"verb": "draw"}]}]}, "'filter'"),
+    # "if it entered from your graveyard or you cast it from your graveyard"
+    (_enters("came_from_graveyards"), "unknown value 'came_from_graveyards'"),
+    # "have protection from Dogs": qualities
+    ({"statics": [{"affects": "self", "protection": ["dog"]}]}, "expected colour letters"),
+    ({"statics": [{"affects": "self", "protection": "Dog"}]}, "expected a list"),
+    # "whenever one or more Cats you control deal combat damage to a player": a filter
+    ({"triggers": [{"when": "combat_damage_to_player_by", "effects": [{"verb": "draw"}]}]},
+     "'filter'"),
+    # "... that player controls": a flag
+    ({"triggers": [{"when": "combat_damage_to_player_by", "filter": {},
+                    "effects": [{"verb": "destroy", "target": {
+                        "kind": "artifact", "that_player_controls": "yes"}}]}]},
+     "expected true or false"),
+    # "exile that card until [this] leaves the battlefield" (610.3)
+    ({"effects": [{"verb": "exile_linked", "target": "creature", "until_leaves": 1}]},
+     "expected true or false"),
+    ({"effects": [{"verb": "exile_linked", "target": "opponent", "find": "noncreature_nonland",
+                   "until_leaves": True}]}, "a target player who reveals their hand"),
+    ({"effects": [{"verb": "exile_linked", "target": "creature", "chooser": "you"}]},
+     "a target player who reveals their hand"),
+    ({"effects": [{"verb": "exile_linked", "target": "opponent", "chooser": "random",
+                   "find": "noncreature_nonland"}]}, "'you' choose the card"),
+    ({"effects": [{"verb": "exile", "target": "creature", "until_leaves": True}]},
+     "unknown field"),
+    # "exile all creature cards with mana value 3 or less from your graveyard"
+    ({"effects": [{"verb": "exile_linked", "who": "you", "zones": ["graveyard"]}]},
+     "'filter' is given exactly when"),
+    ({"effects": [{"verb": "exile_linked", "who": "you", "zones": ["hand"],
+                   "filter": {"types": ["Creature"]}}]}, "in your 'graveyard'"),
+    ({"effects": [{"verb": "exile_linked", "who": "each_opponent", "zones": ["graveyard"],
+                   "filter": {"types": ["Creature"]}}]}, "in your 'graveyard'"),
+    ({"effects": [{"verb": "exile_linked", "who": "you", "zones": ["graveyard"],
+                   "filter": {"max_mana_value": -1}}]}, "non-negative integer"),
+    # "you may cast a creature spell from among cards exiled with [this]"
+    ({"effects": [{"verb": "permit_cast_linked", "card_type": "creature"}]},
+     "expected a card type"),
+    ({"effects": [{"verb": "permit_cast_linked"}]}, "expected a card type"),
 ])
 def test_rejected(behaviour: dict[str, Any], message: str) -> None:
     with pytest.raises(CardDataError, match=message):
@@ -60,3 +194,106 @@ def test_chrome_replicator_is_data() -> None:
 def test_havoc_jester_is_data() -> None:
     (sacrificed,) = card("Havoc Jester").triggers
     assert (sacrificed.event, sacrificed.filter) == (TriggerEvent.YOU_SACRIFICE, None)
+
+
+def test_jolrael_is_data() -> None:
+    jolrael = card("Jolrael, Mwonvuli Recluse")
+    (second_draw,) = jolrael.triggers
+    assert (second_draw.event, second_draw.count) == (TriggerEvent.YOU_DRAW, 2)
+    (base,) = jolrael.abilities[0].effects
+    assert (base.verb, base.set_base, base.count) == (Verb.MODIFY_PT, True,
+                                                      Count.CARDS_IN_YOUR_HAND)
+
+
+def test_granted_triggers_are_data() -> None:
+    (scarring,) = card("Infernal Scarring").statics
+    assert scarring.power == 2 and scarring.triggers[0].event is TriggerEvent.DIES
+    (promise,) = card("Light of Promise").statics
+    (gain,) = promise.triggers
+    assert gain.event is TriggerEvent.YOU_GAIN_LIFE and gain.effects[0].amount_is_event
+
+
+def test_nth_spell_triggers_are_data() -> None:
+    attacks, second = card("Mangara, the Diplomat").triggers
+    assert attacks.event is TriggerEvent.OPPONENT_ATTACKS
+    assert isinstance(attacks.condition, CountCondition)
+    assert attacks.condition.count is Count.CREATURES_ATTACKING_YOU
+    assert (second.event, second.count) == (TriggerEvent.SPELL_CAST, 2)
+    (first,) = card("Double Vision").triggers
+    assert (first.event, first.count) == (TriggerEvent.SPELL_CAST, 1)
+    assert first.effects[0].verb is Verb.COPY_SPELL
+
+
+def test_targeted_costs_are_data() -> None:
+    terror = card("Terror of the Peaks")
+    assert terror.targeted_cost == TargetedCost(life=3)
+    assert terror.triggers[0].effects[0].amount_is_event_power
+    whale = card("Pursued Whale")
+    assert whale.targeted_cost == TargetedCost(generic=3)
+    token = whale.triggers[0].effects[0].token
+    assert token is not None and [s.restrictions for s in token.statics] == [
+        ("cant_block",), ("attacks_each_combat",)]
+
+
+def test_tolarian_kraken_is_data() -> None:
+    (drawn,) = card("Tolarian Kraken").triggers
+    (pay,) = drawn.effects
+    assert pay.verb is Verb.PAY and pay.reflexive is not None
+    assert [m[0].verb for m in pay.reflexive.modes] == [Verb.TAP, Verb.UNTAP]
+
+
+def test_nine_lives_is_data() -> None:
+    nine = card("Nine Lives")
+    (shield,) = nine.replacements
+    assert (shield.kind, shield.counter) == (ReplacementKind.PREVENT_DAMAGE_TO_YOU,
+                                             "incarnation")
+    state, leaves = nine.triggers
+    assert (state.event, leaves.event) == (TriggerEvent.STATE, TriggerEvent.LEAVES_BATTLEFIELD)
+    assert leaves.effects[0].verb is Verb.LOSE_GAME
+
+
+def test_riddleform_is_data() -> None:
+    (cast,) = card("Riddleform").triggers
+    (become,) = cast.effects
+    assert (become.verb, become.power, become.toughness, become.add_types,
+            become.add_subtypes, become.gains) == (Verb.BECOME, 3, 3, ("Creature",),
+                                                   ("Sphinx",), ("Flying",))
+
+
+def test_ghostly_pilferer_is_data() -> None:
+    untapped, cast = card("Ghostly Pilferer").triggers
+    assert untapped.event is TriggerEvent.BECOMES_UNTAPPED
+    assert cast.filter is not None and cast.filter.cast_from == "not_hand"
+
+
+def test_archfiends_vessel_is_data() -> None:
+    (enters,) = card("Archfiend's Vessel").triggers
+    assert enters.condition is Condition.CAME_FROM_GRAVEYARD
+    exile, demon = enters.effects
+    assert (exile.verb, demon.condition) == (Verb.EXILE, Condition.YOU_DID)
+
+
+def test_feline_sovereign_is_data() -> None:
+    sovereign = card("Feline Sovereign")
+    (anthem,) = sovereign.statics
+    assert (anthem.subtype, anthem.power, anthem.protection) == ("Cat", 1, ("Dog",))
+    (damage,) = sovereign.triggers
+    assert damage.event is TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY
+    target = damage.effects[0].target
+    assert target is not None and target.up_to and target.that_player_controls
+
+
+def test_kitesail_freebooter_is_data() -> None:
+    (enters,) = card("Kitesail Freebooter").triggers
+    (exile,) = enters.effects
+    assert (exile.verb, exile.chooser, exile.find, exile.until_leaves) == (
+        Verb.EXILE_LINKED, "you", "noncreature_nonland", True)
+
+
+def test_idol_of_endurance_is_data() -> None:
+    idol = card("Idol of Endurance")
+    (exile,) = idol.triggers[0].effects
+    assert exile.zones == ("graveyard",) and exile.until_leaves
+    assert exile.filter is not None and exile.filter.max_mana_value == 3
+    (permit,) = idol.abilities[0].effects
+    assert (permit.verb, permit.card_type) == (Verb.PERMIT_CAST_LINKED, "Creature")
