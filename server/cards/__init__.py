@@ -33,6 +33,7 @@ from server.cards.model import (
     CountCondition,
     DamageKind,
     Effect,
+    GraveyardCast,
     ObjectFilter,
     Recipient,
     Replacement,
@@ -341,6 +342,36 @@ def _token(where: str, raw: Any) -> CardDef:
         statics=tuple(_static(f"{where}.statics[{i}]", st)
                       for i, st in enumerate(_list(f"{where}.statics", spec.get("statics", [])))),
     )
+
+
+def _graveyard_cast(where: str, raw: Any, own: AdditionalCost | None,
+                    card_types: tuple[str, ...]) -> GraveyardCast:
+    """``{"life": 3, "additional_cost": "discard_card"}``: "You may cast [this] from your
+    graveyard by paying 3 life and discarding a card in addition to paying its other costs"."""
+    spec = _fields(where, raw, {"life", "additional_cost"})
+    if not spec:
+        raise CardDataError(f"{where}: give the 'life' and/or 'additional_cost' it adds")
+    if own is not None and "additional_cost" in spec:
+        raise CardDataError(f"{where}: one additional cost per spell: the card has one")
+    if "Land" in card_types:
+        raise CardDataError(f"{where}: a land isn't cast (rule 305.1)")
+    return GraveyardCast(
+        life=_int(f"{where}.life", spec.get("life", 0)) or 0,
+        additional_cost=_additional_cost(f"{where}.additional_cost", spec["additional_cost"])
+        if "additional_cost" in spec else None)
+
+
+def _mana_ability_cost(where: str, spec: dict[str, Any], mana: list[str],
+                       subtypes: tuple[str, ...]) -> ManaCost | None:
+    """"{2}: Add one mana of any color": the mana its one mana ability costs instead of {T}."""
+    if "mana_cost" not in spec:
+        return None
+    if len(mana) != 1 or any(s in BASIC_LAND_MANA for s in subtypes):
+        raise CardDataError(f"{where}: mana_cost: for a card with one mana ability")
+    cost = _cost(f"{where}: mana_cost", spec["mana_cost"])
+    if cost.x_count or cost.mana_value < 1:
+        raise CardDataError(f"{where}: mana_cost: a mana cost such as '{{2}}', without X")
+    return cost
 
 
 def _mana_for_each(where: str, spec: dict[str, Any], mana: list[str]) -> ObjectFilter | None:
@@ -1292,7 +1323,7 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
                      "madness", "hexproof_from", "cost_reduction", "spell_costs",
                      "replacements", "mana_for_each", "spend_as_any_color", "enters_naming",
-                     "player_protection", "targeted_cost"}
+                     "player_protection", "targeted_cost", "graveyard_cast", "mana_cost"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
@@ -1437,6 +1468,10 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         **choose,
         mana_abilities=tuple(mana),
         mana_for_each=_mana_for_each(where, spec, mana),
+        mana_ability_cost=_mana_ability_cost(where, spec, mana, subtypes),
+        graveyard_cast=_graveyard_cast(f"{where}: graveyard_cast", spec["graveyard_cast"],
+                                       additional_cost, card_types)
+        if "graveyard_cast" in spec else None,
         abilities=abilities,
         triggers=triggers,
         keywords=keywords,

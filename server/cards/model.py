@@ -907,6 +907,16 @@ class AdditionalCost:
 
 
 @dataclass(frozen=True, slots=True)
+class GraveyardCast:
+    """"You may cast [this] from your graveyard by paying N life and [an additional cost] in
+    addition to paying its other costs" (rules 601.2a-b, 601.2f, 113.6f): the card's own
+    permission, with the costs added when it is used."""
+
+    life: int = 0
+    additional_cost: AdditionalCost | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ActivatedAbility:
     """``[Cost]: [Effect.]`` (rule 602). Costs: mana, {T}, sacrificing the source."""
 
@@ -1234,6 +1244,9 @@ class CardDef:
     #: "Add {G} for each [permanent this describes]": its mana ability adds that mana once for
     #: each, counted from its controller's point of view as it is activated (605.1a, 106.4).
     mana_for_each: ObjectFilter | None = None
+    #: "{2}: Add one mana of any color": its mana ability costs this mana instead of {T}
+    #: (rule 605.1a), paid from its controller's mana pool as it is activated.
+    mana_ability_cost: ManaCost | None = None
     abilities: tuple[ActivatedAbility, ...] = ()
     triggers: tuple[TriggeredAbility, ...] = ()
     keywords: tuple[str, ...] = ()
@@ -1290,6 +1303,8 @@ class CardDef:
     madness_cost: ManaCost | None = None
     #: "This spell costs ... less to cast" (rules 601.2f, 118.7a).
     cost_reduction: CostReduction | None = None
+    #: "You may cast [this] from your graveyard by paying ..." (rule 601.2f).
+    graveyard_cast: GraveyardCast | None = None
     #: Rules a face-up plane changes (rule 901.7): "skip_untap_steps" (players skip their
     #: untap steps, 502), "all_permanents_untap" (all permanents untap during each player's
     #: untap step).

@@ -55,6 +55,7 @@ from server.engine.mana import (
     mana_choices,
     mana_sources,
     most_mana,
+    pay,
     payments,
     potential_pool,
     spend,
@@ -199,6 +200,19 @@ def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: Man
     """Whether the cost can still be paid after this mana ability (so a player paying a
     cost is never offered a choice that strands the spell, rule 601.2g-h)."""
     mine = mana_choices(game, option.object_id)
+    paid_with = game.objects[option.object_id].card.mana_ability_cost
+    if paid_with is not None:
+        # It turns pool mana into other mana: payable if, once that is paid and the mana
+        # added, the rest still pays the cost.
+        rest = potential_pool(game, seat, exclude=exclude)
+        pool = game.player(seat).mana_pool
+        after = list(pool)
+        pay(after, paid_with)  # as tap_for_mana pays it (the source is offered only then)
+        for symbol in option.mana or mine[0]:
+            after[MANA_TYPES.index(symbol)] += 1
+        return affordable(Potential(tuple(
+            f - now + a for f, now, a in zip(rest.fixed, pool, after, strict=True)),
+            rest.choices), cost)
     if len(mine) == 1:
         return True  # a source of one kind of mana only adds to what can be spent
     rest = potential_pool(game, seat, exclude=exclude)
@@ -251,9 +265,12 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
                            key=lambda c: c.mana_value)
     elif not targets_available(game, card.spell_targets(), seat, source=card):
         return False
-    if card.additional_cost is not None and len(cost_choices(
-            game, seat, card.additional_cost, obj.id, obj.id)) < card.additional_cost.count:
+    extra = spell_additional_cost(obj)
+    if extra is not None and len(cost_choices(game, seat, extra, obj.id, obj.id)) < extra.count:
         return False  # rule 601.2f: the additional cost can't be paid
+    grave = card.graveyard_cast
+    if grave is not None and _own_graveyard_cast(obj) and grave.life > game.player(seat).life:
+        return False  # rule 119.4: too little life to pay
     return affordable(pool, total.plus(cheapest))
 
 
@@ -330,11 +347,26 @@ def cost_choices(game: Game, seat: int, cost: AdditionalCost, source_id: str,
     assert_never(cost.kind)
 
 
+def _own_graveyard_cast(obj: GameObject) -> bool:
+    """Whether a card in a graveyard would be, or a spell was, cast by its own "you may cast
+    [this] from your graveyard by paying ..." (601.2f)."""
+    return obj.card.graveyard_cast is not None and Zone.GRAVEYARD in (obj.zone, obj.cast_from)
+
+
+def spell_additional_cost(obj: GameObject) -> AdditionalCost | None:
+    """The additional cost of casting a card or spell (601.2f): its own, or the one its
+    permission to be cast from the graveyard adds."""
+    grave = obj.card.graveyard_cast
+    if grave is not None and _own_graveyard_cast(obj):
+        return grave.additional_cost
+    return obj.card.additional_cost
+
+
 def additional_cost(obj: GameObject) -> AdditionalCost | None:
     """The additional cost of a spell or an activated ability on the stack (601.2f, 602.2b)."""
     ref = obj.ability
     if ref is None:
-        return None if obj.spell_copy else obj.card.additional_cost
+        return None if obj.spell_copy else spell_additional_cost(obj)
     if ref.kind is AbilityKind.ACTIVATED:
         return obj.card.abilities[ref.index].additional_cost
     return None
@@ -758,6 +790,9 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
             madness.discard(game, [source.id], events)  # rule 701.9a
         if ability.sacrifice_self:
             sacrifice(game, [source.id], events)  # rule 701.21a
+    grave = obj.card.graveyard_cast
+    if ref is None and grave is not None and _own_graveyard_cast(obj):
+        game.player(casting.seat).life -= grave.life  # rule 119.4: paying life (601.2f)
     if casting.cost_tapped:
         for oid in casting.cost_tapped:  # rule 701.26a: tapping as a cost (602.2b)
             game.objects[oid].tapped = True

@@ -126,8 +126,14 @@ def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]
     ``exclude`` is a permanent whose {T} is already committed to another cost.
     """
     out = []
+    pool = game.player(seat).mana_pool
     for oid in game.battlefield:
         obj = game.objects[oid]
+        paid_with = obj.card.mana_ability_cost
+        if paid_with is not None:  # "{2}: Add ...": no {T}, paid from the pool (605.1a)
+            if obj.controller == seat and can_pay(pool, paid_with):
+                out.append(oid)
+            continue
         if obj.controller == seat and not obj.tapped and obj.card.mana_abilities \
                 and oid != exclude:
             if obj.is_creature and obj.controlled_since >= game.turn and not obj.has("Haste"):
@@ -170,6 +176,8 @@ def potential_pool(game: Game, seat: int, exclude: str | None = None,
     pool = list(game.player(seat).mana_pool)
     choices = []
     for oid in mana_sources(game, seat, exclude) if sources is None else sources:
+        if game.objects[oid].card.mana_ability_cost is not None:
+            continue  # it only turns mana into other mana: activated first, if wanted
         options = mana_choices(game, oid)
         if len(options) == 1:
             _add(pool, options[0])
@@ -205,12 +213,18 @@ def tap_for_mana(game: Game, object_id: str, mana: str, events: list[Event]) -> 
     this: Add ...", 701.21a -- costs paid together, 605.3b) and add its mana (rules 106.4,
     605.3b); ``mana`` picks one of several kinds it could add."""
     obj = game.objects[object_id]
-    if obj.zone is not Zone.BATTLEFIELD or obj.tapped:
+    paid_with = obj.card.mana_ability_cost
+    if obj.zone is not Zone.BATTLEFIELD or (obj.tapped and paid_with is None):
         raise ValueError("only an untapped permanent can tap for mana")
     options = mana_choices(game, object_id)
     if mana not in options:
         mana = options[0]
-    obj.tapped = True
+    if paid_with is not None:
+        # Rule 605.1a: its cost is mana, paid from the pool (generic from colorless first,
+        # then the most plentiful colour, as :func:`pay` does).
+        pay(game.player(obj.controller).mana_pool, paid_with)
+    else:
+        obj.tapped = True
     obj.activated_turn = game.turn  # rule 700.10: a mana ability is activated too
     if obj.card.mana_sacrifice:
         events.append(Sacrificed(obj.controller, object_id, obj.card))  # rule 701.21a

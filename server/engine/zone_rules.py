@@ -432,10 +432,12 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
     caller checks timing and costs): the top card of their library (Future Sight), cards in
     their graveyard (Kess, Test Wayfinder, flashback, Test Grave Banner) and face-down
     exiled cards they may look at (Test Hidden Cache, 406.3b)."""
+    own = [i for i in game.player(seat).graveyard
+           if game.objects[i].card.graveyard_cast is not None]  # its own permission (601.2f)
     if not game.flashback_grants and not game.exile_plays and not game.cast_permits and \
             not _grants_permission(game, seat):
-        return []  # the usual case, found in one pass over the battlefield
-    return [*playable_in_library(game, seat), *castable_from_graveyard(game, seat),
+        return own  # the usual case, found in one pass over the battlefield
+    return [*own, *playable_in_library(game, seat), *castable_from_graveyard(game, seat),
             *playable_from_exile(game, seat),
             *playable_lands_in_graveyard(game, seat), *flashback_cards(game, seat),
             *creatures_castable_from_graveyard(game, seat),
@@ -594,8 +596,8 @@ def cast_from(game: Game, seat: int, origin: Zone, spell: GameObject) -> None:
     find the new object on the stack: a card cast from the graveyard with Kess's
     permission uses it up, and "if a card cast this way would be put into your graveyard
     this turn, exile it instead" applies to that spell (see :func:`server.engine.zones.move`)."""
-    if origin is not Zone.GRAVEYARD:
-        return
+    if origin is not Zone.GRAVEYARD or spell.card.graveyard_cast is not None:
+        return  # (a card cast by its own permission uses no other, 601.2f)
     if spell.card.creature and _banners(game, seat):
         # Rules 400.7b, 611.3d: "A creature cast this way has haste" -- granted to the
         # permanent spell, it goes on applying to the permanent it becomes; no duration is

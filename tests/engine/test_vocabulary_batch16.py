@@ -77,6 +77,22 @@ def _static(**spec: Any) -> dict[str, Any]:
     # "Exile the top card ... you may play that card until ...": one card, a duration only
     ({"effects": [{"verb": "exile_top_playable", "amount": 2}]}, "unknown field"),
     ({"effects": [{"verb": "exile_top_playable", "until": "next"}]}, "unknown field"),
+    # "You may cast [this] from your graveyard by paying ...": what it adds, spelt right
+    ({"statics": [{"text": "S.", "affects": "self", "keywords": ["Flying"]}],
+      "graveyard_cast": {}}, "give the 'life' and/or 'additional_cost'"),
+    ({"statics": [{"text": "S.", "affects": "self", "keywords": ["Flying"]}],
+      "graveyard_cast": {"lif": 3}}, "unknown field"),
+    ({"statics": [{"text": "S.", "affects": "self", "keywords": ["Flying"]}],
+      "graveyard_cast": {"life": 3, "additional_cost": "discard_cards"}},
+     "unknown value 'discard_cards'"),
+    ({"statics": [{"text": "S.", "affects": "self", "keywords": ["Flying"]}],
+      "additional_cost": "sacrifice_creature",
+      "graveyard_cast": {"additional_cost": "discard_card"}}, "one additional cost per spell"),
+    # "{2}: Add one mana of any color": a mana cost, for a card with one mana ability
+    ({"mana": ["W|U|B|R|G"], "mana_cost": "{X}"}, "mana_cost: a mana cost such as"),
+    ({"mana": ["W|U|B|R|G"], "mana_cost": "{0}"}, "mana_cost: a mana cost such as"),
+    ({"mana": ["W|U|B|R|G"], "mana_cost": "2"}, "mana_cost"),
+    ({"mana": ["G", "R"], "mana_cost": "{2}"}, "mana_cost: for a card with one mana ability"),
     # "End the turn" takes nothing more
     ({"effects": [{"verb": "end_turn", "amount": 1}]}, "unknown field"),
     ({"effects": [{"verb": "end_the_turn"}]}, "unknown value 'end_the_turn'"),
@@ -97,6 +113,9 @@ def test_accepts_your_turn_and_top_permissions() -> None:
     _load(_look(all_if="not_cast_from_hand", pick=3), kind="Sorcery")
     _load({"mana": ["G"], "mana_for_each": {"types": ["Creature"], "min_power": 4}})
     _load({"effects": [{"verb": "exile_top_playable", "this_turn": True}]}, kind="Sorcery")
+    _load({"statics": [{"text": "S.", "affects": "self", "keywords": ["Flying"]}],
+           "graveyard_cast": {"life": 3, "additional_cost": "discard_card"}})
+    _load({"mana": ["W|U|B|R|G"], "mana_cost": "{2}"})
     _load({"effects": [{"verb": "end_turn"}],
            "cost_reduction": {"mana": "{2}{U}{U}", "condition": "your_turn"}}, kind="Instant")
     _load({"abilities": [{"text": "S.", "cost": "{1}{U}", "discard_self": True,
