@@ -374,6 +374,25 @@ def _mana_ability_cost(where: str, spec: dict[str, Any], mana: list[str],
     return cost
 
 
+SPELL_CARD_TYPES = ("Artifact", "Creature", "Enchantment", "Instant", "Planeswalker",
+                    "Sorcery", "Battle", "Kindred")
+
+
+def _mana_only_for(where: str, spec: dict[str, Any], mana: list[str],
+                   subtypes: tuple[str, ...]) -> tuple[str, ...]:
+    """"Spend this mana only to cast an instant or sorcery spell" (rule 106.6): the card
+    types of the spells the mana of its (non-basic-land) mana abilities may be spent on."""
+    if "mana_only_for" not in spec:
+        return ()
+    if not mana or any(s in BASIC_LAND_MANA for s in subtypes):
+        raise CardDataError(f"{where}: mana_only_for: for a card with its own mana abilities")
+    types = _list(f"{where}: mana_only_for", spec["mana_only_for"])
+    if not types or any(t not in SPELL_CARD_TYPES for t in types):
+        raise CardDataError(f"{where}: mana_only_for: expected spell card types from "
+                            f"{SPELL_CARD_TYPES}, e.g. ['Instant', 'Sorcery']")
+    return tuple(str(t) for t in types)
+
+
 def _mana_for_each(where: str, spec: dict[str, Any], mana: list[str]) -> ObjectFilter | None:
     """"{T}: Add {G} for each creature with power 4 or greater you control": the permanents
     counted, for a card with exactly one mana ability."""
@@ -1323,7 +1342,8 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
                      "madness", "hexproof_from", "cost_reduction", "spell_costs",
                      "replacements", "mana_for_each", "spend_as_any_color", "enters_naming",
-                     "player_protection", "targeted_cost", "graveyard_cast", "mana_cost"}
+                     "player_protection", "targeted_cost", "graveyard_cast", "mana_cost",
+                     "mana_only_for"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
@@ -1469,6 +1489,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
         mana_abilities=tuple(mana),
         mana_for_each=_mana_for_each(where, spec, mana),
         mana_ability_cost=_mana_ability_cost(where, spec, mana, subtypes),
+        mana_only_for=_mana_only_for(where, spec, mana, subtypes),
         graveyard_cast=_graveyard_cast(f"{where}: graveyard_cast", spec["graveyard_cast"],
                                        additional_cost, card_types)
         if "graveyard_cast" in spec else None,

@@ -1247,6 +1247,9 @@ class CardDef:
     #: "{2}: Add one mana of any color": its mana ability costs this mana instead of {T}
     #: (rule 605.1a), paid from its controller's mana pool as it is activated.
     mana_ability_cost: ManaCost | None = None
+    #: "Spend this mana only to cast an instant or sorcery spell" (rule 106.6): the card
+    #: types of the spells its mana abilities' mana may be spent to cast; () -- any cost.
+    mana_only_for: tuple[str, ...] = ()
     abilities: tuple[ActivatedAbility, ...] = ()
     triggers: tuple[TriggeredAbility, ...] = ()
     keywords: tuple[str, ...] = ()

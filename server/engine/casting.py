@@ -58,8 +58,11 @@ from server.engine.mana import (
     pay,
     payments,
     potential_pool,
-    spend,
+    restricted_for,
+    spend_for,
+    spendable,
     tap_for_mana,
+    usable,
 )
 from server.engine.state import (
     AbilityKind,
@@ -196,7 +199,7 @@ def mana_ability_options(game: Game, seat: int, exclude: str | None = None,
 
 
 def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: ManaCost,
-                   exclude: str | None) -> bool:
+                   exclude: str | None, *, spell: CardDef | None = None) -> bool:
     """Whether the cost can still be paid after this mana ability (so a player paying a
     cost is never offered a choice that strands the spell, rule 601.2g-h)."""
     mine = mana_choices(game, option.object_id)
@@ -204,7 +207,7 @@ def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: Man
     if paid_with is not None:
         # It turns pool mana into other mana: payable if, once that is paid and the mana
         # added, the rest still pays the cost.
-        rest = potential_pool(game, seat, exclude=exclude)
+        rest = potential_pool(game, seat, exclude=exclude, spell=spell)
         pool = game.player(seat).mana_pool
         after = list(pool)
         pay(after, paid_with)  # as tap_for_mana pays it (the source is offered only then)
@@ -215,9 +218,11 @@ def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: Man
             rest.choices), cost)
     if len(mine) == 1:
         return True  # a source of one kind of mana only adds to what can be spent
-    rest = potential_pool(game, seat, exclude=exclude)
+    rest = potential_pool(game, seat, exclude=exclude, spell=spell)
     choices = list(rest.choices)
     fixed = list(rest.fixed)
+    if not usable(game.objects[option.object_id].card.mana_only_for, spell):
+        return affordable(rest, cost)  # rule 106.6: its mana can't pay this anyway
     choices.remove(tuple(mine))
     for symbol in option.mana:
         fixed[MANA_TYPES.index(symbol)] += 1
@@ -250,8 +255,8 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
     spell's total mana cost, however it is cast) plus the cheapest possible mode's cost
     (700.2h). ``pool``: the seat's potential mana, if known."""
     card = obj.card
-    if pool is None:
-        pool = potential_pool(game, seat)
+    if pool is None or restricted_for(game, seat, card):
+        pool = potential_pool(game, seat, spell=card)  # rule 106.6: mana only for spells like it
     if most_mana(pool) < total.mana_value:
         return False  # not even the least it could cost (a cheap first test; 601.2g-h)
     cheapest = ManaCost()
@@ -603,7 +608,7 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     if casting.stage is CastStage.CHOOSE_X and obj.id in game.free_spells:
         return DecisionKind.CHOOSE_X, (ChooseX(0),)  # rule 107.3: X is 0
     if casting.stage is CastStage.CHOOSE_X:
-        potential = potential_pool(game, seat)
+        potential = potential_pool(game, seat, spell=card if obj.ability is None else None)
         return DecisionKind.CHOOSE_X, tuple(
             ChooseX(x) for x in range(most_mana(potential) + 1)
             if affordable(potential, spell_cost(game, card, x, seat, obj.id)))
@@ -655,12 +660,14 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         card.abilities[ref.index].tap
     exclude = ref.source_id if tapping and ref is not None else None
     cost = locked_total(game, casting)
+    spell = card if obj.ability is None else None  # rule 106.6: what restricted mana may pay
     pay_options: list[Action] = [
         a for a in mana_ability_options(game, seat, exclude)
-        if isinstance(a, ActivateManaAbility) and _still_payable(game, seat, a, cost, exclude)
+        if isinstance(a, ActivateManaAbility) and _still_payable(game, seat, a, cost, exclude,
+                                                                 spell=spell)
     ]
     # Rule 601.2h: the player chooses the mana to spend when more than one way pays.
-    pool = game.player(seat).mana_pool
+    pool = spendable(game, seat, spell)
     pay_options += [PayMana(m) for m in payments(pool, cost)]
     return DecisionKind.PAY_MANA, tuple(pay_options)
 
@@ -758,7 +765,7 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
     casting = game.casting
     assert casting is not None
     obj = game.objects[casting.object_id]
-    spend(game.player(casting.seat).mana_pool, mana)
+    spend_for(game, casting.seat, mana, obj.card if obj.ability is None else None)  # 106.6
     if obj.ability is None:
         # Rule 119.4: paying life -- "cost an additional 3 life to cast" (601.2f).
         game.player(casting.seat).life -= targeted_cost(game, obj.id)[1]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from server.cards.mana import MANA_TYPES, ManaCost
+from server.cards.model import CardDef
 from server.engine import filters
 from server.engine.events import Event, Sacrificed
 from server.engine.state import Game, Zone
@@ -120,6 +121,41 @@ def spend(pool: list[int], mana: str) -> None:
         pool[i] -= 1
 
 
+def usable(restriction: tuple[str, ...], spell: CardDef | None) -> bool:
+    """Rule 106.6: whether mana that may be spent only to cast spells of these card types
+    (``()``: no restriction) may pay for ``spell`` (None: a cost that isn't a spell's)."""
+    return not restriction or (spell is not None and
+                               any(t in spell.card_types for t in restriction))
+
+
+def spendable(game: Game, seat: int, spell: CardDef | None = None) -> list[int]:
+    """The mana in ``seat``'s pool that may pay for ``spell`` (None: for anything else, e.g.
+    an ability), by type: unrestricted mana plus restricted mana allowed for it (106.6)."""
+    player = game.player(seat)
+    pool = list(player.mana_pool)
+    for restriction, counts in player.restricted_mana.items():
+        if usable(restriction, spell):
+            pool = [a + b for a, b in zip(pool, counts, strict=True)]
+    return pool
+
+
+def spend_for(game: Game, seat: int, mana: str, spell: CardDef | None = None) -> None:
+    """Remove exactly the mana ``mana`` names from what ``seat`` may spend on ``spell``:
+    restricted mana allowed for it first (rule 106.6) -- it can pay for nothing the
+    unrestricted mana of the same type couldn't, so spending it first never costs a choice."""
+    player = game.player(seat)
+    for symbol in mana:
+        i = MANA_TYPES.index(symbol)
+        for restriction, counts in player.restricted_mana.items():
+            if counts[i] > 0 and usable(restriction, spell):
+                counts[i] -= 1
+                break
+        else:
+            if player.mana_pool[i] <= 0:
+                raise ValueError(f"no {symbol} mana left to spend")
+            player.mana_pool[i] -= 1
+
+
 def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]:
     """Untapped permanents ``seat`` controls that can tap for mana now (rule 605).
 
@@ -170,14 +206,18 @@ class Potential:
 
 
 def potential_pool(game: Game, seat: int, exclude: str | None = None,
-                   sources: list[str] | None = None) -> Potential:
-    """What ``seat`` could spend now (see :class:`Potential`); ``sources``: their
+                   sources: list[str] | None = None,
+                   spell: CardDef | None = None) -> Potential:
+    """What ``seat`` could spend now (see :class:`Potential`) on ``spell`` (None: on any
+    other cost; restricted mana counts only where allowed, rule 106.6); ``sources``: their
     :func:`mana_sources`, if known."""
-    pool = list(game.player(seat).mana_pool)
+    pool = spendable(game, seat, spell)
     choices = []
     for oid in mana_sources(game, seat, exclude) if sources is None else sources:
         if game.objects[oid].card.mana_ability_cost is not None:
             continue  # it only turns mana into other mana: activated first, if wanted
+        if not usable(game.objects[oid].card.mana_only_for, spell):
+            continue  # rule 106.6: its mana can't be spent on this
         options = mana_choices(game, oid)
         if len(options) == 1:
             _add(pool, options[0])
@@ -229,10 +269,23 @@ def tap_for_mana(game: Game, object_id: str, mana: str, events: list[Event]) -> 
     if obj.card.mana_sacrifice:
         events.append(Sacrificed(obj.controller, object_id, obj.card))  # rule 701.21a
         move(game, object_id, Zone.GRAVEYARD, events)
-    _add(game.player(obj.controller).mana_pool, mana)
+    player = game.player(obj.controller)
+    restriction = obj.card.mana_only_for
+    _add(player.restricted_mana.setdefault(restriction, [0] * len(MANA_TYPES))
+         if restriction else player.mana_pool, mana)  # rule 106.6
+
+
+def restricted_for(game: Game, seat: int, spell: CardDef) -> bool:
+    """Whether ``seat`` has restricted mana, or a source of it, that may pay for ``spell``
+    (so what it could spend differs from what any cost could, rule 106.6)."""
+    player = game.player(seat)
+    return any(usable(r, spell) and any(c) for r, c in player.restricted_mana.items()) or any(
+        game.objects[i].controller == seat and game.objects[i].card.mana_only_for
+        and usable(game.objects[i].card.mana_only_for, spell) for i in game.battlefield)
 
 
 def empty_pools(game: Game) -> None:
     """Rule 500.5: unspent mana empties as each step and phase ends."""
     for player in game.players:
         player.mana_pool = [0] * len(MANA_TYPES)
+        player.restricted_mana = {}

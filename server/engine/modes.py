@@ -35,7 +35,8 @@ def choosable(game: Game, obj: GameObject, seat: int,
         return []
     spent = sum(card.pawprints[m] for m in chosen) if card.pawprints else 0
     out = []
-    pool = potential_pool(game, seat) if card.mode_costs and base_cost is not None else None
+    pool = potential_pool(game, seat, spell=card) if card.mode_costs and base_cost is not None \
+        else None  # rule 106.6: restricted mana it may use counts
     for m, effects in enumerate(card.modes):
         if m in chosen and not card.mode_repeat:
             continue  # rule 700.2d

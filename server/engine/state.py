@@ -383,6 +383,9 @@ class Player:
     graveyard: list[str] = field(default_factory=list)
     #: Unspent mana by type, in MANA_TYPES order W U B R G C (rule 106.4).
     mana_pool: list[int] = field(default_factory=lambda: [0] * 6)
+    #: Mana that may be spent only to cast spells of some card types (rule 106.6): for each
+    #: such restriction (its card types), unspent mana by type as in ``mana_pool``.
+    restricted_mana: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
     lands_played: int = 0
     poison: int = 0
     max_hand_size: int = 7  # rule 402.2
@@ -420,6 +423,13 @@ class Player:
     #: ``planar_rolls_turn``.
     planar_rolls: int = 0
     planar_rolls_turn: int = -1
+
+    def all_mana(self) -> tuple[int, ...]:
+        """All unspent mana by type, restricted (rule 106.6) or not: what others see."""
+        pool = list(self.mana_pool)
+        for counts in self.restricted_mana.values():
+            pool = [a + b for a, b in zip(pool, counts, strict=True)]
+        return tuple(pool)
 
 
 @dataclass(frozen=True, slots=True)

@@ -147,7 +147,7 @@ def _expect_player(run: Run, seat: int, spec: Any, check: Any, prefix: str) -> N
         if key in spec:
             check(f"player {seat} {key}", actual, spec[key])
     if "mana_pool" in spec:
-        pool = "".join(s * n for s, n in zip("WUBRGC", p.mana_pool, strict=True))
+        pool = "".join(s * n for s, n in zip("WUBRGC", p.all_mana(), strict=True))
         check(f"player {seat} mana pool", pool, str(spec["mana_pool"] or ""))
     if "hand" in spec:
         names = sorted(run.name_of(i) for i in p.hand)

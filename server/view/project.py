@@ -329,7 +329,7 @@ def project_player(p: Player) -> PlayerView:
     """One player's public information."""
     return PlayerView(
         seat=p.seat, name=p.name, life=p.life, library_count=len(p.library),
-        hand_count=len(p.hand), mana_pool=tuple(p.mana_pool),
+        hand_count=len(p.hand), mana_pool=p.all_mana(),
         lands_played=p.lands_played, has_lost=p.has_lost, poison=p.poison,
         mulligans=p.mulligans, max_hand_size=p.max_hand_size,
         planar_deck_count=len(p.planar_deck),

@@ -111,7 +111,7 @@ def _zone_lists(game: Game) -> list[list[str]]:
 def _player_signature(player: Player) -> tuple[Any, ...]:
     """Everything :func:`project_players` reads of a player, cheaply."""
     return (_PLAYER_SCALARS(player), len(player.library), len(player.hand),
-            tuple(player.mana_pool), len(player.planar_deck))
+            player.all_mana(), len(player.planar_deck))
 
 #: How many recent public states of one player are kept (a turn's worth, about).
 _PLAYER_CACHE_SIZE = 64
