@@ -15,6 +15,7 @@ import contextlib
 import os
 import random
 import socket
+from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -28,7 +29,13 @@ from client_sdk.bots import RandomBot
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App
 from server.relay import link
-from server.relay.host import FeedRouter, RelayOptions, RelayStartError, start_relays
+from server.relay.host import (
+    FeedRouter,
+    RelayLink,
+    RelayOptions,
+    RelayStartError,
+    start_relays,
+)
 from server.store import Store
 from server.transport.ws import serve_app
 from server.view import SPECTATOR, project
@@ -206,42 +213,36 @@ async def test_a_relay_whose_port_is_taken_stops_the_start_with_a_clear_error(
                 nursery.cancel_scope.cancel()
 
 
+@contextlib.asynccontextmanager
+async def _relays(store: Store, options: RelayOptions) -> AsyncIterator[list[RelayLink]]:
+    """An app without a listener and ``options``' relay processes, stopped after."""
+    async with trio.open_nursery() as nursery:
+        app = App(store, nursery)
+        router = FeedRouter(app.relay, app.socket_of)
+        links = await start_relays(options, router, app.handle_connection, nursery)
+        try:
+            yield links
+        finally:
+            for relay in router.links:
+                relay.stop()
+                relay.kill()
+            nursery.cancel_scope.cancel()
+
+
 async def test_an_idle_relay_runs_under_sched_idle_and_a_nice_one_at_its_niceness(
     tmp_path: Path,
 ) -> None:
     """``serve --relay-idle``: the relay takes only CPU time nothing else wants (SCHED_IDLE);
     without it, ``--relay-nice`` sets its niceness (spectators yield the CPU to games)."""
     store = Store(tmp_path / "manawire.sqlite3")
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
     with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            app = App(store, nursery)
-            router = FeedRouter(app.relay, app.socket_of)
-            idle, nice = await start_relays(RelayOptions(2, nice=7, idle=True), router,
-                                            app.handle_connection, nursery)
-            try:
-                assert idle.process is not None and nice.process is not None
-                assert os.sched_getscheduler(idle.process.pid) == os.SCHED_IDLE
-                assert os.sched_getscheduler(nice.process.pid) == os.SCHED_IDLE
-                assert os.getpriority(os.PRIO_PROCESS, idle.process.pid) == \
-                    os.getpriority(os.PRIO_PROCESS, 0) + 7
-            finally:
-                for relay in router.links:
-                    relay.stop()
-                    relay.kill()
-                nursery.cancel_scope.cancel()
-    with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            app = App(store, nursery)
-            router = FeedRouter(app.relay, app.socket_of)
-            (plain,) = await start_relays(RelayOptions(1, nice=3), router,
-                                          app.handle_connection, nursery)
-            try:
-                assert plain.process is not None
-                assert os.sched_getscheduler(plain.process.pid) == os.SCHED_OTHER
-                assert os.getpriority(os.PRIO_PROCESS, plain.process.pid) == \
-                    os.getpriority(os.PRIO_PROCESS, 0) + 3
-            finally:
-                for relay in router.links:
-                    relay.stop()
-                    relay.kill()
-                nursery.cancel_scope.cancel()
+        async with _relays(store, RelayOptions(2, nice=7, idle=True)) as (idle, other):
+            for relay in (idle, other):
+                assert relay.process is not None
+                assert os.sched_getscheduler(relay.process.pid) == os.SCHED_IDLE
+                assert os.getpriority(os.PRIO_PROCESS, relay.process.pid) == ours + 7
+        async with _relays(store, RelayOptions(1, nice=3)) as (plain,):
+            assert plain.process is not None
+            assert os.sched_getscheduler(plain.process.pid) == os.SCHED_OTHER
+            assert os.getpriority(os.PRIO_PROCESS, plain.process.pid) == ours + 3
