@@ -275,6 +275,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.SACRIFICE_OR_DISCARD: {"who", "amount", "zones"},
     Verb.CHOOSE_COLOR: set(),
     Verb.CHOOSE_KEYWORD: {"gains"},
+    Verb.CHOOSE_CARD_NAME: {"other_than"},
     Verb.GAIN_CONTROL: {"who", "target", "this_turn"},
     Verb.ADD_MANA: {"amount", "mana"},
     Verb.LOSE_GAME: {"who", "target"},
@@ -650,6 +651,7 @@ def _effect(where: str, raw: Any) -> Effect:
         all_if=all_if,
         up_to=spec.get("up_to", False),
         rest_to=_rest_to(where, spec),
+        other_than=_other_than(f"{where}.other_than", spec.get("other_than", "")),
         protection=_granted_protection(f"{where}.protection", spec.get("protection", "")),
         mana=_added_mana(where, verb, spec.get("mana")),
         gains_chosen=_flag(f"{where}.gains_chosen", spec.get("gains_chosen", False)),
@@ -700,6 +702,16 @@ def _granted_protection(where: str, raw: Any) -> str:
         return str(raw)
     raise CardDataError(f"{where}: expected a color letter, 'multicolored', a type or "
                         "'chosen_color'")
+
+
+def _other_than(where: str, raw: object) -> str:
+    """CHOOSE_CARD_NAME: "other than a basic land card name" -- a stated card quality (201.4a)."""
+    if raw == "":
+        return ""
+    if raw in ("named", "same_name_as_target", "chosen_name") or raw not in CARD_QUALITIES:
+        raise CardDataError(f"{where}: expected a card quality such as 'basic_land', got "
+                            f"{raw!r}")
+    return str(raw)
 
 
 def _rest_to(where: str, spec: dict[str, Any]) -> str:
@@ -957,6 +969,13 @@ def _effects(where: str, raw: Any) -> tuple[Effect, ...]:
         if effect.who is Who.EACH_OPPONENT_WHO_COULDNT and not any(
                 e.verb is Verb.DISCARD for e in effects[:i]):
             raise CardDataError(f"{where}[{i}]: 'each_opponent_who_couldnt' follows a discard")
+        if effect.find == "chosen_name" and not any(
+                e.verb is Verb.CHOOSE_CARD_NAME for e in effects[:i]):
+            raise CardDataError(f"{where}[{i}]: find 'chosen_name' follows a choose_card_name")
+        if effect.count is Count.FOUND_FROM_HAND and not any(
+                e.verb is Verb.SEARCH and "hand" in e.zones for e in effects[:i]):
+            raise CardDataError(f"{where}[{i}]: count 'found_from_hand' follows a search of "
+                                "a hand")
     return effects
 
 

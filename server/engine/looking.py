@@ -103,6 +103,8 @@ def has_quality(card: CardDef, quality: str, named: tuple[str, ...] = ()) -> boo
         "same_name_as_target": lambda c: c.name in named,
         # "a card named [name]" (rule 201.2); several names: "... and/or a card named ..."
         "named": lambda c: c.name in named,
+        # the card name chosen earlier in this resolution (201.4); none chosen finds nothing
+        "chosen_name": lambda c: c.name in named,
     }
     return checks[quality](card)
 
@@ -272,6 +274,8 @@ def _put_found(game: Game, seat: int, effect: Effect, found: list[str], events: 
         to = {"hand": Zone.HAND, "battlefield": Zone.BATTLEFIELD, "exile": Zone.EXILE,
               "library_top": Zone.LIBRARY}[destination]
         for oid in found:
+            if game.resolving is not None and game.objects[oid].zone is Zone.HAND:
+                game.resolving.found_from_hand += 1  # "exiled from their hand this way"
             new = move(game, oid, to, events,
                        controller=seat if to is Zone.BATTLEFIELD else None)
             if to is Zone.BATTLEFIELD and effect.tapped:
