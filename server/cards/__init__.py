@@ -33,6 +33,7 @@ from server.cards.model import (
     CountCondition,
     DamageKind,
     Effect,
+    ExtraTriggers,
     GraveyardCast,
     ObjectFilter,
     Recipient,
@@ -540,7 +541,8 @@ def _effect(where: str, raw: Any) -> Effect:
     filtered = count in FILTERED_COUNTS or who in (
         Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE, Who.EACH_PERMANENT) or (
         verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU) or (
-        verb is Verb.EXILE_LINKED and bool(zones))
+        verb is Verb.EXILE_LINKED and bool(zones)) or (
+        verb is Verb.SEARCH and "filter" in spec)  # "a Shrine card"
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
@@ -1342,10 +1344,21 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "enters_with_counters", "power_cda", "creatures_die_to_hand",
                      "madness", "hexproof_from", "cost_reduction", "spell_costs",
                      "replacements", "mana_for_each", "spend_as_any_color", "enters_naming",
-                     "player_protection", "targeted_cost", "graveyard_cast", "mana_cost"}
+                     "player_protection", "targeted_cost", "graveyard_cast", "mana_cost",
+                     "extra_triggers"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
+
+
+def _extra_triggers(where: str, raw: Any) -> ExtraTriggers:
+    """"If a triggered ability of [filter] triggers, it triggers an additional time [if
+    condition]" (603.2d): a ``filter`` of permanents, an optional ``condition``."""
+    if not isinstance(raw, dict) or "filter" not in raw or set(raw) - {"filter", "condition"}:
+        raise CardDataError(f"{where}: expected {{'filter', 'condition'}} (the filter required)")
+    return ExtraTriggers(_filter(f"{where}.filter", raw["filter"]),
+                         _condition(f"{where}.condition", raw["condition"])
+                         if "condition" in raw else None)
 
 
 def _player_protection(where: str, spec: dict[str, Any]) -> str:
@@ -1460,7 +1473,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                  or spec.get("creatures_die_to_hand") or spec.get("spell_costs")
                  or spec.get("replacements") or spec.get("spend_as_any_color")
                  or spec.get("enters_naming") or spec.get("player_protection")
-                 or "targeted_cost" in spec)
+                 or "targeted_cost" in spec or "extra_triggers" in spec)
     if not explained:
         raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
@@ -1514,6 +1527,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                                  spec.get("spend_as_any_color", False)),
         enters_naming=_flag(f"{where}: enters_naming", spec.get("enters_naming", False)),
         player_protection=_player_protection(where, spec),
+        extra_triggers=_extra_triggers(f"{where}: extra_triggers", spec["extra_triggers"])
+        if "extra_triggers" in spec else None,
         plane_rules=_plane_rules(where, spec.get("plane_rules", []), card_types),
         madness_cost=madness,
         cost_reduction=_cost_reduction(f"{where}: cost_reduction", spec["cost_reduction"])

@@ -836,6 +836,17 @@ class SpellCostChange:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtraTriggers:
+    """"If a triggered ability of [filter] triggers, it triggers an additional time [if
+    condition]" (rule 603.2d): the permanents ``filter`` describes from the point of view of
+    this permanent's controller (``other``: not this one), the condition checked as the
+    ability triggers."""
+
+    filter: ObjectFilter
+    condition: Condition | CountCondition | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TargetedCost:
     """"Spells your opponents cast that target [this] cost {N} more to cast" / "cost an
     additional N life to cast" (rules 601.2f, 119.4): added to the total cost of each spell an
@@ -1307,6 +1318,9 @@ class CardDef:
     #: "As [this] enters, choose a card name" (rules 614.12a, 201.2): the controller chooses
     #: one as it enters; the permanent remembers it (its ``chosen_name``).
     enters_naming: bool = False
+    #: "If a triggered ability of another Shrine you control triggers, it triggers an
+    #: additional time" (rule 603.2d).
+    extra_triggers: ExtraTriggers | None = None
     #: "You have protection from [quality]" (rule 702.16a-b, 702.16e): its controller has it;
     #: ``"chosen_name"`` -- the card name chosen as it entered (a name only when it says so).
     player_protection: str = ""

@@ -62,3 +62,38 @@ def test_necromentia_is_data() -> None:
     assert effects[1].find == "chosen_name" and effects[1].zones == ("graveyard", "hand",
                                                                       "library")
     assert effects[2].count is Count.FOUND_FROM_HAND
+
+
+def _load_card(behaviour: dict[str, Any]) -> None:
+    raw: dict[str, Any] = {"name": "T", "types": ["Enchantment"], "manaCost": "{W}",
+                           "text": "Something."}
+    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}))
+
+
+_SHRINES = {"subtypes": ["Shrine"], "other": True}
+
+
+@pytest.mark.parametrize(("behaviour", "message"), [
+    # "triggers an additional time" (603.2d): a filter of permanents, an optional condition
+    ({"extra_triggers": {}}, "the filter required"),
+    ({"extra_triggers": {"filter": _SHRINES, "when": "six"}}, "the filter required"),
+    ({"extra_triggers": {"filter": {"subtype": ["Shrine"]}}}, "unknown field"),
+    ({"extra_triggers": {"filter": _SHRINES, "condition": "six_shrines"}}, "unknown value"),
+    ({"extra_trigger": {"filter": _SHRINES}}, "unknown field"),
+    # a search's filter: "a Shrine card", spelt right
+    ({"triggers": [{"text": "x", "when": "your_upkeep", "effects": [
+        {"verb": "search", "zones": ["library"], "destination": "battlefield",
+         "filter": {"subtypes": "Shrine", "colour": "W"}}]}]}, "unknown field|expected"),
+])
+def test_rejected_card(behaviour: dict[str, Any], message: str) -> None:
+    with pytest.raises(CardDataError, match=message):
+        _load_card(behaviour)
+
+
+def test_sanctum_of_all_is_data() -> None:
+    sanctum = card("Sanctum of All")
+    assert sanctum.extra_triggers is not None
+    assert sanctum.extra_triggers.filter.subtypes == ("Shrine",)
+    assert sanctum.extra_triggers.filter.other
+    search = sanctum.triggers[0].effects[0]
+    assert search.verb is Verb.SEARCH and search.filter is not None and search.optional
