@@ -33,6 +33,7 @@ from server.cards.model import (
     CountCondition,
     DamageKind,
     Effect,
+    ExtraTriggers,
     GraveyardCast,
     ObjectFilter,
     Recipient,
@@ -275,6 +276,7 @@ _VERB_FIELDS: dict[Verb, set[str]] = {
     Verb.SACRIFICE_OR_DISCARD: {"who", "amount", "zones"},
     Verb.CHOOSE_COLOR: set(),
     Verb.CHOOSE_KEYWORD: {"gains"},
+    Verb.CHOOSE_CARD_NAME: {"other_than"},
     Verb.GAIN_CONTROL: {"who", "target", "this_turn"},
     Verb.ADD_MANA: {"amount", "mana"},
     Verb.LOSE_GAME: {"who", "target"},
@@ -558,7 +560,8 @@ def _effect(where: str, raw: Any) -> Effect:
     filtered = count in FILTERED_COUNTS or who in (
         Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE, Who.EACH_PERMANENT) or (
         verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU) or (
-        verb is Verb.EXILE_LINKED and bool(zones))
+        verb is Verb.EXILE_LINKED and bool(zones)) or (
+        verb is Verb.SEARCH and "filter" in spec)  # "a Shrine card"
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
@@ -669,6 +672,7 @@ def _effect(where: str, raw: Any) -> Effect:
         all_if=all_if,
         up_to=spec.get("up_to", False),
         rest_to=_rest_to(where, spec),
+        other_than=_other_than(f"{where}.other_than", spec.get("other_than", "")),
         protection=_granted_protection(f"{where}.protection", spec.get("protection", "")),
         mana=_added_mana(where, verb, spec.get("mana")),
         gains_chosen=_flag(f"{where}.gains_chosen", spec.get("gains_chosen", False)),
@@ -719,6 +723,16 @@ def _granted_protection(where: str, raw: Any) -> str:
         return str(raw)
     raise CardDataError(f"{where}: expected a color letter, 'multicolored', a type or "
                         "'chosen_color'")
+
+
+def _other_than(where: str, raw: object) -> str:
+    """CHOOSE_CARD_NAME: "other than a basic land card name" -- a stated card quality (201.4a)."""
+    if raw == "":
+        return ""
+    if raw in ("named", "same_name_as_target", "chosen_name") or raw not in CARD_QUALITIES:
+        raise CardDataError(f"{where}: expected a card quality such as 'basic_land', got "
+                            f"{raw!r}")
+    return str(raw)
 
 
 def _rest_to(where: str, spec: dict[str, Any]) -> str:
@@ -976,6 +990,13 @@ def _effects(where: str, raw: Any) -> tuple[Effect, ...]:
         if effect.who is Who.EACH_OPPONENT_WHO_COULDNT and not any(
                 e.verb is Verb.DISCARD for e in effects[:i]):
             raise CardDataError(f"{where}[{i}]: 'each_opponent_who_couldnt' follows a discard")
+        if effect.find == "chosen_name" and not any(
+                e.verb is Verb.CHOOSE_CARD_NAME for e in effects[:i]):
+            raise CardDataError(f"{where}[{i}]: find 'chosen_name' follows a choose_card_name")
+        if effect.count is Count.FOUND_FROM_HAND and not any(
+                e.verb is Verb.SEARCH and "hand" in e.zones for e in effects[:i]):
+            raise CardDataError(f"{where}[{i}]: count 'found_from_hand' follows a search of "
+                                "a hand")
     return effects
 
 
@@ -1343,10 +1364,20 @@ _BEHAVIOUR_FIELDS = {"effects", "modes", "choose", "plane_rules", "abilities", "
                      "madness", "hexproof_from", "cost_reduction", "spell_costs",
                      "replacements", "mana_for_each", "spend_as_any_color", "enters_naming",
                      "player_protection", "targeted_cost", "graveyard_cast", "mana_cost",
-                     "mana_only_for"}
+                     "mana_only_for", "extra_triggers"}
 
 
 POWER_CDAS = ("instants_and_sorceries_in_your_graveyard",)
+
+
+def _extra_triggers(where: str, raw: Any) -> ExtraTriggers:
+    """"If a triggered ability of [filter] triggers, it triggers an additional time [if
+    condition]" (603.2d): a ``filter`` of permanents, an optional ``condition``."""
+    if not isinstance(raw, dict) or "filter" not in raw or set(raw) - {"filter", "condition"}:
+        raise CardDataError(f"{where}: expected {{'filter', 'condition'}} (the filter required)")
+    return ExtraTriggers(_filter(f"{where}.filter", raw["filter"]),
+                         _condition(f"{where}.condition", raw["condition"])
+                         if "condition" in raw else None)
 
 
 def _player_protection(where: str, spec: dict[str, Any]) -> str:
@@ -1461,7 +1492,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                  or spec.get("creatures_die_to_hand") or spec.get("spell_costs")
                  or spec.get("replacements") or spec.get("spend_as_any_color")
                  or spec.get("enters_naming") or spec.get("player_protection")
-                 or "targeted_cost" in spec)
+                 or "targeted_cost" in spec or "extra_triggers" in spec)
     if not explained:
         raise CardDataError(f"{where}: its text {text!r} has no behaviour in the behaviour file")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
@@ -1516,6 +1547,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any]) -> CardDef:
                                  spec.get("spend_as_any_color", False)),
         enters_naming=_flag(f"{where}: enters_naming", spec.get("enters_naming", False)),
         player_protection=_player_protection(where, spec),
+        extra_triggers=_extra_triggers(f"{where}: extra_triggers", spec["extra_triggers"])
+        if "extra_triggers" in spec else None,
         plane_rules=_plane_rules(where, spec.get("plane_rules", []), card_types),
         madness_cost=madness,
         cost_reduction=_cost_reduction(f"{where}: cost_reduction", spec["cost_reduction"])

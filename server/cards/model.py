@@ -322,6 +322,10 @@ class Verb(Enum):
     #: abilities in ``gains`` as this effect is performed (rule 608.2d); a later
     #: ``modify_pt`` with ``gains_chosen`` grants it.
     CHOOSE_KEYWORD = "choose_keyword"
+    #: "Choose a card name [other than a basic land card name]": the controller chooses the
+    #: name of a card (rules 201.4, 201.4a, 608.2d) -- never one with the quality
+    #: ``other_than``; a later ``search`` finds ``"chosen_name"``.
+    CHOOSE_CARD_NAME = "choose_card_name"
     #: "Add [amount] mana of [mana]" (rule 106.3): ``mana`` is mana letters added
     #: ``amount`` times, or ``"chosen_color"`` -- one mana of the color chosen earlier in this
     #: resolution ("add two mana of any one color", 105.4).
@@ -355,7 +359,9 @@ CARD_QUALITIES = ("", "basic_land", "creature", "land", "artifact", "noncreature
                   "instant_or_sorcery", "permanent",
                   "creature_mv_6_or_more", "same_name_as_target",
                   # "a card named [name]": the effect's ``name`` (rule 201.2).
-                  "named")
+                  "named",
+                  # the card name chosen earlier in this resolution (choose_card_name, 201.4)
+                  "chosen_name")
 class Count(Enum):
     """Game-state counts an effect's amount may be (rules 700.5, 700.8)."""
 
@@ -432,6 +438,9 @@ class Count(Enum):
     #: this resolution chose and acted on (608.2c) -- the permanents of a ``who`` "chosen",
     #: the cards discarded by an "up to N" discard.
     CHOSEN_THIS_WAY = "chosen_this_way"
+    #: "for each card exiled from their hand this way": the cards the previous search of this
+    #: resolution took from a hand (rule 608.2c).
+    FOUND_FROM_HAND = "found_from_hand"
     #: "the number of instant and sorcery cards in your graveyard": your graveyard's cards
     #: the ``filter`` describes (rule 404.1); ``{}``: "the number of cards in your
     #: graveyard".
@@ -711,6 +720,8 @@ class Effect:
     #: SEARCH: "put one onto [destination] and the other into [rest_to]" -- the searcher
     #: chooses which found card goes to ``destination`` (608.2d); the rest go here.
     rest_to: str = ""
+    #: CHOOSE_CARD_NAME: "other than a [quality] card name" (a ``CARD_QUALITIES`` member).
+    other_than: str = ""
     #: SEARCH: found cards enter tapped / are revealed (701.23e) / the library is shuffled.
     tapped: bool = False
     reveal: bool = False
@@ -822,6 +833,17 @@ class SpellCostChange:
 
     generic: int
     filter: ObjectFilter
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraTriggers:
+    """"If a triggered ability of [filter] triggers, it triggers an additional time [if
+    condition]" (rule 603.2d): the permanents ``filter`` describes from the point of view of
+    this permanent's controller (``other``: not this one), the condition checked as the
+    ability triggers."""
+
+    filter: ObjectFilter
+    condition: Condition | CountCondition | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1299,6 +1321,9 @@ class CardDef:
     #: "As [this] enters, choose a card name" (rules 614.12a, 201.2): the controller chooses
     #: one as it enters; the permanent remembers it (its ``chosen_name``).
     enters_naming: bool = False
+    #: "If a triggered ability of another Shrine you control triggers, it triggers an
+    #: additional time" (rule 603.2d).
+    extra_triggers: ExtraTriggers | None = None
     #: "You have protection from [quality]" (rule 702.16a-b, 702.16e): its controller has it;
     #: ``"chosen_name"`` -- the card name chosen as it entered (a name only when it says so).
     player_protection: str = ""

@@ -250,6 +250,8 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
             game, LastKnown(game.objects[i].card, you, i), spec, you, source_id))
     if kind is Count.CHOSEN_THIS_WAY:
         return len(game.resolving.chosen) if game.resolving is not None else 0
+    if kind is Count.FOUND_FROM_HAND:
+        return game.resolving.found_from_hand if game.resolving is not None else 0
     if kind is Count.CREATURES_ATTACKING_YOU:
         # Rule 506.3: attacking you or a planeswalker you control (its defending player); an
         # attacker that has left the battlefield as it last existed (608.2h).

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import assert_never
 
+from server.cards import card_pool
 from server.cards.mana import MANA_TYPES
 from server.cards.model import (
     PLAYER_COUNTS,
@@ -559,6 +560,13 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     elif verb is Verb.CHOOSE_KEYWORD:
         if not game.players[obj.controller].has_lost:
             choosing.start_name(game, obj.controller, effect.gains)  # rule 608.2d
+    elif verb is Verb.CHOOSE_CARD_NAME:
+        if not game.players[obj.controller].has_lost:
+            # Rules 201.4, 201.4a: any card's name with the stated characteristics -- the
+            # offer is the whole card pool, so it reveals nothing of any hidden zone.
+            choosing.start_name(game, obj.controller, tuple(sorted(
+                name for name, card in card_pool().items()
+                if not (effect.other_than and looking.has_quality(card, effect.other_than)))))
     elif verb is Verb.CHOOSE_COLOR:
         if not game.players[obj.controller].has_lost:
             choosing.start_color(game, obj.controller)  # rules 105.4, 608.2d
@@ -924,6 +932,8 @@ def _perform_hidden(game: Game, obj: GameObject, effect: Effect, targets: list[T
     # "the same name as that artifact": its name as it last existed (608.2h).
     named = next((res.names.get(str(ref), "") for kind, ref in targets if kind == "object"),
                  "") if res is not None else ""
+    if effect.find == "chosen_name":
+        named = res.name if res is not None else ""  # "cards with that name" (201.4)
     if verb is Verb.CLASH:
         looking.start_clash(game, you, events)
     elif verb is Verb.PILES:

@@ -103,6 +103,8 @@ def has_quality(card: CardDef, quality: str, named: tuple[str, ...] = ()) -> boo
         "same_name_as_target": lambda c: c.name in named,
         # "a card named [name]" (rule 201.2); several names: "... and/or a card named ..."
         "named": lambda c: c.name in named,
+        # the card name chosen earlier in this resolution (201.4); none chosen finds nothing
+        "chosen_name": lambda c: c.name in named,
     }
     return checks[quality](card)
 
@@ -182,12 +184,20 @@ def start_search(game: Game, seat: int, owner: int, effect: Effect, *, named: st
     candidates: list[str] = []
     seen: list[str] = []
     names = effect.names if effect.find == "named" else (named,) if named else ()
+    # "search your library and/or graveyard for a Shrine card": the searcher chooses which
+    # card, from either zone (608.2d); "all"/"named" cards in a public zone are all found.
+    choose_public = not effect.find_all and effect.find != "named"
     for zone in effect.zones:
         ids = zone_cards(game, zone, owner)
         matches = [i for i in ids if has_quality(game.objects[i].card, effect.find, names)
                    and (not effect.colors  # "red instant and/or sorcery cards"
-                        or set(effect.colors) & set(game.objects[i].card.colors))]
-        if zone in ("graveyard", "exile"):
+                        or set(effect.colors) & set(game.objects[i].card.colors))
+                   and (effect.filter is None or matches_last_known(  # "a Shrine card"
+                       game, LastKnown(game.objects[i].card, owner, i), effect.filter, seat,
+                       ""))]
+        if zone in ("graveyard", "exile") and choose_public:
+            candidates += matches
+        elif zone in ("graveyard", "exile"):
             found += matches
         else:
             seen += ids
@@ -200,11 +210,15 @@ def start_search(game: Game, seat: int, owner: int, effect: Effect, *, named: st
     if not effect.find_all:
         found = found[:limit]
     wanted = max(0, limit - len(found))
-    minimum = min(wanted, len(candidates)) if effect.find == "" else 0
+    minimum = min(wanted, len(candidates)) if effect.find == "" and effect.filter is None \
+        else 0
     choice = Choice(DecisionKind.SEARCH, seat, candidates, count=wanted, picked=found,
                     effect=effect, owner=owner, minimum=minimum + len(found))
-    if not seen:
+    if not seen and not (candidates and wanted):
         _finish_search(game, choice, events)
+        return
+    if not seen:
+        game.choices.append(choice)  # a public zone's cards to choose among
         return
     key = _key(game)
     choice.group = [key]
@@ -272,6 +286,8 @@ def _put_found(game: Game, seat: int, effect: Effect, found: list[str], events: 
         to = {"hand": Zone.HAND, "battlefield": Zone.BATTLEFIELD, "exile": Zone.EXILE,
               "library_top": Zone.LIBRARY}[destination]
         for oid in found:
+            if game.resolving is not None and game.objects[oid].zone is Zone.HAND:
+                game.resolving.found_from_hand += 1  # "exiled from their hand this way"
             new = move(game, oid, to, events,
                        controller=seat if to is Zone.BATTLEFIELD else None)
             if to is Zone.BATTLEFIELD and effect.tapped:

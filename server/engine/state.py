@@ -585,6 +585,9 @@ class Resolution:
     color: str = ""
     #: The name chosen during this resolution ("your choice of deathtouch or lifelink").
     name: str = ""
+    #: How many cards the searches of this resolution took from a hand ("for each card
+    #: exiled from their hand this way", 608.2c).
+    found_from_hand: int = 0
 
 
 @dataclass(slots=True)

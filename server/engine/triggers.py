@@ -122,9 +122,26 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
             if key in game.once_per_turn:
                 continue  # "This ability triggers only once each turn."
             game.once_per_turn.append(key)
-        game.pending_triggers.append(PendingTrigger(
-            fresh_id(game), controller, card, index, source_id, ability, event_player,
-            event_amount, event_object))
+        for _ in range(1 + _additional_times(game, controller, source_id)):
+            game.pending_triggers.append(PendingTrigger(
+                fresh_id(game), controller, card, index, source_id, ability, event_player,
+                event_amount, event_object))
+
+
+def _additional_times(game: Game, controller: int, source_id: str) -> int:
+    """Rule 603.2d: "it triggers an additional time" -- once for each permanent whose
+    ``extra_triggers`` describes the trigger's source, on the battlefield, as it triggers."""
+    source = game.objects.get(source_id)
+    if source is None or source.zone is not Zone.BATTLEFIELD:
+        return 0
+    times = 0
+    for oid in game.battlefield:
+        extra = game.objects[oid].card.extra_triggers
+        you = game.objects[oid].controller
+        if extra is not None and filters.matches(game, source, extra.filter, you, oid) \
+                and counting.condition_met(game, you, oid, extra.condition):
+            times += 1
+    return times
 
 
 #: Events whose ``filter`` describes the declared attackers counted, not one object.
