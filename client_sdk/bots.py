@@ -74,18 +74,22 @@ class Summary:
 
 async def play_bot_game(url: str, index: int, rng: random.Random, players: int = 2,
                         decks: Sequence[str] = (), *, quick_match: bool = False,
-                        best_of: int = 1) -> int:
+                        best_of: int = 1,
+                        deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED) -> int:
     """Create a room, seat ``players`` RandomBots (seat *i* with ``decks[i]`` if given, else
     the server's default) and play one full game -- or, ``best_of`` 3 or 5, a whole match,
     every bot keeping its deck between games; return its actions. With ``quick_match`` the
-    bots queue for a game instead (they may meet other queued players)."""
+    bots queue for a game instead (they may meet other queued players). ``deck_format``:
+    the room's (or queue's) deck rules -- limited for 40-card sealed decks (100.2b)."""
     def deck(seat: int) -> str:
         return decks[seat] if seat < len(decks) else ""
 
     if quick_match:
-        return await _quick_match_game(url, index, rng, players, deck)
+        return await _quick_match_game(url, index, rng, players, deck,
+                                       deck_format=deck_format)
     async with Client.connect(url, f"bot-{index}-0") as host:
-        room = await host.create_room(f"bots-{index}", seats=players, best_of=best_of)
+        room = await host.create_room(f"bots-{index}", seats=players, best_of=best_of,
+                                      deck_format=deck_format)
         await host.join(room.room_id, deck=deck(0))
         bots = [RandomBot(host, random.Random(rng.getrandbits(64)))]
         async with trio.open_nursery() as nursery:
@@ -103,12 +107,13 @@ async def play_bot_game(url: str, index: int, rng: random.Random, players: int =
 
 
 async def _quick_match_game(url: str, index: int, rng: random.Random, players: int,
-                            deck: Callable[[int], str]) -> int:
+                            deck: Callable[[int], str], *, deck_format: mpb.DeckFormat
+                            ) -> int:
     bots: list[RandomBot] = []
 
     async def one(seat: int, bot_rng: random.Random) -> None:
         async with Client.connect(url, f"bot-{index}-{seat}") as client:
-            await client.quick_match(seats=players, deck=deck(seat))
+            await client.quick_match(seats=players, deck=deck(seat), deck_format=deck_format)
             bot = RandomBot(client, bot_rng)
             bots.append(bot)
             await bot.play()
@@ -150,7 +155,8 @@ async def _guest(url: str, name: str, room_id: str, *, rng: random.Random,
 async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None = None,
                         game_seconds: float = 300.0, *,
                         tables: Sequence[Sequence[str]] = ((),),
-                        quick_match: bool = False, best_of: int = 1) -> Summary:
+                        quick_match: bool = False, best_of: int = 1,
+                        deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED) -> Summary:
     """Play ``games`` games at each table (a deck per seat; ``()``: the server's default
     decks) one after another; never raises for a failed game."""
     rng = random.Random(seed)
@@ -163,7 +169,8 @@ async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None
                 with trio.fail_after(game_seconds):
                     summary.actions += await play_bot_game(url, index, rng, players, decks,
                                                            quick_match=quick_match,
-                                                           best_of=best_of)
+                                                           best_of=best_of,
+                                                           deck_format=deck_format)
                 summary.completed += 1
             except Exception as exc:
                 summary.errors += 1

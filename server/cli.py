@@ -150,6 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     bots.add_argument("--all-pairings", action="store_true",
                       help="play --games games at every table of demo decks (for 2 players: "
                            "every pairing, mirrors included)")
+    bots.add_argument("--format", choices=["constructed", "limited"], default="constructed",
+                      help="the rooms' (or quick match's) deck rules: limited for 40-card "
+                           "decks such as `manawire sealed --playable` prints (default "
+                           "constructed)")
     bots.add_argument("--timeout", type=float, default=300.0,
                       help="seconds allowed for each game (default 300)")
     sim = sub.add_parser("sim", help="play random games in-process and report engine speed")
@@ -343,9 +347,13 @@ def main(argv: list[str] | None = None) -> int:
         chosen: list[tuple[str, ...]] = tables(args.players, decks or names)
     else:
         chosen = [tuple(decks)]
+    from protocol.v1 import messages_pb2 as mpb
+
+    deck_format = mpb.DECK_FORMAT_LIMITED if args.format == "limited" \
+        else mpb.DECK_FORMAT_CONSTRUCTED
     summary = trio.run(partial(run_bot_games, args.url, args.games, args.players, args.seed,
                                args.timeout, tables=chosen, quick_match=args.quick_match,
-                               best_of=args.best_of))
+                               best_of=args.best_of, deck_format=deck_format))
     print(summary.to_json(), flush=True)
     return 0 if summary.completed == summary.games else 1
 

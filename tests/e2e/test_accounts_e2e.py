@@ -140,3 +140,30 @@ async def test_a_dropped_client_whose_account_went_on_elsewhere_takes_that_seat_
                     assert ann.batching
                     while ann.mirror.state_id == 0:  # the game state reaches Ann
                         await ann.next_message()
+
+
+async def test_bots_play_a_sealed_deck_in_a_limited_room_and_a_constructed_room_refuses_it(
+    tmp_path: Path,
+) -> None:
+    """``manawire bots --format limited``: a 40-card deck from six M21 boosters (``manawire
+    sealed --playable``) is a legal limited deck (100.2b) but not a constructed one (100.2a),
+    so only a limited room or queue seats it."""
+    from client_sdk.bots import run_bot_games
+    from server.cards.sealed import open_pool, playable_deck
+    from server.cards.sets import load_set
+
+    names = [c.name for b in open_pool(load_set("M21"), "7") for c in b.cards]
+    main, _side = playable_deck(names)
+    assert len(main) == 40
+    deck = "\n".join(f"1 {name}" for name in main)
+    with trio.fail_after(240):
+        async with serving(tmp_path) as (_app, url):
+            limited = await run_bot_games(url, 1, 2, seed=3, tables=[(deck, deck)],
+                                          deck_format=mpb.DECK_FORMAT_LIMITED)
+            queued = await run_bot_games(url, 1, 2, seed=4, tables=[(deck, deck)],
+                                         quick_match=True,
+                                         deck_format=mpb.DECK_FORMAT_LIMITED)
+            constructed = await run_bot_games(url, 1, 2, seed=5, tables=[(deck, deck)])
+    assert (limited.completed, limited.errors) == (1, 0) and limited.actions > 0
+    assert (queued.completed, queued.errors) == (1, 0) and queued.actions > 0
+    assert (constructed.completed, constructed.errors) == (0, 1)
