@@ -440,7 +440,8 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
     add("--gc-threshold", type=int, default=gctune.DEFAULT_THRESHOLD,
         help=f"garbage collection for serving: freeze what start-up made and collect the "
              f"young generation every N allocations (default {gctune.DEFAULT_THRESHOLD}; "
-             f"-1: leave Python's collector as it is)")
+             f"-1: leave Python's thresholds as they are; with --gc-young-seconds 0, "
+             f"Python's collector untouched)")
     add("--gc-young-seconds", type=float, default=gctune.DEFAULT_YOUNG_SECONDS,
         help=f"also collect the young generation every S seconds, and the middle one every "
              f"tenth time, so no collection finds more than S seconds' survivors; then "
