@@ -4,6 +4,9 @@ pool opened from a set's booster data, printed as a plain-text deck list).
 - ``manawire cards [--set M21] [--missing]``: per set, the cards the engine supports out of
   the set's cards (by name); ``--missing`` lists the others grouped by what they need
   (:func:`server.cards.sets.needs`).
+- ``manawire cards --vocabulary``: how the supported cards use the behaviour vocabulary
+  (:mod:`server.cards.vocabulary`): per kind of term, how many exist, are used, and serve
+  exactly one card (listed with that card).
 - ``manawire sealed --set M21 --seed S [--boosters 6] [--playable]``: the pool as a deck
   list (``manawire deck check`` reads it); the cards the engine doesn't support yet are
   listed in comments. ``--playable``: a 40-card limited deck built from the pool's supported
@@ -24,6 +27,7 @@ from typing import TextIO
 from server.cards import card_pool
 from server.cards.sealed import BoosterDataError, open_pool, playable_deck
 from server.cards.sets import coverage, load_set, set_codes
+from server.cards.vocabulary import usage
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                             "every bundled set)")
     cards.add_argument("--missing", action="store_true",
                        help="list the unsupported cards, grouped by what they need")
+    cards.add_argument("--vocabulary", action="store_true",
+                       help="instead, how the supported cards use the behaviour vocabulary: "
+                            "per kind of term, how many are used and how many serve one card")
     cards.set_defaults(cards_main=run_cards)
     sealed = subparsers.add_parser("sealed", help="open sealed boosters from a set's booster "
                                    "data and print the pool as a deck list")
@@ -50,6 +57,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run_cards(args: argparse.Namespace, out: TextIO | None = None,
               err: TextIO | None = None) -> int:
     out = out or sys.stdout
+    if args.vocabulary:
+        return _print_vocabulary(out)
     try:
         codes = [args.set_code] if args.set_code else set_codes()
         sets = [load_set(c) for c in codes]
@@ -66,6 +75,19 @@ def run_cards(args: argparse.Namespace, out: TextIO | None = None,
                 print(f"  {need} ({len(names)}):", file=out)
                 for name in names:
                     print(f"    {name}", file=out)
+    return 0
+
+
+def _print_vocabulary(out: TextIO) -> int:
+    """``manawire cards --vocabulary``: one line per vocabulary, then its one-card terms."""
+    pool = card_pool()
+    print(f"{len(pool)} supported cards", file=out)
+    for v in usage(pool):
+        single = v.single_use
+        print(f"{v.kind.__name__}: {len(v.kind)} terms, {len(v.users)} used, "
+              f"{len(single)} by exactly one card", file=out)
+        for term in single:
+            print(f"  {term.value}: {v.users[term][0]}", file=out)
     return 0
 
 

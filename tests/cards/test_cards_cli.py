@@ -102,5 +102,5 @@ def test_needs_is_derived_from_the_card(card: dict[str, object], need: str) -> N
 def test_an_unknown_set_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 
-    assert run_cards(argparse.Namespace(set_code="XYZ", missing=False)) == 2
+    assert run_cards(argparse.Namespace(set_code="XYZ", missing=False, vocabulary=False)) == 2
     assert "unknown set 'XYZ'" in capsys.readouterr().err
