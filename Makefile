@@ -40,8 +40,12 @@ typecheck: $(VENV)/.installed-test
 proto-check: $(VENV)/.installed-test
 	$(BIN)/python -m tools.genproto --check
 
+# pytest-xdist: one worker more than the usable cores, since many end-to-end tests wait on a
+# server or a browser process; work stealing keeps the long tests from ending last alone.
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+
 pytest: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 # The full 1,000-game random soak (the default run plays a fixed tenth of it).
 soak: $(VENV)/.installed-test
