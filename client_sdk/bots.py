@@ -12,6 +12,7 @@ from functools import partial
 import trio
 
 from client_sdk.client import Client, ServerError
+from client_sdk.policy import Policy, pick
 from protocol.v1 import messages_pb2 as mpb
 
 MAX_ACTIONS_PER_GAME = 100_000
@@ -22,11 +23,15 @@ class RoomClosedError(Exception):
 
 
 class RandomBot:
-    """Picks uniformly among the legal options of each decision it is sent."""
+    """Picks among the legal options of each decision it is sent, at random: uniformly, or
+    with :attr:`Policy.EAGER` playing lands, casting spells and attacking most of the time
+    (:mod:`client_sdk.policy`), which ends a game in a few hundred actions."""
 
-    def __init__(self, client: Client, rng: random.Random) -> None:
+    def __init__(self, client: Client, rng: random.Random,
+                 policy: Policy = Policy.UNIFORM) -> None:
         self.client = client
         self.rng = rng
+        self.policy = policy
         self.actions = 0
 
     async def play(self) -> None:
@@ -51,7 +56,7 @@ class RandomBot:
                 continue
             if self.actions >= MAX_ACTIONS_PER_GAME:
                 raise RuntimeError(f"game did not end within {MAX_ACTIONS_PER_GAME} actions")
-            await client.act(self.rng.randrange(len(decision.options)))
+            await client.act(pick(self.policy, self.rng, decision.options))
             self.actions += 1
 
 
@@ -75,30 +80,32 @@ class Summary:
 async def play_bot_game(url: str, index: int, rng: random.Random, players: int = 2,
                         decks: Sequence[str] = (), *, quick_match: bool = False,
                         best_of: int = 1,
-                        deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED) -> int:
-    """Create a room, seat ``players`` RandomBots (seat *i* with ``decks[i]`` if given, else
-    the server's default) and play one full game -- or, ``best_of`` 3 or 5, a whole match,
-    every bot keeping its deck between games; return its actions. With ``quick_match`` the
-    bots queue for a game instead (they may meet other queued players). ``deck_format``:
-    the room's (or queue's) deck rules -- limited for 40-card sealed decks (100.2b)."""
+                        deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED,
+                        policy: Policy = Policy.UNIFORM) -> int:
+    """Create a room, seat ``players`` RandomBots picking options by ``policy`` (seat *i*
+    with ``decks[i]`` if given, else the server's default) and play one full game -- or,
+    ``best_of`` 3 or 5, a whole match, every bot keeping its deck between games; return its
+    actions. With ``quick_match`` the bots queue for a game instead (they may meet other
+    queued players). ``deck_format``: the room's (or queue's) deck rules -- limited for
+    40-card sealed decks (100.2b)."""
     def deck(seat: int) -> str:
         return decks[seat] if seat < len(decks) else ""
 
     if quick_match:
         return await _quick_match_game(url, index, rng, players, deck,
-                                       deck_format=deck_format)
+                                       deck_format=deck_format, policy=policy)
     async with Client.connect(url, f"bot-{index}-0") as host:
         room = await host.create_room(f"bots-{index}", seats=players, best_of=best_of,
                                       deck_format=deck_format)
         await host.join(room.room_id, deck=deck(0))
-        bots = [RandomBot(host, random.Random(rng.getrandbits(64)))]
+        bots = [RandomBot(host, random.Random(rng.getrandbits(64)), policy)]
         async with trio.open_nursery() as nursery:
             for seat in range(1, players):
                 joined = trio.Event()
                 nursery.start_soon(partial(
                     _guest, url, f"bot-{index}-{seat}", room.room_id,
                     rng=random.Random(rng.getrandbits(64)), bots=bots, joined=joined,
-                    deck=deck(seat)))
+                    deck=deck(seat), policy=policy))
                 await joined.wait()
             await bots[0].play()
         if host.errors:
@@ -107,14 +114,14 @@ async def play_bot_game(url: str, index: int, rng: random.Random, players: int =
 
 
 async def _quick_match_game(url: str, index: int, rng: random.Random, players: int,
-                            deck: Callable[[int], str], *, deck_format: mpb.DeckFormat
-                            ) -> int:
+                            deck: Callable[[int], str], *, deck_format: mpb.DeckFormat,
+                            policy: Policy) -> int:
     bots: list[RandomBot] = []
 
     async def one(seat: int, bot_rng: random.Random) -> None:
         async with Client.connect(url, f"bot-{index}-{seat}") as client:
             await client.quick_match(seats=players, deck=deck(seat), deck_format=deck_format)
-            bot = RandomBot(client, bot_rng)
+            bot = RandomBot(client, bot_rng, policy)
             bots.append(bot)
             await bot.play()
             if client.errors:
@@ -128,23 +135,24 @@ async def _quick_match_game(url: str, index: int, rng: random.Random, players: i
 
 async def join_and_play(url: str, room_id: str, *, invite_code: str = "", deck: str = "",
                         token: str = "", seed: int | None = None,
-                        game_seconds: float = 300.0) -> int:
-    """One RandomBot takes a seat in an existing room (with its invite code if private, as
-    the account holding ``token`` or a new guest) and plays its game to the end; returns
-    its actions."""
+                        game_seconds: float = 300.0, policy: Policy = Policy.UNIFORM) -> int:
+    """One RandomBot, picking options by ``policy``, takes a seat in an existing room (with
+    its invite code if private, as the account holding ``token`` or a new guest) and plays
+    its game to the end; returns its actions."""
     async with Client.connect(url, "bot", token=token) as client:
         await client.join(room_id, deck=deck, invite_code=invite_code)
-        bot = RandomBot(client, random.Random(seed))
+        bot = RandomBot(client, random.Random(seed), policy)
         with trio.fail_after(game_seconds):
             await bot.play()
         return bot.actions
 
 
 async def _guest(url: str, name: str, room_id: str, *, rng: random.Random,
-                 bots: list[RandomBot], joined: trio.Event, deck: str = "") -> None:
+                 bots: list[RandomBot], joined: trio.Event, deck: str = "",
+                 policy: Policy = Policy.UNIFORM) -> None:
     async with Client.connect(url, name) as client:
         await client.join(room_id, deck=deck)
-        bot = RandomBot(client, rng)
+        bot = RandomBot(client, rng, policy)
         bots.append(bot)
         joined.set()
         await bot.play()
@@ -156,9 +164,11 @@ async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None
                         game_seconds: float = 300.0, *,
                         tables: Sequence[Sequence[str]] = ((),),
                         quick_match: bool = False, best_of: int = 1,
-                        deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED) -> Summary:
+                        deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED,
+                        policy: Policy = Policy.UNIFORM) -> Summary:
     """Play ``games`` games at each table (a deck per seat; ``()``: the server's default
-    decks) one after another; never raises for a failed game."""
+    decks) one after another, the bots picking options by ``policy``; never raises for a
+    failed game."""
     rng = random.Random(seed)
     summary = Summary(games * len(tables))
     start = time.perf_counter()
@@ -170,7 +180,8 @@ async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None
                     summary.actions += await play_bot_game(url, index, rng, players, decks,
                                                            quick_match=quick_match,
                                                            best_of=best_of,
-                                                           deck_format=deck_format)
+                                                           deck_format=deck_format,
+                                                           policy=policy)
                 summary.completed += 1
             except Exception as exc:
                 summary.errors += 1

@@ -156,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
                            "constructed)")
     bots.add_argument("--timeout", type=float, default=300.0,
                       help="seconds allowed for each game (default 300)")
+    bots.add_argument("--policy", choices=["uniform", "eager"], default="uniform",
+                      help="how the bots pick options: uniformly at random (default; games "
+                           "of ~1,800 actions), or eagerly playing lands, casting spells and "
+                           "attacking (a few hundred)")
     sim = sub.add_parser("sim", help="play random games in-process and report engine speed")
     sim.add_argument("--games", type=int, default=200, help="number of games (default 200)")
     sim.add_argument("--players", type=int, default=2, help="players per game, 2-8 (default 2)")
@@ -313,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         return 0
     from client_sdk.bots import run_bot_games
+    from client_sdk.policy import Policy
 
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -335,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
             actions = trio.run(partial(join_and_play, args.url, args.join,
                                        invite_code=args.invite, deck=decks[0] if decks else "",
                                        token=args.token, seed=args.seed,
-                                       game_seconds=args.timeout))
+                                       game_seconds=args.timeout,
+                                       policy=Policy(args.policy)))
         except ServerError as exc:
             print(f"manawire bots: {exc}", file=sys.stderr)
             return 1
@@ -353,7 +359,8 @@ def main(argv: list[str] | None = None) -> int:
         else mpb.DECK_FORMAT_CONSTRUCTED
     summary = trio.run(partial(run_bot_games, args.url, args.games, args.players, args.seed,
                                args.timeout, tables=chosen, quick_match=args.quick_match,
-                               best_of=args.best_of, deck_format=deck_format))
+                               best_of=args.best_of, deck_format=deck_format,
+                               policy=Policy(args.policy)))
     print(summary.to_json(), flush=True)
     return 0 if summary.completed == summary.games else 1
 

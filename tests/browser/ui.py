@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.policy import choose
+from client_sdk.policy import eager_choice, snake_case
 
 BOARD = "[data-testid=board]"
 DECISION = "[data-testid=decision]"
@@ -212,7 +212,7 @@ class Player:
             at, page, state = ready[0] if len(ready) == 1 else self.rng.choice(ready)
             options = [o for o in state["options"] if not o[2]]
             kinds = [o[1] for o in options]
-            index, kind = options[choose(self.rng, kinds)][:2]
+            index, kind = options[eager_choice(self.rng, [snake_case(k) for k in kinds])][:2]
             page.locator(f'{OPTION}[data-index="{index}"]').click()
             self.kinds[kind] += 1
             self.clicks += 1

@@ -149,6 +149,7 @@ async def test_bots_play_a_sealed_deck_in_a_limited_room_and_a_constructed_room_
     sealed --playable``) is a legal limited deck (100.2b) but not a constructed one (100.2a),
     so only a limited room or queue seats it."""
     from client_sdk.bots import run_bot_games
+    from client_sdk.policy import Policy
     from server.cards.sealed import open_pool, playable_deck
     from server.cards.sets import load_set
 
@@ -160,8 +161,9 @@ async def test_bots_play_a_sealed_deck_in_a_limited_room_and_a_constructed_room_
         async with serving(tmp_path) as (_app, url):
             limited = await run_bot_games(url, 1, 2, seed=3, tables=[(deck, deck)],
                                           deck_format=mpb.DECK_FORMAT_LIMITED)
+            # (eager bots, whose games are shorter, through the quick-match path)
             queued = await run_bot_games(url, 1, 2, seed=4, tables=[(deck, deck)],
-                                         quick_match=True,
+                                         quick_match=True, policy=Policy.EAGER,
                                          deck_format=mpb.DECK_FORMAT_LIMITED)
             constructed = await run_bot_games(url, 1, 2, seed=5, tables=[(deck, deck)])
     assert (limited.completed, limited.errors) == (1, 0) and limited.actions > 0

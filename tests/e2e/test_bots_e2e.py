@@ -17,6 +17,7 @@ import trio
 
 from client_sdk import Client
 from client_sdk.bots import RandomBot
+from client_sdk.policy import Policy
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App
@@ -38,9 +39,11 @@ def _objects_in(msg: mpb.ServerMessage) -> list[pb.GameObject]:
     return []
 
 
-@pytest.mark.parametrize("players", [2, 3])
+# Two uniform bots explore every kind of option; three eager ones (client_sdk.policy) play a
+# free-for-all game of spells and attacks in a few hundred actions.
+@pytest.mark.parametrize(("players", "policy"), [(2, Policy.UNIFORM), (3, Policy.EAGER)])
 async def test_random_bots_and_a_spectator_complete_a_game_without_leaks(
-    tmp_path: Path, players: int,
+    tmp_path: Path, players: int, policy: Policy,
 ) -> None:
     store = Store(tmp_path / "manawire.sqlite3")
     names = ["Ann", "Bob", "Cid"][:players]
@@ -60,7 +63,7 @@ async def test_random_bots_and_a_spectator_complete_a_game_without_leaks(
             assert (await eve.join(room.room_id, spectator=True)).seat == SPECTATOR
             for seat, client in enumerate(seated):
                 assert (await client.join(room.room_id)).seat == seat
-            bots = [RandomBot(c, random.Random(seat + 1)) for seat, c in enumerate(seated)]
+            bots = [RandomBot(c, random.Random(seat + 1), policy) for seat, c in enumerate(seated)]
 
             async def watch() -> None:
                 while not eve.mirror.game_over:

@@ -17,6 +17,7 @@ import trio
 
 from client_sdk import Client
 from client_sdk.bots import RandomBot
+from client_sdk.policy import Policy
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App
@@ -57,7 +58,8 @@ async def test_a_best_of_3_match_plays_through_with_spectators_attached_from_sta
                                    tier=1)).tier == 1
             await ann.join(room.room_id)
             await bob.join(room.room_id)
-            bots = [RandomBot(c, random.Random(seat + 7)) for seat, c in enumerate((ann, bob))]
+            bots = [RandomBot(c, random.Random(seat + 7), Policy.EAGER)
+                    for seat, c in enumerate((ann, bob))]
 
             async def watch(client: Client) -> None:
                 while not client.finished:

@@ -15,6 +15,7 @@ import trio
 
 from client_sdk import Client
 from client_sdk.bots import RandomBot
+from client_sdk.policy import Policy
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App
 from server.replay import OMNISCIENT, PUBLIC, Replay
@@ -68,7 +69,8 @@ async def test_a_replay_reproduces_every_view_hash_the_live_clients_had(tmp_path
             await eve.join(room.room_id, spectator=True)
             for client in seated:
                 await client.join(room.room_id)
-            bots = [RandomBot(c, random.Random(seat + 7)) for seat, c in enumerate(seated)]
+            bots = [RandomBot(c, random.Random(seat + 7), Policy.EAGER)
+                    for seat, c in enumerate(seated)]
 
             async def watch() -> None:
                 while not eve.mirror.game_over:
