@@ -1172,7 +1172,7 @@ def _static(where: str, raw: Any) -> StaticAbility:
     spec = _fields(where, raw, {"text", "affects", "control", "subtypes", "keywords", "power",
                                 "toughness", "subtype", "with_counter", "restrictions",
                                 "min_counters", "condition", "count", "counter", "triggers",
-                                "protection"})
+                                "protection", "cast_from_top", "abilities_of_top"})
     count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
     if (count is Count.COUNTERS_ON_SOURCE) != ("counter" in spec):
         raise CardDataError(f"{where}: 'counter' (the kind) is given exactly when count is "
@@ -1209,7 +1209,28 @@ def _static(where: str, raw: Any) -> StaticAbility:
         counter=_counter_kind(f"{where}.counter", spec.get("counter", "")),
         triggers=_granted_triggers(f"{where}.triggers", spec.get("triggers", [])),
         protection=_protection(f"{where}.protection", spec.get("protection", [])),
+        cast_from_top=_top_card_filter(f"{where}.cast_from_top", spec["cast_from_top"])
+        if "cast_from_top" in spec else None,
+        abilities_of_top=_top_card_filter(f"{where}.abilities_of_top",
+                                          spec["abilities_of_top"])
+        if "abilities_of_top" in spec else None,
     )
+
+
+def _top_card_filter(where: str, raw: Any) -> ObjectFilter:
+    """What the top card of the controller's library must be ("Goblin spells", "a Goblin
+    card"): a filter of a card's own characteristics -- nothing about a permanent, a spell
+    on the stack or another player's card."""
+    spec = _filter(where, raw)
+    if spec.controller is not Controller.YOU or spec.other or spec.attacking or \
+            spec.untapped or spec.with_counter or spec.cast_from or spec.nontoken or \
+            spec.max_mana_value_x:
+        raise CardDataError(f"{where}: describes a card in your library: only its types, "
+                            "subtypes, supertypes, colour, keywords, power or mana value")
+    if spec == ObjectFilter():
+        raise CardDataError(f"{where}: an empty filter; use the restriction 'play_from_top' "
+                            "for any card")
+    return spec
 
 
 def _protection(where: str, raw: Any) -> tuple[str, ...]:

@@ -1212,6 +1212,14 @@ class StaticAbility:
     #: draw a card'", 613.1f); "this creature" and "you" are the affected permanent and its
     #: controller.
     triggers: tuple[TriggeredAbility, ...] = ()
+    #: A rules change for the controller: "You may cast [filter] spells from the top of your
+    #: library" (Conspicuous Snoop): the top card of their library, if the filter describes
+    #: it and it isn't a land, may be cast with its normal timing and costs (601.3, 117.1a).
+    cast_from_top: ObjectFilter | None = None
+    #: Layer 6: "[affected] has all activated abilities of the top card of your library as
+    #: long as that card is [filter]" (613.1f): while the top card is revealed (401.5) and the
+    #: filter describes it, its activated abilities are the affected permanent's too.
+    abilities_of_top: ObjectFilter | None = None
 
 
 #: Keyword abilities the engine implements (rule 702).

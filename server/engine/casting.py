@@ -13,6 +13,7 @@ from typing import assert_never
 
 from server.cards.mana import MANA_TYPES, ManaCost
 from server.cards.model import (
+    ActivatedAbility,
     AdditionalCost,
     CardDef,
     CostKind,
@@ -281,7 +282,7 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
 
 def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
     """Rule 602.5: whether ``seat`` may activate this ability of ``obj`` now."""
-    ability = obj.card.abilities[index]
+    ability = obj.activated_abilities[index]  # printed or granted (613.1f)
     if ability.discard_self:
         # Rule 113.6m: "Discard [this]" -- it functions only in its owner's hand.
         if obj.zone is not Zone.HAND or obj.owner != seat:
@@ -319,10 +320,16 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
 
 
 def ability_cost(game: Game, source: GameObject, index: int, seat: int) -> ManaCost:
+    """The mana part of the total cost of ``source``'s activated ability ``index`` (printed
+    or granted, :attr:`GameObject.activated_abilities`); see :func:`_ability_cost`."""
+    return _ability_cost(game, source, source.activated_abilities[index], seat)
+
+
+def _ability_cost(game: Game, source: GameObject, ability: ActivatedAbility,
+                  seat: int) -> ManaCost:
     """The mana part of an activated ability's total cost (rules 602.2b, 601.2f): its mana
     cost less its own reduction ("costs {1} less to activate for each Shrine you control",
     118.7a), counted as the cost is determined."""
-    ability = source.card.abilities[index]
     return as_paid_by(game, seat, _reduce(game, ability.cost_reduction, ability.cost, seat,
                                           source.id))  # rule 609.4b
 
@@ -373,7 +380,7 @@ def additional_cost(obj: GameObject) -> AdditionalCost | None:
     if ref is None:
         return None if obj.spell_copy else spell_additional_cost(obj)
     if ref.kind is AbilityKind.ACTIVATED:
-        return obj.card.abilities[ref.index].additional_cost
+        return obj.activated_def.additional_cost
     return None
 
 
@@ -420,8 +427,8 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
     if ref.kind is AbilityKind.ACTIVATED:
         source = game.objects.get(ref.source_id)
         if source is None:
-            return obj.card.abilities[ref.index].cost
-        return ability_cost(game, source, ref.index, obj.controller)
+            return obj.activated_def.cost
+        return _ability_cost(game, source, obj.activated_def, obj.controller)
     return _NO_COST
 
 
@@ -460,12 +467,16 @@ def begin_activation(game: Game, seat: int, action: ActivateAbility,
                      events: list[Event]) -> None:
     """Rule 602.2a: the ability is created on the stack; then as 601.2b-i (602.2b)."""
     source = game.objects[action.object_id]
+    # An ability a static ability grants (613.1f) keeps its definition on the stack: it is
+    # independent of its source from now on (113.7a), whatever the source has later.
+    granted = action.ability >= len(source.card.abilities)
     ability = _new_ability(game, source.card, seat, AbilityRef(
-        AbilityKind.ACTIVATED, action.ability, source.id))
+        AbilityKind.ACTIVATED, action.ability, source.id,
+        definition=source.activated_abilities[action.ability] if granted else None))
     ability.source_power = source.power
     ability.source_attached = source.attached_to
     # Rule 601.2b: "[-X]" -- X is announced first (606.4, 107.3).
-    first = CastStage.CHOOSE_X if source.card.abilities[action.ability].loyalty_x \
+    first = CastStage.CHOOSE_X if ability.activated_def.loyalty_x \
         else CastStage.CHOOSE_TARGETS
     game.casting = Casting(ability.id, seat, first)
     _advance_stage(game, events, start=True)
@@ -574,7 +585,7 @@ def _loyalty_x(obj: GameObject) -> bool:
     """Whether ``obj`` is a loyalty ability with the cost "[-X]" being activated."""
     ref = obj.ability
     return ref is not None and ref.kind is AbilityKind.ACTIVATED and \
-        obj.card.abilities[ref.index].loyalty_x
+        obj.activated_def.loyalty_x
 
 
 def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
@@ -657,7 +668,7 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         return DecisionKind.CHOOSE_TARGET, tuple(options)
     ref = obj.ability
     tapping = ref is not None and ref.kind is AbilityKind.ACTIVATED and \
-        card.abilities[ref.index].tap
+        obj.activated_def.tap
     exclude = ref.source_id if tapping and ref is not None else None
     cost = locked_total(game, casting)
     spell = card if obj.ability is None else None  # rule 106.6: what restricted mana may pay
@@ -777,7 +788,7 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
             events.append(Expended(casting.seat, n))  # rule 700.14
     ref = obj.ability
     if ref is not None and ref.kind is AbilityKind.ACTIVATED:
-        ability = obj.card.abilities[ref.index]
+        ability = obj.activated_def
         source = game.objects[ref.source_id]
         source.activated_turn = game.turn  # rule 700.10
         if ability.loyalty is not None:
@@ -821,7 +832,7 @@ def _finish(game: Game, events: list[Event]) -> None:
     ref = obj.ability
     if ref is not None and ref.kind is AbilityKind.ACTIVATED:  # rule 602.2i
         events.append(AbilityActivated(obj.id, ref.source_id, obj.controller,
-                                       obj.card.abilities[ref.index].loyalty is not None))
+                                       obj.activated_def.loyalty is not None))
     # Rule 601.2c: the chosen objects became its targets (a copy's targets it was created
     # with weren't chosen, 707.10c: only new ones were).
     kept = {str(ref) for kind, ref in casting.retarget or () if kind == "object"}

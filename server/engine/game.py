@@ -471,8 +471,8 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
             options.append(CastSpell(oid))
     for oid in game.battlefield:
         obj = game.objects[oid]
-        if obj.controller == seat and obj.card.abilities:
-            options += [ActivateAbility(oid, i) for i in range(len(obj.card.abilities))
+        if obj.controller == seat and (obj.card.abilities or obj.granted_abilities):
+            options += [ActivateAbility(oid, i) for i in range(len(obj.activated_abilities))
                         if casting.can_activate(game, seat, obj, i)]
     for oid in player.hand:  # rule 113.6m: "Discard [this]: ..." works from the hand
         obj = game.objects[oid]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from server.cards.model import Affects, StaticAbility
+from server.cards.model import ActivatedAbility, Affects, ObjectFilter, StaticAbility
 from server.engine.counting import cda_power, condition_met, count
 from server.engine.filters import matches
 from server.engine.state import ContinuousEffect, Game, GameObject, Zone
@@ -132,6 +132,8 @@ def _start(obj: GameObject) -> None:
     obj.keywords_now = None
     obj.restrictions = _NONE
     obj.granted_triggers = ()
+    obj.granted_abilities = ()
+    obj.top_casts = ()
     obj.types_added = ()
     obj.protection_added = ()
 
@@ -214,7 +216,8 @@ def _apply_layers(game: Game, permanents: list[GameObject],
 
     layer6: list[tuple[int, GameObject | None, StaticAbility | None, int]] = [
         (t, src, st, -1) for t, src, st in statics
-        if st.keywords or st.restrictions or st.triggers or st.protection]
+        if st.keywords or st.restrictions or st.triggers or st.protection
+        or st.cast_from_top is not None or st.abilities_of_top is not None]
     layer6 += [(e.timestamp, None, None, i) for i, e in enumerate(effects)
                if e.gains or e.loses or e.protection]
     # Rule 123.7: an ability sticker grants its ability, in its timestamp order (613.7k).
@@ -228,6 +231,11 @@ def _apply_layers(game: Game, permanents: list[GameObject],
                 restrictions[obj.id].update(grant.restrictions)
                 obj.granted_triggers += grant.triggers  # 613.1f: granted abilities
                 obj.protection_added += grant.protection  # rule 702.16
+                if grant.cast_from_top is not None:
+                    obj.top_casts += (grant.cast_from_top,)  # a rules change (601.3)
+                if grant.abilities_of_top is not None:
+                    obj.granted_abilities += _abilities_of_top(game, granter,
+                                                               grant.abilities_of_top)
         elif granter is not None:
             touched(granter).update(granter.stickers[index].definition.keywords)
         else:
@@ -291,6 +299,31 @@ def _apply_layers(game: Game, permanents: list[GameObject],
                     target.pt_now = (p + effect.power, t + effect.toughness)
     _switch(game, effects, pt)
     _rules_changes(game, effects, permanents)
+
+
+def revealed_top(game: Game, seat: int) -> GameObject | None:
+    """The top card of ``seat``'s library as it is known now: none while a spell is being
+    cast or an ability activated and a new top card hasn't been revealed yet (401.5; a top
+    card played revealed is revealed again only once that is done, see
+    :func:`server.engine.zone_rules.refresh_revealed_tops`)."""
+    library = game.player(seat).library
+    if not library:
+        return None
+    top = library[-1]
+    if game.casting is not None and game.revealed_tops.get(seat) != top:
+        return None
+    return game.objects[top]
+
+
+def _abilities_of_top(game: Game, granter: GameObject,
+                      spec: ObjectFilter) -> tuple[ActivatedAbility, ...]:
+    """Layer 6 (613.1f): "has all activated abilities of the top card of your library as
+    long as that card is [spec]" -- its printed activated abilities (602.1; mana abilities,
+    605, are a card's separate mana data and not among them)."""
+    top = revealed_top(game, granter.controller)
+    if top is None or not matches(game, top, spec, granter.controller, granter.id):
+        return ()
+    return top.card.abilities
 
 
 def _rules_changes(game: Game, effects: list[ContinuousEffect],

@@ -151,8 +151,9 @@ class AbilityRef:
     index: int
     #: The source's id when the ability was created (it may have left since: 113.7a).
     source_id: str
-    #: The definition when it isn't printed on the card (a keyword's trigger: prowess).
-    definition: TriggeredAbility | None = None
+    #: The definition when it isn't printed on the card (a keyword's trigger: prowess; an
+    #: activated ability a static ability granted the source, 613.1f).
+    definition: TriggeredAbility | ActivatedAbility | None = None
     #: "That player" of the trigger event (e.g. the controller of a creature that died).
     event_player: int | None = None
     #: "That many": what the trigger event counted.
@@ -218,6 +219,13 @@ class GameObject:
     restrictions: frozenset[str] = frozenset()
     #: Triggered abilities static abilities grant it now (layer 6, rule 613.1f).
     granted_triggers: tuple[TriggeredAbility, ...] = ()
+    #: Activated abilities static abilities grant it now (layer 6, rule 613.1f): "has all
+    #: activated abilities of the top card of your library" -- numbered after its printed
+    #: ones (see :attr:`activated_abilities`).
+    granted_abilities: tuple[ActivatedAbility, ...] = ()
+    #: "You may cast [filter] spells from the top of your library": the filters of such
+    #: rules changes its static abilities give its controller now (601.3, 401.5).
+    top_casts: tuple[ObjectFilter, ...] = ()
     #: Card types effects give it now besides its printed ones (layer 4, rule 613.1d).
     types_added: tuple[str, ...] = ()
     #: Protection static abilities and resolved effects grant it now (layer 6, rule
@@ -280,6 +288,23 @@ class GameObject:
             if sticker.definition.kind is StickerKind.POWER_TOUGHNESS:
                 last = (sticker.definition.power, sticker.definition.toughness)
         return last
+
+    @property
+    def activated_abilities(self) -> tuple[ActivatedAbility, ...]:
+        """Rule 602.1: the activated abilities it has now -- its printed ones, then those
+        static abilities grant it (layer 6, 613.1f; only a permanent is granted any). An
+        :class:`~server.engine.actions.ActivateAbility` names one by its index here."""
+        if self.granted_abilities:
+            return (*self.card.abilities, *self.granted_abilities)
+        return self.card.abilities
+
+    @property
+    def activated_def(self) -> ActivatedAbility:
+        """The definition of the activated ability this stack object is (602.2a): the one
+        its source had as it was activated, printed or granted (113.7a)."""
+        ability = self.ability_def
+        assert isinstance(ability, ActivatedAbility), "not an activated ability"
+        return ability
 
     @property
     def ability_def(self) -> ActivatedAbility | TriggeredAbility | None:

@@ -484,7 +484,8 @@ def _grants_permission(game: Game, seat: int) -> bool:
     objects = game.objects
     for i in game.battlefield:
         obj = objects[i]
-        if obj.controller == seat and not _PERMISSIONS.isdisjoint(obj.restrictions):
+        if obj.controller == seat and (obj.top_casts
+                                       or not _PERMISSIONS.isdisjoint(obj.restrictions)):
             return True
     return False
 
@@ -620,17 +621,26 @@ def cast_from(game: Game, seat: int, origin: Zone, spell: GameObject) -> None:
 
 def playable_in_library(game: Game, seat: int) -> list[str]:
     """Cards of ``seat``'s library they may play now: the top card, while they control a
-    permanent saying "You may play the top card of your library" (Future Sight), or a land
-    card there while one says "you may play lands from the top of your library". The
-    timing and cost rules still apply (the caller checks them)."""
+    permanent saying "You may play the top card of your library" (Future Sight), a land
+    card there while one says "you may play lands from the top of your library" (Radha),
+    or a spell card a permanent's filter describes while it says "You may cast [filter]
+    spells from the top of your library" (Conspicuous Snoop; casting isn't playing a land,
+    so never a land card). The timing and cost rules still apply (the caller checks them)."""
     library = game.player(seat).library
     if not library or game.objects[library[-1]].owner != seat:
         return []
-    lands = game.objects[library[-1]].card.is_land
-    allowed = any((PLAY_FROM_TOP in game.objects[i].restrictions
-                   or (lands and PLAY_LANDS_FROM_TOP in game.objects[i].restrictions))
-                  and game.objects[i].controller == seat for i in game.battlefield)
-    return [library[-1]] if allowed else []
+    top = game.objects[library[-1]]
+    lands = top.card.is_land
+    for i in game.battlefield:
+        permanent = game.objects[i]
+        if permanent.controller != seat:
+            continue
+        if PLAY_FROM_TOP in permanent.restrictions or (
+                lands and PLAY_LANDS_FROM_TOP in permanent.restrictions) or (
+                not lands and any(filters.matches(game, top, spec, seat, i)
+                                  for spec in permanent.top_casts)):
+            return [top.id]
+    return []
 
 
 def _reissue(game: Game, object_id: str) -> None:

@@ -80,7 +80,7 @@ NOT_PROJECTED = ("id", "target_groups", "deathtouched", "base_controller", "rest
                  "exile_if_dies", "regeneration_shields", "spell_copy", "loyalty_turn",
                  "timestamp", "source_power", "source_attached", "activated_turn", "chooser",
                  "came_from", "exiled_with", "exile_pile", "skip_next_untap",
-                 "cast_from", "chosen_name", "granted_triggers",
+                 "cast_from", "chosen_name", "granted_triggers", "granted_abilities", "top_casts",
                  "from_graveyard", "protection_added")
 
 _READ = attrgetter(*PROJECTED)
