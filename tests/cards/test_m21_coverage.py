@@ -90,7 +90,7 @@ def test_manawire_cards_m21_missing_lists_nothing() -> None:
     assert cov.missing == {}
     assert len(cov.supported) == cov.total == 285
     out = io.StringIO()
-    assert run_cards(argparse.Namespace(set_code="M21", missing=True), out) == 0
+    assert run_cards(argparse.Namespace(set_code="M21", missing=True, vocabulary=False), out) == 0
     assert out.getvalue().splitlines() == ["M21 (Core Set 2021): 285 / 285 supported (100.0%)"]
 
 
