@@ -117,9 +117,9 @@ def _hexproof_from_supported(text: str) -> bool:
 def needs(raw: Mapping[str, Any]) -> str:
     """Why a card of a set file isn't supported yet, from the loader's own rules: the first
     keyword ability (MTGJSON ``keywords``) the engine doesn't implement, else the first
-    paragraph of its Oracle text that neither reminder text nor its keywords explain (it
-    needs behaviour data), named by the kind of ability it is; "" if nothing is missing but
-    its entry (a vanilla card)."""
+    paragraph of its Oracle text that neither reminder text nor its keyword abilities explain
+    (a keyword action such as Scry is an effect: it needs behaviour data), named by the kind
+    of ability it is; "" if nothing is missing but its entry (a vanilla card)."""
     keywords = list(raw.get("keywords") or ())
     text = str(raw.get("text") or "")
     for k in keywords:
@@ -131,7 +131,7 @@ def needs(raw: Mapping[str, Any]) -> str:
             return f"keyword: {k}"
     for paragraph in text.split("\n"):
         bare = _REMINDER.sub("", paragraph).strip()
-        if not bare or keyword_line(bare, keywords):
+        if not bare or keyword_line(bare, [k for k in keywords if k not in KEYWORD_ACTIONS]):
             continue
         return f"behaviour data: {_paragraph_kind(bare, list(raw.get('types') or ()))}"
     return ""
