@@ -561,6 +561,9 @@ AnyCondition = Condition | CountCondition
 #: Zone names effects use for searching and exchanging.
 EFFECT_ZONES = ("library", "hand", "graveyard", "exile", "battlefield", "library_top",
                 "all_exile")
+#: The kinds of counter (rule 122.1) card data may name: a misspelt kind is a load error, so a
+#: card with a new kind adds it here.
+COUNTER_KINDS = ("+1/+1", "-1/-1", "loyalty", "incarnation", "page", "soul")
 
 
 class Who(Enum):

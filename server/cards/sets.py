@@ -19,7 +19,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from server.cards import KEYWORD_ACTIONS, card_pool
+from server.cards import KEYWORD_ACTIONS, card_pool, keyword_line
 from server.cards.model import SUPPORTED_KEYWORDS
 
 #: The card fields kept by :func:`trim` (printed characteristics, printing, rarity).
@@ -89,16 +89,6 @@ _REMINDER = re.compile(r"\([^()]*\)")
 _LOYALTY = re.compile(r"^\[?[+\-\u2212]?(\d+|X)\]?:")
 
 
-def _keyword_line(paragraph: str, keywords: list[str]) -> bool:
-    """Whether a paragraph is only keyword abilities the card lists ("Flying, vigilance",
-    "Enchant creature", "Equip {2}", "Protection from red"), reminder text removed."""
-    parts = [p.strip() for p in re.split(r"[,;]", paragraph) if p.strip()]
-    lowered = [k.casefold() for k in keywords]
-    return bool(parts) and all(
-        any(p.casefold() == k or p.casefold().startswith(k + " ") for k in lowered)
-        for p in parts)
-
-
 def _paragraph_kind(paragraph: str, card_types: list[str]) -> str:
     """What kind of ability an unexplained paragraph is, from its shape (rules 113.3)."""
     if _LOYALTY.match(paragraph):
@@ -127,9 +117,9 @@ def _hexproof_from_supported(text: str) -> bool:
 def needs(raw: Mapping[str, Any]) -> str:
     """Why a card of a set file isn't supported yet, from the loader's own rules: the first
     keyword ability (MTGJSON ``keywords``) the engine doesn't implement, else the first
-    paragraph of its Oracle text that neither reminder text nor its keywords explain (it
-    needs behaviour data), named by the kind of ability it is; "" if nothing is missing but
-    its entry (a vanilla card)."""
+    paragraph of its Oracle text that neither reminder text nor its keyword abilities explain
+    (a keyword action such as Scry is an effect: it needs behaviour data), named by the kind
+    of ability it is; "" if nothing is missing but its entry (a vanilla card)."""
     keywords = list(raw.get("keywords") or ())
     text = str(raw.get("text") or "")
     for k in keywords:
@@ -141,7 +131,7 @@ def needs(raw: Mapping[str, Any]) -> str:
             return f"keyword: {k}"
     for paragraph in text.split("\n"):
         bare = _REMINDER.sub("", paragraph).strip()
-        if not bare or _keyword_line(bare, keywords):
+        if not bare or keyword_line(bare, [k for k in keywords if k not in KEYWORD_ACTIONS]):
             continue
         return f"behaviour data: {_paragraph_kind(bare, list(raw.get('types') or ()))}"
     return ""

@@ -30,7 +30,8 @@ from tests.engine.helpers import demo_game, put
 def _load(behaviour: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Creature"], "manaCost": "{2}{U}",
                            "text": "{1}: Something.", "power": "1", "toughness": "1"}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}))
+    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
+              check_claims=False)
 
 
 def _ability(**fields: Any) -> dict[str, Any]:

@@ -18,7 +18,8 @@ def _load(behaviour: dict[str, Any], *, kind: str = "Creature") -> None:
                            "text": "Something.", "power": "1", "toughness": "1"}
     if kind == "Planeswalker":
         raw.update(loyalty="3", power=None, toughness=None)
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}))
+    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
+              check_claims=False)
 
 
 _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]

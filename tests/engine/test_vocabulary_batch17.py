@@ -22,7 +22,8 @@ _TOKEN = {"verb": "create_token", "who": "that", "count": "found_from_hand",
 def _load(*effects: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Sorcery"], "manaCost": "{1}{B}{B}",
                            "text": "Something."}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": {"effects": list(effects)}}))
+    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": {"effects": list(effects)}}),
+              check_claims=False)
 
 
 @pytest.mark.parametrize(("effects", "message"), [
@@ -67,7 +68,8 @@ def test_necromentia_is_data() -> None:
 def _load_card(behaviour: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Enchantment"], "manaCost": "{W}",
                            "text": "Something."}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}))
+    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
+              check_claims=False)
 
 
 _SHRINES = {"subtypes": ["Shrine"], "other": True}

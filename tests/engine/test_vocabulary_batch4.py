@@ -18,7 +18,7 @@ _SET = {"data": {"cards": [{"name": "T", "types": ["Creature"], "manaCost": "{G}
 
 def _load(trigger: dict[str, object]) -> None:
     ability = {"text": "x", "effects": [{"verb": "draw"}], **trigger}
-    load_pool(json.dumps(_SET), json.dumps({"T": {"triggers": [ability]}}))
+    load_pool(json.dumps(_SET), json.dumps({"T": {"triggers": [ability]}}), check_claims=False)
 
 
 _BASRI = {"types": ["Planeswalker"], "subtypes": ["Basri"]}
