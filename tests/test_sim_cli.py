@@ -125,17 +125,17 @@ def test_deck_once_for_every_seat_or_once_per_seat(
     assert main(["sim", "--deck", deck, "--games", "2", "--no-encode"]) == 0
     assert played == [[deck, deck]] * 2
     played.clear()
-    assert main(["sim", "--deck", deck, "--deck", "naya-vanilla", "--games", "2",
+    assert main(["sim", "--deck", deck, "--deck", "naya-pets", "--games", "2",
                  "--no-encode"]) == 0
-    assert played == [[deck, "naya-vanilla"]] * 2
+    assert played == [[deck, "naya-pets"]] * 2
     data = _last_json(capsys.readouterr().out)
     assert data["completed"] == 2
     played.clear()
-    assert main(["sim", "--players", "3", "--deck", deck, "--deck", "naya-vanilla",
+    assert main(["sim", "--players", "3", "--deck", deck, "--deck", "naya-pets",
                  "--all-pairings", "--games", "1", "--no-encode"]) == 0
     # Every multiset of 3 of the 2 decks, sorted by label (a path, a name).
-    assert played == [[deck] * 3, [deck, deck, "naya-vanilla"],
-                      [deck, "naya-vanilla", "naya-vanilla"], ["naya-vanilla"] * 3]
+    assert played == [[deck] * 3, [deck, deck, "naya-pets"],
+                      [deck, "naya-pets", "naya-pets"], ["naya-pets"] * 3]
 
 
 def test_a_file_decks_failure_names_a_command_that_replays_it(
@@ -192,7 +192,7 @@ def test_deck_given_neither_once_nor_once_per_player_is_a_parser_error(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        main(["sim", "--players", "2", "--deck", "naya-vanilla", "--deck", "rakdos-aggro",
+        main(["sim", "--players", "2", "--deck", "naya-pets", "--deck", "rakdos-aggro",
               "--deck", "izzet-spells", "--games", "1"])
     assert exit_info.value.code == 2
     assert "--deck given 3 times for 2 players" in capsys.readouterr().err

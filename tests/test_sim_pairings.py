@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from server.cards import demo_deck, demo_deck_names
+from server.cards import demo_deck_names
 from server.cli import main
 from server.engine import Game, PlayerSetup, new_game
 from server.engine.actions import ChooseOrder
@@ -27,6 +27,7 @@ from server.sim import (
     tables,
 )
 from server.view.encode import ProjectionError
+from tests.engine.helpers import vanilla_deck
 
 
 def test_every_pairing_of_the_demo_decks_plays_one_game_through_the_served_pipeline() -> None:
@@ -48,7 +49,7 @@ def test_tables_are_the_multisets_of_decks() -> None:
 
 
 def _first_game() -> tuple[Game, Pipeline]:
-    game = new_game(b"pipeline-seed-01", [PlayerSetup(f"p{i}", demo_deck("naya-vanilla"))
+    game = new_game(b"pipeline-seed-01", [PlayerSetup(f"p{i}", vanilla_deck("naya"))
                                           for i in range(2)])
     return game, Pipeline(game, check_views=True)
 
@@ -102,7 +103,7 @@ def test_a_failure_names_a_command_that_plays_the_same_game_again() -> None:
 
 def test_cli_all_pairings_and_pure_engine_mode(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["sim", "--all-pairings", "--games", "1", "--seed", "5",
-            "--deck", "naya-vanilla", "--deck", "grixis-vanilla"]
+            "--deck", "naya-pets", "--deck", "dimir-mill"]
     assert main(argv) == 0
     served = json.loads(capsys.readouterr().out)
     assert (served["tables"], served["games"], served["completed"]) == (3, 3, 3)

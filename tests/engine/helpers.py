@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from server.cards import card, demo_deck
+from server.cards import CardDef, card, parse_decklist
 from server.engine import (
     DecisionKind,
     Game,
@@ -21,12 +21,27 @@ from server.engine.zones import create_object
 
 SEED = b"manawire-test-seed-0123456789abcdef"
 
+#: Two fixed vanilla decks (the walking-skeleton demo decks, kept here when the demo decks were
+#: rebuilt from the whole set): the engine tests' games and positions depend on their exact
+#: contents and shuffles, not on the shipped demo decks.
+VANILLA_DECKS = {
+    "naya": "4 Staunch Shieldmate\n4 Onakke Ogre\n4 Garruk's Gorehorn\n4 Shock\n"
+            "4 Volcanic Geyser\n16 Mountain\n12 Plains\n12 Forest\n",
+    "grixis": "4 Walking Corpse\n4 Wishcoin Crab\n4 Onakke Ogre\n4 Shock\n"
+              "4 Volcanic Geyser\n16 Mountain\n12 Swamp\n12 Island\n",
+}
+
+
+def vanilla_deck(name: str) -> list[CardDef]:
+    """One of :data:`VANILLA_DECKS` (60 cards, rule 100.2a)."""
+    return parse_decklist(VANILLA_DECKS[name])
+
 
 def demo_game(seed: bytes = SEED) -> Game:
-    """A new game between two demo decks, started: the player chosen to choose (rule 103.1)
+    """A new game between the two vanilla decks, started: the player chosen to choose (rule 103.1)
     takes the first turn and everyone keeps their hand (rule 103.5)."""
-    game = new_game(seed, [PlayerSetup("Ann", demo_deck("naya-vanilla")),
-                           PlayerSetup("Bob", demo_deck("grixis-vanilla"))])
+    game = new_game(seed, [PlayerSetup("Ann", vanilla_deck("naya")),
+                           PlayerSetup("Bob", vanilla_deck("grixis"))])
     keep_all(game)
     return game
 

@@ -41,7 +41,7 @@ from server.engine.actions import (
 )
 from server.engine.mana import potential_pool
 from server.view import project
-from tests.engine.helpers import demo_game, pass_until, put, refresh
+from tests.engine.helpers import demo_game, pass_until, put, refresh, vanilla_deck
 
 
 def test_103_start_twenty_life_shuffled_sixty_card_libraries_and_seven_card_hands() -> None:
@@ -321,12 +321,12 @@ def test_random_games_finish_with_a_winner_and_replay_bit_for_bit(seed: int) -> 
 
 
 def _setups() -> list[PlayerSetup]:
-    return [PlayerSetup("Ann", demo_deck("naya-vanilla")),
-            PlayerSetup("Bob", demo_deck("grixis-vanilla"))]
+    return [PlayerSetup("Ann", vanilla_deck("naya")),
+            PlayerSetup("Bob", vanilla_deck("grixis"))]
 
 
 def test_100_2a_decklists_are_validated() -> None:
-    assert len(demo_deck("naya-vanilla")) == 60
+    assert len(demo_deck("naya-pets")) == 60
     with pytest.raises(DeckError, match="at least 60"):
         parse_decklist("4 Shock\n20 Mountain")
     with pytest.raises(DeckError, match="four copies"):

@@ -58,7 +58,9 @@ def _choose(rng: random.Random, game: Game) -> tuple[int, Action]:
     return d.seat, rng.choice(d.options)
 
 
-@pytest.mark.parametrize(("seed", "players"), [(1, 3), (2, 4)])
+# Seeds whose games reach more than 30 trials with the demo decks they draw (seed 2 drew 30
+# once the demo decks were rebuilt from the whole set, issue 13).
+@pytest.mark.parametrize(("seed", "players"), [(1, 3), (4, 4)])
 def test_800_4a_a_player_conceding_at_any_decision_leaves_a_playable_game(
         seed: int, players: int) -> None:
     rng = random.Random(seed)

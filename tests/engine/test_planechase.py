@@ -10,6 +10,7 @@ from server.cards import CardDef, card, plane, plane_pool
 from server.engine import PlayerSetup, apply, new_game, replay
 from server.engine.ante import AnteError, ante_object
 from server.engine.planar import PlanarDeckError, validate_planar_deck
+from tests.engine.helpers import vanilla_deck
 
 SEED = b"planechase-tests-seed"
 
@@ -78,15 +79,14 @@ def test_a_whole_planechase_game_starts_and_plays_with_ten_real_planes_rule_901(
     stuck decision."""
     import random
 
-    from server.cards import demo_deck
     from server.engine.actions import RollPlanarDie
     from server.engine.state import GamePhase
 
     planes = list(plane_pool().values())
     assert len(planes) >= 10
     rng = random.Random(7)
-    game = new_game(SEED, [PlayerSetup("a", demo_deck("naya-vanilla"), planar_deck=planes),
-                           PlayerSetup("b", demo_deck("grixis-vanilla"),
+    game = new_game(SEED, [PlayerSetup("a", vanilla_deck("naya"), planar_deck=planes),
+                           PlayerSetup("b", vanilla_deck("grixis"),
                                        planar_deck=list(reversed(planes)))], planechase=True)
     rolls = 0
     for _ in range(20000):

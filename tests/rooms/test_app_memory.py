@@ -136,7 +136,7 @@ async def test_lobby_lists_rooms_and_unknown_rooms_are_errors(
         reply = await a.request(join_room=mpb.JoinRoom(room_id=rooms[0].room_id,
                                                        role=mpb.ROLE_PLAYER, deck="nonsense"))
         assert reply.error.code == mpb.ERROR_CODE_INVALID_DECK
-        assert "naya-vanilla" in reply.error.message  # a one-word deck: the demo decks listed
+        assert "naya-pets" in reply.error.message  # a one-word deck: the demo decks listed
         reply = await a.request(act=mpb.Act(prompt_id=1))
         assert reply.error.code == mpb.ERROR_CODE_NOT_READY
 

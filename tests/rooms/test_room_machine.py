@@ -83,7 +83,7 @@ def errors(msgs: list[mpb.ServerMessage]) -> list[int]:
 
 def two_player_room(config: RoomConfig | None = None) -> Driver:
     d = Driver(Room("r1", "test", 2, 0.0, config))
-    assert d.join(1, deck="naya-vanilla").accepted
+    assert d.join(1, deck="naya-pets").accepted
     out = d.join(2, deck="golgari-grind")
     assert out.accepted
     assert [type(op) for op in out.log] == [CreateGame]

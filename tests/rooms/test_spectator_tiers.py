@@ -48,7 +48,7 @@ def watch(d: Driver, conn: int, tier: int, account: str = WATCHER, code: str = "
 
 
 def start(d: Driver) -> None:
-    for conn, deck in ((1, "naya-vanilla"), (2, "golgari-grind")):
+    for conn, deck in ((1, "naya-pets"), (2, "golgari-grind")):
         d.rid += 1
         assert d.do(Join(conn, d.rid, f"s{conn}", f"p{conn}", False,
                          resolve(deck, DeckFormat.CONSTRUCTED), f"a{conn}")).accepted
@@ -239,7 +239,7 @@ def test_tier_settings_survive_a_store_reload(tmp_path: Path) -> None:
     assert RoomSettings.from_json(settings.to_json()) == settings
     assert RoomSettings.from_json(RoomSettings().to_json().replace(', "tiers": []', "")) \
         == RoomSettings()
-    deck = resolve("naya-vanilla", DeckFormat.CONSTRUCTED)
+    deck = resolve("naya-pets", DeckFormat.CONSTRUCTED)
     store = Store(tmp_path / "db.sqlite3")
     store.apply([CreateGame("g", "t", b"s" * 32, (("A", deck.text, "s1"), ("B", deck.text, "s2")),
                             1800.0, ("a1", "a2"), settings)])

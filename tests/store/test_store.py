@@ -27,7 +27,7 @@ from server.store.writer import StoreClosedError, StoreWriter
 
 
 def _game(room: str) -> CreateGame:
-    return CreateGame(room, "t", b"\x01" * 32, (("Ann", "naya-vanilla", "s1"),
+    return CreateGame(room, "t", b"\x01" * 32, (("Ann", "naya-pets", "s1"),
                                                  ("Bob", "golgari-grind", "s2")), 60.0)
 
 
@@ -116,14 +116,14 @@ def test_a_database_of_the_first_schema_is_migrated(tmp_path: Path) -> None:
                               PRIMARY KEY (room_id, seq));
     """)
     db.execute("INSERT INTO games VALUES ('g', 'old', x'00', ?, 0, NULL)",
-               (json.dumps([["Ann", "naya-vanilla"], ["Bob", "golgari-grind"]]),))
+               (json.dumps([["Ann", "naya-pets"], ["Bob", "golgari-grind"]]),))
     db.execute("INSERT INTO actions VALUES ('g', 1, 0, ?)",
                (json.dumps({"type": "PassPriority"}),))
     db.commit()
     db.close()
     store = Store(path)
     record = store.load_game("g")
-    assert record.players[0] == ("Ann", "naya-vanilla", "") and record.clock_seconds == 1800
+    assert record.players[0] == ("Ann", "naya-pets", "") and record.clock_seconds == 1800
     assert record.actions == [(0, PassPriority())] and record.clocks is None
     # (a game stored before matches: a single game, chosen at random, state ids from 1)
     assert record.match_id == "" and record.game_number == 1 and record.chooser is None
@@ -132,8 +132,8 @@ def test_a_database_of_the_first_schema_is_migrated(tmp_path: Path) -> None:
 
 
 def _match(room: str, games: tuple[str, ...], **fields: object) -> PutMatch:
-    return PutMatch(MatchRecord(room, 3, ("naya-vanilla", "golgari-grind"),
-                                ("naya-vanilla", "golgari-grind"), games,
+    return PutMatch(MatchRecord(room, 3, ("naya-pets", "golgari-grind"),
+                                ("naya-pets", "golgari-grind"), games,
                                 **fields))  # type: ignore[arg-type]
 
 
