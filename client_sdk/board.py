@@ -291,6 +291,8 @@ def permanent_text(board: Board, obj: pb.GameObject) -> str:
     flags.extend(f"{c.kind} x{c.count}" if c.count != 1 else c.kind for c in obj.counters)
     if obj.attached_to:
         flags.append(f"on {object_name(board, obj.attached_to)}")
+    if obj.chosen_name:
+        flags.append(f"named {obj.chosen_name}")  # rule 614.12a: the name chosen as it entered
     flags.extend(f"sticker {s.text}" for s in obj.stickers)
     return f"{words} ({', '.join(flags)})" if flags else words
 

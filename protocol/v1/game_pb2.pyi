@@ -173,7 +173,7 @@ class Target(_message.Message):
     def __init__(self, player: _Optional[int] = ..., object_id: _Optional[str] = ...) -> None: ...
 
 class GameObject(_message.Message):
-    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "modes", "attacking_planeswalker", "keywords", "is_token", "library_position", "stickers")
+    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "modes", "attacking_planeswalker", "keywords", "is_token", "library_position", "stickers", "chosen_name")
     ID_FIELD_NUMBER: _ClassVar[int]
     ZONE_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
@@ -206,6 +206,7 @@ class GameObject(_message.Message):
     IS_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LIBRARY_POSITION_FIELD_NUMBER: _ClassVar[int]
     STICKERS_FIELD_NUMBER: _ClassVar[int]
+    CHOSEN_NAME_FIELD_NUMBER: _ClassVar[int]
     id: str
     zone: ZoneRef
     owner: int
@@ -238,7 +239,8 @@ class GameObject(_message.Message):
     is_token: bool
     library_position: int
     stickers: _containers.RepeatedCompositeFieldContainer[Sticker]
-    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., modes: _Optional[_Iterable[int]] = ..., attacking_planeswalker: _Optional[str] = ..., keywords: _Optional[_Iterable[str]] = ..., is_token: _Optional[bool] = ..., library_position: _Optional[int] = ..., stickers: _Optional[_Iterable[_Union[Sticker, _Mapping]]] = ...) -> None: ...
+    chosen_name: str
+    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., modes: _Optional[_Iterable[int]] = ..., attacking_planeswalker: _Optional[str] = ..., keywords: _Optional[_Iterable[str]] = ..., is_token: _Optional[bool] = ..., library_position: _Optional[int] = ..., stickers: _Optional[_Iterable[_Union[Sticker, _Mapping]]] = ..., chosen_name: _Optional[str] = ...) -> None: ...
 
 class Sticker(_message.Message):
     __slots__ = ("kind", "text")

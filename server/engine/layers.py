@@ -318,8 +318,9 @@ def revealed_top(game: Game, seat: int) -> GameObject | None:
 def _abilities_of_top(game: Game, granter: GameObject,
                       spec: ObjectFilter) -> tuple[ActivatedAbility, ...]:
     """Layer 6 (613.1f): "has all activated abilities of the top card of your library as
-    long as that card is [spec]" -- its printed activated abilities (602.1; mana abilities,
-    605, are a card's separate mana data and not among them)."""
+    long as that card is [spec]" -- its printed activated abilities (602.1). Not yet its mana
+    abilities (605: a card's separate ``mana_abilities`` data, which only the card itself
+    uses); no Goblin card of the pool has one."""
     top = revealed_top(game, granter.controller)
     if top is None or not matches(game, top, spec, granter.controller, granter.id):
         return ()

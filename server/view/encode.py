@@ -107,6 +107,8 @@ def encode_object(obj: ObjectView) -> pb.GameObject:
         msg.keywords.extend(obj.keywords)
     if obj.is_token:
         msg.is_token = True
+    if obj.chosen_name:
+        msg.chosen_name = obj.chosen_name
     if obj.library_position >= 0:
         msg.library_position = obj.library_position
     if obj.stickers:

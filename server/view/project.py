@@ -71,6 +71,8 @@ class ObjectView:
     attacking_planeswalker: str = ""
     keywords: tuple[str, ...] = ()
     is_token: bool = False
+    #: The card name chosen as it entered (614.12a): public, like the permanent itself.
+    chosen_name: str = ""
     #: A library card the viewer may see for now: its position counted from the top (0).
     library_position: int = -1
     #: Rule 123: the stickers on it, oldest timestamp first (613.7k): (kind, what it shows),
@@ -218,6 +220,7 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
                               else {*card.keywords, *(k for s in obj.stickers  # rule 123.7
                                                        for k in s.definition.keywords)})),
         is_token=obj.is_token,
+        chosen_name=obj.chosen_name,
         stickers=tuple((s.definition.kind.value, s.text) for s in obj.stickers),
     )
 

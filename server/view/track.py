@@ -68,7 +68,7 @@ for _element in (pb.GameHeader, pb.Player):
 #: stays where it is. A test keeps these lists together equal to the dataclass's fields.
 PROJECTED = ("owner", "controller", "tapped", "damage", "controlled_since", "x_value",
              "targets", "modes", "attached_to", "face_down", "pt_now", "keywords_now",
-             "subtypes_now", "types_added")
+             "subtypes_now", "types_added", "chosen_name")
 #: Projected fields set as the object is created and never changed afterwards: a different
 #: card or zone is a different object with a new id (rule 400.7). Not read by the scan; a
 #: test checks that no action changes them on an object already in the game.
@@ -80,7 +80,7 @@ NOT_PROJECTED = ("id", "target_groups", "deathtouched", "base_controller", "rest
                  "exile_if_dies", "regeneration_shields", "spell_copy", "loyalty_turn",
                  "timestamp", "source_power", "source_attached", "activated_turn", "chooser",
                  "came_from", "exiled_with", "exile_pile", "skip_next_untap",
-                 "cast_from", "chosen_name", "granted_triggers", "granted_abilities", "top_casts",
+                 "cast_from", "granted_triggers", "granted_abilities", "top_casts",
                  "from_graveyard", "protection_added")
 
 _READ = attrgetter(*PROJECTED)

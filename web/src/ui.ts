@@ -634,6 +634,8 @@ class Ui {
         o.libraryPosition === 0 ? "top of library" : `library, ${o.libraryPosition + 1} from the top`) : null,
       attached ? h("span", { class: "badge" }, `attached to ${attached.name || "a card"}`) : null,
       o.stickers.map((s) => h("span", { class: "badge" }, `sticker: ${s.text}`)),
+      // Rule 614.12a: the card name chosen as it entered (Runed Halo), public information.
+      o.chosenName ? h("span", { class: "badge" }, `named: ${o.chosenName}`) : null,
     ];
     const pt = o.power !== undefined && o.toughness !== undefined ? `${o.power}/${o.toughness}` : "";
     const typeLine = [[...o.supertypes, ...o.cardTypes].join(" "), o.subtypes.join(" ")]
