@@ -40,6 +40,7 @@ from server.engine.actions import (
     PayMana,
     Sacrifice,
 )
+from server.engine.board import board
 from server.engine.counting import condition_met
 from server.engine.events import (
     AbilityActivated,
@@ -100,15 +101,15 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     # Rule 118.9: cast "without paying its mana cost" (cost increases still apply).
     cost = ManaCost() if zone_rules.free_to_cast(game, seat, spell_id) else \
         card.mana_cost.with_x(x)
-    if not card.creature:
-        tax = sum(game.objects[i].card.noncreature_tax for i in game.battlefield)
+    changers = board(game).cost_changers
+    if not card.creature and changers:
+        tax = sum(o.card.noncreature_tax for o in changers)
         if tax:
             cost = ManaCost(cost.generic + tax, cost.symbols, 0, cost.hybrid)
     # Statics of permanents ("Creature spells with flying you cast cost {1} less"): the
     # increases first, then the reductions (601.2f), generic mana only (118.7a).
-    changes = [change.generic for oid in game.battlefield
-               for change in game.objects[oid].card.spell_costs
-               if _describes_spell(game, change.filter, game.objects[oid], card, seat=seat,
+    changes = [change.generic for o in changers for change in o.card.spell_costs
+               if _describes_spell(game, change.filter, o, card, seat=seat,
                                    spell_id=spell_id)]
     more = sum(g for g in changes if g > 0) + targeted_cost(game, spell_id)[0]
     less = -sum(g for g in changes if g < 0)

@@ -8,6 +8,7 @@ from typing import Any, assert_never
 from server.cards import CardDef
 from server.cards.model import PROWESS, DamageKind, Recipient, TriggeredAbility, TriggerEvent
 from server.engine import casting, counting, filters
+from server.engine.board import board
 from server.engine.events import (
     AbilityActivated,
     AttackersDeclared,
@@ -248,6 +249,9 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     """Rule 603.2: abilities trigger when their event happens; they wait to be put on the
     stack the next time a player would receive priority (603.3). Leaves-the-battlefield
     triggers look back in time (603.10a)."""
+    if seen == len(events):
+        _state_triggers(game)  # no new event: only the game state can trigger (603.8)
+        return seen
     fresh = events[seen:]
     # Rule 603.10a: leaves-the-battlefield abilities look back in time, so permanents that
     # left the battlefield in these same events still see what left with them.
@@ -404,8 +408,7 @@ def _state_triggers(game: Game) -> None:
     """Rule 603.8: a state trigger triggers as soon as the game state matches its condition,
     and again only after that instance has resolved, been countered or otherwise left the
     stack -- so not while it waits to be put on the stack or is on it."""
-    objects = game.objects
-    if not any(objects[i].card.state_triggers for i in game.battlefield):
+    if not board(game).state_triggers:
         return  # no permanent has a state trigger (the usual case)
     waiting = {(t.source_id, t.index) for t in game.pending_triggers}
     for oid in game.stack:
