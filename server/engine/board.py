@@ -11,9 +11,10 @@ Correctness (the summary equals what a scan of the battlefield would find now):
 - It is keyed by the battlefield's membership: a permanent that enters or leaves (a new
   object, rule 400.7; a phasing change) changes the key, and the next call recomputes it.
 - What it holds of each permanent is its card (never reassigned: a new characteristic means
-  a new object) or a result of the layers (its rules restrictions), which only
+  a new object) or a result of the layers (its rules restrictions, granted triggers), which only
   :func:`server.engine.layers.refresh` changes -- and it calls :func:`invalidate` unless
-  the pass left every permanent without restrictions, as the summary already said.
+  the pass left every permanent without restrictions, as the summary already said (and
+  without granted triggers: a permanent listed for those it had is only looked at in vain).
 - Everything else (controller, tapped, counters) is read from the objects by the callers at
   the time they ask; the summary only narrows down which permanents to look at.
 """
@@ -36,6 +37,8 @@ class Board:
     any_color: tuple[GameObject, ...]
     #: Sources of mana that may be spent only on some spells (rule 106.6).
     mana_only: tuple[GameObject, ...]
+    #: A triggered ability (603) of its own or granted by the layers (613.1f).
+    triggering: tuple[GameObject, ...]
     #: A mana ability (605) of either kind: {T} or paid from the pool.
     mana_sources: tuple[GameObject, ...]
     #: An activated ability (602) of its own or granted by the layers (613.1f).
@@ -72,6 +75,7 @@ def board(game: Game) -> Board:
         return found
     any_color: list[GameObject] = []
     mana_only: list[GameObject] = []
+    triggering: list[GameObject] = []
     sources: list[GameObject] = []
     activated: list[GameObject] = []
     cost_changers: list[GameObject] = []
@@ -88,6 +92,8 @@ def board(game: Game) -> Board:
             any_color.append(obj)
         if card.mana_only_for:
             mana_only.append(obj)
+        if card.triggers or obj.granted_triggers:
+            triggering.append(obj)
         if card.mana_abilities or card.mana_ability_cost is not None:
             sources.append(obj)
         if card.abilities or obj.granted_abilities:
@@ -104,7 +110,8 @@ def board(game: Game) -> Board:
             legendary.append(obj)
         if card.state_triggers:
             state_triggers = True
-    made = Board(list(game.battlefield), tuple(any_color), tuple(mana_only), tuple(sources),
+    made = Board(list(game.battlefield), tuple(any_color), tuple(mana_only), tuple(triggering),
+                 tuple(sources),
                  tuple(activated), tuple(cost_changers), tuple(extra_lands), tuple(restricted),
                  tuple(layered), tuple(legendary), state_triggers)
     game.board = made

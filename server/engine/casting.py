@@ -270,8 +270,9 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
         if card.mode_costs:  # rule 700.2h: at least one mode's cost must be payable too
             cheapest = min((card.mode_costs[m] for m in possible),
                            key=lambda c: c.mana_value)
-    elif not targets_available(game, card.spell_targets(), seat, source=card):
-        return False
+    elif not affordable(pool, total) or \
+            not targets_available(game, card.spell_targets(), seat, source=card):
+        return False  # the mana first: quicker to rule out than the targets (both pure)
     extra = spell_additional_cost(obj)
     if extra is not None and len(cost_choices(game, seat, extra, obj.id, obj.id)) < extra.count:
         return False  # rule 601.2f: the additional cost can't be paid

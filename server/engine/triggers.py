@@ -220,7 +220,9 @@ def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
     ``seat``, if given, and every card in a graveyard with an ability that triggers from
     there (rule 113.6k; its owner controls it, 108.4a)."""
     keywords = kwargs.get("keywords", False)
-    for oid in [*game.battlefield, *game.command]:
+    # Without keywords, only permanents with triggered abilities can trigger (same order).
+    permanents = game.battlefield if keywords else [o.id for o in board(game).triggering]
+    for oid in [*permanents, *game.command]:
         obj = game.objects[oid]
         if (seat is None or obj.controller == seat) and not obj.face_down and (
                 obj.card.triggers or obj.granted_triggers or keywords):  # 400.9, 708.2

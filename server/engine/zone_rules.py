@@ -450,6 +450,8 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
 def _permit_for(game: Game, seat: int, card_id: str) -> tuple[int, int, str, str] | None:
     """The unused permit of this turn letting ``seat`` cast the exiled card ``card_id``:
     "you may cast a creature spell from among cards exiled with [this]" (406.6)."""
+    if not game.cast_permits:
+        return None  # none this turn (the usual case)
     card = game.objects.get(card_id)
     if card is None or card.zone is not Zone.EXILE or card.face_down:
         return None
