@@ -11,10 +11,10 @@ Correctness (the summary equals what a scan of the battlefield would find now):
 - It is keyed by the battlefield's membership: a permanent that enters or leaves (a new
   object, rule 400.7; a phasing change) changes the key, and the next call recomputes it.
 - What it holds of each permanent is its card (never reassigned: a new characteristic means
-  a new object) or a result of the layers (its rules restrictions, granted triggers), which only
+  a new object) or a result of the layers (its rules changes, granted abilities), which only
   :func:`server.engine.layers.refresh` changes -- and it calls :func:`invalidate` unless
-  the pass left every permanent without restrictions, as the summary already said (and
-  without granted triggers: a permanent listed for those it had is only looked at in vain).
+  the pass left every permanent without rules changes, as the summary already said (and
+  without granted abilities: a permanent listed for those it had is only looked at in vain).
 - Everything else (controller, tapped, counters) is read from the objects by the callers at
   the time they ask; the summary only narrows down which permanents to look at.
 """

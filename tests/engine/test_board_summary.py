@@ -100,6 +100,25 @@ def test_613_restrictions_of_the_layers_change_the_summary_as_they_apply() -> No
     assert board(game).restricted == () and not _grants_permission(game, 0)
 
 
+def test_613_1f_rules_changes_and_abilities_the_layers_grant_are_found() -> None:
+    """Conspicuous Snoop: the layers give it "you may cast Goblin spells from the top of your
+    library" (601.3) and the activated abilities of a Goblin on top (613.1f); the summary
+    lists it for both, and no longer for the abilities once the top card changes -- with
+    the same battlefield."""
+    game = _game()
+    create_object(game, card("Forest"), 0, Zone.LIBRARY)
+    taunter = create_object(game, card("Brash Taunter"), 0, Zone.LIBRARY)  # the top card
+    snoop = create_object(game, card("Conspicuous Snoop"), 0, Zone.BATTLEFIELD)
+    layers.refresh(game)
+    assert snoop.top_casts and snoop.granted_abilities
+    assert board(game).restricted == (snoop,) and board(game).activated == (snoop,)
+    assert _grants_permission(game, 0) and not _grants_permission(game, 1)
+    move(game, taunter.id, Zone.HAND, [])
+    layers.refresh(game)
+    assert not snoop.granted_abilities and board(game).activated == ()
+    assert board(game).restricted == (snoop,)
+
+
 def test_613_a_sticker_makes_the_layers_apply_to_an_unchanged_battlefield() -> None:
     """A pass that finds nothing to apply marks the summary, so the next one does nothing;
     a sticker put on a permanent then (123.3) still applies at the next pass (123.8)."""
