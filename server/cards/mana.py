@@ -82,6 +82,8 @@ class ManaCost:
 
     def with_x(self, x: int) -> ManaCost:
         """The cost to pay once X is chosen (rule 107.3a, 601.2f): X symbols become generic."""
+        if not self.x_count:
+            return self  # no X: the same (immutable) cost
         return ManaCost(self.generic + self.x_count * x, self.symbols, 0, self.hybrid)
 
     def plus(self, other: ManaCost) -> ManaCost:

@@ -40,6 +40,7 @@ from server.engine.actions import (
     PayMana,
     Sacrifice,
 )
+from server.engine.board import board
 from server.engine.counting import condition_met
 from server.engine.events import (
     AbilityActivated,
@@ -100,15 +101,15 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     # Rule 118.9: cast "without paying its mana cost" (cost increases still apply).
     cost = ManaCost() if zone_rules.free_to_cast(game, seat, spell_id) else \
         card.mana_cost.with_x(x)
-    if not card.creature:
-        tax = sum(game.objects[i].card.noncreature_tax for i in game.battlefield)
+    changers = board(game).cost_changers
+    if not card.creature and changers:
+        tax = sum(o.card.noncreature_tax for o in changers)
         if tax:
             cost = ManaCost(cost.generic + tax, cost.symbols, 0, cost.hybrid)
     # Statics of permanents ("Creature spells with flying you cast cost {1} less"): the
     # increases first, then the reductions (601.2f), generic mana only (118.7a).
-    changes = [change.generic for oid in game.battlefield
-               for change in game.objects[oid].card.spell_costs
-               if _describes_spell(game, change.filter, game.objects[oid], card, seat=seat,
+    changes = [change.generic for o in changers for change in o.card.spell_costs
+               if _describes_spell(game, change.filter, o, card, seat=seat,
                                    spell_id=spell_id)]
     more = sum(g for g in changes if g > 0) + targeted_cost(game, spell_id)[0]
     less = -sum(g for g in changes if g < 0)
@@ -269,8 +270,9 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
         if card.mode_costs:  # rule 700.2h: at least one mode's cost must be payable too
             cheapest = min((card.mode_costs[m] for m in possible),
                            key=lambda c: c.mana_value)
-    elif not targets_available(game, card.spell_targets(), seat, source=card):
-        return False
+    elif not affordable(pool, total) or \
+            not targets_available(game, card.spell_targets(), seat, source=card):
+        return False  # the mana first: quicker to rule out than the targets (both pure)
     extra = spell_additional_cost(obj)
     if extra is not None and len(cost_choices(game, seat, extra, obj.id, obj.id)) < extra.count:
         return False  # rule 601.2f: the additional cost can't be paid

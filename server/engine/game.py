@@ -56,6 +56,7 @@ from server.engine.actions import (
     Sacrifice,
     TakeMulligan,
 )
+from server.engine.board import board
 from server.engine.errors import GameOverError, IllegalActionError
 from server.engine.events import (
     Event,
@@ -433,12 +434,14 @@ def _pass_priority(game: Game, seat: int, events: list[Event]) -> None:
 
 def lands_allowed(game: Game, seat: int) -> int:
     """Rule 305.2: one land per turn, plus what continuous effects add."""
-    return 1 + sum(game.objects[oid].card.extra_lands for oid in game.battlefield
-                   if game.objects[oid].controller == seat)
+    return 1 + sum(o.card.extra_lands for o in board(game).extra_lands if o.controller == seat)
+
+
+_PASS = PassPriority()
 
 
 def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
-    options: list[Action] = [PassPriority()]
+    options: list[Action] = [_PASS]
     player = game.player(seat)
     sources = mana_sources(game, seat)
     pool = potential_pool(game, seat, sources=sources)
@@ -446,12 +449,13 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
     # cast now is whether each can: decided once per card.
     castable: dict[int, bool] = {}
     sorcery_speed = casting.is_sorcery_speed(game, seat)
+    # Rules 305.1-305.2: main phase, own turn, empty stack, lands left to play.
+    land_now = sorcery_speed and player.lands_played < lands_allowed(game, seat)
     for oid in player.hand:  # rule 401.5
         obj = game.objects[oid]
         card = obj.card
         if card.is_land:
-            # Rules 305.1-305.2: main phase, own turn, empty stack, lands left to play.
-            if sorcery_speed and player.lands_played < lands_allowed(game, seat):
+            if land_now:
                 options.append(PlayLand(oid))
             continue
         if not sorcery_speed and not card.instant_speed:
@@ -469,15 +473,15 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
                 options.append(PlayLand(oid))
         elif casting.can_cast_now(game, seat, obj, pool):
             options.append(CastSpell(oid))
-    for oid in game.battlefield:
-        obj = game.objects[oid]
-        if obj.controller == seat and (obj.card.abilities or obj.granted_abilities):
-            options += [ActivateAbility(oid, i) for i in range(len(obj.activated_abilities))
+    for obj in board(game).activated:
+        if obj.controller == seat:
+            options += [ActivateAbility(obj.id, i) for i in range(len(obj.activated_abilities))
                         if casting.can_activate(game, seat, obj, i)]
     for oid in player.hand:  # rule 113.6m: "Discard [this]: ..." works from the hand
         obj = game.objects[oid]
-        options += [ActivateAbility(oid, i) for i, a in enumerate(obj.card.abilities)
-                    if a.discard_self and casting.can_activate(game, seat, obj, i)]
+        if obj.card.abilities:
+            options += [ActivateAbility(oid, i) for i, a in enumerate(obj.card.abilities)
+                        if a.discard_self and casting.can_activate(game, seat, obj, i)]
     if planar.can_roll(game, seat):  # rules 901.9, 116.2i: a special action
         options += [RollPlanarDie(m) for m in
                     planar.payments(player.mana_pool, planar.roll_cost(game, seat))]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from server.cards.model import ActivatedAbility, Affects, ObjectFilter, StaticAbility
+from server.engine.board import board, invalidate
 from server.engine.counting import cda_power, condition_met, count
 from server.engine.filters import matches
 from server.engine.state import ContinuousEffect, Game, GameObject, Zone
@@ -51,10 +52,11 @@ def _affected(game: Game, source: GameObject, static: StaticAbility,
 
 def refresh(game: Game) -> None:
     """Recompute every permanent's characteristics from the layers (rule 613)."""
+    if not game.effects and not game.command and _plain(game):
+        return  # nothing applies: printed characteristics, counters and owners' control
     objects = game.objects
     permanents = [objects[i] for i in game.battlefield]
-    if not game.effects and not game.command and _plain(permanents):
-        return  # nothing applies: printed characteristics, counters and owners' control
+    invalidate(game)  # what the layers compute may change (the summary's restrictions)
     before = [o.controller for o in permanents]
     conditional = _has_conditional(game, permanents)
     holding = _conditions_holding(game, permanents) if conditional else frozenset()
@@ -105,19 +107,30 @@ def _conditions_holding(game: Game, permanents: list[GameObject]) -> frozenset[
                      if condition_met(game, obj.controller, obj.id, static.condition))
 
 
-def _plain(permanents: list[GameObject]) -> bool:
+def _plain(game: Game) -> bool:
     """Whether no layer has anything to do (the usual case, decided in one pass): no
     permanent has a static ability, a characteristic-defining P/T or a sticker, and each
     is as the layers' start leaves it (its owner's control, 613.2's copiable values). If
-    so, it sets what applying the layers would (no computed values)."""
-    for obj in permanents:
-        card = obj.card
-        if card.statics or card.power_cda or obj.stickers or \
-                obj.controller != obj.base_controller:
+    so, it sets what applying the layers would (no computed values) -- unless the same
+    permanents were left so by the last pass of the layers (:attr:`Board.at_start`)."""
+    summary = board(game)
+    if summary.at_start:
+        return True  # as the last pass left them: the same permanents, still plain
+    if summary.layered:
+        return False
+    objects = game.objects
+    for i in game.battlefield:
+        obj = objects[i]
+        if obj.stickers or obj.controller != obj.base_controller:
             return False
-    for obj in permanents:
+    for i in game.battlefield:
+        obj = objects[i]
         _start(obj)
         obj.pt_now = None  # printed values and counters
+    if summary.restricted:
+        invalidate(game)  # the restrictions it listed are gone
+        summary = board(game)
+    summary.at_start = True
     return True
 
 

@@ -8,6 +8,7 @@ from itertools import product
 from server.cards.mana import MANA_TYPES, ManaCost
 from server.cards.model import CardDef
 from server.engine import filters
+from server.engine.board import board
 from server.engine.events import Event, Sacrificed
 from server.engine.state import Game, Zone
 from server.engine.zones import move
@@ -74,8 +75,7 @@ def as_paid_by(game: Game, seat: int, cost: ManaCost) -> ManaCost:
     "spend mana as though it were mana of any color" (rule 609.4b), any mana pays a colored
     symbol -- as if it were generic; {C} still needs colorless mana. The cost itself (and
     what was spent) doesn't change."""
-    if not any(game.objects[i].controller == seat and game.objects[i].card.spend_as_any_color
-               for i in game.battlefield):
+    if not any(o.controller == seat for o in board(game).any_color):
         return cost
     colored = sum(cost.symbols[:_COLORLESS]) + len(cost.hybrid)
     if not colored:
@@ -163,8 +163,8 @@ def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]
     """
     out = []
     pool = game.player(seat).mana_pool
-    for oid in game.battlefield:
-        obj = game.objects[oid]
+    for obj in board(game).mana_sources:
+        oid = obj.id
         paid_with = obj.card.mana_ability_cost
         if paid_with is not None:  # "{2}: Add ...": no {T}, paid from the pool (605.1a)
             if obj.controller == seat and can_pay(pool, paid_with):
@@ -280,8 +280,8 @@ def restricted_for(game: Game, seat: int, spell: CardDef) -> bool:
     (so what it could spend differs from what any cost could, rule 106.6)."""
     player = game.player(seat)
     return any(usable(r, spell) and any(c) for r, c in player.restricted_mana.items()) or any(
-        game.objects[i].controller == seat and game.objects[i].card.mana_only_for
-        and usable(game.objects[i].card.mana_only_for, spell) for i in game.battlefield)
+        o.controller == seat and usable(o.card.mana_only_for, spell)
+        for o in board(game).mana_only)
 
 
 def empty_pools(game: Game) -> None:

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from server.cards.model import TargetKind
 from server.engine import ante, layers, leaving, planar
+from server.engine.board import board
 from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
@@ -210,8 +211,7 @@ def _legend_rule(game: Game) -> bool:
     """Rule 704.5j: a player with two or more legendary permanents of the same name chooses
     one to keep (a LEGEND_RULE choice); True if a choice is now pending. The rest go to the
     graveyard with the other state-based actions of the same check."""
-    legends = [i for i in game.battlefield
-               if game.objects[i].card.legendary and i not in game.legend_rule_losers]
+    legends = [o.id for o in board(game).legendary if o.id not in game.legend_rule_losers]
     if len(legends) < 2:
         return False
     for seat in game.apnap():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from typing import TYPE_CHECKING
 
 from server.cards import CardDef
 from server.cards.mana import ManaCost
@@ -22,6 +23,9 @@ from server.cards.model import (
 )
 from server.engine.actions import Action
 from server.engine.rng import GameRng
+
+if TYPE_CHECKING:
+    from server.engine.board import Board
 
 
 class Zone(IntEnum):
@@ -838,6 +842,9 @@ class Game:
     madness_spells: list[str] = field(default_factory=list)
     costs_paid: dict[str, str] = field(default_factory=dict)
     madness_found: dict[str, str] = field(default_factory=dict)
+    #: A summary of the battlefield's abilities (:func:`server.engine.board.board`): derived
+    #: state, kept only to skip scans; not part of the game's state.
+    board: Board | None = field(default=None, repr=False, compare=False)
 
     def player(self, seat: int) -> Player:
         """The player in ``seat``."""

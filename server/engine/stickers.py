@@ -21,6 +21,7 @@ Name stickers (123.6) are not supported.
 from __future__ import annotations
 
 from server.cards.model import StickerDef
+from server.engine.board import invalidate
 from server.engine.state import Game, GameObject, Sticker
 from server.engine.zones import next_timestamp
 
@@ -31,4 +32,5 @@ def put_sticker(game: Game, seat: int, obj: GameObject, sticker: StickerDef) -> 
     if obj.owner != seat or obj.is_ability:
         return False
     obj.stickers.append(Sticker(sticker, next_timestamp(game)))  # rule 613.7k
+    invalidate(game)  # the layers apply to it now (the summary's ``at_start`` no longer holds)
     return True

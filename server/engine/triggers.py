@@ -8,6 +8,7 @@ from typing import Any, assert_never
 from server.cards import CardDef
 from server.cards.model import PROWESS, DamageKind, Recipient, TriggeredAbility, TriggerEvent
 from server.engine import casting, counting, filters
+from server.engine.board import board
 from server.engine.events import (
     AbilityActivated,
     AttackersDeclared,
@@ -219,7 +220,9 @@ def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
     ``seat``, if given, and every card in a graveyard with an ability that triggers from
     there (rule 113.6k; its owner controls it, 108.4a)."""
     keywords = kwargs.get("keywords", False)
-    for oid in [*game.battlefield, *game.command]:
+    # Without keywords, only permanents with triggered abilities can trigger (same order).
+    permanents = game.battlefield if keywords else [o.id for o in board(game).triggering]
+    for oid in [*permanents, *game.command]:
         obj = game.objects[oid]
         if (seat is None or obj.controller == seat) and not obj.face_down and (
                 obj.card.triggers or obj.granted_triggers or keywords):  # 400.9, 708.2
@@ -248,6 +251,9 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     """Rule 603.2: abilities trigger when their event happens; they wait to be put on the
     stack the next time a player would receive priority (603.3). Leaves-the-battlefield
     triggers look back in time (603.10a)."""
+    if seen == len(events):
+        _state_triggers(game)  # no new event: only the game state can trigger (603.8)
+        return seen
     fresh = events[seen:]
     # Rule 603.10a: leaves-the-battlefield abilities look back in time, so permanents that
     # left the battlefield in these same events still see what left with them.
@@ -404,8 +410,7 @@ def _state_triggers(game: Game) -> None:
     """Rule 603.8: a state trigger triggers as soon as the game state matches its condition,
     and again only after that instance has resolved, been countered or otherwise left the
     stack -- so not while it waits to be put on the stack or is on it."""
-    objects = game.objects
-    if not any(objects[i].card.state_triggers for i in game.battlefield):
+    if not board(game).state_triggers:
         return  # no permanent has a state trigger (the usual case)
     waiting = {(t.source_id, t.index) for t in game.pending_triggers}
     for oid in game.stack:

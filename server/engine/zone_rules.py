@@ -24,6 +24,7 @@ from server.engine.actions import (
     ChooseOutsideCard,
     Decline,
 )
+from server.engine.board import board
 from server.engine.events import Event
 from server.engine.state import (
     Choice,
@@ -389,11 +390,13 @@ def refresh_revealed_tops(game: Game, events: list[Event]) -> None:
                          or any(i in game.objects for i in lk.ids)]
     if game.casting is not None:
         return  # rule 401.5
+    summary = board(game)
+    if not summary.restricted and not game.revealed_tops:
+        return  # nothing is revealed, nor should be (the usual case)
     # Per library owner: the top card and who sees it -- every player (and spectators) if
     # it is played revealed, else only the player who may look at it (401.5).
     wanted: dict[int, tuple[str, tuple[int, ...]]] = {}
-    for oid in game.battlefield:
-        obj = game.objects[oid]
+    for obj in summary.restricted:
         revealed = TOP_REVEALED in obj.restrictions
         if not revealed and LOOK_AT_TOP not in obj.restrictions:
             continue
@@ -447,6 +450,8 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
 def _permit_for(game: Game, seat: int, card_id: str) -> tuple[int, int, str, str] | None:
     """The unused permit of this turn letting ``seat`` cast the exiled card ``card_id``:
     "you may cast a creature spell from among cards exiled with [this]" (406.6)."""
+    if not game.cast_permits:
+        return None  # none this turn (the usual case)
     card = game.objects.get(card_id)
     if card is None or card.zone is not Zone.EXILE or card.face_down:
         return None
@@ -481,9 +486,7 @@ def free_to_cast(game: Game, seat: int, object_id: str) -> bool:
 def _grants_permission(game: Game, seat: int) -> bool:
     """Whether a permanent ``seat`` controls gives them any permission to play cards from
     outside their hand (the restrictions :func:`playable_elsewhere` looks for)."""
-    objects = game.objects
-    for i in game.battlefield:
-        obj = objects[i]
+    for obj in board(game).restricted:
         if obj.controller == seat and (obj.top_casts
                                        or not _PERMISSIONS.isdisjoint(obj.restrictions)):
             return True
