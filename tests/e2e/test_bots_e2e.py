@@ -22,11 +22,12 @@ from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App
 from server.decks import DeckFormat, resolve
-from server.engine import PlayerSetup, apply, new_game
+from server.engine import PlayerSetup, new_game
 from server.store import Store
 from server.transport.ws import serve_app
 from server.view import SPECTATOR, project
 from server.view.encode import encode_view
+from tests.e2e.leaks import replay_secrets
 
 
 def _objects_in(msg: mpb.ServerMessage) -> list[pb.GameObject]:
@@ -82,35 +83,25 @@ async def test_random_bots_and_a_spectator_complete_a_game_without_leaks(
                 assert client.mirror.view() == encode_view(project(game, viewer))
             nursery.cancel_scope.cancel()
 
-    # Replay the logged game and collect, per viewer, every id that was ever hidden from it.
+    # Replay the logged game: per viewer, every id that was in a hidden zone and never shown
+    # to it (a revealed or searched card is shown while it is, by design).
     record = store.load_game(room.room_id)
     setups = [PlayerSetup(name, resolve(deck, DeckFormat.CONSTRUCTED).main)
               for name, deck, _session in record.players]
     replayed = new_game(record.seed, setups)
-    hidden: dict[int, set[str]] = {seat: set() for seat in raw}
-
-    def collect() -> None:
-        for p in replayed.players:
-            for viewer, ids in hidden.items():
-                ids.update(p.library)
-                if viewer != p.seat:
-                    ids.update(p.hand)
-
-    collect()
-    for seat, action in record.actions:
-        apply(replayed, seat, action)
-        collect()
+    secrets = replay_secrets(replayed, record.actions, raw)
     assert replayed.result == game.result  # deterministic replay from the store
     checked = 0
     for viewer, messages in raw.items():
         assert messages
         for data in messages:
             assert record.seed not in data
-            for oid in hidden[viewer]:
+            for oid in secrets.never_shown[viewer]:
                 assert oid.encode() not in data, f"hidden id {oid} leaked to viewer {viewer}"
             for obj in _objects_in(mpb.ServerMessage.FromString(data)):
-                assert obj.zone.kind != pb.ZONE_KIND_LIBRARY
-                assert obj.zone.kind != pb.ZONE_KIND_HAND or obj.owner == viewer
+                hidden_zone = obj.zone.kind == pb.ZONE_KIND_LIBRARY or (
+                    obj.zone.kind == pb.ZONE_KIND_HAND and obj.owner != viewer)
+                assert not hidden_zone or obj.id in secrets.shown[viewer], obj
                 checked += 1
     assert checked > 100
     store.close()

@@ -23,12 +23,13 @@ from protocol.v1 import messages_pb2 as mpb
 from server.app import App
 from server.cli import main
 from server.decks import DeckFormat, resolve
-from server.engine import PlayerSetup, apply, new_game
+from server.engine import PlayerSetup, new_game
 from server.replay import Replay
 from server.store import GameRecord, Store
 from server.transport.ws import serve_app
 from server.view import SPECTATOR, project
 from server.view.encode import encode_view
+from tests.e2e.leaks import replay_secrets
 from tests.e2e.test_bots_e2e import _objects_in
 
 
@@ -126,28 +127,21 @@ async def test_a_best_of_3_match_plays_through_with_spectators_attached_from_sta
 
 def _assert_never_a_hidden_card(record: GameRecord, raw: dict[str, list[bytes]]) -> None:
     """No spectator message carries the id of a card that was in a library or a hand in
-    this game (invariant 4), nor any object in a hidden zone, nor the seed."""
+    this game and never revealed (invariant 4), nor any object in a hidden zone but one
+    revealed to all (701.20a), nor the seed."""
     setups = []
     for name, deck, _session in record.players:
         parsed = resolve(deck, DeckFormat.CONSTRUCTED)
         setups.append(PlayerSetup(name, parsed.main, parsed.sideboard))
     game = new_game(record.seed, setups, chooser=record.chooser)
-    hidden: set[str] = set()
-
-    def collect() -> None:
-        for p in game.players:
-            hidden.update(p.library)
-            hidden.update(p.hand)
-
-    collect()
-    for seat, action in record.actions:
-        apply(game, seat, action)
-        collect()
+    secrets = replay_secrets(game, record.actions, [SPECTATOR])
     assert game.result is not None
+    hidden, shown = secrets.never_shown[SPECTATOR], secrets.shown[SPECTATOR]
     for messages in raw.values():
         for data in messages:
             assert record.seed not in data
             for oid in hidden:
                 assert oid.encode() not in data, f"hidden id {oid} leaked to a spectator"
             for obj in _objects_in(mpb.ServerMessage.FromString(data)):
-                assert obj.zone.kind not in (pb.ZONE_KIND_LIBRARY, pb.ZONE_KIND_HAND)
+                assert obj.zone.kind not in (pb.ZONE_KIND_LIBRARY, pb.ZONE_KIND_HAND) \
+                    or obj.id in shown, obj
