@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
-from server.cards import CardDef, card, parse_decklist
+from server.cards import CardDef, card, load_pool, parse_decklist
 from server.engine import (
     DecisionKind,
     Game,
@@ -30,6 +32,15 @@ VANILLA_DECKS = {
     "grixis": "4 Walking Corpse\n4 Wishcoin Crab\n4 Onakke Ogre\n4 Shock\n"
               "4 Volcanic Geyser\n16 Mountain\n12 Swamp\n12 Island\n",
 }
+
+
+def load_one(raw: dict[str, Any], behaviour: dict[str, Any], *,
+             check_claims: bool = False) -> dict[str, CardDef]:
+    """Load a pool of one card: its MTGJSON entry ``raw`` and its ``behaviour`` (keyed by
+    its name). The vocabulary tests' made-up cards have placeholder Oracle text, so the
+    paragraph claims aren't checked unless asked."""
+    return load_pool(json.dumps({"data": {"cards": [raw]}}),
+                     json.dumps({raw["name"]: behaviour}), check_claims=check_claims)
 
 
 def vanilla_deck(name: str) -> list[CardDef]:

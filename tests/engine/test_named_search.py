@@ -12,7 +12,7 @@ from server.engine import Zone
 from server.engine.looking import start_search
 from server.engine.state import DecisionKind
 from server.engine.zones import create_object
-from tests.engine.helpers import demo_game
+from tests.engine.helpers import demo_game, load_one
 
 NAME = "Chandra, Flame's Catalyst"
 
@@ -49,13 +49,10 @@ def test_701_23b_named_search_finds_the_named_card_in_the_graveyard() -> None:
 
 
 def _load(behaviour: dict[str, object]) -> None:
-    import json
 
-    from server.cards import load_pool
     raw = {"name": "Witch's Cauldron", "manaCost": "{B}", "types": ["Artifact"],
            "text": "{1}{B}, {T}, Sacrifice a creature: You gain 1 life and draw a card."}
-    load_pool(json.dumps({"data": {"cards": [raw]}}),
-              json.dumps({"Witch's Cauldron": behaviour}), check_claims=False)
+    load_one(raw, behaviour)
 
 
 def test_additional_costs_and_named_searches_are_validated_at_load() -> None:

@@ -6,12 +6,11 @@ filter describes (615.1), and filters excluding subtypes (205.3)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.mana import ManaCost
 from server.cards.model import (
     Affects,
@@ -25,7 +24,7 @@ from server.engine import Zone
 from server.engine.state import Step
 from server.engine.triggers import collect_triggers
 from server.engine.zones import put_into_graveyards
-from tests.engine.helpers import demo_game, pass_until, put
+from tests.engine.helpers import demo_game, load_one, pass_until, put
 
 
 def _load(behaviour: dict[str, Any]) -> None:
@@ -33,8 +32,7 @@ def _load(behaviour: dict[str, Any]) -> None:
                            "text": "Something static.", "power": "1", "toughness": "1"}
     # A trigger explains the text, so a cost reduction alone is checked too.
     explained = {"triggers": [{"when": "enters", "effects": [{"verb": "draw"}]}]}
-    load_pool(json.dumps({"data": {"cards": [raw]}}),
-              json.dumps({"T": {**explained, **behaviour}}), check_claims=False)
+    load_one(raw, {**explained, **behaviour})
 
 
 _PUMP = {"affects": "self", "power": 1}

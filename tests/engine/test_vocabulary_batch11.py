@@ -6,12 +6,11 @@ card of a stated quality (601.2f, 602.2b) -- an ability's own cost reduction (11
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.mana import ManaCost
 from server.cards.model import (
     Condition,
@@ -24,14 +23,13 @@ from server.cards.model import (
 from server.engine import Zone
 from server.engine.casting import ability_cost, can_activate, cost_choices
 from server.engine.counting import count
-from tests.engine.helpers import demo_game, put
+from tests.engine.helpers import demo_game, load_one, put
 
 
 def _load(behaviour: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Creature"], "manaCost": "{2}{U}",
                            "text": "{1}: Something.", "power": "1", "toughness": "1"}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 def _ability(**fields: Any) -> dict[str, Any]:

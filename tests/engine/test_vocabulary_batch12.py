@@ -4,21 +4,20 @@ of a count, rounded up or down (rule 107.1a), and counts of the player an effect
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.model import Count, ReplacementKind, Rounding, Verb
+from tests.engine.helpers import load_one
 
 
 def _load(behaviour: dict[str, Any]) -> None:
     kind = "Enchantment" if "replacements" in behaviour else "Sorcery"
     raw: dict[str, Any] = {"name": "T", "types": [kind], "manaCost": "{2}{B}",
                            "text": "Something."}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 def _effects(*effects: dict[str, Any]) -> dict[str, Any]:

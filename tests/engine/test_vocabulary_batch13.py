@@ -4,19 +4,18 @@ the mana value of a target as it last existed (608.2h)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, load_pool
+from server.cards import CardDataError
+from tests.engine.helpers import load_one
 
 
 def _load(behaviour: dict[str, Any], kind: str = "Sorcery") -> None:
     raw: dict[str, Any] = {"name": "T", "types": [kind], "manaCost": "{2}{B}",
                            "text": "Something."}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 def _effects(*effects: dict[str, Any]) -> dict[str, Any]:

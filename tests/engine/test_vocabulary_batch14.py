@@ -4,13 +4,13 @@ their support cards -- "whenever you activate a loyalty ability of a [filter] pl
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.model import Count, CountCondition, TargetKind, TriggerEvent, Verb, Who
+from tests.engine.helpers import load_one
 
 
 def _load(behaviour: dict[str, Any], *, kind: str = "Creature") -> None:
@@ -18,8 +18,7 @@ def _load(behaviour: dict[str, Any], *, kind: str = "Creature") -> None:
                            "text": "Something.", "power": "1", "toughness": "1"}
     if kind == "Planeswalker":
         raw.update(loyalty="3", power=None, toughness=None)
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]

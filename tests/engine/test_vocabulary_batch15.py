@@ -4,12 +4,11 @@ permanents sharing a name (rule 201.2) and a filter's "nonland" (card types it m
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.model import (
     Condition,
     Count,
@@ -19,6 +18,7 @@ from server.cards.model import (
     TriggerEvent,
     Verb,
 )
+from tests.engine.helpers import load_one
 
 
 def _load(behaviour: dict[str, Any]) -> None:
@@ -26,8 +26,7 @@ def _load(behaviour: dict[str, Any]) -> None:
         behaviour else "Creature"
     raw: dict[str, Any] = {"name": "T", "types": [kind], "manaCost": "{2}{B}",
                            "text": "Something.", "power": "1", "toughness": "1"}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 def _enters(condition: Any) -> dict[str, Any]:

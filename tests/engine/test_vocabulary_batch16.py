@@ -4,20 +4,19 @@ from there (401.5, 305.2)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, load_pool
+from server.cards import CardDataError
 from server.cards.model import Condition
+from tests.engine.helpers import load_one
 
 
 def _load(behaviour: dict[str, Any], *, kind: str = "Creature") -> None:
     raw: dict[str, Any] = {"name": "T", "types": [kind], "manaCost": "{2}{U}",
                            "text": "Something.", "power": "1", "toughness": "1"}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 def _ability(cost: dict[str, Any]) -> dict[str, Any]:

@@ -4,13 +4,13 @@ name", and "for each card exiled from their hand this way" (608.2c)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.model import Count, Verb
+from tests.engine.helpers import load_one
 
 _SEARCH = {"verb": "search", "target": "opponent", "zones": ["graveyard", "hand", "library"],
            "find": "chosen_name", "find_all": True, "destination": "exile", "shuffle": True}
@@ -22,8 +22,7 @@ _TOKEN = {"verb": "create_token", "who": "that", "count": "found_from_hand",
 def _load(*effects: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Sorcery"], "manaCost": "{1}{B}{B}",
                            "text": "Something."}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": {"effects": list(effects)}}),
-              check_claims=False)
+    load_one(raw, {"effects": list(effects)})
 
 
 @pytest.mark.parametrize(("effects", "message"), [
@@ -68,8 +67,7 @@ def test_necromentia_is_data() -> None:
 def _load_card(behaviour: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Enchantment"], "manaCost": "{W}",
                            "text": "Something."}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 _SHRINES = {"subtypes": ["Shrine"], "other": True}

@@ -4,21 +4,20 @@ the card types of the spells a source's mana may pay for -- and the engine's hel
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.engine.mana import usable
+from tests.engine.helpers import load_one
 
 
 def _load(behaviour: dict[str, Any], subtypes: tuple[str, ...] = ()) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Creature"], "subtypes": list(subtypes),
                            "manaCost": "{1}{U}", "power": "1", "toughness": "1",
                            "text": "Something."}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 @pytest.mark.parametrize(("behaviour", "subtypes", "message"), [

@@ -6,21 +6,21 @@ card's own characteristics."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.model import ObjectFilter
+from tests.engine.helpers import load_one
 
 
 def _load(static: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Creature"], "subtypes": ["Goblin"],
                            "manaCost": "{R}", "power": "1", "toughness": "1",
                            "text": "Something."}
-    behaviour = {"T": {"statics": [{"text": "Something.", "affects": "self", **static}]}}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps(behaviour))
+    load_one(raw, {"statics": [{"text": "Something.", "affects": "self", **static}]},
+             check_claims=True)
 
 
 @pytest.mark.parametrize("field", ["cast_from_top", "abilities_of_top"])

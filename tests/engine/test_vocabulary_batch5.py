@@ -5,13 +5,13 @@ static restrictions "cant_be_blocked" and "attacks_despite_defender", and "hexpr
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.model import Condition, Count, CountCondition
+from tests.engine.helpers import load_one
 
 
 def _load(behaviour: dict[str, Any], keywords: tuple[str, ...] = ()) -> None:
@@ -19,8 +19,7 @@ def _load(behaviour: dict[str, Any], keywords: tuple[str, ...] = ()) -> None:
                            "power": "1", "toughness": "1", "text": "As long as x, y."}
     if keywords:
         raw["keywords"] = list(keywords)
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 def _static(**fields: Any) -> dict[str, Any]:

@@ -5,20 +5,19 @@ greater" and the count "cards in an opponent's graveyard"."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.model import Count, CountCondition, DamageKind, Recipient, TriggerEvent
+from tests.engine.helpers import load_one
 
 
 def _load(behaviour: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Creature"], "manaCost": "{G}",
                            "power": "1", "toughness": "1", "text": "Whenever x, y."}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 def _trigger(**fields: Any) -> dict[str, Any]:

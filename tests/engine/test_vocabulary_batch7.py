@@ -5,14 +5,14 @@ type (rule 702.16a)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.model import TargetKind
 from server.engine.targeting import quality_of
+from tests.engine.helpers import load_one
 
 
 def _load(target: Any) -> None:
@@ -20,8 +20,7 @@ def _load(target: Any) -> None:
                            "power": "1", "toughness": "1", "text": "{1}: x."}
     behaviour = {"abilities": [{"text": "{1}: x.", "cost": "{1}", "effects": [
         {"verb": "put_counters", "counter": "+1/+1", "target": target}]}]}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 @pytest.mark.parametrize(("target", "message"), [
@@ -60,8 +59,7 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
 def _load_aura(behaviour: dict[str, Any], subtypes: list[str]) -> None:
     raw: dict[str, Any] = {"name": "A", "types": ["Enchantment"], "subtypes": subtypes,
                            "manaCost": "{G}", "text": "Enchant creature you control"}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"A": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 def test_enchant_you_control_is_validated() -> None:

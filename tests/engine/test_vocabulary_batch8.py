@@ -7,21 +7,20 @@ the stack (115.2), doubling counters (701.10e), permanents attached to a target 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.mana import ManaCost
 from server.cards.model import Controller, Count, TargetKind, Verb, Who
+from tests.engine.helpers import load_one
 
 
 def _load(behaviour: dict[str, Any], *, types: tuple[str, ...] = ("Instant",)) -> None:
     raw: dict[str, Any] = {"name": "T", "types": list(types), "manaCost": "{2}{U}",
                            "text": "Do something."}
-    load_pool(json.dumps({"data": {"cards": [raw]}}), json.dumps({"T": behaviour}),
-              check_claims=False)
+    load_one(raw, behaviour)
 
 
 def _effects(*effects: dict[str, Any]) -> dict[str, Any]:

@@ -8,13 +8,13 @@ for "a card named A and/or a card named B" (201.2, 701.23)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, card, load_pool
+from server.cards import CardDataError, card
 from server.cards.model import Controller, Count, CountCondition, TriggerEvent, Verb, Who
+from tests.engine.helpers import load_one
 
 _DRAW = [{"verb": "draw"}]
 
@@ -23,8 +23,7 @@ def _load(trigger: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Creature"], "manaCost": "{2}{U}",
                            "text": "Whenever something happens, do something.",
                            "power": "1", "toughness": "1"}
-    load_pool(json.dumps({"data": {"cards": [raw]}}),
-              json.dumps({"T": {"triggers": [{"effects": _DRAW, **trigger}]}}), check_claims=False)
+    load_one(raw, {"triggers": [{"effects": _DRAW, **trigger}]})
 
 
 @pytest.mark.parametrize(("trigger", "message"), [
