@@ -19,8 +19,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from server.cards import KEYWORD_ACTIONS, card_pool, keyword_line
+from server.cards import card_pool
 from server.cards.model import SUPPORTED_KEYWORDS
+from server.cards.oracle import KEYWORD_ACTIONS, bare, keyword_line
 
 #: The card fields kept by :func:`trim` (printed characteristics, printing, rarity).
 CARD_FIELDS = ("name", "number", "uuid", "rarity", "manaCost", "convertedManaCost", "type",
@@ -85,7 +86,6 @@ def trim(text: str) -> str:
 
 # --- coverage -----------------------------------------------------------------------------
 
-_REMINDER = re.compile(r"\([^()]*\)")
 _LOYALTY = re.compile(r"^\[?[+\-\u2212]?(\d+|X)\]?:")
 
 
@@ -130,10 +130,11 @@ def needs(raw: Mapping[str, Any]) -> str:
         if k not in SUPPORTED_KEYWORDS and k not in KEYWORD_ACTIONS:
             return f"keyword: {k}"
     for paragraph in text.split("\n"):
-        bare = _REMINDER.sub("", paragraph).strip()
-        if not bare or keyword_line(bare, [k for k in keywords if k not in KEYWORD_ACTIONS]):
+        stripped = bare(paragraph)
+        if not stripped or keyword_line(stripped,
+                                        [k for k in keywords if k not in KEYWORD_ACTIONS]):
             continue
-        return f"behaviour data: {_paragraph_kind(bare, list(raw.get('types') or ()))}"
+        return f"behaviour data: {_paragraph_kind(stripped, list(raw.get('types') or ()))}"
     return ""
 
 

@@ -24,12 +24,12 @@ from server.cards import (
     card_pool,
     known_subtypes,
     load_pool,
-    oracle_paragraphs,
     plane_pool,
 )
 from server.cards import (
     test_card_pool as mwtest_pool,
 )
+from server.cards.oracle import oracle_paragraphs
 
 
 @cache
