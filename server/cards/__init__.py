@@ -8,10 +8,12 @@ Standard library only: the rules engine depends on this package.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import MISSING, Field, fields
 from enum import Enum
 from functools import cache
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_type_hints
 
 from server.cards import oracle
 from server.cards.errors import CardDataError
@@ -55,6 +57,63 @@ from server.cards.model import (
     Who,
 )
 from server.cards.oracle import KEYWORD_ACTIONS
+from server.cards.verbs import (
+    AMOUNTED,
+    CLASS_OF_VERB,
+    KEY,
+    AddMana,
+    Affecting,
+    AnteTop,
+    Attach,
+    Become,
+    CastCard,
+    ChooseCardName,
+    ChooseKeyword,
+    ChooseTarget,
+    CopySpell,
+    CounterSpell,
+    CreateToken,
+    CreateTokenCopy,
+    DealDamage,
+    Destroy,
+    Discard,
+    DoesntUntapNext,
+    Draw,
+    EffectBase,
+    ExchangeControl,
+    ExchangeZones,
+    Exile,
+    ExileIfDies,
+    ExileLinked,
+    ExileTop,
+    Fight,
+    GainLife,
+    LookAndPick,
+    LookAtTop,
+    LoseGame,
+    LoseLife,
+    Mill,
+    MoveFound,
+    Pay,
+    PutCounters,
+    PutOnBottom,
+    PutOnTop,
+    RemoveCounters,
+    RestrictThisTurn,
+    ReturnToBattlefield,
+    ReturnToHand,
+    RevealTop,
+    RevealUntil,
+    Sacrifice,
+    SacrificeOrDiscard,
+    Scry,
+    Search,
+    Tap,
+    Untap,
+    by_of,
+    target_of,
+    who_of,
+)
 
 __all__ = [
     "CardDataError",
@@ -218,108 +277,22 @@ def _target_subtypes(where: str, raw: Any) -> tuple[str, ...]:
     return _subtypes(where, raw)
 
 
-_VERB_FIELDS: dict[Verb, set[str]] = {
-    Verb.DEAL_DAMAGE: {"amount", "who", "target", "by"},
-    Verb.GAIN_LIFE: {"amount", "who", "target"},
-    Verb.LOSE_LIFE: {"amount", "who", "target"},
-    Verb.DRAW: {"amount", "who", "target"},
-    Verb.DISCARD: {"amount", "who", "target", "chooser", "find", "reveal", "whole_hand",
-                   "up_to"},
-    Verb.DESTROY: {"target", "who", "no_regeneration"},
-    Verb.REGENERATE: {"target", "who"},
-    Verb.COUNTER: {"target", "who", "unless_pays"},
-    Verb.RETURN_TO_HAND: {"target", "who", "amount", "zones"},
-    Verb.PUT_COUNTERS: {"amount", "who", "target", "counter", "double"},
-    Verb.MODIFY_PT: {"who", "target", "power", "toughness", "gains", "loses", "double_power",
-                     "switch", "amount", "lasting", "protection", "gains_chosen",
-                     "set_base"},
-    Verb.CREATE_TOKEN: {"amount", "who", "target", "token", "tapped_attacking"},
-    Verb.DELAYED_TRIGGER: {"delayed", "this_turn"},
-    Verb.CREATE_EMBLEM: {"emblem"},
-    Verb.COPY_SPELL: {"target", "who", "new_targets"},
-    Verb.CREATE_TOKEN_COPY: {"target", "who"},
-    Verb.CODED: {"code", "who", "target", "amount"},
-    Verb.PREVENT_COMBAT_DAMAGE: {"prevent_to"},
-    Verb.PAY: {"cost", "reflexive"},
-    Verb.EXILE: {"target", "who"},
-    Verb.TAP: {"who", "target", "amount"},
-    Verb.UNTAP: {"who", "target", "amount"},
-    Verb.SACRIFICE: {"amount", "who", "target", "quality", "other", "reflexive"},
-    Verb.ATTACH: {"target", "who"},
-    Verb.RETURN_TO_BATTLEFIELD: {"target", "who"},
-    Verb.REMOVE_COUNTERS: {"amount", "who", "target", "counter"},
-    Verb.EXILE_IF_DIES: {"target", "who"},
-    Verb.SCRY: {"amount", "who"},
-    Verb.FATESEAL: {"amount", "who", "target"},
-    Verb.SEARCH: {"amount", "who", "target", "zones", "find", "destination", "tapped",
-                  "reveal", "shuffle", "find_all", "name", "may_play", "rest_to"},
-    Verb.REVEAL_TOP: {"who", "find", "destination", "otherwise"},
-    Verb.REVEAL_UNTIL: {"who", "target", "find", "destination"},
-    Verb.LOOK_AND_PICK: {"amount", "destination", "pick", "rest", "all_if"},
-    Verb.END_TURN: set(),
-    Verb.EXILE_TOP_PLAYABLE: {"this_turn"},
-    Verb.CLASH: set(),
-    Verb.PILES: {"amount"},
-    Verb.PUT_ON_TOP: {"target", "who"},
-    Verb.PUT_ON_BOTTOM: {"target", "who"},
-    Verb.FLIP_COIN: set(),
-    Verb.MILL: {"amount", "who", "target"},
-    Verb.FIGHT: {"who", "target", "by"},
-    Verb.EXCHANGE_CONTROL: {"target", "who"},
-    Verb.EXCHANGE_LIFE: {"target", "who"},
-    Verb.EXCHANGE_ZONES: {"who", "target", "destination", "exchange_with"},
-    Verb.MOVE_FOUND: {"who", "target", "destination", "zones", "tapped"},
-    Verb.PUT_INTO_LIBRARY_BENEATH: {"target", "who", "amount"},
-    Verb.SHUFFLE_INTO_LIBRARY: {"who", "target", "zones"},
-    Verb.WISH: {"who", "card_type"},
-    Verb.EXILE_LINKED: {"target", "who", "until_leaves", "chooser", "find", "zones"},
-    Verb.PERMIT_CAST_LINKED: {"who", "card_type"},
-    Verb.MOVE_LINKED: {"who", "destination"},
-    Verb.EXILE_ZONE: {"who", "target", "zones"},
-    Verb.PUT_INTO_COMMAND: {"who", "target"},
-    Verb.TURN_FACE_DOWN: {"who", "target"},
-    Verb.PREVENT_DAMAGE_FROM: {"who", "target"},
-    Verb.EXILE_TOP_FACE_DOWN: {"who", "target", "amount", "may_look"},
-    Verb.CHOOSE_EXILED: {"who", "destination"},
-    Verb.GRANT_FLASHBACK: {"who"},
-    Verb.MOVE_COMMAND_CARDS: {"who", "target", "destination"},
-    Verb.PUT_STICKER: {"who", "target", "sticker"},
-    Verb.ANTE_TOP: {"who", "target"},
-    Verb.DOESNT_UNTAP_NEXT: {"who", "target"},
-    Verb.RESTRICT_THIS_TURN: {"who", "target", "restrictions"},
-    Verb.TARGET: {"who", "target"},
-    Verb.EXILE_TOP: {"who", "target", "amount", "may_play"},
-    Verb.PHASE_OUT: {"who", "target", "hold"},
-    Verb.EXTRA_TURNS: {"amount"},
-    Verb.LOOK_AT_TOP: {"who", "amount", "take", "reveal"},
-    Verb.CAST_CARD: {"who", "target", "exile_instead"},
-    Verb.FREE_CASTS_THIS_TURN: set(),
-    Verb.SACRIFICE_OR_DISCARD: {"who", "amount", "zones"},
-    Verb.CHOOSE_COLOR: set(),
-    Verb.CHOOSE_KEYWORD: {"gains"},
-    Verb.CHOOSE_CARD_NAME: {"other_than"},
-    Verb.GAIN_CONTROL: {"who", "target", "this_turn"},
-    Verb.ADD_MANA: {"amount", "mana"},
-    Verb.LOSE_GAME: {"who", "target"},
-    Verb.BECOME: {"who", "target", "power", "toughness", "types", "subtypes", "gains"},
-}
-_OBJECT_VERBS = (Verb.DESTROY, Verb.COUNTER, Verb.RETURN_TO_HAND, Verb.EXILE, Verb.ATTACH,
-                 Verb.RETURN_TO_BATTLEFIELD, Verb.EXILE_IF_DIES, Verb.COPY_SPELL,
-                 Verb.CREATE_TOKEN_COPY, Verb.PUT_ON_TOP, Verb.PUT_ON_BOTTOM,
-                 Verb.EXCHANGE_CONTROL,
-                 Verb.DOESNT_UNTAP_NEXT)
+_OBJECT_VERBS = (Destroy, CounterSpell, ReturnToHand, Exile, Attach,
+                 ReturnToBattlefield, ExileIfDies, CopySpell,
+                 CreateTokenCopy, PutOnTop, PutOnBottom,
+                 ExchangeControl,
+                 DoesntUntapNext)
 #: Where the cards looked at and not picked go (look_and_pick).
 _LOOK_RESTS = ("graveyard", "library_bottom")
-_COMMON_EFFECT_FIELDS = {"verb", "condition", "optional", "count", "colors", "filter", "half"}
 #: The verbs that affect players one at a time, so a count of "their" library or life can be
 #: counted for each player affected.
-_PLAYER_COUNT_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE)
+_PLAYER_COUNT_VERBS = (Draw, GainLife, LoseLife)
 #: The verbs that may act on "a [filter] permanent you control" chosen as they are performed.
-_CHOSEN_ONE_VERBS = (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS, Verb.DESTROY, Verb.EXILE,
-                 Verb.RETURN_TO_HAND, Verb.TAP, Verb.UNTAP)
+_CHOSEN_ONE_VERBS = (PutCounters, RemoveCounters, Destroy, Exile,
+                 ReturnToHand, Tap, Untap)
 #: The verbs that may affect "each opponent who can't" (after a discard).
-_COULDNT_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE, Verb.DEAL_DAMAGE, Verb.DISCARD,
-                  Verb.SACRIFICE, Verb.MILL)
+_COULDNT_VERBS = (Draw, GainLife, LoseLife, DealDamage, Discard,
+                  Sacrifice, Mill)
 _RELATIVE = ("that", "target_controller", "attached_to_that")
 
 
@@ -442,15 +415,153 @@ def _mana_ability(where: str, m: Any) -> str:
 
 
 def _effect(where: str, raw: Any) -> Effect:
+    """One effect: its class is the verb's (:mod:`server.cards.verbs`); the keys it may have
+    and how each is read come from the class's fields and their annotations; then the checks
+    of combinations no single field shows (:func:`_check_effect`)."""
     if not isinstance(raw, dict):
         raise CardDataError(f"{where}: expected an object")
     verb = _enum(f"{where}.verb", Verb, raw.get("verb"))
-    spec = _fields(where, raw, _VERB_FIELDS[verb] | _COMMON_EFFECT_FIELDS)
-    target = _target(f"{where}.target", spec["target"]) if "target" in spec else None
-    default_who = "target" if target is not None or (
-        verb in _OBJECT_VERBS and spec.get("who") not in _RELATIVE) else "you"
-    who = _enum(f"{where}.who", Who, spec.get("who", default_who))
-    if (who in (Who.TARGET, Who.EACH_CREATURE_TARGET_CONTROLS)) != (target is not None):
+    cls = CLASS_OF_VERB[verb]
+    keys = _effect_keys(cls)
+    unknown = sorted(set(raw) - set(keys) - {"verb"})
+    if unknown:
+        raise CardDataError(f"{where}: unknown field(s) {unknown}: {verb.value} takes "
+                            f"{sorted(keys)}")
+    spec: dict[str, Any] = raw
+    hints = _effect_hints(cls)
+    values: dict[str, Any] = {}
+    for key, f in keys.items():
+        if key == "amount" and spec.get(key) in _AMOUNT_WORDS:
+            values["amount"] = 0  # "damage equal to its power", "that many", ...
+            values[f"amount_is_{spec[key]}"] = True
+        elif key in spec:
+            values[f.name] = _effect_value(f"{where}.{key}", f.name, hints[f.name], spec[key])
+        elif f.default is MISSING and f.default_factory is MISSING:
+            raise CardDataError(f"{where}: {verb.value} needs a '{key}'")
+    target = values.get("target")
+    who = Who.YOU
+    if "who" in keys:
+        default_who = "target" if target is not None or (
+            issubclass(cls, _OBJECT_VERBS) and spec.get("who") not in _RELATIVE) else "you"
+        who = values["who"] = _enum(f"{where}.who", Who, spec.get("who", default_who))
+    if cls is CreateToken:
+        values["token_x"] = _token_x(f"{where}.token", spec.get("token"), values.get("count"))
+    _check_effect(where, cls, spec, who=who, target=target, values=values)
+    return cls(**values)
+
+
+#: ``"amount"`` words other than a number or "X" (see :mod:`server.cards.verbs`).
+_AMOUNT_WORDS = ("power", "event", "event_power")
+
+
+def _effect_keys(cls: type[EffectBase]) -> dict[str, Field[Any]]:
+    """The data keys of an effect class: each field's name, or its ``KEY`` metadata; a
+    ``DERIVED`` field has none."""
+    return {f.metadata.get(KEY, f.name): f for f in fields(cls)
+            if not f.metadata.get("derived")}
+
+
+#: The resolved annotations of each effect class's fields (see :func:`_effect_hints`).
+_HINTS: dict[type[EffectBase], dict[str, Any]] = {}
+
+
+def _effect_hints(cls: type[EffectBase]) -> dict[str, Any]:
+    """The resolved annotations of an effect class's fields."""
+    if cls not in _HINTS:
+        _HINTS[cls] = get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def _effect_value(where: str, name: str, hint: Any, raw: Any) -> Any:
+    """Read one effect field: by what the field means where its name says more than its
+    type (a ``str`` that is a counter kind, a zone, ...), otherwise by its annotation."""
+    parse = _EFFECT_FIELD_PARSERS.get(name) or _EFFECT_TYPE_PARSERS.get(hint)
+    if parse is None:  # pragma: no cover - a test reads every field of every class
+        raise TypeError(f"no parser for effect field {name!r}: {hint!r}")
+    return parse(where, raw)
+
+
+def _str(where: str, raw: Any) -> str:
+    if not isinstance(raw, str):
+        raise CardDataError(f"{where}: expected a string")
+    return raw
+
+
+def _strs(where: str, raw: Any) -> tuple[str, ...]:
+    items = _list(where, raw)
+    if not all(isinstance(s, str) for s in items):
+        raise CardDataError(f"{where}: expected a list of strings")
+    return tuple(items)
+
+
+def _one_of(choices: tuple[str, ...], what: str) -> Callable[[str, Any], str]:
+    """A parser of a string that must be one of ``choices``."""
+    def parse(where: str, raw: Any) -> str:
+        if raw not in choices:
+            raise CardDataError(f"{where}: unknown {what} {raw!r}; expected one of "
+                                f"{list(choices)}")
+        return str(raw)
+    return parse
+
+
+def _effect_zones(where: str, raw: Any) -> tuple[str, ...]:
+    zone = _one_of(EFFECT_ZONES, "zone")
+    return tuple(zone(where, z) for z in _list(where, raw))
+
+
+def _card_types(where: str, raw: Any) -> tuple[str, ...]:
+    types = _strs(where, raw)
+    if any(t not in CARD_TYPES for t in types):
+        raise CardDataError(f"{where}: expected card types such as 'Creature'")
+    return types
+
+
+def _restrictions(where: str, raw: Any) -> tuple[str, ...]:
+    found = _strs(where, raw)
+    if not found or any(r not in THIS_TURN_RESTRICTIONS for r in found):
+        raise CardDataError(f"{where}: expected some of {list(THIS_TURN_RESTRICTIONS)}")
+    return found
+
+
+def _coded(where: str, raw: Any) -> str:
+    if raw not in CODED_EFFECTS:
+        raise CardDataError(f"{where}: unknown coded effect {raw!r}; expected one of "
+                            f"{list(CODED_EFFECTS)}")
+    return str(raw)
+
+
+def _added_mana(where: str, raw: Any) -> str:
+    """ADD_MANA: mana letters such as "CC", or "chosen_color" (rules 106.3, 105.4)."""
+    if raw == "chosen_color" or (isinstance(raw, str) and raw and all(
+            ch in MANA_TYPES for ch in raw)):
+        return str(raw)
+    raise CardDataError(f"{where}: add_mana needs mana letters such as 'CC' or "
+                        "'chosen_color'")
+
+
+def _card_type(where: str, raw: Any) -> str:
+    """WISH: the card type brought in from outside the game (rule 400.11b);
+    PERMIT_CAST_LINKED: the type of spell that may be cast."""
+    if raw not in ("Artifact", "Creature", "Enchantment", "Instant", "Land", "Planeswalker",
+                   "Sorcery"):
+        raise CardDataError(f"{where}: expected a card type such as 'Sorcery'")
+    return str(raw)
+
+
+def _signed(where: str, raw: Any) -> int:
+    return _int(where, raw, signed=True) or 0
+
+
+def _count_int(where: str, raw: Any) -> int:
+    return _int(where, raw) or 0
+
+
+def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: Who,
+                  target: TargetReq | None, values: dict[str, Any]) -> None:
+    """The checks of an effect that no single field shows: which combinations of fields,
+    ``who`` and target a verb accepts (each reads as the rules text it stands for)."""
+    if issubclass(cls, Affecting) and (
+            who in (Who.TARGET, Who.EACH_CREATURE_TARGET_CONTROLS)) != (target is not None):
         raise CardDataError(f"{where}: 'target' is required exactly when who is 'target' or "
                             "'each_creature_target_controls'")
     if who is Who.EACH_CREATURE_TARGET_CONTROLS and (
@@ -458,290 +569,154 @@ def _effect(where: str, raw: Any) -> Effect:
         raise CardDataError(f"{where}: 'each_creature_target_controls' targets a player or "
                             "an opponent")
     amount_raw = spec.get("amount", 1)
-    if verb is Verb.DELAYED_TRIGGER and "delayed" not in spec:
-        raise CardDataError(f"{where}: delayed_trigger needs 'delayed'")
-    if verb is Verb.CREATE_EMBLEM and "emblem" not in spec:
-        raise CardDataError(f"{where}: create_emblem needs 'emblem'")
-    if verb is Verb.CODED and spec.get("code") not in CODED_EFFECTS:
-        raise CardDataError(f"{where}.code: unknown coded effect {spec.get('code')!r}; "
-                            f"expected one of {list(CODED_EFFECTS)}")
-    if verb in (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS) and \
-            not _counter_kind(f"{where}.counter", spec.get("counter", "")):
+    if cls in (PutCounters, RemoveCounters) and not values.get("counter"):
         raise CardDataError(f"{where}.counter: expected a counter kind such as '+1/+1' or "
                             "'soul'")
-    add_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
-    add_subtypes = _target_subtypes(f"{where}.subtypes", spec.get("subtypes", []))
-    if any(t not in CARD_TYPES for t in add_types):
-        raise CardDataError(f"{where}.types: expected card types such as 'Creature'")
-    if verb is Verb.BECOME and not ({"power", "toughness"} <= set(spec) and (
+    add_types: tuple[str, ...] = values.get("add_types", ())
+    add_subtypes: tuple[str, ...] = values.get("add_subtypes", ())
+    if cls is Become and not ({"power", "toughness"} <= set(spec) and (
             add_types or add_subtypes)):
         raise CardDataError(f"{where}: become needs 'power', 'toughness' (the new base "
                             "values) and the 'types' or 'subtypes' it gets")
-    if verb is Verb.EXILE_LINKED and ("chooser" in spec) != (
+    if cls is ExileLinked and ("chooser" in spec) != (
             who is Who.TARGET and target is not None and target.kind in (
                 TargetKind.PLAYER, TargetKind.OPPONENT)):
         raise CardDataError(f"{where}: exile_linked names cards, or ('chooser': 'you') a "
                             "target player who reveals their hand for you to choose from")
-    if verb is Verb.EXILE_LINKED and spec.get("chooser", "you") != "you":
+    if cls is ExileLinked and spec.get("chooser", "you") != "you":
         raise CardDataError(f"{where}.chooser: 'you' choose the card from the revealed hand")
-    if verb is Verb.LOSE_GAME and who not in (Who.YOU, Who.TARGET, Who.EACH_OPPONENT,
-                                              Who.EACH_PLAYER, Who.TARGET_CONTROLLER):
+    if cls is LoseGame and who not in (Who.YOU, Who.TARGET, Who.EACH_OPPONENT,
+                                       Who.EACH_PLAYER, Who.TARGET_CONTROLLER):
         raise CardDataError(f"{where}: lose_game names players: 'you', 'target', "
                             "'each_opponent', 'each_player' or 'target_controller'")
-    if (verb is Verb.PAY) != ("cost" in spec) or (verb is Verb.PAY and (
-            not spec.get("optional") or "condition" in spec)):
+    if cls is Pay and (not spec.get("optional") or "condition" in spec):
         raise CardDataError(f"{where}: pay ('you may pay ...') needs a 'cost' and "
                             "'optional': true, and takes no condition")
-    if verb is Verb.CREATE_TOKEN and "token" not in spec:
-        raise CardDataError(f"{where}: create_token needs a 'token'")
-    if verb is Verb.CHOOSE_KEYWORD and len(spec.get("gains", [])) < 2:
+    if cls is ChooseKeyword and len(spec.get("gains", [])) < 2:
         raise CardDataError(f"{where}: choose_keyword needs two or more 'gains' to choose from")
-    if spec.get("up_to") and verb is not Verb.DISCARD:
-        raise CardDataError(f"{where}.up_to: 'discard up to N cards' only")
-    if verb is Verb.PUT_STICKER and "sticker" not in spec:
-        raise CardDataError(f"{where}: put_sticker needs a 'sticker'")
-    if verb is Verb.MOVE_COMMAND_CARDS and "destination" not in spec:
-        raise CardDataError(f"{where}: move_command_cards needs a 'destination'")
-    for flag in ("optional", "double_power", "tapped", "reveal", "shuffle", "find_all",
-                 "whole_hand", "double", "lasting", "may_play", "up_to", "hold",
-                 "exile_instead", "other", "new_targets", "switch", "tapped_attacking",
-                 "this_turn", "no_regeneration", "may_look",
-                 "set_base", "until_leaves"):
-        if not isinstance(spec.get(flag, False), bool):
-            raise CardDataError(f"{where}.{flag}: expected true or false")
     if spec.get("set_base") and (spec.get("double_power") or spec.get("switch")
                                  or spec.get("gains") or spec.get("loses")):
         raise CardDataError(f"{where}: set_base (base power and toughness, 613.4b) sets "
                             "'power' and 'toughness' only")
-    zones = tuple(str(z) for z in _list(f"{where}.zones", spec.get("zones", [])))
-    for name in (*zones, *(spec[k] for k in ("destination", "exchange_with", "rest_to")
-                           if k in spec)):
-        if name not in EFFECT_ZONES:
-            raise CardDataError(f"{where}: unknown zone {name!r}; expected one of "
-                                f"{list(EFFECT_ZONES)}")
-    if verb is Verb.MOVE_FOUND and any(z in ("library_top", "all_exile") for z in zones):
+    zones: tuple[str, ...] = values.get("zones", ())
+    if cls is MoveFound and any(z in ("library_top", "all_exile") for z in zones):
         raise CardDataError(f"{where}.zones: the zones it must be found in, e.g. 'graveyard'")
-    if verb is Verb.REVEAL_UNTIL and (spec.get("find", "") in ("", "named", "same_name_as_target")
-                                      or spec.get("destination") not in ("hand", "battlefield")):
+    if cls is RevealUntil and (spec.get("find", "") in ("", "named", "same_name_as_target")
+                               or spec.get("destination") not in ("hand", "battlefield")):
         raise CardDataError(f"{where}: reveal_until needs a 'find' quality (not any card or "
                             "a name) and a 'destination' of 'hand' or 'battlefield'")
-    if verb is Verb.REVEAL_TOP and ("find" in spec or "destination" in spec
-                                    or "otherwise" in spec) and (
+    if cls is RevealTop and ("find" in spec or "destination" in spec
+                             or "otherwise" in spec) and (
             spec.get("find", "") in ("", "named", "same_name_as_target")
             or spec.get("destination") != "hand"
             or spec.get("otherwise", "") not in ("", "library_bottom")):
         raise CardDataError(f"{where}: reveal_top puts a card of a 'find' quality into the "
                             "'destination' 'hand', 'otherwise' to the 'library_bottom' (or "
                             "leaves it)")
-    if verb is Verb.SEARCH and spec.get("may_play") and spec.get("destination") != "exile":
+    if cls is Search and spec.get("may_play") and spec.get("destination") != "exile":
         raise CardDataError(f"{where}: 'may_play' is for cards the search exiles")
-    colors = tuple(str(c) for c in _list(f"{where}.colors", spec.get("colors", [])))
-    if verb is Verb.ADD_MANA and colors:
+    if cls is AddMana and spec.get("colors"):
         raise CardDataError(f"{where}: add_mana says its 'mana' (letters of WUBRGC, or "
                             "'chosen_color'), not 'colors'")
-    take = tuple(_filter(f"{where}.take[{i}]", f)
-                 for i, f in enumerate(_list(f"{where}.take", spec.get("take", []))))
-    if verb is Verb.LOOK_AT_TOP and not take:
+    if cls is LookAtTop and not values.get("take"):
         raise CardDataError(f"{where}: look_at_top needs 'take': the cards that may be taken "
                             "(one of the descriptions)")
-    if verb is Verb.CAST_CARD and (target is None or target.kind not in (
+    if cls is CastCard and (target is None or target.kind not in (
             TargetKind.CARD_IN_YOUR_GRAVEYARD, TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD,
             TargetKind.CREATURE_CARD_IN_YOUR_GRAVEYARD,
             TargetKind.PERMANENT_CARD_IN_YOUR_GRAVEYARD) or not spec.get("optional")):
         raise CardDataError(f"{where}: cast_card ('you may cast target ... card') needs a "
                             "target card in your graveyard and 'optional': true")
-    if verb is Verb.TARGET and who is not Who.TARGET:
+    if cls is ChooseTarget and who is not Who.TARGET:
         raise CardDataError(f"{where}: 'target' needs the 'target' it chooses")
-    if verb is Verb.LOOK_AND_PICK and (
+    if cls is LookAndPick and (
             spec.get("destination") != "hand" or spec.get("rest") not in _LOOK_RESTS):
         raise CardDataError(f"{where}: look_and_pick needs 'destination': 'hand' and 'rest' "
                             f"(where the other cards go): one of {list(_LOOK_RESTS)}")
-    pick = _int(f"{where}.pick", spec.get("pick", 1)) or 0
+    pick = values.get("pick", 1)
     if pick < 1 or (isinstance(amount_raw, int) and pick > amount_raw):
         raise CardDataError(f"{where}.pick: from 1 to the number of cards looked at")
-    all_if = _condition(f"{where}.all_if", spec["all_if"]) if "all_if" in spec else None
-    if verb is Verb.SEARCH and (not zones or "destination" not in spec):
+    if cls is Search and (not zones or "destination" not in spec):
         raise CardDataError(f"{where}: search needs 'zones' and a 'destination'")
-    if verb is Verb.EXCHANGE_ZONES and not {"destination", "exchange_with"} <= set(spec):
+    if cls is ExchangeZones and not {"destination", "exchange_with"} <= set(spec):
         raise CardDataError(f"{where}: exchange_zones needs 'destination' and 'exchange_with'")
-    if spec.get("find", "") not in CARD_QUALITIES:
-        raise CardDataError(f"{where}.find: unknown quality {spec.get('find')!r}; expected "
-                            f"one of {list(CARD_QUALITIES)}")
-    names = _names(f"{where}.name", spec.get("name", []))
+    if cls is Search:
+        _rest_to(where, spec)
+    names: tuple[str, ...] = values.get("names", ())
     if (spec.get("find") == "named") != bool(names):
         raise CardDataError(f"{where}: 'name' is given exactly when find is 'named'")
     if names and spec.get("amount", 1) != len(names):
         raise CardDataError(f"{where}.amount: one card of each name ({len(names)})")
-    count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
+    count: Count | None = values.get("count")
     _not_source_count(f"{where}.count", count)
-    if count in PLAYER_COUNTS and verb not in _PLAYER_COUNT_VERBS:
+    if count in PLAYER_COUNTS and cls not in _PLAYER_COUNT_VERBS:
         raise CardDataError(f"{where}.count: {spec['count']!r} counts the player the effect "
-                            f"affects: only for {[v.value for v in _PLAYER_COUNT_VERBS]}")
-    half = _enum(f"{where}.half", Rounding, spec["half"]) if "half" in spec else None
-    if half is not None and "amount" not in _VERB_FIELDS[verb]:
-        raise CardDataError(f"{where}.half: {verb.value} has no amount to halve")
+                            f"affects: only for {[v.verb.value for v in _PLAYER_COUNT_VERBS]}")
     # The filter describes what is counted, the permanents a rules change applies to this
     # turn, or which attached permanents are meant.
-    if who is Who.CHOSEN_ONE and (verb not in _CHOSEN_ONE_VERBS or count is not None):
+    if who is Who.CHOSEN_ONE and (cls not in _CHOSEN_ONE_VERBS or count is not None):
         raise CardDataError(f"{where}: 'chosen_one' (a permanent chosen as it is performed) "
-                            f"is for {[v.value for v in _CHOSEN_ONE_VERBS]}, without a 'count'")
+                            f"is for {[v.verb.value for v in _CHOSEN_ONE_VERBS]}, without a "
+                            "'count'")
     filtered = count in FILTERED_COUNTS or who in (
         Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE, Who.EACH_PERMANENT) or (
-        verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU) or (
-        verb is Verb.EXILE_LINKED and bool(zones)) or (
-        verb is Verb.SEARCH and "filter" in spec)  # "a Shrine card"
+        cls is RestrictThisTurn and who is Who.YOU) or (
+        cls is ExileLinked and bool(zones)) or (
+        cls is Search and "filter" in spec)  # "a Shrine card"
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
                             "'attached_to_that', 'chosen', 'chosen_one' or 'each_permanent', "
                             "a restrict_this_turn names no target, or an exile_linked names "
                             "'zones' (the cards exiled from there)")
-    if verb is Verb.EXILE_LINKED and zones and (zones != ("graveyard",) or who is not Who.YOU):
+    if cls is ExileLinked and zones and (zones != ("graveyard",) or who is not Who.YOU):
         raise CardDataError(f"{where}: exile_linked with 'zones' exiles the cards 'you' own "
                             "in your 'graveyard' that the filter describes")
-    _compared_filter(where, count, _filter(f"{where}.filter", spec["filter"])
-                     if filtered else None)
-    restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
-                                               spec.get("restrictions", [])))
-    if verb is Verb.RESTRICT_THIS_TURN and (
-            not restrictions or any(r not in THIS_TURN_RESTRICTIONS for r in restrictions)):
-        raise CardDataError(f"{where}.restrictions: expected some of "
-                            f"{list(THIS_TURN_RESTRICTIONS)}")
-    if verb is Verb.RESTRICT_THIS_TURN and who not in (Who.YOU, Who.TARGET, Who.THAT,
-                                                       Who.SELF, Who.EACH_CREATURE_YOU_CONTROL):
+    _compared_filter(where, count, values.get("filter"))
+    if cls is RestrictThisTurn and who not in (Who.YOU, Who.TARGET, Who.THAT,
+                                               Who.SELF, Who.EACH_CREATURE_YOU_CONTROL):
         raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self', "
                             "'each_creature_you_control' or (with a 'filter') the permanents "
                             "it describes")
-    if who is Who.EACH_OPPONENT_WHO_COULDNT and verb not in _COULDNT_VERBS:
+    if who is Who.EACH_OPPONENT_WHO_COULDNT and cls not in _COULDNT_VERBS:
         raise CardDataError(f"{where}: 'each_opponent_who_couldnt' names players: one of "
-                            f"{[v.value for v in _COULDNT_VERBS]}")
-    if who is Who.EACH_PERMANENT and verb not in _OBJECT_VERBS + _CHOSEN_ONE_VERBS:
+                            f"{[v.verb.value for v in _COULDNT_VERBS]}")
+    if who is Who.EACH_PERMANENT and cls not in _OBJECT_VERBS + _CHOSEN_ONE_VERBS:
         raise CardDataError(f"{where}: 'each_permanent' names permanents: a verb such as exile")
-    if who is Who.ATTACHED_TO_THAT and verb not in _OBJECT_VERBS:
+    if who is Who.ATTACHED_TO_THAT and cls not in _OBJECT_VERBS:
         raise CardDataError(f"{where}: 'attached_to_that' names permanents: a verb such as "
                             "destroy")
-    _check_chosen(where, verb, who, spec, zones)
-    _check_player_who(where, verb, who, target)
-    by = _enum(f"{where}.by", Who, spec["by"]) if "by" in spec else None
-    if by not in (None, Who.SELF, Who.THAT) or (verb is Verb.FIGHT and by is None):
+    _check_chosen(where, cls, who, spec, zones)
+    _check_player_who(where, cls, who, target)
+    by: Who | None = values.get("by")
+    if by not in (None, Who.SELF, Who.THAT) or (cls is Fight and by is None):
         raise CardDataError(f"{where}.by: expected 'self' or 'that' (required for fight)")
-    if verb is Verb.DEAL_DAMAGE and by is not None and spec.get("amount") != "power":
+    if cls is DealDamage and by is not None and spec.get("amount") != "power":
         raise CardDataError(f"{where}: a creature deals damage equal to its power: "
                             "'amount' is 'power' with 'by'")
-    if verb is Verb.FIGHT and who is not Who.TARGET:
+    if cls is Fight and who is not Who.TARGET:
         raise CardDataError(f"{where}: fight needs the 'target' creature fought")
-    if spec.get("chooser", "") not in ("", "you", "random"):
-        raise CardDataError(f"{where}.chooser: expected 'you' or 'random'")
-    return Effect(
-        verb=verb,
-        who=who,
-        target=target,
-        half=half,
-        amount=0 if amount_raw in ("power", "event", "event_power")
-        else _int(f"{where}.amount", amount_raw, allow_x=True),
-        amount_is_power=amount_raw == "power",
-        amount_is_event=amount_raw == "event",
-        amount_is_event_power=amount_raw == "event_power",
-        tapped_attacking=bool(spec.get("tapped_attacking", False)),
-        delayed=_triggered(f"{where}.delayed", spec["delayed"]) if "delayed" in spec else None,
-        this_turn=bool(spec.get("this_turn", False)),
-        emblem=_emblem(f"{where}.emblem", spec["emblem"]) if "emblem" in spec else None,
-        code=str(spec.get("code", "")),
-        other=bool(spec.get("other", False)),
-        new_targets=bool(spec.get("new_targets", False)),
-        reflexive=_triggered(f"{where}.reflexive", spec["reflexive"])
-        if "reflexive" in spec else None,
-        counter=spec.get("counter", ""),
-        power=_int(f"{where}.power", spec.get("power", 0), signed=True) or 0,
-        toughness=_int(f"{where}.toughness", spec.get("toughness", 0), signed=True) or 0,
-        gains=_keywords(f"{where}.gains", spec.get("gains", [])),
-        loses=_keywords(f"{where}.loses", spec.get("loses", [])),
-        double_power=spec.get("double_power", False),
-        switch=bool(spec.get("switch", False)),
-        set_base=spec.get("set_base", False),
-        until_leaves=spec.get("until_leaves", False),
-        add_types=add_types,
-        add_subtypes=add_subtypes,
-        token=_token(f"{where}.token", spec["token"]) if "token" in spec else None,
-        quality=_quality(f"{where}.quality", spec.get("quality", "")),
-        condition=_condition(f"{where}.condition", spec["condition"])
-        if "condition" in spec else None,
-        optional=spec.get("optional", False),
-        no_regeneration=bool(spec.get("no_regeneration", False)),
-        zones=zones,
-        find=str(spec.get("find", "")),
-        destination=str(spec.get("destination", "")),
-        exchange_with=str(spec.get("exchange_with", "")),
-        tapped=spec.get("tapped", False),
-        reveal=spec.get("reveal", False),
-        shuffle=spec.get("shuffle", False),
-        find_all=spec.get("find_all", False),
-        chooser=str(spec.get("chooser", "")),
-        count=count,
-        filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None,
-        by=by,
-        colors=_colors(f"{where}.colors", spec.get("colors", [])),
-        card_type=_card_type(where, verb, spec),
-        may_look=bool(spec.get("may_look", False)),
-        sticker=_sticker(f"{where}.sticker", spec["sticker"]) if "sticker" in spec else None,
-        whole_hand=spec.get("whole_hand", False),
-        names=names,
-        unless_pays=_cost(f"{where}.unless_pays", spec["unless_pays"])
-        if "unless_pays" in spec else None,
-        double=spec.get("double", False),
-        restrictions=restrictions,
-        prevent_to=_filter(f"{where}.prevent_to", spec["prevent_to"])
-        if "prevent_to" in spec else None,
-        cost=_cost(f"{where}.cost", spec["cost"]) if "cost" in spec else None,
-        lasting=spec.get("lasting", False),
-        otherwise=str(spec.get("otherwise", "")),
-        may_play=spec.get("may_play", False),
-        pick=pick,
-        rest=str(spec.get("rest", "")),
-        all_if=all_if,
-        up_to=spec.get("up_to", False),
-        rest_to=_rest_to(where, spec),
-        other_than=_other_than(f"{where}.other_than", spec.get("other_than", "")),
-        protection=_granted_protection(f"{where}.protection", spec.get("protection", "")),
-        mana=_added_mana(where, verb, spec.get("mana")),
-        gains_chosen=_flag(f"{where}.gains_chosen", spec.get("gains_chosen", False)),
-        token_x=_token_x(f"{where}.token", spec.get("token"), count),
-        hold=spec.get("hold", False),
-        take=take,
-        exile_instead=spec.get("exile_instead", False),
-    )
 
 
 #: The verbs that may act on objects chosen as the effect is performed (``who`` "chosen").
-_CHOSEN_VERBS = (Verb.TAP, Verb.UNTAP, Verb.RETURN_TO_HAND, Verb.SACRIFICE_OR_DISCARD)
+_CHOSEN_VERBS = (Tap, Untap, ReturnToHand, SacrificeOrDiscard)
 #: The zones such objects may be chosen from ("" -- the battlefield).
 _CHOSEN_ZONES = ("battlefield", "graveyard", "hand")
 
 
-def _check_chosen(where: str, verb: Verb, who: Who, spec: dict[str, Any],
+def _check_chosen(where: str, cls: type[Effect], who: Who, spec: dict[str, Any],
                   zones: tuple[str, ...]) -> None:
     """``who`` "chosen" (rules 608.2c-d): a verb that acts on objects, how many may be chosen
     (``amount`` or a ``count``) and, for cards, the ``zones``; only it takes them there."""
-    if verb is Verb.SACRIFICE_OR_DISCARD and who is not Who.CHOSEN:
+    if cls is SacrificeOrDiscard and who is not Who.CHOSEN:
         raise CardDataError(f"{where}: sacrifice_or_discard acts on who 'chosen'")
-    if who is Who.CHOSEN and verb not in _CHOSEN_VERBS:
+    if who is Who.CHOSEN and cls not in _CHOSEN_VERBS:
         raise CardDataError(f"{where}: 'chosen' objects are acted on by one of "
-                            f"{[v.value for v in _CHOSEN_VERBS]}")
-    if verb in _CHOSEN_VERBS and who is not Who.CHOSEN and ({"amount", "zones"} & set(spec)):
+                            f"{[v.verb.value for v in _CHOSEN_VERBS]}")
+    if cls in _CHOSEN_VERBS and who is not Who.CHOSEN and ({"amount", "zones"} & set(spec)):
         raise CardDataError(f"{where}: 'amount' and 'zones' are for who 'chosen'")
-    if any(z not in _CHOSEN_ZONES for z in zones) and verb in _CHOSEN_VERBS:
+    if any(z not in _CHOSEN_ZONES for z in zones) and cls in _CHOSEN_VERBS:
         raise CardDataError(f"{where}.zones: chosen objects are in {list(_CHOSEN_ZONES)}")
-
-
-def _added_mana(where: str, verb: Verb, raw: Any) -> str:
-    """ADD_MANA: mana letters such as "CC", or "chosen_color" (rules 106.3, 105.4)."""
-    if verb is not Verb.ADD_MANA:
-        return ""
-    if raw == "chosen_color" or (isinstance(raw, str) and raw and all(
-            ch in MANA_TYPES for ch in raw)):
-        return str(raw)
-    raise CardDataError(f"{where}.mana: add_mana needs mana letters such as 'CC' or "
-                        "'chosen_color'")
 
 
 def _granted_protection(where: str, raw: Any) -> str:
@@ -818,9 +793,9 @@ def _not_source_count(where: str, count: Count | None) -> None:
 
 #: The verbs performed by players (each one draws, gains life, searches, ...): their ``who``
 #: names players, so one naming permanents ("each_creature") would affect no one.
-_PLAYER_VERBS = (Verb.DRAW, Verb.GAIN_LIFE, Verb.LOSE_LIFE, Verb.DISCARD, Verb.SACRIFICE,
-                 Verb.CREATE_TOKEN, Verb.MILL, Verb.SCRY, Verb.SEARCH, Verb.LOOK_AT_TOP,
-                 Verb.EXILE_TOP, Verb.LOSE_GAME, Verb.ANTE_TOP)
+_PLAYER_VERBS = (Draw, GainLife, LoseLife, Discard, Sacrifice,
+                 CreateToken, Mill, Scry, Search, LookAtTop,
+                 ExileTop, LoseGame, AnteTop)
 #: The ``who`` values naming players (rule 102); "that" is the previous effect's target
 #: player ("Target player draws ... and loses half their life").
 _PLAYER_WHOS = (Who.YOU, Who.EACH_OPPONENT, Who.EACH_PLAYER, Who.EACH_OPPONENT_WHO_COULDNT,
@@ -834,19 +809,19 @@ _DAMAGED_GROUPS = (Who.EACH_CREATURE, Who.EACH_CREATURE_YOU_CONTROL,
                    Who.EACH_CREATURE_CHOOSER_CONTROLS)
 
 
-def _check_player_who(where: str, verb: Verb, who: Who, target: TargetReq | None) -> None:
+def _check_player_who(where: str, cls: type[Effect], who: Who, target: TargetReq | None) -> None:
     """A player verb names players: ``draw`` with ``who`` "each_creature" is an error, not an
     effect that silently does nothing."""
-    allowed = _PLAYER_WHOS + (_DAMAGED_GROUPS if verb is Verb.DEAL_DAMAGE else ())
-    if verb not in (*_PLAYER_VERBS, Verb.DEAL_DAMAGE):
+    allowed = _PLAYER_WHOS + (_DAMAGED_GROUPS if cls is DealDamage else ())
+    if cls not in (*_PLAYER_VERBS, DealDamage):
         return
     if who not in allowed:
-        raise CardDataError(f"{where}.who: {verb.value} is performed by or on players; "
+        raise CardDataError(f"{where}.who: {cls.verb.value} is performed by or on players; "
                             f"{who.value!r} names permanents (expected one of "
                             f"{[w.value for w in allowed]})")
-    if verb is not Verb.DEAL_DAMAGE and who is Who.TARGET and target is not None and \
+    if cls is not DealDamage and who is Who.TARGET and target is not None and \
             target.kind not in _PLAYER_TARGETS:
-        raise CardDataError(f"{where}.target: {verb.value} is performed by a player; "
+        raise CardDataError(f"{where}.target: {cls.verb.value} is performed by a player; "
                             f"{target.kind.value!r} is never one")
 
 
@@ -1017,16 +992,6 @@ def _sticker(where: str, raw: Any) -> StickerDef:
     return StickerDef(kind, text)
 
 
-def _card_type(where: str, verb: Verb, spec: dict[str, Any]) -> str:
-    """WISH: the card type brought in from outside the game (rule 400.11b);
-    PERMIT_CAST_LINKED: the type of spell that may be cast."""
-    value = str(spec.get("card_type", ""))
-    if verb in (Verb.WISH, Verb.PERMIT_CAST_LINKED) and value not in (
-            "Artifact", "Creature", "Enchantment", "Instant", "Land", "Planeswalker", "Sorcery"):
-        raise CardDataError(f"{where}.card_type: expected a card type such as 'Sorcery'")
-    return value
-
-
 def _emblem(where: str, raw: Any) -> CardDef:
     """An emblem (rule 114): no characteristics but its abilities, in the command zone."""
     spec = _fields(where, raw, {"name", "text", "triggers"})
@@ -1040,27 +1005,31 @@ def _emblem(where: str, raw: Any) -> CardDef:
     )
 
 
+#: The effects that look for cards of a stated quality (``find``).
+_FINDING = (Discard, Search, RevealTop, RevealUntil, ExileLinked)
+
+
 def _effects(where: str, raw: Any) -> tuple[Effect, ...]:
     if not isinstance(raw, list) or not raw:
         raise CardDataError(f"{where}: expected a non-empty list of effects")
     effects = tuple(_effect(f"{where}[{i}]", e) for i, e in enumerate(raw))
     for i, effect in enumerate(effects):
-        if effect.verb is Verb.TARGET and (i + 1 == len(effects) or Who.THAT not in (
-                effects[i + 1].who, effects[i + 1].by)):
+        if isinstance(effect, ChooseTarget) and (i + 1 == len(effects) or Who.THAT not in (
+                who_of(effects[i + 1]), by_of(effects[i + 1]))):
             raise CardDataError(f"{where}[{i}]: 'target' is the subject of the next effect, "
                                 "which names it with 'by' or 'who' 'that'")
-        if effect.who is Who.EACH_OPPONENT_WHO_COULDNT and not any(
-                e.verb is Verb.DISCARD for e in effects[:i]):
+        if who_of(effect) is Who.EACH_OPPONENT_WHO_COULDNT and not any(
+                isinstance(e, Discard) for e in effects[:i]):
             raise CardDataError(f"{where}[{i}]: 'each_opponent_who_couldnt' follows a discard")
-        if effect.find == "chosen_name" and not any(
-                e.verb is Verb.CHOOSE_CARD_NAME for e in effects[:i]):
+        if isinstance(effect, _FINDING) and effect.find == "chosen_name" and not any(
+                isinstance(e, ChooseCardName) for e in effects[:i]):
             raise CardDataError(f"{where}[{i}]: find 'chosen_name' follows a choose_card_name")
-        if effect.count is Count.FOUND_FROM_HAND and not any(
-                e.verb is Verb.SEARCH and "hand" in e.zones for e in effects[:i]):
+        if isinstance(effect, AMOUNTED) and effect.count is Count.FOUND_FROM_HAND and not any(
+                isinstance(e, Search) and "hand" in e.zones for e in effects[:i]):
             raise CardDataError(f"{where}[{i}]: count 'found_from_hand' follows a search of "
                                 "a hand")
-        if effect.who is Who.THAT and effect.verb in (*_PLAYER_VERBS, Verb.DEAL_DAMAGE):
-            previous = next((e.target for e in reversed(effects[:i]) if e.target is not None),
+        if who_of(effect) is Who.THAT and isinstance(effect, (*_PLAYER_VERBS, DealDamage)):
+            previous = next((t for t in map(target_of, reversed(effects[:i])) if t is not None),
                             None)
             if previous is None or previous.kind not in _PLAYER_TARGETS:
                 raise CardDataError(f"{where}[{i}].who: 'that' player is the previous "
@@ -1590,7 +1559,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any], check_claims: bool = 
         raise CardDataError(f"{where}: an instant or sorcery needs effects or modes")
     for effect in (*effects, *(e for m in modes for e in m),
                    *(e for a in abilities for e in a.effects)):
-        if effect.target is not None and effect.target.that_player_controls:
+        target = target_of(effect)
+        if target is not None and target.that_player_controls:
             raise CardDataError(f"{where}: 'that_player_controls' is for a triggered "
                                 "ability's target ('that player' of its event)")
     definition = CardDef(
@@ -1794,3 +1764,56 @@ def demo_deck(name: str) -> list[CardDef]:
     if name not in demo_deck_names():
         raise DeckError(f"unknown deck {name!r}; choose one of {demo_deck_names()}")
     return parse_decklist(_data_text("decks", f"{name}.txt"))
+
+
+#: How an effect field is read, by its annotation (see :func:`_effect_value`).
+_EFFECT_TYPE_PARSERS: dict[Any, Callable[[str, Any], Any]] = {
+    bool: _flag,
+    int: _count_int,
+    int | None: lambda where, raw: _int(where, raw, allow_x=True),
+    str: _str,
+    tuple[str, ...]: _strs,
+    Who: lambda where, raw: _enum(where, Who, raw),
+    Who | None: lambda where, raw: _enum(where, Who, raw),
+    Count | None: lambda where, raw: _enum(where, Count, raw),
+    Rounding | None: lambda where, raw: _enum(where, Rounding, raw),
+    TargetReq | None: _target,
+    ObjectFilter | None: _filter,
+    tuple[ObjectFilter, ...]: lambda where, raw: tuple(
+        _filter(f"{where}[{i}]", f) for i, f in enumerate(_list(where, raw))),
+    ManaCost: _cost,
+    ManaCost | None: _cost,
+    TriggeredAbility: _triggered,
+    TriggeredAbility | None: _triggered,
+    Condition | CountCondition | None: _condition,
+    StickerDef: _sticker,
+}
+
+#: Fields whose name says more than their annotation: the same name means the same thing in
+#: every verb (a ``counter`` is a counter kind, a ``destination`` a zone, ...).
+_EFFECT_FIELD_PARSERS: dict[str, Callable[[str, Any], Any]] = {
+    "counter": _counter_kind,
+    "quality": _quality,
+    "gains": _keywords,
+    "loses": _keywords,
+    "power": _signed,
+    "toughness": _signed,
+    "add_types": _card_types,
+    "add_subtypes": _target_subtypes,
+    "colors": _colors,
+    "zones": _effect_zones,
+    "destination": _one_of(EFFECT_ZONES, "zone"),
+    "exchange_with": _one_of(EFFECT_ZONES, "zone"),
+    "rest_to": _one_of(EFFECT_ZONES, "zone"),
+    "find": _one_of(CARD_QUALITIES, "quality"),
+    "chooser": _one_of(("", "you", "random"), "chooser ('you' or 'random')"),
+    "code": _coded,
+    "names": _names,
+    "token": _token,
+    "emblem": _emblem,
+    "other_than": _other_than,
+    "protection": _granted_protection,
+    "mana": _added_mana,
+    "restrictions": _restrictions,
+    "card_type": _card_type,
+}

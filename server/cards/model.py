@@ -647,170 +647,6 @@ class StickerDef:
 
 
 @dataclass(frozen=True, slots=True)
-class Effect:
-    """One instruction of a spell or ability, performed in text order (rule 608.2c).
-
-    ``amount`` None means X (rule 107.3). ``target`` is set exactly when ``who`` is TARGET.
-    """
-
-    verb: Verb
-    who: Who = Who.YOU
-    target: TargetReq | None = None
-    amount: int | None = 1
-    #: PUT_COUNTERS: the kind of counter, e.g. ``"+1/+1"`` (rule 122.1).
-    counter: str = ""
-    #: MODIFY_PT: the change to power and toughness until end of turn.
-    power: int = 0
-    toughness: int = 0
-    #: MODIFY_PT: keyword abilities gained / lost until end of turn (rule 613.1f).
-    gains: tuple[str, ...] = ()
-    loses: tuple[str, ...] = ()
-    #: MODIFY_PT: "double the power" (the bonus is its power as the effect begins).
-    double_power: bool = False
-    #: MODIFY_PT: "switch its power and toughness" (layer 7d, rule 613.4d).
-    switch: bool = False
-    #: MODIFY_PT: "[they] have base power and toughness P/T" (layer 7b, rule 613.4b): sets
-    #: them to ``power``/``toughness`` (times the amount: "X/X") instead of adding.
-    set_base: bool = False
-    #: EXILE_LINKED: "until [this] leaves the battlefield" (rule 610.3): the card returns to
-    #: its previous zone as the source leaves; nothing is exiled if it already has (610.3b).
-    until_leaves: bool = False
-    #: BECOME: card types and subtypes it gets in addition to its others (layer 4).
-    add_types: tuple[str, ...] = ()
-    add_subtypes: tuple[str, ...] = ()
-    #: CREATE_TOKEN: the token's definition (rule 111.3).
-    token: CardDef | None = None
-    #: SACRIFICE: the quality the sacrificed permanent must have, e.g. "Flying".
-    quality: str = ""
-    #: Performed only if this holds as the effect would be performed.
-    condition: AnyCondition | None = None
-    #: "damage equal to its power": the amount is the source's power (last known, 608.2h).
-    amount_is_power: bool = False
-    #: DESTROY: "It can't be regenerated" (rule 701.19c).
-    no_regeneration: bool = False
-    #: "that many": the number the trigger event counted (e.g. creatures that attacked).
-    amount_is_event: bool = False
-    #: "equal to that creature's power": the power of the trigger event's object (the
-    #: creature that entered, ...), as it last existed if it has left (rule 608.2h).
-    amount_is_event_power: bool = False
-    #: CREATE_TOKEN: "tapped and attacking" (rule 508.4).
-    tapped_attacking: bool = False
-    #: DELAYED_TRIGGER: the ability it creates; ``this_turn``: its stated duration (603.7b).
-    delayed: TriggeredAbility | None = None
-    this_turn: bool = False
-    #: CREATE_EMBLEM: the emblem (rule 114).
-    emblem: CardDef | None = None
-    #: CODED: the name of the coded effect.
-    code: str = ""
-    #: SACRIFICE: "another" -- not the source itself.
-    other: bool = False
-    #: COPY_SPELL: "You may choose new targets for the copy" (rule 707.10c).
-    new_targets: bool = False
-    #: A reflexive triggered ability (rule 603.12): "When you do, ..." after the optional
-    #: action of this effect is taken.
-    reflexive: TriggeredAbility | None = None
-    #: "Choose one --" on a triggered ability: handled by modes; "you may": optional.
-    optional: bool = False
-    #: SEARCH: the zones searched, in text order ("graveyard", "hand", "library").
-    zones: tuple[str, ...] = ()
-    #: SEARCH: the stated quality of the cards to find (see ``CARD_QUALITIES``; "" is
-    #: "a card": a quantity, rule 701.23d); DISCARD: what the chosen card must be.
-    find: str = ""
-    #: SEARCH: where found cards go ("hand", "battlefield", "exile", "library_top");
-    #: EXCHANGE_ZONES: the two zones exchanged ("hand", "graveyard", "exile").
-    destination: str = ""
-    exchange_with: str = ""
-    #: SEARCH: "put one onto [destination] and the other into [rest_to]" -- the searcher
-    #: chooses which found card goes to ``destination`` (608.2d); the rest go here.
-    rest_to: str = ""
-    #: CHOOSE_CARD_NAME: "other than a [quality] card name" (a ``CARD_QUALITIES`` member).
-    other_than: str = ""
-    #: SEARCH: found cards enter tapped / are revealed (701.23e) / the library is shuffled.
-    tapped: bool = False
-    reveal: bool = False
-    shuffle: bool = False
-    #: SEARCH: "all cards with ..." -- every match (a hidden zone may still hide some, 701.23b).
-    find_all: bool = False
-    #: DISCARD: "" -- the player chooses (701.9b); "you" -- the effect's controller chooses
-    #: from the revealed hand; "random" -- at random.
-    chooser: str = ""
-    #: The amount is a count of the game state, e.g. devotion to ``colors`` (700.5), the
-    #: party (700.8) or the permanents ``filter`` describes; ``amount`` multiplies it.
-    count: Count | None = None
-    filter: ObjectFilter | None = None
-    #: DEAL_DAMAGE, FIGHT: the creature that deals the damage / fights when it isn't the
-    #: effect's source: ``THAT`` -- the previous effect's target ("Then that creature deals
-    #: damage equal to its power to ...", "Then it fights ..."); ``SELF`` -- the source as a
-    #: permanent. None: the source (a spell deals its own damage, rule 120.1).
-    by: Who | None = None
-    colors: tuple[str, ...] = ()
-    #: WISH: the card type of the card brought in from outside the game ("Sorcery").
-    card_type: str = ""
-    #: EXILE_TOP_FACE_DOWN: "You may look at it for as long as it remains exiled" (406.3).
-    may_look: bool = False
-    #: PUT_STICKER: the sticker put on (rule 123.3; sticker sheets, 123.2, aren't modelled).
-    sticker: StickerDef | None = None
-    #: DISCARD: "discard your hand" -- every card in it (rule 701.9a).
-    whole_hand: bool = False
-    #: SEARCH with ``find`` "named": the English names searched for (rules 201.2, 701.23) --
-    #: "a card named A and/or a card named B": at most one card of each name.
-    names: tuple[str, ...] = ()
-    #: COUNTER: "... unless its controller pays {N}" (rule 118.12a): the target's controller
-    #: may pay this cost as the effect is performed; if they don't, it is countered.
-    unless_pays: ManaCost | None = None
-    #: PUT_COUNTERS: "double the number of [kind] counters on it" -- put as many as it
-    #: already has (rule 701.10e); ``amount`` is ignored.
-    double: bool = False
-    #: RESTRICT_THIS_TURN: the rules changes, e.g. "cant_block" (see StaticAbility).
-    restrictions: tuple[str, ...] = ()
-    #: PREVENT_COMBAT_DAMAGE: "... that would be dealt this turn to [Dogs you control]": only
-    #: to permanents the filter describes (from the controller's point of view) as the damage
-    #: would be dealt; None: all combat damage.
-    prevent_to: ObjectFilter | None = None
-    #: PAY: the mana cost the controller may pay.
-    cost: ManaCost | None = None
-    #: "half [the amount], rounded up/down" (rule 107.1a); None: the whole amount.
-    half: Rounding | None = None
-    #: REVEAL_TOP with ``find`` and ``destination``: "If it's a [find] card, put it into
-    #: [destination]. Otherwise, put it [otherwise]" -- "library_bottom" or "" (it stays).
-    otherwise: str = ""
-    #: EXILE_TOP, SEARCH (to exile): "Until end of turn, you may play cards exiled this way" /
-    #: "You may cast them this turn" -- a permission to play them from exile this turn,
-    #: following the normal timing and costs (rules 305.1, 601.2, 400.7h).
-    may_play: bool = False
-    #: PHASE_OUT: "Until the end of your next turn, they can't phase in" (rule 702.26a).
-    hold: bool = False
-    #: LOOK_AT_TOP: "a creature card or Garruk planeswalker card" -- a card matching one of
-    #: these descriptions (its characteristics in the library, rule 109.3).
-    take: tuple[ObjectFilter, ...] = ()
-    #: CAST_CARD: "If that spell would be put into your graveyard this turn, exile it instead".
-    exile_instead: bool = False
-    #: MODIFY_PT: no duration stated ("It gains haste."): until the end of the game
-    #: (rule 611.2a), not until end of turn.
-    lasting: bool = False
-    #: LOOK_AND_PICK: how many of the looked-at cards go into ``destination`` ("one of
-    #: them"); where the rest go ("graveyard", "library_bottom"); and a condition under which
-    #: every looked-at card goes into ``destination`` instead.
-    pick: int = 1
-    rest: str = ""
-    all_if: AnyCondition | None = None
-    #: MODIFY_PT: "gains protection from [quality] until end of turn" (rule 702.16a): a
-    #: quality protection can name, or ``"chosen_color"`` -- the color chosen earlier in this
-    #: resolution ("protection from the color of your choice").
-    protection: str = ""
-    #: MODIFY_PT: it also gains the keyword ability chosen earlier in this resolution.
-    gains_chosen: bool = False
-    #: ADD_MANA: the mana added (see the verb).
-    mana: str = ""
-    #: DISCARD: "discard up to N cards" -- the player may stop after any number, even none
-    #: (rules 701.9b, 608.2d); "that many" is then ``Count.CHOSEN_THIS_WAY``.
-    up_to: bool = False
-    #: CREATE_TOKEN: "an X/X token, where X is [the count]" -- the token's power and
-    #: toughness are the effect's counted amount, locked in as it is created (rule 107.3a);
-    #: it creates one token.
-    token_x: bool = False
-
-@dataclass(frozen=True, slots=True)
 class CostReduction:
     """"This spell costs {N} less to cast [if condition]", "costs {X} less to cast, where X is
     [a count]" (rules 601.2f, 118.7a): generic mana taken off the total cost after cost
@@ -982,7 +818,7 @@ class ActivatedAbility:
     @property
     def targets(self) -> tuple[TargetReq, ...]:
         """The target requirements of the ability, in text order."""
-        return tuple(e.target for e in self.effects if e.target is not None)
+        return tuple(t for t in map(target_of, self.effects) if t is not None)
 
 
 class TriggerEvent(Enum):
@@ -1155,7 +991,7 @@ class TriggeredAbility:
     @property
     def targets(self) -> tuple[TargetReq, ...]:
         """The target requirements of the ability, in text order."""
-        return tuple(e.target for e in self.effects if e.target is not None)
+        return tuple(t for t in map(target_of, self.effects) if t is not None)
 
 
 class Affects(Enum):
@@ -1413,7 +1249,7 @@ class CardDef:
         if self.enchant is not None:
             return (TargetReq(self.enchant, tapped=self.enchant_tapped,
                               you_control=self.enchant_you_control),)
-        return tuple(e.target for e in self.spell_effects(modes) if e.target is not None)
+        return tuple(t for t in map(target_of, self.spell_effects(modes)) if t is not None)
 
     @property
     def type_line(self) -> str:
@@ -1422,11 +1258,16 @@ class CardDef:
         return f"{left} — {' '.join(self.subtypes)}" if self.subtypes else left
 
 
+# The effect classes need the types above (a cycle the package's import order resolves:
+# server/cards/__init__.py imports this module first).
+from server.cards.verbs import Effect as Effect  # noqa: E402, PLC0414
+from server.cards.verbs import ModifyPT, target_of  # noqa: E402
+
 #: Prowess (rule 702.108a): "Whenever you cast a noncreature spell, this creature gets +1/+1
 #: until end of turn."
 PROWESS = TriggeredAbility(
     text="Prowess (Whenever you cast a noncreature spell, this creature gets +1/+1 until end "
          "of turn.)",
     event=TriggerEvent.YOU_CAST_NONCREATURE,
-    effects=(Effect(Verb.MODIFY_PT, who=Who.SELF, power=1, toughness=1),),
+    effects=(ModifyPT(who=Who.SELF, power=1, toughness=1),),
 )

@@ -32,6 +32,7 @@ from server.cards.model import (
     Verb,
     Who,
 )
+from server.cards.verbs import EffectBase
 
 #: The vocabularies counted, in the order they are printed.
 VOCABULARIES: tuple[type[Enum], ...] = (
@@ -50,6 +51,8 @@ def _terms(value: object, seen: set[int]) -> Iterator[Enum]:
     if id(value) in seen:
         return
     seen.add(id(value))
+    if isinstance(value, EffectBase):
+        yield value.verb  # a class variable: the effect's class is its verb
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         for field in dataclasses.fields(value):
             yield from _terms(getattr(value, field.name), seen)

@@ -7,8 +7,9 @@ are performed in text order).
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import assert_never
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar, assert_never, get_args, get_type_hints
 
 from server.cards import card_pool
 from server.cards.mana import MANA_TYPES
@@ -21,8 +22,80 @@ from server.cards.model import (
     TargetReq,
     TriggeredAbility,
     TriggerEvent,
-    Verb,
     Who,
+)
+from server.cards.verbs import (
+    AMOUNTED,
+    EFFECT_CLASSES,
+    AddMana,
+    Affecting,
+    Amounted,
+    AnteTop,
+    Attach,
+    Become,
+    CastCard,
+    ChooseCardName,
+    ChooseColor,
+    ChooseKeyword,
+    ChooseTarget,
+    Clash,
+    Coded,
+    CopySpell,
+    CounterSpell,
+    CreateDelayedTrigger,
+    CreateEmblem,
+    CreateToken,
+    CreateTokenCopy,
+    DealDamage,
+    Destroy,
+    Discard,
+    DoesntUntapNext,
+    Draw,
+    EffectBase,
+    EndTurn,
+    ExchangeControl,
+    ExchangeLife,
+    ExchangeZones,
+    Exile,
+    ExileIfDies,
+    ExileTop,
+    ExtraTurns,
+    Fateseal,
+    Fight,
+    FlipCoin,
+    FreeCastsThisTurn,
+    GainControl,
+    GainLife,
+    LookAndPick,
+    LookAtTop,
+    LoseGame,
+    LoseLife,
+    Mill,
+    ModifyPT,
+    Pay,
+    PhaseOut,
+    Piles,
+    PreventCombatDamage,
+    PutCounters,
+    PutOnBottom,
+    PutOnTop,
+    PutSticker,
+    Regenerate,
+    RemoveCounters,
+    RestrictThisTurn,
+    ReturnToBattlefield,
+    ReturnToHand,
+    RevealTop,
+    RevealUntil,
+    Sacrifice,
+    SacrificeOrDiscard,
+    Scry,
+    Search,
+    Tap,
+    Untap,
+    by_of,
+    target_of,
+    who_of,
 )
 from server.engine import (
     ante,
@@ -222,10 +295,10 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
     group_of = []
     g = 0
     for effect in effects:
-        if effect.target is not None:
+        if target_of(effect) is not None:
             group_of.append(g)
             g += 1
-        elif effect.who in (Who.THAT, Who.TARGET_CONTROLLER, Who.ATTACHED_TO_THAT):
+        elif who_of(effect) in (Who.THAT, Who.TARGET_CONTROLLER, Who.ATTACHED_TO_THAT):
             group_of.append(g - 1)  # the previous effect's target ("that creature", "its")
         else:
             group_of.append(-1)
@@ -237,9 +310,9 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         if group_of[i] >= 0 and not any(ok for _, ok in targets):
             continue  # rule 608.2b: this part's targets are all illegal
         res.previous_targets = [t for t, ok in legal_groups[group_of[i] - 1] if ok] \
-            if effects[i].by is Who.THAT and group_of[i] >= 1 else []
+            if by_of(effects[i]) is Who.THAT and group_of[i] >= 1 else []
         if condition_met(game, obj.controller, _source_id(obj), effects[i].condition):
-            if effects[i].optional and effects[i].verb not in (Verb.SACRIFICE, Verb.PAY):
+            if effects[i].optional and not isinstance(effects[i], (Sacrifice, Pay)):
                 # "You may ...": its controller decides as it would be performed (608.2d).
                 res.optional_targets = [t for t, ok in targets if ok]
                 res.did = False  # until its controller takes the action
@@ -278,8 +351,7 @@ def _source_id(obj: GameObject) -> str:
     return obj.ability.source_id if obj.ability is not None else obj.id
 
 
-def _players(game: Game, obj: GameObject, effect: Effect, targets: list[Target]) -> list[int]:
-    who = effect.who
+def _players(game: Game, obj: GameObject, who: Who, targets: list[Target]) -> list[int]:
     if who is Who.YOU:
         return [] if game.players[obj.controller].has_lost else [obj.controller]
     if who is Who.EACH_OPPONENT:
@@ -305,7 +377,7 @@ def _players(game: Game, obj: GameObject, effect: Effect, targets: list[Target])
 
 def _permanents(game: Game, obj: GameObject, effect: Effect,
                 targets: list[Target]) -> list[GameObject]:
-    who = effect.who
+    who = who_of(effect)
     if who is Who.SELF:
         if obj.ability is None and obj.zone is Zone.STACK:
             return [obj]  # a spell's own instruction, e.g. "Exile Harness Infinity" (608.2n)
@@ -339,7 +411,7 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
             # "all Equipment attached to that creature" (rule 701.3): what is attached to
             # the previous effect's still-legal target now.
             hosts = {str(ref) for kind, ref in targets if kind == "object"}
-            spec = effect.filter
+            spec = effect.filter if isinstance(effect, Affecting) else None
             assert spec is not None  # the loader requires it
             return [o for o in everything if o.attached_to in hosts
                     and filters.matches(game, o, spec, obj.controller, _source_id(obj))]
@@ -366,7 +438,7 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
             return [game.objects[i] for i in (res.chosen if res is not None else [])
                     if i in game.objects]
         case Who.EACH_PERMANENT:
-            spec = effect.filter
+            spec = effect.filter if isinstance(effect, Affecting) else None
             assert spec is not None  # the loader requires it
             if spec.max_mana_value_x:  # "with mana value X or less" (107.3)
                 spec = replace(spec, max_mana_value=obj.x_value or 0)
@@ -409,11 +481,12 @@ def perform_chosen(game: Game, choice: Choice, events: list[Event]) -> None:
 def _choose(game: Game, obj: GameObject, effect: Effect, amount: int) -> None:
     """Who "chosen": the controller chooses up to ``amount`` of the objects the filter
     describes -- permanents, or cards in their own ``zones`` (rules 608.2c-d)."""
-    spec = effect.filter
+    spec = effect.filter if isinstance(effect, Affecting) else None
     assert spec is not None  # the loader requires it
     if game.resolving is not None:
         game.resolving.chosen = []
-    zones = effect.zones or ("battlefield",)
+    zones = (effect.zones if isinstance(effect, (ReturnToHand, SacrificeOrDiscard)) else ()) \
+        or ("battlefield",)
     ids = [i for z in zones for i in (game.battlefield if z == "battlefield"
                                       else looking.zone_cards(game, z, obj.controller))]
     pool = [i for i in ids if filters.matches(game, game.objects[i], spec, obj.controller,
@@ -422,11 +495,86 @@ def _choose(game: Game, obj: GameObject, effect: Effect, amount: int) -> None:
         choosing.start(game, obj.controller, pool, amount, effect)
 
 
+@dataclass(slots=True)
+class Act:
+    """One effect being performed (rule 608.2c): the resolving spell or ability ``obj``, the
+    effect's still-legal targets (608.2b), its amount as performed, and the events so far."""
+
+    game: Game
+    obj: GameObject
+    targets: list[Target]
+    events: list[Event]
+    amount: int = 0
+    #: Who or what the effect names (rule 608.2c).
+    who: Who = Who.YOU
+
+    @property
+    def source(self) -> GameObject:
+        """The source of the spell or ability, or the resolving object itself."""
+        return self.game.objects.get(_source_id(self.obj), self.obj)
+
+    @property
+    def players(self) -> list[int]:
+        """The players the effect names (its ``who``)."""
+        return _players(self.game, self.obj, self.who, self.targets)
+
+
+_E = TypeVar("_E", bound=EffectBase)
+_F = TypeVar("_F", bound=Callable[..., None])
+#: The function performing each effect class (see :func:`performs`).
+_PERFORMERS: dict[type[EffectBase], Callable[[Act, Any], None]] = {}
+#: The function performing each class that acts on permanents (or other objects) it is
+#: given: the named ones, or one chosen as it is performed (see :func:`on_objects`).
+_ON_OBJECTS: dict[type[EffectBase], Callable[[Act, Any, list[GameObject]], None]] = {}
+
+
+def performs(*classes: type[EffectBase]) -> Callable[[_F], _F]:
+    """Register the decorated ``(act, effect)`` function as the performer of ``classes``;
+    :func:`_check_performers` checks each class has one, whose annotation accepts it."""
+    def register(function: _F) -> _F:
+        for cls in classes:
+            if cls in _PERFORMERS:
+                raise TypeError(f"{cls.__name__} has two performers")
+            _PERFORMERS[cls] = function
+        return function
+    return register
+
+
+def on_objects(*classes: type[EffectBase]) -> Callable[[_F], _F]:
+    """Register the decorated ``(act, effect, objects)`` function for ``classes``: performed
+    on the objects the effect names (:func:`_permanents`) or on one chosen as it is performed
+    ("a Liliana planeswalker you control", 608.2c)."""
+    def register(function: _F) -> _F:
+        for cls in classes:
+            _ON_OBJECTS[cls] = function
+        performs(*classes)(_perform_on_objects)
+        return function
+    return register
+
+
+def _perform_on_objects(act: Act, effect: Effect) -> None:
+    if who_of(effect) is Who.CHOSEN_ONE:
+        _perform_on_chosen(act, effect)
+    else:
+        _ON_OBJECTS[type(effect)](act, effect, _permanents(act.game, act.obj, effect,
+                                                            act.targets))
+
+
 def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
              events: list[Event], *, chosen: bool = False) -> None:
     """Perform one effect on its still-legal targets (rule 608.2b) or its named players."""
+    # An effect without an amount acts once (one permanent chosen, 608.2c).
+    amount = _amount(game, obj, effect) if isinstance(effect, AMOUNTED) else 1
+    if who_of(effect) is Who.CHOSEN and not chosen:
+        _choose(game, obj, effect, amount)  # then perform_chosen (608.2d)
+        return
+    _PERFORMERS[type(effect)](Act(game, obj, targets, events, amount, who_of(effect)), effect)
+
+
+def _amount(game: Game, obj: GameObject, effect: Amounted) -> int:
+    """How much (rule 107.1): the effect's amount, X (107.3), the event's number, a power or
+    a count of the game state (608.2h); "their" counts are counted per player (:func:`_their`)."""
     amount = (obj.x_value or 0) if effect.amount is None else effect.amount
-    verb = effect.verb
     source = game.objects.get(_source_id(obj), obj)
     if effect.amount_is_event and obj.ability is not None:
         amount = obj.ability.event_amount
@@ -444,153 +592,550 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
             (res.source_power if res is not None else 0)
     if effect.count is None or effect.count not in PLAYER_COUNTS:
         amount = _halved(amount, effect.half)  # rule 107.1a
-    if effect.who is Who.CHOSEN and not chosen:
-        _choose(game, obj, effect, amount)  # then perform_chosen (608.2d)
+    return amount
+
+
+@performs(DealDamage)
+def _deal_damage(act: Act, effect: DealDamage) -> None:
+    """Rule 120: the source deals the damage -- or the creature ``by`` names (its power)."""
+    if effect.by is not None:
+        _creature_deals(act, effect)
         return
-    if verb is Verb.FIGHT or (verb is Verb.DEAL_DAMAGE and effect.by is not None):
-        _creature_deals(game, obj, effect, targets, events)
-    elif verb is Verb.DEAL_DAMAGE:
-        recipients = targets if effect.who is Who.TARGET else [
-            ("object", p.id) for p in _permanents(game, obj, effect, targets)
-        ] if effect.who in _CREATURE_GROUPS else [
-            ("player", seat) for seat in _players(game, obj, effect, targets)]
-        for target in recipients:
-            deal_damage(game, source, target, amount, events)
-    elif verb is Verb.GAIN_LIFE:
-        for seat in _players(game, obj, effect, targets):
-            gain_life(game, seat, _their(game, obj, effect, seat, amount), events)
-    elif verb is Verb.LOSE_LIFE:
-        for seat in _players(game, obj, effect, targets):
-            lost = _their(game, obj, effect, seat, amount)
-            game.player(seat).life -= lost  # rule 119.3
-            if game.resolving is not None and lost > 0:
-                game.resolving.life_lost += lost
-    elif verb is Verb.DRAW:
-        for seat in _players(game, obj, effect, targets):
-            for _ in range(_their(game, obj, effect, seat, amount)):
-                draw(game, seat, events)  # rule 121.2
-    elif verb is Verb.DISCARD:
-        for seat in _players(game, obj, effect, targets):
-            if not game.player(seat).hand and game.resolving is not None:
-                game.resolving.couldnt.append(seat)  # "each opponent who can't" (701.9a)
-            if effect.chooser == "you":  # rule 701.9b: another player chooses
-                looking.start_hand_choice(game, obj.controller, seat, effect, events)
-            elif effect.chooser == "random":
-                looking.random_discard(game, seat, amount, events)
-            else:
-                # "Discard your hand" (whole_hand): every card in it (701.9a).
-                start_discard(game, seat, len(game.player(seat).hand) if effect.whole_hand
-                              else amount, events, up_to=effect.up_to)
-    elif verb is Verb.SACRIFICE:
-        for seat in _players(game, obj, effect, targets):
-            _start_sacrifice(game, seat, effect, obj, events)
-    elif verb is Verb.CREATE_TOKEN and effect.token is not None:
-        definition = effect.token
-        if effect.token_x:  # "an X/X token, where X is ..." (rule 107.3a): one token
-            definition = replace(definition, power=amount, toughness=amount)
-            amount = 1
-        for seat in _players(game, obj, effect, targets):
-            for _ in range(amount):
-                token = create_object(game, definition, seat, Zone.BATTLEFIELD)
-                token.controlled_since = game.turn  # rule 302.6
-                events.append(TokenCreated(token.id, seat, definition))  # rule 111.1
-                if effect.tapped_attacking:
-                    _put_onto_battlefield_attacking(game, obj, token)
-    elif verb is Verb.PREVENT_COMBAT_DAMAGE:
-        # Rule 615.1: until the end of the turn -- to what the filter describes as the damage
-        # would be dealt, if it has one.
-        if effect.prevent_to is not None:
-            game.prevent_combat_damage_to.append((obj.controller, effect.prevent_to))
+    game, obj, targets = act.game, act.obj, act.targets
+    recipients = targets if effect.who is Who.TARGET else [
+        ("object", p.id) for p in _permanents(game, obj, effect, targets)
+    ] if effect.who in _CREATURE_GROUPS else [("player", seat) for seat in act.players]
+    for target in recipients:
+        deal_damage(game, act.source, target, act.amount, act.events)
+
+
+@performs(Fight)
+def _fight(act: Act, effect: Fight) -> None:
+    """Rules 701.14a-d: see :func:`_creature_deals`."""
+    _creature_deals(act, effect)
+
+
+@performs(GainLife)
+def _gain_life(act: Act, effect: GainLife) -> None:
+    for seat in act.players:
+        gain_life(act.game, seat, _their(act.game, act.obj, effect, seat, act.amount),
+                  act.events)
+
+
+@performs(LoseLife)
+def _lose_life(act: Act, effect: LoseLife) -> None:
+    game = act.game
+    for seat in act.players:
+        lost = _their(game, act.obj, effect, seat, act.amount)
+        game.player(seat).life -= lost  # rule 119.3
+        if game.resolving is not None and lost > 0:
+            game.resolving.life_lost += lost
+
+
+@performs(Draw)
+def _draw(act: Act, effect: Draw) -> None:
+    for seat in act.players:
+        for _ in range(_their(act.game, act.obj, effect, seat, act.amount)):
+            draw(act.game, seat, act.events)  # rule 121.2
+
+
+@performs(Discard)
+def _discard(act: Act, effect: Discard) -> None:
+    game, events = act.game, act.events
+    for seat in act.players:
+        if not game.player(seat).hand and game.resolving is not None:
+            game.resolving.couldnt.append(seat)  # "each opponent who can't" (701.9a)
+        if effect.chooser == "you":  # rule 701.9b: another player chooses
+            looking.start_hand_choice(game, act.obj.controller, seat, effect, events)
+        elif effect.chooser == "random":
+            looking.random_discard(game, seat, act.amount, events)
         else:
-            game.prevent_combat_damage = True
-    elif verb is Verb.CODED:
-        CODED[effect.code](game, obj, effect, _players(game, obj, effect, targets), events)
-    elif verb is Verb.DELAYED_TRIGGER and effect.delayed is not None:
-        game.delayed.append(DelayedTrigger(obj.controller, obj.card, effect.delayed,
-                                           effect.this_turn))  # rule 603.7a
-    elif verb is Verb.ANTE_TOP:
-        for seat in _players(game, obj, effect, targets):
-            ante.ante_top(game, seat, events)  # rules 407.3, 407.4
-    elif verb is Verb.PUT_STICKER and effect.sticker is not None:
-        for permanent in _permanents(game, obj, effect, targets):
-            stickers.put_sticker(game, obj.controller, permanent, effect.sticker)  # 123.3
-    elif verb is Verb.CREATE_EMBLEM and effect.emblem is not None:
-        create_object(game, effect.emblem, obj.controller, Zone.COMMAND)  # rule 114.1
-    elif verb in _HIDDEN_VERBS:
-        _perform_hidden(game, obj, effect, targets, amount=amount, events=events)
-    elif verb is Verb.EXCHANGE_LIFE:
-        _exchange_life(game, [int(ref) for kind, ref in targets if kind == "player"], events)
-    elif verb is Verb.EXCHANGE_ZONES and effect.destination == "battlefield":
-        for aura in _permanents(game, obj, effect, targets):
-            looking.start_attachment_exchange(game, obj.controller, aura, effect, events)
-    elif verb is Verb.EXCHANGE_ZONES:
-        for seat in _players(game, obj, effect, targets):
-            _exchange_zones(game, seat, effect.destination, effect.exchange_with, events)
-    elif verb in zone_rules.VERBS:  # rules 400-406
-        zone_rules.perform(game, obj, effect, targets,
-                           players=_players(game, obj, effect, targets), amount=amount,
-                           events=events)
-    elif verb is Verb.RESTRICT_THIS_TURN:
-        _restrict_this_turn(game, obj, effect, targets)
-    elif verb is Verb.TARGET:
-        pass  # the next instruction's subject: chosen as a target, nothing more (115.1)
-    elif verb is Verb.PHASE_OUT:
-        mine = obj.controller if effect.hold else -1  # "until the end of your next turn"
-        phasing.phase_out(game, [p.id for p in _permanents(game, obj, effect, targets)],
-                          held_by=mine)
-    elif verb is Verb.CAST_CARD:
-        _cast_card(game, obj, effect, targets, events)
-    elif verb is Verb.FREE_CASTS_THIS_TURN:
-        game.free_casts[:] = [g for g in game.free_casts if g[0] == game.turn]
-        game.free_casts.append((game.turn, obj.controller))  # rule 118.9
-    elif verb is Verb.LOOK_AT_TOP:
-        for seat in _players(game, obj, effect, targets):
-            looking.start_look_at_top(game, seat, amount, effect, events)  # rule 701.20a
-    elif verb is Verb.EXTRA_TURNS:
-        game.extra_turns += [obj.controller] * amount  # rule 500.7
-    elif verb is Verb.EXILE_TOP:
-        for seat in _players(game, obj, effect, targets):
-            looking.exile_top(game, seat, amount, may_play=effect.may_play, events=events)
-    elif effect.who is Who.CHOSEN_ONE:
-        _perform_on_chosen(game, obj, effect, amount, events)
-    elif verb is Verb.END_TURN:
-        _end_the_turn(game, events)
-    elif verb is Verb.ADD_MANA:
-        _add_mana(game, obj, effect, amount)
-    elif verb is Verb.CHOOSE_KEYWORD:
-        if not game.players[obj.controller].has_lost:
-            choosing.start_name(game, obj.controller, effect.gains)  # rule 608.2d
-    elif verb is Verb.CHOOSE_CARD_NAME:
-        if not game.players[obj.controller].has_lost:
-            # Rules 201.4, 201.4a: any card's name with the stated characteristics -- the
-            # offer is the whole card pool, so it reveals nothing of any hidden zone.
-            choosing.start_name(game, obj.controller, tuple(sorted(
-                name for name, card in card_pool().items()
-                if not (effect.other_than and looking.has_quality(card, effect.other_than)))))
-    elif verb is Verb.CHOOSE_COLOR:
-        if not game.players[obj.controller].has_lost:
-            choosing.start_color(game, obj.controller)  # rules 105.4, 608.2d
-    elif verb is Verb.LOSE_GAME:
-        for seat in _players(game, obj, effect, targets):
-            sba.lose(game, seat, "104.3e: an effect says the player loses the game", events)
-            sba.check_game_over(game, events)  # rule 104.2a: at once
-    elif verb is Verb.PAY:
-        assert effect.cost is not None  # the loader requires it
-        reflexive = None if effect.reflexive is None else PendingTrigger(
-            fresh_id(game), obj.controller, obj.card, -1, _source_id(obj), effect.reflexive)
-        unless.offer_payment(game, obj, effect.cost, reflexive)  # "you may pay" (608.2d)
-    elif verb is Verb.FLIP_COIN:
-        # Rules 705.1-705.2: two outcomes of equal likelihood; the flipper calls one, and
-        # wins if the call matches the result.
-        if game.resolving is not None:
-            game.resolving.won_flip = game.rng.randbelow(2) == 0
+            # "Discard your hand" (whole_hand): every card in it (701.9a).
+            start_discard(game, seat, len(game.player(seat).hand) if effect.whole_hand
+                          else act.amount, events, up_to=effect.up_to)
+
+
+@performs(Sacrifice)
+def _sacrifice(act: Act, effect: Sacrifice) -> None:
+    for seat in act.players:
+        _start_sacrifice(act.game, seat, effect, act.obj, act.events)
+
+
+@performs(CreateToken)
+def _create_token(act: Act, effect: CreateToken) -> None:
+    """Rule 111.1: the tokens are created under the control of the players named."""
+    game, amount, definition = act.game, act.amount, effect.token
+    if effect.token_x:  # "an X/X token, where X is ..." (rule 107.3a): one token
+        definition = replace(definition, power=amount, toughness=amount)
+        amount = 1
+    for seat in act.players:
+        for _ in range(amount):
+            token = create_object(game, definition, seat, Zone.BATTLEFIELD)
+            token.controlled_since = game.turn  # rule 302.6
+            act.events.append(TokenCreated(token.id, seat, definition))  # rule 111.1
+            if effect.tapped_attacking:
+                _put_onto_battlefield_attacking(game, act.obj, token)
+
+
+@performs(PreventCombatDamage)
+def _prevent_combat_damage(act: Act, effect: PreventCombatDamage) -> None:
+    """Rule 615.1: until the end of the turn -- to what the filter describes as the damage
+    would be dealt, if it has one."""
+    if effect.prevent_to is not None:
+        act.game.prevent_combat_damage_to.append((act.obj.controller, effect.prevent_to))
     else:
-        _perform_on_permanents(game, obj, effect, _permanents(game, obj, effect, targets),
-                               amount=amount, events=events,
-                               copiable=_copiable(game, obj, effect, targets))
+        act.game.prevent_combat_damage = True
 
 
-def _cast_card(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
+@performs(Coded)
+def _coded(act: Act, effect: Coded) -> None:
+    CODED[effect.code](act.game, act.obj, effect, act.players, act.events)
+
+
+@performs(CreateDelayedTrigger)
+def _delayed_trigger(act: Act, effect: CreateDelayedTrigger) -> None:
+    act.game.delayed.append(DelayedTrigger(act.obj.controller, act.obj.card, effect.delayed,
+                                            effect.this_turn))  # rule 603.7a
+
+
+@performs(AnteTop)
+def _ante_top(act: Act, effect: AnteTop) -> None:
+    for seat in act.players:
+        ante.ante_top(act.game, seat, act.events)  # rules 407.3, 407.4
+
+
+@performs(PutSticker)
+def _put_sticker(act: Act, effect: PutSticker) -> None:
+    for permanent in _permanents(act.game, act.obj, effect, act.targets):
+        stickers.put_sticker(act.game, act.obj.controller, permanent, effect.sticker)  # 123.3
+
+
+@performs(CreateEmblem)
+def _create_emblem(act: Act, effect: CreateEmblem) -> None:
+    create_object(act.game, effect.emblem, act.obj.controller, Zone.COMMAND)  # rule 114.1
+
+
+@performs(ExchangeLife)
+def _exchange_life_of(act: Act, effect: ExchangeLife) -> None:
+    _exchange_life(act.game, [int(ref) for kind, ref in act.targets if kind == "player"],
+                   act.events)
+
+
+@performs(ExchangeZones)
+def _exchange_zones_of(act: Act, effect: ExchangeZones) -> None:
+    game = act.game
+    if effect.destination == "battlefield":
+        for aura in _permanents(game, act.obj, effect, act.targets):
+            looking.start_attachment_exchange(game, act.obj.controller, aura, effect,
+                                              act.events)
+        return
+    for seat in act.players:
+        _exchange_zones(game, seat, effect.destination, effect.exchange_with, act.events)
+
+
+@performs(*zone_rules.VERBS)
+def _zone_rule(act: Act, effect: zone_rules.ZoneRuleEffect) -> None:
+    """Rules 400-406: see :mod:`server.engine.zone_rules`."""
+    zone_rules.perform(act.game, act.obj, effect, act.targets, players=act.players,
+                       amount=act.amount, events=act.events)
+
+
+@performs(RestrictThisTurn)
+def _restrict(act: Act, effect: RestrictThisTurn) -> None:
+    _restrict_this_turn(act.game, act.obj, effect, act.targets)
+
+
+@performs(ChooseTarget)
+def _choose_target(act: Act, effect: ChooseTarget) -> None:
+    """The next instruction's subject: chosen as a target, nothing more (rule 115.1)."""
+
+
+@performs(PhaseOut)
+def _phase_out(act: Act, effect: PhaseOut) -> None:
+    mine = act.obj.controller if effect.hold else -1  # "until the end of your next turn"
+    phasing.phase_out(act.game, [p.id for p in _permanents(act.game, act.obj, effect,
+                                                           act.targets)], held_by=mine)
+
+
+@performs(CastCard)
+def _cast(act: Act, effect: CastCard) -> None:
+    _cast_card(act.game, act.obj, effect, act.targets, act.events)
+
+
+@performs(FreeCastsThisTurn)
+def _free_casts(act: Act, effect: FreeCastsThisTurn) -> None:
+    game = act.game
+    game.free_casts[:] = [g for g in game.free_casts if g[0] == game.turn]
+    game.free_casts.append((game.turn, act.obj.controller))  # rule 118.9
+
+
+@performs(LookAtTop)
+def _look_at_top(act: Act, effect: LookAtTop) -> None:
+    for seat in act.players:
+        looking.start_look_at_top(act.game, seat, act.amount, effect, act.events)  # 701.20a
+
+
+@performs(ExtraTurns)
+def _extra_turns(act: Act, effect: ExtraTurns) -> None:
+    act.game.extra_turns += [act.obj.controller] * act.amount  # rule 500.7
+
+
+@performs(ExileTop)
+def _exile_top(act: Act, effect: ExileTop) -> None:
+    for seat in act.players:
+        looking.exile_top(act.game, seat, act.amount, may_play=effect.may_play,
+                          events=act.events)
+
+
+@performs(EndTurn)
+def _end_turn(act: Act, effect: EndTurn) -> None:
+    _end_the_turn(act.game, act.events)
+
+
+@performs(AddMana)
+def _add(act: Act, effect: AddMana) -> None:
+    _add_mana(act.game, act.obj, effect, act.amount)
+
+
+@performs(ChooseKeyword)
+def _choose_keyword(act: Act, effect: ChooseKeyword) -> None:
+    if not act.game.players[act.obj.controller].has_lost:
+        choosing.start_name(act.game, act.obj.controller, effect.gains)  # rule 608.2d
+
+
+@performs(ChooseCardName)
+def _choose_card_name(act: Act, effect: ChooseCardName) -> None:
+    if not act.game.players[act.obj.controller].has_lost:
+        # Rules 201.4, 201.4a: any card's name with the stated characteristics -- the
+        # offer is the whole card pool, so it reveals nothing of any hidden zone.
+        choosing.start_name(act.game, act.obj.controller, tuple(sorted(
+            name for name, card in card_pool().items()
+            if not (effect.other_than and looking.has_quality(card, effect.other_than)))))
+
+
+@performs(ChooseColor)
+def _choose_color(act: Act, effect: ChooseColor) -> None:
+    if not act.game.players[act.obj.controller].has_lost:
+        choosing.start_color(act.game, act.obj.controller)  # rules 105.4, 608.2d
+
+
+@performs(LoseGame)
+def _lose_game(act: Act, effect: LoseGame) -> None:
+    for seat in act.players:
+        sba.lose(act.game, seat, "104.3e: an effect says the player loses the game",
+                 act.events)
+        sba.check_game_over(act.game, act.events)  # rule 104.2a: at once
+
+
+@performs(Pay)
+def _pay(act: Act, effect: Pay) -> None:
+    """"You may pay {1}{B}" (608.2d); a reflexive "When you do" (603.12)."""
+    game, obj = act.game, act.obj
+    reflexive = None if effect.reflexive is None else PendingTrigger(
+        fresh_id(game), obj.controller, obj.card, -1, _source_id(obj), effect.reflexive)
+    unless.offer_payment(game, obj, effect.cost, reflexive)
+
+
+@performs(FlipCoin)
+def _flip_coin(act: Act, effect: FlipCoin) -> None:
+    """Rules 705.1-705.2: two outcomes of equal likelihood; the flipper calls one, and wins if
+    the call matches the result."""
+    if act.game.resolving is not None:
+        act.game.resolving.won_flip = act.game.rng.randbelow(2) == 0
+
+
+def _named(act: Act, effect: Search | RevealUntil) -> str:
+    """"The same name as that artifact": its name as it last existed (608.2h); "cards with
+    that name" -- the name chosen earlier in this resolution (201.4)."""
+    res = act.game.resolving
+    if res is None:
+        return ""
+    if effect.find == "chosen_name":
+        return res.name
+    return next((res.names.get(str(ref), "") for kind, ref in act.targets if kind == "object"),
+                "")
+
+
+@performs(Clash)
+def _clash(act: Act, effect: Clash) -> None:
+    looking.start_clash(act.game, act.obj.controller, act.events)  # rule 701.30
+
+
+@performs(Piles)
+def _piles(act: Act, effect: Piles) -> None:
+    looking.start_piles(act.game, act.obj.controller, act.amount, act.events)  # rule 700.3
+
+
+@performs(Fateseal)
+def _fateseal(act: Act, effect: Fateseal) -> None:
+    looking.start_fateseal(act.game, act.obj.controller, act.amount, act.events)  # 701.29a
+
+
+@performs(Scry)
+def _scry(act: Act, effect: Scry) -> None:
+    for seat in act.players:
+        looking.start_scry(act.game, seat, seat, act.amount, act.events)  # rule 701.22a
+
+
+@performs(Search)
+def _search(act: Act, effect: Search) -> None:
+    """Rule 701.23: see :func:`server.engine.looking.start_search`."""
+    named = _named(act, effect)
+    for seat in act.players:
+        looking.start_search(act.game, act.obj.controller, seat, effect, named=named,
+                             events=act.events)
+
+
+@performs(RevealTop)
+def _reveal_top(act: Act, effect: RevealTop) -> None:
+    game, res = act.game, act.game.resolving
+    for seat in act.players:
+        card = looking.revealed_top(game, seat, act.obj.id, act.events)
+        if card is not None and res is not None:
+            res.revealed.append(card.id)
+        if card is not None and effect.destination:
+            # "If it's a creature card, put it into your hand. Otherwise, put it on the
+            # bottom of your library" (rules 701.20a, 400.3, 401.1).
+            if looking.has_quality(card.card, effect.find):
+                move(game, card.id, Zone.HAND, act.events)
+            elif effect.otherwise == "library_bottom":
+                move(game, card.id, Zone.LIBRARY, act.events, bottom=True)
+
+
+@performs(RevealUntil)
+def _reveal_until(act: Act, effect: RevealUntil) -> None:
+    for seat in act.players:
+        looking.reveal_until(act.game, seat, effect, act.obj.id, act.events)
+
+
+@performs(LookAndPick)
+def _look_and_pick(act: Act, effect: LookAndPick) -> None:
+    game, you = act.game, act.obj.controller
+    every = condition_met(game, you, _source_id(act.obj), effect.all_if) \
+        if effect.all_if is not None else False
+    for seat in act.players:
+        looking.start_look_and_pick(game, seat, act.amount, effect, every=every,
+                                    events=act.events)
+
+
+@performs(Mill)
+def _mill(act: Act, effect: Mill) -> None:
+    """Rule 701.17a: the top N cards go to the graveyard at the same time."""
+    for seat in act.players:
+        library = act.game.player(seat).library
+        put_into_graveyards(act.game, list(reversed(library[-act.amount:]))
+                            if act.amount > 0 else [], act.events)
+
+
+@on_objects(Destroy)
+def _destroy(act: Act, effect: Destroy, permanents: list[GameObject]) -> None:
+    """Rule 701.8a (2009: 701.6a): to its owner's graveyard; indestructible permanents aren't
+    destroyed (702.12b); regeneration may replace it (701.19)."""
+    destroy(act.game, [p.id for p in permanents], act.events,
+            regenerable=not effect.no_regeneration)
+
+
+@on_objects(CopySpell)
+def _copy(act: Act, effect: CopySpell, permanents: list[GameObject]) -> None:
+    """Rule 707.10: copy the spell(s)."""
+    obj = act.obj
+    if not permanents and effect.who is Who.EVENT_OBJECT and obj.ability is not None:
+        # "Copy that spell" of a cast trigger: as it last existed on the stack if it has
+        # left it (608.2h; countered, say).
+        gone = act.game.last_known_spells.get(obj.ability.event_object or "")
+        permanents = [gone] if gone is not None else []
+    for spell in permanents:
+        copy = _copy_spell(act.game, obj.controller, spell)
+        if effect.new_targets and spell.targets:
+            begin_retargeting(act.game, obj.controller, copy, spell.targets,
+                              spell.target_groups)
+
+
+@on_objects(CreateTokenCopy)
+def _create_token_copy(act: Act, effect: CreateTokenCopy,
+                       permanents: list[GameObject]) -> None:
+    for card in _copiable(act.game, act.targets):
+        # Rule 707.2: the copiable values are the printed ones (not counters, damage, or
+        # effects); it's a new token under your control (111.1).
+        token = create_object(act.game, card, act.obj.controller, Zone.BATTLEFIELD)
+        token.token = True
+        token.controlled_since = act.game.turn
+        act.events.append(TokenCreated(token.id, act.obj.controller, card))
+
+
+@on_objects(Regenerate)
+def _regenerate(act: Act, effect: Regenerate, permanents: list[GameObject]) -> None:
+    for permanent in permanents:
+        permanent.regeneration_shields += 1  # rule 701.19a (2009: 701.12a)
+
+
+@on_objects(CounterSpell)
+def _counter(act: Act, effect: CounterSpell, permanents: list[GameObject]) -> None:
+    if effect.unless_pays is not None:
+        # Rule 118.12a: "counter ... unless its controller pays {N}".
+        unless.counter_unless_paid(act.game, permanents, effect.unless_pays, act.events)
+    else:
+        # Rule 701.6a (2009: 701.5a): a countered spell goes to its owner's graveyard (its
+        # costs are not refunded, 701.6b); a countered ability ceases to exist.
+        unless.counter(act.game, permanents, act.events)
+
+
+@on_objects(DoesntUntapNext)
+def _doesnt_untap(act: Act, effect: DoesntUntapNext, permanents: list[GameObject]) -> None:
+    for permanent in permanents:
+        permanent.skip_next_untap = True  # rule 502.3
+
+
+@on_objects(ReturnToHand)
+def _return_to_hand(act: Act, effect: ReturnToHand, permanents: list[GameObject]) -> None:
+    for permanent in permanents:
+        move(act.game, permanent.id, Zone.HAND, act.events)  # rule 400.3: owner's hand
+
+
+@on_objects(Exile)
+def _exile(act: Act, effect: Exile, permanents: list[GameObject]) -> None:
+    for permanent in permanents:
+        move(act.game, permanent.id, Zone.EXILE, act.events)  # rule 701.13a
+    if act.game.resolving is not None:
+        # "Exile it. If you do, ...": whether anything was exiled (608.2c) -- an object
+        # that left the battlefield can't be exiled from where it went (400.7).
+        act.game.resolving.did = bool(permanents)
+
+
+@on_objects(ReturnToBattlefield)
+def _return_to_battlefield(act: Act, effect: ReturnToBattlefield,
+                           permanents: list[GameObject]) -> None:
+    game = act.game
+    for card_obj in permanents:
+        new = move(game, card_obj.id, Zone.BATTLEFIELD, act.events,
+                   controller=act.obj.controller)
+        if game.resolving is not None and new.zone is Zone.BATTLEFIELD:
+            game.resolving.found.append(new.id)  # "It gains haste" (400.7)
+
+
+@on_objects(Tap, Untap)
+def _tap(act: Act, effect: Tap | Untap, permanents: list[GameObject]) -> None:
+    untap = isinstance(effect, Untap)
+    for permanent in permanents:
+        if untap and permanent.tapped:
+            act.events.append(Untapped(permanent.id))  # rule 701.26b
+        permanent.tapped = not untap  # rule 701.26
+
+
+@on_objects(PutCounters, RemoveCounters)
+def _counters(act: Act, effect: PutCounters | RemoveCounters,
+              permanents: list[GameObject]) -> None:
+    for permanent in permanents:
+        have = permanent.counters.get(effect.counter, 0)
+        if isinstance(effect, PutCounters):
+            # Rule 701.10e: doubling puts as many as it already has.
+            n = have if effect.double else act.amount
+            put_counters(act.game, permanent, effect.counter, n, act.events)  # rule 122.1
+        else:
+            permanent.counters[effect.counter] = max(have - act.amount, 0)
+
+
+@on_objects(ModifyPT)
+def _modify_pt(act: Act, effect: ModifyPT, permanents: list[GameObject]) -> None:
+    game = act.game
+    # Rule 611.2c: the affected set is locked in as the effect begins.
+    locked = tuple(p.id for p in permanents)
+    # "+X/+X", "+1/+1 for each ...": the bonus times the amount (rule 107.3).
+    power, toughness = effect.power * act.amount, effect.toughness * act.amount
+    if effect.double_power and len(permanents) == 1:
+        power += permanents[0].power
+    if locked:
+        chosen = game.resolving.name if effect.gains_chosen and \
+            game.resolving is not None and game.resolving.name else ""
+        game.effects.append(ContinuousEffect(
+            next_timestamp(game), locked, power, toughness,
+            (*effect.gains, chosen) if chosen else effect.gains,
+            effect.loses, effect.switch, lasting=effect.lasting,  # rule 611.2a
+            protection=_protection(game, effect), base=effect.set_base))
+
+
+@on_objects(Become)
+def _become(act: Act, effect: Become, permanents: list[GameObject]) -> None:
+    # Rule 611.2c: the affected set is locked in as the effect begins.
+    locked = tuple(p.id for p in permanents)
+    if locked:
+        act.game.effects.append(ContinuousEffect(
+            next_timestamp(act.game), locked, effect.power, effect.toughness, effect.gains,
+            base=True, types=effect.add_types, subtypes=effect.add_subtypes))
+
+
+@on_objects(Attach)
+def _attach(act: Act, effect: Attach, permanents: list[GameObject]) -> None:
+    # Rule 701.3a: attach the source (an Equipment) to the target; new timestamp (613.7e).
+    game = act.game
+    source = game.objects.get(_source_id(act.obj))
+    if source is not None and source.zone is Zone.BATTLEFIELD and permanents \
+            and source.attached_to != permanents[0].id:  # 701.3b: same object: nothing
+        source.attached_to = permanents[0].id
+        source.timestamp = next_timestamp(game)
+        restamp_stickers(game, source)  # rule 613.7k
+
+
+@on_objects(SacrificeOrDiscard)
+def _sacrifice_or_discard(act: Act, effect: SacrificeOrDiscard,
+                          permanents: list[GameObject]) -> None:
+    # Rules 701.21a, 701.9a: a permanent chosen is sacrificed, a card in hand discarded.
+    put_into_graveyards(act.game, [p.id for p in permanents if p.zone is Zone.BATTLEFIELD],
+                        act.events)
+    madness.discard(act.game, [p.id for p in permanents if p.zone is Zone.HAND], act.events)
+
+
+@on_objects(ExileIfDies)
+def _exile_if_dies(act: Act, effect: ExileIfDies, permanents: list[GameObject]) -> None:
+    for permanent in permanents:
+        permanent.exile_if_dies = True  # rule 614.1a
+
+
+@on_objects(PutOnTop)
+def _put_on_top(act: Act, effect: PutOnTop, permanents: list[GameObject]) -> None:
+    for permanent in permanents:
+        move(act.game, permanent.id, Zone.LIBRARY, act.events)  # its owner's library (400.3)
+
+
+@on_objects(PutOnBottom)
+def _put_on_bottom(act: Act, effect: PutOnBottom, permanents: list[GameObject]) -> None:
+    for card_obj in permanents:
+        move(act.game, card_obj.id, Zone.LIBRARY, act.events, bottom=True)  # 400.3, 401.1
+
+
+@on_objects(ExchangeControl)
+def _exchange_control_of(act: Act, effect: ExchangeControl,
+                         permanents: list[GameObject]) -> None:
+    _exchange_control(act.game, permanents)
+
+
+@on_objects(GainControl)
+def _gain_control(act: Act, effect: GainControl, permanents: list[GameObject]) -> None:
+    # Layer 2 (rule 613.1b): until end of turn (514.2) or indefinitely (611.2a).
+    held = tuple(p.id for p in permanents if p.zone is Zone.BATTLEFIELD)
+    if held:
+        act.game.effects.append(ContinuousEffect(next_timestamp(act.game), held,
+                                                 controller=act.obj.controller,
+                                                 lasting=not effect.this_turn))
+
+
+def _check_performers() -> None:
+    """Every effect class has exactly one performer, whose annotated ``effect`` accepts it
+    (registering twice is refused as it happens)."""
+    for cls in EFFECT_CLASSES:
+        function = _PERFORMERS.get(cls)
+        if function is None:
+            raise TypeError(f"{cls.__name__} ({cls.verb.value}) has no performer")
+        performer = _ON_OBJECTS.get(cls, function)
+        accepted = get_type_hints(performer)["effect"]
+        if cls is not accepted and cls not in get_args(accepted) and not (
+                isinstance(accepted, type) and issubclass(cls, accepted)):
+            raise TypeError(f"the performer of {cls.__name__} doesn't accept it")
+    if set(_PERFORMERS) != set(EFFECT_CLASSES):
+        raise TypeError("performers of classes that aren't effects")
+
+
+def _cast_card(game: Game, obj: GameObject, effect: CastCard, targets: list[Target],
                events: list[Event]) -> None:
     """"You may cast target red instant or sorcery card from your graveyard" (608.2g): cast
     now, whatever its timing, if some way to cast it is possible (601.2b-h); it goes on the
@@ -614,21 +1159,21 @@ def _cast_card(game: Game, obj: GameObject, effect: Effect, targets: list[Target
 CHOSEN_ONE = "chosen_one"
 
 
-def _perform_on_chosen(game: Game, obj: GameObject, effect: Effect, amount: int,
-                       events: list[Event]) -> None:
+def _perform_on_chosen(act: Act, effect: Effect) -> None:
     """"Put a loyalty counter on a Liliana planeswalker you control": the controller chooses
     one of the permanents the filter describes as the effect is performed (608.2c) -- no
     choice with only one, nothing with none."""
-    spec = effect.filter
+    game, obj = act.game, act.obj
+    spec = effect.filter if isinstance(effect, Affecting) else None
     assert spec is not None  # the loader requires it
     pool = [i for i in game.battlefield
             if filters.matches(game, game.objects[i], spec, obj.controller, _source_id(obj))]
     if len(pool) == 1:
-        _perform_on_permanents(game, obj, effect, [game.objects[pool[0]]], amount=amount,
-                               events=events)
+        _ON_OBJECTS[type(effect)](act, effect, [game.objects[pool[0]]])
     elif pool:
         game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, obj.controller, pool,
-                                      effect=effect, group=[CHOSEN_ONE, obj.id], count=amount))
+                                      effect=effect, group=[CHOSEN_ONE, obj.id],
+                                      count=act.amount))
 
 
 def answer_chosen(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
@@ -638,8 +1183,8 @@ def answer_chosen(game: Game, choice: Choice, action: Action, events: list[Event
     chosen = game.objects.get(action.object_id) if isinstance(action, ChooseCard) else None
     if obj is not None and chosen is not None and choice.effect is not None and \
             chosen.zone is Zone.BATTLEFIELD:
-        _perform_on_permanents(game, obj, choice.effect, [chosen], amount=choice.count,
-                               events=events)
+        _ON_OBJECTS[type(choice.effect)](Act(game, obj, [], events, choice.count),
+                                         choice.effect, [chosen])
 
 
 def _end_the_turn(game: Game, events: list[Event]) -> None:
@@ -662,13 +1207,10 @@ def _end_the_turn(game: Game, events: list[Event]) -> None:
     game.passes = 0
 
 
-def _copiable(game: Game, obj: GameObject, effect: Effect,
-              targets: list[Target]) -> tuple[CardDef, ...]:
+def _copiable(game: Game, targets: list[Target]) -> tuple[CardDef, ...]:
     """CREATE_TOKEN_COPY: the copiable values (rule 707.2) of each still-legal target -- as
     it last existed if it has left the battlefield since resolution began (608.2h: "return
     it, then create a token that's a copy of it")."""
-    if effect.verb is not Verb.CREATE_TOKEN_COPY:
-        return ()
     res = game.resolving
     known = res.cards if res is not None else {}
     out = []
@@ -681,7 +1223,7 @@ def _copiable(game: Game, obj: GameObject, effect: Effect,
     return tuple(out)
 
 
-def _restrict_this_turn(game: Game, obj: GameObject, effect: Effect,
+def _restrict_this_turn(game: Game, obj: GameObject, effect: RestrictThisTurn,
                         targets: list[Target]) -> None:
     """"[Target creature / creatures without flying] can't block this turn": a rules change
     until end of turn (rules 611.2a, 611.2c). For the named permanents it follows them; with a
@@ -698,135 +1240,7 @@ def _restrict_this_turn(game: Game, obj: GameObject, effect: Effect,
                                              restrictions=effect.restrictions))
 
 
-def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
-                           permanents: list[GameObject], *, amount: int,
-                           events: list[Event], copiable: tuple[CardDef, ...] = ()) -> None:
-    verb = effect.verb
-    if verb is Verb.DESTROY:
-        # Rule 701.8a (2009: 701.6a): to its owner's graveyard; indestructible permanents
-        # aren't destroyed (702.12b); regeneration may replace it (701.19).
-        destroy(game, [p.id for p in permanents], events,
-                regenerable=not effect.no_regeneration)
-    elif verb is Verb.COPY_SPELL:
-        if not permanents and effect.who is Who.EVENT_OBJECT and obj.ability is not None:
-            # "Copy that spell" of a cast trigger: as it last existed on the stack if it has
-            # left it (608.2h; countered, say).
-            gone = game.last_known_spells.get(obj.ability.event_object or "")
-            permanents = [gone] if gone is not None else []
-        for spell in permanents:
-            copy = _copy_spell(game, obj.controller, spell)
-            if effect.new_targets and spell.targets:
-                begin_retargeting(game, obj.controller, copy, spell.targets,
-                                  spell.target_groups)
-    elif verb is Verb.CREATE_TOKEN_COPY:
-        for card in copiable:
-            # Rule 707.2: the copiable values are the printed ones (not counters, damage,
-            # or effects); it's a new token under your control (111.1).
-            token = create_object(game, card, obj.controller, Zone.BATTLEFIELD)
-            token.token = True
-            token.controlled_since = game.turn
-            events.append(TokenCreated(token.id, obj.controller, card))
-    elif verb is Verb.REGENERATE:
-        for permanent in permanents:
-            permanent.regeneration_shields += 1  # rule 701.19a (2009: 701.12a)
-    elif verb is Verb.COUNTER and effect.unless_pays is not None:
-        # Rule 118.12a: "counter ... unless its controller pays {N}".
-        unless.counter_unless_paid(game, permanents, effect.unless_pays, events)
-    elif verb is Verb.COUNTER:
-        # Rule 701.6a (2009: 701.5a): a countered spell goes to its owner's graveyard (its
-        # costs are not refunded, 701.6b); a countered ability ceases to exist.
-        unless.counter(game, permanents, events)
-    elif verb is Verb.DOESNT_UNTAP_NEXT:
-        for permanent in permanents:
-            permanent.skip_next_untap = True  # rule 502.3
-    elif verb is Verb.RETURN_TO_HAND:
-        for permanent in permanents:
-            move(game, permanent.id, Zone.HAND, events)  # rule 400.3: owner's hand
-    elif verb is Verb.EXILE:
-        for permanent in permanents:
-            move(game, permanent.id, Zone.EXILE, events)  # rule 701.13a
-        if game.resolving is not None:
-            # "Exile it. If you do, ...": whether anything was exiled (608.2c) -- an object
-            # that left the battlefield can't be exiled from where it went (400.7).
-            game.resolving.did = bool(permanents)
-    elif verb is Verb.RETURN_TO_BATTLEFIELD:
-        for card_obj in permanents:
-            new = move(game, card_obj.id, Zone.BATTLEFIELD, events, controller=obj.controller)
-            if game.resolving is not None and new.zone is Zone.BATTLEFIELD:
-                game.resolving.found.append(new.id)  # "It gains haste" (400.7)
-    elif verb in (Verb.TAP, Verb.UNTAP):
-        for permanent in permanents:
-            if verb is Verb.UNTAP and permanent.tapped:
-                events.append(Untapped(permanent.id))  # rule 701.26b
-            permanent.tapped = verb is Verb.TAP  # rule 701.26
-    elif verb in (Verb.PUT_COUNTERS, Verb.REMOVE_COUNTERS):
-        sign = 1 if verb is Verb.PUT_COUNTERS else -1
-        for permanent in permanents:
-            have = permanent.counters.get(effect.counter, 0)
-            # Rule 701.10e: doubling puts as many as it already has.
-            n = have if effect.double else amount
-            if sign > 0:
-                put_counters(game, permanent, effect.counter, n, events)  # rule 122.1
-            else:
-                permanent.counters[effect.counter] = max(have - n, 0)
-    elif verb is Verb.MODIFY_PT:
-        # Rule 611.2c: the affected set is locked in as the effect begins.
-        locked = tuple(p.id for p in permanents)
-        # "+X/+X", "+1/+1 for each ...": the bonus times the amount (rule 107.3).
-        power, toughness = effect.power * amount, effect.toughness * amount
-        if effect.double_power and len(permanents) == 1:
-            power += permanents[0].power
-        if locked:
-            chosen = game.resolving.name if effect.gains_chosen and \
-                game.resolving is not None and game.resolving.name else ""
-            game.effects.append(ContinuousEffect(
-                next_timestamp(game), locked, power, toughness,
-                (*effect.gains, chosen) if chosen else effect.gains,
-                effect.loses, effect.switch, lasting=effect.lasting,  # rule 611.2a
-                protection=_protection(game, effect), base=effect.set_base))
-    elif verb is Verb.BECOME:
-        # Rule 611.2c: the affected set is locked in as the effect begins.
-        locked = tuple(p.id for p in permanents)
-        if locked:
-            game.effects.append(ContinuousEffect(
-                next_timestamp(game), locked, effect.power, effect.toughness, effect.gains,
-                base=True, types=effect.add_types, subtypes=effect.add_subtypes))
-    elif verb is Verb.ATTACH:
-        # Rule 701.3a: attach the source (an Equipment) to the target; new timestamp (613.7e).
-        source = game.objects.get(_source_id(obj))
-        if source is not None and source.zone is Zone.BATTLEFIELD and permanents \
-                and source.attached_to != permanents[0].id:  # 701.3b: same object: nothing
-            source.attached_to = permanents[0].id
-            source.timestamp = next_timestamp(game)
-            restamp_stickers(game, source)  # rule 613.7k
-    elif verb is Verb.SACRIFICE_OR_DISCARD:
-        # Rules 701.21a, 701.9a: a permanent chosen is sacrificed, a card in hand discarded.
-        put_into_graveyards(game, [p.id for p in permanents if p.zone is Zone.BATTLEFIELD],
-                            events)
-        madness.discard(game, [p.id for p in permanents if p.zone is Zone.HAND], events)
-    elif verb is Verb.EXILE_IF_DIES:
-        for permanent in permanents:
-            permanent.exile_if_dies = True
-    elif verb is Verb.PUT_ON_TOP:
-        for permanent in permanents:
-            move(game, permanent.id, Zone.LIBRARY, events)  # its owner's library (400.3)
-    elif verb is Verb.PUT_ON_BOTTOM:
-        for card_obj in permanents:
-            move(game, card_obj.id, Zone.LIBRARY, events, bottom=True)  # rules 400.3, 401.1
-    elif verb is Verb.EXCHANGE_CONTROL:
-        _exchange_control(game, permanents, effect)
-    elif verb is Verb.GAIN_CONTROL:
-        # Layer 2 (rule 613.1b): until end of turn (514.2) or indefinitely (611.2a).
-        held = tuple(p.id for p in permanents if p.zone is Zone.BATTLEFIELD)
-        if held:
-            game.effects.append(ContinuousEffect(next_timestamp(game), held,
-                                                 controller=obj.controller,
-                                                 lasting=not effect.this_turn))
-    else:  # pragma: no cover - the vocabulary is closed
-        raise ValueError(f"unhandled verb {verb}")
-
-
-def _add_mana(game: Game, obj: GameObject, effect: Effect, amount: int) -> None:
+def _add_mana(game: Game, obj: GameObject, effect: AddMana, amount: int) -> None:
     """Rule 106.3: mana is added to its controller's pool -- ``amount`` times the letters,
     or of "the chosen color" (105.4; none chosen, none added)."""
     if game.players[obj.controller].has_lost:
@@ -838,7 +1252,7 @@ def _add_mana(game: Game, obj: GameObject, effect: Effect, amount: int) -> None:
         pool[MANA_TYPES.index(letter)] += 1
 
 
-def _protection(game: Game, effect: Effect) -> tuple[str, ...]:
+def _protection(game: Game, effect: ModifyPT) -> tuple[str, ...]:
     """"gains protection from [quality]" -- "the color of your choice" is the color chosen
     earlier in this resolution (105.4); none chosen, none granted."""
     if effect.protection != "chosen_color":
@@ -864,7 +1278,7 @@ def _halved(amount: int, half: Rounding | None) -> int:
     assert_never(half)
 
 
-def _their(game: Game, obj: GameObject, effect: Effect, seat: int, amount: int) -> int:
+def _their(game: Game, obj: GameObject, effect: Amounted, seat: int, amount: int) -> int:
     """The amount for one affected player: a count of that player ("their library", "their
     life", counted as the effect is performed for them, 608.2c) or the effect's amount."""
     if effect.count is None or effect.count not in PLAYER_COUNTS:
@@ -873,7 +1287,7 @@ def _their(game: Game, obj: GameObject, effect: Effect, seat: int, amount: int) 
     return _halved(n, effect.half)
 
 
-def _count(game: Game, obj: GameObject, kind: Count, effect: Effect) -> int:
+def _count(game: Game, obj: GameObject, kind: Count, effect: Amounted) -> int:
     """The game-state count an amount refers to (rules 700.5, 700.8, 608.2h)."""
     return counting.count(game, obj.controller, _source_id(obj), kind, spec=effect.filter,
                           colors=effect.colors)
@@ -883,13 +1297,13 @@ def _count(game: Game, obj: GameObject, kind: Count, effect: Effect) -> int:
 matches = filters.matches
 
 
-def _creature_deals(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
-                    events: list[Event]) -> None:
+def _creature_deals(act: Act, effect: DealDamage | Fight) -> None:
     """"[It] fights [target creature]" (rules 701.14a-d) and "[that creature] deals damage
     equal to its power to [target]": the acting creature is the previous effect's target
     (``by`` THAT, still a legal target: rule 608.2b) or the source on the battlefield (``by``
     SELF). Neither creature deals damage unless both are creatures on the battlefield
     (701.14b); the damage isn't combat damage (701.14d)."""
+    game, obj, targets, events = act.game, act.obj, act.targets, act.events
     res = game.resolving
     by = effect.by
     if by is Who.THAT:
@@ -903,7 +1317,7 @@ def _creature_deals(game: Game, obj: GameObject, effect: Effect, targets: list[T
     creature = next((c for c in acting if c.zone is Zone.BATTLEFIELD and c.is_creature), None)
     if creature is None:
         return
-    if effect.verb is Verb.DEAL_DAMAGE:
+    if isinstance(effect, DealDamage):
         for target in targets:
             deal_damage(game, creature, target, creature.power, events)
         return
@@ -918,60 +1332,7 @@ def _creature_deals(game: Game, obj: GameObject, effect: Effect, targets: list[T
     deal_damage(game, other, ("object", creature.id), second, events)
 
 
-_HIDDEN_VERBS = (Verb.SCRY, Verb.FATESEAL, Verb.SEARCH, Verb.REVEAL_TOP, Verb.CLASH,
-                 Verb.PILES, Verb.MILL, Verb.REVEAL_UNTIL, Verb.LOOK_AND_PICK)
-
-
-def _perform_hidden(game: Game, obj: GameObject, effect: Effect, targets: list[Target], *,
-                    amount: int, events: list[Event]) -> None:
-    """Effects that look at or reveal hidden cards (rules 701.20-701.23, 701.29, 701.30,
-    700.3) and milling (701.17)."""
-    verb, you = effect.verb, obj.controller
-    res = game.resolving
-    seats = _players(game, obj, effect, targets)
-    # "the same name as that artifact": its name as it last existed (608.2h).
-    named = next((res.names.get(str(ref), "") for kind, ref in targets if kind == "object"),
-                 "") if res is not None else ""
-    if effect.find == "chosen_name":
-        named = res.name if res is not None else ""  # "cards with that name" (201.4)
-    if verb is Verb.CLASH:
-        looking.start_clash(game, you, events)
-    elif verb is Verb.PILES:
-        looking.start_piles(game, you, amount, events)
-    elif verb is Verb.FATESEAL:
-        looking.start_fateseal(game, you, amount, events)
-        return
-    for seat in seats:
-        if verb is Verb.SCRY:
-            looking.start_scry(game, seat, seat, amount, events)  # rule 701.22a
-        elif verb is Verb.SEARCH:
-            looking.start_search(game, you, seat, effect, named=named, events=events)
-        elif verb is Verb.REVEAL_TOP:
-            card = looking.revealed_top(game, seat, obj.id, events)
-            if card is not None and res is not None:
-                res.revealed.append(card.id)
-            if card is not None and effect.destination:
-                # "If it's a creature card, put it into your hand. Otherwise, put it on the
-                # bottom of your library" (rules 701.20a, 400.3, 401.1).
-                if looking.has_quality(card.card, effect.find):
-                    move(game, card.id, Zone.HAND, events)
-                elif effect.otherwise == "library_bottom":
-                    move(game, card.id, Zone.LIBRARY, events, bottom=True)
-        elif verb is Verb.REVEAL_UNTIL:
-            looking.reveal_until(game, seat, effect, obj.id, events)
-        elif verb is Verb.LOOK_AND_PICK:
-            every = condition_met(game, you, _source_id(obj), effect.all_if) \
-                if effect.all_if is not None else False
-            looking.start_look_and_pick(game, seat, amount, effect, every=every,
-                                        events=events)
-        elif verb is Verb.MILL:
-            # Rule 701.17a: the top N cards go to the graveyard at the same time.
-            library = game.player(seat).library
-            put_into_graveyards(game, list(reversed(library[-amount:])) if amount > 0 else [],
-                                events)
-
-
-def _exchange_control(game: Game, permanents: list[GameObject], effect: Effect) -> None:
+def _exchange_control(game: Game, permanents: list[GameObject]) -> None:
     """Rules 701.12a-b (2009: 701.8a-b): both permanents must still be there, or nothing
     happens; controlled by the same player, nothing happens; otherwise each player gains
     control of the other's permanent at the same time, indefinitely (layer 2, 613.1b)."""
@@ -1062,7 +1423,7 @@ def declare_attack(game: Game, action: DeclareAttacker) -> None:
         game.combat.attacking_planeswalker[action.object_id] = action.planeswalker_id
 
 
-def _start_sacrifice(game: Game, seat: int, effect: Effect, obj: GameObject,
+def _start_sacrifice(game: Game, seat: int, effect: Sacrifice, obj: GameObject,
                      events: list[Event]) -> None:
     """Rule 701.21a: the player chooses a creature of theirs with the quality to sacrifice;
     "you may sacrifice" can be declined, and "when you do" is a reflexive trigger (603.12)."""
@@ -1104,3 +1465,6 @@ def start_discard(game: Game, seat: int, count: int, events: list[Event], *,
         madness.discard(game, list(hand), events)  # rules 701.9a, 702.35a
         return
     game.choices.append(Choice(DecisionKind.DISCARD, seat, list(hand), count=count))
+
+
+_check_performers()

@@ -12,8 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from server.cards import CardDef
-from server.cards.model import Effect, Verb
+from server.cards import CardDef, verbs
+from server.cards.verbs import (
+    ExchangeZones,
+    ExileLinked,
+    LookAndPick,
+    LookAtTop,
+    RevealUntil,
+    Search,
+)
 from server.engine import madness
 from server.engine.actions import (
     Action,
@@ -171,7 +178,7 @@ def zone_cards(game: Game, zone: str, owner: int) -> list[str]:
     return [i for i in game.exile if game.objects[i].owner == owner]
 
 
-def start_search(game: Game, seat: int, owner: int, effect: Effect, *, named: str,
+def start_search(game: Game, seat: int, owner: int, effect: Search, *, named: str,
                  events: list[Event]) -> None:
     """Rule 701.23: ``seat`` searches ``owner``'s zones for cards with ``effect.find``.
 
@@ -230,13 +237,13 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
     """Put the found cards where the effect says (revealing them only if it says so,
     701.23e), then shuffle if told (701.24a)."""
     effect = choice.effect
-    assert effect is not None
+    assert isinstance(effect, (Search, LookAtTop))
     if choice in game.choices:
         game.choices.remove(choice)
     if choice.group:
         end_looks(game, choice.group[0])
     found = [i for i in choice.picked if i in game.objects]
-    if effect.rest_to and len(found) > 1:
+    if isinstance(effect, Search) and effect.rest_to and len(found) > 1:
         # "reveal those cards, put one onto the battlefield and the other into your hand":
         # the searcher chooses which, the cards revealed meanwhile (rules 701.20a, 608.2d).
         key = _key(game)
@@ -248,14 +255,15 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
         look(game, found, everyone(game), "", events)
         end_looks(game, "")
     _put_found(game, choice.seat, effect, found, events)
-    if effect.verb is Verb.LOOK_AT_TOP:
+    if isinstance(effect, LookAtTop):
         # "Put the rest on the bottom of your library in a random order" (401.1).
         rest = [i for i in choice.group[1:] if i not in found
                 and i in game.player(choice.owner).library]
         game.rng.shuffle(rest)
         for oid in rest:
             move(game, oid, Zone.LIBRARY, events, bottom=True)
-    _after_search(game, choice.seat, choice.owner, effect, found=len(found), events=events)
+    if isinstance(effect, Search):
+        _after_search(game, choice.seat, choice.owner, effect, found=len(found), events=events)
 
 
 #: Marks the choice of which found card goes to the search's destination (the rest go to
@@ -265,7 +273,7 @@ _SPLIT = "split"
 
 def _answer_split(game: Game, choice: Choice, card_id: str, events: list[Event]) -> None:
     effect = choice.effect
-    assert effect is not None
+    assert isinstance(effect, Search)
     game.choices.remove(choice)
     end_looks(game, choice.group[0])
     _put_found(game, choice.seat, effect, [card_id], events)
@@ -275,11 +283,14 @@ def _answer_split(game: Game, choice: Choice, card_id: str, events: list[Event])
                   events=events)
 
 
-def _put_found(game: Game, seat: int, effect: Effect, found: list[str], events: list[Event],
+def _put_found(game: Game, seat: int, effect: Search | LookAtTop, found: list[str],
+               events: list[Event],
                *, destination: str = "") -> None:
     # "put it into your hand" (look_at_top).
     destination = destination or (
-        "hand" if effect.verb is Verb.LOOK_AT_TOP else effect.destination)
+        "hand" if isinstance(effect, LookAtTop) else effect.destination)
+    tapped = isinstance(effect, Search) and effect.tapped
+    may_play = isinstance(effect, Search) and effect.may_play
     if destination == "graveyard":
         put_into_graveyards(game, found, events)
     else:
@@ -290,15 +301,15 @@ def _put_found(game: Game, seat: int, effect: Effect, found: list[str], events: 
                 game.resolving.found_from_hand += 1  # "exiled from their hand this way"
             new = move(game, oid, to, events,
                        controller=seat if to is Zone.BATTLEFIELD else None)
-            if to is Zone.BATTLEFIELD and effect.tapped:
+            if to is Zone.BATTLEFIELD and tapped:
                 new.tapped = True
             if to is Zone.BATTLEFIELD and game.resolving is not None:
                 game.resolving.found.append(new.id)  # "that land" (400.7)
-            if to is Zone.EXILE and effect.may_play:
+            if to is Zone.EXILE and may_play:
                 grant_play(game, seat, new.id)  # "You may cast them this turn"
 
 
-def _after_search(game: Game, seat: int, owner: int, effect: Effect, *, found: int,
+def _after_search(game: Game, seat: int, owner: int, effect: Search, *, found: int,
                   events: list[Event]) -> None:
     """Shuffle if told (701.24a); the search is an event ("whenever a player searches")."""
     searched_library = "library" in effect.zones
@@ -308,7 +319,7 @@ def _after_search(game: Game, seat: int, owner: int, effect: Effect, *, found: i
         events.append(LibrarySearched(seat, owner, found))
 
 
-def start_look_at_top(game: Game, seat: int, count: int, effect: Effect,
+def start_look_at_top(game: Game, seat: int, count: int, effect: LookAtTop,
                       events: list[Event]) -> None:
     """"Look at the top N cards of your library. You may reveal a [take] card from among
     them and put it into your hand. Put the rest on the bottom of your library in a random
@@ -366,7 +377,7 @@ def _answer_search(game: Game, choice: Choice, action: Action, events: list[Even
     if isinstance(action, ChooseCard):
         choice.picked.append(action.object_id)
         choice.pool.remove(action.object_id)
-        if choice.effect is not None and choice.effect.find == "named":
+        if isinstance(choice.effect, Search) and choice.effect.find == "named":
             # "a card named A and/or a card named B": no second card of a name found.
             name = game.objects[action.object_id].card.name
             choice.pool[:] = [i for i in choice.pool if game.objects[i].card.name != name]
@@ -512,7 +523,7 @@ def _answer_pile(game: Game, choice: Choice, action: ChoosePile, events: list[Ev
 # --- a card chosen from a revealed hand ------------------------------------------------------
 
 
-def start_hand_choice(game: Game, chooser: int, owner: int, effect: Effect,
+def start_hand_choice(game: Game, chooser: int, owner: int, effect: verbs.Discard | ExileLinked,
                       events: list[Event], *, linked_to: str = "") -> None:
     """Rules 701.20a, 701.9b: ``owner`` reveals their hand; ``chooser`` chooses a card with
     the stated quality from it, which ``owner`` discards -- or, with ``linked_to``, which is
@@ -532,7 +543,8 @@ def start_hand_choice(game: Game, chooser: int, owner: int, effect: Effect,
                                   effect=effect if linked_to else None))
 
 
-def start_look_and_pick(game: Game, seat: int, count: int, effect: Effect, *, every: bool,
+def start_look_and_pick(game: Game, seat: int, count: int, effect: LookAndPick, *,
+                        every: bool,
                         events: list[Event]) -> None:
     """``seat`` looks at the top ``count`` cards of their library (701.20) and chooses
     ``effect.pick`` of them (or takes them all, ``every``) to put into their hand; the rest go
@@ -577,7 +589,7 @@ def _answer_look_and_pick(game: Game, choice: Choice, card_id: str,
 def _finish_pick(game: Game, choice: Choice, picked: list[str], events: list[Event]) -> None:
     """Put the picked cards into the hand, then the rest where the effect says."""
     effect = choice.effect
-    assert effect is not None
+    assert isinstance(effect, LookAndPick)
     for oid in picked:
         move(game, oid, Zone.HAND, events)
     rest = [i for i in choice.pool if i not in picked]
@@ -596,7 +608,7 @@ def _finish_pick(game: Game, choice: Choice, picked: list[str], events: list[Eve
                                   group=[choice.group[0], "bottom"]))
 
 
-def start_attachment_exchange(game: Game, seat: int, aura: GameObject, effect: Effect,
+def start_attachment_exchange(game: Game, seat: int, aura: GameObject, effect: ExchangeZones,
                               events: list[Event]) -> None:
     """Rules 701.12a, 701.12d-e: exchange an Aura on the battlefield with an Aura card in
     ``seat``'s hand: the card from the hand becomes attached to what the Aura was attached to.
@@ -613,7 +625,7 @@ def start_attachment_exchange(game: Game, seat: int, aura: GameObject, effect: E
 def _exile_chosen(game: Game, choice: Choice, card_id: str, events: list[Event]) -> None:
     """"Exile that card [until [this] leaves the battlefield]" (406.6, 610.3): with the source,
     unless the source has left the battlefield by now (610.3b)."""
-    assert choice.effect is not None
+    assert isinstance(choice.effect, ExileLinked)
     source_id = choice.group[1]
     source = game.objects.get(source_id)
     if choice.effect.until_leaves and (source is None or source.zone is not Zone.BATTLEFIELD):
@@ -688,13 +700,13 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
     elif kind is DecisionKind.CHOOSE_PILE and isinstance(action, ChoosePile):
         _answer_pile(game, choice, action, events)
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard) and \
-            choice.effect is not None and choice.effect.verb is Verb.LOOK_AND_PICK:
+            choice.effect is not None and isinstance(choice.effect, LookAndPick):
         _answer_look_and_pick(game, choice, action.object_id, events)
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard) \
             and choice.group[1:2] == [_SPLIT]:
         _answer_split(game, choice, action.object_id, events)  # rule 608.2d
     elif kind is DecisionKind.CHOOSE_CARD and isinstance(action, ChooseCard) and \
-            choice.effect is not None and choice.effect.verb is Verb.EXILE_LINKED:
+            choice.effect is not None and isinstance(choice.effect, ExileLinked):
         game.choices.remove(choice)
         end_looks(game, choice.group[0])
         _exile_chosen(game, choice, action.object_id, events)
@@ -718,7 +730,7 @@ def revealed_top(game: Game, seat: int, source: str, events: list[Event]) -> Gam
     return game.objects[library[-1]]
 
 
-def reveal_until(game: Game, seat: int, effect: Effect, source: str,
+def reveal_until(game: Game, seat: int, effect: RevealUntil, source: str,
                  events: list[Event]) -> None:
     """``seat`` reveals cards from the top of their library until they reveal a card of the
     effect's ``find`` quality (rule 701.20a; all of them if none has it), puts that card into

@@ -26,7 +26,8 @@ from dataclasses import replace
 
 from server.cards import CardDef
 from server.cards.mana import ManaCost
-from server.cards.model import Effect, TriggeredAbility, TriggerEvent, Verb
+from server.cards.model import Effect, TriggeredAbility, TriggerEvent
+from server.cards.verbs import Coded
 from server.engine import casting, zone_rules
 from server.engine.actions import Action, CastSpell, Decline
 from server.engine.events import Event
@@ -42,7 +43,7 @@ TRIGGER = TriggeredAbility(
          "madness cost rather than paying its mana cost. If that player doesn't, they put "
          "this card into their graveyard.",
     event=TriggerEvent.EXILED_WITH_MADNESS,
-    effects=(Effect(Verb.CODED, code="madness"),),
+    effects=(Coded(code="madness"),),
 )
 
 

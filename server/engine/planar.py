@@ -21,7 +21,8 @@ from collections.abc import Sequence
 
 from server.cards import CardDef
 from server.cards.mana import ManaCost
-from server.cards.model import Effect, TriggeredAbility, TriggerEvent, Verb
+from server.cards.model import Effect, TriggeredAbility, TriggerEvent
+from server.cards.verbs import Coded
 from server.engine.events import DamageDealt, Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
 from server.engine.triggers import trigger
@@ -49,7 +50,7 @@ DIE_FACES = (PLANESWALKER_FACE, CHAOS_FACE, BLANK_FACE, BLANK_FACE, BLANK_FACE, 
 PLANESWALKING_ABILITY = TriggeredAbility(
     text="Whenever you roll the Planeswalker symbol on the planar die, planeswalk.",
     event=TriggerEvent.ROLL_PLANESWALKER,
-    effects=(Effect(Verb.CODED, code="planeswalk"),),
+    effects=(Coded(code="planeswalk"),),
 )
 PLANAR_DIE = CardDef(
     name="Planar die", mana_cost=ManaCost(), has_mana_cost=False, supertypes=(),

@@ -14,8 +14,28 @@ engine keeps ``GameObject.came_from`` (never shown to anyone) only so that the e
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeAlias, assert_never
 
-from server.cards.model import Effect, Verb, Who
+from server.cards.model import Who
+from server.cards.verbs import (
+    ChooseExiled,
+    ExileLinked,
+    ExileTopFaceDown,
+    ExileTopPlayable,
+    ExileZone,
+    GrantFlashback,
+    MoveCommandCards,
+    MoveFound,
+    MoveLinked,
+    PermitCastLinked,
+    PreventDamageFrom,
+    PutIntoCommand,
+    PutIntoLibraryBeneath,
+    ShuffleIntoLibrary,
+    TurnFaceDown,
+    Wish,
+    who_of,
+)
 from server.engine import filters, looking
 from server.engine.actions import (
     Action,
@@ -46,11 +66,15 @@ from server.engine.zones import (
 Target = tuple[str, int | str]
 
 #: The effect verbs this module performs (see :func:`perform`).
-VERBS = (Verb.MOVE_FOUND, Verb.PUT_INTO_LIBRARY_BENEATH, Verb.SHUFFLE_INTO_LIBRARY, Verb.WISH,
-         Verb.EXILE_LINKED, Verb.MOVE_LINKED, Verb.EXILE_ZONE, Verb.PUT_INTO_COMMAND,
-         Verb.TURN_FACE_DOWN, Verb.PREVENT_DAMAGE_FROM, Verb.EXILE_TOP_FACE_DOWN,
-         Verb.CHOOSE_EXILED, Verb.GRANT_FLASHBACK, Verb.MOVE_COMMAND_CARDS,
-         Verb.EXILE_TOP_PLAYABLE, Verb.PERMIT_CAST_LINKED)
+VERBS = (MoveFound, PutIntoLibraryBeneath, ShuffleIntoLibrary, Wish, ExileLinked, MoveLinked,
+         ExileZone, PutIntoCommand, TurnFaceDown, PreventDamageFrom, ExileTopFaceDown,
+         ChooseExiled, GrantFlashback, MoveCommandCards, ExileTopPlayable, PermitCastLinked)
+#: The effects of :data:`VERBS`.
+ZoneRuleEffect: TypeAlias = (
+    MoveFound | PutIntoLibraryBeneath | ShuffleIntoLibrary | Wish | ExileLinked | MoveLinked |
+    ExileZone | PutIntoCommand | TurnFaceDown | PreventDamageFrom |
+    ExileTopFaceDown | ChooseExiled | GrantFlashback | MoveCommandCards | ExileTopPlayable |
+    PermitCastLinked)
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CHOOSE_OUTSIDE_CARD, DecisionKind.CHOOSE_EXILED_CARD)
@@ -129,10 +153,10 @@ def damage_prevented(game: Game, source_id: str) -> bool:
     return (game.turn, source_id) in game.prevented_sources
 
 
-def _referenced(obj: GameObject, effect: Effect, targets: list[Target]) -> list[str]:
+def _referenced(obj: GameObject, effect: ZoneRuleEffect, targets: list[Target]) -> list[str]:
     """The ids an effect refers to: its source ("[this]") or its (previous effect's)
     targets ("that card")."""
-    if effect.who is Who.SELF:
+    if who_of(effect) is Who.SELF:
         return [obj.ability.source_id if obj.ability is not None else obj.id]
     return [str(ref) for kind, ref in targets if kind == "object"]
 
@@ -141,7 +165,7 @@ def _source_id(obj: GameObject) -> str:
     return obj.ability.source_id if obj.ability is not None else obj.id
 
 
-def _move_found(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
+def _move_found(game: Game, obj: GameObject, effect: MoveFound, targets: list[Target],
                 events: list[Event]) -> None:
     """Rules 400.7e, 400.7j: "return that card to the battlefield", "return [this] to its
     owner's hand" -- the new object the referenced one became, in the public zone it
@@ -307,7 +331,7 @@ def exile_top_face_down(game: Game, seat: int, count: int, *, linked_to: str, pi
 EXILE_LOOK = "exile-look-"
 
 
-def start_exile_choice(game: Game, seat: int, effect: Effect) -> None:
+def start_exile_choice(game: Game, seat: int, effect: ChooseExiled) -> None:
     """Rule 406.4: ``seat`` is instructed to choose a card in exile."""
     if game.exile:
         game.choices.insert(0, Choice(DecisionKind.CHOOSE_EXILED_CARD, seat,
@@ -336,14 +360,14 @@ def _answer_exile_choice(game: Game, choice: Choice, action: Action,
     # Rule 406.4: a chosen pile gives a card at random from it.
     chosen = action.object_ids[game.rng.randbelow(len(action.object_ids))] \
         if isinstance(action, ChooseExilePile) else getattr(action, "object_id", "")
-    assert choice.effect is not None and chosen in game.objects
+    assert isinstance(choice.effect, ChooseExiled) and chosen in game.objects
     move(game, chosen, _ZONES[choice.effect.destination], events)
 
 
 # --- outside the game (400.11b) ------------------------------------------------------------------
 
 
-def start_wish(game: Game, seat: int, effect: Effect) -> None:
+def start_wish(game: Game, seat: int, effect: Wish) -> None:
     """Rule 400.11b: "You may reveal a [type] card you own from outside the game and put it
     into your hand" -- ``seat`` chooses among the cards of that type in their sideboard
     (400.11a), or none."""
@@ -659,23 +683,22 @@ def _reissue(game: Game, object_id: str) -> None:
 # --- effects and decisions ---------------------------------------------------------------------
 
 
-def perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target], *,
+def perform(game: Game, obj: GameObject, effect: ZoneRuleEffect, targets: list[Target], *,
             players: list[int], amount: int, events: list[Event]) -> None:
     """Perform one of :data:`VERBS` for the spell or ability ``obj`` (rule 608.2c)."""
-    verb = effect.verb
-    if verb is Verb.MOVE_FOUND:
+    if isinstance(effect, MoveFound):
         _move_found(game, obj, effect, targets, events)
-    elif verb is Verb.PUT_INTO_LIBRARY_BENEATH:
+    elif isinstance(effect, PutIntoLibraryBeneath):
         for ref in _referenced(obj, effect, targets):
             if ref in game.objects and game.objects[ref].zone is Zone.BATTLEFIELD:
                 put_beneath(game, ref, amount, events)
-    elif verb is Verb.SHUFFLE_INTO_LIBRARY:
+    elif isinstance(effect, ShuffleIntoLibrary):
         for seat in players:
             shuffle_into_library(game, seat, effect.zones, events)
-    elif verb is Verb.WISH:
+    elif isinstance(effect, Wish):
         for seat in players:
             start_wish(game, seat, effect)
-    elif verb is Verb.EXILE_LINKED and effect.zones:
+    elif isinstance(effect, ExileLinked) and effect.zones:
         # "Exile all [filter] cards from your graveyard [until ...]" (the loader requires
         # 'you', 'graveyard' and a filter).
         assert effect.filter is not None
@@ -684,63 +707,65 @@ def perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target], 
             for oid in [i for i in game.player(seat).graveyard if filters.matches(
                     game, game.objects[i], effect.filter, seat, source)]:
                 exile_linked(game, oid, source, effect.until_leaves, events)
-    elif verb is Verb.EXILE_LINKED and effect.chooser:
+    elif isinstance(effect, ExileLinked) and effect.chooser:
         # "Target opponent reveals their hand. You choose a [quality] card from it. Exile
         # that card" (701.20a): the choice is a CHOOSE_CARD decision (server.engine.looking);
         # the hand is revealed even if the source has left, but nothing is exiled (610.3b).
         for seat in players:
             looking.start_hand_choice(game, obj.controller, seat, effect, events,
                                       linked_to=_source_id(obj))
-    elif verb is Verb.EXILE_LINKED:
+    elif isinstance(effect, ExileLinked):
         for ref in _referenced(obj, effect, targets):
             if ref in game.objects:
                 exile_linked(game, ref, _source_id(obj), effect.until_leaves, events)
-    elif verb is Verb.MOVE_LINKED:
+    elif isinstance(effect, MoveLinked):
         to = _ZONES[effect.destination]
         for oid in exiled_with(game, _source_id(obj)):
             move(game, oid, to, events)  # a permanent enters under its owner's control
-    elif verb is Verb.PUT_INTO_COMMAND:
+    elif isinstance(effect, PutIntoCommand):
         for seat in players:
             for oid in [i for i in game.command if game.objects[i].owner == seat]:
                 put_into_command(game, oid, events)
-    elif verb is Verb.PREVENT_DAMAGE_FROM:
+    elif isinstance(effect, PreventDamageFrom):
         # "This turn": entries of earlier turns are over (514.2).
         game.prevented_sources[:] = [e for e in game.prevented_sources if e[0] == game.turn]
         game.prevented_sources += [(game.turn, ref) for ref in _referenced(obj, effect, targets)
                                    if ref in game.objects]
-    elif verb is Verb.EXILE_TOP_FACE_DOWN:
+    elif isinstance(effect, ExileTopFaceDown):
         for seat in players:
             exile_top_face_down(game, seat, amount, linked_to=_source_id(obj), pile=obj.id,
                                 may_look=effect.may_look, events=events)
-    elif verb is Verb.GRANT_FLASHBACK:
+    elif isinstance(effect, GrantFlashback):
         for seat in players:
             grant_flashback(game, seat)
-    elif verb is Verb.EXILE_TOP_PLAYABLE:
+    elif isinstance(effect, ExileTopPlayable):
         for seat in players:
             exile_top_playable(game, seat, _source_id(obj), this_turn=effect.this_turn,
                                events=events)
-    elif verb is Verb.PERMIT_CAST_LINKED:
+    elif isinstance(effect, PermitCastLinked):
         # "Until end of turn" (514.2): permits of earlier turns are over.
         game.cast_permits[:] = [e for e in game.cast_permits if e[0] == game.turn]
         game.cast_permits += [(game.turn, seat, _source_id(obj), effect.card_type)
                               for seat in players]
-    elif verb is Verb.CHOOSE_EXILED:
+    elif isinstance(effect, ChooseExiled):
         for seat in players:
             start_exile_choice(game, seat, effect)
-    elif verb is Verb.TURN_FACE_DOWN:
+    elif isinstance(effect, TurnFaceDown):
         for seat in players:
             for oid in [i for i in game.command if game.objects[i].owner == seat
                         and not game.objects[i].face_down]:
                 turn_face_down(game, oid)
-    elif verb is Verb.MOVE_COMMAND_CARDS:
+    elif isinstance(effect, MoveCommandCards):
         for seat in players:
             move_command_cards(game, seat, _ZONES[effect.destination], events)
-    elif verb is Verb.EXILE_ZONE:
+    elif isinstance(effect, ExileZone):
         for seat in players:
             for name in effect.zones:
                 for oid in list(looking.zone_cards(game, name, seat)):
                     if game.objects[oid].owner == seat:
                         exile(game, oid, events)
+    else:
+        assert_never(effect)
 
 
 def options(game: Game, choice: Choice) -> tuple[Action, ...]:

@@ -7,6 +7,7 @@ import pytest
 
 from server.cards import card, card_pool
 from server.cards.model import TargetKind, TriggerEvent, Verb
+from server.cards.verbs import CreateToken
 from server.cards.vocabulary import VOCABULARIES, terms_of, usage
 from server.cli import main
 
@@ -24,7 +25,7 @@ def test_a_token_makers_terms_include_its_token() -> None:
     # Rule 111.1: the token's characteristics and abilities come from the effect creating
     # it. Pursued Whale's Pirate tokens have "This creature can't block." (a static).
     whale = card("Pursued Whale")
-    token = next(e.token for a in whale.triggers for e in a.effects if e.token is not None)
+    token = next(e.token for a in whale.triggers for e in a.effects if isinstance(e, CreateToken))
     assert token is not None and token.statics
     assert terms_of(token) and terms_of(token) <= terms_of(whale)
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, TypeVar
 
 from server.cards import CardDef, card, load_pool, parse_decklist
+from server.cards.model import Effect
+from server.cards.verbs import EffectBase
 from server.engine import (
     DecisionKind,
     Game,
@@ -20,6 +22,16 @@ from server.engine import (
 from server.engine import game as game_module
 from server.engine.actions import ChooseStartingPlayer, KeepHand, PassPriority
 from server.engine.zones import create_object
+
+_V = TypeVar("_V", bound=EffectBase)
+
+
+def narrow(cls: type[_V], effect: Effect) -> _V:
+    """The effect as the class of its verb: a test knows which verb a card's data says (a
+    wrong one fails here)."""
+    assert isinstance(effect, cls), f"expected {cls.__name__}, got {effect!r}"
+    return effect
+
 
 SEED = b"manawire-test-seed-0123456789abcdef"
 

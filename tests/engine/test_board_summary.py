@@ -12,6 +12,7 @@ import pytest
 
 from server.cards import card, demo_deck, demo_deck_names
 from server.cards.mana import ManaCost
+from server.cards.verbs import PutSticker
 from server.engine import Game, PlayerSetup, Zone, apply, blank_game, layers, new_game
 from server.engine import board as board_module
 from server.engine.board import Board, board
@@ -23,6 +24,7 @@ from server.engine.state import DecisionKind
 from server.engine.stickers import put_sticker
 from server.engine.zone_rules import _grants_permission
 from server.engine.zones import create_object, move
+from tests.engine.helpers import narrow
 
 
 def _game() -> Game:
@@ -126,7 +128,8 @@ def test_613_a_sticker_makes_the_layers_apply_to_an_unchanged_battlefield() -> N
     corpse = create_object(game, card("Walking Corpse"), 0, Zone.BATTLEFIELD)
     layers.refresh(game)
     assert board(game).at_start and (corpse.power, corpse.toughness) == (2, 2)
-    sticker = card("Test Big Sticker", include_test_cards=True).effects[0].sticker
+    big = card("Test Big Sticker", include_test_cards=True)
+    sticker = narrow(PutSticker, big.effects[0]).sticker
     assert sticker is not None and put_sticker(game, 0, corpse, sticker)
     assert not board(game).at_start
     layers.refresh(game)

@@ -7,18 +7,18 @@ from __future__ import annotations
 import dataclasses
 
 from server.cards import card
-from server.cards.model import Effect
+from server.cards.verbs import Search
 from server.engine import Zone
 from server.engine.looking import start_search
 from server.engine.state import DecisionKind
 from server.engine.zones import create_object
-from tests.engine.helpers import demo_game, load_one
+from tests.engine.helpers import demo_game, load_one, narrow
 
 NAME = "Chandra, Flame's Catalyst"
 
 
-def _search_effect() -> Effect:  # the Firemaw's enters trigger: library and/or graveyard, to hand
-    return card("Chandra's Firemaw").triggers[0].effects[0]
+def _search_effect() -> Search:  # the Firemaw's enters trigger: library and/or graveyard, to hand
+    return narrow(Search, card("Chandra's Firemaw").triggers[0].effects[0])
 
 
 def test_701_23b_named_search_of_the_library_offers_only_the_named_card() -> None:

@@ -18,13 +18,13 @@ from server.cards.model import (
     CountCondition,
     ReplacementKind,
     TriggerEvent,
-    Verb,
 )
+from server.cards.verbs import CreateToken, GainLife, Pay, PreventCombatDamage, PutCounters
 from server.engine import Zone
 from server.engine.state import Step
 from server.engine.triggers import collect_triggers
 from server.engine.zones import put_into_graveyards
-from tests.engine.helpers import demo_game, load_one, pass_until, put
+from tests.engine.helpers import demo_game, load_one, narrow, pass_until, put
 
 
 def _load(behaviour: dict[str, Any]) -> None:
@@ -141,7 +141,7 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     assert (scythe.statics[0].count, scythe.statics[0].counter) == (
         Count.COUNTERS_ON_SOURCE, "soul")
     assert scythe.enters_with_counters == (("soul", 1),)
-    assert scythe.triggers[0].effects[0].counter == "soul"
+    assert narrow(PutCounters, scythe.triggers[0].effects[0]).counter == "soul"
     watcher = card("Watcher of the Spheres").spell_costs[0]
     assert watcher.generic == -1 and watcher.filter.has == "Flying"
     stormwing = card("Stormwing Entity").cost_reduction
@@ -154,18 +154,19 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     assert (mentor.kind, mentor.counter, mentor.extra) == (
         ReplacementKind.EXTRA_COUNTERS, "+1/+1", 1)
     leader = card("Pack Leader").triggers[0].effects[0]
-    assert leader.verb is Verb.PREVENT_COMBAT_DAMAGE and leader.prevent_to is not None
+    assert isinstance(leader, PreventCombatDamage) and leader.prevent_to is not None
     assert leader.prevent_to.subtypes == ("Dog",)
     stalker = card("Canopy Stalker")
     assert stalker.statics[0].restrictions == ("must_be_blocked",)
-    assert stalker.triggers[0].effects[0].count is Count.CREATURES_DIED_THIS_TURN
+    assert narrow(GainLife, stalker.triggers[0].effects[0]).count is Count.CREATURES_DIED_THIS_TURN
     devotee = card("Liliana's Devotee").triggers[0].effects
-    assert devotee[0].verb is Verb.PAY and devotee[0].cost == ManaCost.parse("{1}{B}")
+    assert narrow(Pay, devotee[0]).cost == ManaCost.parse("{1}{B}")
     gadrak = card("Gadrak, the Crown-Scourge")
-    treasure = gadrak.triggers[0].effects[0].token
+    treasure = narrow(CreateToken, gadrak.triggers[0].effects[0]).token
     assert treasure is not None and treasure.mana_sacrifice
     assert treasure.mana_abilities == ("W|U|B|R|G",)
-    assert gadrak.triggers[0].effects[0].count is Count.NONTOKEN_CREATURES_DIED_THIS_TURN
+    assert narrow(CreateToken, gadrak.triggers[0].effects[0]).count is \
+        Count.NONTOKEN_CREATURES_DIED_THIS_TURN
     assert gadrak.statics[0].restrictions == ("cant_attack",)
     priest = card("Containment Priest").replacements[0]
     assert priest.kind is ReplacementKind.EXILED_UNLESS_CAST and priest.filter.nontoken

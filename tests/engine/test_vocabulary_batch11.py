@@ -20,10 +20,11 @@ from server.cards.model import (
     Verb,
     Who,
 )
+from server.cards.verbs import CreateDelayedTrigger, who_of
 from server.engine import Zone
 from server.engine.casting import ability_cost, can_activate, cost_choices
 from server.engine.counting import count
-from tests.engine.helpers import demo_game, load_one, put
+from tests.engine.helpers import demo_game, load_one, narrow, put
 
 
 def _load(behaviour: dict[str, Any]) -> None:
@@ -104,7 +105,7 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     assert swindler.life == 3 and swindler.effects[0].verb is Verb.FLIP_COIN
     assert swindler.effects[1].condition is Condition.WON_FLIP
     passage = card("Fabled Passage").abilities[0]
-    assert passage.sacrifice_self and passage.effects[1].who is Who.FOUND
+    assert passage.sacrifice_self and who_of(passage.effects[1]) is Who.FOUND
     light = card("Sanctum of Tranquil Light").abilities[0]
     assert light.cost_reduction is not None and light.cost_reduction.count is Count.PERMANENTS
 
@@ -157,8 +158,9 @@ def test_subira_loads_its_costs_and_delayed_trigger() -> None:
     target = first.targets[0]
     assert target.other and target.max_power == 2
     assert second.tap and second.discard_hand and second.cost == ManaCost.parse("{1}{R}")
-    delayed = second.effects[0].delayed
-    assert delayed is not None and second.effects[0].this_turn
+    delayed_trigger = narrow(CreateDelayedTrigger, second.effects[0])
+    delayed = delayed_trigger.delayed
+    assert delayed is not None and delayed_trigger.this_turn
     assert delayed.filter is not None and delayed.filter.max_power == 2
 
 

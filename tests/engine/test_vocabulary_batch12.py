@@ -10,7 +10,8 @@ import pytest
 
 from server.cards import CardDataError, card
 from server.cards.model import Count, ReplacementKind, Rounding, Verb
-from tests.engine.helpers import load_one
+from server.cards.verbs import Draw, LoseLife, RevealUntil
+from tests.engine.helpers import load_one, narrow
 
 
 def _load(behaviour: dict[str, Any]) -> None:
@@ -33,7 +34,7 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "draw", "count": "cards_in_library", "halve": "up"}), "unknown field"),
     # a verb with no amount has nothing to halve
     (_effects({"verb": "destroy", "target": "creature", "half": "up"}),
-     "destroy has no amount to halve"),
+     "unknown field\\(s\\) \\['half'\\]: destroy takes"),
     # "their library/life" counts the affected player: only verbs that affect players
     (_effects({"verb": "deal_damage", "target": "any", "count": "life"}),
      "counts the player the effect affects"),
@@ -68,7 +69,7 @@ def test_rejected(behaviour: dict[str, Any], message: str) -> None:
 
 def test_peer_into_the_abyss_is_data() -> None:
     peer = card("Peer into the Abyss")
-    draw, lose = peer.effects
+    draw, lose = narrow(Draw, peer.effects[0]), narrow(LoseLife, peer.effects[1])
     assert (draw.verb, draw.count, draw.half) == (Verb.DRAW, Count.CARDS_IN_LIBRARY,
                                                    Rounding.UP)
     assert (lose.verb, lose.count, lose.half) == (Verb.LOSE_LIFE, Count.LIFE, Rounding.UP)
@@ -80,7 +81,8 @@ def test_teferis_ageless_insight_is_data() -> None:
 
 
 def test_transmogrify_is_data() -> None:
-    exile, reveal = card("Transmogrify").effects
+    exile, reveal = card("Transmogrify").effects[0], narrow(RevealUntil,
+                                                             card("Transmogrify").effects[1])
     assert (exile.verb, reveal.verb, reveal.find, reveal.destination) == (
         Verb.EXILE, Verb.REVEAL_UNTIL, "creature", "battlefield")
 

@@ -86,7 +86,7 @@ def _discard_cost(*cards: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "modify_pt", "target": "creature", "protection": "r"}), "Sorcery",
      "expected a color letter"),
     (_effects({"verb": "draw", "protection": "R"}), "Sorcery", "unknown field"),
-    (_effects({"verb": "add_mana", "amount": 2}), "Sorcery", "add_mana needs mana letters"),
+    (_effects({"verb": "add_mana", "amount": 2}), "Sorcery", "add_mana needs a 'mana'"),
     (_effects({"verb": "add_mana", "mana": "any"}), "Sorcery", "add_mana needs mana letters"),
     (_effects({"verb": "add_mana", "mana": "RX"}), "Sorcery", "add_mana needs mana letters"),
     (_effects({"verb": "draw", "mana": "R"}), "Sorcery", "unknown field"),

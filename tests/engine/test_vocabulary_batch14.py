@@ -10,7 +10,28 @@ import pytest
 
 from server.cards import CardDataError, card
 from server.cards.model import Count, CountCondition, TargetKind, TriggerEvent, Verb, Who
-from tests.engine.helpers import load_one
+from server.cards.verbs import (
+    AddMana,
+    CastCard,
+    CreateEmblem,
+    DealDamage,
+    Discard,
+    Exile,
+    ExileTop,
+    ExtraTurns,
+    LookAtTop,
+    LoseLife,
+    ModifyPT,
+    PhaseOut,
+    PutCounters,
+    RestrictThisTurn,
+    RevealTop,
+    Search,
+    by_of,
+    target_of,
+    who_of,
+)
+from tests.engine.helpers import load_one, narrow
 
 
 def _load(behaviour: dict[str, Any], *, kind: str = "Creature") -> None:
@@ -123,8 +144,8 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
      "'may_play' is for cards the search exiles"),
     ({"effects": [{"verb": "search", "zones": ["library"], "find": "instant_or_sorcry",
                    "destination": "exile"}]}, "unknown quality"),
-    ({"effects": [{"verb": "add_mana", "amount": 6}]}, "add_mana needs mana letters"),
-    ({"effects": [{"verb": "add_mana", "amount": 6, "colors": ["R"]}]},
+    ({"effects": [{"verb": "add_mana", "amount": 6}]}, "add_mana needs a 'mana'"),
+    ({"effects": [{"verb": "add_mana", "amount": 6, "mana": "R", "colors": ["R"]}]},
      "add_mana says its 'mana'"),
     ({"effects": [{"verb": "add_mana", "amount": 6, "mana": "R", "who": "each_player"}]},
      "unknown field"),
@@ -190,7 +211,7 @@ def test_keral_keep_disciples_is_data() -> None:
 
 
 def test_liliana_death_mage_and_garruk_unleashed_are_data() -> None:
-    drain = card("Liliana, Death Mage").abilities[2].effects[0]
+    drain = narrow(LoseLife, card("Liliana, Death Mage").abilities[2].effects[0])
     assert (drain.verb, drain.count, drain.amount) == (
         Verb.LOSE_LIFE, Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD, 2)
     counter = card("Garruk, Unleashed").abilities[1].effects[1]
@@ -200,11 +221,13 @@ def test_liliana_death_mage_and_garruk_unleashed_are_data() -> None:
 
 def test_liliana_waker_of_the_dead_is_data() -> None:
     plus, minus, ultimate = card("Liliana, Waker of the Dead").abilities
-    assert plus.effects[1].who is Who.EACH_OPPONENT_WHO_COULDNT
-    assert minus.effects[0].count is Count.CARDS_IN_YOUR_GRAVEYARD
-    assert ultimate.effects[0].emblem is not None
-    put, haste = ultimate.effects[0].emblem.triggers[0].effects
-    assert put.target is not None and put.target.kind is TargetKind.CREATURE_CARD_IN_A_GRAVEYARD
+    assert who_of(plus.effects[1]) is Who.EACH_OPPONENT_WHO_COULDNT
+    assert narrow(ModifyPT, minus.effects[0]).count is Count.CARDS_IN_YOUR_GRAVEYARD
+    emblem = narrow(CreateEmblem, ultimate.effects[0]).emblem
+    put, haste_effect = emblem.triggers[0].effects
+    haste = narrow(ModifyPT, haste_effect)
+    put_target = target_of(put)
+    assert put_target is not None and put_target.kind is TargetKind.CREATURE_CARD_IN_A_GRAVEYARD
     assert (haste.who, haste.lasting) == (Who.FOUND, True)
 
 
@@ -213,51 +236,52 @@ def test_chandras_incinerator_is_data() -> None:
     assert incinerator.cost_reduction is not None
     assert incinerator.cost_reduction.count is Count.NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN
     (trigger,) = incinerator.triggers
-    (effect,) = trigger.effects
+    effect = narrow(DealDamage, trigger.effects[0])
     assert effect.target is not None and effect.target.that_player_controls
     assert effect.amount_is_event
 
 
 def test_garruk_savage_herald_is_data() -> None:
     reveal, fight, ultimate = card("Garruk, Savage Herald").abilities
-    (top,) = reveal.effects
+    top = narrow(RevealTop, reveal.effects[0])
     assert (top.verb, top.find, top.destination, top.otherwise) == (
         Verb.REVEAL_TOP, "creature", "hand", "library_bottom")
     subject, damage = fight.effects
-    assert (subject.verb, damage.by) == (Verb.TARGET, Who.THAT)
-    assert ultimate.effects[0].restrictions == ("assigns_as_unblocked",)
+    assert (subject.verb, by_of(damage)) == (Verb.TARGET, Who.THAT)
+    assert narrow(RestrictThisTurn, ultimate.effects[0]).restrictions == (
+        "assigns_as_unblocked",)
 
 
 def test_lilianas_scrounger_is_data() -> None:
     (trigger,) = card("Liliana's Scrounger").triggers
     assert trigger.event is TriggerEvent.EACH_END_STEP
-    (effect,) = trigger.effects
+    effect = narrow(PutCounters, trigger.effects[0])
     assert (effect.who, effect.optional, effect.counter) == (Who.CHOSEN_ONE, True, "loyalty")
 
 
 def test_chandra_heart_of_fire_is_data() -> None:
     plus, _, ultimate = card("Chandra, Heart of Fire").abilities
-    discard, exile = plus.effects
+    discard, exile = narrow(Discard, plus.effects[0]), narrow(ExileTop, plus.effects[1])
     assert discard.whole_hand and (exile.verb, exile.amount, exile.may_play) == (
         Verb.EXILE_TOP, 3, True)
-    search, mana = ultimate.effects
+    search, mana = narrow(Search, ultimate.effects[0]), narrow(AddMana, ultimate.effects[1])
     assert (search.find, search.colors, search.may_play) == ("instant_or_sorcery", ("R",), True)
     assert (mana.verb, mana.amount, mana.mana) == (Verb.ADD_MANA, 6, "R")
 
 
 def test_teferis_are_data() -> None:
-    voyager = card("Teferi, Timeless Voyager").abilities[2].effects[0]
+    voyager = narrow(PhaseOut, card("Teferi, Timeless Voyager").abilities[2].effects[0])
     assert (voyager.verb, voyager.who, voyager.hold) == (
         Verb.PHASE_OUT, Who.EACH_CREATURE_TARGET_CONTROLS, True)
     master = card("Teferi, Master of Time").abilities
     assert all(a.any_time for a in master)
-    assert (master[2].effects[0].verb, master[2].effects[0].amount) == (Verb.EXTRA_TURNS, 2)
+    assert narrow(ExtraTurns, master[2].effects[0]).amount == 2
 
 
 def test_garruks_harbinger_is_data() -> None:
     (trigger,) = card("Garruk's Harbinger").triggers
     assert trigger.event is TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER_OR_PLANESWALKER
-    (look,) = trigger.effects
+    look = narrow(LookAtTop, trigger.effects[0])
     assert (look.verb, look.amount_is_event, look.reveal) == (Verb.LOOK_AT_TOP, True, True)
     assert [f.subtypes for f in look.take] == [(), ("Garruk",)]
 
@@ -265,15 +289,15 @@ def test_garruks_harbinger_is_data() -> None:
 def test_ugin_is_data() -> None:
     _, minus, ultimate = card("Ugin, the Spirit Dragon").abilities
     assert (minus.loyalty, minus.loyalty_x) == (0, True)
-    (exile,) = minus.effects
+    exile = narrow(Exile, minus.effects[0])
     assert exile.who is Who.EACH_PERMANENT and exile.filter is not None
     assert (exile.filter.colored, exile.filter.max_mana_value_x) == (True, True)
-    assert ultimate.effects[2].find == "permanent"
+    assert narrow(Search, ultimate.effects[2]).find == "permanent"
 
 
 def test_chandra_flames_catalyst_is_data() -> None:
     _, cast, ultimate = card("Chandra, Flame's Catalyst").abilities
-    (effect,) = cast.effects
+    effect = narrow(CastCard, cast.effects[0])
     assert (effect.verb, effect.optional, effect.exile_instead) == (Verb.CAST_CARD, True, True)
     assert effect.target is not None and effect.target.colors == ("R",)
     assert ultimate.effects[2].verb is Verb.FREE_CASTS_THIS_TURN

@@ -18,7 +18,18 @@ from server.cards.model import (
     TriggerEvent,
     Verb,
 )
-from tests.engine.helpers import load_one
+from server.cards.verbs import (
+    Become,
+    CreateToken,
+    DealDamage,
+    ExileLinked,
+    ModifyPT,
+    Pay,
+    PermitCastLinked,
+    PutCounters,
+    target_of,
+)
+from tests.engine.helpers import load_one, narrow
 
 
 def _load(behaviour: dict[str, Any]) -> None:
@@ -176,7 +187,7 @@ def _enters(condition: Any) -> dict[str, Any]:
     # "you may cast a creature spell from among cards exiled with [this]"
     ({"effects": [{"verb": "permit_cast_linked", "card_type": "creature"}]},
      "expected a card type"),
-    ({"effects": [{"verb": "permit_cast_linked"}]}, "expected a card type"),
+    ({"effects": [{"verb": "permit_cast_linked"}]}, "permit_cast_linked needs a 'card_type'"),
 ])
 def test_rejected(behaviour: dict[str, Any], message: str) -> None:
     with pytest.raises(CardDataError, match=message):
@@ -200,7 +211,7 @@ def test_jolrael_is_data() -> None:
     jolrael = card("Jolrael, Mwonvuli Recluse")
     (second_draw,) = jolrael.triggers
     assert (second_draw.event, second_draw.count) == (TriggerEvent.YOU_DRAW, 2)
-    (base,) = jolrael.abilities[0].effects
+    base = narrow(ModifyPT, jolrael.abilities[0].effects[0])
     assert (base.verb, base.set_base, base.count) == (Verb.MODIFY_PT, True,
                                                       Count.CARDS_IN_YOUR_HAND)
 
@@ -210,7 +221,8 @@ def test_granted_triggers_are_data() -> None:
     assert scarring.power == 2 and scarring.triggers[0].event is TriggerEvent.DIES
     (promise,) = card("Light of Promise").statics
     (gain,) = promise.triggers
-    assert gain.event is TriggerEvent.YOU_GAIN_LIFE and gain.effects[0].amount_is_event
+    assert gain.event is TriggerEvent.YOU_GAIN_LIFE
+    assert narrow(PutCounters, gain.effects[0]).amount_is_event
 
 
 def test_nth_spell_triggers_are_data() -> None:
@@ -227,17 +239,17 @@ def test_nth_spell_triggers_are_data() -> None:
 def test_targeted_costs_are_data() -> None:
     terror = card("Terror of the Peaks")
     assert terror.targeted_cost == TargetedCost(life=3)
-    assert terror.triggers[0].effects[0].amount_is_event_power
+    assert narrow(DealDamage, terror.triggers[0].effects[0]).amount_is_event_power
     whale = card("Pursued Whale")
     assert whale.targeted_cost == TargetedCost(generic=3)
-    token = whale.triggers[0].effects[0].token
+    token = narrow(CreateToken, whale.triggers[0].effects[0]).token
     assert token is not None and [s.restrictions for s in token.statics] == [
         ("cant_block",), ("attacks_each_combat",)]
 
 
 def test_tolarian_kraken_is_data() -> None:
     (drawn,) = card("Tolarian Kraken").triggers
-    (pay,) = drawn.effects
+    pay = narrow(Pay, drawn.effects[0])
     assert pay.verb is Verb.PAY and pay.reflexive is not None
     assert [m[0].verb for m in pay.reflexive.modes] == [Verb.TAP, Verb.UNTAP]
 
@@ -254,7 +266,7 @@ def test_nine_lives_is_data() -> None:
 
 def test_riddleform_is_data() -> None:
     (cast,) = card("Riddleform").triggers
-    (become,) = cast.effects
+    become = narrow(Become, cast.effects[0])
     assert (become.verb, become.power, become.toughness, become.add_types,
             become.add_subtypes, become.gains) == (Verb.BECOME, 3, 3, ("Creature",),
                                                    ("Sphinx",), ("Flying",))
@@ -279,21 +291,21 @@ def test_feline_sovereign_is_data() -> None:
     assert (anthem.subtype, anthem.power, anthem.protection) == ("Cat", 1, ("Dog",))
     (damage,) = sovereign.triggers
     assert damage.event is TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY
-    target = damage.effects[0].target
+    target = target_of(damage.effects[0])
     assert target is not None and target.up_to and target.that_player_controls
 
 
 def test_kitesail_freebooter_is_data() -> None:
     (enters,) = card("Kitesail Freebooter").triggers
-    (exile,) = enters.effects
+    exile = narrow(ExileLinked, enters.effects[0])
     assert (exile.verb, exile.chooser, exile.find, exile.until_leaves) == (
         Verb.EXILE_LINKED, "you", "noncreature_nonland", True)
 
 
 def test_idol_of_endurance_is_data() -> None:
     idol = card("Idol of Endurance")
-    (exile,) = idol.triggers[0].effects
+    exile = narrow(ExileLinked, idol.triggers[0].effects[0])
     assert exile.zones == ("graveyard",) and exile.until_leaves
     assert exile.filter is not None and exile.filter.max_mana_value == 3
-    (permit,) = idol.abilities[0].effects
+    permit = narrow(PermitCastLinked, idol.abilities[0].effects[0])
     assert (permit.verb, permit.card_type) == (Verb.PERMIT_CAST_LINKED, "Creature")

@@ -10,7 +10,8 @@ import pytest
 
 from server.cards import CardDataError, card
 from server.cards.model import Count, Verb
-from tests.engine.helpers import load_one
+from server.cards.verbs import ChooseCardName, CreateToken, Search
+from tests.engine.helpers import load_one, narrow
 
 _SEARCH = {"verb": "search", "target": "opponent", "zones": ["graveyard", "hand", "library"],
            "find": "chosen_name", "find_all": True, "destination": "exile", "shuffle": True}
@@ -58,10 +59,10 @@ def test_accepted() -> None:
 def test_necromentia_is_data() -> None:
     effects = card("Necromentia").effects
     assert [e.verb for e in effects] == [Verb.CHOOSE_CARD_NAME, Verb.SEARCH, Verb.CREATE_TOKEN]
-    assert effects[0].other_than == "basic_land"
-    assert effects[1].find == "chosen_name" and effects[1].zones == ("graveyard", "hand",
-                                                                      "library")
-    assert effects[2].count is Count.FOUND_FROM_HAND
+    assert narrow(ChooseCardName, effects[0]).other_than == "basic_land"
+    search = narrow(Search, effects[1])
+    assert search.find == "chosen_name" and search.zones == ("graveyard", "hand", "library")
+    assert narrow(CreateToken, effects[2]).count is Count.FOUND_FROM_HAND
 
 
 def _load_card(behaviour: dict[str, Any]) -> None:
@@ -95,5 +96,5 @@ def test_sanctum_of_all_is_data() -> None:
     assert sanctum.extra_triggers is not None
     assert sanctum.extra_triggers.filter.subtypes == ("Shrine",)
     assert sanctum.extra_triggers.filter.other
-    search = sanctum.triggers[0].effects[0]
+    search = narrow(Search, sanctum.triggers[0].effects[0])
     assert search.verb is Verb.SEARCH and search.filter is not None and search.optional

@@ -8,7 +8,9 @@ import json
 import pytest
 
 from server.cards import CardDataError, load_pool
-from server.cards.model import Condition, Controller, Count, TriggerEvent, Verb, Who
+from server.cards.model import Condition, Controller, Count, TriggerEvent, Who
+from server.cards.verbs import Fight, LoseLife
+from tests.engine.helpers import narrow
 
 _SET = {"data": {"cards": [{"name": "T", "types": ["Sorcery"], "manaCost": "{G}",
                             "text": "Target creature you control fights target creature."}]}}
@@ -45,11 +47,12 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
 
     stone = card("Sanctum of Stone Fangs").triggers[0]
     assert stone.event is TriggerEvent.YOUR_PRECOMBAT_MAIN
-    assert stone.effects[0].count is Count.PERMANENTS
-    assert stone.effects[0].filter is not None
-    assert stone.effects[0].filter.subtypes == ("Shrine",)
-    assert stone.effects[0].filter.controller is Controller.YOU
+    drain = narrow(LoseLife, stone.effects[0])
+    assert drain.count is Count.PERMANENTS
+    assert drain.filter is not None
+    assert drain.filter.subtypes == ("Shrine",)
+    assert drain.filter.controller is Controller.YOU
     might = card("Primal Might").effects
-    assert (might[1].verb, might[1].by) == (Verb.FIGHT, Who.THAT)
+    assert narrow(Fight, might[1]).by is Who.THAT
     assert card("Vito, Thorn of the Dusk Rose").triggers[0].event is TriggerEvent.YOU_GAIN_LIFE
     assert card("Sanctum of Calm Waters").triggers[0].effects[1].condition is Condition.YOU_DID

@@ -13,8 +13,16 @@ import pytest
 
 from server.cards import CardDataError, card
 from server.cards.mana import ManaCost
-from server.cards.model import Controller, Count, TargetKind, Verb, Who
-from tests.engine.helpers import load_one
+from server.cards.model import Controller, Count, TargetKind, Who
+from server.cards.verbs import (
+    CounterSpell,
+    Destroy,
+    DoesntUntapNext,
+    PutCounters,
+    RestrictThisTurn,
+    target_of,
+)
+from tests.engine.helpers import load_one, narrow
 
 
 def _load(behaviour: dict[str, Any], *, types: tuple[str, ...] = ("Instant",)) -> None:
@@ -43,7 +51,7 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "restrict_this_turn", "target": "creature",
                "restrictions": ["cant_blok"]}), "restrictions: expected some of"),
     (_effects({"verb": "restrict_this_turn", "target": "creature"}),
-     "restrictions: expected some of"),
+     "restrict_this_turn needs a 'restrictions'"),
     (_effects({"verb": "restrict_this_turn", "target": "creature",
                "restrictions": ["doesnt_untap"]}), "restrictions: expected some of"),
     (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"]}),
@@ -112,28 +120,28 @@ def test_well_formed_data_loads() -> None:
 
 
 def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
-    miscast = card("Miscast").effects[0]
-    assert miscast.verb is Verb.COUNTER and miscast.unless_pays == ManaCost(3)
-    denial = card("Lofty Denial").effects
+    miscast = narrow(CounterSpell, card("Miscast").effects[0])
+    assert miscast.unless_pays == ManaCost(3)
+    denial = [narrow(CounterSpell, e) for e in card("Lofty Denial").effects]
     assert [e.unless_pays for e in denial] == [ManaCost(1), ManaCost(4)]
     assert denial[1].who is Who.THAT
     breath = card("Frost Breath").effects
-    assert breath[1].verb is Verb.DOESNT_UNTAP_NEXT and breath[1].who is Who.THAT
+    assert narrow(DoesntUntapNext, breath[1]).who is Who.THAT
     indulgence = card("Sanguine Indulgence").cost_reduction
     assert indulgence is not None and indulgence.generic == 3
     salvo = card("Volcanic Salvo").cost_reduction
     assert salvo is not None and salvo.count is Count.TOTAL_POWER
     mistake = card("Rookie Mistake").spell_targets()
     assert [t.other_target for t in mistake] == [False, True]
-    tampering = card("Destructive Tampering").modes[1][0]
+    tampering = narrow(RestrictThisTurn, card("Destructive Tampering").modes[1][0])
     assert tampering.restrictions == ("cant_block",)
     assert tampering.filter is not None and tampering.filter.lacks == "Flying"
     assert tampering.filter.controller is Controller.ANY
-    assert card("Return to Nature").modes[2][0].target is not None
+    assert target_of(card("Return to Nature").modes[2][0]) is not None
     assert card("Return to Nature").spell_targets((2,))[0].kind is \
         TargetKind.CARD_IN_A_GRAVEYARD
-    assert card("Invigorating Surge").effects[1].double
-    slag = card("Turn to Slag").effects[1]
+    assert narrow(PutCounters, card("Invigorating Surge").effects[1]).double
+    slag = narrow(Destroy, card("Turn to Slag").effects[1])
     assert slag.who is Who.ATTACHED_TO_THAT and slag.filter is not None
     epiphany = card("Sublime Epiphany")
     assert (epiphany.mode_min, epiphany.mode_max) == (1, 5)

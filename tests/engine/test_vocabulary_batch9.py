@@ -14,7 +14,8 @@ import pytest
 
 from server.cards import CardDataError, card
 from server.cards.model import Controller, Count, CountCondition, TriggerEvent, Verb, Who
-from tests.engine.helpers import load_one
+from server.cards.verbs import ModifyPT, Search, who_of
+from tests.engine.helpers import load_one, narrow
 
 _DRAW = [{"verb": "draw"}]
 
@@ -112,7 +113,7 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert card("Gloom Sower").triggers[0].event is TriggerEvent.BECOMES_BLOCKED_BY
     blightfang = card("Hooded Blightfang").triggers
     assert blightfang[0].event is TriggerEvent.CREATURE_ATTACKS
-    assert blightfang[1].effects[0].who is Who.EVENT_OBJECT
+    assert who_of(blightfang[1].effects[0]) is Who.EVENT_OBJECT
     lieutenant = card("Basri's Lieutenant")
     dies = lieutenant.triggers[1]
     assert (dies.event, dies.from_zone, dies.to_zone) == (TriggerEvent.CHANGES_ZONE,
@@ -126,11 +127,12 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert ghoul.triggers_from_graveyard and ghoul.triggers[0].zone == "graveyard"
     assert ghoul.triggers[0].effects[0].verb is Verb.MOVE_FOUND
     houndmaster = card("Alpine Houndmaster").triggers
-    assert houndmaster[0].effects[0].names == ("Alpine Watchdog", "Igneous Cur")
-    bonus = houndmaster[1].effects[0]
+    assert narrow(Search, houndmaster[0].effects[0]).names == ("Alpine Watchdog",
+                                                               "Igneous Cur")
+    bonus = narrow(ModifyPT, houndmaster[1].effects[0])
     assert bonus.count is Count.PERMANENTS and bonus.filter is not None
     assert bonus.filter.attacking and bonus.filter.other
-    assert card("Chandra's Firemaw").triggers[0].effects[0].names == \
+    assert narrow(Search, card("Chandra's Firemaw").triggers[0].effects[0]).names == \
         ("Chandra, Flame's Catalyst",)
     warden = card("Warden of the Woods").triggers[0]
     assert warden.event is TriggerEvent.BECOMES_TARGET and warden.effects[0].optional

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from server.cards import card
+from server.cards.verbs import PutSticker
 from server.engine import Game, Zone, blank_game, layers
 from server.engine.stickers import put_sticker
 from server.engine.zones import create_object, move
 from server.view import SPECTATOR, apply_ops, diff, project
 from server.view.encode import encode_object
+from tests.engine.helpers import narrow
 
 
 def _sticker_game() -> tuple[Game, str]:
     game = blank_game(b"stickers-in-views-seed", ["a", "b"])
     corpse = create_object(game, card("Walking Corpse"), 0, Zone.BATTLEFIELD)
     for name in ("Test Big Sticker", "Test Wing Sticker"):
-        sticker = card(name, include_test_cards=True).effects[0].sticker
+        sticker = narrow(PutSticker, card(name, include_test_cards=True).effects[0]).sticker
         assert sticker is not None
         assert put_sticker(game, 0, corpse, sticker)
     layers.refresh(game)
@@ -53,7 +55,8 @@ def test_400_7m_stickers_follow_a_card_to_a_public_zone_but_not_a_hidden_one() -
 def test_123_3b_no_sticker_on_an_object_the_player_does_not_own() -> None:
     game = blank_game(b"stickers-in-views-seed", ["a", "b"])
     theirs = create_object(game, card("Walking Corpse"), 1, Zone.BATTLEFIELD)
-    sticker = card("Test Big Sticker", include_test_cards=True).effects[0].sticker
+    big = card("Test Big Sticker", include_test_cards=True)
+    sticker = narrow(PutSticker, big.effects[0]).sticker
     assert sticker is not None
     assert not put_sticker(game, 0, theirs, sticker)
     assert project(game, 0).objects[theirs.id].stickers == ()
