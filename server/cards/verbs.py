@@ -355,7 +355,8 @@ class Attach(Targeting):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReturnToBattlefield(Targeting):
-    """``return_to_battlefield``: """
+    """``return_to_battlefield``: "Return [it] to the battlefield under your control": the
+    card moved onto the battlefield under the effect's controller (rules 400.3, 110.2)."""
 
     verb: ClassVar[Verb] = Verb.RETURN_TO_BATTLEFIELD
 
