@@ -78,6 +78,7 @@ from server.engine.targeting import (
     player_protected_from,
     quality_of,
 )
+from server.engine.watchers import emit
 from server.engine.zones import (
     create_object,
     damage_after_replacements,
@@ -106,8 +107,7 @@ def gain_life(game: Game, seat: int, amount: int, events: list[Event]) -> None:
     if amount > 0:
         player = game.player(seat)
         player.life += amount
-        player.life_gained_this_turn += amount
-        events.append(LifeGained(seat, amount))
+        emit(game, events, LifeGained(seat, amount))
 
 
 def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
@@ -136,9 +136,7 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
             put_counters(game, shield[0], shield[1], 1, events)
             return
         game.player(seat).life -= amount
-        if not combat:
-            game.player(seat).noncombat_damage_this_turn += amount
-        events.append(DamageDealt(source.id, seat, None, amount, combat))
+        emit(game, events, DamageDealt(source.id, seat, None, amount, combat))
     else:
         obj = game.objects[str(ref)]
         if protected_from(obj, source):
@@ -149,7 +147,7 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
             obj.damage += amount
             if source.has("Deathtouch"):
                 obj.deathtouched = True
-        events.append(DamageDealt(source.id, None, obj.id, amount, combat))
+        emit(game, events, DamageDealt(source.id, None, obj.id, amount, combat))
     if source.has("Lifelink"):
         gain_life(game, source.controller, amount, events)
 

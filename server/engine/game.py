@@ -27,6 +27,7 @@ from server.engine import (
     start,
     triggers,
     unless,
+    watchers,
     zone_rules,
 )
 from server.engine.actions import (
@@ -580,7 +581,7 @@ def _begin_step(game: Game, events: list[Event]) -> None:
         triggers.each_permanent(game, TriggerEvent.YOUR_END_STEP, game.active)  # rule 513.1a
         triggers.each_permanent(game, TriggerEvent.EACH_END_STEP)  # "each end step"
     elif game.step is Step.DRAW and active_in_game:
-        game.player(game.active).draws_this_draw_step = 0  # a new draw step (504.1)
+        watchers.new_draw_step(game)  # rule 504.1
         # Rule 103.8a: in a two-player game the starting player skips their first draw;
         # rule 103.8c: in other multiplayer games nobody skips it.
         if not (game.turn == 1 and len(game.players) == 2):
@@ -629,22 +630,12 @@ def _next_turn(game: Game) -> None:
     game.last_turn_of[game.active] = game.turn
     planar.new_turn(game)  # rule 901.6: the new active player is the planar controller
     game.step = Step.UNTAP
-    game.creatures_died = 0
-    game.nontoken_creatures_died = 0
+    watchers.new_turn(game)  # rule 500.1: the turn facts start afresh
     game.last_known_power.clear()  # its dies triggers were put on the stack by now
     game.last_known_spells.clear()
     game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over
-    game.once_per_turn.clear()
     for player in game.players:
         player.lands_played = 0
-        player.life_gained_this_turn = 0
-        player.descended = 0  # rule 700.11
-        player.mana_spent_on_spells = 0  # rule 700.14
-        player.creatures_died = 0
-        player.cards_drawn_this_turn = 0
-        player.permanents_to_hand = 0
-        player.noncombat_damage_this_turn = 0
-        player.spells_cast_this_turn.clear()
 
 
 # --- the main loop ---------------------------------------------------------------------------

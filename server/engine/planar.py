@@ -25,6 +25,7 @@ from server.cards.model import Effect, TriggeredAbility, TriggerEvent, Verb
 from server.engine.events import DamageDealt, Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
 from server.engine.triggers import trigger
+from server.engine.watchers import emit
 from server.engine.zones import (
     create_object,
     damage_after_replacements,
@@ -279,7 +280,7 @@ def coded_flame_counter_then_damage_you(game: Game, obj: GameObject, effect: Eff
     for seat in players:
         if not game.players[seat].has_lost:
             game.player(seat).life -= amount  # rule 120.3a: damage to a player
-            events.append(DamageDealt(plane.id, seat, None, amount))
+            emit(game, events, DamageDealt(plane.id, seat, None, amount))
 
 
 def coded_draw_per_land_you_control(game: Game, obj: GameObject, effect: Effect,

@@ -26,6 +26,7 @@ from server.engine.rng import GameRng
 
 if TYPE_CHECKING:
     from server.engine.board import Board
+    from server.engine.watchers import Watchers
 
 
 class Zone(IntEnum):
@@ -418,8 +419,6 @@ class Player:
     lands_played: int = 0
     poison: int = 0
     max_hand_size: int = 7  # rule 402.2
-    #: Life gained this turn (for "if you gained 3 or more life this turn").
-    life_gained_this_turn: int = 0
     #: Mulligans taken so far (rule 103.5).
     mulligans: int = 0
     #: Cards outside the game (rule 400.11): the sideboard. Not objects.
@@ -427,24 +426,6 @@ class Player:
     has_lost: bool = False
     #: Rule 704.5b: attempted to draw from an empty library since SBAs were last checked.
     drew_from_empty: bool = False
-    #: Rule 700.11: permanent cards put into this player's graveyard this turn.
-    descended: int = 0
-    #: Rule 700.14: mana spent to cast spells this turn.
-    mana_spent_on_spells: int = 0
-    #: Creatures this player controlled that died this turn.
-    creatures_died: int = 0
-    #: Cards this player drew this turn (rule 121.1): "if you've drawn two or more cards
-    #: this turn".
-    cards_drawn_this_turn: int = 0
-    #: Cards this player has drawn (or tried to draw) in the current draw step of their own
-    #: turn: "except the first one you draw in each of your draw steps" (rule 504.1).
-    draws_this_draw_step: int = 0
-    #: Permanents put into this player's hand from the battlefield this turn (400.3).
-    permanents_to_hand: int = 0
-    #: Noncombat damage dealt to this player this turn (rules 120.3a, 510.2).
-    noncombat_damage_this_turn: int = 0
-    #: The cards of the spells this player cast this turn (rule 601.2i), countered or not.
-    spells_cast_this_turn: list[CardDef] = field(default_factory=list)
     #: Planechase (rule 901.3): this player's planar deck, top card LAST. Cards, not
     #: objects: hidden, only the size is public.
     planar_deck: list[CardDef] = field(default_factory=list)
@@ -707,6 +688,13 @@ class GameResult:
     reason: str
 
 
+def _new_watchers() -> Watchers:
+    """A game's watchers at its start (imported here: the watchers read the events, which
+    read this module)."""
+    from server.engine.watchers import Watchers
+    return Watchers()
+
+
 @dataclass(slots=True)
 class Game:
     """One game of Magic. Change it only through :func:`server.engine.apply`."""
@@ -748,10 +736,6 @@ class Game:
     clock: int = 0
     #: Continuous effects of resolved spells and abilities (rule 611.2).
     effects: list[ContinuousEffect] = field(default_factory=list)
-    #: Creatures that died this turn (for "if a creature died this turn").
-    creatures_died: int = 0
-    #: Of those, the nontoken ones (rule 111.1).
-    nontoken_creatures_died: int = 0
     #: Tokens that left the battlefield (rule 704.5d).
     stray_tokens: list[str] = field(default_factory=list)
     #: Delayed triggered abilities waiting for their event (rule 603.7).
@@ -784,8 +768,6 @@ class Game:
     action_count: int = 0
     #: Hidden cards that some players may see for now (701.20a, 701.20e, 701.23a).
     looks: list[Look] = field(default_factory=list)
-    #: "This ability triggers only once each turn": "source id:ability index" that did.
-    once_per_turn: list[str] = field(default_factory=list)
     #: Planechase (rule 901): the variant is on; the starting plane was turned face up
     #: (901.5); the planar controller (901.6, -1 before the start); every planar die roll
     #: as (turn, seat, face) (901.9).
@@ -842,6 +824,9 @@ class Game:
     madness_spells: list[str] = field(default_factory=list)
     costs_paid: dict[str, str] = field(default_factory=dict)
     madness_found: dict[str, str] = field(default_factory=dict)
+    #: The turn facts ("creatures that died this turn", ...), kept from the event stream
+    #: (see :mod:`server.engine.watchers`).
+    watchers: Watchers = field(default_factory=_new_watchers)
     #: A summary of the battlefield's abilities (:func:`server.engine.board.board`): derived
     #: state, kept only to skip scans; not part of the game's state.
     board: Board | None = field(default=None, repr=False, compare=False)

@@ -14,6 +14,7 @@ from server.cards.model import ReplacementKind
 from server.engine.events import CardDrawn, CountersPut, Event, Sacrificed, ZoneChanged
 from server.engine.filters import matches
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Step, Zone
+from server.engine.watchers import emit
 
 
 def fresh_id(game: Game) -> str:
@@ -181,13 +182,6 @@ def move(
         if attacking:
             game.combat.left_attacking[object_id] = game.combat.attackers[object_id]
         remove_from_combat(game, object_id)
-        if to is Zone.HAND:
-            game.player(old.owner).permanents_to_hand += 1  # rule 400.3: its owner's hand
-        if to is Zone.GRAVEYARD and old.is_creature:
-            game.creatures_died += 1  # "dies" (rule 700.4)
-            if not old.is_token:
-                game.nontoken_creatures_died += 1
-            game.player(old.controller).creatures_died += 1
     new_controller = old.owner if controller is None else controller
     new = GameObject(
         id=fresh_id(game),
@@ -223,17 +217,17 @@ def move(
         # Rule 614.12a: "As [this] enters, choose a card name" -- any card's name (201.2).
         game.choices.insert(0, Choice(DecisionKind.CHOOSE_NAME, new_controller,
                                       sorted(card_pool()), group=[AS_ENTERS, new.id]))
-    if to is Zone.GRAVEYARD and old.card.is_permanent_card and not old.is_ability \
-            and not old.is_token:
-        game.player(new.owner).descended += 1  # rule 700.11
     target = game.zone_list(to, new.owner)
     if bottom:
         target.insert(0, new.id)
     else:
         target.append(new.id)
-    events.append(ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
-                              old.card, tuple(old.counters.items()), attacking,
-                              old.attached_to, old.granted_triggers))
+    # The watchers count what it was as it left (creatures that died, 700.4; permanents
+    # to hand, 400.3; descended, 700.11).
+    emit(game, events, ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
+                                   old.card, tuple(old.counters.items()), attacking,
+                                   old.attached_to, old.granted_triggers,
+                                   creature=old.is_creature, token=old.is_token))
     new.token = old.token
     new.came_from = object_id  # for the exceptions of rule 400.7 only (zone_rules)
     if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:
@@ -298,7 +292,8 @@ def draw(game: Game, seat: int, events: list[Event],
     each applying once to a draw and the draws replacing it (614.5, 616.1)."""
     player = game.player(seat)
     in_draw_step = game.step is Step.DRAW and game.active == seat
-    if not (in_draw_step and player.draws_this_draw_step == 0):  # rule 504.1
+    first_in_step = in_draw_step and game.watchers.draw_step_draws.count == 0
+    if not first_in_step:  # rule 504.1
         for oid in list(game.battlefield):
             holder = game.objects[oid]
             for index, rep in enumerate(holder.card.replacements):
@@ -316,13 +311,12 @@ def draw(game: Game, seat: int, events: list[Event],
                 else:
                     assert_never(kind_of)
     if in_draw_step:
-        player.draws_this_draw_step += 1
+        game.watchers.draw_step_draws.attempt()
     if not player.library:
         player.drew_from_empty = True
         return
     move(game, player.library[-1], Zone.HAND, events)
-    player.cards_drawn_this_turn += 1
-    events.append(CardDrawn(seat, player.cards_drawn_this_turn))
+    emit(game, events, CardDrawn(seat, game.watchers.cards_drawn.of(seat) + 1))
 
 
 def death_replacements(game: Game, obj: GameObject) -> list[str]:
