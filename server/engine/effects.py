@@ -58,6 +58,7 @@ from server.engine.events import (
     Untapped,
 )
 from server.engine.mana import empty_pools
+from server.engine.replacements import ExileIfDies, ExileInstead, register
 from server.engine.sba import check_state_based_actions
 from server.engine.state import (
     Choice,
@@ -603,9 +604,7 @@ def _cast_card(game: Game, obj: GameObject, effect: Effect, targets: list[Target
         if game.casting is not None:
             game.casting.had_priority = False  # rule 608.2g
             if effect.exile_instead:  # "If that spell would be put into your graveyard"
-                game.graveyard_to_exile[:] = [e for e in game.graveyard_to_exile
-                                              if e[0] == game.turn]
-                game.graveyard_to_exile.append((game.turn, game.casting.object_id))
+                register(game, ExileInstead(game.casting.object_id, game.turn))
 
 
 #: CHOOSE_CARD choices of "a [filter] permanent you control" (``group``: this, the object).
@@ -804,7 +803,7 @@ def _perform_on_permanents(game: Game, obj: GameObject, effect: Effect,
         madness.discard(game, [p.id for p in permanents if p.zone is Zone.HAND], events)
     elif verb is Verb.EXILE_IF_DIES:
         for permanent in permanents:
-            permanent.exile_if_dies = True
+            register(game, ExileIfDies(permanent.id))  # rule 614.1a
     elif verb is Verb.PUT_ON_TOP:
         for permanent in permanents:
             move(game, permanent.id, Zone.LIBRARY, events)  # its owner's library (400.3)

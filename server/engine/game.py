@@ -24,6 +24,7 @@ from server.engine import (
     modes,
     phasing,
     planar,
+    replacements,
     start,
     triggers,
     unless,
@@ -537,12 +538,12 @@ def _cleanup_end_effects(game: Game) -> None:
     for oid in [*game.battlefield, *(p.object_id for p in game.phased_out)]:  # 702.26d
         obj = game.objects[oid]
         obj.damage = 0
-        obj.exile_if_dies = False
         obj.regeneration_shields = 0  # shields last "this turn" (701.19a)
     # Rule 611.2a: only effects that last until end of turn end now.
     game.effects[:] = [e for e in game.effects if e.lasting]
     game.prevent_combat_damage = False
     game.prevent_combat_damage_to.clear()
+    replacements.end_of_turn(game)  # "if it would die this turn, exile it instead"
 
 
 def _begin_step(game: Game, events: list[Event]) -> None:
@@ -631,6 +632,7 @@ def _next_turn(game: Game) -> None:
     planar.new_turn(game)  # rule 901.6: the new active player is the planar controller
     game.step = Step.UNTAP
     watchers.new_turn(game)  # rule 500.1: the turn facts start afresh
+    replacements.new_turn(game)
     game.last_known_power.clear()  # its dies triggers were put on the stack by now
     game.last_known_spells.clear()
     game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over

@@ -26,6 +26,7 @@ from server.engine.rng import GameRng
 
 if TYPE_CHECKING:
     from server.engine.board import Board
+    from server.engine.replacements import Registered
     from server.engine.watchers import Watchers
 
 
@@ -240,8 +241,6 @@ class GameObject:
     cast_from: Zone | None = None
     #: A permanent: it entered from its owner's graveyard, or was cast from there (601.2a).
     from_graveyard: bool = False
-    #: "If it would die this turn, exile it instead" applies (rule 614.1a).
-    exile_if_dies: bool = False
     #: Regeneration shields on it this turn (rule 701.19a).
     regeneration_shields: int = 0
     #: A token (rule 111) -- a token copy of a card (707.2) has a card's definition.
@@ -790,13 +789,9 @@ class Game:
     #: a permanent spell's entry follows it onto the battlefield (400.7c).
     prevented_sources: list[tuple[int, str]] = field(default_factory=list)
     #: Permissions to cast a card from a graveyard used this turn: (turn, id of the
-    #: permanent granting it); spells cast that way that are exiled instead of going to the
-    #: graveyard this turn (Kess, Dissident Mage): (turn, stack object id) (rule 400.7h).
+    #: permanent granting it) (Kess, Dissident Mage; rule 400.7h).
     graveyard_casts: list[tuple[int, str]] = field(default_factory=list)
-    graveyard_to_exile: list[tuple[int, str]] = field(default_factory=list)
-    #: Cards in graveyards given flashback until end of turn (702.34a): (turn, card id); and
-    #: spells cast with that flashback, exiled whenever they would leave the stack (702.34a,
-    #: 400.7g).
+    #: Cards in graveyards given flashback until end of turn (702.34a): (turn, card id).
     flashback_grants: list[tuple[int, str]] = field(default_factory=list)
     #: Permissions to play an exiled card (rule 400.7h: that object in exile): (player, card
     #: id, the source that exiled it, the turn it lasts for or -1 -- until that source
@@ -814,7 +809,6 @@ class Game:
     #: Extra turns to take after this one (rule 500.7): the most recently created is taken
     #: first (the last of the list).
     extra_turns: list[int] = field(default_factory=list)
-    flashback_spells: list[str] = field(default_factory=list)
     #: Madness (702.35, see :mod:`server.engine.madness`): spells on the stack cast for their
     #: madness cost (an alternative cost, 702.35b, 601.2f); for each spell, the card
     #: discarded or permanent sacrificed to pay its additional cost, by the id it had then
@@ -824,6 +818,9 @@ class Game:
     madness_spells: list[str] = field(default_factory=list)
     costs_paid: dict[str, str] = field(default_factory=dict)
     madness_found: dict[str, str] = field(default_factory=dict)
+    #: The replacement effects created for particular objects (rule 614; see
+    #: :mod:`server.engine.replacements`): "exile it instead", flashback's exile, ...
+    replacements: list[Registered] = field(default_factory=list)
     #: The turn facts ("creatures that died this turn", ...), kept from the event stream
     #: (see :mod:`server.engine.watchers`).
     watchers: Watchers = field(default_factory=_new_watchers)

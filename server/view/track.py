@@ -77,7 +77,7 @@ PROJECTED_FIXED = ("card", "zone", "token", "ability")
 PROJECTED_MUTABLE = ("counters", "stickers")
 #: Fields no view shows (bookkeeping of the rules engine).
 NOT_PROJECTED = ("id", "target_groups", "deathtouched", "base_controller", "restrictions",
-                 "exile_if_dies", "regeneration_shields", "spell_copy", "loyalty_turn",
+                 "regeneration_shields", "spell_copy", "loyalty_turn",
                  "timestamp", "source_power", "source_attached", "activated_turn", "chooser",
                  "came_from", "exiled_with", "exile_pile", "skip_next_untap",
                  "cast_from", "granted_triggers", "granted_abilities", "top_casts",
