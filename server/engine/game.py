@@ -28,6 +28,7 @@ from server.engine import (
     start,
     triggers,
     unless,
+    variants,
     watchers,
     zone_rules,
 )
@@ -145,10 +146,14 @@ def new_game(seed: bytes, players: Sequence[PlayerSetup], *, planechase: bool = 
     for seat, setup in enumerate(players):
         for card in setup.deck:  # rule 103.2: the starting decks (shuffled at 103.3)
             create_object(game, card, seat, Zone.LIBRARY)
-    game.planechase, game.playing_for_ante = planechase, ante
-    for seat, setup in enumerate(players):
-        game.players[seat].planar_deck = list(setup.planar_deck)
-        game.rng.shuffle(game.players[seat].planar_deck)  # a random planar deck order
+    if planechase:
+        record = planar.Planechase()
+        for seat, setup in enumerate(players):
+            record.decks[seat] = list(setup.planar_deck)
+            game.rng.shuffle(record.decks[seat])  # a random planar deck order
+        game.variants.append(record)
+    if ante:
+        game.variants.append(ante_rules.Ante())
     drawn = game.rng.randbelow(len(players))  # rule 103.1: a random player chooses ...
     if chooser is None:
         chooser = drawn
@@ -299,7 +304,7 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
     elif isinstance(action, ChooseStartingPlayer):
         game.choices.pop(0)
         game.starting_player = action.seat
-        ante_rules.ante_at_start(game, events)  # rule 407.2: before anyone draws
+        variants.starting_player_chosen(game, events)  # e.g. the ante (407.2)
         start.start_with(game, action.seat, events)
     elif isinstance(action, KeepHand | TakeMulligan):
         game.choices.pop(0)
@@ -484,9 +489,7 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
         if obj.card.abilities:
             options += [ActivateAbility(oid, i) for i, a in enumerate(obj.card.abilities)
                         if a.discard_self and casting.can_activate(game, seat, obj, i)]
-    if planar.can_roll(game, seat):  # rules 901.9, 116.2i: a special action
-        options += [RollPlanarDie(m) for m in
-                    planar.payments(player.mana_pool, planar.roll_cost(game, seat))]
+    options += variants.special_actions(game, seat)  # e.g. the planar die (901.9, 116.2i)
     # Rules 117.1d, 605.3a: mana abilities may be activated whenever the player has priority.
     options += casting.mana_ability_options(game, seat, sources=sources)
     return tuple(options)
@@ -629,7 +632,7 @@ def _next_turn(game: Game) -> None:
         game.active = game.next_seat(game.active)
     game.turn += 1
     game.last_turn_of[game.active] = game.turn
-    planar.new_turn(game)  # rule 901.6: the new active player is the planar controller
+    variants.turn_began(game)  # e.g. the new planar controller (901.6)
     game.step = Step.UNTAP
     watchers.new_turn(game)  # rule 500.1: the turn facts start afresh
     replacements.new_turn(game)
@@ -667,7 +670,7 @@ def _advance(game: Game, events: list[Event]) -> None:
         if game.phase is not GamePhase.PLAYING:
             raise AssertionError("the start of the game always has a pending choice")
         if not game.step_begun:
-            planar.start_if_needed(game)  # rules 103.7, 901.5: the starting plane
+            variants.step_beginning(game)  # e.g. the starting plane (103.7, 901.5)
             _begin_step(game, events)
             continue
         if _step_choice(game, events):
@@ -697,4 +700,4 @@ def _advance(game: Game, events: list[Event]) -> None:
             game.passes = 0
         _decide(game, game.priority, DecisionKind.PRIORITY, _priority_options(game, game.priority))
         return
-    ante_rules.settle(game)  # rule 407.2: the game is over; the winner owns the ante
+    variants.game_over(game)  # e.g. the winner owns the ante (407.2)

@@ -27,6 +27,7 @@ from server.engine.rng import GameRng
 if TYPE_CHECKING:
     from server.engine.board import Board
     from server.engine.replacements import Registered
+    from server.engine.variants import Variant
     from server.engine.watchers import Watchers
 
 
@@ -425,13 +426,6 @@ class Player:
     has_lost: bool = False
     #: Rule 704.5b: attempted to draw from an empty library since SBAs were last checked.
     drew_from_empty: bool = False
-    #: Planechase (rule 901.3): this player's planar deck, top card LAST. Cards, not
-    #: objects: hidden, only the size is public.
-    planar_deck: list[CardDef] = field(default_factory=list)
-    #: Rule 116.2i: times this player rolled the planar die as a special action in turn
-    #: ``planar_rolls_turn``.
-    planar_rolls: int = 0
-    planar_rolls_turn: int = -1
 
     def all_mana(self) -> tuple[int, ...]:
         """All unspent mana by type, restricted (rule 106.6) or not: what others see."""
@@ -767,21 +761,11 @@ class Game:
     action_count: int = 0
     #: Hidden cards that some players may see for now (701.20a, 701.20e, 701.23a).
     looks: list[Look] = field(default_factory=list)
-    #: Planechase (rule 901): the variant is on; the starting plane was turned face up
-    #: (901.5); the planar controller (901.6, -1 before the start); every planar die roll
-    #: as (turn, seat, face) (901.9).
-    planechase: bool = False
-    planar_started: bool = False
-    planar_controller: int = -1
-    planar_rolls: list[tuple[int, int, str]] = field(default_factory=list)
-    #: Playing for ante (rule 407): the ante zone (400.1), its contents as the game ended
-    #: (card name, owner), and the ownership changes at the end (407.2): (card name,
-    #: previous owner, new owner).
-    playing_for_ante: bool = False
+    #: The variants played (Planechase, 901; ante, 407), each with its own record of its
+    #: state (see :mod:`server.engine.variants`).
+    variants: list[Variant] = field(default_factory=list)
+    #: The ante zone (rules 400.1, 407): empty unless something antes.
     ante: list[str] = field(default_factory=list)
-    ante_final: list[tuple[str, int]] = field(default_factory=list)
-    ante_settled: bool = False
-    ante_result: list[tuple[str, int, int]] = field(default_factory=list)
     #: Rules 401.5, 401.6: for each seat playing with the top card of their library
     #: revealed, the id of the card revealed now (see :mod:`server.engine.zone_rules`).
     revealed_tops: dict[int, str] = field(default_factory=dict)
