@@ -1,11 +1,22 @@
-"""Watchers (the turn facts kept from the event stream) and registered replacement effects."""
+"""Watchers (the turn facts kept from the event stream), registered replacement effects and
+the variants' hooks."""
 
 from __future__ import annotations
 
 from server.cards import card
 from server.cards.model import ReplacementKind
-from server.engine import Step, Zone, replacements, watchers
+from server.engine import (
+    PlayerSetup,
+    Step,
+    Zone,
+    new_game,
+    planar,
+    replacements,
+    variants,
+    watchers,
+)
 from server.engine import game as game_module
+from server.engine.ante import state as ante_state
 from server.engine.events import (
     CardDrawn,
     DamageDealt,
@@ -22,8 +33,9 @@ from server.engine.replacements import (
     modifies,
     register,
 )
+from server.engine.state import GameResult
 from server.engine.zones import draw, move
-from tests.engine.helpers import demo_game, put
+from tests.engine.helpers import SEED, demo_game, keep_all, put, vanilla_deck
 
 OGRE = card("Onakke Ogre")
 SHOCK = card("Shock")
@@ -142,3 +154,26 @@ def test_madness_rule_702_35a_discards_to_exile_instead_from_a_hand_face_up() ->
     assert replacements.discarded_to(temper) is Zone.EXILE
     temper.face_down = True
     assert replacements.discarded_to(temper) is Zone.GRAVEYARD
+
+
+def test_no_variant_record_means_no_variant_rules_901_407() -> None:
+    game = demo_game()
+    assert game.variants == []
+    assert planar.controller(game) == -1 and planar.deck_size(game, 0) == 0
+    game.step = Step.PRECOMBAT_MAIN
+    assert variants.special_actions(game, game.active) == []  # no planar die (901.9)
+
+
+def test_ante_record_settles_at_game_over_rule_407_2() -> None:
+    game = new_game(SEED, [PlayerSetup("a", vanilla_deck("naya")),
+                           PlayerSetup("b", vanilla_deck("grixis"))], ante=True)
+    keep_all(game)
+    record = ante_state(game)
+    assert record is not None and len(game.ante) == 2  # each player anted one card
+    owners = sorted(game.objects[i].owner for i in game.ante)
+    game.result = GameResult((1,), "test")
+    variants.game_over(game)
+    variants.game_over(game)  # settled once
+    assert record.settled and sorted(old for _, old, _ in record.result) == owners
+    assert {new for _, _, new in record.result} == {1}
+    assert all(game.objects[i].owner == 1 for i in game.ante)
