@@ -3,7 +3,7 @@
 - 407.2: after it is determined who goes first and before anyone draws, each player puts one
   random card from their deck into the ante zone. The ante is a public zone (400.2).
 - 407.2: at the end of the game the winner becomes the owner of every card in the ante zone.
-  The engine records that change in :attr:`Game.ante_result` (card name, previous owner, new
+  The engine records that change in :attr:`Ante.result` (card name, previous owner, new
   owner) and sets the owner of the ante objects still in the game; the game server keeps no
   card collections, so applying the change to real collections is up to whoever runs the
   game. A draw (104.4a) changes no ownership.
@@ -11,11 +11,16 @@
   for ante" are legal in decks and sideboards only when playing for ante
   (:func:`validate_ante_cards`).
 - 407.4: to ante an object is to put it into the ante zone; only its owner may ante it.
+
+The variant's state is its own record, :class:`Ante`, in ``game.variants`` (its hooks are
+called through :mod:`server.engine.variants`); the ante zone itself is a zone of every game
+(400.1), empty unless something antes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from server.cards import CardDef
 from server.engine.events import Event
@@ -28,6 +33,22 @@ ANTE_TEXT = "if you're not playing for ante"
 
 class AnteError(ValueError):
     """A deck holding an ante card when not playing for ante (rule 407.3)."""
+
+
+@dataclass(slots=True)
+class Ante:
+    """Playing for ante (rule 407): the ante zone's contents as the game ended (card name,
+    owner), whether the end was settled, and the ownership changes it made (407.2): (card
+    name, previous owner, new owner)."""
+
+    final: list[tuple[str, int]] = field(default_factory=list)
+    settled: bool = False
+    result: list[tuple[str, int, int]] = field(default_factory=list)
+
+
+def state(game: Game) -> Ante | None:
+    """The ante record, if the game is played for ante (rule 407)."""
+    return next((v for v in game.variants if isinstance(v, Ante)), None)
 
 
 def is_ante_card(card: CardDef) -> bool:
@@ -69,34 +90,33 @@ def ante_top(game: Game, seat: int, events: list[Event]) -> GameObject | None:
 def ante_at_start(game: Game, events: list[Event]) -> None:
     """Rule 407.2: each player, in turn order from the starting player, antes one random card
     from their deck (the library, before it is shuffled and anyone draws)."""
-    if not game.playing_for_ante:
-        return
     for seat in game.apnap(game.starting_player):
         library = game.player(seat).library
         if library:
             ante_object(game, library[game.rng.randbelow(len(library))], seat, events)
 
 
-def before_leaving(game: Game, seat: int) -> None:
+def before_leaving(game: Game, record: Ante, seat: int) -> None:
     """Rule 407.2 with 104.2a: when the last opponent leaves, the game ends at once; the cards
     in the ante zone as it ends (including those of the player leaving, which would leave the
     game with them, 800.4a) are what the winner gets."""
-    if game.playing_for_ante and not game.ante_final and len(game.in_game()) <= 1:
-        game.ante_final = [(game.objects[i].card.name, game.objects[i].owner)
+    del seat  # whoever it is: the ante as the game ends
+    if not record.final and len(game.in_game()) <= 1:
+        record.final = [(game.objects[i].card.name, game.objects[i].owner)
                            for i in game.ante]
 
 
-def settle(game: Game) -> None:
+def settle(game: Game, record: Ante) -> None:
     """Rule 407.2: at the end of the game the winner becomes the owner of all the cards in the
-    ante zone. Recorded once in :attr:`Game.ante_result`."""
-    if not game.playing_for_ante or game.result is None or game.ante_settled:
+    ante zone. Recorded once in :attr:`Ante.result`."""
+    if game.result is None or record.settled:
         return
-    game.ante_settled = True
-    final = game.ante_final or [(game.objects[i].card.name, game.objects[i].owner)
+    record.settled = True
+    final = record.final or [(game.objects[i].card.name, game.objects[i].owner)
                                 for i in game.ante]
     if len(game.result.winners) != 1:
         return  # a draw (104.4a): nobody wins the ante
     winner = game.result.winners[0]
-    game.ante_result = [(name, owner, winner) for name, owner in final]
+    record.result = [(name, owner, winner) for name, owner in final]
     for oid in game.ante:
         game.objects[oid].owner = winner

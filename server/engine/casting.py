@@ -84,6 +84,7 @@ from server.engine.targeting import (
     target_candidates,
     targets_available,
 )
+from server.engine.watchers import emit
 from server.engine.zones import (
     fresh_id,
     move,
@@ -784,10 +785,8 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
         # Rule 119.4: paying life -- "cost an additional 3 life to cast" (601.2f).
         game.player(casting.seat).life -= targeted_cost(game, obj.id)[1]
     if obj.ability is None and not obj.spell_copy and mana:
-        player = game.player(casting.seat)
-        before = player.mana_spent_on_spells
-        player.mana_spent_on_spells += len(mana)
-        for n in counting.expended(before, player.mana_spent_on_spells):
+        before, after = game.watchers.mana_spent.spend(casting.seat, len(mana))
+        for n in counting.expended(before, after):
             events.append(Expended(casting.seat, n))  # rule 700.14
     ref = obj.ability
     if ref is not None and ref.kind is AbilityKind.ACTIVATED:
@@ -830,8 +829,7 @@ def _finish(game: Game, events: list[Event]) -> None:
     game.casting = None
     obj = game.objects[casting.object_id]
     if obj.ability is None and not obj.spell_copy:  # a copy isn't cast (707.10)
-        events.append(SpellCast(obj.id, obj.controller, obj.card))  # cast triggers
-        game.player(obj.controller).spells_cast_this_turn.append(obj.card)
+        emit(game, events, SpellCast(obj.id, obj.controller, obj.card))  # cast triggers
     ref = obj.ability
     if ref is not None and ref.kind is AbilityKind.ACTIVATED:  # rule 602.2i
         events.append(AbilityActivated(obj.id, ref.source_id, obj.controller,

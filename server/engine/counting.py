@@ -96,7 +96,7 @@ def activated_this_turn(game: Game, obj: GameObject) -> bool:
 
 def descended(game: Game, seat: int) -> bool:
     """Rule 700.11: a permanent card was put into ``seat``'s graveyard this turn."""
-    return game.player(seat).descended > 0
+    return game.watchers.descended.of(seat) > 0
 
 
 def is_crime(game: Game, seat: int, obj: GameObject) -> bool:
@@ -186,11 +186,11 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
     if kind in (Count.CREATURE_CARDS_IN_YOUR_GRAVEYARD, Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD):
         return sum(1 for i in game.player(you).graveyard if game.objects[i].card.creature)
     if kind is Count.NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN:
-        return sum(p.noncombat_damage_this_turn for p in game.players if p.seat != you)
+        return game.watchers.noncombat_damage.to_opponents_of(game, you)
     if kind is Count.YOUR_CREATURES_DIED_THIS_TURN:
-        return game.player(you).creatures_died
+        return game.watchers.creatures_died.of(you)
     if kind is Count.CARDS_DRAWN_THIS_TURN:
-        return game.player(you).cards_drawn_this_turn  # rule 121.1
+        return game.watchers.cards_drawn.of(you)  # rule 121.1
     if kind is Count.CARDS_IN_AN_OPPONENTS_GRAVEYARD:
         return max((len(game.player(s).graveyard) for s in game.opponents(you)), default=0)
     if kind is Count.PERMANENTS:
@@ -214,7 +214,7 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return sum(game.objects[i].power for i in game.battlefield
                    if matches(game, game.objects[i], spec, you, source_id))
     if kind is Count.PERMANENTS_TO_YOUR_HAND_THIS_TURN:
-        return game.player(you).permanents_to_hand  # rules 400.3, 400.7
+        return game.watchers.permanents_to_hand.of(you)  # rules 400.3, 400.7
     if kind is Count.GREATEST_POWER_IN_YOUR_GRAVEYARD:
         cards = [game.objects[i] for i in game.player(you).graveyard]
         return max((card_power(game, o) for o in cards if o.card.creature), default=0)
@@ -222,9 +222,9 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         source = game.objects.get(source_id)
         return source.counters.get(counter, 0) if source is not None else 0
     if kind is Count.CREATURES_DIED_THIS_TURN:
-        return game.creatures_died  # rule 700.4
+        return game.watchers.creatures_died.total  # rule 700.4
     if kind is Count.NONTOKEN_CREATURES_DIED_THIS_TURN:
-        return game.nontoken_creatures_died
+        return game.watchers.creatures_died.nontoken
     if kind is Count.LIFE_ABOVE_STARTING:
         player = game.player(you)
         return player.life - player.starting_life  # rule 103.4
@@ -261,7 +261,7 @@ def count(game: Game, you: int, source_id: str, kind: Count, *,
         return len(game.player(you).hand)  # rule 402.1
     if kind is Count.SPELLS_CAST_THIS_TURN:
         assert spec is not None  # the loader requires it
-        return sum(1 for card in game.player(you).spells_cast_this_turn
+        return sum(1 for card in game.watchers.spells_cast.of(you)
                    if matches_last_known(game, LastKnown(card, you, ""), spec, you, source_id))
     assert_never(kind)
 
@@ -296,11 +296,11 @@ def condition_met(game: Game, controller: int, source_id: str | None,
         return (condition.at_least is None or n >= condition.at_least) and \
             (condition.at_most is None or n <= condition.at_most)
     if condition is Condition.CREATURE_DIED_THIS_TURN:
-        return game.creatures_died > 0
+        return game.watchers.creatures_died.total > 0
     if condition is Condition.NO_CREATURE_DIED_THIS_TURN:
-        return game.creatures_died == 0
+        return game.watchers.creatures_died.total == 0
     if condition is Condition.GAINED_3_LIFE_THIS_TURN:
-        return game.player(controller).life_gained_this_turn >= 3
+        return game.watchers.life_gained.of(controller) >= 3
     if condition is Condition.NO_CARDS_IN_HAND:
         return not game.player(controller).hand
     if condition is Condition.DESCENDED_THIS_TURN:

@@ -106,6 +106,7 @@ from server.engine import (
     looking,
     madness,
     phasing,
+    replacements,
     sba,
     stickers,
     unless,
@@ -151,6 +152,7 @@ from server.engine.targeting import (
     player_protected_from,
     quality_of,
 )
+from server.engine.watchers import emit
 from server.engine.zones import (
     create_object,
     damage_after_replacements,
@@ -179,8 +181,7 @@ def gain_life(game: Game, seat: int, amount: int, events: list[Event]) -> None:
     if amount > 0:
         player = game.player(seat)
         player.life += amount
-        player.life_gained_this_turn += amount
-        events.append(LifeGained(seat, amount))
+        emit(game, events, LifeGained(seat, amount))
 
 
 def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
@@ -209,9 +210,7 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
             put_counters(game, shield[0], shield[1], 1, events)
             return
         game.player(seat).life -= amount
-        if not combat:
-            game.player(seat).noncombat_damage_this_turn += amount
-        events.append(DamageDealt(source.id, seat, None, amount, combat))
+        emit(game, events, DamageDealt(source.id, seat, None, amount, combat))
     else:
         obj = game.objects[str(ref)]
         if protected_from(obj, source):
@@ -222,7 +221,7 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
             obj.damage += amount
             if source.has("Deathtouch"):
                 obj.deathtouched = True
-        events.append(DamageDealt(source.id, None, obj.id, amount, combat))
+        emit(game, events, DamageDealt(source.id, None, obj.id, amount, combat))
     if source.has("Lifelink"):
         gain_life(game, source.controller, amount, events)
 
@@ -1088,7 +1087,7 @@ def _sacrifice_or_discard(act: Act, effect: SacrificeOrDiscard,
 @on_objects(ExileIfDies)
 def _exile_if_dies(act: Act, effect: ExileIfDies, permanents: list[GameObject]) -> None:
     for permanent in permanents:
-        permanent.exile_if_dies = True  # rule 614.1a
+        replacements.register(act.game, replacements.ExileIfDies(permanent.id))  # 614.1a
 
 
 @on_objects(PutOnTop)
@@ -1150,9 +1149,8 @@ def _cast_card(game: Game, obj: GameObject, effect: CastCard, targets: list[Targ
         if game.casting is not None:
             game.casting.had_priority = False  # rule 608.2g
             if effect.exile_instead:  # "If that spell would be put into your graveyard"
-                game.graveyard_to_exile[:] = [e for e in game.graveyard_to_exile
-                                              if e[0] == game.turn]
-                game.graveyard_to_exile.append((game.turn, game.casting.object_id))
+                replacements.register(game, replacements.ExileInstead(game.casting.object_id,
+                                                                  game.turn))
 
 
 #: CHOOSE_CARD choices of "a [filter] permanent you control" (``group``: this, the object).

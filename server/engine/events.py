@@ -33,6 +33,10 @@ class ZoneChanged:
     attached_to: str | None = None
     #: The triggered abilities granted to it, as it last existed (rules 603.10a, 613.1f).
     granted: tuple[TriggeredAbility, ...] = ()
+    #: Whether it was a creature (after layer 4) and a token as it last existed (603.10a):
+    #: "dies" (700.4), descended (700.11).
+    creature: bool = False
+    token: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,12 @@ from server.engine import (
     modes,
     phasing,
     planar,
+    replacements,
     start,
     triggers,
     unless,
+    variants,
+    watchers,
     zone_rules,
 )
 from server.engine.actions import (
@@ -143,10 +146,14 @@ def new_game(seed: bytes, players: Sequence[PlayerSetup], *, planechase: bool = 
     for seat, setup in enumerate(players):
         for card in setup.deck:  # rule 103.2: the starting decks (shuffled at 103.3)
             create_object(game, card, seat, Zone.LIBRARY)
-    game.planechase, game.playing_for_ante = planechase, ante
-    for seat, setup in enumerate(players):
-        game.players[seat].planar_deck = list(setup.planar_deck)
-        game.rng.shuffle(game.players[seat].planar_deck)  # a random planar deck order
+    if planechase:
+        record = planar.Planechase()
+        for seat, setup in enumerate(players):
+            record.decks[seat] = list(setup.planar_deck)
+            game.rng.shuffle(record.decks[seat])  # a random planar deck order
+        game.variants.append(record)
+    if ante:
+        game.variants.append(ante_rules.Ante())
     drawn = game.rng.randbelow(len(players))  # rule 103.1: a random player chooses ...
     if chooser is None:
         chooser = drawn
@@ -297,7 +304,7 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
     elif isinstance(action, ChooseStartingPlayer):
         game.choices.pop(0)
         game.starting_player = action.seat
-        ante_rules.ante_at_start(game, events)  # rule 407.2: before anyone draws
+        variants.starting_player_chosen(game, events)  # e.g. the ante (407.2)
         start.start_with(game, action.seat, events)
     elif isinstance(action, KeepHand | TakeMulligan):
         game.choices.pop(0)
@@ -482,9 +489,7 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
         if obj.card.abilities:
             options += [ActivateAbility(oid, i) for i, a in enumerate(obj.card.abilities)
                         if a.discard_self and casting.can_activate(game, seat, obj, i)]
-    if planar.can_roll(game, seat):  # rules 901.9, 116.2i: a special action
-        options += [RollPlanarDie(m) for m in
-                    planar.payments(player.mana_pool, planar.roll_cost(game, seat))]
+    options += variants.special_actions(game, seat)  # e.g. the planar die (901.9, 116.2i)
     # Rules 117.1d, 605.3a: mana abilities may be activated whenever the player has priority.
     options += casting.mana_ability_options(game, seat, sources=sources)
     return tuple(options)
@@ -536,12 +541,12 @@ def _cleanup_end_effects(game: Game) -> None:
     for oid in [*game.battlefield, *(p.object_id for p in game.phased_out)]:  # 702.26d
         obj = game.objects[oid]
         obj.damage = 0
-        obj.exile_if_dies = False
         obj.regeneration_shields = 0  # shields last "this turn" (701.19a)
     # Rule 611.2a: only effects that last until end of turn end now.
     game.effects[:] = [e for e in game.effects if e.lasting]
     game.prevent_combat_damage = False
     game.prevent_combat_damage_to.clear()
+    replacements.end_of_turn(game)  # "if it would die this turn, exile it instead"
 
 
 def _begin_step(game: Game, events: list[Event]) -> None:
@@ -580,7 +585,7 @@ def _begin_step(game: Game, events: list[Event]) -> None:
         triggers.each_permanent(game, TriggerEvent.YOUR_END_STEP, game.active)  # rule 513.1a
         triggers.each_permanent(game, TriggerEvent.EACH_END_STEP)  # "each end step"
     elif game.step is Step.DRAW and active_in_game:
-        game.player(game.active).draws_this_draw_step = 0  # a new draw step (504.1)
+        watchers.new_draw_step(game)  # rule 504.1
         # Rule 103.8a: in a two-player game the starting player skips their first draw;
         # rule 103.8c: in other multiplayer games nobody skips it.
         if not (game.turn == 1 and len(game.players) == 2):
@@ -627,24 +632,15 @@ def _next_turn(game: Game) -> None:
         game.active = game.next_seat(game.active)
     game.turn += 1
     game.last_turn_of[game.active] = game.turn
-    planar.new_turn(game)  # rule 901.6: the new active player is the planar controller
+    variants.turn_began(game)  # e.g. the new planar controller (901.6)
     game.step = Step.UNTAP
-    game.creatures_died = 0
-    game.nontoken_creatures_died = 0
+    watchers.new_turn(game)  # rule 500.1: the turn facts start afresh
+    replacements.new_turn(game)
     game.last_known_power.clear()  # its dies triggers were put on the stack by now
     game.last_known_spells.clear()
     game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over
-    game.once_per_turn.clear()
     for player in game.players:
         player.lands_played = 0
-        player.life_gained_this_turn = 0
-        player.descended = 0  # rule 700.11
-        player.mana_spent_on_spells = 0  # rule 700.14
-        player.creatures_died = 0
-        player.cards_drawn_this_turn = 0
-        player.permanents_to_hand = 0
-        player.noncombat_damage_this_turn = 0
-        player.spells_cast_this_turn.clear()
 
 
 # --- the main loop ---------------------------------------------------------------------------
@@ -674,7 +670,7 @@ def _advance(game: Game, events: list[Event]) -> None:
         if game.phase is not GamePhase.PLAYING:
             raise AssertionError("the start of the game always has a pending choice")
         if not game.step_begun:
-            planar.start_if_needed(game)  # rules 103.7, 901.5: the starting plane
+            variants.step_beginning(game)  # e.g. the starting plane (103.7, 901.5)
             _begin_step(game, events)
             continue
         if _step_choice(game, events):
@@ -704,4 +700,4 @@ def _advance(game: Game, events: list[Event]) -> None:
             game.passes = 0
         _decide(game, game.priority, DecisionKind.PRIORITY, _priority_options(game, game.priority))
         return
-    ante_rules.settle(game)  # rule 407.2: the game is over; the winner owns the ante
+    variants.game_over(game)  # e.g. the winner owns the ante (407.2)

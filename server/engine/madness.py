@@ -28,7 +28,7 @@ from server.cards import CardDef
 from server.cards.mana import ManaCost
 from server.cards.model import Effect, TriggeredAbility, TriggerEvent
 from server.cards.verbs import Coded
-from server.engine import casting, zone_rules
+from server.engine import casting, replacements, zone_rules
 from server.engine.actions import Action, CastSpell, Decline
 from server.engine.events import Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
@@ -50,20 +50,14 @@ TRIGGER = TriggeredAbility(
 # --- the static ability: discarded into exile (702.35a) ------------------------------------------
 
 
-def has_madness(obj: GameObject) -> bool:
-    """Whether the static ability of madness works for ``obj``: a face-up card with madness in
-    its owner's hand (702.35a)."""
-    return obj.zone is Zone.HAND and obj.card.madness_cost is not None and not obj.face_down
-
-
 def discard(game: Game, object_ids: list[str], events: list[Event]) -> list[str]:
     """Rule 701.9a: discard these cards at the same time -- each goes from its owner's hand to
     their graveyard, except that a card with madness is exiled instead (702.35a, 614.1a); its
     madness ability triggers (603.2: it waits to be put on the stack). Returns the ids of the
     cards put into graveyards (see :func:`server.engine.zones.put_into_graveyards`)."""
     # Filed by name, like the graveyard arrivals: the hand's order must not become public.
-    mad = sorted((game.objects[i] for i in object_ids
-                  if i in game.objects and has_madness(game.objects[i])),
+    mad = sorted((game.objects[i] for i in object_ids if i in game.objects
+                  and replacements.discarded_to(game.objects[i]) is Zone.EXILE),
                  key=lambda o: o.card.name)
     mad_ids = [o.id for o in mad]
     arrived = put_into_graveyards(game, [i for i in object_ids if i not in mad_ids], events)

@@ -1,14 +1,16 @@
 """Planechase (rule 901): planar decks, the face-up plane, the planar controller, the planar
 die and planeswalking (701.31).
 
-Model. Each player's planar deck (901.3) is :attr:`Player.planar_deck`, a list of card
-definitions with the top card LAST, like a library. Cards in a planar deck are not objects:
-they have no ids, so nothing a client sees can reveal the deck's order; only its size is
-public. A face-up plane is an object in the command zone (901.4, 311.2) owned by the player
-who started the game with it in their planar deck (901.6) and controlled by the planar
-controller (:attr:`Game.planar_controller`). Turning it face down makes it a card again, on
-the bottom of its owner's planar deck (701.31b); turning a card face up creates a new object
-(901.7a, 311.6).
+Model. The variant's state is its own record, :class:`Planechase`, in ``game.variants`` (its
+hooks are called through :mod:`server.engine.variants`; a game without the record isn't a
+Planechase game). Each player's planar deck (901.3) is ``Planechase.decks[seat]``, a list of
+card definitions with the top card LAST, like a library. Cards in a planar deck are not
+objects: they have no ids, so nothing a client sees can reveal the deck's order; only its
+size is public. A face-up plane is an object in the command zone (901.4, 311.2) owned by the
+player who started the game with it in their planar deck (901.6) and controlled by the
+planar controller (:attr:`Planechase.controller`). Turning it face down makes it a card
+again, on the bottom of its owner's planar deck (701.31b); turning a card face up creates a
+new object (901.7a, 311.6).
 
 Its static abilities work from the command zone (311.4, 901.7; see
 :func:`server.engine.layers.refresh`), its triggered abilities trigger there (each_permanent
@@ -18,6 +20,7 @@ covers the command zone) and its chaos ability triggers "whenever chaos ensues" 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from server.cards import CardDef
 from server.cards.mana import ManaCost
@@ -26,6 +29,7 @@ from server.cards.verbs import Coded
 from server.engine.events import DamageDealt, Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
 from server.engine.triggers import trigger
+from server.engine.watchers import emit
 from server.engine.zones import (
     create_object,
     damage_after_replacements,
@@ -63,6 +67,42 @@ class PlanarDeckError(ValueError):
     """A planar deck that breaks rule 901.3 (or planes where they don't belong)."""
 
 
+@dataclass(slots=True)
+class Planechase:
+    """The Planechase variant's record (rule 901): each player's planar deck (901.3; top
+    card LAST; cards, not objects: hidden, only the size is public), whether the starting
+    plane was turned face up (901.5), the planar controller (901.6, -1 before the start),
+    every planar die roll as (turn, seat, face) (901.9), and for each seat the times they
+    rolled the die as a special action in a turn: (turn, times) (116.2i)."""
+
+    decks: dict[int, list[CardDef]] = field(default_factory=dict)
+    started: bool = False
+    controller: int = -1
+    rolls: list[tuple[int, int, str]] = field(default_factory=list)
+    special_rolls: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def deck(self, seat: int) -> list[CardDef]:
+        """``seat``'s planar deck, top card last."""
+        return self.decks.setdefault(seat, [])
+
+
+def state(game: Game) -> Planechase | None:
+    """The Planechase record, if this is a Planechase game (rule 901)."""
+    return next((v for v in game.variants if isinstance(v, Planechase)), None)
+
+
+def controller(game: Game) -> int:
+    """The planar controller (rule 901.6); -1 outside Planechase or before the start."""
+    record = state(game)
+    return record.controller if record is not None else -1
+
+
+def deck_size(game: Game, seat: int) -> int:
+    """How many cards ``seat``'s planar deck holds (public, 901.3)."""
+    record = state(game)
+    return len(record.decks.get(seat, ())) if record is not None else 0
+
+
 def is_plane(card: CardDef) -> bool:
     """Rule 311.1: plane is a card type."""
     return "Plane" in card.card_types
@@ -94,7 +134,10 @@ def face_up(game: Game) -> list[GameObject]:
 def set_planar_controller(game: Game, seat: int) -> None:
     """Rules 901.6, 311.5: ``seat`` becomes the planar controller and controls every face-up
     plane."""
-    game.planar_controller = seat
+    record = state(game)
+    if record is None:
+        return
+    record.controller = seat
     for plane in face_up(game):
         plane.controller = plane.base_controller = seat
 
@@ -102,21 +145,21 @@ def set_planar_controller(game: Game, seat: int) -> None:
 def new_turn(game: Game) -> None:
     """Rule 901.6: the planar controller is normally the active player -- the designation
     moves as a different player becomes the active player."""
-    if game.planechase:
-        set_planar_controller(game, game.active)
+    set_planar_controller(game, game.active)
 
 
 def turn_face_up(game: Game, seat: int) -> GameObject | None:
     """Move the top card of ``seat``'s planar deck off that deck and turn it face up in the
     command zone (a new object, 901.7a) under the planar controller's control. None if the
     deck is empty."""
-    deck = game.player(seat).planar_deck
-    if not deck:
+    record = state(game)
+    deck = record.deck(seat) if record is not None else []
+    if record is None or not deck:
         return None
     card = deck.pop()
     plane = create_object(game, card, seat, Zone.COMMAND)
-    controller = game.planar_controller if game.planar_controller >= 0 else game.active
-    plane.controller = plane.base_controller = controller
+    chosen = record.controller if record.controller >= 0 else game.active
+    plane.controller = plane.base_controller = chosen
     return plane
 
 
@@ -124,9 +167,10 @@ def start_if_needed(game: Game) -> None:
     """Rules 103.7, 901.5: once the opening hands are kept, the starting player turns the top
     card of their planar deck face up: the starting plane. No ability triggers (901.5).
     (Phenomena, which would go to the bottom, are not supported.)"""
-    if not game.planechase or game.planar_started:
+    record = state(game)
+    if record is None or record.started:
         return
-    game.planar_started = True
+    record.started = True
     set_planar_controller(game, game.active)
     starter = game.starting_player
     if game.players[starter].has_lost:
@@ -137,14 +181,15 @@ def start_if_needed(game: Game) -> None:
 def roll_cost(game: Game, seat: int) -> int:
     """Rules 901.9, 116.2i: {X} generic mana, X the number of times ``seat`` has already
     taken this special action this turn (rolls caused by effects don't count)."""
-    player = game.player(seat)
-    return player.planar_rolls if player.planar_rolls_turn == game.turn else 0
+    record = state(game)
+    turn, times = record.special_rolls.get(seat, (-1, 0)) if record is not None else (-1, 0)
+    return times if turn == game.turn else 0
 
 
 def can_roll(game: Game, seat: int) -> bool:
     """Rule 901.9: the active player, with priority, during a main phase of their turn,
     with an empty stack (mana affordability is checked by the caller)."""
-    return (game.planechase and seat == game.active and game.step.is_main
+    return (state(game) is not None and seat == game.active and game.step.is_main
             and not game.stack and game.casting is None and not game.choices)
 
 
@@ -179,14 +224,14 @@ def roll_planar_die(game: Game, seat: int, mana: str, events: list[Event]) -> st
 
     The active player keeps priority (117.3c); the special action doesn't use the stack.
     """
+    record = state(game)
+    assert record is not None, "the planar die is rolled only in Planechase (901.9)"
     player = game.player(seat)
     for letter in mana:
         player.mana_pool["WUBRGC".index(letter)] -= 1
-    if player.planar_rolls_turn != game.turn:
-        player.planar_rolls_turn, player.planar_rolls = game.turn, 0
-    player.planar_rolls += 1
+    record.special_rolls[seat] = (game.turn, roll_cost(game, seat) + 1)
     face = DIE_FACES[game.rng.randbelow(len(DIE_FACES))]
-    game.planar_rolls.append((game.turn, seat, face))
+    record.rolls.append((game.turn, seat, face))
     if face == CHAOS_FACE:
         chaos_ensues(game)
     elif face == PLANESWALKER_FACE:
@@ -209,13 +254,13 @@ def planeswalk(game: Game, seat: int, events: list[Event]) -> GameObject | None:
     it and turn it face up: the plane ``seat`` planeswalks to (701.31d). "When you planeswalk
     to [this]" abilities trigger (901.11). Only the planar controller planeswalks (701.31a).
     """
-    if not game.planechase or seat != game.planar_controller:
+    record = state(game)
+    if record is None or seat != record.controller:
         return None
     for plane in face_up(game):
         remove_from_game(game, plane.id)
-        owner = game.players[plane.owner]
-        if not owner.has_lost:  # a plane whose owner left is gone with them (901.10)
-            owner.planar_deck.insert(0, plane.card)
+        if not game.players[plane.owner].has_lost:  # gone with its owner (901.10)
+            record.deck(plane.owner).insert(0, plane.card)
     arrived = turn_face_up(game, seat)
     if arrived is not None:
         trigger(game, arrived.controller, arrived.card, arrived.id, TriggerEvent.PLANESWALK_TO)
@@ -226,7 +271,7 @@ def before_leaving(game: Game, seat: int) -> None:
     """Rule 901.6: if the planar controller would leave the game, the next player in turn
     order who wouldn't leave becomes the planar controller first (so the face-up plane is
     never "controlled" by the player who leaves and exiled with their things, 800.4a)."""
-    if game.planechase and game.planar_controller == seat:
+    if controller(game) == seat:
         set_planar_controller(game, game.next_seat(seat))
 
 
@@ -235,10 +280,11 @@ def after_leaving(game: Game, seat: int, events: list[Event]) -> None:
     included a face-up plane, the planar controller turns the top card of their planar deck
     face up -- they planeswalk (701.31c, 901.11a), at once, not as a state-based action. A
     planeswalking ability on the stack then ceases to exist (901.10a)."""
-    if not game.planechase:
+    record = state(game)
+    if record is None:
         return
-    game.player(seat).planar_deck.clear()
-    if not game.planar_started or face_up(game) or not game.in_game():
+    record.deck(seat).clear()
+    if not record.started or face_up(game) or not game.in_game():
         return
     for oid in list(game.stack):
         obj = game.objects[oid]
@@ -246,7 +292,7 @@ def after_leaving(game: Game, seat: int, events: list[Event]) -> None:
             remove_from_game(game, oid)
     game.pending_triggers = [t for t in game.pending_triggers
                              if t.definition is not PLANESWALKING_ABILITY]
-    planeswalk(game, game.planar_controller, events)
+    planeswalk(game, record.controller, events)
 
 
 # --- coded effects of the inherent planeswalking ability and of plane cards ------------------
@@ -280,7 +326,7 @@ def coded_flame_counter_then_damage_you(game: Game, obj: GameObject, effect: Eff
     for seat in players:
         if not game.players[seat].has_lost:
             game.player(seat).life -= amount  # rule 120.3a: damage to a player
-            events.append(DamageDealt(plane.id, seat, None, amount))
+            emit(game, events, DamageDealt(plane.id, seat, None, amount))
 
 
 def coded_draw_per_land_you_control(game: Game, obj: GameObject, effect: Effect,

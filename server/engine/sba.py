@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from server.cards.model import TargetKind
-from server.engine import ante, layers, leaving, planar
+from server.engine import layers, leaving, variants
 from server.engine.board import board
 from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, PlayerLost
@@ -24,10 +24,9 @@ def lose(game: Game, seat: int, reason: str, events: list[Event]) -> None:
     had_passed = seat in _recent_passers(game)
     player.has_lost = True
     events.append(PlayerLost(seat, reason))
-    planar.before_leaving(game, seat)  # rule 901.6: the planar controller passes on first
-    ante.before_leaving(game, seat)  # rule 407.2: the ante as the game ends
+    variants.player_leaving(game, seat)  # e.g. the planar controller passes on (901.6)
     _leave_game(game, seat, events)
-    planar.after_leaving(game, seat, events)  # rule 901.10
+    variants.player_left(game, seat, events)  # e.g. planeswalking away (901.10)
     if had_passed:
         game.passes -= 1  # rule 117.4: the others' passes in succession still count
 

@@ -26,6 +26,9 @@ from server.engine.rng import GameRng
 
 if TYPE_CHECKING:
     from server.engine.board import Board
+    from server.engine.replacements import Registered
+    from server.engine.variants import Variant
+    from server.engine.watchers import Watchers
 
 
 class Zone(IntEnum):
@@ -239,8 +242,6 @@ class GameObject:
     cast_from: Zone | None = None
     #: A permanent: it entered from its owner's graveyard, or was cast from there (601.2a).
     from_graveyard: bool = False
-    #: "If it would die this turn, exile it instead" applies (rule 614.1a).
-    exile_if_dies: bool = False
     #: Regeneration shields on it this turn (rule 701.19a).
     regeneration_shields: int = 0
     #: A token (rule 111) -- a token copy of a card (707.2) has a card's definition.
@@ -418,8 +419,6 @@ class Player:
     lands_played: int = 0
     poison: int = 0
     max_hand_size: int = 7  # rule 402.2
-    #: Life gained this turn (for "if you gained 3 or more life this turn").
-    life_gained_this_turn: int = 0
     #: Mulligans taken so far (rule 103.5).
     mulligans: int = 0
     #: Cards outside the game (rule 400.11): the sideboard. Not objects.
@@ -427,31 +426,6 @@ class Player:
     has_lost: bool = False
     #: Rule 704.5b: attempted to draw from an empty library since SBAs were last checked.
     drew_from_empty: bool = False
-    #: Rule 700.11: permanent cards put into this player's graveyard this turn.
-    descended: int = 0
-    #: Rule 700.14: mana spent to cast spells this turn.
-    mana_spent_on_spells: int = 0
-    #: Creatures this player controlled that died this turn.
-    creatures_died: int = 0
-    #: Cards this player drew this turn (rule 121.1): "if you've drawn two or more cards
-    #: this turn".
-    cards_drawn_this_turn: int = 0
-    #: Cards this player has drawn (or tried to draw) in the current draw step of their own
-    #: turn: "except the first one you draw in each of your draw steps" (rule 504.1).
-    draws_this_draw_step: int = 0
-    #: Permanents put into this player's hand from the battlefield this turn (400.3).
-    permanents_to_hand: int = 0
-    #: Noncombat damage dealt to this player this turn (rules 120.3a, 510.2).
-    noncombat_damage_this_turn: int = 0
-    #: The cards of the spells this player cast this turn (rule 601.2i), countered or not.
-    spells_cast_this_turn: list[CardDef] = field(default_factory=list)
-    #: Planechase (rule 901.3): this player's planar deck, top card LAST. Cards, not
-    #: objects: hidden, only the size is public.
-    planar_deck: list[CardDef] = field(default_factory=list)
-    #: Rule 116.2i: times this player rolled the planar die as a special action in turn
-    #: ``planar_rolls_turn``.
-    planar_rolls: int = 0
-    planar_rolls_turn: int = -1
 
     def all_mana(self) -> tuple[int, ...]:
         """All unspent mana by type, restricted (rule 106.6) or not: what others see."""
@@ -707,6 +681,13 @@ class GameResult:
     reason: str
 
 
+def _new_watchers() -> Watchers:
+    """A game's watchers at its start (imported here: the watchers read the events, which
+    read this module)."""
+    from server.engine.watchers import Watchers
+    return Watchers()
+
+
 @dataclass(slots=True)
 class Game:
     """One game of Magic. Change it only through :func:`server.engine.apply`."""
@@ -748,10 +729,6 @@ class Game:
     clock: int = 0
     #: Continuous effects of resolved spells and abilities (rule 611.2).
     effects: list[ContinuousEffect] = field(default_factory=list)
-    #: Creatures that died this turn (for "if a creature died this turn").
-    creatures_died: int = 0
-    #: Of those, the nontoken ones (rule 111.1).
-    nontoken_creatures_died: int = 0
     #: Tokens that left the battlefield (rule 704.5d).
     stray_tokens: list[str] = field(default_factory=list)
     #: Delayed triggered abilities waiting for their event (rule 603.7).
@@ -784,23 +761,11 @@ class Game:
     action_count: int = 0
     #: Hidden cards that some players may see for now (701.20a, 701.20e, 701.23a).
     looks: list[Look] = field(default_factory=list)
-    #: "This ability triggers only once each turn": "source id:ability index" that did.
-    once_per_turn: list[str] = field(default_factory=list)
-    #: Planechase (rule 901): the variant is on; the starting plane was turned face up
-    #: (901.5); the planar controller (901.6, -1 before the start); every planar die roll
-    #: as (turn, seat, face) (901.9).
-    planechase: bool = False
-    planar_started: bool = False
-    planar_controller: int = -1
-    planar_rolls: list[tuple[int, int, str]] = field(default_factory=list)
-    #: Playing for ante (rule 407): the ante zone (400.1), its contents as the game ended
-    #: (card name, owner), and the ownership changes at the end (407.2): (card name,
-    #: previous owner, new owner).
-    playing_for_ante: bool = False
+    #: The variants played (Planechase, 901; ante, 407), each with its own record of its
+    #: state (see :mod:`server.engine.variants`).
+    variants: list[Variant] = field(default_factory=list)
+    #: The ante zone (rules 400.1, 407): empty unless something antes.
     ante: list[str] = field(default_factory=list)
-    ante_final: list[tuple[str, int]] = field(default_factory=list)
-    ante_settled: bool = False
-    ante_result: list[tuple[str, int, int]] = field(default_factory=list)
     #: Rules 401.5, 401.6: for each seat playing with the top card of their library
     #: revealed, the id of the card revealed now (see :mod:`server.engine.zone_rules`).
     revealed_tops: dict[int, str] = field(default_factory=dict)
@@ -808,13 +773,9 @@ class Game:
     #: a permanent spell's entry follows it onto the battlefield (400.7c).
     prevented_sources: list[tuple[int, str]] = field(default_factory=list)
     #: Permissions to cast a card from a graveyard used this turn: (turn, id of the
-    #: permanent granting it); spells cast that way that are exiled instead of going to the
-    #: graveyard this turn (Kess, Dissident Mage): (turn, stack object id) (rule 400.7h).
+    #: permanent granting it) (Kess, Dissident Mage; rule 400.7h).
     graveyard_casts: list[tuple[int, str]] = field(default_factory=list)
-    graveyard_to_exile: list[tuple[int, str]] = field(default_factory=list)
-    #: Cards in graveyards given flashback until end of turn (702.34a): (turn, card id); and
-    #: spells cast with that flashback, exiled whenever they would leave the stack (702.34a,
-    #: 400.7g).
+    #: Cards in graveyards given flashback until end of turn (702.34a): (turn, card id).
     flashback_grants: list[tuple[int, str]] = field(default_factory=list)
     #: Permissions to play an exiled card (rule 400.7h: that object in exile): (player, card
     #: id, the source that exiled it, the turn it lasts for or -1 -- until that source
@@ -832,7 +793,6 @@ class Game:
     #: Extra turns to take after this one (rule 500.7): the most recently created is taken
     #: first (the last of the list).
     extra_turns: list[int] = field(default_factory=list)
-    flashback_spells: list[str] = field(default_factory=list)
     #: Madness (702.35, see :mod:`server.engine.madness`): spells on the stack cast for their
     #: madness cost (an alternative cost, 702.35b, 601.2f); for each spell, the card
     #: discarded or permanent sacrificed to pay its additional cost, by the id it had then
@@ -842,6 +802,12 @@ class Game:
     madness_spells: list[str] = field(default_factory=list)
     costs_paid: dict[str, str] = field(default_factory=dict)
     madness_found: dict[str, str] = field(default_factory=dict)
+    #: The replacement effects created for particular objects (rule 614; see
+    #: :mod:`server.engine.replacements`): "exile it instead", flashback's exile, ...
+    replacements: list[Registered] = field(default_factory=list)
+    #: The turn facts ("creatures that died this turn", ...), kept from the event stream
+    #: (see :mod:`server.engine.watchers`).
+    watchers: Watchers = field(default_factory=_new_watchers)
     #: A summary of the battlefield's abilities (:func:`server.engine.board.board`): derived
     #: state, kept only to skip scans; not part of the game's state.
     board: Board | None = field(default=None, repr=False, compare=False)

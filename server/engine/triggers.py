@@ -118,11 +118,9 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
             continue
         if not counting.condition_met(game, controller, source_id, ability.condition):
             continue
-        if ability.once_each_turn:
-            key = f"{source_id}:{index}"
-            if key in game.once_per_turn:
-                continue  # "This ability triggers only once each turn."
-            game.once_per_turn.append(key)
+        if ability.once_each_turn \
+                and not game.watchers.once_each_turn.use(f"{source_id}:{index}"):
+            continue  # "This ability triggers only once each turn." (603.2h)
         for _ in range(1 + _additional_times(game, controller, source_id)):
             game.pending_triggers.append(PendingTrigger(
                 fresh_id(game), controller, card, index, source_id, ability, event_player,
@@ -177,7 +175,7 @@ def _spell_number(game: Game, ability: TriggeredAbility, controller: int, source
     if spell is None or ability.filter is None:
         return 0
     caster = spell.controller
-    return sum(1 for card in game.player(caster).spells_cast_this_turn
+    return sum(1 for card in game.watchers.spells_cast.of(caster)
                if filters.matches_last_known(game, LastKnown(card, caster, ""), ability.filter,
                                              controller, source_id))
 

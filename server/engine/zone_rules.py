@@ -36,7 +36,7 @@ from server.cards.verbs import (
     Wish,
     who_of,
 )
-from server.engine import filters, looking
+from server.engine import filters, looking, replacements
 from server.engine.actions import (
     Action,
     ChooseCard,
@@ -46,6 +46,7 @@ from server.engine.actions import (
 )
 from server.engine.board import board
 from server.engine.events import Event
+from server.engine.replacements import ExileInstead, FlashbackExile
 from server.engine.state import (
     Choice,
     ContinuousEffect,
@@ -635,15 +636,15 @@ def cast_from(game: Game, seat: int, origin: Zone, spell: GameObject) -> None:
         return
     if spell.came_from in [i for turn, i in game.flashback_grants if turn == game.turn]:
         # Rule 400.7g: the granted flashback goes on applying to the spell on the stack.
-        game.flashback_spells.append(spell.id)
+        replacements.register(game, FlashbackExile(spell.id))
         return
     permissions = _graveyard_permissions(game, seat)
     if not permissions:
         return
     game.graveyard_casts[:] = [e for e in game.graveyard_casts if e[0] == game.turn]
     game.graveyard_casts.append((game.turn, permissions[0]))
-    game.graveyard_to_exile[:] = [e for e in game.graveyard_to_exile if e[0] == game.turn]
-    game.graveyard_to_exile.append((game.turn, spell.id))
+    # "If a card cast this way would be put into your graveyard this turn, exile it instead."
+    replacements.register(game, ExileInstead(spell.id, game.turn))  # rule 614.1a
 
 
 def playable_in_library(game: Game, seat: int) -> list[str]:

@@ -7,13 +7,14 @@ viewer follow a card through a hidden zone or a shuffle.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import assert_never
 
 from server.cards import CardDef, card_pool
-from server.cards.model import ReplacementKind
+from server.engine import replacements
 from server.engine.events import CardDrawn, CountersPut, Event, Sacrificed, ZoneChanged
 from server.engine.filters import matches
+from server.engine.replacements import Modified
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Step, Zone
+from server.engine.watchers import emit
 
 
 def fresh_id(game: Game) -> str:
@@ -44,20 +45,9 @@ def put_counters(game: Game, obj: GameObject, kind: str, amount: int,
     applied one after another, 616.1), then an event for "whenever counters are put"."""
     if amount <= 0:
         return
-    for oid in list(game.battlefield):
-        source = game.objects[oid]
-        for rep in source.card.replacements:
-            kind_of = rep.kind
-            if kind_of is ReplacementKind.EXTRA_COUNTERS:
-                if rep.counter == kind and matches(game, obj, rep.filter, source.controller,
-                                                   source.id):
-                    amount += rep.extra
-            elif kind_of in (ReplacementKind.DAMAGE_MULTIPLIED,
-                             ReplacementKind.EXILED_UNLESS_CAST, ReplacementKind.EXTRA_DRAWS,
-                             ReplacementKind.PREVENT_DAMAGE_TO_YOU):
-                pass  # modifies damage, entering or draws, not counters
-            else:
-                assert_never(kind_of)
+    for source, _, rep in replacements.statics(game, Modified.COUNTERS):
+        if rep.counter == kind and matches(game, obj, rep.filter, source.controller, source.id):
+            amount += rep.extra
     obj.counters[kind] = obj.counters.get(kind, 0) + amount
     events.append(CountersPut(obj.id, kind, amount))
 
@@ -66,19 +56,9 @@ def damage_after_replacements(game: Game, source: GameObject, amount: int) -> in
     """Rule 614.1a: the damage a source would deal, as modified by the replacement effects of
     permanents on the battlefield ("it deals triple that damage instead"); each applies once
     (616.1; multiplications commute, so their order doesn't matter)."""
-    for oid in list(game.battlefield):
-        holder = game.objects[oid]
-        for rep in holder.card.replacements:
-            kind_of = rep.kind
-            if kind_of is ReplacementKind.DAMAGE_MULTIPLIED:
-                if matches(game, source, rep.filter, holder.controller, holder.id):
-                    amount *= rep.factor
-            elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
-                             ReplacementKind.EXILED_UNLESS_CAST, ReplacementKind.EXTRA_DRAWS,
-                             ReplacementKind.PREVENT_DAMAGE_TO_YOU):
-                pass  # modifies counters, entering or draws, not damage
-            else:
-                assert_never(kind_of)
+    for holder, _, rep in replacements.statics(game, Modified.DAMAGE):
+        if matches(game, source, rep.filter, holder.controller, holder.id):
+            amount *= rep.factor
     return amount
 
 
@@ -86,36 +66,10 @@ def damage_shield(game: Game, seat: int) -> tuple[GameObject, str] | None:
     """Rules 615.1, 614.1a: the first permanent (in timestamp order) whose static ability
     says "If a source would deal damage to you, prevent that damage and put a [kind] counter
     on [this]" for player ``seat``, with that counter kind."""
-    shields = [(holder, rep.counter) for holder in (game.objects[i] for i in game.battlefield)
-               if holder.controller == seat and not holder.face_down
-               for rep in holder.card.replacements
-               if rep.kind is ReplacementKind.PREVENT_DAMAGE_TO_YOU]
+    shields = [(holder, rep.counter)
+               for holder, _, rep in replacements.statics(game, Modified.DAMAGE_TO_YOU)
+               if holder.controller == seat and not holder.face_down]
     return min(shields, key=lambda s: s[0].timestamp, default=None)
-
-
-def _exiled_instead(game: Game, obj: GameObject) -> bool:
-    """Rules 614.1a, 614.12: a permanent on the battlefield says "if a [filter] permanent
-    would enter the battlefield and it wasn't cast, exile it instead" -- and ``obj``, about
-    to enter from anywhere but the stack (a spell there was cast unless it is a copy, which
-    becomes a token, 707.10f), fits the filter as it would exist on the battlefield.
-    Permanents entering at the same time aren't on the battlefield yet, so their own such
-    abilities don't apply."""
-    if obj.zone is Zone.STACK:
-        return False
-    for oid in game.battlefield:
-        holder = game.objects[oid]
-        for rep in holder.card.replacements:
-            kind_of = rep.kind
-            if kind_of is ReplacementKind.EXILED_UNLESS_CAST:
-                if matches(game, obj, rep.filter, holder.controller, holder.id):
-                    return True
-            elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
-                             ReplacementKind.DAMAGE_MULTIPLIED, ReplacementKind.EXTRA_DRAWS,
-                             ReplacementKind.PREVENT_DAMAGE_TO_YOU):
-                pass  # modifies counters, damage or draws, not entering
-            else:
-                assert_never(kind_of)
-    return False
 
 
 def restamp_stickers(game: Game, obj: GameObject) -> None:
@@ -163,13 +117,9 @@ def move(
     if old.zone is Zone.COMMAND and to is not Zone.COMMAND \
             and any(t in COMMAND_ZONE_TYPES for t in old.card.card_types):
         return old  # rule 400.4b: it remains in the command zone, the same object
-    if to is Zone.BATTLEFIELD and _exiled_instead(game, old):
-        to, controller = Zone.EXILE, None  # "exile it instead" (614.1a)
-    if to is Zone.GRAVEYARD and (game.turn, object_id) in game.graveyard_to_exile:
-        to = Zone.EXILE  # "exile it instead" (614.1a), for a spell found on the stack (400.7h)
-    if object_id in game.flashback_spells:
-        game.flashback_spells.remove(object_id)
-        to = Zone.EXILE  # flashback: exiled instead of going anywhere else (702.34a, 400.7g)
+    replaced = replacements.zone_change(game, old, to)  # rules 614.1a, 616.1
+    if replaced is not to:
+        to, controller = replaced, None  # "exile it instead"
     game.zone_list(old.zone, old.owner).remove(object_id)
     del game.objects[object_id]
     if old.zone is Zone.STACK and old.ability is None:
@@ -181,13 +131,6 @@ def move(
         if attacking:
             game.combat.left_attacking[object_id] = game.combat.attackers[object_id]
         remove_from_combat(game, object_id)
-        if to is Zone.HAND:
-            game.player(old.owner).permanents_to_hand += 1  # rule 400.3: its owner's hand
-        if to is Zone.GRAVEYARD and old.is_creature:
-            game.creatures_died += 1  # "dies" (rule 700.4)
-            if not old.is_token:
-                game.nontoken_creatures_died += 1
-            game.player(old.controller).creatures_died += 1
     new_controller = old.owner if controller is None else controller
     new = GameObject(
         id=fresh_id(game),
@@ -223,17 +166,17 @@ def move(
         # Rule 614.12a: "As [this] enters, choose a card name" -- any card's name (201.2).
         game.choices.insert(0, Choice(DecisionKind.CHOOSE_NAME, new_controller,
                                       sorted(card_pool()), group=[AS_ENTERS, new.id]))
-    if to is Zone.GRAVEYARD and old.card.is_permanent_card and not old.is_ability \
-            and not old.is_token:
-        game.player(new.owner).descended += 1  # rule 700.11
     target = game.zone_list(to, new.owner)
     if bottom:
         target.insert(0, new.id)
     else:
         target.append(new.id)
-    events.append(ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
-                              old.card, tuple(old.counters.items()), attacking,
-                              old.attached_to, old.granted_triggers))
+    # The watchers count what it was as it left (creatures that died, 700.4; permanents
+    # to hand, 400.3; descended, 700.11).
+    emit(game, events, ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
+                                   old.card, tuple(old.counters.items()), attacking,
+                                   old.attached_to, old.granted_triggers,
+                                   creature=old.is_creature, token=old.is_token))
     new.token = old.token
     new.came_from = object_id  # for the exceptions of rule 400.7 only (zone_rules)
     if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:
@@ -298,31 +241,20 @@ def draw(game: Game, seat: int, events: list[Event],
     each applying once to a draw and the draws replacing it (614.5, 616.1)."""
     player = game.player(seat)
     in_draw_step = game.step is Step.DRAW and game.active == seat
-    if not (in_draw_step and player.draws_this_draw_step == 0):  # rule 504.1
-        for oid in list(game.battlefield):
-            holder = game.objects[oid]
-            for index, rep in enumerate(holder.card.replacements):
-                kind_of = rep.kind
-                if kind_of is ReplacementKind.EXTRA_DRAWS:
-                    if holder.controller == seat and (oid, index) not in applied:
-                        for _ in range(1 + rep.extra):
-                            draw(game, seat, events, applied | {(oid, index)})
-                        return
-                elif kind_of in (ReplacementKind.EXTRA_COUNTERS,
-                                 ReplacementKind.DAMAGE_MULTIPLIED,
-                                 ReplacementKind.EXILED_UNLESS_CAST,
-                                 ReplacementKind.PREVENT_DAMAGE_TO_YOU):
-                    pass  # modifies counters, damage or entering, not draws
-                else:
-                    assert_never(kind_of)
+    first_in_step = in_draw_step and game.watchers.draw_step_draws.count == 0
+    if not first_in_step:  # rule 504.1
+        for holder, index, rep in replacements.statics(game, Modified.DRAW):
+            if holder.controller == seat and (holder.id, index) not in applied:
+                for _ in range(1 + rep.extra):
+                    draw(game, seat, events, applied | {(holder.id, index)})
+                return
     if in_draw_step:
-        player.draws_this_draw_step += 1
+        game.watchers.draw_step_draws.attempt()
     if not player.library:
         player.drew_from_empty = True
         return
     move(game, player.library[-1], Zone.HAND, events)
-    player.cards_drawn_this_turn += 1
-    events.append(CardDrawn(seat, player.cards_drawn_this_turn))
+    emit(game, events, CardDrawn(seat, game.watchers.cards_drawn.of(seat) + 1))
 
 
 def death_replacements(game: Game, obj: GameObject) -> list[str]:
@@ -330,7 +262,7 @@ def death_replacements(game: Game, obj: GameObject) -> list[str]:
     "exile" (it would be exiled instead) and/or "hand" (returned to its owner's hand)."""
     if obj.zone is not Zone.BATTLEFIELD:
         return []
-    out = ["exile"] if obj.exile_if_dies else []
+    out = ["exile"] if replacements.exiles_if_dies(game, obj.id) else []
     if obj.is_creature and any(
             game.objects[i].card.creatures_die_to_hand
             and game.objects[i].controller == obj.controller for i in game.battlefield):

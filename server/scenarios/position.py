@@ -23,7 +23,7 @@ from server.engine.actions import (
     Action,
     AssignCombatDamage,
 )
-from server.engine.ante import AnteError, validate_ante_cards
+from server.engine.ante import Ante, AnteError, validate_ante_cards
 from server.engine.events import Event
 from server.engine.zones import create_object
 from server.scenarios import variants
@@ -90,8 +90,9 @@ class Run:
         for key, zone in (("exile", Zone.EXILE), ("command", Zone.COMMAND)):
             for spec in as_list(self, setup.get(key, []), f"setup.{key}"):
                 self._object(game, 0, zone, spec)
-        game.playing_for_ante = bool(setup.get("ante", False))  # rule 407
-        if not game.playing_for_ante:  # rule 407.3: ante cards exist only in ante games
+        if setup.get("ante", False):  # rule 407
+            game.variants.append(Ante())
+        else:  # rule 407.3: ante cards exist only in ante games
             try:
                 for seat, player in enumerate(game.players):
                     validate_ante_cards(seat, [*(o.card for o in game.objects.values()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.cards import CardDataError, CardDef, plane
 from server.engine import Game, Zone, planar
+from server.engine.ante import state as ante_state
 from server.engine.zones import create_object
 
 if TYPE_CHECKING:
@@ -32,7 +33,8 @@ def setup_planechase(run: Run, game: Game, spec: Any) -> None:
     if not isinstance(spec, dict):
         raise run.error("setup.planechase is a mapping")
     check_keys(run, "setup.planechase", spec, {"planar_decks", "face_up", "controller"})
-    game.planechase = True
+    record = planar.Planechase()
+    game.variants.append(record)
     decks = as_list(run, spec.get("planar_decks", []), "planechase.planar_decks")
     if len(decks) > len(game.players):
         raise run.error("planechase.planar_decks: one list per player at most")
@@ -41,7 +43,7 @@ def setup_planechase(run: Run, game: Game, spec: Any) -> None:
         if len({c.name for c in cards}) != len(cards):
             raise run.error(f"planar deck {seat}: each card must have a different name "
                             "(rule 901.3)")
-        game.player(seat).planar_deck = list(reversed(cards))  # the top card last
+        record.decks[seat] = list(reversed(cards))  # the top card last
     planar.set_planar_controller(game, as_seat(run, game, spec.get("controller", game.active)))
     if "face_up" in spec:
         face = spec["face_up"]
@@ -52,12 +54,19 @@ def setup_planechase(run: Run, game: Game, spec: Any) -> None:
         check_keys(run, "planechase.face_up", face, {"card", "owner", "label", "counters"})
         owner = as_seat(run, game, face.get("owner", game.active))
         obj = create_object(game, plane_card(run, face["card"]), owner, Zone.COMMAND)
-        obj.controller = obj.base_controller = game.planar_controller
+        obj.controller = obj.base_controller = record.controller
         for kind, n in dict(face.get("counters") or {}).items():
             obj.counters[str(kind)] = as_int(run, n, f"counters[{kind}]")
         if "label" in face:
             run.labels[str(face["label"])] = obj.id
-        game.planar_started = True
+        record.started = True
+
+
+def _record(game: Game) -> planar.Planechase:
+    record = planar.state(game)
+    if record is None:
+        return planar.Planechase()  # not a Planechase game: no planar decks, no rolls
+    return record
 
 
 def expect_planechase(run: Run, spec: Any, prefix: str) -> None:
@@ -98,18 +107,18 @@ def expect_planechase(run: Run, spec: Any, prefix: str) -> None:
             check("identity (rule 901.7a: a new object)",
                   run.labels.get(str(spec["is_not"])) == single.id, False)
     if "controller" in spec:
-        check("planar controller", game.planar_controller, spec["controller"])
+        check("planar controller", planar.controller(game), spec["controller"])
         for p in planes:
             check(f"controller of {p.card.name}", p.controller, spec["controller"])
     for seat, n in (spec.get("deck_counts") or {}).items():
         check(f"planar deck size of seat {seat}",
-              len(game.player(as_seat(run, game, seat)).planar_deck), n)
+              planar.deck_size(game, as_seat(run, game, seat)), n)
     for seat, names in (spec.get("decks") or {}).items():
         check(f"planar deck of seat {seat}",
-              [c.name for c in reversed(game.player(as_seat(run, game, seat)).planar_deck)],
+              [c.name for c in reversed(_record(game).deck(as_seat(run, game, seat)))],
               [str(n) for n in as_list(run, names or [], "decks")])
     if "rolls" in spec:
-        check("rolls", [face for _, _, face in game.planar_rolls],
+        check("rolls", [face for _, _, face in _record(game).rolls],
               [str(f) for f in as_list(run, spec["rolls"] or [], "rolls")])
 
 
@@ -118,7 +127,8 @@ def expect_ante_result(run: Run, spec: Any, prefix: str) -> None:
     ``[card name, previous owner, new owner]`` triples, any order."""
     from server.scenarios.position import as_list
 
-    actual = sorted([name, old, new] for name, old, new in run.game.ante_result)
+    record = ante_state(run.game)
+    actual = sorted([name, old, new] for name, old, new in (record.result if record else []))
     wanted = sorted([str(t[0]), int(t[1]), int(t[2])]
                     for t in as_list(run, spec or [], "ante_result"))
     if actual != wanted:

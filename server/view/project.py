@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from server.cards.mana import ManaCost
-from server.engine import Game, GameObject, Player, Zone, looking
+from server.engine import Game, GameObject, Player, Zone, looking, planar
+from server.engine.ante import state as ante_state
 from server.engine.state import DecisionKind, GamePhase, Step
 
 #: The viewer id of a spectator, who sees public zones only.
@@ -148,7 +149,7 @@ def visible_zones(game: Game, viewer: int) -> list[ZoneKey]:
             keys.append((Zone.LIBRARY, seat))
         keys.append((Zone.GRAVEYARD, seat))
     keys += [(Zone.BATTLEFIELD, -1), (Zone.STACK, -1), (Zone.EXILE, -1), (Zone.COMMAND, -1)]
-    if game.playing_for_ante or game.ante:
+    if ante_state(game) is not None or game.ante:
         keys.append((Zone.ANTE, -1))  # rules 400.2, 407.2: the ante is public
     return sorted(keys)
 
@@ -304,7 +305,7 @@ def header_base(game: Game) -> HeaderBase:
             game.starting_player,
             tuple(TriggerView(t.id, t.controller, t.card.name, t.definition.text)
                   for t in game.pending_triggers),
-            game.planar_controller if game.planechase else -1)
+            planar.controller(game))
 
 
 def header_of(base: HeaderBase, priority: int | None,
@@ -325,15 +326,15 @@ def project_header(game: Game) -> HeaderView:
 
 def project_players(game: Game) -> tuple[PlayerView, ...]:
     """Every player's public information (counts of hidden zones only, 401.3, 402.3)."""
-    return tuple(project_player(p) for p in game.players)
+    return tuple(project_player(p, planar.deck_size(game, p.seat)) for p in game.players)
 
 
-def project_player(p: Player) -> PlayerView:
-    """One player's public information."""
+def project_player(p: Player, planar_deck: int = 0) -> PlayerView:
+    """One player's public information (with the size of their planar deck, 901.3)."""
     return PlayerView(
         seat=p.seat, name=p.name, life=p.life, library_count=len(p.library),
         hand_count=len(p.hand), mana_pool=p.all_mana(),
         lands_played=p.lands_played, has_lost=p.has_lost, poison=p.poison,
         mulligans=p.mulligans, max_hand_size=p.max_hand_size,
-        planar_deck_count=len(p.planar_deck),
+        planar_deck_count=planar_deck,
     )

@@ -17,6 +17,7 @@ from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from protocol.viewhash import OBJECT, ViewDigest, element_digest, fully_hashed
 from server.engine import Game, Zone, looking
+from server.engine.ante import state as ante_state
 from server.engine.events import Event
 from server.view.encode import (
     ObjectCache,
@@ -286,7 +287,7 @@ class ViewStream:
 
     def _keys(self, game: Game) -> list[ZoneKey]:
         """The zones this class sees (they change only when the ante zone appears)."""
-        ante = bool(getattr(game, "playing_for_ante", False) or getattr(game, "ante", None))
+        ante = bool(ante_state(game) is not None or game.ante)
         if ante != self._ante or not self._zone_keys:
             self._ante = ante
             self._zone_keys = visible_zones(game, self.viewer)

@@ -33,7 +33,7 @@ from protocol.viewhash import (
     element_digest,
     fully_hashed,
 )
-from server.engine import Game, Player, Zone, looking
+from server.engine import Game, Player, Zone, looking, planar
 from server.engine.actions import PassPriority
 from server.engine.state import DecisionKind
 from server.view.encode import encode_header_parts, encode_object, zone_contents
@@ -77,7 +77,7 @@ PROJECTED_FIXED = ("card", "zone", "token", "ability")
 PROJECTED_MUTABLE = ("counters", "stickers")
 #: Fields no view shows (bookkeeping of the rules engine).
 NOT_PROJECTED = ("id", "target_groups", "deathtouched", "base_controller", "restrictions",
-                 "exile_if_dies", "regeneration_shields", "spell_copy", "loyalty_turn",
+                 "regeneration_shields", "spell_copy", "loyalty_turn",
                  "timestamp", "source_power", "source_attached", "activated_turn", "chooser",
                  "came_from", "exiled_with", "exile_pile", "skip_next_untap",
                  "cast_from", "granted_triggers", "granted_abilities", "top_casts",
@@ -108,10 +108,11 @@ def _zone_lists(game: Game) -> list[list[str]]:
     return lists
 
 
-def _player_signature(player: Player) -> tuple[Any, ...]:
-    """Everything :func:`project_players` reads of a player, cheaply."""
+def _player_signature(player: Player, planar_deck: int) -> tuple[Any, ...]:
+    """Everything :func:`project_players` reads of a player, cheaply (with the size of
+    their planar deck, 901.3)."""
     return (_PLAYER_SCALARS(player), len(player.library), len(player.hand),
-            player.all_mana(), len(player.planar_deck))
+            player.all_mana(), planar_deck)
 
 #: How many recent public states of one player are kept (a turn's worth, about).
 _PLAYER_CACHE_SIZE = 64
@@ -295,7 +296,8 @@ class GameTracker:
             self.number += 1
             return self._changes(set(), self.zones, {})
         self._header(game)
-        self._players(tuple(map(_player_signature, game.players)))
+        self._players(tuple(_player_signature(p, planar.deck_size(game, p.seat))
+                            for p in game.players))
         self.moment = moment
         looks = tuple((tuple(lk.ids), lk.seats) for lk in game.looks) if game.looks else ()
         everything = looks != self.looks or not self.sigs
@@ -373,7 +375,7 @@ class GameTracker:
         triggers = game.pending_triggers
         rest = (game.turn, game.active, game.step, game.result, game.phase,
                 game.starting_player, tuple([t.id for t in triggers]) if triggers else (),
-                game.planar_controller, game.planechase)
+                planar.controller(game))
         source = self.header_source
         if rest != self.header_rest or source is None:
             # Something besides priority and the pending decision changed: a new base.

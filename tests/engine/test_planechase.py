@@ -9,6 +9,7 @@ import pytest
 from server.cards import CardDef, card, plane, plane_pool
 from server.engine import PlayerSetup, apply, new_game, replay
 from server.engine.ante import AnteError, ante_object
+from server.engine.ante import state as ante_state
 from server.engine.planar import PlanarDeckError, validate_planar_deck
 from tests.engine.helpers import vanilla_deck
 
@@ -53,7 +54,7 @@ def test_ante_cards_need_ante_rule_407_3() -> None:
     with pytest.raises(AnteError, match=r"407\.3"):
         new_game(SEED, players)
     game = new_game(SEED, players, ante=True)
-    assert game.playing_for_ante
+    assert ante_state(game) is not None
 
 
 def test_only_the_owner_may_ante_rule_407_4() -> None:

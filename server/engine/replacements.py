@@ -1,0 +1,194 @@
+"""Replacement effects (rule 614): registered in one place, consulted by the event they modify.
+
+Two sources of replacement effects, both looked up here rather than by the functions that
+perform the events:
+
+- **Registered** ones: a resolved spell or ability, or a rule, created the effect for a
+  particular object -- ``game.replacements`` holds one small frozen record each
+  (:data:`Registered`), added with :func:`register`:
+
+  - :class:`ExileInstead` -- "if that spell would be put into your graveyard [this turn],
+    exile it instead" (614.1a, 400.7h);
+  - :class:`FlashbackExile` -- a spell cast with flashback is exiled instead of going
+    anywhere else as it leaves the stack (702.34a, 400.7g);
+  - :class:`ExileIfDies` -- "if it would die this turn, exile it instead" (614.1a).
+
+- **Static** ones: a permanent's static ability (:class:`~server.cards.model.Replacement`
+  in its card data) applies while it is on the battlefield (614.1, 614.12);
+  :func:`statics` finds those that modify one kind of event (:class:`Modified`, the one
+  exhaustive dispatch over :class:`~server.cards.model.ReplacementKind`), and the madness
+  keyword's "exiles it instead" (702.35a) is :func:`discarded_to`.
+
+Consulted by: :func:`server.engine.zones.move` (:func:`zone_change`), the "dies"
+replacements (:func:`exiles_if_dies`), draws (:data:`Modified.DRAW`), counters
+(:data:`Modified.COUNTERS`), damage (:data:`Modified.DAMAGE`, :data:`Modified.DAMAGE_TO_YOU`)
+and discards (:func:`discarded_to`). Rule 616.1: each applies at most once to an event, in
+the order given here (static ones in battlefield order); where the affected player must
+choose (616.1e), the caller asks (``CHOOSE_REPLACEMENT``).
+
+Adding one: a new registered kind is a frozen dataclass here, added to :data:`Registered`
+and to the consulting function of the event it modifies (each dispatch over it ends in
+``assert_never``); a new static kind is a :class:`~server.cards.model.ReplacementKind`
+with its :class:`Modified` in :func:`modifies`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import assert_never
+
+from server.cards.model import Replacement, ReplacementKind
+from server.engine.filters import matches
+from server.engine.state import Game, GameObject, Zone
+
+
+@dataclass(frozen=True, slots=True)
+class ExileInstead:
+    """Rule 614.1a: "If that spell would be put into your graveyard, exile it instead" --
+    for the stack object ``object_id`` (the spell a permission or an effect let be cast,
+    400.7h), during turn ``turn``."""
+
+    object_id: str
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class FlashbackExile:
+    """Rule 702.34a: the spell ``object_id`` was cast with flashback: if it would leave the
+    stack, it is exiled instead of going anywhere else (400.7g: also a flashback granted to
+    the card goes on applying to the spell)."""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExileIfDies:
+    """Rule 614.1a: "If [that permanent] would die this turn, exile it instead" -- until the
+    cleanup step (514.2)."""
+
+    object_id: str
+
+
+#: The replacement effects created for particular objects (see the module docstring).
+Registered = ExileInstead | FlashbackExile | ExileIfDies
+
+
+def register(game: Game, replacement: Registered) -> None:
+    """A replacement effect begins to apply (rule 614.1)."""
+    if replacement not in game.replacements:
+        game.replacements.append(replacement)
+
+
+def end_of_turn(game: Game) -> None:
+    """Rule 514.2: the effects that last "this turn" end in the cleanup step."""
+    game.replacements[:] = [r for r in game.replacements if _lasting(r)]
+
+
+def new_turn(game: Game) -> None:
+    """Rule 500.1: nothing of the previous turn's "this turn" replacements is left."""
+    game.replacements[:] = [r for r in game.replacements
+                            if not isinstance(r, ExileInstead) or r.turn == game.turn]
+
+
+def _lasting(replacement: Registered) -> bool:
+    """Whether a registered replacement outlives the cleanup step's end of "this turn"
+    effects (514.2)."""
+    if isinstance(replacement, ExileIfDies):
+        return False  # "this turn"
+    if isinstance(replacement, ExileInstead | FlashbackExile):
+        return True  # until the spell leaves the stack (a spell can't outlast the turn)
+    assert_never(replacement)
+
+
+def zone_change(game: Game, obj: GameObject, to: Zone) -> Zone:
+    """The zone ``obj`` goes to instead of ``to`` after the replacement effects that modify
+    its zone change (rules 614.1a, 616.1): a static "exile it instead" of an entering
+    permanent (614.12), a registered "exile it instead" of a spell going to the graveyard,
+    then flashback's exile of a spell leaving the stack (which is used up)."""
+    if to is Zone.BATTLEFIELD and _exiled_unless_cast(game, obj):
+        to = Zone.EXILE  # 614.1a, 614.12
+    for replacement in list(game.replacements):
+        if replacement.object_id != obj.id:
+            continue
+        if isinstance(replacement, ExileInstead):
+            if to is Zone.GRAVEYARD and replacement.turn == game.turn:
+                to = Zone.EXILE  # 614.1a (400.7h)
+        elif isinstance(replacement, FlashbackExile):
+            game.replacements.remove(replacement)
+            to = Zone.EXILE  # 702.34a: instead of anywhere else (400.7g)
+        elif isinstance(replacement, ExileIfDies):
+            pass  # a choice among "dies" replacements (exiles_if_dies, 616.1)
+        else:
+            assert_never(replacement)
+    return to
+
+
+def exiles_if_dies(game: Game, object_id: str) -> bool:
+    """Whether "if it would die this turn, exile it instead" applies to ``object_id``."""
+    return ExileIfDies(object_id) in game.replacements
+
+
+class Modified(Enum):
+    """The kinds of event a static replacement effect modifies (rule 614.1)."""
+
+    #: A permanent would enter the battlefield (614.1a, 614.12).
+    ENTERING = "entering"
+    #: Counters would be put on a permanent (614.1a, 122.6).
+    COUNTERS = "counters"
+    #: A source would deal damage (614.1a, 120.3).
+    DAMAGE = "damage"
+    #: A source would deal damage to a player: prevented instead (615.1).
+    DAMAGE_TO_YOU = "damage_to_you"
+    #: A player would draw a card (614.1a, 121.2).
+    DRAW = "draw"
+
+
+def modifies(kind: ReplacementKind) -> Modified:
+    """The event a static replacement effect of ``kind`` modifies."""
+    if kind is ReplacementKind.DAMAGE_MULTIPLIED:
+        return Modified.DAMAGE
+    if kind is ReplacementKind.EXTRA_COUNTERS:
+        return Modified.COUNTERS
+    if kind is ReplacementKind.EXILED_UNLESS_CAST:
+        return Modified.ENTERING
+    if kind is ReplacementKind.EXTRA_DRAWS:
+        return Modified.DRAW
+    if kind is ReplacementKind.PREVENT_DAMAGE_TO_YOU:
+        return Modified.DAMAGE_TO_YOU
+    assert_never(kind)
+
+
+def statics(game: Game, event: Modified) -> list[tuple[GameObject, int, Replacement]]:
+    """The static replacement effects of permanents on the battlefield that modify
+    ``event``: (the permanent, the index of the replacement on its card, the replacement),
+    in battlefield order (rule 614.12: only those already on the battlefield)."""
+    out = []
+    for oid in list(game.battlefield):
+        holder = game.objects[oid]
+        for index, rep in enumerate(holder.card.replacements):
+            if modifies(rep.kind) is event:
+                out.append((holder, index, rep))
+    return out
+
+
+def _exiled_unless_cast(game: Game, obj: GameObject) -> bool:
+    """Rules 614.1a, 614.12: a permanent on the battlefield says "if a [filter] permanent
+    would enter the battlefield and it wasn't cast, exile it instead" -- and ``obj``, about
+    to enter from anywhere but the stack (a spell there was cast unless it is a copy, which
+    becomes a token, 707.10f), fits the filter as it would exist on the battlefield.
+    Permanents entering at the same time aren't on the battlefield yet, so their own such
+    abilities don't apply."""
+    if obj.zone is Zone.STACK:
+        return False
+    return any(matches(game, obj, rep.filter, holder.controller, holder.id)
+               for holder, _, rep in statics(game, Modified.ENTERING))
+
+
+def discarded_to(obj: GameObject) -> Zone:
+    """Rule 702.35a: where a discarded card goes -- its owner's graveyard (701.9a), except
+    that madness, working while the card is face up in its owner's hand, exiles it instead
+    (614.1a)."""
+    if obj.zone is Zone.HAND and obj.card.madness_cost is not None and not obj.face_down:
+        return Zone.EXILE
+    return Zone.GRAVEYARD
