@@ -167,8 +167,9 @@ def _reduce(game: Game, reduction: CostReduction | None, cost: ManaCost, seat: i
         return cost
     if reduction.mana is not None:
         return _reduced_by_mana(cost, reduction.mana)
-    amount = reduction.generic if reduction.count is None else counting.count(
-        game, seat, object_id, reduction.count, spec=reduction.filter)
+    if reduction.amount is None:
+        return cost
+    amount = counting.evaluate(game, reduction.amount, seat, object_id)
     if amount <= 0:
         return cost
     return ManaCost(max(cost.generic - amount, 0), cost.symbols, cost.x_count, cost.hybrid)
