@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, assert_never
 
-from server.cards.model import Condition, Controller, Count, ObjectFilter, Rounding
+from server.cards.model import Condition, Controller, Count, Effect, ObjectFilter, Rounding
 
 
 class Whose(Enum):
@@ -372,6 +372,31 @@ def count_amount(count: Count, spec: ObjectFilter | None = None,
             return Cards(CardZone.HAND, Whose.YOU)
         case _:
             assert_never(count)
+
+
+def effect_amount(effect: Effect) -> Amount:
+    """The amount an effect's fields spell today (``amount``, ``"power"``, ``"event"``,
+    ``"event_power"``, ``count`` times ``amount``, ``half``), as the engine performs it (608.2c):
+    every form in use is an :data:`Amount`, for the effects' switch to one ``amount`` field."""
+    base: Amount
+    if effect.amount_is_power:
+        base = ObjectValue(Of.SOURCE, Trait.POWER)  # "equal to its power" (608.2h)
+    elif effect.count is not None:
+        counted = count_amount(effect.count, effect.filter, effect.colors)
+        base = counted if (effect.amount or 1) == 1 else Scaled(counted, effect.amount or 1)
+    elif effect.amount_is_event_power:
+        base = ObjectValue(Of.EVENT_OBJECT, Trait.POWER)
+    elif effect.amount_is_event:
+        base = EventAmount()
+    elif effect.amount is None:
+        base = X()
+    else:
+        base = Fixed(effect.amount)
+    if effect.half is None:
+        return base
+    if isinstance(base, Scaled):
+        return Scaled(base.amount, base.factor, effect.half)
+    return Scaled(base, half=effect.half)  # rule 107.1a
 
 
 def _required(spec: ObjectFilter | None) -> ObjectFilter:

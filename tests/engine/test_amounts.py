@@ -9,14 +9,16 @@ from typing import Any
 
 import pytest
 
-from server.cards import CardDataError, amount_field_readers, card
+from server.cards import CardDataError, amount_field_readers, card, card_pool
 from server.cards.amounts import (
     AMOUNT_KINDS,
     Attackers,
     Cards,
     CardZone,
     Compare,
+    Devotion,
     Difference,
+    EventAmount,
     Fixed,
     Life,
     Measure,
@@ -31,9 +33,18 @@ from server.cards.amounts import (
     Whose,
     X,
     count_amount,
+    effect_amount,
     resolution_only,
 )
-from server.cards.model import Condition, Controller, Count, ObjectFilter, Rounding
+from server.cards.model import (
+    CardDef,
+    Condition,
+    Controller,
+    Count,
+    Effect,
+    ObjectFilter,
+    Rounding,
+)
 from server.engine import Zone
 from server.engine.counting import condition_met, evaluate
 from tests.engine.helpers import demo_game, load_one, put
@@ -176,3 +187,27 @@ def test_turn_facts_and_characteristics() -> None:
     assert condition_met(game, seat, "", modified)
     bears.counters.clear()
     assert not condition_met(game, seat, "", modified)
+
+
+def _effects(definition: CardDef) -> list[Effect]:
+    found = [*definition.effects, *(e for m in definition.modes for e in m)]
+    for activated in definition.abilities:
+        found += activated.effects
+    for triggered in definition.triggers:
+        found += [*triggered.effects, *(e for m in triggered.modes for e in m)]
+    return found
+
+
+def test_every_effect_amount_in_use_is_an_amount() -> None:
+    # Rule 107.1: each amount form the effects spell today maps onto the one union.
+    kinds = set()
+    for definition in card_pool().values():
+        for effect in _effects(definition):
+            amount = effect_amount(effect)
+            assert isinstance(amount, tuple(AMOUNT_KINDS.values()))
+            kinds.add(type(amount))
+    assert {Fixed, X, EventAmount, ObjectValue, Devotion, Permanents, Scaled} <= kinds
+    merchant = card("Gray Merchant of Asphodel").triggers[0].effects[0]
+    assert effect_amount(merchant) == Devotion(("B",))
+    peer = next(e for e in _effects(card("Peer into the Abyss")) if e.count is Count.LIFE)
+    assert effect_amount(peer) == Scaled(Life(Whose.THEIR), half=Rounding.UP)
