@@ -7,15 +7,45 @@ Standard library only: the rules engine depends on this package.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import MISSING, Field, fields
 from enum import Enum
 from functools import cache
 from importlib import resources
-from typing import Any, TypeVar, get_type_hints
+from typing import Any, TypeVar, assert_never, get_type_hints
 
 from server.cards import oracle
+from server.cards.amounts import (
+    AMOUNT_KINDS,
+    Amount,
+    AnyCondition,
+    Attackers,
+    Cards,
+    CardZone,
+    Compare,
+    Devotion,
+    Difference,
+    EventAmount,
+    Fixed,
+    Life,
+    Measure,
+    ObjectValue,
+    Of,
+    PartySize,
+    Permanents,
+    ResolutionFact,
+    Scaled,
+    ThisWay,
+    Trait,
+    TurnFact,
+    TurnFactKind,
+    Whose,
+    X,
+    condition_resolution_only,
+    resolution_only,
+)
 from server.cards.errors import CardDataError
 from server.cards.mana import COLORS, MANA_TYPES, ManaCost, ManaCostError
 from server.cards.model import (
@@ -34,9 +64,7 @@ from server.cards.model import (
     CostKind,
     CostReduction,
     Count,
-    CountCondition,
     DamageKind,
-    Effect,
     ExtraTriggers,
     GraveyardCast,
     ObjectFilter,
@@ -79,6 +107,7 @@ from server.cards.verbs import (
     Discard,
     DoesntUntapNext,
     Draw,
+    Effect,
     EffectBase,
     ExchangeControl,
     ExchangeZones,
@@ -111,7 +140,6 @@ from server.cards.verbs import (
     Tap,
     Untap,
     by_of,
-    target_of,
     who_of,
 )
 
@@ -648,7 +676,6 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: W
     if names and spec.get("amount", 1) != len(names):
         raise CardDataError(f"{where}.amount: one card of each name ({len(names)})")
     count: Count | None = values.get("count")
-    _not_source_count(f"{where}.count", count)
     if count in PLAYER_COUNTS and cls not in _PLAYER_COUNT_VERBS:
         raise CardDataError(f"{where}.count: {spec['count']!r} counts the player the effect "
                             f"affects: only for {[v.verb.value for v in _PLAYER_COUNT_VERBS]}")
@@ -672,7 +699,6 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: W
     if cls is ExileLinked and zones and (zones != ("graveyard",) or who is not Who.YOU):
         raise CardDataError(f"{where}: exile_linked with 'zones' exiles the cards 'you' own "
                             "in your 'graveyard' that the filter describes")
-    _compared_filter(where, count, values.get("filter"))
     if cls is RestrictThisTurn and who not in (Who.YOU, Who.TARGET, Who.THAT,
                                                Who.SELF, Who.EACH_CREATURE_YOU_CONTROL):
         raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self', "
@@ -769,26 +795,9 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-#: The counts that count what a ``filter`` describes.
-FILTERED_COUNTS = (Count.PERMANENTS, Count.TOTAL_POWER, Count.SPELLS_CAST_THIS_TURN,
-                   Count.OPPONENT_HAS_MORE, Count.PERMANENTS_SHARING_A_NAME,
-                   Count.CARDS_IN_YOUR_GRAVEYARD, Count.COLORS_AMONG_PERMANENTS)
-
-
-def _compared_filter(where: str, count: Count | None, spec: ObjectFilter | None) -> None:
-    """"An opponent controls more [filter] than you": each player's own permanents, so the
-    filter's controller is "you" (rule 102.2)."""
-    if count is Count.OPPONENT_HAS_MORE and spec is not None and \
-            spec.controller is not Controller.YOU:
-        raise CardDataError(f"{where}.filter: 'opponent_has_more' compares each player's "
-                            "own permanents: the filter's controller is 'you'")
-
-
-def _not_source_count(where: str, count: Count | None) -> None:
-    """Counters on the source are counted only by a static ability, which names the kind."""
-    if count is Count.COUNTERS_ON_SOURCE:
-        raise CardDataError(f"{where}: 'counters_on_source' is for a static ability's "
-                            "power/toughness (with 'counter')")
+#: The effect counts that count what a ``filter`` describes.
+FILTERED_COUNTS = (Count.PERMANENTS, Count.CARDS_IN_YOUR_GRAVEYARD,
+                   Count.COLORS_AMONG_PERMANENTS)
 
 
 #: The verbs performed by players (each one draws, gains life, searches, ...): their ``who``
@@ -831,63 +840,169 @@ THIS_TURN_RESTRICTIONS = ("cant_attack", "cant_block", "cant_be_blocked",
 
 
 def _cost_reduction(where: str, raw: Any) -> CostReduction:
-    """``{"generic": 3, "condition": ...}`` or ``{"count": "total_power", "filter": {...}}``
-    (rules 601.2f, 118.7a)."""
-    spec = _fields(where, raw, {"generic", "count", "filter", "condition", "mana"})
-    if sum(k in spec for k in ("generic", "count", "mana")) != 1:
-        raise CardDataError(f"{where}: give either 'generic' (a fixed reduction), 'mana' "
-                            "(an amount of mana with coloured symbols) or 'count'")
-    count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
-    _not_source_count(f"{where}.count", count)
+    """``{"amount": 3, "condition": ...}`` or ``{"amount": {"kind": "permanents", ...}}`` --
+    generic mana -- or ``{"mana": "{2}{U}"}`` (rules 601.2f, 118.7a)."""
+    spec = _fields(where, raw, {"amount", "condition", "mana"})
+    if ("amount" in spec) == ("mana" in spec):
+        raise CardDataError(f"{where}: give either 'amount' (of generic mana) or 'mana' (an "
+                            "amount of mana with coloured symbols)")
     mana = _cost(f"{where}.mana", spec["mana"]) if "mana" in spec else None
     if mana is not None and (mana.x_count or mana.hybrid or not any(mana.symbols)):
         raise CardDataError(f"{where}.mana: expected mana with coloured or colourless "
-                            "symbols such as '{2}{U}' (a generic amount is 'generic')")
-    if (count in FILTERED_COUNTS) != ("filter" in spec):
-        raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
-                            f"{[c.value for c in FILTERED_COUNTS]}")
-    generic = _int(f"{where}.generic", spec.get("generic", 0)) or 0
-    condition = _condition(f"{where}.condition", spec["condition"]) \
+                            "symbols such as '{2}{U}' (a generic amount is 'amount')")
+    amount = _game_amount(f"{where}.amount", spec["amount"]) if "amount" in spec else None
+    if isinstance(amount, Fixed) and amount.n < 1:
+        raise CardDataError(f"{where}.amount: must be at least 1")
+    condition = _game_condition(f"{where}.condition", spec["condition"]) \
         if "condition" in spec else None
-    if condition in _RESOLUTION_CONDITIONS:
-        raise CardDataError(f"{where}.condition: {condition.value!r} is about a resolving "
-                            "spell or ability, not a spell being cast")
-    if count is None and mana is None and generic < 1:
-        raise CardDataError(f"{where}.generic: must be at least 1")
-    counted = _filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None
-    _compared_filter(where, count, counted)
-    return CostReduction(generic=generic, count=count, mana=mana, filter=counted,
-                         condition=condition)
+    return CostReduction(amount=amount, mana=mana, condition=condition)
 
 
-def _condition(where: str, raw: Any) -> Condition | CountCondition:
-    """An "if" clause: a :class:`Condition` name, or a count comparison ``{"count":
-    "permanents", "filter": {...}, "at_least": 1}`` ("if you control a Basri planeswalker")
-    with ``at_least`` and/or ``at_most``."""
+def _condition(where: str, raw: Any) -> AnyCondition:
+    """An "if" clause: a :class:`Condition` name, or a comparison of an amount ``{"amount":
+    {...}, "at_least": 1}`` ("if you control a Basri planeswalker") with ``at_least`` and/or
+    ``at_most``."""
     if isinstance(raw, str):
         return _enum(where, Condition, raw)
-    spec = _fields(where, raw, {"count", "filter", "at_least", "at_most", "counter"})
-    count = _enum(f"{where}.count", Count, spec.get("count"))
-    counter = _counter_kind(f"{where}.counter", spec.get("counter", ""))
-    if count is Count.COUNTERS_ON_SOURCE and counter:
-        pass  # "N or more page counters on [this]": the kind is named
-    else:
-        _not_source_count(f"{where}.count", count)
-        if counter:
-            raise CardDataError(f"{where}.counter: only for the count 'counters_on_source'")
-    if (count in FILTERED_COUNTS) != ("filter" in spec):
-        raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
-                            f"{[c.value for c in FILTERED_COUNTS]}")
+    spec = _fields(where, raw, {"amount", "at_least", "at_most"})
+    if "amount" not in spec:
+        raise CardDataError(f"{where}: a comparison needs the 'amount' it compares")
     if "at_least" not in spec and "at_most" not in spec:
-        raise CardDataError(f"{where}: a count condition needs 'at_least' and/or 'at_most'")
+        raise CardDataError(f"{where}: a comparison needs 'at_least' and/or 'at_most'")
     low = _int(f"{where}.at_least", spec["at_least"]) if "at_least" in spec else None
     high = _int(f"{where}.at_most", spec["at_most"]) if "at_most" in spec else None
     if low is not None and high is not None and low > high:
         raise CardDataError(f"{where}: 'at_least' is more than 'at_most'")
-    counted = _filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None
-    _compared_filter(where, count, counted)
-    return CountCondition(count=count, filter=counted, at_least=low, at_most=high,
-                          counter=counter)
+    return Compare(_amount(f"{where}.amount", spec["amount"]), at_least=low, at_most=high)
+
+
+def _game_condition(where: str, raw: Any) -> AnyCondition:
+    """A condition about the game as it is, checked outside any resolution ("as long as",
+    "activate only if", a cost reduction): never about a resolving spell or ability (608.2c)."""
+    condition = _condition(where, raw)
+    if isinstance(condition, Compare):
+        _game_amount(f"{where}.amount", None, condition.amount)
+    elif condition_resolution_only(condition):
+        raise CardDataError(f"{where}: {condition.value!r} is about a resolving spell or "
+                            "ability, not the game as it is")
+    return condition
+
+
+def _game_amount(where: str, raw: Any, amount: Amount | None = None) -> Amount:
+    """An amount known outside any resolution: no X, event amount, target, "their" or "this
+    way" (those belong to a resolving spell or ability, 608.2c)."""
+    amount = _amount(where, raw) if amount is None else amount
+    if resolution_only(amount):
+        raise CardDataError(f"{where}: {_amount_name(amount)!r} is known only while a spell "
+                            "or ability resolves; here the amount is about the game as it is")
+    return amount
+
+
+def _amount_name(amount: Amount) -> str:
+    return "X" if isinstance(amount, X) else amount.KIND
+
+
+def _amount(where: str, raw: Any) -> Amount:
+    """An amount (rule 107.1): a number, ``"X"`` (107.3), or ``{"kind": KIND, ...}`` with the
+    fields of that kind's record in :mod:`server.cards.amounts` (the fields derived from the
+    dataclass: a field without a default is required, an unknown one is an error)."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return Fixed(_int(where, raw) or 0)
+    if raw == "X":
+        return X()
+    if not isinstance(raw, dict):
+        raise CardDataError(f"{where}: expected an amount: a number, 'X' or an object with a "
+                            f"'kind' of {sorted(AMOUNT_KINDS)}")
+    kind = raw.get("kind")
+    cls = AMOUNT_KINDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise CardDataError(f"{where}.kind: unknown amount kind {kind!r}; expected one of "
+                            f"{sorted(AMOUNT_KINDS)}")
+    fields = dataclasses.fields(cls)
+    names = {f.name for f in fields}
+    unknown = sorted(set(raw) - names - {"kind"})
+    if unknown:
+        raise CardDataError(f"{where}: an amount of kind {kind!r} takes no {unknown} (its "
+                            f"fields: {sorted(names)})")
+    values: dict[str, Any] = {}
+    for f in fields:
+        if f.name in raw:
+            read = amount_field_readers()[str(f.type)]
+            values[f.name] = read(f"{where}.{f.name}", raw[f.name])
+        elif f.default is dataclasses.MISSING:
+            raise CardDataError(f"{where}: an amount of kind {kind!r} needs {f.name!r}")
+    amount: Amount = cls(**values)
+    _check_amount(where, amount)
+    return amount
+
+
+def _enum_reader(cls: type[_E]) -> Callable[[str, Any], _E]:
+    return lambda where, raw: _enum(where, cls, raw)
+
+
+@cache
+def amount_field_readers() -> dict[str, Callable[[str, Any], Any]]:
+    """How each type of an amount record's field is read, keyed by the dataclass field's type
+    (a test checks every field of every kind has one). A ``str`` field is a counter kind."""
+    return {
+        "int": _int,
+        "bool": _flag,
+        "str": _counter_kind,
+        "tuple[str, ...]": _colors,
+        "ObjectFilter": _filter,
+        "ObjectFilter | None": _filter,
+        "Amount": _amount,
+        "Rounding | None": _enum_reader(Rounding),
+        "Whose": _enum_reader(Whose),
+        "CardZone": _enum_reader(CardZone),
+        "Measure": _enum_reader(Measure),
+        "Of": _enum_reader(Of),
+        "Trait": _enum_reader(Trait),
+        "TurnFactKind": _enum_reader(TurnFactKind),
+        "ResolutionFact": _enum_reader(ResolutionFact),
+    }
+
+
+def _check_amount(where: str, amount: Amount) -> None:
+    """The combinations of an amount's fields that mean nothing (or that the game doesn't
+    keep track of)."""
+    match amount:
+        case Permanents(filter=spec, whose=whose):
+            if whose not in (Whose.YOU, Whose.AN_OPPONENT, Whose.THEIR):
+                raise CardDataError(f"{where}.whose: permanents are counted from one player's "
+                                    "point of view: 'you', 'their' or 'an_opponent' (whose "
+                                    "permanents is the filter's 'controller')")
+            if whose is not Whose.YOU and spec.controller is not Controller.YOU:
+                raise CardDataError(f"{where}.filter: counted from {whose.value!r}'s point of "
+                                    "view, each player's own permanents: the filter's "
+                                    "controller is 'you'")
+        case ObjectValue(of=of, trait=trait, counter=counter):
+            if (trait is Trait.COUNTERS) != bool(counter):
+                raise CardDataError(f"{where}.counter: the kind of counter is given exactly "
+                                    "when the trait is 'counters'")
+            if of is Of.TARGET and trait is Trait.COUNTERS:
+                raise CardDataError(f"{where}: the target is known by its card as resolution "
+                                    "began (608.2h), which has no counters")
+        case TurnFact(fact=fact, whose=whose, filter=spec):
+            if spec is None or fact is TurnFactKind.SPELLS_CAST:
+                return
+            if fact is not TurnFactKind.CREATURES_DIED or whose is not Whose.ALL_PLAYERS or \
+                    spec != ObjectFilter(nontoken=True):
+                raise CardDataError(f"{where}.filter: a turn fact's filter describes the spells "
+                                    "of 'spells_cast'; of 'creatures_died' only {'nontoken': "
+                                    "true}, for 'all_players'")
+        case Scaled(factor=factor, half=half):
+            if factor < 1 or (factor == 1 and half is None):
+                raise CardDataError(f"{where}: a scaled amount has a 'factor' of 2 or more "
+                                    "and/or a 'half'")
+        case Devotion(colors=colors):
+            if not colors:
+                raise CardDataError(f"{where}.colors: devotion to one or more colors (700.5)")
+        case Fixed() | X() | Cards() | EventAmount() | PartySize() | Life() | ThisWay() | \
+                Attackers() | Difference():
+            return
+        case _:
+            assert_never(amount)
 
 
 def _filter(where: str, raw: Any) -> ObjectFilter:
@@ -898,7 +1013,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
                                 "min_power", "lacks", "attacking", "with_counter",
                                 "not_subtypes", "nontoken", "max_power", "not_types",
                                 "supertypes", "untapped", "colored", "max_mana_value",
-                                "cast_from"})
+                                "cast_from", "modified"})
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     not_types = tuple(str(t) for t in _list(f"{where}.not_types", spec.get("not_types", [])))
     for t in (*card_types, *not_types):
@@ -909,7 +1024,7 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     for name, keyword in (("has", has), ("lacks", lacks)):
         if keyword and keyword not in SUPPORTED_KEYWORDS:
             raise CardDataError(f"{where}.{name}: keyword {keyword!r} is not supported")
-    for flag in ("other", "attacking", "nontoken", "untapped", "colored"):
+    for flag in ("other", "attacking", "nontoken", "untapped", "colored", "modified"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     subtypes = _subtypes(f"{where}.subtypes", spec.get("subtypes", []))
@@ -932,7 +1047,8 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         max_mana_value=_int(f"{where}.max_mana_value", spec["max_mana_value"], allow_x=True)
         if "max_mana_value" in spec else None,
         max_mana_value_x=spec.get("max_mana_value") == "X",
-        cast_from=_cast_from(f"{where}.cast_from", spec.get("cast_from", "")))
+        cast_from=_cast_from(f"{where}.cast_from", spec.get("cast_from", "")),
+        modified=spec.get("modified", False))
 
 
 def _cast_from(where: str, raw: Any) -> str:
@@ -1029,7 +1145,7 @@ def _effects(where: str, raw: Any) -> tuple[Effect, ...]:
             raise CardDataError(f"{where}[{i}]: count 'found_from_hand' follows a search of "
                                 "a hand")
         if who_of(effect) is Who.THAT and isinstance(effect, (*_PLAYER_VERBS, DealDamage)):
-            previous = next((t for t in map(target_of, reversed(effects[:i])) if t is not None),
+            previous = next((t for e in reversed(effects[:i]) if (t := e.target_req) is not None),
                             None)
             if previous is None or previous.kind not in _PLAYER_TARGETS:
                 raise CardDataError(f"{where}[{i}].who: 'that' player is the previous "
@@ -1083,16 +1199,12 @@ def _activated(where: str, raw: Any) -> ActivatedAbility:
     )
 
 
-def _activation_condition(where: str, spec: dict[str, Any]) -> Condition | CountCondition | None:
+def _activation_condition(where: str, spec: dict[str, Any]) -> AnyCondition | None:
     """"Activate only if ..." (rule 602.5b): about the game as the ability is activated, never
     about a resolving spell or ability."""
     if "condition" not in spec:
         return None
-    condition = _condition(where, spec["condition"])
-    if condition in _RESOLUTION_CONDITIONS:
-        raise CardDataError(f"{where}: {condition.value!r} is about a resolving spell or "
-                            "ability, not one being activated")
-    return condition
+    return _game_condition(where, spec["condition"])
 
 
 def _ability_cost_reduction(where: str, spec: dict[str, Any]) -> CostReduction:
@@ -1100,8 +1212,8 @@ def _ability_cost_reduction(where: str, spec: dict[str, Any]) -> CostReduction:
     601.2f, 118.7a): a generic reduction only, of an ability that has generic mana to lose."""
     reduction = _cost_reduction(where, spec["cost_reduction"])
     if reduction.mana is not None:
-        raise CardDataError(f"{where}.mana: an activated ability's reduction is 'generic' or "
-                            "a 'count'")
+        raise CardDataError(f"{where}.mana: an activated ability's reduction is an "
+                            "'amount' of generic mana")
     if not _cost(f"{where}: cost", spec.get("cost", "")).generic:
         raise CardDataError(f"{where}: the ability's cost has no generic mana to reduce")
     return reduction
@@ -1213,22 +1325,13 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
 def _static(where: str, raw: Any) -> StaticAbility:
     spec = _fields(where, raw, {"text", "affects", "control", "subtypes", "keywords", "power",
                                 "toughness", "subtype", "with_counter", "restrictions",
-                                "min_counters", "condition", "count", "counter", "triggers",
+                                "min_counters", "condition", "amount", "triggers",
                                 "protection", "cast_from_top", "abilities_of_top"})
-    count = _enum(f"{where}.count", Count, spec["count"]) if "count" in spec else None
-    if (count is Count.COUNTERS_ON_SOURCE) != ("counter" in spec):
-        raise CardDataError(f"{where}: 'counter' (the kind) is given exactly when count is "
-                            "'counters_on_source'")
-    if count in FILTERED_COUNTS:
-        raise CardDataError(f"{where}.count: {count.value!r} needs a filter; not supported "
-                            "in a static ability")
-    if count is not None and not (spec.get("power") or spec.get("toughness")):
-        raise CardDataError(f"{where}: 'count' multiplies 'power'/'toughness'")
-    condition = _condition(f"{where}.condition", spec["condition"]) \
+    amount = _game_amount(f"{where}.amount", spec["amount"]) if "amount" in spec else None
+    if amount is not None and not (spec.get("power") or spec.get("toughness")):
+        raise CardDataError(f"{where}: 'amount' multiplies 'power'/'toughness'")
+    condition = _game_condition(f"{where}.condition", spec["condition"]) \
         if "condition" in spec else None
-    if condition in _RESOLUTION_CONDITIONS:
-        raise CardDataError(f"{where}.condition: {condition.value!r} is about a resolving "
-                            "spell or ability; a static ability's condition is about the game")
     restrictions = tuple(str(r) for r in _list(f"{where}.restrictions",
                                                spec.get("restrictions", [])))
     for r in restrictions:
@@ -1248,8 +1351,7 @@ def _static(where: str, raw: Any) -> StaticAbility:
         min_counters=_int(f"{where}.min_counters", spec.get("min_counters", 1)) or 1,
         restrictions=restrictions,
         condition=condition,
-        count=count,
-        counter=_counter_kind(f"{where}.counter", spec.get("counter", "")),
+        amount=amount,
         triggers=_granted_triggers(f"{where}.triggers", spec.get("triggers", [])),
         protection=_protection(f"{where}.protection", spec.get("protection", [])),
         cast_from_top=_top_card_filter(f"{where}.cast_from_top", spec["cast_from_top"])
@@ -1267,7 +1369,7 @@ def _top_card_filter(where: str, raw: Any) -> ObjectFilter:
     spec = _filter(where, raw)
     if spec.controller is not Controller.YOU or spec.other or spec.attacking or \
             spec.untapped or spec.with_counter or spec.cast_from or spec.nontoken or \
-            spec.max_mana_value_x:
+            spec.max_mana_value_x or spec.modified:
         raise CardDataError(f"{where}: describes a card in your library: only its types, "
                             "subtypes, supertypes, colour, keywords, power or mana value")
     if spec == ObjectFilter():
@@ -1297,12 +1399,6 @@ def _granted_triggers(where: str, raw: Any) -> tuple[TriggeredAbility, ...]:
             raise CardDataError(f"{where}: a granted triggered ability works from the "
                                 "battlefield and isn't a state trigger")
     return granted
-
-
-#: Conditions only a resolving spell or ability can ask (608.2c-d): never "as long as".
-_RESOLUTION_CONDITIONS = (Condition.WON_CLASH, Condition.YOU_DID,
-                          Condition.NOT_CAST_FROM_HAND, Condition.REVEALED_CREATURE_OR_LAND,
-                          Condition.TARGET_WAS_CREATURE_CARD, Condition.WON_FLIP)
 
 
 #: "must_be_blocked": "[This] must be blocked if able" (a requirement, rule 509.1c).
@@ -1441,7 +1537,7 @@ def _extra_triggers(where: str, raw: Any) -> ExtraTriggers:
     if not isinstance(raw, dict) or "filter" not in raw or set(raw) - {"filter", "condition"}:
         raise CardDataError(f"{where}: expected {{'filter', 'condition'}} (the filter required)")
     return ExtraTriggers(_filter(f"{where}.filter", raw["filter"]),
-                         _condition(f"{where}.condition", raw["condition"])
+                         _game_condition(f"{where}.condition", raw["condition"])
                          if "condition" in raw else None)
 
 
@@ -1559,7 +1655,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any], check_claims: bool = 
         raise CardDataError(f"{where}: an instant or sorcery needs effects or modes")
     for effect in (*effects, *(e for m in modes for e in m),
                    *(e for a in abilities for e in a.effects)):
-        target = target_of(effect)
+        target = effect.target_req
         if target is not None and target.that_player_controls:
             raise CardDataError(f"{where}: 'that_player_controls' is for a triggered "
                                 "ability's target ('that player' of its event)")
@@ -1785,7 +1881,7 @@ _EFFECT_TYPE_PARSERS: dict[Any, Callable[[str, Any], Any]] = {
     ManaCost | None: _cost,
     TriggeredAbility: _triggered,
     TriggeredAbility | None: _triggered,
-    Condition | CountCondition | None: _condition,
+    Condition | Compare | None: _condition,
     StickerDef: _sticker,
 }
 

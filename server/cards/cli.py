@@ -27,7 +27,7 @@ from typing import TextIO
 from server.cards import card_pool
 from server.cards.sealed import BoosterDataError, open_pool, playable_deck
 from server.cards.sets import coverage, load_set, set_codes
-from server.cards.vocabulary import usage
+from server.cards.vocabulary import term_name, usage
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -84,10 +84,10 @@ def _print_vocabulary(out: TextIO) -> int:
     print(f"{len(pool)} supported cards", file=out)
     for v in usage(pool):
         single = v.single_use
-        print(f"{v.kind.__name__}: {len(v.kind)} terms, {len(v.users)} used, "
+        print(f"{v.name}: {len(v.members)} terms, {len(v.users)} used, "
               f"{len(single)} by exactly one card", file=out)
         for term in single:
-            print(f"  {term.value}: {v.users[term][0]}", file=out)
+            print(f"  {term_name(term)}: {v.users[term][0]}", file=out)
     return 0
 
 

@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from server.cards.mana import ManaCost
+
+if TYPE_CHECKING:
+    from server.cards.amounts import Amount, AnyCondition
+    from server.cards.verbs import Effect
 
 
 class TargetKind(Enum):
@@ -95,29 +100,15 @@ class TargetReq:
 
 
 class Condition(Enum):
-    """Conditions for "if" clauses: intervening ifs (603.4), "activate only if" (602.5b) and
-    conditional effects."""
+    """Named conditions for "if" clauses: intervening ifs (603.4), "activate only if" (602.5b)
+    and conditional effects -- those that are no amounts. A condition that counts something
+    ("if a creature died this turn", "if you have no cards in hand") is a comparison of an
+    amount (:class:`server.cards.amounts.Compare`)."""
 
-    CREATURE_DIED_THIS_TURN = "creature_died_this_turn"
-    NO_CREATURE_DIED_THIS_TURN = "no_creature_died_this_turn"
-    GAINED_3_LIFE_THIS_TURN = "gained_3_life_this_turn"
-    #: "if you control another creature with power 4 or greater"
-    CONTROL_ANOTHER_POWER_4 = "control_another_power_4"
-    CONTROL_FLYING_CREATURE = "control_flying_creature"
-    #: "if you control a creature with power 4 or greater" (it may be the source itself)
-    CONTROL_POWER_4 = "control_power_4"
     #: "If you win [the clash]" (rule 701.30d).
     WON_CLASH = "won_clash"
     #: "if [this] is untapped" (an intervening "if", rule 603.4).
     SOURCE_UNTAPPED = "source_untapped"
-    #: "if you descended this turn" (rule 700.11).
-    DESCENDED_THIS_TURN = "descended_this_turn"
-    #: "If you control a modified creature" (rule 700.9).
-    CONTROL_MODIFIED_CREATURE = "control_modified_creature"
-    #: "if you have a full party" (rule 700.8): four creatures in your party.
-    FULL_PARTY = "full_party"
-    #: "if you have no cards in hand".
-    NO_CARDS_IN_HAND = "no_cards_in_hand"
     #: "If it's a creature or land card" -- the card this effect's resolution revealed.
     REVEALED_CREATURE_OR_LAND = "revealed_creature_or_land"
     #: "If you do" -- the previous optional ("you may") action of this resolution was taken
@@ -363,7 +354,9 @@ CARD_QUALITIES = ("", "basic_land", "creature", "land", "artifact", "noncreature
                   # the card name chosen earlier in this resolution (choose_card_name, 201.4)
                   "chosen_name")
 class Count(Enum):
-    """Game-state counts an effect's amount may be (rules 700.5, 700.8)."""
+    """Game-state counts an effect's amount may be (rules 700.5, 700.8): the spelling of
+    ``Effect.count`` until effects take an :data:`~server.cards.amounts.Amount`, which each
+    member stands for (:func:`server.cards.amounts.count_amount`)."""
 
     #: Devotion to the effect's ``colors`` (rule 700.5).
     DEVOTION = "devotion"
@@ -381,36 +374,11 @@ class Count(Enum):
     #: control", "creature you control with flying" (counted as the effect is performed,
     #: rule 608.2h).
     PERMANENTS = "permanents"
-    #: The cards you've drawn this turn (rule 121.1): "as long as you've drawn two or more
-    #: cards this turn".
-    CARDS_DRAWN_THIS_TURN = "cards_drawn_this_turn"
-    #: The most cards in any one opponent's graveyard: "as long as an opponent has eight or
-    #: more cards in their graveyard" (rules 102.2, 404.1).
-    CARDS_IN_AN_OPPONENTS_GRAVEYARD = "cards_in_an_opponents_graveyard"
-    #: "the total power of [creatures you control]": the sum of the powers (after the
-    #: layers, 613.4) of the permanents matching the ``filter``; a negative power subtracts.
-    TOTAL_POWER = "total_power"
-    #: The permanents put into your hand from the battlefield this turn (rules 400.3,
-    #: 400.7): a token counts, as it is put there before it ceases to exist (704.5d).
-    PERMANENTS_TO_YOUR_HAND_THIS_TURN = "permanents_to_your_hand_this_turn"
-    #: "the greatest power among creature cards in your graveyard" (0 if there are none;
-    #: a card's power there is its printed power or what its characteristic-defining
-    #: ability says, rule 604.3).
-    GREATEST_POWER_IN_YOUR_GRAVEYARD = "greatest_power_in_your_graveyard"
-    #: "for each [kind] counter on [this]": the counters of the given kind on the source
-    #: (rule 122.1).
-    COUNTERS_ON_SOURCE = "counters_on_source"
-    #: "if you've cast an [instant or sorcery] spell this turn": the spells you cast this
-    #: turn (rule 601.2i) whose card the ``filter`` describes, countered or not.
-    SPELLS_CAST_THIS_TURN = "spells_cast_this_turn"
     #: The creatures that died this turn, anyone's (rule 700.4), counted as the effect is
     #: performed (608.2h): "for each creature that died this turn".
     CREATURES_DIED_THIS_TURN = "creatures_died_this_turn"
     #: The nontoken creatures that died this turn, anyone's (rules 700.4, 111.1).
     NONTOKEN_CREATURES_DIED_THIS_TURN = "nontoken_creatures_died_this_turn"
-    #: Your life total minus your starting life total (rules 103.4, 119.1): "if you have at
-    #: least 7 life more than your starting life total" is this count at least 7.
-    LIFE_ABOVE_STARTING = "life_above_starting"
     #: "the number of cards in their library": the cards in the library of the player the
     #: effect affects (rule 401.1) -- for a player verb, counted for each player it affects.
     CARDS_IN_LIBRARY = "cards_in_library"
@@ -419,17 +387,6 @@ class Count(Enum):
     #: "for each creature card in their graveyard": the creature cards in the graveyard of
     #: the player the effect affects (rule 404.1).
     CREATURE_CARDS_IN_THEIR_GRAVEYARD = "creature_cards_in_their_graveyard"
-    #: "the total amount of noncombat damage dealt to your opponents this turn" (rules
-    #: 120.3a, 510.2) -- also to opponents who have since left the game.
-    NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN = "noncombat_damage_to_opponents_this_turn"
-    #: How many more permanents matching the ``filter`` the opponent with the most of them
-    #: controls than you do (rule 102.2; negative if none has more): "if an opponent controls
-    #: more creatures than you" is this count at least 1. The filter says "you" (each
-    #: player's own permanents are counted from that player's point of view).
-    OPPONENT_HAS_MORE = "opponent_has_more"
-    #: "N [filter] permanents with the same name as one another": the most permanents
-    #: matching the ``filter`` that share one name (rule 201.2).
-    PERMANENTS_SHARING_A_NAME = "permanents_sharing_a_name"
     #: "that creature's mana value": the mana value of this resolution's object target as
     #: resolution began -- its last known information once it has moved (rule 608.2h); an
     #: {X} in its cost is 0 off the stack (202.3e).
@@ -447,9 +404,6 @@ class Count(Enum):
     CARDS_IN_YOUR_GRAVEYARD = "cards_in_your_graveyard"
     #: "the number of cards in your hand" (rule 402.1).
     CARDS_IN_YOUR_HAND = "cards_in_your_hand"
-    #: The creatures attacking you and/or planeswalkers you control (rules 506.3, 508.1);
-    #: one that has left the battlefield counts as it last existed (608.2h).
-    CREATURES_ATTACKING_YOU = "creatures_attacking_you"
 
 
 #: Counts of the player an effect affects ("their library", "their life"), not of its
@@ -517,6 +471,9 @@ class ObjectFilter:
     #: A spell "cast from [zone]": the zone its card was in as it was cast (601.2a), or
     #: "not_hand" -- "from anywhere other than their hand".
     cast_from: str = ""
+    #: "modified": it has a counter on it, is equipped, or is enchanted by an Aura its
+    #: controller controls (rule 700.9).
+    modified: bool = False
 
 
 class DamageKind(Enum):
@@ -540,24 +497,6 @@ class Recipient(Enum):
     PLANESWALKER = "planeswalker"
 
 
-@dataclass(frozen=True, slots=True)
-class CountCondition:
-    """A condition as a comparison of a game-state count ("if you control a Basri
-    planeswalker": at least one permanent matching the filter; "if you control three or more
-    artifacts"): the count is ``count`` (with ``filter`` for :attr:`Count.PERMANENTS`, from
-    the controller's point of view), compared with ``at_least`` and/or ``at_most``.
-    Checked like any "if" clause (rules 603.4, 602.5b, 608.2c)."""
-
-    count: Count
-    filter: ObjectFilter | None = None
-    at_least: int | None = None
-    at_most: int | None = None
-    #: COUNTERS_ON_SOURCE: the counter kind counted ("four or more page counters on [this]").
-    counter: str = ""
-
-
-#: An "if" clause: a named condition or a count comparison.
-AnyCondition = Condition | CountCondition
 #: Zone names effects use for searching and exchanging.
 EFFECT_ZONES = ("library", "hand", "graveyard", "exile", "battlefield", "library_top",
                 "all_exile")
@@ -649,13 +588,11 @@ class StickerDef:
 @dataclass(frozen=True, slots=True)
 class CostReduction:
     """"This spell costs {N} less to cast [if condition]", "costs {X} less to cast, where X is
-    [a count]" (rules 601.2f, 118.7a): generic mana taken off the total cost after cost
-    increases, never below zero generic mana; the count ``count`` (with ``filter``) from the
-    caster's point of view, or the fixed ``generic``; only while ``condition`` holds."""
+    [an amount]" (rules 601.2f, 118.7a): ``amount`` generic mana taken off the total cost after
+    cost increases, never below zero generic mana, counted from the caster's point of view;
+    only while ``condition`` holds."""
 
-    generic: int = 0
-    count: Count | None = None
-    filter: ObjectFilter | None = None
+    amount: Amount | None = None
     condition: AnyCondition | None = None
     #: "costs {2}{U} less": a reduction by an amount of mana with coloured symbols (rules
     #: 118.7b-c): each coloured symbol takes one mana of its colour off, or one generic mana
@@ -682,7 +619,7 @@ class ExtraTriggers:
     ability triggers."""
 
     filter: ObjectFilter
-    condition: Condition | CountCondition | None = None
+    condition: AnyCondition | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -818,7 +755,7 @@ class ActivatedAbility:
     @property
     def targets(self) -> tuple[TargetReq, ...]:
         """The target requirements of the ability, in text order."""
-        return tuple(t for t in map(target_of, self.effects) if t is not None)
+        return tuple(t for e in self.effects if (t := e.target_req) is not None)
 
 
 class TriggerEvent(Enum):
@@ -991,7 +928,7 @@ class TriggeredAbility:
     @property
     def targets(self) -> tuple[TargetReq, ...]:
         """The target requirements of the ability, in text order."""
-        return tuple(t for t in map(target_of, self.effects) if t is not None)
+        return tuple(t for e in self.effects if (t := e.target_req) is not None)
 
 
 class Affects(Enum):
@@ -1022,14 +959,12 @@ class StaticAbility:
     subtypes: tuple[str, ...] = ()
     #: Layer 6: keyword abilities granted.
     keywords: tuple[str, ...] = ()
-    #: Layer 7c: power/toughness change -- with ``count``, for each one counted ("+1/+1 for
+    #: Layer 7c: power/toughness change -- with ``amount``, for each one counted ("+1/+1 for
     #: each soul counter on [this]", "+X/+0, where X is ...", rules 613.4c, 107.3), counted
     #: from the controller's point of view each time the layers are applied (611.3a).
     power: int = 0
     toughness: int = 0
-    count: Count | None = None
-    #: COUNTERS_ON_SOURCE: the counter kind counted.
-    counter: str = ""
+    amount: Amount | None = None
     #: Only creatures with this subtype ("Other Dogs you control") or counter kind.
     subtype: str = ""
     with_counter: str = ""
@@ -1249,25 +1184,10 @@ class CardDef:
         if self.enchant is not None:
             return (TargetReq(self.enchant, tapped=self.enchant_tapped,
                               you_control=self.enchant_you_control),)
-        return tuple(t for t in map(target_of, self.spell_effects(modes)) if t is not None)
+        return tuple(t for e in self.spell_effects(modes) if (t := e.target_req) is not None)
 
     @property
     def type_line(self) -> str:
         """The printed type line, e.g. ``Basic Land — Forest`` (rule 205.1)."""
         left = " ".join((*self.supertypes, *self.card_types))
         return f"{left} — {' '.join(self.subtypes)}" if self.subtypes else left
-
-
-# The effect classes need the types above (a cycle the package's import order resolves:
-# server/cards/__init__.py imports this module first).
-from server.cards.verbs import Effect as Effect  # noqa: E402, PLC0414
-from server.cards.verbs import ModifyPT, target_of  # noqa: E402
-
-#: Prowess (rule 702.108a): "Whenever you cast a noncreature spell, this creature gets +1/+1
-#: until end of turn."
-PROWESS = TriggeredAbility(
-    text="Prowess (Whenever you cast a noncreature spell, this creature gets +1/+1 until end "
-         "of turn.)",
-    event=TriggerEvent.YOU_CAST_NONCREATURE,
-    effects=(ModifyPT(who=Who.SELF, power=1, toughness=1),),
-)

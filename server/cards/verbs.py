@@ -27,9 +27,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeAlias
 
+from server.cards.amounts import (
+    Amount,
+    AnyCondition,
+    EventAmount,
+    Fixed,
+    ObjectValue,
+    Of,
+    Scaled,
+    Trait,
+    X,
+    count_amount,
+)
 from server.cards.mana import ManaCost
 from server.cards.model import (
-    AnyCondition,
     CardDef,
     Count,
     ObjectFilter,
@@ -37,6 +48,7 @@ from server.cards.model import (
     StickerDef,
     TargetReq,
     TriggeredAbility,
+    TriggerEvent,
     Verb,
     Who,
 )
@@ -57,6 +69,11 @@ class EffectBase:
     #: "You may ..." (rule 608.2d): its controller chooses as it would be performed.
     optional: bool = False
 
+    @property
+    def target_req(self) -> TargetReq | None:
+        """The effect's target requirement (rule 115.1), if it has one."""
+        return None
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Affecting(EffectBase):
@@ -75,6 +92,10 @@ class Targeting(Affecting):
     is "target" (or "each_creature_target_controls")."""
 
     target: TargetReq | None = None
+
+    @property
+    def target_req(self) -> TargetReq | None:
+        return self.target
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1191,11 +1212,41 @@ def who_of(effect: Effect) -> Who:
     return effect.who if isinstance(effect, Affecting) else Who.YOU
 
 
-def target_of(effect: Effect) -> TargetReq | None:
-    """The effect's target requirement (rule 115.1), if it has one."""
-    return effect.target if isinstance(effect, Targeting) else None
-
-
 def by_of(effect: Effect) -> Who | None:
     """The creature that deals the damage or fights, if the effect names one (``by``)."""
     return effect.by if isinstance(effect, (DealDamage, Fight)) else None
+
+
+def effect_amount(effect: Amounted) -> Amount:
+    """The amount an effect's fields spell today (``amount``, ``"power"``, ``"event"``,
+    ``"event_power"``, ``count`` times ``amount``, ``half``), as the engine performs it (608.2c):
+    every form in use is an :data:`~server.cards.amounts.Amount`."""
+    base: Amount
+    if effect.amount_is_power:
+        base = ObjectValue(Of.SOURCE, Trait.POWER)  # "equal to its power" (608.2h)
+    elif effect.count is not None:
+        counted = count_amount(effect.count, effect.filter, effect.colors)
+        base = counted if (effect.amount or 1) == 1 else Scaled(counted, effect.amount or 1)
+    elif effect.amount_is_event_power:
+        base = ObjectValue(Of.EVENT_OBJECT, Trait.POWER)
+    elif effect.amount_is_event:
+        base = EventAmount()
+    elif effect.amount is None:
+        base = X()
+    else:
+        base = Fixed(effect.amount)
+    if effect.half is None:
+        return base
+    if isinstance(base, Scaled):
+        return Scaled(base.amount, base.factor, effect.half)
+    return Scaled(base, half=effect.half)  # rule 107.1a
+
+
+#: Prowess (rule 702.108a): "Whenever you cast a noncreature spell, this creature gets +1/+1
+#: until end of turn."
+PROWESS = TriggeredAbility(
+    text="Prowess (Whenever you cast a noncreature spell, this creature gets +1/+1 until end "
+         "of turn.)",
+    event=TriggerEvent.YOU_CAST_NONCREATURE,
+    effects=(ModifyPT(who=Who.SELF, power=1, toughness=1),),
+)

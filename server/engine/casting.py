@@ -18,12 +18,11 @@ from server.cards.model import (
     CardDef,
     CostKind,
     CostReduction,
-    Effect,
     ObjectFilter,
     TargetReq,
     TriggeredAbility,
 )
-from server.cards.verbs import target_of
+from server.cards.verbs import Effect
 from server.engine import counting, filters, madness, modes, zone_rules
 from server.engine.actions import (
     Action,
@@ -169,8 +168,9 @@ def _reduce(game: Game, reduction: CostReduction | None, cost: ManaCost, seat: i
         return cost
     if reduction.mana is not None:
         return _reduced_by_mana(cost, reduction.mana)
-    amount = reduction.generic if reduction.count is None else counting.count(
-        game, seat, object_id, reduction.count, spec=reduction.filter)
+    if reduction.amount is None:
+        return cost
+    amount = counting.evaluate(game, reduction.amount, seat, object_id)
     if amount <= 0:
         return cost
     return ManaCost(max(cost.generic - amount, 0), cost.symbols, cost.x_count, cost.hybrid)
@@ -410,7 +410,7 @@ def stack_targets(obj: GameObject) -> tuple[TargetReq, ...]:
     """The target requirements of a spell or ability on the stack."""
     if obj.ability is None and obj.card.enchant is not None:
         return obj.card.spell_targets()  # rule 303.4a
-    return tuple(t for t in map(target_of, stack_effects(obj)) if t is not None)
+    return tuple(t for e in stack_effects(obj) if (t := e.target_req) is not None)
 
 
 def total_cost(game: Game, obj: GameObject) -> ManaCost:
@@ -503,7 +503,7 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
         ability.source_power = game.last_known_power.get(trigger.source_id, 0)
     trigger_modes = modes_of(ability)
     choosable = [m for m in trigger_modes if targets_available(
-        game, tuple(t for t in map(target_of, m) if t), trigger.controller, ability.id,
+        game, tuple(t for e in m if (t := e.target_req)), trigger.controller, ability.id,
         source=trigger.card)]
     if (trigger_modes and not choosable) or (not trigger_modes and not targets_available(
             game, stack_targets(ability), trigger.controller, ability.id, source=trigger.card)):
@@ -612,7 +612,7 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         # Rule 700.2a: a mode whose targets can't be chosen can't be chosen.
         return DecisionKind.CHOOSE_MODE, tuple(
             ChooseMode(m) for m, effects in enumerate(modes_of(obj))
-            if targets_available(game, tuple(t for t in map(target_of, effects) if t), seat,
+            if targets_available(game, tuple(t for e in effects if (t := e.target_req)), seat,
                                  obj.id, source=card)
         )
     if casting.stage is CastStage.CHOOSE_X and obj.ability is not None:

@@ -13,7 +13,7 @@ controller's own hand (:mod:`server.view` refuses any other), so it reveals noth
 
 from __future__ import annotations
 
-from server.cards.model import Effect
+from server.cards.verbs import Effect
 from server.engine.actions import Action, ChooseCard, ChooseColor, ChooseName, Decline
 from server.engine.state import Choice, DecisionKind, Game
 from server.engine.zones import AS_ENTERS

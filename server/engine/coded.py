@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from server.cards.model import Effect
+from server.cards.verbs import Effect
 from server.engine import counting, madness, planar
 from server.engine.events import Event
 from server.engine.state import Game, GameObject

@@ -6,8 +6,37 @@ from __future__ import annotations
 from itertools import permutations
 from typing import assert_never
 
+from server.cards import CardDef
+from server.cards.amounts import (
+    Amount,
+    AnyCondition,
+    Attackers,
+    Cards,
+    CardZone,
+    Compare,
+    Devotion,
+    Difference,
+    EventAmount,
+    Fixed,
+    Life,
+    Measure,
+    ObjectValue,
+    Of,
+    PartySize,
+    Permanents,
+    ResolutionFact,
+    Scaled,
+    ThisWay,
+    Trait,
+    TurnFact,
+    TurnFactKind,
+    Whose,
+    X,
+    count_amount,
+)
 from server.cards.mana import MANA_TYPES
-from server.cards.model import Condition, Count, CountCondition, Effect, ObjectFilter
+from server.cards.model import Condition, Count, ObjectFilter, Rounding
+from server.cards.verbs import Effect
 from server.engine.actions import Action, ChooseCard, Decline
 from server.engine.events import Event
 from server.engine.filters import LastKnown, matches, matches_last_known
@@ -75,28 +104,9 @@ def can_join_party(party: list[GameObject], candidate: GameObject) -> bool:
     return party_size([*party, candidate]) == len(party) + 1
 
 
-def is_modified(game: Game, obj: GameObject) -> bool:
-    """Rule 700.9: it has a counter, is equipped, or is enchanted by an Aura its controller
-    controls."""
-    if any(n > 0 for n in obj.counters.values()):
-        return True
-    for oid in game.battlefield:
-        other = game.objects[oid]
-        if other.attached_to == obj.id and (
-                other.card.is_equipment
-                or (other.card.is_aura and other.controller == obj.controller)):
-            return True
-    return False
-
-
 def activated_this_turn(game: Game, obj: GameObject) -> bool:
     """Rule 700.10: it was the source of an ability activated this turn."""
     return obj.activated_turn == game.turn
-
-
-def descended(game: Game, seat: int) -> bool:
-    """Rule 700.11: a permanent card was put into ``seat``'s graveyard this turn."""
-    return game.watchers.descended.of(seat) > 0
 
 
 def is_crime(game: Game, seat: int, obj: GameObject) -> bool:
@@ -173,97 +183,239 @@ def finish_parties_if_done(game: Game, group: list[str], events: list[Event]) ->
 
 
 def count(game: Game, you: int, source_id: str, kind: Count, *,
-          spec: ObjectFilter | None = None,
-          colors: tuple[str, ...] = (), counter: str = "") -> int:
-    """A game-state count from ``you``'s point of view (rules 700.5, 700.8, 608.2h): an
-    effect's amount or a count condition's left-hand side."""
-    if kind is Count.DEVOTION:
-        return devotion(game, you, colors)
-    if kind is Count.PARTY:
-        return party_count(game, you)
-    if kind is Count.LIFE_LOST:
-        return game.resolving.life_lost if game.resolving is not None else 0
-    if kind in (Count.CREATURE_CARDS_IN_YOUR_GRAVEYARD, Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD):
-        return sum(1 for i in game.player(you).graveyard if game.objects[i].card.creature)
-    if kind is Count.NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN:
-        return game.watchers.noncombat_damage.to_opponents_of(game, you)
-    if kind is Count.YOUR_CREATURES_DIED_THIS_TURN:
-        return game.watchers.creatures_died.of(you)
-    if kind is Count.CARDS_DRAWN_THIS_TURN:
-        return game.watchers.cards_drawn.of(you)  # rule 121.1
-    if kind is Count.CARDS_IN_AN_OPPONENTS_GRAVEYARD:
-        return max((len(game.player(s).graveyard) for s in game.opponents(you)), default=0)
-    if kind is Count.PERMANENTS:
-        assert spec is not None  # the loader requires it
-        return sum(1 for i in game.battlefield
-                   if matches(game, game.objects[i], spec, you, source_id))
-    if kind is Count.OPPONENT_HAS_MORE:
-        assert spec is not None  # the loader requires it
+          spec: ObjectFilter | None = None, colors: tuple[str, ...] = ()) -> int:
+    """An effect's ``count`` (its old spelling of an amount) from ``you``'s point of view --
+    ``you`` is also "their" for the counts of the player an effect affects."""
+    return evaluate(game, count_amount(kind, spec, colors), you, source_id, affected=you)
 
-        def controls(seat: int) -> int:
-            return sum(1 for i in game.battlefield
-                       if matches(game, game.objects[i], spec, seat, source_id))
-        return max((controls(s) for s in game.opponents(you)), default=0) - controls(you)
-    if kind is Count.COLORS_AMONG_PERMANENTS:
-        assert spec is not None  # the loader requires it
-        return len({c for i in game.battlefield
-                    if matches(game, game.objects[i], spec, you, source_id)
-                    for c in game.objects[i].card.colors})
-    if kind is Count.TOTAL_POWER:
-        assert spec is not None  # the loader requires it
-        return sum(game.objects[i].power for i in game.battlefield
-                   if matches(game, game.objects[i], spec, you, source_id))
-    if kind is Count.PERMANENTS_TO_YOUR_HAND_THIS_TURN:
-        return game.watchers.permanents_to_hand.of(you)  # rules 400.3, 400.7
-    if kind is Count.GREATEST_POWER_IN_YOUR_GRAVEYARD:
-        cards = [game.objects[i] for i in game.player(you).graveyard]
-        return max((card_power(game, o) for o in cards if o.card.creature), default=0)
-    if kind is Count.COUNTERS_ON_SOURCE:
-        source = game.objects.get(source_id)
-        return source.counters.get(counter, 0) if source is not None else 0
-    if kind is Count.CREATURES_DIED_THIS_TURN:
-        return game.watchers.creatures_died.total  # rule 700.4
-    if kind is Count.NONTOKEN_CREATURES_DIED_THIS_TURN:
-        return game.watchers.creatures_died.nontoken
-    if kind is Count.LIFE_ABOVE_STARTING:
-        player = game.player(you)
-        return player.life - player.starting_life  # rule 103.4
-    if kind is Count.CARDS_IN_LIBRARY:
-        return len(game.player(you).library)  # rule 401.1
-    if kind is Count.LIFE:
-        return game.player(you).life  # rule 119.1
-    if kind is Count.PERMANENTS_SHARING_A_NAME:
-        assert spec is not None  # the loader requires it
+
+def evaluate(game: Game, amount: Amount, you: int, source_id: str, *,
+             affected: int | None = None) -> int:
+    """The value of an amount (rule 107.1) from ``you``'s point of view, ``source_id`` being
+    "this object" and ``affected`` "their" (the player an effect affects; ``you`` if none). X,
+    the event's amount, the target and "this way" are those of the resolving spell or ability
+    (608.2c, 608.2h; 0 when nothing resolves)."""
+    match amount:
+        case Fixed(n=n):
+            return n
+        case X():
+            spell = _resolving_object(game)
+            return (spell.x_value or 0) if spell is not None else 0  # rule 107.3b
+        case Permanents(filter=spec, measure=measure, whose=whose):
+            # A face-down permanent has no name and no color (rule 708.2).
+            named = measure in (Measure.COLORS, Measure.MOST_SHARING_A_NAME)
+            return _most_or_total(whose, [
+                _measure(game, [(o.card, o.power) for o in _permanents(game, spec, seat,
+                                                                        source_id)
+                                if not (named and o.face_down)], measure)
+                for seat in _players(game, whose, you, affected)])
+        case Cards(zone=zone, whose=whose, filter=spec, measure=measure):
+            return _most_or_total(whose, [
+                _measure(game, [(o.card, card_power(game, o))
+                                for o in _cards(game, zone, seat, spec, source_id)], measure)
+                for seat in _players(game, whose, you, affected)])
+        case ObjectValue(of=of, trait=trait, counter=counter):
+            return _object_value(game, of, trait, counter, source_id)
+        case EventAmount():
+            spell = _resolving_object(game)
+            ability = spell.ability if spell is not None else None
+            return ability.event_amount if ability is not None else 0
+        case Devotion(colors=colors):
+            return devotion(game, you, colors)
+        case PartySize():
+            return party_count(game, you)
+        case Life(whose=whose, above_starting=above):
+            return _most_or_total(whose, [
+                game.player(s).life - (game.player(s).starting_life if above else 0)
+                for s in _players(game, whose, you, affected)])  # rules 119.1, 103.4
+        case TurnFact(fact=fact, whose=whose, filter=spec):
+            if fact is TurnFactKind.CREATURES_DIED and whose is Whose.ALL_PLAYERS:
+                # Rule 700.4: also the creatures of players who have since left the game.
+                died = game.watchers.creatures_died
+                return died.nontoken if spec is not None and spec.nontoken else died.total
+            return _most_or_total(whose, [_turn_fact(game, fact, s, spec, source_id)
+                                          for s in _players(game, whose, you, affected)])
+        case ThisWay(fact=fact):
+            return _this_way(game, fact)
+        case Attackers(whose=whose):
+            # Rule 506.3: attacking the player or a planeswalker they control (its defending
+            # player); an attacker that has left the battlefield as it last existed (608.2h).
+            attacked = [*game.combat.attackers.values(), *game.combat.left_attacking.values()]
+            seats = _players(game, whose, you, affected)
+            return _most_or_total(whose, [sum(1 for d in attacked if d == s) for s in seats])
+        case Scaled(amount=inner, factor=factor, half=half):
+            n = factor * evaluate(game, inner, you, source_id, affected=affected)
+            if half is None:
+                return n
+            if half is Rounding.UP:  # rule 107.1a
+                return -(-n // 2)
+            if half is Rounding.DOWN:
+                return n // 2
+            assert_never(half)
+        case Difference(amount=left, minus=right):
+            return evaluate(game, left, you, source_id, affected=affected) - \
+                evaluate(game, right, you, source_id, affected=affected)
+        case _:
+            assert_never(amount)
+
+
+def _resolving_object(game: Game) -> GameObject | None:
+    """The spell or ability resolving (608.2), if any."""
+    res = game.resolving
+    return game.objects.get(res.object_id) if res is not None else None
+
+
+def _players(game: Game, whose: Whose, you: int, affected: int | None) -> list[int]:
+    """The seats ``whose`` names from ``you``'s point of view (rule 102.2)."""
+    if whose is Whose.YOU:
+        return [you]
+    if whose is Whose.THEIR:
+        return [you if affected is None else affected]
+    if whose in (Whose.AN_OPPONENT, Whose.OPPONENTS):
+        return [p.seat for p in game.players if p.seat != you] if whose is Whose.OPPONENTS \
+            else game.opponents(you)
+    if whose is Whose.ALL_PLAYERS:
+        return [p.seat for p in game.players]
+    assert_never(whose)
+
+
+def _most_or_total(whose: Whose, values: list[int]) -> int:
+    """Each player's value combined: the most of any one opponent, else their sum."""
+    if whose is Whose.AN_OPPONENT:
+        return max(values, default=0)
+    return sum(values)
+
+
+def _permanents(game: Game, spec: ObjectFilter, seat: int, source_id: str) -> list[GameObject]:
+    """The permanents ``spec`` describes from ``seat``'s point of view."""
+    return [game.objects[i] for i in game.battlefield
+            if matches(game, game.objects[i], spec, seat, source_id)]
+
+
+def _cards(game: Game, zone: CardZone, seat: int, spec: ObjectFilter | None,
+           source_id: str) -> list[GameObject]:
+    """The cards in ``seat``'s ``zone`` that ``spec`` describes (their characteristics there,
+    109.3); the filter's "you" is that player."""
+    player = game.player(seat)
+    if zone is CardZone.LIBRARY:
+        ids = player.library
+    elif zone is CardZone.HAND:
+        ids = player.hand
+    elif zone is CardZone.GRAVEYARD:
+        ids = player.graveyard
+    else:
+        assert_never(zone)
+    return [game.objects[i] for i in ids if spec is None or matches_last_known(
+        game, LastKnown(game.objects[i].card, seat, i), spec, seat, source_id)]
+
+
+def _measure(game: Game, things: list[tuple[CardDef, int]], measure: Measure) -> int:
+    """``measure`` of objects given as (card, power) pairs."""
+    if measure is Measure.NUMBER:
+        return len(things)
+    if measure is Measure.TOTAL_POWER:
+        return sum(power for _, power in things)
+    if measure is Measure.GREATEST_POWER:
+        return max((power for card, power in things if card.creature), default=0)
+    if measure is Measure.COLORS:
+        return len({c for card, _ in things for c in card.colors})  # rule 105.1
+    if measure is Measure.MOST_SHARING_A_NAME:
         names: dict[str, int] = {}
-        for i in game.battlefield:
-            obj = game.objects[i]
-            if not obj.face_down and matches(game, obj, spec, you, source_id):
-                names[obj.card.name] = names.get(obj.card.name, 0) + 1  # rule 201.2
+        for card, _ in things:
+            names[card.name] = names.get(card.name, 0) + 1  # rule 201.2
         return max(names.values(), default=0)
-    if kind is Count.TARGET_MANA_VALUE:
+    assert_never(measure)
+
+
+def _object_value(game: Game, of: Of, trait: Trait, counter: str, source_id: str) -> int:
+    """A characteristic of the source, the event's object or the resolution's target, as it
+    is or as it last existed (rules 608.2h, 603.10a)."""
+    res = game.resolving
+    if of is Of.TARGET:
         # Rule 608.2h: the target's card as resolution began (202.3e: X is 0 off the stack).
-        known = game.resolving.cards if game.resolving is not None else {}
-        return next((c.mana_cost.mana_value for c in known.values()), 0)
-    if kind is Count.CARDS_IN_YOUR_GRAVEYARD:
-        assert spec is not None  # the loader requires it
-        return sum(1 for i in game.player(you).graveyard if matches_last_known(
-            game, LastKnown(game.objects[i].card, you, i), spec, you, source_id))
-    if kind is Count.CHOSEN_THIS_WAY:
-        return len(game.resolving.chosen) if game.resolving is not None else 0
-    if kind is Count.FOUND_FROM_HAND:
-        return game.resolving.found_from_hand if game.resolving is not None else 0
-    if kind is Count.CREATURES_ATTACKING_YOU:
-        # Rule 506.3: attacking you or a planeswalker you control (its defending player); an
-        # attacker that has left the battlefield as it last existed (608.2h).
-        attacked = [*game.combat.attackers.values(), *game.combat.left_attacking.values()]
-        return sum(1 for seat in attacked if seat == you)
-    if kind is Count.CARDS_IN_YOUR_HAND:
-        return len(game.player(you).hand)  # rule 402.1
-    if kind is Count.SPELLS_CAST_THIS_TURN:
-        assert spec is not None  # the loader requires it
-        return sum(1 for card in game.watchers.spells_cast.of(you)
-                   if matches_last_known(game, LastKnown(card, you, ""), spec, you, source_id))
-    assert_never(kind)
+        card = next(iter(res.cards.values()), None) if res is not None else None
+        if card is None:
+            return 0
+        return _card_trait(card, trait, counter)
+    if of is Of.SOURCE:
+        ref = source_id
+    elif of is Of.EVENT_OBJECT:
+        spell = _resolving_object(game)
+        ref = (spell.ability.event_object or "") \
+            if spell is not None and spell.ability is not None else ""
+    else:
+        assert_never(of)
+    obj = game.objects.get(ref)
+    if obj is not None and obj.zone is Zone.BATTLEFIELD:
+        if trait is Trait.POWER:
+            return obj.power
+        if trait is Trait.TOUGHNESS:
+            return obj.toughness
+        if trait is Trait.MANA_VALUE:
+            return obj.mana_value
+        if trait is Trait.COUNTERS:
+            return obj.counters.get(counter, 0)
+        assert_never(trait)
+    if trait is Trait.POWER:
+        # As it last existed (608.2h): the source's power as resolution began.
+        if of is Of.SOURCE and res is not None:
+            return res.source_power
+        return game.last_known_power.get(ref, 0)
+    if obj is None:
+        return 0
+    if trait is Trait.COUNTERS:
+        return obj.counters.get(counter, 0)
+    return _card_trait(obj.card, trait, counter)
+
+
+def _card_trait(card: CardDef, trait: Trait, counter: str) -> int:
+    """A characteristic of a card off the battlefield (its printed values, 109.3)."""
+    if trait is Trait.POWER:
+        return card.power or 0
+    if trait is Trait.TOUGHNESS:
+        return card.toughness or 0
+    if trait is Trait.MANA_VALUE:
+        return card.mana_cost.mana_value
+    if trait is Trait.COUNTERS:
+        return 0  # a card has no counters once it has left the battlefield (122.2)
+    assert_never(trait)
+
+
+def _turn_fact(game: Game, fact: TurnFactKind, seat: int, spec: ObjectFilter | None,
+               source_id: str) -> int:
+    """One player's fact of this turn, as the watchers have kept it from the events
+    (:mod:`server.engine.watchers`)."""
+    watchers = game.watchers
+    if fact is TurnFactKind.CREATURES_DIED:
+        return watchers.creatures_died.of(seat)  # rule 700.4: creatures they controlled
+    if fact is TurnFactKind.CARDS_DRAWN:
+        return watchers.cards_drawn.of(seat)  # rule 121.1
+    if fact is TurnFactKind.SPELLS_CAST:
+        return sum(1 for card in watchers.spells_cast.of(seat) if spec is None or
+                   matches_last_known(game, LastKnown(card, seat, ""), spec, seat, source_id))
+    if fact is TurnFactKind.PERMANENTS_TO_HAND:
+        return watchers.permanents_to_hand.of(seat)  # rules 400.3, 400.7
+    if fact is TurnFactKind.LIFE_GAINED:
+        return watchers.life_gained.of(seat)  # rule 119.3
+    if fact is TurnFactKind.NONCOMBAT_DAMAGE_TAKEN:
+        return watchers.noncombat_damage.by_seat.get(seat, 0)  # rules 120.3a, 510.2
+    if fact is TurnFactKind.PERMANENT_CARDS_TO_GRAVEYARD:
+        return watchers.descended.of(seat)  # rule 700.11
+    assert_never(fact)
+
+
+def _this_way(game: Game, fact: ResolutionFact) -> int:
+    """What the previous effects of the resolving spell or ability did (608.2c)."""
+    res = game.resolving
+    if res is None:
+        return 0
+    if fact is ResolutionFact.LIFE_LOST:
+        return res.life_lost
+    if fact is ResolutionFact.CHOSEN:
+        return len(res.chosen)
+    if fact is ResolutionFact.FOUND_FROM_HAND:
+        return res.found_from_hand
+    assert_never(fact)
 
 
 def card_power(game: Game, obj: GameObject) -> int:
@@ -284,62 +436,39 @@ def cda_power(game: Game, obj: GameObject) -> int:
 
 
 def condition_met(game: Game, controller: int, source_id: str | None,
-                  condition: Condition | CountCondition | None) -> bool:
+                  condition: AnyCondition | None) -> bool:
     """Evaluate an "if" clause (rules 603.4, 602.5b) or an "as long as" (611.3b) for
-    ``controller``."""
+    ``controller``: a comparison of an amount, or a named condition."""
     if condition is None:
         return True
-    if isinstance(condition, CountCondition):
-        # "if you control a Basri planeswalker": a count compared with its bounds.
-        n = count(game, controller, source_id or "", condition.count,
-                  spec=condition.filter, counter=condition.counter)
-        return (condition.at_least is None or n >= condition.at_least) and \
-            (condition.at_most is None or n <= condition.at_most)
-    if condition is Condition.CREATURE_DIED_THIS_TURN:
-        return game.watchers.creatures_died.total > 0
-    if condition is Condition.NO_CREATURE_DIED_THIS_TURN:
-        return game.watchers.creatures_died.total == 0
-    if condition is Condition.GAINED_3_LIFE_THIS_TURN:
-        return game.watchers.life_gained.of(controller) >= 3
-    if condition is Condition.NO_CARDS_IN_HAND:
-        return not game.player(controller).hand
-    if condition is Condition.DESCENDED_THIS_TURN:
-        return descended(game, controller)  # rule 700.11
-    if condition is Condition.FULL_PARTY:
-        return party_count(game, controller) == len(PARTY_TYPES)
-    if condition is Condition.CONTROL_MODIFIED_CREATURE:
-        return any(is_modified(game, c) for c in creatures_of(game, controller))
-    if condition is Condition.NOT_CAST_FROM_HAND:
-        # Rule 601.2a: the spell was cast from another zone (a copy wasn't cast, 707.10).
-        spell = game.objects.get(source_id or "")
-        return spell is not None and spell.cast_from not in (None, Zone.HAND)
-    if condition is Condition.YOUR_TURN:
-        return game.active == controller  # rule 102.1: the active player's turn
-    if condition is Condition.CAME_FROM_GRAVEYARD:
-        source = game.objects.get(source_id or "")
-        return source is not None and source.zone is Zone.BATTLEFIELD and source.from_graveyard
-    if condition is Condition.SOURCE_UNTAPPED:
-        source = game.objects.get(source_id or "")
-        return source is not None and source.zone is Zone.BATTLEFIELD and not source.tapped
+    if isinstance(condition, Compare):
+        return condition.holds(evaluate(game, condition.amount, controller, source_id or ""))
     res = game.resolving
-    if condition is Condition.WON_CLASH:
-        return res is not None and res.won_clash  # rule 701.30d
-    if condition is Condition.WON_FLIP:
-        return res is not None and res.won_flip  # rule 705.2
-    if condition is Condition.TARGET_WAS_CREATURE_CARD:
-        # "If it was a creature card": the target's card as resolution began (608.2h).
-        return res is not None and any(c.creature for c in res.cards.values())
-    if condition is Condition.YOU_DID:
-        return res is not None and res.did  # "If you do" (608.2d)
-    if condition is Condition.REVEALED_CREATURE_OR_LAND:
-        shown = [game.objects[i].card for i in (res.revealed if res else []) if i in game.objects]
-        return any(c.creature or c.is_land for c in shown)
-    mine = [game.objects[i] for i in game.battlefield
-            if game.objects[i].controller == controller and game.objects[i].is_creature]
-    if condition is Condition.CONTROL_FLYING_CREATURE:
-        return any(o.has("Flying") for o in mine)
-    if condition is Condition.CONTROL_POWER_4:
-        return any(o.power >= 4 for o in mine)  # "a creature": it may be the source itself
-    if condition is Condition.CONTROL_ANOTHER_POWER_4:
-        return any(o.power >= 4 and o.id != source_id for o in mine)
-    assert_never(condition)
+    source = game.objects.get(source_id or "")
+    match condition:
+        case Condition.NOT_CAST_FROM_HAND:
+            # Rule 601.2a: the spell was cast from another zone (a copy wasn't cast, 707.10).
+            return source is not None and source.cast_from not in (None, Zone.HAND)
+        case Condition.YOUR_TURN:
+            return game.active == controller  # rule 102.1: the active player's turn
+        case Condition.CAME_FROM_GRAVEYARD:
+            return source is not None and source.zone is Zone.BATTLEFIELD and \
+                source.from_graveyard
+        case Condition.SOURCE_UNTAPPED:
+            return source is not None and source.zone is Zone.BATTLEFIELD and \
+                not source.tapped
+        case Condition.WON_CLASH:
+            return res is not None and res.won_clash  # rule 701.30d
+        case Condition.WON_FLIP:
+            return res is not None and res.won_flip  # rule 705.2
+        case Condition.TARGET_WAS_CREATURE_CARD:
+            # "If it was a creature card": the target's card as resolution began (608.2h).
+            return res is not None and any(c.creature for c in res.cards.values())
+        case Condition.YOU_DID:
+            return res is not None and res.did  # "If you do" (608.2d)
+        case Condition.REVEALED_CREATURE_OR_LAND:
+            shown = [game.objects[i].card for i in (res.revealed if res else [])
+                     if i in game.objects]
+            return any(c.creature or c.is_land for c in shown)
+        case _:
+            assert_never(condition)

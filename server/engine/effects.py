@@ -17,7 +17,6 @@ from server.cards.model import (
     PLAYER_COUNTS,
     CardDef,
     Count,
-    Effect,
     Rounding,
     TargetReq,
     TriggeredAbility,
@@ -51,6 +50,7 @@ from server.cards.verbs import (
     Discard,
     DoesntUntapNext,
     Draw,
+    Effect,
     EffectBase,
     EndTurn,
     ExchangeControl,
@@ -94,7 +94,6 @@ from server.cards.verbs import (
     Tap,
     Untap,
     by_of,
-    target_of,
     who_of,
 )
 from server.engine import (
@@ -294,7 +293,7 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
     group_of = []
     g = 0
     for effect in effects:
-        if target_of(effect) is not None:
+        if effect.target_req is not None:
             group_of.append(g)
             g += 1
         elif who_of(effect) in (Who.THAT, Who.TARGET_CONTROLLER, Who.ATTACHED_TO_THAT):

@@ -12,7 +12,7 @@ from server.cards import CardDef
 from server.cards.model import Controller, ObjectFilter
 from server.engine.state import Game, GameObject, Zone
 
-__all__ = ["LastKnown", "matches", "matches_last_known"]
+__all__ = ["LastKnown", "is_modified", "matches", "matches_last_known"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,22 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
             and (not spec.with_counter or obj.counters.get(spec.with_counter, 0) > 0)
             and (not spec.colored or bool(obj.card.colors))  # rule 105.2
             and (not spec.cast_from or _cast_from(obj, spec.cast_from))
+            and (not spec.modified or is_modified(game, obj))
             and (spec.max_mana_value is None or obj.mana_value <= spec.max_mana_value))
+
+
+def is_modified(game: Game, obj: GameObject) -> bool:
+    """Rule 700.9: it has a counter, is equipped, or is enchanted by an Aura its controller
+    controls."""
+    if any(n > 0 for n in obj.counters.values()):
+        return True
+    for oid in game.battlefield:
+        other = game.objects[oid]
+        if other.attached_to == obj.id and (
+                other.card.is_equipment
+                or (other.card.is_aura and other.controller == obj.controller)):
+            return True
+    return False
 
 
 def _cast_from(obj: GameObject, where: str) -> bool:
@@ -101,6 +116,7 @@ def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
             and (not spec.with_counter or counters.get(spec.with_counter, 0) > 0)
             and (not spec.colored or bool(card.colors))
             and not spec.cast_from  # where a spell was cast from isn't known here
+            and (not spec.modified or any(n > 0 for n in counters.values()))  # 700.9
             and (spec.max_mana_value is None
                  or card.mana_cost.mana_value <= spec.max_mana_value))
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 
 from server.cards.model import ActivatedAbility, Affects, ObjectFilter, StaticAbility
 from server.engine.board import board, invalidate
-from server.engine.counting import cda_power, condition_met, count
+from server.engine.counting import cda_power, condition_met, evaluate
 from server.engine.filters import matches
 from server.engine.state import ContinuousEffect, Game, GameObject, Zone
 from server.engine.zones import remove_from_combat
@@ -298,8 +298,8 @@ def _apply_layers(game: Game, permanents: list[GameObject],
     for _, source, static in statics:
         if static.power or static.toughness:
             # "+1/+1 for each ...", "+X/+0, where X is ...": counted now (611.3a, 107.3).
-            times = 1 if static.count is None else count(
-                game, source.controller, source.id, static.count, counter=static.counter)
+            times = 1 if static.amount is None else evaluate(
+                game, static.amount, source.controller, source.id)
             for obj in _affected(game, source, static, permanents):
                 p, t = pt(obj)
                 obj.pt_now = (p + static.power * times, t + static.toughness * times)

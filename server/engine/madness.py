@@ -26,8 +26,8 @@ from dataclasses import replace
 
 from server.cards import CardDef
 from server.cards.mana import ManaCost
-from server.cards.model import Effect, TriggeredAbility, TriggerEvent
-from server.cards.verbs import Coded
+from server.cards.model import TriggeredAbility, TriggerEvent
+from server.cards.verbs import Coded, Effect
 from server.engine import casting, replacements, zone_rules
 from server.engine.actions import Action, CastSpell, Decline
 from server.engine.events import Event

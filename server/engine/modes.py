@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from server.cards.mana import ManaCost
-from server.cards.verbs import target_of
 from server.engine.mana import affordable, potential_pool
 from server.engine.state import Casting, CastStage, Game, GameObject
 from server.engine.targeting import targets_available
@@ -43,7 +42,7 @@ def choosable(game: Game, obj: GameObject, seat: int,
             continue  # rule 700.2d
         if card.pawprints and spent + card.pawprints[m] > card.pawprint_limit:
             continue  # rule 700.2i
-        if not targets_available(game, tuple(t for t in map(target_of, effects) if t), seat,
+        if not targets_available(game, tuple(t for e in effects if (t := e.target_req)), seat,
                                  obj.id, source=card):
             continue  # rule 700.2a
         if pool is not None and base_cost is not None:

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 from server.cards import CardDef
 from server.cards.mana import ManaCost
-from server.cards.model import Effect, TriggeredAbility, TriggerEvent
-from server.cards.verbs import Coded
+from server.cards.model import TriggeredAbility, TriggerEvent
+from server.cards.verbs import Coded, Effect
 from server.engine.events import DamageDealt, Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
 from server.engine.triggers import trigger

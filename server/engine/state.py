@@ -15,12 +15,12 @@ from server.cards import CardDef
 from server.cards.mana import ManaCost
 from server.cards.model import (
     ActivatedAbility,
-    Effect,
     ObjectFilter,
     StickerDef,
     StickerKind,
     TriggeredAbility,
 )
+from server.cards.verbs import Effect
 from server.engine.actions import Action
 from server.engine.rng import GameRng
 

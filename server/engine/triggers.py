@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, assert_never
 
 from server.cards import CardDef
-from server.cards.model import PROWESS, DamageKind, Recipient, TriggeredAbility, TriggerEvent
+from server.cards.model import DamageKind, Recipient, TriggeredAbility, TriggerEvent
+from server.cards.verbs import PROWESS
 from server.engine import casting, counting, filters
 from server.engine.board import board
 from server.engine.events import (

@@ -163,10 +163,6 @@ class NoncombatDamage:
         if isinstance(event, DamageDealt) and event.player is not None and not event.combat:
             _bump(self.by_seat, event.player, event.amount)
 
-    def to_opponents_of(self, game: Game, seat: int) -> int:
-        """The noncombat damage dealt this turn to the players other than ``seat``."""
-        return sum(self.by_seat.get(p.seat, 0) for p in game.players if p.seat != seat)
-
 
 @dataclass(slots=True)
 class SpellsCast:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from server.cards import card, card_pool
-from server.cards.model import TargetKind, TriggerEvent, Verb
+from server.cards.amounts import AMOUNT_KINDS, Permanents, Whose
+from server.cards.model import Condition, TargetKind, TriggerEvent, Verb
 from server.cards.verbs import CreateToken
-from server.cards.vocabulary import VOCABULARIES, terms_of, usage
+from server.cards.vocabulary import VOCABULARIES, term_name, terms_of, usage, vocabulary_name
 from server.cli import main
 
 
@@ -44,7 +45,17 @@ def test_cli_prints_a_line_per_vocabulary(capsys: pytest.CaptureFixture[str]) ->
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"{len(card_pool())} supported cards"
     heads = [ln for ln in lines[1:] if not ln.startswith("  ")]
-    assert [h.split(":", 1)[0] for h in heads] == [v.__name__ for v in VOCABULARIES]
+    assert [h.split(":", 1)[0] for h in heads] == [vocabulary_name(v) for v in VOCABULARIES]
     verbs = next(v for v in usage(card_pool()) if v.kind is Verb)
     assert heads[0] == (f"Verb: {len(Verb)} terms, {len(verbs.users)} used, "
                         f"{len(verbs.single_use)} by exactly one card")
+
+
+def test_amount_kinds_are_a_vocabulary() -> None:
+    # Turret Ogre's condition counts permanents (rule 603.4: an intervening "if"); the kinds
+    # of amount are counted like the enums, by their data names.
+    ogre = terms_of(card("Turret Ogre"))
+    assert Permanents in ogre and Whose.YOU in ogre and Condition.YOU_DID not in ogre
+    amounts = next(v for v in usage(card_pool()) if v.name == "Amount")
+    assert Permanents in amounts.users and len(amounts.members) == len(AMOUNT_KINDS)
+    assert term_name(Permanents) == "permanents" and term_name(Whose.YOU) == "you"

@@ -7,8 +7,7 @@ import random
 from typing import Any, TypeVar
 
 from server.cards import CardDef, card, load_pool, parse_decklist
-from server.cards.model import Effect
-from server.cards.verbs import EffectBase
+from server.cards.verbs import Effect, EffectBase
 from server.engine import (
     DecisionKind,
     Game,

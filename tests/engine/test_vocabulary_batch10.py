@@ -11,11 +11,22 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
+from server.cards.amounts import (
+    Cards,
+    CardZone,
+    Compare,
+    Measure,
+    ObjectValue,
+    Of,
+    Trait,
+    TurnFact,
+    TurnFactKind,
+)
 from server.cards.mana import ManaCost
 from server.cards.model import (
     Affects,
     Count,
-    CountCondition,
+    ObjectFilter,
     ReplacementKind,
     TriggerEvent,
 )
@@ -39,33 +50,44 @@ _PUMP = {"affects": "self", "power": 1}
 
 
 @pytest.mark.parametrize(("behaviour", "message"), [
-    # statics by a count
-    ({"statics": [{**_PUMP, "count": "greatest_power_in_your_graveyrd"}]},
-     "unknown value 'greatest_power_in_your_graveyrd'"),
-    ({"statics": [{**_PUMP, "count": "counters_on_source"}]}, "'counter'"),
-    ({"statics": [{**_PUMP, "count": "devotion", "counter": "soul"}]}, "'counter'"),
-    ({"statics": [{**_PUMP, "count": "counters_on_source", "counter": "Soul Counter"}]},
+    # statics by an amount
+    ({"statics": [{**_PUMP, "amount": {"kind": "cards", "zone": "graveyard",
+                                       "measure": "greatest_powr"}}]},
+     "unknown value 'greatest_powr'"),
+    ({"statics": [{**_PUMP, "amount": {"kind": "object", "of": "source",
+                                       "trait": "counters"}}]}, "kind of counter"),
+    ({"statics": [{**_PUMP, "amount": {"kind": "object", "of": "source", "trait": "power",
+                                       "counter": "soul"}}]}, "kind of counter"),
+    ({"statics": [{**_PUMP, "amount": {"kind": "object", "of": "source",
+                                       "trait": "counters", "counter": "Soul Counter"}}]},
      "counter kind"),
-    ({"statics": [{"affects": "self", "keywords": ["Flying"], "count": "party"}]},
+    ({"statics": [{"affects": "self", "keywords": ["Flying"], "amount": {"kind": "party"}}]},
      "multiplies 'power'/'toughness'"),
-    ({"statics": [{**_PUMP, "count": "permanents"}]}, "needs a filter"),
-    # counters on the source are a static's count only
-    ({"cost_reduction": {"count": "counters_on_source"}}, "counters_on_source"),
-    ({"statics": [{**_PUMP, "condition": {"count": "counters_on_source", "at_least": 1}}]},
-     "counters_on_source"),
+    ({"statics": [{**_PUMP, "amount": {"kind": "permanents"}}]}, "needs 'filter'"),
+    ({"statics": [{**_PUMP, "count": "party"}]}, "unknown field"),
+    # amounts known only while something resolves are no static's or cost reduction's
+    ({"cost_reduction": {"amount": "X"}}, "'X' is known only while"),
+    ({"cost_reduction": {"amount": {"kind": "event"}}}, "'event' is known only while"),
+    ({"statics": [{**_PUMP, "amount": {"kind": "object", "of": "target",
+                                       "trait": "power"}}]}, "known only while"),
+    ({"statics": [{**_PUMP, "condition": {"amount": {"kind": "this_way", "fact": "chosen"},
+                                          "at_least": 1}}]}, "known only while"),
+    ({"statics": [{**_PUMP, "amount": {"kind": "scaled", "amount": {"kind": "party"}}}]},
+     "a 'factor' of 2 or more"),
     # spell cost changes
     ({"spell_costs": [{"generic": -1}]}, "'filter'"),
     ({"spell_costs": [{"generic": 0, "filter": {}}]}, "non-zero 'generic'"),
     ({"spell_costs": [{"generic": -1, "filter": {"attacking": True}}]}, "describes a spell"),
     ({"spell_costs": [{"generic": -1, "filter": {"has": "Flyng"}}]}, "keyword 'Flyng'"),
     # coloured cost reductions
-    ({"cost_reduction": {"mana": "{2}{U}", "generic": 1}}, "either 'generic'"),
+    ({"cost_reduction": {"mana": "{2}{U}", "amount": 1}}, "either 'amount'"),
     ({"cost_reduction": {"mana": "{2}"}}, "coloured or colourless"),
     ({"cost_reduction": {"mana": "{X}{U}"}}, "coloured or colourless"),
-    ({"cost_reduction": {"count": "spells_cast_this_turn", "filter": {}},
+    ({"cost_reduction": {"amount": {"kind": "turn", "fact": "spells_cast", "filter": {}}},
       "condition": "x"}, "unknown field"),
-    ({"cost_reduction": {"mana": "{U}", "condition": {"count": "spells_cast_this_turn",
-                                                      "at_least": 1}}}, "'filter'"),
+    ({"cost_reduction": {"mana": "{U}", "condition": {"amount": {
+        "kind": "turn", "fact": "spells_cast", "filter": {"has": "flash"}},
+        "at_least": 1}}}, "keyword 'flash'"),
     # replacements
     ({"replacements": [{"kind": "damage_multiplied", "factor": 3}]}, "'filter'"),
     ({"replacements": [{"kind": "damage_tripled", "factor": 3, "filter": {}}]},
@@ -135,19 +157,20 @@ def test_mistakes_are_load_errors(behaviour: dict[str, Any], message: str) -> No
 
 def test_cards_load_into_the_general_vocabulary() -> None:
     grub = card("Carrion Grub").statics[0]
-    assert (grub.affects, grub.count, grub.power) == (
-        Affects.SELF, Count.GREATEST_POWER_IN_YOUR_GRAVEYARD, 1)
+    assert (grub.affects, grub.amount, grub.power) == (Affects.SELF, Cards(
+        CardZone.GRAVEYARD, filter=ObjectFilter(card_types=("Creature",)),
+        measure=Measure.GREATEST_POWER), 1)
     scythe = card("Malefic Scythe")
-    assert (scythe.statics[0].count, scythe.statics[0].counter) == (
-        Count.COUNTERS_ON_SOURCE, "soul")
+    assert scythe.statics[0].amount == ObjectValue(Of.SOURCE, Trait.COUNTERS, "soul")
     assert scythe.enters_with_counters == (("soul", 1),)
     assert narrow(PutCounters, scythe.triggers[0].effects[0]).counter == "soul"
     watcher = card("Watcher of the Spheres").spell_costs[0]
     assert watcher.generic == -1 and watcher.filter.has == "Flying"
     stormwing = card("Stormwing Entity").cost_reduction
     assert stormwing is not None and stormwing.mana == ManaCost.parse("{2}{U}")
-    assert isinstance(stormwing.condition, CountCondition)
-    assert stormwing.condition.count is Count.SPELLS_CAST_THIS_TURN
+    assert isinstance(stormwing.condition, Compare)
+    assert isinstance(stormwing.condition.amount, TurnFact)
+    assert stormwing.condition.amount.fact is TurnFactKind.SPELLS_CAST
     fiery = card("Fiery Emancipation").replacements[0]
     assert (fiery.kind, fiery.factor) == (ReplacementKind.DAMAGE_MULTIPLIED, 3)
     mentor = card("Conclave Mentor").replacements[0]

@@ -11,19 +11,18 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
+from server.cards.amounts import Compare, Life, ObjectValue, Of, Permanents, Trait
 from server.cards.mana import ManaCost
 from server.cards.model import (
     Condition,
     CostKind,
-    Count,
-    CountCondition,
     Verb,
     Who,
 )
 from server.cards.verbs import CreateDelayedTrigger, who_of
 from server.engine import Zone
 from server.engine.casting import ability_cost, can_activate, cost_choices
-from server.engine.counting import count
+from server.engine.counting import evaluate
 from tests.engine.helpers import demo_game, load_one, narrow, put
 
 
@@ -53,15 +52,21 @@ def _ability(**fields: Any) -> dict[str, Any]:
     (_ability(additional_cost={"kind": "discard_card", "cards": {"types": ["Land"]}}),
      "expected a list"),
     # an ability's own cost reduction
-    (_ability(cost_reduction={"count": "permanents"}), "'filter'"),
-    (_ability(cost_reduction={"count": "permanets", "filter": {}}), "unknown value 'permanets'"),
-    (_ability(cost_reduction={"mana": "{U}"}), "'generic' or a 'count'"),
-    (_ability(cost="{W}", cost_reduction={"generic": 1}), "no generic mana to reduce"),
+    (_ability(cost_reduction={"amount": {"kind": "permanents"}}), "'filter'"),
+    (_ability(cost_reduction={"amount": {"kind": "permanets", "filter": {}}}),
+     "unknown amount kind 'permanets'"),
+    (_ability(cost_reduction={"amount": {"kind": "permanents", "filter": {}},
+                              "count": "permanents"}), "unknown field"),
+    (_ability(cost_reduction={"mana": "{U}"}), "an 'amount' of generic mana"),
+    (_ability(cost="{W}", cost_reduction={"amount": 1}), "no generic mana to reduce"),
+    (_ability(cost_reduction={"amount": 0}), "at least 1"),
     # "activate only if": about the game, not a resolution
-    (_ability(condition="won_flip"), "not one being activated"),
-    (_ability(condition="target_was_creature_card"), "not one being activated"),
-    (_ability(condition={"count": "life_above_startng", "at_least": 7}),
-     "unknown value 'life_above_startng'"),
+    (_ability(condition="won_flip"), "not the game as it is"),
+    (_ability(condition="target_was_creature_card"), "not the game as it is"),
+    (_ability(condition={"amount": {"kind": "life", "above_startng": True}, "at_least": 7}),
+     "takes no \\['above_startng'\\]"),
+    (_ability(condition={"amount": {"kind": "life", "above_starting": "yes"},
+                         "at_least": 7}), "above_starting: expected true or false"),
     # "with power N or less"
     (_ability(effects=[{"verb": "tap", "target": {"kind": "creature", "max_power": "2"}}]),
      "max_power: expected a non-negative integer"),
@@ -76,12 +81,12 @@ def _ability(**fields: Any) -> dict[str, Any]:
     # a counter put on the source as a cost; state triggers (603.8) and their condition
     (_ability(self_counter="Page"), "counter kind"),
     ({"triggers": [{"when": "state", "effects": [{"verb": "draw"}]}]}, "needs the 'condition'"),
-    ({"triggers": [{"when": "state", "condition": {"count": "counters_on_source",
-                                                   "at_least": 4},
-                    "effects": [{"verb": "draw"}]}]}, "counters_on_source"),
-    ({"triggers": [{"when": "state", "condition": {"count": "party", "counter": "page",
-                                                   "at_least": 4},
-                    "effects": [{"verb": "draw"}]}]}, "only for the count 'counters_on_source'"),
+    ({"triggers": [{"when": "state", "condition": {"amount": {
+        "kind": "object", "of": "source", "trait": "counters"}, "at_least": 4},
+                    "effects": [{"verb": "draw"}]}]}, "kind of counter"),
+    ({"triggers": [{"when": "state", "condition": {"amount": {
+        "kind": "party", "counter": "page"}, "at_least": 4},
+                    "effects": [{"verb": "draw"}]}]}, "takes no \\['counter'\\]"),
 ])
 def test_mistakes_are_load_errors(behaviour: dict[str, Any], message: str) -> None:
     with pytest.raises(CardDataError, match=message):
@@ -95,7 +100,7 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     assert [e.condition for e in ooze[1:]] == [Condition.TARGET_WAS_CREATURE_CARD] * 2
     speaker = card("Speaker of the Heavens").abilities[0]
     assert speaker.sorcery_speed and speaker.tap
-    assert speaker.condition == CountCondition(Count.LIFE_ABOVE_STARTING, at_least=7)
+    assert speaker.condition == Compare(Life(above_starting=True), at_least=7)
     heights = card("Sanctum of Shattered Heights").abilities[0]
     assert heights.additional_cost is not None
     assert heights.additional_cost.kind is CostKind.DISCARD_CARD
@@ -107,7 +112,8 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     passage = card("Fabled Passage").abilities[0]
     assert passage.sacrifice_self and who_of(passage.effects[1]) is Who.FOUND
     light = card("Sanctum of Tranquil Light").abilities[0]
-    assert light.cost_reduction is not None and light.cost_reduction.count is Count.PERMANENTS
+    assert light.cost_reduction is not None
+    assert isinstance(light.cost_reduction.amount, Permanents)
 
 
 def test_shrines_reduce_only_generic_mana_of_the_ability() -> None:
@@ -146,11 +152,12 @@ def test_discard_cost_of_a_stated_quality_and_life_payment() -> None:
 def test_life_above_the_starting_life_total() -> None:
     game = demo_game()
     seat = game.active
-    assert count(game, seat, "", Count.LIFE_ABOVE_STARTING) == 0
+    above = Life(above_starting=True)  # rule 103.4
+    assert evaluate(game, above, seat, "") == 0
     game.player(seat).life = 27
-    assert count(game, seat, "", Count.LIFE_ABOVE_STARTING) == 7
+    assert evaluate(game, above, seat, "") == 7
     game.player(seat).life = 12
-    assert count(game, seat, "", Count.LIFE_ABOVE_STARTING) == -8
+    assert evaluate(game, above, seat, "") == -8
 
 
 def test_subira_loads_its_costs_and_delayed_trigger() -> None:
@@ -168,6 +175,6 @@ def test_mazemind_tome_state_trigger_and_counter_cost() -> None:
     tome = card("Mazemind Tome")
     assert [a.self_counter for a in tome.abilities] == ["page", "page"]
     state = tome.triggers[0]
-    assert state.condition == CountCondition(Count.COUNTERS_ON_SOURCE, at_least=4,
-                                             counter="page")
+    assert state.condition == Compare(ObjectValue(Of.SOURCE, Trait.COUNTERS, "page"),
+                                      at_least=4)
     assert [e.verb for e in state.effects] == [Verb.EXILE, Verb.GAIN_LIFE]

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
-from server.cards.model import Count, CountCondition, TargetKind, TriggerEvent, Verb, Who
+from server.cards.amounts import Compare, Difference, Permanents, TurnFact, TurnFactKind, Whose
+from server.cards.model import Count, ObjectFilter, TargetKind, TriggerEvent, Verb, Who
 from server.cards.verbs import (
     AddMana,
     CastCard,
@@ -28,7 +29,6 @@ from server.cards.verbs import (
     RevealTop,
     Search,
     by_of,
-    target_of,
     who_of,
 )
 from tests.engine.helpers import load_one, narrow
@@ -61,15 +61,20 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
     ({"effects": [{"verb": "lose_life", "target": "opponent",
                    "count": "creature_cards_in_their_graveyards"}]}, "unknown value"),
     # "if an opponent controls more creatures than you": a filter of each player's own
-    ({"effects": [{"verb": "draw", "condition": {"count": "opponent_has_more",
-                                                 "at_least": 1}}]}, "'filter'"),
-    ({"effects": [{"verb": "draw", "condition": {
-        "count": "opponent_has_more", "at_least": 1,
-        "filter": {"types": ["Creature"], "controller": "opponent"}}}]},
+    ({"effects": [{"verb": "draw", "condition": {"amount": {
+        "kind": "permanents", "whose": "an_opponent"}, "at_least": 1}}]}, "'filter'"),
+    ({"effects": [{"verb": "draw", "condition": {"amount": {
+        "kind": "permanents", "whose": "an_opponent",
+        "filter": {"types": ["Creature"], "controller": "opponent"}}, "at_least": 1}}]},
      "the filter's controller is 'you'"),
+    ({"effects": [{"verb": "draw", "condition": {"amount": {
+        "kind": "permanents", "whose": "opponents", "filter": {"types": ["Creature"]}},
+        "at_least": 1}}]}, "from one player's point of view"),
+    ({"effects": [{"verb": "draw", "condition": {"amount": {
+        "kind": "difference", "amount": {"kind": "party"}}, "at_least": 1}}]},
+     "needs 'minus'"),
     ({"effects": [{"verb": "draw", "count": "opponent_has_more",
-                   "filter": {"types": ["Creature"], "controller": "any"}}]},
-     "the filter's controller is 'you'"),
+                   "filter": {"types": ["Creature"]}}]}, "unknown value 'opponent_has_more'"),
     # "Each opponent who can't [discard]": after a discard, a player verb
     ({"effects": [{"verb": "lose_life", "amount": 3, "who": "each_opponent_who_couldnt"}]},
      "follows a discard"),
@@ -99,9 +104,10 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
      "that_player_controls: expected true or false"),
     ({"triggers": [{"when": "dealt_damage", "effects": [{"verb": "destroy", "target": {
         "kind": "creature", "that_player_control": True}}]}]}, "unknown field"),
-    ({"cost_reduction": {"count": "noncombat_damage_to_opponent_this_turn"},
+    ({"cost_reduction": {"amount": {"kind": "turn", "fact": "noncombat_damage_dealt",
+                                    "whose": "opponents"}},
       "triggers": [{"when": "dealt_damage", "effects": [{"verb": "draw"}]}]},
-     "unknown value"),
+     "unknown value 'noncombat_damage_dealt'"),
     # "Reveal the top card. If it's a creature card, put it into your hand. Otherwise, ..."
     ({"effects": [{"verb": "reveal_top", "find": "creature"}]}, "reveal_top puts a card"),
     ({"effects": [{"verb": "reveal_top", "destination": "hand"}]}, "reveal_top puts a card"),
@@ -215,8 +221,9 @@ def test_liliana_death_mage_and_garruk_unleashed_are_data() -> None:
     assert (drain.verb, drain.count, drain.amount) == (
         Verb.LOSE_LIFE, Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD, 2)
     counter = card("Garruk, Unleashed").abilities[1].effects[1]
-    assert isinstance(counter.condition, CountCondition)
-    assert counter.condition.count is Count.OPPONENT_HAS_MORE
+    creatures = ObjectFilter(card_types=("Creature",))
+    assert counter.condition == Compare(Difference(Permanents(creatures, whose=Whose.AN_OPPONENT),
+                                                   Permanents(creatures)), at_least=1)
 
 
 def test_liliana_waker_of_the_dead_is_data() -> None:
@@ -226,7 +233,7 @@ def test_liliana_waker_of_the_dead_is_data() -> None:
     emblem = narrow(CreateEmblem, ultimate.effects[0]).emblem
     put, haste_effect = emblem.triggers[0].effects
     haste = narrow(ModifyPT, haste_effect)
-    put_target = target_of(put)
+    put_target = put.target_req
     assert put_target is not None and put_target.kind is TargetKind.CREATURE_CARD_IN_A_GRAVEYARD
     assert (haste.who, haste.lasting) == (Who.FOUND, True)
 
@@ -234,7 +241,8 @@ def test_liliana_waker_of_the_dead_is_data() -> None:
 def test_chandras_incinerator_is_data() -> None:
     incinerator = card("Chandra's Incinerator")
     assert incinerator.cost_reduction is not None
-    assert incinerator.cost_reduction.count is Count.NONCOMBAT_DAMAGE_TO_OPPONENTS_THIS_TURN
+    assert incinerator.cost_reduction.amount == TurnFact(TurnFactKind.NONCOMBAT_DAMAGE_TAKEN,
+                                                         Whose.OPPONENTS)
     (trigger,) = incinerator.triggers
     effect = narrow(DealDamage, trigger.effects[0])
     assert effect.target is not None and effect.target.that_player_controls

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
+from server.cards.amounts import Attackers, Compare, Measure, Permanents
 from server.cards.model import (
     Condition,
     Count,
-    CountCondition,
     ReplacementKind,
     TargetedCost,
     TriggerEvent,
@@ -27,7 +27,6 @@ from server.cards.verbs import (
     Pay,
     PermitCastLinked,
     PutCounters,
-    target_of,
 )
 from tests.engine.helpers import load_one, narrow
 
@@ -40,6 +39,9 @@ def _load(behaviour: dict[str, Any]) -> None:
     load_one(raw, behaviour)
 
 
+_SHARING = {"kind": "permanents", "measure": "most_sharing_a_name"}
+
+
 def _enters(condition: Any) -> dict[str, Any]:
     return {"triggers": [{"when": "enters", "condition": condition,
                           "effects": [{"verb": "draw"}]}]}
@@ -47,16 +49,17 @@ def _enters(condition: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("behaviour", "message"), [
     # "two or more permanents with the same name": what is counted needs a filter
-    (_enters({"count": "permanents_sharing_a_name", "at_least": 2}), "'filter' is given"),
-    (_enters({"count": "permanents_sharing_name", "filter": {}, "at_least": 2}),
-     "unknown value 'permanents_sharing_name'"),
+    (_enters({"amount": {"kind": "permanents", "measure": "most_sharing_a_name"},
+              "at_least": 2}), "needs 'filter'"),
+    (_enters({"amount": {"kind": "permanents", "filter": {}, "measure": "sharing_a_name"},
+              "at_least": 2}), "unknown value 'sharing_a_name'"),
     # "nonland": card types, spelt right
-    (_enters({"count": "permanents_sharing_a_name", "filter": {"not_types": ["Lands"]},
-              "at_least": 2}), "unknown card type 'Lands'"),
-    (_enters({"count": "permanents_sharing_a_name", "filter": {"not_types": "Land"},
-              "at_least": 2}), "expected a list"),
-    (_enters({"count": "permanents_sharing_a_name", "filter": {"non_types": ["Land"]},
-              "at_least": 2}), "unknown field"),
+    (_enters({"amount": {**_SHARING, "filter": {"not_types": ["Lands"]}}, "at_least": 2}),
+     "unknown card type 'Lands'"),
+    (_enters({"amount": {**_SHARING, "filter": {"not_types": "Land"}}, "at_least": 2}),
+     "expected a list"),
+    (_enters({"amount": {**_SHARING, "filter": {"non_types": ["Land"]}}, "at_least": 2}),
+     "unknown field"),
     # "whenever you sacrifice a [filter] permanent": a filter is optional, a count isn't taken
     ({"triggers": [{"when": "you_sacrifice", "count": 2, "effects": [{"verb": "draw"}]}]},
      "'count' is only for"),
@@ -84,7 +87,7 @@ def _enters(condition: Any) -> dict[str, Any]:
                                                     "effects": [{"verb": "draw"}]}]}]},
      "works from the battlefield"),
     ({"statics": [{"affects": "self", "triggers": [
-        {"when": "state", "condition": {"count": "life", "at_most": 5},
+        {"when": "state", "condition": {"amount": {"kind": "life"}, "at_most": 5},
          "effects": [{"verb": "draw"}]}]}]}, "isn't a state trigger"),
     # "whenever an opponent attacks": no filter, no count (the condition counts attackers)
     ({"triggers": [{"when": "opponent_attacks", "count": 2, "effects": [{"verb": "draw"}]}]},
@@ -92,8 +95,11 @@ def _enters(condition: Any) -> dict[str, Any]:
     ({"triggers": [{"when": "opponent_attacks", "filter": {}, "effects": [{"verb": "draw"}]}]},
      "'filter'"),
     ({"triggers": [{"when": "opponent_attacks", "condition": {
-        "count": "creatures_attacking", "at_least": 2}, "effects": [{"verb": "draw"}]}]},
-     "unknown value 'creatures_attacking'"),
+        "amount": {"kind": "attacking"}, "at_least": 2}, "effects": [{"verb": "draw"}]}]},
+     "unknown amount kind 'attacking'"),
+    ({"triggers": [{"when": "opponent_attacks", "condition": {
+        "amount": {"kind": "attackers", "whose": "you"}, "at_least": "two"},
+        "effects": [{"verb": "draw"}]}]}, "at_least: expected a non-negative integer"),
     # "casts their second spell each turn": a count of a spell_cast trigger, non-negative
     ({"triggers": [{"when": "spell_cast", "filter": {"controller": "opponent"}, "count": -2,
                     "effects": [{"verb": "draw"}]}]}, "non-negative integer"),
@@ -197,9 +203,9 @@ def test_rejected(behaviour: dict[str, Any], message: str) -> None:
 def test_chrome_replicator_is_data() -> None:
     (enters,) = card("Chrome Replicator").triggers
     condition = enters.condition
-    assert isinstance(condition, CountCondition)
-    assert condition.count is Count.PERMANENTS_SHARING_A_NAME
-    assert condition.filter is not None and condition.filter.not_types == ("Land",)
+    assert isinstance(condition, Compare) and isinstance(condition.amount, Permanents)
+    assert condition.amount.measure is Measure.MOST_SHARING_A_NAME
+    assert condition.amount.filter.not_types == ("Land",)
 
 
 def test_havoc_jester_is_data() -> None:
@@ -228,8 +234,7 @@ def test_granted_triggers_are_data() -> None:
 def test_nth_spell_triggers_are_data() -> None:
     attacks, second = card("Mangara, the Diplomat").triggers
     assert attacks.event is TriggerEvent.OPPONENT_ATTACKS
-    assert isinstance(attacks.condition, CountCondition)
-    assert attacks.condition.count is Count.CREATURES_ATTACKING_YOU
+    assert attacks.condition == Compare(Attackers(), at_least=2)
     assert (second.event, second.count) == (TriggerEvent.SPELL_CAST, 2)
     (first,) = card("Double Vision").triggers
     assert (first.event, first.count) == (TriggerEvent.SPELL_CAST, 1)
@@ -291,7 +296,7 @@ def test_feline_sovereign_is_data() -> None:
     assert (anthem.subtype, anthem.power, anthem.protection) == ("Cat", 1, ("Dog",))
     (damage,) = sovereign.triggers
     assert damage.event is TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY
-    target = target_of(damage.effects[0])
+    target = damage.effects[0].target_req
     assert target is not None and target.up_to and target.that_player_controls
 
 

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from server.cards import CardDataError, card, load_pool
-from server.cards.model import Controller, Count, CountCondition, TriggerEvent
+from server.cards.amounts import Compare, Permanents
+from server.cards.model import Controller, TriggerEvent
 
 _SET = {"data": {"cards": [{"name": "T", "types": ["Creature"], "manaCost": "{G}",
                             "power": "1", "toughness": "1",
@@ -22,27 +23,34 @@ def _load(trigger: dict[str, object]) -> None:
 
 
 _BASRI = {"types": ["Planeswalker"], "subtypes": ["Basri"]}
+_BASRI_COUNT = {"kind": "permanents", "filter": _BASRI}
 
 
 @pytest.mark.parametrize(("trigger", "message"), [
-    # count conditions
-    ({"when": "attacks", "condition": {"count": "permanents", "at_least": 1}},
-     "'filter' is given exactly"),
-    ({"when": "attacks", "condition": {"count": "party", "filter": _BASRI, "at_least": 1}},
-     "'filter' is given exactly"),
-    ({"when": "attacks", "condition": {"count": "permanents", "filter": _BASRI}},
+    # conditions as comparisons of amounts
+    ({"when": "attacks", "condition": {"amount": {"kind": "permanents"}, "at_least": 1}},
+     "an amount of kind 'permanents' needs 'filter'"),
+    ({"when": "attacks", "condition": {"amount": {"kind": "party", "filter": _BASRI},
+                                       "at_least": 1}},
+     "an amount of kind 'party' takes no \\['filter'\\]"),
+    ({"when": "attacks", "condition": {"amount": _BASRI_COUNT}},
      "needs 'at_least' and/or 'at_most'"),
-    ({"when": "attacks", "condition": {"count": "permanents", "filter": _BASRI,
-                                       "at_least": 3, "at_most": 1}}, "more than 'at_most'"),
-    ({"when": "attacks", "condition": {"count": "permanents", "filter": _BASRI,
-                                       "at_least": -1}}, "non-negative integer"),
-    ({"when": "attacks", "condition": {"count": "permanents", "filter": _BASRI,
-                                       "atleast": 1}}, "unknown field"),
-    ({"when": "attacks", "condition": {"count": "permanents", "at_least": 1,
-                                       "filter": {"types": ["Planeswalkr"]}}},
-     "unknown card type"),
-    ({"when": "attacks", "condition": {"count": "basri", "at_least": 1}},
-     "unknown value 'basri'"),
+    ({"when": "attacks", "condition": {"at_least": 1}}, "needs the 'amount' it compares"),
+    ({"when": "attacks", "condition": {"amount": _BASRI_COUNT, "at_least": 3, "at_most": 1}},
+     "more than 'at_most'"),
+    ({"when": "attacks", "condition": {"amount": _BASRI_COUNT, "at_least": -1}},
+     "non-negative integer"),
+    ({"when": "attacks", "condition": {"amount": _BASRI_COUNT, "atleast": 1}},
+     "unknown field"),
+    ({"when": "attacks", "condition": {"amount": {"kind": "permanents", "filter": {
+        "types": ["Planeswalkr"]}}, "at_least": 1}}, "unknown card type"),
+    ({"when": "attacks", "condition": {"amount": {"kind": "basri"}, "at_least": 1}},
+     "unknown amount kind 'basri'"),
+    ({"when": "attacks", "condition": {"amount": "basri", "at_least": 1}},
+     "expected an amount"),
+    ({"when": "attacks", "condition": {"amount": {"kind": "permanents", "filter": _BASRI,
+                                                  "measure": "sum"}, "at_least": 1}},
+     "unknown value 'sum'"),
     ({"when": "attacks", "condition": "control_basri"}, "unknown value 'control_basri'"),
     # spell-cast triggers need the spell's filter, and only they may have one
     ({"when": "spell_cast"}, "'filter' \\(the spell cast\\)"),
@@ -60,15 +68,14 @@ def test_mistakes_are_load_errors(trigger: dict[str, object], message: str) -> N
 
 def test_well_formed_data_loads() -> None:
     _load({"when": "spell_cast", "filter": {"subtypes": ["Dog"]},
-           "condition": {"count": "permanents", "filter": _BASRI, "at_most": 0}})
+           "condition": {"amount": _BASRI_COUNT, "at_most": 0}})
 
 
 def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     hope = card("Adherent of Hope").triggers[0]
-    assert isinstance(hope.condition, CountCondition)
-    assert hope.condition.count is Count.PERMANENTS
-    assert hope.condition.filter is not None
-    assert hope.condition.filter.subtypes == ("Basri",)
+    assert isinstance(hope.condition, Compare)
+    assert isinstance(hope.condition.amount, Permanents)
+    assert hope.condition.amount.filter.subtypes == ("Basri",)
     assert hope.condition.at_least == 1
     rin = card("Rin and Seri, Inseparable").triggers
     assert [t.event for t in rin] == [TriggerEvent.SPELL_CAST] * 2

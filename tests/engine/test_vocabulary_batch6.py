@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
-from server.cards.model import Count, CountCondition, DamageKind, Recipient, TriggerEvent
+from server.cards.amounts import Cards, CardZone, Compare, Whose
+from server.cards.model import DamageKind, Recipient, TriggerEvent
 from tests.engine.helpers import load_one
 
 
@@ -40,9 +41,13 @@ _ROGUE = {"subtypes": ["Rogue"]}
     (_trigger(when="dealt_damage", damage="combat"), "only for 'source_deals_damage'"),
     (_trigger(when="permanent_enters", filter=_ROGUE, recipient="opponent"),
      "only for 'source_deals_damage'"),
+    # a filter on an amount that takes none
     ({"statics": [{"text": "x", "affects": "self", "power": 2, "condition": {
-        "count": "cards_in_an_opponents_graveyard", "filter": _ROGUE, "at_least": 8}}]},
-     "'filter' is given exactly"),
+        "amount": {"kind": "life", "whose": "an_opponent", "filter": _ROGUE},
+        "at_least": 8}}]}, "kind 'life' takes no \\['filter'\\]"),
+    ({"statics": [{"text": "x", "affects": "self", "power": 2, "condition": {
+        "amount": {"kind": "cards", "zone": "graveyard", "whose": "an_opponnent"},
+        "at_least": 8}}]}, "unknown value 'an_opponnent'"),
 ])
 def test_mistakes_are_load_errors(behaviour: dict[str, Any], message: str) -> None:
     with pytest.raises(CardDataError, match=message):
@@ -61,8 +66,7 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert enforcer.triggers[0].filter is not None
     assert not enforcer.triggers[0].filter.other  # "[this] or another Rogue"
     condition = enforcer.statics[0].condition
-    assert isinstance(condition, CountCondition)
-    assert condition.count is Count.CARDS_IN_AN_OPPONENTS_GRAVEYARD
+    assert condition == Compare(Cards(CardZone.GRAVEYARD, Whose.AN_OPPONENT), at_least=8)
     uprising = card("Garruk's Uprising").triggers[1]
     assert uprising.filter is not None and uprising.filter.min_power == 4
     pyreling = card("Chandra's Pyreling").triggers[0]

@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
+from server.cards.amounts import Fixed, Measure, Permanents
 from server.cards.mana import ManaCost
-from server.cards.model import Controller, Count, TargetKind, Who
+from server.cards.model import Controller, TargetKind, Who
 from server.cards.verbs import (
     CounterSpell,
     Destroy,
     DoesntUntapNext,
     PutCounters,
     RestrictThisTurn,
-    target_of,
 )
 from tests.engine.helpers import load_one, narrow
 
@@ -79,18 +79,17 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "exile", "target": "card_in_any_graveyard"}),
      "unknown value 'card_in_any_graveyard'"),
     # cost reductions
-    ({**_effects({"verb": "draw"}), "cost_reduction": {"generic": 1, "count": "party"}},
-     "either 'generic'"),
-    ({**_effects({"verb": "draw"}), "cost_reduction": {}}, "either 'generic'"),
-    ({**_effects({"verb": "draw"}), "cost_reduction": {"count": "total_power"}},
-     "'filter' is given exactly"),
-    ({**_effects({"verb": "draw"}), "cost_reduction": {"generic": 0}},
-     "generic: must be at least 1"),
-    ({**_effects({"verb": "draw"}), "cost_reduction": {"generic": 3, "if": "x"}},
+    ({**_effects({"verb": "draw"}), "cost_reduction": {"generic": 1}}, "unknown field"),
+    ({**_effects({"verb": "draw"}), "cost_reduction": {}}, "either 'amount'"),
+    ({**_effects({"verb": "draw"}), "cost_reduction": {"amount": {
+        "kind": "permanents", "measure": "total_power"}}}, "needs 'filter'"),
+    ({**_effects({"verb": "draw"}), "cost_reduction": {"amount": 0}},
+     "amount: must be at least 1"),
+    ({**_effects({"verb": "draw"}), "cost_reduction": {"amount": 3, "if": "x"}},
      "unknown field"),
-    ({**_effects({"verb": "draw"}), "cost_reduction": {"generic": 3, "condition": "you_did"}},
+    ({**_effects({"verb": "draw"}), "cost_reduction": {"amount": 3, "condition": "you_did"}},
      "about a resolving spell"),
-    ({**_effects({"verb": "draw"}), "cost_reduction": {"generic": 3,
+    ({**_effects({"verb": "draw"}), "cost_reduction": {"amount": 3,
                                                        "condition": "gained_life"}},
      "unknown value 'gained_life'"),
 ])
@@ -101,7 +100,7 @@ def test_mistakes_are_load_errors(behaviour: dict[str, Any], message: str) -> No
 
 def test_a_land_has_no_cost_reduction() -> None:
     with pytest.raises(CardDataError, match="a land isn't cast"):
-        _load({"mana": ["U"], "cost_reduction": {"generic": 1}}, types=("Land",))
+        _load({"mana": ["U"], "cost_reduction": {"amount": 1}}, types=("Land",))
 
 
 def test_well_formed_data_loads() -> None:
@@ -114,7 +113,8 @@ def test_well_formed_data_loads() -> None:
                     "filter": {"types": ["Creature"], "lacks": "Flying",
                                "controller": "opponent"}}))
     _load({**_effects({"verb": "draw"}),
-           "cost_reduction": {"count": "permanents", "filter": {"subtypes": ["Shrine"]}}})
+           "cost_reduction": {"amount": {"kind": "permanents",
+                                         "filter": {"subtypes": ["Shrine"]}}}})
     _load(_effects({"verb": "exile", "target": "card_in_a_graveyard"}))
     _load(_effects({"verb": "counter", "target": "activated_or_triggered_ability"}))
 
@@ -128,16 +128,17 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     breath = card("Frost Breath").effects
     assert narrow(DoesntUntapNext, breath[1]).who is Who.THAT
     indulgence = card("Sanguine Indulgence").cost_reduction
-    assert indulgence is not None and indulgence.generic == 3
+    assert indulgence is not None and indulgence.amount == Fixed(3)
     salvo = card("Volcanic Salvo").cost_reduction
-    assert salvo is not None and salvo.count is Count.TOTAL_POWER
+    assert salvo is not None and isinstance(salvo.amount, Permanents)
+    assert salvo.amount.measure is Measure.TOTAL_POWER
     mistake = card("Rookie Mistake").spell_targets()
     assert [t.other_target for t in mistake] == [False, True]
     tampering = narrow(RestrictThisTurn, card("Destructive Tampering").modes[1][0])
     assert tampering.restrictions == ("cant_block",)
     assert tampering.filter is not None and tampering.filter.lacks == "Flying"
     assert tampering.filter.controller is Controller.ANY
-    assert target_of(card("Return to Nature").modes[2][0]) is not None
+    assert card("Return to Nature").modes[2][0].target_req is not None
     assert card("Return to Nature").spell_targets((2,))[0].kind is \
         TargetKind.CARD_IN_A_GRAVEYARD
     assert narrow(PutCounters, card("Invigorating Surge").effects[1]).double

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
-from server.cards.model import Controller, Count, CountCondition, TriggerEvent, Verb, Who
+from server.cards.amounts import Compare, TurnFact, TurnFactKind
+from server.cards.model import Controller, Count, TriggerEvent, Verb, Who
 from server.cards.verbs import ModifyPT, Search, who_of
 from tests.engine.helpers import load_one, narrow
 
@@ -68,8 +69,8 @@ def test_effect_mistakes_are_load_errors() -> None:
             {"verb": "move_found", "who": "self", "destination": "battlefield",
              "zones": ["library_top"]}]})
     with pytest.raises(CardDataError, match="unknown value"):
-        _load({"when": "your_end_step", "condition": {"count": "permanents_to_hand",
-                                                       "at_least": 1}})
+        _load({"when": "your_end_step", "condition": {"amount": {
+            "kind": "turn", "fact": "permanents_to_your_hand"}, "at_least": 1}})
 
 
 @pytest.mark.parametrize(("search", "message"), [
@@ -121,8 +122,7 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert dies.filter is not None and dies.filter.with_counter == "+1/+1"
     assert lieutenant.protection == ("multicolored",)
     barrin = card("Barrin, Tolarian Archmage").triggers[1].condition
-    assert isinstance(barrin, CountCondition)
-    assert barrin.count is Count.PERMANENTS_TO_YOUR_HAND_THIS_TURN
+    assert barrin == Compare(TurnFact(TurnFactKind.PERMANENTS_TO_HAND), at_least=1)
     ghoul = card("Silversmote Ghoul")
     assert ghoul.triggers_from_graveyard and ghoul.triggers[0].zone == "graveyard"
     assert ghoul.triggers[0].effects[0].verb is Verb.MOVE_FOUND
