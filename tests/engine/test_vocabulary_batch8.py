@@ -51,14 +51,14 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "restrict_this_turn", "target": "creature", "restrictions":
                ["cant_block"], "filter": {"types": ["Creature"]}}),
      "'filter' is given exactly"),
-    (_effects({"verb": "restrict_this_turn", "who": "each_creature",
+    (_effects({"verb": "restrict_this_turn", "who": "each_opponent",
                "restrictions": ["cant_block"]}), "restrict_this_turn applies to"),
     # filters: "without [keyword]"
     (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"],
                "filter": {"types": ["Creature"], "lacks": "Flyng"}}),
      "lacks: keyword 'Flyng'"),
     # "another target": a flag
-    (_effects({"verb": "modify_pt", "power": 1, "target": {"kind": "creature",
+    (_effects({"verb": "modify_pt", "power": 1, "target": {"kind": "permanent",
                                                          "other_target": 1}}),
      "other_target: expected true or false"),
     # permanents attached to the previous target
@@ -107,8 +107,8 @@ def test_well_formed_data_loads() -> None:
                                "controller": "opponent"}}))
     _load({**_effects({"verb": "draw"}),
            "cost_reduction": {"count": "permanents", "filter": {"subtypes": ["Shrine"]}}})
-    _load(_effects({"verb": "exile", "target": "card_in_a_graveyard"}))
-    _load(_effects({"verb": "counter", "target": "activated_or_triggered_ability"}))
+    _load(_effects({"verb": "exile", "target": "card_in_graveyard"}))
+    _load(_effects({"verb": "counter", "target": "ability"}))
 
 
 def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
@@ -131,10 +131,10 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert tampering.filter.controller is Controller.ANY
     assert card("Return to Nature").modes[2][0].target is not None
     assert card("Return to Nature").spell_targets((2,))[0].kind is \
-        TargetKind.CARD_IN_A_GRAVEYARD
+        TargetKind.CARD_IN_GRAVEYARD
     assert card("Invigorating Surge").effects[1].double
     slag = card("Turn to Slag").effects[1]
     assert slag.who is Who.ATTACHED_TO_THAT and slag.filter is not None
     epiphany = card("Sublime Epiphany")
     assert (epiphany.mode_min, epiphany.mode_max) == (1, 5)
-    assert epiphany.spell_targets((1,))[0].kind is TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY
+    assert epiphany.spell_targets((1,))[0].kind is TargetKind.ABILITY
