@@ -645,15 +645,13 @@ def _effect(where: str, raw: Any) -> Effect:
                             f"is for {[v.value for v in _CHOSEN_ONE_VERBS]}, without a 'count'")
     filtered = count in FILTERED_COUNTS or who in (
         Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE) or (
-        verb is Verb.RESTRICT_THIS_TURN and who is Who.YOU) or (
         verb is Verb.EXILE_LINKED and bool(zones)) or (
         verb is Verb.SEARCH and "filter" in spec)  # "a Shrine card"
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
                             "'attached_to_that', 'chosen' or 'chosen_one', "
-                            "a restrict_this_turn names no target, or an exile_linked names "
-                            "'zones' (the cards exiled from there)")
+                            "or an exile_linked names 'zones' (the cards exiled from there)")
     if verb is Verb.EXILE_LINKED and zones and (zones != ("graveyard",) or who is not Who.YOU):
         raise CardDataError(f"{where}: exile_linked with 'zones' exiles the cards 'you' own "
                             "in your 'graveyard' that the filter describes")
@@ -665,10 +663,12 @@ def _effect(where: str, raw: Any) -> Effect:
             not restrictions or any(r not in THIS_TURN_RESTRICTIONS for r in restrictions)):
         raise CardDataError(f"{where}.restrictions: expected some of "
                             f"{list(THIS_TURN_RESTRICTIONS)}")
-    if verb is Verb.RESTRICT_THIS_TURN and not isinstance(who, Each) and who not in (
-            Who.YOU, Who.TARGET, Who.THAT, Who.SELF):
-        raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self', "
-                            "'each' ... or (with a 'filter') the permanents it describes")
+    if verb is Verb.RESTRICT_THIS_TURN and not (
+            (isinstance(who, Each) and who.of is Who.YOU)
+            or who in (Who.TARGET, Who.THAT, Who.SELF)):
+        raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self' "
+                            "or {'each': filter} (the permanents it describes, from your "
+                            "point of view)")
     if who is Who.EACH_OPPONENT_WHO_COULDNT and verb not in _COULDNT_VERBS:
         raise CardDataError(f"{where}: 'each_opponent_who_couldnt' names players: one of "
                             f"{[v.value for v in _COULDNT_VERBS]}")

@@ -695,13 +695,13 @@ def _copiable(game: Game, obj: GameObject, effect: Effect,
 def _restrict_this_turn(game: Game, obj: GameObject, effect: Effect,
                         targets: list[Target]) -> None:
     """"[Target creature / creatures without flying] can't block this turn": a rules change
-    until end of turn (rules 611.2a, 611.2c). For the named permanents it follows them; with a
-    filter it applies to whatever matches while it lasts, even permanents that arrive later
-    (611.2c: it changes no characteristics, so the set isn't locked in)."""
+    until end of turn (rules 611.2a, 611.2c). For the named permanents it follows them; for
+    "each [filter]" it applies to whatever matches while it lasts, even permanents that arrive
+    later (611.2c: it changes no characteristics, so the set isn't locked in)."""
     stamp = next_timestamp(game)
-    if effect.filter is not None:
+    if isinstance(effect.who, Each):
         game.effects.append(ContinuousEffect(stamp, (), restrictions=effect.restrictions,
-                                             filter=effect.filter, viewer=obj.controller))
+                                             filter=effect.who.filter, viewer=obj.controller))
         return
     affected = tuple(p.id for p in _permanents(game, obj, effect, targets))
     if affected:

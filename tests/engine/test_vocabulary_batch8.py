@@ -13,7 +13,7 @@ import pytest
 
 from server.cards import CardDataError, card
 from server.cards.mana import ManaCost
-from server.cards.model import Controller, Count, TargetKind, Verb, Who
+from server.cards.model import Controller, Count, Each, TargetKind, Verb, Who
 from tests.engine.helpers import load_one
 
 
@@ -47,7 +47,9 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "restrict_this_turn", "target": "creature",
                "restrictions": ["doesnt_untap"]}), "restrictions: expected some of"),
     (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"]}),
-     "'filter' is given exactly"),
+     "restrict_this_turn applies to"),
+    (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"],
+               "filter": {"types": ["Creature"]}}), "'filter' is given exactly"),
     (_effects({"verb": "restrict_this_turn", "target": "creature", "restrictions":
                ["cant_block"], "filter": {"types": ["Creature"]}}),
      "'filter' is given exactly"),
@@ -55,7 +57,7 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
                "restrictions": ["cant_block"]}), "restrict_this_turn applies to"),
     # filters: "without [keyword]"
     (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"],
-               "filter": {"types": ["Creature"], "lacks": "Flyng"}}),
+               "who": {"each": {"types": ["Creature"], "lacks": "Flyng"}}}),
      "lacks: keyword 'Flyng'"),
     # "another target": a flag
     (_effects({"verb": "modify_pt", "power": 1, "target": {"kind": "permanent",
@@ -103,8 +105,8 @@ def test_well_formed_data_loads() -> None:
     _load(_effects({"verb": "restrict_this_turn", "target": "creature",
                     "restrictions": ["cant_block", "cant_attack"]}))
     _load(_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"],
-                    "filter": {"types": ["Creature"], "lacks": "Flying",
-                               "controller": "opponent"}}))
+                    "who": {"each": {"types": ["Creature"], "lacks": "Flying",
+                                     "controller": "opponent"}}}))
     _load({**_effects({"verb": "draw"}),
            "cost_reduction": {"count": "permanents", "filter": {"subtypes": ["Shrine"]}}})
     _load(_effects({"verb": "exile", "target": "card_in_graveyard"}))
@@ -127,8 +129,8 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert [t.other_target for t in mistake] == [False, True]
     tampering = card("Destructive Tampering").modes[1][0]
     assert tampering.restrictions == ("cant_block",)
-    assert tampering.filter is not None and tampering.filter.lacks == "Flying"
-    assert tampering.filter.controller is Controller.ANY
+    assert isinstance(tampering.who, Each) and tampering.who.filter.lacks == "Flying"
+    assert tampering.who.filter.controller is Controller.ANY and tampering.filter is None
     assert card("Return to Nature").modes[2][0].target is not None
     assert card("Return to Nature").spell_targets((2,))[0].kind is \
         TargetKind.CARD_IN_GRAVEYARD
