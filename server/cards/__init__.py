@@ -152,7 +152,8 @@ def _target(where: str, raw: Any) -> TargetReq:
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
     kind = _enum(f"{where}.kind", TargetKind, spec.get("kind"))
-    spec_filter = _filter(f"{where}.filter", spec.get("filter", {}), Controller.ANY)
+    spec_filter = _filter(f"{where}.filter", spec.get("filter", {}), Controller.ANY,
+                          that_player=True)
     stated = {f.name for f in dataclass_fields(ObjectFilter)
               if getattr(spec_filter, f.name) != getattr(ObjectFilter(), f.name)}
     allowed = _TARGET_FILTER_FIELDS[kind]
@@ -967,12 +968,17 @@ def _condition(where: str, raw: Any) -> Condition | CountCondition:
                           counter=counter)
 
 
-def _filter(where: str, raw: Any, default: Controller = Controller.YOU) -> ObjectFilter:
+def _filter(where: str, raw: Any, default: Controller = Controller.YOU, *,
+            that_player: bool = False) -> ObjectFilter:
     """``{"types": [...], "subtypes": [...], "has": keyword, "controller": "you" |
     "opponent" | "any" | "that_player", "other": bool, "min_power": N, ...}`` -- every field
     of :class:`ObjectFilter` optional (rule 205 types); ``default``: the controller when
-    none is stated ("any" after the word "target", "you" elsewhere)."""
+    none is stated ("any" after the word "target", "you" elsewhere). "that_player" (603.2)
+    only where ``that_player`` says the engine knows one: a target's filter."""
     spec = _fields(where, raw, _FILTER_FIELDS)
+    if spec.get("controller") == Controller.THAT_PLAYER.value and not that_player:
+        raise CardDataError(f"{where}.controller: 'that_player' is for a triggered ability's "
+                            "target ('that player' of its event, 603.2)")
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     not_types = tuple(str(t) for t in _list(f"{where}.not_types", spec.get("not_types", [])))
     for t in (*card_types, *not_types):

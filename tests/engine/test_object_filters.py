@@ -74,6 +74,16 @@ def test_target_spelling_mistakes_are_load_errors(target: Any, message: str) -> 
         _load(target)
 
 
+@pytest.mark.parametrize("effect", [
+    {"verb": "destroy", "who": {"each": {"controller": "that_player"}}},
+    {"verb": "draw", "count": "permanents", "filter": {"controller": "that_player"}},
+])
+def test_rule_603_2_that_player_is_only_for_a_target(effect: dict[str, Any]) -> None:
+    raw: dict[str, Any] = {"name": "T", "types": ["Sorcery"], "manaCost": "{G}", "text": "x"}
+    with pytest.raises(CardDataError, match="'that_player' is for a triggered ability's"):
+        load_one(raw, {"effects": [effect]})
+
+
 def test_the_shorthands_expand_to_kind_and_filter() -> None:
     assert TARGET_SHORTHANDS["creature"].filter == ObjectFilter(
         card_types=("Creature",), controller=Controller.ANY)
