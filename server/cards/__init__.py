@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable
-from dataclasses import MISSING, Field, fields
+from dataclasses import MISSING, Field, fields, replace
 from enum import Enum
 from functools import cache
 from importlib import resources
@@ -57,6 +57,7 @@ from server.cards.model import (
     SUPPORTED_KEYWORDS,
     ActivatedAbility,
     AdditionalCost,
+    Affected,
     Affects,
     CardDef,
     Condition,
@@ -65,6 +66,7 @@ from server.cards.model import (
     CostReduction,
     Count,
     DamageKind,
+    Each,
     ExtraTriggers,
     GraveyardCast,
     ObjectFilter,
@@ -122,8 +124,10 @@ from server.cards.verbs import (
     LoseGame,
     LoseLife,
     Mill,
+    ModifyPT,
     MoveFound,
     Pay,
+    PhaseOut,
     PutCounters,
     PutOnBottom,
     PutOnTop,
@@ -219,51 +223,73 @@ def _enum(where: str, cls: type[_E], value: Any) -> _E:
 
 
 def _target(where: str, raw: Any) -> TargetReq:
+    """``{"kind": ..., "filter": {...}, "count": N, "up_to": bool, "other_target": bool}``
+    (rule 115.1), or a shorthand string (see :data:`TARGET_SHORTHANDS`). The filter's
+    controller is "any" unless stated."""
     if isinstance(raw, str):
-        return TargetReq(_enum(where, TargetKind, raw))
-    spec = _fields(where, raw, {"kind", "count", "up_to", "tapped", "max_mana_value",
-                                "opponent_controls", "min_power", "you_control", "other",
-                                "has", "lacks", "activated_this_turn", "with_counter",
-                                "subtypes", "other_target", "max_power",
-                                "that_player_controls", "colors"})
+        if raw not in TARGET_SHORTHANDS:
+            raise CardDataError(f"{where}: unknown value {raw!r}; expected one of "
+                                f"{sorted(TARGET_SHORTHANDS)} or an object with 'kind'")
+        return TARGET_SHORTHANDS[raw]
+    spec = _fields(where, raw, {"kind", "filter", "count", "up_to", "other_target"})
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: must be at least 1")
-    mv = spec.get("max_mana_value")
-    for flag in ("up_to", "tapped", "opponent_controls", "you_control", "other",
-                 "activated_this_turn", "other_target", "that_player_controls"):
+    for flag in ("up_to", "other_target"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
-    return TargetReq(
-        kind=_enum(f"{where}.kind", TargetKind, spec.get("kind")),
-        count=count,
-        up_to=spec.get("up_to", False),
-        tapped=spec.get("tapped", False),
-        max_mana_value=None if mv is None else _int(f"{where}.max_mana_value", mv),
-        opponent_controls=spec.get("opponent_controls", False),
-        min_power=None if spec.get("min_power") is None
-        else _int(f"{where}.min_power", spec["min_power"]),
-        max_power=None if spec.get("max_power") is None
-        else _int(f"{where}.max_power", spec["max_power"]),
-        you_control=spec.get("you_control", False),
-        other=spec.get("other", False),
-        has=_keyword_or_subtype(f"{where}.has", spec.get("has", "")),
-        lacks=_keyword_or_subtype(f"{where}.lacks", spec.get("lacks", "")),
-        activated_this_turn=spec.get("activated_this_turn", False),
-        with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
-        subtypes=_target_subtypes(f"{where}.subtypes", spec.get("subtypes", [])),
-        other_target=spec.get("other_target", False),
-        that_player_controls=spec.get("that_player_controls", False),
-        colors=_colors(f"{where}.colors", spec.get("colors", [])),
-    )
+    kind = _enum(f"{where}.kind", TargetKind, spec.get("kind"))
+    spec_filter = _filter(f"{where}.filter", spec.get("filter", {}), Controller.ANY,
+                          that_player=True)
+    stated = _stated(spec_filter)
+    allowed = _TARGET_FILTER_FIELDS[kind]
+    if allowed is not None and stated - allowed - {"controller"}:
+        raise CardDataError(f"{where}.filter: a {kind.value!r} target can't be "
+                            f"{sorted(stated - allowed - {'controller'})}; "
+                            f"it may say {sorted(allowed | {'controller'})}")
+    return TargetReq(kind=kind, filter=spec_filter, count=count,
+                     up_to=spec.get("up_to", False),
+                     other_target=spec.get("other_target", False))
 
 
-def _keyword_or_subtype(where: str, raw: Any) -> str:
-    """"Target creature with flying" / "non-Spirit": a keyword ability or a subtype."""
-    if not isinstance(raw, str) or (raw and raw not in SUPPORTED_KEYWORDS
-                                    and raw not in known_subtypes()):
-        raise CardDataError(f"{where}: {raw!r} is neither a supported keyword nor a subtype")
-    return str(raw)
+def _stated(spec: ObjectFilter) -> set[str]:
+    """The fields a filter states (those not at their default)."""
+    return {f.name for f in fields(ObjectFilter)
+            if getattr(spec, f.name) != getattr(_NO_FILTER, f.name)}
+
+
+_NO_FILTER = ObjectFilter()
+#: What a target's filter may say for each kind (None: anything): a player only which player
+#: (its ``controller``); a card in a graveyard, a spell or an ability nothing about a
+#: permanent's state (rules 110.5, 506.4, 122.1 -- those are a permanent's).
+_CARD_FIELDS = {"card_types", "subtypes", "not_types", "not_subtypes", "supertypes",
+                "colors", "colored", "has", "lacks", "min_power", "max_power",
+                "min_toughness", "max_toughness", "min_mana_value", "max_mana_value",
+                "token", "nontoken"}
+_TARGET_FILTER_FIELDS: dict[TargetKind, set[str] | None] = {
+    TargetKind.PLAYER: set(),
+    TargetKind.PERMANENT: None,
+    TargetKind.PLAYER_OR_PERMANENT: None,
+    TargetKind.SPELL: _CARD_FIELDS | {"cast_from"},
+    TargetKind.SPELL_OR_PERMANENT: None,
+    TargetKind.CARD_IN_GRAVEYARD: _CARD_FIELDS,
+    TargetKind.ABILITY: {"activated_this_turn"},
+}
+_ANYONES = Controller.ANY
+#: The short spellings of common targets, and what the loader expands them to: a kind's
+#: own name (anything of that kind: "player", "spell", "card_in_graveyard", ...), "any"
+#: ("any target": a player, or a creature, planeswalker or battle, rule 115.4), "opponent"
+#: (a player who is an opponent, 102.2) and a permanent card type ("creature": a creature
+#: permanent, anyone's).
+TARGET_SHORTHANDS: dict[str, TargetReq] = {
+    **{kind.value: TargetReq(kind) for kind in TargetKind},
+    "any": TargetReq(TargetKind.PLAYER_OR_PERMANENT, ObjectFilter(
+        card_types=("Creature", "Planeswalker", "Battle"), controller=_ANYONES)),
+    "opponent": TargetReq(TargetKind.PLAYER, ObjectFilter(controller=Controller.OPPONENT)),
+    **{t.lower(): TargetReq(TargetKind.PERMANENT, ObjectFilter(card_types=(t,),
+                                                               controller=_ANYONES))
+       for t in ("Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker")},
+}
 
 
 def _colors(where: str, raw: Any) -> tuple[str, ...]:
@@ -274,14 +300,27 @@ def _colors(where: str, raw: Any) -> tuple[str, ...]:
     return letters
 
 
-def _enchant_you_control(where: str, spec: dict[str, Any], enchant: TargetKind | None) -> bool:
-    """"Enchant [permanent] you control" (rule 303.4a): a flag, for an Aura only."""
-    raw = spec.get("enchant_you_control", False)
-    if not isinstance(raw, bool):
+def _enchant(where: str, spec: dict[str, Any]) -> ObjectFilter | None:
+    """"Enchant [permanent]" (rules 303.4a, 702.5): a permanent target shorthand
+    ("creature", "permanent") or a filter (anyone's unless stated);
+    ``"enchant_you_control": true`` -- "enchant creature you control"."""
+    raw = spec.get("enchant")
+    you = spec.get("enchant_you_control", False)
+    if not isinstance(you, bool):
         raise CardDataError(f"{where}: enchant_you_control: expected true or false")
-    if raw and enchant is None:
-        raise CardDataError(f"{where}: enchant_you_control needs 'enchant'")
-    return raw
+    if raw is None:
+        if you:
+            raise CardDataError(f"{where}: enchant_you_control needs 'enchant'")
+        return None
+    if isinstance(raw, str):
+        req = TARGET_SHORTHANDS.get(raw)
+        if req is None or req.kind is not TargetKind.PERMANENT:
+            raise CardDataError(f"{where}: enchant: expected a permanent such as 'creature' "
+                                f"or 'permanent', or a filter; got {raw!r}")
+        enchant = req.filter
+    else:
+        enchant = _filter(f"{where}: enchant", raw, Controller.ANY)
+    return replace(enchant, controller=Controller.YOU) if you else enchant
 
 
 def _target_counter(where: str, raw: Any) -> str:
@@ -322,6 +361,30 @@ _CHOSEN_ONE_VERBS = (PutCounters, RemoveCounters, Destroy, Exile,
 _COULDNT_VERBS = (Draw, GainLife, LoseLife, DealDamage, Discard,
                   Sacrifice, Mill)
 _RELATIVE = ("that", "target_controller", "attached_to_that")
+#: The verbs performed on "each [filter]" permanents (:class:`Each`).
+_EACH_VERBS = (*_OBJECT_VERBS, *_CHOSEN_ONE_VERBS, DealDamage, ModifyPT,
+               RestrictThisTurn, PhaseOut)
+
+
+def _who(where: str, raw: Any) -> Affected:
+    """A :class:`Who` name, or ``{"each": filter, "of": "you" | "chooser" | "target"}``
+    (:class:`Each`: "each creature you control", "all other creatures"); the filter's
+    controller is "any" unless stated, from the point of view of ``of``."""
+    if not isinstance(raw, dict):
+        return _enum(where, Who, raw)
+    spec = _fields(where, raw, {"each", "of"})
+    if "each" not in spec:
+        raise CardDataError(f"{where}: expected 'each' (a filter of the permanents)")
+    of = _enum(f"{where}.of", Who, spec.get("of", "you"))
+    if of not in (Who.YOU, Who.CHOOSER, Who.TARGET):
+        raise CardDataError(f"{where}.of: expected 'you', 'chooser' or 'target' (a target "
+                            "player), whose point of view the filter is read from")
+    return Each(_filter(f"{where}.each", spec["each"], Controller.ANY), of)
+
+
+def _who_name(who: Affected) -> str:
+    """How data spells a ``who``, for messages."""
+    return "each" if isinstance(who, Each) else who.value
 
 
 def _quality(where: str, raw: Any) -> str:
@@ -467,11 +530,11 @@ def _effect(where: str, raw: Any) -> Effect:
         elif f.default is MISSING and f.default_factory is MISSING:
             raise CardDataError(f"{where}: {verb.value} needs a '{key}'")
     target = values.get("target")
-    who = Who.YOU
+    who: Affected = Who.YOU
     if "who" in keys:
         default_who = "target" if target is not None or (
             issubclass(cls, _OBJECT_VERBS) and spec.get("who") not in _RELATIVE) else "you"
-        who = values["who"] = _enum(f"{where}.who", Who, spec.get("who", default_who))
+        who = values["who"] = _who(f"{where}.who", spec.get("who", default_who))
     if cls is CreateToken:
         values["token_x"] = _token_x(f"{where}.token", spec.get("token"), values.get("count"))
     _check_effect(where, cls, spec, who=who, target=target, values=values)
@@ -584,18 +647,20 @@ def _count_int(where: str, raw: Any) -> int:
     return _int(where, raw) or 0
 
 
-def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: Who,
+def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: Affected,
                   target: TargetReq | None, values: dict[str, Any]) -> None:
     """The checks of an effect that no single field shows: which combinations of fields,
     ``who`` and target a verb accepts (each reads as the rules text it stands for)."""
-    if issubclass(cls, Affecting) and (
-            who in (Who.TARGET, Who.EACH_CREATURE_TARGET_CONTROLS)) != (target is not None):
+    of_target = isinstance(who, Each) and who.of is Who.TARGET
+    if issubclass(cls, Affecting) and (who is Who.TARGET or of_target) != (target is not None):
         raise CardDataError(f"{where}: 'target' is required exactly when who is 'target' or "
-                            "'each_creature_target_controls'")
-    if who is Who.EACH_CREATURE_TARGET_CONTROLS and (
-            target is None or target.kind not in (TargetKind.PLAYER, TargetKind.OPPONENT)):
-        raise CardDataError(f"{where}: 'each_creature_target_controls' targets a player or "
-                            "an opponent")
+                            "each ... 'of': 'target'")
+    if of_target and (target is None or target.kind is not TargetKind.PLAYER):
+        raise CardDataError(f"{where}: each ... 'of': 'target' targets a player")
+    if isinstance(who, Each) and not issubclass(cls, _EACH_VERBS):
+        raise CardDataError(f"{where}.who: 'each' names permanents; {cls.verb.value} isn't "
+                            f"performed on them (expected one of "
+                            f"{sorted({v.verb.value for v in _EACH_VERBS})})")
     amount_raw = spec.get("amount", 1)
     if cls in (PutCounters, RemoveCounters) and not values.get("counter"):
         raise CardDataError(f"{where}.counter: expected a counter kind such as '+1/+1' or "
@@ -607,8 +672,7 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: W
         raise CardDataError(f"{where}: become needs 'power', 'toughness' (the new base "
                             "values) and the 'types' or 'subtypes' it gets")
     if cls is ExileLinked and ("chooser" in spec) != (
-            who is Who.TARGET and target is not None and target.kind in (
-                TargetKind.PLAYER, TargetKind.OPPONENT)):
+            who is Who.TARGET and target is not None and target.kind is TargetKind.PLAYER):
         raise CardDataError(f"{where}: exile_linked names cards, or ('chooser': 'you') a "
                             "target player who reveals their hand for you to choose from")
     if cls is ExileLinked and spec.get("chooser", "you") != "you":
@@ -649,10 +713,9 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: W
     if cls is LookAtTop and not values.get("take"):
         raise CardDataError(f"{where}: look_at_top needs 'take': the cards that may be taken "
                             "(one of the descriptions)")
-    if cls is CastCard and (target is None or target.kind not in (
-            TargetKind.CARD_IN_YOUR_GRAVEYARD, TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD,
-            TargetKind.CREATURE_CARD_IN_YOUR_GRAVEYARD,
-            TargetKind.PERMANENT_CARD_IN_YOUR_GRAVEYARD) or not spec.get("optional")):
+    if cls is CastCard and (target is None or target.kind is not TargetKind.CARD_IN_GRAVEYARD
+                            or target.filter.controller is not Controller.YOU
+                            or not spec.get("optional")):
         raise CardDataError(f"{where}: cast_card ('you may cast target ... card') needs a "
                             "target card in your graveyard and 'optional': true")
     if cls is ChooseTarget and who is not Who.TARGET:
@@ -686,29 +749,26 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: W
                             f"is for {[v.verb.value for v in _CHOSEN_ONE_VERBS]}, without a "
                             "'count'")
     filtered = count in FILTERED_COUNTS or who in (
-        Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE, Who.EACH_PERMANENT) or (
-        cls is RestrictThisTurn and who is Who.YOU) or (
+        Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE) or (
         cls is ExileLinked and bool(zones)) or (
         cls is Search and "filter" in spec)  # "a Shrine card"
     if filtered != ("filter" in spec):
         raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
                             f"{[c.value for c in FILTERED_COUNTS]}, who is "
-                            "'attached_to_that', 'chosen', 'chosen_one' or 'each_permanent', "
-                            "a restrict_this_turn names no target, or an exile_linked names "
-                            "'zones' (the cards exiled from there)")
+                            "'attached_to_that', 'chosen' or 'chosen_one', "
+                            "or an exile_linked names 'zones' (the cards exiled from there)")
     if cls is ExileLinked and zones and (zones != ("graveyard",) or who is not Who.YOU):
         raise CardDataError(f"{where}: exile_linked with 'zones' exiles the cards 'you' own "
                             "in your 'graveyard' that the filter describes")
-    if cls is RestrictThisTurn and who not in (Who.YOU, Who.TARGET, Who.THAT,
-                                               Who.SELF, Who.EACH_CREATURE_YOU_CONTROL):
-        raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self', "
-                            "'each_creature_you_control' or (with a 'filter') the permanents "
-                            "it describes")
+    if cls is RestrictThisTurn and not (
+            (isinstance(who, Each) and who.of is Who.YOU)
+            or who in (Who.TARGET, Who.THAT, Who.SELF)):
+        raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self' "
+                            "or {'each': filter} (the permanents it describes, from your "
+                            "point of view)")
     if who is Who.EACH_OPPONENT_WHO_COULDNT and cls not in _COULDNT_VERBS:
         raise CardDataError(f"{where}: 'each_opponent_who_couldnt' names players: one of "
                             f"{[v.verb.value for v in _COULDNT_VERBS]}")
-    if who is Who.EACH_PERMANENT and cls not in _OBJECT_VERBS + _CHOSEN_ONE_VERBS:
-        raise CardDataError(f"{where}: 'each_permanent' names permanents: a verb such as exile")
     if who is Who.ATTACHED_TO_THAT and cls not in _OBJECT_VERBS:
         raise CardDataError(f"{where}: 'attached_to_that' names permanents: a verb such as "
                             "destroy")
@@ -730,7 +790,7 @@ _CHOSEN_VERBS = (Tap, Untap, ReturnToHand, SacrificeOrDiscard)
 _CHOSEN_ZONES = ("battlefield", "graveyard", "hand")
 
 
-def _check_chosen(where: str, cls: type[Effect], who: Who, spec: dict[str, Any],
+def _check_chosen(where: str, cls: type[Effect], who: Affected, spec: dict[str, Any],
                   zones: tuple[str, ...]) -> None:
     """``who`` "chosen" (rules 608.2c-d): a verb that acts on objects, how many may be chosen
     (``amount`` or a ``count``) and, for cards, the ``zones``; only it takes them there."""
@@ -810,24 +870,21 @@ _PLAYER_VERBS = (Draw, GainLife, LoseLife, Discard, Sacrifice,
 _PLAYER_WHOS = (Who.YOU, Who.EACH_OPPONENT, Who.EACH_PLAYER, Who.EACH_OPPONENT_WHO_COULDNT,
                 Who.CHOOSER, Who.TARGET_CONTROLLER, Who.TARGET, Who.THAT)
 #: The targets that may be players (rule 115.1): what a player verb's target is.
-_PLAYER_TARGETS = (TargetKind.PLAYER, TargetKind.OPPONENT, TargetKind.ANY,
-                   TargetKind.PLAYER_OR_PLANESWALKER)
-#: Besides players, the creatures damage may be dealt to without a target (rule 120.1).
-_DAMAGED_GROUPS = (Who.EACH_CREATURE, Who.EACH_CREATURE_YOU_CONTROL,
-                   Who.EACH_CREATURE_OPPONENTS_CONTROL, Who.EACH_OTHER_CREATURE_YOU_CONTROL,
-                   Who.EACH_CREATURE_CHOOSER_CONTROLS)
+_PLAYER_TARGETS = (TargetKind.PLAYER, TargetKind.PLAYER_OR_PERMANENT)
 
 
-def _check_player_who(where: str, cls: type[Effect], who: Who, target: TargetReq | None) -> None:
-    """A player verb names players: ``draw`` with ``who`` "each_creature" is an error, not an
+def _check_player_who(where: str, cls: type[Effect], who: Affected,
+                      target: TargetReq | None) -> None:
+    """A player verb names players: ``draw`` with ``who`` an "each" set is an error, not an
     effect that silently does nothing."""
-    allowed = _PLAYER_WHOS + (_DAMAGED_GROUPS if cls is DealDamage else ())
     if cls not in (*_PLAYER_VERBS, DealDamage):
         return
-    if who not in allowed:
+    if (isinstance(who, Each) and cls is not DealDamage) or \
+            (isinstance(who, Who) and who not in _PLAYER_WHOS):
+        allowed = [w.value for w in _PLAYER_WHOS] + (["each"] if cls is DealDamage else [])
         raise CardDataError(f"{where}.who: {cls.verb.value} is performed by or on players; "
-                            f"{who.value!r} names permanents (expected one of "
-                            f"{[w.value for w in allowed]})")
+                            f"{_who_name(who)!r} names permanents (expected one of "
+                            f"{allowed})")
     if cls is not DealDamage and who is Who.TARGET and target is not None and \
             target.kind not in _PLAYER_TARGETS:
         raise CardDataError(f"{where}.target: {cls.verb.value} is performed by a player; "
@@ -1005,15 +1062,17 @@ def _check_amount(where: str, amount: Amount) -> None:
             assert_never(amount)
 
 
-def _filter(where: str, raw: Any) -> ObjectFilter:
+def _filter(where: str, raw: Any, default: Controller = Controller.YOU, *,
+            that_player: bool = False) -> ObjectFilter:
     """``{"types": [...], "subtypes": [...], "has": keyword, "controller": "you" |
-    "opponent" | "any", "other": bool, "min_power": N}`` -- every field optional (rule 205
-    types)."""
-    spec = _fields(where, raw, {"types", "subtypes", "has", "controller", "other",
-                                "min_power", "lacks", "attacking", "with_counter",
-                                "not_subtypes", "nontoken", "max_power", "not_types",
-                                "supertypes", "untapped", "colored", "max_mana_value",
-                                "cast_from", "modified"})
+    "opponent" | "any" | "that_player", "other": bool, "min_power": N, ...}`` -- every field
+    of :class:`ObjectFilter` optional (rule 205 types); ``default``: the controller when
+    none is stated ("any" after the word "target", "you" elsewhere). "that_player" (603.2)
+    only where ``that_player`` says the engine knows one: a target's filter."""
+    spec = _fields(where, raw, _FILTER_FIELDS)
+    if spec.get("controller") == Controller.THAT_PLAYER.value and not that_player:
+        raise CardDataError(f"{where}.controller: 'that_player' is for a triggered ability's "
+                            "target ('that player' of its event, 603.2)")
     card_types = tuple(str(t) for t in _list(f"{where}.types", spec.get("types", [])))
     not_types = tuple(str(t) for t in _list(f"{where}.not_types", spec.get("not_types", [])))
     for t in (*card_types, *not_types):
@@ -1024,23 +1083,33 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
     for name, keyword in (("has", has), ("lacks", lacks)):
         if keyword and keyword not in SUPPORTED_KEYWORDS:
             raise CardDataError(f"{where}.{name}: keyword {keyword!r} is not supported")
-    for flag in ("other", "attacking", "nontoken", "untapped", "colored", "modified"):
+    for flag in ("other", "attacking", "nontoken", "untapped", "colored", "tapped", "token",
+                 "blocking", "activated_this_turn", "modified"):
         if not isinstance(spec.get(flag, False), bool):
             raise CardDataError(f"{where}.{flag}: expected true or false")
+    for one, other in (("tapped", "untapped"), ("token", "nontoken")):
+        if spec.get(one) and spec.get(other):
+            raise CardDataError(f"{where}: '{one}' and '{other}' contradict each other")
     subtypes = _subtypes(f"{where}.subtypes", spec.get("subtypes", []))
     not_subtypes = _subtypes(f"{where}.not_subtypes", spec.get("not_subtypes", []))
     supertypes = tuple(str(t) for t in _list(f"{where}.supertypes", spec.get("supertypes", [])))
     if any(t not in SUPERTYPES for t in supertypes):
         raise CardDataError(f"{where}.supertypes: expected some of {list(SUPERTYPES)}")
+    bounds = {name: _int(f"{where}.{name}", spec[name]) if name in spec else None
+              for name in ("min_power", "max_power", "min_toughness", "max_toughness",
+                           "min_mana_value")}
+    with_counter = _target_counter(f"{where}.with_counter", spec.get("with_counter", ""))
+    min_counters = _int(f"{where}.min_counters", spec.get("min_counters", 1)) or 0
+    if "min_counters" in spec and (not with_counter or min_counters < 1):
+        raise CardDataError(f"{where}.min_counters: needs 'with_counter' and at least 1")
     return ObjectFilter(
         card_types=card_types, subtypes=subtypes, has=has,
-        controller=_enum(f"{where}.controller", Controller, spec.get("controller", "you")),
+        controller=_enum(f"{where}.controller", Controller,
+                         spec.get("controller", default.value)),
         other=spec.get("other", False),
-        min_power=_int(f"{where}.min_power", spec["min_power"]) if "min_power" in spec
-        else None,
-        max_power=_int(f"{where}.max_power", spec["max_power"]) if "max_power" in spec
-        else None, lacks=lacks, attacking=spec.get("attacking", False),
-        with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
+        min_power=bounds["min_power"], max_power=bounds["max_power"],
+        lacks=lacks, attacking=spec.get("attacking", False),
+        with_counter=with_counter,
         not_subtypes=not_subtypes, nontoken=spec.get("nontoken", False), not_types=not_types,
         supertypes=supertypes, untapped=spec.get("untapped", False),
         colored=spec.get("colored", False),
@@ -1048,7 +1117,19 @@ def _filter(where: str, raw: Any) -> ObjectFilter:
         if "max_mana_value" in spec else None,
         max_mana_value_x=spec.get("max_mana_value") == "X",
         cast_from=_cast_from(f"{where}.cast_from", spec.get("cast_from", "")),
+        min_toughness=bounds["min_toughness"], max_toughness=bounds["max_toughness"],
+        min_mana_value=bounds["min_mana_value"], tapped=spec.get("tapped", False),
+        token=spec.get("token", False), blocking=spec.get("blocking", False),
+        colors=_colors(f"{where}.colors", spec.get("colors", [])), min_counters=min_counters,
+        activated_this_turn=spec.get("activated_this_turn", False),
         modified=spec.get("modified", False))
+
+
+#: The data fields of a filter: :class:`ObjectFilter`'s, "types" and "not_types" for its
+#: card types (``max_mana_value_x`` is spelt ``"max_mana_value": "X"``).
+_FILTER_FIELDS = {
+    {"card_types": "types"}.get(f.name, f.name) for f in fields(ObjectFilter)
+    if f.name != "max_mana_value_x"}
 
 
 def _cast_from(where: str, raw: Any) -> str:
@@ -1221,35 +1302,28 @@ def _ability_cost_reduction(where: str, spec: dict[str, Any]) -> CostReduction:
 
 def _additional_cost(where: str, raw: Any) -> AdditionalCost:
     """``"discard_card"``, ``"sacrifice_creature"``, ``{"kind": "sacrifice_creature",
-    "has": "Defender", "other": true}`` or ``{"kind": "tap_permanents", "count": 2,
-    "filter": {"subtypes": ["Spirit"]}}`` (rules 601.2f, 602.2b)."""
+    "filter": {"has": "Defender", "other": true}}`` or ``{"kind": "tap_permanents",
+    "count": 2, "filter": {"subtypes": ["Spirit"]}}`` (rules 601.2f, 602.2b)."""
     spec = _fields(where, {"kind": raw} if isinstance(raw, str) else raw,
-                   {"kind", "has", "other", "cards", "count", "filter"})
+                   {"kind", "cards", "count", "filter"})
     kind = _enum(f"{where}.kind", CostKind, spec.get("kind"))
     cards = tuple(_filter(f"{where}.cards[{i}]", f)
                   for i, f in enumerate(_list(f"{where}.cards", spec.get("cards", []))))
     if cards and kind is not CostKind.DISCARD_CARD:
         raise CardDataError(f"{where}: 'cards' describes a discarded card only")
-    has = str(spec.get("has", ""))
-    other = spec.get("other", False)
-    if not isinstance(other, bool):
-        raise CardDataError(f"{where}.other: expected true or false")
-    if (has or other) and kind is not CostKind.SACRIFICE_CREATURE:
-        raise CardDataError(f"{where}: 'has' and 'other' qualify a sacrificed creature only")
-    if has and has not in SUPPORTED_KEYWORDS:
-        raise CardDataError(f"{where}.has: keyword {has!r} is not supported")
-    given = ("count" in spec) + ("filter" in spec)
-    if given != (2 if kind is CostKind.TAP_PERMANENTS else 0):
+    tapping = kind is CostKind.TAP_PERMANENTS
+    if ("count" in spec, "filter" in spec) != (tapping, tapping) and not (
+            kind is CostKind.SACRIFICE_CREATURE and "count" not in spec):
         raise CardDataError(f"{where}: 'tap_permanents' needs 'count' and 'filter' (the "
-                            "permanents tapped); other costs take neither")
+                            "permanents tapped); 'sacrifice_creature' may take a 'filter' "
+                            "(what else the creature is); 'discard_card' neither")
     count = _int(f"{where}.count", spec.get("count", 1)) or 0
     if count < 1:
         raise CardDataError(f"{where}.count: at least 1")
     spec_filter = _filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None
     if spec_filter is not None and spec_filter.controller is not Controller.YOU:
-        raise CardDataError(f"{where}.filter: a cost taps permanents you control")
-    return AdditionalCost(kind, has=has, other=other, cards=cards, count=count,
-                          filter=spec_filter)
+        raise CardDataError(f"{where}.filter: a cost taps or sacrifices permanents you control")
+    return AdditionalCost(kind, cards=cards, count=count, filter=spec_filter)
 
 
 def _triggered(where: str, raw: Any) -> TriggeredAbility:
@@ -1324,8 +1398,7 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
 
 def _static(where: str, raw: Any) -> StaticAbility:
     spec = _fields(where, raw, {"text", "affects", "control", "subtypes", "keywords", "power",
-                                "toughness", "subtype", "with_counter", "restrictions",
-                                "min_counters", "condition", "amount", "triggers",
+                                "toughness", "restrictions", "condition", "amount", "triggers",
                                 "protection", "cast_from_top", "abilities_of_top"})
     amount = _game_amount(f"{where}.amount", spec["amount"]) if "amount" in spec else None
     if amount is not None and not (spec.get("power") or spec.get("toughness")):
@@ -1339,16 +1412,12 @@ def _static(where: str, raw: Any) -> StaticAbility:
             raise CardDataError(f"{where}.restrictions: unknown {r!r}; expected {_RESTRICTIONS}")
     return StaticAbility(
         text=str(spec.get("text", "")),
-        affects=_enum(f"{where}.affects", Affects, spec.get("affects")),
+        affects=_affects(f"{where}.affects", spec.get("affects")),
         control=_flag(f"{where}.control", spec.get("control", False)),
         subtypes=_subtypes(f"{where}.subtypes", spec.get("subtypes", [])),
         keywords=_keywords(f"{where}.keywords", spec.get("keywords", [])),
         power=_int(f"{where}.power", spec.get("power", 0), signed=True) or 0,
         toughness=_int(f"{where}.toughness", spec.get("toughness", 0), signed=True) or 0,
-        subtype="".join(_subtypes(f"{where}.subtype", [spec["subtype"]]))
-        if "subtype" in spec else "",
-        with_counter=_target_counter(f"{where}.with_counter", spec.get("with_counter", "")),
-        min_counters=_int(f"{where}.min_counters", spec.get("min_counters", 1)) or 1,
         restrictions=restrictions,
         condition=condition,
         amount=amount,
@@ -1362,16 +1431,25 @@ def _static(where: str, raw: Any) -> StaticAbility:
     )
 
 
+def _affects(where: str, raw: Any) -> Affects | ObjectFilter:
+    """"self", "attached", or a filter of the permanents affected (controller "any" unless
+    stated: "All creatures"; ``{"types": ["Creature"], "controller": "you", "other": true}``
+    is "other creatures you control")."""
+    if isinstance(raw, dict):
+        return _filter(where, raw, Controller.ANY)
+    return _enum(where, Affects, raw)
+
+
 def _top_card_filter(where: str, raw: Any) -> ObjectFilter:
     """What the top card of the controller's library must be ("Goblin spells", "a Goblin
     card"): a filter of a card's own characteristics -- nothing about a permanent, a spell
     on the stack or another player's card."""
     spec = _filter(where, raw)
-    if spec.controller is not Controller.YOU or spec.other or spec.attacking or \
-            spec.untapped or spec.with_counter or spec.cast_from or spec.nontoken or \
-            spec.max_mana_value_x or spec.modified:
+    if spec.controller is not Controller.YOU or _stated(spec) - _CARD_FIELDS - {"controller"} \
+            or spec.max_mana_value_x:
         raise CardDataError(f"{where}: describes a card in your library: only its types, "
-                            "subtypes, supertypes, colour, keywords, power or mana value")
+                            "subtypes, supertypes, colour, keywords, power, toughness or "
+                            "mana value")
     if spec == ObjectFilter():
         raise CardDataError(f"{where}: an empty filter; use the restriction 'play_from_top' "
                             "for any card")
@@ -1647,8 +1725,7 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any], check_claims: bool = 
     if not isinstance(enters_tapped, bool):
         raise CardDataError(f"{where}: enters_tapped: expected true or false")
     extra_lands = _int(f"{where}: extra_lands", spec.get("extra_lands", 0)) or 0
-    enchant = _enum(f"{where}: enchant", TargetKind, spec["enchant"]) if "enchant" in spec \
-        else None
+    enchant = _enchant(where, spec)
     if ("Aura" in subtypes) != (enchant is not None):
         raise CardDataError(f"{where}: an Aura needs 'enchant' and only an Aura may have it")
     if any(t in card_types for t in ("Instant", "Sorcery")) and not (effects or modes):
@@ -1656,8 +1733,8 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any], check_claims: bool = 
     for effect in (*effects, *(e for m in modes for e in m),
                    *(e for a in abilities for e in a.effects)):
         target = effect.target_req
-        if target is not None and target.that_player_controls:
-            raise CardDataError(f"{where}: 'that_player_controls' is for a triggered "
+        if target is not None and target.filter.controller is Controller.THAT_PLAYER:
+            raise CardDataError(f"{where}: controller 'that_player' is for a triggered "
                                 "ability's target ('that player' of its event)")
     definition = CardDef(
         name=name,
@@ -1693,7 +1770,6 @@ def _build(raw: dict[str, Any], behaviour: dict[str, Any], check_claims: bool = 
         noncreature_tax=_int(f"{where}: noncreature_tax", spec.get("noncreature_tax", 0)) or 0,
         additional_cost=additional_cost,
         enchant_tapped=_flag(f"{where}: enchant_tapped", spec.get("enchant_tapped", False)),
-        enchant_you_control=_enchant_you_control(where, spec, enchant),
         regenerates=_flag(f"{where}: regenerates", spec.get("regenerates", False)),
         enters_with_counters=tuple(
             (_counter_kind(f"{where}: enters_with_counters", kind),
@@ -1870,6 +1946,7 @@ _EFFECT_TYPE_PARSERS: dict[Any, Callable[[str, Any], Any]] = {
     str: _str,
     tuple[str, ...]: _strs,
     Who: lambda where, raw: _enum(where, Who, raw),
+    Who | Each: _who,
     Who | None: lambda where, raw: _enum(where, Who, raw),
     Count | None: lambda where, raw: _enum(where, Count, raw),
     Rounding | None: lambda where, raw: _enum(where, Rounding, raw),

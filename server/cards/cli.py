@@ -27,7 +27,7 @@ from typing import TextIO
 from server.cards import card_pool
 from server.cards.sealed import BoosterDataError, open_pool, playable_deck
 from server.cards.sets import coverage, load_set, set_codes
-from server.cards.vocabulary import term_name, usage
+from server.cards.vocabulary import FILTER_PREDICATES, filter_usage, term_name, usage
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -88,6 +88,12 @@ def _print_vocabulary(out: TextIO) -> int:
               f"{len(single)} by exactly one card", file=out)
         for term in single:
             print(f"  {term_name(term)}: {v.users[term][0]}", file=out)
+    predicates = filter_usage(pool)
+    single_predicates = [p for p, names in predicates.items() if len(names) == 1]
+    print(f"ObjectFilter: {len(FILTER_PREDICATES)} predicates, {len(predicates)} used, "
+          f"{len(single_predicates)} by exactly one card", file=out)
+    for predicate in single_predicates:
+        print(f"  {predicate}: {predicates[predicate][0]}", file=out)
     return 0
 
 

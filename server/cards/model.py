@@ -7,7 +7,7 @@ loader in :mod:`server.cards` validates data files into them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -19,84 +19,53 @@ if TYPE_CHECKING:
 
 
 class TargetKind(Enum):
-    """What a target may be (rule 115.1): the noun phrase after the word "target"."""
+    """What sort of thing a target is (rules 115.1-115.2): the noun phrase after the word
+    "target" is this sort plus the :class:`TargetReq`'s ``filter``."""
 
-    #: "any target": a creature, player, planeswalker or battle (rule 115.4).
-    ANY = "any"
+    #: A player (rule 115.1): the filter's ``controller`` says which, relative to the
+    #: controller of the spell or ability -- "you", "opponent" ("target opponent", 102.2),
+    #: "any" ("target player") or "that_player"; nothing else of the filter applies.
     PLAYER = "player"
-    #: "target opponent" (rule 102.2).
-    OPPONENT = "opponent"
-    CREATURE = "creature"
-    CREATURE_OR_PLANESWALKER = "creature_or_planeswalker"
-    PLAYER_OR_PLANESWALKER = "player_or_planeswalker"
-    #: "target planeswalker" (rule 306).
-    PLANESWALKER = "planeswalker"
-    ARTIFACT_OR_ENCHANTMENT = "artifact_or_enchantment"
-    #: "target spell": an object on the stack that is a spell (rule 112.1).
-    SPELL = "spell"
-    INSTANT_OR_SORCERY_SPELL = "instant_or_sorcery_spell"
-    SPELL_OR_CREATURE = "spell_or_creature"
+    #: A permanent the filter describes ("target creature you control", 115.1).
     PERMANENT = "permanent"
-    NONLAND_PERMANENT = "nonland_permanent"
-    ARTIFACT = "artifact"
-    ENCHANTMENT = "enchantment"
-    #: "target creature card from your graveyard" (rule 115.1 cards in zones).
-    CREATURE_CARD_IN_YOUR_GRAVEYARD = "creature_card_in_your_graveyard"
-    CARD_IN_YOUR_GRAVEYARD = "card_in_your_graveyard"
-    INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD = "instant_or_sorcery_card_in_your_graveyard"
-    #: "target permanent card" (rule 110.4b): artifact, battle, creature, enchantment,
-    #: land or planeswalker.
-    PERMANENT_CARD_IN_YOUR_GRAVEYARD = "permanent_card_in_your_graveyard"
-    #: "target card from a graveyard": a card in any player's graveyard (rules 115.2, 404.1).
-    CARD_IN_A_GRAVEYARD = "card_in_a_graveyard"
-    #: "target creature card from a graveyard": any player's (rules 115.2, 404.1).
-    CREATURE_CARD_IN_A_GRAVEYARD = "creature_card_in_a_graveyard"
-    #: "target activated or triggered ability": an ability on the stack (rules 115.2, 113.3;
-    #: mana abilities never use the stack, 605.3b).
-    ACTIVATED_OR_TRIGGERED_ABILITY = "activated_or_triggered_ability"
+    #: Any player, or a permanent the filter describes: "any target" (a creature, player,
+    #: planeswalker or battle, rule 115.4), "target player or planeswalker".
+    PLAYER_OR_PERMANENT = "player_or_permanent"
+    #: A spell on the stack the filter describes (rule 112.1): "target instant or sorcery
+    #: spell".
+    SPELL = "spell"
+    #: Any spell, or a permanent the filter describes: "target spell or creature".
+    SPELL_OR_PERMANENT = "spell_or_permanent"
+    #: A card in a graveyard the filter describes (rules 115.2, 404.1); the filter's
+    #: ``controller`` is whose graveyard ("you": "from your graveyard", "any": "from a
+    #: graveyard") -- a card's owner controls it there (rule 108.4a).
+    CARD_IN_GRAVEYARD = "card_in_graveyard"
+    #: An activated or triggered ability on the stack the filter describes (rules 115.2,
+    #: 113.3; mana abilities never use the stack, 605.3b).
+    ABILITY = "ability"
+
+
+def _any_object() -> ObjectFilter:
+    """A target's filter when none is stated: anything of its kind, anyone's."""
+    return ObjectFilter(controller=Controller.ANY)
 
 
 @dataclass(frozen=True, slots=True)
 class TargetReq:
-    """One instance of the word "target" (rule 115.1) with its number and restrictions."""
+    """One instance of the word "target" (rule 115.1): what sort of thing (``kind``), which
+    of them (``filter``, from the point of view of the spell's or ability's controller) and
+    how many."""
 
     kind: TargetKind
+    filter: ObjectFilter = field(default_factory=_any_object)
     #: How many targets this instance names ("two target creatures").
     count: int = 1
     #: "up to N": the player announces how many, 0 to N (rule 601.2c).
     up_to: bool = False
-    #: "target tapped creature": only tapped permanents qualify.
-    tapped: bool = False
-    #: "with mana value 3 or less" (rule 202.3).
-    max_mana_value: int | None = None
-    #: "with power 4 or greater".
-    min_power: int | None = None
-    #: "with power 2 or less" (after the layers, rule 613.4).
-    max_power: int | None = None
-    #: "creature you control" / "creature you don't control".
-    you_control: bool = False
-    #: "another target ...": not the source (rule 115.5 covers only itself).
-    other: bool = False
-    #: "target creature with flying", "non-Spirit": a keyword or subtype it must have / lack.
-    has: str = ""
-    lacks: str = ""
-    #: "... an opponent controls" (rule 102.2).
-    opponent_controls: bool = False
-    #: "that was activated this turn" (rule 700.10).
-    activated_this_turn: bool = False
-    #: "target creature with a +1/+1 counter on it": a counter kind it must have (rule 122.1).
-    with_counter: str = ""
-    #: "target Bird, Cat, Dog, ... or Snake": subtypes of which it must have one (205.3).
-    subtypes: tuple[str, ...] = ()
     #: "another target creature" of a spell or ability with several instances of the word
     #: "target": not an object or player chosen for an earlier one (rules 115.3, 601.2c --
     #: without it, the same object may be chosen once for each instance).
     other_target: bool = False
-    #: "target creature ... that player controls": controlled by "that player" of the
-    #: triggered ability's event (rule 603.2), e.g. the opponent dealt damage.
-    that_player_controls: bool = False
-    #: "target red instant or sorcery card": colours of which it must have one (rule 105.2).
-    colors: tuple[str, ...] = ()
 
 
 class Condition(Enum):
@@ -424,6 +393,9 @@ class Controller(Enum):
     YOU = "you"
     OPPONENT = "opponent"
     ANY = "any"
+    #: "... that player controls": "that player" of the triggered ability's event (rule
+    #: 603.2), e.g. the opponent dealt damage; matches nothing outside such an ability.
+    THAT_PLAYER = "that_player"
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,6 +446,23 @@ class ObjectFilter:
     #: "modified": it has a counter on it, is equipped, or is enchanted by an Aura its
     #: controller controls (rule 700.9).
     modified: bool = False
+    #: "with toughness N or greater / N or less" (after the layers, rule 613.4).
+    min_toughness: int | None = None
+    max_toughness: int | None = None
+    #: "with mana value N or greater" (rule 202.3).
+    min_mana_value: int | None = None
+    #: "tapped creature": a tapped permanent (rule 110.5).
+    tapped: bool = False
+    #: "token": a token (rule 111.1).
+    token: bool = False
+    #: "blocking creature": a blocking creature (rule 509.1g).
+    blocking: bool = False
+    #: "red or green": colours of which it must have one (rule 105.2).
+    colors: tuple[str, ...] = ()
+    #: With ``with_counter``: "N or more [kind] counters on it" (rule 122.1).
+    min_counters: int = 1
+    #: An ability on the stack "that was activated this turn" (rule 700.10).
+    activated_this_turn: bool = False
 
 
 class DamageKind(Enum):
@@ -514,12 +503,6 @@ class Who(Enum):
     EACH_PLAYER = "each_player"
     #: The source itself ("put a +1/+1 counter on [this]").
     SELF = "self"
-    EACH_CREATURE_YOU_CONTROL = "each_creature_you_control"
-    EACH_OTHER_CREATURE_YOU_CONTROL = "each_other_creature_you_control"
-    EACH_CREATURE = "each_creature"
-    EACH_CREATURE_OPPONENTS_CONTROL = "each_creature_opponents_control"
-    EACH_PERMANENT_YOU_CONTROL = "each_permanent_you_control"
-    EACH_PLANESWALKER = "each_planeswalker"
     #: The controller of the previous effect's target ("Its controller creates ..."),
     #: as it last existed (rule 608.2h).
     TARGET_CONTROLLER = "target_controller"
@@ -529,8 +512,6 @@ class Who(Enum):
     ATTACHED = "attached"
     #: The player who chose the modes of this spell ("that player", rule 700.2e).
     CHOOSER = "chooser"
-    #: Each creature the player who chose the modes controls (rule 700.2e).
-    EACH_CREATURE_CHOOSER_CONTROLS = "each_creature_chooser_controls"
     #: "all Equipment attached to that creature": the permanents attached to the previous
     #: effect's target (rule 701.3) that the effect's ``filter`` describes.
     ATTACHED_TO_THAT = "attached_to_that"
@@ -553,12 +534,24 @@ class Who(Enum):
     #: ``filter`` describes (permanents, or cards in your ``zones``), chosen by the
     #: controller as the effect is performed (rules 608.2c-d) -- not targeted (115.10).
     CHOSEN = "chosen"
-    #: "Each creature target opponent controls": the creatures of the effect's ``target``
-    #: player (rule 115.1).
-    EACH_CREATURE_TARGET_CONTROLS = "each_creature_target_controls"
-    #: "Each permanent [filter]": every permanent the effect's ``filter`` describes (from the
-    #: controller's point of view), as the effect is performed.
-    EACH_PERMANENT = "each_permanent"
+
+
+@dataclass(frozen=True, slots=True)
+class Each:
+    """"Each [filter]" / "all [filter]" / "[filter] get ...": every permanent ``filter``
+    describes as the effect is performed (rule 608.2c), no target (115.10). The filter is
+    read from the point of view of ``of``: ``YOU`` -- the effect's controller; ``CHOOSER`` --
+    the player who chose the modes ("each creature that player controls", 700.2e);
+    ``TARGET`` -- the effect's target player ("each creature target opponent controls",
+    115.1)."""
+
+    filter: ObjectFilter
+    of: Who = Who.YOU
+
+
+#: What an effect affects: a player set or an object named by :class:`Who`, or every
+#: permanent of a description (:class:`Each`).
+Affected = Who | Each
 
 
 class StickerKind(Enum):
@@ -691,15 +684,12 @@ class AdditionalCost:
     (rules 601.2f, 602.2b): paid with the rest of the cost (601.2h)."""
 
     kind: CostKind
-    #: The keyword ability the sacrificed creature must have ("a creature with defender").
-    has: str = ""
-    #: "another creature": not the source itself.
-    other: bool = False
     #: DISCARD_CARD: "Discard a land card or Shrine card" -- the card must match one of these
     #: descriptions (its characteristics in your hand, rule 109.3); empty: any card.
     cards: tuple[ObjectFilter, ...] = ()
     #: TAP_PERMANENTS: how many permanents are tapped, and what they must be ("two untapped
-    #: Spirits you control").
+    #: Spirits you control"); SACRIFICE_CREATURE: what else the creature must be ("another
+    #: creature", "a creature with defender"), None -- any creature you control.
     count: int = 1
     filter: ObjectFilter | None = None
 
@@ -932,19 +922,12 @@ class TriggeredAbility:
 
 
 class Affects(Enum):
-    """What a static ability's continuous effect applies to (rules 604.2, 611.3)."""
+    """What a static ability's continuous effect applies to (rules 604.2, 611.3) when it
+    isn't every permanent of a description (an :class:`ObjectFilter`)."""
 
     SELF = "self"
     #: The permanent this Aura enchants / this Equipment equips (rules 303.4, 301.5).
     ATTACHED = "attached"
-    CREATURES_YOU_CONTROL = "creatures_you_control"
-    OTHER_CREATURES_YOU_CONTROL = "other_creatures_you_control"
-    OTHER_CREATURES = "other_creatures"
-    ATTACKING_CREATURES_YOU_CONTROL = "attacking_creatures_you_control"
-    CREATURES_OPPONENTS_CONTROL = "creatures_opponents_control"
-    #: "All creatures" / "Creatures ..." -- every creature on the battlefield (a plane's
-    #: static ability, rule 311.4).
-    CREATURES = "creatures"
 
 
 @dataclass(frozen=True, slots=True)
@@ -952,7 +935,10 @@ class StaticAbility:
     """A static ability's continuous effect (rules 604, 611.3), applied in layers (613)."""
 
     text: str
-    affects: Affects
+    #: The source itself, what it is attached to, or every permanent the filter describes
+    #: from its controller's point of view ("Other Dogs you control", "Attacking creatures you
+    #: control", "All creatures"), checked each time the layers are applied (611.3a).
+    affects: Affects | ObjectFilter
     #: Layer 2: "You control enchanted creature".
     control: bool = False
     #: Layer 4: subtypes added ("is a Knight in addition to its other types").
@@ -965,11 +951,6 @@ class StaticAbility:
     power: int = 0
     toughness: int = 0
     amount: Amount | None = None
-    #: Only creatures with this subtype ("Other Dogs you control") or counter kind.
-    subtype: str = ""
-    with_counter: str = ""
-    #: "As long as [this] has N or more [with_counter] counters on it".
-    min_counters: int = 1
     #: Rules changes for the affected permanents: "cant_attack", "cant_block",
     #: "doesnt_untap" (502.3), "attacks_each_combat" (508.1d), "cant_be_blocked" (509.1b),
     #: "attacks_despite_defender" ("can attack as though it didn't have defender", 702.3b),
@@ -1061,8 +1042,10 @@ class CardDef:
     enters_tapped: bool = False
     #: "You may play N additional lands on each of your turns" (rule 305.2).
     extra_lands: int = 0
-    #: An Aura's enchant ability (rule 303.4a, 702.5).
-    enchant: TargetKind | None = None
+    #: An Aura's enchant ability (rule 303.4a, 702.5): the permanents it may enchant, from
+    #: its controller's point of view ("Enchant creature you control": rechecked on
+    #: resolution, 608.2b, and as a state-based action, 303.4d, 704.5m).
+    enchant: ObjectFilter | None = None
     statics: tuple[StaticAbility, ...] = ()
     #: Protection from these colours or subtypes (rule 702.16), e.g. ("Demon", "Dragon").
     protection: tuple[str, ...] = ()
@@ -1078,9 +1061,6 @@ class CardDef:
     additional_cost: AdditionalCost | None = None
     #: "You can't choose an untapped creature as this spell's target" (Enthralling Hold).
     enchant_tapped: bool = False
-    #: "Enchant creature you control" (rule 303.4a): part of the enchant ability, so it is
-    #: rechecked on resolution (608.2b) and as a state-based action (303.4d, 704.5m).
-    enchant_you_control: bool = False
     #: "If [this] would be destroyed, regenerate it" (a static ability, rule 701.19b).
     regenerates: bool = False
     #: "[This] enters with N [kind] counters on it" (rule 614.1c); N None means X.
@@ -1182,8 +1162,10 @@ class CardDef:
         """Targets the spell requires, in text order (rules 601.2c, 303.4a for Auras); a
         modal spell's only for its chosen modes (700.2c)."""
         if self.enchant is not None:
-            return (TargetReq(self.enchant, tapped=self.enchant_tapped,
-                              you_control=self.enchant_you_control),)
+            spec = self.enchant
+            if self.enchant_tapped:
+                spec = replace(spec, tapped=True)
+            return (TargetReq(TargetKind.PERMANENT, filter=spec),)
         return tuple(t for e in self.spell_effects(modes) if (t := e.target_req) is not None)
 
     @property

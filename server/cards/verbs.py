@@ -41,6 +41,7 @@ from server.cards.amounts import (
 )
 from server.cards.mana import ManaCost
 from server.cards.model import (
+    Affected,
     CardDef,
     Count,
     ObjectFilter,
@@ -79,7 +80,7 @@ class EffectBase:
 class Affecting(EffectBase):
     """An effect on players or objects the effect names (rules 608.2c, 608.2h)."""
 
-    who: Who = Who.YOU
+    who: Affected = Who.YOU
     #: The permanents or cards a ``who`` such as "each_permanent", "chosen", "chosen_one"
     #: or "attached_to_that" describes (from the controller's point of view) -- or, for some
     #: verbs, a count's filter (see the module docstring).
@@ -1206,7 +1207,7 @@ Amounted: TypeAlias = (
 )
 
 
-def who_of(effect: Effect) -> Who:
+def who_of(effect: Effect) -> Affected:
     """Who or what the effect affects: its ``who``, or its controller ("you") for a verb
     without one."""
     return effect.who if isinstance(effect, Affecting) else Who.YOU

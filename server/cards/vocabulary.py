@@ -35,6 +35,7 @@ from server.cards.model import (
     CostKind,
     Count,
     DamageKind,
+    ObjectFilter,
     Recipient,
     ReplacementKind,
     Rounding,
@@ -127,6 +128,44 @@ class Vocabulary:
     @property
     def unused(self) -> tuple[Term, ...]:
         return tuple(m for m in self.members if m not in self.users)
+
+
+def _filters(value: object, seen: set[int]) -> Iterator[ObjectFilter]:
+    """Every :class:`ObjectFilter` reachable from ``value`` (as :func:`_terms` walks)."""
+    if isinstance(value, ObjectFilter):
+        yield value
+    if isinstance(value, (str, int, float, bytes, type(None), Enum)) or id(value) in seen:
+        return
+    seen.add(id(value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from _filters(getattr(value, field.name), seen)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _filters(item, seen)
+    elif isinstance(value, (tuple, list, set, frozenset)):
+        for item in value:
+            yield from _filters(item, seen)
+
+
+#: The predicates of an object filter: its fields but ``controller`` (every filter has one;
+#: its values are the :class:`Controller` vocabulary).
+FILTER_PREDICATES = tuple(f.name for f in dataclasses.fields(ObjectFilter)
+                          if f.name != "controller")
+
+
+def filter_usage(pool: Mapping[str, CardDef]) -> dict[str, tuple[str, ...]]:
+    """Which cards state each filter predicate (:data:`FILTER_PREDICATES`) in any of their
+    filters -- targets, "each", counts, conditions, triggers, statics, costs: the one
+    description's use. Predicates no card states are left out."""
+    default = ObjectFilter()
+    users: dict[str, list[str]] = {}
+    for name in sorted(pool):
+        stated = {p for spec in _filters(pool[name], set()) for p in FILTER_PREDICATES
+                  if getattr(spec, p) != getattr(default, p)}
+        for predicate in stated:
+            users.setdefault(predicate, []).append(name)
+    return {p: tuple(users[p]) for p in FILTER_PREDICATES if p in users}
 
 
 def usage(pool: Mapping[str, CardDef]) -> tuple[Vocabulary, ...]:

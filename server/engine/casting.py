@@ -343,10 +343,11 @@ def cost_choices(game: Game, seat: int, cost: AdditionalCost, source_id: str,
     """The permanents or cards that could pay an additional cost (rules 601.2f, 602.2b) of
     the spell ``spell_id`` or of an ability of ``source_id``."""
     if cost.kind is CostKind.SACRIFICE_CREATURE:
+        # "Sacrifice another creature with defender": the filter's further qualities.
         return [i for i in game.battlefield
                 if game.objects[i].controller == seat and game.objects[i].is_creature
-                and (not cost.has or game.objects[i].has(cost.has))
-                and not (cost.other and i == source_id)]
+                and (cost.filter is None
+                     or filters.matches(game, game.objects[i], cost.filter, seat, source_id))]
     if cost.kind is CostKind.DISCARD_CARD:
         # "Discard a land card or Shrine card": a card of one of the descriptions (109.3).
         return [i for i in game.player(seat).hand if i != spell_id and (

@@ -15,9 +15,12 @@ from server.cards import card_pool
 from server.cards.mana import MANA_TYPES
 from server.cards.model import (
     PLAYER_COUNTS,
+    Affected,
     CardDef,
     Count,
+    Each,
     Rounding,
+    TargetKind,
     TargetReq,
     TriggeredAbility,
     TriggerEvent,
@@ -237,7 +240,7 @@ def resolve_top(game: Game, events: list[Event]) -> None:
     if obj.ability is None and obj.card.enchant is not None:
         # "You can't choose an untapped creature as this spell's target as you cast it":
         # such restrictions on the choice aren't rechecked (608.2b uses the enchant ability).
-        reqs = (TargetReq(obj.card.enchant, you_control=obj.card.enchant_you_control),)
+        reqs = (TargetReq(TargetKind.PERMANENT, filter=obj.card.enchant),)
     groups = _target_groups(obj)
     legal = tuple(
         is_legal_target(game, req, target, obj.controller, obj.id)
@@ -349,7 +352,9 @@ def _source_id(obj: GameObject) -> str:
     return obj.ability.source_id if obj.ability is not None else obj.id
 
 
-def _players(game: Game, obj: GameObject, who: Who, targets: list[Target]) -> list[int]:
+def _players(game: Game, obj: GameObject, who: Affected, targets: list[Target]) -> list[int]:
+    if isinstance(who, Each):
+        return []  # permanents, not players
     if who is Who.YOU:
         return [] if game.players[obj.controller].has_lost else [obj.controller]
     if who is Who.EACH_OPPONENT:
@@ -370,12 +375,24 @@ def _players(game: Game, obj: GameObject, who: Who, targets: list[Target]) -> li
         if obj.ability is not None and obj.ability.event_player is not None:
             out.append(obj.ability.event_player)  # "that player"
         return [s for s in out if not game.players[s].has_lost]
-    return [int(ref) for kind, ref in targets if kind == "player"]
+    match who:
+        case Who.TARGET | Who.THAT:
+            return [int(ref) for kind, ref in targets if kind == "player"]
+        case (Who.SELF | Who.ATTACHED | Who.ATTACHED_TO_THAT | Who.FOUND | Who.EVENT_OBJECT
+              | Who.CHOSEN_ONE | Who.CHOSEN):
+            return []  # objects, not players (the loader keeps them from player verbs)
+        case (Who.YOU | Who.EACH_OPPONENT | Who.EACH_PLAYER | Who.EACH_OPPONENT_WHO_COULDNT
+              | Who.CHOOSER | Who.TARGET_CONTROLLER):
+            raise AssertionError("handled above")
+        case _:
+            assert_never(who)
 
 
 def _permanents(game: Game, obj: GameObject, effect: Effect,
                 targets: list[Target]) -> list[GameObject]:
     who = who_of(effect)
+    if isinstance(who, Each):
+        return _each(game, obj, who, targets)
     if who is Who.SELF:
         if obj.ability is None and obj.zone is Zone.STACK:
             return [obj]  # a spell's own instruction, e.g. "Exile Harness Infinity" (608.2n)
@@ -403,7 +420,6 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
         host = game.objects.get(host_id) if host_id else None
         return [host] if host is not None and host.zone is Zone.BATTLEFIELD else []
     everything = [game.objects[i] for i in game.battlefield]
-    creatures = [o for o in everything if o.is_creature]
     match who:
         case Who.ATTACHED_TO_THAT:
             # "all Equipment attached to that creature" (rule 701.3): what is attached to
@@ -413,21 +429,6 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
             assert spec is not None  # the loader requires it
             return [o for o in everything if o.attached_to in hosts
                     and filters.matches(game, o, spec, obj.controller, _source_id(obj))]
-        case Who.EACH_PERMANENT_YOU_CONTROL:
-            return [o for o in everything if o.controller == obj.controller]
-        case Who.EACH_PLANESWALKER:
-            return [o for o in everything if o.is_planeswalker]
-        case Who.EACH_CREATURE_YOU_CONTROL:
-            return [o for o in creatures if o.controller == obj.controller]
-        case Who.EACH_OTHER_CREATURE_YOU_CONTROL:
-            return [o for o in creatures if o.controller == obj.controller
-                    and o.id != _source_id(obj)]
-        case Who.EACH_CREATURE_OPPONENTS_CONTROL:
-            return [o for o in creatures if o.controller != obj.controller]
-        case Who.EACH_CREATURE_CHOOSER_CONTROLS:
-            return [o for o in creatures if o.controller == obj.chooser]
-        case Who.EACH_CREATURE:
-            return creatures
         case Who.CHOSEN_ONE:
             return []  # chosen as the effect is performed: see _perform_on_chosen
         case Who.CHOSEN:
@@ -435,21 +436,32 @@ def _permanents(game: Game, obj: GameObject, effect: Effect,
             res = game.resolving
             return [game.objects[i] for i in (res.chosen if res is not None else [])
                     if i in game.objects]
-        case Who.EACH_PERMANENT:
-            spec = effect.filter if isinstance(effect, Affecting) else None
-            assert spec is not None  # the loader requires it
-            if spec.max_mana_value_x:  # "with mana value X or less" (107.3)
-                spec = replace(spec, max_mana_value=obj.x_value or 0)
-            return [o for o in everything
-                    if filters.matches(game, o, spec, obj.controller, _source_id(obj))]
-        case Who.EACH_CREATURE_TARGET_CONTROLS:
-            seats = {int(ref) for kind, ref in targets if kind == "player"}
-            return [o for o in creatures if o.controller in seats]
+        case (Who.SELF | Who.TARGET | Who.THAT | Who.FOUND | Who.EVENT_OBJECT
+              | Who.ATTACHED):
+            raise AssertionError("handled above")
         case (Who.YOU | Who.EACH_OPPONENT | Who.EACH_PLAYER | Who.CHOOSER
               | Who.TARGET_CONTROLLER | Who.EACH_OPPONENT_WHO_COULDNT):
             return []  # players, not permanents
         case _:
             assert_never(who)
+
+
+def _each(game: Game, obj: GameObject, each: Each, targets: list[Target]) -> list[GameObject]:
+    """"Each [filter]": the permanents the filter describes now (608.2c), from the point of
+    view of the effect's controller, the modes' chooser (700.2e) or its target player."""
+    spec = each.filter
+    if spec.max_mana_value_x:  # "with mana value X or less" (107.3)
+        spec = replace(spec, max_mana_value=obj.x_value or 0)
+    of = each.of
+    if of is Who.CHOOSER:
+        seats = [obj.chooser if obj.chooser >= 0 else obj.controller]
+    elif of is Who.TARGET:
+        seats = [int(ref) for kind, ref in targets if kind == "player"]
+    else:
+        seats = [obj.controller]  # Who.YOU (the loader allows only these three)
+    source_id = _source_id(obj)
+    return [o for o in (game.objects[i] for i in game.battlefield)
+            if any(filters.matches(game, o, spec, seat, source_id) for seat in seats)]
 
 
 def perform_optional(game: Game, choice: Choice, events: list[Event]) -> None:
@@ -504,7 +516,7 @@ class Act:
     events: list[Event]
     amount: int = 0
     #: Who or what the effect names (rule 608.2c).
-    who: Who = Who.YOU
+    who: Affected = Who.YOU
 
     @property
     def source(self) -> GameObject:
@@ -602,7 +614,7 @@ def _deal_damage(act: Act, effect: DealDamage) -> None:
     game, obj, targets = act.game, act.obj, act.targets
     recipients = targets if effect.who is Who.TARGET else [
         ("object", p.id) for p in _permanents(game, obj, effect, targets)
-    ] if effect.who in _CREATURE_GROUPS else [("player", seat) for seat in act.players]
+    ] if isinstance(effect.who, Each) else [("player", seat) for seat in act.players]
     for target in recipients:
         deal_damage(game, act.source, target, act.amount, act.events)
 
@@ -1223,13 +1235,13 @@ def _copiable(game: Game, targets: list[Target]) -> tuple[CardDef, ...]:
 def _restrict_this_turn(game: Game, obj: GameObject, effect: RestrictThisTurn,
                         targets: list[Target]) -> None:
     """"[Target creature / creatures without flying] can't block this turn": a rules change
-    until end of turn (rules 611.2a, 611.2c). For the named permanents it follows them; with a
-    filter it applies to whatever matches while it lasts, even permanents that arrive later
-    (611.2c: it changes no characteristics, so the set isn't locked in)."""
+    until end of turn (rules 611.2a, 611.2c). For the named permanents it follows them; for
+    "each [filter]" it applies to whatever matches while it lasts, even permanents that arrive
+    later (611.2c: it changes no characteristics, so the set isn't locked in)."""
     stamp = next_timestamp(game)
-    if effect.filter is not None:
+    if isinstance(effect.who, Each):
         game.effects.append(ContinuousEffect(stamp, (), restrictions=effect.restrictions,
-                                             filter=effect.filter, viewer=obj.controller))
+                                             filter=effect.who.filter, viewer=obj.controller))
         return
     affected = tuple(p.id for p in _permanents(game, obj, effect, targets))
     if affected:
@@ -1256,11 +1268,6 @@ def _protection(game: Game, effect: ModifyPT) -> tuple[str, ...]:
         return (effect.protection,) if effect.protection else ()
     color = game.resolving.color if game.resolving is not None else ""
     return (color,) if color else ()
-
-
-_CREATURE_GROUPS = (Who.EACH_CREATURE, Who.EACH_CREATURE_YOU_CONTROL,
-                    Who.EACH_CREATURE_OPPONENTS_CONTROL, Who.EACH_OTHER_CREATURE_YOU_CONTROL,
-                    Who.EACH_CREATURE_CHOOSER_CONTROLS)
 
 
 def _halved(amount: int, half: Rounding | None) -> int:

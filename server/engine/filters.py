@@ -5,6 +5,7 @@ ask it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -27,37 +28,50 @@ class LastKnown:
     attacking: bool = False
 
 
-def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id: str) -> bool:
-    """Whether an object (a permanent, or a spell on the stack) fits a description
-    (:class:`ObjectFilter`) from ``you``'s point of view, with its characteristics after the
-    layers (rule 613)."""
-    control = spec.controller
-    if control is Controller.YOU:
-        mine = obj.controller == you
-    elif control is Controller.OPPONENT:
-        mine = obj.controller in game.opponents(you)
-    elif control is Controller.ANY:
-        mine = True
-    else:
-        assert_never(control)
-    return (mine and not (spec.other and obj.id == source_id)
-            and (not spec.card_types or any(_has_type(obj, t) for t in spec.card_types))
-            and not any(_has_type(obj, t) for t in spec.not_types)
-            and (not spec.subtypes or bool(set(spec.subtypes) & set(obj.subtypes)))
-            and not set(spec.not_subtypes) & set(obj.subtypes)
-            and not (spec.nontoken and obj.is_token)
-            and (not spec.supertypes or bool(set(spec.supertypes) & set(obj.card.supertypes)))
-            and not (spec.untapped and obj.tapped)
-            and (not spec.has or obj.has(spec.has))
-            and (not spec.lacks or not obj.has(spec.lacks))
-            and (spec.min_power is None or (obj.is_creature and obj.power >= spec.min_power))
-            and (spec.max_power is None or (obj.is_creature and obj.power <= spec.max_power))
-            and (not spec.attacking or obj.id in game.combat.attackers)  # rule 506.4
-            and (not spec.with_counter or obj.counters.get(spec.with_counter, 0) > 0)
-            and (not spec.colored or bool(obj.card.colors))  # rule 105.2
-            and (not spec.cast_from or _cast_from(obj, spec.cast_from))
-            and (not spec.modified or is_modified(game, obj))
-            and (spec.max_mana_value is None or obj.mana_value <= spec.max_mana_value))
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What a filter asks of an object, read either from a live object (after the layers,
+    rule 613) or from last known information (608.2h); None -- unknown (never matches)."""
+
+    controller: int
+    object_id: str
+    card: CardDef
+    subtypes: tuple[str, ...]
+    power: int | None
+    toughness: int | None
+    mana_value: int
+    counters: dict[str, int]
+    attacking: bool
+    blocking: bool
+    tapped: bool | None
+    token: bool
+    cast_from: Zone | None
+    activated_turn: int | None
+    #: Rule 700.9: a counter on it, equipped, or enchanted by an Aura its controller controls.
+    modified: bool
+    #: Whether it has a card type (rule 205.2a) / a keyword ability (613.1f).
+    has_type: Callable[[str], bool]
+    has: Callable[[str], bool]
+
+
+def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id: str,
+            *, that_player: int | None = None) -> bool:
+    """Whether an object (a permanent, a spell or ability on the stack, or a card in a zone)
+    fits a description (:class:`ObjectFilter`) from ``you``'s point of view, with its
+    characteristics after the layers (rule 613). ``that_player``: "that player" of a
+    triggered ability's event (rule 603.2), for :attr:`Controller.THAT_PLAYER`."""
+    if spec.card_types and not any(_has_type(obj, t) for t in spec.card_types):
+        return False  # the type test is the cheapest and the most selective: it goes first
+    creature = obj.is_creature
+    return _fits(game, spec, you, source_id, that_player=that_player, facts=_Facts(
+        controller=obj.controller, object_id=obj.id, card=obj.card, subtypes=obj.subtypes,
+        power=obj.power if creature else None, toughness=obj.toughness if creature else None,
+        mana_value=obj.mana_value, counters=obj.counters,
+        attacking=obj.id in game.combat.attackers,  # rule 506.4
+        blocking=obj.id in game.combat.blocking, tapped=obj.tapped, token=obj.is_token,
+        cast_from=obj.cast_from, activated_turn=obj.activated_turn,
+        modified=spec.modified and is_modified(game, obj),
+        has_type=lambda t: _has_type(obj, t), has=obj.has))
 
 
 def is_modified(game: Game, obj: GameObject) -> bool:
@@ -74,51 +88,85 @@ def is_modified(game: Game, obj: GameObject) -> bool:
     return False
 
 
-def _cast_from(obj: GameObject, where: str) -> bool:
-    """A spell cast from that zone (601.2a); "not_hand": from anywhere but its hand."""
-    if obj.cast_from is None:
-        return False
-    if where == "not_hand":
-        return obj.cast_from is not Zone.HAND
-    return obj.cast_from.name.lower() == where
-
-
 def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
-                       you: int, source_id: str) -> bool:
-    """:func:`matches` for an object that has left its zone, by its last known information
-    (rule 608.2h): its card's characteristics, its controller, counters and combat status as
-    it last existed, its id."""
-    card, controller, object_id = last_known.card, last_known.controller, last_known.object_id
-    counters = dict(last_known.counters)
+                       you: int, source_id: str, *, that_player: int | None = None) -> bool:
+    """:func:`matches` for an object that has left its zone, or a card in a hidden zone, by
+    its last known information (rule 608.2h): its card's characteristics, its controller,
+    counters and combat status as it last existed, its id. Whether it was blocking or cast
+    from a zone isn't known here (a filter asking that doesn't match), nor whether it was
+    tapped (not checked: a card in a zone is neither)."""
+    card = last_known.card
+    creature = card.creature and card.power is not None
+    return _fits(game, spec, you, source_id, that_player=that_player, facts=_Facts(
+        controller=last_known.controller, object_id=last_known.object_id, card=card,
+        subtypes=card.subtypes, power=card.power if creature else None,
+        toughness=card.toughness if creature else None,
+        mana_value=card.mana_cost.mana_value, counters=dict(last_known.counters),
+        attacking=last_known.attacking, blocking=False, tapped=None, token=card.is_token,
+        cast_from=None, activated_turn=None,
+        modified=any(n > 0 for _, n in last_known.counters),  # rule 700.9
+        has_type=card.is_type, has=card.has_keyword))
+
+
+def _fits(game: Game, spec: ObjectFilter, you: int, source_id: str, *,
+          that_player: int | None, facts: _Facts) -> bool:
+    """The one evaluator of :class:`ObjectFilter`: every stated quality holds."""
+    has_type, has = facts.has_type, facts.has
     control = spec.controller
     if control is Controller.YOU:
-        mine = controller == you
+        mine = facts.controller == you
     elif control is Controller.OPPONENT:
-        mine = controller in game.opponents(you)
+        mine = facts.controller in game.opponents(you)  # rule 102.2
     elif control is Controller.ANY:
         mine = True
+    elif control is Controller.THAT_PLAYER:
+        mine = that_player is not None and facts.controller == that_player
     else:
         assert_never(control)
-    return (mine and not (spec.other and object_id == source_id)
-            and (not spec.card_types or any(card.is_type(t) for t in spec.card_types))
-            and not any(card.is_type(t) for t in spec.not_types)
-            and (not spec.subtypes or bool(set(spec.subtypes) & set(card.subtypes)))
-            and not set(spec.not_subtypes) & set(card.subtypes)
-            and not (spec.nontoken and card.is_token)
+    card = facts.card
+    return (mine and not (spec.other and facts.object_id == source_id)
+            and (not spec.card_types or any(has_type(t) for t in spec.card_types))
+            and not any(has_type(t) for t in spec.not_types)  # rule 205.2a
+            and (not spec.subtypes or bool(set(spec.subtypes) & set(facts.subtypes)))
+            and not set(spec.not_subtypes) & set(facts.subtypes)  # rule 205.3
+            and not (spec.nontoken and facts.token)
+            and not (spec.token and not facts.token)  # rule 111.1
             and (not spec.supertypes or bool(set(spec.supertypes) & set(card.supertypes)))
-            and (not spec.has or card.has_keyword(spec.has))
-            and (not spec.lacks or not card.has_keyword(spec.lacks))
-            and (spec.min_power is None or (card.creature and card.power is not None
-                                            and card.power >= spec.min_power))
-            and (spec.max_power is None or (card.creature and card.power is not None
-                                            and card.power <= spec.max_power))
-            and (not spec.attacking or last_known.attacking)
-            and (not spec.with_counter or counters.get(spec.with_counter, 0) > 0)
-            and (not spec.colored or bool(card.colors))
-            and not spec.cast_from  # where a spell was cast from isn't known here
-            and (not spec.modified or any(n > 0 for n in counters.values()))  # 700.9
-            and (spec.max_mana_value is None
-                 or card.mana_cost.mana_value <= spec.max_mana_value))
+            and (not spec.colors or bool(set(spec.colors) & set(card.colors)))
+            and (not spec.colored or bool(card.colors))  # rule 105.2
+            and (not spec.has or has(spec.has))
+            and (not spec.lacks or not has(spec.lacks))
+            and _within(facts.power, spec.min_power, spec.max_power)
+            and _within(facts.toughness, spec.min_toughness, spec.max_toughness)
+            and _within(facts.mana_value, spec.min_mana_value, spec.max_mana_value)
+            and not (spec.untapped and facts.tapped is True)  # rule 110.5
+            and not (spec.tapped and facts.tapped is False)
+            and (not spec.attacking or facts.attacking)
+            and (not spec.blocking or facts.blocking)  # rule 509.1g
+            and (not spec.with_counter
+                 or facts.counters.get(spec.with_counter, 0) >= spec.min_counters)
+            and (not spec.cast_from or _cast_from(facts.cast_from, spec.cast_from))
+            and not (spec.activated_this_turn  # rule 700.10
+                     and facts.activated_turn != game.turn)
+            and (not spec.modified or facts.modified))
+
+
+def _within(value: int | None, low: int | None, high: int | None) -> bool:
+    """A comparison "N or greater" / "N or less"; an unknown value (a noncreature's power)
+    meets neither."""
+    if low is None and high is None:
+        return True
+    return value is not None and (low is None or value >= low) and \
+        (high is None or value <= high)
+
+
+def _cast_from(zone: Zone | None, where: str) -> bool:
+    """A spell cast from that zone (601.2a); "not_hand": from anywhere but its hand."""
+    if zone is None:
+        return False
+    if where == "not_hand":
+        return zone is not Zone.HAND
+    return zone.name.lower() == where
 
 
 def _has_type(obj: GameObject, card_type: str) -> bool:

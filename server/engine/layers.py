@@ -14,6 +14,7 @@ just use :attr:`GameObject.power`, :meth:`GameObject.has`, :attr:`GameObject.con
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import assert_never
 
 from server.cards.model import ActivatedAbility, Affects, ObjectFilter, StaticAbility
 from server.engine.board import board, invalidate
@@ -26,28 +27,19 @@ from server.engine.zones import remove_from_combat
 def _affected(game: Game, source: GameObject, static: StaticAbility,
               permanents: list[GameObject]) -> Iterator[GameObject]:
     kind = static.affects
-    if kind is Affects.SELF:
-        candidates: list[GameObject] = [source]
+    if isinstance(kind, ObjectFilter):
+        # Every permanent the filter describes now, from the source's controller's point of
+        # view (rules 611.3a, 613: its characteristics as the earlier layers left them).
+        yield from (p for p in permanents
+                    if matches(game, p, kind, source.controller, source.id))
+    elif kind is Affects.SELF:
+        yield source
     elif kind is Affects.ATTACHED:
         host = game.objects.get(source.attached_to) if source.attached_to else None
-        candidates = [host] if host is not None else []
+        if host is not None:
+            yield host
     else:
-        candidates = [p for p in permanents if p.is_creature]
-        if kind in (Affects.CREATURES_YOU_CONTROL, Affects.OTHER_CREATURES_YOU_CONTROL,
-                    Affects.ATTACKING_CREATURES_YOU_CONTROL):
-            candidates = [p for p in candidates if p.controller == source.controller]
-        elif kind is Affects.CREATURES_OPPONENTS_CONTROL:
-            candidates = [p for p in candidates if p.controller != source.controller]
-        if kind in (Affects.OTHER_CREATURES_YOU_CONTROL, Affects.OTHER_CREATURES):
-            candidates = [p for p in candidates if p.id != source.id]
-        if kind is Affects.ATTACKING_CREATURES_YOU_CONTROL:
-            candidates = [p for p in candidates if p.id in game.combat.attackers]
-    for obj in candidates:
-        if static.subtype and static.subtype not in (obj.subtypes_now or obj.card.subtypes):
-            continue
-        if static.with_counter and obj.counters.get(static.with_counter, 0) < static.min_counters:
-            continue
-        yield obj
+        assert_never(kind)
 
 
 def refresh(game: Game) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from server.cards.model import TargetKind
-from server.engine import layers, leaving, variants
+from server.engine import filters, layers, leaving, variants
 from server.engine.board import board
 from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, PlayerLost
@@ -109,14 +108,11 @@ def _attachment_legal(game: Game, aura_or_equipment: str, host_id: str | None) -
     attached = game.objects[aura_or_equipment]
     if any(quality_of(attached.card, q) for q in host.protection):
         return False  # rules 702.16c-d: can't be enchanted or equipped by that quality
-    if attached.card.enchant_you_control and host.controller != attached.controller:
-        return False  # rule 303.4d: "enchant creature you control" no longer holds
     enchant = attached.card.enchant
-    if enchant is TargetKind.PERMANENT:
-        return True
-    if enchant is TargetKind.NONLAND_PERMANENT:
-        return not host.card.is_land
-    return host.is_creature
+    if enchant is None:
+        return host.is_creature  # rule 301.5c: an Equipment equips only a creature
+    # Rule 303.4d: "enchant creature you control" and the like must still hold.
+    return filters.matches(game, host, enchant, attached.controller, attached.id)
 
 
 def check_state_based_actions(game: Game, events: list[Event]) -> bool:

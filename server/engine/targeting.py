@@ -4,103 +4,105 @@ restrict them."""
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from server.cards.mana import COLORS
-from server.cards.model import CardDef, TargetKind, TargetReq
+from server.cards.model import CardDef, Controller, TargetKind, TargetReq
+from server.engine import filters
 from server.engine.state import Game, GameObject, Zone
 
 Target = tuple[str, int | str]
 
-#: Cards in your graveyard (rule 115.1): the card types each kind asks for (none: any card).
-_GRAVEYARD_KINDS: dict[TargetKind, tuple[str, ...]] = {
-    TargetKind.CREATURE_CARD_IN_YOUR_GRAVEYARD: ("Creature",),
-    TargetKind.CARD_IN_YOUR_GRAVEYARD: (),
-    TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD: ("Instant", "Sorcery"),
-    TargetKind.PERMANENT_CARD_IN_YOUR_GRAVEYARD: ("Artifact", "Battle", "Creature",
-                                                  "Enchantment", "Land", "Planeswalker"),
-}
-
-
 def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: int,
-                      source: CardDef | None = None) -> bool:
-    """Whether a permanent, spell or card matches the target's noun phrase (rule 115.1) for
-    a spell or ability controlled by ``controller`` from ``source``; hexproof (702.11b) and
-    protection (702.16b) forbid some."""
+                      source: CardDef | None = None, *, other_than: str = "",
+                      that_player: int | None = None) -> bool:
+    """Whether a permanent, spell, ability or card is of the target's kind and fits its
+    filter (rule 115.1) for a spell or ability controlled by ``controller`` from ``source``;
+    hexproof (702.11b) and protection (702.16b) forbid some permanents. ``other_than``: the
+    source an "another target" filter excludes (115.5 covers only the spell itself)."""
     kind = req.kind
-    if req.colors and not set(req.colors) & set(obj.card.colors):
-        return False  # "target red instant or sorcery card" (105.2)
-    if kind in _GRAVEYARD_KINDS:
-        types = _GRAVEYARD_KINDS[kind]
-        return obj.zone is Zone.GRAVEYARD and obj.owner == controller and (
-            not types or any(obj.card.is_type(t) for t in types))
-    if kind is TargetKind.CARD_IN_A_GRAVEYARD:
-        return obj.zone is Zone.GRAVEYARD  # any player's graveyard (rule 404.1)
-    if kind is TargetKind.CREATURE_CARD_IN_A_GRAVEYARD:
-        return obj.zone is Zone.GRAVEYARD and obj.card.creature
-    if obj.zone is Zone.STACK:
-        if kind is TargetKind.INSTANT_OR_SORCERY_SPELL:
-            return not obj.is_ability and not obj.card.is_permanent_card
-        if kind is TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY:
-            return obj.is_ability  # rule 113.3: mana abilities never are on the stack
-        return kind in (TargetKind.SPELL, TargetKind.SPELL_OR_CREATURE) and not obj.is_ability
-    if obj.zone is not Zone.BATTLEFIELD or not _is_kind(obj, kind) or \
-            obj.id not in game.battlefield:  # rule 702.26b: phased out
+    if kind is TargetKind.PLAYER:
         return False
-    # (The type test above is the cheapest and the most selective: it goes first.)
+    if kind is TargetKind.CARD_IN_GRAVEYARD:
+        if obj.zone is not Zone.GRAVEYARD:
+            return False
+    elif kind is TargetKind.ABILITY:
+        if obj.zone is not Zone.STACK or not obj.is_ability:
+            return False  # rule 113.3: mana abilities never are on the stack
+    elif kind is TargetKind.SPELL:
+        if obj.zone is not Zone.STACK or obj.is_ability:
+            return False
+    elif kind is TargetKind.SPELL_OR_PERMANENT and obj.zone is Zone.STACK:
+        return not obj.is_ability  # "target spell or creature": any spell
+    elif kind in (TargetKind.PERMANENT, TargetKind.PLAYER_OR_PERMANENT,
+                  TargetKind.SPELL_OR_PERMANENT):
+        if obj.zone is not Zone.BATTLEFIELD or obj.id not in game.battlefield:
+            return False  # rule 702.26b: phased out
+        if not _may_target_permanent(obj, controller, source):
+            return False
+    else:
+        assert_never(kind)
+    return filters.matches(game, obj, req.filter, controller, other_than,
+                           that_player=that_player)
+
+
+def _may_target_permanent(obj: GameObject, controller: int, source: CardDef | None) -> bool:
+    """Hexproof (702.11b), "hexproof from [quality]" (702.11d: not by such spells or
+    abilities of opponents) and protection (702.16b)."""
     if obj.controller != controller and obj.has("Hexproof"):
         return False
-    # Rule 702.11d: "hexproof from [quality]" -- not by such spells or abilities of opponents.
     if obj.controller != controller and source is not None and obj.card.hexproof_from and \
             any(quality_of(source, q) for q in obj.card.hexproof_from):
         return False
-    if source is not None and obj.protection and \
-            any(quality_of(source, q) for q in obj.protection):
-        return False
-    if req.you_control and obj.controller != controller:
-        return False
-    if req.min_power is not None and obj.power < req.min_power:
-        return False
-    if req.max_power is not None and obj.power > req.max_power:
-        return False
-    if req.has and not (obj.has(req.has) or req.has in obj.subtypes):
-        return False
-    if req.lacks and (obj.has(req.lacks) or req.lacks in obj.subtypes):
-        return False
-    if req.tapped and not obj.tapped:
-        return False
-    if req.with_counter and obj.counters.get(req.with_counter, 0) < 1:
-        return False
-    if req.subtypes and not any(t in obj.subtypes for t in req.subtypes):
-        return False
-    if req.max_mana_value is not None and obj.mana_value > req.max_mana_value:
-        return False
-    if req.opponent_controls and obj.controller == controller:
-        return False
-    # Rule 700.10: "that was activated this turn".
-    return not (req.activated_this_turn and obj.activated_turn != game.turn)
+    return not (source is not None and obj.protection
+                and any(quality_of(source, q) for q in obj.protection))
 
 
-def _is_kind(obj: GameObject, kind: TargetKind) -> bool:
-    """Whether a permanent is of the kind a target names (rule 115.1); spells are never."""
-    card = obj.card
-    if kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL,
-                TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY, TargetKind.CARD_IN_A_GRAVEYARD,
-                TargetKind.CREATURE_CARD_IN_A_GRAVEYARD):
-        return False
-    if kind in (TargetKind.ANY, TargetKind.CREATURE_OR_PLANESWALKER):
-        return obj.is_creature or obj.is_planeswalker  # rule 115.4
-    if kind in (TargetKind.CREATURE, TargetKind.SPELL_OR_CREATURE):
-        return obj.is_creature
-    if kind in (TargetKind.PLAYER_OR_PLANESWALKER, TargetKind.PLANESWALKER):
-        return obj.is_planeswalker
-    if kind is TargetKind.ARTIFACT_OR_ENCHANTMENT:
-        return card.is_type("Artifact") or card.is_type("Enchantment")
-    if kind is TargetKind.ARTIFACT:
-        return card.is_type("Artifact")
-    if kind is TargetKind.ENCHANTMENT:
-        return card.is_type("Enchantment")
-    if kind is TargetKind.NONLAND_PERMANENT:
-        return not card.is_land
-    return kind is TargetKind.PERMANENT
+def _players_of(game: Game, req: TargetReq, controller: int,
+                that_player: int | None) -> list[int]:
+    """The players a target may be (rule 115.1), in turn order: for a player target, those
+    its filter's controller names ("target opponent", 102.2); "any target" -- every one."""
+    kind = req.kind
+    if kind is TargetKind.PLAYER_OR_PERMANENT:
+        return game.apnap(controller)
+    if kind in (TargetKind.PERMANENT, TargetKind.SPELL, TargetKind.SPELL_OR_PERMANENT,
+                TargetKind.CARD_IN_GRAVEYARD, TargetKind.ABILITY):
+        return []
+    if kind is not TargetKind.PLAYER:
+        assert_never(kind)
+    which = req.filter.controller
+    if which is Controller.ANY:
+        return game.apnap(controller)
+    if which is Controller.OPPONENT:
+        return game.opponents(controller)
+    if which is Controller.YOU:
+        return [controller]
+    if which is Controller.THAT_PLAYER:
+        return [that_player] if that_player is not None else []
+    assert_never(which)
+
+
+def _zone_of(game: Game, req: TargetReq, controller: int) -> list[str]:
+    """Where a target's objects are: the battlefield, the stack or the graveyards."""
+    kind = req.kind
+    if kind is TargetKind.CARD_IN_GRAVEYARD:
+        return [i for seat in game.apnap(controller) for i in game.player(seat).graveyard]
+    if kind in (TargetKind.SPELL, TargetKind.ABILITY):
+        return game.stack
+    if kind is TargetKind.SPELL_OR_PERMANENT:
+        return [*game.stack, *game.battlefield]
+    if kind in (TargetKind.PERMANENT, TargetKind.PLAYER_OR_PERMANENT):
+        return game.battlefield
+    if kind is TargetKind.PLAYER:
+        return []
+    assert_never(kind)
+
+
+def _event_player(game: Game, source_id: str | None) -> int | None:
+    """"That player" of the triggered ability ``source_id`` (its event's player, 603.2)."""
+    origin = game.objects.get(source_id) if source_id is not None else None
+    ref = origin.ability if origin is not None else None
+    return ref.event_player if ref is not None else None
 
 
 def player_protected_from(game: Game, seat: int, source: CardDef | None) -> bool:
@@ -138,34 +140,20 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
     A spell or ability can't target itself (rule 115.5); ``exclude`` holds targets already
     chosen for the same instance of the word "target" (rule 601.2c).
     """
-    out: list[Target] = []
-    if req.kind in (TargetKind.ANY, TargetKind.PLAYER, TargetKind.PLAYER_OR_PLANESWALKER):
-        out += [("player", seat) for seat in game.apnap(controller)
-                if not player_protected_from(game, seat, source)]
-    elif req.kind is TargetKind.OPPONENT:
-        out += [("player", seat) for seat in game.opponents(controller)
-                if not player_protected_from(game, seat, source)]
-    if req.kind in _GRAVEYARD_KINDS:
-        zone: list[str] = game.player(controller).graveyard
-    elif req.kind in (TargetKind.CARD_IN_A_GRAVEYARD, TargetKind.CREATURE_CARD_IN_A_GRAVEYARD):
-        zone = [i for seat in game.apnap(controller) for i in game.player(seat).graveyard]
-    elif req.kind in (TargetKind.SPELL, TargetKind.INSTANT_OR_SORCERY_SPELL,
-                      TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY):
-        zone = game.stack
-    elif req.kind is TargetKind.SPELL_OR_CREATURE:
-        zone = [*game.stack, *game.battlefield]
-    else:
-        zone = game.battlefield
+    that_player = _event_player(game, source_id)
+    out: list[Target] = [("player", seat)
+                         for seat in _players_of(game, req, controller, that_player)
+                         if not player_protected_from(game, seat, source)]
     # "another target": not the source of the spell or ability (its permanent for an
     # ability, whether it's on the stack yet or being checked for activation).
     if other_than is None:
         origin = game.objects.get(source_id) if source_id is not None else None
         other_than = origin.ability.source_id if origin is not None and origin.ability \
             else source_id
-    out += [("object", oid) for oid in zone
-            if oid != source_id and not (req.other and oid == other_than)
-            and _object_qualifies(game, game.objects[oid], req, controller, source)
-            and _that_players(game, req, game.objects[oid], source_id)]
+    out += [("object", oid) for oid in _zone_of(game, req, controller)
+            if oid != source_id
+            and _object_qualifies(game, game.objects[oid], req, controller, source,
+                                  other_than=other_than or "", that_player=that_player)]
     return [t for t in out if t not in exclude]
 
 
@@ -178,20 +166,11 @@ def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
     if kind == "player":
         return target in target_candidates(game, req, controller, source_id, source=card)
     obj = game.objects.get(str(ref))
+    other_than = source.ability.source_id if source is not None and source.ability \
+        else source_id
     return obj is not None and obj.id != source_id and \
-        _object_qualifies(game, obj, req, controller, card) and \
-        _that_players(game, req, obj, source_id)
-
-
-def _that_players(game: Game, req: TargetReq, obj: GameObject, source_id: str | None) -> bool:
-    """"... that player controls": controlled by "that player" of the triggered ability
-    ``source_id`` (its event's player, rule 603.2); true for a target without it."""
-    if not req.that_player_controls:
-        return True
-    origin = game.objects.get(source_id) if source_id is not None else None
-    ref = origin.ability if origin is not None else None
-    return ref is not None and ref.event_player is not None and \
-        obj.controller == ref.event_player
+        _object_qualifies(game, obj, req, controller, card, other_than=other_than,
+                          that_player=_event_player(game, source_id))
 
 
 def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,

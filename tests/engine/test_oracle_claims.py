@@ -109,21 +109,21 @@ def test_mistake_b_a_misspelt_blocks_quality_is_a_load_error() -> None:
 def test_mistake_c_draw_for_each_creature_is_a_load_error() -> None:
     """Permanents don't draw cards (121.1): ``who`` of a player verb names players."""
     raw, behaviour = _real("Opt")
-    behaviour["effects"][1]["who"] = "each_creature"
+    behaviour["effects"][1]["who"] = {"each": {"types": ["Creature"]}}
     with pytest.raises(CardDataError, match=(
-            r"card 'Opt': effects\[1\]\.who: draw is performed by or on players; "
-            r"'each_creature' names permanents")):
+            r"card 'Opt': effects\[1\]\.who: 'each' names permanents; draw isn't "
+            r"performed on them")):
         _load(raw, behaviour)
 
 
 @pytest.mark.parametrize(("effects", "message"), [
     ([{"verb": "gain_life", "who": "self", "amount": 2}], "'self' names permanents"),
     ([{"verb": "discard", "who": "attached"}], "'attached' names permanents"),
-    ([{"verb": "draw", "target": "creature"}], r"draw is performed by a player; 'creature'"),
+    ([{"verb": "draw", "target": "creature"}], r"draw is performed by a player; 'permanent'"),
     # "that" player is the previous effect's target player (608.2c)
     ([{"verb": "destroy", "target": "creature"}, {"verb": "lose_life", "who": "that"}],
      "'that' player is the previous effect's target player"),
-    ([{"verb": "deal_damage", "who": "each_permanent_you_control", "amount": 1}],
+    ([{"verb": "deal_damage", "who": "attached", "amount": 1}],
      "deal_damage is performed by or on players"),
 ])
 def test_player_verbs_name_players(effects: list[dict[str, Any]], message: str) -> None:
@@ -137,7 +137,8 @@ def test_player_verbs_accept_players() -> None:
     _card("Do it.", {"claims": {"effects": "Do it."}, "effects": [
         {"verb": "draw", "target": "player", "amount": 2},
         {"verb": "lose_life", "who": "that", "amount": 2},
-        {"verb": "deal_damage", "who": "each_creature", "amount": 1}]}, types=("Sorcery",))
+        {"verb": "deal_damage", "who": {"each": {"types": ["Creature"]}}, "amount": 1}]},
+          types=("Sorcery",))
 
 
 # --- claims -----------------------------------------------------------------------------------
@@ -248,10 +249,12 @@ def test_oracle_paragraphs_join_bullets_to_their_heading() -> None:
     ({"effects": [{"verb": "create_token", "token": {"subtypes": ["Zombie"], "types": ["Creture"],
                                                       "power": 2, "toughness": 2}}]},
      r"token\.types: expected card types"),
-    ({"effects": [{"verb": "destroy", "target": {"kind": "creature", "subtypes": ["Zombi"]}}]},
-     r"target\.subtypes: unknown subtype 'Zombi'"),
-    ({"effects": [{"verb": "destroy", "target": {"kind": "creature", "has": "Flyng"}}]},
-     r"target\.has: 'Flyng' is neither a supported keyword nor a subtype"),
+    ({"effects": [{"verb": "destroy", "target": {"kind": "permanent",
+                                                 "filter": {"subtypes": ["Zombi"]}}}]},
+     r"target\.filter\.subtypes: unknown subtype 'Zombi'"),
+    ({"effects": [{"verb": "destroy", "target": {"kind": "permanent",
+                                                 "filter": {"has": "Flyng"}}}]},
+     r"target\.filter\.has: keyword 'Flyng' is not supported"),
     ({"effects": [{"verb": "gain_life", "count": "permanents",
                    "filter": {"subtypes": ["Shrines"]}}]},
      r"filter\.subtypes: unknown subtype 'Shrines'"),
@@ -270,8 +273,10 @@ def test_free_strings_are_validated(behaviour: dict[str, Any], message: str) -> 
 
 def test_free_strings_of_permanents_are_validated() -> None:
     static = {"text": "Other Zombis you control get +1/+1.", "affects":
-              "other_creatures_you_control", "subtype": "Zombi", "power": 1, "toughness": 1}
-    with pytest.raises(CardDataError, match=r"statics\[0\]\.subtype: unknown subtype 'Zombi'"):
+              {"subtypes": ["Zombi"], "controller": "you", "other": True}, "power": 1,
+              "toughness": 1}
+    with pytest.raises(CardDataError,
+                       match=r"statics\[0\]\.affects\.subtypes: unknown subtype 'Zombi'"):
         _card("Other Zombis you control get +1/+1.", {"statics": [static]})
     with pytest.raises(CardDataError, match=r"protection: expected colour letters.*'Dragn'"):
         _card("Protection from Dragons", {"protection": ["Dragn"]}, keywords=("Protection",))

@@ -68,14 +68,15 @@ def _ability(**fields: Any) -> dict[str, Any]:
     (_ability(condition={"amount": {"kind": "life", "above_starting": "yes"},
                          "at_least": 7}), "above_starting: expected true or false"),
     # "with power N or less"
-    (_ability(effects=[{"verb": "tap", "target": {"kind": "creature", "max_power": "2"}}]),
+    (_ability(effects=[{"verb": "tap", "target": {"kind": "permanent",
+                                                        "filter": {"max_power": "2"}}}]),
      "max_power: expected a non-negative integer"),
     (_ability(effects=[{"verb": "draw", "count": "permanents",
                         "filter": {"max_power": -1}}]), "max_power"),
     # new verbs take only their own fields
     (_ability(effects=[{"verb": "flip_coin", "amount": 2}]), "unknown field"),
     (_ability(effects=[{"verb": "put_on_bottom"}]), "'target' is required"),
-    (_ability(effects=[{"verb": "put_on_botom", "target": "card_in_your_graveyard"}]),
+    (_ability(effects=[{"verb": "put_on_botom", "target": "card_in_graveyard"}]),
      "unknown value 'put_on_botom'"),
     (_ability(effects=[{"verb": "untap", "who": "fund"}]), "unknown value 'fund'"),
     # a counter put on the source as a cost; state triggers (603.8) and their condition
@@ -163,7 +164,7 @@ def test_life_above_the_starting_life_total() -> None:
 def test_subira_loads_its_costs_and_delayed_trigger() -> None:
     first, second = card("Subira, Tulzidi Caravanner").abilities
     target = first.targets[0]
-    assert target.other and target.max_power == 2
+    assert target.filter.other and target.filter.max_power == 2
     assert second.tap and second.discard_hand and second.cost == ManaCost.parse("{1}{R}")
     delayed_trigger = narrow(CreateDelayedTrigger, second.effects[0])
     delayed = delayed_trigger.delayed

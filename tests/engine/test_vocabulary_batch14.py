@@ -10,7 +10,16 @@ import pytest
 
 from server.cards import CardDataError, card
 from server.cards.amounts import Compare, Difference, Permanents, TurnFact, TurnFactKind, Whose
-from server.cards.model import Count, ObjectFilter, TargetKind, TriggerEvent, Verb, Who
+from server.cards.model import (
+    Controller,
+    Count,
+    Each,
+    ObjectFilter,
+    TargetKind,
+    TriggerEvent,
+    Verb,
+    Who,
+)
 from server.cards.verbs import (
     AddMana,
     CastCard,
@@ -94,16 +103,16 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
                    "count": "cards_in_your_graveyards"}]}, "unknown value"),
     # "target creature or planeswalker that player controls": a triggered ability's target
     ({"effects": [{"verb": "deal_damage", "amount": 2, "target": {
-        "kind": "creature_or_planeswalker", "that_player_controls": True}}]},
+        "kind": "permanent", "filter": {"controller": "that_player"}}}]},
      "is for a triggered ability's target"),
     ({"abilities": [{"cost": "{1}", "effects": [{"verb": "destroy", "target": {
-        "kind": "creature", "that_player_controls": True}}]}]},
+        "kind": "permanent", "filter": {"controller": "that_player"}}}]}]},
      "is for a triggered ability's target"),
     ({"triggers": [{"when": "dealt_damage", "effects": [{"verb": "destroy", "target": {
-        "kind": "creature", "that_player_controls": "yes"}}]}]},
-     "that_player_controls: expected true or false"),
+        "kind": "permanent", "filter": {"controller": "that_players"}}}]}]},
+     "controller: unknown value 'that_players'"),
     ({"triggers": [{"when": "dealt_damage", "effects": [{"verb": "destroy", "target": {
-        "kind": "creature", "that_player_control": True}}]}]}, "unknown field"),
+        "kind": "permanent", "that_player_controls": True}}]}]}, "unknown field"),
     ({"cost_reduction": {"amount": {"kind": "turn", "fact": "noncombat_damage_dealt",
                                     "whose": "opponents"}},
       "triggers": [{"when": "dealt_damage", "effects": [{"verb": "draw"}]}]},
@@ -125,7 +134,7 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
     ({"effects": [{"verb": "target", "target": "creature", "amount": 2},
                   {"verb": "destroy", "who": "that"}]}, "unknown field"),
     # "... assign its combat damage as though it weren't blocked"
-    ({"effects": [{"verb": "restrict_this_turn", "who": "each_creature_you_control",
+    ({"effects": [{"verb": "restrict_this_turn", "who": {"each": {"controller": "you"}},
                    "restrictions": ["assign_as_unblocked"]}]}, "restrictions: expected"),
     ({"effects": [{"verb": "restrict_this_turn", "who": "each_opponent",
                    "restrictions": ["assigns_as_unblocked"]}]},
@@ -156,10 +165,15 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
     ({"effects": [{"verb": "add_mana", "amount": 6, "mana": "R", "who": "each_player"}]},
      "unknown field"),
     # "Each creature target opponent controls phases out": a player target
-    ({"effects": [{"verb": "phase_out", "who": "each_creature_target_controls"}]},
+    ({"effects": [{"verb": "phase_out", "who": {"each": {}, "of": "target"}}]},
      "'target' is required exactly"),
-    ({"effects": [{"verb": "phase_out", "who": "each_creature_target_controls",
-                   "target": "creature"}]}, "targets a player or an opponent"),
+    ({"effects": [{"verb": "phase_out", "who": {"each": {}, "of": "target"},
+                   "target": "creature"}]}, "'of': 'target' targets a player"),
+    ({"effects": [{"verb": "phase_out", "who": {"each": {}, "of": "that"}}]},
+     "of: expected 'you', 'chooser' or 'target'"),
+    ({"effects": [{"verb": "phase_out", "who": {"every": {}}}]}, "unknown field"),
+    ({"effects": [{"verb": "phase_out", "who": {"of": "you"}}]}, "expected 'each'"),
+    ({"effects": [{"verb": "scry", "who": {"each": {}}}]}, "'each' names permanents"),
     ({"effects": [{"verb": "phase_out", "target": "creature", "hold": 1}]},
      "hold: expected true or false"),
     ({"effects": [{"verb": "draw", "hold": True}]}, "unknown field"),
@@ -183,25 +197,39 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
     # "[-X]: Exile each permanent with mana value X or less that's one or more colors"
     ({"abilities": [{"cost": "", "loyalty": "-Y", "effects": [{"verb": "draw"}]}]},
      "loyalty: expected an integer"),
-    ({"effects": [{"verb": "exile", "who": "each_permanent"}]}, "'filter' is given exactly"),
-    ({"effects": [{"verb": "draw", "who": "each_permanent", "filter": {}}]},
-     "'each_permanent' names permanents"),
-    ({"effects": [{"verb": "exile", "who": "each_permanent",
-                   "filter": {"colored": "yes"}}]}, "colored: expected true or false"),
-    ({"effects": [{"verb": "exile", "who": "each_permanent",
-                   "filter": {"max_mana_value": "Y"}}]}, "max_mana_value: expected"),
+    ({"effects": [{"verb": "exile", "who": "each_permanent"}]}, "unknown value"),
+    ({"effects": [{"verb": "exile", "who": {"each": {}}, "filter": {}}]},
+     "'filter' is given exactly"),
+    ({"effects": [{"verb": "draw", "who": {"each": {}}}]}, "'each' names permanents"),
+    ({"effects": [{"verb": "exile", "who": {"each": {"colored": "yes"}}}]},
+     "colored: expected true or false"),
+    ({"effects": [{"verb": "exile", "who": {"each": {"max_mana_value": "Y"}}}]},
+     "max_mana_value: expected"),
     ({"effects": [{"verb": "search", "zones": ["hand"], "find": "permanents",
                    "destination": "battlefield"}]}, "unknown quality"),
     # "You may cast target red instant or sorcery card from your graveyard"
-    ({"effects": [{"verb": "cast_card", "target": "instant_or_sorcery_card_in_your_graveyard"}]},
+    ({"effects": [{"verb": "cast_card", "target": {
+        "kind": "card_in_graveyard", "filter": {"controller": "you"}}}]},
      "cast_card .* needs"),
     ({"effects": [{"verb": "cast_card", "optional": True, "target": "creature"}]},
      "cast_card .* needs"),
     ({"effects": [{"verb": "cast_card", "optional": True, "exile_instead": "yes",
-                   "target": "card_in_your_graveyard"}]},
+                   "target": {"kind": "card_in_graveyard", "filter": {"controller": "you"}}}]},
      "exile_instead: expected true or false"),
     ({"effects": [{"verb": "cast_card", "optional": True, "target": {
-        "kind": "card_in_your_graveyard", "colors": ["Red"]}}]}, "expected letters of WUBRG"),
+        "kind": "card_in_graveyard", "filter": {"controller": "you", "colors": ["Red"]}}}]},
+     "expected letters of WUBRG"),
+    ({"effects": [{"verb": "cast_card", "optional": True, "target": {
+        "kind": "card_in_graveyard", "filter": {"controller": "any"}}}]}, "cast_card .* needs"),
+    # rule 115.1: what a target's filter may say depends on its kind
+    ({"effects": [{"verb": "counter", "target": {
+        "kind": "spell", "filter": {"tapped": True}}}]},
+     "a 'spell' target can't be \\['tapped'\\]"),
+    ({"effects": [{"verb": "draw", "target": {
+        "kind": "player", "filter": {"types": ["Creature"]}}}]}, "a 'player' target can't be"),
+    ({"effects": [{"verb": "tap", "target": {
+        "kind": "permanent", "filter": {"tapped": True, "untapped": True}}}]}, "contradict"),
+    ({"effects": [{"verb": "tap", "target": "creatures"}]}, "unknown value 'creatures'"),
     ({"effects": [{"verb": "free_casts_this_turn", "amount": 1}]}, "unknown field"),
 ])
 def test_rejected(behaviour: dict[str, Any], message: str) -> None:
@@ -234,7 +262,8 @@ def test_liliana_waker_of_the_dead_is_data() -> None:
     put, haste_effect = emblem.triggers[0].effects
     haste = narrow(ModifyPT, haste_effect)
     put_target = put.target_req
-    assert put_target is not None and put_target.kind is TargetKind.CREATURE_CARD_IN_A_GRAVEYARD
+    assert put_target is not None and put_target.kind is TargetKind.CARD_IN_GRAVEYARD
+    assert put_target.filter == ObjectFilter(card_types=("Creature",), controller=Controller.ANY)
     assert (haste.who, haste.lasting) == (Who.FOUND, True)
 
 
@@ -245,7 +274,8 @@ def test_chandras_incinerator_is_data() -> None:
                                                          Whose.OPPONENTS)
     (trigger,) = incinerator.triggers
     effect = narrow(DealDamage, trigger.effects[0])
-    assert effect.target is not None and effect.target.that_player_controls
+    assert effect.target is not None
+    assert effect.target.filter.controller is Controller.THAT_PLAYER
     assert effect.amount_is_event
 
 
@@ -279,8 +309,8 @@ def test_chandra_heart_of_fire_is_data() -> None:
 
 def test_teferis_are_data() -> None:
     voyager = narrow(PhaseOut, card("Teferi, Timeless Voyager").abilities[2].effects[0])
-    assert (voyager.verb, voyager.who, voyager.hold) == (
-        Verb.PHASE_OUT, Who.EACH_CREATURE_TARGET_CONTROLS, True)
+    assert (voyager.verb, voyager.who, voyager.hold) == (Verb.PHASE_OUT, Each(ObjectFilter(
+        card_types=("Creature",), controller=Controller.YOU), of=Who.TARGET), True)
     master = card("Teferi, Master of Time").abilities
     assert all(a.any_time for a in master)
     assert narrow(ExtraTurns, master[2].effects[0]).amount == 2
@@ -298,8 +328,8 @@ def test_ugin_is_data() -> None:
     _, minus, ultimate = card("Ugin, the Spirit Dragon").abilities
     assert (minus.loyalty, minus.loyalty_x) == (0, True)
     exile = narrow(Exile, minus.effects[0])
-    assert exile.who is Who.EACH_PERMANENT and exile.filter is not None
-    assert (exile.filter.colored, exile.filter.max_mana_value_x) == (True, True)
+    assert isinstance(exile.who, Each) and exile.filter is None
+    assert (exile.who.filter.colored, exile.who.filter.max_mana_value_x) == (True, True)
     assert narrow(Search, ultimate.effects[2]).find == "permanent"
 
 
@@ -307,5 +337,5 @@ def test_chandra_flames_catalyst_is_data() -> None:
     _, cast, ultimate = card("Chandra, Flame's Catalyst").abilities
     effect = narrow(CastCard, cast.effects[0])
     assert (effect.verb, effect.optional, effect.exile_instead) == (Verb.CAST_CARD, True, True)
-    assert effect.target is not None and effect.target.colors == ("R",)
+    assert effect.target is not None and effect.target.filter.colors == ("R",)
     assert ultimate.effects[2].verb is Verb.FREE_CASTS_THIS_TURN

@@ -12,7 +12,9 @@ from server.cards import CardDataError, card
 from server.cards.amounts import Attackers, Compare, Measure, Permanents
 from server.cards.model import (
     Condition,
+    Controller,
     Count,
+    ObjectFilter,
     ReplacementKind,
     TargetedCost,
     TriggerEvent,
@@ -135,7 +137,7 @@ def _enters(condition: Any) -> dict[str, Any]:
     ({"replacements": [{"kind": "prevent_damage_to_you", "counter": "incarnation",
                         "extra": 1}]}, r"takes \['counter'\]"),
     # "you lose the game": players only
-    ({"effects": [{"verb": "lose_game", "who": "each_creature"}]}, "lose_game names players"),
+    ({"effects": [{"verb": "lose_game", "who": "self"}]}, "lose_game names players"),
     ({"effects": [{"verb": "lose_game", "amount": 1}]}, "unknown field"),
     ({"triggers": [{"when": "leaves_the_battlefield", "effects": [{"verb": "lose_game"}]}]},
      "unknown value 'leaves_the_battlefield'"),
@@ -165,11 +167,11 @@ def _enters(condition: Any) -> dict[str, Any]:
     # "whenever one or more Cats you control deal combat damage to a player": a filter
     ({"triggers": [{"when": "combat_damage_to_player_by", "effects": [{"verb": "draw"}]}]},
      "'filter'"),
-    # "... that player controls": a flag
+    # "... that player controls": a controller
     ({"triggers": [{"when": "combat_damage_to_player_by", "filter": {},
                     "effects": [{"verb": "destroy", "target": {
-                        "kind": "artifact", "that_player_controls": "yes"}}]}]},
-     "expected true or false"),
+                        "kind": "permanent", "filter": {"controller": True}}}]}]},
+     "unknown value True"),
     # "exile that card until [this] leaves the battlefield" (610.3)
     ({"effects": [{"verb": "exile_linked", "target": "creature", "until_leaves": 1}]},
      "expected true or false"),
@@ -293,11 +295,14 @@ def test_archfiends_vessel_is_data() -> None:
 def test_feline_sovereign_is_data() -> None:
     sovereign = card("Feline Sovereign")
     (anthem,) = sovereign.statics
-    assert (anthem.subtype, anthem.power, anthem.protection) == ("Cat", 1, ("Dog",))
+    assert isinstance(anthem.affects, ObjectFilter)
+    assert (anthem.affects.subtypes, anthem.affects.other) == (("Cat",), True)
+    assert (anthem.power, anthem.protection) == (1, ("Dog",))
     (damage,) = sovereign.triggers
     assert damage.event is TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY
     target = damage.effects[0].target_req
-    assert target is not None and target.up_to and target.that_player_controls
+    assert target is not None and target.up_to
+    assert target.filter.controller is Controller.THAT_PLAYER
 
 
 def test_kitesail_freebooter_is_data() -> None:

@@ -49,7 +49,14 @@ def _static(**spec: Any) -> dict[str, Any]:
     (_ability({"kind": "tap_permanents", "count": 0, "filter": {}}), "count: at least 1"),
     (_ability({"kind": "tap_permanents", "count": 2,
                "filter": {"subtypes": ["Spirit"], "controller": "opponent"}}),
-     "taps permanents you control"),
+     "taps or sacrifices permanents you control"),
+    # "Sacrifice another creature with defender": a filter (601.2f)
+    (_ability({"kind": "sacrifice_creature", "has": "Defender"}), "unknown field"),
+    (_ability({"kind": "sacrifice_creature", "filter": {"has": "Defendr"}}),
+     "keyword 'Defendr' is not supported"),
+    (_ability({"kind": "sacrifice_creature", "count": 2, "filter": {}}),
+     "'sacrifice_creature' may take a 'filter'"),
+    (_ability({"kind": "discard_card", "filter": {}}), "'discard_card' neither"),
     (_ability({"kind": "tap_permanent", "count": 2, "filter": {}}),
      "unknown value 'tap_permanent'"),
     # "Look at the top N ... put one into your hand and the rest ...": both places said

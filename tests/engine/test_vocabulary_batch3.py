@@ -32,7 +32,7 @@ def _load(effects: list[dict[str, object]]) -> None:
     ([{"verb": "gain_life", "count": "shrines"}], "unknown value 'shrines'"),
     ([{"verb": "fight", "target": "creature"}], "required for fight"),
     ([{"verb": "fight", "by": "that"}], "fight needs the 'target'"),
-    ([{"verb": "fight", "by": "each_creature", "target": "creature"}], "expected 'self'"),
+    ([{"verb": "fight", "by": "chosen", "target": "creature"}], "expected 'self'"),
     ([{"verb": "deal_damage", "by": "that", "amount": 2, "target": "creature"}],
      "'amount' is 'power'"),
     ([{"verb": "draw", "by": "that"}], "unknown field"),

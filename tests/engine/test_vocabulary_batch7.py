@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
-from server.cards.model import TargetKind
+from server.cards.model import Controller, TargetKind
 from server.engine.targeting import quality_of
 from tests.engine.helpers import load_one
 
@@ -24,11 +24,11 @@ def _load(target: Any) -> None:
 
 
 @pytest.mark.parametrize(("target", "message"), [
-    ({"kind": "creature", "with_counter": "+1/+2"}, "with_counter"),
-    ({"kind": "creature", "with_counter": 1}, "with_counter"),
-    ({"kind": "permanent", "subtypes": "Cat"}, "expected a list"),
-    ({"kind": "permanent", "subtypes": ["cat"]}, "subtype names"),
-    ({"kind": "permanent", "subtype": ["Cat"]}, "unknown field"),
+    ({"kind": "permanent", "filter": {"with_counter": "+1/+2"}}, "with_counter"),
+    ({"kind": "permanent", "filter": {"with_counter": 1}}, "with_counter"),
+    ({"kind": "permanent", "filter": {"subtypes": "Cat"}}, "expected a list"),
+    ({"kind": "permanent", "filter": {"subtypes": ["cat"]}}, "unknown subtype 'cat'"),
+    ({"kind": "permanent", "filter": {"subtype": ["Cat"]}}, "unknown field"),
     ("planeswalkers", "unknown value 'planeswalkers'"),
 ])
 def test_mistakes_are_load_errors(target: Any, message: str) -> None:
@@ -37,20 +37,21 @@ def test_mistakes_are_load_errors(target: Any, message: str) -> None:
 
 
 def test_well_formed_data_loads() -> None:
-    _load({"kind": "creature", "with_counter": "+1/+1"})
-    _load({"kind": "permanent", "subtypes": ["Bird", "Ox"]})
+    _load({"kind": "permanent", "filter": {"types": ["Creature"], "with_counter": "+1/+1"}})
+    _load({"kind": "permanent", "filter": {"subtypes": ["Bird", "Ox"]}})
     _load("planeswalker")
 
 
 def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     veteran = card("Tempered Veteran").abilities[0].targets[0]
-    assert veteran.with_counter == "+1/+1"
+    assert veteran.filter.with_counter == "+1/+1"
     sanctuary = card("Animal Sanctuary")
     assert sanctuary.mana_abilities == ("C",)
-    assert sanctuary.abilities[0].targets[0].subtypes == (
+    assert sanctuary.abilities[0].targets[0].filter.subtypes == (
         "Bird", "Cat", "Dog", "Goat", "Ox", "Snake")
     masticore = card("Sparkhunter Masticore")
-    assert masticore.abilities[0].targets[0].kind is TargetKind.PLANESWALKER
+    walker = masticore.abilities[0].targets[0]
+    assert (walker.kind, walker.filter.card_types) == (TargetKind.PERMANENT, ("Planeswalker",))
     assert masticore.protection == ("Planeswalker",)
     assert quality_of(card("Basri Ket"), "Planeswalker")
     assert not quality_of(card("Tempered Veteran"), "Planeswalker")
@@ -67,5 +68,5 @@ def test_enchant_you_control_is_validated() -> None:
         _load_aura({"enchant": "creature", "enchant_you_control": "yes"}, ["Aura"])
     _load_aura({"enchant": "creature", "enchant_you_control": True}, ["Aura"])
     training = card("Setessan Training")
-    assert training.enchant_you_control
-    assert training.spell_targets()[0].you_control
+    assert training.enchant is not None and training.enchant.controller is Controller.YOU
+    assert training.spell_targets()[0].filter.controller is Controller.YOU

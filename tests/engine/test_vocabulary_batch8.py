@@ -14,7 +14,7 @@ import pytest
 from server.cards import CardDataError, card
 from server.cards.amounts import Fixed, Measure, Permanents
 from server.cards.mana import ManaCost
-from server.cards.model import Controller, TargetKind, Who
+from server.cards.model import Controller, Each, TargetKind, Who
 from server.cards.verbs import (
     CounterSpell,
     Destroy,
@@ -55,18 +55,20 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "restrict_this_turn", "target": "creature",
                "restrictions": ["doesnt_untap"]}), "restrictions: expected some of"),
     (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"]}),
-     "'filter' is given exactly"),
+     "restrict_this_turn applies to"),
+    (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"],
+               "filter": {"types": ["Creature"]}}), "'filter' is given exactly"),
     (_effects({"verb": "restrict_this_turn", "target": "creature", "restrictions":
                ["cant_block"], "filter": {"types": ["Creature"]}}),
      "'filter' is given exactly"),
-    (_effects({"verb": "restrict_this_turn", "who": "each_creature",
+    (_effects({"verb": "restrict_this_turn", "who": "each_opponent",
                "restrictions": ["cant_block"]}), "restrict_this_turn applies to"),
     # filters: "without [keyword]"
     (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"],
-               "filter": {"types": ["Creature"], "lacks": "Flyng"}}),
+               "who": {"each": {"types": ["Creature"], "lacks": "Flyng"}}}),
      "lacks: keyword 'Flyng'"),
     # "another target": a flag
-    (_effects({"verb": "modify_pt", "power": 1, "target": {"kind": "creature",
+    (_effects({"verb": "modify_pt", "power": 1, "target": {"kind": "permanent",
                                                          "other_target": 1}}),
      "other_target: expected true or false"),
     # permanents attached to the previous target
@@ -110,13 +112,13 @@ def test_well_formed_data_loads() -> None:
     _load(_effects({"verb": "restrict_this_turn", "target": "creature",
                     "restrictions": ["cant_block", "cant_attack"]}))
     _load(_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"],
-                    "filter": {"types": ["Creature"], "lacks": "Flying",
-                               "controller": "opponent"}}))
+                    "who": {"each": {"types": ["Creature"], "lacks": "Flying",
+                                     "controller": "opponent"}}}))
     _load({**_effects({"verb": "draw"}),
            "cost_reduction": {"amount": {"kind": "permanents",
                                          "filter": {"subtypes": ["Shrine"]}}}})
-    _load(_effects({"verb": "exile", "target": "card_in_a_graveyard"}))
-    _load(_effects({"verb": "counter", "target": "activated_or_triggered_ability"}))
+    _load(_effects({"verb": "exile", "target": "card_in_graveyard"}))
+    _load(_effects({"verb": "counter", "target": "ability"}))
 
 
 def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
@@ -136,14 +138,14 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert [t.other_target for t in mistake] == [False, True]
     tampering = narrow(RestrictThisTurn, card("Destructive Tampering").modes[1][0])
     assert tampering.restrictions == ("cant_block",)
-    assert tampering.filter is not None and tampering.filter.lacks == "Flying"
-    assert tampering.filter.controller is Controller.ANY
+    assert isinstance(tampering.who, Each) and tampering.who.filter.lacks == "Flying"
+    assert tampering.who.filter.controller is Controller.ANY and tampering.filter is None
     assert card("Return to Nature").modes[2][0].target_req is not None
     assert card("Return to Nature").spell_targets((2,))[0].kind is \
-        TargetKind.CARD_IN_A_GRAVEYARD
+        TargetKind.CARD_IN_GRAVEYARD
     assert narrow(PutCounters, card("Invigorating Surge").effects[1]).double
     slag = narrow(Destroy, card("Turn to Slag").effects[1])
     assert slag.who is Who.ATTACHED_TO_THAT and slag.filter is not None
     epiphany = card("Sublime Epiphany")
     assert (epiphany.mode_min, epiphany.mode_max) == (1, 5)
-    assert epiphany.spell_targets((1,))[0].kind is TargetKind.ACTIVATED_OR_TRIGGERED_ABILITY
+    assert epiphany.spell_targets((1,))[0].kind is TargetKind.ABILITY
