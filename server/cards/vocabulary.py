@@ -29,14 +29,16 @@ from server.cards.model import (
     StickerKind,
     TargetKind,
     TriggerEvent,
+    TriggerStep,
+    TriggerSubject,
     Verb,
     Who,
 )
 
 #: The vocabularies counted, in the order they are printed.
 VOCABULARIES: tuple[type[Enum], ...] = (
-    Verb, Condition, TriggerEvent, Count, Who, TargetKind, Affects, ReplacementKind, CostKind,
-    Recipient, DamageKind, Controller, StickerKind, Rounding)
+    Verb, Condition, TriggerEvent, TriggerSubject, TriggerStep, Count, Who, TargetKind,
+    Affects, ReplacementKind, CostKind, Recipient, DamageKind, Controller, StickerKind, Rounding)
 
 
 def _terms(value: object, seen: set[int]) -> Iterator[Enum]:

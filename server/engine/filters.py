@@ -56,7 +56,8 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
             and (not spec.with_counter or obj.counters.get(spec.with_counter, 0) > 0)
             and (not spec.colored or bool(obj.card.colors))  # rule 105.2
             and (not spec.cast_from or _cast_from(obj, spec.cast_from))
-            and (spec.max_mana_value is None or obj.mana_value <= spec.max_mana_value))
+            and (spec.max_mana_value is None or obj.mana_value <= spec.max_mana_value)
+            and (not spec.colors or bool(set(spec.colors) & set(obj.card.colors))))
 
 
 def _cast_from(obj: GameObject, where: str) -> bool:
@@ -102,7 +103,8 @@ def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
             and (not spec.colored or bool(card.colors))
             and not spec.cast_from  # where a spell was cast from isn't known here
             and (spec.max_mana_value is None
-                 or card.mana_cost.mana_value <= spec.max_mana_value))
+                 or card.mana_cost.mana_value <= spec.max_mana_value)
+            and (not spec.colors or bool(set(spec.colors) & set(card.colors))))
 
 
 def _has_type(obj: GameObject, card_type: str) -> bool:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from server.cards import CardDataError, load_pool
-from server.cards.model import Condition, Controller, Count, TriggerEvent, Verb, Who
+from server.cards.model import Condition, Controller, Count, TriggerEvent, TriggerStep, Verb, Who
 
 _SET = {"data": {"cards": [{"name": "T", "types": ["Sorcery"], "manaCost": "{G}",
                             "text": "Target creature you control fights target creature."}]}}
@@ -44,12 +44,13 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     from server.cards import card
 
     stone = card("Sanctum of Stone Fangs").triggers[0]
-    assert stone.event is TriggerEvent.YOUR_PRECOMBAT_MAIN
+    assert (stone.event, stone.step, stone.whose) == (
+        TriggerEvent.STEP, TriggerStep.PRECOMBAT_MAIN, Controller.YOU)
     assert stone.effects[0].count is Count.PERMANENTS
     assert stone.effects[0].filter is not None
     assert stone.effects[0].filter.subtypes == ("Shrine",)
     assert stone.effects[0].filter.controller is Controller.YOU
     might = card("Primal Might").effects
     assert (might[1].verb, might[1].by) == (Verb.FIGHT, Who.THAT)
-    assert card("Vito, Thorn of the Dusk Rose").triggers[0].event is TriggerEvent.YOU_GAIN_LIFE
+    assert card("Vito, Thorn of the Dusk Rose").triggers[0].event is TriggerEvent.GAIN_LIFE
     assert card("Sanctum of Calm Waters").triggers[0].effects[1].condition is Condition.YOU_DID

@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
-from server.cards.model import Count, CountCondition, DamageKind, Recipient, TriggerEvent
+from server.cards.model import (
+    Count,
+    CountCondition,
+    DamageKind,
+    Recipient,
+    TriggerEvent,
+    TriggerSubject,
+)
 from tests.engine.helpers import load_one
 
 
@@ -28,18 +35,23 @@ _ROGUE = {"subtypes": ["Rogue"]}
 
 
 @pytest.mark.parametrize(("behaviour", "message"), [
-    (_trigger(when="permanent_enters"), "'filter'"),
-    (_trigger(when="source_deals_damage"), "'filter'"),
-    (_trigger(when="enters", filter=_ROGUE), "'filter'"),
-    (_trigger(when="permanent_enters", filter={"min_power": "four"}), "min_power"),
-    (_trigger(when="permanent_enters", filter={"power": 4}), "unknown field"),
-    (_trigger(when="source_deals_damage", filter={}, damage="nonconbat"),
+    (_trigger(when="zone_change", subject="filter", to="battlefield"),
+     "subject 'filter' needs a 'filter'"),
+    (_trigger(when="deals_damage", subject="filter"), "subject 'filter' needs a 'filter'"),
+    (_trigger(when="zone_change", to="battlefield", filter=_ROGUE),
+     "subject 'this' is the object itself"),
+    (_trigger(when="zone_change", subject="filter", to="battlefield",
+              filter={"min_power": "four"}), "min_power"),
+    (_trigger(when="zone_change", subject="filter", to="battlefield", filter={"power": 4}),
+     "unknown field"),
+    (_trigger(when="deals_damage", subject="filter", filter={}, damage="nonconbat"),
      "unknown value 'nonconbat'"),
-    (_trigger(when="source_deals_damage", filter={}, recipient="each_opponent"),
+    (_trigger(when="deals_damage", subject="filter", filter={}, recipient="each_opponent"),
      "unknown value 'each_opponent'"),
-    (_trigger(when="dealt_damage", damage="combat"), "only for 'source_deals_damage'"),
-    (_trigger(when="permanent_enters", filter=_ROGUE, recipient="opponent"),
-     "only for 'source_deals_damage'"),
+    (_trigger(when="dealt_damage", damage="combat"),
+     "'dealt_damage' takes no 'damage'; only deals_damage do"),
+    (_trigger(when="zone_change", subject="filter", to="battlefield", filter=_ROGUE,
+              recipient="opponent"), "'zone_change' takes no 'recipient'"),
     ({"statics": [{"text": "x", "affects": "self", "power": 2, "condition": {
         "count": "cards_in_an_opponents_graveyard", "filter": _ROGUE, "at_least": 8}}]},
      "'filter' is given exactly"),
@@ -50,14 +62,17 @@ def test_mistakes_are_load_errors(behaviour: dict[str, Any], message: str) -> No
 
 
 def test_well_formed_data_loads() -> None:
-    _load(_trigger(when="permanent_enters", filter={"types": ["Creature"], "min_power": 4}))
-    _load(_trigger(when="source_deals_damage", filter={"controller": "any"},
+    _load(_trigger(when="zone_change", subject="filter", to="battlefield",
+                   filter={"types": ["Creature"], "min_power": 4}))
+    _load(_trigger(when="deals_damage", subject="filter", filter={"controller": "any"},
                    damage="combat", recipient="planeswalker"))
 
 
 def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     enforcer = card("Thieves' Guild Enforcer")
-    assert enforcer.triggers[0].event is TriggerEvent.PERMANENT_ENTERS
+    assert enforcer.triggers[0].event is TriggerEvent.ZONE_CHANGE
+    assert enforcer.triggers[0].subject is TriggerSubject.FILTER
+    assert enforcer.triggers[0].to_zone == "battlefield"
     assert enforcer.triggers[0].filter is not None
     assert not enforcer.triggers[0].filter.other  # "[this] or another Rogue"
     condition = enforcer.statics[0].condition
