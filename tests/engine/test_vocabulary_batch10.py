@@ -92,17 +92,17 @@ _PUMP = {"affects": "self", "power": 1}
         {"verb": "gain_life", "count": "creatures_died_this_turn", "filter": {}}]}]},
      "'filter' is given exactly"),
     # "you may pay": a cost, optional, no condition of its own
-    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [{"verb": "pay",
-                                                                             "optional": True}]}]},
+    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
+        {"verb": "pay", "optional": True}]}]},
      "needs a 'cost'"),
-    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [{"verb": "pay",
-                                                                             "cost": "{1}{B}"}]}]},
+    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
+        {"verb": "pay", "cost": "{1}{B}"}]}]},
      "'optional': true"),
     ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
         {"verb": "pay", "cost": "{1}{B}", "optional": True, "condition": "you_did"}]}]},
      "no condition"),
-    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [{"verb": "draw",
-                                                                             "cost": "{1}"}]}]},
+    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
+        {"verb": "draw", "cost": "{1}"}]}]},
      "unknown field"),
     ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
         {"verb": "pay", "cost": "{1}{Q}", "optional": True}]}]}, "cost"),
