@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable
-from dataclasses import MISSING, Field, fields, replace
+from dataclasses import MISSING, Field, dataclass, fields, replace
 from enum import Enum
 from functools import cache
 from importlib import resources
@@ -83,6 +83,8 @@ from server.cards.model import (
     TargetReq,
     TriggeredAbility,
     TriggerEvent,
+    TriggerStep,
+    TriggerSubject,
     Verb,
     Who,
 )
@@ -1140,20 +1142,7 @@ def _cast_from(where: str, raw: Any) -> str:
     return str(raw)
 
 
-#: The trigger events whose ``filter`` describes the object the event is about (required).
-_FILTERED_EVENTS = (TriggerEvent.SPELL_CAST, TriggerEvent.PERMANENT_ENTERS,
-                    TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY,
-                    TriggerEvent.SOURCE_DEALS_DAMAGE, TriggerEvent.YOU_ATTACK_WITH,
-                    TriggerEvent.CREATURE_ATTACKS, TriggerEvent.CHANGES_ZONE,
-                    TriggerEvent.BECOMES_TARGET, TriggerEvent.COUNTERS_PUT,
-                    TriggerEvent.LOYALTY_ACTIVATED)
-#: The trigger events a ``filter`` may qualify (not required): "whenever [this] and at least N
-#: other [filter] creatures attack".
-_OPTIONALLY_FILTERED_EVENTS = (TriggerEvent.ATTACKS, TriggerEvent.YOU_SACRIFICE)
-#: The trigger events that take a ``count``, and what it means there.
-_COUNTED_EVENTS = (TriggerEvent.YOU_EXPEND, TriggerEvent.YOU_DRAW, TriggerEvent.SPELL_CAST,
-                   TriggerEvent.YOU_ATTACK_WITH, TriggerEvent.ATTACKS)
-#: The zones a CHANGES_ZONE trigger names ("" -- any) and the zones a triggered ability may
+#: The zones a ZONE_CHANGE trigger names ("" -- any) and the zones a triggered ability may
 #: trigger from besides the battlefield (rule 113.6k).
 TRIGGER_ZONES = ("", "battlefield", "graveyard", "hand", "library", "exile", "stack")
 _TRIGGER_FROM = ("", "graveyard")
@@ -1326,31 +1315,120 @@ def _additional_cost(where: str, raw: Any) -> AdditionalCost:
     return AdditionalCost(kind, cards=cards, count=count, filter=spec_filter)
 
 
+@dataclass(frozen=True, slots=True)
+class _TriggerShape:
+    """What a trigger kind takes besides its effects: the subjects it may name (the first
+    is the default; none -- the event isn't about an object), whether a ``filter`` is
+    required, allowed (qualifying) or refused, and the other keys it takes (``required``
+    among them must be given)."""
+
+    subjects: tuple[TriggerSubject, ...] = ()
+    filter: str = "no"  # "required", "optional" or "no"
+    keys: frozenset[str] = frozenset()
+    required: frozenset[str] = frozenset()
+
+
+_THIS, _ATTACHED, _ANY_FILTER = TriggerSubject.THIS, TriggerSubject.ATTACHED, \
+    TriggerSubject.FILTER
+
+
+def _trigger_shape(kind: TriggerEvent) -> _TriggerShape:
+    """The parameters each general trigger kind takes (see :class:`TriggerEvent`)."""
+    match kind:
+        case TriggerEvent.ZONE_CHANGE:
+            return _TriggerShape((_THIS, _ATTACHED, _ANY_FILTER), "optional",
+                                 frozenset({"from", "to"}))
+        case TriggerEvent.STEP:
+            return _TriggerShape(keys=frozenset({"step", "whose"}),
+                                 required=frozenset({"step"}))
+        case TriggerEvent.ATTACKS:
+            return _TriggerShape((_THIS, _ANY_FILTER), "optional", frozenset({"count"}))
+        case TriggerEvent.BLOCKS:
+            return _TriggerShape((_THIS,), "optional")
+        case TriggerEvent.BECOMES_BLOCKED | TriggerEvent.DEALT_DAMAGE | \
+                TriggerEvent.BECOMES_UNTAPPED:
+            return _TriggerShape((_THIS,))
+        case TriggerEvent.DEALS_DAMAGE:
+            return _TriggerShape((_THIS, _ANY_FILTER), "optional",
+                                 frozenset({"damage", "recipient", "count"}))
+        case TriggerEvent.CAST:
+            return _TriggerShape((_ANY_FILTER,), "required", frozenset({"count"}))
+        case TriggerEvent.DRAW:
+            return _TriggerShape(keys=frozenset({"whose", "count"}))
+        case TriggerEvent.GAIN_LIFE | TriggerEvent.CRIME:
+            return _TriggerShape(keys=frozenset({"whose"}))
+        case TriggerEvent.EXPEND:
+            return _TriggerShape(keys=frozenset({"whose", "count"}),
+                                 required=frozenset({"count"}))
+        case TriggerEvent.COUNTERS_PUT:
+            return _TriggerShape((_ANY_FILTER,), "required", frozenset({"counter"}),
+                                 frozenset({"counter"}))
+        case TriggerEvent.SACRIFICE:
+            return _TriggerShape((_ANY_FILTER,), "required")
+        case TriggerEvent.BECOMES_TARGET | TriggerEvent.LOYALTY_ACTIVATED:
+            return _TriggerShape(filter="required")
+        case TriggerEvent.STATE:
+            return _TriggerShape(required=frozenset({"condition"}))
+        case TriggerEvent.CHAOS_ENSUES | TriggerEvent.PLANESWALK_TO | \
+                TriggerEvent.ROLL_PLANESWALKER | TriggerEvent.EXILED_WITH_MADNESS:
+            return _TriggerShape()
+        case _:
+            assert_never(kind)
+
+
+#: Keys every triggered ability may have, whatever its kind.
+_TRIGGER_KEYS = frozenset({"text", "when", "effects", "modes", "condition", "once_each_turn",
+                           "zone"})
+#: Every kind-specific key (for the message naming the kinds that take one).
+def _trigger_whose(where: str, raw: Any) -> Controller:
+    """Whose step, draw, life gain, ... a trigger waits for: "you", "opponent" or "any"
+    (rule 102.2); "that_player" names no one before the event."""
+    whose = _enum(where, Controller, raw)
+    if whose is Controller.THAT_PLAYER:
+        raise CardDataError(f"{where}: expected 'you', 'opponent' or 'any'")
+    return whose
+
+
+_TRIGGER_PARAMETERS = ("subject", "filter", "from", "to", "step", "whose", "count", "damage",
+                       "recipient", "counter")
+
+
 def _triggered(where: str, raw: Any) -> TriggeredAbility:
-    spec = _fields(where, raw, {"text", "when", "effects", "modes", "condition", "colors",
-                                "quality", "count", "once_each_turn", "filter", "damage",
-                                "recipient", "from", "to", "zone"})
+    """``{"when": kind, ...parameters, "effects": [...]}`` (rule 603.1): a general trigger
+    kind (:class:`TriggerEvent`) with the parameters it takes (:func:`_trigger_shape`)."""
+    spec = _fields(where, raw, set(_TRIGGER_KEYS) | set(_TRIGGER_PARAMETERS))
     modes = tuple(_effects(f"{where}.modes[{i}]", m)
                   for i, m in enumerate(_list(f"{where}.modes", spec.get("modes", []))))
     event = _enum(f"{where}.when", TriggerEvent, spec.get("when"))
-    if event is TriggerEvent.STATE and "condition" not in spec:
-        raise CardDataError(f"{where}: a state trigger (603.8) needs the 'condition' it "
-                            "triggers on")
-    if event not in _OPTIONALLY_FILTERED_EVENTS and (
-            (event in _FILTERED_EVENTS) != ("filter" in spec)):
-        raise CardDataError(f"{where}: 'filter' (the spell cast), the permanent entering, the "
-                            "damage source, the attackers, the object changing zones or the "
-                            "spell or ability targeting, is given exactly when 'when' is one of "
-                            + ", ".join(e.value for e in _FILTERED_EVENTS))
+    if event is TriggerEvent.EXILED_WITH_MADNESS:
+        raise CardDataError(f"{where}.when: 'exiled_with_madness' is the madness keyword's "
+                            "own trigger (702.35a); give the card the keyword instead")
+    shape = _trigger_shape(event)
+    for key in _TRIGGER_PARAMETERS:
+        takes = key in shape.keys or (key == "subject" and len(shape.subjects) > 1) or (
+            key == "filter" and shape.filter != "no")
+        if key in spec and not takes:
+            users = [k.value for k in TriggerEvent if key in _trigger_shape(k).keys
+                     or (key == "subject" and len(_trigger_shape(k).subjects) > 1)
+                     or (key == "filter" and _trigger_shape(k).filter != "no")]
+            raise CardDataError(f"{where}.{key}: {event.value!r} takes no {key!r}; only "
+                                + ", ".join(users) + " do")
+    for key in sorted(shape.required):
+        if key not in spec:
+            raise CardDataError(f"{where}: {event.value!r} needs {key!r}")
+    subject = _enum(f"{where}.subject", TriggerSubject, spec["subject"]) \
+        if "subject" in spec else (shape.subjects[0] if shape.subjects else _THIS)
+    if shape.subjects and subject not in shape.subjects:
+        raise CardDataError(f"{where}.subject: {event.value!r} is about "
+                            + " or ".join(repr(s.value) for s in shape.subjects))
     count = _int(f"{where}.count", spec.get("count", 0)) or 0
-    if count and event not in _COUNTED_EVENTS:
-        raise CardDataError(f"{where}: 'count' is only for "
-                            + ", ".join(e.value for e in _COUNTED_EVENTS))
-    if event is TriggerEvent.YOU_ATTACK_WITH and count < 1:
-        raise CardDataError(f"{where}: 'you_attack_with' needs a 'count' (N or more)")
-    if event is TriggerEvent.ATTACKS and ("filter" in spec) != (count > 0):
-        raise CardDataError(f"{where}: 'attacks' with other attackers needs both 'filter' "
-                            "(the other creatures) and 'count' (at least N of them)")
+    if "count" in spec and count < 1:
+        raise CardDataError(f"{where}.count: at least 1")
+    has_filter = "filter" in spec
+    if shape.filter == "required" and not has_filter:
+        raise CardDataError(f"{where}: {event.value!r} needs a 'filter'")
+    if shape.filter == "optional":
+        _check_optional_filter(where, event, subject, has_filter, count)
     zones = {}
     for key in ("from", "to", "zone"):
         value = spec.get(key, "")
@@ -1359,41 +1437,61 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
             raise CardDataError(f"{where}.{key}: unknown zone {value!r}; expected one of "
                                 f"{list(allowed)}")
         zones[key] = str(value)
-    if event is not TriggerEvent.CHANGES_ZONE and (zones["from"] or zones["to"]):
-        raise CardDataError(f"{where}: 'from' and 'to' are only for 'changes_zone'")
-    if event is TriggerEvent.CHANGES_ZONE and not (zones["from"] or zones["to"]):
-        raise CardDataError(f"{where}: 'changes_zone' needs 'from' and/or 'to'")
-    if event is TriggerEvent.COUNTERS_PUT:
-        _target_counter(f"{where}.quality", spec.get("quality", ""))
-        if not spec.get("quality"):
-            raise CardDataError(f"{where}: 'counters_put' needs 'quality': the counter kind")
-    elif event is TriggerEvent.BLOCKS:
-        _quality(f"{where}.quality", spec.get("quality", ""))
-    elif "quality" in spec:
-        raise CardDataError(f"{where}.quality: only for 'blocks' (a keyword of the blocked "
-                            "creature) and 'counters_put' (the counter kind)")
-    if event is not TriggerEvent.SOURCE_DEALS_DAMAGE and ("damage" in spec
-                                                          or "recipient" in spec):
-        raise CardDataError(f"{where}: 'damage' and 'recipient' are only for "
-                            "'source_deals_damage'")
+    if event is TriggerEvent.ZONE_CHANGE and not (zones["from"] or zones["to"]):
+        raise CardDataError(f"{where}: 'zone_change' needs 'from' and/or 'to'")
+    if event is TriggerEvent.ZONE_CHANGE and subject is _ATTACHED and \
+            zones["from"] != "battlefield":
+        raise CardDataError(f"{where}: the permanent it is attached to ('attached') can only "
+                            "leave the battlefield: 'from' must be 'battlefield'")
+    damage = _enum(f"{where}.damage", DamageKind, spec.get("damage", "any"))
+    recipient = _enum(f"{where}.recipient", Recipient, spec.get("recipient", "any"))
+    if event is TriggerEvent.DEALS_DAMAGE and count and (
+            count != 1 or subject is not _ANY_FILTER or damage is not DamageKind.COMBAT
+            or recipient is not Recipient.PLAYER):
+        raise CardDataError(f"{where}.count: 'deals_damage' counts only \"one or more "
+                            "[filter] creatures deal combat damage to a player\": count 1, "
+                            "subject 'filter', damage 'combat', recipient 'player'")
     return TriggeredAbility(
-        damage=_enum(f"{where}.damage", DamageKind, spec.get("damage", "any")),
-        recipient=_enum(f"{where}.recipient", Recipient, spec.get("recipient", "any")),
         text=str(spec.get("text", "")),
         event=event,
-        filter=_filter(f"{where}.filter", spec["filter"]) if "filter" in spec else None,
         effects=() if modes else _effects(f"{where}.effects", spec.get("effects")),
         condition=_condition(f"{where}.condition", spec["condition"])
         if "condition" in spec else None,
-        colors=_colors(f"{where}.colors", spec.get("colors", [])),
-        quality=str(spec.get("quality", "")),
         modes=modes,
+        subject=subject,
+        filter=_filter(f"{where}.filter", spec["filter"]) if has_filter else None,
         count=count,
         once_each_turn=_flag(f"{where}.once_each_turn", spec.get("once_each_turn", False)),
+        step=_enum(f"{where}.step", TriggerStep, spec["step"]) if "step" in spec else None,
+        whose=_trigger_whose(f"{where}.whose", spec.get("whose", "you")),
+        damage=damage,
+        recipient=recipient,
         from_zone=zones["from"],
         to_zone=zones["to"],
+        counter=_target_counter(f"{where}.counter", spec.get("counter", "")),
         zone=zones["zone"],
     )
+
+
+def _check_optional_filter(where: str, event: TriggerEvent, subject: TriggerSubject,
+                           has_filter: bool, count: int) -> None:
+    """A kind whose ``filter`` depends on its subject: subject 'filter' needs one; ATTACKS
+    with subject 'this' takes one exactly with a ``count`` ("[this] and at least N other
+    [filter] creatures attack"); BLOCKS takes one for the creature blocked; otherwise the
+    source itself or what it is attached to is the object, and there is no filter."""
+    if subject is _ANY_FILTER:
+        if not has_filter:
+            raise CardDataError(f"{where}: subject 'filter' needs a 'filter' (the object the "
+                                "event is about)")
+    elif event is TriggerEvent.ATTACKS:
+        if has_filter != (count > 0):
+            raise CardDataError(f"{where}: 'attacks' with other attackers needs both 'filter' "
+                                "(the other creatures) and 'count' (at least N of them)")
+    elif event is not TriggerEvent.BLOCKS and has_filter:
+        raise CardDataError(f"{where}.filter: subject {subject.value!r} is the object itself; "
+                            "a 'filter' is for subject 'filter'")
+    if event is not TriggerEvent.ATTACKS and subject is not _ANY_FILTER and count:
+        raise CardDataError(f"{where}.count: only with subject 'filter'")
 
 
 def _static(where: str, raw: Any) -> StaticAbility:

@@ -484,6 +484,8 @@ class Recipient(Enum):
     OPPONENT = "opponent"
     CREATURE = "creature"
     PLANESWALKER = "planeswalker"
+    #: "to a player or planeswalker" (rules 120.3a, 120.3c).
+    PLAYER_OR_PLANESWALKER = "player_or_planeswalker"
 
 
 #: Zone names effects use for searching and exchanging.
@@ -749,135 +751,106 @@ class ActivatedAbility:
 
 
 class TriggerEvent(Enum):
-    """Trigger conditions (rule 603.2) the vocabulary supports."""
+    """The general kinds of trigger event (rule 603.2): each names one kind of game event,
+    qualified by the triggered ability's parameters -- its ``subject`` (the source itself,
+    the permanent it is attached to, or any object its ``filter`` describes), the zones of a
+    zone change, the step, whose turn or action it is (``whose``), a count."""
 
-    #: "When [this] enters" (rule 603.6a).
-    ENTERS = "enters"
-    #: "When [this] dies": put into a graveyard from the battlefield (rules 700.4, 603.10a).
-    DIES = "dies"
-    #: "At the beginning of your upkeep" (rule 503.1a).
-    YOUR_UPKEEP = "your_upkeep"
-    #: "At the beginning of combat on your turn" (rules 603.2, 507.2).
-    YOUR_BEGINNING_OF_COMBAT = "your_beginning_of_combat"
-    #: "At the beginning of your end step" (rule 513.1a).
-    YOUR_END_STEP = "your_end_step"
-    #: "At the beginning of each end step" -- every player's (rule 513.1a).
-    EACH_END_STEP = "each_end_step"
-    #: "Whenever [this] attacks" (rule 508.3a).
+    #: "When [this] enters / dies / leaves the battlefield", "whenever [a filter object] is
+    #: put into [zone] from [zone]", "when enchanted creature dies" (rules 603.2, 603.6a,
+    #: 603.6c, 700.4): an object moves from ``from_zone`` to ``to_zone`` ("" -- any zone; a
+    #: token created enters from none, 111.1). One entering the battlefield is matched as it
+    #: is there (603.6d); one leaving it as it last existed, and the permanents that left
+    #: with it look back in time (603.10a).
+    ZONE_CHANGE = "zone_change"
+    #: "At the beginning of [whose] [step]" (rules 503.1a, 504.2, 505.1a, 507.2, 513.1a,
+    #: 603.2): ``step`` begins in the turn of a player ``whose`` describes; "that player" is
+    #: the active player.
+    STEP = "step"
+    #: "Whenever [this] attacks" (508.3a); with ``filter`` and ``count``: "[this] and at
+    #: least N other [filter] creatures attack". Subject FILTER: "whenever a [filter]
+    #: creature attacks" -- once per such attacker ("that creature"); with ``count``:
+    #: "whenever [you/an opponent] attack[s] with N or more / one or more [filter]
+    #: creatures" -- once per declaration of attackers (508.1), "that many" the number.
     ATTACKS = "attacks"
-    #: "Whenever [this] blocks" (rules 509.3a, 509.3f); ``quality``: what it must block.
+    #: "Whenever [this] blocks [a filter creature]" (rules 509.3a, 509.3f): ``filter``
+    #: describes the creature blocked.
     BLOCKS = "blocks"
-    #: "Whenever you cast a noncreature spell" (rule 601.2i); prowess (702.108a).
-    YOU_CAST_NONCREATURE = "you_cast_noncreature"
-    #: "Whenever you cast a spell that's [colours]".
-    YOU_CAST_COLORED = "you_cast_colored"
-    #: "Whenever you draw a card" (rule 121).
-    YOU_DRAW = "you_draw"
-    #: "Whenever a creature an opponent controls dies".
-    OPPONENT_CREATURE_DIES = "opponent_creature_dies"
-    #: "Whenever one or more nontoken creatures attack" (you control).
-    NONTOKEN_CREATURES_ATTACK = "nontoken_creatures_attack"
-    #: "At the beginning of each player's draw step" (rule 504.2); "that player" is the
-    #: active player.
-    EACH_DRAW_STEP = "each_draw_step"
-    #: "Whenever you commit a crime" (rule 700.13).
-    YOU_COMMIT_CRIME = "you_commit_crime"
-    #: "Whenever you expend N" (rule 700.14); N is the ability's ``count``.
-    YOU_EXPEND = "you_expend"
+    #: "Whenever [this] becomes blocked by a creature" (rule 509.3d): once for each creature
+    #: blocking it; "that creature" is the blocker, "that player" its controller.
+    BECOMES_BLOCKED = "becomes_blocked"
+    #: "Whenever [this / a filter source] deals [combat|noncombat] damage to [recipient]"
+    #: (rules 120.3, 510.2): once per damage event; "that player" is the player dealt
+    #: damage, "that much" the damage. With ``count`` 1: "whenever one or more [filter]
+    #: creatures deal combat damage to a player" -- once per player dealt combat damage in a
+    #: combat damage step (510.2).
+    DEALS_DAMAGE = "deals_damage"
+    #: "Whenever [this] is dealt damage" (rule 120.3): once per damage event; "that much" is
+    #: the damage dealt.
+    DEALT_DAMAGE = "dealt_damage"
+    #: "Whenever [a player] casts a [filter] spell" (rule 601.2i): ``filter`` describes the
+    #: spell, its ``controller`` who cast it; with ``count``: "their Nth [filter] spell each
+    #: turn"; prowess (702.108a).
+    CAST = "cast"
+    #: "Whenever [whose] draw[s] a card" (rule 121); with ``count``: "your Nth card each turn".
+    DRAW = "draw"
+    #: "Whenever [whose] gain[s] life" (rule 119.9): once per life-gain event; "that much" is
+    #: the life gained.
+    GAIN_LIFE = "gain_life"
+    #: "Whenever one or more [counter] counters are put on a [filter] permanent" (rules
+    #: 122.1, 603.2): once per event, including a permanent entering with them (614.1c).
+    COUNTERS_PUT = "counters_put"
+    #: "Whenever [this] becomes the target of a [filter] spell or ability" (rules 115.1,
+    #: 603.2e): once per spell or ability as it is put on the stack (601.2c, 603.3d).
+    BECOMES_TARGET = "becomes_target"
+    #: "Whenever [a player] sacrifice[s] a [filter] permanent" (rules 701.21a, 603.2): the
+    #: permanent as it last existed (its ``controller`` is who sacrificed it), the source
+    #: itself too (603.10a).
+    SACRIFICE = "sacrifice"
+    #: "Whenever [this] becomes untapped" (rules 701.26b, 502.3).
+    BECOMES_UNTAPPED = "becomes_untapped"
+    #: A state trigger (rule 603.8): it triggers whenever the ability's ``condition`` holds,
+    #: and again only once that instance has left the stack (or never got there).
+    STATE = "state"
+    #: "Whenever you activate a loyalty ability of a [filter] planeswalker" (rules 606.4,
+    #: 602.2i): it resolves before that ability.
+    LOYALTY_ACTIVATED = "loyalty_activated"
+    #: "Whenever [whose] commit[s] a crime" (rule 700.13).
+    CRIME = "crime"
+    #: "Whenever [whose] expend[s] N" (rule 700.14); N is the ability's ``count``.
+    EXPEND = "expend"
     #: "Whenever chaos ensues" -- a plane's chaos ability (rules 311.7, 901.9b).
     CHAOS_ENSUES = "chaos_ensues"
     #: "When you planeswalk to [this plane]" (rules 701.31d, 901.11).
     PLANESWALK_TO = "planeswalk_to"
     #: "Whenever you roll the Planeswalker symbol on the planar die" (rule 901.8).
     ROLL_PLANESWALKER = "roll_planeswalker"
-    #: "At the beginning of your draw step" (rules 504.1, 603.2).
-    YOUR_DRAW_STEP = "your_draw_step"
-    #: "Whenever a creature leaves the battlefield" (rule 603.6c); "that player" / "its
-    #: controller" is its controller as it last existed (603.10a).
-    CREATURE_LEAVES_BATTLEFIELD = "creature_leaves_battlefield"
-    #: "When enchanted creature dies" -- an Aura's ability; it can find the Aura in its
-    #: owner's graveyard afterwards (rule 400.7f). Also "whenever equipped creature dies" --
-    #: an Equipment's (301.5).
-    ENCHANTED_CREATURE_DIES = "enchanted_creature_dies"
-    #: "Whenever you gain life" (rule 119.9): once per life-gain event; "that much" is the
-    #: life gained.
-    YOU_GAIN_LIFE = "you_gain_life"
-    #: "At the beginning of your precombat main phase" (rules 505.1a, 603.2).
-    YOUR_PRECOMBAT_MAIN = "your_precombat_main"
-    #: "Whenever [filter] casts a [filter] spell" (rule 601.2i): the trigger's ``filter``
-    #: describes the spell, its ``controller`` who cast it ("you": "whenever you cast a Dog
-    #: spell").
-    SPELL_CAST = "spell_cast"
-    #: "Whenever [this] is dealt damage" (rule 120.3): once per damage event; "that much" is
-    #: the damage dealt.
-    DEALT_DAMAGE = "dealt_damage"
-    #: "Whenever [this] deals combat damage to a player" (rules 510.2, 120.3a): "that player"
-    #: is the player dealt damage, "that much" the damage.
-    DEALS_COMBAT_DAMAGE_TO_PLAYER = "deals_combat_damage_to_player"
-    #: "Whenever [this] deals combat damage to a player or planeswalker" (rules 510.2,
-    #: 120.3a, 120.3c): "that much" is the damage.
-    DEALS_COMBAT_DAMAGE_TO_PLAYER_OR_PLANESWALKER = \
-        "deals_combat_damage_to_player_or_planeswalker"
     #: Madness (rule 702.35a): "When this card is exiled this way" -- it triggers from the
     #: madness replacement itself (server.engine.madness), not from card data.
     EXILED_WITH_MADNESS = "exiled_with_madness"
-    #: "Whenever [this or another] [filter] enters [under your control]" (rules 603.6a,
-    #: 603.2): a permanent matching the trigger's ``filter`` (from the controller's point of
-    #: view; without ``other`` it may be the source itself) enters the battlefield.
-    PERMANENT_ENTERS = "permanent_enters"
-    #: "Whenever a [filter] source deals [combat|noncombat] damage to [recipient]" (rules
-    #: 120.3, 603.2): once per damage event by a source (a permanent or a spell) matching
-    #: the trigger's ``filter``; "that player" is the player dealt damage, "that much" the
-    #: damage.
-    SOURCE_DEALS_DAMAGE = "source_deals_damage"
-    #: "Whenever you attack with N or more [filter] creatures" (rules 508.1, 508.3a): once
-    #: per declaration of attackers in which at least ``count`` of the creatures you attack
-    #: with match the trigger's ``filter``.
-    YOU_ATTACK_WITH = "you_attack_with"
-    #: "Whenever a [filter] creature attacks" (rule 508.3a): once for each declared attacker
-    #: matching the trigger's ``filter``; "that creature" is the attacker.
-    CREATURE_ATTACKS = "creature_attacks"
-    #: "Whenever [this] becomes blocked by a creature" (rule 509.3d): once for each creature
-    #: blocking it; "that creature" is the blocker, "that player" its controller as the
-    #: blocker was declared (or as it last existed, 608.2h).
-    BECOMES_BLOCKED_BY = "becomes_blocked_by"
-    #: "Whenever [a filter object] is put into [zone] from [zone]" (rules 603.2, 603.6a,
-    #: 603.6c, 700.4 "dies"): an object matching the trigger's ``filter`` moves from
-    #: ``from_zone`` to ``to_zone`` ("" for any zone); one leaving the battlefield is matched
-    #: as it last existed there (603.10a), together with whatever left with it.
-    CHANGES_ZONE = "changes_zone"
-    #: "Whenever one or more [kind] counters are put on a [filter] permanent" (rules 122.1,
-    #: 603.2): once per event of putting counters, including a permanent entering with them
-    #: (614.1c); the trigger's ``quality`` is the counter kind.
-    COUNTERS_PUT = "counters_put"
-    #: "Whenever [this] becomes the target of a [filter] spell or ability" (rules 115.1,
-    #: 603.2e): once per spell or ability matching the trigger's ``filter`` that targets it,
-    #: as that spell or ability becomes cast, activated or put on the stack (601.2c, 603.3d).
-    BECOMES_TARGET = "becomes_target"
-    #: "Whenever you sacrifice a [filter] permanent" (rules 701.21a, 603.2): once for each
-    #: permanent its controller sacrifices, matched (with the optional ``filter``) as it
-    #: last existed on the battlefield; the source itself too (603.10a).
-    YOU_SACRIFICE = "you_sacrifice"
-    #: "Whenever an opponent attacks [you]" (rules 508.1, 603.2): once per declaration of
-    #: one or more attackers by an opponent of the controller (the active player).
-    OPPONENT_ATTACKS = "opponent_attacks"
-    #: "When [this] leaves the battlefield" (rules 603.6c, 603.10a): it looks back in time.
-    LEAVES_BATTLEFIELD = "leaves_battlefield"
-    #: "Whenever [this] becomes untapped" (rules 701.26b, 502.3): in its controller's untap
-    #: step or by an effect.
-    BECOMES_UNTAPPED = "becomes_untapped"
-    #: "Whenever one or more [filter] creatures deal combat damage to a player" (rules 510.2,
-    #: 603.2): once per player dealt combat damage by at least one such creature in a combat
-    #: damage step; "that player" is the player.
-    COMBAT_DAMAGE_TO_PLAYER_BY = "combat_damage_to_player_by"
-    #: "When there are four or more page counters on [this]": a state trigger (rule 603.8) --
-    #: it triggers whenever the ability's ``condition`` holds, and again only once that
-    #: instance has left the stack (or never got there).
-    STATE = "state"
-    #: "Whenever you activate a loyalty ability of a [filter] planeswalker" (rules 606.4,
-    #: 602.2i): once per loyalty ability activated by the ability's controller, of a
-    #: permanent matching the trigger's ``filter``; it resolves before that ability.
-    LOYALTY_ACTIVATED = "loyalty_activated"
+
+
+class TriggerSubject(Enum):
+    """Which object a trigger event about an object must be about (rule 603.2)."""
+
+    #: The source of the ability itself ("when [this] enters", "whenever [this] attacks").
+    THIS = "this"
+    #: The permanent the source is attached to: "enchanted creature", "equipped creature"
+    #: (rules 303.4, 301.5) -- the Aura or Equipment finds it as it last existed (603.10a).
+    ATTACHED = "attached"
+    #: Any object the ability's ``filter`` describes, from its controller's point of view
+    #: (the source itself included unless the filter says "other").
+    FILTER = "filter"
+
+
+class TriggerStep(Enum):
+    """The steps and phases whose beginning a STEP trigger names (rules 500.1, 603.2)."""
+
+    UPKEEP = "upkeep"  # rule 503.1a
+    DRAW = "draw"  # rule 504.2: after the turn's draw
+    PRECOMBAT_MAIN = "precombat_main"  # rule 505.1a
+    BEGINNING_OF_COMBAT = "beginning_of_combat"  # rule 507.2
+    END = "end"  # rule 513.1a
 
 
 @dataclass(frozen=True, slots=True)
@@ -889,28 +862,34 @@ class TriggeredAbility:
     effects: tuple[Effect, ...]
     #: An intervening "if" clause (rule 603.4): checked as it triggers and as it resolves.
     condition: AnyCondition | None = None
-    #: YOU_CAST_COLORED: the colours that count; BLOCKS: a keyword the blocked creature has.
-    colors: tuple[str, ...] = ()
-    quality: str = ""
     #: "Choose one --" triggers (rule 700.2b): the modes; ``effects`` is then empty.
     modes: tuple[tuple[Effect, ...], ...] = ()
-    #: YOU_EXPEND: the N of "whenever you expend N" (rule 700.14); YOU_DRAW: "whenever you
-    #: draw your Nth card each turn" (121.1); SPELL_CAST: "casts their Nth [filter] spell
-    #: each turn" (601.2i: the caster's spells this turn that the ``filter`` describes);
-    #: YOU_ATTACK_WITH: "with N or more"; ATTACKS with a ``filter``: "this and at least N
-    #: other [filter] creatures attack".
+    #: Which object the event must be about (ZONE_CHANGE, ATTACKS, DEALS_DAMAGE; the other
+    #: kinds about an object have a fixed one: see :class:`TriggerEvent`).
+    subject: TriggerSubject = TriggerSubject.THIS
+    #: Subject FILTER: the object the event is about; ATTACKS with THIS: the other attackers
+    #: counted; BLOCKS: the creature blocked; BECOMES_TARGET: the spell or ability;
+    #: LOYALTY_ACTIVATED: the planeswalker.
+    filter: ObjectFilter | None = None
+    #: EXPEND: the N of "whenever you expend N" (rule 700.14); DRAW: "your Nth card each
+    #: turn" (121.1); CAST: "their Nth [filter] spell each turn" (601.2i); ATTACKS: "with N
+    #: or more", "[this] and at least N other"; DEALS_DAMAGE: 1 -- "one or more".
     count: int = 0
     #: "This ability triggers only once each turn."
     once_each_turn: bool = False
-    #: SPELL_CAST: the spell and who cast it (rule 601.2i); PERMANENT_ENTERS: the permanent
-    #: that entered; SOURCE_DEALS_DAMAGE: the source of the damage.
-    filter: ObjectFilter | None = None
-    #: SOURCE_DEALS_DAMAGE: which damage, and to what (rules 120.3, 510.2).
+    #: STEP: which step or phase begins.
+    step: TriggerStep | None = None
+    #: STEP, DRAW, GAIN_LIFE, CRIME, EXPEND: whose turn it is / who draws, gains life,
+    #: commits the crime or expends -- you, an opponent or any player (rule 102.2).
+    whose: Controller = Controller.YOU
+    #: DEALS_DAMAGE: which damage, and to what (rules 120.3, 510.2).
     damage: DamageKind = DamageKind.ANY
     recipient: Recipient = Recipient.ANY
-    #: CHANGES_ZONE: the zones moved from and to ("" -- any zone).
+    #: ZONE_CHANGE: the zones moved from and to ("" -- any zone).
     from_zone: str = ""
     to_zone: str = ""
+    #: COUNTERS_PUT: the counter kind (rule 122.1).
+    counter: str = ""
     #: The zone the ability triggers from (rules 113.6k, 113.6m): "graveyard" for "return
     #: [this] from your graveyard"; "" -- the battlefield (and the command zone, 113.6p).
     zone: str = ""

@@ -50,6 +50,7 @@ from server.cards.model import (
     TargetReq,
     TriggeredAbility,
     TriggerEvent,
+    TriggerSubject,
     Verb,
     Who,
 )
@@ -1248,6 +1249,8 @@ def effect_amount(effect: Amounted) -> Amount:
 PROWESS = TriggeredAbility(
     text="Prowess (Whenever you cast a noncreature spell, this creature gets +1/+1 until end "
          "of turn.)",
-    event=TriggerEvent.YOU_CAST_NONCREATURE,
+    event=TriggerEvent.CAST,
     effects=(ModifyPT(who=Who.SELF, power=1, toughness=1),),
+    subject=TriggerSubject.FILTER,
+    filter=ObjectFilter(not_types=("Creature",)),
 )

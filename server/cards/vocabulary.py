@@ -42,6 +42,8 @@ from server.cards.model import (
     StickerKind,
     TargetKind,
     TriggerEvent,
+    TriggerStep,
+    TriggerSubject,
     Verb,
     Who,
 )
@@ -56,8 +58,8 @@ AMOUNT_TYPES: tuple[type, ...] = tuple(AMOUNT_KINDS.values())
 #: The vocabularies counted, in the order they are printed.
 VOCABULARIES: tuple[type[Enum] | tuple[type, ...], ...] = (
     Verb, Condition, AMOUNT_TYPES, Whose, CardZone, Measure, Of, Trait, TurnFactKind,
-    ResolutionFact, TriggerEvent, Count, Who, TargetKind, Affects, ReplacementKind, CostKind,
-    Recipient, DamageKind, Controller, StickerKind, Rounding)
+    ResolutionFact, TriggerEvent, TriggerSubject, TriggerStep, Count, Who, TargetKind, Affects,
+    ReplacementKind, CostKind, Recipient, DamageKind, Controller, StickerKind, Rounding)
 
 
 def vocabulary_name(kind: type[Enum] | tuple[type, ...]) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from server.cards import CardDef
-from server.cards.model import TriggerEvent
+from server.cards.model import TriggerStep
 from server.engine import ante as ante_rules
 from server.engine import (
     casting,
@@ -575,15 +575,14 @@ def _begin_step(game: Game, events: list[Event]) -> None:
         combat.begin_damage_step(game)  # rule 510.4
         game.combat.damage_dealt = False
     elif game.step is Step.UPKEEP and active_in_game:
-        triggers.each_permanent(game, TriggerEvent.YOUR_UPKEEP, game.active)  # rule 503.1a
+        triggers.step_begins(game, TriggerStep.UPKEEP)  # rule 503.1a
     elif game.step is Step.BEGINNING_OF_COMBAT and active_in_game:
-        triggers.each_permanent(game, TriggerEvent.YOUR_BEGINNING_OF_COMBAT, game.active)  # 603.2
+        triggers.step_begins(game, TriggerStep.BEGINNING_OF_COMBAT)  # 507.2
     elif game.step is Step.PRECOMBAT_MAIN and active_in_game:
         # Rules 505.1a, 603.2: "at the beginning of your precombat main phase".
-        triggers.each_permanent(game, TriggerEvent.YOUR_PRECOMBAT_MAIN, game.active)
+        triggers.step_begins(game, TriggerStep.PRECOMBAT_MAIN)
     elif game.step is Step.END and active_in_game:
-        triggers.each_permanent(game, TriggerEvent.YOUR_END_STEP, game.active)  # rule 513.1a
-        triggers.each_permanent(game, TriggerEvent.EACH_END_STEP)  # "each end step"
+        triggers.step_begins(game, TriggerStep.END)  # rule 513.1a
     elif game.step is Step.DRAW and active_in_game:
         watchers.new_draw_step(game)  # rule 504.1
         # Rule 103.8a: in a two-player game the starting player skips their first draw;
@@ -591,8 +590,7 @@ def _begin_step(game: Game, events: list[Event]) -> None:
         if not (game.turn == 1 and len(game.players) == 2):
             draw(game, game.active, events)  # rule 504.1
         # Rule 504.2: then "at the beginning of [each player's] draw step" abilities trigger.
-        triggers.each_permanent(game, TriggerEvent.EACH_DRAW_STEP, event_player=game.active)
-        triggers.each_permanent(game, TriggerEvent.YOUR_DRAW_STEP, game.active)  # rule 504.2
+        triggers.step_begins(game, TriggerStep.DRAW)
     elif game.step is Step.CLEANUP:
         game.cleanup_done = False
 

@@ -1,12 +1,25 @@
 """Triggered abilities (rule 603): what triggers on which event, and putting waiting triggers
-on the stack in APNAP order (603.3b)."""
+on the stack in APNAP order (603.3b).
+
+A triggered ability names a general kind of event (:class:`TriggerEvent`) with parameters;
+:func:`_fits` decides, once for every kind, whether one occurrence of that kind of event
+fits the ability's parameters."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, assert_never
 
 from server.cards import CardDef
-from server.cards.model import DamageKind, Recipient, TriggeredAbility, TriggerEvent
+from server.cards.model import (
+    Controller,
+    DamageKind,
+    Recipient,
+    TriggeredAbility,
+    TriggerEvent,
+    TriggerStep,
+    TriggerSubject,
+)
 from server.cards.verbs import PROWESS
 from server.engine import casting, counting, filters
 from server.engine.board import board
@@ -41,34 +54,69 @@ from server.engine.state import (
 from server.engine.zones import fresh_id
 
 
+@dataclass(frozen=True, slots=True)
+class _Occurrence:
+    """One occurrence of a kind of trigger event, as a triggered ability sees it."""
+
+    kind: TriggerEvent
+    #: How the object the event is about relates to the ability's source (THIS: it is the
+    #: source; ATTACHED: the source is attached to it; FILTER: any other watcher); None for
+    #: an event about no object, or about the source by its kind.
+    subject: TriggerSubject | None
+    #: The player the event is about: whose step, who drew, gained life, ...
+    player: int | None
+    #: The creature blocked (BLOCKS).
+    blocked: GameObject | None
+    #: The event's number: the card drawn's number this turn (121.1), the mana expended.
+    number: int
+    #: The object the event is about, if it is in its zone (the spell cast, the permanent
+    #: that entered, the damage source, the attacker), or its last known information.
+    obj: GameObject | None
+    last_known: LastKnown | None
+    damage: DamageDealt | None
+    attackers: tuple[GameObject, ...]
+    #: ZONE_CHANGE: the zones moved from (None: a token created) and to.
+    zones: tuple[Zone | None, Zone] | None
+    counter_kind: str
+    #: DEALS_DAMAGE batches: the creatures that dealt a player combat damage together.
+    sources: tuple[GameObject | LastKnown, ...]
+    step: TriggerStep | None
+    #: Once per declaration or damage step ("one or more"), not per object.
+    batch: bool
+
+
 def trigger(game: Game, controller: int, card: CardDef, source_id: str,
              event: TriggerEvent, *, event_player: int | None = None,
              keywords: bool = False, blocked: GameObject | None = None,
-             spell: CardDef | None = None, amount: int = 0, event_amount: int = 0,
+             amount: int = 0, event_amount: int = 0,
              spell_obj: GameObject | None = None,
              last_known: LastKnown | None = None,
              damage: DamageDealt | None = None, event_object: str | None = None,
              attackers: tuple[GameObject, ...] = (),
-             moved: ZoneChanged | None = None, counter_kind: str = "",
+             zones: tuple[Zone | None, Zone] | None = None, counter_kind: str = "",
              delayed: TriggeredAbility | None = None,
              granted: tuple[TriggeredAbility, ...] | None = None,
-             sources: tuple[GameObject | LastKnown, ...] = ()) -> None:
-    """Rule 603.2: ``card``'s abilities with this trigger event trigger. An intervening "if"
-    must hold now (603.4). ``keywords``: the source's keyword triggers (prowess) too;
-    ``event_amount``: "that much" of the event (life gained, 119.9, damage dealt);
-    ``spell_obj``: the object the event is about (the spell just cast, 601.2i; the permanent
-    that entered; the damage source), for a trigger's ``filter``; ``last_known``: that
-    object's card, controller and id if it has left its zone (608.2h); ``damage``: the damage
-    event a "deals damage" trigger checks its damage kind and recipient against;
-    ``event_object``: "that creature" of the event; ``attackers``: the creatures declared as
-    attackers, for "whenever you attack with N or more ..."; ``moved``: the zone change a
-    "changes zone" trigger checks its zones against. An ability triggers only from the zone
-    it functions in (rule 113.6): the battlefield unless it says otherwise (113.6k).
-    ``delayed``: check only this delayed triggered ability (603.7) instead of the card's.
-    ``granted``: the triggered abilities static abilities granted the source (613.1f) as it
-    last existed, for one that has left the battlefield (603.10a); by default those it has
-    on the battlefield now. ``sources``: the creatures that dealt a player combat damage
-    together ("whenever one or more [filter] creatures deal combat damage to a player")."""
+             sources: tuple[GameObject | LastKnown, ...] = (),
+             subject: TriggerSubject | None = None, step: TriggerStep | None = None,
+             batch: bool = False) -> None:
+    """Rule 603.2: ``card``'s abilities of this kind whose parameters the occurrence fits
+    trigger. An intervening "if" must hold now (603.4). ``subject``: how the object the
+    event is about relates to this source (its own event, the one it is attached to, or
+    another's); ``event_player``: the player the event is about ("that player");
+    ``keywords``: the source's keyword triggers (prowess) too; ``amount``: the event's
+    number (the Nth card drawn, the mana expended); ``event_amount``: "that much" of the
+    event (life gained, 119.9, damage dealt); ``spell_obj``: the object the event is about
+    (the spell just cast, 601.2i; the permanent that entered; the damage source; the
+    attacker), for a trigger's ``filter``; ``last_known``: that object's card, controller
+    and id if it has left its zone (608.2h); ``damage``: the damage event;
+    ``event_object``: "that creature" of the event; ``attackers``: the creatures declared
+    as attackers; ``zones``: the zones of a zone change; ``batch``: the occurrence is a
+    whole declaration of attackers or a combat damage step's damage to one player
+    (``sources``). An ability triggers only from the zone it functions in (rule 113.6): the
+    battlefield unless it says otherwise (113.6k). ``delayed``: check only this delayed
+    triggered ability (603.7) instead of the card's. ``granted``: the triggered abilities
+    static abilities granted the source (613.1f) as it last existed, for one that has left
+    the battlefield (603.10a); by default those it has on the battlefield now."""
     if delayed is None and not card.triggers and not keywords and not granted and \
             not _granted_now(game, source_id):
         return  # nothing of this object's can trigger (the usual case)
@@ -82,50 +130,121 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
         if granted is None and source_now is not None and source_now.zone is Zone.BATTLEFIELD:
             granted = source_now.granted_triggers
         found += [(-1, t) for t in granted or ()]  # rule 613.1f: granted abilities
-    if keywords and event is TriggerEvent.YOU_CAST_NONCREATURE:
+    if keywords and event is TriggerEvent.CAST:
         source = game.objects.get(source_id)
         if source is not None and source.has("Prowess"):
             found.append((-1, PROWESS))  # rule 702.108a
+    occurrence = _Occurrence(event, subject, event_player, blocked, amount, spell_obj,
+                             last_known, damage, attackers, zones, counter_kind, sources,
+                             step, batch)
     for index, ability in found:
-        if ability.event is not event:
+        if ability.event is not event or (
+                subject is not None and ability.subject is not subject):
             continue
-        if ability.event is TriggerEvent.COUNTERS_PUT:
-            if ability.quality != counter_kind:
-                continue  # "whenever one or more +1/+1 counters are put ..."
-        elif ability.quality and (blocked is None or not blocked.has(ability.quality)):
-            continue
-        if ability.colors and (spell is None or not set(ability.colors) & set(spell.colors)):
-            continue
-        if ability.event is TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY:
-            if not any(_fits(game, ability, controller, source_id, s) for s in sources):
-                continue  # "one or more Cats you control" (510.2)
-        elif ability.filter is not None and ability.event not in _ATTACK_COUNTS and \
-                not _subject_matches(
-                game, ability, controller, source_id, subject=spell_obj, last_known=last_known):
-            continue  # "whenever you cast a Dog spell": the spell and its caster
-        if ability.event is TriggerEvent.SOURCE_DEALS_DAMAGE and (
-                damage is None or not _damage_kind_fits(ability.damage, damage.combat)
-                or not _recipient_fits(game, ability.recipient, controller, damage)):
-            continue  # "deals noncombat damage to an opponent" (120.3)
-        if ability.event in _ATTACK_COUNTS:
-            if ability.count and not _enough_attackers(game, ability, controller, source_id,
-                                                       attackers):
-                continue  # "with two or more creatures with flying" (508.3a)
-        elif ability.count and ability.count != (
-                _spell_number(game, ability, controller, source_id, spell_obj)
-                if ability.event is TriggerEvent.SPELL_CAST else amount):
-            continue  # "whenever you expend 4" (700.14); "your second card each turn"
-        if ability.event is TriggerEvent.CHANGES_ZONE and not _zones_fit(ability, moved):
+        if not _fits(game, ability, controller, source_id, occurrence):
             continue
         if not counting.condition_met(game, controller, source_id, ability.condition):
             continue
         if ability.once_each_turn \
                 and not game.watchers.once_each_turn.use(f"{source_id}:{index}"):
             continue  # "This ability triggers only once each turn." (603.2h)
+        much = event_amount
+        if event is TriggerEvent.ATTACKS and batch:
+            much = _attackers_matching(game, ability, controller, source_id, attackers)
         for _ in range(1 + _additional_times(game, controller, source_id)):
             game.pending_triggers.append(PendingTrigger(
                 fresh_id(game), controller, card, index, source_id, ability, event_player,
-                event_amount, event_object))
+                much, event_object))
+
+
+def _fits(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
+          o: _Occurrence) -> bool:
+    """Whether an occurrence of the ability's kind of event fits its parameters (rule
+    603.2), from its controller's point of view."""
+    kind = ability.event
+    match kind:
+        case TriggerEvent.ZONE_CHANGE:
+            return o.zones is not None and _zones_fit(ability, *o.zones) and (
+                ability.subject is not TriggerSubject.FILTER
+                or _about(game, ability, controller, source_id, o))
+        case TriggerEvent.STEP:
+            return ability.step is o.step and _whose(game, ability.whose, controller, o.player)
+        case TriggerEvent.ATTACKS:
+            if ability.subject is not TriggerSubject.FILTER:
+                return not ability.count or _enough_attackers(
+                    game, ability, controller, source_id, o.attackers)  # (508.3a)
+            if ability.count:  # "whenever you attack with N or more [filter] creatures"
+                return o.batch and _attackers_matching(
+                    game, ability, controller, source_id, o.attackers) >= ability.count
+            return not o.batch and _about(game, ability, controller, source_id, o)
+        case TriggerEvent.BLOCKS:  # "blocks a creature with flying"
+            return ability.filter is None or (o.blocked is not None and filters.matches(
+                game, o.blocked, ability.filter, controller, source_id))
+        case TriggerEvent.DEALS_DAMAGE:
+            if ability.count:  # "one or more [filter] creatures deal combat damage" (510.2)
+                return o.batch and any(_one_fits(game, ability, controller, source_id, s)
+                                       for s in o.sources)
+            return not o.batch and o.damage is not None and o.damage.amount > 0 and \
+                _damage_kind_fits(ability.damage, o.damage.combat) and \
+                _recipient_fits(game, ability.recipient, controller, o.damage) and (
+                    ability.subject is not TriggerSubject.FILTER
+                    or _about(game, ability, controller, source_id, o))  # rule 120.3
+        case TriggerEvent.CAST:
+            return _about(game, ability, controller, source_id, o) and (
+                not ability.count or ability.count == _spell_number(
+                    game, ability, controller, source_id, o.obj))  # "your second spell"
+        case TriggerEvent.DRAW:
+            return _whose(game, ability.whose, controller, o.player) and (
+                not ability.count or ability.count == o.number)  # "your second card" (121.1)
+        case TriggerEvent.GAIN_LIFE | TriggerEvent.CRIME:
+            return _whose(game, ability.whose, controller, o.player)  # rules 119.9, 700.13
+        case TriggerEvent.EXPEND:
+            return _whose(game, ability.whose, controller, o.player) and \
+                ability.count == o.number  # "whenever you expend 4" (700.14)
+        case TriggerEvent.COUNTERS_PUT:
+            return ability.counter == o.counter_kind and \
+                _about(game, ability, controller, source_id, o)  # rule 122.1
+        case TriggerEvent.BECOMES_TARGET | TriggerEvent.LOYALTY_ACTIVATED | \
+                TriggerEvent.SACRIFICE:
+            return _about(game, ability, controller, source_id, o)
+        case TriggerEvent.BECOMES_BLOCKED | TriggerEvent.DEALT_DAMAGE | \
+                TriggerEvent.BECOMES_UNTAPPED | TriggerEvent.CHAOS_ENSUES | \
+                TriggerEvent.PLANESWALK_TO | TriggerEvent.ROLL_PLANESWALKER | \
+                TriggerEvent.EXILED_WITH_MADNESS | TriggerEvent.STATE:
+            return True  # no parameters (a state trigger is put by _state_triggers, 603.8)
+        case _:
+            assert_never(kind)
+
+
+def _whose(game: Game, whose: Controller, controller: int, player: int | None) -> bool:
+    """Whether the player the event is about is the one a trigger names (rule 102.2)."""
+    if player is None:
+        return False
+    if whose is Controller.YOU:
+        return player == controller
+    if whose is Controller.OPPONENT:
+        return player in game.opponents(controller)
+    if whose is Controller.ANY:
+        return True
+    if whose is Controller.THAT_PLAYER:
+        return False  # names no one before the event (the loader rejects it here)
+    assert_never(whose)
+
+
+def _about(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
+           o: _Occurrence) -> bool:
+    """Whether the object the event is about fits the trigger's ``filter``."""
+    return _subject_matches(game, ability, controller, source_id, subject=o.obj,
+                            last_known=o.last_known)
+
+
+def _attackers_matching(game: Game, ability: TriggeredAbility, controller: int,
+                        source_id: str, attackers: tuple[GameObject, ...]) -> int:
+    """The declared attackers the trigger's filter describes, as they were declared."""
+    if ability.filter is None:
+        return 0
+    return sum(1 for a in attackers
+               if filters.matches(game, a, ability.filter, controller, source_id))
 
 
 def _additional_times(game: Game, controller: int, source_id: str) -> int:
@@ -144,21 +263,18 @@ def _additional_times(game: Game, controller: int, source_id: str) -> int:
     return times
 
 
-#: Events whose ``filter`` describes the declared attackers counted, not one object.
-_ATTACK_COUNTS = (TriggerEvent.YOU_ATTACK_WITH, TriggerEvent.ATTACKS)
 _ZONE_NAMES = {"battlefield": Zone.BATTLEFIELD, "graveyard": Zone.GRAVEYARD,
                "hand": Zone.HAND, "library": Zone.LIBRARY, "exile": Zone.EXILE,
                "stack": Zone.STACK}
 
 
-def _zones_fit(ability: TriggeredAbility, moved: ZoneChanged | None) -> bool:
-    """Whether a zone change goes from and to the zones a "changes zone" trigger names."""
-    return moved is not None and (
-        not ability.from_zone or _ZONE_NAMES[ability.from_zone] is moved.from_zone) and (
-        not ability.to_zone or _ZONE_NAMES[ability.to_zone] is moved.to_zone)
+def _zones_fit(ability: TriggeredAbility, from_zone: Zone | None, to_zone: Zone) -> bool:
+    """Whether a zone change goes from and to the zones a zone-change trigger names."""
+    return (not ability.from_zone or _ZONE_NAMES[ability.from_zone] is from_zone) and (
+        not ability.to_zone or _ZONE_NAMES[ability.to_zone] is to_zone)
 
 
-def _fits(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
+def _one_fits(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
           subject: GameObject | LastKnown) -> bool:
     """Whether one object (or its last known information, 608.2h) fits the trigger's filter."""
     if isinstance(subject, LastKnown):
@@ -186,19 +302,18 @@ def _enough_attackers(game: Game, ability: TriggeredAbility, controller: int, so
     """"Whenever you attack with N or more [filter] creatures"; "whenever [this] and at least
     N other [filter] creatures attack" (508.3a): the declared attackers matching the filter,
     as they were declared (the count is of that declaration, not of later changes)."""
-    assert ability.filter is not None  # the loader requires it with a count
-    if ability.event is TriggerEvent.ATTACKS and not any(a.id == source_id for a in attackers):
+    if not any(a.id == source_id for a in attackers):
         return False
-    n = sum(1 for a in attackers if filters.matches(game, a, ability.filter, controller,
-                                                     source_id))
-    return n >= ability.count
+    return _attackers_matching(game, ability, controller, source_id, attackers) >= \
+        ability.count
 
 
 def _subject_matches(game: Game, ability: TriggeredAbility, controller: int, source_id: str,
                      *, subject: GameObject | None,
                      last_known: LastKnown | None) -> bool:
     """Whether the object the event is about fits the trigger's ``filter``."""
-    assert ability.filter is not None
+    if ability.filter is None:
+        return False
     if subject is not None:
         return filters.matches(game, subject, ability.filter, controller, source_id)
     if last_known is not None:
@@ -233,10 +348,9 @@ def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
                 trigger(game, player.seat, game.objects[oid].card, oid, event, **kwargs)
     # Delayed triggered abilities (603.7) with this event: "until end of turn, whenever a
     # creature you control ... deals combat damage to a player" -- each time this turn
-    # (603.7b), or only the next time. (Attack triggers are checked per declaration.)
+    # (603.7b), or only the next time.
     for delayed in list(game.delayed):
-        if delayed.ability.event is not event or event is \
-                TriggerEvent.NONTOKEN_CREATURES_ATTACK or (
+        if delayed.ability.event is not event or (
                 seat is not None and delayed.controller != seat):
             continue
         before = len(game.pending_triggers)
@@ -260,17 +374,12 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                 if isinstance(e, ZoneChanged) and e.from_zone is Zone.BATTLEFIELD]
     for event in fresh:
         if isinstance(event, TokenCreated):
-            trigger(game, event.controller, event.card, event.object_id, TriggerEvent.ENTERS)
-            _permanent_enters(game, event.object_id)
+            _token_created(game, event)
         elif isinstance(event, SpellCast):
-            if not event.card.creature:
-                each_permanent(game, TriggerEvent.YOU_CAST_NONCREATURE, event.controller,
-                                keywords=True)
-            each_permanent(game, TriggerEvent.YOU_CAST_COLORED, event.controller,
-                            spell=event.card)
             cast = game.objects.get(event.object_id)
-            if cast is not None:
-                each_permanent(game, TriggerEvent.SPELL_CAST, spell_obj=cast,
+            if cast is not None:  # "whenever you cast a noncreature spell"; prowess
+                each_permanent(game, TriggerEvent.CAST, spell_obj=cast, keywords=True,
+                               event_player=event.controller,
                                event_object=cast.id)  # "copy that spell"
         elif isinstance(event, DamageDealt):
             _damage_triggers(game, event, departed)
@@ -279,11 +388,12 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
             _counters_put(game, event)
         elif isinstance(event, LifeGained):
             # Rule 119.9: "whenever you gain life" -- once per life-gain event.
-            each_permanent(game, TriggerEvent.YOU_GAIN_LIFE, event.seat,
+            each_permanent(game, TriggerEvent.GAIN_LIFE, event_player=event.seat,
                            event_amount=event.amount)
         elif isinstance(event, CardDrawn):
             # "Whenever you draw your second card each turn": the draw's number (121.1).
-            each_permanent(game, TriggerEvent.YOU_DRAW, event.seat, amount=event.number)
+            each_permanent(game, TriggerEvent.DRAW, event_player=event.seat,
+                           amount=event.number)
         elif isinstance(event, Untapped):
             untapped = game.objects.get(event.object_id)
             if untapped is not None and untapped.zone is Zone.BATTLEFIELD:
@@ -293,29 +403,17 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
             # "Whenever you sacrifice a permanent" (701.21a): the sacrificed permanent as it
             # last existed; those that left with it (itself, too) look back (603.10a).
             sacrificed = LastKnown(event.card, event.seat, event.object_id)
-            each_permanent(game, TriggerEvent.YOU_SACRIFICE, event.seat, last_known=sacrificed)
+            each_permanent(game, TriggerEvent.SACRIFICE, last_known=sacrificed)
             for oid, controller, card in departed:
-                if controller == event.seat:
-                    trigger(game, controller, card, oid, TriggerEvent.YOU_SACRIFICE,
-                            last_known=sacrificed)
+                trigger(game, controller, card, oid, TriggerEvent.SACRIFICE,
+                        last_known=sacrificed)
         elif isinstance(event, CrimeCommitted):
-            each_permanent(game, TriggerEvent.YOU_COMMIT_CRIME, event.seat)  # rule 700.13
+            each_permanent(game, TriggerEvent.CRIME, event_player=event.seat)  # rule 700.13
         elif isinstance(event, Expended):
-            each_permanent(game, TriggerEvent.YOU_EXPEND, event.seat, amount=event.amount)
+            each_permanent(game, TriggerEvent.EXPEND, event_player=event.seat,
+                           amount=event.amount)  # rule 700.14
         elif isinstance(event, AttackersDeclared):
-            attackers = tuple(game.objects[i] for i in event.attackers if i in game.objects)
-            for attacking in attackers:
-                trigger(game, attacking.controller, attacking.card, attacking.id,
-                        TriggerEvent.ATTACKS, attackers=attackers)
-            for attacking in attackers:  # "whenever a creature you control with ... attacks"
-                each_permanent(game, TriggerEvent.CREATURE_ATTACKS, spell_obj=attacking,
-                               event_object=attacking.id)
-            each_permanent(game, TriggerEvent.YOU_ATTACK_WITH, attackers=attackers)
-            if attackers:  # "whenever an opponent attacks" (508.1): the active player
-                for seat in game.opponents(game.active):
-                    each_permanent(game, TriggerEvent.OPPONENT_ATTACKS, seat,
-                                   event_player=game.active)
-            _delayed_attack_triggers(game, event)
+            _attack_triggers(game, event)
         elif isinstance(event, BlockersDeclared):
             for blocker_id, attacker_id in event.blocks:
                 obj = game.objects.get(blocker_id)
@@ -326,7 +424,7 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                 if attacker is not None and obj is not None:
                     # Rule 509.3d: once for each creature blocking it.
                     trigger(game, attacker.controller, attacker.card, attacker_id,
-                            TriggerEvent.BECOMES_BLOCKED_BY, event_player=obj.controller,
+                            TriggerEvent.BECOMES_BLOCKED, event_player=obj.controller,
                             event_object=blocker_id)
         elif isinstance(event, TargetsChosen):
             _targeted(game, event)
@@ -337,50 +435,76 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                 each_permanent(game, TriggerEvent.LOYALTY_ACTIVATED, event.controller,
                                spell_obj=source, event_object=source.id)
         elif isinstance(event, ZoneChanged):
-            if event.to_zone is Zone.BATTLEFIELD:
-                obj = game.objects.get(event.new_id)
-                controller = obj.controller if obj is not None else event.owner
-                trigger(game, controller, event.card, event.new_id, TriggerEvent.ENTERS)
-                _permanent_enters(game, event.new_id)
-            _zone_change_triggers(game, event, departed)
-            if event.from_zone is Zone.BATTLEFIELD:
-                # "When [this] leaves the battlefield" (603.6c): as it last existed (603.10a).
-                trigger(game, event.controller, event.card, event.old_id,
-                        TriggerEvent.LEAVES_BATTLEFIELD, granted=event.granted)
-            if event.from_zone is Zone.BATTLEFIELD and event.card.creature:
-                # "Whenever a creature leaves the battlefield" (603.6c; planes, 311.4).
-                each_permanent(game, TriggerEvent.CREATURE_LEAVES_BATTLEFIELD,
-                               event_player=event.controller)
-            if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
-                trigger(game, event.controller, event.card, event.old_id, TriggerEvent.DIES,
-                        granted=event.granted)
-                if event.card.creature:  # "when enchanted/equipped creature dies" (400.7f)
-                    for oid in [i for i in game.battlefield
-                                if (game.objects[i].card.is_aura
-                                    or game.objects[i].card.is_equipment)
-                                and game.objects[i].attached_to == event.old_id]:
-                        trigger(game, game.objects[oid].controller, game.objects[oid].card,
-                                oid, TriggerEvent.ENCHANTED_CREATURE_DIES)
-                    # An Aura or Equipment that left the battlefield with it looks back in
-                    # time (603.10a): it still triggers, as it last existed.
-                    for left in fresh:
-                        if isinstance(left, ZoneChanged) and \
-                                left.from_zone is Zone.BATTLEFIELD and \
-                                left.attached_to == event.old_id and \
-                                (left.card.is_aura or left.card.is_equipment):
-                            trigger(game, left.controller, left.card, left.old_id,
-                                    TriggerEvent.ENCHANTED_CREATURE_DIES)
-                if event.card.creature:
-                    watchers = [(o.id, o.controller, o.card) for o in
-                                (game.objects[i] for i in game.battlefield)]
-                    for oid, controller, card in [*watchers, *departed]:
-                        if controller != event.controller:
-                            trigger(game, controller, card, oid,
-                                     TriggerEvent.OPPONENT_CREATURE_DIES,
-                                     event_player=event.controller)
+            _zone_changed(game, event, fresh, departed)
     _combat_damage_batches(game, fresh, departed)
     _state_triggers(game)
     return len(events)
+
+
+def step_begins(game: Game, step: TriggerStep) -> None:
+    """"At the beginning of [whose] [step]" (rules 503.1a, 504.2, 505.1a, 507.2, 513.1a):
+    the step or phase begins in the active player's turn, who is "that player"."""
+    each_permanent(game, TriggerEvent.STEP, step=step, event_player=game.active)
+
+
+def _token_created(game: Game, event: TokenCreated) -> None:
+    """A token created enters the battlefield from no zone (rules 111.1, 603.6a): its own
+    "when [this] enters" and others' "whenever a [filter] enters", as it is there (603.6d)."""
+    zones: tuple[Zone | None, Zone] = (None, Zone.BATTLEFIELD)
+    trigger(game, event.controller, event.card, event.object_id, TriggerEvent.ZONE_CHANGE,
+            subject=TriggerSubject.THIS, zones=zones)
+    entered = game.objects.get(event.object_id)
+    if entered is not None and entered.zone is Zone.BATTLEFIELD:
+        each_permanent(game, TriggerEvent.ZONE_CHANGE, subject=TriggerSubject.FILTER,
+                       zones=zones, spell_obj=entered, event_object=entered.id,
+                       event_player=entered.controller)  # "that creature"
+
+
+def _zone_changed(game: Game, event: ZoneChanged, fresh: list[Event],
+                  departed: list[tuple[str, int, CardDef]]) -> None:
+    """A zone change (rules 603.2, 603.6, 700.4), for each subject: the object itself
+    ("when [this] enters / dies / leaves the battlefield"), any object a filter describes,
+    and the permanent an Aura or Equipment was attached to ("when enchanted creature
+    dies") -- seen also by the Auras and Equipment that left with it (603.10a, 400.7f)."""
+    zones: tuple[Zone | None, Zone] = (event.from_zone, event.to_zone)
+    if event.to_zone is Zone.BATTLEFIELD:
+        obj = game.objects.get(event.new_id)
+        controller = obj.controller if obj is not None else event.owner
+        trigger(game, controller, event.card, event.new_id, TriggerEvent.ZONE_CHANGE,
+                subject=TriggerSubject.THIS, zones=zones)
+    elif event.from_zone is Zone.BATTLEFIELD:
+        # As it last existed (603.10a), with the abilities it was granted (613.1f).
+        trigger(game, event.controller, event.card, event.old_id, TriggerEvent.ZONE_CHANGE,
+                subject=TriggerSubject.THIS, zones=zones, granted=event.granted)
+    _zone_change_triggers(game, event, departed)
+    if event.from_zone is not Zone.BATTLEFIELD:
+        return
+    for oid in [i for i in game.battlefield if game.objects[i].attached_to == event.old_id]:
+        holder = game.objects[oid]
+        trigger(game, holder.controller, holder.card, oid, TriggerEvent.ZONE_CHANGE,
+                subject=TriggerSubject.ATTACHED, zones=zones)
+    for left in fresh:  # an Aura or Equipment that left with it looks back in time
+        if isinstance(left, ZoneChanged) and left.from_zone is Zone.BATTLEFIELD and \
+                left.attached_to == event.old_id:
+            trigger(game, left.controller, left.card, left.old_id, TriggerEvent.ZONE_CHANGE,
+                    subject=TriggerSubject.ATTACHED, zones=zones, granted=left.granted)
+
+
+def _attack_triggers(game: Game, event: AttackersDeclared) -> None:
+    """Rules 508.1, 508.3a: "whenever [this] attacks"; "whenever a [filter] creature
+    attacks" (once per such attacker, "that creature"); "whenever [you / an opponent]
+    attack[s] with N or more / one or more [filter] creatures" (once per declaration,
+    "that many" the number, "that player" the attacking player)."""
+    attackers = tuple(game.objects[i] for i in event.attackers if i in game.objects)
+    for attacking in attackers:
+        trigger(game, attacking.controller, attacking.card, attacking.id,
+                TriggerEvent.ATTACKS, subject=TriggerSubject.THIS, attackers=attackers)
+    for attacking in attackers:
+        each_permanent(game, TriggerEvent.ATTACKS, subject=TriggerSubject.FILTER,
+                       spell_obj=attacking, event_object=attacking.id, attackers=attackers)
+    if attackers:
+        each_permanent(game, TriggerEvent.ATTACKS, subject=TriggerSubject.FILTER,
+                       batch=True, attackers=attackers, event_player=game.active)
 
 
 def _combat_damage_batches(game: Game, fresh: list[Event],
@@ -401,8 +525,8 @@ def _combat_damage_batches(game: Game, fresh: list[Event],
                 found.append(obj)
             else:
                 found += [LastKnown(card, c, old) for old, c, card in departed if old == oid]
-        each_permanent(game, TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY, event_player=seat,
-                       sources=tuple(found))
+        each_permanent(game, TriggerEvent.DEALS_DAMAGE, subject=TriggerSubject.FILTER,
+                       batch=True, event_player=seat, sources=tuple(found))
 
 
 def _state_triggers(game: Game) -> None:
@@ -429,8 +553,8 @@ def _state_triggers(game: Game) -> None:
 
 def _damage_triggers(game: Game, event: DamageDealt,
                      departed: list[tuple[str, int, CardDef]]) -> None:
-    """"Whenever [this] is dealt damage" and "whenever [this] deals combat damage to a
-    player" (rules 120.3, 510.2): once per damage event, "that much" being the damage; a
+    """"Whenever [this] is dealt damage" and "whenever [this] deals [combat] damage to [a
+    player]" (rules 120.3, 510.2): once per damage event, "that much" being the damage; a
     permanent that has since left the battlefield still triggers, as it last existed."""
     def found(oid: str) -> tuple[int, CardDef] | None:
         obj = game.objects.get(oid)
@@ -441,18 +565,10 @@ def _damage_triggers(game: Game, event: DamageDealt,
     if event.object_id is not None and (dealt := found(event.object_id)) is not None:
         trigger(game, dealt[0], dealt[1], event.object_id, TriggerEvent.DEALT_DAMAGE,
                 event_amount=event.amount)
-    if event.player is not None and event.combat and \
-            (dealer := found(event.source_id)) is not None:
-        trigger(game, dealer[0], dealer[1], event.source_id,
-                TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER, event_player=event.player,
+    if (dealer := found(event.source_id)) is not None:
+        trigger(game, dealer[0], dealer[1], event.source_id, TriggerEvent.DEALS_DAMAGE,
+                subject=TriggerSubject.THIS, damage=event, event_player=event.player,
                 event_amount=event.amount)
-    dealt_walker = game.objects.get(event.object_id) if event.object_id is not None else None
-    if event.combat and (event.player is not None or (
-            dealt_walker is not None and dealt_walker.card.planeswalker)) and \
-            (dealer := found(event.source_id)) is not None:
-        trigger(game, dealer[0], dealer[1], event.source_id,
-                TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER_OR_PLANESWALKER,
-                event_player=event.player, event_amount=event.amount)
 
 
 def _zone_change_triggers(game: Game, event: ZoneChanged,
@@ -465,12 +581,14 @@ def _zone_change_triggers(game: Game, event: ZoneChanged,
     last_known = LastKnown(event.card, event.controller, event.old_id, event.counters,
                            event.attacking)
     common: dict[str, Any] = {"spell_obj": entered, "last_known": last_known,
-                              "event_object": event.new_id, "moved": event,
-                              "event_player": event.controller}
-    each_permanent(game, TriggerEvent.CHANGES_ZONE, **common)
+                              "event_object": event.new_id,
+                              "zones": (event.from_zone, event.to_zone),
+                              "event_player": event.controller,
+                              "subject": TriggerSubject.FILTER}
+    each_permanent(game, TriggerEvent.ZONE_CHANGE, **common)
     if event.from_zone is Zone.BATTLEFIELD:
         for oid, controller, card in departed:
-            trigger(game, controller, card, oid, TriggerEvent.CHANGES_ZONE, **common)
+            trigger(game, controller, card, oid, TriggerEvent.ZONE_CHANGE, **common)
 
 
 def _targeted(game: Game, event: TargetsChosen) -> None:
@@ -497,20 +615,11 @@ def _counters_put(game: Game, event: CountersPut) -> None:
         holder = game.objects[oid]
         if holder.face_down:
             continue
-        if any(t.event is TriggerEvent.COUNTERS_PUT and t.quality == event.kind
+        if any(t.event is TriggerEvent.COUNTERS_PUT and t.counter == event.kind
                for t in holder.card.triggers):
             trigger(game, holder.controller, holder.card, oid, TriggerEvent.COUNTERS_PUT,
                     spell_obj=obj, event_object=obj.id, event_amount=event.amount,
                     counter_kind=event.kind)
-
-
-def _permanent_enters(game: Game, object_id: str) -> None:
-    """"Whenever [this or another] [filter] enters" (603.6a): every permanent's ability whose
-    filter the entering permanent fits, as it is on the battlefield (603.6d)."""
-    entered = game.objects.get(object_id)
-    if entered is not None and entered.zone is Zone.BATTLEFIELD:
-        each_permanent(game, TriggerEvent.PERMANENT_ENTERS, spell_obj=entered,
-                       event_object=entered.id)  # "that creature"
 
 
 def _recipient_fits(game: Game, recipient: Recipient, controller: int,
@@ -527,6 +636,8 @@ def _recipient_fits(game: Game, recipient: Recipient, controller: int,
         return dealt is not None and dealt.is_creature
     if recipient is Recipient.PLANESWALKER:
         return dealt is not None and dealt.card.planeswalker
+    if recipient is Recipient.PLAYER_OR_PLANESWALKER:  # rules 120.3a, 120.3c
+        return event.player is not None or (dealt is not None and dealt.card.planeswalker)
     assert_never(recipient)
 
 
@@ -552,26 +663,10 @@ def _source_damage_triggers(game: Game, event: DamageDealt, fresh: list[Event]) 
                        if isinstance(e, ZoneChanged) and e.old_id == event.source_id), None)
     if source is None and last_known is None:
         return
-    each_permanent(game, TriggerEvent.SOURCE_DEALS_DAMAGE, event_player=event.player,
+    each_permanent(game, TriggerEvent.DEALS_DAMAGE, subject=TriggerSubject.FILTER,
+                   event_player=event.player,
                    event_amount=event.amount, spell_obj=source, last_known=last_known,
                    damage=event, event_object=event.object_id)  # "destroy that planeswalker"
-
-
-def _delayed_attack_triggers(game: Game, event: AttackersDeclared) -> None:
-    """Delayed "whenever one or more nontoken creatures attack" abilities (603.7)."""
-    nontoken = [game.objects[i] for i in event.attackers
-                if i in game.objects and not game.objects[i].is_token]
-    for delayed in list(game.delayed):
-        if delayed.ability.event is not TriggerEvent.NONTOKEN_CREATURES_ATTACK:
-            continue
-        mine = [o for o in nontoken if o.controller == delayed.controller]
-        if not mine or game.players[delayed.controller].has_lost:
-            continue
-        game.pending_triggers.append(PendingTrigger(
-            fresh_id(game), delayed.controller, delayed.card, -1, "", delayed.ability,
-            event_amount=len(mine)))
-        if not delayed.this_turn:
-            game.delayed.remove(delayed)  # rule 603.7b: only the next time
 
 
 def put_triggers(game: Game, events: list[Event]) -> None:

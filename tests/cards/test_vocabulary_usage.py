@@ -26,7 +26,7 @@ def test_terms_of_a_card_are_read_from_its_behaviour() -> None:
     assert Verb.DEAL_DAMAGE in shock and TargetKind.PLAYER_OR_PERMANENT in shock
     assert Verb.DRAW not in shock
     visionary = terms_of(card("Llanowar Visionary"))
-    assert {Verb.DRAW, TriggerEvent.ENTERS} <= visionary
+    assert {Verb.DRAW, TriggerEvent.ZONE_CHANGE} <= visionary
     assert Verb.DEAL_DAMAGE not in visionary
 
 

@@ -92,15 +92,18 @@ def test_mistake_b_a_misspelt_quality_is_a_load_error() -> None:
 
 
 def test_mistake_b_a_misspelt_blocks_quality_is_a_load_error() -> None:
-    """"Whenever [this] blocks a creature with flying" (509.3a): the quality is a keyword;
-    on an event that has none, the field is an error too."""
+    """"Whenever [this] blocks a creature with flying" (509.3a): the creature blocked is a
+    filter, its keyword spelt right; a kind of event with no such creature takes no filter."""
     text = "Whenever T blocks a creature with flying, draw a card."
-    trigger = {"text": text, "when": "blocks", "quality": "Flyng",
-               "effects": [{"verb": "draw"}]}
-    with pytest.raises(CardDataError, match=r"triggers\[0\]\.quality: unknown quality 'Flyng'"):
+    trigger: dict[str, Any] = {"text": text, "when": "blocks",
+                               "filter": {"has": "Flyng", "controller": "any"},
+                               "effects": [{"verb": "draw"}]}
+    with pytest.raises(CardDataError,
+                       match=r"triggers\[0\]\.filter\.has: keyword 'Flyng' is not supported"):
         _card(text, {"triggers": [trigger]})
-    trigger.update(quality="Flying", when="attacks")
-    with pytest.raises(CardDataError, match=r"triggers\[0\]\.quality: only for 'blocks'"):
+    trigger.update(filter={"has": "Flying", "controller": "any"}, when="becomes_blocked")
+    with pytest.raises(CardDataError,
+                       match=r"triggers\[0\]\.filter: 'becomes_blocked' takes no 'filter'"):
         _card(text, {"triggers": [trigger]})
     trigger.update(when="blocks")
     _card(text, {"triggers": [trigger]})

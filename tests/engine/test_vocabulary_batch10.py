@@ -42,7 +42,8 @@ def _load(behaviour: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Creature"], "manaCost": "{2}{U}",
                            "text": "Something static.", "power": "1", "toughness": "1"}
     # A trigger explains the text, so a cost reduction alone is checked too.
-    explained = {"triggers": [{"when": "enters", "effects": [{"verb": "draw"}]}]}
+    explained = {"triggers": [{"when": "zone_change", "to": "battlefield",
+                               "effects": [{"verb": "draw"}]}]}
     load_one(raw, {**explained, **behaviour})
 
 
@@ -101,37 +102,43 @@ _PUMP = {"affects": "self", "power": 1}
                         "factor": 2, "filter": {}}]}, "takes"),
     # counters_put triggers
     ({"triggers": [{"when": "counters_put", "filter": {}, "effects": [{"verb": "draw"}]}]},
-     "needs 'quality'"),
-    ({"triggers": [{"when": "counters_put", "quality": "+2/+2", "filter": {},
-                    "effects": [{"verb": "draw"}]}]}, "quality"),
-    ({"triggers": [{"when": "counters_put", "quality": "+1/+1",
+     "'counters_put' needs 'counter'"),
+    ({"triggers": [{"when": "counters_put", "counter": "+2/+2", "filter": {},
+                    "effects": [{"verb": "draw"}]}]}, "counter: expected"),
+    ({"triggers": [{"when": "counters_put", "counter": "+1/+1",
                     "effects": [{"verb": "draw"}]}]}, "'filter'"),
     # block requirements (509.1c)
     ({"statics": [{"affects": "self", "restrictions": ["must_be_blockd"]}]},
      "unknown 'must_be_blockd'"),
-    ({"triggers": [{"when": "dies", "effects": [
+    ({"triggers": [{"when": "zone_change", "from": "battlefield", "to": "graveyard", "effects": [
         {"verb": "gain_life", "count": "creatures_died_this_turn", "filter": {}}]}]},
      "'filter' is given exactly"),
     # "you may pay": a cost, optional, no condition of its own
-    ({"triggers": [{"when": "enters", "effects": [{"verb": "pay", "optional": True}]}]},
+    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
+        {"verb": "pay", "optional": True}]}]},
      "needs a 'cost'"),
-    ({"triggers": [{"when": "enters", "effects": [{"verb": "pay", "cost": "{1}{B}"}]}]},
+    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
+        {"verb": "pay", "cost": "{1}{B}"}]}]},
      "'optional': true"),
-    ({"triggers": [{"when": "enters", "effects": [
+    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
         {"verb": "pay", "cost": "{1}{B}", "optional": True, "condition": "you_did"}]}]},
      "no condition"),
-    ({"triggers": [{"when": "enters", "effects": [{"verb": "draw", "cost": "{1}"}]}]},
+    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
+        {"verb": "draw", "cost": "{1}"}]}]},
      "unknown field"),
-    ({"triggers": [{"when": "enters", "effects": [
+    ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
         {"verb": "pay", "cost": "{1}{Q}", "optional": True}]}]}, "cost"),
     # tokens with a mana ability that sacrifices them (a Treasure)
-    ({"triggers": [{"when": "enters", "effects": [{"verb": "create_token", "token": {
+    ({"triggers": [{"when": "zone_change", "to": "battlefield",
+                    "effects": [{"verb": "create_token", "token": {
         "types": ["Artifact"], "subtypes": ["Treasure"], "mana_sacrifice": True}}]}]},
      "mana_sacrifice"),
-    ({"triggers": [{"when": "enters", "effects": [{"verb": "create_token", "token": {
+    ({"triggers": [{"when": "zone_change", "to": "battlefield",
+                    "effects": [{"verb": "create_token", "token": {
         "types": ["Artifact"], "subtypes": ["Treasure"], "mana": ["W|Q"]}}]}]},
      "mana letters"),
-    ({"triggers": [{"when": "enters", "effects": [{"verb": "create_token", "amount": 1,
+    ({"triggers": [{"when": "zone_change", "to": "battlefield",
+                    "effects": [{"verb": "create_token", "amount": 1,
                                                    "count": "nontoken_creatures_died",
                                                    "token": {"subtypes": ["Zombie"]}}]}]},
      "unknown value 'nontoken_creatures_died'"),
@@ -141,7 +148,7 @@ _PUMP = {"affects": "self", "power": 1}
     ({"replacements": [{"kind": "exiled_unless_cast", "filter": {"nontoken": "yes"}}]},
      "nontoken: expected true or false"),
     # filters excluding subtypes; prevention to a filter
-    ({"triggers": [{"when": "counters_put", "quality": "+1/+1",
+    ({"triggers": [{"when": "counters_put", "counter": "+1/+1",
                     "filter": {"not_subtypes": ["hydra"]}, "effects": [{"verb": "draw"}]}]},
      "capitalised"),
     ({"triggers": [{"when": "attacks", "effects": [
@@ -194,7 +201,7 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     priest = card("Containment Priest").replacements[0]
     assert priest.kind is ReplacementKind.EXILED_UNLESS_CAST and priest.filter.nontoken
     scourge = card("Wildwood Scourge").triggers[0]
-    assert scourge.event is TriggerEvent.COUNTERS_PUT and scourge.quality == "+1/+1"
+    assert scourge.event is TriggerEvent.COUNTERS_PUT and scourge.counter == "+1/+1"
     assert scourge.filter is not None and scourge.filter.not_subtypes == ("Hydra",)
 
 
@@ -214,5 +221,5 @@ def test_equipment_leaving_with_its_creature_still_sees_it_die() -> None:
         put_into_graveyards(game, [scythe.id, corpse.id] if together else [corpse.id], events)
         collect_triggers(game, events, 0)
         found = [t for t in game.pending_triggers
-                 if t.definition.event is TriggerEvent.ENCHANTED_CREATURE_DIES]
+                 if t.definition.event is TriggerEvent.ZONE_CHANGE]
         assert [t.source_id for t in found] == [scythe.id], together

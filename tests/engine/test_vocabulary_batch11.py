@@ -81,7 +81,7 @@ def _ability(**fields: Any) -> dict[str, Any]:
     (_ability(effects=[{"verb": "untap", "who": "fund"}]), "unknown value 'fund'"),
     # a counter put on the source as a cost; state triggers (603.8) and their condition
     (_ability(self_counter="Page"), "counter kind"),
-    ({"triggers": [{"when": "state", "effects": [{"verb": "draw"}]}]}, "needs the 'condition'"),
+    ({"triggers": [{"when": "state", "effects": [{"verb": "draw"}]}]}, "'state' needs 'condition'"),
     ({"triggers": [{"when": "state", "condition": {"amount": {
         "kind": "object", "of": "source", "trait": "counters"}, "at_least": 4},
                     "effects": [{"verb": "draw"}]}]}, "kind of counter"),

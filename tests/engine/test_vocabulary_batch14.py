@@ -13,10 +13,14 @@ from server.cards.amounts import Compare, Difference, Permanents, TurnFact, Turn
 from server.cards.model import (
     Controller,
     Count,
+    DamageKind,
     Each,
     ObjectFilter,
+    Recipient,
     TargetKind,
     TriggerEvent,
+    TriggerStep,
+    TriggerSubject,
     Verb,
     Who,
 )
@@ -148,8 +152,10 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
     ({"effects": [{"verb": "put_counters", "counter": "loyalty", "who": "chosen_one",
                    "count": "party", "filter": {"types": ["Planeswalker"]}}]},
      "without a 'count'"),
-    ({"triggers": [{"when": "each_end_steps", "effects": [{"verb": "draw"}]}]},
-     "unknown value 'each_end_steps'"),
+    ({"triggers": [{"when": "step", "step": "end_step", "whose": "any",
+                    "effects": [{"verb": "draw"}]}]}, "unknown value 'end_step'"),
+    ({"triggers": [{"when": "step", "step": "end", "whose": "each",
+                    "effects": [{"verb": "draw"}]}]}, "unknown value 'each'"),
     # "exile the top three cards ... you may play cards exiled this way"; "Add six {R}"
     ({"effects": [{"verb": "exile_top", "amount": 3, "may_play": "yes"}]},
      "may_play: expected true or false"),
@@ -192,8 +198,9 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
                    "destination": "graveyard"}]}, "unknown field"),
     ({"effects": [{"verb": "look_at_top", "amount": 3, "take": [{"type": ["Creature"]}]}]},
      "unknown field"),
-    ({"triggers": [{"when": "deals_combat_damage_to_player_or_walker",
-                    "effects": [{"verb": "draw"}]}]}, "unknown value"),
+    ({"triggers": [{"when": "deals_damage", "damage": "combat",
+                    "recipient": "player_or_walker", "effects": [{"verb": "draw"}]}]},
+     "unknown value 'player_or_walker'"),
     # "[-X]: Exile each permanent with mana value X or less that's one or more colors"
     ({"abilities": [{"cost": "", "loyalty": "-Y", "effects": [{"verb": "draw"}]}]},
      "loyalty: expected an integer"),
@@ -292,7 +299,8 @@ def test_garruk_savage_herald_is_data() -> None:
 
 def test_lilianas_scrounger_is_data() -> None:
     (trigger,) = card("Liliana's Scrounger").triggers
-    assert trigger.event is TriggerEvent.EACH_END_STEP
+    assert (trigger.event, trigger.step, trigger.whose) == (
+        TriggerEvent.STEP, TriggerStep.END, Controller.ANY)  # "each end step" (513.1a)
     effect = narrow(PutCounters, trigger.effects[0])
     assert (effect.who, effect.optional, effect.counter) == (Who.CHOSEN_ONE, True, "loyalty")
 
@@ -318,7 +326,9 @@ def test_teferis_are_data() -> None:
 
 def test_garruks_harbinger_is_data() -> None:
     (trigger,) = card("Garruk's Harbinger").triggers
-    assert trigger.event is TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER_OR_PLANESWALKER
+    assert (trigger.event, trigger.subject, trigger.damage, trigger.recipient) == (
+        TriggerEvent.DEALS_DAMAGE, TriggerSubject.THIS, DamageKind.COMBAT,
+        Recipient.PLAYER_OR_PLANESWALKER)
     look = narrow(LookAtTop, trigger.effects[0])
     assert (look.verb, look.amount_is_event, look.reveal) == (Verb.LOOK_AT_TOP, True, True)
     assert [f.subtypes for f in look.take] == [(), ("Garruk",)]

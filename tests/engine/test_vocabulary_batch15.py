@@ -18,6 +18,7 @@ from server.cards.model import (
     ReplacementKind,
     TargetedCost,
     TriggerEvent,
+    TriggerSubject,
     Verb,
 )
 from server.cards.verbs import (
@@ -45,7 +46,7 @@ _SHARING = {"kind": "permanents", "measure": "most_sharing_a_name"}
 
 
 def _enters(condition: Any) -> dict[str, Any]:
-    return {"triggers": [{"when": "enters", "condition": condition,
+    return {"triggers": [{"when": "zone_change", "to": "battlefield", "condition": condition,
                           "effects": [{"verb": "draw"}]}]}
 
 
@@ -62,10 +63,10 @@ def _enters(condition: Any) -> dict[str, Any]:
      "expected a list"),
     (_enters({"amount": {**_SHARING, "filter": {"non_types": ["Land"]}}, "at_least": 2}),
      "unknown field"),
-    # "whenever you sacrifice a [filter] permanent": a filter is optional, a count isn't taken
-    ({"triggers": [{"when": "you_sacrifice", "count": 2, "effects": [{"verb": "draw"}]}]},
-     "'count' is only for"),
-    ({"triggers": [{"when": "you_sacrifice", "filter": {"type": ["Creature"]},
+    # "whenever you sacrifice a [filter] permanent": a filter, no count
+    ({"triggers": [{"when": "sacrifice", "count": 2, "effects": [{"verb": "draw"}]}]},
+     "'sacrifice' takes no 'count'"),
+    ({"triggers": [{"when": "sacrifice", "filter": {"type": ["Creature"]},
                     "effects": [{"verb": "draw"}]}]}, "unknown field"),
     ({"triggers": [{"when": "you_sacrifices", "effects": [{"verb": "draw"}]}]},
      "unknown value 'you_sacrifices'"),
@@ -79,33 +80,38 @@ def _enters(condition: Any) -> dict[str, Any]:
     ({"effects": [{"verb": "draw", "set_base": True}]}, "unknown field"),
     ({"effects": [{"verb": "draw", "count": "cards_in_hand"}]}, "unknown value 'cards_in_hand'"),
     # granted triggered abilities (613.1f): a list of triggered abilities on the battlefield
-    ({"statics": [{"affects": "self", "triggers": {"when": "dies",
+    ({"statics": [{"affects": "self", "triggers": {"when": "zone_change", "from": "battlefield",
+                                                   "to": "graveyard",
                                                    "effects": [{"verb": "draw"}]}}]},
      "expected a list"),
     ({"statics": [{"affects": "self", "triggers": [{"when": "die",
                                                     "effects": [{"verb": "draw"}]}]}]},
      "unknown value 'die'"),
-    ({"statics": [{"affects": "self", "triggers": [{"when": "your_upkeep", "zone": "graveyard",
+    ({"statics": [{"affects": "self", "triggers": [{"when": "step", "step": "upkeep",
+                                                    "zone": "graveyard",
                                                     "effects": [{"verb": "draw"}]}]}]},
      "works from the battlefield"),
     ({"statics": [{"affects": "self", "triggers": [
         {"when": "state", "condition": {"amount": {"kind": "life"}, "at_most": 5},
          "effects": [{"verb": "draw"}]}]}]}, "isn't a state trigger"),
-    # "whenever an opponent attacks": no filter, no count (the condition counts attackers)
-    ({"triggers": [{"when": "opponent_attacks", "count": 2, "effects": [{"verb": "draw"}]}]},
-     "'count' is only for"),
-    ({"triggers": [{"when": "opponent_attacks", "filter": {}, "effects": [{"verb": "draw"}]}]},
-     "'filter'"),
-    ({"triggers": [{"when": "opponent_attacks", "condition": {
+    # "whenever an opponent attacks": one or more creatures an opponent controls attack
+    ({"triggers": [{"when": "attacks", "subject": "filter", "count": 0,
+                    "filter": {"controller": "opponent"}, "effects": [{"verb": "draw"}]}]},
+     "count: at least 1"),
+    ({"triggers": [{"when": "attacks", "subject": "filter", "count": 1,
+                    "effects": [{"verb": "draw"}]}]}, "subject 'filter' needs a 'filter'"),
+    ({"triggers": [{"when": "attacks", "subject": "filter", "count": 1,
+                    "filter": {"controller": "opponent"}, "condition": {
         "amount": {"kind": "attacking"}, "at_least": 2}, "effects": [{"verb": "draw"}]}]},
      "unknown amount kind 'attacking'"),
-    ({"triggers": [{"when": "opponent_attacks", "condition": {
+    ({"triggers": [{"when": "attacks", "subject": "filter", "count": 1,
+                    "filter": {"controller": "opponent"}, "condition": {
         "amount": {"kind": "attackers", "whose": "you"}, "at_least": "two"},
         "effects": [{"verb": "draw"}]}]}, "at_least: expected a non-negative integer"),
-    # "casts their second spell each turn": a count of a spell_cast trigger, non-negative
-    ({"triggers": [{"when": "spell_cast", "filter": {"controller": "opponent"}, "count": -2,
+    # "casts their second spell each turn": a count of a cast trigger, at least 1
+    ({"triggers": [{"when": "cast", "filter": {"controller": "opponent"}, "count": -2,
                     "effects": [{"verb": "draw"}]}]}, "non-negative integer"),
-    ({"triggers": [{"when": "spell_cast", "count": 2, "effects": [{"verb": "draw"}]}]},
+    ({"triggers": [{"when": "cast", "count": 2, "effects": [{"verb": "draw"}]}]},
      "'filter'"),
     # "Spells your opponents cast that target [this] cost {3} more / an additional 3 life"
     ({"targeted_cost": {}}, "needs a positive 'generic' and/or 'life'"),
@@ -113,7 +119,8 @@ def _enters(condition: Any) -> dict[str, Any]:
     ({"targeted_cost": {"mana": "{3}"}}, "unknown field"),
     ({"targeted_cost": 3}, "expected an object"),
     # "damage equal to that creature's power": a word for the amount, spelt right
-    ({"triggers": [{"when": "permanent_enters", "filter": {"types": ["Creature"]},
+    ({"triggers": [{"when": "zone_change", "subject": "filter", "to": "battlefield",
+                    "filter": {"types": ["Creature"]},
                     "effects": [{"verb": "deal_damage", "amount": "event_powr",
                                  "target": "any"}]}]}, "expected a non-negative integer"),
     # a token's static abilities are static abilities
@@ -121,9 +128,9 @@ def _enters(condition: Any) -> dict[str, Any]:
         {"affects": "self", "restrictions": ["cant_blok"]}]}}]}, "unknown 'cant_blok'"),
     # "you may pay {1}. When you do, ...": a reflexive trigger of a payment is a trigger
     ({"effects": [{"verb": "pay", "cost": "{1}", "optional": True,
-                   "reflexive": {"when": "enters", "effects": []}}]},
+                   "reflexive": {"when": "zone_change", "to": "battlefield", "effects": []}}]},
      "non-empty list of effects"),
-    ({"effects": [{"verb": "draw", "reflexive": {"when": "enters",
+    ({"effects": [{"verb": "draw", "reflexive": {"when": "zone_change", "to": "battlefield",
                                                  "effects": [{"verb": "draw"}]}}]},
      "unknown field"),
     # "prevent that damage and put an incarnation counter on [this]": no filter, a counter
@@ -153,7 +160,7 @@ def _enters(condition: Any) -> dict[str, Any]:
     ({"effects": [{"verb": "become", "target": "creature", "power": 3, "toughness": 3,
                    "types": ["Creature"], "amount": 2}]}, "unknown field"),
     # "from anywhere other than their hand": a zone a spell is cast from, or "not_hand"
-    ({"triggers": [{"when": "spell_cast", "filter": {"cast_from": "hands"},
+    ({"triggers": [{"when": "cast", "filter": {"cast_from": "hands"},
                     "effects": [{"verb": "draw"}]}]}, "expected 'hand', 'graveyard'"),
     ({"triggers": [{"when": "becomes_tapped", "effects": [{"verb": "draw"}]}]},
      "unknown value 'becomes_tapped'"),
@@ -165,10 +172,12 @@ def _enters(condition: Any) -> dict[str, Any]:
     ({"statics": [{"affects": "self", "protection": ["dog"]}]}, "expected colour letters"),
     ({"statics": [{"affects": "self", "protection": "Dog"}]}, "expected a list"),
     # "whenever one or more Cats you control deal combat damage to a player": a filter
-    ({"triggers": [{"when": "combat_damage_to_player_by", "effects": [{"verb": "draw"}]}]},
-     "'filter'"),
+    ({"triggers": [{"when": "deals_damage", "subject": "filter", "count": 1,
+                    "damage": "combat", "recipient": "player",
+                    "effects": [{"verb": "draw"}]}]}, "subject 'filter' needs a 'filter'"),
     # "... that player controls": a controller
-    ({"triggers": [{"when": "combat_damage_to_player_by", "filter": {},
+    ({"triggers": [{"when": "deals_damage", "subject": "filter", "count": 1,
+                    "damage": "combat", "recipient": "player", "filter": {},
                     "effects": [{"verb": "destroy", "target": {
                         "kind": "permanent", "filter": {"controller": True}}}]}]},
      "unknown value True"),
@@ -212,13 +221,15 @@ def test_chrome_replicator_is_data() -> None:
 
 def test_havoc_jester_is_data() -> None:
     (sacrificed,) = card("Havoc Jester").triggers
-    assert (sacrificed.event, sacrificed.filter) == (TriggerEvent.YOU_SACRIFICE, None)
+    assert (sacrificed.event, sacrificed.subject) == (TriggerEvent.SACRIFICE,
+                                                      TriggerSubject.FILTER)
+    assert sacrificed.filter == ObjectFilter()  # "a permanent" you control
 
 
 def test_jolrael_is_data() -> None:
     jolrael = card("Jolrael, Mwonvuli Recluse")
     (second_draw,) = jolrael.triggers
-    assert (second_draw.event, second_draw.count) == (TriggerEvent.YOU_DRAW, 2)
+    assert (second_draw.event, second_draw.count) == (TriggerEvent.DRAW, 2)
     base = narrow(ModifyPT, jolrael.abilities[0].effects[0])
     assert (base.verb, base.set_base, base.count) == (Verb.MODIFY_PT, True,
                                                       Count.CARDS_IN_YOUR_HAND)
@@ -226,20 +237,20 @@ def test_jolrael_is_data() -> None:
 
 def test_granted_triggers_are_data() -> None:
     (scarring,) = card("Infernal Scarring").statics
-    assert scarring.power == 2 and scarring.triggers[0].event is TriggerEvent.DIES
+    assert scarring.power == 2 and scarring.triggers[0].event is TriggerEvent.ZONE_CHANGE
     (promise,) = card("Light of Promise").statics
     (gain,) = promise.triggers
-    assert gain.event is TriggerEvent.YOU_GAIN_LIFE
+    assert gain.event is TriggerEvent.GAIN_LIFE
     assert narrow(PutCounters, gain.effects[0]).amount_is_event
 
 
 def test_nth_spell_triggers_are_data() -> None:
     attacks, second = card("Mangara, the Diplomat").triggers
-    assert attacks.event is TriggerEvent.OPPONENT_ATTACKS
+    assert attacks.event is TriggerEvent.ATTACKS
     assert attacks.condition == Compare(Attackers(), at_least=2)
-    assert (second.event, second.count) == (TriggerEvent.SPELL_CAST, 2)
+    assert (second.event, second.count) == (TriggerEvent.CAST, 2)
     (first,) = card("Double Vision").triggers
-    assert (first.event, first.count) == (TriggerEvent.SPELL_CAST, 1)
+    assert (first.event, first.count) == (TriggerEvent.CAST, 1)
     assert first.effects[0].verb is Verb.COPY_SPELL
 
 
@@ -267,7 +278,9 @@ def test_nine_lives_is_data() -> None:
     assert (shield.kind, shield.counter) == (ReplacementKind.PREVENT_DAMAGE_TO_YOU,
                                              "incarnation")
     state, leaves = nine.triggers
-    assert (state.event, leaves.event) == (TriggerEvent.STATE, TriggerEvent.LEAVES_BATTLEFIELD)
+    assert (state.event, leaves.event) == (TriggerEvent.STATE, TriggerEvent.ZONE_CHANGE)
+    assert (leaves.subject, leaves.from_zone, leaves.to_zone) == (
+        TriggerSubject.THIS, "battlefield", "")
     assert leaves.effects[0].verb is Verb.LOSE_GAME
 
 
@@ -299,7 +312,8 @@ def test_feline_sovereign_is_data() -> None:
     assert (anthem.affects.subtypes, anthem.affects.other) == (("Cat",), True)
     assert (anthem.power, anthem.protection) == (1, ("Dog",))
     (damage,) = sovereign.triggers
-    assert damage.event is TriggerEvent.COMBAT_DAMAGE_TO_PLAYER_BY
+    assert (damage.event, damage.subject, damage.count) == (
+        TriggerEvent.DEALS_DAMAGE, TriggerSubject.FILTER, 1)  # "one or more" (510.2)
     target = damage.effects[0].target_req
     assert target is not None and target.up_to
     assert target.filter.controller is Controller.THAT_PLAYER

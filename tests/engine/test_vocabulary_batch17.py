@@ -82,7 +82,7 @@ _SHRINES = {"subtypes": ["Shrine"], "other": True}
     ({"extra_triggers": {"filter": _SHRINES, "condition": "six_shrines"}}, "unknown value"),
     ({"extra_trigger": {"filter": _SHRINES}}, "unknown field"),
     # a search's filter: "a Shrine card", spelt right
-    ({"triggers": [{"text": "x", "when": "your_upkeep", "effects": [
+    ({"triggers": [{"text": "x", "when": "step", "step": "upkeep", "effects": [
         {"verb": "search", "zones": ["library"], "destination": "battlefield",
          "filter": {"subtypes": "Shrine", "colour": "W"}}]}]}, "unknown field|expected"),
 ])

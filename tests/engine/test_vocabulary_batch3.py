@@ -8,7 +8,7 @@ import json
 import pytest
 
 from server.cards import CardDataError, load_pool
-from server.cards.model import Condition, Controller, Count, TriggerEvent, Who
+from server.cards.model import Condition, Controller, Count, TriggerEvent, TriggerStep, Who
 from server.cards.verbs import Fight, LoseLife
 from tests.engine.helpers import narrow
 
@@ -46,7 +46,8 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     from server.cards import card
 
     stone = card("Sanctum of Stone Fangs").triggers[0]
-    assert stone.event is TriggerEvent.YOUR_PRECOMBAT_MAIN
+    assert (stone.event, stone.step, stone.whose) == (
+        TriggerEvent.STEP, TriggerStep.PRECOMBAT_MAIN, Controller.YOU)
     drain = narrow(LoseLife, stone.effects[0])
     assert drain.count is Count.PERMANENTS
     assert drain.filter is not None
@@ -54,5 +55,5 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert drain.filter.controller is Controller.YOU
     might = card("Primal Might").effects
     assert narrow(Fight, might[1]).by is Who.THAT
-    assert card("Vito, Thorn of the Dusk Rose").triggers[0].event is TriggerEvent.YOU_GAIN_LIFE
+    assert card("Vito, Thorn of the Dusk Rose").triggers[0].event is TriggerEvent.GAIN_LIFE
     assert card("Sanctum of Calm Waters").triggers[0].effects[1].condition is Condition.YOU_DID

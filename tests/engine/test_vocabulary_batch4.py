@@ -10,7 +10,7 @@ import pytest
 
 from server.cards import CardDataError, card, load_pool
 from server.cards.amounts import Compare, Permanents
-from server.cards.model import Controller, TriggerEvent
+from server.cards.model import Controller, DamageKind, Recipient, TriggerEvent, TriggerSubject
 
 _SET = {"data": {"cards": [{"name": "T", "types": ["Creature"], "manaCost": "{G}",
                             "power": "1", "toughness": "1",
@@ -53,12 +53,12 @@ _BASRI_COUNT = {"kind": "permanents", "filter": _BASRI}
      "unknown value 'sum'"),
     ({"when": "attacks", "condition": "control_basri"}, "unknown value 'control_basri'"),
     # spell-cast triggers need the spell's filter, and only they may have one
-    ({"when": "spell_cast"}, "'filter' \\(the spell cast\\)"),
+    ({"when": "cast"}, "'cast' needs a 'filter'"),
     # "attacks" takes a filter only with a count: "this and at least N other [filter]
     # creatures attack" (batch 9).
     ({"when": "attacks", "filter": {"subtypes": ["Dog"]}}, "needs both 'filter'"),
-    ({"when": "spell_cast", "filter": {"subtypes": ["dog"]}}, "capitalised subtypes"),
-    ({"when": "spell_cast", "filter": {"controller": "each"}}, "unknown value 'each'"),
+    ({"when": "cast", "filter": {"subtypes": ["dog"]}}, "capitalised subtypes"),
+    ({"when": "cast", "filter": {"controller": "each"}}, "unknown value 'each'"),
     ({"when": "is_dealt_damage"}, "unknown value 'is_dealt_damage'"),
 ])
 def test_mistakes_are_load_errors(trigger: dict[str, object], message: str) -> None:
@@ -67,7 +67,7 @@ def test_mistakes_are_load_errors(trigger: dict[str, object], message: str) -> N
 
 
 def test_well_formed_data_loads() -> None:
-    _load({"when": "spell_cast", "filter": {"subtypes": ["Dog"]},
+    _load({"when": "cast", "filter": {"subtypes": ["Dog"]},
            "condition": {"amount": _BASRI_COUNT, "at_most": 0}})
 
 
@@ -78,9 +78,10 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert hope.condition.amount.filter.subtypes == ("Basri",)
     assert hope.condition.at_least == 1
     rin = card("Rin and Seri, Inseparable").triggers
-    assert [t.event for t in rin] == [TriggerEvent.SPELL_CAST] * 2
+    assert [t.event for t in rin] == [TriggerEvent.CAST] * 2
     assert rin[0].filter is not None
     assert rin[0].filter.controller is Controller.YOU
     assert card("Brash Taunter").triggers[0].event is TriggerEvent.DEALT_DAMAGE
-    assert card("Jeskai Elder").triggers[0].event is \
-        TriggerEvent.DEALS_COMBAT_DAMAGE_TO_PLAYER
+    elder = card("Jeskai Elder").triggers[0]
+    assert (elder.event, elder.subject, elder.damage, elder.recipient) == (
+        TriggerEvent.DEALS_DAMAGE, TriggerSubject.THIS, DamageKind.COMBAT, Recipient.PLAYER)

@@ -11,7 +11,7 @@ import pytest
 
 from server.cards import CardDataError, card
 from server.cards.amounts import Cards, CardZone, Compare, Whose
-from server.cards.model import DamageKind, Recipient, TriggerEvent
+from server.cards.model import DamageKind, Recipient, TriggerEvent, TriggerSubject
 from tests.engine.helpers import load_one
 
 
@@ -29,18 +29,23 @@ _ROGUE = {"subtypes": ["Rogue"]}
 
 
 @pytest.mark.parametrize(("behaviour", "message"), [
-    (_trigger(when="permanent_enters"), "'filter'"),
-    (_trigger(when="source_deals_damage"), "'filter'"),
-    (_trigger(when="enters", filter=_ROGUE), "'filter'"),
-    (_trigger(when="permanent_enters", filter={"min_power": "four"}), "min_power"),
-    (_trigger(when="permanent_enters", filter={"power": 4}), "unknown field"),
-    (_trigger(when="source_deals_damage", filter={}, damage="nonconbat"),
+    (_trigger(when="zone_change", subject="filter", to="battlefield"),
+     "subject 'filter' needs a 'filter'"),
+    (_trigger(when="deals_damage", subject="filter"), "subject 'filter' needs a 'filter'"),
+    (_trigger(when="zone_change", to="battlefield", filter=_ROGUE),
+     "subject 'this' is the object itself"),
+    (_trigger(when="zone_change", subject="filter", to="battlefield",
+              filter={"min_power": "four"}), "min_power"),
+    (_trigger(when="zone_change", subject="filter", to="battlefield", filter={"power": 4}),
+     "unknown field"),
+    (_trigger(when="deals_damage", subject="filter", filter={}, damage="nonconbat"),
      "unknown value 'nonconbat'"),
-    (_trigger(when="source_deals_damage", filter={}, recipient="each_opponent"),
+    (_trigger(when="deals_damage", subject="filter", filter={}, recipient="each_opponent"),
      "unknown value 'each_opponent'"),
-    (_trigger(when="dealt_damage", damage="combat"), "only for 'source_deals_damage'"),
-    (_trigger(when="permanent_enters", filter=_ROGUE, recipient="opponent"),
-     "only for 'source_deals_damage'"),
+    (_trigger(when="dealt_damage", damage="combat"),
+     "'dealt_damage' takes no 'damage'; only deals_damage do"),
+    (_trigger(when="zone_change", subject="filter", to="battlefield", filter=_ROGUE,
+              recipient="opponent"), "'zone_change' takes no 'recipient'"),
     # a filter on an amount that takes none
     ({"statics": [{"text": "x", "affects": "self", "power": 2, "condition": {
         "amount": {"kind": "life", "whose": "an_opponent", "filter": _ROGUE},
@@ -55,14 +60,17 @@ def test_mistakes_are_load_errors(behaviour: dict[str, Any], message: str) -> No
 
 
 def test_well_formed_data_loads() -> None:
-    _load(_trigger(when="permanent_enters", filter={"types": ["Creature"], "min_power": 4}))
-    _load(_trigger(when="source_deals_damage", filter={"controller": "any"},
+    _load(_trigger(when="zone_change", subject="filter", to="battlefield",
+                   filter={"types": ["Creature"], "min_power": 4}))
+    _load(_trigger(when="deals_damage", subject="filter", filter={"controller": "any"},
                    damage="combat", recipient="planeswalker"))
 
 
 def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     enforcer = card("Thieves' Guild Enforcer")
-    assert enforcer.triggers[0].event is TriggerEvent.PERMANENT_ENTERS
+    assert enforcer.triggers[0].event is TriggerEvent.ZONE_CHANGE
+    assert enforcer.triggers[0].subject is TriggerSubject.FILTER
+    assert enforcer.triggers[0].to_zone == "battlefield"
     assert enforcer.triggers[0].filter is not None
     assert not enforcer.triggers[0].filter.other  # "[this] or another Rogue"
     condition = enforcer.statics[0].condition

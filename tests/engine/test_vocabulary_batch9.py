@@ -29,30 +29,48 @@ def _load(trigger: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("trigger", "message"), [
-    # changes_zone: a filter and at least one named zone, spelled right
-    ({"when": "changes_zone", "from": "battlefield"}, "'filter'"),
-    ({"when": "changes_zone", "filter": {"types": ["Creature"]}}, "needs 'from' and/or 'to'"),
-    ({"when": "changes_zone", "from": "battlefeld", "filter": {}}, "unknown zone 'battlefeld'"),
-    ({"when": "dies", "from": "battlefield"}, "only for 'changes_zone'"),
+    # zone_change: a subject, at least one named zone, spelled right
+    ({"when": "zone_change", "subject": "filter", "from": "battlefield"}, "'filter'"),
+    ({"when": "zone_change", "subject": "filter", "filter": {"types": ["Creature"]}},
+     "needs 'from' and/or 'to'"),
+    ({"when": "zone_change", "subject": "filter", "from": "battlefeld", "filter": {}},
+     "unknown zone 'battlefeld'"),
+    ({"when": "step", "step": "end", "from": "battlefield"}, "'step' takes no 'from'"),
+    ({"when": "step", "step": "second_main"}, "unknown value 'second_main'"),
+    ({"when": "step"}, "'step' needs 'step'"),
+    ({"when": "zone_change", "subject": "attached", "to": "graveyard"},
+     "'from' must be 'battlefield'"),
+    ({"when": "zone_change", "to": "battlefield", "filter": {}}, "a 'filter' is for subject"),
+    ({"when": "cast", "subject": "this", "filter": {}}, "'cast' takes no 'subject'"),
+    ({"when": "becomes_blocked", "subject": "filter"}, "takes no 'subject'"),
+    ({"when": "draw", "whose": "each"}, "unknown value 'each'"),
+    ({"when": "sacrifice"}, "'sacrifice' needs a 'filter'"),
+    ({"when": "exiled_with_madness"}, "madness keyword's own trigger"),
     # attack counts
-    ({"when": "you_attack_with", "filter": {"has": "Flying"}}, "needs a 'count'"),
-    ({"when": "you_attack_with", "count": 2}, "'filter'"),
+    ({"when": "attacks", "subject": "filtr", "filter": {}}, "unknown value 'filtr'"),
+    ({"when": "attacks", "subject": "filter", "count": 2}, "'filter'"),
     ({"when": "attacks", "count": 2}, "needs both 'filter'"),
-    ({"when": "creature_attacks"}, "'filter'"),
-    ({"when": "creature_attacks", "filter": {"has": "Deathtuch"}}, "keyword 'Deathtuch'"),
-    # counts belong to counted events only
-    ({"when": "enters", "count": 2}, "'count' is only for"),
-    ({"when": "becomes_blocked_by", "count": 1}, "'count' is only for"),
+    ({"when": "attacks", "subject": "filter"}, "'filter'"),
+    ({"when": "attacks", "subject": "filter", "filter": {"has": "Deathtuch"}},
+     "keyword 'Deathtuch'"),
+    # counts belong to counted kinds only
+    ({"when": "zone_change", "to": "battlefield", "count": 2}, "'zone_change' takes no 'count'"),
+    ({"when": "becomes_blocked", "count": 1}, "'becomes_blocked' takes no 'count'"),
+    ({"when": "deals_damage", "subject": "filter", "filter": {}, "count": 2},
+     "counts only \"one or more"),
+    ({"when": "deals_damage", "subject": "filter", "filter": {}, "count": 1},
+     "counts only \"one or more"),
     # becomes_target: the filter describes the spell or ability
     ({"when": "becomes_target"}, "'filter'"),
     ({"when": "becomes_target", "filter": {"controller": "opponents"}},
      "unknown value 'opponents'"),
     # the zone it triggers from
-    ({"when": "your_end_step", "zone": "library"}, "unknown zone 'library'"),
+    ({"when": "step", "step": "end", "zone": "library"}, "unknown zone 'library'"),
     # filters
-    ({"when": "changes_zone", "to": "graveyard", "filter": {"with_counter": "+2/+2"}},
+    ({"when": "zone_change", "subject": "filter", "to": "graveyard",
+      "filter": {"with_counter": "+2/+2"}},
      "with_counter"),
-    ({"when": "creature_attacks", "filter": {"attacking": "yes"}},
+    ({"when": "attacks", "subject": "filter", "filter": {"attacking": "yes"}},
      "attacking: expected true or false"),
 ])
 def test_mistakes_are_load_errors(trigger: dict[str, Any], message: str) -> None:
@@ -62,14 +80,14 @@ def test_mistakes_are_load_errors(trigger: dict[str, Any], message: str) -> None
 
 def test_effect_mistakes_are_load_errors() -> None:
     with pytest.raises(CardDataError, match="unknown value 'event_objct'"):
-        _load({"when": "becomes_blocked_by",
+        _load({"when": "becomes_blocked",
                "effects": [{"verb": "destroy", "who": "event_objct"}]})
     with pytest.raises(CardDataError, match="zones"):
-        _load({"when": "your_end_step", "zone": "graveyard", "effects": [
+        _load({"when": "step", "step": "end", "zone": "graveyard", "effects": [
             {"verb": "move_found", "who": "self", "destination": "battlefield",
              "zones": ["library_top"]}]})
     with pytest.raises(CardDataError, match="unknown value"):
-        _load({"when": "your_end_step", "condition": {"amount": {
+        _load({"when": "step", "step": "end", "condition": {"amount": {
             "kind": "turn", "fact": "permanents_to_your_hand"}, "at_least": 1}})
 
 
@@ -83,41 +101,43 @@ def test_named_search_mistakes_are_load_errors(search: dict[str, Any], message: 
     effect = {"verb": "search", "zones": ["library"], "find": "named", "destination": "hand",
               **search}
     with pytest.raises(CardDataError, match=message):
-        _load({"when": "enters", "effects": [effect]})
+        _load({"when": "zone_change", "to": "battlefield", "effects": [effect]})
 
 
 def test_well_formed_data_loads() -> None:
-    _load({"when": "changes_zone", "from": "battlefield", "to": "graveyard",
+    _load({"when": "zone_change", "subject": "filter", "from": "battlefield", "to": "graveyard",
            "filter": {"types": ["Creature"], "with_counter": "+1/+1"}})
-    _load({"when": "changes_zone", "to": "exile", "filter": {"controller": "any"}})
-    _load({"when": "you_attack_with", "count": 2, "filter": {"has": "Flying"}})
+    _load({"when": "zone_change", "subject": "filter", "to": "exile",
+           "filter": {"controller": "any"}})
+    _load({"when": "attacks", "subject": "filter", "count": 2, "filter": {"has": "Flying"}})
     _load({"when": "attacks", "count": 2, "filter": {"other": True, "controller": "any"}})
-    _load({"when": "creature_attacks", "filter": {"has": "Deathtouch", "attacking": True}})
-    _load({"when": "becomes_blocked_by", "effects": [{"verb": "destroy",
+    _load({"when": "attacks", "subject": "filter", "filter": {"has": "Deathtouch",
+                                                              "attacking": True}})
+    _load({"when": "becomes_blocked", "effects": [{"verb": "destroy",
                                                       "who": "event_object"}]})
     _load({"when": "becomes_target", "filter": {"controller": "opponent"}})
-    _load({"when": "you_draw", "count": 2})
-    _load({"when": "your_end_step", "zone": "graveyard", "effects": [
+    _load({"when": "draw", "count": 2})
+    _load({"when": "step", "step": "end", "zone": "graveyard", "effects": [
         {"verb": "move_found", "who": "self", "destination": "battlefield",
          "zones": ["graveyard"], "tapped": True}]})
 
 
 def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     skyfish = card("Mystic Skyfish").triggers[0]
-    assert skyfish.event is TriggerEvent.YOU_DRAW and skyfish.count == 2
+    assert skyfish.event is TriggerEvent.DRAW and skyfish.count == 2
     skimmer = card("Tide Skimmer").triggers[0]
-    assert skimmer.event is TriggerEvent.YOU_ATTACK_WITH and skimmer.count == 2
+    assert skimmer.event is TriggerEvent.ATTACKS and skimmer.count == 2
     assert skimmer.filter is not None and skimmer.filter.has == "Flying"
     battalion = card("Makeshift Battalion").triggers[0]
     assert battalion.event is TriggerEvent.ATTACKS and battalion.filter is not None
     assert battalion.filter.other and battalion.filter.controller is Controller.ANY
-    assert card("Gloom Sower").triggers[0].event is TriggerEvent.BECOMES_BLOCKED_BY
+    assert card("Gloom Sower").triggers[0].event is TriggerEvent.BECOMES_BLOCKED
     blightfang = card("Hooded Blightfang").triggers
-    assert blightfang[0].event is TriggerEvent.CREATURE_ATTACKS
+    assert blightfang[0].event is TriggerEvent.ATTACKS
     assert who_of(blightfang[1].effects[0]) is Who.EVENT_OBJECT
     lieutenant = card("Basri's Lieutenant")
     dies = lieutenant.triggers[1]
-    assert (dies.event, dies.from_zone, dies.to_zone) == (TriggerEvent.CHANGES_ZONE,
+    assert (dies.event, dies.from_zone, dies.to_zone) == (TriggerEvent.ZONE_CHANGE,
                                                           "battlefield", "graveyard")
     assert dies.filter is not None and dies.filter.with_counter == "+1/+1"
     assert lieutenant.protection == ("multicolored",)
