@@ -44,6 +44,8 @@ from server.cards.amounts import (
     Whose,
     X,
     condition_resolution_only,
+    names_fact,
+    names_their,
     resolution_only,
 )
 from server.cards.errors import CardDataError
@@ -53,7 +55,6 @@ from server.cards.model import (
     CODED_EFFECTS,
     COUNTER_KINDS,
     EFFECT_ZONES,
-    PLAYER_COUNTS,
     SUPPORTED_KEYWORDS,
     ActivatedAbility,
     AdditionalCost,
@@ -64,7 +65,6 @@ from server.cards.model import (
     Controller,
     CostKind,
     CostReduction,
-    Count,
     DamageKind,
     Each,
     ExtraTriggers,
@@ -93,7 +93,7 @@ from server.cards.verbs import (
     AMOUNTED,
     CLASS_OF_VERB,
     KEY,
-    AddMana,
+    ONE,
     Affecting,
     AnteTop,
     Attach,
@@ -524,10 +524,7 @@ def _effect(where: str, raw: Any) -> Effect:
     hints = _effect_hints(cls)
     values: dict[str, Any] = {}
     for key, f in keys.items():
-        if key == "amount" and spec.get(key) in _AMOUNT_WORDS:
-            values["amount"] = 0  # "damage equal to its power", "that many", ...
-            values[f"amount_is_{spec[key]}"] = True
-        elif key in spec:
+        if key in spec:
             values[f.name] = _effect_value(f"{where}.{key}", f.name, hints[f.name], spec[key])
         elif f.default is MISSING and f.default_factory is MISSING:
             raise CardDataError(f"{where}: {verb.value} needs a '{key}'")
@@ -538,13 +535,9 @@ def _effect(where: str, raw: Any) -> Effect:
             issubclass(cls, _OBJECT_VERBS) and spec.get("who") not in _RELATIVE) else "you"
         who = values["who"] = _who(f"{where}.who", spec.get("who", default_who))
     if cls is CreateToken:
-        values["token_x"] = _token_x(f"{where}.token", spec.get("token"), values.get("count"))
+        values["token_x"] = _token_x(f"{where}.token", spec.get("token"), values.get("amount"))
     _check_effect(where, cls, spec, who=who, target=target, values=values)
     return cls(**values)
-
-
-#: ``"amount"`` words other than a number or "X" (see :mod:`server.cards.verbs`).
-_AMOUNT_WORDS = ("power", "event", "event_power")
 
 
 def _effect_keys(cls: type[EffectBase]) -> dict[str, Field[Any]]:
@@ -663,7 +656,7 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
         raise CardDataError(f"{where}.who: 'each' names permanents; {cls.verb.value} isn't "
                             f"performed on them (expected one of "
                             f"{sorted({v.verb.value for v in _EACH_VERBS})})")
-    amount_raw = spec.get("amount", 1)
+    amount: Amount | None = values.get("amount", ONE) if issubclass(cls, AMOUNTED) else None
     if cls in (PutCounters, RemoveCounters) and not values.get("counter"):
         raise CardDataError(f"{where}.counter: expected a counter kind such as '+1/+1' or "
                             "'soul'")
@@ -709,9 +702,6 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
                             "leaves it)")
     if cls is Search and spec.get("may_play") and spec.get("destination") != "exile":
         raise CardDataError(f"{where}: 'may_play' is for cards the search exiles")
-    if cls is AddMana and spec.get("colors"):
-        raise CardDataError(f"{where}: add_mana says its 'mana' (letters of WUBRGC, or "
-                            "'chosen_color'), not 'colors'")
     if cls is LookAtTop and not values.get("take"):
         raise CardDataError(f"{where}: look_at_top needs 'take': the cards that may be taken "
                             "(one of the descriptions)")
@@ -727,7 +717,7 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
         raise CardDataError(f"{where}: look_and_pick needs 'destination': 'hand' and 'rest' "
                             f"(where the other cards go): one of {list(_LOOK_RESTS)}")
     pick = values.get("pick", 1)
-    if pick < 1 or (isinstance(amount_raw, int) and pick > amount_raw):
+    if pick < 1 or (isinstance(amount, Fixed) and pick > amount.n):
         raise CardDataError(f"{where}.pick: from 1 to the number of cards looked at")
     if cls is Search and (not zones or "destination" not in spec):
         raise CardDataError(f"{where}: search needs 'zones' and a 'destination'")
@@ -738,27 +728,26 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
     names: tuple[str, ...] = values.get("names", ())
     if (spec.get("find") == "named") != bool(names):
         raise CardDataError(f"{where}: 'name' is given exactly when find is 'named'")
-    if names and spec.get("amount", 1) != len(names):
+    if names and amount != Fixed(len(names)):
         raise CardDataError(f"{where}.amount: one card of each name ({len(names)})")
-    count: Count | None = values.get("count")
-    if count in PLAYER_COUNTS and cls not in _PLAYER_COUNT_VERBS:
-        raise CardDataError(f"{where}.count: {spec['count']!r} counts the player the effect "
-                            f"affects: only for {[v.verb.value for v in _PLAYER_COUNT_VERBS]}")
-    # The filter describes what is counted, the permanents a rules change applies to this
-    # turn, or which attached permanents are meant.
-    if who is Who.CHOSEN_ONE and (cls not in _CHOSEN_ONE_VERBS or count is not None):
+    if amount is not None and names_their(amount) and cls not in _PLAYER_COUNT_VERBS:
+        raise CardDataError(f"{where}.amount: 'their' counts the player the effect affects: "
+                            f"only for {[v.verb.value for v in _PLAYER_COUNT_VERBS]}")
+    if who is Who.CHOSEN_ONE and (cls not in _CHOSEN_ONE_VERBS or not isinstance(
+            amount, Fixed | None)):
         raise CardDataError(f"{where}: 'chosen_one' (a permanent chosen as it is performed) "
-                            f"is for {[v.verb.value for v in _CHOSEN_ONE_VERBS]}, without a "
-                            "'count'")
-    filtered = count in FILTERED_COUNTS or who in (
-        Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE) or (
+                            f"is for {[v.verb.value for v in _CHOSEN_ONE_VERBS]}, with a "
+                            "fixed 'amount' if any")
+    # The filter describes which attached permanents, chosen objects, exiled cards or found
+    # cards are meant (what an amount counts is the amount's own filter).
+    filtered = who in (Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE) or (
         cls is ExileLinked and bool(zones)) or (
         cls is Search and "filter" in spec)  # "a Shrine card"
     if filtered != ("filter" in spec):
-        raise CardDataError(f"{where}: 'filter' is given exactly when count is one of "
-                            f"{[c.value for c in FILTERED_COUNTS]}, who is "
-                            "'attached_to_that', 'chosen' or 'chosen_one', "
-                            "or an exile_linked names 'zones' (the cards exiled from there)")
+        raise CardDataError(f"{where}: 'filter' is given exactly when who is "
+                            "'attached_to_that', 'chosen' or 'chosen_one', a search names "
+                            "what it finds, or an exile_linked names 'zones' (the cards "
+                            "exiled from there)")
     if cls is ExileLinked and zones and (zones != ("graveyard",) or who is not Who.YOU):
         raise CardDataError(f"{where}: exile_linked with 'zones' exiles the cards 'you' own "
                             "in your 'graveyard' that the filter describes")
@@ -779,9 +768,9 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
     by: Who | None = values.get("by")
     if by not in (None, Who.SELF, Who.THAT) or (cls is Fight and by is None):
         raise CardDataError(f"{where}.by: expected 'self' or 'that' (required for fight)")
-    if cls is DealDamage and by is not None and spec.get("amount") != "power":
-        raise CardDataError(f"{where}: a creature deals damage equal to its power: "
-                            "'amount' is 'power' with 'by'")
+    if cls is DealDamage and by is not None and "amount" in spec:
+        raise CardDataError(f"{where}: with 'by', the creature deals damage equal to its "
+                            "power (rule 120.3): no 'amount'")
     if cls is Fight and who is not Who.TARGET:
         raise CardDataError(f"{where}: fight needs the 'target' creature fought")
 
@@ -795,7 +784,7 @@ _CHOSEN_ZONES = ("battlefield", "graveyard", "hand")
 def _check_chosen(where: str, cls: type[Effect], who: Affected, spec: dict[str, Any],
                   zones: tuple[str, ...]) -> None:
     """``who`` "chosen" (rules 608.2c-d): a verb that acts on objects, how many may be chosen
-    (``amount`` or a ``count``) and, for cards, the ``zones``; only it takes them there."""
+    (``amount``) and, for cards, the ``zones``; only it takes them there."""
     if cls is SacrificeOrDiscard and who is not Who.CHOSEN:
         raise CardDataError(f"{where}: sacrifice_or_discard acts on who 'chosen'")
     if who is Who.CHOSEN and cls not in _CHOSEN_VERBS:
@@ -832,19 +821,20 @@ def _rest_to(where: str, spec: dict[str, Any]) -> str:
     destination for the cards beyond the first, so the search finds more than one."""
     rest = str(spec.get("rest_to", ""))
     if rest and (rest == spec.get("destination") or spec.get("amount", 1) in (0, 1)
-                 or spec.get("find_all")):
+                 or spec.get("find_all")):  # a number: how many cards the search finds
         raise CardDataError(f"{where}.rest_to: another destination than 'destination', for "
                             "a search finding up to two or more cards")
     return rest
 
 
-def _token_x(where: str, raw: Any, count: Count | None) -> bool:
-    """"an X/X token, where X is [a count]" (rule 107.3a): power and toughness "X"."""
+def _token_x(where: str, raw: Any, amount: Amount | None) -> bool:
+    """"an X/X token, where X is [an amount]" (rule 107.3a): power and toughness "X"; the
+    effect's amount is X (then one token is created)."""
     if not isinstance(raw, dict) or "X" not in (raw.get("power"), raw.get("toughness")):
         return False
-    if raw.get("power") != raw.get("toughness") or count is None:
+    if raw.get("power") != raw.get("toughness") or amount is None or isinstance(amount, Fixed):
         raise CardDataError(f"{where}: an X/X token needs power and toughness 'X' and the "
-                            "effect's 'count' that X is")
+                            "effect's 'amount' that X is (not a number)")
     return True
 
 
@@ -855,11 +845,6 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
     if any(not isinstance(n, str) or not n for n in names) or len(set(names)) < len(names):
         raise CardDataError(f"{where}: expected a card name or a list of different names")
     return tuple(names)
-
-
-#: The effect counts that count what a ``filter`` describes.
-FILTERED_COUNTS = (Count.PERMANENTS, Count.CARDS_IN_YOUR_GRAVEYARD,
-                   Count.COLORS_AMONG_PERMANENTS)
 
 
 #: The verbs performed by players (each one draws, gains life, searches, ...): their ``who``
@@ -1210,9 +1195,10 @@ def _effects(where: str, raw: Any) -> tuple[Effect, ...]:
         if isinstance(effect, _FINDING) and effect.find == "chosen_name" and not any(
                 isinstance(e, ChooseCardName) for e in effects[:i]):
             raise CardDataError(f"{where}[{i}]: find 'chosen_name' follows a choose_card_name")
-        if isinstance(effect, AMOUNTED) and effect.count is Count.FOUND_FROM_HAND and not any(
+        if isinstance(effect, AMOUNTED) and \
+                names_fact(effect.amount, ResolutionFact.FOUND_FROM_HAND) and not any(
                 isinstance(e, Search) and "hand" in e.zones for e in effects[:i]):
-            raise CardDataError(f"{where}[{i}]: count 'found_from_hand' follows a search of "
+            raise CardDataError(f"{where}[{i}]: amount 'found_from_hand' follows a search of "
                                 "a hand")
         if who_of(effect) is Who.THAT and isinstance(effect, (*_PLAYER_VERBS, DealDamage)):
             previous = next((t for e in reversed(effects[:i]) if (t := e.target_req) is not None),
@@ -2040,14 +2026,12 @@ def demo_deck(name: str) -> list[CardDef]:
 _EFFECT_TYPE_PARSERS: dict[Any, Callable[[str, Any], Any]] = {
     bool: _flag,
     int: _count_int,
-    int | None: lambda where, raw: _int(where, raw, allow_x=True),
     str: _str,
     tuple[str, ...]: _strs,
     Who: lambda where, raw: _enum(where, Who, raw),
     Who | Each: _who,
     Who | None: lambda where, raw: _enum(where, Who, raw),
-    Count | None: lambda where, raw: _enum(where, Count, raw),
-    Rounding | None: lambda where, raw: _enum(where, Rounding, raw),
+    Amount: _amount,
     TargetReq | None: _target,
     ObjectFilter | None: _filter,
     tuple[ObjectFilter, ...]: lambda where, raw: tuple(

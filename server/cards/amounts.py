@@ -15,11 +15,12 @@ integer for :class:`Fixed`, ``"X"`` for :class:`X`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, assert_never
 
-from server.cards.model import Condition, Controller, Count, ObjectFilter, Rounding
+from server.cards.model import Condition, ObjectFilter, Rounding
 
 
 class Whose(Enum):
@@ -329,51 +330,29 @@ def condition_resolution_only(condition: AnyCondition) -> bool:
             assert_never(condition)
 
 
-def count_amount(count: Count, spec: ObjectFilter | None = None,
-                 colors: tuple[str, ...] = ()) -> Amount:
-    """The amount an effect's ``count`` (the :class:`Count` spelling, kept for ``Effect.count``
-    until effects take an :data:`Amount`) stands for; ``spec`` is the effect's filter."""
-    creature = ObjectFilter(card_types=("Creature",))
-    match count:
-        case Count.DEVOTION:
-            return Devotion(colors)
-        case Count.PARTY:
-            return PartySize()
-        case Count.COLORS_AMONG_PERMANENTS:
-            return Permanents(_required(spec), Measure.COLORS)
-        case Count.LIFE_LOST:
-            return ThisWay(ResolutionFact.LIFE_LOST)
-        case Count.CREATURE_CARDS_IN_YOUR_GRAVEYARD:
-            return Cards(CardZone.GRAVEYARD, Whose.YOU, creature)
-        case Count.YOUR_CREATURES_DIED_THIS_TURN:
-            return TurnFact(TurnFactKind.CREATURES_DIED, Whose.YOU)
-        case Count.PERMANENTS:
-            return Permanents(_required(spec))
-        case Count.CREATURES_DIED_THIS_TURN:
-            return TurnFact(TurnFactKind.CREATURES_DIED, Whose.ALL_PLAYERS)
-        case Count.NONTOKEN_CREATURES_DIED_THIS_TURN:
-            return TurnFact(TurnFactKind.CREATURES_DIED, Whose.ALL_PLAYERS,
-                            ObjectFilter(nontoken=True, controller=Controller.ANY))
-        case Count.CARDS_IN_LIBRARY:
-            return Cards(CardZone.LIBRARY, Whose.THEIR)
-        case Count.LIFE:
-            return Life(Whose.THEIR)
-        case Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD:
-            return Cards(CardZone.GRAVEYARD, Whose.THEIR, creature)
-        case Count.TARGET_MANA_VALUE:
-            return ObjectValue(Of.TARGET, Trait.MANA_VALUE)
-        case Count.CHOSEN_THIS_WAY:
-            return ThisWay(ResolutionFact.CHOSEN)
-        case Count.FOUND_FROM_HAND:
-            return ThisWay(ResolutionFact.FOUND_FROM_HAND)
-        case Count.CARDS_IN_YOUR_GRAVEYARD:
-            return Cards(CardZone.GRAVEYARD, Whose.YOU, spec)
-        case Count.CARDS_IN_YOUR_HAND:
-            return Cards(CardZone.HAND, Whose.YOU)
+def parts(amount: Amount) -> Iterator[Amount]:
+    """The amount and every amount it is made of (a scaled or a difference's operands)."""
+    yield amount
+    match amount:
+        case Scaled(amount=inner):
+            yield from parts(inner)
+        case Difference(amount=left, minus=right):
+            yield from parts(left)
+            yield from parts(right)
+        case Fixed() | X() | Permanents() | Cards() | ObjectValue() | EventAmount() | \
+                Devotion() | PartySize() | Life() | TurnFact() | ThisWay() | Attackers():
+            return
         case _:
-            assert_never(count)
+            assert_never(amount)
 
 
-def _required(spec: ObjectFilter | None) -> ObjectFilter:
-    assert spec is not None  # the loader requires the filter of a filtered count
-    return spec
+def names_their(amount: Amount) -> bool:
+    """Whether the amount counts "their" cards, life, ... -- of each player the effect
+    affects, counted for each one as it is performed (608.2c)."""
+    return any(isinstance(p, (Permanents, Cards, Life, TurnFact, Attackers))
+               and p.whose is Whose.THEIR for p in parts(amount))
+
+
+def names_fact(amount: Amount, fact: ResolutionFact) -> bool:
+    """Whether the amount counts what a previous effect of the resolution did ("this way")."""
+    return any(isinstance(p, ThisWay) and p.fact is fact for p in parts(amount))

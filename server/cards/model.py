@@ -322,62 +322,6 @@ CARD_QUALITIES = ("", "basic_land", "creature", "land", "artifact", "noncreature
                   "named",
                   # the card name chosen earlier in this resolution (choose_card_name, 201.4)
                   "chosen_name")
-class Count(Enum):
-    """Game-state counts an effect's amount may be (rules 700.5, 700.8): the spelling of
-    ``Effect.count`` until effects take an :data:`~server.cards.amounts.Amount`, which each
-    member stands for (:func:`server.cards.amounts.count_amount`)."""
-
-    #: Devotion to the effect's ``colors`` (rule 700.5).
-    DEVOTION = "devotion"
-    #: The number of creatures in your party (rule 700.8).
-    PARTY = "party"
-    #: "for each color among permanents you control": the colors (105.1) among the
-    #: permanents the ``filter`` describes.
-    COLORS_AMONG_PERMANENTS = "colors_among_permanents"
-    #: The life lost to the previous effects of the same resolution ("you gain life equal to
-    #: the life lost this way").
-    LIFE_LOST = "life_lost"
-    CREATURE_CARDS_IN_YOUR_GRAVEYARD = "creature_cards_in_your_graveyard"
-    YOUR_CREATURES_DIED_THIS_TURN = "your_creatures_died_this_turn"
-    #: "the number of [permanents matching the effect's ``filter``]", e.g. "Shrines you
-    #: control", "creature you control with flying" (counted as the effect is performed,
-    #: rule 608.2h).
-    PERMANENTS = "permanents"
-    #: The creatures that died this turn, anyone's (rule 700.4), counted as the effect is
-    #: performed (608.2h): "for each creature that died this turn".
-    CREATURES_DIED_THIS_TURN = "creatures_died_this_turn"
-    #: The nontoken creatures that died this turn, anyone's (rules 700.4, 111.1).
-    NONTOKEN_CREATURES_DIED_THIS_TURN = "nontoken_creatures_died_this_turn"
-    #: "the number of cards in their library": the cards in the library of the player the
-    #: effect affects (rule 401.1) -- for a player verb, counted for each player it affects.
-    CARDS_IN_LIBRARY = "cards_in_library"
-    #: "their life": the life total of the player the effect affects (rule 119.1).
-    LIFE = "life"
-    #: "for each creature card in their graveyard": the creature cards in the graveyard of
-    #: the player the effect affects (rule 404.1).
-    CREATURE_CARDS_IN_THEIR_GRAVEYARD = "creature_cards_in_their_graveyard"
-    #: "that creature's mana value": the mana value of this resolution's object target as
-    #: resolution began -- its last known information once it has moved (rule 608.2h); an
-    #: {X} in its cost is 0 off the stack (202.3e).
-    TARGET_MANA_VALUE = "target_mana_value"
-    #: "that many", "for each creature tapped this way": the objects the previous effect of
-    #: this resolution chose and acted on (608.2c) -- the permanents of a ``who`` "chosen",
-    #: the cards discarded by an "up to N" discard.
-    CHOSEN_THIS_WAY = "chosen_this_way"
-    #: "for each card exiled from their hand this way": the cards the previous search of this
-    #: resolution took from a hand (rule 608.2c).
-    FOUND_FROM_HAND = "found_from_hand"
-    #: "the number of instant and sorcery cards in your graveyard": your graveyard's cards
-    #: the ``filter`` describes (rule 404.1); ``{}``: "the number of cards in your
-    #: graveyard".
-    CARDS_IN_YOUR_GRAVEYARD = "cards_in_your_graveyard"
-    #: "the number of cards in your hand" (rule 402.1).
-    CARDS_IN_YOUR_HAND = "cards_in_your_hand"
-
-
-#: Counts of the player an effect affects ("their library", "their life"), not of its
-#: controller: only for the verbs that affect players one at a time (draw, lose/gain life).
-PLAYER_COUNTS = (Count.CARDS_IN_LIBRARY, Count.LIFE, Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD)
 
 
 class Rounding(Enum):

@@ -13,13 +13,13 @@ adds who or what the effect affects (``who``; ``filter`` for the permanents or c
 ``who`` such as "each_permanent" or "chosen" describes), :class:`Targeting` the
 ``target`` (set exactly when ``who`` is "target", rule 115.1).
 
-The fields after ``# amount`` say how much (rule 107.1): ``amount`` (None means X, rule
-107.3), or the source's power (``amount_is_power``, last known, 608.2h), the trigger event's
-number (``amount_is_event``: "that many") or its object's power (``amount_is_event_power``),
-or a ``count`` of the game state (devotion to ``colors``, 700.5; the permanents ``filter``
-describes, ...) that ``amount`` multiplies; ``half``: "half [it], rounded up/down"
-(107.1a). The flags marked ``DERIVED`` aren't data keys: the loader sets them from
-``"amount": "power" | "event" | "event_power"`` (and ``token_x`` from an "X" token).
+An effect with an amount (:data:`Amounted`) says how much in one ``amount``
+(:data:`~server.cards.amounts.Amount`, rule 107.1): a number, X (107.3), a count of what a
+filter describes, a characteristic of an object ("damage equal to its power", 608.2h), the
+trigger event's number ("that many"), devotion (700.5), a fact of this turn or of this
+resolution, "their" life or library for each player affected, scaled or halved (107.1a); the
+engine evaluates it as the effect is performed (608.2c). The flag marked ``DERIVED`` isn't a
+data key: the loader sets ``token_x`` from an "X/X" token.
 """
 
 from __future__ import annotations
@@ -27,25 +27,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeAlias
 
-from server.cards.amounts import (
-    Amount,
-    AnyCondition,
-    EventAmount,
-    Fixed,
-    ObjectValue,
-    Of,
-    Scaled,
-    Trait,
-    X,
-    count_amount,
-)
+from server.cards.amounts import Amount, AnyCondition, Fixed
 from server.cards.mana import ManaCost
 from server.cards.model import (
     Affected,
     CardDef,
-    Count,
     ObjectFilter,
-    Rounding,
     StickerDef,
     TargetReq,
     TriggeredAbility,
@@ -59,6 +46,8 @@ from server.cards.model import (
 KEY = "key"
 #: Field metadata: a field the loader computes rather than reads from a key of its own.
 DERIVED = {"derived": True}
+#: The amount an effect has when its data gives none ("draw a card", "deal 1 damage").
+ONE = Fixed(1)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,14 +99,8 @@ class DealDamage(Targeting):
     #: damage equal to its power to ...", "Then it fights ..."); ``SELF`` -- the source as a
     #: permanent. None: the source (a spell deals its own damage, rule 120.1).
     by: Who | None = None
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -125,14 +108,8 @@ class GainLife(Targeting):
     """``gain_life``: rule 119.3"""
 
     verb: ClassVar[Verb] = Verb.GAIN_LIFE
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,14 +117,8 @@ class LoseLife(Targeting):
     """``lose_life``: rule 119.3"""
 
     verb: ClassVar[Verb] = Verb.LOSE_LIFE
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -155,14 +126,8 @@ class Draw(Targeting):
     """``draw``: rule 121"""
 
     verb: ClassVar[Verb] = Verb.DRAW
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -180,16 +145,10 @@ class Discard(Targeting):
     #: DISCARD: "discard your hand" -- every card in it (rule 701.9a).
     whole_hand: bool = False
     #: DISCARD: "discard up to N cards" -- the player may stop after any number, even none
-    #: (rules 701.9b, 608.2d); "that many" is then ``Count.CHOSEN_THIS_WAY``.
+    #: (rules 701.9b, 608.2d); "that many" is then the amount ``this_way`` ``chosen``.
     up_to: bool = False
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -218,14 +177,8 @@ class ReturnToHand(Targeting):
     verb: ClassVar[Verb] = Verb.RETURN_TO_HAND
     #: SEARCH: the zones searched, in text order ("graveyard", "hand", "library").
     zones: tuple[str, ...] = ()
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -238,14 +191,8 @@ class PutCounters(Targeting):
     #: PUT_COUNTERS: "double the number of [kind] counters on it" -- put as many as it
     #: already has (rule 701.10e); ``amount`` is ignored.
     double: bool = False
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -276,14 +223,8 @@ class ModifyPT(Targeting):
     protection: str = ""
     #: MODIFY_PT: it also gains the keyword ability chosen earlier in this resolution.
     gains_chosen: bool = False
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -295,18 +236,12 @@ class CreateToken(Targeting):
     token: CardDef
     #: CREATE_TOKEN: "tapped and attacking" (rule 508.4).
     tapped_attacking: bool = False
-    #: CREATE_TOKEN: "an X/X token, where X is [the count]" -- the token's power and
-    #: toughness are the effect's counted amount, locked in as it is created (rule 107.3a);
+    #: CREATE_TOKEN: "an X/X token, where X is [an amount]" -- the token's power and
+    #: toughness are the effect's amount, locked in as it is created (rule 107.3a);
     #: it creates one token.
     token_x: bool = field(default=False, metadata=DERIVED)
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -321,14 +256,8 @@ class Tap(Targeting):
     """``tap``: rule 701.26a (2009: 701.15a)"""
 
     verb: ClassVar[Verb] = Verb.TAP
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -336,14 +265,8 @@ class Untap(Targeting):
     """``untap``: rule 701.26b"""
 
     verb: ClassVar[Verb] = Verb.UNTAP
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -359,14 +282,8 @@ class Sacrifice(Targeting):
     #: A reflexive triggered ability (rule 603.12): "When you do, ..." after the optional
     #: action of this effect is taken.
     reflexive: TriggeredAbility | None = None
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -391,14 +308,8 @@ class RemoveCounters(Targeting):
     verb: ClassVar[Verb] = Verb.REMOVE_COUNTERS
     #: PUT_COUNTERS: the kind of counter, e.g. ``"+1/+1"`` (rule 122.1).
     counter: str = ""
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -460,14 +371,8 @@ class Coded(Targeting):
     verb: ClassVar[Verb] = Verb.CODED
     #: CODED: the name of the coded effect.
     code: str
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -487,14 +392,8 @@ class Scry(Affecting):
     """``scry``: "Scry N" (rule 701.22a; 2009: 701.16a)."""
 
     verb: ClassVar[Verb] = Verb.SCRY
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -502,14 +401,8 @@ class Fateseal(Targeting):
     """``fateseal``: "Fateseal N": scry an opponent's library (rule 701.29a; 2009: 701.17a)."""
 
     verb: ClassVar[Verb] = Verb.FATESEAL
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -542,14 +435,8 @@ class Search(Targeting):
     #: "You may cast them this turn" -- a permission to play them from exile this turn,
     #: following the normal timing and costs (rules 305.1, 601.2, 400.7h).
     may_play: bool = False
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -596,15 +483,8 @@ class Piles(EffectBase):
     your hand and the other into your graveyard" (rule 700.3)."""
 
     verb: ClassVar[Verb] = Verb.PILES
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
-    filter: ObjectFilter | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -635,14 +515,8 @@ class Mill(Targeting):
     """``mill``: "[Player] mills N cards" (rule 701.17a)."""
 
     verb: ClassVar[Verb] = Verb.MILL
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -706,14 +580,8 @@ class PutIntoLibraryBeneath(Targeting):
     the top N cards" -- N+1th from the top ("second from the top" is N=1; rule 401.7)."""
 
     verb: ClassVar[Verb] = Verb.PUT_INTO_LIBRARY_BENEATH
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -808,14 +676,8 @@ class ExileTopFaceDown(Targeting):
     verb: ClassVar[Verb] = Verb.EXILE_TOP_FACE_DOWN
     #: EXILE_TOP_FACE_DOWN: "You may look at it for as long as it remains exiled" (406.3).
     may_look: bool = False
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -901,15 +763,8 @@ class LookAndPick(EffectBase):
     pick: int = 1
     rest: str = ""
     all_if: AnyCondition | None = None
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
-    filter: ObjectFilter | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -962,14 +817,8 @@ class ExileTop(Targeting):
     #: "You may cast them this turn" -- a permission to play them from exile this turn,
     #: following the normal timing and costs (rules 305.1, 601.2, 400.7h).
     may_play: bool = False
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -989,15 +838,8 @@ class ExtraTurns(EffectBase):
     them."""
 
     verb: ClassVar[Verb] = Verb.EXTRA_TURNS
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
-    filter: ObjectFilter | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1011,14 +853,8 @@ class LookAtTop(Affecting):
     #: LOOK_AT_TOP: "a creature card or Garruk planeswalker card" -- a card matching one of
     #: these descriptions (its characteristics in the library, rule 109.3).
     take: tuple[ObjectFilter, ...] = ()
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1049,14 +885,8 @@ class SacrificeOrDiscard(Affecting):
     verb: ClassVar[Verb] = Verb.SACRIFICE_OR_DISCARD
     #: SEARCH: the zones searched, in text order ("graveyard", "hand", "library").
     zones: tuple[str, ...] = ()
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1108,15 +938,8 @@ class AddMana(EffectBase):
     verb: ClassVar[Verb] = Verb.ADD_MANA
     #: ADD_MANA: the mana added (see the verb).
     mana: str
-    # amount (see the module docstring)
-    amount: int | None = 1
-    amount_is_power: bool = field(default=False, metadata=DERIVED)
-    amount_is_event: bool = field(default=False, metadata=DERIVED)
-    amount_is_event_power: bool = field(default=False, metadata=DERIVED)
-    count: Count | None = None
-    colors: tuple[str, ...] = ()
-    half: Rounding | None = None
-    filter: ObjectFilter | None = None
+    #: How much (rule 107.1): see the module docstring.
+    amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1199,7 +1022,7 @@ AMOUNTED = (
 )
 
 
-#: An effect with an amount (the fields after ``# amount``).
+#: An effect with an ``amount``.
 Amounted: TypeAlias = (
     DealDamage | GainLife | LoseLife | Draw | Discard | ReturnToHand | PutCounters | ModifyPT |
     CreateToken | Tap | Untap | Sacrifice | RemoveCounters | Coded | Scry | Fateseal | Search |
@@ -1217,32 +1040,6 @@ def who_of(effect: Effect) -> Affected:
 def by_of(effect: Effect) -> Who | None:
     """The creature that deals the damage or fights, if the effect names one (``by``)."""
     return effect.by if isinstance(effect, (DealDamage, Fight)) else None
-
-
-def effect_amount(effect: Amounted) -> Amount:
-    """The amount an effect's fields spell today (``amount``, ``"power"``, ``"event"``,
-    ``"event_power"``, ``count`` times ``amount``, ``half``), as the engine performs it (608.2c):
-    every form in use is an :data:`~server.cards.amounts.Amount`."""
-    base: Amount
-    if effect.amount_is_power:
-        base = ObjectValue(Of.SOURCE, Trait.POWER)  # "equal to its power" (608.2h)
-    elif effect.count is not None:
-        counted = count_amount(effect.count, effect.filter, effect.colors)
-        base = counted if (effect.amount or 1) == 1 else Scaled(counted, effect.amount or 1)
-    elif effect.amount_is_event_power:
-        base = ObjectValue(Of.EVENT_OBJECT, Trait.POWER)
-    elif effect.amount_is_event:
-        base = EventAmount()
-    elif effect.amount is None:
-        base = X()
-    else:
-        base = Fixed(effect.amount)
-    if effect.half is None:
-        return base
-    if isinstance(base, Scaled):
-        return Scaled(base.amount, base.factor, effect.half)
-    return Scaled(base, half=effect.half)  # rule 107.1a
-
 
 #: Prowess (rule 702.108a): "Whenever you cast a noncreature spell, this creature gets +1/+1
 #: until end of turn."

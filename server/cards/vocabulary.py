@@ -33,7 +33,6 @@ from server.cards.model import (
     Condition,
     Controller,
     CostKind,
-    Count,
     DamageKind,
     ObjectFilter,
     Recipient,
@@ -58,7 +57,7 @@ AMOUNT_TYPES: tuple[type, ...] = tuple(AMOUNT_KINDS.values())
 #: The vocabularies counted, in the order they are printed.
 VOCABULARIES: tuple[type[Enum] | tuple[type, ...], ...] = (
     Verb, Condition, AMOUNT_TYPES, Whose, CardZone, Measure, Of, Trait, TurnFactKind,
-    ResolutionFact, TriggerEvent, TriggerSubject, TriggerStep, Count, Who, TargetKind, Affects,
+    ResolutionFact, TriggerEvent, TriggerSubject, TriggerStep, Who, TargetKind, Affects,
     ReplacementKind, CostKind, Recipient, DamageKind, Controller, StickerKind, Rounding)
 
 

@@ -32,10 +32,9 @@ from server.cards.amounts import (
     TurnFactKind,
     Whose,
     X,
-    count_amount,
 )
 from server.cards.mana import MANA_TYPES
-from server.cards.model import Condition, Count, ObjectFilter, Rounding
+from server.cards.model import Condition, ObjectFilter, Rounding
 from server.cards.verbs import Effect
 from server.engine.actions import Action, ChooseCard, Decline
 from server.engine.events import Event
@@ -182,25 +181,19 @@ def finish_parties_if_done(game: Game, group: list[str], events: list[Event]) ->
     sacrifice(game, doomed, events)
 
 
-def count(game: Game, you: int, source_id: str, kind: Count, *,
-          spec: ObjectFilter | None = None, colors: tuple[str, ...] = ()) -> int:
-    """An effect's ``count`` (its old spelling of an amount) from ``you``'s point of view --
-    ``you`` is also "their" for the counts of the player an effect affects."""
-    return evaluate(game, count_amount(kind, spec, colors), you, source_id, affected=you)
-
-
 def evaluate(game: Game, amount: Amount, you: int, source_id: str, *,
-             affected: int | None = None) -> int:
+             affected: int | None = None, spell: GameObject | None = None) -> int:
     """The value of an amount (rule 107.1) from ``you``'s point of view, ``source_id`` being
     "this object" and ``affected`` "their" (the player an effect affects; ``you`` if none). X,
     the event's amount, the target and "this way" are those of the resolving spell or ability
-    (608.2c, 608.2h; 0 when nothing resolves)."""
+    (608.2c, 608.2h; 0 when nothing resolves) -- or of ``spell``, the spell or ability
+    performing the effect, when given."""
     match amount:
         case Fixed(n=n):
             return n
         case X():
-            spell = _resolving_object(game)
-            return (spell.x_value or 0) if spell is not None else 0  # rule 107.3b
+            performing = _performing(game, spell)
+            return (performing.x_value or 0) if performing is not None else 0  # rule 107.3b
         case Permanents(filter=spec, measure=measure, whose=whose):
             # A face-down permanent has no name and no color (rule 708.2).
             named = measure in (Measure.COLORS, Measure.MOST_SHARING_A_NAME)
@@ -215,10 +208,10 @@ def evaluate(game: Game, amount: Amount, you: int, source_id: str, *,
                                 for o in _cards(game, zone, seat, spec, source_id)], measure)
                 for seat in _players(game, whose, you, affected)])
         case ObjectValue(of=of, trait=trait, counter=counter):
-            return _object_value(game, of, trait, counter, source_id)
+            return _object_value(game, of, trait, counter, source_id, spell=spell)
         case EventAmount():
-            spell = _resolving_object(game)
-            ability = spell.ability if spell is not None else None
+            performing = _performing(game, spell)
+            ability = performing.ability if performing is not None else None
             return ability.event_amount if ability is not None else 0
         case Devotion(colors=colors):
             return devotion(game, you, colors)
@@ -244,23 +237,28 @@ def evaluate(game: Game, amount: Amount, you: int, source_id: str, *,
             seats = _players(game, whose, you, affected)
             return _most_or_total(whose, [sum(1 for d in attacked if d == s) for s in seats])
         case Scaled(amount=inner, factor=factor, half=half):
-            n = factor * evaluate(game, inner, you, source_id, affected=affected)
+            n = factor * evaluate(game, inner, you, source_id, affected=affected, spell=spell)
             if half is None:
                 return n
-            if half is Rounding.UP:  # rule 107.1a
-                return -(-n // 2)
+            # Rule 107.1a; a negative result is zero (107.1b: "half their life" of a negative
+            # life total is none).
+            if half is Rounding.UP:
+                return max(0, -(-n // 2))
             if half is Rounding.DOWN:
-                return n // 2
+                return max(0, n // 2)
             assert_never(half)
         case Difference(amount=left, minus=right):
-            return evaluate(game, left, you, source_id, affected=affected) - \
-                evaluate(game, right, you, source_id, affected=affected)
+            return evaluate(game, left, you, source_id, affected=affected, spell=spell) - \
+                evaluate(game, right, you, source_id, affected=affected, spell=spell)
         case _:
             assert_never(amount)
 
 
-def _resolving_object(game: Game) -> GameObject | None:
-    """The spell or ability resolving (608.2), if any."""
+def _performing(game: Game, spell: GameObject | None) -> GameObject | None:
+    """The spell or ability an amount's X and event are of: ``spell`` if given, else the one
+    resolving (608.2), if any."""
+    if spell is not None:
+        return spell
     res = game.resolving
     return game.objects.get(res.object_id) if res is not None else None
 
@@ -327,7 +325,8 @@ def _measure(game: Game, things: list[tuple[CardDef, int]], measure: Measure) ->
     assert_never(measure)
 
 
-def _object_value(game: Game, of: Of, trait: Trait, counter: str, source_id: str) -> int:
+def _object_value(game: Game, of: Of, trait: Trait, counter: str, source_id: str, *,
+                  spell: GameObject | None) -> int:
     """A characteristic of the source, the event's object or the resolution's target, as it
     is or as it last existed (rules 608.2h, 603.10a)."""
     res = game.resolving
@@ -340,9 +339,9 @@ def _object_value(game: Game, of: Of, trait: Trait, counter: str, source_id: str
     if of is Of.SOURCE:
         ref = source_id
     elif of is Of.EVENT_OBJECT:
-        spell = _resolving_object(game)
-        ref = (spell.ability.event_object or "") \
-            if spell is not None and spell.ability is not None else ""
+        performing = _performing(game, spell)
+        ref = (performing.ability.event_object or "") \
+            if performing is not None and performing.ability is not None else ""
     else:
         assert_never(of)
     obj = game.objects.get(ref)

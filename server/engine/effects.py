@@ -12,14 +12,12 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar, assert_never, get_args, get_type_hints
 
 from server.cards import card_pool
+from server.cards.amounts import names_their
 from server.cards.mana import MANA_TYPES
 from server.cards.model import (
-    PLAYER_COUNTS,
     Affected,
     CardDef,
-    Count,
     Each,
-    Rounding,
     TargetKind,
     TargetReq,
     TriggeredAbility,
@@ -582,27 +580,11 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
 
 
 def _amount(game: Game, obj: GameObject, effect: Amounted) -> int:
-    """How much (rule 107.1): the effect's amount, X (107.3), the event's number, a power or
-    a count of the game state (608.2h); "their" counts are counted per player (:func:`_their`)."""
-    amount = (obj.x_value or 0) if effect.amount is None else effect.amount
-    source = game.objects.get(_source_id(obj), obj)
-    if effect.amount_is_event and obj.ability is not None:
-        amount = obj.ability.event_amount
-    if effect.amount_is_event_power and obj.ability is not None:
-        # "equal to that creature's power": as it is, or as it last existed (608.2h).
-        ref = obj.ability.event_object or ""
-        that = game.objects.get(ref)
-        amount = that.power if that is not None and that.zone is Zone.BATTLEFIELD else \
-            game.last_known_power.get(ref, 0)
-    if effect.count is not None and effect.count not in PLAYER_COUNTS:
-        amount = (effect.amount or 1) * _count(game, obj, effect.count, effect)
-    if effect.amount_is_power:
-        res = game.resolving
-        amount = source.power if source.zone is Zone.BATTLEFIELD else \
-            (res.source_power if res is not None else 0)
-    if effect.count is None or effect.count not in PLAYER_COUNTS:
-        amount = _halved(amount, effect.half)  # rule 107.1a
-    return amount
+    """How much (rule 107.1): the effect's amount as it is performed (608.2c, 608.2h) -- X
+    (107.3), the event's number, a characteristic, a count of the game state -- from its
+    controller's point of view; "their" amounts are counted per player (:func:`_their`)."""
+    return counting.evaluate(game, effect.amount, obj.controller, _source_id(obj),
+                             affected=obj.controller, spell=obj)
 
 
 @performs(DealDamage)
@@ -892,8 +874,8 @@ def _search(act: Act, effect: Search) -> None:
     """Rule 701.23: see :func:`server.engine.looking.start_search`."""
     named = _named(act, effect)
     for seat in act.players:
-        looking.start_search(act.game, act.obj.controller, seat, effect, named=named,
-                             events=act.events)
+        looking.start_search(act.game, act.obj.controller, seat, effect, amount=act.amount,
+                             named=named, events=act.events)
 
 
 @performs(RevealTop)
@@ -1270,31 +1252,13 @@ def _protection(game: Game, effect: ModifyPT) -> tuple[str, ...]:
     return (color,) if color else ()
 
 
-def _halved(amount: int, half: Rounding | None) -> int:
-    """"Half [the amount], rounded up/down" (rule 107.1a); a negative result is zero
-    (107.1b: "half their life" of a negative life total loses none)."""
-    if half is None:
-        return amount
-    if half is Rounding.UP:
-        return max(0, -(-amount // 2))
-    if half is Rounding.DOWN:
-        return max(0, amount // 2)
-    assert_never(half)
-
-
 def _their(game: Game, obj: GameObject, effect: Amounted, seat: int, amount: int) -> int:
-    """The amount for one affected player: a count of that player ("their library", "their
-    life", counted as the effect is performed for them, 608.2c) or the effect's amount."""
-    if effect.count is None or effect.count not in PLAYER_COUNTS:
+    """The amount for one affected player: "their library", "their life" counted as the
+    effect is performed for that player (608.2c), or else the effect's amount."""
+    if not names_their(effect.amount):
         return amount
-    n = (effect.amount or 1) * counting.count(game, seat, _source_id(obj), effect.count)
-    return _halved(n, effect.half)
-
-
-def _count(game: Game, obj: GameObject, kind: Count, effect: Amounted) -> int:
-    """The game-state count an amount refers to (rules 700.5, 700.8, 608.2h)."""
-    return counting.count(game, obj.controller, _source_id(obj), kind, spec=effect.filter,
-                          colors=effect.colors)
+    return counting.evaluate(game, effect.amount, obj.controller, _source_id(obj),
+                             affected=seat, spell=obj)
 
 
 #: A permanent fits a description (kept here for callers of ``effects.matches``).

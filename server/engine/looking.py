@@ -178,9 +178,10 @@ def zone_cards(game: Game, zone: str, owner: int) -> list[str]:
     return [i for i in game.exile if game.objects[i].owner == owner]
 
 
-def start_search(game: Game, seat: int, owner: int, effect: Search, *, named: str,
-                 events: list[Event]) -> None:
-    """Rule 701.23: ``seat`` searches ``owner``'s zones for cards with ``effect.find``.
+def start_search(game: Game, seat: int, owner: int, effect: Search, *, amount: int,
+                 named: str, events: list[Event]) -> None:
+    """Rule 701.23: ``seat`` searches ``owner``'s zones for ``amount`` cards with
+    ``effect.find`` (all of them with ``find_all``).
 
     The searcher looks at every card of each searched hidden zone (701.23a). In a public zone
     every match is found; in a hidden zone a stated quality may fail to find some or all
@@ -197,8 +198,6 @@ def start_search(game: Game, seat: int, owner: int, effect: Search, *, named: st
     for zone in effect.zones:
         ids = zone_cards(game, zone, owner)
         matches = [i for i in ids if has_quality(game.objects[i].card, effect.find, names)
-                   and (not effect.colors  # "red instant and/or sorcery cards"
-                        or set(effect.colors) & set(game.objects[i].card.colors))
                    and (effect.filter is None or matches_last_known(  # "a Shrine card"
                        game, LastKnown(game.objects[i].card, owner, i), effect.filter, seat,
                        ""))]
@@ -209,7 +208,7 @@ def start_search(game: Game, seat: int, owner: int, effect: Search, *, named: st
         else:
             seen += ids
             candidates += matches
-    limit = len(found) + len(candidates) if effect.find_all else effect.amount or 0
+    limit = len(found) + len(candidates) if effect.find_all else amount
     if effect.find == "named":
         found = _one_of_each_name(game, found)  # "A and/or B": one card of each name
         candidates = [i for i in candidates if game.objects[i].card.name not in

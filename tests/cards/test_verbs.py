@@ -17,11 +17,13 @@ from server.cards import (
     _effect_keys,
     _effect_value,
 )
+from server.cards.amounts import Amount, ObjectValue, Of, Trait, X
 from server.cards.model import Verb, Who
 from server.cards.verbs import (
     CLASS_OF_VERB,
     EFFECT_CLASSES,
     Affecting,
+    CreateToken,
     DealDamage,
     Draw,
     EffectBase,
@@ -87,21 +89,23 @@ def test_a_value_is_read_by_its_annotation() -> None:
         _load({"effects": [{"verb": "draw", "optional": "yes"}]})
     with pytest.raises(CardDataError, match=r"effects\[0\]\.who: unknown value 'everyone'"):
         _load({"effects": [{"verb": "draw", "who": "everyone"}]})
-    assert _effect_value("w", "amount", int | None, "X") is None  # X (rule 107.3)
+    assert _effect_value("w", "amount", Amount, "X") == X()  # X (rule 107.3)
 
 
 def test_a_derived_field_is_not_a_data_key() -> None:
-    """"amount": "power" sets amount_is_power; the flag itself is no key."""
-    assert "amount_is_power" not in _effect_keys(DealDamage)
+    """An "X/X" token sets token_x; the flag itself is no key."""
+    assert "token_x" not in _effect_keys(CreateToken)
     with pytest.raises(CardDataError, match="unknown field"):
-        _load({"effects": [{"verb": "deal_damage", "target": "any",
-                               "amount_is_power": True}]})
+        _load({"effects": [{"verb": "create_token", "token": {"power": 1, "toughness": 1},
+                               "token_x": True}]})
 
 
-def test_120_3_damage_equal_to_power_loads_as_the_flag() -> None:
-    card = _load({"effects": [{"verb": "deal_damage", "target": "any", "amount": "power"}]})
+def test_120_3_damage_equal_to_power_is_an_amount() -> None:
+    card = _load({"effects": [{"verb": "deal_damage", "target": "any", "amount": {
+        "kind": "object", "of": "source", "trait": "power"}}]})
     (effect,) = card.effects
-    assert isinstance(effect, DealDamage) and effect.amount_is_power and effect.amount == 0
+    assert isinstance(effect, DealDamage)
+    assert effect.amount == ObjectValue(Of.SOURCE, Trait.POWER)
 
 
 def test_who_and_target_belong_to_the_verbs_that_name_them() -> None:

@@ -27,26 +27,25 @@ from server.cards.amounts import (
     PartySize,
     Permanents,
     Scaled,
+    ThisWay,
     Trait,
     TurnFact,
     TurnFactKind,
     Whose,
     X,
-    count_amount,
     resolution_only,
 )
 from server.cards.model import (
     CardDef,
     Condition,
     Controller,
-    Count,
     ObjectFilter,
     Rounding,
 )
-from server.cards.verbs import AMOUNTED, Effect, effect_amount
+from server.cards.verbs import AMOUNTED, Draw, Effect, LoseLife
 from server.engine import Zone
 from server.engine.counting import condition_met, evaluate
-from tests.engine.helpers import demo_game, load_one, put
+from tests.engine.helpers import demo_game, load_one, narrow, put
 
 _CREATURES = ObjectFilter(card_types=("Creature",))
 
@@ -63,13 +62,6 @@ def test_every_field_of_every_amount_kind_has_a_reader() -> None:
     for cls in AMOUNT_KINDS.values():
         for f in dataclasses.fields(cls):
             assert str(f.type) in readers, (cls.__name__, f.name, f.type)
-
-
-def test_every_effect_count_is_an_amount() -> None:
-    # Effect.count keeps its spelling until effects take an amount; each member stands for one.
-    for member in Count:
-        assert isinstance(count_amount(member, ObjectFilter(), ("B",)), tuple(
-            AMOUNT_KINDS.values()))
 
 
 @pytest.mark.parametrize(("condition", "message"), [
@@ -198,21 +190,42 @@ def _effects(definition: CardDef) -> list[Effect]:
     return found
 
 
-def test_every_effect_amount_in_use_is_an_amount() -> None:
-    # Rule 107.1: each amount form the effects spell today maps onto the one union.
+def test_107_1_every_effect_amount_is_one_amount() -> None:
+    # Rule 107.1: every effect with an amount says it in the one union.
     kinds = set()
     for definition in card_pool().values():
         for effect in _effects(definition):
-            if not isinstance(effect, AMOUNTED):
-                continue
-            amount = effect_amount(effect)
-            assert isinstance(amount, tuple(AMOUNT_KINDS.values()))
-            kinds.add(type(amount))
-    assert {Fixed, X, EventAmount, ObjectValue, Devotion, Permanents, Scaled} <= kinds
-    merchant = card("Gray Merchant of Asphodel").triggers[0].effects[0]
-    assert isinstance(merchant, AMOUNTED)
-    assert effect_amount(merchant) == Devotion(("B",))
-    peer = next(e for e in _effects(card("Peer into the Abyss"))
-                if isinstance(e, AMOUNTED) and e.count is Count.LIFE)
-    assert isinstance(peer, AMOUNTED)
-    assert effect_amount(peer) == Scaled(Life(Whose.THEIR), half=Rounding.UP)
+            if isinstance(effect, AMOUNTED):
+                assert isinstance(effect.amount, tuple(AMOUNT_KINDS.values()))
+                kinds.add(type(effect.amount))
+    assert {Fixed, X, EventAmount, ObjectValue, Devotion, Permanents, Scaled, ThisWay,
+            TurnFact, Cards, PartySize} <= kinds
+    merchant = narrow(LoseLife, card("Gray Merchant of Asphodel").triggers[0].effects[0])
+    assert merchant.amount == Devotion(("B",))
+    peer = narrow(LoseLife, card("Peer into the Abyss").effects[1])
+    assert peer.amount == Scaled(Life(Whose.THEIR), half=Rounding.UP)
+
+
+def _load_sorcery(behaviour: dict[str, Any]) -> CardDef:
+    raw = {"name": "T", "types": ["Sorcery"], "manaCost": "{1}", "text": "Something."}
+    return load_one(raw, behaviour)["T"]
+
+
+@pytest.mark.parametrize(("amount", "message"), [
+    ({"kind": "devotion"}, "needs 'colors'"),
+    ({"kind": "life", "whose": "their", "above": True}, r"takes no \['above'\]"),
+    ("power", "expected an amount"),
+    ({"kind": "scaled", "amount": 2}, "a 'factor' of 2 or more"),
+])
+def test_107_1_a_bad_effect_amount_is_a_load_error(amount: object, message: str) -> None:
+    with pytest.raises(CardDataError, match=message):
+        _load_sorcery({"effects": [{"verb": "gain_life", "amount": amount}]})
+
+
+def test_608_2c_their_amounts_only_for_verbs_counted_per_player() -> None:
+    with pytest.raises(CardDataError, match="'their' counts the player the effect affects"):
+        _load_sorcery({"effects": [{"verb": "deal_damage", "target": "any", "amount": {
+            "kind": "life", "whose": "their"}}]})
+    effect = _load_sorcery({"effects": [{"verb": "draw", "who": "each_player", "amount": {
+        "kind": "cards", "zone": "library", "whose": "their"}}]}).effects[0]
+    assert narrow(Draw, effect).amount == Cards(CardZone.LIBRARY, Whose.THEIR)

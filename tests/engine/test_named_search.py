@@ -27,7 +27,7 @@ def test_701_23b_named_search_of_the_library_offers_only_the_named_card() -> Non
     stand_in = dataclasses.replace(card("Walking Corpse"), name=NAME)
     wanted = create_object(game, stand_in, seat, Zone.LIBRARY)
     other = create_object(game, card("Walking Corpse"), seat, Zone.LIBRARY)
-    start_search(game, seat, seat, _search_effect(), named="", events=[])
+    start_search(game, seat, seat, _search_effect(), amount=1, named="", events=[])
     choice = game.choices[-1]
     assert choice.kind is DecisionKind.SEARCH
     assert wanted.id in choice.pool and other.id not in choice.pool
@@ -40,7 +40,7 @@ def test_701_23b_named_search_finds_the_named_card_in_the_graveyard() -> None:
     stand_in = dataclasses.replace(card("Walking Corpse"), name=NAME)
     wanted = create_object(game, stand_in, seat, Zone.GRAVEYARD)
     create_object(game, card("Walking Corpse"), seat, Zone.GRAVEYARD)
-    start_search(game, seat, seat, _search_effect(), named="", events=[])
+    start_search(game, seat, seat, _search_effect(), amount=1, named="", events=[])
     choice = game.choices[-1]
     # In a public zone every match is found (701.23b): it is picked, and nothing more is
     # wanted from the library.

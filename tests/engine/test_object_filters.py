@@ -76,7 +76,7 @@ def test_target_spelling_mistakes_are_load_errors(target: Any, message: str) -> 
 
 @pytest.mark.parametrize("effect", [
     {"verb": "destroy", "who": {"each": {"controller": "that_player"}}},
-    {"verb": "draw", "count": "permanents", "filter": {"controller": "that_player"}},
+    {"verb": "draw", "amount": {"kind": "permanents", "filter": {"controller": "that_player"}}},
 ])
 def test_rule_603_2_that_player_is_only_for_a_target(effect: dict[str, Any]) -> None:
     raw: dict[str, Any] = {"name": "T", "types": ["Sorcery"], "manaCost": "{G}", "text": "x"}

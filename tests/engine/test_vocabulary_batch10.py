@@ -21,11 +21,11 @@ from server.cards.amounts import (
     Trait,
     TurnFact,
     TurnFactKind,
+    Whose,
 )
 from server.cards.mana import ManaCost
 from server.cards.model import (
     Affects,
-    Count,
     ObjectFilter,
     ReplacementKind,
     TriggerEvent,
@@ -111,7 +111,8 @@ _PUMP = {"affects": "self", "power": 1}
     ({"statics": [{"affects": "self", "restrictions": ["must_be_blockd"]}]},
      "unknown 'must_be_blockd'"),
     ({"triggers": [{"when": "zone_change", "from": "battlefield", "to": "graveyard", "effects": [
-        {"verb": "gain_life", "count": "creatures_died_this_turn", "filter": {}}]}]},
+        {"verb": "gain_life", "amount": {"kind": "turn", "fact": "creatures_died"},
+         "filter": {}}]}]},
      "'filter' is given exactly"),
     # "you may pay": a cost, optional, no condition of its own
     ({"triggers": [{"when": "zone_change", "to": "battlefield", "effects": [
@@ -138,8 +139,9 @@ _PUMP = {"affects": "self", "power": 1}
         "types": ["Artifact"], "subtypes": ["Treasure"], "mana": ["W|Q"]}}]}]},
      "mana letters"),
     ({"triggers": [{"when": "zone_change", "to": "battlefield",
-                    "effects": [{"verb": "create_token", "amount": 1,
-                                                   "count": "nontoken_creatures_died",
+                    "effects": [{"verb": "create_token",
+                                                   "amount": {"kind": "turn", "fact":
+                                                              "nontoken_creatures_died"},
                                                    "token": {"subtypes": ["Zombie"]}}]}]},
      "unknown value 'nontoken_creatures_died'"),
     # exiled unless cast: nothing but its filter
@@ -188,15 +190,16 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     assert leader.prevent_to.subtypes == ("Dog",)
     stalker = card("Canopy Stalker")
     assert stalker.statics[0].restrictions == ("must_be_blocked",)
-    assert narrow(GainLife, stalker.triggers[0].effects[0]).count is Count.CREATURES_DIED_THIS_TURN
+    assert narrow(GainLife, stalker.triggers[0].effects[0]).amount == TurnFact(
+        TurnFactKind.CREATURES_DIED, Whose.ALL_PLAYERS)
     devotee = card("Liliana's Devotee").triggers[0].effects
     assert narrow(Pay, devotee[0]).cost == ManaCost.parse("{1}{B}")
     gadrak = card("Gadrak, the Crown-Scourge")
     treasure = narrow(CreateToken, gadrak.triggers[0].effects[0]).token
     assert treasure is not None and treasure.mana_sacrifice
     assert treasure.mana_abilities == ("W|U|B|R|G",)
-    assert narrow(CreateToken, gadrak.triggers[0].effects[0]).count is \
-        Count.NONTOKEN_CREATURES_DIED_THIS_TURN
+    assert narrow(CreateToken, gadrak.triggers[0].effects[0]).amount == TurnFact(
+        TurnFactKind.CREATURES_DIED, Whose.ALL_PLAYERS, ObjectFilter(nontoken=True))
     assert gadrak.statics[0].restrictions == ("cant_attack",)
     priest = card("Containment Priest").replacements[0]
     assert priest.kind is ReplacementKind.EXILED_UNLESS_CAST and priest.filter.nontoken

@@ -71,8 +71,8 @@ def _ability(**fields: Any) -> dict[str, Any]:
     (_ability(effects=[{"verb": "tap", "target": {"kind": "permanent",
                                                         "filter": {"max_power": "2"}}}]),
      "max_power: expected a non-negative integer"),
-    (_ability(effects=[{"verb": "draw", "count": "permanents",
-                        "filter": {"max_power": -1}}]), "max_power"),
+    (_ability(effects=[{"verb": "draw", "amount": {"kind": "permanents",
+                                                   "filter": {"max_power": -1}}}]), "max_power"),
     # new verbs take only their own fields
     (_ability(effects=[{"verb": "flip_coin", "amount": 2}]), "unknown field"),
     (_ability(effects=[{"verb": "put_on_bottom"}]), "'target' is required"),

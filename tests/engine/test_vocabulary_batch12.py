@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
-from server.cards.model import Count, ReplacementKind, Rounding, Verb
+from server.cards.amounts import Cards, CardZone, Life, Scaled, Whose
+from server.cards.model import ReplacementKind, Rounding, Verb
 from server.cards.verbs import Draw, LoseLife, RevealUntil
-from tests.engine.helpers import load_one, narrow
+from server.engine.counting import evaluate
+from tests.engine.helpers import demo_game, load_one, narrow
 
 
 def _load(behaviour: dict[str, Any]) -> None:
@@ -25,20 +27,29 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
     return {"effects": list(effects)}
 
 
+_THEIR_LIBRARY = {"kind": "cards", "zone": "library", "whose": "their"}
+
+
 @pytest.mark.parametrize(("behaviour", "message"), [
     # the rounding must be said (107.1a) and spelt right
-    (_effects({"verb": "draw", "count": "cards_in_library", "half": "upward"}),
-     "unknown value 'upward'"),
-    (_effects({"verb": "draw", "count": "cards_in_library", "half": True}), "unknown value"),
-    (_effects({"verb": "draw", "count": "cards_in_libary"}), "unknown value 'cards_in_libary'"),
-    (_effects({"verb": "draw", "count": "cards_in_library", "halve": "up"}), "unknown field"),
+    (_effects({"verb": "draw", "amount": {"kind": "scaled", "amount": _THEIR_LIBRARY,
+                                         "half": "upward"}}), "unknown value 'upward'"),
+    (_effects({"verb": "draw", "amount": {"kind": "scaled", "amount": _THEIR_LIBRARY,
+                                         "half": True}}),
+     "unknown value"),
+    (_effects({"verb": "draw", "amount": {"kind": "cards", "zone": "libary"}}),
+     "unknown value 'libary'"),
+    (_effects({"verb": "draw", "amount": {"kind": "scaled", "amount": _THEIR_LIBRARY,
+                                         "halve": "up"}}),
+     "takes no \\['halve'\\]"),
     # a verb with no amount has nothing to halve
-    (_effects({"verb": "destroy", "target": "creature", "half": "up"}),
-     "unknown field\\(s\\) \\['half'\\]: destroy takes"),
+    (_effects({"verb": "destroy", "target": "creature", "amount": 2}),
+     "unknown field\\(s\\) \\['amount'\\]: destroy takes"),
     # "their library/life" counts the affected player: only verbs that affect players
-    (_effects({"verb": "deal_damage", "target": "any", "count": "life"}),
+    (_effects({"verb": "deal_damage", "target": "any", "amount": {"kind": "life",
+                                                                   "whose": "their"}}),
      "counts the player the effect affects"),
-    (_effects({"verb": "create_token", "count": "cards_in_library",
+    (_effects({"verb": "create_token", "amount": _THEIR_LIBRARY,
                "token": {"types": ["Creature"], "power": 1, "toughness": 1}}),
      "counts the player the effect affects"),
     # "reveal cards until they reveal a [quality] card": a quality and a destination
@@ -70,9 +81,10 @@ def test_rejected(behaviour: dict[str, Any], message: str) -> None:
 def test_peer_into_the_abyss_is_data() -> None:
     peer = card("Peer into the Abyss")
     draw, lose = narrow(Draw, peer.effects[0]), narrow(LoseLife, peer.effects[1])
-    assert (draw.verb, draw.count, draw.half) == (Verb.DRAW, Count.CARDS_IN_LIBRARY,
-                                                   Rounding.UP)
-    assert (lose.verb, lose.count, lose.half) == (Verb.LOSE_LIFE, Count.LIFE, Rounding.UP)
+    assert (draw.verb, draw.amount) == (Verb.DRAW, Scaled(
+        Cards(CardZone.LIBRARY, Whose.THEIR), half=Rounding.UP))
+    assert (lose.verb, lose.amount) == (Verb.LOSE_LIFE, Scaled(Life(Whose.THEIR),
+                                                               half=Rounding.UP))
 
 
 def test_teferis_ageless_insight_is_data() -> None:
@@ -87,8 +99,13 @@ def test_transmogrify_is_data() -> None:
         Verb.EXILE, Verb.REVEAL_UNTIL, "creature", "battlefield")
 
 
-def test_halving_rounds_as_told_and_never_below_zero() -> None:
-    from server.engine.effects import _halved
-    assert [_halved(n, Rounding.UP) for n in (0, 1, 4, 5, -3)] == [0, 1, 2, 3, 0]
-    assert [_halved(n, Rounding.DOWN) for n in (0, 1, 4, 5, -3)] == [0, 0, 2, 2, 0]
-    assert _halved(5, None) == 5
+def test_107_1a_halving_rounds_as_told_and_107_1b_never_below_zero() -> None:
+    game = demo_game()
+    seat = game.active
+
+    def halved(n: int, half: Rounding | None) -> int:
+        game.player(seat).life = n
+        return evaluate(game, Scaled(Life(), half=half), seat, "")
+    assert [halved(n, Rounding.UP) for n in (0, 1, 4, 5, -3)] == [0, 1, 2, 3, 0]
+    assert [halved(n, Rounding.DOWN) for n in (0, 1, 4, 5, -3)] == [0, 0, 2, 2, 0]
+    assert halved(5, None) == 5

@@ -33,8 +33,9 @@ def _discard_cost(*cards: dict[str, Any]) -> dict[str, Any]:
     (_discard_cost({"supertypes": "Legendary"}), "Artifact", "expected a list"),
     (_discard_cost({"supertype": ["Legendary"]}), "Artifact", "unknown field"),
     # "that creature's mana value" is a count, spelt right
-    (_effects({"verb": "gain_life", "count": "target_manavalue"}), "Sorcery",
-     "unknown value 'target_manavalue'"),
+    (_effects({"verb": "gain_life", "amount": {"kind": "object", "of": "target",
+                                               "trait": "manavalue"}}), "Sorcery",
+     "unknown value 'manavalue'"),
     # objects chosen as the effect is performed (608.2d): a filter, an object verb
     (_effects({"verb": "untap", "who": "chosen", "amount": 4}), "Sorcery",
      "'filter' is given exactly when"),
@@ -58,9 +59,11 @@ def _discard_cost(*cards: dict[str, Any]) -> dict[str, Any]:
     # an X/X token needs the count X is, and is X/X
     (_effects({"verb": "create_token", "token": {"power": "X", "toughness": "X"}}), "Sorcery",
      "an X/X token needs"),
-    (_effects({"verb": "create_token", "count": "party",
+    (_effects({"verb": "create_token", "amount": {"kind": "party"},
                "token": {"power": "X", "toughness": 1}}), "Sorcery", "an X/X token needs"),
-    (_effects({"verb": "create_token", "count": "party",
+    (_effects({"verb": "create_token", "amount": 2,
+               "token": {"power": "X", "toughness": "X"}}), "Sorcery", "an X/X token needs"),
+    (_effects({"verb": "create_token", "amount": {"kind": "party"},
                "token": {"power": "Y", "toughness": "Y"}}), "Sorcery", "expected"),
     # "put one onto the battlefield and the other into your hand": a second destination
     (_effects({"verb": "search", "zones": ["library"], "find": "basic_land", "amount": 2,
@@ -111,11 +114,11 @@ def _discard_cost(*cards: dict[str, Any]) -> dict[str, Any]:
     ({"spend_as_any_color": "yes"}, "Artifact", "spend_as_any_color: expected true or false"),
     ({"spend_as_any_colour": True}, "Artifact", "unknown field"),
     # "for each color among permanents you control": of the permanents a filter describes
-    (_effects({"verb": "draw", "count": "colors_among_permanents"}), "Sorcery",
-     "'filter' is given exactly when"),
-    # "[filter] cards in your graveyard" needs the filter
-    (_effects({"verb": "draw", "count": "cards_in_your_graveyard"}), "Sorcery",
-     "'filter' is given exactly when"),
+    (_effects({"verb": "draw", "amount": {"kind": "permanents", "measure": "colours"}}),
+     "Sorcery", "needs 'filter'"),
+    # what an amount counts is its own filter, not the effect's
+    (_effects({"verb": "draw", "amount": {"kind": "cards", "zone": "graveyard"},
+               "filter": {"types": ["Instant"]}}), "Sorcery", "'filter' is given exactly when"),
 ])
 def test_rejected(behaviour: dict[str, Any], kind: str, message: str) -> None:
     with pytest.raises(CardDataError, match=message):
@@ -124,7 +127,8 @@ def test_rejected(behaviour: dict[str, Any], kind: str, message: str) -> None:
 
 @pytest.mark.parametrize(("behaviour", "kind"), [
     (_discard_cost({"supertypes": ["Legendary"]}), "Artifact"),
-    (_effects({"verb": "gain_life", "count": "target_mana_value"}), "Sorcery"),
+    (_effects({"verb": "gain_life", "amount": {"kind": "object", "of": "target",
+                                               "trait": "mana_value"}}), "Sorcery"),
     (_effects({"verb": "untap", "who": "chosen", "amount": 4,
                "filter": {"types": ["Land"], "controller": "any"}}), "Sorcery"),
     (_effects({"verb": "return_to_hand", "who": "chosen", "zones": ["graveyard"],
@@ -146,12 +150,13 @@ def test_rejected(behaviour: dict[str, Any], kind: str, message: str) -> None:
     (_effects({"verb": "choose_keyword", "gains": ["Deathtouch", "Lifelink"]},
               {"verb": "modify_pt", "target": "creature", "power": 1, "toughness": 1,
                "gains_chosen": True}), "Instant"),
-    (_effects({"verb": "draw", "count": "colors_among_permanents", "filter": {}}), "Sorcery"),
+    (_effects({"verb": "draw", "amount": {"kind": "permanents", "filter": {},
+                                          "measure": "colors"}}), "Sorcery"),
     (_effects({"verb": "discard", "amount": 2, "up_to": True},
-              {"verb": "draw", "count": "chosen_this_way"}), "Sorcery"),
-    (_effects({"verb": "create_token", "count": "cards_in_your_graveyard",
-               "filter": {"types": ["Instant"]}, "token": {"power": "X", "toughness": "X"}}),
-     "Sorcery"),
+              {"verb": "draw", "amount": {"kind": "this_way", "fact": "chosen"}}), "Sorcery"),
+    (_effects({"verb": "create_token", "amount": {"kind": "cards", "zone": "graveyard",
+                                                  "filter": {"types": ["Instant"]}},
+               "token": {"power": "X", "toughness": "X"}}), "Sorcery"),
 ])
 def test_accepted(behaviour: dict[str, Any], kind: str) -> None:
     _load(behaviour, kind)

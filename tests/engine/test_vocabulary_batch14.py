@@ -9,10 +9,21 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
-from server.cards.amounts import Compare, Difference, Permanents, TurnFact, TurnFactKind, Whose
+from server.cards.amounts import (
+    Cards,
+    CardZone,
+    Compare,
+    Difference,
+    EventAmount,
+    Fixed,
+    Permanents,
+    Scaled,
+    TurnFact,
+    TurnFactKind,
+    Whose,
+)
 from server.cards.model import (
     Controller,
-    Count,
     DamageKind,
     Each,
     ObjectFilter,
@@ -68,11 +79,11 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
     ({"triggers": [{"when": "loyalty_activated", "filter": {"subtypes": ["chandra"]},
                     "effects": _DAMAGE}]}, "capitalised subtypes"),
     # "for each creature card in their graveyard": the player the effect affects
-    ({"effects": [{"verb": "deal_damage", "target": "any",
-                   "count": "creature_cards_in_their_graveyard"}]},
-     "counts the player the effect affects"),
-    ({"effects": [{"verb": "lose_life", "target": "opponent",
-                   "count": "creature_cards_in_their_graveyards"}]}, "unknown value"),
+    ({"effects": [{"verb": "deal_damage", "target": "any", "amount": {
+        "kind": "cards", "zone": "graveyard", "whose": "their",
+        "filter": {"types": ["Creature"]}}}]}, "counts the player the effect affects"),
+    ({"effects": [{"verb": "lose_life", "target": "opponent", "amount": {
+        "kind": "cards", "zone": "graveyards", "whose": "their"}}]}, "unknown value"),
     # "if an opponent controls more creatures than you": a filter of each player's own
     ({"effects": [{"verb": "draw", "condition": {"amount": {
         "kind": "permanents", "whose": "an_opponent"}, "at_least": 1}}]}, "'filter'"),
@@ -86,8 +97,9 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
     ({"effects": [{"verb": "draw", "condition": {"amount": {
         "kind": "difference", "amount": {"kind": "party"}}, "at_least": 1}}]},
      "needs 'minus'"),
-    ({"effects": [{"verb": "draw", "count": "opponent_has_more",
-                   "filter": {"types": ["Creature"]}}]}, "unknown value 'opponent_has_more'"),
+    ({"effects": [{"verb": "draw", "amount": {"kind": "opponent_has_more",
+                                              "filter": {"types": ["Creature"]}}}]},
+     "unknown amount kind 'opponent_has_more'"),
     # "Each opponent who can't [discard]": after a discard, a player verb
     ({"effects": [{"verb": "lose_life", "amount": 3, "who": "each_opponent_who_couldnt"}]},
      "follows a discard"),
@@ -104,7 +116,7 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
     ({"effects": [{"verb": "return_to_battlefield",
                    "target": "creature_card_in_any_graveyard"}]}, "unknown value"),
     ({"effects": [{"verb": "modify_pt", "target": "creature", "power": -1,
-                   "count": "cards_in_your_graveyards"}]}, "unknown value"),
+                   "amount": {"kind": "cards", "zone": "your_graveyard"}}]}, "unknown value"),
     # "target creature or planeswalker that player controls": a triggered ability's target
     ({"effects": [{"verb": "deal_damage", "amount": 2, "target": {
         "kind": "permanent", "filter": {"controller": "that_player"}}}]},
@@ -150,8 +162,8 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
                    "filter": {"types": ["Planeswalker"]}}]},
      "'chosen_one' .* is for"),
     ({"effects": [{"verb": "put_counters", "counter": "loyalty", "who": "chosen_one",
-                   "count": "party", "filter": {"types": ["Planeswalker"]}}]},
-     "without a 'count'"),
+                   "amount": {"kind": "party"}, "filter": {"types": ["Planeswalker"]}}]},
+     "with a fixed 'amount' if any"),
     ({"triggers": [{"when": "step", "step": "end_step", "whose": "any",
                     "effects": [{"verb": "draw"}]}]}, "unknown value 'end_step'"),
     ({"triggers": [{"when": "step", "step": "end", "whose": "each",
@@ -167,7 +179,7 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
                    "destination": "exile"}]}, "unknown quality"),
     ({"effects": [{"verb": "add_mana", "amount": 6}]}, "add_mana needs a 'mana'"),
     ({"effects": [{"verb": "add_mana", "amount": 6, "mana": "R", "colors": ["R"]}]},
-     "add_mana says its 'mana'"),
+     "unknown field\\(s\\) \\['colors'\\]: add_mana takes"),
     ({"effects": [{"verb": "add_mana", "amount": 6, "mana": "R", "who": "each_player"}]},
      "unknown field"),
     # "Each creature target opponent controls phases out": a player target
@@ -253,8 +265,8 @@ def test_keral_keep_disciples_is_data() -> None:
 
 def test_liliana_death_mage_and_garruk_unleashed_are_data() -> None:
     drain = narrow(LoseLife, card("Liliana, Death Mage").abilities[2].effects[0])
-    assert (drain.verb, drain.count, drain.amount) == (
-        Verb.LOSE_LIFE, Count.CREATURE_CARDS_IN_THEIR_GRAVEYARD, 2)
+    assert (drain.verb, drain.amount) == (Verb.LOSE_LIFE, Scaled(Cards(
+        CardZone.GRAVEYARD, Whose.THEIR, ObjectFilter(card_types=("Creature",))), 2))
     counter = card("Garruk, Unleashed").abilities[1].effects[1]
     creatures = ObjectFilter(card_types=("Creature",))
     assert counter.condition == Compare(Difference(Permanents(creatures, whose=Whose.AN_OPPONENT),
@@ -264,7 +276,8 @@ def test_liliana_death_mage_and_garruk_unleashed_are_data() -> None:
 def test_liliana_waker_of_the_dead_is_data() -> None:
     plus, minus, ultimate = card("Liliana, Waker of the Dead").abilities
     assert who_of(plus.effects[1]) is Who.EACH_OPPONENT_WHO_COULDNT
-    assert narrow(ModifyPT, minus.effects[0]).count is Count.CARDS_IN_YOUR_GRAVEYARD
+    assert narrow(ModifyPT, minus.effects[0]).amount == Cards(CardZone.GRAVEYARD,
+                                                              filter=ObjectFilter())
     emblem = narrow(CreateEmblem, ultimate.effects[0]).emblem
     put, haste_effect = emblem.triggers[0].effects
     haste = narrow(ModifyPT, haste_effect)
@@ -283,7 +296,7 @@ def test_chandras_incinerator_is_data() -> None:
     effect = narrow(DealDamage, trigger.effects[0])
     assert effect.target is not None
     assert effect.target.filter.controller is Controller.THAT_PLAYER
-    assert effect.amount_is_event
+    assert effect.amount == EventAmount()
 
 
 def test_garruk_savage_herald_is_data() -> None:
@@ -309,10 +322,11 @@ def test_chandra_heart_of_fire_is_data() -> None:
     plus, _, ultimate = card("Chandra, Heart of Fire").abilities
     discard, exile = narrow(Discard, plus.effects[0]), narrow(ExileTop, plus.effects[1])
     assert discard.whole_hand and (exile.verb, exile.amount, exile.may_play) == (
-        Verb.EXILE_TOP, 3, True)
+        Verb.EXILE_TOP, Fixed(3), True)
     search, mana = narrow(Search, ultimate.effects[0]), narrow(AddMana, ultimate.effects[1])
-    assert (search.find, search.colors, search.may_play) == ("instant_or_sorcery", ("R",), True)
-    assert (mana.verb, mana.amount, mana.mana) == (Verb.ADD_MANA, 6, "R")
+    assert search.filter is not None and (search.find, search.filter.colors, search.may_play) \
+        == ("instant_or_sorcery", ("R",), True)
+    assert (mana.verb, mana.amount, mana.mana) == (Verb.ADD_MANA, Fixed(6), "R")
 
 
 def test_teferis_are_data() -> None:
@@ -321,7 +335,7 @@ def test_teferis_are_data() -> None:
         card_types=("Creature",), controller=Controller.YOU), of=Who.TARGET), True)
     master = card("Teferi, Master of Time").abilities
     assert all(a.any_time for a in master)
-    assert narrow(ExtraTurns, master[2].effects[0]).amount == 2
+    assert narrow(ExtraTurns, master[2].effects[0]).amount == Fixed(2)
 
 
 def test_garruks_harbinger_is_data() -> None:
@@ -330,7 +344,7 @@ def test_garruks_harbinger_is_data() -> None:
         TriggerEvent.DEALS_DAMAGE, TriggerSubject.THIS, DamageKind.COMBAT,
         Recipient.PLAYER_OR_PLANESWALKER)
     look = narrow(LookAtTop, trigger.effects[0])
-    assert (look.verb, look.amount_is_event, look.reveal) == (Verb.LOOK_AT_TOP, True, True)
+    assert (look.verb, look.amount, look.reveal) == (Verb.LOOK_AT_TOP, EventAmount(), True)
     assert [f.subtypes for f in look.take] == [(), ("Garruk",)]
 
 

@@ -9,11 +9,21 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
-from server.cards.amounts import Attackers, Compare, Measure, Permanents
+from server.cards.amounts import (
+    Attackers,
+    Cards,
+    CardZone,
+    Compare,
+    EventAmount,
+    Measure,
+    ObjectValue,
+    Of,
+    Permanents,
+    Trait,
+)
 from server.cards.model import (
     Condition,
     Controller,
-    Count,
     ObjectFilter,
     ReplacementKind,
     TargetedCost,
@@ -78,7 +88,8 @@ def _enters(condition: Any) -> dict[str, Any]:
     ({"effects": [{"verb": "modify_pt", "target": "creature", "set_base": True,
                    "gains": ["Flying"]}]}, "sets 'power' and 'toughness' only"),
     ({"effects": [{"verb": "draw", "set_base": True}]}, "unknown field"),
-    ({"effects": [{"verb": "draw", "count": "cards_in_hand"}]}, "unknown value 'cards_in_hand'"),
+    ({"effects": [{"verb": "draw", "amount": {"kind": "cards_in_hand"}}]},
+     "unknown amount kind 'cards_in_hand'"),
     # granted triggered abilities (613.1f): a list of triggered abilities on the battlefield
     ({"statics": [{"affects": "self", "triggers": {"when": "zone_change", "from": "battlefield",
                                                    "to": "graveyard",
@@ -122,7 +133,7 @@ def _enters(condition: Any) -> dict[str, Any]:
     ({"triggers": [{"when": "zone_change", "subject": "filter", "to": "battlefield",
                     "filter": {"types": ["Creature"]},
                     "effects": [{"verb": "deal_damage", "amount": "event_powr",
-                                 "target": "any"}]}]}, "expected a non-negative integer"),
+                                 "target": "any"}]}]}, "expected an amount"),
     # a token's static abilities are static abilities
     ({"effects": [{"verb": "create_token", "token": {"power": 1, "toughness": 1, "statics": [
         {"affects": "self", "restrictions": ["cant_blok"]}]}}]}, "unknown 'cant_blok'"),
@@ -231,8 +242,8 @@ def test_jolrael_is_data() -> None:
     (second_draw,) = jolrael.triggers
     assert (second_draw.event, second_draw.count) == (TriggerEvent.DRAW, 2)
     base = narrow(ModifyPT, jolrael.abilities[0].effects[0])
-    assert (base.verb, base.set_base, base.count) == (Verb.MODIFY_PT, True,
-                                                      Count.CARDS_IN_YOUR_HAND)
+    assert (base.verb, base.set_base, base.amount) == (Verb.MODIFY_PT, True,
+                                                       Cards(CardZone.HAND))
 
 
 def test_granted_triggers_are_data() -> None:
@@ -241,7 +252,7 @@ def test_granted_triggers_are_data() -> None:
     (promise,) = card("Light of Promise").statics
     (gain,) = promise.triggers
     assert gain.event is TriggerEvent.GAIN_LIFE
-    assert narrow(PutCounters, gain.effects[0]).amount_is_event
+    assert narrow(PutCounters, gain.effects[0]).amount == EventAmount()
 
 
 def test_nth_spell_triggers_are_data() -> None:
@@ -257,7 +268,8 @@ def test_nth_spell_triggers_are_data() -> None:
 def test_targeted_costs_are_data() -> None:
     terror = card("Terror of the Peaks")
     assert terror.targeted_cost == TargetedCost(life=3)
-    assert narrow(DealDamage, terror.triggers[0].effects[0]).amount_is_event_power
+    assert narrow(DealDamage, terror.triggers[0].effects[0]).amount == \
+        ObjectValue(Of.EVENT_OBJECT, Trait.POWER)
     whale = card("Pursued Whale")
     assert whale.targeted_cost == TargetedCost(generic=3)
     token = narrow(CreateToken, whale.triggers[0].effects[0]).token

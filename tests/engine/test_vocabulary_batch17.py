@@ -9,13 +9,15 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
-from server.cards.model import Count, Verb
+from server.cards.amounts import ResolutionFact, ThisWay
+from server.cards.model import Verb
 from server.cards.verbs import ChooseCardName, CreateToken, Search
 from tests.engine.helpers import load_one, narrow
 
 _SEARCH = {"verb": "search", "target": "opponent", "zones": ["graveyard", "hand", "library"],
            "find": "chosen_name", "find_all": True, "destination": "exile", "shuffle": True}
-_TOKEN = {"verb": "create_token", "who": "that", "count": "found_from_hand",
+_TOKEN = {"verb": "create_token", "who": "that",
+          "amount": {"kind": "this_way", "fact": "found_from_hand"},
           "token": {"types": ["Creature"], "colors": ["B"], "subtypes": ["Zombie"],
                     "power": 2, "toughness": 2}}
 
@@ -43,7 +45,8 @@ def _load(*effects: dict[str, Any]) -> None:
     (({"verb": "choose_card_name"}, _TOKEN), "'found_from_hand' follows a search of a hand"),
     (({"verb": "choose_card_name"}, {**_SEARCH, "zones": ["graveyard", "library"]}, _TOKEN),
      "'found_from_hand' follows a search of a hand"),
-    (({"verb": "choose_card_name"}, _SEARCH, {**_TOKEN, "count": "found_from_hands"}),
+    (({"verb": "choose_card_name"}, _SEARCH,
+      {**_TOKEN, "amount": {"kind": "this_way", "fact": "found_from_hands"}}),
      "unknown value 'found_from_hands'"),
 ])
 def test_rejected(effects: tuple[dict[str, Any], ...], message: str) -> None:
@@ -62,7 +65,7 @@ def test_necromentia_is_data() -> None:
     assert narrow(ChooseCardName, effects[0]).other_than == "basic_land"
     search = narrow(Search, effects[1])
     assert search.find == "chosen_name" and search.zones == ("graveyard", "hand", "library")
-    assert narrow(CreateToken, effects[2]).count is Count.FOUND_FROM_HAND
+    assert narrow(CreateToken, effects[2]).amount == ThisWay(ResolutionFact.FOUND_FROM_HAND)
 
 
 def _load_card(behaviour: dict[str, Any]) -> None:

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from server.cards import CardDataError, load_pool
-from server.cards.model import Condition, Controller, Count, TriggerEvent, TriggerStep, Who
+from server.cards.amounts import Permanents
+from server.cards.model import Condition, Controller, TriggerEvent, TriggerStep, Who
 from server.cards.verbs import Fight, LoseLife
 from tests.engine.helpers import narrow
 
@@ -21,20 +22,20 @@ def _load(effects: list[dict[str, object]]) -> None:
 
 
 @pytest.mark.parametrize(("effects", "message"), [
-    ([{"verb": "gain_life", "count": "permanents"}], "'filter' is given exactly"),
+    ([{"verb": "gain_life", "amount": {"kind": "permanents"}}], "needs 'filter'"),
     ([{"verb": "gain_life", "filter": {"subtypes": ["Shrine"]}}], "'filter' is given exactly"),
-    ([{"verb": "gain_life", "count": "permanents", "filter": {"types": ["Shrine"]}}],
+    ([{"verb": "gain_life", "amount": {"kind": "permanents", "filter": {"types": ["Shrine"]}}}],
      "unknown card type"),
-    ([{"verb": "gain_life", "count": "permanents", "filter": {"has": "Flyng"}}],
+    ([{"verb": "gain_life", "amount": {"kind": "permanents", "filter": {"has": "Flyng"}}}],
      "'Flyng' is not supported"),
-    ([{"verb": "gain_life", "count": "permanents", "filter": {"controller": "me"}}],
+    ([{"verb": "gain_life", "amount": {"kind": "permanents", "filter": {"controller": "me"}}}],
      "unknown value 'me'"),
-    ([{"verb": "gain_life", "count": "shrines"}], "unknown value 'shrines'"),
+    ([{"verb": "gain_life", "amount": {"kind": "shrines"}}], "unknown amount kind 'shrines'"),
     ([{"verb": "fight", "target": "creature"}], "required for fight"),
     ([{"verb": "fight", "by": "that"}], "fight needs the 'target'"),
     ([{"verb": "fight", "by": "chosen", "target": "creature"}], "expected 'self'"),
     ([{"verb": "deal_damage", "by": "that", "amount": 2, "target": "creature"}],
-     "'amount' is 'power'"),
+     "power \\(rule 120.3\\): no 'amount'"),
     ([{"verb": "draw", "by": "that"}], "unknown field"),
 ])
 def test_mistakes_are_load_errors(effects: list[dict[str, object]], message: str) -> None:
@@ -49,10 +50,9 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert (stone.event, stone.step, stone.whose) == (
         TriggerEvent.STEP, TriggerStep.PRECOMBAT_MAIN, Controller.YOU)
     drain = narrow(LoseLife, stone.effects[0])
-    assert drain.count is Count.PERMANENTS
-    assert drain.filter is not None
-    assert drain.filter.subtypes == ("Shrine",)
-    assert drain.filter.controller is Controller.YOU
+    assert isinstance(drain.amount, Permanents)
+    assert drain.amount.filter.subtypes == ("Shrine",)
+    assert drain.amount.filter.controller is Controller.YOU
     might = card("Primal Might").effects
     assert narrow(Fight, might[1]).by is Who.THAT
     assert card("Vito, Thorn of the Dusk Rose").triggers[0].event is TriggerEvent.GAIN_LIFE

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from server.cards import CardDataError, card
-from server.cards.amounts import Compare, TurnFact, TurnFactKind
-from server.cards.model import Controller, Count, TriggerEvent, Verb, Who
+from server.cards.amounts import Compare, Permanents, TurnFact, TurnFactKind
+from server.cards.model import Controller, TriggerEvent, Verb, Who
 from server.cards.verbs import ModifyPT, Search, who_of
 from tests.engine.helpers import load_one, narrow
 
@@ -150,8 +150,8 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert narrow(Search, houndmaster[0].effects[0]).names == ("Alpine Watchdog",
                                                                "Igneous Cur")
     bonus = narrow(ModifyPT, houndmaster[1].effects[0])
-    assert bonus.count is Count.PERMANENTS and bonus.filter is not None
-    assert bonus.filter.attacking and bonus.filter.other
+    assert isinstance(bonus.amount, Permanents)
+    assert bonus.amount.filter.attacking and bonus.amount.filter.other
     assert narrow(Search, card("Chandra's Firemaw").triggers[0].effects[0]).names == \
         ("Chandra, Flame's Catalyst",)
     warden = card("Warden of the Woods").triggers[0]
