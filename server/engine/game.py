@@ -544,9 +544,7 @@ def _cleanup_end_effects(game: Game) -> None:
         obj.regeneration_shields = 0  # shields last "this turn" (701.19a)
     # Rule 611.2a: only effects that last until end of turn end now.
     game.effects[:] = [e for e in game.effects if e.lasting]
-    game.prevent_combat_damage = False
-    game.prevent_combat_damage_to.clear()
-    replacements.end_of_turn(game)  # "if it would die this turn, exile it instead"
+    replacements.end_of_turn(game)  # "... exile it instead", "prevent ... this turn" (615.1)
 
 
 def _begin_step(game: Game, events: list[Event]) -> None:

@@ -748,11 +748,6 @@ class Game:
     cast_permits: list[tuple[int, int, str, str]] = field(default_factory=list)
     #: Spells on the stack cast without paying their mana cost (rule 118.9).
     free_spells: list[str] = field(default_factory=list)
-    #: "Prevent all combat damage that would be dealt this turn" (rule 615.1).
-    prevent_combat_damage: bool = False
-    #: "Prevent all combat damage that would be dealt this turn to [Dogs you control]": each
-    #: as the seat whose point of view describes them and the filter (rule 615.1).
-    prevent_combat_damage_to: list[tuple[int, ObjectFilter]] = field(default_factory=list)
     combat: Combat = field(default_factory=Combat)
     pending: Decision | None = None
     prompt_counter: int = 0
@@ -769,9 +764,6 @@ class Game:
     #: Rules 401.5, 401.6: for each seat playing with the top card of their library
     #: revealed, the id of the card revealed now (see :mod:`server.engine.zone_rules`).
     revealed_tops: dict[int, str] = field(default_factory=dict)
-    #: "Prevent all damage [source] would deal this turn" (rule 615.1): (turn, source id);
-    #: a permanent spell's entry follows it onto the battlefield (400.7c).
-    prevented_sources: list[tuple[int, str]] = field(default_factory=list)
     #: Permissions to cast a card from a graveyard used this turn: (turn, id of the
     #: permanent granting it) (Kess, Dissident Mage; rule 400.7h).
     graveyard_casts: list[tuple[int, str]] = field(default_factory=list)
@@ -803,7 +795,8 @@ class Game:
     costs_paid: dict[str, str] = field(default_factory=dict)
     madness_found: dict[str, str] = field(default_factory=dict)
     #: The replacement effects created for particular objects (rule 614; see
-    #: :mod:`server.engine.replacements`): "exile it instead", flashback's exile, ...
+    #: :mod:`server.engine.replacements`): "exile it instead", flashback's exile, ..., and
+    #: the prevention effects of resolved spells and abilities (615.1).
     replacements: list[Registered] = field(default_factory=list)
     #: The turn facts ("creatures that died this turn", ...), kept from the event stream
     #: (see :mod:`server.engine.watchers`).

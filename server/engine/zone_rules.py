@@ -144,14 +144,7 @@ def spell_became_permanent(game: Game, spell_id: str) -> None:
         replace(e, affected=tuple(permanent.id if a == spell_id else a for a in e.affected))
         if spell_id in e.affected else e for e in game.effects]
     # Rule 400.7c: prevention effects for damage from the spell go on with the permanent.
-    game.prevented_sources += [(turn, permanent.id) for turn, oid in game.prevented_sources
-                               if oid == spell_id]
-
-
-def damage_prevented(game: Game, source_id: str) -> bool:
-    """Rule 615.1: whether "prevent all damage [this source] would deal this turn" applies
-    to damage from ``source_id`` now."""
-    return (game.turn, source_id) in game.prevented_sources
+    replacements.follow(game, spell_id, permanent.id)
 
 
 def _referenced(obj: GameObject, effect: ZoneRuleEffect, targets: list[Target]) -> list[str]:
@@ -728,10 +721,9 @@ def perform(game: Game, obj: GameObject, effect: ZoneRuleEffect, targets: list[T
             for oid in [i for i in game.command if game.objects[i].owner == seat]:
                 put_into_command(game, oid, events)
     elif isinstance(effect, PreventDamageFrom):
-        # "This turn": entries of earlier turns are over (514.2).
-        game.prevented_sources[:] = [e for e in game.prevented_sources if e[0] == game.turn]
-        game.prevented_sources += [(game.turn, ref) for ref in _referenced(obj, effect, targets)
-                                   if ref in game.objects]
+        for ref in _referenced(obj, effect, targets):  # "this turn" (615.1, 514.2)
+            if ref in game.objects:
+                replacements.register(game, replacements.DamageFromPrevented(ref, game.turn))
     elif isinstance(effect, ExileTopFaceDown):
         for seat in players:
             exile_top_face_down(game, seat, amount, linked_to=_source_id(obj), pile=obj.id,
