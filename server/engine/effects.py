@@ -107,6 +107,7 @@ from server.engine import (
     layers,
     looking,
     madness,
+    permissions,
     phasing,
     replacements,
     sba,
@@ -775,8 +776,7 @@ def _cast(act: Act, effect: CastCard) -> None:
 @performs(FreeCastsThisTurn)
 def _free_casts(act: Act, effect: FreeCastsThisTurn) -> None:
     game = act.game
-    game.free_casts[:] = [g for g in game.free_casts if g[0] == game.turn]
-    game.free_casts.append((game.turn, act.obj.controller))  # rule 118.9
+    permissions.grant(game, permissions.CastFromHandFree(game.turn, act.obj.controller))  # 118.9
 
 
 @performs(LookAtTop)
