@@ -23,7 +23,7 @@ from server.cards.model import (
     TriggeredAbility,
 )
 from server.cards.verbs import Effect
-from server.engine import counting, filters, madness, modes, zone_rules
+from server.engine import counting, filters, madness, modes, permissions, zone_rules
 from server.engine.actions import (
     Action,
     ActivateAbility,
@@ -100,7 +100,7 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     minus cost reductions (Sanguine Indulgence) -- for ``seat`` casting the spell that is (or
     will be, from its card) the object ``spell_id``."""
     # Rule 118.9: cast "without paying its mana cost" (cost increases still apply).
-    cost = ManaCost() if zone_rules.free_to_cast(game, seat, spell_id) else \
+    cost = ManaCost() if permissions.free(game, seat, spell_id) else \
         card.mana_cost.with_x(x)
     changers = board(game).cost_changers
     if not card.creature and changers:
@@ -247,7 +247,7 @@ def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None 
         return False
     if not card.instant_speed and not is_sorcery_speed(game, seat):
         return False
-    if obj.zone is Zone.HAND and (game.turn, seat) in game.free_casts:
+    if permissions.permit(game, seat, obj, kind=permissions.CastFromHandFree) is not None:
         card = replace(card, mana_cost=ManaCost())  # without paying its mana cost (118.9)
     return choices_payable(game, seat, obj, spell_cost(game, card, 0, seat, obj.id), pool)
 
@@ -420,10 +420,10 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
     if ref is None:
         if obj.spell_copy:
             return _NO_COST
-        if obj.id in game.madness_spells:  # rules 702.35b, 601.2f: the madness cost instead
+        if permissions.cast_for_madness(game, obj.id):  # 702.35b, 601.2f: the madness cost
             return madness.cost(game, obj.card, obj.x_value or 0, obj.controller,
                                 obj.id).plus(modes.mode_costs(obj))
-        if obj.id in game.free_spells:  # rule 118.9: without paying its mana cost; X is 0
+        if permissions.free(game, obj.controller, obj.id):  # 118.9: without paying; X is 0
             return spell_cost(game, replace(obj.card, mana_cost=ManaCost()), 0,
                               obj.controller, obj.id).plus(modes.mode_costs(obj))
         # Rule 700.2h: plus the additional costs of the chosen modes.
@@ -450,16 +450,12 @@ def begin_cast(game: Game, seat: int, action: CastSpell, events: list[Event], *,
     ``for_madness``: cast by paying its madness cost (rules 702.35a-b); ``by_effect``: cast
     as a resolving effect instructs (608.2g), using no other permission."""
     origin = game.objects[action.object_id].zone
-    free = zone_rules.claim_permit(game, seat, action.object_id)
+    cost = permissions.cast_with(game, seat, game.objects[action.object_id])  # 601.2b
     spell = move(game, action.object_id, Zone.STACK, events, controller=seat)
-    if free:  # rule 118.9: "without paying its mana cost"
-        game.free_spells[:] = [i for i in game.free_spells if i in game.stack]
-        game.free_spells.append(spell.id)
-    if for_madness:
-        game.madness_spells.append(spell.id)  # rule 601.2b: the alternative cost announced
-    elif origin is Zone.HAND and (game.turn, seat) in game.free_casts:
-        game.free_spells[:] = [i for i in game.free_spells if i in game.stack]
-        game.free_spells.append(spell.id)  # rules 601.2b, 118.9: the alternative cost
+    if cost is permissions.Cost.WITHOUT_PAYING:  # rule 118.9: "without paying its mana cost"
+        permissions.cast_for(game, spell.id, cost)
+    if for_madness:  # rule 601.2b: the alternative cost announced
+        permissions.cast_for(game, spell.id, permissions.Cost.MADNESS)
     spell.cast_from = origin  # rule 601.2a
     if not by_effect:
         zone_rules.cast_from(game, seat, origin, spell)  # rule 400.7h
@@ -621,7 +617,7 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         source = game.objects.get(obj.ability.source_id)
         return DecisionKind.CHOOSE_X, tuple(
             ChooseX(x) for x in range((source.loyalty if source is not None else 0) + 1))
-    if casting.stage is CastStage.CHOOSE_X and obj.id in game.free_spells:
+    if casting.stage is CastStage.CHOOSE_X and permissions.free(game, seat, obj.id):
         return DecisionKind.CHOOSE_X, (ChooseX(0),)  # rule 107.3: X is 0
     if casting.stage is CastStage.CHOOSE_X:
         potential = potential_pool(game, seat, spell=card if obj.ability is None else None)

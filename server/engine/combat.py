@@ -15,7 +15,6 @@ from server.engine.actions import (
 )
 from server.engine.effects import attack_targets, deal_damage
 from server.engine.events import AttackersDeclared, BlockersDeclared, Event
-from server.engine.filters import matches
 from server.engine.state import Game, GameObject
 from server.engine.targeting import quality_of
 
@@ -315,10 +314,6 @@ def deal_combat_damage(game: Game, events: list[Event]) -> None:
     for source, target, amount in assigned:
         if target[0] == "object" and str(target[1]) not in game.objects:
             continue
-        if game.prevent_combat_damage or (target[0] == "object" and any(
-                matches(game, game.objects[str(target[1])], spec, seat, "")
-                for seat, spec in game.prevent_combat_damage_to)):
-            continue  # rule 615.1: the damage is prevented
         deal_damage(game, source, target, amount, events, combat=True)  # rule 510.2
     combat.assignments.clear()
     combat.damage_dealt = True

@@ -105,6 +105,7 @@ from server.engine import (
     layers,
     looking,
     madness,
+    permissions,
     phasing,
     replacements,
     sba,
@@ -189,12 +190,14 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
     """Rule 120.3: damage to a player is life loss (120.3a); to a planeswalker it removes
     loyalty (120.3c); to a creature it is marked (120.3e), with deathtouch noted (702.2b).
     Lifelink makes its controller gain that much life (120.3f); protection prevents damage
-    from sources with the quality (702.16e)."""
+    from sources with the quality (702.16e), and so do the prevention effects of resolved
+    spells and abilities (615.1, :func:`server.engine.replacements.prevented`)."""
     if amount <= 0:
         return  # rule 120.8: no damage is dealt
-    if zone_rules.damage_prevented(game, source.id):
-        return  # rule 615.1: prevented (400.7c: also from what a permanent spell became)
     kind, ref = target
+    if replacements.prevented(game, source, game.objects[str(ref)] if kind == "object" else None,
+                              combat=combat):
+        return  # rule 615.1: prevented (400.7c: also from what a permanent spell became)
     # Rule 614.1a: "it deals triple that damage instead" -- after any division (601.2d) and
     # combat damage assignment (510.1c), which use the unmodified damage.
     amount = damage_after_replacements(game, source, amount)
@@ -673,10 +676,8 @@ def _create_token(act: Act, effect: CreateToken) -> None:
 def _prevent_combat_damage(act: Act, effect: PreventCombatDamage) -> None:
     """Rule 615.1: until the end of the turn -- to what the filter describes as the damage
     would be dealt, if it has one."""
-    if effect.prevent_to is not None:
-        act.game.prevent_combat_damage_to.append((act.obj.controller, effect.prevent_to))
-    else:
-        act.game.prevent_combat_damage = True
+    replacements.register(act.game, replacements.CombatDamagePrevented(
+        act.game.turn, act.obj.controller, effect.prevent_to))
 
 
 @performs(Coded)
@@ -757,8 +758,7 @@ def _cast(act: Act, effect: CastCard) -> None:
 @performs(FreeCastsThisTurn)
 def _free_casts(act: Act, effect: FreeCastsThisTurn) -> None:
     game = act.game
-    game.free_casts[:] = [g for g in game.free_casts if g[0] == game.turn]
-    game.free_casts.append((game.turn, act.obj.controller))  # rule 118.9
+    permissions.grant(game, permissions.CastFromHandFree(game.turn, act.obj.controller))  # 118.9
 
 
 @performs(LookAtTop)

@@ -22,6 +22,7 @@ from server.engine import (
     looking,
     madness,
     modes,
+    permissions,
     phasing,
     planar,
     replacements,
@@ -544,9 +545,8 @@ def _cleanup_end_effects(game: Game) -> None:
         obj.regeneration_shields = 0  # shields last "this turn" (701.19a)
     # Rule 611.2a: only effects that last until end of turn end now.
     game.effects[:] = [e for e in game.effects if e.lasting]
-    game.prevent_combat_damage = False
-    game.prevent_combat_damage_to.clear()
-    replacements.end_of_turn(game)  # "if it would die this turn, exile it instead"
+    replacements.end_of_turn(game)  # "... exile it instead", "prevent ... this turn" (615.1)
+    permissions.end_of_turn(game)  # "you may play that card this turn", ...
 
 
 def _begin_step(game: Game, events: list[Event]) -> None:
@@ -634,6 +634,7 @@ def _next_turn(game: Game) -> None:
     game.step = Step.UNTAP
     watchers.new_turn(game)  # rule 500.1: the turn facts start afresh
     replacements.new_turn(game)
+    permissions.new_turn(game)
     game.last_known_power.clear()  # its dies triggers were put on the stack by now
     game.last_known_spells.clear()
     game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over

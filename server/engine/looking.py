@@ -21,7 +21,7 @@ from server.cards.verbs import (
     RevealUntil,
     Search,
 )
-from server.engine import madness
+from server.engine import madness, permissions
 from server.engine.actions import (
     Action,
     ChooseCard,
@@ -305,7 +305,8 @@ def _put_found(game: Game, seat: int, effect: Search | LookAtTop, found: list[st
             if to is Zone.BATTLEFIELD and game.resolving is not None:
                 game.resolving.found.append(new.id)  # "that land" (400.7)
             if to is Zone.EXILE and may_play:
-                grant_play(game, seat, new.id)  # "You may cast them this turn"
+                # "You may cast them this turn" (400.7h)
+                permissions.grant_play(game, seat, new.id, turn=game.turn)
 
 
 def _after_search(game: Game, seat: int, owner: int, effect: Search, *, found: int,
@@ -337,18 +338,6 @@ def start_look_at_top(game: Game, seat: int, count: int, effect: LookAtTop,
                                owner=seat, minimum=0, group=[key, *top]))
 
 
-def grant_play(game: Game, seat: int, object_id: str, *, source: str = "",
-               turn: int | None = None) -> None:
-    """"You may play/cast [the exiled card] this turn" (rule 400.7h: the permission is for
-    that object in exile): during ``turn`` (default this one), or with ``turn`` -1 until
-    ``source`` exiles another card. Permissions whose card left exile or whose turn is
-    over are dropped."""
-    game.exile_plays[:] = [e for e in game.exile_plays if e[1] in game.objects
-                           and game.objects[e[1]].zone is Zone.EXILE
-                           and e[3] in (-1, game.turn)]
-    game.exile_plays.append((seat, object_id, source, game.turn if turn is None else turn))
-
-
 def exile_top(game: Game, seat: int, count: int, *, may_play: bool,
               events: list[Event]) -> None:
     """"Exile the top N cards of your library" (rule 701.13a), face up; ``may_play``: the
@@ -357,7 +346,7 @@ def exile_top(game: Game, seat: int, count: int, *, may_play: bool,
     for oid in list(reversed(library[-count:])) if count > 0 else []:
         new = move(game, oid, Zone.EXILE, events)
         if may_play:
-            grant_play(game, seat, new.id)
+            permissions.grant_play(game, seat, new.id, turn=game.turn)
 
 
 def _one_of_each_name(game: Game, ids: list[str]) -> list[str]:

@@ -138,7 +138,6 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
     if card is None or card.zone is not Zone.EXILE:
         return
     if isinstance(action, CastSpell):
-        game.madness_spells[:] = [i for i in game.madness_spells if i in game.stack]
         casting.begin_cast(game, choice.seat, action, events, for_madness=True)
         if game.casting is not None:
             game.casting.had_priority = False  # rule 608.2g

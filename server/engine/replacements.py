@@ -11,7 +11,11 @@ perform the events:
     exile it instead" (614.1a, 400.7h);
   - :class:`FlashbackExile` -- a spell cast with flashback is exiled instead of going
     anywhere else as it leaves the stack (702.34a, 400.7g);
-  - :class:`ExileIfDies` -- "if it would die this turn, exile it instead" (614.1a).
+  - :class:`ExileIfDies` -- "if it would die this turn, exile it instead" (614.1a);
+  - the prevention effects (615.1) of resolved spells and abilities, all "this turn":
+    :class:`CombatDamagePrevented` -- "prevent all combat damage that would be dealt this
+    turn [to filter]" -- and :class:`DamageFromPrevented` -- "prevent all damage [source]
+    would deal this turn"; consulted as the damage would be dealt (:func:`prevented`).
 
 - **Static** ones: a permanent's static ability (:class:`~server.cards.model.Replacement`
   in its card data) applies while it is on the battlefield (614.1, 614.12);
@@ -20,10 +24,11 @@ perform the events:
   keyword's "exiles it instead" (702.35a) is :func:`discarded_to`.
 
 Consulted by: :func:`server.engine.zones.move` (:func:`zone_change`), the "dies"
-replacements (:func:`exiles_if_dies`), draws (:data:`Modified.DRAW`), counters
-(:data:`Modified.COUNTERS`), damage (:data:`Modified.DAMAGE`, :data:`Modified.DAMAGE_TO_YOU`)
-and discards (:func:`discarded_to`). Rule 616.1: each applies at most once to an event, in
-the order given here (static ones in battlefield order); where the affected player must
+replacements (:func:`exiles_if_dies`), prevention as damage would be dealt
+(:func:`prevented`), draws (:data:`Modified.DRAW`), counters (:data:`Modified.COUNTERS`),
+damage (:data:`Modified.DAMAGE`, :data:`Modified.DAMAGE_TO_YOU`) and discards
+(:func:`discarded_to`). Rule 616.1: each applies at most once to an event, in the order
+given here (static ones in battlefield order); where the affected player must
 choose (616.1e), the caller asks (``CHOOSE_REPLACEMENT``).
 
 Adding one: a new registered kind is a frozen dataclass here, added to :data:`Registered`
@@ -38,7 +43,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import assert_never
 
-from server.cards.model import Replacement, ReplacementKind
+from server.cards.model import ObjectFilter, Replacement, ReplacementKind
 from server.engine.filters import matches
 from server.engine.state import Game, GameObject, Zone
 
@@ -70,8 +75,32 @@ class ExileIfDies:
     object_id: str
 
 
-#: The replacement effects created for particular objects (see the module docstring).
-Registered = ExileInstead | FlashbackExile | ExileIfDies
+@dataclass(frozen=True, slots=True)
+class CombatDamagePrevented:
+    """Rule 615.1: "Prevent all combat damage that would be dealt this turn" (Fog) -- or only
+    that dealt to the creatures ``to`` describes from ``seat``'s point of view ("... to Dogs
+    you control"), as the damage would be dealt; made during turn ``turn``, it ends in that
+    turn's cleanup step (514.2)."""
+
+    turn: int
+    seat: int
+    to: ObjectFilter | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DamageFromPrevented:
+    """Rule 615.1: "Prevent all damage [the object ``object_id``] would deal this turn" -- made
+    during turn ``turn``, until that turn's cleanup step (514.2). For a permanent spell it
+    goes on applying to the permanent the spell becomes (400.7c, :func:`follow`)."""
+
+    object_id: str
+    turn: int
+
+
+#: The replacement effects created for particular objects, and the prevention effects (615)
+#: of resolved spells and abilities (see the module docstring).
+Registered = ExileInstead | FlashbackExile | ExileIfDies | CombatDamagePrevented | \
+    DamageFromPrevented
 
 
 def register(game: Game, replacement: Registered) -> None:
@@ -87,18 +116,55 @@ def end_of_turn(game: Game) -> None:
 
 def new_turn(game: Game) -> None:
     """Rule 500.1: nothing of the previous turn's "this turn" replacements is left."""
-    game.replacements[:] = [r for r in game.replacements
-                            if not isinstance(r, ExileInstead) or r.turn == game.turn]
+    game.replacements[:] = [r for r in game.replacements if _turn_of(r) in (None, game.turn)]
+
+
+def _turn_of(replacement: Registered) -> int | None:
+    """The turn a "this turn" replacement or prevention effect is for (None: another
+    duration)."""
+    if isinstance(replacement, ExileInstead | CombatDamagePrevented | DamageFromPrevented):
+        return replacement.turn
+    if isinstance(replacement, FlashbackExile | ExileIfDies):
+        return None
+    assert_never(replacement)
 
 
 def _lasting(replacement: Registered) -> bool:
     """Whether a registered replacement outlives the cleanup step's end of "this turn"
     effects (514.2)."""
-    if isinstance(replacement, ExileIfDies):
+    if isinstance(replacement, ExileIfDies | CombatDamagePrevented | DamageFromPrevented):
         return False  # "this turn"
     if isinstance(replacement, ExileInstead | FlashbackExile):
         return True  # until the spell leaves the stack (a spell can't outlast the turn)
     assert_never(replacement)
+
+
+def prevented(game: Game, source: GameObject, to: GameObject | None, *, combat: bool) -> bool:
+    """Rule 615.1: whether a prevention effect of :attr:`Game.replacements` prevents the
+    damage ``source`` would deal now to the permanent ``to`` (None: to a player) -- all
+    damage from that source (400.7c: also from the spell it was), or combat damage (510.2)
+    of this turn, to anything or to what a filter describes."""
+    for effect in game.replacements:
+        if isinstance(effect, DamageFromPrevented):
+            if effect.object_id == source.id and effect.turn == game.turn:
+                return True
+        elif isinstance(effect, CombatDamagePrevented):
+            if combat and effect.turn == game.turn and (effect.to is None or (
+                    to is not None and matches(game, to, effect.to, effect.seat, ""))):
+                return True
+        elif isinstance(effect, ExileInstead | FlashbackExile | ExileIfDies):
+            pass  # they modify zone changes
+        else:
+            assert_never(effect)
+    return False
+
+
+def follow(game: Game, spell_id: str, permanent_id: str) -> None:
+    """Rule 400.7c: the prevention effects for damage from the permanent spell ``spell_id``
+    go on applying to the permanent ``permanent_id`` it became."""
+    for effect in list(game.replacements):
+        if isinstance(effect, DamageFromPrevented) and effect.object_id == spell_id:
+            register(game, DamageFromPrevented(permanent_id, effect.turn))
 
 
 def zone_change(game: Game, obj: GameObject, to: Zone) -> Zone:
@@ -109,8 +175,9 @@ def zone_change(game: Game, obj: GameObject, to: Zone) -> Zone:
     if to is Zone.BATTLEFIELD and _exiled_unless_cast(game, obj):
         to = Zone.EXILE  # 614.1a, 614.12
     for replacement in list(game.replacements):
-        if replacement.object_id != obj.id:
-            continue
+        if isinstance(replacement, CombatDamagePrevented | DamageFromPrevented) \
+                or replacement.object_id != obj.id:
+            continue  # (prevention effects modify damage, 615.1)
         if isinstance(replacement, ExileInstead):
             if to is Zone.GRAVEYARD and replacement.turn == game.turn:
                 to = Zone.EXILE  # 614.1a (400.7h)

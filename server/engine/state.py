@@ -26,6 +26,7 @@ from server.engine.rng import GameRng
 
 if TYPE_CHECKING:
     from server.engine.board import Board
+    from server.engine.permissions import Permission
     from server.engine.replacements import Registered
     from server.engine.variants import Variant
     from server.engine.watchers import Watchers
@@ -742,17 +743,6 @@ class Game:
     #: Rule 610.3: cards exiled "until [a permanent] leaves the battlefield" -- (that
     #: permanent's id, the exiled object's id, the zone it returns to).
     exiled_until_leaves: list[tuple[str, str, Zone]] = field(default_factory=list)
-    #: "Until end of turn, you may cast a [type] spell from among cards exiled with [this]
-    #: without paying its mana cost": (turn, seat, the source's id, the card type), each
-    #: used up by one spell cast with it.
-    cast_permits: list[tuple[int, int, str, str]] = field(default_factory=list)
-    #: Spells on the stack cast without paying their mana cost (rule 118.9).
-    free_spells: list[str] = field(default_factory=list)
-    #: "Prevent all combat damage that would be dealt this turn" (rule 615.1).
-    prevent_combat_damage: bool = False
-    #: "Prevent all combat damage that would be dealt this turn to [Dogs you control]": each
-    #: as the seat whose point of view describes them and the filter (rule 615.1).
-    prevent_combat_damage_to: list[tuple[int, ObjectFilter]] = field(default_factory=list)
     combat: Combat = field(default_factory=Combat)
     pending: Decision | None = None
     prompt_counter: int = 0
@@ -769,22 +759,11 @@ class Game:
     #: Rules 401.5, 401.6: for each seat playing with the top card of their library
     #: revealed, the id of the card revealed now (see :mod:`server.engine.zone_rules`).
     revealed_tops: dict[int, str] = field(default_factory=dict)
-    #: "Prevent all damage [source] would deal this turn" (rule 615.1): (turn, source id);
-    #: a permanent spell's entry follows it onto the battlefield (400.7c).
-    prevented_sources: list[tuple[int, str]] = field(default_factory=list)
-    #: Permissions to cast a card from a graveyard used this turn: (turn, id of the
-    #: permanent granting it) (Kess, Dissident Mage; rule 400.7h).
-    graveyard_casts: list[tuple[int, str]] = field(default_factory=list)
-    #: Cards in graveyards given flashback until end of turn (702.34a): (turn, card id).
-    flashback_grants: list[tuple[int, str]] = field(default_factory=list)
-    #: Permissions to play an exiled card (rule 400.7h: that object in exile): (player, card
-    #: id, the source that exiled it, the turn it lasts for or -1 -- until that source
-    #: exiles another); "you may play cards exiled this way this turn", "you may play that
-    #: card until you exile another card with [this]" (server.engine.looking.grant_play).
-    exile_plays: list[tuple[int, str, str, int]] = field(default_factory=list)
-    #: "Until end of turn, you may cast spells from your hand without paying their mana
-    #: costs": (turn, player); the spells cast that way are in ``free_spells`` (118.9).
-    free_casts: list[tuple[int, int]] = field(default_factory=list)
+    #: Permissions to cast or play cards from outside the hand or without paying their mana
+    #: costs, and their uses (rules 601.2, 305.1, 118.9; see
+    #: :mod:`server.engine.permissions`): "you may play that card this turn", granted
+    #: flashback, the alternative cost a spell on the stack is cast for, ...
+    permissions: list[Permission] = field(default_factory=list)
     #: Phased-out permanents (rule 702.26, see :mod:`server.engine.phasing`): not in
     #: ``battlefield`` while phased out.
     phased_out: list[PhasedOut] = field(default_factory=list)
@@ -793,17 +772,17 @@ class Game:
     #: Extra turns to take after this one (rule 500.7): the most recently created is taken
     #: first (the last of the list).
     extra_turns: list[int] = field(default_factory=list)
-    #: Madness (702.35, see :mod:`server.engine.madness`): spells on the stack cast for their
-    #: madness cost (an alternative cost, 702.35b, 601.2f); for each spell, the card
-    #: discarded or permanent sacrificed to pay its additional cost, by the id it had then
-    #: (its effects find the object that became in a public zone, 400.7j); and discarded
-    #: cards a madness trigger put into a public zone without being cast: the discarded
-    #: card's id -> the object it became there (400.7k).
-    madness_spells: list[str] = field(default_factory=list)
+    #: Madness (702.35, see :mod:`server.engine.madness`; a spell cast for its madness cost
+    #: is in ``permissions``): for each spell, the card discarded or permanent sacrificed to
+    #: pay its additional cost, by the id it had then (its effects find the object that
+    #: became in a public zone, 400.7j); and discarded cards a madness trigger put into a
+    #: public zone without being cast: the discarded card's id -> the object it became there
+    #: (400.7k).
     costs_paid: dict[str, str] = field(default_factory=dict)
     madness_found: dict[str, str] = field(default_factory=dict)
     #: The replacement effects created for particular objects (rule 614; see
-    #: :mod:`server.engine.replacements`): "exile it instead", flashback's exile, ...
+    #: :mod:`server.engine.replacements`): "exile it instead", flashback's exile, ..., and
+    #: the prevention effects of resolved spells and abilities (615.1).
     replacements: list[Registered] = field(default_factory=list)
     #: The turn facts ("creatures that died this turn", ...), kept from the event stream
     #: (see :mod:`server.engine.watchers`).

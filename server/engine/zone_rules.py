@@ -36,7 +36,7 @@ from server.cards.verbs import (
     Wish,
     who_of,
 )
-from server.engine import filters, looking, replacements
+from server.engine import filters, looking, permissions, replacements
 from server.engine.actions import (
     Action,
     ChooseCard,
@@ -144,14 +144,7 @@ def spell_became_permanent(game: Game, spell_id: str) -> None:
         replace(e, affected=tuple(permanent.id if a == spell_id else a for a in e.affected))
         if spell_id in e.affected else e for e in game.effects]
     # Rule 400.7c: prevention effects for damage from the spell go on with the permanent.
-    game.prevented_sources += [(turn, permanent.id) for turn, oid in game.prevented_sources
-                               if oid == spell_id]
-
-
-def damage_prevented(game: Game, source_id: str) -> bool:
-    """Rule 615.1: whether "prevent all damage [this source] would deal this turn" applies
-    to damage from ``source_id`` now."""
-    return (game.turn, source_id) in game.prevented_sources
+    replacements.follow(game, spell_id, permanent.id)
 
 
 def _referenced(obj: GameObject, effect: ZoneRuleEffect, targets: list[Target]) -> list[str]:
@@ -462,8 +455,7 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
     exiled cards they may look at (Test Hidden Cache, 406.3b)."""
     own = [i for i in game.player(seat).graveyard
            if game.objects[i].card.graveyard_cast is not None]  # its own permission (601.2f)
-    if not game.flashback_grants and not game.exile_plays and not game.cast_permits and \
-            not _grants_permission(game, seat):
+    if not permissions.any_for(game, seat) and not _grants_permission(game, seat):
         return own  # the usual case, found in one pass over the battlefield
     return [*own, *playable_in_library(game, seat), *castable_from_graveyard(game, seat),
             *playable_from_exile(game, seat),
@@ -472,40 +464,11 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
             *castable_from_face_down_exile(game, seat), *castable_linked(game, seat)]
 
 
-def _permit_for(game: Game, seat: int, card_id: str) -> tuple[int, int, str, str] | None:
-    """The unused permit of this turn letting ``seat`` cast the exiled card ``card_id``:
-    "you may cast a creature spell from among cards exiled with [this]" (406.6)."""
-    if not game.cast_permits:
-        return None  # none this turn (the usual case)
-    card = game.objects.get(card_id)
-    if card is None or card.zone is not Zone.EXILE or card.face_down:
-        return None
-    return next((p for p in game.cast_permits if p[0] == game.turn and p[1] == seat
-                 and p[2] == card.exiled_with and card.card.is_type(p[3])), None)
-
-
 def castable_linked(game: Game, seat: int) -> list[str]:
     """Cards exiled with a source whose effect lets ``seat`` cast a spell of that type from
-    among them this turn, without paying its mana cost (timing still applies)."""
-    if not game.cast_permits:
-        return []
-    return [i for i in game.exile if game.objects[i].owner == seat
-            and _permit_for(game, seat, i) is not None]
-
-
-def claim_permit(game: Game, seat: int, card_id: str) -> bool:
-    """As ``seat`` begins casting the exiled card ``card_id`` (601.2a): the permit that lets
-    them is used up (one spell), and the spell is cast without paying its mana cost."""
-    permit = _permit_for(game, seat, card_id)
-    if permit is not None:
-        game.cast_permits.remove(permit)
-    return permit is not None
-
-
-def free_to_cast(game: Game, seat: int, object_id: str) -> bool:
-    """Rule 118.9: the spell (or the card about to be cast) is cast without paying its mana
-    cost -- by a permit from :func:`castable_linked`."""
-    return object_id in game.free_spells or _permit_for(game, seat, object_id) is not None
+    among them this turn, without paying its mana cost (timing still applies; 406.6,
+    118.9: :class:`~server.engine.permissions.CastLinked`)."""
+    return permissions.in_exile(game, seat, permissions.CastLinked)
 
 
 def _grants_permission(game: Game, seat: int) -> bool:
@@ -525,20 +488,19 @@ def exile_top_playable(game: Game, seat: int, source: str, *, this_turn: bool,
     object elsewhere, 400.7) -- even after the source has left the battlefield."""
     library = game.player(seat).library
     if not this_turn:  # the card this source exiled before can't be played any more
-        game.exile_plays[:] = [e for e in game.exile_plays if e[2] != source or e[3] != -1]
+        permissions.revoke_exile_plays(game, source)
     if not library:
         return
     card = exile(game, library[-1], events)
-    looking.grant_play(game, seat, card.id, source=source, turn=game.turn if this_turn else -1)
+    permissions.grant_play(game, seat, card.id, source=source,
+                           turn=game.turn if this_turn else None)
 
 
 def playable_from_exile(game: Game, seat: int) -> list[str]:
     """The exiled cards ``seat`` may play now by a permission of
-    :func:`~server.engine.looking.grant_play` (timing and costs still apply, 601.3,
+    :class:`~server.engine.permissions.PlayFromExile` (timing and costs still apply, 601.3,
     305.2)."""
-    return [cid for s, cid, _, turn in game.exile_plays
-            if s == seat and turn in (-1, game.turn) and cid in game.objects
-            and game.objects[cid].zone is Zone.EXILE]
+    return permissions.in_exile(game, seat, permissions.PlayFromExile)
 
 
 def castable_from_face_down_exile(game: Game, seat: int) -> list[str]:
@@ -569,17 +531,17 @@ def creatures_castable_from_graveyard(game: Game, seat: int) -> list[str]:
 def grant_flashback(game: Game, seat: int) -> None:
     """"Each instant and sorcery card in your graveyard gains flashback until end of turn.
     The flashback cost is equal to its mana cost": the cards there now (611.2c)."""
-    game.flashback_grants[:] = [e for e in game.flashback_grants if e[0] == game.turn]
-    game.flashback_grants += [
-        (game.turn, i) for i in game.player(seat).graveyard
-        if game.objects[i].card.is_type("Instant") or game.objects[i].card.is_type("Sorcery")]
+    for i in game.player(seat).graveyard:
+        if game.objects[i].card.is_type("Instant") or game.objects[i].card.is_type("Sorcery"):
+            permissions.grant(game, permissions.FlashbackGranted(game.turn, i))
 
 
 def flashback_cards(game: Game, seat: int) -> list[str]:
     """Cards in ``seat``'s graveyard with flashback now (702.34a): cast from there for their
     flashback cost -- their mana cost -- with the card's normal timing."""
-    return [i for i in game.player(seat).graveyard if (game.turn, i) in game.flashback_grants
-            and i not in castable_from_graveyard(game, seat)]
+    granted = permissions.flashback(game, seat)
+    return [i for i in granted if i not in castable_from_graveyard(game, seat)] \
+        if granted else []
 
 
 def playable_lands_in_graveyard(game: Game, seat: int) -> list[str]:
@@ -617,7 +579,7 @@ def _graveyard_permissions(game: Game, seat: int) -> list[str]:
     from their graveyard is unused this turn."""
     return [i for i in game.battlefield if CAST_FROM_GRAVEYARD in game.objects[i].restrictions
             and game.objects[i].controller == seat
-            and (game.turn, i) not in game.graveyard_casts]
+            and not permissions.used(game, i)]
 
 
 def cast_from(game: Game, seat: int, origin: Zone, spell: GameObject) -> None:
@@ -634,15 +596,14 @@ def cast_from(game: Game, seat: int, origin: Zone, spell: GameObject) -> None:
         game.effects.append(ContinuousEffect(next_timestamp(game), (spell.id,),
                                              gains=("Haste",), lasting=True))
         return
-    if spell.came_from in [i for turn, i in game.flashback_grants if turn == game.turn]:
+    if permissions.flashback_cast(game, spell):
         # Rule 400.7g: the granted flashback goes on applying to the spell on the stack.
         replacements.register(game, FlashbackExile(spell.id))
         return
-    permissions = _graveyard_permissions(game, seat)
-    if not permissions:
+    sources = _graveyard_permissions(game, seat)
+    if not sources:
         return
-    game.graveyard_casts[:] = [e for e in game.graveyard_casts if e[0] == game.turn]
-    game.graveyard_casts.append((game.turn, permissions[0]))
+    permissions.use(game, sources[0])
     # "If a card cast this way would be put into your graveyard this turn, exile it instead."
     replacements.register(game, ExileInstead(spell.id, game.turn))  # rule 614.1a
 
@@ -728,10 +689,9 @@ def perform(game: Game, obj: GameObject, effect: ZoneRuleEffect, targets: list[T
             for oid in [i for i in game.command if game.objects[i].owner == seat]:
                 put_into_command(game, oid, events)
     elif isinstance(effect, PreventDamageFrom):
-        # "This turn": entries of earlier turns are over (514.2).
-        game.prevented_sources[:] = [e for e in game.prevented_sources if e[0] == game.turn]
-        game.prevented_sources += [(game.turn, ref) for ref in _referenced(obj, effect, targets)
-                                   if ref in game.objects]
+        for ref in _referenced(obj, effect, targets):  # "this turn" (615.1, 514.2)
+            if ref in game.objects:
+                replacements.register(game, replacements.DamageFromPrevented(ref, game.turn))
     elif isinstance(effect, ExileTopFaceDown):
         for seat in players:
             exile_top_face_down(game, seat, amount, linked_to=_source_id(obj), pile=obj.id,
@@ -744,10 +704,9 @@ def perform(game: Game, obj: GameObject, effect: ZoneRuleEffect, targets: list[T
             exile_top_playable(game, seat, _source_id(obj), this_turn=effect.this_turn,
                                events=events)
     elif isinstance(effect, PermitCastLinked):
-        # "Until end of turn" (514.2): permits of earlier turns are over.
-        game.cast_permits[:] = [e for e in game.cast_permits if e[0] == game.turn]
-        game.cast_permits += [(game.turn, seat, _source_id(obj), effect.card_type)
-                              for seat in players]
+        for seat in players:  # "until end of turn" (514.2)
+            permissions.grant(game, permissions.CastLinked(game.turn, seat, _source_id(obj),
+                                                           effect.card_type))
     elif isinstance(effect, ChooseExiled):
         for seat in players:
             start_exile_choice(game, seat, effect)
