@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from server.cards import CardDef
 from server.cards.model import TriggerStep
@@ -378,50 +379,64 @@ def _count_down(game: Game, choice: Choice) -> bool:
 
 
 def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
+    """The answers to a pending :class:`Choice`, by its kind (exhaustive: a new
+    :class:`DecisionKind` fails type checking here until it is placed)."""
     kind, seat = choice.kind, choice.seat
-    if kind is DecisionKind.MAY:
-        return (Accept(), Decline())
-    if kind is DecisionKind.CHOOSE_COLOR:
-        return choosing.color_options()  # rule 105.4
-    if kind is DecisionKind.CHOOSE_NAME:
-        return choosing.name_options(choice)  # rule 608.2d
-    if choosing.owns(choice):
-        return choosing.options(choice)  # rule 608.2d
-    if kind in looking.KINDS:
-        return looking.options(game, choice)
-    if kind in counting.KINDS:
-        return counting.options(game, choice)
-    if kind in zone_rules.KINDS:
-        return zone_rules.options(game, choice)
-    if kind in madness.KINDS:
-        return madness.options(game, choice)  # rule 702.35a
-    if kind in unless.KINDS:
-        return unless.options(game, choice)  # rule 118.12a
-    if kind is DecisionKind.CHOOSE_STARTING_PLAYER:
-        return tuple(ChooseStartingPlayer(s) for s in game.apnap(seat))
-    if kind is DecisionKind.MULLIGAN:
-        player = game.player(seat)
-        # Rule 103.5: mulligans are allowed until the opening hand would be zero cards.
-        if start.counted_mulligans(game, player.mulligans) < start.OPENING_HAND:
-            return (KeepHand(), TakeMulligan())
-        return (KeepHand(),)
-    if kind is DecisionKind.BOTTOM_CARD:
-        return tuple(PutOnBottom(oid) for oid in game.player(seat).hand)
-    if kind is DecisionKind.DISCARD:
-        stop: tuple[Action, ...] = (Decline(),) if choice.optional else ()  # "up to N"
-        return (*(Discard(oid) for oid in choice.pool), *stop)
-    if kind is DecisionKind.LEGEND_RULE:
-        return tuple(KeepLegend(oid) for oid in choice.pool)
-    if kind is DecisionKind.CHOOSE_DEFENDER:
-        return tuple(effects.attack_targets(game, choice.pool[0]))
-    if kind is DecisionKind.CHOOSE_REPLACEMENT:
-        oid = choice.pool[0]
-        return tuple(ChooseReplacement(oid, r)
-                     for r in death_replacements(game, game.objects[oid]))
-    if kind is DecisionKind.SACRIFICE:
-        declining: tuple[Action, ...] = (Decline(),) if choice.optional else ()
-        return (*(Sacrifice(oid) for oid in choice.pool), *declining)
-    return tuple(ChooseOrder(oid) for oid in choice.pool)
+    match kind:
+        case DecisionKind.MAY:
+            return (Accept(), Decline())
+        case DecisionKind.CHOOSE_COLOR:
+            return choosing.color_options()  # rule 105.4
+        case DecisionKind.CHOOSE_NAME:
+            return choosing.name_options(choice)  # rule 608.2d
+        case DecisionKind.CHOOSE_CARD if choosing.owns(choice):
+            return choosing.options(choice)  # rule 608.2d
+        case (DecisionKind.SCRY | DecisionKind.SEARCH | DecisionKind.CHOOSE_PLAYER
+              | DecisionKind.SEPARATE_PILES | DecisionKind.CHOOSE_PILE
+              | DecisionKind.CHOOSE_CARD | DecisionKind.CLASH):
+            return looking.options(game, choice)  # looking.KINDS
+        case DecisionKind.CHOOSE_PARTY:
+            return counting.options(game, choice)  # rule 700.8
+        case DecisionKind.CHOOSE_OUTSIDE_CARD | DecisionKind.CHOOSE_EXILED_CARD:
+            return zone_rules.options(game, choice)  # rule 400.11b
+        case DecisionKind.CAST_MADNESS:
+            return madness.options(game, choice)  # rule 702.35a
+        case DecisionKind.PAY_MANA:
+            return unless.options(game, choice)  # rule 118.12a
+        case DecisionKind.CHOOSE_STARTING_PLAYER:
+            return tuple(ChooseStartingPlayer(s) for s in game.apnap(seat))
+        case DecisionKind.MULLIGAN:
+            player = game.player(seat)
+            # Rule 103.5: mulligans are allowed until the opening hand would be zero cards.
+            if start.counted_mulligans(game, player.mulligans) < start.OPENING_HAND:
+                return (KeepHand(), TakeMulligan())
+            return (KeepHand(),)
+        case DecisionKind.BOTTOM_CARD:
+            return tuple(PutOnBottom(oid) for oid in game.player(seat).hand)
+        case DecisionKind.DISCARD:
+            stop: tuple[Action, ...] = (Decline(),) if choice.optional else ()  # "up to N"
+            return (*(Discard(oid) for oid in choice.pool), *stop)
+        case DecisionKind.LEGEND_RULE:
+            return tuple(KeepLegend(oid) for oid in choice.pool)
+        case DecisionKind.CHOOSE_DEFENDER:
+            return tuple(effects.attack_targets(game, choice.pool[0]))
+        case DecisionKind.CHOOSE_REPLACEMENT:
+            oid = choice.pool[0]
+            return tuple(ChooseReplacement(oid, r)
+                         for r in death_replacements(game, game.objects[oid]))
+        case DecisionKind.SACRIFICE:
+            declining: tuple[Action, ...] = (Decline(),) if choice.optional else ()
+            return (*(Sacrifice(oid) for oid in choice.pool), *declining)
+        case DecisionKind.ORDER_TRIGGERS | DecisionKind.ORDER_GRAVEYARD:
+            return tuple(ChooseOrder(oid) for oid in choice.pool)  # rules 603.3b, 404.3
+        case (DecisionKind.PRIORITY | DecisionKind.CHOOSE_X | DecisionKind.CHOOSE_TARGET
+              | DecisionKind.DECLARE_ATTACKERS | DecisionKind.DECLARE_BLOCKERS
+              | DecisionKind.ASSIGN_COMBAT_DAMAGE | DecisionKind.CHOOSE_MODE
+              | DecisionKind.CHOOSE_COST):
+            # Posed by the game's state (priority, casting, combat), never as a Choice.
+            raise AssertionError(f"{kind.name} is not a pending choice")
+        case _:
+            assert_never(kind)
 
 
 # --- priority, steps and turns -----------------------------------------------------------------
