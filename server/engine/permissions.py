@@ -183,7 +183,9 @@ def permits(game: Game, seat: int, obj: GameObject) -> list[Permit]:
     zone now, with the cost (rules 601.2a, 305.1, 118.9, 702.34a); timing and the land-play
     rules still apply (the caller checks them, 601.3, 305.2). A spell on the stack: the
     alternative cost it is cast for (601.2b)."""
-    out = []
+    out: list[Permit] = []
+    if not game.permissions:
+        return out  # the usual case: no effect has granted anything
     for p in game.permissions:
         if not _current(game, p):
             continue
@@ -214,6 +216,8 @@ def permit(game: Game, seat: int, obj: GameObject, *,
            kind: type[Permission] | None = None) -> Permit | None:
     """The first permission by which ``seat`` may cast or play ``obj`` from its zone now, and
     at what cost (:func:`permits`); ``kind``: only permissions of that kind."""
+    if not game.permissions:
+        return None
     return next((p for p in permits(game, seat, obj)
                  if kind is None or isinstance(p.permission, kind)), None)
 
@@ -285,6 +289,8 @@ def free(game: Game, seat: int, object_id: str) -> bool:
     """Rule 118.9: whether ``object_id`` is cast without paying its mana cost -- a spell on
     the stack cast that way, or a card a :class:`CastLinked` permit lets ``seat`` cast
     (a spell cast from the hand by :class:`CastFromHandFree` is the former)."""
+    if not game.permissions:
+        return False
     if CastFor(object_id, Cost.WITHOUT_PAYING) in game.permissions:
         return True
     obj = game.objects.get(object_id)
