@@ -36,6 +36,8 @@ from server.cards.model import (
     Count,
     DamageKind,
     ObjectFilter,
+    ObjectRef,
+    Players,
     Recipient,
     ReplacementKind,
     Rounding,
@@ -45,7 +47,6 @@ from server.cards.model import (
     TriggerStep,
     TriggerSubject,
     Verb,
-    Who,
 )
 from server.cards.verbs import EffectBase
 
@@ -58,8 +59,9 @@ AMOUNT_TYPES: tuple[type, ...] = tuple(AMOUNT_KINDS.values())
 #: The vocabularies counted, in the order they are printed.
 VOCABULARIES: tuple[type[Enum] | tuple[type, ...], ...] = (
     Verb, Condition, AMOUNT_TYPES, Whose, CardZone, Measure, Of, Trait, TurnFactKind,
-    ResolutionFact, TriggerEvent, TriggerSubject, TriggerStep, Count, Who, TargetKind, Affects,
-    ReplacementKind, CostKind, Recipient, DamageKind, Controller, StickerKind, Rounding)
+    ResolutionFact, TriggerEvent, TriggerSubject, TriggerStep, Count, Players, ObjectRef,
+    TargetKind, Affects, ReplacementKind, CostKind, Recipient, DamageKind, Controller,
+    StickerKind, Rounding)
 
 
 def vocabulary_name(kind: type[Enum] | tuple[type, ...]) -> str:
