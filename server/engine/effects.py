@@ -395,14 +395,15 @@ def _defending_player(game: Game, obj: GameObject) -> list[int]:
     """"Defending player" (rules 506.2, 508.5): the player the attacking creature is
     attacking (the controller of the planeswalker it attacks) -- the trigger event's object
     if it is an attacker ("whenever a creature you control attacks, defending player ..."),
-    else the source; if it has left the battlefield, the player it was attacking then
-    (608.2h). None outside combat, or for a creature that never attacked."""
+    else the source; once it has been removed from combat (506.4: it left the battlefield,
+    regenerated, ...), the player it was attacking before. None outside combat, or for a
+    creature that didn't attack."""
     combat = game.combat
     event_object = obj.ability.event_object if obj.ability is not None else None
     for ref in (event_object, _source_id(obj)):
         if ref is None:
             continue
-        seat = combat.attackers.get(ref, combat.left_attacking.get(ref))
+        seat = combat.attackers.get(ref, combat.was_attacking.get(ref))
         if seat is not None:
             return [seat]
     return []
