@@ -14,7 +14,7 @@ from dataclasses import MISSING, Field, dataclass, fields, replace
 from enum import Enum
 from functools import cache
 from importlib import resources
-from typing import Any, TypeVar, assert_never, get_type_hints
+from typing import Any, TypeVar, assert_never, get_args, get_type_hints
 
 from server.cards import oracle
 from server.cards.amounts import (
@@ -70,6 +70,9 @@ from server.cards.model import (
     ExtraTriggers,
     GraveyardCast,
     ObjectFilter,
+    ObjectRef,
+    Objects,
+    Players,
     Recipient,
     Replacement,
     ReplacementKind,
@@ -86,7 +89,6 @@ from server.cards.model import (
     TriggerStep,
     TriggerSubject,
     Verb,
-    Who,
 )
 from server.cards.oracle import KEYWORD_ACTIONS
 from server.cards.verbs import (
@@ -95,7 +97,6 @@ from server.cards.verbs import (
     KEY,
     ONE,
     Affecting,
-    AnteTop,
     Attach,
     Become,
     CastCard,
@@ -118,12 +119,10 @@ from server.cards.verbs import (
     Exile,
     ExileIfDies,
     ExileLinked,
-    ExileTop,
     Fight,
     GainLife,
     LookAndPick,
     LookAtTop,
-    LoseGame,
     LoseLife,
     Mill,
     ModifyPT,
@@ -141,7 +140,6 @@ from server.cards.verbs import (
     RevealUntil,
     Sacrifice,
     SacrificeOrDiscard,
-    Scry,
     Search,
     Tap,
     Untap,
@@ -362,26 +360,52 @@ _CHOSEN_ONE_VERBS = (PutCounters, RemoveCounters, Destroy, Exile,
 #: The verbs that may affect "each opponent who can't" (after a discard).
 _COULDNT_VERBS = (Draw, GainLife, LoseLife, DealDamage, Discard,
                   Sacrifice, Mill)
-_RELATIVE = ("that", "target_controller", "attached_to_that")
 #: The verbs performed on "each [filter]" permanents (:class:`Each`).
 _EACH_VERBS = (*_OBJECT_VERBS, *_CHOSEN_ONE_VERBS, DealDamage, ModifyPT,
                RestrictThisTurn, PhaseOut)
 
 
-def _who(where: str, raw: Any) -> Affected:
-    """A :class:`Who` name, or ``{"each": filter, "of": "you" | "chooser" | "target"}``
-    (:class:`Each`: "each creature you control", "all other creatures"); the filter's
-    controller is "any" unless stated, from the point of view of ``of``."""
-    if not isinstance(raw, dict):
-        return _enum(where, Who, raw)
-    spec = _fields(where, raw, {"each", "of"})
-    if "each" not in spec:
-        raise CardDataError(f"{where}: expected 'each' (a filter of the permanents)")
-    of = _enum(f"{where}.of", Who, spec.get("of", "you"))
-    if of not in (Who.YOU, Who.CHOOSER, Who.TARGET):
-        raise CardDataError(f"{where}.of: expected 'you', 'chooser' or 'target' (a target "
-                            "player), whose point of view the filter is read from")
-    return Each(_filter(f"{where}.each", spec["each"], Controller.ANY), of)
+def _who(where: str, raw: Any, kinds: Any = Affected, *, verb: str = "",
+         target: TargetReq | None = None) -> Affected:
+    """Whom an effect names, read by what its class's ``who`` accepts (``kinds``, its
+    annotation): a :class:`Players` set, an :class:`ObjectRef`, or ``{"each": filter, "of":
+    "you" | "chooser" | "target"}`` (:class:`Each`: "each creature you control", "all other
+    creatures"; the filter's controller is "any" unless stated, from the point of view of
+    ``of``). "target" and "that" name players or objects: for a verb that takes either, the
+    effect's target says which (a player target: players)."""
+    accepted: tuple[Any, ...] = get_args(kinds) or (kinds,)
+    acts_on = (f"{verb} acts on " if verb else "") + (
+        "players or objects" if Players in accepted and ObjectRef in accepted
+        else "players" if Players in accepted else "objects")
+    if isinstance(raw, dict):
+        if Each not in accepted:
+            raise CardDataError(f"{where}: {acts_on}; 'each' names permanents (expected a "
+                                f"player set: one of {[p.value for p in Players]})")
+        spec = _fields(where, raw, {"each", "of"})
+        if "each" not in spec:
+            raise CardDataError(f"{where}: expected 'each' (a filter of the permanents)")
+        of = _enum(f"{where}.of", Players, spec.get("of", "you"))
+        if of not in (Players.YOU, Players.CHOOSER, Players.TARGET):
+            raise CardDataError(f"{where}.of: expected 'you', 'chooser' or 'target' (a "
+                                "target player), whose point of view the filter is read from")
+        return Each(_filter(f"{where}.each", spec["each"], Controller.ANY), of)
+    enums = [k for k in (Players, ObjectRef) if k in accepted]
+    named = [k(raw) for k in enums if raw in {m.value for m in k}]
+    if not named:
+        expected = sorted({m.value for k in enums for m in k}) + (
+            ["{'each': filter}"] if Each in accepted else [])
+        other = [k for k in (Players, ObjectRef) if k not in enums and raw in {
+            m.value for m in k}]
+        if other:
+            what = "a player set" if other[0] is Players else "an object"
+            raise CardDataError(f"{where}: {acts_on}; {raw!r} names {what} (expected one "
+                                f"of {expected})")
+        raise CardDataError(f"{where}: unknown value {raw!r}; expected one of {expected}")
+    if len(named) > 1:  # "target" / "that" of a verb acting on players or objects
+        player = target is not None and target.kind is TargetKind.PLAYER
+        return named[0] if player else named[1]
+    who: Players | ObjectRef = named[0]
+    return who
 
 
 def _who_name(who: Affected) -> str:
@@ -524,16 +548,20 @@ def _effect(where: str, raw: Any) -> Effect:
     hints = _effect_hints(cls)
     values: dict[str, Any] = {}
     for key, f in keys.items():
+        if key == "who":
+            continue  # read once the target is known (below)
         if key in spec:
             values[f.name] = _effect_value(f"{where}.{key}", f.name, hints[f.name], spec[key])
         elif f.default is MISSING and f.default_factory is MISSING:
             raise CardDataError(f"{where}: {verb.value} needs a '{key}'")
     target = values.get("target")
-    who: Affected = Who.YOU
+    who: Affected = Players.YOU
     if "who" in keys:
-        default_who = "target" if target is not None or (
-            issubclass(cls, _OBJECT_VERBS) and spec.get("who") not in _RELATIVE) else "you"
-        who = values["who"] = _who(f"{where}.who", spec.get("who", default_who))
+        # Unstated: the target, if there is one, else the class's default (you, for a player
+        # verb; the target, so one is required, for an object verb).
+        default_who = "target" if target is not None else keys["who"].default.value
+        who = values["who"] = _who(f"{where}.who", spec.get("who", default_who), hints["who"],
+                                   verb=verb.value, target=target)
     if cls is CreateToken:
         values["token_x"] = _token_x(f"{where}.token", spec.get("token"), values.get("amount"))
     _check_effect(where, cls, spec, who=who, target=target, values=values)
@@ -646,8 +674,9 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
                   target: TargetReq | None, values: dict[str, Any]) -> None:
     """The checks of an effect that no single field shows: which combinations of fields,
     ``who`` and target a verb accepts (each reads as the rules text it stands for)."""
-    of_target = isinstance(who, Each) and who.of is Who.TARGET
-    if issubclass(cls, Affecting) and (who is Who.TARGET or of_target) != (target is not None):
+    of_target = isinstance(who, Each) and who.of is Players.TARGET
+    targeted = who in (Players.TARGET, ObjectRef.TARGET)
+    if issubclass(cls, Affecting) and (targeted or of_target) != (target is not None):
         raise CardDataError(f"{where}: 'target' is required exactly when who is 'target' or "
                             "each ... 'of': 'target'")
     if of_target and (target is None or target.kind is not TargetKind.PLAYER):
@@ -667,15 +696,11 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
         raise CardDataError(f"{where}: become needs 'power', 'toughness' (the new base "
                             "values) and the 'types' or 'subtypes' it gets")
     if cls is ExileLinked and ("chooser" in spec) != (
-            who is Who.TARGET and target is not None and target.kind is TargetKind.PLAYER):
+            who is Players.TARGET and target is not None and target.kind is TargetKind.PLAYER):
         raise CardDataError(f"{where}: exile_linked names cards, or ('chooser': 'you') a "
                             "target player who reveals their hand for you to choose from")
     if cls is ExileLinked and spec.get("chooser", "you") != "you":
         raise CardDataError(f"{where}.chooser: 'you' choose the card from the revealed hand")
-    if cls is LoseGame and who not in (Who.YOU, Who.TARGET, Who.EACH_OPPONENT,
-                                       Who.EACH_PLAYER, Who.TARGET_CONTROLLER):
-        raise CardDataError(f"{where}: lose_game names players: 'you', 'target', "
-                            "'each_opponent', 'each_player' or 'target_controller'")
     if cls is Pay and (not spec.get("optional") or "condition" in spec):
         raise CardDataError(f"{where}: pay ('you may pay ...') needs a 'cost' and "
                             "'optional': true, and takes no condition")
@@ -710,7 +735,7 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
                             or not spec.get("optional")):
         raise CardDataError(f"{where}: cast_card ('you may cast target ... card') needs a "
                             "target card in your graveyard and 'optional': true")
-    if cls is ChooseTarget and who is not Who.TARGET:
+    if cls is ChooseTarget and who is not ObjectRef.TARGET:
         raise CardDataError(f"{where}: 'target' needs the 'target' it chooses")
     if cls is LookAndPick and (
             spec.get("destination") != "hand" or spec.get("rest") not in _LOOK_RESTS):
@@ -723,6 +748,11 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
         raise CardDataError(f"{where}: search needs 'zones' and a 'destination'")
     if cls is ExchangeZones and not {"destination", "exchange_with"} <= set(spec):
         raise CardDataError(f"{where}: exchange_zones needs 'destination' and 'exchange_with'")
+    if cls is ExchangeZones and (spec.get("destination") == "battlefield") != isinstance(
+            who, ObjectRef):
+        raise CardDataError(f"{where}: exchange_zones of a player's zones names players; "
+                            "'destination': 'battlefield' exchanges an Aura of yours (an "
+                            "object) with one in your hand")
     if cls is Search:
         _rest_to(where, spec)
     names: tuple[str, ...] = values.get("names", ())
@@ -733,14 +763,15 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
     if amount is not None and names_their(amount) and cls not in _PLAYER_COUNT_VERBS:
         raise CardDataError(f"{where}.amount: 'their' counts the player the effect affects: "
                             f"only for {[v.verb.value for v in _PLAYER_COUNT_VERBS]}")
-    if who is Who.CHOSEN_ONE and (cls not in _CHOSEN_ONE_VERBS or not isinstance(
+    if who is ObjectRef.CHOSEN_ONE and (cls not in _CHOSEN_ONE_VERBS or not isinstance(
             amount, Fixed | None)):
         raise CardDataError(f"{where}: 'chosen_one' (a permanent chosen as it is performed) "
                             f"is for {[v.verb.value for v in _CHOSEN_ONE_VERBS]}, with a "
                             "fixed 'amount' if any")
     # The filter describes which attached permanents, chosen objects, exiled cards or found
     # cards are meant (what an amount counts is the amount's own filter).
-    filtered = who in (Who.ATTACHED_TO_THAT, Who.CHOSEN, Who.CHOSEN_ONE) or (
+    filtered = who in (
+        ObjectRef.ATTACHED_TO_THAT, ObjectRef.CHOSEN, ObjectRef.CHOSEN_ONE) or (
         cls is ExileLinked and bool(zones)) or (
         cls is Search and "filter" in spec)  # "a Shrine card"
     if filtered != ("filter" in spec):
@@ -748,30 +779,30 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
                             "'attached_to_that', 'chosen' or 'chosen_one', a search names "
                             "what it finds, or an exile_linked names 'zones' (the cards "
                             "exiled from there)")
-    if cls is ExileLinked and zones and (zones != ("graveyard",) or who is not Who.YOU):
+    if cls is ExileLinked and zones and (zones != ("graveyard",) or who is not Players.YOU):
         raise CardDataError(f"{where}: exile_linked with 'zones' exiles the cards 'you' own "
                             "in your 'graveyard' that the filter describes")
     if cls is RestrictThisTurn and not (
-            (isinstance(who, Each) and who.of is Who.YOU)
-            or who in (Who.TARGET, Who.THAT, Who.SELF)):
+            (isinstance(who, Each) and who.of is Players.YOU)
+            or who in (ObjectRef.TARGET, ObjectRef.THAT, ObjectRef.SELF)):
         raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self' "
                             "or {'each': filter} (the permanents it describes, from your "
                             "point of view)")
-    if who is Who.EACH_OPPONENT_WHO_COULDNT and cls not in _COULDNT_VERBS:
+    if who is Players.EACH_OPPONENT_WHO_COULDNT and cls not in _COULDNT_VERBS:
         raise CardDataError(f"{where}: 'each_opponent_who_couldnt' names players: one of "
                             f"{[v.verb.value for v in _COULDNT_VERBS]}")
-    if who is Who.ATTACHED_TO_THAT and cls not in _OBJECT_VERBS:
+    if who is ObjectRef.ATTACHED_TO_THAT and cls not in _OBJECT_VERBS:
         raise CardDataError(f"{where}: 'attached_to_that' names permanents: a verb such as "
                             "destroy")
     _check_chosen(where, cls, who, spec, zones)
-    _check_player_who(where, cls, who, target)
-    by: Who | None = values.get("by")
-    if by not in (None, Who.SELF, Who.THAT) or (cls is Fight and by is None):
+    _check_target_kind(where, cls, who, target)
+    by: ObjectRef | None = values.get("by")
+    if by not in (None, ObjectRef.SELF, ObjectRef.THAT) or (cls is Fight and by is None):
         raise CardDataError(f"{where}.by: expected 'self' or 'that' (required for fight)")
     if cls is DealDamage and by is not None and "amount" in spec:
         raise CardDataError(f"{where}: with 'by', the creature deals damage equal to its "
                             "power (rule 120.3): no 'amount'")
-    if cls is Fight and who is not Who.TARGET:
+    if cls is Fight and who is not ObjectRef.TARGET:
         raise CardDataError(f"{where}: fight needs the 'target' creature fought")
 
 
@@ -785,12 +816,12 @@ def _check_chosen(where: str, cls: type[Effect], who: Affected, spec: dict[str, 
                   zones: tuple[str, ...]) -> None:
     """``who`` "chosen" (rules 608.2c-d): a verb that acts on objects, how many may be chosen
     (``amount``) and, for cards, the ``zones``; only it takes them there."""
-    if cls is SacrificeOrDiscard and who is not Who.CHOSEN:
+    if cls is SacrificeOrDiscard and who is not ObjectRef.CHOSEN:
         raise CardDataError(f"{where}: sacrifice_or_discard acts on who 'chosen'")
-    if who is Who.CHOSEN and cls not in _CHOSEN_VERBS:
+    if who is ObjectRef.CHOSEN and cls not in _CHOSEN_VERBS:
         raise CardDataError(f"{where}: 'chosen' objects are acted on by one of "
                             f"{[v.verb.value for v in _CHOSEN_VERBS]}")
-    if cls in _CHOSEN_VERBS and who is not Who.CHOSEN and ({"amount", "zones"} & set(spec)):
+    if cls in _CHOSEN_VERBS and who is not ObjectRef.CHOSEN and ({"amount", "zones"} & set(spec)):
         raise CardDataError(f"{where}: 'amount' and 'zones' are for who 'chosen'")
     if any(z not in _CHOSEN_ZONES for z in zones) and cls in _CHOSEN_VERBS:
         raise CardDataError(f"{where}.zones: chosen objects are in {list(_CHOSEN_ZONES)}")
@@ -847,35 +878,23 @@ def _names(where: str, raw: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-#: The verbs performed by players (each one draws, gains life, searches, ...): their ``who``
-#: names players, so one naming permanents ("each_creature") would affect no one.
-_PLAYER_VERBS = (Draw, GainLife, LoseLife, Discard, Sacrifice,
-                 CreateToken, Mill, Scry, Search, LookAtTop,
-                 ExileTop, LoseGame, AnteTop)
-#: The ``who`` values naming players (rule 102); "that" is the previous effect's target
-#: player ("Target player draws ... and loses half their life").
-_PLAYER_WHOS = (Who.YOU, Who.EACH_OPPONENT, Who.EACH_PLAYER, Who.EACH_OPPONENT_WHO_COULDNT,
-                Who.CHOOSER, Who.TARGET_CONTROLLER, Who.TARGET, Who.THAT)
 #: The targets that may be players (rule 115.1): what a player verb's target is.
 _PLAYER_TARGETS = (TargetKind.PLAYER, TargetKind.PLAYER_OR_PERMANENT)
 
 
-def _check_player_who(where: str, cls: type[Effect], who: Affected,
-                      target: TargetReq | None) -> None:
-    """A player verb names players: ``draw`` with ``who`` an "each" set is an error, not an
-    effect that silently does nothing."""
-    if cls not in (*_PLAYER_VERBS, DealDamage):
+def _check_target_kind(where: str, cls: type[Effect], who: Affected,
+                       target: TargetReq | None) -> None:
+    """A target names what the verb acts on: players for ``who`` a target player (``draw``
+    of a target creature is an error, not an effect that silently does nothing), objects for
+    a target object."""
+    if target is None:
         return
-    if (isinstance(who, Each) and cls is not DealDamage) or \
-            (isinstance(who, Who) and who not in _PLAYER_WHOS):
-        allowed = [w.value for w in _PLAYER_WHOS] + (["each"] if cls is DealDamage else [])
-        raise CardDataError(f"{where}.who: {cls.verb.value} is performed by or on players; "
-                            f"{_who_name(who)!r} names permanents (expected one of "
-                            f"{allowed})")
-    if cls is not DealDamage and who is Who.TARGET and target is not None and \
-            target.kind not in _PLAYER_TARGETS:
+    if who is Players.TARGET and target.kind not in _PLAYER_TARGETS:
         raise CardDataError(f"{where}.target: {cls.verb.value} is performed by a player; "
                             f"{target.kind.value!r} is never one")
+    if who is ObjectRef.TARGET and target.kind is TargetKind.PLAYER:
+        raise CardDataError(f"{where}.target: {cls.verb.value} acts on objects; a 'player' "
+                            "target is never one")
 
 
 #: Rules changes a resolved spell or ability may make until end of turn (rule 611.2c).
@@ -1180,16 +1199,21 @@ def _emblem(where: str, raw: Any) -> CardDef:
 _FINDING = (Discard, Search, RevealTop, RevealUntil, ExileLinked)
 
 
-def _effects(where: str, raw: Any) -> tuple[Effect, ...]:
+def _effects(where: str, raw: Any, *, triggered: bool = False) -> tuple[Effect, ...]:
+    """A list of effects, in text order (608.2c); ``triggered``: a triggered ability's, whose
+    event may have a player ("that player", 603.2)."""
     if not isinstance(raw, list) or not raw:
         raise CardDataError(f"{where}: expected a non-empty list of effects")
     effects = tuple(_effect(f"{where}[{i}]", e) for i, e in enumerate(raw))
     for i, effect in enumerate(effects):
-        if isinstance(effect, ChooseTarget) and (i + 1 == len(effects) or Who.THAT not in (
+        if who_of(effect) is Players.THAT_PLAYER and not triggered:
+            raise CardDataError(f"{where}[{i}].who: 'that_player' is the player of a "
+                                "triggered ability's event (603.2): there is none here")
+        if isinstance(effect, ChooseTarget) and (i + 1 == len(effects) or ObjectRef.THAT not in (
                 who_of(effects[i + 1]), by_of(effects[i + 1]))):
             raise CardDataError(f"{where}[{i}]: 'target' is the subject of the next effect, "
                                 "which names it with 'by' or 'who' 'that'")
-        if who_of(effect) is Who.EACH_OPPONENT_WHO_COULDNT and not any(
+        if who_of(effect) is Players.EACH_OPPONENT_WHO_COULDNT and not any(
                 isinstance(e, Discard) for e in effects[:i]):
             raise CardDataError(f"{where}[{i}]: 'each_opponent_who_couldnt' follows a discard")
         if isinstance(effect, _FINDING) and effect.find == "chosen_name" and not any(
@@ -1200,7 +1224,7 @@ def _effects(where: str, raw: Any) -> tuple[Effect, ...]:
                 isinstance(e, Search) and "hand" in e.zones for e in effects[:i]):
             raise CardDataError(f"{where}[{i}]: amount 'found_from_hand' follows a search of "
                                 "a hand")
-        if who_of(effect) is Who.THAT and isinstance(effect, (*_PLAYER_VERBS, DealDamage)):
+        if who_of(effect) is Players.THAT:
             previous = next((t for e in reversed(effects[:i]) if (t := e.target_req) is not None),
                             None)
             if previous is None or previous.kind not in _PLAYER_TARGETS:
@@ -1383,7 +1407,7 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
     """``{"when": kind, ...parameters, "effects": [...]}`` (rule 603.1): a general trigger
     kind (:class:`TriggerEvent`) with the parameters it takes (:func:`_trigger_shape`)."""
     spec = _fields(where, raw, set(_TRIGGER_KEYS) | set(_TRIGGER_PARAMETERS))
-    modes = tuple(_effects(f"{where}.modes[{i}]", m)
+    modes = tuple(_effects(f"{where}.modes[{i}]", m, triggered=True)
                   for i, m in enumerate(_list(f"{where}.modes", spec.get("modes", []))))
     event = _enum(f"{where}.when", TriggerEvent, spec.get("when"))
     if event is TriggerEvent.EXILED_WITH_MADNESS:
@@ -1440,7 +1464,8 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
     return TriggeredAbility(
         text=str(spec.get("text", "")),
         event=event,
-        effects=() if modes else _effects(f"{where}.effects", spec.get("effects")),
+        effects=() if modes else _effects(f"{where}.effects", spec.get("effects"),
+                                          triggered=True),
         condition=_condition(f"{where}.condition", spec["condition"])
         if "condition" in spec else None,
         modes=modes,
@@ -2028,9 +2053,11 @@ _EFFECT_TYPE_PARSERS: dict[Any, Callable[[str, Any], Any]] = {
     int: _count_int,
     str: _str,
     tuple[str, ...]: _strs,
-    Who: lambda where, raw: _enum(where, Who, raw),
-    Who | Each: _who,
-    Who | None: lambda where, raw: _enum(where, Who, raw),
+    Players: lambda where, raw: _who(where, raw, Players),
+    Objects: lambda where, raw: _who(where, raw, Objects),
+    Players | ObjectRef: lambda where, raw: _who(where, raw, Players | ObjectRef),
+    Affected: _who,
+    ObjectRef | None: lambda where, raw: _enum(where, ObjectRef, raw),
     Amount: _amount,
     TargetReq | None: _target,
     ObjectFilter | None: _filter,

@@ -440,24 +440,52 @@ EFFECT_ZONES = ("library", "hand", "graveyard", "exile", "battlefield", "library
 COUNTER_KINDS = ("+1/+1", "-1/-1", "loyalty", "incarnation", "page", "soul")
 
 
-class Who(Enum):
-    """Who or what an effect affects when it names no target."""
+class Players(Enum):
+    """A set of players an effect names (rule 102): who draws, gains or loses life, searches,
+    sacrifices, creates tokens, ... -- players, never objects. The engine computes the seats of
+    each in one function (:func:`server.engine.effects.players_of`)."""
 
-    TARGET = "target"
+    #: The controller of the spell or ability (rule 109.5: "you").
     YOU = "you"
+    #: Each opponent of the controller (rule 102.2), in APNAP order.
     EACH_OPPONENT = "each_opponent"
+    #: Each player in the game (rule 102.1), in APNAP order (101.4).
     EACH_PLAYER = "each_player"
-    #: The source itself ("put a +1/+1 counter on [this]").
-    SELF = "self"
-    #: The controller of the previous effect's target ("Its controller creates ..."),
-    #: as it last existed (rule 608.2h).
-    TARGET_CONTROLLER = "target_controller"
-    #: The previous effect's target again ("that creature", "it").
+    #: The effect's target player(s) (rule 115.1): "target player draws two cards".
+    TARGET = "target"
+    #: The previous effect's target player ("Target player draws a card and loses half their
+    #: life"; rule 608.2c): "that player", "they".
     THAT = "that"
-    #: The permanent the source Aura or Equipment is attached to ("enchanted creature").
-    ATTACHED = "attached"
+    #: "That player" of a triggered ability's event (rules 603.2, 608.2h): the player the
+    #: event is about -- the active player of "at the beginning of each player's upkeep",
+    #: the controller of the creature that died or blocked, the player dealt damage.
+    THAT_PLAYER = "that_player"
+    #: The defending player (rules 506.2, 508.5): the player the attacking creature -- the
+    #: trigger event's attacker, or else the source -- is attacking (or the controller of the
+    #: planeswalker it attacks); once it is no longer attacking, the player it was attacking.
+    DEFENDING_PLAYER = "defending_player"
     #: The player who chose the modes of this spell ("that player", rule 700.2e).
     CHOOSER = "chooser"
+    #: The controller of the previous effect's target ("Its controller creates ..."), as it
+    #: last existed (rule 608.2h).
+    TARGET_CONTROLLER = "target_controller"
+    #: "Each opponent who can't": each opponent the previous discard of this resolution
+    #: could not make discard -- one with no card in hand (rule 701.9a).
+    EACH_OPPONENT_WHO_COULDNT = "each_opponent_who_couldnt"
+
+
+class ObjectRef(Enum):
+    """An object (or objects) an effect names without describing them (rules 109, 608.2c):
+    a permanent, a spell or a card. Every permanent of a description is :class:`Each`."""
+
+    #: The effect's target object(s) (rule 115.1).
+    TARGET = "target"
+    #: The previous effect's target again ("that creature", "it"; rule 608.2c).
+    THAT = "that"
+    #: The source itself ("put a +1/+1 counter on [this]").
+    SELF = "self"
+    #: The permanent the source Aura or Equipment is attached to ("enchanted creature").
+    ATTACHED = "attached"
     #: "all Equipment attached to that creature": the permanents attached to the previous
     #: effect's target (rule 701.3) that the effect's ``filter`` describes.
     ATTACHED_TO_THAT = "attached_to_that"
@@ -469,9 +497,6 @@ class Who(Enum):
     #: planeswalker"), if it is still on the battlefield (rule 400.7: a permanent that left is
     #: a new object the ability can't find).
     EVENT_OBJECT = "event_object"
-    #: "Each opponent who can't": each opponent the previous discard of this resolution
-    #: could not make discard -- one with no card in hand (rule 701.9a).
-    EACH_OPPONENT_WHO_COULDNT = "each_opponent_who_couldnt"
     #: "a [filter] permanent you control" (no target): the controller chooses one of the
     #: permanents the effect's ``filter`` describes as the effect is performed (608.2c).
     CHOSEN_ONE = "chosen_one"
@@ -492,12 +517,15 @@ class Each:
     115.1)."""
 
     filter: ObjectFilter
-    of: Who = Who.YOU
+    of: Players = Players.YOU
 
 
-#: What an effect affects: a player set or an object named by :class:`Who`, or every
-#: permanent of a description (:class:`Each`).
-Affected = Who | Each
+#: Whom an effect names: a player set (:class:`Players`), an object reference
+#: (:class:`ObjectRef`), or every permanent of a description (:class:`Each`). Each effect
+#: class narrows its ``who`` to what its verb acts on (:mod:`server.cards.verbs`).
+Affected = Players | ObjectRef | Each
+#: What an object verb acts on.
+Objects = ObjectRef | Each
 
 
 class StickerKind(Enum):

@@ -33,13 +33,15 @@ from server.cards.model import (
     Affected,
     CardDef,
     ObjectFilter,
+    ObjectRef,
+    Objects,
+    Players,
     StickerDef,
     TargetReq,
     TriggeredAbility,
     TriggerEvent,
     TriggerSubject,
     Verb,
-    Who,
 )
 
 #: Field metadata: the data key of a field when it isn't the field's name.
@@ -68,9 +70,12 @@ class EffectBase:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Affecting(EffectBase):
-    """An effect on players or objects the effect names (rules 608.2c, 608.2h)."""
+    """An effect on players or objects the effect names (rules 608.2c, 608.2h): each class
+    narrows ``who`` to what its verb acts on -- a player set (:class:`PlayerEffect`), objects
+    (:class:`ObjectEffect`) or, for a few verbs, either -- and the loader reads and checks it
+    from that annotation."""
 
-    who: Affected = Who.YOU
+    who: Affected = Players.YOU
     #: The permanents or cards a ``who`` such as "each_permanent", "chosen", "chosen_one"
     #: or "attached_to_that" describes (from the controller's point of view) -- or, for some
     #: verbs, a count's filter (see the module docstring).
@@ -80,13 +85,42 @@ class Affecting(EffectBase):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Targeting(Affecting):
     """An effect that may name a target (rule 115.1): ``target`` is set exactly when ``who``
-    is "target" (or "each_creature_target_controls")."""
+    is "target" (or an :class:`Each` ``of`` "target")."""
 
     target: TargetReq | None = None
 
     @property
     def target_req(self) -> TargetReq | None:
         return self.target
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerEffect(Affecting):
+    """An effect performed by or on players (rule 102): ``who`` is a player set."""
+
+    who: Players = Players.YOU
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerTargeting(Targeting):
+    """A player effect that may name a target player (rule 115.1)."""
+
+    who: Players = Players.YOU
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ObjectEffect(Affecting):
+    """An effect on objects (permanents, spells, cards): ``who`` is an object reference or
+    every permanent of a description (:class:`Each`)."""
+
+    who: Objects = ObjectRef.TARGET
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ObjectTargeting(Targeting):
+    """An object effect that may name a target object (rule 115.1)."""
+
+    who: Objects = ObjectRef.TARGET
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,13 +132,13 @@ class DealDamage(Targeting):
     #: effect's source: ``THAT`` -- the previous effect's target ("Then that creature deals
     #: damage equal to its power to ...", "Then it fights ..."); ``SELF`` -- the source as a
     #: permanent. None: the source (a spell deals its own damage, rule 120.1).
-    by: Who | None = None
+    by: ObjectRef | None = None
     #: How much (rule 107.1): see the module docstring.
     amount: Amount = ONE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GainLife(Targeting):
+class GainLife(PlayerTargeting):
     """``gain_life``: rule 119.3"""
 
     verb: ClassVar[Verb] = Verb.GAIN_LIFE
@@ -113,7 +147,7 @@ class GainLife(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class LoseLife(Targeting):
+class LoseLife(PlayerTargeting):
     """``lose_life``: rule 119.3"""
 
     verb: ClassVar[Verb] = Verb.LOSE_LIFE
@@ -122,7 +156,7 @@ class LoseLife(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Draw(Targeting):
+class Draw(PlayerTargeting):
     """``draw``: rule 121"""
 
     verb: ClassVar[Verb] = Verb.DRAW
@@ -131,7 +165,7 @@ class Draw(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Discard(Targeting):
+class Discard(PlayerTargeting):
     """``discard``: rule 701.9 (2009: 701.7)"""
 
     verb: ClassVar[Verb] = Verb.DISCARD
@@ -152,7 +186,7 @@ class Discard(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Destroy(Targeting):
+class Destroy(ObjectTargeting):
     """``destroy``: rule 701.8 (2009: 701.6)"""
 
     verb: ClassVar[Verb] = Verb.DESTROY
@@ -161,7 +195,7 @@ class Destroy(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CounterSpell(Targeting):
+class CounterSpell(ObjectTargeting):
     """``counter``: rule 701.6 (2009: 701.5)"""
 
     verb: ClassVar[Verb] = Verb.COUNTER
@@ -171,7 +205,7 @@ class CounterSpell(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ReturnToHand(Targeting):
+class ReturnToHand(ObjectTargeting):
     """``return_to_hand``: "return ... to its owner's hand" (rule 400.3)"""
 
     verb: ClassVar[Verb] = Verb.RETURN_TO_HAND
@@ -182,7 +216,7 @@ class ReturnToHand(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PutCounters(Targeting):
+class PutCounters(ObjectTargeting):
     """``put_counters``: rule 122"""
 
     verb: ClassVar[Verb] = Verb.PUT_COUNTERS
@@ -196,7 +230,7 @@ class PutCounters(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ModifyPT(Targeting):
+class ModifyPT(ObjectTargeting):
     """``modify_pt``: "gets +N/+N [and gains K] until end of turn" (rules 611.2, 613.1f, 613.4c,
     514.2)"""
 
@@ -228,7 +262,7 @@ class ModifyPT(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CreateToken(Targeting):
+class CreateToken(PlayerTargeting):
     """``create_token``: rule 111.1"""
 
     verb: ClassVar[Verb] = Verb.CREATE_TOKEN
@@ -245,14 +279,14 @@ class CreateToken(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Exile(Targeting):
+class Exile(ObjectTargeting):
     """``exile``: rule 701.13 (2009: 701.11)"""
 
     verb: ClassVar[Verb] = Verb.EXILE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Tap(Targeting):
+class Tap(ObjectTargeting):
     """``tap``: rule 701.26a (2009: 701.15a)"""
 
     verb: ClassVar[Verb] = Verb.TAP
@@ -261,7 +295,7 @@ class Tap(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Untap(Targeting):
+class Untap(ObjectTargeting):
     """``untap``: rule 701.26b"""
 
     verb: ClassVar[Verb] = Verb.UNTAP
@@ -270,7 +304,7 @@ class Untap(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Sacrifice(Targeting):
+class Sacrifice(PlayerTargeting):
     """``sacrifice``: "[Player] sacrifices a [quality] creature": that player chooses (rule
     701.21a)"""
 
@@ -287,14 +321,14 @@ class Sacrifice(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Attach(Targeting):
+class Attach(ObjectTargeting):
     """``attach``: Equip: attach the source to the target (rules 701.3a, 702.6a)"""
 
     verb: ClassVar[Verb] = Verb.ATTACH
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ReturnToBattlefield(Targeting):
+class ReturnToBattlefield(ObjectTargeting):
     """``return_to_battlefield``: "Return [it] to the battlefield under your control": the
     card moved onto the battlefield under the effect's controller (rules 400.3, 110.2)."""
 
@@ -302,7 +336,7 @@ class ReturnToBattlefield(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RemoveCounters(Targeting):
+class RemoveCounters(ObjectTargeting):
     """``remove_counters``: rule 122"""
 
     verb: ClassVar[Verb] = Verb.REMOVE_COUNTERS
@@ -313,14 +347,14 @@ class RemoveCounters(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ExileIfDies(Targeting):
+class ExileIfDies(ObjectTargeting):
     """``exile_if_dies``: "If that creature would die this turn, exile it instead" (rule 614.1a)"""
 
     verb: ClassVar[Verb] = Verb.EXILE_IF_DIES
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Regenerate(Targeting):
+class Regenerate(ObjectTargeting):
     """``regenerate``: "Regenerate [permanent]": a regeneration shield (rules 701.19a, 614.8)"""
 
     verb: ClassVar[Verb] = Verb.REGENERATE
@@ -348,7 +382,7 @@ class CreateEmblem(EffectBase):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CopySpell(Targeting):
+class CopySpell(ObjectTargeting):
     """``copy_spell``: "Copy target instant or sorcery spell" (rules 707.10, 707.2)"""
 
     verb: ClassVar[Verb] = Verb.COPY_SPELL
@@ -357,7 +391,7 @@ class CopySpell(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CreateTokenCopy(Targeting):
+class CreateTokenCopy(ObjectTargeting):
     """``create_token_copy``: "Create a token that's a copy of target creature" (rules 707.2,
     111.1)"""
 
@@ -365,7 +399,7 @@ class CreateTokenCopy(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Coded(Targeting):
+class Coded(PlayerTargeting):
     """``coded``: An effect the vocabulary can't express, coded in :mod:`server.engine.coded`."""
 
     verb: ClassVar[Verb] = Verb.CODED
@@ -388,7 +422,7 @@ class PreventCombatDamage(EffectBase):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Scry(Affecting):
+class Scry(PlayerEffect):
     """``scry``: "Scry N" (rule 701.22a; 2009: 701.16a)."""
 
     verb: ClassVar[Verb] = Verb.SCRY
@@ -397,7 +431,7 @@ class Scry(Affecting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Fateseal(Targeting):
+class Fateseal(PlayerTargeting):
     """``fateseal``: "Fateseal N": scry an opponent's library (rule 701.29a; 2009: 701.17a)."""
 
     verb: ClassVar[Verb] = Verb.FATESEAL
@@ -406,7 +440,7 @@ class Fateseal(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Search(Targeting):
+class Search(PlayerTargeting):
     """``search``: "Search [zones] for [cards]" then put them somewhere (rule 701.23; 2009:
     701.14)."""
 
@@ -440,7 +474,7 @@ class Search(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RevealTop(Affecting):
+class RevealTop(PlayerEffect):
     """``reveal_top``: "Reveal the top card of your library" (rule 701.20a; 2009: 701.12a)."""
 
     verb: ClassVar[Verb] = Verb.REVEAL_TOP
@@ -456,7 +490,7 @@ class RevealTop(Affecting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RevealUntil(Targeting):
+class RevealUntil(PlayerTargeting):
     """``reveal_until``: "[Player] reveals cards from the top of their library until they reveal a
     [find] card, puts that card into [destination], then shuffles the rest into their library"
     (rules 701.20a, 701.24a): the player puts the card there (under their control)."""
@@ -488,14 +522,14 @@ class Piles(EffectBase):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PutOnTop(Targeting):
+class PutOnTop(ObjectTargeting):
     """``put_on_top``: "Put target creature on top of its owner's library" (rule 401.4)."""
 
     verb: ClassVar[Verb] = Verb.PUT_ON_TOP
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PutOnBottom(Targeting):
+class PutOnBottom(ObjectTargeting):
     """``put_on_bottom``: "Put target card from your graveyard on the bottom of your library":
     into its owner's library, beneath every other card (rules 400.3, 401.1)."""
 
@@ -511,7 +545,7 @@ class FlipCoin(EffectBase):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Mill(Targeting):
+class Mill(PlayerTargeting):
     """``mill``: "[Player] mills N cards" (rule 701.17a)."""
 
     verb: ClassVar[Verb] = Verb.MILL
@@ -520,7 +554,7 @@ class Mill(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Fight(Targeting):
+class Fight(ObjectTargeting):
     """``fight``: "[It] fights [target creature]": each deals damage equal to its power to the
     other (rules 701.14a-d). ``by`` names the creature that fights."""
 
@@ -529,11 +563,11 @@ class Fight(Targeting):
     #: effect's source: ``THAT`` -- the previous effect's target ("Then that creature deals
     #: damage equal to its power to ...", "Then it fights ..."); ``SELF`` -- the source as a
     #: permanent. None: the source (a spell deals its own damage, rule 120.1).
-    by: Who | None = None
+    by: ObjectRef | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ExchangeControl(Targeting):
+class ExchangeControl(ObjectTargeting):
     """``exchange_control``: "Exchange control of two target permanents" (rules 701.12a-b; 2009:
     701.8a-b)."""
 
@@ -541,7 +575,7 @@ class ExchangeControl(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ExchangeLife(Targeting):
+class ExchangeLife(PlayerTargeting):
     """``exchange_life``: "Two target players exchange life totals" (rule 701.12c; 2009: 701.8c)."""
 
     verb: ClassVar[Verb] = Verb.EXCHANGE_LIFE
@@ -553,6 +587,8 @@ class ExchangeZones(Targeting):
     701.8d-f)."""
 
     verb: ClassVar[Verb] = Verb.EXCHANGE_ZONES
+    #: A player set (the zones of whom), or the object(s) acted on.
+    who: Players | ObjectRef = Players.YOU
     #: SEARCH: where found cards go ("hand", "battlefield", "exile", "library_top");
     #: EXCHANGE_ZONES: the two zones exchanged ("hand", "graveyard", "exile").
     destination: str = ""
@@ -560,7 +596,7 @@ class ExchangeZones(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MoveFound(Targeting):
+class MoveFound(ObjectTargeting):
     """``move_found``: Put the new object a moved object became ("that card", "return [this]")
     into ``destination`` -- found only in a public zone (rules 400.7e, 400.7f, 400.7j)."""
 
@@ -575,7 +611,7 @@ class MoveFound(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PutIntoLibraryBeneath(Targeting):
+class PutIntoLibraryBeneath(ObjectTargeting):
     """``put_into_library_beneath``: "Put target creature into its owner's library just beneath
     the top N cards" -- N+1th from the top ("second from the top" is N=1; rule 401.7)."""
 
@@ -585,7 +621,7 @@ class PutIntoLibraryBeneath(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ShuffleIntoLibrary(Targeting):
+class ShuffleIntoLibrary(PlayerTargeting):
     """``shuffle_into_library``: "[Player] shuffles their [zones] into their library" (rule
     400.12)."""
 
@@ -595,7 +631,7 @@ class ShuffleIntoLibrary(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Wish(Affecting):
+class Wish(PlayerEffect):
     """``wish``: "You may reveal a [card_type] card you own from outside the game and put it into
     your hand" (rule 400.11b)."""
 
@@ -610,6 +646,8 @@ class ExileLinked(Targeting):
     (406.5, 406.6)."""
 
     verb: ClassVar[Verb] = Verb.EXILE_LINKED
+    #: A player set (the zones of whom), or the object(s) acted on.
+    who: Players | ObjectRef = Players.YOU
     #: EXILE_LINKED: "until [this] leaves the battlefield" (rule 610.3): the card returns to
     #: its previous zone as the source leaves; nothing is exiled if it already has (610.3b).
     until_leaves: bool = False
@@ -624,7 +662,7 @@ class ExileLinked(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MoveLinked(Affecting):
+class MoveLinked(ObjectEffect):
     """``move_linked``: Put the cards exiled with the source (406.6: linked abilities) into
     ``destination``."""
 
@@ -635,7 +673,7 @@ class MoveLinked(Affecting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ExileZone(Targeting):
+class ExileZone(PlayerTargeting):
     """``exile_zone``: "Exile all cards [player] owns in [zones]" -- exiling an exiled card makes
     a new object (rules 400.8, 406.7, 400.12)."""
 
@@ -645,7 +683,7 @@ class ExileZone(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PutIntoCommand(Targeting):
+class PutIntoCommand(PlayerTargeting):
     """``put_into_command``: "Put each card you own in the command zone into the command zone":
     each becomes a new object that has just entered it (rule 400.10)."""
 
@@ -653,7 +691,7 @@ class PutIntoCommand(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TurnFaceDown(Targeting):
+class TurnFaceDown(PlayerTargeting):
     """``turn_face_down``: "Turn each face-up card you own in the command zone face down": each
     becomes a new object with no characteristics (rules 400.9, 708.2)."""
 
@@ -661,7 +699,7 @@ class TurnFaceDown(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PreventDamageFrom(Targeting):
+class PreventDamageFrom(ObjectTargeting):
     """``prevent_damage_from``: "Prevent all damage target [spell or permanent] would deal this
     turn" (rule 615.1; for a permanent spell it goes on with the permanent, 400.7c)."""
 
@@ -669,7 +707,7 @@ class PreventDamageFrom(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ExileTopFaceDown(Targeting):
+class ExileTopFaceDown(PlayerTargeting):
     """``exile_top_face_down``: "Exile the top N cards of your library face down" -- one pile of
     face-down cards (406.4), exiled with the source (406.6)."""
 
@@ -681,7 +719,7 @@ class ExileTopFaceDown(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ChooseExiled(Affecting):
+class ChooseExiled(PlayerEffect):
     """``choose_exiled``: "Choose a card in exile" and put it into ``destination`` -- a face-down
     card only by its pile unless you may look at it (rule 406.4)."""
 
@@ -692,7 +730,7 @@ class ChooseExiled(Affecting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GrantFlashback(Affecting):
+class GrantFlashback(PlayerEffect):
     """``grant_flashback``: "Each instant and sorcery card in your graveyard gains flashback until
     end of turn. The flashback cost is equal to its mana cost." (rules 702.34a, 611.2c, 400.7g)"""
 
@@ -700,7 +738,7 @@ class GrantFlashback(Affecting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MoveCommandCards(Targeting):
+class MoveCommandCards(PlayerTargeting):
     """``move_command_cards``: "Put each card [player] owns in the command zone into its owner's
     [destination]": a conspiracy, phenomenon, plane, scheme or vanguard card stays there (rule
     400.4b)."""
@@ -712,7 +750,7 @@ class MoveCommandCards(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PutSticker(Targeting):
+class PutSticker(ObjectTargeting):
     """``put_sticker``: "Put a [sticker] on target [permanent] you own" (rules 123.3, 123.3b)."""
 
     verb: ClassVar[Verb] = Verb.PUT_STICKER
@@ -721,14 +759,14 @@ class PutSticker(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class AnteTop(Targeting):
+class AnteTop(PlayerTargeting):
     """``ante_top``: "Ante the top card of your library" (rules 407.3, 407.4)."""
 
     verb: ClassVar[Verb] = Verb.ANTE_TOP
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DoesntUntapNext(Targeting):
+class DoesntUntapNext(ObjectTargeting):
     """``doesnt_untap_next``: "[Those creatures] don't untap during their controller's next untap
     step" (rule 502.3): whoever controls it then."""
 
@@ -736,7 +774,7 @@ class DoesntUntapNext(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RestrictThisTurn(Targeting):
+class RestrictThisTurn(ObjectTargeting):
     """``restrict_this_turn``: "[Creatures without flying] can't block this turn" (rule 611.2c): a
     rules change until end of turn, for the target(s) or for every permanent the ``filter``
     describes at any time this turn (the set isn't locked in: no characteristic changes)."""
@@ -799,7 +837,7 @@ class Pay(EffectBase):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ChooseTarget(Targeting):
+class ChooseTarget(ObjectTargeting):
     """``target``: "Target creature you control [deals damage ...]": the subject of the next
     instruction is a target (rule 115.1) -- chosen with the others, it does nothing by itself;
     the next effect names it with ``by`` (or ``who``) "that"."""
@@ -808,7 +846,7 @@ class ChooseTarget(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ExileTop(Targeting):
+class ExileTop(PlayerTargeting):
     """``exile_top``: "Exile the top N cards of your library" (rule 701.13a): face up; with
     ``may_play``, "Until end of turn, you may play cards exiled this way"."""
 
@@ -822,7 +860,7 @@ class ExileTop(Targeting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PhaseOut(Targeting):
+class PhaseOut(ObjectTargeting):
     """``phase_out``: "[Permanents] phase out" (rule 702.26b): until they phase in during the
     untap step of the player who controlled them (702.26a); ``hold``: "Until the end of your
     next turn, they can't phase in"."""
@@ -843,7 +881,7 @@ class ExtraTurns(EffectBase):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class LookAtTop(Affecting):
+class LookAtTop(PlayerEffect):
     """``look_at_top``: "Look at the top N cards of your library. You may reveal a [take] card
     from among them and put it into your hand. Put the rest on the bottom of your library in a
     random order" (rules 701.20a, 401.1): ``take`` describes the cards that may be taken."""
@@ -858,7 +896,7 @@ class LookAtTop(Affecting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CastCard(Targeting):
+class CastCard(ObjectTargeting):
     """``cast_card``: "You may cast target [card]" (rules 608.2g, 601.2): the controller casts it
     while this resolves, whatever its timing, paying its costs; ``exile_instead``: "If that
     spell would be put into your graveyard this turn, exile it instead" (614.1a)."""
@@ -877,7 +915,7 @@ class FreeCastsThisTurn(EffectBase):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SacrificeOrDiscard(Affecting):
+class SacrificeOrDiscard(ObjectEffect):
     """``sacrifice_or_discard``: "You may sacrifice a creature or discard a creature card": the
     chosen object (who "chosen", from the battlefield and your hand) is sacrificed if it is a
     permanent, discarded if it is in your hand (rules 701.21a, 701.9a, 608.2d)."""
@@ -899,7 +937,7 @@ class ChooseColor(EffectBase):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GainControl(Targeting):
+class GainControl(ObjectTargeting):
     """``gain_control``: "Gain control of target creature [until end of turn]" (rules 613.1b,
     611.2a; with ``this_turn`` it ends at the cleanup step, 514.2)."""
 
@@ -943,14 +981,14 @@ class AddMana(EffectBase):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class LoseGame(Targeting):
+class LoseGame(PlayerTargeting):
     """``lose_game``: "[Player] loses the game" (rule 104.3e)."""
 
     verb: ClassVar[Verb] = Verb.LOSE_GAME
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PermitCastLinked(Affecting):
+class PermitCastLinked(PlayerEffect):
     """``permit_cast_linked``: "Until end of turn, you may cast a [card_type] spell from among
     cards exiled with [this] without paying its mana cost" (rules 601.2, 118.9): one spell,
     this turn, with its normal timing."""
@@ -961,7 +999,7 @@ class PermitCastLinked(Affecting):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Become(Targeting):
+class Become(ObjectTargeting):
     """``become``: "[It] becomes a P/T [subtypes] [types] with [keywords] in addition to its other
     types until end of turn" (rules 611.2, 613.1d, 613.1f, 613.4b): ``power``/``toughness`` are
     the new base values; ``add_types``/``add_subtypes`` and ``gains`` are added."""
@@ -1034,10 +1072,10 @@ Amounted: TypeAlias = (
 def who_of(effect: Effect) -> Affected:
     """Who or what the effect affects: its ``who``, or its controller ("you") for a verb
     without one."""
-    return effect.who if isinstance(effect, Affecting) else Who.YOU
+    return effect.who if isinstance(effect, Affecting) else Players.YOU
 
 
-def by_of(effect: Effect) -> Who | None:
+def by_of(effect: Effect) -> ObjectRef | None:
     """The creature that deals the damage or fights, if the effect names one (``by``)."""
     return effect.by if isinstance(effect, (DealDamage, Fight)) else None
 
@@ -1047,7 +1085,7 @@ PROWESS = TriggeredAbility(
     text="Prowess (Whenever you cast a noncreature spell, this creature gets +1/+1 until end "
          "of turn.)",
     event=TriggerEvent.CAST,
-    effects=(ModifyPT(who=Who.SELF, power=1, toughness=1),),
+    effects=(ModifyPT(who=ObjectRef.SELF, power=1, toughness=1),),
     subject=TriggerSubject.FILTER,
     filter=ObjectFilter(not_types=("Creature",)),
 )

@@ -35,6 +35,8 @@ from server.cards.model import (
     CostKind,
     DamageKind,
     ObjectFilter,
+    ObjectRef,
+    Players,
     Recipient,
     ReplacementKind,
     Rounding,
@@ -44,7 +46,6 @@ from server.cards.model import (
     TriggerStep,
     TriggerSubject,
     Verb,
-    Who,
 )
 from server.cards.verbs import EffectBase
 
@@ -57,8 +58,8 @@ AMOUNT_TYPES: tuple[type, ...] = tuple(AMOUNT_KINDS.values())
 #: The vocabularies counted, in the order they are printed.
 VOCABULARIES: tuple[type[Enum] | tuple[type, ...], ...] = (
     Verb, Condition, AMOUNT_TYPES, Whose, CardZone, Measure, Of, Trait, TurnFactKind,
-    ResolutionFact, TriggerEvent, TriggerSubject, TriggerStep, Who, TargetKind, Affects,
-    ReplacementKind, CostKind, Recipient, DamageKind, Controller, StickerKind, Rounding)
+    ResolutionFact, TriggerEvent, TriggerSubject, TriggerStep, Players, ObjectRef, TargetKind,
+    Affects, ReplacementKind, CostKind, Recipient, DamageKind, Controller, StickerKind, Rounding)
 
 
 def vocabulary_name(kind: type[Enum] | tuple[type, ...]) -> str:

@@ -18,11 +18,14 @@ from server.cards.model import (
     Affected,
     CardDef,
     Each,
+    ObjectFilter,
+    ObjectRef,
+    Objects,
+    Players,
     TargetKind,
     TargetReq,
     TriggeredAbility,
     TriggerEvent,
-    Who,
 )
 from server.cards.verbs import (
     AMOUNTED,
@@ -300,7 +303,8 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         if effect.target_req is not None:
             group_of.append(g)
             g += 1
-        elif who_of(effect) in (Who.THAT, Who.TARGET_CONTROLLER, Who.ATTACHED_TO_THAT):
+        elif who_of(effect) in (Players.THAT, ObjectRef.THAT, Players.TARGET_CONTROLLER,
+                                ObjectRef.ATTACHED_TO_THAT):
             group_of.append(g - 1)  # the previous effect's target ("that creature", "its")
         else:
             group_of.append(-1)
@@ -312,7 +316,7 @@ def continue_resolution(game: Game, events: list[Event]) -> None:
         if group_of[i] >= 0 and not any(ok for _, ok in targets):
             continue  # rule 608.2b: this part's targets are all illegal
         res.previous_targets = [t for t, ok in legal_groups[group_of[i] - 1] if ok] \
-            if by_of(effects[i]) is Who.THAT and group_of[i] >= 1 else []
+            if by_of(effects[i]) is ObjectRef.THAT and group_of[i] >= 1 else []
         if condition_met(game, obj.controller, _source_id(obj), effects[i].condition):
             if effects[i].optional and not isinstance(effects[i], (Sacrifice, Pay)):
                 # "You may ...": its controller decides as it would be performed (608.2d).
@@ -353,96 +357,117 @@ def _source_id(obj: GameObject) -> str:
     return obj.ability.source_id if obj.ability is not None else obj.id
 
 
-def _players(game: Game, obj: GameObject, who: Affected, targets: list[Target]) -> list[int]:
-    if isinstance(who, Each):
-        return []  # permanents, not players
-    if who is Who.YOU:
-        return [] if game.players[obj.controller].has_lost else [obj.controller]
-    if who is Who.EACH_OPPONENT:
-        return game.opponents(obj.controller)
-    if who is Who.EACH_PLAYER:
-        return game.apnap()
-    if who is Who.EACH_OPPONENT_WHO_COULDNT:
-        couldnt = game.resolving.couldnt if game.resolving is not None else []
-        return [s for s in game.opponents(obj.controller) if s in couldnt]
-    if who is Who.CHOOSER:
-        chooser = obj.chooser if obj.chooser >= 0 else obj.controller  # rule 700.2e
-        return [] if game.players[chooser].has_lost else [chooser]
-    if who is Who.TARGET_CONTROLLER:
-        # Rule 608.2h: the target's controller as it last existed (it may have left).
-        res = game.resolving
-        known = res.controllers if res is not None else {}
-        out = [known[str(ref)] for kind, ref in targets if kind == "object" and str(ref) in known]
-        if obj.ability is not None and obj.ability.event_player is not None:
-            out.append(obj.ability.event_player)  # "that player"
-        return [s for s in out if not game.players[s].has_lost]
+def _players(game: Game, obj: GameObject, who: Players, targets: list[Target]) -> list[int]:
+    """The seats of a player set (rule 102) for the resolving spell or ability ``obj``: the
+    players it names who are still in the game (800.4a)."""
     match who:
-        case Who.TARGET | Who.THAT:
-            return [int(ref) for kind, ref in targets if kind == "player"]
-        case (Who.SELF | Who.ATTACHED | Who.ATTACHED_TO_THAT | Who.FOUND | Who.EVENT_OBJECT
-              | Who.CHOSEN_ONE | Who.CHOSEN):
-            return []  # objects, not players (the loader keeps them from player verbs)
-        case (Who.YOU | Who.EACH_OPPONENT | Who.EACH_PLAYER | Who.EACH_OPPONENT_WHO_COULDNT
-              | Who.CHOOSER | Who.TARGET_CONTROLLER):
-            raise AssertionError("handled above")
+        case Players.YOU:
+            seats = [obj.controller]
+        case Players.EACH_OPPONENT:
+            seats = game.opponents(obj.controller)
+        case Players.EACH_PLAYER:
+            seats = game.apnap()
+        case Players.TARGET | Players.THAT:
+            # Its (or the previous effect's, "that player") still-legal target players.
+            seats = [int(ref) for kind, ref in targets if kind == "player"]
+        case Players.THAT_PLAYER:
+            # Rule 603.2: the player the trigger event is about.
+            player = obj.ability.event_player if obj.ability is not None else None
+            seats = [player] if player is not None else []
+        case Players.DEFENDING_PLAYER:
+            seats = _defending_player(game, obj)
+        case Players.CHOOSER:
+            seats = [obj.chooser if obj.chooser >= 0 else obj.controller]  # rule 700.2e
+        case Players.TARGET_CONTROLLER:
+            # Rule 608.2h: the target's controller as it last existed (it may have left).
+            res = game.resolving
+            known = res.controllers if res is not None else {}
+            seats = [known[str(ref)] for kind, ref in targets
+                     if kind == "object" and str(ref) in known]
+        case Players.EACH_OPPONENT_WHO_COULDNT:
+            couldnt = game.resolving.couldnt if game.resolving is not None else []
+            seats = [s for s in game.opponents(obj.controller) if s in couldnt]
         case _:
             assert_never(who)
+    return [s for s in seats if not game.players[s].has_lost]
+
+
+def _defending_player(game: Game, obj: GameObject) -> list[int]:
+    """"Defending player" (rules 506.2, 508.5): the player the attacking creature is
+    attacking (the controller of the planeswalker it attacks) -- the trigger event's object
+    if it is an attacker ("whenever a creature you control attacks, defending player ..."),
+    else the source; once it has been removed from combat (506.4: it left the battlefield,
+    regenerated, ...), the player it was attacking before. None outside combat, or for a
+    creature that didn't attack."""
+    combat = game.combat
+    event_object = obj.ability.event_object if obj.ability is not None else None
+    for ref in (event_object, _source_id(obj)):
+        if ref is None:
+            continue
+        seat = combat.attackers.get(ref, combat.was_attacking.get(ref))
+        if seat is not None:
+            return [seat]
+    return []
 
 
 def _permanents(game: Game, obj: GameObject, effect: Effect,
                 targets: list[Target]) -> list[GameObject]:
+    """The objects an effect names: its ``who``, an object reference or :class:`Each`."""
     who = who_of(effect)
+    if isinstance(who, Players):
+        raise TypeError(f"{type(effect).__name__} names players ({who.value}), not objects")
+    return _objects(game, obj, who, effect.filter if isinstance(effect, Affecting) else None,
+                    targets)
+
+
+def _objects(game: Game, obj: GameObject, who: Objects, spec: ObjectFilter | None,
+             targets: list[Target]) -> list[GameObject]:
+    """The objects an object reference names for the resolving ``obj`` (rules 608.2c,
+    608.2h), or the permanents :class:`Each` describes; ``spec``: the effect's filter."""
     if isinstance(who, Each):
         return _each(game, obj, who, targets)
-    if who is Who.SELF:
-        if obj.ability is None and obj.zone is Zone.STACK:
-            return [obj]  # a spell's own instruction, e.g. "Exile Harness Infinity" (608.2n)
-        source = game.objects.get(_source_id(obj))
-        return [source] if source is not None and source.zone is Zone.BATTLEFIELD else []
-    if who in (Who.TARGET, Who.THAT):
-        return [game.objects[str(ref)] for kind, ref in targets
-                if kind == "object" and str(ref) in game.objects]
-    if who is Who.FOUND:
-        # "That land": what the search put onto the battlefield, still there (rule 400.7).
-        res = game.resolving
-        arrived = [game.objects.get(i) for i in (res.found if res is not None else [])]
-        return [o for o in arrived if o is not None and o.zone is Zone.BATTLEFIELD]
-    if who is Who.EVENT_OBJECT:
-        # "That creature" of the trigger event, if it is still that permanent (rule 400.7);
-        # "that spell", if it is still on the stack.
-        ref = obj.ability.event_object if obj.ability is not None else None
-        found = game.objects.get(ref) if ref is not None else None
-        return [found] if found is not None and found.zone in (Zone.BATTLEFIELD,
-                                                                Zone.STACK) else []
-    if who is Who.ATTACHED:
-        # Rule 608.2h: what the source is attached to, or was as it last existed.
-        source = game.objects.get(_source_id(obj))
-        host_id = source.attached_to if source is not None else obj.source_attached
-        host = game.objects.get(host_id) if host_id else None
-        return [host] if host is not None and host.zone is Zone.BATTLEFIELD else []
-    everything = [game.objects[i] for i in game.battlefield]
     match who:
-        case Who.ATTACHED_TO_THAT:
+        case ObjectRef.SELF:
+            if obj.ability is None and obj.zone is Zone.STACK:
+                return [obj]  # a spell's own instruction, "Exile Harness Infinity" (608.2n)
+            source = game.objects.get(_source_id(obj))
+            return [source] if source is not None and source.zone is Zone.BATTLEFIELD else []
+        case ObjectRef.TARGET | ObjectRef.THAT:
+            return [game.objects[str(ref)] for kind, ref in targets
+                    if kind == "object" and str(ref) in game.objects]
+        case ObjectRef.FOUND:
+            # "That land": what the search put onto the battlefield, still there (400.7).
+            res = game.resolving
+            arrived = [game.objects.get(i) for i in (res.found if res is not None else [])]
+            return [o for o in arrived if o is not None and o.zone is Zone.BATTLEFIELD]
+        case ObjectRef.EVENT_OBJECT:
+            # "That creature" of the trigger event, if it is still that permanent (rule
+            # 400.7); "that spell", if it is still on the stack.
+            ref = obj.ability.event_object if obj.ability is not None else None
+            found = game.objects.get(ref) if ref is not None else None
+            return [found] if found is not None and found.zone in (Zone.BATTLEFIELD,
+                                                                    Zone.STACK) else []
+        case ObjectRef.ATTACHED:
+            # Rule 608.2h: what the source is attached to, or was as it last existed.
+            source = game.objects.get(_source_id(obj))
+            host_id = source.attached_to if source is not None else obj.source_attached
+            host = game.objects.get(host_id) if host_id else None
+            return [host] if host is not None and host.zone is Zone.BATTLEFIELD else []
+        case ObjectRef.ATTACHED_TO_THAT:
             # "all Equipment attached to that creature" (rule 701.3): what is attached to
             # the previous effect's still-legal target now.
-            hosts = {str(ref) for kind, ref in targets if kind == "object"}
-            spec = effect.filter if isinstance(effect, Affecting) else None
             assert spec is not None  # the loader requires it
-            return [o for o in everything if o.attached_to in hosts
+            hosts = {str(ref) for kind, ref in targets if kind == "object"}
+            return [o for o in (game.objects[i] for i in game.battlefield)
+                    if o.attached_to in hosts
                     and filters.matches(game, o, spec, obj.controller, _source_id(obj))]
-        case Who.CHOSEN_ONE:
+        case ObjectRef.CHOSEN_ONE:
             return []  # chosen as the effect is performed: see _perform_on_chosen
-        case Who.CHOSEN:
+        case ObjectRef.CHOSEN:
             # Chosen as the effect is performed (608.2d), still where they were chosen.
             res = game.resolving
             return [game.objects[i] for i in (res.chosen if res is not None else [])
                     if i in game.objects]
-        case (Who.SELF | Who.TARGET | Who.THAT | Who.FOUND | Who.EVENT_OBJECT
-              | Who.ATTACHED):
-            raise AssertionError("handled above")
-        case (Who.YOU | Who.EACH_OPPONENT | Who.EACH_PLAYER | Who.CHOOSER
-              | Who.TARGET_CONTROLLER | Who.EACH_OPPONENT_WHO_COULDNT):
-            return []  # players, not permanents
         case _:
             assert_never(who)
 
@@ -454,12 +479,12 @@ def _each(game: Game, obj: GameObject, each: Each, targets: list[Target]) -> lis
     if spec.max_mana_value_x:  # "with mana value X or less" (107.3)
         spec = replace(spec, max_mana_value=obj.x_value or 0)
     of = each.of
-    if of is Who.CHOOSER:
+    if of is Players.CHOOSER:
         seats = [obj.chooser if obj.chooser >= 0 else obj.controller]
-    elif of is Who.TARGET:
+    elif of is Players.TARGET:
         seats = [int(ref) for kind, ref in targets if kind == "player"]
     else:
-        seats = [obj.controller]  # Who.YOU (the loader allows only these three)
+        seats = [obj.controller]  # Players.YOU (the loader allows only these three)
     source_id = _source_id(obj)
     return [o for o in (game.objects[i] for i in game.battlefield)
             if any(filters.matches(game, o, spec, seat, source_id) for seat in seats)]
@@ -517,7 +542,7 @@ class Act:
     events: list[Event]
     amount: int = 0
     #: Who or what the effect names (rule 608.2c).
-    who: Affected = Who.YOU
+    who: Affected = Players.YOU
 
     @property
     def source(self) -> GameObject:
@@ -526,7 +551,9 @@ class Act:
 
     @property
     def players(self) -> list[int]:
-        """The players the effect names (its ``who``)."""
+        """The players the effect names (its ``who``, a player set: :func:`_players`)."""
+        if not isinstance(self.who, Players):
+            raise TypeError(f"{self.who!r} names objects, not players")
         return _players(self.game, self.obj, self.who, self.targets)
 
 
@@ -564,7 +591,7 @@ def on_objects(*classes: type[EffectBase]) -> Callable[[_F], _F]:
 
 
 def _perform_on_objects(act: Act, effect: Effect) -> None:
-    if who_of(effect) is Who.CHOSEN_ONE:
+    if who_of(effect) is ObjectRef.CHOSEN_ONE:
         _perform_on_chosen(act, effect)
     else:
         _ON_OBJECTS[type(effect)](act, effect, _permanents(act.game, act.obj, effect,
@@ -576,7 +603,7 @@ def _perform(game: Game, obj: GameObject, effect: Effect, targets: list[Target],
     """Perform one effect on its still-legal targets (rule 608.2b) or its named players."""
     # An effect without an amount acts once (one permanent chosen, 608.2c).
     amount = _amount(game, obj, effect) if isinstance(effect, AMOUNTED) else 1
-    if who_of(effect) is Who.CHOSEN and not chosen:
+    if who_of(effect) is ObjectRef.CHOSEN and not chosen:
         _choose(game, obj, effect, amount)  # then perform_chosen (608.2d)
         return
     _PERFORMERS[type(effect)](Act(game, obj, targets, events, amount, who_of(effect)), effect)
@@ -596,10 +623,15 @@ def _deal_damage(act: Act, effect: DealDamage) -> None:
     if effect.by is not None:
         _creature_deals(act, effect)
         return
-    game, obj, targets = act.game, act.obj, act.targets
-    recipients = targets if effect.who is Who.TARGET else [
-        ("object", p.id) for p in _permanents(game, obj, effect, targets)
-    ] if isinstance(effect.who, Each) else [("player", seat) for seat in act.players]
+    game, obj, targets, who = act.game, act.obj, act.targets, effect.who
+    recipients: list[Target]
+    if who in (Players.TARGET, ObjectRef.TARGET):
+        recipients = targets  # players or objects: "any target" (115.4)
+    elif isinstance(who, Players):
+        recipients = [("player", seat) for seat in act.players]
+    else:
+        recipients = [("object", p.id) for p in _objects(game, obj, who, effect.filter,
+                                                          targets)]
     for target in recipients:
         deal_damage(game, act.source, target, act.amount, act.events)
 
@@ -717,7 +749,7 @@ def _exchange_life_of(act: Act, effect: ExchangeLife) -> None:
 @performs(ExchangeZones)
 def _exchange_zones_of(act: Act, effect: ExchangeZones) -> None:
     game = act.game
-    if effect.destination == "battlefield":
+    if isinstance(effect.who, ObjectRef):  # the loader: exactly for "battlefield"
         for aura in _permanents(game, act.obj, effect, act.targets):
             looking.start_attachment_exchange(game, act.obj.controller, aura, effect,
                                               act.events)
@@ -729,7 +761,8 @@ def _exchange_zones_of(act: Act, effect: ExchangeZones) -> None:
 @performs(*zone_rules.VERBS)
 def _zone_rule(act: Act, effect: zone_rules.ZoneRuleEffect) -> None:
     """Rules 400-406: see :mod:`server.engine.zone_rules`."""
-    zone_rules.perform(act.game, act.obj, effect, act.targets, players=act.players,
+    zone_rules.perform(act.game, act.obj, effect, act.targets,
+                       players=act.players if isinstance(act.who, Players) else [],
                        amount=act.amount, events=act.events)
 
 
@@ -931,7 +964,7 @@ def _destroy(act: Act, effect: Destroy, permanents: list[GameObject]) -> None:
 def _copy(act: Act, effect: CopySpell, permanents: list[GameObject]) -> None:
     """Rule 707.10: copy the spell(s)."""
     obj = act.obj
-    if not permanents and effect.who is Who.EVENT_OBJECT and obj.ability is not None:
+    if not permanents and effect.who is ObjectRef.EVENT_OBJECT and obj.ability is not None:
         # "Copy that spell" of a cast trigger: as it last existed on the stack if it has
         # left it (608.2h; countered, say).
         gone = act.game.last_known_spells.get(obj.ability.event_object or "")
@@ -1274,10 +1307,10 @@ def _creature_deals(act: Act, effect: DealDamage | Fight) -> None:
     game, obj, targets, events = act.game, act.obj, act.targets, act.events
     res = game.resolving
     by = effect.by
-    if by is Who.THAT:
+    if by is ObjectRef.THAT:
         acting = [game.objects[str(ref)] for kind, ref in (res.previous_targets if res else [])
                   if kind == "object" and str(ref) in game.objects]
-    elif by is Who.SELF or by is None:
+    elif by is ObjectRef.SELF or by is None:
         found = game.objects.get(_source_id(obj))
         acting = [found] if found is not None else []
     else:  # pragma: no cover - the loader allows only SELF and THAT

@@ -657,6 +657,10 @@ class Combat:
     #: Attackers that left the battlefield this combat -> the seat they were attacking (their
     #: last known information, 608.2h; one merely removed from combat isn't here).
     left_attacking: dict[str, int] = field(default_factory=dict)
+    #: Attackers removed from combat this combat by any means (rule 506.4: leaving the
+    #: battlefield, regenerating, phasing out, changing control) -> the seat they were
+    #: attacking: "defending player" for them (rule 508.5).
+    was_attacking: dict[str, int] = field(default_factory=dict)
     #: Rule 510.4: this combat damage step is the first-strike one.
     first_strike_step: bool = False
     #: Creatures that had first strike or double strike as the first-strike combat damage

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TypeAlias, assert_never
 
-from server.cards.model import Who
+from server.cards.model import ObjectRef
 from server.cards.verbs import (
     ChooseExiled,
     ExileLinked,
@@ -150,7 +150,7 @@ def spell_became_permanent(game: Game, spell_id: str) -> None:
 def _referenced(obj: GameObject, effect: ZoneRuleEffect, targets: list[Target]) -> list[str]:
     """The ids an effect refers to: its source ("[this]") or its (previous effect's)
     targets ("that card")."""
-    if who_of(effect) is Who.SELF:
+    if who_of(effect) is ObjectRef.SELF:
         return [obj.ability.source_id if obj.ability is not None else obj.id]
     return [str(ref) for kind, ref in targets if kind == "object"]
 

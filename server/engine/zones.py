@@ -225,7 +225,8 @@ def remove_from_game(game: Game, object_id: str) -> None:
 def remove_from_combat(game: Game, object_id: str) -> None:
     """Rule 506.4. A blocked attacker stays blocked when its blockers leave (rule 509.1h)."""
     combat = game.combat
-    combat.attackers.pop(object_id, None)
+    if object_id in combat.attackers:
+        combat.was_attacking[object_id] = combat.attackers.pop(object_id)  # rule 508.5
     combat.attacking_planeswalker.pop(object_id, None)
     combat.blocked_by.pop(object_id, None)
     combat.assignments.pop(object_id, None)

@@ -18,7 +18,7 @@ from server.cards import (
     _effect_value,
 )
 from server.cards.amounts import Amount, ObjectValue, Of, Trait, X
-from server.cards.model import Verb, Who
+from server.cards.model import Players, Verb
 from server.cards.verbs import (
     CLASS_OF_VERB,
     EFFECT_CLASSES,
@@ -114,4 +114,4 @@ def test_who_and_target_belong_to_the_verbs_that_name_them() -> None:
                    for f in dataclasses.fields(CLASS_OF_VERB[Verb.END_TURN]))
     assert issubclass(CLASS_OF_VERB[Verb.END_TURN], EffectBase)
     with pytest.raises(CardDataError, match=r"unknown field\(s\) \['who'\]: end_turn takes"):
-        _load({"effects": [{"verb": "end_turn", "who": Who.YOU.value}]})
+        _load({"effects": [{"verb": "end_turn", "who": Players.YOU.value}]})

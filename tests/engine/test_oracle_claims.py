@@ -114,20 +114,20 @@ def test_mistake_c_draw_for_each_creature_is_a_load_error() -> None:
     raw, behaviour = _real("Opt")
     behaviour["effects"][1]["who"] = {"each": {"types": ["Creature"]}}
     with pytest.raises(CardDataError, match=(
-            r"card 'Opt': effects\[1\]\.who: 'each' names permanents; draw isn't "
-            r"performed on them")):
+            r"card 'Opt': effects\[1\]\.who: draw acts on players; 'each' names "
+            r"permanents")):
         _load(raw, behaviour)
 
 
 @pytest.mark.parametrize(("effects", "message"), [
-    ([{"verb": "gain_life", "who": "self", "amount": 2}], "'self' names permanents"),
-    ([{"verb": "discard", "who": "attached"}], "'attached' names permanents"),
+    ([{"verb": "gain_life", "who": "self", "amount": 2}],
+     "gain_life acts on players; 'self' names an object"),
+    ([{"verb": "discard", "who": "attached"}], "discard acts on players; 'attached' names an"),
     ([{"verb": "draw", "target": "creature"}], r"draw is performed by a player; 'permanent'"),
     # "that" player is the previous effect's target player (608.2c)
     ([{"verb": "destroy", "target": "creature"}, {"verb": "lose_life", "who": "that"}],
      "'that' player is the previous effect's target player"),
-    ([{"verb": "deal_damage", "who": "attached", "amount": 1}],
-     "deal_damage is performed by or on players"),
+    ([{"verb": "deal_damage", "who": "everyone", "amount": 1}], "unknown value 'everyone'"),
 ])
 def test_player_verbs_name_players(effects: list[dict[str, Any]], message: str) -> None:
     with pytest.raises(CardDataError, match=message):

@@ -16,8 +16,8 @@ from server.cards.mana import ManaCost
 from server.cards.model import (
     Condition,
     CostKind,
+    ObjectRef,
     Verb,
-    Who,
 )
 from server.cards.verbs import CreateDelayedTrigger, who_of
 from server.engine import Zone
@@ -111,7 +111,7 @@ def test_cards_load_into_the_general_vocabulary() -> None:
     assert swindler.life == 3 and swindler.effects[0].verb is Verb.FLIP_COIN
     assert swindler.effects[1].condition is Condition.WON_FLIP
     passage = card("Fabled Passage").abilities[0]
-    assert passage.sacrifice_self and who_of(passage.effects[1]) is Who.FOUND
+    assert passage.sacrifice_self and who_of(passage.effects[1]) is ObjectRef.FOUND
     light = card("Sanctum of Tranquil Light").abilities[0]
     assert light.cost_reduction is not None
     assert isinstance(light.cost_reduction.amount, Permanents)

@@ -42,7 +42,7 @@ def _discard_cost(*cards: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "destroy", "who": "chosen", "filter": {"types": ["Land"]}}), "Sorcery",
      "'chosen' objects are acted on by one of"),
     (_effects({"verb": "draw", "who": "chosen", "filter": {}}), "Sorcery",
-     "'chosen' objects are acted on by one of"),
+     "draw acts on players; 'chosen' names an object"),
     (_effects({"verb": "untap", "target": "permanent", "amount": 4}), "Sorcery",
      "'amount' and 'zones' are for who 'chosen'"),
     (_effects({"verb": "return_to_hand", "who": "chosen", "zones": ["library"],
@@ -76,7 +76,7 @@ def _discard_cost(*cards: dict[str, Any]) -> dict[str, Any]:
      "up to two or more"),
     (_effects({"verb": "draw", "rest_to": "hand"}), "Sorcery", "unknown field"),
     # "sacrifice a creature or discard a creature card": of objects chosen as it resolves
-    (_effects({"verb": "sacrifice_or_discard", "amount": 1}), "Sorcery",
+    (_effects({"verb": "sacrifice_or_discard", "who": "self", "amount": 1}), "Sorcery",
      "sacrifice_or_discard acts on who 'chosen'"),
     (_effects({"verb": "sacrifice_or_discard", "who": "chosen", "zones": ["exile"],
                "filter": {}}), "Sorcery", "chosen objects are in"),

@@ -27,13 +27,14 @@ from server.cards.model import (
     DamageKind,
     Each,
     ObjectFilter,
+    ObjectRef,
+    Players,
     Recipient,
     TargetKind,
     TriggerEvent,
     TriggerStep,
     TriggerSubject,
     Verb,
-    Who,
 )
 from server.cards.verbs import (
     AddMana,
@@ -105,7 +106,7 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
      "follows a discard"),
     ({"effects": [{"verb": "discard", "who": "each_player"},
                   {"verb": "destroy", "who": "each_opponent_who_couldnt"}]},
-     "names players"),
+     "destroy acts on objects; 'each_opponent_who_couldnt' names a player set"),
     ({"effects": [{"verb": "discard", "who": "each_player"},
                   {"verb": "lose_life", "who": "each_opponent_who_cant"}]}, "unknown value"),
     # "It gains haste." (no duration, 611.2a): a flag of modify_pt only
@@ -142,7 +143,7 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
      "reveal_top puts a card"),
     ({"effects": [{"verb": "draw", "otherwise": "library_bottom"}]}, "unknown field"),
     # "Target creature you control deals damage ...": the next effect's subject
-    ({"effects": [{"verb": "target"}]}, "'target' needs the 'target'"),
+    ({"effects": [{"verb": "target"}]}, "'target' is required exactly when who is 'target'"),
     ({"effects": [{"verb": "target", "target": "creature"}]}, "subject of the next effect"),
     ({"effects": [{"verb": "target", "target": "creature"},
                   {"verb": "deal_damage", "amount": 2, "target": "creature"}]},
@@ -154,13 +155,13 @@ _DAMAGE = [{"verb": "deal_damage", "amount": 1, "who": "each_opponent"}]
                    "restrictions": ["assign_as_unblocked"]}]}, "restrictions: expected"),
     ({"effects": [{"verb": "restrict_this_turn", "who": "each_opponent",
                    "restrictions": ["assigns_as_unblocked"]}]},
-     "restrict_this_turn applies to"),
+     "restrict_this_turn acts on objects; 'each_opponent' names a player set"),
     # "a Liliana planeswalker you control": chosen as performed, described by a filter
     ({"effects": [{"verb": "put_counters", "counter": "loyalty", "who": "chosen_one"}]},
      "'filter' is given exactly"),
     ({"effects": [{"verb": "draw", "who": "chosen_one",
                    "filter": {"types": ["Planeswalker"]}}]},
-     "'chosen_one' .* is for"),
+     "draw acts on players; 'chosen_one' names an object"),
     ({"effects": [{"verb": "put_counters", "counter": "loyalty", "who": "chosen_one",
                    "amount": {"kind": "party"}, "filter": {"types": ["Planeswalker"]}}]},
      "with a fixed 'amount' if any"),
@@ -275,7 +276,7 @@ def test_liliana_death_mage_and_garruk_unleashed_are_data() -> None:
 
 def test_liliana_waker_of_the_dead_is_data() -> None:
     plus, minus, ultimate = card("Liliana, Waker of the Dead").abilities
-    assert who_of(plus.effects[1]) is Who.EACH_OPPONENT_WHO_COULDNT
+    assert who_of(plus.effects[1]) is Players.EACH_OPPONENT_WHO_COULDNT
     assert narrow(ModifyPT, minus.effects[0]).amount == Cards(CardZone.GRAVEYARD,
                                                               filter=ObjectFilter())
     emblem = narrow(CreateEmblem, ultimate.effects[0]).emblem
@@ -284,7 +285,7 @@ def test_liliana_waker_of_the_dead_is_data() -> None:
     put_target = put.target_req
     assert put_target is not None and put_target.kind is TargetKind.CARD_IN_GRAVEYARD
     assert put_target.filter == ObjectFilter(card_types=("Creature",), controller=Controller.ANY)
-    assert (haste.who, haste.lasting) == (Who.FOUND, True)
+    assert (haste.who, haste.lasting) == (ObjectRef.FOUND, True)
 
 
 def test_chandras_incinerator_is_data() -> None:
@@ -305,7 +306,7 @@ def test_garruk_savage_herald_is_data() -> None:
     assert (top.verb, top.find, top.destination, top.otherwise) == (
         Verb.REVEAL_TOP, "creature", "hand", "library_bottom")
     subject, damage = fight.effects
-    assert (subject.verb, by_of(damage)) == (Verb.TARGET, Who.THAT)
+    assert (subject.verb, by_of(damage)) == (Verb.TARGET, ObjectRef.THAT)
     assert narrow(RestrictThisTurn, ultimate.effects[0]).restrictions == (
         "assigns_as_unblocked",)
 
@@ -315,7 +316,7 @@ def test_lilianas_scrounger_is_data() -> None:
     assert (trigger.event, trigger.step, trigger.whose) == (
         TriggerEvent.STEP, TriggerStep.END, Controller.ANY)  # "each end step" (513.1a)
     effect = narrow(PutCounters, trigger.effects[0])
-    assert (effect.who, effect.optional, effect.counter) == (Who.CHOSEN_ONE, True, "loyalty")
+    assert (effect.who, effect.optional, effect.counter) == (ObjectRef.CHOSEN_ONE, True, "loyalty")
 
 
 def test_chandra_heart_of_fire_is_data() -> None:
@@ -332,7 +333,7 @@ def test_chandra_heart_of_fire_is_data() -> None:
 def test_teferis_are_data() -> None:
     voyager = narrow(PhaseOut, card("Teferi, Timeless Voyager").abilities[2].effects[0])
     assert (voyager.verb, voyager.who, voyager.hold) == (Verb.PHASE_OUT, Each(ObjectFilter(
-        card_types=("Creature",), controller=Controller.YOU), of=Who.TARGET), True)
+        card_types=("Creature",), controller=Controller.YOU), of=Players.TARGET), True)
     master = card("Teferi, Master of Time").abilities
     assert all(a.any_time for a in master)
     assert narrow(ExtraTurns, master[2].effects[0]).amount == Fixed(2)

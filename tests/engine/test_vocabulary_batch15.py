@@ -155,7 +155,8 @@ def _enters(condition: Any) -> dict[str, Any]:
     ({"replacements": [{"kind": "prevent_damage_to_you", "counter": "incarnation",
                         "extra": 1}]}, r"takes \['counter'\]"),
     # "you lose the game": players only
-    ({"effects": [{"verb": "lose_game", "who": "self"}]}, "lose_game names players"),
+    ({"effects": [{"verb": "lose_game", "who": "self"}]},
+     "lose_game acts on players; 'self' names an object"),
     ({"effects": [{"verb": "lose_game", "amount": 1}]}, "unknown field"),
     ({"triggers": [{"when": "leaves_the_battlefield", "effects": [{"verb": "lose_game"}]}]},
      "unknown value 'leaves_the_battlefield'"),

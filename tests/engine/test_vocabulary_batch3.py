@@ -9,7 +9,7 @@ import pytest
 
 from server.cards import CardDataError, load_pool
 from server.cards.amounts import Permanents
-from server.cards.model import Condition, Controller, TriggerEvent, TriggerStep, Who
+from server.cards.model import Condition, Controller, ObjectRef, TriggerEvent, TriggerStep
 from server.cards.verbs import Fight, LoseLife
 from tests.engine.helpers import narrow
 
@@ -32,7 +32,7 @@ def _load(effects: list[dict[str, object]]) -> None:
      "unknown value 'me'"),
     ([{"verb": "gain_life", "amount": {"kind": "shrines"}}], "unknown amount kind 'shrines'"),
     ([{"verb": "fight", "target": "creature"}], "required for fight"),
-    ([{"verb": "fight", "by": "that"}], "fight needs the 'target'"),
+    ([{"verb": "fight", "by": "that"}], "'target' is required exactly when who is 'target'"),
     ([{"verb": "fight", "by": "chosen", "target": "creature"}], "expected 'self'"),
     ([{"verb": "deal_damage", "by": "that", "amount": 2, "target": "creature"}],
      "power \\(rule 120.3\\): no 'amount'"),
@@ -54,6 +54,6 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert drain.amount.filter.subtypes == ("Shrine",)
     assert drain.amount.filter.controller is Controller.YOU
     might = card("Primal Might").effects
-    assert narrow(Fight, might[1]).by is Who.THAT
+    assert narrow(Fight, might[1]).by is ObjectRef.THAT
     assert card("Vito, Thorn of the Dusk Rose").triggers[0].event is TriggerEvent.GAIN_LIFE
     assert card("Sanctum of Calm Waters").triggers[0].effects[1].condition is Condition.YOU_DID

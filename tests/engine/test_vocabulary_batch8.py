@@ -14,7 +14,7 @@ import pytest
 from server.cards import CardDataError, card
 from server.cards.amounts import Fixed, Measure, Permanents
 from server.cards.mana import ManaCost
-from server.cards.model import Controller, Each, TargetKind, Who
+from server.cards.model import Controller, Each, ObjectRef, TargetKind
 from server.cards.verbs import (
     CounterSpell,
     Destroy,
@@ -55,14 +55,15 @@ def _effects(*effects: dict[str, Any]) -> dict[str, Any]:
     (_effects({"verb": "restrict_this_turn", "target": "creature",
                "restrictions": ["doesnt_untap"]}), "restrictions: expected some of"),
     (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"]}),
-     "restrict_this_turn applies to"),
-    (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"],
+     "'target' is required exactly when who is 'target'"),
+    (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"], "who": "self",
                "filter": {"types": ["Creature"]}}), "'filter' is given exactly"),
     (_effects({"verb": "restrict_this_turn", "target": "creature", "restrictions":
                ["cant_block"], "filter": {"types": ["Creature"]}}),
      "'filter' is given exactly"),
     (_effects({"verb": "restrict_this_turn", "who": "each_opponent",
-               "restrictions": ["cant_block"]}), "restrict_this_turn applies to"),
+               "restrictions": ["cant_block"]}),
+     "restrict_this_turn acts on objects; 'each_opponent' names a player set"),
     # filters: "without [keyword]"
     (_effects({"verb": "restrict_this_turn", "restrictions": ["cant_block"],
                "who": {"each": {"types": ["Creature"], "lacks": "Flyng"}}}),
@@ -126,9 +127,9 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert miscast.unless_pays == ManaCost(3)
     denial = [narrow(CounterSpell, e) for e in card("Lofty Denial").effects]
     assert [e.unless_pays for e in denial] == [ManaCost(1), ManaCost(4)]
-    assert denial[1].who is Who.THAT
+    assert denial[1].who is ObjectRef.THAT
     breath = card("Frost Breath").effects
-    assert narrow(DoesntUntapNext, breath[1]).who is Who.THAT
+    assert narrow(DoesntUntapNext, breath[1]).who is ObjectRef.THAT
     indulgence = card("Sanguine Indulgence").cost_reduction
     assert indulgence is not None and indulgence.amount == Fixed(3)
     salvo = card("Volcanic Salvo").cost_reduction
@@ -145,7 +146,7 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
         TargetKind.CARD_IN_GRAVEYARD
     assert narrow(PutCounters, card("Invigorating Surge").effects[1]).double
     slag = narrow(Destroy, card("Turn to Slag").effects[1])
-    assert slag.who is Who.ATTACHED_TO_THAT and slag.filter is not None
+    assert slag.who is ObjectRef.ATTACHED_TO_THAT and slag.filter is not None
     epiphany = card("Sublime Epiphany")
     assert (epiphany.mode_min, epiphany.mode_max) == (1, 5)
     assert epiphany.spell_targets((1,))[0].kind is TargetKind.ABILITY

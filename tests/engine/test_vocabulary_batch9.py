@@ -14,7 +14,7 @@ import pytest
 
 from server.cards import CardDataError, card
 from server.cards.amounts import Compare, Permanents, TurnFact, TurnFactKind
-from server.cards.model import Controller, TriggerEvent, Verb, Who
+from server.cards.model import Controller, ObjectRef, TriggerEvent, Verb
 from server.cards.verbs import ModifyPT, Search, who_of
 from tests.engine.helpers import load_one, narrow
 
@@ -134,7 +134,7 @@ def test_the_m21_cards_load_into_the_new_vocabulary() -> None:
     assert card("Gloom Sower").triggers[0].event is TriggerEvent.BECOMES_BLOCKED
     blightfang = card("Hooded Blightfang").triggers
     assert blightfang[0].event is TriggerEvent.ATTACKS
-    assert who_of(blightfang[1].effects[0]) is Who.EVENT_OBJECT
+    assert who_of(blightfang[1].effects[0]) is ObjectRef.EVENT_OBJECT
     lieutenant = card("Basri's Lieutenant")
     dies = lieutenant.triggers[1]
     assert (dies.event, dies.from_zone, dies.to_zone) == (TriggerEvent.ZONE_CHANGE,
