@@ -96,6 +96,7 @@ from server.cards.verbs import (
     CLASS_OF_VERB,
     KEY,
     ONE,
+    Acting,
     Affecting,
     Attach,
     Become,
@@ -595,6 +596,14 @@ def _effect_value(where: str, name: str, hint: Any, raw: Any) -> Any:
     return parse(where, raw)
 
 
+def _acting(where: str, raw: Any) -> Acting:
+    """``by``: "self" or "that" (rules 120.3, 701.14)."""
+    acting = _enum(where, ObjectRef, raw)
+    if acting is ObjectRef.SELF or acting is ObjectRef.THAT:
+        return acting
+    raise CardDataError(f"{where}: expected 'self' or 'that', the creature acting")
+
+
 def _str(where: str, raw: Any) -> str:
     if not isinstance(raw, str):
         raise CardDataError(f"{where}: expected a string")
@@ -796,9 +805,9 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
                             "destroy")
     _check_chosen(where, cls, who, spec, zones)
     _check_target_kind(where, cls, who, target)
-    by: ObjectRef | None = values.get("by")
-    if by not in (None, ObjectRef.SELF, ObjectRef.THAT) or (cls is Fight and by is None):
-        raise CardDataError(f"{where}.by: expected 'self' or 'that' (required for fight)")
+    by: Acting | None = values.get("by")
+    if cls is Fight and by is None:
+        raise CardDataError(f"{where}.by: 'self' or 'that' fights (required for fight)")
     if cls is DealDamage and by is not None and "amount" in spec:
         raise CardDataError(f"{where}: with 'by', the creature deals damage equal to its "
                             "power (rule 120.3): no 'amount'")
@@ -2057,7 +2066,7 @@ _EFFECT_TYPE_PARSERS: dict[Any, Callable[[str, Any], Any]] = {
     Objects: lambda where, raw: _who(where, raw, Objects),
     Players | ObjectRef: lambda where, raw: _who(where, raw, Players | ObjectRef),
     Affected: _who,
-    ObjectRef | None: lambda where, raw: _enum(where, ObjectRef, raw),
+    Acting | None: _acting,
     Amount: _amount,
     TargetReq | None: _target,
     ObjectFilter | None: _filter,

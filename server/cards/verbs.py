@@ -25,7 +25,7 @@ data key: the loader sets ``token_x`` from an "X/X" token.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, TypeAlias
+from typing import ClassVar, Literal, TypeAlias
 
 from server.cards.amounts import Amount, AnyCondition, Fixed
 from server.cards.mana import ManaCost
@@ -48,6 +48,9 @@ from server.cards.model import (
 KEY = "key"
 #: Field metadata: a field the loader computes rather than reads from a key of its own.
 DERIVED = {"derived": True}
+#: The creature that deals damage equal to its power or fights, when not the spell itself
+#: (rules 120.3, 701.14): the source as a permanent, or the previous effect's target.
+Acting: TypeAlias = Literal[ObjectRef.SELF, ObjectRef.THAT]
 #: The amount an effect has when its data gives none ("draw a card", "deal 1 damage").
 ONE = Fixed(1)
 
@@ -132,7 +135,7 @@ class DealDamage(Targeting):
     #: effect's source: ``THAT`` -- the previous effect's target ("Then that creature deals
     #: damage equal to its power to ...", "Then it fights ..."); ``SELF`` -- the source as a
     #: permanent. None: the source (a spell deals its own damage, rule 120.1).
-    by: ObjectRef | None = None
+    by: Acting | None = None
     #: How much (rule 107.1): see the module docstring.
     amount: Amount = ONE
 
@@ -563,7 +566,7 @@ class Fight(ObjectTargeting):
     #: effect's source: ``THAT`` -- the previous effect's target ("Then that creature deals
     #: damage equal to its power to ...", "Then it fights ..."); ``SELF`` -- the source as a
     #: permanent. None: the source (a spell deals its own damage, rule 120.1).
-    by: ObjectRef | None = None
+    by: Acting | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1075,7 +1078,7 @@ def who_of(effect: Effect) -> Affected:
     return effect.who if isinstance(effect, Affecting) else Players.YOU
 
 
-def by_of(effect: Effect) -> ObjectRef | None:
+def by_of(effect: Effect) -> Acting | None:
     """The creature that deals the damage or fights, if the effect names one (``by``)."""
     return effect.by if isinstance(effect, (DealDamage, Fight)) else None
 

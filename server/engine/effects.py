@@ -1313,8 +1313,8 @@ def _creature_deals(act: Act, effect: DealDamage | Fight) -> None:
     elif by is ObjectRef.SELF or by is None:
         found = game.objects.get(_source_id(obj))
         acting = [found] if found is not None else []
-    else:  # pragma: no cover - the loader allows only SELF and THAT
-        raise ValueError(f"unsupported 'by' {by}")
+    else:
+        assert_never(by)
     creature = next((c for c in acting if c.zone is Zone.BATTLEFIELD and c.is_creature), None)
     if creature is None:
         return
