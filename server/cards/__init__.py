@@ -1374,7 +1374,7 @@ def _trigger_shape(kind: TriggerEvent) -> _TriggerShape:
             return _TriggerShape((_ANY_FILTER,), "required", frozenset({"count"}))
         case TriggerEvent.DRAW:
             return _TriggerShape(keys=frozenset({"whose", "count"}))
-        case TriggerEvent.GAIN_LIFE | TriggerEvent.CRIME:
+        case TriggerEvent.GAIN_LIFE | TriggerEvent.LOSE_LIFE | TriggerEvent.CRIME:
             return _TriggerShape(keys=frozenset({"whose"}))
         case TriggerEvent.EXPEND:
             return _TriggerShape(keys=frozenset({"whose", "count"}),

@@ -769,6 +769,9 @@ class TriggerEvent(Enum):
     #: "Whenever [whose] gain[s] life" (rule 119.9): once per life-gain event; "that much" is
     #: the life gained.
     GAIN_LIFE = "gain_life"
+    #: "Whenever [whose] lose[s] life" (rule 119.3): once per life-loss event -- damage
+    #: (120.3a), paying life (119.4) or an effect; "that much" is the life lost.
+    LOSE_LIFE = "lose_life"
     #: "Whenever one or more [counter] counters are put on a [filter] permanent" (rules
     #: 122.1, 603.2): once per event, including a permanent entering with them (614.1c).
     COUNTERS_PUT = "counters_put"
@@ -851,8 +854,8 @@ class TriggeredAbility:
     once_each_turn: bool = False
     #: STEP: which step or phase begins.
     step: TriggerStep | None = None
-    #: STEP, DRAW, GAIN_LIFE, CRIME, EXPEND: whose turn it is / who draws, gains life,
-    #: commits the crime or expends -- you, an opponent or any player (rule 102.2).
+    #: STEP, DRAW, GAIN_LIFE, LOSE_LIFE, CRIME, EXPEND: whose turn it is / who draws, gains
+    #: or loses life, commits the crime or expends -- you, an opponent or any player (102.2).
     whose: Controller = Controller.YOU
     #: DEALS_DAMAGE: which damage, and to what (rules 120.3, 510.2).
     damage: DamageKind = DamageKind.ANY

@@ -86,6 +86,7 @@ from server.engine.targeting import (
 from server.engine.watchers import emit
 from server.engine.zones import (
     fresh_id,
+    lose_life,
     move,
     next_timestamp,
     put_counters,
@@ -780,7 +781,7 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
     spend_for(game, casting.seat, mana, obj.card if obj.ability is None else None)  # 106.6
     if obj.ability is None:
         # Rule 119.4: paying life -- "cost an additional 3 life to cast" (601.2f).
-        game.player(casting.seat).life -= targeted_cost(game, obj.id)[1]
+        lose_life(game, casting.seat, targeted_cost(game, obj.id)[1], events)
     if obj.ability is None and not obj.spell_copy and mana:
         before, after = game.watchers.mana_spent.spend(casting.seat, len(mana))
         for n in counting.expended(before, after):
@@ -797,7 +798,7 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
         if ability.tap:
             source.tapped = True
         if ability.life:
-            game.player(casting.seat).life -= ability.life  # rule 119.4: paying life
+            lose_life(game, casting.seat, ability.life, events)  # rule 119.4: paying life
         if ability.self_counter:
             put_counters(game, source, ability.self_counter, 1, events)  # rule 122.1
         if ability.discard_hand:
@@ -809,7 +810,7 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
             sacrifice(game, [source.id], events)  # rule 701.21a
     grave = obj.card.graveyard_cast
     if ref is None and grave is not None and _own_graveyard_cast(obj):
-        game.player(casting.seat).life -= grave.life  # rule 119.4: paying life (601.2f)
+        lose_life(game, casting.seat, grave.life, events)  # rule 119.4: paying life (601.2f)
     if casting.cost_tapped:
         for oid in casting.cost_tapped:  # rule 701.26a: tapping as a cost (602.2b)
             game.objects[oid].tapped = True

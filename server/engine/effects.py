@@ -164,6 +164,7 @@ from server.engine.zones import (
     destroy,
     draw,
     fresh_id,
+    lose_life,
     move,
     next_timestamp,
     put_counters,
@@ -215,8 +216,8 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
             # Rule 615.1: "prevent that damage and put an incarnation counter on [this]".
             put_counters(game, shield[0], shield[1], 1, events)
             return
-        game.player(seat).life -= amount
         emit(game, events, DamageDealt(source.id, seat, None, amount, combat))
+        lose_life(game, seat, amount, events)  # rule 120.3a
     else:
         obj = game.objects[str(ref)]
         if protected_from(obj, source):
@@ -654,7 +655,7 @@ def _lose_life(act: Act, effect: LoseLife) -> None:
     game = act.game
     for seat in act.players:
         lost = _their(game, act.obj, effect, seat, act.amount)
-        game.player(seat).life -= lost  # rule 119.3
+        lose_life(game, seat, lost, act.events)  # rule 119.3
         if game.resolving is not None and lost > 0:
             game.resolving.life_lost += lost
 

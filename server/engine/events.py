@@ -171,6 +171,15 @@ class LifeGained:
 
 
 @dataclass(frozen=True, slots=True)
+class LifeLost:
+    """Rule 119.3: ``seat`` lost ``amount`` life -- by damage (120.3a), by paying life
+    (119.4) or by an effect (a life-loss event)."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class CountersPut:
     """Rule 122.1: ``amount`` counters of ``kind`` were put on the permanent ``object_id``
     (also as it entered with them, 614.1c)."""
@@ -218,5 +227,5 @@ class LifeExchanged:
 Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
-         | LifeGained | TargetsChosen | CountersPut | AbilityActivated | Sacrificed
+         | LifeGained | LifeLost | TargetsChosen | CountersPut | AbilityActivated | Sacrificed
          | Untapped)

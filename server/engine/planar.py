@@ -35,6 +35,7 @@ from server.engine.zones import (
     damage_after_replacements,
     draw,
     fresh_id,
+    lose_life,
     put_counters,
     remove_from_game,
     sacrifice,
@@ -325,8 +326,8 @@ def coded_flame_counter_then_damage_you(game: Game, obj: GameObject, effect: Eff
     amount = damage_after_replacements(game, plane, plane.counters["flame"])
     for seat in players:
         if not game.players[seat].has_lost:
-            game.player(seat).life -= amount  # rule 120.3a: damage to a player
             emit(game, events, DamageDealt(plane.id, seat, None, amount))
+            lose_life(game, seat, amount, events)  # rule 120.3a: damage to a player
 
 
 def coded_draw_per_land_you_control(game: Game, obj: GameObject, effect: Effect,

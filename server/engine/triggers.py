@@ -34,6 +34,7 @@ from server.engine.events import (
     Event,
     Expended,
     LifeGained,
+    LifeLost,
     Sacrificed,
     SpellCast,
     TargetsChosen,
@@ -196,8 +197,9 @@ def _fits(game: Game, ability: TriggeredAbility, controller: int, source_id: str
         case TriggerEvent.DRAW:
             return _whose(game, ability.whose, controller, o.player) and (
                 not ability.count or ability.count == o.number)  # "your second card" (121.1)
-        case TriggerEvent.GAIN_LIFE | TriggerEvent.CRIME:
-            return _whose(game, ability.whose, controller, o.player)  # rules 119.9, 700.13
+        case TriggerEvent.GAIN_LIFE | TriggerEvent.LOSE_LIFE | TriggerEvent.CRIME:
+            # Rules 119.9, 119.3, 700.13.
+            return _whose(game, ability.whose, controller, o.player)
         case TriggerEvent.EXPEND:
             return _whose(game, ability.whose, controller, o.player) and \
                 ability.count == o.number  # "whenever you expend 4" (700.14)
@@ -389,6 +391,10 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
         elif isinstance(event, LifeGained):
             # Rule 119.9: "whenever you gain life" -- once per life-gain event.
             each_permanent(game, TriggerEvent.GAIN_LIFE, event_player=event.seat,
+                           event_amount=event.amount)
+        elif isinstance(event, LifeLost):
+            # Rule 119.3: "whenever an opponent loses life" -- once per life-loss event.
+            each_permanent(game, TriggerEvent.LOSE_LIFE, event_player=event.seat,
                            event_amount=event.amount)
         elif isinstance(event, CardDrawn):
             # "Whenever you draw your second card each turn": the draw's number (121.1).

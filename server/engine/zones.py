@@ -10,7 +10,14 @@ from dataclasses import replace
 
 from server.cards import CardDef, card_pool
 from server.engine import replacements
-from server.engine.events import CardDrawn, CountersPut, Event, Sacrificed, ZoneChanged
+from server.engine.events import (
+    CardDrawn,
+    CountersPut,
+    Event,
+    LifeLost,
+    Sacrificed,
+    ZoneChanged,
+)
 from server.engine.filters import matches
 from server.engine.replacements import Modified
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Step, Zone
@@ -356,3 +363,12 @@ def destroyed_for_real(game: Game, object_ids: list[str], *,
             continue
         doomed.append(oid)
     return doomed
+
+
+def lose_life(game: Game, seat: int, amount: int, events: list[Event]) -> None:
+    """Rule 119.3: ``seat`` loses ``amount`` life -- damage to them (120.3a), life paid
+    (119.4) or an effect -- as one life-loss event ("whenever [a player] loses life")."""
+    if amount <= 0:
+        return
+    game.player(seat).life -= amount
+    emit(game, events, LifeLost(seat, amount))

@@ -87,6 +87,9 @@ def test_the_attached_permanent_leaving_603_10a(to_zone: str, expected: int) -> 
 @pytest.mark.parametrize(("trigger", "message"), [
     ({"when": "enters"}, "unknown value 'enters'; expected one of \\['zone_change'"),
     ({"when": "gain_life", "filter": {}}, "'gain_life' takes no 'filter'"),
+    ({"when": "lose_life", "step": "upkeep"}, "'lose_life' takes no 'step'"),
+    ({"when": "lose_life", "whose": "that_player"}, "whose: expected 'you', 'opponent'"),
+    ({"when": "lose_lives"}, "unknown value 'lose_lives'"),
     ({"when": "step", "step": "second_upkeep"}, "unknown value 'second_upkeep'"),
     ({"when": "step", "step": "end", "subject": "this"}, "'step' takes no 'subject'"),
     ({"when": "zone_change", "subject": "attached", "from": "hand"},
