@@ -631,12 +631,17 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         source_id = obj.ability.source_id if obj.ability is not None else obj.id
         spell_id = obj.id if obj.ability is None else None
         payers = cost_choices(game, seat, extra, source_id, spell_id)
-        if extra.kind is CostKind.TAP_PERMANENTS:
-            # Choose the permanents to tap one at a time (601.2f, 602.2b).
-            return DecisionKind.CHOOSE_COST, tuple(
-                ChooseCard(oid) for oid in payers if oid not in casting.cost_tapped)
-        cls = Sacrifice if extra.kind is CostKind.SACRIFICE_CREATURE else Discard
-        return DecisionKind.CHOOSE_COST, tuple(cls(oid) for oid in payers)
+        match extra.kind:
+            case CostKind.TAP_PERMANENTS:
+                # Choose the permanents to tap one at a time (601.2f, 602.2b).
+                return DecisionKind.CHOOSE_COST, tuple(
+                    ChooseCard(oid) for oid in payers if oid not in casting.cost_tapped)
+            case CostKind.SACRIFICE_CREATURE:
+                return DecisionKind.CHOOSE_COST, tuple(Sacrifice(oid) for oid in payers)
+            case CostKind.DISCARD_CARD:
+                return DecisionKind.CHOOSE_COST, tuple(Discard(oid) for oid in payers)
+            case _:
+                assert_never(extra.kind)
     if casting.stage is CastStage.CHOOSE_TARGETS:
         reqs = stack_targets(obj)
         req = reqs[len(obj.target_groups)]
