@@ -44,6 +44,7 @@ from server.cards.amounts import (
     Whose,
     X,
     condition_resolution_only,
+    names_event,
     names_fact,
     names_their,
     resolution_only,
@@ -121,6 +122,7 @@ from server.cards.verbs import (
     ExileIfDies,
     ExileLinked,
     Fight,
+    GainControl,
     GainLife,
     LookAndPick,
     LookAtTop,
@@ -133,6 +135,7 @@ from server.cards.verbs import (
     PutCounters,
     PutOnBottom,
     PutOnTop,
+    Regenerate,
     RemoveCounters,
     RestrictThisTurn,
     ReturnToBattlefield,
@@ -361,9 +364,12 @@ _CHOSEN_ONE_VERBS = (PutCounters, RemoveCounters, Destroy, Exile,
 #: The verbs that may affect "each opponent who can't" (after a discard).
 _COULDNT_VERBS = (Draw, GainLife, LoseLife, DealDamage, Discard,
                   Sacrifice, Mill)
-#: The verbs performed on "each [filter]" permanents (:class:`Each`).
-_EACH_VERBS = (*_OBJECT_VERBS, *_CHOSEN_ONE_VERBS, DealDamage, ModifyPT,
-               RestrictThisTurn, PhaseOut)
+#: The verbs performed on each of the permanents an "each [filter]" set names (:class:`Each`):
+#: not those of a spell on the stack (counter, copy), a card in a graveyard, or one or two
+#: objects (attach, exchange control, a token copy).
+_EACH_VERBS = (Destroy, Exile, ReturnToHand, Tap, Untap, PutCounters, RemoveCounters,
+               Regenerate, DoesntUntapNext, ExileIfDies, PutOnTop, PutOnBottom, GainControl,
+               ModifyPT, Become, DealDamage, RestrictThisTurn, PhaseOut)
 
 
 def _who(where: str, raw: Any, kinds: Any = Affected, *, verb: str = "",
@@ -386,10 +392,10 @@ def _who(where: str, raw: Any, kinds: Any = Affected, *, verb: str = "",
         if "each" not in spec:
             raise CardDataError(f"{where}: expected 'each' (a filter of the permanents)")
         of = _enum(f"{where}.of", Players, spec.get("of", "you"))
-        if of not in (Players.YOU, Players.CHOOSER, Players.TARGET):
-            raise CardDataError(f"{where}.of: expected 'you', 'chooser' or 'target' (a "
-                                "target player), whose point of view the filter is read from")
-        return Each(_filter(f"{where}.each", spec["each"], Controller.ANY), of)
+        if of is Players.YOU or of is Players.CHOOSER or of is Players.TARGET:
+            return Each(_filter(f"{where}.each", spec["each"], Controller.ANY), of)
+        raise CardDataError(f"{where}.of: expected 'you', 'chooser' or 'target' (a target "
+                            "player), whose point of view the filter is read from")
     enums = [k for k in (Players, ObjectRef) if k in accepted]
     named = [k(raw) for k in enums if raw in {m.value for m in k}]
     if not named:
@@ -407,11 +413,6 @@ def _who(where: str, raw: Any, kinds: Any = Affected, *, verb: str = "",
         return named[0] if player else named[1]
     who: Players | ObjectRef = named[0]
     return who
-
-
-def _who_name(who: Affected) -> str:
-    """How data spells a ``who``, for messages."""
-    return "each" if isinstance(who, Each) else who.value
 
 
 def _quality(where: str, raw: Any) -> str:
@@ -695,6 +696,11 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
                             f"performed on them (expected one of "
                             f"{sorted({v.verb.value for v in _EACH_VERBS})})")
     amount: Amount | None = values.get("amount", ONE) if issubclass(cls, AMOUNTED) else None
+    condition: AnyCondition | None = values.get("condition")
+    if isinstance(condition, Compare) and names_their(condition.amount):
+        raise CardDataError(f"{where}.condition: 'their' is the player an effect affects, "
+                            "counted as it is performed; a condition names whose (you, an "
+                            "opponent, ...)")
     if cls in (PutCounters, RemoveCounters) and not values.get("counter"):
         raise CardDataError(f"{where}.counter: expected a counter kind such as '+1/+1' or "
                             "'soul'")
@@ -1215,9 +1221,14 @@ def _effects(where: str, raw: Any, *, triggered: bool = False) -> tuple[Effect, 
         raise CardDataError(f"{where}: expected a non-empty list of effects")
     effects = tuple(_effect(f"{where}[{i}]", e) for i, e in enumerate(raw))
     for i, effect in enumerate(effects):
-        if who_of(effect) is Players.THAT_PLAYER and not triggered:
-            raise CardDataError(f"{where}[{i}].who: 'that_player' is the player of a "
-                                "triggered ability's event (603.2): there is none here")
+        who = who_of(effect)
+        if not triggered and (who is Players.THAT_PLAYER or who is ObjectRef.EVENT_OBJECT):
+            raise CardDataError(f"{where}[{i}].who: {who.value!r} is the player or "
+                                "object of a triggered ability's event (603.2): there is none "
+                                "here")
+        if not triggered and isinstance(effect, AMOUNTED) and names_event(effect.amount):
+            raise CardDataError(f"{where}[{i}].amount: the event's amount or object (603.2) "
+                                "is a triggered ability's: there is none here")
         if isinstance(effect, ChooseTarget) and (i + 1 == len(effects) or ObjectRef.THAT not in (
                 who_of(effects[i + 1]), by_of(effects[i + 1]))):
             raise CardDataError(f"{where}[{i}]: 'target' is the subject of the next effect, "
@@ -1475,7 +1486,7 @@ def _triggered(where: str, raw: Any) -> TriggeredAbility:
         event=event,
         effects=() if modes else _effects(f"{where}.effects", spec.get("effects"),
                                           triggered=True),
-        condition=_condition(f"{where}.condition", spec["condition"])
+        condition=_game_condition(f"{where}.condition", spec["condition"])
         if "condition" in spec else None,
         modes=modes,
         subject=subject,
@@ -2091,7 +2102,6 @@ _EFFECT_FIELD_PARSERS: dict[str, Callable[[str, Any], Any]] = {
     "toughness": _signed,
     "add_types": _card_types,
     "add_subtypes": _target_subtypes,
-    "colors": _colors,
     "zones": _effect_zones,
     "destination": _one_of(EFFECT_ZONES, "zone"),
     "exchange_with": _one_of(EFFECT_ZONES, "zone"),

@@ -356,3 +356,11 @@ def names_their(amount: Amount) -> bool:
 def names_fact(amount: Amount, fact: ResolutionFact) -> bool:
     """Whether the amount counts what a previous effect of the resolution did ("this way")."""
     return any(isinstance(p, ThisWay) and p.fact is fact for p in parts(amount))
+
+
+def names_event(amount: Amount) -> bool:
+    """Whether the amount reads the triggered ability's event: "that much", "that creature's
+    power" (603.2)."""
+    return any(isinstance(p, EventAmount) or (isinstance(p, ObjectValue)
+                                              and p.of is Of.EVENT_OBJECT)
+               for p in parts(amount))

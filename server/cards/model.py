@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from server.cards.mana import ManaCost
 
@@ -517,9 +517,11 @@ class Each:
     115.1)."""
 
     filter: ObjectFilter
-    of: Players = Players.YOU
+    of: EachOf = Players.YOU
 
 
+#: Whose point of view an "each" set is read from.
+EachOf: TypeAlias = Literal[Players.YOU, Players.CHOOSER, Players.TARGET]
 #: Whom an effect names: a player set (:class:`Players`), an object reference
 #: (:class:`ObjectRef`), or every permanent of a description (:class:`Each`). Each effect
 #: class narrows its ``who`` to what its verb acts on (:mod:`server.cards.verbs`).

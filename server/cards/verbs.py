@@ -9,8 +9,9 @@ parsed, from the class's fields and their annotations, and the engine
 
 Common to every effect (:class:`EffectBase`): an "if" ``condition`` (checked as the effect
 would be performed, rule 608.2c) and ``optional`` ("you may", 608.2d). :class:`Affecting`
-adds who or what the effect affects (``who``; ``filter`` for the permanents or cards a
-``who`` such as "each_permanent" or "chosen" describes), :class:`Targeting` the
+adds who or what the effect affects (``who``; ``filter`` for which permanents or cards a
+``who`` "chosen", "chosen_one" or "attached_to_that", a search or an exile_linked from
+``zones`` means), :class:`Targeting` the
 ``target`` (set exactly when ``who`` is "target", rule 115.1).
 
 An effect with an amount (:data:`Amounted`) says how much in one ``amount``
@@ -79,9 +80,9 @@ class Affecting(EffectBase):
     from that annotation."""
 
     who: Affected = Players.YOU
-    #: The permanents or cards a ``who`` such as "each_permanent", "chosen", "chosen_one"
-    #: or "attached_to_that" describes (from the controller's point of view) -- or, for some
-    #: verbs, a count's filter (see the module docstring).
+    #: Which permanents or cards a ``who`` "chosen", "chosen_one" or "attached_to_that"
+    #: means, the cards a search finds or an exile_linked exiles from its ``zones`` (from the
+    #: controller's point of view); what an amount counts is the amount's own filter.
     filter: ObjectFilter | None = None
 
 

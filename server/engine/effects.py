@@ -484,8 +484,10 @@ def _each(game: Game, obj: GameObject, each: Each, targets: list[Target]) -> lis
         seats = [obj.chooser if obj.chooser >= 0 else obj.controller]
     elif of is Players.TARGET:
         seats = [int(ref) for kind, ref in targets if kind == "player"]
+    elif of is Players.YOU:
+        seats = [obj.controller]
     else:
-        seats = [obj.controller]  # Players.YOU (the loader allows only these three)
+        assert_never(of)
     source_id = _source_id(obj)
     return [o for o in (game.objects[i] for i in game.battlefield)
             if any(filters.matches(game, o, spec, seat, source_id) for seat in seats)]
@@ -1361,7 +1363,7 @@ def _exchange_life(game: Game, seats: list[int], events: list[Event]) -> None:
         if new > player.life:
             gain_life(game, player.seat, new - player.life, events)
         else:
-            player.life = new  # rule 119.3: life lost
+            lose_life(game, player.seat, player.life - new, events)  # rule 119.3
     events.append(LifeExchanged((seats[0], seats[1])))
 
 

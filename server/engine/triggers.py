@@ -229,7 +229,7 @@ def _whose(game: Game, whose: Controller, controller: int, player: int | None) -
     if whose is Controller.ANY:
         return True
     if whose is Controller.THAT_PLAYER:
-        return False  # names no one before the event (the loader rejects it here)
+        raise AssertionError("a trigger's 'whose' is never 'that_player' (the loader refuses)")
     assert_never(whose)
 
 

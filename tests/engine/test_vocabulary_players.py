@@ -71,7 +71,7 @@ _CREATURE = {"types": ["Creature"]}
      r"\.by: unknown value 'you'"),
     # "that player" of a triggered ability's event (603.2): nowhere else
     (_spell({"verb": "lose_life", "who": "that_player"}),
-     "'that_player' is the player of a triggered ability's event"),
+     "'that_player' is the player or object of a triggered ability's event"),
     # "each creature [player set] controls": the filter's point of view (you, chooser, target)
     (_spell({"verb": "modify_pt", "power": 1, "who": {"each": _CREATURE,
                                                       "of": "defending_player"}}),
