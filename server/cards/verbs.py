@@ -26,7 +26,7 @@ data key: the loader sets ``token_x`` from an "X/X" token.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal, TypeAlias
+from typing import ClassVar, Literal, TypeAlias, get_args
 
 from server.cards.amounts import Amount, AnyCondition, Fixed
 from server.cards.mana import ManaCost
@@ -1055,15 +1055,6 @@ EFFECT_CLASSES: tuple[type[Effect], ...] = (
 #: The class of each verb (a bijection: tests/cards/test_verbs.py).
 CLASS_OF_VERB: dict[Verb, type[Effect]] = {cls.verb: cls for cls in EFFECT_CLASSES}
 
-#: The effects with an amount (the fields after ``# amount``).
-AMOUNTED = (
-    DealDamage, GainLife, LoseLife, Draw, Discard, ReturnToHand, PutCounters, ModifyPT,
-    CreateToken, Tap, Untap, Sacrifice, RemoveCounters, Coded, Scry, Fateseal, Search, Piles,
-    Mill, PutIntoLibraryBeneath, ExileTopFaceDown, LookAndPick, ExileTop, ExtraTurns,
-    LookAtTop, SacrificeOrDiscard, AddMana,
-)
-
-
 #: An effect with an ``amount``.
 Amounted: TypeAlias = (
     DealDamage | GainLife | LoseLife | Draw | Discard | ReturnToHand | PutCounters | ModifyPT |
@@ -1071,6 +1062,11 @@ Amounted: TypeAlias = (
     Piles | Mill | PutIntoLibraryBeneath | ExileTopFaceDown | LookAndPick | ExileTop | ExtraTurns |
     LookAtTop | SacrificeOrDiscard | AddMana
 )
+
+
+#: The effect classes with an ``amount``, for ``isinstance`` (the members of
+#: :data:`Amounted`; a test checks they are exactly the classes with that field).
+AMOUNTED: tuple[type[Amounted], ...] = get_args(Amounted)
 
 
 def who_of(effect: Effect) -> Affected:

@@ -20,6 +20,7 @@ from server.cards import (
 from server.cards.amounts import Amount, ObjectValue, Of, Trait, X
 from server.cards.model import Players, Verb
 from server.cards.verbs import (
+    AMOUNTED,
     CLASS_OF_VERB,
     EFFECT_CLASSES,
     Affecting,
@@ -44,6 +45,12 @@ def test_each_verb_has_exactly_one_class() -> None:
     assert set(CLASS_OF_VERB) == set(Verb)
     assert len(set(CLASS_OF_VERB.values())) == len(Verb) == len(EFFECT_CLASSES)
     assert all(CLASS_OF_VERB[cls.verb] is cls for cls in EFFECT_CLASSES)
+
+
+def test_107_1_amounted_names_exactly_the_classes_with_an_amount() -> None:
+    with_amount = {cls for cls in EFFECT_CLASSES
+                   if "amount" in {f.name for f in dataclasses.fields(cls)}}
+    assert set(AMOUNTED) == with_amount and len(AMOUNTED) == 27
 
 
 def test_effect_classes_are_frozen_slotted_and_keyword_only() -> None:
