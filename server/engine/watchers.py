@@ -21,8 +21,9 @@ they are deterministic (architecture invariant 3); a game is persisted as its ac
 and rebuilt by replaying it, which rebuilds its watchers too.
 
 Adding a turn fact: write a watcher class here (``observe`` for the events it counts,
-documented with its rule), add it to :class:`Watchers`, and read it where the condition,
-count or trigger needs it (``game.watchers.<name>``).
+documented with its rule), add it to :class:`Watchers` and to the branch of
+:meth:`Watchers.observe` for its event type, and read it where the condition, count or
+trigger needs it (``game.watchers.<name>``).
 """
 
 from __future__ import annotations
@@ -59,9 +60,9 @@ class CreaturesDied:
     nontoken: int = 0
     by_controller: dict[int, int] = field(default_factory=dict)
 
-    def observe(self, event: Event) -> None:
-        if isinstance(event, ZoneChanged) and event.creature \
-                and event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.GRAVEYARD:
+    def observe(self, event: ZoneChanged) -> None:
+        if event.creature and event.from_zone is Zone.BATTLEFIELD \
+                and event.to_zone is Zone.GRAVEYARD:
             self.total += 1
             if not event.token:
                 self.nontoken += 1
@@ -79,9 +80,8 @@ class PermanentsToHand:
 
     by_owner: dict[int, int] = field(default_factory=dict)
 
-    def observe(self, event: Event) -> None:
-        if isinstance(event, ZoneChanged) and event.from_zone is Zone.BATTLEFIELD \
-                and event.to_zone is Zone.HAND:
+    def observe(self, event: ZoneChanged) -> None:
+        if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.HAND:
             _bump(self.by_owner, event.owner, 1)
 
     def of(self, seat: int) -> int:
@@ -95,9 +95,9 @@ class Descended:
 
     by_owner: dict[int, int] = field(default_factory=dict)
 
-    def observe(self, event: Event) -> None:
-        if isinstance(event, ZoneChanged) and event.to_zone is Zone.GRAVEYARD \
-                and event.card.is_permanent_card and not event.token:
+    def observe(self, event: ZoneChanged) -> None:
+        if event.to_zone is Zone.GRAVEYARD and event.card.is_permanent_card \
+                and not event.token:
             _bump(self.by_owner, event.owner, 1)
 
     def of(self, seat: int) -> int:
@@ -111,9 +111,8 @@ class CardsDrawn:
 
     by_seat: dict[int, int] = field(default_factory=dict)
 
-    def observe(self, event: Event) -> None:
-        if isinstance(event, CardDrawn):
-            _bump(self.by_seat, event.seat, 1)
+    def observe(self, event: CardDrawn) -> None:
+        _bump(self.by_seat, event.seat, 1)
 
     def of(self, seat: int) -> int:
         return self.by_seat.get(seat, 0)
@@ -128,9 +127,6 @@ class DrawStepDraws:
 
     count: int = 0
 
-    def observe(self, event: Event) -> None:
-        del event  # told directly by the draw
-
     def attempt(self) -> int:
         """A draw in the draw step: how many came before it."""
         self.count += 1
@@ -144,9 +140,8 @@ class LifeGainedThisTurn:
 
     by_seat: dict[int, int] = field(default_factory=dict)
 
-    def observe(self, event: Event) -> None:
-        if isinstance(event, LifeGained):
-            _bump(self.by_seat, event.seat, event.amount)
+    def observe(self, event: LifeGained) -> None:
+        _bump(self.by_seat, event.seat, event.amount)
 
     def of(self, seat: int) -> int:
         return self.by_seat.get(seat, 0)
@@ -159,8 +154,8 @@ class NoncombatDamage:
 
     by_seat: dict[int, int] = field(default_factory=dict)
 
-    def observe(self, event: Event) -> None:
-        if isinstance(event, DamageDealt) and event.player is not None and not event.combat:
+    def observe(self, event: DamageDealt) -> None:
+        if event.player is not None and not event.combat:
             _bump(self.by_seat, event.player, event.amount)
 
 
@@ -171,9 +166,8 @@ class SpellsCast:
 
     by_seat: dict[int, list[CardDef]] = field(default_factory=dict)
 
-    def observe(self, event: Event) -> None:
-        if isinstance(event, SpellCast):
-            self.by_seat.setdefault(event.controller, []).append(event.card)
+    def observe(self, event: SpellCast) -> None:
+        self.by_seat.setdefault(event.controller, []).append(event.card)
 
     def of(self, seat: int) -> list[CardDef]:
         return self.by_seat.get(seat, [])
@@ -186,9 +180,6 @@ class ManaSpentOnSpells:
     cost is paid (601.2h)."""
 
     by_seat: dict[int, int] = field(default_factory=dict)
-
-    def observe(self, event: Event) -> None:
-        del event  # told directly by the payment
 
     def spend(self, seat: int, amount: int) -> tuple[int, int]:
         """``seat`` spent ``amount`` more mana on a spell: (before, after)."""
@@ -203,9 +194,6 @@ class OnceEachTurn:
     id:ability index"``) that triggered this turn."""
 
     used: list[str] = field(default_factory=list)
-
-    def observe(self, event: Event) -> None:
-        del event  # told directly as the ability triggers
 
     def use(self, key: str) -> bool:
         """Whether the ability ``key`` may trigger now (and note that it did)."""
@@ -231,17 +219,20 @@ class Watchers:
     once_each_turn: OnceEachTurn = field(default_factory=OnceEachTurn)
 
     def observe(self, event: Event) -> None:
-        """Show one event to every watcher."""
-        self.creatures_died.observe(event)
-        self.permanents_to_hand.observe(event)
-        self.descended.observe(event)
-        self.cards_drawn.observe(event)
-        self.draw_step_draws.observe(event)
-        self.life_gained.observe(event)
-        self.noncombat_damage.observe(event)
-        self.spells_cast.observe(event)
-        self.mana_spent.observe(event)
-        self.once_each_turn.observe(event)
+        """Show one event to the watchers that count its kind (called for every event the
+        engine emits, so only those; the watchers told directly see none)."""
+        if isinstance(event, ZoneChanged):
+            self.creatures_died.observe(event)
+            self.permanents_to_hand.observe(event)
+            self.descended.observe(event)
+        elif isinstance(event, CardDrawn):
+            self.cards_drawn.observe(event)
+        elif isinstance(event, LifeGained):
+            self.life_gained.observe(event)
+        elif isinstance(event, DamageDealt):
+            self.noncombat_damage.observe(event)
+        elif isinstance(event, SpellCast):
+            self.spells_cast.observe(event)
 
 
 def emit(game: Game, events: list[Event], event: Event) -> None:
