@@ -104,6 +104,8 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     cost = ManaCost() if permissions.free(game, seat, spell_id) else \
         card.mana_cost.with_x(x)
     changers = board(game).cost_changers
+    if not changers and card.cost_reduction is None and not _on_stack(game, spell_id):
+        return as_paid_by(game, seat, cost)  # nothing changes it (the usual case)
     if not card.creature and changers:
         tax = sum(o.card.noncreature_tax for o in changers)
         if tax:
@@ -121,6 +123,13 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     if less:
         cost = ManaCost(max(cost.generic - less, 0), cost.symbols, cost.x_count, cost.hybrid)
     return as_paid_by(game, seat, cost)  # rule 609.4b
+
+
+def _on_stack(game: Game, spell_id: str) -> bool:
+    """Whether ``spell_id`` is a spell on the stack (only then can :func:`targeted_cost`
+    find anything)."""
+    spell = game.objects.get(spell_id)
+    return spell is not None and spell.zone is Zone.STACK
 
 
 def targeted_cost(game: Game, spell_id: str,
@@ -237,6 +246,21 @@ def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: Man
 def is_sorcery_speed(game: Game, seat: int) -> bool:
     """Main phase of ``seat``'s own turn with an empty stack (rules 117.1a, 307.1)."""
     return seat == game.active and game.step.is_main and not game.stack
+
+
+def most_for_any_spell(game: Game, seat: int, pool: Potential) -> int | None:
+    """The most mana ``seat`` could spend on a spell now (``pool``: their potential mana),
+    when that bounds every spell they could cast by its mana value alone: no effect grants
+    a permission (so none is cast without paying its mana cost, 118.9), no permanent changes
+    spells' costs (601.2f) and no mana may be spent only on some spells (106.6). Then a card
+    with no cost reduction of its own and a mana value above it can't be cast
+    (:func:`can_cast_now` would find that first, 601.2g-h). None when something could
+    change that."""
+    summary = board(game)
+    if game.permissions or summary.cost_changers or summary.mana_only \
+            or any(any(c) for c in game.player(seat).restricted_mana.values()):
+        return None
+    return most_mana(pool)
 
 
 def can_cast_now(game: Game, seat: int, obj: GameObject, pool: Potential | None = None) -> bool:

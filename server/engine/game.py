@@ -231,9 +231,30 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
     # Perform the engine's own option (equal to, but maybe not typed like, what was sent).
     action = pending.options[pending.options.index(action)]
     game.action_count += 1
+    if pending.kind is DecisionKind.PRIORITY and isinstance(action, PassPriority) \
+            and _priority_moves_on(game, seat):
+        return events
     _perform(game, seat, action, events)
     _advance(game, events)
     return events
+
+
+def _priority_moves_on(game: Game, seat: int) -> bool:
+    """Rule 117.3d: a pass that isn't the last in succession only moves priority on, and
+    changes nothing else -- so the checks made before ``seat`` received priority (state-based
+    actions, triggers, the step's actions: rules 117.5, 704.3) would find what they found
+    then, and the next player's priority decision follows at once. Performs that pass and
+    returns True; False (changing nothing) for a pass that resolves or ends the step.
+
+    The pending priority decision was made by :func:`_advance` at its end (the only place
+    one is made), after every check had come out empty; this pass leaves the game as it was
+    then but for whose priority it is and how many passed."""
+    if game.passes + 1 >= len(game.in_game()):
+        return False
+    game.passes += 1
+    game.priority = nxt = game.next_seat(seat)
+    _decide(game, nxt, DecisionKind.PRIORITY, _priority_options(game, nxt))
+    return True
 
 
 def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None:
@@ -471,6 +492,7 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
     # Copies of one card in a hand are alike but for their ids (400.7), so whether one can be
     # cast now is whether each can: decided once per card.
     castable: dict[int, bool] = {}
+    most = casting.most_for_any_spell(game, seat, pool)
     sorcery_speed = casting.is_sorcery_speed(game, seat)
     # Rules 305.1-305.2: main phase, own turn, empty stack, lands left to play.
     land_now = sorcery_speed and player.lands_played < lands_allowed(game, seat)
@@ -485,7 +507,11 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
             continue  # rules 117.1a, 307.1: not now (can_cast_now would say the same)
         known = castable.get(id(card))
         if known is None:
-            known = castable[id(card)] = casting.can_cast_now(game, seat, obj, pool)
+            if most is not None and card.cost_reduction is None \
+                    and card.mana_cost.mana_value > most:
+                known = castable[id(card)] = False  # too little mana (601.2g-h)
+            else:
+                known = castable[id(card)] = casting.can_cast_now(game, seat, obj, pool)
         if known:
             options.append(CastSpell(oid))
     for oid in zone_rules.playable_elsewhere(game, seat):  # rule 400.7h

@@ -28,6 +28,8 @@ def _hybrid_choice(pool: list[int], cost: ManaCost) -> list[int] | None:
         if left[i] < need:
             return None
         left[i] -= need
+    if not cost.hybrid:
+        return left if sum(left) >= cost.generic else None  # (the usual case)
 
     def assign(k: int) -> list[int] | None:
         if k == len(cost.hybrid):
@@ -172,7 +174,7 @@ def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]
             continue
         if obj.controller == seat and not obj.tapped and obj.card.mana_abilities \
                 and oid != exclude:
-            if obj.is_creature and obj.controlled_since >= game.turn and not obj.has("Haste"):
+            if obj.controlled_since >= game.turn and obj.is_creature and not obj.has("Haste"):
                 continue  # rules 302.6, 702.10c: {T} abilities of summoning-sick creatures
             out.append(oid)
     return out

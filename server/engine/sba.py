@@ -73,8 +73,11 @@ def exile_unclaimed(game: Game, events: list[Event]) -> bool:
     game -- it is exiled (not a state-based action: as soon as the effect ends). True if any
     was."""
     players = game.players
-    if not any(p.has_lost for p in players):
-        return False
+    for player in players:
+        if player.has_lost:
+            break
+    else:
+        return False  # nobody has left the game (the usual case)
     objects = game.objects
     unclaimed = [i for i in game.battlefield if players[objects[i].controller].has_lost]
     for oid in unclaimed:
@@ -147,14 +150,16 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     for oid in game.battlefield:
         obj = objects[oid]
         card = obj.card
-        if obj.is_creature and oid not in dying:
+        # obj.is_creature, as it reads on the battlefield (a permanent is no ability).
+        if (card.creature or "Creature" in obj.types_added) and oid not in dying:
             toughness = obj.toughness
             if toughness <= 0:  # 704.5f
                 dying.append(oid)
             elif obj.damage and (obj.damage >= toughness or obj.deathtouched) \
                     and not obj.has("Indestructible"):  # rule 702.12b
                 destroyed.append(oid)  # 704.5g lethal damage, 704.5h deathtouch
-        obj.deathtouched = False
+        if obj.deathtouched:
+            obj.deathtouched = False
         if card.planeswalker and obj.loyalty <= 0 and oid not in dying:  # 704.5i
             dying.append(oid)
         if card.is_aura:

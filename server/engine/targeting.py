@@ -4,6 +4,8 @@ restrict them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import islice
 from typing import assert_never
 
 from server.cards.mana import COLORS
@@ -140,21 +142,30 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
     A spell or ability can't target itself (rule 115.5); ``exclude`` holds targets already
     chosen for the same instance of the word "target" (rule 601.2c).
     """
+    return [t for t in _candidates(game, req, controller, source_id, source=source,
+                                   other_than=other_than) if t not in exclude]
+
+
+def _candidates(game: Game, req: TargetReq, controller: int, source_id: str | None, *,
+                source: CardDef | None, other_than: str | None) -> Iterator[Target]:
+    """The legal choices of :func:`target_candidates`, found one at a time (so a caller
+    asking only whether there are enough stops there)."""
     that_player = _event_player(game, source_id)
-    out: list[Target] = [("player", seat)
-                         for seat in _players_of(game, req, controller, that_player)
-                         if not player_protected_from(game, seat, source)]
+    for seat in _players_of(game, req, controller, that_player):
+        if not player_protected_from(game, seat, source):
+            yield ("player", seat)
     # "another target": not the source of the spell or ability (its permanent for an
     # ability, whether it's on the stack yet or being checked for activation).
     if other_than is None:
         origin = game.objects.get(source_id) if source_id is not None else None
         other_than = origin.ability.source_id if origin is not None and origin.ability \
             else source_id
-    out += [("object", oid) for oid in _zone_of(game, req, controller)
-            if oid != source_id
-            and _object_qualifies(game, game.objects[oid], req, controller, source,
-                                  other_than=other_than or "", that_player=that_player)]
-    return [t for t in out if t not in exclude]
+    objects = game.objects
+    for oid in _zone_of(game, req, controller):
+        if oid != source_id and _object_qualifies(game, objects[oid], req, controller, source,
+                                                  other_than=other_than or "",
+                                                  that_player=that_player):
+            yield ("object", oid)
 
 
 def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
@@ -179,11 +190,15 @@ def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
     """Whether every target requirement can be met (rules 601.2c, 115.1): "another target"
     (``other_target``, rule 115.3) needs objects or players not chosen for the earlier
     targets, so the required targets up to the last such requirement must all be different."""
-    lists = [target_candidates(game, req, controller, source_id, source=source,
-                               other_than=other_than) for req in reqs]
-    if not all(req.up_to or len(found) >= req.count for req, found in zip(reqs, lists,
-                                                                           strict=True)):
-        return False
+    for req in reqs:
+        if req.up_to:
+            continue
+        found = _candidates(game, req, controller, source_id, source=source,
+                            other_than=other_than)
+        if sum(1 for _ in islice(found, req.count)) < req.count:
+            return False  # fewer legal choices than the targets it needs
+    if not any(req.other_target for req in reqs):
+        return True  # nothing more to check: any choice of the candidates does
     return different_targets_possible(game, reqs, [], controller, source_id, source=source,
                                       other_than=other_than)
 

@@ -1,0 +1,94 @@
+"""The engine's shortcuts in building a decision's options decide exactly what the long way
+does: whole games of random legal choices play out identically with each shortcut turned
+off (the decisions, every option and every event)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from server.cards import demo_deck, demo_deck_names
+from server.cards.model import CardDef, TargetReq
+from server.engine import Game, PlayerSetup, apply, casting, game, new_game, targeting
+from server.engine.targeting import different_targets_possible, target_candidates
+
+
+def _trace(seed: int, decks: tuple[str, str], actions: int) -> Iterator[object]:
+    """Every decision and the events of every action of a game of random legal choices."""
+    rng = random.Random(seed)
+    played = new_game(seed.to_bytes(16, "big"),
+                      [PlayerSetup(f"p{i}", demo_deck(name)) for i, name in enumerate(decks)])
+    for _ in range(actions):
+        decision = played.pending
+        if played.result is not None or decision is None:
+            break
+        yield decision
+        yield apply(played, decision.seat, rng.choice(decision.options))
+    yield played.result
+
+
+def _pair(seed: int) -> tuple[str, str]:
+    decks = sorted(demo_deck_names())
+    return decks[seed % len(decks)], decks[(seed * 3 + 1) % len(decks)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_117_3d_a_pass_moving_priority_on_decides_as_advancing_the_game_would(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rules 117.3d, 704.3: after a pass that isn't the last in succession, the next
+    player's priority decision follows at once -- the same one the full checks give."""
+    moved_on = 0
+    real = game._priority_moves_on
+
+    def counting(played: Game, seat: int) -> bool:
+        nonlocal moved_on
+        done = real(played, seat)
+        moved_on += done
+        return done
+
+    monkeypatch.setattr(game, "_priority_moves_on", counting)
+    short = list(_trace(seed, _pair(seed), 3000))
+    assert moved_on > 50  # the shortcut was taken, often
+    monkeypatch.setattr(game, "_priority_moves_on", lambda played, seat: False)
+    assert list(_trace(seed, _pair(seed), 3000)) == short
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_601_2g_a_card_ruled_out_by_its_mana_value_could_not_have_been_cast(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rules 601.2f-h: with nothing to lower a cost or to add mana for some spells only, a
+    card costing more than all the mana its player could have isn't offered -- as the full
+    castability test finds."""
+    short = list(_trace(seed, _pair(seed), 3000))
+    monkeypatch.setattr(casting, "most_for_any_spell", lambda played, seat, pool: None)
+    assert list(_trace(seed, _pair(seed), 3000)) == short
+
+
+def _every_candidate(played: Game, reqs: tuple[TargetReq, ...], controller: int,
+                     source_id: str | None = None, *, source: CardDef | None = None,
+                     other_than: str | None = None) -> bool:
+    """Rules 601.2c, 115.1, 115.3: the long way -- every candidate of every requirement
+    listed, then whether different ones can be chosen where "another" says so."""
+    lists = [target_candidates(played, req, controller, source_id, source=source,
+                               other_than=other_than) for req in reqs]
+    if not all(req.up_to or len(found) >= req.count
+               for req, found in zip(reqs, lists, strict=True)):
+        return False
+    return different_targets_possible(played, reqs, [], controller, source_id, source=source,
+                                      other_than=other_than)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_115_1_targets_available_stops_at_enough_candidates_and_finds_the_same(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    short = list(_trace(seed, _pair(seed), 3000))
+    users = [m for name, m in sys.modules.items() if name.startswith("server.engine")
+             and getattr(m, "targets_available", None) is targeting.targets_available]
+    assert casting in users
+    for module in users:
+        monkeypatch.setattr(module, "targets_available", _every_candidate)
+    assert list(_trace(seed, _pair(seed), 3000)) == short
+
