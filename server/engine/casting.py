@@ -9,6 +9,7 @@ take away the last legal choice half-way; then the cast is reversed (rule 733.1)
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import assert_never
 
 from server.cards.mana import MANA_TYPES, ManaCost
@@ -208,8 +209,18 @@ def mana_ability_options(game: Game, seat: int, exclude: str | None = None,
     out: list[Action] = []
     for oid in mana_sources(game, seat, exclude) if sources is None else sources:
         choices = mana_choices(game, oid)
-        out += [ActivateManaAbility(oid, m if len(choices) > 1 else "") for m in choices]
+        if len(choices) == 1:
+            out.append(mana_option(oid, ""))
+        else:
+            out += [mana_option(oid, m) for m in choices]
     return out
+
+
+@lru_cache(maxsize=4096)
+def mana_option(object_id: str, mana: str) -> ActivateManaAbility:
+    """The option to activate this mana ability (rule 605.3a): a value, so one instance
+    serves every decision offering it (options are made anew for each decision)."""
+    return ActivateManaAbility(object_id, mana)
 
 
 def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: ManaCost,
@@ -257,8 +268,9 @@ def most_for_any_spell(game: Game, seat: int, pool: Potential) -> int | None:
     (:func:`can_cast_now` would find that first, 601.2g-h). None when something could
     change that."""
     summary = board(game)
+    restricted = game.player(seat).restricted_mana
     if game.permissions or summary.cost_changers or summary.mana_only \
-            or any(any(c) for c in game.player(seat).restricted_mana.values()):
+            or (restricted and any(any(c) for c in restricted.values())):
         return None
     return most_mana(pool)
 

@@ -67,7 +67,13 @@ from server.engine.events import (
     Event,
     Untapped,
 )
-from server.engine.mana import empty_pools, mana_sources, potential_pool, tap_for_mana
+from server.engine.mana import (
+    Potential,
+    empty_pools,
+    mana_sources,
+    potential_pool,
+    tap_for_mana,
+)
 from server.engine.rng import GameRng
 from server.engine.sba import check_game_over, check_state_based_actions, exile_unclaimed, lose
 from server.engine.state import (
@@ -226,10 +232,12 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
     pending = game.pending
     if pending is None or pending.seat != seat:
         raise IllegalActionError(f"no decision is pending for seat {seat}")
-    if action not in pending.options:
-        raise IllegalActionError(f"{action!r} is not a legal option of this decision")
-    # Perform the engine's own option (equal to, but maybe not typed like, what was sent).
-    action = pending.options[pending.options.index(action)]
+    try:
+        # Perform the engine's own option (equal to, but maybe not typed like, what was sent).
+        action = pending.options[pending.options.index(action)]
+    except ValueError:
+        raise IllegalActionError(f"{action!r} is not a legal option of this decision") \
+            from None
     game.action_count += 1
     if pending.kind is DecisionKind.PRIORITY and isinstance(action, PassPriority) \
             and _priority_moves_on(game, seat):
@@ -488,11 +496,12 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
     options: list[Action] = [_PASS]
     player = game.player(seat)
     sources = mana_sources(game, seat)
-    pool = potential_pool(game, seat, sources=sources)
+    # The mana the player could spend, found once and only if some card could be cast now.
+    pool: Potential | None = None
+    most: int | None = None
     # Copies of one card in a hand are alike but for their ids (400.7), so whether one can be
     # cast now is whether each can: decided once per card.
     castable: dict[int, bool] = {}
-    most = casting.most_for_any_spell(game, seat, pool)
     sorcery_speed = casting.is_sorcery_speed(game, seat)
     # Rules 305.1-305.2: main phase, own turn, empty stack, lands left to play.
     land_now = sorcery_speed and player.lands_played < lands_allowed(game, seat)
@@ -507,6 +516,9 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
             continue  # rules 117.1a, 307.1: not now (can_cast_now would say the same)
         known = castable.get(id(card))
         if known is None:
+            if pool is None:
+                pool = potential_pool(game, seat, sources=sources)
+                most = casting.most_for_any_spell(game, seat, pool)
             if most is not None and card.cost_reduction is None \
                     and card.mana_cost.mana_value > most:
                 known = castable[id(card)] = False  # too little mana (601.2g-h)
@@ -520,7 +532,10 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
             if casting.is_sorcery_speed(game, seat) and \
                     player.lands_played < lands_allowed(game, seat):
                 options.append(PlayLand(oid))
-        elif casting.can_cast_now(game, seat, obj, pool):
+            continue
+        if pool is None:
+            pool = potential_pool(game, seat, sources=sources)
+        if casting.can_cast_now(game, seat, obj, pool):
             options.append(CastSpell(oid))
     for obj in board(game).activated:
         if obj.controller == seat:

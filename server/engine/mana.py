@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 
 from server.cards.mana import MANA_TYPES, ManaCost
@@ -180,22 +181,33 @@ def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]
     return out
 
 
+#: A mana type's place in a pool (``MANA_TYPES`` order).
+_PLACE = {symbol: i for i, symbol in enumerate(MANA_TYPES)}
+
+
 def _add(pool: list[int], mana: str) -> None:
     for symbol in mana:
-        pool[MANA_TYPES.index(symbol)] += 1
+        pool[_PLACE[symbol]] += 1
 
 
-def mana_choices(game: Game, object_id: str) -> list[str]:
+@cache
+def _kinds(ability: str) -> tuple[str, ...]:
+    """A mana ability's alternatives: ``"B|R"`` -> ``("B", "R")``."""
+    return tuple(ability.split("|"))
+
+
+def mana_choices(game: Game, object_id: str) -> tuple[str, ...]:
     """The mana a source's ability can add, one entry per choice: ``"B|R"`` is B or R; "for
     each [permanent]" adds it once for each one counted now ("" if none, 106.4)."""
-    obj = game.objects[object_id]
-    options = obj.card.mana_abilities[0].split("|")
-    spec = obj.card.mana_for_each
+    card = game.objects[object_id].card
+    options = _kinds(card.mana_abilities[0])
+    spec = card.mana_for_each
     if spec is None:
         return options
+    controller = game.objects[object_id].controller
     n = sum(1 for i in game.battlefield
-            if filters.matches(game, game.objects[i], spec, obj.controller, object_id))
-    return [m * n for m in options]
+            if filters.matches(game, game.objects[i], spec, controller, object_id))
+    return tuple(m * n for m in options)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ _BLOCK = 64
 class GameRng:
     """Deterministic, unpredictable randomness for one game."""
 
-    __slots__ = ("_buffer", "_counter", "_key")
+    __slots__ = ("_buffer", "_counter", "_key", "_used")
 
     def __init__(self, seed: bytes) -> None:
         if len(seed) < 16:
@@ -26,16 +26,21 @@ class GameRng:
         self._key = hashlib.blake2b(seed, digest_size=64, person=b"manawire-rng-v1").digest()
         self._counter = 0
         self._buffer = b""
+        self._used = 0  # bytes of the buffer already taken
 
     def _take(self, n: int) -> bytes:
-        while len(self._buffer) < n:
-            block = hashlib.blake2b(
-                self._counter.to_bytes(16, "little"), key=self._key, digest_size=_BLOCK
-            ).digest()
-            self._counter += 1
-            self._buffer += block
-        out, self._buffer = self._buffer[:n], self._buffer[n:]
-        return out
+        """The stream's next ``n`` bytes."""
+        used = self._used
+        if len(self._buffer) - used < n:
+            rest = self._buffer[used:]
+            while len(rest) < n:
+                rest += hashlib.blake2b(
+                    self._counter.to_bytes(16, "little"), key=self._key, digest_size=_BLOCK
+                ).digest()
+                self._counter += 1
+            self._buffer, used = rest, 0
+        self._used = used + n
+        return self._buffer[used:used + n]
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` by rejection sampling (no modulo bias)."""
