@@ -76,6 +76,7 @@ from server.engine.state import (
     Game,
     GameObject,
     PendingTrigger,
+    Step,
     Zone,
 )
 from server.engine.targeting import (
@@ -256,7 +257,11 @@ def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: Man
 
 def is_sorcery_speed(game: Game, seat: int) -> bool:
     """Main phase of ``seat``'s own turn with an empty stack (rules 117.1a, 307.1)."""
-    return seat == game.active and game.step.is_main and not game.stack
+    return seat == game.active and game.step in _MAIN_PHASES and not game.stack
+
+
+#: The two main phases (rule 505), as :attr:`Step.is_main` says.
+_MAIN_PHASES = frozenset(s for s in Step if s.is_main)
 
 
 def most_for_any_spell(game: Game, seat: int, pool: Potential) -> int | None:

@@ -225,6 +225,8 @@ def permit(game: Game, seat: int, obj: GameObject, *,
 def any_for(game: Game, seat: int) -> bool:
     """Whether ``seat`` has any permission to cast or play a card from outside their hand
     (a quick test; the usual answer is no)."""
+    if not game.permissions:
+        return False  # the usual case: no effect has granted anything
     return any((isinstance(p, PlayFromExile | CastLinked) and p.seat == seat)
                or isinstance(p, FlashbackGranted) for p in game.permissions)
 

@@ -129,7 +129,9 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     performed = False
     # Rules 704.5d-e: the tokens and spell copies already off the battlefield / stack as this
     # check begins (704.3: all at once); one that leaves during it goes at the next check.
-    stray, game.stray_tokens = game.stray_tokens, []
+    stray = game.stray_tokens
+    if stray:
+        game.stray_tokens = []
     losers: list[tuple[int, str]] = []
     for player in game.players:
         if player.has_lost:
@@ -143,8 +145,10 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
             losers.append((s, f"player {s} has ten or more poison counters (704.5c)"))
         player.drew_from_empty = False
     # Rule 704.5j: the legendary permanents not kept go with everything else (704.3).
-    dying: list[str] = [i for i in game.legend_rule_losers if i in game.objects]
-    game.legend_rule_losers.clear()
+    dying: list[str] = []
+    if game.legend_rule_losers:
+        dying += [i for i in game.legend_rule_losers if i in game.objects]
+        game.legend_rule_losers.clear()
     destroyed: list[str] = []  # lethal or deathtouch damage: destruction (704.5g-h)
     objects = game.objects
     for oid in game.battlefield:

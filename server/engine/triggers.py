@@ -338,16 +338,19 @@ def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
     keywords = kwargs.get("keywords", False)
     # Without keywords, only permanents with triggered abilities can trigger (same order).
     permanents = game.battlefield if keywords else [o.id for o in board(game).triggering]
-    for oid in [*permanents, *game.command]:
-        obj = game.objects[oid]
-        if (seat is None or obj.controller == seat) and not obj.face_down and (
-                obj.card.triggers or obj.granted_triggers or keywords):  # 400.9, 708.2
-            trigger(game, obj.controller, obj.card, oid, event, **kwargs)
+    objects = game.objects
+    if permanents or game.command:
+        for oid in [*permanents, *game.command]:
+            obj = objects[oid]
+            if (seat is None or obj.controller == seat) and not obj.face_down and (
+                    obj.card.triggers or obj.granted_triggers or keywords):  # 400.9, 708.2
+                trigger(game, obj.controller, obj.card, oid, event, **kwargs)
     for player in game.players:
         if seat is None or player.seat == seat:
-            for oid in [i for i in player.graveyard
-                        if game.objects[i].card.triggers_from_graveyard]:
-                trigger(game, player.seat, game.objects[oid].card, oid, event, **kwargs)
+            for oid in [i for i in player.graveyard if objects[i].card.triggers_from_graveyard]:
+                trigger(game, player.seat, objects[oid].card, oid, event, **kwargs)
+    if not game.delayed:
+        return
     # Delayed triggered abilities (603.7) with this event: "until end of turn, whenever a
     # creature you control ... deals combat damage to a player" -- each time this turn
     # (603.7b), or only the next time.
