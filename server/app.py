@@ -161,6 +161,8 @@ _DEMO_NAME = re.compile(r"[a-z][a-z0-9-]*")
 CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the message rate
 #: Longest wait for a room's answer to a join or resume, even for a closing connection.
 SETTLE_SECONDS = 30.0
+#: Spectators' joins handled at once; the others wait their turn (see App._join).
+WATCH_JOINS_AT_ONCE = 4
 
 
 @dataclass(eq=False, slots=True)
@@ -281,6 +283,9 @@ class App:
         self._deck_checks = trio.CapacityLimiter(1)
         #: Password hashing runs on worker threads, two at a time at most.
         self._hashing = trio.CapacityLimiter(2)
+        #: Spectators' joins in progress at once (a crowd following a new game is admitted
+        #: a few at a time, so its joins can't hold up the actions of the games being played).
+        self._watch_joins = trio.CapacityLimiter(WATCH_JOINS_AT_ONCE)
         self._ids = itertools.count(1)
         #: Replays running now (Limits.max_replays).
         self.replays = 0
@@ -962,6 +967,19 @@ class App:
             ok, deck = await self._deck(conn, rid, request.deck, host.room.format)
             if not ok:
                 return
+            await self._enter(conn, host, record, rid, request, deck=deck)
+            return
+        # A thousand spectators following a popular game into its next room all ask at once:
+        # taken a few at a time, their joins (the room's answer, each one's snapshot, the
+        # session rows written) interleave with the actions of the games being played
+        # instead of holding them up in one burst (spectators never slow a game).
+        async with self._watch_joins:
+            await self._enter(conn, host, record, rid, request, deck=None)
+
+    async def _enter(self, conn: _Connection, host: RoomHost, record: _SessionRecord,
+                     rid: int, request: req.JoinRoom, *, deck: Deck | None) -> None:
+        """Ask the room to take the connection in (as a player with ``deck``, or a
+        spectator) and record its answer."""
         out = await self._settle(conn, host, cmd.Join(
             conn.conn_id, rid, record.session_id, record.name, request.spectator,
             deck, record.account.account_id, request.invite_code, request.tier))

@@ -256,7 +256,9 @@ def _priority_moves_on(game: Game, seat: int) -> bool:
 
     The pending priority decision was made by :func:`_advance` at its end (the only place
     one is made), after every check had come out empty; this pass leaves the game as it was
-    then but for whose priority it is and how many passed."""
+    then but for whose priority it is and how many passed -- nothing else changes a game
+    between two actions (architecture: one entry point changes a game; a test that sets a
+    life total directly sees it checked only when the engine next advances the game)."""
     if game.passes + 1 >= len(game.in_game()):
         return False
     game.passes += 1

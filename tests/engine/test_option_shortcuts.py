@@ -16,7 +16,7 @@ from server.engine import Game, PlayerSetup, apply, casting, game, new_game, tar
 from server.engine.targeting import different_targets_possible, target_candidates
 
 
-def _trace(seed: int, decks: tuple[str, str], actions: int) -> Iterator[object]:
+def _trace(seed: int, decks: tuple[str, ...], actions: int) -> Iterator[object]:
     """Every decision and the events of every action of a game of random legal choices."""
     rng = random.Random(seed)
     played = new_game(seed.to_bytes(16, "big"),
@@ -30,9 +30,12 @@ def _trace(seed: int, decks: tuple[str, str], actions: int) -> Iterator[object]:
     yield played.result
 
 
-def _pair(seed: int) -> tuple[str, str]:
+def _pair(seed: int) -> tuple[str, ...]:
+    """The demo decks of game ``seed``: two players, and three in every fourth game (where
+    passes in succession take two players to move priority on, 117.3d)."""
     decks = sorted(demo_deck_names())
-    return decks[seed % len(decks)], decks[(seed * 3 + 1) % len(decks)]
+    seats = 3 if seed % 4 == 3 else 2
+    return tuple(decks[(seed * (2 * k + 1) + k) % len(decks)] for k in range(seats))
 
 
 @pytest.mark.parametrize("seed", range(4))

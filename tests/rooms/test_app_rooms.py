@@ -7,13 +7,14 @@ import gc
 import random
 import weakref
 from pathlib import Path
+from typing import Any
 
 import trio
 import trio.testing
 
 from client_sdk.mirror import Mirror
 from protocol.v1 import messages_pb2 as mpb
-from server.app import CLOSE_REPLACED, App, Limits
+from server.app import CLOSE_REPLACED, WATCH_JOINS_AT_ONCE, App, Limits
 from server.rooms.room import RoomConfig
 from server.view import project
 from server.view.encode import encode_view
@@ -426,3 +427,43 @@ async def test_a_flood_of_commands_never_loses_a_disconnect(
         await trio.testing.wait_all_tasks_blocked()
         assert room.spectators == {} and room.info().spectators == 0
         assert not peers[0].sock.closed
+
+
+async def test_a_crowd_of_spectators_joining_at_once_is_admitted_a_few_at_a_time(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A crowd following a game into its room asks all at once: every spectator gets in, but
+    no more than WATCH_JOINS_AT_ONCE joins are in progress together (so the crowd's joins
+    interleave with the actions of the games being played instead of holding them up)."""
+    async with running_app(tmp_path) as app:
+        _, room_id = await _table(app, 2)
+        room = app.lobby.rooms[room_id]
+        crowd = [Peer(app, f"w{i}") for i in range(5 * WATCH_JOINS_AT_ONCE)]
+        for w in crowd:
+            await w.hello()
+        settle = app._settle
+        now = most = 0
+
+        async def counted(*args: Any) -> Any:
+            nonlocal now, most
+            now += 1
+            most = max(most, now)
+            try:
+                return await settle(*args)
+            finally:
+                now -= 1
+
+        app._settle = counted  # type: ignore[method-assign,assignment]
+        asked = []
+        for w in crowd:  # all at once: nothing runs between them
+            w.rid += 1
+            asked.append(w.rid)
+            w.sock.to_server.send_nowait(mpb.ClientMessage(
+                request_id=w.rid, join_room=mpb.JoinRoom(
+                    room_id=room_id, role=mpb.ROLE_SPECTATOR)).SerializeToString())
+        await trio.testing.wait_all_tasks_blocked()
+        assert most == WATCH_JOINS_AT_ONCE  # they came at once, and waited their turn
+        for w, rid in zip(crowd, asked, strict=True):
+            assert any(m.request_id == rid and m.HasField("joined") for m in w.pump())
+        assert len(room.spectators) == len(crowd)
+        assert app._watch_joins.borrowed_tokens == 0  # every turn given back

@@ -196,13 +196,17 @@ def _to_priority(d: Driver) -> None:
 
 def _draw(d: Driver) -> None:
     """End the current game in a draw: both players at 0 life lose at once when state-based
-    actions are next checked (rules 104.4a, 704.5a)."""
+    actions are next checked (rules 104.4a, 704.5a) -- as the step ends, once both players
+    have passed (the first pass only moves priority on, 117.3d: the engine checks them again
+    only after something happened, and this life total was set from outside the game)."""
     _to_priority(d)
     game = d.room.game
     assert game is not None and game.pending is not None
     for player in game.players:
         player.life = 0
-    d.act(seat_conn(d, game.pending.seat), 0)
+    for _ in range(2):
+        assert game.pending is not None and game.pending.kind is DecisionKind.PRIORITY
+        d.act(seat_conn(d, game.pending.seat), 0)  # pass
     assert game.result is not None and game.result.winners == ()
 
 
