@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any, TypeVar
 
-from server.cards import CardDef, card, load_pool, parse_decklist
+from server.cards import CardDef, card, demo_deck, load_pool, parse_decklist
 from server.cards.verbs import Effect, EffectBase
 from server.engine import (
     DecisionKind,
@@ -119,3 +120,19 @@ def random_playout(game: Game, rng: random.Random, limit: int = 20_000) -> int:
         assert d is not None and d.options, "a live game always has a decision with options"
         apply(game, d.seat, rng.choice(d.options))
     raise AssertionError("game did not finish")
+
+
+def demo_trace(seed: int, decks: tuple[str, ...], actions: int) -> Iterator[object]:
+    """A game of random legal choices between demo decks, as everything it showed: every
+    decision, the events of every action (at most ``actions``) and the result -- to compare
+    two ways of playing the same game."""
+    rng = random.Random(seed)
+    game = new_game(seed.to_bytes(16, "big"),
+                    [PlayerSetup(f"p{i}", demo_deck(name)) for i, name in enumerate(decks)])
+    for _ in range(actions):
+        decision = game.pending
+        if game.result is not None or decision is None:
+            break
+        yield decision
+        yield apply(game, decision.seat, rng.choice(decision.options))
+    yield game.result

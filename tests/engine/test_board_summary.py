@@ -4,16 +4,15 @@ sticker each change the next answer -- and whole games play the same with it as 
 
 from __future__ import annotations
 
-import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
-from server.cards import card, demo_deck, demo_deck_names
+from server.cards import card, demo_deck_names
 from server.cards.mana import ManaCost
 from server.cards.verbs import PutSticker
-from server.engine import Game, PlayerSetup, Zone, apply, blank_game, layers, new_game
+from server.engine import Game, Zone, blank_game, layers
 from server.engine import board as board_module
 from server.engine.board import Board, board
 from server.engine.casting import spell_cost
@@ -24,7 +23,7 @@ from server.engine.state import DecisionKind
 from server.engine.stickers import put_sticker
 from server.engine.zone_rules import _grants_permission
 from server.engine.zones import create_object, move
-from tests.engine.helpers import narrow
+from tests.engine.helpers import demo_trace, narrow
 
 
 def _game() -> Game:
@@ -137,20 +136,6 @@ def test_613_a_sticker_makes_the_layers_apply_to_an_unchanged_battlefield() -> N
     assert not board(game).at_start  # the layers apply: a summary they don't mark
 
 
-def _trace(seed: int, decks: tuple[str, str], actions: int) -> Iterator[object]:
-    """Every decision and the events of every action of a game of random legal choices."""
-    rng = random.Random(seed)
-    game = new_game(seed.to_bytes(16, "big"),
-                    [PlayerSetup(f"p{i}", demo_deck(name)) for i, name in enumerate(decks)])
-    for _ in range(actions):
-        decision = game.pending
-        if game.result is not None or decision is None:
-            break
-        yield decision
-        yield apply(game, decision.seat, rng.choice(decision.options))
-    yield game.result
-
-
 def _rescanning(real: Callable[[Game], Board]) -> Callable[[Game], Board]:
     def fresh(game: Game) -> Board:
         game.board = None  # no summary kept: every question scans the battlefield again
@@ -163,11 +148,11 @@ def test_games_play_the_same_with_the_summary_as_with_a_scan_every_time(
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     decks = sorted(demo_deck_names())
     pair = (decks[seed % len(decks)], decks[(seed * 3 + 1) % len(decks)])
-    cached = list(_trace(seed, pair, 3000))
+    cached = list(demo_trace(seed, pair, 3000))
     fresh = _rescanning(board_module.board)
     users = [m for name, m in sys.modules.items()
              if name.startswith("server.engine.") and getattr(m, "board", None) is board]
     assert len(users) >= 6  # the modules that ask it
     for module in users:
         monkeypatch.setattr(module, "board", fresh)
-    assert list(_trace(seed, pair, 3000)) == cached
+    assert list(demo_trace(seed, pair, 3000)) == cached

@@ -4,30 +4,15 @@ off (the decisions, every option and every event)."""
 
 from __future__ import annotations
 
-import random
 import sys
-from collections.abc import Iterator
 
 import pytest
 
-from server.cards import demo_deck, demo_deck_names
+from server.cards import demo_deck_names
 from server.cards.model import CardDef, TargetReq
-from server.engine import Game, PlayerSetup, apply, casting, game, new_game, targeting
+from server.engine import Game, casting, game, targeting
 from server.engine.targeting import different_targets_possible, target_candidates
-
-
-def _trace(seed: int, decks: tuple[str, ...], actions: int) -> Iterator[object]:
-    """Every decision and the events of every action of a game of random legal choices."""
-    rng = random.Random(seed)
-    played = new_game(seed.to_bytes(16, "big"),
-                      [PlayerSetup(f"p{i}", demo_deck(name)) for i, name in enumerate(decks)])
-    for _ in range(actions):
-        decision = played.pending
-        if played.result is not None or decision is None:
-            break
-        yield decision
-        yield apply(played, decision.seat, rng.choice(decision.options))
-    yield played.result
+from tests.engine.helpers import demo_trace
 
 
 def _pair(seed: int) -> tuple[str, ...]:
@@ -53,10 +38,10 @@ def test_117_3d_a_pass_moving_priority_on_decides_as_advancing_the_game_would(
         return done
 
     monkeypatch.setattr(game, "_priority_moves_on", counting)
-    short = list(_trace(seed, _pair(seed), 3000))
+    short = list(demo_trace(seed, _pair(seed), 3000))
     assert moved_on > 50  # the shortcut was taken, often
     monkeypatch.setattr(game, "_priority_moves_on", lambda played, seat: False)
-    assert list(_trace(seed, _pair(seed), 3000)) == short
+    assert list(demo_trace(seed, _pair(seed), 3000)) == short
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -65,9 +50,9 @@ def test_601_2g_a_card_ruled_out_by_its_mana_value_could_not_have_been_cast(
     """Rules 601.2f-h: with nothing to lower a cost or to add mana for some spells only, a
     card costing more than all the mana its player could have isn't offered -- as the full
     castability test finds."""
-    short = list(_trace(seed, _pair(seed), 3000))
+    short = list(demo_trace(seed, _pair(seed), 3000))
     monkeypatch.setattr(casting, "most_for_any_spell", lambda played, seat, pool: None)
-    assert list(_trace(seed, _pair(seed), 3000)) == short
+    assert list(demo_trace(seed, _pair(seed), 3000)) == short
 
 
 def _every_candidate(played: Game, reqs: tuple[TargetReq, ...], controller: int,
@@ -87,11 +72,11 @@ def _every_candidate(played: Game, reqs: tuple[TargetReq, ...], controller: int,
 @pytest.mark.parametrize("seed", range(4))
 def test_115_1_targets_available_stops_at_enough_candidates_and_finds_the_same(
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    short = list(_trace(seed, _pair(seed), 3000))
+    short = list(demo_trace(seed, _pair(seed), 3000))
     users = [m for name, m in sys.modules.items() if name.startswith("server.engine")
              and getattr(m, "targets_available", None) is targeting.targets_available]
     assert casting in users
     for module in users:
         monkeypatch.setattr(module, "targets_available", _every_candidate)
-    assert list(_trace(seed, _pair(seed), 3000)) == short
+    assert list(demo_trace(seed, _pair(seed), 3000)) == short
 
