@@ -56,7 +56,15 @@ from server.engine.actions import (
 from server.engine.state import GamePhase
 from server.view import wire
 from server.view.diff import DeltaOp
-from server.view.project import HeaderBase, HeaderView, ObjectView, PlayerView, View, ZoneKey
+from server.view.project import (
+    HeaderBase,
+    HeaderView,
+    ObjectView,
+    PlayerView,
+    TriggerView,
+    View,
+    ZoneKey,
+)
 
 
 class ProjectionError(RuntimeError):
@@ -431,12 +439,21 @@ def encode_decision(decision: Decision, view: View, room_id: str, state_id: int)
     Passes through the projection: every object an option names must be in the viewer's view,
     or :class:`ProjectionError` is raised and nothing is sent.
     """
-    if view.viewer != decision.seat:
+    return decision_for(decision, view.viewer, view.objects, view.header.triggers,
+                        room_id=room_id, state_id=state_id)
+
+
+def decision_for(decision: Decision, viewer: int, objects: Container[str],
+                 triggers: tuple[TriggerView, ...], *, room_id: str,
+                 state_id: int) -> pb.Decision:
+    """:func:`encode_decision` from the parts of the view it checks against: the viewer,
+    the ids of the objects in the view and the triggered abilities waiting in its header."""
+    if viewer != decision.seat:
         raise ProjectionError("a decision is only sent to the seat that must make it")
-    waiting = {t.id for t in view.header.triggers}
+    waiting = {t.id for t in triggers}
     for action in decision.options:
         for oid in _referenced_ids(action):
-            if oid not in view.objects and oid not in waiting:
+            if oid not in objects and oid not in waiting:
                 raise ProjectionError("decision option names an object hidden from the viewer")
     return pb.Decision(
         room_id=room_id, prompt_id=decision.prompt_id, seat=decision.seat,

@@ -13,7 +13,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.engine import Game
 from server.engine.actions import Action
 from server.engine.events import Event
-from server.view.encode import encode_decision
+from server.view.encode import decision_for
 from server.view.project import SPECTATOR
 from server.view.stream import ViewStream
 from server.view.track import GameTracker
@@ -54,5 +54,8 @@ class ViewPipeline:
         if pending is None or pending.seat != seat or seat == SPECTATOR:
             return None
         stream = self.streams[seat]
-        message = encode_decision(pending, stream.view, room_id, stream.state_id)
+        # Checked against the stream's objects and waiting triggers (the whole view isn't
+        # needed: its players are never named by an option).
+        message = decision_for(pending, seat, stream.objects, stream.header.triggers,
+                               room_id=room_id, state_id=stream.state_id)
         return mpb.ServerMessage(decision=message).SerializeToString()
