@@ -507,9 +507,16 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
     sorcery_speed = casting.is_sorcery_speed(game, seat)
     # Rules 305.1-305.2: main phase, own turn, empty stack, lands left to play.
     land_now = sorcery_speed and player.lands_played < lands_allowed(game, seat)
+    # Rule 113.6m: "Discard [this]: ..." works from the hand -- offered after the abilities
+    # of permanents, found in the same pass over the hand.
+    from_hand: list[Action] = []
+    objects = game.objects
     for oid in player.hand:  # rule 401.5
-        obj = game.objects[oid]
+        obj = objects[oid]
         card = obj.card
+        if card.abilities:
+            from_hand += [ActivateAbility(oid, i) for i, a in enumerate(card.abilities)
+                          if a.discard_self and casting.can_activate(game, seat, obj, i)]
         if card.is_land:
             if land_now:
                 options.append(PlayLand(oid))
@@ -543,12 +550,9 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
         if obj.controller == seat:
             options += [ActivateAbility(obj.id, i) for i in range(len(obj.activated_abilities))
                         if casting.can_activate(game, seat, obj, i)]
-    for oid in player.hand:  # rule 113.6m: "Discard [this]: ..." works from the hand
-        obj = game.objects[oid]
-        if obj.card.abilities:
-            options += [ActivateAbility(oid, i) for i, a in enumerate(obj.card.abilities)
-                        if a.discard_self and casting.can_activate(game, seat, obj, i)]
-    options += variants.special_actions(game, seat)  # e.g. the planar die (901.9, 116.2i)
+    options += from_hand
+    if game.variants:
+        options += variants.special_actions(game, seat)  # e.g. the planar die (901.9, 116.2i)
     # Rules 117.1d, 605.3a: mana abilities may be activated whenever the player has priority.
     options += casting.mana_ability_options(game, seat, sources=sources)
     return tuple(options)
@@ -703,6 +707,14 @@ def _next_turn(game: Game) -> None:
 # --- the main loop ---------------------------------------------------------------------------
 
 
+#: Steps whose beginning (:func:`_begin_step`) changes nothing in the game but, perhaps,
+#: the triggered abilities waiting (rule 603.3): no turn-based action of 703.4 (untapping,
+#: drawing, combat damage, cleanup) happens as they begin.
+_QUIET_BEGINNINGS = frozenset({
+    Step.UPKEEP, Step.PRECOMBAT_MAIN, Step.BEGINNING_OF_COMBAT, Step.DECLARE_ATTACKERS,
+    Step.DECLARE_BLOCKERS, Step.END_OF_COMBAT, Step.POSTCOMBAT_MAIN, Step.END})
+
+
 def _advance(game: Game, events: list[Event]) -> None:
     """Run the game until a player must decide something (or it ends)."""
     game.pending = None
@@ -728,8 +740,14 @@ def _advance(game: Game, events: list[Event]) -> None:
             raise AssertionError("the start of the game always has a pending choice")
         if not game.step_begun:
             variants.step_beginning(game)  # e.g. the starting plane (103.7, 901.5)
+            before = len(events)
             _begin_step(game, events)
-            continue
+            if not (game.step in _QUIET_BEGINNINGS and len(events) == before
+                    and not game.choices and not game.variants):
+                continue
+            # The step began with nothing but "at the beginning of" abilities triggering
+            # (603.2: they wait to be put on the stack, 603.3): the checks above would find
+            # what they found before it began -- on to the step's own actions.
         if _step_choice(game, events):
             return
         if game.choices or len(events) > seen:

@@ -7,8 +7,10 @@ abilities on the battlefield (604, 611.3) and the effects of resolved spells and
 whose set of affected objects depends on an earlier layer ("creatures you control" after a
 control change) sees that layer's result -- the common case of dependency (613.8).
 
-The engine calls it before every decision, state-based action check and effect, so readers
-just use :attr:`GameObject.power`, :meth:`GameObject.has`, :attr:`GameObject.controller`.
+The engine calls it before every decision, state-based action check and effect (but for the
+next player's priority after a pass that changed nothing else, 117.3d: the results stand), so
+readers just use :attr:`GameObject.power`, :meth:`GameObject.has`,
+:attr:`GameObject.controller`.
 """
 
 from __future__ import annotations

@@ -80,3 +80,14 @@ def test_115_1_targets_available_stops_at_enough_candidates_and_finds_the_same(
         monkeypatch.setattr(module, "targets_available", _every_candidate)
     assert list(demo_trace(seed, _pair(seed), 3000)) == short
 
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_603_3_a_step_beginning_with_only_triggers_goes_on_without_checking_again(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rules 603.2-603.3, 703.4: a step whose beginning has no turn-based action changes at
+    most the triggered abilities waiting, so the engine goes on to the step's own actions
+    without repeating its checks -- as repeating them finds."""
+    short = list(demo_trace(seed, _pair(seed), 3000))
+    monkeypatch.setattr(game, "_QUIET_BEGINNINGS", frozenset())
+    assert list(demo_trace(seed, _pair(seed), 3000)) == short
