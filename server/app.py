@@ -161,8 +161,6 @@ _DEMO_NAME = re.compile(r"[a-z][a-z0-9-]*")
 CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the message rate
 #: Longest wait for a room's answer to a join or resume, even for a closing connection.
 SETTLE_SECONDS = 30.0
-#: Spectators' joins handled at once; the others wait their turn (see App._join).
-WATCH_JOINS_AT_ONCE = 4
 
 
 @dataclass(eq=False, slots=True)
@@ -283,9 +281,6 @@ class App:
         self._deck_checks = trio.CapacityLimiter(1)
         #: Password hashing runs on worker threads, two at a time at most.
         self._hashing = trio.CapacityLimiter(2)
-        #: Spectators' joins in progress at once (a crowd following a new game is admitted
-        #: a few at a time, so its joins can't hold up the actions of the games being played).
-        self._watch_joins = trio.CapacityLimiter(WATCH_JOINS_AT_ONCE)
         self._ids = itertools.count(1)
         #: Replays running now (Limits.max_replays).
         self.replays = 0
@@ -970,10 +965,11 @@ class App:
             await self._enter(conn, host, record, rid, request, deck=deck)
             return
         # A thousand spectators following a popular game into its next room all ask at once:
-        # taken a few at a time, their joins (the room's answer, each one's snapshot, the
-        # session rows written) interleave with the actions of the games being played
-        # instead of holding them up in one burst (spectators never slow a game).
-        async with self._watch_joins:
+        # taken a few at a time by the room (RoomHost.watch_joins), their joins (the room's
+        # answer, each one's snapshot, the session rows written) interleave with the actions
+        # of the games being played instead of holding them up in one burst (spectators
+        # never slow a game).
+        async with host.watch_joins:
             await self._enter(conn, host, record, rid, request, deck=None)
 
     async def _enter(self, conn: _Connection, host: RoomHost, record: _SessionRecord,

@@ -14,7 +14,8 @@ import trio.testing
 
 from client_sdk.mirror import Mirror
 from protocol.v1 import messages_pb2 as mpb
-from server.app import CLOSE_REPLACED, WATCH_JOINS_AT_ONCE, App, Limits
+from server.app import CLOSE_REPLACED, App, Limits
+from server.rooms.pump import WATCH_JOINS_AT_ONCE
 from server.rooms.room import RoomConfig
 from server.view import project
 from server.view.encode import encode_view
@@ -433,37 +434,41 @@ async def test_a_crowd_of_spectators_joining_at_once_is_admitted_a_few_at_a_time
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
     """A crowd following a game into its room asks all at once: every spectator gets in, but
-    no more than WATCH_JOINS_AT_ONCE joins are in progress together (so the crowd's joins
-    interleave with the actions of the games being played instead of holding them up)."""
+    the room has no more than WATCH_JOINS_AT_ONCE of their joins in progress together (so
+    the crowd's joins interleave with the actions of the games being played instead of
+    holding them up) -- and a spectator of another room isn't queued behind that crowd."""
     async with running_app(tmp_path) as app:
         _, room_id = await _table(app, 2)
-        room = app.lobby.rooms[room_id]
+        _, other_id = await _table(app, 2)
         crowd = [Peer(app, f"w{i}") for i in range(5 * WATCH_JOINS_AT_ONCE)]
-        for w in crowd:
+        elsewhere = Peer(app, "x")
+        for w in [*crowd, elsewhere]:
             await w.hello()
         settle = app._settle
-        now = most = 0
+        now: dict[str, int] = {room_id: 0, other_id: 0}
+        most: dict[str, int] = {room_id: 0, other_id: 0}
 
-        async def counted(*args: Any) -> Any:
-            nonlocal now, most
-            now += 1
-            most = max(most, now)
+        async def counted(conn: Any, host: Any, command: Any) -> Any:
+            key = host.room_id
+            now[key] += 1
+            most[key] = max(most[key], now[key])
             try:
-                return await settle(*args)
+                return await settle(conn, host, command)
             finally:
-                now -= 1
+                now[key] -= 1
 
-        app._settle = counted  # type: ignore[method-assign,assignment]
+        app._settle = counted  # type: ignore[method-assign]
         asked = []
-        for w in crowd:  # all at once: nothing runs between them
-            w.rid += 1
+        for w, room in [*((w, room_id) for w in crowd), (elsewhere, other_id)]:
+            w.rid += 1  # all at once: nothing runs between them
             asked.append(w.rid)
             w.sock.to_server.send_nowait(mpb.ClientMessage(
                 request_id=w.rid, join_room=mpb.JoinRoom(
-                    room_id=room_id, role=mpb.ROLE_SPECTATOR)).SerializeToString())
+                    room_id=room, role=mpb.ROLE_SPECTATOR)).SerializeToString())
         await trio.testing.wait_all_tasks_blocked()
-        assert most == WATCH_JOINS_AT_ONCE  # they came at once, and waited their turn
-        for w, rid in zip(crowd, asked, strict=True):
+        assert most == {room_id: WATCH_JOINS_AT_ONCE, other_id: 1}
+        for w, rid in zip([*crowd, elsewhere], asked, strict=True):
             assert any(m.request_id == rid and m.HasField("joined") for m in w.pump())
-        assert len(room.spectators) == len(crowd)
-        assert app._watch_joins.borrowed_tokens == 0  # every turn given back
+        assert len(app.lobby.rooms[room_id].spectators) == len(crowd)
+        assert len(app.lobby.rooms[other_id].spectators) == 1
+        assert app.lobby.hosts[room_id].watch_joins.borrowed_tokens == 0  # all given back
