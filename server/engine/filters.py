@@ -30,13 +30,12 @@ class LastKnown:
 
 @dataclass(slots=True)
 class _Facts:
-    """What a filter asks of an object, read either from a live object (after the layers,
-    rule 613) or from last known information (608.2h); None -- unknown (never matches).
+    """What a filter asks of an object besides its kind and controller, read either from a
+    live object (after the layers, rule 613) or from last known information (608.2h); None
+    -- unknown (never matches).
     Made for one question and read only (not frozen: it is made for every object a filter
     looks at, and a frozen dataclass is several times slower to make)."""
 
-    controller: int
-    object_id: str
     card: CardDef
     subtypes: tuple[str, ...]
     power: int | None
@@ -51,8 +50,7 @@ class _Facts:
     activated_turn: int | None
     #: Rule 700.9: a counter on it, equipped, or enchanted by an Aura its controller controls.
     modified: bool
-    #: Whether it has a card type (rule 205.2a) / a keyword ability (613.1f).
-    has_type: Callable[[str], bool]
+    #: Whether it has a keyword ability (rule 613.1f).
     has: Callable[[str], bool]
 
 
@@ -62,24 +60,21 @@ def matches(game: Game, obj: GameObject, spec: ObjectFilter, you: int, source_id
     fits a description (:class:`ObjectFilter`) from ``you``'s point of view, with its
     characteristics after the layers (rule 613). ``that_player``: "that player" of a
     triggered ability's event (rule 603.2), for :attr:`Controller.THAT_PLAYER`."""
-    if spec.card_types and not any(_has_type(obj, t) for t in spec.card_types):
-        return False  # the type test is the cheapest and the most selective: it goes first
-    # Then what else rules most objects out cheaply, before all the facts are gathered
-    # (each as _fits would find it): "you control", "other", "non-[type]".
-    if (spec.controller is Controller.YOU and obj.controller != you) \
-            or (spec.other and obj.id == source_id) \
-            or (spec.not_types and any(_has_type(obj, t) for t in spec.not_types)):
-        return False
+    def has_type(card_type: str) -> bool:
+        return _has_type(obj, card_type)
+
+    if not _who_and_kind(game, spec, you, source_id, that_player=that_player,
+                         controller=obj.controller, object_id=obj.id, has_type=has_type):
+        return False  # most objects are ruled out here, before their other facts are read
     creature = obj.is_creature
-    return _fits(game, spec, you, source_id, that_player=that_player, facts=_Facts(
-        controller=obj.controller, object_id=obj.id, card=obj.card, subtypes=obj.subtypes,
+    return _fits(game, spec, _Facts(
+        subtypes=obj.subtypes, card=obj.card,
         power=obj.power if creature else None, toughness=obj.toughness if creature else None,
         mana_value=obj.mana_value, counters=obj.counters,
         attacking=obj.id in game.combat.attackers,  # rule 506.4
         blocking=obj.id in game.combat.blocking, tapped=obj.tapped, token=obj.is_token,
         cast_from=obj.cast_from, activated_turn=obj.activated_turn,
-        modified=spec.modified and is_modified(game, obj),
-        has_type=lambda t: _has_type(obj, t), has=obj.has))
+        modified=spec.modified and is_modified(game, obj), has=obj.has))
 
 
 def is_modified(game: Game, obj: GameObject) -> bool:
@@ -104,38 +99,51 @@ def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
     from a zone isn't known here (a filter asking that doesn't match), nor whether it was
     tapped (not checked: a card in a zone is neither)."""
     card = last_known.card
+    if not _who_and_kind(game, spec, you, source_id, that_player=that_player,
+                         controller=last_known.controller, object_id=last_known.object_id,
+                         has_type=card.is_type):
+        return False
     creature = card.creature and card.power is not None
-    return _fits(game, spec, you, source_id, that_player=that_player, facts=_Facts(
-        controller=last_known.controller, object_id=last_known.object_id, card=card,
-        subtypes=card.subtypes, power=card.power if creature else None,
+    return _fits(game, spec, _Facts(
+        card=card, subtypes=card.subtypes, power=card.power if creature else None,
         toughness=card.toughness if creature else None,
         mana_value=card.mana_cost.mana_value, counters=dict(last_known.counters),
         attacking=last_known.attacking, blocking=False, tapped=None, token=card.is_token,
         cast_from=None, activated_turn=None,
         modified=any(n > 0 for _, n in last_known.counters),  # rule 700.9
-        has_type=card.is_type, has=card.has_keyword))
+        has=card.has_keyword))
 
 
-def _fits(game: Game, spec: ObjectFilter, you: int, source_id: str, *,
-          that_player: int | None, facts: _Facts) -> bool:
-    """The one evaluator of :class:`ObjectFilter`: every stated quality holds."""
-    has_type, has = facts.has_type, facts.has
+def _who_and_kind(game: Game, spec: ObjectFilter, you: int, source_id: str, *,
+                  that_player: int | None, controller: int, object_id: str,
+                  has_type: Callable[[str], bool]) -> bool:
+    """The qualities of :class:`ObjectFilter` about what kind of object it is and whose: its
+    card types (rule 205.2a), "other" and who controls it (102.2) -- read without gathering
+    the object's other facts, and asked first, since they rule most objects out."""
+    if spec.card_types and not any(has_type(t) for t in spec.card_types):
+        return False
+    if spec.not_types and any(has_type(t) for t in spec.not_types):
+        return False
+    if spec.other and object_id == source_id:
+        return False
     control = spec.controller
     if control is Controller.YOU:
-        mine = facts.controller == you
-    elif control is Controller.OPPONENT:
-        mine = facts.controller in game.opponents(you)  # rule 102.2
-    elif control is Controller.ANY:
-        mine = True
-    elif control is Controller.THAT_PLAYER:
-        mine = that_player is not None and facts.controller == that_player
-    else:
-        assert_never(control)
+        return controller == you
+    if control is Controller.OPPONENT:
+        return controller in game.opponents(you)  # rule 102.2
+    if control is Controller.ANY:
+        return True
+    if control is Controller.THAT_PLAYER:
+        return that_player is not None and controller == that_player
+    assert_never(control)
+
+
+def _fits(game: Game, spec: ObjectFilter, facts: _Facts) -> bool:
+    """The evaluator of :class:`ObjectFilter`'s other qualities, once
+    :func:`_who_and_kind` holds: every stated quality holds."""
+    has = facts.has
     card = facts.card
-    return (mine and not (spec.other and facts.object_id == source_id)
-            and (not spec.card_types or any(has_type(t) for t in spec.card_types))
-            and not any(has_type(t) for t in spec.not_types)  # rule 205.2a
-            and (not spec.subtypes or bool(set(spec.subtypes) & set(facts.subtypes)))
+    return ((not spec.subtypes or bool(set(spec.subtypes) & set(facts.subtypes)))
             and not set(spec.not_subtypes) & set(facts.subtypes)  # rule 205.3
             and not (spec.nontoken and facts.token)
             and not (spec.token and not facts.token)  # rule 111.1
