@@ -239,41 +239,32 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
         raise IllegalActionError(f"{action!r} is not a legal option of this decision") \
             from None
     game.action_count += 1
-    if pending.kind is DecisionKind.PRIORITY and isinstance(action, PassPriority) \
-            and _priority_moves_on(game, seat):
-        return events
-    _perform(game, seat, action, events)
-    _advance(game, events)
+    if _perform(game, seat, action, events):
+        # Rule 117.3d: a pass that isn't the last in succession only moved priority on,
+        # changing nothing else -- so the checks made before the passing player received
+        # priority (state-based actions, triggers, the step's actions: rules 117.5, 704.3)
+        # would find what they found then (that decision was made by _advance at its end,
+        # the only place one is made, after every check came out empty; nothing else
+        # changes a game between two actions), and the next player's priority follows at
+        # once. (A test that sets a life total directly sees it checked only when the
+        # engine next advances the game.)
+        nxt = game.priority
+        assert nxt is not None  # the pass gave it to the next player
+        _decide(game, nxt, DecisionKind.PRIORITY, _priority_options(game, nxt))
+    else:
+        _advance(game, events)
     return events
 
 
-def _priority_moves_on(game: Game, seat: int) -> bool:
-    """Rule 117.3d: a pass that isn't the last in succession only moves priority on, and
-    changes nothing else -- so the checks made before ``seat`` received priority (state-based
-    actions, triggers, the step's actions: rules 117.5, 704.3) would find what they found
-    then, and the next player's priority decision follows at once. Performs that pass and
-    returns True; False (changing nothing) for a pass that resolves or ends the step.
-
-    The pending priority decision was made by :func:`_advance` at its end (the only place
-    one is made), after every check had come out empty; this pass leaves the game as it was
-    then but for whose priority it is and how many passed -- nothing else changes a game
-    between two actions (architecture: one entry point changes a game; a test that sets a
-    life total directly sees it checked only when the engine next advances the game)."""
-    if game.passes + 1 >= len(game.in_game()):
-        return False
-    game.passes += 1
-    game.priority = nxt = game.next_seat(seat)
-    _decide(game, nxt, DecisionKind.PRIORITY, _priority_options(game, nxt))
-    return True
-
-
-def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None:
+def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> bool:
+    """Carry out the chosen option; True if it was a pass that only moved priority on
+    (:func:`_pass_priority`)."""
     if game.casting is not None:
         casting.continue_cast(game, action, events)
     elif game.choices:
         _perform_choice(game, game.choices[0], action, events)
     elif isinstance(action, PassPriority):
-        _pass_priority(game, seat, events)
+        return _pass_priority(game, seat, events)
     elif isinstance(action, PlayLand):
         # Rules 116.2a, 305.1: a special action; the player keeps priority (117.3c).
         origin = game.objects[action.object_id].zone
@@ -306,6 +297,7 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> None
         planar.roll_planar_die(game, seat, action.mana, events)  # rules 901.9, 116.2i
     else:  # pragma: no cover - every option kind is handled above
         raise IllegalActionError(f"unhandled action {action!r}")
+    return False
 
 
 def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
@@ -473,17 +465,19 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
 # --- priority, steps and turns -----------------------------------------------------------------
 
 
-def _pass_priority(game: Game, seat: int, events: list[Event]) -> None:
-    """Rules 117.3d, 117.4, 405.5: pass; when all pass in succession, resolve or end the step."""
+def _pass_priority(game: Game, seat: int, events: list[Event]) -> bool:
+    """Rules 117.3d, 117.4, 405.5: pass; when all pass in succession, resolve or end the
+    step. True if priority only moved on to the next player."""
     game.passes += 1
     if game.passes < len(game.in_game()):
         game.priority = game.next_seat(seat)
-        return
+        return True
     game.passes = 0
     if game.stack:
         effects.resolve_top(game, events)
     else:
         _end_step(game)
+    return False
 
 
 def lands_allowed(game: Game, seat: int) -> int:

@@ -11,6 +11,7 @@ import pytest
 from server.cards import demo_deck_names
 from server.cards.model import CardDef, TargetReq
 from server.engine import Game, casting, game, targeting
+from server.engine.events import Event
 from server.engine.targeting import different_targets_possible, target_candidates
 from tests.engine.helpers import demo_trace
 
@@ -29,18 +30,23 @@ def test_117_3d_a_pass_moving_priority_on_decides_as_advancing_the_game_would(
     """Rules 117.3d, 704.3: after a pass that isn't the last in succession, the next
     player's priority decision follows at once -- the same one the full checks give."""
     moved_on = 0
-    real = game._priority_moves_on
+    real = game._pass_priority
 
-    def counting(played: Game, seat: int) -> bool:
+    def counting(played: Game, seat: int, events: list[Event]) -> bool:
         nonlocal moved_on
-        done = real(played, seat)
+        done = real(played, seat, events)
         moved_on += done
         return done
 
-    monkeypatch.setattr(game, "_priority_moves_on", counting)
+    monkeypatch.setattr(game, "_pass_priority", counting)
     short = list(demo_trace(seed, _pair(seed), 3000))
     assert moved_on > 50  # the shortcut was taken, often
-    monkeypatch.setattr(game, "_priority_moves_on", lambda played, seat: False)
+
+    def the_long_way(played: Game, seat: int, events: list[Event]) -> bool:
+        real(played, seat, events)
+        return False  # so the game advances through every check
+
+    monkeypatch.setattr(game, "_pass_priority", the_long_way)
     assert list(demo_trace(seed, _pair(seed), 3000)) == short
 
 
