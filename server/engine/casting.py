@@ -76,7 +76,6 @@ from server.engine.state import (
     Game,
     GameObject,
     PendingTrigger,
-    Step,
     Zone,
 )
 from server.engine.targeting import (
@@ -106,7 +105,7 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     cost = ManaCost() if permissions.free(game, seat, spell_id) else \
         card.mana_cost.with_x(x)
     changers = board(game).cost_changers
-    if not changers and card.cost_reduction is None and not _on_stack(game, spell_id):
+    if not changers and card.cost_reduction is None and targeted_cost(game, spell_id) == (0, 0):
         return as_paid_by(game, seat, cost)  # nothing changes it (the usual case)
     if not card.creature and changers:
         tax = sum(o.card.noncreature_tax for o in changers)
@@ -125,13 +124,6 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     if less:
         cost = ManaCost(max(cost.generic - less, 0), cost.symbols, cost.x_count, cost.hybrid)
     return as_paid_by(game, seat, cost)  # rule 609.4b
-
-
-def _on_stack(game: Game, spell_id: str) -> bool:
-    """Whether ``spell_id`` is a spell on the stack (only then can :func:`targeted_cost`
-    find anything)."""
-    spell = game.objects.get(spell_id)
-    return spell is not None and spell.zone is Zone.STACK
 
 
 def targeted_cost(game: Game, spell_id: str,
@@ -257,11 +249,7 @@ def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: Man
 
 def is_sorcery_speed(game: Game, seat: int) -> bool:
     """Main phase of ``seat``'s own turn with an empty stack (rules 117.1a, 307.1)."""
-    return seat == game.active and game.step in _MAIN_PHASES and not game.stack
-
-
-#: The two main phases (rule 505), as :attr:`Step.is_main` says.
-_MAIN_PHASES = frozenset(s for s in Step if s.is_main)
+    return seat == game.active and game.step.is_main and not game.stack
 
 
 def most_for_any_spell(game: Game, seat: int, pool: Potential) -> int | None:

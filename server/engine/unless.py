@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from server.cards.mana import ManaCost
 from server.engine.actions import Action, ActivateManaAbility, Decline, PayMana
+from server.engine.casting import mana_ability_options
 from server.engine.events import Event
 from server.engine.mana import (
     affordable,
     as_paid_by,
-    mana_choices,
-    mana_sources,
     payments,
     potential_pool,
     spend,
@@ -79,10 +78,7 @@ def options(game: Game, choice: Choice) -> tuple[Action, ...]:
     not paying."""
     assert choice.unless_cost is not None
     seat = choice.seat
-    out: list[Action] = []
-    for oid in mana_sources(game, seat):
-        kinds = mana_choices(game, oid)
-        out += [ActivateManaAbility(oid, m if len(kinds) > 1 else "") for m in kinds]
+    out = mana_ability_options(game, seat)
     out += [PayMana(m) for m in payments(game.player(seat).mana_pool, choice.unless_cost)]
     return (*out, Decline())
 
