@@ -220,6 +220,8 @@ class _Connection:
     #: A relay process's client: its messages go straight onto the link, in order (the
     #: relay queues, batches and sends them); no outbox or writer task here.
     direct: Callable[[bytes], bool] | None = None
+    #: It watches its room as a spectator (it joined as one).
+    spectating: bool = False
 
     def close(self, code: int, reason: str) -> None:
         """Disconnect this client with a close code (the first reason given wins)."""
@@ -983,6 +985,17 @@ class App:
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                    f"no room {request.room_id!r}", rid))
         elif out.accepted:
+            conn.spectating = request.spectator
+            await self._record_place(conn, record)
+
+    async def _record_place(self, conn: _Connection, record: _SessionRecord) -> None:
+        """Store the session's room (what a resume after a restart goes back to). A
+        spectator's is written without waiting: a crowd joining and leaving rooms costs the
+        event loop no wake-up per member, and a spectator whose latest place a crash lost
+        just joins again; a player's is durable before its next request is read."""
+        if conn.spectating:
+            self.writer.write_soon([record.row()])
+        else:
             await self.writer.write([record.row()])
 
     async def _settle(self, conn: _Connection, host: RoomHost,
@@ -1024,7 +1037,8 @@ class App:
         record.room_id = None
         with contextlib.suppress(RoomGoneError):
             await host.submit(cmd.Leave(conn.conn_id, rid)).wait()
-        await self.writer.write([record.row()])
+        await self._record_place(conn, record)
+        conn.spectating = False
 
     # ---- quick match
     def _queue_reply(self, rid: int, key: tuple[DeckFormat, int], queued: bool) -> bytes:

@@ -10,6 +10,7 @@ only queues a batch and is woken once it is durable.
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
 import threading
 from collections.abc import Sequence
@@ -23,6 +24,8 @@ from server.store.sqlite import Store
 #: Batches committed in one transaction at most (bounds one transaction's size).
 MAX_GROUP = 256
 
+log = logging.getLogger("manawire.store")
+
 
 class StoreClosedError(RuntimeError):
     """The writer was closed; nothing more can be written."""
@@ -31,7 +34,8 @@ class StoreClosedError(RuntimeError):
 @dataclass(eq=False)
 class _Batch:
     ops: Sequence[StoreOp]
-    token: trio.lowlevel.TrioToken
+    #: The event loop to wake once the batch is durable (None: nobody waits for it).
+    token: trio.lowlevel.TrioToken | None
     done: trio.Event = field(default_factory=trio.Event)
     error: BaseException | None = None
 
@@ -72,6 +76,29 @@ class StoreWriter:
         if batch.error is not None:
             raise batch.error
 
+    def write_soon(self, ops: Sequence[StoreOp]) -> None:
+        """Queue ``ops`` to be committed after everything queued before them, without
+        waiting: for records whose loss in a crash costs nothing a client can't redo (a
+        spectator's place in a room: it joins again). A failure is logged. Raises
+        :class:`StoreClosedError` once closed."""
+        if not ops:
+            return
+        if self._closed:
+            raise StoreClosedError("the store is closed")
+        if self.inline:
+            self._apply_unwaited(ops)
+            return
+        self._queue.put(_Batch(ops, None))
+
+    def _apply_unwaited(self, ops: Sequence[StoreOp]) -> None:
+        try:
+            self.store.apply(ops)
+        except Exception:
+            log.exception("store: %d record(s) nobody waited for could not be written",
+                          len(ops))
+        self.commits += 1
+        self.batches += 1
+
     def close(self) -> None:
         """Commit everything queued, then stop the thread (blocks until it has)."""
         if not self._closed:
@@ -111,6 +138,11 @@ class StoreWriter:
         self.commits += 1
         self.batches += len(group)
         for batch in group:
+            if batch.token is None:  # write_soon: nobody waits; a failure is only logged
+                if batch.error is not None:
+                    log.error("store: %d record(s) nobody waited for could not be written",
+                              len(batch.ops), exc_info=batch.error)
+                continue
             # (RunFinishedError: the event loop is gone at shutdown; nobody waits any more)
             with contextlib.suppress(trio.RunFinishedError):
                 batch.token.run_sync_soon(batch.done.set)

@@ -472,3 +472,37 @@ async def test_a_crowd_of_spectators_joining_at_once_is_admitted_a_few_at_a_time
         assert len(app.lobby.rooms[room_id].spectators) == len(crowd)
         assert len(app.lobby.rooms[other_id].spectators) == 1
         assert app.lobby.hosts[room_id].watch_joins.borrowed_tokens == 0  # all given back
+
+
+async def test_a_spectators_place_is_stored_unwaited_and_a_restart_brings_it_back(
+    tmp_path: Path,
+) -> None:
+    """A spectator's room is written to its session's row without waiting for the commit
+    (StoreWriter.write_soon) as it joins and leaves; after a restart, resuming the session
+    puts it back as a spectator of that room (README, "Restarts and crashes")."""
+    async with running_app(tmp_path) as app:
+        _, room_id = await _table(app, 2)
+        _, other_id = await _table(app, 2)
+        w = Peer(app, "w")
+        await w.hello()
+        (session_id,) = [m.welcome.session_id for m in w.got if m.HasField("welcome")]
+
+        def place() -> str | None:
+            (row,) = [r for r in app.store.sessions() if r.session_id == session_id]
+            return row.room_id
+
+        assert (await w.join(room_id, spectator=True)).HasField("joined")
+        assert place() == room_id
+        await w.send(leave_room=mpb.LeaveRoom())
+        await trio.testing.wait_all_tasks_blocked()
+        assert place() is None
+        assert (await w.join(other_id, spectator=True)).HasField("joined")
+        assert place() == other_id
+        token = w.token
+        app.shutdown()
+    async with running_app(tmp_path) as app:
+        assert app.recover() == 2
+        back = Peer(app, "w")
+        reply = await back.call(resume=mpb.Resume(protocol_version=1, resume_token=token))
+        joined = reply.resumed.joined
+        assert joined.room.room_id == other_id and joined.role == mpb.ROLE_SPECTATOR

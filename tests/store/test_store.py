@@ -91,6 +91,32 @@ async def test_a_failing_batch_fails_alone(tmp_path: Path) -> None:
     store.close()
 
 
+@pytest.mark.parametrize("inline", [False, True])
+async def test_write_soon_is_committed_in_order_without_a_waiter_and_a_failure_is_logged(
+    tmp_path: Path, inline: bool, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A spectator's place is written without waiting (StoreWriter.write_soon): in queue
+    order with the waited writes around it, so a later row is never overwritten by an
+    earlier one; a failing batch is logged and fails nothing else; closed: refused."""
+    store = Store(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store, inline=inline)
+    try:
+        await writer.write([_game("a")])
+        writer.write_soon([PutSession("s1", b"h" * 32, "Ann", "a")])
+        writer.write_soon([AppendAction("a", 1, 0, PassPriority(), ())])
+        writer.write_soon([AppendAction("a", 1, 0, PassPriority(), ())])  # a duplicate
+        writer.write_soon([PutSession("s1", b"h" * 32, "Ann", None)])
+        await writer.write([AppendAction("a", 2, 1, Concede(), ())])  # after all of them
+        assert [(r.session_id, r.room_id) for r in store.sessions()] == [("s1", None)]
+        assert [a for _s, a in store.load_game("a").actions] == [PassPriority(), Concede()]
+        assert "could not be written" in caplog.text
+    finally:
+        writer.close()
+    with pytest.raises(StoreClosedError):
+        writer.write_soon([_game("b")])
+    store.close()
+
+
 def test_finished_games_are_not_reloaded_and_sessions_keep_only_token_hashes(
     tmp_path: Path,
 ) -> None:
