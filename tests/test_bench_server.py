@@ -96,6 +96,23 @@ def test_fanout_measures_another_room_beside_a_watched_one() -> None:
     assert rows[0]["median_p99_vs_0"] == 1.0 and rows[4]["median_p99_vs_0"] > 0
 
 
+def test_best_of_three_rooms_host_a_match_with_its_spectators_attached() -> None:
+    """``--best-of 3``: each room hosts a match; the players keep their decks between its
+    games, and the spectators stay in the room for all of them (no join per game)."""
+    lines = _lines(_bench("--spectators", "2", "--seconds", "5", "--warmup", "0.5",
+                          "--best-of", "3"))
+    line, summary = lines
+    assert line["best_of"] == 3 and "error" not in line, line
+    assert line["errors"] == {} and line["failures"] == {}, line
+    assert line["games_completed"] >= 1 and line["spectator_errors"] == {}, line
+    # Room X played at least two games in every room it opened but the last (single games
+    # would open a room after each), and the spectators joined once per room.
+    rooms, games = line["watched_rooms"], line["watched_games"]
+    assert games >= 2 and games >= 2 * (rooms - 1), line
+    assert line["spectator_joins"] <= 2 * line["watched_rooms"], line
+    assert summary["results"][0]["median_actions_per_s"] > 0
+
+
 def test_servers_bind_only_loopback() -> None:
     parser = argparse.ArgumentParser()
     bench.register(parser.add_subparsers(dest="command"))

@@ -90,6 +90,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--seed", type=int, default=1, help="seed of the bots' choices")
     p.add_argument("--deck", default="", help="demo deck name for every player (default: "
                                               "the server's choice)")
+    p.add_argument("--best-of", type=int, default=1, choices=(1, 3, 5),
+                   help="each room hosts a match of at most this many games between the "
+                        "same players, who keep their decks between games; its seats and "
+                        "spectators stay attached for the whole match (default 1: a "
+                        "single game per room)")
     p.add_argument("--no-batch", action="store_true",
                    help="don't ask for batched frames (Hello.batched)")
     p.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
@@ -215,7 +220,8 @@ def _games(args: argparse.Namespace, target: Target, rooms: int) -> dict[str, An
     mode = "paced" if args.pace > 0 else "closed"
     head: dict[str, Any] = {"mode": mode, "target": target.label, "rooms": rooms,
                             "pace": args.pace if args.pace > 0 else None,
-                            "seconds": args.seconds, "warmup": args.warmup}
+                            "seconds": args.seconds, "warmup": args.warmup,
+                            "best_of": args.best_of}
     setup = _setup_timeout(args, 2 * rooms)
     timeout = setup + args.warmup + args.seconds + HELPER_MARGIN
     try:
@@ -224,7 +230,8 @@ def _games(args: argparse.Namespace, target: Target, rooms: int) -> dict[str, An
                 "url": server.url, "rooms": rooms, "seconds": args.seconds,
                 "warmup": args.warmup, "server_pid": server.pid, "pace": args.pace,
                 "batch": not args.no_batch, "seed": args.seed, "deck": args.deck,
-                "setup_timeout": setup}, cpu=args.driver_cpu, timeout=timeout)
+                "best_of": args.best_of, "setup_timeout": setup},
+                cpu=args.driver_cpu, timeout=timeout)
             if "error" in result:
                 result["server_log"] = server.log_tail(800)
     except (RuntimeError, OSError) as exc:
@@ -254,7 +261,8 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
     rooms = 1 + measured
     head: dict[str, Any] = {"mode": "fanout", "target": target.label, "spectators": spectators,
                             "rooms": rooms, "pace": args.pace if args.pace > 0 else None,
-                            "seconds": args.seconds, "warmup": args.warmup}
+                            "seconds": args.seconds, "warmup": args.warmup,
+                            "best_of": args.best_of}
     connections = 2 * rooms + spectators
     setup = _setup_timeout(args, connections)
     timeout = 2 * setup + args.warmup + args.seconds + HELPER_MARGIN
@@ -290,7 +298,7 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
                     "url": server.url, "rooms": rooms, "seconds": args.seconds,
                     "warmup": args.warmup, "server_pid": server.pid, "pace": args.pace,
                     "batch": not args.no_batch, "seed": args.seed, "deck": args.deck,
-                    "setup_timeout": setup, "watched": True,
+                    "best_of": args.best_of, "setup_timeout": setup, "watched": True,
                     **(files if spectators else {})}, cpu=args.driver_cpu, timeout=timeout)
                 if watchers is not None:
                     watched = watchers.result(HELPER_MARGIN)

@@ -11,6 +11,9 @@ next slot of a schedule of A actions per second (each game's first slot at a ran
 within a period; a table behind schedule acts as soon as its decision comes, never catching
 up by more than one slot). When the game ends (a ``set_header`` op with ``result``), both
 leave and the table opens a new room with the same connections, so every table stays busy.
+With ``best_of`` 3 or 5 each room hosts a match instead: after each game both players keep
+their decks (``SubmitDeck``) and play the next in the same room, until its ``MatchState``
+says the match is over.
 A table whose request is refused, times out or whose connection drops starts over on two
 new connections; all of it is counted (``errors`` by ``ErrorCode`` name, ``failures`` by
 kind), nothing waits unbounded.
@@ -175,6 +178,10 @@ class GameConfig:
     watched: bool = False
     room_file: str = ""
     ready_file: str = ""
+    #: Each room hosts a match of this many games at most (3 or 5; 1: a single game).
+    #: Between games both players keep their decks (SubmitDeck keep); the room, its
+    #: seats and its spectators stay for the whole match.
+    best_of: int = 1
 
 
 @dataclass
@@ -201,6 +208,10 @@ class Stats:
     leave_noops: int = 0
     #: Fan-out: the watched room's own actions.
     watched_actions: int = 0
+    #: Fan-out: rooms room X's table opened and games it finished (the whole run, as the
+    #: spectators' joins are counted: they join once per room).
+    watched_rooms: int = 0
+    watched_games: int = 0
 
 
 class Conn:
@@ -302,6 +313,8 @@ class Conn:
                             table.over.set()
                 elif body == "decision":
                     decision = msg
+                elif body == "match_state":
+                    table.match_phase(msg.match_state)
                 elif body == "snapshot":
                     self.state_id = msg.snapshot.state_id
                     self.act_at = 0.0  # a new game (or view): no Act of the old one is timed
@@ -335,6 +348,9 @@ class Table:
         self.game = 0
         self.started = trio.Event()
         self.over = trio.Event()
+        #: Set when the room says the match is between games or over (best_of > 1).
+        self.between = trio.Event()
+        self.match_over = False
         self.progress = time.perf_counter()
         self.ever_started = False
         #: Counted in the figures (all tables but the watched room X of a fan-out run).
@@ -355,6 +371,12 @@ class Table:
     def broken(self) -> None:
         self.over.set()
         self.started.set()
+        self.between.set()
+
+    def match_phase(self, state: mpb.MatchState) -> None:
+        if state.phase in (mpb.MATCH_PHASE_SIDEBOARDING, mpb.MATCH_PHASE_OVER):
+            self.match_over = state.phase == mpb.MATCH_PHASE_OVER
+            self.between.set()
 
     async def decided(self, conn: Conn, decision: pb.Decision) -> None:
         if not decision.options:
@@ -442,19 +464,47 @@ class Table:
         self.game += 1
         self.started = trio.Event()
         self.over = trio.Event()
+        self.between = trio.Event()
+        self.match_over = False
+        best_of = self.driver.cfg.best_of
         created = await a.request(mpb.ClientMessage(create_room=mpb.CreateRoom(
-            name=f"bench-{self.index}", seats=2)))
+            name=f"bench-{self.index}", seats=2, best_of=best_of if best_of > 1 else 0)))
         room_id = created.room_created.room.room_id
         self.room_id = room_id
-        if not self.measured and self.driver.cfg.room_file:  # room X: tell the watchers
-            write_atomically(self.driver.cfg.room_file, room_id + "\n")
+        if not self.measured:
+            stats.watched_rooms += 1
+            if self.driver.cfg.room_file:  # room X: tell the watchers
+                write_atomically(self.driver.cfg.room_file, room_id + "\n")
         deck = self.driver.cfg.deck
         for conn in (a, b):
             await conn.request(mpb.ClientMessage(join_room=mpb.JoinRoom(
                 room_id=room_id, role=mpb.ROLE_PLAYER, deck=deck)))
+        while True:  # each game of the room (of its match)
+            await self._play_game()
+            if best_of <= 1:
+                break
+            with trio.fail_after(START_TIMEOUT):
+                await self.between.wait()
+            self._check()
+            if self.match_over:
+                break
+            self.game += 1  # (a decision of the game that ended is stale now)
+            self.started = trio.Event()
+            self.over = trio.Event()
+            for conn in (a, b):
+                await conn.request(mpb.ClientMessage(submit_deck=mpb.SubmitDeck(keep=True)))
+        for conn in (a, b):
+            await conn.leave()
+
+    async def _play_game(self) -> None:
+        """Wait for the room's game to start and to end (its actions are the readers')."""
+        stats = self.driver.stats
         with trio.fail_after(START_TIMEOUT):
             await self.started.wait()
         self._check()
+        # What the room said between the games before this one (each player's readiness)
+        # is stale now: the next "between" is this game's end.
+        self.between = trio.Event()
         if stats.measuring and self.measured:
             stats.games_started += 1
         while not self.over.is_set():
@@ -466,8 +516,8 @@ class Table:
         self._check()
         if stats.measuring and self.measured:
             stats.games_completed += 1
-        for conn in (a, b):
-            await conn.leave()
+        if not self.measured:
+            stats.watched_games += 1
 
     def _check(self) -> None:
         if any(c.closed for c in self.conns):
@@ -604,6 +654,8 @@ async def drive_games(cfg: GameConfig) -> dict[str, object]:
     }
     if cfg.watched:
         result["watched_actions_per_s"] = round(stats.watched_actions / secs, 1)
+        result["watched_rooms"] = stats.watched_rooms
+        result["watched_games"] = stats.watched_games
     return result
 
 
