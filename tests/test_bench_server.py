@@ -113,6 +113,19 @@ def test_best_of_three_rooms_host_a_match_with_its_spectators_attached() -> None
     assert summary["results"][0]["median_actions_per_s"] > 0
 
 
+def test_a_paced_head_start_is_played_at_once_and_unmeasured() -> None:
+    """``--pace A --head-start H``: each table first answers up to H decisions at once,
+    before the warmup; those are not timed or counted, the paced ones are."""
+    lines = _lines(_bench("--rooms", "3", "--pace", "4", "--head-start", "60",
+                          "--seconds", "2", "--warmup", "0.5", "--no-echo"))
+    line, _summary = lines
+    assert line["head_start"] == 60 and "error" not in line, line
+    assert line["errors"] == {} and line["failures"] == {}, line
+    assert 0 < line["head_start_actions"] <= 3 * 60, line
+    # Paced after the head start: about A actions per second per room were measured.
+    assert 0 < line["acts_sent"] <= 3 * 4 * 2 + 3, line
+
+
 def test_servers_bind_only_loopback() -> None:
     parser = argparse.ArgumentParser()
     bench.register(parser.add_subparsers(dest="command"))

@@ -84,6 +84,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--pace", type=float, default=0.0,
                    help="actions per second per room (paced mode); 0: closed loop, every "
                         "decision answered at once (default)")
+    p.add_argument("--head-start", type=int, default=0, metavar="H",
+                   help="paced: each table first answers a random number (0 to H) of its "
+                        "first game's decisions at once, unmeasured, before the warmup, so "
+                        "the window samples games at every stage of their first H actions "
+                        "rather than only their first few -- the mulligans (default 0)")
     p.add_argument("--runs", type=int, default=1,
                    help="repeat every configuration this many times, interleaved; the "
                         "summary gives medians (default 1)")
@@ -161,9 +166,13 @@ def run(args: argparse.Namespace) -> int:
     if args.warmup is None:
         args.warmup = max(2.0, 2.0 / args.pace) if args.pace > 0 else 2.0
     if args.runs < 1 or args.seconds <= 0 or args.warmup < 0 or args.pace < 0 \
-            or args.idle < 0 or args.linger < 0:
+            or args.idle < 0 or args.linger < 0 or args.head_start < 0:
         print("manawire bench-server: --runs must be >= 1, --seconds > 0 and --warmup, "
-              "--pace, --idle and --linger >= 0", file=sys.stderr)
+              "--pace, --idle, --linger and --head-start >= 0", file=sys.stderr)
+        return 2
+    if args.head_start and args.pace <= 0:
+        print("manawire bench-server: --head-start needs --pace (closed-loop tables play "
+              "every stage of their games already)", file=sys.stderr)
         return 2
     raise_nofile()
     targets = [] if args.no_current else [Target.current()]
@@ -194,8 +203,10 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any("error" in line for line in lines) else 0
 
 
-def _setup_timeout(args: argparse.Namespace, connections: int) -> float:
-    return float(args.setup_timeout or 30.0 + 0.03 * connections)
+def _setup_timeout(args: argparse.Namespace, connections: int, rooms: int = 0) -> float:
+    # (a head start plays about rooms * H / 2 actions closed loop: 5 ms each allowed)
+    return float(args.setup_timeout or 30.0 + 0.03 * connections
+                 + 0.0025 * rooms * args.head_start)
 
 
 def _server(args: argparse.Namespace, target: Target, connections: int,
@@ -221,8 +232,8 @@ def _games(args: argparse.Namespace, target: Target, rooms: int) -> dict[str, An
     head: dict[str, Any] = {"mode": mode, "target": target.label, "rooms": rooms,
                             "pace": args.pace if args.pace > 0 else None,
                             "seconds": args.seconds, "warmup": args.warmup,
-                            "best_of": args.best_of}
-    setup = _setup_timeout(args, 2 * rooms)
+                            "best_of": args.best_of, "head_start": args.head_start}
+    setup = _setup_timeout(args, 2 * rooms, rooms)
     timeout = setup + args.warmup + args.seconds + HELPER_MARGIN
     try:
         with _server(args, target, 2 * rooms, rooms) as server:
@@ -230,7 +241,8 @@ def _games(args: argparse.Namespace, target: Target, rooms: int) -> dict[str, An
                 "url": server.url, "rooms": rooms, "seconds": args.seconds,
                 "warmup": args.warmup, "server_pid": server.pid, "pace": args.pace,
                 "batch": not args.no_batch, "seed": args.seed, "deck": args.deck,
-                "best_of": args.best_of, "setup_timeout": setup},
+                "best_of": args.best_of, "head_start": args.head_start,
+                "setup_timeout": setup},
                 cpu=args.driver_cpu, timeout=timeout)
             if "error" in result:
                 result["server_log"] = server.log_tail(800)
@@ -262,9 +274,9 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
     head: dict[str, Any] = {"mode": "fanout", "target": target.label, "spectators": spectators,
                             "rooms": rooms, "pace": args.pace if args.pace > 0 else None,
                             "seconds": args.seconds, "warmup": args.warmup,
-                            "best_of": args.best_of}
+                            "best_of": args.best_of, "head_start": args.head_start}
     connections = 2 * rooms + spectators
-    setup = _setup_timeout(args, connections)
+    setup = _setup_timeout(args, connections, rooms)
     timeout = 2 * setup + args.warmup + args.seconds + HELPER_MARGIN
     relayed = bool(args.relays) and (target.known is None or "--relays" in target.known)
     relay_port = free_port() if relayed else 0
@@ -298,7 +310,8 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
                     "url": server.url, "rooms": rooms, "seconds": args.seconds,
                     "warmup": args.warmup, "server_pid": server.pid, "pace": args.pace,
                     "batch": not args.no_batch, "seed": args.seed, "deck": args.deck,
-                    "best_of": args.best_of, "setup_timeout": setup, "watched": True,
+                    "best_of": args.best_of, "head_start": args.head_start,
+                    "setup_timeout": setup, "watched": True,
                     **(files if spectators else {})}, cpu=args.driver_cpu, timeout=timeout)
                 if watchers is not None:
                     watched = watchers.result(HELPER_MARGIN)

@@ -9,7 +9,9 @@ empty: the server's demo deck), and whoever receives a ``Decision`` answers it w
 option (seeded per table): at once (closed loop) or, with ``pace`` A > 0, at the table's
 next slot of a schedule of A actions per second (each game's first slot at a random phase
 within a period; a table behind schedule acts as soon as its decision comes, never catching
-up by more than one slot). When the game ends (a ``set_header`` op with ``result``), both
+up by more than one slot). With ``head_start`` H, a paced table first answers a random 0 to
+H of its first game's decisions at once (untimed), and counts as started -- the warmup
+waits for every table -- only then. When the game ends (a ``set_header`` op with ``result``), both
 leave and the table opens a new room with the same connections, so every table stays busy.
 With ``best_of`` 3 or 5 each room hosts a match instead: after each game both players keep
 their decks (``SubmitDeck``) and play the next in the same room, until its ``MatchState``
@@ -182,6 +184,10 @@ class GameConfig:
     #: Between games both players keep their decks (SubmitDeck keep); the room, its
     #: seats and its spectators stay for the whole match.
     best_of: int = 1
+    #: Paced: each table answers the first H decisions of its first game at once, H drawn
+    #: from 0..head_start, untimed, before the warmup (so the window samples games at
+    #: every stage of their first head_start actions, not only their first few actions).
+    head_start: int = 0
 
 
 @dataclass
@@ -212,6 +218,8 @@ class Stats:
     #: spectators' joins are counted: they join once per room).
     watched_rooms: int = 0
     watched_games: int = 0
+    #: Paced: decisions answered at once in the tables' head starts (before the warmup).
+    head_start_actions: int = 0
 
 
 class Conn:
@@ -357,6 +365,8 @@ class Table:
         self.measured = not (cfg.watched and index == 0)
         #: The room of the current game.
         self.room_id = ""
+        #: Paced: decisions still to answer at once before pacing (GameConfig.head_start).
+        self.head_left = self.rng.randint(0, cfg.head_start) if cfg.pace > 0 else 0
         self._decisions_in, self._decisions = trio.open_memory_channel[
             tuple[int, Conn, pb.Decision]](8)
 
@@ -366,6 +376,13 @@ class Table:
         self.started.set()
         if not self.ever_started:
             self.ever_started = True
+            if not self.head_left:
+                self.driver.table_started()
+
+    def _head_done(self) -> None:
+        """The head start is over (or the game ended before it was): this table is ready."""
+        if self.head_left:
+            self.head_left = 0
             self.driver.table_started()
 
     def broken(self) -> None:
@@ -386,17 +403,26 @@ class Table:
         if self.driver.cfg.pace <= 0:
             await self.act(conn, decision)
             return
+        if self.head_left:
+            self.driver.stats.head_start_actions += 1
+            if self.head_left == 1:
+                self._head_done()
+            else:
+                self.head_left -= 1
+            await self.act(conn, decision, timed=False)
+            return
         try:
             self._decisions_in.send_nowait((self.game, conn, decision))
         except trio.WouldBlock:
             self.driver.stats.failures["decisions_queued"] += 1
 
-    async def act(self, conn: Conn, decision: pb.Decision) -> None:
+    async def act(self, conn: Conn, decision: pb.Decision, *, timed: bool = True) -> None:
         index = self.rng.randrange(len(decision.options))
-        conn.act_at = time.perf_counter()
-        conn.act_state = decision.state_id
-        if self.driver.stats.measuring and self.measured:
-            self.driver.stats.acts_sent += 1
+        if timed:
+            conn.act_at = time.perf_counter()
+            conn.act_state = decision.state_id
+            if self.driver.stats.measuring and self.measured:
+                self.driver.stats.acts_sent += 1
         await conn.send(mpb.ClientMessage(act=mpb.Act(
             prompt_id=decision.prompt_id, option_index=index,
             expected_state_id=decision.state_id)))
@@ -481,6 +507,7 @@ class Table:
                 room_id=room_id, role=mpb.ROLE_PLAYER, deck=deck)))
         while True:  # each game of the room (of its match)
             await self._play_game()
+            self._head_done()  # (a game shorter than the head start)
             if best_of <= 1:
                 break
             with trio.fail_after(START_TIMEOUT):
@@ -652,6 +679,8 @@ async def drive_games(cfg: GameConfig) -> dict[str, object]:
         "setup_s": round(setup, 2),
         "window_s": secs,
     }
+    if cfg.head_start:
+        result["head_start_actions"] = stats.head_start_actions
     if cfg.watched:
         result["watched_actions_per_s"] = round(stats.watched_actions / secs, 1)
         result["watched_rooms"] = stats.watched_rooms
