@@ -43,6 +43,11 @@ RESTART_SECONDS = 1.0
 REAP_SECONDS = 3.0
 #: Unsent link bytes under which a relayed connection may be sent more at once (replays).
 ROOMY = 1 << 20
+#: Relayed clients' messages handed on per scheduler round. A relay's link carries a whole
+#: audience's requests, and a crowd's arrive together (following a game into its next
+#: room): handed on all at once, a thousand connection tasks would be runnable in one round,
+#: and a game's action arriving meanwhile would wait behind all of them.
+WAKE_AT_ONCE = 4
 
 
 class RemoteSocket:
@@ -246,7 +251,8 @@ class RelayLink:
         process.kill()
         await trio.to_thread.run_sync(process.wait)
 
-    async def _read(self, stream: trio.SocketStream, nursery: trio.Nursery) -> None:
+    async def _read(self, stream: trio.abc.ReceiveStream, nursery: trio.Nursery) -> None:
+        woken = 0
         async with aclosing(link.records(stream)) as records:
             async for kind, body in records:
                 if kind == link.CLIENT:
@@ -254,6 +260,10 @@ class RelayLink:
                     sock = self.sockets.get(rid)
                     if sock is not None:
                         sock.received(message)
+                        woken += 1
+                        if woken >= WAKE_AT_ONCE:  # let the others run before more wake
+                            woken = 0
+                            await trio.lowlevel.checkpoint()
                 elif kind == link.OPEN:
                     rid, address = link.read_conn(body)
                     sock = RemoteSocket(self, rid, address.decode(errors="replace"))
