@@ -18,7 +18,8 @@ Each game measurement is followed by an echo baseline: a bare websockets.trio ec
 Acts the game server completed in that measurement (``actions_per_s``), each message a
 payload of the mean size of the frames the game server sent. ``p99_ratio`` is the game
 server's action-to-delta p99 over the echo round trip's p99. :mod:`server.benchload.driver`
-defines every figure; :mod:`server.benchload.bench` the order of runs.
+and :mod:`server.benchload.baselines` (the echo and idle runs) define every figure;
+:mod:`server.benchload.bench` the order of runs.
 """
 
 from server.benchload.bench import register, run

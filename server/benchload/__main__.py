@@ -16,15 +16,14 @@ from functools import partial
 
 import trio
 
-from server.benchload.driver import (
+from server.benchload.baselines import (
     EchoConfig,
-    GameConfig,
     IdleConfig,
     drive_echo,
-    drive_games,
     drive_idle,
     echo_serve,
 )
+from server.benchload.driver import GameConfig, drive_games
 from server.benchload.watchers import WatchConfig, drive_watchers
 
 
