@@ -482,8 +482,6 @@ class Table:
         self.game += 1
         self.started = trio.Event()
         self.over = trio.Event()
-        self.between = trio.Event()
-        self.match_over = False
         best_of = self.driver.cfg.best_of
         created = await a.request(mpb.ClientMessage(create_room=mpb.CreateRoom(
             name=f"bench-{self.index}", seats=2, best_of=best_of if best_of > 1 else 0)))

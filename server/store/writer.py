@@ -85,19 +85,11 @@ class StoreWriter:
             return
         if self._closed:
             raise StoreClosedError("the store is closed")
+        batch = _Batch(ops, None)
         if self.inline:
-            self._apply_unwaited(ops)
-            return
-        self._queue.put(_Batch(ops, None))
-
-    def _apply_unwaited(self, ops: Sequence[StoreOp]) -> None:
-        try:
-            self.store.apply(ops)
-        except Exception:
-            log.exception("store: %d record(s) nobody waited for could not be written",
-                          len(ops))
-        self.commits += 1
-        self.batches += 1
+            self._commit([batch])
+        else:
+            self._queue.put(batch)
 
     def close(self) -> None:
         """Commit everything queued, then stop the thread (blocks until it has)."""
