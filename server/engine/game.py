@@ -701,9 +701,12 @@ def _next_turn(game: Game) -> None:
 # --- the main loop ---------------------------------------------------------------------------
 
 
-#: Steps whose beginning (:func:`_begin_step`) changes nothing in the game but, perhaps,
-#: the triggered abilities waiting (rule 603.3): no turn-based action of 703.4 (untapping,
-#: drawing, combat damage, cleanup) happens as they begin.
+#: Steps whose beginning in this engine (:func:`_begin_step`) changes nothing but, perhaps,
+#: the triggered abilities waiting (rule 603.3). Their other turn-based actions come later
+#: (declaring attackers and blockers, 703.4i-j, are choices: :func:`_step_choice`) or not
+#: at all here (703.4e-h: schemes, Saga lore counters, Attractions, choosing defending
+#: players); :func:`_advance` still takes the shortcut only if the beginning added no event
+#: or choice and no variant is played.
 _QUIET_BEGINNINGS = frozenset({
     Step.UPKEEP, Step.PRECOMBAT_MAIN, Step.BEGINNING_OF_COMBAT, Step.DECLARE_ATTACKERS,
     Step.DECLARE_BLOCKERS, Step.END_OF_COMBAT, Step.POSTCOMBAT_MAIN, Step.END})
