@@ -99,17 +99,18 @@ def test_fanout_measures_another_room_beside_a_watched_one() -> None:
 def test_best_of_three_rooms_host_a_match_with_its_spectators_attached() -> None:
     """``--best-of 3``: each room hosts a match; the players keep their decks between its
     games, and the spectators stay in the room for all of them (no join per game)."""
-    lines = _lines(_bench("--spectators", "2", "--seconds", "5", "--warmup", "0.5",
+    lines = _lines(_bench("--spectators", "2", "--seconds", "12", "--warmup", "0.5",
                           "--best-of", "3"))
     line, summary = lines
     assert line["best_of"] == 3 and "error" not in line, line
     assert line["errors"] == {} and line["failures"] == {}, line
-    assert line["games_completed"] >= 1 and line["spectator_errors"] == {}, line
-    # Room X played at least two games in every room it opened but the last (single games
-    # would open a room after each), and the spectators joined once per room.
-    rooms, games = line["watched_rooms"], line["watched_games"]
-    assert games >= 2 and games >= 2 * (rooms - 1), line
-    assert line["spectator_joins"] <= 2 * line["watched_rooms"], line
+    assert line["spectator_errors"] == {}, line
+    # Some room of X's hosted a second game after its first (a single-game room never does;
+    # a table that didn't go on to the next game after one would not either), and the
+    # spectators joined once per room, not per game.
+    rooms = line["watched_rooms"]
+    assert line["watched_games"] >= 1 and line["watched_games_started"] > rooms, line
+    assert line["spectator_joins"] <= 2 * rooms, line
     assert summary["results"][0]["median_actions_per_s"] > 0
 
 

@@ -206,9 +206,10 @@ class Stats:
     leave_noops: int = 0
     #: Fan-out: the watched room's own actions.
     watched_actions: int = 0
-    #: Fan-out: rooms room X's table opened and games it finished (the whole run, as the
-    #: spectators' joins are counted: they join once per room).
+    #: Fan-out: rooms room X's table opened, games it started and finished there (the
+    #: whole run, as the spectators' joins are counted: they join once per room).
     watched_rooms: int = 0
+    watched_games_started: int = 0
     watched_games: int = 0
     #: Paced: decisions answered at once in the tables' head starts (before the warmup).
     head_start_actions: int = 0
@@ -524,6 +525,8 @@ class Table:
         self.between = trio.Event()
         if stats.measuring and self.measured:
             stats.games_started += 1
+        if not self.measured:
+            stats.watched_games_started += 1
         while not self.over.is_set():
             with trio.move_on_after(STALL_SECONDS / 3):
                 await self.over.wait()
@@ -674,5 +677,6 @@ async def drive_games(cfg: GameConfig) -> dict[str, object]:
     if cfg.watched:
         result["watched_actions_per_s"] = round(stats.watched_actions / secs, 1)
         result["watched_rooms"] = stats.watched_rooms
+        result["watched_games_started"] = stats.watched_games_started
         result["watched_games"] = stats.watched_games
     return result
