@@ -990,11 +990,13 @@ class App:
 
     async def _record_place(self, conn: _Connection, record: _SessionRecord) -> None:
         """Store the session's room (what a resume after a restart goes back to). A
-        spectator's is written without waiting: a crowd joining and leaving rooms costs the
-        event loop no wake-up per member, and a spectator whose latest place a crash lost
-        just joins again; a player's is durable before its next request is read."""
+        spectator's is written without waiting, within a tenth of a second and only in its
+        latest version (StoreWriter.write_place): a crowd joining and leaving rooms costs the
+        event loop no wake-up per member and the store one row per member, and a spectator
+        whose latest place a crash lost just joins again; a player's is durable before its
+        next request is read."""
         if conn.spectating:
-            self.writer.write_soon([record.row()])
+            self.writer.write_place(record.row())
         else:
             await self.writer.write([record.row()])
 

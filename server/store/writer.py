@@ -5,24 +5,41 @@ and wait for the commit before sending anything about them (invariant 6: an acti
 durable before any delta about it leaves). The thread takes every batch queued meanwhile and
 commits them in one transaction, so under load many rooms share one commit; the event loop
 only queues a batch and is woken once it is durable.
+
+A spectator's place (:meth:`StoreWriter.write_place`) is written a little later, only in its
+latest version and a few dozen at a time: a crowd following a game into its next room
+leaves and joins within milliseconds, and writing each of those rows as it came took the
+thread ~10 us a row of the CPU the event loop needs (a server pinned to one core shares it
+between both) while the games went on.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import queue
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import trio
 
-from server.store.records import StoreOp
+from server.store.records import DropSession, PutSession, StoreOp
 from server.store.sqlite import Store
 
 #: Batches committed in one transaction at most (bounds one transaction's size).
 MAX_GROUP = 256
+#: Seconds a spectator's place may wait to be written (:meth:`StoreWriter.write_place`):
+#: the moves of a crowd within this time are written together, each session's only once.
+PLACE_SECONDS = 0.1
+#: Places written in one transaction at most: the thread shares the event loop's CPU, and a
+#: crowd's thousand rows at once would hold it for ~10 ms; between chunks it takes the
+#: waited batches queued meanwhile.
+MAX_PLACES = 64
+#: Queued to have the thread write the places pending in :data:`PLACE_SECONDS`.
+_PLACES = "places"
 
 log = logging.getLogger("manawire.store")
 
@@ -48,7 +65,10 @@ class StoreWriter:
         autojump clock, which would see a thread's work as idle time and jump ahead)."""
         self.store = store
         self.inline = inline
-        self._queue: queue.SimpleQueue[_Batch | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Batch | str | None] = queue.SimpleQueue()
+        #: Spectators' places not written yet, by session id (the latest row of each).
+        self._places: dict[str, PutSession] = {}
+        self._places_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="manawire-store", daemon=True)
         self._closed = False
         #: Transactions committed and batches written (for benchmarks and tests).
@@ -64,6 +84,8 @@ class StoreWriter:
             return
         if self._closed:
             raise StoreClosedError("the store is closed")
+        if self._places:  # a place pending for a session these ops write goes before them
+            ops = [*self._claim_places(ops), *ops]
         if self.inline:
             self.store.apply(ops)
             self.commits += 1
@@ -76,20 +98,37 @@ class StoreWriter:
         if batch.error is not None:
             raise batch.error
 
-    def write_soon(self, ops: Sequence[StoreOp]) -> None:
-        """Queue ``ops`` to be committed after everything queued before them, without
-        waiting: for records whose loss in a crash costs nothing a client can't redo (a
-        spectator's place in a room: it joins again). A failure is logged. Raises
+    def write_place(self, row: PutSession) -> None:
+        """Write a spectator's session row within :data:`PLACE_SECONDS`, without waiting;
+        a later row of the same session written meanwhile replaces it (only the latest
+        place matters: a crash loses at most that much of a spectator's moves, and it just
+        joins again). A write of the same session's row through :meth:`write` keeps the
+        order: the pending place is committed before it. A failure is logged. Raises
         :class:`StoreClosedError` once closed."""
-        if not ops:
-            return
         if self._closed:
             raise StoreClosedError("the store is closed")
-        batch = _Batch(ops, None)
         if self.inline:
-            self._commit([batch])
-        else:
-            self._queue.put(batch)
+            self._commit([_Batch([row], None)])
+            return
+        with self._places_lock:
+            first = not self._places
+            self._places[row.session_id] = row
+        if first:
+            self._queue.put(_PLACES)
+
+    def _claim_places(self, ops: Sequence[StoreOp]) -> list[PutSession]:
+        """Take the pending places of the sessions ``ops`` write (they go first)."""
+        with self._places_lock:
+            return [row for op in ops if isinstance(op, PutSession | DropSession)
+                    if (row := self._places.pop(op.session_id, None)) is not None]
+
+    def _take_places(self, limit: int) -> tuple[list[_Batch], bool]:
+        """The first ``limit`` pending places as a batch, and whether more are pending."""
+        with self._places_lock:
+            places = self._places
+            rows = [places.pop(key) for key in list(itertools.islice(places, limit))]
+            more = bool(places)
+        return ([_Batch(rows, None)] if rows else []), more
 
     def close(self) -> None:
         """Commit everything queued, then stop the thread (blocks until it has)."""
@@ -101,21 +140,31 @@ class StoreWriter:
 
     def _run(self) -> None:
         stop = False
+        due: float | None = None  # when the pending places are to be written
         while not stop:
-            first = self._queue.get()
-            if first is None:
-                break
-            group = [first]
-            while len(group) < MAX_GROUP:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                group.append(more)
-            self._commit(group)
+            group: list[_Batch] = []
+            try:
+                item = self._queue.get(timeout=None if due is None else
+                                       max(0.0, due - time.monotonic()))
+                while True:
+                    if item is None:
+                        stop = True
+                        break
+                    if isinstance(item, _Batch):
+                        group.append(item)
+                    elif due is None:  # places: written in PLACE_SECONDS
+                        due = time.monotonic() + PLACE_SECONDS
+                    if len(group) >= MAX_GROUP:
+                        break
+                    item = self._queue.get_nowait()
+            except queue.Empty:
+                pass
+            if stop or (due is not None and time.monotonic() >= due):
+                places, more = self._take_places(len(self._places) if stop else MAX_PLACES)
+                group += places
+                due = due if more and not stop else None  # (more: the next chunk at once)
+            if group:
+                self._commit(group)
 
     def _commit(self, group: list[_Batch]) -> None:
         try:
@@ -130,7 +179,7 @@ class StoreWriter:
         self.commits += 1
         self.batches += len(group)
         for batch in group:
-            if batch.token is None:  # write_soon: nobody waits; a failure is only logged
+            if batch.token is None:  # a place: nobody waits; a failure is only logged
                 if batch.error is not None:
                     log.error("store: %d record(s) nobody waited for could not be written",
                               len(batch.ops), exc_info=batch.error)

@@ -478,7 +478,7 @@ async def test_a_spectators_place_is_stored_unwaited_and_a_restart_brings_it_bac
     tmp_path: Path,
 ) -> None:
     """A spectator's room is written to its session's row without waiting for the commit
-    (StoreWriter.write_soon) as it joins and leaves; after a restart, resuming the session
+    (StoreWriter.write_place) as it joins and leaves; after a restart, resuming the session
     puts it back as a spectator of that room (README, "Restarts and crashes")."""
     async with running_app(tmp_path) as app:
         _, room_id = await _table(app, 2)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from server.store.records import (
     MatchRecord,
     PutMatch,
     PutSession,
+    StoreOp,
 )
 from server.store.sqlite import Store
 from server.store.writer import StoreClosedError, StoreWriter
@@ -91,29 +94,129 @@ async def test_a_failing_batch_fails_alone(tmp_path: Path) -> None:
     store.close()
 
 
-@pytest.mark.parametrize("inline", [False, True])
-async def test_write_soon_is_committed_in_order_without_a_waiter_and_a_failure_is_logged(
-    tmp_path: Path, inline: bool, caplog: pytest.LogCaptureFixture,
+class _SpyStore(Store):
+    """A store that keeps what each commit applied, can hold the writer thread in a commit
+    (:meth:`hold`) until released, and refuses a commit that writes session ``refuse``."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.applied: list[list[StoreOp]] = []
+        self.refuse = ""
+        self._gate: threading.Event | None = None
+        self._held = threading.Event()
+
+    async def hold(self, writer: StoreWriter) -> threading.Event:
+        """Have the writer thread wait inside its next commit; set the event to let it go."""
+        gate = self._gate = threading.Event()
+        trio.lowlevel.spawn_system_task(writer.write, [_game("held")])
+        await trio.to_thread.run_sync(self._held.wait, 10)
+        return gate
+
+    def apply(self, ops: Sequence[StoreOp]) -> None:
+        gate, self._gate = self._gate, None
+        if gate is not None:
+            self._held.set()
+            gate.wait(10)
+        if any(isinstance(op, PutSession) and op.session_id == self.refuse for op in ops):
+            raise sqlite3.IntegrityError("refused")
+        super().apply(ops)
+        self.applied.append(list(ops))
+
+    def places(self) -> list[list[PutSession]]:
+        """The commits that wrote a session row, each as its session rows."""
+        commits = [[op for op in ops if isinstance(op, PutSession)] for ops in self.applied]
+        return [rows for rows in commits if rows]
+
+
+def _place(session: str, room: str | None) -> PutSession:
+    return PutSession(session, session.encode().ljust(32, b"h"), "Ann", room)
+
+
+def _rooms(store: Store) -> dict[str, str | None]:
+    return {r.session_id: r.room_id for r in store.sessions()}
+
+
+async def _until(check: Callable[[], bool]) -> None:
+    for _ in range(500):  # the writer thread: at most 5 s of real time
+        if check():
+            return
+        await trio.sleep(0.01)
+    raise AssertionError("the writer thread never got there")
+
+
+async def test_spectators_places_are_written_unwaited_latest_only_in_one_commit(
+    tmp_path: Path,
 ) -> None:
-    """A spectator's place is written without waiting (StoreWriter.write_soon): in queue
-    order with the waited writes around it, so a later row is never overwritten by an
-    earlier one; a failing batch is logged and fails nothing else; closed: refused."""
-    store = Store(tmp_path / "db.sqlite3")
-    writer = StoreWriter(store, inline=inline)
+    """A crowd moving between rooms (StoreWriter.write_place): nobody waits; each session's
+    latest place is written once, in one commit for the moves made meanwhile, within
+    PLACE_SECONDS of the first; closed: refused."""
+    store = _SpyStore(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store)
     try:
-        await writer.write([_game("a")])
-        writer.write_soon([PutSession("s1", b"h" * 32, "Ann", "a")])
-        writer.write_soon([AppendAction("a", 1, 0, PassPriority(), ())])
-        writer.write_soon([AppendAction("a", 1, 0, PassPriority(), ())])  # a duplicate
-        writer.write_soon([PutSession("s1", b"h" * 32, "Ann", None)])
-        await writer.write([AppendAction("a", 2, 1, Concede(), ())])  # after all of them
-        assert [(r.session_id, r.room_id) for r in store.sessions()] == [("s1", None)]
-        assert [a for _s, a in store.load_game("a").actions] == [PassPriority(), Concede()]
-        assert "could not be written" in caplog.text
+        gate = await store.hold(writer)
+        for move in range(5):  # 10 spectators leave a room and join the next, 5 times over
+            for n in range(10):
+                writer.write_place(_place(f"s{n}", None))
+                writer.write_place(_place(f"s{n}", f"room{move}"))
+        gate.set()
+        await _until(lambda: _rooms(store) == {f"s{n}": "room4" for n in range(10)})
+        assert store.places() == [[_place(f"s{n}", "room4") for n in range(10)]]
+        writer.write_place(_place("s0", "room5"))  # no other write: still written
+        await _until(lambda: _rooms(store)["s0"] == "room5")
     finally:
         writer.close()
     with pytest.raises(StoreClosedError):
-        writer.write_soon([_game("b")])
+        writer.write_place(_place("s1", "a"))
+    store.close()
+
+
+async def test_a_pending_place_goes_before_a_waited_write_of_its_session_only(
+    tmp_path: Path,
+) -> None:
+    """A place pending when a waited write of the same session comes is committed first, so
+    the later row is never overwritten by the earlier; other sessions' places still wait."""
+    store = _SpyStore(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store)
+    try:
+        gate = await store.hold(writer)
+        writer.write_place(_place("s1", "a"))
+        writer.write_place(_place("s2", "a"))
+        gate.set()
+        await writer.write([_place("s1", None)])  # s1 sat down elsewhere, say
+        assert store.places()[0] == [_place("s1", "a"), _place("s1", None)]
+        await _until(lambda: _rooms(store) == {"s1": None, "s2": "a"})
+        assert store.places()[1:] == [[_place("s2", "a")]]
+    finally:
+        writer.close()
+    store.close()
+
+
+async def test_places_pending_at_close_are_written_and_a_failure_is_logged_alone(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Closing the writer commits the places still pending; a commit of places that fails
+    is logged (nobody waits for it) and every other write still succeeds."""
+    store = _SpyStore(tmp_path / "db.sqlite3")
+    store.refuse = "bad"
+    writer = StoreWriter(store)
+    gate = await store.hold(writer)
+    writer.write_place(_place("bad", "a"))
+    gate.set()
+    await _until(lambda: "could not be written" in caplog.text)
+    await writer.write([_game("b")])
+    writer.write_place(_place("s1", "b"))
+    writer.close()
+    assert _rooms(store) == {"s1": "b"}
+    assert [r.room_id for r in store.unfinished_games()] == ["held", "b"]
+    store.close()
+
+
+async def test_inline_places_are_written_at_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store, inline=True)
+    writer.write_place(_place("s1", "a"))
+    assert _rooms(store) == {"s1": "a"}
+    writer.close()
     store.close()
 
 
