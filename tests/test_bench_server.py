@@ -21,7 +21,14 @@ from websockets.trio.client import ClientConnection
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.benchload import bench
-from server.benchload.driver import Conn, GameConfig, GameDriver, Table, decode_frame
+from server.benchload.driver import (
+    STALL_SECONDS,
+    Conn,
+    GameConfig,
+    GameDriver,
+    Table,
+    decode_frame,
+)
 from server.benchload.procs import Target
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,17 +190,21 @@ class FakeWebSocket:
         self.sent.append(mpb.ClientMessage.FromString(data))
 
 
-async def _read(frames: list[bytes], batched: bool) -> tuple[Conn, Table, FakeWebSocket, bool]:
-    """Let a connection's reader process ``frames``; also whether the game was over then
-    (a closed connection ends the game's wait too)."""
+async def _read(frames: list[bytes], batched: bool, *, timed: bool = True, idle: float = 0.0,
+                **config: Any) -> tuple[Conn, Table, FakeWebSocket, bool]:
+    """Let a connection's reader process ``frames`` (``timed``: after a timed Act at state
+    4; ``idle``: seconds since the table's game last moved); also whether the game was over
+    then (a closed connection ends the game's wait too)."""
     async with trio.open_nursery() as nursery:
         driver = GameDriver(GameConfig(url="ws://127.0.0.1:1", rooms=1, seconds=1,
-                                       warmup=0, server_pid=0), nursery)
+                                       warmup=0, server_pid=0, **config), nursery)
         driver.stats.measuring = True
         table = Table(0, driver)
         ws = FakeWebSocket(frames)
         conn = Conn(cast(ClientConnection, ws), batched, table)
-        conn.act_at, conn.act_state = time.perf_counter() - 0.002, 4  # an Act at state 4
+        if timed:
+            conn.act_at, conn.act_state = time.perf_counter() - 0.002, 4
+        table.progress = time.perf_counter() - idle
         nursery.start_soon(conn.read)
         await trio.testing.wait_all_tasks_blocked()
         over = table.over.is_set()
@@ -213,6 +224,18 @@ async def test_batched_frame_completes_the_act_and_answers_the_decision() -> Non
     assert act.act.prompt_id == 7 and act.act.expected_state_id == 5
     assert 0 <= act.act.option_index < 3
     assert conn.act_state == 5 and conn.act_at > 0  # waiting for its own delta now
+
+
+async def test_a_head_starts_untimed_actions_count_as_progress_not_a_stall() -> None:
+    """A paced table's head start (untimed acts, answered at once) can take longer than
+    STALL_SECONDS on a server busy with 1,000 tables' head starts: its deltas are the
+    game's progress, or the table is dropped as stalled though its game moves."""
+    frame = mpb.ServerBatch(messages=[_delta(4, 5), _decision(7, 5, 3)]).SerializeToString()
+    _, table, ws, _ = await _read([frame], batched=True, timed=False, idle=STALL_SECONDS,
+                                  pace=0.5, head_start=10)
+    assert time.perf_counter() - table.progress < STALL_SECONDS / 2
+    assert table.driver.stats.actions == 0 and table.driver.stats.head_start_actions == 1
+    assert len(ws.sent) == 1  # answered at once, untimed (seeded: a head start of several)
 
 
 async def test_plain_frames_and_game_over() -> None:

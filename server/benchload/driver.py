@@ -301,6 +301,7 @@ class Conn:
                     delta = msg.delta
                     sid = delta.state_id
                     self.state_id = sid
+                    table.progress = now  # the game moved (a head start's untimed acts too)
                     if self.act_at and sid > self.act_state:
                         if measured:
                             stats.actions += 1
@@ -308,7 +309,6 @@ class Conn:
                         elif stats.measuring:
                             stats.watched_actions += 1
                         self.act_at = 0.0
-                        table.progress = now
                     for op in delta.ops:
                         if op.HasField("set_header") and op.set_header.HasField("result"):
                             table.over.set()
