@@ -310,3 +310,61 @@ def test_bench_store_prints_runs_and_a_summary() -> None:
     assert summary["summary"] is True
     assert summary["inline_loop_cpu_us_per_action"] > 0
     assert summary["thread_loop_cpu_us_per_action"] > 0
+
+
+def _log_frames(path: Path) -> int:
+    """The frames in a store's write-ahead log (a passive checkpoint copies none it can't)."""
+    with sqlite3.connect(str(path), isolation_level=None) as db:
+        return int(db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1])
+
+
+async def test_the_log_is_checkpointed_beside_the_commits_never_in_them(
+    tmp_path: Path,
+) -> None:
+    """SQLite's automatic checkpoint is off on the writer's connection (a commit that also
+    copied the log and synced it held every room's write back ~20 ms once a second); the
+    writer's checkpoint thread copies the log instead, and closing stops it."""
+    store = Store(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store, checkpoint_seconds=0.05)
+    try:
+        assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+        for i in range(20):
+            await writer.write([_game(f"r{i}")])
+        await _until(lambda: writer.checkpoints >= 2)
+    finally:
+        writer.close()
+    assert writer._checkpoint_thread is not None and not writer._checkpoint_thread.is_alive()
+    assert len(store.unfinished_games()) == 20
+    store.close()
+
+
+async def test_a_log_grown_past_its_limit_is_started_over_by_the_writer_between_commits(
+    tmp_path: Path,
+) -> None:
+    """Under a steady stream of commits the background checkpoints never find the log fully
+    copied (when SQLite would start it over): past ``max_log_frames`` the writer starts it
+    over, and the log stays bounded."""
+    path = tmp_path / "db.sqlite3"
+    store = Store(path)
+    writer = StoreWriter(store, checkpoint_seconds=0.02, max_log_frames=20)
+    try:
+        for i in range(400):
+            await writer.write([_game(f"r{i}")])
+            if writer.restarts >= 2:
+                break
+            await trio.sleep(0.001)
+        assert writer.restarts >= 1
+        assert _log_frames(path) < 200
+    finally:
+        writer.close()
+    assert len(store.unfinished_games()) >= 1
+    store.close()
+
+
+def test_an_inline_writer_leaves_checkpoints_to_sqlite(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store, inline=True)
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
+    assert writer._checkpoint_thread is None
+    writer.close()
+    store.close()
