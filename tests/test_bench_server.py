@@ -5,6 +5,7 @@ batched (``ServerBatch``) and plain -- on hand-made frames."""
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import signal
@@ -27,7 +28,9 @@ from server.benchload.driver import (
     GameConfig,
     GameDriver,
     Table,
+    Window,
     decode_frame,
+    freeze_setup,
 )
 from server.benchload.procs import Target
 
@@ -71,6 +74,8 @@ def test_tiny_benchmark_prints_sane_figures() -> None:
         assert line["connections"] == 2 * line["rooms"]
         assert line["echo_rate"] > 0 and 0 < line["echo_p50_ms"] <= line["echo_p99_ms"]
         assert line["p99_ratio"] > 0
+        assert line["driver_gc_ms"] >= 0 and line["echo_driver_gc_ms"] >= 0
+        assert line["driver_gc_longest_ms"] <= line["driver_gc_ms"] + 0.01
     assert summary["summary"] is True and summary["mode"] == "closed"
     assert [row["rooms"] for row in summary["results"]] == [1, 2]
     assert all(row["median_actions_per_s"] > 0 for row in summary["results"])
@@ -132,6 +137,25 @@ def test_a_paced_head_start_is_played_at_once_and_unmeasured() -> None:
     assert 0 < line["head_start_actions"] <= 3 * 60, line
     # Paced after the head start: about A actions per second per room were measured.
     assert 0 < line["acts_sent"] <= 3 * 4 * 2 + 3, line
+
+
+def test_the_setup_is_frozen_and_the_drivers_own_collections_are_timed() -> None:
+    """A driver's full collection over its thousands of connections would be timed as the
+    server's latency: what the setup made is frozen and the collector is off from the
+    warmup until the window closes, and the window reports any collection in it."""
+    held = [[i] for i in range(1000)]  # what a driver holds after its setup
+    try:
+        freeze_setup()
+        assert gc.get_freeze_count() >= len(held) and not gc.isenabled()
+        window = Window(os.getpid())
+        gc.collect(0)
+        figures = window.close()
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert figures["driver_gc_ms"] >= 0
+    assert 0 <= figures["driver_gc_longest_ms"] <= figures["driver_gc_ms"] + 0.01
 
 
 def test_servers_bind_only_loopback() -> None:

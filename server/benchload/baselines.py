@@ -31,6 +31,7 @@ from server.benchload.driver import (
     Window,
     client,
     error_name,
+    freeze_setup,
     hello,
     latency_figures,
 )
@@ -98,6 +99,7 @@ async def drive_echo(cfg: EchoConfig) -> dict[str, object]:
         with trio.move_on_after(cfg.setup_timeout):
             await ready.wait()
         ready.set()
+        freeze_setup()
         await trio.sleep(cfg.warmup)
         window = Window(cfg.server_pid)
         measuring = True
@@ -110,6 +112,8 @@ async def drive_echo(cfg: EchoConfig) -> dict[str, object]:
             "echo_server_cpu_pct": figures["server_cpu_pct"],
             "echo_driver_cpu_pct": figures["driver_cpu_pct"],
             "echo_other_cpu_pct": figures["other_cpu_pct"],
+            "echo_driver_gc_ms": figures["driver_gc_ms"],
+            "echo_driver_gc_longest_ms": figures["driver_gc_longest_ms"],
             "echo_failures": dict(failures)}
 
 
