@@ -45,17 +45,17 @@ from server.accounts import (
 )
 from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, DeckListError, resolve
+from server.quickmatch import QuickMatchDesk
 from server.ratelimit import MessageLimiter, TokenBucket, Verdict
-from server.replay import Replay, replay_problem
+from server.replay_desk import ReplayDesk
 from server.rooms import commands as cmd
 from server.rooms import session as req
 from server.rooms.commands import ConnId
 from server.rooms.lobby import MAX_ROOMS, Lobby, LobbyFullError
-from server.rooms.matchmaking import MatchQueues, QueueEntry
 from server.rooms.pump import RoomGoneError, RoomHost
 from server.rooms.relay import Relay
-from server.rooms.replaying import Control, ReplayRunner
-from server.rooms.room import FORMAT_WIRE, RoomConfig
+from server.rooms.replaying import ReplayRunner
+from server.rooms.room import RoomConfig
 from server.rooms.session import (
     PROTOCOL_VERSION,
     Session,
@@ -272,9 +272,8 @@ class App:
         self._room_address: dict[str, str] = {}
         #: Who created each live room (the per-account room limit).
         self._creators: dict[str, Account] = {}
-        self.matchmaking = MatchQueues()
-        #: Quick-match rooms by queue, until their game starts (see _open_match).
-        self._match_rooms: dict[tuple[DeckFormat, int], set[str]] = {}
+        self.match_desk = QuickMatchDesk(self.lobby, self.writer, self.conns, busy=self._busy,
+                                         deck=self._deck, settle=self._settle)
         #: New guest accounts per client address (a token bucket each).
         self._guest_buckets: dict[str, TokenBucket] = {}
         #: When the latest failed sign-ins with each name happened (password guessing).
@@ -284,8 +283,8 @@ class App:
         #: Password hashing runs on worker threads, two at a time at most.
         self._hashing = trio.CapacityLimiter(2)
         self._ids = itertools.count(1)
-        #: Replays running now (Limits.max_replays).
-        self.replays = 0
+        self.replay_desk = ReplayDesk(store, max_replays=self.limits.max_replays,
+                                      outbox_size=self.limits.outbox_size, busy=self._busy)
         self.stopping = False
         nursery.start_soon(self._sweep, name="session-sweeper")
         nursery.start_soon(self.relay.run, name="spectator-relay")
@@ -373,8 +372,7 @@ class App:
             rooms.discard(host.room_id)
             if not rooms:
                 del self._waiting_rooms[address or ""]
-        for rooms in self._match_rooms.values():
-            rooms.discard(host.room_id)
+        self.match_desk.room_closed(host.room_id)
         creator = self._creators.pop(host.room_id, None)
         if creator is not None:
             creator.created_rooms.discard(host.room_id)
@@ -414,8 +412,7 @@ class App:
         finally:
             del self.conns[conn.conn_id]
             self.relay.drop(conn.conn_id)
-            if conn.queued is not None:
-                self.matchmaking.remove(conn.conn_id)
+            self.match_desk.dropped(conn)
             if conn.host is not None:
                 conn.host.notify(cmd.Disconnect(conn.conn_id))
             record = conn.record
@@ -477,17 +474,17 @@ class App:
         elif isinstance(request, req.LeaveRoom):
             await self._leave(conn, record, rid)
         elif isinstance(request, req.QuickMatch):
-            await self._quick_match(conn, record, rid, request)
+            await self.match_desk.queue(conn, rid, request)
         elif isinstance(request, req.CancelQuickMatch):
-            self._cancel_quick_match(conn, rid)
+            self.match_desk.cancel(conn, rid)
         elif isinstance(request, req.StartReplay):
-            await self._start_replay(conn, record, rid, request)
+            await self.replay_desk.start(conn, record, rid, request)
         elif isinstance(request, req.ControlReplay):
-            self._control_replay(conn, rid, request)
+            self.replay_desk.control(conn, rid, request)
         elif isinstance(request, req.SubmitDeck):
             await self._submit_deck(conn, rid, request)
         elif conn.replay is not None and isinstance(request, req.RequestSnapshot):
-            self._control_replay(conn, rid, req.ControlReplay("snapshot"))
+            self.replay_desk.control(conn, rid, req.ControlReplay("snapshot"))
         elif isinstance(request, req.Act | req.RequestSnapshot | req.ConcedeGame):
             host = conn.host
             if host is None:
@@ -888,68 +885,6 @@ class App:
                                     "first", rid))
         return True
 
-    # ---- replays (protocol/README.md, "Replays")
-    async def _start_replay(self, conn: _Connection, record: _SessionRecord, rid: int,
-                            request: req.StartReplay) -> None:
-        """Check who may replay what (:func:`server.replay.replay_problem`), then play the
-        stored game to this connection in a task of its own, off every room's pump."""
-        if self._busy(conn, rid):
-            return
-        if self.replays >= self.limits.max_replays:
-            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
-                                   f"this server plays at most {self.limits.max_replays} "
-                                   f"replays at once: try again later", rid))
-            return
-        try:  # SQLite off the event loop (the store's writer may hold its lock)
-            stored = await trio.to_thread.run_sync(self.store.load_game, request.room_id)
-        except KeyError:
-            stored = None
-        if stored is None:
-            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
-                                   f"no stored game {request.room_id!r}", rid))
-            return
-        problem = replay_problem(stored, record.account.account_id, request.viewer,
-                                 request.invite_code)
-        if problem is not None:
-            conn.reply(error_bytes(problem.code, problem.message, rid))
-            return
-        if conn.nursery is None or self._busy(conn, rid):
-            return
-        half = max(1, self.limits.outbox_size // 2)
-        send = conn.send
-        # A relay's client has no outbox here: its link says when it is backed up.
-        remote_room: Callable[[], bool] | None = getattr(conn.sock, "has_room", None)
-        runner = ReplayRunner(
-            request.room_id, lambda: Replay(stored, request.viewer), conn.reply,
-            remote_room or (lambda: send.statistics().current_buffer_used < half), rid=rid,
-            speed=request.speed, playing=not request.paused,
-            start_action=request.start_action, start_turn=request.start_turn)
-        conn.replay = runner
-        self.replays += 1
-        conn.nursery.start_soon(self._run_replay, conn, runner, name="replay")
-
-    async def _run_replay(self, conn: _Connection, runner: ReplayRunner) -> None:
-        try:
-            await runner.run()
-        finally:
-            self.replays -= 1
-            if conn.replay is runner:
-                conn.replay = None
-
-    @staticmethod
-    def _control_replay(conn: _Connection, rid: int, request: req.ControlReplay) -> None:
-        runner = conn.replay
-        if runner is None or runner.done:
-            conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY,
-                                   "no replay is running: send ReplayRequest first", rid))
-        elif request.command == "stop":
-            conn.replay = None  # back in the lobby at once
-            runner.stop(rid)
-        elif not runner.control(Control(rid, request.command, request.value)):
-            conn.reply(error_bytes(mpb.ERROR_CODE_RATE_LIMITED,
-                                   "too many replay controls waiting: this one was dropped",
-                                   rid))
-
     async def _join(self, conn: _Connection, record: _SessionRecord, rid: int,
                     request: req.JoinRoom) -> None:
         if self._busy(conn, rid):
@@ -1029,7 +964,7 @@ class App:
 
     async def _leave(self, conn: _Connection, record: _SessionRecord, rid: int) -> None:
         if conn.replay is not None:  # leaving a replay stops it
-            self._control_replay(conn, rid, req.ControlReplay("stop"))
+            self.replay_desk.control(conn, rid, req.ControlReplay("stop"))
             return
         host = conn.host
         if host is None:
@@ -1041,93 +976,6 @@ class App:
             await host.submit(cmd.Leave(conn.conn_id, rid)).wait()
         await self._record_place(conn, record)
         conn.spectating = False
-
-    # ---- quick match
-    def _queue_reply(self, rid: int, key: tuple[DeckFormat, int], queued: bool) -> bytes:
-        fmt, seats = key
-        return mpb.ServerMessage(request_id=rid, match_queue=mpb.MatchQueue(
-            queued=queued, format=FORMAT_WIRE[fmt], seats=seats,
-            waiting=self.matchmaking.waiting(key))).SerializeToString()
-
-    async def _quick_match(self, conn: _Connection, record: _SessionRecord, rid: int,
-                           request: req.QuickMatch) -> None:
-        if self._busy(conn, rid):
-            return
-        ok, deck = await self._deck(conn, rid, request.deck, request.format)
-        if not ok:
-            return
-        key = (request.format, request.seats)
-        entry = QueueEntry(conn.conn_id, rid, deck)
-        conn.queued = key
-        waiting = self._open_match(key)
-        if waiting is not None:  # a quick-match room a player dropped out of: fill it
-            conn.reply(self._queue_reply(rid, key, True))
-            await self._seat_one(waiting, entry)
-            return
-        table = self.matchmaking.add(key, entry)
-        conn.reply(self._queue_reply(rid, key, True))
-        if table is not None:
-            await self._seat_table(key, table)
-
-    def _open_match(self, key: tuple[DeckFormat, int]) -> RoomHost | None:
-        """An unstarted quick-match room of ``key`` with a free seat (one of its players
-        dropped before the game started), if any."""
-        rooms = self._match_rooms.get(key, set())
-        for room_id in sorted(rooms):
-            host = self.lobby.hosts.get(room_id)
-            if host is None or host.room.game is not None:
-                rooms.discard(room_id)
-            elif any(m is None for m in host.room.seats):
-                return host
-        return None
-
-    def _cancel_quick_match(self, conn: _Connection, rid: int) -> None:
-        key = conn.queued
-        if key is None or not self.matchmaking.remove(conn.conn_id):
-            conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "not in the quick-match queue",
-                                   rid))
-            return
-        conn.queued = None
-        conn.reply(self._queue_reply(rid, key, False))
-
-    async def _seat_table(self, key: tuple[DeckFormat, int], table: list[QueueEntry]) -> None:
-        """Enough players wait: create their room and seat each (a player who left the
-        queue meanwhile is skipped; the others are put back in front of the queue)."""
-        fmt, seats = key
-        live = [e for e in table if e.conn in self.conns]
-        if len(live) < seats:
-            for entry in reversed(live):
-                again = self.matchmaking.add(key, entry, front=True)
-                if again is not None:
-                    await self._seat_table(key, again)
-            return
-        try:
-            host = self.lobby.create(f"quick match ({fmt.value})", seats, 0,
-                                     RoomSettings(format=fmt.value))
-        except LobbyFullError as exc:
-            for entry in live:
-                conn = self.conns[entry.conn]
-                conn.queued = None
-                conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), entry.rid))
-            return
-        self._match_rooms.setdefault(key, set()).add(host.room_id)
-        for entry in live:  # in queue order: the first queued takes seat 0
-            await self._seat_one(host, entry)
-
-    async def _seat_one(self, host: RoomHost, entry: QueueEntry) -> None:
-        conn = self.conns.get(entry.conn)
-        if conn is None or conn.record is None:
-            return
-        record = conn.record
-        try:
-            out = await self._settle(conn, host, cmd.Join(
-                conn.conn_id, entry.rid, record.session_id, record.name, False, entry.deck,
-                record.account.account_id))
-        finally:
-            conn.queued = None
-        if out is not None and out.accepted:
-            with contextlib.suppress(StoreClosedError):
-                await self.writer.write([record.row()])
 
     async def _writer(self, sock: Socket, receive: trio.MemoryReceiveChannel[bytes],
                       conn: _Connection) -> None:

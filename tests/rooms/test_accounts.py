@@ -271,7 +271,7 @@ async def test_quick_match_seats_players_of_the_same_format_and_table_size(
         assert seats == [0, 1]
         rooms = list(app.lobby.rooms.values())
         assert len(rooms) == 1 and rooms[0].game is not None
-        assert app.matchmaking.waiting((DeckFormat.LIMITED, 2)) == 1
+        assert app.match_desk.queues.waiting((DeckFormat.LIMITED, 2)) == 1
         # Queued twice, or queued while in a room, is refused.
         again = await _queue(lim, seats=2, format=mpb.DECK_FORMAT_LIMITED)
         assert again.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
@@ -289,17 +289,17 @@ async def test_cancel_or_a_dropped_connection_leaves_the_queue_and_bad_decks_nev
         key = (DeckFormat.CONSTRUCTED, 2)
         await _queue(ann, seats=2)
         cancelled = await ann.request(cancel_quick_match=mpb.CancelQuickMatch())
-        assert not cancelled.match_queue.queued and app.matchmaking.waiting(key) == 0
+        assert not cancelled.match_queue.queued and app.match_desk.queues.waiting(key) == 0
         not_queued = await ann.request(cancel_quick_match=mpb.CancelQuickMatch())
         assert not_queued.error.code == mpb.ERROR_CODE_NOT_READY
         await _queue(bob, seats=2)
         await bob.to_server.aclose()  # Bob's connection drops
         await trio.testing.wait_all_tasks_blocked()
-        assert app.matchmaking.waiting(key) == 0
+        assert app.match_desk.queues.waiting(key) == 0
         bad = await _queue(carl, seats=2, deck="4 Shock\n")
         assert bad.error.code == mpb.ERROR_CODE_INVALID_DECK
         assert any("100.2a" in d for d in bad.error.details)
-        assert app.matchmaking.waiting(key) == 0 and not app.lobby.rooms
+        assert app.match_desk.queues.waiting(key) == 0 and not app.lobby.rooms
 
 
 # ---- abuse limits
@@ -417,13 +417,13 @@ async def test_a_quick_match_room_a_player_dropped_out_of_is_filled_by_the_next_
         # The state a drop while being seated leaves: a quick-match room, unstarted, one
         # player seated, a seat free (made here directly; the race is not repeatable).
         host = app.lobby.create("quick match (constructed)", 2)
-        app._match_rooms[key] = {host.room_id}
+        app.match_desk._rooms[key] = {host.room_id}
         assert (await _join(bob, host.room_id)).joined.seat == 0
         queued = await _queue(carl, seats=2)
         assert queued.match_queue.queued
         assert (await _next(carl, "joined")).joined.seat == 1
         assert host.room.game is not None  # the game started: nobody is left waiting
-        assert app.matchmaking.waiting(key) == 0
+        assert app.match_desk.queues.waiting(key) == 0
 
 
 async def test_free_guest_accounts_cant_fill_the_room_cap_from_one_address(

@@ -227,7 +227,7 @@ async def test_play_pause_seek_speed_and_the_end(
         assert stopped.replay_ended.stopped
         listed = await ann.request(list_rooms=mpb.ListRooms())
         assert listed.HasField("room_list")
-        assert app.replays == 0
+        assert app.replay_desk.running == 0
 
 
 @pytest.mark.parametrize("speed", [-1.0, 1e9, float("nan")])

@@ -1,0 +1,107 @@
+"""The replay desk: a connection's ``ReplayRequest`` and ``ReplayControl`` (protocol/README.md,
+"Replays").
+
+Who may replay what is :func:`server.replay.replay_problem`'s to say, and playing a stored game
+to one client is :class:`~server.rooms.replaying.ReplayRunner`'s; this desk sits between the
+connection and them: it refuses a busy connection, loads the stored game off the event loop,
+counts the replays running on the server (:attr:`Limits.max_replays
+<server.app.Limits.max_replays>`) and starts each in its connection's own nursery, off every
+room's pump. It is the :class:`server.app.App`'s, which hands in its busy check rather than
+the desk reaching back into it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeAlias
+
+import trio
+
+from protocol.v1 import messages_pb2 as mpb
+from server.replay import Replay, replay_problem
+from server.rooms import session as req
+from server.rooms.replaying import Control, ReplayRunner
+from server.rooms.session import error_bytes
+from server.store import Store
+
+if TYPE_CHECKING:
+    from server.app import _Connection, _SessionRecord
+
+    #: Whether a connection is in a room, queued or in a replay (it was told so).
+    Busy: TypeAlias = Callable[[_Connection, int], bool]
+
+
+class ReplayDesk:
+    """Starts and steers the replays of this server's connections."""
+
+    def __init__(self, store: Store, *, max_replays: int, outbox_size: int,
+                 busy: Busy) -> None:
+        self.store = store
+        self.max_replays = max_replays
+        self.outbox_size = outbox_size
+        self._busy = busy
+        #: Replays running now (Limits.max_replays).
+        self.running = 0
+
+    async def start(self, conn: _Connection, record: _SessionRecord, rid: int,
+                    request: req.StartReplay) -> None:
+        """Check who may replay what (:func:`server.replay.replay_problem`), then play the
+        stored game to this connection in a task of its own, off every room's pump."""
+        if self._busy(conn, rid):
+            return
+        if self.running >= self.max_replays:
+            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
+                                   f"this server plays at most {self.max_replays} "
+                                   f"replays at once: try again later", rid))
+            return
+        try:  # SQLite off the event loop (the store's writer may hold its lock)
+            stored = await trio.to_thread.run_sync(self.store.load_game, request.room_id)
+        except KeyError:
+            stored = None
+        if stored is None:
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
+                                   f"no stored game {request.room_id!r}", rid))
+            return
+        problem = replay_problem(stored, record.account.account_id, request.viewer,
+                                 request.invite_code)
+        if problem is not None:
+            conn.reply(error_bytes(problem.code, problem.message, rid))
+            return
+        if conn.nursery is None or self._busy(conn, rid):
+            return
+        half = max(1, self.outbox_size // 2)
+        send = conn.send
+        # A relay's client has no outbox here: its link says when it is backed up.
+        remote_room: Callable[[], bool] | None = getattr(conn.sock, "has_room", None)
+        runner = ReplayRunner(
+            request.room_id, lambda: Replay(stored, request.viewer), conn.reply,
+            remote_room or (lambda: send.statistics().current_buffer_used < half), rid=rid,
+            speed=request.speed, playing=not request.paused,
+            start_action=request.start_action, start_turn=request.start_turn)
+        conn.replay = runner
+        self.running += 1
+        conn.nursery.start_soon(self._run, conn, runner, name="replay")
+
+    async def _run(self, conn: _Connection, runner: ReplayRunner) -> None:
+        try:
+            await runner.run()
+        finally:
+            self.running -= 1
+            if conn.replay is runner:
+                conn.replay = None
+
+    @staticmethod
+    def control(conn: _Connection, rid: int, request: req.ControlReplay) -> None:
+        """``ReplayControl`` (and a RequestSnapshot or LeaveRoom during a replay): hand it to
+        the connection's replay."""
+        runner = conn.replay
+        if runner is None or runner.done:
+            conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY,
+                                   "no replay is running: send ReplayRequest first", rid))
+        elif request.command == "stop":
+            conn.replay = None  # back in the lobby at once
+            runner.stop(rid)
+        elif not runner.control(Control(rid, request.command, request.value)):
+            conn.reply(error_bytes(mpb.ERROR_CODE_RATE_LIMITED,
+                                   "too many replay controls waiting: this one was dropped",
+                                   rid))
