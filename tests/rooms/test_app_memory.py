@@ -98,6 +98,30 @@ async def test_invariant_7_a_client_that_stops_reading_is_disconnected_not_waite
         assert (await fine.request(**_hello("Ann"))).HasField("welcome")
 
 
+async def test_invariant_7_a_send_not_taken_in_send_timeout_drops_the_client_not_a_quiet_one(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A frame the client doesn't take within ``send_timeout`` (its receive window full)
+    closes it with 1013, though its outbox never filled; a connection with nothing to be
+    sent stays open however long it is quiet (the deadline runs only during a send)."""
+    async with running_app(tmp_path, Limits(outbox_size=64, send_timeout=5.0)) as app:
+        nursery = app.lobby.nursery
+        quiet = MemorySocket()
+        nursery.start_soon(app.handle_connection, quiet)
+        assert (await quiet.request(**_hello("Quiet"))).HasField("welcome")
+        stuck = MemorySocket(out_buffer=0)  # takes nothing: its first frame never leaves
+        nursery.start_soon(app.handle_connection, stuck)
+        await stuck.to_server.send(mpb.ClientMessage(
+            request_id=1, **_hello("Stuck")).SerializeToString())  # type: ignore[arg-type]
+        await trio.sleep(4.9)
+        assert stuck.closed is None
+        await trio.sleep(0.2)
+        assert stuck.closed == (1013, "client too slow: send timed out")
+        await trio.sleep(60)
+        assert quiet.closed is None
+        assert (await quiet.request(list_rooms=mpb.ListRooms())).HasField("room_list")
+
+
 async def test_only_the_deciding_seat_may_act_and_stale_prompts_are_refused(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
