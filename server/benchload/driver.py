@@ -141,7 +141,9 @@ def freeze_setup() -> None:
     latency: one full collection of a driver took 41 ms at 2,000 connections, and that
     pause was a paced run's p99; frozen, collections still took up to 44 ms. (Not at the
     window's start: the acts the collection held up would burst into the window.) The
-    window reports any collection in it (``driver_gc_ms``)."""
+    window reports any collection in it (``driver_gc_ms``). Meanwhile the driver keeps the
+    cyclic garbage it makes: its RSS grew ~55 KB/s closed loop at 10 rooms (2.3 MB in a
+    40 s window)."""
     gc.collect()
     gc.freeze()
     gc.disable()
