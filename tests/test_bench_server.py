@@ -151,6 +151,7 @@ def test_the_setup_is_frozen_and_the_drivers_own_collections_are_timed() -> None
         gc.collect(0)
         figures = window.close()
         assert gc.isenabled()
+        assert window.gc.generations[0].collections == 1  # timed: the one made in it
     finally:
         gc.unfreeze()
         gc.enable()
