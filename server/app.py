@@ -231,6 +231,17 @@ class _Connection:
         if self.scope is not None:
             self.scope.cancel()
 
+    def busy(self, rid: int) -> bool:
+        """Whether this connection is in a room, queued or in a replay (then it is told so,
+        in answer to request ``rid``)."""
+        if self.host is None and self.queued is None and self.replay is None:
+            return False
+        self.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                               "already in a replay: stop it first" if self.replay is not None
+                               else "already in a room or the quick-match queue; leave it "
+                                    "first", rid))
+        return True
+
     def reply(self, data: bytes) -> bool:
         """Queue a message for this client without ever waiting (invariant 7); False if
         it can't be (the client is too slow and is closed, or is closing)."""
@@ -273,7 +284,7 @@ class App:
         self._room_address: dict[str, str] = {}
         #: Who created each live room (the per-account room limit).
         self._creators: dict[str, Account] = {}
-        self.match_desk = QuickMatchDesk(self.lobby, self.writer, self.conns, busy=self._busy,
+        self.match_desk = QuickMatchDesk(self.lobby, self.writer, self.conns,
                                          deck=self._deck, settle=self._settle)
         #: New guest accounts per client address (a token bucket each).
         self._guest_buckets: dict[str, TokenBucket] = {}
@@ -285,7 +296,7 @@ class App:
         self._hashing = trio.CapacityLimiter(2)
         self._ids = itertools.count(1)
         self.replay_desk = ReplayDesk(store, max_replays=self.limits.max_replays,
-                                      outbox_size=self.limits.outbox_size, busy=self._busy)
+                                      outbox_size=self.limits.outbox_size)
         self.stopping = False
         nursery.start_soon(self._sweep, name="session-sweeper")
         nursery.start_soon(self.relay.run, name="spectator-relay")
@@ -875,20 +886,9 @@ class App:
             conn.host = None
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed", rid))
 
-    @staticmethod
-    def _busy(conn: _Connection, rid: int) -> bool:
-        """Whether ``conn`` is in a room, queued or in a replay (then it is told so)."""
-        if conn.host is None and conn.queued is None and conn.replay is None:
-            return False
-        conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                               "already in a replay: stop it first" if conn.replay is not None
-                               else "already in a room or the quick-match queue; leave it "
-                                    "first", rid))
-        return True
-
     async def _join(self, conn: _Connection, record: _SessionRecord, rid: int,
                     request: req.JoinRoom) -> None:
-        if self._busy(conn, rid):
+        if conn.busy(rid):
             return
         host = self.lobby.hosts.get(request.room_id)
         if host is None:

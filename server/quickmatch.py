@@ -6,8 +6,8 @@ with effects: it checks the deck before a player is queued, answers ``MatchQueue
 complete table's room and seats its players through the same join a ``JoinRoom`` makes, and
 remembers each queue's unstarted rooms so that a seat a player dropped out of is filled
 before any new table is opened. It is the :class:`server.app.App`'s, which owns the
-connections and hands in what seating needs (the room-settling join, the deck check, the
-busy check) rather than the desk reaching back into it.
+connections and hands in what seating needs (the room-settling join and the deck check)
+rather than the desk reaching back into it.
 """
 
 from __future__ import annotations
@@ -31,9 +31,6 @@ from server.store.writer import StoreClosedError, StoreWriter
 
 if TYPE_CHECKING:
     from server.app import _Connection
-
-    #: Whether a connection is in a room, queued or in a replay (it was told so).
-    Busy: TypeAlias = Callable[[_Connection, int], bool]
     #: Check a deck spec against a format: (playable, the deck; None: a demo deck).
     DeckCheck: TypeAlias = Callable[[_Connection, int, str, DeckFormat],
                                     Awaitable[tuple[bool, Deck | None]]]
@@ -46,11 +43,10 @@ class QuickMatchDesk:
     """The quick-match queues, and the quick-match rooms still waiting for their players."""
 
     def __init__(self, lobby: Lobby, writer: StoreWriter, conns: Mapping[ConnId, _Connection],
-                 *, busy: Busy, deck: DeckCheck, settle: Settle) -> None:
+                 *, deck: DeckCheck, settle: Settle) -> None:
         self.lobby = lobby
         self.writer = writer
         self.conns = conns
-        self._busy = busy
         self._deck = deck
         self._settle = settle
         self.queues = MatchQueues()
@@ -65,7 +61,7 @@ class QuickMatchDesk:
 
     async def queue(self, conn: _Connection, rid: int, request: req.QuickMatch) -> None:
         """``QuickMatch``: queue ``conn`` (or seat it in a room a player dropped out of)."""
-        if self._busy(conn, rid):
+        if conn.busy(rid):
             return
         ok, deck = await self._deck(conn, rid, request.deck, request.format)
         if not ok:

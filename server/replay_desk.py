@@ -6,14 +6,13 @@ to one client is :class:`~server.rooms.replaying.ReplayRunner`'s; this desk sits
 connection and them: it refuses a busy connection, loads the stored game off the event loop,
 counts the replays running on the server (:attr:`Limits.max_replays
 <server.app.Limits.max_replays>`) and starts each in its connection's own nursery, off every
-room's pump. It is the :class:`server.app.App`'s, which hands in its busy check rather than
-the desk reaching back into it.
+room's pump. It is the :class:`server.app.App`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
 import trio
 
@@ -27,19 +26,14 @@ from server.store import Store
 if TYPE_CHECKING:
     from server.app import _Connection, _SessionRecord
 
-    #: Whether a connection is in a room, queued or in a replay (it was told so).
-    Busy: TypeAlias = Callable[[_Connection, int], bool]
-
 
 class ReplayDesk:
     """Starts and steers the replays of this server's connections."""
 
-    def __init__(self, store: Store, *, max_replays: int, outbox_size: int,
-                 busy: Busy) -> None:
+    def __init__(self, store: Store, *, max_replays: int, outbox_size: int) -> None:
         self.store = store
         self.max_replays = max_replays
         self.outbox_size = outbox_size
-        self._busy = busy
         #: Replays running now (Limits.max_replays).
         self.running = 0
 
@@ -47,7 +41,7 @@ class ReplayDesk:
                     request: req.StartReplay) -> None:
         """Check who may replay what (:func:`server.replay.replay_problem`), then play the
         stored game to this connection in a task of its own, off every room's pump."""
-        if self._busy(conn, rid):
+        if conn.busy(rid):
             return
         if self.running >= self.max_replays:
             conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
@@ -67,7 +61,7 @@ class ReplayDesk:
         if problem is not None:
             conn.reply(error_bytes(problem.code, problem.message, rid))
             return
-        if conn.nursery is None or self._busy(conn, rid):
+        if conn.nursery is None or conn.busy(rid):
             return
         half = max(1, self.outbox_size // 2)
         send = conn.send
