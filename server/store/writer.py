@@ -175,8 +175,9 @@ class StoreWriter:
     def _checkpoints(self, checkpointer: Checkpointer) -> None:
         """The checkpoint thread: copy the log into the database every second, beside the
         commits; ask the writer to start the log over once it has grown past the limit.
-        (Not at idle priority: preempted while holding the interpreter lock, it held the
-        event loop up behind it -- the paced p99 doubled.)"""
+        (Not at idle priority: tried, the paced p99 rose to 22 and 29 ms in 2 runs -- a
+        thread preempted while holding the interpreter lock holds the event loop up; those
+        runs predate keeping the bench drivers' own pauses out of the figures.)"""
         try:
             while not self._stop_checkpoints.wait(self.checkpoint_seconds):
                 try:
