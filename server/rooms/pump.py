@@ -36,6 +36,8 @@ log = logging.getLogger("manawire.room")
 
 #: Spectators' joins a room handles at once; the others wait their turn (see App._join).
 WATCH_JOINS_AT_ONCE = 4
+#: Commands a room handles in a row when they are already queued, before it yields.
+QUEUED_AT_ONCE = 4
 
 
 class RoomGoneError(Exception):
@@ -122,16 +124,35 @@ class RoomHost:
         command: Command = Tick()
         try:
             async with self._receive:
+                queued = 0
                 while True:
                     ticket: Ticket | None = None
-                    with trio.move_on_at(self._wake_at):
+                    # A command already waiting is taken without a cancel scope and without
+                    # yielding (a scoped wait costs ~20 us a command, most of a spectator's
+                    # Leave) -- up to QUEUED_AT_ONCE in a row, then the room lets the other
+                    # tasks run; and never past the room's wake-up time, which comes first
+                    # (a clock that ran out, as with the scoped wait).
+                    taken = False
+                    if queued < QUEUED_AT_ONCE and trio.current_time() < self._wake_at:
                         try:
-                            command, ticket = await self._receive.receive()
+                            command, ticket = self._receive.receive_nowait()
+                            taken = True
+                            queued += 1
+                        except trio.WouldBlock:
+                            pass
                         except trio.EndOfChannel:
                             return
+                    if not taken:
+                        queued = 0
+                        with trio.move_on_at(self._wake_at):
+                            try:
+                                command, ticket = await self._receive.receive()
+                            except trio.EndOfChannel:
+                                return
                     out = self.room.handle(command, trio.current_time())
                     if out.log:
                         await self.writer.write(out.log)
+                        queued = 0  # (it yielded)
                     for conn, data in out.sends:
                         self._deliver(conn, data)
                     self.relay.apply(self.room_id, out.feed)

@@ -1,0 +1,104 @@
+"""The room task (server/rooms/pump.py) around a stand-in room: how it takes the commands
+queued for it. One already waiting is taken without a cancel scope or a yield, a few in a
+row at most, and never ahead of the room's wake-up time (a clock that ran out is handled
+before anything queued after it, as with a wait)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import cast
+
+import trio
+import trio.lowlevel
+import trio.testing
+
+from server.rooms.commands import Command, ConnId, FeedOp, Leave, Output, Tick
+from server.rooms.pump import QUEUED_AT_ONCE, RoomHost
+from server.rooms.room import Room
+from server.store.writer import StoreWriter
+
+
+class StandIn:
+    """Records each command it handles; its wake-up time is what the test sets."""
+
+    room_id = "r"
+
+    def __init__(self) -> None:
+        self.handled: list[str] = []
+        #: The wake-up time each command's output asks for (by default: none).
+        self.wake_after: dict[int, float] = {}
+
+    def handle(self, command: Command, now: float) -> Output:
+        if isinstance(command, Leave):
+            self.handled.append(f"leave{command.conn}")
+            return Output(wake_at=self.wake_after.get(command.conn, math.inf))
+        assert isinstance(command, Tick)
+        self.handled.append("tick")
+        return Output()
+
+
+class NoFeeds:
+    def apply(self, room_id: str, ops: list[FeedOp]) -> None:
+        assert not ops
+
+    def close_room(self, room_id: str) -> None:
+        raise AssertionError("no room fails here")
+
+
+def _host(room: StandIn) -> RoomHost:
+    def deliver(conn: ConnId, data: bytes) -> None:
+        raise AssertionError("nothing is sent")
+
+    return RoomHost(cast(Room, room), cast(StoreWriter, None), NoFeeds(), deliver=deliver,
+                    released=lambda host, conns: None, closed=lambda host: None)
+
+
+async def test_commands_queued_together_are_taken_a_few_in_a_row_then_others_run() -> None:
+    room = StandIn()
+    host = _host(room)
+    count = 10 * QUEUED_AT_ONCE
+    seen: list[int] = []  # commands handled so far, each time another task got to run
+
+    async def other_task() -> None:
+        for _ in range(1000):
+            seen.append(len(room.handled))
+            if len(room.handled) > count:
+                return
+            await trio.lowlevel.checkpoint()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(host.run)
+        await trio.testing.wait_all_tasks_blocked()
+        assert room.handled == ["tick"]  # (the one a room starts with)
+        for conn in range(count):  # all at once: nothing runs between them
+            host.notify(Leave(conn, 0))
+        nursery.start_soon(other_task)
+        with trio.fail_after(5):
+            await trio.testing.wait_all_tasks_blocked()
+        nursery.cancel_scope.cancel()
+    assert room.handled == ["tick"] + [f"leave{c}" for c in range(count)]
+    steps = [b - a for a, b in itertools.pairwise(seen) if b != a]
+    # The one its wait returned, and up to QUEUED_AT_ONCE more taken at once; in one
+    # round each task runs once, the room before or after the other task.
+    assert steps and max(steps) <= 2 * (1 + QUEUED_AT_ONCE), seen
+    assert max(steps) > 1  # (queued ones were taken without a wait)
+
+
+async def test_a_wake_up_time_that_has_come_goes_before_the_commands_queued_after_it(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Rule of the room's clocks: a player whose time ran out loses on time before any
+    action queued after that moment is applied -- a queued command never jumps the
+    wake-up (its Tick)."""
+    room = StandIn()
+    host = _host(room)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(host.run)
+        await trio.testing.wait_all_tasks_blocked()
+        room.wake_after[0] = trio.current_time()  # handling command 0 makes a wake-up due
+        for conn in range(3):
+            host.notify(Leave(conn, 0))
+        await trio.testing.wait_all_tasks_blocked()
+        nursery.cancel_scope.cancel()
+    assert room.handled == ["tick", "leave0", "tick", "leave1", "leave2"]
