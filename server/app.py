@@ -906,9 +906,16 @@ class App:
         # taken a few at a time by the room (RoomHost.watch_joins), their joins (the room's
         # answer, each one's snapshot, the session rows written) interleave with the actions
         # of the games being played instead of holding them up in one burst (spectators
-        # never slow a game).
-        async with host.watch_joins:
+        # never slow a game). A free turn is taken at once, without yielding.
+        limiter = host.watch_joins
+        try:
+            limiter.acquire_nowait()
+        except trio.WouldBlock:
+            await limiter.acquire()
+        try:
             await self._enter(conn, host, record, rid, request, deck=None)
+        finally:
+            limiter.release()
 
     async def _enter(self, conn: _Connection, host: RoomHost, record: _SessionRecord,
                      rid: int, request: req.JoinRoom, *, deck: Deck | None) -> None:
@@ -946,7 +953,9 @@ class App:
             ticket = host.submit(command)
         except RoomGoneError:
             return None
-        with trio.CancelScope(shield=True), trio.move_on_after(SETTLE_SECONDS):
+        # One scope, shielded with a deadline (two nested ones cost ~10 us more a join).
+        with trio.CancelScope(shield=True,
+                              deadline=trio.current_time() + SETTLE_SECONDS):
             try:
                 out = await ticket.wait()
             except RoomGoneError:
