@@ -59,6 +59,8 @@ class RemoteSocket:
         self.address = address
         self._in, self._out = trio.open_memory_channel[bytes](INBOX)
         self.gone = False
+        #: Whether the last :meth:`recv` yielded (the next may take a queued one at once).
+        self._yielded = True
 
     def direct(self, data: bytes) -> bool:
         """Send ``data`` to the client now (in order with its view's stream)."""
@@ -91,8 +93,20 @@ class RemoteSocket:
         self._in.close()
 
     async def recv(self) -> bytes:
+        """The client's next message. One already queued is taken without yielding if the
+        last one yielded (a spectator's LeaveRoom and JoinRoom come together: one wake-up
+        for both), so a client with many queued still takes turns with the others."""
         try:
-            return await self._out.receive()
+            if not self._yielded:
+                self._yielded = True
+                return await self._out.receive()
+            try:
+                data = self._out.receive_nowait()
+            except trio.WouldBlock:
+                return await self._out.receive()
+            else:
+                self._yielded = False
+                return data
         except (trio.EndOfChannel, trio.ClosedResourceError):
             raise SocketClosed from None
 

@@ -60,3 +60,25 @@ async def test_a_crowds_requests_are_handed_on_a_few_per_scheduler_round(
     steps = [b - a for a, b in itertools.pairwise(seen) if b != a]
     # (in one round each task runs once, the reader before or after the other task)
     assert steps and max(steps) <= 2 * host.WAKE_AT_ONCE, seen
+
+
+async def test_a_relayed_clients_queued_messages_are_read_two_per_turn() -> None:
+    """A spectator's LeaveRoom and JoinRoom arrive together: the second is taken without
+    another wake-up, but a client with many queued still yields between every two."""
+    async def serve(sock: host.RemoteSocket) -> None:
+        raise AssertionError("not served here")
+
+    relay = host.RelayLink(0, host.RelayOptions(), serve)
+    sock = host.RemoteSocket(relay, 1, "127.0.0.1")
+    for n in range(5):
+        sock.received(b"m%d" % n)
+    with trio.testing.assert_no_checkpoints():  # (its task was just started)
+        assert await sock.recv() == b"m0"
+    for n in range(1, 5, 2):
+        with trio.testing.assert_checkpoints():
+            assert await sock.recv() == b"m%d" % n
+        with trio.testing.assert_no_checkpoints():
+            assert await sock.recv() == b"m%d" % (n + 1)
+    with trio.move_on_after(1) as waited:  # nothing queued: it waits (and yields)
+        await sock.recv()
+    assert waited.cancelled_caught
