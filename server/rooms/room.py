@@ -192,6 +192,8 @@ class Room:
         self.match_reason = ""
         #: The current game's first state id (state ids keep growing across games).
         self._state_base = 1
+        #: The last Presence message built, and which seats were connected for it.
+        self._presence_cache: tuple[tuple[bool, ...], bytes] | None = None
 
     # ---- read-only queries (safe from any task)
     def info(self) -> mpb.RoomInfo:
@@ -749,9 +751,17 @@ class Room:
         return [self.match_state(now)]
 
     def _presence(self) -> bytes:
-        return mpb.ServerMessage(presence=mpb.Presence(seats=[
-            mpb.SeatPresence(seat=seat, connected=m is not None and m.conn is not None)
-            for seat, m in enumerate(self.seats)])).SerializeToString()
+        """Which seats are connected (built again only when that changed: every
+        spectator's join sends it)."""
+        connected = tuple(m is not None and m.conn is not None for m in self.seats)
+        cached = self._presence_cache
+        if cached is not None and cached[0] == connected:
+            return cached[1]
+        data = mpb.ServerMessage(presence=mpb.Presence(seats=[
+            mpb.SeatPresence(seat=seat, connected=up) for seat, up in enumerate(connected)])
+        ).SerializeToString()
+        self._presence_cache = (connected, data)
+        return data
 
     def _decision(self, seat: int) -> list[bytes]:
         """The pending decision as ``seat`` (or the spectators) may see it, if any."""
