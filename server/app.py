@@ -982,8 +982,15 @@ class App:
             return
         conn.host = None
         record.room_id = None
-        with contextlib.suppress(RoomGoneError):
-            await host.submit(cmd.Leave(conn.conn_id, rid)).wait()
+        if conn.spectating:
+            # Nobody waits for a spectator's leave (nothing follows from it but the room
+            # forgetting it; the audience following a game into its next room saves a
+            # round trip through the room per spectator): the room stops only its own
+            # feed, so the watch of a room joined next is never stopped by it.
+            host.notify(cmd.Leave(conn.conn_id, rid))
+        else:
+            with contextlib.suppress(RoomGoneError):
+                await host.submit(cmd.Leave(conn.conn_id, rid)).wait()
         await self._record_place(conn, record)
         conn.spectating = False
 

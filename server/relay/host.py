@@ -355,6 +355,9 @@ class FeedRouter:
                 if sock is None:
                     here.append(op)
                     continue
+                watched = sock.relay.watching.get(sock.rid)
+                if watched is None or watched[0] != room_id:
+                    continue  # it watches another room's feed by now (or none)
                 sock.relay.forget(sock.rid)
                 sock.relay.out.send(link.UNWATCH, link.flag_body(sock.rid, op.drain))
             else:

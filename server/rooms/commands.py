@@ -138,7 +138,8 @@ class StartWatching:
 @dataclass(frozen=True, slots=True)
 class StopWatching:
     """``conn`` stops following its tier: at once, or (``drain``) after what was published
-    so far."""
+    so far. Only the room's own: a spectator that has moved on to another room's feed
+    meanwhile (its leave isn't waited for) keeps that one."""
 
     conn: ConnId
     drain: bool

@@ -124,7 +124,7 @@ class Fanout:
             elif isinstance(op, StartWatching):
                 self.watch(op.conn, (room_id, op.tier), op.first)
             elif isinstance(op, StopWatching):
-                self.unwatch(op.conn, op.drain)
+                self.unwatch(op.conn, op.drain, room_id)
             else:
                 assert_never(op)
 
@@ -149,11 +149,12 @@ class Fanout:
         self.watches[conn] = watch
         self._dirty[key] = feed
 
-    def unwatch(self, conn: ConnId, drain: bool) -> None:
+    def unwatch(self, conn: ConnId, drain: bool, room_id: str | None = None) -> None:
         """``conn`` stops following its feed: at once, or (``drain``) after every message
-        published so far."""
+        published so far. With ``room_id``, only a feed of that room (a spectator that
+        already watches another room's keeps it)."""
         watch = self.watches.get(conn)
-        if watch is None:
+        if watch is None or (room_id is not None and watch.feed.key[0] != room_id):
             return
         if drain and watch.due():
             watch.until = watch.feed.end

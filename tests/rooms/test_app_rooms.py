@@ -15,6 +15,7 @@ import trio.testing
 from client_sdk.mirror import Mirror
 from protocol.v1 import messages_pb2 as mpb
 from server.app import CLOSE_REPLACED, App, Limits
+from server.rooms.commands import Command, Leave
 from server.rooms.pump import WATCH_JOINS_AT_ONCE
 from server.rooms.room import RoomConfig
 from server.view import project
@@ -472,6 +473,49 @@ async def test_a_crowd_of_spectators_joining_at_once_is_admitted_a_few_at_a_time
         assert len(app.lobby.rooms[room_id].spectators) == len(crowd)
         assert len(app.lobby.rooms[other_id].spectators) == 1
         assert app.lobby.hosts[room_id].watch_joins.borrowed_tokens == 0  # all given back
+
+
+async def test_a_spectators_leave_isnt_waited_for_and_a_late_one_never_stops_its_next_watch(
+    tmp_path: Path,
+) -> None:
+    """A spectator's LeaveRoom is handed to its room without waiting for it (one round trip
+    less for an audience following a game into its next room). Even when the room it left
+    handles that leave only after the next room took it in, the spectator keeps getting the
+    next room's feed, and the first room forgets it."""
+    async with running_app(tmp_path) as app:
+        players, room_id = await _table(app, 2)
+        others = [Peer(app, f"q{i}") for i in range(2)]  # (named apart: see p_conn)
+        for p in others:
+            await p.hello()
+        other_id = await others[0].create(2)
+        for p in others:
+            assert (await p.join(other_id)).HasField("joined")
+        w = Peer(app, "w")
+        await w.hello()
+        assert (await w.join(room_id, spectator=True)).HasField("joined")
+        first = app.lobby.hosts[room_id]
+        held: list[Command] = []
+        notify = first.notify
+        first.notify = held.append  # type: ignore[method-assign,assignment]
+        await w.send(leave_room=mpb.LeaveRoom())
+        joined = await w.join(other_id, spectator=True)
+        assert joined.HasField("joined") and joined.joined.room.room_id == other_id
+        assert [type(c) for c in held] == [Leave]  # room 1 hasn't handled it yet
+        assert len(app.lobby.rooms[room_id].spectators) == 1
+        for command in held:
+            notify(command)
+        await trio.testing.wait_all_tasks_blocked()
+        assert app.lobby.rooms[room_id].spectators == {}
+        w.pump()
+        before = w.mirror.state_id
+        await _play(app, other_id, others, random.Random(3), 5)
+        await _play(app, room_id, players, random.Random(4), 5)
+        await trio.sleep(1)  # (the spectator feeds' flush)
+        news = w.pump()
+        assert any(m.HasField("delta") for m in news) and w.mirror.state_id > before
+        (member,) = app.lobby.rooms[other_id].spectators.values()
+        assert member.conn is not None
+        assert app.relay.fanout.watches[member.conn].feed.key == (other_id, 0)
 
 
 async def test_a_spectators_place_is_stored_unwaited_and_a_restart_brings_it_back(

@@ -88,6 +88,21 @@ def test_a_feed_forgets_what_all_took_and_evicts_a_watcher_too_far_behind() -> N
     assert 2 not in f.watches and f.feeds[KEY].messages == []
 
 
+def test_a_rooms_stop_ends_only_its_own_feeds_watch_one_that_moved_on_keeps_watching(
+) -> None:
+    """Nobody waits for a spectator's leave: the room it left may say StopWatching after
+    the room it joined next said StartWatching. Only that room's own watch stops."""
+    f = Fanout()
+    f.apply("r1", [StartWatching(1, 0, (b"snap1",))])
+    f.apply("r2", [StartWatching(1, 0, (b"snap2",))])  # joined r2 first ...
+    f.apply("r1", [StopWatching(1, False), StopWatching(1, True)])  # ... then left r1
+    assert f.watches[1].feed.key == ("r2", 0) and ("r1", 0) not in f.feeds
+    f.apply("r2", [Publish(0, msg(1))])
+    assert f.take(1, batched=False) == [b"snap2", msg(1)]
+    f.apply("r2", [StopWatching(1, False)])
+    assert 1 not in f.watches
+
+
 def test_a_failed_room_drops_its_feeds_and_watchers() -> None:
     f = Fanout()
     f.watch(1, KEY, ())

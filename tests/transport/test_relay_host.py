@@ -5,6 +5,7 @@ game's action) run in between instead of waiting behind the whole crowd."""
 from __future__ import annotations
 
 import itertools
+from typing import cast
 
 import pytest
 import trio
@@ -12,6 +13,8 @@ import trio.lowlevel
 import trio.testing
 
 from server.relay import host, link
+from server.rooms.commands import FeedOp, Publish, StartWatching, StopWatching
+from server.rooms.relay import Relay
 
 
 async def test_a_crowds_requests_are_handed_on_a_few_per_scheduler_round(
@@ -82,3 +85,35 @@ async def test_a_relayed_clients_queued_messages_are_read_two_per_turn() -> None
     with trio.move_on_after(1) as waited:  # nothing queued: it waits (and yields)
         await sock.recv()
     assert waited.cancelled_caught
+
+
+async def test_a_relayed_spectators_watch_is_stopped_only_by_the_room_it_watches() -> None:
+    """As for the server's own feeds: a StopWatching from the room a relayed spectator
+    left, coming after its next room's StartWatching, crosses the link as nothing."""
+    async def serve(sock: host.RemoteSocket) -> None:
+        raise AssertionError("not served here")
+
+    relay = host.RelayLink(0, host.RelayOptions(), serve)
+    send, receive = trio.testing.memory_stream_one_way_pair()
+    relay.out = link.Writer(send)
+    sock = host.RemoteSocket(relay, 7, "127.0.0.1")
+    local: list[tuple[str, list[FeedOp]]] = []
+
+    class Local:
+        def apply(self, room_id: str, ops: list[FeedOp]) -> None:
+            local.append((room_id, [op for op in ops if not isinstance(op, Publish)]))
+
+    router = host.FeedRouter(cast(Relay, Local()), lambda conn: sock if conn == 1 else None)
+    router.links.append(relay)
+    router.apply("r1", [StartWatching(1, 0, (b"snap1",))])
+    router.apply("r2", [StartWatching(1, 0, (b"snap2",))])
+    router.apply("r1", [StopWatching(1, False)])  # r1's, late: r2's watch stays
+    assert relay.watching == {7: ("r2", 0)} and dict(relay.keys) == {("r2", 0): 1}
+    router.apply("r2", [StopWatching(1, True)])
+    assert relay.watching == {} and not relay.keys
+    assert all(not ops for _, ops in local)  # none of it was for this process's feeds
+    relay.out.close()
+    await relay.out.run()
+    await send.aclose()
+    kinds = [kind async for kind, _body in link.records(receive)]
+    assert kinds == [link.WATCH, link.WATCH, link.UNWATCH]
