@@ -194,6 +194,8 @@ class Room:
         self._state_base = 1
         #: The last Presence message built, and which seats were connected for it.
         self._presence_cache: tuple[tuple[bool, ...], bytes] | None = None
+        #: The last Clocks message built, and what it showed.
+        self._clocks_cache: tuple[tuple[tuple[int, bool], ...], bytes] | None = None
 
     # ---- read-only queries (safe from any task)
     def info(self) -> mpb.RoomInfo:
@@ -719,8 +721,19 @@ class Room:
         if self.best_of > 1:
             for delayed in self.delayed:
                 delayed.match = self.match_state(now, live=False)
+        # Each spectator tier's snapshot messages are the same for all its spectators (an
+        # audience that joined before the start): built once, not once per spectator.
+        shared: dict[int, list[bytes]] = {}
         for m in self.members():
-            self._snapshot_to(out, m, 0, now)
+            cls = self._view_class(m) if m.seat == SPECTATOR else None
+            if cls is None:
+                self._snapshot_to(out, m, 0, now)
+                continue
+            messages = shared.get(m.tier)
+            if messages is None:
+                messages = shared[m.tier] = self._snapshot_messages(cls, SPECTATOR, m.tier,
+                                                                    0, now)
+            self._to_member(out, m, messages)
 
     def _snapshot_to(self, out: Output, member: Member, rid: int, now: float) -> None:
         cls = self._view_class(member)
@@ -1047,16 +1060,24 @@ class Room:
             self._running = (game.pending.seat, now)
 
     def clocks(self, now: float) -> bytes:
-        """The ``Clocks`` message at time ``now`` (serialized ServerMessage)."""
+        """The ``Clocks`` message at time ``now`` (serialized ServerMessage; built again
+        only when a clock shows another millisecond or another clock runs)."""
         running = self._running
-        out = []
+        shown = []
         for seat, bank in enumerate(self.remaining):
             ticking = running is not None and running[0] == seat
             left = max(0.0, bank - (now - running[1])) if running is not None and ticking \
                 else bank
-            out.append(mpb.ClockState(seat=seat, remaining_ms=round(left * 1000),
-                                      running=ticking))
-        return mpb.ServerMessage(clocks=mpb.Clocks(seats=out)).SerializeToString()
+            shown.append((round(left * 1000), ticking))
+        key = tuple(shown)
+        cached = self._clocks_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        data = mpb.ServerMessage(clocks=mpb.Clocks(seats=[
+            mpb.ClockState(seat=seat, remaining_ms=ms, running=ticking)
+            for seat, (ms, ticking) in enumerate(shown)])).SerializeToString()
+        self._clocks_cache = (key, data)
+        return data
 
     def _wake_at(self) -> float:
         times = [INF]

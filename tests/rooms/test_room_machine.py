@@ -20,6 +20,7 @@ from server.rooms.commands import (
     Output,
     Reattach,
     Snapshot,
+    StartWatching,
     Tick,
 )
 from server.rooms.fanout import Fanout
@@ -130,6 +131,42 @@ def test_rule_103_the_game_starts_when_every_seat_is_taken_and_is_logged_before_
         assert got[0].joined.seat == seat
         assert "snapshot" in kinds(got) and "clocks" in kinds(got) and "presence" in kinds(got)
         assert ("decision" in kinds(got)) == (game.pending.seat == seat)
+
+
+def test_rule_103_spectators_there_before_the_start_each_get_their_tiers_snapshot_built_once(
+) -> None:
+    """An audience in the room before the game starts is sent the public snapshot, clocks
+    and presence with the start: the same messages for each, built once for all."""
+    d = Driver(Room("r1", "test", 2, 0.0))
+    assert d.join(1, deck="naya-pets").accepted
+    for conn in (10, 11, 12):
+        assert d.join(conn, spectator=True).accepted
+    out = d.join(2, deck="golgari-grind")
+    firsts = [op.first for op in out.feed if isinstance(op, StartWatching)]
+    assert len(firsts) == 3 and firsts[0] == firsts[1] == firsts[2]
+    assert all(a is b for a, b in zip(firsts[0], firsts[1], strict=True))
+    for conn in (10, 11, 12):
+        got = d.take(conn)
+        assert kinds(got)[1:] == ["snapshot", "clocks", "presence"]  # after its Joined
+    mirror = Mirror()
+    mirror.load_snapshot(got[1].snapshot)
+    game = d.room.game
+    assert game is not None
+    assert mirror.view() == encode_view(project(game, SPECTATOR))
+
+
+def test_the_clocks_message_is_built_again_only_when_what_it_shows_changes() -> None:
+    """Every join sends the clocks: at the same shown time the same bytes are reused."""
+    d = two_player_room(RoomConfig(clock_seconds=60))
+    first = d.room.clocks(1.0)
+    assert d.room.clocks(1.0) is first and d.room.clocks(1.0004) is first
+    later = mpb.ServerMessage.FromString(d.room.clocks(2.0))
+    shown = {c.seat: c.remaining_ms for c in later.clocks.seats}
+    game = d.room.game
+    assert game is not None and game.pending is not None
+    assert shown[game.pending.seat] == 58_000 and shown[1 - game.pending.seat] == 60_000
+    assert mpb.ServerMessage.FromString(first).clocks.seats[game.pending.seat].remaining_ms \
+        == 59_000
 
 
 def test_a_refused_join_leaves_the_connection_outside_the_room() -> None:
