@@ -108,6 +108,33 @@ def test_fanout_measures_another_room_beside_a_watched_one() -> None:
     assert rows[0]["median_p99_vs_0"] == 1.0 and rows[4]["median_p99_vs_0"] > 0
 
 
+def test_join_cost_moves_the_audience_between_two_waiting_games_and_divides_the_cpu(
+) -> None:
+    """``--join-cost``: N spectators (through the relay) move between two rooms whose games
+    wait, every --period seconds; the line divides the server's CPU in the spectators'
+    window by the joins they made in it."""
+    lines = _lines(_bench("--spectators", "6", "--join-cost", "--period", "0.25",
+                          "--seconds", "2", "--warmup", "0.5"))
+    line, summary = lines
+    assert line["mode"] == "join-cost" and "error" not in line, line
+    assert line["relays"] == 1 and line["spectators_joined"] == 6
+    assert line["spectator_errors"] == {} and line["spectator_failures"] == {}, line
+    assert line["spectator_late_joins"] == 0  # (both rooms stay open)
+    # Every move of the window is one join per spectator: about 2 s / 0.25 s of them.
+    assert line["moves"] >= 8 and 6 * 4 <= line["joins"] <= 6 * 12, line
+    assert line["joins"] == line["spectator_window_joins"]
+    assert line["server_us_per_join"] == round(
+        1e4 * line["server_cpu_pct"] * line["spectator_window_s"] / line["joins"], 1)
+    assert summary["mode"] == "join-cost"
+    assert summary["results"][0]["median_server_us_per_join"] == line["server_us_per_join"]
+
+
+def test_join_cost_needs_spectators() -> None:
+    proc = _bench("--join-cost")
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "--join-cost needs --spectators" in err
+
+
 def test_best_of_three_rooms_host_a_match_with_its_spectators_attached() -> None:
     """``--best-of 3``: each room hosts a match; the players keep their decks between its
     games, and the spectators stay in the room for all of them (no join per game)."""

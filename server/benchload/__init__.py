@@ -11,7 +11,10 @@ modes:
 - **paced** (``--pace A``): each room makes about A actions per second (a schedule per
   room);
 - **idle** (``--idle N``): N connections say Hello and stay idle; the server's RSS per
-  connection.
+  connection;
+- **fan-out** (``--spectators LIST``): room X watched by N spectators, room Y measured
+  (:mod:`server.benchload.watchers`); with ``--join-cost``, N spectators moving between two
+  waiting games instead, and the server's CPU per join (:mod:`server.benchload.joincost`).
 
 Each game measurement is followed by an echo baseline: a bare websockets.trio echo server
 (pinned to the server's CPU) driven with the same number of connections (2R) at the rate of

@@ -1,9 +1,9 @@
 """``python -m server.benchload bench-server [options]`` is ``manawire bench-server``; the
 rest are its helper processes (not user commands):
 
-- ``python -m server.benchload driver|echo-driver|idle-driver|watch-driver CONFIG_JSON``
-  runs a load driver (or a fan-out run's spectators) and prints its figures as one JSON
-  line;
+- ``python -m server.benchload driver|echo-driver|idle-driver|watch-driver|tables-driver
+  CONFIG_JSON`` runs a load driver (or a fan-out run's spectators, or a join-cost run's
+  tables) and prints its figures as one JSON line;
 - ``python -m server.benchload echo-server --port P`` serves the echo baseline on
   127.0.0.1 until it is signalled.
 """
@@ -24,6 +24,7 @@ from server.benchload.baselines import (
     echo_serve,
 )
 from server.benchload.driver import GameConfig, drive_games
+from server.benchload.joincost import TablesConfig, drive_tables
 from server.benchload.watchers import WatchConfig, drive_watchers
 
 
@@ -46,6 +47,8 @@ def main(argv: list[str]) -> int:
         result = trio.run(drive_echo, EchoConfig(**config))
     elif role == "watch-driver":
         result = trio.run(drive_watchers, WatchConfig(**config))
+    elif role == "tables-driver":
+        result = trio.run(drive_tables, TablesConfig(**config))
     elif role == "idle-driver":
         result = trio.run(partial(drive_idle, IdleConfig(**config)))
     else:

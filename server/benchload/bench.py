@@ -15,7 +15,7 @@ import contextlib
 import json
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,8 @@ SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct"
 FANOUT_SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct",
                        "driver_cpu_pct", "watchers_cpu_pct", "watched_actions_per_s",
                        "spectator_frames_per_s", "p99_vs_0", "actions_vs_0")
+JOIN_SUMMARY_KEYS = ("server_us_per_join", "joins_per_s", "server_cpu_pct",
+                     "watchers_cpu_pct")
 IDLE_SUMMARY_KEYS = ("kb_per_connection", "kb_per_silent_connection", "kb_per_hello",
                      "kb_per_connection_from_fresh", "rss_after_kb", "open_s")
 
@@ -122,6 +124,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--watch-cpu", type=int, default=driver_cpu,
                    help=f"fan-out: CPU the spectators' process is pinned to; -1: unpinned "
                         f"(default {driver_cpu}, the driver's)")
+    p.add_argument("--join-cost", action="store_true",
+                   help="with --spectators: instead of measuring a room Y, measure what the "
+                        "spectators' moves cost the server: two rooms whose games wait, the "
+                        "N spectators moving from one to the other every --period seconds "
+                        "(LeaveRoom + JoinRoom each); server_us_per_join is the server's CPU "
+                        "per move")
+    p.add_argument("--period", type=float, default=1.0,
+                   help="--join-cost: seconds between the audience's moves (default 1)")
     p.add_argument("--idle", type=int, default=0, metavar="N",
                    help="instead: open N idle connections (each says Hello) and report the "
                         "server's RSS per connection")
@@ -189,11 +199,17 @@ def run(args: argparse.Namespace) -> int:
         print("manawire bench-server: --spectators and --idle don't go together",
               file=sys.stderr)
         return 2
+    if args.join_cost and (not args.spectators or min(args.spectators) < 1
+                           or args.period <= 0):
+        print("manawire bench-server: --join-cost needs --spectators of at least 1 (e.g. "
+              "--spectators 1000) and --period > 0", file=sys.stderr)
+        return 2
     sizes = [args.idle] if args.idle else args.spectators or args.rooms
     for run_index in range(1, args.runs + 1):
         for size in sizes:
             for target in targets:
                 line = (_idle(args, target, size) if args.idle
+                        else _join_cost(args, target, size) if args.join_cost
                         else _fanout(args, target, size) if args.spectators is not None
                         else _games(args, target, size))
                 line = {"run": run_index, **line}
@@ -278,23 +294,10 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
     connections = 2 * rooms + spectators
     setup = _setup_timeout(args, connections, rooms)
     timeout = 2 * setup + args.warmup + args.seconds + HELPER_MARGIN
-    relayed = bool(args.relays) and (target.known is None or "--relays" in target.known)
-    relay_port = free_port() if relayed else 0
-    extra = [("--relays", str(args.relays)), ("--relay-port", str(relay_port))] \
-        if relayed else []
-    if relayed and args.idle_spectators and (target.known is None
-                                             or "--relay-idle" in target.known):
-        extra.append(("--relay-idle", ""))
-    head["relays"] = args.relays if relayed else 0
+    head["relays"] = _relays(args, target)
     try:
-        with _server(args, target, connections, rooms, spectators + 8, extra=extra) as server, \
+        with _watched_server(args, target, connections, rooms, spectators) as (server, url), \
                 tempfile.TemporaryDirectory(prefix="manawire-fanout-") as tmp:
-            url = server.url
-            if relayed:  # the spectators' port; the relays run on their own CPU
-                wait_listening(relay_port)
-                for child in children(server.pid):
-                    pin(child, args.relay_cpu)
-                url = f"ws://127.0.0.1:{relay_port}"
             files = {"room_file": str(Path(tmp) / "room"),
                      "ready_file": str(Path(tmp) / "ready")}
             watchers = None
@@ -327,6 +330,75 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
     except (RuntimeError, OSError) as exc:
         return {**head, "error": str(exc)}
     return {**head, **result}
+
+
+def _relays(args: argparse.Namespace, target: Target) -> int:
+    """The relay processes a fan-out run's server starts (0: an older server without)."""
+    return args.relays if args.relays and (target.known is None
+                                           or "--relays" in target.known) else 0
+
+
+@contextlib.contextmanager
+def _watched_server(args: argparse.Namespace, target: Target, connections: int, rooms: int,
+                    spectators: int) -> Iterator[tuple[ServerProcess, str]]:
+    """A fan-out run's server (with its relays, pinned to ``--relay-cpu``) and the URL its
+    spectators connect to (the first relay's port; the server's own without relays)."""
+    relayed = bool(_relays(args, target))
+    relay_port = free_port() if relayed else 0
+    extra = [("--relays", str(args.relays)), ("--relay-port", str(relay_port))] \
+        if relayed else []
+    if relayed and args.idle_spectators and (target.known is None
+                                             or "--relay-idle" in target.known):
+        extra.append(("--relay-idle", ""))
+    with _server(args, target, connections, rooms, spectators + 8, extra=extra) as server:
+        url = server.url
+        if relayed:  # the spectators' port; the relays run on their own CPU
+            wait_listening(relay_port)
+            for child in children(server.pid):
+                pin(child, args.relay_cpu)
+            url = f"ws://127.0.0.1:{relay_port}"
+        yield server, url
+
+
+def _join_cost(args: argparse.Namespace, target: Target, spectators: int) -> dict[str, Any]:
+    """Two rooms whose games wait, ``spectators`` moving between them: the server's CPU per
+    move (:mod:`server.benchload.joincost`)."""
+    head: dict[str, Any] = {"mode": "join-cost", "target": target.label,
+                            "spectators": spectators, "period": args.period,
+                            "seconds": args.seconds, "warmup": args.warmup,
+                            "relays": _relays(args, target)}
+    setup = _setup_timeout(args, spectators + 4)
+    timeout = 2 * setup + args.warmup + args.seconds + HELPER_MARGIN
+    try:
+        with _watched_server(args, target, spectators + 4, 2, spectators) as (server, url), \
+                tempfile.TemporaryDirectory(prefix="manawire-joins-") as tmp:
+            files = {"room_file": str(Path(tmp) / "room"),
+                     "ready_file": str(Path(tmp) / "ready")}
+            with Helper("watch-driver", {
+                    "url": url, "spectators": spectators, "seconds": args.seconds,
+                    "warmup": args.warmup, "server_pid": server.pid,
+                    "batch": not args.no_batch, "setup_timeout": setup,
+                    "idle": args.idle_spectators, **files}, cpu=args.watch_cpu) as watchers:
+                tables = run_helper("tables-driver", {
+                    "url": server.url, "period": args.period, "seconds": args.seconds,
+                    "warmup": args.warmup, "setup_timeout": setup, **files},
+                    cpu=args.driver_cpu, timeout=timeout)
+                watched = watchers.result(HELPER_MARGIN)
+            if "error" in tables or "error" in watched:
+                return {**head, "error": f"tables: {tables.get('error')}; watchers: "
+                                         f"{watched.get('error')}",
+                        "server_log": server.log_tail(800)}
+    except (RuntimeError, OSError) as exc:
+        return {**head, "error": str(exc)}
+    joins = int(watched["spectator_window_joins"])
+    secs = float(watched["spectator_window_s"])
+    cpu_pct = float(watched["spectator_window_server_cpu_pct"])
+    line = {**head, **tables, **watched, "joins": joins,
+            "joins_per_s": round(joins / secs, 1), "server_cpu_pct": cpu_pct,
+            "server_us_per_join": round(1e4 * cpu_pct * secs / joins, 1) if joins else None}
+    if not joins:
+        line["error"] = "no spectator moved in the window"
+    return line
 
 
 def _echo(args: argparse.Namespace, *, connections: int, rate: float, size: int
@@ -380,9 +452,10 @@ def _relative_to_zero(lines: list[dict[str, Any]]) -> None:
 
 def _summary(args: argparse.Namespace, lines: list[dict[str, Any]]) -> dict[str, Any]:
     fanout = args.spectators is not None
-    if fanout:
+    if fanout and not args.join_cost:
         _relative_to_zero(lines)
-    keys = IDLE_SUMMARY_KEYS if args.idle else FANOUT_SUMMARY_KEYS if fanout else SUMMARY_KEYS
+    keys = IDLE_SUMMARY_KEYS if args.idle else JOIN_SUMMARY_KEYS if args.join_cost \
+        else FANOUT_SUMMARY_KEYS if fanout else SUMMARY_KEYS
     size_key = "connections" if args.idle else "spectators" if fanout else "rooms"
     def group(ln: dict[str, Any]) -> tuple[str, int]:
         return ln["target"], int(ln[size_key])
@@ -401,8 +474,8 @@ def _summary(args: argparse.Namespace, lines: list[dict[str, Any]]) -> dict[str,
             value = median(values)
             row[f"median_{key}"] = None if value is None else round(value, 3)
         rows.append(row)
-    mode = "idle" if args.idle else "fanout" if fanout else \
-        "paced" if args.pace > 0 else "closed"
+    mode = "idle" if args.idle else "join-cost" if args.join_cost else "fanout" if fanout \
+        else "paced" if args.pace > 0 else "closed"
     if args.idle:
         return {"summary": True, "mode": mode, "runs": args.runs, "results": rows}
     return {"summary": True, "mode": mode, "runs": args.runs, "seconds": args.seconds,

@@ -74,6 +74,8 @@ class WatchStats:
     frames: int = 0
     bytes: int = 0
     joins: int = 0
+    #: Joins sent in the window (a join-cost run divides the server's CPU by them).
+    window_joins: int = 0
     late_joins: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     failures: Counter[str] = field(default_factory=Counter)
@@ -155,6 +157,8 @@ class Watchers:
                 body.request_id = rid
                 await ws.send(body.SerializeToString())
             self.stats.joins += 1
+            if self.stats.measuring:
+                self.stats.window_joins += 1
             self.joined_once.add(index)
             if len(self.joined_once) >= self.cfg.spectators:
                 self.all_joined.set()
@@ -208,6 +212,9 @@ async def drive_watchers(cfg: WatchConfig) -> dict[str, object]:
         "spectator_frames_per_s": round(stats.frames / secs, 1),
         "spectator_bytes_per_s": round(stats.bytes / secs, 1),
         "spectator_joins": stats.joins,
+        "spectator_window_joins": stats.window_joins,
+        "spectator_window_s": secs,
+        "spectator_window_server_cpu_pct": figures["server_cpu_pct"],
         "spectator_late_joins": stats.late_joins,
         "spectator_errors": dict(stats.errors),
         "spectator_failures": dict(stats.failures),
