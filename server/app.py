@@ -3,51 +3,34 @@
 The transport hands :meth:`App.handle_connection` a :class:`Socket`; tests can hand it a
 trio memory-stream pair instead of a WebSocket.
 
-Accounts (:mod:`server.accounts`). ``Hello`` names an account by its secret token, by a
-registered name and password, or neither (a new guest account and its first token). Each
-account has at most one session: a ``Hello`` for an account whose session is live takes that
-session over (and its place in a room), as a ``Resume`` does.
-
-Sessions. ``Hello`` starts a session and ``Welcome`` gives it a secret resume token; the
-server keeps only the token's SHA-256 hash (in memory and in the store). ``Resume`` on a new
-connection presents the token: the session, and its place in a room, move to the new
-connection (an older connection still holding it is closed with :data:`CLOSE_REPLACED`), and
-the token is replaced by a new one. Which room a connection is in is decided by that room's
-answer to the join (a refused join leaves the connection where it was); its seat is the
-room's own record.
+Accounts and sessions (``Hello``, ``Resume``, ``Register``, ``RevokeTokens``) are
+:class:`server.sessions.SessionDesk`'s: a resumed session takes its place in a room back on
+the new connection (an older connection still holding it is closed with
+:data:`~server.sessions.CLOSE_REPLACED`). Which room a connection is in is decided by that
+room's answer to the join (a refused join leaves the connection where it was); its seat is
+the room's own record.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hmac
 import itertools
 import logging
 import math
 import re
 import secrets
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, assert_never
 
 import trio
 
-import server
 from protocol.v1 import messages_pb2 as mpb
-from server.accounts import (
-    Account,
-    AccountError,
-    Accounts,
-    check_new_credentials,
-    hash_password,
-    name_key,
-    verify_password,
-)
+from server.accounts import Account, Accounts
 from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, DeckListError, resolve
 from server.quickmatch import QuickMatchDesk
-from server.ratelimit import MessageLimiter, TokenBucket, Verdict
+from server.ratelimit import MessageLimiter, Verdict
 from server.replay_desk import ReplayDesk
 from server.rooms import commands as cmd
 from server.rooms import session as req
@@ -57,24 +40,11 @@ from server.rooms.pump import RoomGoneError, RoomHost
 from server.rooms.relay import Relay
 from server.rooms.replaying import ReplayRunner
 from server.rooms.room import RoomConfig
-from server.rooms.session import (
-    PROTOCOL_VERSION,
-    Session,
-    SessionError,
-    error_bytes,
-    request_id_of,
-)
+from server.rooms.session import Session, SessionError, error_bytes, request_id_of
+from server.sessions import SessionDesk, _SessionRecord
 from server.store import Store
-from server.store.records import (
-    AppendAction,
-    DropSession,
-    PutSession,
-    RoomSettings,
-    SpectatorTier,
-    StoreOp,
-    secret_hash,
-)
-from server.store.writer import StoreClosedError, StoreWriter
+from server.store.records import AppendAction, RoomSettings, SpectatorTier, secret_hash
+from server.store.writer import StoreWriter
 from server.transport.batch import FEED_WAKE, Batcher
 
 log = logging.getLogger("manawire")
@@ -154,7 +124,6 @@ class Limits:
 CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the server restarts; resume after it is back
 CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later": the client fell behind
 CLOSE_INTERNAL = 1011  # RFC 6455: an unexpected condition (an incident id is logged)
-CLOSE_REPLACED = 4001  # a newer connection resumed this session
 #: Deck lists up to this long are checked on the event loop (a 75-card MTGO file: ~4 KiB).
 INLINE_DECK_BYTES = 12 * 1024
 #: What a demo deck's name looks like (anything else is read as a deck list).
@@ -162,33 +131,6 @@ _DEMO_NAME = re.compile(r"[a-z][a-z0-9-]*")
 CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the message rate
 #: Longest wait for a room's answer to a join or resume, even for a closing connection.
 SETTLE_SECONDS = 30.0
-
-
-@dataclass(eq=False, slots=True)
-class _SessionRecord:
-    """A session the server knows: who, its token's hash, its room and live connection."""
-
-    session_id: str
-    account: Account
-    token_hash: bytes
-    room_id: str | None = None
-    conn: _Connection | None = None
-    #: The hash of the token the client last presented: it stays valid until the newer
-    #: token is used once, so a crash between rotating a token and delivering the new one
-    #: never strands a client.
-    prev_hash: bytes = b""
-    #: Serializes resumes of this session.
-    lock: trio.Lock = field(default_factory=trio.Lock)
-    #: Since when it has had neither a connection nor a room (see App._sweep).
-    idle_since: float = 0.0
-
-    @property
-    def name(self) -> str:
-        return self.account.name
-
-    def row(self) -> PutSession:
-        return PutSession(self.session_id, self.token_hash, self.name, self.room_id,
-                          self.prev_hash, self.account.account_id)
 
 
 @dataclass(eq=False, slots=True)
@@ -275,10 +217,6 @@ class App:
         self.accounts = Accounts()
         self.accounts.load(*store.accounts())
         self.conns: dict[ConnId, _Connection] = {}
-        self._sessions: dict[str, _SessionRecord] = {}
-        self._by_hash: dict[bytes, _SessionRecord] = {}
-        #: Each account's one session.
-        self._by_account: dict[str, _SessionRecord] = {}
         #: Unstarted rooms created from each client address (per-address room limit).
         self._waiting_rooms: dict[str, set[str]] = {}
         self._room_address: dict[str, str] = {}
@@ -286,19 +224,15 @@ class App:
         self._creators: dict[str, Account] = {}
         self.match_desk = QuickMatchDesk(self.lobby, self.writer, self.conns,
                                          deck=self._deck, settle=self._settle)
-        #: New guest accounts per client address (a token bucket each).
-        self._guest_buckets: dict[str, TokenBucket] = {}
-        #: When the latest failed sign-ins with each name happened (password guessing).
-        self._login_failures: dict[str, deque[float]] = {}
+        self.session_desk = SessionDesk(self.limits, self.accounts, self.lobby, self.writer,
+                                        settle=self._settle, stopping=lambda: self.stopping)
         #: Long deck lists are checked on a worker thread, one at a time.
         self._deck_checks = trio.CapacityLimiter(1)
-        #: Password hashing runs on worker threads, two at a time at most.
-        self._hashing = trio.CapacityLimiter(2)
         self._ids = itertools.count(1)
         self.replay_desk = ReplayDesk(store, max_replays=self.limits.max_replays,
                                       outbox_size=self.limits.outbox_size)
         self.stopping = False
-        nursery.start_soon(self._sweep, name="session-sweeper")
+        nursery.start_soon(self.session_desk.sweep, name="session-sweeper")
         nursery.start_soon(self.relay.run, name="spectator-relay")
 
     # ---- start and stop
@@ -314,26 +248,7 @@ class App:
                 creator.created_rooms.add(room_id)
                 self._creators[room_id] = creator
         self.store.prune_sessions(live, older_than=86_400)
-        late: list[StoreOp] = []
-        for row in self.store.sessions():
-            account = self.accounts.by_id.get(row.account_id)
-            if account is None:  # stored before accounts (or its account is gone)
-                account, _token, ops = self.accounts.create_guest(row.name)
-                late.extend(ops)
-            old = self._by_account.get(account.account_id)
-            if old is not None:  # one session per account: keep the one in a room
-                if old.room_id in live or row.room_id not in live:
-                    continue
-                self._forget(old)
-            record = _SessionRecord(row.session_id, account, row.token_hash,
-                                    row.room_id if row.room_id in live else None,
-                                    prev_hash=row.prev_hash)
-            self._sessions[row.session_id] = record
-            self._by_account[account.account_id] = record
-            for digest in (row.token_hash, row.prev_hash):
-                if digest:
-                    self._by_hash[digest] = record
-        self.store.apply(late)
+        self.store.apply(self.session_desk.recover(self.store.sessions(), live))
         return count
 
     def shutdown(self) -> None:
@@ -388,10 +303,7 @@ class App:
         creator = self._creators.pop(host.room_id, None)
         if creator is not None:
             creator.created_rooms.discard(host.room_id)
-        for record in list(self._sessions.values()):
-            if record.room_id == host.room_id:
-                record.room_id = None
-                record.idle_since = trio.current_time()
+        self.session_desk.room_closed(host.room_id)
 
     # ---- one connection
     async def handle_connection(self, sock: Socket) -> None:
@@ -430,7 +342,7 @@ class App:
             record = conn.record
             if record is not None and record.conn is conn:
                 record.conn = None
-                self._forget_if_idle(record)
+                self.session_desk.forget_if_idle(record)
         if conn.close_code:
             with trio.move_on_after(1):
                 await sock.close(conn.close_code, conn.close_reason)
@@ -464,18 +376,18 @@ class App:
         """Answer a session or lobby request here; hand a game request to the connection's
         room."""
         if isinstance(request, req.Hello):
-            await self._hello(conn, rid, request)
+            await self.session_desk.hello(conn, rid, request)
             return
         if isinstance(request, req.Resume):
-            await self._resume(conn, rid, request)
+            await self.session_desk.resume(conn, rid, request)
             return
         record = conn.record
         if record is None:  # replaced by a newer connection of the session: it is closing
             return
         if isinstance(request, req.Register):
-            await self._register(conn, record, rid, request)
+            await self.session_desk.register(conn, record, rid, request)
         elif isinstance(request, req.RevokeTokens):
-            await self._revoke(conn, record, rid)
+            await self.session_desk.revoke(conn, record, rid)
         elif isinstance(request, req.ListRooms):
             conn.reply(mpb.ServerMessage(
                 request_id=rid, room_list=self.lobby.listing()).SerializeToString())
@@ -521,249 +433,6 @@ class App:
                 conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed", rid))
         else:
             assert_never(request)
-
-    def _forget_if_idle(self, record: _SessionRecord) -> None:
-        """A session whose connection dropped while it held no place in a room holds nothing
-        worth resuming: forget it (memory and store; resuming it then says RESUME_FAILED and
-        the client says Hello again), so sessions don't pile up."""
-        if record.conn is not None or record.room_id is not None or self.stopping:
-            return
-        self._forget(record)
-
-    async def _sweep(self) -> None:
-        """Forget, now and then, sessions whose room closed while they were away and who
-        have not come back for :attr:`Limits.session_ttl` seconds."""
-        while True:
-            await trio.sleep(self.limits.session_ttl / 4)
-            now = trio.current_time()
-            cutoff = now - self.limits.login_window
-            for key, failures in list(self._login_failures.items()):
-                if not failures or failures[-1] < cutoff:
-                    del self._login_failures[key]
-            for address, bucket in list(self._guest_buckets.items()):
-                if bucket.tokens(now) >= bucket.burst:  # full again: forget it
-                    del self._guest_buckets[address]
-            for record in list(self._sessions.values()):
-                if record.conn is None and record.room_id is None and \
-                        now - record.idle_since >= self.limits.session_ttl:
-                    self._forget(record)
-
-    def _forget(self, record: _SessionRecord) -> None:
-        self._sessions.pop(record.session_id, None)
-        if self._by_account.get(record.account.account_id) is record:
-            del self._by_account[record.account.account_id]
-        for digest in (record.token_hash, record.prev_hash):
-            if self._by_hash.get(digest) is record:
-                del self._by_hash[digest]
-        self.lobby.nursery.start_soon(self._drop_session, record.session_id)
-
-    async def _drop_session(self, session_id: str) -> None:
-        with contextlib.suppress(StoreClosedError):  # shutting down: recovery prunes it
-            await self.writer.write([DropSession(session_id)])
-
-    @staticmethod
-    def _welcome(conn: _Connection, record: _SessionRecord, token: str,
-                 account_token: str = "") -> mpb.Welcome:
-        account = record.account
-        return mpb.Welcome(protocol_version=PROTOCOL_VERSION, batched=conn.batch_requested,
-                           server_version=server.__version__, session_id=record.session_id,
-                           resume_token=token, account_token=account_token,
-                           account=mpb.Account(account_id=account.account_id,
-                                               name=account.name,
-                                               registered=account.registered))
-
-    def _new_token(self, record: _SessionRecord, presented: bytes = b"") -> str:
-        """Give ``record`` a fresh resume token. Valid from now on: the new token, and the
-        one the client just ``presented`` (until the new one is used once); every other is
-        void."""
-        token = secrets.token_urlsafe(32)
-        for digest in (record.token_hash, record.prev_hash):
-            if self._by_hash.get(digest) is record:
-                del self._by_hash[digest]
-        record.token_hash, record.prev_hash = secret_hash(token), presented
-        self._by_hash[record.token_hash] = record
-        if presented:
-            self._by_hash[presented] = record
-        return token
-
-    # ---- accounts and sessions
-    async def _hello(self, conn: _Connection, rid: int, request: req.Hello) -> None:
-        conn.batch_requested = request.batched
-        ops: list[StoreOp] = []
-        account_token = ""
-        if request.login is not None:
-            name, password = request.login
-            if self._login_throttled(name):
-                conn.reply(error_bytes(
-                    mpb.ERROR_CODE_UNAUTHENTICATED,
-                    f"too many failed sign-ins with this name: wait "
-                    f"{self.limits.login_window:.0f} s", rid))
-                return
-            account = self.accounts.by_name(name)
-            stored = account.password_hash if account is not None and account.registered \
-                else ""
-            # Counted as a failure until it proves right, so attempts in flight together
-            # can't all slip under the limit.
-            attempt = self._login_failed(name)
-            async with self._hashing:
-                ok = await trio.to_thread.run_sync(verify_password, stored, password)
-            if not ok or account is None:
-                conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED,
-                                       "unknown name or wrong password", rid))
-                return
-            with contextlib.suppress(ValueError):
-                self._login_failures.get(name_key(name), deque()).remove(attempt)
-            account_token, ops = self.accounts.issue_token(account)
-        elif request.token:
-            found = self.accounts.by_token(request.token)
-            if found is None:
-                conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED,
-                                       "unknown or revoked account token: sign in again, or "
-                                       "say Hello without one for a new guest account", rid))
-                return
-            account = found
-        else:
-            bucket = self._guest_buckets.get(conn.address)
-            if bucket is None:
-                bucket = self._guest_buckets[conn.address] = TokenBucket(
-                    self.limits.guests_per_minute / 60, self.limits.guest_burst)
-            if not bucket.take(trio.current_time()):
-                conn.reply(error_bytes(
-                    mpb.ERROR_CODE_RATE_LIMITED,
-                    f"too many new guest accounts from your address (at most "
-                    f"{self.limits.guests_per_minute:g} a minute): say Hello with your "
-                    f"account token", rid))
-                return
-            account, account_token, ops = self.accounts.create_guest(request.name)
-        existing = self._by_account.get(account.account_id)
-        if existing is not None:
-            # One session per account: this connection takes it over (and its place).
-            async with existing.lock:
-                if self._by_account.get(account.account_id) is existing:
-                    await self._take_over(conn, rid, existing, last_state_id=0,
-                                          account_token=account_token, ops=ops, hello=True)
-                    return
-        record = _SessionRecord(secrets.token_hex(8), account, b"")
-        token = self._new_token(record)
-        self._sessions[record.session_id] = record
-        self._by_account[account.account_id] = record
-        conn.session.established(record.session_id, account.name)
-        conn.record, record.conn = record, conn
-        await self.writer.write([*ops, record.row()])  # the tokens survive a crash from now on
-        conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
-            conn, record, token, account_token)).SerializeToString())
-
-    def _login_throttled(self, name: str) -> bool:
-        failures = self._login_failures.get(name_key(name))
-        if failures is None:
-            return False
-        cutoff = trio.current_time() - self.limits.login_window
-        while failures and failures[0] < cutoff:
-            failures.popleft()
-        if not failures:
-            del self._login_failures[name_key(name)]
-            return False
-        return len(failures) >= self.limits.login_failures
-
-    def _login_failed(self, name: str) -> float:
-        """Count a failed (or not yet verified) sign-in with ``name``; returns its time."""
-        failures = self._login_failures.setdefault(name_key(name), deque())
-        now = trio.current_time()
-        failures.append(now)
-        if len(failures) > self.limits.login_failures:
-            failures.popleft()
-        return now
-
-    async def _register(self, conn: _Connection, record: _SessionRecord, rid: int,
-                        request: req.Register) -> None:
-        account = record.account
-        try:
-            name = check_new_credentials(request.name, request.password)
-            self.accounts.check_register(account, name)  # before the slow hashing
-            async with self._hashing:
-                hashed = await trio.to_thread.run_sync(hash_password, request.password)
-            ops = self.accounts.register(account, name, hashed)  # checks the name again
-        except AccountError as exc:
-            conn.reply(error_bytes(exc.code, exc.message, rid))
-            return
-        conn.session.established(record.session_id, account.name)
-        await self.writer.write([*ops, record.row()])
-        conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
-            conn, record, "")).SerializeToString())
-
-    async def _revoke(self, conn: _Connection, record: _SessionRecord, rid: int) -> None:
-        async with record.lock:
-            account_token, ops = self.accounts.revoke(record.account)
-            token = self._new_token(record)  # the old resume tokens are void too
-            await self.writer.write([*ops, record.row()])
-        conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
-            conn, record, token, account_token)).SerializeToString())
-
-    def _find(self, token: str) -> _SessionRecord | None:
-        digest = secret_hash(token)
-        record = self._by_hash.get(digest)
-        if record is None:
-            return None
-        current = hmac.compare_digest(record.token_hash, digest)
-        previous = bool(record.prev_hash) and hmac.compare_digest(record.prev_hash, digest)
-        return record if current or previous else None
-
-    async def _resume(self, conn: _Connection, rid: int, request: req.Resume) -> None:
-        conn.batch_requested = request.batched
-        record = self._find(request.token)
-        if record is None:
-            self._resume_failed(conn, rid)
-            return
-        # One resume of a session at a time: the connection that ends up holding the
-        # session is the one holding its newest token.
-        async with record.lock:
-            if self._find(request.token) is not record:
-                self._resume_failed(conn, rid)  # voided by the resume that went first
-                return
-            await self._take_over(conn, rid, record, request.last_state_id,
-                                  presented=secret_hash(request.token))
-
-    @staticmethod
-    def _resume_failed(conn: _Connection, rid: int) -> None:
-        conn.reply(error_bytes(mpb.ERROR_CODE_RESUME_FAILED,
-                               "unknown or expired resume token; say Hello to start a new "
-                               "session", rid))
-
-    async def _take_over(self, conn: _Connection, rid: int, record: _SessionRecord,
-                         last_state_id: int, *, presented: bytes = b"",
-                         account_token: str = "", ops: Sequence[StoreOp] = (),
-                         hello: bool = False) -> None:
-        """Move ``record`` (and its place in a room) to ``conn``. A Resume is answered with
-        Resumed; a Hello with Resumed when the session was in a room that still exists (with
-        ``joined`` if the place came back), else with Welcome."""
-        token = self._new_token(record, presented)
-        await self.writer.write([*ops, record.row()])  # the new one survives a crash
-        # No await from closing the older connection to queueing the Reattach: the room
-        # then sees the Reattach before the older connection's Disconnect.
-        old = record.conn
-        if old is not None and old is not conn:
-            old.record = None
-            old.close(CLOSE_REPLACED, "replaced by a newer connection of this account")
-        conn.session.established(record.session_id, record.name)
-        conn.record, record.conn = record, conn
-        welcome = self._welcome(conn, record, token, account_token)
-        host = self.lobby.hosts.get(record.room_id) if record.room_id else None
-        if host is not None:
-            out = await self._settle(conn, host, cmd.Reattach(
-                conn.conn_id, rid, record.session_id, record.name, last_state_id,
-                record.account.account_id, welcome.SerializeToString()))
-            if out is not None and out.accepted:
-                return
-            if self.stopping:
-                return  # a frozen room answers nothing; the client resumes after the restart
-            if out is not None:
-                record.room_id = None
-                await self.writer.write([record.row()])
-                return  # the room answered: Resumed without a place (seat freed ...)
-        record.room_id = None
-        reply = mpb.ServerMessage(request_id=rid, welcome=welcome) if hello else \
-            mpb.ServerMessage(request_id=rid, resumed=mpb.Resumed(welcome=welcome))
-        conn.reply(reply.SerializeToString())
 
     # ---- lobby
     def _create(self, conn: _Connection, record: _SessionRecord, rid: int,
@@ -964,7 +633,7 @@ class App:
                 conn.host = host
                 # The session's record (even if another connection took the session over
                 # meanwhile: the place is the session's, and comes back with it).
-                record = self._sessions.get(command.session_id)
+                record = self.session_desk.sessions.get(command.session_id)
                 if record is not None:
                     record.room_id = host.room_id
                 if conn.conn_id not in self.conns:  # it closed meanwhile: leave again

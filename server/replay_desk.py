@@ -24,7 +24,8 @@ from server.rooms.session import error_bytes
 from server.store import Store
 
 if TYPE_CHECKING:
-    from server.app import _Connection, _SessionRecord
+    from server.app import _Connection
+    from server.sessions import _SessionRecord
 
 
 class ReplayDesk:

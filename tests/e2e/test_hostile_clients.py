@@ -29,10 +29,11 @@ from websockets.uri import parse_uri
 
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
-from server.app import CLOSE_REPLACED, App, Limits
+from server.app import App, Limits
 from server.decks import DeckFormat, resolve
 from server.engine import Game, PlayerSetup, apply, new_game
 from server.rooms.room import RoomConfig
+from server.sessions import CLOSE_REPLACED
 from server.store import Store
 from server.transport.ws import MAX_MESSAGE, serve_app
 from server.view import SPECTATOR, project

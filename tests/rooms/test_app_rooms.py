@@ -14,10 +14,11 @@ import trio.testing
 
 from client_sdk.mirror import Mirror
 from protocol.v1 import messages_pb2 as mpb
-from server.app import CLOSE_REPLACED, App, Limits
+from server.app import App, Limits
 from server.rooms.commands import Command, Leave
 from server.rooms.pump import WATCH_JOINS_AT_ONCE
 from server.rooms.room import RoomConfig
+from server.sessions import CLOSE_REPLACED
 from server.view import project
 from server.view.encode import encode_view
 from tests.rooms.test_app_memory import MemorySocket, running_app
