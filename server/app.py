@@ -26,7 +26,7 @@ from typing import Protocol, assert_never
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
-from server.accounts import Account, Accounts
+from server.accounts import Account, Accounts, typeable_secret
 from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, DeckListError, resolve
 from server.quickmatch import QuickMatchDesk
@@ -473,7 +473,7 @@ class App:
         tiers = self._tiers(conn, rid, request.tiers)
         if tiers is None:
             return
-        invite = secrets.token_urlsafe(16)
+        invite = typeable_secret(16)
         settings = RoomSettings(request.private, secret_hash(invite),
                                 request.spectate, request.format.value, tuple(reserved),
                                 account.account_id, tiers, request.best_of)

@@ -3,7 +3,9 @@ sockets, autojump clock). Roles and seats come from server-side records only."""
 
 from __future__ import annotations
 
+import itertools
 import logging
+import secrets
 from pathlib import Path
 
 import pytest
@@ -160,6 +162,30 @@ async def test_a_private_room_is_unlisted_and_joined_only_with_its_code(
             reply = await _join(stranger, room_id, code=guess)
             assert reply.error.code == mpb.ERROR_CODE_FORBIDDEN, guess
         assert (await _join(stranger, room_id, code=code)).joined.seat == 0
+
+
+async def test_account_tokens_and_invite_codes_never_start_with_a_dash(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """They are typed on command lines (``manawire watch URL ROOM --invite CODE``, ``--token
+    T``), where argparse reads a value starting with "-" as an option: one in 64 did."""
+    draws = itertools.count(1)
+
+    def token_urlsafe(nbytes: int) -> str:  # every other secret drawn starts with "-"
+        n = next(draws)
+        return f"-draw{n:039d}" if n % 2 else f"draw{n:039d}"
+
+    monkeypatch.setattr(secrets, "token_urlsafe", token_urlsafe)
+    async with running_app(tmp_path) as app:
+        _first, welcome = await _connect(app, "host")
+        token = welcome.welcome.account_token
+        assert token.startswith("draw")
+        host, back = await _connect(app, token=token)  # (and the token works)
+        assert back.welcome.account.account_id == welcome.welcome.account.account_id
+        created = await _create(host, private=True)
+        code = created.invite_code
+        assert code.startswith("draw")
+        assert (await _join(host, created.room.room_id, code=code)).joined.seat == 0
 
 
 async def test_a_second_account_cannot_take_a_reserved_seat(
