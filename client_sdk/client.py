@@ -30,6 +30,8 @@ PROTOCOL_VERSION = 1
 CLOSE_REPLACED = 4001  # another connection resumed this session
 #: Reconnection backoff: first delay, factor, longest delay, and the time to give up after.
 BACKOFF_FIRST, BACKOFF_FACTOR, BACKOFF_MAX, RECONNECT_FOR = 0.05, 2.0, 2.0, 120.0
+#: Seconds a spectator's join again after a resume may take (:meth:`Client._watch_again`).
+REJOIN_SECONDS = 30.0
 #: Seconds to wait after the server drops a message for rate.
 RATE_LIMITED_PAUSE = 0.25
 
@@ -99,6 +101,9 @@ class Client:
         self.decision: pb.Decision | None = None
         self.seat: int | None = None
         self.room_id: str | None = None
+        #: The room, tier and invite code this client watches as a spectator (None: it
+        #: doesn't): joined again by itself if a resume finds the place gone.
+        self._watching: tuple[str, int, str] | None = None
         self.session_id = ""
         #: The secret that resumes this session (rotated by the server on every resume).
         self.resume_token = ""
@@ -204,11 +209,20 @@ class Client:
     def _took_over(self, resumed: mpb.Resumed) -> None:
         self._welcomed(resumed.welcome)
         if resumed.HasField("joined"):
-            self.seat = resumed.joined.seat
-            self.room_id = resumed.joined.room.room_id
-            self.best_of = resumed.joined.room.best_of or 1
+            self._placed(resumed.joined)
         else:  # the room is gone (its game ended and it closed, or it failed)
             self.room_id = None
+
+    def _placed(self, joined: mpb.Joined) -> None:
+        """The server put this client in a room (a Joined, or a Resumed's)."""
+        room_id = joined.room.room_id
+        self.seat = joined.seat
+        self.room_id = room_id
+        self.best_of = joined.room.best_of or 1
+        if joined.role != mpb.ROLE_SPECTATOR:
+            self._watching = None
+        elif self._watching is None or self._watching[0] != room_id:
+            self._watching = (room_id, joined.tier, self.invite_codes.get(room_id, ""))
 
     # ---- reconnecting
     def _resumable(self, exc: ConnectionClosed) -> bool:
@@ -274,8 +288,50 @@ class Client:
             self.resumes += 1
             self.missed_deltas += resumed.deltas
             self.resume_snapshots += int(resumed.snapshot)
+            try:
+                await self._watch_again(ws)
+            except ConnectionClosed as exc:  # dropped again: resume the resumed session
+                if trio.current_time() + delay > deadline:
+                    raise ConnectionLostError(f"could not resume: {exc!r}") from exc
+                await trio.sleep(delay)
+                delay = min(delay * BACKOFF_FACTOR, BACKOFF_MAX)
+                continue
             self._ws = ws
             return
+
+    async def _watch_again(self, ws: ClientConnection) -> None:
+        """After a resume that found this spectator in no room, join the room it watched
+        again, and return once the server answered. The server stores a spectator's place
+        without waiting for the commit, so a crash in the tenth of a second after its join
+        loses it (README, "Restarts and crashes"); a spectator holds nothing else, so joining
+        again puts it back where it was (a new Snapshot follows the Joined). The answer and
+        anything before it are queued for :meth:`next_message`; if the room is gone, the
+        client stays in the lobby."""
+        watching = self._watching
+        if watching is None or self.room_id is not None:
+            return
+        room_id, tier, code = watching
+        self._next_request += 1
+        rid = self._next_request
+        await ws.send(mpb.ClientMessage(request_id=rid, join_room=mpb.JoinRoom(
+            room_id=room_id, role=mpb.ROLE_SPECTATOR, invite_code=code, tier=tier)
+        ).SerializeToString())
+        with trio.move_on_after(REJOIN_SECONDS):
+            while True:
+                data = await ws.recv()
+                frame = data if isinstance(data, bytes) else data.encode()
+                got = [(None, m) for m in read_batch(frame)] if self.batching else \
+                    [(frame, mpb.ServerMessage.FromString(frame))]
+                self._queued.extend(got)
+                for _raw, msg in got:
+                    if msg.request_id != rid:
+                        continue
+                    if msg.HasField("joined"):
+                        self._placed(msg.joined)
+                    else:  # the room is gone (or refuses the spectator now)
+                        self._watching = None
+                    return
+        self._watching = None  # no answer in time: the client stays in the lobby
 
     @property
     def connected(self) -> bool:
@@ -382,12 +438,11 @@ class Client:
         elif body == "deck_accepted":
             self._deck_for = msg.deck_accepted.game_number
         elif body == "joined":
-            self.seat = msg.joined.seat
-            self.room_id = msg.joined.room.room_id
-            self.best_of = msg.joined.room.best_of or 1
+            self._placed(msg.joined)
             self.match = None
         elif body == "room_closed":
             self.room_id = None
+            self._watching = None
         elif body == "error" and msg.error.code == mpb.ERROR_CODE_RATE_LIMITED:
             # The server dropped a message for rate: slow down; an answer it dropped is
             # pending again once the wait is over.
@@ -440,6 +495,7 @@ class Client:
         code = invite_code or self.invite_codes.get(room_id, "")
         reply = await self.request(mpb.ClientMessage(join_room=mpb.JoinRoom(
             room_id=room_id, role=role, deck=deck, invite_code=code, tier=tier)))
+        self._watching = (room_id, tier, code) if spectator else None
         return reply.joined
 
     async def quick_match(self, *, seats: int = 2, deck: str = "",
@@ -563,6 +619,7 @@ class Client:
         Not answered; the connection is back in the lobby once the server has read it."""
         await self._send(mpb.ClientMessage(leave_room=mpb.LeaveRoom()))
         self.room_id = None
+        self._watching = None
         self.decision = None
 
 

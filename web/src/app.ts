@@ -45,8 +45,8 @@ export interface RoomSettingsInput {
 }
 
 /** What a request was, to know what its Error is about. */
-type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "join" | "quick"
-  | "cancel-quick" | "leave" | "act" | "snapshot" | "concede" | "deck";
+type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "join" | "rewatch"
+  | "quick" | "cancel-quick" | "leave" | "act" | "snapshot" | "concede" | "deck";
 
 /** How to say hello on the next open socket. */
 type Greeting =
@@ -103,6 +103,8 @@ export class App implements Names {
   private readonly seen = new Map<string, GameObject>();
   /** The deck used for the current join (kept to show refused lines). */
   lastDeck = "";
+  /** The room and invite code of the latest join (to watch again after a resume). */
+  private lastJoin = { roomId: "", code: "" };
   /** This session's latest resume token (also in sessionStorage, for a reload). */
   private resumeToken = saved.resumeToken;
   /** The account's token (also in localStorage, so this browser stays the account). */
@@ -228,6 +230,7 @@ export class App implements Names {
   join(roomId: string, role: Role, deck: string, code: string, tier = 0): void {
     if (role === Role.PLAYER && !this.checkDeck(deck)) return;
     this.lastDeck = deck;
+    this.lastJoin = { roomId: roomId.trim(), code: code.trim() };
     this.request("join", { case: "joinRoom", value: {
       roomId: roomId.trim(), role, deck: role === Role.PLAYER ? deck : "", inviteCode: code.trim(),
       tier: role === Role.SPECTATOR ? tier : 0 } });
@@ -381,6 +384,14 @@ export class App implements Names {
           this.room = { info: r.joined.room, role: r.joined.role, seat: r.joined.seat,
             tier: r.joined.tier };
           if (r.snapshot) this.snapshotAsked = true; // a Snapshot follows
+        } else if (this.room?.role === Role.SPECTATOR) {
+          // A spectator's place is stored without waiting for the commit, so a server crash
+          // just after its join loses it; it holds nothing else: watch the room again.
+          const { info: { roomId }, tier } = this.room;
+          const code = this.lastJoin.roomId === roomId ? this.lastJoin.code : "";
+          this.clearRoom();
+          this.request("rewatch", { case: "joinRoom", value: {
+            roomId, role: Role.SPECTATOR, deck: "", inviteCode: code, tier } });
         } else {
           if (this.room) {
             this.notice = "You are no longer in the room: it closed, or its game hadn't "
@@ -577,6 +588,11 @@ export class App implements Names {
       this.askSnapshot();
     }
     if (kind === "list") return; // a refused refresh isn't worth a message
+    if (kind === "rewatch") { // watching again after a resume: the room is gone
+      this.notice = `You are no longer watching the room: ${message}`;
+      this.listRooms();
+      return;
+    }
     this.error = message || ErrorCode[code] || "The server refused the request.";
   }
 

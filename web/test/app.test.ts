@@ -339,3 +339,44 @@ test("a room created with a delayed tier asks for it; watching names the tier", 
     assert.equal(ws.last("joinRoom").tier, 0, "a player has no tier");
   } finally { restore(); }
 });
+
+test("a spectator whose place a server crash lost watches the room again after resuming", async () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    app.join("r", Role.SPECTATOR, "", " CODE7 ", 1);
+    const join = ws.last("joinRoom");
+    ws.deliver({ requestId: join.requestId, body: { case: "joined", value: {
+      role: Role.SPECTATOR, seat: -1, tier: 1, room: { roomId: "r", seats: 2, started: true } } } });
+    ws.drop(1006);
+    await new Promise((r) => setTimeout(r, 400));
+    const again = FakeSocket.all.at(-1)!;
+    again.open();
+    const resume = again.last("resume");
+    // The restarted server found the session in no room (its place wasn't committed yet).
+    again.deliver({ requestId: resume.requestId, body: { case: "resumed", value: {
+      welcome: { resumeToken: "r2", account: { accountId: "a", name: "Ann#0001" } } } } });
+    const rejoin = again.last("joinRoom");
+    assert.deepEqual([rejoin.roomId, rejoin.role, rejoin.inviteCode, rejoin.tier],
+      ["r", Role.SPECTATOR, "CODE7", 1]);
+    assert.equal(app.notice, "");
+    again.deliver({ requestId: rejoin.requestId, body: { case: "joined", value: {
+      role: Role.SPECTATOR, seat: -1, tier: 1, room: { roomId: "r", seats: 2, started: true } } } });
+    assert.equal(app.room?.info.roomId, "r");
+    assert.equal(app.room?.tier, 1);
+    // Dropped again, and this time the room is gone: back in the lobby, told why.
+    again.drop(1006);
+    await new Promise((r) => setTimeout(r, 400));
+    const third = FakeSocket.all.at(-1)!;
+    third.open();
+    third.deliver({ requestId: third.last("resume").requestId, body: { case: "resumed", value: {
+      welcome: { resumeToken: "r3", account: { accountId: "a", name: "Ann#0001" } } } } });
+    const last = third.last("joinRoom");
+    third.deliver({ requestId: last.requestId, body: { case: "error", value: {
+      code: ErrorCode.ROOM_NOT_FOUND, message: "no room 'r'" } } });
+    assert.equal(app.room, null);
+    assert.match(app.notice, /no longer watching the room: no room 'r'/);
+    assert.equal(app.error, "");
+    third.last("listRooms");
+  } finally { restore(); }
+});
