@@ -234,6 +234,7 @@ class App:
         self.stopping = False
         nursery.start_soon(self.session_desk.sweep, name="session-sweeper")
         nursery.start_soon(self.relay.run, name="spectator-relay")
+        nursery.start_soon(self.writer.watch_load, name="store-load")
 
     # ---- start and stop
     def recover(self) -> int:

@@ -1,13 +1,17 @@
-"""``manawire bench-store``: what logging an action costs the event loop, before and after
-store I/O moved to the writer thread.
+"""``manawire bench-store``: what logging an action costs the event loop, on each of the
+store's write paths.
 
-``inline`` is the old path: each room commits its action with one SQLite insert on the event
-loop. ``thread`` is the server's path now: rooms hand their writes to
-:class:`~server.store.writer.StoreWriter` and wait until the thread has committed them
-(group commit). Both run ``rooms`` concurrent rooms logging ``actions`` actions each, into a
-fresh database; the figures are the event-loop thread's CPU time per action
-(``time.thread_time``, what every other room waits for), wall time per action, and
-transactions. Runs alternate between the two paths; the last line gives medians and ratios.
+``inline`` is the first path: each room commits its action with one SQLite insert on the
+event loop. ``thread``: rooms hand their writes to :class:`~server.store.writer.StoreWriter`
+and wait until its thread has committed them (group commit). ``server`` is the server's path
+now: the thread, except while it has nothing in hand and the event loop used less than
+``LOOP_BUSY`` of its core lately (:meth:`StoreWriter.watch_load`), when the room commits on
+the event loop itself. Each runs ``rooms`` concurrent rooms logging ``actions`` actions each
+(yielding between two, as a room does between two commands), into a fresh database; the
+figures are the event-loop thread's CPU time per action (``time.thread_time``, what every
+other room waits for), wall time per action, transactions, and the commits made on the
+event loop. Runs rotate between the paths; the last line gives medians and ratios (each
+path's against ``inline``).
 """
 
 from __future__ import annotations
@@ -26,13 +30,14 @@ from server.store.records import AppendAction, CreateGame
 from server.store.sqlite import Durability, Store
 from server.store.writer import StoreWriter
 
-Mode = Literal["inline", "thread"]
+Mode = Literal["inline", "thread", "server"]
+MODES: tuple[Mode, ...] = ("inline", "thread", "server")
 
 
 async def _run(mode: Mode, path: Path, rooms: int, actions: int,
                durability: Durability) -> dict[str, object]:
     store = Store(path, durability)
-    writer = StoreWriter(store, inline=mode == "inline")
+    writer = StoreWriter(store, inline=mode == "inline", on_loop=mode == "server")
     try:
         for r in range(rooms):
             store.apply([CreateGame(f"r{r}", "bench", b"\0" * 32, (("a", "d", "s"),), 60.0)])
@@ -41,15 +46,18 @@ async def _run(mode: Mode, path: Path, rooms: int, actions: int,
             for seq in range(1, actions + 1):
                 op = AppendAction(f"r{r}", seq, 0, PassPriority(), (60.0,))
                 if mode == "inline":
-                    store.apply([op])  # the old path: one commit on the event loop
-                    await trio.lowlevel.checkpoint()
+                    store.apply([op])  # the first path: one commit on the event loop
                 else:
                     await writer.write([op])
+                await trio.lowlevel.checkpoint()
 
         cpu, wall = time.thread_time(), time.perf_counter()
         async with trio.open_nursery() as nursery:
-            for r in range(rooms):
-                nursery.start_soon(room, r)
+            nursery.start_soon(writer.watch_load)  # (returns at once but for "server")
+            async with trio.open_nursery() as tables:
+                for r in range(rooms):
+                    tables.start_soon(room, r)
+            nursery.cancel_scope.cancel()
         cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
     finally:
         writer.close()
@@ -58,16 +66,17 @@ async def _run(mode: Mode, path: Path, rooms: int, actions: int,
     return {"mode": mode, "rooms": rooms, "actions": n,
             "loop_cpu_us_per_action": round(cpu / n * 1e6, 2),
             "wall_us_per_action": round(wall / n * 1e6, 2),
-            "transactions": writer.commits if mode == "thread" else n}
+            "transactions": n if mode == "inline" else writer.commits,
+            "loop_commits": n if mode == "inline" else writer.loop_commits}
 
 
 def bench_store(rooms: int, actions: int, runs: int, durability: Durability) -> list[str]:
     """Alternate ``runs`` runs of each path; JSON lines, the summary last."""
     lines: list[str] = []
-    results: dict[Mode, list[dict[str, object]]] = {"inline": [], "thread": []}
+    results: dict[Mode, list[dict[str, object]]] = {mode: [] for mode in MODES}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(runs):
-            for mode in (("inline", "thread") if i % 2 == 0 else ("thread", "inline")):
+            for mode in MODES[i % 3:] + MODES[:i % 3]:
                 path = Path(tmp) / f"{mode}-{i}.sqlite3"
                 got = trio.run(_run, mode, path, rooms, actions, durability)
                 results[mode].append(got)
@@ -79,11 +88,15 @@ def bench_store(rooms: int, actions: int, runs: int, durability: Durability) -> 
     summary: dict[str, object] = {"summary": True, "rooms": rooms, "runs": runs,
                                   "durability": durability}
     for key in ("loop_cpu_us_per_action", "wall_us_per_action"):
-        before, after = median("inline", key), median("thread", key)
+        before = median("inline", key)
         summary[f"inline_{key}"] = before
-        summary[f"thread_{key}"] = after
-        summary[f"{key}_ratio"] = round(before / after, 2) if after else None
-    summary["thread_actions_per_transaction"] = round(
-        median("thread", "actions") / max(1.0, median("thread", "transactions")), 1)
+        for mode in MODES[1:]:
+            after = median(mode, key)
+            summary[f"{mode}_{key}"] = after
+            summary[f"{mode}_{key}_ratio"] = round(before / after, 2) if after else None
+    for mode in MODES[1:]:
+        summary[f"{mode}_actions_per_transaction"] = round(
+            median(mode, "actions") / max(1.0, median(mode, "transactions")), 1)
+    summary["server_loop_commits"] = median("server", "loop_commits")
     lines.append(json.dumps(summary))
     return lines

@@ -152,9 +152,8 @@ class RoomHost:
                             except trio.EndOfChannel:
                                 return
                     out = self.room.handle(command, trio.current_time())
-                    if out.log:
+                    if out.log:  # (the write may not yield: the bound above still holds)
                         await self.writer.write(out.log)
-                        queued = 0  # (it yielded)
                     for conn, data in out.sends:
                         self._deliver(conn, data)
                     self.relay.apply(self.room_id, out.feed)

@@ -9,7 +9,7 @@ SHA-256 hashes.
 Writes are described by the small records of :mod:`server.store.records`
 (:data:`StoreOp`): a room, being sans-I/O, only *returns* them;
 :class:`server.store.writer.StoreWriter` performs them on its own thread, many rooms'
-writes in one transaction.
+writes in one transaction (or on the event loop while that thread has nothing to do).
 
 Durability (``durability``): ``"process"`` (the default: WAL with ``synchronous=NORMAL``)
 makes every commit survive a crash of the server process but not a power loss, which may
@@ -143,6 +143,7 @@ class Store:
 
     def __init__(self, path: Path | str, durability: Durability = "process") -> None:
         self.path = Path(path)
+        self.durability = durability
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
@@ -192,6 +193,21 @@ class Store:
         if not ops:
             return
         with self._lock:
+            self._apply(ops)
+
+    def apply_unless_busy(self, ops: Sequence[StoreOp]) -> bool:
+        """Perform ``ops`` as :meth:`apply` does if no other thread is using the store (a
+        replay being loaded, the writer thread); False, without waiting, if one is."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            self._apply(ops)
+        finally:
+            self._lock.release()
+        return True
+
+    def _apply(self, ops: Sequence[StoreOp]) -> None:
+        if ops:
             db = self._db
             db.execute("BEGIN")
             try:

@@ -1,5 +1,6 @@
-"""The store: batched writes on the writer thread, durability before the caller goes on,
-one bad batch failing alone, schema migration, sessions stored as token hashes."""
+"""The store: batched writes on the writer thread (or on the event loop while the thread has
+nothing in hand), durability before the caller goes on, one bad batch failing alone, schema
+migration, sessions stored as token hashes."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from server.store.records import (
     StoreOp,
 )
 from server.store.sqlite import Store
-from server.store.writer import StoreClosedError, StoreWriter
+from server.store.writer import LOOP_BUSY, StoreClosedError, StoreWriter
 
 
 def _game(room: str) -> CreateGame:
@@ -38,7 +39,7 @@ async def test_invariant_6_many_rooms_writes_are_committed_together_and_durable_
     tmp_path: Path,
 ) -> None:
     store = Store(tmp_path / "db.sqlite3")
-    writer = StoreWriter(store)
+    writer = StoreWriter(store, on_loop=False)
     try:
         await writer.write([_game(f"r{i}") for i in range(10)])
 
@@ -122,6 +123,14 @@ class _SpyStore(Store):
         super().apply(ops)
         self.applied.append(list(ops))
 
+    def apply_unless_busy(self, ops: Sequence[StoreOp]) -> bool:
+        if self._gate is not None:  # the held write is the thread's
+            return False
+        done = super().apply_unless_busy(ops)
+        if done:
+            self.applied.append(list(ops))
+        return done
+
     def places(self) -> list[list[PutSession]]:
         """The commits that wrote a session row, each as its session rows."""
         commits = [[op for op in ops if isinstance(op, PutSession)] for ops in self.applied]
@@ -151,7 +160,7 @@ async def test_spectators_places_are_written_unwaited_latest_only_in_one_commit(
     latest place is written once, in one commit for the moves made meanwhile, within
     PLACE_SECONDS of the first; closed: refused."""
     store = _SpyStore(tmp_path / "db.sqlite3")
-    writer = StoreWriter(store)
+    writer = StoreWriter(store, on_loop=False)
     try:
         gate = await store.hold(writer)
         for move in range(5):  # 10 spectators leave a room and join the next, 5 times over
@@ -176,7 +185,7 @@ async def test_a_pending_place_goes_before_a_waited_write_of_its_session_only(
     """A place pending when a waited write of the same session comes is committed first, so
     the later row is never overwritten by the earlier; other sessions' places still wait."""
     store = _SpyStore(tmp_path / "db.sqlite3")
-    writer = StoreWriter(store)
+    writer = StoreWriter(store, on_loop=False)
     try:
         gate = await store.hold(writer)
         writer.write_place(_place("s1", "a"))
@@ -198,7 +207,7 @@ async def test_places_pending_at_close_are_written_and_a_failure_is_logged_alone
     is logged (nobody waits for it) and every other write still succeeds."""
     store = _SpyStore(tmp_path / "db.sqlite3")
     store.refuse = "bad"
-    writer = StoreWriter(store)
+    writer = StoreWriter(store, on_loop=False)
     gate = await store.hold(writer)
     writer.write_place(_place("bad", "a"))
     gate.set()
@@ -367,4 +376,128 @@ def test_an_inline_writer_leaves_checkpoints_to_sqlite(tmp_path: Path) -> None:
     assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
     assert writer._checkpoint_thread is None
     writer.close()
+    store.close()
+
+
+async def test_invariant_6_a_write_while_the_thread_has_none_in_hand_commits_on_the_loop(
+    tmp_path: Path,
+) -> None:
+    """With the thread idle, a write commits on the event loop: durable on return (another
+    connection sees it) without a thread switch and without yielding."""
+    path = tmp_path / "db.sqlite3"
+    store = Store(path)
+    writer = StoreWriter(store)
+    assert writer.on_loop
+    try:
+        await writer.write([_game("r")])
+        with trio.testing.assert_no_checkpoints():
+            await writer.write([AppendAction("r", 1, 0, PassPriority(), ())])
+        other = sqlite3.connect(path)
+        assert other.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 1
+        other.close()
+        assert (writer.loop_commits, writer.commits, writer.batches) == (2, 2, 2)
+    finally:
+        writer.close()
+    store.close()
+
+
+async def test_a_write_while_the_thread_commits_goes_after_it_through_the_thread(
+    tmp_path: Path,
+) -> None:
+    """While the thread has a write in hand, a new write is queued behind it (writes keep
+    their order: a session's rows, a room's actions), and its caller waits for the thread."""
+    store = _SpyStore(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store)
+    try:
+        gate = await store.hold(writer)
+        done = trio.Event()
+
+        async def write() -> None:
+            await writer.write([_place("s1", "b")])
+            done.set()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(write)
+            await trio.sleep(0.05)
+            assert not done.is_set() and writer.loop_commits == 0
+            gate.set()
+        assert [ops[0] for ops in store.applied] == [_game("held"), _place("s1", "b")]
+        assert writer.loop_commits == 0
+        await writer.write([_place("s1", "c")])  # the thread is idle again: on the loop
+        assert writer.loop_commits == 1 and _rooms(store) == {"s1": "c"}
+    finally:
+        writer.close()
+    store.close()
+
+
+async def test_a_write_while_another_thread_reads_the_store_waits_on_the_thread_not_the_loop(
+    tmp_path: Path,
+) -> None:
+    """A replay being loaded (another thread holding the store) never blocks the event
+    loop: the write goes to the thread, which waits for the store."""
+    store = Store(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store)
+    try:
+        await writer.write([_game("r")])
+        store._lock.acquire()
+        try:
+            with trio.move_on_after(0.1) as waited:  # the loop is free meanwhile
+                await writer.write([_game("s")])
+            assert waited.cancelled_caught
+        finally:
+            store._lock.release()
+        await _until(lambda: len(store.unfinished_games()) == 2)
+        assert writer.loop_commits == 1
+    finally:
+        writer.close()
+    store.close()
+
+
+def test_a_store_that_syncs_every_commit_writes_only_on_the_thread(tmp_path: Path) -> None:
+    """With ``durability="power"`` every commit syncs the log (milliseconds on a disk):
+    never on the event loop."""
+    store = Store(tmp_path / "db.sqlite3", durability="power")
+    writer = StoreWriter(store)
+    assert not writer.on_loop
+    writer.close()
+    store.close()
+
+
+async def test_a_busy_event_loop_keeps_group_commit_through_the_thread(tmp_path: Path) -> None:
+    """A loop that used LOOP_BUSY of its core lately hands even a lone write to the thread
+    (under a saturating load group commit saves more than the thread switches cost)."""
+    store = Store(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store)
+    try:
+        writer.loop_load = LOOP_BUSY
+        await writer.write([_game("busy")])
+        assert (writer.loop_commits, writer.commits) == (0, 1)
+        writer.loop_load = LOOP_BUSY - 0.1
+        await writer.write([_game("calm")])
+        assert (writer.loop_commits, writer.commits) == (1, 2)
+    finally:
+        writer.close()
+    assert len(store.unfinished_games()) == 2
+    store.close()
+
+
+async def test_the_loop_load_follows_the_event_loop_threads_cpu_use(tmp_path: Path) -> None:
+    """watch_load: the loop thread's CPU over wall time, a moving average -- high while the
+    loop computes, low again once it only waits."""
+    store = Store(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(writer.watch_load)
+            end = trio.current_time() + 0.4
+            while trio.current_time() < end:  # busy: compute, letting the sampler run
+                sum(range(20_000))
+                await trio.lowlevel.checkpoint()
+            busy = writer.loop_load
+            await trio.sleep(0.6)
+            idle = writer.loop_load
+            nursery.cancel_scope.cancel()
+        assert busy > 0.4 and idle < 0.2, (busy, idle)
+    finally:
+        writer.close()
     store.close()
