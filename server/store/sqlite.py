@@ -138,7 +138,9 @@ class Store:
     """Action log, game records and sessions in one SQLite database file.
 
     One connection, used by one thread at a time (the lock makes that so: the writer thread
-    writes, the server thread reads at start-up and tests read afterwards).
+    writes, and the server thread too while that one is idle (:meth:`apply_unless_busy`,
+    which never waits); the server thread reads at start-up, a replay's loading on a worker
+    thread, and tests read afterwards).
     """
 
     def __init__(self, path: Path | str, durability: Durability = "process") -> None:
