@@ -318,10 +318,7 @@ class Client:
         ).SerializeToString())
         with trio.move_on_after(REJOIN_SECONDS):
             while True:
-                data = await ws.recv()
-                frame = data if isinstance(data, bytes) else data.encode()
-                got = [(None, m) for m in read_batch(frame)] if self.batching else \
-                    [(frame, mpb.ServerMessage.FromString(frame))]
+                got = self._messages_of(await ws.recv())
                 self._queued.extend(got)
                 for _raw, msg in got:
                     if msg.request_id != rid:
@@ -332,6 +329,14 @@ class Client:
                         self._watching = None
                     return
         self._watching = None  # no answer in time: the client stays in the lobby
+
+    def _messages_of(self, data: bytes | str) -> list[tuple[bytes | None, mpb.ServerMessage]]:
+        """The messages of a received frame, each with its bytes if it is a plain frame
+        (the rest of a ServerBatch has none)."""
+        frame = data if isinstance(data, bytes) else data.encode()
+        if self.batching:
+            return [(None, m) for m in read_batch(frame)]
+        return [(frame, mpb.ServerMessage.FromString(frame))]
 
     @property
     def connected(self) -> bool:
@@ -391,12 +396,7 @@ class Client:
                 raise ConnectionLostError("not connected")
             epoch = self._epoch
             try:
-                data = await ws.recv()
-                frame = data if isinstance(data, bytes) else data.encode()
-                if self.batching:
-                    self._queued.extend((None, m) for m in read_batch(frame))
-                else:
-                    self._queued.append((frame, mpb.ServerMessage.FromString(frame)))
+                self._queued.extend(self._messages_of(await ws.recv()))
                 continue
             except ConnectionClosed as exc:
                 if not self._resumable(exc):
