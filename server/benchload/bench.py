@@ -264,11 +264,7 @@ def _games(args: argparse.Namespace, target: Target, rooms: int) -> dict[str, An
                 result["server_log"] = server.log_tail(800)
     except (RuntimeError, OSError) as exc:
         return {**head, "error": str(exc)}
-    line = {**head, **result}
-    gc = server.gc_figures()  # the server's whole run: setup and warmup included
-    if gc is not None:
-        line["server_gc"] = gc
-        line["server_gc_longest_ms"] = gc.get("longest_ms")
+    line = {**head, **result, **_gc_fields(server)}
     if "error" in result or args.no_echo:
         return line
     rate = float(result["actions_per_s"])
@@ -329,7 +325,14 @@ def _fanout(args: argparse.Namespace, target: Target, spectators: int) -> dict[s
                 result["server_log"] = server.log_tail(800)
     except (RuntimeError, OSError) as exc:
         return {**head, "error": str(exc)}
-    return {**head, **result}
+    return {**head, **result, **_gc_fields(server)}
+
+
+def _gc_fields(server: ServerProcess) -> dict[str, Any]:
+    """The server's collector figures for its whole run (setup and warmup included), as
+    ``server_gc`` and ``server_gc_longest_ms`` (none if it printed none)."""
+    gc = server.gc_figures()
+    return {} if gc is None else {"server_gc": gc, "server_gc_longest_ms": gc.get("longest_ms")}
 
 
 def _relays(args: argparse.Namespace, target: Target) -> int:
