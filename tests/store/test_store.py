@@ -17,6 +17,7 @@ import trio
 
 from server.bench_store import bench_store
 from server.engine.actions import Concede, PassPriority
+from server.store import writer as writer_module
 from server.store.records import (
     AbortGame,
     AppendAction,
@@ -28,7 +29,7 @@ from server.store.records import (
     StoreOp,
 )
 from server.store.sqlite import Store
-from server.store.writer import LOOP_BUSY, StoreClosedError, StoreWriter
+from server.store.writer import LOOP_BUSY, MAX_PLACES, StoreClosedError, StoreWriter
 
 
 def _game(room: str) -> CreateGame:
@@ -196,6 +197,32 @@ async def test_a_pending_place_goes_before_a_waited_write_of_its_session_only(
         assert store.places()[0] == [_place("s1", "a"), _place("s1", None)]
         await _until(lambda: _rooms(store) == {"s1": None, "s2": "a"})
         assert store.places()[1:] == [[_place("s2", "a")]]
+    finally:
+        writer.close()
+    store.close()
+
+
+async def test_a_waited_write_is_never_committed_with_places_and_waits_for_one_chunk_at_most(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A room's write taken with places that are due goes in a transaction of its own
+    first; the places follow in chunks of MAX_PLACES rows (so a write queued meanwhile waits
+    for one chunk at most, never for the whole crowd's rows)."""
+    monkeypatch.setattr(writer_module, "PLACE_SECONDS", 0.0)  # places due as they come
+    store = _SpyStore(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store, on_loop=False)
+    crowd = MAX_PLACES + 4
+    try:
+        gate = await store.hold(writer)
+        for n in range(crowd):
+            writer.write_place(_place(f"s{n}", "a"))
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(writer.write, [_game("room")])  # queued behind the places
+            await trio.sleep(0.05)
+            gate.set()
+        await _until(lambda: len(_rooms(store)) == crowd)
+        assert store.applied[:2] == [[_game("held")], [_game("room")]]
+        assert [len(rows) for rows in store.places()] == [MAX_PLACES, 4]
     finally:
         writer.close()
     store.close()
