@@ -13,10 +13,13 @@ loop holds for up to the switch interval (5 ms). At 1,000 rooms paced at a human
 write took 0.27 ms at the median and 2.1 ms at p99 through the thread; committed on the
 event loop, 0.08 and 0.13 ms. So a batch is committed on the event loop when the thread has
 no waited batch in hand (queued or being committed: every earlier write is durable, so the
-order of writes is kept), nobody else is using the store, and the loop used less than
-:data:`LOOP_BUSY` of its core lately (a loop that is saturated gains more from group
-commit) -- with the default durability only, where a commit writes the log without syncing
-it (``"power"`` syncs every commit: always the thread).
+order of writes is kept), nobody else is using the store, and either the loop used less
+than :data:`LOOP_BUSY` of its core lately or the thread's commits have been grouping little
+(fewer than :data:`GROUPING` waited batches a commit): a saturated loop gains from group
+commit only when many rooms write at once (at 50 rooms playing as fast as they can); with
+two rooms saturating it, each thread commit held 1.03 batches, and committing on the loop
+instead raised their actions/s by 14% -- with the default durability only, where a commit
+writes the log without syncing it (``"power"`` syncs every commit: always the thread).
 
 A spectator's place (:meth:`StoreWriter.write_place`) is written a little later, only in its
 latest version and a few dozen at a time: a crowd following a game into its next room
@@ -65,6 +68,14 @@ MAX_LOG_FRAMES = 8_192
 #: group commit saves more than the thread switches cost (at 50 rooms playing as fast as
 #: they can, committing on the loop whenever the thread was idle cost 14% of the actions).
 LOOP_BUSY = 0.8
+#: Waited batches a thread commit held (:attr:`StoreWriter.grouping`, a moving average) from
+#: which a busy loop leaves its writes to the thread: below it, group commit saves less
+#: than handing a batch to the thread costs.
+GROUPING = 1.5
+#: While a busy loop commits its writes itself for lack of grouping, every PROBE_EVERY-th
+#: goes to the thread anyway, so :attr:`StoreWriter.grouping` follows a load that changes
+#: (the writes queued behind the probe show how many rooms write at once).
+PROBE_EVERY = 64
 #: Seconds between two samples of the event loop's load (:meth:`StoreWriter.watch_load`).
 LOAD_SECONDS = 0.01
 #: Queued to have the thread write the places pending in :data:`PLACE_SECONDS`.
@@ -120,6 +131,10 @@ class StoreWriter:
         #: The event loop thread's share of a core lately (a moving average, kept by
         #: :meth:`watch_load`; 0 while that doesn't run).
         self.loop_load = 0.0
+        #: Waited batches per thread commit lately (a moving average kept by the thread;
+        #: it starts high, so a loop that becomes busy tries the thread first).
+        self.grouping = float(GROUPING) + 1.0
+        self._probe = 0
         self._queue: queue.SimpleQueue[_Batch | str | None] = queue.SimpleQueue()
         #: Spectators' places not written yet, by session id (the latest row of each).
         self._places: dict[str, PutSession] = {}
@@ -164,8 +179,8 @@ class StoreWriter:
             await trio.lowlevel.checkpoint()
             return
         # (A log grown past its limit: to the thread, which starts it over after the commit.)
-        if self.on_loop and self._in_hand == 0 and self.loop_load < LOOP_BUSY and \
-                not self._log_full.is_set() and self._commit_on_loop(ops):
+        if self.on_loop and self._in_hand == 0 and not self._log_full.is_set() and \
+                self._loop_may_commit() and self._commit_on_loop(ops):
             return  # (no yield: the room goes on to send what the write let out)
         batch = _Batch(ops, trio.lowlevel.current_trio_token())
         with self._count_lock:
@@ -189,6 +204,20 @@ class StoreWriter:
             if now > wall:
                 self.loop_load += 0.1 * ((now_cpu - cpu) / (now - wall) - self.loop_load)
             cpu, wall = now_cpu, now
+
+    def _loop_may_commit(self) -> bool:
+        """Whether a write the thread could take at once is better committed on the loop:
+        the loop isn't busy, or the thread's commits have been grouping too little to be
+        worth the hand-off (all but every :data:`PROBE_EVERY`-th such write)."""
+        if self.loop_load < LOOP_BUSY:
+            return True
+        if self.grouping >= GROUPING:
+            return False
+        self._probe += 1
+        if self._probe < PROBE_EVERY:
+            return True
+        self._probe = 0
+        return False
 
     def _commit_on_loop(self, ops: Sequence[StoreOp]) -> bool:
         """Commit ``ops`` here, unless the thread is committing or another thread uses the
@@ -295,6 +324,7 @@ class StoreWriter:
                 with self._commit_lock:
                     self._commit(group)
                 self._settle(group)
+                self.grouping += 0.2 * (len(group) - self.grouping)
             if stop or (due is not None and time.monotonic() >= due):
                 # Places go in a transaction of their own, after the waited batches taken
                 # with them (which are older than any place still pending for their

@@ -29,7 +29,14 @@ from server.store.records import (
     StoreOp,
 )
 from server.store.sqlite import Store
-from server.store.writer import LOOP_BUSY, MAX_PLACES, StoreClosedError, StoreWriter
+from server.store.writer import (
+    GROUPING,
+    LOOP_BUSY,
+    MAX_PLACES,
+    PROBE_EVERY,
+    StoreClosedError,
+    StoreWriter,
+)
 
 
 def _game(room: str) -> CreateGame:
@@ -506,6 +513,40 @@ async def test_a_busy_event_loop_keeps_group_commit_through_the_thread(tmp_path:
     finally:
         writer.close()
     assert len(store.unfinished_games()) == 2
+    store.close()
+
+
+async def test_a_busy_loop_commits_itself_while_the_thread_groups_little_and_probes_it(
+    tmp_path: Path,
+) -> None:
+    """Busy, but the thread's commits held about one batch each (two rooms saturating the
+    loop): the loop commits its writes itself, all but every PROBE_EVERY-th, which goes to
+    the thread; the thread's grouping is measured on what it commits (several rooms' writes
+    queued at once raise it back, and the loop leaves its writes to the thread again)."""
+    store = _SpyStore(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store)
+    try:
+        writer.loop_load = 1.0
+        writer.grouping = 1.0  # lone batches lately
+        for n in range(PROBE_EVERY - 1):
+            await writer.write([_game(f"loop{n}")])
+        assert (writer.loop_commits, writer.commits) == (PROBE_EVERY - 1, PROBE_EVERY - 1)
+        await writer.write([_game("probe")])  # the probe: through the thread
+        assert (writer.loop_commits, writer.commits) == (PROBE_EVERY - 1, PROBE_EVERY)
+        assert writer.grouping == pytest.approx(1.0)
+        gate = await store.hold(writer)  # the thread busy: 5 rooms' writes queue together
+        async with trio.open_nursery() as nursery:
+            for n in range(5):
+                nursery.start_soon(writer.write, [_game(f"room{n}")])
+            await trio.sleep(0.05)
+            gate.set()
+        assert [len(ops) for ops in store.applied[-2:]] == [1, 5]  # held, then the five
+        assert writer.grouping >= GROUPING
+        commits = writer.loop_commits
+        await writer.write([_game("grouped")])  # busy and grouping: through the thread
+        assert writer.loop_commits == commits
+    finally:
+        writer.close()
     store.close()
 
 
