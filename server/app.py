@@ -578,9 +578,9 @@ class App:
         # of the games being played instead of holding them up in one burst (spectators
         # never slow a game). A free turn is taken at once, without yielding.
         limiter = host.watch_joins
-        try:
+        if limiter.available_tokens:
             limiter.acquire_nowait()
-        except trio.WouldBlock:
+        else:
             await limiter.acquire()
         try:
             await self._enter(conn, host, record, rid, request, deck=None)

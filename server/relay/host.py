@@ -103,10 +103,12 @@ class RemoteSocket:
             try:
                 data = self._out.receive_nowait()
             except trio.WouldBlock:
-                return await self._out.receive()
+                pass  # (waited for outside the handler, which would keep the exception and
+                # its traceback alive -- and tracked by the collector -- until a message came)
             else:
                 self._yielded = False
                 return data
+            return await self._out.receive()
         except (trio.EndOfChannel, trio.ClosedResourceError):
             raise SocketClosed from None
 
