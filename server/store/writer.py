@@ -22,10 +22,10 @@ instead raised their actions/s by 14% -- with the default durability only, where
 writes the log without syncing it (``"power"`` syncs every commit: always the thread).
 
 A spectator's place (:meth:`StoreWriter.write_place`) is written a little later, only in its
-latest version and a few dozen at a time: a crowd following a game into its next room
-leaves and joins within milliseconds, and writing each of those rows as it came took the
-thread ~10 us a row of the CPU the event loop needs (a server pinned to one core shares it
-between both) while the games went on.
+latest version and sixteen at a time, in transactions of their own: a crowd following a
+game into its next room leaves and joins within milliseconds, and writing each of those
+rows as it came took the thread ~10 us a row of the CPU the event loop needs (a server
+pinned to one core shares it between both) while the games went on.
 """
 
 from __future__ import annotations
