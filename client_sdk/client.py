@@ -283,13 +283,14 @@ class Client:
                 await ws.aclose()
                 raise ConnectionLostError(f"resume refused: {reply.error.message}")
             resumed = reply.resumed
+            watching = self._watching  # (the room its last accepted join as a spectator chose)
             self._took_over(resumed)
             self.batching = resumed.welcome.batched
             self.resumes += 1
             self.missed_deltas += resumed.deltas
             self.resume_snapshots += int(resumed.snapshot)
             try:
-                await self._watch_again(ws)
+                await self._watch_again(ws, watching)
             except ConnectionClosed as exc:  # dropped again: resume the resumed session
                 if trio.current_time() + delay > deadline:
                     raise ConnectionLostError(f"could not resume: {exc!r}") from exc
@@ -299,18 +300,26 @@ class Client:
             self._ws = ws
             return
 
-    async def _watch_again(self, ws: ClientConnection) -> None:
-        """After a resume that found this spectator in no room, join the room it watched
+    async def _watch_again(self, ws: ClientConnection,
+                           watching: tuple[str, int, str] | None) -> None:
+        """After a resume that found this spectator in no room, or watching a room it had
+        left for ``watching`` (the room it last joined as a spectator), join that room
         again, and return once the server answered. The server stores a spectator's place
         without waiting for the commit, so a crash in the tenth of a second after its join
-        loses it (README, "Restarts and crashes"); a spectator holds nothing else, so joining
-        again puts it back where it was (a new Snapshot follows the Joined). The answer and
+        loses it (README, "Restarts and crashes") and the restarted server has the place
+        before it; a spectator holds nothing else, so it leaves that room and joining again
+        puts it back where it was (a new Snapshot follows the Joined). The answer and
         anything before it are queued for :meth:`next_message`; if the room is gone, the
         client stays in the lobby."""
-        watching = self._watching
-        if watching is None or self.room_id is not None:
+        if watching is None:
             return
         room_id, tier, code = watching
+        if self.room_id is not None:
+            if self._watching is None or self.room_id == room_id:
+                return  # resumed in its seat, or where it watched
+            # Resumed watching an earlier room: the move to the latest one was lost.
+            await ws.send(mpb.ClientMessage(leave_room=mpb.LeaveRoom()).SerializeToString())
+            self.room_id = None
         self._next_request += 1
         rid = self._next_request
         await ws.send(mpb.ClientMessage(request_id=rid, join_room=mpb.JoinRoom(
@@ -440,7 +449,8 @@ class Client:
         elif body == "joined":
             self._placed(msg.joined)
             self.match = None
-        elif body == "room_closed":
+        elif body == "room_closed" and msg.room_closed.room_id in (self.room_id, ""):
+            # (a room this client already left for another, closing late, changes nothing)
             self.room_id = None
             self._watching = None
         elif body == "error" and msg.error.code == mpb.ERROR_CODE_RATE_LIMITED:
