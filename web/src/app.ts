@@ -380,14 +380,20 @@ export class App implements Names {
       case "resumed": {
         const r = body.value;
         if (r.welcome) this.welcomed(r.welcome);
-        if (r.joined?.room) {
+        const watched = this.room?.role === Role.SPECTATOR ? this.room : null;
+        // Resumed watching a room this spectator had left for the one it joined last (the
+        // crash lost the move): leave it, then watch the latest again, as below.
+        const earlier = watched !== null && r.joined?.room !== undefined
+          && r.joined.role === Role.SPECTATOR && r.joined.room.roomId !== watched.info.roomId;
+        if (earlier) this.request("leave", { case: "leaveRoom", value: {} });
+        if (r.joined?.room && !earlier) {
           this.room = { info: r.joined.room, role: r.joined.role, seat: r.joined.seat,
             tier: r.joined.tier };
           if (r.snapshot) this.snapshotAsked = true; // a Snapshot follows
-        } else if (this.room?.role === Role.SPECTATOR) {
+        } else if (watched !== null) {
           // A spectator's place is stored without waiting for the commit, so a server crash
           // just after its join loses it; it holds nothing else: watch the room again.
-          const { info: { roomId }, tier } = this.room;
+          const { info: { roomId }, tier } = watched;
           const code = this.lastJoin.roomId === roomId ? this.lastJoin.code : "";
           this.clearRoom();
           this.request("rewatch", { case: "joinRoom", value: {

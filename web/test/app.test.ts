@@ -340,6 +340,37 @@ test("a room created with a delayed tier asks for it; watching names the tier", 
   } finally { restore(); }
 });
 
+test("a spectator resumed in a room it had left leaves it and watches the latest again", async () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    for (const roomId of ["a", "b"]) {
+      if (app.room) app.leaveRoom();
+      app.join(roomId, Role.SPECTATOR, "", "", 0);
+      ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
+        role: Role.SPECTATOR, seat: -1, tier: 0, room: { roomId, seats: 2, started: true } } } });
+    }
+    ws.drop(1006);
+    await new Promise((r) => setTimeout(r, 400));
+    const again = FakeSocket.all.at(-1)!;
+    again.open();
+    // The restarted server still had the session watching "a" (the move to "b" was lost).
+    again.deliver({ requestId: again.last("resume").requestId, body: { case: "resumed", value: {
+      welcome: { resumeToken: "r2", account: { accountId: "a", name: "Ann#0001" } },
+      joined: { role: Role.SPECTATOR, seat: -1, tier: 0,
+        room: { roomId: "a", seats: 2, started: true } }, snapshot: true } } });
+    const rejoin = again.last("joinRoom");
+    assert.deepEqual(again.sent.slice(-2).map((m) => m.body.case), ["leaveRoom", "joinRoom"]);
+    assert.deepEqual([rejoin.roomId, rejoin.role], ["b", Role.SPECTATOR]);
+    assert.equal(app.room?.info.roomId, undefined); // out of "a" until "b" answers
+    again.deliver({ requestId: rejoin.requestId, body: { case: "joined", value: {
+      role: Role.SPECTATOR, seat: -1, tier: 0, room: { roomId: "b", seats: 2, started: true } } } });
+    assert.equal(app.room?.info.roomId, "b");
+    assert.equal(app.notice, "");
+    assert.equal(app.error, "");
+  } finally { restore(); }
+});
+
 test("a spectator whose place a server crash lost watches the room again after resuming", async () => {
   const restore = installFakeSocket();
   try {
