@@ -323,8 +323,8 @@ class StoreWriter:
             if group:
                 with self._commit_lock:
                     self._commit(group)
+                self.grouping += 0.2 * (len(group) - self.grouping)  # (before the wake-ups)
                 self._settle(group)
-                self.grouping += 0.2 * (len(group) - self.grouping)
             if stop or (due is not None and time.monotonic() >= due):
                 # Places go in a transaction of their own, after the waited batches taken
                 # with them (which are older than any place still pending for their
