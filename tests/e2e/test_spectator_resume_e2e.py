@@ -64,32 +64,65 @@ def _stored_place(path: Path, session_id: str) -> str | None:
         store.close()
 
 
+class _Restart:
+    """A server on the store at ``path``, then -- once :attr:`restart` is set -- another on the
+    same store and port, up until :attr:`done`; :attr:`lost` gets the place the store held
+    for session :attr:`session` in between."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.apps: list[App] = []
+        self.port = 0
+        self.first_up, self.restart, self.done = trio.Event(), trio.Event(), trio.Event()
+        self.session = ""
+        self.lost: list[str | None] = []
+
+    async def run(self) -> None:
+        async with serving(self.path) as (app, port):
+            self.apps.append(app)
+            self.port = port
+            self.first_up.set()
+            await self.restart.wait()
+        self.lost.append(_stored_place(self.path, self.session))
+        async with serving(self.path, self.port) as (app, _port):
+            self.apps.append(app)
+            await self.done.wait()
+
+    async def crash_losing_place(self, client: Client, before: str | None = None) -> None:
+        """Lose the client's latest place (see :func:`_lose_place`), restart, and read until
+        the client has resumed."""
+        self.session = client.session_id
+        await _lose_place(self.apps[0], client.session_id, before)
+        self.restart.set()
+        with trio.fail_after(20):
+            while client.resumes == 0:
+                await client.next_message()
+
+
+@asynccontextmanager
+async def _restarting(path: Path) -> AsyncIterator[_Restart]:
+    """:class:`_Restart` running (the first server up) for the block."""
+    servers = _Restart(path)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(servers.run)
+        await servers.first_up.wait()
+        yield servers
+        servers.done.set()
+
+
+async def _snapshot(client: Client) -> None:
+    """Read until the next Snapshot (the one a join or a resume gets)."""
+    with trio.fail_after(20):
+        while not (await client.next_message()).HasField("snapshot"):
+            pass
+
+
 async def test_a_spectator_whose_place_a_crash_lost_is_back_in_its_room_after_resuming(
     tmp_path: Path,
 ) -> None:
-    path = tmp_path / "db.sqlite3"
     with trio.fail_after(90):
-        async with trio.open_nursery() as outer:
-            apps: list[App] = []
-            ports: list[int] = []
-            first_up, restart, done = trio.Event(), trio.Event(), trio.Event()
-            lost: list[str | None] = []
-
-            async def servers() -> None:
-                async with serving(path) as (app, port):
-                    apps.append(app)
-                    ports.append(port)
-                    first_up.set()
-                    await restart.wait()
-                lost.append(_stored_place(path, session[0]))
-                async with serving(path, port) as (app, _port):
-                    apps.append(app)
-                    await done.wait()
-
-            session: list[str] = []
-            outer.start_soon(servers)
-            await first_up.wait()
-            url = f"ws://127.0.0.1:{ports[0]}"
+        async with _restarting(tmp_path / "db.sqlite3") as servers:
+            url = f"ws://127.0.0.1:{servers.port}"
             async with Client.connect(url, "ann") as ann, Client.connect(url, "bob") as bob, \
                     Client.connect(url, "eve") as eve:
                 room = await ann.create_room("watched", private=True)
@@ -101,30 +134,16 @@ async def test_a_spectator_whose_place_a_crash_lost_is_back_in_its_room_after_re
                 with trio.fail_after(20):
                     while eve.mirror.state_id == 0:
                         await eve.next_message()
-                session.append(eve.session_id)
-                await _lose_place(apps[0], eve.session_id)
-                restart.set()
-                with trio.fail_after(20):
-                    while eve.resumes == 0:
-                        await eve.next_message()
+                await servers.crash_losing_place(eve)
                 # The restart found the session in no room (so Resumed had no joined) and
                 # the client joined again, with the private room's invite code.
-                assert lost == [None]
+                assert servers.lost == [None]
                 assert eve.room_id == room.room_id and eve.seat == -1
-                assert apps[1].session_desk.sessions[eve.session_id].room_id == room.room_id
-                with trio.fail_after(20):  # the new join's Snapshot
-                    while not (await eve.next_message()).HasField("snapshot"):
-                        pass
+                restarted = servers.apps[1]
+                assert restarted.session_desk.sessions[eve.session_id].room_id == room.room_id
+                await _snapshot(eve)  # the new join's
                 assert eve.mirror.state_id > 0 and eve.room_id == room.room_id
                 assert eve.resume_snapshots == 0
-            done.set()
-
-
-async def _snapshot(client: Client) -> None:
-    """Read until the next Snapshot (the one a join or a resume gets)."""
-    with trio.fail_after(20):
-        while not (await client.next_message()).HasField("snapshot"):
-            pass
 
 
 async def test_a_spectator_whose_move_a_crash_lost_leaves_the_earlier_room_for_the_latest(
@@ -133,29 +152,9 @@ async def test_a_spectator_whose_move_a_crash_lost_leaves_the_earlier_room_for_t
     """Eve watched room A, then left it for room B; the crash lost the move, so the restarted
     server resumes her watching A. The SDK leaves A and joins B again: she is back where
     she was, and A no longer counts her."""
-    path = tmp_path / "db.sqlite3"
     with trio.fail_after(90):
-        async with trio.open_nursery() as outer:
-            apps: list[App] = []
-            ports: list[int] = []
-            first_up, restart, done = trio.Event(), trio.Event(), trio.Event()
-            lost: list[str | None] = []
-            session: list[str] = []
-
-            async def servers() -> None:
-                async with serving(path) as (app, port):
-                    apps.append(app)
-                    ports.append(port)
-                    first_up.set()
-                    await restart.wait()
-                lost.append(_stored_place(path, session[0]))
-                async with serving(path, port) as (app, _port):
-                    apps.append(app)
-                    await done.wait()
-
-            outer.start_soon(servers)
-            await first_up.wait()
-            url = f"ws://127.0.0.1:{ports[0]}"
+        async with _restarting(tmp_path / "db.sqlite3") as servers:
+            url = f"ws://127.0.0.1:{servers.port}"
             async with Client.connect(url, "ann") as ann, Client.connect(url, "bob") as bob, \
                     Client.connect(url, "cid") as cid, Client.connect(url, "dan") as dan, \
                     Client.connect(url, "eve") as eve:
@@ -171,22 +170,17 @@ async def test_a_spectator_whose_move_a_crash_lost_leaves_the_earlier_room_for_t
                 await eve.leave_room()
                 await eve.join(b, spectator=True)
                 await _snapshot(eve)
-                session.append(eve.session_id)
-                await _lose_place(apps[0], eve.session_id, before=a)
-                restart.set()
-                with trio.fail_after(20):
-                    while eve.resumes == 0:
-                        await eve.next_message()
-                assert lost == [a]
+                await servers.crash_losing_place(eve, before=a)
+                assert servers.lost == [a]
                 assert eve.room_id == b and eve.seat == -1
-                assert apps[1].session_desk.sessions[eve.session_id].room_id == b
+                restarted = servers.apps[1]
+                assert restarted.session_desk.sessions[eve.session_id].room_id == b
                 await _snapshot(eve)  # B's, after the new join
                 assert eve.room_id == b
-                room_a = apps[1].lobby.hosts[a].room
+                room_a = restarted.lobby.hosts[a].room
                 for _ in range(1000):  # the leave is handed to A without an answer
                     if eve.session_id not in room_a.spectators:
                         break
                     await trio.sleep(0.01)
                 assert eve.session_id not in room_a.spectators
-                assert eve.session_id in apps[1].lobby.hosts[b].room.spectators
-            done.set()
+                assert eve.session_id in restarted.lobby.hosts[b].room.spectators
