@@ -450,8 +450,9 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
              f"-1: leave Python's thresholds as they are; with --gc-young-seconds 0, "
              f"Python's collector untouched)")
     add("--gc-young-seconds", type=float, default=gctune.DEFAULT_YOUNG_SECONDS,
-        help=f"also collect the young generation every S seconds, and the middle one every "
-             f"tenth time, so no collection finds more than S seconds' survivors; then "
+        help=f"also collect the young and middle generations every S seconds (their "
+             f"survivors go to the old one), so no collection finds more than S seconds' "
+             f"survivors; then "
              f"everything is collected every --gc-full-seconds, not when Python would "
              f"(default {gctune.DEFAULT_YOUNG_SECONDS:g}; 0: off, Python's own triggers)")
     add("--gc-full-seconds", type=float, default=gctune.DEFAULT_FULL_SECONDS,

@@ -52,12 +52,13 @@ def test_freezing_start_up_leaves_it_out_of_every_collection(restore_gc: None) -
     assert gc.get_threshold()[0] == 12_345
 
 
-async def test_collections_on_a_clock_young_middle_and_full_then_python_s_own_again(
+async def test_collections_on_a_clock_young_and_middle_together_full_then_python_s_own_again(
     restore_gc: None, autojump_clock: trio.testing.MockClock,
 ) -> None:
     """``serve --gc-young-seconds 0.01 --gc-full-seconds S``: a young collection every
-    0.01 s, the middle generation every tenth time, everything every S seconds -- and no
-    full collection by Python's own trigger meanwhile; its thresholds come back after."""
+    0.01 s of the young and middle generations together, everything every S seconds --
+    and no full collection by Python's own trigger meanwhile; its thresholds come back
+    after."""
     gc.set_threshold(700, 10, 10)
     seen: list[int] = []
 
@@ -76,12 +77,12 @@ async def test_collections_on_a_clock_young_middle_and_full_then_python_s_own_ag
     finally:
         gc.callbacks.remove(count)
     assert gc.get_threshold() == (700, 10, 10)
-    # 100 ticks in 1 s: two of them full collections (at 0.5 s and 1.0 s), about a tenth
-    # of the rest the middle generation, the others young ones. (Allocation may add a few
-    # collections of Python's own, never a full one.)
+    # 100 ticks in 1 s: two of them full collections (at 0.5 s and 1.0 s), the others of
+    # the young and middle generations. (Allocation may add a few collections of Python's
+    # own, never a full one, and a middle one only every tenth of its own.)
     assert seen.count(2) == 2
-    assert 8 <= seen.count(1) <= 12
-    assert seen.count(0) >= 85
+    assert 95 <= seen.count(1) <= 105
+    assert seen.count(0) < 30  # (a young collection alone every tick made about 90)
 
 
 @pytest.mark.parametrize(("args", "message"), [
