@@ -122,6 +122,44 @@ async def test_invariant_7_a_send_not_taken_in_send_timeout_drops_the_client_not
         assert (await quiet.request(list_rooms=mpb.ListRooms())).HasField("room_list")
 
 
+async def test_invariant_7_each_stuck_send_is_dropped_at_its_own_deadline_while_others_flow(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """One watchdog keeps every connection's send deadline: two clients whose first frame
+    never leaves, 2 s apart, are each dropped ``send_timeout`` after their own send began,
+    while a client whose sends keep completing (one every half second) is never dropped."""
+    async with running_app(tmp_path, Limits(outbox_size=64, send_timeout=5.0)) as app:
+        nursery = app.lobby.nursery
+        busy = MemorySocket()
+        nursery.start_soon(app.handle_connection, busy)
+        assert (await busy.request(**_hello("Busy"))).HasField("welcome")
+        start = trio.current_time()
+        stuck: list[MemorySocket] = []
+        for n in range(2):
+            sock = MemorySocket(out_buffer=0)
+            nursery.start_soon(app.handle_connection, sock)
+            await sock.to_server.send(mpb.ClientMessage(
+                request_id=1, **_hello(f"Stuck{n}")).SerializeToString())  # type: ignore[arg-type]
+            stuck.append(sock)
+            for _ in range(4):
+                assert (await busy.request(list_rooms=mpb.ListRooms())).HasField("room_list")
+                await trio.sleep(0.5)
+        # Stuck0's send began at ~0 s, Stuck1's at ~2 s (4 x 0.5 s of requests apart).
+        await trio.sleep_until(start + 4.9)
+        assert [s.closed for s in stuck] == [None, None]
+        await trio.sleep_until(start + 5.1)
+        assert stuck[0].closed == (1013, "client too slow: send timed out")
+        assert stuck[1].closed is None
+        await trio.sleep_until(start + 6.9)
+        assert stuck[1].closed is None
+        await trio.sleep_until(start + 7.1)
+        assert stuck[1].closed == (1013, "client too slow: send timed out")
+        for _ in range(40):  # 20 s more of completing sends: never dropped
+            assert (await busy.request(list_rooms=mpb.ListRooms())).HasField("room_list")
+            await trio.sleep(0.5)
+        assert busy.closed is None
+
+
 async def test_only_the_deciding_seat_may_act_and_stale_prompts_are_refused(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
