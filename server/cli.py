@@ -452,8 +452,8 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
     add("--gc-young-seconds", type=float, default=gctune.DEFAULT_YOUNG_SECONDS,
         help=f"also collect the young and middle generations every S seconds (their "
              f"survivors go to the old one), so no collection finds more than S seconds' "
-             f"survivors; then "
-             f"everything is collected every --gc-full-seconds, not when Python would "
+             f"survivors; then everything is collected every --gc-full-seconds, not when "
+             f"Python would "
              f"(default {gctune.DEFAULT_YOUNG_SECONDS:g}; 0: off, Python's own triggers)")
     add("--gc-full-seconds", type=float, default=gctune.DEFAULT_FULL_SECONDS,
         help=f"with --gc-young-seconds: seconds between full collections, the only ones that "
