@@ -33,6 +33,7 @@ from server.ratelimit import MessageLimiter, Verdict
 from server.replay_desk import ReplayDesk
 from server.rooms import commands as cmd
 from server.rooms import session as req
+from server.rooms.admission import WatchGate
 from server.rooms.commands import ConnId
 from server.rooms.lobby import MAX_ROOMS, Lobby, LobbyFullError
 from server.rooms.pump import RoomGoneError, RoomHost
@@ -238,6 +239,9 @@ class App:
         nursery.start_soon(self.session_desk.sweep, name="session-sweeper")
         nursery.start_soon(self.relay.run, name="spectator-relay")
         nursery.start_soon(self.writer.watch_load, name="store-load")
+        #: Spectators' joins take turns here: games first (server.rooms.admission).
+        self.watch_gate = WatchGate()
+        nursery.start_soon(self.watch_gate.run, name="watch-gate")
 
     # ---- start and stop
     def recover(self) -> int:
@@ -576,19 +580,12 @@ class App:
             await self._enter(conn, host, record, rid, request, deck=deck)
             return
         # A thousand spectators following a popular game into its next room all ask at once:
-        # taken a few at a time by the room (RoomHost.watch_joins), their joins (the room's
-        # answer, each one's snapshot, the session rows written) interleave with the actions
-        # of the games being played instead of holding them up in one burst (spectators
-        # never slow a game). A free turn is taken at once, without yielding.
-        limiter = host.watch_joins
-        if limiter.available_tokens:
-            limiter.acquire_nowait()
-        else:
-            await limiter.acquire()
-        try:
-            await self._enter(conn, host, record, rid, request, deck=None)
-        finally:
-            limiter.release()
+        # their joins (the room's answer, each one's snapshot, the session rows written)
+        # take turns (server.rooms.admission), a few per scheduler round and round the
+        # rooms, and only a few a second while the games keep the loop busy: spectators
+        # never slow a game, and a crowd in one room never queues another room's spectator.
+        await self.watch_gate.admit(host.room_id)
+        await self._enter(conn, host, record, rid, request, deck=None)
 
     async def _enter(self, conn: _Connection, host: RoomHost, record: _SessionRecord,
                      rid: int, request: req.JoinRoom, *, deck: Deck | None) -> None:

@@ -34,8 +34,6 @@ from server.store.writer import StoreWriter
 
 log = logging.getLogger("manawire.room")
 
-#: Spectators' joins a room handles at once; the others wait their turn (see App._join).
-WATCH_JOINS_AT_ONCE = 4
 #: Commands a room handles in a row when they are already queued, before it yields.
 QUEUED_AT_ONCE = 4
 
@@ -95,11 +93,6 @@ class RoomHost:
         self._wake_at = room.handle(Tick(), trio.current_time()).wake_at
         self.failed: str | None = None
         self._stopped = False
-        #: Spectators' joins in progress here: a crowd following a game into this room is
-        #: admitted a few at a time, so its joins interleave with the actions of the games
-        #: being played instead of holding them up in one burst (per room: a crowd here
-        #: never delays a spectator of another room).
-        self.watch_joins = trio.CapacityLimiter(WATCH_JOINS_AT_ONCE)
 
     @property
     def room_id(self) -> str:

@@ -1,0 +1,162 @@
+"""The spectators' join turns (server.rooms.admission): round the rooms, a few per
+scheduler round while the loop has time to spare, one per interval while it is busy."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+import trio
+import trio.testing
+
+from server.rooms.admission import LoadMeter, WatchGate
+
+
+class _Rounds(trio.abc.Instrument):
+    """Counts scheduler rounds (trio waits for I/O once per round)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def before_io_wait(self, timeout: float) -> None:
+        self.count += 1
+
+
+async def _queue(nursery: trio.Nursery, gate: WatchGate, who: list[tuple[str, int]],
+                 admitted: list[tuple[str, int, float, int]], rounds: _Rounds
+                 ) -> trio.Event:
+    """Queue ``who`` at ``gate`` in this order; each records (room, n, time, round) when
+    let in. The event is set when all are in."""
+    everyone = trio.Event()
+    for room_id, n in who:
+        async def wait(room_id: str = room_id, n: int = n) -> None:
+            await gate.admit(room_id)
+            admitted.append((room_id, n, trio.current_time(), rounds.count))
+            if len(admitted) == len(who):
+                everyone.set()
+        nursery.start_soon(wait)
+        await trio.testing.wait_all_tasks_blocked()  # queued in this order
+    return everyone
+
+
+async def test_turns_go_round_the_rooms_a_crowd_never_queues_another_rooms_spectator() -> None:
+    gate = WatchGate(lambda: 0.0, at_once=1)
+    rounds = _Rounds()
+    admitted: list[tuple[str, int, float, int]] = []
+    async with trio.open_nursery() as nursery:
+        who = [("a", i) for i in range(6)] + [("b", 0), ("c", 0)]
+        everyone = await _queue(nursery, gate, who, admitted, rounds)
+        nursery.start_soon(gate.run)
+        with trio.fail_after(5):
+            await everyone.wait()
+        nursery.cancel_scope.cancel()
+    order = [(room, n) for room, n, _t, _r in admitted]
+    # Room a's first, then b's and c's in their turn, not after all of a's crowd.
+    assert order == [("a", 0), ("b", 0), ("c", 0), ("a", 1), ("a", 2), ("a", 3), ("a", 4),
+                     ("a", 5)]
+    assert gate.waiting == 0
+
+
+async def test_while_the_loop_has_time_to_spare_a_few_are_let_in_per_round() -> None:
+    gate = WatchGate(lambda: 0.0, at_once=4)
+    rounds = _Rounds()
+    trio.lowlevel.add_instrument(rounds)
+    admitted: list[tuple[str, int, float, int]] = []
+    try:
+        async with trio.open_nursery() as nursery:
+            who = [("a", i) for i in range(10)]
+            everyone = await _queue(nursery, gate, who, admitted, rounds)
+            nursery.start_soon(gate.run)
+            with trio.fail_after(5):
+                await everyone.wait()
+            nursery.cancel_scope.cancel()
+    finally:
+        trio.lowlevel.remove_instrument(rounds)
+    per_round: dict[int, list[int]] = {}
+    for _room, n, _t, round_ in admitted:
+        per_round.setdefault(round_, []).append(n)
+    groups = [sorted(per_round[r]) for r in sorted(per_round)]
+    # At most four a round, in the order they came (trio runs a round's tasks in any order).
+    assert [n for group in groups for n in group] == list(range(10))
+    assert max(len(group) for group in groups) <= 4 and len(groups) >= 3
+
+
+async def test_while_the_loop_is_busy_one_is_let_in_per_interval_and_none_refused(
+    autojump_clock: trio.testing.MockClock
+) -> None:
+    gate = WatchGate(lambda: 1.0, busy_interval=0.004)
+    rounds = _Rounds()
+    admitted: list[tuple[str, int, float, int]] = []
+    async with trio.open_nursery() as nursery:
+        who = [("a", i) for i in range(5)] + [("b", 0)]
+        everyone = await _queue(nursery, gate, who, admitted, rounds)
+        nursery.start_soon(gate.run)
+        with trio.fail_after(5):
+            await everyone.wait()
+        nursery.cancel_scope.cancel()
+    times = [t for _room, _n, t, _r in admitted]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert all(gap >= 0.004 - 1e-9 for gap in gaps), gaps
+    assert [(room, n) for room, n, _t, _r in admitted][:2] == [("a", 0), ("b", 0)]
+
+
+async def test_a_spectator_that_goes_while_waiting_leaves_the_queue(
+    autojump_clock: trio.testing.MockClock
+) -> None:
+    gate = WatchGate(lambda: 1.0, busy_interval=0.01)
+    admitted: list[str] = []
+
+    async def wait(name: str, scope: trio.CancelScope | None = None) -> None:
+        with scope or trio.CancelScope():
+            await gate.admit("a")
+            admitted.append(name)
+            if len(admitted) == 2:
+                two_in.set()
+
+    gone = trio.CancelScope()
+    two_in = trio.Event()
+    async with trio.open_nursery() as nursery:
+        for name in ("first", "gone", "third"):
+            nursery.start_soon(wait, name, gone if name == "gone" else None)
+            await trio.testing.wait_all_tasks_blocked()
+        assert gate.waiting == 3
+        gone.cancel()
+        await trio.testing.wait_all_tasks_blocked()
+        assert gate.waiting == 2
+        start = trio.current_time()
+        nursery.start_soon(gate.run)
+        with trio.fail_after(5):
+            await two_in.wait()
+        # The second turn went to the third spectator: none was spent on the one gone.
+        assert trio.current_time() - start < 0.02
+        nursery.cancel_scope.cancel()
+    assert admitted == ["first", "third"] and gate.waiting == 0
+
+
+async def test_the_load_meter_tells_a_busy_loop_from_an_idle_one() -> None:
+    meter = LoadMeter(window=0.05)
+    trio.lowlevel.add_instrument(meter)
+    try:
+        await trio.sleep(0.2)  # nothing to run: the loop waits for I/O
+        assert meter.load() < 0.5
+        end = time.perf_counter() + 0.2
+        for _ in range(10_000_000):  # always runnable: the loop never waits
+            if time.perf_counter() >= end:
+                break
+            await trio.lowlevel.checkpoint()
+        assert meter.load() > 0.5
+    finally:
+        trio.lowlevel.remove_instrument(meter)
+
+
+async def test_the_gate_measures_the_loop_while_it_runs_and_takes_its_meter_out_after(
+) -> None:
+    gate = WatchGate()
+    meter = gate._meter
+    assert meter is not None
+    with trio.move_on_after(0.1):
+        await gate.run()
+    assert meter.idle > 0  # it was installed: it saw the loop wait
+    with pytest.raises(KeyError):
+        trio.lowlevel.remove_instrument(meter)  # and it was taken out again
