@@ -33,7 +33,7 @@ from server.ratelimit import MessageLimiter, Verdict
 from server.replay_desk import ReplayDesk
 from server.rooms import commands as cmd
 from server.rooms import session as req
-from server.rooms.admission import WatchGate
+from server.rooms.admission import BUSY_INTERVAL, WatchGate
 from server.rooms.commands import ConnId
 from server.rooms.lobby import MAX_ROOMS, Lobby, LobbyFullError
 from server.rooms.pump import RoomGoneError, RoomHost
@@ -118,6 +118,9 @@ class Limits:
     spectator_feed_messages: int = 4096
     #: Spectator writers the relay wakes per scheduler round (spreads their sends).
     relay_wake_batch: int = 8
+    #: Seconds between spectators' joins let in while the event loop is busy (0: never
+    #: paced; see server/rooms/admission.py).
+    spectator_join_interval: float = BUSY_INTERVAL
     room: RoomConfig = field(default_factory=RoomConfig)
 
 
@@ -240,7 +243,9 @@ class App:
         nursery.start_soon(self.relay.run, name="spectator-relay")
         nursery.start_soon(self.writer.watch_load, name="store-load")
         #: Spectators' joins take turns here: games first (server.rooms.admission).
-        self.watch_gate = WatchGate()
+        interval = self.limits.spectator_join_interval
+        self.watch_gate = WatchGate(busy_interval=interval) if interval > 0 else \
+            WatchGate(lambda: 0.0)
         nursery.start_soon(self.watch_gate.run, name="watch-gate")
 
     # ---- start and stop

@@ -494,6 +494,9 @@ def _limit_options(serve: argparse.ArgumentParser) -> None:
     add("--spectator-flush-seconds", type=float, default=d.spectator_flush_seconds,
         help=f"spectators get their view's news at most this often, as one frame "
              f"(default {d.spectator_flush_seconds:g}; players are never delayed)")
+    add("--spectator-join-interval", type=float, default=d.spectator_join_interval,
+        help=f"seconds between spectators' joins let in while the event loop is busy with "
+             f"games (default {d.spectator_join_interval:g}; 0: never paced)")
     add("--relays", type=int, default=0,
         help="relay processes to start (default 0): each listens on its own port and serves "
              "its clients' spectator streams off the game server's process; point "
@@ -541,7 +544,8 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace",
-                 "login_window", "spectator_flush_seconds", "sideboard_seconds"):
+                 "login_window", "spectator_flush_seconds", "sideboard_seconds",
+                 "spectator_join_interval"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0 \
@@ -562,7 +566,8 @@ def _limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits
                   login_failures=args.login_failures, login_window=args.login_window,
                   guest_burst=args.guest_burst, guests_per_minute=args.guests_per_minute,
                   spectator_flush_seconds=args.spectator_flush_seconds,
-                  spectator_feed_messages=args.spectator_feed_messages, room=room)
+                  spectator_feed_messages=args.spectator_feed_messages,
+                  spectator_join_interval=args.spectator_join_interval, room=room)
 
 
 def _sim(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

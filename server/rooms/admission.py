@@ -12,12 +12,17 @@ games' actions would wait behind them. So every spectator join first waits here,
 - While the loop has time to spare (:class:`LoadMeter`: busy less than :data:`BUSY` of the
   last :data:`WINDOW` seconds), up to :data:`AT_ONCE` joins are let in per scheduler round,
   so a crowd's joins interleave with the games' actions instead of all running in one round.
-- While it is busy, one join is let in every :data:`BUSY_INTERVAL` seconds (250 a second):
+- While it is busy, one join is let in every :data:`BUSY_INTERVAL` seconds (250 a second;
+  ``serve --spectator-join-interval``):
   spectators' joins then take at most about 6% of the core and the games keep the rest. An
   audience takes longer to follow a game into its next room on a saturated server, and is
   never refused for it.
 
 A player's join never waits here: seats are not spectators.
+
+The meter costs the loop about a microsecond a round, so it is installed only while
+spectators wait for their turn (and :data:`METER_LINGER` seconds after): until it has
+measured a whole window, the loop counts as busy.
 """
 
 from __future__ import annotations
@@ -36,12 +41,14 @@ WINDOW = 0.25
 BUSY_INTERVAL = 0.004
 #: Spectators' joins let in per scheduler round while the loop is not busy.
 AT_ONCE = 4
+#: Seconds the meter stays installed after the last spectator got its turn.
+METER_LINGER = 2.0
 
 
 class LoadMeter(trio.abc.Instrument):
     """How busy the event loop is: the share of wall time not spent waiting for I/O (trio
     waits for I/O once per scheduler round, and only blocks there when no task can run).
-    Its hooks run once per round, not per task step."""
+    Its hooks run once per round, not per task step (about a microsecond a round)."""
 
     def __init__(self, window: float = WINDOW) -> None:
         self.window = window
@@ -49,7 +56,7 @@ class LoadMeter(trio.abc.Instrument):
         self.idle = 0.0
         self._waiting_since = 0.0
         self._mark = (time.perf_counter(), 0.0)
-        self._load = 0.0
+        self._load: float | None = None
 
     def before_io_wait(self, timeout: float) -> None:
         self._waiting_since = time.perf_counter()
@@ -62,30 +69,29 @@ class LoadMeter(trio.abc.Instrument):
             self._load = max(0.0, 1.0 - (self.idle - idle) / (now - since))
             self._mark = (now, self.idle)
 
-    def load(self) -> float:
-        """The busy share of the last completed window (0 to 1)."""
+    def load(self) -> float | None:
+        """The busy share of the last completed window (0 to 1); None before the first."""
         return self._load
 
 
 class WatchGate:
     """Spectators' joins wait here for their turn (see the module's docstring). Run
-    :meth:`run` in a nursery; ``load`` is the event loop's busy share (tests pass their
-    own; by default a :class:`LoadMeter` installed while :meth:`run` runs)."""
+    :meth:`run` in a nursery. ``load``: the event loop's busy share, for tests (by
+    default a :class:`LoadMeter`, installed while spectators wait)."""
 
     def __init__(self, load: Callable[[], float] | None = None, *, busy: float = BUSY,
-                 busy_interval: float = BUSY_INTERVAL, at_once: int = AT_ONCE) -> None:
-        self._meter = LoadMeter() if load is None else None
-        self._load = load if load is not None else self._meter_load
+                 busy_interval: float = BUSY_INTERVAL, at_once: int = AT_ONCE,
+                 meter_linger: float = METER_LINGER) -> None:
+        self._given_load = load
         self.busy = busy
         self.busy_interval = busy_interval
         self.at_once = at_once
+        self.meter_linger = meter_linger
+        #: The meter while it is installed.
+        self.meter: LoadMeter | None = None
         #: Who waits, per room, in order; the rooms in the order their turns come.
         self._queues: dict[str, deque[trio.Event]] = {}
         self._waiting = trio.Event()
-
-    def _meter_load(self) -> float:
-        assert self._meter is not None
-        return self._meter.load()
 
     @property
     def waiting(self) -> int:
@@ -108,6 +114,16 @@ class WatchGate:
                     del self._queues[room_id]
             raise
 
+    def _busy(self) -> bool:
+        """Whether the loop is busy (not known yet counts as busy)."""
+        if self._given_load is not None:
+            return self._given_load() >= self.busy
+        if self.meter is None:
+            self.meter = LoadMeter()
+            trio.lowlevel.add_instrument(self.meter)
+        load = self.meter.load()
+        return load is None or load >= self.busy
+
     def _let_in(self) -> None:
         """Give the next turn: the first waiting of the room whose turn it is, which then
         goes to the back of the rotation if more of its spectators wait."""
@@ -117,17 +133,26 @@ class WatchGate:
         if queue:
             self._queues[room_id] = queue
 
+    def _remove_meter(self) -> None:
+        if self.meter is not None:
+            trio.lowlevel.remove_instrument(self.meter)
+            self.meter = None
+
     async def run(self) -> None:
         """Give the turns, until cancelled."""
-        if self._meter is not None:
-            trio.lowlevel.add_instrument(self._meter)
         try:
             while True:
                 if not self._queues:
                     self._waiting = trio.Event()
-                    await self._waiting.wait()
+                    if self.meter is None:
+                        await self._waiting.wait()
+                        continue
+                    with trio.move_on_after(self.meter_linger) as linger:
+                        await self._waiting.wait()
+                    if linger.cancelled_caught:
+                        self._remove_meter()
                     continue
-                if self._load() >= self.busy:
+                if self._busy():
                     self._let_in()
                     await trio.sleep(self.busy_interval)
                     continue
@@ -137,5 +162,4 @@ class WatchGate:
                     self._let_in()
                 await trio.lowlevel.checkpoint()
         finally:
-            if self._meter is not None:
-                trio.lowlevel.remove_instrument(self._meter)
+            self._remove_meter()

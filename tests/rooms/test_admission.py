@@ -138,25 +138,53 @@ async def test_the_load_meter_tells_a_busy_loop_from_an_idle_one() -> None:
     meter = LoadMeter(window=0.05)
     trio.lowlevel.add_instrument(meter)
     try:
+        assert meter.load() is None  # no window measured yet
         await trio.sleep(0.2)  # nothing to run: the loop waits for I/O
-        assert meter.load() < 0.5
+        idle = meter.load()
+        assert idle is not None and idle < 0.5
         end = time.perf_counter() + 0.2
         for _ in range(10_000_000):  # always runnable: the loop never waits
             if time.perf_counter() >= end:
                 break
             await trio.lowlevel.checkpoint()
-        assert meter.load() > 0.5
+        busy = meter.load()
+        assert busy is not None and busy > 0.5
     finally:
         trio.lowlevel.remove_instrument(meter)
 
 
-async def test_the_gate_measures_the_loop_while_it_runs_and_takes_its_meter_out_after(
+async def test_the_meter_is_in_the_loop_only_while_spectators_wait_and_a_while_after(
+    autojump_clock: trio.testing.MockClock
 ) -> None:
+    gate = WatchGate(meter_linger=1.0)
+    metered: list[bool] = []
+
+    async def wait() -> None:
+        await gate.admit("a")
+        metered.append(gate.meter is not None)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(gate.run)
+        await trio.testing.wait_all_tasks_blocked()
+        assert gate.meter is None  # nobody waits: the loop pays nothing
+        for _ in range(3):
+            nursery.start_soon(wait)
+        await trio.sleep(0.5)
+        assert metered == [True, True, True]
+        meter = gate.meter
+        assert meter is not None  # still there, within its linger
+        await trio.sleep(1.0)
+        assert gate.meter is None
+        with pytest.raises(KeyError):
+            trio.lowlevel.remove_instrument(meter)  # taken out of the loop
+        nursery.cancel_scope.cancel()
+
+
+async def test_until_the_meter_has_measured_a_window_the_loop_counts_as_busy() -> None:
     gate = WatchGate()
-    meter = gate._meter
-    assert meter is not None
-    with trio.move_on_after(0.1):
-        await gate.run()
-    assert meter.idle > 0  # it was installed: it saw the loop wait
+    assert gate._busy()  # just installed: not known yet, so busy
+    meter = gate.meter
+    assert meter is not None and meter.load() is None
+    gate._remove_meter()
     with pytest.raises(KeyError):
-        trio.lowlevel.remove_instrument(meter)  # and it was taken out again
+        trio.lowlevel.remove_instrument(meter)

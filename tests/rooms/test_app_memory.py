@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import trio
@@ -46,8 +47,13 @@ class MemorySocket:
 
 
 @asynccontextmanager
-async def running_app(tmp_path: Path, limits: Limits | None = None) -> AsyncIterator[App]:
-    """An App on a fresh store, cancelled and closed on exit."""
+async def running_app(tmp_path: Path, limits: Limits | None = None, *,
+                      paced_joins: bool = False) -> AsyncIterator[App]:
+    """An App on a fresh store, cancelled and closed on exit. Spectators' joins are not
+    paced by the event loop's load (that depends on the machine's speed, and these tests
+    read the answers as soon as every task waits) unless ``paced_joins``."""
+    if not paced_joins:
+        limits = replace(limits or Limits(), spectator_join_interval=0.0)
     store = Store(tmp_path / "db.sqlite3")
     try:
         async with trio.open_nursery() as nursery:
