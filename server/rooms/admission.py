@@ -50,19 +50,21 @@ class LoadMeter(trio.abc.Instrument):
     waits for I/O once per scheduler round, and only blocks there when no task can run).
     Its hooks run once per round, not per task step (about a microsecond a round)."""
 
-    def __init__(self, window: float = WINDOW) -> None:
+    def __init__(self, window: float = WINDOW,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.window = window
+        self._clock = clock
         #: Seconds the loop has spent waiting for I/O since the meter was made.
         self.idle = 0.0
         self._waiting_since = 0.0
-        self._mark = (time.perf_counter(), 0.0)
+        self._mark = (clock(), 0.0)
         self._load: float | None = None
 
     def before_io_wait(self, timeout: float) -> None:
-        self._waiting_since = time.perf_counter()
+        self._waiting_since = self._clock()
 
     def after_io_wait(self, timeout: float) -> None:
-        now = time.perf_counter()
+        now = self._clock()
         self.idle += now - self._waiting_since
         since, idle = self._mark
         if now - since >= self.window:

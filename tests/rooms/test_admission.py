@@ -4,7 +4,6 @@ scheduler round while the loop has time to spare, one per interval while it is b
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 import trio
@@ -134,23 +133,40 @@ async def test_a_spectator_that_goes_while_waiting_leaves_the_queue(
     assert admitted == ["first", "third"] and gate.waiting == 0
 
 
-async def test_the_load_meter_tells_a_busy_loop_from_an_idle_one() -> None:
-    meter = LoadMeter(window=0.05)
+def test_the_load_meter_is_the_share_of_each_window_not_spent_waiting_for_io() -> None:
+    now = [100.0]
+    meter = LoadMeter(window=0.25, clock=lambda: now[0])
+
+    def round_(running: float, waiting: float) -> None:
+        """One scheduler round: tasks run, then the loop waits for I/O."""
+        now[0] += running
+        meter.before_io_wait(0)
+        now[0] += waiting
+        meter.after_io_wait(0)
+
+    assert meter.load() is None  # no window measured yet
+    for _ in range(10):
+        round_(0.001, 0.009)  # 10% busy
+    assert meter.load() is None  # 0.1 s: the window isn't over
+    for _ in range(20):
+        round_(0.001, 0.009)
+    load = meter.load()
+    assert load is not None and abs(load - 0.1) < 0.01
+    for _ in range(60):
+        round_(0.0095, 0.0005)  # 95% busy: a window of only these says so
+    load = meter.load()
+    assert load is not None and abs(load - 0.95) < 0.01
+
+
+async def test_trio_drives_the_meter_once_a_round() -> None:
+    meter = LoadMeter(window=0.01)
     trio.lowlevel.add_instrument(meter)
     try:
-        assert meter.load() is None  # no window measured yet
-        await trio.sleep(0.2)  # nothing to run: the loop waits for I/O
-        idle = meter.load()
-        assert idle is not None and idle < 0.5
-        end = time.perf_counter() + 0.2
-        for _ in range(10_000_000):  # always runnable: the loop never waits
-            if time.perf_counter() >= end:
-                break
-            await trio.lowlevel.checkpoint()
-        busy = meter.load()
-        assert busy is not None and busy > 0.5
+        await trio.sleep(0.05)  # the loop waits for I/O: it is idle
     finally:
         trio.lowlevel.remove_instrument(meter)
+    load = meter.load()
+    assert meter.idle >= 0.04 and load is not None and load < 0.5
 
 
 async def test_the_meter_is_in_the_loop_only_while_spectators_wait_and_a_while_after(
