@@ -243,9 +243,7 @@ class App:
         nursery.start_soon(self.relay.run, name="spectator-relay")
         nursery.start_soon(self.writer.watch_load, name="store-load")
         #: Spectators' joins take turns here: games first (server.rooms.admission).
-        interval = self.limits.spectator_join_interval
-        self.watch_gate = WatchGate(busy_interval=interval) if interval > 0 else \
-            WatchGate(lambda: 0.0)
+        self.watch_gate = WatchGate(busy_interval=self.limits.spectator_join_interval)
         nursery.start_soon(self.watch_gate.run, name="watch-gate")
 
     # ---- start and stop

@@ -79,7 +79,8 @@ class LoadMeter(trio.abc.Instrument):
 class WatchGate:
     """Spectators' joins wait here for their turn (see the module's docstring). Run
     :meth:`run` in a nursery. ``load``: the event loop's busy share, for tests (by
-    default a :class:`LoadMeter`, installed while spectators wait)."""
+    default a :class:`LoadMeter`, installed while spectators wait); ``busy_interval`` 0:
+    joins are never paced (and the loop never metered)."""
 
     def __init__(self, load: Callable[[], float] | None = None, *, busy: float = BUSY,
                  busy_interval: float = BUSY_INTERVAL, at_once: int = AT_ONCE,
@@ -117,7 +118,10 @@ class WatchGate:
             raise
 
     def _busy(self) -> bool:
-        """Whether the loop is busy (not known yet counts as busy)."""
+        """Whether the loop is busy (not known yet counts as busy; never with no
+        ``busy_interval``: joins not paced)."""
+        if self.busy_interval <= 0:
+            return False
         if self._given_load is not None:
             return self._given_load() >= self.busy
         if self.meter is None:

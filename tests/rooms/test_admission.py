@@ -196,6 +196,11 @@ async def test_the_meter_is_in_the_loop_only_while_spectators_wait_and_a_while_a
         nursery.cancel_scope.cancel()
 
 
+async def test_with_no_busy_interval_joins_are_never_paced_nor_the_loop_metered() -> None:
+    gate = WatchGate(busy_interval=0)
+    assert not gate._busy() and gate.meter is None
+
+
 async def test_until_the_meter_has_measured_a_window_the_loop_counts_as_busy() -> None:
     gate = WatchGate()
     assert gate._busy()  # just installed: not known yet, so busy
