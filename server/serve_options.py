@@ -1,0 +1,153 @@
+"""``manawire serve``'s options for durability, the garbage collector and the server's
+limits, and the :class:`~server.app.Limits` they make (split from :mod:`server.cli`). The
+server's modules are imported only when the options are built or read, so other commands
+start without them."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from server.app import Limits
+
+
+def add_serve_options(serve: argparse.ArgumentParser) -> None:
+    """``manawire serve``'s durability, collector and limit options (README, "Limits")."""
+    from server import gctune
+    from server.app import Limits
+
+    d = Limits()
+    r = d.room
+    add = serve.add_argument
+    add("--durability", choices=["process", "power"], default="process",
+        help="what a committed action survives: a crash of the server process (default) or "
+             "also a power loss (an fsync per commit)")
+    add("--grace", type=float, default=10.0,
+        help="seconds SIGTERM/SIGINT waits for clients to close (default 10)")
+    add("--gc-threshold", type=int, default=gctune.DEFAULT_THRESHOLD,
+        help=f"garbage collection for serving: freeze what start-up made and collect the "
+             f"young generation every N allocations (default {gctune.DEFAULT_THRESHOLD}; "
+             f"-1: leave Python's thresholds as they are; with --gc-young-seconds 0, "
+             f"Python's collector untouched)")
+    add("--gc-young-seconds", type=float, default=gctune.DEFAULT_YOUNG_SECONDS,
+        help=f"also collect the young and middle generations every S seconds (their "
+             f"survivors go to the old one), so no collection finds more than S seconds' "
+             f"survivors; then everything is collected every --gc-full-seconds, not when "
+             f"Python would "
+             f"(default {gctune.DEFAULT_YOUNG_SECONDS:g}; 0: off, Python's own triggers)")
+    add("--gc-full-seconds", type=float, default=gctune.DEFAULT_FULL_SECONDS,
+        help=f"with --gc-young-seconds: seconds between full collections, the only ones that "
+             f"free cyclic garbage in the old generation (default "
+             f"{gctune.DEFAULT_FULL_SECONDS:g})")
+    add("--max-rooms", type=int, default=d.max_rooms,
+        help=f"rooms on this server (default {d.max_rooms})")
+    add("--max-rooms-per-account", type=int, default=d.max_rooms_per_account,
+        help=f"open rooms one account may have created (default {d.max_rooms_per_account})")
+    add("--max-waiting-rooms-per-address", type=int, default=d.max_waiting_rooms_per_address,
+        help=f"rooms waiting for players that connections from one address may have created "
+             f"(default {d.max_waiting_rooms_per_address})")
+    add("--messages-per-second", type=float, default=d.messages_per_second,
+        help=f"client messages per second per connection (default {d.messages_per_second:g})")
+    add("--message-burst", type=int, default=d.message_burst,
+        help=f"messages a connection may send at once (default {d.message_burst})")
+    add("--rate-strikes", type=int, default=d.rate_strikes,
+        help=f"messages refused for rate before the connection is closed with 1008 "
+             f"(default {d.rate_strikes})")
+    add("--max-connections-per-address", type=int, default=d.max_connections_per_address,
+        help=f"open connections per client address; past it the handshake gets HTTP 503 "
+             f"(default {d.max_connections_per_address})")
+    add("--max-http-requests-per-address", type=int, default=d.max_http_requests_per_address,
+        help=f"plain HTTP requests (the web client's files) per client address in flight; "
+             f"past it the request gets HTTP 503 (default {d.max_http_requests_per_address})")
+    add("--guest-burst", type=int, default=d.guest_burst,
+        help=f"new guest accounts one address may create at once (default {d.guest_burst})")
+    add("--guests-per-minute", type=float, default=d.guests_per_minute,
+        help=f"new guest accounts per minute per address after the burst "
+             f"(default {d.guests_per_minute:g})")
+    add("--login-failures", type=int, default=d.login_failures,
+        help=f"failed sign-ins with one name per --login-window before more are refused "
+             f"unchecked (default {d.login_failures})")
+    add("--login-window", type=float, default=d.login_window,
+        help=f"seconds failed sign-ins are counted over (default {d.login_window:g})")
+    add("--max-spectators", type=int, default=r.max_spectators,
+        help=f"spectators per room (default {r.max_spectators})")
+    add("--spectator-flush-seconds", type=float, default=d.spectator_flush_seconds,
+        help=f"spectators get their view's news at most this often, as one frame "
+             f"(default {d.spectator_flush_seconds:g}; players are never delayed)")
+    add("--spectator-join-interval", type=float, default=d.spectator_join_interval,
+        help=f"seconds between spectators' joins let in while the event loop is busy with "
+             f"games (default {d.spectator_join_interval:g}; 0: never paced)")
+    add("--relays", type=int, default=0,
+        help="relay processes to start (default 0): each listens on its own port and serves "
+             "its clients' spectator streams off the game server's process; point "
+             "spectators (or anyone) at a relay's port")
+    add("--relay-port", type=int, default=0,
+        help="the first relay's port, the next ones follow (default 0: any free port)")
+    add("--relay-host", default="",
+        help="address the relays bind (default: --host)")
+    add("--relay-nice", type=int, default=10,
+        help="niceness of the relay processes, 0-19: spectators yield the CPU to the games "
+             "(default 10)")
+    add("--relay-idle", action="store_true",
+        help="run the relays under the SCHED_IDLE policy (Linux): they get only CPU time "
+             "no other process wants, and the game server preempts them at once")
+    add("--spectator-feed-messages", type=int, default=d.spectator_feed_messages,
+        help=f"messages a spectator feed keeps for its slowest watcher; one further "
+             f"behind is closed with 1013 and resumes (default {d.spectator_feed_messages})")
+    add("--clock-seconds", type=float, default=r.clock_seconds,
+        help=f"each player's time bank when a room doesn't say (default {r.clock_seconds:g})")
+    add("--history", type=int, default=r.history,
+        help=f"deltas each view class keeps for resuming clients (default {r.history})")
+    add("--linger-seconds", type=float, default=r.linger_seconds,
+        help=f"how long a finished game's room stays (default {r.linger_seconds:g})")
+    add("--idle-room-seconds", type=float, default=r.idle_seconds,
+        help=f"how long an unstarted room with nobody in it stays (default {r.idle_seconds:g})")
+    add("--sideboard-seconds", type=float, default=r.sideboard_seconds,
+        help=f"how long the players of a match have to sideboard between games; who hasn't "
+             f"answered keeps their deck (default {r.sideboard_seconds:g})")
+    add("--outbox", type=int, default=d.outbox_size,
+        help=f"messages queued for one client before it is dropped (default {d.outbox_size})")
+    add("--send-timeout", type=float, default=d.send_timeout,
+        help=f"seconds one send may take before the client is dropped "
+             f"(default {d.send_timeout:g})")
+
+
+def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits:
+    """The :class:`~server.app.Limits` the options say (``parser.error`` for a value out
+    of range)."""
+    from server.app import Limits
+    from server.rooms.room import RoomConfig
+
+    positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
+                "rate_strikes", "max_connections_per_address", "max_http_requests_per_address",
+                "login_failures", "max_waiting_rooms_per_address", "guest_burst",
+                "spectator_feed_messages")
+    for name in positive:
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace",
+                 "login_window", "spectator_flush_seconds", "sideboard_seconds",
+                 "spectator_join_interval"):
+        if getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} must not be negative")
+    if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0 \
+            or args.guests_per_minute <= 0:
+        parser.error("--clock-seconds, --send-timeout, --messages-per-second and "
+                     "--guests-per-minute must be positive")
+    room = RoomConfig(clock_seconds=args.clock_seconds, max_spectators=args.max_spectators,
+                      history=args.history, linger_seconds=args.linger_seconds,
+                      idle_seconds=args.idle_room_seconds,
+                      sideboard_seconds=args.sideboard_seconds)
+    return Limits(outbox_size=args.outbox, send_timeout=args.send_timeout,
+                  max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
+                  max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,
+                  messages_per_second=args.messages_per_second,
+                  message_burst=args.message_burst, rate_strikes=args.rate_strikes,
+                  max_connections_per_address=args.max_connections_per_address,
+                  max_http_requests_per_address=args.max_http_requests_per_address,
+                  login_failures=args.login_failures, login_window=args.login_window,
+                  guest_burst=args.guest_burst, guests_per_minute=args.guests_per_minute,
+                  spectator_flush_seconds=args.spectator_flush_seconds,
+                  spectator_feed_messages=args.spectator_feed_messages,
+                  spectator_join_interval=args.spectator_join_interval, room=room)
