@@ -18,15 +18,16 @@ import itertools
 import logging
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, assert_never
 
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
-from server.accounts import Account, Accounts, typeable_secret
+from server.accounts import Accounts
 from server.cards import demo_deck_names
+from server.create_desk import CreateDesk
 from server.decks import Deck, DeckFormat, DeckListError, resolve
 from server.quickmatch import QuickMatchDesk
 from server.ratelimit import MessageLimiter, Verdict
@@ -35,7 +36,7 @@ from server.rooms import commands as cmd
 from server.rooms import session as req
 from server.rooms.admission import BUSY_INTERVAL, WatchGate
 from server.rooms.commands import ConnId
-from server.rooms.lobby import MAX_ROOMS, Lobby, LobbyFullError
+from server.rooms.lobby import MAX_ROOMS, Lobby
 from server.rooms.pump import RoomGoneError, RoomHost
 from server.rooms.relay import Relay
 from server.rooms.replaying import ReplayRunner
@@ -43,7 +44,7 @@ from server.rooms.room import RoomConfig
 from server.rooms.session import Session, SessionError, error_bytes, request_id_of
 from server.sessions import SessionDesk, _SessionRecord
 from server.store import Store
-from server.store.records import AppendAction, RoomSettings, SpectatorTier, secret_hash
+from server.store.records import AppendAction
 from server.store.writer import StoreWriter
 from server.transport.batch import FEED_WAKE, Batcher
 
@@ -220,11 +221,7 @@ class App:
         self.accounts = Accounts()
         self.accounts.load(*store.accounts())
         self.conns: dict[ConnId, _Connection] = {}
-        #: Unstarted rooms created from each client address (per-address room limit).
-        self._waiting_rooms: dict[str, set[str]] = {}
-        self._room_address: dict[str, str] = {}
-        #: Who created each live room (the per-account room limit).
-        self._creators: dict[str, Account] = {}
+        self.create_desk = CreateDesk(self.limits, self.lobby, self.accounts)
         self.match_desk = QuickMatchDesk(self.lobby, self.writer, self.conns,
                                          deck=self._deck, settle=self._settle)
         self.session_desk = SessionDesk(self.limits, self.accounts, self.lobby, self.writer,
@@ -254,10 +251,7 @@ class App:
             finished_within=self.limits.room.linger_seconds))
         live = set(self.lobby.hosts)
         for room_id, host in self.lobby.hosts.items():  # their rooms count for the creators
-            creator = self.accounts.by_id.get(host.room.settings.creator)
-            if creator is not None:
-                creator.created_rooms.add(room_id)
-                self._creators[room_id] = creator
+            self.create_desk.recovered(room_id, host.room.settings.creator)
         self.store.prune_sessions(live, older_than=86_400)
         self.store.apply(self.session_desk.recover(self.store.sessions(), live))
         return count
@@ -304,16 +298,8 @@ class App:
                 conn.host = None
 
     def _room_closed(self, host: RoomHost) -> None:
-        address = self._room_address.pop(host.room_id, None)
-        rooms = self._waiting_rooms.get(address or "")
-        if rooms is not None:
-            rooms.discard(host.room_id)
-            if not rooms:
-                del self._waiting_rooms[address or ""]
+        self.create_desk.room_closed(host.room_id)
         self.match_desk.room_closed(host.room_id)
-        creator = self._creators.pop(host.room_id, None)
-        if creator is not None:
-            creator.created_rooms.discard(host.room_id)
         self.session_desk.room_closed(host.room_id)
 
     # ---- one connection
@@ -403,7 +389,7 @@ class App:
             conn.reply(mpb.ServerMessage(
                 request_id=rid, room_list=self.lobby.listing()).SerializeToString())
         elif isinstance(request, req.CreateRoom):
-            self._create(conn, record, rid, request)
+            self.create_desk.create(conn, record, rid, request)
         elif isinstance(request, req.JoinRoom):
             await self._join(conn, record, rid, request)
         elif isinstance(request, req.LeaveRoom):
@@ -446,80 +432,6 @@ class App:
             assert_never(request)
 
     # ---- lobby
-    def _create(self, conn: _Connection, record: _SessionRecord, rid: int,
-                request: req.CreateRoom) -> None:
-        account = record.account
-        limit = self.limits.max_rooms_per_account
-        if len(account.created_rooms) >= limit:
-            conn.reply(error_bytes(
-                mpb.ERROR_CODE_LIMIT_REACHED,
-                f"you may have at most {limit} open rooms you created; play or leave them "
-                f"first (an unstarted room with nobody in it closes after "
-                f"{self.limits.room.idle_seconds:.0f} s)", rid))
-            return
-        waiting = self._waiting_rooms.setdefault(conn.address, set())
-        for room_id in list(waiting):  # only rooms still waiting for their players count
-            host = self.lobby.hosts.get(room_id)
-            if host is None or host.room.game is not None:
-                waiting.discard(room_id)
-        per_address = self.limits.max_waiting_rooms_per_address
-        if len(waiting) >= per_address:
-            conn.reply(error_bytes(
-                mpb.ERROR_CODE_LIMIT_REACHED,
-                f"your address has {per_address} rooms waiting for players; fill or leave "
-                f"them first", rid))
-            return
-        reserved: list[tuple[str, str]] = []
-        for name in request.reserved:
-            holder = self.accounts.by_name(name)
-            if holder is None:
-                conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                                       f"no account is named {name!r}", rid))
-                return
-            if any(a == holder.account_id for a, _n in reserved):
-                conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                                       f"{holder.name!r} is reserved a seat twice", rid))
-                return
-            reserved.append((holder.account_id, holder.name))
-        tiers = self._tiers(conn, rid, request.tiers)
-        if tiers is None:
-            return
-        invite = typeable_secret(16)
-        settings = RoomSettings(request.private, secret_hash(invite),
-                                request.spectate, request.format.value, tuple(reserved),
-                                account.account_id, tiers, request.best_of)
-        try:
-            host = self.lobby.create(request.name, request.seats, request.clock_seconds,
-                                     settings)
-        except LobbyFullError as exc:
-            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), rid))
-            return
-        account.created_rooms.add(host.room_id)
-        self._creators[host.room_id] = account
-        waiting.add(host.room_id)
-        self._room_address[host.room_id] = conn.address
-        conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
-            room=host.room.info(), invite_code=invite)).SerializeToString())
-
-    def _tiers(self, conn: _Connection, rid: int, requested: Sequence[req.TierRequest]
-               ) -> tuple[SpectatorTier, ...] | None:
-        """The delayed spectator tiers asked for, their account names resolved (None: one
-        names no account, and the client was told)."""
-        tiers = []
-        for n, tier in enumerate(requested, start=1):
-            accounts: list[tuple[str, str]] = []
-            for name in tier.accounts:
-                holder = self.accounts.by_name(name)
-                if holder is None:
-                    conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                                           f"tier {n}: no account is named {name!r}", rid))
-                    return None
-                if all(a != holder.account_id for a, _n in accounts):
-                    accounts.append((holder.account_id, holder.name))
-            tiers.append(SpectatorTier(tier.kind, tier.seat, float(tier.delay_seconds),
-                                       tier.delay_turns, tuple(accounts), tier.invite))
-        return tuple(tiers)
-
     async def _deck(self, conn: _Connection, rid: int, spec: str, fmt: DeckFormat
                     ) -> tuple[bool, Deck | None]:
         """Whether ``spec`` is playable in ``fmt`` (if not, the client was told every

@@ -1,0 +1,131 @@
+"""CreateRoom, and the limits on who may create how many rooms: at most
+``max_rooms_per_account`` live rooms an account created, and ``max_waiting_rooms_per_address``
+rooms still waiting for their players from one client address (guest accounts are free, so
+the address bounds what one client can hold of the lobby). It is the
+:class:`server.app.App`'s, which hands it each CreateRoom and tells it of rooms recovered
+and closed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from protocol.v1 import messages_pb2 as mpb
+from server.accounts import Account, Accounts, typeable_secret
+from server.rooms import session as req
+from server.rooms.lobby import Lobby, LobbyFullError
+from server.rooms.session import error_bytes
+from server.store.records import RoomSettings, SpectatorTier, secret_hash
+
+if TYPE_CHECKING:
+    from server.app import Limits, _Connection
+    from server.sessions import _SessionRecord
+
+
+class CreateDesk:
+    """Creates rooms for clients and keeps who created which (see the module)."""
+
+    def __init__(self, limits: Limits, lobby: Lobby, accounts: Accounts) -> None:
+        self.limits = limits
+        self.lobby = lobby
+        self.accounts = accounts
+        #: Unstarted rooms created from each client address (per-address room limit).
+        self._waiting_rooms: dict[str, set[str]] = {}
+        self._room_address: dict[str, str] = {}
+        #: Who created each live room (the per-account room limit).
+        self._creators: dict[str, Account] = {}
+
+    def recovered(self, room_id: str, creator_id: str) -> None:
+        """A room reloaded after a restart counts for its creator again."""
+        creator = self.accounts.by_id.get(creator_id)
+        if creator is not None:
+            creator.created_rooms.add(room_id)
+            self._creators[room_id] = creator
+
+    def room_closed(self, room_id: str) -> None:
+        """``room_id`` closed: it counts for nobody any more."""
+        address = self._room_address.pop(room_id, None)
+        rooms = self._waiting_rooms.get(address or "")
+        if rooms is not None:
+            rooms.discard(room_id)
+            if not rooms:
+                del self._waiting_rooms[address or ""]
+        creator = self._creators.pop(room_id, None)
+        if creator is not None:
+            creator.created_rooms.discard(room_id)
+
+    def create(self, conn: _Connection, record: _SessionRecord, rid: int,
+               request: req.CreateRoom) -> None:
+        """Answer ``request``: the room's info and invite code, or the limit or name
+        that stops it."""
+        account = record.account
+        limit = self.limits.max_rooms_per_account
+        if len(account.created_rooms) >= limit:
+            conn.reply(error_bytes(
+                mpb.ERROR_CODE_LIMIT_REACHED,
+                f"you may have at most {limit} open rooms you created; play or leave them "
+                f"first (an unstarted room with nobody in it closes after "
+                f"{self.limits.room.idle_seconds:.0f} s)", rid))
+            return
+        waiting = self._waiting_rooms.setdefault(conn.address, set())
+        for room_id in list(waiting):  # only rooms still waiting for their players count
+            host = self.lobby.hosts.get(room_id)
+            if host is None or host.room.game is not None:
+                waiting.discard(room_id)
+        per_address = self.limits.max_waiting_rooms_per_address
+        if len(waiting) >= per_address:
+            conn.reply(error_bytes(
+                mpb.ERROR_CODE_LIMIT_REACHED,
+                f"your address has {per_address} rooms waiting for players; fill or leave "
+                f"them first", rid))
+            return
+        reserved: list[tuple[str, str]] = []
+        for name in request.reserved:
+            holder = self.accounts.by_name(name)
+            if holder is None:
+                conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                       f"no account is named {name!r}", rid))
+                return
+            if any(a == holder.account_id for a, _n in reserved):
+                conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                       f"{holder.name!r} is reserved a seat twice", rid))
+                return
+            reserved.append((holder.account_id, holder.name))
+        tiers = self._tiers(conn, rid, request.tiers)
+        if tiers is None:
+            return
+        invite = typeable_secret(16)
+        settings = RoomSettings(request.private, secret_hash(invite),
+                                request.spectate, request.format.value, tuple(reserved),
+                                account.account_id, tiers, request.best_of)
+        try:
+            host = self.lobby.create(request.name, request.seats, request.clock_seconds,
+                                     settings)
+        except LobbyFullError as exc:
+            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), rid))
+            return
+        account.created_rooms.add(host.room_id)
+        self._creators[host.room_id] = account
+        waiting.add(host.room_id)
+        self._room_address[host.room_id] = conn.address
+        conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
+            room=host.room.info(), invite_code=invite)).SerializeToString())
+
+    def _tiers(self, conn: _Connection, rid: int, requested: Sequence[req.TierRequest]
+               ) -> tuple[SpectatorTier, ...] | None:
+        """The delayed spectator tiers asked for, their account names resolved (None: one
+        names no account, and the client was told)."""
+        tiers = []
+        for n, tier in enumerate(requested, start=1):
+            accounts: list[tuple[str, str]] = []
+            for name in tier.accounts:
+                holder = self.accounts.by_name(name)
+                if holder is None:
+                    conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                           f"tier {n}: no account is named {name!r}", rid))
+                    return None
+                if all(a != holder.account_id for a, _n in accounts):
+                    accounts.append((holder.account_id, holder.name))
+            tiers.append(SpectatorTier(tier.kind, tier.seat, float(tier.delay_seconds),
+                                       tier.delay_turns, tuple(accounts), tier.invite))
+        return tuple(tiers)
