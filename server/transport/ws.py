@@ -28,10 +28,12 @@ its connection closed.
 
 from __future__ import annotations
 
+import contextlib
 import http
 import ipaddress
 import logging
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import trio
@@ -145,7 +147,8 @@ class AddressCap:
 
 
 class _CappedConnection(ServerConnection):
-    """A server connection that gives its :class:`AddressSlot` back when its stream closes."""
+    """A server connection that gives its :class:`AddressSlot` back when its stream closes,
+    and writes a frame the kernel has room for at once (:meth:`send_data`)."""
 
     slot: AddressSlot | None = None
     stream_done = False  # close_stream has finished: no slot may be taken any more
@@ -157,6 +160,43 @@ class _CappedConnection(ServerConnection):
             self.stream_done = True
             if self.slot is not None:
                 self.slot.release()
+
+    async def send_data(self) -> None:
+        """Write the protocol's outgoing bytes. websockets takes its send lock and trio's
+        socket yields after each write, so a frame would leave in its writer's second
+        scheduler step and the writer would take a third to go on. When no write is under
+        way (the lock is free: nothing can start one before this returns, as it doesn't
+        yield) the bytes are written now, straight to the non-blocking socket; only what the
+        kernel doesn't take, an end of stream, or an error goes the usual, locked way."""
+        stream = self.stream
+        if self.send_lock.locked() or not isinstance(stream, trio.SocketStream):
+            await super().send_data()
+            return
+        chunks = self.protocol.data_to_send()
+        for i, data in enumerate(chunks):
+            if not data:  # end of stream: half-close, the usual way
+                await self._send_locked(chunks[i:])
+                return
+            try:
+                sent = os.write(stream.socket.fileno(), data)
+            except BlockingIOError:
+                sent = 0
+            except OSError:  # closed or broken: send_all raises what websockets expects
+                sent = 0
+            if sent < len(data):
+                await self._send_locked([memoryview(data)[sent:], *chunks[i + 1:]])
+                return
+
+    async def _send_locked(self, chunks: Sequence[bytes | memoryview]) -> None:
+        async with self.send_lock:
+            for data in chunks:
+                if data:
+                    await self.stream.send_all(data)
+                else:  # websockets' sign to half-close the TCP connection
+                    stream = self.stream
+                    assert isinstance(stream, trio.SocketStream)
+                    with contextlib.suppress(Exception):
+                        await stream.send_eof()
 
 
 def is_websocket_upgrade(headers: Headers) -> bool:
