@@ -162,12 +162,14 @@ class _CappedConnection(ServerConnection):
                 self.slot.release()
 
     async def send_data(self) -> None:
-        """Write the protocol's outgoing bytes. websockets takes its send lock and trio's
-        socket yields after each write, so a frame would leave in its writer's second
-        scheduler step and the writer would take a third to go on. When no write is under
-        way (the lock is free: nothing can start one before this returns, as it doesn't
-        yield) the bytes are written now, straight to the non-blocking socket; only what the
-        kernel doesn't take, an end of stream, or an error goes the usual, locked way."""
+        """Write the protocol's outgoing bytes. websockets' own way yields when it takes its
+        send lock and trio's socket yields after each write: a frame would leave in its
+        writer's second scheduler step, and the writer take a third to go on (at 1,000
+        paced rooms this cut the action's p99 from 8.1 to 3.8 ms, README "Benchmarks").
+        When no write is under way (the lock is free; nothing can start one before this
+        returns, as it doesn't yield) the bytes are written now, straight to the
+        non-blocking socket, in the order the protocol queued them; only what the kernel
+        doesn't take, an end of stream, or an error goes the usual, locked way."""
         stream = self.stream
         if self.send_lock.locked() or not isinstance(stream, trio.SocketStream):
             await super().send_data()
@@ -179,16 +181,18 @@ class _CappedConnection(ServerConnection):
                 return
             try:
                 sent = os.write(stream.socket.fileno(), data)
-            except BlockingIOError:
-                sent = 0
-            except OSError:  # closed or broken: send_all raises what websockets expects
-                sent = 0
+            except OSError:  # full: the locked way waits; closed or broken: it raises
+                sent = 0  # what websockets expects (a closed socket's fileno() is -1)
             if sent < len(data):
                 await self._send_locked([memoryview(data)[sent:], *chunks[i + 1:]])
                 return
 
     async def _send_locked(self, chunks: Sequence[bytes | memoryview]) -> None:
-        async with self.send_lock:
+        """Write ``chunks`` (already taken from the protocol) holding the send lock, which
+        is free: it was, and nothing yielded since -- so taking it doesn't yield either, and
+        a cancellation can only strike inside a write, as in websockets' own path."""
+        self.send_lock.acquire_nowait()
+        try:
             for data in chunks:
                 if data:
                     await self.stream.send_all(data)
@@ -197,6 +201,8 @@ class _CappedConnection(ServerConnection):
                     assert isinstance(stream, trio.SocketStream)
                     with contextlib.suppress(Exception):
                         await stream.send_eof()
+        finally:
+            self.send_lock.release()
 
 
 def is_websocket_upgrade(headers: Headers) -> bool:
