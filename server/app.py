@@ -14,13 +14,14 @@ the room's own record.
 from __future__ import annotations
 
 import contextlib
+import enum
 import itertools
 import logging
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, assert_never
+from typing import Protocol, assert_never, runtime_checkable
 
 import trio
 
@@ -46,7 +47,7 @@ from server.sessions import SessionDesk, _SessionRecord
 from server.store import Store
 from server.store.records import AppendAction
 from server.store.writer import StoreWriter
-from server.transport.batch import FEED_WAKE, Batcher
+from server.transport.batch import FEED_WAKE, FLUSH, Batcher
 
 log = logging.getLogger("manawire")
 
@@ -71,6 +72,29 @@ class Socket(Protocol):
 
     async def close(self, code: int, reason: str) -> None:
         """Close the connection with a close code."""
+        ...
+
+
+class SendNow(enum.Enum):
+    """What :meth:`ImmediateSocket.send_now` did with a message."""
+
+    NOT_NOW = "not now"  # nothing was written: send it the usual way
+    SENT = "sent"  # written whole
+    STARTED = "started"  # written in part: the rest leaves by ``flush``, before anything else
+
+
+@runtime_checkable
+class ImmediateSocket(Socket, Protocol):
+    """A socket that can also write a message from the calling task's step, without
+    yielding, when the kernel has room for it (a WebSocket over TCP)."""
+
+    def send_now(self, data: bytes) -> SendNow:
+        """Send one binary message now, or say why not (never waits, never raises)."""
+        ...
+
+    async def flush(self) -> None:
+        """Send what :meth:`send_now` left unsent; raises :class:`SocketClosed` once the
+        peer is gone."""
         ...
 
 
@@ -169,6 +193,13 @@ class _Connection:
     direct: Callable[[bytes], bool] | None = None
     #: It watches its room as a spectator (it joined as one).
     spectating: bool = False
+    #: The socket, if it can write a message at once (see :meth:`write_now`).
+    immediate: ImmediateSocket | None = None
+    #: Its framing (plain frames until the confirming Welcome, then batches).
+    batcher: Batcher = field(default_factory=Batcher)
+    #: The writer task waits for the outbox, which is empty, and nothing is on its way to
+    #: it (:meth:`reply` clears this): a message may be written from another task.
+    writer_idle: bool = False
 
     def close(self, code: int, reason: str) -> None:
         """Disconnect this client with a close code (the first reason given wins)."""
@@ -193,6 +224,7 @@ class _Connection:
         it can't be (the client is too slow and is closed, or is closing)."""
         if self.direct is not None:
             return self.direct(data)
+        self.writer_idle = False
         try:
             self.send.send_nowait(data)
         except trio.WouldBlock:
@@ -200,6 +232,27 @@ class _Connection:
             return False
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             return False  # the connection is closing; it resumes later
+        return True
+
+    def write_now(self, messages: Sequence[bytes]) -> bool:
+        """Send ``messages`` (one room step's, for this client) as one batched frame from
+        the calling task, if the writer is idle and the socket takes it at once: the frame
+        leaves in this step, not in the writer's. Whatever the kernel didn't take the writer
+        sends next (:data:`FLUSH`). False: nothing was sent (queue them with :meth:`reply`):
+        the writer is busy or has messages queued (they go first), the client is closing, or
+        it doesn't take batches yet."""
+        sock = self.immediate
+        if sock is None or not self.writer_idle or self.close_code \
+                or not self.batcher.batching:
+            return False
+        frame = self.batcher.batch(messages)
+        if frame is None:
+            return False
+        sent = sock.send_now(frame)
+        if sent is SendNow.NOT_NOW:
+            return False
+        if sent is SendNow.STARTED:
+            self.reply(FLUSH)
         return True
 
 
@@ -269,10 +322,20 @@ class App:
         self.writer.close()
 
     # ---- room callbacks (called by room pumps)
-    def _deliver(self, conn_id: ConnId, data: bytes) -> None:
-        conn = self.conns.get(conn_id)
-        if conn is not None:
-            conn.reply(data)
+    def _deliver(self, sends: Sequence[tuple[ConnId, bytes]]) -> None:
+        """Hand each client its messages of one room step, in order: written at once as one
+        frame where its writer is idle (:meth:`_Connection.write_now`), else queued."""
+        if len(sends) == 1:
+            messages: dict[ConnId, list[bytes]] = {sends[0][0]: [sends[0][1]]}
+        else:
+            messages = {}
+            for conn_id, data in sends:
+                messages.setdefault(conn_id, []).append(data)
+        for conn_id, theirs in messages.items():
+            conn = self.conns.get(conn_id)
+            if conn is not None and not conn.write_now(theirs):
+                for data in theirs:
+                    conn.reply(data)
 
     def socket_of(self, conn_id: ConnId) -> Socket | None:
         """The socket of a live connection."""
@@ -309,7 +372,8 @@ class App:
         limits = self.limits
         conn = _Connection(next(self._ids), Session(), send, MessageLimiter(
             limits.messages_per_second, limits.message_burst, limits.rate_strikes),
-            address=sock.address, sock=sock, direct=getattr(sock, "direct", None))
+            address=sock.address, sock=sock, direct=getattr(sock, "direct", None),
+            immediate=sock if isinstance(sock, ImmediateSocket) else None)
         if self.stopping:
             await sock.close(CLOSE_SERVICE_RESTART, "server restarting")
             return
@@ -585,8 +649,11 @@ class App:
 
         A batched connection (see :class:`server.transport.batch.Batcher`) gets, after its
         Welcome or Resumed, one ServerBatch frame per wake-up holding every message ready
-        for it -- a room's delta, decision and clocks for one action travel together."""
-        batcher = Batcher()
+        for it -- a room's delta, decision and clocks for one action travel together. While
+        this task waits with nothing queued, a room may write its messages itself
+        (:meth:`_Connection.write_now`); :data:`FLUSH` then asks for the rest of a frame the
+        kernel took only part of."""
+        batcher = conn.batcher
 
         def feed(batched: bool) -> list[bytes]:
             return self.relay.take(conn.conn_id, batched)
@@ -597,12 +664,27 @@ class App:
         # (App._watch_sends) enforces: a cancel scope per frame cost ~6 us more a frame,
         # one per connection ~0.8 KB of every idle connection's memory.
         async with receive:
-            async for first in receive:
-                frames = batcher.frames(first, receive, conn.batch_requested, feed)
+            while True:
+                try:
+                    first = receive.receive_nowait()
+                except trio.WouldBlock:
+                    conn.writer_idle = True  # (until reply() queues the next message)
+                    try:
+                        first = await receive.receive()
+                    except trio.EndOfChannel:
+                        return
+                except trio.EndOfChannel:
+                    return
+                frames = (first,) if first is FLUSH else \
+                    batcher.frames(first, receive, conn.batch_requested, feed)
                 for frame in frames:
                     sending[conn_id] = trio.current_time() + timeout
                     try:
-                        await sock.send(frame)
+                        if frame is FLUSH:
+                            assert isinstance(sock, ImmediateSocket)
+                            await sock.flush()
+                        else:
+                            await sock.send(frame)
                     except SocketClosed:
                         return  # the reader sees the closed socket too and ends it
                     finally:

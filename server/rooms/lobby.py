@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import trio
 
@@ -30,7 +30,7 @@ class Lobby:
     """All rooms of this server. Each room's pump task runs in the lobby's nursery."""
 
     def __init__(self, writer: StoreWriter, nursery: trio.Nursery, relay: FeedSink,
-                 *, deliver: Callable[[ConnId, bytes], None],
+                 *, deliver: Callable[[Sequence[tuple[ConnId, bytes]]], None],
                  released: Callable[[RoomHost, list[ConnId]], None],
                  closed: Callable[[RoomHost], None],
                  config: RoomConfig | None = None, max_rooms: int = MAX_ROOMS) -> None:

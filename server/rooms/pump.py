@@ -19,7 +19,7 @@ import logging
 import math
 import secrets
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -72,7 +72,7 @@ class RoomHost:
     """Runs one room: its inbox, its pump task and its store writes."""
 
     def __init__(self, room: Room, writer: StoreWriter, relay: FeedSink, *,
-                 deliver: Callable[[ConnId, bytes], None],
+                 deliver: Callable[[Sequence[tuple[ConnId, bytes]]], None],
                  released: Callable[[RoomHost, list[ConnId]], None],
                  closed: Callable[[RoomHost], None]) -> None:
         self.room = room
@@ -147,8 +147,8 @@ class RoomHost:
                     out = self.room.handle(command, trio.current_time())
                     if out.log:  # (the write may not yield: the bound above still holds)
                         await self.writer.write(out.log)
-                    for conn, data in out.sends:
-                        self._deliver(conn, data)
+                    if out.sends:
+                        self._deliver(out.sends)
                     self.relay.apply(self.room_id, out.feed)
                     if out.released:
                         self._released(self, out.released)
@@ -205,9 +205,7 @@ class RoomHost:
         closed = mpb.ServerMessage(room_closed=mpb.RoomClosed(
             room_id=self.room_id, reason=f"internal error, incident {incident}")
         ).SerializeToString()
-        for conn in conns:
-            self._deliver(conn, message)
-            self._deliver(conn, closed)
+        self._deliver([(conn, data) for conn in conns for data in (message, closed)])
         self._released(self, conns)
         self._drain()
         self._closed(self)

@@ -13,7 +13,7 @@ batches are concatenations of bytes the room already encoded once per view class
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import trio
 
@@ -29,6 +29,10 @@ MAX_BATCH_MESSAGES = 256
 #: Queued for a spectator's writer by the relay: "take what your feed has for you" (see
 #: :mod:`server.rooms.fanout`). Told apart by identity, never by value: no message is it.
 FEED_WAKE = bytes(bytearray(b"feed"))
+#: Queued for a writer after a frame was written from another task in part: "send the rest
+#: first" (``ImmediateSocket.flush``). Told apart by identity, like :data:`FEED_WAKE`;
+#: always the first item its writer takes (it is queued only to an idle writer).
+FLUSH = bytes(bytearray(b"flush"))
 
 
 def _varint(n: int) -> bytes:
@@ -63,6 +67,14 @@ class Batcher:
 
     def __init__(self) -> None:
         self.batching = False
+
+    def batch(self, messages: Sequence[bytes]) -> bytes | None:
+        """``messages`` as one ServerBatch frame (None: they don't fit in one, or this
+        connection isn't batching yet)."""
+        if not self.batching:
+            return None
+        frame = b"".join([batch_entry(data) for data in messages])
+        return frame if len(frame) <= MAX_BATCH_BYTES or len(messages) == 1 else None
 
     def frames(self, first: bytes, receive: trio.MemoryReceiveChannel[bytes],
                requested: bool, feed: Callable[[bool], list[bytes]] | None = None

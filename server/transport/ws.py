@@ -40,9 +40,10 @@ import trio
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 from websockets.trio.server import Server, ServerConnection, serve
 
-from server.app import App, SocketClosed
+from server.app import App, SendNow, SocketClosed
 from server.web import NOT_FOUND, StaticSite, add_common_headers
 
 log = logging.getLogger("manawire.transport")
@@ -54,11 +55,11 @@ OPEN_TIMEOUT = 3.0
 
 
 class WebSocket:
-    """Adapts a websockets connection to :class:`server.app.Socket`."""
+    """Adapts a websockets connection to :class:`server.app.ImmediateSocket`."""
 
     __slots__ = ("_ws", "address")
 
-    def __init__(self, ws: ServerConnection) -> None:
+    def __init__(self, ws: _CappedConnection) -> None:
         self._ws = ws
         #: The client's address, as the per-address limits count it.
         self.address = address_key(ws.remote_address)
@@ -77,6 +78,15 @@ class WebSocket:
 
     async def close(self, code: int, reason: str) -> None:
         await self._ws.aclose(code, reason)
+
+    def send_now(self, data: bytes) -> SendNow:
+        return self._ws.send_now(data)
+
+    async def flush(self) -> None:
+        try:
+            await self._ws.flush()
+        except ConnectionClosed:
+            raise SocketClosed from None
 
 
 def address_key(remote_address: Any) -> str:
@@ -148,7 +158,8 @@ class AddressCap:
 
 class _CappedConnection(ServerConnection):
     """A server connection that gives its :class:`AddressSlot` back when its stream closes,
-    and writes a frame the kernel has room for at once (:meth:`send_data`)."""
+    and writes a frame the kernel has room for at once (:meth:`send_data`), even from
+    another task than its writer's (:meth:`send_now`)."""
 
     slot: AddressSlot | None = None
     stream_done = False  # close_stream has finished: no slot may be taken any more
@@ -161,31 +172,66 @@ class _CappedConnection(ServerConnection):
             if self.slot is not None:
                 self.slot.release()
 
+    #: What :meth:`send_now` wrote only in part: it leaves before anything else.
+    _unsent: tuple[bytes | memoryview, ...] = ()
+
+    def send_now(self, data: bytes) -> SendNow:
+        """Send ``data`` as one binary frame from the calling task's step, without yielding
+        (:class:`server.app.ImmediateSocket`): NOT_NOW, with nothing done, while a write is
+        under way or bytes wait to be sent, or once the connection is no longer open;
+        STARTED if the kernel took only part of the frame (:meth:`flush` sends the rest)."""
+        stream = self.stream
+        if self.send_lock.locked() or self._unsent or self.send_in_progress is not None \
+                or self.protocol.state is not State.OPEN \
+                or not isinstance(stream, trio.SocketStream):
+            return SendNow.NOT_NOW
+        self.protocol.send_binary(data)
+        self._unsent = self._write_now(stream, self.protocol.data_to_send())
+        return SendNow.STARTED if self._unsent else SendNow.SENT
+
+    async def flush(self) -> None:
+        """Send what :meth:`send_now` left unsent (nothing if another send did); raises
+        ``ConnectionClosed`` as a send does."""
+        async with self.send_context():
+            pass  # (leaving the context sends: send_data, which sends the rest first)
+
     async def send_data(self) -> None:
-        """Write the protocol's outgoing bytes. websockets' own way yields when it takes its
-        send lock and trio's socket yields after each write: a frame would leave in its
-        writer's second scheduler step, and the writer take a third to go on (at 1,000
-        paced rooms this cut the action's p99 from 8.1 to 3.8 ms, README "Benchmarks").
-        When no write is under way (the lock is free; nothing can start one before this
-        returns, as it doesn't yield) the bytes are written now, straight to the
-        non-blocking socket, in the order the protocol queued them; only what the kernel
-        doesn't take, an end of stream, or an error goes the usual, locked way."""
+        """Write the protocol's outgoing bytes, after what :meth:`send_now` left unsent.
+
+        websockets' own way yields when it takes its send lock and trio's socket yields
+        after each write: a frame would leave in its writer's second scheduler step, and
+        the writer take a third to go on (at 1,000 paced rooms this cut the action's p99
+        from 8.1 to 3.8 ms, README "Benchmarks"). When no write is under way (the lock is
+        free; nothing can start one before this returns, as it doesn't yield) the bytes are
+        written now, straight to the non-blocking socket, in the order the protocol queued
+        them; only what the kernel doesn't take, an end of stream, or an error goes the
+        usual, locked way. (While the lock is held nothing is left unsent: whoever took it
+        took that first.)"""
         stream = self.stream
         if self.send_lock.locked() or not isinstance(stream, trio.SocketStream):
             await super().send_data()
             return
-        chunks = self.protocol.data_to_send()
+        chunks = [*self._unsent, *self.protocol.data_to_send()]
+        self._unsent = ()
+        rest = self._write_now(stream, chunks)
+        if rest:
+            await self._send_locked(rest)
+
+    @staticmethod
+    def _write_now(stream: trio.SocketStream, chunks: Sequence[bytes | memoryview]
+                   ) -> tuple[bytes | memoryview, ...]:
+        """Write ``chunks`` to the socket while the kernel takes them whole; what is left
+        (from an end of stream on, which is for the locked way: a half-close)."""
         for i, data in enumerate(chunks):
-            if not data:  # end of stream: half-close, the usual way
-                await self._send_locked(chunks[i:])
-                return
+            if not data:
+                return tuple(chunks[i:])
             try:
                 sent = os.write(stream.socket.fileno(), data)
             except OSError:  # full: the locked way waits; closed or broken: it raises
                 sent = 0  # what websockets expects (a closed socket's fileno() is -1)
             if sent < len(data):
-                await self._send_locked([memoryview(data)[sent:], *chunks[i + 1:]])
-                return
+                return (memoryview(data)[sent:], *chunks[i + 1:])
+        return ()
 
     async def _send_locked(self, chunks: Sequence[bytes | memoryview]) -> None:
         """Write ``chunks`` (already taken from the protocol) holding the send lock, which
@@ -296,6 +342,7 @@ async def serve_app(app: App, host: str, port: int,
         # the connection's life (~4 KB per connection). websockets takes a request of None
         # to mean "no handshake yet", so it gets one shared, empty request instead.
         ws.request, ws.response = _HANDSHAKE_DONE, None
+        assert isinstance(ws, _CappedConnection)  # (create_connection, below)
         await app.handle_connection(WebSocket(ws))
 
     await serve(handler, port, host=host, max_size=MAX_MESSAGE, compression=None,

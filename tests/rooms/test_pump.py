@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from typing import cast
 
 import trio
@@ -47,7 +48,7 @@ class NoFeeds:
 
 
 def _host(room: StandIn) -> RoomHost:
-    def deliver(conn: ConnId, data: bytes) -> None:
+    def deliver(sends: Sequence[tuple[ConnId, bytes]]) -> None:
         raise AssertionError("nothing is sent")
 
     return RoomHost(cast(Room, room), cast(StoreWriter, None), NoFeeds(), deliver=deliver,

@@ -22,6 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import ClientConnection, connect
 from websockets.trio.server import ServerConnection, serve
 
+from server.app import SendNow
 from server.transport.ws import _CappedConnection
 
 HOST = "127.0.0.1"
@@ -177,3 +178,71 @@ async def test_frames_of_every_length_encoding_arrive_intact(size: int) -> None:
     async with talking(handler) as client:
         with trio.fail_after(WAIT):
             assert await client.recv() == payload
+
+
+async def test_send_now_writes_from_any_task_without_a_checkpoint() -> None:
+    """What a room task uses to write a player's messages (server.app.ImmediateSocket)."""
+    results: list[SendNow] = []
+
+    async def handler(ws: ServerConnection) -> None:
+        assert isinstance(ws, _CappedConnection)
+        with trio.testing.assert_no_checkpoints():
+            results.append(ws.send_now(b"one"))
+            results.append(ws.send_now(b"two"))
+        await trio.sleep_forever()
+
+    async with talking(handler) as client:
+        with trio.fail_after(WAIT):
+            assert [await client.recv(), await client.recv()] == [b"one", b"two"]
+    assert results == [SendNow.SENT, SendNow.SENT]
+
+
+async def test_what_send_now_left_unsent_leaves_before_any_later_frame() -> None:
+    """A frame the kernel took only in part (STARTED): nothing else may be written now
+    (NOT_NOW), a later send goes after its rest, and flush() finishes it."""
+    big = bytes(range(256)) * (BIG // 256)
+    results: list[SendNow] = []
+    done = trio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        assert isinstance(ws, _CappedConnection)
+        stream = ws.stream
+        assert isinstance(stream, trio.SocketStream)
+        stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SMALL_BUFFER)
+        await ws.send(b"before")
+        results.append(ws.send_now(big))
+        results.append(ws.send_now(b"not now"))
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ws.send, b"after")  # the rest of big goes first
+            nursery.start_soon(ws.flush)
+        await ws.flush()  # nothing left: returns
+        done.set()
+        await trio.sleep_forever()
+
+    async with talking(handler, max_queue=0) as client:
+        stream = client.stream
+        assert isinstance(stream, trio.SocketStream)
+        stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SMALL_BUFFER)
+        with trio.fail_after(WAIT):
+            got = [await client.recv() for _ in range(3)]
+            await done.wait()
+    assert results == [SendNow.STARTED, SendNow.NOT_NOW]
+    assert got == [b"before", big, b"after"]
+
+
+async def test_send_now_on_a_closed_connection_does_nothing() -> None:
+    results: list[SendNow] = []
+    finished = trio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        assert isinstance(ws, _CappedConnection)
+        await ws.aclose()
+        results.append(ws.send_now(b"too late"))
+        finished.set()
+
+    async with talking(handler) as client:
+        with trio.fail_after(WAIT), pytest.raises(ConnectionClosed):
+            await client.recv()
+        with trio.fail_after(WAIT):
+            await finished.wait()
+    assert results == [SendNow.NOT_NOW]
