@@ -325,12 +325,9 @@ class App:
     def _deliver(self, sends: Sequence[tuple[ConnId, bytes]]) -> None:
         """Hand each client its messages of one room step, in order: written at once as one
         frame where its writer is idle (:meth:`_Connection.write_now`), else queued."""
-        if len(sends) == 1:
-            messages: dict[ConnId, list[bytes]] = {sends[0][0]: [sends[0][1]]}
-        else:
-            messages = {}
-            for conn_id, data in sends:
-                messages.setdefault(conn_id, []).append(data)
+        messages: dict[ConnId, list[bytes]] = {}
+        for conn_id, data in sends:
+            messages.setdefault(conn_id, []).append(data)
         for conn_id, theirs in messages.items():
             conn = self.conns.get(conn_id)
             if conn is not None and not conn.write_now(theirs):
@@ -681,8 +678,8 @@ class App:
                     sending[conn_id] = trio.current_time() + timeout
                     try:
                         if frame is FLUSH:
-                            assert isinstance(sock, ImmediateSocket)
-                            await sock.flush()
+                            assert conn.immediate is not None  # (only write_now queues it)
+                            await conn.immediate.flush()
                         else:
                             await sock.send(frame)
                     except SocketClosed:
