@@ -662,16 +662,20 @@ class App:
         # one per connection ~0.8 KB of every idle connection's memory.
         async with receive:
             while True:
+                first: bytes | None
                 try:
                     first = receive.receive_nowait()
                 except trio.WouldBlock:
+                    first = None  # (waited for outside the handler: a handled exception
+                    # would be kept, with its traceback, by every idle connection)
+                except trio.EndOfChannel:
+                    return
+                if first is None:
                     conn.writer_idle = True  # (until reply() queues the next message)
                     try:
                         first = await receive.receive()
                     except trio.EndOfChannel:
                         return
-                except trio.EndOfChannel:
-                    return
                 frames = (first,) if first is FLUSH else \
                     batcher.frames(first, receive, conn.batch_requested, feed)
                 for frame in frames:
