@@ -58,6 +58,25 @@ async def talking(handler: Callable[[ServerConnection], Awaitable[None]], *,
         yield client
 
 
+def _small_buffer(conn: ServerConnection | ClientConnection, option: int) -> None:
+    """Shrink one end's socket buffer (``SO_SNDBUF`` or ``SO_RCVBUF``): a big frame then
+    can't fit in the kernel's buffers."""
+    stream = conn.stream
+    assert isinstance(stream, trio.SocketStream)
+    stream.socket.setsockopt(socket.SOL_SOCKET, option, SMALL_BUFFER)
+
+
+@asynccontextmanager
+async def talking_slowly(handler: Callable[[ServerConnection], Awaitable[None]]
+                         ) -> AsyncIterator[ClientConnection]:
+    """:func:`talking`, with a client that buffers one frame, then stops reading its
+    (small-buffered) socket until the test reads: a big frame can't be written whole
+    before that."""
+    async with talking(handler, max_queue=0) as client:
+        _small_buffer(client, socket.SO_RCVBUF)
+        yield client
+
+
 async def test_a_frame_the_kernel_has_room_for_leaves_without_a_checkpoint() -> None:
     sent = trio.Event()
 
@@ -89,9 +108,7 @@ async def test_frames_the_kernel_has_no_room_for_arrive_whole_and_in_order() -> 
             await blocked.wait()
             await ws.send(tag)
 
-        stream = ws.stream
-        assert isinstance(stream, trio.SocketStream)
-        stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SMALL_BUFFER)
+        _small_buffer(ws, socket.SO_SNDBUF)
         async with trio.open_nursery() as nursery:
             await ws.send(b"before")
             nursery.start_soon(small, b"during-1")
@@ -109,12 +126,7 @@ async def test_frames_the_kernel_has_no_room_for_arrive_whole_and_in_order() -> 
         done.set()
         await trio.sleep_forever()
 
-    # The client buffers one frame, then stops reading until the test reads: the big
-    # frame can't be written whole before that.
-    async with talking(handler, max_queue=0) as client:
-        stream = client.stream
-        assert isinstance(stream, trio.SocketStream)
-        stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SMALL_BUFFER)
+    async with talking_slowly(handler) as client:
         with trio.fail_after(WAIT):
             await blocked.wait()
             got = [await client.recv() for _ in range(5)]
@@ -206,9 +218,7 @@ async def test_what_send_now_left_unsent_leaves_before_any_later_frame() -> None
 
     async def handler(ws: ServerConnection) -> None:
         assert isinstance(ws, _CappedConnection)
-        stream = ws.stream
-        assert isinstance(stream, trio.SocketStream)
-        stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SMALL_BUFFER)
+        _small_buffer(ws, socket.SO_SNDBUF)
         await ws.send(b"before")
         results.append(ws.send_now(big))
         results.append(ws.send_now(b"not now"))
@@ -219,10 +229,7 @@ async def test_what_send_now_left_unsent_leaves_before_any_later_frame() -> None
         done.set()
         await trio.sleep_forever()
 
-    async with talking(handler, max_queue=0) as client:
-        stream = client.stream
-        assert isinstance(stream, trio.SocketStream)
-        stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SMALL_BUFFER)
+    async with talking_slowly(handler) as client:
         with trio.fail_after(WAIT):
             got = [await client.recv() for _ in range(3)]
             await done.wait()
