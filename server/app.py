@@ -676,6 +676,10 @@ class App:
                         first = await receive.receive()
                     except trio.EndOfChannel:
                         return
+                else:  # more was queued meanwhile: let others run first, as a send that
+                    # the kernel takes at once doesn't yield (a deep outbox of single
+                    # frames would hold the event loop for all of them)
+                    await trio.lowlevel.checkpoint()
                 frames = (first,) if first is FLUSH else \
                     batcher.frames(first, receive, conn.batch_requested, feed)
                 for frame in frames:

@@ -189,3 +189,41 @@ async def test_messages_already_queued_are_never_overtaken(tmp_path: Path) -> No
         msgs = _drain(other)
         assert msgs[0].request_id == 77
         assert any(m.HasField("delta") for m in msgs[1:])
+
+
+class UnyieldingSocket(ImmediateMemorySocket):
+    """Its ``send`` never reaches a checkpoint, as a WebSocket's doesn't when the kernel
+    takes the frame at once."""
+
+    async def send(self, data: bytes) -> None:
+        self._deliver(data, "writer")
+
+
+async def test_a_writer_with_a_deep_outbox_lets_other_tasks_run_between_frames(
+        tmp_path: Path) -> None:
+    """Invariant 7's other side: one client's long queue never holds the event loop."""
+    async with running_app(tmp_path) as app:
+        sock = UnyieldingSocket()
+        app.lobby.nursery.start_soon(app.handle_connection, sock)
+        await sock.to_server.send(mpb.ClientMessage(request_id=1, hello=mpb.Hello(
+            protocol_version=1, display_name="plain")).SerializeToString())
+        assert mpb.ServerMessage.FromString(await sock.from_server.receive()).welcome
+        await trio.testing.wait_all_tasks_blocked()
+        (conn,) = app.conns.values()
+        sock.how.clear()
+        count = 50
+        seen: list[int] = []
+
+        async def watch() -> None:
+            for _ in range(10 * count):
+                seen.append(len(sock.how))
+                if len(sock.how) >= count:
+                    return
+                await trio.lowlevel.checkpoint()
+
+        for n in range(count):  # one frame each: the client didn't ask for batches
+            conn.reply(mpb.ServerMessage(request_id=100 + n).SerializeToString())
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(watch)
+        assert len(sock.how) == count
+        assert len(set(seen)) > count // 2  # the watcher ran between the frames
