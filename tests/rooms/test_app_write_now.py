@@ -63,10 +63,9 @@ class ImmediateMemorySocket(MemorySocket):
         self.how.append((how, trio.lowlevel.current_task().name))
 
 
-def _messages(frame: bytes, batched: bool) -> list[mpb.ServerMessage]:
-    if batched:
-        return list(mpb.ServerBatch.FromString(frame).messages)
-    return [mpb.ServerMessage.FromString(frame)]
+def _messages(frame: bytes) -> list[mpb.ServerMessage]:
+    """The messages of a ServerBatch frame."""
+    return list(mpb.ServerBatch.FromString(frame).messages)
 
 
 async def _seated_pair(app: App) -> tuple[ImmediateMemorySocket, ImmediateMemorySocket]:
@@ -84,7 +83,7 @@ async def _seated_pair(app: App) -> tuple[ImmediateMemorySocket, ImmediateMemory
         request_id=2, create_room=mpb.CreateRoom(name="t")).SerializeToString())
     room_id = ""
     while not room_id:
-        for msg in _messages(await socks[0].from_server.receive(), True):
+        for msg in _messages(await socks[0].from_server.receive()):
             room_id = msg.room_created.room.room_id or room_id
     for sock in socks:
         await sock.to_server.send(mpb.ClientMessage(request_id=3, join_room=mpb.JoinRoom(
@@ -103,7 +102,7 @@ def _drain(sock: ImmediateMemorySocket) -> list[mpb.ServerMessage]:
             frame = sock.from_server.receive_nowait()
         except trio.WouldBlock:
             return out
-        out.extend(_messages(frame, True))
+        out.extend(_messages(frame))
 
 
 def _decision_of(app: App) -> tuple[int, int]:
