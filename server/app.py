@@ -14,14 +14,13 @@ the room's own record.
 from __future__ import annotations
 
 import contextlib
-import enum
 import itertools
 import logging
 import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, assert_never, runtime_checkable
+from typing import assert_never
 
 import trio
 
@@ -43,6 +42,7 @@ from server.rooms.relay import Relay
 from server.rooms.replaying import ReplayRunner
 from server.rooms.room import RoomConfig
 from server.rooms.session import Session, SessionError, error_bytes, request_id_of
+from server.sending import ImmediateSocket, SendNow, Socket, SocketClosed, Writers
 from server.sessions import SessionDesk, _SessionRecord
 from server.store import Store
 from server.store.records import AppendAction
@@ -50,52 +50,6 @@ from server.store.writer import StoreWriter
 from server.transport.batch import FEED_WAKE, FLUSH, Batcher
 
 log = logging.getLogger("manawire")
-
-
-class SocketClosed(Exception):
-    """The peer went away."""
-
-
-class Socket(Protocol):
-    """A message-oriented, bidirectional connection (a WebSocket, or a test double)."""
-
-    #: The client's address (the per-address limits count by it).
-    address: str
-
-    async def recv(self) -> bytes | str:
-        """The next message; raises :class:`SocketClosed` once the peer is gone."""
-        ...
-
-    async def send(self, data: bytes) -> None:
-        """Send one binary message; raises :class:`SocketClosed` once the peer is gone."""
-        ...
-
-    async def close(self, code: int, reason: str) -> None:
-        """Close the connection with a close code."""
-        ...
-
-
-class SendNow(enum.Enum):
-    """What :meth:`ImmediateSocket.send_now` did with a message."""
-
-    NOT_NOW = "not now"  # nothing was written: send it the usual way
-    SENT = "sent"  # written whole
-    STARTED = "started"  # written in part: the rest leaves by ``flush``, before anything else
-
-
-@runtime_checkable
-class ImmediateSocket(Socket, Protocol):
-    """A socket that can also write a message from the calling task's step, without
-    yielding, when the kernel has room for it (a WebSocket over TCP)."""
-
-    def send_now(self, data: bytes) -> SendNow:
-        """Send one binary message now, or say why not (never waits, never raises)."""
-        ...
-
-    async def flush(self) -> None:
-        """Send what :meth:`send_now` left unsent; raises :class:`SocketClosed` once the
-        peer is gone."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -285,10 +239,8 @@ class App:
         self.replay_desk = ReplayDesk(store, max_replays=self.limits.max_replays,
                                       outbox_size=self.limits.outbox_size)
         self.stopping = False
-        #: When each send in progress is due to have finished, by connection, in the order
-        #: the sends began (so in deadline order: every send gets ``send_timeout``).
-        self._sending: dict[ConnId, float] = {}
-        nursery.start_soon(self._watch_sends, name="send-watchdog")
+        self.writers = Writers(self.limits.send_timeout, self.relay.take, self._too_slow)
+        nursery.start_soon(self.writers.watch, name="send-watchdog")
         nursery.start_soon(self.session_desk.sweep, name="session-sweeper")
         nursery.start_soon(self.relay.run, name="spectator-relay")
         nursery.start_soon(self.writer.watch_load, name="store-load")
@@ -346,6 +298,12 @@ class App:
             return False  # (a relay's client is watched on its relay, never here)
         return conn.reply(FEED_WAKE)
 
+    def _too_slow(self, conn_id: ConnId) -> None:
+        """A send to this client lasted ``send_timeout``: drop it (close 1013)."""
+        conn = self.conns.get(conn_id)
+        if conn is not None:
+            conn.close(CLOSE_TOO_SLOW, "client too slow: send timed out")
+
     def _evict_spectator(self, conn_id: ConnId) -> None:
         conn = self.conns.get(conn_id)
         if conn is not None:
@@ -382,7 +340,7 @@ class App:
                 if conn.close_code:  # closed before it got here
                     nursery.cancel_scope.cancel()
                 if conn.direct is None:
-                    nursery.start_soon(self._writer, sock, receive, conn)
+                    nursery.start_soon(self.writers.run, sock, receive, conn)
                 try:
                     await self._read(sock, conn)
                 finally:
@@ -639,77 +597,3 @@ class App:
                 await host.submit(cmd.Leave(conn.conn_id, rid)).wait()
         await self._record_place(conn, record)
         conn.spectating = False
-
-    async def _writer(self, sock: Socket, receive: trio.MemoryReceiveChannel[bytes],
-                      conn: _Connection) -> None:
-        """Send queued messages in order; a send that takes too long drops the client.
-
-        A batched connection (see :class:`server.transport.batch.Batcher`) gets, after its
-        Welcome or Resumed, one ServerBatch frame per wake-up holding every message ready
-        for it -- a room's delta, decision and clocks for one action travel together. While
-        this task waits with nothing queued, a room may write its messages itself
-        (:meth:`_Connection.write_now`); :data:`FLUSH` then asks for the rest of a frame the
-        kernel took only part of."""
-        batcher = conn.batcher
-
-        def feed(batched: bool) -> list[bytes]:
-            return self.relay.take(conn.conn_id, batched)
-
-        timeout = self.limits.send_timeout
-        sending, conn_id = self._sending, conn.conn_id
-        # Each send's deadline is an entry in ``sending`` while it lasts, which the watchdog
-        # (App._watch_sends) enforces: a cancel scope per frame cost ~6 us more a frame,
-        # one per connection ~0.8 KB of every idle connection's memory.
-        async with receive:
-            while True:
-                first: bytes | None
-                try:
-                    first = receive.receive_nowait()
-                except trio.WouldBlock:
-                    first = None  # (waited for outside the handler: a handled exception
-                    # would be kept, with its traceback, by every idle connection)
-                except trio.EndOfChannel:
-                    return
-                if first is None:
-                    conn.writer_idle = True  # (until reply() queues the next message)
-                    try:
-                        first = await receive.receive()
-                    except trio.EndOfChannel:
-                        return
-                else:  # more was queued meanwhile: let others run first, as a send that
-                    # the kernel takes at once doesn't yield (a deep outbox of single
-                    # frames would hold the event loop for all of them)
-                    await trio.lowlevel.checkpoint()
-                frames = (first,) if first is FLUSH else \
-                    batcher.frames(first, receive, conn.batch_requested, feed)
-                for frame in frames:
-                    sending[conn_id] = trio.current_time() + timeout
-                    try:
-                        if frame is FLUSH:
-                            assert conn.immediate is not None  # (only write_now queues it)
-                            await conn.immediate.flush()
-                        else:
-                            await sock.send(frame)
-                    except SocketClosed:
-                        return  # the reader sees the closed socket too and ends it
-                    finally:
-                        sending.pop(conn_id, None)
-
-    async def _watch_sends(self) -> None:
-        """Drop every client whose send has lasted ``send_timeout`` (close 1013): its
-        receive window stayed full, and no client holds a room or the server up. Sleeps
-        until the oldest send in progress is due (the sends began in deadline order), or a
-        whole timeout while none is: a send begun meanwhile is due later than that."""
-        sending, timeout = self._sending, self.limits.send_timeout
-        while True:
-            if not sending:
-                await trio.sleep(timeout)
-                continue
-            conn_id, due = next(iter(sending.items()))
-            if trio.current_time() < due:
-                await trio.sleep_until(due)
-                continue
-            del sending[conn_id]
-            conn = self.conns.get(conn_id)
-            if conn is not None:
-                conn.close(CLOSE_TOO_SLOW, "client too slow: send timed out")

@@ -25,11 +25,11 @@ from typing import assert_never
 
 import trio
 
-from server.app import SocketClosed
 from server.relay import link
 from server.rooms.commands import ConnId, FeedOp, Publish, StartWatching, StopWatching
 from server.rooms.fanout import FeedKey
 from server.rooms.relay import Relay
+from server.sending import SocketClosed
 
 log = logging.getLogger("manawire.relay")
 
@@ -51,7 +51,7 @@ WAKE_AT_ONCE = 4
 
 
 class RemoteSocket:
-    """A client connected through a relay process (:class:`server.app.Socket`)."""
+    """A client connected through a relay process (:class:`server.sending.Socket`)."""
 
     def __init__(self, relay: RelayLink, rid: int, address: str) -> None:
         self.relay = relay

@@ -43,7 +43,8 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.trio.server import Server, ServerConnection, serve
 
-from server.app import App, SendNow, SocketClosed
+from server.app import App
+from server.sending import SendNow, SocketClosed
 from server.web import NOT_FOUND, StaticSite, add_common_headers
 
 log = logging.getLogger("manawire.transport")
@@ -55,7 +56,7 @@ OPEN_TIMEOUT = 3.0
 
 
 class WebSocket:
-    """Adapts a websockets connection to :class:`server.app.ImmediateSocket`."""
+    """Adapts a websockets connection to :class:`server.sending.ImmediateSocket`."""
 
     __slots__ = ("_ws", "address")
 
@@ -177,7 +178,7 @@ class _CappedConnection(ServerConnection):
 
     def send_now(self, data: bytes) -> SendNow:
         """Send ``data`` as one binary frame from the calling task's step, without yielding
-        (:class:`server.app.ImmediateSocket`): NOT_NOW, with nothing done, while a write is
+        (:class:`server.sending.ImmediateSocket`): NOT_NOW, with nothing done, while a write is
         under way or bytes wait to be sent, or once the connection is no longer open;
         STARTED if the kernel took only part of the frame (:meth:`flush` sends the rest)."""
         stream = self.stream

@@ -11,13 +11,14 @@ import trio
 import trio.testing
 
 from protocol.v1 import messages_pb2 as mpb
-from server.app import App, Limits, SocketClosed
+from server.app import App, Limits
+from server.sending import SocketClosed
 from server.store import Store
 from server.store.writer import StoreWriter
 
 
 class MemorySocket:
-    """A :class:`server.app.Socket` over memory channels."""
+    """A :class:`server.sending.Socket` over memory channels."""
 
     def __init__(self, out_buffer: int = 1000, in_buffer: int = 100,
                  address: str = "memory") -> None:

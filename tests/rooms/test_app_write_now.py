@@ -1,5 +1,5 @@
 """A room's messages written from the room's own task (``_Connection.write_now``), over
-memory sockets that can also send at once (:class:`server.app.ImmediateSocket`).
+memory sockets that can also send at once (:class:`server.sending.ImmediateSocket`).
 
 While a player's writer waits with nothing queued, the messages one room step has for that
 player -- an action's delta, the decision that follows and the clocks -- leave as one
@@ -18,7 +18,8 @@ import trio.lowlevel
 import trio.testing
 
 from protocol.v1 import messages_pb2 as mpb
-from server.app import App, ImmediateSocket, SendNow
+from server.app import App
+from server.sending import ImmediateSocket, SendNow
 from tests.rooms.test_app_memory import MemorySocket, running_app
 
 

@@ -14,9 +14,10 @@ import trio
 from websockets.trio.client import connect
 from websockets.trio.server import ServerConnection
 
-from server.app import App, Limits, Socket, _Connection
+from server.app import App, Limits, _Connection
 from server.ratelimit import MessageLimiter, TokenBucket
 from server.rooms.session import Session
+from server.sending import Socket
 from server.sessions import _SessionRecord
 from server.store import Store
 from server.transport import ws as transport

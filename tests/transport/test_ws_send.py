@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import ClientConnection, connect
 from websockets.trio.server import ServerConnection, serve
 
-from server.app import SendNow
+from server.sending import SendNow
 from server.transport.ws import _CappedConnection
 
 HOST = "127.0.0.1"
@@ -193,7 +193,7 @@ async def test_frames_of_every_length_encoding_arrive_intact(size: int) -> None:
 
 
 async def test_send_now_writes_from_any_task_without_a_checkpoint() -> None:
-    """What a room task uses to write a player's messages (server.app.ImmediateSocket)."""
+    """What a room task uses to write a player's messages (server.sending.ImmediateSocket)."""
     results: list[SendNow] = []
 
     async def handler(ws: ServerConnection) -> None:
