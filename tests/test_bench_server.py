@@ -22,6 +22,7 @@ from websockets.trio.client import ClientConnection
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.benchload import bench
+from server.benchload.baselines import EngineConfig, run_engine
 from server.benchload.driver import (
     STALL_SECONDS,
     Conn,
@@ -33,6 +34,8 @@ from server.benchload.driver import (
     freeze_setup,
 )
 from server.benchload.procs import Target
+from server.rooms.room import demo_deck_for_seat
+from server.sim import SimOptions, play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,13 +79,33 @@ def test_tiny_benchmark_prints_sane_figures() -> None:
         assert line["p99_ratio"] > 0
         assert line["driver_gc_ms"] >= 0 and line["echo_driver_gc_ms"] >= 0
         assert line["driver_gc_longest_ms"] <= line["driver_gc_ms"] + 0.01
+        # the run's engine baseline: the served games' pairing (the demo decks dealt to
+        # the first two seats), once per run
+        assert "engine_error" not in line, line
+        assert line["engine_decks"] == f"{demo_deck_for_seat(0)}+{demo_deck_for_seat(1)}"
+        assert line["engine_games"] >= 1 and line["engine_actions_per_s"] > 0
+        assert line["served_vs_engine"] == round(
+            line["actions_per_s"] / line["engine_actions_per_s"], 3)
+    assert runs[0]["engine_actions"] == runs[1]["engine_actions"]  # one baseline per run
     assert summary["summary"] is True and summary["mode"] == "closed"
     assert [row["rooms"] for row in summary["results"]] == [1, 2]
-    assert all(row["median_actions_per_s"] > 0 for row in summary["results"])
+    assert all(row["median_actions_per_s"] > 0 and row["median_served_vs_engine"] > 0
+               for row in summary["results"])
     (idle_line, idle_summary) = idle_lines
     assert idle_line["mode"] == "idle" and idle_line["welcomed"] == 20
     assert idle_line["rss_after_kb"] > 0 and isinstance(idle_line["kb_per_connection"], float)
     assert idle_summary["results"][0]["connections"] == 20
+
+
+def test_the_engine_baseline_plays_whole_sim_games_from_its_seed() -> None:
+    """The engine baseline counts the actions of the very games ``manawire sim --no-encode``
+    plays from the same seeds, on the decks it is given (no warmup: the first game is
+    measured; a window of 0 s still plays that one game to its end)."""
+    decks = ["rakdos-aggro", "simic-draw"]
+    result = run_engine(EngineConfig(decks=decks, seconds=0.0, warmup=0.0, seed=7))
+    assert result["engine_games"] == 1 and result["engine_decks"] == "rakdos-aggro+simic-draw"
+    assert result["engine_actions"] == play_game(7, decks, SimOptions(encode=False)).actions
+    assert cast(float, result["engine_actions_per_s"]) > 0
 
 
 def test_fanout_measures_another_room_beside_a_watched_one() -> None:
@@ -160,6 +183,7 @@ def test_a_paced_head_start_is_played_at_once_and_unmeasured() -> None:
                           "--seconds", "2", "--warmup", "0.5", "--no-echo"))
     line, _summary = lines
     assert line["head_start"] == 60 and "error" not in line, line
+    assert "engine_actions_per_s" not in line  # the engine baseline is closed loop's
     assert line["errors"] == {} and line["failures"] == {}, line
     assert 0 < line["head_start_actions"] <= 3 * 60, line
     # Paced after the head start: about A actions per second per room were measured.

@@ -3,7 +3,8 @@ rest are its helper processes (not user commands):
 
 - ``python -m server.benchload driver|echo-driver|idle-driver|watch-driver|tables-driver
   CONFIG_JSON`` runs a load driver (or a fan-out run's spectators, or a join-cost run's
-  tables) and prints its figures as one JSON line;
+  tables) and prints its figures as one JSON line; ``engine CONFIG_JSON`` likewise runs the
+  engine baseline;
 - ``python -m server.benchload echo-server --port P`` serves the echo baseline on
   127.0.0.1 until it is signalled.
 """
@@ -18,10 +19,12 @@ import trio
 
 from server.benchload.baselines import (
     EchoConfig,
+    EngineConfig,
     IdleConfig,
     drive_echo,
     drive_idle,
     echo_serve,
+    run_engine,
 )
 from server.benchload.driver import GameConfig, drive_games
 from server.benchload.joincost import TablesConfig, drive_tables
@@ -49,6 +52,8 @@ def main(argv: list[str]) -> int:
         result = trio.run(drive_watchers, WatchConfig(**config))
     elif role == "tables-driver":
         result = trio.run(drive_tables, TablesConfig(**config))
+    elif role == "engine":
+        result = run_engine(EngineConfig(**config))
     elif role == "idle-driver":
         result = trio.run(partial(drive_idle, IdleConfig(**config)))
     else:

@@ -7,6 +7,11 @@ helpers (:mod:`server.benchload.driver`) and its figures' definitions.
 together send ``rate`` messages per second, one at a time, and measures the round trip
 (send to echo received).
 
+**Engine baseline** (:func:`run_engine`): the rules engine alone, in its own process on the
+server's CPU, playing random games on the decks of the served games (the engine's own
+``manawire sim --no-encode`` games) for as long as the driver's window; served games per
+second over these give goal 1's ratio (``served_vs_engine``).
+
 **Idle driver** (:func:`drive_idle`): opens ``connections`` connections that stay silent,
 then each says ``Hello`` (a guest) and stays idle; the server's RSS before (after a few
 warm-up connections, so first-use costs don't count), with them silent and welcomed.
@@ -139,6 +144,47 @@ async def echo_serve(port: int) -> None:
             async for _ in signals:
                 break
             nursery.cancel_scope.cancel()
+
+
+# ---- engine baseline
+@dataclass
+class EngineConfig:
+    #: Each seat's demo deck.
+    decks: list[str]
+    seconds: float
+    warmup: float
+    seed: int = 1
+
+
+def run_engine(cfg: EngineConfig) -> dict[str, object]:
+    """The engine's in-process actions/s on ``cfg.decks``: whole random games
+    (:func:`server.sim.play_game` without the view pipeline: what ``manawire sim --no-encode``
+    plays), seeds from ``cfg.seed`` on, first for ``warmup`` seconds unmeasured, then for
+    ``seconds`` (the last game is played to its end and counted). As in ``sim``, the timing
+    leaves out the rebuild of priority options that checks the engine's own."""
+    from server.sim import SimOptions, play_game
+
+    options = SimOptions(encode=False)
+    seed = cfg.seed
+    clock = time.perf_counter_ns
+    start = clock()
+    while clock() - start < cfg.warmup * 1e9:
+        play_game(seed, cfg.decks, options)
+        seed += 1
+    games = actions = busy_ns = 0
+    start = clock()
+    while not games or clock() - start < cfg.seconds * 1e9:  # one game at least
+        began = clock()
+        outcome = play_game(seed, cfg.decks, options)
+        busy_ns += clock() - began - outcome.measure_ns
+        if outcome.failure is not None:
+            return {"error": f"the engine's game of seed {seed} failed: {outcome.failure}"}
+        games += 1
+        actions += outcome.actions
+        seed += 1
+    return {"engine_decks": "+".join(cfg.decks), "engine_games": games,
+            "engine_actions": actions,
+            "engine_actions_per_s": round(actions / (busy_ns / 1e9), 1) if busy_ns else 0.0}
 
 
 # ---- idle connections

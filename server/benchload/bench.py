@@ -40,7 +40,8 @@ HELPER_MARGIN = 60.0
 SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct",
                 "server_rss_kb", "driver_cpu_pct", "bytes_per_action",
                 "messages_per_action", "frames_per_action", "server_gc_longest_ms",
-                "echo_p50_ms", "echo_p99_ms", "p99_ratio")
+                "echo_p50_ms", "echo_p99_ms", "p99_ratio", "engine_actions_per_s",
+                "served_vs_engine")
 FANOUT_SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct",
                        "driver_cpu_pct", "watchers_cpu_pct", "watched_actions_per_s",
                        "spectator_frames_per_s", "p99_vs_0", "actions_vs_0")
@@ -105,6 +106,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--no-batch", action="store_true",
                    help="don't ask for batched frames (Hello.batched)")
     p.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
+    p.add_argument("--no-engine", action="store_true",
+                   help="closed loop: skip the engine baseline (the engine alone on the "
+                        "served games' decks, once per run)")
     p.add_argument("--spectators", type=_spectators, default=None, metavar="LIST",
                    help="instead: fan-out. For each count N (e.g. 0,100,500,1000), room X "
                         "is watched by N spectators and the other --rooms rooms (default "
@@ -205,14 +209,16 @@ def run(args: argparse.Namespace) -> int:
               "--spectators 1000) and --period > 0", file=sys.stderr)
         return 2
     sizes = [args.idle] if args.idle else args.spectators or args.rooms
+    closed = not (args.idle or args.spectators is not None or args.pace > 0)
     for run_index in range(1, args.runs + 1):
+        engine = _engine(args) if closed and not args.no_engine else {}
         for size in sizes:
             for target in targets:
                 line = (_idle(args, target, size) if args.idle
                         else _join_cost(args, target, size) if args.join_cost
                         else _fanout(args, target, size) if args.spectators is not None
                         else _games(args, target, size))
-                line = {"run": run_index, **line}
+                line = {"run": run_index, **line, **_against_engine(line, engine)}
                 print(json.dumps(line), flush=True)
                 lines.append(line)
     print(json.dumps(_summary(args, lines)), flush=True)
@@ -422,6 +428,31 @@ def _echo(args: argparse.Namespace, *, connections: int, rate: float, size: int
     if "error" in result:
         return {"echo_error": result["error"]}
     return result
+
+
+def _engine(args: argparse.Namespace) -> dict[str, Any]:
+    """The engine baseline (:func:`server.benchload.baselines.run_engine`) on the server's
+    CPU, with the decks of the served games: ``--deck`` on both seats, or the demo decks a
+    room deals to players who name none."""
+    from server.rooms.room import demo_deck_for_seat
+
+    decks = [args.deck] * 2 if args.deck else [demo_deck_for_seat(0), demo_deck_for_seat(1)]
+    result = run_helper("engine", {"decks": decks, "seconds": args.seconds,
+                                   "warmup": args.warmup, "seed": args.seed},
+                        cpu=args.server_cpu,
+                        timeout=2 * (args.warmup + args.seconds) + HELPER_MARGIN)
+    return {"engine_error": result["error"]} if "error" in result else result
+
+
+def _against_engine(line: dict[str, Any], engine: dict[str, Any]) -> dict[str, Any]:
+    """The run's engine figures for a closed-loop line, with ``served_vs_engine``: the
+    served actions/s over the engine's (issue 17's goal 1: at least 0.5)."""
+    if not engine:
+        return {}
+    served, alone = line.get("actions_per_s"), engine.get("engine_actions_per_s")
+    if isinstance(served, int | float) and isinstance(alone, int | float) and alone > 0:
+        return {**engine, "served_vs_engine": round(served / alone, 3)}
+    return engine
 
 
 def _idle(args: argparse.Namespace, target: Target, connections: int) -> dict[str, Any]:

@@ -544,8 +544,7 @@ class Room:
         assert_never(spectate)
 
     def _demo_for_next(self) -> str:
-        names = demo_deck_names()
-        return names[sum(1 for s in self.seats if s) % len(names)]
+        return demo_deck_for_seat(sum(1 for s in self.seats if s))
 
     def _leave(self, out: Output, cmd: Leave, now: float) -> None:
         member = self._by_conn.pop(cmd.conn, None)
@@ -1154,6 +1153,14 @@ FORMAT_WIRE = {DeckFormat.CONSTRUCTED: mpb.DECK_FORMAT_CONSTRUCTED,
 TIER_KIND_WIRE = {TierKind.PUBLIC: mpb.TIER_KIND_PUBLIC,
                   TierKind.OMNISCIENT: mpb.TIER_KIND_OMNISCIENT,
                   TierKind.PLAYER: mpb.TIER_KIND_PLAYER}
+
+
+def demo_deck_for_seat(seated: int) -> str:
+    """The demo deck a player who names no deck is dealt when ``seated`` players already
+    have seats: the demo decks in name order, one after another (``manawire bench-server``
+    plays its engine baseline on the same pairing)."""
+    names = demo_deck_names()
+    return names[seated % len(names)]
 
 
 def tier_wire(tier: SpectatorTier) -> mpb.SpectatorTier:
