@@ -48,6 +48,19 @@ class Ticket:
 
     done: trio.Event = field(default_factory=trio.Event)
     output: Output | None = None
+    #: Called by the room task with the output (None: the room closed or failed first)
+    #: once the command is handled -- for a caller that doesn't wait (a player's action:
+    #: the connection reads on meanwhile). It must not raise or wait.
+    settle: Callable[[Output | None], None] | None = None
+
+    def finish(self, output: Output | None) -> None:
+        """The command was handled (``output``) or never will be (None); once only."""
+        if self.done.is_set():
+            return
+        self.output = output
+        self.done.set()
+        if self.settle is not None:
+            self.settle(output)
 
     async def wait(self) -> Output:
         """The room's output for the command; :class:`RoomGoneError` if it never ran."""
@@ -117,11 +130,12 @@ class RoomHost:
     async def run(self) -> None:
         """The room task: until the room closes, fails, or the server stops."""
         command: Command = Tick()
+        ticket: Ticket | None = None
         try:
             async with self._receive:
                 queued = 0
                 while True:
-                    ticket: Ticket | None = None
+                    ticket = None
                     # A command already waiting is taken without a cancel scope and without
                     # yielding (a scoped wait costs ~20 us a command, most of a spectator's
                     # Leave) -- up to QUEUED_AT_ONCE in a row, then the room lets the other
@@ -153,8 +167,7 @@ class RoomHost:
                     if out.released:
                         self._released(self, out.released)
                     if ticket is not None:
-                        ticket.output = out
-                        ticket.done.set()
+                        ticket.finish(out)
                     self._wake_at = out.wake_at
                     command = Tick()
                     if out.closed:
@@ -164,7 +177,7 @@ class RoomHost:
                             self._finish()
                         return
         except Exception as exc:
-            await self._fail(command, exc)
+            await self._fail(command, ticket, exc)
 
     def stop(self) -> None:
         """The server is stopping: end the room task without output (the game is stored and
@@ -186,9 +199,9 @@ class RoomHost:
             except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
                 return
             if ticket is not None:
-                ticket.done.set()
+                ticket.finish(None)
 
-    async def _fail(self, command: Command, exc: Exception) -> None:
+    async def _fail(self, command: Command, ticket: Ticket | None, exc: Exception) -> None:
         incident = secrets.token_hex(6)
         trace = "".join(traceback.format_exception(exc))
         self.failed = incident
@@ -207,6 +220,8 @@ class RoomHost:
         ).SerializeToString()
         self._deliver([(conn, data) for conn in conns for data in (message, closed)])
         self._released(self, conns)
+        if ticket is not None:  # the command it failed on is answered as never handled
+            ticket.finish(None)
         self._drain()
         self._closed(self)
         if self.room.game is not None:

@@ -71,6 +71,11 @@ async def test_a_failing_room_ends_alone_and_the_server_plays_on(
                 async with trio.open_nursery() as play:
                     for bot in [*bad_bots, *good_bots]:
                         play.start_soon(run, bot)
+                # Both members' connections serve on: the one whose action failed the
+                # room had that request answered too (it was never left waiting).
+                for client in (x0, x1):
+                    with trio.fail_after(10):
+                        assert (await client.create_room(f"again-{client.name}")).room_id
             assert len(failures) == 2  # both members of the failed room
             for client in (x0, x1):
                 internal = [e for e in client.errors if e.code == mpb.ERROR_CODE_INTERNAL]
