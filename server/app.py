@@ -20,6 +20,7 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import assert_never
 
 import trio
@@ -37,7 +38,7 @@ from server.rooms import session as req
 from server.rooms.admission import BUSY_INTERVAL, WatchGate
 from server.rooms.commands import ConnId
 from server.rooms.lobby import MAX_ROOMS, Lobby
-from server.rooms.pump import RoomGoneError, RoomHost
+from server.rooms.pump import RoomGoneError, RoomHost, Ticket
 from server.rooms.relay import Relay
 from server.rooms.replaying import ReplayRunner
 from server.rooms.room import RoomConfig
@@ -154,6 +155,9 @@ class _Connection:
     #: The writer task waits for the outbox, which is empty, and nothing is on its way to
     #: it (:meth:`reply` clears this): a message may be written from another task.
     writer_idle: bool = False
+    #: The game command sent to its room and not yet handled there, if any: the next
+    #: message is handled only after it (see :meth:`App._read`).
+    in_flight: Ticket | None = None
 
     def close(self, code: int, reason: str) -> None:
         """Disconnect this client with a close code (the first reason given wins)."""
@@ -369,6 +373,14 @@ class App:
                 data = await sock.recv()
             except SocketClosed:
                 return
+            in_flight = conn.in_flight
+            if in_flight is not None:
+                # One command in flight per connection: nobody floods a room's inbox, and
+                # every answer goes out in the order of the requests. Usually the room has
+                # handled it by now (a client acts again once it sees the action's delta).
+                conn.in_flight = None
+                if not in_flight.done.is_set():
+                    await in_flight.done.wait()
             verdict = conn.limiter.check(trio.current_time())
             if verdict is Verdict.CLOSE:
                 conn.close(CLOSE_POLICY, "too many messages: closed for flooding")
@@ -430,7 +442,7 @@ class App:
             if host is None:
                 conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "join a room first", rid))
                 return
-            command: cmd.Command
+            command: cmd.Act | cmd.Snapshot | cmd.ConcedeGame
             if isinstance(request, req.Act):
                 command = cmd.Act(conn.conn_id, rid, request.prompt_id, request.option_index,
                                   request.expected_state_id)
@@ -439,16 +451,28 @@ class App:
             else:
                 command = cmd.ConcedeGame(conn.conn_id, rid)
             try:
-                # One command in flight per connection: nobody floods a room's inbox.
-                out = await host.submit(command).wait()
-                if isinstance(command, cmd.Act) and any(
-                        isinstance(op, AppendAction) for op in out.log):
-                    conn.limiter.refund()  # a played action: play is never rate-limited
+                ticket = host.submit(command)
             except RoomGoneError:
-                conn.host = None
-                conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed", rid))
+                self._settled(conn, command, None)
+                return
+            # Not waited for here: the connection reads its next message meanwhile (and
+            # handles it once this is done); the room task settles it.
+            ticket.settle = partial(self._settled, conn, command)
+            conn.in_flight = ticket
         else:
             assert_never(request)
+
+    @staticmethod
+    def _settled(conn: _Connection, command: cmd.Act | cmd.Snapshot | cmd.ConcedeGame,
+                 out: cmd.Output | None) -> None:
+        """A game command was handled (``out``), or never will be: its room closed."""
+        if out is None:
+            conn.host = None
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed",
+                                   command.rid))
+        elif isinstance(command, cmd.Act) and any(
+                isinstance(op, AppendAction) for op in out.log):
+            conn.limiter.refund()  # a played action: play is never rate-limited
 
     # ---- lobby
     async def _deck(self, conn: _Connection, rid: int, spec: str, fmt: DeckFormat

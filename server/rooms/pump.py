@@ -96,10 +96,10 @@ class RoomHost:
         self._released = released
         self._closed = closed
         # Unbounded, yet bounded in practice: each connection has at most one command in
-        # flight that it waits for (the app waits for its ticket before reading the next
-        # message), besides the notices nobody waits for: a spectator's leave (after which
-        # it is outside this room; coming back is a join, waited for, queued behind the
-        # leave) and a disconnect. So the inbox holds at most three commands per
+        # flight that it waits for (the app handles a connection's next message only once
+        # its ticket is done), besides the notices nobody waits for: a spectator's leave
+        # (after which it is outside this room; coming back is a join, waited for, queued
+        # behind the leave) and a disconnect. So the inbox holds at most three commands per
         # connection, and a disconnect notice can always be queued (it is never lost).
         self._send, self._receive = trio.open_memory_channel[tuple[Command, Ticket | None]](
             math.inf)
