@@ -46,6 +46,9 @@ class Board:
     #: A static ability changing spells' costs (601.2f): taxes on noncreature spells and
     #: increases or reductions by a filter.
     cost_changers: tuple[GameObject, ...]
+    #: "Spells your opponents cast that target [this] cost {3} more / an additional 3 life"
+    #: (601.2f): what a spell pays more for choosing it as a target.
+    taxed: tuple[GameObject, ...]
     #: "You may play an additional land on each of your turns" (305.2).
     extra_lands: tuple[GameObject, ...]
     #: Rules changes the layers gave it: restrictions, or "you may cast [filter] spells from
@@ -79,6 +82,7 @@ def board(game: Game) -> Board:
     sources: list[GameObject] = []
     activated: list[GameObject] = []
     cost_changers: list[GameObject] = []
+    taxed: list[GameObject] = []
     extra_lands: list[GameObject] = []
     restricted: list[GameObject] = []
     layered: list[GameObject] = []
@@ -100,6 +104,8 @@ def board(game: Game) -> Board:
             activated.append(obj)
         if card.noncreature_tax or card.spell_costs:
             cost_changers.append(obj)
+        if card.targeted_cost is not None:
+            taxed.append(obj)
         if card.extra_lands:
             extra_lands.append(obj)
         if obj.restrictions or obj.top_casts:
@@ -112,7 +118,8 @@ def board(game: Game) -> Board:
             state_triggers = True
     made = Board(list(game.battlefield), tuple(any_color), tuple(mana_only), tuple(triggering),
                  tuple(sources),
-                 tuple(activated), tuple(cost_changers), tuple(extra_lands), tuple(restricted),
+                 tuple(activated), tuple(cost_changers), tuple(taxed), tuple(extra_lands),
+                 tuple(restricted),
                  tuple(layered), tuple(legendary), state_triggers)
     game.board = made
     return made

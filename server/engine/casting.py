@@ -20,6 +20,7 @@ from server.cards.model import (
     CostKind,
     CostReduction,
     ObjectFilter,
+    TargetedCost,
     TargetReq,
     TriggeredAbility,
 )
@@ -97,15 +98,18 @@ from server.engine.zones import (
 _NO_COST = ManaCost()
 
 
-def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> ManaCost:
+def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str, *,
+               extra: tuple[Target, ...] = ()) -> ManaCost:
     """Rule 601.2f: a spell's mana cost with X fixed, plus cost increases (Vryn Wingmare),
     minus cost reductions (Sanguine Indulgence) -- for ``seat`` casting the spell that is (or
-    will be, from its card) the object ``spell_id``."""
+    will be, from its card) the object ``spell_id``; ``extra``: targets it would have besides
+    those chosen (what choosing them would make it cost)."""
     # Rule 118.9: cast "without paying its mana cost" (cost increases still apply).
     cost = ManaCost() if permissions.free(game, seat, spell_id) else \
         card.mana_cost.with_x(x)
     changers = board(game).cost_changers
-    if not changers and card.cost_reduction is None and targeted_cost(game, spell_id) == (0, 0):
+    if not changers and card.cost_reduction is None and \
+            targeted_cost(game, spell_id, extra) == (0, 0):
         return as_paid_by(game, seat, cost)  # nothing changes it (the usual case)
     if not card.creature and changers:
         tax = sum(o.card.noncreature_tax for o in changers)
@@ -116,7 +120,7 @@ def spell_cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> M
     changes = [change.generic for o in changers for change in o.card.spell_costs
                if _describes_spell(game, change.filter, o, card, seat=seat,
                                    spell_id=spell_id)]
-    more = sum(g for g in changes if g > 0) + targeted_cost(game, spell_id)[0]
+    more = sum(g for g in changes if g > 0) + targeted_cost(game, spell_id, extra)[0]
     less = -sum(g for g in changes if g < 0)
     if more:
         cost = ManaCost(cost.generic + more, cost.symbols, cost.x_count, cost.hybrid)
@@ -145,6 +149,42 @@ def targeted_cost(game: Game, spell_id: str,
             generic += more.generic
             life += more.life
     return generic, life
+
+
+def target_taxes(game: Game, seat: int) -> dict[str, TargetedCost]:
+    """Rule 601.2f: the permanents ``seat``'s opponents control that make ``seat``'s spells
+    targeting them cost more (Pursued Whale, Terror of the Peaks), by id."""
+    taxed = board(game).taxed
+    if not taxed:
+        return {}
+    opponents = game.opponents(seat)
+    return {o.id: o.card.targeted_cost for o in taxed
+            if o.card.targeted_cost is not None and o.controller in opponents}
+
+
+def least_target_taxes(game: Game, seat: int, spell_id: str, card: CardDef,
+                       reqs: tuple[TargetReq, ...], *, taxed: dict[str, TargetedCost]
+                       ) -> tuple[int, int]:
+    """The least generic mana and life that choosing targets for ``reqs`` adds to the spell's
+    total cost (601.2f): for each required target, its cheapest legal choices. (A permanent
+    chosen for two instances of "target" is counted twice here, paid once: too high only for
+    a spell whose every choice for two of its targets is such a permanent.)"""
+    generic = life = 0
+    for req in reqs:
+        if req.up_to:
+            continue  # none need be chosen (601.2c)
+        costs = sorted(_tax_of(t, taxed) for t in target_candidates(
+            game, req, seat, spell_id, source=card))
+        for more, more_life in costs[:req.count]:
+            generic += more
+            life += more_life
+    return generic, life
+
+
+def _tax_of(target: Target, taxed: dict[str, TargetedCost]) -> tuple[int, int]:
+    kind, ref = target
+    tax = taxed.get(str(ref)) if kind == "object" else None
+    return (0, 0) if tax is None else (tax.generic, tax.life)
 
 
 def _describes_spell(game: Game, spec: ObjectFilter, permanent: GameObject, card: CardDef,
@@ -311,6 +351,17 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
     grave = card.graveyard_cast
     if grave is not None and _own_graveyard_cast(obj) and grave.life > game.player(seat).life:
         return False  # rule 119.4: too little life to pay
+    taxed = target_taxes(game, seat)
+    if taxed and not card.modes:
+        # Rule 601.2f: targets that make it cost more; some choice must leave it payable
+        # (mana added to the total as it stands: a reduction bigger than the rest of the
+        # cost, which could absorb some of it, is not counted).
+        more, more_life = least_target_taxes(game, seat, obj.id, card, card.spell_targets(),
+                                             taxed=taxed)
+        if more_life > game.player(seat).life:
+            return False  # rule 119.4
+        if more:
+            total = ManaCost(total.generic + more, total.symbols, total.x_count, total.hybrid)
     return affordable(pool, total.plus(cheapest))
 
 
@@ -445,8 +496,9 @@ def stack_targets(obj: GameObject) -> tuple[TargetReq, ...]:
     return tuple(t for e in stack_effects(obj) if (t := e.target_req) is not None)
 
 
-def total_cost(game: Game, obj: GameObject) -> ManaCost:
-    """Rule 601.2f: the mana part of the total cost, X fixed, with cost increases."""
+def total_cost(game: Game, obj: GameObject, extra: tuple[Target, ...] = ()) -> ManaCost:
+    """Rule 601.2f: the mana part of the total cost, X fixed, with cost increases (a spell's
+    with ``extra`` targets besides those chosen)."""
     ref = obj.ability
     if ref is None:
         if obj.spell_copy:
@@ -456,16 +508,29 @@ def total_cost(game: Game, obj: GameObject) -> ManaCost:
                                 obj.id).plus(modes.mode_costs(obj))
         if permissions.free(game, obj.controller, obj.id):  # 118.9: without paying; X is 0
             return spell_cost(game, replace(obj.card, mana_cost=ManaCost()), 0,
-                              obj.controller, obj.id).plus(modes.mode_costs(obj))
+                              obj.controller, obj.id, extra=extra).plus(modes.mode_costs(obj))
         # Rule 700.2h: plus the additional costs of the chosen modes.
         return spell_cost(game, obj.card, obj.x_value or 0, obj.controller,
-                          obj.id).plus(modes.mode_costs(obj))
+                          obj.id, extra=extra).plus(modes.mode_costs(obj))
     if ref.kind is AbilityKind.ACTIVATED:
         source = game.objects.get(ref.source_id)
         if source is None:
             return obj.activated_def.cost
         return _ability_cost(game, source, obj.activated_def, obj.controller)
     return _NO_COST
+
+
+def _payable_with(game: Game, seat: int, obj: GameObject, card: CardDef, target_id: str, *,
+                  later: tuple[int, int]) -> bool:
+    """Whether ``seat`` could still pay for spell ``obj`` with ``target_id`` among its
+    targets, plus ``later`` (generic mana, life) for the targets still to choose."""
+    extra: tuple[Target, ...] = (("object", target_id),)
+    if targeted_cost(game, obj.id, extra)[1] + later[1] > game.player(seat).life:
+        return False  # rule 119.4
+    cost = total_cost(game, obj, extra)
+    if later[0]:
+        cost = ManaCost(cost.generic + later[0], cost.symbols, cost.x_count, cost.hybrid)
+    return affordable(potential_pool(game, seat, spell=card), cost)
 
 
 def locked_total(game: Game, casting: Casting) -> ManaCost:
@@ -694,12 +759,17 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
             ChooseTarget(player=int(v)) if kind == "player" else ChooseTarget(object_id=str(v))
             for kind, v in found
         ]
-        if obj.ability is None and casting.retarget is None:
-            # Rule 119.4: a life cost more than the caster's life total can't be paid.
-            life = game.player(seat).life
-            options = [o for o in options if not isinstance(o, ChooseTarget) or
-                       o.object_id is None or
-                       targeted_cost(game, obj.id, (("object", o.object_id),))[1] <= life]
+        taxed = target_taxes(game, seat) if obj.ability is None and casting.retarget is None \
+            else {}
+        if any(isinstance(o, ChooseTarget) and o.object_id in taxed for o in options):
+            # Rule 601.2f: a target that makes the spell cost more than its caster can pay
+            # -- mana (601.2h), or life beyond their life total (119.4) -- with the least the
+            # targets still to choose add, can't be chosen: the cast could not be completed.
+            later = least_target_taxes(game, seat, obj.id, card,
+                                       reqs[len(obj.target_groups) + 1:], taxed=taxed)
+            options = [o for o in options if not isinstance(o, ChooseTarget)
+                       or o.object_id not in taxed
+                       or _payable_with(game, seat, obj, card, o.object_id, later=later)]
         if req.up_to and casting.retarget is None:
             options.append(FinishTargets())
         return DecisionKind.CHOOSE_TARGET, tuple(options)
