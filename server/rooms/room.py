@@ -851,6 +851,12 @@ class Room:
                 out.sends.append((conn, error_bytes(mpb.ERROR_CODE_ILLEGAL_ACTION, str(exc),
                                                     rid)))
             return
+        pending = game.pending
+        if game.result is None and (pending is None or not pending.options):
+            # Nobody could ever act again: the room fails (ends alone, the game aborted with
+            # this in its record) rather than wait for a clock to run out.
+            raise RuntimeError(f"the engine left no decision to make after action "
+                               f"{game.action_count} ({action!r}): {pending!r}")
         self._charge(now)
         # Invariant 6: the pump writes these before it sends anything below.
         out.log.append(AppendAction(self.game_id, game.action_count, seat, action,

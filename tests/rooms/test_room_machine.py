@@ -6,11 +6,17 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import pytest
 
 from client_sdk.mirror import Mirror
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat, resolve
+from server.engine import Game
+from server.engine.actions import Action
+from server.engine.events import Event
+from server.rooms import room as room_module
 from server.rooms.commands import (
     Act,
     ConcedeGame,
@@ -380,3 +386,26 @@ def test_an_accounts_disconnected_seat_is_given_back_to_its_join_and_never_to_an
     d.do(Disconnect(7))
     out = d.do(Join(8, 10, "s-eve", "eve", False, None, "a-eve"))
     assert not out.accepted and errors(d.take(8)) == [mpb.ERROR_CODE_ROOM_FULL]
+
+
+def test_an_engine_that_leaves_no_option_fails_the_room_instead_of_hanging_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A decision without options (an engine bug: 601.2h's payment once had none) would leave
+    the game waiting for a clock to run out; the room raises instead, so the pump fails it
+    alone (its members told, the game aborted with the cause) and nothing is logged for it."""
+    d = two_player_room()
+    game = d.room.game
+    assert game is not None and game.pending is not None
+    real_apply = room_module.apply  # type: ignore[attr-defined]
+
+    def stuck(game: Game, seat: int, action: Action) -> list[Event]:
+        events = real_apply(game, seat, action)
+        assert game.pending is not None
+        game.pending = replace(game.pending, options=())
+        return events
+
+    monkeypatch.setattr(room_module, "apply", stuck)
+    deciding = seat_conn(d, game.pending.seat)
+    with pytest.raises(RuntimeError, match="left no decision to make after action 1"):
+        d.act(deciding)
