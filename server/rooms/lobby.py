@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
+from server.rooms.alarms import Alarms
 from server.rooms.commands import ConnId
 from server.rooms.pump import RoomHost
 from server.rooms.relay import FeedSink
@@ -43,6 +44,9 @@ class Lobby:
         self._deliver = deliver
         self._released = released
         self._closed = closed
+        #: Every room's wake-up time, and the task that wakes them.
+        self.alarms = Alarms()
+        nursery.start_soon(self.alarms.run, name="room-alarms")
 
     @property
     def rooms(self) -> dict[str, Room]:
@@ -61,7 +65,8 @@ class Lobby:
 
     def _host(self, room: Room) -> RoomHost:
         host = RoomHost(room, self.writer, self.relay, deliver=self._deliver,
-                        released=self._released, closed=self._on_closed)
+                        released=self._released, closed=self._on_closed,
+                        alarms=self.alarms)
         self.hosts[room.room_id] = host
         self.nursery.start_soon(host.run, name=f"room-{room.room_id}")
         return host

@@ -3,8 +3,9 @@
 One task per room (single writer, invariant 6) takes commands from its inbox, calls
 :meth:`Room.handle`, writes the returned store records through the
 :class:`~server.store.writer.StoreWriter` and waits until they are durable, and only then
-delivers the returned messages. It sleeps until the room's next wake-up (a clock running
-out, a finished room's linger time) when no command comes.
+delivers the returned messages. When no command comes, the room's next wake-up (a clock
+running out, a finished room's linger time) comes as a Tick from the shared
+:class:`~server.rooms.alarms.Alarms`.
 
 Fault isolation: an unexpected exception while handling a command or writing its records
 ends only this room. Its members get ``ERROR_CODE_INTERNAL`` with an incident id, the store
@@ -23,8 +24,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import trio
+import trio.lowlevel
 
 from protocol.v1 import messages_pb2 as mpb
+from server.rooms.alarms import Alarms
 from server.rooms.commands import Act, Command, ConnId, Output, Shutdown, Tick
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room
@@ -87,7 +90,7 @@ class RoomHost:
     def __init__(self, room: Room, writer: StoreWriter, relay: FeedSink, *,
                  deliver: Callable[[Sequence[tuple[ConnId, bytes]]], None],
                  released: Callable[[RoomHost, list[ConnId]], None],
-                 closed: Callable[[RoomHost], None]) -> None:
+                 closed: Callable[[RoomHost], None], alarms: Alarms) -> None:
         self.room = room
         self.writer = writer
         #: Serves the room's spectator feeds (what its outputs publish, watch, unwatch).
@@ -104,6 +107,10 @@ class RoomHost:
         self._send, self._receive = trio.open_memory_channel[tuple[Command, Ticket | None]](
             math.inf)
         self._wake_at = room.handle(Tick(), trio.current_time()).wake_at
+        self.alarms = alarms
+        alarms.set(self, self._wake_at)
+        #: A command taken while the room's wake-up time came: handled after that Tick.
+        self._held: tuple[Command, Ticket | None] | None = None
         self.failed: str | None = None
         self._stopped = False
 
@@ -136,28 +143,34 @@ class RoomHost:
                 queued = 0
                 while True:
                     ticket = None
-                    # A command already waiting is taken without a cancel scope and without
-                    # yielding (a scoped wait costs ~20 us a command, most of a spectator's
-                    # Leave) -- up to QUEUED_AT_ONCE in a row, then the room lets the other
-                    # tasks run; and never past the room's wake-up time, which comes first
-                    # (a clock that ran out, as with the scoped wait).
-                    taken = False
-                    if queued < QUEUED_AT_ONCE and trio.current_time() < self._wake_at:
+                    # Commands already waiting are taken without yielding, up to
+                    # QUEUED_AT_ONCE in a row; then the room lets the other tasks run.
+                    if queued >= QUEUED_AT_ONCE:
+                        queued = 0
+                        await trio.lowlevel.checkpoint()
+                    # The room's wake-up time (a clock that ran out) goes before any command
+                    # that came after it. A room waiting for a command is woken then by the
+                    # alarms (a Tick): its wait has no deadline, so no cancel scope.
+                    if trio.current_time() >= self._wake_at:
+                        command = Tick()
+                        queued += 1
+                    elif self._held is not None:
+                        (command, ticket), self._held = self._held, None
+                        queued += 1
+                    else:
                         try:
-                            command, ticket = self._receive.receive_nowait()
-                            taken = True
-                            queued += 1
-                        except trio.WouldBlock:
-                            pass
+                            try:
+                                command, ticket = self._receive.receive_nowait()
+                                queued += 1
+                            except trio.WouldBlock:
+                                queued = 0
+                                command, ticket = await self._receive.receive()
+                                if trio.current_time() >= self._wake_at \
+                                        and not isinstance(command, Tick):
+                                    self._held = (command, ticket)  # next, after the Tick
+                                    command, ticket = Tick(), None
                         except trio.EndOfChannel:
                             return
-                    if not taken:
-                        queued = 0
-                        with trio.move_on_at(self._wake_at):
-                            try:
-                                command, ticket = await self._receive.receive()
-                            except trio.EndOfChannel:
-                                return
                     out = self.room.handle(command, trio.current_time())
                     if out.log:  # (the write may not yield: the bound above still holds)
                         await self.writer.write(out.log)
@@ -169,6 +182,7 @@ class RoomHost:
                     if ticket is not None:
                         ticket.finish(out)
                     self._wake_at = out.wake_at
+                    self.alarms.set(self, out.wake_at)
                     command = Tick()
                     if out.closed:
                         if self._stopped:  # frozen for a restart: the room isn't over
@@ -178,6 +192,12 @@ class RoomHost:
                         return
         except Exception as exc:
             await self._fail(command, ticket, exc)
+        finally:
+            self.alarms.forget(self)
+
+    def wake(self) -> None:
+        """The room's wake-up time has come (:class:`~server.rooms.alarms.Alarms`)."""
+        self.notify(Tick())
 
     def stop(self) -> None:
         """The server is stopping: end the room task without output (the game is stored and
@@ -193,6 +213,10 @@ class RoomHost:
 
     def _drain(self) -> None:
         """Answer every queued command: the room is gone."""
+        if self._held is not None:
+            (_command, ticket), self._held = self._held, None
+            if ticket is not None:
+                ticket.finish(None)
         while True:
             try:
                 _command, ticket = self._receive.receive_nowait()

@@ -1,7 +1,7 @@
 """The room task (server/rooms/pump.py) around a stand-in room: how it takes the commands
-queued for it. One already waiting is taken without a cancel scope or a yield, a few in a
-row at most, and never ahead of the room's wake-up time (a clock that ran out is handled
-before anything queued after it, as with a wait)."""
+queued for it. One already waiting is taken without a yield, a few in a row at most, and
+never ahead of the room's wake-up time (a clock that ran out is handled before anything
+queued after it); a room waiting for commands is woken by the shared alarms."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import trio
 import trio.lowlevel
 import trio.testing
 
+from server.rooms.alarms import Alarms
 from server.rooms.commands import Command, ConnId, FeedOp, Leave, Output, Tick
 from server.rooms.pump import QUEUED_AT_ONCE, RoomHost
 from server.rooms.room import Room
@@ -47,12 +48,13 @@ class NoFeeds:
         raise AssertionError("no room fails here")
 
 
-def _host(room: StandIn) -> RoomHost:
+def _host(room: StandIn, alarms: Alarms | None = None) -> RoomHost:
     def deliver(sends: Sequence[tuple[ConnId, bytes]]) -> None:
         raise AssertionError("nothing is sent")
 
     return RoomHost(cast(Room, room), cast(StoreWriter, None), NoFeeds(), deliver=deliver,
-                    released=lambda host, conns: None, closed=lambda host: None)
+                    released=lambda host, conns: None, closed=lambda host: None,
+                    alarms=alarms if alarms is not None else Alarms())
 
 
 async def test_commands_queued_together_are_taken_a_few_in_a_row_then_others_run() -> None:
@@ -103,3 +105,46 @@ async def test_a_wake_up_time_that_has_come_goes_before_the_commands_queued_afte
         await trio.testing.wait_all_tasks_blocked()
         nursery.cancel_scope.cancel()
     assert room.handled == ["tick", "leave0", "tick", "leave1", "leave2"]
+
+
+async def test_a_waiting_room_is_woken_by_the_alarms_at_its_wake_up_time(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """A room that waits for commands (with no deadline of its own) gets a Tick from the
+    shared alarms when its wake-up time comes -- and none before."""
+    room = StandIn()
+    alarms = Alarms()
+    host = _host(room, alarms)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(alarms.run)
+        nursery.start_soon(host.run)
+        await trio.testing.wait_all_tasks_blocked()
+        due = trio.current_time() + 30
+        room.wake_after[0] = due
+        host.notify(Leave(0, 0))
+        await trio.sleep(29)
+        assert room.handled == ["tick", "leave0"]
+        await trio.sleep(2)
+        assert room.handled == ["tick", "leave0", "tick"]
+        assert trio.current_time() >= due
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_command_that_ends_a_wait_after_the_wake_up_time_goes_after_its_tick(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """The wake-up time passes while the room waits and a command comes before the alarms
+    have woken it: the Tick is handled first, then the command (the command isn't lost)."""
+    room = StandIn()
+    host = _host(room)  # alarms that never run: only the room's own check is left
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(host.run)
+        await trio.testing.wait_all_tasks_blocked()
+        room.wake_after[0] = trio.current_time() + 5
+        host.notify(Leave(0, 0))
+        await trio.testing.wait_all_tasks_blocked()
+        autojump_clock.jump(10)  # the wake-up time passes unseen
+        host.notify(Leave(1, 0))
+        await trio.testing.wait_all_tasks_blocked()
+        nursery.cancel_scope.cancel()
+    assert room.handled == ["tick", "leave0", "tick", "leave1"]
