@@ -379,8 +379,8 @@ class App:
                 # every answer goes out in the order of the requests. Usually the room has
                 # handled it by now (a client acts again once it sees the action's delta).
                 conn.in_flight = None
-                if not in_flight.done.is_set():
-                    await in_flight.done.wait()
+                if not in_flight.done:
+                    await in_flight.finished()
             verdict = conn.limiter.check(trio.current_time())
             if verdict is Verdict.CLOSE:
                 conn.close(CLOSE_POLICY, "too many messages: closed for flooding")

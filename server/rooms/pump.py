@@ -21,7 +21,7 @@ import math
 import secrets
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import trio
 import trio.lowlevel
@@ -45,29 +45,41 @@ class RoomGoneError(Exception):
     """The room closed (or failed) before it could handle the command."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Ticket:
     """A command's result, for callers that must know it (a join is accepted or not)."""
 
-    done: trio.Event = field(default_factory=trio.Event)
     output: Output | None = None
     #: Called by the room task with the output (None: the room closed or failed first)
     #: once the command is handled -- for a caller that doesn't wait (a player's action:
     #: the connection reads on meanwhile). It must not raise or wait.
     settle: Callable[[Output | None], None] | None = None
+    #: The command was handled, or never will be.
+    done: bool = False
+    #: Set when done, made only for a caller that has to wait (most never do: a player's
+    #: action is settled before their next message arrives).
+    _event: trio.Event | None = None
 
     def finish(self, output: Output | None) -> None:
         """The command was handled (``output``) or never will be (None); once only."""
-        if self.done.is_set():
+        if self.done:
             return
-        self.output = output
-        self.done.set()
+        self.output, self.done = output, True
+        if self._event is not None:
+            self._event.set()
         if self.settle is not None:
             self.settle(output)
 
+    async def finished(self) -> None:
+        """Return once the command was handled or never will be."""
+        if not self.done:
+            if self._event is None:
+                self._event = trio.Event()
+            await self._event.wait()
+
     async def wait(self) -> Output:
         """The room's output for the command; :class:`RoomGoneError` if it never ran."""
-        await self.done.wait()
+        await self.finished()
         if self.output is None:
             raise RoomGoneError("the room closed")
         return self.output
@@ -158,19 +170,25 @@ class RoomHost:
                         (command, ticket), self._held = self._held, None
                         queued += 1
                     else:
+                        waiting = False
                         try:
-                            try:
-                                command, ticket = self._receive.receive_nowait()
-                                queued += 1
-                            except trio.WouldBlock:
-                                queued = 0
-                                command, ticket = await self._receive.receive()
-                                if trio.current_time() >= self._wake_at \
-                                        and not isinstance(command, Tick):
-                                    self._held = (command, ticket)  # next, after the Tick
-                                    command, ticket = Tick(), None
+                            command, ticket = self._receive.receive_nowait()
+                            queued += 1
+                        except trio.WouldBlock:
+                            waiting = True  # (the wait is outside the handler: no exception
+                            # and traceback kept alive through it)
                         except trio.EndOfChannel:
                             return
+                        if waiting:
+                            queued = 0
+                            try:
+                                command, ticket = await self._receive.receive()
+                            except trio.EndOfChannel:
+                                return
+                            if trio.current_time() >= self._wake_at \
+                                    and not isinstance(command, Tick):
+                                self._held = (command, ticket)  # next, after the Tick
+                                command, ticket = Tick(), None
                     out = self.room.handle(command, trio.current_time())
                     if out.log:  # (the write may not yield: the bound above still holds)
                         await self.writer.write(out.log)
