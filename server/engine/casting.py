@@ -334,9 +334,13 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
     if most_mana(pool) < total.mana_value:
         return False  # not even the least it could cost (a cheap first test; 601.2g-h)
     cheapest = ManaCost()
+    taxed = target_taxes(game, seat)
     if card.modes:
         possible = [m for m in range(len(card.modes))
-                    if targets_available(game, card.spell_targets((m,)), seat, source=card)]
+                    if targets_available(game, card.spell_targets((m,)), seat, source=card)
+                    and (not taxed or _taxes_payable(
+                        game, seat, obj.id, card, chosen=(m,),
+                        cost=total.plus(_mode_cost(card, m)), pool=pool, taxed=taxed))]
         if not possible:
             return False  # rule 700.2a: no mode can be chosen
         if card.mode_costs:  # rule 700.2h: at least one mode's cost must be payable too
@@ -351,18 +355,32 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
     grave = card.graveyard_cast
     if grave is not None and _own_graveyard_cast(obj) and grave.life > game.player(seat).life:
         return False  # rule 119.4: too little life to pay
-    taxed = target_taxes(game, seat)
-    if taxed and not card.modes:
-        # Rule 601.2f: targets that make it cost more; some choice must leave it payable
-        # (mana added to the total as it stands: a reduction bigger than the rest of the
-        # cost, which could absorb some of it, is not counted).
-        more, more_life = least_target_taxes(game, seat, obj.id, card, card.spell_targets(),
-                                             taxed=taxed)
-        if more_life > game.player(seat).life:
-            return False  # rule 119.4
-        if more:
-            total = ManaCost(total.generic + more, total.symbols, total.x_count, total.hybrid)
+    if taxed and not card.modes and not _taxes_payable(
+            game, seat, obj.id, card, chosen=(), cost=total, pool=pool, taxed=taxed):
+        return False  # rule 601.2f: every choice of targets makes it cost too much
     return affordable(pool, total.plus(cheapest))
+
+
+def _mode_cost(card: CardDef, mode: int) -> ManaCost:
+    """Rule 700.2h: a mode's additional cost (none for most modal spells)."""
+    return card.mode_costs[mode] if mode < len(card.mode_costs) else ManaCost()
+
+
+def _taxes_payable(game: Game, seat: int, spell_id: str, card: CardDef, *,
+                   chosen: tuple[int, ...], cost: ManaCost, pool: Potential,
+                   taxed: dict[str, TargetedCost]) -> bool:
+    """Rule 601.2f: whether ``seat`` can still pay ``cost`` plus the least that the targets
+    of the spell (with the modes ``chosen``) add to it -- mana (601.2h) and life (119.4).
+    (The mana is added to the total as it stands: a reduction bigger than the rest of the
+    cost, which could absorb some of it, is not counted.)"""
+    more, more_life = least_target_taxes(game, seat, spell_id, card,
+                                         card.spell_targets(chosen), taxed=taxed)
+    if more_life > game.player(seat).life:
+        return False
+    if not more:
+        return True  # (the cost itself is checked by the caller)
+    return affordable(pool, ManaCost(cost.generic + more, cost.symbols, cost.x_count,
+                                     cost.hybrid))
 
 
 def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
@@ -698,6 +716,13 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
                 ChoosePlayer(s) for s in game.opponents(seat))
         picks: list[Action] = [ChooseMode(m) for m in modes.choosable(
             game, obj, seat, lambda: spell_cost(game, card, 0, seat, obj.id))]
+        taxed = target_taxes(game, seat)
+        if taxed:  # rule 601.2f: a mode whose targets make it cost too much can't be chosen
+            potential = potential_pool(game, seat, spell=card)
+            total = total_cost(game, obj)
+            picks = [p for p in picks if isinstance(p, ChooseMode) and _taxes_payable(
+                game, seat, obj.id, card, chosen=(*obj.modes, p.mode),
+                cost=total.plus(_mode_cost(card, p.mode)), pool=potential, taxed=taxed)]
         if obj.modes and modes.may_finish(obj):
             picks.append(FinishModes())
         return DecisionKind.CHOOSE_MODE, tuple(picks)
