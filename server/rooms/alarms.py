@@ -40,8 +40,9 @@ class Alarms:
         #: The alarms task's sleep, while it sleeps (its deadline: the earliest entry).
         self._scope: trio.CancelScope | None = None
 
-    def __len__(self) -> int:
-        """Rooms with a wake-up time."""
+    @property
+    def waiting(self) -> int:
+        """Rooms with a wake-up time. (Not ``__len__``: empty alarms must not be falsy.)"""
         return len(self._due)
 
     def set(self, room: Wakeable, when: float) -> None:

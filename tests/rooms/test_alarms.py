@@ -43,7 +43,7 @@ async def test_each_room_wakes_once_at_its_latest_time(
     assert a.woken == [start + 5]
     assert b.woken == [start + 7]
     assert c.woken == [] and d.woken == []
-    assert len(alarms) == 0
+    assert alarms.waiting == 0
 
 
 async def test_an_earlier_time_set_while_the_task_sleeps_wakes_it_sooner(
@@ -94,4 +94,4 @@ async def test_a_forgotten_room_is_never_woken_and_not_kept_in_memory() -> None:
     del gone
     gc.collect()
     assert ref() is None
-    assert len(alarms) == 1 and [entry[2] for entry in alarms._heap] == [kept]
+    assert alarms.waiting == 1 and [entry[2] for entry in alarms._heap] == [kept]

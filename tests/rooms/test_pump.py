@@ -54,7 +54,7 @@ def _host(room: StandIn, alarms: Alarms | None = None) -> RoomHost:
 
     return RoomHost(cast(Room, room), cast(StoreWriter, None), NoFeeds(), deliver=deliver,
                     released=lambda host, conns: None, closed=lambda host: None,
-                    alarms=alarms if alarms is not None else Alarms())
+                    alarms=alarms or Alarms())
 
 
 async def test_commands_queued_together_are_taken_a_few_in_a_row_then_others_run() -> None:
