@@ -63,8 +63,7 @@ async def test_an_action_takes_one_step_of_its_connections_task(tmp_path: Path) 
 async def test_a_request_sent_right_behind_an_action_is_answered_after_it(
         tmp_path: Path) -> None:
     """An Act and a ListRooms arrive together: the room list waits for the room to handle
-    the action, so the action's delta comes first (and the room's inbox never holds two
-    commands of one connection)."""
+    the action, so the action's delta comes first."""
     async with running_app(tmp_path) as app:
         socks = await _seated_pair(app)
         seat, act = _act_message(app)
