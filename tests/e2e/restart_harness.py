@@ -650,6 +650,10 @@ class Report:
     #: Clients that saw close code 1012 at least once; the observer's close code per stop.
     clients_saw_1012: int = 0
     observer_close_codes: list[int | None] = field(default_factory=list)
+    #: Every client's noticed drops, by client: the close code each carried (None: no close
+    #: frame received), and the client's resumes -- to tell, when a client saw no 1012,
+    #: whether it noticed no drop at all or a drop without the close frame.
+    client_drops: dict[str, tuple[list[int | None], int]] = field(default_factory=dict)
     #: Unfinished games each server start restored; restarts that restored a number other
     #: than the unfinished games in the store; exit code of every stop.
     restored: list[int] = field(default_factory=list)
@@ -757,6 +761,8 @@ def _tally(report: Report, runs: list[GameRun], store_path: Path) -> None:
                 report.resyncs += client.resyncs
                 report.server_errors += len(client.errors)
                 report.clients_saw_1012 += CLOSE_SERVICE_RESTART in client.close_codes
+                report.client_drops[f"game {run.index} {client.name}"] = (
+                    list(client.close_codes), client.resumes)
                 report.failures.extend(
                     f"game {run.index} {client.name}: server error {e.message}"
                     for e in client.errors)

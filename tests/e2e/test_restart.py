@@ -83,7 +83,7 @@ async def test_sigterm_mid_game_exits_by_itself_with_1012_and_the_games_go_on(
     assert report.exit_codes == [("SIGTERM", 0)] * 3
     # A raw session connected at each stop was closed with 1012, and so was every client.
     assert report.observer_close_codes == [CLOSE_SERVICE_RESTART] * 2
-    assert report.clients_saw_1012 == report.clients
+    assert report.clients_saw_1012 == report.clients, report.client_drops
     # The games were stopped mid-game and restored.
     assert report.restored[0] == 0 and report.restored[1] >= 1
 
