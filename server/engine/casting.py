@@ -379,8 +379,7 @@ def _taxes_payable(game: Game, seat: int, spell_id: str, card: CardDef, *,
         return False
     if not more:
         return True  # (the cost itself is checked by the caller)
-    return affordable(pool, ManaCost(cost.generic + more, cost.symbols, cost.x_count,
-                                     cost.hybrid))
+    return affordable(pool, cost.plus(ManaCost(more)))
 
 
 def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
@@ -545,9 +544,7 @@ def _payable_with(game: Game, seat: int, obj: GameObject, card: CardDef, target_
     extra: tuple[Target, ...] = (("object", target_id),)
     if targeted_cost(game, obj.id, extra)[1] + later[1] > game.player(seat).life:
         return False  # rule 119.4
-    cost = total_cost(game, obj, extra)
-    if later[0]:
-        cost = ManaCost(cost.generic + later[0], cost.symbols, cost.x_count, cost.hybrid)
+    cost = total_cost(game, obj, extra).plus(ManaCost(later[0]))
     return affordable(potential_pool(game, seat, spell=card), cost)
 
 
