@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
@@ -31,20 +32,24 @@ def _hybrid_choice(pool: list[int], cost: ManaCost) -> list[int] | None:
         left[i] -= need
     if not cost.hybrid:
         return left if sum(left) >= cost.generic else None  # (the usual case)
+    return left if _assign_hybrid(left, cost, 0) else None
 
-    def assign(k: int) -> list[int] | None:
-        if k == len(cost.hybrid):
-            return left if sum(left) >= cost.generic else None
-        for colour in cost.hybrid[k]:
-            i = MANA_TYPES.index(colour)
-            if left[i] > 0:
-                left[i] -= 1
-                if assign(k + 1) is not None:
-                    return left
-                left[i] += 1
-        return None
 
-    return assign(0)
+def _assign_hybrid(left: list[int], cost: ManaCost, k: int) -> bool:
+    """Pay hybrid symbols ``k`` on from ``left`` (in place), leaving enough for the generic
+    part; False (``left`` restored) if no assignment does. A module function, not a nested
+    one: a closure that calls itself is a reference cycle, garbage only the cyclic collector
+    frees (see :mod:`server.gctune`)."""
+    if k == len(cost.hybrid):
+        return sum(left) >= cost.generic
+    for colour in cost.hybrid[k]:
+        i = MANA_TYPES.index(colour)
+        if left[i] > 0:
+            left[i] -= 1
+            if _assign_hybrid(left, cost, k + 1):
+                return True
+            left[i] += 1
+    return False
 
 
 def can_pay(pool: list[int], cost: ManaCost) -> bool:
@@ -101,18 +106,20 @@ def payments(pool: list[int], cost: ManaCost) -> list[str]:
     pay(default, cost)
     first = spend_text([a - b for a, b in zip(pool, default, strict=True)])
     total = cost.generic + sum(cost.symbols) + len(cost.hybrid)
-    found: list[str] = []
-
-    def walk(i: int, left: int, spent: list[int]) -> None:
-        if i == len(MANA_TYPES):
-            if left == 0 and can_pay(spent, cost):
-                found.append(spend_text(spent))
-            return
-        for k in range(min(pool[i], left) + 1):
-            walk(i + 1, left - k, [*spent, k])
-
-    walk(0, total, [])
+    found = _ways_to_spend(pool, cost, 0, total, [])
     return [first, *sorted(f for f in found if f != first)]
+
+
+def _ways_to_spend(pool: list[int], cost: ManaCost, i: int, left: int, spent: list[int]
+                   ) -> Iterator[str]:
+    """Each way to spend ``left`` more mana from ``pool``'s types ``i`` on that pays
+    ``cost`` (a module function: see :func:`_assign_hybrid`)."""
+    if i == len(MANA_TYPES):
+        if left == 0 and can_pay(spent, cost):
+            yield spend_text(spent)
+        return
+    for k in range(min(pool[i], left) + 1):
+        yield from _ways_to_spend(pool, cost, i + 1, left - k, [*spent, k])
 
 
 def spend(pool: list[int], mana: str) -> None:

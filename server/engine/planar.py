@@ -194,23 +194,30 @@ def can_roll(game: Game, seat: int) -> bool:
             and not game.stack and game.casting is None and not game.choices)
 
 
+#: The mana types in pool order.
+_LETTERS = "WUBRGC"
+
+
 def payments(pool: Sequence[int], amount: int) -> list[str]:
     """Every way to pay ``amount`` generic mana from a mana pool (counts in WUBRGC order),
     as letters in WUBRGC order -- the player chooses which mana pays (601.2h)."""
-    letters = "WUBRGC"
     out: list[str] = []
-
-    def walk(index: int, left: int, chosen: str) -> None:
-        if left == 0:
-            out.append(chosen)
-            return
-        if index == len(letters):
-            return
-        for n in range(min(left, pool[index]), -1, -1):
-            walk(index + 1, left - n, chosen + letters[index] * n)
-
-    walk(0, amount, "")
+    _walk_payments(pool, 0, amount, "", out)
     return out
+
+
+def _walk_payments(pool: Sequence[int], index: int, left: int, chosen: str,
+                   out: list[str]) -> None:
+    """Add to ``out`` each way to pay ``left`` more from ``pool``'s types ``index`` on (a
+    module function: a closure calling itself would be a reference cycle, see
+    :mod:`server.gctune`)."""
+    if left == 0:
+        out.append(chosen)
+        return
+    if index == len(_LETTERS):
+        return
+    for n in range(min(left, pool[index]), -1, -1):
+        _walk_payments(pool, index + 1, left - n, chosen + _LETTERS[index] * n, out)
 
 
 def roll_planar_die(game: Game, seat: int, mana: str, events: list[Event]) -> str:

@@ -230,15 +230,19 @@ def _all_different(slots: list[list[Target]]) -> bool:
     """Whether each slot can get a different one of its candidates (a bipartite matching,
     found by augmenting paths)."""
     owner: dict[Target, int] = {}
+    return all(_place(slots, owner, i, set()) for i in range(len(slots)))
 
-    def place(slot: int, seen: set[Target]) -> bool:
-        for target in slots[slot]:
-            if target in seen:
-                continue
-            seen.add(target)
-            if target not in owner or place(owner[target], seen):
-                owner[target] = slot
-                return True
-        return False
 
-    return all(place(i, set()) for i in range(len(slots)))
+def _place(slots: list[list[Target]], owner: dict[Target, int], slot: int,
+           seen: set[Target]) -> bool:
+    """Give ``slot`` a candidate, moving earlier slots to others (an augmenting path). A
+    module function: a closure calling itself would be a reference cycle (garbage only the
+    cyclic collector frees, see :mod:`server.gctune`)."""
+    for target in slots[slot]:
+        if target in seen:
+            continue
+        seen.add(target)
+        if target not in owner or _place(slots, owner, owner[target], seen):
+            owner[target] = slot
+            return True
+    return False
