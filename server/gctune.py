@@ -40,6 +40,8 @@ class _Generation:
     collections: int = 0
     total_s: float = 0.0
     longest_s: float = 0.0
+    #: Unreachable objects found (cyclic garbage).
+    collected: int = 0
 
 
 @dataclass(slots=True)
@@ -70,15 +72,17 @@ class GcMonitor:
         generation.collections += 1
         generation.total_s += pause
         generation.longest_s = max(generation.longest_s, pause)
+        generation.collected += info["collected"]
 
     def summary(self) -> dict[str, object]:
         """The figures so far, JSON-ready: per generation, collections, total and longest
-        pause in ms; and the longest pause of any."""
+        pause in ms and the garbage objects found; and the longest pause of any."""
         out: dict[str, object] = {}
         for n, g in enumerate(self.generations):
             out[f"gen{n}"] = {"collections": g.collections,
                               "total_ms": round(g.total_s * 1000, 1),
-                              "longest_ms": round(g.longest_s * 1000, 2)}
+                              "longest_ms": round(g.longest_s * 1000, 2),
+                              "collected": g.collected}
         out["longest_ms"] = round(max(g.longest_s for g in self.generations) * 1000, 2)
         return out
 
@@ -110,7 +114,17 @@ async def collect_on_a_clock(interval: float, full_interval: float) -> None:
     1000 --pace 0.5 --head-start 150``). Python would then collect the old generation
     whenever it grew by a quarter -- a pause over every object of every room (0.7 s at
     1,000 rooms) every few seconds -- so the full collection runs on its own, slower clock
-    instead; cyclic garbage that lived past a tick waits for it."""
+    instead; cyclic garbage that lived past a tick waits for it.
+
+    The server makes next to no cyclic garbage as it plays (the ``gc`` line's ``collected``:
+    none at 50 closed-loop rooms or 1,000 paced ones; ``tests/view/test_cyclic_garbage.py``
+    keeps the engine and the view pipeline free of it), so the young collections find none:
+    at 1,000 paced rooms each takes ~0.4 ms for ~550 objects, ~12% of the server's busy
+    time (5.5% at 50 closed-loop rooms). Freezing the young generation on the clock instead
+    (:func:`gc.freeze`, a list splice; unfreezing for the full collection) was measured: 2%
+    more actions/s at 50 closed-loop rooms, but at 1,000 paced rooms a p99 of 3.6-5.8 ms
+    against 2.8-3.3 ms and a p99.9 of 9-15 ms against 4-7 ms (6 interleaved pairs of runs,
+    no long task step or collection to explain it), so the collector stays."""
     import trio
 
     first, second, third = gc.get_threshold()
