@@ -236,7 +236,8 @@ class App:
         self.match_desk = QuickMatchDesk(self.lobby, self.writer, self.conns,
                                          deck=self._deck, settle=self._settle)
         self.session_desk = SessionDesk(self.limits, self.accounts, self.lobby, self.writer,
-                                        settle=self._settle, stopping=lambda: self.stopping)
+                                        settle=self._settle, admit=self._admit,
+                                        stopping=lambda: self.stopping)
         #: Long deck lists are checked on a worker thread, one at a time.
         self._deck_checks = trio.CapacityLimiter(1)
         self._ids = itertools.count(1)
@@ -542,8 +543,13 @@ class App:
         # take turns (server.rooms.admission), a few per scheduler round and round the
         # rooms, and only a few a second while the games keep the loop busy: spectators
         # never slow a game, and a crowd in one room never queues another room's spectator.
-        await self.watch_gate.admit(host.room_id)
+        await self._admit(host.room_id)
         await self._enter(conn, host, record, rid, request, deck=None)
+
+    async def _admit(self, room_id: str) -> None:
+        """Wait for a spectator's turn to enter ``room_id`` (joining, or resuming a place
+        in it): :class:`~server.rooms.admission.WatchGate`."""
+        await self.watch_gate.admit(room_id)
 
     async def _enter(self, conn: _Connection, host: RoomHost, record: _SessionRecord,
                      rid: int, request: req.JoinRoom, *, deck: Deck | None) -> None:

@@ -16,8 +16,8 @@ This desk keeps the sessions (by id, by token hash, by account), rotates their t
 ``Hello``, ``Resume``, ``Register`` and ``RevokeTokens``, throttles password guessing and the
 creation of guest accounts, and forgets sessions that hold nothing worth resuming. It is the
 :class:`server.app.App`'s, which owns the connections and the rooms and hands in what a
-take-over needs (the room-settling join and whether the server is stopping) rather than the
-desk reaching back into it.
+take-over needs (the room-settling join, the spectators' turns and whether the server is
+stopping) rather than the desk reaching back into it.
 """
 
 from __future__ import annotations
@@ -57,6 +57,8 @@ if TYPE_CHECKING:
     #: Hand a reattach to a room and record its answer (None: the room is gone).
     Settle: TypeAlias = Callable[[_Connection, RoomHost, cmd.Reattach],
                                  Awaitable[cmd.Output | None]]
+    #: Wait for a spectator's turn to enter a room (server.rooms.admission.WatchGate).
+    Admit: TypeAlias = Callable[[str], Awaitable[None]]
 
 CLOSE_REPLACED = 4001  # a newer connection resumed this session
 
@@ -92,12 +94,13 @@ class SessionDesk:
     """The server's sessions and the account requests of its connections."""
 
     def __init__(self, limits: Limits, accounts: Accounts, lobby: Lobby, writer: StoreWriter,
-                 *, settle: Settle, stopping: Callable[[], bool]) -> None:
+                 *, settle: Settle, admit: Admit, stopping: Callable[[], bool]) -> None:
         self.limits = limits
         self.accounts = accounts
         self.lobby = lobby
         self.writer = writer
         self._settle = settle
+        self._admit = admit
         #: Whether the server is shutting down (App.stopping).
         self._stopping = stopping
         #: Every session by id (the App records a settled join's room here).
@@ -373,6 +376,11 @@ class SessionDesk:
         welcome = self._welcome(conn, record, token, account_token)
         host = self.lobby.hosts.get(record.room_id) if record.room_id else None
         if host is not None:
+            if not host.room.seated(record.session_id):
+                # A spectator coming back takes turns with those joining: a crowd resuming
+                # at once (after a restart, or a relay's clients after it dropped) must not
+                # slow the games either. A player's seat never waits.
+                await self._admit(host.room_id)
             out = await self._settle(conn, host, cmd.Reattach(
                 conn.conn_id, rid, record.session_id, record.name, last_state_id,
                 record.account.account_id, welcome.SerializeToString()))

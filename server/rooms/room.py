@@ -494,6 +494,11 @@ class Room:
         elif self.game is not None:
             self._snapshot_to(out, member, 0, now)
 
+    def seated(self, session_id: str) -> bool:
+        """Whether ``session_id`` holds a seat here (read by a resuming connection: a
+        spectator's return waits for its turn, a player's never)."""
+        return self._seat_of_session(session_id) is not None
+
     def _seat_of_session(self, session_id: str) -> Member | None:
         for m in self.seats:
             if m is not None and m.session_id == session_id:

@@ -470,6 +470,46 @@ async def test_a_crowd_of_spectators_joining_at_once_takes_turns_with_other_room
         assert app.watch_gate.waiting == 0
 
 
+async def test_spectators_resuming_their_places_take_turns_at_the_gate_players_never_wait(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A spectator coming back to its place (a crowd resuming after a restart, or after its
+    relay dropped) waits for its turn as a joining spectator does (server.rooms.admission),
+    and gets its place back; a player resuming its seat never waits."""
+    async with running_app(tmp_path) as app:
+        peers, room_id = await _table(app, 2)
+        watchers = [Peer(app, f"w{i}") for i in range(3)]
+        for w in watchers:
+            await w.hello()
+            assert (await w.join(room_id, spectator=True)).HasField("joined")
+        admit = app.watch_gate.admit
+        turns: list[str] = []
+
+        async def counted(room_id: str) -> None:
+            turns.append(room_id)
+            await admit(room_id)
+
+        app.watch_gate.admit = counted  # type: ignore[method-assign]
+        back = [*watchers, peers[1]]
+        for p in back:
+            p.pump()
+            await p.sock.to_server.aclose()
+        await trio.testing.wait_all_tasks_blocked()
+        for n, p in enumerate(back):
+            again = Peer(app, p.name)
+            reply = await again.call(resume=mpb.Resume(
+                protocol_version=1, resume_token=p.token, last_state_id=p.mirror.state_id))
+            joined = reply.resumed.joined
+            assert joined.room.room_id == room_id
+            if n < len(watchers):
+                assert joined.role == mpb.ROLE_SPECTATOR
+                assert turns == [room_id] * (n + 1)  # it took its turn
+            else:
+                assert joined.role == mpb.ROLE_PLAYER and joined.seat == 1
+        assert turns == [room_id] * len(watchers)  # the player didn't wait
+        assert len(app.lobby.rooms[room_id].spectators) == len(watchers)
+
+
 async def test_a_spectators_leave_isnt_waited_for_and_a_late_one_never_stops_its_next_watch(
     tmp_path: Path,
 ) -> None:
