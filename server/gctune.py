@@ -28,7 +28,11 @@ from dataclasses import dataclass, field
 #: The first generation's threshold ``serve`` sets by default (Python's own is 700).
 DEFAULT_THRESHOLD = 10_000
 #: Seconds between the young collections ``serve`` makes on a clock by default (0: none).
-DEFAULT_YOUNG_SECONDS = 0.01
+#: Each survivor is traversed once whatever the interval (total collector time the same at
+#: 50 closed-loop rooms, ~495 ms in 8 s either way), so a shorter one only splits the work
+#: into smaller pauses: at 1,000 paced rooms 5 ms gave a p99 of 2.88 ms against 3.22 ms for
+#: 10 ms (medians of 6 interleaved runs, 5 of 6 pairs better), 20 ms 3.36 ms (3 runs).
+DEFAULT_YOUNG_SECONDS = 0.005
 #: Seconds between the full collections ``serve`` makes on a clock by default.
 DEFAULT_FULL_SECONDS = 600.0
 #: The old generation's threshold while collections run on a clock: never by Python.
