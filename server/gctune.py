@@ -123,8 +123,8 @@ async def collect_on_a_clock(interval: float, full_interval: float) -> None:
     The server makes next to no cyclic garbage as it plays (the ``gc`` line's ``collected``:
     none at 50 closed-loop rooms or 1,000 paced ones; ``tests/view/test_cyclic_garbage.py``
     keeps the engine and the view pipeline free of it), so the young collections find none:
-    at 1,000 paced rooms each takes ~0.4 ms for ~550 objects, ~12% of the server's busy
-    time (5.5% at 50 closed-loop rooms). Freezing the young generation on the clock instead
+    at 1,000 paced rooms (10 ms ticks) each took ~0.21 ms, ~6% of the server's busy time
+    (5.5% at 50 closed-loop rooms). Freezing the young generation on the clock instead
     (:func:`gc.freeze`, a list splice; unfreezing for the full collection) was measured: 2%
     more actions/s at 50 closed-loop rooms, but at 1,000 paced rooms a p99 of 3.6-5.8 ms
     against 2.8-3.3 ms and a p99.9 of 9-15 ms against 4-7 ms (6 interleaved pairs of runs,
