@@ -46,6 +46,7 @@ from server.decks import Deck, DeckFormat, resolve
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
 from server.engine.actions import Action, Concede
 from server.engine.events import Event
+from server.rooms.clocks import ChessClocks
 from server.rooms.commands import (
     INF,
     Act,
@@ -150,9 +151,8 @@ class Room:
         self.settings = settings or RoomSettings()
         self.format = DeckFormat(self.settings.format)
         self.clock_seconds = float(clock_seconds or self.config.clock_seconds)
-        #: Chess clocks: each seat's remaining time bank; the seat whose clock runs, since.
-        self.remaining = [self.clock_seconds] * seats
-        self._running: tuple[int, float] | None = None
+        #: Chess clocks: each seat's time bank for the game, the deciding player's running.
+        self.timers = ChessClocks.fresh(seats, self.clock_seconds)
         self.seats: list[Member | None] = [None] * seats
         self.spectators: dict[str, Member] = {}
         self._by_conn: dict[ConnId, Member] = {}
@@ -194,8 +194,6 @@ class Room:
         self._state_base = 1
         #: The last Presence message built, and which seats were connected for it.
         self._presence_cache: tuple[tuple[bool, ...], bytes] | None = None
-        #: The last Clocks message built, and what it showed.
-        self._clocks_cache: tuple[tuple[tuple[int, bool], ...], bytes] | None = None
 
     # ---- read-only queries (safe from any task)
     def info(self) -> mpb.RoomInfo:
@@ -366,7 +364,7 @@ class Room:
             # now: after a restart they run later than before, never earlier.
             room._hold(seat, action, now)
         if record.clocks is not None:
-            room.remaining = [float(c) for c in record.clocks]
+            room.timers.remaining = [float(c) for c in record.clocks]
         room._idle_since = None
         if game.result is None:
             room._start_clock(now)
@@ -862,10 +860,10 @@ class Room:
             # this in its record) rather than wait for a clock to run out.
             raise RuntimeError(f"the engine left no decision to make after action "
                                f"{game.action_count} ({action!r}): {pending!r}")
-        self._charge(now)
+        self.timers.charge(now)
         # Invariant 6: the pump writes these before it sends anything below.
         out.log.append(AppendAction(self.game_id, game.action_count, seat, action,
-                                    tuple(self.remaining)))
+                                    tuple(self.timers.remaining)))
         ended = game.result is not None
         if game.result is not None:
             out.log.append(FinishGame(self.game_id, game.result.winners, game.result.reason))
@@ -880,10 +878,9 @@ class Room:
             if m is not None and m.conn is not None:
                 out.sends.append((m.conn, data))
                 out.sends.extend((m.conn, d) for d in self._decision(seat_class))
-        before = self._running[0] if self._running is not None else None
+        before = self.timers.running_seat
         self._start_clock(now)
-        after = self._running[0] if self._running is not None else None
-        if after != before:
+        if self.timers.running_seat != before:
             self._everyone(out, self.clocks(now))
         if ended:
             self._announce(out, now)
@@ -1035,8 +1032,7 @@ class Room:
         self.game_number += 1
         self._sideboard_until = None
         self.ready = [False] * len(self.seats)
-        self.remaining = [self.clock_seconds] * len(self.seats)  # a time bank per game
-        self._running = None
+        self.timers = ChessClocks.fresh(len(self.seats), self.clock_seconds)  # per game
         seed = secrets.token_bytes(32)
         self._create_game(seed, chooser=chooser, first_state_id=self._state_base,
                           next_game_at=now)
@@ -1055,45 +1051,26 @@ class Room:
             self.classes[SPECTATOR], SPECTATOR, 0, 0, now))
 
     # ---- clocks and timers
-    def _charge(self, now: float) -> None:
-        """Charge the time spent to the player who was deciding; no clock runs now."""
-        if self._running is not None:
-            seat, since = self._running
-            self.remaining[seat] = max(0.0, self.remaining[seat] - (now - since))
-            self._running = None
-
     def _start_clock(self, now: float) -> None:
         """Start the clock of whoever must decide now (none once the game is over)."""
-        self._charge(now)
         game = self.game
-        if game is not None and game.result is None and game.pending is not None:
-            self._running = (game.pending.seat, now)
+        self.timers.start(game.pending.seat if game is not None and game.result is None
+                          and game.pending is not None else None, now)
+
+    @property
+    def remaining(self) -> list[float]:
+        """Each seat's time bank left, in seconds (charged up to the last command)."""
+        return self.timers.remaining
 
     def clocks(self, now: float) -> bytes:
-        """The ``Clocks`` message at time ``now`` (serialized ServerMessage; built again
-        only when a clock shows another millisecond or another clock runs)."""
-        running = self._running
-        shown = []
-        for seat, bank in enumerate(self.remaining):
-            ticking = running is not None and running[0] == seat
-            left = max(0.0, bank - (now - running[1])) if running is not None and ticking \
-                else bank
-            shown.append((round(left * 1000), ticking))
-        key = tuple(shown)
-        cached = self._clocks_cache
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        data = mpb.ServerMessage(clocks=mpb.Clocks(seats=[
-            mpb.ClockState(seat=seat, remaining_ms=ms, running=ticking)
-            for seat, (ms, ticking) in enumerate(shown)])).SerializeToString()
-        self._clocks_cache = (key, data)
-        return data
+        """The ``Clocks`` message at time ``now`` (serialized ServerMessage)."""
+        return self.timers.message(now)
 
     def _wake_at(self) -> float:
         times = [INF]
-        if self._running is not None:
-            seat, since = self._running
-            times.append(since + self.remaining[seat])
+        runs_out = self.timers.runs_out_at()
+        if runs_out is not None:
+            times.append(runs_out)
         close_at = self._close_at()
         if close_at is not None:
             times.append(close_at)
@@ -1116,13 +1093,9 @@ class Room:
         return self._finished_at + delay + self.config.linger_seconds
 
     def _tick(self, out: Output, now: float) -> None:
-        if self._running is not None:
-            seat, since = self._running
-            if now >= since + self.remaining[seat]:
-                # The deciding player's clock ran out: they concede (rule 104.3a).
-                self._charge(now)
-                self.remaining[seat] = 0.0
-                self._apply(out, seat, Concede(), now)
+        seat = self.timers.ran_out(now)
+        if seat is not None:  # the deciding player's clock ran out: they concede (104.3a)
+            self._apply(out, seat, Concede(), now)
         if self._sideboard_until is not None and now >= self._sideboard_until:
             self._next_game(out, now)  # whoever didn't answer keeps their deck
         close_at = self._close_at()
