@@ -878,9 +878,8 @@ class Room:
             if m is not None and m.conn is not None:
                 out.sends.append((m.conn, data))
                 out.sends.extend((m.conn, d) for d in self._decision(seat_class))
-        before = self.timers.running_seat
         self._start_clock(now)
-        if self.timers.running_seat != before:
+        if self.timers.running_seat is not None:  # (the clock charged above runs again)
             self._everyone(out, self.clocks(now))
         if ended:
             self._announce(out, now)
