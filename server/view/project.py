@@ -154,14 +154,15 @@ def visible_zones(game: Game, viewer: int) -> list[ZoneKey]:
     return sorted(keys)
 
 
-def _face_down_view(obj: GameObject, zone_owner: int) -> ObjectView:
+def _face_down_view(obj: GameObject, zone_owner: int, library_position: int = -1
+                    ) -> ObjectView:
     """Rule 406.3a: a face-down exiled card has no characteristics; only its id shows."""
     return ObjectView(
         id=obj.id, zone=obj.zone, zone_owner=zone_owner, owner=obj.owner,
         controller=obj.controller, name="", mana_cost="", mana_value=0, supertypes=(),
         card_types=(), subtypes=(), colors=(), rules_text="", power=None, toughness=None,
         tapped=False, damage=0, summoning_sick=False, attacking=None, blocking=(),
-        x_value=None, targets=(), face_down=True,
+        x_value=None, targets=(), face_down=True, library_position=library_position,
     )
 
 
@@ -171,9 +172,10 @@ def _mana_text(cost: ManaCost) -> str:
     return str(cost)
 
 
-def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
+def _object_view(game: Game, obj: GameObject, zone_owner: int,
+                 library_position: int = -1) -> ObjectView:
     if obj.face_down:
-        return _face_down_view(obj, zone_owner)
+        return _face_down_view(obj, zone_owner, library_position)
     card = obj.card
     combat = game.combat
     on_battlefield = obj.zone is Zone.BATTLEFIELD
@@ -223,16 +225,16 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int) -> ObjectView:
         is_token=obj.is_token,
         chosen_name=obj.chosen_name,
         stickers=tuple((s.definition.kind.value, s.text) for s in obj.stickers),
+        library_position=library_position,
     )
 
 
 def _looked_at_view(game: Game, obj: GameObject) -> ObjectView:
     """A card in a hidden zone the viewer may see for now (701.20a, 701.20e)."""
-    view = _object_view(game, obj, obj.owner)
     if obj.zone is Zone.LIBRARY:
         library = game.player(obj.owner).library
-        return replace(view, library_position=len(library) - 1 - library.index(obj.id))
-    return view
+        return _object_view(game, obj, obj.owner, len(library) - 1 - library.index(obj.id))
+    return _object_view(game, obj, obj.owner)
 
 
 def view_of(game: Game, oid: str, zone_owner: int,

@@ -234,7 +234,10 @@ class ViewStream:
                             else pb.DeltaOp(remove_object=oid)).SerializeToString())
         open_keys = self._open
         rebuild = changes.changed if in_step else set(objects) | set(changes.changed)
-        for oid in sorted(rebuild | entered | looked | (self.looked - looked)):
+        # A card this class goes on seeing is rebuilt only if it changed (the tracker
+        # follows every looked-at card, its place in a library included).
+        seen = looked - self.looked if in_step else looked
+        for oid in sorted(rebuild | entered | seen | (self.looked - looked)):
             obj = game.objects.get(oid)
             if obj is None:
                 continue

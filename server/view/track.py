@@ -154,6 +154,23 @@ def _changed(before: tuple[Any, ...], after: tuple[Any, ...]) -> set[str]:
                                     strict=True) if get(oid) != sig}
 
 
+def _library_places(game: Game, ids: list[str]) -> dict[str, int]:
+    """Each library card of ``ids``: its place from the top of its library (0: the top), as
+    :func:`server.view.project.hidden_view_of` shows it (``library_position``)."""
+    places: dict[str, int] = {}
+    libraries: dict[int, dict[str, int]] = {}
+    for oid in ids:
+        obj = game.objects[oid]
+        if obj.zone is Zone.LIBRARY:
+            where = libraries.get(obj.owner)
+            if where is None:
+                library = game.player(obj.owner).library
+                top = len(library) - 1
+                where = libraries[obj.owner] = {i: top - n for n, i in enumerate(library)}
+            places[oid] = where[oid]
+    return places
+
+
 #: Zones whose cards can't change while they stay there (hands, graveyards, the ante).
 _SETTLED_ZONES = (Zone.HAND, Zone.GRAVEYARD, Zone.ANTE)
 
@@ -251,7 +268,8 @@ class GameTracker:
     """Per game: the last signature of every object in an open zone or looked at."""
 
     turn: int = -1
-    looks: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = ()
+    #: Each looked-at library card's place from the top (:func:`_library_places`).
+    places: dict[str, int] = field(default_factory=dict)
     header_source: HeaderSource | None = None
     header_version: int = 0
     header_op: bytes = b""
@@ -299,17 +317,20 @@ class GameTracker:
         self._players(tuple(_player_signature(p, planar.deck_size(game, p.seat))
                             for p in game.players))
         self.moment = moment
-        looks = tuple((tuple(lk.ids), lk.seats) for lk in game.looks) if game.looks else ()
-        everything = looks != self.looks or not self.sigs
+        everything = not self.sigs
         last_turn = self.turn
-        self.turn, self.looks = game.turn, looks
+        self.turn = game.turn
         # The open zones (rule 400.2: battlefield, stack, exile; 408.2: command), then the
-        # hidden cards some viewer may see for now.
+        # hidden cards some viewer may see for now (701.20a). A look that starts or ends
+        # changes no signature: each view class rebuilds the cards it starts or stops
+        # seeing itself (ViewStream._objects).
         ids = game.battlefield + game.stack + game.exile + game.command
-        if looks:
-            ids += looking.visible_hidden_ids(game, looking.SPECTATORS)
+        looked: list[str] = []
+        if game.looks:
+            looked += looking.visible_hidden_ids(game, looking.SPECTATORS)
             for seat in range(len(game.players)):
-                ids += looking.visible_hidden_ids(game, seat)
+                looked += looking.visible_hidden_ids(game, seat)
+            ids += looked
         objs = list(map(game.objects.__getitem__, ids))
         # Every signature is read with C-level maps, and compared list against list (most
         # actions change no object, or one).
@@ -318,6 +339,12 @@ class GameTracker:
                 list(map(dict.copy, counters)) if any(counters) else None,
                 list(map(list.copy, stickers)) if any(stickers) else None, _fight(game, ids))
         changed = set(ids) if everything else _changed(self.sigs, sigs)
+        # A looked-at library card also shows its place in the library, which moves with
+        # the cards put into or taken from the library above it.
+        places = _library_places(game, looked) if looked else {}
+        if places != self.places:
+            changed.update(oid for oid, at in places.items() if self.places.get(oid) != at)
+            self.places = places
         if game.turn != last_turn and not everything:
             # The only part of a view that depends on the turn number is summoning sickness
             # (rule 302.6; ``summoning_sick`` in project.py): it can differ only for objects
