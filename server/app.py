@@ -49,6 +49,7 @@ from server.store import Store
 from server.store.records import AppendAction
 from server.store.writer import StoreWriter
 from server.transport.batch import FEED_WAKE, FLUSH, Batcher
+from server.view.wire import with_request_id
 
 log = logging.getLogger("manawire")
 
@@ -418,8 +419,7 @@ class App:
         elif isinstance(request, req.RevokeTokens):
             await self.session_desk.revoke(conn, record, rid)
         elif isinstance(request, req.ListRooms):
-            conn.reply(mpb.ServerMessage(
-                request_id=rid, room_list=self.lobby.listing()).SerializeToString())
+            conn.reply(with_request_id(rid, self.lobby.listing_message()))
         elif isinstance(request, req.CreateRoom):
             self.create_desk.create(conn, record, rid, request)
         elif isinstance(request, req.JoinRoom):

@@ -21,6 +21,11 @@ log = logging.getLogger("manawire.lobby")
 
 #: Rooms one server hosts at most (started or not).
 MAX_ROOMS = 2000
+#: Seconds a room list may be old: ``ListRooms`` is answered from the last list built until
+#: then, or until a room opens or closes. Building one walks every room (2.3 ms at 400 rooms,
+#: ~11 ms at 2,000), and every connection may ask 20 times a second: rebuilt for each, a few
+#: clients asking at that rate took the whole event loop from the games.
+LISTING_SECONDS = 1.0
 
 
 class LobbyFullError(Exception):
@@ -44,6 +49,8 @@ class Lobby:
         self._deliver = deliver
         self._released = released
         self._closed = closed
+        #: The last room list built (serialized ServerMessage) and when (LISTING_SECONDS).
+        self._listing: tuple[float, bytes] | None = None
         #: Every room's wake-up time, and the task that wakes them.
         self.alarms = Alarms()
         nursery.start_soon(self.alarms.run, name="room-alarms")
@@ -68,12 +75,14 @@ class Lobby:
                         released=self._released, closed=self._on_closed,
                         alarms=self.alarms)
         self.hosts[room.room_id] = host
+        self._listing = None
         self.nursery.start_soon(host.run, name=f"room-{room.room_id}")
         return host
 
     def _on_closed(self, host: RoomHost) -> None:
         if self.hosts.get(host.room_id) is host:
             del self.hosts[host.room_id]
+            self._listing = None
         self._closed(host)
 
     def recover(self, records: list[GameRecord]) -> int:
@@ -105,3 +114,14 @@ class Lobby:
         """Every public room, oldest first (private rooms are never listed)."""
         return mpb.RoomList(rooms=[host.room.info() for host in self.hosts.values()
                                    if not host.room.settings.private])
+
+    def listing_message(self) -> bytes:
+        """The room list as a serialized ``ServerMessage`` (no request id): built again
+        only when a room opened or closed since, or once it is :data:`LISTING_SECONDS`
+        old (a room's players, score and spectators show that late at most)."""
+        now = trio.current_time()
+        cached = self._listing
+        if cached is None or now - cached[0] >= LISTING_SECONDS:
+            data = mpb.ServerMessage(room_list=self.listing()).SerializeToString()
+            cached = self._listing = (now, data)
+        return cached[1]

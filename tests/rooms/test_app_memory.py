@@ -12,6 +12,7 @@ import trio.testing
 
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App, Limits
+from server.rooms.lobby import LISTING_SECONDS
 from server.sending import SocketClosed
 from server.store import Store
 from server.store.writer import StoreWriter
@@ -208,6 +209,38 @@ async def test_lobby_lists_rooms_and_unknown_rooms_are_errors(
         assert "naya-pets" in reply.error.message  # a one-word deck: the demo decks listed
         reply = await a.request(act=mpb.Act(prompt_id=1))
         assert reply.error.code == mpb.ERROR_CODE_NOT_READY
+
+
+async def test_the_room_list_is_built_at_most_once_a_second_or_when_a_room_opens_or_closes(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """``ListRooms`` walks every room: asked 20 times a second by each of many connections,
+    building it each time took the event loop from the games. It is answered from the last
+    list built until a room opens or closes, or for LISTING_SECONDS (a room's players show
+    that late at most)."""
+    async with running_app(tmp_path) as app:
+        built = 0
+        listing = app.lobby.listing
+
+        def counted() -> mpb.RoomList:
+            nonlocal built
+            built += 1
+            return listing()
+
+        app.lobby.listing = counted  # type: ignore[method-assign]
+        a, b, room_id = await _two_players(app)
+        first = await a.request(list_rooms=mpb.ListRooms())
+        assert built == 1 and [r.room_id for r in first.room_list.rooms] == [room_id]
+        for _ in range(50):
+            again = await b.request(list_rooms=mpb.ListRooms())
+            assert again.room_list == first.room_list and again.request_id == 1
+        assert built == 1
+        await trio.sleep(LISTING_SECONDS)  # old enough: built again, with the room started
+        (room,) = (await a.request(list_rooms=mpb.ListRooms())).room_list.rooms
+        assert built == 2 and room.started and len(room.players) == 2
+        await a.request(create_room=mpb.CreateRoom(name="two"))  # a new room: at once
+        rooms = (await a.request(list_rooms=mpb.ListRooms())).room_list.rooms
+        assert built == 3 and [r.name for r in rooms] == ["t", "two"]
 
 
 async def test_a_player_whose_clock_runs_out_concedes_so_no_client_stalls_the_room(
