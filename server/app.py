@@ -89,8 +89,10 @@ class Limits:
     #: Seconds a session whose room closed while it was away can still resume (to learn
     #: that its room is gone) before it is forgotten.
     session_ttl: float = 3600.0
-    #: Replays running at once on this server (one per connection at most).
+    #: Replays running at once on this server (one per connection at most), and for one
+    #: client address.
     max_replays: int = 200
+    max_replays_per_address: int = 4
     #: Spectators are sent their view class's news at most this often (seconds): one
     #: frame per flush with everything since the last (players are never delayed).
     spectator_flush_seconds: float = 0.1
@@ -243,6 +245,7 @@ class App:
         self._deck_checks = trio.CapacityLimiter(1)
         self._ids = itertools.count(1)
         self.replay_desk = ReplayDesk(store, max_replays=self.limits.max_replays,
+                                      max_per_address=self.limits.max_replays_per_address,
                                       outbox_size=self.limits.outbox_size)
         self.stopping = False
         self.writers = Writers(self.limits.send_timeout, self.relay.take, self._too_slow)

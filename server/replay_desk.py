@@ -5,7 +5,8 @@ Who may replay what is :func:`server.replay.replay_problem`'s to say, and playin
 to one client is :class:`~server.rooms.replaying.ReplayRunner`'s; this desk sits between the
 connection and them: it refuses a busy connection, loads the stored game off the event loop,
 counts the replays running on the server (:attr:`Limits.max_replays
-<server.app.Limits.max_replays>`) and starts each in its connection's own nursery, off every
+<server.app.Limits.max_replays>`), gives them one :class:`~server.rooms.replaying.ReplayBudget`
+of the event loop's time to share, and starts each in its connection's own nursery, off every
 room's pump. It is the :class:`server.app.App`'s.
 """
 
@@ -19,7 +20,7 @@ import trio
 from protocol.v1 import messages_pb2 as mpb
 from server.replay import Replay, replay_problem
 from server.rooms import session as req
-from server.rooms.replaying import Control, ReplayRunner
+from server.rooms.replaying import Control, ReplayBudget, ReplayRunner
 from server.rooms.session import error_bytes
 from server.store import Store
 
@@ -31,12 +32,21 @@ if TYPE_CHECKING:
 class ReplayDesk:
     """Starts and steers the replays of this server's connections."""
 
-    def __init__(self, store: Store, *, max_replays: int, outbox_size: int) -> None:
+    def __init__(self, store: Store, *, max_replays: int, outbox_size: int,
+                 max_per_address: int = 4) -> None:
         self.store = store
         self.max_replays = max_replays
+        self.max_per_address = max_per_address
         self.outbox_size = outbox_size
-        #: Replays running now (Limits.max_replays).
+        #: Replays running (or being loaded) now, on the server and per client address.
         self.running = 0
+        self.by_address: dict[str, int] = {}
+        #: Stored games are loaded one at a time: decoding a game's log is Python work on a
+        #: worker thread, and many at once took the interpreter lock from the event loop
+        #: (a game's actions waited 0.4 s while 60 replays started together).
+        self._loading = trio.CapacityLimiter(1)
+        #: The event loop's time all replays share (a quarter of it at most, in turn).
+        self.budget = ReplayBudget()
 
     async def start(self, conn: _Connection, record: _SessionRecord, rid: int,
                     request: req.StartReplay) -> None:
@@ -49,21 +59,50 @@ class ReplayDesk:
                                    f"this server plays at most {self.max_replays} "
                                    f"replays at once: try again later", rid))
             return
+        address = conn.address
+        if self.by_address.get(address, 0) >= self.max_per_address:
+            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
+                                   f"at most {self.max_per_address} replays run at once for "
+                                   f"one client address: stop one first", rid))
+            return
+        self._take(address)  # counted from now, so replays loading together can't overshoot
+        started = False
+        try:
+            started = await self._start(conn, record, rid, request)
+        finally:
+            if not started:
+                self._give_back(address)
+
+    def _take(self, address: str) -> None:
+        self.running += 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+
+    def _give_back(self, address: str) -> None:
+        self.running -= 1
+        left = self.by_address[address] - 1
+        if left:
+            self.by_address[address] = left
+        else:
+            del self.by_address[address]
+
+    async def _start(self, conn: _Connection, record: _SessionRecord, rid: int,
+                     request: req.StartReplay) -> bool:
         try:  # SQLite off the event loop (the store's writer may hold its lock)
-            stored = await trio.to_thread.run_sync(self.store.load_game, request.room_id)
+            async with self._loading:
+                stored = await trio.to_thread.run_sync(self.store.load_game, request.room_id)
         except KeyError:
             stored = None
         if stored is None:
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                    f"no stored game {request.room_id!r}", rid))
-            return
+            return False
         problem = replay_problem(stored, record.account.account_id, request.viewer,
                                  request.invite_code)
         if problem is not None:
             conn.reply(error_bytes(problem.code, problem.message, rid))
-            return
+            return False
         if conn.nursery is None or conn.busy(rid):
-            return
+            return False
         half = max(1, self.outbox_size // 2)
         send = conn.send
         # A relay's client has no outbox here: its link says when it is backed up.
@@ -72,16 +111,17 @@ class ReplayDesk:
             request.room_id, lambda: Replay(stored, request.viewer), conn.reply,
             remote_room or (lambda: send.statistics().current_buffer_used < half), rid=rid,
             speed=request.speed, playing=not request.paused,
-            start_action=request.start_action, start_turn=request.start_turn)
+            start_action=request.start_action, start_turn=request.start_turn,
+            budget=self.budget)
         conn.replay = runner
-        self.running += 1
         conn.nursery.start_soon(self._run, conn, runner, name="replay")
+        return True
 
     async def _run(self, conn: _Connection, runner: ReplayRunner) -> None:
         try:
             await runner.run()
         finally:
-            self.running -= 1
+            self._give_back(conn.address)
             if conn.replay is runner:
                 conn.replay = None
 

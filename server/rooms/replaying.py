@@ -3,7 +3,11 @@ to its client (protocol/README.md, "Replays").
 
 It runs in the connection's own nursery, off every room's pump, and never holds up the event
 loop for long: it plays one action per step, and seeks in slices of at most
-:data:`SLICE_SECONDS` of work between checkpoints. Its messages go through the connection's
+:data:`SLICE_SECONDS` of work between checkpoints. All of a server's replays share one
+:class:`ReplayBudget`: one slice at a time, in turn, and together at most
+:data:`REPLAY_SHARE` of the event loop's time, so no number of replays slows the games
+much (60 replays played as fast as possible from one address held a game's actions up
+for seconds before). Its messages go through the connection's
 outbox like a room's (invariant 7), but a replay only ever fills half of it: while the
 client is behind it waits (a replay is never the reason a client is disconnected for being
 slow), and the answers to the client's requests always find room.
@@ -13,7 +17,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import trio
@@ -28,6 +33,55 @@ SLICE_SECONDS = 0.002
 DRAIN_POLL_SECONDS = 0.01
 #: Controls a connection may have waiting for its replay.
 MAX_PENDING_CONTROLS = 16
+#: The share of the event loop's time all replays together may take over time.
+REPLAY_SHARE = 0.25
+#: Seconds of replay work allowed at once after a quiet spell.
+REPLAY_BURST = 0.01
+
+
+class ReplayBudget:
+    """The event loop's time a server's replays share: they work one at a time, in turn
+    (a fair lock), and together at most ``share`` of the time -- a token bucket of work
+    seconds, refilled at ``share`` per second of the clock (trio's) and holding at most
+    ``burst``. A replay whose turn comes while the bucket is empty waits for it to refill,
+    the others behind it."""
+
+    def __init__(self, share: float = REPLAY_SHARE, burst: float = REPLAY_BURST, *,
+                 work_clock: Callable[[], float] = time.perf_counter) -> None:
+        if not (0 < share <= 1 and burst > 0):
+            raise ValueError(f"a replay budget needs 0 < share <= 1 and burst > 0, not "
+                             f"{share!r}, {burst!r}")
+        self.share = share
+        self.burst = burst
+        self._work_clock = work_clock
+        self._lock = trio.Lock()
+        self._tokens = burst
+        self._refilled: float | None = None
+        #: Work seconds charged so far (for tests and diagnostics).
+        self.spent = 0.0
+
+    def _refill(self) -> None:
+        now = trio.current_time()
+        if self._refilled is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._refilled) * self.share)
+        self._refilled = now
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """Wait for this replay's turn and the budget, then time the work done inside (it
+        must not wait for anything: the others wait for it)."""
+        async with self._lock:
+            self._refill()
+            if self._tokens < 0:
+                await trio.sleep(-self._tokens / self.share)
+                self._refill()
+            began = self._work_clock()
+            try:
+                yield
+            finally:
+                spent = self._work_clock() - began
+                self._tokens -= spent
+                self.spent += spent
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +100,11 @@ class ReplayRunner:
     def __init__(self, room_id: str, build: Callable[[], Replay],
                  send: Callable[[bytes], object], has_room: Callable[[], bool], *, rid: int,
                  speed: float, playing: bool,
-                 start_action: int | None = None, start_turn: int | None = None) -> None:
+                 start_action: int | None = None, start_turn: int | None = None,
+                 budget: ReplayBudget | None = None) -> None:
         self.room_id = room_id
+        #: The work time this replay shares with the server's others.
+        self._budget = budget or ReplayBudget(share=1.0)
         self._build = build
         self._send = send
         self._has_room = has_room
@@ -92,7 +149,8 @@ class ReplayRunner:
 
     async def _run(self) -> None:
         try:
-            replay = self.replay = self._build()
+            async with self._budget.turn():
+                replay = self.replay = self._build()
             await self._work(replay.index_steps())
             start_action, start_turn = self._start
             if start_turn is not None:
@@ -102,8 +160,10 @@ class ReplayRunner:
             self._send(error_bytes(exc.code, exc.message, self._rid))
             self._scope.cancel()  # the replay never started: the connection is free again
             return
+        async with self._budget.turn():
+            snapshot = replay.snapshot()
         self._send(self._status(self._rid))
-        self._send(replay.snapshot())
+        self._send(snapshot)
         due = trio.current_time()
         while True:
             try:  # controls first, even when playing as fast as possible
@@ -127,7 +187,8 @@ class ReplayRunner:
                 if not self._has_room():  # the client is behind: let it catch up
                     await trio.sleep(DRAIN_POLL_SECONDS)
                     continue
-                frame = replay.step()
+                async with self._budget.turn():
+                    frame = replay.step()
                 if frame.message is not None:
                     self._send(frame.message)
                 if replay.at_end:
@@ -150,14 +211,18 @@ class ReplayRunner:
             elif command == "speed":
                 self.speed = value
             elif command == "snapshot":
-                self._send(replay.snapshot(control.rid))
+                async with self._budget.turn():
+                    snapshot = replay.snapshot(control.rid)
+                self._send(snapshot)
                 return
             elif command in ("seek_action", "seek_turn"):
                 target = replay.turn_start(int(value)) if command == "seek_turn" \
                     else int(value)
                 await self._work(replay.seek_steps(target))
+                async with self._budget.turn():
+                    snapshot = replay.snapshot()
                 self._send(self._status(control.rid))
-                self._send(replay.snapshot())
+                self._send(snapshot)
                 return
             else:  # pragma: no cover - the session validates commands
                 self._send(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT, f"unknown {command}",
@@ -168,14 +233,19 @@ class ReplayRunner:
             return
         self._send(self._status(control.rid))
 
-    @staticmethod
-    async def _work(steps: Iterator[None]) -> None:
-        """Run ``steps`` with a checkpoint every :data:`SLICE_SECONDS` of work."""
-        began = time.perf_counter()
-        for _ in steps:
-            if time.perf_counter() - began >= SLICE_SECONDS:
-                await trio.lowlevel.checkpoint()
+    async def _work(self, steps: Iterator[None]) -> None:
+        """Run ``steps`` in slices of :data:`SLICE_SECONDS` of work, each in its turn of
+        the budget."""
+        steps = iter(steps)
+        done = False
+        while not done:
+            async with self._budget.turn():
                 began = time.perf_counter()
+                for _ in steps:
+                    if time.perf_counter() - began >= SLICE_SECONDS:
+                        break
+                else:
+                    done = True
 
     def _status(self, rid: int) -> bytes:
         replay = self.replay

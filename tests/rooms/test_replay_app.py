@@ -251,3 +251,30 @@ async def test_a_replay_never_stalls_a_room(tmp_path: Path) -> None:
         for _ in range(5):
             assert (await cid.request(list_rooms=mpb.ListRooms())).HasField("room_list")
         await _until(ann, "replay_ended")
+
+
+async def test_one_client_address_runs_at_most_four_replays_at_once(tmp_path: Path) -> None:
+    """Sixty replays from one address played as fast as possible held other rooms' games
+    up for seconds: an address runs at most ``Limits.max_replays_per_address`` at once (the
+    server's are shared out by :class:`server.rooms.replaying.ReplayBudget`)."""
+    async with running_app(tmp_path) as app:
+        limit = app.limits.max_replays_per_address
+        clients = [await _client(app, f"C{n}") for n in range(limit + 1)]
+        store_game(app.store, "g", (clients[0][1], clients[1][1]))
+        for sock, _ in clients[:limit]:
+            assert (await sock.request(**_replay(room_id="g", public=True, paused=True))
+                    ).HasField("replay_status")
+        extra = clients[limit][0]
+        refused = await extra.request(**_replay(room_id="g", public=True))
+        assert refused.error.code == mpb.ERROR_CODE_LIMIT_REACHED
+        assert f"at most {limit} replays" in refused.error.message
+        other = MemorySocket(address="elsewhere")  # another address is not held up by them
+        app.lobby.nursery.start_soon(app.handle_connection, other)
+        await other.request(**_hello("Dee"))
+        assert (await other.request(**_replay(room_id="g", public=True, paused=True))
+                ).HasField("replay_status")
+        stopped = await clients[0][0].request(**_control(stop=True))
+        assert stopped.replay_ended.stopped
+        assert (await extra.request(**_replay(room_id="g", public=True, paused=True))
+                ).HasField("replay_status")
+        assert app.replay_desk.by_address == {"memory": limit, "elsewhere": 1}
