@@ -86,6 +86,11 @@ class Limits:
     #: more are refused unchecked until the window has passed (password guessing).
     login_failures: int = 5
     login_window: float = 60.0
+    #: Password checks (sign-ins with a name, registrations) one client address may ask
+    #: for: a burst, then this many a minute. Each costs ~50 ms of a worker thread, and
+    #: one address runs one at a time, so no address can keep the others' waiting.
+    password_check_burst: int = 10
+    password_checks_per_minute: float = 30.0
     #: Seconds a session whose room closed while it was away can still resume (to learn
     #: that its room is gone) before it is forgotten.
     session_ttl: float = 3600.0

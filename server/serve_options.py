@@ -70,6 +70,12 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
              f"unchecked (default {d.login_failures})")
     add("--login-window", type=float, default=d.login_window,
         help=f"seconds failed sign-ins are counted over (default {d.login_window:g})")
+    add("--password-check-burst", type=int, default=d.password_check_burst,
+        help=f"sign-ins with a password and registrations one address may ask for at once "
+             f"(default {d.password_check_burst})")
+    add("--password-checks-per-minute", type=float, default=d.password_checks_per_minute,
+        help=f"sign-ins with a password and registrations per minute per address after the "
+             f"burst (default {d.password_checks_per_minute:g})")
     add("--max-spectators", type=int, default=r.max_spectators,
         help=f"spectators per room (default {r.max_spectators})")
     add("--spectator-flush-seconds", type=float, default=d.spectator_flush_seconds,
@@ -122,7 +128,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
     positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
                 "rate_strikes", "max_connections_per_address", "max_http_requests_per_address",
                 "login_failures", "max_waiting_rooms_per_address", "guest_burst",
-                "spectator_feed_messages")
+                "password_check_burst", "spectator_feed_messages")
     for name in positive:
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -132,9 +138,9 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0 \
-            or args.guests_per_minute <= 0:
-        parser.error("--clock-seconds, --send-timeout, --messages-per-second and "
-                     "--guests-per-minute must be positive")
+            or args.guests_per_minute <= 0 or args.password_checks_per_minute <= 0:
+        parser.error("--clock-seconds, --send-timeout, --messages-per-second, "
+                     "--guests-per-minute and --password-checks-per-minute must be positive")
     room = RoomConfig(clock_seconds=args.clock_seconds, max_spectators=args.max_spectators,
                       history=args.history, linger_seconds=args.linger_seconds,
                       idle_seconds=args.idle_room_seconds,
@@ -148,6 +154,8 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
                   max_http_requests_per_address=args.max_http_requests_per_address,
                   login_failures=args.login_failures, login_window=args.login_window,
                   guest_burst=args.guest_burst, guests_per_minute=args.guests_per_minute,
+                  password_check_burst=args.password_check_burst,
+                  password_checks_per_minute=args.password_checks_per_minute,
                   spectator_flush_seconds=args.spectator_flush_seconds,
                   spectator_feed_messages=args.spectator_feed_messages,
                   spectator_join_interval=args.spectator_join_interval, room=room)

@@ -26,7 +26,8 @@ import contextlib
 import hmac
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -112,8 +113,12 @@ class SessionDesk:
         self._guest_buckets: dict[str, TokenBucket] = {}
         #: When the latest failed sign-ins with each name happened (password guessing).
         self._login_failures: dict[str, deque[float]] = {}
-        #: Password hashing runs on worker threads, two at a time at most.
+        #: Password hashing runs on worker threads, two at a time at most, one at a time
+        #: for each client address (a lock each while someone of it checks or waits).
         self._hashing = trio.CapacityLimiter(2)
+        self._hashing_by_address: dict[str, trio.Lock] = {}
+        #: Password checks per client address (a token bucket each).
+        self._check_buckets: dict[str, TokenBucket] = {}
 
     # ---- the table
     def recover(self, rows: Iterable[SessionRow], live: set[str]) -> list[StoreOp]:
@@ -167,9 +172,10 @@ class SessionDesk:
             for key, failures in list(self._login_failures.items()):
                 if not failures or failures[-1] < cutoff:
                     del self._login_failures[key]
-            for address, bucket in list(self._guest_buckets.items()):
-                if bucket.tokens(now) >= bucket.burst:  # full again: forget it
-                    del self._guest_buckets[address]
+            for buckets in (self._guest_buckets, self._check_buckets):
+                for address, bucket in list(buckets.items()):
+                    if bucket.tokens(now) >= bucket.burst:  # full again: forget it
+                        del buckets[address]
             for record in list(self.sessions.values()):
                 if record.conn is None and record.room_id is None and \
                         now - record.idle_since >= self.limits.session_ttl:
@@ -226,13 +232,15 @@ class SessionDesk:
                     f"too many failed sign-ins with this name: wait "
                     f"{self.limits.login_window:.0f} s", rid))
                 return
+            if not self._may_check_password(conn, rid):
+                return
             account = self.accounts.by_name(name)
             stored = account.password_hash if account is not None and account.registered \
                 else ""
             # Counted as a failure until it proves right, so attempts in flight together
             # can't all slip under the limit.
             attempt = self._login_failed(name)
-            async with self._hashing:
+            async with self._hashing_turn(conn.address):
                 ok = await trio.to_thread.run_sync(verify_password, stored, password)
             if not ok or account is None:
                 conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED,
@@ -280,6 +288,37 @@ class SessionDesk:
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
             conn, record, token, account_token)).SerializeToString())
 
+    def _may_check_password(self, conn: _Connection, rid: int) -> bool:
+        """Take one of the address's password checks, or refuse the request (RATE_LIMITED):
+        an unknown name costs the same check as a known one, so nobody learns which exist,
+        and a flood of made-up names from one address would otherwise keep everyone's
+        sign-in waiting for seconds."""
+        bucket = self._check_buckets.get(conn.address)
+        if bucket is None:
+            bucket = self._check_buckets[conn.address] = TokenBucket(
+                self.limits.password_checks_per_minute / 60, self.limits.password_check_burst)
+        if bucket.take(trio.current_time()):
+            return True
+        conn.reply(error_bytes(
+            mpb.ERROR_CODE_RATE_LIMITED,
+            f"too many sign-ins and registrations from your address (at most "
+            f"{self.limits.password_checks_per_minute:g} a minute): wait a little", rid))
+        return False
+
+    @asynccontextmanager
+    async def _hashing_turn(self, address: str) -> AsyncIterator[None]:
+        """A worker thread for one password check: two at once at most, one per address."""
+        lock = self._hashing_by_address.get(address)
+        if lock is None:
+            lock = self._hashing_by_address[address] = trio.Lock()
+        try:
+            async with lock, self._hashing:
+                yield
+        finally:
+            if not lock.locked() and not lock.statistics().tasks_waiting and \
+                    self._hashing_by_address.get(address) is lock:
+                del self._hashing_by_address[address]
+
     def _login_throttled(self, name: str) -> bool:
         failures = self._login_failures.get(name_key(name))
         if failures is None:
@@ -307,7 +346,9 @@ class SessionDesk:
         try:
             name = check_new_credentials(request.name, request.password)
             self.accounts.check_register(account, name)  # before the slow hashing
-            async with self._hashing:
+            if not self._may_check_password(conn, rid):
+                return
+            async with self._hashing_turn(conn.address):
                 hashed = await trio.to_thread.run_sync(hash_password, request.password)
             ops = self.accounts.register(account, name, hashed)  # checks the name again
         except AccountError as exc:

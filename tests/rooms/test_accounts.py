@@ -413,6 +413,49 @@ async def test_password_guessing_is_throttled_per_name_and_forgiven_after_the_wi
         assert not later.HasField("error")
 
 
+async def test_password_checks_are_rate_limited_per_address_and_taken_in_turn(
+    tmp_path: Path,
+) -> None:
+    """A flood of sign-ins with made-up names (each a full password check, so nobody learns
+    which names exist) from one address made every other sign-in wait 6-11 s. One address
+    gets a burst of checks, then so many a minute, and runs one check at a time, so another
+    address's sign-in never waits behind its queue. (Real clock: the checks run on worker
+    threads.)"""
+    limits = Limits(password_check_burst=8, password_checks_per_minute=1)
+    async with running_app(tmp_path, limits) as app:
+        ann = MemorySocket(address="198.51.100.1")
+        app.lobby.nursery.start_soon(app.handle_connection, ann)
+        await ann.request(**_hello("ann"))
+        assert (await ann.request(register=mpb.Register(name="Ann", password="correct horse"))
+                ).HasField("welcome")
+        answered: list[str] = []
+
+        async def sign_in(address: str, name: str, password: str) -> None:
+            sock = MemorySocket(address=address)
+            app.lobby.nursery.start_soon(app.handle_connection, sock)
+            reply = await sock.request(**_hello(login=(name, password)))
+            answered.append(f"{address}:{reply.WhichOneof('body')}")
+
+        async with trio.open_nursery() as nursery:
+            for n in range(8):  # the flooding address's whole burst at once
+                nursery.start_soon(sign_in, "203.0.113.66", f"nobody{n}", "guess")
+            await trio.sleep(0.05)
+            nursery.start_soon(sign_in, "198.51.100.1", "Ann", "correct horse")
+        assert answered.count("203.0.113.66:error") == 8
+        # Ann's check ran beside the flood's, one of theirs at a time: not after all 8.
+        assert answered.index("198.51.100.1:welcome") < 4, answered
+        flood = MemorySocket(address="203.0.113.66")
+        app.lobby.nursery.start_soon(app.handle_connection, flood)
+        refused = await flood.request(**_hello(login=("nobody9", "guess")))
+        assert refused.error.code == mpb.ERROR_CODE_RATE_LIMITED
+        assert "sign-ins and registrations from your address" in refused.error.message
+        guest = await flood.request(**_hello("guest"))  # no password: not limited by it
+        assert guest.HasField("welcome")
+        refused = await flood.request(register=mpb.Register(name="Flo", password="x" * 12))
+        assert refused.error.code == mpb.ERROR_CODE_RATE_LIMITED
+        assert not app.session_desk._hashing_by_address  # no lock kept once idle
+
+
 async def test_tokens_passwords_and_invite_codes_never_reach_the_log(
     tmp_path: Path, autojump_clock: trio.testing.MockClock, caplog: pytest.LogCaptureFixture
 ) -> None:
