@@ -209,6 +209,14 @@ class _CappedConnection(ServerConnection):
         error goes the usual, locked way. (While the lock is held nothing is left unsent:
         whoever took it took that first.)"""
         stream = self.stream
+        if self.protocol.state is State.CLOSED:
+            # The stream ended or was aborted: what send_now left unsent can't be delivered,
+            # and websockets writes only the end of the stream now, expecting no error (the
+            # rest written to a closed socket raised out of its reader, logged as an
+            # internal error).
+            self._unsent = ()
+            await super().send_data()
+            return
         if self.send_lock.locked() or not isinstance(stream, trio.SocketStream):
             await super().send_data()
             return

@@ -10,6 +10,7 @@ frame arrives whole and in the order it was sent. A peer that went away makes a 
 from __future__ import annotations
 
 import functools
+import logging
 import socket
 import struct
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -253,3 +254,30 @@ async def test_send_now_on_a_closed_connection_does_nothing() -> None:
         with trio.fail_after(WAIT):
             await finished.wait()
     assert results == [SendNow.NOT_NOW]
+
+
+async def test_a_connection_aborted_while_a_frame_is_half_written_ends_quietly(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """send_now left part of a frame unsent (the client stopped reading), then the
+    connection was aborted (its socket closed, as websockets does when a close times out):
+    websockets then writes only the end of the stream and expects no error; the rest of the
+    frame is dropped, not written to the closed socket (that error escaped its reader)."""
+    big = bytes(range(256)) * (BIG // 256)
+    results: list[SendNow] = []
+    finished = trio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        assert isinstance(ws, _CappedConnection)
+        _small_buffer(ws, socket.SO_SNDBUF)
+        results.append(ws.send_now(big))
+        await ws.stream.aclose()  # an abort
+        with trio.fail_after(WAIT):
+            await ws.wait_closed()
+        finished.set()
+
+    async with talking_slowly(handler) as client:
+        with trio.fail_after(WAIT):
+            await finished.wait()
+        del client
+    assert results == [SendNow.STARTED]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
