@@ -66,6 +66,9 @@ class Limits:
     #: Rooms whose game hasn't started that connections from one address have created
     #: (guest accounts are free: this bounds what one client can hold of the room cap).
     max_waiting_rooms_per_address: int = 16
+    #: Open rooms, started or not, that connections from one address have created (a room
+    #: counts until it closes).
+    max_rooms_per_address: int = 64
     #: Client messages per second per connection (a token bucket refilled at this rate).
     messages_per_second: float = 20.0
     #: Messages a connection may send at once before the bucket runs dry.

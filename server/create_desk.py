@@ -1,7 +1,9 @@
 """CreateRoom, and the limits on who may create how many rooms: at most
-``max_rooms_per_account`` live rooms an account created, and ``max_waiting_rooms_per_address``
-rooms still waiting for their players from one client address (guest accounts are free, so
-the address bounds what one client can hold of the lobby). It is the
+``max_rooms_per_account`` live rooms an account created, ``max_waiting_rooms_per_address``
+rooms still waiting for their players from one client address, and ``max_rooms_per_address``
+open rooms, started or not, created from one address (guest accounts are free, so the
+address bounds what one client can hold of the lobby: a started game whose players all
+left stays open until its clocks run out, up to a day a game). It is the
 :class:`server.app.App`'s, which hands it each CreateRoom and tells it of rooms recovered
 and closed."""
 
@@ -31,6 +33,8 @@ class CreateDesk:
         self.accounts = accounts
         #: Unstarted rooms created from each client address (per-address room limit).
         self._waiting_rooms: dict[str, set[str]] = {}
+        #: Open rooms created from each client address, started or not.
+        self._open_rooms: dict[str, set[str]] = {}
         self._room_address: dict[str, str] = {}
         #: Who created each live room (the per-account room limit).
         self._creators: dict[str, Account] = {}
@@ -45,11 +49,12 @@ class CreateDesk:
     def room_closed(self, room_id: str) -> None:
         """``room_id`` closed: it counts for nobody any more."""
         address = self._room_address.pop(room_id, None)
-        rooms = self._waiting_rooms.get(address or "")
-        if rooms is not None:
-            rooms.discard(room_id)
-            if not rooms:
-                del self._waiting_rooms[address or ""]
+        for by_address in (self._waiting_rooms, self._open_rooms):
+            rooms = by_address.get(address or "")
+            if rooms is not None:
+                rooms.discard(room_id)
+                if not rooms:
+                    del by_address[address or ""]
         creator = self._creators.pop(room_id, None)
         if creator is not None:
             creator.created_rooms.discard(room_id)
@@ -79,6 +84,13 @@ class CreateDesk:
                 f"your address has {per_address} rooms waiting for players; fill or leave "
                 f"them first", rid))
             return
+        opened = self._open_rooms.get(conn.address, set())
+        if len(opened) >= self.limits.max_rooms_per_address:
+            conn.reply(error_bytes(
+                mpb.ERROR_CODE_LIMIT_REACHED,
+                f"your address has {self.limits.max_rooms_per_address} open rooms, started "
+                f"or not; finish or leave their games first", rid))
+            return
         reserved: list[tuple[str, str]] = []
         for name in request.reserved:
             holder = self.accounts.by_name(name)
@@ -107,6 +119,7 @@ class CreateDesk:
         account.created_rooms.add(host.room_id)
         self._creators[host.room_id] = account
         waiting.add(host.room_id)
+        self._open_rooms.setdefault(conn.address, set()).add(host.room_id)
         self._room_address[host.room_id] = conn.address
         conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
             room=host.room.info(), invite_code=invite)).SerializeToString())

@@ -44,6 +44,9 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
         help=f"rooms on this server (default {d.max_rooms})")
     add("--max-rooms-per-account", type=int, default=d.max_rooms_per_account,
         help=f"open rooms one account may have created (default {d.max_rooms_per_account})")
+    add("--max-rooms-per-address", type=int, default=d.max_rooms_per_address,
+        help=f"open rooms, started or not, created from one client address "
+             f"(default {d.max_rooms_per_address})")
     add("--max-waiting-rooms-per-address", type=int, default=d.max_waiting_rooms_per_address,
         help=f"rooms waiting for players that connections from one address may have created "
              f"(default {d.max_waiting_rooms_per_address})")
@@ -127,7 +130,8 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
 
     positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
                 "rate_strikes", "max_connections_per_address", "max_http_requests_per_address",
-                "login_failures", "max_waiting_rooms_per_address", "guest_burst",
+                "login_failures", "max_waiting_rooms_per_address", "max_rooms_per_address",
+                "guest_burst",
                 "password_check_burst", "spectator_feed_messages")
     for name in positive:
         if getattr(args, name) < 1:
@@ -148,6 +152,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
     return Limits(outbox_size=args.outbox, send_timeout=args.send_timeout,
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
                   max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,
+                  max_rooms_per_address=args.max_rooms_per_address,
                   messages_per_second=args.messages_per_second,
                   message_burst=args.message_burst, rate_strikes=args.rate_strikes,
                   max_connections_per_address=args.max_connections_per_address,

@@ -523,6 +523,37 @@ async def test_free_guest_accounts_cant_fill_the_room_cap_from_one_address(
         assert (await _create(again)).room.room_id
 
 
+async def test_abandoned_started_games_cant_fill_the_room_cap_from_one_address(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A started game whose players all left stays open until the deciding player's clock
+    runs out (up to a day a game): one address filled a server's whole room cap that way,
+    two fresh guests a room. Open rooms, started or not, are counted per address too."""
+    limits = Limits(max_rooms_per_address=3, max_waiting_rooms_per_address=16)
+    async with running_app(tmp_path, limits) as app:
+        for n in range(3):  # each game started, then both players gone
+            a, _w = await _connect(app, f"a{n}")
+            b, _w = await _connect(app, f"b{n}")
+            room_id = (await _create(a, clock_seconds=86400)).room.room_id
+            await _join(a, room_id)
+            await _join(b, room_id)
+            for sock in (a, b):
+                await sock.to_server.aclose()
+        await trio.sleep(1)
+        assert len(app.lobby.rooms) == 3 and all(r.game for r in app.lobby.rooms.values())
+        c, _w = await _connect(app, "c")
+        refused = await c.request(create_room=mpb.CreateRoom(name="one more"))
+        assert refused.error.code == mpb.ERROR_CODE_LIMIT_REACHED
+        assert "3 open rooms, started or not" in refused.error.message
+        other = MemorySocket(address="198.51.100.8")
+        app.lobby.nursery.start_soon(app.handle_connection, other)
+        await other.request(**_hello("fair"))
+        assert (await _create(other)).room.room_id  # another address isn't affected
+        # A room that closes counts no more: its deciding player's clock runs out.
+        await trio.sleep(86400 + app.limits.room.linger_seconds + 60)
+        assert (await _create(c)).room.room_id
+
+
 async def test_new_guests_per_address_are_rate_limited_and_tokens_still_work(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
