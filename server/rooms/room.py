@@ -879,7 +879,10 @@ class Room:
                 out.sends.append((m.conn, data))
                 out.sends.extend((m.conn, d) for d in self._decision(seat_class))
         self._start_clock(now)
-        if self.timers.running_seat is not None:  # (the clock charged above runs again)
+        # The clocks go out whenever one runs after an action, and once more when the game
+        # ends, every clock stopped where it was (one that ran out shows 0: a client counts
+        # a running clock down itself, and would otherwise go back to the last it was told).
+        if self.timers.running_seat is not None or ended:
             self._everyone(out, self.clocks(now))
         if ended:
             self._announce(out, now)

@@ -247,7 +247,7 @@ async def test_a_player_whose_clock_runs_out_concedes_so_no_client_stalls_the_ro
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
     async with running_app(tmp_path) as app:
-        _, _, room_id = await _two_players(app, clock_seconds=60)
+        a, _b, room_id = await _two_players(app, clock_seconds=60)
         assert app.lobby.rooms[room_id].info().clock_seconds == 60
         room = app.lobby.rooms[room_id]
         game = room.game
@@ -262,6 +262,17 @@ async def test_a_player_whose_clock_runs_out_concedes_so_no_client_stalls_the_ro
         await trio.testing.wait_all_tasks_blocked()
         assert game.result is not None and deciding not in game.result.winners
         assert room.remaining[deciding] == 0.0 and room.remaining[1 - deciding] == 60.0
+        # The players are told the clocks as the game ended: stopped, the loser's at 0 (a
+        # client counts a running clock down itself and would otherwise show its last).
+        told = []
+        while True:
+            try:
+                told.append(mpb.ServerMessage.FromString(a.from_server.receive_nowait()))
+            except trio.WouldBlock:
+                break
+        last = [m.clocks for m in told if m.HasField("clocks")][-1]
+        assert [(c.remaining_ms, c.running) for c in last.seats] == \
+            [(0 if s == deciding else 60_000, False) for s in range(2)]
 
 
 async def test_clock_seconds_beyond_a_day_is_refused(
