@@ -80,7 +80,8 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                            if isinstance(lst, trio.SocketListener)]
                 where = ", ".join(f"{a[0]}:{a[1]}" for a in sockets)
                 print(f"manawire listening on ws://{where} (data in {data_dir}; "
-                      f"{restored} games restored); open {_browser_url(sockets)} to play",
+                      f"{restored} game{'' if restored == 1 else 's'} restored); open "
+                      f"{_browser_url(sockets)} to play",
                       flush=True)
                 if relays is not None and relays.count:
                     links = await start_relays(relays, router, app.handle_connection,
@@ -122,6 +123,18 @@ def _browser_url(sockets: list[tuple[Any, ...]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``manawire`` command."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # Whoever read the output stopped (``manawire replay ... | head``): stop quietly, as
+        # command-line tools do. Standard output now goes nowhere, so the interpreter's last
+        # flush can't fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="manawire", description="Manawire game server")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the game server")

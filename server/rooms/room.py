@@ -462,7 +462,8 @@ class Room:
             reserved = self._reserved_seat(cmd.account_id)
             if reserved is None and self.settings.private and not self._invited(cmd):
                 refuse(mpb.ERROR_CODE_FORBIDDEN,
-                       "this room is private: join with its invite code")
+                       "that is not this room's invite code" if cmd.invite_code
+                       else "this room is private: join with its invite code")
                 return
             if reserved is not None:
                 free = [reserved] if self.seats[reserved] is None else []
@@ -543,7 +544,9 @@ class Room:
         if spectate is Spectate.NONE:
             return "this room allows no spectators"
         if spectate is Spectate.INVITE:
-            return "" if self._invited(cmd) else "watching this room needs its invite code"
+            return "" if self._invited(cmd) else (
+                "that is not this room's invite code" if cmd.invite_code
+                else "watching this room needs its invite code")
         assert_never(spectate)
 
     def _demo_for_next(self) -> str:

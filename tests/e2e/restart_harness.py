@@ -72,7 +72,7 @@ from server.view.encode import encode_view
 REPO = Path(__file__).resolve().parents[2]
 CLOSE_SERVICE_RESTART = 1012
 _LISTENING = re.compile(rb"manawire listening on [^\n]*\n")
-_RESTORED = re.compile(rb"(\d+) games restored")
+_RESTORED = re.compile(rb"(\d+) games? restored")
 #: Rough actions of a random-bot game by players (``manawire sim``: about 1400 for 2, 3500 for
 #: 3); only used to size the pace gate's quota.
 _EXPECTED_ACTIONS_PER_SEAT2 = 350

@@ -161,6 +161,9 @@ async def test_a_private_room_is_unlisted_and_joined_only_with_its_code(
         for guess in ("", "wrong", code[:-1]):
             reply = await _join(stranger, room_id, code=guess)
             assert reply.error.code == mpb.ERROR_CODE_FORBIDDEN, guess
+            assert reply.error.message == ("that is not this room's invite code" if guess
+                                           else "this room is private: join with its invite "
+                                           "code")
         assert (await _join(stranger, room_id, code=code)).joined.seat == 0
 
 
