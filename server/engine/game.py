@@ -224,7 +224,7 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
     events: list[Event] = []
     if isinstance(action, Concede):
         game.action_count += 1
-        lose(game, seat, f"player {seat} conceded (104.3a)", events)
+        lose(game, seat, f"{game.players[seat].name} conceded (104.3a)", events)
         if not check_game_over(game, events):
             start.repair_start(game, seat, events)
         _advance(game, events)
