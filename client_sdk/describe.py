@@ -328,8 +328,9 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
             ", ".join(c.name for c in r.cards)
     if kind == "library_searched":
         s = event.library_searched
-        return f"{seat_name(names, s.seat)} searched {names.player(s.owner)}'s library and " \
-               f"found {s.found}"
+        whose = "your" if s.owner == names.viewer else "their" if s.owner == s.seat \
+            else f"{names.player(s.owner)}'s"
+        return f"{seat_name(names, s.seat)} searched {whose} library and found {s.found}"
     if kind == "clash":
         c = event.clash
         won = f"{seat_name(names, c.winner)} won" if c.HasField("winner") else "nobody won"

@@ -227,3 +227,18 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
     board.absorb(mpb.ServerMessage(match_state=over), now=140.0)
     assert board.match_line() == ("Match over: you won the match, 2\N{EN DASH}1 "
                                   "(Ann won 2 of 3 games)")
+
+
+def test_701_23_a_search_says_whose_library_from_the_viewers_side() -> None:
+    from client_sdk.describe import event_text
+
+    def told(viewer: int, seat: int, owner: int) -> str | None:
+        event = pb.GameEvent(library_searched=pb.LibrarySearchedEvent(seat=seat, owner=owner,
+                                                                     found=1))
+        return event_text(_board(viewer), event)
+
+    assert told(ANN, ANN, ANN) == "you searched your library and found 1"
+    assert told(ANN, BOB, BOB) == "Bob searched their library and found 1"
+    assert told(ANN, BOB, ANN) == "Bob searched your library and found 1"
+    assert told(BOB, BOB, ANN) == "you searched Ann's library and found 1"
+    assert told(SPECTATOR, ANN, BOB) == "Ann searched Bob's library and found 1"
