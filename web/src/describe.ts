@@ -319,8 +319,11 @@ export function eventText(names: Names, event: GameEvent): string | null {
     }
     case "cardsRevealed":
       return `${k.value.toEveryone ? "Revealed" : "You look at"}: ${k.value.cards.map((c) => c.name).join(", ")}`;
-    case "librarySearched":
-      return `${seatName(names, k.value.seat)} searched ${names.player(k.value.owner)}'s library and found ${k.value.found}`;
+    case "librarySearched": {
+      const { seat, owner, found } = k.value;
+      const whose = owner === names.viewer ? "your" : owner === seat ? "their" : `${names.player(owner)}'s`;
+      return `${seatName(names, seat)} searched ${whose} library and found ${found}`;
+    }
     case "clash": {
       const w = k.value.winner;
       return `Clash: ${w === undefined ? "nobody won" : `${seatName(names, w)} won`}`;

@@ -3,11 +3,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import {
-  ActionSchema, GameObjectSchema, type Action, type GameObject, ZoneKind,
+  ActionSchema, GameEventSchema, GameObjectSchema, type Action, type GameObject, ZoneKind,
 } from "../src/gen/protocol/v1/game_pb";
 import {
-  distinctLabels, manaSymbolWords, manaSymbols, optionObjects, optionSeats, optionText,
-  tierText, type Names,
+  distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
+  optionText, tierText, type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -74,4 +74,14 @@ test("delayed spectator tiers read as what they show and how far behind", () => 
   assert.equal(tierText(tier({ kind: TierKind.PUBLIC, delaySeconds: 30, delayTurns: 1 }), []),
     "the public view, 30 s and 1 turn behind");
   assert.equal(tierText(tier({ kind: 99 as TierKind, delaySeconds: 5 }), []), "a delayed view, 5 s behind");
+});
+
+test("701.23: a search says whose library from the viewer's side", () => {
+  const told = (viewer: number, seat: number, owner: number) => eventText({ ...names, viewer },
+    create(GameEventSchema, { kind: { case: "librarySearched", value: { seat, owner, found: 1 } } }));
+  assert.equal(told(0, 0, 0), "you searched your library and found 1");
+  assert.equal(told(0, 1, 1), "Bob searched their library and found 1");
+  assert.equal(told(0, 1, 0), "Bob searched your library and found 1");
+  assert.equal(told(1, 1, 0), "you searched Ann's library and found 1");
+  assert.equal(told(-1, 0, 1), "Ann searched Bob's library and found 1");
 });
