@@ -29,7 +29,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.accounts import Accounts
 from server.cards import demo_deck_names
 from server.create_desk import CreateDesk
-from server.decks import Deck, DeckFormat, DeckListError, resolve
+from server.decks import Deck, DeckFormat, DeckListError, read_deck, resolve
 from server.quickmatch import QuickMatchDesk
 from server.ratelimit import MessageLimiter, Verdict
 from server.replay_desk import ReplayDesk
@@ -502,16 +502,20 @@ class App:
                                    f"demo decks {', '.join(demo_deck_names())}", rid))
             return False, None
         try:
-            if len(spec.encode()) <= INLINE_DECK_BYTES:
-                return True, resolve(spec, fmt)
-            async with self._deck_checks:
-                return True, await trio.to_thread.run_sync(resolve, spec, fmt)
+            return True, await self._resolve(spec, fmt)
         except DeckListError as exc:
             conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_DECK,
                                    f"the deck can't be played in {fmt.value}: "
                                    f"{len(exc.problems)} problem(s)", rid,
                                    details=exc.problems[:100]))
             return False, None
+
+    async def _resolve(self, spec: str, fmt: DeckFormat) -> Deck:
+        """:func:`server.decks.resolve`, a long text on a worker thread (one at a time)."""
+        if len(spec.encode()) <= INLINE_DECK_BYTES:
+            return resolve(spec, fmt)
+        async with self._deck_checks:
+            return await trio.to_thread.run_sync(resolve, spec, fmt)
 
     async def _submit_deck(self, conn: _Connection, rid: int, request: req.SubmitDeck
                            ) -> None:
@@ -523,12 +527,23 @@ class App:
             conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "join a room first", rid))
             return
         deck = None
+        problems: tuple[str, ...] = ()
         if not request.keep:
-            ok, deck = await self._deck(conn, rid, request.deck, host.room.format)
-            if not ok:
-                return
+            try:
+                deck = await self._resolve(request.deck, host.room.format)
+            except DeckListError as exc:
+                # A list that reads whole but breaks the format's rules goes to the room
+                # too, so every problem is told at once: the format's and the registered
+                # deck and sideboard's (rule 100.4).
+                deck, problems = read_deck(request.deck), tuple(exc.problems)
+                if deck is None:
+                    conn.reply(error_bytes(
+                        mpb.ERROR_CODE_INVALID_DECK,
+                        f"the deck can't be played in {host.room.format.value}: "
+                        f"{len(exc.problems)} problem(s)", rid, details=exc.problems[:100]))
+                    return
         try:
-            await host.submit(cmd.SubmitDeck(conn.conn_id, rid, deck)).wait()
+            await host.submit(cmd.SubmitDeck(conn.conn_id, rid, deck, problems)).wait()
         except RoomGoneError:
             conn.host = None
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed", rid))

@@ -53,6 +53,7 @@ __all__ = [
     "detect_format",
     "export",
     "parse",
+    "read_deck",
     "resolve",
     "to_deck",
 ]
@@ -128,6 +129,18 @@ def check(text: str, fmt: DeckFormat, *, filename: str | None = None,
     ante (407.3; ``ante``: the game is played for ante). Raises :class:`DeckListError`
     with every problem, the parse's and the rules', at once."""
     return _checked(read(text, filename=filename, file_format=file_format), fmt, ante)
+
+
+def read_deck(spec: str) -> Deck | None:
+    """The deck a list names as it reads, before any format's rules are checked (None: it
+    can't be read whole -- a bad line, an unknown card, too long)."""
+    if too_large(spec) is not None:
+        return None
+    name = spec.strip()
+    parsed = _demo(name) if name in demo_deck_names() else read(spec)
+    if parsed.problems or parsed.unknown_main or parsed.unknown_sideboard:
+        return None
+    return to_deck(parsed.deck)
 
 
 def resolve(spec: str, fmt: DeckFormat, *, ante: bool = False) -> Deck:

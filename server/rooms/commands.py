@@ -72,11 +72,14 @@ class ConcedeGame:
 class SubmitDeck:
     """Between games of a match: the connection's player keeps its current deck (``deck``
     None) or plays ``deck`` next (already read and checked against the room's format; the
-    room checks it against the registered deck and sideboard, rule 100.4)."""
+    room checks it against the registered deck and sideboard, rule 100.4). ``problems``:
+    the format's rules the deck breaks (it is refused then, with every problem the room
+    finds too)."""
 
     conn: ConnId
     rid: int
     deck: Deck | None = None
+    problems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

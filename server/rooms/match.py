@@ -71,11 +71,13 @@ def next_chooser(previous_winner: int, previous_chooser: int, seats: int) -> int
     return 1 - previous_winner
 
 
-def sideboard_problems(registered: Deck, deck: Deck, fmt: DeckFormat) -> list[str]:
+def sideboard_problems(registered: Deck, deck: Deck, fmt: DeckFormat, *,
+                       size: bool = True) -> list[str]:
     """Every way ``deck`` (a player's deck for the next game) breaks rules 100.4 and 103.2a
     against the deck and sideboard they ``registered``: together, its main deck and
-    sideboard must hold exactly the registered cards (by name), and its main deck at least
-    the format's minimum (rules 100.2a, 100.2b). Empty: the deck may be played."""
+    sideboard must hold exactly the registered cards (by name), and (``size``) its main
+    deck at least the format's minimum (rules 100.2a, 100.2b). Empty: the deck may be
+    played."""
     problems = []
     have = Counter(c.name for c in (*registered.main, *registered.sideboard))
     new = Counter(c.name for c in (*deck.main, *deck.sideboard))
@@ -92,7 +94,7 @@ def sideboard_problems(registered: Deck, deck: Deck, fmt: DeckFormat) -> list[st
                 f"deck and sideboard together must be exactly the registered cards "
                 f"(rule 100.4)")
     minimum = MIN_MAIN[fmt]
-    if len(deck.main) < minimum:
+    if size and len(deck.main) < minimum:
         problems.append(f"a {fmt.value} main deck has at least {minimum} cards "
                         f"(rule {'100.2a' if fmt is DeckFormat.CONSTRUCTED else '100.2b'}), "
                         f"got {len(deck.main)}")

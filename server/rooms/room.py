@@ -1006,7 +1006,10 @@ class Room:
             return
         assert member.registered is not None and member.deck is not None
         if cmd.deck is not None:
-            problems = sideboard_problems(member.registered, cmd.deck, self.format)
+            # The format's problems (the main deck's size among them), then the registered
+            # deck and sideboard's: every one told at once.
+            problems = [*cmd.problems, *sideboard_problems(
+                member.registered, cmd.deck, self.format, size=not cmd.problems)]
             if problems:
                 refuse(mpb.ERROR_CODE_INVALID_DECK,
                        f"that deck can't be played in game {self.game_number + 1}: "
