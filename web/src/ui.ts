@@ -13,7 +13,8 @@ import { saved } from "./storage";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  decisionName, distinctLabels, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects, optionSeats,
+  clockText, decisionName, distinctLabels, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
+  optionSeats,
   optionText, seatName, stepName, targetText,
 } from "./describe";
 
@@ -802,7 +803,7 @@ function roomRow(app: App, r: RoomInfo): HTMLElement {
   const state = r.finished ? "finished" : r.started ? "playing" : `${r.players.length}/${r.seats} seated`;
   return h("li", { class: "room-row", "data-testid": "room-row", "data-room-id": r.roomId },
     h("span", { class: "room-name" }, r.name || "(unnamed)"),
-    h("span", { class: "hint" }, ` ${state}, ${format}, ${Math.round(r.clockSeconds / 60)} min`,
+    h("span", { class: "hint" }, ` ${state}, ${format}, ${clockText(r.clockSeconds)}`,
       r.bestOf > 1 ? `, best of ${r.bestOf}` : "",
       r.bestOf > 1 && r.started ? ` (game ${r.gameNumber}, ${r.wins.join("–")})` : "",
       r.players.length ? ` — ${r.players.join(", ")}` : "",

@@ -6,7 +6,7 @@ import {
   ActionSchema, GameEventSchema, GameObjectSchema, type Action, type GameObject, ZoneKind,
 } from "../src/gen/protocol/v1/game_pb";
 import {
-  distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
+  clockText, distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
   optionText, tierText, type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
@@ -84,4 +84,8 @@ test("701.23: a search says whose library from the viewer's side", () => {
   assert.equal(told(0, 1, 0), "Bob searched your library and found 1");
   assert.equal(told(1, 1, 0), "you searched Ann's library and found 1");
   assert.equal(told(-1, 0, 1), "Ann searched Bob's library and found 1");
+});
+
+test("a room's time bank reads in minutes, or seconds under a minute", () => {
+  assert.deepEqual([5, 59, 60, 1800, 86400].map(clockText), ["5 s", "59 s", "1 min", "30 min", "1440 min"]);
 });
