@@ -206,6 +206,7 @@ def serve_flags(connections: int, rooms: int, linger: float, spectators: int = 0
             ("--max-rooms", str(max(2000, 4 * rooms + 64))),
             ("--max-rooms-per-account", "1000"),
             ("--max-waiting-rooms-per-address", str(max(16, 2 * rooms + 64))),
+            ("--max-rooms-per-address", str(max(64, 4 * rooms + 64))),
             ("--guest-burst", many),
             ("--guests-per-minute", "1000000"),
             ("--messages-per-second", "100000"),
