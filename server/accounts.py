@@ -78,6 +78,41 @@ def verify_password(stored: str, password: str) -> bool:
         return False
 
 
+#: Scripts whose letters look like Latin ones: a name may not mix them with Latin or with
+#: each other: 'Ann' spelt with a Cyrillic A (U+0410) would pass for 'Ann'.
+_LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"})
+#: Scripts written together (Unicode TR 39, 5.2): Han with kana, Bopomofo or Hangul.
+_WRITTEN_TOGETHER = (frozenset({"CJK", "HIRAGANA", "KATAKANA"}), frozenset({"CJK", "BOPOMOFO"}),
+                     frozenset({"CJK", "HANGUL"}))
+
+
+def name_scripts(name: str) -> set[str]:
+    """The scripts of a name's letters, by the first word of each letter's Unicode name
+    after NFKC (LATIN, CYRILLIC, GREEK, CJK, HIRAGANA, ...)."""
+    scripts: set[str] = set()
+    for ch in unicodedata.normalize("NFKC", name):
+        if ch.isalpha():
+            word = unicodedata.name(ch, "?").split()[0]
+            scripts.update(("HIRAGANA", "KATAKANA") if word == "KATAKANA-HIRAGANA" else (word,))
+    return scripts
+
+
+def mixed_scripts(name: str) -> list[str]:
+    """The lookalike scripts a name mixes (sorted; empty if it doesn't): its letters come
+    from one script, from scripts written together (Han with kana, Bopomofo or Hangul, and
+    Latin besides), or from Latin and one script unlike it -- the "moderately restrictive"
+    profile of Unicode TR 39, 5.2."""
+    scripts = name_scripts(name)
+    if len(scripts) <= 1:
+        return []
+    if any(scripts - {"LATIN"} <= together for together in _WRITTEN_TOGETHER):
+        return []
+    lookalike = scripts & _LOOKALIKE_SCRIPTS
+    if len(lookalike) <= 1 and len(scripts - lookalike) <= 1:
+        return []
+    return sorted(lookalike) if len(lookalike) > 1 else sorted(scripts)
+
+
 def check_new_credentials(name: str, password: str) -> str:
     """Validate a name and password to register; returns the cleaned name."""
     clean = " ".join(name.split())
@@ -85,6 +120,12 @@ def check_new_credentials(name: str, password: str) -> str:
         raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                            f"a name has {MIN_NAME}-{MAX_NAME} letters, digits, spaces, '_', "
                            "'-' or '.'")
+    mixed = mixed_scripts(clean)
+    if mixed:
+        raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"a name's letters come from one script: this one mixes "
+                           f"{' and '.join(s.title() for s in mixed)}, whose letters can look "
+                           f"alike (so one name could pass for another)")
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                            f"a password has {MIN_PASSWORD}-{MAX_PASSWORD} characters")

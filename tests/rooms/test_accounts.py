@@ -98,6 +98,11 @@ async def test_register_then_log_in_elsewhere_and_names_are_unique(
         assert short.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
         hashed = await other.request(register=mpb.Register(name="a#1", password="long enough"))
         assert hashed.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # '#' marks guests
+        # A Cyrillic A (U+0410) in a Latin name would pass for 'Ann' (Unicode TR 39 mixed scripts).
+        lookalike = await other.request(register=mpb.Register(name="\u0410nn",
+                                                               password="long enough"))
+        assert lookalike.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        assert "mixes Cyrillic and Latin" in lookalike.error.message
         _s, wrong = await _connect(app, login=("Ann", "wrong horse"))
         assert wrong.error.code == mpb.ERROR_CODE_UNAUTHENTICATED
         _s, unknown = await _connect(app, login=("Nobody", "correct horse"))
@@ -575,3 +580,15 @@ async def test_new_guests_per_address_are_rate_limited_and_tokens_still_work(
         assert (await other.request(**_hello("elsewhere"))).HasField("welcome")
         await trio.sleep(10)  # one more a minute / 6 = every 10 s
         assert (await _connect(app, "g4"))[1].HasField("welcome")
+
+
+@pytest.mark.parametrize(("name", "mixed"), [
+    ("Ann", []), ("Анна", []), ("María", []), ("\uff21\uff4e\uff4e", []),  # full width
+    ("山田たろう", []), ("Taro 山田", []), ("Kim 김", []), ("Ann ابن", []),
+    ("\u0410nn", ["CYRILLIC", "LATIN"]), ("\u0391lpha", ["GREEK", "LATIN"]),
+    ("Ωмега", ["CYRILLIC", "GREEK"]), ("Ann ابن Ω", ["GREEK", "LATIN"]),
+])
+def test_a_registered_name_mixes_no_lookalike_scripts(name: str, mixed: list[str]) -> None:
+    from server.accounts import mixed_scripts
+
+    assert mixed_scripts(name) == mixed
