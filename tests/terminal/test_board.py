@@ -242,3 +242,14 @@ def test_701_23_a_search_says_whose_library_from_the_viewers_side() -> None:
     assert told(ANN, BOB, ANN) == "Bob searched your library and found 1"
     assert told(BOB, BOB, ANN) == "you searched Ann's library and found 1"
     assert told(SPECTATOR, ANN, BOB) == "Ann searched Bob's library and found 1"
+
+
+def test_a_refused_deck_shows_three_problems_and_logs_every_one() -> None:
+    board = _board(ANN)
+    board.deck_request = 9
+    problems = [f"problem {n}" for n in range(1, 8)]
+    board.absorb(mpb.ServerMessage(request_id=9, error=mpb.Error(
+        code=mpb.ERROR_CODE_INVALID_DECK, message="7 problem(s)", details=problems)), now=0.0)
+    assert board.notice == ("Deck refused: 7 problem(s) -- problem 1; problem 2; problem 3 "
+                            "(+4 more: in the log)")
+    assert [text for text, _n in board.events][-7:] == [f"Deck problem: {p}" for p in problems]
