@@ -101,6 +101,8 @@ class Client:
         self.decision: pb.Decision | None = None
         self.seat: int | None = None
         self.room_id: str | None = None
+        #: The room as the server described it when this client was placed in it.
+        self.room: mpb.RoomInfo | None = None
         #: The room, tier and invite code this client watches as a spectator (None: it
         #: doesn't): joined again by itself if a resume finds the place gone.
         self._watching: tuple[str, int, str] | None = None
@@ -218,6 +220,7 @@ class Client:
         room_id = joined.room.room_id
         self.seat = joined.seat
         self.room_id = room_id
+        self.room = joined.room
         self.best_of = joined.room.best_of or 1
         if joined.role != mpb.ROLE_SPECTATOR:
             self._watching = None

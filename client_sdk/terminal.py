@@ -418,7 +418,10 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
         setup: Callable[[], Awaitable[None]] | None = None
         bots: list[tuple[str, str]] = []
         if client.room_id is not None and client.seat is not None:
-            board.seat, board.room.room_id = client.seat, client.room_id
+            board.seat = client.seat
+            if client.room is not None:  # its name, its match... as when it was joined
+                board.room.CopyFrom(client.room)
+            board.room.room_id = client.room_id
             print(f"Back in your game in room {client.room_id}.", file=out, flush=True)
         elif o.room_id:
             joined = await client.join(o.room_id, deck=o.deck, invite_code=o.invite_code)

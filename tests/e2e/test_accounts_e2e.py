@@ -137,6 +137,7 @@ async def test_a_dropped_client_whose_account_went_on_elsewhere_takes_that_seat_
                         await ann.request(mpb.ClientMessage(list_rooms=mpb.ListRooms()))
                     assert ann.resumes == 0  # a Hello took the session over, not a Resume
                     assert ann.room_id == room.room_id and ann.seat == joined.seat
+                    assert ann.room is not None and ann.room.name == "t"  # (a screen's title)
                     assert ann.batching
                     while ann.mirror.state_id == 0:  # the game state reaches Ann
                         await ann.next_message()

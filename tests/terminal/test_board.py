@@ -253,3 +253,4 @@ def test_a_refused_deck_shows_three_problems_and_logs_every_one() -> None:
     assert board.notice == ("Deck refused: 7 problem(s) -- problem 1; problem 2; problem 3 "
                             "(+4 more: in the log)")
     assert [text for text, _n in board.events][-7:] == [f"Deck problem: {p}" for p in problems]
+
