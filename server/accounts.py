@@ -78,39 +78,22 @@ def verify_password(stored: str, password: str) -> bool:
         return False
 
 
-#: Scripts whose letters look like Latin ones: a name may not mix them with Latin or with
-#: each other: 'Ann' spelt with a Cyrillic A (U+0410) would pass for 'Ann'.
-_LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"})
-#: Scripts written together (Unicode TR 39, 5.2): Han with kana, Bopomofo or Hangul.
-_WRITTEN_TOGETHER = (frozenset({"CJK", "HIRAGANA", "KATAKANA"}), frozenset({"CJK", "BOPOMOFO"}),
-                     frozenset({"CJK", "HANGUL"}))
-
-
-def name_scripts(name: str) -> set[str]:
-    """The scripts of a name's letters, by the first word of each letter's Unicode name
-    after NFKC (LATIN, CYRILLIC, GREEK, CJK, HIRAGANA, ...)."""
-    scripts: set[str] = set()
-    for ch in unicodedata.normalize("NFKC", name):
-        if ch.isalpha():
-            word = unicodedata.name(ch, "?").split()[0]
-            scripts.update(("HIRAGANA", "KATAKANA") if word == "KATAKANA-HIRAGANA" else (word,))
-    return scripts
+#: Scripts whose letters look alike: a registered name may not mix two of them ('Ann'
+#: spelt with a Cyrillic A, U+0410, would pass for 'Ann').
+_LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
 
 
 def mixed_scripts(name: str) -> list[str]:
-    """The lookalike scripts a name mixes (sorted; empty if it doesn't): its letters come
-    from one script, from scripts written together (Han with kana, Bopomofo or Hangul, and
-    Latin besides), or from Latin and one script unlike it -- the "moderately restrictive"
-    profile of Unicode TR 39, 5.2."""
-    scripts = name_scripts(name)
-    if len(scripts) <= 1:
-        return []
-    if any(scripts - {"LATIN"} <= together for together in _WRITTEN_TOGETHER):
-        return []
-    lookalike = scripts & _LOOKALIKE_SCRIPTS
-    if len(lookalike) <= 1 and len(scripts - lookalike) <= 1:
-        return []
-    return sorted(lookalike) if len(lookalike) > 1 else sorted(scripts)
+    """The lookalike scripts (Latin, Cyrillic, Greek) whose letters a name mixes, sorted
+    (empty: it mixes none). A letter's script is the first word of its Unicode name after
+    NFKC; letters of other scripts (Han, kana, Hangul, Arabic...) mix freely."""
+    scripts: set[str] = set()
+    for ch in unicodedata.normalize("NFKC", name):
+        if ch.isalpha():
+            script = unicodedata.name(ch, "?").split()[0]
+            if script in _LOOKALIKE_SCRIPTS:
+                scripts.add(script)
+    return sorted(scripts) if len(scripts) > 1 else []
 
 
 def check_new_credentials(name: str, password: str) -> str:
@@ -123,9 +106,9 @@ def check_new_credentials(name: str, password: str) -> str:
     mixed = mixed_scripts(clean)
     if mixed:
         raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                           f"a name's letters come from one script: this one mixes "
-                           f"{' and '.join(s.title() for s in mixed)}, whose letters can look "
-                           f"alike (so one name could pass for another)")
+                           f"this name mixes {' and '.join(s.title() for s in mixed)} "
+                           f"letters, which can look alike (so one name could pass for "
+                           f"another): use the letters of one of them")
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                            f"a password has {MIN_PASSWORD}-{MAX_PASSWORD} characters")
