@@ -29,7 +29,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.accounts import Accounts
 from server.cards import demo_deck_names
 from server.create_desk import CreateDesk
-from server.decks import Deck, DeckFormat, DeckListError, read_deck, resolve
+from server.decks import Deck, DeckFormat, DeckListError, resolve, resolve_as_read
 from server.quickmatch import QuickMatchDesk
 from server.ratelimit import MessageLimiter, Verdict
 from server.replay_desk import ReplayDesk
@@ -502,20 +502,16 @@ class App:
                                    f"demo decks {', '.join(demo_deck_names())}", rid))
             return False, None
         try:
-            return True, await self._resolve(spec, fmt)
+            if len(spec.encode()) <= INLINE_DECK_BYTES:
+                return True, resolve(spec, fmt)
+            async with self._deck_checks:
+                return True, await trio.to_thread.run_sync(resolve, spec, fmt)
         except DeckListError as exc:
             conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_DECK,
                                    f"the deck can't be played in {fmt.value}: "
                                    f"{len(exc.problems)} problem(s)", rid,
                                    details=exc.problems[:100]))
             return False, None
-
-    async def _resolve(self, spec: str, fmt: DeckFormat) -> Deck:
-        """:func:`server.decks.resolve`, a long text on a worker thread (one at a time)."""
-        if len(spec.encode()) <= INLINE_DECK_BYTES:
-            return resolve(spec, fmt)
-        async with self._deck_checks:
-            return await trio.to_thread.run_sync(resolve, spec, fmt)
 
     async def _submit_deck(self, conn: _Connection, rid: int, request: req.SubmitDeck
                            ) -> None:
@@ -529,19 +525,22 @@ class App:
         deck = None
         problems: tuple[str, ...] = ()
         if not request.keep:
-            try:
-                deck = await self._resolve(request.deck, host.room.format)
-            except DeckListError as exc:
-                # A list that reads whole but breaks the format's rules goes to the room
-                # too, so every problem is told at once: the format's and the registered
-                # deck and sideboard's (rule 100.4).
-                deck, problems = read_deck(request.deck), tuple(exc.problems)
-                if deck is None:
-                    conn.reply(error_bytes(
-                        mpb.ERROR_CODE_INVALID_DECK,
-                        f"the deck can't be played in {host.room.format.value}: "
-                        f"{len(exc.problems)} problem(s)", rid, details=exc.problems[:100]))
-                    return
+            # A list that reads whole but breaks the format's rules goes to the room too,
+            # so every problem is told at once: the format's and the registered deck and
+            # sideboard's (rule 100.4).
+            fmt = host.room.format
+            if len(request.deck.encode()) <= INLINE_DECK_BYTES:
+                deck, problems = resolve_as_read(request.deck, fmt)
+            else:
+                async with self._deck_checks:
+                    deck, problems = await trio.to_thread.run_sync(resolve_as_read,
+                                                                    request.deck, fmt)
+            if deck is None:
+                conn.reply(error_bytes(
+                    mpb.ERROR_CODE_INVALID_DECK,
+                    f"the deck can't be played in {fmt.value}: {len(problems)} problem(s)",
+                    rid, details=problems[:100]))
+                return
         try:
             await host.submit(cmd.SubmitDeck(conn.conn_id, rid, deck, problems)).wait()
         except RoomGoneError:

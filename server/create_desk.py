@@ -72,7 +72,7 @@ class CreateDesk:
                 f"first (an unstarted room with nobody in it closes after "
                 f"{self.limits.room.idle_seconds:.0f} s)", rid))
             return
-        waiting = self._waiting_rooms.setdefault(conn.address, set())
+        waiting = self._waiting_rooms.get(conn.address, set())
         for room_id in list(waiting):  # only rooms still waiting for their players count
             host = self.lobby.hosts.get(room_id)
             if host is None or host.room.game is not None:
@@ -89,7 +89,7 @@ class CreateDesk:
             conn.reply(error_bytes(
                 mpb.ERROR_CODE_LIMIT_REACHED,
                 f"your address has {self.limits.max_rooms_per_address} open rooms, started "
-                f"or not; finish or leave their games first", rid))
+                f"or not; finish (or concede) their games first", rid))
             return
         reserved: list[tuple[str, str]] = []
         for name in request.reserved:
@@ -118,7 +118,7 @@ class CreateDesk:
             return
         account.created_rooms.add(host.room_id)
         self._creators[host.room_id] = account
-        waiting.add(host.room_id)
+        self._waiting_rooms.setdefault(conn.address, set()).add(host.room_id)
         self._open_rooms.setdefault(conn.address, set()).add(host.room_id)
         self._room_address[host.room_id] = conn.address
         conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(

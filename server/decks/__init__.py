@@ -53,7 +53,7 @@ __all__ = [
     "detect_format",
     "export",
     "parse",
-    "read_deck",
+    "resolve_as_read",
     "resolve",
     "to_deck",
 ]
@@ -131,16 +131,20 @@ def check(text: str, fmt: DeckFormat, *, filename: str | None = None,
     return _checked(read(text, filename=filename, file_format=file_format), fmt, ante)
 
 
-def read_deck(spec: str) -> Deck | None:
-    """The deck a list names as it reads, before any format's rules are checked (None: it
-    can't be read whole -- a bad line, an unknown card, too long)."""
-    if too_large(spec) is not None:
-        return None
+def resolve_as_read(spec: str, fmt: DeckFormat) -> tuple[Deck | None, tuple[str, ...]]:
+    """:func:`resolve`, but a list that reads whole and only breaks ``fmt``'s rules comes
+    back too: ``(deck, ())`` if it may be played, ``(deck as read, its problems)`` if it
+    reads whole but breaks the rules, ``(None, its problems)`` if it can't be read whole."""
+    problem = too_large(spec)
+    if problem is not None:
+        return None, (problem,)
     name = spec.strip()
     parsed = _demo(name) if name in demo_deck_names() else read(spec)
-    if parsed.problems or parsed.unknown_main or parsed.unknown_sideboard:
-        return None
-    return to_deck(parsed.deck)
+    try:
+        return to_deck(_checked(parsed, fmt, False)), ()
+    except DeckListError as exc:
+        whole = not (parsed.problems or parsed.unknown_main or parsed.unknown_sideboard)
+        return (to_deck(parsed.deck) if whole else None), tuple(exc.problems)
 
 
 def resolve(spec: str, fmt: DeckFormat, *, ante: bool = False) -> Deck:

@@ -150,12 +150,12 @@ export function distinctLabels(labels: string[]): string[] {
   });
 }
 
-/** A delayed spectator tier in words, e.g. "every hand, 120 s behind". */
 /** A room's time bank: minutes, or seconds under a minute. */
 export function clockText(seconds: number): string {
   return seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
 }
 
+/** A delayed spectator tier in words, e.g. "every hand, 120 s behind". */
 export function tierText(tier: SpectatorTier, players: readonly string[]): string {
   let what: string;
   switch (tier.kind) {
