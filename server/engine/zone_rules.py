@@ -633,13 +633,20 @@ def playable_in_library(game: Game, seat: int) -> list[str]:
 
 
 def _reissue(game: Game, object_id: str) -> None:
-    """Rule 401.6: the hidden card becomes a new object (a new id, in place)."""
+    """Rule 401.6: the hidden card becomes a new object (a new id, in place). A look or a
+    choice still under way that holds the card -- a scry begun by the same action that
+    ended the reveal -- goes on with it under its new id (701.22a: its player is still
+    looking at it)."""
     obj = game.objects.pop(object_id)
     library = game.player(obj.owner).library
     obj.id = fresh_id(game)
     obj.came_from = ""
     game.objects[obj.id] = obj
     library[library.index(object_id)] = obj.id
+    for ids in (*(c.pool for c in game.choices), *(c.picked for c in game.choices),
+                *(lk.ids for lk in game.looks)):
+        if object_id in ids:
+            ids[ids.index(object_id)] = obj.id
 
 
 # --- effects and decisions ---------------------------------------------------------------------
