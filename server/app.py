@@ -29,7 +29,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.accounts import Accounts
 from server.cards import demo_deck_names
 from server.create_desk import CreateDesk
-from server.decks import Deck, DeckFormat, DeckListError, resolve, resolve_as_read
+from server.decks import Deck, DeckFormat, resolve_as_read
 from server.quickmatch import QuickMatchDesk
 from server.ratelimit import MessageLimiter, Verdict
 from server.replay_desk import ReplayDesk
@@ -501,17 +501,27 @@ class App:
                                    f"unknown deck {name!r}: send a deck list, or one of the "
                                    f"demo decks {', '.join(demo_deck_names())}", rid))
             return False, None
-        try:
-            if len(spec.encode()) <= INLINE_DECK_BYTES:
-                return True, resolve(spec, fmt)
-            async with self._deck_checks:
-                return True, await trio.to_thread.run_sync(resolve, spec, fmt)
-        except DeckListError as exc:
-            conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_DECK,
-                                   f"the deck can't be played in {fmt.value}: "
-                                   f"{len(exc.problems)} problem(s)", rid,
-                                   details=exc.problems[:100]))
+        deck, problems = await self._read_deck(spec, fmt)
+        if problems:
+            self._refuse_deck(conn, rid, fmt, problems)
             return False, None
+        return True, deck
+
+    async def _read_deck(self, spec: str, fmt: DeckFormat
+                         ) -> tuple[Deck | None, tuple[str, ...]]:
+        """:func:`server.decks.resolve_as_read`, a long text on a worker thread (one at a
+        time)."""
+        if len(spec.encode()) <= INLINE_DECK_BYTES:
+            return resolve_as_read(spec, fmt)
+        async with self._deck_checks:
+            return await trio.to_thread.run_sync(resolve_as_read, spec, fmt)
+
+    @staticmethod
+    def _refuse_deck(conn: _Connection, rid: int, fmt: DeckFormat,
+                     problems: Sequence[str]) -> None:
+        conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_DECK,
+                               f"the deck can't be played in {fmt.value}: "
+                               f"{len(problems)} problem(s)", rid, details=problems[:100]))
 
     async def _submit_deck(self, conn: _Connection, rid: int, request: req.SubmitDeck
                            ) -> None:
@@ -528,18 +538,9 @@ class App:
             # A list that reads whole but breaks the format's rules goes to the room too,
             # so every problem is told at once: the format's and the registered deck and
             # sideboard's (rule 100.4).
-            fmt = host.room.format
-            if len(request.deck.encode()) <= INLINE_DECK_BYTES:
-                deck, problems = resolve_as_read(request.deck, fmt)
-            else:
-                async with self._deck_checks:
-                    deck, problems = await trio.to_thread.run_sync(resolve_as_read,
-                                                                    request.deck, fmt)
+            deck, problems = await self._read_deck(request.deck, host.room.format)
             if deck is None:
-                conn.reply(error_bytes(
-                    mpb.ERROR_CODE_INVALID_DECK,
-                    f"the deck can't be played in {fmt.value}: {len(problems)} problem(s)",
-                    rid, details=problems[:100]))
+                self._refuse_deck(conn, rid, host.room.format, problems)
                 return
         try:
             await host.submit(cmd.SubmitDeck(conn.conn_id, rid, deck, problems)).wait()

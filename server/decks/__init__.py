@@ -131,7 +131,8 @@ def check(text: str, fmt: DeckFormat, *, filename: str | None = None,
     return _checked(read(text, filename=filename, file_format=file_format), fmt, ante)
 
 
-def resolve_as_read(spec: str, fmt: DeckFormat) -> tuple[Deck | None, tuple[str, ...]]:
+def resolve_as_read(spec: str, fmt: DeckFormat, *, ante: bool = False
+                    ) -> tuple[Deck | None, tuple[str, ...]]:
     """:func:`resolve`, but a list that reads whole and only breaks ``fmt``'s rules comes
     back too: ``(deck, ())`` if it may be played, ``(deck as read, its problems)`` if it
     reads whole but breaks the rules, ``(None, its problems)`` if it can't be read whole."""
@@ -141,7 +142,7 @@ def resolve_as_read(spec: str, fmt: DeckFormat) -> tuple[Deck | None, tuple[str,
     name = spec.strip()
     parsed = _demo(name) if name in demo_deck_names() else read(spec)
     try:
-        return to_deck(_checked(parsed, fmt, False)), ()
+        return to_deck(_checked(parsed, fmt, ante)), ()
     except DeckListError as exc:
         whole = not (parsed.problems or parsed.unknown_main or parsed.unknown_sideboard)
         return (to_deck(parsed.deck) if whole else None), tuple(exc.problems)
@@ -149,10 +150,9 @@ def resolve_as_read(spec: str, fmt: DeckFormat) -> tuple[Deck | None, tuple[str,
 
 def resolve(spec: str, fmt: DeckFormat, *, ante: bool = False) -> Deck:
     """The deck a player asks for: a demo deck's name or the text of a deck list in any
-    supported format, checked against the room's format (see :func:`check`)."""
-    problem = too_large(spec)
-    if problem is not None:
-        raise DeckListError([problem])
-    name = spec.strip()
-    parsed = _demo(name) if name in demo_deck_names() else read(spec)
-    return to_deck(_checked(parsed, fmt, ante))
+    supported format, checked against the room's format (see :func:`check`). Raises
+    :class:`DeckListError` with every problem."""
+    deck, problems = resolve_as_read(spec, fmt, ante=ante)
+    if problems or deck is None:
+        raise DeckListError(list(problems))
+    return deck
