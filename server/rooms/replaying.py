@@ -187,7 +187,7 @@ class ReplayRunner:
                 if not self._has_room():  # the client is behind: let it catch up
                     await trio.sleep(DRAIN_POLL_SECONDS)
                     continue
-                async with self._budget.turn():
+                async with self._budget.turn():  # (a scheduler checkpoint: one action a tick)
                     frame = replay.step()
                 if frame.message is not None:
                     self._send(frame.message)
@@ -195,7 +195,6 @@ class ReplayRunner:
                     self.playing = False
                     self._send(mpb.ServerMessage(replay_ended=mpb.ReplayEnded(
                         room_id=replay.room_id, action=replay.position)).SerializeToString())
-                await trio.lowlevel.checkpoint()  # one action per tick at most
             else:
                 control = await self._controls.receive()
                 await self._handle(replay, control)
