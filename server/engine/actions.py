@@ -9,6 +9,7 @@ CastSpell(object_id='a1b2')
 
 from __future__ import annotations
 
+import enum
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -261,9 +262,21 @@ class RollPlanarDie:
     mana: str = ""
 
 
+class ConcedeReason(enum.StrEnum):
+    """Why a player concedes (rule 104.3a): a player's own choice, or one the server makes
+    for them -- their clock ran out, or they left the running game. Only the server
+    sets the last two; a client concedes with ``ConcedeGame`` and is ``CHOSE``."""
+
+    CHOSE = "chose"
+    OUT_OF_TIME = "out_of_time"
+    LEFT = "left"
+
+
 @dataclass(frozen=True, slots=True)
 class Concede:
     """Rule 104.3a: concede the game (allowed at any time, not only when deciding)."""
+
+    reason: ConcedeReason = ConcedeReason.CHOSE
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,6 +374,8 @@ def action_from_json(data: dict[str, Any]) -> Action:
         kwargs["assignments"] = tuple((str(i), int(n)) for i, n in kwargs["assignments"])
     if cls is ChooseExilePile:
         kwargs["object_ids"] = tuple(str(i) for i in kwargs["object_ids"])
+    if cls is Concede and "reason" in kwargs:
+        kwargs["reason"] = ConcedeReason(kwargs["reason"])  # ValueError when unknown
     try:
         return cls(**kwargs)
     except TypeError as exc:

@@ -45,6 +45,7 @@ from server.engine.actions import (
     ChooseReplacement,
     ChooseStartingPlayer,
     Concede,
+    ConcedeReason,
     DeclareAttacker,
     DeclareBlocker,
     Decline,
@@ -224,7 +225,7 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
     events: list[Event] = []
     if isinstance(action, Concede):
         game.action_count += 1
-        lose(game, seat, f"{game.players[seat].name} conceded (104.3a)", events)
+        lose(game, seat, _concession(game.players[seat].name, action.reason), events)
         if not check_game_over(game, events):
             start.repair_start(game, seat, events)
         _advance(game, events)
@@ -254,6 +255,17 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
     else:
         _advance(game, events)
     return events
+
+
+def _concession(name: str, reason: ConcedeReason) -> str:
+    """The reason a conceding player lost (rule 104.3a), as players read it."""
+    if reason is ConcedeReason.CHOSE:
+        return f"{name} conceded (104.3a)"
+    if reason is ConcedeReason.OUT_OF_TIME:
+        return f"{name} ran out of time, which concedes (104.3a)"
+    if reason is ConcedeReason.LEFT:
+        return f"{name} left the game, which concedes (104.3a)"
+    assert_never(reason)
 
 
 def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> bool:

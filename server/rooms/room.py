@@ -44,7 +44,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, resolve
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
-from server.engine.actions import Action, Concede
+from server.engine.actions import Action, Concede, ConcedeReason
 from server.engine.events import Event
 from server.rooms.clocks import ChessClocks
 from server.rooms.commands import (
@@ -570,7 +570,7 @@ class Room:
             if self.game.result is None:
                 # Conceding the game; in a match, leaving concedes the match too (decided
                 # as the game ends).
-                self._apply(out, member.seat, Concede(), now)
+                self._apply(out, member.seat, Concede(ConcedeReason.LEFT), now)
             elif self.sideboarding:  # between games: leaving concedes the match
                 self._end_match(out, now)
         if self.game is None and not any(self.members()):
@@ -1103,7 +1103,7 @@ class Room:
     def _tick(self, out: Output, now: float) -> None:
         seat = self.timers.ran_out(now)
         if seat is not None:  # the deciding player's clock ran out: they concede (104.3a)
-            self._apply(out, seat, Concede(), now)
+            self._apply(out, seat, Concede(ConcedeReason.OUT_OF_TIME), now)
         if self._sideboard_until is not None and now >= self._sideboard_until:
             self._next_game(out, now)  # whoever didn't answer keeps their deck
         close_at = self._close_at()

@@ -28,6 +28,7 @@ from server.engine.actions import (
     ChooseTarget,
     ChooseX,
     Concede,
+    ConcedeReason,
     DeclareAttacker,
     DeclareBlocker,
     Discard,
@@ -318,6 +319,14 @@ def test_random_games_finish_with_a_winner_and_replay_bit_for_bit(seed: int) -> 
     again = replay(game_seed, _setups(), log)
     for seat in (0, 1, -1):
         assert project(again, seat) == project(game, seat)
+
+
+def test_104_3a_a_concessions_reason_is_recorded_and_an_old_record_reads_as_chosen() -> None:
+    for reason in ConcedeReason:
+        assert action_from_json(action_to_json(Concede(reason))) == Concede(reason)
+    assert action_from_json({"type": "Concede"}) == Concede(ConcedeReason.CHOSE)
+    with pytest.raises(ValueError, match="tired"):
+        action_from_json({"type": "Concede", "reason": "tired"})
 
 
 def _setups() -> list[PlayerSetup]:

@@ -14,7 +14,7 @@ from client_sdk.mirror import Mirror
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat, resolve
 from server.engine import Game
-from server.engine.actions import Action
+from server.engine.actions import Action, Concede, ConcedeReason
 from server.engine.events import Event
 from server.rooms import room as room_module
 from server.rooms.commands import (
@@ -285,7 +285,30 @@ def test_rule_104_3a_a_player_whose_clock_runs_out_concedes_when_the_room_wakes(
     out = d.do(Tick())
     assert game.result is not None and deciding not in game.result.winners
     assert [type(op) for op in out.log] == [AppendAction, FinishGame]
+    append, finish = out.log
+    assert isinstance(append, AppendAction) and isinstance(finish, FinishGame)
+    assert append.action == Concede(ConcedeReason.OUT_OF_TIME)  # recorded, and replayed, so
+    name = game.players[deciding].name
+    assert finish.reason == f"{name} ran out of time, which concedes (104.3a)"
     assert d.room.remaining[deciding] == 0.0
+
+
+@pytest.mark.parametrize("leave", ["leave", "concede"])
+def test_rule_104_3a_a_player_leaving_the_running_game_concedes_and_reads_so(
+        leave: str) -> None:
+    d = two_player_room()
+    game = d.room.game
+    assert game is not None
+    out = d.do(Leave(1, 2) if leave == "leave" else ConcedeGame(1, 2))
+    append, finish = out.log[-2:]
+    assert isinstance(append, AppendAction) and isinstance(finish, FinishGame)
+    name = game.players[append.seat].name
+    if leave == "leave":
+        assert append.action == Concede(ConcedeReason.LEFT)
+        assert finish.reason == f"{name} left the game, which concedes (104.3a)"
+    else:
+        assert append.action == Concede()
+        assert finish.reason == f"{name} conceded (104.3a)"
 
 
 def test_a_finished_room_lingers_then_closes_and_releases_its_members() -> None:
