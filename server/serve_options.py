@@ -50,6 +50,11 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     add("--max-waiting-rooms-per-address", type=int, default=d.max_waiting_rooms_per_address,
         help=f"rooms waiting for players that connections from one address may have created "
              f"(default {d.max_waiting_rooms_per_address})")
+    add("--max-replays", type=int, default=d.max_replays,
+        help=f"replays the server plays at once (default {d.max_replays})")
+    add("--max-replays-per-address", type=int, default=d.max_replays_per_address,
+        help=f"replays connections from one client address play at once "
+             f"(default {d.max_replays_per_address})")
     add("--messages-per-second", type=float, default=d.messages_per_second,
         help=f"client messages per second per connection (default {d.messages_per_second:g})")
     add("--message-burst", type=int, default=d.message_burst,
@@ -131,7 +136,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
     positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
                 "rate_strikes", "max_connections_per_address", "max_http_requests_per_address",
                 "login_failures", "max_waiting_rooms_per_address", "max_rooms_per_address",
-                "guest_burst",
+                "max_replays", "max_replays_per_address", "guest_burst",
                 "password_check_burst", "spectator_feed_messages")
     for name in positive:
         if getattr(args, name) < 1:
@@ -153,6 +158,8 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
                   max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,
                   max_rooms_per_address=args.max_rooms_per_address,
+                  max_replays=args.max_replays,
+                  max_replays_per_address=args.max_replays_per_address,
                   messages_per_second=args.messages_per_second,
                   message_burst=args.message_burst, rate_strikes=args.rate_strikes,
                   max_connections_per_address=args.max_connections_per_address,
