@@ -125,13 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``manawire`` command."""
     try:
         return _main(argv)
-    except BrokenPipeError:
+    except* BrokenPipeError:
         # Whoever read the output stopped (``manawire replay ... | head``): stop quietly, as
-        # command-line tools do. Standard output now goes nowhere, so the interpreter's last
-        # flush can't fail again.
+        # command-line tools do -- also when a task of a trio nursery wrote, and the error
+        # comes in an exception group. Standard output now goes nowhere, so the
+        # interpreter's last flush can't fail again.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    return 1
 
 
 def _main(argv: list[str] | None) -> int:
