@@ -118,6 +118,11 @@ class Board:
             for obj in msg.snapshot.view.objects:
                 self._seen[obj.id] = obj
             self._turn = self.mirror.header.turn
+            if not self.events:  # starting afresh (back in a new terminal): what just happened
+                for event in msg.snapshot.recent_events:
+                    text = event_text(self, event)
+                    if text:
+                        self.add_event(text)
         elif body == "delta":
             for op in msg.delta.ops:
                 kind = op.WhichOneof("op")
@@ -150,9 +155,14 @@ class Board:
             if state.phase == mpb.MATCH_PHASE_PLAYING and (
                     before is None or before.phase != mpb.MATCH_PHASE_PLAYING
                     or before.game_number != state.game_number):
-                self.events.clear()
-                self.add_event(f"-- Game {state.game_number} of {state.best_of} "
-                               f"({self.score_text()}) --")
+                line = f"-- Game {state.game_number} of {state.best_of} ({self.score_text()}) --"
+                if before is None and self.events:
+                    # The first word of the match this client hears comes after the game's
+                    # snapshot: its recent events are this game's, and stay under the line.
+                    self.events.appendleft((line, 1))
+                else:
+                    self.events.clear()
+                    self.add_event(line)
             elif state.phase == mpb.MATCH_PHASE_OVER and (
                     before is None or before.phase != mpb.MATCH_PHASE_OVER):
                 self.add_event(self.match_line())

@@ -86,7 +86,7 @@ from server.store.records import (
 )
 from server.view import SPECTATOR
 from server.view.pipeline import ViewPipeline
-from server.view.stream import ViewStream
+from server.view.stream import ViewStream, recent_events
 
 
 @dataclass(frozen=True, slots=True)
@@ -751,10 +751,11 @@ class Room:
 
     def _snapshot_messages(self, cls: ViewClass | DelayedClass, seat: int, tier: int,
                            rid: int, now: float) -> list[bytes]:
-        """A view class's snapshot and what goes with it: the match's state, and -- live
-        classes only; a delayed tier gets its state only -- the clocks, presence and
-        decision."""
-        messages = [cls.stream.snapshot(self.room_id, rid), *self._match_messages(cls, now)]
+        """A view class's snapshot (with the last events its deltas carried) and what goes
+        with it: the match's state, and -- live classes only; a delayed tier gets its state
+        only -- the clocks, presence and decision."""
+        messages = [cls.stream.snapshot(self.room_id, rid, recent_events(cls.history)),
+                    *self._match_messages(cls, now)]
         if not tier:
             messages += [self.clocks(now), self._presence(), *self._decision(seat)]
         return messages

@@ -134,8 +134,11 @@ class OmniscientStream:
         self.state_id += 1
         return delta_message(prev_id, self.state_id, ops, self.digest.hash(self.viewer), told)
 
-    def snapshot(self, room_id: str, request_id: int = 0) -> bytes:
-        """A ``Snapshot`` of the current state (serialized ServerMessage)."""
+    def snapshot(self, room_id: str, request_id: int = 0, recent: Sequence[bytes] = ()
+                 ) -> bytes:
+        """A ``Snapshot`` of the current state (serialized ServerMessage), with ``recent``
+        (serialized events) as its ``recent_events``."""
         return mpb.ServerMessage(request_id=request_id, snapshot=pb.Snapshot(
             room_id=room_id, state_id=self.state_id, view=encode_view(self._view, self.cache),
-            view_hash=self.digest.hash(self.viewer))).SerializeToString()
+            view_hash=self.digest.hash(self.viewer),
+            recent_events=[pb.GameEvent.FromString(e) for e in recent])).SerializeToString()

@@ -44,7 +44,7 @@ from server.view.track import (
     header_view,
     player_view,
 )
-from server.view.wire import delta_message, with_request_id
+from server.view.wire import delta_message, with_recent_events, with_request_id
 
 #: Zones each player has their own of (rule 400.1); the others are shared.
 _OWN_ZONES = (Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD)
@@ -297,10 +297,12 @@ class ViewStream:
             self._open = set(self._zone_keys)
         return self._zone_keys
 
-    def snapshot(self, room_id: str, request_id: int = 0) -> bytes:
-        """A ``Snapshot`` of the current state (serialized ServerMessage). Built once per
-        state: spectators joining a game together (a new game of a watched room) all get
-        the same bytes, each behind its own request id."""
+    def snapshot(self, room_id: str, request_id: int = 0, recent: Sequence[bytes] = ()
+                 ) -> bytes:
+        """A ``Snapshot`` of the current state (serialized ServerMessage), with ``recent``
+        (serialized events, see :func:`recent_events`) as its ``recent_events``. The view is
+        encoded once per state: spectators joining a game together (a new game of a
+        watched room) all get the same bytes, each behind its own request id."""
         cached = self._snapshot
         if cached is None or cached[0] != self.state_id or cached[1] != room_id:
             view_msg = encode_view(self.view, self.cache)
@@ -308,4 +310,27 @@ class ViewStream:
                 room_id=room_id, state_id=self.state_id, view=view_msg,
                 view_hash=self.digest.hash(self.viewer))).SerializeToString()
             cached = self._snapshot = (self.state_id, room_id, data)
-        return with_request_id(request_id, cached[2])
+        return with_request_id(request_id, with_recent_events(cached[2], recent))
+
+
+#: Events a snapshot repeats from the deltas before it (``Snapshot.recent_events``).
+RECENT_EVENTS = 20
+#: Deltas looked through for them, at most (many deltas carry no event).
+RECENT_DELTAS = 64
+
+
+def recent_events(history: Sequence[tuple[int, int, bytes]]) -> list[bytes]:
+    """The last :data:`RECENT_EVENTS` events (serialized, oldest first) of a view class's
+    last deltas -- ``history``: (previous state id, state id, serialized
+    ``ServerMessage{delta}``), oldest first, as a room keeps them. Only what that class was
+    sent, so a snapshot carrying them shows its viewer nothing new."""
+    found: list[list[bytes]] = []
+    count = 0
+    for looked, (_prev, _state, data) in enumerate(reversed(history)):
+        if count >= RECENT_EVENTS or looked >= RECENT_DELTAS:
+            break
+        events = mpb.ServerMessage.FromString(data).delta.events
+        if events:
+            found.append([e.SerializeToString(deterministic=True) for e in events])
+            count += len(events)
+    return [e for events in reversed(found) for e in events][-RECENT_EVENTS:]

@@ -11,6 +11,8 @@ renumbered field cannot be missed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 
@@ -83,6 +85,38 @@ def with_request_id(request_id: int, message: bytes) -> bytes:
     """A serialized ServerMessage without a request id (``message``), answering
     ``request_id``: field 1 comes before every other field, so it is written in front."""
     return varint_field(_REQUEST_ID, request_id) + message
+_SNAPSHOT = _key(mpb.ServerMessage.DESCRIPTOR, "snapshot", 2)
+_RECENT = _keys(pb.Snapshot.DESCRIPTOR, (
+    "room_id", "state_id", "view", "view_hash", "recent_events"), "20222")[-1]
+
+
+def _read_varint(data: bytes, at: int) -> tuple[int, int]:
+    """The varint at ``data[at:]`` and the index after it."""
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, at
+        shift += 7
+
+
+def with_recent_events(snapshot: bytes, events: Sequence[bytes]) -> bytes:
+    """A serialized ``ServerMessage{snapshot}`` (without a request id) with ``events``
+    (serialized ``GameEvent``s) added as its ``recent_events``: the snapshot's last field,
+    so they are written after the rest of its payload, whose length grows."""
+    if not events:
+        return snapshot
+    if not snapshot.startswith(_SNAPSHOT):
+        raise ValueError("not a serialized ServerMessage{snapshot}")
+    size, at = _read_varint(snapshot, len(_SNAPSHOT))
+    if at + size != len(snapshot):
+        raise ValueError("a ServerMessage with more than its snapshot")
+    return length_delimited(_SNAPSHOT, snapshot[at:] + b"".join(
+        [length_delimited(_RECENT, e) for e in events]))
+
+
 _PREV, _STATE, _OPS, _HASH, _EVENTS = _keys(pb.Delta.DESCRIPTOR, (
     "prev_state_id", "state_id", "ops", "view_hash", "events"), "00222")
 

@@ -272,6 +272,30 @@ def test_a_resume_beyond_the_kept_history_gets_a_snapshot() -> None:
     assert "snapshot" in kinds(got)
 
 
+def test_a_snapshot_repeats_the_last_events_its_viewer_was_sent_and_no_other() -> None:
+    """A player back from scratch (a new terminal: no state to resume from) gets a snapshot
+    whose ``recent_events`` are the last events of the deltas their seat was sent -- never
+    the other seat's (a card the opponent drew stays unnamed) -- and so does a spectator."""
+    d = two_player_room()
+    assert d.join(3, spectator=True).accepted
+    for conn in (1, 2, 3):
+        snapshot = [m.snapshot for m in d.take(conn) if m.HasField("snapshot")]
+        assert snapshot and not snapshot[-1].recent_events  # nothing happened before the start
+    play(d, random.Random(8), 60)
+    sent = {conn: [e for m in d.take(conn) if m.HasField("delta") for e in m.delta.events]
+            for conn in (1, 2, 3)}
+    assert all(len(events) > 20 for events in sent.values())
+    d.do(Disconnect(2))
+    d.do(Reattach(9, 4, "s2", "p2", 0, "a2", WELCOME))  # state 0: from scratch
+    d.rid += 1
+    d.do(Snapshot(3, d.rid))  # a spectator's resync
+    d.do(Snapshot(1, d.rid))
+    for conn, was in ((9, 2), (3, 3), (1, 1)):
+        got = [m.snapshot for m in d.take(conn) if m.HasField("snapshot")]
+        assert len(got) == 1 and list(got[0].recent_events) == sent[was][-20:]
+    assert sent[1][-20:] != sent[2][-20:]  # each its own (a draw: a card, or which one)
+
+
 def test_rule_104_3a_a_player_whose_clock_runs_out_concedes_when_the_room_wakes() -> None:
     d = two_player_room(RoomConfig(clock_seconds=60))
     game = d.room.game

@@ -132,6 +132,30 @@ def test_a_delayed_omniscient_spectator_gets_nothing_before_its_release_then_exa
     assert all(k[0] is not Zone.LIBRARY for k in view.zones)
 
 
+def test_a_delayed_spectators_snapshot_repeats_only_events_its_tier_has_released() -> None:
+    d = tier_room(SpectatorTier(TierKind.OMNISCIENT, delay_seconds=30,
+                                accounts=((WATCHER, "w"),)))
+    watch(d, 9, 1)
+    start(d)
+    d.take(9)
+    rng = random.Random(6)
+    played = []
+    for n in range(120):
+        d.now = n * 0.1
+        if not step(d, rng):
+            break
+        played.append(d.now)
+    assert len(played) > 60
+    d.now = played[40] + 30  # the first 41 actions are due, the rest held
+    d.do(Tick())
+    released = [e for m in d.take(9) if m.HasField("delta") for e in m.delta.events]
+    assert len(released) > 20
+    d.rid += 1
+    d.do(Snapshot(9, d.rid))
+    snapshot = [m.snapshot for m in d.take(9) if m.HasField("snapshot")]
+    assert len(snapshot) == 1 and list(snapshot[0].recent_events) == released[-20:]
+
+
 def test_a_turn_delay_holds_an_actions_deltas_until_the_game_is_that_many_turns_on() -> None:
     d = tier_room(SpectatorTier(TierKind.PLAYER, seat=0, delay_turns=1,
                                 accounts=((WATCHER, "w"),)))

@@ -229,6 +229,30 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
                                   "(Ann won 2 of 3 games)")
 
 
+def test_a_board_started_from_a_snapshot_shows_its_recent_events_under_the_game_line() -> None:
+    """Back in a game in a new terminal (``play --token``): the snapshot's recent events fill
+    the empty event list; the match's game line goes above them, not in their place."""
+    view = _view(ANN)
+    mirror = Mirror()
+    mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=5, view=view,
+                                     view_hash=view_hash(view)))
+    board = Board(mirror, seat=ANN, watching=False, room=mpb.RoomInfo(room_id="r1"))
+    recent = [pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=BOB)),
+              pb.GameEvent(damage=pb.DamageEvent(source_id="b1", amount=3, player=ANN))]
+    board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view, recent_events=recent)),
+                 now=0.0)
+    lines = [text for text, _n in board.events]
+    assert len(lines) == 2 and "Bob" in lines[0] and "Lightning Bolt" in lines[1], lines
+    playing = mpb.MatchState(best_of=3, game_number=2, wins=[1, 0],
+                             phase=mpb.MATCH_PHASE_PLAYING, winner=-1)
+    board.absorb(mpb.ServerMessage(match_state=playing), now=0.0)
+    assert [text for text, _n in board.events] == ["-- Game 2 of 3 (1\N{EN DASH}0) --", *lines]
+    # A resync mid-game adds nothing to a list that has events already.
+    board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view, recent_events=recent)),
+                 now=1.0)
+    assert len(board.events) == 3
+
+
 def test_701_23_a_search_says_whose_library_from_the_viewers_side() -> None:
     from client_sdk.describe import event_text
 

@@ -21,6 +21,7 @@ from server.view.wire import (
     header_parts,
     set_header_op,
     varint,
+    with_recent_events,
     with_request_id,
 )
 
@@ -55,6 +56,21 @@ def test_a_shared_message_behind_a_request_id_is_what_protobuf_writes(request_id
     shared = mpb.ServerMessage(snapshot=snapshot).SerializeToString(deterministic=True)
     assert with_request_id(request_id, shared) == mpb.ServerMessage(
         request_id=request_id, snapshot=snapshot).SerializeToString(deterministic=True)
+
+
+@pytest.mark.parametrize("events", [[], _EVENTS, _EVENTS * 40])  # * 40: a longer length
+def test_a_snapshots_recent_events_are_added_as_protobuf_writes_them(
+        events: list[pb.GameEvent]) -> None:
+    """The view of a snapshot is encoded once per state; the recent events of whoever gets
+    it are written after it, and the snapshot's length grows."""
+    snapshot = pb.Snapshot(room_id="r", state_id=9, view=pb.View(
+        header=pb.GameHeader(turn=3)), view_hash=b"h" * 32)
+    shared = mpb.ServerMessage(snapshot=snapshot).SerializeToString(deterministic=True)
+    added = with_recent_events(shared, [e.SerializeToString() for e in events])
+    snapshot.recent_events.extend(events)
+    assert added == mpb.ServerMessage(snapshot=snapshot).SerializeToString(deterministic=True)
+    with pytest.raises(ValueError, match="not a serialized"):
+        with_recent_events(with_request_id(4, shared), [b""])
 
 
 def test_varint_writes_negative_values_as_protobuf_does() -> None:

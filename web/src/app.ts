@@ -442,10 +442,19 @@ export class App implements Names {
       case "snapshot": {
         if (this.room === null) break; // sent before the server read our LeaveRoom
         this.snapshotAsked = false;
+        let loaded = true;
         try {
           this.mirror.loadSnapshot(body.value);
         } catch (err) {
+          loaded = false;
           this.desync(err);
+        }
+        if (loaded && this.log.length === 0) { // afresh (a reloaded page): what just happened
+          this.remember();
+          for (const event of body.value.recentEvents) {
+            const line = eventText(this, event);
+            if (line) this.addLog(line);
+          }
         }
         this.dropStaleDecision();
         break;
@@ -497,7 +506,11 @@ export class App implements Names {
         this.matchAt = Date.now();
         if (m.phase === MatchPhase.PLAYING && (before === null
             || before.phase !== MatchPhase.PLAYING || before.gameNumber !== m.gameNumber)) {
-          this.addLog(`— Game ${m.gameNumber} of ${m.bestOf} (${scoreText(m)}) —`);
+          const line = `— Game ${m.gameNumber} of ${m.bestOf} (${scoreText(m)}) —`;
+          // The first word of the match this page hears comes after the game's snapshot:
+          // its recent events are this game's, and stay under the line.
+          if (before === null && this.log.length > 0) this.log.unshift(line);
+          else this.addLog(line);
           this.deckSent = false;
         } else if (m.phase === MatchPhase.OVER && before?.phase !== MatchPhase.OVER) {
           this.addLog(this.matchLine);

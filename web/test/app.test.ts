@@ -9,7 +9,7 @@ import {
   DecisionKind, GamePhase, Step, ViewSchema, ZoneKind, type View,
 } from "../src/gen/protocol/v1/game_pb";
 import {
-  ErrorCode, Role, ServerBatchSchema, TierKind, type ServerMessage,
+  ErrorCode, MatchPhase, Role, ServerBatchSchema, TierKind, type ServerMessage,
 } from "../src/gen/protocol/v1/messages_pb";
 import { viewHash } from "../src/viewhash";
 import { FakeSocket, installFakeSocket } from "./fakes";
@@ -180,6 +180,29 @@ test("events become log lines in plain words; repeats are counted", () => {
       "Bob#0002 cast Shock",
       "you drew a card",
     ]);
+  } finally { restore(); }
+});
+
+test("a page starting from a snapshot logs its recent events, under the match's game line", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    const recentEvents = [
+      { kind: { case: "spellCast" as const, value: { objectId: "x", controller: 1, name: "Shock" } } },
+      { kind: { case: "cardDrawn" as const, value: { seat: 0 } } }];
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v,
+      viewHash: viewHash(v), recentEvents } } });
+    assert.deepEqual(app.log, ["Bob#0002 cast Shock", "you drew a card"]);
+    ws.deliver({ body: { case: "matchState", value: { bestOf: 3, gameNumber: 2, wins: [1, 0],
+      phase: MatchPhase.PLAYING, winner: -1 } } });
+    assert.deepEqual(app.log, ["— Game 2 of 3 (1–0) —", "Bob#0002 cast Shock", "you drew a card"]);
+    // A resync mid-game adds nothing to a log that has lines already.
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v,
+      viewHash: viewHash(v), recentEvents } } });
+    assert.equal(app.log.length, 3);
   } finally { restore(); }
 });
 
