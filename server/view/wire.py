@@ -85,6 +85,8 @@ def with_request_id(request_id: int, message: bytes) -> bytes:
     """A serialized ServerMessage without a request id (``message``), answering
     ``request_id``: field 1 comes before every other field, so it is written in front."""
     return varint_field(_REQUEST_ID, request_id) + message
+
+
 _SNAPSHOT = _key(mpb.ServerMessage.DESCRIPTOR, "snapshot", 2)
 _RECENT = _keys(pb.Snapshot.DESCRIPTOR, (
     "room_id", "state_id", "view", "view_hash", "recent_events"), "20222")[-1]
