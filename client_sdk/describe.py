@@ -226,6 +226,20 @@ def zone_name(kind: int) -> str:
     return _ZONE_NAMES.get(kind, f"zone {kind}")
 
 
+#: Logged when a client answers a declaration of no blockers for its player (see
+#: :func:`nothing_can_block`).
+NO_BLOCKERS_TEXT = "you declared no blockers: none of your creatures can block"
+
+
+def nothing_can_block(decision: pb.Decision) -> bool:
+    """Whether ``decision`` is a declaration of blockers (rule 509.1a) whose one option is to
+    declare none: none of the player's creatures can block. It is no choice, so the terminal
+    and the web client answer it at once for their player (the player's clock runs only for
+    the round trip) instead of asking them to press a key."""
+    return (decision.kind == pb.DECISION_KIND_DECLARE_BLOCKERS and len(decision.options) == 1
+            and decision.options[0].WhichOneof("kind") == "finish_blockers")
+
+
 def decision_name(kind: int) -> str:
     """A decision kind in words: ``DECISION_KIND_DECLARE_BLOCKERS`` -> ``declaring
     blockers``."""

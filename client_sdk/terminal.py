@@ -30,6 +30,7 @@ from rich.console import Console
 from client_sdk.board import Board, frame_lines, render
 from client_sdk.bots import RandomBot
 from client_sdk.client import Client, ConnectionLostError
+from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block
 from protocol.v1 import messages_pb2 as mpb
 
 #: Seconds between two frames at most (a burst of deltas is drawn once).
@@ -242,6 +243,9 @@ class Session:
             msg = await client.next_message()
             board.absorb(msg, trio.current_time())
             self._sync()
+            decision = board.decision
+            if decision is not None and nothing_can_block(decision):
+                await self._answer(0, NO_BLOCKERS_TEXT)
             self.changed()
 
     async def _render(self) -> None:
@@ -312,14 +316,24 @@ class Session:
             board.notice = (f"Type a number from 1 to {len(decision.options)}, p to pass "
                             f"priority or q to quit (not {text!r}).")
             return None
+        await self._answer(index)
+        return None
+
+    async def _answer(self, index: int, logged: str = "") -> None:
+        """Answer the pending decision with its option ``index``; ``logged``: the answer
+        is the client's own, logged so (one not sent is sent again when the server repeats
+        the decision after the connection is back)."""
+        board = self.board
         try:
             await self.client.act(index)
         except (ConnectionLostError, RuntimeError):
-            board.notice = "Not connected: answer again once the connection is back."
-            return None
+            if not logged:
+                board.notice = "Not connected: answer again once the connection is back."
+            return
+        if logged:
+            board.add_event(logged)
         self.answers += 1
         board.decision = None
-        return None
 
     async def _paste(self, line: str) -> Outcome | None:
         """A line of the deck list being pasted: ``.`` sends it, ``cancel`` stops."""

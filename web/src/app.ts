@@ -12,7 +12,9 @@ import {
 import { type Action, type Decision, type GameObject } from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
-import { assertNever, eventText, tierText, type Names } from "./describe";
+import {
+  assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, tierText, type Names,
+} from "./describe";
 import { inviteLink, type Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
 import { saved } from "./storage";
@@ -484,6 +486,10 @@ export class App implements Names {
           // A new decision, or the same one sent again after a resume (the answer sent just
           // before the drop may have been lost): it can be answered.
           this.sentPrompt = null;
+          if (nothingCanBlock(d)) { // no choice in it (rule 509.1a): answered at once
+            this.addLog(NO_BLOCKERS_TEXT);
+            this.act(0);
+          }
         }
         break;
       }

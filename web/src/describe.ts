@@ -4,7 +4,8 @@
  * know (a newer server, protocol/README.md "Versioning") is shown as "not understood".
  */
 import {
-  type Action, type DamageEvent, type GameEvent, type GameObject, type Target, DecisionKind, Step, ZoneKind,
+  type Action, type DamageEvent, type Decision, type GameEvent, type GameObject, type Target,
+  DecisionKind, Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 import { type SpectatorTier, TierKind } from "./gen/protocol/v1/messages_pb";
 
@@ -278,6 +279,18 @@ const DECISION_NAMES: Record<DecisionKind, string> = {
   [DecisionKind.CHOOSE_EXILED_CARD]: "choosing an exiled card",
   [DecisionKind.CAST_MADNESS]: "casting with madness",
 };
+
+/** Logged when the client answers a declaration of no blockers for its player. */
+export const NO_BLOCKERS_TEXT = "you declared no blockers: none of your creatures can block";
+
+/** A declaration of blockers (rule 509.1a) whose one option is to declare none: none of the
+ * player's creatures can block. It is no choice, so the client answers it at once (the
+ * player's clock runs only for the round trip) instead of asking for a click; as the
+ * terminal does (client_sdk.describe.nothing_can_block). */
+export function nothingCanBlock(decision: Decision): boolean {
+  return decision.kind === DecisionKind.DECLARE_BLOCKERS && decision.options.length === 1
+    && decision.options[0]!.kind.case === "finishBlockers";
+}
 
 export function decisionName(kind: DecisionKind): string {
   return DECISION_NAMES[kind] ?? "a decision";

@@ -206,6 +206,28 @@ test("a page starting from a snapshot logs its recent events, under the match's 
   } finally { restore(); }
 });
 
+test("a declaration of blockers with no choice in it is answered at once (rule 509.1a)", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    app.act(0); // passes priority: decision 9 is answered
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 10n, seat: 0,
+      kind: DecisionKind.DECLARE_BLOCKERS, stateId: 5n,
+      options: [{ kind: { case: "finishBlockers", value: {} } }] } } });
+    const acts = ws.sent.flatMap((m) => m.body.case === "act"
+      ? [[m.body.value.promptId, m.body.value.optionIndex]] : []);
+    assert.deepEqual(acts, [[9n, 0], [10n, 0]]);
+    assert.deepEqual(app.log, ["you declared no blockers: none of your creatures can block"]);
+    // One with a block to choose waits for the player.
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 11n, seat: 0,
+      kind: DecisionKind.DECLARE_BLOCKERS, stateId: 5n,
+      options: [{ kind: { case: "declareBlocker", value: { objectId: "c1", attackerId: "x" } } },
+        { kind: { case: "finishBlockers", value: {} } }] } } });
+    assert.equal(ws.sent.filter((m) => m.body.case === "act").length, 2);
+    assert.equal(app.decision?.promptId, 11n);
+  } finally { restore(); }
+});
+
 test("an event names an object the same delta removed (it died)", () => {
   const restore = installFakeSocket();
   try {

@@ -1,0 +1,98 @@
+"""The terminal answers a declaration of blockers that has no choice in it (rule 509.1a: none
+of its player's creatures can block) at once, and says so; any other decision waits for the
+player. A stub client stands in for the server: the session's receiving task only."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import trio
+import trio.testing
+
+from client_sdk.board import Board
+from client_sdk.client import Client
+from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block
+from client_sdk.mirror import Mirror
+from client_sdk.terminal import Keyboard, Screen, Session
+from protocol.v1 import game_pb2 as pb
+from protocol.v1 import messages_pb2 as mpb
+from protocol.viewhash import view_hash
+
+NO_BLOCKS = pb.Action(finish_blockers=pb.FinishBlockers())
+A_BLOCK = pb.Action(declare_blocker=pb.DeclareBlocker(object_id="b1", attacker_id="a1"))
+
+
+class NoKeys:
+    typed = ""
+
+
+class StubClient:
+    """What the session's receiving task reads of a client, fed from a list of messages."""
+
+    room_id = "r1"
+    connected = True
+    resumes = 0
+    must_sideboard = False
+    finished = False
+
+    def __init__(self, messages: list[mpb.ServerMessage]) -> None:
+        self.messages = messages
+        self.my_decision: pb.Decision | None = None
+        self.acted: list[tuple[int, int]] = []
+
+    async def next_message(self) -> mpb.ServerMessage:
+        if not self.messages:
+            await trio.sleep_forever()
+        msg = self.messages.pop(0)
+        if msg.HasField("decision"):
+            self.my_decision = msg.decision
+        return msg
+
+    async def act(self, index: int) -> None:
+        assert self.my_decision is not None
+        self.acted.append((self.my_decision.prompt_id, index))
+        self.my_decision = None
+        await trio.lowlevel.checkpoint()
+
+
+def _blockers(prompt_id: int, *options: pb.Action) -> mpb.ServerMessage:
+    return mpb.ServerMessage(decision=pb.Decision(
+        prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_DECLARE_BLOCKERS, options=options))
+
+
+async def _received(messages: list[mpb.ServerMessage]) -> tuple[StubClient, Board]:
+    view = pb.View(viewer=0, header=pb.GameHeader(turn=3, active_seat=1),
+                   players=[pb.Player(seat=0, name="Ann"), pb.Player(seat=1, name="Bob")])
+    mirror = Mirror()
+    mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=5, view=view,
+                                     view_hash=view_hash(view)))
+    board = Board(mirror, seat=0, watching=False, room=mpb.RoomInfo(room_id="r1"))
+    client = StubClient(messages)
+    session = Session(cast(Client, client), board, cast(Screen, None),
+                      cast(Keyboard, NoKeys()), player=True)
+    with trio.move_on_after(1):
+        await session._receive(None, trio.CancelScope())
+    return client, board
+
+
+def test_509_1a_only_a_lone_no_blockers_option_is_no_choice() -> None:
+    assert nothing_can_block(_blockers(1, NO_BLOCKS).decision)
+    assert not nothing_can_block(_blockers(1, A_BLOCK, NO_BLOCKS).decision)
+    assert not nothing_can_block(pb.Decision(kind=pb.DECISION_KIND_DECLARE_ATTACKERS,
+                                             options=[pb.Action(
+                                                 finish_attackers=pb.FinishAttackers())]))
+
+
+async def test_509_1a_the_terminal_declares_no_blockers_when_nothing_can_block(
+        autojump_clock: trio.testing.MockClock) -> None:
+    client, board = await _received([_blockers(8, NO_BLOCKS)])
+    assert client.acted == [(8, 0)]
+    assert [text for text, _n in board.events] == [NO_BLOCKERS_TEXT]
+    assert board.decision is None
+
+
+async def test_a_declaration_of_blockers_with_a_choice_waits_for_the_player(
+        autojump_clock: trio.testing.MockClock) -> None:
+    client, board = await _received([_blockers(9, A_BLOCK, NO_BLOCKS)])
+    assert client.acted == []
+    assert board.decision is not None and board.decision.prompt_id == 9
