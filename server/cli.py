@@ -25,6 +25,36 @@ if TYPE_CHECKING:
     from server.store.sqlite import Durability
 
 
+class ServeStartError(Exception):
+    """``manawire serve`` could not start: its data directory is another server's, or not a
+    directory, or its address can't be listened on (the command exits with this message)."""
+
+
+def lock_data_dir(data_dir: Path) -> int:
+    """Make ``data_dir`` if needed and lock it for this process (an exclusive ``flock`` on
+    ``DATA_DIR/manawire.lock``, released when the returned descriptor is closed or the
+    process ends, even by SIGKILL): two servers on one store would each write the same
+    games' actions and abort them. Raises :class:`ServeStartError`."""
+    import fcntl
+
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(data_dir / "manawire.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except (FileExistsError, NotADirectoryError):
+        raise ServeStartError(f"--data-dir {data_dir} is not a directory") from None
+    except OSError as exc:
+        raise ServeStartError(f"--data-dir {data_dir}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise ServeStartError(
+            f"--data-dir {data_dir} is in use by another manawire serve (it holds "
+            f"{data_dir / 'manawire.lock'}): stop that server first, or give this one "
+            f"another --data-dir") from None
+    return fd
+
+
 async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | None = None,
                      durability: Durability = "process", grace: float = 10.0,
                      gc_threshold: int | None = None, gc_young_seconds: float = 0.0,
@@ -61,7 +91,12 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
         gctune.set_threshold(gc_threshold)
 
     log = logging.getLogger("manawire")
-    store = Store(data_dir / "manawire.sqlite3", durability)
+    lock = lock_data_dir(data_dir)
+    try:
+        store = Store(data_dir / "manawire.sqlite3", durability)
+    except BaseException:
+        os.close(lock)
+        raise
     app: App | None = None
     links: list[RelayLink] = []
     try:
@@ -75,7 +110,11 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                 if gc_young_seconds > 0:
                     nursery.start_soon(gctune.collect_on_a_clock, gc_young_seconds,
                                        gc_full_seconds)
-                server = await nursery.start(serve_app, app, host, port)
+                try:
+                    server = await nursery.start(serve_app, app, host, port)
+                except OSError as exc:  # (the port is taken, the address isn't this host's)
+                    raise ServeStartError(f"can't listen on {host}:{port}: "
+                                          f"{exc.strerror or exc}") from None
                 sockets = [lst.socket.getsockname() for lst in server.listeners
                            if isinstance(lst, trio.SocketListener)]
                 where = ", ".join(f"{a[0]}:{a[1]}" for a in sockets)
@@ -108,6 +147,7 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
         if app is not None:
             app.close()
         store.close()
+        os.close(lock)
         print(monitor.line(), flush=True)
 
 
@@ -309,6 +349,8 @@ def _main(argv: list[str] | None) -> int:
         from server.relay.host import RelayOptions, RelayStartError
 
         limits = serve_limits(parser, args)
+        if not 0 <= args.port <= 65535 or not 0 <= args.relay_port <= 65535:
+            parser.error("--port and --relay-port are 0-65535 (0: any free port)")
         if args.relays < 0 or args.relay_port < 0 or not 0 <= args.relay_nice <= 19:
             parser.error("--relays and --relay-port must not be negative, --relay-nice 0-19")
         relays = RelayOptions(
@@ -326,7 +368,7 @@ def _main(argv: list[str] | None) -> int:
                              gc_threshold=None if args.gc_threshold < 0 else args.gc_threshold,
                              gc_young_seconds=args.gc_young_seconds,
                              gc_full_seconds=args.gc_full_seconds, relays=relays))
-        except* RelayStartError as group:
+        except* (RelayStartError, ServeStartError) as group:
             failed.extend(group.exceptions)
         if failed:
             print(f"manawire serve: {failed[0]}", file=sys.stderr)

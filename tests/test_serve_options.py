@@ -1,12 +1,20 @@
-"""``manawire serve``'s limit flags reach :class:`~server.app.Limits` (README, "Limits")."""
+"""``manawire serve``'s flags: the limits reach :class:`~server.app.Limits` (README, "Limits");
+a bad port, a data directory that is a file or another server's, a taken port: a plain
+message and a non-zero exit, never a traceback."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from server.app import Limits
+from server.cli import lock_data_dir
 from server.serve_options import add_serve_options, serve_limits
 
 
@@ -30,3 +38,39 @@ def test_a_replay_limit_below_one_is_a_usage_error(
         _limits(flag, "0")
     assert exited.value.code == 2
     assert f"{flag} must be at least 1" in capsys.readouterr().err
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
+                           *args], capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_a_data_dir_another_server_holds_is_refused_and_left_alone(tmp_path: Path) -> None:
+    """Two servers on one store would each append the same games' actions: the second one
+    stopped with a UNIQUE constraint and the game was aborted for good. The first holds a
+    lock on the directory; the second says so and exits, writing nothing."""
+    lock = lock_data_dir(tmp_path / "data")
+    try:
+        done = _serve("--port", "0", "--data-dir", str(tmp_path / "data"))
+    finally:
+        os.close(lock)
+    assert done.returncode == 1, done.stderr
+    assert "is in use by another manawire serve" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "data" / "manawire.sqlite3").exists()
+
+
+def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _serve("--port", str(port), "--data-dir", str(tmp_path / "data"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert f"can't listen on 127.0.0.1:{port}: Address already in use" in done.stderr
+    (tmp_path / "file").write_text("not a directory")
+    done = _serve("--port", "0", "--data-dir", str(tmp_path / "file"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "is not a directory" in done.stderr
+    done = _serve("--port", "99999")
+    assert done.returncode == 2 and "--port and --relay-port are 0-65535" in done.stderr
