@@ -26,10 +26,11 @@ from typing import TextIO
 
 import trio
 from rich.console import Console
+from websockets.exceptions import ConnectionClosed
 
 from client_sdk.board import Board, frame_lines, render
 from client_sdk.bots import RandomBot
-from client_sdk.client import Client, ConnectionLostError
+from client_sdk.client import CLOSE_REPLACED, Client, ConnectionLostError
 from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block
 from protocol.v1 import messages_pb2 as mpb
 
@@ -163,6 +164,16 @@ class Screen:
         self.console.print(line, style="bold", markup=False, soft_wrap=True)
 
 
+def closed_text(exc: ConnectionClosed) -> str:
+    """Why the server closed a connection the client doesn't resume, in words."""
+    code = exc.rcvd.code if exc.rcvd is not None else None
+    reason = exc.rcvd.reason if exc.rcvd is not None else ""
+    if code == CLOSE_REPLACED:
+        return ("This session was taken over by a newer connection of this account (another "
+                "`play --token`, a browser tab, or `manawire account`): this terminal stops.")
+    return f"The server closed the connection ({code}{': ' + reason if reason else ''})."
+
+
 @dataclass
 class Outcome:
     """How a session ended: the line to print and the exit code."""
@@ -240,7 +251,15 @@ class Session:
                 why = board.notice or "The room closed before the game ended."
                 self._end(Outcome(why, 1), scope)
                 return
-            msg = await client.next_message()
+            try:
+                msg = await client.next_message()
+            except ConnectionClosed as exc:  # one the client may not resume
+                self._end(Outcome(closed_text(exc), 1), scope)
+                return
+            except ConnectionLostError as exc:
+                self._end(Outcome(f"The connection was lost and could not be resumed: {exc}",
+                                  1), scope)
+                return
             board.absorb(msg, trio.current_time())
             self._sync()
             decision = board.decision
@@ -326,7 +345,7 @@ class Session:
         board = self.board
         try:
             await self.client.act(index)
-        except (ConnectionLostError, RuntimeError):
+        except (ConnectionLostError, ConnectionClosed, RuntimeError):
             if not logged:
                 board.notice = "Not connected: answer again once the connection is back."
             return

@@ -1,6 +1,8 @@
-"""The terminal answers a declaration of blockers that has no choice in it (rule 509.1a: none
-of its player's creatures can block) at once, and says so; any other decision waits for the
-player. A stub client stands in for the server: the session's receiving task only."""
+"""The terminal session's receiving task, with a stub client standing in for the server: a
+declaration of blockers that has no choice in it (rule 509.1a: none of its player's creatures
+can block) is answered at once, and said; any other decision waits for the player. A
+connection the client may not resume (the session taken over elsewhere, 4001) ends the
+session with a sentence, not a traceback."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from typing import cast
 
 import trio
 import trio.testing
+from websockets.exceptions import ConnectionClosedError
+from websockets.frames import Close
 
 from client_sdk.board import Board
 from client_sdk.client import Client
@@ -35,7 +39,7 @@ class StubClient:
     must_sideboard = False
     finished = False
 
-    def __init__(self, messages: list[mpb.ServerMessage]) -> None:
+    def __init__(self, messages: list[mpb.ServerMessage | BaseException]) -> None:
         self.messages = messages
         self.my_decision: pb.Decision | None = None
         self.acted: list[tuple[int, int]] = []
@@ -44,6 +48,8 @@ class StubClient:
         if not self.messages:
             await trio.sleep_forever()
         msg = self.messages.pop(0)
+        if isinstance(msg, BaseException):
+            raise msg
         if msg.HasField("decision"):
             self.my_decision = msg.decision
         return msg
@@ -60,7 +66,8 @@ def _blockers(prompt_id: int, *options: pb.Action) -> mpb.ServerMessage:
         prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_DECLARE_BLOCKERS, options=options))
 
 
-async def _received(messages: list[mpb.ServerMessage]) -> tuple[StubClient, Board]:
+async def _received(messages: list[mpb.ServerMessage | BaseException]
+                    ) -> tuple[StubClient, Board, Session]:
     view = pb.View(viewer=0, header=pb.GameHeader(turn=3, active_seat=1),
                    players=[pb.Player(seat=0, name="Ann"), pb.Player(seat=1, name="Bob")])
     mirror = Mirror()
@@ -72,7 +79,7 @@ async def _received(messages: list[mpb.ServerMessage]) -> tuple[StubClient, Boar
                       cast(Keyboard, NoKeys()), player=True)
     with trio.move_on_after(1):
         await session._receive(None, trio.CancelScope())
-    return client, board
+    return client, board, session
 
 
 def test_509_1a_only_a_lone_no_blockers_option_is_no_choice() -> None:
@@ -85,7 +92,7 @@ def test_509_1a_only_a_lone_no_blockers_option_is_no_choice() -> None:
 
 async def test_509_1a_the_terminal_declares_no_blockers_when_nothing_can_block(
         autojump_clock: trio.testing.MockClock) -> None:
-    client, board = await _received([_blockers(8, NO_BLOCKS)])
+    client, board, _session = await _received([_blockers(8, NO_BLOCKS)])
     assert client.acted == [(8, 0)]
     assert [text for text, _n in board.events] == [NO_BLOCKERS_TEXT]
     assert board.decision is None
@@ -93,6 +100,19 @@ async def test_509_1a_the_terminal_declares_no_blockers_when_nothing_can_block(
 
 async def test_a_declaration_of_blockers_with_a_choice_waits_for_the_player(
         autojump_clock: trio.testing.MockClock) -> None:
-    client, board = await _received([_blockers(9, A_BLOCK, NO_BLOCKS)])
+    client, board, _session = await _received([_blockers(9, A_BLOCK, NO_BLOCKS)])
     assert client.acted == []
     assert board.decision is not None and board.decision.prompt_id == 9
+
+
+async def test_a_session_taken_over_elsewhere_ends_with_a_sentence(
+        autojump_clock: trio.testing.MockClock) -> None:
+    replaced = ConnectionClosedError(Close(4001, "replaced by a newer connection"), None)
+    _client, _board, session = await _received([replaced])
+    outcome = session._outcome
+    assert outcome is not None and outcome.code == 1
+    assert outcome.line.startswith("This session was taken over by a newer connection")
+    gone = ConnectionClosedError(Close(1011, "internal error"), None)
+    _client, _board, session = await _received([gone])
+    assert session._outcome is not None
+    assert session._outcome.line == "The server closed the connection (1011: internal error)."
