@@ -63,7 +63,9 @@ class Keyboard:
         self.typed = ""
         self._lines: list[str] = []
         self._partial = ""
-        self._regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        #: Read without waiting first: a regular file is always readable, and epoll can't
+        #: wait on it (nor on ``/dev/null``: found out at the first read).
+        self._direct = stat.S_ISREG(os.fstat(fd).st_mode)
 
     @contextmanager
     def cbreak(self) -> Iterator[None]:
@@ -79,9 +81,12 @@ class Keyboard:
             termios.tcsetattr(self.fd, termios.TCSADRAIN, saved)
 
     async def _read(self) -> bytes:
-        if not self._regular:  # a file is always readable (and can't be waited on)
-            await trio.lowlevel.wait_readable(self.fd)
-        else:
+        if not self._direct:
+            try:
+                await trio.lowlevel.wait_readable(self.fd)
+            except PermissionError:  # (EPERM: epoll can't wait on this file; it never blocks)
+                self._direct = True
+        if self._direct:
             await trio.lowlevel.checkpoint()
         return os.read(self.fd, 1024)
 

@@ -61,6 +61,25 @@ async def test_keys_one_by_one_edit_the_typed_line() -> None:
         os.close(write_fd)
 
 
+async def test_input_from_dev_null_or_a_file_is_read_not_waited_on(tmp_path: Path) -> None:
+    """``manawire watch ... < /dev/null`` (a service, a script): epoll can't wait on
+    /dev/null (EPERM), which once ended the command as "can't connect to the server"."""
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        with trio.fail_after(5):
+            assert await Keyboard(null).read_line(lambda: None) is None
+    finally:
+        os.close(null)
+    (tmp_path / "keys").write_text("1\np\n")
+    fd = os.open(tmp_path / "keys", os.O_RDONLY)
+    try:
+        keyboard = Keyboard(fd)
+        lines = [await keyboard.read_line(lambda: None) for _ in range(3)]
+        assert lines == ["1", "p", None]
+    finally:
+        os.close(fd)
+
+
 def test_the_client_sdk_never_imports_the_server() -> None:
     for path in sorted(CLIENT_SDK.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
