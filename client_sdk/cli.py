@@ -116,14 +116,14 @@ def _play(args: argparse.Namespace) -> int:
         room_id=args.room, invite_code=args.invite, quick_match=args.quick_match,
         bots=args.players - 1 if args.bot else 0, seats=args.players, public=args.public,
         clock_seconds=args.clock, deck_format=fmt, best_of=args.best_of)
-    return _run("play", partial(play, options))
+    return run_command("play", partial(play, options))
 
 
 def _watch(args: argparse.Namespace) -> int:
     from client_sdk.terminal import watch
 
-    return _run("watch", partial(watch, args.url, args.room, invite_code=args.invite,
-                                 name=args.name, token=_token(args.token)))
+    return run_command("watch", partial(watch, args.url, args.room, invite_code=args.invite,
+                                        name=args.name, token=_token(args.token)))
 
 
 def _usage(command: str, message: str) -> int:
@@ -131,9 +131,9 @@ def _usage(command: str, message: str) -> int:
     return 2
 
 
-def _run(command: str, main: Callable[[], Awaitable[int]]) -> int:
-    """Run a terminal command under trio; every error a user can meet is one clear message
-    on stderr and exit code 1 (130 for Ctrl-C)."""
+def run_command(command: str, main: Callable[[], Awaitable[int]]) -> int:
+    """Run a client command (``play``, ``watch``, ``account``) under trio; every error a
+    user can meet is one clear message on stderr and exit code 1 (130 for Ctrl-C)."""
     import trio
     from websockets.exceptions import InvalidHandshake, InvalidURI
 

@@ -462,32 +462,35 @@ def _account(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     import getpass
     import os
 
-    from client_sdk.client import Client, ServerError
+    from client_sdk.cli import run_command
+    from client_sdk.client import Client
 
     def password() -> str:
-        return os.environ.get("MANAWIRE_PASSWORD") or getpass.getpass("password: ")
+        try:
+            return os.environ.get("MANAWIRE_PASSWORD") or getpass.getpass("password: ")
+        except EOFError:  # (no terminal to ask on, and the input is empty)
+            parser.error("no password: set MANAWIRE_PASSWORD, or run this in a terminal "
+                         "to be asked for it")
 
     if args.login and (args.token or args.register):
         parser.error("--login doesn't go with --token or --register")
     login = (args.login, password()) if args.login else None
     secret = password() if args.register else ""
 
-    async def run() -> dict[str, object]:
+    async def run() -> int:
         async with Client.connect(args.url, args.name, token=args.token, login=login,
                                   reconnect=False) as client:
             if args.register:
                 await client.register(args.register, secret)
             if args.revoke:
                 await client.revoke_tokens()
-            return {"account_id": client.account.account_id, "name": client.account.name,
-                    "registered": client.account.registered, "token": client.account_token}
+            print(json.dumps({
+                "account_id": client.account.account_id, "name": client.account.name,
+                "registered": client.account.registered, "token": client.account_token}),
+                flush=True)
+        return 0
 
-    try:
-        print(json.dumps(trio.run(run)), flush=True)
-    except ServerError as exc:
-        print(f"manawire account: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return run_command("account", run)
 
 
 def _sim(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

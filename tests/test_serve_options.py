@@ -1,6 +1,7 @@
-"""``manawire serve``'s flags: the limits reach :class:`~server.app.Limits` (README, "Limits");
-a bad port, a data directory that is a file or another server's, a taken port: a plain
-message and a non-zero exit, never a traceback."""
+"""``manawire serve``'s flags: the limits reach :class:`~server.app.Limits` (README,
+"Limits"); a bad port, a data directory that is a file or another server's, a taken port --
+and ``account`` with the server down or no password: a plain message and a non-zero exit,
+never a traceback."""
 
 from __future__ import annotations
 
@@ -74,3 +75,21 @@ def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(tmp_path: Path) ->
     assert "is not a directory" in done.stderr
     done = _serve("--port", "99999")
     assert done.returncode == 2 and "--port and --relay-port are 0-65535" in done.stderr
+
+
+def test_account_says_plainly_when_the_server_is_down_or_no_password_is_given() -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # bound, never listening: connections are refused
+        env = {k: v for k, v in os.environ.items() if k != "MANAWIRE_PASSWORD"}
+        done = subprocess.run([sys.executable, "-m", "server.cli", "account", "--url",
+                               f"ws://127.0.0.1:{port}"], capture_output=True, text=True,
+                              timeout=60, check=False, env=env)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "manawire account: can't connect to the server" in done.stderr
+        done = subprocess.run([sys.executable, "-m", "server.cli", "account", "--url",
+                               f"ws://127.0.0.1:{port}", "--login", "Zedd"],
+                              capture_output=True, text=True, timeout=60, check=False,
+                              env=env, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "no password: set MANAWIRE_PASSWORD" in done.stderr
