@@ -627,13 +627,24 @@ class Client:
         await self._send(mpb.ClientMessage(request_id=rid, submit_deck=body))
         return rid
 
-    async def leave_room(self) -> None:
+    async def leave_room(self, *, wait: bool = False) -> None:
         """Leave the room: a seated player of a running game concedes it (rule 104.3a).
-        Not answered; the connection is back in the lobby once the server has read it."""
+        Not answered; the connection is back in the lobby once the server has read it.
+
+        ``wait``: also wait until it has -- the answer to a ``ListRooms`` sent after it
+        comes after everything the room sent before -- and then forget the room (its
+        mirror, match, clocks and presence start afresh), so that nothing it sent is
+        taken for the next room's (a client resumed into a room whose game is over, say)."""
         await self._send(mpb.ClientMessage(leave_room=mpb.LeaveRoom()))
         self.room_id = None
         self._watching = None
         self.decision = None
+        if wait:
+            await self.list_rooms()
+            self.mirror = Mirror()
+            self.room_id, self.seat, self.room, self.match = None, None, None, None
+            self.decision, self._answered = None, None
+            self.clocks, self.presence = {}, {}
 
 
 def read_batch(frame: bytes) -> list[mpb.ServerMessage]:

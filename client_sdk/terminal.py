@@ -452,6 +452,15 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
     screen = Screen(out)
     o = options
     async with Client.connect(o.url, o.name, token=o.token) as client:
+        if client.room_id is not None and (client.seat is None or client.seat < 0 or (
+                client.room is not None and client.room.finished)):
+            # The account's session was watching a room, or was in one whose game (or
+            # match) is over and which lingers: that is no game to go back to.
+            watching = client.seat is None or client.seat < 0
+            print(f"You were watching room {client.room_id}: you stop watching it to play."
+                  if watching else f"Your game in room {client.room_id} is over.",
+                  file=out, flush=True)
+            await client.leave_room(wait=True)
         board = Board(client.mirror, url=o.url, account=client.account.name)
         setup: Callable[[], Awaitable[None]] | None = None
         bots: list[tuple[str, str]] = []

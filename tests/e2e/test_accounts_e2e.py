@@ -102,6 +102,36 @@ async def test_a_token_brings_the_same_account_back_and_a_bad_deck_names_its_lin
             assert bad.value.code == mpb.ERROR_CODE_UNAUTHENTICATED
 
 
+async def test_back_in_a_room_whose_game_is_over_a_client_leaves_it_and_starts_afresh(
+    tmp_path: Path,
+) -> None:
+    """``play --token`` within a finished room's linger time once showed that game's end
+    again and exited: the resumed session is in the room still. ``leave_room(wait=True)``
+    leaves it and forgets it, so what the room sent on the resume isn't taken for the next
+    room's."""
+    with trio.fail_after(60):
+        async with serving(tmp_path) as (_app, url):
+            async with Client.connect(url, "ann") as ann, Client.connect(url, "bob") as bob:
+                token = ann.account_token
+                room = await ann.create_room("over")
+                await ann.join(room.room_id)
+                await bob.join(room.room_id)
+                await ann.concede()
+                while not ann.mirror.game_over:
+                    await ann.next_message()
+            async with Client.connect(url, token=token) as again:
+                assert again.room is not None and again.room.finished
+                assert again.room_id == room.room_id
+                await again.leave_room(wait=True)
+                assert again.room_id is None and again.room is None and again.match is None
+                assert not again.mirror.ready and again.decision is None
+                await again.list_rooms()  # nothing the old room sent is left to read
+                assert again.room_id is None and not again.mirror.ready
+                fresh = await again.create_room("fresh")
+                assert (await again.join(fresh.room_id)).seat == 0
+                assert again.room_id == fresh.room_id
+
+
 async def test_a_private_room_made_with_the_sdk_defaults_is_watched_only_with_its_code(
     tmp_path: Path,
 ) -> None:
