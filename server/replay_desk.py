@@ -56,14 +56,15 @@ class ReplayDesk:
             return
         if self.running >= self.max_replays:
             conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
-                                   f"this server plays at most {self.max_replays} "
-                                   f"replays at once: try again later", rid))
+                                   f"this server plays at most {_replays(self.max_replays)} "
+                                   f"at once: try again later", rid))
             return
         address = conn.address
         if self.by_address.get(address, 0) >= self.max_per_address:
             conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
-                                   f"at most {self.max_per_address} replays run at once for "
-                                   f"one client address: stop one first", rid))
+                                   f"one client address plays at most "
+                                   f"{_replays(self.max_per_address)} at once: stop one "
+                                   f"first", rid))
             return
         self._take(address)  # counted from now, so replays loading together can't overshoot
         started = False
@@ -140,3 +141,7 @@ class ReplayDesk:
             conn.reply(error_bytes(mpb.ERROR_CODE_RATE_LIMITED,
                                    "too many replay controls waiting: this one was dropped",
                                    rid))
+
+
+def _replays(count: int) -> str:
+    return f"{count} replay" if count == 1 else f"{count} replays"

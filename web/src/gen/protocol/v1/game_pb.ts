@@ -1383,7 +1383,7 @@ export type Snapshot = Message<"manawire.v1.Snapshot"> & {
 
   /**
    * The last events of this game the viewer's deltas carried before this state, oldest first
-   * (at most 20), so a client that starts from a snapshot -- a player back in a new terminal,
+   * (at most 20, from the last 64 deltas), so a client that starts from a snapshot -- a player back in a new terminal,
    * a resync -- can show what just happened. Only what the viewer was sent; not part of the
    * view or its hash. Empty at a game's start and in replays.
    *
