@@ -186,8 +186,9 @@ async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None
             except Exception as exc:
                 summary.errors += 1
                 names = ", ".join(d if "\n" not in d else "a deck list" for d in decks)
-                print(f"game {index} ({names or 'default decks'}) failed: {exc!r}",
-                      flush=True)
+                why = (exc.message + "".join(f"\n  {d}" for d in exc.details)
+                       if isinstance(exc, ServerError) else f"{type(exc).__name__}: {exc}")
+                print(f"game {index} ({names or 'default decks'}) failed: {why}", flush=True)
             index += 1
     summary.seconds = time.perf_counter() - start
     return summary
