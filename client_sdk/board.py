@@ -37,6 +37,8 @@ from protocol.v1 import messages_pb2 as mpb
 
 #: Events kept (the screen shows as many of the last ones as fit).
 EVENTS_KEPT = 200
+#: How the notices of a deck kept or accepted for the next game of a match begin.
+DECK_NOTICES = ("You keep your deck for game ", "Deck accepted for game ")
 #: Events shown at least and at most.
 EVENTS_SHOWN = (3, 12)
 
@@ -166,6 +168,8 @@ class Board:
             elif state.phase == mpb.MATCH_PHASE_OVER and (
                     before is None or before.phase != mpb.MATCH_PHASE_OVER):
                 self.add_event(self.match_line())
+                if self.notice.startswith(DECK_NOTICES):  # no next game to keep a deck for
+                    self.notice = ""
         elif body == "deck_accepted":
             accepted = msg.deck_accepted
             self.notice = (f"You keep your deck for game {accepted.game_number}."

@@ -474,7 +474,8 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             joined = await client.join(o.room_id, deck=o.deck, invite_code=o.invite_code)
             board.seat, board.room = joined.seat, joined.room
         elif o.quick_match:
-            board.waiting = (f"Queued for a quick match ({o.seats} players): waiting for "
+            kind = "limited" if o.deck_format == mpb.DECK_FORMAT_LIMITED else "constructed"
+            board.waiting = (f"Queued for a quick match ({o.seats} players, {kind}): waiting for "
                              "opponents... (q leaves the queue)")
 
             async def setup() -> None:

@@ -253,6 +253,17 @@ def test_a_board_started_from_a_snapshot_shows_its_recent_events_under_the_game_
     assert len(board.events) == 3
 
 
+def test_a_deck_kept_for_the_next_game_is_no_longer_said_once_the_match_is_over() -> None:
+    board = _board(ANN)
+    board.absorb(mpb.ServerMessage(deck_accepted=mpb.DeckAccepted(game_number=3, kept=True)),
+                 now=0.0)
+    assert board.notice == "You keep your deck for game 3."
+    over = mpb.MatchState(best_of=3, game_number=2, wins=[2, 0], phase=mpb.MATCH_PHASE_OVER,
+                          winner=ANN, reason="Ann won 2 of 2 games")
+    board.absorb(mpb.ServerMessage(match_state=over), now=0.0)
+    assert board.notice == "" and "Match over" in board.events[-1][0]
+
+
 def test_701_23_a_search_says_whose_library_from_the_viewers_side() -> None:
     from client_sdk.describe import event_text
 
