@@ -240,6 +240,14 @@ def nothing_can_block(decision: pb.Decision) -> bool:
             and decision.options[0].WhichOneof("kind") == "finish_blockers")
 
 
+def only_pass(decision: pb.Decision) -> bool:
+    """Whether ``decision`` is priority whose one option is to pass it (rule 117.3): the
+    player can do nothing else -- no spell, no ability, no mana ability. The terminal and the
+    web client pass for their player at once (a player who could act still decides)."""
+    return (decision.kind == pb.DECISION_KIND_PRIORITY and len(decision.options) == 1
+            and decision.options[0].WhichOneof("kind") == "pass_priority")
+
+
 def decision_name(kind: int) -> str:
     """A decision kind in words: ``DECISION_KIND_DECLARE_BLOCKERS`` -> ``declaring
     blockers``."""

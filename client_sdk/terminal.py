@@ -31,7 +31,7 @@ from websockets.exceptions import ConnectionClosed
 from client_sdk.board import Board, frame_lines, render
 from client_sdk.bots import RandomBot
 from client_sdk.client import CLOSE_REPLACED, Client, ConnectionLostError
-from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block
+from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block, only_pass
 from protocol.v1 import messages_pb2 as mpb
 
 #: Seconds between two frames at most (a burst of deltas is drawn once).
@@ -269,7 +269,9 @@ class Session:
             self._sync()
             decision = board.decision
             if decision is not None and nothing_can_block(decision):
-                await self._answer(0, NO_BLOCKERS_TEXT)
+                await self._answer(0, auto=True, logged=NO_BLOCKERS_TEXT)
+            elif decision is not None and only_pass(decision):
+                await self._answer(0, auto=True)
             self.changed()
 
     async def _render(self) -> None:
@@ -343,15 +345,15 @@ class Session:
         await self._answer(index)
         return None
 
-    async def _answer(self, index: int, logged: str = "") -> None:
-        """Answer the pending decision with its option ``index``; ``logged``: the answer
-        is the client's own, logged so (one not sent is sent again when the server repeats
-        the decision after the connection is back)."""
+    async def _answer(self, index: int, *, auto: bool = False, logged: str = "") -> None:
+        """Answer the pending decision with its option ``index`` (and log ``logged``).
+        ``auto``: the answer is the client's own, to a decision with no choice in it (one
+        not sent is sent again when the server repeats the decision after a resume)."""
         board = self.board
         try:
             await self.client.act(index)
         except (ConnectionLostError, ConnectionClosed, RuntimeError):
-            if not logged:
+            if not auto:
                 board.notice = "Not connected: answer again once the connection is back."
             return
         if logged:

@@ -1,6 +1,7 @@
 """The terminal session's receiving task, with a stub client standing in for the server: a
 declaration of blockers that has no choice in it (rule 509.1a: none of its player's creatures
-can block) is answered at once, and said; any other decision waits for the player. A
+can block) is answered at once, and said; so is priority with nothing to do but pass (117.3),
+silently; any other decision waits for the player. A
 connection the client may not resume (the session taken over elsewhere, 4001) ends the
 session with a sentence, not a traceback."""
 
@@ -15,7 +16,7 @@ from websockets.frames import Close
 
 from client_sdk.board import Board
 from client_sdk.client import Client
-from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block
+from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block, only_pass
 from client_sdk.mirror import Mirror
 from client_sdk.terminal import Keyboard, Screen, Session
 from protocol.v1 import game_pb2 as pb
@@ -96,6 +97,25 @@ async def test_509_1a_the_terminal_declares_no_blockers_when_nothing_can_block(
     assert client.acted == [(8, 0)]
     assert [text for text, _n in board.events] == [NO_BLOCKERS_TEXT]
     assert board.decision is None
+
+
+def _priority(prompt_id: int, *options: pb.Action) -> mpb.ServerMessage:
+    return mpb.ServerMessage(decision=pb.Decision(
+        prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_PRIORITY, options=options))
+
+
+PASS = pb.Action(pass_priority=pb.PassPriority())
+TAP = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="f1", mana="G"))
+
+
+async def test_117_3_priority_with_nothing_to_do_but_pass_is_passed_and_any_other_waits(
+        autojump_clock: trio.testing.MockClock) -> None:
+    assert only_pass(_priority(1, PASS).decision)
+    assert not only_pass(_priority(1, PASS, TAP).decision)
+    client, board, _session = await _received([_priority(4, PASS), _priority(5, PASS, TAP)])
+    assert client.acted == [(4, 0)]  # a land to tap: the player decides
+    assert not board.events  # nothing said: passing is what happens all the time
+    assert board.decision is not None and board.decision.prompt_id == 5
 
 
 async def test_a_declaration_of_blockers_with_a_choice_waits_for_the_player(

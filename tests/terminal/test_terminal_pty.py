@@ -191,6 +191,7 @@ async def test_play_a_best_of_3_match_sideboarding_by_pasting_a_list(
         async with Client.connect(server.url, "Bob") as bob:
             await bob.join(room_id, invite_code=code)
             conceded: set[int] = set()
+            accepted = trio.Event()  # the typist's screen said its deck was accepted
 
             async def opponent() -> None:  # concedes every game at once, keeps its deck
                 while not bob.finished:
@@ -200,6 +201,8 @@ async def test_play_a_best_of_3_match_sideboarding_by_pasting_a_list(
                     elif match is not None and match.phase == mpb.MATCH_PHASE_PLAYING and \
                             match.game_number not in conceded and bob.mirror.ready and \
                             not bob.mirror.game_over:
+                        if match.game_number == 2:  # (the match's end clears that notice)
+                            await accepted.wait()
                         conceded.add(match.game_number)
                         await bob.concede()
                     else:
@@ -215,10 +218,13 @@ async def test_play_a_best_of_3_match_sideboarding_by_pasting_a_list(
                     await program.send("d\r4 Not A Real Card\r.\r")
                     await program.wait_for(r"Deck refused: ")
                     await program.send("d\r" + "\r".join(SIDEBOARDED.splitlines()) + "\r.\r")
+                    await program.wait_for(
+                        r"Deck accepted for game 2: 60 cards, 4 in the sideboard")
+                    accepted.set()
                     code_ = await program.wait_exit()
     finally:
         await program.aclose()
     final = program.after_screen()
     assert code_ == 0, program.text()[-3000:]
     assert "Match over: you won the match, 2\N{EN DASH}0" in final, final
-    assert "Deck accepted for game 2: 60 cards, 4 in the sideboard" in program.text()
+    assert "Deck accepted for game" not in final  # no next game to keep a deck for

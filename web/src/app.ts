@@ -13,7 +13,7 @@ import { type Action, type Decision, type GameObject } from "./gen/protocol/v1/g
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
-  assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, tierText, type Names,
+  assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, onlyPass, tierText, type Names,
 } from "./describe";
 import { inviteLink, type Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
@@ -488,6 +488,8 @@ export class App implements Names {
           this.sentPrompt = null;
           if (nothingCanBlock(d)) { // no choice in it (rule 509.1a): answered at once
             this.addLog(NO_BLOCKERS_TEXT);
+            this.act(0);
+          } else if (onlyPass(d)) { // nothing to do but pass (rule 117.3)
             this.act(0);
           }
         }

@@ -292,6 +292,14 @@ export function nothingCanBlock(decision: Decision): boolean {
     && decision.options[0]!.kind.case === "finishBlockers";
 }
 
+/** Priority whose one option is to pass it (rule 117.3): the player can do nothing else --
+ * no spell, no ability, no mana ability. The client passes at once (a player who could act
+ * still decides); as the terminal does (client_sdk.describe.only_pass). */
+export function onlyPass(decision: Decision): boolean {
+  return decision.kind === DecisionKind.PRIORITY && decision.options.length === 1
+    && decision.options[0]!.kind.case === "passPriority";
+}
+
 export function decisionName(kind: DecisionKind): string {
   return DECISION_NAMES[kind] ?? "a decision";
 }

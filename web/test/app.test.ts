@@ -228,6 +228,21 @@ test("a declaration of blockers with no choice in it is answered at once (rule 5
   } finally { restore(); }
 });
 
+test("priority with nothing to do but pass is passed at once (rule 117.3); with more it waits", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated(); // decision 9: pass, or cast Shock: the player decides
+    assert.equal(ws.sent.filter((m) => m.body.case === "act").length, 0);
+    app.act(0);
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 10n, seat: 0,
+      kind: DecisionKind.PRIORITY, stateId: 5n,
+      options: [{ kind: { case: "passPriority", value: {} } }] } } });
+    const acts = ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
+    assert.deepEqual(acts, [9n, 10n]);
+    assert.deepEqual(app.log, []);
+  } finally { restore(); }
+});
+
 test("an event names an object the same delta removed (it died)", () => {
   const restore = installFakeSocket();
   try {
