@@ -169,7 +169,7 @@ class Room:
         self._freed: set[str] = set()
         #: The delayed spectator tiers' classes (tier n is ``delayed[n - 1]``), once started.
         self.delayed: list[DelayedClass] = []
-        #: The tier of each delayed-tier spectator whose connection dropped (to resume it).
+        #: The tier of each spectator whose connection dropped (to resume it in that one).
         self._dropped_tiers: dict[str, int] = {}
         # ---- the match (server.rooms.match): a single game is a match of one
         self.best_of = self.settings.best_of if self.settings.best_of > 1 else 1
@@ -583,10 +583,10 @@ class Room:
         member.conn = None
         if member.seat == SPECTATOR:
             del self.spectators[member.session_id]
-            if member.tier:  # to give its tier back when it resumes (bounded)
-                if len(self._dropped_tiers) >= 4 * self.config.max_spectators:
-                    del self._dropped_tiers[next(iter(self._dropped_tiers))]
-                self._dropped_tiers[member.session_id] = member.tier
+            # Its tier, to give back when it resumes (bounded: the oldest are forgotten).
+            if len(self._dropped_tiers) >= 4 * self.config.max_spectators:
+                del self._dropped_tiers[next(iter(self._dropped_tiers))]
+            self._dropped_tiers[member.session_id] = member.tier
         elif self.game is None:  # an unstarted room: the seat is free for someone else
             self.seats[member.seat] = None
             self._freed.add(member.session_id)
@@ -600,15 +600,20 @@ class Room:
         full = len(self.spectators) >= self.config.max_spectators
         if member is not None and member.left:
             member = None  # it conceded and left: it resumes outside the room
-        # A dropped delayed-tier spectator gets its tier back (a place lost in a restart
-        # comes back as the live public tier's, if the room allows that).
-        tier = member.tier if member is not None else \
-            self._dropped_tiers.get(cmd.session_id, 0)
+        # A dropped spectator gets its tier back. A place this room doesn't know (lost in a
+        # restart, or forgotten) comes back as the live public tier's only if anyone may
+        # watch that without a code: who had which tier, and with which code, is unknown --
+        # a delayed tier's spectator must not come back live, nor a stranger into an
+        # invite-only room. Otherwise it resumes outside (its client joins again).
+        kept = self._dropped_tiers.get(cmd.session_id)
+        tier = member.tier if member is not None else (kept or 0)
         if member is None and (self.game is None or full or cmd.session_id in self._freed
                                or self._seat_of_session(cmd.session_id) is not None
                                or self._seat_of_account(cmd.account_id) is not None
                                or self._reserved_seat(cmd.account_id) is not None
-                               or (not tier and self.settings.spectate is Spectate.NONE)):
+                               or (not tier and self.settings.spectate is Spectate.NONE)
+                               or (kept is None
+                                   and self.settings.spectate is not Spectate.ALLOWED)):
             # The seat of an unstarted room was freed when the connection dropped, or a
             # spectator's place can't be given back: the session resumes outside the room.
             self._send_to(out, cmd.conn, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(

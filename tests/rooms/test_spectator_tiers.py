@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 import trio
 
 from client_sdk.mirror import Mirror
@@ -14,7 +15,7 @@ from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, Zone, apply, new_game
-from server.rooms.commands import Disconnect, Join, Reattach, Snapshot, Tick
+from server.rooms.commands import Disconnect, Join, Leave, Reattach, Snapshot, Tick
 from server.rooms.room import Room, RoomConfig
 from server.store import Store
 from server.store.records import (
@@ -205,6 +206,47 @@ def test_a_delayed_spectator_is_never_sent_clocks_presence_or_a_live_snapshot() 
     assert got[0].resumed.joined.tier == 1
     assert all(m.HasField("delta") for m in got[1:]) and len(got) > 1
     assert got[-1].delta.state_id == d.room.delayed[0].stream.state_id
+
+
+@pytest.mark.parametrize("spectate", [Spectate.INVITE, Spectate.ALLOWED])
+def test_a_spectator_whose_place_a_restart_lost_is_never_put_in_the_live_tier_unasked(
+        tmp_path: Path, spectate: Spectate) -> None:
+    """After a restart a room knows none of its spectators' tiers. A delayed tier's
+    spectator of an invite-only room resumed into the live tier -- the game as it is,
+    without the code, the delay bypassed. Now such a place comes back live only where anyone
+    may watch live; else the session resumes outside the room (its client joins again)."""
+    d = tier_room(SpectatorTier(TierKind.PUBLIC, delay_seconds=3600,
+                                accounts=(("carol", "Carol"),)), spectate=spectate)
+    start(d)
+    d.rid += 1
+    d.do(Join(9, d.rid, "s9", "w9", True, None, "carol", "", 0))
+    refused_live = errors(d.take(9))
+    assert refused_live == ([mpb.ERROR_CODE_FORBIDDEN] if spectate is Spectate.INVITE else [])
+    if spectate is Spectate.ALLOWED:
+        d.do(Leave(9, d.rid))
+    watch(d, 9, 1, account="carol")
+    assert d.take(9)[0].joined.tier == 1
+    rng = random.Random(4)
+    for n in range(30):
+        d.now = float(n)
+        step(d, rng)
+    store = Store(tmp_path / "db.sqlite3")
+    store.apply([op for op in d.log if isinstance(op, (CreateGame, AppendAction))])
+    (record,) = store.unfinished_games()
+    store.close()
+    again = Driver(Room.recover(record, d.now))
+    again.do(Reattach(19, 1, "s9", "w9", 1, "carol", WELCOME))
+    (resumed, *rest) = again.take(19)
+    if spectate is Spectate.INVITE:
+        assert not resumed.resumed.HasField("joined") and rest == []
+    else:  # anyone may watch it live: the place comes back there
+        assert resumed.resumed.joined.tier == 0
+    # A spectator who dropped without a restart gets its own tier back, live or delayed.
+    again.do(Disconnect(19))
+    watch(again, 20, 1, account="carol")
+    again.do(Disconnect(20))
+    again.do(Reattach(21, 2, "s20", "w20", 1, "carol", WELCOME))
+    assert again.take(21)[0].resumed.joined.tier == 1
 
 
 def test_a_public_spectator_never_sees_a_hidden_card_beside_delayed_tiers() -> None:
