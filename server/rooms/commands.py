@@ -110,12 +110,19 @@ class Tick:
 
 
 @dataclass(frozen=True, slots=True)
+class ShowDelayed:
+    """Play a few of the delayed spectator tiers' due actions (:meth:`Room._release`): work
+    the room's host gives it when nothing else waits and the tiers' share of the event
+    loop allows (:class:`server.rooms.tiers.WorkBudget`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Shutdown:
     """The server is stopping: no more output to anyone (the game goes on after restart)."""
 
 
 Command = (Join | Leave | Act | Snapshot | ConcedeGame | SubmitDeck | Disconnect | Reattach
-           | Tick | Shutdown)
+           | Tick | ShowDelayed | Shutdown)
 
 
 # ---- spectator feed operations (what a room asks of the relay)
@@ -160,6 +167,9 @@ class Output:
     log: list[StoreOp] = field(default_factory=list)
     #: When to call :meth:`Room.handle` with :class:`Tick` if nothing comes first.
     wake_at: float = INF
+    #: When the delayed tiers have an action due, to give the room :class:`ShowDelayed`
+    #: then (or later, when nothing else waits and their budget allows).
+    delayed_at: float = INF
     #: Whether the command's connection is now a member here (Join, Reattach).
     accepted: bool = False
     #: The room is over: remove it from the lobby and memory; these connections left it.

@@ -19,6 +19,7 @@ import contextlib
 import logging
 import math
 import secrets
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ import trio.lowlevel
 
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.alarms import Alarms
-from server.rooms.commands import Act, Command, ConnId, Output, Shutdown, Tick
+from server.rooms.commands import Act, Command, ConnId, Output, ShowDelayed, Shutdown, Tick
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room
 from server.rooms.session import error_bytes
@@ -39,6 +40,44 @@ log = logging.getLogger("manawire.room")
 
 #: Commands a room handles in a row when they are already queued, before it yields.
 QUEUED_AT_ONCE = 4
+#: The share of the event loop's time all rooms' delayed spectator tiers have together, and
+#: the work (seconds) they may do at once after an idle while (see :class:`WorkBudget`).
+DELAYED_SHARE = 0.25
+DELAYED_BURST = 0.01
+
+
+class WorkBudget:
+    """A share of the event loop's time for work nobody waits for: a token bucket of work
+    seconds, refilled at ``share`` per second of trio's clock and holding at most
+    ``burst``. It never waits: :meth:`ready_at` says when the work may go on, and the
+    work done is :meth:`charge`d after it."""
+
+    def __init__(self, share: float = DELAYED_SHARE, burst: float = DELAYED_BURST, *,
+                 work_clock: Callable[[], float] = time.perf_counter) -> None:
+        if not (0 < share <= 1 and burst > 0):
+            raise ValueError(f"a work budget needs 0 < share <= 1 and burst > 0, not "
+                             f"{share!r}, {burst!r}")
+        self.share = share
+        self.burst = burst
+        #: What the work is timed with (a test's own clock).
+        self.work_clock = work_clock
+        self._tokens = burst
+        self._refilled: float | None = None
+        #: Work seconds charged so far (for tests and diagnostics).
+        self.spent = 0.0
+
+    def ready_at(self) -> float:
+        """When work may be done (now, or when the bucket is no longer in debt)."""
+        now = trio.current_time()
+        if self._refilled is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._refilled) * self.share)
+        self._refilled = now
+        return now if self._tokens >= 0 else now - self._tokens / self.share
+
+    def charge(self, seconds: float) -> None:
+        """``seconds`` of work were done."""
+        self._tokens -= seconds
+        self.spent += seconds
 
 
 class RoomGoneError(Exception):
@@ -102,7 +141,8 @@ class RoomHost:
     def __init__(self, room: Room, writer: StoreWriter, relay: FeedSink, *,
                  deliver: Callable[[Sequence[tuple[ConnId, bytes]]], None],
                  released: Callable[[RoomHost, list[ConnId]], None],
-                 closed: Callable[[RoomHost], None], alarms: Alarms) -> None:
+                 closed: Callable[[RoomHost], None], alarms: Alarms,
+                 delayed_budget: WorkBudget | None = None) -> None:
         self.room = room
         self.writer = writer
         #: Serves the room's spectator feeds (what its outputs publish, watch, unwatch).
@@ -118,9 +158,12 @@ class RoomHost:
         # connection, and a disconnect notice can always be queued (it is never lost).
         self._send, self._receive = trio.open_memory_channel[tuple[Command, Ticket | None]](
             math.inf)
-        self._wake_at = room.handle(Tick(), trio.current_time()).wake_at
+        first = room.handle(Tick(), trio.current_time())
+        self._wake_at, self._delayed_at = first.wake_at, first.delayed_at
+        #: The event loop's time every room's delayed tiers share (the lobby's).
+        self.delayed_budget = WorkBudget() if delayed_budget is None else delayed_budget
         self.alarms = alarms
-        alarms.set(self, self._wake_at)
+        alarms.set(self, self._alarm())
         #: A command taken while the room's wake-up time came: handled after that Tick.
         self._held: tuple[Command, Ticket | None] | None = None
         self.failed: str | None = None
@@ -179,6 +222,11 @@ class RoomHost:
                             # and traceback kept alive through it)
                         except trio.EndOfChannel:
                             return
+                        if waiting and self._delayed_at <= trio.current_time() and \
+                                self.delayed_budget.ready_at() <= trio.current_time():
+                            # Nothing waits: the delayed tiers' due actions, a few.
+                            waiting, command, ticket = False, ShowDelayed(), None
+                            queued = QUEUED_AT_ONCE  # (the other rooms run before more)
                         if waiting:
                             queued = 0
                             try:
@@ -189,7 +237,13 @@ class RoomHost:
                                     and not isinstance(command, Tick):
                                 self._held = (command, ticket)  # next, after the Tick
                                 command, ticket = Tick(), None
-                    out = self.room.handle(command, trio.current_time())
+                    if isinstance(command, ShowDelayed):
+                        budget = self.delayed_budget
+                        began = budget.work_clock()
+                        out = self.room.handle(command, trio.current_time())
+                        budget.charge(budget.work_clock() - began)
+                    else:
+                        out = self.room.handle(command, trio.current_time())
                     if out.log:  # (the write may not yield: the bound above still holds)
                         await self.writer.write(out.log)
                     if out.sends:
@@ -199,8 +253,8 @@ class RoomHost:
                         self._released(self, out.released)
                     if ticket is not None:
                         ticket.finish(out)
-                    self._wake_at = out.wake_at
-                    self.alarms.set(self, out.wake_at)
+                    self._wake_at, self._delayed_at = out.wake_at, out.delayed_at
+                    self.alarms.set(self, self._alarm())
                     command = Tick()
                     if out.closed:
                         if self._stopped:  # frozen for a restart: the room isn't over
@@ -212,6 +266,13 @@ class RoomHost:
             await self._fail(command, ticket, exc)
         finally:
             self.alarms.forget(self)
+
+    def _alarm(self) -> float:
+        """When the alarms wake the room: its wake-up time, or when its delayed tiers have
+        an action due and their budget allows (if nothing else wakes it first)."""
+        if self._delayed_at >= self._wake_at:
+            return self._wake_at
+        return min(self._wake_at, max(self._delayed_at, self.delayed_budget.ready_at()))
 
     def wake(self) -> None:
         """The room's wake-up time has come (:class:`~server.rooms.alarms.Alarms`)."""

@@ -59,6 +59,7 @@ from server.rooms.commands import (
     Output,
     Publish,
     Reattach,
+    ShowDelayed,
     Shutdown,
     Snapshot,
     StartWatching,
@@ -87,6 +88,10 @@ from server.store.records import (
 from server.view import SPECTATOR
 from server.view.pipeline import ViewPipeline
 from server.view.stream import ViewStream, recent_events
+
+#: Held actions the delayed tiers play, in all, per :class:`ShowDelayed` (see
+#: :meth:`Room._release`); more that are due wait for the next.
+RELEASE_AT_ONCE = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +312,8 @@ class Room:
             self._reattach(out, command, now)
         elif isinstance(command, Tick):
             self._tick(out, now)
+        elif isinstance(command, ShowDelayed):
+            self._release(out, now)
         elif isinstance(command, Shutdown):
             self.closed = True
             out.closed = True
@@ -314,9 +321,8 @@ class Room:
             return out
         else:
             assert_never(command)
-        if not self.closed:
-            self._release(out, now)
         out.wake_at = self._wake_at()
+        out.delayed_at = self._delayed_at()
         return out
 
     # ---- recovery
@@ -914,14 +920,34 @@ class Room:
         for delayed in self.delayed:
             delayed.hold(seat, action, now, game.turn)
 
-    def _release(self, out: Output, now: float) -> None:
-        """Send each delayed tier's deltas that are due at ``now`` to its spectators."""
+    def _release(self, out: Output, now: float, limit: int | None = RELEASE_AT_ONCE) -> None:
+        """Send the delayed tiers' deltas that are due at ``now`` to their spectators: at
+        most ``limit`` held actions in all, one tier after the other (None: every one).
+
+        Each tier plays the live game's actions again, so a room with four tiers showing
+        every hand does the work of five games. They were played after every command, all
+        that were due at once: one room of eight players and four such tiers kept the event
+        loop busy, and other games' actions waited up to 2 s. Now the room's host gives the
+        room this work (:class:`ShowDelayed`) only when nothing else waits for it, a few
+        actions at a time, within a share of the event loop all rooms' tiers have together
+        (:meth:`server.rooms.pump.RoomHost.run`). A busy server shows such tiers later
+        than their delay says; nobody else waits for them."""
         game = self.game
         if game is None:
             return
-        for n, delayed in enumerate(self.delayed, start=1):
-            out.feed.extend(Publish(n, data) for data in
-                            delayed.release(now, game.turn, game.result is not None))
+        over = game.result is not None
+        left = limit
+        while left is None or left > 0:
+            released = False
+            for n, delayed in enumerate(self.delayed, start=1):
+                if (left is None or left > 0) and delayed.wake_at(game.turn, over) <= now:
+                    out.feed.extend(Publish(n, data) for data in
+                                    delayed.release(now, game.turn, over, 1))
+                    released = True
+                    if left is not None:
+                        left -= 1
+            if not released:
+                return
 
     # ---- the match (server.rooms.match)
     def _over_message(self) -> str:
@@ -1092,11 +1118,16 @@ class Room:
             times.append(self._idle_since + self.config.idle_seconds)
         if self._sideboard_until is not None:
             times.append(self._sideboard_until)
-        game = self.game
-        if game is not None:
-            over = game.result is not None
-            times.extend(d.wake_at(game.turn, over) for d in self.delayed)
         return min(times)
+
+    def _delayed_at(self) -> float:
+        """When a delayed tier's next held action is due (INF: none, or only a turn of the
+        live game can release it)."""
+        game = self.game
+        if game is None or self.closed:
+            return INF
+        over = game.result is not None
+        return min((d.wake_at(game.turn, over) for d in self.delayed), default=INF)
 
     def _close_at(self) -> float | None:
         """When a finished game's room closes: it lingers, after its delayed tiers have
@@ -1113,8 +1144,10 @@ class Room:
         if self._sideboard_until is not None and now >= self._sideboard_until:
             self._next_game(out, now)  # whoever didn't answer keeps their deck
         close_at = self._close_at()
-        if close_at is not None and now >= close_at:
-            self._release(out, now)  # whatever a delayed tier still holds is due by now
+        if close_at is not None and now >= close_at and \
+                not any(delayed.held for delayed in self.delayed):
+            # (Every tier has shown everything by now: what came due when the server was
+            # too busy to play it at once went on being played, a few at a time.)
             self._close(out, "the game is over")
         elif self._idle_since is not None and self.game is None and \
                 now >= self._idle_since + self.config.idle_seconds:

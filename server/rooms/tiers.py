@@ -124,10 +124,12 @@ class DelayedClass:
         """When the next held action is due (INF: none, or only a turn can release it)."""
         return self._due(self._held[0], live_turn, over) if self._held else INF
 
-    def release(self, now: float, live_turn: int, over: bool) -> list[bytes]:
-        """Apply every held action that is due at ``now``; the class's deltas, in order."""
+    def release(self, now: float, live_turn: int, over: bool, limit: int | None = None
+                ) -> list[bytes]:
+        """Apply every held action that is due at ``now`` -- at most ``limit`` of them (None:
+        all); the class's deltas, in order."""
         sent: list[bytes] = []
-        for _ in range(len(self._held)):
+        for _ in range(len(self._held) if limit is None else min(limit, len(self._held))):
             held = self._held[0]
             if self._due(held, live_turn, over) > now:
                 break

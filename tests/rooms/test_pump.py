@@ -15,8 +15,8 @@ import trio.lowlevel
 import trio.testing
 
 from server.rooms.alarms import Alarms
-from server.rooms.commands import Command, ConnId, FeedOp, Leave, Output, Tick
-from server.rooms.pump import QUEUED_AT_ONCE, RoomHost
+from server.rooms.commands import Command, ConnId, FeedOp, Leave, Output, ShowDelayed, Tick
+from server.rooms.pump import QUEUED_AT_ONCE, RoomHost, WorkBudget
 from server.rooms.room import Room
 from server.store.writer import StoreWriter
 
@@ -48,13 +48,37 @@ class NoFeeds:
         raise AssertionError("no room fails here")
 
 
-def _host(room: StandIn, alarms: Alarms | None = None) -> RoomHost:
+class Tiers(StandIn):
+    """A room whose delayed tiers have ``backlog`` actions due; each ShowDelayed plays one,
+    taking a millisecond of the work clock."""
+
+    def __init__(self, backlog: int) -> None:
+        super().__init__()
+        self.backlog = backlog
+        self.work = 0.0
+
+    def clock(self) -> float:
+        return self.work
+
+    def handle(self, command: Command, now: float) -> Output:
+        if isinstance(command, ShowDelayed):
+            assert self.backlog > 0
+            self.backlog -= 1
+            self.work += 0.001
+            self.handled.append("show")
+        else:
+            super().handle(command, now)
+        return Output(delayed_at=0.0 if self.backlog else math.inf)
+
+
+def _host(room: StandIn, alarms: Alarms | None = None,
+          budget: WorkBudget | None = None) -> RoomHost:
     def deliver(sends: Sequence[tuple[ConnId, bytes]]) -> None:
         raise AssertionError("nothing is sent")
 
     return RoomHost(cast(Room, room), cast(StoreWriter, None), NoFeeds(), deliver=deliver,
                     released=lambda host, conns: None, closed=lambda host: None,
-                    alarms=alarms or Alarms())
+                    alarms=alarms or Alarms(), delayed_budget=budget)
 
 
 async def test_commands_queued_together_are_taken_a_few_in_a_row_then_others_run() -> None:
@@ -148,3 +172,27 @@ async def test_a_command_that_ends_a_wait_after_the_wake_up_time_goes_after_its_
         await trio.testing.wait_all_tasks_blocked()
         nursery.cancel_scope.cancel()
     assert room.handled == ["tick", "leave0", "tick", "leave1"]
+
+
+async def test_delayed_tiers_work_only_when_nothing_waits_within_their_share_of_the_loop(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """A room's delayed tiers (ShowDelayed) had all their due actions played at once and
+    held every other game up for seconds. Now the host plays them only when no command
+    waits, and all rooms' tiers together within a quarter of the event loop's time: 1 ms of
+    work each, so about 250 a second."""
+    room = Tiers(backlog=1000)
+    alarms = Alarms()
+    host = _host(room, alarms, WorkBudget(0.25, 0.01, work_clock=room.clock))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(alarms.run)
+        nursery.start_soon(host.run)
+        await trio.sleep(1.0)
+        shown = room.handled.count("show")
+        assert 250 <= shown <= 270, shown  # 0.25 s of work a second, and the 10 ms burst
+        host.notify(Leave(1, 0))
+        await trio.testing.wait_all_tasks_blocked()
+        assert "leave1" in room.handled  # a command goes first: it waits for no budget
+        await trio.sleep(3.0)
+        assert room.backlog == 0 and room.handled.count("show") == 1000
+        nursery.cancel_scope.cancel()

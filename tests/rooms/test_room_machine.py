@@ -25,6 +25,7 @@ from server.rooms.commands import (
     Leave,
     Output,
     Reattach,
+    ShowDelayed,
     Snapshot,
     StartWatching,
     Tick,
@@ -51,7 +52,22 @@ class Driver:
 
     def do(self, command: object) -> Output:
         """Handle ``command``; what it sends -- directly, and through the spectator feeds
-        (as the relay would, every message at once) -- is kept per connection."""
+        (as the relay would, every message at once) -- is kept per connection. Then, as the
+        room's host does when nothing else comes, a Tick while the room's wake-up time is
+        due, and ShowDelayed while its delayed tiers have actions due (a few each; the
+        host's budget for them is left out); the output returned is the command's, with the
+        last times and everything logged."""
+        out = self._handle(command)
+        for _ in range(100_000):
+            if out.closed or min(out.wake_at, out.delayed_at) > self.now:
+                return out
+            more = self._handle(Tick() if out.wake_at <= self.now else ShowDelayed())
+            out.log.extend(more.log)
+            out.released.extend(more.released)
+            out.wake_at, out.delayed_at, out.closed = more.wake_at, more.delayed_at, more.closed
+        raise AssertionError("the room asked to be woken at once, forever")
+
+    def _handle(self, command: object) -> Output:
         if isinstance(command, Disconnect):  # the app drops a closed connection's watch
             self.fanout.drop(command.conn)
         out = self.room.handle(command, self.now)  # type: ignore[arg-type]

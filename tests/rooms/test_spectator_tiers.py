@@ -15,8 +15,16 @@ from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, Zone, apply, new_game
-from server.rooms.commands import Disconnect, Join, Leave, Reattach, Snapshot, Tick
-from server.rooms.room import Room, RoomConfig
+from server.rooms.commands import (
+    Disconnect,
+    Join,
+    Leave,
+    Reattach,
+    ShowDelayed,
+    Snapshot,
+    Tick,
+)
+from server.rooms.room import RELEASE_AT_ONCE, Room, RoomConfig
 from server.store import Store
 from server.store.records import (
     AppendAction,
@@ -115,8 +123,8 @@ def test_a_delayed_omniscient_spectator_gets_nothing_before_its_release_then_exa
     out = d.do(Tick())
     assert d.take(9) == []
     for k, at in enumerate(played):
-        # The room asks to be woken exactly when the next action is due, not earlier.
-        assert out.wake_at == at + 30
+        # The room says exactly when the next action is due, not earlier.
+        assert out.delayed_at == at + 30
         d.now = at + 30
         out = d.do(Tick())
         got = d.take(9)
@@ -155,6 +163,38 @@ def test_a_delayed_spectators_snapshot_repeats_only_events_its_tier_has_released
     d.do(Snapshot(9, d.rid))
     snapshot = [m.snapshot for m in d.take(9) if m.HasField("snapshot")]
     assert len(snapshot) == 1 and list(snapshot[0].recent_events) == released[-20:]
+
+
+def test_due_actions_are_played_a_few_at_a_time_only_when_the_host_says() -> None:
+    """Four tiers showing every hand play every live action four more times; they were
+    played after every command, all that were due at once, and kept the event loop busy
+    (another game's actions waited up to 2 s). Now only ShowDelayed plays them -- the host
+    gives it when nothing else waits, within the tiers' budget -- at most RELEASE_AT_ONCE
+    at a time, the tiers in turn; everything is shown in the end."""
+    tiers = tuple(SpectatorTier(TierKind.OMNISCIENT, delay_seconds=1, invite=True)
+                  for _ in range(4))
+    d = tier_room(*tiers)
+    start(d)
+    rng = random.Random(7)
+    played = 0
+    while played < 40 and step(d, rng):  # all at the same moment: all due together
+        played += 1
+    assert all(t.held == played for t in d.room.delayed)
+    d.now = 5.0
+    room, ticks = d.room, 0
+    assert room.handle(Tick(), d.now).delayed_at <= d.now  # a Tick plays none of them
+    assert all(t.held == played for t in room.delayed)
+    while any(t.held for t in room.delayed):
+        before = [t.held for t in room.delayed]
+        out = room.handle(ShowDelayed(), d.now)
+        ticks += 1
+        shown = [b - t.held for b, t in zip(before, room.delayed, strict=True)]
+        assert sum(shown) <= RELEASE_AT_ONCE and max(shown) - min(shown) <= 1, shown
+        assert out.delayed_at <= d.now or not any(t.held for t in room.delayed)
+        assert out.wake_at > d.now  # nothing else to do
+        assert ticks <= 4 * played
+    assert ticks >= 4 * played // RELEASE_AT_ONCE
+    assert [t.stream.state_id for t in room.delayed] == [room.delayed[0].stream.state_id] * 4
 
 
 def test_a_turn_delay_holds_an_actions_deltas_until_the_game_is_that_many_turns_on() -> None:
