@@ -79,7 +79,7 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
     from server.app import CLOSE_SERVICE_RESTART, App
     from server.relay.host import FeedRouter, RelayLink, start_relays
     from server.store import Store
-    from server.transport.ws import serve_app
+    from server.transport.ws import AddressListener, serve_app
 
     monitor = gctune.GcMonitor()
     if gc_threshold is not None:
@@ -116,7 +116,7 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                     raise ServeStartError(f"can't listen on {host}:{port}: "
                                           f"{exc.strerror or exc}") from None
                 sockets = [lst.socket.getsockname() for lst in server.listeners
-                           if isinstance(lst, trio.SocketListener)]
+                           if isinstance(lst, (trio.SocketListener, AddressListener))]
                 where = ", ".join(f"{a[0]}:{a[1]}" for a in sockets)
                 print(f"manawire listening on ws://{where} (data in {data_dir}; "
                       f"{restored} game{'' if restored == 1 else 's'} restored); open "

@@ -9,7 +9,9 @@ admitted -- before the server answers it, so handshakes racing each other can't 
 the cap -- and gives it back when its TCP stream is closed, which websockets does for every
 connection, accepted or not (``Connection.recv_events`` always ends in ``close_stream``). So
 a refused, failed, timed-out or cancelled handshake never keeps a slot, and an accepted
-connection keeps it until its socket is really gone, closing handshake included.
+connection keeps it until its socket is really gone, closing handshake included. Before
+that, :class:`AddressListener` caps the open TCP connections per address from the accept
+(a connection that never sends its request is held until the handshake time ends).
 
 Plain HTTP on the same port. A request that is not a WebSocket upgrade (no ``websocket`` in
 its ``Upgrade`` header) never takes nor is refused for a WebSocket slot: it counts against a
@@ -155,6 +157,77 @@ class AddressCap:
     def addresses(self) -> int:
         """Addresses holding at least one connection."""
         return len(self._open)
+
+
+#: Open TCP connections one client address may hold beyond its WebSocket and plain HTTP
+#: caps (the handshakes in flight when a connection closes and another opens).
+TCP_MARGIN = 16
+#: What a connection past the TCP cap is told before it is closed.
+_TCP_REASON = b"too many open connections from your address\n"
+_TCP_REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8"
+                b"\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
+                % (len(_TCP_REASON), _TCP_REASON))
+
+
+class AddressListener(trio.abc.Listener[trio.SocketStream]):
+    """A TCP listener that lets one client address hold at most ``limit`` open connections,
+    from the moment they are accepted.
+
+    The WebSocket and HTTP caps count a connection only once its handshake request has been
+    read. A client that opens TCP connections and sends nothing held each until the
+    handshake time ran out: one process held ~10,000 at once, other games' actions took up
+    to 1.3 s and new clients couldn't connect. A connection past this cap is answered
+    ``HTTP 503`` (a write the kernel takes at once, or nothing) and closed at once. A
+    connection is counted until its socket is closed -- websockets closes every
+    connection's stream, handshake or not -- as found when the address connects again."""
+
+    def __init__(self, inner: trio.SocketListener, limit: int) -> None:
+        self.inner = inner
+        #: The listening socket (websockets names the server's addresses from it).
+        self.socket = inner.socket
+        self.limit = limit
+        self._open: dict[str, list[trio.socket.SocketType]] = {}
+        #: Connections closed at once for their address's count (for tests).
+        self.refused = 0
+
+    async def accept(self) -> trio.SocketStream:
+        while True:
+            stream = await self.inner.accept()
+            try:
+                key = address_key(stream.socket.getpeername())
+            except OSError:  # gone already
+                await trio.aclose_forcefully(stream)
+                continue
+            held = [sock for sock in self._open.get(key, ()) if sock.fileno() != -1]
+            if len(held) < self.limit:
+                held.append(stream.socket)
+                self._open[key] = held
+                if len(self._open) > 4 * self.limit + 1024:
+                    self._forget_closed()
+                return stream
+            self._open[key] = held
+            self.refused += 1
+            # (A fresh socket's buffer takes these bytes at once: one scheduler round.)
+            with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError,
+                                                              trio.ClosedResourceError):
+                await stream.send_all(_TCP_REFUSED)
+            await trio.aclose_forcefully(stream)
+
+    def _forget_closed(self) -> None:
+        """Drop addresses whose connections are all closed (so the table stays small)."""
+        for key in list(self._open):
+            held = [sock for sock in self._open[key] if sock.fileno() != -1]
+            if held:
+                self._open[key] = held
+            else:
+                del self._open[key]
+
+    def count(self, key: str) -> int:
+        """Connections ``key`` holds open now."""
+        return sum(1 for sock in self._open.get(key, ()) if sock.fileno() != -1)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 class _CappedConnection(ServerConnection):
@@ -354,6 +427,10 @@ async def serve_app(app: App, host: str, port: int,
         assert isinstance(ws, _CappedConnection)  # (create_connection, below)
         await app.handle_connection(WebSocket(ws))
 
-    await serve(handler, port, host=host, max_size=MAX_MESSAGE, compression=None,
+    tcp_limit = cap.limit + http_cap.limit + TCP_MARGIN
+    listeners = [AddressListener(listener, tcp_limit)
+                 for listener in await trio.open_tcp_listeners(port, host=host)]
+    await serve(handler, max_size=MAX_MESSAGE, compression=None,
+                listeners=listeners,  # type: ignore[arg-type]  # (they wrap SocketListeners)
                 process_request=_admitter(cap, http_cap, site), create_connection=_CappedConnection,
                 open_timeout=OPEN_TIMEOUT, task_status=task_status)

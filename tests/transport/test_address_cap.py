@@ -21,7 +21,7 @@ from websockets.trio.client import ClientConnection, connect
 
 from server.app import App, Limits
 from server.store import Store
-from server.transport.ws import AddressCap, address_key, serve_app
+from server.transport.ws import AddressCap, AddressListener, address_key, serve_app
 
 HOST = "127.0.0.1"
 WAIT = 10.0  # the bound on every wait in these tests
@@ -245,6 +245,53 @@ async def test_racing_handshakes_cannot_overshoot_the_cap(tmp_path: Path) -> Non
 
 
 # ---- the pieces
+async def test_past_the_tcp_cap_a_silent_connection_is_answered_503_and_closed() -> None:
+    """Connections that never send a byte were held until the handshake time ran out,
+    uncounted: one client held ~10,000 at once. The listener counts them from the accept."""
+    inner = (await trio.open_tcp_listeners(0, host=HOST))[0]
+    listener = AddressListener(inner, 3)
+    port = inner.socket.getsockname()[1]
+    accepted: list[trio.SocketStream] = []
+    clients: list[trio.SocketStream] = []
+    more = trio.Event()
+
+    async def accept_forever() -> None:
+        nonlocal more
+        while True:
+            accepted.append(await listener.accept())
+            more.set()
+            more = trio.Event()
+
+    async def accepted_count(expected: int) -> None:
+        with trio.fail_after(WAIT):
+            while len(accepted) < expected:
+                await more.wait()
+
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(accept_forever)
+            clients += [await trio.open_tcp_stream(HOST, port) for _ in range(3)]
+            await accepted_count(3)
+            extra = await trio.open_tcp_stream(HOST, port)
+            clients.append(extra)
+            answer = b""
+            with trio.fail_after(WAIT):
+                while chunk := await extra.receive_some():
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 503 Service Unavailable\r\n")
+            assert answer.endswith(b"\r\n\r\ntoo many open connections from your address\n")
+            assert listener.refused == 1 and listener.count(HOST) == 3 and len(accepted) == 3
+            await accepted[0].aclose()  # the server is done with one: room for another
+            clients.append(await trio.open_tcp_stream(HOST, port))
+            await accepted_count(4)
+            assert listener.count(HOST) == 3 and listener.refused == 1
+            nursery.cancel_scope.cancel()
+    finally:
+        for stream in [*clients, *accepted]:
+            await stream.aclose()
+        await listener.aclose()
+
+
 def test_address_cap_counts_per_address() -> None:
     cap = AddressCap(2)
     a1, a2 = cap.acquire("10.0.0.1"), cap.acquire("10.0.0.1")
