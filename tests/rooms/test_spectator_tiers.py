@@ -384,6 +384,8 @@ async def test_app_create_room_with_tiers_join_a_tier_and_get_delayed_deltas(
             assert got.joined.seat == seat
         first = mpb.ServerMessage.FromString(await w.from_server.receive())
         assert first.snapshot.state_id == 1
+        # Every room's tiers play their due actions within one share of the event loop.
+        assert app.lobby.hosts[room.room_id].delayed_budget is app.lobby.delayed_budget
         # Whoever decides who starts acts; the players see it at once, Wes 20 s later.
         with trio.fail_after(600):
             game = app.lobby.hosts[room.room_id].room.game
