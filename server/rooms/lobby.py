@@ -11,7 +11,7 @@ import trio
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.alarms import Alarms
 from server.rooms.commands import ConnId
-from server.rooms.pump import RoomHost, WorkBudget
+from server.rooms.pump import RoomHost, new_delayed_budget
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room, RoomConfig
 from server.store.records import AbortGame, GameRecord, RoomSettings
@@ -55,7 +55,7 @@ class Lobby:
         self.alarms = Alarms()
         nursery.start_soon(self.alarms.run, name="room-alarms")
         #: The event loop's share every room's delayed spectator tiers have together.
-        self.delayed_budget = WorkBudget()
+        self.delayed_budget = new_delayed_budget()
 
     @property
     def rooms(self) -> dict[str, Room]:

@@ -19,7 +19,6 @@ import contextlib
 import logging
 import math
 import secrets
-import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ import trio.lowlevel
 
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.alarms import Alarms
+from server.rooms.budget import WorkBudget
 from server.rooms.commands import Act, Command, ConnId, Output, ShowDelayed, Shutdown, Tick
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room
@@ -41,43 +41,14 @@ log = logging.getLogger("manawire.room")
 #: Commands a room handles in a row when they are already queued, before it yields.
 QUEUED_AT_ONCE = 4
 #: The share of the event loop's time all rooms' delayed spectator tiers have together, and
-#: the work (seconds) they may do at once after an idle while (see :class:`WorkBudget`).
+#: the work (seconds) they may do at once after an idle while (a :class:`WorkBudget`).
 DELAYED_SHARE = 0.25
 DELAYED_BURST = 0.01
 
 
-class WorkBudget:
-    """A share of the event loop's time for work nobody waits for: a token bucket of work
-    seconds, refilled at ``share`` per second of trio's clock and holding at most
-    ``burst``. It never waits: :meth:`ready_at` says when the work may go on, and the
-    work done is :meth:`charge`d after it."""
-
-    def __init__(self, share: float = DELAYED_SHARE, burst: float = DELAYED_BURST, *,
-                 work_clock: Callable[[], float] = time.perf_counter) -> None:
-        if not (0 < share <= 1 and burst > 0):
-            raise ValueError(f"a work budget needs 0 < share <= 1 and burst > 0, not "
-                             f"{share!r}, {burst!r}")
-        self.share = share
-        self.burst = burst
-        #: What the work is timed with (a test's own clock).
-        self.work_clock = work_clock
-        self._tokens = burst
-        self._refilled: float | None = None
-        #: Work seconds charged so far (for tests and diagnostics).
-        self.spent = 0.0
-
-    def ready_at(self) -> float:
-        """When work may be done (now, or when the bucket is no longer in debt)."""
-        now = trio.current_time()
-        if self._refilled is not None:
-            self._tokens = min(self.burst, self._tokens + (now - self._refilled) * self.share)
-        self._refilled = now
-        return now if self._tokens >= 0 else now - self._tokens / self.share
-
-    def charge(self, seconds: float) -> None:
-        """``seconds`` of work were done."""
-        self._tokens -= seconds
-        self.spent += seconds
+def new_delayed_budget() -> WorkBudget:
+    """The budget every room's delayed tiers share (one per lobby)."""
+    return WorkBudget(DELAYED_SHARE, DELAYED_BURST)
 
 
 class RoomGoneError(Exception):
@@ -161,7 +132,7 @@ class RoomHost:
         first = room.handle(Tick(), trio.current_time())
         self._wake_at, self._delayed_at = first.wake_at, first.delayed_at
         #: The event loop's time every room's delayed tiers share (the lobby's).
-        self.delayed_budget = WorkBudget() if delayed_budget is None else delayed_budget
+        self.delayed_budget = delayed_budget or new_delayed_budget()
         self.alarms = alarms
         alarms.set(self, self._alarm())
         #: A command taken while the room's wake-up time came: handled after that Tick.

@@ -25,6 +25,7 @@ import trio
 
 from protocol.v1 import messages_pb2 as mpb
 from server.replay import Replay, ReplayError
+from server.rooms.budget import WorkBudget
 from server.rooms.session import error_bytes
 
 #: Most seconds of replay work between two checkpoints of the event loop.
@@ -41,47 +42,35 @@ REPLAY_BURST = 0.01
 
 class ReplayBudget:
     """The event loop's time a server's replays share: they work one at a time, in turn
-    (a fair lock), and together at most ``share`` of the time -- a token bucket of work
-    seconds, refilled at ``share`` per second of the clock (trio's) and holding at most
-    ``burst``. A replay whose turn comes while the bucket is empty waits for it to refill,
-    the others behind it."""
+    (a fair lock), and together at most ``share`` of the time -- a
+    :class:`~server.rooms.budget.WorkBudget` holding at most ``burst``. A replay whose turn
+    comes while the budget is spent waits for it, the others behind it."""
 
     def __init__(self, share: float = REPLAY_SHARE, burst: float = REPLAY_BURST, *,
                  work_clock: Callable[[], float] = time.perf_counter) -> None:
-        if not (0 < share <= 1 and burst > 0):
-            raise ValueError(f"a replay budget needs 0 < share <= 1 and burst > 0, not "
-                             f"{share!r}, {burst!r}")
-        self.share = share
-        self.burst = burst
-        self._work_clock = work_clock
+        self._bucket = WorkBudget(share, burst, work_clock=work_clock)
         self._lock = trio.Lock()
-        self._tokens = burst
-        self._refilled: float | None = None
-        #: Work seconds charged so far (for tests and diagnostics).
-        self.spent = 0.0
 
-    def _refill(self) -> None:
-        now = trio.current_time()
-        if self._refilled is not None:
-            self._tokens = min(self.burst, self._tokens + (now - self._refilled) * self.share)
-        self._refilled = now
+    @property
+    def spent(self) -> float:
+        """Work seconds charged so far (for tests and diagnostics)."""
+        return self._bucket.spent
 
     @asynccontextmanager
     async def turn(self) -> AsyncIterator[None]:
         """Wait for this replay's turn and the budget, then time the work done inside (it
         must not wait for anything: the others wait for it)."""
+        bucket = self._bucket
         async with self._lock:
-            self._refill()
-            if self._tokens < 0:
-                await trio.sleep(-self._tokens / self.share)
-                self._refill()
-            began = self._work_clock()
+            ready = bucket.ready_at()
+            if ready > trio.current_time():
+                await trio.sleep_until(ready)
+                bucket.ready_at()  # (refilled to now)
+            began = bucket.work_clock()
             try:
                 yield
             finally:
-                spent = self._work_clock() - began
-                self._tokens -= spent
-                self.spent += spent
+                bucket.charge(bucket.work_clock() - began)
 
 
 @dataclass(frozen=True, slots=True)

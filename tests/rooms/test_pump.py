@@ -15,8 +15,9 @@ import trio.lowlevel
 import trio.testing
 
 from server.rooms.alarms import Alarms
+from server.rooms.budget import WorkBudget
 from server.rooms.commands import Command, ConnId, FeedOp, Leave, Output, ShowDelayed, Tick
-from server.rooms.pump import QUEUED_AT_ONCE, RoomHost, WorkBudget
+from server.rooms.pump import QUEUED_AT_ONCE, RoomHost
 from server.rooms.room import Room
 from server.store.writer import StoreWriter
 
