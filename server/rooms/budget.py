@@ -1,11 +1,13 @@
 """A share of the event loop's time for work nobody waits for (:class:`WorkBudget`): the
-delayed spectator tiers' (:mod:`server.rooms.pump`) and the replays'
-(:class:`server.rooms.replaying.ReplayBudget`)."""
+delayed spectator tiers' (:mod:`server.rooms.pump`, the rooms taking :class:`Turns`) and the
+replays' (:class:`server.rooms.replaying.ReplayBudget`)."""
 
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
+from typing import Protocol
 
 import trio
 
@@ -41,3 +43,46 @@ class WorkBudget:
         """``seconds`` of work were done."""
         self._tokens -= seconds
         self.spent += seconds
+
+
+class Waiter(Protocol):
+    """What takes :class:`Turns`: a room's host (hashable by identity)."""
+
+    def turn_came(self) -> None:
+        """It is this room's turn now (never waits)."""
+
+
+class Turns:
+    """The rooms whose delayed tiers have work due, served one at a time in the order they
+    asked (first come, first served) within one :class:`WorkBudget`. Rooms waiting for the
+    same budget once all woke at the same moment, and the same one or two of them always
+    found it ready: the others' tiers showed nothing while any of those had work."""
+
+    def __init__(self, budget: WorkBudget) -> None:
+        self.budget = budget
+        self._queue: deque[Waiter] = deque()
+        self._waiting: set[Waiter] = set()
+
+    def ask(self, room: Waiter) -> None:
+        """``room`` has work due: it waits for its turn (once in the queue)."""
+        if room not in self._waiting:
+            self._waiting.add(room)
+            self._queue.append(room)
+
+    def leave(self, room: Waiter) -> None:
+        """``room`` has no work due any more, had its turn, or is gone: it leaves the queue
+        (to ask again at its back); if it had the turn, the next room has it."""
+        if room not in self._waiting:
+            return
+        self._waiting.discard(room)
+        queue = self._queue
+        if queue[0] is room:
+            queue.popleft()
+            if queue:
+                queue[0].turn_came()
+        else:
+            queue.remove(room)
+
+    def has_turn(self, room: Waiter) -> bool:
+        """Whether it is ``room``'s turn."""
+        return bool(self._queue) and self._queue[0] is room

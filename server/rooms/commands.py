@@ -113,7 +113,7 @@ class Tick:
 class ShowDelayed:
     """Play a few of the delayed spectator tiers' due actions (:meth:`Room._release`): work
     the room's host gives it when nothing else waits and the tiers' share of the event
-    loop allows (:class:`server.rooms.tiers.WorkBudget`)."""
+    loop allows (:class:`server.rooms.budget.Turns`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ import trio
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.alarms import Alarms
 from server.rooms.commands import ConnId
-from server.rooms.pump import RoomHost, new_delayed_budget
+from server.rooms.pump import RoomHost, new_delayed_turns
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room, RoomConfig
 from server.store.records import AbortGame, GameRecord, RoomSettings
@@ -54,8 +54,9 @@ class Lobby:
         #: Every room's wake-up time, and the task that wakes them.
         self.alarms = Alarms()
         nursery.start_soon(self.alarms.run, name="room-alarms")
-        #: The event loop's share every room's delayed spectator tiers have together.
-        self.delayed_budget = new_delayed_budget()
+        #: The turns, and the share of the event loop, every room's delayed spectator tiers
+        #: have together.
+        self.delayed_turns = new_delayed_turns()
 
     @property
     def rooms(self) -> dict[str, Room]:
@@ -75,7 +76,7 @@ class Lobby:
     def _host(self, room: Room) -> RoomHost:
         host = RoomHost(room, self.writer, self.relay, deliver=self._deliver,
                         released=self._released, closed=self._on_closed,
-                        alarms=self.alarms, delayed_budget=self.delayed_budget)
+                        alarms=self.alarms, delayed_turns=self.delayed_turns)
         self.hosts[room.room_id] = host
         self._listing = None
         self.nursery.start_soon(host.run, name=f"room-{room.room_id}")

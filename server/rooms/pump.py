@@ -28,7 +28,7 @@ import trio.lowlevel
 
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.alarms import Alarms
-from server.rooms.budget import WorkBudget
+from server.rooms.budget import Turns, WorkBudget
 from server.rooms.commands import Act, Command, ConnId, Output, ShowDelayed, Shutdown, Tick
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room
@@ -46,9 +46,9 @@ DELAYED_SHARE = 0.25
 DELAYED_BURST = 0.01
 
 
-def new_delayed_budget() -> WorkBudget:
-    """The budget every room's delayed tiers share (one per lobby)."""
-    return WorkBudget(DELAYED_SHARE, DELAYED_BURST)
+def new_delayed_turns() -> Turns:
+    """The turns and budget every room's delayed tiers share (one per lobby)."""
+    return Turns(WorkBudget(DELAYED_SHARE, DELAYED_BURST))
 
 
 class RoomGoneError(Exception):
@@ -113,7 +113,7 @@ class RoomHost:
                  deliver: Callable[[Sequence[tuple[ConnId, bytes]]], None],
                  released: Callable[[RoomHost, list[ConnId]], None],
                  closed: Callable[[RoomHost], None], alarms: Alarms,
-                 delayed_budget: WorkBudget | None = None) -> None:
+                 delayed_turns: Turns | None = None) -> None:
         self.room = room
         self.writer = writer
         #: Serves the room's spectator feeds (what its outputs publish, watch, unwatch).
@@ -131,8 +131,9 @@ class RoomHost:
             math.inf)
         first = room.handle(Tick(), trio.current_time())
         self._wake_at, self._delayed_at = first.wake_at, first.delayed_at
-        #: The event loop's time every room's delayed tiers share (the lobby's).
-        self.delayed_budget = delayed_budget or new_delayed_budget()
+        #: The turns, and the event loop's time, every room's delayed tiers share (the
+        #: lobby's).
+        self.delayed_turns = delayed_turns or new_delayed_turns()
         self.alarms = alarms
         alarms.set(self, self._alarm())
         #: A command taken while the room's wake-up time came: handled after that Tick.
@@ -193,9 +194,12 @@ class RoomHost:
                             # and traceback kept alive through it)
                         except trio.EndOfChannel:
                             return
+                        turns = self.delayed_turns
                         if waiting and self._delayed_at <= trio.current_time() and \
-                                self.delayed_budget.ready_at() <= trio.current_time():
-                            # Nothing waits: the delayed tiers' due actions, a few.
+                                turns.has_turn(self) and \
+                                turns.budget.ready_at() <= trio.current_time():
+                            # Nothing waits, and it is this room's turn: the delayed tiers'
+                            # due actions, a few; then the next room's turn.
                             waiting, command, ticket = False, ShowDelayed(), None
                             queued = QUEUED_AT_ONCE  # (the other rooms run before more)
                         if waiting:
@@ -209,10 +213,11 @@ class RoomHost:
                                 self._held = (command, ticket)  # next, after the Tick
                                 command, ticket = Tick(), None
                     if isinstance(command, ShowDelayed):
-                        budget = self.delayed_budget
+                        budget = self.delayed_turns.budget
                         began = budget.work_clock()
                         out = self.room.handle(command, trio.current_time())
                         budget.charge(budget.work_clock() - began)
+                        self.delayed_turns.leave(self)  # (asks again below if more is due)
                     else:
                         out = self.room.handle(command, trio.current_time())
                     if out.log:  # (the write may not yield: the bound above still holds)
@@ -237,13 +242,25 @@ class RoomHost:
             await self._fail(command, ticket, exc)
         finally:
             self.alarms.forget(self)
+            self.delayed_turns.leave(self)
 
     def _alarm(self) -> float:
-        """When the alarms wake the room: its wake-up time, or when its delayed tiers have
-        an action due and their budget allows (if nothing else wakes it first)."""
-        if self._delayed_at >= self._wake_at:
-            return self._wake_at
-        return min(self._wake_at, max(self._delayed_at, self.delayed_budget.ready_at()))
+        """When the alarms wake the room: its wake-up time, or sooner its delayed tiers'
+        next action's -- once due, it waits for its turn (:class:`Turns`), and then for the
+        budget."""
+        turns = self.delayed_turns
+        if self._delayed_at > trio.current_time():  # (INF: none)
+            turns.leave(self)
+            return min(self._wake_at, self._delayed_at)
+        turns.ask(self)
+        if turns.has_turn(self):
+            return min(self._wake_at, turns.budget.ready_at())
+        return self._wake_at
+
+    def turn_came(self) -> None:
+        """Its delayed tiers' turn came (:class:`~server.rooms.budget.Turns`): it wakes
+        when the budget allows."""
+        self.alarms.set(self, self._alarm())
 
     def wake(self) -> None:
         """The room's wake-up time has come (:class:`~server.rooms.alarms.Alarms`)."""

@@ -607,19 +607,21 @@ class Room:
         if member is not None and member.left:
             member = None  # it conceded and left: it resumes outside the room
         # A dropped spectator gets its tier back. A place this room doesn't know (lost in a
-        # restart, or forgotten) comes back as the live public tier's only if anyone may
-        # watch that without a code: who had which tier, and with which code, is unknown --
-        # a delayed tier's spectator must not come back live, nor a stranger into an
-        # invite-only room. Otherwise it resumes outside (its client joins again).
+        # restart, or forgotten) comes back as the live tier's only in a room anyone may
+        # watch live and that has no delayed tier; else it resumes outside the room (its
+        # client joins again, with its tier and code): which tier it had, and with which
+        # code, is unknown -- a delayed tier's spectator must not come back live, nor a
+        # stranger into an invite-only room.
         kept = self._dropped_tiers.get(cmd.session_id)
         tier = member.tier if member is not None else (kept or 0)
         if member is None and (self.game is None or full or cmd.session_id in self._freed
+                               or (kept is None and (
+                                   self.settings.spectate is not Spectate.ALLOWED
+                                   or bool(self.settings.tiers)))
                                or self._seat_of_session(cmd.session_id) is not None
                                or self._seat_of_account(cmd.account_id) is not None
                                or self._reserved_seat(cmd.account_id) is not None
-                               or (not tier and self.settings.spectate is Spectate.NONE)
-                               or (kept is None
-                                   and self.settings.spectate is not Spectate.ALLOWED)):
+                               or (not tier and self.settings.spectate is Spectate.NONE)):
             # The seat of an unstarted room was freed when the connection dropped, or a
             # spectator's place can't be given back: the session resumes outside the room.
             self._send_to(out, cmd.conn, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(
@@ -1130,9 +1132,11 @@ class Room:
         return min((d.wake_at(game.turn, over) for d in self.delayed), default=INF)
 
     def _close_at(self) -> float | None:
-        """When a finished game's room closes: it lingers, after its delayed tiers have
-        shown everything (None: the game isn't over)."""
-        if self._finished_at is None:
+        """When a finished game's room closes: it lingers, after its delayed tiers' delay
+        (None: the game isn't over, or a tier hasn't shown everything yet -- a busy server
+        plays their actions later than due: the room closes once they are all shown, and
+        then the close is due at once if its time has passed)."""
+        if self._finished_at is None or any(delayed.held for delayed in self.delayed):
             return None
         delay = max((t.delay_seconds for t in self.settings.tiers), default=0.0)
         return self._finished_at + delay + self.config.linger_seconds
@@ -1144,10 +1148,7 @@ class Room:
         if self._sideboard_until is not None and now >= self._sideboard_until:
             self._next_game(out, now)  # whoever didn't answer keeps their deck
         close_at = self._close_at()
-        if close_at is not None and now >= close_at and \
-                not any(delayed.held for delayed in self.delayed):
-            # (Every tier has shown everything by now: what came due when the server was
-            # too busy to play it at once went on being played, a few at a time.)
+        if close_at is not None and now >= close_at:
             self._close(out, "the game is over")
         elif self._idle_since is not None and self.game is None and \
                 now >= self._idle_since + self.config.idle_seconds:

@@ -15,7 +15,7 @@ import trio.lowlevel
 import trio.testing
 
 from server.rooms.alarms import Alarms
-from server.rooms.budget import WorkBudget
+from server.rooms.budget import Turns, WorkBudget
 from server.rooms.commands import Command, ConnId, FeedOp, Leave, Output, ShowDelayed, Tick
 from server.rooms.pump import QUEUED_AT_ONCE, RoomHost
 from server.rooms.room import Room
@@ -49,23 +49,30 @@ class NoFeeds:
         raise AssertionError("no room fails here")
 
 
+class WorkClock:
+    """The work done so far, in seconds (the budget's work clock in these tests)."""
+
+    def __init__(self) -> None:
+        self.done = 0.0
+
+    def __call__(self) -> float:
+        return self.done
+
+
 class Tiers(StandIn):
     """A room whose delayed tiers have ``backlog`` actions due; each ShowDelayed plays one,
-    taking a millisecond of the work clock."""
+    taking a millisecond of ``work``."""
 
-    def __init__(self, backlog: int) -> None:
+    def __init__(self, backlog: int, work: WorkClock) -> None:
         super().__init__()
         self.backlog = backlog
-        self.work = 0.0
-
-    def clock(self) -> float:
-        return self.work
+        self.work = work
 
     def handle(self, command: Command, now: float) -> Output:
         if isinstance(command, ShowDelayed):
             assert self.backlog > 0
             self.backlog -= 1
-            self.work += 0.001
+            self.work.done += 0.001
             self.handled.append("show")
         else:
             super().handle(command, now)
@@ -73,13 +80,14 @@ class Tiers(StandIn):
 
 
 def _host(room: StandIn, alarms: Alarms | None = None,
-          budget: WorkBudget | None = None) -> RoomHost:
+          budget: WorkBudget | Turns | None = None) -> RoomHost:
     def deliver(sends: Sequence[tuple[ConnId, bytes]]) -> None:
         raise AssertionError("nothing is sent")
 
     return RoomHost(cast(Room, room), cast(StoreWriter, None), NoFeeds(), deliver=deliver,
                     released=lambda host, conns: None, closed=lambda host: None,
-                    alarms=alarms or Alarms(), delayed_budget=budget)
+                    alarms=alarms or Alarms(),
+                    delayed_turns=Turns(budget) if isinstance(budget, WorkBudget) else budget)
 
 
 async def test_commands_queued_together_are_taken_a_few_in_a_row_then_others_run() -> None:
@@ -182,9 +190,10 @@ async def test_delayed_tiers_work_only_when_nothing_waits_within_their_share_of_
     held every other game up for seconds. Now the host plays them only when no command
     waits, and all rooms' tiers together within a quarter of the event loop's time: 1 ms of
     work each, so about 250 a second."""
-    room = Tiers(backlog=1000)
+    work = WorkClock()
+    room = Tiers(1000, work)
     alarms = Alarms()
-    host = _host(room, alarms, WorkBudget(0.25, 0.01, work_clock=room.clock))
+    host = _host(room, alarms, WorkBudget(0.25, 0.01, work_clock=work))
     async with trio.open_nursery() as nursery:
         nursery.start_soon(alarms.run)
         nursery.start_soon(host.run)
@@ -196,4 +205,26 @@ async def test_delayed_tiers_work_only_when_nothing_waits_within_their_share_of_
         assert "leave1" in room.handled  # a command goes first: it waits for no budget
         await trio.sleep(3.0)
         assert room.backlog == 0 and room.handled.count("show") == 1000
+        nursery.cancel_scope.cancel()
+
+
+async def test_rooms_waiting_for_the_tiers_budget_take_turns(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Rooms waiting for the shared budget all woke at the same moment, and the same one or
+    two always found it ready (3 rooms for 20 s: 2,483, 2,524 and 3 actions shown). They
+    take turns now, first come, first served."""
+    work = WorkClock()
+    rooms = [Tiers(10_000, work) for _ in range(4)]
+    alarms = Alarms()
+    turns = Turns(WorkBudget(0.25, 0.01, work_clock=work))
+    hosts = [_host(room, alarms, turns) for room in rooms]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(alarms.run)
+        for host in hosts:
+            nursery.start_soon(host.run)
+        await trio.sleep(8.0)
+        shown = [room.handled.count("show") for room in rooms]
+        assert 1990 <= sum(shown) <= 2020, shown  # a quarter of 8 s, 1 ms each
+        assert max(shown) - min(shown) <= 2, shown  # in turn
         nursery.cancel_scope.cancel()

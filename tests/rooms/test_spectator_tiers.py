@@ -16,6 +16,8 @@ from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, Zone, apply, new_game
 from server.rooms.commands import (
+    Act,
+    ConcedeGame,
     Disconnect,
     Join,
     Leave,
@@ -197,6 +199,34 @@ def test_due_actions_are_played_a_few_at_a_time_only_when_the_host_says() -> Non
     assert [t.stream.state_id for t in room.delayed] == [room.delayed[0].stream.state_id] * 4
 
 
+def test_a_finished_room_whose_tier_is_behind_shows_everything_then_closes() -> None:
+    """A busy server leaves a tier behind its delay. The room's close time then came while
+    the tier still held actions: the room asked for a Tick at once, forever, and never got
+    to showing them (nor to any command). Its close waits for the tier now."""
+    tier = SpectatorTier(TierKind.PUBLIC, delay_seconds=0.3, accounts=((WATCHER, "w"),))
+    d = Driver(Room("r1", "tiers", 2, 0.0, RoomConfig(linger_seconds=0.0),
+                    settings=RoomSettings(tiers=(tier,))))
+    watch(d, 9, 1)
+    start(d)
+    room = d.room
+    rng = random.Random(5)
+    for _ in range(30):
+        # (played straight on the room: the Driver would show each due action at once)
+        game = room.game
+        assert game is not None and game.pending is not None
+        room.handle(Act(seat_conn(d, game.pending.seat), 0, game.pending.prompt_id,
+                        rng.randrange(len(game.pending.options)),
+                        room.classes[game.pending.seat].stream.state_id), d.now)
+    room.handle(ConcedeGame(seat_conn(d, 0), 0), d.now)
+    assert room.delayed[0].held > 0
+    d.now = 100.0  # long past the close time: the tier is behind
+    out = d.do(Tick())
+    assert out.closed and room.delayed[0].held == 0
+    got = d.take(9)
+    assert got[-1].HasField("room_closed")
+    assert sum(m.HasField("delta") for m in got) >= 30  # every action shown, then the close
+
+
 def test_a_turn_delay_holds_an_actions_deltas_until_the_game_is_that_many_turns_on() -> None:
     d = tier_room(SpectatorTier(TierKind.PLAYER, seat=0, delay_turns=1,
                                 accounts=((WATCHER, "w"),)))
@@ -253,8 +283,8 @@ def test_a_spectator_whose_place_a_restart_lost_is_never_put_in_the_live_tier_un
         tmp_path: Path, spectate: Spectate) -> None:
     """After a restart a room knows none of its spectators' tiers. A delayed tier's
     spectator of an invite-only room resumed into the live tier -- the game as it is,
-    without the code, the delay bypassed. Now such a place comes back live only where anyone
-    may watch live; else the session resumes outside the room (its client joins again)."""
+    without the code, the delay bypassed (in an open room, the delay bypassed). Now such a
+    session resumes outside the room, and its client joins again with its tier and code."""
     d = tier_room(SpectatorTier(TierKind.PUBLIC, delay_seconds=3600,
                                 accounts=(("carol", "Carol"),)), spectate=spectate)
     start(d)
@@ -277,10 +307,7 @@ def test_a_spectator_whose_place_a_restart_lost_is_never_put_in_the_live_tier_un
     again = Driver(Room.recover(record, d.now))
     again.do(Reattach(19, 1, "s9", "w9", 1, "carol", WELCOME))
     (resumed, *rest) = again.take(19)
-    if spectate is Spectate.INVITE:
-        assert not resumed.resumed.HasField("joined") and rest == []
-    else:  # anyone may watch it live: the place comes back there
-        assert resumed.resumed.joined.tier == 0
+    assert not resumed.resumed.HasField("joined") and rest == []
     # A spectator who dropped without a restart gets its own tier back, live or delayed.
     again.do(Disconnect(19))
     watch(again, 20, 1, account="carol")
@@ -385,7 +412,7 @@ async def test_app_create_room_with_tiers_join_a_tier_and_get_delayed_deltas(
         first = mpb.ServerMessage.FromString(await w.from_server.receive())
         assert first.snapshot.state_id == 1
         # Every room's tiers play their due actions within one share of the event loop.
-        assert app.lobby.hosts[room.room_id].delayed_budget is app.lobby.delayed_budget
+        assert app.lobby.hosts[room.room_id].delayed_turns is app.lobby.delayed_turns
         # Whoever decides who starts acts; the players see it at once, Wes 20 s later.
         with trio.fail_after(600):
             game = app.lobby.hosts[room.room_id].room.game
