@@ -103,6 +103,8 @@ class Client:
         self.room_id: str | None = None
         #: The room as the server described it when this client was placed in it.
         self.room: mpb.RoomInfo | None = None
+        #: The room :meth:`leave_room` waited to leave: what it still sends is ignored.
+        self._left: str | None = None
         #: The room, tier and invite code this client watches as a spectator (None: it
         #: doesn't): joined again by itself if a resume finds the place gone.
         self._watching: tuple[str, int, str] | None = None
@@ -217,6 +219,7 @@ class Client:
 
     def _placed(self, joined: mpb.Joined) -> None:
         """The server put this client in a room (a Joined, or a Resumed's)."""
+        self._left = None
         room_id = joined.room.room_id
         self.seat = joined.seat
         self.room_id = room_id
@@ -429,6 +432,11 @@ class Client:
         if (body == "welcome" and msg.welcome.batched) or \
                 (body == "resumed" and msg.resumed.welcome.batched):
             self.batching = True  # every later frame is a ServerBatch
+        if self._left is not None and (body == "delta" or (
+                body == "snapshot" and msg.snapshot.room_id == self._left)):
+            # Still in flight from the room this client waited to leave (a spectator's
+            # feed may send after the server has read the LeaveRoom): not this view's.
+            return msg
         if body == "snapshot":
             self.mirror.load_snapshot(msg.snapshot)
             self.room_id = msg.snapshot.room_id
@@ -634,13 +642,17 @@ class Client:
         ``wait``: also wait until it has -- the answer to a ``ListRooms`` sent after it
         comes after everything the room sent before -- and then forget the room (its
         mirror, match, clocks and presence start afresh), so that nothing it sent is
-        taken for the next room's (a client resumed into a room whose game is over, say)."""
+        taken for the next room's (a client resumed into a room whose game is over, say);
+        a view of it still in flight (a spectator's feed) is ignored until this client is
+        placed in a room again."""
+        left = self.room_id
         await self._send(mpb.ClientMessage(leave_room=mpb.LeaveRoom()))
         self.room_id = None
         self._watching = None
         self.decision = None
         if wait:
             await self.list_rooms()
+            self._left = left  # (until this client is placed in a room again)
             self.mirror = Mirror()
             self.room_id, self.seat, self.room, self.match = None, None, None, None
             self.decision, self._answered = None, None

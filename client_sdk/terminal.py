@@ -352,7 +352,12 @@ class Session:
         board = self.board
         try:
             await self.client.act(index)
-        except (ConnectionLostError, ConnectionClosed, RuntimeError):
+        except RuntimeError:  # no decision: a drop cleared it, or it was answered for you
+            if not auto:
+                board.notice = ("Nothing to answer now." if self.client.connected else
+                                "Not connected: answer again once the connection is back.")
+            return
+        except (ConnectionLostError, ConnectionClosed):
             if not auto:
                 board.notice = "Not connected: answer again once the connection is back."
             return

@@ -52,6 +52,10 @@ def lock_data_dir(data_dir: Path) -> int:
             f"--data-dir {data_dir} is in use by another manawire serve (it holds "
             f"{data_dir / 'manawire.lock'}): stop that server first, or give this one "
             f"another --data-dir") from None
+    except OSError as exc:  # (a file system without locks)
+        os.close(fd)
+        raise ServeStartError(f"--data-dir {data_dir}: can't lock it: "
+                              f"{exc.strerror or exc}") from None
     return fd
 
 
@@ -141,13 +145,15 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                         await relay.stopped.wait()
                 nursery.cancel_scope.cancel()
     finally:
-        for relay in links:
-            relay.kill()
-        monitor.stop()
-        if app is not None:
-            app.close()
-        store.close()
-        os.close(lock)
+        try:
+            for relay in links:
+                relay.kill()
+            monitor.stop()
+            if app is not None:
+                app.close()
+            store.close()
+        finally:
+            os.close(lock)
         print(monitor.line(), flush=True)
 
 

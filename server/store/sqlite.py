@@ -20,6 +20,7 @@ at the cost of one fsync per transaction.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
@@ -51,8 +52,10 @@ from server.store.records import (
 
 Durability = Literal["process", "power"]
 
-#: Action rows one INSERT writes at most (five variables each: SQLite allows 32,766).
-_ROWS_PER_INSERT = 500
+#: How many action rows one INSERT writes: the largest that fits (five variables a row;
+#: SQLite allows 32,766 since 3.32, 999 before), then fewer -- a few statement shapes only,
+#: so the statement cache keeps them all.
+_INSERT_SIZES = (256, 64, 16, 4, 1)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -243,12 +246,12 @@ class Store:
         rows = [v for op in ops for v in (
             op.room_id, op.seq, op.seat, json.dumps(action_to_json(op.action), sort_keys=True),
             json.dumps([round(c, 3) for c in op.clocks]))]
-        for start in range(0, len(ops), _ROWS_PER_INSERT):
-            count = min(_ROWS_PER_INSERT, len(ops) - start)
-            self._db.execute(
-                "INSERT INTO actions (room_id, seq, seat, action, clocks) VALUES "
-                + ", ".join(["(?, ?, ?, ?, ?)"] * count),
-                rows[start * 5:(start + count) * 5])
+        most = self._db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 5
+        start, left = 0, len(ops)
+        while left:
+            count = next(n for n in _INSERT_SIZES if n <= min(left, most))
+            self._db.execute(_insert_actions(count), rows[start * 5:(start + count) * 5])
+            start, left = start + count, left - count
 
     def _perform(self, op: StoreOp) -> None:
         db = self._db
@@ -438,3 +441,9 @@ class Checkpointer:
     def close(self) -> None:
         self._db.close()
 
+
+@functools.cache
+def _insert_actions(rows: int) -> str:
+    """The INSERT of ``rows`` action rows."""
+    return ("INSERT INTO actions (room_id, seq, seat, action, clocks) VALUES "
+            + ", ".join(["(?, ?, ?, ?, ?)"] * rows))

@@ -187,6 +187,9 @@ class AddressListener(trio.abc.Listener[trio.SocketStream]):
         self.socket = inner.socket
         self.limit = limit
         self._open: dict[str, list[trio.socket.SocketType]] = {}
+        #: How many addresses the table may hold before it is swept (doubled past what a
+        #: sweep leaves, so sweeps cost O(1) per accept however many clients are on).
+        self._sweep_at = 4 * limit + 1024
         #: Connections closed at once for their address's count (for tests).
         self.refused = 0
 
@@ -202,8 +205,9 @@ class AddressListener(trio.abc.Listener[trio.SocketStream]):
             if len(held) < self.limit:
                 held.append(stream.socket)
                 self._open[key] = held
-                if len(self._open) > 4 * self.limit + 1024:
+                if len(self._open) > self._sweep_at:
                     self._forget_closed()
+                    self._sweep_at = max(4 * self.limit + 1024, 2 * len(self._open))
                 return stream
             self._open[key] = held
             self.refused += 1

@@ -264,6 +264,25 @@ async def test_inline_places_are_written_at_once(tmp_path: Path) -> None:
     store.close()
 
 
+@pytest.mark.parametrize("variables", [32_766, 999, 15])
+def test_a_commit_of_many_actions_writes_them_all_in_order_whatever_sqlites_limit(
+        tmp_path: Path, variables: int) -> None:
+    """Action rows go in a few multi-row INSERTs (not ``executemany``, which let go of the
+    interpreter lock at every row); a SQLite allowing fewer variables gets smaller ones."""
+    store = Store(tmp_path / "db.sqlite3")
+    try:
+        store._db.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, variables)
+        actions = [AppendAction(room, seq, seq % 2, PassPriority(), (float(seq), 1.5))
+                   for seq in range(1, 338) for room in ("a", "b")]
+        store.apply([_game("a"), _game("b"), *actions])
+        for room in ("a", "b"):
+            record = store.load_game(room)
+            assert [seat for seat, _action in record.actions] == \
+                [seq % 2 for seq in range(1, 338)]
+    finally:
+        store.close()
+
+
 def test_finished_games_are_not_reloaded_and_sessions_keep_only_token_hashes(
     tmp_path: Path,
 ) -> None:
