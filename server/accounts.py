@@ -96,6 +96,27 @@ def mixed_scripts(name: str) -> list[str]:
     return sorted(scripts) if len(scripts) > 1 else []
 
 
+#: Cyrillic and Greek letters (case-folded) and the Latin letters they look like, in
+#: either case: "PAX" written in Cyrillic or in Greek capitals reads as the Latin "PAX".
+_LOOKS_LATIN = str.maketrans({
+    "\u0430": "a", "\u0432": "b", "\u0435": "e", "\u0451": "e", "\u0437": "3", "\u0456": "i",
+    "\u0457": "i", "\u0458": "j", "\u043a": "k", "\u043c": "m", "\u043d": "h", "\u043e": "o",
+    "\u043f": "n", "\u0440": "p", "\u0441": "c", "\u0442": "t", "\u0443": "y", "\u0445": "x",
+    "\u0455": "s", "\u04bb": "h", "\u0501": "d", "\u04cf": "l", "\u051b": "q", "\u051d": "w",
+    "\u044c": "b", "\u03b1": "a", "\u03b2": "b", "\u03b3": "y", "\u03b5": "e", "\u03b6": "z",
+    "\u03b7": "h", "\u03b9": "i", "\u03ba": "k", "\u03bc": "m", "\u03bd": "n", "\u03bf": "o",
+    "\u03c1": "p", "\u03c4": "t", "\u03c5": "y", "\u03c7": "x", "\u03f2": "c", "\u03f3": "j",
+})
+
+
+def look_key(name: str) -> str:
+    """What a name looks like: its :func:`name_key` with Cyrillic and Greek letters that
+    look Latin read as those Latin letters (Unicode TR 39's "whole-script confusables":
+    a name all in Cyrillic can still pass for a Latin one). Two registered names may not
+    look alike."""
+    return name_key(name).translate(_LOOKS_LATIN)
+
+
 def check_new_credentials(name: str, password: str) -> str:
     """Validate a name and password to register; returns the cleaned name."""
     clean = " ".join(name.split())
@@ -152,6 +173,8 @@ class Accounts:
         self.by_id: dict[str, Account] = {}
         self._by_token: dict[bytes, Account] = {}
         self._by_name: dict[str, Account] = {}
+        #: Registered accounts by what their names look like (:func:`look_key`).
+        self._by_look: dict[str, Account] = {}
 
     def load(self, rows: list[AccountRow], tokens: list[tuple[bytes, str]]) -> None:
         """Take the stored accounts and token hashes."""
@@ -159,6 +182,8 @@ class Accounts:
             account = Account(row.account_id, row.name, row.registered, row.password_hash)
             self.by_id[account.account_id] = account
             self._by_name[name_key(account.name)] = account
+            if account.registered:  # (names registered before the rule: the first kept)
+                self._by_look.setdefault(look_key(account.name), account)
         for digest, account_id in tokens:
             found = self.by_id.get(account_id)
             if found is not None:
@@ -222,6 +247,12 @@ class Accounts:
         holder = self._by_name.get(name_key(name))
         if holder is not None and holder is not account:
             raise AccountError(mpb.ERROR_CODE_NAME_TAKEN, f"the name {name!r} is taken")
+        alike = self._by_look.get(look_key(name))
+        if alike is not None and alike is not account:
+            raise AccountError(mpb.ERROR_CODE_NAME_TAKEN,
+                               f"the name {name!r} looks like the registered name "
+                               f"{alike.name!r} (letters of another script that look the "
+                               f"same): choose another")
 
     def register(self, account: Account, name: str, password_hash: str) -> list[StoreOp]:
         """Give guest ``account`` the registered ``name`` (unique) and a password (checked
@@ -231,4 +262,5 @@ class Accounts:
         del self._by_name[name_key(account.name)]
         account.name, account.registered, account.password_hash = name, True, password_hash
         self._by_name[key] = account
+        self._by_look[look_key(name)] = account
         return [account.row()]

@@ -593,3 +593,28 @@ def test_a_registered_name_mixes_no_lookalike_scripts(name: str, mixed: list[str
     from server.accounts import mixed_scripts
 
     assert mixed_scripts(name) == mixed
+
+
+def test_a_name_all_in_another_script_that_looks_like_a_registered_one_is_taken() -> None:
+    """ "PAX 210" in Latin, in Cyrillic and in Greek capitals registered as three
+    accounts that read the same: a name mixing scripts was refused, a whole-script
+    lookalike wasn't (Unicode TR 39's whole-script confusables). Names registered before,
+    reloaded from the store, count too."""
+    from server.accounts import AccountError, Accounts, look_key
+    from server.store.records import AccountRow
+
+    assert look_key("PAX 210") == look_key("\u0420\u0410\u0425 210") == \
+        look_key("\u03a1\u0391\u03a7 210")
+    assert look_key("Анна") != look_key("Ann") and look_key("Ωμέγα") != look_key("Omega")
+    accounts = Accounts()
+    accounts.load([AccountRow("a1", "PAX 210", True, "hash")], [])
+    guest, _token, _ops = accounts.create_guest("eve")
+    for lookalike in ("\u0420\u0410\u0425 210", "\u03a1\u0391\u03a7 210"):
+        with pytest.raises(AccountError, match="looks like the registered name 'PAX 210'"):
+            accounts.check_register(guest, lookalike)
+    with pytest.raises(AccountError, match="is taken"):
+        accounts.check_register(guest, "pax 210")
+    accounts.register(guest, "Мама", "hash")  # no registered name reads like it
+    other, _token, _ops = accounts.create_guest("mallory")
+    with pytest.raises(AccountError, match="looks like the registered name 'Мама'"):
+        accounts.check_register(other, "MAMA")  # Latin capitals: read alike
