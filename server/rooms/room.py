@@ -69,7 +69,7 @@ from server.rooms.commands import (
 )
 from server.rooms.match import decide, next_chooser, sideboard_problems
 from server.rooms.session import error_bytes
-from server.rooms.tiers import DelayedClass
+from server.rooms.tiers import DelayedClass, release_in_turn
 from server.store.records import (
     AppendAction,
     CreateGame,
@@ -922,9 +922,9 @@ class Room:
         for delayed in self.delayed:
             delayed.hold(seat, action, now, game.turn)
 
-    def _release(self, out: Output, now: float, limit: int | None = RELEASE_AT_ONCE) -> None:
-        """Send the delayed tiers' deltas that are due at ``now`` to their spectators: at
-        most ``limit`` held actions in all, one tier after the other (None: every one).
+    def _release(self, out: Output, now: float) -> None:
+        """Send a few of the delayed tiers' deltas that are due at ``now`` to their
+        spectators (:func:`~server.rooms.tiers.release_in_turn`).
 
         Each tier plays the live game's actions again, so a room with four tiers showing
         every hand does the work of five games. They were played after every command, all
@@ -935,21 +935,9 @@ class Room:
         (:meth:`server.rooms.pump.RoomHost.run`). A busy server shows such tiers later
         than their delay says; nobody else waits for them."""
         game = self.game
-        if game is None:
-            return
-        over = game.result is not None
-        left = limit
-        while left is None or left > 0:
-            released = False
-            for n, delayed in enumerate(self.delayed, start=1):
-                if (left is None or left > 0) and delayed.wake_at(game.turn, over) <= now:
-                    out.feed.extend(Publish(n, data) for data in
-                                    delayed.release(now, game.turn, over, 1))
-                    released = True
-                    if left is not None:
-                        left -= 1
-            if not released:
-                return
+        if game is not None:
+            out.feed.extend(Publish(n, data) for n, data in release_in_turn(
+                self.delayed, now, game.turn, game.result is not None, RELEASE_AT_ONCE))
 
     # ---- the match (server.rooms.match)
     def _over_message(self) -> str:

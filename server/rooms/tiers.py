@@ -156,3 +156,20 @@ class DelayedClass:
                 self.history.append((prev, self.stream.state_id, data))
                 sent.append(data)
         return sent
+
+
+def release_in_turn(tiers: Sequence[DelayedClass], now: float, live_turn: int, over: bool,
+                    limit: int) -> list[tuple[int, bytes]]:
+    """Play at most ``limit`` of the held actions due at ``now``, one per tier in turn
+    (tier numbers from 1); each tier's deltas, as (tier, message), in order."""
+    sent: list[tuple[int, bytes]] = []
+    left = limit
+    while left > 0:
+        released = False
+        for n, delayed in enumerate(tiers, start=1):
+            if left > 0 and delayed.wake_at(live_turn, over) <= now:
+                sent.extend((n, data) for data in delayed.release(now, live_turn, over, 1))
+                released, left = True, left - 1
+        if not released:
+            break
+    return sent
