@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Callable, Sequence
 
 import trio
@@ -95,7 +96,7 @@ class Lobby:
         now = trio.current_time()
         for record in records:
             try:
-                room = Room.recover(record, now, self.config)
+                room = Room.recover(record, now, self.config, wall_now=time.time())
             except Exception as exc:
                 incident = secrets.token_hex(6)
                 log.exception("could not recover room %s (incident %s)", record.room_id,

@@ -38,6 +38,7 @@ import secrets
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import assert_never
 
 from protocol.v1 import messages_pb2 as mpb
@@ -231,29 +232,45 @@ class Room:
         """Whether the room is between the games of its match."""
         return self._sideboard_until is not None
 
-    def match_state(self, now: float, *, live: bool = True, at_start: bool = False) -> bytes:
+    def match_state(self, now: float, *, live: bool = True) -> bytes:
         """The ``MatchState`` message (serialized ServerMessage) at ``now``; not ``live``:
-        for a delayed tier, without the sideboarding time left; ``at_start``: as it was when
-        the current game started (a delayed tier rebuilt after a restart starts there)."""
-        results = self.results[:max(0, self.game_number - 1)] if at_start else self.results
-        wins = [sum(1 for w, _r in results if w == seat) for seat in range(len(self.seats))]
-        draws = sum(1 for w, _r in results if w < 0)
-        if self.match_winner is not None and not at_start:
+        for a delayed tier, without the sideboarding time left."""
+        if self.match_winner is not None:
             phase = mpb.MATCH_PHASE_OVER
-        elif self._sideboard_until is not None and not at_start:
+        elif self._sideboard_until is not None:
             phase = mpb.MATCH_PHASE_SIDEBOARDING
         else:
             phase = mpb.MATCH_PHASE_PLAYING
         left = 0 if self._sideboard_until is None or not live else \
             max(0, round((self._sideboard_until - now) * 1000))
+        return self._match_message(self.game_number, len(self.results), phase, left,
+                                   self.ready)
+
+    def past_match_state(self, game_number: int, *, ended: bool) -> bytes:
+        """The ``MatchState`` a delayed tier is shown for an earlier moment of the match:
+        when game ``game_number`` started, or (``ended``) when it had just ended and the
+        match went on -- the sideboarding for the next game, nobody ready yet. (A tier
+        rebuilt after a restart starts at such a moment, and replays the ones after it.)"""
+        phase = mpb.MATCH_PHASE_SIDEBOARDING if ended else mpb.MATCH_PHASE_PLAYING
+        return self._match_message(game_number, game_number - (not ended), phase, 0,
+                                   [False] * len(self.seats))
+
+    def _match_message(self, game_number: int, done: int, phase: mpb.MatchPhase,
+                       left_ms: int, ready: list[bool]) -> bytes:
+        """``MatchState`` during game ``game_number`` (or the sideboarding after it) with the
+        first ``done`` results of the match counted."""
+        results = self.results[:done]
+        wins = [sum(1 for w, _r in results if w == seat) for seat in range(len(self.seats))]
         over = phase == mpb.MATCH_PHASE_OVER
+        sideboarding = phase == mpb.MATCH_PHASE_SIDEBOARDING
         return mpb.ServerMessage(match_state=mpb.MatchState(
             room_id=self.room_id, best_of=self.best_of,
-            game_number=self.game_number + (phase == mpb.MATCH_PHASE_SIDEBOARDING),
-            wins=wins, draws=draws, phase=phase, sideboard_remaining_ms=left,
-            ready=self.ready if phase == mpb.MATCH_PHASE_SIDEBOARDING else [],
+            game_number=game_number + sideboarding, wins=wins,
+            draws=sum(1 for w, _r in results if w < 0), phase=phase,
+            sideboard_remaining_ms=left_ms, ready=ready if sideboarding else [],
             winner=self.match_winner if over and self.match_winner is not None else -1,
-            reason=self.match_reason if over else "", game_id=self.game_id,
+            reason=self.match_reason if over else "",
+            game_id=game_id(self.room_id, game_number),
             games=[mpb.MatchGame(game_id=self.game_ids[n], winner=winner, reason=reason,
                                  chooser=self.choosers[n])
                    for n, (winner, reason) in enumerate(results)],
@@ -327,15 +344,16 @@ class Room:
 
     # ---- recovery
     @classmethod
-    def recover(cls, record: GameRecord, now: float, config: RoomConfig | None = None
-                ) -> Room:
+    def recover(cls, record: GameRecord, now: float, config: RoomConfig | None = None, *,
+                wall_now: float | None = None) -> Room:
         """Rebuild an unfinished game's room from its stored record: the game from its seed
         and action log (deterministic, invariant 3), every view class's stream and recent
         deltas exactly as they were sent, its clocks, and its seats, all disconnected until
         their players resume. The latest game of a match comes with its
         :class:`MatchRecord` (``record.match``): the score, the games played, the decks
         registered and sideboarded; between games the sideboarding starts over (its time
-        too, and who had answered stays answered)."""
+        too, and who had answered stays answered). The delayed tiers start over (see
+        :meth:`_rewind_tiers`; ``wall_now``: ``time.time()`` now, None: unknown)."""
         match = record.match
         room_id = match.room_id if match is not None else record.room_id
         room = cls(room_id, record.name, len(record.players), now, config,
@@ -363,6 +381,10 @@ class Room:
         else:
             room.game_ids = [record.room_id]
             room.choosers = [game.pending.seat if game.pending is not None else 0]
+        if room.best_of > 1:  # the tiers start over from this game's start, its score then
+            for delayed in room.delayed:
+                delayed.match = room.past_match_state(room.game_number, ended=False)
+            room._rewind_tiers([*record.earlier, record], now, wall_now)
         for seat, action in record.actions:
             events = apply(game, seat, action)
             room._advance_streams(game, action, events)
@@ -383,12 +405,53 @@ class Room:
         else:  # between games
             room.ready = list(match.ready) or [False] * len(room.seats)
             room._sideboard_until = now + room.config.sideboard_seconds
-        if room.best_of > 1:  # the tiers start over from this game's start, its score then
+        if room.best_of > 1 and game.result is not None:  # told how it ended once shown
             for delayed in room.delayed:
-                delayed.match = room.match_state(now, live=False, at_start=True)
-                if game.result is not None:  # ... and are told how it ended once shown
-                    delayed.hold_message(room.match_state(now, live=False), now, game.turn)
+                delayed.hold_message(room.match_state(now, live=False), now, game.turn)
         return room
+
+    def _rewind_tiers(self, games: list[GameRecord], now: float, wall_now: float | None
+                      ) -> None:
+        """After a restart, a delayed tier starts over from the start of the current game
+        of the match (``games``: its games so far, in order, the current one last) -- or,
+        if it may not have shown an earlier game in full, from that game's start: one
+        that ended less than the tier's delay before ``wall_now`` (None: any), whose
+        record :meth:`Store.unfinished_games` loaded. It replays the games after it, their
+        actions and the match's announcements held from ``now`` like the current game's:
+        never shown earlier than before. (Started at the current game, the tier showed the
+        earlier game's result and the new game's start at once -- a seat's tier its hand
+        -- and never the earlier game's end.)"""
+        *past, _current = games
+        for n, tier in enumerate(self.settings.tiers):
+            start = next((k for k, record in enumerate(past)
+                          if wall_now is None or record.finished is None
+                          or record.finished + tier.delay_seconds > wall_now), None)
+            if start is None:
+                continue
+            first = games[start]
+            delayed = DelayedClass(tier, first.seed, self._record_setups(first),
+                                   self.config.history, chooser=first.chooser,
+                                   first_state_id=first.state_base, room_id=self.room_id)
+            delayed.match = self.past_match_state(first.game_number, ended=False)
+            for played, following in pairwise(games[start:]):
+                for seat, action in played.actions:
+                    delayed.hold(seat, action, now, 0)  # (a game over: only seconds count)
+                delayed.hold_message(self.past_match_state(played.game_number, ended=True),
+                                     now, 0)
+                delayed.hold_game(following.seed, self._record_setups(following), now,
+                                  chooser=following.chooser,
+                                  first_state_id=following.state_base)
+                delayed.hold_message(
+                    self.past_match_state(following.game_number, ended=False), now, 0)
+            self.delayed[n] = delayed
+
+    def _record_setups(self, record: GameRecord) -> list[PlayerSetup]:
+        """The players of a stored game, with the decks they played in it."""
+        setups = []
+        for name, text, _session in record.players:
+            deck = resolve(text, self.format)
+            setups.append(PlayerSetup(name, deck.main, deck.sideboard))
+        return setups
 
     # ---- membership
     def _send(self, out: Output, member: Member, data: bytes) -> None:

@@ -325,7 +325,7 @@ class Store:
         with self._lock:
             row = self._db.execute(
                 "SELECT name, seed, players, result, aborted, clock_seconds, accounts, "
-                "settings, match_id, game_number, chooser, state_base FROM games "
+                "settings, match_id, game_number, chooser, state_base, finished FROM games "
                 "WHERE room_id = ?", (room_id,)).fetchone()
             if row is None:
                 raise KeyError(room_id)
@@ -345,7 +345,8 @@ class Store:
         return GameRecord(room_id, row[0], bytes(row[1]), players, actions, result,
                           float(row[5]), clocks, row[4], accounts,
                           RoomSettings.from_json(row[7]), row[8] or "", int(row[9] or 1),
-                          None if row[10] is None else int(row[10]), int(row[11] or 1))
+                          None if row[10] is None else int(row[10]), int(row[11] or 1),
+                          finished=None if row[12] is None else float(row[12]))
 
     def load_match(self, room_id: str) -> MatchRecord:
         """The stored record of a room's match of several games (KeyError if none)."""
@@ -370,7 +371,8 @@ class Store:
         aborted and has not ended, or ended less than ``finished_within`` seconds ago (its
         room still lingers); and for each such match of several games, its latest game
         (being played, or finished: then the match is between games or lingers) with the
-        match record in :attr:`GameRecord.match`."""
+        match record in :attr:`GameRecord.match` -- and, if the room has a tier delayed by
+        seconds, the match's earlier games in :attr:`GameRecord.earlier`."""
         cutoff = time.time() - finished_within
         with self._lock:
             rows = self._db.execute(
@@ -389,7 +391,10 @@ class Store:
                 continue
             game = self.load_game(match.games[-1])
             if game.aborted is None:
-                records.append(replace(game, match=match))
+                delayed = any(t.delay_seconds > 0 for t in game.settings.tiers)
+                earlier = tuple(self.load_game(g) for g in match.games[:-1]) if delayed \
+                    else ()
+                records.append(replace(game, match=match, earlier=earlier))
         return records
 
     def sessions(self) -> list[SessionRow]:

@@ -541,3 +541,77 @@ def test_a_restart_between_games_gives_a_delayed_tier_the_result_only_once_it_sh
     last = mpb.ServerMessage.FromString(sent[-1]).match_state
     assert last.phase == mpb.MATCH_PHASE_SIDEBOARDING and list(last.wins) == [0, 1]
     assert mpb.ServerMessage.FromString(sent[-2]).HasField("delta")  # the concession first
+
+
+def _play(d: Driver, rng: random.Random, actions: int) -> None:
+    """Up to ``actions`` random live actions, one a second of the room's clock."""
+    for _ in range(actions):
+        game = d.room.game
+        assert game is not None and game.pending is not None
+        if game.result is not None:
+            return
+        d.now += 1.0
+        d.act(seat_conn(d, game.pending.seat), rng.randrange(len(game.pending.options)))
+
+
+@pytest.mark.parametrize("ended_ago", [5.0, 60.0])
+def test_a_restart_in_game_2_never_shows_a_delayed_tier_game_1s_result_early(
+        tmp_path: Path, ended_ago: float) -> None:
+    """After a restart a delayed tier runs later than before, never earlier (protocol
+    README, "Spectator tiers"). Restarted early in game 2, a 30 s tier started at game 2's
+    start: game 1's result and game 2's opening went out at once, 25 s early, and the end
+    of game 1 was never shown. A game that ended less than the delay before the restart is
+    now replayed first, game 2's start and actions after it; one that ended longer ago
+    (the tier had shown it) is not."""
+    delay = 30.0
+    d = match_room(3, RoomConfig(history=10_000, sideboard_seconds=5), delay=delay)
+    rng = random.Random(8)
+    _play(d, rng, 25)
+    concede(d, 0)  # game 1 to Bob
+    game_1_last = d.room.classes[SPECTATOR].stream.state_id
+    sent_1 = [data for _prev, _state, data in d.room.classes[SPECTATOR].history]
+    keep(d, 0)
+    keep(d, 1)
+    _play(d, rng, 12)
+    assert d.room.game_number == 2 and d.room.game is not None
+    live = d.room.classes[SPECTATOR].stream
+    sent_2 = [data for _prev, _state, data in d.room.classes[SPECTATOR].history]
+    assert len(sent_1) == game_1_last - 1 and len(sent_2) == 12
+    store = Store(tmp_path / "db.sqlite3")
+    store.apply(d.log)  # type: ignore[arg-type]
+    [record] = store.unfinished_games()
+    store.close()
+    [game_1] = record.earlier
+    assert game_1.finished is not None and game_1.result is not None
+    room = Room.recover(record, 100.0, RoomConfig(history=10_000),
+                        wall_now=game_1.finished + ended_ago)
+    tier = room.delayed[0]
+    assert tier.match is not None
+    at_restart = mpb.ServerMessage.FromString(tier.match).match_state
+    game = room.game
+    assert game is not None
+    assert tier.release(100.0 + delay - 0.01, game.turn, False) == []  # nothing early
+    released = tier.release(100.0 + delay, game.turn, False)
+    shown = [mpb.ServerMessage.FromString(m) for m in released]
+    if ended_ago >= delay:  # the tier had shown game 1: it starts at game 2, its score 1-0
+        assert (at_restart.game_number, list(at_restart.wins)) == (2, [0, 1])
+        assert released == sent_2
+    else:  # game 1 from its start, its end, the score then, game 2's start and its actions
+        assert (at_restart.game_number, list(at_restart.wins),
+                at_restart.phase) == (1, [0, 0], mpb.MATCH_PHASE_PLAYING)
+        ended = kinds(shown).index("match_state")
+        deltas = [m.delta for m in shown[:ended]]
+        assert all(m == "delta" for m in kinds(shown[:ended]))
+        assert [(x.prev_state_id, x.state_id) for x in deltas] == \
+            [(n, n + 1) for n in range(1, game_1_last)]
+        # What the live spectators were sent of game 1, its end (the concession) the last.
+        assert released[:ended] == sent_1
+        sideboarding = shown[ended].match_state
+        assert (sideboarding.phase, list(sideboarding.wins), sideboarding.game_number) == \
+            (mpb.MATCH_PHASE_SIDEBOARDING, [0, 1], 2)
+        assert kinds(shown[ended + 1:ended + 3]) == ["snapshot", "match_state"]
+        assert shown[ended + 2].match_state.phase == mpb.MATCH_PHASE_PLAYING
+        assert released[ended + 3:] == sent_2
+    # Either way the tier ends where the live spectators are, hash for hash.
+    assert tier.stream.state_id == live.state_id
+    assert shown[-1].delta.view_hash == live.digest.hash(SPECTATOR)
