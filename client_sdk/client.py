@@ -132,6 +132,9 @@ class Client:
         #: Held while resuming: a task sending while another receives both see a drop, and
         #: only one of them resumes (:meth:`_resume_once`).
         self._resume_lock = trio.Lock()
+        #: A resume was under way when its task was cancelled (a caller's timeout around
+        #: :meth:`next_message`): the next receive or send takes it up again.
+        self._resume_cut = False
         #: The epoch of a request waiting for its reply (None: none).
         self._requesting: int | None = None
         #: The decision last answered (sent again after a rate-limit refusal).
@@ -238,6 +241,15 @@ class Client:
     async def _resume(self) -> None:
         """Reconnect with backoff and resume the session; :class:`ConnectionLostError` if
         the server refuses the token or doesn't come back within :data:`RECONNECT_FOR`."""
+        self._resume_cut = True  # (until it ends other than by a cancellation)
+        try:
+            await self._resume_now()
+        except Exception:
+            self._resume_cut = False
+            raise
+        self._resume_cut = False
+
+    async def _resume_now(self) -> None:
         self._epoch += 1
         self.decision = None  # the decision current after the resume is sent again
         old, self._ws = self._ws, None
@@ -365,10 +377,17 @@ class Client:
             if self._epoch == epoch or self._ws is None:
                 await self._resume()
 
-    async def _send(self, msg: mpb.ClientMessage) -> None:
-        ws = self._ws
-        if ws is None:
+    async def _connection(self) -> ClientConnection:
+        """The open connection -- once a resume a cancelled task left unfinished has been
+        made; :class:`ConnectionLostError` if there is none."""
+        if self._ws is None and self._resume_cut and self.reconnect:
+            await self._resume_once(self._epoch)
+        if self._ws is None:
             raise ConnectionLostError("not connected")
+        return self._ws
+
+    async def _send(self, msg: mpb.ClientMessage) -> None:
+        ws = await self._connection()
         epoch = self._epoch
         try:
             await ws.send(msg.SerializeToString())
@@ -386,6 +405,7 @@ class Client:
 
     async def _request_with_id(self, rid: int, msg: mpb.ClientMessage) -> mpb.ServerMessage:
         msg.request_id = rid
+        await self._connection()  # (a resume cut short goes first: not this request's drop)
         epoch = self._epoch
         self._requesting = epoch
         try:
@@ -406,9 +426,7 @@ class Client:
         """Receive one message and fold it into the mirror and the pending decision
         (resuming first if the connection dropped)."""
         while not self._queued:
-            ws = self._ws
-            if ws is None:
-                raise ConnectionLostError("not connected")
+            ws = await self._connection()
             epoch = self._epoch
             try:
                 self._queued.extend(self._messages_of(await ws.recv()))
@@ -455,6 +473,10 @@ class Client:
             self.presence = {p.seat: p.connected for p in msg.presence.seats}
         elif body == "match_state":
             self.match = msg.match_state
+        elif body == "replay_status":
+            # A replay's view follows its answer: never the view of a room this client left
+            # (anything still in flight from that room came before it).
+            self._left = None
         elif body == "deck_accepted":
             self._deck_for = msg.deck_accepted.game_number
         elif body == "joined":
@@ -483,7 +505,7 @@ class Client:
 
     # ---- lobby
     async def list_rooms(self) -> list[mpb.RoomInfo]:
-        """Every room on the server."""
+        """Every public room on the server (private rooms are never listed)."""
         reply = await self.request(mpb.ClientMessage(list_rooms=mpb.ListRooms()))
         return list(reply.room_list.rooms)
 
@@ -634,6 +656,31 @@ class Client:
         body = mpb.SubmitDeck(keep=True) if keep else mpb.SubmitDeck(deck=deck)
         await self._send(mpb.ClientMessage(request_id=rid, submit_deck=body))
         return rid
+
+    async def replay(self, room_id: str, *, seat: int | None = None, omniscient: bool = False,
+                     invite_code: str = "", start_action: int = 0, start_turn: int = 0,
+                     speed: float = 0.0, paused: bool = False) -> mpb.ReplayStatus:
+        """Replay the finished game ``room_id`` (protocol/README.md, "Replays") as its
+        spectators saw it, or as ``seat`` did (only that seat's account may), or with
+        ``omniscient`` every card (its players only); from its start, after
+        ``start_action`` actions or at the beginning of ``start_turn``; ``speed`` actions a
+        second (0: as fast as this client reads). Its Snapshot and Deltas then fill
+        :attr:`mirror` as :meth:`next_message` reads them, up to ``ReplayEnded``; steer it
+        with ``ReplayControl`` requests. Returns the answering ``ReplayStatus``
+        (:class:`ServerError` if the server refuses)."""
+        request = mpb.ReplayRequest(room_id=room_id, invite_code=invite_code, speed=speed,
+                                    paused=paused)
+        if omniscient:
+            request.omniscient = True
+        elif seat is not None:
+            request.seat = seat
+        else:
+            request.public = True
+        if start_turn:
+            request.start_turn = start_turn
+        else:
+            request.start_action = start_action
+        return (await self.request(mpb.ClientMessage(replay=request))).replay_status
 
     async def leave_room(self, *, wait: bool = False) -> None:
         """Leave the room: a seated player of a running game concedes it (rule 104.3a).

@@ -1,0 +1,79 @@
+"""The Python SDK over real loopback WebSockets, as a bot author uses it: a replay after
+leaving the room (``leave_room(wait=True)``, then :meth:`Client.replay`), and a receive
+cancelled by the caller's timeout while the client was resuming."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+
+from client_sdk import Client
+from tests.e2e.test_spectator_resume_e2e import serving
+
+
+async def test_a_replay_after_leaving_the_room_and_waiting_fills_the_mirror(
+        tmp_path: Path) -> None:
+    """``leave_room(wait=True)`` ignores what the left room still sends until the client is
+    placed in another room. A replay of that very game places it in none: its Snapshot and
+    889 Deltas were all dropped and the mirror stayed empty. Its ``ReplayStatus`` now ends
+    the ignoring (the left room's messages in flight came before it)."""
+    with trio.fail_after(60):
+        async with serving(tmp_path / "db.sqlite3") as (_app, port), \
+                trio.open_nursery() as nursery:
+            url = f"ws://127.0.0.1:{port}"
+            async with Client.connect(url, "Ann") as ann, Client.connect(url, "Bob") as bob:
+                room = await ann.create_room("replayed")
+                await ann.join(room.room_id)
+                await bob.join(room.room_id)
+                while bob.mirror.state_id == 0:
+                    await bob.next_message()
+                await bob.concede()  # rule 104.3a: the game is over
+                while not ann.mirror.game_over:
+                    await ann.next_message()
+                await ann.leave_room(wait=True)
+                assert ann.mirror.state_id == 0
+                status = await ann.replay(room.room_id, seat=0)
+                assert status.actions > 0
+                for _ in range(100_000):
+                    if (await ann.next_message()).HasField("replay_ended"):
+                        break
+                assert ann.mirror.game_over and ann.mirror.viewer == 0
+                assert ann.mirror.state_id > 1
+                nursery.cancel_scope.cancel()
+
+
+async def _server(path: Path, port: int, stop: trio.Event,
+                  task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve the store at ``path`` on ``port`` (0: a free one) until ``stop``; then stop
+    as a restart does (1012 to every client)."""
+    async with serving(path, port) as (_app, bound):
+        task_status.started(bound)
+        await stop.wait()
+
+
+async def test_a_receive_cancelled_while_the_client_resumes_resumes_on_the_next_call(
+        tmp_path: Path) -> None:
+    """A bot read with a timeout (``move_on_after`` around :meth:`Client.next_message`)
+    while the server restarted: the timeout cancelled the resume's backoff, and every later
+    call raised "not connected" for good. The next receive or send now takes the resume up
+    again."""
+    path = tmp_path / "db.sqlite3"
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            stopped = trio.Event()
+            port = await nursery.start(_server, path, 0, stopped)
+            async with Client.connect(f"ws://127.0.0.1:{port}", "Ann") as ann:
+                room = await ann.create_room("waiting")
+                await ann.join(room.room_id)
+                stopped.set()
+                with trio.move_on_after(0.5):  # the server is down: resuming, with backoff
+                    for _ in range(1000):
+                        await ann.next_message()
+                assert not ann.connected
+                again = trio.Event()
+                await nursery.start(_server, path, port, again)
+                rooms = await ann.list_rooms()  # resumed first
+                assert ann.connected and ann.session_id
+                assert room.room_id not in {r.room_id for r in rooms}  # (not started: gone)
+                again.set()
