@@ -897,11 +897,15 @@ class Room:
             refuse(mpb.ERROR_CODE_NOT_YOUR_DECISION, "no decision is pending for you")
             return
         state_id = self.classes[member.seat].stream.state_id
-        if cmd.prompt_id != pending.prompt_id or (
-                cmd.expected_state_id and cmd.expected_state_id != state_id):
+        if cmd.prompt_id != pending.prompt_id:
             refuse(mpb.ERROR_CODE_STALE_PROMPT,
                    f"prompt {cmd.prompt_id} is not current (now {pending.prompt_id}, "
                    f"state {state_id})")
+            return
+        if cmd.expected_state_id and cmd.expected_state_id != state_id:
+            refuse(mpb.ERROR_CODE_STALE_PROMPT,
+                   f"expected_state_id {cmd.expected_state_id} is not your view's state "
+                   f"(now {state_id}; prompt {pending.prompt_id} is current)")
             return
         if cmd.option_index >= len(pending.options):
             refuse(mpb.ERROR_CODE_INVALID_ARGUMENT,

@@ -217,7 +217,17 @@ def test_invariant_2_only_the_deciding_seat_may_act_and_only_on_the_current_prom
     d.act(other)
     assert errors(d.take(other)) == [mpb.ERROR_CODE_NOT_YOUR_DECISION]
     d.do(Act(deciding, 1, game.pending.prompt_id + 5, 0, 0))
-    assert errors(d.take(deciding)) == [mpb.ERROR_CODE_STALE_PROMPT]
+    [stale] = d.take(deciding)
+    assert stale.error.code == mpb.ERROR_CODE_STALE_PROMPT
+    assert stale.error.message.startswith(f"prompt {game.pending.prompt_id + 5} is not current")
+    # The current prompt against a state the seat's view has left: the state is named, not
+    # the prompt (it said "prompt 5 is not current (now 5, ...)").
+    state = d.room.classes[game.pending.seat].stream.state_id
+    d.do(Act(deciding, 1, game.pending.prompt_id, 0, state + 1))
+    [stale] = d.take(deciding)
+    assert stale.error.code == mpb.ERROR_CODE_STALE_PROMPT
+    assert stale.error.message == (f"expected_state_id {state + 1} is not your view's state "
+                                   f"(now {state}; prompt {game.pending.prompt_id} is current)")
     d.do(Act(deciding, 1, game.pending.prompt_id, 99, 0))
     assert errors(d.take(deciding)) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
     before = game.action_count
