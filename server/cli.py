@@ -114,6 +114,10 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                 if gc_young_seconds > 0:
                     nursery.start_soon(gctune.collect_on_a_clock, gc_young_seconds,
                                        gc_full_seconds)
+                if relays is not None and relays.count:  # (before the server's port opens:
+                    # a relay that can't listen stops the server before it takes any client)
+                    links = await start_relays(relays, router, app.handle_connection,
+                                               nursery)
                 try:
                     server = await nursery.start(serve_app, app, host, port)
                 except OSError as exc:  # (the port is taken, the address isn't this host's)
@@ -126,11 +130,9 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                       f"{restored} game{'' if restored == 1 else 's'} restored); open "
                       f"{_browser_url(sockets)} to play",
                       flush=True)
-                if relays is not None and relays.count:
-                    links = await start_relays(relays, router, app.handle_connection,
-                                               nursery)
-                    ports = ", ".join(f"{relays.host}:{r.port}" for r in links)
-                    print(f"manawire relays listening on ws://{ports} (spectators: connect "
+                if relays is not None and links:
+                    urls = ", ".join(f"ws://{relays.host}:{r.port}" for r in links)
+                    print(f"manawire relays listening on {urls} (spectators: connect "
                           f"there)", flush=True)
                 async for signum in signals:
                     log.info("%s: stopping (games are kept and go on after a restart)",

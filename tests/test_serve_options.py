@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -93,3 +94,35 @@ def test_account_says_plainly_when_the_server_is_down_or_no_password_is_given() 
                               env=env, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert "no password: set MANAWIRE_PASSWORD" in done.stderr
+
+
+def test_a_relay_that_cannot_listen_stops_the_server_before_its_port_opens(
+        tmp_path: Path) -> None:
+    """The server said it was listening (and took clients) for the second before the relay
+    whose port was taken stopped it; relays now start first."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        relay_port = taken.getsockname()[1]
+        done = _serve("--port", "0", "--data-dir", str(tmp_path / "data"), "--relays", "1",
+                      "--relay-port", str(relay_port))
+    assert done.returncode == 1, done.stderr
+    assert "manawire listening" not in done.stdout
+    assert f"relay 0 could not start listening on 127.0.0.1, port {relay_port}" in done.stderr
+    assert "Traceback" not in done.stderr.split("manawire serve: relay 0")[-1]
+
+
+def test_every_relay_address_is_printed_as_a_url(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--data-dir", str(tmp_path / "data"), "--relays", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(2)]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+    assert lines[0].startswith("manawire listening on ws://127.0.0.1:"), lines
+    urls = lines[1].removeprefix("manawire relays listening on ").split(" (")[0].split(", ")
+    assert len(urls) == 2 and all(u.startswith("ws://127.0.0.1:") for u in urls), lines

@@ -234,7 +234,11 @@ class RelayLink:
                 inner.start_soon(self._write, stream)
                 await self._read(stream, nursery)
                 inner.cancel_scope.cancel()
-        except Exception:
+        except* (trio.BrokenResourceError, trio.ClosedResourceError) as group:
+            # The relay process died (killed, crashed): no bug here, the supervisor starts
+            # it again.
+            log.warning("relay %d: link broken (%s)", self.index, group.exceptions[0])
+        except* Exception:
             log.exception("relay %d: link broken", self.index)
         finally:
             if self.sockets:

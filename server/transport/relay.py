@@ -261,6 +261,11 @@ def main(argv: list[str]) -> int:
         pass  # the terminal's Ctrl-C reaches the relay too; the server stops it
     except* OSError as group:  # e.g. its port is taken: the server says so and exits
         failed.extend(group.exceptions)
+    except* (trio.BrokenResourceError, trio.ClosedResourceError) as group:
+        # The server went away (killed: its end of the link is gone) while this relay wrote
+        # to it: its clients were told to resume (1012), nothing else to do.
+        log.warning("relay on %s port %d: the server's link broke (%s); stopping", args.host,
+                    args.port, group.exceptions[0])
     if failed:
         log.error("relay on %s port %d: %s", args.host, args.port, failed[0])
         return 1
