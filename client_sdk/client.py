@@ -26,6 +26,9 @@ from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 
 PROTOCOL_VERSION = 1
+#: The largest client message the server reads (protocol/README.md); a larger one closes
+#: the connection (1009), so the client refuses to send it.
+MAX_MESSAGE = 64 * 1024
 #: Close codes after which the client does not come back by itself.
 CLOSE_REPLACED = 4001  # another connection resumed this session
 #: Reconnection backoff: first delay, factor, longest delay, and the time to give up after.
@@ -387,10 +390,15 @@ class Client:
         return self._ws
 
     async def _send(self, msg: mpb.ClientMessage) -> None:
+        data = msg.SerializeToString()
+        if len(data) > MAX_MESSAGE:  # (the server would close the connection: 1009)
+            raise ValueError(f"not sent: a {len(data):,}-byte message is over the protocol's "
+                             f"{MAX_MESSAGE // 1024} KiB limit for client messages (a deck "
+                             f"list may have at most 32 KiB)")
         ws = await self._connection()
         epoch = self._epoch
         try:
-            await ws.send(msg.SerializeToString())
+            await ws.send(data)
         except ConnectionClosed as exc:
             if not self._resumable(exc):
                 raise

@@ -1,11 +1,13 @@
 """The Python SDK over real loopback WebSockets, as a bot author uses it: a replay after
-leaving the room (``leave_room(wait=True)``, then :meth:`Client.replay`), and a receive
-cancelled by the caller's timeout while the client was resuming."""
+leaving the room (``leave_room(wait=True)``, then :meth:`Client.replay`), a receive
+cancelled by the caller's timeout while the client was resuming, and a message too large
+for the protocol."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import trio
 
 from client_sdk import Client
@@ -77,3 +79,19 @@ async def test_a_receive_cancelled_while_the_client_resumes_resumes_on_the_next_
                 assert ann.connected and ann.session_id
                 assert room.room_id not in {r.room_id for r in rooms}  # (not started: gone)
                 again.set()
+
+
+async def test_a_message_over_the_protocols_limit_is_refused_before_it_is_sent(
+        tmp_path: Path) -> None:
+    """An 80 KB deck list: the server closes the connection on a message over 64 KiB
+    (1009), and the client said only "the connection dropped before the reply". It is
+    refused now, unsent, and the connection stays."""
+    with trio.fail_after(30):
+        async with serving(tmp_path / "db.sqlite3") as (_app, port), \
+                Client.connect(f"ws://127.0.0.1:{port}", "Ann") as ann:
+            room = await ann.create_room("big")
+            huge = "".join(f"1 Mountain // copy {n:06d}\n" for n in range(3000))
+            with pytest.raises(ValueError, match="over the protocol's 64 KiB limit"):
+                await ann.join(room.room_id, deck=huge)
+            assert room.room_id in {r.room_id for r in await ann.list_rooms()}
+            assert ann.connected and ann.resumes == 0
