@@ -97,6 +97,22 @@ def test_tiny_benchmark_prints_sane_figures() -> None:
     assert idle_summary["results"][0]["connections"] == 20
 
 
+def test_echo_max_gives_the_bare_librarys_most_round_trips_and_goal_1s_ceiling() -> None:
+    """Issue 17's goal 1 (served >= 0.5x the engine) against what the I/O library alone
+    allows: ``--echo-max`` runs the echo server closed loop, and ``ceiling_vs_engine`` is
+    the ratio of a server costing only the engine and the bare frames of an action."""
+    *runs, summary = _lines(_bench("--rooms", "1", "--seconds", "1", "--warmup", "0.3",
+                                   "--no-echo", "--echo-max"))
+    (line,) = runs
+    assert "echo_p99_ms" not in line  # (--no-echo: no paced echo)
+    most, engine = line["echo_max_round_trips_per_s"], line["engine_actions_per_s"]
+    assert most > 0 and line["echo_max_server_cpu_pct"] > 0
+    floor = 1 / engine + (1 + line["frames_per_action"]) / (2 * most)
+    assert line["ceiling_vs_engine"] == round(1 / floor / engine, 3)
+    assert 0 < line["served_vs_engine"] < line["ceiling_vs_engine"] < 1
+    assert summary["results"][0]["median_ceiling_vs_engine"] == line["ceiling_vs_engine"]
+
+
 def test_the_engine_baseline_plays_whole_sim_games_from_its_seed() -> None:
     """The engine baseline counts the actions of the very games ``manawire sim --no-encode``
     plays from the same seeds, on the decks it is given (no warmup: the first game is

@@ -5,7 +5,8 @@ helpers (:mod:`server.benchload.driver`) and its figures' definitions.
 **Echo driver** (:func:`drive_echo`): ``connections`` connections to a bare echo server
 (:func:`echo_serve`); each sends a payload of ``size`` bytes on a schedule so that all
 together send ``rate`` messages per second, one at a time, and measures the round trip
-(send to echo received).
+(send to echo received). ``rate`` 0: closed loop, each sends again as soon as its echo came
+(the most the bare library serves: ``bench-server --echo-max``).
 
 **Engine baseline** (:func:`run_engine`): the rules engine alone, in its own process on the
 server's CPU, playing random games on the decks of the served games (the engine's own
@@ -67,7 +68,7 @@ async def drive_echo(cfg: EchoConfig) -> dict[str, object]:
     opened = 0
     opening = trio.CapacityLimiter(OPENING)
     payload = random.Random(cfg.seed).randbytes(max(1, cfg.size))
-    period = cfg.connections / cfg.rate
+    period = cfg.connections / cfg.rate if cfg.rate > 0 else 0.0  # 0: closed loop
     sent = 0
 
     async def one(index: int, nursery: trio.Nursery) -> None:
@@ -86,7 +87,8 @@ async def drive_echo(cfg: EchoConfig) -> dict[str, object]:
         due = trio.current_time() + rng.random() * period
         try:
             while True:
-                await trio.sleep_until(due)
+                if period:
+                    await trio.sleep_until(due)
                 t = time.perf_counter()
                 await ws.send(payload)
                 with trio.fail_after(REQUEST_TIMEOUT):

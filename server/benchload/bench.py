@@ -41,7 +41,7 @@ SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct"
                 "server_rss_kb", "driver_cpu_pct", "bytes_per_action",
                 "messages_per_action", "frames_per_action", "server_gc_longest_ms",
                 "echo_p50_ms", "echo_p99_ms", "p99_ratio", "engine_actions_per_s",
-                "served_vs_engine")
+                "served_vs_engine", "echo_max_round_trips_per_s", "ceiling_vs_engine")
 FANOUT_SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct",
                        "driver_cpu_pct", "watchers_cpu_pct", "watched_actions_per_s",
                        "spectator_frames_per_s", "p99_vs_0", "actions_vs_0")
@@ -109,6 +109,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--no-engine", action="store_true",
                    help="closed loop: skip the engine baseline (the engine alone on the "
                         "served games' decks, once per run)")
+    p.add_argument("--echo-max", action="store_true",
+                   help="closed loop: also the most round trips a second the bare echo "
+                        "server makes on the server's CPU (closed loop over as many "
+                        "connections), and from it and the engine baseline "
+                        "ceiling_vs_engine: the served_vs_engine of a server whose only "
+                        "costs were the engine and the bare library's frames")
     p.add_argument("--spectators", type=_spectators, default=None, metavar="LIST",
                    help="instead: fan-out. For each count N (e.g. 0,100,500,1000), room X "
                         "is watched by N spectators and the other --rooms rooms (default "
@@ -271,13 +277,21 @@ def _games(args: argparse.Namespace, target: Target, rooms: int) -> dict[str, An
     except (RuntimeError, OSError) as exc:
         return {**head, "error": str(exc)}
     line = {**head, **result, **_gc_fields(server)}
-    if "error" in result or args.no_echo:
+    if "error" in result:
+        return line
+    size = round(float(result["mean_frame_bytes"]))
+    if args.echo_max and mode == "closed":
+        most = _echo(args, connections=2 * rooms, rate=0.0, size=size)
+        line["echo_max_round_trips_per_s"] = most.get("echo_rate")
+        line["echo_max_server_cpu_pct"] = most.get("echo_server_cpu_pct")
+        if "echo_error" in most:
+            line["echo_max_error"] = most["echo_error"]
+    if args.no_echo:
         return line
     rate = float(result["actions_per_s"])
     if rate <= 0:
         return {**line, "echo_error": "no actions to match"}
-    echo = _echo(args, connections=2 * rooms, rate=rate,
-                 size=round(float(result["mean_frame_bytes"])))
+    echo = _echo(args, connections=2 * rooms, rate=rate, size=size)
     line.update(echo)
     echo_p99, p99 = echo.get("echo_p99_ms"), line.get("p99_ms")
     if isinstance(echo_p99, float) and echo_p99 > 0 and isinstance(p99, float):
@@ -450,9 +464,17 @@ def _against_engine(line: dict[str, Any], engine: dict[str, Any]) -> dict[str, A
     if not engine:
         return {}
     served, alone = line.get("actions_per_s"), engine.get("engine_actions_per_s")
-    if isinstance(served, int | float) and isinstance(alone, int | float) and alone > 0:
-        return {**engine, "served_vs_engine": round(served / alone, 3)}
-    return engine
+    if not (isinstance(served, int | float) and isinstance(alone, int | float) and alone > 0):
+        return engine
+    out = {**engine, "served_vs_engine": round(served / alone, 3)}
+    most, frames = line.get("echo_max_round_trips_per_s"), line.get("frames_per_action")
+    if isinstance(most, int | float) and most > 0 and isinstance(frames, int | float):
+        # An action costs at least the engine's time plus its frames' at the bare
+        # library's cost (a round trip is two frames): the act read, and frames_per_action
+        # written.
+        floor = 1.0 / alone + (1.0 + frames) / (2.0 * most)
+        out["ceiling_vs_engine"] = round(1.0 / floor / alone, 3)
+    return out
 
 
 def _idle(args: argparse.Namespace, target: Target, connections: int) -> dict[str, Any]:
