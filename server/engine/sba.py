@@ -16,7 +16,10 @@ POISON_LIMIT = 10  # rule 704.5c
 
 
 def lose(game: Game, seat: int, reason: str, events: list[Event]) -> None:
-    """A player loses (rule 104.3) and leaves the game (rule 800.4a)."""
+    """A player loses (rule 104.3) and, if the game goes on without them (a multiplayer
+    game, 800.1), leaves it (800.4a). If no more than one player is left the game is over
+    (104.2a, 104.4a) and nothing leaves: the last board stays as it was (in a two-player
+    game the loser's permanents, hand and library went, and the final board showed none)."""
     player = game.player(seat)
     if player.has_lost:
         return
@@ -24,6 +27,8 @@ def lose(game: Game, seat: int, reason: str, events: list[Event]) -> None:
     player.has_lost = True
     events.append(PlayerLost(seat, reason))
     variants.player_leaving(game, seat)  # e.g. the planar controller passes on (901.6)
+    if len(game.in_game()) <= 1:
+        return  # (check_game_over ends it)
     _leave_game(game, seat, events)
     variants.player_left(game, seat, events)  # e.g. planeswalking away (901.10)
     if had_passed:

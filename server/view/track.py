@@ -320,11 +320,12 @@ class GameTracker:
         everything = not self.sigs
         last_turn = self.turn
         self.turn = game.turn
-        # The open zones (rule 400.2: battlefield, stack, exile; 408.2: command), then the
-        # hidden cards some viewer may see for now (701.20a). A look that starts or ends
-        # changes no signature: each view class rebuilds the cards it starts or stops
-        # seeing itself (ViewStream._objects).
-        ids = game.battlefield + game.stack + game.exile + game.command
+        # The open zones (rule 400.2: battlefield, stack, exile; 408.2: command; 407: ante,
+        # whose cards change owner as the game ends, 407.2), then the hidden cards some
+        # viewer may see for now (701.20a). A look that starts or ends changes no
+        # signature: each view class rebuilds the cards it starts or stops seeing itself
+        # (ViewStream._objects).
+        ids = game.battlefield + game.stack + game.exile + game.command + game.ante
         looked: list[str] = []
         if game.looks:
             looked += looking.visible_hidden_ids(game, looking.SPECTATORS)

@@ -555,7 +555,10 @@ class Ui {
         "data-clock-seat": seat, title: "time left on this player's clock",
         role: "timer" }, formatClock(clock)) : null,
       connected === false ? h("span", { class: "away", title: "disconnected" }, "disconnected") : null,
-      p.hasLost ? h("span", { class: "lost" }, "has left the game") : null,
+      // A player who lost in a game that goes on has left it (800.4a); as a game ends
+      // nothing leaves, and its last board stays on the screen.
+      p.hasLost ? h("span", { class: "lost" },
+        app.mirror.gameOver ? "lost" : "lost: has left the game") : null,
     ];
     return h("section", { class: `player ${mine ? "me" : ""}`, "data-testid": "player",
       "data-seat": seat, "aria-label": `${p.name}'s side` },
