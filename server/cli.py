@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from functools import partial
@@ -17,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from server.serve_options import add_serve_options, serve_limits
+from server.serve_options import add_serve_options, finite, serve_limits
 
 if TYPE_CHECKING:
     from server.app import Limits
     from server.relay.host import RelayOptions
+    from server.store import Store
     from server.store.sqlite import Durability
 
 
@@ -82,7 +84,6 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
     from server import gctune
     from server.app import CLOSE_SERVICE_RESTART, App
     from server.relay.host import FeedRouter, RelayLink, start_relays
-    from server.store import Store
     from server.transport.ws import AddressListener, serve_app
 
     monitor = gctune.GcMonitor()
@@ -97,7 +98,7 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
     log = logging.getLogger("manawire")
     lock = lock_data_dir(data_dir)
     try:
-        store = Store(data_dir / "manawire.sqlite3", durability)
+        store = open_store(data_dir / "manawire.sqlite3", durability)
     except BaseException:
         os.close(lock)
         raise
@@ -109,7 +110,10 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                 app = App(store, nursery, limits)
                 router = FeedRouter(app.relay, app.socket_of)
                 app.lobby.relay = router  # before any room exists (recover makes some)
-                restored = app.recover()
+                try:
+                    restored = app.recover()
+                except sqlite3.DatabaseError as exc:
+                    raise ServeStartError(_unusable(store.path, exc)) from None
                 monitor.start()
                 if gc_young_seconds > 0:
                     nursery.start_soon(gctune.collect_on_a_clock, gc_young_seconds,
@@ -125,8 +129,9 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                                           f"{exc.strerror or exc}") from None
                 sockets = [lst.socket.getsockname() for lst in server.listeners
                            if isinstance(lst, (trio.SocketListener, AddressListener))]
-                where = ", ".join(f"{a[0]}:{a[1]}" for a in sockets)
-                print(f"manawire listening on ws://{where} (data in {data_dir}; "
+                where = ", ".join(f"ws://[{a[0]}]:{a[1]}" if ":" in str(a[0])
+                                  else f"ws://{a[0]}:{a[1]}" for a in sockets)
+                print(f"manawire listening on {where} (data in {data_dir}; "
                       f"{restored} game{'' if restored == 1 else 's'} restored); open "
                       f"{_browser_url(sockets)} to play",
                       flush=True)
@@ -157,6 +162,29 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
         finally:
             os.close(lock)
         print(monitor.line(), flush=True)
+
+
+def open_store(path: Path, durability: Durability) -> Store:
+    """The store at ``path``, made if new -- readable by this user only: it holds every
+    game's secret seed (which orders the libraries) and the password hashes. Raises
+    :class:`ServeStartError` if the file can't be written or isn't a usable database."""
+    from server.store import Store
+
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise ServeStartError(f"{path} can't be read and written by this user (its owner "
+                              f"runs the server, or give this user access)")
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # (SQLite's log files
+        # take the database file's permissions)
+    try:
+        return Store(path, durability)
+    except sqlite3.DatabaseError as exc:
+        raise ServeStartError(_unusable(path, exc)) from None
+
+
+def _unusable(path: Path, exc: sqlite3.DatabaseError) -> str:
+    return (f"{path} is not a usable store: {exc} (a damaged or foreign file: restore it "
+            f"from a backup, or move it away to start with an empty store)")
 
 
 def _browser_url(sockets: list[tuple[Any, ...]]) -> str:
@@ -218,7 +246,7 @@ def _main(argv: list[str] | None) -> int:
                       help="the rooms' (or quick match's) deck rules: limited for 40-card "
                            "decks such as `manawire sealed --playable` prints (default "
                            "constructed)")
-    bots.add_argument("--timeout", type=float, default=300.0,
+    bots.add_argument("--timeout", type=finite, default=300.0,
                       help="seconds allowed for each game (default 300)")
     bots.add_argument("--policy", choices=["uniform", "eager"], default="uniform",
                       help="how the bots pick options: uniformly at random (default; games "
@@ -313,6 +341,8 @@ def _main(argv: list[str] | None) -> int:
     scenario = sub.add_parser("scenario", help="run rules scenario files")
     scenario.add_argument("paths", nargs="+", type=Path, help="scenario files or directories")
     args = parser.parse_args(argv)
+    # The checks below are the command's: its usage, not the list of commands, with them.
+    parser = sub.choices.get(args.command, parser)
     if args.command == "sim":
         return _sim(parser, args)
     if args.command == "scenario":
@@ -359,6 +389,9 @@ def _main(argv: list[str] | None) -> int:
         limits = serve_limits(parser, args)
         if not 0 <= args.port <= 65535 or not 0 <= args.relay_port <= 65535:
             parser.error("--port and --relay-port are 0-65535 (0: any free port)")
+        if args.relay_port and args.relays > 0 and args.relay_port + args.relays - 1 > 65535:
+            parser.error(f"--relays {args.relays} from --relay-port {args.relay_port} go past "
+                         f"port 65535 (relay n listens on --relay-port + n)")
         if args.relays < 0 or args.relay_port < 0 or not 0 <= args.relay_nice <= 19:
             parser.error("--relays and --relay-port must not be negative, --relay-nice 0-19")
         relays = RelayOptions(
@@ -389,6 +422,10 @@ def _main(argv: list[str] | None) -> int:
         parser.error("--games must be at least 1")
     if not 2 <= args.players <= 8:
         parser.error("--players must be between 2 and 8")
+    if not args.timeout > 0:
+        parser.error("--timeout must be a positive number of seconds")
+    if not args.url.startswith(("ws://", "wss://")):
+        parser.error(f"--url {args.url}: not a WebSocket URL (ws://HOST:PORT)")
     from server.cards import demo_deck_names
 
     names = demo_deck_names()

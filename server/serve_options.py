@@ -6,10 +6,24 @@ start without them."""
 from __future__ import annotations
 
 import argparse
+import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from server.app import Limits
+
+
+def finite(text: str) -> float:
+    """A number option's value: a finite number (``nan`` and ``inf`` parse as floats, and
+    reached the server as limits and times it could not use: every connection closed with
+    1011, or the server stopped)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return value
 
 
 def add_serve_options(serve: argparse.ArgumentParser) -> None:
@@ -23,20 +37,20 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     add("--durability", choices=["process", "power"], default="process",
         help="what a committed action survives: a crash of the server process (default) or "
              "also a power loss (an fsync per commit)")
-    add("--grace", type=float, default=10.0,
+    add("--grace", type=finite, default=10.0,
         help="seconds SIGTERM/SIGINT waits for clients to close (default 10)")
     add("--gc-threshold", type=int, default=gctune.DEFAULT_THRESHOLD,
         help=f"garbage collection for serving: freeze what start-up made and collect the "
              f"young generation every N allocations (default {gctune.DEFAULT_THRESHOLD}; "
              f"-1: leave Python's thresholds as they are; with --gc-young-seconds 0, "
              f"Python's collector untouched)")
-    add("--gc-young-seconds", type=float, default=gctune.DEFAULT_YOUNG_SECONDS,
+    add("--gc-young-seconds", type=finite, default=gctune.DEFAULT_YOUNG_SECONDS,
         help=f"also collect the young and middle generations every S seconds (their "
              f"survivors go to the old one), so no collection finds more than S seconds' "
              f"survivors; then everything is collected every --gc-full-seconds, not when "
              f"Python would "
              f"(default {gctune.DEFAULT_YOUNG_SECONDS:g}; 0: off, Python's own triggers)")
-    add("--gc-full-seconds", type=float, default=gctune.DEFAULT_FULL_SECONDS,
+    add("--gc-full-seconds", type=finite, default=gctune.DEFAULT_FULL_SECONDS,
         help=f"with --gc-young-seconds: seconds between full collections, the only ones that "
              f"free cyclic garbage in the old generation (default "
              f"{gctune.DEFAULT_FULL_SECONDS:g})")
@@ -55,7 +69,7 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     add("--max-replays-per-address", type=int, default=d.max_replays_per_address,
         help=f"replays connections from one client address play at once "
              f"(default {d.max_replays_per_address})")
-    add("--messages-per-second", type=float, default=d.messages_per_second,
+    add("--messages-per-second", type=finite, default=d.messages_per_second,
         help=f"client messages per second per connection (default {d.messages_per_second:g})")
     add("--message-burst", type=int, default=d.message_burst,
         help=f"messages a connection may send at once (default {d.message_burst})")
@@ -70,26 +84,26 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
              f"past it the request gets HTTP 503 (default {d.max_http_requests_per_address})")
     add("--guest-burst", type=int, default=d.guest_burst,
         help=f"new guest accounts one address may create at once (default {d.guest_burst})")
-    add("--guests-per-minute", type=float, default=d.guests_per_minute,
+    add("--guests-per-minute", type=finite, default=d.guests_per_minute,
         help=f"new guest accounts per minute per address after the burst "
              f"(default {d.guests_per_minute:g})")
     add("--login-failures", type=int, default=d.login_failures,
         help=f"failed sign-ins with one name per --login-window before more are refused "
              f"unchecked (default {d.login_failures})")
-    add("--login-window", type=float, default=d.login_window,
+    add("--login-window", type=finite, default=d.login_window,
         help=f"seconds failed sign-ins are counted over (default {d.login_window:g})")
     add("--password-check-burst", type=int, default=d.password_check_burst,
         help=f"sign-ins with a password and registrations one address may ask for at once "
              f"(default {d.password_check_burst})")
-    add("--password-checks-per-minute", type=float, default=d.password_checks_per_minute,
+    add("--password-checks-per-minute", type=finite, default=d.password_checks_per_minute,
         help=f"sign-ins with a password and registrations per minute per address after the "
              f"burst (default {d.password_checks_per_minute:g})")
     add("--max-spectators", type=int, default=r.max_spectators,
         help=f"spectators per room (default {r.max_spectators})")
-    add("--spectator-flush-seconds", type=float, default=d.spectator_flush_seconds,
+    add("--spectator-flush-seconds", type=finite, default=d.spectator_flush_seconds,
         help=f"spectators get their view's news at most this often, as one frame "
              f"(default {d.spectator_flush_seconds:g}; players are never delayed)")
-    add("--spectator-join-interval", type=float, default=d.spectator_join_interval,
+    add("--spectator-join-interval", type=finite, default=d.spectator_join_interval,
         help=f"seconds between spectators' joins let in while the event loop is busy with "
              f"games (default {d.spectator_join_interval:g}; 0: never paced)")
     add("--relays", type=int, default=0,
@@ -109,20 +123,20 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     add("--spectator-feed-messages", type=int, default=d.spectator_feed_messages,
         help=f"messages a spectator feed keeps for its slowest watcher; one further "
              f"behind is closed with 1013 and resumes (default {d.spectator_feed_messages})")
-    add("--clock-seconds", type=float, default=r.clock_seconds,
+    add("--clock-seconds", type=finite, default=r.clock_seconds,
         help=f"each player's time bank when a room doesn't say (default {r.clock_seconds:g})")
     add("--history", type=int, default=r.history,
         help=f"deltas each view class keeps for resuming clients (default {r.history})")
-    add("--linger-seconds", type=float, default=r.linger_seconds,
+    add("--linger-seconds", type=finite, default=r.linger_seconds,
         help=f"how long a finished game's room stays (default {r.linger_seconds:g})")
-    add("--idle-room-seconds", type=float, default=r.idle_seconds,
+    add("--idle-room-seconds", type=finite, default=r.idle_seconds,
         help=f"how long an unstarted room with nobody in it stays (default {r.idle_seconds:g})")
-    add("--sideboard-seconds", type=float, default=r.sideboard_seconds,
+    add("--sideboard-seconds", type=finite, default=r.sideboard_seconds,
         help=f"how long the players of a match have to sideboard between games; who hasn't "
              f"answered keeps their deck (default {r.sideboard_seconds:g})")
     add("--outbox", type=int, default=d.outbox_size,
         help=f"messages queued for one client before it is dropped (default {d.outbox_size})")
-    add("--send-timeout", type=float, default=d.send_timeout,
+    add("--send-timeout", type=finite, default=d.send_timeout,
         help=f"seconds one send may take before the client is dropped "
              f"(default {d.send_timeout:g})")
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import contextlib
 import hmac
+import logging
 import secrets
+import sqlite3
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -60,6 +62,8 @@ if TYPE_CHECKING:
                                  Awaitable[cmd.Output | None]]
     #: Wait for a spectator's turn to enter a room (server.rooms.admission.WatchGate).
     Admit: TypeAlias = Callable[[str], Awaitable[None]]
+
+log = logging.getLogger("manawire")
 
 CLOSE_REPLACED = 4001  # a newer connection resumed this session
 
@@ -191,8 +195,16 @@ class SessionDesk:
         self.lobby.nursery.start_soon(self._drop_session, record.session_id)
 
     async def _drop_session(self, session_id: str) -> None:
-        with contextlib.suppress(StoreClosedError):  # shutting down: recovery prunes it
+        """Forget a session's stored row. It runs beside every room and connection: a store
+        that fails to write (a full disk) loses the row's deletion, never the server (it
+        stopped the server: the start prunes old rows)."""
+        try:
             await self.writer.write([DropSession(session_id)])
+        except StoreClosedError:
+            pass  # shutting down: recovery prunes it
+        except sqlite3.Error as exc:
+            log.warning("store: a session's row could not be deleted (%s); it is pruned "
+                        "when the server starts again", exc)
 
     @staticmethod
     def _welcome(conn: _Connection, record: _SessionRecord, token: str,

@@ -126,3 +126,51 @@ def test_every_relay_address_is_printed_as_a_url(tmp_path: Path) -> None:
     assert lines[0].startswith("manawire listening on ws://127.0.0.1:"), lines
     urls = lines[1].removeprefix("manawire relays listening on ").split(" (")[0].split(", ")
     assert len(urls) == 2 and all(u.startswith("ws://127.0.0.1:") for u in urls), lines
+
+
+@pytest.mark.parametrize("flag", ["--messages-per-second", "--clock-seconds",
+                                  "--spectator-flush-seconds", "--linger-seconds", "--grace"])
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_a_number_option_that_is_not_finite_is_a_usage_error(
+        flag: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``nan`` and ``inf`` parse as floats: they reached the server, which closed every
+    connection with 1011 (a rate of nan), dropped every CreateRoom (a clock of nan) or
+    stopped (a flush time of nan)."""
+    parser = argparse.ArgumentParser(prog="manawire serve")
+    add_serve_options(parser)
+    with pytest.raises(SystemExit) as exited:
+        parser.parse_args([flag, value])
+    assert exited.value.code == 2
+    assert f"argument {flag}: must be a finite number, got '{value}'" in capsys.readouterr().err
+
+
+def test_relays_past_port_65535_and_bad_bots_arguments_are_usage_errors() -> None:
+    done = _serve("--relays", "2", "--relay-port", "65535")
+    assert done.returncode == 2 and "usage: manawire serve" in done.stderr
+    assert "--relays 2 from --relay-port 65535 go past port 65535" in done.stderr
+    for args, words in ((["--timeout", "0"], "--timeout must be a positive number"),
+                        (["--url", "http://x"], "--url http://x: not a WebSocket URL")):
+        done = subprocess.run([sys.executable, "-m", "server.cli", "bots", *args],
+                              capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 2 and words in done.stderr, done.stderr
+        assert "usage: manawire bots" in done.stderr
+
+
+def test_a_damaged_store_is_said_plainly_and_a_new_one_is_for_its_user_only(
+        tmp_path: Path) -> None:
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "manawire.sqlite3").write_bytes(b"not a database at all" * 100)
+    done = _serve("--port", "0", "--data-dir", str(tmp_path / "bad"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "manawire.sqlite3 is not a usable store: file is not a database" in done.stderr
+    # A new store holds every game's secret seed and the password hashes: 0600.
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
+                             "--port", "0", "--data-dir", str(tmp_path / "new")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("manawire listening on ")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+    assert (tmp_path / "new" / "manawire.sqlite3").stat().st_mode & 0o777 == 0o600

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import trio
 import trio.testing
 
@@ -284,3 +287,23 @@ async def test_clock_seconds_beyond_a_day_is_refused(
         await a.request(**_hello("Ann"))
         reply = await a.request(create_room=mpb.CreateRoom(name="x", clock_seconds=10**6))
         assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+
+
+async def test_a_store_that_cannot_forget_a_session_leaves_the_server_running(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+        ) -> None:
+    """A full disk: deleting a forgotten session's row raised in the task beside every room
+    and connection, and the whole server stopped with the traceback. The row stays (the
+    next start prunes it), with a warning; the server goes on."""
+    async with running_app(tmp_path) as app:
+        def full(ops: object) -> None:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(app.writer.store, "apply", full)
+        with caplog.at_level(logging.WARNING, logger="manawire"):
+            await app.session_desk._drop_session("gone")
+        assert "a session's row could not be deleted (database or disk is full)" in caplog.text
+        monkeypatch.undo()
+        a = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, a)
+        assert (await a.request(**_hello("Ann"))).HasField("welcome")
