@@ -105,8 +105,10 @@ def test_echo_max_gives_the_bare_librarys_most_round_trips_and_goal_1s_ceiling()
                                    "--no-echo", "--echo-max"))
     (line,) = runs
     assert "echo_p99_ms" not in line  # (--no-echo: no paced echo)
-    most, engine = line["echo_max_round_trips_per_s"], line["engine_actions_per_s"]
-    assert most > 0 and line["echo_max_server_cpu_pct"] > 0
+    assert line["echo_max_round_trips_per_s"] > 0 and line["echo_max_server_cpu_pct"] > 0
+    most, engine = line["echo_max_round_trips_per_cpu_s"], line["engine_actions_per_s"]
+    assert most == round(line["echo_max_round_trips_per_s"]
+                         / (line["echo_max_server_cpu_pct"] / 100), 1)
     floor = 1 / engine + (1 + line["frames_per_action"]) / (2 * most)
     assert line["ceiling_vs_engine"] == round(1 / floor / engine, 3)
     assert 0 < line["served_vs_engine"] < line["ceiling_vs_engine"] < 1

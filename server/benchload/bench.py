@@ -41,7 +41,8 @@ SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct"
                 "server_rss_kb", "driver_cpu_pct", "bytes_per_action",
                 "messages_per_action", "frames_per_action", "server_gc_longest_ms",
                 "echo_p50_ms", "echo_p99_ms", "p99_ratio", "engine_actions_per_s",
-                "served_vs_engine", "echo_max_round_trips_per_s", "ceiling_vs_engine")
+                "served_vs_engine", "echo_max_round_trips_per_s",
+                "echo_max_round_trips_per_cpu_s", "ceiling_vs_engine")
 FANOUT_SUMMARY_KEYS = ("actions_per_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_pct",
                        "driver_cpu_pct", "watchers_cpu_pct", "watched_actions_per_s",
                        "spectator_frames_per_s", "p99_vs_0", "actions_vs_0")
@@ -112,7 +113,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--echo-max", action="store_true",
                    help="closed loop: also the most round trips a second the bare echo "
                         "server makes on the server's CPU (closed loop over as many "
-                        "connections), and from it and the engine baseline "
+                        "connections; and per second of its CPU), and from it and the "
+                        "engine baseline "
                         "ceiling_vs_engine: the served_vs_engine of a server whose only "
                         "costs were the engine and the bare library's frames")
     p.add_argument("--spectators", type=_spectators, default=None, metavar="LIST",
@@ -282,8 +284,12 @@ def _games(args: argparse.Namespace, target: Target, rooms: int) -> dict[str, An
     size = round(float(result["mean_frame_bytes"]))
     if args.echo_max and mode == "closed":
         most = _echo(args, connections=2 * rooms, rate=0.0, size=size)
-        line["echo_max_round_trips_per_s"] = most.get("echo_rate")
-        line["echo_max_server_cpu_pct"] = most.get("echo_server_cpu_pct")
+        rate, cpu = most.get("echo_rate"), most.get("echo_server_cpu_pct")
+        line["echo_max_round_trips_per_s"] = rate
+        line["echo_max_server_cpu_pct"] = cpu
+        if isinstance(rate, int | float) and isinstance(cpu, int | float) and cpu > 0:
+            # (per second of the echo server's CPU: its driver may not keep it quite busy)
+            line["echo_max_round_trips_per_cpu_s"] = round(rate / (cpu / 100), 1)
         if "echo_error" in most:
             line["echo_max_error"] = most["echo_error"]
     if args.no_echo:
@@ -467,7 +473,7 @@ def _against_engine(line: dict[str, Any], engine: dict[str, Any]) -> dict[str, A
     if not (isinstance(served, int | float) and isinstance(alone, int | float) and alone > 0):
         return engine
     out = {**engine, "served_vs_engine": round(served / alone, 3)}
-    most, frames = line.get("echo_max_round_trips_per_s"), line.get("frames_per_action")
+    most, frames = line.get("echo_max_round_trips_per_cpu_s"), line.get("frames_per_action")
     if isinstance(most, int | float) and most > 0 and isinstance(frames, int | float):
         # An action costs at least the engine's time plus its frames' at the bare
         # library's cost (a round trip is two frames): the act read, and frames_per_action
