@@ -241,11 +241,15 @@ def nothing_can_block(decision: pb.Decision) -> bool:
 
 
 def only_pass(decision: pb.Decision) -> bool:
-    """Whether ``decision`` is priority whose one option is to pass it (rule 117.3): the
-    player can do nothing else -- no spell, no ability, no mana ability. The terminal and the
-    web client pass for their player at once (a player who could act still decides)."""
-    return (decision.kind == pb.DECISION_KIND_PRIORITY and len(decision.options) == 1
-            and decision.options[0].WhichOneof("kind") == "pass_priority")
+    """Whether ``decision`` is priority with nothing to do but pass it (rule 117.3): no
+    spell to cast, no ability to activate -- at most mana to make, which nothing could
+    spend and which empties at the end of the step (106.4). The terminal and the web client
+    pass for their player at once (a player who could cast or activate anything still
+    decides). With untapped lands it was asked at every step: 601 of 944 decisions in a
+    browser game were passes."""
+    kinds = {option.WhichOneof("kind") for option in decision.options}
+    return decision.kind == pb.DECISION_KIND_PRIORITY and "pass_priority" in kinds \
+        and kinds <= {"pass_priority", "activate_mana_ability"}
 
 
 def decision_name(kind: int) -> str:

@@ -106,16 +106,22 @@ def _priority(prompt_id: int, *options: pb.Action) -> mpb.ServerMessage:
 
 PASS = pb.Action(pass_priority=pb.PassPriority())
 TAP = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="f1", mana="G"))
+CAST = pb.Action(cast_spell=pb.CastSpell(object_id="s1"))
 
 
 async def test_117_3_priority_with_nothing_to_do_but_pass_is_passed_and_any_other_waits(
         autojump_clock: trio.testing.MockClock) -> None:
+    """Nothing to cast or activate: passed, even with lands to tap (mana nothing could spend
+    empties at the step's end, 106.4: a player with untapped lands was asked at every
+    step). A spell to cast: the player decides."""
     assert only_pass(_priority(1, PASS).decision)
-    assert not only_pass(_priority(1, PASS, TAP).decision)
-    client, board, _session = await _received([_priority(4, PASS), _priority(5, PASS, TAP)])
-    assert client.acted == [(4, 0)]  # a land to tap: the player decides
+    assert only_pass(_priority(1, PASS, TAP).decision)
+    assert not only_pass(_priority(1, PASS, TAP, CAST).decision)
+    client, board, _session = await _received([_priority(4, PASS), _priority(5, PASS, TAP),
+                                                _priority(6, PASS, TAP, CAST)])
+    assert client.acted == [(4, 0), (5, 0)]
     assert not board.events  # nothing said: passing is what happens all the time
-    assert board.decision is not None and board.decision.prompt_id == 5
+    assert board.decision is not None and board.decision.prompt_id == 6
 
 
 async def test_a_declaration_of_blockers_with_a_choice_waits_for_the_player(

@@ -295,9 +295,13 @@ export function nothingCanBlock(decision: Decision): boolean {
 /** Priority whose one option is to pass it (rule 117.3): the player can do nothing else --
  * no spell, no ability, no mana ability. The client passes at once (a player who could act
  * still decides); as the terminal does (client_sdk.describe.only_pass). */
+/** Priority with nothing to do but pass (rule 117.3): no spell to cast, no ability to
+ * activate -- at most mana to make, which nothing could spend and which empties at the end
+ * of the step (106.4). */
 export function onlyPass(decision: Decision): boolean {
-  return decision.kind === DecisionKind.PRIORITY && decision.options.length === 1
-    && decision.options[0]!.kind.case === "passPriority";
+  const kinds = decision.options.map((o) => o.kind.case);
+  return decision.kind === DecisionKind.PRIORITY && kinds.includes("passPriority")
+    && kinds.every((k) => k === "passPriority" || k === "activateManaAbility");
 }
 
 export function decisionName(kind: DecisionKind): string {

@@ -237,8 +237,14 @@ test("priority with nothing to do but pass is passed at once (rule 117.3); with 
     ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 10n, seat: 0,
       kind: DecisionKind.PRIORITY, stateId: 5n,
       options: [{ kind: { case: "passPriority", value: {} } }] } } });
+    // Lands to tap and nothing to spend their mana on (it would empty at the step's end,
+    // 106.4): passed too.
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 11n, seat: 0,
+      kind: DecisionKind.PRIORITY, stateId: 5n,
+      options: [{ kind: { case: "passPriority", value: {} } },
+        { kind: { case: "activateManaAbility", value: { objectId: "c1", mana: "G" } } }] } } });
     const acts = ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
-    assert.deepEqual(acts, [9n, 10n]);
+    assert.deepEqual(acts, [9n, 10n, 11n]);
     assert.deepEqual(app.log, []);
   } finally { restore(); }
 });
