@@ -69,8 +69,8 @@ class CreateDesk:
             conn.reply(error_bytes(
                 mpb.ERROR_CODE_LIMIT_REACHED,
                 f"you may have at most {limit} open rooms you created; play or leave them "
-                f"first (an unstarted room with nobody in it closes after "
-                f"{self.limits.room.idle_seconds:.0f} s)", rid))
+                f"first (an unstarted room closes as you leave it if nobody else is in it, "
+                f"or after {self.limits.room.idle_seconds:.0f} s with nobody in it)", rid))
             return
         waiting = self._waiting_rooms.get(conn.address, set())
         for room_id in list(waiting):  # only rooms still waiting for their players count

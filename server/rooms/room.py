@@ -643,7 +643,14 @@ class Room:
             elif self.sideboarding:  # between games: leaving concedes the match
                 self._end_match(out, now)
         if self.game is None and not any(self.members()):
-            self._idle_since = now
+            if member.account_id and member.account_id == self.settings.creator:
+                # Its creator left it, last (a dropped member keeps a place: it may
+                # resume): nobody to wait for. It stayed --idle-room-seconds, counting
+                # against the creator's rooms ("play or leave them first"). (Anyone else
+                # leaving an empty room leaves it waiting: no stranger closes a room.)
+                self._close(out, "its creator left before the game started")
+            else:
+                self._idle_since = now
 
     def _disconnect(self, out: Output, conn: ConnId, now: float) -> None:
         member = self._by_conn.pop(conn, None)

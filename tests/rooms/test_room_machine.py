@@ -32,7 +32,13 @@ from server.rooms.commands import (
 )
 from server.rooms.fanout import Fanout
 from server.rooms.room import Room, RoomConfig
-from server.store.records import AppendAction, CreateGame, FinishGame, GameRecord
+from server.store.records import (
+    AppendAction,
+    CreateGame,
+    FinishGame,
+    GameRecord,
+    RoomSettings,
+)
 from server.view import SPECTATOR, project
 from server.view.encode import encode_view
 
@@ -389,6 +395,25 @@ def test_an_unstarted_room_nobody_is_in_expires() -> None:
     assert not d.do(Tick()).closed
     d.now = 160
     assert d.do(Tick()).closed
+
+
+def test_an_unstarted_room_its_creator_leaves_last_closes_at_once() -> None:
+    """Leaving one's unstarted rooms didn't free them: each waited --idle-room-seconds,
+    counting against the creator's limit of open rooms ("play or leave them first"). A
+    room left last by its creator closes now; a stranger joining and leaving an empty room
+    leaves it waiting (no one else closes a room)."""
+    d = Driver(Room("r", "t", 3, 0.0, RoomConfig(idle_seconds=100),
+                    settings=RoomSettings(creator="a2")))
+    d.join(1)
+    d.join(2)
+    d.now = 10
+    assert not d.do(Leave(2, 3)).closed  # the creator leaves, someone else is still in
+    d.do(Leave(1, 4))  # the stranger leaves last: the room waits
+    assert not d.do(Tick()).closed
+    d.join(2)
+    out = d.do(Leave(2, 6))
+    assert out.closed
+    assert d.room.closed
 
 
 def test_a_dropped_connection_frees_its_seat_in_an_unstarted_room() -> None:
