@@ -49,6 +49,9 @@ export interface RoomSettingsInput {
 /** What a request was, to know what its Error is about. */
 type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "join" | "rewatch"
   | "quick" | "cancel-quick" | "leave" | "act" | "snapshot" | "concede" | "deck";
+/** The requests whose answer (not an error) clears the error shown: the player's own. */
+const CLEARS_ERROR: ReadonlySet<RequestKind> = new Set<RequestKind>(
+  ["hello", "register", "create", "join", "rewatch", "quick", "cancel-quick", "deck"]);
 
 /** How to say hello on the next open socket. */
 type Greeting =
@@ -374,6 +377,9 @@ export class App implements Names {
     const kind = msg.requestId ? this.requests.get(msg.requestId) : undefined;
     if (msg.requestId && msg.body.case !== "matchQueue") this.requests.delete(msg.requestId);
     const body = msg.body;
+    // A request of the player's answered, not refused: an earlier error no longer stands
+    // (a name refused, then registered, still showed the refusal beside "Signed in").
+    if (kind !== undefined && CLEARS_ERROR.has(kind) && body.case !== "error") this.error = "";
     switch (body.case) {
       case "welcome":
         this.welcomed(body.value);
@@ -520,6 +526,8 @@ export class App implements Names {
           if (before === null && this.log.length > 0) this.log.unshift(line);
           else this.addLog(line);
           this.deckSent = false;
+          // "Deck accepted for game 2" said what the sideboarding did: now it is played.
+          if (before !== null && before.gameNumber !== m.gameNumber) this.notice = "";
         } else if (m.phase === MatchPhase.OVER && before?.phase !== MatchPhase.OVER) {
           this.addLog(this.matchLine);
         }
@@ -557,6 +565,8 @@ export class App implements Names {
 
   private failed(kind: RequestKind | undefined, code: ErrorCode, message: string,
                  details: string[], incident: string): void {
+    if (kind !== undefined && CLEARS_ERROR.has(kind)) this.notice = ""; // ("You left the
+    // room." beside a deck refused afterwards read as the refusal's outcome)
     switch (code) {
       case ErrorCode.RESUME_FAILED:
         // The session is gone (or the token is void): say Hello with the account token.

@@ -477,3 +477,27 @@ test("a spectator whose place a server crash lost watches the room again after r
     third.last("listRooms");
   } finally { restore(); }
 });
+
+test("an answered request clears the error before it; a refusal clears the notice before it", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    app.register("Ann", "a long enough password");
+    const first = ws.last("register");
+    ws.deliver({ requestId: first.requestId, body: { case: "error", value: {
+      code: ErrorCode.INVALID_ARGUMENT, message: "a name has 3-24 letters" } } });
+    assert.equal(app.error, "a name has 3-24 letters");
+    app.register("Annabel", "a long enough password");
+    const second = ws.last("register");
+    ws.deliver({ requestId: second.requestId, body: { case: "welcome", value: {
+      protocolVersion: 1, sessionId: "s1", account: { accountId: "a1", name: "Annabel",
+        registered: true } } } });
+    assert.equal(app.error, "", "the refusal no longer stands beside 'Signed in'");
+    app.join("r9", Role.PLAYER, "", "");
+    app.notice = "You left the room.";
+    ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "error", value: {
+      code: ErrorCode.ROOM_NOT_FOUND, message: "no room r9" } } });
+    assert.equal(app.notice, "");
+    assert.equal(app.error, "no room r9");
+  } finally { restore(); }
+});
