@@ -308,8 +308,11 @@ def _deck(text: str, rid: int) -> str:
 def _clean_name(raw: str, limit: int, what: str, request_id: int) -> str:
     name = raw.strip()
     if not name or len(name) > limit or not name.isprintable():
+        why = ("it is empty" if not name else f"it has {len(name)}" if len(name) > limit
+               else "it has a control or invisible character")  # (shown as nothing)
         raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                           f"{what} must be 1-{limit} printable characters", request_id)
+                           f"{what} must be 1-{limit} printable characters ({why})",
+                           request_id)
     return name
 
 
@@ -367,8 +370,8 @@ class Session:
                                   batched=hello.batched)
             if hello.account_token:
                 return rid, Hello("", token=hello.account_token, batched=hello.batched)
-            return rid, Hello(_clean_name(hello.display_name, MAX_NAME, "display_name", rid),
-                              batched=hello.batched)
+            name = _clean_name(hello.display_name, MAX_NAME, "a name (display_name)", rid)
+            return rid, Hello(name, batched=hello.batched)
         if body == "resume":
             if self.ready:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,

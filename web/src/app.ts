@@ -592,6 +592,16 @@ export class App implements Names {
           return;
         }
         break;
+      case ErrorCode.INVALID_ARGUMENT:
+      case ErrorCode.LIMIT_REACHED:
+        if (kind === "hello") { // a name refused, or too many new guests: not signed in
+          this.conn.drop();
+          this.status = "signed-out";
+          this.account = null;
+          this.error = message;
+          return;
+        }
+        break;
       case ErrorCode.STALE_PROMPT:
         // Our answer crossed a newer state: the next Decision will come.
         if (kind === "act") { this.sentPrompt = null; return; }

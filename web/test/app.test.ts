@@ -501,3 +501,18 @@ test("an answered request clears the error before it; a refusal clears the notic
     assert.equal(app.error, "no room r9");
   } finally { restore(); }
 });
+
+test("a guest name the server refuses leaves the page signed out with the reason", () => {
+  const restore = installFakeSocket();
+  try {
+    const app = new App("ws://server/", "http://server/", null);
+    app.signInGuest("a\u200bb");
+    const ws = FakeSocket.all.at(-1)!;
+    ws.open();
+    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "error", value: {
+      code: ErrorCode.INVALID_ARGUMENT, message: "a name (display_name) must be 1-32 "
+        + "printable characters (it has a control or invisible character)" } } });
+    assert.equal(app.status, "signed-out", "not left 'connecting'");
+    assert.match(app.error, /invisible character/);
+  } finally { restore(); }
+});
