@@ -46,6 +46,16 @@ def test_refused_deck_lists_its_lines(pages: Pages) -> None:
     pages.assert_no_errors()
 
 
+def test_a_deck_line_without_spaces_wraps_instead_of_widening_the_page(pages: Pages) -> None:
+    """A 20,000-character line quoted in the deck's problems made the page 180,689 px wide."""
+    page = pages.open("wide")
+    sign_in_guest(page, pages.base_url, "Wes")
+    create_room(page, deck="4 " + "X" * 20_000 + "\n")
+    expect(page.locator('[data-testid=deck-errors] li[data-line="1"]')).to_have_count(1)
+    assert_no_horizontal_overflow(page, "a refused deck's long line")
+    pages.assert_no_errors()
+
+
 def test_phone_layout_and_keyboard(pages: Pages) -> None:
     phone = pages.open("phone", viewport=PHONE)
     phone.goto(pages.base_url)
