@@ -72,7 +72,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     watch.set_defaults(terminal_main=_watch)
 
 
-def _token(value: str | None) -> str:
+def token_arg(value: str | None) -> str:
+    """A ``--token`` option's value: as given, else ``$MANAWIRE_TOKEN`` (a token in the
+    environment stays out of the process list), else none."""
     return os.environ.get(TOKEN_ENV, "") if value is None else value
 
 
@@ -112,7 +114,7 @@ def _play(args: argparse.Namespace) -> int:
         return _usage("play", f"can't read the deck: {exc}")
     fmt = mpb.DECK_FORMAT_LIMITED if args.format == "limited" else mpb.DECK_FORMAT_CONSTRUCTED
     options = PlayOptions(
-        url=args.url, name=args.name, token=_token(args.token), deck=deck,
+        url=args.url, name=args.name, token=token_arg(args.token), deck=deck,
         room_id=args.room, invite_code=args.invite, quick_match=args.quick_match,
         bots=args.players - 1 if args.bot else 0, seats=args.players, public=args.public,
         clock_seconds=args.clock, deck_format=fmt, best_of=args.best_of)
@@ -123,7 +125,7 @@ def _watch(args: argparse.Namespace) -> int:
     from client_sdk.terminal import watch
 
     return run_command("watch", partial(watch, args.url, args.room, invite_code=args.invite,
-                                        name=args.name, token=_token(args.token)))
+                                        name=args.name, token=token_arg(args.token)))
 
 
 def _usage(command: str, message: str) -> int:

@@ -232,8 +232,9 @@ def _main(argv: list[str] | None) -> int:
                       help="don't create rooms: one bot takes a seat in this room and plays "
                            "its game")
     bots.add_argument("--invite", default="", help="the room's invite code (with --join)")
-    bots.add_argument("--token", default="",
-                      help="account token of the bot with --join (default: a new guest)")
+    bots.add_argument("--token", default=None,
+                      help="account token of the bot with --join (default: $MANAWIRE_TOKEN, "
+                           "else a new guest)")
     bots.add_argument("--best-of", type=int, default=1, choices=(1, 3, 5),
                       help="each game is a match of this many games at most (3 or 5: two "
                            "players, rule 100.6a; the bots keep their decks between games)")
@@ -320,7 +321,10 @@ def _main(argv: list[str] | None) -> int:
     account.add_argument("--login", metavar="NAME", default=None,
                          help="sign in to a registered account (password as for --register) "
                               "and print a new token")
-    account.add_argument("--token", default="", help="act on the account holding this token")
+    account.add_argument("--token", default=None,
+                         help="act on the account holding this token (default: "
+                              "$MANAWIRE_TOKEN, else a new guest; the variable keeps it "
+                              "out of the process list)")
     account.add_argument("--revoke", action="store_true",
                          help="void every token of the account; print the new one")
     from server.decks.cli import register as register_deck
@@ -437,12 +441,13 @@ def _main(argv: list[str] | None) -> int:
                      "(not with --players other than 2, --quick-match or --join)")
     if args.join is not None:
         from client_sdk.bots import join_and_play
+        from client_sdk.cli import token_arg
         from client_sdk.client import ServerError
 
         try:
             actions = trio.run(partial(join_and_play, args.url, args.join,
                                        invite_code=args.invite, deck=decks[0] if decks else "",
-                                       token=args.token, seed=args.seed,
+                                       token=token_arg(args.token), seed=args.seed,
                                        game_seconds=args.timeout,
                                        policy=Policy(args.policy)))
         except ServerError as exc:
@@ -517,13 +522,16 @@ def _account(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.error("no password: set MANAWIRE_PASSWORD, or run this in a terminal "
                          "to be asked for it")
 
+    from client_sdk.cli import token_arg
+
+    token = "" if args.login else token_arg(args.token)
     if args.login and (args.token or args.register):
         parser.error("--login doesn't go with --token or --register")
     login = (args.login, password()) if args.login else None
     secret = password() if args.register else ""
 
     async def run() -> int:
-        async with Client.connect(args.url, args.name, token=args.token, login=login,
+        async with Client.connect(args.url, args.name, token=token, login=login,
                                   reconnect=False) as client:
             if args.register:
                 await client.register(args.register, secret)

@@ -6,6 +6,7 @@ never a traceback."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import socket
@@ -174,3 +175,37 @@ def test_a_damaged_store_is_said_plainly_and_a_new_one_is_for_its_user_only(
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=60)
     assert (tmp_path / "new" / "manawire.sqlite3").stat().st_mode & 0o777 == 0o600
+
+
+def test_account_takes_its_token_from_the_environment_out_of_the_process_list(
+        tmp_path: Path) -> None:
+    """``account --token T`` showed the secret to every user's ``ps``; as ``play`` and
+    ``watch`` do, ``account`` (and ``bots --join``) read ``$MANAWIRE_TOKEN`` instead."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().split()[3]  # manawire listening on ws://...
+
+        def account(*args: str, token: str = "") -> dict[str, object]:
+            env = {k: v for k, v in os.environ.items() if k != "MANAWIRE_TOKEN"}
+            if token:
+                env["MANAWIRE_TOKEN"] = token
+            done = subprocess.run([sys.executable, "-m", "server.cli", "account", "--url",
+                                   url, *args], capture_output=True, text=True, timeout=60,
+                                  env=env, check=False)
+            assert done.returncode == 0, done.stderr
+            return dict(json.loads(done.stdout))
+
+        guest = account("--name", "Ann")
+        assert isinstance(guest["token"], str)
+        same = account(token=guest["token"])
+        assert same["account_id"] == guest["account_id"]
+        revoked = account("--revoke", token=guest["token"])
+        assert revoked["account_id"] == guest["account_id"]
+        assert revoked["token"] != guest["token"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
