@@ -32,6 +32,7 @@ from server.create_desk import CreateDesk
 from server.decks import Deck, DeckFormat, resolve_as_read
 from server.quickmatch import QuickMatchDesk
 from server.ratelimit import MessageLimiter, Verdict
+from server.refusals import Refusals
 from server.replay_desk import ReplayDesk
 from server.rooms import commands as cmd
 from server.rooms import session as req
@@ -261,6 +262,9 @@ class App:
         nursery.start_soon(self.session_desk.sweep, name="session-sweeper")
         nursery.start_soon(self.relay.run, name="spectator-relay")
         nursery.start_soon(self.writer.watch_load, name="store-load")
+        #: What the per-address limits refused: a log line a minute (server.refusals).
+        self.refusals = Refusals()
+        nursery.start_soon(self.refusals.report, name="refusals-report")
         #: Spectators' joins take turns here: games first (server.rooms.admission).
         self.watch_gate = WatchGate(busy_interval=self.limits.spectator_join_interval)
         nursery.start_soon(self.watch_gate.run, name="watch-gate")
@@ -396,6 +400,7 @@ class App:
                     await in_flight.finished()
             verdict = conn.limiter.check(trio.current_time())
             if verdict is Verdict.CLOSE:
+                self.refusals.note("flood", conn.address)
                 conn.close(CLOSE_POLICY, "too many messages: closed for flooding")
                 return
             if verdict is Verdict.REFUSE:

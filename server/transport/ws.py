@@ -46,6 +46,7 @@ from websockets.protocol import State
 from websockets.trio.server import Server, ServerConnection, serve
 
 from server.app import App
+from server.refusals import Refusals
 from server.sending import SendNow, SocketClosed
 from server.web import NOT_FOUND, StaticSite, add_common_headers
 
@@ -181,8 +182,10 @@ class AddressListener(trio.abc.Listener[trio.SocketStream]):
     connection is counted until its socket is closed -- websockets closes every
     connection's stream, handshake or not -- as found when the address connects again."""
 
-    def __init__(self, inner: trio.SocketListener, limit: int) -> None:
+    def __init__(self, inner: trio.SocketListener, limit: int,
+                 refusals: Refusals | None = None) -> None:
         self.inner = inner
+        self.refusals = refusals
         #: The listening socket (websockets names the server's addresses from it).
         self.socket = inner.socket
         self.limit = limit
@@ -211,6 +214,8 @@ class AddressListener(trio.abc.Listener[trio.SocketStream]):
                 return stream
             self._open[key] = held
             self.refused += 1
+            if self.refusals is not None:
+                self.refusals.note("connection", key)
             # (A fresh socket's buffer takes these bytes at once: one scheduler round.)
             with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError,
                                                               trio.ClosedResourceError):
@@ -355,11 +360,12 @@ def _static(connection: ServerConnection, request: Request, site: StaticSite) ->
     return response
 
 
-def _admitter(cap: AddressCap, http_cap: AddressCap, site: StaticSite
+def _admitter(cap: AddressCap, http_cap: AddressCap, site: StaticSite,
+              refusals: Refusals | None = None
               ) -> Callable[[ServerConnection, Request], Response | None]:
     """The ``process_request`` hook enforcing ``cap`` on WebSocket upgrades and ``http_cap``
     on every other request, which it answers from ``site`` (a ``GET``) or leaves to
-    websockets (405)."""
+    websockets (405); each refusal noted in ``refusals``, if given."""
 
     def admit(connection: ServerConnection, request: Request) -> Response | None:
         assert isinstance(connection, _CappedConnection)
@@ -374,6 +380,8 @@ def _admitter(cap: AddressCap, http_cap: AddressCap, site: StaticSite
             slot = cap.acquire(key)
             if slot is None:
                 log.debug("refused a connection from %s: %d open", key, cap.limit)
+                if refusals is not None:
+                    refusals.note("connection", key)
                 return connection.respond(
                     http.HTTPStatus.SERVICE_UNAVAILABLE,
                     f"Too many connections from your address (at most {cap.limit}); "
@@ -385,6 +393,8 @@ def _admitter(cap: AddressCap, http_cap: AddressCap, site: StaticSite
         slot = http_cap.acquire(key)
         if slot is None:
             log.debug("refused an HTTP request from %s: %d in flight", key, http_cap.limit)
+            if refusals is not None:
+                refusals.note("http", key)
             response = connection.respond(
                 http.HTTPStatus.SERVICE_UNAVAILABLE,
                 f"Too many HTTP requests from your address at once (at most "
@@ -432,9 +442,10 @@ async def serve_app(app: App, host: str, port: int,
         await app.handle_connection(WebSocket(ws))
 
     tcp_limit = cap.limit + http_cap.limit + TCP_MARGIN
-    listeners = [AddressListener(listener, tcp_limit)
+    listeners = [AddressListener(listener, tcp_limit, app.refusals)
                  for listener in await trio.open_tcp_listeners(port, host=host)]
     await serve(handler, max_size=MAX_MESSAGE, compression=None,
                 listeners=listeners,  # type: ignore[arg-type]  # (they wrap SocketListeners)
-                process_request=_admitter(cap, http_cap, site), create_connection=_CappedConnection,
+                process_request=_admitter(cap, http_cap, site, app.refusals),
+                create_connection=_CappedConnection,
                 open_timeout=OPEN_TIMEOUT, task_status=task_status)

@@ -45,6 +45,7 @@ class Held:
 class Server:
     port: int
     nursery: trio.Nursery
+    app: App
     held: list[Held] = field(default_factory=list)
 
     @property
@@ -90,7 +91,7 @@ async def serving(tmp_path: Path, cap: int,
             with trio.fail_after(WAIT):
                 listener = await nursery.start(
                     functools.partial(serve_app, app, HOST, 0, addresses=addresses))
-            srv = Server(listener.listeners[0].socket.getsockname()[1], nursery)
+            srv = Server(listener.listeners[0].socket.getsockname()[1], nursery, app)
             try:
                 yield srv
             finally:
@@ -136,6 +137,10 @@ async def test_past_the_cap_the_handshake_gets_503_until_one_closes(tmp_path: Pa
         first, *_ = [await srv.hold() for _ in range(3)]
         assert_503(await srv.refused(), 3)
         assert_503(await srv.refused(), 3)  # still refused: a refusal holds nothing
+        # The operator hears of it: one line for the minute (server.refusals).
+        assert srv.app.refusals.take(60.0) == (
+            "limits, last 60 s: 2 connections refused over the per-address cap "
+            "(127.0.0.1: 2; 1 address)")
         # The accepted ones still work.
         for held in srv.held:
             with trio.fail_after(WAIT):
