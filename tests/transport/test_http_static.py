@@ -278,7 +278,7 @@ async def serving_http(tmp_path: Path, http_cap: int) -> AsyncIterator[HttpServe
                 listener = await nursery.start(functools.partial(
                     serve_app, app, HOST, 0, addresses=ws_cap, http_requests=http_requests,
                     site=site))
-            srv = Server(listener.listeners[0].socket.getsockname()[1], nursery)
+            srv = Server(listener.listeners[0].socket.getsockname()[1], nursery, app)
             try:
                 yield HttpServer(srv, ws_cap, http_requests)
             finally:
