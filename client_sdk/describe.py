@@ -240,16 +240,40 @@ def nothing_can_block(decision: pb.Decision) -> bool:
             and decision.options[0].WhichOneof("kind") == "finish_blockers")
 
 
-def only_pass(decision: pb.Decision) -> bool:
+#: A land's mana ability that does nothing but tap it for mana ("{T}: Add {B} or {R}.").
+_PLAIN_MANA = re.compile(r"\(?\{T\}: Add [^.]*\.\)?")
+
+
+def plain_mana_source(obj: pb.GameObject | None) -> bool:
+    """Whether tapping ``obj`` for mana does nothing else: a basic land (305.6), or a land
+    whose every mana ability reads "{T}: Add ..." -- no sacrifice, no damage, no life (a
+    Treasure's sacrifice can trigger Havoc Jester: that is a play)."""
+    if obj is None or "Land" not in obj.card_types:
+        return False
+    if "Basic" in obj.supertypes:
+        return True
+    return all(_PLAIN_MANA.fullmatch(line.strip())
+               for line in obj.rules_text.splitlines() if "Add {" in line)
+
+
+def only_pass(decision: pb.Decision, objects: Mapping[str, pb.GameObject]) -> bool:
     """Whether ``decision`` is priority with nothing to do but pass it (rule 117.3): no
-    spell to cast, no ability to activate -- at most mana to make, which nothing could
-    spend and which empties at the end of the step (106.4). The terminal and the web client
-    pass for their player at once (a player who could cast or activate anything still
-    decides). With untapped lands it was asked at every step: 601 of 944 decisions in a
-    browser game were passes."""
-    kinds = {option.WhichOneof("kind") for option in decision.options}
-    return decision.kind == pb.DECISION_KIND_PRIORITY and "pass_priority" in kinds \
-        and kinds <= {"pass_priority", "activate_mana_ability"}
+    spell to cast, no ability to activate -- at most lands to tap for mana that nothing
+    could spend and that empties at the end of the step (106.4). The terminal and the web
+    client pass for their player at once (a player who could cast or activate anything, or
+    make mana with a side effect, still decides). With untapped lands it was asked at every
+    step: 601 of 944 decisions in a browser game were passes."""
+    if decision.kind != pb.DECISION_KIND_PRIORITY:
+        return False
+    passes = False
+    for option in decision.options:
+        kind = option.WhichOneof("kind")
+        if kind == "pass_priority":
+            passes = True
+        elif kind != "activate_mana_ability" or not plain_mana_source(
+                objects.get(option.activate_mana_ability.object_id)):
+            return False
+    return passes
 
 
 def decision_name(kind: int) -> str:

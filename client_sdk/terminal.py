@@ -270,7 +270,7 @@ class Session:
             decision = board.decision
             if decision is not None and nothing_can_block(decision):
                 await self._answer(0, auto=True, logged=NO_BLOCKERS_TEXT)
-            elif decision is not None and only_pass(decision):
+            elif decision is not None and only_pass(decision, board.mirror.objects):
                 await self._answer(0, auto=True)
             self.changed()
 

@@ -67,10 +67,26 @@ def _blockers(prompt_id: int, *options: pb.Action) -> mpb.ServerMessage:
         prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_DECLARE_BLOCKERS, options=options))
 
 
+#: Permanents of seat 0: a basic land, a gain land, a Treasure (its mana ability sacrifices
+#: it, which can trigger Havoc Jester: a play).
+LANDS = [
+    pb.GameObject(id="f1", name="Forest", supertypes=["Basic"], card_types=["Land"],
+                  owner=0, controller=0),
+    pb.GameObject(id="g1", name="Jungle Hollow", card_types=["Land"], owner=0, controller=0,
+                  rules_text="Jungle Hollow enters the battlefield tapped.\nWhen Jungle Hollow "
+                             "enters the battlefield, you gain 1 life.\n{T}: Add {B} or {G}."),
+    pb.GameObject(id="t1", name="Treasure", card_types=["Artifact"], owner=0, controller=0,
+                  rules_text="{T}, Sacrifice this artifact: Add one mana of any color."),
+]
+
+
 async def _received(messages: list[mpb.ServerMessage | BaseException]
                     ) -> tuple[StubClient, Board, Session]:
     view = pb.View(viewer=0, header=pb.GameHeader(turn=3, active_seat=1),
-                   players=[pb.Player(seat=0, name="Ann"), pb.Player(seat=1, name="Bob")])
+                   players=[pb.Player(seat=0, name="Ann"), pb.Player(seat=1, name="Bob")],
+                   objects=LANDS, zones=[pb.ZoneContents(
+                       zone=pb.ZoneRef(kind=pb.ZONE_KIND_BATTLEFIELD, owner=-1),
+                       object_ids=[o.id for o in LANDS])])
     mirror = Mirror()
     mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=5, view=view,
                                      view_hash=view_hash(view)))
@@ -106,6 +122,8 @@ def _priority(prompt_id: int, *options: pb.Action) -> mpb.ServerMessage:
 
 PASS = pb.Action(pass_priority=pb.PassPriority())
 TAP = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="f1", mana="G"))
+TAP_GAIN = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="g1", mana="B"))
+TREASURE = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="t1", mana="R"))
 CAST = pb.Action(cast_spell=pb.CastSpell(object_id="s1"))
 
 
@@ -113,12 +131,16 @@ async def test_117_3_priority_with_nothing_to_do_but_pass_is_passed_and_any_othe
         autojump_clock: trio.testing.MockClock) -> None:
     """Nothing to cast or activate: passed, even with lands to tap (mana nothing could spend
     empties at the step's end, 106.4: a player with untapped lands was asked at every
-    step). A spell to cast: the player decides."""
-    assert only_pass(_priority(1, PASS).decision)
-    assert only_pass(_priority(1, PASS, TAP).decision)
-    assert not only_pass(_priority(1, PASS, TAP, CAST).decision)
-    client, board, _session = await _received([_priority(4, PASS), _priority(5, PASS, TAP),
-                                                _priority(6, PASS, TAP, CAST)])
+    step). A spell to cast, or mana with a side effect (a Treasure sacrificed can trigger
+    Havoc Jester): the player decides."""
+    objects = {o.id: o for o in LANDS}
+    assert only_pass(_priority(1, PASS).decision, objects)
+    assert only_pass(_priority(1, PASS, TAP, TAP_GAIN).decision, objects)
+    assert not only_pass(_priority(1, PASS, TAP, CAST).decision, objects)
+    assert not only_pass(_priority(1, PASS, TAP, TREASURE).decision, objects)
+    assert not only_pass(_priority(1, PASS, TAP).decision, {})  # a source it can't see
+    client, board, _session = await _received([
+        _priority(4, PASS), _priority(5, PASS, TAP, TAP_GAIN), _priority(6, PASS, TREASURE)])
     assert client.acted == [(4, 0), (5, 0)]
     assert not board.events  # nothing said: passing is what happens all the time
     assert board.decision is not None and board.decision.prompt_id == 6

@@ -495,7 +495,7 @@ export class App implements Names {
           if (nothingCanBlock(d)) { // no choice in it (rule 509.1a): answered at once
             this.addLog(NO_BLOCKERS_TEXT);
             this.act(0);
-          } else if (onlyPass(d)) { // nothing to do but pass (rule 117.3)
+          } else if (onlyPass(d, this.mirror.objects)) { // nothing to do but pass (117.3)
             this.act(0);
           }
         }
@@ -526,8 +526,9 @@ export class App implements Names {
           if (before === null && this.log.length > 0) this.log.unshift(line);
           else this.addLog(line);
           this.deckSent = false;
-          // "Deck accepted for game 2" said what the sideboarding did: now it is played.
-          if (before !== null && before.gameNumber !== m.gameNumber) this.notice = "";
+          // "Deck accepted for game 2" said what the sideboarding did: now it is played (the
+          // sideboarding's MatchState already carries the next game's number).
+          if (before !== null) this.notice = "";
         } else if (m.phase === MatchPhase.OVER && before?.phase !== MatchPhase.OVER) {
           this.addLog(this.matchLine);
         }

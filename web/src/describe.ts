@@ -292,16 +292,35 @@ export function nothingCanBlock(decision: Decision): boolean {
     && decision.options[0]!.kind.case === "finishBlockers";
 }
 
-/** Priority whose one option is to pass it (rule 117.3): the player can do nothing else --
- * no spell, no ability, no mana ability. The client passes at once (a player who could act
- * still decides); as the terminal does (client_sdk.describe.only_pass). */
+/** A land's mana ability that does nothing but tap it for mana ("{T}: Add {B} or {R}."). */
+const PLAIN_MANA = /^\(?\{T\}: Add [^.]*\.\)?$/;
+
+/** Whether tapping `obj` for mana does nothing else: a basic land (305.6), or a land whose
+ * every mana ability reads "{T}: Add ..." -- no sacrifice, no damage, no life (a Treasure's
+ * sacrifice can trigger Havoc Jester: that is a play). */
+export function plainManaSource(obj: GameObject | undefined): boolean {
+  if (obj === undefined || !obj.cardTypes.includes("Land")) return false;
+  if (obj.supertypes.includes("Basic")) return true;
+  return obj.rulesText.split("\n").filter((line) => line.includes("Add {"))
+    .every((line) => PLAIN_MANA.test(line.trim()));
+}
+
 /** Priority with nothing to do but pass (rule 117.3): no spell to cast, no ability to
- * activate -- at most mana to make, which nothing could spend and which empties at the end
- * of the step (106.4). */
-export function onlyPass(decision: Decision): boolean {
-  const kinds = decision.options.map((o) => o.kind.case);
-  return decision.kind === DecisionKind.PRIORITY && kinds.includes("passPriority")
-    && kinds.every((k) => k === "passPriority" || k === "activateManaAbility");
+ * activate -- at most lands to tap for mana that nothing could spend and that empties at
+ * the end of the step (106.4). The client passes at once (a player who could cast or
+ * activate anything, or make mana with a side effect, still decides); as the terminal does
+ * (client_sdk.describe.only_pass). */
+export function onlyPass(decision: Decision, objects: ReadonlyMap<string, GameObject>): boolean {
+  if (decision.kind !== DecisionKind.PRIORITY) return false;
+  let passes = false;
+  for (const option of decision.options) {
+    const k = option.kind;
+    if (k.case === "passPriority") passes = true;
+    else if (k.case !== "activateManaAbility" || !plainManaSource(objects.get(k.value.objectId))) {
+      return false;
+    }
+  }
+  return passes;
 }
 
 export function decisionName(kind: DecisionKind): string {

@@ -22,8 +22,14 @@ function view(priority: number, promptId: bigint, life = 20): View {
     players: [{ seat: 0, name: "Ann#0001", life, libraryCount: 53, handCount: 1 },
       { seat: 1, name: "Bob#0002", life: 20, libraryCount: 53, handCount: 7 }],
     objects: [{ id: "c1", zone: { kind: ZoneKind.HAND, owner: 0 }, owner: 0, controller: 0,
-      name: "Shock", manaCost: "{R}", cardTypes: ["Instant"] }],
-    zones: [{ zone: { kind: ZoneKind.HAND, owner: 0 }, objectIds: ["c1"] }],
+      name: "Shock", manaCost: "{R}", cardTypes: ["Instant"] },
+    { id: "l1", zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 }, owner: 0, controller: 0,
+      name: "Mountain", supertypes: ["Basic"], cardTypes: ["Land"] },
+    { id: "t1", zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 }, owner: 0, controller: 0,
+      name: "Treasure", cardTypes: ["Artifact"],
+      rulesText: "{T}, Sacrifice this artifact: Add one mana of any color." }],
+    zones: [{ zone: { kind: ZoneKind.HAND, owner: 0 }, objectIds: ["c1"] },
+      { zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 }, objectIds: ["l1", "t1"] }],
   });
 }
 
@@ -237,14 +243,21 @@ test("priority with nothing to do but pass is passed at once (rule 117.3); with 
     ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 10n, seat: 0,
       kind: DecisionKind.PRIORITY, stateId: 5n,
       options: [{ kind: { case: "passPriority", value: {} } }] } } });
-    // Lands to tap and nothing to spend their mana on (it would empty at the step's end,
+    // A land to tap and nothing to spend its mana on (it would empty at the step's end,
     // 106.4): passed too.
     ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 11n, seat: 0,
       kind: DecisionKind.PRIORITY, stateId: 5n,
       options: [{ kind: { case: "passPriority", value: {} } },
-        { kind: { case: "activateManaAbility", value: { objectId: "c1", mana: "G" } } }] } } });
+        { kind: { case: "activateManaAbility", value: { objectId: "l1", mana: "R" } } }] } } });
+    // A Treasure to sacrifice for mana (which can trigger Havoc Jester): the player decides.
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 12n, seat: 0,
+      kind: DecisionKind.PRIORITY, stateId: 5n,
+      options: [{ kind: { case: "passPriority", value: {} } },
+        { kind: { case: "activateManaAbility", value: { objectId: "l1", mana: "R" } } },
+        { kind: { case: "activateManaAbility", value: { objectId: "t1", mana: "R" } } }] } } });
     const acts = ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
     assert.deepEqual(acts, [9n, 10n, 11n]);
+    assert.equal(app.decision?.promptId, 12n);
     assert.deepEqual(app.log, []);
   } finally { restore(); }
 });
@@ -254,7 +267,7 @@ test("an event names an object the same delta removed (it died)", () => {
   try {
     const { app, ws } = seated();
     const after = view(0, 9n);
-    after.objects = [];
+    after.objects = after.objects.filter((o) => o.id !== "c1");
     after.zones[0]!.objectIds = [];
     ws.deliver({ body: { case: "delta", value: { prevStateId: 5n, stateId: 6n,
       ops: [{ op: { case: "removeObject", value: "c1" } },

@@ -85,6 +85,7 @@ test("the score shows as Game 2 of 3 · 1–0, and between games the deck is kep
     assert.equal(app.mirror.stateId, 90n);
     assert.equal(app.mirror.gameOver, false);
     assert.equal(app.log.at(-1), "— Game 2 of 3 (0–1) —");
+    assert.equal(app.notice, "", "the sideboarding's 'keep your deck' went as game 2 began");
     ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 3, wins: [2, 1],
       phase: MatchPhase.OVER, winner: 0, reason: "Ann#0001 won 2 of 3 games" }));
     assert.equal(app.matchLine, "Match over: you won the match, 2–1 (Ann#0001 won 2 of 3 games)");
