@@ -414,18 +414,19 @@ class Room:
                       ) -> None:
         """After a restart, a delayed tier starts over from the start of the current game
         of the match (``games``: its games so far, in order, the current one last) -- or,
-        if it may not have shown an earlier game in full, from that game's start: one
-        that ended less than the tier's delay before ``wall_now`` (None: any), whose
-        record :meth:`Store.unfinished_games` loaded. It replays the games after it, their
+        if it may not have shown an earlier game in full, from that game's start: the first
+        game whose next one started less than the tier's delay before ``wall_now`` (None:
+        any), whose record :meth:`Store.unfinished_games` loaded. (Then the tier may not
+        have reached that next game's start: it may still have been showing the end of
+        that game, or the sideboarding after it.) It replays the games after it, their
         actions and the match's announcements held from ``now`` like the current game's:
         never shown earlier than before. (Started at the current game, the tier showed the
         earlier game's result and the new game's start at once -- a seat's tier its hand
         -- and never the earlier game's end.)"""
-        *past, _current = games
         for n, tier in enumerate(self.settings.tiers):
-            start = next((k for k, record in enumerate(past)
-                          if wall_now is None or record.finished is None
-                          or record.finished + tier.delay_seconds > wall_now), None)
+            start = next((k for k, following in enumerate(games[1:])
+                          if wall_now is None or following.created is None
+                          or following.created + tier.delay_seconds > wall_now), None)
             if start is None:
                 continue
             first = games[start]

@@ -285,8 +285,8 @@ class GameRecord:
     state_base: int = 1
     #: The game's match, when it is the latest game of an unfinished match (recovery).
     match: MatchRecord | None = None
-    #: When its result was recorded (``time.time()``; None: not over).
-    finished: float | None = None
+    #: When it was created (``time.time()``; None: not known).
+    created: float | None = None
     #: With :attr:`match`, in a room with a tier delayed by seconds: the match's earlier
     #: games, in order (a delayed tier may not have shown their ends yet).
     earlier: tuple[GameRecord, ...] = ()

@@ -325,7 +325,7 @@ class Store:
         with self._lock:
             row = self._db.execute(
                 "SELECT name, seed, players, result, aborted, clock_seconds, accounts, "
-                "settings, match_id, game_number, chooser, state_base, finished FROM games "
+                "settings, match_id, game_number, chooser, state_base, created FROM games "
                 "WHERE room_id = ?", (room_id,)).fetchone()
             if row is None:
                 raise KeyError(room_id)
@@ -346,7 +346,7 @@ class Store:
                           float(row[5]), clocks, row[4], accounts,
                           RoomSettings.from_json(row[7]), row[8] or "", int(row[9] or 1),
                           None if row[10] is None else int(row[10]), int(row[11] or 1),
-                          finished=None if row[12] is None else float(row[12]))
+                          created=float(row[12]))
 
     def load_match(self, room_id: str) -> MatchRecord:
         """The stored record of a room's match of several games (KeyError if none)."""

@@ -554,15 +554,16 @@ def _play(d: Driver, rng: random.Random, actions: int) -> None:
         d.act(seat_conn(d, game.pending.seat), rng.randrange(len(game.pending.options)))
 
 
-@pytest.mark.parametrize("ended_ago", [5.0, 60.0])
+@pytest.mark.parametrize("started_ago", [5.0, 60.0])
 def test_a_restart_in_game_2_never_shows_a_delayed_tier_game_1s_result_early(
-        tmp_path: Path, ended_ago: float) -> None:
+        tmp_path: Path, started_ago: float) -> None:
     """After a restart a delayed tier runs later than before, never earlier (protocol
     README, "Spectator tiers"). Restarted early in game 2, a 30 s tier started at game 2's
     start: game 1's result and game 2's opening went out at once, 25 s early, and the end
-    of game 1 was never shown. A game that ended less than the delay before the restart is
-    now replayed first, game 2's start and actions after it; one that ended longer ago
-    (the tier had shown it) is not."""
+    of game 1 was never shown. If game 2 started less than the delay before the restart
+    (however long ago game 1 ended: a sideboarding may outlast the delay), game 1 is now
+    replayed first, then game 2's start and actions; if it started longer ago (the tier
+    had shown its start), the tier starts at game 2 as before."""
     delay = 30.0
     d = match_room(3, RoomConfig(history=10_000, sideboard_seconds=5), delay=delay)
     rng = random.Random(8)
@@ -582,9 +583,9 @@ def test_a_restart_in_game_2_never_shows_a_delayed_tier_game_1s_result_early(
     [record] = store.unfinished_games()
     store.close()
     [game_1] = record.earlier
-    assert game_1.finished is not None and game_1.result is not None
+    assert game_1.result is not None and record.created is not None
     room = Room.recover(record, 100.0, RoomConfig(history=10_000),
-                        wall_now=game_1.finished + ended_ago)
+                        wall_now=record.created + started_ago)
     tier = room.delayed[0]
     assert tier.match is not None
     at_restart = mpb.ServerMessage.FromString(tier.match).match_state
@@ -593,7 +594,7 @@ def test_a_restart_in_game_2_never_shows_a_delayed_tier_game_1s_result_early(
     assert tier.release(100.0 + delay - 0.01, game.turn, False) == []  # nothing early
     released = tier.release(100.0 + delay, game.turn, False)
     shown = [mpb.ServerMessage.FromString(m) for m in released]
-    if ended_ago >= delay:  # the tier had shown game 1: it starts at game 2, its score 1-0
+    if started_ago >= delay:  # the tier had shown game 2's start: it starts there, 1-0
         assert (at_restart.game_number, list(at_restart.wins)) == (2, [0, 1])
         assert released == sent_2
     else:  # game 1 from its start, its end, the score then, game 2's start and its actions
