@@ -849,10 +849,9 @@ def _choose_color(act: Act, effect: ChooseColor) -> None:
 
 @performs(LoseGame)
 def _lose_game(act: Act, effect: LoseGame) -> None:
-    for seat in act.players:
-        sba.lose(act.game, seat, "104.3e: an effect says the player loses the game",
-                 act.events)
-        sba.check_game_over(act.game, act.events)  # rule 104.2a: at once
+    sba.lose_together(act.game, [(seat, "104.3e: an effect says the player loses the game")
+                                 for seat in act.players], act.events)
+    sba.check_game_over(act.game, act.events)  # rule 104.2a: at once
 
 
 @performs(Pay)

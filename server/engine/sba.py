@@ -16,23 +16,35 @@ POISON_LIMIT = 10  # rule 704.5c
 
 
 def lose(game: Game, seat: int, reason: str, events: list[Event]) -> None:
-    """A player loses (rule 104.3) and, if the game goes on without them (a multiplayer
-    game, 800.1), leaves it (800.4a). If no more than one player is left the game is over
-    (104.2a, 104.4a) and nothing leaves: the last board stays as it was (in a two-player
-    game the loser's permanents, hand and library went, and the final board showed none)."""
-    player = game.player(seat)
-    if player.has_lost:
-        return
-    had_passed = seat in _recent_passers(game)
-    player.has_lost = True
-    events.append(PlayerLost(seat, reason))
-    variants.player_leaving(game, seat)  # e.g. the planar controller passes on (901.6)
+    """A player loses (rule 104.3): see :func:`lose_together`."""
+    lose_together(game, [(seat, reason)], events)
+
+
+def lose_together(game: Game, losers: list[tuple[int, str]], events: list[Event]) -> None:
+    """Players lose at once (rule 104.3; several by one check of state-based actions,
+    704.3, or one effect) and, if the game goes on without them (a multiplayer game, 800.1),
+    leave it (800.4a). If no more than one player is left the game is over (104.2a, 104.4a)
+    and nothing leaves: the last board stays as it was (in a two-player game the loser's
+    permanents, hand and library went, and the final board showed none). All are marked
+    first: of two players losing together as a three-player game ends, one left and the
+    other stayed."""
+    fresh: list[tuple[int, str]] = []
+    for seat, reason in losers:
+        if not game.player(seat).has_lost and all(seat != s for s, _r in fresh):
+            fresh.append((seat, reason))
+    passed = _recent_passers(game)
+    for seat, reason in fresh:
+        game.player(seat).has_lost = True
+        events.append(PlayerLost(seat, reason))
+    for seat, _reason in fresh:
+        variants.player_leaving(game, seat)  # e.g. the planar controller passes on (901.6)
     if len(game.in_game()) <= 1:
         return  # (check_game_over ends it)
-    _leave_game(game, seat, events)
-    variants.player_left(game, seat, events)  # e.g. planeswalking away (901.10)
-    if had_passed:
-        game.passes -= 1  # rule 117.4: the others' passes in succession still count
+    for seat, _reason in fresh:
+        _leave_game(game, seat, events)
+        variants.player_left(game, seat, events)  # e.g. planeswalking away (901.10)
+        if seat in passed:
+            game.passes -= 1  # rule 117.4: the others' passes in succession still count
 
 
 def _recent_passers(game: Game) -> list[int]:
@@ -194,8 +206,8 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
         if oid in game.objects and game.objects[oid].zone is not Zone.BATTLEFIELD:
             remove_from_game(game, oid)
             performed = True
-    for seat, reason in losers:
-        lose(game, seat, reason, events)
+    if losers:
+        lose_together(game, losers, events)
         performed = True
     if performed:
         check_game_over(game, events)
