@@ -197,14 +197,14 @@ class SessionDesk:
     async def _drop_session(self, session_id: str) -> None:
         """Forget a session's stored row. It runs beside every room and connection: a store
         that fails to write (a full disk) loses the row's deletion, never the server (it
-        stopped the server: the start prunes old rows)."""
+        stopped the server). A start prunes rows a day old in no live room."""
         try:
             await self.writer.write([DropSession(session_id)])
         except StoreClosedError:
             pass  # shutting down: recovery prunes it
         except sqlite3.Error as exc:
-            log.warning("store: a session's row could not be deleted (%s); it is pruned "
-                        "when the server starts again", exc)
+            log.warning("store: a session's row could not be deleted (%s); a start a day "
+                        "later prunes it", exc)
 
     @staticmethod
     def _welcome(conn: _Connection, record: _SessionRecord, token: str,
