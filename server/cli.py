@@ -129,14 +129,13 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                                           f"{exc.strerror or exc}") from None
                 sockets = [lst.socket.getsockname() for lst in server.listeners
                            if isinstance(lst, (trio.SocketListener, AddressListener))]
-                where = ", ".join(f"ws://[{a[0]}]:{a[1]}" if ":" in str(a[0])
-                                  else f"ws://{a[0]}:{a[1]}" for a in sockets)
+                where = ", ".join(f"ws://{_host_port(str(a[0]), a[1])}" for a in sockets)
                 print(f"manawire listening on {where} (data in {data_dir}; "
                       f"{restored} game{'' if restored == 1 else 's'} restored); open "
                       f"{_browser_url(sockets)} to play",
                       flush=True)
                 if relays is not None and links:
-                    urls = ", ".join(f"ws://{relays.host}:{r.port}" for r in links)
+                    urls = ", ".join(f"ws://{_host_port(relays.host, r.port)}" for r in links)
                     print(f"manawire relays listening on {urls} (spectators: connect "
                           f"there)", flush=True)
                 async for signum in signals:
@@ -194,7 +193,12 @@ def _browser_url(sockets: list[tuple[Any, ...]]) -> str:
         return "http://127.0.0.1/"
     host, port = str(sockets[0][0]), sockets[0][1]
     host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
-    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+    return f"http://{_host_port(host, port)}/"
+
+
+def _host_port(host: str, port: int) -> str:
+    """``host:port`` for a URL (an IPv6 address in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def main(argv: list[str] | None = None) -> int:
