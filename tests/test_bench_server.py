@@ -9,19 +9,21 @@ import gc
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
 import trio
 import trio.testing
 from websockets.trio.client import ClientConnection
 
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
-from server.benchload import bench
+from server.benchload import bench, procs
 from server.benchload.baselines import EngineConfig, run_engine
 from server.benchload.driver import (
     STALL_SECONDS,
@@ -33,8 +35,9 @@ from server.benchload.driver import (
     decode_frame,
     freeze_setup,
 )
-from server.benchload.procs import Target
+from server.benchload.procs import ServerProcess, Target, port_owner
 from server.rooms.room import demo_deck_for_seat
+from server.rooms.session import error_bytes
 from server.sim import SimOptions, play_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,7 +76,7 @@ def test_tiny_benchmark_prints_sane_figures() -> None:
         assert line["server_rss_kb"] > 0
         assert line["bytes_per_action"] > 0 and line["frames_per_action"] > 0
         assert line["messages_per_action"] >= line["frames_per_action"]
-        assert line["errors"] == {} and line["failures"] == {}
+        assert line["errors"] == {} and line["failures"] == {}, line
         assert line["connections"] == 2 * line["rooms"]
         assert line["echo_rate"] > 0 and 0 < line["echo_p50_ms"] <= line["echo_p99_ms"]
         assert line["p99_ratio"] > 0
@@ -234,12 +237,41 @@ def test_servers_bind_only_loopback() -> None:
     args = parser.parse_args(["bench-server"])
     server = bench._server(args, Target.current(), 10, 5)
     try:
-        argv = server.argv
+        argv = server.make_argv(8000, server.tmp)
         assert argv[argv.index("--host") + 1] == "127.0.0.1"
         assert int(argv[argv.index("--max-connections-per-address") + 1]) >= 10
     finally:
         server.stop()  # never started: just removes its directory
     assert not server.tmp.exists()
+
+
+def _echo_argv(port: int, _tmp: Path) -> list[str]:
+    return [sys.executable, "-m", "server.benchload", "echo-server", f"--port={port}"]
+
+
+def test_a_server_whose_free_port_another_process_took_first_starts_on_another(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A port free a moment ago may be another process's by the time the server binds it
+    (the suite starts servers in parallel): the bench must never drive that process."""
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        taken = squatter.getsockname()[1]
+        ports = iter([taken])
+        real = procs.free_port
+        monkeypatch.setattr(procs, "free_port", lambda: next(ports, None) or real())
+        assert port_owner(taken, [os.getpid()]) is True
+        with ServerProcess(_echo_argv, cpu=0) as echo:
+            assert echo.port != taken
+            assert port_owner(taken, [echo.pid]) is False
+            assert port_owner(echo.port, [echo.pid]) is True
+            assert f"--port={echo.port}" in echo.argv
+        monkeypatch.setattr(procs, "free_port", lambda: taken)
+        server = ServerProcess(_echo_argv, cpu=0)
+        with pytest.raises(RuntimeError, match=f"another process took each port .*{taken}"):
+            server.start()
+        server.stop()
+        assert server.proc is None and not server.tmp.exists()
 
 
 def _delta(prev: int, state: int, *, over: bool = False) -> mpb.ServerMessage:
@@ -340,3 +372,17 @@ async def test_plain_frames_and_game_over() -> None:
     assert stats.actions == 1 and stats.frames == stats.messages == 2
     assert over and ws.sent == [] and conn.state_id == 5
     assert stats.errors == {}
+
+
+async def test_errors_are_counted_by_code_with_the_first_text_of_each() -> None:
+    """A refused Act (request id 0) is counted and its text kept: a failing run says what
+    the server refused."""
+    frames = [error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed"),
+              error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "no room 'x'"),
+              error_bytes(mpb.ERROR_CODE_NOT_READY, "x" * 300)]
+    conn, table, _, _ = await _read(frames, batched=False)
+    stats = table.driver.stats
+    assert stats.errors == {"ERROR_CODE_ROOM_NOT_FOUND": 2, "ERROR_CODE_NOT_READY": 1}
+    assert stats.error_examples == {"ERROR_CODE_ROOM_NOT_FOUND": "the room closed",
+                                    "ERROR_CODE_NOT_READY": "x" * 200}
+    assert conn.act_at == 0.0  # the refused Act is not timed

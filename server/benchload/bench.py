@@ -382,7 +382,7 @@ def _watched_server(args: argparse.Namespace, target: Target, connections: int, 
     with _server(args, target, connections, rooms, spectators + 8, extra=extra) as server:
         url = server.url
         if relayed:  # the spectators' port; the relays run on their own CPU
-            wait_listening(relay_port)
+            wait_listening(relay_port, server.pid)
             for child in children(server.pid):
                 pin(child, args.relay_cpu)
             url = f"ws://127.0.0.1:{relay_port}"

@@ -226,6 +226,8 @@ class Stats:
     batched_connections: int = 0
     #: Error messages from the server, by code name (any phase).
     errors: Counter[str] = field(default_factory=Counter)
+    #: The first error message of each code: what it said (its text, 200 characters).
+    error_examples: dict[str, str] = field(default_factory=dict)
     #: Table failures by kind (any phase).
     failures: Counter[str] = field(default_factory=Counter)
     #: LeaveRoom answered NOT_READY: the room had closed by itself (not an error).
@@ -239,6 +241,12 @@ class Stats:
     watched_games: int = 0
     #: Paced: decisions answered at once in the tables' head starts (before the warmup).
     head_start_actions: int = 0
+
+    def error(self, error: mpb.Error) -> None:
+        """Count an error message from the server (and keep the first of its code)."""
+        name = error_name(error.code)
+        self.errors[name] += 1
+        self.error_examples.setdefault(name, error.message[:200])
 
 
 class Conn:
@@ -352,7 +360,7 @@ class Conn:
                             msg.error.code == mpb.ERROR_CODE_NOT_READY:
                         stats.leave_noops += 1
                     else:
-                        stats.errors[error_name(msg.error.code)] += 1
+                        stats.error(msg.error)
                         if rid == 0:
                             self.act_at = 0.0  # an Act (request id 0) was refused: untimed
                 rid = msg.request_id
@@ -604,7 +612,7 @@ class GameDriver:
                     await ws.aclose()
                 raise
         if reply.HasField("error"):
-            stats.errors[error_name(reply.error.code)] += 1
+            stats.error(reply.error)
             with trio.move_on_after(1):
                 await ws.aclose()
             raise RefusedError(error_name(reply.error.code))
@@ -694,6 +702,7 @@ async def drive_games(cfg: GameConfig) -> dict[str, object]:
         "games_started": stats.games_started,
         "games_completed": stats.games_completed,
         "errors": dict(stats.errors),
+        "error_examples": stats.error_examples,
         "failures": dict(stats.failures),
         "leave_noops": stats.leave_noops,
         "connections": stats.connections,

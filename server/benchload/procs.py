@@ -29,6 +29,9 @@ from typing import IO, Any
 START_TIMEOUT = 60.0
 #: Seconds SIGTERM has to stop a server before SIGKILL.
 STOP_TIMEOUT = 10.0
+#: Ports a server is tried on: another process may take a free port before the server
+#: binds it (the test suite starts servers in parallel), and then the next one is tried.
+PORT_ATTEMPTS = 5
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -77,6 +80,49 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return int(s.getsockname()[1])
+
+
+def _listening_inodes(port: int) -> set[int]:
+    """The inodes of the sockets listening on TCP ``port`` (IPv4 and IPv6), from
+    ``/proc/net/tcp`` and ``tcp6`` (state 0A is LISTEN)."""
+    found: set[int] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 9 and fields[3] == "0A" and \
+                    int(fields[1].rsplit(":", 1)[1], 16) == port:
+                found.add(int(fields[9]))
+    return found
+
+
+def _socket_inodes(pid: int) -> set[int]:
+    """The inodes of the sockets process ``pid`` holds open."""
+    found: set[int] = set()
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return found
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            found.add(int(target[8:-1]))
+    return found
+
+
+def port_owner(port: int, pids: Sequence[int]) -> bool | None:
+    """Whether one of ``pids`` listens on the loopback TCP ``port``: True; False if only
+    another process does (it took the port first); None if nothing listens yet."""
+    listening = _listening_inodes(port)
+    if not listening:
+        return None
+    return any(listening & _socket_inodes(pid) for pid in pids)
 
 
 def cpu_ticks(pid: int) -> int:
@@ -220,13 +266,19 @@ def serve_flags(connections: int, rooms: int, linger: float, spectators: int = 0
 class ServerProcess:
     """A server (or echo server) subprocess on a free loopback port, pinned to a CPU, with
     a temporary directory of its own; a context manager that always stops it and removes
-    the directory. ``make_argv(port, directory)`` gives its command line."""
+    the directory. ``make_argv(port, directory)`` gives its command line.
+
+    It has started once *it* listens on its port (``/proc`` says whose the listening
+    socket is): a port free a moment ago may be taken by another process first, and then a
+    bench must not drive that process; the server is started again on another port (up to
+    ``PORT_ATTEMPTS`` ports)."""
 
     def __init__(self, make_argv: Callable[[int, Path], list[str]], *, cpu: int,
                  cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
+        self.make_argv = make_argv
+        self.port = 0
         self.tmp = Path(tempfile.mkdtemp(prefix="manawire-bench-"))
-        self.argv = make_argv(self.port, self.tmp)
+        self.argv: list[str] = []
         self.cpu = cpu
         self.cwd = cwd
         self.env = env
@@ -256,23 +308,36 @@ class ServerProcess:
         self.stop()
 
     def start(self) -> None:
-        self._log = (self.tmp / "server.log").open("wb")
-        self.proc = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env,
-                                     stdin=subprocess.DEVNULL, stdout=self._log,
-                                     stderr=subprocess.STDOUT)
-        pin(self.proc.pid, self.cpu)
         deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode} before "
-                                   f"listening: {self.log_tail()}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-            except OSError:
-                time.sleep(0.05)
-                continue
-            if self.proc.poll() is None:  # (not another process that took the port)
+        taken: list[int] = []
+        for _attempt in range(PORT_ATTEMPTS):
+            if self._start_on(free_port(), deadline):
                 return
+            taken.append(self.port)
+            self._end()  # (another process took the port: try the next)
+        raise RuntimeError(f"another process took each port the server was started on "
+                           f"({', '.join(map(str, taken))})")
+
+    def _start_on(self, port: int, deadline: float) -> bool:
+        """Start the server on ``port`` and wait until it listens there (True), or until
+        it is known that another process listens there (False)."""
+        self.port = port
+        self.argv = self.make_argv(port, self.tmp)
+        self._log = (self.tmp / "server.log").open("wb")
+        proc = self.proc = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env,
+                                            stdin=subprocess.DEVNULL, stdout=self._log,
+                                            stderr=subprocess.STDOUT)
+        pin(proc.pid, self.cpu)
+        while time.monotonic() < deadline:
+            owner = port_owner(port, [proc.pid])
+            if owner is False:  # (it will fail to listen, if it hasn't yet)
+                return False
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited with {proc.returncode} before "
+                                   f"listening: {self.log_tail()}")
+            if owner:
+                return True
+            time.sleep(0.05)
         raise RuntimeError(f"server not listening after {START_TIMEOUT:g} s: "
                            f"{self.log_tail()}")
 
@@ -283,7 +348,14 @@ class ServerProcess:
             return ""
 
     def stop(self) -> None:
-        proc = self.proc
+        try:
+            self._end()
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _end(self) -> None:
+        """Stop the process (if it runs) and close its log, keeping what it printed."""
+        proc, self.proc = self.proc, None
         try:
             if proc is not None and proc.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
@@ -296,8 +368,8 @@ class ServerProcess:
         finally:
             if self._log is not None:
                 self._log.close()
+                self._log = None
                 self.output = self.log_tail(64 * 1024)
-            shutil.rmtree(self.tmp, ignore_errors=True)
 
     def gc_figures(self) -> dict[str, Any] | None:
         """The garbage collector's figures a server prints as its last ``gc {...}`` line
@@ -385,19 +457,19 @@ def read_text(path: str) -> str:
         return ""
 
 
-def wait_listening(port: int, timeout: float = START_TIMEOUT) -> None:
-    """Wait until something accepts connections on the loopback ``port``."""
+def wait_listening(port: int, pid: int, timeout: float = START_TIMEOUT) -> None:
+    """Wait until process ``pid`` or one of its children listens on the loopback
+    ``port`` (RuntimeError if another process does, or nothing does in time)."""
     deadline = time.monotonic() + timeout
     while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        except OSError:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"nothing listens on port {port} after {timeout:g} s") \
-                    from None
-            time.sleep(0.05)
-        else:
+        owner = port_owner(port, [pid, *children(pid)])
+        if owner:
             return
+        if owner is False:
+            raise RuntimeError(f"another process took port {port} first")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"nothing listens on port {port} after {timeout:g} s")
+        time.sleep(0.05)
 
 
 def children(pid: int) -> list[int]:

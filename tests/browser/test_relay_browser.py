@@ -39,7 +39,8 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         "--relays", "1", "--relay-port", str(relay_port)))
     try:
         proc.start()
-        wait_listening(relay_port)
+        assert proc.proc is not None
+        wait_listening(relay_port, proc.proc.pid)  # (the relays', not another process's)
         proc.relay_port = relay_port  # type: ignore[attr-defined]
         yield proc
     finally:

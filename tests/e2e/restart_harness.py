@@ -41,7 +41,6 @@ import math
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -73,19 +72,12 @@ REPO = Path(__file__).resolve().parents[2]
 CLOSE_SERVICE_RESTART = 1012
 _LISTENING = re.compile(rb"manawire listening on [^\n]*\n")
 _RESTORED = re.compile(rb"(\d+) games? restored")
+_PORT = re.compile(rb"ws://127\.0\.0\.1:(\d+)")
 #: Rough actions of a random-bot game by players (``manawire sim``: about 1400 for 2, 3500 for
 #: 3); only used to size the pace gate's quota.
 _EXPECTED_ACTIONS_PER_SEAT2 = 350
 #: Each game is paced to last about 1 / _SPREAD times the kill schedule.
 _SPREAD = 0.8
-
-
-def free_port() -> int:
-    """A loopback port that was free a moment ago (bind port 0, close)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class ServerStartError(Exception):
@@ -99,7 +91,9 @@ class ServerProcess:
     def __init__(self, data_dir: Path, port: int | None = None,
                  args: Sequence[str] = ()) -> None:
         self.data_dir = data_dir
-        self.port = port or free_port()
+        #: 0 until the first start, which lets the system pick (``--port 0``): a port
+        #: that was free a moment ago may be another process's by the time it binds.
+        self.port = port or 0
         self.args = tuple(args)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.log_path = data_dir / "server.log"
@@ -141,6 +135,8 @@ class ServerProcess:
                     raise ServerStartError(f"server exited with {code} before listening: "
                                            f"{seen!r}; log tail: {self.log_tail()}")
                 seen += chunk
+        if not self.port:  # (the next starts take the same port: the clients come back)
+            self.port = int(_PORT.search(found.group(0)).group(1))  # type: ignore[union-attr]
         restored = _RESTORED.search(found.group(0))
         self.restored.append(int(restored.group(1)) if restored else -1)
 

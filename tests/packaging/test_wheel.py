@@ -14,9 +14,9 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tomllib
@@ -117,14 +117,6 @@ def _package_files(sources: tuple[str, ...]) -> list[str]:
     return [n for n in sources if shipped(n)]
 
 
-def _free_port() -> int:
-    """A loopback port that was free a moment ago (bind port 0, close)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Wheel:
     """The project's wheel, built from a copy of its files."""
@@ -195,17 +187,16 @@ async def _drain(stream: trio.abc.ReceiveStream | None, into: bytearray) -> None
             into += chunk
 
 
-async def _wait_for_port(port: int, proc: trio.Process) -> None:
-    """Return once ``port`` accepts connections (TooSlowError after STARTUP_SECONDS)."""
+async def _listening_port(out: bytearray, proc: trio.Process) -> int:
+    """The port the server says it listens on (it was started with ``--port 0``: a port
+    free a moment before may be another process's by the time it binds); TooSlowError
+    after STARTUP_SECONDS."""
     with trio.fail_after(STARTUP_SECONDS):
         while proc.returncode is None:
-            try:
-                stream = await trio.open_tcp_stream("127.0.0.1", port)
-            except OSError:
-                await trio.sleep(0.1)
-            else:
-                await stream.aclose()
-                return
+            found = re.search(rb"listening on ws://127\.0\.0\.1:(\d+)", out)
+            if found:
+                return int(found.group(1))
+            await trio.sleep(0.1)
     raise AssertionError(f"the server exited with {proc.returncode} before listening")
 
 
@@ -242,9 +233,9 @@ def _alarming(err: str) -> Iterator[str]:
 async def test_installed_server_plays_a_game_and_stops_cleanly(
     installed: Installed, tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    port = _free_port()
+    port = 0
     data_dir = tmp_path / "data"
-    cmd = [str(installed.bin("manawire")), "serve", "--host", "127.0.0.1", "--port", str(port),
+    cmd = [str(installed.bin("manawire")), "serve", "--host", "127.0.0.1", "--port", "0",
            "--data-dir", str(data_dir)]
     out, err = bytearray(), bytearray()
     summary: Summary | None = None
@@ -257,7 +248,7 @@ async def test_installed_server_plays_a_game_and_stops_cleanly(
             nursery.start_soon(_drain, proc.stdout, out)
             nursery.start_soon(_drain, proc.stderr, err)
             try:
-                await _wait_for_port(port, proc)
+                port = await _listening_port(out, proc)
                 # The test environment's SDK bots (never raises: failures are counted).
                 summary = await run_bot_games(f"ws://127.0.0.1:{port}", 1, 2, seed=1,
                                               game_seconds=GAME_SECONDS)
