@@ -703,18 +703,22 @@ class PutOnBottom(_message.Message):
     def __init__(self, object_id: _Optional[str] = ...) -> None: ...
 
 class ChooseMode(_message.Message):
-    __slots__ = ("mode",)
+    __slots__ = ("mode", "text")
     MODE_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
     mode: int
-    def __init__(self, mode: _Optional[int] = ...) -> None: ...
+    text: str
+    def __init__(self, mode: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
 
 class ActivateAbility(_message.Message):
-    __slots__ = ("object_id", "ability")
+    __slots__ = ("object_id", "ability", "text")
     OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
     ABILITY_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
     object_id: str
     ability: int
-    def __init__(self, object_id: _Optional[str] = ..., ability: _Optional[int] = ...) -> None: ...
+    text: str
+    def __init__(self, object_id: _Optional[str] = ..., ability: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
 
 class FinishTargets(_message.Message):
     __slots__ = ()

@@ -53,7 +53,8 @@ from server.engine.actions import (
     Sacrifice,
     TakeMulligan,
 )
-from server.engine.state import GamePhase
+from server.engine.casting import modes_of
+from server.engine.state import Game, GamePhase
 from server.view import wire
 from server.view.diff import DeltaOp
 from server.view.project import (
@@ -278,8 +279,9 @@ def encode_ops(ops: list[DeltaOp],
     return out
 
 
-def encode_action(action: Action) -> pb.Action:
-    """One option of a decision."""
+def encode_action(action: Action, game: Game | None = None) -> pb.Action:
+    """One option of a decision (with ``game``, the game it is an option of: an ability's
+    or a mode's text goes with it, see :func:`option_words`)."""
     if isinstance(action, PassPriority):
         return pb.Action(pass_priority=pb.PassPriority())
     if isinstance(action, PlayLand):
@@ -318,10 +320,33 @@ def encode_action(action: Action) -> pb.Action:
         return pb.Action(discard=pb.Discard(object_id=action.object_id))
     if isinstance(action, Concede):
         return pb.Action(concede=pb.Concede())
-    return _encode_choice(action)
+    return _encode_choice(action, game)
 
 
-def _encode_choice(action: Action) -> pb.Action:
+def option_words(game: Game, action: ActivateAbility | ChooseMode) -> str:
+    """What an option does, as its card prints it, so the player can read it rather than
+    an index: an activated ability's text (rule 602.1: "[Cost]: [Effect.]") or a mode's
+    (rule 700.2: the bullet it is, in printed order). "" if the game can't tell (the
+    printed text doesn't list the modes one by one)."""
+    if isinstance(action, ActivateAbility):
+        source = game.objects.get(action.object_id)
+        if source is None:
+            return ""
+        abilities = source.activated_abilities
+        return abilities[action.ability].text if action.ability < len(abilities) else ""
+    casting = game.casting
+    obj = game.objects.get(casting.object_id) if casting is not None else None
+    if obj is None:
+        return ""
+    ability = obj.ability_def
+    text = obj.card.rules_text if ability is None else ability.text
+    modes = [line.lstrip("\u2022+ ").strip() for line in text.splitlines()
+             if line.startswith(("\u2022", "+ "))]  # "\u2022 Mode." (700.2), "+ {1} -- Mode."
+    return modes[action.mode] if len(modes) == len(modes_of(obj)) and \
+        action.mode < len(modes) else ""
+
+
+def _encode_choice(action: Action, game: Game | None) -> pb.Action:
     """Options of the choices added with the full game flow (rules 103, 404.3, 603.3b, 704.5j)."""
     if isinstance(action, ChooseStartingPlayer):
         return pb.Action(choose_starting_player=pb.ChooseStartingPlayer(seat=action.seat))
@@ -332,10 +357,12 @@ def _encode_choice(action: Action) -> pb.Action:
     if isinstance(action, PutOnBottom):
         return pb.Action(put_on_bottom=pb.PutOnBottom(object_id=action.object_id))
     if isinstance(action, ChooseMode):
-        return pb.Action(choose_mode=pb.ChooseMode(mode=action.mode))
+        return pb.Action(choose_mode=pb.ChooseMode(
+            mode=action.mode, text=option_words(game, action) if game is not None else ""))
     if isinstance(action, ActivateAbility):
-        return pb.Action(activate_ability=pb.ActivateAbility(object_id=action.object_id,
-                                                             ability=action.ability))
+        return pb.Action(activate_ability=pb.ActivateAbility(
+            object_id=action.object_id, ability=action.ability,
+            text=option_words(game, action) if game is not None else ""))
     if isinstance(action, FinishTargets):
         return pb.Action(finish_targets=pb.FinishTargets())
     if isinstance(action, ChooseOrder):
@@ -433,21 +460,25 @@ _PROMPTS = {
 }
 
 
-def encode_decision(decision: Decision, view: View, room_id: str, state_id: int) -> pb.Decision:
-    """The pending decision for the viewer who must make it.
+def encode_decision(decision: Decision, view: View, room_id: str, state_id: int,
+                    game: Game | None = None) -> pb.Decision:
+    """The pending decision for the viewer who must make it (``game``: the game it is
+    pending in, for the texts of abilities and modes).
 
     Passes through the projection: every object an option names must be in the viewer's view,
     or :class:`ProjectionError` is raised and nothing is sent.
     """
     return decision_for(decision, view.viewer, view.objects, view.header.triggers,
-                        room_id=room_id, state_id=state_id)
+                        room_id=room_id, state_id=state_id, game=game)
 
 
 def decision_for(decision: Decision, viewer: int, objects: Container[str],
                  triggers: tuple[TriggerView, ...], *, room_id: str,
-                 state_id: int) -> pb.Decision:
+                 state_id: int, game: Game | None = None) -> pb.Decision:
     """:func:`encode_decision` from the parts of the view it checks against: the viewer,
-    the ids of the objects in the view and the triggered abilities waiting in its header."""
+    the ids of the objects in the view and the triggered abilities waiting in its header.
+    An ability's or a mode's text (:func:`option_words`) is the deciding player's to read:
+    the ability is of an object in their view, the mode of the spell they are casting."""
     if viewer != decision.seat:
         raise ProjectionError("a decision is only sent to the seat that must make it")
     waiting = {t.id for t in triggers}
@@ -458,6 +489,6 @@ def decision_for(decision: Decision, viewer: int, objects: Container[str],
     return pb.Decision(
         room_id=room_id, prompt_id=decision.prompt_id, seat=decision.seat,
         kind=cast(pb.DecisionKind, int(decision.kind)),
-        options=[encode_action(a) for a in decision.options],
+        options=[encode_action(a, game) for a in decision.options],
         state_id=state_id, prompt=_PROMPTS[decision.kind.name],
     )

@@ -57,5 +57,5 @@ class ViewPipeline:
         # Checked against the stream's objects and waiting triggers (the whole view isn't
         # needed: its players are never named by an option).
         message = decision_for(pending, seat, stream.objects, stream.header.triggers,
-                               room_id=room_id, state_id=stream.state_id)
+                               room_id=room_id, state_id=stream.state_id, game=game)
         return mpb.ServerMessage(decision=message).SerializeToString()

@@ -180,6 +180,17 @@ def test_option_and_mana_wording() -> None:
     assert option_text(board, block) == "Block Goblin Guide with Llanowar Elves"
     assert option_text(board, pb.Action(pay_mana=pb.PayMana(mana="RRB"))) == "Pay {R}{R}{B}"
     assert option_text(board, pb.Action(choose_color=pb.ChooseColor(color="R"))) == "Red"
+    # Rules 602.1, 700.2: an ability or a mode reads as printed (an older server: its index).
+    ability = pb.ActivateAbility(object_id=block.declare_blocker.object_id, ability=1)
+    assert option_text(board, pb.Action(activate_ability=ability)) == \
+        "Activate Llanowar Elves's ability 2"
+    ability.text = "{T}: Add {G}."
+    assert option_text(board, pb.Action(activate_ability=ability)) == \
+        "Activate Llanowar Elves: {T}: Add {G}."
+    mode = pb.ChooseMode(mode=1)
+    assert option_text(board, pb.Action(choose_mode=mode)) == "Mode 2"
+    mode.text = "Destroy target enchantment."
+    assert option_text(board, pb.Action(choose_mode=mode)) == "Mode 2: Destroy target enchantment."
     assert option_text(board, pb.Action(choose_name=pb.ChooseName(name="Lifelink"))) == \
         "Lifelink"
     assert option_text(board, pb.Action(choose_target=pb.ChooseTarget(

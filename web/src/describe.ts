@@ -109,9 +109,12 @@ export function optionText(names: Names, action: Action): string {
     case "keepHand": return "Keep this hand";
     case "takeMulligan": return "Take a mulligan";
     case "putOnBottom": return `Put ${objectName(names, k.value.objectId)} on the bottom`;
-    case "chooseMode": return `Mode ${k.value.mode + 1}`;
-    case "activateAbility":
-      return `Activate ${objectName(names, k.value.objectId)}'s ability ${k.value.ability + 1}`;
+    case "chooseMode": // rule 700.2: the mode as printed, if the server said it
+      return k.value.text ? `Mode ${k.value.mode + 1}: ${k.value.text}` : `Mode ${k.value.mode + 1}`;
+    case "activateAbility": // rule 602.1
+      return k.value.text
+        ? `Activate ${objectName(names, k.value.objectId)}: ${k.value.text}`
+        : `Activate ${objectName(names, k.value.objectId)}'s ability ${k.value.ability + 1}`;
     case "finishTargets": return "No more targets";
     case "chooseOrder": return `Next: ${objectName(names, k.value.objectId)}`;
     case "keepLegend": return `Keep ${objectName(names, k.value.objectId)}`;

@@ -30,6 +30,14 @@ test("options read as what they do, naming cards and players", () => {
     "Tap Island for {U}");
   assert.equal(optionText(names, act({ case: "payMana", value: { mana: "RRB" } })), "Pay {R}{R}{B}");
   assert.equal(optionText(names, act({ case: "chooseColor", value: { color: "R" } })), "Red");
+  // Rules 602.1, 700.2: an ability or a mode reads as printed (an older server: its index).
+  assert.equal(optionText(names, act({ case: "activateAbility", value: { objectId: "w1", ability: 1, text: "{2}: Draw a card." } })),
+    "Activate Wall of Wood: {2}: Draw a card.");
+  assert.equal(optionText(names, act({ case: "activateAbility", value: { objectId: "w1", ability: 1 } })),
+    "Activate Wall of Wood's ability 2");
+  assert.equal(optionText(names, act({ case: "chooseMode", value: { mode: 1, text: "Destroy target enchantment." } })),
+    "Mode 2: Destroy target enchantment.");
+  assert.equal(optionText(names, act({ case: "chooseMode", value: { mode: 1 } })), "Mode 2");
   assert.equal(optionText(names, act({ case: "chooseName", value: { name: "Lifelink" } })), "Lifelink");
   assert.equal(optionText(names, act({ case: "declareAttacker", value: { objectId: "b1", defender: 1 } })),
     "Attack Bob with Grizzly Bears");

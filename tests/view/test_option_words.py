@@ -1,0 +1,55 @@
+"""An option that activates an ability or chooses a mode carries its text as the card prints
+it (rules 602.1, 700.2), so a player reads "{2}, {T}, ...: Draw a card." rather than
+"ability 2". The text is the deciding player's to read: the ability is of an object in their
+view, the mode of the spell they are casting."""
+
+from __future__ import annotations
+
+from server.engine import apply
+from server.engine.actions import ActivateAbility, CastSpell
+from server.engine.state import DecisionKind, Step, Zone
+from server.view import project
+from server.view.encode import encode_decision
+from tests.engine.helpers import demo_game, pass_until, put, refresh
+
+
+def test_rule_602_1_an_activated_abilitys_option_carries_its_printed_text() -> None:
+    game = demo_game()
+    pass_until(game, Step.PRECOMBAT_MAIN)
+    seat = game.active
+    tome = put(game, seat, "Mazemind Tome", Zone.BATTLEFIELD)
+    for _ in range(3):
+        put(game, seat, "Mountain", Zone.BATTLEFIELD)
+    refresh(game)
+    d = game.pending
+    assert d is not None and d.seat == seat
+    assert {a.ability for a in d.options if isinstance(a, ActivateAbility)
+            and a.object_id == tome.id} == {0, 1}
+    sent = encode_decision(d, project(game, seat), "r", 1, game)
+    texts = {a.activate_ability.ability: a.activate_ability.text for a in sent.options
+             if a.HasField("activate_ability") and a.activate_ability.object_id == tome.id}
+    assert texts == {0: "{T}, Put a page counter on Mazemind Tome: Scry 1.",
+                     1: "{2}, {T}, Put a page counter on Mazemind Tome: Draw a card."}
+    # Without the game (a caller that has only the view) the options are still whole.
+    bare = encode_decision(d, project(game, seat), "r", 1)
+    assert all(not a.activate_ability.text for a in bare.options)
+
+
+def test_rule_700_2_a_modal_spells_modes_carry_their_printed_text() -> None:
+    game = demo_game()
+    pass_until(game, Step.PRECOMBAT_MAIN)
+    seat = game.active
+    spell = put(game, seat, "Return to Nature", Zone.HAND)
+    for _ in range(2):
+        put(game, seat, "Forest", Zone.BATTLEFIELD)
+    put(game, 1 - seat, "Short Sword", Zone.BATTLEFIELD)
+    put(game, 1 - seat, "Glorious Anthem", Zone.BATTLEFIELD)
+    put(game, 1 - seat, "Shock", Zone.GRAVEYARD)
+    refresh(game)
+    apply(game, seat, CastSpell(spell.id))
+    d = game.pending
+    assert d is not None and d.kind is DecisionKind.CHOOSE_MODE
+    sent = encode_decision(d, project(game, seat), "r", 1, game)
+    assert [(a.choose_mode.mode, a.choose_mode.text) for a in sent.options] == [
+        (0, "Destroy target artifact."), (1, "Destroy target enchantment."),
+        (2, "Exile target card from a graveyard.")]
