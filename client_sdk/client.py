@@ -62,6 +62,32 @@ class ConnectionLostError(Exception):
     a drop: the request may or may not have been performed)."""
 
 
+class ConnectionEndedError(ConnectionLostError):
+    """The server closed the connection in a way this client does not resume (it was
+    replaced by a newer connection of the session, code 4001), or it closed with
+    ``reconnect`` off. ``code`` and ``reason`` are the close frame's (None and "": no close
+    frame, the connection just dropped)."""
+
+    def __init__(self, code: int | None, reason: str) -> None:
+        if code == CLOSE_REPLACED:
+            why = "another connection resumed this session"
+        elif code is None:
+            why = "the connection dropped"
+        else:
+            why = "the server closed the connection"
+        super().__init__(f"{why} ({code if code is not None else 'no close frame'}"
+                         f"{': ' + reason if reason else ''})")
+        self.code = code
+        self.reason = reason
+
+    @classmethod
+    def of(cls, exc: ConnectionClosed) -> ConnectionEndedError:
+        """The error for websockets' ``exc``."""
+        close = exc.rcvd
+        return cls(close.code if close is not None else None,
+                   close.reason if close is not None else "")
+
+
 def _lone(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
     """The one exception inside ``group`` (nested groups of one included), else None."""
     inner: BaseException = group
@@ -283,11 +309,15 @@ class Client:
                 if reply.error.code == mpb.ERROR_CODE_RESUME_FAILED and self.room_id is None:
                     # A session with no place is forgotten once its connection drops:
                     # nothing was lost, so start a new one.
-                    await ws.send(mpb.ClientMessage(hello=mpb.Hello(
-                        protocol_version=PROTOCOL_VERSION, display_name=self.name,
-                        account_token=self.account_token, batched=self.batched)
-                    ).SerializeToString())
-                    answer = mpb.ServerMessage.FromString(await ws.recv())  # type: ignore[arg-type]
+                    try:
+                        await ws.send(mpb.ClientMessage(hello=mpb.Hello(
+                            protocol_version=PROTOCOL_VERSION, display_name=self.name,
+                            account_token=self.account_token, batched=self.batched)
+                        ).SerializeToString())
+                        answer = mpb.ServerMessage.FromString(
+                            await ws.recv())  # type: ignore[arg-type]
+                    except ConnectionClosed as exc:
+                        raise ConnectionLostError(f"could not start over: {exc!r}") from exc
                     if answer.HasField("error"):
                         await ws.aclose()
                         raise ConnectionLostError(f"hello refused: {answer.error.message}")
@@ -401,7 +431,7 @@ class Client:
             await ws.send(data)
         except ConnectionClosed as exc:
             if not self._resumable(exc):
-                raise
+                raise ConnectionEndedError.of(exc) from exc
             # The message is lost; the current decision comes again.
             await self._resume_once(epoch)
 
@@ -441,7 +471,7 @@ class Client:
                 continue
             except ConnectionClosed as exc:
                 if not self._resumable(exc):
-                    raise
+                    raise ConnectionEndedError.of(exc) from exc
                 await self._resume_once(epoch)
                 if self._requesting is not None:  # its reply is lost: don't wait for it
                     raise ConnectionLostError("the connection dropped before the reply") \

@@ -132,8 +132,8 @@ def option_text(names: Names, action: pb.Action) -> str:
         seat = a.choose_starting_player.seat
         return "I play first" if seat == names.viewer else f"{names.player(seat)} plays first"
     if kind == "choose_mode":  # rule 700.2: the mode as printed, if the server said it
-        m = a.choose_mode
-        return f"Mode {m.mode + 1}: {m.text}" if m.text else f"Mode {m.mode + 1}"
+        mode = a.choose_mode
+        return f"Mode {mode.mode + 1}: {mode.text}" if mode.text else f"Mode {mode.mode + 1}"
     if kind == "activate_ability":  # rule 602.1
         ab = a.activate_ability
         if ab.text:

@@ -26,11 +26,10 @@ from typing import TextIO
 
 import trio
 from rich.console import Console
-from websockets.exceptions import ConnectionClosed
 
 from client_sdk.board import Board, frame_lines, render
 from client_sdk.bots import RandomBot
-from client_sdk.client import CLOSE_REPLACED, Client, ConnectionLostError
+from client_sdk.client import CLOSE_REPLACED, Client, ConnectionEndedError, ConnectionLostError
 from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block, only_pass
 from protocol.v1 import messages_pb2 as mpb
 
@@ -169,13 +168,14 @@ class Screen:
         self.console.print(line, style="bold", markup=False, soft_wrap=True)
 
 
-def closed_text(exc: ConnectionClosed) -> str:
+def closed_text(exc: ConnectionEndedError) -> str:
     """Why the server closed a connection the client doesn't resume, in words."""
-    code = exc.rcvd.code if exc.rcvd is not None else None
-    reason = exc.rcvd.reason if exc.rcvd is not None else ""
+    code, reason = exc.code, exc.reason
     if code == CLOSE_REPLACED:
         return ("This session was taken over by a newer connection of this account (another "
                 "`play --token`, a browser tab, or `manawire account`): this terminal stops.")
+    if code is None:
+        return "The connection dropped (reconnecting is off)."
     return f"The server closed the connection ({code}{': ' + reason if reason else ''})."
 
 
@@ -258,7 +258,7 @@ class Session:
                 return
             try:
                 msg = await client.next_message()
-            except ConnectionClosed as exc:  # one the client may not resume
+            except ConnectionEndedError as exc:  # one the client may not resume
                 self._end(Outcome(closed_text(exc), 1), scope)
                 return
             except ConnectionLostError as exc:
@@ -357,7 +357,7 @@ class Session:
                 board.notice = ("Nothing to answer now." if self.client.connected else
                                 "Not connected: answer again once the connection is back.")
             return
-        except (ConnectionLostError, ConnectionClosed):
+        except ConnectionLostError:
             if not auto:
                 board.notice = "Not connected: answer again once the connection is back."
             return

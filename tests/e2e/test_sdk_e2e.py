@@ -1,7 +1,7 @@
 """The Python SDK over real loopback WebSockets, as a bot author uses it: a replay after
 leaving the room (``leave_room(wait=True)``, then :meth:`Client.replay`), a receive
-cancelled by the caller's timeout while the client was resuming, and a message too large
-for the protocol."""
+cancelled by the caller's timeout while the client was resuming, a message too large for
+the protocol, and a session taken over by another connection."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 import trio
 
 from client_sdk import Client
+from client_sdk.client import CLOSE_REPLACED, ConnectionEndedError, ConnectionLostError
 from tests.e2e.test_spectator_resume_e2e import serving
 
 
@@ -95,3 +96,27 @@ async def test_a_message_over_the_protocols_limit_is_refused_before_it_is_sent(
                 await ann.join(room.room_id, deck=huge)
             assert room.room_id in {r.room_id for r in await ann.list_rooms()}
             assert ann.connected and ann.resumes == 0
+
+
+async def test_a_session_taken_over_elsewhere_ends_the_client_with_the_sdks_own_error(
+        tmp_path: Path) -> None:
+    """The account's token used by another connection takes the session over; the server
+    closes the first with 4001. Its bot got websockets' ``ConnectionClosedError`` out of
+    ``next_message``, which none of the SDK's errors catch: it is now a
+    :class:`ConnectionEndedError` (a :class:`ConnectionLostError`) saying why."""
+    with trio.fail_after(30):
+        async with serving(tmp_path / "db.sqlite3") as (_app, port):
+            url = f"ws://127.0.0.1:{port}"
+            async with Client.connect(url, "Ann") as ann:
+                room = await ann.create_room("mine")
+                await ann.join(room.room_id)
+                async with Client.connect(url, token=ann.account_token) as again:
+                    assert again.room_id == room.room_id  # the place came along
+                    with pytest.raises(ConnectionEndedError) as ended:
+                        for _ in range(1000):
+                            await ann.next_message()
+                    assert isinstance(ended.value, ConnectionLostError)
+                    assert ended.value.code == CLOSE_REPLACED
+                    assert "another connection resumed this session (4001" in str(ended.value)
+                    with pytest.raises(ConnectionLostError):
+                        await ann.list_rooms()  # (not resumed: the session is elsewhere)

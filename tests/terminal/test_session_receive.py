@@ -11,11 +11,9 @@ from typing import cast
 
 import trio
 import trio.testing
-from websockets.exceptions import ConnectionClosedError
-from websockets.frames import Close
 
 from client_sdk.board import Board
-from client_sdk.client import Client
+from client_sdk.client import Client, ConnectionEndedError
 from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block, only_pass
 from client_sdk.mirror import Mirror
 from client_sdk.terminal import Keyboard, Screen, Session
@@ -155,12 +153,12 @@ async def test_a_declaration_of_blockers_with_a_choice_waits_for_the_player(
 
 async def test_a_session_taken_over_elsewhere_ends_with_a_sentence(
         autojump_clock: trio.testing.MockClock) -> None:
-    replaced = ConnectionClosedError(Close(4001, "replaced by a newer connection"), None)
+    replaced = ConnectionEndedError(4001, "replaced by a newer connection")
     _client, _board, session = await _received([replaced])
     outcome = session._outcome
     assert outcome is not None and outcome.code == 1
     assert outcome.line.startswith("This session was taken over by a newer connection")
-    gone = ConnectionClosedError(Close(1011, "internal error"), None)
+    gone = ConnectionEndedError(1011, "internal error")
     _client, _board, session = await _received([gone])
     assert session._outcome is not None
     assert session._outcome.line == "The server closed the connection (1011: internal error)."
