@@ -112,6 +112,9 @@ class Board:
         p = self.mirror.players.get(seat)
         return p.name if p is not None and p.name else f"seat {seat + 1}"
 
+    def mentions(self, word: str) -> bool:
+        return any(word in obj.rules_text.lower() for obj in self.mirror.objects.values())
+
     # ---- folding in what the server sent
     def absorb(self, msg: mpb.ServerMessage, now: float) -> None:
         """Fold in a message the client has just processed (its mirror already holds it)."""

@@ -28,6 +28,9 @@ class Names(Protocol):
     def player(self, seat: int) -> str:
         """A seat's player name."""
 
+    def mentions(self, word: str) -> bool:
+        """Whether the text of a card in the view has ``word`` (lower case) in it."""
+
 
 def seat_name(names: Names, seat: int) -> str:
     """``you`` for the viewer's own seat, else the player's name."""
@@ -391,10 +394,14 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
     if kind == "life_exchanged":
         seats = " and ".join(seat_name(names, s) for s in event.life_exchanged.seats)
         return f"{seats} exchanged life totals"
+    # Rules 700.13, 700.14: true of nearly every game, worth a line only when a card in view
+    # cares ("whenever you commit a crime", "whenever you expend 4").
     if kind == "crime":
-        return f"{seat_name(names, event.crime.seat)} committed a crime"
+        return f"{seat_name(names, event.crime.seat)} committed a crime" \
+            if names.mentions("crime") else None
     if kind == "expend":
-        return f"{seat_name(names, event.expend.seat)} expended {event.expend.amount}"
+        return f"{seat_name(names, event.expend.seat)} expended {event.expend.amount}" \
+            if names.mentions("expend") else None
     if kind == "game_ended":
         return result_text(names, event.game_ended.winners, event.game_ended.reason)
     return None

@@ -290,6 +290,22 @@ def test_701_23_a_search_says_whose_library_from_the_viewers_side() -> None:
     assert told(SPECTATOR, ANN, BOB) == "Ann searched Bob's library and found 1"
 
 
+def test_700_13_700_14_crimes_and_expending_are_logged_only_when_a_card_in_view_cares() -> None:
+    """True of nearly every game (a Shock at the opponent is a crime): a line each time was
+    noise to players of sets without such cards."""
+    from client_sdk.describe import event_text
+
+    board = _board(ANN)
+    crime = pb.GameEvent(crime=pb.CrimeEvent(seat=BOB))
+    expend = pb.GameEvent(expend=pb.ExpendEvent(seat=ANN, amount=4))
+    assert event_text(board, crime) is None and event_text(board, expend) is None
+    board.mirror.objects["h1"].rules_text = "Whenever you commit a crime, draw a card."
+    assert event_text(board, crime) == "Bob committed a crime"
+    assert event_text(board, expend) is None
+    board.mirror.objects["h1"].rules_text = "Whenever you expend 4, you gain 1 life."
+    assert event_text(board, expend) == "you expended 4"
+
+
 def test_a_refused_deck_shows_three_problems_and_logs_every_one() -> None:
     board = _board(ANN)
     board.deck_request = 9

@@ -137,6 +137,10 @@ export class App implements Names {
    * same delta removed: a creature that died in combat). */
   object(id: string) { return this.mirror.objects.get(id) ?? this.seen.get(id); }
   player(seat: number): string { return this.mirror.players.get(seat)?.name || `Seat ${seat + 1}`; }
+  mentions(word: string): boolean {
+    for (const obj of this.mirror.objects.values()) if (obj.rulesText.toLowerCase().includes(word)) return true;
+    return false;
+  }
 
   // ---- signing in
   signInGuest(name: string): void {

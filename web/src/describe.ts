@@ -15,6 +15,8 @@ export interface Names {
   viewer: number;
   object(id: string): GameObject | undefined;
   player(seat: number): string;
+  /** Whether the text of a card in the view has `word` (lower case) in it. */
+  mentions(word: string): boolean;
 }
 
 export function assertNever(value: never): never {
@@ -381,8 +383,12 @@ export function eventText(names: Names, event: GameEvent): string | null {
       return `Clash: ${w === undefined ? "nobody won" : `${seatName(names, w)} won`}`;
     }
     case "lifeExchanged": return `${k.value.seats.map((s) => seatName(names, s)).join(" and ")} exchanged life totals`;
-    case "crime": return `${seatName(names, k.value.seat)} committed a crime`;
-    case "expend": return `${seatName(names, k.value.seat)} expended ${k.value.amount}`;
+    // Rules 700.13, 700.14: true of nearly every game, worth a line only when a card in view
+    // cares ("whenever you commit a crime", "whenever you expend 4").
+    case "crime":
+      return names.mentions("crime") ? `${seatName(names, k.value.seat)} committed a crime` : null;
+    case "expend":
+      return names.mentions("expend") ? `${seatName(names, k.value.seat)} expended ${k.value.amount}` : null;
     case "gameEnded": {
       const w = k.value.winners;
       return w.length === 0 ? `The game is a draw (${k.value.reason})`

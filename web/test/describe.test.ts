@@ -21,6 +21,7 @@ const names: Names = {
   viewer: 0,
   object: (id) => objects.get(id),
   player: (seat) => ["Ann", "Bob"][seat] ?? `Seat ${seat + 1}`,
+  mentions: (word) => [...objects.values()].some((o) => o.rulesText.toLowerCase().includes(word)),
 };
 const act = (kind: MessageInitShape<typeof ActionSchema>["kind"]): Action => create(ActionSchema, { kind });
 
@@ -96,4 +97,15 @@ test("701.23: a search says whose library from the viewer's side", () => {
 
 test("a room's time bank reads in minutes, or seconds under a minute", () => {
   assert.deepEqual([5, 59, 60, 1800, 86400].map(clockText), ["5 s", "59 s", "1 min", "30 min", "1440 min"]);
+});
+
+test("rules 700.13, 700.14: crimes and expending are told only when a card in view cares", () => {
+  const crime = create(GameEventSchema, { kind: { case: "crime", value: { seat: 1 } } });
+  const expend = create(GameEventSchema, { kind: { case: "expend", value: { seat: 0, amount: 4 } } });
+  assert.equal(eventText(names, crime), null);
+  assert.equal(eventText(names, expend), null);
+  const caring: Names = { ...names, mentions: (word) => word === "crime" };
+  assert.equal(eventText(caring, crime), "Bob committed a crime");
+  assert.equal(eventText(caring, expend), null);
+  assert.equal(eventText({ ...names, mentions: () => true }, expend), "you expended 4");
 });
