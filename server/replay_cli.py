@@ -54,16 +54,22 @@ class _ReplayNames:
         self.viewer = viewer
         self._players = list(players)
         self._seen: dict[str, pb.GameObject] = {}
+        self._texts: dict[str, str] = {}  # the rules text of each object in the view now
 
     def see(self, view: View) -> None:
+        self._texts = {}
         for oid, obj in view.objects.items():
             self._seen[oid] = pb.GameObject(id=oid, name=obj.name, face_down=obj.face_down)
+            self._texts[oid] = obj.rules_text.lower()
 
     def object(self, object_id: str) -> pb.GameObject | None:
         return self._seen.get(object_id)
 
     def player(self, seat: int) -> str:
         return self._players[seat] if 0 <= seat < len(self._players) else f"seat {seat}"
+
+    def mentions(self, word: str) -> bool:
+        return any(word in text for text in self._texts.values())
 
 
 def main(args: argparse.Namespace) -> int:
