@@ -13,7 +13,7 @@ from server.engine.actions import (
     FinishBlockers,
     ResetBlockers,
 )
-from server.engine.effects import attack_targets, deal_damage
+from server.engine.effects import attack_targets, deal_damage_at_once
 from server.engine.events import AttackersDeclared, BlockersDeclared, Event
 from server.engine.state import Game, GameObject
 from server.engine.targeting import quality_of
@@ -311,9 +311,8 @@ def deal_combat_damage(game: Game, events: list[Event]) -> None:
             i for i in (*combat.attackers, *combat.blocking)
             if i in game.objects and (game.objects[i].has("First strike")
                                       or game.objects[i].has("Double strike"))]
-    for source, target, amount in assigned:
-        if target[0] == "object" and str(target[1]) not in game.objects:
-            continue
-        deal_damage(game, source, target, amount, events, combat=True)  # rule 510.2
+    deal_damage_at_once(game, [(source, target, amount) for source, target, amount in assigned
+                               if target[0] != "object" or str(target[1]) in game.objects],
+                        events, combat=True)  # rule 510.2
     combat.assignments.clear()
     combat.damage_dealt = True

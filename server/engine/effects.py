@@ -7,7 +7,7 @@ are performed in text order).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar, assert_never, get_args, get_type_hints
 
@@ -189,39 +189,55 @@ def gain_life(game: Game, seat: int, amount: int, events: list[Event]) -> None:
         emit(game, events, LifeGained(seat, amount))
 
 
-def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
-                events: list[Event], *, combat: bool = False) -> None:
+def deal_damage_at_once(game: Game, dealt: Sequence[tuple[GameObject, Target, int]],
+                        events: list[Event], *, combat: bool = False) -> None:
+    """Damage dealt at the same time (rule 510.2: all combat damage of a step; an effect
+    dealing damage to several recipients, 120.1): each source to each recipient in turn,
+    then each source with lifelink makes its controller gain the total it dealt -- one
+    life-gain event per source (rules 702.15b, 702.15e, 119.9), however many recipients."""
+    gains: dict[str, tuple[int, int]] = {}
+    for source, target, amount in dealt:
+        done = _damage(game, source, target, amount, events, combat=combat)
+        if done and source.has("Lifelink"):  # (as it deals the damage, 702.15c)
+            seat, total = gains.get(source.id, (source.controller, 0))
+            gains[source.id] = (seat, total + done)
+    for seat, total in gains.values():
+        gain_life(game, seat, total, events)
+
+
+def _damage(game: Game, source: GameObject, target: Target, amount: int,
+            events: list[Event], *, combat: bool) -> int:
     """Rule 120.3: damage to a player is life loss (120.3a); to a planeswalker it removes
     loyalty (120.3c); to a creature it is marked (120.3e), with deathtouch noted (702.2b).
-    Lifelink makes its controller gain that much life (120.3f); protection prevents damage
-    from sources with the quality (702.16e), and so do the prevention effects of resolved
-    spells and abilities (615.1, :func:`server.engine.replacements.prevented`)."""
+    Protection prevents damage from sources with the quality (702.16e), and so do the
+    prevention effects of resolved spells and abilities (615.1,
+    :func:`server.engine.replacements.prevented`). Returns the damage dealt (0: none)."""
     if amount <= 0:
-        return  # rule 120.8: no damage is dealt
+        return 0  # rule 120.8: no damage is dealt
     kind, ref = target
     if replacements.prevented(game, source, game.objects[str(ref)] if kind == "object" else None,
                               combat=combat):
-        return  # rule 615.1: prevented (400.7c: also from what a permanent spell became)
+        return 0  # rule 615.1: prevented (400.7c: also from what a permanent spell became)
     # Rule 614.1a: "it deals triple that damage instead" -- after any division (601.2d) and
     # combat damage assignment (510.1c), which use the unmodified damage.
     amount = damage_after_replacements(game, source, amount)
     if kind == "player":
         seat = int(ref)
         if game.players[seat].has_lost:
-            return  # rule 800.4a: a player who left is no longer in the game
+            return 0  # rule 800.4a: a player who left is no longer in the game
         if player_protected_from(game, seat, source.card):
-            return  # rule 702.16e: prevented
+            return 0  # rule 702.16e: prevented
         shield = damage_shield(game, seat)
         if shield is not None:
             # Rule 615.1: "prevent that damage and put an incarnation counter on [this]".
             put_counters(game, shield[0], shield[1], 1, events)
-            return
+            return 0
         emit(game, events, DamageDealt(source.id, seat, None, amount, combat))
         lose_life(game, seat, amount, events)  # rule 120.3a
     else:
         obj = game.objects[str(ref)]
         if protected_from(obj, source):
-            return  # rule 702.16e: prevented
+            return 0  # rule 702.16e: prevented
         if obj.is_planeswalker:
             obj.counters["loyalty"] = obj.loyalty - amount
         if obj.is_creature:
@@ -229,8 +245,7 @@ def deal_damage(game: Game, source: GameObject, target: Target, amount: int,
             if source.has("Deathtouch"):
                 obj.deathtouched = True
         emit(game, events, DamageDealt(source.id, None, obj.id, amount, combat))
-    if source.has("Lifelink"):
-        gain_life(game, source.controller, amount, events)
+    return amount
 
 
 def resolve_top(game: Game, events: list[Event]) -> None:
@@ -635,8 +650,8 @@ def _deal_damage(act: Act, effect: DealDamage) -> None:
     else:
         recipients = [("object", p.id) for p in _objects(game, obj, who, effect.filter,
                                                           targets)]
-    for target in recipients:
-        deal_damage(game, act.source, target, act.amount, act.events)
+    deal_damage_at_once(game, [(act.source, target, act.amount) for target in recipients],
+                        act.events)
 
 
 @performs(Fight)
@@ -1321,8 +1336,8 @@ def _creature_deals(act: Act, effect: DealDamage | Fight) -> None:
     if creature is None:
         return
     if isinstance(effect, DealDamage):
-        for target in targets:
-            deal_damage(game, creature, target, creature.power, events)
+        deal_damage_at_once(game, [(creature, target, creature.power) for target in targets],
+                            events)
         return
     other = next((game.objects[str(ref)] for kind, ref in targets
                   if kind == "object" and str(ref) in game.objects), None)
@@ -1331,8 +1346,8 @@ def _creature_deals(act: Act, effect: DealDamage | Fight) -> None:
     # Rule 701.14a: each deals damage equal to its power to the other, at the same time (a
     # creature fighting itself deals twice its power to itself, 701.14c).
     first, second = creature.power, other.power
-    deal_damage(game, creature, ("object", other.id), first, events)
-    deal_damage(game, other, ("object", creature.id), second, events)
+    deal_damage_at_once(game, [(creature, ("object", other.id), first),
+                               (other, ("object", creature.id), second)], events)
 
 
 def _exchange_control(game: Game, permanents: list[GameObject]) -> None:

@@ -377,6 +377,12 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     # left the battlefield in these same events still see what left with them.
     departed = [(e.old_id, e.controller, e.card) for e in fresh
                 if isinstance(e, ZoneChanged) and e.from_zone is Zone.BATTLEFIELD]
+    # Rules 510.2, 603.2c: a step's combat damage is one event -- a permanent dealt combat
+    # damage by several sources at once is dealt damage once, "that much" being the total.
+    struck: dict[str, int] = {}
+    for e in fresh:
+        if isinstance(e, DamageDealt) and e.combat and e.object_id is not None:
+            struck[e.object_id] = struck.get(e.object_id, 0) + e.amount
     for event in fresh:
         if isinstance(event, TokenCreated):
             _token_created(game, event)
@@ -387,7 +393,7 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                                event_player=event.controller,
                                event_object=cast.id)  # "copy that spell"
         elif isinstance(event, DamageDealt):
-            _damage_triggers(game, event, departed)
+            _damage_triggers(game, event, departed, struck)
             _source_damage_triggers(game, event, fresh)
         elif isinstance(event, CountersPut):
             _counters_put(game, event)
@@ -561,19 +567,24 @@ def _state_triggers(game: Game) -> None:
 
 
 def _damage_triggers(game: Game, event: DamageDealt,
-                     departed: list[tuple[str, int, CardDef]]) -> None:
+                     departed: list[tuple[str, int, CardDef]], struck: dict[str, int]) -> None:
     """"Whenever [this] is dealt damage" and "whenever [this] deals [combat] damage to [a
     player]" (rules 120.3, 510.2): once per damage event, "that much" being the damage; a
-    permanent that has since left the battlefield still triggers, as it last existed."""
+    permanent that has since left the battlefield still triggers, as it last existed.
+    ``struck``: each permanent's combat damage of this step, all one event (510.2, 603.2c),
+    taken out as its first part triggers for the whole."""
     def found(oid: str) -> tuple[int, CardDef] | None:
         obj = game.objects.get(oid)
         if obj is not None and obj.zone is Zone.BATTLEFIELD:
             return obj.controller, obj.card
         return next(((c, card) for old, c, card in departed if old == oid), None)
 
-    if event.object_id is not None and (dealt := found(event.object_id)) is not None:
+    amount = struck.pop(event.object_id, None) if event.combat and event.object_id is not None \
+        else event.amount
+    if event.object_id is not None and amount is not None and \
+            (dealt := found(event.object_id)) is not None:
         trigger(game, dealt[0], dealt[1], event.object_id, TriggerEvent.DEALT_DAMAGE,
-                event_amount=event.amount)
+                event_amount=amount)
     if (dealer := found(event.source_id)) is not None:
         trigger(game, dealer[0], dealer[1], event.source_id, TriggerEvent.DEALS_DAMAGE,
                 subject=TriggerSubject.THIS, damage=event, event_player=event.player,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from server.cards.model import Controller, ObjectFilter
 from server.engine import Step, Zone, replacements
 from server.engine import game as game_module
-from server.engine.effects import deal_damage
+from server.engine.effects import deal_damage_at_once
 from server.engine.replacements import CombatDamagePrevented, DamageFromPrevented, register
 from server.engine.zone_rules import spell_became_permanent
 from server.engine.zones import move
@@ -22,11 +22,11 @@ def test_fog_rule_615_1_prevents_all_combat_damage_this_turn_not_other_damage() 
     corpse = put(game, 1, "Walking Corpse", Zone.BATTLEFIELD)
     register(game, CombatDamagePrevented(game.turn, 0))
     life = game.player(1).life
-    deal_damage(game, ogre, ("player", 1), 3, [], combat=True)
-    deal_damage(game, ogre, ("object", corpse.id), 3, [], combat=True)
-    deal_damage(game, corpse, ("object", ogre.id), 2, [], combat=True)
+    deal_damage_at_once(game, [(ogre, ("player", 1), 3)], [], combat=True)
+    deal_damage_at_once(game, [(ogre, ("object", corpse.id), 3)], [], combat=True)
+    deal_damage_at_once(game, [(corpse, ("object", ogre.id), 2)], [], combat=True)
     assert (game.player(1).life, corpse.damage, ogre.damage) == (life, 0, 0)
-    deal_damage(game, ogre, ("player", 1), 3, [])  # not combat damage (510.2)
+    deal_damage_at_once(game, [(ogre, ("player", 1), 3)], [])  # not combat damage (510.2)
     assert game.player(1).life == life - 3
 
 
@@ -37,11 +37,11 @@ def test_combat_damage_to_filter_rule_615_1_only_to_what_it_describes() -> None:
     corpse = put(game, 1, "Walking Corpse", Zone.BATTLEFIELD)
     register(game, CombatDamagePrevented(game.turn, 0, OGRES))  # "to Ogres you control"
     life = game.player(0).life
-    deal_damage(game, corpse, ("object", ogre.id), 2, [], combat=True)
-    deal_damage(game, ogre, ("object", theirs.id), 3, [], combat=True)
-    deal_damage(game, corpse, ("player", 0), 2, [], combat=True)
+    deal_damage_at_once(game, [(corpse, ("object", ogre.id), 2)], [], combat=True)
+    deal_damage_at_once(game, [(ogre, ("object", theirs.id), 3)], [], combat=True)
+    deal_damage_at_once(game, [(corpse, ("player", 0), 2)], [], combat=True)
     assert (ogre.damage, theirs.damage, game.player(0).life) == (0, 3, life - 2)
-    deal_damage(game, corpse, ("object", ogre.id), 1, [])  # noncombat damage isn't
+    deal_damage_at_once(game, [(corpse, ("object", ogre.id), 1)], [])  # noncombat damage isn't
     assert ogre.damage == 1
 
 
@@ -52,17 +52,17 @@ def test_damage_from_source_rule_615_1_prevented_and_follows_the_permanent_400_7
     corpse = put(game, 1, "Walking Corpse", Zone.BATTLEFIELD)
     register(game, DamageFromPrevented(ogre.id, game.turn))
     life = game.player(1).life
-    deal_damage(game, ogre, ("player", 1), 3, [], combat=True)
-    deal_damage(game, ogre, ("object", corpse.id), 3, [])
+    deal_damage_at_once(game, [(ogre, ("player", 1), 3)], [], combat=True)
+    deal_damage_at_once(game, [(ogre, ("object", corpse.id), 3)], [])
     assert (game.player(1).life, corpse.damage) == (life, 0)
-    deal_damage(game, shock, ("player", 1), 2, [])  # another source
+    deal_damage_at_once(game, [(shock, ("player", 1), 2)], [])  # another source
     assert game.player(1).life == life - 2
     # Rule 400.7c: a permanent spell's prevention goes on with the permanent it becomes.
     spell = put(game, 1, "Walking Corpse", Zone.STACK)
     register(game, DamageFromPrevented(spell.id, game.turn))
     permanent = move(game, spell.id, Zone.BATTLEFIELD, [])
     spell_became_permanent(game, spell.id)
-    deal_damage(game, permanent, ("object", ogre.id), 2, [])
+    deal_damage_at_once(game, [(permanent, ("object", ogre.id), 2)], [])
     assert ogre.damage == 0
 
 
