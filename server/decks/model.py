@@ -124,12 +124,25 @@ def complete(entry: Entry) -> Entry:
     return entry
 
 
+#: The characters that set or override the direction of the text around them (Unicode
+#: bidirectional controls): in a name or a quoted line they would turn a message around.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+
+
 def clean_name(name: str) -> str:
-    """A deck name on one line: control characters dropped, whitespace runs made one space."""
-    kept = "".join(ch for ch in name if unicodedata.category(ch) != "Cc" or ch.isspace())
+    """A deck name on one line: control characters and direction overrides dropped,
+    whitespace runs made one space."""
+    kept = "".join(ch for ch in name if ch not in BIDI_CONTROLS
+                   and (unicodedata.category(ch) != "Cc" or ch.isspace()))
     return " ".join(kept.split())
 
 
 def quoted(text: str, limit: int = 80) -> str:
-    """``text`` in single quotes for a message, cut to ``limit`` characters."""
-    return f"'{text[:limit]}…'" if len(text) > limit else f"'{text}'"
+    """``text`` in single quotes for a message, cut to ``limit`` characters; a control
+    character or direction override in it is shown as its code (``\\u202e``), so the
+    message reads as written and the player sees what is in the line."""
+    cut = text[:limit]
+    shown = "".join(f"\\u{ord(ch):04x}" if ch in BIDI_CONTROLS
+                    or unicodedata.category(ch) == "Cc" else ch for ch in cut)
+    return f"'{shown}…'" if len(text) > limit else f"'{shown}'"

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from server import cards
 from server.cards import DeckError
 from server.decks import Deck, DeckFormat, DeckListError, check, parse, resolve
-from server.decks.model import MAX_DECK_BYTES
+from server.decks.model import MAX_DECK_BYTES, clean_name
 
 C, L = DeckFormat.CONSTRUCTED, DeckFormat.LIMITED
 
@@ -53,6 +53,15 @@ FILLER = "56 Mountain\n"  # with "4 Shock": a legal 60-card constructed deck
 ])
 def test_malformed_lines_are_refused_naming_the_line(text: str, problem: str) -> None:
     assert only(text) == problem
+
+
+def test_a_direction_override_in_a_line_is_shown_as_its_code_not_obeyed() -> None:
+    """A right-to-left override (U+202E) quoted as is turned the rest of the message
+    around in the player's client; it is shown as its code now, and a deck's name loses
+    it."""
+    assert only("4 Shock\n52 Mountain\n4 Sh\u202eock\n") == (
+        "line 3: unknown or unsupported card 'Sh\\u202eock'")
+    assert clean_name("Burn \u202eevil\u2066") == "Burn evil"
 
 
 def test_an_unknown_card_still_counts_toward_the_deck_size() -> None:
