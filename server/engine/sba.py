@@ -10,7 +10,13 @@ from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
 from server.engine.targeting import quality_of
-from server.engine.zones import destroyed_for_real, move, put_into_graveyards, remove_from_game
+from server.engine.zones import (
+    destroyed_for_real,
+    move,
+    put_into_graveyards,
+    remove_from_game,
+    return_exiled,
+)
 
 POISON_LIMIT = 10  # rule 704.5c
 
@@ -63,9 +69,17 @@ def _leave_game(game: Game, seat: int, events: list[Event]) -> None:
     the next player. Their triggers waiting to be put on the stack and choices go too
     (800.4d); a spell or ability being cast that can no longer be completed is reversed
     (733.1)."""
-    for oid in [o.id for o in game.objects.values() if o.owner == seat]:
+    owned = [o.id for o in game.objects.values() if o.owner == seat]
+    left = [oid for oid in owned if oid in game.battlefield]
+    for oid in owned:
         if oid in game.objects:
             remove_from_game(game, oid)
+    if game.exiled_until_leaves:
+        # Rule 610.3 (603.6c: leaving the game with its owner is leaving the battlefield):
+        # what its permanents exiled "until [this] leaves the battlefield" comes back -- to
+        # players still in the game (their own cards left with them).
+        for oid in left:
+            return_exiled(game, oid, events)
     game.effects[:] = [replace(e, controller=-1) if e.controller == seat else e
                        for e in game.effects]
     layers.refresh(game)  # the player has left: no control-changing effect gives them any

@@ -111,14 +111,19 @@ def move(
     Cards go to their owner's library, hand or graveyard (rule 400.3). Instants and sorceries
     can't enter the battlefield (rule 400.4a): asked to, they stay where they are (and the
     unchanged object is returned); likewise a conspiracy, phenomenon, plane, scheme or
-    vanguard card can't leave the command zone (rule 400.4b). A permanent that leaves the
-    battlefield is removed from combat (rule 506.4). ``bottom`` puts the card under the others
-    of an ordered zone (rule 400.5); ``face_down`` exiles it face down (rule 406.3). Stickers
-    go along to a public zone (rules 123.5, 400.7m).
+    vanguard card can't leave the command zone (rule 400.4b), nor a token that has left the
+    battlefield its zone (rule 111.8). A permanent that leaves the battlefield is removed
+    from combat (rule 506.4). ``bottom`` puts the card under the others of an ordered zone
+    (rule 400.5); ``face_down`` exiles it face down (rule 406.3). Stickers go along to a
+    public zone (rules 123.5, 400.7m).
     """
     old = game.objects[object_id]
     if to is Zone.BATTLEFIELD and not old.card.is_permanent_card:
         return old  # rule 400.4a
+    if old.is_token and old.zone is not Zone.BATTLEFIELD and not old.spell_copy:
+        # Rule 111.8: a token that has left the battlefield can't move to another zone or
+        # come back onto the battlefield; it stays, and ceases to exist at the next SBA.
+        return old
     if old.zone is Zone.BATTLEFIELD and object_id not in game.battlefield:
         return old  # rule 702.26b: phased out, it can't be affected
     if old.zone is Zone.COMMAND and to is not Zone.COMMAND \
@@ -189,11 +194,11 @@ def move(
     if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:
         game.stray_tokens.append(new.id)  # it ceases to exist at the next SBA (704.5d-e)
     if old.zone is Zone.BATTLEFIELD and game.exiled_until_leaves:
-        _return_exiled(game, object_id, events)
+        return_exiled(game, object_id, events)
     return new
 
 
-def _return_exiled(game: Game, source_id: str, events: list[Event]) -> None:
+def return_exiled(game: Game, source_id: str, events: list[Event]) -> None:
     """Rule 610.3: as the permanent ``source_id`` leaves the battlefield, the cards exiled
     until it does return to their previous zones -- those still the objects exiled (400.7);
     to the battlefield under their owners' control (610.3c)."""
