@@ -695,7 +695,14 @@ def _next_turn(game: Game) -> None:
         game.extra_turns[:] = extra[:-1]
     else:
         game.extra_turns.clear()
-        game.active = game.next_seat(game.active)
+        before, game.active = game.active, game.next_seat(game.active)
+        # Rule 800.4m: the turn of a player who left would have begun between these two;
+        # what lasts "until the end of [their] next turn" lasts until then (phasing).
+        n = len(game.players)
+        seat = (before + 1) % n
+        while seat != game.active:
+            game.last_turn_of[seat] = game.turn
+            seat = (seat + 1) % n
     game.turn += 1
     game.last_turn_of[game.active] = game.turn
     variants.turn_began(game)  # e.g. the new planar controller (901.6)

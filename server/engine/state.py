@@ -771,7 +771,8 @@ class Game:
     #: Phased-out permanents (rule 702.26, see :mod:`server.engine.phasing`): not in
     #: ``battlefield`` while phased out.
     phased_out: list[PhasedOut] = field(default_factory=list)
-    #: The last turn each seat began (for "until the end of your next turn").
+    #: The last turn each seat began (for "until the end of your next turn"); for a player
+    #: who left, the turn after which theirs would have begun (rule 800.4m).
     last_turn_of: dict[int, int] = field(default_factory=dict)
     #: Extra turns to take after this one (rule 500.7): the most recently created is taken
     #: first (the last of the list).
