@@ -33,6 +33,7 @@ from server.engine import (
     variants,
     watchers,
     zone_rules,
+    zones,
 )
 from server.engine.actions import (
     Accept,
@@ -321,6 +322,8 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
             effects.perform_optional(game, choice, events)
     elif kind is DecisionKind.CHOOSE_CARD and choice.group[:1] == [effects.CHOSEN_ONE]:
         effects.answer_chosen(game, choice, action, events)  # "a Liliana you control"
+    elif kind is DecisionKind.CHOOSE_CARD and choice.group[:1] == [zones.AURA_HOST]:
+        zones.answer_aura_host(game, choice, action)  # rule 303.4f
     elif kind is DecisionKind.CHOOSE_COLOR:
         choosing.answer_color(game, choice, action)  # rule 105.4
     elif kind is DecisionKind.CHOOSE_NAME:
@@ -426,6 +429,8 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
             return choosing.name_options(choice)  # rule 608.2d
         case DecisionKind.CHOOSE_CARD if choosing.owns(choice):
             return choosing.options(choice)  # rule 608.2d
+        case DecisionKind.CHOOSE_CARD if choice.group[:1] == [zones.AURA_HOST]:
+            return zones.aura_host_options(game, choice)  # rule 303.4f
         case (DecisionKind.SCRY | DecisionKind.SEARCH | DecisionKind.CHOOSE_PLAYER
               | DecisionKind.SEPARATE_PILES | DecisionKind.CHOOSE_PILE
               | DecisionKind.CHOOSE_CARD | DecisionKind.CLASH):

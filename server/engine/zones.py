@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from server.cards import CardDef, card_pool
 from server.engine import replacements
+from server.engine.actions import Action, ChooseCard, Decline
 from server.engine.events import (
     CardDrawn,
     CountersPut,
@@ -21,6 +22,7 @@ from server.engine.events import (
 from server.engine.filters import matches
 from server.engine.replacements import Modified
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Step, Zone
+from server.engine.targeting import quality_of
 from server.engine.watchers import emit
 
 
@@ -100,6 +102,8 @@ def create_object(game: Game, card: CardDef, owner: int, zone: Zone) -> GameObje
 
 #: Marks the name choice of a permanent entering with "choose a card name" (614.12a).
 AS_ENTERS = "as_enters"
+#: Marks the choice of what an Aura entering other than as a spell enchants (303.4f).
+AURA_HOST = "aura_host"
 
 
 def move(
@@ -132,6 +136,17 @@ def move(
     replaced = replacements.zone_change(game, old, to)  # rules 614.1a, 616.1
     if replaced is not to:
         to, controller = replaced, None  # "exile it instead"
+    hosts: list[str] = []
+    if to is Zone.BATTLEFIELD and attached_to is None and old.zone is not Zone.STACK \
+            and old.card.enchant is not None:
+        # Rule 303.4f: an Aura put onto the battlefield other than by resolving as a spell
+        # enchants what its controller chooses as it enters (not targeted: hexproof doesn't
+        # matter, its enchant ability and protection do) -- or, with nothing it could
+        # enchant, it stays where it is (303.4g).
+        hosts = aura_hosts(game, old, old.owner if controller is None else controller)
+        if not hosts:
+            return old
+        attached_to = hosts[0]
     game.zone_list(old.zone, old.owner).remove(object_id)
     del game.objects[object_id]
     if old.zone is Zone.STACK and old.ability is None:
@@ -174,6 +189,9 @@ def move(
         new.stickers = list(old.stickers)
         restamp_stickers(game, new)
     game.objects[new.id] = new
+    if len(hosts) > 1:  # (one: no choice to make)
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, new_controller, hosts,
+                                      group=[AURA_HOST, new.id]))
     if to is Zone.BATTLEFIELD and old.card.enters_naming:
         # Rule 614.12a: "As [this] enters, choose a card name" -- any card's name (201.2).
         game.choices.insert(0, Choice(DecisionKind.CHOOSE_NAME, new_controller,
@@ -220,6 +238,33 @@ def shuffle_library(game: Game, seat: int) -> None:
         obj.id = fresh_id(game)
         game.objects[obj.id] = obj
         library[i] = obj.id
+
+
+def aura_hosts(game: Game, aura: GameObject, controller: int) -> list[str]:
+    """The permanents an Aura that ``controller`` puts onto the battlefield could enchant
+    (rules 303.4a, 303.4d, 303.4f, 702.16c), in battlefield order."""
+    enchant = aura.card.enchant
+    assert enchant is not None
+    objects = game.objects
+    return [oid for oid in game.battlefield if oid != aura.id
+            and not any(quality_of(aura.card, q) for q in objects[oid].protection)
+            and matches(game, objects[oid], enchant, controller, aura.id)]
+
+
+def aura_host_options(game: Game, choice: Choice) -> tuple[Action, ...]:
+    """Rule 303.4f: each permanent the entering Aura could enchant (still there; if none
+    is, it stays as it entered)."""
+    picks = tuple(ChooseCard(oid) for oid in choice.pool if oid in game.battlefield)
+    return picks or (Decline(),)
+
+
+def answer_aura_host(game: Game, choice: Choice, action: Action) -> None:
+    """Rule 303.4f: the Aura enchants the permanent chosen (it entered attached to the
+    first it could enchant, until this answer)."""
+    game.choices.remove(choice)
+    aura = game.objects.get(choice.group[1])
+    if aura is not None and isinstance(action, ChooseCard):
+        aura.attached_to = action.object_id
 
 
 def remove_from_game(game: Game, object_id: str) -> None:
