@@ -40,6 +40,21 @@ class ZoneChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class LeftGame:
+    """Rules 800.4a, 603.6c: the permanent ``old_id`` left the battlefield by leaving the
+    game with its owner (it goes to no zone); leaves-the-battlefield abilities trigger, as
+    it last existed (603.10a)."""
+
+    old_id: str
+    owner: int
+    controller: int
+    card: CardDef
+    counters: tuple[tuple[str, int], ...] = ()
+    attached_to: str | None = None
+    granted: tuple[TriggeredAbility, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class DamageDealt:
     """Rule 120: ``source_id`` dealt ``amount`` damage to a player seat or an object id."""
 
@@ -224,7 +239,7 @@ class LifeExchanged:
     seats: tuple[int, int]
 
 
-Event = (ZoneChanged | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
+Event = (ZoneChanged | LeftGame | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
          | LifeGained | LifeLost | TargetsChosen | CountersPut | AbilityActivated | Sacrificed

@@ -7,7 +7,7 @@ from dataclasses import replace
 from server.engine import filters, layers, leaving, variants
 from server.engine.board import board
 from server.engine.casting import abandon_impossible_cast
-from server.engine.events import Event, GameEnded, PlayerLost
+from server.engine.events import Event, GameEnded, LeftGame, PlayerLost
 from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
 from server.engine.targeting import quality_of
 from server.engine.zones import (
@@ -71,6 +71,11 @@ def _leave_game(game: Game, seat: int, events: list[Event]) -> None:
     (733.1)."""
     owned = [o.id for o in game.objects.values() if o.owner == seat]
     left = [oid for oid in owned if oid in game.battlefield]
+    for oid in left:  # rule 603.6c: leaving the game, they leave the battlefield
+        obj = game.objects[oid]
+        events.append(LeftGame(oid, obj.owner, obj.controller, obj.card,
+                               tuple(obj.counters.items()), obj.attached_to,
+                               obj.granted_triggers))
     for oid in owned:
         if oid in game.objects:
             remove_from_game(game, oid)

@@ -33,6 +33,7 @@ from server.engine.events import (
     DamageDealt,
     Event,
     Expended,
+    LeftGame,
     LifeGained,
     LifeLost,
     Sacrificed,
@@ -76,8 +77,9 @@ class _Occurrence:
     last_known: LastKnown | None
     damage: DamageDealt | None
     attackers: tuple[GameObject, ...]
-    #: ZONE_CHANGE: the zones moved from (None: a token created) and to.
-    zones: tuple[Zone | None, Zone] | None
+    #: ZONE_CHANGE: the zones moved from (None: a token created) and to (None: out of the
+    #: game with its owner, 800.4a).
+    zones: tuple[Zone | None, Zone | None] | None
     counter_kind: str
     #: DEALS_DAMAGE batches: the creatures that dealt a player combat damage together.
     sources: tuple[GameObject | LastKnown, ...]
@@ -94,7 +96,7 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
              last_known: LastKnown | None = None,
              damage: DamageDealt | None = None, event_object: str | None = None,
              attackers: tuple[GameObject, ...] = (),
-             zones: tuple[Zone | None, Zone] | None = None, counter_kind: str = "",
+             zones: tuple[Zone | None, Zone | None] | None = None, counter_kind: str = "",
              delayed: TriggeredAbility | None = None,
              granted: tuple[TriggeredAbility, ...] | None = None,
              sources: tuple[GameObject | LastKnown, ...] = (),
@@ -270,8 +272,11 @@ _ZONE_NAMES = {"battlefield": Zone.BATTLEFIELD, "graveyard": Zone.GRAVEYARD,
                "stack": Zone.STACK}
 
 
-def _zones_fit(ability: TriggeredAbility, from_zone: Zone | None, to_zone: Zone) -> bool:
-    """Whether a zone change goes from and to the zones a zone-change trigger names."""
+def _zones_fit(ability: TriggeredAbility, from_zone: Zone | None, to_zone: Zone | None
+               ) -> bool:
+    """Whether a zone change goes from and to the zones a zone-change trigger names (to
+    None: a permanent leaving the game with its owner leaves the battlefield, and goes to
+    no zone: "dies" doesn't fit, 603.6c)."""
     return (not ability.from_zone or _ZONE_NAMES[ability.from_zone] is from_zone) and (
         not ability.to_zone or _ZONE_NAMES[ability.to_zone] is to_zone)
 
@@ -376,7 +381,8 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     # Rule 603.10a: leaves-the-battlefield abilities look back in time, so permanents that
     # left the battlefield in these same events still see what left with them.
     departed = [(e.old_id, e.controller, e.card) for e in fresh
-                if isinstance(e, ZoneChanged) and e.from_zone is Zone.BATTLEFIELD]
+                if (isinstance(e, ZoneChanged) and e.from_zone is Zone.BATTLEFIELD)
+                or isinstance(e, LeftGame)]
     # Rules 510.2, 603.2c: a step's combat damage is one event -- a permanent dealt combat
     # damage by several sources at once is dealt damage once, "that much" being the total.
     struck: dict[str, int] = {}
@@ -451,6 +457,8 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
                                spell_obj=source, event_object=source.id)
         elif isinstance(event, ZoneChanged):
             _zone_changed(game, event, fresh, departed)
+        elif isinstance(event, LeftGame):
+            _left_game(game, event, departed)
     _combat_damage_batches(game, fresh, departed)
     _state_triggers(game)
     return len(events)
@@ -503,6 +511,29 @@ def _zone_changed(game: Game, event: ZoneChanged, fresh: list[Event],
                 left.attached_to == event.old_id:
             trigger(game, left.controller, left.card, left.old_id, TriggerEvent.ZONE_CHANGE,
                     subject=TriggerSubject.ATTACHED, zones=zones, granted=left.granted)
+
+
+def _left_game(game: Game, event: LeftGame, departed: list[tuple[str, int, CardDef]]
+               ) -> None:
+    """Rule 603.6c: a permanent leaving the game with its owner (800.4a) leaves the
+    battlefield: its own "when [this] leaves the battlefield" (controlled by a player still
+    in the game, 800.4d), others' "whenever a [filter] leaves the battlefield" and "when
+    enchanted creature leaves" trigger, as it last existed (603.10a)."""
+    zones: tuple[Zone | None, Zone | None] = (Zone.BATTLEFIELD, None)
+    trigger(game, event.controller, event.card, event.old_id, TriggerEvent.ZONE_CHANGE,
+            subject=TriggerSubject.THIS, zones=zones, granted=event.granted)
+    common: dict[str, Any] = {
+        "last_known": LastKnown(event.card, event.controller, event.old_id, event.counters),
+        "event_object": event.old_id, "zones": zones, "event_player": event.controller,
+        "subject": TriggerSubject.FILTER}
+    each_permanent(game, TriggerEvent.ZONE_CHANGE, **common)
+    for oid, controller, card in departed:
+        if oid != event.old_id:
+            trigger(game, controller, card, oid, TriggerEvent.ZONE_CHANGE, **common)
+    for oid in [i for i in game.battlefield if game.objects[i].attached_to == event.old_id]:
+        holder = game.objects[oid]
+        trigger(game, holder.controller, holder.card, oid, TriggerEvent.ZONE_CHANGE,
+                subject=TriggerSubject.ATTACHED, zones=zones)
 
 
 def _attack_triggers(game: Game, event: AttackersDeclared) -> None:
