@@ -42,7 +42,6 @@ from server.transport.ws import (
     AddressCap,
     _admitter,
     _CappedConnection,
-    address_key,
 )
 from server.web import StaticSite
 
@@ -145,6 +144,7 @@ class RelayProcess:
     # ---- one client
     async def handle(self, ws: ServerConnection) -> None:
         ws.request, ws.response = _HANDSHAKE_DONE, None
+        assert isinstance(ws, _CappedConnection)  # (create_connection, in run)
         self._ids += 1
         rid = self._ids
         self.open += 1
@@ -152,8 +152,9 @@ class RelayProcess:
         with trio.CancelScope() as scope:
             client = _Client(rid, ws, send, scope)
             self.clients[rid] = client
-            self.out.send(link.OPEN, link.conn_body(rid, address_key(
-                ws.remote_address).encode()))
+            # (read as its request came: a client that reset the connection since has no
+            # peer name any more)
+            self.out.send(link.OPEN, link.conn_body(rid, ws.address.encode()))
             try:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._write, client, receive)

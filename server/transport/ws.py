@@ -65,8 +65,9 @@ class WebSocket:
 
     def __init__(self, ws: _CappedConnection) -> None:
         self._ws = ws
-        #: The client's address, as the per-address limits count it.
-        self.address = address_key(ws.remote_address)
+        #: The client's address, as the per-address limits count it (a client that reset
+        #: the connection right after its handshake has no peer name any more).
+        self.address = ws.address
 
     async def recv(self) -> bytes | str:
         try:
@@ -246,6 +247,9 @@ class _CappedConnection(ServerConnection):
 
     slot: AddressSlot | None = None
     stream_done = False  # close_stream has finished: no slot may be taken any more
+    #: The client's address (:func:`address_key`), read as its request came: the peer's
+    #: name can't be read once it has reset the connection.
+    address = ""
 
     async def close_stream(self) -> None:
         try:
@@ -373,7 +377,7 @@ def _admitter(cap: AddressCap, http_cap: AddressCap, site: StaticSite,
         if connection.stream_done:  # the client left already; nothing will be sent
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Gone.\n")
         try:
-            key = address_key(connection.remote_address)
+            key = connection.address = address_key(connection.remote_address)
         except OSError:  # the socket went away under us
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Gone.\n")
         if upgrade:
