@@ -77,8 +77,12 @@ class Ticket:
         self.output, self.done = output, True
         if self._event is not None:
             self._event.set()
-        if self.settle is not None:
-            self.settle(output)
+        # Called once, then let go: the connection holds its last ticket, and the callback
+        # holds the connection -- a cycle that kept every connection a player closed (its
+        # session, streams, socket...) until the next full collection.
+        settle, self.settle = self.settle, None
+        if settle is not None:
+            settle(output)
 
     async def finished(self) -> None:
         """Return once the command was handled or never will be."""

@@ -258,6 +258,21 @@ class _CappedConnection(ServerConnection):
             self.stream_done = True
             if self.slot is not None:
                 self.slot.release()
+            # (as in set_connection_exc: the protocol's parser error's traceback holds the
+            # protocol, a cycle -- an end of stream met mid-frame, 1006, makes one)
+            parser_exc = self.protocol.parser_exc
+            if parser_exc is not None:
+                parser_exc.__traceback__ = None
+
+    def set_connection_exc(self, exc: BaseException | None) -> None:
+        """Keep why the connection was lost (the cause of the ConnectionClosed its reads and
+        writes raise from now on) without its traceback: the traceback's frames hold this
+        connection, a reference cycle only a full collection frees -- every connection lost
+        abruptly (a reset, a network gone) kept its connection, protocol, streams and
+        socket, about 60 objects, for up to ``--gc-full-seconds``."""
+        if exc is not None and self.connection_exc is None:
+            exc.__traceback__ = None
+        super().set_connection_exc(exc)
 
     #: What :meth:`send_now` wrote only in part: it leaves before anything else.
     _unsent: tuple[bytes | memoryview, ...] = ()
