@@ -3,7 +3,8 @@
 rooms still waiting for their players from one client address, and ``max_rooms_per_address``
 open rooms, started or not, created from one address (guest accounts are free, so the
 address bounds what one client can hold of the lobby: a started game whose players all
-left stays open until its clocks run out, up to a day a game). It is the
+left stays open until its clocks run out, up to a day a game). A room whose game (or
+match) is over, lingering for its last views, counts for neither. It is the
 :class:`server.app.App`'s, which hands it each CreateRoom and tells it of rooms recovered
 and closed."""
 
@@ -59,13 +60,21 @@ class CreateDesk:
         if creator is not None:
             creator.created_rooms.discard(room_id)
 
+    def _playing(self, room_ids: set[str]) -> int:
+        """How many of ``room_ids`` count against a limit: not those whose game (or match)
+        is over -- they only linger a while for their last views (``--linger-seconds``),
+        and a player who finished a game may start the next at once."""
+        hosts = self.lobby.hosts
+        return sum(1 for r in room_ids if (host := hosts.get(r)) is None
+                   or not host.room.finished)
+
     def create(self, conn: _Connection, record: _SessionRecord, rid: int,
                request: req.CreateRoom) -> None:
         """Answer ``request``: the room's info and invite code, or the limit or name
         that stops it."""
         account = record.account
         limit = self.limits.max_rooms_per_account
-        if len(account.created_rooms) >= limit:
+        if self._playing(account.created_rooms) >= limit:
             conn.reply(error_bytes(
                 mpb.ERROR_CODE_LIMIT_REACHED,
                 f"you may have at most {limit} open rooms you created; play or leave them "
@@ -85,7 +94,7 @@ class CreateDesk:
                 f"them first", rid))
             return
         opened = self._open_rooms.get(conn.address, set())
-        if len(opened) >= self.limits.max_rooms_per_address:
+        if self._playing(opened) >= self.limits.max_rooms_per_address:
             conn.reply(error_bytes(
                 mpb.ERROR_CODE_LIMIT_REACHED,
                 f"your address has {self.limits.max_rooms_per_address} open rooms, started "

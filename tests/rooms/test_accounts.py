@@ -562,6 +562,38 @@ async def test_abandoned_started_games_cant_fill_the_room_cap_from_one_address(
         assert (await _create(c)).room.room_id
 
 
+async def test_a_finished_game_lingering_counts_for_no_room_limit(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A room whose game is over lingers (--linger-seconds) for its last views: counted,
+    it refused the next game of a player (or of everyone behind one address, a reverse
+    proxy's) who had just finished theirs -- 'manawire bots --games 50' twice failed from
+    game 12 on. It counts neither for its creator's account nor for the address."""
+    limits = Limits(max_rooms_per_account=2, max_rooms_per_address=2,
+                    max_waiting_rooms_per_address=16)
+    async with running_app(tmp_path, limits) as app:
+        ann, _w = await _connect(app, "ann")
+        bob, _w = await _connect(app, "bob")
+        for n in range(3):
+            room_id = (await _create(ann)).room.room_id
+            await _join(ann, room_id)
+            await _join(bob, room_id)
+            await bob.to_server.send(mpb.ClientMessage(
+                concede=mpb.ConcedeGame()).SerializeToString())  # rule 104.3a
+            await trio.sleep(1)
+            room = app.lobby.rooms[room_id]
+            assert room.finished and not room.closed, n  # lingering
+            for sock in (ann, bob):
+                await sock.to_server.send(mpb.ClientMessage(
+                    leave_room=mpb.LeaveRoom()).SerializeToString())
+            await trio.sleep(1)
+        assert len(app.lobby.rooms) == 3  # all three still there, lingering
+        # Two unfinished rooms are still the most one account may hold.
+        await _create(ann)
+        await _create(ann)
+        refused = await ann.request(create_room=mpb.CreateRoom(name="one more"))
+        assert refused.error.code == mpb.ERROR_CODE_LIMIT_REACHED
+
 async def test_new_guests_per_address_are_rate_limited_and_tokens_still_work(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
