@@ -113,6 +113,17 @@ async def play_bot_game(url: str, index: int, rng: random.Random, players: int =
         return sum(b.actions for b in bots)
 
 
+def _why(exc: BaseException) -> str:
+    """Why a game failed, in words: a refusal's message and problems; the errors of the
+    bots playing at once (a nursery's group: each different one, once), not the group."""
+    if isinstance(exc, BaseExceptionGroup):
+        seen = dict.fromkeys(_why(inner) for inner in exc.exceptions)
+        return "; ".join(seen)
+    if isinstance(exc, ServerError):
+        return exc.message + "".join(f"\n  {d}" for d in exc.details)
+    return f"{type(exc).__name__}: {exc}"
+
+
 async def _quick_match_game(url: str, index: int, rng: random.Random, players: int,
                             deck: Callable[[int], str], *, deck_format: mpb.DeckFormat,
                             policy: Policy) -> int:
@@ -186,9 +197,8 @@ async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None
             except Exception as exc:
                 summary.errors += 1
                 names = ", ".join(d if "\n" not in d else "a deck list" for d in decks)
-                why = (exc.message + "".join(f"\n  {d}" for d in exc.details)
-                       if isinstance(exc, ServerError) else f"{type(exc).__name__}: {exc}")
-                print(f"game {index} ({names or 'default decks'}) failed: {why}", flush=True)
+                print(f"game {index} ({names or 'default decks'}) failed: {_why(exc)}",
+                      flush=True)
             index += 1
     summary.seconds = time.perf_counter() - start
     return summary

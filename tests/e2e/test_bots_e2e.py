@@ -9,6 +9,7 @@ viewer contains the id of an object that was ever in a zone hidden from it, or t
 from __future__ import annotations
 
 import random
+import socket
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 import trio
 
 from client_sdk import Client
-from client_sdk.bots import RandomBot
+from client_sdk.bots import RandomBot, run_bot_games
 from client_sdk.policy import Policy
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
@@ -105,3 +106,19 @@ async def test_random_bots_and_a_spectator_complete_a_game_without_leaks(
                 checked += 1
     assert checked > 100
     store.close()
+
+
+async def test_quick_match_bots_against_no_server_say_why_not_exceptiongroup(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The bots of a quick-match game play at once, in a nursery: a server that isn't there
+    printed 'failed: ExceptionGroup: Exceptions from Trio nursery (2 sub-exceptions)'.
+    The errors inside are said, each different one once."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]  # (nothing listens: bound, never listening)
+        summary = await run_bot_games(f"ws://127.0.0.1:{port}", 1, 2, quick_match=True,
+                                      game_seconds=10)
+    assert (summary.completed, summary.errors) == (0, 1)
+    line = capsys.readouterr().out.strip().splitlines()[0]
+    assert line == (f"game 0 (default decks) failed: OSError: all attempts to connect to "
+                    f"127.0.0.1:{port} failed"), line
