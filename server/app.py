@@ -46,6 +46,7 @@ from server.rooms.room import RoomConfig
 from server.rooms.session import Session, SessionError, error_bytes, request_id_of
 from server.sending import ImmediateSocket, SendNow, Socket, SocketClosed, Writers
 from server.sessions import SessionDesk, _SessionRecord
+from server.status import Activity, Gauges
 from server.store import Store
 from server.store.records import AppendAction
 from server.store.writer import StoreWriter
@@ -244,12 +245,16 @@ class App:
         self.accounts = Accounts()
         self.accounts.load(*store.accounts())
         self.conns: dict[ConnId, _Connection] = {}
-        self.create_desk = CreateDesk(self.limits, self.lobby, self.accounts)
+        #: What the per-address limits refused: a log line a minute (server.refusals).
+        self.refusals = Refusals()
+        nursery.start_soon(self.refusals.report, name="refusals-report")
+        self.create_desk = CreateDesk(self.limits, self.lobby, self.accounts, self.refusals)
         self.match_desk = QuickMatchDesk(self.lobby, self.writer, self.conns,
                                          deck=self._deck, settle=self._settle)
         self.session_desk = SessionDesk(self.limits, self.accounts, self.lobby, self.writer,
                                         settle=self._settle, admit=self._admit,
-                                        stopping=lambda: self.stopping)
+                                        stopping=lambda: self.stopping,
+                                        refusals=self.refusals)
         #: Long deck lists are checked on a worker thread, one at a time.
         self._deck_checks = trio.CapacityLimiter(1)
         self._ids = itertools.count(1)
@@ -262,9 +267,8 @@ class App:
         nursery.start_soon(self.session_desk.sweep, name="session-sweeper")
         nursery.start_soon(self.relay.run, name="spectator-relay")
         nursery.start_soon(self.writer.watch_load, name="store-load")
-        #: What the per-address limits refused: a log line a minute (server.refusals).
-        self.refusals = Refusals()
-        nursery.start_soon(self.refusals.report, name="refusals-report")
+        #: Connections opened and actions played, for the status line (server.status).
+        self.activity = Activity()
         #: Spectators' joins take turns here: games first (server.rooms.admission).
         self.watch_gate = WatchGate(busy_interval=self.limits.spectator_join_interval)
         nursery.start_soon(self.watch_gate.run, name="watch-gate")
@@ -281,6 +285,12 @@ class App:
         self.store.prune_sessions(live, older_than=86_400)
         self.store.apply(self.session_desk.recover(self.store.sessions(), live))
         return count
+
+    def gauges(self) -> Gauges:
+        """The connections, rooms and games in play now (the status line's)."""
+        rooms = self.lobby.rooms.values()
+        return Gauges(len(self.conns), len(rooms),
+                      sum(1 for r in rooms if r.game is not None and not r.finished))
 
     def shutdown(self) -> None:
         """Freeze every room (their games are stored and go on after a restart) and close
@@ -354,6 +364,7 @@ class App:
             await sock.close(CLOSE_SERVICE_RESTART, "server restarting")
             return
         self.conns[conn.conn_id] = conn
+        self.activity.connections += 1
         try:
             async with trio.open_nursery() as nursery:
                 conn.scope = nursery.cancel_scope
@@ -479,8 +490,7 @@ class App:
         else:
             assert_never(request)
 
-    @staticmethod
-    def _settled(conn: _Connection, command: cmd.Act | cmd.Snapshot | cmd.ConcedeGame,
+    def _settled(self, conn: _Connection, command: cmd.Act | cmd.Snapshot | cmd.ConcedeGame,
                  out: cmd.Output | None) -> None:
         """A game command was handled (``out``), or never will be: its room closed."""
         if out is None:
@@ -490,6 +500,7 @@ class App:
         elif isinstance(command, cmd.Act) and any(
                 isinstance(op, AppendAction) for op in out.log):
             conn.limiter.refund()  # a played action: play is never rate-limited
+            self.activity.actions += 1
 
     # ---- lobby
     async def _deck(self, conn: _Connection, rid: int, spec: str, fmt: DeckFormat

@@ -64,7 +64,7 @@ def lock_data_dir(data_dir: Path) -> int:
 async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | None = None,
                      durability: Durability = "process", grace: float = 10.0,
                      gc_threshold: int | None = None, gc_young_seconds: float = 0.0,
-                     gc_full_seconds: float = 600.0,
+                     gc_full_seconds: float = 600.0, status_seconds: float = 0.0,
                      relays: RelayOptions | None = None) -> None:
     """Start the store, reload unfinished games, serve WebSockets until SIGTERM or SIGINT,
     then stop gracefully: freeze the rooms, close every client with 1012 (service restart),
@@ -80,7 +80,8 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
     server stops.
 
     ``relays``: start that many relay processes (:mod:`server.relay`), each a WebSocket
-    front on its own port that serves its clients' spectator streams off this process."""
+    front on its own port that serves its clients' spectator streams off this process.
+    ``status_seconds``: log a status line that often (:mod:`server.status`; 0: never)."""
     from server import gctune
     from server.app import CLOSE_SERVICE_RESTART, App
     from server.relay.host import FeedRouter, RelayLink, start_relays
@@ -115,6 +116,8 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                 except sqlite3.DatabaseError as exc:
                     raise ServeStartError(_unusable(store.path, exc)) from None
                 monitor.start()
+                if status_seconds > 0:
+                    nursery.start_soon(app.activity.report, status_seconds, app.gauges)
                 if gc_young_seconds > 0:
                     nursery.start_soon(gctune.collect_on_a_clock, gc_young_seconds,
                                        gc_full_seconds)
@@ -390,6 +393,8 @@ def _main(argv: list[str] | None) -> int:
         if args.gc_young_seconds < 0 or args.gc_full_seconds <= 0:
             parser.error("--gc-young-seconds must not be negative (0: off), "
                          "--gc-full-seconds must be positive")
+        if args.status_seconds < 0:
+            parser.error("--status-seconds must not be negative (0: no status lines)")
         if args.gc_threshold == 0 or args.gc_threshold < -1:
             parser.error("--gc-threshold must be at least 1 (or -1: Python's own collector)")
         from server.relay.host import RelayOptions, RelayStartError
@@ -416,7 +421,8 @@ def _main(argv: list[str] | None) -> int:
                              grace=args.grace,
                              gc_threshold=None if args.gc_threshold < 0 else args.gc_threshold,
                              gc_young_seconds=args.gc_young_seconds,
-                             gc_full_seconds=args.gc_full_seconds, relays=relays))
+                             gc_full_seconds=args.gc_full_seconds,
+                             status_seconds=args.status_seconds, relays=relays))
         except* (RelayStartError, ServeStartError) as group:
             failed.extend(group.exceptions)
         if failed:

@@ -22,14 +22,18 @@ from server.store.records import RoomSettings, SpectatorTier, secret_hash
 
 if TYPE_CHECKING:
     from server.app import Limits, _Connection
+    from server.refusals import Refusals
     from server.sessions import _SessionRecord
 
 
 class CreateDesk:
     """Creates rooms for clients and keeps who created which (see the module)."""
 
-    def __init__(self, limits: Limits, lobby: Lobby, accounts: Accounts) -> None:
+    def __init__(self, limits: Limits, lobby: Lobby, accounts: Accounts,
+                 refusals: Refusals | None = None) -> None:
         self.limits = limits
+        #: Where a refused room is noted for the operator's log (server.refusals).
+        self.refusals = refusals
         self.lobby = lobby
         self.accounts = accounts
         #: Unstarted rooms created from each client address (per-address room limit).
@@ -60,6 +64,10 @@ class CreateDesk:
         if creator is not None:
             creator.created_rooms.discard(room_id)
 
+    def _refused(self, conn: _Connection) -> None:
+        if self.refusals is not None:
+            self.refusals.note("room", conn.address)
+
     def _playing(self, room_ids: set[str]) -> int:
         """How many of ``room_ids`` count against a limit: not those whose game (or match)
         is over -- they only linger a while for their last views (``--linger-seconds``),
@@ -75,6 +83,7 @@ class CreateDesk:
         account = record.account
         limit = self.limits.max_rooms_per_account
         if self._playing(account.created_rooms) >= limit:
+            self._refused(conn)
             conn.reply(error_bytes(
                 mpb.ERROR_CODE_LIMIT_REACHED,
                 f"you may have at most {limit} open rooms you created; play or leave them "
@@ -88,6 +97,7 @@ class CreateDesk:
                 waiting.discard(room_id)
         per_address = self.limits.max_waiting_rooms_per_address
         if len(waiting) >= per_address:
+            self._refused(conn)
             conn.reply(error_bytes(
                 mpb.ERROR_CODE_LIMIT_REACHED,
                 f"your address has {per_address} rooms waiting for players; fill or leave "
@@ -95,6 +105,7 @@ class CreateDesk:
             return
         opened = self._open_rooms.get(conn.address, set())
         if self._playing(opened) >= self.limits.max_rooms_per_address:
+            self._refused(conn)
             conn.reply(error_bytes(
                 mpb.ERROR_CODE_LIMIT_REACHED,
                 f"your address has {self.limits.max_rooms_per_address} open rooms, started "

@@ -18,12 +18,16 @@ import trio
 log = logging.getLogger("manawire")
 
 #: What a limit refused: connections over the per-address cap (at the TCP accept, or the
-#: WebSocket handshake), plain HTTP requests over theirs, clients closed for flooding.
-Kind = Literal["connection", "http", "flood"]
+#: WebSocket handshake), plain HTTP requests over theirs, clients closed for flooding,
+#: rooms over a room limit (an account's, an address's), new guests over the address's
+#: rate.
+Kind = Literal["connection", "http", "flood", "room", "guest"]
 _WORDS: dict[Kind, tuple[str, str]] = {
     "connection": ("connection", "refused over the per-address cap"),
     "http": ("page request", "refused over the per-address cap"),
     "flood": ("client", "closed for flooding past the message rate"),
+    "room": ("new room", "refused over a room limit"),
+    "guest": ("new guest", "refused over the per-address rate"),
 }
 #: Seconds between two report lines at most.
 REPORT_SECONDS = 60.0

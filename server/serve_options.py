@@ -30,6 +30,7 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     """``manawire serve``'s durability, collector and limit options (README, "Limits")."""
     from server import gctune
     from server.app import Limits
+    from server.status import STATUS_SECONDS
 
     d = Limits()
     r = d.room
@@ -54,6 +55,10 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
         help=f"with --gc-young-seconds: seconds between full collections, the only ones that "
              f"free cyclic garbage in the old generation (default "
              f"{gctune.DEFAULT_FULL_SECONDS:g})")
+    add("--status-seconds", type=finite, default=STATUS_SECONDS,
+        help=f"log a status line this often: connections, rooms and games in play, and the "
+             f"connections opened and actions played since the last (default "
+             f"{STATUS_SECONDS:g}; 0: never)")
     add("--max-rooms", type=int, default=d.max_rooms,
         help=f"rooms on this server (default {d.max_rooms})")
     add("--max-rooms-per-account", type=int, default=d.max_rooms_per_account,

@@ -57,6 +57,7 @@ from server.store.writer import StoreClosedError, StoreWriter
 
 if TYPE_CHECKING:
     from server.app import Limits, _Connection
+    from server.refusals import Refusals
     #: Hand a reattach to a room and record its answer (None: the room is gone).
     Settle: TypeAlias = Callable[[_Connection, RoomHost, cmd.Reattach],
                                  Awaitable[cmd.Output | None]]
@@ -99,8 +100,11 @@ class SessionDesk:
     """The server's sessions and the account requests of its connections."""
 
     def __init__(self, limits: Limits, accounts: Accounts, lobby: Lobby, writer: StoreWriter,
-                 *, settle: Settle, admit: Admit, stopping: Callable[[], bool]) -> None:
+                 *, settle: Settle, admit: Admit, stopping: Callable[[], bool],
+                 refusals: Refusals | None = None) -> None:
         self.limits = limits
+        #: Where a refused new guest is noted for the operator's log (server.refusals).
+        self.refusals = refusals
         self.accounts = accounts
         self.lobby = lobby
         self.writer = writer
@@ -275,6 +279,8 @@ class SessionDesk:
                 bucket = self._guest_buckets[conn.address] = TokenBucket(
                     self.limits.guests_per_minute / 60, self.limits.guest_burst)
             if not bucket.take(trio.current_time()):
+                if self.refusals is not None:
+                    self.refusals.note("guest", conn.address)
                 conn.reply(error_bytes(
                     mpb.ERROR_CODE_RATE_LIMITED,
                     f"too many new guest accounts from your address (at most "

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
 
+from protocol.v1 import messages_pb2 as mpb
 from server import refusals
+from server.app import Limits
 from server.refusals import Refusals
+from tests.rooms.test_accounts import _connect, _create
+from tests.rooms.test_app_memory import running_app
 
 
 def test_a_line_names_the_addresses_refused_most_and_counts_the_rest() -> None:
@@ -51,3 +56,22 @@ async def test_the_report_logs_only_minutes_with_refusals(
     assert [rec.getMessage() for rec in caplog.records] == [
         "limits, last 60 s: 1 client closed for flooding past the message rate "
         "(192.0.2.1: 1; 1 address)"]
+
+
+async def test_rooms_and_new_guests_refused_by_their_limits_are_told_too(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    """An operator's soak: 'your address has 64 open rooms' and 'too many new guest
+    accounts from your address' refused every bot game for minutes, and the log said
+    nothing of it."""
+    limits = Limits(max_rooms_per_account=1, guest_burst=2, guests_per_minute=1)
+    async with running_app(tmp_path, limits) as app:
+        ann, _w = await _connect(app, "ann")
+        await _create(ann)
+        refused = await ann.request(create_room=mpb.CreateRoom(name="two"))
+        assert refused.error.code == mpb.ERROR_CODE_LIMIT_REACHED
+        _b, _w = await _connect(app, "bob")
+        _c, refused = await _connect(app, "cid")
+        assert refused.error.code == mpb.ERROR_CODE_RATE_LIMITED
+        assert app.refusals.take(60.0) == (
+            "limits, last 60 s: 1 new room refused over a room limit (memory: 1; 1 address); "
+            "1 new guest refused over the per-address rate (memory: 1; 1 address)")

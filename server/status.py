@@ -1,0 +1,60 @@
+"""What a running server is doing, told to its operator as one log line every few minutes
+(``serve --status-seconds``, README.md "Limits"): the connections, rooms and games open
+now, and the connections opened and actions played since the last line, e.g.
+
+    status: 35 connections, 18 rooms (12 games in play); last 600 s: 120 connections
+    opened, 1,234 actions
+
+Counting costs an addition per connection and per action; the gauges are read when the line
+is made."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import trio
+
+log = logging.getLogger("manawire")
+
+#: Seconds between two status lines by default.
+STATUS_SECONDS = 600.0
+
+
+@dataclass(frozen=True, slots=True)
+class Gauges:
+    """What is open now."""
+
+    connections: int
+    rooms: int
+    playing: int
+
+
+@dataclass(slots=True)
+class Activity:
+    """What happened since the last status line."""
+
+    connections: int = 0
+    actions: int = 0
+
+    def take(self, seconds: float, now: Gauges) -> str:
+        """The status line for ``now`` and what happened in the last ``seconds``; the
+        counts start over."""
+        line = (f"status: {now.connections:,} connection{_s(now.connections)}, "
+                f"{now.rooms:,} room{_s(now.rooms)} ({now.playing:,} "
+                f"game{_s(now.playing)} in play); last {seconds:.0f} s: "
+                f"{self.connections:,} connection{_s(self.connections)} opened, "
+                f"{self.actions:,} action{_s(self.actions)}")
+        self.connections = self.actions = 0
+        return line
+
+    async def report(self, every: float, gauges: Callable[[], Gauges]) -> None:
+        """Log a status line every ``every`` seconds (an INFO line), until cancelled."""
+        while True:
+            await trio.sleep(every)
+            log.info("%s", self.take(every, gauges()))
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
