@@ -7,19 +7,27 @@ from __future__ import annotations
 
 from server.engine import apply
 from server.engine.actions import ActivateAbility, CastSpell
-from server.engine.state import DecisionKind, Step, Zone
+from server.engine.state import DecisionKind, Game, GameObject, Step, Zone
 from server.view import project
 from server.view.encode import encode_decision
 from tests.engine.helpers import demo_game, pass_until, put, refresh
 
 
-def test_rule_602_1_an_activated_abilitys_option_carries_its_printed_text() -> None:
+def _main_phase_with(name: str, zone: Zone, land: str, lands: int
+                     ) -> tuple[Game, int, GameObject]:
+    """A game in its active player's first main phase, who has ``name`` in ``zone`` and
+    ``lands`` of ``land``."""
     game = demo_game()
     pass_until(game, Step.PRECOMBAT_MAIN)
     seat = game.active
-    tome = put(game, seat, "Mazemind Tome", Zone.BATTLEFIELD)
-    for _ in range(3):
-        put(game, seat, "Mountain", Zone.BATTLEFIELD)
+    obj = put(game, seat, name, zone)
+    for _ in range(lands):
+        put(game, seat, land, Zone.BATTLEFIELD)
+    return game, seat, obj
+
+
+def test_rule_602_1_an_activated_abilitys_option_carries_its_printed_text() -> None:
+    game, seat, tome = _main_phase_with("Mazemind Tome", Zone.BATTLEFIELD, "Mountain", 3)
     refresh(game)
     d = game.pending
     assert d is not None and d.seat == seat
@@ -36,12 +44,7 @@ def test_rule_602_1_an_activated_abilitys_option_carries_its_printed_text() -> N
 
 
 def test_rule_700_2_a_modal_spells_modes_carry_their_printed_text() -> None:
-    game = demo_game()
-    pass_until(game, Step.PRECOMBAT_MAIN)
-    seat = game.active
-    spell = put(game, seat, "Return to Nature", Zone.HAND)
-    for _ in range(2):
-        put(game, seat, "Forest", Zone.BATTLEFIELD)
+    game, seat, spell = _main_phase_with("Return to Nature", Zone.HAND, "Forest", 2)
     put(game, 1 - seat, "Short Sword", Zone.BATTLEFIELD)
     put(game, 1 - seat, "Glorious Anthem", Zone.BATTLEFIELD)
     put(game, 1 - seat, "Shock", Zone.GRAVEYARD)
