@@ -83,6 +83,7 @@ from server.engine.target_costs import least_target_taxes, target_taxes, targete
 from server.engine.targeting import (
     Target,
     different_targets_possible,
+    quality_source,
     target_candidates,
     targets_available,
 )
@@ -363,7 +364,7 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
     if not affordable(pool, ability_cost(game, obj, index, seat)):
         return False  # the mana before the targets: quicker to rule out (both pure)
     # Rule 115.5: an ability may target its own source, unless it says "another".
-    return targets_available(game, ability.targets, seat, source=obj.card, other_than=obj.id)
+    return targets_available(game, ability.targets, seat, source=obj, other_than=obj.id)
 
 
 def ability_cost(game: Game, source: GameObject, index: int, seat: int) -> ManaCost:
@@ -707,14 +708,17 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         reqs = stack_targets(obj)
         req = reqs[len(obj.target_groups)]
         chosen = obj.targets[len(obj.targets) - casting.chosen_in_group:]
-        # Rules 115.3, 601.2c: "another target" excludes every target chosen before.
-        found = target_candidates(game, req, seat, obj.id, source=card,
+        # Rules 115.3, 601.2c: "another target" excludes every target chosen before; the
+        # source's qualities as it is now (702.16b).
+        qualities = quality_source(game, obj)
+        found = target_candidates(game, req, seat, obj.id, source=qualities,
                                   exclude=obj.targets if req.other_target else chosen)
         if any(r.other_target for r in reqs) and casting.retarget is None:
             # Offer only choices that leave different targets for the rest (601.2c).
             groups = _target_groups_so_far(obj, casting)
             found = [t for t in found if different_targets_possible(
-                game, reqs, [*groups[:-1], (*groups[-1], t)], seat, obj.id, source=card)]
+                game, reqs, [*groups[:-1], (*groups[-1], t)], seat, obj.id,
+                source=qualities)]
         if casting.retarget is not None:
             # Rule 707.10c: keep the original target (even if illegal now, as long as it is
             # still an object in the game to name) or pick a legal one.

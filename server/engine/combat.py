@@ -96,7 +96,7 @@ def can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
         return False  # "[it] can block only creatures with flying" (rule 509.1b)
     if attacker.has("Flying") and not (blocker.has("Flying") or blocker.has("Reach")):
         return False
-    return not any(quality_of(blocker.card, q) for q in attacker.protection)
+    return not any(quality_of(blocker, q) for q in attacker.protection)
 
 
 def _blockers_for(game: Game, seat: int) -> list[GameObject]:
@@ -236,15 +236,20 @@ def pending_assignment(game: Game) -> tuple[int, tuple[Action, ...]] | None:
         obj = game.objects.get(attacker_id)
         if obj is None or attacker_id in combat.assignments or not _deals_damage_now(game, obj):
             continue
-        trample = obj.has("Trample")
+        # Rule 506.4c: an attacker whose planeswalker left attacks nothing any more --
+        # trample (702.19b) and "as though it weren't blocked" have nowhere to send damage.
+        walker = combat.attacking_planeswalker.get(attacker_id)
+        attacks = attacker_id in combat.attackers and (
+            walker is None or walker in game.battlefield)
+        trample = obj.has("Trample") and attacks
         # "You may have it assign its combat damage as though it weren't blocked": all of it
         # to what it attacks instead (rule 510.1c).
-        unblocked = UNBLOCKED in obj.restrictions and attacker_id in combat.attackers
+        unblocked = UNBLOCKED in obj.restrictions and attacks
         if obj.power <= 0 or not blockers or (len(blockers) < 2 and not trample
                                               and not unblocked):
             continue
         recipients = list(blockers)
-        if trample and attacker_id in combat.attackers:
+        if trample:
             recipients.append("")  # the player or planeswalker it attacks
         options: list[AssignCombatDamage] = []
         for split in _divisions(obj.power, len(recipients)):

@@ -177,7 +177,7 @@ from server.engine.zones import (
 
 def protected_from(obj: GameObject, source: GameObject) -> bool:
     """Rule 702.16: whether ``obj`` has protection from a quality ``source`` has."""
-    return any(quality_of(source.card, q) for q in obj.protection)
+    return any(quality_of(source, q) for q in obj.protection)
 
 
 def gain_life(game: Game, seat: int, amount: int, events: list[Event]) -> None:

@@ -37,6 +37,11 @@ class ZoneChanged:
     #: "dies" (700.4), descended (700.11).
     creature: bool = False
     token: bool = False
+    #: Its subtypes, power and toughness as it last existed on the battlefield, after the
+    #: layers (603.10a, 608.2h); None: it didn't come from the battlefield (or had none).
+    subtypes: tuple[str, ...] | None = None
+    power: int | None = None
+    toughness: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

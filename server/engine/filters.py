@@ -19,13 +19,19 @@ __all__ = ["LastKnown", "is_modified", "matches", "matches_last_known"]
 @dataclass(frozen=True, slots=True)
 class LastKnown:
     """An object that has left its zone, as it last existed there (rules 608.2h, 603.10a):
-    its card, controller, id, counters and whether it was attacking."""
+    its card, controller, id, counters and whether it was attacking -- and, for a permanent,
+    whether it was a creature, its subtypes, power and toughness after the layers (an
+    animated Riddleform died a creature; None: its card's)."""
 
     card: CardDef
     controller: int
     object_id: str
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
+    creature: bool | None = None
+    subtypes: tuple[str, ...] | None = None
+    power: int | None = None
+    toughness: int | None = None
 
 
 @dataclass(slots=True)
@@ -99,14 +105,25 @@ def matches_last_known(game: Game, last_known: LastKnown, spec: ObjectFilter,
     from a zone isn't known here (a filter asking that doesn't match), nor whether it was
     tapped (not checked: a card in a zone is neither)."""
     card = last_known.card
+    was_creature = last_known.creature
+
+    def has_type(kind: str) -> bool:
+        if kind == "Creature" and was_creature is not None:
+            return was_creature  # (after layer 4, as it last existed)
+        return card.is_type(kind)
+
     if not _who_and_kind(game, spec, you, source_id, that_player=that_player,
                          controller=last_known.controller, object_id=last_known.object_id,
-                         has_type=card.is_type):
+                         has_type=has_type):
         return False
     creature = card.creature and card.power is not None
+    subtypes = card.subtypes if last_known.subtypes is None else last_known.subtypes
+    power = last_known.power if last_known.power is not None else \
+        card.power if creature else None
+    toughness = last_known.toughness if last_known.toughness is not None else \
+        card.toughness if creature else None
     return _fits(game, spec, _Facts(
-        card=card, subtypes=card.subtypes, power=card.power if creature else None,
-        toughness=card.toughness if creature else None,
+        card=card, subtypes=subtypes, power=power, toughness=toughness,
         mana_value=card.mana_cost.mana_value, counters=dict(last_known.counters),
         attacking=last_known.attacking, blocking=False, tapped=None, token=card.is_token,
         cast_from=None, activated_turn=None,

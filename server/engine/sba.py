@@ -8,7 +8,7 @@ from server.engine import filters, layers, leaving, variants
 from server.engine.board import board
 from server.engine.casting import abandon_impossible_cast
 from server.engine.events import Event, GameEnded, LeftGame, PlayerLost
-from server.engine.state import Choice, DecisionKind, Game, GameResult, Zone
+from server.engine.state import Choice, DecisionKind, Game, GameObject, GameResult, Zone
 from server.engine.targeting import quality_of
 from server.engine.zones import (
     destroyed_for_real,
@@ -145,7 +145,7 @@ def _attachment_legal(game: Game, aura_or_equipment: str, host_id: str | None) -
     if host is None or host.zone is not Zone.BATTLEFIELD or host.id == aura_or_equipment:
         return False  # rule 303.4d: an Aura can't enchant itself
     attached = game.objects[aura_or_equipment]
-    if any(quality_of(attached.card, q) for q in host.protection):
+    if any(quality_of(attached, q) for q in host.protection):
         return False  # rules 702.16c-d: can't be enchanted or equipped by that quality
     enchant = attached.card.enchant
     if enchant is None:
@@ -186,6 +186,7 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
         dying += [i for i in game.legend_rule_losers if i in game.objects]
         game.legend_rule_losers.clear()
     destroyed: list[str] = []  # lethal or deathtouch damage: destruction (704.5g-h)
+    annihilating: list[GameObject] = []  # +1/+1 and -1/-1 counters on it (704.5q)
     objects = game.objects
     for oid in game.battlefield:
         obj = objects[oid]
@@ -213,12 +214,17 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
             else:  # 704.5p: a creature or other permanent can't be attached
                 obj.attached_to = None
                 performed = True
-        if obj.counters and _annihilate(obj.counters):  # 704.5q
-            performed = True
+        if obj.counters and "+1/+1" in obj.counters and "-1/-1" in obj.counters:
+            annihilating.append(obj)  # 704.5q
     if dying or destroyed:
         # One event (704.3): regeneration can replace only the destructions (704.5g-h).
         put_into_graveyards(game, dying + destroyed_for_real(game, destroyed), events)
         performed = True
+    # Rule 704.5q, with the others at once (704.3): a permanent dying in this same check
+    # leaves with its counters as they were (a Basri's Lieutenant sees its +1/+1 counter).
+    for obj in annihilating:
+        if game.objects.get(obj.id) is obj and _annihilate(obj.counters):
+            performed = True
     # Rules 704.5d-e: a token off the battlefield, or a copy of a spell off the stack,
     # ceases to exist.
     for oid in stray:

@@ -14,9 +14,12 @@ from server.engine import filters
 from server.engine.state import Game, GameObject, Zone
 
 Target = tuple[str, int | str]
+#: What a spell or ability's qualities are read from for protection and hexproof from
+#: (702.16b, 702.11d): an object as it is now (its types after layer 4), or a card.
+Source = CardDef | GameObject
 
 def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: int,
-                      source: CardDef | None = None, *, other_than: str = "",
+                      source: Source | None = None, *, other_than: str = "",
                       that_player: int | None = None) -> bool:
     """Whether a permanent, spell, ability or card is of the target's kind and fits its
     filter (rule 115.1) for a spell or ability controlled by ``controller`` from ``source``;
@@ -48,7 +51,7 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
                            that_player=that_player)
 
 
-def _may_target_permanent(obj: GameObject, controller: int, source: CardDef | None) -> bool:
+def _may_target_permanent(obj: GameObject, controller: int, source: Source | None) -> bool:
     """Hexproof (702.11b), "hexproof from [quality]" (702.11d: not by such spells or
     abilities of opponents) and protection (702.16b)."""
     if obj.controller != controller and obj.has("Hexproof"):
@@ -107,35 +110,51 @@ def _event_player(game: Game, source_id: str | None) -> int | None:
     return ref.event_player if ref is not None else None
 
 
-def player_protected_from(game: Game, seat: int, source: CardDef | None) -> bool:
+def player_protected_from(game: Game, seat: int, source: Source | None) -> bool:
     """Whether a player has protection from a quality of ``source`` (rules 702.16a-b, e):
     "You have protection from the chosen card name" -- a permanent they control that named
     the source's name as it entered (a name only when the ability says so, 702.16a)."""
     if source is None:
         return False
+    name = source.card.name if isinstance(source, GameObject) else source.name
     for oid in game.battlefield:
         obj = game.objects[oid]
         if obj.controller == seat and obj.card.player_protection == "chosen_name" \
-                and obj.chosen_name and obj.chosen_name == source.name:
+                and obj.chosen_name and obj.chosen_name == name:
             return True
     return False
 
 
-def quality_of(card: CardDef, quality: str) -> bool:
-    """Whether a card has a quality protection can name (rule 702.16a): a colour letter,
-    "multicolored", a card type such as "Planeswalker" ("protection from planeswalkers") or
-    a subtype such as "Demon"."""
+def quality_of(source: Source, quality: str) -> bool:
+    """Whether a card or an object has a quality protection can name (rule 702.16a): a
+    colour letter, "multicolored", a card type such as "Planeswalker" ("protection from
+    planeswalkers") or a subtype such as "Demon" -- an object's as it is now (702.16b/e/f:
+    a creature made a Demon by Demonic Embrace can't block a Baneslayer Angel)."""
+    card = source.card if isinstance(source, GameObject) else source
     if quality in COLORS:
         return quality in card.colors
     if quality == "multicolored":
         return len(card.colors) > 1
+    if isinstance(source, GameObject):
+        return quality in card.card_types or quality in source.subtypes or (
+            quality in source.types_added and source.zone is Zone.BATTLEFIELD)
     return quality in card.card_types or quality in card.subtypes
+
+
+def quality_source(game: Game, obj: GameObject) -> Source:
+    """What a spell or ability on the stack has its qualities from (702.16b: "spells with
+    the quality or abilities from sources with it"): a spell itself; an ability its source
+    as it is now, or the source's card if the source has left."""
+    if obj.ability is None:
+        return obj
+    source = game.objects.get(obj.ability.source_id)
+    return source if source is not None else obj.card
 
 
 
 def target_candidates(game: Game, req: TargetReq, controller: int, source_id: str | None = None,
                       *, exclude: tuple[Target, ...] = (),
-                      source: CardDef | None = None,
+                      source: Source | None = None,
                       other_than: str | None = None) -> list[Target]:
     """Legal choices for one target (rule 115): players in turn order, then objects.
 
@@ -147,7 +166,7 @@ def target_candidates(game: Game, req: TargetReq, controller: int, source_id: st
 
 
 def _candidates(game: Game, req: TargetReq, controller: int, source_id: str | None, *,
-                source: CardDef | None, other_than: str | None) -> Iterator[Target]:
+                source: Source | None, other_than: str | None) -> Iterator[Target]:
     """The legal choices of :func:`target_candidates`, found one at a time (so a caller
     asking only whether there are enough stops there)."""
     that_player = _event_player(game, source_id)
@@ -173,7 +192,7 @@ def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
     """Rule 608.2b: recheck a target on resolution (a changed zone means a new object)."""
     kind, ref = target
     source = game.objects.get(source_id)
-    card = source.card if source is not None else None
+    card = quality_source(game, source) if source is not None else None
     if kind == "player":
         return target in target_candidates(game, req, controller, source_id, source=card)
     obj = game.objects.get(str(ref))
@@ -185,7 +204,7 @@ def is_legal_target(game: Game, req: TargetReq, target: Target, controller: int,
 
 
 def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
-                      source_id: str | None = None, *, source: CardDef | None = None,
+                      source_id: str | None = None, *, source: Source | None = None,
                       other_than: str | None = None) -> bool:
     """Whether every target requirement can be met (rules 601.2c, 115.1): "another target"
     (``other_target``, rule 115.3) needs objects or players not chosen for the earlier
@@ -206,7 +225,7 @@ def targets_available(game: Game, reqs: tuple[TargetReq, ...], controller: int,
 def different_targets_possible(game: Game, reqs: tuple[TargetReq, ...],
                                chosen: list[tuple[Target, ...]], controller: int,
                                source_id: str | None = None, *,
-                               source: CardDef | None = None,
+                               source: Source | None = None,
                                other_than: str | None = None) -> bool:
     """Whether the targets chosen so far (``chosen``: per requirement, in order; the last
     may be partial) leave a way to choose the rest when a later requirement says "another

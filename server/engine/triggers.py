@@ -622,6 +622,15 @@ def _damage_triggers(game: Game, event: DamageDealt,
                 event_amount=event.amount)
 
 
+def last_known_of(event: ZoneChanged) -> LastKnown:
+    """The object a zone change moved, as it last existed in the zone it left (603.10a,
+    608.2h): from the battlefield, with its types, subtypes, power and toughness then."""
+    from_battlefield = event.from_zone is Zone.BATTLEFIELD
+    return LastKnown(event.card, event.controller, event.old_id, event.counters,
+                     event.attacking, creature=event.creature if from_battlefield else None,
+                     subtypes=event.subtypes, power=event.power, toughness=event.toughness)
+
+
 def _zone_change_triggers(game: Game, event: ZoneChanged,
                           departed: list[tuple[str, int, CardDef]]) -> None:
     """"Whenever [a filter object] is put into [zone] from [zone]" (603.2, 603.6): an object
@@ -629,8 +638,7 @@ def _zone_change_triggers(game: Game, event: ZoneChanged,
     existed (608.2h) -- and an object leaving the battlefield is seen by the permanents that
     left with it (leaves-the-battlefield abilities look back in time, 603.10a)."""
     entered = game.objects.get(event.new_id) if event.to_zone is Zone.BATTLEFIELD else None
-    last_known = LastKnown(event.card, event.controller, event.old_id, event.counters,
-                           event.attacking)
+    last_known = last_known_of(event)
     common: dict[str, Any] = {"spell_obj": entered, "last_known": last_known,
                               "event_object": event.new_id,
                               "zones": (event.from_zone, event.to_zone),
@@ -709,7 +717,7 @@ def _source_damage_triggers(game: Game, event: DamageDealt, fresh: list[Event]) 
     if event.amount <= 0:
         return
     source = game.objects.get(event.source_id)
-    last_known = next((LastKnown(e.card, e.controller, e.old_id, e.counters, e.attacking)
+    last_known = next((last_known_of(e)
                        for e in fresh
                        if isinstance(e, ZoneChanged) and e.old_id == event.source_id), None)
     if source is None and last_known is None:

@@ -203,10 +203,16 @@ def move(
         target.append(new.id)
     # The watchers count what it was as it left (creatures that died, 700.4; permanents
     # to hand, 400.3; descended, 700.11).
+    on_battlefield = old.zone is Zone.BATTLEFIELD
+    creature = old.is_creature
     emit(game, events, ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
                                    old.card, tuple(old.counters.items()), attacking,
                                    old.attached_to, old.granted_triggers,
-                                   creature=old.is_creature, token=old.is_token))
+                                   creature=creature, token=old.is_token,
+                                   subtypes=old.subtypes if on_battlefield else None,
+                                   power=old.power if on_battlefield and creature else None,
+                                   toughness=old.toughness if on_battlefield and creature
+                                   else None))
     new.token = old.token
     new.came_from = object_id  # for the exceptions of rule 400.7 only (zone_rules)
     if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:
