@@ -1397,15 +1397,21 @@ def _exchange_zones(game: Game, seat: int, first: str, second: str,
 
 
 def _copy_spell(game: Game, controller: int, spell: GameObject) -> GameObject:
-    """Rule 707.10: put a copy of a spell on the stack, with its mode, targets and X; it
-    isn't cast (so nothing triggers on casting it) and the copier controls it."""
+    """Rule 707.10: put a copy of a spell on the stack, with every decision made for it --
+    its modes and who chose them (700.2e, 700.2g), targets, X, and the objects used to pay
+    its costs (an effect of the copy that refers to them uses the original's); it isn't
+    cast (so nothing triggers on casting it) and the copier controls it."""
     copy = create_object(game, spell.card, controller, Zone.STACK)
     copy.controller = copy.base_controller = controller
     copy.spell_copy = True
     copy.modes = spell.modes  # rule 700.2g
+    copy.chooser = spell.chooser  # rule 700.2e: "that player" is who chose them
     copy.x_value = spell.x_value
     copy.targets = spell.targets
     copy.target_groups = spell.target_groups
+    paid = game.costs_paid.get(spell.id)
+    if paid is not None:
+        game.costs_paid[copy.id] = paid
     return copy
 
 
