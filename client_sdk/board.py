@@ -307,7 +307,9 @@ def permanent_text(board: Board, obj: pb.GameObject) -> str:
         flags.append(f"attacking {at}")
     if obj.blocking:
         flags.append("blocking " + ", ".join(object_name(board, i) for i in obj.blocking))
-    flags.extend(f"{c.kind} x{c.count}" if c.count != 1 else c.kind for c in obj.counters)
+    # (a planeswalker's loyalty is a number, 306.5b: "loyalty 1", not "loyalty")
+    flags.extend(f"loyalty {c.count}" if c.kind == "loyalty" else
+                 f"{c.kind} x{c.count}" if c.count != 1 else c.kind for c in obj.counters)
     if obj.attached_to:
         flags.append(f"on {object_name(board, obj.attached_to)}")
     if obj.chosen_name:

@@ -359,7 +359,8 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
         return (f"{object_name(names, d.source_id)} dealt {d.amount} damage to "
                 f"{_recipient(names, d)}")
     if kind == "player_lost":
-        return f"{names.player(event.player_lost.seat)} lost the game ({event.player_lost.reason})"
+        return (f"{seat_name(names, event.player_lost.seat)} lost the game "
+                f"({event.player_lost.reason})")
     if kind == "spell_cast":
         return f"{seat_name(names, event.spell_cast.controller)} cast " \
                f"{event.spell_cast.name or 'a spell'}"

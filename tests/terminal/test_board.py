@@ -4,7 +4,7 @@ objects that left the view, and a spectator's screen with no hidden card."""
 
 from __future__ import annotations
 
-from client_sdk.board import Board, frame_text
+from client_sdk.board import Board, frame_text, permanent_text
 from client_sdk.describe import mana_symbol_words, option_text
 from client_sdk.mirror import Mirror
 from protocol.v1 import game_pb2 as pb
@@ -305,6 +305,23 @@ def test_700_13_700_14_crimes_and_expending_are_logged_only_when_a_card_in_view_
     board.mirror.objects["h1"].rules_text = "Whenever you expend 4, you gain 1 life."
     assert event_text(board, expend) == "you expended 4"
 
+
+def test_a_loss_of_ones_own_says_you_and_loyalty_is_a_number() -> None:
+    """A 4-player game's loser read "Kilo#4596 lost the game" (but "You won"); a
+    planeswalker with 1 loyalty read "(loyalty)" -- rule 306.5b: its loyalty is a number."""
+    from client_sdk.describe import event_text
+
+    board = _board(ANN)
+    lost = pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=ANN, reason="conceded"))
+    assert event_text(board, lost) == "you lost the game (conceded)"
+    lost.player_lost.seat = BOB
+    assert event_text(board, lost) == "Bob lost the game (conceded)"
+    walker = pb.GameObject(id="p1", name="Liliana, Death Mage", card_types=["Planeswalker"],
+                           counters=[pb.Counter(kind="loyalty", count=1)])
+    assert permanent_text(board, walker) == "Liliana, Death Mage (loyalty 1)"
+    walker.counters[0].count = 3
+    walker.counters.add(kind="+1/+1", count=2)
+    assert permanent_text(board, walker) == "Liliana, Death Mage (loyalty 3, +1/+1 x2)"
 
 def test_a_refused_deck_shows_three_problems_and_logs_every_one() -> None:
     board = _board(ANN)

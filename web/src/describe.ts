@@ -356,7 +356,7 @@ export function eventText(names: Names, event: GameEvent): string | null {
       const e = k.value;
       return `${objectName(names, e.sourceId)} dealt ${e.amount} damage to ${recipientText(names, e.recipient)}`;
     }
-    case "playerLost": return `${names.player(k.value.seat)} lost the game (${k.value.reason})`;
+    case "playerLost": return `${seatName(names, k.value.seat)} lost the game (${k.value.reason})`;
     case "spellCast": return `${seatName(names, k.value.controller)} cast ${k.value.name || "a spell"}`;
     case "cardDrawn": return `${seatName(names, k.value.seat)} drew a card`;
     case "tokenCreated":

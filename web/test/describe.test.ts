@@ -95,6 +95,13 @@ test("701.23: a search says whose library from the viewer's side", () => {
   assert.equal(told(-1, 0, 1), "Ann searched Bob's library and found 1");
 });
 
+test("a loss of one's own says you (a 4-player game's loser read their own name)", () => {
+  const lost = (seat: number) => eventText(names,
+    create(GameEventSchema, { kind: { case: "playerLost", value: { seat, reason: "conceded" } } }));
+  assert.equal(lost(0), "you lost the game (conceded)");
+  assert.equal(lost(1), "Bob lost the game (conceded)");
+});
+
 test("a room's time bank reads in minutes, or seconds under a minute", () => {
   assert.deepEqual([5, 59, 60, 1800, 86400].map(clockText), ["5 s", "59 s", "1 min", "30 min", "1440 min"]);
 });
