@@ -94,6 +94,8 @@ class Board:
     match_at: float = 0.0
     _seen: dict[str, pb.GameObject] = field(default_factory=dict)
     _turn: int = 0
+    #: The last game event's line logged (from a delta or a snapshot).
+    _last_told: str = ""
 
     # ---- the describers' Names
     @property
@@ -123,11 +125,18 @@ class Board:
             for obj in msg.snapshot.view.objects:
                 self._seen[obj.id] = obj
             self._turn = self.mirror.header.turn
-            if not self.events:  # starting afresh (back in a new terminal): what just happened
-                for event in msg.snapshot.recent_events:
-                    text = event_text(self, event)
-                    if text:
-                        self.add_event(text)
+            # Starting afresh (back in a new terminal): what just happened. Later (a resume
+            # after too long a drop for the missed deltas, a resync): the events between
+            # are gone -- say so, then the last ones (some may repeat lines above).
+            told = [text for event in msg.snapshot.recent_events
+                    if (text := event_text(self, event))]
+            if self.events and told:
+                if self._last_told in told:  # (a resync: only what came after, if anything)
+                    told = told[len(told) - told[::-1].index(self._last_told):]
+                else:
+                    self.add_event("-- caught up: events were missed; the last ones --")
+            for text in told:
+                self._tell(text)
         elif body == "delta":
             for op in msg.delta.ops:
                 kind = op.WhichOneof("op")
@@ -137,7 +146,7 @@ class Board:
             for event in msg.delta.events:
                 text = event_text(self, event)
                 if text:
-                    self.add_event(text)
+                    self._tell(text)
             turn = self.mirror.header.turn
             if turn != self._turn and turn and not self.mirror.game_over:
                 self._turn = turn
@@ -191,6 +200,12 @@ class Board:
         elif body == "error" and msg.request_id == 0 and \
                 msg.error.code != mpb.ERROR_CODE_RATE_LIMITED:
             self.notice = f"The server says: {msg.error.message}"
+
+    def _tell(self, text: str) -> None:
+        """Log a game event's line (the last one is remembered: a snapshot's recent events
+        after it are what was missed)."""
+        self._last_told = text
+        self.add_event(text)
 
     def add_event(self, text: str) -> None:
         """Log an event; the same words again just count up (``you drew a card (x7)``)."""

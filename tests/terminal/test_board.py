@@ -258,10 +258,23 @@ def test_a_board_started_from_a_snapshot_shows_its_recent_events_under_the_game_
                              phase=mpb.MATCH_PHASE_PLAYING, winner=-1)
     board.absorb(mpb.ServerMessage(match_state=playing), now=0.0)
     assert [text for text, _n in board.events] == ["-- Game 2 of 3 (1\N{EN DASH}0) --", *lines]
-    # A resync mid-game adds nothing to a list that has events already.
+    # A resync mid-game adds nothing the list has already told.
     board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view, recent_events=recent)),
                  now=1.0)
     assert len(board.events) == 3
+    # After a drop too long for the missed deltas (a watcher stopped for a minute): the
+    # board jumped to the end and the log stayed turns behind, saying nothing. It says so
+    # now, then the snapshot's last events.
+    later = [pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=BOB, reason="conceded"))]
+    board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view, recent_events=later)),
+                 now=2.0)
+    assert [text for text, _n in board.events][3:] == [
+        "-- caught up: events were missed; the last ones --", "Bob lost the game (conceded)"]
+    # A resync after that, with one event more: only that one.
+    more = [*later, pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=ANN))]
+    board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view, recent_events=more)),
+                 now=3.0)
+    assert [text for text, _n in board.events][5:] == ["you drew a card"]
 
 
 def test_a_deck_kept_for_the_next_game_is_no_longer_said_once_the_match_is_over() -> None:

@@ -81,6 +81,8 @@ export class App implements Names {
   private deckFor = 0;
   deckSent = false;
   log: string[] = [];
+  /** The last game event's line logged (from a delta or a snapshot). */
+  private lastTold = "";
   error = "";
   notice = "";
   deckProblems: DeckProblem[] = [];
@@ -461,12 +463,18 @@ export class App implements Names {
           loaded = false;
           this.desync(err);
         }
-        if (loaded && this.log.length === 0) { // afresh (a reloaded page): what just happened
+        if (loaded) {
+          // Afresh (a reloaded page): what just happened. Later (a resume after too long a
+          // drop for the missed deltas, a resync): the events between are gone -- say so,
+          // then the last ones; a resync adds only what came after the last line told.
           this.remember();
-          for (const event of body.value.recentEvents) {
-            const line = eventText(this, event);
-            if (line) this.addLog(line);
+          let told = body.value.recentEvents.map((e) => eventText(this, e)).filter((l) => l !== null);
+          if (this.log.length > 0 && told.length > 0) {
+            const at = told.lastIndexOf(this.lastTold);
+            if (at >= 0) told = told.slice(at + 1);
+            else this.addLog("— caught up: events were missed; the last ones —");
           }
+          for (const line of told) this.tell(line);
         }
         this.dropStaleDecision();
         break;
@@ -483,7 +491,7 @@ export class App implements Names {
         }
         for (const event of body.value.events) {
           const line = eventText(this, event);
-          if (line) this.addLog(line);
+          if (line) this.tell(line);
         }
         if (this.log.length > LOG_LINES) this.log.splice(0, this.log.length - LOG_LINES);
         this.dropStaleDecision();
@@ -748,6 +756,13 @@ export class App implements Names {
       if (this.seen.size <= SEEN_OBJECTS) break;
       this.seen.delete(id);
     }
+  }
+
+  /** Log a game event's line (the last one is remembered: a snapshot's recent events after
+   * it are what was missed). */
+  private tell(line: string): void {
+    this.lastTold = line;
+    this.addLog(line);
   }
 
   /** Add a log line; the same line again right after it is counted ("… (×7)"). */

@@ -205,10 +205,17 @@ test("a page starting from a snapshot logs its recent events, under the match's 
     ws.deliver({ body: { case: "matchState", value: { bestOf: 3, gameNumber: 2, wins: [1, 0],
       phase: MatchPhase.PLAYING, winner: -1 } } });
     assert.deepEqual(app.log, ["— Game 2 of 3 (1–0) —", "Bob#0002 cast Shock", "you drew a card"]);
-    // A resync mid-game adds nothing to a log that has lines already.
+    // A resync mid-game adds nothing the log has told already.
     ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v,
       viewHash: viewHash(v), recentEvents } } });
     assert.equal(app.log.length, 3);
+    // After a drop too long for the missed deltas: the board jumped ahead and the log said
+    // nothing of what was missed. It says so now, then the snapshot's last events.
+    const later = [{ kind: { case: "playerLost" as const, value: { seat: 1, reason: "conceded" } } }];
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v,
+      viewHash: viewHash(v), recentEvents: later } } });
+    assert.deepEqual(app.log.slice(3), ["— caught up: events were missed; the last ones —",
+      "Bob#0002 lost the game (conceded)"]);
   } finally { restore(); }
 });
 
