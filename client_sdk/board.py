@@ -198,6 +198,11 @@ class Board:
             for problem in details:  # every one, where the screen has room for them
                 self.add_event(f"Deck problem: {problem}")
         elif body == "error" and msg.request_id == 0 and \
+                msg.error.code == mpb.ERROR_CODE_STALE_PROMPT:
+            # An answer that crossed a change (another player conceded, the decision came
+            # again under a new number): not the server's wording, what to do.
+            self.notice = "The decision changed as you answered: answer it again."
+        elif body == "error" and msg.request_id == 0 and \
                 msg.error.code != mpb.ERROR_CODE_RATE_LIMITED:
             self.notice = f"The server says: {msg.error.message}"
 

@@ -336,6 +336,17 @@ def test_a_loss_of_ones_own_says_you_and_loyalty_is_a_number() -> None:
     walker.counters.add(kind="+1/+1", count=2)
     assert permanent_text(board, walker) == "Liliana, Death Mage (loyalty 3, +1/+1 x2)"
 
+def test_an_answer_that_crossed_a_change_is_told_plainly() -> None:
+    """Another player conceding sends the decision again under a new number: an answer on
+    its way read "The server says: prompt 201 is not current (now 202, state 202)"."""
+    board = _board(ANN)
+    board.absorb(mpb.ServerMessage(error=mpb.Error(
+        code=mpb.ERROR_CODE_STALE_PROMPT, message="prompt 201 is not current")), now=0.0)
+    assert board.notice == "The decision changed as you answered: answer it again."
+    board.absorb(mpb.ServerMessage(error=mpb.Error(
+        code=mpb.ERROR_CODE_ILLEGAL_ACTION, message="no such option")), now=0.0)
+    assert board.notice == "The server says: no such option"
+
 def test_a_refused_deck_shows_three_problems_and_logs_every_one() -> None:
     board = _board(ANN)
     board.deck_request = 9
