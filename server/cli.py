@@ -254,8 +254,9 @@ def _main(argv: list[str] | None) -> int:
                       help="the rooms' (or quick match's) deck rules: limited for 40-card "
                            "decks such as `manawire sealed --playable` prints (default "
                            "constructed)")
-    bots.add_argument("--timeout", type=finite, default=300.0,
-                      help="seconds allowed for each game (default 300)")
+    bots.add_argument("--timeout", type=finite, default=None,
+                      help="seconds allowed for each game (default 300; with --join 86400: "
+                           "a game with people in it takes as long as its clocks allow)")
     bots.add_argument("--policy", choices=["uniform", "eager"], default="uniform",
                       help="how the bots pick options: uniformly at random (default; games "
                            "of ~1,800 actions), or eagerly playing lands, casting spells and "
@@ -436,6 +437,8 @@ def _main(argv: list[str] | None) -> int:
         parser.error("--games must be at least 1")
     if not 2 <= args.players <= 8:
         parser.error("--players must be between 2 and 8")
+    if args.timeout is None:
+        args.timeout = 86_400.0 if args.join is not None else 300.0
     if not args.timeout > 0:
         parser.error("--timeout must be a positive number of seconds")
     if not args.url.startswith(("ws://", "wss://")):
@@ -462,6 +465,10 @@ def _main(argv: list[str] | None) -> int:
                                        policy=Policy(args.policy)))
         except ServerError as exc:
             print(f"manawire bots: {exc}", file=sys.stderr)
+            return 1
+        except trio.TooSlowError:
+            print(f"manawire bots: the game did not end within --timeout {args.timeout:g} s; "
+                  f"the bot left it", file=sys.stderr)
             return 1
         print(json.dumps({"room_id": args.join, "actions": actions}), flush=True)
         return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import socket
+import sys
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -29,6 +30,9 @@ from server.transport.ws import serve_app
 from server.view import SPECTATOR, project
 from server.view.encode import encode_view
 from tests.e2e.leaks import replay_secrets
+from tests.e2e.test_spectator_resume_e2e import serving
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _objects_in(msg: mpb.ServerMessage) -> list[pb.GameObject]:
@@ -122,3 +126,21 @@ async def test_quick_match_bots_against_no_server_say_why_not_exceptiongroup(
     line = capsys.readouterr().out.strip().splitlines()[0]
     assert line == (f"game 0 (default decks) failed: OSError: all attempts to connect to "
                     f"127.0.0.1:{port} failed"), line
+
+
+async def test_a_bot_joining_a_game_that_outlasts_its_timeout_says_so_plainly(
+        tmp_path: Path) -> None:
+    """``bots --join`` gave up after 300 s of a game with people in it, with a raw
+    TooSlowError traceback; its default is a day now, and running out says so."""
+    async with serving(tmp_path / "db.sqlite3") as (_app, port):
+        url = f"ws://127.0.0.1:{port}"
+        async with Client.connect(url, "host") as host:
+            room = await host.create_room("waiting", seats=3)  # (never starts: 2 of 3)
+            done = await trio.run_process(
+                [sys.executable, "-m", "server.cli", "bots", "--url", url, "--join",
+                 room.room_id, "--timeout", "1"],
+                capture_stdout=True, capture_stderr=True, check=False, cwd=ROOT)
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert err.strip() == ("manawire bots: the game did not end within --timeout 1 s; "
+                           "the bot left it"), err
