@@ -91,9 +91,21 @@ def _deck(value: str) -> str:
     return value
 
 
+def screen_logs() -> None:
+    """A full-screen client: log records of the libraries under it -- websockets' "unexpected
+    internal error" with a traceback, on a connection dropped while the client was stopped
+    -- printed over the screen (Python's last-resort handler). They go nowhere now: the
+    screen says what happened to the connection."""
+    import logging
+
+    logging.getLogger().addHandler(logging.NullHandler())
+
+
 def _play(args: argparse.Namespace) -> int:
     from client_sdk.terminal import PlayOptions, play
     from protocol.v1 import messages_pb2 as mpb
+
+    screen_logs()
 
     if not 2 <= args.players <= 8:
         return _usage("play", "--players must be between 2 and 8")
@@ -123,6 +135,8 @@ def _play(args: argparse.Namespace) -> int:
 
 def _watch(args: argparse.Namespace) -> int:
     from client_sdk.terminal import watch
+
+    screen_logs()
 
     return run_command("watch", partial(watch, args.url, args.room, invite_code=args.invite,
                                         name=args.name, token=token_arg(args.token)))

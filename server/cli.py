@@ -384,8 +384,9 @@ def _main(argv: list[str] | None) -> int:
         return int(args.bench_server_main(args))
     if args.command in ("play", "watch"):  # a terminal screen: no log lines on it
         return int(args.terminal_main(args))
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
+    from server import logs
+
+    logs.configure()
     if args.command == "account":
         return _account(parser, args)
     if args.command == "deck":

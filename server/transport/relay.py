@@ -245,8 +245,9 @@ def main(argv: list[str]) -> int:
                    help="run under the SCHED_IDLE policy (Linux): only on CPU time nothing "
                         "else wants")
     args = p.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s relay %(levelname)s %(message)s")
-    logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
+    from server import logs
+
+    logs.configure("relay")
     if args.nice:
         os.nice(args.nice)
     if args.idle:

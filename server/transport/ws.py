@@ -314,9 +314,11 @@ class _CappedConnection(ServerConnection):
             # The stream ended or was aborted: what send_now left unsent can't be delivered,
             # and websockets writes only the end of the stream now, expecting no error (the
             # rest written to a closed socket raised out of its reader, logged as an
-            # internal error).
+            # internal error) -- nor one from a socket already closed under it (a client
+            # dropped mid-send: the same log line, with a traceback).
             self._unsent = ()
-            await super().send_data()
+            with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
+                await super().send_data()
             return
         if self.send_lock.locked() or not isinstance(stream, trio.SocketStream):
             await super().send_data()
