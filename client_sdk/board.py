@@ -524,6 +524,9 @@ def _help_line(board: Board) -> str:
         return "q: quit (concedes the match)"
     if board.mirror.game_over or not board.mirror.ready:
         return "q: leave"
+    me = board.mirror.players.get(board.seat)
+    if me is not None and me.has_lost:  # rule 800.4a: the others play on; nothing to concede
+        return "You have lost: the others play on. q: leave"
     parts = ["number + Enter: answer"]
     if board.option_index("pass_priority") is not None:
         parts.append("p: pass priority")

@@ -347,6 +347,16 @@ def test_an_answer_that_crossed_a_change_is_told_plainly() -> None:
         code=mpb.ERROR_CODE_ILLEGAL_ACTION, message="no such option")), now=0.0)
     assert board.notice == "The server says: no such option"
 
+def test_a_player_who_lost_while_the_others_play_on_is_not_offered_to_concede() -> None:
+    """Rule 800.4a: in a game of three or more the others play on; the loser's help line
+    still said "q: quit (concedes the game)"."""
+    board = _board(ANN)
+    assert "q: quit (concedes the game)" in frame_text(board, now=0.0)
+    board.mirror.players[ANN].has_lost = True
+    text = frame_text(board, now=0.0)
+    assert "You have lost: the others play on. q: leave" in text
+    assert "concedes" not in text
+
 def test_a_refused_deck_shows_three_problems_and_logs_every_one() -> None:
     board = _board(ANN)
     board.deck_request = 9

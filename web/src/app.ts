@@ -258,9 +258,14 @@ export class App implements Names {
   }
 
   leaveRoom(): void {
+    // Leaving a game one still plays concedes it (rule 104.3a; a match too, between games):
+    // say so, as the terminal does.
+    const seat = this.room !== null && this.room.role === Role.PLAYER ? this.room.seat : -1;
+    const me = seat >= 0 ? this.mirror.players.get(seat) : undefined;
+    const conceded = this.mirror.ready && !this.mirror.gameOver && me !== undefined && !me.hasLost;
     this.request("leave", { case: "leaveRoom", value: {} });
     this.clearRoom();
-    this.notice = "You left the room.";
+    this.notice = conceded ? "You left the game: you conceded." : "You left the room.";
     this.listRooms();
     this.changed();
   }

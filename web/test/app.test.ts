@@ -536,3 +536,15 @@ test("a guest name the server refuses leaves the page signed out with the reason
     assert.match(app.error, /invisible character/);
   } finally { restore(); }
 });
+
+test("leaving a game one still plays says it conceded (rule 104.3a); after its end, only that one left", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app } = seated();
+    app.leaveRoom();
+    assert.equal(app.notice, "You left the game: you conceded.");
+    const other = signedIn().app;
+    other.leaveRoom();  // (in no game)
+    assert.equal(other.notice, "You left the room.");
+  } finally { restore(); }
+});
