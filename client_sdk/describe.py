@@ -369,10 +369,19 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
     if kind == "token_created":
         t = event.token_created
         return f"{seat_name(names, t.controller)} created a {t.name + ' ' if t.name else ''}token"
-    if kind == "attackers_declared":
+    if kind == "attackers_declared":  # rule 508.1: each attacker and what it attacks
         ids = event.attackers_declared.attacker_ids
-        return "Attacking: " + ", ".join(object_name(names, i) for i in ids) if ids else \
-            "No attackers"
+        if not ids:
+            return "No attackers"
+        attacked: dict[str, list[str]] = {}
+        for oid in ids:
+            obj = names.object(oid)
+            whom = "" if obj is None or not obj.HasField("attacking") else \
+                object_name(names, obj.attacking_planeswalker) if obj.attacking_planeswalker \
+                else seat_name(names, obj.attacking)
+            attacked.setdefault(whom, []).append(object_name(names, oid))
+        return "; ".join((f"Attacking {whom}: " if whom else "Attacking: ") + ", ".join(group)
+                         for whom, group in attacked.items())
     if kind == "blockers_declared":
         blocks = event.blockers_declared.blocks
         if not blocks:

@@ -357,6 +357,22 @@ def test_a_player_who_lost_while_the_others_play_on_is_not_offered_to_concede() 
     assert "You have lost: the others play on. q: leave" in text
     assert "concedes" not in text
 
+def test_508_1_the_attack_says_what_each_attacker_attacks() -> None:
+    """In a 4-player game "Attacking: A, B, C" didn't say whom; only the board did, and
+    only during combat."""
+    from client_sdk.describe import event_text
+
+    board = _board(ANN)  # Goblin Guide attacks Ann; Llanowar Elves (Ann's) attacks nobody
+    declared = pb.GameEvent(attackers_declared=pb.AttackersDeclaredEvent(
+        attacker_ids=["g1"]))
+    assert event_text(board, declared) == "Attacking you: Goblin Guide"
+    board.mirror.objects["e1"].attacking = BOB
+    declared.attackers_declared.attacker_ids.append("e1")
+    assert event_text(board, declared) == \
+        "Attacking you: Goblin Guide; Attacking Bob: Llanowar Elves"
+    assert event_text(board, pb.GameEvent(attackers_declared=pb.AttackersDeclaredEvent())) \
+        == "No attackers"
+
 def test_a_refused_deck_shows_three_problems_and_logs_every_one() -> None:
     board = _board(ANN)
     board.deck_request = 9

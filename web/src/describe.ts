@@ -361,10 +361,19 @@ export function eventText(names: Names, event: GameEvent): string | null {
     case "cardDrawn": return `${seatName(names, k.value.seat)} drew a card`;
     case "tokenCreated":
       return `${seatName(names, k.value.controller)} created a ${k.value.name || ""} token`.replace("  ", " ");
-    case "attackersDeclared": {
+    case "attackersDeclared": { // rule 508.1: each attacker and what it attacks
       const ids = k.value.attackerIds;
-      return ids.length === 0 ? "No attackers"
-        : `Attacking: ${ids.map((id) => objectName(names, id)).join(", ")}`;
+      if (ids.length === 0) return "No attackers";
+      const attacked = new Map<string, string[]>();
+      for (const id of ids) {
+        const obj = names.object(id);
+        const whom = obj?.attacking === undefined ? ""
+          : obj.attackingPlaneswalker ? objectName(names, obj.attackingPlaneswalker)
+            : seatName(names, obj.attacking);
+        attacked.set(whom, [...(attacked.get(whom) ?? []), objectName(names, id)]);
+      }
+      return [...attacked].map(([whom, group]) =>
+        `${whom ? `Attacking ${whom}` : "Attacking"}: ${group.join(", ")}`).join("; ");
     }
     case "blockersDeclared": {
       const blocks = k.value.blocks;

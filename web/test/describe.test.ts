@@ -116,3 +116,17 @@ test("rules 700.13, 700.14: crimes and expending are told only when a card in vi
   assert.equal(eventText(caring, expend), null);
   assert.equal(eventText({ ...names, mentions: () => true }, expend), "you expended 4");
 });
+
+test("rule 508.1: the attack says what each attacker attacks", () => {
+  const attackers = new Map<string, GameObject>([
+    ["a1", create(GameObjectSchema, { id: "a1", name: "Grizzly Bears", attacking: 0 })],
+    ["a2", create(GameObjectSchema, { id: "a2", name: "Wall of Wood", attacking: 1 })],
+    ["a3", create(GameObjectSchema, { id: "a3", name: "Goblin", attacking: 1, attackingPlaneswalker: "w1" })],
+    ["w1", create(GameObjectSchema, { id: "w1", name: "Liliana" })]]);
+  const seen: Names = { ...names, object: (id) => attackers.get(id) };
+  const declared = (attackerIds: string[]) => eventText(seen,
+    create(GameEventSchema, { kind: { case: "attackersDeclared", value: { attackerIds } } }));
+  assert.equal(declared(["a1", "a2", "a3"]),
+    "Attacking you: Grizzly Bears; Attacking Bob: Wall of Wood; Attacking Liliana: Goblin");
+  assert.equal(declared([]), "No attackers");
+});
