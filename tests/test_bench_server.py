@@ -322,9 +322,10 @@ class FakeWebSocket:
 
 
 async def _read(frames: list[bytes], batched: bool, *, timed: bool = True, idle: float = 0.0,
-                **config: Any) -> tuple[Conn, Table, FakeWebSocket, bool]:
+                behind: bool = False, **config: Any) -> tuple[Conn, Table, FakeWebSocket, bool]:
     """Let a connection's reader process ``frames`` (``timed``: after a timed Act at state
-    4; ``idle``: seconds since the table's game last moved); also whether the game was over
+    4; ``idle``: seconds since the table's game last moved; ``behind``: the connection's
+    latest snapshot was of the table's previous game); also whether the game was over
     then (a closed connection ends the game's wait too)."""
     async with trio.open_nursery() as nursery:
         driver = GameDriver(GameConfig(url="ws://127.0.0.1:1", rooms=1, seconds=1,
@@ -333,6 +334,8 @@ async def _read(frames: list[bytes], batched: bool, *, timed: bool = True, idle:
         table = Table(0, driver)
         ws = FakeWebSocket(frames)
         conn = Conn(cast(ClientConnection, ws), batched, table)
+        table.game = 2
+        conn.game = 1 if behind else 2
         if timed:
             conn.act_at, conn.act_state = time.perf_counter() - 0.002, 4
         table.progress = time.perf_counter() - idle
@@ -391,3 +394,19 @@ async def test_errors_are_counted_by_code_with_the_first_text_of_each() -> None:
     assert stats.error_examples == {"ERROR_CODE_ROOM_NOT_FOUND": "the room closed",
                                     "ERROR_CODE_NOT_READY": "x" * 200}
     assert conn.act_at == 0.0  # the refused Act is not timed
+
+
+async def test_a_late_end_of_the_previous_game_neither_ends_the_next_nor_is_answered() -> None:
+    """One connection's reader may be behind the other's: the game's last delta, read
+    after the table had moved to its next game, ended that game as it began -- the table
+    left it, and its players' actions were refused ('the room closed', 'join a room
+    first': CI failed twice on them). What a connection reads counts for the game of its
+    latest snapshot only."""
+    def frames() -> list[bytes]:
+        return [mpb.ServerBatch(messages=[_delta(4, 5, over=True), _decision(7, 5, 3)])
+                .SerializeToString()]
+
+    _conn, table, ws, over = await _read(frames(), batched=True, behind=True)
+    assert not over and ws.sent == [] and table.driver.stats.errors == {}
+    _conn, table, ws, over = await _read(frames(), batched=True)  # (the current game's)
+    assert over

@@ -269,6 +269,12 @@ class Conn:
         self._answered = trio.Event()
         #: The latest LeaveRoom's request id (its refusal comes before any later answer).
         self._leave = 0
+        #: The table's game this connection's latest snapshot was of: what it reads after
+        #: counts for that game only. (Its reader may be behind the other connection's: a
+        #: late delta ending the game before counted as the end of the next one, the table
+        #: left that game as it began, and its players' actions were refused, "the room
+        #: closed" and "join a room first".)
+        self.game = -1
 
     async def send(self, msg: mpb.ClientMessage) -> None:
         await self.ws.send(msg.SerializeToString())
@@ -343,9 +349,10 @@ class Conn:
                         elif stats.measuring:
                             stats.watched_actions += 1
                         self.act_at = 0.0
-                    for op in delta.ops:
-                        if op.HasField("set_header") and op.set_header.HasField("result"):
-                            table.over.set()
+                    if self.game == table.game:
+                        for op in delta.ops:
+                            if op.HasField("set_header") and op.set_header.HasField("result"):
+                                table.over.set()
                 elif body == "decision":
                     decision = msg
                 elif body == "match_state":
@@ -353,6 +360,7 @@ class Conn:
                 elif body == "snapshot":
                     self.state_id = msg.snapshot.state_id
                     self.act_at = 0.0  # a new game (or view): no Act of the old one is timed
+                    self.game = table.game
                     table.start()
                 elif body == "error":
                     rid = msg.request_id
@@ -367,7 +375,7 @@ class Conn:
                 if rid and rid == self._waiting:
                     self._reply = msg
                     self._answered.set()
-            if decision is not None:
+            if decision is not None and self.game == table.game:
                 await table.decided(self, decision.decision)
 
 
