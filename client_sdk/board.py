@@ -124,13 +124,15 @@ class Board:
         if body == "snapshot":
             for obj in msg.snapshot.view.objects:
                 self._seen[obj.id] = obj
+            # (a turn before the one last seen: the next game of a match, not a gap)
+            next_game = self.mirror.header.turn < self._turn
             self._turn = self.mirror.header.turn
             # Starting afresh (back in a new terminal): what just happened. Later (a resume
             # after too long a drop for the missed deltas, a resync): the events between
             # are gone -- say so, then the last ones (some may repeat lines above).
             told = [text for event in msg.snapshot.recent_events
                     if (text := event_text(self, event))]
-            if self.events and told:
+            if self.events and told and not next_game:
                 if self._last_told in told:  # (a resync: only what came after, if anything)
                     told = told[len(told) - told[::-1].index(self._last_told):]
                 else:

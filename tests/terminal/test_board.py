@@ -275,6 +275,14 @@ def test_a_board_started_from_a_snapshot_shows_its_recent_events_under_the_game_
     board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view, recent_events=more)),
                  now=3.0)
     assert [text for text, _n in board.events][5:] == ["you drew a card"]
+    # The next game of a match (its turn is back to 1): its events, no "missed" line.
+    view.header.turn = 1
+    board.mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=1, view=view,
+                                           view_hash=view_hash(view)))
+    first = [pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=BOB))]
+    board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view, recent_events=first)),
+                 now=4.0)
+    assert [text for text, _n in board.events][6:] == ["Bob drew a card"]
 
 
 def test_a_deck_kept_for_the_next_game_is_no_longer_said_once_the_match_is_over() -> None:

@@ -462,6 +462,7 @@ export class App implements Names {
         if (this.room === null) break; // sent before the server read our LeaveRoom
         this.snapshotAsked = false;
         let loaded = true;
+        const turnBefore = this.mirror.ready ? this.mirror.header.turn : 0;
         try {
           this.mirror.loadSnapshot(body.value);
         } catch (err) {
@@ -474,7 +475,9 @@ export class App implements Names {
           // then the last ones; a resync adds only what came after the last line told.
           this.remember();
           let told = body.value.recentEvents.map((e) => eventText(this, e)).filter((l) => l !== null);
-          if (this.log.length > 0 && told.length > 0) {
+          // (a turn before the one last seen: the next game of a match, not a gap)
+          const nextGame = this.mirror.header.turn < turnBefore;
+          if (this.log.length > 0 && told.length > 0 && !nextGame) {
             const at = told.lastIndexOf(this.lastTold);
             if (at >= 0) told = told.slice(at + 1);
             else this.addLog("— caught up: events were missed; the last ones —");

@@ -212,10 +212,17 @@ test("a page starting from a snapshot logs its recent events, under the match's 
     // After a drop too long for the missed deltas: the board jumped ahead and the log said
     // nothing of what was missed. It says so now, then the snapshot's last events.
     const later = [{ kind: { case: "playerLost" as const, value: { seat: 1, reason: "conceded" } } }];
-    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v,
-      viewHash: viewHash(v), recentEvents: later } } });
+    const turn5 = view(0, 9n);
+    turn5.header!.turn = 5;
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: turn5,
+      viewHash: viewHash(turn5), recentEvents: later } } });
     assert.deepEqual(app.log.slice(3), ["— caught up: events were missed; the last ones —",
       "Bob#0002 lost the game (conceded)"]);
+    // The next game of a match (its turn back to 1): its events, no "missed" line.
+    const next = view(0, 9n);  // (turn 1)
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 1n, view: next,
+      viewHash: viewHash(next), recentEvents: [{ kind: { case: "cardDrawn" as const, value: { seat: 0 } } }] } } });
+    assert.deepEqual(app.log.slice(5), ["you drew a card"]);
   } finally { restore(); }
 });
 
