@@ -136,7 +136,10 @@ class ServerProcess:
                                            f"{seen!r}; log tail: {self.log_tail()}")
                 seen += chunk
         if not self.port:  # (the next starts take the same port: the clients come back)
-            self.port = int(_PORT.search(found.group(0)).group(1))  # type: ignore[union-attr]
+            bound = _PORT.search(found.group(0))
+            if bound is None:
+                raise ServerStartError(f"no ws://127.0.0.1:PORT in {found.group(0)!r}")
+            self.port = int(bound.group(1))
         restored = _RESTORED.search(found.group(0))
         self.restored.append(int(restored.group(1)) if restored else -1)
 
