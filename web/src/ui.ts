@@ -424,7 +424,10 @@ class Ui {
         "data-state-id": String(m.stateId) },
         h("div", { class: "table" },
           this.turnBar(),
-          order.filter((s) => s !== viewer).map((s) => this.playerArea(s)),
+          // With three players or more the others' sides sit side by side, their cards
+          // compact (the text on hover), so the viewer's own side stays in view.
+          h("div", { class: `others ${seats.length > 2 ? "many" : ""}`, "data-testid": "others" },
+            order.filter((s) => s !== viewer).map((s) => this.playerArea(s))),
           this.stackArea(),
           viewer >= 0 ? this.playerArea(viewer) : null),
         h("aside", { class: "side" },
