@@ -579,10 +579,15 @@ def render_top(board: Board, now: float) -> list[RenderableType]:
             if triggers:
                 out.append(Text("  waiting to go on the stack: " + " · ".join(
                     f"{t.source_name} ({seat_name(board, t.controller)})" for t in triggers)))
-            shared = [(label, " · ".join(card_text(o) for o in _zone(board, kind, -1)))
-                      for kind, label in ((pb.ZONE_KIND_EXILE, "exile"),
-                                          (pb.ZONE_KIND_COMMAND, "command zone"),
-                                          (pb.ZONE_KIND_ANTE, "ante"))
+            # Exile and ante are shared zones: each card says whose it is (its owner, 108.3;
+            # in the command zone the emblem or plane's controller).
+            shared = [(label, " · ".join(
+                          f"{card_text(o)} "
+                          f"({seat_name(board, o.controller if command else o.owner)})"
+                          for o in _zone(board, kind, -1)))
+                      for kind, label, command in ((pb.ZONE_KIND_EXILE, "exile", False),
+                                                   (pb.ZONE_KIND_COMMAND, "command zone", True),
+                                                   (pb.ZONE_KIND_ANTE, "ante", False))
                       if _zone(board, kind, -1)]
             if shared:
                 out.append(_zones_grid(shared))

@@ -19,8 +19,9 @@ def _obj(oid: str, name: str, kind: int, owner: int, **fields: object) -> pb.Gam
                          owner=owner, controller=owner, **fields)  # type: ignore[arg-type]
 
 
-BATTLEFIELD, HAND, STACK, GRAVEYARD = (pb.ZONE_KIND_BATTLEFIELD, pb.ZONE_KIND_HAND,
-                                       pb.ZONE_KIND_STACK, pb.ZONE_KIND_GRAVEYARD)
+BATTLEFIELD, HAND, STACK, GRAVEYARD, EXILE = (
+    pb.ZONE_KIND_BATTLEFIELD, pb.ZONE_KIND_HAND, pb.ZONE_KIND_STACK, pb.ZONE_KIND_GRAVEYARD,
+    pb.ZONE_KIND_EXILE)
 
 
 def _view(viewer: int) -> pb.View:
@@ -33,9 +34,11 @@ def _view(viewer: int) -> pb.View:
              toughness=2, attacking=ANN, tapped=True),
         _obj("s1", "Shock", STACK, BOB, mana_cost="{R}", targets=[pb.Target(player=ANN)]),
         _obj("b1", "Lightning Bolt", GRAVEYARD, BOB, mana_cost="{R}"),
+        _obj("x1", "Colossal Dreadmaw", EXILE, ANN, mana_cost="{4}{G}{G}"),
+        _obj("x2", "Scavenging Ooze", EXILE, BOB, mana_cost="{1}{G}"),
     ]
     zones = {(BATTLEFIELD, -1): ["f1", "e1", "g1"], (STACK, -1): ["s1"],
-             (GRAVEYARD, BOB): ["b1"]}
+             (GRAVEYARD, BOB): ["b1"], (EXILE, -1): ["x1", "x2"]}
     if viewer == ANN:  # only Ann sees her hand
         objects.append(_obj("h1", "Grizzly Bears", HAND, ANN, mana_cost="{1}{G}",
                             card_types=["Creature"]))
@@ -110,6 +113,15 @@ def test_a_players_screen_shows_zones_life_stack_clocks_and_numbered_options() -
         assert line in text, line
     assert "p: pass priority" in text and "q: quit (concedes the game)" in text
     assert text.rstrip().endswith(">")
+
+
+def test_108_3_exile_is_shared_so_each_exiled_card_says_whose_it_is() -> None:
+    """The exile line listed the cards alone: in a game of several players nobody could tell
+    whose a card was (it goes back to its owner, 108.3, 610.3)."""
+    assert "exile: Colossal Dreadmaw {4}{G}{G} (you) · Scavenging Ooze {1}{G} (Bob)" \
+        in frame_text(_board(ANN), now=110.0)
+    assert "exile: Colossal Dreadmaw {4}{G}{G} (Ann) · Scavenging Ooze {1}{G} (Bob)" \
+        in frame_text(_board(SPECTATOR), now=110.0)
 
 
 def test_events_name_objects_that_left_the_view_in_the_same_delta() -> None:
