@@ -17,6 +17,7 @@ from server.engine.effects import attack_targets, deal_damage_at_once
 from server.engine.events import AttackersDeclared, BlockersDeclared, Event
 from server.engine.state import Game, GameObject
 from server.engine.targeting import quality_of
+from server.engine.zones import attacked_seat
 
 Target = tuple[str, int | str]
 
@@ -238,9 +239,7 @@ def pending_assignment(game: Game) -> tuple[int, tuple[Action, ...]] | None:
             continue
         # Rule 506.4c: an attacker whose planeswalker left attacks nothing any more --
         # trample (702.19b) and "as though it weren't blocked" have nowhere to send damage.
-        walker = combat.attacking_planeswalker.get(attacker_id)
-        attacks = attacker_id in combat.attackers and (
-            walker is None or walker in game.battlefield)
+        attacks = attacked_seat(game, attacker_id) is not None
         trample = obj.has("Trample") and attacks
         # "You may have it assign its combat damage as though it weren't blocked": all of it
         # to what it attacks instead (rule 510.1c).

@@ -40,7 +40,7 @@ from server.engine.actions import Action, ChooseCard, Decline
 from server.engine.events import Event
 from server.engine.filters import LastKnown, matches, matches_last_known
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Zone
-from server.engine.zones import sacrifice
+from server.engine.zones import attacked_seat, sacrifice
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.CHOOSE_PARTY,)
@@ -232,8 +232,10 @@ def evaluate(game: Game, amount: Amount, you: int, source_id: str, *,
             return _this_way(game, fact)
         case Attackers(whose=whose):
             # Rule 506.3: attacking the player or a planeswalker they control (its defending
-            # player); an attacker that has left the battlefield as it last existed (608.2h).
-            attacked = [*game.combat.attackers.values(), *game.combat.left_attacking.values()]
+            # player) -- not one whose planeswalker has left (506.4c: it attacks nothing);
+            # an attacker that has left the battlefield as it last existed (608.2h).
+            attacked = [*(attacked_seat(game, a) for a in game.combat.attackers),
+                        *game.combat.left_attacking.values()]
             seats = _players(game, whose, you, affected)
             return _most_or_total(whose, [sum(1 for d in attacked if d == s) for s in seats])
         case Scaled(amount=inner, factor=factor, half=half):

@@ -152,11 +152,12 @@ def move(
     if old.zone is Zone.STACK and old.ability is None:
         game.last_known_spells[object_id] = old  # rule 608.2h
     attacking = object_id in game.combat.attackers
+    attacked = attacked_seat(game, object_id)
     if old.zone is Zone.BATTLEFIELD:
         if old.is_creature:
             game.last_known_power[object_id] = old.power  # rule 608.2h
-        if attacking:
-            game.combat.left_attacking[object_id] = game.combat.attackers[object_id]
+        if attacked is not None:
+            game.combat.left_attacking[object_id] = attacked
         remove_from_combat(game, object_id)
     new_controller = old.owner if controller is None else controller
     new = GameObject(
@@ -283,6 +284,18 @@ def remove_from_game(game: Game, object_id: str) -> None:
     game.zone_list(obj.zone, obj.owner).remove(object_id)
     if obj.zone is Zone.BATTLEFIELD:
         remove_from_combat(game, object_id)
+
+
+def attacked_seat(game: Game, attacker_id: str) -> int | None:
+    """The player an attacking creature attacks, or whose planeswalker it attacks (506.3);
+    None if it isn't attacking, or attacks nothing any more: the planeswalker it attacked
+    has left the battlefield (rule 506.4c -- it is still an attacking creature)."""
+    combat = game.combat
+    seat = combat.attackers.get(attacker_id)
+    walker = combat.attacking_planeswalker.get(attacker_id)
+    if seat is None or (walker is not None and walker not in game.battlefield):
+        return None
+    return seat
 
 
 def remove_from_combat(game: Game, object_id: str) -> None:
