@@ -158,11 +158,13 @@ from server.engine.targeting import (
 )
 from server.engine.watchers import emit
 from server.engine.zones import (
+    ask_as_it_enters,
     create_object,
     damage_after_replacements,
     damage_shield,
     destroy,
     draw,
+    enters_as_printed,
     fresh_id,
     lose_life,
     move,
@@ -717,6 +719,8 @@ def _create_token(act: Act, effect: CreateToken) -> None:
         for _ in range(amount):
             token = create_object(game, definition, seat, Zone.BATTLEFIELD)
             token.controlled_since = game.turn  # rule 302.6
+            enters_as_printed(game, token, None, act.events)  # rule 614.12
+            ask_as_it_enters(game, token)
             act.events.append(TokenCreated(token.id, seat, definition))  # rule 111.1
             if effect.tapped_attacking:
                 _put_onto_battlefield_attacking(game, act.obj, token)
@@ -1002,6 +1006,10 @@ def _create_token_copy(act: Act, effect: CreateTokenCopy,
         token = create_object(act.game, card, act.obj.controller, Zone.BATTLEFIELD)
         token.token = True
         token.controlled_since = act.game.turn
+        # Rule 614.12: the copied text's replacement effects that modify how it enters
+        # ("enters tapped", "with N counters": X is 0, 107.3m; "as it enters, choose").
+        enters_as_printed(act.game, token, None, act.events)
+        ask_as_it_enters(act.game, token)
         act.events.append(TokenCreated(token.id, act.obj.controller, card))
 
 

@@ -100,6 +100,31 @@ def create_object(game: Game, card: CardDef, owner: int, zone: Zone) -> GameObje
     return obj
 
 
+def enters_as_printed(game: Game, new: GameObject, x_value: int | None,
+                      events: list[Event]) -> None:
+    """The replacement effects of a permanent's own text that modify how it enters (rule
+    614.12): tapped (614.1d), with counters (614.1c; X as cast, 107.3m, else 0), a
+    planeswalker with its loyalty (306.5b). For a card moving there and for a token created
+    there, a copy too (707.2: it has the copied text)."""
+    card = new.card
+    new.tapped = card.enters_tapped
+    if card.loyalty is not None:
+        new.counters["loyalty"] = card.loyalty
+    for kind, n in card.enters_with_counters:
+        amount = (x_value or 0) if n is None else n
+        # It isn't on the battlefield yet: its own replacement effects don't apply to it
+        # (rule 614.12 looks only at those already there).
+        put_counters(game, new, kind, amount, events)
+
+
+def ask_as_it_enters(game: Game, new: GameObject) -> None:
+    """Rule 614.12a: "As [this] enters, choose a card name" -- any card's name (201.2),
+    chosen by its controller."""
+    if new.card.enters_naming:
+        game.choices.insert(0, Choice(DecisionKind.CHOOSE_NAME, new.controller,
+                                      sorted(card_pool()), group=[AS_ENTERS, new.id]))
+
+
 #: Marks the name choice of a permanent entering with "choose a card name" (614.12a).
 AS_ENTERS = "as_enters"
 #: Marks the choice of what an Aura entering other than as a spell enchants (303.4f).
@@ -176,14 +201,7 @@ def move(
         # "if it entered from your graveyard or you cast it from your graveyard"
         new.from_graveyard = old.zone is Zone.GRAVEYARD or (
             old.zone is Zone.STACK and old.cast_from is Zone.GRAVEYARD)
-        new.tapped = old.card.enters_tapped  # rule 614.1d
-        if old.card.loyalty is not None:
-            new.counters["loyalty"] = old.card.loyalty  # rule 306.5b
-        for kind, n in old.card.enters_with_counters:  # rule 614.1c
-            amount = (old.x_value or 0) if n is None else n  # X as cast (107.3m)
-            # It isn't on the battlefield yet: its own replacement effects don't apply to it
-            # (rule 614.12 looks only at those already there).
-            put_counters(game, new, kind, amount, events)
+        enters_as_printed(game, new, old.x_value, events)
     if old.stickers and to not in HIDDEN_ZONES:
         # Rules 123.5, 400.7m: stickers stay on it as it moves to a public zone and apply to
         # the new object (613.7k: new timestamps, same order); a hidden zone loses them.
@@ -193,10 +211,8 @@ def move(
     if len(hosts) > 1:  # (one: no choice to make)
         game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, new_controller, hosts,
                                       group=[AURA_HOST, new.id]))
-    if to is Zone.BATTLEFIELD and old.card.enters_naming:
-        # Rule 614.12a: "As [this] enters, choose a card name" -- any card's name (201.2).
-        game.choices.insert(0, Choice(DecisionKind.CHOOSE_NAME, new_controller,
-                                      sorted(card_pool()), group=[AS_ENTERS, new.id]))
+    if to is Zone.BATTLEFIELD:
+        ask_as_it_enters(game, new)
     target = game.zone_list(to, new.owner)
     if bottom:
         target.insert(0, new.id)
