@@ -282,10 +282,14 @@ def _apply_layers(game: Game, permanents: list[GameObject],
     for effect in effects:
         if effect.base:
             # Layer 7b (613.4b): "have base power and toughness X/X", in timestamp order
-            # (after a sticker's, which the object had first); counters still apply (7c).
+            # with a power and toughness sticker's (123.8, 613.7k): an effect older than
+            # the sticker is overwritten by it; counters still apply (7c).
             for oid in effect.affected:
                 target = objects.get(oid)
                 if target is not None and target.zone is Zone.BATTLEFIELD:
+                    sticker = target.pt_sticker if target.sticker_pt is not None else None
+                    if sticker is not None and sticker.timestamp > effect.timestamp:
+                        continue
                     pt(target)
                     bonus = target.counters.get("+1/+1", 0) - target.counters.get("-1/-1", 0)
                     target.pt_now = (effect.power + bonus, effect.toughness + bonus)

@@ -289,10 +289,17 @@ class GameObject:
         if not (self.is_creature or (self.zone is not Zone.BATTLEFIELD
                                      and "Vehicle" in self.card.subtypes)):
             return None
+        latest = self.pt_sticker
+        return None if latest is None else (latest.definition.power,
+                                            latest.definition.toughness)
+
+    @property
+    def pt_sticker(self) -> Sticker | None:
+        """Its latest power and toughness sticker (123.8, 613.7k), whatever it is now."""
         last = None
         for sticker in self.stickers:
             if sticker.definition.kind is StickerKind.POWER_TOUGHNESS:
-                last = (sticker.definition.power, sticker.definition.toughness)
+                last = sticker
         return last
 
     @property
