@@ -280,12 +280,14 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
         return False  # not even the least it could cost (a cheap first test; 601.2g-h)
     cheapest = ManaCost()
     taxed = target_taxes(game, seat)
+    life = _cast_life(obj)
     if card.modes:
         possible = [m for m in range(len(card.modes))
                     if targets_available(game, card.spell_targets((m,)), seat, source=card)
                     and (not taxed or _taxes_payable(
                         game, seat, obj.id, card, chosen=(m,),
-                        cost=total.plus(_mode_cost(card, m)), pool=pool, taxed=taxed))]
+                        cost=total.plus(_mode_cost(card, m)), life=life, pool=pool,
+                        taxed=taxed))]
         if not possible:
             return False  # rule 700.2a: no mode can be chosen
         if card.mode_costs:  # rule 700.2h: at least one mode's cost must be payable too
@@ -297,11 +299,11 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
     extra = spell_additional_cost(obj)
     if extra is not None and len(cost_choices(game, seat, extra, obj.id, obj.id)) < extra.count:
         return False  # rule 601.2f: the additional cost can't be paid
-    grave = card.graveyard_cast
-    if grave is not None and _own_graveyard_cast(obj) and grave.life > game.player(seat).life:
+    if life > game.player(seat).life:
         return False  # rule 119.4: too little life to pay
     if taxed and not card.modes and not _taxes_payable(
-            game, seat, obj.id, card, chosen=(), cost=total, pool=pool, taxed=taxed):
+            game, seat, obj.id, card, chosen=(), cost=total, life=life, pool=pool,
+            taxed=taxed):
         return False  # rule 601.2f: every choice of targets makes it cost too much
     return affordable(pool, total.plus(cheapest))
 
@@ -312,15 +314,16 @@ def _mode_cost(card: CardDef, mode: int) -> ManaCost:
 
 
 def _taxes_payable(game: Game, seat: int, spell_id: str, card: CardDef, *,
-                   chosen: tuple[int, ...], cost: ManaCost, pool: Potential,
+                   chosen: tuple[int, ...], cost: ManaCost, life: int, pool: Potential,
                    taxed: dict[str, TargetedCost]) -> bool:
     """Rule 601.2f: whether ``seat`` can still pay ``cost`` plus the least that the targets
-    of the spell (with the modes ``chosen``) add to it -- mana (601.2h) and life (119.4).
+    of the spell (with the modes ``chosen``) add to it -- mana (601.2h) and life (119.4,
+    on top of the ``life`` the rest of the total cost takes: they are paid together).
     (The mana is added to the total as it stands: a reduction bigger than the rest of the
     cost, which could absorb some of it, is not counted.)"""
     more, more_life = least_target_taxes(game, seat, spell_id, card,
                                          card.spell_targets(chosen), taxed=taxed)
-    if more_life > game.player(seat).life:
+    if more_life + life > game.player(seat).life:
         return False
     if not more:
         return True  # (the cost itself is checked by the caller)
@@ -408,6 +411,13 @@ def cost_choices(game: Game, seat: int, cost: AdditionalCost, source_id: str,
     assert_never(cost.kind)
 
 
+def _cast_life(obj: GameObject) -> int:
+    """The life a spell's total cost takes besides what its targets add (601.2f): that of
+    a "cast [this] from your graveyard by paying N life" permission."""
+    grave = obj.card.graveyard_cast
+    return grave.life if grave is not None and _own_graveyard_cast(obj) else 0
+
+
 def _own_graveyard_cast(obj: GameObject) -> bool:
     """Whether a card in a graveyard would be, or a spell was, cast by its own "you may cast
     [this] from your graveyard by paying ..." (601.2f)."""
@@ -467,7 +477,7 @@ def total_cost(game: Game, obj: GameObject, extra: tuple[Target, ...] = ()) -> M
             return _NO_COST
         if permissions.cast_for_madness(game, obj.id):  # 702.35b, 601.2f: the madness cost
             return madness.cost(game, obj.card, obj.x_value or 0, obj.controller,
-                                obj.id).plus(modes.mode_costs(obj))
+                                obj.id, extra=extra).plus(modes.mode_costs(obj))
         if permissions.free(game, obj.controller, obj.id):  # 118.9: without paying; X is 0
             return spell_cost(game, replace(obj.card, mana_cost=ManaCost()), 0,
                               obj.controller, obj.id, extra=extra).plus(modes.mode_costs(obj))
@@ -487,8 +497,9 @@ def _payable_with(game: Game, seat: int, obj: GameObject, card: CardDef, target_
     """Whether ``seat`` could still pay for spell ``obj`` with ``target_id`` among its
     targets, plus ``later`` (generic mana, life) for the targets still to choose."""
     extra: tuple[Target, ...] = (("object", target_id),)
-    if targeted_cost(game, obj.id, extra)[1] + later[1] > game.player(seat).life:
-        return False  # rule 119.4
+    if targeted_cost(game, obj.id, extra)[1] + later[1] + _cast_life(obj) \
+            > game.player(seat).life:
+        return False  # rule 119.4: the total cost's life is paid at once (601.2h)
     cost = total_cost(game, obj, extra).plus(ManaCost(later[0]))
     return affordable(potential_pool(game, seat, spell=card), cost)
 
@@ -664,7 +675,8 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
             total = total_cost(game, obj)
             picks = [p for p in picks if isinstance(p, ChooseMode) and _taxes_payable(
                 game, seat, obj.id, card, chosen=(*obj.modes, p.mode),
-                cost=total.plus(_mode_cost(card, p.mode)), pool=potential, taxed=taxed)]
+                cost=total.plus(_mode_cost(card, p.mode)), life=_cast_life(obj),
+                pool=potential, taxed=taxed)]
         if obj.modes and modes.may_finish(obj):
             picks.append(FinishModes())
         return DecisionKind.CHOOSE_MODE, tuple(picks)
@@ -684,9 +696,16 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
         return DecisionKind.CHOOSE_X, (ChooseX(0),)  # rule 107.3: X is 0
     if casting.stage is CastStage.CHOOSE_X:
         potential = potential_pool(game, seat, spell=card if obj.ability is None else None)
+        # Rule 601.2f: the targets still to choose (601.2c) add at least this much; the
+        # chosen modes their costs (700.2h). An X that leaves too little for them can't
+        # be chosen: the cast would stall at a decision without options.
+        taxed = target_taxes(game, seat) if obj.ability is None else {}
+        more = least_target_taxes(game, seat, obj.id, card, stack_targets(obj),
+                                  taxed=taxed)[0] if taxed else 0
+        rest = modes.mode_costs(obj).plus(ManaCost(more))
         return DecisionKind.CHOOSE_X, tuple(
             ChooseX(x) for x in range(most_mana(potential) + 1)
-            if affordable(potential, spell_cost(game, card, x, seat, obj.id)))
+            if affordable(potential, spell_cost(game, card, x, seat, obj.id).plus(rest)))
     if casting.stage is CastStage.CHOOSE_COST:
         extra = additional_cost(obj)
         assert extra is not None
@@ -883,9 +902,8 @@ def _pay(game: Game, events: list[Event], mana: str) -> None:
             madness.discard(game, [source.id], events)  # rule 701.9a
         if ability.sacrifice_self:
             sacrifice(game, [source.id], events)  # rule 701.21a
-    grave = obj.card.graveyard_cast
-    if ref is None and grave is not None and _own_graveyard_cast(obj):
-        lose_life(game, casting.seat, grave.life, events)  # rule 119.4: paying life (601.2f)
+    if ref is None and (life := _cast_life(obj)):
+        lose_life(game, casting.seat, life, events)  # rule 119.4: paying life (601.2f)
     if casting.cost_tapped:
         for oid in casting.cost_tapped:  # rule 701.26a: tapping as a cost (602.2b)
             game.objects[oid].tapped = True

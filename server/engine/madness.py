@@ -32,6 +32,7 @@ from server.engine import casting, replacements, zone_rules
 from server.engine.actions import Action, CastSpell, Decline
 from server.engine.events import Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
+from server.engine.targeting import Target
 from server.engine.zones import fresh_id, move, put_into_graveyards, sacrifice
 
 #: The decision kinds this module poses and answers.
@@ -99,13 +100,15 @@ def coded_madness(game: Game, obj: GameObject, effect: Effect, players: list[int
     game.choices.insert(0, Choice(DecisionKind.CAST_MADNESS, card.owner, [card.id]))
 
 
-def cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str) -> ManaCost:
+def cost(game: Game, card: CardDef, x: int, seat: int, spell_id: str, *,
+         extra: tuple[Target, ...] = ()) -> ManaCost:
     """Rules 702.35b, 601.2f: the total mana cost of casting ``card`` by its madness ability:
     the madness cost (an alternative cost, 118.9) instead of the mana cost, plus cost
-    increases, minus reductions (:func:`server.engine.casting.spell_cost`)."""
+    increases -- those its targets add too, with ``extra`` targets besides those chosen --
+    minus reductions (:func:`server.engine.casting.spell_cost`)."""
     assert card.madness_cost is not None
     return casting.spell_cost(game, replace(card, mana_cost=card.madness_cost), x, seat,
-                              spell_id)
+                              spell_id, extra=extra)
 
 
 def castable(game: Game, seat: int, obj: GameObject) -> bool:
