@@ -115,6 +115,9 @@ def option_text(names: Names, action: pb.Action) -> str:
     if kind == "activate_mana_ability":
         m = a.activate_mana_ability
         what = f" for {letters_to_symbols(m.mana)}" if m.mana else " for mana"
+        if m.paid_with:  # an ability whose cost is mana (605.1a): no {T}
+            return f"Pay {letters_to_symbols(m.paid_with)} to {object_name(names, m.object_id)}" \
+                   f"{what}"
         return f"Tap {object_name(names, m.object_id)}{what}"
     if kind == "pay_mana":
         return f"Pay {letters_to_symbols(a.pay_mana.mana) or 'nothing'}"

@@ -617,12 +617,14 @@ class ChooseTarget(_message.Message):
     def __init__(self, target: _Optional[_Union[Target, _Mapping]] = ...) -> None: ...
 
 class ActivateManaAbility(_message.Message):
-    __slots__ = ("object_id", "mana")
+    __slots__ = ("object_id", "mana", "paid_with")
     OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
     MANA_FIELD_NUMBER: _ClassVar[int]
+    PAID_WITH_FIELD_NUMBER: _ClassVar[int]
     object_id: str
     mana: str
-    def __init__(self, object_id: _Optional[str] = ..., mana: _Optional[str] = ...) -> None: ...
+    paid_with: str
+    def __init__(self, object_id: _Optional[str] = ..., mana: _Optional[str] = ..., paid_with: _Optional[str] = ...) -> None: ...
 
 class PayMana(_message.Message):
     __slots__ = ("mana",)

@@ -51,10 +51,14 @@ class ChooseTarget:
 @dataclass(frozen=True, slots=True)
 class ActivateManaAbility:
     """Rules 605.3a-b: activate a permanent's mana ability, with priority or while paying;
-    ``mana`` is the mana it adds when it could add one of several kinds."""
+    ``mana`` is the mana it adds when it could add one of several kinds; ``paid_with``, for
+    an ability whose cost is mana (Prismite's {2}, 605.1a), the mana that pays it (letters
+    WUBRGC in that order: the player chooses, 601.2h; "" in a game logged before it was
+    offered: the engine's default way, normalized by :func:`server.engine.game.apply`)."""
 
     object_id: str
     mana: str = ""
+    paid_with: str = ""
 
 
 @dataclass(frozen=True, slots=True)

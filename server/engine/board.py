@@ -41,6 +41,8 @@ class Board:
     triggering: tuple[GameObject, ...]
     #: A mana ability (605) of either kind: {T} or paid from the pool.
     mana_sources: tuple[GameObject, ...]
+    #: A mana ability whose cost is mana, paid from the pool (605.1a: Prismite's {2}).
+    converters: tuple[GameObject, ...]
     #: An activated ability (602) of its own or granted by the layers (613.1f).
     activated: tuple[GameObject, ...]
     #: A static ability changing spells' costs (601.2f): taxes on noncreature spells and
@@ -85,6 +87,7 @@ def board(game: Game) -> Board:
     taxed: list[GameObject] = []
     extra_lands: list[GameObject] = []
     restricted: list[GameObject] = []
+    converters: list[GameObject] = []
     layered: list[GameObject] = []
     legendary: list[GameObject] = []
     state_triggers = False
@@ -100,6 +103,8 @@ def board(game: Game) -> Board:
             triggering.append(obj)
         if card.mana_abilities or card.mana_ability_cost is not None:
             sources.append(obj)
+            if card.mana_ability_cost is not None:
+                converters.append(obj)
         if card.abilities or obj.granted_abilities:
             activated.append(obj)
         if card.noncreature_tax or card.spell_costs:
@@ -117,7 +122,7 @@ def board(game: Game) -> Board:
         if card.state_triggers:
             state_triggers = True
     made = Board(list(game.battlefield), tuple(any_color), tuple(mana_only), tuple(triggering),
-                 tuple(sources),
+                 tuple(sources), tuple(converters),
                  tuple(activated), tuple(cost_changers), tuple(taxed), tuple(extra_lands),
                  tuple(restricted),
                  tuple(layered), tuple(legendary), state_triggers)

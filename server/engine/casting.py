@@ -56,6 +56,7 @@ from server.engine.mana import (
     Potential,
     affordable,
     as_paid_by,
+    converter_payments,
     mana_choices,
     mana_sources,
     most_mana,
@@ -63,6 +64,7 @@ from server.engine.mana import (
     payments,
     potential_pool,
     restricted_for,
+    spend,
     spend_for,
     spendable,
     tap_for_mana,
@@ -183,22 +185,25 @@ def _reduced_by_mana(cost: ManaCost, by: ManaCost) -> ManaCost:
 def mana_ability_options(game: Game, seat: int, exclude: str | None = None,
                          sources: list[str] | None = None) -> list[Action]:
     """Every mana ability ``seat`` could activate now, one option per kind of mana a source
-    could add (rule 605.3a); ``sources``: their :func:`mana_sources`, if known."""
+    could add (rule 605.3a) -- and, for an ability whose cost is mana, per way to pay it
+    (601.2h); ``sources``: their :func:`mana_sources`, if known."""
     out: list[Action] = []
     for oid in mana_sources(game, seat, exclude) if sources is None else sources:
         choices = mana_choices(game, oid)
-        if len(choices) == 1:
-            out.append(mana_option(oid, ""))
+        kinds = ("",) if len(choices) == 1 else choices
+        if game.objects[oid].card.mana_ability_cost is None:
+            out += [mana_option(oid, m) for m in kinds]
         else:
-            out += [mana_option(oid, m) for m in choices]
+            ways = converter_payments(game, oid)
+            out += [mana_option(oid, m, way) for way in ways for m in kinds]
     return out
 
 
 @lru_cache(maxsize=4096)
-def mana_option(object_id: str, mana: str) -> ActivateManaAbility:
+def mana_option(object_id: str, mana: str, paid_with: str = "") -> ActivateManaAbility:
     """The option to activate this mana ability (rule 605.3a): a value, so one instance
     serves every decision offering it (options are made anew for each decision)."""
-    return ActivateManaAbility(object_id, mana)
+    return ActivateManaAbility(object_id, mana, paid_with)
 
 
 def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: ManaCost,
@@ -213,12 +218,15 @@ def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: Man
         rest = potential_pool(game, seat, exclude=exclude, spell=spell)
         pool = game.player(seat).mana_pool
         after = list(pool)
-        pay(after, paid_with)  # as tap_for_mana pays it (the source is offered only then)
+        if option.paid_with:  # as tap_for_mana pays it (the source is offered only then)
+            spend(after, option.paid_with)
+        else:
+            pay(after, paid_with)
         for symbol in option.mana or mine[0]:
             after[MANA_TYPES.index(symbol)] += 1
         return affordable(Potential(tuple(
             f - now + a for f, now, a in zip(rest.fixed, pool, after, strict=True)),
-            rest.choices), cost)
+            rest.choices, rest.converters), cost)
     if len(mine) == 1:
         return True  # a source of one kind of mana only adds to what can be spent
     rest = potential_pool(game, seat, exclude=exclude, spell=spell)
@@ -229,7 +237,7 @@ def _still_payable(game: Game, seat: int, option: ActivateManaAbility, cost: Man
     choices.remove(tuple(mine))
     for symbol in option.mana:
         fixed[MANA_TYPES.index(symbol)] += 1
-    return affordable(Potential(tuple(fixed), tuple(choices)), cost)
+    return affordable(Potential(tuple(fixed), tuple(choices), rest.converters), cost)
 
 
 def is_sorcery_speed(game: Game, seat: int) -> bool:
@@ -828,7 +836,7 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
             _advance_stage(game, events)
     elif isinstance(action, ActivateManaAbility):
         # Rule 605.3a: mana abilities don't use the stack.
-        tap_for_mana(game, action.object_id, action.mana, events)
+        tap_for_mana(game, action.object_id, action.mana, events, action.paid_with)
     elif isinstance(action, PayMana):
         _pay(game, events, action.mana)
     else:

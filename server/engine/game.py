@@ -7,7 +7,7 @@ time (invariant 2); the game is deterministic from its seed and the actions appl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import assert_never
 
 from server.cards import CardDef
@@ -71,6 +71,7 @@ from server.engine.events import (
 )
 from server.engine.mana import (
     Potential,
+    converter_payments,
     empty_pools,
     mana_sources,
     potential_pool,
@@ -234,6 +235,8 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
     pending = game.pending
     if pending is None or pending.seat != seat:
         raise IllegalActionError(f"no decision is pending for seat {seat}")
+    if isinstance(action, ActivateManaAbility) and not action.paid_with:
+        action = _default_payment(game, action)
     try:
         # Perform the engine's own option (equal to, but maybe not typed like, what was sent).
         action = pending.options[pending.options.index(action)]
@@ -256,6 +259,17 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
     else:
         _advance(game, events)
     return events
+
+
+def _default_payment(game: Game, action: ActivateManaAbility) -> ActivateManaAbility:
+    """A game logged before the mana paying a mana ability's mana cost (Prismite's {2}) was
+    the player's choice activated it with none named: the engine paid it its own way, the
+    first of the ways now offered -- so that log replays as it was played."""
+    obj = game.objects.get(action.object_id)
+    if obj is None or obj.card.mana_ability_cost is None:
+        return action
+    ways = converter_payments(game, action.object_id)
+    return replace(action, paid_with=ways[0]) if ways else action
 
 
 def _concession(name: str, reason: ConcedeReason) -> str:
@@ -292,7 +306,7 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> bool
     elif isinstance(action, ActivateManaAbility):
         # Rule 605.3b: a mana ability resolves at once; the player keeps priority and has
         # taken an action (117.4: the passes so far don't count).
-        tap_for_mana(game, action.object_id, action.mana, events)
+        tap_for_mana(game, action.object_id, action.mana, events, action.paid_with)
         game.passes = 0
     elif isinstance(action, DeclareAttacker):
         effects.declare_attack(game, action)

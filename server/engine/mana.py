@@ -166,6 +166,15 @@ def spend_for(game: Game, seat: int, mana: str, spell: CardDef | None = None) ->
             player.mana_pool[i] -= 1
 
 
+def converter_payments(game: Game, object_id: str) -> list[str]:
+    """The ways its controller can pay the mana cost of a mana ability whose cost is mana
+    (Prismite's {2}, 605.1a), from their pool: each the mana spent (601.2h)."""
+    obj = game.objects[object_id]
+    cost = obj.card.mana_ability_cost
+    assert cost is not None
+    return payments(game.player(obj.controller).mana_pool, cost)
+
+
 def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]:
     """Untapped permanents ``seat`` controls that can tap for mana now (rule 605).
 
@@ -217,13 +226,21 @@ def mana_choices(game: Game, object_id: str) -> tuple[str, ...]:
     return tuple(m * n for m in options)
 
 
+#: A mana ability whose cost is mana (Prismite's "{2}: Add one mana of any color", 605.1a):
+#: its cost and the alternatives it adds. It can be activated again and again while the
+#: mana lasts, and never adds more mana than it takes.
+Converter = tuple[ManaCost, tuple[str, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class Potential:
     """Mana a player has plus what their untapped sources could add: a fixed part and, for
-    sources that add one of several kinds, the alternatives of each."""
+    sources that add one of several kinds, the alternatives of each; and the mana abilities
+    that turn some of that mana into other mana (601.2g: activated while paying)."""
 
     fixed: tuple[int, ...]
     choices: tuple[tuple[str, ...], ...]
+    converters: tuple[Converter, ...] = ()
 
 
 def potential_pool(game: Game, seat: int, exclude: str | None = None,
@@ -234,24 +251,39 @@ def potential_pool(game: Game, seat: int, exclude: str | None = None,
     :func:`mana_sources`, if known."""
     pool = spendable(game, seat, spell)
     choices = []
+    converters: list[Converter] = []
+    restricted = pool != game.player(seat).mana_pool
     for oid in mana_sources(game, seat, exclude) if sources is None else sources:
-        if game.objects[oid].card.mana_ability_cost is not None:
-            continue  # it only turns mana into other mana: activated first, if wanted
-        if not usable(game.objects[oid].card.mana_only_for, spell):
+        card = game.objects[oid].card
+        if card.mana_ability_cost is not None:
+            continue  # (a converter, below)
+        if not usable(card.mana_only_for, spell):
             continue  # rule 106.6: its mana can't be spent on this
+        restricted = restricted or bool(card.mana_only_for)
         options = mana_choices(game, oid)
         if len(options) == 1:
             _add(pool, options[0])
         else:
             choices.append(tuple(options))
-    return Potential(tuple(pool), tuple(choices))
+    if not restricted:
+        # Mana abilities that turn mana into other mana -- any mana that could pay them,
+        # the pool's or the sources' (601.2g). (Not counted while some of the mana may be
+        # spent only on certain spells, 106.6: it couldn't pay them.)
+        for obj in board(game).converters:
+            cost = obj.card.mana_ability_cost
+            if cost is not None and obj.controller == seat:
+                converter = (cost, mana_choices(game, obj.id))
+                if converter not in converters:
+                    converters.append(converter)
+    return Potential(tuple(pool), tuple(choices), tuple(converters))
 
 
 def affordable(potential: Potential, cost: ManaCost) -> bool:
     """Whether some choice of mana from the sources pays ``cost`` (X fixed)."""
     fixed = list(potential.fixed)
+    converters = potential.converters
     if not potential.choices:
-        return can_pay(fixed, cost)
+        return can_pay(fixed, cost) or (bool(converters) and _converted(fixed, cost, converters))
     total = cost.generic + sum(cost.symbols) + len(cost.hybrid)
     if sum(fixed) + sum(len(c[0]) for c in potential.choices) < total:
         return False
@@ -259,8 +291,45 @@ def affordable(potential: Potential, cost: ManaCost) -> bool:
         pool = list(fixed)
         for mana in combo:
             _add(pool, mana)
-        if can_pay(pool, cost):
+        if can_pay(pool, cost) or (converters and _converted(pool, cost, converters)):
             return True
+    return False
+
+
+def _converted(pool: list[int], cost: ManaCost, converters: tuple[Converter, ...]) -> bool:
+    """Whether activating mana abilities that turn mana into other mana (each any number of
+    times, each paid any way it can be) makes ``pool`` pay ``cost``. Only mana of a kind the
+    cost's coloured, colorless or hybrid symbols need is worth making (none of them adds
+    mana on the whole), so at most one activation per such symbol is tried."""
+    needed = {MANA_TYPES[i] for i, n in enumerate(cost.symbols) if n} | {
+        colour for symbol in cost.hybrid for colour in symbol}
+    worth = [(paid_with, made) for paid_with, choices in converters
+             if (made := tuple(m for m in choices if m and set(m) <= needed))]
+    if not worth:
+        return False
+    return _convert(pool, cost, worth, sum(cost.symbols) + len(cost.hybrid), set())
+
+
+def _convert(pool: list[int], cost: ManaCost, worth: list[tuple[ManaCost, tuple[str, ...]]],
+             depth: int, seen: set[tuple[int, ...]]) -> bool:
+    """:func:`_converted`'s search: ``depth`` more activations at most, pools already
+    tried in ``seen`` (a module function: see :func:`_assign_hybrid`)."""
+    if can_pay(pool, cost):
+        return True
+    if depth == 0:
+        return False
+    for paid_with, made in worth:
+        for way in payments(pool, paid_with):
+            left = list(pool)
+            spend(left, way)
+            for mana in made:
+                after = list(left)
+                _add(after, mana)
+                key = tuple(after)
+                if key not in seen:
+                    seen.add(key)
+                    if _convert(after, cost, worth, depth - 1, seen):
+                        return True
     return False
 
 
@@ -269,21 +338,29 @@ def most_mana(potential: Potential) -> int:
     return sum(potential.fixed) + sum(max(len(m) for m in c) for c in potential.choices)
 
 
-def tap_for_mana(game: Game, object_id: str, mana: str, events: list[Event]) -> None:
+def tap_for_mana(game: Game, object_id: str, mana: str, events: list[Event],
+                 paid_with: str = "") -> None:
     """Activate a permanent's mana ability: tap it (and sacrifice it, for "{T}, Sacrifice
     this: Add ...", 701.21a -- costs paid together, 605.3b) and add its mana (rules 106.4,
-    605.3b); ``mana`` picks one of several kinds it could add."""
+    605.3b); ``mana`` picks one of several kinds it could add, ``paid_with`` the mana that
+    pays an ability whose cost is mana (Prismite's {2}; "": :func:`pay`'s way)."""
     obj = game.objects[object_id]
-    paid_with = obj.card.mana_ability_cost
-    if obj.zone is not Zone.BATTLEFIELD or (obj.tapped and paid_with is None):
+    cost = obj.card.mana_ability_cost
+    if obj.zone is not Zone.BATTLEFIELD or (obj.tapped and cost is None):
         raise ValueError("only an untapped permanent can tap for mana")
     options = mana_choices(game, object_id)
     if mana not in options:
         mana = options[0]
-    if paid_with is not None:
-        # Rule 605.1a: its cost is mana, paid from the pool (generic from colorless first,
-        # then the most plentiful colour, as :func:`pay` does).
-        pay(game.player(obj.controller).mana_pool, paid_with)
+    if cost is not None:
+        # Rule 605.1a: its cost is mana, paid from the pool the way its controller chose
+        # (601.2h, 602.2b).
+        pool = game.player(obj.controller).mana_pool
+        if paid_with:
+            if paid_with not in payments(pool, cost):
+                raise ValueError(f"{paid_with!r} doesn't pay {cost}")
+            spend(pool, paid_with)
+        else:
+            pay(pool, cost)
     else:
         obj.tapped = True
     obj.activated_turn = game.turn  # rule 700.10: a mana ability is activated too

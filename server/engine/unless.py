@@ -86,7 +86,7 @@ def options(game: Game, choice: Choice) -> tuple[Action, ...]:
 def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
     """Activate a mana ability (the choice stays), pay, or decline -- then it is countered."""
     if isinstance(action, ActivateManaAbility):
-        tap_for_mana(game, action.object_id, action.mana, events)  # rule 605.3a
+        tap_for_mana(game, action.object_id, action.mana, events, action.paid_with)  # rule 605.3a
         return
     game.choices.remove(choice)
     if isinstance(action, PayMana):

@@ -73,7 +73,7 @@ _ACTION_KEYS = {
 }
 _STEP_KEYS = _ACTION_KEYS | {"seat", "ability", "defender", "attacker", "pass_until", "check",
                              "expect_options", "concede", "damage", "times", "planeswalker",
-                             "mana", "reset_blocks", "sacrifice"}
+                             "mana", "paid_with", "reset_blocks", "sacrifice"}
 
 
 def _matcher(run: Run, step: dict[str, Any]) -> Any:
@@ -102,9 +102,10 @@ def _matcher(run: Run, step: dict[str, Any]) -> Any:
     if key in simple:
         cls = simple[key]
         return lambda a: isinstance(a, cls)
-    if key == "tap" and "mana" in step:
+    if key == "tap" and ("mana" in step or "paid_with" in step):
         return lambda a: isinstance(a, ActivateManaAbility) and r(a.object_id, value) and \
-            a.mana == step["mana"]
+            a.mana == step.get("mana", a.mana) and \
+            a.paid_with == step.get("paid_with", a.paid_with)
     if key in by_object:
         cls = by_object[key]
         return lambda a: isinstance(a, cls) and r(getattr(a, "object_id", None), value)

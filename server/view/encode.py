@@ -296,7 +296,7 @@ def encode_action(action: Action, game: Game | None = None) -> pb.Action:
         return pb.Action(choose_target=pb.ChooseTarget(target=target))
     if isinstance(action, ActivateManaAbility):
         return pb.Action(activate_mana_ability=pb.ActivateManaAbility(
-            object_id=action.object_id, mana=action.mana))
+            object_id=action.object_id, mana=action.mana, paid_with=action.paid_with))
     if isinstance(action, PayMana):
         return pb.Action(pay_mana=pb.PayMana(mana=action.mana))
     if isinstance(action, DeclareAttacker):

@@ -191,6 +191,10 @@ def test_option_and_mana_wording() -> None:
     block = pb.Action(declare_blocker=pb.DeclareBlocker(object_id="e1", attacker_id="g1"))
     assert option_text(board, block) == "Block Goblin Guide with Llanowar Elves"
     assert option_text(board, pb.Action(pay_mana=pb.PayMana(mana="RRB"))) == "Pay {R}{R}{B}"
+    # Rules 605.1a, 601.2h: an ability whose cost is mana says how it is paid (Prismite's {2}).
+    convert = pb.ActivateManaAbility(object_id="e1", mana="W", paid_with="RG")
+    assert option_text(board, pb.Action(activate_mana_ability=convert)) == \
+        "Pay {R}{G} to Llanowar Elves for {W}"
     assert option_text(board, pb.Action(choose_color=pb.ChooseColor(color="R"))) == "Red"
     # Rules 602.1, 700.2: an ability or a mode reads as printed (an older server: its index).
     ability = pb.ActivateAbility(object_id=block.declare_blocker.object_id, ability=1)

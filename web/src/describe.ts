@@ -87,6 +87,11 @@ export function optionText(names: Names, action: Action): string {
     case "chooseTarget": return `Target ${targetText(names, k.value.target)}`;
     case "activateManaAbility": {
       const what = k.value.mana ? ` for ${lettersToSymbols(k.value.mana)}` : " for mana";
+      // An ability whose cost is mana (Prismite's {2}, 605.1a): no {T}; each way to pay
+      // it is its own option.
+      if (k.value.paidWith) {
+        return `Pay ${lettersToSymbols(k.value.paidWith)} to ${objectName(names, k.value.objectId)}${what}`;
+      }
       return `Tap ${objectName(names, k.value.objectId)}${what}`;
     }
     case "payMana": return `Pay ${lettersToSymbols(k.value.mana) || "nothing"}`;

@@ -29,6 +29,9 @@ test("options read as what they do, naming cards and players", () => {
   assert.equal(optionText(names, act({ case: "passPriority", value: {} })), "Pass priority");
   assert.equal(optionText(names, act({ case: "activateManaAbility", value: { objectId: "i1", mana: "U" } })),
     "Tap Island for {U}");
+  // Rules 605.1a, 601.2h: an ability whose cost is mana says how it is paid (Prismite's {2}).
+  assert.equal(optionText(names, act({ case: "activateManaAbility", value: { objectId: "i1", mana: "W", paidWith: "RG" } })),
+    "Pay {R}{G} to Island for {W}");
   assert.equal(optionText(names, act({ case: "payMana", value: { mana: "RRB" } })), "Pay {R}{R}{B}");
   assert.equal(optionText(names, act({ case: "chooseColor", value: { color: "R" } })), "Red");
   // Rules 602.1, 700.2: an ability or a mode reads as printed (an older server: its index).
