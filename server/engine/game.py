@@ -634,6 +634,9 @@ def _cleanup_end_effects(game: Game) -> None:
     game.effects[:] = [e for e in game.effects if e.lasting]
     replacements.end_of_turn(game)  # "... exile it instead", "prevent ... this turn" (615.1)
     permissions.end_of_turn(game)  # "you may play that card this turn", ...
+    # What the ended effects did is undone now: the state-based actions checked next, in
+    # this cleanup step (514.3a), see it (a creature whose pump ended dies now, 704.5f).
+    layers.refresh(game)
 
 
 def _begin_step(game: Game, events: list[Event]) -> None:
@@ -672,10 +675,9 @@ def _begin_step(game: Game, events: list[Event]) -> None:
         triggers.step_begins(game, TriggerStep.END)  # rule 513.1a
     elif game.step is Step.DRAW and active_in_game:
         watchers.new_draw_step(game)  # rule 504.1
-        # Rule 103.8a: in a two-player game the starting player skips their first draw;
-        # rule 103.8c: in other multiplayer games nobody skips it.
-        if not (game.turn == 1 and len(game.players) == 2):
-            draw(game, game.active, events)  # rule 504.1
+        # (Rule 103.8a: a two-player game's first draw step is skipped, in _end_step;
+        # rule 103.8c: in other multiplayer games nobody skips it.)
+        draw(game, game.active, events)  # rule 504.1
         # Rule 504.2: then "at the beginning of [each player's] draw step" abilities trigger.
         triggers.step_begins(game, TriggerStep.DRAW)
     elif game.step is Step.CLEANUP:
@@ -697,6 +699,10 @@ def _end_step(game: Game) -> None:
         game.step = Step.END_OF_COMBAT  # rule 508.8: skip blockers and combat damage
     elif step is Step.COMBAT_DAMAGE and game.combat.first_strike_step:
         game.step = Step.COMBAT_DAMAGE  # rule 510.4: a second combat damage step
+    elif step is Step.UPKEEP and game.turn == 1 and len(game.players) == 2:
+        # Rule 103.8a: in a two-player game the starting player skips the draw step of
+        # their first turn -- the whole step: no draw, no triggers, no priority (500.11).
+        game.step = Step.PRECOMBAT_MAIN
     else:
         game.step = Step(step + 1)
     game.cleanup_priority = False

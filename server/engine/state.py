@@ -737,6 +737,10 @@ class Game:
     choices: list[Choice] = field(default_factory=list)
     resolving: Resolution | None = None
     pending_triggers: list[PendingTrigger] = field(default_factory=list)
+    #: Rule 603.3b: the ids of the triggered abilities being put on the stack now (those
+    #: waiting when the players began putting them there); one that triggers meanwhile
+    #: waits for the next batch. None between batches.
+    trigger_batch: frozenset[str] | None = None
     #: Next timestamp to hand out (rule 613.7).
     clock: int = 0
     #: Continuous effects of resolved spells and abilities (rule 611.2).

@@ -730,13 +730,21 @@ def _source_damage_triggers(game: Game, event: DamageDealt, fresh: list[Event]) 
 
 def put_triggers(game: Game, events: list[Event]) -> None:
     """Rules 603.3b, 405.3: the active player puts their triggered abilities on the stack
-    first, then each other player in turn order; a player with several orders them."""
+    first, then each other player in turn order; a player with several orders them. Those
+    are the ones that had triggered when this began (a batch): one that triggers while
+    they are put there (becoming a target, 603.2) waits for the next time a player would
+    receive priority (603.3) -- after the batch, as the next one."""
+    batch = game.trigger_batch
+    if batch is None or not any(t.id in batch for t in game.pending_triggers):
+        batch = game.trigger_batch = frozenset(t.id for t in game.pending_triggers)
     for seat in game.apnap():
-        mine = [t for t in game.pending_triggers if t.controller == seat]
+        mine = [t for t in game.pending_triggers if t.controller == seat and t.id in batch]
         if len(mine) == 1:
             casting.put_trigger_on_stack(game, mine[0], events)
             return
         if mine:
             game.choices.append(Choice(DecisionKind.ORDER_TRIGGERS, seat, [t.id for t in mine]))
             return
-    game.pending_triggers.clear()  # only triggers of players who left remained
+    # Only triggers of players who left remained in the batch.
+    game.pending_triggers[:] = [t for t in game.pending_triggers if t.id not in batch]
+    game.trigger_batch = None
