@@ -198,10 +198,10 @@ def _divisions(total: int, parts: int) -> list[tuple[int, ...]]:
 
 def _lethal(game: Game, attacker: GameObject, blocker: GameObject) -> int:
     """Rules 702.19b, 702.2c: lethal damage counts damage already marked; with deathtouch
-    any nonzero amount is lethal."""
-    if attacker.has("Deathtouch"):
-        return 1
-    return max(blocker.toughness - blocker.damage, 0)
+    any nonzero amount is lethal -- none at all if what is marked is lethal already (an
+    indestructible blocker, 702.12b)."""
+    lethal = max(blocker.toughness - blocker.damage, 0)
+    return min(1, lethal) if attacker.has("Deathtouch") else lethal
 
 
 def _deals_damage_now(game: Game, obj: GameObject) -> bool:

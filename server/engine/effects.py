@@ -199,21 +199,35 @@ def deal_damage_at_once(game: Game, dealt: Sequence[tuple[GameObject, Target, in
     life-gain event per source (rules 702.15b, 702.15e, 119.9), however many recipients."""
     gains: dict[str, tuple[int, int]] = {}
     for source, target, amount in dealt:
-        done = _damage(game, source, target, amount, events, combat=combat)
-        if done and source.has("Lifelink"):  # (as it deals the damage, 702.15c)
-            seat, total = gains.get(source.id, (source.controller, 0))
+        dealer = _dealer(game, source)
+        done = _damage(game, dealer, target, amount, events, combat=combat, source_id=source.id)
+        if done and dealer.has("Lifelink"):  # (as it deals the damage, 702.15c)
+            seat, total = gains.get(source.id, (dealer.controller, 0))
             gains[source.id] = (seat, total + done)
     for seat, total in gains.values():
         gain_life(game, seat, total, events)
 
 
+def _dealer(game: Game, source: GameObject) -> GameObject:
+    """What damage from ``source`` is dealt with (113.7a): an ability on the stack whose
+    source has left the battlefield deals it as that source last existed there -- its
+    lifelink and deathtouch (702.15c, 702.2e), types and colours (protection, 702.16e) and
+    controller; anything else as it is."""
+    ref = source.ability
+    if ref is None or ref.source_id in game.objects:
+        return source
+    return game.last_known_permanents.get(ref.source_id, source)
+
+
 def _damage(game: Game, source: GameObject, target: Target, amount: int,
-            events: list[Event], *, combat: bool) -> int:
+            events: list[Event], *, combat: bool, source_id: str) -> int:
     """Rule 120.3: damage to a player is life loss (120.3a); to a planeswalker it removes
     loyalty (120.3c); to a creature it is marked (120.3e), with deathtouch noted (702.2b).
     Protection prevents damage from sources with the quality (702.16e), and so do the
     prevention effects of resolved spells and abilities (615.1,
-    :func:`server.engine.replacements.prevented`). Returns the damage dealt (0: none)."""
+    :func:`server.engine.replacements.prevented`). ``source`` has the characteristics the
+    damage is dealt with (:func:`_dealer`), ``source_id`` is what the events name. Returns
+    the damage dealt (0: none)."""
     if amount <= 0:
         return 0  # rule 120.8: no damage is dealt
     kind, ref = target
@@ -234,7 +248,7 @@ def _damage(game: Game, source: GameObject, target: Target, amount: int,
             # Rule 615.1: "prevent that damage and put an incarnation counter on [this]".
             put_counters(game, shield[0], shield[1], 1, events)
             return 0
-        emit(game, events, DamageDealt(source.id, seat, None, amount, combat))
+        emit(game, events, DamageDealt(source_id, seat, None, amount, combat))
         lose_life(game, seat, amount, events)  # rule 120.3a
     else:
         obj = game.objects[str(ref)]
@@ -246,7 +260,7 @@ def _damage(game: Game, source: GameObject, target: Target, amount: int,
             obj.damage += amount
             if source.has("Deathtouch"):
                 obj.deathtouched = True
-        emit(game, events, DamageDealt(source.id, None, obj.id, amount, combat))
+        emit(game, events, DamageDealt(source_id, None, obj.id, amount, combat))
     return amount
 
 

@@ -755,6 +755,10 @@ class Game:
     #: Spells that left the stack this turn, as they last existed there (rule 608.2h), by
     #: their old id: "copy that spell" of a cast trigger once the spell was countered.
     last_known_spells: dict[str, GameObject] = field(default_factory=dict)
+    #: Rules 113.7a, 608.2h: each permanent that has left the battlefield, as it last
+    #: existed there (the object itself, which nothing changes any more) -- the source of
+    #: an ability whose source has left: its keywords, types and controller then.
+    last_known_permanents: dict[str, GameObject] = field(default_factory=dict)
     #: Rule 610.3: cards exiled "until [a permanent] leaves the battlefield" -- (that
     #: permanent's id, the exiled object's id, the zone it returns to).
     exiled_until_leaves: list[tuple[str, str, Zone]] = field(default_factory=list)

@@ -144,10 +144,13 @@ def quality_of(source: Source, quality: str) -> bool:
 def quality_source(game: Game, obj: GameObject) -> Source:
     """What a spell or ability on the stack has its qualities from (702.16b: "spells with
     the quality or abilities from sources with it"): a spell itself; an ability its source
-    as it is now, or the source's card if the source has left."""
+    as it is now -- or, if the source has left the battlefield, as it last existed there
+    (113.7a, 608.2b: a Devils made a Demon dies; its trigger can't target a creature with
+    protection from Demons); else the source's card."""
     if obj.ability is None:
         return obj
-    source = game.objects.get(obj.ability.source_id)
+    source_id = obj.ability.source_id
+    source = game.objects.get(source_id) or game.last_known_permanents.get(source_id)
     return source if source is not None else obj.card
 
 

@@ -181,6 +181,7 @@ def move(
     if old.zone is Zone.BATTLEFIELD:
         if old.is_creature:
             game.last_known_power[object_id] = old.power  # rule 608.2h
+        game.last_known_permanents[object_id] = old  # rules 113.7a, 608.2h
         if attacked is not None:
             game.combat.left_attacking[object_id] = attacked
         remove_from_combat(game, object_id)
