@@ -116,7 +116,7 @@ class Lobby:
 
     def listing(self) -> mpb.RoomList:
         """Every public room, oldest first (private rooms are never listed)."""
-        return mpb.RoomList(rooms=[host.room.info() for host in self.hosts.values()
+        return mpb.RoomList(rooms=[host.room.listed_info() for host in self.hosts.values()
                                    if not host.room.settings.private])
 
     def listing_message(self) -> bytes:

@@ -202,20 +202,47 @@ class Room:
         self._presence_cache: tuple[tuple[bool, ...], bytes] | None = None
 
     # ---- read-only queries (safe from any task)
-    def info(self) -> mpb.RoomInfo:
-        """The lobby's summary of this room."""
+    def info(self, tier: int = 0) -> mpb.RoomInfo:
+        """The summary of this room for a member of spectator ``tier`` (0: live): a delayed
+        tier's shows the match -- which game, its score, whether it is over -- as far as
+        that tier has shown it, never a result it hasn't (protocol/README.md, "Spectator
+        tiers")."""
+        game_number, wins, draws, finished = self._shown_match(tier)
         return mpb.RoomInfo(
             room_id=self.room_id, name=self.name, seats=len(self.seats),
             players=[m.name for m in self.seats if m is not None],
             spectators=len(self.spectators), started=self.game is not None,
-            finished=self.finished, clock_seconds=round(self.clock_seconds),
+            finished=finished, clock_seconds=round(self.clock_seconds),
             private=self.settings.private, spectate=SPECTATE_WIRE[self.settings.spectate],
             format=FORMAT_WIRE[self.format],
             reserved=[name for _account, name in self.settings.reserved],
             tiers=[tier_wire(t) for t in self.settings.tiers], best_of=self.best_of,
-            game_number=self.game_number, wins=self.wins if self.best_of > 1 else [],
-            draws=self.draws if self.best_of > 1 else 0,
+            game_number=game_number, wins=wins if self.best_of > 1 else [],
+            draws=draws if self.best_of > 1 else 0,
         )
+
+    def listed_info(self) -> mpb.RoomInfo:
+        """This room in the lobby's list, which anyone may read: if its game may be watched
+        only through delayed tiers (no live spectators), as the most delayed tier has
+        shown it -- the list must not tell their spectators a result early."""
+        if self.settings.spectate is Spectate.ALLOWED or not self.delayed:
+            return self.info()
+        slowest = max(range(len(self.delayed)), key=lambda n: (
+            self.delayed[n].tier.delay_seconds, self.delayed[n].tier.delay_turns))
+        return self.info(slowest + 1)
+
+    def _shown_match(self, tier: int) -> tuple[int, list[int], int, bool]:
+        """(game number, wins, draws, whether it is over) of the match -- a single game is a
+        match of one -- live (``tier`` 0) or as delayed tier ``tier`` has shown it."""
+        if not tier or not self.delayed:
+            return self.game_number, list(self.wins), self.draws, self.finished
+        delayed = self.delayed[tier - 1]
+        if delayed.match is not None:  # the last match announcement it passed on
+            state = mpb.ServerMessage.FromString(delayed.match).match_state
+            over = state.phase == mpb.MATCH_PHASE_OVER
+            return delayed.shown_game, list(state.wins), state.draws, over
+        single_over = self.best_of == 1 and delayed.game.result is not None
+        return delayed.shown_game, [0] * len(self.seats), 0, single_over
 
     @property
     def finished(self) -> bool:
@@ -556,7 +583,7 @@ class Room:
         out.accepted = True
         role = mpb.ROLE_SPECTATOR if cmd.spectator else mpb.ROLE_PLAYER
         self._send(out, member, mpb.ServerMessage(request_id=cmd.rid, joined=mpb.Joined(
-            room=self.info(), role=role, seat=member.seat, tier=member.tier)
+            room=self.info(member.tier), role=role, seat=member.seat, tier=member.tier)
         ).SerializeToString())
         if self.game is None and all(self.seats):
             self._start(out, now)
@@ -717,7 +744,8 @@ class Room:
         self._idle_since = None
         out.accepted = True
         role = mpb.ROLE_SPECTATOR if member.seat == SPECTATOR else mpb.ROLE_PLAYER
-        joined = mpb.Joined(room=self.info(), role=role, seat=member.seat, tier=member.tier)
+        joined = mpb.Joined(room=self.info(member.tier), role=role, seat=member.seat,
+                            tier=member.tier)
         welcome = mpb.Welcome.FromString(cmd.welcome)
         cls = self._view_class(member)
         missed = self._missed(cls, cmd.last_state_id) if cls is not None else []

@@ -36,6 +36,7 @@ from server.store.records import (
     FinishGame,
     PutMatch,
     RoomSettings,
+    Spectate,
     SpectatorTier,
     TierKind,
 )
@@ -616,3 +617,40 @@ def test_a_restart_in_game_2_never_shows_a_delayed_tier_game_1s_result_early(
     # Either way the tier ends where the live spectators are, hash for hash.
     assert tier.stream.state_id == live.state_id
     assert shown[-1].delta.view_hash == live.digest.hash(SPECTATOR)
+
+
+def test_a_delayed_tiers_room_info_and_the_room_list_tell_no_result_it_hasnt_shown() -> None:
+    """A delayed-tier spectator's ``Joined.room`` (and a resume's) carried the live score:
+    an hour behind, it learned who won game 1 as that game ended. The room list, which
+    anyone reads, did the same for a room watched only through delayed tiers."""
+    tiers = (SpectatorTier(TierKind.PUBLIC, delay_seconds=3600.0,
+                           accounts=((WATCHER, "watcher"),)),)
+    d = Driver(Room("r1", "match", 2, 0.0, RoomConfig(history=10_000),
+                    settings=RoomSettings(best_of=3, tiers=tiers, spectate=Spectate.NONE)))
+    d.rid += 1
+    assert d.do(Join(1, d.rid, "s1", "Ann", False, deck(REGISTERED), "a1")).accepted  # type: ignore[arg-type]
+    assert d.join(2, deck="golgari-grind").accepted
+    concede(d, 0)  # game 1 to Bob, live
+    assert d.room.info().wins == [0, 1]
+    d.rid += 1
+    assert d.do(Join(DELAYED, d.rid, "sd", "watcher", True, None, WATCHER, tier=1)).accepted
+    joined = next(m.joined for m in d.take(DELAYED) if m.HasField("joined"))
+    assert list(joined.room.wins) == [0, 0] and joined.room.game_number == 1
+    assert not joined.room.finished
+    listed = d.room.listed_info()
+    assert list(listed.wins) == [0, 0] and listed.game_number == 1
+    keep(d, 0)
+    keep(d, 1)
+    assert d.room.game_number == 2
+    concede(d, 0)  # game 2, and the match, to Bob, live
+    assert d.room.info().finished
+    d.do(Disconnect(DELAYED))
+    d.do(Reattach(DELAYED + 10, 99, "sd", "watcher", 1, WATCHER, WELCOME))
+    resumed = next(m.resumed for m in d.take(DELAYED + 10) if m.HasField("resumed"))
+    assert list(resumed.joined.room.wins) == [0, 0] and not resumed.joined.room.finished
+    assert not d.room.listed_info().finished
+    # Once the tier has shown the match's end, so do they.
+    d.now = 10_000.0
+    d.do(Tick())
+    assert d.room.info(1).finished and list(d.room.info(1).wins) == [0, 2]
+    assert d.room.listed_info().finished
