@@ -39,7 +39,13 @@ from server.engine.events import (
 )
 from server.engine.filters import LastKnown, matches_last_known
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Look, Zone
-from server.engine.zones import move, next_timestamp, put_into_graveyards, shuffle_library
+from server.engine.zones import (
+    aura_hosts,
+    move,
+    next_timestamp,
+    put_into_graveyards,
+    shuffle_library,
+)
 
 #: The decision kinds this module poses and answers.
 KINDS = (DecisionKind.SCRY, DecisionKind.SEARCH, DecisionKind.CHOOSE_PLAYER,
@@ -630,6 +636,11 @@ def _finish_attachment_exchange(game: Game, choice: Choice, card_id: str,
     if aura is None or aura.zone is not Zone.BATTLEFIELD or aura.attached_to is None:
         return  # rule 701.12a: the exchange can't be completed, so nothing happens
     host = aura.attached_to
+    card = game.objects.get(card_id)
+    if card is None or host not in aura_hosts(game, card, choice.seat):
+        # Rules 303.4i, 701.12a: the Aura card can't legally enchant that object (its
+        # enchant ability, protection), so the exchange can't be completed: nothing happens.
+        return
     move(game, aura.id, Zone.HAND, events)
     move(game, card_id, Zone.BATTLEFIELD, events, controller=choice.seat, attached_to=host)
 

@@ -26,7 +26,13 @@ def phase_out(game: Game, object_ids: list[str], *, held_by: int = -1) -> None:
     for oid in object_ids:
         if oid not in game.battlefield:
             continue
-        attached = [i for i in game.battlefield if game.objects[i].attached_to == oid]
+        # Whatever is attached to it, and to those in turn (an Aura on an Aura: 702.26g,
+        # each "a permanent phasing out"); all of them come back with it (702.26h).
+        group = [oid]
+        for host in group:
+            group += [i for i in game.battlefield
+                      if game.objects[i].attached_to == host and i not in group]
+        attached = group[1:]
         for each in (oid, *attached):
             game.battlefield.remove(each)
             remove_from_combat(game, each)
