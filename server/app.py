@@ -48,7 +48,7 @@ from server.sending import ImmediateSocket, SendNow, Socket, SocketClosed, Write
 from server.sessions import SessionDesk, _SessionRecord
 from server.status import Activity, Gauges
 from server.store import Store
-from server.store.records import AppendAction
+from server.store.records import AbortGame, AppendAction
 from server.store.writer import StoreWriter
 from server.transport.batch import FEED_WAKE, FLUSH, Batcher
 from server.view.wire import with_request_id
@@ -277,8 +277,15 @@ class App:
     def recover(self) -> int:
         """Reload every unfinished game from the store and the sessions that may resume
         into them (call once, before serving). Returns the number of rooms recovered."""
+        unreadable: list[tuple[str, str]] = []
         count = self.lobby.recover(self.store.unfinished_games(
-            finished_within=self.limits.room.linger_seconds))
+            finished_within=self.limits.room.linger_seconds, unreadable=unreadable))
+        for room_id, error in unreadable:  # aborted like a game whose replay fails
+            incident = secrets.token_hex(6)
+            log.error("could not recover room %s (incident %s): its stored records can't "
+                      "be read: %s", room_id, incident, error)
+            self.store.apply([AbortGame(room_id, f"incident {incident}: recovery failed: "
+                                                 f"unreadable record: {error}")])
         live = set(self.lobby.hosts)
         for room_id, host in self.lobby.hosts.items():  # their rooms count for the creators
             self.create_desk.recovered(room_id, host.room.settings.creator)

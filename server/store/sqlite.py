@@ -366,13 +366,17 @@ class Store:
             tuple(bool(r) for r in state["ready"]),
             None if row[5] is None else int(row[5]), row[6] or "", row[7])
 
-    def unfinished_games(self, finished_within: float = 0.0) -> list[GameRecord]:
+    def unfinished_games(self, finished_within: float = 0.0, *,
+                         unreadable: list[tuple[str, str]] | None = None) -> list[GameRecord]:
         """Every room to reload, oldest first: each stored single game that was not
         aborted and has not ended, or ended less than ``finished_within`` seconds ago (its
         room still lingers); and for each such match of several games, its latest game
         (being played, or finished: then the match is between games or lingers) with the
         match record in :attr:`GameRecord.match` -- and, if the room has a tier delayed by
-        seconds, the match's earlier games in :attr:`GameRecord.earlier`."""
+        seconds, the match's earlier games in :attr:`GameRecord.earlier`. With
+        ``unreadable``, a room whose records can't be read (a damaged row, an action a
+        newer build wrote) is left out and listed there as (room id, the error) instead of
+        raising: one such room mustn't keep the others from being served."""
         cutoff = time.time() - finished_within
         with self._lock:
             rows = self._db.execute(
@@ -383,19 +387,30 @@ class Store:
                 (finished_within, cutoff, finished_within, cutoff)).fetchall()
         records = []
         for room_id, _created, is_match in rows:
-            if not is_match:
-                records.append(self.load_game(room_id))
+            try:
+                record = self._room_record(room_id, is_match=bool(is_match))
+            except Exception as exc:
+                if unreadable is None:
+                    raise
+                unreadable.append((room_id, repr(exc)))
                 continue
-            match = self.load_match(room_id)
-            if not match.games:
-                continue
-            game = self.load_game(match.games[-1])
-            if game.aborted is None:
-                delayed = any(t.delay_seconds > 0 for t in game.settings.tiers)
-                earlier = tuple(self.load_game(g) for g in match.games[:-1]) if delayed \
-                    else ()
-                records.append(replace(game, match=match, earlier=earlier))
+            if record is not None:
+                records.append(record)
         return records
+
+    def _room_record(self, room_id: str, *, is_match: bool) -> GameRecord | None:
+        """A room's record to reload (:meth:`unfinished_games`; None: nothing to)."""
+        if not is_match:
+            return self.load_game(room_id)
+        match = self.load_match(room_id)
+        if not match.games:
+            return None
+        game = self.load_game(match.games[-1])
+        if game.aborted is not None:
+            return None
+        delayed = any(t.delay_seconds > 0 for t in game.settings.tiers)
+        earlier = tuple(self.load_game(g) for g in match.games[:-1]) if delayed else ()
+        return replace(game, match=match, earlier=earlier)
 
     def sessions(self) -> list[SessionRow]:
         """Every stored session."""

@@ -307,3 +307,30 @@ async def test_a_store_that_cannot_forget_a_session_leaves_the_server_running(
         a = MemorySocket()
         app.lobby.nursery.start_soon(app.handle_connection, a)
         assert (await a.request(**_hello("Ann"))).HasField("welcome")
+
+
+async def test_a_game_whose_stored_records_cant_be_read_is_aborted_and_the_others_served(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """One action row a newer build wrote (a field this one doesn't know) stopped the whole
+    server from starting, with a traceback: now that game alone is aborted, as a game whose
+    replay fails is."""
+    from server.engine.actions import PassPriority
+    from server.store.records import AppendAction, CreateGame
+
+    def game(room: str) -> CreateGame:
+        return CreateGame(room, "t", room.encode() * 8, (("Ann", "naya-pets", "s1"),
+                                                         ("Bob", "golgari-grind", "s2")), 60.0)
+
+    store = Store(tmp_path / "db.sqlite3")
+    store.apply([game("good"), game("bad"), AppendAction("bad", 1, 0, PassPriority(), ())])
+    store.close()
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        db.execute("""UPDATE actions SET action = '{"type": "PassPriority", "new": 1}' """
+                   "WHERE room_id = 'bad'")
+    db.close()
+    caplog.set_level(logging.ERROR, logger="manawire")
+    async with running_app(tmp_path) as app:
+        assert app.recover() == 1
+        assert list(app.lobby.hosts) == ["good"]
+        assert [r.room_id for r in app.store.unfinished_games()] == ["good"]
+    assert "could not recover room bad" in caplog.text and "unknown field" in caplog.text
