@@ -106,8 +106,11 @@ class Client:
     """
 
     def __init__(self, url: str, name: str, nursery: trio.Nursery, *,
-                 reconnect: bool = True, token: str = "", batched: bool = True) -> None:
+                 reconnect: bool = True, token: str = "", batched: bool = True,
+                 reconnect_for: float = RECONNECT_FOR) -> None:
         self.url = url
+        #: Seconds a resume keeps trying to reach the server after a drop.
+        self.reconnect_for = reconnect_for
         #: Ask for batched frames (Hello.batched); :attr:`batching`: the server agreed.
         self.batched = batched
         self.batching = False
@@ -177,20 +180,27 @@ class Client:
     @asynccontextmanager
     async def connect(cls, url: str, name: str = "player", *, token: str = "",
                       login: tuple[str, str] | None = None, reconnect: bool = True,
-                      batched: bool = True) -> AsyncIterator[Client]:
+                      batched: bool = True, reconnect_for: float = RECONNECT_FOR,
+                      take_over: bool = True) -> AsyncIterator[Client]:
         """Connect to ``url`` and say hello: as the account holding ``token``, as a
         registered account (``login``: name and password), or else as a new guest account
-        named ``name`` (its token is then in :attr:`account_token`). With ``reconnect``
-        (the default) the client resumes by itself after a drop. ``batched`` (the default)
-        asks the server for ServerBatch frames (several messages per frame)."""
+        named ``name`` (its token is then in :attr:`account_token`). An account whose
+        session was in a room is back in it (:attr:`room_id`, :attr:`seat`, :attr:`room`;
+        its other connection, if any, is closed: 4001 -- unless not ``take_over``: then
+        :class:`ServerError` ``ERROR_CODE_ACCOUNT_IN_USE`` instead, the other connection
+        untouched). With ``reconnect`` (the default)
+        the client resumes by itself after a drop, trying for ``reconnect_for`` seconds
+        (:class:`ConnectionLostError` after). ``batched`` (the default) asks the server
+        for ServerBatch frames (several messages per frame)."""
         try:
             async with trio.open_nursery() as nursery:
                 client = cls(url, name, nursery, reconnect=reconnect, token=token,
-                             batched=batched)
+                             batched=batched, reconnect_for=reconnect_for)
                 try:
                     client._ws = await client._open()
                     hello = mpb.Hello(protocol_version=PROTOCOL_VERSION, display_name=name,
-                                      account_token=token, batched=batched)
+                                      account_token=token, batched=batched,
+                                      no_takeover=not take_over)
                     if login is not None:
                         hello.login.name, hello.login.password = login
                     reply = await client.request(mpb.ClientMessage(hello=hello))
@@ -269,7 +279,7 @@ class Client:
 
     async def _resume(self) -> None:
         """Reconnect with backoff and resume the session; :class:`ConnectionLostError` if
-        the server refuses the token or doesn't come back within :data:`RECONNECT_FOR`."""
+        the server refuses the token or doesn't come back within :attr:`reconnect_for`."""
         self._resume_cut = True  # (until it ends other than by a cancellation)
         try:
             await self._resume_now()
@@ -288,7 +298,7 @@ class Client:
             with trio.move_on_after(1):
                 await old.aclose()
         delay = BACKOFF_FIRST
-        deadline = trio.current_time() + RECONNECT_FOR
+        deadline = trio.current_time() + self.reconnect_for
         while True:
             try:
                 ws = await self._open()
@@ -534,6 +544,12 @@ class Client:
                 self.decision = self._answered
         elif body == "error" and msg.request_id == 0:
             self.errors.append(msg.error)
+            # A refused answer (an Act carries no request id): the decision is still this
+            # client's to answer while the game still waits on it -- or the client would
+            # wait for a decision that never comes again, until its clock ran out.
+            if self.decision is None and self._answered is not None and \
+                    self.mirror.header.pending.prompt_id == self._answered.prompt_id:
+                self.decision = self._answered
         return msg
 
     async def messages(self) -> AsyncIterator[mpb.ServerMessage]:
@@ -637,10 +653,18 @@ class Client:
         return d
 
     async def act(self, option_index: int) -> None:
-        """Answer the current decision with one of its options (fire and forget)."""
+        """Answer the current decision with one of its options (fire and forget: the
+        decision is cleared, and what follows comes as pushed messages). If the server
+        refuses the answer (an error with request id 0, kept in :attr:`errors`) while the
+        game still waits on that decision, the decision is current again, to answer anew.
+        Raises RuntimeError if no decision is this client's, IndexError for an option the
+        decision doesn't have (nothing is sent)."""
         d = self.my_decision
         if d is None:
             raise RuntimeError("no decision is pending for this client")
+        if not 0 <= option_index < len(d.options):
+            raise IndexError(f"option {option_index} of a decision with {len(d.options)} "
+                             f"options")
         self.decision = None
         self._answered = d
         await self._send(mpb.ClientMessage(act=mpb.Act(

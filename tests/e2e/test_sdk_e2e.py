@@ -12,6 +12,7 @@ import trio
 
 from client_sdk import Client
 from client_sdk.client import CLOSE_REPLACED, ConnectionEndedError, ConnectionLostError
+from protocol.v1 import messages_pb2 as mpb
 from tests.e2e.test_spectator_resume_e2e import serving
 
 
@@ -120,3 +121,48 @@ async def test_a_session_taken_over_elsewhere_ends_the_client_with_the_sdks_own_
                     assert "another connection resumed this session (4001" in str(ended.value)
                     with pytest.raises(ConnectionLostError):
                         await ann.list_rooms()  # (not resumed: the session is elsewhere)
+
+
+async def test_a_refused_answer_leaves_the_decision_current_and_a_bad_index_is_not_sent(
+        tmp_path: Path) -> None:
+    """A bot whose answer the server refused (an Act carries no request id: the error comes
+    with id 0) had its decision cleared by ``act`` and none came again: it waited until its
+    clock ran out and lost. The decision is current again after the refusal; an option
+    the decision doesn't have isn't sent at all."""
+    with trio.fail_after(60):
+        async with serving(tmp_path / "db.sqlite3") as (_app, port), \
+                Client.connect(f"ws://127.0.0.1:{port}", "Ann") as ann, \
+                Client.connect(f"ws://127.0.0.1:{port}", "Bob") as bob:
+            room = await ann.create_room("refused")
+            await ann.join(room.room_id)
+            await bob.join(room.room_id)
+            async with trio.open_nursery() as nursery:
+                async def read(client: Client) -> None:
+                    while client.my_decision is None:
+                        await client.next_message()
+                    nursery.cancel_scope.cancel()  # the first decision, whoever's it is
+                nursery.start_soon(read, ann)
+                nursery.start_soon(read, bob)
+            me = ann if ann.my_decision is not None else bob
+            decision = me.my_decision
+            assert decision is not None
+            with pytest.raises(IndexError):
+                await me.act(len(decision.options))
+            # What act() does, with an answer the server refuses: made from another state.
+            me.decision, me._answered = None, decision
+            await me._send(mpb.ClientMessage(act=mpb.Act(
+                prompt_id=decision.prompt_id, option_index=0,
+                expected_state_id=me.mirror.state_id + 1000)))
+            for _ in range(1000):
+                if me.errors:
+                    break
+                await me.next_message()
+            assert me.errors[-1].code == mpb.ERROR_CODE_STALE_PROMPT
+            assert me.my_decision is not None
+            assert me.my_decision.prompt_id == decision.prompt_id
+            await me.act(0)  # answered now
+            for _ in range(1000):
+                if me.mirror.header.pending.prompt_id != decision.prompt_id:
+                    break
+                await me.next_message()
+            assert me.mirror.header.pending.prompt_id != decision.prompt_id
