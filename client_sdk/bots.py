@@ -15,6 +15,10 @@ from client_sdk.client import Client, ServerError
 from client_sdk.policy import Policy, pick
 from protocol.v1 import messages_pb2 as mpb
 
+#: Seconds the bots of ``manawire bots`` keep trying to resume after a drop: a server
+#: restart reloads every game first (about 0.1 s each), which may take minutes.
+BOT_RECONNECT_FOR = 600.0
+
 MAX_ACTIONS_PER_GAME = 100_000
 
 
@@ -94,7 +98,7 @@ async def play_bot_game(url: str, index: int, rng: random.Random, players: int =
     if quick_match:
         return await _quick_match_game(url, index, rng, players, deck,
                                        deck_format=deck_format, policy=policy)
-    async with Client.connect(url, f"bot-{index}-0") as host:
+    async with Client.connect(url, f"bot-{index}-0", reconnect_for=BOT_RECONNECT_FOR) as host:
         room = await host.create_room(f"bots-{index}", seats=players, best_of=best_of,
                                       deck_format=deck_format)
         await host.join(room.room_id, deck=deck(0))
@@ -130,7 +134,8 @@ async def _quick_match_game(url: str, index: int, rng: random.Random, players: i
     bots: list[RandomBot] = []
 
     async def one(seat: int, bot_rng: random.Random) -> None:
-        async with Client.connect(url, f"bot-{index}-{seat}") as client:
+        async with Client.connect(url, f"bot-{index}-{seat}",
+                                  reconnect_for=BOT_RECONNECT_FOR) as client:
             await client.quick_match(seats=players, deck=deck(seat), deck_format=deck_format)
             bot = RandomBot(client, bot_rng, policy)
             bots.append(bot)
@@ -144,14 +149,35 @@ async def _quick_match_game(url: str, index: int, rng: random.Random, players: i
     return sum(b.actions for b in bots)
 
 
+class SeatedElsewhereError(Exception):
+    """The bot's account is seated in another game that isn't over."""
+
+
 async def join_and_play(url: str, room_id: str, *, invite_code: str = "", deck: str = "",
                         token: str = "", seed: int | None = None,
                         game_seconds: float = 300.0, policy: Policy = Policy.UNIFORM) -> int:
     """One RandomBot, picking options by ``policy``, takes a seat in an existing room (with
     its invite code if private, as the account holding ``token`` or a new guest) and plays
-    its game to the end; returns its actions."""
-    async with Client.connect(url, "bot", token=token) as client:
-        await client.join(room_id, deck=deck, invite_code=invite_code)
+    its game to the end; returns its actions. An account already seated in that room (a
+    bot process started again) plays on from where it was; one whose session lingers in
+    a finished game, or watches a room, leaves it first; one seated in another game in
+    play is refused (:class:`SeatedElsewhereError`), and so is an account connected
+    elsewhere (:class:`ServerError` ``ERROR_CODE_ACCOUNT_IN_USE``: that connection goes on
+    undisturbed). It resumes after drops for up to
+    :data:`BOT_RECONNECT_FOR` seconds (a restart with many games to reload takes a while)."""
+    async with Client.connect(url, "bot", token=token, reconnect_for=BOT_RECONNECT_FOR,
+                              take_over=False) as client:
+        seated = client.seat is not None and client.seat >= 0
+        if client.room_id is None:
+            await client.join(room_id, deck=deck, invite_code=invite_code)
+        elif not (seated and client.room_id == room_id):
+            if seated and not (client.room is not None and client.room.finished):
+                raise SeatedElsewhereError(
+                    f"this account is playing in room {client.room_id}, whose game isn't "
+                    f"over: finish it there (manawire bots --join {client.room_id} with "
+                    f"this token plays it on), or use another account")
+            await client.leave_room(wait=True)
+            await client.join(room_id, deck=deck, invite_code=invite_code)
         bot = RandomBot(client, random.Random(seed), policy)
         with trio.fail_after(game_seconds):
             await bot.play()
@@ -161,7 +187,7 @@ async def join_and_play(url: str, room_id: str, *, invite_code: str = "", deck: 
 async def _guest(url: str, name: str, room_id: str, *, rng: random.Random,
                  bots: list[RandomBot], joined: trio.Event, deck: str = "",
                  policy: Policy = Policy.UNIFORM) -> None:
-    async with Client.connect(url, name) as client:
+    async with Client.connect(url, name, reconnect_for=BOT_RECONNECT_FOR) as client:
         await client.join(room_id, deck=deck)
         bot = RandomBot(client, rng, policy)
         bots.append(bot)

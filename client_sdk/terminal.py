@@ -533,9 +533,21 @@ async def watch(url: str, room_id: str, *, invite_code: str = "", name: str = "s
                 token: str = "", out: TextIO | None = None, stdin_fd: int = 0) -> int:
     """``manawire watch``: the board of a game as a spectator, until it ends."""
     out = out or sys.stdout
-    async with Client.connect(url, name, token=token) as client:
-        joined = await client.join(room_id, spectator=True, invite_code=invite_code)
-        board = Board(client.mirror, seat=-1, watching=True, room=joined.room, url=url,
+    # Never take the account's session over from its other connection (a bot, a game
+    # played elsewhere): that would cut it off. Refused instead (ACCOUNT_IN_USE).
+    async with Client.connect(url, name, token=token, take_over=False) as client:
+        if client.room_id is not None and client.seat is not None and client.seat >= 0:
+            print(f"manawire watch: this account has a seat in room {client.room_id}: "
+                  f"watching doesn't play it -- take your seat back with manawire play "
+                  f"{url} --token ... (or watch with another account)", file=sys.stderr)
+            return 1
+        if client.room_id == room_id and client.room is not None:
+            room = client.room  # its session was watching this very room: on it goes
+        else:
+            if client.room_id is not None:
+                await client.leave_room(wait=True)  # it watched another room
+            room = (await client.join(room_id, spectator=True, invite_code=invite_code)).room
+        board = Board(client.mirror, seat=-1, watching=True, room=room, url=url,
                       account=client.account.name)
         session = Session(client, board, Screen(out), Keyboard(stdin_fd), player=False)
         outcome = await session.run()

@@ -454,9 +454,9 @@ def _main(argv: list[str] | None) -> int:
         parser.error("--best-of 3 or 5 is a match between two bots in a room they create "
                      "(not with --players other than 2, --quick-match or --join)")
     if args.join is not None:
-        from client_sdk.bots import join_and_play
+        from client_sdk.bots import SeatedElsewhereError, join_and_play
         from client_sdk.cli import token_arg
-        from client_sdk.client import ServerError
+        from client_sdk.client import ConnectionLostError, ServerError
 
         try:
             actions = trio.run(partial(join_and_play, args.url, args.join,
@@ -464,7 +464,7 @@ def _main(argv: list[str] | None) -> int:
                                        token=token_arg(args.token), seed=args.seed,
                                        game_seconds=args.timeout,
                                        policy=Policy(args.policy)))
-        except ServerError as exc:
+        except (ServerError, SeatedElsewhereError, ConnectionLostError) as exc:
             print(f"manawire bots: {exc}", file=sys.stderr)
             return 1
         except trio.TooSlowError:

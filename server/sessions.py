@@ -264,7 +264,6 @@ class SessionDesk:
                 return
             with contextlib.suppress(ValueError):
                 self._login_failures.get(name_key(name), deque()).remove(attempt)
-            account_token, ops = self.accounts.issue_token(account)
         elif request.token:
             found = self.accounts.by_token(request.token)
             if found is None:
@@ -289,6 +288,15 @@ class SessionDesk:
                 return
             account, account_token, ops = self.accounts.create_guest(request.name)
         existing = self._by_account.get(account.account_id)
+        if existing is not None and existing.conn is not None and request.no_takeover:
+            where = f" (in room {existing.room_id})" if existing.room_id else ""
+            conn.reply(error_bytes(
+                mpb.ERROR_CODE_ACCOUNT_IN_USE,
+                f"this account is connected elsewhere{where}, and this connection asked "
+                f"not to take its session over (that would close the other)", rid))
+            return
+        if request.login is not None:  # signed in: a new token (none for a refusal above)
+            account_token, ops = self.accounts.issue_token(account)
         if existing is not None:
             # One session per account: this connection takes it over (and its place).
             async with existing.lock:

@@ -63,6 +63,7 @@ class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_CODE_NAME_TAKEN: _ClassVar[ErrorCode]
     ERROR_CODE_RATE_LIMITED: _ClassVar[ErrorCode]
     ERROR_CODE_INVALID_DECK: _ClassVar[ErrorCode]
+    ERROR_CODE_ACCOUNT_IN_USE: _ClassVar[ErrorCode]
 DECK_FORMAT_UNSPECIFIED: DeckFormat
 DECK_FORMAT_CONSTRUCTED: DeckFormat
 DECK_FORMAT_LIMITED: DeckFormat
@@ -100,20 +101,23 @@ ERROR_CODE_FORBIDDEN: ErrorCode
 ERROR_CODE_NAME_TAKEN: ErrorCode
 ERROR_CODE_RATE_LIMITED: ErrorCode
 ERROR_CODE_INVALID_DECK: ErrorCode
+ERROR_CODE_ACCOUNT_IN_USE: ErrorCode
 
 class Hello(_message.Message):
-    __slots__ = ("protocol_version", "display_name", "account_token", "login", "batched")
+    __slots__ = ("protocol_version", "display_name", "account_token", "login", "batched", "no_takeover")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LOGIN_FIELD_NUMBER: _ClassVar[int]
     BATCHED_FIELD_NUMBER: _ClassVar[int]
+    NO_TAKEOVER_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     display_name: str
     account_token: str
     login: Login
     batched: bool
-    def __init__(self, protocol_version: _Optional[int] = ..., display_name: _Optional[str] = ..., account_token: _Optional[str] = ..., login: _Optional[_Union[Login, _Mapping]] = ..., batched: _Optional[bool] = ...) -> None: ...
+    no_takeover: bool
+    def __init__(self, protocol_version: _Optional[int] = ..., display_name: _Optional[str] = ..., account_token: _Optional[str] = ..., login: _Optional[_Union[Login, _Mapping]] = ..., batched: _Optional[bool] = ..., no_takeover: _Optional[bool] = ...) -> None: ...
 
 class Login(_message.Message):
     __slots__ = ("name", "password")

@@ -55,6 +55,8 @@ class Hello:
     login: tuple[str, str] | None = field(default=None, repr=False)
     #: The client asked for ServerBatch frames after the Welcome (Hello.batched).
     batched: bool = False
+    #: Refuse rather than take the session over from another open connection.
+    no_takeover: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,9 +369,10 @@ class Session:
                                    "give an account_token or a login, not both", rid)
             if hello.HasField("login"):
                 return rid, Hello("", login=(hello.login.name, hello.login.password),
-                                  batched=hello.batched)
+                                  batched=hello.batched, no_takeover=hello.no_takeover)
             if hello.account_token:
-                return rid, Hello("", token=hello.account_token, batched=hello.batched)
+                return rid, Hello("", token=hello.account_token, batched=hello.batched,
+                                  no_takeover=hello.no_takeover)
             name = _clean_name(hello.display_name, MAX_NAME, "a name (display_name)", rid)
             return rid, Hello(name, batched=hello.batched)
         if body == "resume":

@@ -59,7 +59,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect as ws_connect
 
 from client_sdk import Client, Mirror
-from client_sdk.client import ConnectionLostError
+from client_sdk.client import RECONNECT_FOR, ConnectionLostError
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.cards import demo_deck_names
@@ -213,9 +213,10 @@ class HarnessClient(Client):
     and refusing to go on silently after a resume that lost its room."""
 
     def __init__(self, url: str, name: str, nursery: trio.Nursery, *,
-                 reconnect: bool = True, token: str = "", batched: bool = True) -> None:
+                 reconnect: bool = True, token: str = "", batched: bool = True,
+                 reconnect_for: float = RECONNECT_FOR) -> None:
         super().__init__(url, name, nursery, reconnect=reconnect, token=token,
-                         batched=batched)
+                         batched=batched, reconnect_for=reconnect_for)
         self.recorder = RecordingMirror()
         self.mirror = self.recorder
         self.close_codes: list[int | None] = []

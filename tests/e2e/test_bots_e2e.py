@@ -144,3 +144,56 @@ async def test_a_bot_joining_a_game_that_outlasts_its_timeout_says_so_plainly(
     assert done.returncode == 1, err
     assert err.strip() == ("manawire bots: the game did not end within --timeout 1 s; "
                            "the bot left it"), err
+
+
+async def test_a_bot_account_joins_again_after_a_finished_game_and_is_never_cut_off(
+        tmp_path: Path) -> None:
+    """``bots --join`` with a token whose last game was over but still lingered was refused
+    "already in a room" (the hello had resumed the account into that room). And a second
+    ``bots --join`` (or ``watch``) with the token of a bot in play took its session over:
+    the playing bot was cut off (4001) and its seat left to its clock. It is refused
+    instead (ACCOUNT_IN_USE), the bot playing on."""
+    from client_sdk.bots import join_and_play
+    from client_sdk.client import ServerError
+    from client_sdk.terminal import watch
+
+    played: list[int] = []
+
+    async def bot_plays(url: str, room_id: str, token: str) -> None:
+        played.append(await join_and_play(url, room_id, token=token, seed=1,
+                                          game_seconds=60))
+
+    with trio.fail_after(120):
+        async with serving(tmp_path / "db.sqlite3") as (_app, port):
+            url = f"ws://127.0.0.1:{port}"
+            async with Client.connect(url, "Ann") as ann, Client.connect(url, "Bot") as bot:
+                token = bot.account_token
+                first = await ann.create_room("first")
+                await ann.join(first.room_id)
+                await bot.join(first.room_id)
+                await ann.concede()
+                for _ in range(10_000):
+                    if bot.mirror.game_over:
+                        break
+                    await bot.next_message()
+            async with Client.connect(url, "Ann") as ann:
+                second = await ann.create_room("second")
+                await ann.join(second.room_id)
+                async with trio.open_nursery() as nursery:
+                    # Its session lingers in the finished room: it leaves it and joins.
+                    nursery.start_soon(bot_plays, url, second.room_id, token)
+                    for _ in range(10_000):
+                        if ann.mirror.state_id > 0:
+                            break
+                        await ann.next_message()
+                    assert ann.mirror.players[1].name.startswith("Bot")
+                    third = await ann.create_room("third")
+                    with pytest.raises(ServerError) as refused:
+                        await join_and_play(url, third.room_id, token=token)
+                    assert refused.value.code == mpb.ERROR_CODE_ACCOUNT_IN_USE
+                    assert second.room_id in refused.value.message
+                    with pytest.raises(ServerError) as refused:
+                        await watch(url, second.room_id, token=token)
+                    assert refused.value.code == mpb.ERROR_CODE_ACCOUNT_IN_USE
+                    await ann.concede()  # the bot, never cut off, sees its game to the end
+                assert len(played) == 1  # (its game ended; no ConnectionEndedError)
