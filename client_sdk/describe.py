@@ -371,7 +371,7 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
         return f"{seat_name(names, event.card_drawn.seat)} drew a card"
     if kind == "token_created":
         t = event.token_created
-        return f"{seat_name(names, t.controller)} created a {t.name + ' ' if t.name else ''}token"
+        return f"{seat_name(names, t.controller)} created {token_words(t.name)}"
     if kind == "attackers_declared":  # rule 508.1: each attacker and what it attacks
         ids = event.attackers_declared.attacker_ids
         if not ids:
@@ -418,3 +418,11 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
     if kind == "game_ended":
         return result_text(names, event.game_ended.winners, event.game_ended.reason)
     return None
+
+
+def token_words(name: str) -> str:
+    """``a Knight token``; a token whose name says so already reads ``a Treasure Token``
+    (rule 111.4: a token's name is its subtypes plus "Token", for many)."""
+    if not name:
+        return "a token"
+    return f"a {name}" if name.lower().endswith(" token") else f"a {name} token"

@@ -312,6 +312,18 @@ def test_a_deck_kept_for_the_next_game_is_no_longer_said_once_the_match_is_over(
     assert board.notice == "" and "Match over" in board.events[-1][0]
 
 
+def test_111_4_a_token_whose_name_says_token_isnt_a_token_token() -> None:
+    from client_sdk.describe import event_text
+
+    def told(name: str) -> str | None:
+        return event_text(_board(ANN), pb.GameEvent(token_created=pb.TokenCreatedEvent(
+            controller=ANN, name=name)))
+
+    assert told("Treasure Token") == "you created a Treasure Token"  # not "... Token token"
+    assert told("Knight") == "you created a Knight token"
+    assert told("") == "you created a token"
+
+
 def test_701_23_a_search_says_whose_library_from_the_viewers_side() -> None:
     from client_sdk.describe import event_text
 

@@ -239,6 +239,9 @@ export class App implements Names {
 
   /** Join as a player (with a deck) or watch (`tier` 0: live; n: the room's n-th tier). */
   join(roomId: string, role: Role, deck: string, code: string, tier = 0): void {
+    // A second click while the first join is answered would only be refused ("already in
+    // a room"), an error that then stood over the whole game.
+    if ([...this.requests.values()].includes("join")) return;
     if (role === Role.PLAYER && !this.checkDeck(deck)) return;
     this.lastDeck = deck;
     this.lastJoin = { roomId: roomId.trim(), code: code.trim() };
@@ -312,9 +315,15 @@ export class App implements Names {
     if (m.phase === MatchPhase.OVER) {
       const who = m.winner < 0 ? "a draw"
         : m.winner === this.viewer ? "you won the match" : `${this.player(m.winner)} won the match`;
-      return `Match over: ${who}, ${scoreText(m)}${m.reason ? ` (${m.reason})` : ""}`;
+      return `Match over: ${who}, ${this.namedScore(m)}${m.reason ? ` (${m.reason})` : ""}`;
     }
-    return `Game ${m.gameNumber} of ${m.bestOf} · ${scoreText(m)}`;
+    return `Game ${m.gameNumber} of ${m.bestOf} · ${this.namedScore(m)}`;
+  }
+
+  /** "you 0 – Bob 1": whose wins are whose (draws added). */
+  namedScore(m: MatchState): string {
+    const wins = m.wins.map((w, seat) => `${seat === this.viewer ? "you" : this.player(seat)} ${w}`);
+    return wins.join(" – ") + (m.draws ? `, ${m.draws} drawn` : "");
   }
 
   /** Milliseconds left to sideboard now. */
@@ -408,6 +417,7 @@ export class App implements Names {
         if (r.joined?.room && !earlier) {
           this.room = { info: r.joined.room, role: r.joined.role, seat: r.joined.seat,
             tier: r.joined.tier };
+          this.notice = ""; // (an invitation to this room, say: it is taken up)
           if (r.snapshot) this.snapshotAsked = true; // a Snapshot follows
         } else if (watched !== null) {
           // A spectator's place is stored without waiting for the commit, so a server crash
@@ -540,7 +550,7 @@ export class App implements Names {
         this.matchAt = Date.now();
         if (m.phase === MatchPhase.PLAYING && (before === null
             || before.phase !== MatchPhase.PLAYING || before.gameNumber !== m.gameNumber)) {
-          const line = `— Game ${m.gameNumber} of ${m.bestOf} (${scoreText(m)}) —`;
+          const line = `— Game ${m.gameNumber} of ${m.bestOf} (${this.namedScore(m)}) —`;
           // The first word of the match this page hears comes after the game's snapshot:
           // its recent events are this game's, and stay under the line.
           if (before === null && this.log.length > 0) this.log.unshift(line);

@@ -365,7 +365,7 @@ export function eventText(names: Names, event: GameEvent): string | null {
     case "spellCast": return `${seatName(names, k.value.controller)} cast ${k.value.name || "a spell"}`;
     case "cardDrawn": return `${seatName(names, k.value.seat)} drew a card`;
     case "tokenCreated":
-      return `${seatName(names, k.value.controller)} created a ${k.value.name || ""} token`.replace("  ", " ");
+      return `${seatName(names, k.value.controller)} created ${tokenWords(k.value.name)}`;
     case "attackersDeclared": { // rule 508.1: each attacker and what it attacks
       const ids = k.value.attackerIds;
       if (ids.length === 0) return "No attackers";
@@ -411,4 +411,10 @@ export function eventText(names: Names, event: GameEvent): string | null {
     case undefined: return null;
     default: return assertNever(k);
   }
+}
+
+/** "a Knight token"; a token whose name says so already reads "a Treasure Token" (111.4). */
+export function tokenWords(name: string): string {
+  if (!name) return "a token";
+  return / token$/i.test(name) ? `a ${name}` : `a ${name} token`;
 }

@@ -644,7 +644,9 @@ class Ui {
       // Rule 614.12a: the card name chosen as it entered (Runed Halo), public information.
       o.chosenName ? h("span", { class: "badge" }, `named: ${o.chosenName}`) : null,
     ];
-    const pt = o.power !== undefined && o.toughness !== undefined ? `${o.power}/${o.toughness}` : "";
+    // (A Treasure token, say, has no power or toughness to show: only a creature's, 208.3.)
+    const pt = o.power !== undefined && o.toughness !== undefined
+      && o.cardTypes.includes("Creature") ? `${o.power}/${o.toughness}` : "";
     const typeLine = [[...o.supertypes, ...o.cardTypes].join(" "), o.subtypes.join(" ")]
       .filter(Boolean).join(" — ");
     const body: Child[] = o.faceDown && !o.name
@@ -708,7 +710,8 @@ class Ui {
         onclick: () => app.act(i), onmouseenter: hint(true), onmouseleave: hint(false),
         onfocus: hint(true), onblur: hint(false) },
         i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null,
-        optionSymbols(labels[i] ?? "")));
+        // One flex item: text and mana symbols as separate items made narrow columns.
+        h("span", { class: "option-label" }, optionSymbols(labels[i] ?? ""))));
     };
     const selName = sel === null ? "" : sel.kind === "object" ? objectName(app, sel.id) : app.player(sel.seat);
     return h("section", { class: "panel decision", "data-testid": "decision",

@@ -204,7 +204,7 @@ test("a page starting from a snapshot logs its recent events, under the match's 
     assert.deepEqual(app.log, ["Bob#0002 cast Shock", "you drew a card"]);
     ws.deliver({ body: { case: "matchState", value: { bestOf: 3, gameNumber: 2, wins: [1, 0],
       phase: MatchPhase.PLAYING, winner: -1 } } });
-    assert.deepEqual(app.log, ["— Game 2 of 3 (1–0) —", "Bob#0002 cast Shock", "you drew a card"]);
+    assert.deepEqual(app.log, ["— Game 2 of 3 (you 1 – Bob#0002 0) —", "Bob#0002 cast Shock", "you drew a card"]);
     // A resync mid-game adds nothing the log has told already.
     ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v,
       viewHash: viewHash(v), recentEvents } } });
@@ -428,6 +428,13 @@ test("a room created with a delayed tier asks for it; watching names the tier", 
     const join = ws.last("joinRoom");
     assert.equal(join.tier, 1);
     assert.equal(join.deck, "");
+    // A second click while the join is answered sends nothing (it would only be refused
+    // "already in a room", an error that then stood over the whole game).
+    const sent = ws.sent.length;
+    app.join("r", Role.PLAYER, "", "code", 1);
+    assert.equal(ws.sent.length, sent);
+    ws.deliver({ requestId: join.requestId, body: { case: "error", value: {
+      code: ErrorCode.FORBIDDEN, message: "no watching" } } });
     app.join("r", Role.PLAYER, "", "code", 1);
     assert.equal(ws.last("joinRoom").tier, 0, "a player has no tier");
   } finally { restore(); }

@@ -7,7 +7,7 @@ import {
 } from "../src/gen/protocol/v1/game_pb";
 import {
   clockText, distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
-  optionText, tierText, type Names,
+  optionText, tierText, tokenWords, type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -132,4 +132,10 @@ test("rule 508.1: the attack says what each attacker attacks", () => {
   assert.equal(declared(["a1", "a2", "a3"]),
     "Attacking you: Grizzly Bears; Attacking Bob: Wall of Wood; Attacking Liliana: Goblin");
   assert.equal(declared([]), "No attackers");
+});
+
+test("rule 111.4: a token whose name says Token isn't a 'Token token'", () => {
+  assert.equal(tokenWords("Treasure Token"), "a Treasure Token");
+  assert.equal(tokenWords("Knight"), "a Knight token");
+  assert.equal(tokenWords(""), "a token");
 });

@@ -57,14 +57,14 @@ test("the create-room form's best of goes into CreateRoom.best_of", () => {
   } finally { restore(); }
 });
 
-test("the score shows as Game 2 of 3 · 1–0, and between games the deck is kept once", () => {
+test("the score shows as Game 2 of 3 · you 0 – Bob 1, and between games the deck is kept once", () => {
   const restore = installFakeSocket();
   try {
     const { app, ws } = inMatch();
     ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 2, wins: [0, 1],
       phase: MatchPhase.SIDEBOARDING, sideboardRemainingMs: 180_000n, ready: [false, false],
       winner: -1 }));
-    assert.equal(app.matchLine, "Game 2 of 3 · 0–1");
+    assert.equal(app.matchLine, "Game 2 of 3 · you 0 – Bob#0002 1", "whose wins are whose");
     assert.ok(app.mustSideboard);
     assert.ok(app.sideboardLeft(app.matchAt + 1000) <= 179_000);
     app.keepDeck();
@@ -84,11 +84,11 @@ test("the score shows as Game 2 of 3 · 1–0, and between games the deck is kep
       phase: MatchPhase.PLAYING, winner: -1 }));
     assert.equal(app.mirror.stateId, 90n);
     assert.equal(app.mirror.gameOver, false);
-    assert.equal(app.log.at(-1), "— Game 2 of 3 (0–1) —");
+    assert.equal(app.log.at(-1), "— Game 2 of 3 (you 0 – Bob#0002 1) —");
     assert.equal(app.notice, "", "the sideboarding's 'keep your deck' went as game 2 began");
     ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 3, wins: [2, 1],
       phase: MatchPhase.OVER, winner: 0, reason: "Ann#0001 won 2 of 3 games" }));
-    assert.equal(app.matchLine, "Match over: you won the match, 2–1 (Ann#0001 won 2 of 3 games)");
+    assert.equal(app.matchLine, "Match over: you won the match, you 2 – Bob#0002 1 (Ann#0001 won 2 of 3 games)");
     assert.equal(app.log.at(-1), app.matchLine);
   } finally { restore(); }
 });
