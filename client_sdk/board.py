@@ -267,11 +267,13 @@ class Board:
         return line
 
     def score_text(self) -> str:
-        """``1-0`` (with an en dash; seat 0's wins first), with the draws if any."""
+        """``you 1 - Bob 0`` (with an en dash; in seat order, each named: a bare ``1-0``
+        didn't say whose wins were whose), with the draws if any."""
         match = self.match
         if match is None:
             return ""
-        score = "\N{EN DASH}".join(str(w) for w in match.wins)
+        score = " \N{EN DASH} ".join(f"{seat_name(self, seat)} {w}"
+                                      for seat, w in enumerate(match.wins))
         return score + (f", {match.draws} drawn" if match.draws else "")
 
     def match_line(self) -> str:

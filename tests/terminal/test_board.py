@@ -224,8 +224,8 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
                              phase=mpb.MATCH_PHASE_PLAYING, winner=-1)
     board.absorb(mpb.ServerMessage(match_state=playing), now=100.0)
     screen = frame_text(board, 100.0)
-    assert "Game 2 of 3 · 1\N{EN DASH}0" in screen and "best of 3" in screen
-    assert "-- Game 2 of 3 (1\N{EN DASH}0) --" in screen
+    assert "Game 2 of 3 · you 1 \N{EN DASH} Bob 0" in screen and "best of 3" in screen
+    assert "-- Game 2 of 3 (you 1 \N{EN DASH} Bob 0) --" in screen
     assert "q: quit (concedes the match)" in screen  # leaving a match concedes all of it
     board.mirror.header.result.CopyFrom(pb.GameResult(winners=[BOB], reason="conceded"))
     between = mpb.MatchState(best_of=3, game_number=3, wins=[1, 1],
@@ -234,7 +234,7 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
     board.absorb(mpb.ServerMessage(match_state=between), now=100.0)
     board.sideboard_needed = True
     screen = frame_text(board, 130.0)
-    assert "Game over: Bob won (conceded) · Game 3 of 3 · 1\N{EN DASH}1" in screen
+    assert "Game over: Bob won (conceded) · Game 3 of 3 · you 1 \N{EN DASH} Bob 1" in screen
     assert "Between games: your deck for game 3 (1:00 left)" in screen
     assert "k. Keep my deck" in screen and "d. Paste a sideboarded deck list" in screen
     board.pasting = ["4 Shock"]
@@ -248,11 +248,11 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
     third = mpb.MatchState(best_of=3, game_number=3, wins=[1, 1],
                            phase=mpb.MATCH_PHASE_PLAYING, winner=-1)
     board.absorb(mpb.ServerMessage(match_state=third), now=150.0)  # game 3 starts
-    assert list(board.events) == [("-- Game 3 of 3 (1\N{EN DASH}1) --", 1)]
+    assert list(board.events) == [("-- Game 3 of 3 (you 1 \N{EN DASH} Bob 1) --", 1)]
     over = mpb.MatchState(best_of=3, game_number=3, wins=[2, 1], phase=mpb.MATCH_PHASE_OVER,
                           winner=ANN, reason="Ann won 2 of 3 games")
     board.absorb(mpb.ServerMessage(match_state=over), now=140.0)
-    assert board.match_line() == ("Match over: you won the match, 2\N{EN DASH}1 "
+    assert board.match_line() == ("Match over: you won the match, you 2 \N{EN DASH} Bob 1 "
                                   "(Ann won 2 of 3 games)")
 
 
@@ -273,7 +273,8 @@ def test_a_board_started_from_a_snapshot_shows_its_recent_events_under_the_game_
     playing = mpb.MatchState(best_of=3, game_number=2, wins=[1, 0],
                              phase=mpb.MATCH_PHASE_PLAYING, winner=-1)
     board.absorb(mpb.ServerMessage(match_state=playing), now=0.0)
-    assert [text for text, _n in board.events] == ["-- Game 2 of 3 (1\N{EN DASH}0) --", *lines]
+    assert [text for text, _n in board.events] == [
+        "-- Game 2 of 3 (you 1 \N{EN DASH} Bob 0) --", *lines]
     # A resync mid-game adds nothing the list has already told.
     board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view, recent_events=recent)),
                  now=1.0)
