@@ -373,15 +373,23 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
         t = event.token_created
         return f"{seat_name(names, t.controller)} created {token_words(t.name)}"
     if kind == "attackers_declared":  # rule 508.1: each attacker and what it attacks
-        ids = event.attackers_declared.attacker_ids
+        declared = event.attackers_declared
+        ids = declared.attacker_ids
         if not ids:
             return "No attackers"
         attacked: dict[str, list[str]] = {}
-        for oid in ids:
+        told = len(declared.defenders) == len(ids)  # (an older server's: read the objects)
+        for n, oid in enumerate(ids):
             obj = names.object(oid)
-            whom = "" if obj is None or not obj.HasField("attacking") else \
-                object_name(names, obj.attacking_planeswalker) if obj.attacking_planeswalker \
-                else seat_name(names, obj.attacking)
+            if told:
+                walker = declared.planeswalker_ids[n] if n < len(
+                    declared.planeswalker_ids) else ""
+                whom = object_name(names, walker) if walker else \
+                    seat_name(names, declared.defenders[n])
+            else:
+                whom = "" if obj is None or not obj.HasField("attacking") else \
+                    object_name(names, obj.attacking_planeswalker) \
+                    if obj.attacking_planeswalker else seat_name(names, obj.attacking)
             attacked.setdefault(whom, []).append(object_name(names, oid))
         return "; ".join((f"Attacking {whom}: " if whom else "Attacking: ") + ", ".join(group)
                          for whom, group in attacked.items())

@@ -411,10 +411,14 @@ class TokenCreatedEvent(_message.Message):
     def __init__(self, object_id: _Optional[str] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
 
 class AttackersDeclaredEvent(_message.Message):
-    __slots__ = ("attacker_ids",)
+    __slots__ = ("attacker_ids", "defenders", "planeswalker_ids")
     ATTACKER_IDS_FIELD_NUMBER: _ClassVar[int]
+    DEFENDERS_FIELD_NUMBER: _ClassVar[int]
+    PLANESWALKER_IDS_FIELD_NUMBER: _ClassVar[int]
     attacker_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, attacker_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    defenders: _containers.RepeatedScalarFieldContainer[int]
+    planeswalker_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, attacker_ids: _Optional[_Iterable[str]] = ..., defenders: _Optional[_Iterable[int]] = ..., planeswalker_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class BlockPair(_message.Message):
     __slots__ = ("blocker_id", "attacker_id")

@@ -73,8 +73,11 @@ def finish_attackers(game: Game, events: list[Event]) -> None:
             game.objects[oid].tapped = True
     game.combat.attackers_declared = True
     game.combat.any_attacker_declared = bool(game.combat.attackers)
-    if game.combat.attackers:
-        events.append(AttackersDeclared(tuple(game.combat.attackers)))
+    fight = game.combat
+    if fight.attackers:
+        events.append(AttackersDeclared(
+            tuple(fight.attackers), tuple(fight.attackers.values()),
+            tuple(fight.attacking_planeswalker.get(a, "") for a in fight.attackers)))
 
 
 def defenders(game: Game) -> list[int]:

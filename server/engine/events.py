@@ -125,9 +125,13 @@ class TokenCreated:
 
 @dataclass(frozen=True, slots=True)
 class AttackersDeclared:
-    """Rule 508.1: the declared attackers (attack triggers, 508.3a)."""
+    """Rule 508.1: the declared attackers (attack triggers, 508.3a), and what each attacks:
+    the player (or the controller of the planeswalker, 506.2) and the planeswalker ("" for
+    a player), in the same order."""
 
     attackers: tuple[str, ...]
+    defenders: tuple[int, ...] = ()
+    planeswalkers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

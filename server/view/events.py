@@ -94,8 +94,13 @@ def _public(event: Event, visible: Callable[[str | None], str]) -> pb.GameEvent 
         return pb.GameEvent(token_created=pb.TokenCreatedEvent(
             object_id=oid, controller=event.controller, name=event.card.name if oid else ""))
     if isinstance(event, AttackersDeclared):
+        shown = [(oid, seat, walker) for oid, seat, walker in zip(
+            map(visible, event.attackers), event.defenders, event.planeswalkers, strict=True)
+            if oid]
         return pb.GameEvent(attackers_declared=pb.AttackersDeclaredEvent(
-            attacker_ids=[i for i in map(visible, event.attackers) if i]))
+            attacker_ids=[oid for oid, _s, _w in shown],
+            defenders=[seat for _o, seat, _w in shown],
+            planeswalker_ids=[visible(walker) if walker else "" for _o, _s, walker in shown]))
     if isinstance(event, BlockersDeclared):
         return pb.GameEvent(blockers_declared=pb.BlockersDeclaredEvent(blocks=[
             pb.BlockPair(blocker_id=visible(b), attacker_id=visible(a))

@@ -409,6 +409,15 @@ def test_508_1_the_attack_says_what_each_attacker_attacks() -> None:
         "Attacking you: Goblin Guide; Attacking Bob: Llanowar Elves"
     assert event_text(board, pb.GameEvent(attackers_declared=pb.AttackersDeclaredEvent())) \
         == "No attackers"
+    # The event says it itself (a board loaded after combat, where nothing attacks any
+    # more, said only "Attacking: ...").
+    board.mirror.objects["e1"].ClearField("attacking")
+    board.mirror.objects["g1"].ClearField("attacking")
+    told = pb.GameEvent(attackers_declared=pb.AttackersDeclaredEvent(
+        attacker_ids=["g1", "e1"], defenders=[ANN, BOB], planeswalker_ids=["", ""]))
+    assert event_text(board, told) == \
+        "Attacking you: Goblin Guide; Attacking Bob: Llanowar Elves"
+
 
 def test_a_refused_deck_shows_three_problems_and_logs_every_one() -> None:
     board = _board(ANN)

@@ -411,3 +411,22 @@ def test_a_shuffled_library_is_all_new_ids_701_24a() -> None:
     assert sorted(game.objects[i].card.name for i in after) == \
         sorted(c for c, n in SECRETS.items() for _ in range(n))
 
+
+
+def test_508_1_the_attack_event_says_what_each_attacker_attacks() -> None:
+    """The event carries whom each attacker attacks (a page loaded after combat had only
+    the objects to ask, which no longer attack by then)."""
+    from collections.abc import Mapping
+    from typing import cast
+
+    from server.engine.events import AttackersDeclared
+    from server.view.project import ObjectView
+
+    # (only which ids the viewer sees matters here)
+    shown = cast(Mapping[str, ObjectView], dict.fromkeys(("a1", "a2", "w1")))
+    [told] = project_events([AttackersDeclared(("a1", "hidden", "a2"), (1, 1, 2),
+                                               ("", "", "w1"))], 0, shown, shown)
+    declared = told.attackers_declared
+    assert list(declared.attacker_ids) == ["a1", "a2"]
+    assert list(declared.defenders) == [1, 2]
+    assert list(declared.planeswalker_ids) == ["", "w1"]

@@ -370,13 +370,18 @@ export function eventText(names: Names, event: GameEvent): string | null {
       const ids = k.value.attackerIds;
       if (ids.length === 0) return "No attackers";
       const attacked = new Map<string, string[]>();
-      for (const id of ids) {
+      // What each attacks, as the event says (an older server's: read from the objects,
+      // which no longer say it once combat is over -- a page loaded later lost it).
+      const told = k.value.defenders.length === ids.length;
+      ids.forEach((id, n) => {
         const obj = names.object(id);
-        const whom = obj?.attacking === undefined ? ""
+        const walker = k.value.planeswalkerIds[n] ?? "";
+        const whom = told ? (walker ? objectName(names, walker) : seatName(names, k.value.defenders[n] ?? -1))
+          : obj?.attacking === undefined ? ""
           : obj.attackingPlaneswalker ? objectName(names, obj.attackingPlaneswalker)
             : seatName(names, obj.attacking);
         attacked.set(whom, [...(attacked.get(whom) ?? []), objectName(names, id)]);
-      }
+      });
       return [...attacked].map(([whom, group]) =>
         `${whom ? `Attacking ${whom}` : "Attacking"}: ${group.join(", ")}`).join("; ");
     }

@@ -132,6 +132,13 @@ test("rule 508.1: the attack says what each attacker attacks", () => {
   assert.equal(declared(["a1", "a2", "a3"]),
     "Attacking you: Grizzly Bears; Attacking Bob: Wall of Wood; Attacking Liliana: Goblin");
   assert.equal(declared([]), "No attackers");
+  // The event says it itself: a page loaded after combat (nothing attacks any more) said
+  // only "Attacking: ...".
+  const after: Names = { ...names, object: (id) => id === "w1" ? attackers.get(id)
+    : create(GameObjectSchema, { id, name: attackers.get(id)?.name ?? "" }) };
+  assert.equal(eventText(after, create(GameEventSchema, { kind: { case: "attackersDeclared", value: {
+    attackerIds: ["a1", "a2", "a3"], defenders: [0, 1, 1], planeswalkerIds: ["", "", "w1"] } } })),
+  "Attacking you: Grizzly Bears; Attacking Bob: Wall of Wood; Attacking Liliana: Goblin");
 });
 
 test("rule 111.4: a token whose name says Token isn't a 'Token token'", () => {
