@@ -929,14 +929,20 @@ class Room:
             refuse(mpb.ERROR_CODE_GAME_OVER, self._over_message())
             return
         pending = game.pending
-        if pending is None or pending.seat != member.seat:
-            refuse(mpb.ERROR_CODE_NOT_YOUR_DECISION, "no decision is pending for you")
+        if game.players[member.seat].has_lost:
+            refuse(mpb.ERROR_CODE_NOT_YOUR_DECISION,
+                   "you have lost and left this game (800.4a); it goes on without you")
+            return
+        if pending is not None and pending.seat != member.seat \
+                and cmd.prompt_id == pending.prompt_id:
+            refuse(mpb.ERROR_CODE_NOT_YOUR_DECISION,
+                   f"prompt {pending.prompt_id} is another player's decision")
             return
         state_id = self.classes[member.seat].stream.state_id
-        if cmd.prompt_id != pending.prompt_id:
+        if pending is None or cmd.prompt_id != pending.prompt_id:
+            now_prompt = f"now {pending.prompt_id}" if pending is not None else "none pending"
             refuse(mpb.ERROR_CODE_STALE_PROMPT,
-                   f"prompt {cmd.prompt_id} is not current (now {pending.prompt_id}, "
-                   f"state {state_id})")
+                   f"prompt {cmd.prompt_id} is not current ({now_prompt}, state {state_id})")
             return
         if cmd.expected_state_id and cmd.expected_state_id != state_id:
             refuse(mpb.ERROR_CODE_STALE_PROMPT,

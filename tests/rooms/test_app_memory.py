@@ -189,6 +189,19 @@ async def test_only_the_deciding_seat_may_act_and_stale_prompts_are_refused(
                                                    option_index=999))
         assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
         assert game.action_count == 0
+        # An answer sent twice, the decision having passed to the other player meanwhile:
+        # its prompt is over (it said "no decision is pending for you").
+        seat = 0 if deciding is a else 1
+        for _ in range(50):  # its answers until the other player decides
+            answered = game.pending.prompt_id
+            await deciding.to_server.send(mpb.ClientMessage(
+                act=mpb.Act(prompt_id=answered)).SerializeToString())  # (no reply: deltas)
+            await trio.testing.wait_all_tasks_blocked()
+            if game.pending.seat != seat:
+                break
+        assert game.pending.seat != seat
+        reply = await deciding.request(act=mpb.Act(prompt_id=answered))
+        assert reply.error.code == mpb.ERROR_CODE_STALE_PROMPT, reply
         reply = await a.request(join_room=mpb.JoinRoom(room_id="nope", role=mpb.ROLE_PLAYER))
         assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # already in a room
 
