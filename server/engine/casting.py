@@ -352,7 +352,7 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
     if ability.tap:
         if obj.tapped:
             return False
-        if obj.is_creature and obj.controlled_since >= game.turn and not obj.has("Haste"):
+        if game.summoning_sick(obj) and not obj.has("Haste"):
             return False  # rules 302.6, 702.10c
     if ability.loyalty is not None:
         # Rule 606.3: at sorcery speed, once per turn per permanent; a negative loyalty

@@ -30,7 +30,7 @@ def can_attack(game: Game, object_id: str) -> bool:
         obj.is_creature
         and obj.controller == game.active
         and not obj.tapped
-        and (obj.controlled_since < game.turn or obj.has("Haste"))
+        and (not game.summoning_sick(obj) or obj.has("Haste"))
         # Rule 702.3b; "can attack as though it didn't have defender" overrides it.
         and (not obj.has("Defender") or "attacks_despite_defender" in obj.restrictions)
         and "cant_attack" not in obj.restrictions

@@ -191,7 +191,7 @@ def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]
             continue
         if obj.controller == seat and not obj.tapped and obj.card.mana_abilities \
                 and oid != exclude:
-            if obj.controlled_since >= game.turn and obj.is_creature and not obj.has("Haste"):
+            if game.summoning_sick(obj) and not obj.has("Haste"):
                 continue  # rules 302.6, 702.10c: {T} abilities of summoning-sick creatures
             out.append(oid)
     return out

@@ -76,5 +76,6 @@ def begin_first_turn(game: Game) -> None:
     starting = game.starting_player
     # Rule 800.4k: a starting player who already left doesn't begin a turn.
     game.active = game.next_seat(starting) if game.players[starting].has_lost else starting
+    game.last_turn_of[game.active] = 1  # (rule 302.6: its most recent turn)
     game.step = Step.UNTAP
     game.step_begun = False

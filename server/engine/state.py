@@ -815,6 +815,13 @@ class Game:
         """The player in ``seat``."""
         return self.players[seat]
 
+    def summoning_sick(self, obj: GameObject) -> bool:
+        """Rule 302.6: a creature that hasn't been under its controller's control
+        continuously since their most recent turn began (haste aside, 702.10c) -- during
+        the next players' turns too, until its controller's next turn begins."""
+        return obj.is_creature and obj.controlled_since >= self.last_turn_of.get(
+            obj.controller, 0)
+
     def zone_list(self, zone: Zone, owner: int) -> list[str]:
         """The ordered id list for a zone (``owner`` is ignored for shared zones)."""
         if zone is Zone.LIBRARY:

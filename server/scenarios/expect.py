@@ -177,7 +177,9 @@ def _object_matches(run: Run, obj: GameObject, spec: dict[str, Any]) -> str | No
         return "is not an ability"
     elif obj.card.name != spec["card"]:
         return "name"
-    summoning_sick = obj.controlled_since >= game.turn
+    # Rule 302.6: not under its controller's control since their most recent turn began
+    # (what matters for a creature's {T} abilities and attacks; any permanent may be so).
+    summoning_sick = obj.controlled_since >= game.last_turn_of.get(obj.controller, 0)
     actual: dict[str, Any] = {
         "tapped": obj.tapped, "power": obj.power, "toughness": obj.toughness,
         "damage": obj.damage, "controller": obj.controller, "owner": obj.owner,

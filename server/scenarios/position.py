@@ -80,6 +80,12 @@ class Run:
         game = blank_game(self._seed(), self._names())
         game.turn = as_int(self, setup.get("turn", 2), "setup.turn")
         game.active = as_seat(self, game, setup.get("active", 0))
+        # Each player's most recent turn (302.6), the players taking turns in seat order.
+        players = len(game.players)
+        for seat in range(players):
+            last = game.turn - (game.active - seat) % players
+            if last >= 1:
+                game.last_turn_of[seat] = last
         game.starting_player = game.active
         game.step = as_step(self, setup.get("step", "precombat_main"))
         players = setup.get("players", [])
@@ -191,8 +197,10 @@ class Run:
         if zone is Zone.BATTLEFIELD:
             obj.controller = obj.base_controller = seat
             obj.tapped = bool(spec.get("tapped", False))
-            # Rule 302.6: "sick" means it came under its controller's control this turn.
-            obj.controlled_since = game.turn if spec.get("sick", False) else game.turn - 1
+            # Rule 302.6: "sick" means it came under its controller's control this turn;
+            # otherwise it has been since before any player's last turn began (-1: before
+            # the game, as a position's players may not all have had a turn by its `turn`).
+            obj.controlled_since = game.turn if spec.get("sick", False) else -1
             obj.damage = as_int(self, spec.get("damage", 0), "damage")
             counters = spec.get("counters", {})
             if not isinstance(counters, dict):

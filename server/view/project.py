@@ -208,9 +208,9 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int,
         toughness=obj.toughness if creature_or_printed else None,
         tapped=obj.tapped,
         damage=obj.damage,
-        # Rule 302.6. The only field that depends on the turn number: the tracker re-examines
-        # just the objects whose controlled_since is the last turn or the new one.
-        summoning_sick=on_battlefield and obj.is_creature and obj.controlled_since == game.turn,
+        # Rule 302.6. The only field that depends on the turn: the tracker re-examines just
+        # the objects that were sick when it changed (server/view/track.py).
+        summoning_sick=on_battlefield and game.summoning_sick(obj),
         attacking=combat.attackers.get(obj.id),
         blocking=(blocking,) if blocking is not None else (),
         x_value=obj.x_value if obj.zone is Zone.STACK else None,

@@ -268,6 +268,8 @@ class GameTracker:
     """Per game: the last signature of every object in an open zone or looked at."""
 
     turn: int = -1
+    #: Each player's last turn (``Game.last_turn_of``) as of the last turn change seen.
+    last_turns: dict[int, int] = field(default_factory=dict)
     #: Each looked-at library card's place from the top (:func:`_library_places`).
     places: dict[str, int] = field(default_factory=dict)
     header_source: HeaderSource | None = None
@@ -347,11 +349,15 @@ class GameTracker:
             changed.update(oid for oid, at in places.items() if self.places.get(oid) != at)
             self.places = places
         if game.turn != last_turn and not everything:
-            # The only part of a view that depends on the turn number is summoning sickness
-            # (rule 302.6; ``summoning_sick`` in project.py): it can differ only for objects
-            # that came under their controller's control in the last turn or this one.
-            turns = (last_turn, game.turn)
-            changed.update(compress(ids, [f[_SINCE] in turns for f in sigs[1]]))
+            # The only part of a view that depends on the turn is summoning sickness (rule
+            # 302.6; ``summoning_sick`` in project.py): it can end only for objects that
+            # came under their controller's control since that player's last turn began --
+            # none before the earliest of the players' last turns as they were.
+            floor = min((self.last_turns.get(s, 0) for s in range(len(game.players))),
+                        default=0)
+            changed.update(compress(ids, [f[_SINCE] >= floor for f in sigs[1]]))
+        if game.turn != last_turn:
+            self.last_turns = dict(game.last_turn_of)
         self.sigs = sigs
         self.number += 1
         zones, zones_changed = self._zones(game)
