@@ -750,7 +750,9 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
             # Rule 707.10c: keep the original target (even if illegal now, as long as it is
             # still an object in the game to name) or pick a legal one.
             original = casting.retarget[len(obj.targets)]
-            if original[0] == "player" or str(original[1]) in game.objects:
+            excluded = obj.targets if req.other_target else chosen
+            if (original[0] == "player" or str(original[1]) in game.objects) \
+                    and original not in excluded:  # (115.3: not twice for one "target")
                 found = [original, *(t for t in found if t != original)]
         options: list[Action] = [
             ChooseTarget(player=int(v)) if kind == "player" else ChooseTarget(object_id=str(v))

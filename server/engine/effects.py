@@ -465,8 +465,10 @@ def _objects(game: Game, obj: GameObject, who: Objects, spec: ObjectFilter | Non
             source = game.objects.get(_source_id(obj))
             return [source] if source is not None and source.zone is Zone.BATTLEFIELD else []
         case ObjectRef.TARGET | ObjectRef.THAT:
-            return [game.objects[str(ref)] for kind, ref in targets
-                    if kind == "object" and str(ref) in game.objects]
+            # Each object once, however many of the targets name it (a copy's new targets
+            # may repeat one chosen for another "target", 707.10c: it is affected once).
+            ids = dict.fromkeys(str(ref) for kind, ref in targets if kind == "object")
+            return [game.objects[ref] for ref in ids if ref in game.objects]
         case ObjectRef.FOUND:
             # "That land": what the search put onto the battlefield, still there (400.7).
             res = game.resolving

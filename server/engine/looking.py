@@ -306,9 +306,11 @@ def _put_found(game: Game, seat: int, effect: Search | LookAtTop, found: list[st
                 game.resolving.found_from_hand += 1  # "exiled from their hand this way"
             new = move(game, oid, to, events,
                        controller=seat if to is Zone.BATTLEFIELD else None)
-            if to is Zone.BATTLEFIELD and tapped:
+            # Where it went: one exiled instead (614.1a) is neither tapped (110.5) nor "that
+            # land" on the battlefield.
+            if new.zone is Zone.BATTLEFIELD and tapped:
                 new.tapped = True
-            if to is Zone.BATTLEFIELD and game.resolving is not None:
+            if new.zone is Zone.BATTLEFIELD and game.resolving is not None:
                 game.resolving.found.append(new.id)  # "that land" (400.7)
             if to is Zone.EXILE and may_play:
                 # "You may cast them this turn" (400.7h)

@@ -175,8 +175,10 @@ def _move_found(game: Game, obj: GameObject, effect: MoveFound, targets: list[Ta
             continue  # "return [this] from your graveyard": it is no longer there (400.7)
         new = move(game, card.id, to, events,
                    controller=obj.controller if to is Zone.BATTLEFIELD else None)
-        if to is Zone.BATTLEFIELD and effect.tapped:
-            new.tapped = True  # "... to the battlefield tapped" (614.1d)
+        if new.zone is Zone.BATTLEFIELD and effect.tapped:
+            # "... to the battlefield tapped" (614.1d) -- where it went: a card exiled
+            # instead (614.1a, Containment Priest) isn't tapped (110.5: only permanents are)
+            new.tapped = True
 
 
 # --- "Nth from the top" (401.7) ----------------------------------------------------------------
