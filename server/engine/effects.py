@@ -884,8 +884,10 @@ def _choose_color(act: Act, effect: ChooseColor) -> None:
 
 @performs(LoseGame)
 def _lose_game(act: Act, effect: LoseGame) -> None:
-    sba.lose_together(act.game, [(seat, "104.3e: an effect says the player loses the game")
-                                 for seat in act.players], act.events)
+    source = act.source.card.name  # (the spell or ability's, or its source's, 104.3e)
+    sba.lose_together(act.game, [
+        (seat, f"{act.game.players[seat].name} lost the game to {source} (104.3e)")
+        for seat in act.players], act.events)
     sba.check_game_over(act.game, act.events)  # rule 104.2a: at once
 
 
