@@ -726,6 +726,9 @@ export class App implements Names {
 
   // ---- the socket's life
   private closed(code: number, reason: string): void {
+    // Requests of the dropped connection get no answer now (a join in flight mustn't keep
+    // the next one from being sent).
+    this.requests.clear();
     if (code === CLOSE_REPLACED) {
       this.status = "replaced";
       this.error = "This session was taken over by another tab or device.";

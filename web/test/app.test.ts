@@ -437,6 +437,10 @@ test("a room created with a delayed tier asks for it; watching names the tier", 
       code: ErrorCode.FORBIDDEN, message: "no watching" } } });
     app.join("r", Role.PLAYER, "", "code", 1);
     assert.equal(ws.last("joinRoom").tier, 0, "a player has no tier");
+    // A join whose connection dropped gets no answer: it doesn't hold the next one back.
+    ws.drop();
+    assert.equal([...(app as unknown as { requests: Map<bigint, string> }).requests.values()]
+      .includes("join"), false);
   } finally { restore(); }
 });
 
