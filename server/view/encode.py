@@ -54,7 +54,7 @@ from server.engine.actions import (
     TakeMulligan,
 )
 from server.engine.casting import modes_of
-from server.engine.state import Game, GamePhase
+from server.engine.state import Game, GamePhase, Zone
 from server.view import wire
 from server.view.diff import DeltaOp
 from server.view.project import (
@@ -486,9 +486,23 @@ def decision_for(decision: Decision, viewer: int, objects: Container[str],
         for oid in _referenced_ids(action):
             if oid not in objects and oid not in waiting:
                 raise ProjectionError("decision option names an object hidden from the viewer")
+    prompt = _PROMPTS[decision.kind.name]
+    asking = _asking(game, objects) if game is not None else ""
     return pb.Decision(
         room_id=room_id, prompt_id=decision.prompt_id, seat=decision.seat,
         kind=cast(pb.DecisionKind, int(decision.kind)),
         options=[encode_action(a, game) for a in decision.options],
-        state_id=state_id, prompt=_PROMPTS[decision.kind.name],
+        state_id=state_id, prompt=f"{asking}: {prompt}" if asking else prompt,
     )
+
+
+def _asking(game: Game, objects: Container[str]) -> str:
+    """The spell or ability a decision is part of -- being cast or activated (601.2), or
+    resolving (608.2) -- by name, if the viewer sees it (on the stack: it does): "Shock",
+    "Pitchburn Devils's ability". "" for any other decision."""
+    ref = game.casting.object_id if game.casting is not None else \
+        game.resolving.object_id if game.resolving is not None else None
+    obj = game.objects.get(ref) if ref is not None and ref in objects else None
+    if obj is None or obj.zone is not Zone.STACK:
+        return ""
+    return f"{obj.card.name}'s ability" if obj.is_ability else obj.card.name

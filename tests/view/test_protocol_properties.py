@@ -430,3 +430,30 @@ def test_508_1_the_attack_event_says_what_each_attacker_attacks() -> None:
     assert list(declared.attacker_ids) == ["a1", "a2"]
     assert list(declared.defenders) == [1, 2]
     assert list(declared.planeswalker_ids) == ["", "w1"]
+
+
+def test_601_2_a_decision_while_casting_says_what_is_being_cast() -> None:
+    """"Choose a target." didn't say for what (a player with several spells and abilities
+    in flight had to guess); it names the spell or ability now, which is on the stack."""
+    from pathlib import Path
+
+    from server.engine import apply
+    from server.engine.actions import CastSpell
+    from server.scenarios.loading import Scenario
+    from server.scenarios.position import Run
+    from server.view.encode import decision_for
+
+    data = {"name": "Shock being cast", "rules": ["601.2c"],
+            "setup": {"players": [{"mana_pool": "R", "hand": ["Shock"]}, {}]}}
+    game = Run(Scenario("Shock being cast", ("601.2c",), Path(__file__), 0, data)).game
+    pending = game.pending
+    assert pending is not None
+    shown = set(game.objects)
+    assert decision_for(pending, 0, shown, (), room_id="r", state_id=1,
+                        game=game).prompt == "You have priority: act or pass."
+    shock = next(o.id for o in game.objects.values() if o.card.name == "Shock")
+    apply(game, 0, CastSpell(shock))
+    pending = game.pending
+    assert pending is not None
+    assert decision_for(pending, 0, set(game.objects), (), room_id="r", state_id=2,
+                        game=game).prompt == "Shock: Choose a target."
