@@ -572,7 +572,7 @@ def put_trigger_on_stack(game: Game, trigger: PendingTrigger, events: list[Event
     if source is not None:
         ability.source_attached = source.attached_to
     else:  # its source left the battlefield: its power as it last existed (608.2h)
-        ability.source_power = game.last_known_power.get(trigger.source_id, 0)
+        ability.source_power = game.power_as_it_left(trigger.source_id)
     trigger_modes = modes_of(ability)
     choosable = [m for m in trigger_modes if targets_available(
         game, tuple(t for e in m if (t := e.target_req)), trigger.controller, ability.id,

@@ -361,7 +361,7 @@ def _object_value(game: Game, of: Of, trait: Trait, counter: str, source_id: str
         # As it last existed (608.2h): the source's power as resolution began.
         if of is Of.SOURCE and res is not None:
             return res.source_power
-        return game.last_known_power.get(ref, 0)
+        return game.power_as_it_left(ref)
     if obj is None:
         return 0
     if trait is Trait.COUNTERS:

@@ -735,7 +735,7 @@ def _next_turn(game: Game) -> None:
     watchers.new_turn(game)  # rule 500.1: the turn facts start afresh
     replacements.new_turn(game)
     permissions.new_turn(game)
-    game.last_known_power.clear()  # its dies triggers were put on the stack by now
+    game.last_known_permanents.clear()  # its dies triggers were put on the stack by now
     game.last_known_spells.clear()
     game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over
     for player in game.players:

@@ -749,15 +749,13 @@ class Game:
     stray_tokens: list[str] = field(default_factory=list)
     #: Delayed triggered abilities waiting for their event (rule 603.7).
     delayed: list[DelayedTrigger] = field(default_factory=list)
-    #: The power of each permanent that left the battlefield, as it last existed there (rule
-    #: 608.2h), by its old id: "gain life equal to its power" of a dies trigger.
-    last_known_power: dict[str, int] = field(default_factory=dict)
     #: Spells that left the stack this turn, as they last existed there (rule 608.2h), by
     #: their old id: "copy that spell" of a cast trigger once the spell was countered.
     last_known_spells: dict[str, GameObject] = field(default_factory=dict)
-    #: Rules 113.7a, 608.2h: each permanent that has left the battlefield, as it last
-    #: existed there (the object itself, which nothing changes any more) -- the source of
-    #: an ability whose source has left: its keywords, types and controller then.
+    #: Rules 113.7a, 608.2h: each permanent that has left the battlefield this turn, as it
+    #: last existed there (the object itself, which nothing changes any more), by its old
+    #: id -- the source of an ability whose source has left: its power ("gain life equal to
+    #: its power" of a dies trigger), keywords, types and controller then.
     last_known_permanents: dict[str, GameObject] = field(default_factory=dict)
     #: Rule 610.3: cards exiled "until [a permanent] leaves the battlefield" -- (that
     #: permanent's id, the exiled object's id, the zone it returns to).
@@ -814,6 +812,12 @@ class Game:
     def player(self, seat: int) -> Player:
         """The player in ``seat``."""
         return self.players[seat]
+
+    def power_as_it_left(self, object_id: str) -> int:
+        """Rule 608.2h: the power of the creature ``object_id`` as it last existed on the
+        battlefield (0: not a creature then, or unknown)."""
+        last = self.last_known_permanents.get(object_id)
+        return last.power if last is not None and last.is_creature else 0
 
     def summoning_sick(self, obj: GameObject) -> bool:
         """Rule 302.6: a creature that hasn't been under its controller's control

@@ -179,8 +179,6 @@ def move(
     attacking = object_id in game.combat.attackers
     attacked = attacked_seat(game, object_id)
     if old.zone is Zone.BATTLEFIELD:
-        if old.is_creature:
-            game.last_known_power[object_id] = old.power  # rule 608.2h
         game.last_known_permanents[object_id] = old  # rules 113.7a, 608.2h
         if attacked is not None:
             game.combat.left_attacking[object_id] = attacked
