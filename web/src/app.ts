@@ -811,10 +811,6 @@ export class App implements Names {
 }
 
 /** "1–0" (seat 0's wins first), with the drawn games if any. */
-export function scoreText(m: MatchState): string {
-  return m.wins.join("–") + (m.draws ? `, ${m.draws} drawn` : "");
-}
-
 function formatOf(format: "constructed" | "limited"): DeckFormat {
   return format === "limited" ? DeckFormat.LIMITED : DeckFormat.CONSTRUCTED;
 }

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { create } from "@bufbuild/protobuf";
-import { App, scoreText } from "../src/app";
+import { App } from "../src/app";
 import {
   DecisionKind, GamePhase, ViewSchema, type View,
 } from "../src/gen/protocol/v1/game_pb";
@@ -131,7 +131,8 @@ test("spectators never sideboard, and a single-game room has no score", () => {
     ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 2, wins: [1, 0],
       phase: MatchPhase.SIDEBOARDING, ready: [false, false], winner: -1, draws: 1 }));
     assert.equal(app.mustSideboard, false);
-    assert.equal(scoreText(app.match!), "1–0, 1 drawn");
+    // A spectator is nobody's "you": each side by its player's name.
+    assert.equal(app.namedScore(app.match!), "Ann#0001 1 – Bob#0002 0, 1 drawn");
     const single = new App("ws://server/", "http://server/", null);
     assert.equal(single.matchLine, "");
   } finally { restore(); }
