@@ -251,8 +251,7 @@ def potential_pool(game: Game, seat: int, exclude: str | None = None,
     :func:`mana_sources`, if known."""
     pool = spendable(game, seat, spell)
     choices = []
-    converters: list[Converter] = []
-    restricted = pool != game.player(seat).mana_pool
+    restricted = False
     for oid in mana_sources(game, seat, exclude) if sources is None else sources:
         card = game.objects[oid].card
         if card.mana_ability_cost is not None:
@@ -265,16 +264,19 @@ def potential_pool(game: Game, seat: int, exclude: str | None = None,
             _add(pool, options[0])
         else:
             choices.append(tuple(options))
-    if not restricted:
-        # Mana abilities that turn mana into other mana -- any mana that could pay them,
-        # the pool's or the sources' (601.2g). (Not counted while some of the mana may be
-        # spent only on certain spells, 106.6: it couldn't pay them.)
-        for obj in board(game).converters:
-            cost = obj.card.mana_ability_cost
-            if cost is not None and obj.controller == seat:
-                converter = (cost, mana_choices(game, obj.id))
-                if converter not in converters:
-                    converters.append(converter)
+    # Mana abilities that turn mana into other mana -- any mana that could pay them, the
+    # pool's or the sources' (601.2g). (Not counted while some of the mana may be spent
+    # only on certain spells, 106.6: it couldn't pay them.)
+    converters: list[Converter] = []
+    for obj in board(game).converters:  # (mostly none)
+        cost = obj.card.mana_ability_cost
+        if cost is None or obj.controller != seat:
+            continue
+        if restricted or spendable(game, seat) != spendable(game, seat, spell):
+            break
+        converter = (cost, mana_choices(game, obj.id))
+        if converter not in converters:
+            converters.append(converter)
     return Potential(tuple(pool), tuple(choices), tuple(converters))
 
 
