@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import partial
 
 import trio
+from websockets.exceptions import InvalidHandshake
 
 from client_sdk.client import Client, ServerError
 from client_sdk.policy import Policy, pick
@@ -18,6 +19,8 @@ from protocol.v1 import messages_pb2 as mpb
 #: Seconds the bots of ``manawire bots`` keep trying to resume after a drop: a server
 #: restart reloads every game first (about 0.1 s each), which may take minutes.
 BOT_RECONNECT_FOR = 600.0
+#: Seconds before trying again a game that couldn't reach the server, doubling up to the max.
+UNREACHABLE_FIRST, UNREACHABLE_MAX = 0.25, 5.0
 
 MAX_ACTIONS_PER_GAME = 100_000
 
@@ -117,6 +120,14 @@ async def play_bot_game(url: str, index: int, rng: random.Random, players: int =
         return sum(b.actions for b in bots)
 
 
+def _unreachable(exc: BaseException) -> bool:
+    """Whether a game failed only because the server couldn't be reached (refused, or gone
+    in the middle of a handshake): every error of the bots playing at once is such."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_unreachable(inner) for inner in exc.exceptions)
+    return isinstance(exc, (OSError, InvalidHandshake))
+
+
 def _why(exc: BaseException) -> str:
     """Why a game failed, in words: a refusal's message and problems; the errors of the
     bots playing at once (a nursery's group: each different one, once), not the group."""
@@ -212,19 +223,27 @@ async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None
     index = 0
     for decks in tables:
         for _ in range(games):
-            try:
-                with trio.fail_after(game_seconds):
-                    summary.actions += await play_bot_game(url, index, rng, players, decks,
-                                                           quick_match=quick_match,
-                                                           best_of=best_of,
-                                                           deck_format=deck_format,
-                                                           policy=policy)
-                summary.completed += 1
-            except Exception as exc:
-                summary.errors += 1
-                names = ", ".join(d if "\n" not in d else "a deck list" for d in decks)
-                print(f"game {index} ({names or 'default decks'}) failed: {_why(exc)}",
-                      flush=True)
+            # A game that can't reach the server (it is restarting) is tried again, with
+            # backoff, for as long as its bots would try to resume one in play.
+            retry_until = trio.current_time() + min(BOT_RECONNECT_FOR, game_seconds)
+            delay = UNREACHABLE_FIRST
+            while True:
+                try:
+                    with trio.fail_after(game_seconds):
+                        summary.actions += await play_bot_game(
+                            url, index, rng, players, decks, quick_match=quick_match,
+                            best_of=best_of, deck_format=deck_format, policy=policy)
+                    summary.completed += 1
+                except Exception as exc:
+                    if _unreachable(exc) and trio.current_time() + delay < retry_until:
+                        await trio.sleep(delay)
+                        delay = min(delay * 2, UNREACHABLE_MAX)
+                        continue
+                    summary.errors += 1
+                    names = ", ".join(d if "\n" not in d else "a deck list" for d in decks)
+                    print(f"game {index} ({names or 'default decks'}) failed: {_why(exc)}",
+                          flush=True)
+                break
             index += 1
     summary.seconds = time.perf_counter() - start
     return summary

@@ -121,7 +121,7 @@ async def test_quick_match_bots_against_no_server_say_why_not_exceptiongroup(
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]  # (nothing listens: bound, never listening)
         summary = await run_bot_games(f"ws://127.0.0.1:{port}", 1, 2, quick_match=True,
-                                      game_seconds=10)
+                                      game_seconds=1.5)  # (tried again till then)
     assert (summary.completed, summary.errors) == (0, 1)
     line = capsys.readouterr().out.strip().splitlines()[0]
     assert line == (f"game 0 (default decks) failed: OSError: all attempts to connect to "
@@ -197,3 +197,29 @@ async def test_a_bot_account_joins_again_after_a_finished_game_and_is_never_cut_
                     assert refused.value.code == mpb.ERROR_CODE_ACCOUNT_IN_USE
                     await ann.concede()  # the bot, never cut off, sees its game to the end
                 assert len(played) == 1  # (its game ended; no ConnectionEndedError)
+
+
+async def test_bot_games_that_cant_reach_a_restarting_server_wait_for_it(
+        tmp_path: Path) -> None:
+    """``manawire bots --games N`` across a restart: the games after the one in play found
+    the server gone ("all attempts to connect failed") and failed at once. They wait for it
+    now, trying again with backoff."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            summaries = []
+
+            async def bots() -> None:
+                summaries.append(await run_bot_games(f"ws://127.0.0.1:{port}", 2, 2, seed=5,
+                                                     game_seconds=60, policy=Policy.EAGER))
+
+            nursery.start_soon(bots)
+            await trio.sleep(1.0)  # the server isn't there yet: the first game waits
+            async with serving(tmp_path / "db.sqlite3", port):
+                for _ in range(1200):
+                    if summaries:
+                        break
+                    await trio.sleep(0.1)
+    assert summaries and (summaries[0].completed, summaries[0].errors) == (2, 0)
