@@ -36,12 +36,12 @@ from server.relay import link
 from server.rooms.relay import Relay
 from server.transport.batch import FEED_WAKE, Batcher
 from server.transport.ws import (
-    _HANDSHAKE_DONE,
     MAX_MESSAGE,
     OPEN_TIMEOUT,
     AddressCap,
     _admitter,
     _CappedConnection,
+    drop_handshake,
 )
 from server.web import StaticSite
 
@@ -143,7 +143,7 @@ class RelayProcess:
 
     # ---- one client
     async def handle(self, ws: ServerConnection) -> None:
-        ws.request, ws.response = _HANDSHAKE_DONE, None
+        drop_handshake(ws)
         assert isinstance(ws, _CappedConnection)  # (create_connection, in run)
         self._ids += 1
         rid = self._ids

@@ -7,10 +7,12 @@ handshake's request and response headers."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
 import trio
+from websockets.datastructures import Headers
 from websockets.trio.client import connect
 from websockets.trio.server import ServerConnection
 
@@ -32,6 +34,9 @@ def test_per_connection_objects_have_no_instance_dict(cls: type) -> None:
     assert "__dict__" not in dir(cls), cls
 
 
+PROBE = "X-Footprint-Probe"
+
+
 async def test_a_served_connection_drops_its_handshake_headers(tmp_path: Path) -> None:
     seen: list[ServerConnection] = []
     arrived = trio.Event()
@@ -51,10 +56,19 @@ async def test_a_served_connection_drops_its_handshake_headers(tmp_path: Path) -
             server = await nursery.start(transport.serve_app, app, "127.0.0.1", 0)
             port = server.listeners[0].socket.getsockname()[1]
             with trio.fail_after(10):
-                async with connect(f"ws://127.0.0.1:{port}", compression=None):
+                async with connect(f"ws://127.0.0.1:{port}", compression=None,
+                                   additional_headers={PROBE: "x" * 200}) as client:
                     await arrived.wait()
-            assert seen[0].request is transport._HANDSHAKE_DONE
-            assert seen[0].response is None
+                    assert seen[0].request is transport._HANDSHAKE_DONE
+                    assert seen[0].response is None
+                    # Nor anything else: the request the connection's parser still holds
+                    # (a generator's local) was emptied too. (Only the client's own request
+                    # -- in this process too -- has the header.)
+                    assert client.request is not None
+                    gc.collect()
+                    kept = [obj for obj in gc.get_objects() if isinstance(obj, Headers)
+                            and PROBE in obj and obj is not client.request.headers]
+                    assert kept == []
             nursery.cancel_scope.cancel()
     finally:
         if app is not None:
