@@ -162,6 +162,8 @@ class Board:
         elif body == "joined":
             self.seat = msg.joined.seat
             self.room = msg.joined.room
+        elif body == "room_update" and msg.room_update.room.room_id == self.room.room_id:
+            self.room = msg.room_update.room
         elif body == "room_closed":
             self.notice = f"The room closed: {msg.room_closed.reason}"
         elif body == "match_state":
@@ -549,6 +551,12 @@ def connection_text(board: Board) -> Text:
     return Text("connected", style="green")
 
 
+def seated_text(room: mpb.RoomInfo) -> str:
+    """Who has taken a seat of a room whose game hasn't started."""
+    players = ", ".join(room.players) or "nobody yet"
+    return f"Seated ({len(room.players)} of {room.seats}): {players}"
+
+
 def render_top(board: Board, now: float) -> list[RenderableType]:
     """The title, the players and their zones, the stack and exile."""
     title = Text()
@@ -565,6 +573,8 @@ def render_top(board: Board, now: float) -> list[RenderableType]:
     out: list[RenderableType] = [title]
     if not board.mirror.ready:
         out.append(Text(board.waiting or "Waiting for the game to start...", style="bold"))
+        if board.room.seats:
+            out.append(Text(seated_text(board.room)))
         return out
     out.append(_turn_line(board))
     seats = sorted(board.mirror.players)

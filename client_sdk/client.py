@@ -133,7 +133,8 @@ class Client:
         self.decision: pb.Decision | None = None
         self.seat: int | None = None
         self.room_id: str | None = None
-        #: The room as the server described it when this client was placed in it.
+        #: The room as the server described it when this client was placed in it, and
+        #: until its game starts as each seat is taken or freed (RoomUpdate: who is seated).
         self.room: mpb.RoomInfo | None = None
         #: The room :meth:`leave_room` waited to leave: what it still sends is ignored.
         self._left: str | None = None
@@ -530,6 +531,8 @@ class Client:
         elif body == "joined":
             self._placed(msg.joined)
             self.match = None
+        elif body == "room_update" and msg.room_update.room.room_id == self.room_id:
+            self.room = msg.room_update.room  # a seat taken or freed before the start
         elif body == "room_closed" and msg.room_closed.room_id in (self.room_id, ""):
             # (a room this client already left for another, closing late, changes nothing)
             self.room_id = None

@@ -255,6 +255,12 @@ class RoomList(_message.Message):
     rooms: _containers.RepeatedCompositeFieldContainer[RoomInfo]
     def __init__(self, rooms: _Optional[_Iterable[_Union[RoomInfo, _Mapping]]] = ...) -> None: ...
 
+class RoomUpdate(_message.Message):
+    __slots__ = ("room",)
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    room: RoomInfo
+    def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ...) -> None: ...
+
 class CreateRoom(_message.Message):
     __slots__ = ("name", "seats", "clock_seconds", "private", "spectate", "format", "reserved", "tiers", "best_of")
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -586,7 +592,7 @@ class ServerBatch(_message.Message):
     def __init__(self, messages: _Optional[_Iterable[_Union[ServerMessage, _Mapping]]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "snapshot", "delta", "decision", "clocks", "presence", "match_state", "deck_accepted", "error", "replay_status", "replay_ended")
+    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "room_update", "snapshot", "delta", "decision", "clocks", "presence", "match_state", "deck_accepted", "error", "replay_status", "replay_ended")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     RESUMED_FIELD_NUMBER: _ClassVar[int]
@@ -595,6 +601,7 @@ class ServerMessage(_message.Message):
     ROOM_CLOSED_FIELD_NUMBER: _ClassVar[int]
     ROOM_CREATED_FIELD_NUMBER: _ClassVar[int]
     MATCH_QUEUE_FIELD_NUMBER: _ClassVar[int]
+    ROOM_UPDATE_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     DELTA_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
@@ -613,6 +620,7 @@ class ServerMessage(_message.Message):
     room_closed: RoomClosed
     room_created: RoomCreated
     match_queue: MatchQueue
+    room_update: RoomUpdate
     snapshot: _game_pb2.Snapshot
     delta: _game_pb2.Delta
     decision: _game_pb2.Decision
@@ -623,4 +631,4 @@ class ServerMessage(_message.Message):
     error: Error
     replay_status: ReplayStatus
     replay_ended: ReplayEnded
-    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., match_state: _Optional[_Union[MatchState, _Mapping]] = ..., deck_accepted: _Optional[_Union[DeckAccepted, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., room_update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., match_state: _Optional[_Union[MatchState, _Mapping]] = ..., deck_accepted: _Optional[_Union[DeckAccepted, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...

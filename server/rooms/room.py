@@ -498,6 +498,18 @@ class Room:
                 self._send(out, m, data)
         out.feed.append(Publish(0, data))
 
+    def _seats_changed(self, out: Output, joiner: Member | None = None) -> None:
+        """A seat of this unstarted room was taken (by ``joiner``, whose Joined says as much)
+        or freed: tell its other players and live spectators who is seated now (RoomUpdate;
+        a delayed tier's are told nothing live). Before the start no spectator follows a
+        feed yet (:meth:`_start` starts them), so each is sent it directly."""
+        assert self.game is None
+        data = mpb.ServerMessage(room_update=mpb.RoomUpdate(room=self.info())
+                                 ).SerializeToString()
+        for m in self.members():
+            if not m.tier and m is not joiner:
+                self._send(out, m, data)
+
     def _to_member(self, out: Output, member: Member, messages: list[bytes]) -> None:
         """Send one member the messages of its view class it alone needs now (a snapshot,
         missed deltas): a player directly; a spectator as the start of its watch of its
@@ -589,6 +601,8 @@ class Room:
             self._start(out, now)
         elif self.game is not None:
             self._snapshot_to(out, member, 0, now)
+        elif not cmd.spectator:
+            self._seats_changed(out, member)
 
     def seated(self, session_id: str) -> bool:
         """Whether ``session_id`` holds a seat here (read by a resuming connection: a
@@ -662,6 +676,7 @@ class Room:
             out.feed.append(StopWatching(cmd.conn, False))
         elif self.game is None:
             self.seats[member.seat] = None
+            self._seats_changed(out)
         else:
             member.left = True
             if self.game.result is None:
@@ -694,6 +709,7 @@ class Room:
         elif self.game is None:  # an unstarted room: the seat is free for someone else
             self.seats[member.seat] = None
             self._freed.add(member.session_id)
+            self._seats_changed(out)
             if not any(self.members()):
                 self._idle_since = now
         else:

@@ -1,9 +1,11 @@
 """The lobby in the browser: a refused deck's problems by line, and the page at a phone's
-width (no sideways scrolling; a decision's options reachable with the keyboard)."""
+width (no sideways scrolling; a decision's options reachable with the keyboard), and who is
+seated in a room waiting for players."""
 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -88,4 +90,21 @@ def test_phone_layout_and_keyboard(pages: Pages) -> None:
         " return !d || d.getAttribute('data-prompt-id') !== p; }", arg=prompt)
     assert_no_horizontal_overflow(phone, "board, after the answer")
     pages.screenshot(desk, "desk")
+    pages.assert_no_errors()
+
+
+def test_the_waiting_room_shows_who_takes_and_leaves_a_seat(pages: Pages) -> None:
+    """The host of a 3-player room saw only "Waiting for players" until the game started:
+    not who had joined. Each seat taken or freed is pushed (RoomUpdate) and shown."""
+    host = pages.open("host")
+    sign_in_guest(host, pages.base_url, "Hal")
+    create_room(host, seats=3)
+    seated = host.locator("[data-testid=seated]")
+    expect(seated).to_have_text(re.compile(r"^Seated \(1 of 3\): Hal#\d+$"))
+    guest = pages.open("guest")
+    join_by_link(guest, invite_link(host), "Gus")
+    expect(seated).to_have_text(re.compile(r"^Seated \(2 of 3\): Hal#\d+, Gus#\d+$"))
+    guest.locator("[data-testid=leave-room]").click()
+    expect(seated).to_have_text(re.compile(r"^Seated \(1 of 3\): Hal#\d+$"))
+    pages.screenshot(host)
     pages.assert_no_errors()

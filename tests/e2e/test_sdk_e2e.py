@@ -166,3 +166,25 @@ async def test_a_refused_answer_leaves_the_decision_current_and_a_bad_index_is_n
                     break
                 await me.next_message()
             assert me.mirror.header.pending.prompt_id != decision.prompt_id
+
+
+async def test_a_waiting_rooms_client_sees_each_seat_taken_and_freed(tmp_path: Path) -> None:
+    """``Client.room`` was the room as it was at the join: a host waiting for players
+    couldn't tell who had joined. RoomUpdate keeps it current until the game starts."""
+    with trio.fail_after(60):
+        async with serving(tmp_path / "db.sqlite3") as (_app, port):
+            url = f"ws://127.0.0.1:{port}"
+            async with Client.connect(url, "Ann") as ann, Client.connect(url, "Bob") as bob:
+                room = await ann.create_room("three", seats=3)
+                await ann.join(room.room_id)
+                await bob.join(room.room_id)
+
+                async def seated() -> list[str]:
+                    while not (await ann.next_message()).HasField("room_update"):
+                        pass
+                    assert ann.room is not None
+                    return [name.split("#")[0] for name in ann.room.players]
+
+                assert await seated() == ["Ann", "Bob"]
+                await bob.leave_room()
+                assert await seated() == ["Ann"]

@@ -38,6 +38,8 @@ from server.store.records import (
     FinishGame,
     GameRecord,
     RoomSettings,
+    SpectatorTier,
+    TierKind,
 )
 from server.view import SPECTATOR, project
 from server.view.encode import encode_view
@@ -425,6 +427,37 @@ def test_a_dropped_connection_frees_its_seat_in_an_unstarted_room() -> None:
     assert not out.accepted
     got = d.take(4)
     assert got[0].HasField("resumed") and not got[0].resumed.HasField("joined")
+
+
+def test_a_waiting_rooms_players_and_live_spectators_see_each_seat_taken_and_freed() -> None:
+    """Who is seated, pushed (RoomUpdate) whenever a seat of an unstarted room is taken or
+    freed -- a join, a leave, a drop -- to its players and live spectators, never to a
+    delayed tier's (nothing live); the game's start says the rest."""
+    tier = SpectatorTier(TierKind.PUBLIC, delay_seconds=60, accounts=(("a11", "p11"),))
+    d = Driver(Room("r", "t", 3, 0.0, settings=RoomSettings(tiers=(tier,))))
+
+    def seated(conn: int) -> list[list[str]]:
+        return [list(m.room_update.room.players) for m in d.take(conn)
+                if m.HasField("room_update")]
+
+    d.join(1)
+    assert seated(1) == []  # its Joined says it
+    assert d.join(10, spectator=True).accepted
+    d.rid += 1
+    assert d.do(Join(11, d.rid, "s11", "p11", True, None, "a11", tier=1)).accepted
+    d.join(2)
+    assert seated(1) == [["p1", "p2"]] and seated(2) == []
+    assert seated(10) == [["p1", "p2"]]
+    d.do(Leave(2, 99))
+    assert seated(1) == [["p1"]] and seated(10) == [["p1"]] and seated(2) == []
+    d.join(3)
+    d.do(Disconnect(3))
+    assert seated(1) == [["p1", "p3"], ["p1"]]
+    assert seated(11) == []  # the delayed tier's spectator
+    d.join(4)
+    d.join(5)  # the last seat: the game starts instead
+    assert d.room.game is not None
+    assert seated(1) == [["p1", "p4"]] and seated(5) == []
 
 
 def test_spectators_beyond_the_rooms_limit_get_a_clear_error() -> None:

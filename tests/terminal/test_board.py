@@ -429,3 +429,15 @@ def test_a_refused_deck_shows_three_problems_and_logs_every_one() -> None:
                             "(+4 more: in the log)")
     assert [text for text, _n in board.events][-7:] == [f"Deck problem: {p}" for p in problems]
 
+
+
+def test_a_waiting_room_shows_who_is_seated_as_seats_are_taken_and_freed() -> None:
+    board = Board(Mirror(), seat=ANN, watching=False, account="Ann#0001",
+                  room=mpb.RoomInfo(room_id="r1", seats=3, players=["Ann#0001"]))
+    assert "Seated (1 of 3): Ann#0001" in frame_text(board, now=0.0)
+    board.absorb(mpb.ServerMessage(room_update=mpb.RoomUpdate(room=mpb.RoomInfo(
+        room_id="r1", seats=3, players=["Ann#0001", "Bob#0002"]))), now=1.0)
+    assert "Seated (2 of 3): Ann#0001, Bob#0002" in frame_text(board, now=1.0)
+    board.absorb(mpb.ServerMessage(room_update=mpb.RoomUpdate(room=mpb.RoomInfo(
+        room_id="other", seats=2, players=["Cy"]))), now=2.0)  # not this room: ignored
+    assert "Seated (2 of 3)" in frame_text(board, now=2.0)

@@ -461,6 +461,12 @@ export class App implements Names {
         break;
       }
       case "matchQueue": this.queue = body.value.queued ? body.value : null; break;
+      case "roomUpdate": {
+        // A seat of the waiting room taken or freed: who is seated now.
+        const info = body.value.room;
+        if (info && this.room && this.room.info.roomId === info.roomId) this.room.info = info;
+        break;
+      }
       case "roomClosed":
         if (this.room && this.room.info.roomId === body.value.roomId) {
           this.clearRoom();

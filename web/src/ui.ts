@@ -398,6 +398,8 @@ class Ui {
         h("h2", null, room.info.name || "Room"),
         h("p", null, room.role === Role.SPECTATOR ? "Watching. The game hasn't started yet."
           : `Waiting for players: the game starts when all ${room.info.seats} seats are taken.`),
+        h("p", { "data-testid": "seated" }, `Seated (${room.info.players.length} of `
+          + `${room.info.seats}): ${room.info.players.join(", ") || "nobody yet"}`),
         app.created && app.created.room.roomId === room.info.roomId
           ? h("div", null, h("p", null, "Invite links:"), app.createdLinks().map(({ label, link }) =>
             h("div", null, h("p", { class: "hint" }, label), inviteBox(link)))) : null,

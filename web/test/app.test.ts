@@ -566,3 +566,21 @@ test("leaving a game one still plays says it conceded (rule 104.3a); after its e
     assert.equal(other.notice, "You left the room.");
   } finally { restore(); }
 });
+
+test("a waiting room's info follows each seat taken or freed (RoomUpdate), its own room only", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", seats: 3, players: ["Ann#0001"] } } } });
+    ws.deliver({ body: { case: "roomUpdate", value: {
+      room: { roomId: "r", seats: 3, players: ["Ann#0001", "Bob#0002"] } } } });
+    assert.deepEqual(app.room?.info.players, ["Ann#0001", "Bob#0002"]);
+    assert.equal(app.room?.seat, 0);
+    ws.deliver({ body: { case: "roomUpdate", value: {
+      room: { roomId: "elsewhere", seats: 2, players: ["Cy#0003"] } } } });
+    assert.deepEqual(app.room?.info.players, ["Ann#0001", "Bob#0002"]);
+  } finally {
+    restore();
+  }
+});

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file protocol/v1/messages.proto.
  */
 export const file_protocol_v1_messages: GenFile = /*@__PURE__*/
-  fileDesc("Chpwcm90b2NvbC92MS9tZXNzYWdlcy5wcm90bxILbWFuYXdpcmUudjEilwEKBUhlbGxvEhgKEHByb3RvY29sX3ZlcnNpb24YASABKA0SFAoMZGlzcGxheV9uYW1lGAIgASgJEhUKDWFjY291bnRfdG9rZW4YAyABKAkSIQoFbG9naW4YBCABKAsyEi5tYW5hd2lyZS52MS5Mb2dpbhIPCgdiYXRjaGVkGAUgASgIEhMKC25vX3Rha2VvdmVyGAYgASgIIicKBUxvZ2luEgwKBG5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiPwoHQWNjb3VudBISCgphY2NvdW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEgoKcmVnaXN0ZXJlZBgDIAEoCCK0AQoHV2VsY29tZRIYChBwcm90b2NvbF92ZXJzaW9uGAEgASgNEhYKDnNlcnZlcl92ZXJzaW9uGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSFAoMcmVzdW1lX3Rva2VuGAQgASgJEiUKB2FjY291bnQYBSABKAsyFC5tYW5hd2lyZS52MS5BY2NvdW50EhUKDWFjY291bnRfdG9rZW4YBiABKAkSDwoHYmF0Y2hlZBgHIAEoCCIqCghSZWdpc3RlchIMCgRuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIg4KDFJldm9rZVRva2VucyJgCgZSZXN1bWUSGAoQcHJvdG9jb2xfdmVyc2lvbhgBIAEoDRIUCgxyZXN1bWVfdG9rZW4YAiABKAkSFQoNbGFzdF9zdGF0ZV9pZBgDIAEoBBIPCgdiYXRjaGVkGAQgASgIIncKB1Jlc3VtZWQSJQoHd2VsY29tZRgBIAEoCzIULm1hbmF3aXJlLnYxLldlbGNvbWUSIwoGam9pbmVkGAIgASgLMhMubWFuYXdpcmUudjEuSm9pbmVkEg4KBmRlbHRhcxgDIAEoDRIQCghzbmFwc2hvdBgEIAEoCCKQAQoNU3BlY3RhdG9yVGllchIjCgRraW5kGAEgASgOMhUubWFuYXdpcmUudjEuVGllcktpbmQSDAoEc2VhdBgCIAEoDRIVCg1kZWxheV9zZWNvbmRzGAMgASgNEhMKC2RlbGF5X3R1cm5zGAQgASgNEhAKCGFjY291bnRzGAUgAygJEg4KBmludml0ZRgGIAEoCCL6AgoIUm9vbUluZm8SDwoHcm9vbV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXNlYXRzGAMgASgNEg8KB3BsYXllcnMYBCADKAkSEgoKc3BlY3RhdG9ycxgFIAEoDRIPCgdzdGFydGVkGAYgASgIEhAKCGZpbmlzaGVkGAcgASgIEhUKDWNsb2NrX3NlY29uZHMYCCABKA0SDwoHcHJpdmF0ZRgJIAEoCBInCghzcGVjdGF0ZRgKIAEoDjIVLm1hbmF3aXJlLnYxLlNwZWN0YXRlEicKBmZvcm1hdBgLIAEoDjIXLm1hbmF3aXJlLnYxLkRlY2tGb3JtYXQSEAoIcmVzZXJ2ZWQYDCADKAkSKQoFdGllcnMYDSADKAsyGi5tYW5hd2lyZS52MS5TcGVjdGF0b3JUaWVyEg8KB2Jlc3Rfb2YYDiABKA0SEwoLZ2FtZV9udW1iZXIYDyABKA0SDAoEd2lucxgQIAMoDRINCgVkcmF3cxgRIAEoDSILCglMaXN0Um9vbXMiMAoIUm9vbUxpc3QSJAoFcm9vbXMYASADKAsyFS5tYW5hd2lyZS52MS5Sb29tSW5mbyLxAQoKQ3JlYXRlUm9vbRIMCgRuYW1lGAEgASgJEg0KBXNlYXRzGAIgASgNEhUKDWNsb2NrX3NlY29uZHMYAyABKA0SDwoHcHJpdmF0ZRgEIAEoCBInCghzcGVjdGF0ZRgFIAEoDjIVLm1hbmF3aXJlLnYxLlNwZWN0YXRlEicKBmZvcm1hdBgGIAEoDjIXLm1hbmF3aXJlLnYxLkRlY2tGb3JtYXQSEAoIcmVzZXJ2ZWQYByADKAkSKQoFdGllcnMYCCADKAsyGi5tYW5hd2lyZS52MS5TcGVjdGF0b3JUaWVyEg8KB2Jlc3Rfb2YYCSABKA0iRwoLUm9vbUNyZWF0ZWQSIwoEcm9vbRgBIAEoCzIVLm1hbmF3aXJlLnYxLlJvb21JbmZvEhMKC2ludml0ZV9jb2RlGAIgASgJIkEKCkNsb2NrU3RhdGUSDAoEc2VhdBgBIAEoBRIUCgxyZW1haW5pbmdfbXMYAiABKAQSDwoHcnVubmluZxgDIAEoCCIwCgZDbG9ja3MSJgoFc2VhdHMYASADKAsyFy5tYW5hd2lyZS52MS5DbG9ja1N0YXRlIm0KCEpvaW5Sb29tEg8KB3Jvb21faWQYASABKAkSHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEZGVjaxgDIAEoCRITCgtpbnZpdGVfY29kZRgEIAEoCRIMCgR0aWVyGAUgASgNIlIKClF1aWNrTWF0Y2gSJwoGZm9ybWF0GAEgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBINCgVzZWF0cxgCIAEoDRIMCgRkZWNrGAMgASgJIhIKEENhbmNlbFF1aWNrTWF0Y2giZQoKTWF0Y2hRdWV1ZRIOCgZxdWV1ZWQYASABKAgSJwoGZm9ybWF0GAIgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBINCgVzZWF0cxgDIAEoDRIPCgd3YWl0aW5nGAQgASgNImoKBkpvaW5lZBIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8SHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEc2VhdBgDIAEoBRIMCgR0aWVyGAQgASgNIgsKCUxlYXZlUm9vbSIvCgxTZWF0UHJlc2VuY2USDAoEc2VhdBgBIAEoBRIRCgljb25uZWN0ZWQYAiABKAgiNAoIUHJlc2VuY2USKAoFc2VhdHMYASADKAsyGS5tYW5hd2lyZS52MS5TZWF0UHJlc2VuY2UiLQoKUm9vbUNsb3NlZBIPCgdyb29tX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJJCgNBY3QSEQoJcHJvbXB0X2lkGAEgASgEEhQKDG9wdGlvbl9pbmRleBgCIAEoDRIZChFleHBlY3RlZF9zdGF0ZV9pZBgDIAEoBCIRCg9SZXF1ZXN0U25hcHNob3QiDQoLQ29uY2VkZUdhbWUiTQoJTWF0Y2hHYW1lEg8KB2dhbWVfaWQYASABKAkSDgoGd2lubmVyGAIgASgFEg4KBnJlYXNvbhgDIAEoCRIPCgdjaG9vc2VyGAQgASgFIo8CCgpNYXRjaFN0YXRlEg8KB3Jvb21faWQYASABKAkSDwoHYmVzdF9vZhgCIAEoDRITCgtnYW1lX251bWJlchgDIAEoDRIMCgR3aW5zGAQgAygNEg0KBWRyYXdzGAUgASgNEiYKBXBoYXNlGAYgASgOMhcubWFuYXdpcmUudjEuTWF0Y2hQaGFzZRIeChZzaWRlYm9hcmRfcmVtYWluaW5nX21zGAcgASgEEg0KBXJlYWR5GAggAygIEg4KBndpbm5lchgJIAEoBRIOCgZyZWFzb24YCiABKAkSJQoFZ2FtZXMYCyADKAsyFi5tYW5hd2lyZS52MS5NYXRjaEdhbWUSDwoHZ2FtZV9pZBgMIAEoCSI2CgpTdWJtaXREZWNrEg4KBGtlZXAYASABKAhIABIOCgRkZWNrGAIgASgJSABCCAoGY2hvaWNlImwKDERlY2tBY2NlcHRlZBITCgtnYW1lX251bWJlchgBIAEoDRIMCgRrZXB0GAIgASgIEhIKCm1haW5fY291bnQYAyABKA0SFwoPc2lkZWJvYXJkX2NvdW50GAQgASgNEgwKBGRlY2sYBSABKAki0gEKDVJlcGxheVJlcXVlc3QSDwoHcm9vbV9pZBgBIAEoCRIOCgRzZWF0GAIgASgNSAASEAoGcHVibGljGAMgASgISAASFAoKb21uaXNjaWVudBgEIAEoCEgAEhMKC2ludml0ZV9jb2RlGAUgASgJEhYKDHN0YXJ0X2FjdGlvbhgGIAEoBEgBEhQKCnN0YXJ0X3R1cm4YByABKA1IARINCgVzcGVlZBgIIAEoARIOCgZwYXVzZWQYCSABKAhCDQoLcGVyc3BlY3RpdmVCBwoFc3RhcnQiiAEKDVJlcGxheUNvbnRyb2wSDgoEcGxheRgBIAEoCEgAEg8KBXBhdXNlGAIgASgISAASFQoLc2Vla19hY3Rpb24YAyABKARIABITCglzZWVrX3R1cm4YBCABKA1IABIPCgVzcGVlZBgFIAEoAUgAEg4KBHN0b3AYBiABKAhIAEIJCgdjb21tYW5kIp8BCgxSZXBsYXlTdGF0dXMSDwoHcm9vbV9pZBgBIAEoCRIOCgZ2aWV3ZXIYAiABKAUSDgoGYWN0aW9uGAMgASgEEg8KB2FjdGlvbnMYBCABKAQSDAoEdHVybhgFIAEoDRINCgV0dXJucxgGIAEoDRIQCghzdGF0ZV9pZBgHIAEoBBIPCgdwbGF5aW5nGAggASgIEg0KBXNwZWVkGAkgASgBIj8KC1JlcGxheUVuZGVkEg8KB3Jvb21faWQYASABKAkSDgoGYWN0aW9uGAIgASgEEg8KB3N0b3BwZWQYAyABKAgiZAoFRXJyb3ISJAoEY29kZRgBIAEoDjIWLm1hbmF3aXJlLnYxLkVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJEhMKC2luY2lkZW50X2lkGAMgASgJEg8KB2RldGFpbHMYBCADKAkilwYKDUNsaWVudE1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBIjCgVoZWxsbxgCIAEoCzISLm1hbmF3aXJlLnYxLkhlbGxvSAASJQoGcmVzdW1lGAMgASgLMhMubWFuYXdpcmUudjEuUmVzdW1lSAASKQoIcmVnaXN0ZXIYBCABKAsyFS5tYW5hd2lyZS52MS5SZWdpc3RlckgAEjIKDXJldm9rZV90b2tlbnMYBSABKAsyGS5tYW5hd2lyZS52MS5SZXZva2VUb2tlbnNIABIsCgpsaXN0X3Jvb21zGBQgASgLMhYubWFuYXdpcmUudjEuTGlzdFJvb21zSAASLgoLY3JlYXRlX3Jvb20YFSABKAsyFy5tYW5hd2lyZS52MS5DcmVhdGVSb29tSAASKgoJam9pbl9yb29tGBYgASgLMhUubWFuYXdpcmUudjEuSm9pblJvb21IABIsCgpsZWF2ZV9yb29tGBcgASgLMhYubWFuYXdpcmUudjEuTGVhdmVSb29tSAASLgoLcXVpY2tfbWF0Y2gYGCABKAsyFy5tYW5hd2lyZS52MS5RdWlja01hdGNoSAASOwoSY2FuY2VsX3F1aWNrX21hdGNoGBkgASgLMh0ubWFuYXdpcmUudjEuQ2FuY2VsUXVpY2tNYXRjaEgAEh8KA2FjdBgoIAEoCzIQLm1hbmF3aXJlLnYxLkFjdEgAEjgKEHJlcXVlc3Rfc25hcHNob3QYKSABKAsyHC5tYW5hd2lyZS52MS5SZXF1ZXN0U25hcHNob3RIABIrCgdjb25jZWRlGCogASgLMhgubWFuYXdpcmUudjEuQ29uY2VkZUdhbWVIABIuCgtzdWJtaXRfZGVjaxgrIAEoCzIXLm1hbmF3aXJlLnYxLlN1Ym1pdERlY2tIABIsCgZyZXBsYXkYUCABKAsyGi5tYW5hd2lyZS52MS5SZXBsYXlSZXF1ZXN0SAASNAoOcmVwbGF5X2NvbnRyb2wYUSABKAsyGi5tYW5hd2lyZS52MS5SZXBsYXlDb250cm9sSABCBgoEYm9keSI7CgtTZXJ2ZXJCYXRjaBIsCghtZXNzYWdlcxgBIAMoCzIaLm1hbmF3aXJlLnYxLlNlcnZlck1lc3NhZ2UingYKDVNlcnZlck1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBInCgd3ZWxjb21lGAIgASgLMhQubWFuYXdpcmUudjEuV2VsY29tZUgAEicKB3Jlc3VtZWQYAyABKAsyFC5tYW5hd2lyZS52MS5SZXN1bWVkSAASKgoJcm9vbV9saXN0GBQgASgLMhUubWFuYXdpcmUudjEuUm9vbUxpc3RIABIlCgZqb2luZWQYFSABKAsyEy5tYW5hd2lyZS52MS5Kb2luZWRIABIuCgtyb29tX2Nsb3NlZBgWIAEoCzIXLm1hbmF3aXJlLnYxLlJvb21DbG9zZWRIABIwCgxyb29tX2NyZWF0ZWQYFyABKAsyGC5tYW5hd2lyZS52MS5Sb29tQ3JlYXRlZEgAEi4KC21hdGNoX3F1ZXVlGBggASgLMhcubWFuYXdpcmUudjEuTWF0Y2hRdWV1ZUgAEikKCHNuYXBzaG90GCggASgLMhUubWFuYXdpcmUudjEuU25hcHNob3RIABIjCgVkZWx0YRgpIAEoCzISLm1hbmF3aXJlLnYxLkRlbHRhSAASKQoIZGVjaXNpb24YKiABKAsyFS5tYW5hd2lyZS52MS5EZWNpc2lvbkgAEiUKBmNsb2NrcxgrIAEoCzITLm1hbmF3aXJlLnYxLkNsb2Nrc0gAEikKCHByZXNlbmNlGCwgASgLMhUubWFuYXdpcmUudjEuUHJlc2VuY2VIABIuCgttYXRjaF9zdGF0ZRgtIAEoCzIXLm1hbmF3aXJlLnYxLk1hdGNoU3RhdGVIABIyCg1kZWNrX2FjY2VwdGVkGC4gASgLMhkubWFuYXdpcmUudjEuRGVja0FjY2VwdGVkSAASIwoFZXJyb3IYPCABKAsyEi5tYW5hd2lyZS52MS5FcnJvckgAEjIKDXJlcGxheV9zdGF0dXMYUCABKAsyGS5tYW5hd2lyZS52MS5SZXBsYXlTdGF0dXNIABIwCgxyZXBsYXlfZW5kZWQYUSABKAsyGC5tYW5hd2lyZS52MS5SZXBsYXlFbmRlZEgAQgYKBGJvZHkqXwoKRGVja0Zvcm1hdBIbChdERUNLX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhsKF0RFQ0tfRk9STUFUX0NPTlNUUlVDVEVEEAESFwoTREVDS19GT1JNQVRfTElNSVRFRBACKmIKCFNwZWN0YXRlEhgKFFNQRUNUQVRFX1VOU1BFQ0lGSUVEEAASFAoQU1BFQ1RBVEVfQUxMT1dFRBABEhEKDVNQRUNUQVRFX05PTkUQAhITCg9TUEVDVEFURV9JTlZJVEUQAyprCghUaWVyS2luZBIZChVUSUVSX0tJTkRfVU5TUEVDSUZJRUQQABIUChBUSUVSX0tJTkRfUFVCTElDEAESGAoUVElFUl9LSU5EX09NTklTQ0lFTlQQAhIUChBUSUVSX0tJTkRfUExBWUVSEAMqQQoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDwoLUk9MRV9QTEFZRVIQARISCg5ST0xFX1NQRUNUQVRPUhACKnYKCk1hdGNoUGhhc2USGwoXTUFUQ0hfUEhBU0VfVU5TUEVDSUZJRUQQABIXChNNQVRDSF9QSEFTRV9QTEFZSU5HEAESHAoYTUFUQ0hfUEhBU0VfU0lERUJPQVJESU5HEAISFAoQTUFUQ0hfUEhBU0VfT1ZFUhADKtYECglFcnJvckNvZGUSGgoWRVJST1JfQ09ERV9VTlNQRUNJRklFRBAAEhoKFkVSUk9SX0NPREVfQkFEX01FU1NBR0UQARIiCh5FUlJPUl9DT0RFX1VOU1VQUE9SVEVEX1ZFUlNJT04QAhIYChRFUlJPUl9DT0RFX05PVF9SRUFEWRADEh8KG0VSUk9SX0NPREVfSU5WQUxJRF9BUkdVTUVOVBAEEh0KGUVSUk9SX0NPREVfUk9PTV9OT1RfRk9VTkQQBRIYChRFUlJPUl9DT0RFX1JPT01fRlVMTBAGEiAKHEVSUk9SX0NPREVfTk9UX1lPVVJfREVDSVNJT04QBxIbChdFUlJPUl9DT0RFX1NUQUxFX1BST01QVBAIEh0KGUVSUk9SX0NPREVfSUxMRUdBTF9BQ1RJT04QCRIYChRFUlJPUl9DT0RFX0dBTUVfT1ZFUhAKEhcKE0VSUk9SX0NPREVfSU5URVJOQUwQCxIcChhFUlJPUl9DT0RFX1JFU1VNRV9GQUlMRUQQDBIcChhFUlJPUl9DT0RFX0xJTUlUX1JFQUNIRUQQDRIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBAOEhgKFEVSUk9SX0NPREVfRk9SQklEREVOEA8SGQoVRVJST1JfQ09ERV9OQU1FX1RBS0VOEBASGwoXRVJST1JfQ09ERV9SQVRFX0xJTUlURUQQERIbChdFUlJPUl9DT0RFX0lOVkFMSURfREVDSxASEh0KGUVSUk9SX0NPREVfQUNDT1VOVF9JTl9VU0UQE2IGcHJvdG8z", [file_protocol_v1_game]);
+  fileDesc("Chpwcm90b2NvbC92MS9tZXNzYWdlcy5wcm90bxILbWFuYXdpcmUudjEilwEKBUhlbGxvEhgKEHByb3RvY29sX3ZlcnNpb24YASABKA0SFAoMZGlzcGxheV9uYW1lGAIgASgJEhUKDWFjY291bnRfdG9rZW4YAyABKAkSIQoFbG9naW4YBCABKAsyEi5tYW5hd2lyZS52MS5Mb2dpbhIPCgdiYXRjaGVkGAUgASgIEhMKC25vX3Rha2VvdmVyGAYgASgIIicKBUxvZ2luEgwKBG5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiPwoHQWNjb3VudBISCgphY2NvdW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEgoKcmVnaXN0ZXJlZBgDIAEoCCK0AQoHV2VsY29tZRIYChBwcm90b2NvbF92ZXJzaW9uGAEgASgNEhYKDnNlcnZlcl92ZXJzaW9uGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSFAoMcmVzdW1lX3Rva2VuGAQgASgJEiUKB2FjY291bnQYBSABKAsyFC5tYW5hd2lyZS52MS5BY2NvdW50EhUKDWFjY291bnRfdG9rZW4YBiABKAkSDwoHYmF0Y2hlZBgHIAEoCCIqCghSZWdpc3RlchIMCgRuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIg4KDFJldm9rZVRva2VucyJgCgZSZXN1bWUSGAoQcHJvdG9jb2xfdmVyc2lvbhgBIAEoDRIUCgxyZXN1bWVfdG9rZW4YAiABKAkSFQoNbGFzdF9zdGF0ZV9pZBgDIAEoBBIPCgdiYXRjaGVkGAQgASgIIncKB1Jlc3VtZWQSJQoHd2VsY29tZRgBIAEoCzIULm1hbmF3aXJlLnYxLldlbGNvbWUSIwoGam9pbmVkGAIgASgLMhMubWFuYXdpcmUudjEuSm9pbmVkEg4KBmRlbHRhcxgDIAEoDRIQCghzbmFwc2hvdBgEIAEoCCKQAQoNU3BlY3RhdG9yVGllchIjCgRraW5kGAEgASgOMhUubWFuYXdpcmUudjEuVGllcktpbmQSDAoEc2VhdBgCIAEoDRIVCg1kZWxheV9zZWNvbmRzGAMgASgNEhMKC2RlbGF5X3R1cm5zGAQgASgNEhAKCGFjY291bnRzGAUgAygJEg4KBmludml0ZRgGIAEoCCL6AgoIUm9vbUluZm8SDwoHcm9vbV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXNlYXRzGAMgASgNEg8KB3BsYXllcnMYBCADKAkSEgoKc3BlY3RhdG9ycxgFIAEoDRIPCgdzdGFydGVkGAYgASgIEhAKCGZpbmlzaGVkGAcgASgIEhUKDWNsb2NrX3NlY29uZHMYCCABKA0SDwoHcHJpdmF0ZRgJIAEoCBInCghzcGVjdGF0ZRgKIAEoDjIVLm1hbmF3aXJlLnYxLlNwZWN0YXRlEicKBmZvcm1hdBgLIAEoDjIXLm1hbmF3aXJlLnYxLkRlY2tGb3JtYXQSEAoIcmVzZXJ2ZWQYDCADKAkSKQoFdGllcnMYDSADKAsyGi5tYW5hd2lyZS52MS5TcGVjdGF0b3JUaWVyEg8KB2Jlc3Rfb2YYDiABKA0SEwoLZ2FtZV9udW1iZXIYDyABKA0SDAoEd2lucxgQIAMoDRINCgVkcmF3cxgRIAEoDSILCglMaXN0Um9vbXMiMAoIUm9vbUxpc3QSJAoFcm9vbXMYASADKAsyFS5tYW5hd2lyZS52MS5Sb29tSW5mbyIxCgpSb29tVXBkYXRlEiMKBHJvb20YASABKAsyFS5tYW5hd2lyZS52MS5Sb29tSW5mbyLxAQoKQ3JlYXRlUm9vbRIMCgRuYW1lGAEgASgJEg0KBXNlYXRzGAIgASgNEhUKDWNsb2NrX3NlY29uZHMYAyABKA0SDwoHcHJpdmF0ZRgEIAEoCBInCghzcGVjdGF0ZRgFIAEoDjIVLm1hbmF3aXJlLnYxLlNwZWN0YXRlEicKBmZvcm1hdBgGIAEoDjIXLm1hbmF3aXJlLnYxLkRlY2tGb3JtYXQSEAoIcmVzZXJ2ZWQYByADKAkSKQoFdGllcnMYCCADKAsyGi5tYW5hd2lyZS52MS5TcGVjdGF0b3JUaWVyEg8KB2Jlc3Rfb2YYCSABKA0iRwoLUm9vbUNyZWF0ZWQSIwoEcm9vbRgBIAEoCzIVLm1hbmF3aXJlLnYxLlJvb21JbmZvEhMKC2ludml0ZV9jb2RlGAIgASgJIkEKCkNsb2NrU3RhdGUSDAoEc2VhdBgBIAEoBRIUCgxyZW1haW5pbmdfbXMYAiABKAQSDwoHcnVubmluZxgDIAEoCCIwCgZDbG9ja3MSJgoFc2VhdHMYASADKAsyFy5tYW5hd2lyZS52MS5DbG9ja1N0YXRlIm0KCEpvaW5Sb29tEg8KB3Jvb21faWQYASABKAkSHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEZGVjaxgDIAEoCRITCgtpbnZpdGVfY29kZRgEIAEoCRIMCgR0aWVyGAUgASgNIlIKClF1aWNrTWF0Y2gSJwoGZm9ybWF0GAEgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBINCgVzZWF0cxgCIAEoDRIMCgRkZWNrGAMgASgJIhIKEENhbmNlbFF1aWNrTWF0Y2giZQoKTWF0Y2hRdWV1ZRIOCgZxdWV1ZWQYASABKAgSJwoGZm9ybWF0GAIgASgOMhcubWFuYXdpcmUudjEuRGVja0Zvcm1hdBINCgVzZWF0cxgDIAEoDRIPCgd3YWl0aW5nGAQgASgNImoKBkpvaW5lZBIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8SHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEc2VhdBgDIAEoBRIMCgR0aWVyGAQgASgNIgsKCUxlYXZlUm9vbSIvCgxTZWF0UHJlc2VuY2USDAoEc2VhdBgBIAEoBRIRCgljb25uZWN0ZWQYAiABKAgiNAoIUHJlc2VuY2USKAoFc2VhdHMYASADKAsyGS5tYW5hd2lyZS52MS5TZWF0UHJlc2VuY2UiLQoKUm9vbUNsb3NlZBIPCgdyb29tX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJJCgNBY3QSEQoJcHJvbXB0X2lkGAEgASgEEhQKDG9wdGlvbl9pbmRleBgCIAEoDRIZChFleHBlY3RlZF9zdGF0ZV9pZBgDIAEoBCIRCg9SZXF1ZXN0U25hcHNob3QiDQoLQ29uY2VkZUdhbWUiTQoJTWF0Y2hHYW1lEg8KB2dhbWVfaWQYASABKAkSDgoGd2lubmVyGAIgASgFEg4KBnJlYXNvbhgDIAEoCRIPCgdjaG9vc2VyGAQgASgFIo8CCgpNYXRjaFN0YXRlEg8KB3Jvb21faWQYASABKAkSDwoHYmVzdF9vZhgCIAEoDRITCgtnYW1lX251bWJlchgDIAEoDRIMCgR3aW5zGAQgAygNEg0KBWRyYXdzGAUgASgNEiYKBXBoYXNlGAYgASgOMhcubWFuYXdpcmUudjEuTWF0Y2hQaGFzZRIeChZzaWRlYm9hcmRfcmVtYWluaW5nX21zGAcgASgEEg0KBXJlYWR5GAggAygIEg4KBndpbm5lchgJIAEoBRIOCgZyZWFzb24YCiABKAkSJQoFZ2FtZXMYCyADKAsyFi5tYW5hd2lyZS52MS5NYXRjaEdhbWUSDwoHZ2FtZV9pZBgMIAEoCSI2CgpTdWJtaXREZWNrEg4KBGtlZXAYASABKAhIABIOCgRkZWNrGAIgASgJSABCCAoGY2hvaWNlImwKDERlY2tBY2NlcHRlZBITCgtnYW1lX251bWJlchgBIAEoDRIMCgRrZXB0GAIgASgIEhIKCm1haW5fY291bnQYAyABKA0SFwoPc2lkZWJvYXJkX2NvdW50GAQgASgNEgwKBGRlY2sYBSABKAki0gEKDVJlcGxheVJlcXVlc3QSDwoHcm9vbV9pZBgBIAEoCRIOCgRzZWF0GAIgASgNSAASEAoGcHVibGljGAMgASgISAASFAoKb21uaXNjaWVudBgEIAEoCEgAEhMKC2ludml0ZV9jb2RlGAUgASgJEhYKDHN0YXJ0X2FjdGlvbhgGIAEoBEgBEhQKCnN0YXJ0X3R1cm4YByABKA1IARINCgVzcGVlZBgIIAEoARIOCgZwYXVzZWQYCSABKAhCDQoLcGVyc3BlY3RpdmVCBwoFc3RhcnQiiAEKDVJlcGxheUNvbnRyb2wSDgoEcGxheRgBIAEoCEgAEg8KBXBhdXNlGAIgASgISAASFQoLc2Vla19hY3Rpb24YAyABKARIABITCglzZWVrX3R1cm4YBCABKA1IABIPCgVzcGVlZBgFIAEoAUgAEg4KBHN0b3AYBiABKAhIAEIJCgdjb21tYW5kIp8BCgxSZXBsYXlTdGF0dXMSDwoHcm9vbV9pZBgBIAEoCRIOCgZ2aWV3ZXIYAiABKAUSDgoGYWN0aW9uGAMgASgEEg8KB2FjdGlvbnMYBCABKAQSDAoEdHVybhgFIAEoDRINCgV0dXJucxgGIAEoDRIQCghzdGF0ZV9pZBgHIAEoBBIPCgdwbGF5aW5nGAggASgIEg0KBXNwZWVkGAkgASgBIj8KC1JlcGxheUVuZGVkEg8KB3Jvb21faWQYASABKAkSDgoGYWN0aW9uGAIgASgEEg8KB3N0b3BwZWQYAyABKAgiZAoFRXJyb3ISJAoEY29kZRgBIAEoDjIWLm1hbmF3aXJlLnYxLkVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJEhMKC2luY2lkZW50X2lkGAMgASgJEg8KB2RldGFpbHMYBCADKAkilwYKDUNsaWVudE1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBIjCgVoZWxsbxgCIAEoCzISLm1hbmF3aXJlLnYxLkhlbGxvSAASJQoGcmVzdW1lGAMgASgLMhMubWFuYXdpcmUudjEuUmVzdW1lSAASKQoIcmVnaXN0ZXIYBCABKAsyFS5tYW5hd2lyZS52MS5SZWdpc3RlckgAEjIKDXJldm9rZV90b2tlbnMYBSABKAsyGS5tYW5hd2lyZS52MS5SZXZva2VUb2tlbnNIABIsCgpsaXN0X3Jvb21zGBQgASgLMhYubWFuYXdpcmUudjEuTGlzdFJvb21zSAASLgoLY3JlYXRlX3Jvb20YFSABKAsyFy5tYW5hd2lyZS52MS5DcmVhdGVSb29tSAASKgoJam9pbl9yb29tGBYgASgLMhUubWFuYXdpcmUudjEuSm9pblJvb21IABIsCgpsZWF2ZV9yb29tGBcgASgLMhYubWFuYXdpcmUudjEuTGVhdmVSb29tSAASLgoLcXVpY2tfbWF0Y2gYGCABKAsyFy5tYW5hd2lyZS52MS5RdWlja01hdGNoSAASOwoSY2FuY2VsX3F1aWNrX21hdGNoGBkgASgLMh0ubWFuYXdpcmUudjEuQ2FuY2VsUXVpY2tNYXRjaEgAEh8KA2FjdBgoIAEoCzIQLm1hbmF3aXJlLnYxLkFjdEgAEjgKEHJlcXVlc3Rfc25hcHNob3QYKSABKAsyHC5tYW5hd2lyZS52MS5SZXF1ZXN0U25hcHNob3RIABIrCgdjb25jZWRlGCogASgLMhgubWFuYXdpcmUudjEuQ29uY2VkZUdhbWVIABIuCgtzdWJtaXRfZGVjaxgrIAEoCzIXLm1hbmF3aXJlLnYxLlN1Ym1pdERlY2tIABIsCgZyZXBsYXkYUCABKAsyGi5tYW5hd2lyZS52MS5SZXBsYXlSZXF1ZXN0SAASNAoOcmVwbGF5X2NvbnRyb2wYUSABKAsyGi5tYW5hd2lyZS52MS5SZXBsYXlDb250cm9sSABCBgoEYm9keSI7CgtTZXJ2ZXJCYXRjaBIsCghtZXNzYWdlcxgBIAMoCzIaLm1hbmF3aXJlLnYxLlNlcnZlck1lc3NhZ2UizgYKDVNlcnZlck1lc3NhZ2USEgoKcmVxdWVzdF9pZBgBIAEoBBInCgd3ZWxjb21lGAIgASgLMhQubWFuYXdpcmUudjEuV2VsY29tZUgAEicKB3Jlc3VtZWQYAyABKAsyFC5tYW5hd2lyZS52MS5SZXN1bWVkSAASKgoJcm9vbV9saXN0GBQgASgLMhUubWFuYXdpcmUudjEuUm9vbUxpc3RIABIlCgZqb2luZWQYFSABKAsyEy5tYW5hd2lyZS52MS5Kb2luZWRIABIuCgtyb29tX2Nsb3NlZBgWIAEoCzIXLm1hbmF3aXJlLnYxLlJvb21DbG9zZWRIABIwCgxyb29tX2NyZWF0ZWQYFyABKAsyGC5tYW5hd2lyZS52MS5Sb29tQ3JlYXRlZEgAEi4KC21hdGNoX3F1ZXVlGBggASgLMhcubWFuYXdpcmUudjEuTWF0Y2hRdWV1ZUgAEi4KC3Jvb21fdXBkYXRlGBkgASgLMhcubWFuYXdpcmUudjEuUm9vbVVwZGF0ZUgAEikKCHNuYXBzaG90GCggASgLMhUubWFuYXdpcmUudjEuU25hcHNob3RIABIjCgVkZWx0YRgpIAEoCzISLm1hbmF3aXJlLnYxLkRlbHRhSAASKQoIZGVjaXNpb24YKiABKAsyFS5tYW5hd2lyZS52MS5EZWNpc2lvbkgAEiUKBmNsb2NrcxgrIAEoCzITLm1hbmF3aXJlLnYxLkNsb2Nrc0gAEikKCHByZXNlbmNlGCwgASgLMhUubWFuYXdpcmUudjEuUHJlc2VuY2VIABIuCgttYXRjaF9zdGF0ZRgtIAEoCzIXLm1hbmF3aXJlLnYxLk1hdGNoU3RhdGVIABIyCg1kZWNrX2FjY2VwdGVkGC4gASgLMhkubWFuYXdpcmUudjEuRGVja0FjY2VwdGVkSAASIwoFZXJyb3IYPCABKAsyEi5tYW5hd2lyZS52MS5FcnJvckgAEjIKDXJlcGxheV9zdGF0dXMYUCABKAsyGS5tYW5hd2lyZS52MS5SZXBsYXlTdGF0dXNIABIwCgxyZXBsYXlfZW5kZWQYUSABKAsyGC5tYW5hd2lyZS52MS5SZXBsYXlFbmRlZEgAQgYKBGJvZHkqXwoKRGVja0Zvcm1hdBIbChdERUNLX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhsKF0RFQ0tfRk9STUFUX0NPTlNUUlVDVEVEEAESFwoTREVDS19GT1JNQVRfTElNSVRFRBACKmIKCFNwZWN0YXRlEhgKFFNQRUNUQVRFX1VOU1BFQ0lGSUVEEAASFAoQU1BFQ1RBVEVfQUxMT1dFRBABEhEKDVNQRUNUQVRFX05PTkUQAhITCg9TUEVDVEFURV9JTlZJVEUQAyprCghUaWVyS2luZBIZChVUSUVSX0tJTkRfVU5TUEVDSUZJRUQQABIUChBUSUVSX0tJTkRfUFVCTElDEAESGAoUVElFUl9LSU5EX09NTklTQ0lFTlQQAhIUChBUSUVSX0tJTkRfUExBWUVSEAMqQQoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDwoLUk9MRV9QTEFZRVIQARISCg5ST0xFX1NQRUNUQVRPUhACKnYKCk1hdGNoUGhhc2USGwoXTUFUQ0hfUEhBU0VfVU5TUEVDSUZJRUQQABIXChNNQVRDSF9QSEFTRV9QTEFZSU5HEAESHAoYTUFUQ0hfUEhBU0VfU0lERUJPQVJESU5HEAISFAoQTUFUQ0hfUEhBU0VfT1ZFUhADKtYECglFcnJvckNvZGUSGgoWRVJST1JfQ09ERV9VTlNQRUNJRklFRBAAEhoKFkVSUk9SX0NPREVfQkFEX01FU1NBR0UQARIiCh5FUlJPUl9DT0RFX1VOU1VQUE9SVEVEX1ZFUlNJT04QAhIYChRFUlJPUl9DT0RFX05PVF9SRUFEWRADEh8KG0VSUk9SX0NPREVfSU5WQUxJRF9BUkdVTUVOVBAEEh0KGUVSUk9SX0NPREVfUk9PTV9OT1RfRk9VTkQQBRIYChRFUlJPUl9DT0RFX1JPT01fRlVMTBAGEiAKHEVSUk9SX0NPREVfTk9UX1lPVVJfREVDSVNJT04QBxIbChdFUlJPUl9DT0RFX1NUQUxFX1BST01QVBAIEh0KGUVSUk9SX0NPREVfSUxMRUdBTF9BQ1RJT04QCRIYChRFUlJPUl9DT0RFX0dBTUVfT1ZFUhAKEhcKE0VSUk9SX0NPREVfSU5URVJOQUwQCxIcChhFUlJPUl9DT0RFX1JFU1VNRV9GQUlMRUQQDBIcChhFUlJPUl9DT0RFX0xJTUlUX1JFQUNIRUQQDRIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBAOEhgKFEVSUk9SX0NPREVfRk9SQklEREVOEA8SGQoVRVJST1JfQ09ERV9OQU1FX1RBS0VOEBASGwoXRVJST1JfQ09ERV9SQVRFX0xJTUlURUQQERIbChdFUlJPUl9DT0RFX0lOVkFMSURfREVDSxASEh0KGUVSUk9SX0NPREVfQUNDT1VOVF9JTl9VU0UQE2IGcHJvdG8z", [file_protocol_v1_game]);
 
 /**
  * ---- session: 1-19
@@ -515,6 +515,26 @@ export const RoomListSchema: GenMessage<RoomList> = /*@__PURE__*/
   messageDesc(file_protocol_v1_messages, 11);
 
 /**
+ * Pushed to a room's players and live spectators while its game hasn't started, whenever a
+ * seat is taken or freed: the room as it is now (RoomInfo.players, who is seated).
+ *
+ * @generated from message manawire.v1.RoomUpdate
+ */
+export type RoomUpdate = Message<"manawire.v1.RoomUpdate"> & {
+  /**
+   * @generated from field: manawire.v1.RoomInfo room = 1;
+   */
+  room?: RoomInfo | undefined;
+};
+
+/**
+ * Describes the message manawire.v1.RoomUpdate.
+ * Use `create(RoomUpdateSchema)` to create a new message.
+ */
+export const RoomUpdateSchema: GenMessage<RoomUpdate> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 12);
+
+/**
  * Answered with RoomCreated.
  *
  * @generated from message manawire.v1.CreateRoom
@@ -588,7 +608,7 @@ export type CreateRoom = Message<"manawire.v1.CreateRoom"> & {
  * Use `create(CreateRoomSchema)` to create a new message.
  */
 export const CreateRoomSchema: GenMessage<CreateRoom> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 12);
+  messageDesc(file_protocol_v1_messages, 13);
 
 /**
  * @generated from message manawire.v1.RoomCreated
@@ -613,7 +633,7 @@ export type RoomCreated = Message<"manawire.v1.RoomCreated"> & {
  * Use `create(RoomCreatedSchema)` to create a new message.
  */
 export const RoomCreatedSchema: GenMessage<RoomCreated> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 13);
+  messageDesc(file_protocol_v1_messages, 14);
 
 /**
  * The players' decision clocks (a chess clock): pushed whenever the deciding seat changes.
@@ -643,7 +663,7 @@ export type ClockState = Message<"manawire.v1.ClockState"> & {
  * Use `create(ClockStateSchema)` to create a new message.
  */
 export const ClockStateSchema: GenMessage<ClockState> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 14);
+  messageDesc(file_protocol_v1_messages, 15);
 
 /**
  * @generated from message manawire.v1.Clocks
@@ -660,7 +680,7 @@ export type Clocks = Message<"manawire.v1.Clocks"> & {
  * Use `create(ClocksSchema)` to create a new message.
  */
 export const ClocksSchema: GenMessage<Clocks> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 15);
+  messageDesc(file_protocol_v1_messages, 16);
 
 /**
  * @generated from message manawire.v1.JoinRoom
@@ -704,7 +724,7 @@ export type JoinRoom = Message<"manawire.v1.JoinRoom"> & {
  * Use `create(JoinRoomSchema)` to create a new message.
  */
 export const JoinRoomSchema: GenMessage<JoinRoom> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 16);
+  messageDesc(file_protocol_v1_messages, 17);
 
 /**
  * Wait for opponents: when `seats` players of the same format are queued, the server creates
@@ -738,7 +758,7 @@ export type QuickMatch = Message<"manawire.v1.QuickMatch"> & {
  * Use `create(QuickMatchSchema)` to create a new message.
  */
 export const QuickMatchSchema: GenMessage<QuickMatch> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 17);
+  messageDesc(file_protocol_v1_messages, 18);
 
 /**
  * @generated from message manawire.v1.CancelQuickMatch
@@ -751,7 +771,7 @@ export type CancelQuickMatch = Message<"manawire.v1.CancelQuickMatch"> & {
  * Use `create(CancelQuickMatchSchema)` to create a new message.
  */
 export const CancelQuickMatchSchema: GenMessage<CancelQuickMatch> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 18);
+  messageDesc(file_protocol_v1_messages, 19);
 
 /**
  * @generated from message manawire.v1.MatchQueue
@@ -785,7 +805,7 @@ export type MatchQueue = Message<"manawire.v1.MatchQueue"> & {
  * Use `create(MatchQueueSchema)` to create a new message.
  */
 export const MatchQueueSchema: GenMessage<MatchQueue> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 19);
+  messageDesc(file_protocol_v1_messages, 20);
 
 /**
  * @generated from message manawire.v1.Joined
@@ -821,7 +841,7 @@ export type Joined = Message<"manawire.v1.Joined"> & {
  * Use `create(JoinedSchema)` to create a new message.
  */
 export const JoinedSchema: GenMessage<Joined> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 20);
+  messageDesc(file_protocol_v1_messages, 21);
 
 /**
  * @generated from message manawire.v1.LeaveRoom
@@ -834,7 +854,7 @@ export type LeaveRoom = Message<"manawire.v1.LeaveRoom"> & {
  * Use `create(LeaveRoomSchema)` to create a new message.
  */
 export const LeaveRoomSchema: GenMessage<LeaveRoom> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 21);
+  messageDesc(file_protocol_v1_messages, 22);
 
 /**
  * Whether each seat's player is connected: pushed to every member when a seat's connection
@@ -859,7 +879,7 @@ export type SeatPresence = Message<"manawire.v1.SeatPresence"> & {
  * Use `create(SeatPresenceSchema)` to create a new message.
  */
 export const SeatPresenceSchema: GenMessage<SeatPresence> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 22);
+  messageDesc(file_protocol_v1_messages, 23);
 
 /**
  * @generated from message manawire.v1.Presence
@@ -876,7 +896,7 @@ export type Presence = Message<"manawire.v1.Presence"> & {
  * Use `create(PresenceSchema)` to create a new message.
  */
 export const PresenceSchema: GenMessage<Presence> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 23);
+  messageDesc(file_protocol_v1_messages, 24);
 
 /**
  * The room a member was in is gone: its finished game's linger time ran out, it expired
@@ -901,7 +921,7 @@ export type RoomClosed = Message<"manawire.v1.RoomClosed"> & {
  * Use `create(RoomClosedSchema)` to create a new message.
  */
 export const RoomClosedSchema: GenMessage<RoomClosed> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 24);
+  messageDesc(file_protocol_v1_messages, 25);
 
 /**
  * ---- game: 40-59
@@ -936,7 +956,7 @@ export type Act = Message<"manawire.v1.Act"> & {
  * Use `create(ActSchema)` to create a new message.
  */
 export const ActSchema: GenMessage<Act> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 25);
+  messageDesc(file_protocol_v1_messages, 26);
 
 /**
  * @generated from message manawire.v1.RequestSnapshot
@@ -949,7 +969,7 @@ export type RequestSnapshot = Message<"manawire.v1.RequestSnapshot"> & {
  * Use `create(RequestSnapshotSchema)` to create a new message.
  */
 export const RequestSnapshotSchema: GenMessage<RequestSnapshot> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 26);
+  messageDesc(file_protocol_v1_messages, 27);
 
 /**
  * @generated from message manawire.v1.ConcedeGame
@@ -962,7 +982,7 @@ export type ConcedeGame = Message<"manawire.v1.ConcedeGame"> & {
  * Use `create(ConcedeGameSchema)` to create a new message.
  */
 export const ConcedeGameSchema: GenMessage<ConcedeGame> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 27);
+  messageDesc(file_protocol_v1_messages, 28);
 
 /**
  * One finished game of a match.
@@ -1004,7 +1024,7 @@ export type MatchGame = Message<"manawire.v1.MatchGame"> & {
  * Use `create(MatchGameSchema)` to create a new message.
  */
 export const MatchGameSchema: GenMessage<MatchGame> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 28);
+  messageDesc(file_protocol_v1_messages, 29);
 
 /**
  * The match's state, pushed to every member of a match room (best_of 3 or 5) after every
@@ -1103,7 +1123,7 @@ export type MatchState = Message<"manawire.v1.MatchState"> & {
  * Use `create(MatchStateSchema)` to create a new message.
  */
 export const MatchStateSchema: GenMessage<MatchState> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 29);
+  messageDesc(file_protocol_v1_messages, 30);
 
 /**
  * Between games of a match (MatchPhase SIDEBOARDING), a player's deck for the next game
@@ -1143,7 +1163,7 @@ export type SubmitDeck = Message<"manawire.v1.SubmitDeck"> & {
  * Use `create(SubmitDeckSchema)` to create a new message.
  */
 export const SubmitDeckSchema: GenMessage<SubmitDeck> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 30);
+  messageDesc(file_protocol_v1_messages, 31);
 
 /**
  * @generated from message manawire.v1.DeckAccepted
@@ -1186,7 +1206,7 @@ export type DeckAccepted = Message<"manawire.v1.DeckAccepted"> & {
  * Use `create(DeckAcceptedSchema)` to create a new message.
  */
 export const DeckAcceptedSchema: GenMessage<DeckAccepted> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 31);
+  messageDesc(file_protocol_v1_messages, 32);
 
 /**
  * ---- replays: 80-99 (see protocol/README.md, "Replays")
@@ -1282,7 +1302,7 @@ export type ReplayRequest = Message<"manawire.v1.ReplayRequest"> & {
  * Use `create(ReplayRequestSchema)` to create a new message.
  */
 export const ReplayRequestSchema: GenMessage<ReplayRequest> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 32);
+  messageDesc(file_protocol_v1_messages, 33);
 
 /**
  * Control the connection's replay; answered with ReplayStatus (stop: with ReplayEnded).
@@ -1347,7 +1367,7 @@ export type ReplayControl = Message<"manawire.v1.ReplayControl"> & {
  * Use `create(ReplayControlSchema)` to create a new message.
  */
 export const ReplayControlSchema: GenMessage<ReplayControl> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 33);
+  messageDesc(file_protocol_v1_messages, 34);
 
 /**
  * Where a replay is. `action`: the actions played so far (the view after them is the one
@@ -1413,7 +1433,7 @@ export type ReplayStatus = Message<"manawire.v1.ReplayStatus"> & {
  * Use `create(ReplayStatusSchema)` to create a new message.
  */
 export const ReplayStatusSchema: GenMessage<ReplayStatus> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 34);
+  messageDesc(file_protocol_v1_messages, 35);
 
 /**
  * The replay reached the game's end (stopped false: still open, paused at the end -- seek to
@@ -1443,7 +1463,7 @@ export type ReplayEnded = Message<"manawire.v1.ReplayEnded"> & {
  * Use `create(ReplayEndedSchema)` to create a new message.
  */
 export const ReplayEndedSchema: GenMessage<ReplayEnded> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 35);
+  messageDesc(file_protocol_v1_messages, 36);
 
 /**
  * @generated from message manawire.v1.Error
@@ -1479,7 +1499,7 @@ export type Error = Message<"manawire.v1.Error"> & {
  * Use `create(ErrorSchema)` to create a new message.
  */
 export const ErrorSchema: GenMessage<Error> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 36);
+  messageDesc(file_protocol_v1_messages, 37);
 
 /**
  * @generated from message manawire.v1.ClientMessage
@@ -1599,7 +1619,7 @@ export type ClientMessage = Message<"manawire.v1.ClientMessage"> & {
  * Use `create(ClientMessageSchema)` to create a new message.
  */
 export const ClientMessageSchema: GenMessage<ClientMessage> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 37);
+  messageDesc(file_protocol_v1_messages, 38);
 
 /**
  * One WebSocket frame of a batched connection (Hello.batched / Resume.batched): the messages
@@ -1619,7 +1639,7 @@ export type ServerBatch = Message<"manawire.v1.ServerBatch"> & {
  * Use `create(ServerBatchSchema)` to create a new message.
  */
 export const ServerBatchSchema: GenMessage<ServerBatch> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 38);
+  messageDesc(file_protocol_v1_messages, 39);
 
 /**
  * @generated from message manawire.v1.ServerMessage
@@ -1677,6 +1697,12 @@ export type ServerMessage = Message<"manawire.v1.ServerMessage"> & {
      */
     value: MatchQueue;
     case: "matchQueue";
+  } | {
+    /**
+     * @generated from field: manawire.v1.RoomUpdate room_update = 25;
+     */
+    value: RoomUpdate;
+    case: "roomUpdate";
   } | {
     /**
      * @generated from field: manawire.v1.Snapshot snapshot = 40;
@@ -1745,7 +1771,7 @@ export type ServerMessage = Message<"manawire.v1.ServerMessage"> & {
  * Use `create(ServerMessageSchema)` to create a new message.
  */
 export const ServerMessageSchema: GenMessage<ServerMessage> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 39);
+  messageDesc(file_protocol_v1_messages, 40);
 
 /**
  * ---- lobby: 20-39
