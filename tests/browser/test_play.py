@@ -1,6 +1,7 @@
 """Whole games in the browser: two players in separate browsers (contexts) meet through a
 private room's invite link, a third watches, and the players click options until the game is
-over; and a player reloads the page in the middle of a game and plays on."""
+over; a player reloads the page in the middle of a game and plays on; and the server
+restarts under a game."""
 
 from __future__ import annotations
 
@@ -176,3 +177,34 @@ def test_delayed_every_hand_tier(pages: Pages) -> None:
     expect(caster.locator(".controls")).to_contain_text("every hand, 2 s behind")
     pages.screenshot(caster)
     pages.assert_no_errors()
+
+
+def test_a_server_restart_mid_game_is_said_in_words_and_the_game_goes_on(pages: Pages) -> None:
+    """While the server was down only the small badge turned orange: a player could think
+    the game had frozen. The page says the connection was lost and that the seat is kept,
+    and, once the server is back on its port, resumes the game with nothing else to do."""
+    a, b, _ = start_game(pages, spectator=False)
+    player = Player([a, b], random.Random(11))
+    player.play(max_clicks=200, seconds=120, until=lambda _: player.clicks >= 10)
+    server = pages.server
+    port = server.port
+    assert server.stop() == 0  # SIGTERM: a graceful restart
+    for page in (a, b):
+        lost = page.locator("[data-testid=connection-lost]")
+        expect(lost).to_contain_text("reconnecting")
+        expect(lost).to_contain_text("Your seat is kept")
+    pages.screenshot(a, "server-down")
+    server.args = (*server.args, "--port", str(port))  # (the last --port wins)
+    server.start()
+    for page in (a, b):
+        expect(page.locator("[data-testid=connection]")).to_have_attribute(
+            "data-state", "connected", timeout=30_000)
+        expect(page.locator("[data-testid=connection-lost]")).to_have_count(0)
+    clicks = player.clicks
+    player.play(max_clicks=200, seconds=120,
+                until=lambda states: all_over(states) or player.clicks >= clicks + 10)
+    assert player.clicks > clicks
+    # The only errors: the browser's own lines for the connections tried while it was down.
+    unexpected = {label: [e for e in errors if "WebSocket connection to" not in e]
+                  for label, errors in pages.errors().items()}
+    assert not any(unexpected.values()), unexpected

@@ -154,7 +154,20 @@ class Ui {
 
   private renderMessages(): void {
     const app = this.app;
-    replaceChildren(this.messages,
+    // A lost connection said in words, not only by the badge's colour: what is kept, and
+    // what to do once the client stops trying by itself.
+    const room = app.room;
+    const kept = room === null || !app.mirror.ready ? ""
+      : room.role === Role.SPECTATOR ? " You go on watching where you were."
+        : " Your seat is kept: you resume where you were.";
+    const lost = app.status === "reconnecting"
+      ? h("p", { class: "notice", "data-testid": "connection-lost" },
+        `The connection to the server was lost: reconnecting…${kept}`)
+      : app.status === "offline"
+        ? h("p", { class: "error", "data-testid": "connection-lost", role: "alert" },
+          "The server can't be reached. Press Reconnect (at the top) to try again.")
+        : null;
+    replaceChildren(this.messages, lost,
       app.error ? h("p", { class: "error", "data-testid": "error", role: "alert" }, app.error) : null,
       app.notice ? h("p", { class: "notice" }, app.notice) : null);
   }
