@@ -20,7 +20,9 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
+import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from argon2 import PasswordHasher
@@ -29,9 +31,11 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from protocol.v1 import messages_pb2 as mpb
 from server.store.records import (
     AccountRow,
+    DropAccount,
     DropTokens,
     PutAccount,
     PutToken,
+    SeenAccount,
     StoreOp,
     secret_hash,
 )
@@ -43,6 +47,8 @@ MIN_NAME, MAX_NAME = 3, 24
 _NAME = re.compile(r"^[\w .\-]+$")
 #: Tokens are 43 URL-safe characters; anything much longer is refused unread.
 MAX_TOKEN = 128
+#: An account used again is noted as seen (a store write) at most this often, in seconds.
+SEEN_EVERY = 3600.0
 
 _hasher = PasswordHasher()
 #: Verified against when the name is unknown, so a wrong name costs as long as a wrong
@@ -149,7 +155,7 @@ def typeable_secret(nbytes: int) -> str:
             return secret
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Account:
     """An account the server knows. ``tokens`` are the hashes of its valid tokens."""
 
@@ -160,6 +166,8 @@ class Account:
     tokens: set[bytes] = field(default_factory=set, repr=False)
     #: Live rooms this account created (the per-account room limit).
     created_rooms: set[str] = field(default_factory=set)
+    #: When it was last used (a Hello or Resume; ``time.time()``), or else created.
+    last_seen: float = 0.0
 
     def row(self) -> PutAccount:
         return PutAccount(self.account_id, self.name, name_key(self.name), self.registered,
@@ -167,9 +175,11 @@ class Account:
 
 
 class Accounts:
-    """Every account, in memory (loaded from the store at start-up), by id, token and name."""
+    """Every account, in memory (loaded from the store at start-up), by id, token and name.
+    ``clock`` tells the time accounts are created and used at (``time.time``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
         self.by_id: dict[str, Account] = {}
         self._by_token: dict[bytes, Account] = {}
         self._by_name: dict[str, Account] = {}
@@ -179,7 +189,8 @@ class Accounts:
     def load(self, rows: list[AccountRow], tokens: list[tuple[bytes, str]]) -> None:
         """Take the stored accounts and token hashes."""
         for row in rows:
-            account = Account(row.account_id, row.name, row.registered, row.password_hash)
+            account = Account(row.account_id, row.name, row.registered, row.password_hash,
+                              last_seen=row.last_seen)
             self.by_id[account.account_id] = account
             self._by_name[name_key(account.name)] = account
             if account.registered:  # (names registered before the rule: the first kept)
@@ -217,7 +228,7 @@ class Accounts:
                 break
         else:  # pragma: no cover - 10^8 names taken
             name = f"{base}#{secrets.token_hex(8)}"
-        account = Account(secrets.token_hex(8), name)
+        account = Account(secrets.token_hex(8), name, last_seen=self.clock())
         self.by_id[account.account_id] = account
         self._by_name[name_key(name)] = account
         token, ops = self.issue_token(account)
@@ -238,6 +249,31 @@ class Accounts:
         account.tokens.clear()
         token, ops = self.issue_token(account)
         return token, [DropTokens(account.account_id), *ops]
+
+    def seen(self, account: Account) -> list[StoreOp]:
+        """``account`` is used now (a Hello or Resume): the record to write, if it was last
+        noted more than :data:`SEEN_EVERY` seconds ago."""
+        now = self.clock()
+        if now - account.last_seen < SEEN_EVERY:
+            return []
+        account.last_seen = now
+        return [SeenAccount(account.account_id, now)]
+
+    def unused_guests(self, before: float) -> list[Account]:
+        """Guest accounts last used (or created) before time ``before``."""
+        return [a for a in self.by_id.values() if not a.registered and a.last_seen < before]
+
+    def forget(self, account: Account) -> list[StoreOp]:
+        """Forget guest ``account`` and its tokens (its name is free again)."""
+        assert not account.registered, "only guest accounts are forgotten"
+        del self.by_id[account.account_id]
+        if self._by_name.get(name_key(account.name)) is account:
+            del self._by_name[name_key(account.name)]
+        for digest in account.tokens:
+            if self._by_token.get(digest) is account:
+                del self._by_token[digest]
+        account.tokens.clear()
+        return [DropAccount(account.account_id)]
 
     def check_register(self, account: Account, name: str) -> None:
         """Raise :class:`AccountError` unless guest ``account`` may take ``name``."""

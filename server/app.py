@@ -99,6 +99,8 @@ class Limits:
     #: Seconds a session whose room closed while it was away can still resume (to learn
     #: that its room is gone) before it is forgotten.
     session_ttl: float = 3600.0
+    #: Days a guest account nobody uses (no Hello or Resume with it) is kept; 0: for ever.
+    guest_days: float = 90.0
     #: Replays running at once on this server (one per connection at most), and for one
     #: client address.
     max_replays: int = 200
@@ -291,6 +293,11 @@ class App:
             self.create_desk.recovered(room_id, host.room.settings.creator)
         self.store.prune_sessions(live, older_than=86_400)
         self.store.apply(self.session_desk.recover(self.store.sessions(), live))
+        forgotten = self.session_desk.unused_guests()
+        if forgotten:
+            self.store.apply(forgotten)
+            log.info("forgot %d guest account%s unused for %g days", len(forgotten),
+                     "" if len(forgotten) == 1 else "s", self.limits.guest_days)
         return count
 
     def gauges(self) -> Gauges:

@@ -92,6 +92,9 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     add("--guests-per-minute", type=finite, default=d.guests_per_minute,
         help=f"new guest accounts per minute per address after the burst "
              f"(default {d.guests_per_minute:g})")
+    add("--guest-days", type=finite, default=d.guest_days,
+        help=f"days a guest account nobody uses is kept before it is forgotten, with its "
+             f"tokens (default {d.guest_days:g}; 0: for ever)")
     add("--login-failures", type=int, default=d.login_failures,
         help=f"failed sign-ins with one name per --login-window before more are refused "
              f"unchecked (default {d.login_failures})")
@@ -162,7 +165,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace",
                  "login_window", "spectator_flush_seconds", "sideboard_seconds",
-                 "spectator_join_interval"):
+                 "spectator_join_interval", "guest_days"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0 \
@@ -185,6 +188,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
                   max_http_requests_per_address=args.max_http_requests_per_address,
                   login_failures=args.login_failures, login_window=args.login_window,
                   guest_burst=args.guest_burst, guests_per_minute=args.guests_per_minute,
+                  guest_days=args.guest_days,
                   password_check_burst=args.password_check_burst,
                   password_checks_per_minute=args.password_checks_per_minute,
                   spectator_flush_seconds=args.spectator_flush_seconds,

@@ -188,15 +188,66 @@ class SessionDesk:
                 if record.conn is None and record.room_id is None and \
                         now - record.idle_since >= self.limits.session_ttl:
                     self._forget(record)
+            await self._forget_unused_guests()
 
-    def _forget(self, record: _SessionRecord) -> None:
+    async def _forget_unused_guests(self) -> None:
+        """Forget the guests unused for ``--guest-days`` (:meth:`unused_guests`). A store
+        that fails to delete them loses only that: the next start forgets them again."""
+        ops = self.unused_guests()
+        if not ops:
+            return
+        try:
+            await self.writer.write(ops)
+        except StoreClosedError:
+            return  # shutting down: the next start forgets them
+        except sqlite3.Error as exc:
+            log.warning("store: unused guest accounts could not be deleted (%s); the next "
+                        "start deletes them", exc)
+            return
+        log.info("forgot %d guest account%s unused for %g days", len(ops),
+                 "" if len(ops) == 1 else "s", self.limits.guest_days)
+
+    def _forget(self, record: _SessionRecord, *, drop_row: bool = True) -> None:
         self.sessions.pop(record.session_id, None)
         if self._by_account.get(record.account.account_id) is record:
             del self._by_account[record.account.account_id]
         for digest in (record.token_hash, record.prev_hash):
             if self._by_hash.get(digest) is record:
                 del self._by_hash[digest]
-        self.lobby.nursery.start_soon(self._drop_session, record.session_id)
+        if drop_row:
+            self.lobby.nursery.start_soon(self._drop_session, record.session_id)
+
+    def unused_guests(self) -> list[StoreOp]:
+        """Forget the guest accounts nobody has used for ``Limits.guest_days`` (a guest is
+        free, and every account is held in memory: a public server's guests would pile up
+        for ever) that hold nothing: no connection, no place in a room, no room they
+        created, no seat, reserved seat or tier of a live room. Returns the records that
+        delete them (with their tokens and sessions); their games keep their names."""
+        if not self.limits.guest_days:
+            return []
+        before = self.accounts.clock() - self.limits.guest_days * 86_400
+        unused = self.accounts.unused_guests(before)
+        if not unused:
+            return []
+        held: set[str] = set()
+        for room in self.lobby.rooms.values():
+            held.update(m.account_id for m in room.members())
+            settings = room.settings
+            held.add(settings.creator)
+            held.update(account for account, _name in settings.reserved)
+            for tier in settings.tiers:
+                held.update(account for account, _name in tier.accounts)
+        ops: list[StoreOp] = []
+        for account in unused:
+            if account.created_rooms or account.account_id in held:
+                continue
+            record = self._by_account.get(account.account_id)
+            if record is not None:
+                if record.conn is not None or record.room_id is not None:
+                    continue
+                self._forget(record, drop_row=False)  # (DropAccount deletes its row)
+            ops.extend(self.accounts.forget(account))
+        return ops
 
     async def _drop_session(self, session_id: str) -> None:
         """Forget a session's stored row. It runs beside every room and connection: a store
@@ -310,7 +361,8 @@ class SessionDesk:
         self._by_account[account.account_id] = record
         conn.session.established(record.session_id, account.name)
         conn.record, record.conn = record, conn
-        await self.writer.write([*ops, record.row()])  # the tokens survive a crash from now on
+        # The tokens survive a crash from now on.
+        await self.writer.write([*ops, *self.accounts.seen(account), record.row()])
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
             conn, record, token, account_token)).SerializeToString())
 
@@ -431,7 +483,8 @@ class SessionDesk:
         Resumed; a Hello with Resumed when the session was in a room that still exists (with
         ``joined`` if the place came back), else with Welcome."""
         token = self._new_token(record, presented)
-        await self.writer.write([*ops, record.row()])  # the new one survives a crash
+        # The new one survives a crash.
+        await self.writer.write([*ops, *self.accounts.seen(record.account), record.row()])
         # No await from closing the older connection to queueing the Reattach: the room
         # then sees the Reattach before the older connection's Disconnect.
         old = record.conn

@@ -255,8 +255,25 @@ class DropTokens:
     account_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class SeenAccount:
+    """An account was used (a Hello or Resume with it) at ``when`` (``time.time()``):
+    guest accounts unused for ``--guest-days`` are forgotten."""
+
+    account_id: str
+    when: float
+
+
+@dataclass(frozen=True, slots=True)
+class DropAccount:
+    """Forget a guest account: its row, its tokens and its sessions (its games keep the
+    name it played under)."""
+
+    account_id: str
+
+
 StoreOp = (CreateGame | AppendAction | FinishGame | AbortGame | PutSession | DropSession
-           | PutAccount | PutToken | DropTokens | PutMatch)
+           | PutAccount | PutToken | DropTokens | PutMatch | SeenAccount | DropAccount)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,3 +329,5 @@ class AccountRow:
     name: str
     registered: bool
     password_hash: str = field(default="", repr=False)
+    #: When it was last used, or else created (``time.time()``).
+    last_seen: float = 0.0

@@ -36,6 +36,7 @@ from server.store.records import (
     AccountRow,
     AppendAction,
     CreateGame,
+    DropAccount,
     DropSession,
     DropTokens,
     FinishGame,
@@ -46,6 +47,7 @@ from server.store.records import (
     PutSession,
     PutToken,
     RoomSettings,
+    SeenAccount,
     SessionRow,
     StoreOp,
 )
@@ -113,7 +115,8 @@ CREATE TABLE IF NOT EXISTS accounts (
     name_key TEXT NOT NULL UNIQUE,  -- the name's unique form (server.accounts.name_key)
     registered INTEGER NOT NULL,    -- 0: a guest
     password_hash TEXT,             -- Argon2id (registered accounts only)
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    last_seen REAL                  -- last Hello or Resume with it (NULL: created then)
 );
 CREATE TABLE IF NOT EXISTS account_tokens (
     token_hash BLOB PRIMARY KEY,    -- SHA-256 of an account token, never the token
@@ -137,6 +140,7 @@ _MIGRATIONS = (
     ("games", "game_number", "INTEGER"),
     ("games", "chooser", "INTEGER"),
     ("games", "state_base", "INTEGER"),
+    ("accounts", "last_seen", "REAL"),
 )
 
 
@@ -316,6 +320,13 @@ class Store:
                        "VALUES (?, ?, ?)", (op.token_hash, op.account_id, time.time()))
         elif isinstance(op, DropTokens):
             db.execute("DELETE FROM account_tokens WHERE account_id = ?", (op.account_id,))
+        elif isinstance(op, SeenAccount):
+            db.execute("UPDATE accounts SET last_seen = ? WHERE account_id = ?",
+                       (op.when, op.account_id))
+        elif isinstance(op, DropAccount):
+            db.execute("DELETE FROM account_tokens WHERE account_id = ?", (op.account_id,))
+            db.execute("DELETE FROM sessions WHERE account_id = ?", (op.account_id,))
+            db.execute("DELETE FROM accounts WHERE account_id = ?", (op.account_id,))
         else:
             assert_never(op)
 
@@ -424,11 +435,12 @@ class Store:
     def accounts(self) -> tuple[list[AccountRow], list[tuple[bytes, str]]]:
         """Every stored account, and every valid token hash with its account id."""
         with self._lock:
-            rows = self._db.execute("SELECT account_id, name, registered, password_hash "
-                                    "FROM accounts").fetchall()
+            rows = self._db.execute(
+                "SELECT account_id, name, registered, password_hash, "
+                "COALESCE(last_seen, created) FROM accounts").fetchall()
             tokens = self._db.execute(
                 "SELECT token_hash, account_id FROM account_tokens").fetchall()
-        return ([AccountRow(r[0], r[1], bool(r[2]), r[3] or "") for r in rows],
+        return ([AccountRow(r[0], r[1], bool(r[2]), r[3] or "", float(r[4])) for r in rows],
                 [(bytes(t), str(a)) for t, a in tokens])
 
     def prune_sessions(self, keep_rooms: set[str], older_than: float) -> int:
