@@ -415,6 +415,12 @@ class Room:
         for seat, action in record.actions:
             events = apply(game, seat, action)
             room._advance_streams(game, action, events)
+            if isinstance(action, Concede) and action.reason is ConcedeReason.LEFT:
+                # It left the game (and conceded): it can't come back nor watch, restart
+                # or not (the room learns it from the log: nothing else stores it).
+                member = room.seats[seat]
+                assert member is not None
+                member.left = True
             # The delayed tiers start over from the game's start, every action held from
             # now: after a restart they run later than before, never earlier.
             room._hold(seat, action, now)

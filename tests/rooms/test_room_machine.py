@@ -493,6 +493,29 @@ def test_invariant_3_a_recovered_room_rebuilds_every_stream_and_its_history_exac
     assert encode_view(project(again.game, SPECTATOR)) == encode_view(project(game, SPECTATOR))
 
 
+def test_104_3a_a_player_who_left_can_neither_come_back_nor_watch_after_a_restart() -> None:
+    """Who had left a running game (conceding it) was kept only in memory: after a restart
+    the recovered room let that account take its seat back and see the game live again."""
+    d = Driver(Room("r1", "test", 3, 0.0))
+    for conn, deck in ((1, "naya-pets"), (2, "golgari-grind"), (3, "naya-pets")):
+        assert d.join(conn, deck=deck).accepted
+    d.do(Leave(3, 9))  # the game goes on between the other two
+    create = d.log[0]
+    assert isinstance(create, CreateGame)
+    actions = [op for op in d.log if isinstance(op, AppendAction)]
+    record = GameRecord("r1", "test", create.seed, [tuple(p) for p in create.players],  # type: ignore[misc]
+                        [(a.seat, a.action) for a in actions], None, 1800.0,
+                        actions[-1].clocks, accounts=create.accounts, settings=create.settings)
+    again = Driver(Room.recover(record, 1000.0))
+    assert again.room.game is not None and again.room.game.result is None
+    for conn, spectator in ((7, False), (8, True)):
+        out = again.do(Join(conn, 1, f"new{conn}", "p3", spectator, None, "a3"))
+        assert not out.accepted
+        got = again.take(conn)
+        assert errors(got) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
+        assert "you left this game" in got[0].error.message
+
+
 def test_resume_tokens_never_appear_in_a_commands_repr_which_failure_logs_show() -> None:
     from server.rooms.session import Resume
 
