@@ -600,6 +600,8 @@ class App:
         # rooms, and only a few a second while the games keep the loop busy: spectators
         # never slow a game, and a crowd in one room never queues another room's spectator.
         await self._admit(host.room_id)
+        if conn.conn_id not in self.conns:
+            return  # it closed while it waited for its turn: nobody to take in
         await self._enter(conn, host, record, rid, request, deck=None)
 
     async def _admit(self, room_id: str) -> None:

@@ -51,28 +51,41 @@ WAKE_AT_ONCE = 4
 
 
 class RemoteSocket:
-    """A client connected through a relay process (:class:`server.sending.Socket`)."""
+    """A client connected through a relay process (:class:`server.sending.Socket`).
+
+    It writes only to the link of the relay process it came through (:attr:`out`): once that
+    process is gone, a new one on the same port numbers its clients from 1 again, and a
+    record meant for this client -- a direct message, a watch of a feed -- would reach
+    whichever new client has its number (a spectator's join still waiting for its turn when
+    its relay died streamed a seat's view to a stranger)."""
 
     def __init__(self, relay: RelayLink, rid: int, address: str) -> None:
         self.relay = relay
         self.rid = rid
         self.address = address
+        #: The link of the relay process this client is on (closed once that one is gone).
+        self.out = relay.out
         self._in, self._out = trio.open_memory_channel[bytes](INBOX)
         self.gone = False
         #: Whether the last :meth:`recv` yielded (the next may take a queued one at once).
         self._yielded = True
 
+    @property
+    def current(self) -> bool:
+        """Whether the client is still there, on the relay process it came through."""
+        return not self.gone and self.out is self.relay.out and not self.out.closed
+
     def direct(self, data: bytes) -> bool:
         """Send ``data`` to the client now (in order with its view's stream)."""
-        if self.gone:
+        if not self.current:
             return False
-        self.relay.out.send(link.DIRECT, link.conn_body(self.rid, data))
+        self.out.send(link.DIRECT, link.conn_body(self.rid, data))
         return True
 
     def has_room(self) -> bool:
         """Whether more may be sent now without waiting (a replay paces itself by it): the
         link isn't backed up."""
-        return not self.gone and self.relay.out.buffered < ROOMY
+        return self.current and self.out.buffered < ROOMY
 
     def received(self, data: bytes) -> None:
         """A message from the client (dropped once it is gone or closed)."""
@@ -81,7 +94,7 @@ class RemoteSocket:
         try:
             self._in.send_nowait(data)
         except trio.WouldBlock:
-            self.relay.out.send(link.CLOSE, link.close_body(
+            self.out.send(link.CLOSE, link.close_body(
                 self.rid, CLOSE_POLICY, "too many messages: closed for flooding"))
             self.end()
         except (trio.ClosedResourceError, trio.BrokenResourceError):
@@ -119,7 +132,7 @@ class RemoteSocket:
     async def close(self, code: int, reason: str) -> None:
         if not self.gone:
             self.gone = True
-            self.relay.out.send(link.CLOSE, link.close_body(self.rid, code, reason))
+            self.out.send(link.CLOSE, link.close_body(self.rid, code, reason))
 
 
 @dataclass(frozen=True)
@@ -350,6 +363,8 @@ class FeedRouter:
                 if sock is None:
                     here.append(op)
                     continue
+                if not sock.current:
+                    continue  # gone (with its relay, maybe): its number may be another's
                 relay = sock.relay
                 relay.forget(sock.rid)
                 relay.watching[sock.rid] = (room_id, op.tier)
@@ -361,6 +376,8 @@ class FeedRouter:
                 if sock is None:
                     here.append(op)
                     continue
+                if not sock.current:
+                    continue  # its relay forgot it with it (a new one never knew it)
                 watched = sock.relay.watching.get(sock.rid)
                 if watched is None or watched[0] != room_id:
                     continue  # it watches another room's feed by now (or none)

@@ -708,6 +708,9 @@ class Room:
         member.conn = None
         if member.seat == SPECTATOR:
             del self.spectators[member.session_id]
+            # Its watch ends too (the app drops a closed connection's own watch, but one
+            # its join started after the connection closed would go on).
+            out.feed.append(StopWatching(conn, False))
             # Its tier, to give back when it resumes (bounded: the oldest are forgotten).
             if len(self._dropped_tiers) >= 4 * self.config.max_spectators:
                 del self._dropped_tiers[next(iter(self._dropped_tiers))]

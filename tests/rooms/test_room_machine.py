@@ -28,6 +28,7 @@ from server.rooms.commands import (
     ShowDelayed,
     Snapshot,
     StartWatching,
+    StopWatching,
     Tick,
 )
 from server.rooms.fanout import Fanout
@@ -514,6 +515,15 @@ def test_104_3a_a_player_who_left_can_neither_come_back_nor_watch_after_a_restar
         got = again.take(conn)
         assert errors(got) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
         assert "you left this game" in got[0].error.message
+
+
+def test_a_dropped_spectators_watch_is_stopped_by_the_room() -> None:
+    """A watch a join started after its connection had closed (the app had dropped that
+    connection's watches already) went on: the room now ends it with the spectator."""
+    d = two_player_room()
+    assert d.join(10, spectator=True).accepted
+    out = d.do(Disconnect(10))
+    assert StopWatching(10, False) in out.feed
 
 
 def test_resume_tokens_never_appear_in_a_commands_repr_which_failure_logs_show() -> None:

@@ -117,3 +117,46 @@ async def test_a_relayed_spectators_watch_is_stopped_only_by_the_room_it_watches
     await send.aclose()
     kinds = [kind async for kind, _body in link.records(receive)]
     assert kinds == [link.WATCH, link.WATCH, link.UNWATCH]
+
+
+async def test_a_client_of_a_relay_that_died_never_reaches_the_next_relays_clients() -> None:
+    """A relay process numbers its clients from 1. A spectator's join still waiting for its
+    turn when its relay died was let in later, and its watch -- a seat's view, snapshot and
+    deltas -- went to whichever client of the restarted relay had its number (found by an
+    attacker: six strangers got seat 0's hand). A client writes only to its own relay's
+    link: gone with it, nothing of it crosses the new one."""
+    async def serve(sock: host.RemoteSocket) -> None:
+        raise AssertionError("not served here")
+
+    relay = host.RelayLink(0, host.RelayOptions(), serve)
+    old_send, _old_receive = trio.testing.memory_stream_one_way_pair()
+    relay.out = link.Writer(old_send)
+    stale = host.RemoteSocket(relay, 1, "127.0.0.1")
+    relay.sockets[1] = stale
+    # The relay dies (run's cleanup), and a new one starts on a new link.
+    for sock in list(relay.sockets.values()):
+        sock.end()
+    relay.sockets.clear()
+    relay.out.closed = True
+    send, receive = trio.testing.memory_stream_one_way_pair()
+    relay.out = link.Writer(send)
+    newcomer = host.RemoteSocket(relay, 1, "127.0.0.1")  # the new relay's client number 1
+    relay.sockets[1] = newcomer
+
+    class Local:
+        def apply(self, room_id: str, ops: list[FeedOp]) -> None:
+            assert not [op for op in ops if not isinstance(op, Publish)]
+
+    router = host.FeedRouter(cast(Relay, Local()), lambda conn: stale if conn == 1 else None)
+    router.links.append(relay)
+    router.apply("r1", [StartWatching(1, 1, (b"seat 0's snapshot",))])
+    router.apply("r1", [StopWatching(1, False)])
+    assert not stale.direct(b"a direct message") and not stale.has_room()
+    await stale.close(1000, "bye")
+    assert relay.watching == {} and not relay.keys
+    assert relay.out.buffered == 0  # nothing for the newcomer
+    assert newcomer.direct(b"its own")  # while its own messages go through
+    relay.out.close()
+    await relay.out.run()
+    await send.aclose()
+    assert [kind async for kind, _body in link.records(receive)] == [link.DIRECT]
