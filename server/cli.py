@@ -65,7 +65,8 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                      durability: Durability = "process", grace: float = 10.0,
                      gc_threshold: int | None = None, gc_young_seconds: float = 0.0,
                      gc_full_seconds: float = 600.0, status_seconds: float = 0.0,
-                     relays: RelayOptions | None = None) -> None:
+                     relays: RelayOptions | None = None,
+                     metrics: tuple[str, int] | None = None) -> None:
     """Start the store, reload unfinished games, serve WebSockets until SIGTERM or SIGINT,
     then stop gracefully: freeze the rooms, close every client with 1012 (service restart),
     commit the store and return within about ``grace`` seconds.
@@ -81,7 +82,8 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
 
     ``relays``: start that many relay processes (:mod:`server.relay`), each a WebSocket
     front on its own port that serves its clients' spectator streams off this process.
-    ``status_seconds``: log a status line that often (:mod:`server.status`; 0: never)."""
+    ``status_seconds``: log a status line that often (:mod:`server.status`; 0: never).
+    ``metrics``: (host, port) to answer Prometheus scrapes on (:mod:`server.metrics`)."""
     from server import gctune
     from server.app import CLOSE_SERVICE_RESTART, App
     from server.relay.host import FeedRouter, RelayLink, start_relays
@@ -125,6 +127,22 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                     # a relay that can't listen stops the server before it takes any client)
                     links = await start_relays(relays, router, app.handle_connection,
                                                nursery)
+                metrics_url = ""
+                if metrics is not None:
+                    from server.metrics import registry_for
+                    from server.transport.metrics import METRICS_PATH, serve_metrics
+
+                    registry = registry_for(app, lambda: links, monitor)
+                    metrics_host, metrics_port = metrics
+                    try:
+                        scraped = await nursery.start(serve_metrics, registry, metrics_host,
+                                                      metrics_port)
+                    except OSError as exc:
+                        raise ServeStartError(f"can't listen for metrics on {metrics_host}:"
+                                              f"{metrics_port}: {exc.strerror or exc}"
+                                              ) from None
+                    bound = scraped.listeners[0].socket.getsockname()
+                    metrics_url = f"http://{_host_port(str(bound[0]), bound[1])}{METRICS_PATH}"
                 try:
                     server = await nursery.start(serve_app, app, host, port)
                 except OSError as exc:  # (the port is taken, the address isn't this host's)
@@ -141,6 +159,8 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                     urls = ", ".join(f"ws://{_host_port(relays.host, r.port)}" for r in links)
                     print(f"manawire relays listening on {urls} (spectators: connect "
                           f"there)", flush=True)
+                if metrics_url:
+                    print(f"manawire metrics on {metrics_url}", flush=True)
                 async for signum in signals:
                     log.info("%s: stopping (games are kept and go on after a restart)",
                              signal.Signals(signum).name)
@@ -402,8 +422,10 @@ def _main(argv: list[str] | None) -> int:
         from server.relay.host import RelayOptions, RelayStartError
 
         limits = serve_limits(parser, args)
-        if not 0 <= args.port <= 65535 or not 0 <= args.relay_port <= 65535:
-            parser.error("--port and --relay-port are 0-65535 (0: any free port)")
+        if not 0 <= args.port <= 65535 or not 0 <= args.relay_port <= 65535 or \
+                (args.metrics_port is not None and not 0 <= args.metrics_port <= 65535):
+            parser.error("--port, --relay-port and --metrics-port are 0-65535 (0: any free "
+                         "port)")
         if args.relay_port and args.relays > 0 and args.relay_port + args.relays - 1 > 65535:
             parser.error(f"--relays {args.relays} from --relay-port {args.relay_port} go past "
                          f"port 65535 (relay n listens on --relay-port + n)")
@@ -424,7 +446,9 @@ def _main(argv: list[str] | None) -> int:
                              gc_threshold=None if args.gc_threshold < 0 else args.gc_threshold,
                              gc_young_seconds=args.gc_young_seconds,
                              gc_full_seconds=args.gc_full_seconds,
-                             status_seconds=args.status_seconds, relays=relays))
+                             status_seconds=args.status_seconds, relays=relays,
+                             metrics=None if args.metrics_port is None
+                             else (args.metrics_host, args.metrics_port)))
         except* (RelayStartError, ServeStartError) as group:
             failed.extend(group.exceptions)
         if failed:

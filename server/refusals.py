@@ -22,6 +22,8 @@ log = logging.getLogger("manawire")
 #: rooms over a room limit (an account's, an address's), new guests over the address's
 #: rate.
 Kind = Literal["connection", "http", "flood", "room", "guest"]
+#: Every kind, in order.
+KINDS: tuple[Kind, ...] = ("connection", "http", "flood", "room", "guest")
 _WORDS: dict[Kind, tuple[str, str]] = {
     "connection": ("connection", "refused over the per-address cap"),
     "http": ("page request", "refused over the per-address cap"),
@@ -44,9 +46,12 @@ class Refusals:
     def __init__(self) -> None:
         self._by_address: Counter[tuple[Kind, str]] = Counter()
         self._other: Counter[Kind] = Counter()
+        #: Every refusal since the start, by kind (never reset: server.metrics).
+        self.totals: Counter[Kind] = Counter()
 
     def note(self, kind: Kind, address: str) -> None:
         """A limit refused a client at ``address``."""
+        self.totals[kind] += 1
         key = (kind, address)
         if key in self._by_address or len(self._by_address) < MAX_KEYS:
             self._by_address[key] += 1

@@ -59,6 +59,12 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
         help=f"log a status line this often: connections, rooms and games in play, and the "
              f"connections opened and actions played since the last (default "
              f"{STATUS_SECONDS:g}; 0: never)")
+    add("--metrics-port", type=int, default=None, metavar="P",
+        help="also answer Prometheus scrapes (GET /metrics) and liveness probes (GET "
+             "/healthz) over plain HTTP on this port (default: off; 0: any free port)")
+    add("--metrics-host", default="127.0.0.1",
+        help="address the metrics port binds (default 127.0.0.1, whatever --host is: the "
+             "figures are the operator's)")
     add("--max-rooms", type=int, default=d.max_rooms,
         help=f"rooms on this server (default {d.max_rooms})")
     add("--max-rooms-per-account", type=int, default=d.max_rooms_per_account,

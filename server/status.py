@@ -33,10 +33,24 @@ class Gauges:
 
 @dataclass(slots=True)
 class Activity:
-    """What happened since the last status line."""
+    """What happened since the last status line (and since the start: the totals, which
+    :mod:`server.metrics` reports)."""
 
     connections: int = 0
     actions: int = 0
+    #: Counted before the last status line (the totals add what came since).
+    _connections_before: int = 0
+    _actions_before: int = 0
+
+    @property
+    def connections_total(self) -> int:
+        """Connections opened since the start."""
+        return self._connections_before + self.connections
+
+    @property
+    def actions_total(self) -> int:
+        """Actions played since the start."""
+        return self._actions_before + self.actions
 
     def take(self, seconds: float, now: Gauges) -> str:
         """The status line for ``now`` and what happened in the last ``seconds``; the
@@ -46,6 +60,8 @@ class Activity:
                 f"game{_s(now.playing)} in play); last {seconds:.0f} s: "
                 f"{self.connections:,} connection{_s(self.connections)} opened, "
                 f"{self.actions:,} action{_s(self.actions)}")
+        self._connections_before += self.connections
+        self._actions_before += self.actions
         self.connections = self.actions = 0
         return line
 

@@ -1,0 +1,104 @@
+"""What a running server is doing, for a monitoring system: Prometheus metrics
+(``prometheus_client``), answered on a port of their own (``manawire serve --metrics-port
+P``, :mod:`server.transport.metrics`; README.md, "Monitoring").
+
+The figures -- connections, rooms, accounts, actions, refusals by kind, relays, the
+garbage collector, the process -- are read from the live objects at each scrape, on the
+server's event loop between two steps of the rooms: every figure is consistent and
+nothing is shared with a thread. Nothing is counted for them on the game's paths beyond
+the status line's additions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from prometheus_client import CollectorRegistry, PlatformCollector, ProcessCollector
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from server.refusals import KINDS
+
+if TYPE_CHECKING:
+    from server.app import App
+    from server.gctune import GcMonitor
+    from server.relay.host import RelayLink
+
+
+@dataclass(eq=False)  # (the registry keys its collectors by identity)
+class AppCollector(Collector):
+    """The server's own figures, read from ``app`` (and its relays, and the collector's
+    timings if given) at each scrape."""
+
+    app: App
+    relays: Callable[[], Sequence[RelayLink]] = tuple
+    gc: GcMonitor | None = None
+
+    def collect(self) -> Iterable[Metric]:
+        app = self.app
+        rooms = app.lobby.rooms.values()
+        gauges = app.gauges()
+        yield GaugeMetricFamily("manawire_connections", "Open client connections (relayed "
+                                "ones too).", value=gauges.connections)
+        yield GaugeMetricFamily("manawire_rooms", "Open rooms: waiting for players, in "
+                                "play, or finished and lingering.", value=gauges.rooms)
+        yield GaugeMetricFamily("manawire_games_in_play", "Rooms whose game is being "
+                                "played.", value=gauges.playing)
+        yield GaugeMetricFamily("manawire_spectators", "Spectators in every room, all "
+                                "tiers.", value=sum(len(r.spectators) for r in rooms))
+        accounts = GaugeMetricFamily("manawire_accounts", "Accounts the server holds.",
+                                     labels=["kind"])
+        registered = sum(1 for a in app.accounts.by_id.values() if a.registered)
+        accounts.add_metric(["registered"], registered)
+        accounts.add_metric(["guest"], len(app.accounts.by_id) - registered)
+        yield accounts
+        yield CounterMetricFamily("manawire_connections_opened", "Client connections "
+                                  "opened.", value=app.activity.connections_total)
+        yield CounterMetricFamily("manawire_actions", "Game actions played.",
+                                  value=app.activity.actions_total)
+        refused = CounterMetricFamily("manawire_refusals", "Clients refused by a limit, by "
+                                      "kind (README.md, \"Limits\").", labels=["kind"])
+        for kind in KINDS:
+            refused.add_metric([kind], app.refusals.totals[kind])
+        yield refused
+        links = self.relays()
+        if links:
+            up = GaugeMetricFamily("manawire_relay_up", "Whether each relay process is "
+                                   "listening.", labels=["relay"])
+            restarts = CounterMetricFamily("manawire_relay_restarts", "Times each relay "
+                                           "process was started again.", labels=["relay"])
+            for link in links:
+                up.add_metric([str(link.index)], 1.0 if link.listening.is_set()
+                              and not link.stopped.is_set() else 0.0)
+                restarts.add_metric([str(link.index)], link.restarts)
+            yield up
+            yield restarts
+        if self.gc is not None:
+            yield from self._gc(self.gc)
+
+    @staticmethod
+    def _gc(monitor: GcMonitor) -> Iterator[Metric]:
+        count = CounterMetricFamily("manawire_gc_collections", "Garbage collections, by "
+                                    "generation.", labels=["generation"])
+        spent = CounterMetricFamily("manawire_gc_seconds", "Time spent collecting garbage "
+                                    "(the event loop waits meanwhile), by generation.",
+                                    labels=["generation"])
+        longest = GaugeMetricFamily("manawire_gc_longest_seconds", "The longest collection "
+                                    "so far, by generation.", labels=["generation"])
+        for n, generation in enumerate(monitor.generations):
+            count.add_metric([str(n)], generation.collections)
+            spent.add_metric([str(n)], generation.total_s)
+            longest.add_metric([str(n)], generation.longest_s)
+        yield from (count, spent, longest)
+
+
+def registry_for(app: App, relays: Callable[[], Sequence[RelayLink]] = tuple,
+                 gc: GcMonitor | None = None) -> CollectorRegistry:
+    """The server's figures, with the process's (memory, CPU, open files) and Python's
+    version."""
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(AppCollector(app, relays, gc))
+    ProcessCollector(registry=registry)
+    PlatformCollector(registry=registry)
+    return registry

@@ -1,0 +1,62 @@
+"""The metrics port (``manawire serve --metrics-port P``; README.md, "Monitoring"): plain
+HTTP answered by websockets' own HTTP handling, as the web client's files are, on the
+server's event loop. ``GET /metrics`` answers the Prometheus text format of a registry
+(:mod:`server.metrics`); ``GET /healthz`` answers ``ok`` while the server runs (a liveness
+probe); any other path is 404, any other method 405. Every request is answered, so no
+WebSocket is ever opened here."""
+
+from __future__ import annotations
+
+import email.utils
+import http
+
+import trio
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+from websockets.trio.server import Server, ServerConnection, serve
+
+#: Where the figures are read (anything else is 404).
+METRICS_PATH = "/metrics"
+HEALTH_PATH = "/healthz"
+
+
+def _response(status: http.HTTPStatus, body: bytes, content_type: str) -> Response:
+    headers = Headers()
+    headers["Date"] = email.utils.formatdate(usegmt=True)
+    headers["Connection"] = "close"
+    headers["Content-Type"] = content_type
+    headers["Content-Length"] = str(len(body))
+    headers["Cache-Control"] = "no-store"
+    return Response(status.value, status.phrase, headers, body)
+
+
+def answer(registry: CollectorRegistry, request: Request) -> Response:
+    """The answer to one HTTP request to the metrics port."""
+    path = request.path.partition("?")[0]
+    if request.method != "GET":
+        return _response(http.HTTPStatus.METHOD_NOT_ALLOWED, b"GET only\n",
+                         "text/plain; charset=utf-8")
+    if path == METRICS_PATH:
+        return _response(http.HTTPStatus.OK, generate_latest(registry), CONTENT_TYPE_LATEST)
+    if path == HEALTH_PATH:
+        return _response(http.HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
+    return _response(http.HTTPStatus.NOT_FOUND,
+                     f"not found: metrics are at {METRICS_PATH}\n".encode(),
+                     "text/plain; charset=utf-8")
+
+
+async def serve_metrics(registry: CollectorRegistry, host: str, port: int,
+                        task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED
+                        ) -> None:
+    """Answer HTTP requests for ``registry``'s metrics on ``host:port`` until cancelled
+    (reports the Server). No WebSocket is ever opened: every request is answered."""
+
+    def process_request(_connection: ServerConnection, request: Request) -> Response:
+        return answer(registry, request)
+
+    async def never(_connection: ServerConnection) -> None:  # pragma: no cover
+        raise AssertionError("every request is answered by process_request")
+
+    await serve(never, host=host, port=port, process_request=process_request, compression=None,
+                open_timeout=3.0, task_status=task_status)

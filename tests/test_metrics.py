@@ -1,0 +1,132 @@
+"""server.metrics: the operator's Prometheus figures (``serve --metrics-port``) -- what is
+open now and the totals since the start, read from the live server at each scrape -- and
+the plain HTTP port that answers them (never a WebSocket)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from prometheus_client.parser import text_string_to_metric_families
+from websockets.exceptions import InvalidStatus
+from websockets.trio.client import connect
+
+from protocol.v1 import messages_pb2 as mpb
+from server.metrics import registry_for
+from server.transport.metrics import serve_metrics
+from tests.rooms.test_accounts import _connect, _create, _join
+from tests.rooms.test_app_memory import running_app
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Each sample of an exposition, by name and labels."""
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+async def test_a_scrape_reads_what_is_open_now_and_the_totals_since_the_start(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    from prometheus_client import generate_latest
+
+    async with running_app(tmp_path) as app:
+        registry = registry_for(app)
+        ann, _w = await _connect(app, "ann")
+        bob, _w = await _connect(app, "bob")
+        await ann.request(register=mpb.Register(name="Annika", password="correct horse"))
+        room_id = (await _create(ann)).room.room_id
+        await _join(ann, room_id)
+        await _join(bob, room_id)
+        watcher, _w = await _connect(app, "cy")
+        await _join(watcher, room_id, spectator=True)
+        app.refusals.note("flood", "10.0.0.9")
+        app.activity.take(60.0, app.gauges())  # a status line doesn't reset the totals
+        app.activity.actions += 5
+        got = _samples(generate_latest(registry).decode())
+        assert got[("manawire_connections", ())] == 3
+        assert got[("manawire_rooms", ())] == 1
+        assert got[("manawire_games_in_play", ())] == 1
+        assert got[("manawire_spectators", ())] == 1
+        assert got[("manawire_accounts", (("kind", "registered"),))] == 1
+        assert got[("manawire_accounts", (("kind", "guest"),))] == 2
+        assert got[("manawire_connections_opened_total", ())] == 3
+        assert got[("manawire_actions_total", ())] == 5
+        assert got[("manawire_refusals_total", (("kind", "flood"),))] == 1
+        assert got[("manawire_refusals_total", (("kind", "guest"),))] == 0
+        assert got[("process_resident_memory_bytes", ())] > 0
+
+
+async def _get(port: int, request: bytes) -> bytes:
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    async with stream:
+        await stream.send_all(request)
+        chunks = []
+        while chunk := await stream.receive_some(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def test_the_metrics_port_answers_scrapes_and_probes_and_nothing_else(
+        tmp_path: Path) -> None:
+    async with running_app(tmp_path) as app:
+        server = await app.lobby.nursery.start(serve_metrics, registry_for(app),
+                                               "127.0.0.1", 0)
+        port = server.listeners[0].socket.getsockname()[1]
+        with trio.fail_after(10):
+            scrape = await _get(port, b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            head, _, body = scrape.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200 ")
+            assert b"Content-Type: text/plain; version=" in head
+            assert _samples(body.decode())[("manawire_connections", ())] == 0
+            assert (await _get(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                    ).startswith(b"HTTP/1.1 200 ")
+            assert (await _get(port, b"GET /other HTTP/1.1\r\nHost: x\r\n\r\n")
+                    ).startswith(b"HTTP/1.1 404 ")
+            assert (await _get(port, b"POST /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+                    ).startswith(b"HTTP/1.1 405 ")
+            with pytest.raises(InvalidStatus) as refused:  # no game is served here
+                async with connect(f"ws://127.0.0.1:{port}/metrics"):
+                    pass
+            assert refused.value.response.status_code == 200  # the figures, not a socket
+
+
+def test_a_metrics_port_out_of_range_is_refused(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0",
+                           "--data-dir", str(tmp_path), "--metrics-port", "70000"],
+                          check=False, cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and "--metrics-port are 0-65535" in done.stderr
+
+
+def test_serve_prints_where_its_metrics_are_and_answers_there(tmp_path: Path) -> None:
+    import re
+    import signal
+    import time
+    import urllib.request
+
+    out = tmp_path / "out"
+    with out.open("wb") as sink:
+        proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", "0",
+                                 "--metrics-port", "0", "--data-dir", str(tmp_path)],
+                                cwd=ROOT, stdout=sink, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (found := re.search(r"manawire metrics on (http://127\.0\.0\.1:\d+/metrics)",
+                                      out.read_text())):
+            assert proc.poll() is None and time.monotonic() < deadline, out.read_text()
+            time.sleep(0.05)
+        with urllib.request.urlopen(found.group(1), timeout=10) as answer:
+            assert answer.status == 200
+            assert ("manawire_rooms", ()) in _samples(answer.read().decode())
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
