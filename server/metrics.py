@@ -49,7 +49,7 @@ class AppCollector(Collector):
                                 "tiers.", value=sum(len(r.spectators) for r in rooms))
         accounts = GaugeMetricFamily("manawire_accounts", "Accounts the server holds.",
                                      labels=["kind"])
-        registered = sum(1 for a in app.accounts.by_id.values() if a.registered)
+        registered = app.accounts.registered
         accounts.add_metric(["registered"], registered)
         accounts.add_metric(["guest"], len(app.accounts.by_id) - registered)
         yield accounts

@@ -76,7 +76,8 @@ def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(tmp_path: Path) ->
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert "is not a directory" in done.stderr
     done = _serve("--port", "99999")
-    assert done.returncode == 2 and "--port, --relay-port and --metrics-port are 0-65535" in done.stderr
+    assert done.returncode == 2
+    assert "--port, --relay-port and --metrics-port are 0-65535" in done.stderr
 
 
 def test_account_says_plainly_when_the_server_is_down_or_no_password_is_given() -> None:
