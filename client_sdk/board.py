@@ -30,6 +30,7 @@ from client_sdk.describe import (
     seat_name,
     step_name,
     target_text,
+    tier_text,
 )
 from client_sdk.mirror import Mirror
 from protocol.v1 import game_pb2 as pb
@@ -58,6 +59,8 @@ class Board:
     seat: int = -1
     #: A spectator's board (read-only).
     watching: bool = False
+    #: The delayed spectator tier watched (0: the live view).
+    tier: int = 0
     #: The session is over (the last board, printed once): nobody is waited for.
     ended: bool = False
     room: mpb.RoomInfo = field(default_factory=mpb.RoomInfo)
@@ -567,7 +570,13 @@ def render_top(board: Board, now: float) -> list[RenderableType]:
             title.append(f" ({board.room.name})")
     if board.match is not None:
         title.append(f" · best of {board.match.best_of}")
-    title.append(" · watching" if board.spectator else f" · you are {board.account}")
+    if not board.spectator:
+        title.append(f" · you are {board.account}")
+    elif 0 < board.tier <= len(board.room.tiers):
+        tier = board.room.tiers[board.tier - 1]
+        title.append(f" · watching {tier_text(tier, board.room.players)}")
+    else:
+        title.append(" · watching")
     title.append(" · ")
     title.append_text(connection_text(board))
     out: list[RenderableType] = [title]

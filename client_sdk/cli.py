@@ -65,6 +65,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     watch.add_argument("room", metavar="ROOM_ID", help="the room to watch")
     watch.add_argument("--invite", default="", metavar="CODE",
                        help="the room's invite code (a private room's spectators need it)")
+    watch.add_argument("--tier", type=int, default=0, metavar="N",
+                       help="watch the room's delayed spectator tier N (1, 2, ... as the room "
+                            "lists them; default 0: the live public view)")
     watch.add_argument("--name", default="spectator", help="a new guest's display name")
     watch.add_argument("--token", default=None,
                        help=f"watch as the account holding this token (default: ${TOKEN_ENV}, "
@@ -138,8 +141,11 @@ def _watch(args: argparse.Namespace) -> int:
 
     screen_logs()
 
+    if args.tier < 0:
+        return _usage("watch", "--tier is 0 (the live view) or a delayed tier's number")
     return run_command("watch", partial(watch, args.url, args.room, invite_code=args.invite,
-                                        name=args.name, token=token_arg(args.token)))
+                                        name=args.name, token=token_arg(args.token),
+                                        tier=args.tier))
 
 
 def _usage(command: str, message: str) -> int:

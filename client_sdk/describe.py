@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 from protocol.v1 import game_pb2 as pb
+from protocol.v1 import messages_pb2 as mpb
 
 
 class Names(Protocol):
@@ -214,6 +215,25 @@ _STEP_NAMES: Mapping[int, str] = {
     pb.STEP_POSTCOMBAT_MAIN: "Postcombat main phase", pb.STEP_END: "End step",
     pb.STEP_CLEANUP: "Cleanup step",
 }
+
+
+def tier_text(tier: mpb.SpectatorTier, players: Iterable[str]) -> str:
+    """A delayed spectator tier in words, e.g. ``every hand, 120 s behind``."""
+    names = list(players)
+    if tier.kind == mpb.TIER_KIND_OMNISCIENT:
+        what = "every hand"
+    elif tier.kind == mpb.TIER_KIND_PLAYER:
+        whose = names[tier.seat] if tier.seat < len(names) else f"seat {tier.seat + 1}"
+        what = f"{whose}'s view"
+    elif tier.kind == mpb.TIER_KIND_PUBLIC:
+        what = "the public view"
+    else:  # unspecified, or a kind this client doesn't know (a newer server)
+        what = "a delayed view"
+    turns = tier.delay_turns
+    delays = " and ".join(part for part in (
+        f"{tier.delay_seconds} s" if tier.delay_seconds else "",
+        f"{turns} turn{'s' if turns > 1 else ''}" if turns else "") if part)
+    return f"{what}, {delays} behind" if delays else what
 
 
 def step_name(step: int) -> str:

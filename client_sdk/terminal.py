@@ -530,8 +530,10 @@ def invite_text(url: str, room_id: str, code: str, public: bool) -> str:
 
 
 async def watch(url: str, room_id: str, *, invite_code: str = "", name: str = "spectator",
-                token: str = "", out: TextIO | None = None, stdin_fd: int = 0) -> int:
-    """``manawire watch``: the board of a game as a spectator, until it ends."""
+                token: str = "", tier: int = 0, out: TextIO | None = None,
+                stdin_fd: int = 0) -> int:
+    """``manawire watch``: the board of a game as a spectator (of delayed ``tier`` n, or
+    the live public view), until it ends."""
     out = out or sys.stdout
     # Never take the account's session over from its other connection (a bot, a game
     # played elsewhere): that would cut it off. Refused instead (ACCOUNT_IN_USE).
@@ -546,9 +548,10 @@ async def watch(url: str, room_id: str, *, invite_code: str = "", name: str = "s
         else:
             if client.room_id is not None:
                 await client.leave_room(wait=True)  # it watched another room
-            room = (await client.join(room_id, spectator=True, invite_code=invite_code)).room
+            room = (await client.join(room_id, spectator=True, invite_code=invite_code,
+                                      tier=tier)).room
         board = Board(client.mirror, seat=-1, watching=True, room=room, url=url,
-                      account=client.account.name)
+                      account=client.account.name, tier=tier)
         session = Session(client, board, Screen(out), Keyboard(stdin_fd), player=False)
         outcome = await session.run()
     return outcome.code

@@ -254,9 +254,12 @@ class RelayLink:
         except* Exception:
             log.exception("relay %d: link broken", self.index)
         finally:
-            if self.sockets:
-                log.warning("relay %d stopped; its %d clients resume elsewhere", self.index,
-                            len(self.sockets))
+            if self.sockets and self.stopping:
+                log.info("relay %d stopped with the server; its %d clients resume after the "
+                         "restart", self.index, len(self.sockets))
+            elif self.sockets:
+                log.warning("relay %d stopped; its %d clients resume once it is started "
+                            "again", self.index, len(self.sockets))
             for sock in list(self.sockets.values()):
                 sock.end()
             self.sockets.clear()

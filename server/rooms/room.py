@@ -535,7 +535,9 @@ class Room:
             refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, "already in this room")
             return
         self._freed.discard(cmd.session_id)
-        if self.finished and not (cmd.spectator and cmd.tier):  # a delayed tier plays on
+        if self.finished and not cmd.spectator:
+            # (Spectators may still come while it lingers: the last board, live, or a
+            # delayed tier that plays on -- one whose place a restart lost watches again.)
             refuse(mpb.ERROR_CODE_GAME_OVER, "the game in this room is over")
             return
         seated = self._seat_of_session(cmd.session_id) or self._seat_of_account(cmd.account_id)
@@ -659,7 +661,10 @@ class Room:
         if spectate is Spectate.ALLOWED:
             return ""
         if spectate is Spectate.NONE:
-            return "this room allows no spectators"
+            tiers = len(self.settings.tiers)
+            return ("this room allows no live spectators: watch one of its delayed "
+                    f"spectator tiers (1{f' to {tiers}' if tiers > 1 else ''})" if tiers
+                    else "this room allows no spectators")
         if spectate is Spectate.INVITE:
             return "" if self._invited(cmd) else (
                 "that is not this room's invite code" if cmd.invite_code

@@ -208,3 +208,38 @@ def test_a_server_restart_mid_game_is_said_in_words_and_the_game_goes_on(pages: 
     unexpected = {label: [e for e in errors if "WebSocket connection to" not in e]
                   for label, errors in pages.errors().items()}
     assert not any(unexpected.values()), unexpected
+
+
+def test_a_caster_hosts_a_game_for_two_players_and_watches_its_delayed_tier(
+        pages: Pages) -> None:
+    """"Create and join" always seated the creator: a caster couldn't set up a broadcast of
+    other people's game -- and, seated, could never watch it. With "Take a seat myself"
+    unchecked the room is only created: its links go out, two players join by theirs, and
+    the caster watches the delayed tier."""
+    caster = pages.open("caster")
+    sign_in_guest(caster, pages.base_url, "Cas")
+    caster.locator(".tier-settings summary").click()
+    caster.locator("#room-tier").select_option("public")
+    caster.locator("#room-tier-delay").fill("2")
+    caster.locator("#room-play").set_checked(False)
+    create_room(caster, seats=2, private=True)
+    expect(caster.locator(".messages .notice")).to_contain_text("you have no seat in it")
+    expect(caster.locator(BOARD)).to_have_count(0)  # still in the lobby
+    links = caster.locator("[data-testid=invite-link]:visible")
+    expect(links).to_have_count(2)
+    players_link, tier_link = links.nth(0).input_value(), links.nth(1).input_value()
+    a, b = pages.open("A"), pages.open("B")
+    join_by_link(a, players_link, "Ann")
+    join_by_link(b, players_link, "Bob")
+    assert sorted([seat(a), seat(b)]) == [0, 1]
+    caster.goto(tier_link)
+    expect(caster.locator("#join-tier")).to_have_value("1")
+    caster.locator("[data-testid=watch-room]").click()
+    expect(caster.locator(BOARD)).to_have_attribute("data-seat", "-1")
+    player = Player([a, b], random.Random(5))
+    player.play(max_clicks=200, seconds=120, until=lambda _: player.clicks >= 20)
+    expect(caster.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"),
+                                                    timeout=10_000)
+    expect(caster.locator(".controls")).to_contain_text("the public view, 2 s behind")
+    pages.screenshot(caster)
+    pages.assert_no_errors()

@@ -526,6 +526,22 @@ def test_a_dropped_spectators_watch_is_stopped_by_the_room() -> None:
     assert StopWatching(10, False) in out.feed
 
 
+def test_a_finished_rooms_last_board_may_still_be_watched_while_it_lingers() -> None:
+    """Live spectators of a finished game lost their places in a restart (a room with
+    delayed tiers can't tell which tier a lost place had) and, joining again, were told
+    GAME_OVER: thrown out of the last board before the room closed. A spectator may join
+    while the room lingers; a player may not."""
+    d = two_player_room(RoomConfig(linger_seconds=30))
+    d.do(ConcedeGame(1, 2))
+    assert d.room.finished
+    assert d.join(10, spectator=True).accepted
+    got = d.take(10)
+    assert kinds(got)[:2] == ["joined", "snapshot"]
+    assert got[1].snapshot.view.header.HasField("result")
+    assert not d.join(11).accepted
+    assert errors(d.take(11)) == [mpb.ERROR_CODE_GAME_OVER]
+
+
 def test_resume_tokens_never_appear_in_a_commands_repr_which_failure_logs_show() -> None:
     from server.rooms.session import Resume
 

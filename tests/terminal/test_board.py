@@ -441,3 +441,16 @@ def test_a_waiting_room_shows_who_is_seated_as_seats_are_taken_and_freed() -> No
     board.absorb(mpb.ServerMessage(room_update=mpb.RoomUpdate(room=mpb.RoomInfo(
         room_id="other", seats=2, players=["Cy"]))), now=2.0)  # not this room: ignored
     assert "Seated (2 of 3)" in frame_text(board, now=2.0)
+
+
+def test_a_delayed_tiers_spectator_sees_which_view_and_how_far_behind() -> None:
+    tiers = [mpb.SpectatorTier(kind=mpb.TIER_KIND_PUBLIC, delay_seconds=20),
+             mpb.SpectatorTier(kind=mpb.TIER_KIND_PLAYER, seat=1, delay_seconds=15,
+                               delay_turns=2)]
+    room = mpb.RoomInfo(room_id="r1", seats=2, players=["Ann", "Bob"], tiers=tiers)
+    board = Board(Mirror(), watching=True, room=room, tier=2)
+    assert "watching Bob's view, 15 s and 2 turns behind" in frame_text(board, now=0.0)
+    board.tier = 1
+    assert "watching the public view, 20 s behind" in frame_text(board, now=0.0)
+    board.tier = 0
+    assert "· watching ·" in frame_text(board, now=0.0)

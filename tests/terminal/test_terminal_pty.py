@@ -124,12 +124,22 @@ async def test_play_a_whole_game_against_a_bot_by_typing(server: ServerProcess) 
     assert "Last events" in final and "You (Typist#" in final
 
 
-async def test_watch_a_bot_game_to_its_end(server: ServerProcess) -> None:
+@pytest.mark.parametrize("tier", [0, 1])
+async def test_watch_a_bot_game_to_its_end(server: ServerProcess, tier: int) -> None:
+    """Live, or (``--tier 1``) a delayed tier of a room that allows no live spectators."""
     async with Client.connect(server.url, "host") as host, \
             Client.connect(server.url, "guest") as guest:
-        room = await host.create_room("watched", private=True, spectate=mpb.SPECTATE_INVITE)
+        if tier:
+            room = await host.create_room("watched", private=True, spectate=mpb.SPECTATE_NONE,
+                                          tiers=(mpb.SpectatorTier(kind=mpb.TIER_KIND_PUBLIC,
+                                                                   delay_seconds=1,
+                                                                   invite=True),))
+        else:
+            room = await host.create_room("watched", private=True,
+                                          spectate=mpb.SPECTATE_INVITE)
         code = host.invite_codes[room.room_id]
-        program = PtyProgram(manawire("watch", server.url, room.room_id, "--invite", code))
+        program = PtyProgram(manawire("watch", server.url, room.room_id, "--invite", code,
+                                      "--tier", str(tier)))
         try:
             await program.start()
             await program.wait_for(r"Waiting for the game to start")
@@ -153,6 +163,8 @@ async def test_watch_a_bot_game_to_its_end(server: ServerProcess) -> None:
     assert code_ == 0, program.text()[-3000:]
     assert re.search(r"Game over: (host|guest)#\d+ won|The game is a draw", final), final
     assert "watching" in program.text() and screens > 1
+    if tier:
+        assert "watching the public view, 1 s behind" in program.text()
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -44,6 +44,9 @@ export interface RoomSettingsInput {
     invite: boolean } | null;
   /** 1: a single game; 3 or 5: a match of the two players (rule 100.6a). Default 1. */
   bestOf?: number;
+  /** Whether the creator takes a seat (default); false: it hosts a game for others (a
+   * caster's broadcast) and is free to watch it, delayed tiers too. */
+  play?: boolean;
 }
 
 /** What a request was, to know what its Error is about. */
@@ -110,6 +113,8 @@ export class App implements Names {
   private readonly seen = new Map<string, GameObject>();
   /** The deck used for the current join (kept to show refused lines). */
   lastDeck = "";
+  /** Whether the room being created is joined as a player once it exists. */
+  private createPlays = true;
   /** The room and invite code of the latest join (to watch again after a resume). */
   private lastJoin = { roomId: "", code: "" };
   /** This session's latest resume token (also in sessionStorage, for a reload). */
@@ -223,7 +228,8 @@ export class App implements Names {
   }
 
   createRoom(input: RoomSettingsInput, deck: string): void {
-    if (!this.checkDeck(deck)) return;
+    this.createPlays = input.play ?? true;
+    if (this.createPlays && !this.checkDeck(deck)) return;
     this.lastDeck = deck;
     const spectate = { "": Spectate.UNSPECIFIED, allowed: Spectate.ALLOWED,
       invite: Spectate.INVITE, none: Spectate.NONE }[input.spectate];
@@ -446,8 +452,14 @@ export class App implements Names {
           // If the join below is refused (the deck), the join form holds this room.
           this.invite = { role: "join", roomId: room.roomId, code: inviteCode };
           this.inviteChanged++;
-          // The creator plays in the room they made (with the deck they gave).
-          this.join(room.roomId, Role.PLAYER, this.lastDeck, inviteCode);
+          // The creator plays in the room they made (with the deck they gave) -- unless
+          // they host it for others: then its links are theirs to hand out.
+          if (this.createPlays) this.join(room.roomId, Role.PLAYER, this.lastDeck, inviteCode);
+          else {
+            this.notice = `Room “${room.name}” created; you have no seat in it. Send the `
+              + "players its invite link (and the watchers theirs); watch it from the room list "
+              + "or the join form.";
+          }
         }
         break;
       }

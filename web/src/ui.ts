@@ -267,6 +267,9 @@ class Ui {
             h("option", { value: "none" }, "Nobody")))),
       h("label", { class: "check" }, h("input", { id: "room-private", type: "checkbox" }),
         " Private (not listed; players need the invite link)"),
+      h("label", { class: "check" }, h("input", { id: "room-play", type: "checkbox",
+        checked: true }), " Take a seat myself (uncheck to host a game for others, "
+        + "e.g. to broadcast it)"),
       h("details", { class: "tier-settings" },
         h("summary", null, "Delayed broadcast (for casters and streams)"),
         h("p", { class: "hint" }, "Offer watchers a delayed view besides the live public one: "
@@ -283,7 +286,7 @@ class Ui {
         h("input", { id: "room-tier-accounts", autocomplete: "off", placeholder: "Caster#1234, Stream" }),
         h("label", { class: "check" }, h("input", { id: "room-tier-invite", type: "checkbox",
           checked: true }), " and anyone with the room's invite link")),
-      h("button", { type: "submit", "data-testid": "create-room" }, "Create and join"));
+      h("button", { type: "submit", "data-testid": "create-room" }, "Create room"));
 
     const joinForm = h("form", { class: "panel", "aria-labelledby": "join-h",
       onsubmit: (ev: Event) => {
@@ -354,6 +357,7 @@ class Ui {
       format: byId<HTMLSelectElement>("room-format").value === "limited" ? "limited" : "constructed",
       tier: this.tierSettings(),
       bestOf: Number(byId<HTMLSelectElement>("room-best-of").value) || 1,
+      play: byId<HTMLInputElement>("room-play").checked,
     };
   }
 
