@@ -425,3 +425,17 @@ async def test_app_create_room_with_tiers_join_a_tier_and_get_delayed_deltas(
         assert msg.HasField("delta") and msg.delta.state_id == 2
         assert trio.current_time() >= played + 20
         assert game.action_count == 1
+
+
+def test_a_room_with_only_delayed_tiers_tells_a_live_spectator_to_watch_one() -> None:
+    """"this room allows no spectators" said a tier-only room, though its tiers admit
+    whoever they name: the refusal now says where to watch."""
+    public = SpectatorTier(TierKind.PUBLIC, delay_seconds=20, invite=True)
+    d = tier_room(public, public, spectate=Spectate.NONE)
+    watch(d, 10, 0, account="stranger", code=INVITE)
+    got = d.take(10)
+    assert errors(got) == [mpb.ERROR_CODE_FORBIDDEN]
+    assert got[0].error.message == ("this room allows no live spectators: watch one of its "
+                                    "delayed spectator tiers (1 to 2)")
+    watch(d, 11, 2, account="stranger", code=INVITE)
+    assert kinds(d.take(11)) == ["joined"]
