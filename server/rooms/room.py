@@ -412,7 +412,8 @@ class Room:
             for delayed in room.delayed:
                 delayed.match = room.past_match_state(room.game_number, ended=False)
             room._rewind_tiers([*record.earlier, record], now, wall_now)
-        for seat, action in record.actions:
+        for (seat, action), at in zip(record.actions,
+                                      _played_at(record, now, wall_now), strict=True):
             events = apply(game, seat, action)
             room._advance_streams(game, action, events)
             if isinstance(action, Concede) and action.reason is ConcedeReason.LEFT:
@@ -421,9 +422,10 @@ class Room:
                 member = room.seats[seat]
                 assert member is not None
                 member.left = True
-            # The delayed tiers start over from the game's start, every action held from
-            # now: after a restart they run later than before, never earlier.
-            room._hold(seat, action, now)
+            # The delayed tiers start over from the game's start, each action held from
+            # when it was stored (never before it was played): a tier goes on where it
+            # was, never earlier. (An action whose time isn't known is held from now.)
+            room._hold(seat, action, at)
         if record.clocks is not None:
             room.timers.remaining = [float(c) for c in record.clocks]
         room._idle_since = None
@@ -452,8 +454,9 @@ class Room:
         any), whose record :meth:`Store.unfinished_games` loaded. (Then the tier may not
         have reached that next game's start: it may still have been showing the end of
         that game, or the sideboarding after it.) It replays the games after it, their
-        actions and the match's announcements held from ``now`` like the current game's:
-        never shown earlier than before. (Started at the current game, the tier showed the
+        actions and the match's announcements held from when they were stored (from
+        ``now`` if that isn't known) like the current game's: never shown earlier than
+        they would have been. (Started at the current game, the tier showed the
         earlier game's result and the new game's start at once -- a seat's tier its hand
         -- and never the earlier game's end.)"""
         for n, tier in enumerate(self.settings.tiers):
@@ -468,15 +471,19 @@ class Room:
                                    first_state_id=first.state_base, room_id=self.room_id)
             delayed.match = self.past_match_state(first.game_number, ended=False)
             for played, following in pairwise(games[start:]):
-                for seat, action in played.actions:
-                    delayed.hold(seat, action, now, 0)  # (a game over: only seconds count)
+                times = _played_at(played, now, wall_now)
+                for (seat, action), at in zip(played.actions, times, strict=True):
+                    delayed.hold(seat, action, at, 0)  # (a game over: only seconds count)
+                # (the game ended with its last action; the next began when it was created)
+                ended = times[-1] if times else now
+                began = max(ended, _on_clock(following.created, now, wall_now))
                 delayed.hold_message(self.past_match_state(played.game_number, ended=True),
-                                     now, 0)
-                delayed.hold_game(following.seed, self._record_setups(following), now,
+                                     ended, 0)
+                delayed.hold_game(following.seed, self._record_setups(following), began,
                                   chooser=following.chooser,
                                   first_state_id=following.state_base)
                 delayed.hold_message(
-                    self.past_match_state(following.game_number, ended=False), now, 0)
+                    self.past_match_state(following.game_number, ended=False), began, 0)
             self.delayed[n] = delayed
 
     def _record_setups(self, record: GameRecord) -> list[PlayerSetup]:
@@ -1312,6 +1319,24 @@ FORMAT_WIRE = {DeckFormat.CONSTRUCTED: mpb.DECK_FORMAT_CONSTRUCTED,
 TIER_KIND_WIRE = {TierKind.PUBLIC: mpb.TIER_KIND_PUBLIC,
                   TierKind.OMNISCIENT: mpb.TIER_KIND_OMNISCIENT,
                   TierKind.PLAYER: mpb.TIER_KIND_PLAYER}
+
+
+def _on_clock(wall: float | None, now: float, wall_now: float | None) -> float:
+    """The wall-clock time ``wall`` (``time.time()``) on the room's clock, where ``now`` is
+    ``wall_now``; ``now`` if either isn't known, and never later than now."""
+    if not wall or wall_now is None:
+        return now
+    return min(now, now - (wall_now - wall))
+
+
+def _played_at(record: GameRecord, now: float, wall_now: float | None) -> list[float]:
+    """When each of a stored game's actions was played, on the room's clock: when it was
+    stored, which is never before (:func:`_on_clock`; ``now`` for one stored before
+    actions had times)."""
+    times = record.action_times
+    if len(times) != len(record.actions):
+        return [now] * len(record.actions)
+    return [_on_clock(at, now, wall_now) for at in times]
 
 
 def demo_deck_for_seat(seated: int) -> str:

@@ -307,6 +307,9 @@ class GameRecord:
     #: With :attr:`match`, in a room with a tier delayed by seconds: the match's earlier
     #: games, in order (a delayed tier may not have shown their ends yet).
     earlier: tuple[GameRecord, ...] = ()
+    #: When each action was stored (``time.time()``; 0: not known -- stored before this
+    #: was), in the order of :attr:`actions` (empty: none known).
+    action_times: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

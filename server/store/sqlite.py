@@ -54,10 +54,12 @@ from server.store.records import (
 
 Durability = Literal["process", "power"]
 
-#: How many action rows one INSERT writes: the largest that fits (five variables a row;
+#: How many action rows one INSERT writes: the largest that fits (six variables a row;
 #: SQLite allows 32,766 since 3.32, 999 before), then fewer -- a few statement shapes only,
 #: so the statement cache keeps them all.
 _INSERT_SIZES = (256, 64, 16, 4, 1)
+#: The variables of one action row.
+_ACTION_COLUMNS = 6
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -97,6 +99,8 @@ CREATE TABLE IF NOT EXISTS actions (
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,           -- JSON, see server.engine.actions.action_to_json
     clocks TEXT,                    -- JSON list: each seat's time bank (s) after the action
+    at REAL,                        -- when it was stored (time.time()): after a restart, a
+                                    -- delayed tier shows it that long after, as it would have
     PRIMARY KEY (room_id, seq)
 );
 CREATE TABLE IF NOT EXISTS sessions (
@@ -141,6 +145,7 @@ _MIGRATIONS = (
     ("games", "chooser", "INTEGER"),
     ("games", "state_base", "INTEGER"),
     ("accounts", "last_seen", "REAL"),
+    ("actions", "at", "REAL"),
 )
 
 
@@ -247,14 +252,16 @@ class Store:
         commits exactly when the loop is busy: 256 rows, one step each, took 0.9 s, and
         every room waiting for that commit waited as long (one room of eight players and
         four delayed tiers held a game elsewhere up 1.8 s)."""
+        at = time.time()  # (when stored: never before the action was played)
         rows = [v for op in ops for v in (
             op.room_id, op.seq, op.seat, json.dumps(action_to_json(op.action), sort_keys=True),
-            json.dumps([round(c, 3) for c in op.clocks]))]
-        most = self._db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 5
+            json.dumps([round(c, 3) for c in op.clocks]), at)]
+        most = self._db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // _ACTION_COLUMNS
         start, left = 0, len(ops)
         while left:
             count = next(n for n in _INSERT_SIZES if n <= min(left, most))
-            self._db.execute(_insert_actions(count), rows[start * 5:(start + count) * 5])
+            self._db.execute(_insert_actions(count), rows[start * _ACTION_COLUMNS:
+                                                          (start + count) * _ACTION_COLUMNS])
             start, left = start + count, left - count
 
     def _perform(self, op: StoreOp) -> None:
@@ -341,11 +348,13 @@ class Store:
             if row is None:
                 raise KeyError(room_id)
             actions: list[tuple[int, Action]] = []
+            times: list[float] = []
             clocks: tuple[float, ...] | None = None
-            for seat, text, clock_text in self._db.execute(
-                    "SELECT seat, action, clocks FROM actions WHERE room_id = ? ORDER BY seq",
-                    (room_id,)):
+            for seat, text, clock_text, at in self._db.execute(
+                    "SELECT seat, action, clocks, at FROM actions WHERE room_id = ? "
+                    "ORDER BY seq", (room_id,)):
                 actions.append((int(seat), action_from_json(json.loads(text))))
+                times.append(float(at) if at is not None else 0.0)
                 if clock_text:
                     clocks = tuple(float(c) for c in json.loads(clock_text))
         players = [(str(p[0]), str(p[1]), str(p[2]) if len(p) > 2 else "")
@@ -357,7 +366,7 @@ class Store:
                           float(row[5]), clocks, row[4], accounts,
                           RoomSettings.from_json(row[7]), row[8] or "", int(row[9] or 1),
                           None if row[10] is None else int(row[10]), int(row[11] or 1),
-                          created=float(row[12]))
+                          created=float(row[12]), action_times=tuple(times))
 
     def load_match(self, room_id: str) -> MatchRecord:
         """The stored record of a room's match of several games (KeyError if none)."""
@@ -477,5 +486,5 @@ class Checkpointer:
 @functools.cache
 def _insert_actions(rows: int) -> str:
     """The INSERT of ``rows`` action rows."""
-    return ("INSERT INTO actions (room_id, seq, seat, action, clocks) VALUES "
-            + ", ".join(["(?, ?, ?, ?, ?)"] * rows))
+    return ("INSERT INTO actions (room_id, seq, seat, action, clocks, at) VALUES "
+            + ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows))

@@ -5,6 +5,7 @@ app's CreateRoom -> JoinRoom tier -> delayed delivery over memory sockets."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,7 @@ from server.store.records import (
     TierKind,
     secret_hash,
 )
+from server.view import SPECTATOR
 from server.view.omniscient import EVERY_HAND, OmniscientStream
 from server.view.pipeline import ViewPipeline
 from tests.rooms.test_app_memory import MemorySocket, _hello, running_app
@@ -439,3 +441,42 @@ def test_a_room_with_only_delayed_tiers_tells_a_live_spectator_to_watch_one() ->
                                     "delayed spectator tiers (1 to 2)")
     watch(d, 11, 2, account="stranger", code=INVITE)
     assert kinds(d.take(11)) == ["joined"]
+
+
+def test_after_a_restart_a_tier_goes_on_where_it_was_never_earlier(tmp_path: Path) -> None:
+    """A restart started every delayed tier over from the game's start, each action held
+    its whole delay from the restart: an operator's audience saw the game's start again for
+    the delay, then everything at once. Each action is now held from when it was stored
+    (never before it was played): what was due is shown at once, the rest when due."""
+    d = tier_room(SpectatorTier(TierKind.PUBLIC, delay_seconds=20, invite=True))
+    start(d)
+    rng = random.Random(7)
+    for n in range(40):
+        d.now = float(n)
+        step(d, rng)
+    store = Store(tmp_path / "db.sqlite3")
+    store.apply([op for op in d.log if isinstance(op, (CreateGame, AppendAction))])
+    (record,) = store.unfinished_games()
+    store.close()
+    count = len(record.actions)
+    assert len(record.action_times) == count and all(record.action_times)
+    # Pretend the actions were played a second apart, the last 5 s before the restart.
+    wall_now = 1_000_000.0
+    record = replace(record, action_times=tuple(
+        wall_now - 5.0 - (count - 1 - i) for i in range(count)))
+    room = Room.recover(record, 100.0, wall_now=wall_now)
+    game = room.game
+    assert game is not None
+    tier = room.delayed[0]
+    # Played 20 s or more before the restart: shown at once; the others as they come due,
+    # a second apart, the last 15 s after the restart (an action's delta or none: one
+    # that changes nothing this view shows moves no state on).
+    due = sum(1 for at in record.action_times if at + 20.0 <= wall_now)
+    assert 0 < due < count and tier.held == count
+    tier.release(100.0, game.turn, False)
+    assert tier.held == count - due and tier.game.action_count == due
+    tier.release(114.99, game.turn, False)
+    assert tier.held == 1  # the last, played 5 s before the restart: due 15 s after it
+    tier.release(115.0, game.turn, False)
+    assert tier.held == 0 and tier.game.action_count == count
+    assert tier.stream.state_id == room.classes[SPECTATOR].stream.state_id
