@@ -406,6 +406,8 @@ class App:
                 record.conn = None
                 self.session_desk.forget_if_idle(record)
         if conn.close_code:
+            if conn.close_code == CLOSE_TOO_SLOW:
+                self.refusals.note("slow", conn.address)
             with trio.move_on_after(1):
                 await sock.close(conn.close_code, conn.close_reason)
 

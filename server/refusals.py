@@ -20,16 +20,19 @@ log = logging.getLogger("manawire")
 #: What a limit refused: connections over the per-address cap (at the TCP accept, or the
 #: WebSocket handshake), plain HTTP requests over theirs, clients closed for flooding,
 #: rooms over a room limit (an account's, an address's), new guests over the address's
-#: rate.
-Kind = Literal["connection", "http", "flood", "room", "guest"]
+#: rate, clients closed for falling behind (a send that outlasted ``--send-timeout``, a
+#: full outbox, a spectator too far behind its feed: the server's own connections; a relay
+#: process closes its own clients that fall behind).
+Kind = Literal["connection", "http", "flood", "room", "guest", "slow"]
 #: Every kind, in order.
-KINDS: tuple[Kind, ...] = ("connection", "http", "flood", "room", "guest")
+KINDS: tuple[Kind, ...] = ("connection", "http", "flood", "room", "guest", "slow")
 _WORDS: dict[Kind, tuple[str, str]] = {
     "connection": ("connection", "refused over the per-address cap"),
     "http": ("page request", "refused over the per-address cap"),
     "flood": ("client", "closed for flooding past the message rate"),
     "room": ("new room", "refused over a room limit"),
     "guest": ("new guest", "refused over the per-address rate"),
+    "slow": ("client", "closed for falling behind what it was sent (1013)"),
 }
 #: Seconds between two report lines at most.
 REPORT_SECONDS = 60.0

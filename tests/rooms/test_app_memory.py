@@ -103,6 +103,7 @@ async def test_invariant_7_a_client_that_stops_reading_is_disconnected_not_waite
                 list_rooms=mpb.ListRooms()).SerializeToString())
         await trio.sleep(30)
         assert slow.closed is not None and slow.closed[0] == 1013
+        assert app.refusals.totals["slow"] == 1  # (the operator's log and metrics say so)
         # The server still serves others.
         fine = MemorySocket()
         nursery.start_soon(app.handle_connection, fine)
@@ -130,6 +131,7 @@ async def test_invariant_7_a_send_not_taken_in_send_timeout_drops_the_client_not
         assert stuck.closed == (1013, "client too slow: send timed out")
         await trio.sleep(60)
         assert quiet.closed is None
+        assert app.refusals.totals["slow"] == 1
         assert (await quiet.request(list_rooms=mpb.ListRooms())).HasField("room_list")
 
 
