@@ -234,6 +234,10 @@ def test_a_caster_hosts_a_game_for_two_players_and_watches_its_delayed_tier(
     assert sorted([seat(a), seat(b)]) == [0, 1]
     caster.goto(tier_link)
     expect(caster.locator("#join-tier")).to_have_value("1")
+    # The join form says what the tier is (the room is known: the caster created it).
+    expect(caster.locator("#join-tier option[value='1']")).to_have_text(
+        "Delayed: the public view, 2 s behind")
+    expect(caster.locator("#join-tier option[value='2']")).to_be_disabled()
     caster.locator("[data-testid=watch-room]").click()
     expect(caster.locator(BOARD)).to_have_attribute("data-seat", "-1")
     player = Player([a, b], random.Random(5))

@@ -296,7 +296,8 @@ class Ui {
       } },
       h("h2", { id: "join-h" }, "Join by room id"),
       h("label", { for: "join-room-id" }, "Room id"),
-      h("input", { id: "join-room-id", required: true, autocomplete: "off" }),
+      h("input", { id: "join-room-id", required: true, autocomplete: "off",
+        oninput: () => this.labelJoinTiers() }),
       h("label", { for: "join-invite" }, "Invite code (private rooms)"),
       h("input", { id: "join-invite", autocomplete: "off" }),
       h("label", { for: "join-tier" }, "Watch which view"),
@@ -373,8 +374,27 @@ class Ui {
     };
   }
 
+  /** The join form's tier choices say what each is when the room typed in is known (a
+   * listed room, or the one just created): "Delayed: the public view, 20 s behind". */
+  private labelJoinTiers(): void {
+    const app = this.app;
+    const id = byId<HTMLInputElement>("join-room-id").value.trim();
+    const room = app.rooms.find((r) => r.roomId === id)
+      ?? (app.created?.room.roomId === id ? app.created.room : undefined);
+    const options = byId<HTMLSelectElement>("join-tier").options;
+    for (let n = 1; n < options.length; n++) {
+      const tier = room?.tiers[n - 1];
+      const option = options[n];
+      if (option === undefined) continue;
+      option.textContent = tier ? `Delayed: ${tierText(tier, room?.players ?? [])}`
+        : `Delayed view ${n} of the room`;
+      option.disabled = room !== undefined && tier === undefined;
+    }
+  }
+
   private renderLobby(): void {
     const app = this.app;
+    this.labelJoinTiers();
     byId("register").hidden = app.account?.registered ?? false;
     // The lines of the deck that was sent (the text area may have changed since).
     const deckLines = app.lastDeck.split(/\r\n|\r|\n/);
