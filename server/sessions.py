@@ -340,11 +340,7 @@ class SessionDesk:
             account, account_token, ops = self.accounts.create_guest(request.name)
         existing = self._by_account.get(account.account_id)
         if existing is not None and existing.conn is not None and request.no_takeover:
-            where = f" (in room {existing.room_id})" if existing.room_id else ""
-            conn.reply(error_bytes(
-                mpb.ERROR_CODE_ACCOUNT_IN_USE,
-                f"this account is connected elsewhere{where}, and this connection asked "
-                f"not to take its session over (that would close the other)", rid))
+            self._in_use(conn, rid, existing)
             return
         if request.login is not None:  # signed in: a new token (none for a refusal above)
             account_token, ops = self.accounts.issue_token(account)
@@ -352,6 +348,10 @@ class SessionDesk:
             # One session per account: this connection takes it over (and its place).
             async with existing.lock:
                 if self._by_account.get(account.account_id) is existing:
+                    if existing.conn is not None and request.no_takeover:
+                        # (resumed on another connection while this one waited its turn)
+                        self._in_use(conn, rid, existing)
+                        return
                     await self._take_over(conn, rid, existing, last_state_id=0,
                                           account_token=account_token, ops=ops, hello=True)
                     return
@@ -365,6 +365,15 @@ class SessionDesk:
         await self.writer.write([*ops, *self.accounts.seen(account), record.row()])
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
             conn, record, token, account_token)).SerializeToString())
+
+    @staticmethod
+    def _in_use(conn: _Connection, rid: int, existing: _SessionRecord) -> None:
+        """Refuse a ``no_takeover`` Hello: the account's session is connected elsewhere."""
+        where = f" (in room {existing.room_id})" if existing.room_id else ""
+        conn.reply(error_bytes(
+            mpb.ERROR_CODE_ACCOUNT_IN_USE,
+            f"this account is connected elsewhere{where}, and this connection asked "
+            f"not to take its session over (that would close the other)", rid))
 
     def _may_check_password(self, conn: _Connection, rid: int) -> bool:
         """Take one of the address's password checks, or refuse the request (RATE_LIMITED):

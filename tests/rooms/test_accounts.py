@@ -715,3 +715,49 @@ async def test_a_connected_guest_is_never_forgotten_and_0_guest_days_keeps_every
         await sock.to_server.aclose()  # bob's connection ends
         await trio.sleep(1)
         assert [type(op).__name__ for op in app.session_desk.unused_guests()] == ["DropAccount"]
+
+
+async def test_a_no_takeover_hello_that_waited_behind_a_resume_is_refused(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A Hello asking not to take the session over (``manawire watch --token``, ``bots
+    --join``) checked for a connection holding it before waiting its turn: behind a
+    resume of that session on another connection it then took the session over and
+    closed the resumed connection (4001), which the SDK never reconnects from. It is
+    refused (ACCOUNT_IN_USE) once it is its turn and the session is connected again."""
+    async with running_app(tmp_path) as app:
+        first, welcome = await _connect(app, "ann")
+        account_token = welcome.welcome.account_token
+        resume_token = welcome.welcome.resume_token
+        bob, _w = await _connect(app, "bob")
+        room = (await _create(first)).room
+        await _join(first, room.room_id)
+        await _join(bob, room.room_id)  # the game starts: Ann's seat outlasts a drop
+        await first.to_server.aclose()  # Ann's connection drops
+        await trio.sleep(1)
+        gate = trio.Event()
+        write = app.session_desk.writer.write
+
+        async def slow(*args: object, **kwargs: object) -> object:
+            await gate.wait()  # the resume's write takes a while
+            return await write(*args, **kwargs)  # type: ignore[arg-type]
+
+        app.session_desk.writer.write = slow  # type: ignore[method-assign]
+        resuming = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, resuming)
+        await resuming.to_server.send(mpb.ClientMessage(request_id=1, resume=mpb.Resume(
+            protocol_version=1, resume_token=resume_token)).SerializeToString())
+        await trio.sleep(1)  # it holds the session's turn, waiting for its write
+        watcher = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, watcher)
+        await watcher.to_server.send(mpb.ClientMessage(request_id=1, hello=mpb.Hello(
+            protocol_version=1, account_token=account_token,
+            no_takeover=True)).SerializeToString())
+        await trio.sleep(1)
+        gate.set()
+        resumed = mpb.ServerMessage.FromString(await resuming.from_server.receive())
+        refused = mpb.ServerMessage.FromString(await watcher.from_server.receive())
+        assert resumed.resumed.joined.seat == 0
+        assert refused.error.code == mpb.ERROR_CODE_ACCOUNT_IN_USE
+        await trio.sleep(1)
+        assert resuming.closed is None
