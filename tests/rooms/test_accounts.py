@@ -8,6 +8,7 @@ import logging
 import secrets
 import sqlite3
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import trio.testing
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App, Limits
 from server.decks import DeckFormat
+from server.store.records import StoreOp
 from tests.rooms.test_app_memory import MemorySocket, running_app
 
 
@@ -738,9 +740,9 @@ async def test_a_no_takeover_hello_that_waited_behind_a_resume_is_refused(
         gate = trio.Event()
         write = app.session_desk.writer.write
 
-        async def slow(*args: object, **kwargs: object) -> object:
+        async def slow(ops: Sequence[StoreOp]) -> None:
             await gate.wait()  # the resume's write takes a while
-            return await write(*args, **kwargs)  # type: ignore[arg-type]
+            await write(ops)
 
         app.session_desk.writer.write = slow  # type: ignore[method-assign]
         resuming = MemorySocket()
