@@ -16,6 +16,8 @@ import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
+import trio
+
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import Deck, DeckFormat
 from server.rooms import commands as cmd
@@ -70,14 +72,19 @@ class QuickMatchDesk:
         entry = QueueEntry(conn.conn_id, rid, deck)
         conn.queued = key
         waiting = self._open_match(key)
-        if waiting is not None:  # a quick-match room a player dropped out of: fill it
+        # Seating runs in this connection's task, but it is everyone's: shielded, so this
+        # connection closing (taken over, dropped) can't stop it halfway -- the players
+        # after it, taken out of the queue already, were left unseated and unanswered,
+        # stuck "queued". (Each room's answer has its own deadline: _settle.)
+        with trio.CancelScope(shield=True):
+            if waiting is not None:  # a quick-match room a player dropped out of: fill it
+                conn.reply(self._queue_reply(rid, key, True))
+                await self._seat_one(waiting, entry)
+                return
+            table = self.queues.add(key, entry)
             conn.reply(self._queue_reply(rid, key, True))
-            await self._seat_one(waiting, entry)
-            return
-        table = self.queues.add(key, entry)
-        conn.reply(self._queue_reply(rid, key, True))
-        if table is not None:
-            await self._seat_table(key, table)
+            if table is not None:
+                await self._seat_table(key, table)
 
     def _open_match(self, key: QueueKey) -> RoomHost | None:
         """An unstarted quick-match room of ``key`` with a free seat (one of its players

@@ -763,3 +763,37 @@ async def test_a_no_takeover_hello_that_waited_behind_a_resume_is_refused(
         assert refused.error.code == mpb.ERROR_CODE_ACCOUNT_IN_USE
         await trio.sleep(1)
         assert resuming.closed is None
+
+
+async def test_a_quick_match_table_is_seated_whole_though_its_last_player_leaves_meanwhile(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """The table was seated from the task of the connection that completed it: that
+    connection closing mid-seating stopped it, and the players after, already out of the
+    queue, were never seated nor answered -- stuck "queued" until they reconnected."""
+    async with running_app(tmp_path) as app:
+        ann, _w = await _connect(app, "ann")
+        bob, _w = await _connect(app, "bob")
+        cy, _w = await _connect(app, "cy")
+        for sock in (ann, bob):
+            assert (await _queue(sock, seats=3)).match_queue.queued
+        gate = trio.Event()
+        write = app.match_desk.writer.write
+
+        async def slow(ops: Sequence[StoreOp]) -> None:
+            await gate.wait()  # each seat's row takes a while to write
+            await write(ops)
+
+        app.match_desk.writer.write = slow  # type: ignore[method-assign]
+        await cy.to_server.send(mpb.ClientMessage(request_id=1, quick_match=mpb.QuickMatch(
+            seats=3)).SerializeToString())
+        await trio.sleep(1)  # seating: ann's row is being written
+        # Meanwhile cy's connection is closed (as when another connection takes its
+        # session over).
+        [cys] = [c for c in app.conns.values() if c.record is not None
+                 and c.record.name.startswith("cy#")]
+        cys.close(1000, "replaced")
+        await trio.sleep(1)
+        gate.set()
+        for sock in (ann, bob):
+            assert (await _next(sock, "joined")).joined.room.seats == 3
