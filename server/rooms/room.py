@@ -79,6 +79,7 @@ from server.store.records import (
     MatchRecord,
     PutMatch,
     RoomSettings,
+    SeatLeft,
     Spectate,
     SpectatorTier,
     TierKind,
@@ -418,7 +419,7 @@ class Room:
             room._advance_streams(game, action, events)
             if isinstance(action, Concede) and action.reason is ConcedeReason.LEFT:
                 # It left the game (and conceded): it can't come back nor watch, restart
-                # or not (the room learns it from the log: nothing else stores it).
+                # or not (games stored before SeatLeft know it from this only).
                 member = room.seats[seat]
                 assert member is not None
                 member.left = True
@@ -426,6 +427,10 @@ class Room:
             # when it was stored (never before it was played): a tier goes on where it
             # was, never earlier. (An action whose time isn't known is held from now.)
             room._hold(seat, action, at)
+        for seat in record.left:  # who left the running game (SeatLeft)
+            member = room.seats[seat]
+            if member is not None:
+                member.left = True
         if record.clocks is not None:
             room.timers.remaining = [float(c) for c in record.clocks]
         room._idle_since = None
@@ -698,6 +703,7 @@ class Room:
         else:
             member.left = True
             if self.game.result is None:
+                out.log.append(SeatLeft(self.game_id, member.seat))  # (kept for a restart)
                 # Conceding the game; in a match, leaving concedes the match too (decided
                 # as the game ends).
                 self._apply(out, member.seat, Concede(ConcedeReason.LEFT), now)

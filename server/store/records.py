@@ -256,6 +256,16 @@ class DropTokens:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """The player of ``seat`` left the running game ``room_id`` (a game's id): it may
+    neither come back nor watch it, after a restart too. (Leaving concedes, but a player
+    who has lost already leaves no Concede in the log.)"""
+
+    room_id: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeenAccount:
     """An account was used (a Hello or Resume with it) at ``when`` (``time.time()``):
     guest accounts unused for ``--guest-days`` are forgotten."""
@@ -273,7 +283,8 @@ class DropAccount:
 
 
 StoreOp = (CreateGame | AppendAction | FinishGame | AbortGame | PutSession | DropSession
-           | PutAccount | PutToken | DropTokens | PutMatch | SeenAccount | DropAccount)
+           | PutAccount | PutToken | DropTokens | PutMatch | SeenAccount | DropAccount
+           | SeatLeft)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +321,8 @@ class GameRecord:
     #: When each action was stored (``time.time()``; 0: not known -- stored before this
     #: was), in the order of :attr:`actions` (empty: none known).
     action_times: tuple[float, ...] = ()
+    #: The seats whose players left the running game (:class:`SeatLeft`).
+    left: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

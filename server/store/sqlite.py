@@ -47,6 +47,7 @@ from server.store.records import (
     PutSession,
     PutToken,
     RoomSettings,
+    SeatLeft,
     SeenAccount,
     SessionRow,
     StoreOp,
@@ -77,7 +78,8 @@ CREATE TABLE IF NOT EXISTS games (
     match_id TEXT,                  -- a game of a match of several games: its room's id
     game_number INTEGER,            -- 1-based, in its match
     chooser INTEGER,                -- who chose the starting player (103.1; NULL: random)
-    state_base INTEGER              -- the view classes' first state id (NULL: 1)
+    state_base INTEGER,             -- the view classes' first state id (NULL: 1)
+    left_seats TEXT                 -- seats whose players left the running game: "2,0"
 );
 CREATE TABLE IF NOT EXISTS matches (
     room_id TEXT PRIMARY KEY,       -- the room; its games are room_id, room_id.2, ...
@@ -146,6 +148,7 @@ _MIGRATIONS = (
     ("games", "state_base", "INTEGER"),
     ("accounts", "last_seen", "REAL"),
     ("actions", "at", "REAL"),
+    ("games", "left_seats", "TEXT"),
 )
 
 
@@ -327,6 +330,9 @@ class Store:
                        "VALUES (?, ?, ?)", (op.token_hash, op.account_id, time.time()))
         elif isinstance(op, DropTokens):
             db.execute("DELETE FROM account_tokens WHERE account_id = ?", (op.account_id,))
+        elif isinstance(op, SeatLeft):
+            db.execute("UPDATE games SET left_seats = COALESCE(left_seats || ',', '') || ? "
+                       "WHERE room_id = ?", (str(op.seat), op.room_id))
         elif isinstance(op, SeenAccount):
             db.execute("UPDATE accounts SET last_seen = ? WHERE account_id = ?",
                        (op.when, op.account_id))
@@ -343,8 +349,8 @@ class Store:
         with self._lock:
             row = self._db.execute(
                 "SELECT name, seed, players, result, aborted, clock_seconds, accounts, "
-                "settings, match_id, game_number, chooser, state_base, created FROM games "
-                "WHERE room_id = ?", (room_id,)).fetchone()
+                "settings, match_id, game_number, chooser, state_base, created, left_seats "
+                "FROM games WHERE room_id = ?", (room_id,)).fetchone()
             if row is None:
                 raise KeyError(room_id)
             actions: list[tuple[int, Action]] = []
@@ -366,7 +372,8 @@ class Store:
                           float(row[5]), clocks, row[4], accounts,
                           RoomSettings.from_json(row[7]), row[8] or "", int(row[9] or 1),
                           None if row[10] is None else int(row[10]), int(row[11] or 1),
-                          created=float(row[12]), action_times=tuple(times))
+                          created=float(row[12]), action_times=tuple(times),
+                          left=tuple(int(n) for n in (row[13] or "").split(",") if n))
 
     def load_match(self, room_id: str) -> MatchRecord:
         """The stored record of a room's match of several games (KeyError if none)."""

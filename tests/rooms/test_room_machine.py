@@ -39,6 +39,7 @@ from server.store.records import (
     FinishGame,
     GameRecord,
     RoomSettings,
+    SeatLeft,
     SpectatorTier,
     TierKind,
 )
@@ -494,19 +495,28 @@ def test_invariant_3_a_recovered_room_rebuilds_every_stream_and_its_history_exac
     assert encode_view(project(again.game, SPECTATOR)) == encode_view(project(game, SPECTATOR))
 
 
-def test_104_3a_a_player_who_left_can_neither_come_back_nor_watch_after_a_restart() -> None:
+@pytest.mark.parametrize("lost_first", [False, True])
+def test_104_3a_a_player_who_left_can_neither_come_back_nor_watch_after_a_restart(
+        lost_first: bool) -> None:
     """Who had left a running game (conceding it) was kept only in memory: after a restart
-    the recovered room let that account take its seat back and see the game live again."""
+    the recovered room let that account take its seat back and see the game live again --
+    then, known from the log's Concede, still one who had lost before leaving (no Concede
+    then: it had lost already). Leaving is stored (SeatLeft)."""
     d = Driver(Room("r1", "test", 3, 0.0))
     for conn, deck in ((1, "naya-pets"), (2, "golgari-grind"), (3, "naya-pets")):
         assert d.join(conn, deck=deck).accepted
+    if lost_first:
+        d.do(ConcedeGame(3, 8))  # seat 2 has lost; the others play on, it stays seated
     d.do(Leave(3, 9))  # the game goes on between the other two
     create = d.log[0]
     assert isinstance(create, CreateGame)
     actions = [op for op in d.log if isinstance(op, AppendAction)]
+    left = [op for op in d.log if isinstance(op, SeatLeft)]
+    assert left == [SeatLeft("r1", 2)]
     record = GameRecord("r1", "test", create.seed, [tuple(p) for p in create.players],  # type: ignore[misc]
                         [(a.seat, a.action) for a in actions], None, 1800.0,
-                        actions[-1].clocks, accounts=create.accounts, settings=create.settings)
+                        actions[-1].clocks, accounts=create.accounts, settings=create.settings,
+                        left=tuple(op.seat for op in left))
     again = Driver(Room.recover(record, 1000.0))
     assert again.room.game is not None and again.room.game.result is None
     for conn, spectator in ((7, False), (8, True)):

@@ -26,6 +26,7 @@ from server.store.records import (
     MatchRecord,
     PutMatch,
     PutSession,
+    SeatLeft,
     StoreOp,
 )
 from server.store.sqlite import Store
@@ -320,7 +321,23 @@ def test_a_database_of_the_first_schema_is_migrated(tmp_path: Path) -> None:
     # (a game stored before matches: a single game, chosen at random, state ids from 1)
     assert record.match_id == "" and record.game_number == 1 and record.chooser is None
     assert record.state_base == 1 and record.settings.best_of == 1
+    # (nor the times of its actions, nor who left: none known)
+    assert record.action_times == (0.0,) and record.left == ()
     store.close()
+
+
+def test_who_left_a_game_and_when_each_action_was_stored_come_back(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    before = time.time()
+    store.apply([_game("g"), AppendAction("g", 1, 0, PassPriority(), (60.0, 60.0)),
+                 SeatLeft("g", 1), AppendAction("g", 2, 0, PassPriority(), (60.0, 60.0))])
+    store.apply([SeatLeft("g", 0)])
+    after = time.time()
+    [record] = store.unfinished_games()
+    store.close()
+    assert record.left == (1, 0)
+    assert len(record.action_times) == 2
+    assert all(before <= at <= after for at in record.action_times)
 
 
 def _match(room: str, games: tuple[str, ...], **fields: object) -> PutMatch:
