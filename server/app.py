@@ -143,6 +143,8 @@ class _Connection:
     scope: trio.CancelScope | None = None
     record: _SessionRecord | None = None
     host: RoomHost | None = None
+    #: The room a join or resume of this connection is being answered by (_settle).
+    entering: str | None = None
     #: The client's address (Socket.address).
     address: str = ""
     #: The quick-match queue this connection waits in (and until its room is settled).
@@ -243,7 +245,8 @@ class App:
                            max_messages=self.limits.spectator_feed_messages)
         self.lobby = Lobby(self.writer, nursery, self.relay, deliver=self._deliver,
                            released=self._released, closed=self._room_closed,
-                           config=self.limits.room, max_rooms=self.limits.max_rooms)
+                           placed=self._placed, config=self.limits.room,
+                           max_rooms=self.limits.max_rooms)
         self.accounts = Accounts()
         self.accounts.load(*store.accounts())
         self.conns: dict[ConnId, _Connection] = {}
@@ -342,6 +345,18 @@ class App:
         if conn is None or conn.close_code or conn.direct is not None:
             return False  # (a relay's client is watched on its relay, never here)
         return conn.reply(FEED_WAKE)
+
+    def _placed(self, conn_id: ConnId, room_id: str) -> bool:
+        """Whether ``conn_id`` is in ``room_id`` now, or being let in: a room's order that
+        it watch the room's feed holds only then. A room that had to wait for its store
+        write (its game's start) handed its spectators' watches on late: one that had left
+        it and joined another room meanwhile lost the new room's watch to the old one's, and
+        then that one too when its leave came -- and was sent nothing more."""
+        conn = self.conns.get(conn_id)
+        if conn is None:
+            return False  # gone: nothing to watch for (its room ends its place)
+        host = conn.host
+        return (host is not None and host.room_id == room_id) or conn.entering == room_id
 
     def _too_slow(self, conn_id: ConnId) -> None:
         """A send to this client lasted ``send_timeout``: drop it (close 1013)."""
@@ -647,6 +662,7 @@ class App:
             ticket = host.submit(command)
         except RoomGoneError:
             return None
+        conn.entering = host.room_id  # (its room may start its watch before answering)
         # One scope, shielded with a deadline (two nested ones cost ~10 us more a join).
         with trio.CancelScope(shield=True,
                               deadline=trio.current_time() + SETTLE_SECONDS):
@@ -654,6 +670,8 @@ class App:
                 out = await ticket.wait()
             except RoomGoneError:
                 return None
+            finally:
+                conn.entering = None
             if out.accepted:
                 conn.host = host
                 # The session's record (even if another connection took the session over

@@ -40,8 +40,12 @@ class Lobby:
                  *, deliver: Callable[[Sequence[tuple[ConnId, bytes]]], None],
                  released: Callable[[RoomHost, list[ConnId]], None],
                  closed: Callable[[RoomHost], None],
+                 placed: Callable[[ConnId, str], bool] | None = None,
                  config: RoomConfig | None = None, max_rooms: int = MAX_ROOMS) -> None:
         self.writer = writer
+        #: Whether a connection is (being let) in a room: a room's StartWatching holds only
+        #: then (None: always; see RoomHost).
+        self._placed = placed
         self.nursery = nursery
         self.relay = relay
         self.config = config or RoomConfig()
@@ -77,7 +81,8 @@ class Lobby:
     def _host(self, room: Room) -> RoomHost:
         host = RoomHost(room, self.writer, self.relay, deliver=self._deliver,
                         released=self._released, closed=self._on_closed,
-                        alarms=self.alarms, delayed_turns=self.delayed_turns)
+                        alarms=self.alarms, delayed_turns=self.delayed_turns,
+                        placed=self._placed)
         self.hosts[room.room_id] = host
         self._listing = None
         self.nursery.start_soon(host.run, name=f"room-{room.room_id}")

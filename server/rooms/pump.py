@@ -29,7 +29,17 @@ import trio.lowlevel
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.alarms import Alarms
 from server.rooms.budget import Turns, WorkBudget
-from server.rooms.commands import Act, Command, ConnId, Output, ShowDelayed, Shutdown, Tick
+from server.rooms.commands import (
+    Act,
+    Command,
+    ConnId,
+    FeedOp,
+    Output,
+    ShowDelayed,
+    Shutdown,
+    StartWatching,
+    Tick,
+)
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room
 from server.rooms.session import error_bytes
@@ -117,8 +127,11 @@ class RoomHost:
                  deliver: Callable[[Sequence[tuple[ConnId, bytes]]], None],
                  released: Callable[[RoomHost, list[ConnId]], None],
                  closed: Callable[[RoomHost], None], alarms: Alarms,
-                 delayed_turns: Turns | None = None) -> None:
+                 delayed_turns: Turns | None = None,
+                 placed: Callable[[ConnId, str], bool] | None = None) -> None:
         self.room = room
+        #: Whether a connection is (being let) in this room now (None: always so).
+        self._placed = placed
         self.writer = writer
         #: Serves the room's spectator feeds (what its outputs publish, watch, unwatch).
         self.relay = relay
@@ -164,6 +177,17 @@ class RoomHost:
         """Queue a notice nobody waits for (a disconnect); nothing to do if the room is gone."""
         with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
             self._send.send_nowait((command, None))
+
+    def _placed_only(self, feed: list[FeedOp]) -> list[FeedOp]:
+        """``feed`` without the watches of connections no longer in this room: the room
+        decided them before its store write, and the connection may have left for another
+        room meanwhile, whose watch this one would replace."""
+        placed = self._placed
+        if placed is None or not any(isinstance(op, StartWatching) for op in feed):
+            return feed
+        room_id = self.room_id
+        return [op for op in feed
+                if not isinstance(op, StartWatching) or placed(op.conn, room_id)]
 
     async def run(self) -> None:
         """The room task: until the room closes, fails, or the server stops."""
@@ -228,7 +252,7 @@ class RoomHost:
                         await self.writer.write(out.log)
                     if out.sends:
                         self._deliver(out.sends)
-                    self.relay.apply(self.room_id, out.feed)
+                    self.relay.apply(self.room_id, self._placed_only(out.feed))
                     if out.released:
                         self._released(self, out.released)
                     if ticket is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import random
 import weakref
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from server.rooms.admission import AT_ONCE
 from server.rooms.commands import Command, Leave
 from server.rooms.room import RoomConfig
 from server.sessions import CLOSE_REPLACED
+from server.store.records import CreateGame, StoreOp
 from server.view import project
 from server.view.encode import encode_view
 from tests.rooms.test_app_memory import MemorySocket, running_app
@@ -585,3 +587,48 @@ async def test_a_spectators_place_is_stored_unwaited_and_a_restart_brings_it_bac
         reply = await back.call(resume=mpb.Resume(protocol_version=1, resume_token=token))
         joined = reply.resumed.joined
         assert joined.room.room_id == other_id and joined.role == mpb.ROLE_SPECTATOR
+
+
+async def test_a_spectator_moving_on_while_its_old_room_starts_keeps_its_new_rooms_stream(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """Room A's game started as its spectator left it for room B: A handed its watch on
+    only after its store write, and it replaced B's; then A's leave took that one away and
+    the spectator was sent nothing more, with no close and no error (an attacker's probe:
+    9 of 48 moves). A room's watch holds only for a connection still in (or entering) it."""
+    from tests.rooms.test_accounts import _connect, _create, _join
+
+    async with running_app(tmp_path) as app:
+        ann, _w = await _connect(app, "ann")
+        bob, _w = await _connect(app, "bob")
+        cy, _w = await _connect(app, "cy")
+        dee, _w = await _connect(app, "dee")
+        watcher, _w = await _connect(app, "sam")
+        room_a = (await _create(ann)).room.room_id
+        room_b = (await _create(cy)).room.room_id
+        await _join(cy, room_b)
+        await _join(dee, room_b)  # B's game is on
+        await _join(ann, room_a)
+        await _join(watcher, room_a, spectator=True)  # waiting for A's start
+        [sam] = [c for c in app.conns.values() if c.record is not None
+                 and c.record.name.startswith("sam#")]
+        gate = trio.Event()
+        write = app.lobby.writer.write
+
+        async def slow(ops: Sequence[StoreOp]) -> None:
+            if any(isinstance(op, CreateGame) and op.room_id == room_a for op in ops):
+                await gate.wait()  # A's start takes a while to store
+            await write(ops)
+
+        app.lobby.writer.write = slow  # type: ignore[method-assign]
+        await bob.to_server.send(mpb.ClientMessage(request_id=1, join_room=mpb.JoinRoom(
+            room_id=room_a, role=mpb.ROLE_PLAYER)).SerializeToString())
+        await trio.sleep(1)  # A's game starts; its write waits
+        await watcher.to_server.send(mpb.ClientMessage(
+            leave_room=mpb.LeaveRoom()).SerializeToString())
+        assert (await _join(watcher, room_b, spectator=True)).joined.room.room_id == room_b
+        await trio.sleep(1)
+        gate.set()
+        await trio.sleep(1)
+        watch = app.relay.fanout.watches.get(sam.conn_id)
+        assert watch is not None and watch.feed.key[0] == room_b
