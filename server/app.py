@@ -143,8 +143,10 @@ class _Connection:
     scope: trio.CancelScope | None = None
     record: _SessionRecord | None = None
     host: RoomHost | None = None
-    #: The room a join or resume of this connection is being answered by (_settle).
+    #: The room a join or resume of this connection is being answered by (_settle), and
+    #: what is set once its answer is recorded.
     entering: str | None = None
+    settled: trio.Event | None = None
     #: The client's address (Socket.address).
     address: str = ""
     #: The quick-match queue this connection waits in (and until its room is settled).
@@ -663,6 +665,7 @@ class App:
         except RoomGoneError:
             return None
         conn.entering = host.room_id  # (its room may start its watch before answering)
+        settled = conn.settled = trio.Event()
         # One scope, shielded with a deadline (two nested ones cost ~10 us more a join).
         with trio.CancelScope(shield=True,
                               deadline=trio.current_time() + SETTLE_SECONDS):
@@ -671,7 +674,10 @@ class App:
             except RoomGoneError:
                 return None
             finally:
-                conn.entering = None
+                conn.entering = conn.settled = None
+                # (A takeover waits for it -- SessionDesk._take_over -- and runs only once
+                # this task yields: after the place is recorded below.)
+                settled.set()
             if out.accepted:
                 conn.host = host
                 # The session's record (even if another connection took the session over

@@ -491,6 +491,12 @@ class SessionDesk:
         """Move ``record`` (and its place in a room) to ``conn``. A Resume is answered with
         Resumed; a Hello with Resumed when the session was in a room that still exists (with
         ``joined`` if the place came back), else with Welcome."""
+        older = record.conn
+        if older is not None and older is not conn and older.settled is not None:
+            # The older connection's join is being answered: the place it gets is the
+            # session's, so wait for it (a resume racing the join that started a game was
+            # told "no place" while its seat's clock ran). Bounded: SETTLE_SECONDS.
+            await older.settled.wait()
         token = self._new_token(record, presented)
         # The new one survives a crash.
         await self.writer.write([*ops, *self.accounts.seen(record.account), record.row()])

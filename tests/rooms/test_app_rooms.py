@@ -632,3 +632,44 @@ async def test_a_spectator_moving_on_while_its_old_room_starts_keeps_its_new_roo
         await trio.sleep(1)
         watch = app.relay.fanout.watches.get(sam.conn_id)
         assert watch is not None and watch.feed.key[0] == room_b
+
+
+async def test_a_resume_racing_the_join_that_starts_the_game_gets_the_seat_back(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A session resumed on a new connection while its old connection's join -- the one
+    that started the game -- was being answered: the resume was told it had no place, and
+    its seat sat disconnected with its clock running (an attacker's probe: 3 of 30). The
+    resume waits for that answer, and comes back in the seat."""
+    from tests.rooms.test_accounts import _connect, _create, _join
+
+    async with running_app(tmp_path) as app:
+        ann, _w = await _connect(app, "ann")
+        bob, welcome = await _connect(app, "bob")
+        room_id = (await _create(ann)).room.room_id
+        await _join(ann, room_id)
+        gate = trio.Event()
+        write = app.lobby.writer.write
+
+        async def slow(ops: Sequence[StoreOp]) -> None:
+            if any(isinstance(op, CreateGame) for op in ops):
+                await gate.wait()  # the game's start takes a while to store
+            await write(ops)
+
+        app.lobby.writer.write = slow  # type: ignore[method-assign]
+        await bob.to_server.send(mpb.ClientMessage(request_id=1, join_room=mpb.JoinRoom(
+            room_id=room_id, role=mpb.ROLE_PLAYER)).SerializeToString())
+        await trio.sleep(1)  # the room took Bob's seat and started; its write waits
+        again = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, again)
+        await again.to_server.send(mpb.ClientMessage(request_id=1, resume=mpb.Resume(
+            protocol_version=1, resume_token=welcome.welcome.resume_token)
+        ).SerializeToString())
+        await trio.sleep(1)
+        gate.set()
+        with trio.fail_after(10):
+            while not (reply := mpb.ServerMessage.FromString(
+                    await again.from_server.receive())).HasField("resumed"):
+                pass
+        assert reply.resumed.joined.room.room_id == room_id
+        assert reply.resumed.joined.seat == 1
