@@ -78,6 +78,9 @@ def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(tmp_path: Path) ->
     done = _serve("--port", "99999")
     assert done.returncode == 2
     assert "--port, --relay-port and --metrics-port are 0-65535" in done.stderr
+    done = _serve("--metrics-port", "70000")
+    assert done.returncode == 2
+    assert "--port, --relay-port and --metrics-port are 0-65535" in done.stderr
 
 
 def test_account_says_plainly_when_the_server_is_down_or_no_password_is_given() -> None:

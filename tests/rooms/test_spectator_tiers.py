@@ -32,6 +32,7 @@ from server.store import Store
 from server.store.records import (
     AppendAction,
     CreateGame,
+    GameRecord,
     RoomSettings,
     Spectate,
     SpectatorTier,
@@ -65,6 +66,20 @@ def start(d: Driver) -> None:
         d.rid += 1
         assert d.do(Join(conn, d.rid, f"s{conn}", f"p{conn}", False,
                          resolve(deck, DeckFormat.CONSTRUCTED), f"a{conn}")).accepted
+
+
+def played_and_stored(d: Driver, rng: random.Random, actions: int, tmp_path: Path
+                      ) -> GameRecord:
+    """Play ``actions`` random live actions a second apart, store the game's log as the
+    server would, and read its record back (what a restart recovers)."""
+    for n in range(actions):
+        d.now = float(n)
+        step(d, rng)
+    store = Store(tmp_path / "db.sqlite3")
+    store.apply([op for op in d.log if isinstance(op, (CreateGame, AppendAction))])
+    (record,) = store.unfinished_games()
+    store.close()
+    return record
 
 
 def step(d: Driver, rng: random.Random) -> bool:
@@ -298,14 +313,7 @@ def test_a_spectator_whose_place_a_restart_lost_is_never_put_in_the_live_tier_un
         d.do(Leave(9, d.rid))
     watch(d, 9, 1, account="carol")
     assert d.take(9)[0].joined.tier == 1
-    rng = random.Random(4)
-    for n in range(30):
-        d.now = float(n)
-        step(d, rng)
-    store = Store(tmp_path / "db.sqlite3")
-    store.apply([op for op in d.log if isinstance(op, (CreateGame, AppendAction))])
-    (record,) = store.unfinished_games()
-    store.close()
+    record = played_and_stored(d, random.Random(4), 30, tmp_path)
     again = Driver(Room.recover(record, d.now))
     again.do(Reattach(19, 1, "s9", "w9", 1, "carol", WELCOME))
     (resumed, *rest) = again.take(19)
@@ -450,14 +458,7 @@ def test_after_a_restart_a_tier_goes_on_where_it_was_never_earlier(tmp_path: Pat
     (never before it was played): what was due is shown at once, the rest when due."""
     d = tier_room(SpectatorTier(TierKind.PUBLIC, delay_seconds=20, invite=True))
     start(d)
-    rng = random.Random(7)
-    for n in range(40):
-        d.now = float(n)
-        step(d, rng)
-    store = Store(tmp_path / "db.sqlite3")
-    store.apply([op for op in d.log if isinstance(op, (CreateGame, AppendAction))])
-    (record,) = store.unfinished_games()
-    store.close()
+    record = played_and_stored(d, random.Random(7), 40, tmp_path)
     count = len(record.actions)
     assert len(record.action_times) == count and all(record.action_times)
     # Pretend the actions were played a second apart, the last 5 s before the restart.

@@ -87,13 +87,18 @@ async def test_a_relayed_clients_queued_messages_are_read_two_per_turn() -> None
     assert waited.cancelled_caught
 
 
-async def test_a_relayed_spectators_watch_is_stopped_only_by_the_room_it_watches() -> None:
-    """As for the server's own feeds: a StopWatching from the room a relayed spectator
-    left, coming after its next room's StartWatching, crosses the link as nothing."""
+def unserved_relay() -> host.RelayLink:
+    """A relay link whose clients are never served (only its routing is looked at)."""
     async def serve(sock: host.RemoteSocket) -> None:
         raise AssertionError("not served here")
 
-    relay = host.RelayLink(0, host.RelayOptions(), serve)
+    return host.RelayLink(0, host.RelayOptions(), serve)
+
+
+async def test_a_relayed_spectators_watch_is_stopped_only_by_the_room_it_watches() -> None:
+    """As for the server's own feeds: a StopWatching from the room a relayed spectator
+    left, coming after its next room's StartWatching, crosses the link as nothing."""
+    relay = unserved_relay()
     send, receive = trio.testing.memory_stream_one_way_pair()
     relay.out = link.Writer(send)
     sock = host.RemoteSocket(relay, 7, "127.0.0.1")
@@ -125,10 +130,7 @@ async def test_a_client_of_a_relay_that_died_never_reaches_the_next_relays_clien
     deltas -- went to whichever client of the restarted relay had its number (found by an
     attacker: six strangers got seat 0's hand). A client writes only to its own relay's
     link: gone with it, nothing of it crosses the new one."""
-    async def serve(sock: host.RemoteSocket) -> None:
-        raise AssertionError("not served here")
-
-    relay = host.RelayLink(0, host.RelayOptions(), serve)
+    relay = unserved_relay()
     old_send, _old_receive = trio.testing.memory_stream_one_way_pair()
     relay.out = link.Writer(old_send)
     stale = host.RemoteSocket(relay, 1, "127.0.0.1")
