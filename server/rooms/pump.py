@@ -183,7 +183,12 @@ class RoomHost:
         decided them before its store write, and the connection may have left for another
         room meanwhile, whose watch this one would replace."""
         placed = self._placed
-        if placed is None or not any(isinstance(op, StartWatching) for op in feed):
+        if placed is None:
+            return feed
+        for op in feed:  # (most outputs watch nothing: a loop, no generator, to see)
+            if type(op) is StartWatching:
+                break
+        else:
             return feed
         room_id = self.room_id
         return [op for op in feed
