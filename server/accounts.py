@@ -182,7 +182,7 @@ class Accounts:
         self.clock = clock
         self.by_id: dict[str, Account] = {}
         #: How many of them are registered (the rest are guests).
-        self.registered = 0
+        self.registered_count = 0
         self._by_token: dict[bytes, Account] = {}
         self._by_name: dict[str, Account] = {}
         #: Registered accounts by what their names look like (:func:`look_key`).
@@ -197,7 +197,7 @@ class Accounts:
             self._by_name[name_key(account.name)] = account
             if account.registered:  # (names registered before the rule: the first kept)
                 self._by_look.setdefault(look_key(account.name), account)
-                self.registered += 1
+                self.registered_count += 1
         for digest, account_id in tokens:
             found = self.by_id.get(account_id)
             if found is not None:
@@ -300,7 +300,7 @@ class Accounts:
         key = name_key(name)
         del self._by_name[name_key(account.name)]
         account.name, account.registered, account.password_hash = name, True, password_hash
-        self.registered += 1
+        self.registered_count += 1
         self._by_name[key] = account
         self._by_look[look_key(name)] = account
         return [account.row()]

@@ -49,7 +49,7 @@ class AppCollector(Collector):
                                 "tiers.", value=sum(len(r.spectators) for r in rooms))
         accounts = GaugeMetricFamily("manawire_accounts", "Accounts the server holds.",
                                      labels=["kind"])
-        registered = app.accounts.registered
+        registered = app.accounts.registered_count
         accounts.add_metric(["registered"], registered)
         accounts.add_metric(["guest"], len(app.accounts.by_id) - registered)
         yield accounts

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from typing import Literal
+from typing import Literal, get_args
 
 import trio
 
@@ -25,7 +25,7 @@ log = logging.getLogger("manawire")
 #: process closes its own clients that fall behind).
 Kind = Literal["connection", "http", "flood", "room", "guest", "slow"]
 #: Every kind, in order.
-KINDS: tuple[Kind, ...] = ("connection", "http", "flood", "room", "guest", "slow")
+KINDS: tuple[Kind, ...] = get_args(Kind)
 _WORDS: dict[Kind, tuple[str, str]] = {
     "connection": ("connection", "refused over the per-address cap"),
     "http": ("page request", "refused over the per-address cap"),
