@@ -41,6 +41,25 @@ RATE_LIMITED_PAUSE = 0.25
 log = logging.getLogger("manawire.client")
 
 
+class _DropsAreResumed(logging.Filter):
+    """websockets logs a keepalive ping that timed out (the client stopped reading for
+    ``ping_interval + ping_timeout``, or the network went) as an ERROR with a traceback.
+    For this client that is an ordinary drop, resumed like any other: the record becomes
+    one INFO line without the traceback. Any other record passes as it is."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if record.msg == "keepalive ping failed" and isinstance(exc, ConnectionClosed):
+            record.msg, record.args, record.exc_info = f"keepalive ping failed: {exc}", (), None
+            record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+        return True
+
+
+#: The logger of the client's connections (websockets' records about them).
+ws_log = logging.getLogger("manawire.client.websocket")
+ws_log.addFilter(_DropsAreResumed())
+
+
 class ServerError(Exception):
     """The server answered a request with an Error."""
 
@@ -224,7 +243,7 @@ class Client:
 
     async def _open(self) -> ClientConnection:
         opener = connect(self.url, compression=None, max_size=16 * 1024 * 1024,
-                         open_timeout=10)
+                         open_timeout=10, logger=ws_log)
         return await opener.connect(self._nursery)
 
     async def aclose(self) -> None:

@@ -1,16 +1,22 @@
 """The Python SDK over real loopback WebSockets, as a bot author uses it: a replay after
 leaving the room (``leave_room(wait=True)``, then :meth:`Client.replay`), a receive
 cancelled by the caller's timeout while the client was resuming, a message too large for
-the protocol, and a session taken over by another connection."""
+the protocol, a session taken over by another connection, and a keepalive timeout's log."""
 
 from __future__ import annotations
 
+import functools
+import logging
 from pathlib import Path
 
 import pytest
 import trio
+from websockets.http11 import Request
+from websockets.server import ServerProtocol
+from websockets.trio.client import connect
 
 from client_sdk import Client
+from client_sdk import client as client_module
 from client_sdk.client import CLOSE_REPLACED, ConnectionEndedError, ConnectionLostError
 from protocol.v1 import messages_pb2 as mpb
 from tests.e2e.test_spectator_resume_e2e import serving
@@ -188,3 +194,51 @@ async def test_a_waiting_rooms_client_sees_each_seat_taken_and_freed(tmp_path: P
                 assert await seated() == ["Ann", "Bob"]
                 await bob.leave_room()
                 assert await seated() == ["Ann"]
+
+
+async def _deaf_server(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """A WebSocket server on a free loopback port that accepts the handshake and then never
+    reads again: no pong ever answers the client's keepalive pings."""
+
+    async def deaf(stream: trio.SocketStream) -> None:
+        protocol = ServerProtocol()
+        for _ in range(100):  # the request may arrive in pieces
+            protocol.receive_data(await stream.receive_some())
+            if requests := protocol.events_received():
+                break
+        else:
+            return
+        request = requests[0]
+        assert isinstance(request, Request)
+        protocol.send_response(protocol.accept(request))
+        for chunk in protocol.data_to_send():
+            await stream.send_all(chunk)
+        await trio.sleep_forever()
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    task_status.started(listeners[0].socket.getsockname()[1])
+    await trio.serve_listeners(deaf, listeners)
+
+
+async def test_a_keepalive_timeout_is_one_info_line_not_an_error_with_a_traceback(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A keepalive ping left unanswered (a server or network gone quiet; the client's own
+    program not reading) closes the connection, which the client resumes like any drop;
+    websockets logged it as an ERROR with a traceback, printed over a bot author's output.
+    It is one INFO line now."""
+    monkeypatch.setattr(client_module, "connect",
+                        functools.partial(connect, ping_interval=0.2, ping_timeout=0.2,
+                                          close_timeout=0.2))
+    caplog.set_level(logging.DEBUG, logger="manawire.client.websocket")
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(_deaf_server)
+            with pytest.raises(ConnectionLostError):
+                async with Client.connect(f"ws://127.0.0.1:{port}", "Ann", reconnect=False):
+                    pass  # (the Hello is never answered)
+            nursery.cancel_scope.cancel()
+    records = [r for r in caplog.records if r.name == "manawire.client.websocket"]
+    assert [(r.levelname, r.getMessage()) for r in records if r.levelno >= logging.INFO] \
+        == [("INFO", "keepalive ping failed: sent 1011 (internal error) keepalive ping "
+                     "timeout; no close frame received")]
+    assert all(r.levelno < logging.WARNING and r.exc_info is None for r in records)
