@@ -38,9 +38,6 @@ REJOIN_SECONDS = 30.0
 #: Seconds to wait after the server drops a message for rate.
 RATE_LIMITED_PAUSE = 0.25
 
-log = logging.getLogger("manawire.client")
-
-
 class _DropsAreResumed(logging.Filter):
     """websockets logs a keepalive ping that timed out (the client stopped reading for
     ``ping_interval + ping_timeout``, or the network went) as an ERROR with a traceback.
