@@ -126,7 +126,7 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                 if relays is not None and relays.count:  # (before the server's port opens:
                     # a relay that can't listen stops the server before it takes any client)
                     links = await start_relays(relays, router, app.handle_connection,
-                                               nursery)
+                                               nursery, app.refusals)
                 metrics_url = ""
                 if metrics is not None:
                     from server.metrics import registry_for

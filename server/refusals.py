@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from typing import Literal, get_args
+from typing import Literal, Protocol, get_args
 
 import trio
 
@@ -21,11 +21,26 @@ log = logging.getLogger("manawire")
 #: WebSocket handshake), plain HTTP requests over theirs, clients closed for flooding,
 #: rooms over a room limit (an account's, an address's), new guests over the address's
 #: rate, clients closed for falling behind (a send that outlasted ``--send-timeout``, a
-#: full outbox, a spectator too far behind its feed: the server's own connections; a relay
-#: process closes its own clients that fall behind).
+#: full outbox, a spectator too far behind its feed). A relay process's own refusals (its
+#: connection and HTTP caps, its clients that fall behind) are told to the server over its
+#: link and counted here too.
 Kind = Literal["connection", "http", "flood", "room", "guest", "slow"]
 #: Every kind, in order.
 KINDS: tuple[Kind, ...] = get_args(Kind)
+_BY_NAME: dict[str, Kind] = {kind: kind for kind in KINDS}
+
+
+def kind_named(name: str) -> Kind | None:
+    """The kind called ``name`` (None: no kind is)."""
+    return _BY_NAME.get(name)
+
+
+class Notes(Protocol):
+    """Where a limit notes what it refused: :class:`Refusals`, or a relay process's link."""
+
+    def note(self, kind: Kind, address: str) -> None:
+        """A limit refused a client at ``address``."""
+
 _WORDS: dict[Kind, tuple[str, str]] = {
     "connection": ("connection", "refused over the per-address cap"),
     "http": ("page request", "refused over the per-address cap"),

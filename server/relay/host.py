@@ -25,6 +25,7 @@ from typing import assert_never
 
 import trio
 
+from server.refusals import Notes, kind_named
 from server.relay import link
 from server.rooms.commands import ConnId, FeedOp, Publish, StartWatching, StopWatching
 from server.rooms.fanout import FeedKey
@@ -172,10 +173,13 @@ class RelayLink:
     the same port if it dies (its clients drop and resume; no game ends)."""
 
     def __init__(self, index: int, options: RelayOptions,
-                 serve: Callable[[RemoteSocket], Awaitable[None]]) -> None:
+                 serve: Callable[[RemoteSocket], Awaitable[None]],
+                 refusals: Notes | None = None) -> None:
         self.index = index
         self.options = options
         self._serve = serve
+        #: Where the relay's own refusals are counted (the server's log line and metrics).
+        self.refusals = refusals
         self.sockets: dict[int, RemoteSocket] = {}
         #: The class each relayed watcher watches, and how many watch each class.
         self.watching: dict[int, FeedKey] = {}
@@ -314,6 +318,13 @@ class RelayLink:
                 elif kind == link.LISTENING:
                     self.port = int(body.decode())
                     self.listening.set()
+                elif kind == link.REFUSED:
+                    name, client = link.read_refused(body)
+                    refusal = kind_named(name)
+                    if refusal is None:
+                        raise link.LinkBrokenError(f"unknown refusal kind {name!r}")
+                    if self.refusals is not None:
+                        self.refusals.note(refusal, client)
                 else:
                     raise link.LinkBrokenError(f"unknown link record kind {kind}")
 
@@ -405,11 +416,13 @@ START_SECONDS = 30.0
 
 async def start_relays(options: RelayOptions, router: FeedRouter,
                        serve: Callable[[RemoteSocket], Awaitable[None]],
-                       nursery: trio.Nursery) -> list[RelayLink]:
-    """Start ``options.count`` relay processes and wait until each listens."""
+                       nursery: trio.Nursery, refusals: Notes | None = None
+                       ) -> list[RelayLink]:
+    """Start ``options.count`` relay processes and wait until each listens; what their
+    limits refuse is noted in ``refusals``."""
     links = []
     for index in range(options.count):
-        relay = RelayLink(index, options, serve)
+        relay = RelayLink(index, options, serve, refusals)
         relay.start()
         nursery.start_soon(relay.supervise, nursery, name=f"relay-link-{index}")
         links.append(relay)

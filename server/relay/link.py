@@ -3,10 +3,12 @@ length-prefixed records, each ``u32 length | u8 kind | body`` (big-endian).
 
 Relay -> server: a client connected (:data:`OPEN`: its relay-side id and address), sent a
 message (:data:`CLIENT`) or is gone (:data:`GONE`); the relay listens on a port
-(:data:`LISTENING`). Server -> relay: a message for one connection (:data:`DIRECT`), a
-message for every watcher of a view class (:data:`PUBLISH`, once per class, however many
-watch it), a connection starts or stops watching a class (:data:`WATCH`, :data:`UNWATCH`),
-close a connection (:data:`CLOSE`), a room failed (:data:`DROP_ROOM`).
+(:data:`LISTENING`); one of its limits refused a client (:data:`REFUSED`: the kind of
+refusal, :mod:`server.refusals`, and the client's address). Server -> relay: a message
+for one connection (:data:`DIRECT`), a message for every watcher of a view class
+(:data:`PUBLISH`, once per class, however many watch it), a connection starts or stops
+watching a class (:data:`WATCH`, :data:`UNWATCH`), close a connection (:data:`CLOSE`), a
+room failed (:data:`DROP_ROOM`).
 
 Both ends only ever append to an in-memory buffer (no waiting on the peer while handling a
 room's output); one task per end writes it out. The records keep the order they were
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 import trio
 
 # ---- record kinds
-OPEN, CLIENT, GONE, LISTENING = 1, 2, 3, 4
+OPEN, CLIENT, GONE, LISTENING, REFUSED = 1, 2, 3, 4, 5
 DIRECT, PUBLISH, WATCH, UNWATCH, CLOSE, DROP_ROOM = 10, 11, 12, 13, 14, 15
 
 _HEAD = struct.Struct(">IB")
@@ -109,6 +111,18 @@ def flag_body(conn: int, flag: bool) -> bytes:
 def read_flag(body: bytes) -> tuple[int, bool]:
     conn, flag = _ID_FLAG.unpack_from(body)
     return conn, bool(flag)
+
+
+def refused_body(kind: str, address: str) -> bytes:
+    name = kind.encode()
+    return bytes((len(name),)) + name + address.encode()
+
+
+def read_refused(body: bytes) -> tuple[str, str]:
+    """(kind, address) of a :data:`REFUSED` body."""
+    size = body[0]
+    return (body[1:1 + size].decode(errors="replace"),
+            body[1 + size:].decode(errors="replace"))
 
 
 class Reader:

@@ -32,6 +32,7 @@ import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.server import ServerConnection, serve
 
+from server.refusals import Kind
 from server.relay import link
 from server.rooms.relay import Relay
 from server.transport.batch import FEED_WAKE, Batcher
@@ -57,18 +58,32 @@ SEND_TIMEOUT = 10.0
 CLOSE_SECONDS = 2.0
 
 
+class _LinkNotes:
+    """The relay's refusals, told to the server (which counts them with its own)."""
+
+    def __init__(self, out: link.Writer) -> None:
+        self.out = out
+
+    def note(self, kind: Kind, address: str) -> None:
+        self.out.send(link.REFUSED, link.refused_body(kind, address))
+
+
 @dataclass(eq=False, slots=True)
 class _Client:
     rid: int
     ws: ServerConnection
     send: trio.MemorySendChannel[bytes]
     scope: trio.CancelScope
+    address: str
+    notes: _LinkNotes
     close_code: int = 1000
     close_reason: str = ""
 
     def close(self, code: int, reason: str) -> None:
         if self.close_code == 1000:
             self.close_code, self.close_reason = code, reason
+            if code == CLOSE_TOO_SLOW:  # (its own ruling: the server never heard of it)
+                self.notes.note("slow", self.address)
         self.scope.cancel()
 
     def queue(self, data: bytes) -> bool:
@@ -89,6 +104,7 @@ class RelayProcess:
                  feed_messages: int) -> None:
         self.stream = stream
         self.out = link.Writer(stream)
+        self.notes = _LinkNotes(self.out)
         self.clients: dict[int, _Client] = {}
         self.relay = Relay(self._wake, self._evict, flush_seconds=flush_seconds,
                            max_messages=feed_messages)
@@ -150,7 +166,7 @@ class RelayProcess:
         self.open += 1
         send, receive = trio.open_memory_channel[bytes](OUTBOX)
         with trio.CancelScope() as scope:
-            client = _Client(rid, ws, send, scope)
+            client = _Client(rid, ws, send, scope, ws.address, self.notes)
             self.clients[rid] = client
             # (read as its request came: a client that reset the connection since has no
             # peer name any more)
@@ -213,7 +229,7 @@ async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
         nursery.start_soon(proc.relay.run)
         server = await nursery.start(lambda task_status=trio.TASK_STATUS_IGNORED: serve(
             proc.handle, port, host=host, max_size=MAX_MESSAGE, compression=None,
-            process_request=_admitter(cap, http_cap, StaticSite.load()),
+            process_request=_admitter(cap, http_cap, StaticSite.load(), proc.notes),
             create_connection=_CappedConnection, open_timeout=OPEN_TIMEOUT,
             task_status=task_status))
         bound = server.listeners[0].socket.getsockname()[1]

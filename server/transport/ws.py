@@ -46,7 +46,7 @@ from websockets.protocol import State
 from websockets.trio.server import Server, ServerConnection, serve
 
 from server.app import App
-from server.refusals import Refusals
+from server.refusals import Notes
 from server.sending import SendNow, SocketClosed
 from server.web import NOT_FOUND, StaticSite, add_common_headers
 
@@ -184,7 +184,7 @@ class AddressListener(trio.abc.Listener[trio.SocketStream]):
     connection's stream, handshake or not -- as found when the address connects again."""
 
     def __init__(self, inner: trio.SocketListener, limit: int,
-                 refusals: Refusals | None = None) -> None:
+                 refusals: Notes | None = None) -> None:
         self.inner = inner
         self.refusals = refusals
         #: The listening socket (websockets names the server's addresses from it).
@@ -382,7 +382,7 @@ def _static(connection: ServerConnection, request: Request, site: StaticSite) ->
 
 
 def _admitter(cap: AddressCap, http_cap: AddressCap, site: StaticSite,
-              refusals: Refusals | None = None
+              refusals: Notes | None = None
               ) -> Callable[[ServerConnection, Request], Response | None]:
     """The ``process_request`` hook enforcing ``cap`` on WebSocket upgrades and ``http_cap``
     on every other request, which it answers from ``site`` (a ``GET``) or leaves to

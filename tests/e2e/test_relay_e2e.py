@@ -21,8 +21,10 @@ from pathlib import Path
 
 import pytest
 import trio
-from websockets.exceptions import ConnectionClosed
+from websockets.client import ClientProtocol
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.trio.client import connect
+from websockets.uri import parse_uri
 
 from client_sdk import Client, ConnectionEndedError
 from client_sdk.bots import RandomBot
@@ -245,3 +247,81 @@ async def test_an_idle_relay_runs_under_sched_idle_and_a_nice_one_at_its_nicenes
             assert plain.process is not None
             assert os.sched_getscheduler(plain.process.pid) == os.SCHED_OTHER
             assert os.getpriority(os.PRIO_PROCESS, plain.process.pid) == ours + 3
+
+
+async def _deaf_spectator(port: int, room_id: str) -> trio.SocketStream:
+    """A spectator of ``room_id`` through the WebSocket port ``port`` that never reads after
+    its handshake, with a small receive buffer: whoever sends to it soon can't."""
+    sock = trio.socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    await sock.connect(("127.0.0.1", port))
+    stream = trio.SocketStream(sock)
+    protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"))
+    protocol.send_request(protocol.connect())
+    for data in protocol.data_to_send():
+        await stream.send_all(data)
+    for _ in range(100):  # the handshake's answer may come in pieces
+        protocol.receive_data(await stream.receive_some())
+        if protocol.events_received():
+            break
+    for message in (mpb.ClientMessage(request_id=1, hello=mpb.Hello(
+                        protocol_version=1, display_name="Deaf")),
+                    mpb.ClientMessage(request_id=2, join_room=mpb.JoinRoom(
+                        room_id=room_id, role=mpb.ROLE_SPECTATOR))):
+        protocol.send_binary(message.SerializeToString())
+    for data in protocol.data_to_send():
+        await stream.send_all(data)
+    return stream
+
+
+async def test_a_relays_own_refusals_count_in_the_servers_log_line_and_metrics(
+    tmp_path: Path,
+) -> None:
+    """A relay process refuses connections over its per-address cap itself, and closes
+    (1013) its own watchers that fall behind their feed. Neither reached the server's
+    "limits" log line or ``manawire_refusals_total``: an operator running ``--relays``
+    saw no trace of either. The relay now tells the server over its link."""
+    store = Store(tmp_path / "manawire.sqlite3")
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery, AsyncExitStack() as stack:
+            app = App(store, nursery)
+            router = FeedRouter(app.relay, app.socket_of)
+            app.lobby.relay = router
+            server = await nursery.start(serve_app, app, "127.0.0.1", 0)
+            here = f"ws://127.0.0.1:{server.listeners[0].socket.getsockname()[1]}"
+            (relay,) = await start_relays(
+                RelayOptions(1, nice=0, feed_messages=8, max_connections_per_address=1),
+                router, app.handle_connection, nursery, app.refusals)
+            try:
+                ann = await stack.enter_async_context(Client.connect(here, "Ann"))
+                bob = await stack.enter_async_context(Client.connect(here, "Bob"))
+                room = await ann.create_room("watched")
+                deaf = await _deaf_spectator(relay.port, room.room_id)
+                stack.push_async_callback(deaf.aclose)
+                with pytest.raises(InvalidStatus, match="503"):  # the address's 2nd
+                    async with connect(f"ws://127.0.0.1:{relay.port}", open_timeout=10):
+                        pass
+                for _ in range(200):
+                    if app.lobby.rooms[room.room_id].spectators:
+                        break
+                    await trio.sleep(0.05)
+                assert app.lobby.rooms[room.room_id].spectators  # (the deaf one)
+                await ann.join(room.room_id)
+                await bob.join(room.room_id)
+                async with trio.open_nursery() as play:
+                    for seat, client in enumerate((ann, bob)):
+                        play.start_soon(RandomBot(client, random.Random(seat + 1)).play)
+                for _ in range(200):
+                    if app.refusals.totals["slow"]:
+                        break
+                    await trio.sleep(0.05)
+                assert app.refusals.totals == {"connection": 1, "slow": 1}
+                line = app.refusals.take(60.0)
+                assert line is not None
+                assert "1 connection refused over the per-address cap (127.0.0.1: 1" in line
+                assert "1 client closed for falling behind what it was sent (1013) " \
+                       "(127.0.0.1: 1" in line
+            finally:
+                relay.stop()
+                relay.kill()
+            nursery.cancel_scope.cancel()

@@ -12,6 +12,7 @@ import trio
 import trio.lowlevel
 import trio.testing
 
+from server.refusals import Kind, Notes
 from server.relay import host, link
 from server.rooms.commands import FeedOp, Publish, StartWatching, StopWatching
 from server.rooms.relay import Relay
@@ -87,12 +88,12 @@ async def test_a_relayed_clients_queued_messages_are_read_two_per_turn() -> None
     assert waited.cancelled_caught
 
 
-def unserved_relay() -> host.RelayLink:
+def unserved_relay(refusals: Notes | None = None) -> host.RelayLink:
     """A relay link whose clients are never served (only its routing is looked at)."""
     async def serve(sock: host.RemoteSocket) -> None:
         raise AssertionError("not served here")
 
-    return host.RelayLink(0, host.RelayOptions(), serve)
+    return host.RelayLink(0, host.RelayOptions(), serve, refusals)
 
 
 async def test_a_relayed_spectators_watch_is_stopped_only_by_the_room_it_watches() -> None:
@@ -162,3 +163,24 @@ async def test_a_client_of_a_relay_that_died_never_reaches_the_next_relays_clien
     await relay.out.run()
     await send.aclose()
     assert [kind async for kind, _body in link.records(receive)] == [link.DIRECT]
+
+
+async def test_a_relays_refusals_are_noted_and_an_unknown_kind_breaks_its_link() -> None:
+    """What a relay's limits refuse is counted with the server's own refusals; a refusal of
+    a kind the server doesn't know is a broken link, like any record it can't read."""
+    noted: list[tuple[str, str]] = []
+
+    class Noted:
+        def note(self, kind: Kind, address: str) -> None:
+            noted.append((kind, address))
+
+    relay = unserved_relay(Noted())
+    send, receive = trio.testing.memory_stream_one_way_pair()
+    await send.send_all(link.record(link.REFUSED, link.refused_body("slow", "10.0.0.7"))
+                        + link.record(link.REFUSED, link.refused_body("http", "::1"))
+                        + link.record(link.REFUSED, link.refused_body("bogus", "::1")))
+    await send.aclose()
+    async with trio.open_nursery() as nursery:
+        with pytest.raises(link.LinkBrokenError, match="unknown refusal kind 'bogus'"):
+            await relay._read(receive, nursery)
+    assert noted == [("slow", "10.0.0.7"), ("http", "::1")]
