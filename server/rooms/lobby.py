@@ -13,6 +13,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.rooms.alarms import Alarms
 from server.rooms.commands import ConnId
 from server.rooms.pump import RoomHost, new_delayed_turns
+from server.rooms.recovery import recover
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room, RoomConfig
 from server.store.records import AbortGame, GameRecord, RoomSettings
@@ -95,13 +96,14 @@ class Lobby:
         self._closed(host)
 
     def recover(self, records: list[GameRecord]) -> int:
-        """Recreate the rooms of unfinished stored games (see :meth:`Room.recover`); a game
-        that can't be rebuilt is marked aborted and logged. Returns the rooms recovered."""
+        """Recreate the rooms of unfinished stored games (see
+        :func:`~server.rooms.recovery.recover`); a game that can't be rebuilt is marked
+        aborted and logged. Returns the rooms recovered."""
         count = 0
         now = trio.current_time()
         for record in records:
             try:
-                room = Room.recover(record, now, self.config, wall_now=time.time())
+                room = recover(record, now, self.config, wall_now=time.time())
             except Exception as exc:
                 incident = secrets.token_hex(6)
                 log.exception("could not recover room %s (incident %s)", record.room_id,

@@ -21,7 +21,7 @@ What it does (:func:`run_restart_harness`):
 "Zero acknowledged actions lost" is checked this way: every Snapshot and Delta a client
 *accepted* (applied to its mirror with a matching view hash) is a state ``(state_id,
 view_hash)`` of its view class. The final stored record is replayed by the server's own code
-(:meth:`server.rooms.room.Room.recover`, with a history long enough to keep every delta), which
+(:func:`server.rooms.recovery.recover`, with a history long enough to keep every delta), which
 gives each view class's whole sequence of states. Every state a client accepted must be in that
 sequence with the same hash, in order, ending at the final state; its final mirror must equal
 ``encode_view(project(game, viewer))`` of the replayed game. A state the client accepted that the
@@ -63,6 +63,7 @@ from client_sdk.client import RECONNECT_FOR, ConnectionLostError
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.cards import demo_deck_names
+from server.rooms.recovery import recover
 from server.rooms.room import Room, RoomConfig
 from server.store import GameRecord, Store
 from server.view import SPECTATOR, project
@@ -562,8 +563,8 @@ def server_states(record: GameRecord) -> tuple[Room, dict[int, dict[int, bytes]]
     """Replay ``record`` with the server's own recovery (every delta kept): the room, and
     each view class's states ``state_id -> view_hash`` from its first snapshot on."""
     config = RoomConfig(history=len(record.actions) + 1)
-    final = Room.recover(record, 0.0, config)
-    start = Room.recover(dataclasses.replace(record, actions=[], clocks=None), 0.0, config)
+    final = recover(record, 0.0, config)
+    start = recover(dataclasses.replace(record, actions=[], clocks=None), 0.0, config)
     states: dict[int, dict[int, bytes]] = {}
     for viewer, cls in final.classes.items():
         first = mpb.ServerMessage.FromString(

@@ -28,6 +28,7 @@ from server.rooms.commands import (
     Tick,
 )
 from server.rooms.match import decide, games_to_win, next_chooser, sideboard_problems
+from server.rooms.recovery import recover
 from server.rooms.room import Room, RoomConfig
 from server.rooms.session import Session, SessionError
 from server.store import Store
@@ -533,7 +534,7 @@ def test_a_restart_between_games_gives_a_delayed_tier_the_result_only_once_it_sh
     store.apply(d.log)  # type: ignore[arg-type]
     [record] = store.unfinished_games()
     store.close()
-    room = Room.recover(record, 100.0, RoomConfig(history=10_000))
+    room = recover(record, 100.0, RoomConfig(history=10_000))
     assert room.sideboarding and room.wins == [0, 1]
     tier = room.delayed[0]
     assert tier.match is not None
@@ -590,8 +591,8 @@ def test_a_restart_in_game_2_never_shows_a_delayed_tier_game_1s_result_early(
         replace(g, action_times=()) for g in record.earlier))
     [game_1] = record.earlier
     assert game_1.result is not None and record.created is not None
-    room = Room.recover(record, 100.0, RoomConfig(history=10_000),
-                        wall_now=record.created + started_ago)
+    room = recover(record, 100.0, RoomConfig(history=10_000),
+                   wall_now=record.created + started_ago)
     tier = room.delayed[0]
     assert tier.match is not None
     at_restart = mpb.ServerMessage.FromString(tier.match).match_state

@@ -32,6 +32,7 @@ from server.rooms.commands import (
     Tick,
 )
 from server.rooms.fanout import Fanout
+from server.rooms.recovery import recover
 from server.rooms.room import Room, RoomConfig
 from server.store.records import (
     AppendAction,
@@ -483,7 +484,7 @@ def test_invariant_3_a_recovered_room_rebuilds_every_stream_and_its_history_exac
     record = GameRecord("r1", "test", create.seed, [tuple(p) for p in create.players],  # type: ignore[misc]
                         [(a.seat, a.action) for a in actions], None, 1800.0,
                         actions[-1].clocks, accounts=create.accounts, settings=create.settings)
-    again = Room.recover(record, 1000.0)
+    again = recover(record, 1000.0)
     assert again.game is not None and again.game.action_count == game.action_count
     for seat, cls in d.room.classes.items():
         copy = again.classes[seat]
@@ -517,7 +518,7 @@ def test_104_3a_a_player_who_left_can_neither_come_back_nor_watch_after_a_restar
                         [(a.seat, a.action) for a in actions], None, 1800.0,
                         actions[-1].clocks, accounts=create.accounts, settings=create.settings,
                         left=tuple(op.seat for op in left))
-    again = Driver(Room.recover(record, 1000.0))
+    again = Driver(recover(record, 1000.0))
     assert again.room.game is not None and again.room.game.result is None
     for conn, spectator in ((7, False), (8, True)):
         out = again.do(Join(conn, 1, f"new{conn}", "p3", spectator, None, "a3"))

@@ -27,6 +27,7 @@ from server.rooms.commands import (
     Snapshot,
     Tick,
 )
+from server.rooms.recovery import recover
 from server.rooms.room import RELEASE_AT_ONCE, Room, RoomConfig
 from server.store import Store
 from server.store.records import (
@@ -314,7 +315,7 @@ def test_a_spectator_whose_place_a_restart_lost_is_never_put_in_the_live_tier_un
     watch(d, 9, 1, account="carol")
     assert d.take(9)[0].joined.tier == 1
     record = played_and_stored(d, random.Random(4), 30, tmp_path)
-    again = Driver(Room.recover(record, d.now))
+    again = Driver(recover(record, d.now))
     again.do(Reattach(19, 1, "s9", "w9", 1, "carol", WELCOME))
     (resumed, *rest) = again.take(19)
     assert not resumed.resumed.HasField("joined") and rest == []
@@ -391,7 +392,7 @@ def test_tier_settings_survive_a_store_reload(tmp_path: Path) -> None:
     (record,) = store.unfinished_games()
     store.close()
     assert record.settings.tiers == tiers
-    room = Room.recover(record, 0.0)
+    room = recover(record, 0.0)
     assert [c.tier for c in room.delayed] == list(tiers)
     assert room.info().tiers[0].accounts == ["w"]
 
@@ -465,7 +466,7 @@ def test_after_a_restart_a_tier_goes_on_where_it_was_never_earlier(tmp_path: Pat
     wall_now = 1_000_000.0
     record = replace(record, action_times=tuple(
         wall_now - 5.0 - (count - 1 - i) for i in range(count)))
-    room = Room.recover(record, 100.0, wall_now=wall_now)
+    room = recover(record, 100.0, wall_now=wall_now)
     game = room.game
     assert game is not None
     tier = room.delayed[0]
