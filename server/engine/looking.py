@@ -57,14 +57,21 @@ KINDS = (DecisionKind.SCRY, DecisionKind.SEARCH, DecisionKind.CHOOSE_PLAYER,
 
 
 def look(game: Game, ids: list[str], seats: tuple[int, ...], source: str,
-         events: list[Event]) -> None:
+         events: list[Event], *, placed: bool = True) -> None:
     """Show ``ids`` to ``seats`` until :func:`end_looks` is called with ``source`` (701.20a,
-    701.20e). Revealing to every player is a look by every seat."""
+    701.20e). Revealing to every player is a look by every seat. ``placed``: whether their
+    places in a library are seen too (:attr:`Look.placed`)."""
     if not ids:
         return
-    game.looks.append(Look(list(ids), seats, source))
+    game.looks.append(Look(list(ids), seats, source, placed))
     events.append(CardsRevealed(tuple(ids), seats,
                                 tuple(game.objects[i].card for i in ids)))
+
+
+def shows_place(game: Game, oid: str) -> bool:
+    """Whether a looked-at library card is seen with its place in the library: unless a
+    look shows it without (:attr:`Look.placed`)."""
+    return all(lk.placed for lk in game.looks if oid in lk.ids)
 
 
 def end_looks(game: Game, source: str) -> None:
@@ -252,12 +259,12 @@ def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:
         # "reveal those cards, put one onto the battlefield and the other into your hand":
         # the searcher chooses which, the cards revealed meanwhile (rules 701.20a, 608.2d).
         key = _key(game)
-        look(game, found, everyone(game), key, events)
+        look(game, found, everyone(game), key, events, placed=False)
         game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, choice.seat, found,
                                       effect=effect, owner=choice.owner, group=[key, _SPLIT]))
         return
     if effect.reveal and found:
-        look(game, found, everyone(game), "", events)
+        look(game, found, everyone(game), "", events, placed=False)
         end_looks(game, "")
     _put_found(game, choice.seat, effect, found, events)
     if isinstance(effect, LookAtTop):

@@ -613,6 +613,11 @@ class Look:
     #: The stack object whose resolution made the look; it ends when that object leaves
     #: the stack ("" -- ends as the choice it was made for is answered).
     source: str = ""
+    #: Whether its seats also see where in their library the cards lie (a look at the top
+    #: cards: they are the top ones, in order). A search's found cards are revealed without
+    #: their places (701.20a shows the cards, not where they were: their places would
+    #: tell what was put at the bottom or the top earlier).
+    placed: bool = True
 
 
 @dataclass(slots=True)

@@ -230,8 +230,10 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int,
 
 
 def _looked_at_view(game: Game, obj: GameObject) -> ObjectView:
-    """A card in a hidden zone the viewer may see for now (701.20a, 701.20e)."""
-    if obj.zone is Zone.LIBRARY:
+    """A card in a hidden zone the viewer may see for now (701.20a, 701.20e): a library
+    card with its place from the top, unless it is seen without it (a search's found
+    cards, :func:`server.engine.looking.shows_place`)."""
+    if obj.zone is Zone.LIBRARY and looking.shows_place(game, obj.id):
         library = game.player(obj.owner).library
         return _object_view(game, obj, obj.owner, len(library) - 1 - library.index(obj.id))
     return _object_view(game, obj, obj.owner)

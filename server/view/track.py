@@ -161,7 +161,7 @@ def _library_places(game: Game, ids: list[str]) -> dict[str, int]:
     libraries: dict[int, dict[str, int]] = {}
     for oid in ids:
         obj = game.objects[oid]
-        if obj.zone is Zone.LIBRARY:
+        if obj.zone is Zone.LIBRARY and looking.shows_place(game, oid):
             where = libraries.get(obj.owner)
             if where is None:
                 library = game.player(obj.owner).library
@@ -347,6 +347,8 @@ class GameTracker:
         places = _library_places(game, looked) if looked else {}
         if places != self.places:
             changed.update(oid for oid, at in places.items() if self.places.get(oid) != at)
+            # (and a card still looked at now seen without its place: a search's reveal)
+            changed.update(oid for oid in self.places.keys() - places.keys() if oid in looked)
             self.places = places
         if game.turn != last_turn and not everything:
             # The only part of a view that depends on the turn is summoning sickness (rule

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from server.engine import Game, apply
+from server.engine import Game, Zone, apply
 from server.engine.actions import Action
 from server.engine.events import Event
 from server.scenarios import Scenario, load_scenarios, run_scenario
 from server.scenarios import steps as scenario_steps
-from server.view import project
+from server.view import SPECTATOR, project
 from server.view.encode import encode_view, view_hash
 from server.view.pipeline import ViewPipeline
 
@@ -88,3 +88,54 @@ def test_scenarios_with_looks_are_streamed(follower: _Follower) -> None:
         follower.game = None
         run_scenario(scenario)
     assert follower.looked >= 10
+
+
+_CULTIVATE = """\
+name: Cultivate -- the found lands are revealed (701.20a) without their places in the library
+rules: [701.23a, 701.20a]
+setup:
+  players:
+    - mana_pool: "CCG"
+      hand: [Cultivate]
+      library: [Forest, Shock, Island, Plains]
+    - {}
+script:
+  - cast: Cultivate
+  - pay: true
+  - pass: 2
+  - choose_card: Forest
+  - choose_card: Island
+  - check: {pending: {seat: 0, kind: choose_card}, views: {1: {looking_at: [Forest, Island]}}}
+  - choose_card: Island
+"""
+
+
+def test_701_20a_a_searchs_revealed_cards_dont_show_where_they_were_in_the_library(
+        follower: _Follower, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cultivate reveals the two basic lands it found. Opponents and spectators were shown
+    each one's place in the library too (``library_position``): a card put at the bottom
+    earlier (a mulligan's, a scry's) was recognised when a search later found it there. A
+    reveal shows the cards, not where they were; a look at the top cards still shows their
+    order (they are the top cards)."""
+    path = tmp_path / "cultivate.yaml"
+    path.write_text(_CULTIVATE)
+    [scenario] = load_scenarios([path])
+    places: dict[int, list[int]] = {}
+
+    def reveal(game: Game, seat: int, action: Action) -> list[Event]:
+        events = follow(game, seat, action)
+        for viewer in (0, 1, SPECTATOR):  # while the opponent sees library cards
+            view = project(game, viewer)
+            seen = sorted(o.library_position for o in view.objects.values()
+                          if o.zone is Zone.LIBRARY)
+            if seen and any(o.zone is Zone.LIBRARY
+                            for o in project(game, 1).objects.values()):
+                places[viewer] = seen
+        return events
+
+    follow = follower.apply
+    monkeypatch.setattr(scenario_steps, "apply", reveal)
+    run_scenario(scenario)
+    assert places == {0: [-1, -1], 1: [-1, -1], SPECTATOR: [-1, -1]}
+    # (The streams, checked after every action, agree with these projections.)
+    assert follower.actions > 5

@@ -316,7 +316,8 @@ export type GameObject = Message<"manawire.v1.GameObject"> & {
   /**
    * hidden zones: 50-59
    * A library card the viewer may see for now (revealed, scried, searched: rules 701.20a,
-   * 701.20e): its position counted from the top, 0 = top. Unset for every other object.
+   * 701.20e): its position counted from the top, 0 = top. Unset for every other object, and
+   * for the cards a search found and revealed (a reveal shows them, not where they were).
    *
    * @generated from field: optional uint32 library_position = 50;
    */
