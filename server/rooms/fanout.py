@@ -26,7 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import assert_never
 
+from protocol.v1 import messages_pb2 as mpb
 from server.rooms.commands import ConnId, FeedOp, Publish, StartWatching, StopWatching
+from server.rooms.session import error_bytes
 from server.transport.batch import MAX_BATCH_BYTES, batch_entry
 
 #: A feed's key: (room id, tier).
@@ -102,6 +104,22 @@ class Watch:
         return bool(self.first) or self.cursor < end
 
 
+def superseded(first: list[bytes]) -> list[bytes]:
+    """For each reply among a replaced watch's unsent first messages -- a snapshot that
+    answers a ``RequestSnapshot`` (it carries the request's id) -- a short error with that
+    id: the client's next snapshot request superseded it before it was sent (a spectator
+    asking again within one flush), and every request is answered. Only a short error
+    stays queued, however often a client asks without reading."""
+    answers = []
+    for data in first:
+        request_id = mpb.ServerMessage.FromString(data).request_id
+        if request_id:
+            answers.append(error_bytes(
+                mpb.ERROR_CODE_RATE_LIMITED, "a later RequestSnapshot superseded this one "
+                "before its snapshot was sent: the later one's snapshot follows", request_id))
+    return answers
+
+
 class Fanout:
     """Every room's spectator feeds and who watches which (no I/O, no clock)."""
 
@@ -139,12 +157,15 @@ class Fanout:
 
     def watch(self, conn: ConnId, key: FeedKey, first: Sequence[bytes]) -> None:
         """``conn`` follows the feed ``key`` from now on, after ``first``. Replaces what it
-        followed before (a resync: the new snapshot supersedes what it was still owed)."""
+        followed before (a resync: the new snapshot supersedes what it was still owed --
+        but a reply still owed in the same feed is answered: :func:`superseded`)."""
+        old = self.watches.get(conn)
+        answers = superseded(old.first) if old is not None and old.feed.key == key else []
         self.unwatch(conn, drain=False)
         feed = self.feeds.get(key)
         if feed is None:
             feed = self.feeds[key] = Feed(key)
-        watch = Watch(conn, feed, feed.end, list(first))
+        watch = Watch(conn, feed, feed.end, [*answers, *first])
         feed.watchers[conn] = watch
         self.watches[conn] = watch
         self._dirty[key] = feed

@@ -9,6 +9,7 @@ from pathlib import Path
 import trio
 import trio.testing
 
+from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.app import Limits
 from server.rooms.commands import Publish, StartWatching, StopWatching
@@ -22,6 +23,11 @@ KEY = ("r1", 0)
 
 def msg(n: int) -> bytes:
     return mpb.ServerMessage(request_id=n).SerializeToString()
+
+
+def snapshot(request_id: int, state_id: int) -> bytes:
+    return mpb.ServerMessage(request_id=request_id, snapshot=pb.Snapshot(
+        state_id=state_id)).SerializeToString()
 
 
 def test_publishing_costs_nothing_per_watcher_and_each_gets_its_first_messages_then_the_feed(
@@ -58,16 +64,41 @@ def test_batched_watchers_at_the_same_place_share_one_joined_frame() -> None:
 
 def test_a_resync_replaces_what_was_owed_and_stop_at_once_or_after_the_rest() -> None:
     f = Fanout()
-    f.watch(1, KEY, (b"old",))
+    old, new = snapshot(0, 5), snapshot(0, 6)
+    f.watch(1, KEY, (old,))
     f.publish(KEY, msg(1))
-    f.watch(1, KEY, (b"new",))  # a new snapshot supersedes the old one and msg(1)
-    assert f.take(1, batched=False) == [b"new"]
+    f.watch(1, KEY, (new,))  # a new snapshot supersedes the old one and msg(1)
+    assert f.take(1, batched=False) == [new]
     f.watch(2, KEY, ())
     f.publish(KEY, msg(2))
     f.apply("r1", [Publish(0, msg(3)), StopWatching(1, False), StopWatching(2, True)])
     assert 1 not in f.watches
     assert f.take(2, batched=False) == [msg(2), msg(3)]  # drained, then it stops
     assert 2 not in f.watches and KEY not in f.feeds
+
+
+def test_a_snapshot_reply_superseded_before_it_was_sent_is_answered_with_an_error() -> None:
+    """A spectator sending RequestSnapshot twice within one flush got only the second's
+    snapshot: the first request was never answered, and a client waiting on its id hung
+    (found by an attacker: about half of the requests at 19/s). The first is answered now
+    with a short error carrying its id -- never a second snapshot kept for a client that
+    doesn't read."""
+    f = Fanout()
+    f.watch(1, KEY, (snapshot(0, 1), msg(0)))  # the join's snapshot (no id), a clock
+    f.watch(1, KEY, (snapshot(7, 2), msg(0)))  # RequestSnapshot 7, not sent yet...
+    f.watch(1, KEY, (snapshot(8, 3), msg(0)))  # ... when request 8 comes
+    first = [mpb.ServerMessage.FromString(m) for m in f.take(1, batched=False)]
+    assert [(m.request_id, m.WhichOneof("body")) for m in first] == \
+        [(7, "error"), (8, "snapshot"), (0, None)]
+    assert first[0].error.code == mpb.ERROR_CODE_RATE_LIMITED
+    assert "superseded" in first[0].error.message
+    assert first[1].snapshot.state_id == 3
+    # Sent, it is owed nothing more; and a watch of another feed (a move to another room)
+    # owes nothing of the room left.
+    f.watch(1, KEY, (snapshot(9, 4),))
+    f.watch(1, ("r2", 0), (snapshot(0, 1),))
+    assert [mpb.ServerMessage.FromString(m).request_id for m in f.take(1, batched=False)] \
+        == [0]
 
 
 def test_a_feed_forgets_what_all_took_and_evicts_a_watcher_too_far_behind() -> None:
