@@ -23,6 +23,7 @@ from client_sdk.describe import (
     decision_name,
     distinct_labels,
     event_text,
+    hidden_tiers_text,
     object_name,
     option_text,
     pool_symbols,
@@ -580,6 +581,9 @@ def render_top(board: Board, now: float) -> list[RenderableType]:
     title.append(" · ")
     title.append_text(connection_text(board))
     out: list[RenderableType] = [title]
+    hidden = "" if board.spectator else hidden_tiers_text(board.room.tiers, board.room.players)
+    if hidden:
+        out.append(Text(hidden, style="yellow"))
     if not board.mirror.ready:
         out.append(Text(board.waiting or "Waiting for the game to start...", style="bold"))
         if board.room.seats:

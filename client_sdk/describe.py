@@ -236,6 +236,22 @@ def tier_text(tier: mpb.SpectatorTier, players: Iterable[str]) -> str:
     return f"{what}, {delays} behind" if delays else what
 
 
+def hidden_tiers_text(tiers: Iterable[mpb.SpectatorTier], players: Iterable[str]) -> str:
+    """What a room's players should know before they play: each delayed tier that shows
+    hidden cards (every hand, a seat's view) and who may watch it -- the host chose them,
+    and a player's second account could be among them ("" if none)."""
+    names = list(players)
+    shown = []
+    for tier in tiers:
+        if tier.kind == mpb.TIER_KIND_PUBLIC:
+            continue
+        who = [*tier.accounts, *(["anyone with the invite code"] if tier.invite else [])]
+        shown.append(f"{tier_text(tier, names)} (to {', '.join(who) or 'nobody'})")
+    if not shown:
+        return ""
+    return f"This room shows hidden cards to watchers the host chose: {'; '.join(shown)}."
+
+
 def step_name(step: int) -> str:
     """A step of the turn (rules 500-514)."""
     return _STEP_NAMES.get(step, "")

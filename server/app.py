@@ -116,6 +116,10 @@ class Limits:
     #: Seconds between spectators' joins let in while the event loop is busy (0: never
     #: paced; see server/rooms/admission.py).
     spectator_join_interval: float = BUSY_INTERVAL
+    #: Seconds a delayed tier that shows hidden cards (every hand, a seat's view) is behind
+    #: at least: whoever the room's creator lets watch it, a player's second account among
+    #: them, sees the players' hands only that long after (0: any delay).
+    hidden_tier_seconds: float = 60.0
     room: RoomConfig = field(default_factory=RoomConfig)
 
 

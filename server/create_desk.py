@@ -18,7 +18,7 @@ from server.accounts import Account, Accounts, typeable_secret
 from server.rooms import session as req
 from server.rooms.lobby import Lobby, LobbyFullError
 from server.rooms.session import error_bytes
-from server.store.records import RoomSettings, SpectatorTier, secret_hash
+from server.store.records import RoomSettings, SpectatorTier, TierKind, secret_hash
 
 if TYPE_CHECKING:
     from server.app import Limits, _Connection
@@ -149,7 +149,15 @@ class CreateDesk:
         """The delayed spectator tiers asked for, their account names resolved (None: one
         names no account, and the client was told)."""
         tiers = []
+        least = self.limits.hidden_tier_seconds
         for n, tier in enumerate(requested, start=1):
+            if tier.kind is not TierKind.PUBLIC and tier.delay_seconds < least:
+                conn.reply(error_bytes(
+                    mpb.ERROR_CODE_INVALID_ARGUMENT,
+                    f"tier {n}: a tier that shows hidden cards (every hand, or a seat's "
+                    f"view) is at least {least:g} s behind (delay_seconds): whoever may "
+                    f"watch it sees the players' hands", rid))
+                return None
             accounts: list[tuple[str, str]] = []
             for name in tier.accounts:
                 holder = self.accounts.by_name(name)

@@ -101,6 +101,9 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     add("--guest-days", type=finite, default=d.guest_days,
         help=f"days a guest account nobody uses is kept before it is forgotten, with its "
              f"tokens (default {d.guest_days:g}; 0: for ever)")
+    add("--hidden-tier-seconds", type=finite, default=d.hidden_tier_seconds,
+        help=f"seconds a delayed spectator tier showing hidden cards (every hand, a seat's "
+             f"view) is behind at least (default {d.hidden_tier_seconds:g})")
     add("--login-failures", type=int, default=d.login_failures,
         help=f"failed sign-ins with one name per --login-window before more are refused "
              f"unchecked (default {d.login_failures})")
@@ -160,6 +163,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
     of range)."""
     from server.app import Limits
     from server.rooms.room import RoomConfig
+    from server.rooms.session import MAX_DELAY_SECONDS
 
     positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
                 "rate_strikes", "max_connections_per_address", "max_http_requests_per_address",
@@ -171,9 +175,12 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace",
                  "login_window", "spectator_flush_seconds", "sideboard_seconds",
-                 "spectator_join_interval", "guest_days"):
+                 "spectator_join_interval", "guest_days", "hidden_tier_seconds"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
+    if args.hidden_tier_seconds > MAX_DELAY_SECONDS:
+        parser.error(f"--hidden-tier-seconds is at most {MAX_DELAY_SECONDS} (a tier's "
+                     f"longest delay)")
     if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0 \
             or args.guests_per_minute <= 0 or args.password_checks_per_minute <= 0:
         parser.error("--clock-seconds, --send-timeout, --messages-per-second, "
@@ -194,7 +201,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
                   max_http_requests_per_address=args.max_http_requests_per_address,
                   login_failures=args.login_failures, login_window=args.login_window,
                   guest_burst=args.guest_burst, guests_per_minute=args.guests_per_minute,
-                  guest_days=args.guest_days,
+                  guest_days=args.guest_days, hidden_tier_seconds=args.hidden_tier_seconds,
                   password_check_burst=args.password_check_burst,
                   password_checks_per_minute=args.password_checks_per_minute,
                   spectator_flush_seconds=args.spectator_flush_seconds,

@@ -185,9 +185,11 @@ class ServerProcess:
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A fresh server and data directory for the test. Its message rate limit is raised: the
     tests click as fast as the page answers, faster than a person (and than the default
-    20 messages a second); what they test is the page, not the rate limit."""
+    20 messages a second); what they test is the page, not the rate limit. So is the least
+    delay of an every-hand tier (60 s): the tests watch one 2 s behind."""
     proc = ServerProcess(tmp_path / "server", args=("--messages-per-second", "1000",
-                                                    "--message-burst", "1000"))
+                                                    "--message-burst", "1000",
+                                                    "--hidden-tier-seconds", "0"))
     try:
         proc.start()
         yield proc

@@ -145,7 +145,7 @@ def test_reload_mid_game(pages: Pages) -> None:
 def test_delayed_every_hand_tier(pages: Pages) -> None:
     """A room offering a delayed "every hand" tier (protocol/README.md, "Spectator tiers"):
     its watcher, joined through the tier's own link, sees both hands -- but only states the
-    players had at least the delay earlier, never the live one."""
+    players had at least the delay earlier, never the live one. The players are told."""
     a = pages.open("A")
     sign_in_guest(a, pages.base_url, "Ann")
     a.locator(".tier-settings summary").click()
@@ -158,6 +158,11 @@ def test_delayed_every_hand_tier(pages: Pages) -> None:
     assert "#watch=" in tier_link and tier_link.endswith("&tier=1")
     b = pages.open("B")
     join_by_link(b, invite_link(a), "Bob")
+    # The players are told their hands are shown, how late and to whom (the host chose).
+    for page in (a, b):
+        expect(page.locator("[data-testid=hidden-tiers]")).to_have_text(
+            "This room shows hidden cards to watchers the host chose: every hand, 2 s behind "
+            "(to anyone with the invite code).")
     caster = pages.open("caster")
     sign_in_guest(caster, pages.base_url, "Cas")
     caster.goto(tier_link)

@@ -408,11 +408,22 @@ async def test_app_create_room_with_tiers_join_a_tier_and_get_delayed_deltas(
         refused = await a.request(create_room=mpb.CreateRoom(name="t", tiers=[
             mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, accounts=[name])]))
         assert refused.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # no delay
+        # Every hand a second behind: a player's second account could watch its opponent's
+        # hand nearly live (found by an attacker). A tier showing hidden cards is at least
+        # Limits.hidden_tier_seconds behind.
+        refused = await a.request(create_room=mpb.CreateRoom(name="t", tiers=[
+            mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, delay_seconds=59,
+                              delay_turns=3, accounts=[name])]))
+        assert refused.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        assert refused.error.message == (
+            "tier 1: a tier that shows hidden cards (every hand, or a seat's view) is at "
+            "least 60 s behind (delay_seconds): whoever may watch it sees the players' hands")
+        assert not app.lobby.rooms
         created = await a.request(create_room=mpb.CreateRoom(name="t", tiers=[
-            mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, delay_seconds=20,
+            mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, delay_seconds=60,
                               accounts=[name])]))
         room = created.room_created.room
-        assert room.tiers[0].delay_seconds == 20 and list(room.tiers[0].accounts) == [name]
+        assert room.tiers[0].delay_seconds == 60 and list(room.tiers[0].accounts) == [name]
         joined = await w.request(join_room=mpb.JoinRoom(room_id=room.room_id,
                                                         role=mpb.ROLE_SPECTATOR, tier=1))
         assert joined.joined.tier == 1
@@ -424,7 +435,7 @@ async def test_app_create_room_with_tiers_join_a_tier_and_get_delayed_deltas(
         assert first.snapshot.state_id == 1
         # Every room's tiers play their due actions within one share of the event loop.
         assert app.lobby.hosts[room.room_id].delayed_turns is app.lobby.delayed_turns
-        # Whoever decides who starts acts; the players see it at once, Wes 20 s later.
+        # Whoever decides who starts acts; the players see it at once, Wes 60 s later.
         with trio.fail_after(600):
             game = app.lobby.hosts[room.room_id].room.game
             assert game is not None and game.pending is not None
@@ -434,7 +445,7 @@ async def test_app_create_room_with_tiers_join_a_tier_and_get_delayed_deltas(
             played = trio.current_time()
             msg = mpb.ServerMessage.FromString(await w.from_server.receive())
         assert msg.HasField("delta") and msg.delta.state_id == 2
-        assert trio.current_time() >= played + 20
+        assert trio.current_time() >= played + 60
         assert game.action_count == 1
 
 

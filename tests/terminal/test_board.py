@@ -454,3 +454,19 @@ def test_a_delayed_tiers_spectator_sees_which_view_and_how_far_behind() -> None:
     assert "watching the public view, 20 s behind" in frame_text(board, now=0.0)
     board.tier = 0
     assert "· watching ·" in frame_text(board, now=0.0)
+    assert "hidden cards" not in frame_text(board, now=0.0)  # (a spectator isn't told)
+
+
+def test_a_rooms_players_are_told_which_tiers_show_their_hands_and_to_whom() -> None:
+    """The room's creator chooses who watches an every-hand tier: a player's second account
+    could be among them. The players are told, on the board, how late and to whom."""
+    tiers = [mpb.SpectatorTier(kind=mpb.TIER_KIND_PUBLIC, delay_seconds=20, invite=True),
+             mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, delay_seconds=120,
+                               accounts=["Cas#0003"], invite=True)]
+    room = mpb.RoomInfo(room_id="r1", seats=2, players=["Ann#0001"], tiers=tiers)
+    board = Board(Mirror(), seat=ANN, watching=False, account="Ann#0001", room=room)
+    shown = " ".join(frame_text(board, now=0.0).split())  # (one line, however wrapped)
+    assert ("This room shows hidden cards to watchers the host chose: every hand, 120 s "
+            "behind (to Cas#0003, anyone with the invite code).") in shown
+    del room.tiers[1]
+    assert "hidden cards" not in frame_text(board, now=0.0)

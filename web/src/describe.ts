@@ -182,6 +182,18 @@ export function tierText(tier: SpectatorTier, players: readonly string[]): strin
   return delays ? `${what}, ${delays} behind` : what;
 }
 
+/** What a room's players should know before they play: each delayed tier that shows hidden
+ * cards (every hand, a seat's view) and who may watch it -- the host chose them, and a
+ * player's second account could be among them ("" if none). */
+export function hiddenTiersText(tiers: readonly SpectatorTier[], players: readonly string[]): string {
+  const shown = tiers.filter((t) => t.kind !== TierKind.PUBLIC).map((t) => {
+    const who = [...t.accounts, ...(t.invite ? ["anyone with the invite code"] : [])];
+    return `${tierText(t, players)} (to ${who.join(", ") || "nobody"})`;
+  });
+  return shown.length ? `This room shows hidden cards to watchers the host chose: ${shown.join("; ")}.`
+    : "";
+}
+
 /** Ids of the objects an option names (clicking such a card picks the option). */
 export function optionObjects(action: Action): string[] {
   const k = action.kind;

@@ -13,7 +13,7 @@ import { saved } from "./storage";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  clockText, decisionName, distinctLabels, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
+  clockText, decisionName, distinctLabels, hiddenTiersText, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
   optionSeats,
   optionText, seatName, stepName, targetText,
 } from "./describe";
@@ -786,6 +786,9 @@ class Ui {
     return h("section", { class: "panel controls" },
       h("p", { class: "hint" }, `Room “${room?.info.name ?? ""}”`,
         room?.role === Role.SPECTATOR ? ` — watching ${watchingText(room.info, room.tier)}` : ""),
+      room?.role === Role.PLAYER && hiddenTiersText(room.info.tiers, room.info.players)
+        ? h("p", { class: "notice", "data-testid": "hidden-tiers" },
+          hiddenTiersText(room.info.tiers, room.info.players)) : null,
       playing ? this.confirmButton("concede", "Concede", "Really concede?", () => app.concede(),
         { class: "danger" }) : null,
       inMatch ? this.confirmButton("leave", "Leave (concedes the match)",

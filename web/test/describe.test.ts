@@ -7,7 +7,7 @@ import {
 } from "../src/gen/protocol/v1/game_pb";
 import {
   clockText, distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
-  optionText, tierText, tokenWords, type Names,
+  hiddenTiersText, optionText, tierText, tokenWords, type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -86,6 +86,17 @@ test("delayed spectator tiers read as what they show and how far behind", () => 
   assert.equal(tierText(tier({ kind: TierKind.PUBLIC, delaySeconds: 30, delayTurns: 1 }), []),
     "the public view, 30 s and 1 turn behind");
   assert.equal(tierText(tier({ kind: 99 as TierKind, delaySeconds: 5 }), []), "a delayed view, 5 s behind");
+});
+
+test("a room's players are told which tiers show hidden cards, and to whom", () => {
+  const tier = (init: MessageInitShape<typeof SpectatorTierSchema>) => create(SpectatorTierSchema, init);
+  const tiers = [tier({ kind: TierKind.PUBLIC, delaySeconds: 30, invite: true }),
+    tier({ kind: TierKind.OMNISCIENT, delaySeconds: 120, accounts: ["Caster#0001"], invite: true }),
+    tier({ kind: TierKind.PLAYER, seat: 0, delaySeconds: 60, accounts: ["Coach"] })];
+  assert.equal(hiddenTiersText(tiers, ["Ann", "Bob"]), "This room shows hidden cards to watchers "
+    + "the host chose: every hand, 120 s behind (to Caster#0001, anyone with the invite code); "
+    + "Ann's view, 60 s behind (to Coach).");
+  assert.equal(hiddenTiersText(tiers.slice(0, 1), []), "");
 });
 
 test("701.23: a search says whose library from the viewer's side", () => {
