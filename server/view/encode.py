@@ -339,11 +339,16 @@ def option_words(game: Game, action: ActivateAbility | ChooseMode) -> str:
     if obj is None:
         return ""
     ability = obj.ability_def
-    text = obj.card.rules_text if ability is None else ability.text
-    modes = [line.lstrip("\u2022+ ").strip() for line in text.splitlines()
-             if line.startswith(("\u2022", "+ "))]  # "\u2022 Mode." (700.2), "+ {1} -- Mode."
-    return modes[action.mode] if len(modes) == len(modes_of(obj)) and \
-        action.mode < len(modes) else ""
+    count = len(modes_of(obj))
+    # The ability's own text, else its card's (a trigger's text may stop at "choose one --",
+    # its bullets printed on the card below it: Trufflesnout's).
+    for text in ((obj.card.rules_text,) if ability is None
+                 else (ability.text, obj.card.rules_text)):
+        modes = [line.lstrip("\u2022+ ").strip() for line in text.splitlines()
+                 if line.startswith(("\u2022", "+ "))]  # "\u2022 Mode." (700.2), "+ {1} -- Mode."
+        if len(modes) == count:
+            return modes[action.mode] if action.mode < count else ""
+    return ""
 
 
 def _encode_choice(action: Action, game: Game | None) -> pb.Action:

@@ -6,7 +6,13 @@ view, the mode of the spell they are casting."""
 from __future__ import annotations
 
 from server.engine import apply
-from server.engine.actions import ActivateAbility, CastSpell
+from server.engine.actions import (
+    ActivateAbility,
+    ActivateManaAbility,
+    CastSpell,
+    PassPriority,
+    PayMana,
+)
 from server.engine.state import DecisionKind, Game, GameObject, Step, Zone
 from server.view import project
 from server.view.encode import encode_decision
@@ -56,3 +62,22 @@ def test_rule_700_2_a_modal_spells_modes_carry_their_printed_text() -> None:
     assert [(a.choose_mode.mode, a.choose_mode.text) for a in sent.options] == [
         (0, "Destroy target artifact."), (1, "Destroy target enchantment."),
         (2, "Exile target card from a graveyard.")]
+
+
+def test_rule_700_2_a_modal_triggers_modes_carry_the_bullets_its_card_prints() -> None:
+    """Trufflesnout's trigger text stops at "choose one --"; its modes are the bullets
+    printed below it on the card. Both clients showed "Mode 1" and "Mode 2"."""
+    game, seat, snout = _main_phase_with("Trufflesnout", Zone.HAND, "Forest", 3)
+    refresh(game)
+    apply(game, seat, CastSpell(snout.id))
+    for _ in range(50):  # pay, then pass until it resolves and its trigger asks for a mode
+        d = game.pending
+        assert d is not None
+        if d.kind is DecisionKind.CHOOSE_MODE:
+            break
+        paying = [a for a in d.options if isinstance(a, (ActivateManaAbility, PayMana))]
+        apply(game, d.seat, paying[0] if paying else PassPriority())
+    assert d is not None and d.kind is DecisionKind.CHOOSE_MODE and d.seat == seat
+    sent = encode_decision(d, project(game, seat), "r", 1, game)
+    assert [(a.choose_mode.mode, a.choose_mode.text) for a in sent.options] == [
+        (0, "Put a +1/+1 counter on Trufflesnout."), (1, "You gain 4 life.")]
