@@ -26,6 +26,7 @@ from client_sdk.describe import (
     hidden_tiers_text,
     object_name,
     option_text,
+    option_whose,
     pool_symbols,
     result_text,
     seat_name,
@@ -246,7 +247,9 @@ class Board:
         """The pending decision's options in plain words, told apart."""
         if self.decision is None:
             return []
-        return distinct_labels(option_text(self, o) for o in self.decision.options)
+        options = self.decision.options
+        return distinct_labels((option_text(self, o) for o in options),
+                               (option_whose(self, o) for o in options))
 
     def option_index(self, kind: str) -> int | None:
         """The index of the pending decision's first option of this kind (``pass_priority``)."""

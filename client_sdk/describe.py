@@ -191,9 +191,36 @@ _OBJECT_VERBS = {
 }
 
 
-def distinct_labels(labels: Iterable[str]) -> list[str]:
-    """Labels made distinct: the same words twice (two Islands to tap) get ``(1 of 2)``..."""
+def option_whose(names: Names, action: pb.Action) -> str:
+    """Whose the object an option names is, from the viewer's side -- ``yours``, ``Bob's``
+    -- ("" if it names none the viewer can see)."""
+    case = action.WhichOneof("kind")
+    if case is None:
+        return ""
+    value = getattr(action, case)
+    if case == "choose_target":
+        object_id = value.target.object_id if value.target.WhichOneof("kind") == "object_id" \
+            else ""
+    else:
+        object_id = getattr(value, "object_id", "")
+    obj = names.object(object_id) if object_id else None
+    if obj is None:
+        return ""
+    return "yours" if obj.controller == names.viewer else f"{names.player(obj.controller)}'s"
+
+
+def distinct_labels(labels: Iterable[str], whose: Iterable[str] = ()) -> list[str]:
+    """Labels made distinct: the same words twice get whose the objects are when that tells
+    them apart (``Target Burlfist Oak (yours)``, ``... (Bob's)``: ``whose``, one per label,
+    :func:`option_whose`), else ``(1 of 2)``... (two Islands to tap)."""
     labels = list(labels)
+    owners = list(whose)
+    if owners:
+        groups: dict[str, set[str]] = {}
+        for label, owner in zip(labels, owners, strict=True):
+            groups.setdefault(label, set()).add(owner)
+        labels = [f"{label} ({owner})" if owner and len(groups[label]) > 1 else label
+                  for label, owner in zip(labels, owners, strict=True)]
     total = Counter(labels)
     seen: Counter[str] = Counter()
     out = []

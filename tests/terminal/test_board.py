@@ -5,7 +5,7 @@ objects that left the view, and a spectator's screen with no hidden card."""
 from __future__ import annotations
 
 from client_sdk.board import Board, frame_text, permanent_text
-from client_sdk.describe import mana_symbol_words, option_text
+from client_sdk.describe import distinct_labels, mana_symbol_words, option_text, option_whose
 from client_sdk.mirror import Mirror
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
@@ -470,3 +470,36 @@ def test_a_rooms_players_are_told_which_tiers_show_their_hands_and_to_whom() -> 
             "behind (to Cas#0003, anyone with the invite code).") in shown
     del room.tiers[1]
     assert "hidden cards" not in frame_text(board, now=0.0)
+
+
+class _Names:
+    viewer = ANN
+
+    def __init__(self, *objects: pb.GameObject) -> None:
+        self.objects = {o.id: o for o in objects}
+
+    def object(self, object_id: str) -> pb.GameObject | None:
+        return self.objects.get(object_id)
+
+    def player(self, seat: int) -> str:
+        return ("Ann", "Bob")[seat]
+
+    def mentions(self, word: str) -> bool:
+        return False
+
+
+def test_two_targets_of_one_name_say_whose_each_is() -> None:
+    """"Target Burlfist Oak (1 of 2)" and "(2 of 2)": a terminal player, who can't click the
+    card, couldn't tell their own creature from their opponent's (found playing as a new
+    user). Such options say whose the object is; the same words of one player's objects
+    are still counted."""
+    names = _Names(_obj("o0", "Burlfist Oak", BATTLEFIELD, ANN),
+                   _obj("o1", "Burlfist Oak", BATTLEFIELD, BOB),
+                   _obj("i0", "Island", BATTLEFIELD, ANN), _obj("i1", "Island", BATTLEFIELD, ANN))
+    options = [pb.Action(choose_target=pb.ChooseTarget(target=pb.Target(object_id=i)))
+               for i in ("o0", "o1", "i0", "i1")] + [
+        pb.Action(choose_target=pb.ChooseTarget(target=pb.Target(player=BOB)))]
+    assert distinct_labels([option_text(names, o) for o in options],
+                           [option_whose(names, o) for o in options]) == [
+        "Target Burlfist Oak (yours)", "Target Burlfist Oak (Bob's)",
+        "Target Island (1 of 2)", "Target Island (2 of 2)", "Target Bob"]

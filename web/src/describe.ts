@@ -147,8 +147,25 @@ export function optionText(names: Names, action: Action): string {
   }
 }
 
-/** Labels made distinct: the same words twice (two Islands to tap) get "(1 of 2)" ... */
-export function distinctLabels(labels: string[]): string[] {
+/** Whose the object an option names is, from the viewer's side -- "yours", "Bob's" -- (""
+ * if it names none the viewer can see). */
+export function optionWhose(names: Names, action: Action): string {
+  const id = optionObjects(action)[0];
+  const obj = id ? names.object(id) : undefined;
+  if (!obj) return "";
+  return obj.controller === names.viewer ? "yours" : `${names.player(obj.controller)}'s`;
+}
+
+/** Labels made distinct: the same words twice get whose the objects are when that tells
+ * them apart ("Target Burlfist Oak (yours)", "... (Bob's)": `whose`, one per label,
+ * {@link optionWhose}), else "(1 of 2)" ... (two Islands to tap). */
+export function distinctLabels(given: string[], whose: string[] = []): string[] {
+  let labels = given;
+  if (whose.length) {
+    const groups = new Map<string, Set<string>>();
+    labels.forEach((l, i) => groups.set(l, (groups.get(l) ?? new Set()).add(whose[i] ?? "")));
+    labels = labels.map((l, i) => whose[i] && (groups.get(l)?.size ?? 0) > 1 ? `${l} (${whose[i]})` : l);
+  }
   const total = new Map<string, number>();
   for (const l of labels) total.set(l, (total.get(l) ?? 0) + 1);
   const seen = new Map<string, number>();

@@ -15,7 +15,7 @@ import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb"
 import {
   clockText, decisionName, distinctLabels, hiddenTiersText, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
   optionSeats,
-  optionText, seatName, stepName, targetText,
+  optionText, optionWhose, seatName, stepName, targetText,
 } from "./describe";
 
 export function mount(root: HTMLElement, app: App): void {
@@ -738,7 +738,8 @@ class Ui {
     const items = d.options.map((o, i) => ({ o, i }));
     const first = items.filter(({ o }) => related(o));
     const rest = items.filter(({ o }) => !related(o));
-    const labels = distinctLabels(d.options.map((o) => optionText(app, o)));
+    const labels = distinctLabels(d.options.map((o) => optionText(app, o)),
+      d.options.map((o) => optionWhose(app, o)));
     const button = ({ o, i }: { o: typeof d.options[number]; i: number }) => {
       const ids = optionObjects(o);
       // Pointing at an option (mouse or keyboard focus) marks the cards it names.

@@ -7,7 +7,7 @@ import {
 } from "../src/gen/protocol/v1/game_pb";
 import {
   clockText, distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
-  hiddenTiersText, optionText, tierText, tokenWords, type Names,
+  hiddenTiersText, optionText, optionWhose, tierText, tokenWords, type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -16,6 +16,8 @@ const objects = new Map<string, GameObject>([
   ["b1", create(GameObjectSchema, { id: "b1", name: "Grizzly Bears" })],
   ["w1", create(GameObjectSchema, { id: "w1", name: "Wall of Wood" })],
   ["fd", create(GameObjectSchema, { id: "fd", faceDown: true })],
+  ["o0", create(GameObjectSchema, { id: "o0", name: "Burlfist Oak", controller: 0 })],
+  ["o1", create(GameObjectSchema, { id: "o1", name: "Burlfist Oak", controller: 1 })],
 ]);
 const names: Names = {
   viewer: 0,
@@ -69,6 +71,16 @@ test("options name the cards and players a click picks them by", () => {
 test("the same words twice are told apart", () => {
   assert.deepEqual(distinctLabels(["Tap Island for mana", "Pass priority", "Tap Island for mana"]),
     ["Tap Island for mana (1 of 2)", "Pass priority", "Tap Island for mana (2 of 2)"]);
+});
+
+test("two targets of one name say whose each is (a terminal player can't click the card)", () => {
+  const target = (id: string) => act({ case: "chooseTarget", value: { target: { kind: { case: "objectId", value: id } } } });
+  const options = [target("o0"), target("o1"), act({ case: "passPriority", value: {} })];
+  assert.deepEqual(distinctLabels(options.map((o) => optionText(names, o)), options.map((o) => optionWhose(names, o))),
+    ["Target Burlfist Oak (yours)", "Target Burlfist Oak (Bob's)", "Pass priority"]);
+  // Both yours: counted as before.
+  assert.deepEqual(distinctLabels(["Target Island", "Target Island"], ["yours", "yours"]),
+    ["Target Island (1 of 2)", "Target Island (2 of 2)"]);
 });
 
 test("mana symbols have words", () => {
