@@ -28,8 +28,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument("--name", default="player", help="a new guest's display name")
     play.add_argument("--token", default=None,
                       help=f"play as the account holding this token (default: "
-                           f"${TOKEN_ENV}, else a new guest); its game in progress, if any, "
-                           "is resumed")
+                           f"${TOKEN_ENV}, else the account saved for this server on this "
+                           "machine, else a new guest, saved); its game in progress, if "
+                           "any, is resumed")
+    play.add_argument("--new-guest", action="store_true",
+                      help="play as a new guest account, neither using nor saving the one "
+                           "saved for this server")
     play.add_argument("--deck", default="", metavar="NAME|FILE",
                       help="a demo deck name or a deck list file (any supported format; "
                            "default: a demo deck)")
@@ -115,6 +119,9 @@ def _play(args: argparse.Namespace) -> int:
     if args.bot and (args.room or args.quick_match):
         return _usage("play", "--bot fills a room you create: not with --room or "
                               "--quick-match")
+    if args.new_guest and token_arg(args.token):
+        return _usage("play", f"--new-guest plays as no account's token: not with --token "
+                              f"or ${TOKEN_ENV}")
     if args.invite and not args.room:
         return _usage("play", "--invite goes with --room")
     if args.clock < 0:
@@ -132,7 +139,8 @@ def _play(args: argparse.Namespace) -> int:
         url=args.url, name=args.name, token=token_arg(args.token), deck=deck,
         room_id=args.room, invite_code=args.invite, quick_match=args.quick_match,
         bots=args.players - 1 if args.bot else 0, seats=args.players, public=args.public,
-        clock_seconds=args.clock, deck_format=fmt, best_of=args.best_of)
+        clock_seconds=args.clock, deck_format=fmt, best_of=args.best_of,
+        remember=not args.new_guest)
     return run_command("play", partial(play, options))
 
 

@@ -19,17 +19,24 @@ import stat
 import sys
 import termios
 import tty
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import TextIO
 
 import trio
 from rich.console import Console
 
+from client_sdk import saved as saved_accounts
 from client_sdk.board import Board, frame_lines, render
 from client_sdk.bots import RandomBot
-from client_sdk.client import CLOSE_REPLACED, Client, ConnectionEndedError, ConnectionLostError
+from client_sdk.client import (
+    CLOSE_REPLACED,
+    Client,
+    ConnectionEndedError,
+    ConnectionLostError,
+    ServerError,
+)
 from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block, only_pass
 from protocol.v1 import messages_pb2 as mpb
 
@@ -437,6 +444,9 @@ class PlayOptions:
     deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED
     #: A match of several games (3 or 5) in the room created; 1: a single game.
     best_of: int = 1
+    #: Without ``token``: play as the account saved for this server on this machine, if any
+    #: (:mod:`client_sdk.saved`), and save a new guest's; False: a new guest, not saved.
+    remember: bool = True
 
 
 async def _bot(url: str, room_id: str, invite_code: str, index: int, board: Board, *,
@@ -452,13 +462,61 @@ async def _bot(url: str, room_id: str, invite_code: str, index: int, board: Boar
         task_status.started()
 
 
+@asynccontextmanager
+async def _connected(o: PlayOptions, out: TextIO) -> AsyncIterator[Client]:
+    """The client ``play`` plays with: as ``o.token``'s account; else as the account saved
+    for this server (its seat in a game in progress back) -- unless another terminal plays
+    as it now, which this one never cuts off -- else as a new guest, saved for next time."""
+    saved: saved_accounts.SavedAccount | None = None
+    if o.remember and not o.token:
+        try:
+            saved = saved_accounts.load(o.url)
+        except (OSError, ValueError, TypeError) as exc:
+            print(f"Can't read the saved accounts ({exc}): playing as a new guest.",
+                  file=out, flush=True)
+    keep = o.remember and not o.token
+    if saved is not None:
+        entered = False
+        try:
+            async with Client.connect(o.url, o.name, token=saved.token,
+                                      take_over=False) as client:
+                entered = True
+                yield client
+        except ServerError as exc:
+            if entered:
+                raise
+            if exc.code == mpb.ERROR_CODE_ACCOUNT_IN_USE:
+                print(f"Your saved account {saved.name} is playing elsewhere now (another "
+                      f"terminal?): this one plays as a new guest.", file=out, flush=True)
+                keep = False
+            elif exc.code == mpb.ERROR_CODE_UNAUTHENTICATED:
+                print(f"The server no longer knows your saved account {saved.name}: "
+                      f"playing as a new guest.", file=out, flush=True)
+            else:
+                raise
+        else:
+            return
+    async with Client.connect(o.url, o.name, token=o.token) as client:
+        if keep:
+            try:
+                path = saved_accounts.save(o.url, saved_accounts.SavedAccount(
+                    client.account.name, client.account_token))
+            except (OSError, ValueError, TypeError) as exc:
+                print(f"Can't save your account ({exc}): if this terminal closes, your seat "
+                      f"can't be taken back.", file=out, flush=True)
+            else:
+                print(f"Playing as {client.account.name}, saved in {path}: the same command "
+                      f"takes your seat back if this terminal closes.", file=out, flush=True)
+        yield client
+
+
 async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 0) -> int:
     """``manawire play``: join (or create, or quick-match) a game and play it in the
     terminal. Returns the exit code."""
     out = out or sys.stdout
     screen = Screen(out)
     o = options
-    async with Client.connect(o.url, o.name, token=o.token) as client:
+    async with _connected(o, out) as client:
         if client.room_id is not None and (client.seat is None or client.seat < 0 or (
                 client.room is not None and client.room.finished)):
             # The account's session was watching a room, or was in one whose game (or
@@ -507,8 +565,9 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
         def stopped() -> str:
             if not board.game_running or bots:
                 return "Interrupted."
-            return (f"Interrupted: your seat is kept while your clock runs. To take it back: "
-                    f"manawire play {o.url} --token {client.account_token}")
+            back = (f"manawire play {o.url}" if o.remember and not o.token
+                    else f"manawire play {o.url} --token {client.account_token}")
+            return f"Interrupted: your seat is kept while your clock runs. To take it back: {back}"
 
         session.stopped = stopped
         async with trio.open_nursery() as nursery:

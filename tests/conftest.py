@@ -4,6 +4,9 @@
 random-game soak of ``tests/engine/test_simulation.py`` (1,000 games). Without it the same
 test plays a fixed sample of those games (the first tenth of each batch, the same seeds
 every run), so the default run stays fast.
+
+Every test keeps ``manawire play``'s saved accounts (:mod:`client_sdk.saved`) in a
+directory of its own, never the user's: a test's guest never plays as another's.
 """
 
 from __future__ import annotations
@@ -12,7 +15,15 @@ import os
 
 import pytest
 
+from client_sdk.saved import STATE_ENV
+
 SOAK_ENV = "MANAWIRE_SOAK"
+
+
+@pytest.fixture(autouse=True)
+def _saved_accounts_apart(tmp_path_factory: pytest.TempPathFactory,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(STATE_ENV, str(tmp_path_factory.mktemp("state")))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

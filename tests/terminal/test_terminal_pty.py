@@ -124,6 +124,42 @@ async def test_play_a_whole_game_against_a_bot_by_typing(server: ServerProcess) 
     assert "Last events" in final and "You (Typist#" in final
 
 
+async def test_a_guest_whose_terminal_closed_takes_its_seat_back_with_the_same_command(
+        server: ServerProcess) -> None:
+    """A guest's token is its only way back to its seat, and ``play`` never showed it: a
+    person whose terminal closed mid-game could only watch the clocks run (found playing
+    as a new user). The account is saved for the server; the same command takes the seat
+    back. A second terminal playing meanwhile never cuts the first off: it is a new guest."""
+    command = manawire("play", server.url, "--bot", "--name", "Lost")
+    first = PtyProgram(command)
+    try:
+        await first.start()
+        with trio.fail_after(60):
+            await first.wait_for(r"Your decision #\d+: ")
+            found = re.search(r"Playing as (Lost#\d+), saved in ", first.text())
+            assert found, first.text()[-2000:]
+            name = found.group(1)
+            other = PtyProgram(command)  # meanwhile, the same command in another terminal
+            try:
+                await other.start()
+                await other.wait_for(r"Your decision #\d+: ")
+                assert (f"Your saved account {name} is playing elsewhere now (another "
+                        f"terminal?): this one plays as a new guest.") in other.text()
+            finally:
+                await other.aclose()
+            assert "Your decision" in (first.screen() or "")  # (still playing)
+    finally:
+        await first.aclose()  # the terminal is gone, its process killed
+    again = PtyProgram(command)
+    try:
+        await again.start()
+        with trio.fail_after(60):
+            await again.wait_for(f"you are {re.escape(name)}")
+            assert re.search(r"Back in your game in room [0-9a-f]+\.", again.text())
+    finally:
+        await again.aclose()
+
+
 @pytest.mark.parametrize("tier", [0, 1])
 async def test_watch_a_bot_game_to_its_end(server: ServerProcess, tier: int) -> None:
     """Live, or (``--tier 1``) a delayed tier of a room that allows no live spectators."""
