@@ -129,6 +129,8 @@ class Board:
         if body == "snapshot":
             for obj in msg.snapshot.view.objects:
                 self._seen[obj.id] = obj
+            for obj in msg.snapshot.recent_objects:  # named by the events, gone since
+                self._seen.setdefault(obj.id, obj)
             # (a turn before the one last seen: the next game of a match, not a gap)
             next_game = self.mirror.header.turn < self._turn
             self._turn = self.mirror.header.turn

@@ -579,18 +579,20 @@ class Delta(_message.Message):
     def __init__(self, prev_state_id: _Optional[int] = ..., state_id: _Optional[int] = ..., ops: _Optional[_Iterable[_Union[DeltaOp, _Mapping]]] = ..., view_hash: _Optional[bytes] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class Snapshot(_message.Message):
-    __slots__ = ("room_id", "state_id", "view", "view_hash", "recent_events")
+    __slots__ = ("room_id", "state_id", "view", "view_hash", "recent_events", "recent_objects")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_ID_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     VIEW_HASH_FIELD_NUMBER: _ClassVar[int]
     RECENT_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    RECENT_OBJECTS_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     state_id: int
     view: View
     view_hash: bytes
     recent_events: _containers.RepeatedCompositeFieldContainer[GameEvent]
-    def __init__(self, room_id: _Optional[str] = ..., state_id: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., view_hash: _Optional[bytes] = ..., recent_events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+    recent_objects: _containers.RepeatedCompositeFieldContainer[GameObject]
+    def __init__(self, room_id: _Optional[str] = ..., state_id: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., view_hash: _Optional[bytes] = ..., recent_events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., recent_objects: _Optional[_Iterable[_Union[GameObject, _Mapping]]] = ...) -> None: ...
 
 class PassPriority(_message.Message):
     __slots__ = ()

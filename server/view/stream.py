@@ -13,6 +13,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from protocol.viewhash import OBJECT, ViewDigest, element_digest, fully_hashed
@@ -96,6 +99,10 @@ class ViewStream:
     digest: ViewDigest = field(default_factory=ViewDigest)
     #: Hidden cards this class saw at the last step (701.20).
     looked: frozenset[str] = frozenset()
+    #: The last objects that left this class's view for good (their ids are gone, 400.7):
+    #: name, owner and controller by id, newest last, at most :data:`DEPARTED` -- so a
+    #: snapshot's recent events can name them (:meth:`snapshot`).
+    departed: dict[str, tuple[str, int, int]] = field(default_factory=dict)
     #: The tracker versions of the header and players this class has.
     header_version: int = -1
     player_versions: tuple[int, ...] = ()
@@ -227,11 +234,18 @@ class ViewStream:
             for oid in sorted(gone):
                 if replaced is not None:
                     replaced.setdefault(oid, objects[oid])
-                del objects[oid]
+                left = objects.pop(oid)
                 self.digest.drop(("o", oid))
                 # Still in the game in the same place: a look or reveal ended (701.20a).
-                ops.append((pb.DeltaOp(conceal_object=oid) if oid in game.objects
-                            else pb.DeltaOp(remove_object=oid)).SerializeToString())
+                if oid in game.objects:
+                    ops.append(pb.DeltaOp(conceal_object=oid).SerializeToString())
+                    continue
+                ops.append(pb.DeltaOp(remove_object=oid).SerializeToString())
+                if not left.face_down:
+                    departed = self.departed
+                    departed[oid] = (left.name, left.owner, left.controller)
+                    if len(departed) > DEPARTED:
+                        del departed[next(iter(departed))]
         open_keys = self._open
         rebuild = changes.changed if in_step else set(objects) | set(changes.changed)
         # A card this class goes on seeing is rebuilt only if it changed (the tracker
@@ -310,7 +324,33 @@ class ViewStream:
                 room_id=room_id, state_id=self.state_id, view=view_msg,
                 view_hash=self.digest.hash(self.viewer))).SerializeToString()
             cached = self._snapshot = (self.state_id, room_id, data)
-        return with_request_id(request_id, with_recent_events(cached[2], recent))
+        named = sorted({oid for e in recent for oid in event_object_ids(e)
+                        if oid in self.departed and oid not in self.objects})
+        gone = [pb.GameObject(id=oid, name=name, owner=owner, controller=controller
+                              ).SerializeToString()
+                for oid in named for name, owner, controller in (self.departed[oid],)]
+        return with_request_id(request_id, with_recent_events(cached[2], recent, gone))
+
+
+#: Objects that left a view for good whose names a view class keeps (ViewStream.departed).
+DEPARTED = 64
+
+
+def event_object_ids(data: bytes) -> set[str]:
+    """The object ids a serialized ``GameEvent`` names (every ``*_id``/``*_ids`` field, in
+    whatever event it is)."""
+    found: set[str] = set()
+    pending: list[Message] = [pb.GameEvent.FromString(data)]
+    while pending:
+        message = pending.pop()
+        for field_desc, value in message.ListFields():
+            if field_desc.type == FieldDescriptor.TYPE_MESSAGE:
+                pending.extend(value if field_desc.is_repeated else [value])
+            elif field_desc.name.endswith(("_id", "_ids")) \
+                    and field_desc.type == FieldDescriptor.TYPE_STRING:
+                found.update(value if field_desc.is_repeated else [value])
+    found.discard("")
+    return found
 
 
 #: Events a snapshot repeats from the deltas before it (``Snapshot.recent_events``).

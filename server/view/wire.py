@@ -88,8 +88,9 @@ def with_request_id(request_id: int, message: bytes) -> bytes:
 
 
 _SNAPSHOT = _key(mpb.ServerMessage.DESCRIPTOR, "snapshot", 2)
-_RECENT = _keys(pb.Snapshot.DESCRIPTOR, (
-    "room_id", "state_id", "view", "view_hash", "recent_events"), "20222")[-1]
+_RECENT, _RECENT_OBJECT = _keys(pb.Snapshot.DESCRIPTOR, (
+    "room_id", "state_id", "view", "view_hash", "recent_events", "recent_objects"),
+    "202222")[-2:]
 
 
 def _read_varint(data: bytes, at: int) -> tuple[int, int]:
@@ -104,11 +105,13 @@ def _read_varint(data: bytes, at: int) -> tuple[int, int]:
         shift += 7
 
 
-def with_recent_events(snapshot: bytes, events: Sequence[bytes]) -> bytes:
+def with_recent_events(snapshot: bytes, events: Sequence[bytes],
+                       objects: Sequence[bytes] = ()) -> bytes:
     """A serialized ``ServerMessage{snapshot}`` (without a request id) with ``events``
-    (serialized ``GameEvent``s) added as its ``recent_events``: the snapshot's last field,
-    so they are written after the rest of its payload, whose length grows."""
-    if not events:
+    (serialized ``GameEvent``s) added as its ``recent_events`` and ``objects`` (serialized
+    ``GameObject``s) as its ``recent_objects``: the snapshot's last fields, so they are
+    written after the rest of its payload, whose length grows."""
+    if not events and not objects:
         return snapshot
     if not snapshot.startswith(_SNAPSHOT):
         raise ValueError("not a serialized ServerMessage{snapshot}")
@@ -116,7 +119,8 @@ def with_recent_events(snapshot: bytes, events: Sequence[bytes]) -> bytes:
     if at + size != len(snapshot):
         raise ValueError("a ServerMessage with more than its snapshot")
     return length_delimited(_SNAPSHOT, snapshot[at:] + b"".join(
-        [length_delimited(_RECENT, e) for e in events]))
+        [length_delimited(_RECENT, e) for e in events]
+        + [length_delimited(_RECENT_OBJECT, o) for o in objects]))
 
 
 _PREV, _STATE, _OPS, _HASH, _EVENTS = _keys(pb.Delta.DESCRIPTOR, (

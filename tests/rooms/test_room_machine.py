@@ -46,6 +46,7 @@ from server.store.records import (
 )
 from server.view import SPECTATOR, project
 from server.view.encode import encode_view
+from server.view.stream import event_object_ids
 
 WELCOME = mpb.Welcome(protocol_version=1, session_id="s", resume_token="t").SerializeToString()
 
@@ -331,6 +332,44 @@ def test_a_snapshot_repeats_the_last_events_its_viewer_was_sent_and_no_other() -
         got = [m.snapshot for m in d.take(conn) if m.HasField("snapshot")]
         assert len(got) == 1 and list(got[0].recent_events) == sent[was][-20:]
     assert sent[1][-20:] != sent[2][-20:]  # each its own (a draw: a card, or which one)
+
+
+def test_400_7_a_snapshots_recent_events_name_what_has_left_the_view_since() -> None:
+    """A reloaded page told "a card you can't see blocks Trufflesnout": the blocker had died
+    since, its id gone from the view, and a client starting from a snapshot had never seen
+    it (found playing as a new user). The snapshot names such objects (``recent_objects``:
+    id, name, owner, controller), each one its viewer was sent before -- never another."""
+    d = two_player_room()
+    assert d.join(3, spectator=True).accepted
+    rng, named = random.Random(5), 0
+    seen: dict[int, dict[str, str]] = {1: {}, 3: {}}  # what each was sent, by id: its name
+    for _ in range(150):
+        if not play(d, rng, 20):
+            break
+        d.rid += 1
+        for conn in (1, 3):
+            d.do(Snapshot(conn, d.rid))
+            for m in d.take(conn):
+                if m.HasField("delta"):
+                    for op in m.delta.ops:
+                        kind = op.WhichOneof("op")
+                        if kind in ("create_object", "update_object", "reveal_object"):
+                            obj = getattr(op, kind)
+                            seen[conn][obj.id] = obj.name
+                if not m.HasField("snapshot"):
+                    continue
+                snap = m.snapshot
+                in_view = {o.id for o in snap.view.objects}
+                named_ids = {o.id for o in snap.recent_objects}
+                gone = {i for e in snap.recent_events
+                        for i in event_object_ids(e.SerializeToString())
+                        if i in seen[conn] and i not in in_view}
+                assert named_ids == gone, (conn, named_ids, gone)
+                for o in snap.recent_objects:
+                    assert o.name == seen[conn][o.id]  # as it was last sent, and only then
+                named += len(snap.recent_objects)
+                seen[conn].update({o.id: o.name for o in snap.view.objects})
+    assert named > 0
 
 
 def test_rule_104_3a_a_player_whose_clock_runs_out_concedes_when_the_room_wakes() -> None:

@@ -503,3 +503,20 @@ def test_two_targets_of_one_name_say_whose_each_is() -> None:
                            [option_whose(names, o) for o in options]) == [
         "Target Burlfist Oak (yours)", "Target Burlfist Oak (Bob's)",
         "Target Island (1 of 2)", "Target Island (2 of 2)", "Target Bob"]
+
+
+def test_400_7_a_snapshots_recent_events_name_what_has_left_the_view_since() -> None:
+    """Back in a new terminal, the log said "a card you can't see blocks Trufflesnout": the
+    blocker had died since. The snapshot names what its events name and has left the view."""
+    board = _board(ANN)
+    view = _view(ANN)
+    board.mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=6, view=view,
+                                           view_hash=view_hash(view)))
+    board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(
+        view=view, recent_events=[pb.GameEvent(blockers_declared=pb.BlockersDeclaredEvent(
+            blocks=[pb.BlockPair(blocker_id="dead", attacker_id="g1")]))],
+        recent_objects=[pb.GameObject(id="dead", name="Sabertooth Mauler", owner=ANN,
+                                      controller=ANN)])), now=1.0)
+    told = [text for text, _n in board.events]
+    assert any("Sabertooth Mauler" in t and "Goblin Guide" in t for t in told), told
+    assert not any("can't see" in t for t in told), told

@@ -502,6 +502,8 @@ export class App implements Names {
           // drop for the missed deltas, a resync): the events between are gone -- say so,
           // then the last ones; a resync adds only what came after the last line told.
           this.remember();
+          // What those events name that has left the view since (a creature that died).
+          for (const o of body.value.recentObjects) if (!this.seen.has(o.id)) this.seen.set(o.id, o);
           let told = body.value.recentEvents.map((e) => eventText(this, e)).filter((l) => l !== null);
           // (a turn before the one last seen: the next game of a match, not a gap)
           const nextGame = this.mirror.header.turn < turnBefore;

@@ -226,6 +226,25 @@ test("a page starting from a snapshot logs its recent events, under the match's 
   } finally { restore(); }
 });
 
+test("a snapshot's recent events name what has left the view since (rule 400.7)", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    // Sabertooth Mauler blocked, then died: its id is in no zone of the view any more.
+    const recentEvents = [{ kind: { case: "blockersDeclared" as const, value: {
+      blocks: [{ blockerId: "dead", attackerId: "gone-too" }] } } }];
+    const recentObjects = [{ id: "dead", name: "Sabertooth Mauler", owner: 0, controller: 0 },
+      { id: "gone-too", name: "Trufflesnout", owner: 1, controller: 1 }];
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v,
+      viewHash: viewHash(v), recentEvents, recentObjects } } });
+    assert.equal(app.log.length, 1);
+    assert.match(app.log[0]!, /Sabertooth Mauler blocks Trufflesnout/);
+  } finally { restore(); }
+});
+
 test("a declaration of blockers with no choice in it is answered at once (rule 509.1a)", () => {
   const restore = installFakeSocket();
   try {
