@@ -545,6 +545,7 @@ def _help_line(board: Board) -> str:
     parts = ["number + Enter: answer"]
     if board.option_index("pass_priority") is not None:
         parts.append("p: pass priority")
+    parts.append("?N: read option N's card")
     parts.append("q: quit (concedes the match)" if board.match is not None
                  else "q: quit (concedes the game)")
     return " · ".join(parts)

@@ -177,7 +177,10 @@ def run_command(command: str, main: Callable[[], Awaitable[int]]) -> int:
             print(f"  {detail}", file=sys.stderr)
         return 1
     except InvalidURI as exc:
-        print(f"manawire {command}: not a WebSocket URL: {exc.uri}", file=sys.stderr)
+        scheme, _colon, rest = exc.uri.partition("://")
+        hint = f" (the server's WebSocket URL is ws{scheme[4:]}://{rest})" \
+            if scheme in ("http", "https") and rest else ""
+        print(f"manawire {command}: not a WebSocket URL: {exc.uri}{hint}", file=sys.stderr)
         return 2
     except (OSError, InvalidHandshake, TimeoutError) as exc:
         print(f"manawire {command}: can't connect to the server: {exc}", file=sys.stderr)

@@ -191,22 +191,39 @@ _OBJECT_VERBS = {
 }
 
 
-def option_whose(names: Names, action: pb.Action) -> str:
-    """Whose the object an option names is, from the viewer's side -- ``yours``, ``Bob's``
-    -- ("" if it names none the viewer can see)."""
+def option_object_id(action: pb.Action) -> str:
+    """The object an option names first ("" if none): what it casts, plays, activates,
+    targets, declares..."""
     case = action.WhichOneof("kind")
     if case is None:
         return ""
     value = getattr(action, case)
     if case == "choose_target":
-        object_id = value.target.object_id if value.target.WhichOneof("kind") == "object_id" \
+        return value.target.object_id if value.target.WhichOneof("kind") == "object_id" \
             else ""
-    else:
-        object_id = getattr(value, "object_id", "")
+    return str(getattr(value, "object_id", ""))
+
+
+def option_whose(names: Names, action: pb.Action) -> str:
+    """Whose the object an option names is, from the viewer's side -- ``yours``, ``Bob's``
+    -- ("" if it names none the viewer can see)."""
+    object_id = option_object_id(action)
     obj = names.object(object_id) if object_id else None
     if obj is None:
         return ""
     return "yours" if obj.controller == names.viewer else f"{names.player(obj.controller)}'s"
+
+
+def card_words(obj: pb.GameObject) -> str:
+    """A card as a player reads it: name, mana cost, types, power/toughness and its text."""
+    kinds = " ".join([*obj.supertypes, *obj.card_types])
+    if obj.subtypes:
+        kinds += " -- " + " ".join(obj.subtypes)
+    parts = [obj.name or "a face-down card", obj.mana_cost, kinds]
+    if obj.HasField("power") and obj.HasField("toughness"):
+        parts.append(f"{obj.power}/{obj.toughness}")
+    text = " ".join(obj.rules_text.split())
+    return " · ".join(p for p in parts if p) + (f": {text}" if text else "")
 
 
 def distinct_labels(labels: Iterable[str], whose: Iterable[str] = ()) -> list[str]:

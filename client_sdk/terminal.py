@@ -37,7 +37,14 @@ from client_sdk.client import (
     ConnectionLostError,
     ServerError,
 )
-from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block, only_pass
+from client_sdk.describe import (
+    NO_BLOCKERS_TEXT,
+    card_words,
+    nothing_can_block,
+    only_pass,
+    option_object_id,
+)
+from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 
 #: Seconds between two frames at most (a burst of deltas is drawn once).
@@ -323,7 +330,11 @@ class Session:
             return None
         if text in ("h", "?", "help"):
             board.notice = ("Type the number of an option and Enter; p passes priority; "
+                            "?N reads the card option N names, ?NAME a card you can see; "
                             "q quits.")
+            return None
+        if text.startswith("?"):
+            board.notice = self._card_text(text[1:].strip())
             return None
         if board.sideboard_needed:
             if text in ("k", "keep"):
@@ -346,11 +357,33 @@ class Session:
         elif text.isdigit() and 1 <= int(text) <= len(decision.options):
             index = int(text) - 1
         else:
-            board.notice = (f"Type a number from 1 to {len(decision.options)}, p to pass "
-                            f"priority or q to quit (not {text!r}).")
+            passing = ", p to pass priority" if board.option_index("pass_priority") is not None \
+                else ""
+            board.notice = (f"Type a number from 1 to {len(decision.options)}{passing} or q "
+                            f"to quit (not {text!r}).")
             return None
         await self._answer(index)
         return None
+
+    def _card_text(self, query: str) -> str:
+        """The card a ``?`` line asks about: option N's (``?3``), or the first card in view
+        whose name starts with the words typed (``?burl``), in words."""
+        board = self.board
+        obj: pb.GameObject | None = None
+        if query.isdigit():
+            decision = board.decision
+            if decision is None or not 1 <= int(query) <= len(decision.options):
+                return f"No option {query} to read."
+            object_id = option_object_id(decision.options[int(query) - 1])
+            obj = board.object(object_id) if object_id else None
+            if obj is None:
+                return f"Option {query} names no card."
+        else:
+            obj = next((o for o in board.mirror.objects.values()
+                        if o.name.lower().startswith(query)), None)
+            if obj is None:
+                return f"No card you can see is named {query!r}."
+        return card_words(obj)
 
     async def _answer(self, index: int, *, auto: bool = False, logged: str = "") -> None:
         """Answer the pending decision with its option ``index`` (and log ``logged``).

@@ -162,3 +162,29 @@ async def test_a_session_taken_over_elsewhere_ends_with_a_sentence(
     _client, _board, session = await _received([gone])
     assert session._outcome is not None
     assert session._outcome.line == "The server closed the connection (1011: internal error)."
+
+
+async def test_a_player_reads_a_cards_text_by_its_option_or_its_name(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """The terminal showed cards by name and cost only: a player couldn't read what a card
+    does (found playing as a new user). ``?N`` reads the card option N names, ``?NAME`` the
+    first card in view whose name starts so."""
+    sacrifice = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="t1",
+                                                                        mana="G"))
+    _client, board, session = await _received([_priority(4, pb.Action(
+        pass_priority=pb.PassPriority()), sacrifice)])
+    assert board.decision is not None
+    assert await session._command("?2") is None
+    assert board.notice == ("Treasure · Artifact: {T}, Sacrifice this artifact: Add one mana "
+                            "of any color.")
+    hollow = ("Jungle Hollow · Land: Jungle Hollow enters the battlefield tapped. When Jungle "
+              "Hollow enters the battlefield, you gain 1 life. {T}: Add {B} or {G}.")
+    assert await session._command("?jungle") is None
+    assert board.notice == hollow
+    await session._command("?1")
+    assert board.notice == "Option 1 names no card."
+    await session._command("?9")
+    assert board.notice == "No option 9 to read."
+    await session._command("?ugin")
+    assert board.notice == "No card you can see is named 'ugin'."
+    assert _client.acted == []  # reading answers nothing

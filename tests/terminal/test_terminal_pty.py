@@ -220,6 +220,10 @@ async def test_errors_are_clear_and_exit_nonzero(server: ServerProcess,
     assert "line 2:" in bad.stderr and "line 3:" in bad.stderr, bad.stderr
     down = await trio.to_thread.run_sync(_run, "play", "ws://127.0.0.1:9", "--bot")
     assert down.returncode == 1 and "can't connect" in down.stderr, down.stderr
+    # The page's address pasted instead of the server's: the WebSocket URL it means is said.
+    page = await trio.to_thread.run_sync(_run, "play", server.url.replace("ws://", "http://"))
+    assert page.returncode == 2
+    assert f"(the server's WebSocket URL is {server.url})" in page.stderr, page.stderr
     assert sys.executable  # (the checkout's interpreter runs every command)
 
 
