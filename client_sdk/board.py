@@ -544,7 +544,7 @@ def _help_line(board: Board) -> str:
         return "You have lost: the others play on. q: leave"
     parts = ["number + Enter: answer"]
     if board.option_index("pass_priority") is not None:
-        parts.append("p: pass priority")
+        parts.append("p: pass priority · pp: pass until the turn ends")
     parts.append("?N: read option N's card")
     parts.append("q: quit (concedes the match)" if board.match is not None
                  else "q: quit (concedes the game)")

@@ -218,6 +218,9 @@ class Session:
         self._outcome: Outcome | None = None
         #: What to say if the session stops otherwise (Ctrl-C).
         self.stopped: Callable[[], str] = lambda: "Stopped."
+        #: Passing priority for the rest of a turn (``pp``): that turn and what was on the
+        #: stack then (None: not passing).
+        self._passing: tuple[int, frozenset[str]] | None = None
 
     def changed(self) -> None:
         """Redraw soon."""
@@ -286,6 +289,8 @@ class Session:
                 await self._answer(0, auto=True, logged=NO_BLOCKERS_TEXT)
             elif decision is not None and only_pass(decision, board.mirror.objects):
                 await self._answer(0, auto=True)
+            elif decision is not None and (index := self._passing_on()) is not None:
+                await self._answer(index, auto=True)
             self.changed()
 
     async def _render(self) -> None:
@@ -329,9 +334,9 @@ class Session:
             board.notice = "You are watching: q stops watching."
             return None
         if text in ("h", "?", "help"):
-            board.notice = ("Type the number of an option and Enter; p passes priority; "
-                            "?N reads the card option N names, ?NAME a card you can see; "
-                            "q quits.")
+            board.notice = ("Type the number of an option and Enter; p passes priority, pp "
+                            "until the turn ends or something new is on the stack; ?N reads "
+                            "the card option N names, ?NAME a card you can see; q quits.")
             return None
         if text.startswith("?"):
             board.notice = self._card_text(text[1:].strip())
@@ -349,7 +354,15 @@ class Session:
         if decision is None:
             board.notice = "Nothing to answer now."
             return None
-        if text in ("p", "pass"):
+        if text in ("pp", "pass turn"):
+            index = board.option_index("pass_priority")
+            if index is None:
+                board.notice = "Passing priority is not an option now: choose a number."
+                return None
+            self._passing = (board.mirror.header.turn, self._stack())
+            board.notice = ("You pass priority until the turn ends or something new is on the "
+                            "stack (decisions other than priority still ask).")
+        elif text in ("p", "pass"):
             index = board.option_index("pass_priority")
             if index is None:
                 board.notice = "Passing priority is not an option now: choose a number."
@@ -364,6 +377,30 @@ class Session:
             return None
         await self._answer(index)
         return None
+
+    def _stack(self) -> frozenset[str]:
+        return frozenset(self.board.mirror.zones.get((pb.ZONE_KIND_STACK, -1), ()))
+
+    def _passing_on(self) -> int | None:
+        """While passing for the rest of the turn (``pp``): the pass option of a priority
+        decision of that turn whose stack has nothing new on it (None: ask the player). A
+        new turn, or something new on the stack (an opponent's spell to answer, perhaps),
+        ends the passing, and the player is told."""
+        passing, board = self._passing, self.board
+        if passing is None or board.decision is None:
+            return None
+        turn, stack = passing
+        if board.mirror.header.turn != turn:
+            self._passing = None
+            board.notice = "The turn is over: you no longer pass by yourself."
+            return None
+        if self._stack() - stack:
+            self._passing = None
+            board.notice = "Something new is on the stack: you stopped passing. Your decision."
+            return None
+        if board.decision.kind != pb.DECISION_KIND_PRIORITY:
+            return None  # (blockers, a target...: the player's; passing goes on after)
+        return board.option_index("pass_priority")
 
     def _card_text(self, query: str) -> str:
         """The card a ``?`` line asks about: option N's (``?3``), or the first card in view

@@ -188,3 +188,35 @@ async def test_a_player_reads_a_cards_text_by_its_option_or_its_name(
     await session._command("?ugin")
     assert board.notice == "No card you can see is named 'ugin'."
     assert _client.acted == []  # reading answers nothing
+
+
+async def test_pp_passes_priority_until_the_turn_ends_or_something_new_is_on_the_stack(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Holding an instant, a player pressed p through every step of both turns: 14 presses
+    for a pair of empty turns (found playing as a new user). ``pp`` passes by itself for
+    the rest of the turn -- until something new is on the stack, which the player may want
+    to answer -- and never answers another kind of decision."""
+    sacrifice = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="t1",
+                                                                        mana="G"))
+    passing = pb.Action(pass_priority=pb.PassPriority())
+    client, board, session = await _received([_priority(4, passing, sacrifice)])
+    await session._command("pp")
+    assert client.acted == [(4, 0)]
+
+    async def receive(*messages: mpb.ServerMessage) -> None:
+        client.messages.extend(messages)
+        with trio.move_on_after(1):
+            await session._receive(None, trio.CancelScope())
+
+    await receive(_priority(5, sacrifice, passing), _blockers(6, A_BLOCK, NO_BLOCKS))
+    assert client.acted == [(4, 0), (5, 1)]  # passed by itself; the blockers are asked
+    assert board.decision is not None and board.decision.prompt_id == 6
+    board.mirror.zones[(pb.ZONE_KIND_STACK, -1)] = ["s9"]  # Bob casts something
+    await receive(_priority(7, passing, sacrifice))
+    assert client.acted == [(4, 0), (5, 1)]
+    assert board.notice == "Something new is on the stack: you stopped passing. Your decision."
+    await session._command("pp")  # (with that spell on the stack) -- then the turn ends
+    board.mirror.header.turn += 1
+    await receive(_priority(8, passing, sacrifice))
+    assert client.acted == [(4, 0), (5, 1), (7, 0)]
+    assert board.notice == "The turn is over: you no longer pass by yourself."
