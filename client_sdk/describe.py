@@ -426,6 +426,12 @@ def result_text(names: Names, winners: Iterable[int], reason: str) -> str:
     return f"{', '.join(seat_name(names, s) for s in winners)} won{why}"
 
 
+def _was_creature(names: Names, object_id: str) -> bool:
+    """Whether the object was a creature as last seen (rule 700.4: a creature "dies")."""
+    obj = names.object(object_id) if object_id else None
+    return obj is not None and "Creature" in obj.card_types
+
+
 def event_text(names: Names, event: pb.GameEvent) -> str | None:
     """One event in plain words, or None for an event not worth a line."""
     kind = event.WhichOneof("kind")
@@ -434,7 +440,16 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
         if z.from_zone == pb.ZONE_KIND_UNSPECIFIED or (
                 z.from_zone == pb.ZONE_KIND_LIBRARY and z.to_zone == pb.ZONE_KIND_HAND):
             return None  # a new object, or a draw (card_drawn says it)
+        if z.from_zone == pb.ZONE_KIND_HAND and z.to_zone == pb.ZONE_KIND_STACK:
+            return None  # cast (601.2a): spell_cast says it, with who cast it
         whose = "your" if z.owner == names.viewer else f"{names.player(z.owner)}'s"
+        entered = names.object(z.new_id) if z.new_id else None
+        if z.from_zone == pb.ZONE_KIND_HAND and z.to_zone == pb.ZONE_KIND_BATTLEFIELD \
+                and entered is not None and "Land" in entered.card_types:
+            return f"{seat_name(names, entered.controller)} played {z.name or 'a land'}"  # 305
+        if z.from_zone == pb.ZONE_KIND_BATTLEFIELD and z.to_zone == pb.ZONE_KIND_GRAVEYARD \
+                and z.name and _was_creature(names, z.old_id):
+            return f"{whose} {z.name} died"  # rule 700.4
         return (f"{whose} {z.name or 'card'} moved from {zone_name(z.from_zone)} to "
                 f"{zone_name(z.to_zone)}")
     if kind == "damage":

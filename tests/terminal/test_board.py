@@ -5,7 +5,13 @@ objects that left the view, and a spectator's screen with no hidden card."""
 from __future__ import annotations
 
 from client_sdk.board import Board, frame_text, permanent_text
-from client_sdk.describe import distinct_labels, mana_symbol_words, option_text, option_whose
+from client_sdk.describe import (
+    distinct_labels,
+    event_text,
+    mana_symbol_words,
+    option_text,
+    option_whose,
+)
 from client_sdk.mirror import Mirror
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
@@ -520,3 +526,23 @@ def test_400_7_a_snapshots_recent_events_name_what_has_left_the_view_since() -> 
     told = [text for text, _n in board.events]
     assert any("Sabertooth Mauler" in t and "Goblin Guide" in t for t in told), told
     assert not any("can't see" in t for t in told), told
+
+
+def test_the_log_says_played_died_and_cast_not_moved_from_zone_to_zone() -> None:
+    """The log read "Mountain (Alice's) moved from hand to battlefield" for a land played,
+    and "moved from hand to stack" before "Alice cast ..." (found playing as a new user).
+    A land played (305.1), a creature that dies (700.4) and a card cast (601.2a, said by
+    the cast itself) are said so; other moves as before."""
+    board = _board(ANN)
+
+    def told(**fields: object) -> str | None:
+        return event_text(board, pb.GameEvent(zone_change=pb.ZoneChangeEvent(**fields)))  # type: ignore[arg-type]
+
+    assert told(owner=ANN, from_zone=HAND, to_zone=BATTLEFIELD, old_id="h2", new_id="f1",
+                name="Forest") == "you played Forest"
+    assert told(owner=BOB, from_zone=BATTLEFIELD, to_zone=GRAVEYARD, old_id="g1",
+                name="Goblin Guide") == "Bob's Goblin Guide died"
+    assert told(owner=ANN, from_zone=HAND, to_zone=STACK, old_id="h1", new_id="s9",
+                name="Grizzly Bears") is None
+    assert told(owner=ANN, from_zone=BATTLEFIELD, to_zone=GRAVEYARD, old_id="f1",
+                name="Forest") == "your Forest moved from battlefield to graveyard"
