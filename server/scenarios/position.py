@@ -222,6 +222,8 @@ class Run:
     # --- naming objects ---------------------------------------------------------------------
 
     def name_of(self, oid: str) -> str:
+        if oid == "":  # a combat damage assignment's recipient: not an object (510.1c-d)
+            return "<the player or planeswalker it attacks>"
         obj = self.game.objects.get(oid)
         if obj is not None:
             return obj.card.name
