@@ -13,7 +13,8 @@ import { type Action, type Decision, type GameObject } from "./gen/protocol/v1/g
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
-  assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, onlyPass, tierText, type Names,
+  assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
+  tierText, type Names,
 } from "./describe";
 import { inviteLink, type Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
@@ -89,6 +90,10 @@ export class App implements Names {
   error = "";
   notice = "";
   deckProblems: DeckProblem[] = [];
+  /** A word about the pending decision from the last click (a block left unfinished). */
+  decisionNote = "";
+  /** The prompt whose "Done: confirm blockers" was held back once (a block unfinished). */
+  private doneWarned: bigint | null = null;
   /** A card or player the viewer clicked, whose options are shown first. */
   selected: { kind: "object"; id: string } | { kind: "player"; seat: number } | null = null;
   /** The invite this page was opened with, or the room just created (pre-fills the join
@@ -355,8 +360,18 @@ export class App implements Names {
   act(index: number): void {
     const d = this.decision;
     if (!d || this.sentPrompt === d.promptId || index < 0 || index >= d.options.length) return;
+    // "Done" with a creature selected for a block that was never completed: say so once
+    // (pressing Done again confirms the blocks without it) instead of confirming silently.
+    const unpaired = this.unpairedBlock();
+    if (d.options[index]?.kind.case === "finishBlockers" && unpaired && this.doneWarned !== d.promptId) {
+      this.doneWarned = d.promptId;
+      this.decisionNote = unpaired;
+      this.changed();
+      return;
+    }
     this.sentPrompt = d.promptId;
     this.selected = null;
+    this.decisionNote = "";
     this.request("act", { case: "act", value: {
       promptId: d.promptId, optionIndex: index, expectedStateId: d.stateId } });
     this.changed();
@@ -364,7 +379,64 @@ export class App implements Names {
 
   select(target: App["selected"]): void {
     this.selected = target;
+    this.decisionNote = "";
     this.changed();
+  }
+
+  /** A card clicked on the board. Declaring blockers (rule 509.1a), a blocker and an
+   * attacker clicked one after the other (either first) pick the block of that blocker on
+   * that attacker; otherwise a card with exactly one option picks it (an attacker is only
+   * selected: which creature blocks it is the player's next click), and any other card is
+   * selected (its options are shown first). */
+  clickObject(id: string): void {
+    const options = this.options;
+    const sel = this.selected;
+    const blocks = (o: Action) => o.kind.case === "declareBlocker" ? o.kind.value : null;
+    if (sel?.kind === "object" && sel.id !== id) {
+      const pair = options.findIndex((o) => {
+        const b = blocks(o);
+        return b !== null && ((b.objectId === sel.id && b.attackerId === id)
+          || (b.objectId === id && b.attackerId === sel.id));
+      });
+      if (pair >= 0) {
+        this.act(pair);
+        return;
+      }
+      // A blocker and an attacker with no block between them (flying, menace ...).
+      const role = (x: string) => options.some((o) => blocks(o)?.objectId === x) ? "blocker"
+        : options.some((o) => blocks(o)?.attackerId === x) ? "attacker" : "";
+      const [was, now] = [role(sel.id), role(id)];
+      if (was && now && was !== now) {
+        const [blocker, attacker] = was === "blocker" ? [sel.id, id] : [id, sel.id];
+        this.select({ kind: "object", id });
+        this.decisionNote = `${objectName(this, blocker)} can't block ${objectName(this, attacker)}.`;
+        this.changed();
+        return;
+      }
+    }
+    const indices = options.map((o, i) => ({ o, i }))
+      .filter(({ o }) => optionObjects(o).includes(id)).map(({ i }) => i);
+    const attackerOnly = indices.every((i) => blocks(options[i]!)?.attackerId === id);
+    if (indices.length === 1 && indices[0] !== undefined && !attackerOnly) this.act(indices[0]);
+    else this.select({ kind: "object", id });
+  }
+
+  /** The selected creature's block left unfinished (it has blocks to declare and none was
+   * picked), in words, or "". */
+  private unpairedBlock(): string {
+    const sel = this.selected;
+    if (sel?.kind !== "object") return "";
+    const blocks = this.options.flatMap((o) => o.kind.case === "declareBlocker" ? [o.kind.value] : []);
+    const name = objectName(this, sel.id);
+    if (blocks.some((b) => b.objectId === sel.id)) {
+      return `${name} is selected but blocks nothing yet: click the attacking creature it `
+        + "should block (or press “Done” again to confirm your blocks without it).";
+    }
+    if (blocks.some((b) => b.attackerId === sel.id)) {
+      return `${name} (attacking) is selected but nothing blocks it yet: click the creature `
+        + "of yours that should block it (or press “Done” again to confirm your blocks).";
+    }
+    return "";
   }
 
   /** Links to the room this client created: for players, and for each delayed tier. */
@@ -539,6 +611,7 @@ export class App implements Names {
         const d = body.value;
         if (this.room !== null && d.seat === this.viewer) {
           this.decision = d;
+          this.decisionNote = "";
           // A new decision, or the same one sent again after a resume (the answer sent just
           // before the drop may have been lost): it can be answered.
           this.sentPrompt = null;
@@ -721,6 +794,7 @@ export class App implements Names {
         || pending.seat !== this.viewer)) {
       this.decision = null;
       this.sentPrompt = null;
+      this.decisionNote = "";
     }
     if (this.selected?.kind === "object" && !this.mirror.objects.has(this.selected.id)) {
       this.selected = null;
@@ -733,6 +807,7 @@ export class App implements Names {
     this.decision = null;
     this.sentPrompt = null;
     this.selected = null;
+    this.decisionNote = "";
     this.mirror = new Mirror();
     this.clocks.clear();
     this.presence.clear();

@@ -211,7 +211,8 @@ export function hiddenTiersText(tiers: readonly SpectatorTier[], players: readon
     : "";
 }
 
-/** Ids of the objects an option names (clicking such a card picks the option). */
+/** Ids of the objects an option names (clicking such a card picks the option, or selects
+ * it): a block names its blocker first, then the attacker it blocks. */
 export function optionObjects(action: Action): string[] {
   const k = action.kind;
   switch (k.case) {
@@ -220,7 +221,7 @@ export function optionObjects(action: Action): string[] {
     case "sacrifice": case "chooseReplacement": case "placeCard": case "chooseCard":
       return [k.value.objectId];
     case "declareAttacker": return [k.value.objectId];
-    case "declareBlocker": return [k.value.objectId];
+    case "declareBlocker": return [k.value.objectId, k.value.attackerId];
     case "assignCombatDamage": return [k.value.attackerId];
     case "chooseTarget":
       return k.value.target?.kind.case === "objectId" ? [k.value.target.kind.value] : [];

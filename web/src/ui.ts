@@ -715,9 +715,7 @@ class Ui {
   }
 
   private clickCard(id: string): void {
-    const indices = this.optionsFor(id);
-    if (indices.length === 1 && indices[0] !== undefined) this.app.act(indices[0]);
-    else this.app.select({ kind: "object", id });
+    this.app.clickObject(id);
   }
 
   private clickPlayer(seat: number): void {
@@ -754,12 +752,21 @@ class Ui {
         h("span", { class: "option-label" }, optionSymbols(labels[i] ?? ""))));
     };
     const selName = sel === null ? "" : sel.kind === "object" ? objectName(app, sel.id) : app.player(sel.seat);
+    // Declaring blockers: what the next click does with the creature selected.
+    const blocks = d.options.flatMap((o) => o.kind.case === "declareBlocker" ? [o.kind.value] : []);
+    const pairHint = sel?.kind !== "object" ? ""
+      : blocks.some((b) => b.objectId === sel.id) ? "Click the attacking creature it blocks, or:"
+        : blocks.some((b) => b.attackerId === sel.id) ? "Click the creature of yours that blocks it, or:"
+          : "";
     return h("section", { class: "panel decision", "data-testid": "decision",
       "data-prompt-id": String(d.promptId), "aria-labelledby": "decision-h" },
       h("h2", { id: "decision-h" }, "Your decision"),
       h("p", { class: "decision-prompt" }, d.prompt || decisionName(d.kind)),
       sent ? h("p", { class: "hint" }, "Sent…") : null,
+      app.decisionNote ? h("p", { class: "error", role: "alert", "data-testid": "decision-note" },
+        app.decisionNote) : null,
       first.length ? h("div", null, h("h3", null, `For ${selName}:`),
+        pairHint ? h("p", { class: "hint", "data-testid": "pair-hint" }, pairHint) : null,
         h("ol", { class: "options" }, first.map(button))) : null,
       h("ol", { class: "options" }, rest.map(button)),
       h("p", { class: "hint" }, "Click a highlighted card or player, or an option. Keys: 1-9 pick ",

@@ -603,3 +603,85 @@ test("a waiting room's info follows each seat taken or freed (RoomUpdate), its o
     restore();
   }
 });
+
+/** Seated, declaring blockers (prompt 20): Mauler (m1) may block either attacker, Wall (m2)
+ * only the Drake (a1: the Bat a2 flies). Returns the acts sent so far. */
+function declaringBlockers(): { app: App; ws: FakeSocket; acts: () => [bigint, number][] } {
+  const { app, ws } = seated();
+  app.act(0);
+  const bf = { kind: ZoneKind.BATTLEFIELD, owner: -1 };
+  const creature = (id: string, name: string, controller: number) => ({ id, zone: bf, owner: controller,
+    controller, name, cardTypes: ["Creature"], power: 2, toughness: 2 });
+  const v = create(ViewSchema, {
+    viewer: 0,
+    header: { turn: 2, activeSeat: 1, step: Step.DECLARE_BLOCKERS, phase: GamePhase.PLAYING,
+      pending: { seat: 0, kind: DecisionKind.DECLARE_BLOCKERS, promptId: 20n } },
+    players: [{ seat: 0, name: "Ann#0001", life: 20 }, { seat: 1, name: "Bob#0002", life: 20 }],
+    objects: [creature("m1", "Sabertooth Mauler", 0), creature("m2", "Wall of Wood", 0),
+      { ...creature("a1", "Drake", 1), attacking: 0 }, { ...creature("a2", "Bat", 1), attacking: 0 }],
+    zones: [{ zone: bf, objectIds: ["m1", "m2", "a1", "a2"] }],
+  });
+  ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 6n, view: v, viewHash: viewHash(v) } } });
+  ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 20n, seat: 0,
+    kind: DecisionKind.DECLARE_BLOCKERS, stateId: 6n, options: [
+      { kind: { case: "declareBlocker", value: { objectId: "m1", attackerId: "a1" } } },
+      { kind: { case: "declareBlocker", value: { objectId: "m1", attackerId: "a2" } } },
+      { kind: { case: "declareBlocker", value: { objectId: "m2", attackerId: "a1" } } },
+      { kind: { case: "finishBlockers", value: {} } }] } } });
+  const acts = () => ws.sent.flatMap((m): [bigint, number][] => m.body.case === "act"
+    && m.body.value.promptId === 20n ? [[m.body.value.promptId, m.body.value.optionIndex]] : []);
+  return { app, ws, acts };
+}
+
+test("declaring blockers: the blocker clicked, then the attacker, picks that block (509.1a)", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, acts } = declaringBlockers();
+    app.clickObject("m1"); // two blocks: selected, nothing sent
+    assert.deepEqual(app.selected, { kind: "object", id: "m1" });
+    assert.deepEqual(acts(), []);
+    app.clickObject("a2");
+    assert.deepEqual(acts(), [[20n, 1]]);
+  } finally { restore(); }
+});
+
+test("declaring blockers: the attacker clicked first, then a blocker, picks that block", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, acts } = declaringBlockers();
+    app.clickObject("a1"); // only selected, though the Wall has a single block
+    assert.deepEqual(app.selected, { kind: "object", id: "a1" });
+    assert.deepEqual(acts(), []);
+    app.clickObject("m1");
+    assert.deepEqual(acts(), [[20n, 0]]);
+  } finally { restore(); }
+});
+
+test("declaring blockers: a pair that can't block says so; the Wall's one block is still one click", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, acts } = declaringBlockers();
+    app.clickObject("a2");
+    app.clickObject("m2"); // the Wall can't block the flying Bat: not its other block instead
+    assert.deepEqual(acts(), []);
+    assert.equal(app.decisionNote, "Wall of Wood can't block Bat.");
+    assert.deepEqual(app.selected, { kind: "object", id: "m2" });
+    app.select(null);
+    app.clickObject("m2");
+    assert.deepEqual(acts(), [[20n, 2]]);
+  } finally { restore(); }
+});
+
+test("declaring blockers: Done with a blocker selected but unassigned says so; again, it confirms", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, acts } = declaringBlockers();
+    app.clickObject("m1");
+    app.act(3);
+    assert.deepEqual(acts(), [], "not confirmed silently");
+    assert.match(app.decisionNote, /^Sabertooth Mauler is selected but blocks nothing yet/);
+    app.act(3);
+    assert.deepEqual(acts(), [[20n, 3]]);
+    assert.equal(app.decisionNote, "");
+  } finally { restore(); }
+});

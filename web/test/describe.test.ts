@@ -62,7 +62,8 @@ test("options read as what they do, naming cards and players", () => {
 });
 
 test("options name the cards and players a click picks them by", () => {
-  assert.deepEqual(optionObjects(act({ case: "declareBlocker", value: { objectId: "w1", attackerId: "b1" } })), ["w1"]);
+  // A block names both creatures: the blocker, then the attacker (clicking either selects it).
+  assert.deepEqual(optionObjects(act({ case: "declareBlocker", value: { objectId: "w1", attackerId: "b1" } })), ["w1", "b1"]);
   assert.deepEqual(optionObjects(act({ case: "passPriority", value: {} })), []);
   assert.deepEqual(optionSeats(act({ case: "chooseTarget", value: { target: { kind: { case: "player", value: 1 } } } })), [1]);
   assert.deepEqual(optionSeats(act({ case: "chooseTarget", value: { target: { kind: { case: "objectId", value: "b1" } } } })), []);

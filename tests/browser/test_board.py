@@ -1,0 +1,108 @@
+"""The board in the browser, as a new player uses it: declaring a block by clicking the two
+creatures (either first)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Pages
+from tests.browser.ui import (
+    BOARD,
+    DECISION,
+    OPTION,
+    PageState,
+    Player,
+    create_room,
+    invite_link,
+    page_state,
+    sign_in_guest,
+)
+
+pytestmark = pytest.mark.browser
+
+#: Clicks and seconds the players may take to reach a declaration of blockers with a block
+#: to choose (a few turns of cheap creatures: about a hundred clicks).
+BLOCK_CLICKS = 1_000
+BLOCK_SECONDS = 120.0
+#: Cheap ground creatures and plenty of lands, for both players: attacks and blocks come
+#: within a few turns, whatever the shuffles.
+CREATURES = "\n".join(["24 Plains"] + [f"4 {name}" for name in (
+    "Staunch Shieldmate", "Alpine Watchdog", "Daybreak Charger", "Anointed Chorister",
+    "Tempered Veteran", "Makeshift Battalion", "Pack Leader", "Palladium Myr", "Prismite")])
+
+
+def two_players(pages: Pages, deck: str = "") -> tuple[Page, Page]:
+    """Ann creates a private two-seat room, Bob joins it by its invite link (each with
+    ``deck``, or a demo deck): the game starts."""
+    a = pages.open("A")
+    sign_in_guest(a, pages.base_url, "Ann")
+    create_room(a, seats=2, private=True, deck=deck)
+    expect(a.locator(BOARD)).to_have_count(1)
+    b = pages.open("B")
+    link = invite_link(a)
+    sign_in_guest(b, link, "Bob")
+    b.locator("#deck-text").fill(deck)
+    b.locator("[data-testid=join-room]").click()
+    for page in (a, b):
+        expect(page.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    return a, b
+
+
+def can_block(state: PageState) -> bool:
+    return any(kind == "declareBlocker" for _, kind, _ in state["options"])
+
+
+def test_a_block_is_declared_by_clicking_the_attacker_then_the_blocker(pages: Pages) -> None:
+    """A new player clicked their creature, then the attacker: nothing happened, and
+    "Done: confirm blockers" declared no block. Clicking the attacker and a creature of
+    yours (either first) declares that block; "Done" with one selected says so first."""
+    a, b = two_players(pages, CREATURES)
+    player = Player([a, b], random.Random(509))
+    states = player.play(max_clicks=BLOCK_CLICKS, seconds=BLOCK_SECONDS,
+                         until=lambda states: any(can_block(s) or s["over"] for s in states))
+    assert any(can_block(s) for s in states), f"the game ended with no block to declare: {states}"
+    page = a if can_block(states[0]) else b
+    prompt = page_state(page)["prompt"]
+    board = page.locator(BOARD)
+    me = board.locator("[data-testid=player].me")
+    attacker = board.locator("[data-testid=player]:not(.me) button[data-testid=card].attacking")
+    expect(attacker.first).to_be_visible()
+    target = attacker.first
+    target_name = target.get_attribute("data-name")
+    target.click()
+    expect(target).to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator("[data-testid=pair-hint]")).to_contain_text("creature of yours")
+    # "Done" now would leave the attacker unblocked: the page says so, and sends nothing.
+    page.locator(f'{OPTION}[data-kind="finishBlockers"]').click()
+    expect(page.locator("[data-testid=decision-note]")).to_contain_text(
+        "nothing blocks it yet")
+    expect(page.locator(DECISION)).to_have_attribute("data-prompt-id", prompt or "")
+    pages.screenshot(page, "done-held")
+    # The blocks of the selected attacker are listed first ("Block Drake with Wall"):
+    # click the creature the first names.
+    label = page.locator(f"{DECISION} .option.related .option-label").first.text_content() or ""
+    found = re.match(r"^Block .+ with (.+?)(?: \((?:yours|\d+ of \d+)\))?$", label)
+    assert found, label
+    blocker = me.locator(f'button[data-testid=card][data-name="{found.group(1)}"]').first
+    blocker.click()
+    # The block is declared: the log says so once the blocks are confirmed.
+    page.wait_for_function(
+        "(p) => { const d = document.querySelector('[data-testid=decision]');"
+        " return !d || d.getAttribute('data-prompt-id') !== p; }", arg=prompt)
+    done = page.locator(f'{OPTION}[data-kind="finishBlockers"]:not([disabled])')
+    for _ in range(10):  # (more blocks may be offered: confirm them as they are)
+        if page.locator("[data-testid=event-log]").get_by_text(
+                re.compile(rf"\bblocks {re.escape(target_name or '')}\b")).count():
+            break
+        if done.count():
+            done.click()
+        page.wait_for_timeout(200)
+    expect(page.locator("[data-testid=event-log]")).to_contain_text(
+        re.compile(rf"{re.escape(found.group(1))} blocks {re.escape(target_name or '')}"))
+    pages.screenshot(page)
+    pages.assert_no_errors()
+
