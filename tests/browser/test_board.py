@@ -1,5 +1,5 @@
 """The board in the browser, as a new player uses it: declaring a block by clicking the two
-creatures (either first)."""
+creatures (either first), and a tapped card's power/toughness on one line."""
 
 from __future__ import annotations
 
@@ -71,6 +71,13 @@ def test_a_block_is_declared_by_clicking_the_attacker_then_the_blocker(pages: Pa
     me = board.locator("[data-testid=player].me")
     attacker = board.locator("[data-testid=player]:not(.me) button[data-testid=card].attacking")
     expect(attacker.first).to_be_visible()
+    # A tapped attacker's power/toughness stays on one line beside its badges.
+    tapped_pt = board.locator("[data-testid=card].tapped .pt").first
+    expect(tapped_pt).to_be_visible()
+    lines = tapped_pt.evaluate(
+        "(el) => el.getBoundingClientRect().height"
+        " / parseFloat(getComputedStyle(el).lineHeight)")
+    assert lines < 1.5, f"a tapped card's power/toughness takes {lines:.1f} lines"
     target = attacker.first
     target_name = target.get_attribute("data-name")
     target.click()
