@@ -15,6 +15,7 @@ from tests.browser.ui import (
     BOARD,
     DECISION,
     OPTION,
+    Invite,
     Player,
     assert_no_horizontal_overflow,
     create_room,
@@ -107,4 +108,27 @@ def test_the_waiting_room_shows_who_takes_and_leaves_a_seat(pages: Pages) -> Non
     guest.locator("[data-testid=leave-room]").click()
     expect(seated).to_have_text(re.compile(r"^Seated \(1 of 3\): Hal#\d+$"))
     pages.screenshot(host)
+    pages.assert_no_errors()
+
+
+def test_a_refusal_far_down_the_lobby_is_shown_where_the_player_is(pages: Pages) -> None:
+    """At 1280x800, joining a full room by its id under "Join by room id" showed the error
+    at the top of the page, out of view: nothing seemed to happen. It is shown beside the
+    form, in view."""
+    host = pages.open("host")
+    sign_in_guest(host, pages.base_url, "Hal")
+    create_room(host, seats=2)
+    room_id = Invite.parse(invite_link(host)).room_id
+    join_by_link(pages.open("guest"), invite_link(host), "Gus")
+    late = pages.open("late")
+    sign_in_guest(late, pages.base_url, "Lou")
+    # Down to the form, as a person scrolls to it.
+    late.evaluate("() => window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    late.locator("#join-room-id").fill(room_id)
+    late.locator("[data-testid=join-room]").click()
+    error = late.locator("[data-testid=error]")
+    expect(error).to_be_visible()
+    expect(error).to_be_in_viewport(ratio=1)
+    expect(late.locator("form:has(#join-room-id) [data-testid=error]")).to_have_count(1)
+    pages.screenshot(late)
     pages.assert_no_errors()

@@ -90,6 +90,8 @@ export class App implements Names {
   error = "";
   notice = "";
   deckProblems: DeckProblem[] = [];
+  /** The error that said the deck was refused (shown beside its problems), if it stands. */
+  deckRefusal = "";
   /** A word about the pending decision from the last click (a block left unfinished). */
   decisionNote = "";
   /** The prompt whose "Done: confirm blockers" was held back once (a block unfinished). */
@@ -741,6 +743,7 @@ export class App implements Names {
           ? "Your room was created, but your deck was refused: fix it (its problems are below), "
             + "then press “Join as player” (the room is filled in)."
           : "The deck was refused: see its problems below.";
+        this.deckRefusal = this.error;
         return;
       case ErrorCode.RATE_LIMITED:
         if (kind === "act") this.sentPrompt = null;

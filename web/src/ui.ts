@@ -55,6 +55,18 @@ class Ui {
   private readonly deckErrors = h("ul", { "data-testid": "deck-errors", class: "deck-errors" });
   private readonly accountBox = h("div", { class: "account" });
   private readonly game = h("main", { class: "game", hidden: true });
+  /** Where the lobby shows an error: beside the form (or list) whose request it answers,
+   * which may be far down the page (the top of the page is out of view there). */
+  private readonly errorSlots = {
+    deck: h("div", { class: "form-error" }), create: h("div", { class: "form-error" }),
+    join: h("div", { class: "form-error" }), rooms: h("div", { class: "form-error" }),
+    quick: h("div", { class: "form-error" }), register: h("div", { class: "form-error" }),
+  };
+  /** The lobby's part the player last acted in (its slot shows the answer's error). */
+  private errorAt: keyof Ui["errorSlots"] | null = null;
+  /** The error and deck problems shown last (new ones are scrolled into view). */
+  private errorSeen = "";
+  private problemsSeen: unknown = null;
   private scheduled = false;
   /** Graveyards and exiles the player opened (kept open across re-renders). */
   private readonly openPiles = new Set<string>();
@@ -109,14 +121,18 @@ class Ui {
         byId<HTMLInputElement>("join-invite").value = inv.code;
       }
     }
-    this.renderTopbar();
-    this.renderMessages();
     const signedIn = app.account !== null && app.status !== "signed-out";
-    this.signIn.hidden = signedIn;
     const inRoom = app.room !== null;
+    const placed = signedIn && !inRoom ? this.errorPlace() : null;
+    this.renderTopbar();
+    this.renderMessages(placed === null);
+    this.signIn.hidden = signedIn;
     this.lobby.hidden = !signedIn || inRoom;
     this.game.hidden = !inRoom;
-    if (signedIn && !inRoom) this.renderLobby();
+    if (signedIn && !inRoom) {
+      this.renderLobby(placed);
+      this.showNewError(placed);
+    }
     if (inRoom) this.renderGame();
     else this.game.replaceChildren();
     // A keyboard player answering options keeps the focus on them from decision to decision.
@@ -152,7 +168,35 @@ class Ui {
         onclick: () => app.signOut() }, "Sign out") : null);
   }
 
-  private renderMessages(): void {
+  /** The lobby's slot for the error shown now: a refused deck's beside its problems, any
+   * other beside what the player did last (null: at the top of the page). */
+  private errorPlace(): keyof Ui["errorSlots"] | null {
+    const app = this.app;
+    if (app.deckProblems.length > 0 && (app.error === "" || app.error === app.deckRefusal)) return "deck";
+    return app.error ? this.errorAt : null;
+  }
+
+  /** A new error (or deck problems) in the lobby is scrolled into view: the player may be
+   * far down the page, where the form they used is. */
+  private showNewError(placed: keyof Ui["errorSlots"] | null): void {
+    const app = this.app;
+    const newError = app.error !== "" && app.error !== this.errorSeen;
+    const newProblems = app.deckProblems.length > 0 && app.deckProblems !== this.problemsSeen;
+    this.errorSeen = app.error;
+    this.problemsSeen = app.deckProblems;
+    if (!newError && !newProblems) return;
+    const target = placed === "deck" ? (app.error ? this.errorSlots.deck : this.deckErrors)
+      : placed !== null ? this.errorSlots[placed] : this.messages;
+    target?.scrollIntoView({ block: "nearest" });
+  }
+
+  /** The player acts in a part of the lobby: its answer's error is shown there. */
+  private from(place: keyof Ui["errorSlots"]): void {
+    this.errorAt = place;
+    this.errorSeen = ""; // the same refusal again is scrolled to again
+  }
+
+  private renderMessages(showError: boolean): void {
     const app = this.app;
     // A lost connection said in words, not only by the badge's colour: what is kept, and
     // what to do once the client stops trying by itself.
@@ -168,7 +212,8 @@ class Ui {
           "The server can't be reached. Press Reconnect (at the top) to try again.")
         : null;
     replaceChildren(this.messages, lost,
-      app.error ? h("p", { class: "error", "data-testid": "error", role: "alert" }, app.error) : null,
+      app.error && showError ? h("p", { class: "error", "data-testid": "error", role: "alert" },
+        app.error) : null,
       app.notice ? h("p", { class: "notice" }, app.notice) : null);
   }
 
@@ -218,6 +263,7 @@ class Ui {
       h("label", { for: "deck-text" }, "Deck list"),
       h("textarea", { id: "deck-text", rows: 8, spellcheck: "false",
         placeholder: "4 Shock\n4 Llanowar Visionary\n...\n12 Mountain" }),
+      this.errorSlots.deck,
       h("label", { for: "deck-file" }, "Or upload a deck file"),
       h("input", { id: "deck-file", type: "file",
         accept: ".txt,.dek,.cod,.dck,text/plain,application/xml",
@@ -238,6 +284,7 @@ class Ui {
     const create = h("form", { class: "panel", "aria-labelledby": "create-h",
       onsubmit: (ev: Event) => {
         ev.preventDefault();
+        this.from("create");
         app.createRoom(this.roomSettings(), deckText());
       } },
       h("h2", { id: "create-h" }, "Create a room"),
@@ -286,11 +333,13 @@ class Ui {
         h("input", { id: "room-tier-accounts", autocomplete: "off", placeholder: "Caster#1234, Stream" }),
         h("label", { class: "check" }, h("input", { id: "room-tier-invite", type: "checkbox",
           checked: true }), " and anyone with the room's invite link")),
-      h("button", { type: "submit", "data-testid": "create-room" }, "Create room"));
+      h("button", { type: "submit", "data-testid": "create-room" }, "Create room"),
+      this.errorSlots.create);
 
     const joinForm = h("form", { class: "panel", "aria-labelledby": "join-h",
       onsubmit: (ev: Event) => {
         ev.preventDefault();
+        this.from("join");
         app.join(byId<HTMLInputElement>("join-room-id").value, Role.PLAYER, deckText(),
           byId<HTMLInputElement>("join-invite").value);
       } },
@@ -306,26 +355,31 @@ class Ui {
         [1, 2, 3, 4].map((n) => h("option", { value: n }, `Delayed view ${n} of the room`))),
       h("div", { class: "row" },
         h("button", { type: "submit", "data-testid": "join-room" }, "Join as player"),
-        h("button", { type: "button", "data-testid": "watch-room", onclick: () =>
+        h("button", { type: "button", "data-testid": "watch-room", onclick: () => {
+          this.from("join");
           app.join(byId<HTMLInputElement>("join-room-id").value, Role.SPECTATOR, "",
             byId<HTMLInputElement>("join-invite").value,
-            Number(byId<HTMLSelectElement>("join-tier").value)) }, "Watch")));
+            Number(byId<HTMLSelectElement>("join-tier").value));
+        } }, "Watch")),
+      this.errorSlots.join);
 
     const quick = h("section", { class: "panel", "aria-labelledby": "quick-h" },
       h("h2", { id: "quick-h" }, "Quick match"),
       h("p", { class: "hint" }, "Meet the next players waiting with the same format and number ",
         "of players (set above), with your deck."),
-      this.lobbyStatus);
+      this.lobbyStatus, this.errorSlots.quick);
 
     const rooms = h("section", { class: "panel rooms-panel", "aria-labelledby": "rooms-h" },
       h("div", { class: "row" }, h("h2", { id: "rooms-h" }, "Open rooms"),
         h("button", { type: "button", "data-testid": "refresh-rooms",
           onclick: () => app.listRooms() }, "Refresh")),
+      this.errorSlots.rooms,
       this.roomsList);
 
     const register = h("form", { id: "register", class: "panel", "aria-labelledby": "register-h",
       onsubmit: (ev: Event) => {
         ev.preventDefault();
+        this.from("register");
         app.register(byId<HTMLInputElement>("register-name").value.trim(),
           byId<HTMLInputElement>("register-password").value);
         byId<HTMLInputElement>("register-password").value = "";
@@ -339,7 +393,8 @@ class Ui {
       h("label", { for: "register-password" }, "Password (8 characters or more)"),
       h("input", { id: "register-password", type: "password", autocomplete: "new-password",
         minlength: 8, required: true }),
-      h("button", { type: "submit" }, "Register"));
+      h("button", { type: "submit" }, "Register"),
+      this.errorSlots.register);
 
     return h("div", { class: "lobby" },
       h("div", { class: "col" }, deck, quick, this.accountBox),
@@ -392,8 +447,12 @@ class Ui {
     }
   }
 
-  private renderLobby(): void {
+  private renderLobby(placed: keyof Ui["errorSlots"] | null): void {
     const app = this.app;
+    for (const [key, slot] of Object.entries(this.errorSlots)) {
+      replaceChildren(slot, key === placed && app.error
+        ? h("p", { class: "error", "data-testid": "error", role: "alert" }, app.error) : null);
+    }
     this.labelJoinTiers();
     byId("register").hidden = app.account?.registered ?? false;
     // The lines of the deck that was sent (the text area may have changed since).
@@ -406,16 +465,19 @@ class Ui {
         " ", p.message)));
     replaceChildren(this.roomsList, app.rooms.length === 0
       ? h("p", { class: "hint" }, "No open rooms. Create one, or use quick match.")
-      : h("ul", null, app.rooms.map((r) => roomRow(app, r))));
+      : h("ul", null, app.rooms.map((r) => roomRow(app, r, () => this.from("rooms")))));
     replaceChildren(this.lobbyStatus, app.queue
       ? h("div", null, h("p", { "data-testid": "queue-status" },
           `Waiting for players (${app.queue.waiting} of ${app.queue.seats} in the queue)…`),
         h("button", { type: "button", "data-testid": "cancel-quick-match", "data-key": "cancel-qm",
-          onclick: () => app.cancelQuickMatch() }, "Cancel"))
+          onclick: () => { this.from("quick"); app.cancelQuickMatch(); } }, "Cancel"))
       : h("button", { type: "button", "data-testid": "quick-match", "data-key": "qm",
-          onclick: () => app.quickMatch(
-            byId<HTMLSelectElement>("room-format").value === "limited" ? "limited" : "constructed",
-            Number(byId<HTMLSelectElement>("room-seats").value), deckText()) }, "Find a game"));
+          onclick: () => {
+            this.from("quick");
+            app.quickMatch(
+              byId<HTMLSelectElement>("room-format").value === "limited" ? "limited" : "constructed",
+              Number(byId<HTMLSelectElement>("room-seats").value), deckText());
+          } }, "Find a game"));
     replaceChildren(this.accountBox, app.created ? h("section", { class: "panel" },
       h("h2", null, "Your room's invite link"),
       h("p", { class: "hint" }, "Send it to the players (and, if allowed, spectators) you invite."),
@@ -856,7 +918,8 @@ class Ui {
   }
 }
 
-function roomRow(app: App, r: RoomInfo): HTMLElement {
+/** A listed room; `acting` is called as the player joins or watches it. */
+function roomRow(app: App, r: RoomInfo, acting: () => void): HTMLElement {
   const format = r.format === DeckFormat.LIMITED ? "limited" : "constructed";
   const watchable = r.spectate === Spectate.ALLOWED || r.spectate === Spectate.UNSPECIFIED;
   const state = r.finished ? "finished" : r.started ? "playing" : `${r.players.length}/${r.seats} seated`;
@@ -869,14 +932,14 @@ function roomRow(app: App, r: RoomInfo): HTMLElement {
       r.spectators ? ` — ${r.spectators} watching` : ""),
     !r.started && r.players.length < r.seats
       ? h("button", { type: "button", "data-testid": "join-player", "data-key": `join-${r.roomId}`,
-          onclick: () => app.join(r.roomId, Role.PLAYER, deckText(), "") }, "Join") : null,
+          onclick: () => { acting(); app.join(r.roomId, Role.PLAYER, deckText(), ""); } }, "Join") : null,
     watchable && !r.finished
       ? h("button", { type: "button", "data-testid": "join-spectator", "data-key": `watch-${r.roomId}`,
-          onclick: () => app.join(r.roomId, Role.SPECTATOR, "", "") }, "Watch") : null,
+          onclick: () => { acting(); app.join(r.roomId, Role.SPECTATOR, "", ""); } }, "Watch") : null,
     // Delayed tiers (those allowed by invite need the code: the join form takes it).
     r.finished ? null : r.tiers.map((t, i) => h("button", { type: "button",
       "data-testid": "join-tier", "data-tier": i + 1, "data-key": `tier-${r.roomId}-${i + 1}`,
-      onclick: () => app.join(r.roomId, Role.SPECTATOR, "", "", i + 1) },
+      onclick: () => { acting(); app.join(r.roomId, Role.SPECTATOR, "", "", i + 1); } },
     `Watch ${tierText(t, r.players)}`)));
 }
 
