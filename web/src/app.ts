@@ -122,6 +122,9 @@ export class App implements Names {
   lastDeck = "";
   /** Whether the room being created is joined as a player once it exists. */
   private createPlays = true;
+  /** The room this client created to play in whose seat it hasn't taken yet (its deck was
+   * refused): "Create room" again joins it instead of creating another ("" if none). */
+  private createdUnjoined = "";
   /** The room and invite code of the latest join (to watch again after a resume). */
   private lastJoin = { roomId: "", code: "" };
   /** This session's latest resume token (also in sessionStorage, for a reload). */
@@ -179,6 +182,7 @@ export class App implements Names {
     this.clearRoom();
     this.account = null;
     this.created = null;
+    this.createdUnjoined = "";
     this.invite = null;
     this.rooms = [];
     this.notice = "";
@@ -238,6 +242,13 @@ export class App implements Names {
     this.createPlays = input.play ?? true;
     if (this.createPlays && !this.checkDeck(deck)) return;
     this.lastDeck = deck;
+    // The room was created, but the seat not taken (the deck refused): take it now. A
+    // second room of the same name, the first left listed empty, helped nobody.
+    const c = this.created;
+    if (this.createPlays && c !== null && this.createdUnjoined === c.room.roomId) {
+      this.join(c.room.roomId, Role.PLAYER, deck, c.code);
+      return;
+    }
     const spectate = { "": Spectate.UNSPECIFIED, allowed: Spectate.ALLOWED,
       invite: Spectate.INVITE, none: Spectate.NONE }[input.spectate];
     this.request("create", { case: "createRoom", value: {
@@ -526,6 +537,7 @@ export class App implements Names {
           // If the join below is refused (the deck), the join form holds this room.
           this.invite = { role: "join", roomId: room.roomId, code: inviteCode };
           this.inviteChanged++;
+          this.createdUnjoined = this.createPlays ? room.roomId : "";
           // The creator plays in the room they made (with the deck they gave) -- unless
           // they host it for others: then its links are theirs to hand out.
           if (this.createPlays) this.join(room.roomId, Role.PLAYER, this.lastDeck, inviteCode);
@@ -539,6 +551,7 @@ export class App implements Names {
       }
       case "joined": {
         const j = body.value;
+        if (j.room?.roomId === this.createdUnjoined) this.createdUnjoined = "";
         this.clearRoom();
         if (j.room) this.room = { info: j.room, role: j.role, seat: j.seat, tier: j.tier };
         this.deckProblems = [];
@@ -739,9 +752,10 @@ export class App implements Names {
           this.error = `Your deck was refused (${message}): see its problems below.`;
           return;
         }
-        this.error = this.created && this.invite?.roomId === this.created.room.roomId
-          ? "Your room was created, but your deck was refused: fix it (its problems are below), "
-            + "then press “Join as player” (the room is filled in)."
+        this.error = this.created && this.createdUnjoined === this.created.room.roomId
+          ? `Your room “${this.created.room.name}” was created, but your deck was refused: fix it `
+            + "(its problems are below), then press “Create room” again: you take your seat in "
+            + "the room already created (its settings stay as they were)."
           : "The deck was refused: see its problems below.";
         this.deckRefusal = this.error;
         return;
@@ -756,6 +770,11 @@ export class App implements Names {
         break;
     }
     if (kind === "deck") this.deckSent = false;
+    // The room created and never joined is gone (or full): "Create room" creates another.
+    if (kind === "join" && this.createdUnjoined !== "" && this.lastJoin.roomId === this.createdUnjoined
+        && code !== ErrorCode.RATE_LIMITED && code !== ErrorCode.INVALID_ARGUMENT) {
+      this.createdUnjoined = "";
+    }
     if (kind === "quick") this.queue = null; // refused, or dropped from the queue
     if (kind === "snapshot") { // asked again, a little later
       this.snapshotAsked = false;

@@ -685,3 +685,50 @@ test("declaring blockers: Done with a blocker selected but unassigned says so; a
     assert.equal(app.decisionNote, "");
   } finally { restore(); }
 });
+
+test("the creator's deck refused after its room was created: 'Create room' again joins that room", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const settings = { name: "friday", seats: 2, clockMinutes: 30, private: false,
+      spectate: "" as const, format: "constructed" as const, tier: null };
+    app.createRoom(settings, "4 Black Lotus");
+    ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "roomCreated", value: {
+      room: { roomId: "r1", name: "friday", seats: 2 }, inviteCode: "c1" } } });
+    const join = ws.last("joinRoom");
+    assert.deepEqual([join.roomId, join.inviteCode], ["r1", "c1"]);
+    ws.deliver({ requestId: join.requestId, body: { case: "error", value: {
+      code: ErrorCode.INVALID_DECK, message: "deck refused",
+      details: ["line 1: unknown or unsupported card 'Black Lotus'"] } } });
+    assert.match(app.error, /press “Create room” again: you take your seat in the room already created/);
+    const creates = () => ws.sent.filter((m) => m.body.case === "createRoom").length;
+    app.createRoom(settings, "4 Shock");
+    assert.equal(creates(), 1, "no second room");
+    const again = ws.last("joinRoom");
+    assert.deepEqual([again.roomId, again.inviteCode, again.deck], ["r1", "c1", "4 Shock"]);
+    ws.deliver({ requestId: again.requestId, body: { case: "joined", value: { role: Role.PLAYER,
+      seat: 0, room: { roomId: "r1", name: "friday", seats: 2 } } } });
+    app.leaveRoom();
+    app.createRoom(settings, "");
+    assert.equal(creates(), 2, "once seated in it, a new room is a new room");
+  } finally { restore(); }
+});
+
+test("the created room gone before its creator took a seat: 'Create room' creates another", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const settings = { name: "friday", seats: 2, clockMinutes: 30, private: false,
+      spectate: "" as const, format: "constructed" as const, tier: null };
+    app.createRoom(settings, "4 Black Lotus");
+    ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "roomCreated", value: {
+      room: { roomId: "r1", name: "friday", seats: 2 }, inviteCode: "c1" } } });
+    ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "error", value: {
+      code: ErrorCode.INVALID_DECK, message: "deck refused", details: ["too few cards"] } } });
+    app.createRoom(settings, "");
+    ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "error", value: {
+      code: ErrorCode.ROOM_NOT_FOUND, message: "no room r1" } } });
+    app.createRoom(settings, "");
+    assert.equal(ws.last("createRoom").name, "friday");
+  } finally { restore(); }
+});
