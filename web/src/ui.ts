@@ -263,7 +263,6 @@ class Ui {
       h("label", { for: "deck-text" }, "Deck list"),
       h("textarea", { id: "deck-text", rows: 8, spellcheck: "false",
         placeholder: "4 Shock\n4 Llanowar Visionary\n...\n12 Mountain" }),
-      this.errorSlots.deck,
       h("label", { for: "deck-file" }, "Or upload a deck file"),
       h("input", { id: "deck-file", type: "file",
         accept: ".txt,.dek,.cod,.dck,text/plain,application/xml",
@@ -279,6 +278,7 @@ class Ui {
           }
           this.render();
         } }),
+      this.errorSlots.deck,
       this.deckErrors);
 
     const create = h("form", { class: "panel", "aria-labelledby": "create-h",
