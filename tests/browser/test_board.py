@@ -1,5 +1,6 @@
 """The board in the browser, as a new player uses it: declaring a block by clicking the two
-creatures (either first), and a tapped card's power/toughness on one line."""
+creatures (either first), a tapped card's power/toughness on one line, and what a waiting
+player is told when the opponent's connection is gone."""
 
 from __future__ import annotations
 
@@ -113,3 +114,16 @@ def test_a_block_is_declared_by_clicking_the_attacker_then_the_blocker(pages: Pa
     pages.screenshot(page)
     pages.assert_no_errors()
 
+def test_a_disconnected_opponent_is_explained(pages: Pages) -> None:
+    """The board said only "disconnected" next to the opponent's name: the waiting player
+    is told what that means for the game."""
+    a, _ = two_players(pages)
+    bob = a.locator("[data-testid=player]:not(.me) .pname").text_content() or ""
+    pages.opened[-1].context.close()  # Bob's browser is gone
+    note = a.locator("[data-testid=presence-note]")
+    expect(note).to_contain_text("is disconnected")
+    expect(note).to_contain_text("seat is kept")
+    expect(note).to_contain_text("104.3a")
+    assert bob.split("#")[0] in (note.text_content() or "")
+    pages.screenshot(a)
+    pages.assert_no_errors()

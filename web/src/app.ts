@@ -462,6 +462,23 @@ export class App implements Names {
         link: inviteLink(this.pageUrl, { role: "watch" as const, roomId, code: c.code, tier: i + 1 }) }))];
   }
 
+  /** What a disconnected player's absence means, for everyone else in a game that goes on
+   * (protocol/README.md, "Dropping and resuming", "Clocks"): one sentence per such player. */
+  presenceNotes(): string[] {
+    if (!this.mirror.ready || this.mirror.gameOver) return [];
+    const pending = this.mirror.header.pending;
+    const notes: string[] = [];
+    for (const [seat, connected] of this.presence) {
+      const p = this.mirror.players.get(seat);
+      if (connected || seat === this.viewer || p === undefined || p.hasLost) continue;
+      const now = pending?.seat === seat ? " (it is their decision now: their clock is running)" : "";
+      notes.push(`${this.player(seat)} is disconnected: their seat is kept, and their clock runs `
+        + `while it is their decision${now}; if it runs out, they lose the game (rule 104.3a). `
+        + "They play on where they were when they come back.");
+    }
+    return notes;
+  }
+
   /** Remaining time on a seat's clock now (ms). */
   clockNow(seat: number, now: number): number | null {
     const c = this.clocks.get(seat);

@@ -541,6 +541,8 @@ class Ui {
             matchGoesOn ? null
               : h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
                 "Back to the lobby")) : null,
+          app.presenceNotes().map((note) => h("p", { class: "notice", role: "status",
+            "data-testid": "presence-note" }, note)),
           this.sideboardPanel(),
           this.decisionPanel(),
           this.eventLog(),

@@ -732,3 +732,19 @@ test("the created room gone before its creator took a seat: 'Create room' create
     assert.equal(ws.last("createRoom").name, "friday");
   } finally { restore(); }
 });
+
+test("a disconnected opponent's absence is said in a sentence: seat kept, clock, rule 104.3a", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    assert.deepEqual(app.presenceNotes(), []);
+    ws.deliver({ body: { case: "presence", value: { seats: [{ seat: 0, connected: true },
+      { seat: 1, connected: false }] } } });
+    const [note, ...more] = app.presenceNotes();
+    assert.deepEqual(more, []);
+    assert.match(note ?? "", /^Bob#0002 is disconnected: their seat is kept, and their clock runs while it is their decision; if it runs out, they lose the game \(rule 104\.3a\)/);
+    ws.deliver({ body: { case: "presence", value: { seats: [{ seat: 0, connected: true },
+      { seat: 1, connected: true }] } } });
+    assert.deepEqual(app.presenceNotes(), []);
+  } finally { restore(); }
+});
