@@ -54,90 +54,100 @@ async def relay_gone(app: App, session_id: str) -> None:
         await trio.sleep(0.05)
 
 
+@contextlib.asynccontextmanager
+async def _serving_with_relay(store: Store, options: RelayOptions
+                              ) -> AsyncIterator[tuple[App, str, RelayLink]]:
+    """An app serving on a free loopback port (its URL) and one relay process with
+    ``options``, whose refusals the app counts; the relay is stopped after."""
+    async with trio.open_nursery() as nursery:
+        app = App(store, nursery)
+        router = FeedRouter(app.relay, app.socket_of)
+        app.lobby.relay = router
+        server = await nursery.start(serve_app, app, "127.0.0.1", 0)
+        here = f"ws://127.0.0.1:{server.listeners[0].socket.getsockname()[1]}"
+        (relay,) = await start_relays(options, router, app.handle_connection, nursery,
+                                      app.refusals)
+        try:
+            yield app, here, relay
+        finally:
+            relay.stop()
+            relay.kill()
+            nursery.cancel_scope.cancel()
+
+
 async def test_a_relay_serves_spectators_the_same_stream_off_the_server_and_its_death_ends_no_game(
     tmp_path: Path,
 ) -> None:
     store = Store(tmp_path / "manawire.sqlite3")
     with trio.fail_after(180):
-        async with trio.open_nursery() as nursery, AsyncExitStack() as stack:
-            app = App(store, nursery)
-            router = FeedRouter(app.relay, app.socket_of)
-            app.lobby.relay = router
-            server = await nursery.start(serve_app, app, "127.0.0.1", 0)
-            port = server.listeners[0].socket.getsockname()[1]
-            (relay,) = await start_relays(RelayOptions(1, nice=0), router,
-                                          app.handle_connection, nursery)
-            try:
-                here, there = f"ws://127.0.0.1:{port}", f"ws://127.0.0.1:{relay.port}"
-                sent: list[tuple[int, bytes]] = []
-                send = relay.out.send
+        async with _serving_with_relay(store, RelayOptions(1, nice=0)) as (app, here, relay), \
+                AsyncExitStack() as stack:
+            there = f"ws://127.0.0.1:{relay.port}"
+            sent: list[tuple[int, bytes]] = []
+            send = relay.out.send
 
-                def spy(kind: int, body: bytes) -> None:
-                    sent.append((kind, body))
-                    send(kind, body)
+            def spy(kind: int, body: bytes) -> None:
+                sent.append((kind, body))
+                send(kind, body)
 
-                relay.out.send = spy  # type: ignore[method-assign]
-                ann = await stack.enter_async_context(Client.connect(here, "Ann"))
-                bob = await stack.enter_async_context(Client.connect(there, "Bob"))
-                eve = await stack.enter_async_context(Client.connect(here, "Eve"))
-                fay = await stack.enter_async_context(Client.connect(there, "Fay"))
-                raw: dict[str, list[bytes]] = {"eve": [], "fay": []}
-                eve.on_raw, fay.on_raw = raw["eve"].append, raw["fay"].append
-                room = await ann.create_room("relayed")
-                for spectator in (eve, fay):
-                    assert (await spectator.join(room.room_id, spectator=True)).seat == SPECTATOR
-                assert (await ann.join(room.room_id)).seat == 0
-                assert (await bob.join(room.room_id)).seat == 1
-                bots = [RandomBot(c, random.Random(seat + 1))
-                        for seat, c in enumerate((ann, bob))]
+            relay.out.send = spy  # type: ignore[method-assign]
+            ann = await stack.enter_async_context(Client.connect(here, "Ann"))
+            bob = await stack.enter_async_context(Client.connect(there, "Bob"))
+            eve = await stack.enter_async_context(Client.connect(here, "Eve"))
+            fay = await stack.enter_async_context(Client.connect(there, "Fay"))
+            raw: dict[str, list[bytes]] = {"eve": [], "fay": []}
+            eve.on_raw, fay.on_raw = raw["eve"].append, raw["fay"].append
+            room = await ann.create_room("relayed")
+            for spectator in (eve, fay):
+                assert (await spectator.join(room.room_id, spectator=True)).seat == SPECTATOR
+            assert (await ann.join(room.room_id)).seat == 0
+            assert (await bob.join(room.room_id)).seat == 1
+            bots = [RandomBot(c, random.Random(seat + 1))
+                    for seat, c in enumerate((ann, bob))]
 
-                async def watch(client: Client) -> None:
-                    while not client.mirror.game_over:
-                        await client.next_message()
+            async def watch(client: Client) -> None:
+                while not client.mirror.game_over:
+                    await client.next_message()
 
-                async with trio.open_nursery() as play:
-                    for bot in bots:
-                        play.start_soon(bot.play)
-                    play.start_soon(watch, eve)
-                    play.start_soon(watch, fay)
+            async with trio.open_nursery() as play:
+                for bot in bots:
+                    play.start_soon(bot.play)
+                play.start_soon(watch, eve)
+                play.start_soon(watch, fay)
 
-                game = app.lobby.rooms[room.room_id].game
-                assert game is not None and game.result is not None
-                for viewer, client in ((0, ann), (1, bob), (SPECTATOR, eve), (SPECTATOR, fay)):
-                    assert client.resyncs == 0 and client.errors == []
-                    assert client.deltas > 10
-                    assert client.mirror.view() == encode_view(project(game, viewer))
+            game = app.lobby.rooms[room.room_id].game
+            assert game is not None and game.result is not None
+            for viewer, client in ((0, ann), (1, bob), (SPECTATOR, eve), (SPECTATOR, fay)):
+                assert client.resyncs == 0 and client.errors == []
+                assert client.deltas > 10
+                assert client.mirror.view() == encode_view(project(game, viewer))
 
-                def stream(messages: list[bytes]) -> list[bytes]:
-                    return [m for m in messages if mpb.ServerMessage.FromString(m)
-                            .WhichOneof("body") in ("snapshot", "delta", "clocks")]
+            def stream(messages: list[bytes]) -> list[bytes]:
+                return [m for m in messages if mpb.ServerMessage.FromString(m)
+                        .WhichOneof("body") in ("snapshot", "delta", "clocks")]
 
-                assert stream(raw["fay"]) == stream(raw["eve"])
-                # The spectators' stream crossed the link once: one PUBLISH per message
-                # (Bob's deltas are his alone: DIRECT), however many watch it there.
-                published = [body for kind, body in sent if kind == link.PUBLISH]
-                assert len(published) >= fay.deltas
+            assert stream(raw["fay"]) == stream(raw["eve"])
+            # The spectators' stream crossed the link once: one PUBLISH per message
+            # (Bob's deltas are his alone: DIRECT), however many watch it there.
+            published = [body for kind, body in sent if kind == link.PUBLISH]
+            assert len(published) >= fay.deltas
 
-                # A replay through the relay, as fast as the link takes it, is the live
-                # spectators' stream again (state ids and view hashes).
-                await fay.leave_room()
-                got, _status = await _replay_over_protocol(fay, room.room_id, public=True)
-                live = [(m.delta.state_id, m.delta.view_hash) for m in map(
-                    mpb.ServerMessage.FromString, raw["eve"]) if m.HasField("delta")]
-                assert [s for s in got[1:] if s in set(live)] == live
+            # A replay through the relay, as fast as the link takes it, is the live
+            # spectators' stream again (state ids and view hashes).
+            await fay.leave_room()
+            got, _status = await _replay_over_protocol(fay, room.room_id, public=True)
+            live = [(m.delta.state_id, m.delta.view_hash) for m in map(
+                mpb.ServerMessage.FromString, raw["eve"]) if m.HasField("delta")]
+            assert [s for s in got[1:] if s in set(live)] == live
 
-                # The relay dies: no game ends, and the server releases its clients' places.
-                assert relay.process is not None
-                relay.process.kill()
-                with trio.fail_after(10):
-                    await relay_gone(app, bob.session_id)
-                assert eve.session_id in app.lobby.rooms[room.room_id].spectators
-                for client in (bob, fay):
-                    client.reconnect = False
-            finally:
-                relay.stop()
-                relay.kill()
-            nursery.cancel_scope.cancel()
+            # The relay dies: no game ends, and the server releases its clients' places.
+            assert relay.process is not None
+            relay.process.kill()
+            with trio.fail_after(10):
+                await relay_gone(app, bob.session_id)
+            assert eve.session_id in app.lobby.rooms[room.room_id].spectators
+            for client in (bob, fay):
+                client.reconnect = False
 
 
 async def _closed_with(url: str, messages: list[bytes]) -> int | None:
@@ -282,46 +292,35 @@ async def test_a_relays_own_refusals_count_in_the_servers_log_line_and_metrics(
     "limits" log line or ``manawire_refusals_total``: an operator running ``--relays``
     saw no trace of either. The relay now tells the server over its link."""
     store = Store(tmp_path / "manawire.sqlite3")
+    options = RelayOptions(1, nice=0, feed_messages=8, max_connections_per_address=1)
     with trio.fail_after(120):
-        async with trio.open_nursery() as nursery, AsyncExitStack() as stack:
-            app = App(store, nursery)
-            router = FeedRouter(app.relay, app.socket_of)
-            app.lobby.relay = router
-            server = await nursery.start(serve_app, app, "127.0.0.1", 0)
-            here = f"ws://127.0.0.1:{server.listeners[0].socket.getsockname()[1]}"
-            (relay,) = await start_relays(
-                RelayOptions(1, nice=0, feed_messages=8, max_connections_per_address=1),
-                router, app.handle_connection, nursery, app.refusals)
-            try:
-                ann = await stack.enter_async_context(Client.connect(here, "Ann"))
-                bob = await stack.enter_async_context(Client.connect(here, "Bob"))
-                room = await ann.create_room("watched")
-                deaf = await _deaf_spectator(relay.port, room.room_id)
-                stack.push_async_callback(deaf.aclose)
-                with pytest.raises(InvalidStatus, match="503"):  # the address's 2nd
-                    async with connect(f"ws://127.0.0.1:{relay.port}", open_timeout=10):
-                        pass
-                for _ in range(200):
-                    if app.lobby.rooms[room.room_id].spectators:
-                        break
-                    await trio.sleep(0.05)
-                assert app.lobby.rooms[room.room_id].spectators  # (the deaf one)
-                await ann.join(room.room_id)
-                await bob.join(room.room_id)
-                async with trio.open_nursery() as play:
-                    for seat, client in enumerate((ann, bob)):
-                        play.start_soon(RandomBot(client, random.Random(seat + 1)).play)
-                for _ in range(200):
-                    if app.refusals.totals["slow"]:
-                        break
-                    await trio.sleep(0.05)
-                assert app.refusals.totals == {"connection": 1, "slow": 1}
-                line = app.refusals.take(60.0)
-                assert line is not None
-                assert "1 connection refused over the per-address cap (127.0.0.1: 1" in line
-                assert "1 client closed for falling behind what it was sent (1013) " \
-                       "(127.0.0.1: 1" in line
-            finally:
-                relay.stop()
-                relay.kill()
-            nursery.cancel_scope.cancel()
+        async with _serving_with_relay(store, options) as (app, here, relay), \
+                AsyncExitStack() as stack:
+            ann = await stack.enter_async_context(Client.connect(here, "Ann"))
+            bob = await stack.enter_async_context(Client.connect(here, "Bob"))
+            room = await ann.create_room("watched")
+            deaf = await _deaf_spectator(relay.port, room.room_id)
+            stack.push_async_callback(deaf.aclose)
+            with pytest.raises(InvalidStatus, match="503"):  # the address's 2nd
+                async with connect(f"ws://127.0.0.1:{relay.port}", open_timeout=10):
+                    pass
+            for _ in range(200):
+                if app.lobby.rooms[room.room_id].spectators:
+                    break
+                await trio.sleep(0.05)
+            assert app.lobby.rooms[room.room_id].spectators  # (the deaf one)
+            await ann.join(room.room_id)
+            await bob.join(room.room_id)
+            async with trio.open_nursery() as play:
+                for seat, client in enumerate((ann, bob)):
+                    play.start_soon(RandomBot(client, random.Random(seat + 1)).play)
+            for _ in range(200):
+                if app.refusals.totals["slow"]:
+                    break
+                await trio.sleep(0.05)
+            assert app.refusals.totals == {"connection": 1, "slow": 1}
+            line = app.refusals.take(60.0)
+            assert line is not None
+            assert "1 connection refused over the per-address cap (127.0.0.1: 1" in line
+            assert "1 client closed for falling behind what it was sent (1013) " \
+                   "(127.0.0.1: 1" in line
