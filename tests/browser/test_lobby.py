@@ -132,3 +132,46 @@ def test_a_refusal_far_down_the_lobby_is_shown_where_the_player_is(pages: Pages)
     expect(late.locator("form:has(#join-room-id) [data-testid=error]")).to_have_count(1)
     pages.screenshot(late)
     pages.assert_no_errors()
+
+
+def test_the_lobby_says_what_a_new_visitor_needs(pages: Pages) -> None:
+    """A new user's play test: a red "offline" before signing in (the server looked down),
+    an empty "Sign in" doing nothing, an invite saying to choose a deck while the sign-in
+    form was on screen, delayed views offered for a room without any, a registration that
+    said nothing, and no word of which deck an empty deck box plays."""
+    host = pages.open("host", url=pages.base_url)
+    badge = host.locator("[data-testid=connection]")
+    expect(badge).to_have_text("not signed in")
+    expect(badge).to_have_attribute("data-state", "signed-out")
+    host.locator("[data-testid=sign-in]").click()
+    expect(host.locator("[data-testid=sign-in-missing]")).to_have_text(
+        "Type your account name and your password to sign in (or play as a guest, beside).")
+    sign_in_guest(host, pages.base_url, "Hal")
+    create_room(host, seats=2)
+    expect(host.locator("[data-testid=your-deck]")).to_have_text(
+        "You play a demo deck chosen by the server (your deck box was empty).")
+    link = invite_link(host)
+    room_id = Invite.parse(link).room_id
+    guest = pages.open("guest", url=link)
+    notice = guest.locator(".messages .notice")
+    expect(notice).to_contain_text("sign in, or play as a guest, first")
+    sign_in_guest(guest, link, "Gus")
+    expect(notice).to_have_text(
+        "You were invited to a game: choose your deck and press “Join as player”.")
+    # Once the room is listed, the join form offers only the views it has: the live one.
+    row = guest.locator(f'[data-testid=room-row][data-room-id="{room_id}"]')
+    for _ in range(20):  # (the list may be a second old)
+        if row.count():
+            break
+        guest.locator("[data-testid=refresh-rooms]").click()
+        guest.wait_for_timeout(250)
+    expect(row).to_have_count(1)
+    expect(guest.locator("#join-tier option:not([hidden])")).to_have_count(1)
+    guest.locator("#register-name").fill("Gussie")
+    guest.locator("#register-password").fill("a long enough password")
+    guest.locator("#register button[type=submit]").click()
+    expect(notice).to_contain_text("Registered as Gussie")
+    expect(notice).to_be_in_viewport(ratio=1)
+    pages.screenshot(guest, "guest")
+    pages.screenshot(host)
+    pages.assert_no_errors()

@@ -66,6 +66,8 @@ type Greeting =
 
 export class App implements Names {
   status: Status = "signed-out";
+  /** Signed out because the server couldn't be reached (not: never signed in, signed out). */
+  unreachable = false;
   account: Account | null = null;
   rooms: RoomInfo[] = [];
   /** The room this client created last, with its invite link (only the creator has it). */
@@ -92,6 +94,9 @@ export class App implements Names {
   deckProblems: DeckProblem[] = [];
   /** The error that said the deck was refused (shown beside its problems), if it stands. */
   deckRefusal = "";
+  /** The deck this player took the seat with, when it is a demo deck, in words ("" if not
+   * known: a list of their own, or a seat resumed). */
+  deckWords = "";
   /** A word about the pending decision from the last click (a block left unfinished). */
   decisionNote = "";
   /** The prompt whose "Done: confirm blockers" was held back once (a block unfinished). */
@@ -102,6 +107,8 @@ export class App implements Names {
    * form); `inviteChanged` counts changes. */
   invite: Invite | null;
   inviteChanged = 0;
+  /** The notice {@link noteInvite} gave (renewed as the visitor signs in). */
+  private inviteNoticed = "";
 
   onChange: () => void = () => {};
 
@@ -139,6 +146,18 @@ export class App implements Names {
       message: (msg) => this.handle(msg),
       closed: (code, reason) => this.closed(code, reason),
     });
+  }
+
+  /** Say what to do with the invite this page was opened with: sign in first (the sign-in
+   * form is what a new visitor sees), then join (or watch) with the form it filled in. */
+  noteInvite(): void {
+    const inv = this.invite;
+    if (!inv) return;
+    const first = this.account === null ? "sign in, or play as a guest, first; then " : "";
+    this.notice = inv.role === "watch"
+      ? `You were invited to watch a game: ${first}press “Watch” under “Join by room id”.`
+      : `You were invited to a game: ${first}choose your deck and press “Join as player”.`;
+    this.inviteNoticed = this.notice;
   }
 
   /** Start: resume this tab's session, or sign in with the stored account token. */
@@ -195,6 +214,7 @@ export class App implements Names {
   private connect(greeting: Greeting): void {
     this.greeting = greeting;
     this.error = "";
+    this.unreachable = false;
     this.status = "connecting";
     this.conn.open();
     this.changed();
@@ -511,6 +531,10 @@ export class App implements Names {
     switch (body.case) {
       case "welcome":
         this.welcomed(body.value);
+        if (kind === "register" && body.value.account) {
+          this.notice = `Registered as ${body.value.account.name}: sign in with this name and `
+            + "your password, here or anywhere.";
+        }
         if (this.room === null) this.listRooms();
         break;
       case "resumed": {
@@ -571,6 +595,9 @@ export class App implements Names {
         if (j.room?.roomId === this.createdUnjoined) this.createdUnjoined = "";
         this.clearRoom();
         if (j.room) this.room = { info: j.room, role: j.role, seat: j.seat, tier: j.tier };
+        // Which deck a seat was taken with, when the player didn't give one (the server
+        // doesn't say which demo deck it chose).
+        if (j.role === Role.PLAYER && (kind === "join" || kind === "quick")) this.deckWords = demoDeckWords(this.lastDeck);
         this.deckProblems = [];
         this.notice = "";
         this.error = "";
@@ -712,8 +739,10 @@ export class App implements Names {
   private welcomed(w: NonNullable<Extract<ServerMessage["body"], { case: "welcome" }>["value"]>): void {
     if (w.accountToken) this.setAccountToken(w.accountToken);
     if (w.resumeToken) this.setResumeToken(w.resumeToken);
+    const signingIn = this.account === null;
     if (w.account) this.account = w.account;
     this.status = "connected";
+    if (signingIn && this.notice !== "" && this.notice === this.inviteNoticed) this.noteInvite();
     this.reconnectDelay = BACKOFF_FIRST;
     this.reconnectSince = 0;
     this.greeting = { kind: "resume" };
@@ -847,6 +876,7 @@ export class App implements Names {
     this.sentPrompt = null;
     this.selected = null;
     this.decisionNote = "";
+    this.deckWords = "";
     this.mirror = new Mirror();
     this.clocks.clear();
     this.presence.clear();
@@ -871,6 +901,7 @@ export class App implements Names {
     }
     if (this.account === null) { // never got in: nothing to resume
       this.status = "signed-out";
+      this.unreachable = !this.error; // (a refusal the server gave reached it)
       if (!this.error) this.error = `Could not reach the server${reason ? `: ${reason}` : ""}.`;
       this.changed();
       return;
@@ -944,7 +975,14 @@ export class App implements Names {
   }
 }
 
-/** "1–0" (seat 0's wins first), with the drawn games if any. */
+/** The demo deck a deck box held, in words: empty, the server chooses one; a demo deck's name
+ * (protocol/README.md, JoinRoom.deck) is that one; "" for a deck list. */
+export function demoDeckWords(deck: string): string {
+  const text = deck.trim();
+  if (text === "") return "a demo deck chosen by the server (your deck box was empty)";
+  return /^[a-z0-9-]+$/.test(text) ? `the demo deck “${text}”` : "";
+}
+
 function formatOf(format: "constructed" | "limited"): DeckFormat {
   return format === "limited" ? DeckFormat.LIMITED : DeckFormat.CONSTRUCTED;
 }

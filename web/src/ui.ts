@@ -67,6 +67,7 @@ class Ui {
   /** The error and deck problems shown last (new ones are scrolled into view). */
   private errorSeen = "";
   private problemsSeen: unknown = null;
+  private noticeSeen = "";
   private scheduled = false;
   /** Graveyards and exiles the player opened (kept open across re-renders). */
   private readonly openPiles = new Set<string>();
@@ -100,9 +101,7 @@ class Ui {
     byId<HTMLInputElement>("join-room-id").value = inv.roomId;
     byId<HTMLInputElement>("join-invite").value = inv.code;
     byId<HTMLSelectElement>("join-tier").value = String(inv.tier ?? 0);
-    this.app.notice = inv.role === "watch"
-      ? "You were invited to watch a game: press Watch under “Join by room id”."
-      : "You were invited to a game: choose your deck, then press “Join as player”.";
+    this.app.noteInvite();
   }
 
   schedule(): void {
@@ -152,13 +151,16 @@ class Ui {
   // ---- top bar and messages
   private renderTopbar(): void {
     const app = this.app;
-    const words = { "signed-out": "offline", connecting: "connecting", connected: "connected",
-      reconnecting: "reconnecting", offline: "offline", replaced: "offline" } as const;
+    // Not signed in yet is no fault of the server's: said in a neutral colour, until a
+    // sign-in finds the server unreachable.
+    const words = { "signed-out": app.unreachable ? "offline" : "signed-out",
+      connecting: "connecting", connected: "connected", reconnecting: "reconnecting",
+      offline: "offline", replaced: "offline" } as const;
     const state = words[app.status];
     replaceChildren(this.topbar,
       h("h1", null, "Manawire"),
       h("span", { class: `conn conn-${state}`, "data-testid": "connection", "data-state": state,
-        title: "connection to the server" }, state),
+        title: "connection to the server" }, state === "signed-out" ? "not signed in" : state),
       app.status === "offline" || app.status === "replaced"
         ? h("button", { type: "button", onclick: () => app.reconnect() }, "Reconnect") : null,
       app.account ? h("span", { class: "who" }, "Signed in as ",
@@ -182,9 +184,15 @@ class Ui {
     const app = this.app;
     const newError = app.error !== "" && app.error !== this.errorSeen;
     const newProblems = app.deckProblems.length > 0 && app.deckProblems !== this.problemsSeen;
+    const newNotice = app.notice !== "" && app.notice !== this.noticeSeen;
     this.errorSeen = app.error;
     this.problemsSeen = app.deckProblems;
-    if (!newError && !newProblems) return;
+    this.noticeSeen = app.notice;
+    // ("Registered as Ann": said at the top, the form far down the page being gone.)
+    if (!newError && !newProblems) {
+      if (newNotice) this.messages.scrollIntoView({ block: "nearest" });
+      return;
+    }
     const target = placed === "deck" ? (app.error ? this.errorSlots.deck : this.deckErrors)
       : placed !== null ? this.errorSlots[placed] : this.messages;
     target?.scrollIntoView({ block: "nearest" });
@@ -231,11 +239,24 @@ class Ui {
       h("input", { id: "display-name", maxlength: 32, autocomplete: "nickname",
         value: "", placeholder: "Player" }),
       h("button", { type: "submit", "data-testid": "sign-in-guest" }, "Play as guest"));
-    const login = h("form", { class: "panel", "aria-labelledby": "login-h",
+    const missing = h("p", { class: "error", "data-testid": "sign-in-missing", role: "alert",
+      hidden: true });
+    const login = h("form", { class: "panel", "aria-labelledby": "login-h", novalidate: true,
       onsubmit: (ev: Event) => {
         ev.preventDefault();
-        app.signIn(byId<HTMLInputElement>("login-name").value.trim(),
-          byId<HTMLInputElement>("login-password").value);
+        const name = byId<HTMLInputElement>("login-name").value.trim();
+        const password = byId<HTMLInputElement>("login-password").value;
+        // Said in words (a browser's own bubble for a required field showed nothing here).
+        const lacking = [name ? "" : "your account name", password ? "" : "your password"]
+          .filter(Boolean);
+        missing.hidden = lacking.length === 0;
+        missing.textContent = lacking.length
+          ? `Type ${lacking.join(" and ")} to sign in (or play as a guest, beside).` : "";
+        if (lacking.length) {
+          byId<HTMLInputElement>(name ? "login-password" : "login-name").focus();
+          return;
+        }
+        app.signIn(name, password);
         byId<HTMLInputElement>("login-password").value = "";
       } },
       h("h2", { id: "login-h" }, "Sign in"),
@@ -244,7 +265,7 @@ class Ui {
       h("label", { for: "login-password" }, "Password"),
       h("input", { id: "login-password", type: "password", autocomplete: "current-password",
         required: true }),
-      h("button", { type: "submit", "data-testid": "sign-in" }, "Sign in"));
+      h("button", { type: "submit", "data-testid": "sign-in" }, "Sign in"), missing);
     const section = h("section", { class: "sign-in" }, guest, login);
     queueMicrotask(() => {
       const input = document.getElementById("display-name") as HTMLInputElement | null;
@@ -352,7 +373,7 @@ class Ui {
       h("label", { for: "join-tier" }, "Watch which view"),
       h("select", { id: "join-tier" },
         h("option", { value: "0" }, "Live (public information)"),
-        [1, 2, 3, 4].map((n) => h("option", { value: n }, `Delayed view ${n} of the room`))),
+        [1, 2, 3, 4].map((n) => h("option", { value: n }, `Delayed view ${n} (if the room offers one)`))),
       h("div", { class: "row" },
         h("button", { type: "submit", "data-testid": "join-room" }, "Join as player"),
         h("button", { type: "button", "data-testid": "watch-room", onclick: () => {
@@ -436,14 +457,19 @@ class Ui {
     const id = byId<HTMLInputElement>("join-room-id").value.trim();
     const room = app.rooms.find((r) => r.roomId === id)
       ?? (app.created?.room.roomId === id ? app.created.room : undefined);
-    const options = byId<HTMLSelectElement>("join-tier").options;
+    const select = byId<HTMLSelectElement>("join-tier");
+    const options = select.options;
     for (let n = 1; n < options.length; n++) {
       const tier = room?.tiers[n - 1];
       const option = options[n];
       if (option === undefined) continue;
       option.textContent = tier ? `Delayed: ${tierText(tier, room?.players ?? [])}`
-        : `Delayed view ${n} of the room`;
-      option.disabled = room !== undefined && tier === undefined;
+        : `Delayed view ${n} (if the room offers one)`;
+      // A room known to have no such tier doesn't list it (it read as offered).
+      const absent = room !== undefined && tier === undefined;
+      option.hidden = absent;
+      option.disabled = absent;
+      if (absent && option.selected) select.value = "0";
     }
   }
 
@@ -499,6 +525,7 @@ class Ui {
           : `Waiting for players: the game starts when all ${room.info.seats} seats are taken.`),
         h("p", { "data-testid": "seated" }, `Seated (${room.info.players.length} of `
           + `${room.info.seats}): ${room.info.players.join(", ") || "nobody yet"}`),
+        app.deckWords ? h("p", { "data-testid": "your-deck" }, `You play ${app.deckWords}.`) : null,
         app.created && app.created.room.roomId === room.info.roomId
           ? h("div", null, h("p", null, "Invite links:"), app.createdLinks().map(({ label, link }) =>
             h("div", null, h("p", { class: "hint" }, label), inviteBox(link)))) : null,
@@ -858,6 +885,8 @@ class Ui {
     return h("section", { class: "panel controls" },
       h("p", { class: "hint" }, `Room “${room?.info.name ?? ""}”`,
         room?.role === Role.SPECTATOR ? ` — watching ${watchingText(room.info, room.tier)}` : ""),
+      app.deckWords ? h("p", { class: "hint", "data-testid": "your-deck" },
+        `You play ${app.deckWords}.`) : null,
       room?.role === Role.PLAYER && hiddenTiersText(room.info.tiers, room.info.players)
         ? h("p", { class: "notice", "data-testid": "hidden-tiers" },
           hiddenTiersText(room.info.tiers, room.info.players)) : null,

@@ -748,3 +748,68 @@ test("a disconnected opponent's absence is said in a sentence: seat kept, clock,
     assert.deepEqual(app.presenceNotes(), []);
   } finally { restore(); }
 });
+
+test("an invite says to sign in first while signed out, then to join once signed in", () => {
+  const restore = installFakeSocket();
+  try {
+    const app = new App("ws://server/", "http://server/", { role: "join", roomId: "r1", code: "c1" });
+    app.noteInvite();
+    assert.equal(app.notice, "You were invited to a game: sign in, or play as a guest, first; "
+      + "then choose your deck and press “Join as player”.");
+    app.signInGuest("Ann");
+    const ws = FakeSocket.all.at(-1)!;
+    ws.open();
+    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
+      resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+    assert.equal(app.notice, "You were invited to a game: choose your deck and press “Join as player”.");
+  } finally { restore(); }
+});
+
+test("not signed in is not offline; a server that can't be reached is", () => {
+  const restore = installFakeSocket();
+  try {
+    const app = new App("ws://server/", "http://server/", null);
+    app.start();
+    assert.equal(app.status, "signed-out");
+    assert.equal(app.unreachable, false);
+    app.signInGuest("Ann");
+    FakeSocket.all.at(-1)!.drop(1006);
+    assert.equal(app.status, "signed-out");
+    assert.equal(app.unreachable, true);
+    app.signInGuest("Ann"); // trying again: not known unreachable any more
+    assert.equal(app.unreachable, false);
+  } finally { restore(); }
+});
+
+test("registering says so: 'Registered as NAME'", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    app.register("Annabel", "a long enough password");
+    ws.deliver({ requestId: ws.last("register").requestId, body: { case: "welcome", value: {
+      protocolVersion: 1, sessionId: "s1", account: { accountId: "a", name: "Annabel", registered: true } } } });
+    assert.match(app.notice, /^Registered as Annabel: /);
+  } finally { restore(); }
+});
+
+test("a seat taken with an empty deck box says a demo deck chosen by the server", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    app.join("r1", Role.PLAYER, "  \n", "");
+    ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
+      role: Role.PLAYER, seat: 0, room: { roomId: "r1", seats: 2 } } } });
+    assert.equal(app.deckWords, "a demo deck chosen by the server (your deck box was empty)");
+    app.leaveRoom();
+    assert.equal(app.deckWords, "");
+    app.join("r2", Role.PLAYER, "rakdos-aggro", "");
+    ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
+      role: Role.PLAYER, seat: 0, room: { roomId: "r2", seats: 2 } } } });
+    assert.equal(app.deckWords, "the demo deck “rakdos-aggro”");
+    app.leaveRoom();
+    app.join("r3", Role.PLAYER, "4 Shock\n56 Mountain", "");
+    ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
+      role: Role.PLAYER, seat: 0, room: { roomId: "r3", seats: 2 } } } });
+    assert.equal(app.deckWords, "", "their own list: nothing to say");
+  } finally { restore(); }
+});
