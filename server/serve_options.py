@@ -151,6 +151,10 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     add("--sideboard-seconds", type=finite, default=r.sideboard_seconds,
         help=f"how long the players of a match have to sideboard between games; who hasn't "
              f"answered keeps their deck (default {r.sideboard_seconds:g})")
+    add("--away-seconds", type=finite, default=r.away_seconds,
+        help=f"how long a player may stay disconnected from a running game that waits on "
+             f"their decision before they concede (default {r.away_seconds:g}; 0: never, "
+             f"only their clock runs)")
     add("--outbox", type=int, default=d.outbox_size,
         help=f"messages queued for one client before it is dropped (default {d.outbox_size})")
     add("--send-timeout", type=finite, default=d.send_timeout,
@@ -173,7 +177,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
     for name in positive:
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
-    for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace",
+    for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace", "away_seconds",
                  "login_window", "spectator_flush_seconds", "sideboard_seconds",
                  "spectator_join_interval", "guest_days", "hidden_tier_seconds"):
         if getattr(args, name) < 0:
@@ -188,7 +192,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
     room = RoomConfig(clock_seconds=args.clock_seconds, max_spectators=args.max_spectators,
                       history=args.history, linger_seconds=args.linger_seconds,
                       idle_seconds=args.idle_room_seconds,
-                      sideboard_seconds=args.sideboard_seconds)
+                      sideboard_seconds=args.sideboard_seconds, away_seconds=args.away_seconds)
     return Limits(outbox_size=args.outbox, send_timeout=args.send_timeout,
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
                   max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,

@@ -280,6 +280,8 @@ def _concession(name: str, reason: ConcedeReason) -> str:
         return f"{name} ran out of time, which concedes (104.3a)"
     if reason is ConcedeReason.LEFT:
         return f"{name} left the game, which concedes (104.3a)"
+    if reason is ConcedeReason.ABSENT:
+        return f"{name} stayed disconnected too long, which concedes (104.3a)"
     assert_never(reason)
 
 

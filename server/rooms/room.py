@@ -111,6 +111,9 @@ class RoomConfig:
     #: Seconds the players of a match have to sideboard between games (rule 100.4); who
     #: hasn't answered by then keeps their deck.
     sideboard_seconds: float = 180.0
+    #: Seconds a player may stay disconnected from a running game that waits on their
+    #: decision before they concede (104.3a; 0: never -- only their clock runs).
+    away_seconds: float = 300.0
 
 
 @dataclass(eq=False, slots=True)
@@ -133,6 +136,9 @@ class Member:
     #: A player's deck and sideboard as registered when it joined: what sideboarding
     #: between the games of a match may rearrange (rule 100.4). ``deck`` is the current one.
     registered: Deck | None = None
+    #: When the seat's player last dropped from the running game (or the room was rebuilt
+    #: after a restart); read only while ``conn`` is None.
+    away_since: float = 0.0
 
 
 @dataclass(slots=True)
@@ -609,6 +615,7 @@ class Room:
             if not any(self.members()):
                 self._idle_since = now
         else:
+            member.away_since = now
             self._everyone(out, self._presence())
 
     def _reattach(self, out: Output, cmd: Reattach, now: float) -> None:
@@ -1129,7 +1136,20 @@ class Room:
             times.append(self._idle_since + self.config.idle_seconds)
         if self._sideboard_until is not None:
             times.append(self._sideboard_until)
+        away = self._away()
+        if away is not None:
+            times.append(away.away_since + self.config.away_seconds)
         return min(times)
+
+    def _away(self) -> Member | None:
+        """The seat the running game waits on, if its player is disconnected (and
+        ``away_seconds`` isn't 0): it concedes once it has been away that long."""
+        game = self.game
+        if not self.config.away_seconds or game is None or game.result is not None \
+                or game.pending is None:
+            return None
+        member = self.seats[game.pending.seat]
+        return member if member is not None and member.conn is None else None
 
     def _delayed_at(self) -> float:
         """When a delayed tier's next held action is due (INF: none, or only a turn of the
@@ -1154,6 +1174,11 @@ class Room:
         seat = self.timers.ran_out(now)
         if seat is not None:  # the deciding player's clock ran out: they concede (104.3a)
             self._apply(out, seat, Concede(ConcedeReason.OUT_OF_TIME), now)
+        away = self._away()
+        if away is not None and now >= away.away_since + self.config.away_seconds:
+            # Gone too long while the game waits on them: they concede (104.3a) and the
+            # others play on, instead of waiting out the rest of their clock.
+            self._apply(out, away.seat, Concede(ConcedeReason.ABSENT), now)
         if self._sideboard_until is not None and now >= self._sideboard_until:
             self._next_game(out, now)  # whoever didn't answer keeps their deck
         close_at = self._close_at()

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 import trio.testing
 
@@ -285,21 +286,26 @@ async def test_resume_reclaims_the_seat_with_only_the_missed_deltas_and_tokens_r
             assert all(third.token.encode() not in m.SerializeToString() for m in p.got)
 
 
+@pytest.mark.parametrize(("away", "lost_after"), [(0.0, 1800), (300.0, 300)])
 async def test_a_disconnected_players_clock_keeps_running(
-    tmp_path: Path, autojump_clock: trio.testing.MockClock
+    tmp_path: Path, autojump_clock: trio.testing.MockClock, away: float, lost_after: int
 ) -> None:
-    async with running_app(tmp_path) as app:
+    """The deciding player's clock runs while they are gone: they lose when it runs out
+    (104.3a) -- or, with --away-seconds, once they have been gone that long."""
+    limits = Limits(room=RoomConfig(away_seconds=away))
+    async with running_app(tmp_path, limits) as app:
         peers, room_id = await _table(app, 2)
         room = app.lobby.rooms[room_id]
         game = room.game
         assert game is not None and game.pending is not None
         seat = game.pending.seat
         await peers[seat].sock.to_server.aclose()
-        await trio.sleep(1799)
+        await trio.sleep(lost_after - 1)
         assert game.result is None
         await trio.sleep(2)
         await trio.testing.wait_all_tasks_blocked()
         assert game.result is not None and game.result.winners == (1 - seat,)
+        assert ("ran out of time" if not away else "stayed disconnected") in game.result.reason
 
 
 async def test_one_connection_creating_rooms_hits_its_limit_while_others_play(

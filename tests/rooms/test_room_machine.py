@@ -338,11 +338,14 @@ def test_400_7_a_snapshots_recent_events_name_what_has_left_the_view_since() -> 
     """A reloaded page told "a card you can't see blocks Trufflesnout": the blocker had died
     since, its id gone from the view, and a client starting from a snapshot had never seen
     it (found playing as a new user). The snapshot names such objects (``recent_objects``:
-    id, name, owner, controller), each one its viewer was sent before -- never another."""
+    id, name, owner, controller), each one its viewer was sent before -- never another, nor
+    a card hidden again in its zone."""
     d = two_player_room()
     assert d.join(3, spectator=True).accepted
     rng, named = random.Random(5), 0
     seen: dict[int, dict[str, str]] = {1: {}, 3: {}}  # what each was sent, by id: its name
+    # Cards hidden again but still in their zone (a look ended, 701.20a): not named.
+    concealed: dict[int, set[str]] = {1: set(), 3: set()}
     for _ in range(150):
         if not play(d, rng, 20):
             break
@@ -356,6 +359,9 @@ def test_400_7_a_snapshots_recent_events_name_what_has_left_the_view_since() -> 
                         if kind in ("create_object", "update_object", "reveal_object"):
                             obj = getattr(op, kind)
                             seen[conn][obj.id] = obj.name
+                            concealed[conn].discard(obj.id)
+                        elif kind == "conceal_object":
+                            concealed[conn].add(op.conceal_object)
                 if not m.HasField("snapshot"):
                     continue
                 snap = m.snapshot
@@ -363,7 +369,7 @@ def test_400_7_a_snapshots_recent_events_name_what_has_left_the_view_since() -> 
                 named_ids = {o.id for o in snap.recent_objects}
                 gone = {i for e in snap.recent_events
                         for i in event_object_ids(e.SerializeToString())
-                        if i in seen[conn] and i not in in_view}
+                        if i in seen[conn] and i not in in_view and i not in concealed[conn]}
                 assert named_ids == gone, (conn, named_ids, gone)
                 for o in snap.recent_objects:
                     assert o.name == seen[conn][o.id]  # as it was last sent, and only then
@@ -391,6 +397,37 @@ def test_rule_104_3a_a_player_whose_clock_runs_out_concedes_when_the_room_wakes(
     name = game.players[deciding].name
     assert finish.reason == f"{name} ran out of time, which concedes (104.3a)"
     assert d.room.remaining[deciding] == 0.0
+
+
+def test_rule_104_3a_a_player_away_too_long_while_the_game_waits_on_them_concedes() -> None:
+    """An opponent who closed the tab left the other waiting out their whole clock, up to
+    30 minutes (found playing as a new user). A player disconnected while the game waits on
+    their decision concedes after ``away_seconds`` (the others play on); one back in time,
+    or away only while others decide, doesn't."""
+    d = two_player_room(RoomConfig(away_seconds=100))
+    game = d.room.game
+    assert game is not None and game.pending is not None
+    deciding = game.pending.seat
+    other = 1 - deciding
+    d.now = 10.0
+    assert d.do(Disconnect(seat_conn(d, other))).wake_at == 1800.0  # (not the one decided)
+    d.do(Disconnect(seat_conn(d, deciding)))
+    d.now = 60.0
+    d.do(Reattach(11, 1, f"s{deciding + 1}", f"p{deciding + 1}", 0, f"a{deciding + 1}",
+                  WELCOME))  # back in time
+    d.now = 70.0
+    out = d.do(Disconnect(11))
+    assert out.wake_at == 170.0 and game.result is None
+    d.now = 169.0
+    assert not d.do(Tick()).log and game.result is None
+    d.now = 170.0
+    out = d.do(Tick())
+    assert game.result is not None and game.result.winners == (other,)
+    append, finish = out.log[:2]
+    assert isinstance(append, AppendAction) and isinstance(finish, FinishGame)
+    assert append.action == Concede(ConcedeReason.ABSENT)
+    name = game.players[deciding].name
+    assert finish.reason == f"{name} stayed disconnected too long, which concedes (104.3a)"
 
 
 @pytest.mark.parametrize("leave", ["leave", "concede"])

@@ -493,7 +493,8 @@ export class App implements Names {
       if (connected || seat === this.viewer || p === undefined || p.hasLost) continue;
       const now = pending?.seat === seat ? " (it is their decision now: their clock is running)" : "";
       notes.push(`${this.player(seat)} is disconnected: their seat is kept, and their clock runs `
-        + `while it is their decision${now}; if it runs out, they lose the game (rule 104.3a). `
+        + `while it is their decision${now}; if it runs out, or they stay away too long while `
+        + "the game waits on them, they lose the game (rule 104.3a). "
         + "They play on where they were when they come back.");
     }
     return notes;

@@ -742,7 +742,7 @@ test("a disconnected opponent's absence is said in a sentence: seat kept, clock,
       { seat: 1, connected: false }] } } });
     const [note, ...more] = app.presenceNotes();
     assert.deepEqual(more, []);
-    assert.match(note ?? "", /^Bob#0002 is disconnected: their seat is kept, and their clock runs while it is their decision; if it runs out, they lose the game \(rule 104\.3a\)/);
+    assert.match(note ?? "", /^Bob#0002 is disconnected: their seat is kept, and their clock runs while it is their decision; if it runs out, or they stay away too long while the game waits on them, they lose the game \(rule 104\.3a\)/);
     ws.deliver({ body: { case: "presence", value: { seats: [{ seat: 0, connected: true },
       { seat: 1, connected: true }] } } });
     assert.deepEqual(app.presenceNotes(), []);
