@@ -507,6 +507,10 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
         c = event.clash
         won = f"{seat_name(names, c.winner)} won" if c.HasField("winner") else "nobody won"
         return f"Clash: {won}"
+    if kind == "life_changed":  # rule 119.3 (damage says itself, 120.3a)
+        change = event.life_changed
+        verb = "gained" if change.amount > 0 else "lost"
+        return f"{seat_name(names, change.seat)} {verb} {abs(change.amount)} life"
     if kind == "life_exchanged":
         seats = " and ".join(seat_name(names, s) for s in event.life_exchanged.seats)
         return f"{seats} exchanged life totals"

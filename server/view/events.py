@@ -27,6 +27,8 @@ from server.engine.events import (
     GameEnded,
     LibrarySearched,
     LifeExchanged,
+    LifeGained,
+    LifeLost,
     PlayerLost,
     SpellCast,
     TokenCreated,
@@ -48,9 +50,18 @@ def project_events(events: Sequence[Event], viewer: int, before: Mapping[str, Ob
     def seen(oid: str | None) -> str:
         return oid if oid and (oid in before or oid in after) else ""
 
+    previous: Event | None = None
     for event in events:
         msg = _public(event, seen)
-        if msg is not None:
+        before_it, previous = previous, event
+        if isinstance(event, (LifeGained, LifeLost)):
+            if isinstance(event, LifeLost) and isinstance(before_it, DamageDealt) \
+                    and before_it.player == event.seat and before_it.amount == event.amount:
+                continue  # damage to a player (120.3a): its damage event says it
+            amount = event.amount if isinstance(event, LifeGained) else -event.amount
+            out.append(pb.GameEvent(life_changed=pb.LifeChangedEvent(seat=event.seat,
+                                                                     amount=amount)))
+        elif msg is not None:
             out.append(msg)
         elif isinstance(event, ZoneChanged):
             was, now = before.get(event.old_id), after.get(event.new_id)

@@ -546,3 +546,14 @@ def test_the_log_says_played_died_and_cast_not_moved_from_zone_to_zone() -> None
                 name="Grizzly Bears") is None
     assert told(owner=ANN, from_zone=BATTLEFIELD, to_zone=GRAVEYARD, old_id="f1",
                 name="Forest") == "your Forest moved from battlefield to graveyard"
+
+
+def test_119_3_life_gained_or_lost_reads_as_such() -> None:
+    board = _board(ANN)
+
+    def told(seat: int, amount: int) -> str | None:
+        return event_text(board, pb.GameEvent(life_changed=pb.LifeChangedEvent(
+            seat=seat, amount=amount)))
+
+    assert told(BOB, 4) == "Bob gained 4 life"
+    assert told(ANN, -3) == "you lost 3 life"

@@ -432,6 +432,19 @@ def test_508_1_the_attack_event_says_what_each_attacker_attacks() -> None:
     assert list(declared.planeswalker_ids) == ["", "w1"]
 
 
+def test_119_3_life_gained_or_lost_is_an_event_unless_damage_says_it() -> None:
+    """Life went from 18 to 22 with no line in the log: the engine's life gain and loss
+    weren't projected (found playing as a new user). They are now -- except the loss that
+    damage to a player is (120.3a), which its damage event already says."""
+    from server.engine.events import DamageDealt, LifeGained, LifeLost
+
+    told = project_events([LifeGained(1, 4), DamageDealt("s1", 0, None, 2, False),
+                           LifeLost(0, 2), LifeLost(1, 3)], 0, {}, {})
+    assert [e.WhichOneof("kind") for e in told] == ["life_changed", "damage", "life_changed"]
+    assert [(e.life_changed.seat, e.life_changed.amount) for e in told
+            if e.HasField("life_changed")] == [(1, 4), (1, -3)]
+
+
 def test_601_2_a_decision_while_casting_says_what_is_being_cast() -> None:
     """"Choose a target." didn't say for what (a player with several spells and abilities
     in flight had to guess); it names the spell or ability now, which is on the stack."""

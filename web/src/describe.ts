@@ -431,6 +431,10 @@ export function eventText(names: Names, event: GameEvent): string | null {
       const w = k.value.winner;
       return `Clash: ${w === undefined ? "nobody won" : `${seatName(names, w)} won`}`;
     }
+    case "lifeChanged": { // rule 119.3 (damage says itself, 120.3a)
+      const { seat, amount } = k.value;
+      return `${seatName(names, seat)} ${amount > 0 ? "gained" : "lost"} ${Math.abs(amount)} life`;
+    }
     case "lifeExchanged": return `${k.value.seats.map((s) => seatName(names, s)).join(" and ")} exchanged life totals`;
     // Rules 700.13, 700.14: true of nearly every game, worth a line only when a card in view
     // cares ("whenever you commit a crime", "whenever you expend 4").

@@ -112,6 +112,13 @@ test("a room's players are told which tiers show hidden cards, and to whom", () 
   assert.equal(hiddenTiersText(tiers.slice(0, 1), []), "");
 });
 
+test("119.3: life gained or lost reads as such", () => {
+  const life = (seat: number, amount: number) => eventText(names,
+    create(GameEventSchema, { kind: { case: "lifeChanged", value: { seat, amount } } }));
+  assert.equal(life(1, 4), "Bob gained 4 life");
+  assert.equal(life(0, -3), "you lost 3 life");
+});
+
 test("701.23: a search says whose library from the viewer's side", () => {
   const told = (viewer: number, seat: number, owner: number) => eventText({ ...names, viewer },
     create(GameEventSchema, { kind: { case: "librarySearched", value: { seat, owner, found: 1 } } }));
