@@ -385,6 +385,16 @@ export function eventText(names: Names, event: GameEvent): string | null {
       const what = e.name || "a card";
       if (e.fromZone === ZoneKind.LIBRARY && e.toZone === ZoneKind.HAND) return null; // cardDrawn says it
       if (e.fromZone === ZoneKind.UNSPECIFIED) return null;
+      if (e.fromZone === ZoneKind.HAND && e.toZone === ZoneKind.STACK) return null; // cast (601.2a): spellCast says it
+      const entered = e.newId ? names.object(e.newId) : undefined;
+      if (e.fromZone === ZoneKind.HAND && e.toZone === ZoneKind.BATTLEFIELD && entered?.cardTypes.includes("Land")) {
+        return `${seatName(names, entered.controller)} played ${e.name || "a land"}`; // rule 305.1
+      }
+      const left = e.oldId ? names.object(e.oldId) : undefined;
+      if (e.fromZone === ZoneKind.BATTLEFIELD && e.toZone === ZoneKind.GRAVEYARD && e.name
+          && left?.cardTypes.includes("Creature")) {
+        return `${e.name} (${names.player(e.owner)}'s) died`; // rule 700.4
+      }
       return `${what} (${names.player(e.owner)}'s) moved from ${zoneName(e.fromZone)} to ${zoneName(e.toZone)}`;
     }
     case "damage": {

@@ -112,6 +112,23 @@ test("a room's players are told which tiers show hidden cards, and to whom", () 
   assert.equal(hiddenTiersText(tiers.slice(0, 1), []), "");
 });
 
+test("a land played, a creature that died and a card cast read so (305.1, 700.4, 601.2a)", () => {
+  const moved = (init: Record<string, unknown>) => eventText(names,
+    create(GameEventSchema, { kind: { case: "zoneChange", value: init } }));
+  objects.set("f9", create(GameObjectSchema, { id: "f9", name: "Forest", cardTypes: ["Land"], controller: 0 }));
+  objects.set("c9", create(GameObjectSchema, { id: "c9", name: "Grizzly Bears", cardTypes: ["Creature"], controller: 1 }));
+  assert.equal(moved({ owner: 0, fromZone: ZoneKind.HAND, toZone: ZoneKind.BATTLEFIELD, oldId: "h", newId: "f9",
+    name: "Forest" }), "you played Forest");
+  assert.equal(moved({ owner: 1, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.GRAVEYARD, oldId: "c9",
+    name: "Grizzly Bears" }), "Grizzly Bears (Bob's) died");
+  assert.equal(moved({ owner: 0, fromZone: ZoneKind.HAND, toZone: ZoneKind.STACK, oldId: "h", newId: "s",
+    name: "Shock" }), null);
+  assert.equal(moved({ owner: 0, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.GRAVEYARD, oldId: "f9",
+    name: "Forest" }), "Forest (Ann's) moved from battlefield to graveyard");
+  objects.delete("f9");
+  objects.delete("c9");
+});
+
 test("119.3: life gained or lost reads as such", () => {
   const life = (seat: number, amount: number) => eventText(names,
     create(GameEventSchema, { kind: { case: "lifeChanged", value: { seat, amount } } }));
