@@ -633,28 +633,20 @@ function declaringBlockers(): { app: App; ws: FakeSocket; acts: () => [bigint, n
   return { app, ws, acts };
 }
 
-test("declaring blockers: the blocker clicked, then the attacker, picks that block (509.1a)", () => {
-  const restore = installFakeSocket();
-  try {
-    const { app, acts } = declaringBlockers();
-    app.clickObject("m1"); // two blocks: selected, nothing sent
-    assert.deepEqual(app.selected, { kind: "object", id: "m1" });
-    assert.deepEqual(acts(), []);
-    app.clickObject("a2");
-    assert.deepEqual(acts(), [[20n, 1]]);
-  } finally { restore(); }
-});
-
-test("declaring blockers: the attacker clicked first, then a blocker, picks that block", () => {
-  const restore = installFakeSocket();
-  try {
-    const { app, acts } = declaringBlockers();
-    app.clickObject("a1"); // only selected, though the Wall has a single block
-    assert.deepEqual(app.selected, { kind: "object", id: "a1" });
-    assert.deepEqual(acts(), []);
-    app.clickObject("m1");
-    assert.deepEqual(acts(), [[20n, 0]]);
-  } finally { restore(); }
+test("declaring blockers: the blocker then the attacker, or the attacker then a blocker, picks that block (509.1a)", () => {
+  // The Mauler (m1) has two blocks: clicked first, it is selected, nothing sent; the
+  // attacker a1 clicked first is only selected too, though the Wall has a single block.
+  for (const [first, second, option] of [["m1", "a2", 1], ["a1", "m1", 0]] as const) {
+    const restore = installFakeSocket();
+    try {
+      const { app, acts } = declaringBlockers();
+      app.clickObject(first);
+      assert.deepEqual(app.selected, { kind: "object", id: first });
+      assert.deepEqual(acts(), []);
+      app.clickObject(second);
+      assert.deepEqual(acts(), [[20n, option]]);
+    } finally { restore(); }
+  }
 });
 
 test("declaring blockers: a pair that can't block says so; the Wall's one block is still one click", () => {
@@ -686,20 +678,25 @@ test("declaring blockers: Done with a blocker selected but unassigned says so; a
   } finally { restore(); }
 });
 
+/** Signed in, created room r1 (code c1) with a deck the server then refused on the join. */
+function createdButRefused(details: string[]) {
+  const { app, ws } = signedIn();
+  const settings = { name: "friday", seats: 2, clockMinutes: 30, private: false,
+    spectate: "" as const, format: "constructed" as const, tier: null };
+  app.createRoom(settings, "4 Black Lotus");
+  ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "roomCreated", value: {
+    room: { roomId: "r1", name: "friday", seats: 2 }, inviteCode: "c1" } } });
+  const join = ws.last("joinRoom");
+  assert.deepEqual([join.roomId, join.inviteCode], ["r1", "c1"]);
+  ws.deliver({ requestId: join.requestId, body: { case: "error", value: {
+    code: ErrorCode.INVALID_DECK, message: "deck refused", details } } });
+  return { app, ws, settings };
+}
+
 test("the creator's deck refused after its room was created: 'Create room' again joins that room", () => {
   const restore = installFakeSocket();
   try {
-    const { app, ws } = signedIn();
-    const settings = { name: "friday", seats: 2, clockMinutes: 30, private: false,
-      spectate: "" as const, format: "constructed" as const, tier: null };
-    app.createRoom(settings, "4 Black Lotus");
-    ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "roomCreated", value: {
-      room: { roomId: "r1", name: "friday", seats: 2 }, inviteCode: "c1" } } });
-    const join = ws.last("joinRoom");
-    assert.deepEqual([join.roomId, join.inviteCode], ["r1", "c1"]);
-    ws.deliver({ requestId: join.requestId, body: { case: "error", value: {
-      code: ErrorCode.INVALID_DECK, message: "deck refused",
-      details: ["line 1: unknown or unsupported card 'Black Lotus'"] } } });
+    const { app, ws, settings } = createdButRefused(["line 1: unknown or unsupported card 'Black Lotus'"]);
     assert.match(app.error, /press “Create room” again: you take your seat in the room already created/);
     const creates = () => ws.sent.filter((m) => m.body.case === "createRoom").length;
     app.createRoom(settings, "4 Shock");
@@ -717,14 +714,7 @@ test("the creator's deck refused after its room was created: 'Create room' again
 test("the created room gone before its creator took a seat: 'Create room' creates another", () => {
   const restore = installFakeSocket();
   try {
-    const { app, ws } = signedIn();
-    const settings = { name: "friday", seats: 2, clockMinutes: 30, private: false,
-      spectate: "" as const, format: "constructed" as const, tier: null };
-    app.createRoom(settings, "4 Black Lotus");
-    ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "roomCreated", value: {
-      room: { roomId: "r1", name: "friday", seats: 2 }, inviteCode: "c1" } } });
-    ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "error", value: {
-      code: ErrorCode.INVALID_DECK, message: "deck refused", details: ["too few cards"] } } });
+    const { app, ws, settings } = createdButRefused(["too few cards"]);
     app.createRoom(settings, "");
     ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "error", value: {
       code: ErrorCode.ROOM_NOT_FOUND, message: "no room r1" } } });
