@@ -205,6 +205,12 @@ class Decline:
 
 
 @dataclass(frozen=True, slots=True)
+class ResetAttackers:
+    """Rule 508.1: start the active player's declaration of attackers over (an attacker
+    chosen by mistake, or at the wrong player or planeswalker)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ResetBlockers:
     """Rule 509.1: start this player's declaration of blockers over (e.g. to satisfy
     menace, 702.111b)."""
@@ -331,6 +337,7 @@ Action = (
     | Decline
     | Accept
     | ResetBlockers
+    | ResetAttackers
     | PlaceCard
     | ChooseCard
     | ChoosePlayer
@@ -351,7 +358,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         DeclareAttacker, FinishAttackers, DeclareBlocker, FinishBlockers, AssignCombatDamage,
         Discard, ChooseStartingPlayer, KeepHand, TakeMulligan, PutOnBottom, ChooseMode,
         ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, ChooseReplacement,
-        Decline, Accept, ResetBlockers, PlaceCard, ChooseCard, ChoosePlayer, ChoosePile,
+        Decline, Accept, ResetBlockers, ResetAttackers, PlaceCard, ChooseCard, ChoosePlayer,
+        ChoosePile,
         RollPlanarDie, FinishModes, ChooseColor, ChooseName,
         Concede,
         ChooseOutsideCard, ChooseExilePile,

@@ -11,6 +11,7 @@ from server.engine.actions import (
     DeclareBlocker,
     FinishAttackers,
     FinishBlockers,
+    ResetAttackers,
     ResetBlockers,
 )
 from server.engine.effects import attack_targets, deal_damage_at_once
@@ -46,9 +47,17 @@ def attack_options(game: Game) -> tuple[Action, ...]:
     for oid in game.battlefield:
         if oid not in combat.attackers and can_attack(game, oid):
             options += attack_targets(game, oid)
+    if combat.attackers:
+        options.append(ResetAttackers())
     if not _unmet_attack_requirements(game):
         options.append(FinishAttackers())
     return tuple(options)
+
+
+def reset_attackers(game: Game) -> None:
+    """Undo the attackers declared so far (the declaration starts over, 508.1)."""
+    game.combat.attackers.clear()
+    game.combat.attacking_planeswalker.clear()
 
 
 def _unmet_attack_requirements(game: Game) -> bool:

@@ -58,6 +58,7 @@ from server.engine.actions import (
     PassPriority,
     PlayLand,
     PutOnBottom,
+    ResetAttackers,
     ResetBlockers,
     RollPlanarDie,
     Sacrifice,
@@ -318,6 +319,8 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> bool
         combat.declare_blocker(game, action)
     elif isinstance(action, ResetBlockers):
         combat.reset_blockers(game, seat)
+    elif isinstance(action, ResetAttackers):
+        combat.reset_attackers(game)
     elif isinstance(action, FinishBlockers):
         combat.finish_blockers(game, seat, events)
     elif isinstance(action, AssignCombatDamage):

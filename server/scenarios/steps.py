@@ -45,6 +45,7 @@ from server.engine.actions import (
     PlaceCard,
     PlayLand,
     PutOnBottom,
+    ResetAttackers,
     ResetBlockers,
     RollPlanarDie,
     Sacrifice,
@@ -67,7 +68,8 @@ _ACTION_KEYS = {
     "pass", "play", "cast", "activate", "mode", "x", "target", "target_player",
     "finish_targets", "tap", "pay", "attack", "finish_attacks", "block", "finish_blocks",
     "assign", "discard", "choose_starting_player", "keep", "mulligan", "bottom", "order",
-    "keep_legend", "sacrifice", "reset_blocks", "decline", "replacement", "scry_top",
+    "keep_legend", "sacrifice", "reset_blocks", "reset_attacks", "decline", "replacement",
+    "scry_top",
     "scry_bottom", "choose_card", "choose_player", "pile", "finish_modes", "accept",
     "roll_planar_die", "wish", "exile_pile", "choose_color", "choose_name",
 }
@@ -91,7 +93,8 @@ def _matcher(run: Run, step: dict[str, Any]) -> Any:
     simple: dict[str, type[Action]] = {
         "pass": PassPriority, "finish_targets": FinishTargets, "pay": PayMana,
         "finish_attacks": FinishAttackers, "finish_blocks": FinishBlockers, "keep": KeepHand,
-        "mulligan": TakeMulligan, "reset_blocks": ResetBlockers, "decline": Decline,
+        "mulligan": TakeMulligan, "reset_blocks": ResetBlockers, "reset_attacks": ResetAttackers,
+        "decline": Decline,
         "finish_modes": FinishModes, "accept": Accept,
     }
     by_object: dict[str, type[Action]] = {

@@ -48,6 +48,7 @@ from server.engine.actions import (
     PlaceCard,
     PlayLand,
     PutOnBottom,
+    ResetAttackers,
     ResetBlockers,
     RollPlanarDie,
     Sacrifice,
@@ -378,6 +379,8 @@ def _encode_choice(action: Action, game: Game | None) -> pb.Action:
         return pb.Action(sacrifice=pb.Sacrifice(object_id=action.object_id))
     if isinstance(action, ResetBlockers):
         return pb.Action(reset_blockers=pb.ResetBlockers())
+    if isinstance(action, ResetAttackers):
+        return pb.Action(reset_attackers=pb.ResetAttackers())
     if isinstance(action, Decline):
         return pb.Action(decline=pb.Decline())
     if isinstance(action, ChooseReplacement):

@@ -127,6 +127,7 @@ export function optionText(names: Names, action: Action): string {
     case "keepLegend": return `Keep ${objectName(names, k.value.objectId)}`;
     case "sacrifice": return `Sacrifice ${objectName(names, k.value.objectId)}`;
     case "resetBlockers": return "Start blocks over";
+    case "resetAttackers": return "Start attacks over";
     case "decline": return "Decline / done";
     case "chooseReplacement":
       return `${objectName(names, k.value.objectId)}: ${k.value.replacement} instead`;
@@ -228,7 +229,7 @@ export function optionObjects(action: Action): string[] {
     case "chooseExilePile": return [...k.value.objectIds];
     case "passPriority": case "chooseX": case "payMana": case "finishAttackers":
     case "finishBlockers": case "concede": case "chooseStartingPlayer": case "keepHand":
-    case "takeMulligan": case "chooseMode": case "finishTargets": case "resetBlockers":
+    case "takeMulligan": case "chooseMode": case "finishTargets": case "resetBlockers": case "resetAttackers":
     case "decline": case "choosePlayer": case "choosePile": case "finishModes": case "accept":
     case "rollPlanarDie": case "chooseOutsideCard": case "chooseColor":
     case "chooseName": case undefined:
