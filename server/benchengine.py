@@ -1,7 +1,8 @@
 """``manawire bench-engine``: the rules engine's speed against another engine's, same deck,
 same machine, same run.
 
-Each run plays ``--games`` two-player games of uniformly random legal choices with the same
+Each run plays ``--games`` two-player games of uniformly random legal choices (never a
+"start over" of a declaration: :func:`server.sim.random_option`) with the same
 deck on both seats, in a fresh process pinned to one CPU, and measures the process's CPU time
 (``time.process_time``: the machine's other load doesn't count against either engine). The
 engines' runs are interleaved (ours, theirs, ours, theirs, ...) so slow phases of a noisy
@@ -34,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+#: "Start over" options a random player never takes (server.sim.random_option).
+UNDO_OPTIONS = frozenset({"ResetAttackers", "ResetBlockers"})
 #: A game still running after this many actions is reported as unfinished.
 ACTION_BUDGET = 50_000
 #: Seconds a runner process may take before it is killed (and the benchmark fails).
@@ -65,7 +68,10 @@ def play_games(deck_text: str, games: int, seed: int) -> dict[str, Any]:
             decision = game.pending
             if decision is None:
                 break
-            apply(game, decision.seat, rng.choice(decision.options))
+            # (--root plays an older checkout with this function: its options are named,
+            # not imported, as server.sim.random_option filters them)
+            options = [o for o in decision.options if type(o).__name__ not in UNDO_OPTIONS]
+            apply(game, decision.seat, rng.choice(options or decision.options))
             actions += 1
         turns += game.turn
     cpu = time.process_time() - start

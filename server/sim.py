@@ -54,7 +54,7 @@ from typing import TypeVar
 from server.cards import CardDef, demo_deck, demo_deck_names
 from server.decks import Deck
 from server.engine import DecisionKind, Game, PlayerSetup, apply, new_game, zone_rules
-from server.engine.actions import Action, Concede
+from server.engine.actions import Action, Concede, ResetAttackers, ResetBlockers
 from server.engine.events import Event
 from server.engine.game import priority_options
 from server.view import project
@@ -80,6 +80,20 @@ class SimDeck:
 #: A seat's deck: a demo deck's name, a labelled deck, a deck list's deck or a list of cards.
 DeckSpec = str | SimDeck | Deck | Sequence[CardDef]
 D = TypeVar("D", bound=DeckSpec)
+
+
+#: "Start over" options: an undo of the deciding player's own declaration so far (508.1,
+#: 509.1), which changes nothing in the game.
+_UNDO = (ResetAttackers, ResetBlockers)
+
+
+def random_option(rng: random.Random, options: Sequence[Action]) -> Action:
+    """A uniformly random legal option -- never a "start over" one (while another is
+    offered): a random player undoing its declarations only redoes them and lengthens its
+    games (1,084 actions a game instead of 876 once attacks could be started over), which
+    measures the policy, not the engine; phase-python's declarations have no undo either."""
+    kept = [o for o in options if not isinstance(o, _UNDO)]
+    return rng.choice(kept or options)
 
 
 def deck_label(deck: DeckSpec) -> str:
@@ -327,7 +341,7 @@ def play_game(seed: int, decks: Sequence[DeckSpec], options: SimOptions = SimOpt
         if pipeline is not None:
             pipeline.decision(game)
             outcome.decisions += 1
-        seat, action = decision.seat, rng.choice(decision.options)
+        seat, action = decision.seat, random_option(rng, decision.options)
         if options.concede_rate and rng.random() < options.concede_rate:
             seat, action = rng.choice(game.in_game()), Concede()  # rule 104.3a
         start = clock()
