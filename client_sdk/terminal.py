@@ -533,10 +533,11 @@ async def _bot(url: str, room_id: str, invite_code: str, index: int, board: Boar
 
 
 @asynccontextmanager
-async def _connected(o: PlayOptions, out: TextIO) -> AsyncIterator[Client]:
-    """The client ``play`` plays with: as ``o.token``'s account; else as the account saved
-    for this server (its seat in a game in progress back) -- unless another terminal plays
-    as it now, which this one never cuts off -- else as a new guest, saved for next time."""
+async def _connected(o: PlayOptions, out: TextIO) -> AsyncIterator[tuple[Client, bool]]:
+    """The client ``play`` plays with, and whether its account is the one saved for this
+    server (the same command comes back as it): as ``o.token``'s account; else as the saved
+    account (its seat in a game in progress back) -- unless another terminal plays as it
+    now, which this one never cuts off -- else as a new guest, saved for next time."""
     saved: saved_accounts.SavedAccount | None = None
     if o.remember and not o.token:
         try:
@@ -551,7 +552,7 @@ async def _connected(o: PlayOptions, out: TextIO) -> AsyncIterator[Client]:
             async with Client.connect(o.url, o.name, token=saved.token,
                                       take_over=False) as client:
                 entered = True
-                yield client
+                yield client, True
         except ServerError as exc:
             if entered:
                 raise
@@ -567,6 +568,7 @@ async def _connected(o: PlayOptions, out: TextIO) -> AsyncIterator[Client]:
         else:
             return
     async with Client.connect(o.url, o.name, token=o.token) as client:
+        saved_now = False
         if keep:
             try:
                 path = saved_accounts.save(o.url, saved_accounts.SavedAccount(
@@ -577,7 +579,8 @@ async def _connected(o: PlayOptions, out: TextIO) -> AsyncIterator[Client]:
             else:
                 print(f"Playing as {client.account.name}, saved in {path}: the same command "
                       f"takes your seat back if this terminal closes.", file=out, flush=True)
-        yield client
+                saved_now = True
+        yield client, saved_now
 
 
 async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 0) -> int:
@@ -586,7 +589,7 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
     out = out or sys.stdout
     screen = Screen(out)
     o = options
-    async with _connected(o, out) as client:
+    async with _connected(o, out) as (client, remembered):
         if client.room_id is not None and (client.seat is None or client.seat < 0 or (
                 client.room is not None and client.room.finished)):
             # The account's session was watching a room, or was in one whose game (or
@@ -635,7 +638,7 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
         def stopped() -> str:
             if not board.game_running or bots:
                 return "Interrupted."
-            back = (f"manawire play {o.url}" if o.remember and not o.token
+            back = (f"manawire play {o.url}" if remembered
                     else f"manawire play {o.url} --token {client.account_token}")
             return f"Interrupted: your seat is kept while your clock runs. To take it back: {back}"
 

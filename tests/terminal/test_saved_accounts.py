@@ -3,12 +3,16 @@ their owner only, written whole; a file that isn't theirs is refused, not guesse
 
 from __future__ import annotations
 
+import io
 import stat
 from pathlib import Path
 
 import pytest
+import trio
 
 from client_sdk import saved
+from client_sdk.terminal import PlayOptions, _connected
+from tests.e2e.test_spectator_resume_e2e import serving
 
 
 def test_an_account_is_saved_per_server_for_its_owner_only(tmp_path: Path,
@@ -48,3 +52,32 @@ def test_a_file_that_holds_no_accounts_is_refused(tmp_path: Path,
     (tmp_path / saved.FILE_NAME).write_text("{not json")
     with pytest.raises(ValueError, match="Expecting"):
         saved.save("ws://a:1", saved.SavedAccount("Ann#0001", "t1"))
+
+
+async def test_play_comes_back_as_the_saved_account_only_when_it_plays_as_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which account ``play`` plays as, and whether the same command comes back as it (what
+    an interrupted game tells the player to run): a new guest is saved; the next command
+    plays as it; a second terminal meanwhile plays as a new guest, not saved -- for that one
+    only its token takes the seat back (it said the plain command, which comes back as the
+    saved account instead); a token given is never saved."""
+    monkeypatch.setenv(saved.STATE_ENV, str(tmp_path / "state"))
+    out = io.StringIO()
+    with trio.fail_after(30):
+        async with serving(tmp_path / "db.sqlite3") as (_app, port):
+            options = PlayOptions(url=f"ws://127.0.0.1:{port}", name="Ann")
+            async with _connected(options, out) as (first, remembered):
+                assert remembered
+                assert saved.load(options.url) == saved.SavedAccount(first.account.name,
+                                                                     first.account_token)
+                async with _connected(options, out) as (second, second_remembered):
+                    assert not second_remembered
+                    assert second.account.name != first.account.name
+                    assert "is playing elsewhere now" in out.getvalue()
+            assert saved.load(options.url) == saved.SavedAccount(first.account.name,
+                                                                 first.account_token)
+            async with _connected(options, out) as (again, remembered):
+                assert remembered and again.account.name == first.account.name
+            given = PlayOptions(url=options.url, name="Bob", token=first.account_token)
+            async with _connected(given, out) as (client, remembered):
+                assert not remembered and client.account.name == first.account.name
