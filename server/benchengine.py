@@ -35,7 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: "Start over" options a random player never takes (server.sim.random_option).
+#: "Start over" options, by name: an undo of the deciding player's own declaration so far
+#: (508.1, 509.1), which changes nothing in the game. A random player never takes them
+#: while anything else is offered (server.sim.random_option).
 UNDO_OPTIONS = frozenset({"ResetAttackers", "ResetBlockers"})
 #: A game still running after this many actions is reported as unfinished.
 ACTION_BUDGET = 50_000

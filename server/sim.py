@@ -51,10 +51,11 @@ from dataclasses import dataclass, field, fields
 from itertools import combinations_with_replacement
 from typing import TypeVar
 
+from server.benchengine import UNDO_OPTIONS
 from server.cards import CardDef, demo_deck, demo_deck_names
 from server.decks import Deck
 from server.engine import DecisionKind, Game, PlayerSetup, apply, new_game, zone_rules
-from server.engine.actions import Action, Concede, ResetAttackers, ResetBlockers
+from server.engine.actions import Action, Concede
 from server.engine.events import Event
 from server.engine.game import priority_options
 from server.view import project
@@ -82,17 +83,14 @@ DeckSpec = str | SimDeck | Deck | Sequence[CardDef]
 D = TypeVar("D", bound=DeckSpec)
 
 
-#: "Start over" options: an undo of the deciding player's own declaration so far (508.1,
-#: 509.1), which changes nothing in the game.
-_UNDO = (ResetAttackers, ResetBlockers)
-
-
 def random_option(rng: random.Random, options: Sequence[Action]) -> Action:
     """A uniformly random legal option -- never a "start over" one (while another is
     offered): a random player undoing its declarations only redoes them and lengthens its
     games (1,084 actions a game instead of 876 once attacks could be started over), which
-    measures the policy, not the engine; phase-python's declarations have no undo either."""
-    kept = [o for o in options if not isinstance(o, _UNDO)]
+    measures the policy, not the engine; phase-python's declarations have no undo either.
+    The options are :data:`server.benchengine.UNDO_OPTIONS`, by name (that benchmark plays
+    older checkouts with them too)."""
+    kept = [o for o in options if type(o).__name__ not in UNDO_OPTIONS]
     return rng.choice(kept or options)
 
 
