@@ -436,9 +436,7 @@ export class App implements Names {
         return;
       }
       // A blocker and an attacker with no block between them (flying, menace ...).
-      const role = (x: string) => options.some((o) => blocks(o)?.objectId === x) ? "blocker"
-        : options.some((o) => blocks(o)?.attackerId === x) ? "attacker" : "";
-      const [was, now] = [role(sel.id), role(id)];
+      const [was, now] = [this.blockRole(sel.id), this.blockRole(id)];
       if (was && now && was !== now) {
         const [blocker, attacker] = was === "blocker" ? [sel.id, id] : [id, sel.id];
         this.select({ kind: "object", id });
@@ -454,18 +452,26 @@ export class App implements Names {
     else this.select({ kind: "object", id });
   }
 
+  /** What a creature is in the pending declaration of blockers (rule 509.1a): a "blocker"
+   * (one of the viewer's with a block to declare), an "attacker" it may block, or "". */
+  blockRole(id: string): "blocker" | "attacker" | "" {
+    const blocks = this.options.flatMap((o) => o.kind.case === "declareBlocker" ? [o.kind.value] : []);
+    return blocks.some((b) => b.objectId === id) ? "blocker"
+      : blocks.some((b) => b.attackerId === id) ? "attacker" : "";
+  }
+
   /** The selected creature's block left unfinished (it has blocks to declare and none was
    * picked), in words, or "". */
   private unpairedBlock(): string {
     const sel = this.selected;
     if (sel?.kind !== "object") return "";
-    const blocks = this.options.flatMap((o) => o.kind.case === "declareBlocker" ? [o.kind.value] : []);
+    const role = this.blockRole(sel.id);
     const name = objectName(this, sel.id);
-    if (blocks.some((b) => b.objectId === sel.id)) {
+    if (role === "blocker") {
       return `${name} is selected but blocks nothing yet: click the attacking creature it `
         + "should block (or press “Done” again to confirm your blocks without it).";
     }
-    if (blocks.some((b) => b.attackerId === sel.id)) {
+    if (role === "attacker") {
       return `${name} (attacking) is selected but nothing blocks it yet: click the creature `
         + "of yours that should block it (or press “Done” again to confirm your blocks).";
     }

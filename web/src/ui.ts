@@ -844,11 +844,9 @@ class Ui {
     };
     const selName = sel === null ? "" : sel.kind === "object" ? objectName(app, sel.id) : app.player(sel.seat);
     // Declaring blockers: what the next click does with the creature selected.
-    const blocks = d.options.flatMap((o) => o.kind.case === "declareBlocker" ? [o.kind.value] : []);
-    const pairHint = sel?.kind !== "object" ? ""
-      : blocks.some((b) => b.objectId === sel.id) ? "Click the attacking creature it blocks, or:"
-        : blocks.some((b) => b.attackerId === sel.id) ? "Click the creature of yours that blocks it, or:"
-          : "";
+    const role = sel?.kind === "object" ? app.blockRole(sel.id) : "";
+    const pairHint = role === "blocker" ? "Click the attacking creature it blocks, or:"
+      : role === "attacker" ? "Click the creature of yours that blocks it, or:" : "";
     return h("section", { class: "panel decision", "data-testid": "decision",
       "data-prompt-id": String(d.promptId), "aria-labelledby": "decision-h" },
       h("h2", { id: "decision-h" }, "Your decision"),
@@ -882,14 +880,13 @@ class Ui {
     const playing = room?.role === Role.PLAYER && !app.mirror.gameOver;
     const inMatch = room?.role === Role.PLAYER && app.match !== null
       && app.match.phase !== MatchPhase.OVER;
+    const hidden = room?.role === Role.PLAYER ? hiddenTiersText(room.info.tiers, room.info.players) : "";
     return h("section", { class: "panel controls" },
       h("p", { class: "hint" }, `Room “${room?.info.name ?? ""}”`,
         room?.role === Role.SPECTATOR ? ` — watching ${watchingText(room.info, room.tier)}` : ""),
       app.deckWords ? h("p", { class: "hint", "data-testid": "your-deck" },
         `You play ${app.deckWords}.`) : null,
-      room?.role === Role.PLAYER && hiddenTiersText(room.info.tiers, room.info.players)
-        ? h("p", { class: "notice", "data-testid": "hidden-tiers" },
-          hiddenTiersText(room.info.tiers, room.info.players)) : null,
+      hidden ? h("p", { class: "notice", "data-testid": "hidden-tiers" }, hidden) : null,
       playing ? this.confirmButton("concede", "Concede", "Really concede?", () => app.concede(),
         { class: "danger" }) : null,
       inMatch ? this.confirmButton("leave", "Leave (concedes the match)",
