@@ -182,7 +182,7 @@ _FIXED_OPTIONS = {
     "finish_blockers": "Done: confirm blockers", "concede": "Concede",
     "keep_hand": "Keep this hand", "take_mulligan": "Take a mulligan",
     "finish_targets": "No more targets", "reset_blockers": "Start blocks over",
-    "reset_attackers": "Start attacks over",
+    "reset_attackers": "Start attacks over", "pay_automatically": "Pay automatically",
     "decline": "Decline / done", "finish_modes": "No more modes", "accept": "Yes",
 }
 #: Options naming one object: the verb before its name.

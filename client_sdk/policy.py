@@ -64,6 +64,8 @@ def eager_choice(rng: random.Random, kinds: Sequence[str]) -> int:
         return rng.choice(of("declare_blocker"))
     if "finish_blockers" in present:
         return rng.choice(of("finish_blockers"))
+    if (auto := of("pay_automatically")) and rng.random() < 0.8:
+        return auto[0]
     if (payments := of("pay_mana")) and rng.random() < 0.8:
         return rng.choice(payments)
     return rng.choice(allowed)

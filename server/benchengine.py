@@ -39,6 +39,11 @@ from typing import Any
 #: (508.1, 509.1), which changes nothing in the game. A random player never takes them
 #: while anything else is offered (server.sim.random_option).
 UNDO_OPTIONS = frozenset({"ResetAttackers", "ResetBlockers"})
+#: Shortcuts (732.2a), by name: one option standing for several others (paying a cost
+#: automatically). This benchmark's random player never takes them, so it plays the games
+#: an older checkout, which hasn't them, plays; ``manawire sim`` does (it looks for bugs).
+SHORTCUT_OPTIONS = frozenset({"PayAutomatically"})
+_NOT_TAKEN = UNDO_OPTIONS | SHORTCUT_OPTIONS
 #: A game still running after this many actions is reported as unfinished.
 ACTION_BUDGET = 50_000
 #: Seconds a runner process may take before it is killed (and the benchmark fails).
@@ -72,7 +77,7 @@ def play_games(deck_text: str, games: int, seed: int) -> dict[str, Any]:
                 break
             # (--root plays an older checkout with this function: its options are named,
             # not imported, as server.sim.random_option filters them)
-            options = [o for o in decision.options if type(o).__name__ not in UNDO_OPTIONS]
+            options = [o for o in decision.options if type(o).__name__ not in _NOT_TAKEN]
             apply(game, decision.seat, rng.choice(options or decision.options))
             actions += 1
         turns += game.turn

@@ -205,6 +205,14 @@ class Decline:
 
 
 @dataclass(frozen=True, slots=True)
+class PayAutomatically:
+    """Pay the cost being paid the engine's way (rules 601.2g-h, 605.3a; for "unless its
+    controller pays", 118.12a): one action that takes, in turn, the mana abilities and the
+    payment the player could have chosen one by one (a shortcut, 732.2a) --
+    :mod:`server.engine.autopay`."""
+
+
+@dataclass(frozen=True, slots=True)
 class ResetAttackers:
     """Rule 508.1: start the active player's declaration of attackers over (an attacker
     chosen by mistake, or at the wrong player or planeswalker)."""
@@ -338,6 +346,7 @@ Action = (
     | Accept
     | ResetBlockers
     | ResetAttackers
+    | PayAutomatically
     | PlaceCard
     | ChooseCard
     | ChoosePlayer
@@ -358,8 +367,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         DeclareAttacker, FinishAttackers, DeclareBlocker, FinishBlockers, AssignCombatDamage,
         Discard, ChooseStartingPlayer, KeepHand, TakeMulligan, PutOnBottom, ChooseMode,
         ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, ChooseReplacement,
-        Decline, Accept, ResetBlockers, ResetAttackers, PlaceCard, ChooseCard, ChoosePlayer,
-        ChoosePile,
+        Decline, Accept, ResetBlockers, ResetAttackers, PayAutomatically, PlaceCard,
+        ChooseCard, ChoosePlayer, ChoosePile,
         RollPlanarDie, FinishModes, ChooseColor, ChooseName,
         Concede,
         ChooseOutsideCard, ChooseExilePile,

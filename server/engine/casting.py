@@ -39,6 +39,7 @@ from server.engine.actions import (
     Discard,
     FinishModes,
     FinishTargets,
+    PayAutomatically,
     PayMana,
     Sacrifice,
 )
@@ -785,6 +786,8 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     ]
     # Rule 601.2h: the player chooses the mana to spend when more than one way pays.
     pool = spendable(game, seat, spell)
+    if pay_options:
+        pay_options.insert(0, PayAutomatically())  # (server.engine.autopay)
     pay_options += [PayMana(m) for m in payments(pool, cost)]
     return DecisionKind.PAY_MANA, tuple(pay_options)
 

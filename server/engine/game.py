@@ -14,6 +14,7 @@ from server.cards import CardDef
 from server.cards.model import TriggerStep
 from server.engine import ante as ante_rules
 from server.engine import (
+    autopay,
     casting,
     choosing,
     combat,
@@ -56,6 +57,7 @@ from server.engine.actions import (
     KeepHand,
     KeepLegend,
     PassPriority,
+    PayAutomatically,
     PlayLand,
     PutOnBottom,
     ResetAttackers,
@@ -245,6 +247,21 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
         raise IllegalActionError(f"{action!r} is not a legal option of this decision") \
             from None
     game.action_count += 1
+    if isinstance(action, PayAutomatically):
+        # A shortcut (732.2a): the options the player could have taken one by one.
+        for _ in range(autopay.MAX_STEPS):
+            step = autopay.next_payment(game, seat)
+            if step is None:
+                break
+            _take(game, seat, step, events)
+        return events
+    _take(game, seat, action, events)
+    return events
+
+
+def _take(game: Game, seat: int, action: Action, events: list[Event]) -> None:
+    """Perform ``action``, an option of the decision pending for ``seat``, and run the game
+    until the next decision."""
     if _perform(game, seat, action, events):
         # Rule 117.3d: a pass that isn't the last in succession only moved priority on,
         # changing nothing else -- so the checks made before the passing player received
@@ -259,7 +276,6 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
         _decide(game, nxt, DecisionKind.PRIORITY, _priority_options(game, nxt))
     else:
         _advance(game, events)
-    return events
 
 
 def _default_payment(game: Game, action: ActivateManaAbility) -> ActivateManaAbility:

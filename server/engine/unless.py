@@ -11,7 +11,13 @@ resources).
 from __future__ import annotations
 
 from server.cards.mana import ManaCost
-from server.engine.actions import Action, ActivateManaAbility, Decline, PayMana
+from server.engine.actions import (
+    Action,
+    ActivateManaAbility,
+    Decline,
+    PayAutomatically,
+    PayMana,
+)
 from server.engine.casting import mana_ability_options
 from server.engine.events import Event
 from server.engine.mana import (
@@ -79,6 +85,8 @@ def options(game: Game, choice: Choice) -> tuple[Action, ...]:
     assert choice.unless_cost is not None
     seat = choice.seat
     out = mana_ability_options(game, seat)
+    if out:
+        out.insert(0, PayAutomatically())  # (server.engine.autopay)
     out += [PayMana(m) for m in payments(game.player(seat).mana_pool, choice.unless_cost)]
     return (*out, Decline())
 

@@ -44,6 +44,7 @@ from server.engine.actions import (
     KeepHand,
     KeepLegend,
     PassPriority,
+    PayAutomatically,
     PayMana,
     PlaceCard,
     PlayLand,
@@ -381,6 +382,8 @@ def _encode_choice(action: Action, game: Game | None) -> pb.Action:
         return pb.Action(reset_blockers=pb.ResetBlockers())
     if isinstance(action, ResetAttackers):
         return pb.Action(reset_attackers=pb.ResetAttackers())
+    if isinstance(action, PayAutomatically):
+        return pb.Action(pay_automatically=pb.PayAutomatically())
     if isinstance(action, Decline):
         return pb.Action(decline=pb.Decline())
     if isinstance(action, ChooseReplacement):

@@ -22,6 +22,7 @@ from server.engine import (
     replay,
 )
 from server.engine.actions import (
+    ActivateManaAbility,
     AssignCombatDamage,
     CastSpell,
     ChooseStartingPlayer,
@@ -108,7 +109,8 @@ def _cast_with_mana(game: Game, seat: int, spell_id: str, *, x: int | None = Non
 def _tap_and_pay(game: Game, seat: int) -> None:
     """Activate mana abilities until the cost can be paid (601.2g), then pay (601.2h)."""
     while not (pay := [a for a in legal_actions(game, seat) if isinstance(a, PayMana)]):
-        apply(game, seat, legal_actions(game, seat)[0])
+        apply(game, seat, next(a for a in legal_actions(game, seat)
+                               if isinstance(a, ActivateManaAbility)))
     apply(game, seat, pay[0])
 
 

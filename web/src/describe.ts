@@ -128,6 +128,7 @@ export function optionText(names: Names, action: Action): string {
     case "sacrifice": return `Sacrifice ${objectName(names, k.value.objectId)}`;
     case "resetBlockers": return "Start blocks over";
     case "resetAttackers": return "Start attacks over";
+    case "payAutomatically": return "Pay automatically";
     case "decline": return "Decline / done";
     case "chooseReplacement":
       return `${objectName(names, k.value.objectId)}: ${k.value.replacement} instead`;
@@ -230,6 +231,7 @@ export function optionObjects(action: Action): string[] {
     case "passPriority": case "chooseX": case "payMana": case "finishAttackers":
     case "finishBlockers": case "concede": case "chooseStartingPlayer": case "keepHand":
     case "takeMulligan": case "chooseMode": case "finishTargets": case "resetBlockers": case "resetAttackers":
+    case "payAutomatically":
     case "decline": case "choosePlayer": case "choosePile": case "finishModes": case "accept":
     case "rollPlanarDie": case "chooseOutsideCard": case "chooseColor":
     case "chooseName": case undefined:
