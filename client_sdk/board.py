@@ -21,6 +21,7 @@ from rich.text import Text
 
 from client_sdk.describe import (
     decision_name,
+    deck_words,
     distinct_labels,
     event_text,
     hidden_tiers_text,
@@ -87,6 +88,8 @@ class Board:
     typed: str = ""
     #: Before the game: what the screen says instead of a board.
     waiting: str = ""
+    #: The deck this player plays, in words (describe.deck_words; "" if not known).
+    deck: str = ""
     #: A match of several games: its latest state (protocol/README.md, "Matches").
     match: mpb.MatchState | None = None
     #: Between games: the player's deck for the next game is awaited.
@@ -167,8 +170,7 @@ class Board:
         elif body == "presence":
             self.presence = {p.seat: p.connected for p in msg.presence.seats}
         elif body == "joined":
-            self.seat = msg.joined.seat
-            self.room = msg.joined.room
+            self.joined(msg.joined)
         elif body == "room_update" and msg.room_update.room.room_id == self.room.room_id:
             self.room = msg.room_update.room
         elif body == "room_closed":
@@ -222,6 +224,12 @@ class Board:
         after it are what was missed)."""
         self._last_told = text
         self.add_event(text)
+
+    def joined(self, joined: mpb.Joined) -> None:
+        """The server put this viewer in the room: its seat, the room, a player's deck."""
+        self.seat = joined.seat
+        self.room = joined.room
+        self.deck = deck_words(joined) or self.deck
 
     def add_event(self, text: str) -> None:
         """Log an event; the same words again just count up (``you drew a card (x7)``)."""
@@ -594,6 +602,8 @@ def render_top(board: Board, now: float) -> list[RenderableType]:
         out.append(Text(board.waiting or "Waiting for the game to start...", style="bold"))
         if board.room.seats:
             out.append(Text(seated_text(board.room)))
+        if board.deck:
+            out.append(Text(f"You play {board.deck}."))
         return out
     out.append(_turn_line(board))
     seats = sorted(board.mirror.players)

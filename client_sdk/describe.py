@@ -297,6 +297,16 @@ def hidden_tiers_text(tiers: Iterable[mpb.SpectatorTier], players: Iterable[str]
     return f"This room shows hidden cards to watchers the host chose: {'; '.join(shown)}."
 
 
+def deck_words(joined: mpb.Joined) -> str:
+    """The deck a seated player plays, in words ("" for a spectator): the demo deck of its
+    name (the one the server dealt when none was given), or the player's own list."""
+    if joined.role != mpb.ROLE_PLAYER:
+        return ""
+    if joined.demo_deck:
+        return f"the demo deck {joined.deck_name}"
+    return f"your deck {joined.deck_name}" if joined.deck_name else "your deck"
+
+
 def step_name(step: int) -> str:
     """A step of the turn (rules 500-514)."""
     return _STEP_NAMES.get(step, "")

@@ -609,17 +609,15 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             board.room.room_id = client.room_id
             print(f"Back in your game in room {client.room_id}.", file=out, flush=True)
         elif o.room_id:
-            joined = await client.join(o.room_id, deck=o.deck, invite_code=o.invite_code)
-            board.seat, board.room = joined.seat, joined.room
+            board.joined(await client.join(o.room_id, deck=o.deck, invite_code=o.invite_code))
         elif o.quick_match:
             kind = "limited" if o.deck_format == mpb.DECK_FORMAT_LIMITED else "constructed"
             board.waiting = (f"Queued for a quick match ({o.seats} players, {kind}): waiting for "
                              "opponents... (q leaves the queue)")
 
             async def setup() -> None:
-                joined = await client.quick_match(seats=o.seats, deck=o.deck,
-                                                  deck_format=o.deck_format)
-                board.seat, board.room = joined.seat, joined.room
+                board.joined(await client.quick_match(seats=o.seats, deck=o.deck,
+                                                      deck_format=o.deck_format))
                 board.waiting = "Seated: the game starts..."
         else:
             room = await client.create_room(f"{client.account.name}'s game", seats=o.seats,
@@ -627,8 +625,8 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
                                             private=not o.public, deck_format=o.deck_format,
                                             best_of=o.best_of)
             code = client.invite_codes[room.room_id]
-            joined = await client.join(room.room_id, deck=o.deck)
-            board.seat, board.room, board.invite_code = joined.seat, joined.room, code
+            board.joined(await client.join(room.room_id, deck=o.deck))
+            board.invite_code = code
             if not o.bots:
                 print(invite_text(o.url, room.room_id, code, o.public), file=out, flush=True)
             board.waiting = invite_text(o.url, room.room_id, code, o.public)

@@ -38,6 +38,7 @@ import secrets
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import assert_never
 
 from protocol.v1 import messages_pb2 as mpb
@@ -435,8 +436,8 @@ class Room:
             seated.conn, seated.session_id = cmd.conn, cmd.session_id
             self._by_conn[cmd.conn] = seated
             out.accepted = True
-            self._send(out, seated, mpb.ServerMessage(request_id=cmd.rid, joined=mpb.Joined(
-                room=self.info(), role=mpb.ROLE_PLAYER, seat=seated.seat)).SerializeToString())
+            self._send(out, seated, mpb.ServerMessage(
+                request_id=cmd.rid, joined=self._joined(seated)).SerializeToString())
             self._snapshot_to(out, seated, 0, now)
             self._everyone(out, self._presence())
             return
@@ -488,10 +489,8 @@ class Room:
         self._by_conn[cmd.conn] = member
         self._idle_since = None
         out.accepted = True
-        role = mpb.ROLE_SPECTATOR if cmd.spectator else mpb.ROLE_PLAYER
-        self._send(out, member, mpb.ServerMessage(request_id=cmd.rid, joined=mpb.Joined(
-            room=self.info(member.tier), role=role, seat=member.seat, tier=member.tier)
-        ).SerializeToString())
+        self._send(out, member, mpb.ServerMessage(
+            request_id=cmd.rid, joined=self._joined(member)).SerializeToString())
         if self.game is None and all(self.seats):
             self._start(out, now)
         elif self.game is not None:
@@ -557,6 +556,17 @@ class Room:
                 "that is not this room's invite code" if cmd.invite_code
                 else "watching this room needs its invite code")
         assert_never(spectate)
+
+    def _joined(self, member: Member) -> mpb.Joined:
+        """What a member is told as it takes (or takes back) its place: the room, its role,
+        seat and tier, and a player's deck (its name; whether it is a demo deck)."""
+        if member.seat == SPECTATOR:
+            return mpb.Joined(room=self.info(member.tier), role=mpb.ROLE_SPECTATOR,
+                              seat=member.seat, tier=member.tier)
+        deck = member.deck
+        return mpb.Joined(room=self.info(), role=mpb.ROLE_PLAYER, seat=member.seat,
+                          deck_name=deck.name if deck is not None else "",
+                          demo_deck=deck is not None and is_demo(deck, self.format))
 
     def _demo_for_next(self) -> str:
         return demo_deck_for_seat(sum(1 for s in self.seats if s))
@@ -662,9 +672,7 @@ class Room:
         self._by_conn[cmd.conn] = member
         self._idle_since = None
         out.accepted = True
-        role = mpb.ROLE_SPECTATOR if member.seat == SPECTATOR else mpb.ROLE_PLAYER
-        joined = mpb.Joined(room=self.info(member.tier), role=role, seat=member.seat,
-                            tier=member.tier)
+        joined = self._joined(member)
         welcome = mpb.Welcome.FromString(cmd.welcome)
         cls = self._view_class(member)
         missed = self._missed(cls, cmd.last_state_id) if cls is not None else []
@@ -1219,6 +1227,16 @@ FORMAT_WIRE = {DeckFormat.CONSTRUCTED: mpb.DECK_FORMAT_CONSTRUCTED,
 TIER_KIND_WIRE = {TierKind.PUBLIC: mpb.TIER_KIND_PUBLIC,
                   TierKind.OMNISCIENT: mpb.TIER_KIND_OMNISCIENT,
                   TierKind.PLAYER: mpb.TIER_KIND_PLAYER}
+
+
+def is_demo(deck: Deck, fmt: DeckFormat) -> bool:
+    """Whether ``deck`` is the demo deck of its name (not a list that only took the name)."""
+    return deck.name in demo_deck_names() and deck.text == _demo_text(deck.name, fmt)
+
+
+@lru_cache(maxsize=64)
+def _demo_text(name: str, fmt: DeckFormat) -> str:
+    return resolve(name, fmt).text
 
 
 def demo_deck_for_seat(seated: int) -> str:

@@ -149,7 +149,8 @@ def test_the_lobby_says_what_a_new_visitor_needs(pages: Pages) -> None:
     sign_in_guest(host, pages.base_url, "Hal")
     create_room(host, seats=2)
     expect(host.locator("[data-testid=your-deck]")).to_have_text(
-        "You play a demo deck chosen by the server (your deck box was empty).")
+        "You play the demo deck “azorius-fliers”, chosen by the server (your deck box was "
+        "empty).")
     link = invite_link(host)
     room_id = Invite.parse(link).room_id
     guest = pages.open("guest", url=link)

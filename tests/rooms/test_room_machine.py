@@ -33,7 +33,7 @@ from server.rooms.commands import (
 )
 from server.rooms.fanout import Fanout
 from server.rooms.recovery import recover
-from server.rooms.room import Room, RoomConfig
+from server.rooms.room import Room, RoomConfig, demo_deck_for_seat
 from server.store.records import (
     AppendAction,
     CreateGame,
@@ -217,6 +217,29 @@ def test_a_refused_join_leaves_the_connection_outside_the_room() -> None:
     assert kinds(d.take(3)) == ["error"]
     d.do(ConcedeGame(3, 9))
     assert kinds(d.take(3)) == ["error"] and game.result is None
+
+
+def test_rule_103_2_a_player_is_told_which_deck_it_plays_a_demo_deck_dealt_or_its_own() -> None:
+    d = Driver(Room("r1", "test", 3, 0.0))
+    d.join(1)  # no deck: the server deals one
+    d.join(2, deck="rakdos-aggro")
+    d.join(3, deck="Name Burn\n4 Shock\n56 Mountain")
+    dealt, named, own = (d.take(c)[0].joined for c in (1, 2, 3))
+    assert (dealt.deck_name, dealt.demo_deck) == (demo_deck_for_seat(0), True)
+    assert (named.deck_name, named.demo_deck) == ("rakdos-aggro", True)
+    assert (own.deck_name, own.demo_deck) == ("Burn", False)
+    # A list that only takes a demo deck's name is not that demo deck.
+    d2 = Driver(Room("r2", "test", 2, 0.0))
+    d2.join(1, deck="Name rakdos-aggro\n4 Shock\n56 Mountain")
+    assert not d2.take(1)[0].joined.demo_deck
+    d2.join(2, spectator=True)
+    watcher = d2.take(2)[0].joined
+    assert (watcher.deck_name, watcher.demo_deck) == ("", False)
+    # Taking the seat back says it again.
+    d.do(Disconnect(1))
+    assert d.do(Reattach(9, 4, "s1", "p1", 0, "a1", WELCOME)).accepted
+    back = d.take(9)[0].resumed.joined
+    assert (back.deck_name, back.demo_deck) == (demo_deck_for_seat(0), True)
 
 
 def test_invariant_2_only_the_deciding_seat_may_act_and_only_on_the_current_prompt() -> None:

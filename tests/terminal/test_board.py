@@ -449,6 +449,18 @@ def test_a_waiting_room_shows_who_is_seated_as_seats_are_taken_and_freed() -> No
     assert "Seated (2 of 3)" in frame_text(board, now=2.0)
 
 
+def test_rule_103_2_a_waiting_player_is_told_which_deck_it_plays() -> None:
+    board = Board(Mirror(), watching=False, account="Ann#0001")
+    room = mpb.RoomInfo(room_id="r1", seats=2, players=["Ann#0001"])
+    board.absorb(mpb.ServerMessage(joined=mpb.Joined(
+        room=room, role=mpb.ROLE_PLAYER, seat=0, deck_name="azorius-fliers", demo_deck=True)),
+        now=0.0)
+    assert board.seat == 0 and "You play the demo deck azorius-fliers." in frame_text(
+        board, now=0.0)
+    board.joined(mpb.Joined(room=room, role=mpb.ROLE_PLAYER, seat=0, deck_name="Burn"))
+    assert "You play your deck Burn." in frame_text(board, now=0.0)
+
+
 def test_a_delayed_tiers_spectator_sees_which_view_and_how_far_behind() -> None:
     tiers = [mpb.SpectatorTier(kind=mpb.TIER_KIND_PUBLIC, delay_seconds=20),
              mpb.SpectatorTier(kind=mpb.TIER_KIND_PLAYER, seat=1, delay_seconds=15,

@@ -94,8 +94,7 @@ export class App implements Names {
   deckProblems: DeckProblem[] = [];
   /** The error that said the deck was refused (shown beside its problems), if it stands. */
   deckRefusal = "";
-  /** The deck this player took the seat with, when it is a demo deck, in words ("" if not
-   * known: a list of their own, or a seat resumed). */
+  /** The deck this player took the seat with, in words ("" before a seat is taken). */
   deckWords = "";
   /** A word about the pending decision from the last click (a block left unfinished). */
   decisionNote = "";
@@ -602,9 +601,11 @@ export class App implements Names {
         if (j.room?.roomId === this.createdUnjoined) this.createdUnjoined = "";
         this.clearRoom();
         if (j.room) this.room = { info: j.room, role: j.role, seat: j.seat, tier: j.tier };
-        // Which deck a seat was taken with, when the player didn't give one (the server
-        // doesn't say which demo deck it chose).
-        if (j.role === Role.PLAYER && (kind === "join" || kind === "quick")) this.deckWords = demoDeckWords(this.lastDeck);
+        // Which deck the seat was taken (or taken back) with: the server says.
+        if (j.role === Role.PLAYER) {
+          const dealt = (kind === "join" || kind === "quick") && this.lastDeck.trim() === "";
+          this.deckWords = deckWords(j.deckName, j.demoDeck, dealt);
+        }
         this.deckProblems = [];
         this.notice = "";
         this.error = "";
@@ -982,12 +983,11 @@ export class App implements Names {
   }
 }
 
-/** The demo deck a deck box held, in words: empty, the server chooses one; a demo deck's name
- * (protocol/README.md, JoinRoom.deck) is that one; "" for a deck list. */
-export function demoDeckWords(deck: string): string {
-  const text = deck.trim();
-  if (text === "") return "a demo deck chosen by the server (your deck box was empty)";
-  return /^[a-z0-9-]+$/.test(text) ? `the demo deck “${text}”` : "";
+/** The deck a seated player plays, in words (Joined.deck_name and demo_deck): a demo deck --
+ * ``dealt``: the one the server chose, the deck box being empty -- or the player's own list. */
+export function deckWords(name: string, demo: boolean, dealt: boolean): string {
+  if (demo) return `the demo deck “${name}”${dealt ? ", chosen by the server (your deck box was empty)" : ""}`;
+  return name ? `your deck “${name}”` : "your deck";
 }
 
 function formatOf(format: "constructed" | "limited"): DeckFormat {

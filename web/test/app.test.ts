@@ -782,24 +782,25 @@ test("registering says so: 'Registered as NAME'", () => {
   } finally { restore(); }
 });
 
-test("a seat taken with an empty deck box says a demo deck chosen by the server", () => {
+test("a seat says which deck it plays, as the server's Joined names it", () => {
   const restore = installFakeSocket();
   try {
     const { app, ws } = signedIn();
     app.join("r1", Role.PLAYER, "  \n", "");
     ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
-      role: Role.PLAYER, seat: 0, room: { roomId: "r1", seats: 2 } } } });
-    assert.equal(app.deckWords, "a demo deck chosen by the server (your deck box was empty)");
+      role: Role.PLAYER, seat: 0, room: { roomId: "r1", seats: 2 }, deckName: "azorius-fliers", demoDeck: true } } });
+    assert.equal(app.deckWords,
+      "the demo deck “azorius-fliers”, chosen by the server (your deck box was empty)");
     app.leaveRoom();
     assert.equal(app.deckWords, "");
     app.join("r2", Role.PLAYER, "rakdos-aggro", "");
     ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
-      role: Role.PLAYER, seat: 0, room: { roomId: "r2", seats: 2 } } } });
+      role: Role.PLAYER, seat: 0, room: { roomId: "r2", seats: 2 }, deckName: "rakdos-aggro", demoDeck: true } } });
     assert.equal(app.deckWords, "the demo deck “rakdos-aggro”");
     app.leaveRoom();
-    app.join("r3", Role.PLAYER, "4 Shock\n56 Mountain", "");
+    app.join("r3", Role.PLAYER, "Name Burn\n4 Shock\n56 Mountain", "");
     ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
-      role: Role.PLAYER, seat: 0, room: { roomId: "r3", seats: 2 } } } });
-    assert.equal(app.deckWords, "", "their own list: nothing to say");
+      role: Role.PLAYER, seat: 0, room: { roomId: "r3", seats: 2 }, deckName: "Burn" } } });
+    assert.equal(app.deckWords, "your deck “Burn”");
   } finally { restore(); }
 });
