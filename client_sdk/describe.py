@@ -461,8 +461,16 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
         if z.from_zone == pb.ZONE_KIND_BATTLEFIELD and z.to_zone == pb.ZONE_KIND_GRAVEYARD \
                 and z.name and _was_creature(names, z.old_id):
             return f"{whose} {z.name} died"  # rule 700.4
-        return (f"{whose} {z.name or 'card'} moved from {zone_name(z.from_zone)} to "
-                f"{zone_name(z.to_zone)}")
+        if z.from_zone == pb.ZONE_KIND_HAND and z.to_zone == pb.ZONE_KIND_GRAVEYARD:
+            return f"{seat_name(names, z.owner)} discarded {z.name or 'a card'}"  # 701.9a
+        what = f"{whose} {z.name or 'card'}"
+        if z.to_zone == pb.ZONE_KIND_BATTLEFIELD:
+            return f"{what} entered the battlefield"  # e.g. a permanent spell resolved (608.3)
+        if z.to_zone == pb.ZONE_KIND_EXILE:
+            return f"{what} was exiled from {zone_name(z.from_zone)}"  # rule 406.3
+        if z.from_zone == pb.ZONE_KIND_BATTLEFIELD and z.to_zone == pb.ZONE_KIND_HAND:
+            return f"{what} returned to its owner's hand"
+        return f"{what} moved from {zone_name(z.from_zone)} to {zone_name(z.to_zone)}"
     if kind == "damage":
         d = event.damage
         return (f"{object_name(names, d.source_id)} dealt {d.amount} damage to "

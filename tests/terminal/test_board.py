@@ -544,7 +544,8 @@ def test_the_log_says_played_died_and_cast_not_moved_from_zone_to_zone() -> None
     """The log read "Mountain (Alice's) moved from hand to battlefield" for a land played,
     and "moved from hand to stack" before "Alice cast ..." (found playing as a new user).
     A land played (305.1), a creature that dies (700.4) and a card cast (601.2a, said by
-    the cast itself) are said so; other moves as before."""
+    the cast itself) are said so, and a discard, a permanent entering, exile and a return
+    to hand; other moves as before."""
     board = _board(ANN)
 
     def told(**fields: object) -> str | None:
@@ -558,6 +559,15 @@ def test_the_log_says_played_died_and_cast_not_moved_from_zone_to_zone() -> None
                 name="Grizzly Bears") is None
     assert told(owner=ANN, from_zone=BATTLEFIELD, to_zone=GRAVEYARD, old_id="f1",
                 name="Forest") == "your Forest moved from battlefield to graveyard"
+    # A discard (701.9a), a permanent spell resolving (608.3), exile, a bounce.
+    assert told(owner=BOB, from_zone=HAND, to_zone=GRAVEYARD, new_id="g7",
+                name="Ghostly Pilferer") == "Bob discarded Ghostly Pilferer"
+    assert told(owner=ANN, from_zone=STACK, to_zone=BATTLEFIELD, old_id="s9", new_id="b9",
+                name="Grizzly Bears") == "your Grizzly Bears entered the battlefield"
+    assert told(owner=BOB, from_zone=GRAVEYARD, to_zone=EXILE, old_id="g7", new_id="e7",
+                name="Ghostly Pilferer") == "Bob's Ghostly Pilferer was exiled from graveyard"
+    assert told(owner=BOB, from_zone=BATTLEFIELD, to_zone=HAND, old_id="g1",
+                name="Goblin Guide") == "Bob's Goblin Guide returned to its owner's hand"
 
 
 def test_119_3_life_gained_or_lost_reads_as_such() -> None:

@@ -398,7 +398,16 @@ export function eventText(names: Names, event: GameEvent): string | null {
           && left?.cardTypes.includes("Creature")) {
         return `${e.name} (${names.player(e.owner)}'s) died`; // rule 700.4
       }
-      return `${what} (${names.player(e.owner)}'s) moved from ${zoneName(e.fromZone)} to ${zoneName(e.toZone)}`;
+      if (e.fromZone === ZoneKind.HAND && e.toZone === ZoneKind.GRAVEYARD) {
+        return `${seatName(names, e.owner)} discarded ${what}`; // rule 701.9a
+      }
+      const whose = `${what} (${names.player(e.owner)}'s)`;
+      if (e.toZone === ZoneKind.BATTLEFIELD) return `${whose} entered the battlefield`; // e.g. 608.3
+      if (e.toZone === ZoneKind.EXILE) return `${whose} was exiled from ${zoneName(e.fromZone)}`; // 406.3
+      if (e.fromZone === ZoneKind.BATTLEFIELD && e.toZone === ZoneKind.HAND) {
+        return `${whose} returned to its owner's hand`;
+      }
+      return `${whose} moved from ${zoneName(e.fromZone)} to ${zoneName(e.toZone)}`;
     }
     case "damage": {
       const e = k.value;

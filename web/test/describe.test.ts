@@ -125,6 +125,15 @@ test("a land played, a creature that died and a card cast read so (305.1, 700.4,
     name: "Shock" }), null);
   assert.equal(moved({ owner: 0, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.GRAVEYARD, oldId: "f9",
     name: "Forest" }), "Forest (Ann's) moved from battlefield to graveyard");
+  // A discard (701.9a), a permanent spell resolving (608.3), exile, a bounce.
+  assert.equal(moved({ owner: 1, fromZone: ZoneKind.HAND, toZone: ZoneKind.GRAVEYARD, newId: "g7",
+    name: "Ghostly Pilferer" }), "Bob discarded Ghostly Pilferer");
+  assert.equal(moved({ owner: 1, fromZone: ZoneKind.STACK, toZone: ZoneKind.BATTLEFIELD, oldId: "s", newId: "c9",
+    name: "Grizzly Bears" }), "Grizzly Bears (Bob's) entered the battlefield");
+  assert.equal(moved({ owner: 1, fromZone: ZoneKind.GRAVEYARD, toZone: ZoneKind.EXILE, oldId: "g7", newId: "e7",
+    name: "Ghostly Pilferer" }), "Ghostly Pilferer (Bob's) was exiled from graveyard");
+  assert.equal(moved({ owner: 1, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.HAND, oldId: "c9",
+    name: "Grizzly Bears" }), "Grizzly Bears (Bob's) returned to its owner's hand");
   objects.delete("f9");
   objects.delete("c9");
 });
