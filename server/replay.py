@@ -87,19 +87,26 @@ def replayable(record: GameRecord) -> ReplayError | None:
 
 def replay_problem(record: GameRecord, account_id: str, viewer: int,
                    invite_code: str = "") -> ReplayError | None:
-    """Why ``account_id`` may not replay ``record`` as ``viewer`` (None: it may).
+    """Why ``account_id`` may not replay ``record`` as ``viewer`` (None: it may): who may
+    (:func:`access_problem`), asked first -- so that someone who may not learns nothing of
+    how far the game has come (a delayed tier's viewers would learn it had ended) -- then
+    whether it can be replayed (:func:`replayable`: only once it finished)."""
+    return access_problem(record, account_id, viewer, invite_code) or replayable(record)
+
+
+def access_problem(record: GameRecord, account_id: str, viewer: int,
+                   invite_code: str = "") -> ReplayError | None:
+    """Why ``account_id`` may not replay ``record`` as ``viewer``, however far it has come
+    (None: it may, once it is finished). Needs only the game's record, not its actions.
 
     - public (:data:`PUBLIC`): anyone who could have watched the room (its spectate setting:
       allowed, or invite with the code), and the game's players;
     - a seat: only the account that held that seat;
-    - omniscient (:data:`OMNISCIENT`): only the game's players, and only once it finished.
+    - omniscient (:data:`OMNISCIENT`): only the game's players.
 
     The one place these rules live: a room-level setting of who may see the omniscient
     tier (spectator tiers) extends the omniscient branch here.
     """
-    problem = replayable(record)
-    if problem is not None:
-        return problem
     players = len(record.players)
     accounts = record.accounts or ("",) * players
     player = bool(account_id) and account_id in accounts

@@ -12,17 +12,19 @@ room's pump. It is the :class:`server.app.App`'s.
 
 from __future__ import annotations
 
+import functools
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
-from server.replay import Replay, replay_problem
+from server.replay import Replay, access_problem, replay_problem
 from server.rooms import session as req
 from server.rooms.replaying import Control, ReplayBudget, ReplayRunner
 from server.rooms.session import error_bytes
-from server.store import Store
+from server.store import GameRecord, Store
 
 if TYPE_CHECKING:
     from server.app import _Connection
@@ -47,6 +49,9 @@ class ReplayDesk:
         self._loading = trio.CapacityLimiter(1)
         #: The event loop's time all replays share (a quarter of it at most, in turn).
         self.budget = ReplayBudget()
+        #: The finished games replayed last, whole (a finished game never changes): starting
+        #: and stopping replays of one long game reads and decodes its log once.
+        self._finished: OrderedDict[str, GameRecord] = OrderedDict()
 
     async def start(self, conn: _Connection, record: _SessionRecord, rid: int,
                     request: req.StartReplay) -> None:
@@ -88,20 +93,40 @@ class ReplayDesk:
 
     async def _start(self, conn: _Connection, record: _SessionRecord, rid: int,
                      request: req.StartReplay) -> bool:
-        try:  # SQLite off the event loop (the store's writer may hold its lock)
-            async with self._loading:
-                stored = await trio.to_thread.run_sync(self.store.load_game, request.room_id)
-        except KeyError:
-            stored = None
-        if stored is None:
-            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
-                                   f"no stored game {request.room_id!r}", rid))
+        account = record.account.account_id
+        # Who may replay it is asked of the game's record alone, before its action log is
+        # read (a long game's log takes half a second to read and decode: a stranger's
+        # refused requests cost next to nothing), and before whether it has finished (a
+        # stranger learns nothing of how far a game has come).
+        header = await self._load(request.room_id, actions=False)
+        if header is None:
+            # A later game of a match not played yet: answered as its first game would be to
+            # someone who may not replay that room (not "not found": that would say how
+            # far the match has come).
+            first = request.room_id.rpartition(".")[0]
+            header = await self._load(first, actions=False) if first else None
+            problem = None if header is None else access_problem(
+                header, account, request.viewer, request.invite_code)
+            conn.reply(error_bytes(problem.code, problem.message, rid) if problem is not None
+                       else error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
+                                        f"no stored game {request.room_id!r}", rid))
             return False
-        problem = replay_problem(stored, record.account.account_id, request.viewer,
-                                 request.invite_code)
+        problem = replay_problem(header, account, request.viewer, request.invite_code)
         if problem is not None:
             conn.reply(error_bytes(problem.code, problem.message, rid))
             return False
+        stored = self._finished.get(request.room_id)
+        if stored is None:
+            stored = await self._load(request.room_id, actions=True)
+            if stored is None:  # (gone since: a store never forgets a finished game)
+                conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
+                                       f"no stored game {request.room_id!r}", rid))
+                return False
+            self._finished[request.room_id] = stored
+            while len(self._finished) > FINISHED_KEPT:
+                del self._finished[next(iter(self._finished))]
+        else:
+            self._finished.move_to_end(request.room_id)
         if conn.nursery is None or conn.busy(rid):
             return False
         half = max(1, self.outbox_size // 2)
@@ -117,6 +142,16 @@ class ReplayDesk:
         conn.replay = runner
         conn.nursery.start_soon(self._run, conn, runner, name="replay")
         return True
+
+    async def _load(self, room_id: str, *, actions: bool) -> GameRecord | None:
+        """A stored game's record (None: no such game), read on a worker thread: SQLite off
+        the event loop (the store's writer may hold its lock)."""
+        try:
+            async with self._loading:
+                return await trio.to_thread.run_sync(
+                    functools.partial(self.store.load_game, room_id, actions=actions))
+        except KeyError:
+            return None
 
     async def _run(self, conn: _Connection, runner: ReplayRunner) -> None:
         try:
@@ -141,6 +176,10 @@ class ReplayDesk:
             conn.reply(error_bytes(mpb.ERROR_CODE_RATE_LIMITED,
                                    "too many replay controls waiting: this one was dropped",
                                    rid))
+
+
+#: Finished games kept whole for replays started again (see ReplayDesk._finished).
+FINISHED_KEPT = 4
 
 
 def _replays(count: int) -> str:

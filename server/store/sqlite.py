@@ -152,6 +152,10 @@ _MIGRATIONS = (
 )
 
 
+#: A game's action log as read: its actions (seat, action) in order, when each was taken, and
+#: the last clocks logged.
+_Log = tuple[list[tuple[int, Action]], list[float], tuple[float, ...] | None]
+
 class Store:
     """Action log, game records and sessions in one SQLite database file.
 
@@ -344,8 +348,15 @@ class Store:
             assert_never(op)
 
     # ---- reading
-    def load_game(self, room_id: str) -> GameRecord:
-        """The stored record of a game (KeyError if unknown)."""
+    def load_game(self, room_id: str, *, actions: bool = True) -> GameRecord:
+        """The stored record of a game (KeyError if unknown); ``actions=False``: without its
+        action log (a game's settings, players and result, read at once).
+
+        A file store reads the action log on a connection of its own, without the lock the
+        writer takes for every room's commits: a long game's log (tens of thousands of
+        actions, half a second to read) never holds up the rooms' writes (WAL lets a reader
+        and the writer work at once)."""
+        log: _Log = ([], [], None)
         with self._lock:
             row = self._db.execute(
                 "SELECT name, seed, players, result, aborted, clock_seconds, accounts, "
@@ -353,27 +364,41 @@ class Store:
                 "FROM games WHERE room_id = ?", (room_id,)).fetchone()
             if row is None:
                 raise KeyError(room_id)
-            actions: list[tuple[int, Action]] = []
-            times: list[float] = []
-            clocks: tuple[float, ...] | None = None
-            for seat, text, clock_text, at in self._db.execute(
-                    "SELECT seat, action, clocks, at FROM actions WHERE room_id = ? "
-                    "ORDER BY seq", (room_id,)):
-                actions.append((int(seat), action_from_json(json.loads(text))))
-                times.append(float(at) if at is not None else 0.0)
-                if clock_text:
-                    clocks = tuple(float(c) for c in json.loads(clock_text))
+            if actions and str(self.path) == ":memory:":
+                log = self._read_actions(self._db, room_id)
+        if actions and str(self.path) != ":memory:":
+            reader = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                log = self._read_actions(reader, room_id)
+            finally:
+                reader.close()
+        played, times, clocks = log
         players = [(str(p[0]), str(p[1]), str(p[2]) if len(p) > 2 else "")
                    for p in json.loads(row[2])]
         result = json.loads(row[3]) if row[3] else None
         accounts = tuple(str(a) for a in json.loads(row[6])) if row[6] else \
             ("",) * len(players)
-        return GameRecord(room_id, row[0], bytes(row[1]), players, actions, result,
+        return GameRecord(room_id, row[0], bytes(row[1]), players, played, result,
                           float(row[5]), clocks, row[4], accounts,
                           RoomSettings.from_json(row[7]), row[8] or "", int(row[9] or 1),
                           None if row[10] is None else int(row[10]), int(row[11] or 1),
                           created=float(row[12]), action_times=tuple(times),
                           left=tuple(int(n) for n in (row[13] or "").split(",") if n))
+
+    @staticmethod
+    def _read_actions(db: sqlite3.Connection, room_id: str) -> _Log:
+        """A game's actions in order, when each was taken, and the last clocks logged."""
+        actions: list[tuple[int, Action]] = []
+        times: list[float] = []
+        clocks: tuple[float, ...] | None = None
+        for seat, text, clock_text, at in db.execute(
+                "SELECT seat, action, clocks, at FROM actions WHERE room_id = ? "
+                "ORDER BY seq", (room_id,)):
+            actions.append((int(seat), action_from_json(json.loads(text))))
+            times.append(float(at) if at is not None else 0.0)
+            if clock_text:
+                clocks = tuple(float(c) for c in json.loads(clock_text))
+        return actions, times, clocks
 
     def load_match(self, room_id: str) -> MatchRecord:
         """The stored record of a room's match of several games (KeyError if none)."""

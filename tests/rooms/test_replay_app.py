@@ -23,6 +23,7 @@ from server.store.records import (
     AppendAction,
     CreateGame,
     FinishGame,
+    GameRecord,
     RoomSettings,
     Spectate,
     secret_hash,
@@ -144,9 +145,49 @@ async def test_who_may_replay_what(tmp_path: Path) -> None:
         assert none.error.code == mpb.ERROR_CODE_NOT_READY
 
 
-def test_the_permission_check_is_one_function() -> None:
-    from server.store.records import GameRecord
+async def test_a_refusal_reads_no_action_log_and_tells_a_stranger_nothing_of_a_games_progress(
+        tmp_path: Path) -> None:
+    """A stranger's replay requests were answered only after the game's whole action log
+    was read (half a second for a long game, on the store's lock: repeated refusals stalled
+    every room), and said whether a closed room's game, or a later game of its match, had
+    been played yet (a delayed tier's viewers learned the result early)."""
+    async with running_app(tmp_path) as app:
+        ann, ann_id = await _client(app, "Ann")
+        _bob, bob_id = await _client(app, "Bob")
+        eve, _eve_id = await _client(app, "Eve")
+        closed = RoomSettings(spectate=Spectate.NONE)
+        store_game(app.store, "m", (ann_id, bob_id), settings=closed, finish=False)
+        store_game(app.store, "done", (ann_id, bob_id))
+        reads: list[str] = []
+        load = app.store.load_game
 
+        def counted(room_id: str, *, actions: bool = True) -> GameRecord:
+            if actions:
+                reads.append(room_id)
+            return load(room_id, actions=actions)
+
+        app.store.load_game = counted  # type: ignore[method-assign]
+
+        async def code(sock: MemorySocket, **fields: object) -> int:
+            return (await sock.request(**_replay(**fields))).error.code
+
+        for room_id in ("m", "m.2", "m.3"):  # running, and not played yet: all the same
+            assert await code(eve, room_id=room_id, public=True) == mpb.ERROR_CODE_FORBIDDEN
+        assert await code(eve, room_id="done", omniscient=True) == mpb.ERROR_CODE_FORBIDDEN
+        # The game's players may know how far it has come.
+        assert await code(ann, room_id="m", omniscient=True) == mpb.ERROR_CODE_NOT_READY
+        assert await code(ann, room_id="m.2", omniscient=True) == \
+            mpb.ERROR_CODE_ROOM_NOT_FOUND
+        assert reads == []
+        # A finished game's log is read once, however often its replay starts again.
+        for _ in range(3):
+            started = await ann.request(**_replay(room_id="done", seat=0, paused=True))
+            assert started.replay_status.actions > 0
+            await ann.request(**_control(stop=True))
+        assert reads == ["done"]
+
+
+def test_the_permission_check_is_one_function() -> None:
     record = GameRecord("g", "n", b"s" * 32, [("A", "", ""), ("B", "", "")], [],
                         {"winners": [0]}, accounts=("a", "b"),
                         settings=RoomSettings(spectate=Spectate.NONE))
