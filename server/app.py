@@ -29,7 +29,8 @@ from protocol.v1 import messages_pb2 as mpb
 from server.accounts import Accounts
 from server.cards import demo_deck_names
 from server.create_desk import CreateDesk
-from server.decks import Deck, DeckFormat, resolve_as_read
+from server.deck_checks import DeckCheckRefused, DeckChecks
+from server.decks import Deck, DeckFormat
 from server.quickmatch import QuickMatchDesk
 from server.ratelimit import MessageLimiter, Verdict
 from server.refusals import Refusals
@@ -126,8 +127,6 @@ class Limits:
 CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the server restarts; resume after it is back
 CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later": the client fell behind
 CLOSE_INTERNAL = 1011  # RFC 6455: an unexpected condition (an incident id is logged)
-#: Deck lists up to this long are checked on the event loop (a 75-card MTGO file: ~4 KiB).
-INLINE_DECK_BYTES = 12 * 1024
 #: What a demo deck's name looks like (anything else is read as a deck list).
 _DEMO_NAME = re.compile(r"[a-z][a-z0-9-]*")
 CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the message rate
@@ -266,8 +265,8 @@ class App:
                                         settle=self._settle, admit=self._admit,
                                         stopping=lambda: self.stopping,
                                         refusals=self.refusals)
-        #: Long deck lists are checked on a worker thread, one at a time.
-        self._deck_checks = trio.CapacityLimiter(1)
+        #: Deck lists read within a share of the loop's time, per address and in all.
+        self.deck_checks = DeckChecks()
         self._ids = itertools.count(1)
         self.replay_desk = ReplayDesk(store, max_replays=self.limits.max_replays,
                                       max_per_address=self.limits.max_replays_per_address,
@@ -554,20 +553,26 @@ class App:
                                    f"unknown deck {name!r}: send a deck list, or one of the "
                                    f"demo decks {', '.join(demo_deck_names())}", rid))
             return False, None
-        deck, problems = await self._read_deck(spec, fmt)
+        read = await self._read_deck(conn, rid, spec, fmt)
+        if read is None:
+            return False, None
+        deck, problems = read
         if problems:
             self._refuse_deck(conn, rid, fmt, problems)
             return False, None
         return True, deck
 
-    async def _read_deck(self, spec: str, fmt: DeckFormat
-                         ) -> tuple[Deck | None, tuple[str, ...]]:
-        """:func:`server.decks.resolve_as_read`, a long text on a worker thread (one at a
-        time)."""
-        if len(spec.encode()) <= INLINE_DECK_BYTES:
-            return resolve_as_read(spec, fmt)
-        async with self._deck_checks:
-            return await trio.to_thread.run_sync(resolve_as_read, spec, fmt)
+    async def _read_deck(self, conn: _Connection, rid: int, spec: str, fmt: DeckFormat
+                         ) -> tuple[Deck | None, tuple[str, ...]] | None:
+        """:func:`server.decks.resolve_as_read` within the deck checks' budgets
+        (:class:`server.deck_checks.DeckChecks`); None if the client's address is over its
+        budget (it was told)."""
+        try:
+            return await self.deck_checks.read(conn.address, spec, fmt)
+        except DeckCheckRefused as refused:
+            self.refusals.note("deck", conn.address)
+            conn.reply(error_bytes(mpb.ERROR_CODE_RATE_LIMITED, str(refused), rid))
+            return None
 
     @staticmethod
     def _refuse_deck(conn: _Connection, rid: int, fmt: DeckFormat,
@@ -591,7 +596,10 @@ class App:
             # A list that reads whole but breaks the format's rules goes to the room too,
             # so every problem is told at once: the format's and the registered deck and
             # sideboard's (rule 100.4).
-            deck, problems = await self._read_deck(request.deck, host.room.format)
+            read = await self._read_deck(conn, rid, request.deck, host.room.format)
+            if read is None:
+                return
+            deck, problems = read
             if deck is None:
                 self._refuse_deck(conn, rid, host.room.format, problems)
                 return

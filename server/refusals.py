@@ -21,10 +21,11 @@ log = logging.getLogger("manawire")
 #: WebSocket handshake), plain HTTP requests over theirs, clients closed for flooding,
 #: rooms over a room limit (an account's, an address's), new guests over the address's
 #: rate, clients closed for falling behind (a send that outlasted ``--send-timeout``, a
-#: full outbox, a spectator too far behind its feed). A relay process's own refusals (its
+#: full outbox, a spectator too far behind its feed), deck lists over the address's share of
+#: the time spent checking them (server.deck_checks). A relay process's own refusals (its
 #: connection and HTTP caps, its clients that fall behind) are told to the server over its
 #: link and counted here too.
-Kind = Literal["connection", "http", "flood", "room", "guest", "slow"]
+Kind = Literal["connection", "http", "flood", "room", "guest", "slow", "deck"]
 #: Every kind, in order.
 KINDS: tuple[Kind, ...] = get_args(Kind)
 _BY_NAME: dict[str, Kind] = {kind: kind for kind in KINDS}
@@ -48,6 +49,7 @@ _WORDS: dict[Kind, tuple[str, str]] = {
     "room": ("new room", "refused over a room limit"),
     "guest": ("new guest", "refused over the per-address rate"),
     "slow": ("client", "closed for falling behind what it was sent (1013)"),
+    "deck": ("deck list", "refused over the per-address checking time"),
 }
 #: Seconds between two report lines at most.
 REPORT_SECONDS = 60.0

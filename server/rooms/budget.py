@@ -39,6 +39,11 @@ class WorkBudget:
         self._refilled = now
         return now if self._tokens >= 0 else now - self._tokens / self.share
 
+    def full_at(self) -> float:
+        """When the bucket is full again, as of its last refill (:meth:`ready_at`)."""
+        refilled = trio.current_time() if self._refilled is None else self._refilled
+        return refilled + max(0.0, self.burst - self._tokens) / self.share
+
     def charge(self, seconds: float) -> None:
         """``seconds`` of work were done."""
         self._tokens -= seconds
