@@ -117,12 +117,19 @@ class ShowDelayed:
 
 
 @dataclass(frozen=True, slots=True)
+class Evict:
+    """The server hosts as many rooms as it may and another is being created: a room whose
+    game (or match) is over closes now instead of lingering (``--linger-seconds``; its
+    delayed tiers' spectators, if still watching, are told why)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Shutdown:
     """The server is stopping: no more output to anyone (the game goes on after restart)."""
 
 
 Command = (Join | Leave | Act | Snapshot | ConcedeGame | SubmitDeck | Disconnect | Reattach
-           | Tick | ShowDelayed | Shutdown)
+           | Tick | ShowDelayed | Evict | Shutdown)
 
 
 # ---- spectator feed operations (what a room asks of the relay)

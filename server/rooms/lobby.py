@@ -11,7 +11,7 @@ import trio
 
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.alarms import Alarms
-from server.rooms.commands import ConnId
+from server.rooms.commands import ConnId, Evict
 from server.rooms.pump import RoomHost, new_delayed_turns
 from server.rooms.recovery import recover
 from server.rooms.relay import FeedSink
@@ -52,6 +52,8 @@ class Lobby:
         self.config = config or RoomConfig()
         self.max_rooms = max_rooms
         self.hosts: dict[str, RoomHost] = {}
+        #: Finished rooms asked to close for a new room (they count no more).
+        self._evicting: set[str] = set()
         self._deliver = deliver
         self._released = released
         self._closed = closed
@@ -72,9 +74,20 @@ class Lobby:
     def create(self, name: str, seats: int, clock_seconds: int = 0,
                settings: RoomSettings | None = None) -> RoomHost:
         """Create a room and start its task."""
-        if len(self.hosts) >= self.max_rooms:
-            raise LobbyFullError(
-                f"the server hosts its maximum of {self.max_rooms} rooms; try again later")
+        if len(self.hosts) - len(self._evicting) >= self.max_rooms:
+            # A room whose game is over only lingers for its last views: the oldest such
+            # room closes for the new one (those whose delayed tiers still show the game
+            # last). Lingering rooms filled the cap before: two guests creating and
+            # conceding games kept every new game out.
+            victim = min((h for h in self.hosts.values()
+                          if h.room.finished and h.room_id not in self._evicting),
+                         key=lambda h: (h.room.still_shown, h.room.finished_at or 0.0),
+                         default=None)
+            if victim is None:
+                raise LobbyFullError(
+                    f"the server hosts its maximum of {self.max_rooms} rooms; try again later")
+            self._evicting.add(victim.room_id)
+            victim.notify(Evict())
         room = Room(secrets.token_hex(6), name, seats, trio.current_time(), self.config,
                     clock_seconds=clock_seconds, settings=settings)
         return self._host(room)
@@ -90,6 +103,7 @@ class Lobby:
         return host
 
     def _on_closed(self, host: RoomHost) -> None:
+        self._evicting.discard(host.room_id)
         if self.hosts.get(host.room_id) is host:
             del self.hosts[host.room_id]
             self._listing = None

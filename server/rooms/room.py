@@ -55,6 +55,7 @@ from server.rooms.commands import (
     ConcedeGame,
     ConnId,
     Disconnect,
+    Evict,
     Join,
     Leave,
     Output,
@@ -256,6 +257,16 @@ class Room:
         return self.match_winner is not None
 
     @property
+    def finished_at(self) -> float | None:
+        """When the room's game (of a match, the match) ended (None: it hasn't)."""
+        return self._finished_at if self.finished else None
+
+    @property
+    def still_shown(self) -> bool:
+        """Whether a delayed spectator tier still has actions of it to show."""
+        return any(delayed.held for delayed in self.delayed)
+
+    @property
     def game_id(self) -> str:
         """The stored id of the current (or last) game."""
         return game_id(self.room_id, self.game_number)
@@ -364,6 +375,9 @@ class Room:
             self._tick(out, now)
         elif isinstance(command, ShowDelayed):
             self._release(out, now)
+        elif isinstance(command, Evict):
+            if self.finished:  # (a finished room never starts again: only it may go)
+                self._close(out, "the server needed room for new games: the game is over")
         elif isinstance(command, Shutdown):
             self.closed = True
             out.closed = True

@@ -350,6 +350,38 @@ async def test_the_server_wide_room_cap_answers_with_a_clear_error(
         assert "maximum of 2 rooms" in reply.error.message
 
 
+async def test_a_full_server_closes_its_oldest_finished_room_for_a_new_one(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """Rooms whose games were over, lingering for their last views, counted against the
+    server's room cap: two guests creating and conceding games kept every new game out (a
+    security tester filled a 60-room cap in 21.6 s). Now the oldest finished room closes."""
+    async with running_app(tmp_path, Limits(max_rooms=2)) as app:
+        first, first_id = await _table(app, 2)
+        await first[0].send(concede=mpb.ConcedeGame())
+        await trio.sleep(5)
+        second, second_id = await _table(app, 2)
+        await second[0].send(concede=mpb.ConcedeGame())
+        await trio.testing.wait_all_tasks_blocked()
+        assert app.lobby.rooms[first_id].finished and app.lobby.rooms[second_id].finished
+        new = Peer(app, "new")
+        await new.hello()
+        reply = await new.call(create_room=mpb.CreateRoom(name="next"))
+        assert reply.HasField("room_created"), reply
+        await trio.testing.wait_all_tasks_blocked()
+        assert set(app.lobby.rooms) == {second_id, reply.room_created.room.room_id}
+        closed = [m.room_closed for p in first for m in p.pump() if m.HasField("room_closed")]
+        assert closed and "needed room for new games" in closed[0].reason
+        # The next one closes the other finished room; then only live rooms are left (one
+        # waiting for players, one playing) and none of them is closed: the cap holds.
+        _third, third_id = await _table(app, 2)
+        await trio.testing.wait_all_tasks_blocked()
+        assert set(app.lobby.rooms) == {reply.room_created.room.room_id, third_id}
+        refused = await new.call(create_room=mpb.CreateRoom(name="another"))
+        assert refused.error.code == mpb.ERROR_CODE_LIMIT_REACHED, refused
+        assert "maximum of 2 rooms" in refused.error.message
+
+
 async def test_a_finished_game_leaves_the_lobby_and_memory_after_lingering(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
