@@ -59,6 +59,16 @@ ALT_ON, ALT_OFF, HOME, ERASE_LINE, ERASE_DOWN = (
     "\x1b[?1049h", "\x1b[?1049l", "\x1b[H", "\x1b[K", "\x1b[J")
 
 
+#: What was on the screen as a typed line began: the pending decision's prompt id (None:
+#: none) and the time (trio's clock).
+Mark = tuple[int | None, float]
+#: ``pp`` begun less than this long after a new turn began is not taken: the player
+#: can't have seen that turn (the client passes a whole opponent's turn by itself in a
+#: blink, when they have nothing to answer: ``pp`` typed a second after playing a land
+#: passed the player's next turn, never seen).
+PP_GUARD_SECONDS = 1.5
+
+
 #: An escape sequence a key sends (``ESC [ A`` for an arrow, ``ESC O P`` for F1 ...).
 _ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?")
 
@@ -74,7 +84,12 @@ class Keyboard:
         self.fd = fd
         self.keys = os.isatty(fd)
         self.typed = ""
-        self._lines: list[str] = []
+        #: What was on the screen as a line's first key came (:attr:`marker`; None: not
+        #: known, or lines read whole): kept with the line, read as :attr:`line_mark`.
+        self.marker: Callable[[], Mark] | None = None
+        self.line_mark: Mark | None = None
+        self._mark: Mark | None = None
+        self._lines: list[tuple[str, Mark | None]] = []
         self._partial = ""
         #: Read without waiting first: a regular file is always readable, and epoll can't
         #: wait on it (nor on ``/dev/null``: found out at the first read).
@@ -105,7 +120,7 @@ class Keyboard:
 
     async def read_line(self, edited: Callable[[], None]) -> str | None:
         """The next line (without its end), or None at the end of the input. ``edited`` is
-        called whenever :attr:`typed` changes."""
+        called whenever :attr:`typed` changes; :attr:`line_mark` is the line's mark."""
         while not self._lines:
             data = await self._read()
             if not data:
@@ -117,21 +132,27 @@ class Keyboard:
             else:
                 self._partial += text
                 *lines, self._partial = self._partial.split("\n")
-                self._lines.extend(line.rstrip("\r") for line in lines)
-        return self._lines.pop(0)
+                self._lines.extend((line.rstrip("\r"), None) for line in lines)
+        line, self.line_mark = self._lines.pop(0)
+        return line
 
     def _keys(self, text: str) -> None:
         text = _ESCAPES.sub("", text)  # arrow keys and the like: not ours
         for ch in text:
             if ch in "\r\n":
-                self._lines.append(self.typed)
-                self.typed = ""
+                self._lines.append((self.typed, self._mark or self._marked()))
+                self.typed, self._mark = "", None
             elif ch in "\x7f\x08":
                 self.typed = self.typed[:-1]
             elif ch == "\x15":  # Ctrl-U
                 self.typed = ""
             elif ch.isprintable() and len(self.typed) < MAX_TYPED:
+                if self._mark is None:
+                    self._mark = self._marked()
                 self.typed += ch
+
+    def _marked(self) -> Mark | None:
+        return self.marker() if self.marker is not None else None
 
 
 class Screen:
@@ -221,6 +242,13 @@ class Session:
         #: Passing priority for the rest of a turn (``pp``): that turn and what was on the
         #: stack then (None: not passing).
         self._passing: tuple[int, frozenset[str]] | None = None
+        #: The turn on the screen and when it began (trio's clock).
+        self._turn: tuple[int, float] = (-1, 0.0)
+        keyboard.marker = self._marked
+
+    def _marked(self) -> Mark:
+        decision = self.client.my_decision if self.player else None
+        return (decision.prompt_id if decision is not None else None, trio.current_time())
 
     def changed(self) -> None:
         """Redraw soon."""
@@ -283,6 +311,8 @@ class Session:
                                   1), scope)
                 return
             board.absorb(msg, trio.current_time())
+            if board.mirror.header.turn != self._turn[0]:
+                self._turn = (board.mirror.header.turn, trio.current_time())
             self._sync()
             decision = board.decision
             if decision is not None and nothing_can_block(decision):
@@ -353,6 +383,16 @@ class Session:
         decision = board.decision
         if decision is None:
             board.notice = "Nothing to answer now."
+            return None
+        mark = self.keyboard.line_mark
+        if mark is not None and mark[0] != decision.prompt_id:
+            # Typed for another decision (options are numbered anew for each one).
+            board.notice = "The decision changed as you typed: nothing was sent. Answer this one."
+            return None
+        if mark is not None and text in ("pp", "pass turn") and \
+                mark[1] - self._turn[1] < PP_GUARD_SECONDS:
+            board.notice = (f"Turn {board.mirror.header.turn} began as you typed pp: nothing "
+                            f"was passed. Type pp again to pass this turn.")
             return None
         if text in ("pp", "pass turn"):
             index = board.option_index("pass_priority")

@@ -58,6 +58,30 @@ async def test_keys_one_by_one_edit_the_typed_line() -> None:
         os.close(write_fd)
 
 
+async def test_a_typed_line_keeps_what_was_on_the_screen_as_its_first_key_came() -> None:
+    read_fd, write_fd = os.pipe()
+    try:
+        keyboard = Keyboard(read_fd)
+        keyboard.keys = True
+        shown = [(7, 1.0)]
+        keyboard.marker = lambda: shown[0]
+        os.write(write_fd, b"p")
+        assert keyboard.typed == "" and await _typed(keyboard) == "p"
+        shown[0] = (8, 2.0)  # a new decision before Enter: the line is still decision 7's
+        os.write(write_fd, b"p\r\r")
+        assert await keyboard.read_line(lambda: None) == "pp" and keyboard.line_mark == (7, 1.0)
+        assert await keyboard.read_line(lambda: None) == "" and keyboard.line_mark == (8, 2.0)
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)
+
+
+async def _typed(keyboard: Keyboard) -> str:
+    """Read what is waiting (without a line end): the line typed so far."""
+    keyboard._keys((await keyboard._read()).decode())
+    return keyboard.typed
+
+
 async def test_input_from_dev_null_or_a_file_is_read_not_waited_on(tmp_path: Path) -> None:
     """``manawire watch ... < /dev/null`` (a service, a script): epoll can't wait on
     /dev/null (EPERM), which once ended the command as "can't connect to the server"."""

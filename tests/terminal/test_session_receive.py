@@ -27,6 +27,10 @@ A_BLOCK = pb.Action(declare_blocker=pb.DeclareBlocker(object_id="b1", attacker_i
 
 class NoKeys:
     typed = ""
+    marker = None
+    #: The line's mark (terminal.Mark), as the session reads it: None, as for lines read
+    #: whole, unless a test sets one.
+    line_mark: tuple[int | None, float] | None = None
 
 
 class StubClient:
@@ -220,3 +224,28 @@ async def test_pp_passes_priority_until_the_turn_ends_or_something_new_is_on_the
     await receive(_priority(8, passing, sacrifice))
     assert client.acted == [(4, 0), (5, 1), (7, 0)]
     assert board.notice == "The turn is over: you no longer pass by yourself."
+
+
+async def test_a_line_typed_for_another_decision_or_pp_as_a_turn_began_sends_nothing(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """``pp`` typed a second after playing a land passed the player's next turn: the client
+    had passed the opponent's turn by itself meanwhile, and the pass went to a decision the
+    player never saw (found by a new user). Options are numbered anew for every decision,
+    so a number typed for one never answers the next either."""
+    client, board, session = await _received([_priority(4, PASS, CAST)])
+    keys = cast(NoKeys, session.keyboard)
+    began = session._turn[1]  # when the turn on the screen began (turn 3: received then)
+    assert session._turn[0] == 3
+    keys.line_mark = (3, began + 5)  # typed while decision 3 was shown
+    await session._command("2")
+    assert client.acted == [] and board.notice.startswith("The decision changed as you typed")
+    keys.line_mark = (4, began + 0.5)  # pp at once as the turn began
+    await session._command("pp")
+    assert client.acted == [] and board.notice.startswith("Turn 3 began as you typed pp")
+    keys.line_mark = (4, began + 0.5)  # a number, for the decision shown: taken
+    await session._command("1")
+    assert client.acted == [(4, 0)]
+    client.my_decision = _priority(5, PASS, CAST).decision
+    keys.line_mark = (5, began + 2)
+    await session._command("pp")
+    assert client.acted == [(4, 0), (5, 0)]
