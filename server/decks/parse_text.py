@@ -4,7 +4,8 @@ Plain text and Arena share one reader: ``4 Shock`` or ``4x Shock`` lines, whole-
 and ``//`` comments (and a ``#`` comment after a card), blank lines, the headers ``Deck``,
 ``Sideboard`` (also ``SB: 2 Shock`` lines), ``About`` with ``Name My deck``, and Arena's
 printing after the name, ``4 Llanowar Elves (M21) 198``. A list is Arena's when it has an
-Arena header or a printing. The ``Commander`` and ``Companion`` sections are refused: this
+Arena header or a printing. A list without headers whose cards are a deck of 40 or more, a
+blank line, then at most 15 more is read as MTGO's text export does: those are the sideboard. The ``Commander`` and ``Companion`` sections are refused: this
 server plays neither the Commander variant (rule 903) nor companions (rule 702.139).
 
 Forge: a ``[metadata]`` section with ``Name=...``, ``[Main]`` and ``[Sideboard]`` (any case);
@@ -65,14 +66,47 @@ def _card_line(b: Builder, where: str, line: str) -> tuple[int | None, str] | No
     return b.count(where, first["count"]), words[1]
 
 
+def _sideboard_block(lines: list[str]) -> int | None:
+    """The line number where an MTGO-style sideboard begins -- a list with no section
+    headers and no ``SB:`` lines whose cards are two blocks apart (a blank line between):
+    the second block is the sideboard when it holds at most 15 cards and the first at least
+    40 (a deck of its own). A list whose cards are in more blocks (creatures, spells,
+    lands), or whose two blocks don't look so, is all main deck. None: no such block."""
+    blocks: list[tuple[int, int]] = []  # (first line number, cards)
+    gap = False
+    for lineno, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            gap = True
+            continue
+        if line.startswith(("#", "//")) or _NAME.fullmatch(line):
+            continue
+        if _header(line) is not None or _SIDEBOARD_PREFIX.fullmatch(line):
+            return None  # the list says where its sideboard is
+        first = _COUNT.fullmatch(line.split(maxsplit=1)[0])
+        count = int(first["count"]) if first is not None and len(first["count"]) <= 6 else 0
+        if gap or not blocks:
+            blocks.append((lineno, 0))
+            gap = False
+        start, cards = blocks[-1]
+        blocks[-1] = (start, cards + max(count, 0))
+    if len(blocks) == 2 and blocks[0][1] >= 40 and 0 < blocks[1][1] <= 15:
+        return blocks[1][0]
+    return None
+
+
 def parse_lines(text: str) -> Parsed:
     """Read a plain-text or Arena deck list (see the module docstring)."""
     b = Builder(FileFormat.TEXT)
     arena = False
     section = "main"
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    sideboard_from = _sideboard_block(lines)
+    for lineno, raw in enumerate(lines, 1):
         where = f"line {lineno}"
         line = raw.strip()
+        if lineno == sideboard_from:
+            section = "sideboard"
         if not line or line.startswith(("#", "//")):
             continue
         header = _header(line)

@@ -112,6 +112,23 @@ def test_plain_text_forms() -> None:
     assert deck.source is FileFormat.TEXT
 
 
+def test_mtgo_text_export_a_blank_line_then_the_sideboard() -> None:
+    """MTGO's text export (and Arena's older one) has no Sideboard header: the main deck, a
+    blank line, the sideboard. It was read as one 64-card main deck (found by a new user).
+    Only two blocks that look so are split: a list grouped by card type stays whole."""
+    mtgo = "20 Mountain\n20 Shock\n\n2 Opt\n1 Duress\n"
+    deck = parse(mtgo)
+    assert cards(deck.main) == [(20, "Mountain"), (20, "Shock")]
+    assert cards(deck.sideboard) == [(2, "Opt"), (1, "Duress")]
+    grouped = "20 Shock\n\n20 Opt\n\n20 Mountain\n"
+    assert not parse(grouped).sideboard
+    assert not parse("20 Shock\n\n40 Mountain\n").sideboard  # spells, then lands
+    assert not parse("39 Mountain\n\n1 Shock\n").sideboard  # not a deck on its own
+    # A header or an SB: line says where the sideboard is: nothing is guessed.
+    assert cards(parse("40 Mountain\n\n2 Opt\nSB: 1 Duress\n").main) == [
+        (40, "Mountain"), (2, "Opt")]
+
+
 def test_arena_forms() -> None:
     """Moxfield's foil mark, a set without a number, a lowercase set, a non-default printing."""
     deck = parse("Deck\n4 Shock (m21) 159 *F*\n4 Splinter (ICE)\n4 Plains (M20) 331\n"
