@@ -5,8 +5,9 @@ and ``//`` comments (and a ``#`` comment after a card), blank lines, the headers
 ``Sideboard`` (also ``SB: 2 Shock`` lines), ``About`` with ``Name My deck``, and Arena's
 printing after the name, ``4 Llanowar Elves (M21) 198``. A list is Arena's when it has an
 Arena header or a printing. A list without headers whose cards are a deck of 40 or more, a
-blank line, then at most 15 more is read as MTGO's text export does: those are the sideboard. The ``Commander`` and ``Companion`` sections are refused: this
-server plays neither the Commander variant (rule 903) nor companions (rule 702.139).
+blank line, then at most 15 more is read as MTGO's text export does: those are the
+sideboard. The ``Commander`` and ``Companion`` sections are refused: this server plays
+neither the Commander variant (rule 903) nor companions (rule 702.139).
 
 Forge: a ``[metadata]`` section with ``Name=...``, ``[Main]`` and ``[Sideboard]`` (any case);
 card lines ``4 Shock``, ``4 Shock|M21``, ``4 Shock|M21|1`` (an art index, not kept) and
