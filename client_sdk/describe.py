@@ -340,26 +340,30 @@ def nothing_can_block(decision: pb.Decision) -> bool:
             and decision.options[0].WhichOneof("kind") == "finish_blockers")
 
 
-#: A land's mana ability that does nothing but tap it for mana ("{T}: Add {B} or {R}.").
+#: A mana ability that does nothing but tap its permanent for mana ("{T}: Add {B} or {R}.",
+#: "{T}: Add one mana of any color.").
 _PLAIN_MANA = re.compile(r"\(?\{T\}: Add [^.]*\.\)?")
 
 
 def plain_mana_source(obj: pb.GameObject | None) -> bool:
-    """Whether tapping ``obj`` for mana does nothing else: a basic land (305.6), or a land
-    whose every mana ability reads "{T}: Add ..." -- no sacrifice, no damage, no life (a
-    Treasure's sacrifice can trigger Havoc Jester: that is a play)."""
-    if obj is None or "Land" not in obj.card_types:
+    """Whether tapping ``obj`` for mana does nothing else: a basic land (305.6), or a
+    permanent -- a land, or a creature such as Llanowar Visionary -- whose every mana
+    ability reads "{T}: Add ..." -- no sacrifice, no damage, no life, no other cost (a
+    Treasure's sacrifice can trigger Havoc Jester: that is a play). (A creature tapped for
+    mana nothing can spend only can't attack or block: never a play either.)"""
+    if obj is None:
         return False
-    if "Basic" in obj.supertypes:
+    if "Land" in obj.card_types and "Basic" in obj.supertypes:
         return True
-    return all(_PLAIN_MANA.fullmatch(line.strip())
-               for line in obj.rules_text.splitlines() if "Add {" in line)
+    abilities = [line.strip() for line in obj.rules_text.splitlines() if ": Add " in line]
+    return bool(abilities) and all(_PLAIN_MANA.fullmatch(line) for line in abilities)
 
 
 def only_pass(decision: pb.Decision, objects: Mapping[str, pb.GameObject]) -> bool:
     """Whether ``decision`` is priority with nothing to do but pass it (rule 117.3): no
     spell to cast, no ability to activate -- at most lands to tap for mana that nothing
-    could spend and that empties at the end of the step (106.4). The terminal and the web
+    could spend and that empties at the end of the step (106.4), or creatures to tap for it
+    (:func:`plain_mana_source`). The terminal and the web
     client pass for their player at once (a player who could cast or activate anything, or
     make mana with a side effect, still decides). With untapped lands it was asked at every
     step: 601 of 944 decisions in a browser game were passes."""

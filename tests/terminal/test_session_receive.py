@@ -79,6 +79,10 @@ LANDS = [
                              "enters the battlefield, you gain 1 life.\n{T}: Add {B} or {G}."),
     pb.GameObject(id="t1", name="Treasure", card_types=["Artifact"], owner=0, controller=0,
                   rules_text="{T}, Sacrifice this artifact: Add one mana of any color."),
+    pb.GameObject(id="v1", name="Llanowar Visionary", card_types=["Creature"], owner=0,
+                  controller=0, rules_text="When Llanowar Visionary enters the battlefield, "
+                                           "draw a card.\n{T}: Add {G}."),
+    pb.GameObject(id="o1", name="Vanilla", card_types=["Creature"], owner=0, controller=0),
 ]
 
 
@@ -127,6 +131,7 @@ TAP = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="f1", man
 TAP_GAIN = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="g1", mana="B"))
 TREASURE = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="t1", mana="R"))
 CAST = pb.Action(cast_spell=pb.CastSpell(object_id="s1"))
+ELF = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="v1", mana="G"))
 
 
 async def test_117_3_priority_with_nothing_to_do_but_pass_is_passed_and_any_other_waits(
@@ -141,6 +146,10 @@ async def test_117_3_priority_with_nothing_to_do_but_pass_is_passed_and_any_othe
     assert not only_pass(_priority(1, PASS, TAP, CAST).decision, objects)
     assert not only_pass(_priority(1, PASS, TAP, TREASURE).decision, objects)
     assert not only_pass(_priority(1, PASS, TAP).decision, {})  # a source it can't see
+    # A creature with a plain mana ability stopped a new user at every step.
+    assert only_pass(_priority(1, PASS, TAP, ELF).decision, objects)
+    granted = pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="o1"))
+    assert not only_pass(_priority(1, PASS, granted).decision, objects)  # (text says no)
     client, board, _session = await _received([
         _priority(4, PASS), _priority(5, PASS, TAP, TAP_GAIN), _priority(6, PASS, TREASURE)])
     assert client.acted == [(4, 0), (5, 0)]

@@ -335,17 +335,18 @@ export function nothingCanBlock(decision: Decision): boolean {
     && decision.options[0]!.kind.case === "finishBlockers";
 }
 
-/** A land's mana ability that does nothing but tap it for mana ("{T}: Add {B} or {R}."). */
+/** A mana ability that does nothing but tap its permanent for mana ("{T}: Add {B} or {R}."). */
 const PLAIN_MANA = /^\(?\{T\}: Add [^.]*\.\)?$/;
 
-/** Whether tapping `obj` for mana does nothing else: a basic land (305.6), or a land whose
- * every mana ability reads "{T}: Add ..." -- no sacrifice, no damage, no life (a Treasure's
- * sacrifice can trigger Havoc Jester: that is a play). */
+/** Whether tapping `obj` for mana does nothing else: a basic land (305.6), or a permanent --
+ * a land, or a creature such as Llanowar Visionary -- whose every mana ability reads
+ * "{T}: Add ..." -- no sacrifice, no damage, no life, no other cost (a Treasure's sacrifice
+ * can trigger Havoc Jester: that is a play); as client_sdk.describe.plain_mana_source. */
 export function plainManaSource(obj: GameObject | undefined): boolean {
-  if (obj === undefined || !obj.cardTypes.includes("Land")) return false;
-  if (obj.supertypes.includes("Basic")) return true;
-  return obj.rulesText.split("\n").filter((line) => line.includes("Add {"))
-    .every((line) => PLAIN_MANA.test(line.trim()));
+  if (obj === undefined) return false;
+  if (obj.cardTypes.includes("Land") && obj.supertypes.includes("Basic")) return true;
+  const abilities = obj.rulesText.split("\n").filter((line) => line.includes(": Add "));
+  return abilities.length > 0 && abilities.every((line) => PLAIN_MANA.test(line.trim()));
 }
 
 /** Priority with nothing to do but pass (rule 117.3): no spell to cast, no ability to

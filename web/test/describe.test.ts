@@ -7,7 +7,7 @@ import {
 } from "../src/gen/protocol/v1/game_pb";
 import {
   clockText, distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
-  hiddenTiersText, optionText, optionWhose, tierText, tokenWords, type Names,
+  hiddenTiersText, optionText, optionWhose, plainManaSource, tierText, tokenWords, type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -202,4 +202,15 @@ test("rule 111.4: a token whose name says Token isn't a 'Token token'", () => {
   assert.equal(tokenWords("Treasure Token"), "a Treasure Token");
   assert.equal(tokenWords("Knight"), "a Knight token");
   assert.equal(tokenWords(""), "a token");
+});
+
+test("a creature with a plain mana ability is a plain mana source; a Treasure is not", () => {
+  const source = (init: Record<string, unknown>) => create(GameObjectSchema, init);
+  assert.ok(plainManaSource(source({ name: "Forest", cardTypes: ["Land"], supertypes: ["Basic"] })));
+  assert.ok(plainManaSource(source({ name: "Llanowar Visionary", cardTypes: ["Creature"],
+    rulesText: "When Llanowar Visionary enters the battlefield, draw a card.\n{T}: Add {G}." })));
+  assert.ok(!plainManaSource(source({ name: "Treasure", cardTypes: ["Artifact"],
+    rulesText: "{T}, Sacrifice this artifact: Add one mana of any color." })));
+  assert.ok(!plainManaSource(source({ name: "Vanilla", cardTypes: ["Creature"] })));
+  assert.ok(!plainManaSource(undefined));
 });
