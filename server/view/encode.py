@@ -55,8 +55,10 @@ from server.engine.actions import (
     Sacrifice,
     TakeMulligan,
 )
+from server.engine.autopay import being_paid, shortfall
 from server.engine.casting import modes_of
-from server.engine.state import Game, GamePhase, Zone
+from server.engine.mana import spendable
+from server.engine.state import DecisionKind, Game, GamePhase, Zone
 from server.view import wire
 from server.view.diff import DeltaOp
 from server.view.project import (
@@ -498,6 +500,8 @@ def decision_for(decision: Decision, viewer: int, objects: Container[str],
             if oid not in objects and oid not in waiting:
                 raise ProjectionError("decision option names an object hidden from the viewer")
     prompt = _PROMPTS[decision.kind.name]
+    if game is not None and decision.kind is DecisionKind.PAY_MANA:
+        prompt = _paying(game, decision.seat)
     asking = _asking(game, objects) if game is not None else ""
     return pb.Decision(
         room_id=room_id, prompt_id=decision.prompt_id, seat=decision.seat,
@@ -505,6 +509,19 @@ def decision_for(decision: Decision, viewer: int, objects: Container[str],
         options=[encode_action(a, game) for a in decision.options],
         state_id=state_id, prompt=f"{asking}: {prompt}" if asking else prompt,
     )
+
+
+def _paying(game: Game, seat: int) -> str:
+    """A ``PAY_MANA`` decision's prompt: the cost, and how much more mana the player's pool
+    needs for it (all the paying player's own to know: the cost of what they cast, their
+    pool). A new user saw the same words at every payment, never what was left to pay."""
+    cost, spell = being_paid(game)
+    short = shortfall(spendable(game, seat, spell), cost)
+    pay = f"Pay {str(cost) or '{0}'}" + ("" if game.casting is not None else " or decline")
+    if not short:
+        return f"{pay}: your mana pool covers it -- choose the mana to spend."
+    return (f"{pay}: {short} more mana to add -- tap a source for it, or pay "
+            f"automatically.")
 
 
 def _asking(game: Game, objects: Container[str]) -> str:

@@ -445,6 +445,44 @@ def test_119_3_life_gained_or_lost_is_an_event_unless_damage_says_it() -> None:
             if e.HasField("life_changed")] == [(1, 4), (1, -3)]
 
 
+def test_601_2g_a_payment_says_the_cost_and_how_much_mana_is_still_to_add() -> None:
+    """A new user saw the same words at every payment ("Pay the cost: activate mana
+    abilities, then choose the mana to spend ..."), never what was left to pay."""
+    from pathlib import Path
+
+    from server.engine import apply
+    from server.engine.actions import ActivateManaAbility, CastSpell, ChooseTarget, ChooseX
+    from server.scenarios.loading import Scenario
+    from server.scenarios.position import Run
+    from server.view.encode import decision_for
+
+    data = {"name": "Shock paid", "rules": ["601.2g"],
+            "setup": {"players": [{"hand": ["Volcanic Geyser"],
+                                   "battlefield": ["Mountain", "Mountain", "Forest"]}, {}]}}
+    game = Run(Scenario("Shock paid", ("601.2g",), Path(__file__), 0, data)).game
+
+    def prompt() -> str:
+        pending = game.pending
+        assert pending is not None
+        return decision_for(pending, 0, set(game.objects), (), room_id="r", state_id=1,
+                            game=game).prompt
+
+    geyser = next(o.id for o in game.objects.values() if o.card.name == "Volcanic Geyser")
+    apply(game, 0, CastSpell(geyser))
+    apply(game, 0, ChooseX(1))
+    apply(game, 0, ChooseTarget(player=1))
+    assert prompt() == ("Volcanic Geyser: Pay {1}{R}{R}: 3 more mana to add -- tap a source "
+                        "for it, or pay automatically.")
+    mountains = [o.id for o in game.objects.values() if o.card.name == "Mountain"]
+    apply(game, 0, ActivateManaAbility(mountains[0], ""))
+    assert "2 more mana to add" in prompt()
+    for source in (mountains[1], next(o.id for o in game.objects.values()
+                                      if o.card.name == "Forest")):
+        apply(game, 0, ActivateManaAbility(source, ""))
+    assert prompt() == ("Volcanic Geyser: Pay {1}{R}{R}: your mana pool covers it -- choose "
+                        "the mana to spend.")
+
+
 def test_601_2_a_decision_while_casting_says_what_is_being_cast() -> None:
     """"Choose a target." didn't say for what (a player with several spells and abilities
     in flight had to guess); it names the spell or ability now, which is on the stack."""
