@@ -31,6 +31,7 @@ from server.cards import demo_deck_names
 from server.create_desk import CreateDesk
 from server.deck_checks import DeckCheckRefused, DeckChecks
 from server.decks import Deck, DeckFormat
+from server.decks.names import pool_note
 from server.quickmatch import QuickMatchDesk
 from server.ratelimit import MessageLimiter, Verdict
 from server.refusals import Refusals
@@ -577,9 +578,11 @@ class App:
     @staticmethod
     def _refuse_deck(conn: _Connection, rid: int, fmt: DeckFormat,
                      problems: Sequence[str]) -> None:
+        note = pool_note(problems)
         conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_DECK,
                                f"the deck can't be played in {fmt.value}: "
-                               f"{len(problems)} problem(s)", rid, details=problems[:100]))
+                               f"{len(problems)} problem(s)" + (f" ({note})" if note else ""),
+                               rid, details=problems[:100]))
 
     async def _submit_deck(self, conn: _Connection, rid: int, request: req.SubmitDeck
                            ) -> None:

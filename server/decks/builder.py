@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from server.decks.model import MAX_COUNT, DeckList, Entry, FileFormat, clean_name, complete, quoted
 from server.decks.names import find_card, unknown_card
 
+#: Unknown names a list gets a suggestion for ("did you mean"), the first ones only.
+SUGGESTED = 5
 _DIGITS = re.compile(r"\d{1,6}")  # longer can't be a count (and int() refuses 4,300+)
 #: Printings every format can write back; anything else is dropped (the card's own printing
 #: is used instead): printings are cosmetic and never change a game.
@@ -48,6 +50,8 @@ class Builder:
     problems: list[str] = field(default_factory=list)
     unknown_main: int = 0
     unknown_sideboard: int = 0
+    #: Lines naming a card nobody supports.
+    unknown: int = 0
     #: Whether any line named a card (known or not, well-formed or not).
     saw_card: bool = False
 
@@ -77,7 +81,9 @@ class Builder:
         if card is None and alternative:
             card = find_card(alternative)
         if card is None:
-            self.problem(unknown_card(where, name))
+            # (Suggestions cost ~1 ms a name: only for the first few of a list.)
+            self.unknown += 1
+            self.problem(unknown_card(where, name, suggest=self.unknown <= SUGGESTED))
             if count is not None and sideboard:
                 self.unknown_sideboard += count
             elif count is not None:

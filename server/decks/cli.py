@@ -23,6 +23,7 @@ from typing import TextIO
 from server.decks.builder import Parsed
 from server.decks.export import export
 from server.decks.model import DeckFormat, FileFormat
+from server.decks.names import pool_note
 from server.decks.parse import read
 from server.decks.validate import deck_problems
 
@@ -87,6 +88,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     print(f"{args.file}: {_NAMES[deck.source]} deck{named}, {fmt.value}", file=out)
     print(f"main deck: {main} cards, sideboard: {side} cards", file=out)
     print("\n".join(problems) if problems else "OK", file=out)
+    if note := pool_note(problems):
+        print(f"({note})", file=out)
     return 1 if problems else 0
 
 

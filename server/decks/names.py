@@ -11,7 +11,9 @@ or by the name of its front face, before `` // ``.
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
+from collections.abc import Iterable
 from functools import cache
 
 from server.cards import CardDef, card_pool, plane_pool
@@ -64,9 +66,35 @@ def find_card(name: str) -> CardDef | None:
     return found
 
 
-def unknown_card(where: str, name: str) -> str:
-    """The problem for a card name :func:`find_card` does not know."""
+def unknown_card(where: str, name: str, *, suggest: bool = True) -> str:
+    """The problem for a card name :func:`find_card` does not know, with the supported
+    card it was maybe meant to be (``suggest``: a typo such as ``Shok`` or ``Forests``)."""
     message = f"{where}: unknown or unsupported card {quoted(name)}"
     if loose(name) in _plane_names():
-        message += " (a plane: planes belong in a planar deck, rules 311.1 and 901.3)"
-    return message
+        return message + " (a plane: planes belong in a planar deck, rules 311.1 and 901.3)"
+    meant = close_card(name) if suggest else None
+    return message + (f" -- did you mean {quoted(meant.name)}?" if meant is not None else "")
+
+
+#: What a player can bring, said with the problems of a list that names unknown cards.
+POOL_NOTE = "this server supports the cards of Core Set 2021 (M21) and a few others"
+
+
+def pool_note(problems: Iterable[str]) -> str:
+    """:data:`POOL_NOTE` if a problem is an unknown card (:func:`unknown_card`), else ""."""
+    return POOL_NOTE if any(": unknown or unsupported card " in p for p in problems) else ""
+
+
+#: How alike a name must be to a supported card's to be suggested for it (difflib's ratio).
+SUGGEST_CUTOFF = 0.75
+
+
+def close_card(name: str) -> CardDef | None:
+    """The supported card whose name is closest to ``name``, if close enough (a typo, a
+    plural, a stray character); None for a name like no supported card's."""
+    if len(name) > MAX_NAME:
+        return None
+    index = _loose_index()
+    found = difflib.get_close_matches(loose(name).rstrip("."), index, n=1,
+                                      cutoff=SUGGEST_CUTOFF)
+    return index[found[0]] if found else None

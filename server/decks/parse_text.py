@@ -1,7 +1,8 @@
 """Line-based deck lists: plain text, MTG Arena / Moxfield exports and Forge ``.dck`` files.
 
-Plain text and Arena share one reader: ``4 Shock`` or ``4x Shock`` lines, whole-line ``#``
-and ``//`` comments (and a ``#`` comment after a card), blank lines, the headers ``Deck``,
+Plain text and Arena share one reader: ``4 Shock``, ``4x Shock`` or ``Shock x4`` lines,
+whole-line ``#`` and ``//`` comments (and a ``#`` comment after a card), blank lines, the
+headers ``Deck``,
 ``Sideboard`` (also ``SB: 2 Shock`` lines), ``About`` with ``Name My deck``, and Arena's
 printing after the name, ``4 Llanowar Elves (M21) 198``. A list is Arena's when it has an
 Arena header or a printing. A list without headers whose cards are a deck of 40 or more, a
@@ -24,6 +25,8 @@ from server.decks.model import FileFormat, quoted
 
 #: The first word of a card line: a count, maybe with an ``x`` (``4x Shock``).
 _COUNT = re.compile(r"(?P<count>[-+]?\d+)[xX]?")
+#: A card line with its count last: ``Shock x4`` (linear: the name ends in a non-blank).
+_COUNT_LAST = re.compile(r"(?P<name>[^#]*?\S)[ \t]+[xX](?P<count>\d+)")
 #: Arena's printing after a card name: ``(M21) 198``; Moxfield adds ``*F*`` for a foil.
 #: (Every pattern here runs in linear time on any line: a name part must end in a non-blank
 #: before the blanks that follow it, so a long run of blanks is never split two ways.)
@@ -58,10 +61,14 @@ def _header(line: str) -> str | None:
 
 
 def _card_line(b: Builder, where: str, line: str) -> tuple[int | None, str] | None:
-    """The count and the rest of a card line, or None with a problem if it is not one."""
+    """The count and the rest of a card line (``4 Shock``, ``4x Shock``, or the count last:
+    ``Shock x4``), or None with a problem if it is not one."""
     words = line.split(maxsplit=1)
     first = _COUNT.fullmatch(words[0]) if words else None
     if first is None or len(words) < 2:
+        last = _COUNT_LAST.fullmatch(line)
+        if last is not None:
+            return b.count(where, last["count"]), last["name"]
         b.problem(f"{where}: expected '<count> <card name>', got {quoted(line)}")
         return None
     return b.count(where, first["count"]), words[1]

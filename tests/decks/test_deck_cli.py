@@ -34,7 +34,8 @@ def test_check_lists_every_problem_and_exits_1(tmp_path: Path,
         "a constructed deck has at least 60 cards in its main deck (rule 100.2a), got 59",
         "a constructed sideboard has at most 15 cards (rule 100.4a), got 16",
         "at most 4 copies of 'Shock' in a constructed deck and its sideboard together, other "
-        "than basic lands (rule 100.2a), got 5"]
+        "than basic lands (rule 100.2a), got 5",
+        "(this server supports the cards of Core Set 2021 (M21) and a few others)"]
 
 
 def test_check_in_limited(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

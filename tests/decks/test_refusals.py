@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 from server import cards
 from server.cards import DeckError
 from server.decks import Deck, DeckFormat, DeckListError, check, parse, resolve
+from server.decks.builder import SUGGESTED
 from server.decks.model import MAX_DECK_BYTES, clean_name
+from server.decks.names import POOL_NOTE, pool_note
+from server.decks.parse import read
 
 C, L = DeckFormat.CONSTRUCTED, DeckFormat.LIMITED
 
@@ -60,8 +63,24 @@ def test_a_direction_override_in_a_line_is_shown_as_its_code_not_obeyed() -> Non
     around in the player's client; it is shown as its code now, and a deck's name loses
     it."""
     assert only("4 Shock\n52 Mountain\n4 Sh\u202eock\n") == (
-        "line 3: unknown or unsupported card 'Sh\\u202eock'")
+        "line 3: unknown or unsupported card 'Sh\\u202eock' -- did you mean 'Shock'?")
     assert clean_name("Burn \u202eevil\u2066") == "Burn evil"
+
+
+def test_a_typo_gets_the_card_it_was_meant_to_be_for_the_first_few_unknown_names() -> None:
+    """A new user's 'Shok', 'Forests' and 'Primal Might.' were refused with no hint; and a
+    line with its count last ('Wildwood Scourge x4') wasn't read."""
+    problems = read("4 Shok\n20 Forests\n4 Primal Might.\nWildwood Scourge x4\n"
+                    "4 Lightning Bolt\n").problems
+    assert problems == [
+        "line 1: unknown or unsupported card 'Shok' -- did you mean 'Shock'?",
+        "line 2: unknown or unsupported card 'Forests' -- did you mean 'Forest'?",
+        "line 3: unknown or unsupported card 'Primal Might.' -- did you mean 'Primal Might'?",
+        "line 5: unknown or unsupported card 'Lightning Bolt'"]
+    assert pool_note(problems) == POOL_NOTE and not pool_note(["line 1: a count is ..."])
+    # Suggestions take time: a list of unknown names gets them for its first few only.
+    many = read("".join(f"1 Shok{i}\n" for i in range(SUGGESTED + 3))).problems
+    assert sum("did you mean" in p for p in many) == SUGGESTED
 
 
 def test_an_unknown_card_still_counts_toward_the_deck_size() -> None:
