@@ -26,6 +26,7 @@ from client_sdk.describe import (
     event_text,
     hidden_tiers_text,
     object_name,
+    option_object_id,
     option_text,
     option_whose,
     pool_symbols,
@@ -254,12 +255,32 @@ class Board:
 
     @property
     def options(self) -> list[str]:
-        """The pending decision's options in plain words, told apart."""
+        """The pending decision's options as shown, in plain words, told apart."""
+        return [label for _index, label in self.shown_options]
+
+    @property
+    def shown_options(self) -> list[tuple[int, str]]:
+        """The pending decision's options as the player sees them: (the option's index,
+        its words). Cards of the player's hand with the same name are one option to play or
+        cast (the first of them): they are the same to the player, and "Play Forest (1 of
+        4)" ... "(4 of 4)" pushed the rest of the list off the screen (found by a new user).
+        Permanents with the same name stay apart (one may be tapped, another not)."""
         if self.decision is None:
             return []
         options = self.decision.options
-        return distinct_labels((option_text(self, o) for o in options),
-                               (option_whose(self, o) for o in options))
+        words = [option_text(self, o) for o in options]
+        hand = {o.id for o in self.mirror.zone(pb.ZONE_KIND_HAND, self.seat)}
+        kept, seen = [], set()
+        for i, (option, text) in enumerate(zip(options, words, strict=True)):
+            if option.WhichOneof("kind") in ("play_land", "cast_spell") and \
+                    option_object_id(option) in hand:
+                if (option.WhichOneof("kind"), text) in seen:
+                    continue
+                seen.add((option.WhichOneof("kind"), text))
+            kept.append(i)
+        labels = distinct_labels((words[i] for i in kept),
+                                 (option_whose(self, options[i]) for i in kept))
+        return list(zip(kept, labels, strict=True))
 
     def option_index(self, kind: str) -> int | None:
         """The index of the pending decision's first option of this kind (``pass_priority``)."""
@@ -518,9 +539,9 @@ def _decision_block(board: Board, now: float | None = None) -> list[RenderableTy
         out.append(Rule(title, style="yellow", align="left"))
         if decision.prompt:
             out.append(Text(decision.prompt, style="italic"))
-        for i, label in enumerate(board.options):
+        for shown, (i, label) in enumerate(board.shown_options, 1):
             line = Text()
-            line.append(f"{i + 1:>3}. ", style="bold cyan")
+            line.append(f"{shown:>3}. ", style="bold cyan")
             line.append(label)
             if decision.options[i].WhichOneof("kind") == "pass_priority":
                 line.append("  [p]", style="dim")

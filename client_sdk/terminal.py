@@ -244,11 +244,14 @@ class Session:
         self._passing: tuple[int, frozenset[str]] | None = None
         #: The turn on the screen and when it began (trio's clock).
         self._turn: tuple[int, float] = (-1, 0.0)
+        #: The prompt id of the decision last drawn (None: none).
+        self._drawn: int | None = None
         keyboard.marker = self._marked
 
     def _marked(self) -> Mark:
-        decision = self.client.my_decision if self.player else None
-        return (decision.prompt_id if decision is not None else None, trio.current_time())
+        """What the screen shows now: the decision last drawn (the client may hold a newer
+        one, not drawn yet: the player typed for the one they saw)."""
+        return (self._drawn, trio.current_time())
 
     def changed(self) -> None:
         """Redraw soon."""
@@ -327,6 +330,8 @@ class Session:
         while True:
             self._sync()
             self.screen.draw(self.board, trio.current_time())
+            decision = self.board.decision
+            self._drawn = decision.prompt_id if decision is not None else None
             await trio.sleep(FRAME_SECONDS)
             with trio.move_on_after(TICK_SECONDS):
                 await self._dirty.wait()
@@ -407,12 +412,12 @@ class Session:
             if index is None:
                 board.notice = "Passing priority is not an option now: choose a number."
                 return None
-        elif text.isdigit() and 1 <= int(text) <= len(decision.options):
-            index = int(text) - 1
+        elif text.isdigit() and 1 <= int(text) <= len(shown := board.shown_options):
+            index = shown[int(text) - 1][0]
         else:
             passing = ", p to pass priority" if board.option_index("pass_priority") is not None \
                 else ""
-            board.notice = (f"Type a number from 1 to {len(decision.options)}{passing} or q "
+            board.notice = (f"Type a number from 1 to {len(board.shown_options)}{passing} or q "
                             f"to quit (not {text!r}).")
             return None
         await self._answer(index)
@@ -449,9 +454,10 @@ class Session:
         obj: pb.GameObject | None = None
         if query.isdigit():
             decision = board.decision
-            if decision is None or not 1 <= int(query) <= len(decision.options):
+            shown = board.shown_options
+            if decision is None or not 1 <= int(query) <= len(shown):
                 return f"No option {query} to read."
-            object_id = option_object_id(decision.options[int(query) - 1])
+            object_id = option_object_id(decision.options[shown[int(query) - 1][0]])
             obj = board.object(object_id) if object_id else None
             if obj is None:
                 return f"Option {query} names no card."

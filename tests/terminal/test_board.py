@@ -579,3 +579,34 @@ def test_119_3_life_gained_or_lost_reads_as_such() -> None:
 
     assert told(BOB, 4) == "Bob gained 4 life"
     assert told(ANN, -3) == "you lost 3 life"
+
+
+def test_the_same_card_twice_in_hand_is_one_option_to_play_or_cast() -> None:
+    """"Play Forest (1 of 4)" ... "(4 of 4)" and "Cast Volcanic Geyser (1 of 4)" pushed the
+    useful options off the screen (found by a new user). Same-named cards in hand are one
+    option (the first); permanents stay apart (one may be tapped, the other not)."""
+    board = _board(ANN)
+    mirror = board.mirror
+    for obj in (_obj("h3", "Forest", HAND, ANN, card_types=["Land"]),
+                _obj("h4", "Grizzly Bears", HAND, ANN, mana_cost="{1}{G}",
+                     card_types=["Creature"]),
+                _obj("f2", "Forest", BATTLEFIELD, ANN, card_types=["Land"])):
+        mirror.objects[obj.id] = obj
+    mirror.zones[(HAND, ANN)] = ["h1", "h2", "h3", "h4"]
+    mirror.zones[(BATTLEFIELD, -1)] = [*mirror.zones[(BATTLEFIELD, -1)], "f2"]
+    options = [pb.Action(pass_priority=pb.PassPriority()),
+               pb.Action(play_land=pb.PlayLand(object_id="h2")),
+               pb.Action(cast_spell=pb.CastSpell(object_id="h1")),
+               pb.Action(play_land=pb.PlayLand(object_id="h3")),
+               pb.Action(cast_spell=pb.CastSpell(object_id="h4")),
+               pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="f1")),
+               pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="f2"))]
+    board.decision = pb.Decision(prompt_id=7, seat=ANN, kind=pb.DECISION_KIND_PRIORITY,
+                                 options=options)
+    shown = board.shown_options
+    assert [i for i, _label in shown] == [0, 1, 2, 5, 6]
+    labels = [label for _i, label in shown]
+    assert labels[1].startswith("Play Forest") and "of" not in labels[1]
+    assert labels[3].endswith("(1 of 2)") and labels[4].endswith("(2 of 2)")
+    text = frame_text(board, now=100.0)
+    assert "  4. " + labels[3] in text and "  6. " not in text

@@ -258,3 +258,17 @@ async def test_a_line_typed_for_another_decision_or_pp_as_a_turn_began_sends_not
     keys.line_mark = (5, began + 2)
     await session._command("pp")
     assert client.acted == [(4, 0), (5, 0)]
+
+
+async def test_a_number_answers_the_option_shown_with_it_when_hand_cards_are_one_option(
+        autojump_clock: trio.testing.MockClock) -> None:
+    hand = [pb.GameObject(id=f"h{i}", name="Forest", card_types=["Land"], owner=0,
+                          controller=0) for i in range(3)]
+    play = [pb.Action(play_land=pb.PlayLand(object_id=o.id)) for o in hand]
+    client, board, session = await _received([_priority(4, PASS, *play, CAST)])
+    for obj in hand:
+        board.mirror.objects[obj.id] = obj
+    board.mirror.zones[(pb.ZONE_KIND_HAND, 0)] = [o.id for o in hand]
+    assert [i for i, _label in board.shown_options] == [0, 1, 4]
+    await session._command("3")  # the third shown: the cast, option 4
+    assert client.acted == [(4, 4)]
