@@ -259,6 +259,21 @@ class Board:
         return [label for _index, label in self.shown_options]
 
     @property
+    def numbered_options(self) -> list[tuple[int, int, str]]:
+        """The options as shown, each with the number that answers it: (number, option
+        index, words). Counted from 1 -- but X's value when choosing X ("X = 3" is 3: with
+        "1. X = 0" a new user typing the X they wanted got one less)."""
+        shown = self.shown_options
+        if self.decision is not None and self.decision.kind == pb.DECISION_KIND_CHOOSE_X:
+            options = self.decision.options
+            return [(options[i].choose_x.value, i, label) for i, label in shown]
+        return [(n, i, label) for n, (i, label) in enumerate(shown, 1)]
+
+    def answering(self, number: int) -> int | None:
+        """The index of the option the typed ``number`` answers (None: none)."""
+        return next((i for n, i, _label in self.numbered_options if n == number), None)
+
+    @property
     def shown_options(self) -> list[tuple[int, str]]:
         """The pending decision's options as the player sees them: (the option's index,
         its words). Cards of the player's hand with the same name are one option to play or
@@ -539,9 +554,9 @@ def _decision_block(board: Board, now: float | None = None) -> list[RenderableTy
         out.append(Rule(title, style="yellow", align="left"))
         if decision.prompt:
             out.append(Text(decision.prompt, style="italic"))
-        for shown, (i, label) in enumerate(board.shown_options, 1):
+        for number, i, label in board.numbered_options:
             line = Text()
-            line.append(f"{shown:>3}. ", style="bold cyan")
+            line.append(f"{number:>3}. ", style="bold cyan")
             line.append(label)
             if decision.options[i].WhichOneof("kind") == "pass_priority":
                 line.append("  [p]", style="dim")

@@ -412,13 +412,14 @@ class Session:
             if index is None:
                 board.notice = "Passing priority is not an option now: choose a number."
                 return None
-        elif text.isdigit() and 1 <= int(text) <= len(shown := board.shown_options):
-            index = shown[int(text) - 1][0]
+        elif text.isdigit() and (found := board.answering(int(text))) is not None:
+            index = found
         else:
             passing = ", p to pass priority" if board.option_index("pass_priority") is not None \
                 else ""
-            board.notice = (f"Type a number from 1 to {len(board.shown_options)}{passing} or q "
-                            f"to quit (not {text!r}).")
+            numbers = [n for n, _i, _label in board.numbered_options]
+            board.notice = (f"Type a number from {min(numbers)} to {max(numbers)}{passing} or "
+                            f"q to quit (not {text!r}).")
             return None
         await self._answer(index)
         return None
@@ -454,10 +455,10 @@ class Session:
         obj: pb.GameObject | None = None
         if query.isdigit():
             decision = board.decision
-            shown = board.shown_options
-            if decision is None or not 1 <= int(query) <= len(shown):
+            index = board.answering(int(query))
+            if decision is None or index is None:
                 return f"No option {query} to read."
-            object_id = option_object_id(decision.options[shown[int(query) - 1][0]])
+            object_id = option_object_id(decision.options[index])
             obj = board.object(object_id) if object_id else None
             if obj is None:
                 return f"Option {query} names no card."

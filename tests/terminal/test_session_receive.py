@@ -272,3 +272,18 @@ async def test_a_number_answers_the_option_shown_with_it_when_hand_cards_are_one
     assert [i for i, _label in board.shown_options] == [0, 1, 4]
     await session._command("3")  # the third shown: the cast, option 4
     assert client.acted == [(4, 4)]
+
+
+async def test_107_3_choosing_x_the_number_typed_is_xs_value(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """The options read "1. X = 0", "2. X = 1" ...: a new user typing the X they wanted got
+    one less. Choosing X, each option's number is its value."""
+    xs = [pb.Action(choose_x=pb.ChooseX(value=v)) for v in range(4)]
+    client, board, session = await _received([mpb.ServerMessage(decision=pb.Decision(
+        prompt_id=4, seat=0, kind=pb.DECISION_KIND_CHOOSE_X, options=xs))])
+    assert [(n, i) for n, i, _label in board.numbered_options] == [(0, 0), (1, 1), (2, 2),
+                                                                   (3, 3)]
+    await session._command("4")
+    assert client.acted == [] and "from 0 to 3" in board.notice
+    await session._command("2")
+    assert client.acted == [(4, 2)]
