@@ -666,7 +666,9 @@ def render_top(board: Board, now: float) -> list[RenderableType]:
                                                    (pb.ZONE_KIND_COMMAND, "command zone", True),
                                                    (pb.ZONE_KIND_ANTE, "ante", False))
                       if _zone(board, kind, -1)]
-            if shared:
+            if shared:  # (under a rule of their own: under the stack's they read as on it)
+                out.append(Rule(", ".join(label for label, _cards in shared).capitalize(),
+                                style="dim", align="left"))
                 out.append(_zones_grid(shared))
         out.extend(_player_block(board, board.mirror.players[seat], now))
     return out

@@ -128,6 +128,10 @@ def test_108_3_exile_is_shared_so_each_exiled_card_says_whose_it_is() -> None:
         in frame_text(_board(ANN), now=110.0)
     assert "exile: Colossal Dreadmaw {4}{G}{G} (Ann) · Scavenging Ooze {1}{G} (Bob)" \
         in frame_text(_board(SPECTATOR), now=110.0)
+    # Under a rule of its own: under the stack's it read as on the stack (a new user).
+    lines = frame_text(_board(ANN), now=110.0).splitlines()
+    at = next(i for i, line in enumerate(lines) if "exile:" in line)
+    assert lines[at - 1].startswith("Exile ─")
 
 
 def test_events_name_objects_that_left_the_view_in_the_same_delta() -> None:
