@@ -205,11 +205,11 @@ class Board:
                            f"sideboard.")
         elif body == "error" and msg.request_id and msg.request_id == self.deck_request:
             details = list(msg.error.details)
-            shown = "; ".join(details[:3]) + (f" (+{len(details) - 3} more: in the log)"
-                                              if len(details) > 3 else "")
-            self.notice = f"Deck refused: {msg.error.message}" + (f" -- {shown}"
-                                                                   if shown else "")
-            for problem in details:  # every one, where the screen has room for them
+            # (Each problem once: in the log, where the screen has room for them all; the
+            # notice and the log both listing them read as twice the problems.)
+            self.notice = f"Deck refused: {msg.error.message}" + (
+                " -- the problems are in the log above" if details else "")
+            for problem in details:
                 self.add_event(f"Deck problem: {problem}")
         elif body == "error" and msg.request_id == 0 and \
                 msg.error.code == mpb.ERROR_CODE_STALE_PROMPT:
