@@ -84,48 +84,174 @@ def verify_password(stored: str, password: str) -> bool:
         return False
 
 
-#: Scripts whose letters look alike: a registered name may not mix two of them ('Ann'
-#: spelt with a Cyrillic A, U+0410, would pass for 'Ann').
+#: Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt): characters shown as
+#: nothing. Most are refused in names as not letters, but the Hangul fillers (U+115F,
+#: U+1160, U+3164, U+FFA0) are letters: 'Ann' followed by one read as 'Ann'.
+_INVISIBLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+
+
+def _invisible(ch: str) -> bool:
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _INVISIBLE)
+
+
+def invisible_characters(text: str) -> list[str]:
+    """The characters of ``text`` (else of its NFKC form) that are shown as nothing
+    (Unicode's Default_Ignorable_Code_Point), each once, in order."""
+    for form in (text, unicodedata.normalize("NFKC", text)):
+        found = list(dict.fromkeys(ch for ch in form if _invisible(ch)))
+        if found:
+            return found
+    return []
+
+
+def without_invisible(text: str) -> str:
+    """``text`` without the characters :func:`invisible_characters` finds."""
+    return "".join(ch for ch in text if not _invisible(ch))
+
+
+def _script(ch: str) -> str:
+    """A letter's script: the first word of its Unicode name ('LATIN', 'CYRILLIC' ...)."""
+    return unicodedata.name(ch, "?").split()[0]
+
+
+#: Unicode's confusables (TR 39, confusables.txt, as packaged by confusable-homoglyphs
+#: 3.3.1): each letter or digit a name may hold whose prototype is one ASCII letter or
+#: digit, by that character ("A 0391 0410 ...": Greek and Cyrillic capital A look like
+#: 'A'). Added: Greek omega (U+03C9) as 'w', Cyrillic pe (U+043F) as 'n'. Left out: what
+#: reads as two letters ('m' as 'rn').
+_LOOKALIKES = """
+A 0391 0410 13AA 15C5 A4EE 102A0 16F40
+a 0251 03B1 0430
+B 0392 0412 13F4 15F7 A4D0 A7B4 10282 102A1 10301
+b 0184 042C 13CF 1472 15AF
+C 0421 13DF 2CA4 A4DA 102A2 10302 10415 1051C 118E9 118F2
+c 0441 1D04 2CA5 ABAF 1043D
+D 13A0 15DE 15EA A4D3
+d 0501 13E7 146F A4D2
+E 0395 0415 13AC 2D39 A4F0 10286 118A6 118AE
+e 0435 04BD AB32
+F 03DC 15B4 A4DD A798 10287 102A5 10525 118A2 118C2
+f 0584 1E9D A799 AB35
+G 050C 13C0 13F3 A4D6
+g 018D 0261 0581 1D83
+H 0397 041D 13BB 157C 2C8E A4E7 102CF
+h 04BB 0570 13C2
+i 0131 0269 026A 03B9 0456 04CF 13A5 A647 AB75 118C3
+J 037F 0408 13AB 148D A4D9 A7B2
+j 03F3 0458
+K 039A 041A 13E6 16D5 2C94 A4D7 10518
+L 13DE 14AA 2CD0 A4E1 1041B 10526 118A3 118B2 16F16
+l 0031 0049 0196 01C0 0399 0406 04C0 06F1 16C1 2C92 2D4F A4F2 1028A 10309 10320 16F28
+M 039C 03FA 041C 13B7 15F0 16D6 2C98 A4DF 102B0 10311
+N 039D 2C9A A4E0 10513
+n 043F 0578 057C
+O 0030 039F 041E 0555 09E6 0B20 0B66 12D0 2C9E 2D54 3007 A4F3 10292 102AB 10404 104C2
+O 10516 114D0 118B5 118E0
+o 03BF 03C3 043E 0585 06F5 0966 0A66 0AE6 0BE6 0C66 0CE6 0D20 0D66 0E50 0ED0 101D 1040
+o 10FF 1D0F 1D11 2C9F AB3D 1042C 104EA 118C8 118D7
+P 03A1 0420 13E2 146D 2CA2 A4D1 10295
+p 03C1 0440 2CA3
+Q 2D55
+q 051B 0563 0566
+R 01A6 13A1 13D2 1587 A4E3 104B4 16F35
+r 0433 1D26 2C85 AB47 AB48 AB81
+S 0405 054F 13D5 13DA A4E2 10296 10420 16F3A
+s 01BD 0455 A731 ABAA 10448 118C1
+T 03A4 0422 13A2 2CA6 A4D4 10297 102B1 10315 118BC 16F0A
+U 054D 1200 144C A4F4 104CE 118B8 16F42
+u 028B 03C5 057D 1D1C A79F AB4E AB52 104F6 118D8
+V 0474 06F7 13D9 142F 2D38 A4E6 A6DF 1051D 118A0 16F08
+v 03BD 0475 1D20 ABA9 11706 118C0
+W 051C 13B3 13D4 A4EA 118E6 118EF
+w 026F 03C9 0461 051D 0561 1D21 AB83 1170A 1170E 1170F
+X 03A7 0425 16B7 2CAC 2D5D A4EB A7B3 10290 102B4 10317 10322 10527 118EC
+x 0445 1541 157D
+Y 03A5 0423 04AE 13A9 13BD 2CA8 A4EC 102B2 118A4 16F43
+y 0263 028F 03B3 0443 04AF 10E7 1D8C 1EFF AB5A 118DC
+Z 0396 13C3 A4DC 102F5 118A9 118E5
+z 1D22 AB93 118C4
+2 01A7 03E8 14BF A644 A6EF A75A
+3 01B7 021C 0417 04E0 2CCC A76A A7AB 118CA 16F3B
+4 13CE 118AF
+5 01BC 118BB
+6 0431 13EE 2CD2 118D5
+7 104D2 118C6
+8 0222 0223 09EA 0A6A 1031A
+9 09ED 0A67 0B68 0D6D 2CCA A76E 118AC 118CC 118D6
+"""
+_TO_LATIN: dict[int, str] = {
+    int(code, 16): line.split()[0]
+    for line in _LOOKALIKES.split("\n") if line
+    for code in line.split()[1:]
+}
+
+#: Scripts whose letters look alike: a name never mixes two of Latin, Cyrillic and Greek
+#: ('Ann' spelt with a Cyrillic A, U+0410, would pass for 'Ann').
 _LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
+#: Every script with letters that look like Latin ones (Armenian, Cherokee, Lisu ...): a
+#: word never mixes two of them ('Bob' with an Armenian o, U+0585).
+_LOOKALIKE_IN_WORD = frozenset(
+    {_script(chr(code)) for code in _TO_LATIN if chr(code).isalpha()} | _LOOKALIKE_SCRIPTS)
+#: A word: letters and digits between spaces, '_', '-' and '.'.
+_WORD = re.compile(r"[^\W_]+")
 
 
 def mixed_scripts(name: str) -> list[str]:
-    """The lookalike scripts (Latin, Cyrillic, Greek) whose letters a name mixes, sorted
-    (empty: it mixes none). A letter's script is the first word of its Unicode name after
-    NFKC; letters of other scripts (Han, kana, Hangul, Arabic...) mix freely."""
-    scripts: set[str] = set()
-    for ch in unicodedata.normalize("NFKC", name):
-        if ch.isalpha():
-            script = unicodedata.name(ch, "?").split()[0]
-            if script in _LOOKALIKE_SCRIPTS:
-                scripts.add(script)
-    return sorted(scripts) if len(scripts) > 1 else []
-
-
-#: Cyrillic and Greek letters (case-folded) and the Latin letters they look like, in
-#: either case: "PAX" written in Cyrillic or in Greek capitals reads as the Latin "PAX".
-_LOOKS_LATIN = str.maketrans({
-    "\u0430": "a", "\u0432": "b", "\u0435": "e", "\u0451": "e", "\u0437": "3", "\u0456": "i",
-    "\u0457": "i", "\u0458": "j", "\u043a": "k", "\u043c": "m", "\u043d": "h", "\u043e": "o",
-    "\u043f": "n", "\u0440": "p", "\u0441": "c", "\u0442": "t", "\u0443": "y", "\u0445": "x",
-    "\u0455": "s", "\u04bb": "h", "\u0501": "d", "\u04cf": "l", "\u051b": "q", "\u051d": "w",
-    "\u044c": "b", "\u03b1": "a", "\u03b2": "b", "\u03b3": "y", "\u03b5": "e", "\u03b6": "z",
-    "\u03b7": "h", "\u03b9": "i", "\u03ba": "k", "\u03bc": "m", "\u03bd": "n", "\u03bf": "o",
-    "\u03c1": "p", "\u03c4": "t", "\u03c5": "y", "\u03c7": "x", "\u03f2": "c", "\u03f3": "j",
-})
+    """The scripts of look-alike letters a name mixes, sorted (empty: it mixes none): two of
+    Latin, Cyrillic and Greek anywhere in it, or, within one word, two scripts that have
+    letters looking like Latin ones (Armenian, Cherokee, Lisu, Coptic ...). A letter's
+    script is the first word of its Unicode name after NFKC; letters of other scripts
+    (Han, kana, Hangul, Arabic...) mix freely, and so do words: a name may write 'Hayk' in
+    Latin letters and then in Armenian ones."""
+    clean = unicodedata.normalize("NFKC", name)
+    scripts = {script for ch in clean if ch.isalpha()
+               and (script := _script(ch)) in _LOOKALIKE_SCRIPTS}
+    if len(scripts) > 1:
+        return sorted(scripts)
+    for word in _WORD.findall(clean):
+        scripts = {script for ch in word if ch.isalpha()
+                   and (script := _script(ch)) in _LOOKALIKE_IN_WORD}
+        if len(scripts) > 1:
+            return sorted(scripts)
+    return []
 
 
 def look_key(name: str) -> str:
-    """What a name looks like: its :func:`name_key` with Cyrillic and Greek letters that
-    look Latin read as those Latin letters (Unicode TR 39's "whole-script confusables":
-    a name all in Cyrillic can still pass for a Latin one). Two registered names may not
-    look alike."""
-    return name_key(name).translate(_LOOKS_LATIN)
+    """What a name looks like, as written (Unicode TR 39's skeleton): its NFKD form with
+    spaces collapsed, each letter or digit that looks like an ASCII one read as that one
+    (:data:`_LOOKALIKES`), so a name all in Cyrillic can still pass for a Latin one. Case
+    is kept: 'I' reads as 'l', but 'Lan' doesn't look like 'Ian'."""
+    clean = " ".join(unicodedata.normalize("NFKC", name).split())
+    return unicodedata.normalize("NFKD", clean).translate(_TO_LATIN)
+
+
+def look_keys(name: str) -> frozenset[tuple[str, str]]:
+    """What a name looks like as written, in capitals and in small letters (names differing
+    only in case are the same name): two registered names may not share one, compared like
+    with like ('TOY' in Cyrillic capitals looks like 'toy' in capitals, 'wow' in Greek
+    omegas and omicron like 'wow')."""
+    clean = " ".join(unicodedata.normalize("NFKC", name).split())
+    return frozenset({("as written", look_key(clean)), ("capitals", look_key(clean.upper())),
+                      ("small", look_key(clean.lower()))})
 
 
 def check_new_credentials(name: str, password: str) -> str:
     """Validate a name and password to register; returns the cleaned name."""
     clean = " ".join(name.split())
+    invisible = invisible_characters(clean)
+    if invisible:
+        shown = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unassigned')}"
+                          for ch in invisible)
+        raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"a name has no characters that are shown as nothing ({shown}): "
+                           f"it would read as the name without them")
     if not MIN_NAME <= len(clean) <= MAX_NAME or not _NAME.match(clean):
         raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                            f"a name has {MIN_NAME}-{MAX_NAME} letters, digits, spaces, '_', "
@@ -185,8 +311,8 @@ class Accounts:
         self.registered_count = 0
         self._by_token: dict[bytes, Account] = {}
         self._by_name: dict[str, Account] = {}
-        #: Registered accounts by what their names look like (:func:`look_key`).
-        self._by_look: dict[str, Account] = {}
+        #: Registered accounts by what their names look like (:func:`look_keys`).
+        self._by_look: dict[tuple[str, str], Account] = {}
 
     def load(self, rows: list[AccountRow], tokens: list[tuple[bytes, str]]) -> None:
         """Take the stored accounts and token hashes."""
@@ -196,7 +322,8 @@ class Accounts:
             self.by_id[account.account_id] = account
             self._by_name[name_key(account.name)] = account
             if account.registered:  # (names registered before the rule: the first kept)
-                self._by_look.setdefault(look_key(account.name), account)
+                for key in look_keys(account.name):
+                    self._by_look.setdefault(key, account)
                 self.registered_count += 1
         for digest, account_id in tokens:
             found = self.by_id.get(account_id)
@@ -224,7 +351,8 @@ class Accounts:
     # ---- changes (each returns the records to write before answering)
     def create_guest(self, display_name: str) -> tuple[Account, str, list[StoreOp]]:
         """A new guest account ``display_name#NNNN`` (unique) and its first token."""
-        base = display_name.replace("#", "").strip() or "guest"
+        # (without characters shown as nothing: a name of Hangul fillers read as none)
+        base = without_invisible(display_name).replace("#", "").strip() or "guest"
         for digits in (4, 4, 4, 6, 6, 8):
             name = f"{base}#{secrets.randbelow(10 ** digits):0{digits}d}"
             if name_key(name) not in self._by_name:
@@ -286,12 +414,13 @@ class Accounts:
         holder = self._by_name.get(name_key(name))
         if holder is not None and holder is not account:
             raise AccountError(mpb.ERROR_CODE_NAME_TAKEN, f"the name {name!r} is taken")
-        alike = self._by_look.get(look_key(name))
-        if alike is not None and alike is not account:
-            raise AccountError(mpb.ERROR_CODE_NAME_TAKEN,
-                               f"the name {name!r} looks like the registered name "
-                               f"{alike.name!r} (letters of another script that look the "
-                               f"same): choose another")
+        for key in sorted(look_keys(name)):
+            alike = self._by_look.get(key)
+            if alike is not None and alike is not account:
+                raise AccountError(mpb.ERROR_CODE_NAME_TAKEN,
+                                   f"the name {name!r} looks like the registered name "
+                                   f"{alike.name!r} (letters that look the same, of another "
+                                   f"script or not): choose another")
 
     def register(self, account: Account, name: str, password_hash: str) -> list[StoreOp]:
         """Give guest ``account`` the registered ``name`` (unique) and a password (checked
@@ -302,5 +431,6 @@ class Accounts:
         account.name, account.registered, account.password_hash = name, True, password_hash
         self.registered_count += 1
         self._by_name[key] = account
-        self._by_look[look_key(name)] = account
+        for look in look_keys(name):
+            self._by_look[look] = account
         return [account.row()]
