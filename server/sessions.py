@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import hmac
+import ipaddress
 import logging
 import secrets
 import sqlite3
@@ -31,7 +32,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 import trio
 
@@ -68,6 +69,41 @@ log = logging.getLogger("manawire")
 
 CLOSE_REPLACED = 4001  # a newer connection resumed this session
 
+#: Password guessing is counted per account name and *place* (:func:`place_of`: an IPv4
+#: address, an IPv6 /64). One place gets ``Limits.login_failures`` failed sign-ins with a
+#: name per ``login_window``; then that place is refused sign-ins with it, unchecked, until
+#: the window has passed. All places together get this many times as many with one name:
+#: then every place is refused it, except those the account was used from lately
+#: (:data:`KNOWN_PLACES`). The trade-off: counted per name alone (as it was), five wrong
+#: passwords from anywhere locked the owner out for everyone; counted per place alone, an
+#: attacker with many addresses would guess without bound. Now locking the owner out takes
+#: this many places guessing at once, and even then only sign-ins from places the account
+#: was not used from are refused (the account token always works); the price is that many
+#: places together may guess this many times faster than one.
+NAME_FAILURES_FACTOR = 10
+#: The places each registered account was last used from (a sign-in, registration, or a
+#: Hello with its token), for :data:`KNOWN_PLACE_SECONDS`: the per-name bound never refuses
+#: them (their own per-place bound still does). In memory only: a restart forgets them.
+KNOWN_PLACES = 8
+KNOWN_PLACE_SECONDS = 30 * 86_400.0
+
+_K = TypeVar("_K")
+
+
+def place_of(address: str) -> str:
+    """Where a client signs in from, for counting password guesses: its IPv4 address, or
+    the /64 network of its IPv6 address (one subscriber's usual share: counting each IPv6
+    address alone would give one attacker 2^64 places), else the address as given."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
 
 @dataclass(eq=False, slots=True)
 class _SessionRecord:
@@ -96,6 +132,13 @@ class _SessionRecord:
                           self.prev_hash, self.account.account_id)
 
 
+def _forget_before(failures_by: dict[_K, deque[float]], cutoff: float) -> None:
+    """Forget the keys of ``failures_by`` with no failure since ``cutoff``."""
+    for key, failures in list(failures_by.items()):
+        if not failures or failures[-1] < cutoff:
+            del failures_by[key]
+
+
 class SessionDesk:
     """The server's sessions and the account requests of its connections."""
 
@@ -119,8 +162,12 @@ class SessionDesk:
         self._by_account: dict[str, _SessionRecord] = {}
         #: New guest accounts per client address (a token bucket each).
         self._guest_buckets: dict[str, TokenBucket] = {}
-        #: When the latest failed sign-ins with each name happened (password guessing).
-        self._login_failures: dict[str, deque[float]] = {}
+        #: When the latest failed sign-ins with each name from each place happened, and
+        #: with each name from anywhere (password guessing; see NAME_FAILURES_FACTOR).
+        self._login_failures: dict[tuple[str, str], deque[float]] = {}
+        self._name_failures: dict[str, deque[float]] = {}
+        #: The places each registered name was used from lately, and when (KNOWN_PLACES).
+        self._known_places: dict[str, dict[str, float]] = {}
         #: Password hashing runs on worker threads, two at a time at most, one at a time
         #: for each client address (a lock each while someone of it checks or waits).
         self._hashing = trio.CapacityLimiter(2)
@@ -177,9 +224,14 @@ class SessionDesk:
             await trio.sleep(self.limits.session_ttl / 4)
             now = trio.current_time()
             cutoff = now - self.limits.login_window
-            for key, failures in list(self._login_failures.items()):
-                if not failures or failures[-1] < cutoff:
-                    del self._login_failures[key]
+            _forget_before(self._login_failures, cutoff)
+            _forget_before(self._name_failures, cutoff)
+            for name, places in list(self._known_places.items()):
+                for place, seen in list(places.items()):
+                    if seen < now - KNOWN_PLACE_SECONDS:
+                        del places[place]
+                if not places:
+                    del self._known_places[name]
             for buckets in (self._guest_buckets, self._check_buckets):
                 for address, bucket in list(buckets.items()):
                     if bucket.tokens(now) >= bucket.burst:  # full again: forget it
@@ -293,11 +345,10 @@ class SessionDesk:
         account_token = ""
         if request.login is not None:
             name, password = request.login
-            if self._login_throttled(name):
-                conn.reply(error_bytes(
-                    mpb.ERROR_CODE_UNAUTHENTICATED,
-                    f"too many failed sign-ins with this name: wait "
-                    f"{self.limits.login_window:.0f} s", rid))
+            key, place = name_key(name), place_of(conn.address)
+            refusal = self._login_refusal(key, place)
+            if refusal:
+                conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED, refusal, rid))
                 return
             if not self._may_check_password(conn, rid):
                 return
@@ -306,15 +357,18 @@ class SessionDesk:
                 else ""
             # Counted as a failure until it proves right, so attempts in flight together
             # can't all slip under the limit.
-            attempt = self._login_failed(name)
+            attempt = self._login_failed(key, place)
             async with self._hashing_turn(conn.address):
                 ok = await trio.to_thread.run_sync(verify_password, stored, password)
             if not ok or account is None:
                 conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED,
                                        "unknown name or wrong password", rid))
                 return
-            with contextlib.suppress(ValueError):
-                self._login_failures.get(name_key(name), deque()).remove(attempt)
+            for failures in (self._login_failures.get((key, place)),
+                             self._name_failures.get(key)):
+                with contextlib.suppress(ValueError):
+                    (failures or deque()).remove(attempt)
+            self._used_from(account, place)
         elif request.token:
             found = self.accounts.by_token(request.token)
             if found is None:
@@ -323,6 +377,7 @@ class SessionDesk:
                                        "say Hello without one for a new guest account", rid))
                 return
             account = found
+            self._used_from(account, place_of(conn.address))
         else:
             bucket = self._guest_buckets.get(conn.address)
             if bucket is None:
@@ -406,26 +461,58 @@ class SessionDesk:
                     self._hashing_by_address.get(address) is lock:
                 del self._hashing_by_address[address]
 
-    def _login_throttled(self, name: str) -> bool:
-        failures = self._login_failures.get(name_key(name))
+    def _recent_failures(self, failures_by: dict[_K, deque[float]], key: _K) -> int:
+        """How many of ``failures_by[key]`` fell within the window (forgetting the rest)."""
+        failures = failures_by.get(key)
         if failures is None:
-            return False
+            return 0
         cutoff = trio.current_time() - self.limits.login_window
         while failures and failures[0] < cutoff:
             failures.popleft()
         if not failures:
-            del self._login_failures[name_key(name)]
-            return False
-        return len(failures) >= self.limits.login_failures
+            del failures_by[key]
+        return len(failures)
 
-    def _login_failed(self, name: str) -> float:
-        """Count a failed (or not yet verified) sign-in with ``name``; returns its time."""
-        failures = self._login_failures.setdefault(name_key(name), deque())
+    def _login_refusal(self, key: str, place: str) -> str:
+        """Why a sign-in with the name whose key is ``key`` from ``place`` is refused
+        unchecked ("": it is checked). The same for a name nobody has, so the answer tells
+        nobody which names exist."""
+        window = f"{self.limits.login_window:.0f} s"
+        if self._recent_failures(self._login_failures, (key, place)) >= \
+                self.limits.login_failures:
+            return f"too many failed sign-ins with this name from your address: wait {window}"
+        if place not in self._known_places.get(key, {}) and \
+                self._recent_failures(self._name_failures, key) >= \
+                self.limits.login_failures * NAME_FAILURES_FACTOR:
+            return (f"too many failed sign-ins with this name from many addresses: wait "
+                    f"{window}, or say Hello with your account token")
+        return ""
+
+    def _login_failed(self, key: str, place: str) -> float:
+        """Count a failed (or not yet verified) sign-in with the name whose key is ``key``
+        from ``place``; returns its time."""
         now = trio.current_time()
-        failures.append(now)
-        if len(failures) > self.limits.login_failures:
-            failures.popleft()
+        for failures, most in (
+                (self._login_failures.setdefault((key, place), deque()),
+                 self.limits.login_failures),
+                (self._name_failures.setdefault(key, deque()),
+                 self.limits.login_failures * NAME_FAILURES_FACTOR)):
+            failures.append(now)
+            if len(failures) > most:
+                failures.popleft()
         return now
+
+    def _used_from(self, account: Account, place: str) -> None:
+        """Registered ``account`` was used from ``place`` (signed in, registered or said
+        Hello with its token): the per-name bound doesn't refuse that place
+        (:data:`KNOWN_PLACES`)."""
+        if not account.registered:
+            return
+        places = self._known_places.setdefault(name_key(account.name), {})
+        places.pop(place, None)
+        places[place] = trio.current_time()
+        if len(places) > KNOWN_PLACES:
+            del places[next(iter(places))]  # the least lately used
 
     async def register(self, conn: _Connection, record: _SessionRecord, rid: int,
                        request: req.Register) -> None:
@@ -441,6 +528,7 @@ class SessionDesk:
         except AccountError as exc:
             conn.reply(error_bytes(exc.code, exc.message, rid))
             return
+        self._used_from(account, place_of(conn.address))
         conn.session.established(record.session_id, account.name)
         await self.writer.write([*ops, record.row()])
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
