@@ -6,24 +6,38 @@ address bounds what one client can hold of the lobby: a started game whose playe
 left stays open until its clocks run out, up to a day a game). A room whose game (or
 match) is over, lingering for its last views, counts for neither. It is the
 :class:`server.app.App`'s, which hands it each CreateRoom and tells it of rooms recovered
-and closed."""
+and closed.
+
+The account names a CreateRoom gives (reserved seats, spectator tiers) are looked up, and
+the answer says which one names no account: so each name looked up costs one token of the
+client address's bucket, at the rate of its password checks (``--password-checks-per-minute``),
+or anyone could learn which names exist at 20 messages a second, while sign-in is built to
+tell nobody."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import trio
+
 from protocol.v1 import messages_pb2 as mpb
-from server.accounts import Account, Accounts, typeable_secret
+from server.accounts import Account, Accounts, name_key, typeable_secret
+from server.ratelimit import TokenBucket
 from server.rooms import session as req
 from server.rooms.lobby import Lobby, LobbyFullError
-from server.rooms.session import error_bytes
+from server.rooms.session import MAX_SEATS, MAX_TIER_ACCOUNTS, MAX_TIERS, error_bytes
 from server.store.records import RoomSettings, SpectatorTier, TierKind, secret_hash
 
 if TYPE_CHECKING:
     from server.app import Limits, _Connection
     from server.refusals import Refusals
     from server.sessions import _SessionRecord
+
+#: Account names one client address may look up at once (then so many a minute as its
+#: password checks): the most one CreateRoom can give, so that every request the protocol
+#: allows can be answered.
+NAME_LOOKUP_BURST = MAX_SEATS + MAX_TIERS * MAX_TIER_ACCOUNTS
 
 
 class CreateDesk:
@@ -43,6 +57,10 @@ class CreateDesk:
         self._room_address: dict[str, str] = {}
         #: Who created each live room (the per-account room limit).
         self._creators: dict[str, Account] = {}
+        #: Account names looked up per client address (a token bucket each), and the size
+        #: at which full buckets are next forgotten.
+        self._lookup_buckets: dict[str, TokenBucket] = {}
+        self._prune_lookups_at = 1024
 
     def recovered(self, room_id: str, creator_id: str) -> None:
         """A room reloaded after a restart counts for its creator again."""
@@ -111,6 +129,8 @@ class CreateDesk:
                 f"your address has {self.limits.max_rooms_per_address} open rooms, started "
                 f"or not; finish (or concede) their games first", rid))
             return
+        if not self._may_look_up(conn, rid, request):
+            return
         reserved: list[tuple[str, str]] = []
         for name in request.reserved:
             holder = self.accounts.by_name(name)
@@ -143,6 +163,36 @@ class CreateDesk:
         self._room_address[host.room_id] = conn.address
         conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
             room=host.room.info(), invite_code=invite)).SerializeToString())
+
+    def _may_look_up(self, conn: _Connection, rid: int, request: req.CreateRoom) -> bool:
+        """Take a token of the address's bucket for each account name ``request`` gives
+        (once each), all before looking any up, or refuse the request (RATE_LIMITED): what
+        it costs, and whether it is refused, never depends on which names exist."""
+        names = {name_key(n) for n in request.reserved}
+        names.update(name_key(n) for tier in request.tiers for n in tier.accounts)
+        if not names:
+            return True
+        now = trio.current_time()
+        bucket = self._lookup_buckets.get(conn.address)
+        if bucket is None:
+            if len(self._lookup_buckets) >= self._prune_lookups_at:
+                for address, full in list(self._lookup_buckets.items()):
+                    if full.tokens(now) >= full.burst:  # full again: forget it
+                        del self._lookup_buckets[address]
+                self._prune_lookups_at = max(1024, 2 * len(self._lookup_buckets))
+            bucket = self._lookup_buckets[conn.address] = TokenBucket(
+                self.limits.password_checks_per_minute / 60, NAME_LOOKUP_BURST)
+        if bucket.tokens(now) >= len(names) - 1e-9:  # (TokenBucket.take's slack)
+            for _name in names:
+                bucket.take(now)
+            return True
+        conn.reply(error_bytes(
+            mpb.ERROR_CODE_RATE_LIMITED,
+            f"too many account names looked up from your address (reserved seats and "
+            f"spectator tiers name accounts; at most {NAME_LOOKUP_BURST} at once, then "
+            f"{self.limits.password_checks_per_minute:g} a minute): this room names "
+            f"{len(names)}, wait a little", rid))
+        return False
 
     def _tiers(self, conn: _Connection, rid: int, requested: Sequence[req.TierRequest]
                ) -> tuple[SpectatorTier, ...] | None:
