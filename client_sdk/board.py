@@ -590,8 +590,10 @@ def _help_line(board: Board) -> str:
     if board.option_index("pass_priority") is not None:
         parts.append("p: pass priority · pp: pass until the turn ends")
     parts.append("?N: read option N's card")
-    parts.append("q: quit (concedes the match)" if board.match is not None
-                 else "q: quit (concedes the game)")
+    if board.match is not None:
+        parts.append("concede: this game · q: quit (concedes the match)")
+    else:
+        parts.append("q: quit (concedes the game)")
     return " · ".join(parts)
 
 

@@ -236,6 +236,7 @@ class Session:
         self.answers = 0
         self._dirty = trio.Event()
         self._confirm_quit = False
+        self._confirm_concede = False
         self._outcome: Outcome | None = None
         #: What to say if the session stops otherwise (Ctrl-C).
         self.stopped: Callable[[], str] = lambda: "Stopped."
@@ -363,10 +364,15 @@ class Session:
             return await self._quit()
         self._confirm_quit = False
         text = text.strip().lower()
+        if text != "concede":
+            self._confirm_concede = False
         if text == "":
             return None
         if not self.player:
             board.notice = "You are watching: q stops watching."
+            return None
+        if text == "concede":
+            await self._concede()
             return None
         if text in ("h", "?", "help"):
             board.notice = ("Type the number of an option and Enter; p passes priority, pp "
@@ -536,6 +542,27 @@ class Session:
             return Outcome("You left the match: you conceded it." if in_match else
                            "You left the game: you conceded.", 0)
         return Outcome("You left." if self.player else "Stopped watching.", 0)
+
+    async def _concede(self) -> None:
+        """``concede``: this game only (rule 104.3a) -- in a match, the next game follows (``q``
+        leaves the match, conceding it). Asked twice, like ``q``."""
+        board = self.board
+        if not board.game_running or self._seat_lost():
+            board.notice = "No game of yours is being played: nothing to concede."
+            return
+        if not self._confirm_concede:
+            self._confirm_concede = True
+            board.notice = ("Concede this game" + (" (the match goes on)" if self.client.match
+                                                   is not None else "")
+                            + "? concede and Enter again to concede, anything else to play on.")
+            return
+        self._confirm_concede = False
+        try:
+            await self.client.concede()
+        except ConnectionLostError:
+            board.notice = "Not connected: concede again once the connection is back."
+            return
+        board.notice = "You conceded this game."
 
     def _seat_lost(self) -> bool:
         me = self.board.mirror.players.get(self.board.seat)

@@ -236,7 +236,8 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
     screen = frame_text(board, 100.0)
     assert "Game 2 of 3 · you 1 \N{EN DASH} Bob 0" in screen and "best of 3" in screen
     assert "-- Game 2 of 3 (you 1 \N{EN DASH} Bob 0) --" in screen
-    assert "q: quit (concedes the match)" in screen  # leaving a match concedes all of it
+    # Leaving a match concedes all of it; one game can be conceded on its own.
+    assert "concede: this game · q: quit (concedes the match)" in " ".join(screen.split())
     board.mirror.header.result.CopyFrom(pb.GameResult(winners=[BOB], reason="conceded"))
     between = mpb.MatchState(best_of=3, game_number=3, wins=[1, 1],
                              phase=mpb.MATCH_PHASE_SIDEBOARDING, sideboard_remaining_ms=90_000,

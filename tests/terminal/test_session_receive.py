@@ -57,6 +57,13 @@ class StubClient:
             self.my_decision = msg.decision
         return msg
 
+    match: mpb.MatchState | None = None
+    conceded = 0
+
+    async def concede(self) -> None:
+        self.conceded += 1
+        await trio.lowlevel.checkpoint()
+
     async def act(self, index: int) -> None:
         assert self.my_decision is not None
         self.acted.append((self.my_decision.prompt_id, index))
@@ -287,3 +294,17 @@ async def test_107_3_choosing_x_the_number_typed_is_xs_value(
     assert client.acted == [] and "from 0 to 3" in board.notice
     await session._command("2")
     assert client.acted == [(4, 2)]
+
+
+async def test_104_3a_concede_gives_up_this_game_only_once_asked_twice(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """In a match, q leaves (conceding the match); a new user found no way to concede one
+    game and play the next, as the web client can."""
+    client, board, session = await _received([_priority(4, PASS, CAST)])
+    client.match = mpb.MatchState(best_of=3)
+    await session._command("concede")
+    assert client.conceded == 0 and "the match goes on" in board.notice
+    await session._command("1")  # anything else: play on (and it answered the decision)
+    await session._command("concede")
+    await session._command("concede")
+    assert client.conceded == 1 and board.notice == "You conceded this game."
