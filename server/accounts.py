@@ -29,6 +29,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from protocol.v1 import messages_pb2 as mpb
+from server.invisible import invisible_characters, without_invisible
 from server.store.records import (
     AccountRow,
     DropAccount,
@@ -82,38 +83,6 @@ def verify_password(stored: str, password: str) -> bool:
         return _hasher.verify(stored or _DUMMY_HASH, password) and bool(stored)
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
-
-
-#: Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt): characters shown as
-#: nothing. Most are refused in names as not letters, but the Hangul fillers (U+115F,
-#: U+1160, U+3164, U+FFA0) are letters: 'Ann' followed by one read as 'Ann'.
-_INVISIBLE = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
-    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
-    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
-    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
-    (0xE0000, 0xE0FFF),
-)
-
-
-def _invisible(ch: str) -> bool:
-    code = ord(ch)
-    return any(low <= code <= high for low, high in _INVISIBLE)
-
-
-def invisible_characters(text: str) -> list[str]:
-    """The characters of ``text`` (else of its NFKC form) that are shown as nothing
-    (Unicode's Default_Ignorable_Code_Point), each once, in order."""
-    for form in (text, unicodedata.normalize("NFKC", text)):
-        found = list(dict.fromkeys(ch for ch in form if _invisible(ch)))
-        if found:
-            return found
-    return []
-
-
-def without_invisible(text: str) -> str:
-    """``text`` without the characters :func:`invisible_characters` finds."""
-    return "".join(ch for ch in text if not _invisible(ch))
 
 
 def _script(ch: str) -> str:

@@ -15,6 +15,7 @@ from google.protobuf.message import DecodeError
 
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat
+from server.invisible import hidden_in_name
 from server.rooms.match import BEST_OF
 from server.store.records import Spectate, TierKind
 
@@ -308,8 +309,11 @@ def _deck(text: str, rid: int) -> str:
 
 
 def _clean_name(raw: str, limit: int, what: str, request_id: int) -> str:
+    """A name as given, or the error to answer: one with a character shown as nothing is
+    refused -- a control character, and a Hangul filler too (printable: 'Ann' and a filler
+    read as 'Ann')."""
     name = raw.strip()
-    if not name or len(name) > limit or not name.isprintable():
+    if not name or len(name) > limit or not name.isprintable() or hidden_in_name(name):
         why = ("it is empty" if not name else f"it has {len(name)}" if len(name) > limit
                else "it has a control or invisible character")  # (shown as nothing)
         raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,

@@ -15,11 +15,11 @@ from server.accounts import (
     AccountError,
     Accounts,
     check_new_credentials,
-    invisible_characters,
     look_keys,
     mixed_scripts,
 )
 from server.app import App
+from server.invisible import invisible_characters
 from server.store.records import AccountRow
 from tests.rooms.test_app_memory import MemorySocket, running_app
 
@@ -120,7 +120,7 @@ def test_look_alikes_are_compared_like_with_like_and_loaded_names_count() -> Non
         accounts.check_register(guest, "\u03c9\u03bf\u03c9")
 
 
-async def test_register_refuses_fillers_and_look_alikes_and_guests_lose_fillers(
+async def test_register_and_hello_refuse_fillers_and_register_refuses_look_alikes(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
     async with running_app(tmp_path) as app:
@@ -129,13 +129,14 @@ async def test_register_refuses_fillers_and_look_alikes_and_guests_lose_fillers(
                 ).HasField("welcome")
         await ann.request(register=mpb.Register(name="Ann", password="correct horse"))
         eve = await open_socket(app)
-        # A guest's display name: the filler is dropped, not shown as an empty space.
-        welcome = await eve.request(hello=mpb.Hello(protocol_version=1,
+        # A display name with a filler is refused, said so (server.rooms.session), as one
+        # with any other character shown as nothing.
+        refused = await eve.request(hello=mpb.Hello(protocol_version=1,
                                                     display_name="Ann\u3164"))
-        assert welcome.welcome.account.name.startswith("Ann#")
-        blank = await (await open_socket(app)).request(hello=mpb.Hello(
-            protocol_version=1, display_name="\u3164\u3164"))
-        assert blank.welcome.account.name.startswith("guest#")
+        assert refused.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        assert "invisible character" in refused.error.message
+        welcome = await eve.request(hello=mpb.Hello(protocol_version=1, display_name="Eve"))
+        assert welcome.welcome.account.name.startswith("Eve#")
         filler = await eve.request(register=mpb.Register(name="Ann\u3164",
                                                           password="correct horse"))
         assert filler.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT

@@ -44,11 +44,13 @@ def test_wrong_protocol_version_and_bad_names_are_refused() -> None:
     assert _code(Session(), _hello(name="x" * 33)) == mpb.ERROR_CODE_INVALID_ARGUMENT
     # The refusal says why: a name with an invisible character shows as if it had none.
     for name, why in (("x" * 33, "it has 33"),
-                      ("a\u200bb", "it has a control or invisible character")):
+                      ("a\u200bb", "it has a control or invisible character"),
+                      ("Ann\u3164", "it has a control or invisible character")):
         with pytest.raises(SessionError) as refused:
             Session().receive(_hello(name=name))
         assert refused.value.message == \
             f"a name (display_name) must be 1-32 printable characters ({why})"
+    Session().receive(_hello(name="\u2764\ufe0f"))  # (an emoji's colour form: a name)
     s = Session()
     s.receive(_hello())
     s.established("s1", "Ann#0001")
