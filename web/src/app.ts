@@ -14,7 +14,7 @@ import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from ".
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
   assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
-  tierText, type Names,
+  optionSeats, shownOptions, tierText, type Names, type ShownOption,
 } from "./describe";
 import { inviteLink, type Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
@@ -387,6 +387,29 @@ export class App implements Names {
   /** The options of the pending decision (this viewer's: others' are never sent to it). */
   get options(): Action[] {
     return this.decision?.options ?? [];
+  }
+
+  /** Whether an option names the card or player the viewer selected. */
+  related(option: Action): boolean {
+    const sel = this.selected;
+    return sel === null ? false
+      : sel.kind === "object" ? optionObjects(option).includes(sel.id) : optionSeats(option).includes(sel.seat);
+  }
+
+  /** The options as the decision panel shows them, in its order: alike ones once (a land or
+   * spell of one name from the hand: describe.shownOptions), those of the selected card or
+   * player first. Key N picks the Nth. */
+  get shownOptions(): (ShownOption & { related: boolean })[] {
+    const options = this.options;
+    const shown = shownOptions(this, options).map((s) => ({ ...s,
+      related: s.indices.some((i) => options[i] !== undefined && this.related(options[i])) }));
+    return [...shown.filter((s) => s.related), ...shown.filter((s) => !s.related)];
+  }
+
+  /** Choose the `n`th option shown (0-based), as key n+1 does. */
+  actShown(n: number): void {
+    const shown = this.shownOptions[n];
+    if (shown !== undefined) this.act(shown.index);
   }
 
   act(index: number): void {

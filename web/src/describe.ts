@@ -180,6 +180,49 @@ export function distinctLabels(given: string[], whose: string[] = []): string[] 
   });
 }
 
+/** An option as the decision panel shows it. Options the player can't tell apart -- a land
+ * to play or a spell to cast, of the same name, from their own hand (same-named cards in a
+ * hand are alike; permanents may differ: tapped, counters) -- are shown once: `index` is the
+ * first one's (what choosing it answers), `indices` are all of theirs. */
+export interface ShownOption {
+  index: number;
+  indices: number[];
+  label: string;
+}
+
+/** The options as shown, in their order, alike ones once ({@link ShownOption}), labels told
+ * apart ({@link distinctLabels}). */
+export function shownOptions(names: Names, options: readonly Action[]): ShownOption[] {
+  const texts = options.map((o) => optionText(names, o));
+  const groups: number[][] = [];
+  const alike = new Map<string, number[]>();
+  options.forEach((o, i) => {
+    const key = handCardKey(names, o, texts[i] ?? "");
+    const group = key === null ? undefined : alike.get(key);
+    if (group) {
+      group.push(i);
+      return;
+    }
+    const fresh = [i];
+    groups.push(fresh);
+    if (key !== null) alike.set(key, fresh);
+  });
+  const firsts = groups.map((g) => g[0] ?? 0);
+  const labels = distinctLabels(firsts.map((i) => texts[i] ?? ""),
+    firsts.map((i) => (options[i] ? optionWhose(names, options[i]) : "")));
+  return groups.map((indices, n) => ({ index: indices[0] ?? 0, indices, label: labels[n] ?? "" }));
+}
+
+/** What makes a land to play or a spell to cast from the viewer's own hand alike to another
+ * (its kind and words), or null for any other option. */
+function handCardKey(names: Names, action: Action, text: string): string | null {
+  const k = action.kind;
+  if (k.case !== "playLand" && k.case !== "castSpell") return null;
+  const obj = names.object(k.value.objectId);
+  if (names.viewer < 0 || obj?.zone?.kind !== ZoneKind.HAND || obj.zone.owner !== names.viewer) return null;
+  return `${k.case}:${text}`;
+}
+
 /** A room's time bank: minutes, or seconds under a minute. */
 export function clockText(seconds: number): string {
   return seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;

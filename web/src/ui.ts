@@ -13,9 +13,9 @@ import { saved } from "./storage";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  clockText, decisionName, distinctLabels, hiddenTiersText, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
+  clockText, decisionName, hiddenTiersText, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
   optionSeats,
-  optionText, optionWhose, seatName, stepName, targetText,
+  seatName, stepName, targetText,
 } from "./describe";
 
 export function mount(root: HTMLElement, app: App): void {
@@ -542,7 +542,7 @@ class Ui {
       : seats;
     const header = m.header;
     const result = header.result;
-    const optionsScroll = this.game.querySelector(".decision .options:last-of-type")?.scrollTop ?? 0;
+    const optionsScroll = this.game.querySelector(".decision .options.rest")?.scrollTop ?? 0;
     const editing = document.activeElement === this.sideboardText;
     const caret = [this.sideboardText.selectionStart, this.sideboardText.selectionEnd] as const;
     const match = app.match;
@@ -574,7 +574,7 @@ class Ui {
           this.decisionPanel(),
           this.eventLog(),
           this.roomControls())));
-    const options = this.game.querySelector(".decision .options:last-of-type");
+    const options = this.game.querySelector(".decision .options.rest");
     if (options) options.scrollTop = optionsScroll;
     if (editing && this.sideboardText.isConnected) {
       this.sideboardText.focus();
@@ -822,26 +822,26 @@ class Ui {
     if (!d) return null;
     const sent = app.sentPrompt === d.promptId;
     const sel = app.selected;
-    const related = (o: typeof d.options[number]) => sel === null ? false
-      : sel.kind === "object" ? optionObjects(o).includes(sel.id) : optionSeats(o).includes(sel.seat);
-    const items = d.options.map((o, i) => ({ o, i }));
-    const first = items.filter(({ o }) => related(o));
-    const rest = items.filter(({ o }) => !related(o));
-    const labels = distinctLabels(d.options.map((o) => optionText(app, o)),
-      d.options.map((o) => optionWhose(app, o)));
-    const button = ({ o, i }: { o: typeof d.options[number]; i: number }) => {
-      const ids = optionObjects(o);
+    // Alike options once (four Forests in the hand: one "Play Forest"), the selection's
+    // first; key N and its number picks the Nth as shown.
+    const shown = app.shownOptions;
+    const button = (s: (typeof shown)[number], n: number) => {
+      const o = d.options[s.index];
+      const ids = [...new Set(s.indices.flatMap((i) => (d.options[i] ? optionObjects(d.options[i]) : [])))];
       // Pointing at an option (mouse or keyboard focus) marks the cards it names.
       const hint = (on: boolean) => () => markCards(ids, on);
-      return h("li", null, h("button", { type: "button", class: `option ${related(o) ? "related" : ""}`,
-        "data-testid": "option", "data-index": i, "data-kind": o.kind.case ?? "unknown",
-        "data-key": `opt-${i}`, disabled: sent,
-        onclick: () => app.act(i), onmouseenter: hint(true), onmouseleave: hint(false),
+      return h("li", null, h("button", { type: "button", class: `option ${s.related ? "related" : ""}`,
+        "data-testid": "option", "data-index": s.index, "data-kind": o?.kind.case ?? "unknown",
+        "data-key": `opt-${s.index}`, disabled: sent,
+        onclick: () => app.act(s.index), onmouseenter: hint(true), onmouseleave: hint(false),
         onfocus: hint(true), onblur: hint(false) },
-        i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null,
+        n < 9 ? h("kbd", { "aria-hidden": "true" }, String(n + 1)) : null,
         // One flex item: text and mana symbols as separate items made narrow columns.
-        h("span", { class: "option-label" }, optionSymbols(labels[i] ?? ""))));
+        h("span", { class: "option-label" }, optionSymbols(s.label))));
     };
+    const buttons = shown.map(button);
+    const first = buttons.filter((_, n) => shown[n]?.related);
+    const rest = buttons.filter((_, n) => !shown[n]?.related);
     const selName = sel === null ? "" : sel.kind === "object" ? objectName(app, sel.id) : app.player(sel.seat);
     // Declaring blockers: what the next click does with the creature selected.
     const role = sel?.kind === "object" ? app.blockRole(sel.id) : "";
@@ -856,8 +856,8 @@ class Ui {
         app.decisionNote) : null,
       first.length ? h("div", null, h("h3", null, `For ${selName}:`),
         pairHint ? h("p", { class: "hint", "data-testid": "pair-hint" }, pairHint) : null,
-        h("ol", { class: "options" }, first.map(button))) : null,
-      h("ol", { class: "options" }, rest.map(button)),
+        optionList(first, "first")) : null,
+      optionList(rest, "rest"),
       h("p", { class: "hint" }, "Click a highlighted card or player, or an option. Keys: 1-9 pick ",
         "an option, P passes priority."));
   }
@@ -938,8 +938,9 @@ class Ui {
       const i = opts.findIndex((o) => o.kind.case === "passPriority");
       if (i >= 0) { ev.preventDefault(); this.app.act(i); }
     } else if (/^[1-9]$/.test(ev.key)) {
-      const i = Number(ev.key) - 1;
-      if (i < opts.length) { ev.preventDefault(); this.app.act(i); }
+      // The Nth option as shown (alike ones once, the selection's first).
+      const n = Number(ev.key) - 1;
+      if (n < this.app.shownOptions.length) { ev.preventDefault(); this.app.actShown(n); }
     } else if (ev.key === "Escape") {
       this.app.select(null);
     }
@@ -990,6 +991,25 @@ function deckText(): string {
   return el?.value ?? "";
 }
 
+
+/** A decision's list of options and, while some of them are out of its view below (it
+ * scrolls: a long list stays on the screen), a button saying how many, which scrolls to
+ * them: a player saw nine options and took them for all. */
+function optionList(items: HTMLElement[], kind: "first" | "rest"): Child[] {
+  const list = h("ol", { class: `options ${kind}` }, items);
+  const more = h("button", { type: "button", class: "more-options", "data-testid": "more-options",
+    tabindex: -1, hidden: true,
+    onclick: () => list.scrollBy({ top: Math.max(40, list.clientHeight - 40) }) });
+  const update = () => {
+    const bottom = list.getBoundingClientRect().bottom;
+    const below = [...list.children].filter((li) => li.getBoundingClientRect().bottom > bottom + 1).length;
+    more.hidden = below === 0;
+    more.textContent = `↓ ${below} more option${below === 1 ? "" : "s"} below: scroll the list`;
+  };
+  list.addEventListener("scroll", update, { passive: true });
+  requestAnimationFrame(update); // once laid out
+  return [list, more];
+}
 
 /** A mana cost as symbols, each with its words for screen readers and a tooltip. */
 export function manaCost(cost: string): HTMLElement {

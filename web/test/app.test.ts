@@ -804,3 +804,33 @@ test("a seat says which deck it plays, as the server's Joined names it", () => {
     assert.equal(app.deckWords, "your deck “Burn”");
   } finally { restore(); }
 });
+
+test("alike options are one (four Forests: one 'Play Forest'); key N picks the Nth shown", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    for (const id of ["f1", "f2", "f3"]) {
+      v.objects.push({ ...v.objects[1]!, id, name: "Forest", zone: { $typeName: "manawire.v1.ZoneRef",
+        kind: ZoneKind.HAND, owner: 0 } });
+      v.zones[0]!.objectIds.push(id);
+    }
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    const land = (id: string) => ({ kind: { case: "playLand" as const, value: { objectId: id } } });
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 9n, seat: 0,
+      kind: DecisionKind.PRIORITY, stateId: 5n, options: [{ kind: { case: "passPriority", value: {} } },
+        land("f1"), land("f2"), land("f3"), { kind: { case: "castSpell", value: { objectId: "c1" } } },
+        { kind: { case: "activateManaAbility", value: { objectId: "l1" } } }] } } });
+    assert.deepEqual(app.shownOptions.map((s) => [s.label, s.index]),
+      [["Pass priority", 0], ["Play Forest", 1], ["Cast Shock", 4], ["Tap Mountain for mana", 5]]);
+    // The Mountain selected: its option first, and key 1 picks it.
+    app.select({ kind: "object", id: "l1" });
+    assert.deepEqual(app.shownOptions.map((s) => [s.index, s.related]),
+      [[5, true], [0, false], [1, false], [4, false]]);
+    app.select(null);
+    app.actShown(2); // key 3: the third shown, "Cast Shock" -- option 4
+    assert.equal(ws.last("act").optionIndex, 4);
+  } finally { restore(); }
+});

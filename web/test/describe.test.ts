@@ -7,7 +7,8 @@ import {
 } from "../src/gen/protocol/v1/game_pb";
 import {
   clockText, distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
-  hiddenTiersText, optionText, optionWhose, plainManaSource, tierText, tokenWords, type Names,
+  hiddenTiersText, optionText, optionWhose, plainManaSource, shownOptions, tierText, tokenWords,
+  type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -82,6 +83,45 @@ test("two targets of one name say whose each is (a terminal player can't click t
   // Both yours: counted as before.
   assert.deepEqual(distinctLabels(["Target Island", "Target Island"], ["yours", "yours"]),
     ["Target Island (1 of 2)", "Target Island (2 of 2)"]);
+});
+
+test("alike options -- a land or spell of one name from the player's own hand -- are shown once", () => {
+  const hand = (id: string, name: string, owner = 0) => create(GameObjectSchema, { id, name, owner,
+    controller: owner, zone: { kind: ZoneKind.HAND, owner } });
+  const field = (id: string, name: string) => create(GameObjectSchema, { id, name, controller: 0,
+    zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } });
+  const seen = new Map<string, GameObject>([
+    ["f1", hand("f1", "Forest")], ["f2", hand("f2", "Forest")], ["f3", hand("f3", "Forest")],
+    ["g1", hand("g1", "Volcanic Geyser")], ["g2", hand("g2", "Volcanic Geyser")],
+    ["s1", hand("s1", "Shock")], ["x1", hand("x1", "Shock", 1)],
+    ["m1", field("m1", "Mountain")], ["m2", field("m2", "Mountain")],
+    ["y1", create(GameObjectSchema, { id: "y1", name: "Volcanic Geyser", owner: 0,
+      zone: { kind: ZoneKind.GRAVEYARD, owner: 0 } })],
+  ]);
+  const view: Names = { ...names, object: (id) => seen.get(id) };
+  const land = (id: string) => act({ case: "playLand", value: { objectId: id } });
+  const cast = (id: string) => act({ case: "castSpell", value: { objectId: id } });
+  const tap = (id: string) => act({ case: "activateManaAbility", value: { objectId: id } });
+  const options = [act({ case: "passPriority", value: {} }), land("f1"), land("f2"), cast("g1"),
+    land("f3"), cast("g2"), cast("s1"), tap("m1"), tap("m2"), cast("y1"), cast("x1"),
+    act({ case: "discard", value: { objectId: "f1" } }), act({ case: "discard", value: { objectId: "f2" } })];
+  const shown = shownOptions(view, options);
+  assert.deepEqual(shown.map((s) => [s.label, s.index, s.indices]), [
+    ["Pass priority", 0, [0]],
+    ["Play Forest", 1, [1, 2, 4]],
+    ["Cast Volcanic Geyser (1 of 2)", 3, [3, 5]], // (the one in the graveyard differs)
+    ["Cast Shock (yours)", 6, [6]],
+    // Permanents may differ (tapped, counters): each its own.
+    ["Tap Mountain for mana (1 of 2)", 7, [7]],
+    ["Tap Mountain for mana (2 of 2)", 8, [8]],
+    ["Cast Volcanic Geyser (2 of 2)", 9, [9]],
+    ["Cast Shock (Bob's)", 10, [10]], // another player's hand (a card they may cast from it)
+    // Only lands to play and spells to cast: a discard's cards are each their own.
+    ["Discard Forest (1 of 2)", 11, [11]],
+    ["Discard Forest (2 of 2)", 12, [12]],
+  ]);
+  // A spectator's view has no hand of its own: nothing is merged.
+  assert.equal(shownOptions({ ...view, viewer: -1 }, options).length, options.length);
 });
 
 test("mana symbols have words", () => {

@@ -1,0 +1,70 @@
+"""The decision panel, with a scripted server (tests/browser/fake_server.py): a new user's
+hand of four Forests and three Volcanic Geysers listed "Play Forest (1 of 4)" ... "(4 of 4)",
+pushing options past key 9 and out of the panel's view."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from protocol.v1 import game_pb2 as pb
+from tests.browser.conftest import Pages
+from tests.browser.fake_server import BATTLEFIELD, HAND, FakeServer, card, game_view, sign_in
+from tests.browser.ui import DECISION, OPTION
+
+pytestmark = pytest.mark.browser
+
+def test_alike_options_once_keys_as_shown_and_every_option_reachable(
+        pages: Pages) -> None:
+    page = pages.open("A")
+    fake = FakeServer()
+    sign_in(page, pages.base_url, fake)
+    hand = ([card(f"f{i}", "Forest", HAND, ["Land"]) for i in range(4)]
+            + [card(f"g{i}", "Volcanic Geyser", HAND, ["Instant"], cost="{X}{R}{R}")
+               for i in range(3)]
+            + [card("s", "Shock", HAND, ["Instant"], cost="{R}")])
+    lands = [card(f"m{i}", "Mountain", BATTLEFIELD, ["Land"]) for i in range(9)]
+    players = [pb.Player(seat=0, name="Ann#0001", life=20, hand_count=len(hand)),
+               pb.Player(seat=1, name="Bob#0002", life=20, hand_count=7)]
+    view = game_view(players, hand + lands, prompt_id=9)
+    options = [pb.Action(pass_priority=pb.PassPriority())]
+    options += [pb.Action(play_land=pb.PlayLand(object_id=c.id)) for c in hand[:4]]
+    options += [pb.Action(cast_spell=pb.CastSpell(object_id=c.id)) for c in hand[4:]]
+    options += [pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id=c.id))
+                for c in lands]
+    fake.seat()
+    fake.snapshot(view, 5)
+    fake.decision(9, 5, options)
+
+    # Each Forest and each Geyser of the hand once; each Mountain (a permanent) its own.
+    buttons = page.locator(OPTION)
+    expect(buttons).to_have_count(13)
+    assert buttons.evaluate_all("(bs) => bs.map((b) => Number(b.dataset.index))") == [
+        0, 1, 5, 8, *range(9, 18)]
+    labels = page.locator(f"{OPTION} .option-label").all_text_contents()
+    assert labels[:4] == ["Pass priority", "Play Forest", "Cast Volcanic Geyser", "Cast Shock"]
+    # Keys 1-9 as shown: their numbers on the first nine.
+    assert page.locator(f"{OPTION} kbd").all_text_contents() == [str(n) for n in range(1, 10)]
+
+    # More options than the list shows: it says so, and scrolls to them.
+    last = buttons.last
+    more = page.locator(f"{DECISION} [data-testid=more-options]")
+    expect(more).to_be_visible()
+    expect(more).to_contain_text("more options below")
+    expect(last).not_to_be_in_viewport()
+    for _ in range(10):  # (each click scrolls by the list's height)
+        more.click()
+        page.wait_for_timeout(100)  # (the list's scroll event comes with the next frame)
+        if more.is_hidden():
+            break
+    expect(more).to_be_hidden()
+    expect(last).to_be_in_viewport(ratio=1)
+    pages.screenshot(page, "decision")
+
+    # Key 3 is the third option shown, "Cast Volcanic Geyser" (option 5 of the decision).
+    page.locator("body").press("3")
+    expect(buttons.first).to_be_disabled()
+    assert fake.acts() == [5]
+
+    pages.screenshot(page)
+    pages.assert_no_errors()
