@@ -186,6 +186,8 @@ class CreateDesk:
             for _name in names:
                 bucket.take(now)
             return True
+        if self.refusals is not None:
+            self.refusals.note("lookup", conn.address)
         conn.reply(error_bytes(
             mpb.ERROR_CODE_RATE_LIMITED,
             f"too many account names looked up from your address (reserved seats and "

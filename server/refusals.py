@@ -22,10 +22,11 @@ log = logging.getLogger("manawire")
 #: rooms over a room limit (an account's, an address's), new guests over the address's
 #: rate, clients closed for falling behind (a send that outlasted ``--send-timeout``, a
 #: full outbox, a spectator too far behind its feed), deck lists over the address's share of
-#: the time spent checking them (server.deck_checks). A relay process's own refusals (its
-#: connection and HTTP caps, its clients that fall behind) are told to the server over its
-#: link and counted here too.
-Kind = Literal["connection", "http", "flood", "room", "guest", "slow", "deck"]
+#: the time spent checking them (server.deck_checks), rooms naming more accounts (reserved
+#: seats, tiers) than the address's rate of name lookups (server.create_desk). A relay
+#: process's own refusals (its connection and HTTP caps, its clients that fall behind) are
+#: told to the server over its link and counted here too.
+Kind = Literal["connection", "http", "flood", "room", "guest", "slow", "deck", "lookup"]
 #: Every kind, in order.
 KINDS: tuple[Kind, ...] = get_args(Kind)
 _BY_NAME: dict[str, Kind] = {kind: kind for kind in KINDS}
@@ -50,6 +51,7 @@ _WORDS: dict[Kind, tuple[str, str]] = {
     "guest": ("new guest", "refused over the per-address rate"),
     "slow": ("client", "closed for falling behind what it was sent (1013)"),
     "deck": ("deck list", "refused over the per-address checking time"),
+    "lookup": ("room", "refused over the per-address rate of account-name lookups"),
 }
 #: Seconds between two report lines at most.
 REPORT_SECONDS = 60.0
