@@ -1,6 +1,7 @@
-"""The decision panel, with a scripted server (tests/browser/fake_server.py): a new user's
-hand of four Forests and three Volcanic Geysers listed "Play Forest (1 of 4)" ... "(4 of 4)",
-pushing options past key 9 and out of the panel's view."""
+"""The decision panel and the game log of a long game, with a scripted server
+(tests/browser/fake_server.py): a new user's hand of four Forests and three Volcanic Geysers
+listed "Play Forest (1 of 4)" ... "(4 of 4)", pushing options past key 9 and out of the
+panel's view; and the log kept only its last 80 lines, numbered from 1 again."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ from tests.browser.ui import DECISION, OPTION
 
 pytestmark = pytest.mark.browser
 
-def test_alike_options_once_keys_as_shown_and_every_option_reachable(
+#: Log lines sent: more than the client keeps (2000), so that its first ones are dropped.
+LOG_EVENTS = 2100
+
+
+def test_alike_options_once_keys_as_shown_every_option_reachable_and_the_whole_log(
         pages: Pages) -> None:
     page = pages.open("A")
     fake = FakeServer()
@@ -66,5 +71,19 @@ def test_alike_options_once_keys_as_shown_and_every_option_reachable(
     expect(buttons.first).to_be_disabled()
     assert fake.acts() == [5]
 
+    # A long game's log: every line kept (2000), numbered as in the game.
+    events = [pb.GameEvent(life_changed=pb.LifeChangedEvent(seat=1, amount=-n))
+              for n in range(1, LOG_EVENTS + 1)]
+    fake.delta(view, 5, events)
+    log = page.locator("[data-testid=event-log]")
+    expect(log.locator("li")).to_have_count(2000)
+    expect(log).to_have_attribute("start", str(LOG_EVENTS - 2000 + 1))
+    expect(log.locator("li").first).to_have_text(f"Bob#0002 lost {LOG_EVENTS - 2000 + 1} life")
+    expect(log.locator("li").last).to_have_text(f"Bob#0002 lost {LOG_EVENTS} life")
+    # Scrolled up to read back, a new line doesn't pull the log down.
+    log.evaluate("(el) => { el.scrollTop = 0; }")
+    fake.delta(view, 6, [pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=1))])
+    expect(log.locator("li").last).to_have_text("Bob#0002 drew a card")
+    assert log.evaluate("(el) => el.scrollTop") == 0
     pages.screenshot(page)
     pages.assert_no_errors()

@@ -24,8 +24,8 @@ export type Status = "signed-out" | "connecting" | "connected" | "reconnecting" 
 
 /** Reconnection backoff (ms): first delay, factor, longest delay; give up after this long. */
 const BACKOFF_FIRST = 250, BACKOFF_FACTOR = 2, BACKOFF_MAX = 5000, RECONNECT_FOR = 120_000;
-/** Event-log lines kept. */
-const LOG_LINES = 200;
+/** Event-log lines kept: a whole long game (the oldest go past this, numbering kept). */
+export const LOG_LINES = 2000;
 /** Milliseconds between two snapshot requests. */
 const SNAPSHOT_SPACING = 1000;
 /** Objects remembered after they left the view, to name them in events. */
@@ -87,6 +87,11 @@ export class App implements Names {
   private deckFor = 0;
   deckSent = false;
   log: string[] = [];
+  /** Lines dropped from the start of the log past {@link LOG_LINES}: `log[0]` is line
+   * `logDropped + 1` of the game's log. */
+  logDropped = 0;
+  /** Counts changes to the log (a view of it is built again only when it changed). */
+  logChanges = 0;
   /** The last game event's line logged (from a delta or a snapshot). */
   private lastTold = "";
   error = "";
@@ -693,7 +698,6 @@ export class App implements Names {
           const line = eventText(this, event);
           if (line) this.tell(line);
         }
-        if (this.log.length > LOG_LINES) this.log.splice(0, this.log.length - LOG_LINES);
         this.dropStaleDecision();
         break;
       }
@@ -736,8 +740,10 @@ export class App implements Names {
           const line = `— Game ${m.gameNumber} of ${m.bestOf} (${this.namedScore(m)}) —`;
           // The first word of the match this page hears comes after the game's snapshot:
           // its recent events are this game's, and stay under the line.
-          if (before === null && this.log.length > 0) this.log.unshift(line);
-          else this.addLog(line);
+          if (before === null && this.log.length > 0) {
+            this.log.unshift(line);
+            this.logChanges++;
+          } else this.addLog(line);
           this.deckSent = false;
           // "Deck accepted for game 2" said what the sideboarding did: now it is played (the
           // sideboarding's MatchState already carries the next game's number).
@@ -915,6 +921,8 @@ export class App implements Names {
     this.deckFor = 0;
     this.deckSent = false;
     this.log = [];
+    this.logDropped = 0;
+    this.logChanges++;
     this.seen.clear();
     this.snapshotAsked = false;
   }
@@ -989,6 +997,12 @@ export class App implements Names {
     const [base, count] = m ? [m[1], Number(m[2])] : [last, 1];
     if (base === line) this.log[this.log.length - 1] = `${line} (×${count + 1})`;
     else this.log.push(line);
+    if (this.log.length > LOG_LINES) {
+      const dropped = this.log.length - LOG_LINES;
+      this.log.splice(0, dropped);
+      this.logDropped += dropped;
+    }
+    this.logChanges++;
   }
 
   private setAccountToken(token: string): void {

@@ -73,8 +73,11 @@ class Ui {
   private readonly openPiles = new Set<string>();
   /** A destructive button waiting for its second click (its data-key), and until when. */
   private armed: { key: string; until: number } | null = null;
-  /** Log lines shown last (the log scrolls down only when one is added). */
-  private logShown = 0;
+  /** The game log's list (kept: its lines are built again only when the log changed), and
+   * the log's change count it shows (it scrolls down only when a line is added). */
+  private readonly logList = h("ol", { class: "log", "data-testid": "event-log",
+    "aria-label": "game log" }) as HTMLOListElement;
+  private logShown = -1;
   /** Keyboard focus was on an option: keep it on the options across decisions. */
   private optionFocus = false;
   private inviteShown = 0;
@@ -863,13 +866,21 @@ class Ui {
   }
 
   private eventLog(): HTMLElement {
-    const log = this.app.log;
-    const list = h("ol", { class: "log", "data-testid": "event-log", "aria-label": "game log" },
-      log.slice(-80).map((line) => h("li", null, line)));
-    const before = this.game.querySelector<HTMLElement>(".log");
-    const grew = log.length !== this.logShown || log.at(-1) !== before?.lastElementChild?.textContent;
-    this.logShown = log.length;
-    const top = before?.scrollTop ?? 0;
+    const app = this.app;
+    const list = this.logList;
+    // The whole game's log (up to LOG_LINES, numbered as in the game: `start` after lines
+    // dropped), built again only when it changed. A new line scrolls it down, unless the
+    // player scrolled up to read back (the start of a long game).
+    const top = list.isConnected ? list.scrollTop : 0;
+    const atEnd = !list.isConnected || list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+    const grew = app.logChanges !== this.logShown && atEnd;
+    if (app.logChanges !== this.logShown) {
+      this.logShown = app.logChanges;
+      list.start = app.logDropped + 1;
+      // Room for the numbers' digits ("2140.").
+      list.style.paddingLeft = `${Math.max(2, String(app.logDropped + app.log.length).length) + 2}ch`;
+      list.replaceChildren(...app.log.map((line) => h("li", null, line)));
+    }
     queueMicrotask(() => { list.scrollTop = grew ? list.scrollHeight : top; });
     return h("section", { class: "panel log-panel" }, h("h2", null, "Game log"), list);
   }

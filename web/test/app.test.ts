@@ -834,3 +834,28 @@ test("alike options are one (four Forests: one 'Play Forest'); key N picks the N
     assert.equal(ws.last("act").optionIndex, 4);
   } finally { restore(); }
 });
+
+test("the log keeps a whole long game (2000 lines), numbered on past the lines it drops", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    const v = view(0, 9n);
+    let state = 5n;
+    const events = (n: number, from: number) => Array.from({ length: n }, (_, i) =>
+      ({ kind: { case: "lifeChanged" as const, value: { seat: 1, amount: -(from + i) } } }));
+    const deliver = (n: number, from: number) => {
+      ws.deliver({ body: { case: "delta", value: { prevStateId: state, stateId: state + 1n, ops: [],
+        viewHash: viewHash(v), events: events(n, from) } } });
+      state++;
+    };
+    deliver(300, 1);
+    assert.equal(app.log.length, 300, "a game's first 300 lines all kept (200 were)");
+    assert.equal(app.log[0], "Bob#0002 lost 1 life");
+    assert.equal(app.logDropped, 0);
+    deliver(2200, 301);
+    assert.equal(app.log.length, 2000);
+    assert.equal(app.logDropped, 500);
+    assert.equal(app.log[0], "Bob#0002 lost 501 life", "line 501 of the game");
+    assert.equal(app.log.at(-1), "Bob#0002 lost 2500 life");
+  } finally { restore(); }
+});
