@@ -95,15 +95,20 @@ class WebSocket:
 
 
 def address_key(remote_address: Any) -> str:
-    """The client address a connection counts against: the peer's IP, as a string
+    """The client address a connection counts against (every per-address limit): the
+    peer's IPv4 address, or the /64 network of its IPv6 address -- one subscriber's usual
+    share: counting each IPv6 address alone gave one client 2^64 addresses -- as a string
     (``remote_address`` is a socket peer name, e.g. ``("127.0.0.1", 5555)``)."""
     host = str(remote_address[0])
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
         return host
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if not ip.is_loopback:
+            return str(ipaddress.IPv6Network((ip, 64), strict=False))
     return str(ip)
 
 

@@ -331,7 +331,10 @@ def test_address_cap_rejects_a_bad_limit(limit: int) -> None:
 @pytest.mark.parametrize(("peer", "key"), [
     (("127.0.0.1", 5555), "127.0.0.1"),
     (("::1", 5555, 0, 0), "::1"),
-    (("2001:DB8:0:0::1", 5555, 0, 0), "2001:db8::1"),  # one spelling per address
+    # An IPv6 address counts as its /64 (one subscriber's share), spelt one way.
+    (("2001:DB8:0:0::1", 5555, 0, 0), "2001:db8::/64"),
+    (("2001:db8::ffff:1:2", 5555, 0, 0), "2001:db8::/64"),
+    (("2001:db8:0:1::1", 5555, 0, 0), "2001:db8:0:1::/64"),
     (("::ffff:192.0.2.7", 5555, 0, 0), "192.0.2.7"),  # IPv4-mapped: the IPv4 address
     (("not-an-ip", 1), "not-an-ip"),
 ])
