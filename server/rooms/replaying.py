@@ -83,6 +83,12 @@ class Control:
     value: float = 0.0
 
 
+#: Seconds a replay paused (or at its end) waits for a control before it ends by itself
+#: (ReplayEnded{stopped}, request_id 0): a paused replay held its place among the server's
+#: replays, and its address's, for ever.
+IDLE_SECONDS = 600.0
+
+
 class ReplayRunner:
     """Plays one replay to one connection, under the client's control."""
 
@@ -185,8 +191,15 @@ class ReplayRunner:
                     self._send(mpb.ServerMessage(replay_ended=mpb.ReplayEnded(
                         room_id=replay.room_id, action=replay.position)).SerializeToString())
             else:
-                control = await self._controls.receive()
-                await self._handle(replay, control)
+                idle: Control | None = None
+                with trio.move_on_after(IDLE_SECONDS):
+                    idle = await self._controls.receive()
+                if idle is None:
+                    # Paused (or at the end) and left so: the replay's place on the server
+                    # (its limits: per address, in all) is given back.
+                    self.stop(0)
+                    return
+                await self._handle(replay, idle)
                 due = trio.current_time()
 
     async def _handle(self, replay: Replay, control: Control) -> None:

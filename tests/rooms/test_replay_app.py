@@ -18,6 +18,7 @@ from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, apply, new_game
 from server.engine.actions import Concede
 from server.replay import OMNISCIENT, PUBLIC, Replay, replay_problem
+from server.rooms.replaying import IDLE_SECONDS
 from server.store import Store
 from server.store.records import (
     AppendAction,
@@ -319,3 +320,23 @@ async def test_one_client_address_runs_at_most_four_replays_at_once(tmp_path: Pa
         assert (await extra.request(**_replay(room_id="g", public=True, paused=True))
                 ).HasField("replay_status")
         assert app.replay_desk.by_address == {"memory": limit, "elsewhere": 1}
+
+
+async def test_a_replay_left_paused_ends_by_itself_and_frees_its_place(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    """A paused replay held its place among the server's replays, and its address's, for
+    ever (a security tester's note): left paused IDLE_SECONDS, it ends, said so."""
+    async with running_app(tmp_path) as app:
+        ann, ann_id = await _client(app, "Ann")
+        _bob, bob_id = await _client(app, "Bob")
+        store_game(app.store, "g", (ann_id, bob_id))
+        await ann.request(**_replay(room_id="g", seat=0, paused=True))
+        await _until(ann, "snapshot")
+        await trio.sleep(IDLE_SECONDS - 10)
+        await ann.request(**_control(speed=2))  # a control (still paused): it waits afresh
+        await trio.sleep(IDLE_SECONDS - 10)
+        assert app.replay_desk.running == 1
+        await trio.sleep(20)
+        ended = await _until(ann, "replay_ended")
+        assert ended.replay_ended.stopped and ended.request_id == 0
+        assert app.replay_desk.running == 0 and not app.replay_desk.by_address
