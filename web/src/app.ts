@@ -70,8 +70,11 @@ export class App implements Names {
   unreachable = false;
   account: Account | null = null;
   rooms: RoomInfo[] = [];
-  /** The room this client created last, with its invite link (only the creator has it). */
-  created: { room: RoomInfo; code: string; link: string } | null = null;
+  /** The room this client created last, with its invite link (only the creator has it), and
+   * whether the creator took a seat in it (else it hosts it for others). Forgotten once the
+   * room closes, or once a creator who played in it is no longer in it (left, or the room
+   * lost after a server restart): its link sent to a friend said "no room". */
+  created: { room: RoomInfo; code: string; link: string; plays: boolean } | null = null;
   room: { info: RoomInfo; role: Role; seat: number; tier: number } | null = null;
   queue: MatchQueue | null = null;
   mirror = new Mirror();
@@ -607,7 +610,7 @@ export class App implements Names {
       case "roomCreated": {
         const { room, inviteCode } = body.value;
         if (room) {
-          this.created = { room, code: inviteCode,
+          this.created = { room, code: inviteCode, plays: this.createPlays,
             link: inviteLink(this.pageUrl, { role: "join", roomId: room.roomId, code: inviteCode }) };
           // If the join below is refused (the deck), the join form holds this room.
           this.invite = { role: "join", roomId: room.roomId, code: inviteCode };
@@ -647,6 +650,7 @@ export class App implements Names {
         break;
       }
       case "roomClosed":
+        if (this.created?.room.roomId === body.value.roomId) this.forgetCreated();
         if (this.room && this.room.info.roomId === body.value.roomId) {
           this.clearRoom();
           this.notice = `The room closed: ${body.value.reason}`;
@@ -906,7 +910,11 @@ export class App implements Names {
     }
   }
 
+  /** Out of the room (left it, or it is gone): a room this client created and played in is
+   * forgotten with it ({@link created}). */
   private clearRoom(): void {
+    const c = this.created;
+    if (c !== null && c.plays && this.room?.info.roomId === c.room.roomId) this.forgetCreated();
     this.room = null;
     this.queue = null;
     this.decision = null;
@@ -925,6 +933,11 @@ export class App implements Names {
     this.logChanges++;
     this.seen.clear();
     this.snapshotAsked = false;
+  }
+
+  private forgetCreated(): void {
+    this.created = null;
+    this.createdUnjoined = "";
   }
 
   // ---- the socket's life

@@ -859,3 +859,50 @@ test("the log keeps a whole long game (2000 lines), numbered on past the lines i
     assert.equal(app.log.at(-1), "Bob#0002 lost 2500 life");
   } finally { restore(); }
 });
+
+test("a created room's invite link goes once its creator is no longer in it; a host's stays", async () => {
+  const restore = installFakeSocket();
+  try {
+    const settings = { name: "friday", seats: 2, clockMinutes: 30, private: true, spectate: "" as const,
+      format: "constructed" as const, tier: null };
+    const create = (app: App, ws: FakeSocket, roomId: string, play: boolean) => {
+      app.createRoom({ ...settings, play }, "");
+      ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "roomCreated", value: {
+        room: { roomId, name: "friday", seats: 2 }, inviteCode: "c" } } });
+      if (play) {
+        ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
+          role: Role.PLAYER, seat: 0, room: { roomId, name: "friday", seats: 2 } } } });
+      }
+    };
+    const { app, ws } = signedIn();
+    // The server crashed and restarted: the unstarted room is gone, and with it its link.
+    create(app, ws, "r1", true);
+    assert.equal(app.createdLinks().length, 1);
+    ws.drop(1006);
+    await new Promise((r) => setTimeout(r, 400));
+    const again = FakeSocket.all.at(-1)!;
+    again.open();
+    again.deliver({ requestId: again.last("resume").requestId, body: { case: "resumed", value: {
+      welcome: { resumeToken: "r2", account: { accountId: "a", name: "Ann#0001" } } } } });
+    assert.equal(app.room, null);
+    assert.match(app.notice, /no longer in the room/);
+    assert.deepEqual(app.createdLinks(), [], "no invite link to a room that is gone");
+    // Left: gone too.
+    create(app, again, "r2", true);
+    app.leaveRoom();
+    assert.deepEqual(app.createdLinks(), []);
+    // Closed (its waiting time ran out).
+    create(app, again, "r3", true);
+    again.deliver({ body: { case: "roomClosed", value: { roomId: "r3", reason: "expired" } } });
+    assert.deepEqual(app.createdLinks(), []);
+    // Hosted for others (no seat): its links are the host's to hand out, watched or not.
+    create(app, again, "r4", false);
+    app.join("r4", Role.SPECTATOR, "", "c");
+    again.deliver({ requestId: again.last("joinRoom").requestId, body: { case: "joined", value: {
+      role: Role.SPECTATOR, seat: -1, room: { roomId: "r4", name: "friday", seats: 2 } } } });
+    app.leaveRoom();
+    assert.equal(app.createdLinks().length, 1);
+    again.deliver({ body: { case: "roomClosed", value: { roomId: "r4", reason: "finished" } } });
+    assert.deepEqual(app.createdLinks(), [], "until the room closes");
+  } finally { restore(); }
+});
