@@ -134,6 +134,9 @@ export class App implements Names {
   private readonly seen = new Map<string, GameObject>();
   /** The deck used for the current join (kept to show refused lines). */
   lastDeck = "";
+  /** This player's deck as the server stored it (DeckAccepted.deck: plain text, the main
+   * deck, then "Sideboard" and the sideboard), once a sideboarding answer was accepted. */
+  storedDeck = "";
   /** Whether the room being created is joined as a player once it exists. */
   private createPlays = true;
   /** The room this client created to play in whose seat it hasn't taken yet (its deck was
@@ -357,6 +360,24 @@ export class App implements Names {
     const seat = this.viewer;
     return m !== null && m.phase === MatchPhase.SIDEBOARDING && seat >= 0
       && this.room?.role === Role.PLAYER && !m.ready[seat] && this.deckFor !== m.gameNumber;
+  }
+
+  /** What the sideboarding box starts with between games: the deck as the server stored it
+   * (plain text, main deck then "Sideboard"), else the list the player gave if it was plain
+   * text -- never an uploaded XML file (an MTGO .dek, a Cockatrice .cod: swapping cards meant
+   * editing XML), which this client can't turn into a list -- and a hint when it starts empty.
+   * (The server says the registered deck only in answer to a first SubmitDeck.) */
+  sideboardDraft(): { text: string; hint: string } {
+    if (this.storedDeck) return { text: this.storedDeck, hint: "" };
+    const given = this.lastDeck;
+    const whole = "paste your whole deck list here: the main deck, then a line “Sideboard”, "
+      + "then the sideboard (the cards you registered, each where you want it)";
+    if (/^\s*</.test(given)) {
+      return { text: "", hint: "Your deck was an XML file (MTGO .dek or Cockatrice .cod), which "
+        + `this page can't show as a list: to change it, ${whole}. Or keep your deck.` };
+    }
+    if (given.trim()) return { text: given, hint: "" };
+    return { text: "", hint: `To change your deck, ${whole}. Or keep your deck.` };
   }
 
   /** "Game 2 of 3 · 1–0" (draws added), how the match ended, or "" (not a match). */
@@ -759,6 +780,7 @@ export class App implements Names {
       }
       case "deckAccepted": {
         const a = body.value;
+        if (a.deck) this.storedDeck = a.deck;
         this.deckFor = a.gameNumber;
         this.deckSent = false;
         this.deckProblems = [];
@@ -928,6 +950,7 @@ export class App implements Names {
     this.match = null;
     this.deckFor = 0;
     this.deckSent = false;
+    this.storedDeck = "";
     this.log = [];
     this.logDropped = 0;
     this.logChanges++;

@@ -85,6 +85,7 @@ class Ui {
    * the caret survive re-renders) and the game it was filled in for. */
   private readonly sideboardText = h("textarea", { id: "sideboard-text", rows: 10,
     spellcheck: "false", "data-testid": "sideboard-text",
+    placeholder: "4 Shock\n…\n20 Mountain\n\nSideboard\n2 Heartfire Immolator",
     "aria-label": "your deck list for the next game" }) as HTMLTextAreaElement;
   private sideboardFor = 0;
   private readonly sideboardErrors = h("ul", { "data-testid": "sideboard-errors",
@@ -599,9 +600,10 @@ class Ui {
         h("p", null, waiting.length ? `Waiting for ${waiting.join(", ")} to choose a deck (`
           : "Starting the next game (", left, " left)."));
     }
+    const draft = app.sideboardDraft();
     if (this.sideboardFor !== m.gameNumber) {
       this.sideboardFor = m.gameNumber;
-      if (!this.sideboardText.value) this.sideboardText.value = app.lastDeck;
+      if (draft.text || !this.sideboardText.value) this.sideboardText.value = draft.text;
     }
     const deckLines = this.sideboardText.value.split(/\r\n|\r|\n/);
     replaceChildren(this.sideboardErrors, app.deckProblems.map((p) =>
@@ -618,7 +620,9 @@ class Ui {
         "Whoever doesn't answer in time keeps their deck: ", left, " left."),
       h("button", { type: "button", "data-testid": "keep-deck", "data-key": "keep-deck",
         disabled: app.deckSent, onclick: () => app.keepDeck() }, "Keep deck"),
-      h("label", { for: "sideboard-text" }, "Or paste your sideboarded deck list"),
+      h("label", { for: "sideboard-text" }, "Or change your deck: main deck, then “Sideboard”"),
+      draft.hint && !this.sideboardText.value.trim()
+        ? h("p", { class: "hint", "data-testid": "sideboard-hint" }, draft.hint) : null,
       this.sideboardText,
       h("button", { type: "button", "data-testid": "submit-deck", "data-key": "submit-deck",
         disabled: app.deckSent, onclick: () => app.submitDeck(this.sideboardText.value) },

@@ -137,3 +137,34 @@ test("spectators never sideboard, and a single-game room has no score", () => {
     assert.equal(single.matchLine, "");
   } finally { restore(); }
 });
+
+test("between games the box starts with a plain-text list: the server's, or the player's own; never XML", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = inMatch();
+    ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 2, wins: [0, 1],
+      phase: MatchPhase.SIDEBOARDING, ready: [false, false], winner: -1 }));
+    // An uploaded MTGO .dek: editing XML to swap cards was no way to sideboard.
+    app.lastDeck = '\uFEFF<?xml version="1.0" encoding="utf-8"?>\n<Deck><Cards Quantity="4" '
+      + 'Sideboard="false" Name="Shock" /></Deck>';
+    const xml = app.sideboardDraft();
+    assert.equal(xml.text, "");
+    assert.match(xml.hint, /XML file/);
+    assert.match(xml.hint, /the main deck, then a line “Sideboard”, then the sideboard/);
+    // A pasted plain list is kept as it was.
+    app.lastDeck = "4 Shock\n56 Mountain\n\nSideboard\n4 Plains\n";
+    assert.deepEqual(app.sideboardDraft(), { text: app.lastDeck, hint: "" });
+    // No list (a demo deck, or the page reloaded): empty, saying what to paste.
+    app.lastDeck = "";
+    assert.match(app.sideboardDraft().hint, /paste your whole deck list/);
+    // Once the server said the deck as stored (DeckAccepted.deck), that is the list.
+    app.lastDeck = '<?xml version="1.0"?><Deck></Deck>';
+    app.keepDeck();
+    const stored = "4 Shock\n56 Mountain\n\nSideboard\n4 Plains";
+    ws.deliver({ requestId: ws.last("submitDeck").requestId, body: { case: "deckAccepted", value: {
+      gameNumber: 2, kept: true, mainCount: 60, sideboardCount: 4, deck: stored } } });
+    ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 3, wins: [1, 1],
+      phase: MatchPhase.SIDEBOARDING, ready: [false, false], winner: -1 }));
+    assert.deepEqual(app.sideboardDraft(), { text: stored, hint: "" });
+  } finally { restore(); }
+});
