@@ -89,13 +89,14 @@ def card(obj_id: str, name: str, zone: pb.ZoneKind, types: list[str], *, owner: 
 
 
 def game_view(players: list[pb.Player], objects: list[pb.GameObject], *,
-              pending_seat: int | None = 0, prompt_id: int = 1,
-              turn: int = 3) -> pb.View:
-    """Seat 0's view in its precombat main phase: each object in its zone, in order."""
+              pending_seat: int | None = 0, prompt_id: int = 1, turn: int = 3,
+              active: int = 0) -> pb.View:
+    """Seat 0's view of the precombat main phase of ``active``'s turn: each object in its
+    zone, in order."""
     zones: dict[tuple[pb.ZoneKind, int], list[str]] = {}
     for obj in objects:
         zones.setdefault((obj.zone.kind, obj.zone.owner), []).append(obj.id)
-    header = pb.GameHeader(turn=turn, active_seat=0, step=pb.STEP_PRECOMBAT_MAIN,
+    header = pb.GameHeader(turn=turn, active_seat=active, step=pb.STEP_PRECOMBAT_MAIN,
                            phase=pb.GAME_PHASE_PLAYING)
     if pending_seat is not None:
         header.pending.CopyFrom(pb.PendingInfo(seat=pending_seat, kind=pb.DECISION_KIND_PRIORITY,

@@ -9,12 +9,12 @@ import {
   type Account, type MatchQueue, type MatchState, type RoomInfo, type ServerMessage,
   DeckFormat, ErrorCode, MatchPhase, Role, Spectate, TierKind,
 } from "./gen/protocol/v1/messages_pb";
-import { type Action, type Decision, type GameObject } from "./gen/protocol/v1/game_pb";
+import { type Action, type Decision, type GameEvent, type GameObject } from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
   assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
-  optionSeats, shownOptions, tierText, type Names, type ShownOption,
+  optionSeats, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
 } from "./describe";
 import { inviteLink, type Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
@@ -130,6 +130,8 @@ export class App implements Names {
   private reconnectDelay = BACKOFF_FIRST;
   private reconnectSince = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Why each player who lost did (PlayerLostEvent.reason), by seat. */
+  private readonly lossReasons = new Map<number, string>();
   /** Objects the viewer has seen, by id, for naming them after they left the view. */
   private readonly seen = new Map<string, GameObject>();
   /** The deck used for the current join (kept to show refused lines). */
@@ -539,6 +541,44 @@ export class App implements Names {
         link: inviteLink(this.pageUrl, { role: "watch" as const, roomId, code: c.code, tier: i + 1 }) }))];
   }
 
+  /** Whether the viewer plays in the game and has lost it (in a game of three or more that
+   * goes on without them, rule 800.4a: they have nothing more to do in it). */
+  get viewerLost(): boolean {
+    return this.room?.role === Role.PLAYER && this.mirror.ready
+      && (this.mirror.players.get(this.viewer)?.hasLost ?? false);
+  }
+
+  /** Whether the viewer may concede: a player of a game going on who hasn't lost. */
+  get canConcede(): boolean {
+    return this.room?.role === Role.PLAYER && this.mirror.ready && !this.mirror.gameOver
+      && !this.viewerLost;
+  }
+
+  /** Why a player lost, as the server said it (PlayerLostEvent.reason: "Bob#0002 has 0 or
+   * less life (704.5a)"), or "" if this page never heard (the result's reason names the last
+   * player to lose). */
+  lossReason(seat: number): string {
+    const told = this.lossReasons.get(seat);
+    if (told !== undefined) return told;
+    const name = this.mirror.players.get(seat)?.name;
+    const last = this.mirror.header.result?.reason ?? "";
+    return name && last.startsWith(`${name} `) ? last : "";
+  }
+
+  /** Each player's result, in seat order: won, lost (and why, without their name: "has 0 or
+   * less life (704.5a)"), drew, or still playing. */
+  playerResults(): PlayerResult[] {
+    const result = this.mirror.header.result;
+    return [...this.mirror.players.values()].sort((a, b) => a.seat - b.seat).map((p) => {
+      const why = this.lossReason(p.seat);
+      const own = why.startsWith(`${p.name} `) ? why.slice(p.name.length + 1) : why;
+      const outcome: PlayerResult["outcome"] = result?.winners.includes(p.seat) ? "won"
+        : p.hasLost ? "lost" : result === undefined ? "playing"
+          : result.winners.length === 0 ? "drew" : "lost";
+      return { seat: p.seat, outcome, why: outcome === "lost" ? own : "" };
+    });
+  }
+
   /** What a disconnected player's absence means, for everyone else in a game that goes on
    * (protocol/README.md, "Dropping and resuming", "Clocks"): one sentence per such player. */
   presenceNotes(): string[] {
@@ -696,6 +736,11 @@ export class App implements Names {
           this.remember();
           // What those events name that has left the view since (a creature that died).
           for (const o of body.value.recentObjects) if (!this.seen.has(o.id)) this.seen.set(o.id, o);
+          // Why players lost: kept for those who still have (a match's next game: nobody).
+          for (const seat of this.lossReasons.keys()) {
+            if (!this.mirror.players.get(seat)?.hasLost) this.lossReasons.delete(seat);
+          }
+          for (const e of body.value.recentEvents) this.noteLoss(e);
           let told = body.value.recentEvents.map((e) => eventText(this, e)).filter((l) => l !== null);
           // (a turn before the one last seen: the next game of a match, not a gap)
           const nextGame = this.mirror.header.turn < turnBefore;
@@ -720,6 +765,7 @@ export class App implements Names {
           break;
         }
         for (const event of body.value.events) {
+          this.noteLoss(event);
           const line = eventText(this, event);
           if (line) this.tell(line);
         }
@@ -918,6 +964,11 @@ export class App implements Names {
     if (wait === 0) ask(); else setTimeout(ask, wait);
   }
 
+  /** A player's loss: why, to say it (the board shows only that they lost). */
+  private noteLoss(event: GameEvent): void {
+    if (event.kind.case === "playerLost") this.lossReasons.set(event.kind.value.seat, event.kind.value.reason);
+  }
+
   /** A decision whose prompt is no longer the pending one is over. */
   private dropStaleDecision(): void {
     const pending = this.mirror.header.pending;
@@ -951,6 +1002,7 @@ export class App implements Names {
     this.deckFor = 0;
     this.deckSent = false;
     this.storedDeck = "";
+    this.lossReasons.clear();
     this.log = [];
     this.logDropped = 0;
     this.logChanges++;

@@ -223,6 +223,34 @@ function handCardKey(names: Names, action: Action, text: string): string | null 
   return `${k.case}:${text}`;
 }
 
+/** A player's result in the game (App.playerResults). */
+export interface PlayerResult {
+  seat: number;
+  outcome: "won" | "lost" | "drew" | "playing";
+  /** Why they lost, without their name ("has 0 or less life (704.5a)"), or "". */
+  why: string;
+}
+
+/** That a player lost, and why: "lost: has 0 or less life (704.5a)", "lost to Door to
+ * Nothingness (104.3e)", or "lost" (why unknown). */
+export function lostWords(why: string): string {
+  if (!why) return "lost";
+  return why.startsWith("lost the game ") ? `lost ${why.slice("lost the game ".length)}` : `lost: ${why}`;
+}
+
+/** A player's result in words, named from the viewer's side: "you won", "Bob lost: has 0
+ * or less life (704.5a)". */
+export function resultWords(names: Names, result: PlayerResult): string {
+  const who = seatName(names, result.seat);
+  switch (result.outcome) {
+    case "won": return `${who} won`;
+    case "lost": return `${who} ${lostWords(result.why)}`;
+    case "drew": return `${who}: a draw`;
+    case "playing": return `${who}: still playing`;
+    default: return assertNever(result.outcome);
+  }
+}
+
 /** A room's time bank: minutes, or seconds under a minute. */
 export function clockText(seconds: number): string {
   return seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;

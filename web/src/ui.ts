@@ -13,7 +13,7 @@ import { saved } from "./storage";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  clockText, decisionName, hiddenTiersText, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
+  clockText, decisionName, hiddenTiersText, lostWords, resultWords, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
   optionSeats,
   seatName, stepName, targetText,
 } from "./describe";
@@ -551,6 +551,7 @@ class Ui {
     const caret = [this.sideboardText.selectionStart, this.sideboardText.selectionEnd] as const;
     const match = app.match;
     const matchGoesOn = match !== null && match.phase !== MatchPhase.OVER;
+    const results = result ? app.playerResults() : [];
     replaceChildren(this.game,
       h("div", { class: "board", "data-testid": "board", "data-seat": viewer,
         "data-state-id": String(m.stateId) },
@@ -567,11 +568,17 @@ class Ui {
             h("h2", null, "Game over"),
             h("p", null, result.winners.length === 0 ? "The game is a draw."
               : `${result.winners.map((s) => seatName(app, s)).join(", ")} won.`),
-            result.reason ? h("p", { class: "hint" }, result.reason) : null,
+            // Each player's result (of three, the first out was named nowhere).
+            h("ul", { class: "results", "data-testid": "results" }, results.map((r) =>
+              h("li", { "data-seat": r.seat, "data-outcome": r.outcome }, resultWords(app, r)))),
+            // (The last loss's reason, unless said above.)
+            result.reason && (result.winners.length === 0 || !results.some((r) => r.why))
+              ? h("p", { class: "hint" }, result.reason) : null,
             match ? h("p", { "data-testid": "match-result" }, app.matchLine) : null,
             matchGoesOn ? null
               : h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
                 "Back to the lobby")) : null,
+          this.lostPanel(),
           app.presenceNotes().map((note) => h("p", { class: "notice", role: "status",
             "data-testid": "presence-note" }, note)),
           this.sideboardPanel(),
@@ -584,6 +591,19 @@ class Ui {
       this.sideboardText.focus();
       this.sideboardText.setSelectionRange(caret[0], caret[1]);
     }
+  }
+
+  /** For a player who lost a game that goes on without them (three players or more, rule
+   * 800.4a): that they lost, why, and what is left to do. */
+  private lostPanel(): HTMLElement | null {
+    const app = this.app;
+    if (!app.viewerLost || app.mirror.gameOver) return null;
+    const why = app.lossReason(app.viewer);
+    return h("section", { class: "panel lost-panel", "data-testid": "you-lost", role: "status" },
+      h("h2", null, "You lost the game"),
+      why ? h("p", null, why) : null,
+      h("p", { class: "hint" }, "The game goes on without you (rule 800.4a): watch it to its end, ",
+        "or leave the room."));
   }
 
   /** Between the games of a match (rules 100.4, 103.2a): keep the deck, or submit a list
@@ -695,10 +715,13 @@ class Ui {
         "data-clock-seat": seat, title: "time left on this player's clock",
         role: "timer" }, formatClock(clock)) : null,
       connected === false ? h("span", { class: "away", title: "disconnected" }, "disconnected") : null,
-      // A player who lost in a game that goes on has left it (800.4a); as a game ends
-      // nothing leaves, and its last board stays on the screen.
-      p.hasLost ? h("span", { class: "lost" },
-        app.mirror.gameOver ? "lost" : "lost: has left the game") : null,
+      // Why they lost (not "has left the game": that read as a quitter). A player who lost
+      // in a game that goes on has left it (800.4a); as a game ends nothing leaves, and its
+      // last board stays on the screen.
+      p.hasLost ? h("span", { class: "lost", "data-testid": "lost",
+        title: app.mirror.gameOver ? "" : "Out of the game: its cards left it, and it goes on "
+          + "without this player (rule 800.4a)." },
+      lostWords(app.playerResults().find((r) => r.seat === seat)?.why ?? "")) : null,
     ];
     return h("section", { class: `player ${mine ? "me" : ""}`, "data-testid": "player",
       "data-seat": seat, "aria-label": `${p.name}'s side` },
@@ -892,7 +915,8 @@ class Ui {
   private roomControls(): HTMLElement {
     const app = this.app;
     const room = app.room;
-    const playing = room?.role === Role.PLAYER && !app.mirror.gameOver;
+    // (A player who lost has nothing to concede: the game goes on without them.)
+    const playing = app.canConcede;
     const inMatch = room?.role === Role.PLAYER && app.match !== null
       && app.match.phase !== MatchPhase.OVER;
     const hidden = room?.role === Role.PLAYER ? hiddenTiersText(room.info.tiers, room.info.players) : "";

@@ -11,6 +11,7 @@ import {
 import {
   ErrorCode, MatchPhase, Role, ServerBatchSchema, TierKind, type ServerMessage,
 } from "../src/gen/protocol/v1/messages_pb";
+import { resultWords } from "../src/describe";
 import { viewHash } from "../src/viewhash";
 import { FakeSocket, installFakeSocket } from "./fakes";
 
@@ -904,5 +905,54 @@ test("a created room's invite link goes once its creator is no longer in it; a h
     assert.equal(app.createdLinks().length, 1);
     again.deliver({ body: { case: "roomClosed", value: { roomId: "r4", reason: "finished" } } });
     assert.deepEqual(app.createdLinks(), [], "until the room closes");
+  } finally { restore(); }
+});
+
+test("three players, one out at 0 life: they see that they lost and why, can't concede; the end says each result", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(1, 9n);
+    v.players.push(create(ViewSchema, { players: [{ seat: 2, name: "Cy#0003", life: 20 }] }).players[0]!);
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "three", seats: 3, started: true } } } });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    assert.equal(app.canConcede, true);
+    // Ann (the viewer) is knocked out; the game goes on for Bob and Cy (rule 800.4a).
+    const out = v.players[0]!;
+    out.life = 0;
+    out.hasLost = true;
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 5n, stateId: 6n,
+      ops: [{ op: { case: "setPlayer", value: out } }], viewHash: viewHash(v),
+      events: [{ kind: { case: "playerLost", value: { seat: 0,
+        reason: "Ann#0001 has 0 or less life (704.5a)" } } }] } } });
+    assert.equal(app.mirror.gameOver, false);
+    assert.equal(app.viewerLost, true);
+    assert.equal(app.canConcede, false, "nothing left to concede");
+    assert.equal(app.lossReason(0), "Ann#0001 has 0 or less life (704.5a)");
+    assert.deepEqual(app.playerResults().map((r) => resultWords(app, r)),
+      ["you lost: has 0 or less life (704.5a)", "Bob#0002: still playing", "Cy#0003: still playing"]);
+    // Cy concedes: Bob wins. Each player's result, not only the winner's and the last loser's.
+    const cy = v.players[2]!;
+    cy.hasLost = true;
+    v.header!.pending = undefined;
+    v.header!.result = create(ViewSchema, { header: { result: { winners: [1],
+      reason: "Cy#0003 conceded (104.3a)" } } }).header!.result;
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 6n, stateId: 7n,
+      ops: [{ op: { case: "setPlayer", value: cy } }, { op: { case: "setHeader", value: v.header! } }],
+      viewHash: viewHash(v), events: [{ kind: { case: "playerLost", value: { seat: 2,
+        reason: "Cy#0003 conceded (104.3a)" } } }] } } });
+    assert.equal(app.mirror.gameOver, true);
+    assert.deepEqual(app.playerResults().map((r) => resultWords(app, r)),
+      ["you lost: has 0 or less life (704.5a)", "Bob#0002 won", "Cy#0003 lost: conceded (104.3a)"]);
+    // A page loaded afterwards never heard Ann's loss: the result names the last one's.
+    const later = signedIn();
+    later.ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 1,
+      room: { roomId: "r", name: "three", seats: 3, started: true } } } });
+    const bobs = create(ViewSchema, { ...v, viewer: 1 });
+    later.ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 7n, view: bobs,
+      viewHash: viewHash(bobs) } } });
+    assert.deepEqual(later.app.playerResults().map((r) => resultWords(later.app, r)),
+      ["Ann#0001 lost", "you won", "Cy#0003 lost: conceded (104.3a)"]);
   } finally { restore(); }
 });

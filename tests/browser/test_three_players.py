@@ -1,0 +1,60 @@
+"""A three-player game as its first player out sees it, with a scripted server
+(tests/browser/fake_server.py). A new user knocked out at 0 life was shown "lost: has left
+the game" (as a quitter is), had no word that they lost, still had a Concede button, and the
+final panel named only the winner and the last loser."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from protocol.v1 import game_pb2 as pb
+from tests.browser.conftest import Pages
+from tests.browser.fake_server import FakeServer, game_view, sign_in
+
+pytestmark = pytest.mark.browser
+
+ANN_OUT = "Ann#0001 has 0 or less life (704.5a)"
+CY_OUT = "Cy#0003 conceded (104.3a)"
+
+
+def test_a_player_out_of_three_sees_that_they_lost_and_the_end_gives_each_result(
+        pages: Pages) -> None:
+    page = pages.open("A")
+    fake = FakeServer()
+    sign_in(page, pages.base_url, fake)
+    players = [pb.Player(seat=0, name="Ann#0001", life=3),
+               pb.Player(seat=1, name="Bob#0002", life=20),
+               pb.Player(seat=2, name="Cy#0003", life=20)]
+    view = game_view(players, [], pending_seat=1, turn=4, active=1)
+    fake.seat(seats=3)
+    fake.snapshot(view, 5)
+    ann = page.locator("[data-testid=player][data-seat='0']")
+    concede = page.get_by_role("button", name="Concede", exact=True)
+    expect(concede).to_have_count(1)
+
+    # Ann goes to 0 life: out of the game, which goes on for Bob and Cy (rule 800.4a).
+    view.players[0].life = 0
+    view.players[0].has_lost = True
+    fake.delta(view, 5, [pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=0, reason=ANN_OUT))],
+               ops=[pb.DeltaOp(set_player=view.players[0])])
+    lost = page.locator("[data-testid=you-lost]")
+    expect(lost).to_contain_text("You lost the game")
+    expect(lost).to_contain_text(ANN_OUT)
+    expect(ann.locator("[data-testid=lost]")).to_have_text("lost: has 0 or less life (704.5a)")
+    expect(concede).to_have_count(0)
+    expect(page.locator("[data-testid=leave-room]")).to_have_text("Leave room")
+    pages.screenshot(page, "out")
+
+    # Cy concedes: Bob wins. The end says each player's result.
+    view.players[2].has_lost = True
+    view.header.ClearField("pending")
+    view.header.result.CopyFrom(pb.GameResult(winners=[1], reason=CY_OUT))
+    fake.delta(view, 6, [pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=2, reason=CY_OUT))],
+               ops=[pb.DeltaOp(set_player=view.players[2]), pb.DeltaOp(set_header=view.header)])
+    results = page.locator("[data-testid=game-over] [data-testid=results] li")
+    expect(results).to_have_text(["you lost: has 0 or less life (704.5a)", "Bob#0002 won",
+                                  "Cy#0003 lost: conceded (104.3a)"])
+    expect(lost).to_have_count(0)
+    pages.screenshot(page)
+    pages.assert_no_errors()
