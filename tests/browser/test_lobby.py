@@ -19,6 +19,7 @@ from tests.browser.ui import (
     Player,
     assert_no_horizontal_overflow,
     create_room,
+    cut_choices,
     invite_link,
     join_by_link,
     page_state,
@@ -65,6 +66,7 @@ def test_phone_layout_and_keyboard(pages: Pages) -> None:
     assert_no_horizontal_overflow(phone, "sign-in")
     sign_in_guest(phone, pages.base_url, "Pia")
     assert_no_horizontal_overflow(phone, "lobby")
+    assert cut_choices(phone) == []
     create_room(phone, seats=2, private=True)
     expect(phone.locator(BOARD)).to_have_count(1)
     assert_no_horizontal_overflow(phone, "waiting room")
@@ -138,7 +140,8 @@ def test_the_lobby_says_what_a_new_visitor_needs(pages: Pages) -> None:
     """A new user's play test: a red "offline" before signing in (the server looked down),
     an empty "Sign in" doing nothing, an invite saying to choose a deck while the sign-in
     form was on screen, delayed views offered for a room without any, a registration that
-    said nothing, and no word of which deck an empty deck box plays."""
+    said nothing, no word of which deck an empty deck box plays, a Spectators choice cut off
+    and a waiting match room that didn't say it was best of 3."""
     host = pages.open("host", url=pages.base_url)
     badge = host.locator("[data-testid=connection]")
     expect(badge).to_have_text("not signed in")
@@ -147,7 +150,14 @@ def test_the_lobby_says_what_a_new_visitor_needs(pages: Pages) -> None:
     expect(host.locator("[data-testid=sign-in-missing]")).to_have_text(
         "Type your account name and your password to sign in (or play as a guest, beside).")
     sign_in_guest(host, pages.base_url, "Hal")
+    # Every choice of the lobby's lists shows whole ("Default (public: anyone, private: inv").
+    assert cut_choices(host) == []
+    # A match says so while it waits for its players.
+    host.locator("#room-best-of").select_option("3")
     create_room(host, seats=2)
+    expect(host.locator("[data-testid=best-of]")).to_have_text(
+        "A best-of-3 match: the first to win 2 games wins it; between games each player may "
+        "sideboard.")
     expect(host.locator("[data-testid=your-deck]")).to_have_text(
         "You play the demo deck “azorius-fliers”, chosen by the server (your deck box was "
         "empty).")

@@ -1,7 +1,8 @@
 """A three-player game as its first player out sees it, with a scripted server
 (tests/browser/fake_server.py). A new user knocked out at 0 life was shown "lost: has left
 the game" (as a quitter is), had no word that they lost, still had a Concede button, and the
-final panel named only the winner and the last loser."""
+final panel named only the winner and the last loser. And the ★ of whose turn it is showed
+while the first player was still being chosen."""
 
 from __future__ import annotations
 
@@ -26,9 +27,22 @@ def test_a_player_out_of_three_sees_that_they_lost_and_the_end_gives_each_result
     players = [pb.Player(seat=0, name="Ann#0001", life=3),
                pb.Player(seat=1, name="Bob#0002", life=20),
                pb.Player(seat=2, name="Cy#0003", life=20)]
-    view = game_view(players, [], pending_seat=1, turn=4, active=1)
     fake.seat(seats=3)
+    # Bob chooses who plays first: nobody's turn yet, so no ★ (it was on seat 0's name).
+    choosing = game_view(players, [], pending_seat=None, turn=0, active=0)
+    choosing.header.phase = pb.GAME_PHASE_CHOOSE_STARTING_PLAYER
+    choosing.header.pending.CopyFrom(pb.PendingInfo(
+        seat=1, kind=pb.DECISION_KIND_CHOOSE_STARTING_PLAYER, prompt_id=1))
+    fake.snapshot(choosing, 4)
+    expect(page.locator("[data-testid=prompt]")).to_contain_text("Waiting for Bob#0002")
+    names = page.locator("[data-testid=player] .pname")
+    expect(names).to_have_count(3)
+    assert "★" not in "".join(names.all_text_contents())
+    # Bob's turn 4: the ★ is his.
+    view = game_view(players, [], pending_seat=1, turn=4, active=1)
     fake.snapshot(view, 5)
+    expect(page.locator("[data-testid=player][data-seat='1'] .pname")).to_contain_text("★")
+    assert "★" not in "".join(names.all_text_contents()).replace("Bob#0002 ★", "")
     ann = page.locator("[data-testid=player][data-seat='0']")
     concede = page.get_by_role("button", name="Concede", exact=True)
     expect(concede).to_have_count(1)

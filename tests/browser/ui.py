@@ -108,6 +108,23 @@ def assert_no_horizontal_overflow(page: Page, where: str) -> None:
                              f"elements past the right edge: {found['wide']}")
 
 
+_CUT_CHOICES_JS = """() => [...document.querySelectorAll('.lobby select')].flatMap((s) => {
+  const was = s.value;
+  const cut = [...s.options].filter((o) => !o.hidden).map((o) => {
+    s.value = o.value;
+    return s.scrollWidth > s.clientWidth ? s.id + ': ' + o.text : '';
+  });
+  s.value = was;
+  return cut.filter(Boolean);
+})"""
+
+
+def cut_choices(page: Page) -> list[str]:
+    """The lobby's list choices whose words don't fit their list ("id: words"), each tried."""
+    found: list[str] = page.evaluate(_CUT_CHOICES_JS)
+    return found
+
+
 # ---- reading the board
 class PageState(TypedDict):
     over: bool

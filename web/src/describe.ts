@@ -4,8 +4,8 @@
  * know (a newer server, protocol/README.md "Versioning") is shown as "not understood".
  */
 import {
-  type Action, type DamageEvent, type Decision, type GameEvent, type GameObject, type Target,
-  DecisionKind, Step, ZoneKind,
+  type Action, type DamageEvent, type Decision, type GameEvent, type GameHeader, type GameObject,
+  type Target, DecisionKind, GamePhase, Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 import { type SpectatorTier, TierKind } from "./gen/protocol/v1/messages_pb";
 
@@ -249,6 +249,23 @@ export function resultWords(names: Names, result: PlayerResult): string {
     case "playing": return `${who}: still playing`;
     default: return assertNever(result.outcome);
   }
+}
+
+/** What a room plays, for its waiting page: "" for a single game; a match (rule 100.6a):
+ * "A best-of-3 match: the first to win 2 games wins it; between games each player may
+ * sideboard." */
+export function matchText(bestOf: number): string {
+  if (bestOf <= 1) return "";
+  return `A best-of-${bestOf} match: the first to win ${Math.ceil(bestOf / 2)} games wins it; `
+    + "between games each player may sideboard.";
+}
+
+/** Whether a turn is being played: the game is past choosing who starts and the mulligans,
+ * and not over (before, "whose turn" means nothing yet: the next game of a match still has
+ * the last one's active player). */
+export function turnBeingPlayed(header: GameHeader | undefined): boolean {
+  return header !== undefined && header.phase === GamePhase.PLAYING && header.turn > 0
+    && header.result === undefined;
 }
 
 /** A room's time bank: minutes, or seconds under a minute. */

@@ -13,7 +13,7 @@ import { saved } from "./storage";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  clockText, decisionName, hiddenTiersText, lostWords, resultWords, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
+  clockText, decisionName, hiddenTiersText, lostWords, matchText, resultWords, turnBeingPlayed, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
   optionSeats,
   seatName, stepName, targetText,
 } from "./describe";
@@ -332,11 +332,14 @@ class Ui {
             h("option", { value: "constructed" }, "Constructed (60+ cards)"),
             h("option", { value: "limited" }, "Limited (40+ cards)"))),
         h("span", null, h("label", { for: "room-spectate" }, "Spectators"),
-          h("select", { id: "room-spectate" },
-            h("option", { value: "" }, "Default (public: anyone, private: invite only)"),
+          h("select", { id: "room-spectate", "aria-describedby": "room-spectate-hint" },
+            h("option", { value: "" }, "Default"),
             h("option", { value: "allowed" }, "Anyone may watch"),
-            h("option", { value: "invite" }, "Only with the invite link"),
+            h("option", { value: "invite" }, "Invite link only"),
             h("option", { value: "none" }, "Nobody")))),
+      // (The default's words in the list were cut off: said here in full.)
+      h("p", { class: "hint", id: "room-spectate-hint" }, "Spectators by default: anyone may ",
+        "watch a public room, only those with the invite link a private one."),
       h("label", { class: "check" }, h("input", { id: "room-private", type: "checkbox" }),
         " Private (not listed; players need the invite link)"),
       h("label", { class: "check" }, h("input", { id: "room-play", type: "checkbox",
@@ -377,7 +380,7 @@ class Ui {
       h("label", { for: "join-tier" }, "Watch which view"),
       h("select", { id: "join-tier" },
         h("option", { value: "0" }, "Live (public information)"),
-        [1, 2, 3, 4].map((n) => h("option", { value: n }, `Delayed view ${n} (if the room offers one)`))),
+        [1, 2, 3, 4].map((n) => h("option", { value: n }, `Delayed view ${n} (if offered)`))),
       h("div", { class: "row" },
         h("button", { type: "submit", "data-testid": "join-room" }, "Join as player"),
         h("button", { type: "button", "data-testid": "watch-room", onclick: () => {
@@ -468,7 +471,7 @@ class Ui {
       const option = options[n];
       if (option === undefined) continue;
       option.textContent = tier ? `Delayed: ${tierText(tier, room?.players ?? [])}`
-        : `Delayed view ${n} (if the room offers one)`;
+        : `Delayed view ${n} (if offered)`;
       // A room known to have no such tier doesn't list it (it read as offered).
       const absent = room !== undefined && tier === undefined;
       option.hidden = absent;
@@ -527,6 +530,7 @@ class Ui {
         h("h2", null, room.info.name || "Room"),
         h("p", null, room.role === Role.SPECTATOR ? "Watching. The game hasn't started yet."
           : `Waiting for players: the game starts when all ${room.info.seats} seats are taken.`),
+        room.info.bestOf > 1 ? h("p", { "data-testid": "best-of" }, matchText(room.info.bestOf)) : null,
         h("p", { "data-testid": "seated" }, `Seated (${room.info.players.length} of `
           + `${room.info.seats}): ${room.info.players.join(", ") || "nobody yet"}`),
         app.deckWords ? h("p", { "data-testid": "your-deck" }, `You play ${app.deckWords}.`) : null,
@@ -693,7 +697,8 @@ class Ui {
     const revealed = [...m.objects.values()].filter((o) => o.owner === seat && o.zone
       && (o.zone.kind === ZoneKind.LIBRARY || o.zone.kind === ZoneKind.HAND)
       && !m.zones.has(zoneKey(o.zone.kind, o.zone.owner)));
-    const active = m.header.activeSeat === seat;
+    // Whose turn, once one is played (not while the next game's first player is chosen).
+    const active = turnBeingPlayed(m.header) && m.header.activeSeat === seat;
     const deciding = m.header.pending?.seat === seat;
     const selected = app.selected?.kind === "player" && app.selected.seat === seat;
     const infoAttrs = {

@@ -3,12 +3,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import {
-  ActionSchema, GameEventSchema, GameObjectSchema, type Action, type GameObject, ZoneKind,
+  ActionSchema, GameEventSchema, GameHeaderSchema, GameObjectSchema, GamePhase, type Action,
+  type GameObject, ZoneKind,
 } from "../src/gen/protocol/v1/game_pb";
 import {
   clockText, distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
-  hiddenTiersText, optionText, optionWhose, plainManaSource, shownOptions, tierText, tokenWords,
-  type Names,
+  hiddenTiersText, matchText, optionText, optionWhose, plainManaSource, shownOptions, tierText,
+  tokenWords, turnBeingPlayed, type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -253,4 +254,22 @@ test("a creature with a plain mana ability is a plain mana source; a Treasure is
     rulesText: "{T}, Sacrifice this artifact: Add one mana of any color." })));
   assert.ok(!plainManaSource(source({ name: "Vanilla", cardTypes: ["Creature"] })));
   assert.ok(!plainManaSource(undefined));
+});
+
+test("a match's waiting page says what it is; a single game's says nothing more", () => {
+  assert.equal(matchText(1), "");
+  assert.equal(matchText(3), "A best-of-3 match: the first to win 2 games wins it; between "
+    + "games each player may sideboard.");
+  assert.match(matchText(5), /first to win 3 games/);
+});
+
+test("whose turn it is means something only while a turn is played", () => {
+  const header = (fields: MessageInitShape<typeof GameHeaderSchema>) => create(GameHeaderSchema, fields);
+  // Game 2 of a match: its first player being chosen, the active seat still game 1's.
+  assert.equal(turnBeingPlayed(header({ phase: GamePhase.CHOOSE_STARTING_PLAYER, activeSeat: 1 })), false);
+  assert.equal(turnBeingPlayed(header({ phase: GamePhase.MULLIGANS, turn: 0 })), false);
+  assert.equal(turnBeingPlayed(header({ phase: GamePhase.PLAYING, turn: 1 })), true);
+  assert.equal(turnBeingPlayed(header({ phase: GamePhase.PLAYING, turn: 7,
+    result: { winners: [0], reason: "conceded" } })), false);
+  assert.equal(turnBeingPlayed(undefined), false);
 });
