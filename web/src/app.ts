@@ -1011,6 +1011,11 @@ export class App implements Names {
   }
 
   private forgetCreated(): void {
+    // The join form filled in with it (for a deck refused at creation) is emptied too.
+    if (this.invite !== null && this.invite.roomId === this.created?.room.roomId) {
+      this.invite = null;
+      this.inviteChanged++;
+    }
     this.created = null;
     this.createdUnjoined = "";
   }

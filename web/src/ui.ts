@@ -13,9 +13,9 @@ import { saved } from "./storage";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  clockText, decisionName, hiddenTiersText, lostWords, matchText, resultWords, turnBeingPlayed, manaSymbols, tierText, manaSymbolWords, objectName, optionObjects,
-  optionSeats,
-  seatName, stepName, targetText,
+  clockText, decisionName, hiddenTiersText, lostWords, manaSymbols, manaSymbolWords, matchText,
+  objectName, optionObjects, optionSeats, resultWords, seatName, stepName, targetText, tierText,
+  turnBeingPlayed,
 } from "./describe";
 
 export function mount(root: HTMLElement, app: App): void {
@@ -81,6 +81,8 @@ class Ui {
   /** Keyboard focus was on an option: keep it on the options across decisions. */
   private optionFocus = false;
   private inviteShown = 0;
+  /** What the last invite filled the join form in with. */
+  private filledIn: { roomId: string; code: string } | null = null;
   /** Between the games of a match: the deck list being edited (built once, so typing and
    * the caret survive re-renders) and the game it was filled in for. */
   private readonly sideboardText = h("textarea", { id: "sideboard-text", rows: 10,
@@ -119,9 +121,18 @@ class Ui {
     if (app.inviteChanged !== this.inviteShown) {
       this.inviteShown = app.inviteChanged;
       const inv = app.invite;
+      const roomId = byId<HTMLInputElement>("join-room-id");
+      const code = byId<HTMLInputElement>("join-invite");
       if (inv) {
-        byId<HTMLInputElement>("join-room-id").value = inv.roomId;
-        byId<HTMLInputElement>("join-invite").value = inv.code;
+        this.filledIn = { roomId: inv.roomId, code: inv.code };
+        roomId.value = inv.roomId;
+        code.value = inv.code;
+      } else if (this.filledIn !== null && roomId.value === this.filledIn.roomId
+          && code.value === this.filledIn.code) {
+        // (The invite is gone -- the room created was left or lost: what it filled in goes.)
+        roomId.value = "";
+        code.value = "";
+        this.filledIn = null;
       }
     }
     const signedIn = app.account !== null && app.status !== "signed-out";

@@ -888,6 +888,7 @@ test("a created room's invite link goes once its creator is no longer in it; a h
     assert.equal(app.room, null);
     assert.match(app.notice, /no longer in the room/);
     assert.deepEqual(app.createdLinks(), [], "no invite link to a room that is gone");
+    assert.equal(app.invite, null, "nor the join form filled in with it");
     // Left: gone too.
     create(app, again, "r2", true);
     app.leaveRoom();
