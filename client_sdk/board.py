@@ -91,6 +91,8 @@ class Board:
     waiting: str = ""
     #: The deck this player plays, in words (describe.deck_words; "" if not known).
     deck: str = ""
+    #: The deck as the server stores it (Joined.deck, DeckAccepted.deck): plain text.
+    deck_text: str = ""
     #: A match of several games: its latest state (protocol/README.md, "Matches").
     match: mpb.MatchState | None = None
     #: Between games: the player's deck for the next game is awaited.
@@ -198,6 +200,7 @@ class Board:
                     self.notice = ""
         elif body == "deck_accepted":
             accepted = msg.deck_accepted
+            self.deck_text = accepted.deck or self.deck_text
             self.notice = (f"You keep your deck for game {accepted.game_number}."
                            if accepted.kept else
                            f"Deck accepted for game {accepted.game_number}: "
@@ -231,6 +234,7 @@ class Board:
         self.seat = joined.seat
         self.room = joined.room
         self.deck = deck_words(joined) or self.deck
+        self.deck_text = joined.deck or self.deck_text
 
     def add_event(self, text: str) -> None:
         """Log an event; the same words again just count up (``you drew a card (x7)``)."""
@@ -518,6 +522,15 @@ def _turn_line(board: Board) -> Text:
     return line
 
 
+def deck_line(text: str) -> str:
+    """A stored deck list on one line: ``4 Shock · 56 Mountain | Sideboard: 4 Plains``."""
+    main, _, side = text.partition("\nSideboard\n")
+    cards = " · ".join(line.strip() for line in main.splitlines()
+                       if line.strip() and not line.startswith("Name "))
+    extra = " · ".join(line.strip() for line in side.splitlines() if line.strip())
+    return cards + (f" | Sideboard: {extra}" if extra else "")
+
+
 def _sideboard_block(board: Board, now: float | None) -> list[RenderableType]:
     """Between the games of a match: keep the deck, or paste a sideboarded list."""
     match = board.match
@@ -536,6 +549,8 @@ def _sideboard_block(board: Board, now: float | None) -> list[RenderableType]:
         out.append(Text(f"Pasting a deck list: {len(board.pasting)} line(s) so far. A line "
                         f"with a single . sends it; 'cancel' stops."))
         return out
+    if board.deck_text:  # (to type the list with its changes, the cards in view)
+        out.append(Text(f"Your deck now: {deck_line(board.deck_text)}", style="dim"))
     out.append(Text("  k. Keep my deck (as in the last game)"))
     out.append(Text("  d. Paste a sideboarded deck list: the cards you registered, main "
                     "deck and sideboard together (rule 100.4)"))

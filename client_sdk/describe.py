@@ -307,6 +307,12 @@ def deck_words(joined: mpb.Joined) -> str:
     return f"your deck {joined.deck_name}" if joined.deck_name else "your deck"
 
 
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``, ``12th``, ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def step_name(step: int) -> str:
     """A step of the turn (rules 500-514)."""
     return _STEP_NAMES.get(step, "")
@@ -537,6 +543,16 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
     if kind == "life_exchanged":
         seats = " and ".join(seat_name(names, s) for s in event.life_exchanged.seats)
         return f"{seats} exchanged life totals"
+    if kind == "starting_player_chosen":  # rule 103.1
+        chosen = event.starting_player_chosen
+        if chosen.chooser == chosen.starting:
+            return f"{seat_name(names, chosen.chooser)} chose to play first"
+        return (f"{seat_name(names, chosen.chooser)} chose {seat_name(names, chosen.starting)} "
+                f"to play first")
+    if kind == "mulligan_taken":  # rule 103.5
+        taken = event.mulligan_taken
+        return f"{seat_name(names, taken.seat)} took a mulligan" + (
+            f" ({ordinal(taken.number)})" if taken.number > 1 else "")
     # Rules 700.13, 700.14: true of nearly every game, worth a line only when a card in view
     # cares ("whenever you commit a crime", "whenever you expend 4").
     if kind == "crime":

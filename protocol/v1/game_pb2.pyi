@@ -496,6 +496,22 @@ class LifeChangedEvent(_message.Message):
     amount: int
     def __init__(self, seat: _Optional[int] = ..., amount: _Optional[int] = ...) -> None: ...
 
+class StartingPlayerChosenEvent(_message.Message):
+    __slots__ = ("chooser", "starting")
+    CHOOSER_FIELD_NUMBER: _ClassVar[int]
+    STARTING_FIELD_NUMBER: _ClassVar[int]
+    chooser: int
+    starting: int
+    def __init__(self, chooser: _Optional[int] = ..., starting: _Optional[int] = ...) -> None: ...
+
+class MulliganTakenEvent(_message.Message):
+    __slots__ = ("seat", "number")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    number: int
+    def __init__(self, seat: _Optional[int] = ..., number: _Optional[int] = ...) -> None: ...
+
 class GameEndedEvent(_message.Message):
     __slots__ = ("winners", "reason")
     WINNERS_FIELD_NUMBER: _ClassVar[int]
@@ -505,7 +521,7 @@ class GameEndedEvent(_message.Message):
     def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("zone_change", "damage", "player_lost", "spell_cast", "card_drawn", "token_created", "attackers_declared", "blockers_declared", "cards_revealed", "library_searched", "clash", "life_exchanged", "crime", "expend", "game_ended", "life_changed")
+    __slots__ = ("zone_change", "damage", "player_lost", "spell_cast", "card_drawn", "token_created", "attackers_declared", "blockers_declared", "cards_revealed", "library_searched", "clash", "life_exchanged", "crime", "expend", "game_ended", "life_changed", "starting_player_chosen", "mulligan_taken")
     ZONE_CHANGE_FIELD_NUMBER: _ClassVar[int]
     DAMAGE_FIELD_NUMBER: _ClassVar[int]
     PLAYER_LOST_FIELD_NUMBER: _ClassVar[int]
@@ -522,6 +538,8 @@ class GameEvent(_message.Message):
     EXPEND_FIELD_NUMBER: _ClassVar[int]
     GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
     LIFE_CHANGED_FIELD_NUMBER: _ClassVar[int]
+    STARTING_PLAYER_CHOSEN_FIELD_NUMBER: _ClassVar[int]
+    MULLIGAN_TAKEN_FIELD_NUMBER: _ClassVar[int]
     zone_change: ZoneChangeEvent
     damage: DamageEvent
     player_lost: PlayerLostEvent
@@ -538,7 +556,9 @@ class GameEvent(_message.Message):
     expend: ExpendEvent
     game_ended: GameEndedEvent
     life_changed: LifeChangedEvent
-    def __init__(self, zone_change: _Optional[_Union[ZoneChangeEvent, _Mapping]] = ..., damage: _Optional[_Union[DamageEvent, _Mapping]] = ..., player_lost: _Optional[_Union[PlayerLostEvent, _Mapping]] = ..., spell_cast: _Optional[_Union[SpellCastEvent, _Mapping]] = ..., card_drawn: _Optional[_Union[CardDrawnEvent, _Mapping]] = ..., token_created: _Optional[_Union[TokenCreatedEvent, _Mapping]] = ..., attackers_declared: _Optional[_Union[AttackersDeclaredEvent, _Mapping]] = ..., blockers_declared: _Optional[_Union[BlockersDeclaredEvent, _Mapping]] = ..., cards_revealed: _Optional[_Union[CardsRevealedEvent, _Mapping]] = ..., library_searched: _Optional[_Union[LibrarySearchedEvent, _Mapping]] = ..., clash: _Optional[_Union[ClashEvent, _Mapping]] = ..., life_exchanged: _Optional[_Union[LifeExchangedEvent, _Mapping]] = ..., crime: _Optional[_Union[CrimeEvent, _Mapping]] = ..., expend: _Optional[_Union[ExpendEvent, _Mapping]] = ..., game_ended: _Optional[_Union[GameEndedEvent, _Mapping]] = ..., life_changed: _Optional[_Union[LifeChangedEvent, _Mapping]] = ...) -> None: ...
+    starting_player_chosen: StartingPlayerChosenEvent
+    mulligan_taken: MulliganTakenEvent
+    def __init__(self, zone_change: _Optional[_Union[ZoneChangeEvent, _Mapping]] = ..., damage: _Optional[_Union[DamageEvent, _Mapping]] = ..., player_lost: _Optional[_Union[PlayerLostEvent, _Mapping]] = ..., spell_cast: _Optional[_Union[SpellCastEvent, _Mapping]] = ..., card_drawn: _Optional[_Union[CardDrawnEvent, _Mapping]] = ..., token_created: _Optional[_Union[TokenCreatedEvent, _Mapping]] = ..., attackers_declared: _Optional[_Union[AttackersDeclaredEvent, _Mapping]] = ..., blockers_declared: _Optional[_Union[BlockersDeclaredEvent, _Mapping]] = ..., cards_revealed: _Optional[_Union[CardsRevealedEvent, _Mapping]] = ..., library_searched: _Optional[_Union[LibrarySearchedEvent, _Mapping]] = ..., clash: _Optional[_Union[ClashEvent, _Mapping]] = ..., life_exchanged: _Optional[_Union[LifeExchangedEvent, _Mapping]] = ..., crime: _Optional[_Union[CrimeEvent, _Mapping]] = ..., expend: _Optional[_Union[ExpendEvent, _Mapping]] = ..., game_ended: _Optional[_Union[GameEndedEvent, _Mapping]] = ..., life_changed: _Optional[_Union[LifeChangedEvent, _Mapping]] = ..., starting_player_chosen: _Optional[_Union[StartingPlayerChosenEvent, _Mapping]] = ..., mulligan_taken: _Optional[_Union[MulliganTakenEvent, _Mapping]] = ...) -> None: ...
 
 class View(_message.Message):
     __slots__ = ("viewer", "header", "players", "objects", "zones")

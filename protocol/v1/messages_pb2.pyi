@@ -348,20 +348,22 @@ class MatchQueue(_message.Message):
     def __init__(self, queued: _Optional[bool] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., seats: _Optional[int] = ..., waiting: _Optional[int] = ...) -> None: ...
 
 class Joined(_message.Message):
-    __slots__ = ("room", "role", "seat", "tier", "deck_name", "demo_deck")
+    __slots__ = ("room", "role", "seat", "tier", "deck_name", "demo_deck", "deck")
     ROOM_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TIER_FIELD_NUMBER: _ClassVar[int]
     DECK_NAME_FIELD_NUMBER: _ClassVar[int]
     DEMO_DECK_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
     room: RoomInfo
     role: Role
     seat: int
     tier: int
     deck_name: str
     demo_deck: bool
-    def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ..., role: _Optional[_Union[Role, str]] = ..., seat: _Optional[int] = ..., tier: _Optional[int] = ..., deck_name: _Optional[str] = ..., demo_deck: _Optional[bool] = ...) -> None: ...
+    deck: str
+    def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ..., role: _Optional[_Union[Role, str]] = ..., seat: _Optional[int] = ..., tier: _Optional[int] = ..., deck_name: _Optional[str] = ..., demo_deck: _Optional[bool] = ..., deck: _Optional[str] = ...) -> None: ...
 
 class LeaveRoom(_message.Message):
     __slots__ = ()

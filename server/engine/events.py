@@ -248,8 +248,24 @@ class LifeExchanged:
     seats: tuple[int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class StartingPlayerChosen:
+    """Rule 103.1: ``chooser`` chose ``starting`` to take the first turn."""
+
+    chooser: int
+    starting: int
+
+
+@dataclass(frozen=True, slots=True)
+class MulliganTaken:
+    """Rule 103.5: ``seat`` took a mulligan, its ``number``-th of this game."""
+
+    seat: int
+    number: int
+
+
 Event = (ZoneChanged | LeftGame | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
          | LifeGained | LifeLost | TargetsChosen | CountersPut | AbilityActivated | Sacrificed
-         | Untapped)
+         | Untapped | StartingPlayerChosen | MulliganTaken)

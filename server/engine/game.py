@@ -70,6 +70,7 @@ from server.engine.board import board
 from server.engine.errors import GameOverError, IllegalActionError
 from server.engine.events import (
     Event,
+    StartingPlayerChosen,
     Untapped,
 )
 from server.engine.mana import (
@@ -378,6 +379,7 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
         unless.answer(game, choice, action, events)  # rule 118.12a
     elif isinstance(action, ChooseStartingPlayer):
         game.choices.pop(0)
+        events.append(StartingPlayerChosen(choice.seat, action.seat))  # rule 103.1
         game.starting_player = action.seat
         variants.starting_player_chosen(game, events)  # e.g. the ante (407.2)
         start.start_with(game, action.seat, events)

@@ -3,7 +3,7 @@ mulligan (103.5) up to the first turn."""
 
 from __future__ import annotations
 
-from server.engine.events import Event
+from server.engine.events import Event, MulliganTaken
 from server.engine.state import Choice, DecisionKind, Game, GamePhase, Step, Zone
 from server.engine.zones import draw, move, shuffle_library
 
@@ -57,6 +57,7 @@ def after_mulligan_choice(game: Game, events: list[Event]) -> None:
         return
     for seat in takers:
         player = game.player(seat)
+        events.append(MulliganTaken(seat, player.mulligans + 1))  # rule 103.5
         for oid in list(player.hand):
             move(game, oid, Zone.LIBRARY, events)
         shuffle_library(game, seat)

@@ -573,14 +573,15 @@ class Room:
 
     def _joined(self, member: Member) -> mpb.Joined:
         """What a member is told as it takes (or takes back) its place: the room, its role,
-        seat and tier, and a player's deck (its name; whether it is a demo deck)."""
+        seat and tier, and a player's deck (its name; whether it is a demo deck; its text)."""
         if member.seat == SPECTATOR:
             return mpb.Joined(room=self.info(member.tier), role=mpb.ROLE_SPECTATOR,
                               seat=member.seat, tier=member.tier)
         deck = member.deck
         return mpb.Joined(room=self.info(), role=mpb.ROLE_PLAYER, seat=member.seat,
                           deck_name=deck.name if deck is not None else "",
-                          demo_deck=deck is not None and is_demo(deck, self.format))
+                          demo_deck=deck is not None and is_demo(deck, self.format),
+                          deck=deck.text if deck is not None else "")
 
     def _demo_for_next(self) -> str:
         return demo_deck_for_seat(sum(1 for s in self.seats if s))

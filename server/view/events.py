@@ -29,8 +29,10 @@ from server.engine.events import (
     LifeExchanged,
     LifeGained,
     LifeLost,
+    MulliganTaken,
     PlayerLost,
     SpellCast,
+    StartingPlayerChosen,
     TokenCreated,
     ZoneChanged,
 )
@@ -134,4 +136,10 @@ def _public_counts(event: Event) -> pb.GameEvent | None:
         return pb.GameEvent(crime=pb.CrimeEvent(seat=event.seat))
     if isinstance(event, Expended):
         return pb.GameEvent(expend=pb.ExpendEvent(seat=event.seat, amount=event.amount))
+    if isinstance(event, StartingPlayerChosen):
+        return pb.GameEvent(starting_player_chosen=pb.StartingPlayerChosenEvent(
+            chooser=event.chooser, starting=event.starting))
+    if isinstance(event, MulliganTaken):
+        return pb.GameEvent(mulligan_taken=pb.MulliganTakenEvent(seat=event.seat,
+                                                                 number=event.number))
     return None

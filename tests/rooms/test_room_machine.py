@@ -228,13 +228,16 @@ def test_rule_103_2_a_player_is_told_which_deck_it_plays_a_demo_deck_dealt_or_it
     assert (dealt.deck_name, dealt.demo_deck) == (demo_deck_for_seat(0), True)
     assert (named.deck_name, named.demo_deck) == ("rakdos-aggro", True)
     assert (own.deck_name, own.demo_deck) == ("Burn", False)
+    # With the deck as stored: what sideboarding starts from (an uploaded XML file's too).
+    assert own.deck == resolve("Name Burn\n4 Shock\n56 Mountain", DeckFormat.CONSTRUCTED).text
+    assert dealt.deck == resolve(demo_deck_for_seat(0), DeckFormat.CONSTRUCTED).text
     # A list that only takes a demo deck's name is not that demo deck.
     d2 = Driver(Room("r2", "test", 2, 0.0))
     d2.join(1, deck="Name rakdos-aggro\n4 Shock\n56 Mountain")
     assert not d2.take(1)[0].joined.demo_deck
     d2.join(2, spectator=True)
     watcher = d2.take(2)[0].joined
-    assert (watcher.deck_name, watcher.demo_deck) == ("", False)
+    assert (watcher.deck_name, watcher.demo_deck, watcher.deck) == ("", False, "")
     # Taking the seat back says it again.
     d.do(Disconnect(1))
     assert d.do(Reattach(9, 4, "s1", "p1", 0, "a1", WELCOME)).accepted

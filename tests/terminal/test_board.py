@@ -248,6 +248,14 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
     assert "Game over: Bob won (conceded) · Game 3 of 3 · you 1 \N{EN DASH} Bob 1" in screen
     assert "Between games: your deck for game 3 (1:00 left)" in screen
     assert "k. Keep my deck" in screen and "d. Paste a sideboarded deck list" in screen
+    assert "Your deck now" not in screen  # (not known yet)
+    # The deck the server stored (Joined.deck, DeckAccepted.deck): shown, to type it again
+    # with its changes (the terminal showed no list: a new user had to find their file).
+    board.absorb(mpb.ServerMessage(request_id=4, deck_accepted=mpb.DeckAccepted(
+        game_number=3, kept=True, main_count=60, sideboard_count=4,
+        deck="Name Burn\n4 Shock\n56 Mountain\n\nSideboard\n4 Plains\n")), now=130.0)
+    assert "Your deck now: 4 Shock · 56 Mountain | Sideboard: 4 Plains" in " ".join(
+        frame_text(board, 130.0).split())
     board.pasting = ["4 Shock"]
     assert "Pasting a deck list: 1 line(s) so far" in frame_text(board, 130.0)
     watching = _board(SPECTATOR)
@@ -616,3 +624,22 @@ def test_the_same_card_twice_in_hand_is_one_option_to_play_or_cast() -> None:
     assert labels[3].endswith("(1 of 2)") and labels[4].endswith("(2 of 2)")
     text = frame_text(board, now=100.0)
     assert "  4. " + labels[3] in text and "  6. " not in text
+
+
+def test_103_who_chose_to_play_first_and_each_mulligan_read_so() -> None:
+    """Nothing said who chose to play first, and a mulligan read 'a card (Bob's) moved
+    from hand to library (x7)' (a new user)."""
+    board = _board(ANN)
+
+    def told(**fields: object) -> str | None:
+        return event_text(board, pb.GameEvent(**fields))  # type: ignore[arg-type]
+
+    chosen = pb.StartingPlayerChosenEvent
+    assert told(starting_player_chosen=chosen(chooser=BOB, starting=BOB)) == \
+        "Bob chose to play first"
+    assert told(starting_player_chosen=chosen(chooser=BOB, starting=ANN)) == \
+        "Bob chose you to play first"
+    assert told(mulligan_taken=pb.MulliganTakenEvent(seat=ANN, number=1)) == \
+        "you took a mulligan"
+    assert told(mulligan_taken=pb.MulliganTakenEvent(seat=BOB, number=2)) == \
+        "Bob took a mulligan (2nd)"

@@ -508,3 +508,28 @@ def test_601_2_a_decision_while_casting_says_what_is_being_cast() -> None:
     assert pending is not None
     assert decision_for(pending, 0, set(game.objects), (), room_id="r", state_id=2,
                         game=game).prompt == "Shock: Choose a target."
+
+
+def test_103_1_103_5_the_starting_players_choice_and_each_mulligan_are_told_to_everyone() -> None:
+    """Nobody was told who chose to play first, nor that a player took a mulligan (a new
+    user read 'a card moved from hand to library (x7)')."""
+    from server.cards import demo_deck
+    from server.engine import PlayerSetup, apply, new_game
+    from server.engine.actions import ChooseStartingPlayer, KeepHand, TakeMulligan
+    from server.view import SPECTATOR
+    from server.view.events import project_events
+
+    game = new_game(b"\x05" * 16, [PlayerSetup(n, demo_deck("naya-pets")) for n in "AB"])
+    pending = game.pending
+    assert pending is not None and pending.kind.name == "CHOOSE_STARTING_PLAYER"
+    chooser = pending.seat
+    told = apply(game, chooser, ChooseStartingPlayer(1 - chooser))
+    told += apply(game, 1 - chooser, TakeMulligan())  # the starting player declares first
+    told += apply(game, chooser, KeepHand())
+    for viewer in (0, 1, SPECTATOR):
+        events = project_events(told, viewer, {}, {})
+        chosen = [e.starting_player_chosen for e in events
+                  if e.HasField("starting_player_chosen")]
+        assert [(c.chooser, c.starting) for c in chosen] == [(chooser, 1 - chooser)]
+        assert [(e.mulligan_taken.seat, e.mulligan_taken.number) for e in events
+                if e.HasField("mulligan_taken")] == [(1 - chooser, 1)]

@@ -368,7 +368,7 @@ export class App implements Names {
    * (plain text, main deck then "Sideboard"), else the list the player gave if it was plain
    * text -- never an uploaded XML file (an MTGO .dek, a Cockatrice .cod: swapping cards meant
    * editing XML), which this client can't turn into a list -- and a hint when it starts empty.
-   * (The server says the registered deck only in answer to a first SubmitDeck.) */
+   * (The server says it in Joined.deck, and after each SubmitDeck in DeckAccepted.deck.) */
   sideboardDraft(): { text: string; hint: string } {
     if (this.storedDeck) return { text: this.storedDeck, hint: "" };
     const given = this.lastDeck;
@@ -647,6 +647,7 @@ export class App implements Names {
         if (r.joined?.room && !earlier) {
           this.room = { info: r.joined.room, role: r.joined.role, seat: r.joined.seat,
             tier: r.joined.tier };
+          if (r.joined.role === Role.PLAYER && r.joined.deck) this.storedDeck = r.joined.deck;
           this.notice = ""; // (an invitation to this room, say: it is taken up)
           if (r.snapshot) this.snapshotAsked = true; // a Snapshot follows
         } else if (watched !== null) {
@@ -697,6 +698,9 @@ export class App implements Names {
         if (j.role === Role.PLAYER) {
           const dealt = (kind === "join" || kind === "quick") && this.lastDeck.trim() === "";
           this.deckWords = deckWords(j.deckName, j.demoDeck, dealt);
+          // The deck as the server stores it: what the sideboarding box starts with (an
+          // uploaded MTGO .dek's XML is never shown there).
+          this.storedDeck = j.deck;
         }
         this.deckProblems = [];
         this.notice = "";

@@ -547,6 +547,15 @@ export function eventText(names: Names, event: GameEvent): string | null {
       return `${seatName(names, seat)} ${amount > 0 ? "gained" : "lost"} ${Math.abs(amount)} life`;
     }
     case "lifeExchanged": return `${k.value.seats.map((s) => seatName(names, s)).join(" and ")} exchanged life totals`;
+    case "startingPlayerChosen": { // rule 103.1
+      const { chooser, starting } = k.value;
+      return chooser === starting ? `${seatName(names, chooser)} chose to play first`
+        : `${seatName(names, chooser)} chose ${seatName(names, starting)} to play first`;
+    }
+    case "mulliganTaken": { // rule 103.5
+      const { seat, number } = k.value;
+      return `${seatName(names, seat)} took a mulligan${number > 1 ? ` (${ordinal(number)})` : ""}`;
+    }
     // Rules 700.13, 700.14: true of nearly every game, worth a line only when a card in view
     // cares ("whenever you commit a crime", "whenever you expend 4").
     case "crime":
@@ -567,4 +576,10 @@ export function eventText(names: Names, event: GameEvent): string | null {
 export function tokenWords(name: string): string {
   if (!name) return "a token";
   return / token$/i.test(name) ? `a ${name}` : `a ${name} token`;
+}
+
+/** `1st`, `2nd`, `3rd`, `4th` ... `11th`, `12th`, `21st` (as client_sdk.describe.ordinal). */
+export function ordinal(n: number): string {
+  const suffix = n % 100 >= 10 && n % 100 <= 20 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
+  return `${n}${suffix}`;
 }

@@ -8,7 +8,7 @@ import {
 } from "../src/gen/protocol/v1/game_pb";
 import {
   clockText, distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
-  hiddenTiersText, matchText, optionText, optionWhose, plainManaSource, shownOptions, tierText,
+  hiddenTiersText, matchText, optionText, optionWhose, ordinal, plainManaSource, shownOptions, tierText,
   tokenWords, turnBeingPlayed, type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
@@ -272,4 +272,18 @@ test("whose turn it is means something only while a turn is played", () => {
   assert.equal(turnBeingPlayed(header({ phase: GamePhase.PLAYING, turn: 7,
     result: { winners: [0], reason: "conceded" } })), false);
   assert.equal(turnBeingPlayed(undefined), false);
+});
+
+test("who chose to play first and each mulligan read so (103.1, 103.5)", () => {
+  const told = (kind: MessageInitShape<typeof GameEventSchema>["kind"]) =>
+    eventText(names, create(GameEventSchema, { kind }));
+  assert.equal(told({ case: "startingPlayerChosen", value: { chooser: 1, starting: 1 } }),
+    "Bob chose to play first");
+  assert.equal(told({ case: "startingPlayerChosen", value: { chooser: 1, starting: 0 } }),
+    "Bob chose you to play first");
+  assert.equal(told({ case: "mulliganTaken", value: { seat: 1, number: 2 } }),
+    "Bob took a mulligan (2nd)");
+  assert.equal(told({ case: "mulliganTaken", value: { seat: 0, number: 1 } }), "you took a mulligan");
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal),
+    ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]);
 });

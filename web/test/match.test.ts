@@ -168,3 +168,22 @@ test("between games the box starts with a plain-text list: the server's, or the 
     assert.deepEqual(app.sideboardDraft(), { text: stored, hint: "" });
   } finally { restore(); }
 });
+
+test("the deck the server stored at the join (Joined.deck) is the box's list from the first sideboarding", () => {
+  const restore = installFakeSocket();
+  try {
+    const app = new App("ws://server/", "http://server/", null);
+    app.signInGuest("Ann");
+    const ws = FakeSocket.all.at(-1)!;
+    ws.open();
+    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
+      resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+    app.lastDeck = '<?xml version="1.0"?><Deck></Deck>'; // uploaded as MTGO XML
+    const stored = "4 Shock\n56 Mountain\n\nSideboard\n4 Plains";
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0, deck: stored,
+      room: { roomId: "r", name: "bo3", seats: 2, started: true, bestOf: 3 } } } });
+    ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 2, wins: [0, 1],
+      phase: MatchPhase.SIDEBOARDING, ready: [false, false], winner: -1 }));
+    assert.deepEqual(app.sideboardDraft(), { text: stored, hint: "" });
+  } finally { restore(); }
+});
