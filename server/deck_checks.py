@@ -79,6 +79,11 @@ class DeckChecks:
             if ready > trio.current_time():
                 await trio.sleep_until(ready)
                 self._server.ready_at()  # (refilled to now)
+            # Asked again in its turn: the address's other lists, waiting before this one,
+            # may have spent its share meanwhile (sixty at once would each pass above).
+            wait = mine.ready_at() - trio.current_time()
+            if wait > 0:
+                raise DeckCheckRefused(wait)
             if len(spec.encode()) <= INLINE_DECK_BYTES:
                 began = self._work_clock()
                 result = resolve_as_read(spec, fmt)

@@ -81,3 +81,24 @@ async def test_a_flood_of_unreadable_lists_from_one_address_gets_rate_limited(
         reply = await other.request(quick_match=mpb.QuickMatch(seats=2, deck=UNREADABLE))
         assert reply.error.code == mpb.ERROR_CODE_INVALID_DECK
         assert app.refusals.totals["deck"] >= 1
+
+
+async def test_lists_sent_at_once_from_one_address_are_refused_once_its_share_is_spent(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Lists sent at once each passed the address's check before any was charged,
+    and queued for the server's share ahead of every other address's."""
+    checks = DeckChecks(address_share=0.02, address_burst=0.1, server_share=1.0,
+                        server_burst=10.0, work_clock=StepClock(0.03))
+    outcomes: list[str] = []
+
+    async def send() -> None:
+        try:
+            await checks.read("1.2.3.4", "4 Shock", DeckFormat.CONSTRUCTED)
+            outcomes.append("read")
+        except DeckCheckRefused:
+            outcomes.append("refused")
+
+    async with trio.open_nursery() as nursery:
+        for _ in range(20):
+            nursery.start_soon(send)
+    assert outcomes.count("read") == 4 and outcomes.count("refused") == 16
