@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import hmac
-import ipaddress
 import logging
 import secrets
 import sqlite3
@@ -47,6 +46,7 @@ from server.accounts import (
     name_key,
     verify_password,
 )
+from server.addresses import ip_key
 from server.ratelimit import TokenBucket
 from server.rooms import commands as cmd
 from server.rooms import session as req
@@ -93,16 +93,9 @@ _K = TypeVar("_K")
 def place_of(address: str) -> str:
     """Where a client signs in from, for counting password guesses: its IPv4 address, or
     the /64 network of its IPv6 address (one subscriber's usual share: counting each IPv6
-    address alone would give one attacker 2^64 places), else the address as given."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
+    address alone would give one attacker 2^64 places), else the address as given -- a
+    connection's address is counted so already (:func:`server.addresses.ip_key`)."""
+    return ip_key(address)
 
 
 @dataclass(eq=False, slots=True)

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import http
-import ipaddress
 import logging
 import os
 from collections.abc import Callable, Sequence
@@ -45,6 +44,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.trio.server import Server, ServerConnection, serve
 
+from server.addresses import ip_key
 from server.app import App
 from server.refusals import Notes
 from server.sending import SendNow, SocketClosed
@@ -99,17 +99,7 @@ def address_key(remote_address: Any) -> str:
     peer's IPv4 address, or the /64 network of its IPv6 address -- one subscriber's usual
     share: counting each IPv6 address alone gave one client 2^64 addresses -- as a string
     (``remote_address`` is a socket peer name, e.g. ``("127.0.0.1", 5555)``)."""
-    host = str(remote_address[0])
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        if not ip.is_loopback:
-            return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
+    return ip_key(str(remote_address[0]))
 
 
 class AddressSlot:

@@ -13,7 +13,7 @@ import {
 } from "../src/gen/protocol/v1/messages_pb";
 import { resultWords } from "../src/describe";
 import { viewHash } from "../src/viewhash";
-import { FakeSocket, installFakeSocket } from "./fakes";
+import { FakeSocket, installFakeSocket, signedIn } from "./fakes";
 
 function view(priority: number, promptId: bigint, life = 20): View {
   return create(ViewSchema, {
@@ -32,17 +32,6 @@ function view(priority: number, promptId: bigint, life = 20): View {
     zones: [{ zone: { kind: ZoneKind.HAND, owner: 0 }, objectIds: ["c1"] },
       { zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 }, objectIds: ["l1", "t1"] }],
   });
-}
-
-/** Signed in as a new guest, in the lobby. */
-function signedIn(): { app: App; ws: FakeSocket } {
-  const app = new App("ws://server/", "http://server/", null);
-  app.signInGuest("Ann");
-  const ws = FakeSocket.all.at(-1)!;
-  ws.open();
-  ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
-    resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
-  return { app, ws };
 }
 
 /** Signed in, seated at seat 0 of room r, with a snapshot at state 5 and the priority

@@ -1,6 +1,7 @@
 /** A stand-in for the browser's WebSocket (Node 20 has none): records what the client sends
  * and lets a test deliver server frames, so the App's real protocol logic runs unchanged. */
 import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
+import { App } from "../src/app";
 import {
   ClientMessageSchema, ServerMessageSchema, type ClientMessage,
 } from "../src/gen/protocol/v1/messages_pb";
@@ -74,4 +75,15 @@ export function installFakeSocket(): () => void {
   g.WebSocket = FakeSocket;
   FakeSocket.all = [];
   return () => { g.WebSocket = before; };
+}
+
+/** Signed in as a new guest, Ann#0001, in the lobby (after installFakeSocket). */
+export function signedIn(): { app: App; ws: FakeSocket } {
+  const app = new App("ws://server/", "http://server/", null);
+  app.signInGuest("Ann");
+  const ws = FakeSocket.all.at(-1)!;
+  ws.open();
+  ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
+    resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+  return { app, ws };
 }

@@ -10,7 +10,7 @@ import {
 } from "../src/gen/protocol/v1/game_pb";
 import { ErrorCode, MatchPhase, Role, MatchStateSchema } from "../src/gen/protocol/v1/messages_pb";
 import { viewHash } from "../src/viewhash";
-import { FakeSocket, installFakeSocket } from "./fakes";
+import { FakeSocket, installFakeSocket, signedIn } from "./fakes";
 
 function view(over: boolean): View {
   return create(ViewSchema, {
@@ -23,12 +23,7 @@ function view(over: boolean): View {
 }
 
 function inMatch(): { app: App; ws: FakeSocket } {
-  const app = new App("ws://server/", "http://server/", null);
-  app.signInGuest("Ann");
-  const ws = FakeSocket.all.at(-1)!;
-  ws.open();
-  ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
-    resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+  const { app, ws } = signedIn();
   ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
     room: { roomId: "r", name: "bo3", seats: 2, started: true, bestOf: 3 } } } });
   const v = view(true);
@@ -42,12 +37,7 @@ const state = (fields: Parameters<typeof create<typeof MatchStateSchema>>[1]) =>
 test("the create-room form's best of goes into CreateRoom.best_of", () => {
   const restore = installFakeSocket();
   try {
-    const app = new App("ws://server/", "http://server/", null);
-    app.signInGuest("Ann");
-    const ws = FakeSocket.all.at(-1)!;
-    ws.open();
-    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
-      resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+    const { app, ws } = signedIn();
     app.createRoom({ name: "bo3", seats: 2, clockMinutes: 30, private: false, spectate: "",
       format: "constructed", tier: null, bestOf: 3 }, "");
     assert.equal(ws.last("createRoom").bestOf, 3);
@@ -172,12 +162,7 @@ test("between games the box starts with a plain-text list: the server's, or the 
 test("the deck the server stored at the join (Joined.deck) is the box's list from the first sideboarding", () => {
   const restore = installFakeSocket();
   try {
-    const app = new App("ws://server/", "http://server/", null);
-    app.signInGuest("Ann");
-    const ws = FakeSocket.all.at(-1)!;
-    ws.open();
-    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
-      resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+    const { app, ws } = signedIn();
     app.lastDeck = '<?xml version="1.0"?><Deck></Deck>'; // uploaded as MTGO XML
     const stored = "4 Shock\n56 Mountain\n\nSideboard\n4 Plains";
     ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0, deck: stored,
