@@ -17,12 +17,15 @@ Which option is next (:func:`next_payment`):
    Treasure, nor paid with other mana) -- then the source that can add the fewest kinds of
    mana (a dual land is kept for later), then the most mana gained, then mana of the type
    the most other sources offered can add (so the scarcer colours stay available: {1}{G}
-   from two Forests and a Mountain taps the Forests).
+   from two Forests and a Mountain taps the Forests);
+3. else (nothing brings the cost closer: a source that turns mana into other mana needs
+   more mana in the pool first) a source whose mana doesn't, in the same order.
 
 While a spell or ability is being cast, every mana ability offered leaves the cost payable
-(``casting._still_payable``), so the payment always completes. If no offered ability brings
-the cost closer, the payment stops where it is: the mana added so far stays in the pool and
-the player goes on choosing (or, for "unless ... pays", declines).
+(``casting._still_payable``), so the payment completes. If it can't go on (never seen; at
+most :data:`MAX_STEPS` steps), it stops where it is: the mana added so far stays in the pool
+and the player goes on choosing (or, for "unless ... pays", declines) -- the decision asked
+again (a new prompt: the client that sent the action is answered).
 """
 
 from __future__ import annotations
@@ -93,14 +96,18 @@ def next_payment(game: Game, seat: int) -> Action | None:
     for option in abilities:
         for symbol in _mana(game, option):
             sources.setdefault(symbol, set()).add(option.object_id)
-    best: tuple[tuple[int, int, int, int, int], ActivateManaAbility] | None = None
+    best: tuple[tuple[int, int, int, int, int, int], ActivateManaAbility] | None = None
     for index, option in enumerate(abilities):
         gain = short - shortfall(_pool_after(game, option, pool, spell), cost)
-        if gain <= 0:
-            continue
+        converter = game.objects[option.object_id].card.mana_ability_cost is not None
+        if gain <= 0 and converter:
+            continue  # (it only trades mana: worth it only for the mana the cost lacks)
         mana = _mana(game, option)
-        key = (_drawbacks(game, option), len(mana_choices(game, option.object_id)), -gain,
-               -min((len(sources[s]) for s in mana), default=0), index)
+        # Mana that brings the cost no closer comes last: it is for a source that turns
+        # mana into other mana (Prismite's {2}: a {U} the cost lacks, once the pool holds
+        # two more than the rest of the cost).
+        key = (gain <= 0, _drawbacks(game, option), len(mana_choices(game, option.object_id)),
+               -gain, -min((len(sources[s]) for s in mana), default=0), index)
         if best is None or key < best[0]:
             best = key, option
     return None if best is None else best[1]

@@ -250,11 +250,15 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
     game.action_count += 1
     if isinstance(action, PayAutomatically):
         # A shortcut (732.2a): the options the player could have taken one by one.
+        stepped = False
         for _ in range(autopay.MAX_STEPS):
             step = autopay.next_payment(game, seat)
             if step is None:
                 break
             _take(game, seat, step, events)
+            stepped = True
+        if not stepped:
+            _advance(game, events)  # asked again, under a new prompt: the sender is answered
         return events
     _take(game, seat, action, events)
     return events
