@@ -23,7 +23,7 @@ import trio
 
 from protocol.v1 import messages_pb2 as mpb
 from server.accounts import Account, Accounts, name_key, typeable_secret
-from server.ratelimit import TokenBucket
+from server.ratelimit import AddressBuckets
 from server.rooms import session as req
 from server.rooms.lobby import Lobby, LobbyFullError
 from server.rooms.session import MAX_SEATS, MAX_TIER_ACCOUNTS, MAX_TIERS, error_bytes
@@ -57,10 +57,9 @@ class CreateDesk:
         self._room_address: dict[str, str] = {}
         #: Who created each live room (the per-account room limit).
         self._creators: dict[str, Account] = {}
-        #: Account names looked up per client address (a token bucket each), and the size
-        #: at which full buckets are next forgotten.
-        self._lookup_buckets: dict[str, TokenBucket] = {}
-        self._prune_lookups_at = 1024
+        #: Account names looked up per client address (a token bucket each).
+        self._lookups = AddressBuckets(limits.password_checks_per_minute / 60,
+                                       NAME_LOOKUP_BURST)
 
     def recovered(self, room_id: str, creator_id: str) -> None:
         """A room reloaded after a restart counts for its creator again."""
@@ -173,15 +172,7 @@ class CreateDesk:
         if not names:
             return True
         now = trio.current_time()
-        bucket = self._lookup_buckets.get(conn.address)
-        if bucket is None:
-            if len(self._lookup_buckets) >= self._prune_lookups_at:
-                for address, full in list(self._lookup_buckets.items()):
-                    if full.tokens(now) >= full.burst:  # full again: forget it
-                        del self._lookup_buckets[address]
-                self._prune_lookups_at = max(1024, 2 * len(self._lookup_buckets))
-            bucket = self._lookup_buckets[conn.address] = TokenBucket(
-                self.limits.password_checks_per_minute / 60, NAME_LOOKUP_BURST)
+        bucket = self._lookups.bucket(conn.address, now)
         if bucket.tokens(now) >= len(names) - 1e-9:  # (TokenBucket.take's slack)
             for _name in names:
                 bucket.take(now)

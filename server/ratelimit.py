@@ -101,6 +101,40 @@ class TokenBucket:
         self._tokens = min(float(self.burst), self._tokens + 1.0)
 
 
+class AddressBuckets:
+    """A :class:`TokenBucket` of ``rate`` and ``burst`` per client address, made at its
+    first use; the buckets full again are forgotten (:meth:`forget_full`, and by
+    :meth:`bucket` itself as their number doubles), so the table holds only the addresses
+    still being limited."""
+
+    __slots__ = ("_buckets", "_prune_at", "burst", "rate")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, TokenBucket] = {}
+        self._prune_at = 1024
+
+    def bucket(self, address: str, now: float) -> TokenBucket:
+        """The bucket of ``address`` (a new, full one the first time)."""
+        found = self._buckets.get(address)
+        if found is None:
+            if len(self._buckets) >= self._prune_at:
+                self.forget_full(now)
+                self._prune_at = max(1024, 2 * len(self._buckets))
+            found = self._buckets[address] = TokenBucket(self.rate, self.burst)
+        return found
+
+    def forget_full(self, now: float) -> None:
+        """Forget the buckets full again at ``now`` (nothing to remember of them)."""
+        for address, bucket in list(self._buckets.items()):
+            if bucket.tokens(now) >= bucket.burst:
+                del self._buckets[address]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
 class Verdict(enum.Enum):
     """What to do with one client message (see :class:`MessageLimiter`)."""
 

@@ -47,7 +47,7 @@ from server.accounts import (
     verify_password,
 )
 from server.addresses import ip_key
-from server.ratelimit import TokenBucket
+from server.ratelimit import AddressBuckets
 from server.rooms import commands as cmd
 from server.rooms import session as req
 from server.rooms.lobby import Lobby
@@ -154,7 +154,7 @@ class SessionDesk:
         #: Each account's one session.
         self._by_account: dict[str, _SessionRecord] = {}
         #: New guest accounts per client address (a token bucket each).
-        self._guest_buckets: dict[str, TokenBucket] = {}
+        self._guests = AddressBuckets(limits.guests_per_minute / 60, limits.guest_burst)
         #: When the latest failed sign-ins with each name from each place happened, and
         #: with each name from anywhere (password guessing; see NAME_FAILURES_FACTOR).
         self._login_failures: dict[tuple[str, str], deque[float]] = {}
@@ -166,7 +166,8 @@ class SessionDesk:
         self._hashing = trio.CapacityLimiter(2)
         self._hashing_by_address: dict[str, trio.Lock] = {}
         #: Password checks per client address (a token bucket each).
-        self._check_buckets: dict[str, TokenBucket] = {}
+        self._checks = AddressBuckets(limits.password_checks_per_minute / 60,
+                                      limits.password_check_burst)
 
     # ---- the table
     def recover(self, rows: Iterable[SessionRow], live: set[str]) -> list[StoreOp]:
@@ -225,10 +226,8 @@ class SessionDesk:
                         del places[place]
                 if not places:
                     del self._known_places[name]
-            for buckets in (self._guest_buckets, self._check_buckets):
-                for address, bucket in list(buckets.items()):
-                    if bucket.tokens(now) >= bucket.burst:  # full again: forget it
-                        del buckets[address]
+            self._guests.forget_full(now)
+            self._checks.forget_full(now)
             for record in list(self.sessions.values()):
                 if record.conn is None and record.room_id is None and \
                         now - record.idle_since >= self.limits.session_ttl:
@@ -372,11 +371,8 @@ class SessionDesk:
             account = found
             self._used_from(account, place_of(conn.address))
         else:
-            bucket = self._guest_buckets.get(conn.address)
-            if bucket is None:
-                bucket = self._guest_buckets[conn.address] = TokenBucket(
-                    self.limits.guests_per_minute / 60, self.limits.guest_burst)
-            if not bucket.take(trio.current_time()):
+            now = trio.current_time()
+            if not self._guests.bucket(conn.address, now).take(now):
                 if self.refusals is not None:
                     self.refusals.note("guest", conn.address)
                 conn.reply(error_bytes(
@@ -428,11 +424,8 @@ class SessionDesk:
         an unknown name costs the same check as a known one, so nobody learns which exist,
         and a flood of made-up names from one address would otherwise keep everyone's
         sign-in waiting for seconds."""
-        bucket = self._check_buckets.get(conn.address)
-        if bucket is None:
-            bucket = self._check_buckets[conn.address] = TokenBucket(
-                self.limits.password_checks_per_minute / 60, self.limits.password_check_burst)
-        if bucket.take(trio.current_time()):
+        now = trio.current_time()
+        if self._checks.bucket(conn.address, now).take(now):
             return True
         conn.reply(error_bytes(
             mpb.ERROR_CODE_RATE_LIMITED,

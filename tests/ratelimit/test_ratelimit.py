@@ -9,7 +9,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from server.ratelimit import CLOSE_POLICY_VIOLATION, MessageLimiter, TokenBucket, Verdict
+from server.ratelimit import (
+    CLOSE_POLICY_VIOLATION,
+    AddressBuckets,
+    MessageLimiter,
+    TokenBucket,
+    Verdict,
+)
 
 A, R, C = Verdict.ALLOW, Verdict.REFUSE, Verdict.CLOSE
 T0 = 1000.0  # an arbitrary start on the fake monotonic clock
@@ -234,3 +240,15 @@ def test_a_refund_never_fills_the_bucket_past_its_burst() -> None:
     for _ in range(10):
         bucket.give_back()
     assert [bucket.take(0.0) for _ in range(4)] == [True, True, True, False]
+
+
+def test_address_buckets_make_one_per_address_and_forget_the_full_ones() -> None:
+    buckets = AddressBuckets(1.0, 2)
+    first = buckets.bucket("203.0.113.5", 0.0)
+    assert first.take(0.0) and first.take(0.0) and not first.take(0.0)
+    assert buckets.bucket("203.0.113.5", 0.5) is first  # the same address: its bucket
+    assert buckets.bucket("198.51.100.7", 0.5) is not first and len(buckets) == 2
+    buckets.forget_full(0.5)  # the new one is full: forgotten; the spent one is kept
+    assert len(buckets) == 1 and buckets.bucket("203.0.113.5", 0.5) is first
+    buckets.forget_full(2.5)  # refilled by now
+    assert len(buckets) == 0
