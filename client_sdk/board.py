@@ -258,11 +258,6 @@ class Board:
         return max(0.0, left)
 
     @property
-    def options(self) -> list[str]:
-        """The pending decision's options as shown, in plain words, told apart."""
-        return [label for _index, label in self.shown_options]
-
-    @property
     def numbered_options(self) -> list[tuple[int, int, str]]:
         """The options as shown, each with the number that answers it: (number, option
         index, words). Counted from 1 -- but X's value when choosing X ("X = 3" is 3: with

@@ -2055,9 +2055,15 @@ def parse_decklist(text: str) -> list[CardDef]:
 
 
 def demo_deck_names() -> list[str]:
-    """Names of the shipped demo decks."""
+    """Names of the shipped demo decks (the folder is read once: a room asks at each join)."""
+    return list(_demo_deck_names())
+
+
+@cache
+def _demo_deck_names() -> tuple[str, ...]:
     folder = resources.files("server.cards").joinpath("data", "decks")
-    return sorted(p.name.removesuffix(".txt") for p in folder.iterdir() if p.name.endswith(".txt"))
+    return tuple(sorted(p.name.removesuffix(".txt") for p in folder.iterdir()
+                        if p.name.endswith(".txt")))
 
 
 def demo_deck(name: str) -> list[CardDef]:
