@@ -87,3 +87,33 @@ def test_alike_options_once_keys_as_shown_every_option_reachable_and_the_whole_l
     assert log.evaluate("(el) => el.scrollTop") == 0
     pages.screenshot(page)
     pages.assert_no_errors()
+
+
+def test_choosing_x_each_options_key_is_xs_value(pages: Pages) -> None:
+    """Options "X = 0", "X = 1" ... had keys 1, 2 ...: a new player pressing the X they
+    wanted got one less. Choosing X, the key shown and taken is X's value (0-9)."""
+    page = pages.open("A")
+    fake = FakeServer()
+    sign_in(page, pages.base_url, fake)
+    players = [pb.Player(seat=0, name="Ann#0001", life=20, hand_count=1),
+               pb.Player(seat=1, name="Bob#0002", life=20, hand_count=7)]
+    view = game_view(players, [card("g", "Volcanic Geyser", HAND, ["Instant"],
+                                    cost="{X}{R}{R}")], prompt_id=4)
+    fake.seat()
+    fake.snapshot(view, 5)
+    fake.decision(4, 5, [pb.Action(choose_x=pb.ChooseX(value=v)) for v in range(12)],
+                  kind=pb.DECISION_KIND_CHOOSE_X)
+
+    buttons = page.locator(OPTION)
+    expect(buttons).to_have_count(12)
+    labels = page.locator(f"{OPTION} .option-label").all_text_contents()
+    assert labels[:3] == ["X = 0", "X = 1", "X = 2"]
+    # Each key is X's value, from 0; X = 10 and 11 have none (a click picks them).
+    assert page.locator(f"{OPTION} kbd").all_text_contents() == [str(n) for n in range(10)]
+    assert buttons.nth(3).locator("kbd").text_content() == "3"
+    expect(page.locator(DECISION)).to_contain_text("0-9 pick X's value")
+
+    page.locator("body").press("3")  # X = 3, option 3 (it was X = 2)
+    expect(buttons.first).to_be_disabled()
+    assert fake.acts() == [3]
+    pages.assert_no_errors()

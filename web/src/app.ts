@@ -9,7 +9,7 @@ import {
   type Account, type MatchQueue, type MatchState, type RoomInfo, type ServerMessage,
   DeckFormat, ErrorCode, MatchPhase, Role, Spectate, TierKind,
 } from "./gen/protocol/v1/messages_pb";
-import { type Action, type Decision, type GameEvent, type GameObject } from "./gen/protocol/v1/game_pb";
+import { type Action, type Decision, DecisionKind, type GameEvent, type GameObject } from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
@@ -429,18 +429,28 @@ export class App implements Names {
 
   /** The options as the decision panel shows them, in its order: alike ones once (a land or
    * spell of one name from the hand: describe.shownOptions), those of the selected card or
-   * player first. Key N picks the Nth. */
-  get shownOptions(): (ShownOption & { related: boolean })[] {
+   * player first; each with the key that picks it (`key`, null: none) -- 1-9, the Nth
+   * shown, but choosing X, X's value 0-9 ("X = 3" is key 3: with key 1 on "X = 0" a new
+   * player pressing the X they wanted got one less; the terminal numbers them so too). */
+  get shownOptions(): (ShownOption & { related: boolean; key: number | null })[] {
     const options = this.options;
     const shown = shownOptions(this, options).map((s) => ({ ...s,
       related: s.indices.some((i) => options[i] !== undefined && this.related(options[i])) }));
-    return [...shown.filter((s) => s.related), ...shown.filter((s) => !s.related)];
+    const ordered = [...shown.filter((s) => s.related), ...shown.filter((s) => !s.related)];
+    const choosingX = this.decision?.kind === DecisionKind.CHOOSE_X;
+    return ordered.map((s, n) => {
+      const k = options[s.index]?.kind;
+      const key = !choosingX ? (n < 9 ? n + 1 : null)
+        : k?.case === "chooseX" && k.value.value <= 9 ? k.value.value : null;
+      return { ...s, key };
+    });
   }
 
-  /** Choose the `n`th option shown (0-based), as key n+1 does. */
-  actShown(n: number): void {
-    const shown = this.shownOptions[n];
+  /** Choose the option shown with key `key` (0-9), as pressing it does; whether one was. */
+  actKey(key: number): boolean {
+    const shown = this.shownOptions.find((s) => s.key === key);
     if (shown !== undefined) this.act(shown.index);
+    return shown !== undefined;
   }
 
   act(index: number): void {

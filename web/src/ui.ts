@@ -11,7 +11,7 @@ import { takeInvite } from "./links";
 import { zoneKey } from "./mirror";
 import { saved } from "./storage";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
-import { type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
+import { DecisionKind, type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
   clockText, decisionName, hiddenTiersText, lostWords, manaSymbols, manaSymbolWords, matchText,
   objectName, optionObjects, optionSeats, resultWords, seatName, stepName, targetText, tierText,
@@ -869,9 +869,10 @@ class Ui {
     const sent = app.sentPrompt === d.promptId;
     const sel = app.selected;
     // Alike options once (four Forests in the hand: one "Play Forest"), the selection's
-    // first; key N and its number picks the Nth as shown.
+    // first; each shows the key that picks it (the Nth shown, or choosing X, X's value).
     const shown = app.shownOptions;
-    const button = (s: (typeof shown)[number], n: number) => {
+    const choosingX = d.kind === DecisionKind.CHOOSE_X;
+    const button = (s: (typeof shown)[number]) => {
       const o = d.options[s.index];
       const ids = [...new Set(s.indices.flatMap((i) => (d.options[i] ? optionObjects(d.options[i]) : [])))];
       // Pointing at an option (mouse or keyboard focus) marks the cards it names.
@@ -881,7 +882,7 @@ class Ui {
         "data-key": `opt-${s.index}`, disabled: sent,
         onclick: () => app.act(s.index), onmouseenter: hint(true), onmouseleave: hint(false),
         onfocus: hint(true), onblur: hint(false) },
-        n < 9 ? h("kbd", { "aria-hidden": "true" }, String(n + 1)) : null,
+        s.key !== null ? h("kbd", { "aria-hidden": "true" }, String(s.key)) : null,
         // One flex item: text and mana symbols as separate items made narrow columns.
         h("span", { class: "option-label" }, optionSymbols(s.label))));
     };
@@ -904,8 +905,8 @@ class Ui {
         pairHint ? h("p", { class: "hint", "data-testid": "pair-hint" }, pairHint) : null,
         optionList(first, "first")) : null,
       optionList(rest, "rest"),
-      h("p", { class: "hint" }, "Click a highlighted card or player, or an option. Keys: 1-9 pick ",
-        "an option, P passes priority."));
+      h("p", { class: "hint" }, "Click a highlighted card or player, or an option. Keys: ",
+        choosingX ? "0-9 pick X's value, " : "1-9 pick an option, ", "P passes priority."));
   }
 
   private eventLog(): HTMLElement {
@@ -992,10 +993,10 @@ class Ui {
     if (ev.key === "p" || ev.key === "P" || ev.key === "F2") {
       const i = opts.findIndex((o) => o.kind.case === "passPriority");
       if (i >= 0) { ev.preventDefault(); this.app.act(i); }
-    } else if (/^[1-9]$/.test(ev.key)) {
-      // The Nth option as shown (alike ones once, the selection's first).
-      const n = Number(ev.key) - 1;
-      if (n < this.app.shownOptions.length) { ev.preventDefault(); this.app.actShown(n); }
+    } else if (/^[0-9]$/.test(ev.key)) {
+      // The option shown with that key: the Nth (alike ones once, the selection's first),
+      // or choosing X, X = N.
+      if (this.app.actKey(Number(ev.key))) ev.preventDefault();
     } else if (ev.key === "Escape") {
       this.app.select(null);
     }

@@ -820,8 +820,32 @@ test("alike options are one (four Forests: one 'Play Forest'); key N picks the N
     assert.deepEqual(app.shownOptions.map((s) => [s.index, s.related]),
       [[5, true], [0, false], [1, false], [4, false]]);
     app.select(null);
-    app.actShown(2); // key 3: the third shown, "Cast Shock" -- option 4
+    assert.deepEqual(app.shownOptions.map((s) => s.key), [1, 2, 3, 4]);
+    assert.equal(app.actKey(0), false); // (no option has key 0 here)
+    assert.equal(app.actKey(3), true); // key 3: the third shown, "Cast Shock" -- option 4
     assert.equal(ws.last("act").optionIndex, 4);
+  } finally { restore(); }
+});
+
+test("choosing X, an option's key is X's value (key 3 is X = 3, key 0 is X = 0)", () => {
+  // Key 1 picked "X = 0", the first option: a new player pressing the X they wanted got
+  // one less.
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    const x = (value: number) => ({ kind: { case: "chooseX" as const, value: { value } } });
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 9n, seat: 0,
+      kind: DecisionKind.CHOOSE_X, stateId: 5n, options: Array.from({ length: 12 }, (_, n) => x(n)) } } });
+    assert.deepEqual(app.shownOptions.map((s) => [s.label, s.key]).slice(0, 4),
+      [["X = 0", 0], ["X = 1", 1], ["X = 2", 2], ["X = 3", 3]]);
+    // X = 10 and 11 have no key (a click picks them).
+    assert.deepEqual(app.shownOptions.slice(9).map((s) => s.key), [9, null, null]);
+    assert.equal(app.actKey(3), true);
+    assert.equal(ws.last("act").optionIndex, 3);
   } finally { restore(); }
 });
 
