@@ -473,6 +473,12 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
             return f"{whose} {z.name} died"  # rule 700.4
         if z.from_zone == pb.ZONE_KIND_HAND and z.to_zone == pb.ZONE_KIND_GRAVEYARD:
             return f"{seat_name(names, z.owner)} discarded {z.name or 'a card'}"  # 701.9a
+        if z.from_zone == pb.ZONE_KIND_HAND and z.to_zone == pb.ZONE_KIND_LIBRARY:
+            # A mulligan's hand shuffled away and the cards put on the bottom (103.5), a
+            # "put ... from your hand on top": one line however many cards, for each player.
+            mine = z.owner == names.viewer
+            return f"{seat_name(names, z.owner)} put a card from {'your' if mine else 'their'} " \
+                   f"hand into {'your' if mine else 'their'} library"
         what = f"{whose} {z.name or 'card'}"
         if z.to_zone == pb.ZONE_KIND_BATTLEFIELD:
             return f"{what} entered the battlefield"  # e.g. a permanent spell resolved (608.3)

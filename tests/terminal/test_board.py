@@ -643,3 +643,23 @@ def test_103_who_chose_to_play_first_and_each_mulligan_read_so() -> None:
         "you took a mulligan"
     assert told(mulligan_taken=pb.MulliganTakenEvent(seat=BOB, number=2)) == \
         "Bob took a mulligan (2nd)"
+
+
+def test_103_5_a_mulligans_cards_back_into_the_library_are_one_line_not_seven() -> None:
+    """Taking a mulligan logged seven lines "Your Concordia Pegasus moved from hand to
+    library" (one per card of the hand shuffled away) and the card put on the bottom a
+    line of its own; for the opponent "Bob's card moved from hand to library (x7)" (found
+    playing as a new user). A card put from a hand into a library says who put it, without
+    its name, so a whole hand counts up on one line (103.5)."""
+    board = _board(ANN)
+    LIBRARY = pb.ZONE_KIND_LIBRARY
+    for n, name in enumerate(["Plains", "Shock", "Forest"]):
+        board.add_event(str(event_text(board, pb.GameEvent(zone_change=pb.ZoneChangeEvent(
+            owner=ANN, from_zone=HAND, to_zone=LIBRARY, old_id=f"h{n}", name=name)))))
+    for n in range(2):
+        board.add_event(str(event_text(board, pb.GameEvent(zone_change=pb.ZoneChangeEvent(
+            owner=BOB, from_zone=HAND, to_zone=LIBRARY, old_id=f"b{n}")))))
+    text = frame_text(board, now=100.0)
+    assert "You put a card from your hand into your library (x3)" in text
+    assert "Bob put a card from their hand into their library (x2)" in text
+    assert text.count("into your library") == 1 and "moved from" not in text
