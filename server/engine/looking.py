@@ -11,6 +11,7 @@ can never follow a card anywhere.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from server.cards import CardDef, verbs
 from server.cards.verbs import (
@@ -231,6 +232,15 @@ def start_search(game: Game, seat: int, owner: int, effect: Search, *, amount: i
     wanted = max(0, limit - len(found))
     minimum = min(wanted, len(candidates)) if effect.find == "" and effect.filter is None \
         else 0
+    if effect.and_or and seen and found and not wanted:
+        # "Search your library and/or graveyard for a card named ... If you search your
+        # library this way, shuffle": the graveyard alone holds all the search is for, so the
+        # library isn't searched -- not looked at, not shuffled (rules 701.23a, 701.24a). The
+        # searcher stops with the cards found.
+        public = replace(effect, zones=tuple(z for z in effect.zones if z != "library"))
+        game.choices.append(Choice(DecisionKind.SEARCH, seat, [], count=0, picked=found,
+                                   effect=public, owner=owner, minimum=len(found)))
+        return
     choice = Choice(DecisionKind.SEARCH, seat, candidates, count=wanted, picked=found,
                     effect=effect, owner=owner, minimum=minimum + len(found))
     if not seen and not (candidates and wanted):
