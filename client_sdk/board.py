@@ -643,6 +643,13 @@ def render_top(board: Board, now: float) -> list[RenderableType]:
     title.append(" · ")
     title.append_text(connection_text(board))
     out: list[RenderableType] = [title]
+    if board.invite_code and board.room.private and not board.spectator and \
+            board.mirror.ready:
+        # The creator's to share for as long as the game lasts (before it, the waiting
+        # screen says it): the bots of --bot take the seats at once, and the waiting screen
+        # was gone before the code could be read.
+        out.append(Text(f"Invite code {board.invite_code} · invite: how others join or watch",
+                        style="dim"))
     hidden = "" if board.spectator else hidden_tiers_text(board.room.tiers, board.room.players)
     if hidden:
         out.append(Text(hidden, style="yellow"))

@@ -377,7 +377,11 @@ class Session:
         if text in ("h", "?", "help"):
             board.notice = ("Type the number of an option and Enter; p passes priority, pp "
                             "until the turn ends or something new is on the stack; ?N reads "
-                            "the card option N names, ?NAME a card you can see; q quits.")
+                            "the card option N names, ?NAME a card you can see; invite shows "
+                            "the room's invite code and how others join or watch; q quits.")
+            return None
+        if text == "invite":
+            board.notice = invite_words(board)
             return None
         if text.startswith("?"):
             board.notice = self._card_text(text[1:].strip())
@@ -701,9 +705,12 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             code = client.invite_codes[room.room_id]
             board.joined(await client.join(room.room_id, deck=o.deck))
             board.invite_code = code
-            if not o.bots:
-                print(invite_text(o.url, room.room_id, code, o.public), file=out, flush=True)
-            board.waiting = invite_text(o.url, room.room_id, code, o.public)
+            # (Printed with bots too: the alternate screen hides it, but it is there after,
+            # and the screen's title and `invite` say it meanwhile -- the bots fill the room
+            # at once, and the waiting screen was gone before anyone could read the code.)
+            told = invite_text(o.url, room.room_id, code, o.public, seats_open=not o.bots)
+            print(told, file=out, flush=True)
+            board.waiting = told
             bots = [(room.room_id, code)] * o.bots
         session = Session(client, board, screen, Keyboard(stdin_fd), player=True)
 
@@ -723,14 +730,37 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
     return outcome.code
 
 
-def invite_text(url: str, room_id: str, code: str, public: bool) -> str:
-    """How others join the room just created."""
+def invite_text(url: str, room_id: str, code: str, public: bool, *,
+                seats_open: bool = True) -> str:
+    """How others join the room just created (``seats_open``: a seat is free), or watch it."""
     invite = f" --invite {code}"
+    watch = f"  anyone watches with:  manawire watch {url} {room_id}{'' if public else invite}"
+    if not seats_open:
+        return f"Room {room_id}, invite code {code}: every seat is taken.\n{watch}"
     return (f"Room {room_id} created; invite code {code}. Waiting for players...\n"
             f"  a friend joins with:  manawire play {url} --room {room_id}{invite}\n"
             f"  a bot joins with:     manawire bots --url {url} --join {room_id}{invite}\n"
-            f"  anyone watches with:  manawire watch {url} {room_id}"
-            f"{'' if public else invite}")
+            f"{watch}")
+
+
+def invite_words(board: Board) -> str:
+    """What ``invite`` says: the room's invite code and the commands that join it (while a
+    seat is free) or watch it."""
+    room = board.room
+    if not room.room_id:
+        return "You are in no room yet."
+    seats_open = not room.started and not board.mirror.ready and \
+        len(room.players) < room.seats
+    if board.invite_code:
+        return invite_text(board.url, room.room_id, board.invite_code, not room.private,
+                           seats_open=seats_open)
+    if not room.private:
+        join = (f"  a friend joins with:  manawire play {board.url} --room {room.room_id}\n"
+                if seats_open else "")
+        return (f"Room {room.room_id} is public: no invite code is needed.\n{join}"
+                f"  anyone watches with:  manawire watch {board.url} {room.room_id}")
+    return (f"Room {room.room_id} is private: its invite code is known to the terminal that "
+            f"created it, not to this one.")
 
 
 async def watch(url: str, room_id: str, *, invite_code: str = "", name: str = "spectator",

@@ -28,7 +28,7 @@ from client_sdk.bots import RandomBot
 from protocol.v1 import messages_pb2 as mpb
 from tests.e2e.restart_harness import ServerProcess
 from tests.rooms.test_matches import REGISTERED, SIDEBOARDED
-from tests.terminal.pty_driver import REPO, PtyProgram, manawire
+from tests.terminal.pty_driver import REPO, PtyProgram, manawire, plain
 
 #: Bounds of the played game: answers typed and seconds.
 MAX_ANSWERS, PLAY_SECONDS = 3000, 180
@@ -161,6 +161,44 @@ async def test_a_guest_whose_terminal_closed_takes_its_seat_back_with_the_same_c
             assert re.search(r"Back in your game in room [0-9a-f]+\.", again.text())
     finally:
         await again.aclose()
+
+
+async def test_with_bots_the_invite_code_stays_on_the_screen_and_invite_says_it_again(
+        server: ServerProcess) -> None:
+    """``play --bot``: the bots took the other seats at once, so the waiting screen that told
+    the invite code was gone in a frame and a player could not share it (a friend to watch).
+    The title keeps it for as long as the game lasts; ``invite`` says the commands again."""
+    program = PtyProgram(manawire("play", server.url, "--bot", "--new-guest"))
+    try:
+        await program.start()
+        with trio.fail_after(60):
+            found = await program.wait_for(
+                r"room (\S+) [\s\S]*\nInvite code (\S+) · invite: how others[\s\S]*"
+                r"Your decision #\d+: ")
+            room_id, code = found.group(1), found.group(2)
+            await program.send("help\r")
+            await program.wait_for(r"invite shows the room's invite code")
+            await program.send("invite\r")
+            await program.wait_for(re.escape(f"Room {room_id}, invite code {code}: every "
+                                             "seat is taken."))
+            screen = await program.wait_for(r"anyone watches with: .*")
+            assert screen.group(0).split() == [
+                "anyone", "watches", "with:", "manawire", "watch", server.url, room_id,
+                "--invite", code]
+            # Answering on: the code is still in the title, decisions later.
+            for _ in range(3):
+                shown = decision_on(program.screen() or "")
+                assert shown is not None and shown[1], program.screen()
+                number = choose(shown[1])
+                await program.send(("p" if dict(shown[1])[number] == "Pass priority"
+                                    else str(number)) + "\r")
+                await program.wait_for(rf"Your decision #(?!{shown[0]}\b)\d+: ")
+            assert f"Invite code {code} · invite" in (program.screen() or "")
+    finally:
+        await program.aclose()
+    # Printed on the normal screen too, before the board took the alternate screen.
+    before = plain(bytes(program.output).split(b"\x1b[?1049h")[0].decode())
+    assert f"manawire watch {server.url} {room_id} --invite {code}" in before, before
 
 
 @pytest.mark.parametrize("tier", [0, 1])
