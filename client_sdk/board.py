@@ -46,6 +46,9 @@ EVENTS_KEPT = 200
 DECK_NOTICES = ("You keep your deck for game ", "Deck accepted for game ")
 #: Events shown at least and at most.
 EVENTS_SHOWN = (3, 12)
+#: The most events a snapshot repeats from before it (protocol/README.md: ``recent_events``,
+#: "at most 20"): that many, and the first ones may be the tail of a run cut short.
+RECENT_EVENTS = 20
 
 _PHASES = {
     pb.GAME_PHASE_CHOOSE_STARTING_PLAYER: "Choosing who plays first (rule 103.1)",
@@ -143,13 +146,31 @@ class Board:
             # Starting afresh (back in a new terminal): what just happened. Later (a resume
             # after too long a drop for the missed deltas, a resync): the events between
             # are gone -- say so, then the last ones (some may repeat lines above).
-            told = [text for event in msg.snapshot.recent_events
-                    if (text := event_text(self, event))]
-            if self.events and told and not next_game:
+            recent = msg.snapshot.recent_events
+            told = [text for event in recent if (text := event_text(self, event))]
+            cut = len(recent) >= RECENT_EVENTS
+            fresh = not self.events or next_game
+            if told and not fresh:
                 if self._last_told in told:  # (a resync: only what came after, if anything)
                     told = told[len(told) - told[::-1].index(self._last_told):]
+                    cut = False  # (told from a line already shown: nothing cut)
                 else:
                     self.add_event("-- caught up: events were missed; the last ones --")
+            elif fresh and self.mirror.header.phase == pb.GAME_PHASE_MULLIGANS:
+                # Starting afresh during the mulligans (a spectator joining, a player back
+                # in a new terminal): the last events began mid-mulligan ("Ann put a card
+                # from their hand into their library (x4)" of seven, a hand drawn without
+                # the mulligan that shuffled the last one away). The hands as they are.
+                for line in self._mulligans_so_far():
+                    self.add_event(line)
+                self._last_told = told[-1] if told else self._last_told
+                told = []
+            if cut:
+                # The server's last events are cut at a count, maybe inside a run of alike
+                # lines: its first run may be only the tail of one ("drew a card (x3)" of
+                # seven) -- left out, not told with a count that isn't true.
+                run = next((n for n, text in enumerate(told) if text != told[0]), len(told))
+                told = told[run:]
             for text in told:
                 self._tell(text)
         elif body == "delta":
@@ -222,6 +243,23 @@ class Board:
         elif body == "error" and msg.request_id == 0 and \
                 msg.error.code != mpb.ERROR_CODE_RATE_LIMITED:
             self.notice = f"The server says: {msg.error.message}"
+
+    def _mulligans_so_far(self) -> list[str]:
+        """The mulligans as the view shows them now: who plays first, each player's
+        mulligans taken and cards in hand (rules 103.1, 103.5)."""
+        header = self.mirror.header
+        lines = ["-- The mulligans so far (rule 103.5) --"]
+        if header.starting_seat in self.mirror.players:
+            lines.append(f"{seat_name(self, header.starting_seat)} "
+                         f"{'play' if header.starting_seat == self.seat else 'plays'} first")
+        for seat in sorted(self.mirror.players):
+            p = self.mirror.players[seat]
+            who, has = seat_name(self, seat), "have" if seat == self.seat else "has"
+            taken = "no mulligan" if not p.mulligans else \
+                "1 mulligan" if p.mulligans == 1 else f"{p.mulligans} mulligans"
+            cards = "1 card" if p.hand_count == 1 else f"{p.hand_count} cards"
+            lines.append(f"{who} {has} taken {taken}: {cards} in hand")
+        return lines
 
     def _tell(self, text: str) -> None:
         """Log a game event's line (the last one is remembered: a snapshot's recent events

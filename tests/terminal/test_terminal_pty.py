@@ -25,6 +25,7 @@ import trio
 
 from client_sdk import Client
 from client_sdk.bots import RandomBot
+from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from tests.e2e.restart_harness import ServerProcess
 from tests.rooms.test_matches import REGISTERED, SIDEBOARDED
@@ -242,6 +243,55 @@ async def test_watch_a_bot_game_to_its_end(server: ServerProcess, tier: int) -> 
     assert "watching" in program.text() and screens > 1
     if tier:
         assert "watching the public view, 1 s behind" in program.text()
+
+
+async def _to_the_mulligans(client: Client, mulligans: int) -> None:
+    """Answer ``client``'s decisions (the first option) up to the mulligans, take
+    ``mulligans`` of them (0: keep), and stop at the next keep-or-mulligan decision."""
+    taken = 0
+    while True:
+        decision = client.my_decision
+        if decision is not None and decision.kind == pb.DECISION_KIND_MULLIGAN:
+            if taken == mulligans:
+                if not mulligans:
+                    await client.act(0)  # (keep this hand)
+                return
+            taken += 1
+            await client.act(next(i for i, o in enumerate(decision.options)
+                                  if o.WhichOneof("kind") == "take_mulligan"))
+        elif decision is not None:
+            await client.act(0)
+        await client.next_message()
+
+
+async def test_a_spectator_joining_during_the_mulligans_reads_the_hands_not_fragments(
+        server: ServerProcess) -> None:
+    """Joined while Ann took her second mulligan, a spectator read the snapshot's last
+    events cut at a count: "Ann put a card from their hand into their library (x4)" (a hand
+    of six), "Ann drew a card (x7)", with no mulligan before them. The log says the
+    mulligans as they stand instead; what follows is told as it happens."""
+    async with Client.connect(server.url, "Ann") as ann, \
+            Client.connect(server.url, "Bob") as bob:
+        room = await ann.create_room("mulligans")
+        await ann.join(room.room_id)
+        await bob.join(room.room_id)
+        with trio.fail_after(30):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_to_the_mulligans, ann, 2)
+                nursery.start_soon(_to_the_mulligans, bob, 0)
+        program = PtyProgram(manawire("watch", server.url, room.room_id))
+        try:
+            await program.start()
+            with trio.fail_after(30):
+                await program.wait_for(r"Waiting: Ann#\d+ is deciding \(keep or mulligan\)")
+                screen = program.screen() or ""
+        finally:
+            await program.aclose()
+    log = screen[screen.index("Last events"):screen.index("Waiting: Ann")]
+    assert "The mulligans so far (rule 103.5)" in log, screen
+    assert re.search(r"Ann#\d+ has taken 2 mulligans: \d cards in hand", log), log
+    assert re.search(r"Bob#\d+ has taken no mulligan: 7 cards in hand", log), log
+    assert "(x" not in log and "drew a card" not in log, log
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
