@@ -453,8 +453,12 @@ def condition_met(game: Game, controller: int, source_id: str | None,
         case Condition.YOUR_TURN:
             return game.active == controller  # rule 102.1: the active player's turn
         case Condition.CAME_FROM_GRAVEYARD:
+            # "If it entered from your graveyard or you cast it from your graveyard": a card
+            # is only ever in its owner's graveyard (404.2), so it is "your" graveyard only if
+            # you own it -- not one put onto the battlefield under your control from an
+            # opponent's graveyard (Liliana, Waker of the Dead's emblem).
             return source is not None and source.zone is Zone.BATTLEFIELD and \
-                source.from_graveyard
+                source.from_graveyard and source.owner == controller
         case Condition.SOURCE_UNTAPPED:
             return source is not None and source.zone is Zone.BATTLEFIELD and \
                 not source.tapped
