@@ -803,6 +803,12 @@ def _check_effect(where: str, cls: type[Effect], spec: dict[str, Any], *, who: A
         raise CardDataError(f"{where}: restrict_this_turn applies to 'target', 'that', 'self' "
                             "or {'each': filter} (the permanents it describes, from your "
                             "point of view)")
+    if cls is RestrictThisTurn and spec.get("locked_in") and not isinstance(who, Each):
+        raise CardDataError(f"{where}: 'locked_in' is for {{'each': filter}} (the permanents "
+                            "there as it resolves gain the ability, 611.2c)")
+    if cls is Search and spec.get("and_or") and not {"library", "graveyard"} <= set(zones):
+        raise CardDataError(f"{where}: 'and_or' is for a search of your 'library' and/or "
+                            "'graveyard'")
     if who is Players.EACH_OPPONENT_WHO_COULDNT and cls not in _COULDNT_VERBS:
         raise CardDataError(f"{where}: 'each_opponent_who_couldnt' names players: one of "
                             f"{[v.verb.value for v in _COULDNT_VERBS]}")

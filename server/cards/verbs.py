@@ -790,6 +790,11 @@ class RestrictThisTurn(ObjectTargeting):
     verb: ClassVar[Verb] = Verb.RESTRICT_THIS_TURN
     #: RESTRICT_THIS_TURN: the rules changes, e.g. "cant_block" (see StaticAbility).
     restrictions: tuple[str, ...]
+    #: RESTRICT_THIS_TURN with "each": the permanents *gain an ability* granting the rules
+    #: change ("creatures you control gain 'You may have this creature assign its combat
+    #: damage as though it weren't blocked'"): a characteristic (layer 6, 613.1f), so only the
+    #: permanents there as it resolves are affected (611.2c), not later arrivals.
+    locked_in: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

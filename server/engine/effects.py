@@ -1295,9 +1295,11 @@ def _restrict_this_turn(game: Game, obj: GameObject, effect: RestrictThisTurn,
     """"[Target creature / creatures without flying] can't block this turn": a rules change
     until end of turn (rules 611.2a, 611.2c). For the named permanents it follows them; for
     "each [filter]" it applies to whatever matches while it lasts, even permanents that arrive
-    later (611.2c: it changes no characteristics, so the set isn't locked in)."""
+    later (611.2c: it changes no characteristics, so the set isn't locked in) -- unless the
+    permanents gain an ability granting it (``locked_in``: a characteristic, layer 6, so only
+    those there as it resolves, 611.2c)."""
     stamp = next_timestamp(game)
-    if isinstance(effect.who, Each):
+    if isinstance(effect.who, Each) and not effect.locked_in:
         game.effects.append(ContinuousEffect(stamp, (), restrictions=effect.restrictions,
                                              filter=effect.who.filter, viewer=obj.controller))
         return
