@@ -601,6 +601,42 @@ class Client:
         self.invite_codes[created.room.room_id] = created.invite_code
         return created.room
 
+    async def create_and_join(self, name: str, seats: int = 2, clock_seconds: int = 0, *,
+                              deck: str = "", private: bool = False,
+                              spectate: mpb.Spectate = mpb.SPECTATE_UNSPECIFIED,
+                              deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED,
+                              reserved: tuple[str, ...] = (), best_of: int = 0,
+                              tiers: tuple[mpb.SpectatorTier, ...] = ()
+                              ) -> tuple[mpb.RoomInfo, mpb.Joined]:
+        """Create a room and take a seat in it with ``deck`` (as :meth:`join`), in one
+        request (``CreateRoom.join``): the server checks the deck first, so a deck that
+        can't be played raises :class:`ServerError` (``ERROR_CODE_INVALID_DECK``, every problem
+        in ``details``) and creates no room. Otherwise as :meth:`create_room`;
+        returns the room's info and the ``Joined``."""
+        self._next_request += 1
+        rid = self._next_request
+        reply = await self._request_with_id(rid, mpb.ClientMessage(create_room=mpb.CreateRoom(
+            name=name, seats=seats, clock_seconds=clock_seconds, private=private,
+            spectate=spectate, format=deck_format, reserved=reserved, best_of=best_of,
+            tiers=tiers, join=True, deck=deck)))
+        created = reply.room_created
+        self.invite_codes[created.room.room_id] = created.invite_code
+        self._watching = None
+        epoch = self._epoch
+        self._requesting = epoch
+        try:
+            while True:  # the Joined (or the join's error) follows, with the same id
+                msg = await self.next_message()
+                if self._epoch != epoch:
+                    raise ConnectionLostError("the connection dropped before the reply")
+                if msg.request_id == rid and msg.HasField("joined"):
+                    return created.room, msg.joined
+                if msg.request_id == rid and msg.HasField("error"):
+                    raise ServerError(msg.error.code, msg.error.message,
+                                      list(msg.error.details))
+        finally:
+            self._requesting = None
+
     async def join(self, room_id: str, *, spectator: bool = False, deck: str = "",
                    invite_code: str = "", tier: int = 0) -> mpb.Joined:
         """Join a room as a player (default) or spectator (of delayed ``tier`` n, or the

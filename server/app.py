@@ -485,7 +485,10 @@ class App:
         elif isinstance(request, req.ListRooms):
             conn.reply(with_request_id(rid, self.lobby.listing_message()))
         elif isinstance(request, req.CreateRoom):
-            self.create_desk.create(conn, record, rid, request)
+            if request.join:
+                await self._create_and_join(conn, record, rid, request)
+            else:
+                self.create_desk.create(conn, record, rid, request)
         elif isinstance(request, req.JoinRoom):
             await self._join(conn, record, rid, request)
         elif isinstance(request, req.LeaveRoom):
@@ -637,6 +640,24 @@ class App:
         if conn.conn_id not in self.conns:
             return  # it closed while it waited for its turn: nobody to take in
         await self._enter(conn, host, record, rid, request, deck=None)
+
+    async def _create_and_join(self, conn: _Connection, record: _SessionRecord, rid: int,
+                               request: req.CreateRoom) -> None:
+        """``CreateRoom`` with ``join``: the creator's deck is read and checked first (a
+        deck that can't be played creates no room: the creator had an empty room counted
+        against their open rooms for each deck they got wrong), then the room is created
+        and the creator takes a seat in it as a JoinRoom would."""
+        if conn.busy(rid):
+            return
+        ok, deck = await self._deck(conn, rid, request.deck, request.format)
+        if not ok:
+            return
+        made = self.create_desk.create(conn, record, rid, request)
+        if made is None:
+            return
+        host, invite = made
+        await self._enter(conn, host, record, rid,
+                          req.JoinRoom(host.room_id, False, request.deck, invite), deck=deck)
 
     async def _admit(self, room_id: str) -> None:
         """Wait for a spectator's turn to enter ``room_id`` (joining, or resuming a place

@@ -32,6 +32,7 @@ from server.store.records import RoomSettings, SpectatorTier, TierKind, secret_h
 if TYPE_CHECKING:
     from server.app import Limits, _Connection
     from server.refusals import Refusals
+    from server.rooms.pump import RoomHost
     from server.sessions import _SessionRecord
 
 #: Account names one client address may look up at once (then so many a minute as its
@@ -94,9 +95,9 @@ class CreateDesk:
                    or not host.room.finished)
 
     def create(self, conn: _Connection, record: _SessionRecord, rid: int,
-               request: req.CreateRoom) -> None:
+               request: req.CreateRoom) -> tuple[RoomHost, str] | None:
         """Answer ``request``: the room's info and invite code, or the limit or name
-        that stops it."""
+        that stops it; the room made and its invite code (None: refused, and told)."""
         account = record.account
         limit = self.limits.max_rooms_per_account
         if self._playing(account.created_rooms) >= limit:
@@ -106,7 +107,7 @@ class CreateDesk:
                 f"you may have at most {limit} open rooms you created; play or leave them "
                 f"first (an unstarted room closes as you leave it if nobody else is in it, "
                 f"or after {self.limits.room.idle_seconds:.0f} s with nobody in it)", rid))
-            return
+            return None
         waiting = self._waiting_rooms.get(conn.address, set())
         for room_id in list(waiting):  # only rooms still waiting for their players count
             host = self.lobby.hosts.get(room_id)
@@ -119,7 +120,7 @@ class CreateDesk:
                 mpb.ERROR_CODE_LIMIT_REACHED,
                 f"your address has {per_address} rooms waiting for players; fill or leave "
                 f"them first", rid))
-            return
+            return None
         opened = self._open_rooms.get(conn.address, set())
         if self._playing(opened) >= self.limits.max_rooms_per_address:
             self._refused(conn)
@@ -127,24 +128,24 @@ class CreateDesk:
                 mpb.ERROR_CODE_LIMIT_REACHED,
                 f"your address has {self.limits.max_rooms_per_address} open rooms, started "
                 f"or not; finish (or concede) their games first", rid))
-            return
+            return None
         if not self._may_look_up(conn, rid, request):
-            return
+            return None
         reserved: list[tuple[str, str]] = []
         for name in request.reserved:
             holder = self.accounts.by_name(name)
             if holder is None:
                 conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
                                        f"no account is named {name!r}", rid))
-                return
+                return None
             if any(a == holder.account_id for a, _n in reserved):
                 conn.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
                                        f"{holder.name!r} is reserved a seat twice", rid))
-                return
+                return None
             reserved.append((holder.account_id, holder.name))
         tiers = self._tiers(conn, rid, request.tiers)
         if tiers is None:
-            return
+            return None
         invite = typeable_secret(16)
         settings = RoomSettings(request.private, secret_hash(invite),
                                 request.spectate, request.format.value, tuple(reserved),
@@ -154,7 +155,7 @@ class CreateDesk:
                                      settings)
         except LobbyFullError as exc:
             conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), rid))
-            return
+            return None
         account.created_rooms.add(host.room_id)
         self._creators[host.room_id] = account
         self._waiting_rooms.setdefault(conn.address, set()).add(host.room_id)
@@ -162,6 +163,7 @@ class CreateDesk:
         self._room_address[host.room_id] = conn.address
         conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
             room=host.room.info(), invite_code=invite)).SerializeToString())
+        return host, invite
 
     def _may_look_up(self, conn: _Connection, rid: int, request: req.CreateRoom) -> bool:
         """Take a token of the address's bucket for each account name ``request`` gives

@@ -262,7 +262,7 @@ class RoomUpdate(_message.Message):
     def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ...) -> None: ...
 
 class CreateRoom(_message.Message):
-    __slots__ = ("name", "seats", "clock_seconds", "private", "spectate", "format", "reserved", "tiers", "best_of")
+    __slots__ = ("name", "seats", "clock_seconds", "private", "spectate", "format", "reserved", "tiers", "best_of", "join", "deck")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_SECONDS_FIELD_NUMBER: _ClassVar[int]
@@ -272,6 +272,8 @@ class CreateRoom(_message.Message):
     RESERVED_FIELD_NUMBER: _ClassVar[int]
     TIERS_FIELD_NUMBER: _ClassVar[int]
     BEST_OF_FIELD_NUMBER: _ClassVar[int]
+    JOIN_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
     clock_seconds: int
@@ -281,7 +283,9 @@ class CreateRoom(_message.Message):
     reserved: _containers.RepeatedScalarFieldContainer[str]
     tiers: _containers.RepeatedCompositeFieldContainer[SpectatorTier]
     best_of: int
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ..., best_of: _Optional[int] = ...) -> None: ...
+    join: bool
+    deck: str
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ..., best_of: _Optional[int] = ..., join: _Optional[bool] = ..., deck: _Optional[str] = ...) -> None: ...
 
 class RoomCreated(_message.Message):
     __slots__ = ("room", "invite_code")

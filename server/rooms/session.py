@@ -105,6 +105,10 @@ class CreateRoom:
     tiers: tuple[TierRequest, ...] = ()
     #: A match of several games (rule 100.6a): 1, 3 or 5.
     best_of: int = 1
+    #: The creator takes a seat at once with ``deck`` (as JoinRoom's), checked first: a deck
+    #: that can't be played creates no room.
+    join: bool = False
+    deck: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,10 +430,15 @@ class Session:
             # A private room is watched only with its code unless the creator says else.
             spectate = Spectate.INVITE if create.private and \
                 create.spectate == mpb.SPECTATE_UNSPECIFIED else _spectate(create.spectate, rid)
+            if create.deck and not create.join:
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   "CreateRoom.deck is the creator's own deck: it needs join",
+                                   rid)
             return CreateRoom(name, seats, clock, create.private, spectate,
                               _format(create.format, rid), reserved,
                               _tiers(create.tiers, seats, rid),
-                              _best_of(create.best_of, seats, rid))
+                              _best_of(create.best_of, seats, rid), create.join,
+                              _deck(create.deck, rid))
         if body == "join_room":
             join = msg.join_room
             role = join.role

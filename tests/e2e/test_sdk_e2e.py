@@ -17,8 +17,14 @@ from websockets.trio.client import connect
 
 from client_sdk import Client
 from client_sdk import client as client_module
-from client_sdk.client import CLOSE_REPLACED, ConnectionEndedError, ConnectionLostError
+from client_sdk.client import (
+    CLOSE_REPLACED,
+    ConnectionEndedError,
+    ConnectionLostError,
+    ServerError,
+)
 from protocol.v1 import messages_pb2 as mpb
+from server.cards import card_pool
 from tests.e2e.test_spectator_resume_e2e import serving
 
 
@@ -242,3 +248,30 @@ async def test_a_keepalive_timeout_is_one_info_line_not_an_error_with_a_tracebac
         == [("INFO", "keepalive ping failed: sent 1011 (internal error) keepalive ping "
                      "timeout; no close frame received")]
     assert all(r.levelno < logging.WARNING and r.exc_info is None for r in records)
+
+
+async def test_create_and_join_refuses_a_bad_deck_without_a_room_and_seats_the_creator(
+        tmp_path: Path) -> None:
+    """``Client.create_and_join`` (``CreateRoom.join``): a deck that can't be played is
+    refused before any room is made (a create followed by a refused join left an empty
+    room counted against the creator); a good one gives the room and the creator's seat,
+    and the other player joins a private room with the code the creator was given."""
+    card_pool()  # loaded before serving, as `manawire serve` does (the checks are timed)
+    with trio.fail_after(60):
+        async with serving(tmp_path / "db.sqlite3") as (app, port), \
+                Client.connect(f"ws://127.0.0.1:{port}", "Ann") as ann, \
+                Client.connect(f"ws://127.0.0.1:{port}", "Bob") as bob:
+            with pytest.raises(ServerError) as refused:
+                await ann.create_and_join("mine", deck="30 Mountain")
+            assert refused.value.code == mpb.ERROR_CODE_INVALID_DECK
+            assert "60" in refused.value.details[0]
+            assert not app.lobby.rooms and ann.room_id is None
+            room, joined = await ann.create_and_join("mine", deck="4 Shock\n56 Mountain",
+                                                     private=True)
+            assert joined.seat == 0 and ann.room_id == room.room_id
+            await bob.join(room.room_id, invite_code=ann.invite_codes[room.room_id])
+            for _ in range(500):  # the game starts once both seats are taken
+                if app.lobby.rooms[room.room_id].game is not None:
+                    break
+                await trio.sleep(0.01)
+            assert app.lobby.rooms[room.room_id].game is not None

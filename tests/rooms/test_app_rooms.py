@@ -336,6 +336,49 @@ async def test_one_connection_creating_rooms_hits_its_limit_while_others_play(
         assert reply.HasField("room_created")
 
 
+async def test_create_room_with_join_checks_the_deck_first_and_creates_no_room_for_a_bad_one(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A client created a room, then joined it with its deck: a deck that couldn't be played
+    left an empty room counted against the creator's open rooms (a player who got a card
+    name wrong four times could create no room for ten minutes). ``CreateRoom.join`` checks
+    the deck before the room is made, then seats the creator (RoomCreated, then Joined,
+    with the request's id)."""
+    async with running_app(tmp_path, Limits(max_rooms_per_account=2)) as app:
+        ann = Peer(app, "ann")
+        await ann.hello()
+        for _ in range(5):
+            await trio.sleep(60)  # (the address's deck-check budget refills meanwhile)
+            reply = await ann.call(create_room=mpb.CreateRoom(
+                name="t", join=True, deck="4 Shok\n56 Mountain"))
+            assert reply.error.code == mpb.ERROR_CODE_INVALID_DECK
+            assert any("did you mean 'Shock'" in d for d in reply.error.details)
+        assert not app.lobby.rooms
+        await trio.sleep(60)
+        rid = await ann.send(create_room=mpb.CreateRoom(
+            name="t", join=True, deck="4 Shock\n56 Mountain", private=True))
+        await trio.testing.wait_all_tasks_blocked()
+        answers = [m for m in ann.pump() if m.request_id == rid]
+        assert [m.WhichOneof("body") for m in answers][:2] == ["room_created", "joined"]
+        room_id = answers[0].room_created.room.room_id
+        assert answers[1].joined.seat == 0 and answers[1].joined.room.room_id == room_id
+        assert list(app.lobby.rooms) == [room_id]
+        # The other player joins with the invite code the creator was given; the game starts.
+        bob = Peer(app, "bob")
+        await bob.hello()
+        joined = await bob.call(join_room=mpb.JoinRoom(
+            room_id=room_id, role=mpb.ROLE_PLAYER,
+            invite_code=answers[0].room_created.invite_code))
+        assert joined.joined.seat == 1 and app.lobby.rooms[room_id].game is not None
+        # A deck without join is a mistake, said so; so is a create while seated.
+        reply = await bob.call(create_room=mpb.CreateRoom(name="x", deck="60 Mountain"))
+        assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT and "join" in \
+            reply.error.message
+        reply = await ann.call(create_room=mpb.CreateRoom(name="x", join=True))
+        assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        assert len(app.lobby.rooms) == 1
+
+
 async def test_the_server_wide_room_cap_answers_with_a_clear_error(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
