@@ -42,6 +42,7 @@ from server.engine.filters import LastKnown, matches_last_known
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Look, Zone
 from server.engine.zones import (
     aura_hosts,
+    enter_together,
     move,
     next_timestamp,
     put_into_graveyards,
@@ -315,20 +316,25 @@ def _put_found(game: Game, seat: int, effect: Search | LookAtTop, found: list[st
     may_play = isinstance(effect, Search) and effect.may_play
     if destination == "graveyard":
         put_into_graveyards(game, found, events)
-    else:
-        to = {"hand": Zone.HAND, "battlefield": Zone.BATTLEFIELD, "exile": Zone.EXILE,
-              "library_top": Zone.LIBRARY}[destination]
-        for oid in found:
-            if game.resolving is not None and game.objects[oid].zone is Zone.HAND:
-                game.resolving.found_from_hand += 1  # "exiled from their hand this way"
-            new = move(game, oid, to, events,
-                       controller=seat if to is Zone.BATTLEFIELD else None)
+    elif destination == "battlefield":
+        # The cards found enter at the same time (Ugin's "put up to seven permanent cards
+        # from your hand onto the battlefield", 614.12, 303.4f).
+        if game.resolving is not None:
+            game.resolving.found_from_hand += sum(
+                1 for oid in found if game.objects[oid].zone is Zone.HAND)
+        for new in enter_together(game, found, events, controller=seat):
             # Where it went: one exiled instead (614.1a) is neither tapped (110.5) nor "that
             # land" on the battlefield.
             if new.zone is Zone.BATTLEFIELD and tapped:
                 new.tapped = True
             if new.zone is Zone.BATTLEFIELD and game.resolving is not None:
                 game.resolving.found.append(new.id)  # "that land" (400.7)
+    else:
+        to = {"hand": Zone.HAND, "exile": Zone.EXILE, "library_top": Zone.LIBRARY}[destination]
+        for oid in found:
+            if game.resolving is not None and game.objects[oid].zone is Zone.HAND:
+                game.resolving.found_from_hand += 1  # "exiled from their hand this way"
+            new = move(game, oid, to, events)
             if to is Zone.EXILE and may_play:
                 # "You may cast them this turn" (400.7h)
                 permissions.grant_play(game, seat, new.id, turn=game.turn)

@@ -238,6 +238,27 @@ def move(
     return new
 
 
+def enter_together(game: Game, object_ids: list[str], events: list[Event], *,
+                   controller: int | None = None) -> list[GameObject]:
+    """Put several objects onto the battlefield at the same time, in one event ("put up to
+    seven permanent cards from your hand onto the battlefield"). None of them is on the
+    battlefield yet as each enters: an Aura among them can't enchant another of them
+    (303.4f-g), and a replacement effect of one (Containment Priest's) doesn't apply to
+    another (614.12: only the effects that already exist). So each is kept out of
+    ``game.battlefield`` until all have entered; their enters abilities then see one another
+    (603.6a). Returns each object where it went (as :func:`move`)."""
+    moved: list[GameObject] = []
+    held: list[str] = []
+    for oid in object_ids:
+        new = move(game, oid, Zone.BATTLEFIELD, events, controller=controller)
+        moved.append(new)
+        if new.zone is Zone.BATTLEFIELD and new.id in game.battlefield:
+            game.battlefield.remove(new.id)
+            held.append(new.id)
+    game.battlefield.extend(held)
+    return moved
+
+
 def return_exiled(game: Game, source_id: str, events: list[Event]) -> None:
     """Rule 610.3: as the permanent ``source_id`` leaves the battlefield, the cards exiled
     until it does return to their previous zones -- those still the objects exiled (400.7);
