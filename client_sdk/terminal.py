@@ -698,12 +698,15 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
                                                       deck_format=o.deck_format))
                 board.waiting = "Seated: the game starts..."
         else:
-            room = await client.create_room(f"{client.account.name}'s game", seats=o.seats,
-                                            clock_seconds=o.clock_seconds,
-                                            private=not o.public, deck_format=o.deck_format,
-                                            best_of=o.best_of)
+            # One request (CreateRoom.join): the server checks the deck before it makes the
+            # room, so a refused deck leaves no empty room behind -- one created, then joined
+            # with a deck refused, counted against the player's 4 open rooms until it closed.
+            room, joined = await client.create_and_join(
+                f"{client.account.name}'s game", seats=o.seats, clock_seconds=o.clock_seconds,
+                deck=o.deck, private=not o.public, deck_format=o.deck_format,
+                best_of=o.best_of)
             code = client.invite_codes[room.room_id]
-            board.joined(await client.join(room.room_id, deck=o.deck))
+            board.joined(joined)
             board.invite_code = code
             # (Printed with bots too: the alternate screen hides it, but it is there after,
             # and the screen's title and `invite` say it meanwhile -- the bots fill the room

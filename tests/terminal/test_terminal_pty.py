@@ -24,6 +24,7 @@ import pytest
 import trio
 
 from client_sdk import Client
+from client_sdk import saved as saved_accounts
 from client_sdk.bots import RandomBot
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
@@ -316,6 +317,26 @@ async def test_errors_are_clear_and_exit_nonzero(server: ServerProcess,
     assert page.returncode == 2
     assert f"(the server's WebSocket URL is {server.url})" in page.stderr, page.stderr
     assert sys.executable  # (the checkout's interpreter runs every command)
+
+
+async def test_a_refused_deck_creates_no_room_so_typos_never_use_up_the_rooms_allowed(
+        server: ServerProcess, tmp_path: Path) -> None:
+    """``play`` created the room, then joined it with the deck: a refused deck left an empty
+    room counted against the account's 4 open rooms, so after four typos the saved account
+    could create no room (for ten minutes). The deck is checked before any room is made."""
+    deck = tmp_path / "typo.txt"
+    deck.write_text("4 Shokc\n56 Mountain\n", encoding="utf-8")
+    for _ in range(4):
+        bad = await trio.to_thread.run_sync(_run, "play", server.url, "--public", "--deck",
+                                            str(deck))
+        assert bad.returncode == 1, bad.stderr
+        assert "line 1: unknown or unsupported card 'Shokc'" in bad.stderr, bad.stderr
+    saved = saved_accounts.load(server.url)
+    assert saved is not None  # (each try played as the account saved by the first)
+    async with Client.connect(server.url, "lister", token=saved.token) as client:
+        assert await client.list_rooms() == [], "an empty room was left behind"
+        room = await client.create_room("after four typos")  # (the 5th was refused)
+        assert room.room_id
 
 
 async def test_play_a_best_of_3_match_sideboarding_by_pasting_a_list(
