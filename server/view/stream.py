@@ -360,17 +360,24 @@ RECENT_DELTAS = 64
 
 
 def recent_events(history: Sequence[tuple[int, int, bytes]]) -> list[bytes]:
-    """The last :data:`RECENT_EVENTS` events (serialized, oldest first) of a view class's
-    last deltas -- ``history``: (previous state id, state id, serialized
+    """The events (serialized, oldest first) of a view class's last deltas, whole deltas
+    only, at most :data:`RECENT_EVENTS` of them -- but for a last delta with more, whose last
+    ones they are -- from ``history``: (previous state id, state id, serialized
     ``ServerMessage{delta}``), oldest first, as a room keeps them. Only what that class was
-    sent, so a snapshot carrying them shows its viewer nothing new."""
+    sent, so a snapshot carrying them shows its viewer nothing new. (Cut within a delta, a
+    mulligan's seven draws read "drew a card (x3)" with no mulligan before them.)"""
     found: list[list[bytes]] = []
     count = 0
     for looked, (_prev, _state, data) in enumerate(reversed(history)):
-        if count >= RECENT_EVENTS or looked >= RECENT_DELTAS:
+        if looked >= RECENT_DELTAS:
             break
         events = mpb.ServerMessage.FromString(data).delta.events
-        if events:
-            found.append([e.SerializeToString(deterministic=True) for e in events])
-            count += len(events)
+        if not events:
+            continue
+        if found and count + len(events) > RECENT_EVENTS:
+            break
+        found.append([e.SerializeToString(deterministic=True) for e in events])
+        count += len(events)
+        if count >= RECENT_EVENTS:
+            break
     return [e for events in reversed(found) for e in events][-RECENT_EVENTS:]

@@ -137,3 +137,24 @@ def test_every_header_and_player_of_whole_games_is_what_protobuf_writes() -> Non
             apply(game, pending.seat, action)
             changes = tracker.step(game, action)
     assert checked > 500
+
+
+def test_a_snapshots_recent_events_are_whole_deltas_never_a_deltas_tail() -> None:
+    """The last 20 events were cut at a count, within a delta: a spectator joining after a
+    mulligan (one delta: the hand put back, the mulligan, seven draws) read "drew a card
+    (x3)" with no mulligan before it. Now only whole deltas are repeated, the newest ones
+    up to 20 events -- unless the newest alone has more: then its last 20."""
+    from server.view.stream import RECENT_EVENTS, recent_events
+
+    def delta(n: int, seat: int) -> tuple[int, int, bytes]:
+        events = [pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=seat)) for _ in range(n)]
+        return (0, 0, mpb.ServerMessage(delta=pb.Delta(events=events)).SerializeToString())
+
+    def seats(history: list[tuple[int, int, bytes]]) -> list[int]:
+        return [pb.GameEvent.FromString(e).card_drawn.seat for e in recent_events(history)]
+
+    # Deltas of 3, 15 (a mulligan), none and 4 events: the 3 would make 22.
+    assert seats([delta(3, 0), delta(15, 1), delta(0, 9), delta(4, 2)]) == [1] * 15 + [2] * 4
+    assert seats([delta(1, 0), delta(15, 1), delta(4, 2)]) == [0] + [1] * 15 + [2] * 4
+    assert seats([delta(2, 0), delta(25, 1)]) == [1] * RECENT_EVENTS  # one delta, too many
+    assert seats([]) == []
