@@ -801,7 +801,9 @@ class Client:
 
     async def leave_room(self, *, wait: bool = False) -> None:
         """Leave the room: a seated player of a running game concedes it (rule 104.3a).
-        Not answered; the connection is back in the lobby once the server has read it.
+        Not answered; the connection is back in the lobby once the server has read it. In
+        no room (it closed, or was left), nothing is sent: the server would answer
+        ``NOT_READY`` ("not in a room"), an error in :attr:`errors` with request id 0.
 
         ``wait``: also wait until it has -- the answer to a ``ListRooms`` sent after it
         comes after everything the room sent before -- and then forget the room (its
@@ -810,7 +812,8 @@ class Client:
         a view of it still in flight (a spectator's feed) is ignored until this client is
         placed in a room again."""
         left = self.room_id
-        await self._send(mpb.ClientMessage(leave_room=mpb.LeaveRoom()))
+        if left is not None:
+            await self._send(mpb.ClientMessage(leave_room=mpb.LeaveRoom()))
         self.room_id = None
         self._watching = None
         self.decision = None

@@ -275,3 +275,32 @@ async def test_create_and_join_refuses_a_bad_deck_without_a_room_and_seats_the_c
                     break
                 await trio.sleep(0.01)
             assert app.lobby.rooms[room.room_id].game is not None
+
+
+async def test_a_client_joining_its_next_room_forgets_the_last_games_end(
+        tmp_path: Path) -> None:
+    """A bot author's loop (``while not client.finished``) ended at once in a second room
+    on the same connection: ``join`` kept the last game's mirror, whose ``game_over`` stood
+    until the new game's Snapshot came, once every seat was taken (found by a bot author).
+    Placed in another room, the client now starts afresh: mirror, decision, clocks."""
+    with trio.fail_after(60):
+        async with serving(tmp_path / "db.sqlite3") as (_app, port), \
+                Client.connect(f"ws://127.0.0.1:{port}", "Ann") as ann, \
+                Client.connect(f"ws://127.0.0.1:{port}", "Bob") as bob:
+            room = await ann.create_room("first")
+            await ann.join(room.room_id)
+            await bob.join(room.room_id)
+            await bob.concede()
+            for _ in range(200):
+                if ann.finished:
+                    break
+                await ann.next_message()
+            assert ann.finished and ann.mirror.game_over
+            await ann.leave_room()
+            await ann.leave_room(wait=True)  # in no room: nothing sent, no error
+            assert not ann.errors
+            second = await ann.create_room("second")
+            joined = await ann.join(second.room_id)
+            assert joined.room.room_id == second.room_id == ann.room_id
+            assert not ann.finished and not ann.mirror.game_over
+            assert ann.mirror.state_id == 0 and ann.my_decision is None and not ann.clocks
