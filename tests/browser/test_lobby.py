@@ -46,6 +46,15 @@ def test_refused_deck_lists_its_lines(pages: Pages) -> None:
     assert sorted(lines) == ["0", "1"], lines
     expect(page.locator("[data-testid=error]")).to_be_visible()
     expect(page.locator(BOARD)).to_have_count(0)
+    # The deck was checked before any room was made (CreateRoom.join): no empty room of
+    # Dee's stands listed, counted against her 4 open rooms. The lobby lists Eve's only.
+    other = pages.open("other")
+    sign_in_guest(other, pages.base_url, "Eve")
+    create_room(other)
+    expect(other.locator("[data-testid=seated]")).to_be_visible()
+    page.locator("[data-testid=refresh-rooms]").click()
+    expect(page.locator("[data-testid=room-row]")).to_have_count(1)
+    expect(page.locator("[data-testid=room-row]")).to_contain_text("Eve")
     pages.screenshot(page)
     pages.assert_no_errors()
 

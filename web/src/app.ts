@@ -51,11 +51,11 @@ export interface RoomSettingsInput {
 }
 
 /** What a request was, to know what its Error is about. */
-type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "join" | "rewatch"
+type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "create-join" | "join" | "rewatch"
   | "quick" | "cancel-quick" | "leave" | "act" | "snapshot" | "concede" | "deck";
 /** The requests whose answer (not an error) clears the error shown: the player's own. */
 const CLEARS_ERROR: ReadonlySet<RequestKind> = new Set<RequestKind>(
-  ["hello", "register", "create", "join", "rewatch", "quick", "cancel-quick", "deck"]);
+  ["hello", "register", "create", "create-join", "join", "rewatch", "quick", "cancel-quick", "deck"]);
 
 /** How to say hello on the next open socket. */
 type Greeting =
@@ -139,11 +139,8 @@ export class App implements Names {
   /** This player's deck as the server stored it (DeckAccepted.deck: plain text, the main
    * deck, then "Sideboard" and the sideboard), once a sideboarding answer was accepted. */
   storedDeck = "";
-  /** Whether the room being created is joined as a player once it exists. */
+  /** Whether the room being created is joined as a player (in the same request). */
   private createPlays = true;
-  /** The room this client created to play in whose seat it hasn't taken yet (its deck was
-   * refused): "Create room" again joins it instead of creating another ("" if none). */
-  private createdUnjoined = "";
   /** The room and invite code of the latest join (to watch again after a resume). */
   private lastJoin = { roomId: "", code: "" };
   /** This session's latest resume token (also in sessionStorage, for a reload). */
@@ -213,7 +210,6 @@ export class App implements Names {
     this.clearRoom();
     this.account = null;
     this.created = null;
-    this.createdUnjoined = "";
     this.invite = null;
     this.rooms = [];
     this.notice = "";
@@ -270,23 +266,20 @@ export class App implements Names {
     if (this.status === "connected") this.request("list", { case: "listRooms", value: {} });
   }
 
+  /** Create a room -- and, unless `input.play` is false (a host's), take a seat in it with
+   * `deck` in the same request (CreateRoom.join): the server checks the deck before it makes
+   * the room, so a refused deck creates none. (A room created, then joined with a deck
+   * refused, stayed empty and counted against the player's 4 open rooms.) */
   createRoom(input: RoomSettingsInput, deck: string): void {
     this.createPlays = input.play ?? true;
     if (this.createPlays && !this.checkDeck(deck)) return;
     this.lastDeck = deck;
-    // The room was created, but the seat not taken (the deck refused): take it now. A
-    // second room of the same name, the first left listed empty, helped nobody.
-    const c = this.created;
-    if (this.createPlays && c !== null && this.createdUnjoined === c.room.roomId) {
-      this.join(c.room.roomId, Role.PLAYER, deck, c.code);
-      return;
-    }
     const spectate = { "": Spectate.UNSPECIFIED, allowed: Spectate.ALLOWED,
       invite: Spectate.INVITE, none: Spectate.NONE }[input.spectate];
-    this.request("create", { case: "createRoom", value: {
+    this.request(this.createPlays ? "create-join" : "create", { case: "createRoom", value: {
       name: input.name, seats: input.seats, clockSeconds: Math.round(input.clockMinutes * 60),
       private: input.private, spectate, format: formatOf(input.format),
-      bestOf: input.bestOf ?? 1,
+      bestOf: input.bestOf ?? 1, join: this.createPlays, deck: this.createPlays ? deck : "",
       tiers: input.tier ? [{
         kind: input.tier.kind === "omniscient" ? TierKind.OMNISCIENT : TierKind.PUBLIC,
         delaySeconds: input.tier.delaySeconds, accounts: input.tier.accounts,
@@ -631,7 +624,10 @@ export class App implements Names {
 
   private handle(msg: ServerMessage): void {
     const kind = msg.requestId ? this.requests.get(msg.requestId) : undefined;
-    if (msg.requestId && msg.body.case !== "matchQueue") this.requests.delete(msg.requestId);
+    // (A request answered by several messages keeps its kind for the later ones: a queue's
+    // Joined; a created room's Joined, which follows its RoomCreated.)
+    const more = msg.body.case === "matchQueue" || (msg.body.case === "roomCreated" && kind === "create-join");
+    if (msg.requestId && !more) this.requests.delete(msg.requestId);
     const body = msg.body;
     // A request of the player's answered, not refused: an earlier error no longer stands
     // (a name refused, then registered, still showed the refusal beside "Signed in").
@@ -684,14 +680,12 @@ export class App implements Names {
         if (room) {
           this.created = { room, code: inviteCode, plays: this.createPlays,
             link: inviteLink(this.pageUrl, { role: "join", roomId: room.roomId, code: inviteCode }) };
-          // If the join below is refused (the deck), the join form holds this room.
+          // The join form holds this room (a host watches it from there).
           this.invite = { role: "join", roomId: room.roomId, code: inviteCode };
           this.inviteChanged++;
-          this.createdUnjoined = this.createPlays ? room.roomId : "";
-          // The creator plays in the room they made (with the deck they gave) -- unless
-          // they host it for others: then its links are theirs to hand out.
-          if (this.createPlays) this.join(room.roomId, Role.PLAYER, this.lastDeck, inviteCode);
-          else {
+          // The creator's Joined follows (CreateRoom.join) -- unless they host the room
+          // for others: then its links are theirs to hand out.
+          if (kind === "create") {
             this.notice = `Room “${room.name}” created; you have no seat in it. Send the `
               + "players its invite link (and the watchers theirs); watch it from the room list "
               + "or the join form.";
@@ -701,12 +695,12 @@ export class App implements Names {
       }
       case "joined": {
         const j = body.value;
-        if (j.room?.roomId === this.createdUnjoined) this.createdUnjoined = "";
         this.clearRoom();
         if (j.room) this.room = { info: j.room, role: j.role, seat: j.seat, tier: j.tier };
         // Which deck the seat was taken (or taken back) with: the server says.
         if (j.role === Role.PLAYER) {
-          const dealt = (kind === "join" || kind === "quick") && this.lastDeck.trim() === "";
+          const dealt = (kind === "join" || kind === "create-join" || kind === "quick")
+            && this.lastDeck.trim() === "";
           this.deckWords = deckWords(j.deckName, j.demoDeck, dealt);
           // The deck as the server stores it: what the sideboarding box starts with (an
           // uploaded MTGO .dek's XML is never shown there).
@@ -921,11 +915,8 @@ export class App implements Names {
           this.error = `Your deck was refused (${message}): see its problems below.`;
           return;
         }
-        this.error = this.created && this.createdUnjoined === this.created.room.roomId
-          ? `Your room “${this.created.room.name}” was created, but your deck was refused: fix it `
-            + "(its problems are below), then press “Create room” again: you take your seat in "
-            + "the room already created (its settings stay as they were)."
-          : "The deck was refused: see its problems below.";
+        // (Refused with CreateRoom.join, no room was created: fix it, create again.)
+        this.error = "The deck was refused: see its problems below.";
         this.deckRefusal = this.error;
         return;
       case ErrorCode.RATE_LIMITED:
@@ -939,11 +930,6 @@ export class App implements Names {
         break;
     }
     if (kind === "deck") this.deckSent = false;
-    // The room created and never joined is gone (or full): "Create room" creates another.
-    if (kind === "join" && this.createdUnjoined !== "" && this.lastJoin.roomId === this.createdUnjoined
-        && code !== ErrorCode.RATE_LIMITED && code !== ErrorCode.INVALID_ARGUMENT) {
-      this.createdUnjoined = "";
-    }
     if (kind === "quick") this.queue = null; // refused, or dropped from the queue
     if (kind === "snapshot") { // asked again, a little later
       this.snapshotAsked = false;
@@ -1031,7 +1017,6 @@ export class App implements Names {
       this.inviteChanged++;
     }
     this.created = null;
-    this.createdUnjoined = "";
   }
 
   // ---- the socket's life

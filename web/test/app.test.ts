@@ -668,48 +668,44 @@ test("declaring blockers: Done with a blocker selected but unassigned says so; a
   } finally { restore(); }
 });
 
-/** Signed in, created room r1 (code c1) with a deck the server then refused on the join. */
-function createdButRefused(details: string[]) {
-  const { app, ws } = signedIn();
-  const settings = { name: "friday", seats: 2, clockMinutes: 30, private: false,
-    spectate: "" as const, format: "constructed" as const, tier: null };
-  app.createRoom(settings, "4 Black Lotus");
-  ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "roomCreated", value: {
-    room: { roomId: "r1", name: "friday", seats: 2 }, inviteCode: "c1" } } });
-  const join = ws.last("joinRoom");
-  assert.deepEqual([join.roomId, join.inviteCode], ["r1", "c1"]);
-  ws.deliver({ requestId: join.requestId, body: { case: "error", value: {
-    code: ErrorCode.INVALID_DECK, message: "deck refused", details } } });
-  return { app, ws, settings };
-}
-
-test("the creator's deck refused after its room was created: 'Create room' again joins that room", () => {
+test("creating a room to play in takes the seat in the same request: a refused deck creates no room", () => {
   const restore = installFakeSocket();
   try {
-    const { app, ws, settings } = createdButRefused(["line 1: unknown or unsupported card 'Black Lotus'"]);
-    assert.match(app.error, /press “Create room” again: you take your seat in the room already created/);
-    const creates = () => ws.sent.filter((m) => m.body.case === "createRoom").length;
-    app.createRoom(settings, "4 Shock");
-    assert.equal(creates(), 1, "no second room");
-    const again = ws.last("joinRoom");
-    assert.deepEqual([again.roomId, again.inviteCode, again.deck], ["r1", "c1", "4 Shock"]);
-    ws.deliver({ requestId: again.requestId, body: { case: "joined", value: { role: Role.PLAYER,
-      seat: 0, room: { roomId: "r1", name: "friday", seats: 2 } } } });
+    const { app, ws } = signedIn();
+    const settings = { name: "friday", seats: 2, clockMinutes: 30, private: false,
+      spectate: "" as const, format: "constructed" as const, tier: null };
+    // The deck is checked before the room is made (CreateRoom.join): refused, no room
+    // stands empty against the player's 4 open rooms -- a second try creates the only one.
+    app.createRoom(settings, "4 Black Lotus");
+    const refused = ws.last("createRoom");
+    assert.deepEqual([refused.join, refused.deck], [true, "4 Black Lotus"]);
+    ws.deliver({ requestId: refused.requestId, body: { case: "error", value: {
+      code: ErrorCode.INVALID_DECK, message: "deck refused",
+      details: ["line 1: unknown or unsupported card 'Black Lotus'"] } } });
+    assert.equal(app.error, "The deck was refused: see its problems below.");
+    assert.deepEqual(app.deckProblems.map((p) => p.line), [1]);
+    assert.equal(app.created, null);
+    app.createRoom(settings, "");
+    const create = ws.last("createRoom");
+    assert.deepEqual([create.join, create.deck], [true, ""]);
+    ws.deliver({ requestId: create.requestId, body: { case: "roomCreated", value: {
+      room: { roomId: "r1", name: "friday", seats: 2 }, inviteCode: "c1" } } });
+    ws.deliver({ requestId: create.requestId, body: { case: "joined", value: { role: Role.PLAYER,
+      seat: 0, deckName: "azorius-fliers", demoDeck: true, room: { roomId: "r1", name: "friday", seats: 2 } } } });
+    assert.equal(ws.sent.filter((m) => m.body.case === "joinRoom").length, 0, "no second request");
+    assert.equal(app.room?.info.roomId, "r1");
+    assert.equal(app.createdLinks().length, 1);
+    assert.deepEqual([app.error, app.deckProblems], ["", []]);
+    assert.match(app.deckWords, /demo deck “azorius-fliers”, chosen by the server/);
+    // A host (no seat of their own) creates only.
     app.leaveRoom();
-    app.createRoom(settings, "");
-    assert.equal(creates(), 2, "once seated in it, a new room is a new room");
-  } finally { restore(); }
-});
-
-test("the created room gone before its creator took a seat: 'Create room' creates another", () => {
-  const restore = installFakeSocket();
-  try {
-    const { app, ws, settings } = createdButRefused(["too few cards"]);
-    app.createRoom(settings, "");
-    ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "error", value: {
-      code: ErrorCode.ROOM_NOT_FOUND, message: "no room r1" } } });
-    app.createRoom(settings, "");
-    assert.equal(ws.last("createRoom").name, "friday");
+    app.createRoom({ ...settings, play: false }, "4 Black Lotus");
+    const hosted = ws.last("createRoom");
+    assert.deepEqual([hosted.join, hosted.deck], [false, ""]);
+    ws.deliver({ requestId: hosted.requestId, body: { case: "roomCreated", value: {
+      room: { roomId: "r2", name: "friday", seats: 2 }, inviteCode: "c2" } } });
+    assert.equal(app.room, null);
+    assert.match(app.notice, /you have no seat in it/);
   } finally { restore(); }
 });
 
@@ -884,7 +880,7 @@ test("a created room's invite link goes once its creator is no longer in it; a h
       ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "roomCreated", value: {
         room: { roomId, name: "friday", seats: 2 }, inviteCode: "c" } } });
       if (play) {
-        ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
+        ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "joined", value: {
           role: Role.PLAYER, seat: 0, room: { roomId, name: "friday", seats: 2 } } } });
       }
     };
