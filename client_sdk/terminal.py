@@ -44,6 +44,7 @@ from client_sdk.describe import (
     only_pass,
     option_object_id,
 )
+from client_sdk.policy import Policy
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 
@@ -599,12 +600,15 @@ class PlayOptions:
 
 async def _bot(url: str, room_id: str, invite_code: str, index: int, board: Board, *,
                task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-    """A RandomBot opponent in this process: takes a seat, plays the game to its end."""
+    """An opponent in this process: takes a seat, plays the game to its end. It plays
+    eagerly (:data:`Policy.EAGER`: keeps its hand, plays lands, casts spells, attacks): a
+    uniform RandomBot mulliganed to no cards, tapped lands for nothing and passed with
+    spells in hand -- no game for a person to play against."""
     try:
         async with Client.connect(url, f"bot-{index}") as client:
             await client.join(room_id, invite_code=invite_code)
             task_status.started()
-            await RandomBot(client, random.Random()).play()
+            await RandomBot(client, random.Random(), Policy.EAGER).play()
     except Exception as exc:  # the player's game goes on: say so, don't crash it
         board.notice = f"The bot stopped: {exc}"
         task_status.started()

@@ -25,7 +25,10 @@ import trio
 
 from client_sdk import Client
 from client_sdk import saved as saved_accounts
+from client_sdk.board import Board
 from client_sdk.bots import RandomBot
+from client_sdk.mirror import Mirror
+from client_sdk.terminal import _bot
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from tests.e2e.restart_harness import ServerProcess
@@ -201,6 +204,35 @@ async def test_with_bots_the_invite_code_stays_on_the_screen_and_invite_says_it_
     # Printed on the normal screen too, before the board took the alternate screen.
     before = plain(bytes(program.output).split(b"\x1b[?1049h")[0].decode())
     assert f"manawire watch {server.url} {room_id} --invite {code}" in before, before
+
+
+async def test_the_bot_opponents_keep_their_hands(server: ServerProcess) -> None:
+    """``play --bot``'s opponent was a uniform RandomBot: it took a mulligan half the time
+    it was asked (to no cards at all), tapped lands for nothing and passed with spells in
+    hand. It plays eagerly now: it keeps its hand, plays lands, casts spells, attacks. (Seven
+    of them, as ``--bot --players 8`` seats: a uniform bot each kept its seven cards 1 time
+    in 128.)"""
+    board = Board(Mirror())
+    async with Client.connect(server.url, "Host") as host:
+        room, _joined = await host.create_and_join("against bots", seats=8, private=True)
+        code = host.invite_codes[room.room_id]
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for i in range(1, 8):
+                    await nursery.start(_bot, server.url, room.room_id, code, i, board)
+                while not host.mirror.ready or \
+                        host.mirror.header.phase != pb.GAME_PHASE_PLAYING:
+                    decision = host.my_decision
+                    if decision is None:
+                        await host.next_message()
+                        continue
+                    kinds = [o.WhichOneof("kind") for o in decision.options]
+                    await host.act(kinds.index("keep_hand") if "keep_hand" in kinds else 0)
+                bots = [p for p in host.mirror.players.values() if p.seat != host.seat]
+                nursery.cancel_scope.cancel()
+    assert board.notice == "", board.notice  # ("The bot stopped: ...")
+    assert len(bots) == 7
+    assert [(p.mulligans, p.hand_count) for p in bots] == [(0, 7)] * 7, bots
 
 
 @pytest.mark.parametrize("tier", [0, 1])
