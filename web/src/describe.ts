@@ -490,6 +490,13 @@ export function eventText(names: Names, event: GameEvent): string | null {
       if (e.fromZone === ZoneKind.HAND && e.toZone === ZoneKind.GRAVEYARD) {
         return `${seatName(names, e.owner)} discarded ${what}`; // rule 701.9a
       }
+      if (e.fromZone === ZoneKind.HAND && e.toZone === ZoneKind.LIBRARY) {
+        // A mulligan's hand shuffled away and the cards put on the bottom (103.5), a "put
+        // ... from your hand on top": nameless, so a mulligan is one counted line ("(×7)"),
+        // not seven named ones; as the terminal says it (client_sdk.describe.event_text).
+        const their = e.owner === names.viewer ? "your" : "their";
+        return `${seatName(names, e.owner)} put a card from ${their} hand into ${their} library`;
+      }
       const whose = `${what} (${names.player(e.owner)}'s)`;
       if (e.toZone === ZoneKind.BATTLEFIELD) return `${whose} entered the battlefield`; // e.g. 608.3
       if (e.toZone === ZoneKind.EXILE) return `${whose} was exiled from ${zoneName(e.fromZone)}`; // 406.3

@@ -172,7 +172,7 @@ test("events become log lines in plain words; repeats are counted", () => {
         { kind: { case: "spellCast", value: { objectId: "x", controller: 1, name: "Shock" } } },
         { kind: { case: "cardDrawn", value: { seat: 0 } } }] } } });
     assert.deepEqual(app.log, [
-      "a card (Bob#0002's) moved from hand to library (×3)",
+      "Bob#0002 put a card from their hand into their library (×3)",
       "Bob#0002 cast Shock",
       "you drew a card",
     ]);
