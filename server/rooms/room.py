@@ -1132,6 +1132,21 @@ class Room:
             self.classes[SPECTATOR], SPECTATOR, 0, 0, now))
 
     # ---- clocks and timers
+    def restart_timers(self, now: float) -> None:
+        """A reloaded room's time starts at ``now``, when the server serves again (it may
+        have taken many seconds to reload every room, while nobody could connect): the
+        running decision clock runs from its bank as stored, the sideboarding has its full
+        time, a finished game's room lingers, and each seat is away, from ``now``."""
+        if self.timers.running is not None:
+            self.timers.running = (self.timers.running[0], now)
+        if self._sideboard_until is not None:
+            self._sideboard_until = now + self.config.sideboard_seconds
+        if self._finished_at is not None:
+            self._finished_at = now
+        for member in self.seats:
+            if member is not None and member.conn is None:
+                member.away_since = now
+
     def _start_clock(self, now: float) -> None:
         """Start the clock of whoever must decide now (none once the game is over)."""
         game = self.game
