@@ -184,6 +184,10 @@ class Client:
         #: A resume was under way when its task was cancelled (a caller's timeout around
         #: :meth:`next_message`): the next receive or send takes it up again.
         self._resume_cut = False
+        #: Whether a Hello of this client (connecting, or starting over after a resume
+        #: was refused) may close another connection of its account (``connect``'s
+        #: ``take_over``).
+        self.take_over = True
         #: The epoch of a request waiting for its reply (None: none).
         self._requesting: int | None = None
         #: The decision last answered (sent again after a rate-limit refusal).
@@ -213,6 +217,7 @@ class Client:
             async with trio.open_nursery() as nursery:
                 client = cls(url, name, nursery, reconnect=reconnect, token=token,
                              batched=batched, reconnect_for=reconnect_for)
+                client.take_over = take_over
                 try:
                     client._ws = await client._open()
                     hello = mpb.Hello(protocol_version=PROTOCOL_VERSION, display_name=name,
@@ -339,7 +344,8 @@ class Client:
                     try:
                         await ws.send(mpb.ClientMessage(hello=mpb.Hello(
                             protocol_version=PROTOCOL_VERSION, display_name=self.name,
-                            account_token=self.account_token, batched=self.batched)
+                            account_token=self.account_token, batched=self.batched,
+                            no_takeover=not self.take_over)
                         ).SerializeToString())
                         answer = mpb.ServerMessage.FromString(
                             await ws.recv())  # type: ignore[arg-type]

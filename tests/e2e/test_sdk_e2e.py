@@ -304,3 +304,27 @@ async def test_a_client_joining_its_next_room_forgets_the_last_games_end(
             assert joined.room.room_id == second.room_id == ann.room_id
             assert not ann.finished and not ann.mirror.game_over
             assert ann.mirror.state_id == 0 and ann.my_decision is None and not ann.clocks
+
+
+async def test_a_client_that_must_not_take_over_still_doesnt_when_it_starts_over(
+        tmp_path: Path) -> None:
+    """``connect(take_over=False)`` promises never to close another connection of the
+    account; but after a drop whose resume was refused (a session with no place is
+    forgotten), the SDK started over with a Hello that took over the account's other
+    connection and its seat (found reading the SDK by a bot author). It now keeps its
+    word: that Hello is refused (ACCOUNT_IN_USE) and the other connection plays on."""
+    with trio.fail_after(60):
+        async with serving(tmp_path / "db.sqlite3") as (_app, port):
+            url = f"ws://127.0.0.1:{port}"
+            async with Client.connect(url, "Ann") as ann:
+                token = ann.account_token
+            async with Client.connect(url, token=token, take_over=False,
+                                      reconnect_for=5) as quiet:
+                await quiet.drop()  # in no room: its session is forgotten
+                async with Client.connect(url, token=token) as seated:
+                    room = await seated.create_room("mine")
+                    await seated.join(room.room_id)
+                    with pytest.raises(ConnectionLostError, match="refused"):
+                        await quiet.list_rooms()
+                    assert seated.room_id == room.room_id
+                    assert (await seated.list_rooms()) is not None  # still connected
