@@ -9,12 +9,14 @@ import {
   type Account, type MatchQueue, type MatchState, type RoomInfo, type ServerMessage,
   DeckFormat, ErrorCode, MatchPhase, Role, Spectate, TierKind,
 } from "./gen/protocol/v1/messages_pb";
-import { type Action, type Decision, DecisionKind, type GameEvent, type GameObject } from "./gen/protocol/v1/game_pb";
+import {
+  type Action, type Decision, DecisionKind, type GameEvent, type GameObject, GamePhase,
+} from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
   assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
-  optionSeats, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
+  optionSeats, seatName, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
 } from "./describe";
 import { inviteLink, type Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
@@ -28,6 +30,9 @@ const BACKOFF_FIRST = 250, BACKOFF_FACTOR = 2, BACKOFF_MAX = 5000, RECONNECT_FOR
 export const LOG_LINES = 2000;
 /** Milliseconds between two snapshot requests. */
 const SNAPSHOT_SPACING = 1000;
+/** The most events a snapshot repeats from before it (protocol/README.md, `recent_events`:
+ * at most 20): that many, and the first ones may be the tail of a run cut short. */
+const RECENT_EVENTS = 20;
 /** Objects remembered after they left the view, to name them in events. */
 const SEEN_OBJECTS = 2000;
 
@@ -749,13 +754,33 @@ export class App implements Names {
             if (!this.mirror.players.get(seat)?.hasLost) this.lossReasons.delete(seat);
           }
           for (const e of body.value.recentEvents) this.noteLoss(e);
-          let told = body.value.recentEvents.map((e) => eventText(this, e)).filter((l) => l !== null);
+          const recent = body.value.recentEvents;
+          let told = recent.map((e) => eventText(this, e)).filter((l) => l !== null);
+          let cut = recent.length >= RECENT_EVENTS;
           // (a turn before the one last seen: the next game of a match, not a gap)
           const nextGame = this.mirror.header.turn < turnBefore;
-          if (this.log.length > 0 && told.length > 0 && !nextGame) {
+          const fresh = this.log.length === 0 || nextGame;
+          if (!fresh && told.length > 0) {
             const at = told.lastIndexOf(this.lastTold);
-            if (at >= 0) told = told.slice(at + 1);
-            else this.addLog("— caught up: events were missed; the last ones —");
+            if (at >= 0) {
+              told = told.slice(at + 1);
+              cut = false; // (told from a line already shown: nothing cut)
+            } else this.addLog("— caught up: events were missed; the last ones —");
+          } else if (fresh && this.mirror.header.phase === GamePhase.MULLIGANS) {
+            // Starting afresh during the mulligans (a spectator joining, a reloaded page):
+            // the last events began mid-mulligan ("Ann put a card from their hand into their
+            // library (×4)" of seven, a hand drawn with no mulligan before it). The
+            // mulligans as they stand instead, as the terminal does.
+            for (const line of this.mulligansSoFar()) this.addLog(line);
+            this.lastTold = told.at(-1) ?? this.lastTold;
+            told = [];
+          }
+          if (cut) {
+            // The server's last events are cut at a count, maybe inside a run of alike
+            // lines: its first run may be only the tail of one ("drew a card (×3)" of seven)
+            // -- left out, not told with a count that isn't true.
+            const run = told.findIndex((line) => line !== told[0]);
+            told = told.slice(run < 0 ? told.length : run);
           }
           for (const line of told) this.tell(line);
         }
@@ -962,6 +987,23 @@ export class App implements Names {
       this.request("snapshot", { case: "requestSnapshot", value: {} });
     };
     if (wait === 0) ask(); else setTimeout(ask, wait);
+  }
+
+  /** The mulligans as the view shows them now: who plays first, each player's mulligans
+   * taken and cards in hand (rules 103.1, 103.5); as the terminal says them. */
+  private mulligansSoFar(): string[] {
+    const { startingSeat } = this.mirror.header;
+    const lines = ["— The mulligans so far (rule 103.5) —"];
+    if (this.mirror.players.has(startingSeat)) {
+      lines.push(`${seatName(this, startingSeat)} ${startingSeat === this.viewer ? "play" : "plays"} first`);
+    }
+    for (const p of [...this.mirror.players.values()].sort((a, b) => a.seat - b.seat)) {
+      const taken = p.mulligans === 0 ? "no mulligan" : p.mulligans === 1 ? "1 mulligan" : `${p.mulligans} mulligans`;
+      const cards = p.handCount === 1 ? "1 card" : `${p.handCount} cards`;
+      lines.push(`${seatName(this, p.seat)} ${p.seat === this.viewer ? "have" : "has"} taken ${taken}: `
+        + `${cards} in hand`);
+    }
+    return lines;
   }
 
   /** A player's loss: why, to say it (the board shows only that they lost). */

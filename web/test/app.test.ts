@@ -216,6 +216,79 @@ test("a page starting from a snapshot logs its recent events, under the match's 
   } finally { restore(); }
 });
 
+/** Ann (seat 0) has taken two mulligans (five cards left), Bob none; Bob plays first. */
+function mulligansView(viewer: number, phase = GamePhase.MULLIGANS, turn = 0): View {
+  return create(ViewSchema, {
+    viewer,
+    header: { turn, activeSeat: 1, startingSeat: 1, phase, step: turn ? Step.PRECOMBAT_MAIN : Step.UNTAP,
+      pending: { seat: 0, kind: DecisionKind.MULLIGAN, promptId: 8n } },
+    players: [{ seat: 0, name: "Ann#0001", life: 20, libraryCount: 55, handCount: 5, mulligans: 2 },
+      { seat: 1, name: "Bob#0002", life: 20, libraryCount: 53, handCount: 7 }],
+  });
+}
+
+/** A page that starts from a snapshot of `v` with these recent events (seat -1: watching). */
+function startedFrom(seat: number, v: View, recentEvents: readonly object[]): { app: App; ws: FakeSocket } {
+  const { app, ws } = signedIn();
+  ws.deliver({ body: { case: "joined", value: { role: seat < 0 ? Role.SPECTATOR : Role.PLAYER, seat,
+    room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+  ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 40n, view: v,
+    viewHash: viewHash(v), recentEvents: recentEvents as never } } });
+  return { app, ws };
+}
+
+const toLibrary = (seat: number) => ({ kind: { case: "zoneChange" as const, value: {
+  owner: seat, fromZone: ZoneKind.HAND, toZone: ZoneKind.LIBRARY } } });
+const drew = (seat: number) => ({ kind: { case: "cardDrawn" as const, value: { seat } } });
+const times = <T>(n: number, x: T): T[] => Array.from({ length: n }, () => x);
+
+test("103.5: a page started during the mulligans logs them as they stand, not the last events' fragments", () => {
+  const restore = installFakeSocket();
+  try {
+    // A spectator joining as Ann takes her third mulligan: the server's last 20 events began
+    // inside her second ("put a card ... (×4)" of seven, "drew a card (×7)", no mulligan).
+    const recent = [...times(4, toLibrary(0)), ...times(7, drew(0)), ...times(2, toLibrary(0)),
+      ...times(7, drew(1))];
+    const { app, ws } = startedFrom(-1, mulligansView(-1), recent);
+    assert.deepEqual(app.log, ["— The mulligans so far (rule 103.5) —", "Bob#0002 plays first",
+      "Ann#0001 has taken 2 mulligans: 5 cards in hand", "Bob#0002 has taken no mulligan: 7 cards in hand"]);
+    // What happens next is told as it happens.
+    const v = mulligansView(-1);
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 40n, stateId: 41n, ops: [],
+      viewHash: viewHash(v), events: [{ kind: { case: "mulliganTaken", value: { seat: 0, number: 3 } } }] } } });
+    assert.equal(app.log.at(-1), "Ann#0001 took a mulligan (3rd)");
+    // A resync adds no second summary to a log that saw them.
+    const length = app.log.length;
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 41n, view: v,
+      viewHash: viewHash(v), recentEvents: [] } } });
+    assert.equal(app.log.length, length);
+  } finally { restore(); }
+});
+
+test("103.5: a player back on a reloaded page during the mulligans reads them about themself", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app } = startedFrom(0, mulligansView(0), times(7, drew(0)));
+    assert.deepEqual(app.log.slice(1), ["Bob#0002 plays first", "you have taken 2 mulligans: 5 cards in hand",
+      "Bob#0002 has taken no mulligan: 7 cards in hand"]);
+  } finally { restore(); }
+});
+
+test("a full window of last events leaves out its first run, which may be cut short", () => {
+  const restore = installFakeSocket();
+  try {
+    // Joining on turn 1: the window began inside Bob's opening hand -- "drew a card (×3)" of
+    // seven. That run is left out; the runs after it are whole.
+    const recent = [...times(3, drew(1)), ...times(7, drew(0)), ...times(6, toLibrary(0)), ...times(4, drew(0))];
+    assert.equal(recent.length, 20);
+    const turn1 = mulligansView(-1, GamePhase.PLAYING, 1);
+    assert.deepEqual(startedFrom(-1, turn1, recent).app.log, ["Ann#0001 drew a card (×7)",
+      "Ann#0001 put a card from their hand into their library (×6)", "Ann#0001 drew a card (×4)"]);
+    // Fewer than the most: nothing was cut, every line is told.
+    assert.equal(startedFrom(-1, turn1, recent.slice(1)).app.log[0], "Bob#0002 drew a card (×2)");
+  } finally { restore(); }
+});
+
 test("a snapshot's recent events name what has left the view since (rule 400.7)", () => {
   const restore = installFakeSocket();
   try {
