@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from google.protobuf.message import DecodeError
+from google.protobuf.unknown_fields import UnknownFieldSet
 
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat
@@ -359,7 +360,12 @@ class Session:
         rid = msg.request_id
         body = msg.WhichOneof("body")
         if body is None:
-            raise SessionError(mpb.ERROR_CODE_BAD_MESSAGE, "empty ClientMessage", rid)
+            # A body this server's schema doesn't know (a newer client's request) parses as
+            # an unknown field: say so, rather than that the message was empty.
+            raise SessionError(mpb.ERROR_CODE_BAD_MESSAGE,
+                               "a ClientMessage with a request this server doesn't know "
+                               f"(protocol version {PROTOCOL_VERSION})"
+                               if len(UnknownFieldSet(msg)) else "empty ClientMessage", rid)
         if body == "hello":
             if self.ready:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT, "already said hello", rid)

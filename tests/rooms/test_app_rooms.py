@@ -18,6 +18,7 @@ from client_sdk.mirror import Mirror
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App, Limits
 from server.rooms import lobby as lobby_module
+from server.rooms import recovery
 from server.rooms.admission import AT_ONCE
 from server.rooms.commands import Command, Leave
 from server.rooms.room import Room, RoomConfig
@@ -771,7 +772,7 @@ async def test_reloading_the_games_after_a_restart_charges_no_clock(
         assert game is not None and game.pending is not None
         deciding = game.pending.seat
         app.shutdown()
-    real = lobby_module.recover
+    real = recovery.recover
 
     def slow(*args: Any, **kwargs: Any) -> Room:
         room = real(*args, **kwargs)

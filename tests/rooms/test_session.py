@@ -81,3 +81,19 @@ def test_deck_lists_over_32_kib_are_refused_unread() -> None:
     s.established("s1", "Ann#0001")
     big = mpb.JoinRoom(room_id="r", role=mpb.ROLE_PLAYER, deck="4 Shock\n" * 5000)
     assert _code(s, _msg(join_room=big)) == mpb.ERROR_CODE_INVALID_DECK
+
+
+def test_a_request_this_server_does_not_know_is_said_so_not_called_empty() -> None:
+    """A body field this server's schema lacks (a newer client's request) was answered
+    "empty ClientMessage", which a client author read as a bug of theirs (found by one)."""
+    s = Session()
+    s.receive(_hello())
+    s.established("s1", "Ann#0001")
+    # Field 99 of ClientMessage, length-delimited: an unknown request body.
+    newer = mpb.ClientMessage(request_id=7).SerializeToString() + bytes([0x9A, 0x06, 0x00])
+    with pytest.raises(SessionError) as refused:
+        s.receive(newer)
+    assert refused.value.code == mpb.ERROR_CODE_BAD_MESSAGE
+    assert "doesn't know" in refused.value.message and refused.value.request_id == 7
+    with pytest.raises(SessionError, match="empty ClientMessage"):
+        s.receive(mpb.ClientMessage(request_id=8).SerializeToString())
