@@ -63,7 +63,8 @@ class ServerError(Exception):
     def __init__(self, code: int, message: str, details: list[str] | None = None) -> None:
         shown = "".join(f"\n  {d}" for d in details or ())
         super().__init__(f"{mpb.ErrorCode.Name(cast(mpb.ErrorCode, code))}: {message}{shown}")
-        self.code = code
+        #: The ``ErrorCode`` (``mpb.ERROR_CODE_...``).
+        self.code = cast(mpb.ErrorCode, code)
         self.message = message
         #: Every problem (a refused deck's lines).
         self.details = list(details or ())
