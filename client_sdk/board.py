@@ -22,16 +22,13 @@ from rich.text import Text
 from client_sdk.describe import (
     decision_name,
     deck_words,
-    distinct_labels,
     event_text,
     hidden_tiers_text,
     object_name,
-    option_object_id,
-    option_text,
-    option_whose,
     pool_symbols,
     result_text,
     seat_name,
+    shown_options,
     step_name,
     target_text,
     tier_text,
@@ -313,26 +310,14 @@ class Board:
     @property
     def shown_options(self) -> list[tuple[int, str]]:
         """The pending decision's options as the player sees them: (the option's index,
-        its words). Cards of the player's hand with the same name are one option to play or
-        cast (the first of them): they are the same to the player, and "Play Forest (1 of
-        4)" ... "(4 of 4)" pushed the rest of the list off the screen (found by a new user).
-        Permanents with the same name stay apart (one may be tapped, another not)."""
+        its words). Options the player can't tell apart are one, the first of them
+        (:func:`~client_sdk.describe.shown_options`: four Forests in the hand to play, two
+        untapped Forests to tap, two to put on the bottom): "Play Forest (1 of 4)" ... "(4 of
+        4)" pushed the rest of the list off the screen (found by a new user)."""
         if self.decision is None:
             return []
-        options = self.decision.options
-        words = [option_text(self, o) for o in options]
-        hand = {o.id for o in self.mirror.zone(pb.ZONE_KIND_HAND, self.seat)}
-        kept, seen = [], set()
-        for i, (option, text) in enumerate(zip(options, words, strict=True)):
-            if option.WhichOneof("kind") in ("play_land", "cast_spell") and \
-                    option_object_id(option) in hand:
-                if (option.WhichOneof("kind"), text) in seen:
-                    continue
-                seen.add((option.WhichOneof("kind"), text))
-            kept.append(i)
-        labels = distinct_labels((words[i] for i in kept),
-                                 (option_whose(self, options[i]) for i in kept))
-        return list(zip(kept, labels, strict=True))
+        return [(indices[0], label) for indices, label in shown_options(
+            self, self.decision.options, self.mirror.objects.values())]
 
     def option_index(self, kind: str) -> int | None:
         """The index of the pending decision's first option of this kind (``pass_priority``)."""

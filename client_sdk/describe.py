@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from protocol.v1 import game_pb2 as pb
@@ -249,6 +249,83 @@ def distinct_labels(labels: Iterable[str], whose: Iterable[str] = ()) -> list[st
         seen[label] += 1
         out.append(f"{label} ({seen[label]} of {total[label]})")
     return out
+
+
+#: Options that name one object and nothing the words don't say: alike when their words are
+#: and their objects look the same (:func:`object_look`).
+_ONE_OBJECT_KINDS = frozenset({
+    "play_land", "cast_spell", "activate_mana_ability", "activate_ability", "discard",
+    "put_on_bottom", "sacrifice", "choose_card", "choose_target", "keep_legend",
+    "choose_replacement", "place_card",
+})
+
+
+def referenced_ids(objects: Iterable[pb.GameObject]) -> set[str]:
+    """Ids of the objects another object points at -- what is attached to them, blocks
+    them, attacks them, targets them: what tells a permanent apart from another of its name
+    (the Grizzly Bears enchanted by Pacifism, the one Shock targets)."""
+    ids: set[str] = set()
+    for obj in objects:
+        if obj.attached_to:
+            ids.add(obj.attached_to)
+        if obj.attacking_planeswalker:
+            ids.add(obj.attacking_planeswalker)
+        ids.update(obj.blocking)
+        ids.update(t.object_id for t in obj.targets if t.WhichOneof("kind") == "object_id")
+    return ids
+
+
+def object_look(obj: pb.GameObject | None, referenced: Container[str] = ()) -> bytes | None:
+    """All the viewer can see of an object but its id, to tell whether another looks the
+    same (then the player can't tell them apart: two Forests in a hand, two untapped Forests
+    on the battlefield); None for an object to be shown on its own -- tapped, with counters,
+    attached, attacking or blocking, or pointed at (:func:`referenced_ids`), or face down.
+    Summoning sickness is a creature's only (302.6): a land played this turn looks the same
+    as another."""
+    if obj is None or not obj.id or obj.face_down or obj.tapped or obj.counters or \
+            obj.attached_to or obj.HasField("attacking") or obj.attacking_planeswalker or \
+            obj.blocking or obj.id in referenced:
+        return None
+    look = pb.GameObject()
+    look.CopyFrom(obj)
+    look.ClearField("id")
+    if "Creature" not in obj.card_types:
+        look.ClearField("summoning_sick")
+    return look.SerializeToString(deterministic=True)
+
+
+def shown_options(names: Names, options: Sequence[pb.Action],
+                  objects: Iterable[pb.GameObject] = ()) -> list[tuple[list[int], str]]:
+    """A decision's options as the player is shown them, in order: each with the indices of
+    the options it stands for and its words (told apart, :func:`distinct_labels`). Options
+    the player can't tell apart are shown once -- the same words naming objects that look
+    the same (:func:`object_look`: four Forests in a hand to play, two untapped Forests to
+    tap for mana, two to put on the bottom): choosing it answers the first. ``objects``:
+    every object in view (what points at one tells it apart)."""
+    referenced = referenced_ids(objects)
+    texts = [option_text(names, o) for o in options]
+    groups: list[list[int]] = []
+    alike: dict[tuple[str, str, bytes], list[int]] = {}
+    for i, (option, text) in enumerate(zip(options, texts, strict=True)):
+        kind = option.WhichOneof("kind") or ""
+        object_id = option_object_id(option)
+        look = object_look(names.object(object_id), referenced) \
+            if kind in _ONE_OBJECT_KINDS and object_id and names.viewer >= 0 else None
+        key = (kind, text, look) if look is not None else None
+        group = alike.get(key) if key is not None else None
+        # (One object's options twice, the same words: two abilities that read alike are
+        # no one option.)
+        if group is not None and all(option_object_id(options[j]) != object_id
+                                     for j in group):
+            group.append(i)
+            continue
+        groups.append([i])
+        if key is not None and group is None:
+            alike[key] = groups[-1]
+    firsts = [g[0] for g in groups]
+    labels = distinct_labels((texts[i] for i in firsts),
+                             (option_whose(names, options[i]) for i in firsts))
+    return list(zip(groups, labels, strict=True))
 
 
 _STEP_NAMES: Mapping[int, str] = {

@@ -1,7 +1,8 @@
 """The decision panel and the game log of a long game, with a scripted server
 (tests/browser/fake_server.py): a new user's hand of four Forests and three Volcanic Geysers
-listed "Play Forest (1 of 4)" ... "(4 of 4)", pushing options past key 9 and out of the
-panel's view; and the log kept only its last 80 lines, numbered from 1 again."""
+listed "Play Forest (1 of 4)" ... "(4 of 4)" (and two untapped Mountains "Tap Mountain for
+mana (1 of 2)", "(2 of 2)"), pushing options past key 9 and out of the panel's view; and the
+log kept only its last 80 lines, numbered from 1 again."""
 
 from __future__ import annotations
 
@@ -28,7 +29,10 @@ def test_alike_options_once_keys_as_shown_every_option_reachable_and_the_whole_l
             + [card(f"g{i}", "Volcanic Geyser", HAND, ["Instant"], cost="{X}{R}{R}")
                for i in range(3)]
             + [card("s", "Shock", HAND, ["Instant"], cost="{R}")])
-    lands = [card(f"m{i}", "Mountain", BATTLEFIELD, ["Land"]) for i in range(9)]
+    # Nine lands of nine names, and a tenth Mountain like the first (untapped, nothing on it).
+    lands = [card(f"m{i}", name, BATTLEFIELD, ["Land"]) for i, name in enumerate((
+        "Mountain", "Island", "Swamp", "Plains", "Wastes", "Radiant Fountain", "Cinder Barrens",
+        "Scoured Barrens", "Rugged Highlands", "Mountain"))]
     players = [pb.Player(seat=0, name="Ann#0001", life=20, hand_count=len(hand)),
                pb.Player(seat=1, name="Bob#0002", life=20, hand_count=7)]
     view = game_view(players, hand + lands, prompt_id=9)
@@ -41,13 +45,14 @@ def test_alike_options_once_keys_as_shown_every_option_reachable_and_the_whole_l
     fake.snapshot(view, 5)
     fake.decision(9, 5, options)
 
-    # Each Forest and each Geyser of the hand once; each Mountain (a permanent) its own.
+    # Each Forest and each Geyser of the hand once; the two alike Mountains once.
     buttons = page.locator(OPTION)
     expect(buttons).to_have_count(13)
     assert buttons.evaluate_all("(bs) => bs.map((b) => Number(b.dataset.index))") == [
         0, 1, 5, 8, *range(9, 18)]
     labels = page.locator(f"{OPTION} .option-label").all_text_contents()
-    assert labels[:4] == ["Pass priority", "Play Forest", "Cast Volcanic Geyser", "Cast Shock"]
+    assert labels[:5] == ["Pass priority", "Play Forest", "Cast Volcanic Geyser", "Cast Shock",
+                          "Tap Mountain for mana"]
     # Keys 1-9 as shown: their numbers on the first nine.
     assert page.locator(f"{OPTION} kbd").all_text_contents() == [str(n) for n in range(1, 10)]
 

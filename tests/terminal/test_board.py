@@ -598,7 +598,7 @@ def test_119_3_life_gained_or_lost_reads_as_such() -> None:
 def test_the_same_card_twice_in_hand_is_one_option_to_play_or_cast() -> None:
     """"Play Forest (1 of 4)" ... "(4 of 4)" and "Cast Volcanic Geyser (1 of 4)" pushed the
     useful options off the screen (found by a new user). Same-named cards in hand are one
-    option (the first); permanents stay apart (one may be tapped, the other not)."""
+    option (the first); a tapped Forest and an untapped one stay apart."""
     board = _board(ANN)
     mirror = board.mirror
     for obj in (_obj("h3", "Forest", HAND, ANN, card_types=["Land"]),
@@ -624,6 +624,58 @@ def test_the_same_card_twice_in_hand_is_one_option_to_play_or_cast() -> None:
     assert labels[3].endswith("(1 of 2)") and labels[4].endswith("(2 of 2)")
     text = frame_text(board, now=100.0)
     assert "  4. " + labels[3] in text and "  6. " not in text
+
+
+def test_alike_permanents_and_cards_to_put_away_are_one_option() -> None:
+    """"Tap Forest for {G} (1 of 2)" / "(2 of 2)" for two untapped Forests, "Put Forest on
+    the bottom (1 of 2)" / "(2 of 2)" choosing a mulligan's card: the player can't tell them
+    apart, so they are one option (answered with the first). What the player can see tells
+    objects apart: tapped, a counter, an Aura on it, the target of a spell, another
+    controller, a creature's summoning sickness (a land's is nothing, rule 302.6)."""
+    board = _board(ANN)
+    mirror = board.mirror
+    forest: dict[str, object] = {"card_types": ["Land"], "supertypes": ["Basic"]}
+    elves: dict[str, object] = {"card_types": ["Creature"], "power": 1, "toughness": 1}
+    for obj in (_obj("f2", "Forest", BATTLEFIELD, ANN, **forest),
+                _obj("f3", "Forest", BATTLEFIELD, ANN, summoning_sick=True, **forest),
+                _obj("f4", "Forest", BATTLEFIELD, ANN, counters=[pb.Counter(kind="lore",
+                                                                             count=1)], **forest),
+                _obj("f5", "Forest", BATTLEFIELD, ANN, **forest),
+                _obj("a5", "Utopia Sprawl", BATTLEFIELD, ANN, attached_to="f5"),
+                _obj("f6", "Forest", BATTLEFIELD, BOB, **forest),
+                _obj("e2", "Llanowar Elves", BATTLEFIELD, ANN, **elves),
+                _obj("e3", "Llanowar Elves", BATTLEFIELD, ANN, **elves),
+                _obj("e4", "Llanowar Elves", BATTLEFIELD, ANN, **elves),
+                _obj("s2", "Shock", STACK, BOB, targets=[pb.Target(object_id="e4")]),
+                _obj("h3", "Forest", HAND, ANN, card_types=["Land"])):
+        mirror.objects[obj.id] = obj
+    mirror.zones[(HAND, ANN)] = ["h1", "h2", "h3"]
+
+    def tap(object_id: str) -> pb.Action:
+        return pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id=object_id,
+                                                                      mana="G"))
+
+    tapping = ["f1", "f2", "f3", "f4", "f5", "f6", "e1", "e2", "e3", "e4"]
+    board.decision = pb.Decision(prompt_id=7, seat=ANN, kind=pb.DECISION_KIND_PRIORITY, options=[
+        pb.Action(pass_priority=pb.PassPriority()), *(tap(i) for i in tapping)])
+    shown = board.shown_options
+    # f1 tapped; f2 and f3 alike (f3 played this turn); f4 with a counter; f5 enchanted; f6
+    # Bob's; e1 summoning sick; e2 and e3 alike; e4 targeted by Shock.
+    assert [i for i, _label in shown] == [0, 1, 2, 4, 5, 6, 7, 8, 10]
+    assert shown[2][1] == "Tap Forest for {G} (yours) (2 of 4)"
+    assert shown[7][1] == "Tap Llanowar Elves for {G} (2 of 3)"
+
+    # A mulligan's card to put on the bottom (103.5), a card to discard: two Forests, one.
+    for kind, action, words in (
+            (pb.DECISION_KIND_BOTTOM_CARD, "put_on_bottom", "Put {} on the bottom"),
+            (pb.DECISION_KIND_DISCARD, "discard", "Discard {}")):
+        board.decision = pb.Decision(prompt_id=8, seat=ANN, kind=kind, options=[
+            pb.Action(**{action: {"object_id": i}}) for i in ("h2", "h1", "h3")])
+        assert board.shown_options == [(0, words.format("Forest")),
+                                       (1, words.format("Grizzly Bears"))]
+        text = frame_text(board, now=100.0)
+        assert f"  2. {words.format('Grizzly Bears')}" in text and "  3. " not in text, text
+        assert board.answering(1) == 0 and board.answering(2) == 1
 
 
 def test_103_who_chose_to_play_first_and_each_mulligan_read_so() -> None:

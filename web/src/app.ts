@@ -425,14 +425,14 @@ export class App implements Names {
       : sel.kind === "object" ? optionObjects(option).includes(sel.id) : optionSeats(option).includes(sel.seat);
   }
 
-  /** The options as the decision panel shows them, in its order: alike ones once (a land or
-   * spell of one name from the hand: describe.shownOptions), those of the selected card or
+  /** The options as the decision panel shows them, in its order: alike ones once (four Forests
+   * in the hand to play, two untapped Forests to tap: describe.shownOptions), those of the selected card or
    * player first; each with the key that picks it (`key`, null: none) -- 1-9, the Nth
    * shown, but choosing X, X's value 0-9 ("X = 3" is key 3: with key 1 on "X = 0" a new
    * player pressing the X they wanted got one less; the terminal numbers them so too). */
   get shownOptions(): (ShownOption & { related: boolean; key: number | null })[] {
     const options = this.options;
-    const shown = shownOptions(this, options).map((s) => ({ ...s,
+    const shown = shownOptions(this, options, this.mirror.objects.values()).map((s) => ({ ...s,
       related: s.indices.some((i) => options[i] !== undefined && this.related(options[i])) }));
     const ordered = [...shown.filter((s) => s.related), ...shown.filter((s) => !s.related)];
     const choosingX = this.decision?.kind === DecisionKind.CHOOSE_X;

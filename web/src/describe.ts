@@ -3,9 +3,10 @@
  * Every dispatch over a oneof is exhaustive (`assertNever`): a case this client doesn't
  * know (a newer server, protocol/README.md "Versioning") is shown as "not understood".
  */
+import { clone, toBinary } from "@bufbuild/protobuf";
 import {
   type Action, type DamageEvent, type Decision, type GameEvent, type GameHeader, type GameObject,
-  type Target, DecisionKind, GamePhase, Step, ZoneKind,
+  type Target, DecisionKind, GameObjectSchema, GamePhase, Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 import { type SpectatorTier, TierKind } from "./gen/protocol/v1/messages_pb";
 
@@ -180,47 +181,81 @@ export function distinctLabels(given: string[], whose: string[] = []): string[] 
   });
 }
 
-/** An option as the decision panel shows it. Options the player can't tell apart -- a land
- * to play or a spell to cast, of the same name, from their own hand (same-named cards in a
- * hand are alike; permanents may differ: tapped, counters) -- are shown once: `index` is the
- * first one's (what choosing it answers), `indices` are all of theirs. */
+/** An option as the decision panel shows it. Options the player can't tell apart -- the
+ * same words naming objects that look the same ({@link objectLook}: four Forests in the hand
+ * to play, two untapped Forests to tap for mana, two to put on the bottom) -- are shown
+ * once: `index` is the first one's (what choosing it answers), `indices` are all of theirs. */
 export interface ShownOption {
   index: number;
   indices: number[];
   label: string;
 }
 
+/** Options that name one object and nothing the words don't say: alike when their words
+ * are and their objects look the same. */
+const ONE_OBJECT_KINDS: ReadonlySet<Action["kind"]["case"]> = new Set<Action["kind"]["case"]>([
+  "playLand", "castSpell", "activateManaAbility", "activateAbility", "discard", "putOnBottom",
+  "sacrifice", "chooseCard", "chooseTarget", "keepLegend", "chooseReplacement", "placeCard",
+]);
+
+/** Ids of the objects another object points at -- what is attached to them, blocks them,
+ * attacks them, targets them: what tells a permanent apart from another of its name (the
+ * Grizzly Bears enchanted by Pacifism, the one Shock targets). */
+export function referencedIds(objects: Iterable<GameObject>): Set<string> {
+  const ids = new Set<string>();
+  for (const o of objects) {
+    if (o.attachedTo) ids.add(o.attachedTo);
+    if (o.attackingPlaneswalker) ids.add(o.attackingPlaneswalker);
+    for (const id of o.blocking) ids.add(id);
+    for (const t of o.targets) if (t.kind.case === "objectId") ids.add(t.kind.value);
+  }
+  return ids;
+}
+
+/** All the viewer can see of an object but its id, to tell whether another looks the same
+ * (then the player can't tell them apart); null for an object to be shown on its own --
+ * tapped, with counters, attached, attacking or blocking, pointed at ({@link referencedIds}),
+ * or face down. Summoning sickness is a creature's only (302.6): a land played this turn
+ * looks the same as another. As client_sdk.describe.object_look. */
+export function objectLook(obj: GameObject | undefined, referenced: ReadonlySet<string> = new Set()): string | null {
+  if (obj === undefined || !obj.id || obj.faceDown || obj.tapped || obj.counters.length > 0
+      || obj.attachedTo || obj.attacking !== undefined || obj.attackingPlaneswalker
+      || obj.blocking.length > 0 || referenced.has(obj.id)) return null;
+  const look = clone(GameObjectSchema, obj);
+  look.id = "";
+  if (!obj.cardTypes.includes("Creature")) look.summoningSick = false;
+  return toBinary(GameObjectSchema, look).join(",");
+}
+
 /** The options as shown, in their order, alike ones once ({@link ShownOption}), labels told
- * apart ({@link distinctLabels}). */
-export function shownOptions(names: Names, options: readonly Action[]): ShownOption[] {
+ * apart ({@link distinctLabels}); `objects`: every object in view (what points at one tells
+ * it apart). As client_sdk.describe.shown_options. */
+export function shownOptions(names: Names, options: readonly Action[],
+  objects: Iterable<GameObject> = []): ShownOption[] {
+  const referenced = referencedIds(objects);
   const texts = options.map((o) => optionText(names, o));
   const groups: number[][] = [];
   const alike = new Map<string, number[]>();
   options.forEach((o, i) => {
-    const key = handCardKey(names, o, texts[i] ?? "");
+    const id = optionObjects(o)[0] ?? "";
+    const look = ONE_OBJECT_KINDS.has(o.kind.case) && id && names.viewer >= 0
+      ? objectLook(names.object(id), referenced) : null;
+    const key = look === null ? null : `${o.kind.case}\n${texts[i] ?? ""}\n${look}`;
     const group = key === null ? undefined : alike.get(key);
-    if (group) {
+    // (One object's options twice, the same words: two abilities that read alike are no
+    // one option.)
+    if (group && group.every((j) => (options[j] ? optionObjects(options[j])[0] : "") !== id)) {
       group.push(i);
       return;
     }
     const fresh = [i];
     groups.push(fresh);
-    if (key !== null) alike.set(key, fresh);
+    if (key !== null && !group) alike.set(key, fresh);
   });
   const firsts = groups.map((g) => g[0] ?? 0);
   const labels = distinctLabels(firsts.map((i) => texts[i] ?? ""),
     firsts.map((i) => (options[i] ? optionWhose(names, options[i]) : "")));
   return groups.map((indices, n) => ({ index: indices[0] ?? 0, indices, label: labels[n] ?? "" }));
-}
-
-/** What makes a land to play or a spell to cast from the viewer's own hand alike to another
- * (its kind and words), or null for any other option. */
-function handCardKey(names: Names, action: Action, text: string): string | null {
-  const k = action.kind;
-  if (k.case !== "playLand" && k.case !== "castSpell") return null;
-  const obj = names.object(k.value.objectId);
-  if (names.viewer < 0 || obj?.zone?.kind !== ZoneKind.HAND || obj.zone.owner !== names.viewer) return null;
-  return `${k.case}:${text}`;
 }
 
 /** A player's result in the game (App.playerResults). */

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import {
-  ActionSchema, GameEventSchema, GameHeaderSchema, GameObjectSchema, GamePhase, type Action,
+  ActionSchema, CounterSchema, GameEventSchema, GameHeaderSchema, GameObjectSchema, GamePhase, type Action,
   type GameObject, ZoneKind,
 } from "../src/gen/protocol/v1/game_pb";
 import {
@@ -86,16 +86,27 @@ test("two targets of one name say whose each is (a terminal player can't click t
     ["Target Island (1 of 2)", "Target Island (2 of 2)"]);
 });
 
-test("alike options -- a land or spell of one name from the player's own hand -- are shown once", () => {
+test("alike options -- the same words naming objects the player can't tell apart -- are shown once", () => {
   const hand = (id: string, name: string, owner = 0) => create(GameObjectSchema, { id, name, owner,
     controller: owner, zone: { kind: ZoneKind.HAND, owner } });
-  const field = (id: string, name: string) => create(GameObjectSchema, { id, name, controller: 0,
-    zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } });
+  const field = (id: string, name: string, change: (o: GameObject) => void = () => {}) => {
+    const o = create(GameObjectSchema, { id, name, controller: 0, cardTypes: ["Land"],
+      zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } });
+    change(o);
+    return o;
+  };
   const seen = new Map<string, GameObject>([
     ["f1", hand("f1", "Forest")], ["f2", hand("f2", "Forest")], ["f3", hand("f3", "Forest")],
     ["g1", hand("g1", "Volcanic Geyser")], ["g2", hand("g2", "Volcanic Geyser")],
     ["s1", hand("s1", "Shock")], ["x1", hand("x1", "Shock", 1)],
-    ["m1", field("m1", "Mountain")], ["m2", field("m2", "Mountain")],
+    // Two untapped Mountains (one played this turn: a land's summoning sickness is nothing,
+    // 302.6); one tapped, one with a counter, one an Aura is on, one a spell targets.
+    ["m1", field("m1", "Mountain")], ["m2", field("m2", "Mountain", (o) => { o.summoningSick = true; })],
+    ["m3", field("m3", "Mountain", (o) => { o.tapped = true; })],
+    ["m4", field("m4", "Mountain", (o) => { o.counters = [create(CounterSchema, { kind: "lore", count: 1 })]; })],
+    ["m5", field("m5", "Mountain")], ["m6", field("m6", "Mountain")],
+    ["a5", create(GameObjectSchema, { id: "a5", name: "Utopia Sprawl", attachedTo: "m5" })],
+    ["k6", create(GameObjectSchema, { id: "k6", name: "Shock", targets: [{ kind: { case: "objectId", value: "m6" } }] })],
     ["y1", create(GameObjectSchema, { id: "y1", name: "Volcanic Geyser", owner: 0,
       zone: { kind: ZoneKind.GRAVEYARD, owner: 0 } })],
   ]);
@@ -105,23 +116,27 @@ test("alike options -- a land or spell of one name from the player's own hand --
   const tap = (id: string) => act({ case: "activateManaAbility", value: { objectId: id } });
   const options = [act({ case: "passPriority", value: {} }), land("f1"), land("f2"), cast("g1"),
     land("f3"), cast("g2"), cast("s1"), tap("m1"), tap("m2"), cast("y1"), cast("x1"),
-    act({ case: "discard", value: { objectId: "f1" } }), act({ case: "discard", value: { objectId: "f2" } })];
-  const shown = shownOptions(view, options);
+    act({ case: "discard", value: { objectId: "f1" } }), act({ case: "discard", value: { objectId: "f2" } }),
+    tap("m3"), tap("m4"), tap("m5"), tap("m6"), tap("m1")];
+  const shown = shownOptions(view, options, seen.values());
   assert.deepEqual(shown.map((s) => [s.label, s.index, s.indices]), [
     ["Pass priority", 0, [0]],
     ["Play Forest", 1, [1, 2, 4]],
     ["Cast Volcanic Geyser (1 of 2)", 3, [3, 5]], // (the one in the graveyard differs)
     ["Cast Shock (yours)", 6, [6]],
-    // Permanents may differ (tapped, counters): each its own.
-    ["Tap Mountain for mana (1 of 2)", 7, [7]],
-    ["Tap Mountain for mana (2 of 2)", 8, [8]],
+    ["Tap Mountain for mana (1 of 6)", 7, [7, 8]],
     ["Cast Volcanic Geyser (2 of 2)", 9, [9]],
     ["Cast Shock (Bob's)", 10, [10]], // another player's hand (a card they may cast from it)
-    // Only lands to play and spells to cast: a discard's cards are each their own.
-    ["Discard Forest (1 of 2)", 11, [11]],
-    ["Discard Forest (2 of 2)", 12, [12]],
+    ["Discard Forest", 11, [11, 12]],
+    // What the player sees tells these apart: tapped, a counter, an Aura, a spell's target.
+    ["Tap Mountain for mana (2 of 6)", 13, [13]],
+    ["Tap Mountain for mana (3 of 6)", 14, [14]],
+    ["Tap Mountain for mana (4 of 6)", 15, [15]],
+    ["Tap Mountain for mana (5 of 6)", 16, [16]],
+    // (One object's options twice in the same words are no one option.)
+    ["Tap Mountain for mana (6 of 6)", 17, [17]],
   ]);
-  // A spectator's view has no hand of its own: nothing is merged.
+  // A spectator has no decision: nothing is merged.
   assert.equal(shownOptions({ ...view, viewer: -1 }, options).length, options.length);
 });
 
