@@ -294,19 +294,53 @@ def object_look(obj: pb.GameObject | None, referenced: Container[str] = ()) -> b
     return look.SerializeToString(deterministic=True)
 
 
+def _target_rank(names: Names, action: pb.Action) -> int | None:
+    """Where a target goes in the order shown (:func:`shown_order`): 0 an opponent, 1 an
+    object of an opponent's (or unseen), 2 the viewer, 3 an object of the viewer's; None
+    for an option that is no target."""
+    if action.WhichOneof("kind") != "choose_target":
+        return None
+    target = action.choose_target.target
+    kind = target.WhichOneof("kind")
+    if kind == "player":
+        return 2 if target.player == names.viewer else 0
+    if kind == "object_id":
+        obj = names.object(target.object_id)
+        return 3 if obj is not None and obj.controller == names.viewer else 1
+    return None
+
+
+def shown_order(names: Names, options: Sequence[pb.Action]) -> list[int]:
+    """The options' indices in the order shown: the targets of a choice (Shock's "any
+    target") the opponents' first -- opponents, then their permanents (and other objects),
+    then you, then yours -- each group in the server's order, in the places the targets
+    take among the other options. The server lists players by seat: for seat 1 "Target you"
+    was option 1, and a player pressing 1 to hit the opponent shocked themself."""
+    order = list(range(len(options)))
+    if names.viewer < 0:
+        return order
+    ranks = [_target_rank(names, o) for o in options]
+    slots = [i for i, rank in enumerate(ranks) if rank is not None]
+    for slot, i in zip(slots, sorted(slots, key=lambda i: ranks[i] or 0), strict=True):
+        order[slot] = i
+    return order
+
+
 def shown_options(names: Names, options: Sequence[pb.Action],
                   objects: Iterable[pb.GameObject] = ()) -> list[tuple[list[int], str]]:
-    """A decision's options as the player is shown them, in order: each with the indices of
-    the options it stands for and its words (told apart, :func:`distinct_labels`). Options
-    the player can't tell apart are shown once -- the same words naming objects that look
-    the same (:func:`object_look`: four Forests in a hand to play, two untapped Forests to
-    tap for mana, two to put on the bottom): choosing it answers the first. ``objects``:
-    every object in view (what points at one tells it apart)."""
+    """A decision's options as the player is shown them, in order (:func:`shown_order`):
+    each with the indices of the options it stands for and its words (told apart,
+    :func:`distinct_labels`). Options the player can't tell apart are shown once -- the same
+    words naming objects that look the same (:func:`object_look`: four Forests in a hand to
+    play, two untapped Forests to tap for mana, two to put on the bottom): choosing it
+    answers the first. ``objects``: every object in view (what points at one tells it
+    apart)."""
     referenced = referenced_ids(objects)
     texts = [option_text(names, o) for o in options]
     groups: list[list[int]] = []
     alike: dict[tuple[str, str, bytes], list[int]] = {}
-    for i, (option, text) in enumerate(zip(options, texts, strict=True)):
+    for i in shown_order(names, options):
+        option, text = options[i], texts[i]
         kind = option.WhichOneof("kind") or ""
         object_id = option_object_id(option)
         look = object_look(names.object(object_id), referenced) \

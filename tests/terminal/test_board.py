@@ -678,6 +678,32 @@ def test_alike_permanents_and_cards_to_put_away_are_one_option() -> None:
         assert board.answering(1) == 0 and board.answering(2) == 1
 
 
+def test_601_2c_a_targets_options_list_the_opponents_first() -> None:
+    """Shock's "any target" listed the players by seat: for the first seat "1. Target you",
+    and a player typing 1 to hit the opponent shocked themself. Opponents first, then their
+    permanents, then you, then yours (each as the server ordered them); the numbers follow."""
+    board = _board(ANN)
+    board.mirror.objects["g2"] = _obj("g2", "Goblin Guide", BATTLEFIELD, BOB,
+                                      card_types=["Creature"], power=2, toughness=2)
+
+    def target(**kind: object) -> pb.Action:
+        return pb.Action(choose_target=pb.ChooseTarget(target=pb.Target(**kind)))  # type: ignore[arg-type]
+
+    board.decision = pb.Decision(prompt_id=9, seat=ANN, kind=pb.DECISION_KIND_CHOOSE_TARGET,
+                                 prompt="Shock: Choose a target.", options=[
+                                     target(player=ANN), target(player=BOB),
+                                     target(object_id="e1"), target(object_id="g1"),
+                                     target(object_id="g2"),
+                                     pb.Action(finish_targets=pb.FinishTargets())])
+    text = frame_text(board, now=100.0)
+    numbered = [(n, label) for n, _i, label in board.numbered_options]
+    assert numbered == [(1, "Target Bob"), (2, "Target Goblin Guide (1 of 2)"),
+                        (3, "Target Goblin Guide (2 of 2)"), (4, "Target you"),
+                        (5, "Target Llanowar Elves"), (6, "No more targets")], text
+    assert "  1. Target Bob" in text and "  4. Target you" in text
+    assert [board.answering(n) for n in range(1, 7)] == [1, 3, 4, 0, 2, 5]
+
+
 def test_103_who_chose_to_play_first_and_each_mulligan_read_so() -> None:
     """Nothing said who chose to play first, and a mulligan read 'a card (Bob's) moved
     from hand to library (x7)' (a new user)."""

@@ -227,16 +227,45 @@ export function objectLook(obj: GameObject | undefined, referenced: ReadonlySet<
   return toBinary(GameObjectSchema, look).join(",");
 }
 
-/** The options as shown, in their order, alike ones once ({@link ShownOption}), labels told
- * apart ({@link distinctLabels}); `objects`: every object in view (what points at one tells
- * it apart). As client_sdk.describe.shown_options. */
+/** Where a target goes in the order shown ({@link shownOrder}): 0 an opponent, 1 an object
+ * of an opponent's (or unseen), 2 the viewer, 3 an object of the viewer's; null for an option
+ * that is no target. */
+function targetRank(names: Names, action: Action): number | null {
+  const k = action.kind;
+  if (k.case !== "chooseTarget") return null;
+  const t = k.value.target?.kind;
+  if (t?.case === "player") return t.value === names.viewer ? 2 : 0;
+  if (t?.case === "objectId") return names.object(t.value)?.controller === names.viewer ? 3 : 1;
+  return null;
+}
+
+/** The options' indices in the order shown: the targets of a choice (Shock's "any target")
+ * the opponents' first -- opponents, then their permanents (and other objects), then you,
+ * then yours -- each group in the server's order, in the places the targets take among the
+ * other options. The server lists players by seat: for seat 1 "Target you" was key 1, and a
+ * player pressing 1 to hit the opponent shocked themself. As client_sdk.describe.shown_order. */
+export function shownOrder(names: Names, options: readonly Action[]): number[] {
+  const order = options.map((_, i) => i);
+  if (names.viewer < 0) return order;
+  const ranks = options.map((o) => targetRank(names, o));
+  const slots = order.filter((i) => ranks[i] !== null);
+  const sorted = [...slots].sort((a, b) => (ranks[a] ?? 0) - (ranks[b] ?? 0) || a - b);
+  slots.forEach((slot, n) => { order[slot] = sorted[n] ?? slot; });
+  return order;
+}
+
+/** The options as shown, in their order ({@link shownOrder}), alike ones once
+ * ({@link ShownOption}), labels told apart ({@link distinctLabels}); `objects`: every object
+ * in view (what points at one tells it apart). As client_sdk.describe.shown_options. */
 export function shownOptions(names: Names, options: readonly Action[],
   objects: Iterable<GameObject> = []): ShownOption[] {
   const referenced = referencedIds(objects);
   const texts = options.map((o) => optionText(names, o));
   const groups: number[][] = [];
   const alike = new Map<string, number[]>();
-  options.forEach((o, i) => {
+  for (const i of shownOrder(names, options)) {
+    const o = options[i];
+    if (o === undefined) continue;
     const id = optionObjects(o)[0] ?? "";
     const look = ONE_OBJECT_KINDS.has(o.kind.case) && id && names.viewer >= 0
       ? objectLook(names.object(id), referenced) : null;
@@ -246,12 +275,12 @@ export function shownOptions(names: Names, options: readonly Action[],
     // one option.)
     if (group && group.every((j) => (options[j] ? optionObjects(options[j])[0] : "") !== id)) {
       group.push(i);
-      return;
+      continue;
     }
     const fresh = [i];
     groups.push(fresh);
     if (key !== null && !group) alike.set(key, fresh);
-  });
+  }
   const firsts = groups.map((g) => g[0] ?? 0);
   const labels = distinctLabels(firsts.map((i) => texts[i] ?? ""),
     firsts.map((i) => (options[i] ? optionWhose(names, options[i]) : "")));

@@ -330,6 +330,22 @@ test("a declaration of blockers with no choice in it is answered at once (rule 5
   } finally { restore(); }
 });
 
+test("601.2c: choosing a target, key 1 is the opponent, not the viewer's own seat", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 10n, seat: 0,
+      kind: DecisionKind.CHOOSE_TARGET, stateId: 5n, options: [
+        { kind: { case: "chooseTarget", value: { target: { kind: { case: "player", value: 0 } } } } },
+        { kind: { case: "chooseTarget", value: { target: { kind: { case: "player", value: 1 } } } } },
+        { kind: { case: "chooseTarget", value: { target: { kind: { case: "objectId", value: "l1" } } } } }] } } });
+    assert.deepEqual(app.shownOptions.map((s) => [s.key, s.label, s.index]), [
+      [1, "Target Bob#0002", 1], [2, "Target you", 0], [3, "Target Mountain", 2]]);
+    assert.equal(app.actKey(1), true);
+    assert.equal(ws.last("act").optionIndex, 1);
+  } finally { restore(); }
+});
+
 test("priority with nothing to do but pass is passed at once (rule 117.3); with more it waits", () => {
   const restore = installFakeSocket();
   try {

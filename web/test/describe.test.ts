@@ -140,6 +140,22 @@ test("alike options -- the same words naming objects the player can't tell apart
   assert.equal(shownOptions({ ...view, viewer: -1 }, options).length, options.length);
 });
 
+test("601.2c: a target's options list the opponents first, then theirs, then you, then yours", () => {
+  // By seat, seat 1's "Target you" was key 1: a player pressing 1 to hit the opponent
+  // shocked themself.
+  const target = (kind: { case: "player"; value: number } | { case: "objectId"; value: string }) =>
+    act({ case: "chooseTarget", value: { target: { kind } } });
+  const options = [target({ case: "player", value: 0 }), target({ case: "player", value: 1 }),
+    act({ case: "finishTargets", value: {} }), target({ case: "objectId", value: "o0" }),
+    target({ case: "objectId", value: "o1" })];
+  assert.deepEqual(shownOptions(names, options).map((s) => [s.label, s.index]), [
+    ["Target Bob", 1], ["Target Burlfist Oak (Bob's)", 4],
+    ["No more targets", 2], // (in its place among the targets)
+    ["Target you", 0], ["Target Burlfist Oak (yours)", 3]]);
+  // Seen from Bob's seat, the server's order already is.
+  assert.deepEqual(shownOptions({ ...names, viewer: 1 }, options).map((s) => s.index), [0, 3, 2, 1, 4]);
+});
+
 test("mana symbols have words", () => {
   assert.deepEqual(manaSymbols("{2}{W/U}{R}"), ["{2}", "{W/U}", "{R}"]);
   assert.equal(manaSymbolWords("{2}"), "2 generic mana");
