@@ -464,9 +464,10 @@ class Search(PlayerTargeting):
     tapped: bool = False
     reveal: bool = False
     shuffle: bool = False
-    #: SEARCH: "search your library and/or graveyard for a card named ... If you search your
-    #: library this way, shuffle" -- when the graveyard holds all the cards sought (found there,
-    #: 701.23b), the library isn't searched: not looked at, not shuffled (701.23a, 701.24a).
+    #: SEARCH: "search your library and/or graveyard for ... If you search your library this
+    #: way, shuffle" -- the searcher chooses the zones (608.2d): with a card sought in the
+    #: graveyard they are asked whether to search the library too; searching the graveyard
+    #: alone, the library is neither looked at nor shuffled (701.23a, 701.24a).
     and_or: bool = False
     #: SEARCH: "all cards with ..." -- every match (a hidden zone may still hide some, 701.23b).
     find_all: bool = False

@@ -356,7 +356,9 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> bool
 def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
     """Apply an answer to the first pending :class:`Choice`."""
     kind = choice.kind
-    if kind is DecisionKind.MAY:
+    if kind is DecisionKind.MAY and choice.group[:1] == [looking.ALSO_LIBRARY]:
+        looking.answer_also_library(game, choice, action, events)  # rule 608.2d
+    elif kind is DecisionKind.MAY:
         game.choices.remove(choice)
         if isinstance(action, Accept):
             effects.perform_optional(game, choice, events)

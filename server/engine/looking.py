@@ -24,6 +24,7 @@ from server.cards.verbs import (
 )
 from server.engine import madness, permissions
 from server.engine.actions import (
+    Accept,
     Action,
     ChooseCard,
     ChoosePile,
@@ -193,8 +194,14 @@ def zone_cards(game: Game, zone: str, owner: int) -> list[str]:
     return [i for i in game.exile if game.objects[i].owner == owner]
 
 
+#: A ``MAY`` choice's group tag: "search your library and/or graveyard for ..." with a card
+#: sought in the graveyard -- whether to search the library as well (608.2d). ``group[1]`` is
+#: the name chosen for the search, ``count`` its amount, ``pool`` the resolving object.
+ALSO_LIBRARY = "also_library"
+
+
 def start_search(game: Game, seat: int, owner: int, effect: Search, *, amount: int,
-                 named: str, events: list[Event]) -> None:
+                 named: str, events: list[Event], zones_chosen: bool = False) -> None:
     """Rule 701.23: ``seat`` searches ``owner``'s zones for ``amount`` cards with
     ``effect.find`` (all of them with ``find_all``).
 
@@ -202,20 +209,31 @@ def start_search(game: Game, seat: int, owner: int, effect: Search, *, amount: i
     every match is found; in a hidden zone a stated quality may fail to find some or all
     (701.23b), while "a card" (a quantity) must be found if the zones hold one (701.23d).
     The decision is posed even when nothing matches: the searcher still looks.
+
+    "Search your library and/or graveyard" (``and_or``): the searcher chooses which of the
+    zones to search (608.2d). With a card sought in the graveyard they are asked whether to
+    search the library too (:data:`ALSO_LIBRARY`; ``zones_chosen`` once answered); without
+    one, searching only the graveyard would find nothing, so both are searched.
     """
+    names = effect.names if effect.find == "named" else (named,) if named else ()
+    if effect.and_or and not zones_chosen and game.resolving is not None and any(
+            _search_matches(game, seat, owner, effect, zone, names=names)
+            for zone in effect.zones if zone != "library"):
+        game.choices.append(Choice(DecisionKind.MAY, seat, [game.resolving.object_id],
+                                   count=amount, effect=effect, owner=owner,
+                                   group=[ALSO_LIBRARY, named]))
+        return
     found: list[str] = []
     candidates: list[str] = []
     seen: list[str] = []
-    names = effect.names if effect.find == "named" else (named,) if named else ()
     # "search your library and/or graveyard for a Shrine card": the searcher chooses which
-    # card, from either zone (608.2d); "all"/"named" cards in a public zone are all found.
-    choose_public = not effect.find_all and effect.find != "named"
+    # card, from either zone (608.2d); "all"/"named" cards in a public zone are all found --
+    # unless, searching both zones for "a card named ...", the copy may come from either.
+    choose_public = not effect.find_all and (
+        effect.find != "named" or (effect.and_or and "library" in effect.zones))
     for zone in effect.zones:
         ids = zone_cards(game, zone, owner)
-        matches = [i for i in ids if has_quality(game.objects[i].card, effect.find, names)
-                   and (effect.filter is None or matches_last_known(  # "a Shrine card"
-                       game, LastKnown(game.objects[i].card, owner, i), effect.filter, seat,
-                       ""))]
+        matches = _search_matches(game, seat, owner, effect, zone, names=names)
         if zone in ("graveyard", "exile") and choose_public:
             candidates += matches
         elif zone in ("graveyard", "exile"):
@@ -233,15 +251,6 @@ def start_search(game: Game, seat: int, owner: int, effect: Search, *, amount: i
     wanted = max(0, limit - len(found))
     minimum = min(wanted, len(candidates)) if effect.find == "" and effect.filter is None \
         else 0
-    if effect.and_or and seen and found and not wanted:
-        # "Search your library and/or graveyard for a card named ... If you search your
-        # library this way, shuffle": the graveyard alone holds all the search is for, so the
-        # library isn't searched -- not looked at, not shuffled (rules 701.23a, 701.24a). The
-        # searcher stops with the cards found.
-        public = replace(effect, zones=tuple(z for z in effect.zones if z != "library"))
-        game.choices.append(Choice(DecisionKind.SEARCH, seat, [], count=0, picked=found,
-                                   effect=public, owner=owner, minimum=len(found)))
-        return
     choice = Choice(DecisionKind.SEARCH, seat, candidates, count=wanted, picked=found,
                     effect=effect, owner=owner, minimum=minimum + len(found))
     if not seen and not (candidates and wanted):
@@ -254,6 +263,30 @@ def start_search(game: Game, seat: int, owner: int, effect: Search, *, amount: i
     choice.group = [key]
     look(game, seen, (seat,), key, events)
     game.choices.append(choice)
+
+
+def _search_matches(game: Game, seat: int, owner: int, effect: Search, zone: str, *,
+                    names: tuple[str, ...]) -> list[str]:
+    """The cards of ``owner``'s ``zone`` with the quality the search is for."""
+    return [i for i in zone_cards(game, zone, owner)
+            if has_quality(game.objects[i].card, effect.find, names)
+            and (effect.filter is None or matches_last_known(  # "a Shrine card"
+                game, LastKnown(game.objects[i].card, owner, i), effect.filter, seat, ""))]
+
+
+def answer_also_library(game: Game, choice: Choice, action: Action,
+                        events: list[Event]) -> None:
+    """"Search your library and/or graveyard": accepted, both zones are searched (the copy
+    found may come from either); declined, the graveyard alone -- the library is neither
+    looked at nor shuffled ("If you search your library this way, shuffle", 701.23a,
+    701.24a)."""
+    game.choices.remove(choice)
+    effect = choice.effect
+    assert isinstance(effect, Search)
+    if not isinstance(action, Accept):
+        effect = replace(effect, zones=tuple(z for z in effect.zones if z != "library"))
+    start_search(game, choice.seat, choice.owner, effect, amount=choice.count,
+                 named=choice.group[1], events=events, zones_chosen=True)
 
 
 def _finish_search(game: Game, choice: Choice, events: list[Event]) -> None:

@@ -40,12 +40,30 @@ def test_701_23b_named_search_finds_the_named_card_in_the_graveyard() -> None:
     stand_in = dataclasses.replace(card("Walking Corpse"), name=NAME)
     wanted = create_object(game, stand_in, seat, Zone.GRAVEYARD)
     create_object(game, card("Walking Corpse"), seat, Zone.GRAVEYARD)
-    start_search(game, seat, seat, _search_effect(), amount=1, named="", events=[])
+    # "Search your library and graveyard" (not "and/or": both zones are searched).
+    both = dataclasses.replace(_search_effect(), and_or=False)
+    start_search(game, seat, seat, both, amount=1, named="", events=[])
     choice = game.choices[-1]
     # In a public zone every match is found (701.23b): it is picked, and nothing more is
     # wanted from the library.
     assert choice.kind is DecisionKind.SEARCH
     assert choice.picked == [wanted.id] and choice.count == 0
+
+
+def test_608_2d_and_or_search_of_both_zones_finds_either_copy() -> None:
+    """"Search your library and/or graveyard for a card named ...", both zones chosen: the
+    copy found may be the library's or the graveyard's (608.2d)."""
+    game = demo_game()
+    seat = game.active
+    stand_in = dataclasses.replace(card("Walking Corpse"), name=NAME)
+    in_graveyard = create_object(game, stand_in, seat, Zone.GRAVEYARD)
+    in_library = create_object(game, stand_in, seat, Zone.LIBRARY)
+    start_search(game, seat, seat, _search_effect(), amount=1, named="", events=[],
+                 zones_chosen=True)
+    choice = game.choices[-1]
+    assert choice.kind is DecisionKind.SEARCH
+    assert {in_graveyard.id, in_library.id} <= set(choice.pool)
+    assert choice.picked == [] and choice.count == 1 and choice.minimum == 0
 
 
 def _load(behaviour: dict[str, object]) -> None:
