@@ -256,7 +256,7 @@ def distinct_labels(labels: Iterable[str], whose: Iterable[str] = ()) -> list[st
 _ONE_OBJECT_KINDS = frozenset({
     "play_land", "cast_spell", "activate_mana_ability", "activate_ability", "discard",
     "put_on_bottom", "sacrifice", "choose_card", "choose_target", "keep_legend",
-    "choose_replacement", "place_card",
+    "choose_replacement", "place_card", "choose_order",
 })
 
 

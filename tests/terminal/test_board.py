@@ -676,6 +676,13 @@ def test_alike_permanents_and_cards_to_put_away_are_one_option() -> None:
         text = frame_text(board, now=100.0)
         assert f"  2. {words.format('Grizzly Bears')}" in text and "  3. " not in text, text
         assert board.answering(1) == 0 and board.answering(2) == 1
+    # Two Mountains milled at once, their order in the graveyard chosen (404.3): one.
+    for oid in ("y1", "y2"):
+        mirror.objects[oid] = _obj(oid, "Mountain", GRAVEYARD, ANN, card_types=["Land"])
+    board.decision = pb.Decision(prompt_id=9, seat=ANN, kind=pb.DECISION_KIND_ORDER_GRAVEYARD,
+                                 options=[pb.Action(choose_order=pb.ChooseOrder(object_id=oid))
+                                          for oid in ("y1", "y2")])
+    assert board.shown_options == [(0, "Next: Mountain")]
 
 
 def test_601_2c_a_targets_options_list_the_opponents_first() -> None:

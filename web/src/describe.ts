@@ -196,6 +196,7 @@ export interface ShownOption {
 const ONE_OBJECT_KINDS: ReadonlySet<Action["kind"]["case"]> = new Set<Action["kind"]["case"]>([
   "playLand", "castSpell", "activateManaAbility", "activateAbility", "discard", "putOnBottom",
   "sacrifice", "chooseCard", "chooseTarget", "keepLegend", "chooseReplacement", "placeCard",
+  "chooseOrder",
 ]);
 
 /** Ids of the objects another object points at -- what is attached to them, blocks them,

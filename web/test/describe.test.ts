@@ -138,6 +138,13 @@ test("alike options -- the same words naming objects the player can't tell apart
   ]);
   // A spectator has no decision: nothing is merged.
   assert.equal(shownOptions({ ...view, viewer: -1 }, options).length, options.length);
+  // Two Mountains milled at once, their order in the graveyard chosen (404.3): one option.
+  const milled = (id: string) => create(GameObjectSchema, { id, name: "Mountain", cardTypes: ["Land"],
+    zone: { kind: ZoneKind.GRAVEYARD, owner: 0 } });
+  seen.set("y2", milled("y2"));
+  seen.set("y3", milled("y3"));
+  assert.deepEqual(shownOptions(view, ["y2", "y3"].map((objectId) =>
+    act({ case: "chooseOrder", value: { objectId } }))).map((s) => [s.label, s.indices]), [["Next: Mountain", [0, 1]]]);
 });
 
 test("601.2c: a target's options list the opponents first, then theirs, then you, then yours", () => {
