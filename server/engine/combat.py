@@ -112,48 +112,67 @@ def can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
     return not any(quality_of(blocker, q) for q in attacker.protection)
 
 
-def _blockers_for(game: Game, seat: int) -> list[GameObject]:
+def _able_to_block(game: Game, seat: int) -> list[GameObject]:
+    """``seat``'s creatures that could block at all: untapped (509.1a), without "can't
+    block" (509.1b) -- whether or not they are blocking already."""
     return [game.objects[oid] for oid in game.battlefield
             if game.objects[oid].is_creature and game.objects[oid].controller == seat
-            and not game.objects[oid].tapped and oid not in game.combat.blocking
+            and not game.objects[oid].tapped
             and "cant_block" not in game.objects[oid].restrictions]
 
 
 def block_options(game: Game, seat: int) -> tuple[Action, ...]:
     """Options while ``seat`` declares blockers: block one attacker with one creature, start
-    over, or finish once the blocks are legal (menace, 702.111b)."""
+    over, or finish once the blocks are legal (menace, 702.111b; requirements, 509.1c).
+
+    A block is offered only if the declaration can still be completed legally with it
+    (509.1b-c): a creature blocking a menace attacker alone when no other creature could
+    join it, or taking the only blocker a "must be blocked" attacker could have, would leave
+    starting over as the only way on -- a dead end a player (or a bot) could loop in."""
     combat = game.combat
     attackers = [game.objects[a] for a, d in combat.attackers.items() if d == seat]
+    able = _able_to_block(game, seat)
+    free = [b for b in able if b.id not in combat.blocking]
+    must = [a for a in attackers if "must_be_blocked" in a.restrictions]
+    most = _most_obeyable(game, must, able)
+    blocked = {a.id: len(combat.blocked_by.get(a.id, [])) for a in attackers}
     options: list[Action] = [
         DeclareBlocker(blocker.id, attacker.id)
-        for blocker in _blockers_for(game, seat)
+        for blocker in free
         for attacker in attackers
         if can_block(game, blocker, attacker)
+        and _completable(game, attackers, {**blocked, attacker.id: blocked[attacker.id] + 1},
+                         [b for b in free if b is not blocker], most)
     ]
-    mine = [b for b, a in combat.blocking.items() if combat.attackers.get(a) == seat]
-    if mine:
+    if any(blocked.values()):
         options.append(ResetBlockers())
-    menace_ok = all(
-        len(combat.blocked_by.get(a.id, [])) != 1 for a in attackers if a.has("Menace"))
-    if menace_ok and _block_requirements_obeyed(game, seat, attackers):
+    if _completable(game, attackers, blocked, [], most):
         options.append(FinishBlockers())
     return tuple(options)
 
 
-def _block_requirements_obeyed(game: Game, seat: int, attackers: list[GameObject]) -> bool:
-    """Rule 509.1c: the declaration must obey as many requirements ("[this] must be blocked
-    if able") as possible without breaking a restriction (509.1b: flying, menace, "can't
-    block", ...) -- counted against the most any declaration of ``seat``'s could obey."""
+def _completable(game: Game, attackers: list[GameObject], blocked: dict[str, int],
+                 free: list[GameObject], most: int) -> bool:
+    """Whether a declaration with ``blocked[a]`` blockers on each attacker ``a`` can be
+    completed legally by more blocks from the ``free`` creatures, each blocking one attacker
+    (509.1a): every menace attacker blocked by none or two or more (702.111b), and as many
+    "must be blocked" attackers blocked as any declaration could (``most``, 509.1c)."""
+    short = [a for a in attackers if a.has("Menace") and blocked[a.id] == 1]
     must = [a for a in attackers if "must_be_blocked" in a.restrictions]
-    if not must:
-        return True
-    combat = game.combat
-    obeyed = sum(1 for a in must if combat.blocked_by.get(a.id))
-    able = [game.objects[oid] for oid in game.battlefield
-            if game.objects[oid].is_creature and game.objects[oid].controller == seat
-            and not game.objects[oid].tapped
-            and "cant_block" not in game.objects[oid].restrictions]
-    return obeyed >= _most_obeyable(game, must, able)
+    need = most - sum(1 for a in must if blocked[a.id])
+    unblocked = [a for a in must if not blocked[a.id]]
+    return _fill(game, short, unblocked, need, free)
+
+
+def _fill(game: Game, short: list[GameObject], unblocked: list[GameObject], need: int,
+          free: list[GameObject]) -> bool:
+    """Whether the ``free`` creatures can give each menace attacker in ``short`` one more
+    blocker and block ``need`` of the ``unblocked`` "must be blocked" attackers too."""
+    if short:
+        first, rest = short[0], short[1:]
+        return any(_fill(game, rest, unblocked, need, [f for f in free if f is not b])
+                   for b in free if can_block(game, b, first))
+    return need <= 0 or _most_obeyable(game, unblocked, free) >= need
 
 
 def _most_obeyable(game: Game, must: list[GameObject], able: list[GameObject]) -> int:
