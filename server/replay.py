@@ -12,8 +12,13 @@ id).
 :class:`Replay` is a cursor over one game for one view class: :meth:`Replay.step` plays the
 next action, :meth:`Replay.seek` jumps to after N actions (forward by playing on, backward by
 starting over), :meth:`Replay.seek_turn` to the start of a turn; :meth:`Replay.snapshot` is
-the view there. The ``*_steps`` generators do the same work one action per iteration, so an
-event loop can bound the work it does between checkpoints (:mod:`server.rooms.replaying`).
+the view there. The ``*_steps`` generators do the same work in small pieces, so an event
+loop can bound the work it does between checkpoints (:mod:`server.rooms.replaying`): each
+engine call (creating the game, one action) is a piece of its own, and the view's work comes
+after it in pieces of at most :data:`~server.view.omniscient.OBJECTS_PER_YIELD` objects --
+the omniscient class's too, whose stream
+(:class:`~server.view.omniscient.TrackedOmniscientStream`) costs what an action changed, not
+the game's every card.
 
 :func:`replay_problem` says who may replay what (protocol/README.md, "Replays").
 """
@@ -21,16 +26,16 @@ event loop can bound the work it does between checkpoints (:mod:`server.rooms.re
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
 from protocol.v1 import messages_pb2 as mpb
 from protocol.viewhash import ViewDigest
-from server.decks import DeckFormat, resolve
+from server.decks import Deck, DeckFormat, resolve
 from server.engine import Game, PlayerSetup, apply, new_game
 from server.store.records import GameRecord, Spectate, secret_hash
-from server.view.omniscient import OmniscientStream
+from server.view.omniscient import TrackedOmniscientStream, run_steps
 from server.view.pipeline import ViewPipeline
 from server.view.project import OMNISCIENT, SPECTATOR, View
 
@@ -52,7 +57,8 @@ class ReplayError(Exception):
 
 
 class _Stream(Protocol):
-    """What a replay needs of a view class's stream (ViewStream, OmniscientStream)."""
+    """What a replay needs of a view class's stream (ViewStream,
+    TrackedOmniscientStream)."""
 
     state_id: int
     digest: ViewDigest
@@ -157,9 +163,13 @@ class Frame:
 
 class Replay:
     """A cursor over one finished game for one view class (seat, :data:`PUBLIC` or
-    :data:`OMNISCIENT`). Starts at the game's start (``position`` 0, state id 1)."""
+    :data:`OMNISCIENT`). Starts at the game's start (``position`` 0, state id 1) -- built at
+    once, or with ``start=False`` by the first :meth:`seek_steps` (or :meth:`start_steps`),
+    in pieces."""
 
-    def __init__(self, record: GameRecord, viewer: int) -> None:
+    game: Game
+
+    def __init__(self, record: GameRecord, viewer: int, *, start: bool = True) -> None:
         players = len(record.players)
         if viewer not in (PUBLIC, OMNISCIENT) and not 0 <= viewer < players:
             raise ReplayError(mpb.ERROR_CODE_INVALID_ARGUMENT,
@@ -168,25 +178,42 @@ class Replay:
         self.viewer = viewer
         fmt = DeckFormat(record.settings.format)
         self._setups = []
+        decks: dict[str, Deck] = {}  # (seats playing one list: read once)
         for name, deck_text, _session in record.players:
-            deck = resolve(deck_text, fmt)
+            deck = decks.get(deck_text)
+            if deck is None:
+                deck = decks[deck_text] = resolve(deck_text, fmt)
             self._setups.append(PlayerSetup(name, deck.main, deck.sideboard))
         #: The first position (actions played) of each turn; filled by :meth:`index_steps`.
         self._turn_starts: list[int] | None = None
-        self._restart()
-
-    def _restart(self) -> None:
-        game = new_game(self.record.seed, self._setups, chooser=self.record.chooser)
-        self.game: Game = game
         self.position = 0
+        #: Whether the game and the class's view are there, consistent with ``position``
+        #: (False before :meth:`start_steps`, and after a piece of work was abandoned).
+        self._ready = False
         self._pipeline: ViewPipeline | None = None
-        self._omniscient: OmniscientStream | None = None
+        self._omniscient: TrackedOmniscientStream | None = None
+        if start:
+            run_steps(self.start_steps())
+
+    def start_steps(self) -> Generator[None, None, None]:
+        """Go to the game's start: the game made again from its seed (one piece: the
+        engine's), then the class's view of it (the omniscient class's in pieces)."""
+        self._ready = False
+        game = new_game(self.record.seed, self._setups, chooser=self.record.chooser)
+        yield
         base = self.record.state_base  # a later game of a match: its ids go on
+        pipeline: ViewPipeline | None = None
+        omniscient: TrackedOmniscientStream | None = None
         if self.viewer == OMNISCIENT:
-            self._omniscient = OmniscientStream.start(game)
-            self._omniscient.state_id = base
+            omniscient = TrackedOmniscientStream()
+            yield from omniscient.start_steps(game)
+            omniscient.state_id = base
         else:
-            self._pipeline = ViewPipeline(game, [self.viewer], first_state_id=base)
+            pipeline = ViewPipeline(game, [self.viewer], first_state_id=base)
+        self.game, self.position = game, 0
+        self._pipeline, self._omniscient = pipeline, omniscient
+        self._ready = True
+        yield
 
     # ---- where it is
     @property
@@ -235,47 +262,61 @@ class Replay:
     # ---- moving
     def step(self) -> Frame:
         """Play the next action (ReplayError at the end)."""
+        return run_steps(self.step_steps())
+
+    def step_steps(self) -> Generator[None, None, Frame]:
+        """Play the next action: the engine's work (one piece), then the class's view of
+        it (the omniscient class's in pieces); the frame. ReplayError at the end."""
         if self.at_end:
             raise ReplayError(mpb.ERROR_CODE_GAME_OVER, "the replay is at the game's end")
+        if not self._ready:  # an earlier piece of work was abandoned half way
+            yield from self.seek_steps(self.position)
         seat, action = self.record.actions[self.position]
         game = self.game
+        self._ready = False  # until the view has caught up with the game
         events = apply(game, seat, action)
-        self.position += 1
+        yield
         message: bytes | None
         if self._omniscient is not None:
-            message = self._omniscient.advance(game, None, events)
+            message = yield from self._omniscient.advance_steps(game, action, events)
         else:
             assert self._pipeline is not None
             sent = self._pipeline.advance(game, action, events)
             message = sent[0][2] if sent else None
+        self.position += 1
+        self._ready = True
         return Frame(self.position, seat, type(action).__name__, game.turn, self.state_id,
                      self.view_hash, message)
 
-    def seek_steps(self, position: int) -> Iterator[None]:
-        """Go to just after ``position`` actions, one action per iteration (backward:
-        from the start again)."""
+    def seek_steps(self, position: int) -> Generator[None, None, None]:
+        """Go to just after ``position`` actions, in pieces (backward: from the start
+        again)."""
         if not 0 <= position <= self.actions:
             raise ReplayError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                               f"the game has {self.actions} actions: seek to 0-{self.actions}, "
                               f"not {position}")
-        if position < self.position:
-            self._restart()
-            yield
+        if not self._ready or position < self.position:
+            yield from self.start_steps()
         while self.position < position:
-            self.step()
-            yield
+            yield from self.step_steps()
 
     def seek(self, position: int) -> None:
         """Go to just after ``position`` actions."""
-        for _ in self.seek_steps(position):
-            pass
+        run_steps(self.seek_steps(position))
 
-    def index_steps(self) -> Iterator[None]:
+    def snapshot_steps(self, request_id: int = 0) -> Generator[None, None, bytes]:
+        """:meth:`snapshot`, in pieces (the omniscient class's view is every card)."""
+        if self._omniscient is not None:
+            return (yield from self._omniscient.snapshot_steps(self.room_id, request_id))
+        return self.stream.snapshot(self.room_id, request_id)
+
+    def index_steps(self) -> Generator[None, None, None]:
         """Find where each turn starts (the engine alone, one action per iteration); done
         once per replay."""
         if self._turn_starts is not None:
             return
         game = new_game(self.record.seed, self._setups, chooser=self.record.chooser)
+        yield
         starts = [0] * (game.turn + 1)
         for n, (seat, action) in enumerate(self.record.actions, start=1):
             apply(game, seat, action)
@@ -288,8 +329,7 @@ class Replay:
     def turns(self) -> int:
         """The game's last turn (:meth:`index_steps` first)."""
         if self._turn_starts is None:
-            for _ in self.index_steps():
-                pass
+            run_steps(self.index_steps())
         assert self._turn_starts is not None
         return len(self._turn_starts) - 1
 

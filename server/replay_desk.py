@@ -134,7 +134,7 @@ class ReplayDesk:
         # A relay's client has no outbox here: its link says when it is backed up.
         remote_room: Callable[[], bool] | None = getattr(conn.sock, "has_room", None)
         runner = ReplayRunner(
-            request.room_id, lambda: Replay(stored, request.viewer), conn.reply,
+            request.room_id, lambda: Replay(stored, request.viewer, start=False), conn.reply,
             remote_room or (lambda: send.statistics().current_buffer_used < half), rid=rid,
             speed=request.speed, playing=not request.paused,
             start_action=request.start_action, start_turn=request.start_turn,

@@ -2,8 +2,10 @@
 to its client (protocol/README.md, "Replays").
 
 It runs in the connection's own nursery, off every room's pump, and never holds up the event
-loop for long: it plays one action per step, and seeks in slices of at most
-:data:`SLICE_SECONDS` of work between checkpoints. All of a server's replays share one
+loop for long: all its work -- building the game and the view, each action played, seeks,
+snapshots -- comes in slices of at most :data:`SLICE_SECONDS` of work between checkpoints,
+the longest piece that can't be cut being one call of the engine (creating the game, one
+action; :mod:`server.replay`). All of a server's replays share one
 :class:`ReplayBudget`: one slice at a time, in turn, and together at most
 :data:`REPLAY_SHARE` of the event loop's time, so no number of replays slows the games
 much (60 replays played as fast as possible from one address held a game's actions up
@@ -17,9 +19,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
 import trio
 
@@ -38,6 +41,8 @@ MAX_PENDING_CONTROLS = 16
 REPLAY_SHARE = 0.25
 #: Seconds of replay work allowed at once after a quiet spell.
 REPLAY_BURST = 0.01
+
+_T = TypeVar("_T")
 
 
 class ReplayBudget:
@@ -145,7 +150,7 @@ class ReplayRunner:
     async def _run(self) -> None:
         try:
             async with self._budget.turn():
-                replay = self.replay = self._build()
+                replay = self.replay = self._build()  # (the game is made in _work below)
             await self._work(replay.index_steps())
             start_action, start_turn = self._start
             if start_turn is not None:
@@ -155,8 +160,7 @@ class ReplayRunner:
             self._send(error_bytes(exc.code, exc.message, self._rid))
             self._scope.cancel()  # the replay never started: the connection is free again
             return
-        async with self._budget.turn():
-            snapshot = replay.snapshot()
+        snapshot = await self._work(replay.snapshot_steps())
         self._send(self._status(self._rid))
         self._send(snapshot)
         due = trio.current_time()
@@ -182,8 +186,7 @@ class ReplayRunner:
                 if not self._has_room():  # the client is behind: let it catch up
                     await trio.sleep(DRAIN_POLL_SECONDS)
                     continue
-                async with self._budget.turn():  # (a scheduler checkpoint: one action a tick)
-                    frame = replay.step()
+                frame = await self._work(replay.step_steps())
                 if frame.message is not None:
                     self._send(frame.message)
                 if replay.at_end:
@@ -212,16 +215,13 @@ class ReplayRunner:
             elif command == "speed":
                 self.speed = value
             elif command == "snapshot":
-                async with self._budget.turn():
-                    snapshot = replay.snapshot(control.rid)
-                self._send(snapshot)
+                self._send(await self._work(replay.snapshot_steps(control.rid)))
                 return
             elif command in ("seek_action", "seek_turn"):
                 target = replay.turn_start(int(value)) if command == "seek_turn" \
                     else int(value)
                 await self._work(replay.seek_steps(target))
-                async with self._budget.turn():
-                    snapshot = replay.snapshot()
+                snapshot = await self._work(replay.snapshot_steps())
                 self._send(self._status(control.rid))
                 self._send(snapshot)
                 return
@@ -234,19 +234,21 @@ class ReplayRunner:
             return
         self._send(self._status(control.rid))
 
-    async def _work(self, steps: Iterator[None]) -> None:
-        """Run ``steps`` in slices of :data:`SLICE_SECONDS` of work, each in its turn of
-        the budget."""
-        steps = iter(steps)
-        done = False
-        while not done:
+    async def _work(self, steps: Generator[None, None, _T]) -> _T:
+        """Run ``steps`` in slices of :data:`SLICE_SECONDS` of work (a slice ends at the
+        first yield past it), each in its turn of the budget -- a checkpoint between two
+        slices, however few steps; what ``steps`` returns."""
+        while True:
             async with self._budget.turn():
                 began = time.perf_counter()
-                for _ in steps:
-                    if time.perf_counter() - began >= SLICE_SECONDS:
-                        break
-                else:
-                    done = True
+                try:
+                    while True:
+                        next(steps)
+                        if time.perf_counter() - began >= SLICE_SECONDS:
+                            break
+                except StopIteration as done:
+                    result: _T = done.value
+                    return result
 
     def _status(self, rid: int) -> bytes:
         replay = self.replay
