@@ -283,9 +283,14 @@ class Client:
             self.room_id = None
 
     def _placed(self, joined: mpb.Joined) -> None:
-        """The server put this client in a room (a Joined, or a Resumed's)."""
+        """The server put this client in a room (a Joined, or a Resumed's). In another room
+        than the one it was in, what it knew of a room starts afresh (the room's Joined
+        comes before anything the room sends): a bot joining its next game read the last
+        game's ``game_over`` as its own until the new game's Snapshot came."""
         self._left = None
         room_id = joined.room.room_id
+        if room_id != self.room_id:
+            self._forget_room()
         self.seat = joined.seat
         self.room_id = room_id
         self.room = joined.room
@@ -827,10 +832,16 @@ class Client:
         if wait:
             await self.list_rooms()
             self._left = left  # (until this client is placed in a room again)
-            self.mirror = Mirror()
-            self.room_id, self.seat, self.room, self.match = None, None, None, None
-            self.decision, self._answered = None, None
-            self.clocks, self.presence = {}, {}
+            self._forget_room()
+
+    def _forget_room(self) -> None:
+        """Start afresh what this client knows of a room: the mirror, match, decision,
+        clocks and presence."""
+        self.mirror = Mirror()
+        self.room_id, self.seat, self.room, self.match = None, None, None, None
+        self.decision, self._answered = None, None
+        self.clocks, self.presence = {}, {}
+        self._deck_for = 0
 
 
 def read_batch(frame: bytes) -> list[mpb.ServerMessage]:
