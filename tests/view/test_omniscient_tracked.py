@@ -31,7 +31,9 @@ from server.view.omniscient import (
     run_steps,
 )
 from server.view.project import OMNISCIENT
+from tests.engine.helpers import demo_game
 from tests.view.test_cyclic_garbage import _garbage_types
+from tests.view.test_omniscient import _exile_face_down
 
 DECKS = demo_deck_names()
 T = TypeVar("T")
@@ -74,6 +76,21 @@ def test_the_tracked_stream_sends_what_the_full_projections_difference_sends(
             assert mirror.view() == encode_view(reference.view)
             assert tracked.snapshot("room", n) == reference.snapshot("room", n)
     assert tracked.snapshot("room") == reference.snapshot("room")
+
+
+def test_a_face_down_card_is_seen_as_the_full_projection_sees_it() -> None:
+    """Exiled face down (406.3: the omniscient class sees its face, with ``face_down`` set),
+    then turned face up where it is: each change sent as the full projection's difference."""
+    game = demo_game(b"face down please")
+    reference, tracked = OmniscientStream.start(game), TrackedOmniscientStream.start(game)
+    oid = _exile_face_down(game)
+    sent = tracked.advance(game)
+    assert sent is not None and sent == reference.advance(game)
+    assert tracked.objects[oid].face_down and tracked.objects[oid].name
+    game.objects[oid].face_down = False
+    sent = tracked.advance(game)
+    assert sent is not None and sent == reference.advance(game)
+    assert tracked.snapshot("r") == reference.snapshot("r")
 
 
 def test_it_holds_one_view_and_no_history() -> None:
