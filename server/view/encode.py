@@ -6,11 +6,13 @@ protobuf code. Everything encoded here was produced by :func:`server.view.projec
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Container
 from typing import cast
 
 from protocol import viewhash
 from protocol.v1 import game_pb2 as pb
+from server.cards.wording import target_words
 from server.engine import Decision
 from server.engine.actions import (
     Accept,
@@ -56,9 +58,10 @@ from server.engine.actions import (
     TakeMulligan,
 )
 from server.engine.autopay import being_paid, shortfall
-from server.engine.casting import modes_of
+from server.engine.casting import modes_of, stack_targets
+from server.engine.looking import ALSO_LIBRARY
 from server.engine.mana import spendable
-from server.engine.state import DecisionKind, Game, GamePhase, Zone
+from server.engine.state import Choice, DecisionKind, Game, GamePhase, Step, Zone
 from server.view import wire
 from server.view.diff import DeltaOp
 from server.view.project import (
@@ -500,8 +503,8 @@ def decision_for(decision: Decision, viewer: int, objects: Container[str],
             if oid not in objects and oid not in waiting:
                 raise ProjectionError("decision option names an object hidden from the viewer")
     prompt = _PROMPTS[decision.kind.name]
-    if game is not None and decision.kind is DecisionKind.PAY_MANA:
-        prompt = _paying(game, decision.seat)
+    if game is not None:
+        prompt = _prompt(game, decision, objects) or prompt
     asking = _asking(game, objects) if game is not None else ""
     return pb.Decision(
         room_id=room_id, prompt_id=decision.prompt_id, seat=decision.seat,
@@ -509,6 +512,81 @@ def decision_for(decision: Decision, viewer: int, objects: Container[str],
         options=[encode_action(a, game) for a in decision.options],
         state_id=state_id, prompt=f"{asking}: {prompt}" if asking else prompt,
     )
+
+
+def _prompt(game: Game, decision: Decision, objects: Container[str]) -> str:
+    """A prompt that says what is asked, from what the pending choice knows -- the cost to
+    pay, the optional action, the sort of target, the cards left to discard; "" to use the
+    kind's general words. All of it is the deciding player's to know (the spell or ability
+    is theirs, on the stack; the hand and its size are theirs)."""
+    kind = decision.kind
+    if kind is DecisionKind.PAY_MANA:
+        return _paying(game, decision.seat)
+    if kind is DecisionKind.CHOOSE_TARGET:
+        return _targeting(game)
+    choice = game.choices[0] if game.casting is None and game.choices else None
+    if choice is None or choice.kind is not kind or choice.seat != decision.seat:
+        return ""
+    if kind is DecisionKind.MAY:
+        return _may(game, choice, objects)
+    if kind is DecisionKind.DISCARD:
+        return _discarding(game, choice)
+    return ""
+
+
+def _targeting(game: Game) -> str:
+    """A ``CHOOSE_TARGET`` prompt (601.2c): what sort of target this instance of the word
+    "target" asks for, and how many ("Choose a target -- any target.")."""
+    casting = game.casting
+    obj = game.objects.get(casting.object_id) if casting is not None else None
+    if casting is None or obj is None:
+        return ""
+    reqs = stack_targets(obj)
+    if len(obj.target_groups) >= len(reqs):
+        return ""
+    req = reqs[len(obj.target_groups)]
+    words = target_words(req)
+    chosen = casting.chosen_in_group
+    if req.up_to:
+        return (f"Choose up to {req.count} target{'s' if req.count > 1 else ''} ({chosen} "
+                f"chosen; finish to choose no more) -- {words}.")
+    if req.count > 1:
+        return f"Choose {req.count} targets ({chosen} chosen) -- {words}."
+    return f"Choose a target -- {words}."
+
+
+def _may(game: Game, choice: Choice, objects: Container[str]) -> str:
+    """A ``MAY`` prompt (608.2d): the optional action, as the resolving spell or ability
+    prints it ("You may draw a card.") -- else its verb -- and what accepting does."""
+    if choice.group[:1] == [ALSO_LIBRARY]:
+        return ("Search your library too? Accept to search your library and graveyard "
+                "(then shuffle your library); decline to search only your graveyard.")
+    effect = choice.effect
+    source = game.objects.get(choice.pool[0]) if choice.pool else None
+    if effect is None:
+        return ""
+    verb = effect.verb.value.replace("_", " ")
+    text = ""
+    if source is not None and source.id in objects:
+        ability = source.ability_def
+        text = ability.text if ability is not None else source.card.rules_text
+    sentences = [m.group(1) for m in re.finditer(r"\b[Yy]ou may ([^.]*)\.", text)]
+    said = [s for s in sentences if s.startswith(verb.split()[0])]
+    action = said[0] if said else sentences[0] if len(sentences) == 1 else verb
+    return f"You may {action}. Accept to do it, or decline."
+
+
+def _discarding(game: Game, choice: Choice) -> str:
+    """A ``DISCARD`` prompt (701.9b, 514.1): how many cards are still to be discarded."""
+    left = choice.count
+    cards = f"{left} more card{'s' if left != 1 else ''}"
+    if choice.optional:
+        return f"Choose a card to discard: up to {cards} (decline to discard no more)."
+    if game.resolving is None and game.step is Step.CLEANUP:
+        size = game.player(choice.seat).max_hand_size
+        return (f"Discard down to your maximum hand size ({size}): choose a card, {cards} "
+                "to discard.")
+    return f"Choose a card to discard: {cards} to discard."
 
 
 def _paying(game: Game, seat: int) -> str:

@@ -507,7 +507,7 @@ def test_601_2_a_decision_while_casting_says_what_is_being_cast() -> None:
     pending = game.pending
     assert pending is not None
     assert decision_for(pending, 0, set(game.objects), (), room_id="r", state_id=2,
-                        game=game).prompt == "Shock: Choose a target."
+                        game=game).prompt == "Shock: Choose a target -- any target."
 
 
 def test_103_1_103_5_the_starting_players_choice_and_each_mulligan_are_told_to_everyone() -> None:
