@@ -835,9 +835,10 @@ class Client:
             self._forget_room()
 
     def _forget_room(self) -> None:
-        """Start afresh what this client knows of a room: the mirror, match, decision,
-        clocks and presence."""
-        self.mirror = Mirror()
+        """Start afresh what this client knows of a room: the mirror (the same object,
+        cleared: a board holding it draws the next room's game), match, decision, clocks and
+        presence."""
+        self.mirror.clear()
         self.room_id, self.seat, self.room, self.match = None, None, None, None
         self.decision, self._answered = None, None
         self.clocks, self.presence = {}, {}

@@ -39,6 +39,11 @@ class Mirror:
     """The latest known view of one game, as protocol messages."""
 
     def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget the view (another room's game comes next), in place: whoever holds this
+        mirror (a board drawing it) sees the next game's."""
         self.state_id = 0
         self.viewer = 0
         self.header = pb.GameHeader()

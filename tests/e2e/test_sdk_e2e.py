@@ -266,6 +266,7 @@ async def test_create_and_join_refuses_a_bad_deck_without_a_room_and_seats_the_c
             assert refused.value.code == mpb.ERROR_CODE_INVALID_DECK
             assert "60" in refused.value.details[0]
             assert not app.lobby.rooms and ann.room_id is None
+            mirror = ann.mirror  # what a board draws (`manawire play`'s holds it)
             room, joined = await ann.create_and_join("mine", deck="4 Shock\n56 Mountain",
                                                      private=True)
             assert joined.seat == 0 and ann.room_id == room.room_id
@@ -275,6 +276,11 @@ async def test_create_and_join_refuses_a_bad_deck_without_a_room_and_seats_the_c
                     break
                 await trio.sleep(0.01)
             assert app.lobby.rooms[room.room_id].game is not None
+            for _ in range(100):  # the game's snapshot fills the mirror the board holds
+                if mirror.ready:
+                    break
+                await ann.next_message()
+            assert ann.mirror is mirror and mirror.ready
 
 
 async def test_a_client_joining_its_next_room_forgets_the_last_games_end(
