@@ -183,6 +183,7 @@ _FIXED_OPTIONS = {
     "keep_hand": "Keep this hand", "take_mulligan": "Take a mulligan",
     "finish_targets": "No more targets", "reset_blockers": "Start blocks over",
     "reset_attackers": "Start attacks over", "pay_automatically": "Pay automatically",
+    "cancel_cast": "Cancel: take it back (nothing is paid)",
     "decline": "Decline / done", "finish_modes": "No more modes", "accept": "Yes",
 }
 #: Options naming one object: the verb before its name.
@@ -595,8 +596,11 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
             return f"{what} entered the battlefield"  # e.g. a permanent spell resolved (608.3)
         if z.to_zone == pb.ZONE_KIND_EXILE:
             return f"{what} was exiled from {zone_name(z.from_zone)}"  # rule 406.3
-        if z.from_zone == pb.ZONE_KIND_BATTLEFIELD and z.to_zone == pb.ZONE_KIND_HAND:
-            return f"{what} returned to its owner's hand"
+        if z.to_zone == pb.ZONE_KIND_HAND and z.from_zone in (pb.ZONE_KIND_BATTLEFIELD,
+                                                               pb.ZONE_KIND_STACK):
+            # A bounce, or a cast taken back (cancel_cast, 733.1) or a spell returned.
+            return f"{what} returned to its owner's hand" + (
+                " from the stack" if z.from_zone == pb.ZONE_KIND_STACK else "")
         return f"{what} moved from {zone_name(z.from_zone)} to {zone_name(z.to_zone)}"
     if kind == "damage":
         d = event.damage

@@ -27,8 +27,9 @@ class Policy(Enum):
     EAGER = "eager"
 
 
-#: Never chosen eagerly: a game should end by damage, not by a concession.
-NEVER = frozenset({"concede", "take_mulligan"})
+#: Never chosen eagerly: a game should end by damage, not by a concession (nor go round
+#: casting and taking back).
+NEVER = frozenset({"concede", "take_mulligan", "cancel_cast"})
 
 
 def snake_case(kind: str) -> str:
@@ -74,8 +75,10 @@ def eager_choice(rng: random.Random, kinds: Sequence[str]) -> int:
 def pick(policy: Policy, rng: random.Random, options: Sequence[pb.Action]) -> int:
     """The index of the option ``policy`` picks among a decision's ``options``."""
     match policy:
-        case Policy.UNIFORM:
-            return rng.randrange(len(options))
+        case Policy.UNIFORM:  # (never a cast taken back while anything else is offered:
+            # casting and cancelling would only lengthen its games)
+            kept = [i for i, o in enumerate(options) if o.WhichOneof("kind") != "cancel_cast"]
+            return rng.choice(kept) if kept else rng.randrange(len(options))
         case Policy.EAGER:
             return eager_choice(rng, [o.WhichOneof("kind") or "" for o in options])
         case _:

@@ -36,9 +36,10 @@ from pathlib import Path
 from typing import Any
 
 #: "Start over" options, by name: an undo of the deciding player's own declaration so far
-#: (508.1, 509.1), which changes nothing in the game. A random player never takes them
-#: while anything else is offered (server.sim.random_option).
-UNDO_OPTIONS = frozenset({"ResetAttackers", "ResetBlockers"})
+#: (508.1, 509.1) or of a cast begun (``CancelCast``), which changes nothing in the game but
+#: lengthens it. A random player never takes them while anything else is offered
+#: (server.sim.random_option); tests/engine/test_cancel_cast.py takes them on purpose.
+UNDO_OPTIONS = frozenset({"ResetAttackers", "ResetBlockers", "CancelCast"})
 #: Shortcuts (732.2a), by name: one option standing for several others (paying a cost
 #: automatically). This benchmark's random player never takes them, so it plays the games
 #: an older checkout, which hasn't them, plays; ``manawire sim`` does (it looks for bugs).

@@ -101,7 +101,8 @@ def test_random_play_never_starts_a_declaration_over_while_it_can_do_anything_el
     from server.engine.actions import ACTION_TYPES, FinishAttackers, ResetAttackers, ResetBlockers
     from server.sim import random_option
 
-    assert UNDO_OPTIONS == {"ResetAttackers", "ResetBlockers"} <= set(ACTION_TYPES)
+    assert UNDO_OPTIONS == {"ResetAttackers", "ResetBlockers", "CancelCast"} <= \
+        set(ACTION_TYPES)
     rng = random.Random(1)
     options = (ResetAttackers(), FinishAttackers(), ResetBlockers())
     assert {random_option(rng, options) for _ in range(50)} == {FinishAttackers()}

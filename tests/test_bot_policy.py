@@ -84,3 +84,15 @@ def test_bots_command_passes_its_policy_to_the_bots(monkeypatch: pytest.MonkeyPa
         main(["bots", "--policy", "clever"])
     assert exc.value.code == 2
     assert "invalid choice: 'clever'" in capsys.readouterr().err
+
+
+def test_neither_policy_takes_a_cast_back_while_anything_else_is_offered() -> None:
+    """``cancel_cast`` (733.1) is offered at every step of a cast: a bot taking it would
+    go round casting and cancelling. Alone, it is taken (there is nothing else)."""
+    rng = random.Random(3)
+    options = [pb.Action(choose_target=pb.ChooseTarget(target=pb.Target(player=1))),
+               pb.Action(choose_target=pb.ChooseTarget(target=pb.Target(player=0))),
+               pb.Action(cancel_cast=pb.CancelCast())]
+    for policy in Policy:
+        assert {pick(policy, rng, options) for _ in range(200)} <= {0, 1}
+        assert pick(policy, rng, options[2:]) == 0

@@ -792,6 +792,10 @@ class PayAutomatically(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class CancelCast(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
 class Decline(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
@@ -871,7 +875,7 @@ class ChooseExilePile(_message.Message):
     def __init__(self, object_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("pass_priority", "play_land", "cast_spell", "choose_x", "choose_target", "activate_mana_ability", "pay_mana", "declare_attacker", "finish_attackers", "declare_blocker", "finish_blockers", "assign_combat_damage", "discard", "concede", "choose_starting_player", "keep_hand", "take_mulligan", "put_on_bottom", "choose_mode", "activate_ability", "finish_targets", "choose_order", "keep_legend", "sacrifice", "reset_blockers", "decline", "choose_replacement", "place_card", "choose_card", "choose_player", "choose_pile", "finish_modes", "accept", "choose_color", "choose_name", "reset_attackers", "pay_automatically", "roll_planar_die", "choose_outside_card", "choose_exile_pile")
+    __slots__ = ("pass_priority", "play_land", "cast_spell", "choose_x", "choose_target", "activate_mana_ability", "pay_mana", "declare_attacker", "finish_attackers", "declare_blocker", "finish_blockers", "assign_combat_damage", "discard", "concede", "choose_starting_player", "keep_hand", "take_mulligan", "put_on_bottom", "choose_mode", "activate_ability", "finish_targets", "choose_order", "keep_legend", "sacrifice", "reset_blockers", "decline", "choose_replacement", "place_card", "choose_card", "choose_player", "choose_pile", "finish_modes", "accept", "choose_color", "choose_name", "reset_attackers", "pay_automatically", "cancel_cast", "roll_planar_die", "choose_outside_card", "choose_exile_pile")
     PASS_PRIORITY_FIELD_NUMBER: _ClassVar[int]
     PLAY_LAND_FIELD_NUMBER: _ClassVar[int]
     CAST_SPELL_FIELD_NUMBER: _ClassVar[int]
@@ -909,6 +913,7 @@ class Action(_message.Message):
     CHOOSE_NAME_FIELD_NUMBER: _ClassVar[int]
     RESET_ATTACKERS_FIELD_NUMBER: _ClassVar[int]
     PAY_AUTOMATICALLY_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_CAST_FIELD_NUMBER: _ClassVar[int]
     ROLL_PLANAR_DIE_FIELD_NUMBER: _ClassVar[int]
     CHOOSE_OUTSIDE_CARD_FIELD_NUMBER: _ClassVar[int]
     CHOOSE_EXILE_PILE_FIELD_NUMBER: _ClassVar[int]
@@ -949,10 +954,11 @@ class Action(_message.Message):
     choose_name: ChooseName
     reset_attackers: ResetAttackers
     pay_automatically: PayAutomatically
+    cancel_cast: CancelCast
     roll_planar_die: RollPlanarDie
     choose_outside_card: ChooseOutsideCard
     choose_exile_pile: ChooseExilePile
-    def __init__(self, pass_priority: _Optional[_Union[PassPriority, _Mapping]] = ..., play_land: _Optional[_Union[PlayLand, _Mapping]] = ..., cast_spell: _Optional[_Union[CastSpell, _Mapping]] = ..., choose_x: _Optional[_Union[ChooseX, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., activate_mana_ability: _Optional[_Union[ActivateManaAbility, _Mapping]] = ..., pay_mana: _Optional[_Union[PayMana, _Mapping]] = ..., declare_attacker: _Optional[_Union[DeclareAttacker, _Mapping]] = ..., finish_attackers: _Optional[_Union[FinishAttackers, _Mapping]] = ..., declare_blocker: _Optional[_Union[DeclareBlocker, _Mapping]] = ..., finish_blockers: _Optional[_Union[FinishBlockers, _Mapping]] = ..., assign_combat_damage: _Optional[_Union[AssignCombatDamage, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., concede: _Optional[_Union[Concede, _Mapping]] = ..., choose_starting_player: _Optional[_Union[ChooseStartingPlayer, _Mapping]] = ..., keep_hand: _Optional[_Union[KeepHand, _Mapping]] = ..., take_mulligan: _Optional[_Union[TakeMulligan, _Mapping]] = ..., put_on_bottom: _Optional[_Union[PutOnBottom, _Mapping]] = ..., choose_mode: _Optional[_Union[ChooseMode, _Mapping]] = ..., activate_ability: _Optional[_Union[ActivateAbility, _Mapping]] = ..., finish_targets: _Optional[_Union[FinishTargets, _Mapping]] = ..., choose_order: _Optional[_Union[ChooseOrder, _Mapping]] = ..., keep_legend: _Optional[_Union[KeepLegend, _Mapping]] = ..., sacrifice: _Optional[_Union[Sacrifice, _Mapping]] = ..., reset_blockers: _Optional[_Union[ResetBlockers, _Mapping]] = ..., decline: _Optional[_Union[Decline, _Mapping]] = ..., choose_replacement: _Optional[_Union[ChooseReplacement, _Mapping]] = ..., place_card: _Optional[_Union[PlaceCard, _Mapping]] = ..., choose_card: _Optional[_Union[ChooseCard, _Mapping]] = ..., choose_player: _Optional[_Union[ChoosePlayer, _Mapping]] = ..., choose_pile: _Optional[_Union[ChoosePile, _Mapping]] = ..., finish_modes: _Optional[_Union[FinishModes, _Mapping]] = ..., accept: _Optional[_Union[Accept, _Mapping]] = ..., choose_color: _Optional[_Union[ChooseColor, _Mapping]] = ..., choose_name: _Optional[_Union[ChooseName, _Mapping]] = ..., reset_attackers: _Optional[_Union[ResetAttackers, _Mapping]] = ..., pay_automatically: _Optional[_Union[PayAutomatically, _Mapping]] = ..., roll_planar_die: _Optional[_Union[RollPlanarDie, _Mapping]] = ..., choose_outside_card: _Optional[_Union[ChooseOutsideCard, _Mapping]] = ..., choose_exile_pile: _Optional[_Union[ChooseExilePile, _Mapping]] = ...) -> None: ...
+    def __init__(self, pass_priority: _Optional[_Union[PassPriority, _Mapping]] = ..., play_land: _Optional[_Union[PlayLand, _Mapping]] = ..., cast_spell: _Optional[_Union[CastSpell, _Mapping]] = ..., choose_x: _Optional[_Union[ChooseX, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., activate_mana_ability: _Optional[_Union[ActivateManaAbility, _Mapping]] = ..., pay_mana: _Optional[_Union[PayMana, _Mapping]] = ..., declare_attacker: _Optional[_Union[DeclareAttacker, _Mapping]] = ..., finish_attackers: _Optional[_Union[FinishAttackers, _Mapping]] = ..., declare_blocker: _Optional[_Union[DeclareBlocker, _Mapping]] = ..., finish_blockers: _Optional[_Union[FinishBlockers, _Mapping]] = ..., assign_combat_damage: _Optional[_Union[AssignCombatDamage, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., concede: _Optional[_Union[Concede, _Mapping]] = ..., choose_starting_player: _Optional[_Union[ChooseStartingPlayer, _Mapping]] = ..., keep_hand: _Optional[_Union[KeepHand, _Mapping]] = ..., take_mulligan: _Optional[_Union[TakeMulligan, _Mapping]] = ..., put_on_bottom: _Optional[_Union[PutOnBottom, _Mapping]] = ..., choose_mode: _Optional[_Union[ChooseMode, _Mapping]] = ..., activate_ability: _Optional[_Union[ActivateAbility, _Mapping]] = ..., finish_targets: _Optional[_Union[FinishTargets, _Mapping]] = ..., choose_order: _Optional[_Union[ChooseOrder, _Mapping]] = ..., keep_legend: _Optional[_Union[KeepLegend, _Mapping]] = ..., sacrifice: _Optional[_Union[Sacrifice, _Mapping]] = ..., reset_blockers: _Optional[_Union[ResetBlockers, _Mapping]] = ..., decline: _Optional[_Union[Decline, _Mapping]] = ..., choose_replacement: _Optional[_Union[ChooseReplacement, _Mapping]] = ..., place_card: _Optional[_Union[PlaceCard, _Mapping]] = ..., choose_card: _Optional[_Union[ChooseCard, _Mapping]] = ..., choose_player: _Optional[_Union[ChoosePlayer, _Mapping]] = ..., choose_pile: _Optional[_Union[ChoosePile, _Mapping]] = ..., finish_modes: _Optional[_Union[FinishModes, _Mapping]] = ..., accept: _Optional[_Union[Accept, _Mapping]] = ..., choose_color: _Optional[_Union[ChooseColor, _Mapping]] = ..., choose_name: _Optional[_Union[ChooseName, _Mapping]] = ..., reset_attackers: _Optional[_Union[ResetAttackers, _Mapping]] = ..., pay_automatically: _Optional[_Union[PayAutomatically, _Mapping]] = ..., cancel_cast: _Optional[_Union[CancelCast, _Mapping]] = ..., roll_planar_die: _Optional[_Union[RollPlanarDie, _Mapping]] = ..., choose_outside_card: _Optional[_Union[ChooseOutsideCard, _Mapping]] = ..., choose_exile_pile: _Optional[_Union[ChooseExilePile, _Mapping]] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ("room_id", "prompt_id", "seat", "kind", "options", "state_id", "prompt")

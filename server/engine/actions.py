@@ -205,6 +205,15 @@ class Decline:
 
 
 @dataclass(frozen=True, slots=True)
+class CancelCast:
+    """Take back the spell or activated ability being cast or activated, before it is
+    (601.2i, 602.2i): the spell returns to its owner's hand as a new object (400.7), the
+    ability leaves the stack, nothing is paid, and the player has priority again (as 733.1-
+    733.2 reverse an action that can't be completed). Mana already made by mana abilities
+    stays in the pool (reversing them is optional there, 733.1)."""
+
+
+@dataclass(frozen=True, slots=True)
 class PayAutomatically:
     """Pay the cost being paid the engine's way (rules 601.2g-h, 605.3a; for "unless its
     controller pays", 118.12a): one action that takes, in turn, the mana abilities and the
@@ -347,6 +356,7 @@ Action = (
     | ResetBlockers
     | ResetAttackers
     | PayAutomatically
+    | CancelCast
     | PlaceCard
     | ChooseCard
     | ChoosePlayer
@@ -367,7 +377,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         DeclareAttacker, FinishAttackers, DeclareBlocker, FinishBlockers, AssignCombatDamage,
         Discard, ChooseStartingPlayer, KeepHand, TakeMulligan, PutOnBottom, ChooseMode,
         ActivateAbility, FinishTargets, ChooseOrder, KeepLegend, Sacrifice, ChooseReplacement,
-        Decline, Accept, ResetBlockers, ResetAttackers, PayAutomatically, PlaceCard,
+        Decline, Accept, ResetBlockers, ResetAttackers, PayAutomatically, CancelCast, PlaceCard,
         ChooseCard, ChoosePlayer, ChoosePile,
         RollPlanarDie, FinishModes, ChooseColor, ChooseName,
         Concede,

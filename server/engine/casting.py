@@ -30,6 +30,7 @@ from server.engine.actions import (
     Action,
     ActivateAbility,
     ActivateManaAbility,
+    CancelCast,
     CastSpell,
     ChooseCard,
     ChooseMode,
@@ -600,6 +601,13 @@ def abandon_impossible_cast(game: Game, events: list[Event]) -> None:
     casting = game.casting
     if casting is None or casting_decision(game)[1]:
         return
+    _reverse(game, casting, events)
+
+
+def _reverse(game: Game, casting: Casting, events: list[Event]) -> None:
+    """Undo what casting began (733.1): a spell returns to its owner's hand (a new object,
+    400.7), an ability leaves the stack; the player who had priority has it again (733.2).
+    Nothing was paid: costs are paid together at the end (601.2h)."""
     obj = game.objects[casting.object_id]
     game.casting = None
     if obj.is_ability:
@@ -609,6 +617,32 @@ def abandon_impossible_cast(game: Game, events: list[Event]) -> None:
         move(game, obj.id, Zone.HAND, events)
     if casting.had_priority:
         game.priority = casting.seat
+
+
+def cancellable(game: Game, casting: Casting) -> bool:
+    """Whether the caster may take back what they began (:class:`CancelCast`): a spell from
+    their hand or an activated ability, begun with priority, while the choice is theirs (not
+    an opponent choosing the modes, 700.2e) -- not a triggered ability (603.3d), a copy's new
+    targets (707.10c), nor a spell cast from elsewhere (its permission used, 400.7h)."""
+    if not casting.had_priority or casting.retarget is not None \
+            or modes.decider(casting) != casting.seat:
+        return False
+    obj = game.objects[casting.object_id]
+    ref = obj.ability
+    if ref is not None:
+        return ref.kind is AbilityKind.ACTIVATED
+    return not obj.spell_copy and obj.cast_from is Zone.HAND
+
+
+def casting_choice(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
+    """The current casting choice's decision: :func:`casting_decision`'s options, and last,
+    when the caster may take the cast back, :class:`CancelCast`."""
+    kind, options = casting_decision(game)
+    casting = game.casting
+    assert casting is not None
+    if options and cancellable(game, casting):
+        options = (*options, CancelCast())
+    return kind, options
 
 
 def _new_ability(game: Game, card: CardDef, seat: int, ref: AbilityRef) -> GameObject:
@@ -844,6 +878,8 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
         tap_for_mana(game, action.object_id, action.mana, events, action.paid_with)
     elif isinstance(action, PayMana):
         _pay(game, events, action.mana)
+    elif isinstance(action, CancelCast):
+        _reverse(game, casting, events)
     else:
         raise TypeError(f"not a casting action: {action!r}")
 

@@ -796,7 +796,7 @@ def _advance(game: Game, events: list[Event]) -> None:
         zone_rules.refresh_revealed_tops(game, events)  # rules 401.5, 401.6
         seen = triggers.collect_triggers(game, events, seen)
         if game.casting is not None:
-            kind, options = casting.casting_decision(game)
+            kind, options = casting.casting_choice(game)
             _decide(game, modes.decider(game.casting), kind, options)
             return
         if game.choices:

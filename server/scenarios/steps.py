@@ -15,6 +15,7 @@ from server.engine.actions import (
     ActivateAbility,
     ActivateManaAbility,
     AssignCombatDamage,
+    CancelCast,
     CastSpell,
     ChooseCard,
     ChooseColor,
@@ -69,7 +70,8 @@ _ACTION_KEYS = {
     "pass", "play", "cast", "activate", "mode", "x", "target", "target_player",
     "finish_targets", "tap", "pay", "attack", "finish_attacks", "block", "finish_blocks",
     "assign", "discard", "choose_starting_player", "keep", "mulligan", "bottom", "order",
-    "keep_legend", "sacrifice", "reset_blocks", "reset_attacks", "pay_auto", "decline",
+    "keep_legend", "sacrifice", "reset_blocks", "reset_attacks", "pay_auto", "cancel_cast",
+    "decline",
     "replacement",
     "scry_top",
     "scry_bottom", "choose_card", "choose_player", "pile", "finish_modes", "accept",
@@ -96,7 +98,7 @@ def _matcher(run: Run, step: dict[str, Any]) -> Any:
         "pass": PassPriority, "finish_targets": FinishTargets, "pay": PayMana,
         "finish_attacks": FinishAttackers, "finish_blocks": FinishBlockers, "keep": KeepHand,
         "mulligan": TakeMulligan, "reset_blocks": ResetBlockers, "reset_attacks": ResetAttackers,
-        "pay_auto": PayAutomatically,
+        "pay_auto": PayAutomatically, "cancel_cast": CancelCast,
         "decline": Decline,
         "finish_modes": FinishModes, "accept": Accept,
     }
@@ -258,8 +260,11 @@ def _expect_options(run: Run, spec: Any, where: str) -> None:
         raise run.fail(f"{where}: pending is {run.pending_text()}, not seat {spec['seat']}")
     if "kind" in spec and d.kind is not as_kind(run, spec["kind"]):
         raise run.fail(f"{where}: pending is {run.pending_text()}, not {spec['kind']}")
-    if "count" in spec and len(d.options) != spec["count"]:
-        raise run.fail(f"{where}: {len(d.options)} options, not {spec['count']}: "
+    # ``count``: the choices of the decision -- not the take-back every cast or activation
+    # begun by its caster offers besides (CancelCast: ``include``/``exclude`` see it).
+    choices = sum(1 for a in d.options if not isinstance(a, CancelCast))
+    if "count" in spec and choices != spec["count"]:
+        raise run.fail(f"{where}: {choices} options, not {spec['count']}: "
                        f"{run.pending_text()}")
     for item in as_list(run, spec.get("include", []), "include"):
         if not any(_matcher(run, item)(a) for a in d.options):

@@ -20,6 +20,7 @@ from server.engine.actions import (
     ActivateAbility,
     ActivateManaAbility,
     AssignCombatDamage,
+    CancelCast,
     CastSpell,
     ChooseCard,
     ChooseColor,
@@ -389,6 +390,8 @@ def _encode_choice(action: Action, game: Game | None) -> pb.Action:
         return pb.Action(reset_attackers=pb.ResetAttackers())
     if isinstance(action, PayAutomatically):
         return pb.Action(pay_automatically=pb.PayAutomatically())
+    if isinstance(action, CancelCast):
+        return pb.Action(cancel_cast=pb.CancelCast())
     if isinstance(action, Decline):
         return pb.Action(decline=pb.Decline())
     if isinstance(action, ChooseReplacement):

@@ -18,7 +18,7 @@ import pytest
 
 from server.cards import CardDef, card, demo_deck, demo_deck_names
 from server.engine import Game, PlayerSetup, apply, new_game
-from server.engine.actions import Action, Concede, PassPriority, PayAutomatically
+from server.engine.actions import Action, CancelCast, Concede, PassPriority, PayAutomatically
 from server.engine.state import DecisionKind
 from server.sim import check_looks
 from server.view import project
@@ -53,8 +53,8 @@ def _choose(rng: random.Random, game: Game) -> tuple[int, Action]:
     d = game.pending
     assert d is not None
     # (Paying automatically, a shortcut with tests of its own, would make these games, and
-    # their decisions to concede at, fewer.)
-    options = [a for a in d.options if not isinstance(a, PayAutomatically)]
+    # their decisions to concede at, fewer; taking casts back, tested on its own, too.)
+    options = [a for a in d.options if not isinstance(a, PayAutomatically | CancelCast)]
     acting = [a for a in options if not isinstance(a, PassPriority)]
     if acting and rng.random() < 0.8:
         return d.seat, rng.choice(acting)

@@ -582,6 +582,9 @@ def test_the_log_says_played_died_and_cast_not_moved_from_zone_to_zone() -> None
                 name="Ghostly Pilferer") == "Bob's Ghostly Pilferer was exiled from graveyard"
     assert told(owner=BOB, from_zone=BATTLEFIELD, to_zone=HAND, old_id="g1",
                 name="Goblin Guide") == "Bob's Goblin Guide returned to its owner's hand"
+    # A cast taken back (cancel_cast, 733.1) read "Your Shock moved from stack to hand".
+    assert told(owner=ANN, from_zone=STACK, to_zone=HAND, old_id="s1", new_id="h9",
+                name="Shock") == "your Shock returned to its owner's hand from the stack"
 
 
 def test_119_3_life_gained_or_lost_reads_as_such() -> None:

@@ -59,7 +59,8 @@ def test_rule_700_2_a_modal_spells_modes_carry_their_printed_text() -> None:
     d = game.pending
     assert d is not None and d.kind is DecisionKind.CHOOSE_MODE
     sent = encode_decision(d, project(game, seat), "r", 1, game)
-    assert [(a.choose_mode.mode, a.choose_mode.text) for a in sent.options] == [
+    assert [(a.choose_mode.mode, a.choose_mode.text) for a in sent.options
+            if a.HasField("choose_mode")] == [
         (0, "Destroy target artifact."), (1, "Destroy target enchantment."),
         (2, "Exile target card from a graveyard.")]
 

@@ -130,6 +130,7 @@ export function optionText(names: Names, action: Action): string {
     case "resetBlockers": return "Start blocks over";
     case "resetAttackers": return "Start attacks over";
     case "payAutomatically": return "Pay automatically";
+    case "cancelCast": return "Cancel: take it back (nothing is paid)";
     case "decline": return "Decline / done";
     case "chooseReplacement":
       return `${objectName(names, k.value.objectId)}: ${k.value.replacement} instead`;
@@ -384,7 +385,7 @@ export function optionObjects(action: Action): string[] {
     case "passPriority": case "chooseX": case "payMana": case "finishAttackers":
     case "finishBlockers": case "concede": case "chooseStartingPlayer": case "keepHand":
     case "takeMulligan": case "chooseMode": case "finishTargets": case "resetBlockers": case "resetAttackers":
-    case "payAutomatically":
+    case "payAutomatically": case "cancelCast":
     case "decline": case "choosePlayer": case "choosePile": case "finishModes": case "accept":
     case "rollPlanarDie": case "chooseOutsideCard": case "chooseColor":
     case "chooseName": case undefined:
@@ -565,8 +566,11 @@ export function eventText(names: Names, event: GameEvent): string | null {
       const whose = `${what} (${names.player(e.owner)}'s)`;
       if (e.toZone === ZoneKind.BATTLEFIELD) return `${whose} entered the battlefield`; // e.g. 608.3
       if (e.toZone === ZoneKind.EXILE) return `${whose} was exiled from ${zoneName(e.fromZone)}`; // 406.3
-      if (e.fromZone === ZoneKind.BATTLEFIELD && e.toZone === ZoneKind.HAND) {
-        return `${whose} returned to its owner's hand`;
+      if (e.toZone === ZoneKind.HAND &&
+          (e.fromZone === ZoneKind.BATTLEFIELD || e.fromZone === ZoneKind.STACK)) {
+        // A bounce, or a cast taken back (cancelCast, 733.1) or a spell returned.
+        const from = e.fromZone === ZoneKind.STACK ? " from the stack" : "";
+        return `${whose} returned to its owner's hand${from}`;
       }
       return `${whose} moved from ${zoneName(e.fromZone)} to ${zoneName(e.toZone)}`;
     }

@@ -213,6 +213,9 @@ test("a land played, a creature that died and a card cast read so (305.1, 700.4,
     name: "Ghostly Pilferer" }), "Ghostly Pilferer (Bob's) was exiled from graveyard");
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.HAND, oldId: "c9",
     name: "Grizzly Bears" }), "Grizzly Bears (Bob's) returned to its owner's hand");
+  // A cast taken back (cancelCast, 733.1): not "moved from stack to hand".
+  assert.equal(moved({ owner: 0, fromZone: ZoneKind.STACK, toZone: ZoneKind.HAND, oldId: "s", newId: "h2",
+    name: "Shock" }), "Shock (Ann's) returned to its owner's hand from the stack");
   // A mulligan's hand shuffled away, a card put on the bottom (103.5): no name, whoever's it
   // is (a mulligan is one line, counted: "(×7)"), as the terminal says it.
   assert.equal(moved({ owner: 0, fromZone: ZoneKind.HAND, toZone: ZoneKind.LIBRARY, oldId: "h", newId: "l",
