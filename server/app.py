@@ -261,7 +261,8 @@ class App:
         nursery.start_soon(self.refusals.report, name="refusals-report")
         self.create_desk = CreateDesk(self.limits, self.lobby, self.accounts, self.refusals)
         self.match_desk = QuickMatchDesk(self.lobby, self.writer, self.conns,
-                                         deck=self._deck, settle=self._settle)
+                                         deck=self._deck, settle=self._settle,
+                                         refusals=self.refusals)
         self.session_desk = SessionDesk(self.limits, self.accounts, self.lobby, self.writer,
                                         settle=self._settle, admit=self._admit,
                                         stopping=lambda: self.stopping,

@@ -154,6 +154,8 @@ class CreateDesk:
             host = self.lobby.create(request.name, request.seats, request.clock_seconds,
                                      settings)
         except LobbyFullError as exc:
+            if self.refusals is not None:
+                self.refusals.note("full", conn.address)
             conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), rid))
             return None
         account.created_rooms.add(host.room_id)

@@ -33,6 +33,7 @@ from server.store.writer import StoreClosedError, StoreWriter
 
 if TYPE_CHECKING:
     from server.app import _Connection
+    from server.refusals import Notes
     #: Check a deck spec against a format: (playable, the deck; None: a demo deck).
     DeckCheck: TypeAlias = Callable[[_Connection, int, str, DeckFormat],
                                     Awaitable[tuple[bool, Deck | None]]]
@@ -45,8 +46,11 @@ class QuickMatchDesk:
     """The quick-match queues, and the quick-match rooms still waiting for their players."""
 
     def __init__(self, lobby: Lobby, writer: StoreWriter, conns: Mapping[ConnId, _Connection],
-                 *, deck: DeckCheck, settle: Settle) -> None:
+                 *, deck: DeckCheck, settle: Settle, refusals: Notes | None = None) -> None:
         self.lobby = lobby
+        #: Where a table refused for want of room on the server is noted, one refusal per
+        #: player, for the operator's log (server.refusals).
+        self.refusals = refusals
         self.writer = writer
         self.conns = conns
         self._deck = deck
@@ -136,6 +140,8 @@ class QuickMatchDesk:
             for entry in live:
                 conn = self.conns[entry.conn]
                 conn.queued = None
+                if self.refusals is not None:
+                    self.refusals.note("full", conn.address)
                 conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), entry.rid))
             return
         self._rooms.setdefault(key, set()).add(host.room_id)

@@ -23,10 +23,15 @@ log = logging.getLogger("manawire")
 #: rate, clients closed for falling behind (a send that outlasted ``--send-timeout``, a
 #: full outbox, a spectator too far behind its feed), deck lists over the address's share of
 #: the time spent checking them (server.deck_checks), rooms naming more accounts (reserved
-#: seats, tiers) than the address's rate of name lookups (server.create_desk). A relay
+#: seats, tiers) than the address's rate of name lookups (server.create_desk), new rooms
+#: refused because the server holds ``--max-rooms`` (a room created, or a quick-match
+#: table: one per player), sign-ins refused unchecked after too many failures with that name
+#: (``--login-failures``: password guessing), and sign-ins and registrations over the
+#: address's rate of password checks (``--password-checks-per-minute``). A relay
 #: process's own refusals (its connection and HTTP caps, its clients that fall behind) are
 #: told to the server over its link and counted here too.
-Kind = Literal["connection", "http", "flood", "room", "guest", "slow", "deck", "lookup"]
+Kind = Literal["connection", "http", "flood", "room", "guest", "slow", "deck", "lookup",
+               "full", "login", "password"]
 #: Every kind, in order.
 KINDS: tuple[Kind, ...] = get_args(Kind)
 _BY_NAME: dict[str, Kind] = {kind: kind for kind in KINDS}
@@ -52,6 +57,10 @@ _WORDS: dict[Kind, tuple[str, str]] = {
     "slow": ("client", "closed for falling behind what it was sent (1013)"),
     "deck": ("deck list", "refused over the per-address checking time"),
     "lookup": ("room", "refused over the per-address rate of account-name lookups"),
+    "full": ("new room", "refused: the server holds --max-rooms rooms"),
+    "login": ("sign-in", "refused after too many failed sign-ins with its name"),
+    "password": ("sign-in or registration", "refused over the per-address rate of "
+                 "password checks"),
 }
 #: Seconds between two report lines at most.
 REPORT_SECONDS = 60.0

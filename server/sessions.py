@@ -139,7 +139,8 @@ class SessionDesk:
                  *, settle: Settle, admit: Admit, stopping: Callable[[], bool],
                  refusals: Refusals | None = None) -> None:
         self.limits = limits
-        #: Where a refused new guest is noted for the operator's log (server.refusals).
+        #: Where a refused new guest, sign-in or registration is noted for the operator's
+        #: log (server.refusals).
         self.refusals = refusals
         self.accounts = accounts
         self.lobby = lobby
@@ -340,6 +341,8 @@ class SessionDesk:
             key, place = name_key(name), place_of(conn.address)
             refusal = self._login_refusal(key, place)
             if refusal:
+                if self.refusals is not None:
+                    self.refusals.note("login", conn.address)
                 conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED, refusal, rid))
                 return
             if not self._may_check_password(conn, rid):
@@ -427,6 +430,8 @@ class SessionDesk:
         now = trio.current_time()
         if self._checks.bucket(conn.address, now).take(now):
             return True
+        if self.refusals is not None:
+            self.refusals.note("password", conn.address)
         conn.reply(error_bytes(
             mpb.ERROR_CODE_RATE_LIMITED,
             f"too many sign-ins and registrations from your address (at most "
