@@ -21,6 +21,7 @@ import trio
 from server.serve_options import add_serve_options, finite, serve_limits
 
 if TYPE_CHECKING:
+    from server.addresses import TrustedProxies
     from server.app import Limits
     from server.relay.host import RelayOptions
     from server.store import Store
@@ -66,7 +67,9 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                      gc_threshold: int | None = None, gc_young_seconds: float = 0.0,
                      gc_full_seconds: float = 600.0, status_seconds: float = 0.0,
                      relays: RelayOptions | None = None,
-                     metrics: tuple[str, int] | None = None) -> None:
+                     metrics: tuple[str, int] | None = None,
+                     trusted_proxies: TrustedProxies | None = None,
+                     proxy_connections: int | None = None) -> None:
     """Start the store, reload unfinished games, serve WebSockets until SIGTERM or SIGINT,
     then stop gracefully: freeze the rooms, close every client with 1012 (service restart),
     commit the store and return within about ``grace`` seconds.
@@ -83,11 +86,14 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
     ``relays``: start that many relay processes (:mod:`server.relay`), each a WebSocket
     front on its own port that serves its clients' spectator streams off this process.
     ``status_seconds``: log a status line that often (:mod:`server.status`; 0: never).
-    ``metrics``: (host, port) to answer Prometheus scrapes on (:mod:`server.metrics`)."""
+    ``metrics``: (host, port) to answer Prometheus scrapes on (:mod:`server.metrics`).
+    ``trusted_proxies``: reverse proxies whose ``X-Forwarded-For`` names the client
+    (:class:`server.addresses.TrustedProxies`), each holding at most ``proxy_connections``
+    TCP connections (None: :data:`server.transport.ws.PROXY_CONNECTIONS`)."""
     from server import gctune
     from server.app import CLOSE_SERVICE_RESTART, App
     from server.relay.host import FeedRouter, RelayLink, start_relays
-    from server.transport.ws import AddressListener, serve_app
+    from server.transport.ws import PROXY_CONNECTIONS, AddressListener, serve_app
 
     monitor = gctune.GcMonitor()
     if gc_threshold is not None:
@@ -144,7 +150,10 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                     bound = scraped.listeners[0].socket.getsockname()
                     metrics_url = f"http://{_host_port(str(bound[0]), bound[1])}{METRICS_PATH}"
                 try:
-                    server = await nursery.start(serve_app, app, host, port)
+                    server = await nursery.start(partial(
+                        serve_app, app, host, port, trusted_proxies=trusted_proxies,
+                        proxy_connections=PROXY_CONNECTIONS if proxy_connections is None
+                        else proxy_connections))
                 except OSError as exc:  # (the port is taken, the address isn't this host's)
                     raise ServeStartError(f"can't listen on {host}:{port}: "
                                           f"{exc.strerror or exc}") from None
@@ -161,6 +170,10 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                           f"there)", flush=True)
                 if metrics_url:
                     print(f"manawire metrics on {metrics_url}", flush=True)
+                if trusted_proxies:
+                    print(f"manawire takes clients' addresses from X-Forwarded-For on "
+                          f"requests from {', '.join(map(str, trusted_proxies.ranges))}",
+                          flush=True)
                 async for signum in signals:
                     log.info("%s: stopping (games are kept and go on after a restart)",
                              signal.Signals(signum).name)
@@ -419,6 +432,7 @@ def _main(argv: list[str] | None) -> int:
             parser.error("--status-seconds must not be negative (0: no status lines)")
         if args.gc_threshold == 0 or args.gc_threshold < -1:
             parser.error("--gc-threshold must be at least 1 (or -1: Python's own collector)")
+        from server.addresses import TrustedProxies
         from server.relay.host import RelayOptions, RelayStartError
 
         limits = serve_limits(parser, args)
@@ -448,7 +462,9 @@ def _main(argv: list[str] | None) -> int:
                              gc_full_seconds=args.gc_full_seconds,
                              status_seconds=args.status_seconds, relays=relays,
                              metrics=None if args.metrics_port is None
-                             else (args.metrics_host, args.metrics_port)))
+                             else (args.metrics_host, args.metrics_port),
+                             trusted_proxies=TrustedProxies(args.trusted_proxy),
+                             proxy_connections=args.max_proxy_connections))
         except* (RelayStartError, ServeStartError) as group:
             failed.extend(group.exceptions)
         if failed:

@@ -10,6 +10,7 @@ import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from server.addresses import IPNetwork
     from server.app import Limits
 
 
@@ -26,11 +27,18 @@ def finite(text: str) -> float:
     return value
 
 
+def _proxy_range(text: str) -> IPNetwork:
+    from server.addresses import proxy_range
+
+    return proxy_range(text)
+
+
 def add_serve_options(serve: argparse.ArgumentParser) -> None:
     """``manawire serve``'s durability, collector and limit options (README, "Limits")."""
     from server import gctune
     from server.app import Limits
     from server.status import STATUS_SECONDS
+    from server.transport.ws import PROXY_CONNECTIONS
 
     d = Limits()
     r = d.room
@@ -93,6 +101,16 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     add("--max-http-requests-per-address", type=int, default=d.max_http_requests_per_address,
         help=f"plain HTTP requests (the web client's files) per client address in flight; "
              f"past it the request gets HTTP 503 (default {d.max_http_requests_per_address})")
+    add("--trusted-proxy", action="append", default=[], metavar="CIDR", type=_proxy_range,
+        help="a reverse proxy's address range (e.g. 127.0.0.1/32, ::1/128; repeatable) whose "
+             "X-Forwarded-For header names the client: a request from it counts against the "
+             "header's right-most address outside every trusted range, for every "
+             "per-address limit and in the log; other peers' headers are ignored (default: "
+             "none, every client is its TCP peer's address)")
+    add("--max-proxy-connections", type=int, default=PROXY_CONNECTIONS,
+        help=f"open TCP connections one trusted proxy may hold, all its clients together "
+             f"(the accept-time cap, counted before the header is read; default "
+             f"{PROXY_CONNECTIONS})")
     add("--guest-burst", type=int, default=d.guest_burst,
         help=f"new guest accounts one address may create at once (default {d.guest_burst})")
     add("--guests-per-minute", type=finite, default=d.guests_per_minute,
@@ -173,7 +191,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
                 "rate_strikes", "max_connections_per_address", "max_http_requests_per_address",
                 "login_failures", "max_waiting_rooms_per_address", "max_rooms_per_address",
                 "max_replays", "max_replays_per_address", "guest_burst",
-                "password_check_burst", "spectator_feed_messages")
+                "password_check_burst", "spectator_feed_messages", "max_proxy_connections")
     for name in positive:
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")

@@ -3,15 +3,20 @@
 Connections per client address. :func:`serve_app` lets one client IP hold at most
 ``app.limits.max_connections_per_address`` connections; a handshake past that is answered
 ``HTTP 503`` with a plain-text reason (README.md, "Limits"). The address is the TCP peer's
-IP (``remote_address[0]``; an IPv4-mapped IPv6 address counts as its IPv4 address); no
-proxy header is trusted. A connection takes its slot when its handshake request is
+IP (``remote_address[0]``; an IPv4-mapped IPv6 address counts as its IPv4 address), unless
+the peer is a reverse proxy the operator trusts (``--trusted-proxy``,
+:class:`server.addresses.TrustedProxies`): then the client's address is the one its
+``X-Forwarded-For`` header gives, for every limit counted once the request is read (an
+untrusted peer's headers are ignored). A connection takes its slot when its handshake request is
 admitted -- before the server answers it, so handshakes racing each other can't overshoot
 the cap -- and gives it back when its TCP stream is closed, which websockets does for every
 connection, accepted or not (``Connection.recv_events`` always ends in ``close_stream``). So
 a refused, failed, timed-out or cancelled handshake never keeps a slot, and an accepted
 connection keeps it until its socket is really gone, closing handshake included. Before
 that, :class:`AddressListener` caps the open TCP connections per address from the accept
-(a connection that never sends its request is held until the handshake time ends).
+(a connection that never sends its request is held until the handshake time ends): that cap
+counts TCP peers, a trusted proxy included, which has a cap of its own
+(``proxy_connections``, ``--max-proxy-connections``) since all its clients share it.
 
 Plain HTTP on the same port. A request that is not a WebSocket upgrade (no ``websocket`` in
 its ``Upgrade`` header) never takes nor is refused for a WebSocket slot: it counts against a
@@ -44,7 +49,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.trio.server import Server, ServerConnection, serve
 
-from server.addresses import ip_key
+from server.addresses import TrustedProxies, ip_key
 from server.app import App
 from server.refusals import Notes
 from server.sending import SendNow, SocketClosed
@@ -159,6 +164,9 @@ class AddressCap:
 #: Open TCP connections one client address may hold beyond its WebSocket and plain HTTP
 #: caps (the handshakes in flight when a connection closes and another opens).
 TCP_MARGIN = 16
+#: Open TCP connections a trusted reverse proxy may hold (every client behind it shares its
+#: address at the accept, before the request naming the client is read).
+PROXY_CONNECTIONS = 10_000
 #: What a connection past the TCP cap is told before it is closed.
 _TCP_REASON = b"too many open connections from your address\n"
 _TCP_REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8"
@@ -176,15 +184,21 @@ class AddressListener(trio.abc.Listener[trio.SocketStream]):
     to 1.3 s and new clients couldn't connect. A connection past this cap is answered
     ``HTTP 503`` (a write the kernel takes at once, or nothing) and closed at once. A
     connection is counted until its socket is closed -- websockets closes every
-    connection's stream, handshake or not -- as found when the address connects again."""
+    connection's stream, handshake or not -- as found when the address connects again.
+
+    A peer in ``trusted`` (a reverse proxy the operator vouches for) may hold
+    ``proxy_limit`` connections instead: its clients share its address here."""
 
     def __init__(self, inner: trio.SocketListener, limit: int,
-                 refusals: Notes | None = None) -> None:
+                 refusals: Notes | None = None, *, trusted: TrustedProxies | None = None,
+                 proxy_limit: int = PROXY_CONNECTIONS) -> None:
         self.inner = inner
         self.refusals = refusals
         #: The listening socket (websockets names the server's addresses from it).
         self.socket = inner.socket
         self.limit = limit
+        self.trusted = trusted
+        self.proxy_limit = proxy_limit
         self._open: dict[str, list[trio.socket.SocketType]] = {}
         #: How many addresses the table may hold before it is swept (doubled past what a
         #: sweep leaves, so sweeps cost O(1) per accept however many clients are on).
@@ -196,12 +210,15 @@ class AddressListener(trio.abc.Listener[trio.SocketStream]):
         while True:
             stream = await self.inner.accept()
             try:
-                key = address_key(stream.socket.getpeername())
+                peer = stream.socket.getpeername()
             except OSError:  # gone already
                 await trio.aclose_forcefully(stream)
                 continue
+            key = address_key(peer)
+            limit = (self.proxy_limit if self.trusted and self.trusted.trusts(str(peer[0]))
+                     else self.limit)
             held = [sock for sock in self._open.get(key, ()) if sock.fileno() != -1]
-            if len(held) < self.limit:
+            if len(held) < limit:
                 held.append(stream.socket)
                 self._open[key] = held
                 if len(self._open) > self._sweep_at:
@@ -376,12 +393,25 @@ def _static(connection: ServerConnection, request: Request, site: StaticSite) ->
     return response
 
 
+def client_key(connection: ServerConnection, request: Request,
+               trusted: TrustedProxies | None = None) -> str:
+    """The address ``request`` counts against (:func:`address_key`): its TCP peer's or, from
+    a peer in ``trusted``, the client its ``X-Forwarded-For`` names
+    (:meth:`TrustedProxies.client_host`). Raises OSError if the socket is gone."""
+    if not trusted:
+        return address_key(connection.remote_address)
+    peer = str(connection.remote_address[0])
+    return ip_key(trusted.client_host(peer, request.headers.get_all("X-Forwarded-For")))
+
+
 def _admitter(cap: AddressCap, http_cap: AddressCap, site: StaticSite,
-              refusals: Notes | None = None
+              refusals: Notes | None = None, trusted: TrustedProxies | None = None
               ) -> Callable[[ServerConnection, Request], Response | None]:
     """The ``process_request`` hook enforcing ``cap`` on WebSocket upgrades and ``http_cap``
     on every other request, which it answers from ``site`` (a ``GET``) or leaves to
-    websockets (405); each refusal noted in ``refusals``, if given."""
+    websockets (405); each refusal noted in ``refusals``, if given. A request counts against
+    its client's address (:func:`client_key`: from a proxy in ``trusted``, the forwarded
+    one)."""
 
     def admit(connection: ServerConnection, request: Request) -> Response | None:
         assert isinstance(connection, _CappedConnection)
@@ -389,7 +419,7 @@ def _admitter(cap: AddressCap, http_cap: AddressCap, site: StaticSite,
         if connection.stream_done:  # the client left already; nothing will be sent
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Gone.\n")
         try:
-            key = connection.address = address_key(connection.remote_address)
+            key = connection.address = client_key(connection, request, trusted)
         except OSError:  # the socket went away under us
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Gone.\n")
         if upgrade:
@@ -446,7 +476,9 @@ async def serve_app(app: App, host: str, port: int,
                     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED, *,
                     addresses: AddressCap | None = None,
                     http_requests: AddressCap | None = None,
-                    site: StaticSite | None = None) -> None:
+                    site: StaticSite | None = None,
+                    trusted_proxies: TrustedProxies | None = None,
+                    proxy_connections: int = PROXY_CONNECTIONS) -> None:
     """Serve ``app`` on ``host:port`` until cancelled. Reports the Server via task_status.
 
     ``addresses`` counts WebSocket connections per client address; by default a new
@@ -454,7 +486,10 @@ async def serve_app(app: App, host: str, port: int,
     HTTP requests in flight per address; by default a new
     ``AddressCap(app.limits.max_http_requests_per_address)`` (pass either to watch it).
     Requests that are not WebSocket upgrades get the files of ``site``: by default the web
-    client's (:meth:`StaticSite.load`, read now, once).
+    client's (:meth:`StaticSite.load`, read now, once). ``trusted_proxies``: the reverse
+    proxies whose ``X-Forwarded-For`` names the client every per-address limit counts
+    (default: none, the TCP peer's address); each may hold ``proxy_connections`` open TCP
+    connections.
     """
     cap = AddressCap(app.limits.max_connections_per_address) if addresses is None else addresses
     http_cap = (AddressCap(app.limits.max_http_requests_per_address) if http_requests is None
@@ -468,10 +503,12 @@ async def serve_app(app: App, host: str, port: int,
         await app.handle_connection(WebSocket(ws))
 
     tcp_limit = cap.limit + http_cap.limit + TCP_MARGIN
-    listeners = [AddressListener(listener, tcp_limit, app.refusals)
+    listeners = [AddressListener(listener, tcp_limit, app.refusals, trusted=trusted_proxies,
+                                 proxy_limit=proxy_connections)
                  for listener in await trio.open_tcp_listeners(port, host=host)]
     await serve(handler, max_size=MAX_MESSAGE, compression=None,
                 listeners=listeners,  # type: ignore[arg-type]  # (they wrap SocketListeners)
-                process_request=_admitter(cap, http_cap, site, app.refusals),
+                process_request=_admitter(cap, http_cap, site, app.refusals,
+                                          trusted_proxies),
                 create_connection=_CappedConnection,
                 open_timeout=OPEN_TIMEOUT, task_status=task_status)
