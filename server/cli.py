@@ -211,10 +211,33 @@ def open_store(path: Path, durability: Durability) -> Store:
     if not path.exists():
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # (SQLite's log files
         # take the database file's permissions)
+    _restrict(path)  # before opening: a -wal or -shm SQLite makes copies the file's mode
     try:
-        return Store(path, durability)
+        store = Store(path, durability)
     except sqlite3.DatabaseError as exc:
         raise ServeStartError(_unusable(path, exc)) from None
+    try:
+        _restrict(path)  # (one left over from before, now that it exists)
+    except ServeStartError:
+        store.close()
+        raise
+    return store
+
+
+def _restrict(path: Path) -> None:
+    """Make the store's files 0600 where they allow more, saying so once (in the log), or
+    raise :class:`ServeStartError` saying why it can't."""
+    from server.store.files import StorePermissionError, restrict_store_files
+
+    try:
+        changed = restrict_store_files(path)
+    except StorePermissionError as exc:
+        raise ServeStartError(str(exc)) from None
+    if changed:
+        logging.getLogger("manawire").warning(
+            "made the store's files readable by this user only (mode 0600: they hold the "
+            "secret seeds of games in progress and the password hashes): %s",
+            ", ".join(f"{file} (was {mode:04o})" for file, mode in changed))
 
 
 def _unusable(path: Path, exc: sqlite3.DatabaseError) -> str:
