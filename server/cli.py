@@ -1,6 +1,6 @@
 """The ``manawire`` command line: ``serve``, ``bots``, ``account``, ``deck``, ``sim``,
 ``scenario``, ``bench-protocol``, ``bench-store``, ``bench-server``, ``replay``, ``play``,
-``watch``, ``cards``, ``sealed``."""
+``watch``, ``cards``, ``sealed``, ``backup``."""
 
 from __future__ import annotations
 
@@ -403,6 +403,9 @@ def _main(argv: list[str] | None) -> int:
     from server.replay_cli import register as register_replay
 
     register_replay(sub)
+    from server.backup import register as register_backup
+
+    register_backup(sub)
     from server.cards.cli import register as register_cards
 
     register_cards(sub)  # cards, sealed
@@ -432,6 +435,8 @@ def _main(argv: list[str] | None) -> int:
         return 0
     if args.command == "replay":
         return int(args.replay_main(args))
+    if args.command == "backup":
+        return int(args.backup_main(args))
     if args.command in ("cards", "sealed"):
         return int(args.cards_main(args))
     if args.command == "bench-engine":
