@@ -105,6 +105,7 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
         gctune.set_threshold(gc_threshold)
 
     log = logging.getLogger("manawire")
+    log.info("%s", raise_open_files_limit())
     lock = lock_data_dir(data_dir)
     try:
         store = open_store(data_dir / "manawire.sqlite3", durability)
@@ -197,6 +198,31 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
         finally:
             os.close(lock)
         print(monitor.line(), flush=True)
+
+
+def raise_open_files_limit() -> str:
+    """Raise this process's soft limit of open files (``RLIMIT_NOFILE``) to its hard limit
+    -- every connection is one, and a low ``ulimit -n`` (often 1,024) made accepts fail --
+    and say what it is now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (OSError, ValueError) as exc:
+            return (f"open files limit (nofile): {soft:,}; raising it to {wanted:,} failed "
+                    f"({exc}): each connection takes one")
+        return (f"open files limit (nofile): {wanted:,} (raised from {soft:,}"
+                f"{', the hard limit' if wanted == hard else ''})")
+    return f"open files limit (nofile): {_limit(soft)} (the hard limit: {_limit(hard)})"
+
+
+def _limit(value: int) -> str:
+    import resource
+
+    return "unlimited" if value == resource.RLIM_INFINITY else f"{value:,}"
 
 
 def open_store(path: Path, durability: Durability) -> Store:

@@ -36,6 +36,7 @@ its connection closed.
 from __future__ import annotations
 
 import contextlib
+import errno
 import http
 import logging
 import os
@@ -174,6 +175,14 @@ _TCP_REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; 
                 % (len(_TCP_REASON), _TCP_REASON))
 
 
+#: What an accept fails with when the process (or system) is out of file descriptors or
+#: kernel memory: retried, not fatal (as trio's own ``serve_listeners`` does).
+_OUT_OF_DESCRIPTORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+#: Seconds between two tries of such an accept, and between two warnings at most.
+ACCEPT_RETRY_SECONDS = 0.1
+ACCEPT_WARN_SECONDS = 60.0
+
+
 class AddressListener(trio.abc.Listener[trio.SocketStream]):
     """A TCP listener that lets one client address hold at most ``limit`` open connections,
     from the moment they are accepted.
@@ -205,10 +214,36 @@ class AddressListener(trio.abc.Listener[trio.SocketStream]):
         self._sweep_at = 4 * limit + 1024
         #: Connections closed at once for their address's count (for tests).
         self.refused = 0
+        #: Accepts that failed for want of file descriptors since the last warning, and when
+        #: the next warning may be logged (:meth:`_out_of_descriptors`).
+        self.accept_failures = 0
+        self._warn_at = -float("inf")
+
+    def _out_of_descriptors(self, exc: OSError) -> None:
+        """An accept failed for want of file descriptors (or kernel memory): one warning a
+        minute at most, with the count. trio's ``serve_listeners`` logged an ERROR with a
+        whole traceback every 0.1 s (188 of them in 20 s)."""
+        self.accept_failures += 1
+        now = trio.current_time()
+        if now < self._warn_at:
+            return
+        log.warning("can't accept new connections: %s (%d time%s in the last %.0f s); the "
+                    "open connections go on. Raise the open-files limit (nofile, `ulimit -n`)",
+                    os.strerror(exc.errno or 0), self.accept_failures,
+                    "" if self.accept_failures == 1 else "s", ACCEPT_WARN_SECONDS)
+        self.accept_failures = 0
+        self._warn_at = now + ACCEPT_WARN_SECONDS
 
     async def accept(self) -> trio.SocketStream:
         while True:
-            stream = await self.inner.accept()
+            try:
+                stream = await self.inner.accept()
+            except OSError as exc:
+                if exc.errno not in _OUT_OF_DESCRIPTORS:
+                    raise
+                self._out_of_descriptors(exc)
+                await trio.sleep(ACCEPT_RETRY_SECONDS)  # (a connection that closes frees one)
+                continue
             try:
                 peer = stream.socket.getpeername()
             except OSError:  # gone already
