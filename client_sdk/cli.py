@@ -141,7 +141,7 @@ def _play(args: argparse.Namespace) -> int:
         bots=args.players - 1 if args.bot else 0, seats=args.players, public=args.public,
         clock_seconds=args.clock, deck_format=fmt, best_of=args.best_of,
         remember=not args.new_guest)
-    return run_command("play", partial(play, options))
+    return run_command("play", partial(play, options), args.url)
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -153,7 +153,7 @@ def _watch(args: argparse.Namespace) -> int:
         return _usage("watch", "--tier is 0 (the live view) or a delayed tier's number")
     return run_command("watch", partial(watch, args.url, args.room, invite_code=args.invite,
                                         name=args.name, token=token_arg(args.token),
-                                        tier=args.tier))
+                                        tier=args.tier), args.url)
 
 
 def _usage(command: str, message: str) -> int:
@@ -161,16 +161,98 @@ def _usage(command: str, message: str) -> int:
     return 2
 
 
-def run_command(command: str, main: Callable[[], Awaitable[int]]) -> int:
+#: Certificate verification errors (OpenSSL's ``X509_V_ERR_*``) that mean the server's
+#: certificate is for another name.
+_HOSTNAME_MISMATCH = frozenset({62, 64})  # HOSTNAME_MISMATCH, IP_ADDRESS_MISMATCH
+#: ... that mean no trusted CA signed it: self-signed, or a private CA not trusted here.
+_UNTRUSTED = frozenset({2, 18, 19, 20, 21})
+#: What a TLS client reads from a port that doesn't speak TLS (a plain HTTP answer, or
+#: the connection closed at the handshake), in OpenSSL's reasons.
+_NOT_TLS = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "UNEXPECTED_EOF_WHILE_READING",
+            "HTTP_REQUEST", "PACKET_LENGTH_TOO_LONG", "UNKNOWN_PROTOCOL")
+
+
+def tls_problem(url: str, timeout: float = 10.0) -> str | None:
+    """What goes wrong in a TLS handshake with the host of ``url`` (a ``wss://`` URL), as
+    the SDK makes it (Python's default context: the system's CAs, or ``SSL_CERT_FILE``'s):
+    the certificate not trusted, for another name, or a port that doesn't speak TLS. None:
+    not a ``wss://`` URL, the handshake succeeds, or the host can't be reached at all (said
+    elsewhere). trio's TLS layer hides the cause behind a bare ``BrokenResourceError``, so
+    it is asked again here, with the standard library."""
+    import socket
+    import ssl
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port or 443
+    except ValueError:
+        return None
+    if parts.scheme != "wss" or not host:
+        return None
+    context = ssl.create_default_context()
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as raw, \
+                context.wrap_socket(raw, server_hostname=host):
+            return None
+    except ssl.SSLCertVerificationError as exc:
+        why = exc.verify_message or exc.reason or str(exc)
+        if exc.verify_code in _HOSTNAME_MISMATCH:
+            return (f"the server's certificate is not for {host} (hostname mismatch: {why}); "
+                    f"use the name the certificate was issued for")
+        if exc.verify_code in _UNTRUSTED:
+            return (f"the server's certificate is not trusted ({why}): a self-signed one, or "
+                    f"one of a private CA -- to trust that CA, set "
+                    f"SSL_CERT_FILE=/path/to/ca.pem")
+        return f"the server's certificate was refused: {why}"
+    except ssl.SSLError as exc:
+        if any(reason in str(exc) for reason in _NOT_TLS) or \
+                (exc.reason or "") in _NOT_TLS:
+            return (f"{host}:{port} doesn't speak TLS (a plain ws:// port? then the URL is "
+                    f"ws://{parts.netloc}{parts.path})")
+        return f"the TLS handshake failed: {exc.reason or exc}"
+    except (ConnectionResetError, BrokenPipeError):
+        return (f"{host}:{port} closed the connection at the TLS handshake (not a TLS port, "
+                f"or one that refuses this client)")
+    except OSError:
+        return None  # (not reachable: the command says so itself)
+
+
+def _tls_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` (or every exception of its group) is what a failed TLS handshake
+    raises: an ``ssl.SSLError``, or trio's ``BrokenResourceError`` that wraps one."""
+    import ssl
+
+    import trio
+
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_tls_failure(inner) for inner in exc.exceptions)
+    return isinstance(exc, (ssl.SSLError, trio.BrokenResourceError))
+
+
+def run_command(command: str, main: Callable[[], Awaitable[int]], url: str = "") -> int:
     """Run a client command (``play``, ``watch``, ``account``) under trio; every error a
-    user can meet is one clear message on stderr and exit code 1 (130 for Ctrl-C)."""
+    user can meet is one clear message on stderr and exit code 1 (130 for Ctrl-C).
+    ``url``: the server's, named in a TLS failure's message."""
     import trio
     from websockets.exceptions import InvalidHandshake, InvalidURI
 
     from client_sdk.client import ConnectionLostError, ProtocolError, ServerError
 
     try:
-        code: int = trio.run(main)
+        try:
+            code: int = trio.run(main)
+        except BaseException as exc:
+            if not _tls_failure(exc):
+                raise
+            problem = tls_problem(url) if url else None
+            if problem is None:
+                problem = f"the connection broke during the TLS handshake ({exc!r})" \
+                    if url.startswith("wss://") else f"the connection broke ({exc!r})"
+            print(f"manawire {command}: can't connect to {url or 'the server'}"
+                  f"{' over TLS' if url.startswith('wss://') else ''}: {problem}",
+                  file=sys.stderr)
+            return 1
     except ServerError as exc:
         print(f"manawire {command}: {exc.message}", file=sys.stderr)
         for detail in exc.details:

@@ -538,6 +538,13 @@ def _main(argv: list[str] | None) -> int:
         parser.error("--timeout must be a positive number of seconds")
     if not args.url.startswith(("ws://", "wss://")):
         parser.error(f"--url {args.url}: not a WebSocket URL (ws://HOST:PORT)")
+    from client_sdk.cli import tls_problem
+
+    problem = tls_problem(args.url)  # (trio's TLS layer would hide it: BrokenResourceError)
+    if problem is not None:
+        print(f"manawire bots: can't connect to {args.url} over TLS: {problem}",
+              file=sys.stderr)
+        return 1
     from server.cards import demo_deck_names
 
     names = demo_deck_names()
@@ -655,7 +662,7 @@ def _account(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 flush=True)
         return 0
 
-    return run_command("account", run)
+    return run_command("account", run, args.url)
 
 
 def _sim(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
