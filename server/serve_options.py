@@ -107,7 +107,7 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
              "header's right-most address outside every trusted range, for every "
              "per-address limit and in the log; other peers' headers are ignored (default: "
              "none, every client is its TCP peer's address)")
-    add("--max-proxy-connections", type=int, default=PROXY_CONNECTIONS,
+    add("--max-proxy-connections", type=int, default=PROXY_CONNECTIONS, metavar="N",
         help=f"open TCP connections one trusted proxy may hold, all its clients together "
              f"(the accept-time cap, counted before the header is read; default "
              f"{PROXY_CONNECTIONS})")
