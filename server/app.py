@@ -294,8 +294,9 @@ class App:
             finished_within=self.limits.room.linger_seconds, unreadable=unreadable))
         for room_id, error in unreadable:  # aborted like a game whose replay fails
             incident = secrets.token_hex(6)
-            log.error("could not recover room %s (incident %s): its stored records can't "
-                      "be read: %s", room_id, incident, error)
+            log.error("recovery failed: could not recover room %s (incident %s): its "
+                      "stored records can't be read: %s; its game is aborted", room_id,
+                      incident, error)
             self.store.apply([AbortGame(room_id, f"incident {incident}: recovery failed: "
                                                  f"unreadable record: {error}")])
         live = set(self.lobby.hosts)

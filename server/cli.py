@@ -121,9 +121,12 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                 router = FeedRouter(app.relay, app.socket_of)
                 app.lobby.relay = router  # before any room exists (recover makes some)
                 try:
+                    failed_before = store.failed_recoveries()
                     restored = app.recover()
+                    failed = store.failed_recoveries() - failed_before
                 except sqlite3.DatabaseError as exc:
                     raise ServeStartError(_unusable(store.path, exc)) from None
+                lingering = sum(host.room.finished for host in app.lobby.hosts.values())
                 monitor.start()
                 if status_seconds > 0:
                     nursery.start_soon(app.activity.report, status_seconds, app.gauges)
@@ -162,7 +165,7 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                            if isinstance(lst, (trio.SocketListener, AddressListener))]
                 where = ", ".join(f"ws://{_host_port(str(a[0]), a[1])}" for a in sockets)
                 print(f"manawire listening on {where} (data in {data_dir}; "
-                      f"{restored} game{'' if restored == 1 else 's'} restored); open "
+                      f"{_restored(restored, lingering, failed)}); open "
                       f"{_browser_url(sockets)} to play",
                       flush=True)
                 if relays is not None and links:
@@ -269,6 +272,13 @@ def _restrict(path: Path) -> None:
 def _unusable(path: Path, exc: sqlite3.DatabaseError) -> str:
     return (f"{path} is not a usable store: {exc} (a damaged or foreign file: restore it "
             f"from a backup, or move it away to start with an empty store)")
+
+
+def _restored(rooms: int, lingering: int, failed: int) -> str:
+    """What a start reloaded: ``N games restored (M in play, K finished and lingering; F
+    could not be recovered)`` -- N counts the finished rooms that still linger too."""
+    return (f"{rooms} game{'' if rooms == 1 else 's'} restored ({rooms - lingering} in play, "
+            f"{lingering} finished and lingering; {failed} could not be recovered)")
 
 
 def _browser_url(sockets: list[tuple[Any, ...]]) -> str:

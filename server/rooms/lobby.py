@@ -120,8 +120,9 @@ class Lobby:
                 rooms.append(recover(record, now, self.config, wall_now=time.time()))
             except Exception as exc:
                 incident = secrets.token_hex(6)
-                log.exception("could not recover room %s (incident %s)", record.room_id,
-                              incident)
+                log.exception("recovery failed: could not recover room %s from its "
+                              "stored actions (incident %s); its game is aborted",
+                              record.room_id, incident)
                 self.writer.store.apply([AbortGame(record.room_id,
                                                    f"incident {incident}: recovery failed: "
                                                    f"{exc!r}")])

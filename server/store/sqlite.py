@@ -464,6 +464,17 @@ class Store:
         earlier = tuple(self.load_game(g) for g in match.games[:-1]) if delayed else ()
         return replace(game, match=match, earlier=earlier)
 
+    def failed_recoveries(self) -> int:
+        """Rooms aborted as failed recoveries (their reason says ``recovery failed``), since
+        the store began: a start that compares the count before and after reloading learns
+        how many it could not recover."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT (SELECT COUNT(*) FROM games WHERE match_id IS NULL "
+                "AND aborted LIKE '%recovery failed%') + (SELECT COUNT(*) FROM matches "
+                "WHERE aborted LIKE '%recovery failed%')").fetchone()
+        return int(row[0])
+
     def sessions(self) -> list[SessionRow]:
         """Every stored session."""
         with self._lock:
