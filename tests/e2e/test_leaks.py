@@ -9,6 +9,7 @@ from server.cards import demo_deck
 from server.engine import PlayerSetup, apply, new_game
 from server.engine.actions import Action
 from server.engine.events import CardsRevealed
+from server.sim import random_option
 from server.view import SPECTATOR
 from tests.e2e.leaks import replay_secrets
 
@@ -29,7 +30,7 @@ def test_a_card_revealed_to_all_is_shown_and_the_rest_stay_secret_701_20a() -> N
     while game.result is None and len(log) < 5_000:
         decision = game.pending
         assert decision is not None
-        action = rng.choice(decision.options)
+        action = random_option(rng, decision.options)  # (never a cast taken back)
         log.append((decision.seat, action))
         for event in apply(game, decision.seat, action):
             if isinstance(event, CardsRevealed) and SPECTATOR in event.seats:
