@@ -114,10 +114,13 @@ class Lobby:
         :func:`~server.rooms.recovery.recover`); a game that can't be rebuilt is marked
         aborted and logged. Returns the rooms recovered."""
         rooms = []
-        now = trio.current_time()
+        # The event loop's clock and the wall clock read together: a stored action's wall
+        # time is placed on the room's clock by their difference (a delayed tier holds it
+        # from when it was stored), so it must not grow as the reloading goes on.
+        now, wall_now = trio.current_time(), time.time()
         for record in records:
             try:
-                rooms.append(recover(record, now, self.config, wall_now=time.time()))
+                rooms.append(recover(record, now, self.config, wall_now=wall_now))
             except Exception as exc:
                 incident = secrets.token_hex(6)
                 log.exception("recovery failed: could not recover room %s from its "

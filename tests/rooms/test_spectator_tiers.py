@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 
 from client_sdk.mirror import Mirror
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, Zone, apply, new_game
+from server.rooms import lobby as lobby_module
 from server.rooms.commands import (
     Act,
     ConcedeGame,
@@ -498,3 +500,42 @@ def test_after_a_restart_a_tier_goes_on_where_it_was_never_earlier(tmp_path: Pat
     tier.release(115.0, game.turn, False)
     assert tier.held == 0 and tier.game.action_count == count
     assert tier.stream.state_id == room.classes[SPECTATOR].stream.state_id
+
+
+async def test_a_long_reload_never_brings_a_tiers_actions_forward(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart places each stored action on the room's clock by the difference between
+    the wall clock and the event loop's; the wall clock was read anew for each room while
+    the event loop's was read once, so a room reloaded 30 s into the reloading had its
+    tier's actions placed 30 s earlier -- shown 30 s before their delay was up (a delayed
+    tier is there so its audience can't help a player). Both clocks are read together."""
+    d = tier_room(SpectatorTier(TierKind.PUBLIC, delay_seconds=20, invite=True))
+    start(d)
+    record = played_and_stored(d, random.Random(7), 40, tmp_path)
+    count = len(record.actions)
+    wall = 1_000_000.0
+    record = replace(record, action_times=tuple(  # the last stored 5 s before the restart
+        wall - 5.0 - (count - 1 - i) for i in range(count)))
+
+    class Wall:
+        """The wall clock, 30 s on at each reading (a long reload)."""
+
+        def __init__(self) -> None:
+            self.now = wall
+
+        def time(self) -> float:
+            self.now += 30.0
+            return self.now - 30.0
+
+    monkeypatch.setattr(lobby_module, "time", Wall())
+    async with running_app(tmp_path / "app") as app:
+        others = [replace(record, room_id=f"r{n}") for n in range(2, 4)]
+        assert app.lobby.recover([record, *others]) == 3
+        now = trio.current_time()
+        for room_id in ("r1", "r2", "r3"):
+            room = app.lobby.rooms[room_id]
+            assert room.game is not None
+            tier = room.delayed[0]
+            tier.release(now + 14.9, room.game.turn, False)
+            assert tier.held == 1, room_id  # the last: due 15 s after the restart
