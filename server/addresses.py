@@ -17,15 +17,11 @@ IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 def ip_key(host: str) -> str:
     """:func:`address_key` of an address as a string: IPv4, or an IPv6 address's /64 (the
     IPv4 address of an IPv4-mapped one; loopback as itself); anything else as given."""
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
+    ip = _ip(host)
+    if ip is None:
         return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        if not ip.is_loopback:
-            return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    if isinstance(ip, ipaddress.IPv6Address) and not ip.is_loopback:
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
     return str(ip)
 
 
