@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: The store's file name in a data directory (as ``manawire serve`` names it).
-STORE_NAME = "manawire.sqlite3"
+from server.store.files import STORE_NAME
 
 
 class BackupError(Exception):

@@ -106,9 +106,11 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
 
     log = logging.getLogger("manawire")
     log.info("%s", raise_open_files_limit())
+    from server.store.files import STORE_NAME
+
     lock = lock_data_dir(data_dir)
     try:
-        store = open_store(data_dir / "manawire.sqlite3", durability)
+        store = open_store(data_dir / STORE_NAME, durability)
     except BaseException:
         os.close(lock)
         raise

@@ -78,6 +78,7 @@ def main(args: argparse.Namespace) -> int:
     import sys
 
     from server.replay import Replay, ReplayError, replayable, viewer_name
+    from server.store.files import STORE_NAME
     from server.store.sqlite import Store
 
     viewer = _viewer(args.perspective)
@@ -85,7 +86,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"--as takes a seat number, public or all, not {args.perspective!r}",
               file=sys.stderr)
         return 2
-    path = args.data_dir / "manawire.sqlite3"
+    path = args.data_dir / STORE_NAME
     if not path.is_file():
         print(f"no store at {path}", file=sys.stderr)
         return 2

@@ -10,6 +10,8 @@ import os
 import stat
 from pathlib import Path
 
+#: The store's file in a data directory (``manawire serve --data-dir``).
+STORE_NAME = "manawire.sqlite3"
 #: What the store's files may allow: read and write for their owner, nothing for others.
 MODE = 0o600
 #: The files of a store at ``path``: the database, its write-ahead log and shared memory.
