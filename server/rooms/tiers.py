@@ -6,12 +6,14 @@ after the game. Its stream never holds the live state: it runs on a *replica* of
 that lags behind the live one. Each live action is held with the time it was played and the
 turn it ended in; once its delay has passed (the room's clock, passed in as ``now``) the
 replica applies it and the class's stream computes its delta, encoded once for all the
-tier's sockets. So the class's view *is* the state at the release point: a joining or
+tier's sockets (every kind through a :class:`~server.view.pipeline.ViewPipeline` of its one
+class, as the live room's classes: the work per action is what the action changed). So the
+class's view *is* the state at the release point: a joining or
 resyncing spectator gets a snapshot of exactly that, and nothing the class could send --
 snapshot, delta, event -- can come from a later state. The replica is deterministic from the
 seed and actions (invariant 3), so its state ids, ops and hashes are the ones an undelayed
 stream of the class would have had. Cost: one more engine ``apply`` and one more stream step
-per action per tier (the omniscient class projects the whole game at each step).
+per action per tier.
 
 A match of several games goes on in the same tier: the start of the next game is held like an
 action (:meth:`DelayedClass.hold_game`), and once due the replica becomes that game and its
@@ -24,15 +26,28 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from server.engine import Game, PlayerSetup, apply, new_game
 from server.engine.actions import Action
 from server.rooms.commands import INF
 from server.store.records import SpectatorTier, TierKind
-from server.view.omniscient import OmniscientStream
 from server.view.pipeline import ViewPipeline
-from server.view.project import SPECTATOR
+from server.view.project import EVERY_HAND, SPECTATOR
 from server.view.stream import ViewStream
+
+
+def _viewer(tier: SpectatorTier) -> int:
+    """The view class ``tier`` shows."""
+    match tier.kind:
+        case TierKind.PUBLIC:
+            return SPECTATOR
+        case TierKind.OMNISCIENT:
+            return EVERY_HAND
+        case TierKind.PLAYER:
+            return tier.seat
+        case _:
+            assert_never(tier.kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,15 +95,9 @@ class DelayedClass:
         """The replica becomes a new game, its stream starting at ``first_state_id``."""
         self.game: Game = new_game(seed, list(setups), chooser=chooser)
         self.history.clear()
-        self._pipeline: ViewPipeline | None = None
-        self.stream: OmniscientStream | ViewStream
-        if self.tier.kind is TierKind.OMNISCIENT:
-            self.stream = OmniscientStream.every_hand(self.game)
-        else:
-            viewer = SPECTATOR if self.tier.kind is TierKind.PUBLIC else self.tier.seat
-            self._pipeline = ViewPipeline(self.game, [viewer], first_state_id=first_state_id)
-            self.stream = self._pipeline.streams[viewer]
-        self.stream.state_id = first_state_id
+        viewer = _viewer(self.tier)
+        self._pipeline = ViewPipeline(self.game, [viewer], first_state_id=first_state_id)
+        self.stream: ViewStream = self._pipeline.streams[viewer]
 
     @property
     def held(self) -> int:
@@ -145,14 +154,7 @@ class DelayedClass:
                 sent.append(self.stream.snapshot(self.room_id))
                 continue
             events = apply(self.game, held.seat, held.action)
-            prev = self.stream.state_id
-            data: bytes | None
-            if self._pipeline is None:
-                data = self.stream.advance(self.game, None, events)
-            else:
-                deltas = self._pipeline.advance(self.game, held.action, events)
-                data = deltas[0][2] if deltas else None
-            if data is not None:
+            for _viewer, prev, data in self._pipeline.advance(self.game, held.action, events):
                 self.history.append((prev, self.stream.state_id, data))
                 sent.append(data)
         return sent

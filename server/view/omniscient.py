@@ -1,12 +1,10 @@
-"""The omniscient view classes' numbered streams: every card in every zone
-(:data:`OMNISCIENT`, replays only) and every hand (:data:`EVERY_HAND`, the delayed omniscient
-spectator tier).
+"""The omniscient view class's numbered streams: every card in every zone (:data:`OMNISCIENT`,
+replays only).
 
 :class:`OmniscientStream` projects the whole game again after each action and sends the
 difference of the two projections (:func:`server.view.diff.diff`) -- a delta that is, by
 construction, exactly the difference of two projections (invariant 4). That costs a full
-projection per action: fine for :data:`EVERY_HAND` (hands and public zones), and the
-reference the replay's stream is tested against.
+projection per action: it is the reference the replay's stream is tested against.
 
 :class:`TrackedOmniscientStream` is the replay's: it sends the very same deltas, but finds
 them as a live room does -- the shared :class:`~server.view.track.GameTracker` says which
@@ -21,7 +19,7 @@ object), and its snapshot is written from those encodings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any, TypeVar, cast
 
 from protocol.v1 import game_pb2 as pb
@@ -57,10 +55,7 @@ from server.view.project import (
     PlayerView,
     View,
     ZoneKey,
-    hidden_view_of,
     project,
-    project_header,
-    project_players,
     view_of,
     visible_zones,
 )
@@ -76,31 +71,6 @@ from server.view.track import (
 from server.view.wire import delta_message
 
 _T = TypeVar("_T")
-
-#: The viewer id of the delayed omniscient spectator tier (protocol/README.md, "Spectator
-#: tiers"): every hand, every card some player may look at now and every face-down card a
-#: player may look at -- but no library's order, which would tell the game's next draws.
-EVERY_HAND = -3
-
-
-def project_every_hand(game: Game) -> View:
-    """The :data:`EVERY_HAND` view of ``game``: what all its players may see together."""
-    seen = frozenset(oid for lk in game.looks for oid in lk.ids if oid in game.objects)
-    zones: dict[ZoneKey, tuple[str, ...]] = {}
-    objects: dict[str, ObjectView] = {}
-    for key in visible_zones(game, OMNISCIENT):
-        zone, owner = key
-        if zone is Zone.LIBRARY:
-            continue
-        ids = tuple(game.zone_list(zone, owner))
-        zones[key] = ids
-        for oid in ids:
-            objects[oid] = view_of(game, oid, owner, seen)
-    for oid in sorted(seen):
-        if game.objects[oid].zone is Zone.LIBRARY:
-            objects[oid] = hidden_view_of(game, oid)  # with its library_position
-    return View(EVERY_HAND, project_header(game), project_players(game), objects, zones)
-
 
 def _digest_op(digest: ViewDigest, op: pb.DeltaOp) -> None:
     """Fold one delta operation into the view's digest (protocol/README.md, "Views, state ids
@@ -121,20 +91,12 @@ def _digest_op(digest: ViewDigest, op: pb.DeltaOp) -> None:
         raise ValueError(f"unexpected delta op {kind!r}")
 
 
-def _project_omniscient(game: Game) -> View:
-    return project(game, OMNISCIENT)
-
-
 class OmniscientStream:
     """The current omniscient view, its state id and view digest (the same interface as
-    :class:`server.view.stream.ViewStream` where a replay uses it). ``projector``: the
-    view of a game this class has (default: :data:`OMNISCIENT`; :func:`every_hand` makes
-    the delayed omniscient spectators' :data:`EVERY_HAND` class)."""
+    :class:`server.view.stream.ViewStream` where a replay uses it)."""
 
-    def __init__(self, view: View,
-                 projector: Callable[[Game], View] = _project_omniscient) -> None:
+    def __init__(self, view: View) -> None:
         self.viewer = view.viewer
-        self._project = projector
         self._view = view
         self.state_id = 1
         self.cache = ObjectCache()
@@ -146,11 +108,6 @@ class OmniscientStream:
         """The stream's first state (state id 1): the whole game."""
         return cls(project(game, OMNISCIENT))
 
-    @classmethod
-    def every_hand(cls, game: Game) -> OmniscientStream:
-        """The :data:`EVERY_HAND` class's first state (state id 1)."""
-        return cls(project_every_hand(game), project_every_hand)
-
     @property
     def view(self) -> View:
         """The current view."""
@@ -160,7 +117,7 @@ class OmniscientStream:
                 events: Sequence[Event] = ()) -> bytes | None:
         """The next ``Delta`` (serialized ServerMessage), or None if nothing changed and no
         event happened. ``changes`` is ignored (accepted for the stream interface)."""
-        before, after = self._view, self._project(game)
+        before, after = self._view, project(game, OMNISCIENT)
         ops: list[bytes] = []
         for message in encode_ops(diff(before, after), self.cache.encode):
             _digest_op(self.digest, message)

@@ -33,6 +33,11 @@ SPECTATOR = -1
 #: library in order, face-down cards with their faces. Its view hash's ``viewer`` is -2.
 #: No live room streams it; no seat's or spectator's projection depends on it.
 OMNISCIENT = -2
+#: The viewer id of the delayed omniscient spectator tier (protocol/README.md, "Spectator
+#: tiers"): every hand, every card some player may look at now and every face-down card a
+#: player may look at -- but no library's order, which would tell the game's next draws. A
+#: room streams it only delayed (:mod:`server.rooms.tiers`), like any other view class.
+EVERY_HAND = -3
 
 ZoneKey = tuple[Zone, int]
 
@@ -143,7 +148,7 @@ def visible_zones(game: Game, viewer: int) -> list[ZoneKey]:
     """The zones whose contents ``viewer`` may see, in canonical order (kind, owner)."""
     keys: list[ZoneKey] = []
     for seat in range(len(game.players)):
-        if viewer in (seat, OMNISCIENT):
+        if viewer in (seat, OMNISCIENT, EVERY_HAND):
             keys.append((Zone.HAND, seat))
         if viewer == OMNISCIENT:
             keys.append((Zone.LIBRARY, seat))
@@ -256,16 +261,28 @@ def hidden_view_of(game: Game, oid: str) -> ObjectView:
     return _looked_at_view(game, game.objects[oid])
 
 
+def hidden_seen(game: Game, viewer: int) -> list[str]:
+    """The cards in hidden zones ``viewer`` may see now (701.20a, 701.20e), in look order:
+    a seat's or the spectators' looks (:func:`server.engine.looking.visible_hidden_ids`);
+    :data:`EVERY_HAND`: every look's, whoever looks."""
+    if viewer != EVERY_HAND:
+        return looking.visible_hidden_ids(game, viewer)
+    seen: dict[str, None] = {}
+    for lk in game.looks:
+        seen.update((i, None) for i in lk.ids if i in game.objects)
+    return list(seen)
+
+
 def project(game: Game, viewer: int) -> View:
-    """The view of ``game`` for seat ``viewer`` (or :data:`SPECTATOR`, or
-    :data:`OMNISCIENT`)."""
+    """The view of ``game`` for seat ``viewer`` (or :data:`SPECTATOR`, :data:`EVERY_HAND`
+    or :data:`OMNISCIENT`)."""
     if viewer == OMNISCIENT:
         return _project_omniscient(game)
-    if viewer != SPECTATOR and not 0 <= viewer < len(game.players):
+    if viewer not in (SPECTATOR, EVERY_HAND) and not 0 <= viewer < len(game.players):
         raise ValueError(f"no such viewer {viewer}")
     zones: dict[ZoneKey, tuple[str, ...]] = {}
     objects: dict[str, ObjectView] = {}
-    looked = set(looking.visible_hidden_ids(game, viewer)) if game.looks else set()
+    looked = set(hidden_seen(game, viewer)) if game.looks else set()
     for key in visible_zones(game, viewer):
         zone, owner = key
         ids = tuple(game.zone_list(zone, owner))

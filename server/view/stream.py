@@ -19,7 +19,7 @@ from google.protobuf.message import Message
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from protocol.viewhash import OBJECT, ViewDigest, element_digest, fully_hashed
-from server.engine import Game, Zone, looking
+from server.engine import Game, Zone
 from server.engine.ante import state as ante_state
 from server.engine.events import Event
 from server.view.encode import (
@@ -34,6 +34,7 @@ from server.view.project import (
     View,
     ZoneKey,
     header_base,
+    hidden_seen,
     hidden_view_of,
     project,
     view_of,
@@ -123,7 +124,7 @@ class ViewStream:
         header = view.header
         stream = cls(viewer, (header_base(game), header.priority, header.pending), view.players,
                      dict(view.objects), dict(view.zones), step=step)
-        stream.looked = frozenset(looking.visible_hidden_ids(game, viewer)) if game.looks \
+        stream.looked = frozenset(hidden_seen(game, viewer)) if game.looks \
             else frozenset()
         stream.digest.load(encode_view(view, stream.cache))
         return stream
@@ -193,7 +194,7 @@ class ViewStream:
                             or self.looked):
             self.step = changes.number  # nothing moved or changed (a priority pass)
             return
-        looked = frozenset(looking.visible_hidden_ids(game, self.viewer)) if game.looks \
+        looked = frozenset(hidden_seen(game, self.viewer)) if game.looks \
             else frozenset()
         keys = self._keys(game)
         zone_changed: list[tuple[ZoneKey, tuple[str, ...]]] = []

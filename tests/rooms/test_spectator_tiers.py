@@ -43,8 +43,8 @@ from server.store.records import (
     secret_hash,
 )
 from server.view import SPECTATOR
-from server.view.omniscient import EVERY_HAND, OmniscientStream
 from server.view.pipeline import ViewPipeline
+from server.view.project import EVERY_HAND
 from server.view.stream import recent_events
 from tests.rooms.test_app_memory import MemorySocket, _hello, running_app
 from tests.rooms.test_room_machine import WELCOME, Driver, errors, kinds, seat_conn
@@ -103,19 +103,13 @@ def reference(d: Driver, kind: TierKind, seat: int = 0) -> list[bytes | None]:
     setups = [PlayerSetup(name, resolve(deck, DeckFormat.CONSTRUCTED).main)
               for name, deck, _s in create.players]
     game = new_game(create.seed, setups)
-    omni = OmniscientStream.every_hand(game) if kind is TierKind.OMNISCIENT else None
-    pipeline = ViewPipeline(game, [seat]) if omni is None else None
+    pipeline = ViewPipeline(game, [EVERY_HAND if kind is TierKind.OMNISCIENT else seat])
     out: list[bytes | None] = []
     for op in d.log:
         if isinstance(op, AppendAction):
             events = apply(game, op.seat, op.action)
-            if omni is not None:
-                data = omni.advance(game, None, events)
-            else:
-                assert pipeline is not None
-                sent = pipeline.advance(game, op.action, events)
-                data = sent[0][2] if sent else None
-            out.append(data)
+            sent = pipeline.advance(game, op.action, events)
+            out.append(sent[0][2] if sent else None)
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from server.engine import Game, looking
+from server.view.project import EVERY_HAND
 
 
 def hidden_from(game: Game, viewer: int) -> set[str]:
@@ -10,7 +11,11 @@ def hidden_from(game: Game, viewer: int) -> set[str]:
     hidden: set[str] = set()
     for p in game.players:
         hidden.update(p.library)
-        if p.seat != viewer:
+        if viewer not in (p.seat, EVERY_HAND):
             hidden.update(p.hand)
-    hidden.difference_update(looking.visible_hidden_ids(game, viewer))
+    if viewer == EVERY_HAND:  # every hand, and what any player looks at
+        for lk in game.looks:
+            hidden.difference_update(lk.ids)
+    else:
+        hidden.difference_update(looking.visible_hidden_ids(game, viewer))
     return hidden

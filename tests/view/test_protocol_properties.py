@@ -23,12 +23,13 @@ from client_sdk.mirror import Mirror
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.cards import card
-from server.engine import Game, PlayerSetup, Zone, apply, looking, new_game
+from server.engine import Game, PlayerSetup, Zone, apply, new_game
 from server.engine.actions import PassPriority
 from server.engine.events import CardsRevealed
 from server.view import SPECTATOR, project
 from server.view.encode import encode_decision, encode_view, view_hash
 from server.view.events import project_events
+from server.view.project import EVERY_HAND
 from server.view.stream import ViewStream
 from server.view.track import (
     NOT_PROJECTED,
@@ -105,7 +106,8 @@ class Run:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.viewers = [*range(len(game.players)), SPECTATOR]
+        # Every seat, the spectators and the delayed omniscient tier's class (every hand).
+        self.viewers = [*range(len(game.players)), SPECTATOR, EVERY_HAND]
         self.tracker = GameTracker()
         step = self.tracker.step(game).number
         self.streams = {v: ViewStream.start(game, v, step) for v in self.viewers}
@@ -205,9 +207,8 @@ def test_leak_checker_finds_no_hidden_identity_in_any_message_400_2_701_20(
         library_order = [i.encode() for p in game.players for i in p.library]
         for v in run.viewers:
             snapshot = run.streams[v].snapshot("r")
-            visible = looking.visible_hidden_ids(game, v)
-            assert not any(i in snapshot for i in library_order
-                           if i.decode() not in visible)
+            hidden = hidden_from(game, v)
+            assert not any(i in snapshot for i in library_order if i.decode() in hidden)
     LEAK_TOTALS["messages"] += run.messages
     LEAK_TOTALS["ids"] += run.ids_checked
     print(f"leak check: {run.messages} messages, {run.ids_checked} ids checked, 0 violations")
@@ -353,8 +354,9 @@ def test_zone_change_events_link_ids_only_when_visible_in_both_places_400_7() ->
                             change.to_zone == pb.ZONE_KIND_HAND:
                         drawn += 1
                         assert change.old_id == ""  # never seen in the library
-                        assert (change.new_id != "") == (v == change.owner)
-                        assert (change.name != "") == (v == change.owner)
+                        sees_hand = v in (change.owner, EVERY_HAND)
+                        assert (change.new_id != "") == sees_hand
+                        assert (change.name != "") == sees_hand
     assert drawn
     assert all(o.zone is not Zone.LIBRARY for o in project(game, SPECTATOR).objects.values())
 
@@ -375,7 +377,7 @@ def test_streams_equal_a_full_projection_after_every_action_of_whole_demo_games(
                         [PlayerSetup(f"p{i}", demo_deck(rng.choice(decks))) for i in range(3)])
         tracker = GameTracker()
         step = tracker.step(game).number
-        streams = [ViewStream.start(game, v, step) for v in (0, 1, 2, SPECTATOR)]
+        streams = [ViewStream.start(game, v, step) for v in (0, 1, 2, SPECTATOR, EVERY_HAND)]
         for _ in range(3000):
             if game.result is not None:
                 break

@@ -21,6 +21,7 @@ from server.scenarios import steps as scenario_steps
 from server.view import SPECTATOR, project
 from server.view.encode import encode_view, view_hash
 from server.view.pipeline import ViewPipeline
+from server.view.project import EVERY_HAND
 
 SCENARIO_DIR = Path(__file__).parent.parent / "scenarios"
 SCENARIOS = load_scenarios([SCENARIO_DIR])
@@ -38,7 +39,8 @@ class _Follower:
 
     def apply(self, game: Game, seat: int, action: Action) -> list[Event]:
         if game is not self.game:  # the scenario's position is set up: start streaming it
-            self.game, self.views = game, ViewPipeline(game)
+            self.game = game  # every class: the seats, spectators and every hand
+            self.views = ViewPipeline(game, [*range(len(game.players)), SPECTATOR, EVERY_HAND])
             self.check(game, "the start")
         events = apply(game, seat, action)
         assert self.views is not None
