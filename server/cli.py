@@ -517,7 +517,8 @@ def _main(argv: list[str] | None) -> int:
             feed_messages=limits.spectator_feed_messages, nice=args.relay_nice,
             max_connections_per_address=limits.max_connections_per_address,
             max_http_requests_per_address=limits.max_http_requests_per_address,
-            idle=args.relay_idle)
+            idle=args.relay_idle, trusted_proxies=tuple(args.trusted_proxy),
+            proxy_connections=args.max_proxy_connections)
         failed: list[BaseException] = []
         try:
             trio.run(partial(run_server, args.host, args.port, args.data_dir,

@@ -25,12 +25,14 @@ from typing import assert_never
 
 import trio
 
+from server.addresses import IPNetwork
 from server.refusals import Notes, kind_named
 from server.relay import link
 from server.rooms.commands import ConnId, FeedOp, Publish, StartWatching, StopWatching
 from server.rooms.fanout import FeedKey
 from server.rooms.relay import Relay
 from server.sending import SocketClosed
+from server.transport.ws import PROXY_CONNECTIONS
 
 log = logging.getLogger("manawire.relay")
 
@@ -153,6 +155,11 @@ class RelayOptions:
     #: Run the relays under SCHED_IDLE (Linux): they get only CPU time no other process
     #: wants, and a game's process preempts them at once.
     idle: bool = False
+    #: The reverse proxies whose ``X-Forwarded-For`` names the client (``--trusted-proxy``,
+    #: as the server's port: :class:`server.addresses.TrustedProxies`), and the open TCP
+    #: connections each may hold.
+    trusted_proxies: tuple[IPNetwork, ...] = ()
+    proxy_connections: int = PROXY_CONNECTIONS
 
 
 class _NoStream(trio.abc.SendStream):
@@ -211,7 +218,9 @@ class RelayLink:
                 "--feed-messages", str(o.feed_messages), "--nice", str(o.nice),
                 *(["--idle"] if o.idle else []),
                 "--max-connections-per-address", str(o.max_connections_per_address),
-                "--max-http-requests-per-address", str(o.max_http_requests_per_address)]
+                "--max-http-requests-per-address", str(o.max_http_requests_per_address),
+                "--max-proxy-connections", str(o.proxy_connections),
+                *(arg for net in o.trusted_proxies for arg in ("--trusted-proxy", str(net)))]
         try:
             self.process = subprocess.Popen(argv, pass_fds=(fd,), stdin=subprocess.DEVNULL)
         finally:

@@ -13,9 +13,11 @@ watchers (:class:`server.rooms.relay.Relay`: one batched frame per flush, a few 
 time, bounded feeds, slow watchers evicted).
 
 The relay holds no game state and trusts nothing from clients: seats, roles and limits are
-the server's (it applies the per-address connection and HTTP caps itself, as the server does
-on its port). If the relay dies, its clients' sessions resume through any port; if the
-server goes, the relay closes its clients (1012) and exits.
+the server's (it applies the per-address caps itself -- open TCP connections as they are
+accepted, WebSocket connections and HTTP requests -- as the server does on its port, a
+trusted reverse proxy's clients counted by its ``X-Forwarded-For``, ``--trusted-proxy``).
+If the relay dies, its clients' sessions resume through any port; if the server goes, the
+relay closes its clients (1012) and exits.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.server import ServerConnection, serve
 
+from server.addresses import TrustedProxies, proxy_range
 from server.refusals import Kind
 from server.relay import link
 from server.rooms.relay import Relay
@@ -39,7 +42,10 @@ from server.transport.batch import FEED_WAKE, Batcher
 from server.transport.ws import (
     MAX_MESSAGE,
     OPEN_TIMEOUT,
+    PROXY_CONNECTIONS,
+    TCP_MARGIN,
     AddressCap,
+    AddressListener,
     _admitter,
     _CappedConnection,
     drop_handshake,
@@ -217,19 +223,28 @@ class RelayProcess:
 
 async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
               feed_messages: int, max_connections_per_address: int,
-              max_http_requests_per_address: int) -> None:
-    """Serve as a relay until the server closes the link."""
+              max_http_requests_per_address: int,
+              trusted: TrustedProxies | None = None,
+              proxy_connections: int = PROXY_CONNECTIONS) -> None:
+    """Serve as a relay until the server closes the link. Its port's limits are the
+    server's (:func:`server.transport.ws.serve_app`): the TCP connections an address holds
+    from their accept, then WebSocket connections and HTTP requests, an address from a
+    proxy in ``trusted`` being the client its ``X-Forwarded-For`` names."""
     sock = trio.socket.from_stdlib_socket(socket.socket(fileno=link_fd))
     stream = trio.SocketStream(sock)
     proc = RelayProcess(stream, flush_seconds, feed_messages)
     cap = AddressCap(max_connections_per_address)
     http_cap = AddressCap(max_http_requests_per_address)
+    listeners = [AddressListener(listener, cap.limit + http_cap.limit + TCP_MARGIN, proc.notes,
+                                 trusted=trusted, proxy_limit=proxy_connections)
+                 for listener in await trio.open_tcp_listeners(port, host=host)]
     async with trio.open_nursery() as nursery:
         nursery.start_soon(proc.out.run)
         nursery.start_soon(proc.relay.run)
         server = await nursery.start(lambda task_status=trio.TASK_STATUS_IGNORED: serve(
-            proc.handle, port, host=host, max_size=MAX_MESSAGE, compression=None,
-            process_request=_admitter(cap, http_cap, StaticSite.load(), proc.notes),
+            proc.handle, max_size=MAX_MESSAGE, compression=None,
+            listeners=listeners,  # type: ignore[arg-type]  # (they wrap SocketListeners)
+            process_request=_admitter(cap, http_cap, StaticSite.load(), proc.notes, trusted),
             create_connection=_CappedConnection, open_timeout=OPEN_TIMEOUT,
             task_status=task_status))
         bound = server.listeners[0].socket.getsockname()[1]
@@ -256,6 +271,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--feed-messages", type=int, default=4096)
     p.add_argument("--max-connections-per-address", type=int, default=64)
     p.add_argument("--max-http-requests-per-address", type=int, default=16)
+    p.add_argument("--trusted-proxy", action="append", default=[], type=proxy_range)
+    p.add_argument("--max-proxy-connections", type=int, default=PROXY_CONNECTIONS)
     p.add_argument("--nice", type=int, default=0)
     p.add_argument("--idle", action="store_true",
                    help="run under the SCHED_IDLE policy (Linux): only on CPU time nothing "
@@ -274,7 +291,9 @@ def main(argv: list[str]) -> int:
             args.link_fd, args.host, args.port, flush_seconds=args.flush_seconds,
             feed_messages=args.feed_messages,
             max_connections_per_address=args.max_connections_per_address,
-            max_http_requests_per_address=args.max_http_requests_per_address))
+            max_http_requests_per_address=args.max_http_requests_per_address,
+            trusted=TrustedProxies(args.trusted_proxy),
+            proxy_connections=args.max_proxy_connections))
     except* KeyboardInterrupt:
         pass  # the terminal's Ctrl-C reaches the relay too; the server stops it
     except* OSError as group:  # e.g. its port is taken: the server says so and exits

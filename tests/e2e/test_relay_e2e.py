@@ -12,6 +12,7 @@ clients' places are released by the server.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import random
 import socket
@@ -23,7 +24,7 @@ import pytest
 import trio
 from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.trio.client import connect
+from websockets.trio.client import ClientConnection, connect
 from websockets.uri import parse_uri
 
 from client_sdk import Client, ConnectionEndedError
@@ -39,7 +40,7 @@ from server.relay.host import (
     start_relays,
 )
 from server.store import Store
-from server.transport.ws import serve_app
+from server.transport.ws import TCP_MARGIN, serve_app
 from server.view import SPECTATOR, project
 from server.view.encode import encode_view
 from tests.e2e.test_replay_e2e import _replay_over_protocol
@@ -324,3 +325,92 @@ async def test_a_relays_own_refusals_count_in_the_servers_log_line_and_metrics(
             assert "1 connection refused over the per-address cap (127.0.0.1: 1" in line
             assert "1 client closed for falling behind what it was sent (1013) " \
                    "(127.0.0.1: 1" in line
+
+
+@contextlib.asynccontextmanager
+async def _forwarded(port: int, nursery: trio.Nursery, forwarded_for: str
+                     ) -> AsyncIterator[ClientConnection]:
+    """A WebSocket to a relay whose handshake says ``X-Forwarded-For: forwarded_for``."""
+    opener = connect(f"ws://127.0.0.1:{port}", compression=None, open_timeout=10,
+                     additional_headers=[("X-Forwarded-For", forwarded_for)])
+    ws = await opener.connect(nursery)
+    try:
+        yield ws
+    finally:
+        with trio.move_on_after(2):
+            await ws.aclose()
+
+
+async def test_a_relay_counts_clients_behind_a_trusted_proxy_by_x_forwarded_for(
+    tmp_path: Path,
+) -> None:
+    """``--trusted-proxy`` reached the server's port only: behind the proxy every client of
+    a relay port had the proxy's address, so the per-address cap let one spectator of the
+    whole site in. A relay started with the option counts each forwarded client, and the
+    server knows the client's address; without it the header changes nothing."""
+    store = Store(tmp_path / "manawire.sqlite3")
+    trusted = RelayOptions(1, nice=0, max_connections_per_address=1,
+                           trusted_proxies=(ipaddress.ip_network("127.0.0.1/32"),))
+    with trio.fail_after(120):
+        async with _serving_with_relay(store, trusted) as (app, _here, relay), \
+                trio.open_nursery() as nursery:
+            async with _forwarded(relay.port, nursery, "203.0.113.9"):
+                with pytest.raises(InvalidStatus, match="503"):  # that client's 2nd
+                    async with _forwarded(relay.port, nursery, "203.0.113.9"):
+                        pass
+                async with _forwarded(relay.port, nursery, "198.51.100.7") as other:
+                    await other.send(mpb.ClientMessage(request_id=1, hello=mpb.Hello(
+                        protocol_version=1, display_name="Ann")).SerializeToString())
+                    reply = mpb.ServerMessage.FromString(await other.recv())  # type: ignore[arg-type]
+                    assert reply.HasField("welcome")
+                    assert "198.51.100.7" in {c.address for c in app.conns.values()}
+            nursery.cancel_scope.cancel()
+    store.close()
+    store = Store(tmp_path / "untrusting.sqlite3")
+    with trio.fail_after(120):
+        async with _serving_with_relay(store, RelayOptions(1, nice=0,
+                                                           max_connections_per_address=1)
+                                       ) as (_app, _here, relay), \
+                trio.open_nursery() as nursery:
+            async with _forwarded(relay.port, nursery, "203.0.113.9"):
+                with pytest.raises(InvalidStatus, match="503"):  # the header is ignored
+                    async with _forwarded(relay.port, nursery, "198.51.100.7"):
+                        pass
+            nursery.cancel_scope.cancel()
+    store.close()
+
+
+async def test_a_relay_refuses_tcp_connections_over_the_address_cap_as_it_accepts_them(
+    tmp_path: Path,
+) -> None:
+    """A relay port counted connections only once their handshake request was read: one
+    client opening TCP connections and sending nothing held as many as it liked. As on the
+    server's port, past the WebSocket and HTTP caps (+16) an address's next connection is
+    answered 503 at once."""
+    store = Store(tmp_path / "manawire.sqlite3")
+    options = RelayOptions(1, nice=0, max_connections_per_address=1,
+                           max_http_requests_per_address=1)
+    held: list[trio.SocketStream] = []
+    with trio.fail_after(120):
+        async with _serving_with_relay(store, options) as (app, _here, relay):
+            try:
+                for _ in range(1 + 1 + TCP_MARGIN):
+                    held.append(await trio.open_tcp_stream("127.0.0.1", relay.port))
+                extra = await trio.open_tcp_stream("127.0.0.1", relay.port)
+                held.append(extra)
+                answer = b""
+                while not answer.endswith(b"\n") or b"\r\n\r\n" not in answer:
+                    chunk = await extra.receive_some(4096)
+                    if not chunk:
+                        break
+                    answer += chunk
+                assert answer.startswith(b"HTTP/1.1 503")
+                for _ in range(200):  # the relay tells the server over its link
+                    if app.refusals.totals["connection"]:
+                        break
+                    await trio.sleep(0.05)
+                assert app.refusals.totals["connection"] == 1
+            finally:
+                for stream in held:
+                    await trio.aclose_forcefully(stream)
+    store.close()
