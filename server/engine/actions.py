@@ -187,8 +187,13 @@ class Sacrifice:
 
 @dataclass(frozen=True, slots=True)
 class ChooseReplacement:
-    """Rule 616.1: which replacement effect to apply to an event affecting this object:
-    ``"exile"`` or ``"hand"`` for a creature that would die."""
+    """Rule 616.1: which replacement or prevention effect to apply to an event. For a
+    permanent that would die, ``object_id`` is that permanent and ``replacement`` is
+    ``"exile"`` or ``"hand"``. For damage that would be dealt to a player, ``replacement``
+    is ``"prevent"`` -- ``object_id`` the
+    permanent whose static ability prevents it (Nine Lives), or "" for the prevention
+    effects of resolved spells and abilities (615.1) -- or ``"protection"`` (702.16e,
+    ``object_id`` the permanent giving the protection)."""
 
     object_id: str
     replacement: str

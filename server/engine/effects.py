@@ -153,15 +153,15 @@ from server.engine.state import (
 from server.engine.targeting import (
     Target,
     is_legal_target,
-    player_protected_from,
     quality_of,
 )
 from server.engine.watchers import emit
 from server.engine.zones import (
     ask_as_it_enters,
+    ask_damage_prevention,
     create_object,
     damage_after_replacements,
-    damage_shield,
+    damage_to_player_preventions,
     destroy,
     draw,
     enters_as_printed,
@@ -169,6 +169,7 @@ from server.engine.zones import (
     lose_life,
     move,
     next_timestamp,
+    prevent_damage_to_player,
     put_counters,
     put_into_graveyards,
     remove_from_game,
@@ -198,12 +199,20 @@ def deal_damage_at_once(game: Game, dealt: Sequence[tuple[GameObject, Target, in
     then each source with lifelink makes its controller gain the total it dealt -- one
     life-gain event per source (rules 702.15b, 702.15e, 119.9), however many recipients."""
     gains: dict[str, tuple[int, int]] = {}
+    asked = len(game.choices)
     for source, target, amount in dealt:
         dealer = _dealer(game, source)
         done = _damage(game, dealer, target, amount, events, combat=combat, source_id=source.id)
         if done and dealer.has("Lifelink"):  # (as it deals the damage, 702.15c)
             seat, total = gains.get(source.id, (dealer.controller, 0))
             gains[source.id] = (seat, total + done)
+    if len(game.choices) - asked > 1:
+        # Rule 616.1: players choosing which prevention effects apply to damage dealt at the
+        # same time choose in APNAP order (101.4); each player's choices in the order dealt.
+        order = game.apnap()
+        game.choices[asked:] = sorted(
+            game.choices[asked:],
+            key=lambda c: order.index(c.seat) if c.seat in order else len(order))
     for seat, total in gains.values():
         gain_life(game, seat, total, events)
 
@@ -231,27 +240,29 @@ def _damage(game: Game, source: GameObject, target: Target, amount: int,
     if amount <= 0:
         return 0  # rule 120.8: no damage is dealt
     kind, ref = target
-    if replacements.prevented(game, source, game.objects[str(ref)] if kind == "object" else None,
-                              combat=combat):
-        return 0  # rule 615.1: prevented (400.7c: also from what a permanent spell became)
-    # Rule 614.1a: "it deals triple that damage instead" -- after any division (601.2d) and
-    # combat damage assignment (510.1c), which use the unmodified damage.
-    amount = damage_after_replacements(game, source, amount)
     if kind == "player":
         seat = int(ref)
         if game.players[seat].has_lost:
             return 0  # rule 800.4a: a player who left is no longer in the game
-        if player_protected_from(game, seat, source.card):
-            return 0  # rule 702.16e: prevented
-        shield = damage_shield(game, seat)
-        if shield is not None:
-            # Rule 615.1: "prevent that damage and put an incarnation counter on [this]".
-            put_counters(game, shield[0], shield[1], 1, events)
+        preventions = damage_to_player_preventions(game, source, seat, combat=combat)
+        if len(preventions) > 1:
+            ask_damage_prevention(game, seat, preventions)  # rule 616.1: the player chooses
             return 0
+        if preventions:
+            # Rules 615.1, 702.16e (400.7c: also damage from what a permanent spell became);
+            # Nine Lives: "prevent that damage and put an incarnation counter on [this]".
+            prevent_damage_to_player(game, preventions[0], events)
+            return 0
+        # Rule 614.1a: "it deals triple that damage instead" -- after any division (601.2d)
+        # and combat damage assignment (510.1c), which use the unmodified damage.
+        amount = damage_after_replacements(game, source, amount)
         emit(game, events, DamageDealt(source_id, seat, None, amount, combat))
         lose_life(game, seat, amount, events)  # rule 120.3a
     else:
         obj = game.objects[str(ref)]
+        if replacements.prevented(game, source, obj, combat=combat):
+            return 0  # rule 615.1 (400.7c: also from what a permanent spell became)
+        amount = damage_after_replacements(game, source, amount)  # rule 614.1a, as above
         if protected_from(obj, source):
             return 0  # rule 702.16e: prevented
         if obj.is_planeswalker:

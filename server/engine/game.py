@@ -96,7 +96,6 @@ from server.engine.state import (
 )
 from server.engine.zones import (
     create_object,
-    death_replacements,
     die_instead,
     draw,
     move,
@@ -428,6 +427,9 @@ def _perform_choice(game: Game, choice: Choice, action: Action, events: list[Eve
         game.choices.pop(0)
         if kind is DecisionKind.DISCARD:
             _discard_chosen(game, choice, events)  # "up to N": no more (608.2d)
+    elif isinstance(action, ChooseReplacement) and \
+            choice.group[:1] == [zones.DAMAGE_PREVENTION]:
+        zones.answer_damage_prevention(game, choice, action, events)  # rules 616.1, 615.1
     elif isinstance(action, ChooseReplacement):
         game.choices.pop(0)
         die_instead(game, action.object_id, action.replacement, events)  # rule 616.1
@@ -503,10 +505,10 @@ def _choice_options(game: Game, choice: Choice) -> tuple[Action, ...]:
             return tuple(KeepLegend(oid) for oid in choice.pool)
         case DecisionKind.CHOOSE_DEFENDER:
             return tuple(effects.attack_targets(game, choice.pool[0]))
+        case DecisionKind.CHOOSE_REPLACEMENT if choice.group[:1] == [zones.DAMAGE_PREVENTION]:
+            return zones.prevention_choice_options(choice)  # rules 616.1, 615.1
         case DecisionKind.CHOOSE_REPLACEMENT:
-            oid = choice.pool[0]
-            return tuple(ChooseReplacement(oid, r)
-                         for r in death_replacements(game, game.objects[oid]))
+            return zones.death_options(game, choice)  # rule 616.1
         case DecisionKind.SACRIFICE:
             declining: tuple[Action, ...] = (Decline(),) if choice.optional else ()
             return (*(Sacrifice(oid) for oid in choice.pool), *declining)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from server.engine import counting, looking, modes
+from server.engine import counting, looking, modes, zones
 from server.engine.events import Event
 from server.engine.state import Choice, DecisionKind, Game
 
@@ -73,6 +73,16 @@ def _settle(game: Game, choice: Choice, seat: int, events: list[Event]) -> None:
             choice.pool = [i for i in choice.pool if i in objects]
             if mine or not choice.pool:
                 _drop(game, choice)
+        case DecisionKind.CHOOSE_REPLACEMENT if choice.group[:1] == [zones.DAMAGE_PREVENTION]:
+            # The damage was prevented; the options naming a permanent that left go. With one
+            # option left, it applies (616.1: no choice), as it would have without the others.
+            left = [o for o in zones.prevention_choice_options(choice)
+                    if not o.object_id or o.object_id in objects]
+            choice.pool = [f"{o.replacement}:{o.object_id}" for o in left]
+            if mine or len(left) < 2:
+                _drop(game, choice)
+            if not mine and len(left) == 1:
+                zones.prevent_damage_to_player(game, left[0], events)
         case (DecisionKind.SACRIFICE | DecisionKind.CHOOSE_REPLACEMENT | DecisionKind.DISCARD
               | DecisionKind.CAST_MADNESS | DecisionKind.CHOOSE_DEFENDER | DecisionKind.MAY
               | DecisionKind.CHOOSE_CARD | DecisionKind.CHOOSE_EXILED_CARD):

@@ -28,8 +28,18 @@ replacements (:func:`exiles_if_dies`), prevention as damage would be dealt
 (:func:`prevented`), draws (:data:`Modified.DRAW`), counters (:data:`Modified.COUNTERS`),
 damage (:data:`Modified.DAMAGE`, :data:`Modified.DAMAGE_TO_YOU`) and discards
 (:func:`discarded_to`). Rule 616.1: each applies at most once to an event, in the order
-given here (static ones in battlefield order); where the affected player must
-choose (616.1e), the caller asks (``CHOOSE_REPLACEMENT``).
+given here (static ones in battlefield order) where the order can't change the result
+(exiles, multiplied damage, added counters and draws commute). Where it can, the affected
+player (or the affected object's controller) chooses, a ``CHOOSE_REPLACEMENT`` decision in
+APNAP order (616.1, 101.4): which of the "dies" replacements applies to a permanent that
+would die (:func:`server.engine.zones.death_options`; regeneration is no choice: it applies
+after whichever was chosen, the permanent still being destroyed, 616.1f), and which
+prevention effect prevents damage to a player when one of them does more, such as Nine
+Lives' counter (:func:`server.engine.zones.damage_to_player_preventions`). No effect here
+is one that 616.1a-d rank first (a self-replacement effect, 614.15, is part of the effect
+it modifies and is applied by it before the event happens; none changes how an object
+enters under a player's control, as a copy or transformed), so every choice is one of
+616.1e.
 
 Adding one: a new registered kind is a frozen dataclass here, added to :data:`Registered`
 and to the consulting function of the event it modifies (each dispatch over it ends in

@@ -114,15 +114,23 @@ def player_protected_from(game: Game, seat: int, source: Source | None) -> bool:
     """Whether a player has protection from a quality of ``source`` (rules 702.16a-b, e):
     "You have protection from the chosen card name" -- a permanent they control that named
     the source's name as it entered (a name only when the ability says so, 702.16a)."""
+    return bool(player_protection_sources(game, seat, source))
+
+
+def player_protection_sources(game: Game, seat: int, source: Source | None) -> list[str]:
+    """The permanents (in battlefield order) giving player ``seat`` protection from a
+    quality of ``source`` (:func:`player_protected_from`): each one's protection is a
+    prevention effect of its own for damage from ``source`` (702.16e, 616.1)."""
     if source is None:
-        return False
+        return []
     name = source.card.name if isinstance(source, GameObject) else source.name
+    out = []
     for oid in game.battlefield:
         obj = game.objects[oid]
         if obj.controller == seat and obj.card.player_protection == "chosen_name" \
                 and obj.chosen_name and obj.chosen_name == name:
-            return True
-    return False
+            out.append(oid)
+    return out
 
 
 def quality_of(source: Source, quality: str) -> bool:

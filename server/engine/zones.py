@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from server.cards import CardDef, card_pool
 from server.engine import replacements
-from server.engine.actions import Action, ChooseCard, Decline
+from server.engine.actions import Action, ChooseCard, ChooseReplacement, Decline
 from server.engine.events import (
     CardDrawn,
     CountersPut,
@@ -22,7 +22,7 @@ from server.engine.events import (
 from server.engine.filters import matches
 from server.engine.replacements import Modified
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Step, Zone
-from server.engine.targeting import quality_of
+from server.engine.targeting import player_protection_sources, quality_of
 from server.engine.watchers import emit
 
 
@@ -71,14 +71,87 @@ def damage_after_replacements(game: Game, source: GameObject, amount: int) -> in
     return amount
 
 
-def damage_shield(game: Game, seat: int) -> tuple[GameObject, str] | None:
-    """Rules 615.1, 614.1a: the first permanent (in timestamp order) whose static ability
-    says "If a source would deal damage to you, prevent that damage and put a [kind] counter
-    on [this]" for player ``seat``, with that counter kind."""
-    shields = [(holder, rep.counter)
-               for holder, _, rep in replacements.statics(game, Modified.DAMAGE_TO_YOU)
-               if holder.controller == seat and not holder.face_down]
-    return min(shields, key=lambda s: s[0].timestamp, default=None)
+#: Marks the choice of the prevention effect that applies to damage a source would deal to
+#: a player, when more than one would and which one matters (616.1e, 615.1).
+DAMAGE_PREVENTION = "damage_prevention"
+#: :class:`ChooseReplacement` keys of that choice: a prevention effect prevents the damage --
+#: a resolved spell's or ability's (``object_id`` "") or a permanent's static ability
+#: (``object_id`` that permanent: Nine Lives) -- or protection does (702.16e, ``object_id``
+#: the permanent giving it: Runed Halo).
+PREVENT, PROTECTION = "prevent", "protection"
+
+
+def damage_to_player_preventions(game: Game, source: GameObject, seat: int, *,
+                                 combat: bool) -> list[ChooseReplacement]:
+    """Rules 615.1, 616.1: the prevention effects that would prevent all the damage
+    ``source`` would deal to player ``seat`` now, as the options of the affected player's
+    choice among them (616.1e; none of them is a self-replacement effect or one of those
+    ranked first by 616.1b-d, which modify how an object enters):
+
+    - ``("", "prevent")``: those of resolved spells and abilities ("prevent all combat
+      damage that would be dealt this turn", :func:`server.engine.replacements.prevented`);
+    - ``(permanent, "protection")``: protection from a quality of the source (702.16e);
+    - ``(permanent, "prevent")``: the permanent's "If a source would deal damage to you,
+      prevent that damage and put a [kind] counter on [this]" (Nine Lives), in timestamp
+      order.
+
+    Each prevents all the damage; only the last kind does something more (its counter), so
+    the first two kinds are one option: the first of them that applies (a choice between
+    effects that do the same thing would decide nothing)."""
+    plain: list[ChooseReplacement] = []
+    if replacements.prevented(game, source, None, combat=combat):
+        plain.append(ChooseReplacement("", PREVENT))
+    plain += [ChooseReplacement(oid, PROTECTION)
+              for oid in player_protection_sources(game, seat, source.card)]
+    shields: list[GameObject] = []
+    for holder, _, _ in replacements.statics(game, Modified.DAMAGE_TO_YOU):
+        if holder.controller == seat and not holder.face_down \
+                and all(h.id != holder.id for h in shields):
+            shields.append(holder)
+    shields.sort(key=lambda h: h.timestamp)
+    return plain[:1] + [ChooseReplacement(h.id, PREVENT) for h in shields]
+
+
+def prevent_damage_to_player(game: Game, prevention: ChooseReplacement,
+                             events: list[Event]) -> None:
+    """Rules 615.1, 616.1: the chosen prevention effect prevents the damage; a permanent's
+    "prevent that damage and put a [kind] counter on [this]" puts its counter (on it if it
+    is still on the battlefield)."""
+    holder = game.objects.get(prevention.object_id) if prevention.replacement == PREVENT \
+        else None
+    if holder is None or holder.zone is not Zone.BATTLEFIELD:
+        return
+    for rep in holder.card.replacements:
+        if replacements.modifies(rep.kind) is Modified.DAMAGE_TO_YOU:
+            put_counters(game, holder, rep.counter, 1, events)
+            return
+
+
+def ask_damage_prevention(game: Game, seat: int,
+                          preventions: list[ChooseReplacement]) -> None:
+    """Rule 616.1: player ``seat`` chooses which of the prevention effects prevents the
+    damage (:func:`damage_to_player_preventions`, two or more). Each would prevent all of it,
+    so the damage is prevented now, as it would be dealt, and the choice -- the pending
+    decision before anything else happens -- decides which effect did it: which permanent
+    gets its counter."""
+    game.choices.append(Choice(
+        DecisionKind.CHOOSE_REPLACEMENT, seat,
+        [f"{p.replacement}:{p.object_id}" for p in preventions], group=[DAMAGE_PREVENTION]))
+
+
+def prevention_choice_options(choice: Choice) -> tuple[ChooseReplacement, ...]:
+    """The options of a :data:`DAMAGE_PREVENTION` choice, in the order they were found."""
+    return tuple(ChooseReplacement(oid, key)
+                 for key, oid in (entry.split(":", 1) for entry in choice.pool))
+
+
+def answer_damage_prevention(game: Game, choice: Choice, action: Action,
+                             events: list[Event]) -> None:
+    """Rule 616.1: the chosen prevention effect applies (the others no longer can: the
+    damage is prevented, 616.1f)."""
+    game.choices.remove(choice)
+    if isinstance(action, ChooseReplacement):
+        prevent_damage_to_player(game, action, events)
 
 
 def restamp_stickers(game: Game, obj: GameObject) -> None:
@@ -383,6 +456,14 @@ def death_replacements(game: Game, obj: GameObject) -> list[str]:
     return out
 
 
+def death_options(game: Game, choice: Choice) -> tuple[ChooseReplacement, ...]:
+    """Rule 616.1: the replacement effects the controller of the permanent that would die
+    (``choice.pool[0]``) chooses among (:func:`death_replacements`)."""
+    oid = choice.pool[0]
+    return tuple(ChooseReplacement(oid, key)
+                 for key in death_replacements(game, game.objects[oid]))
+
+
 def die_instead(game: Game, object_id: str, replacement: str, events: list[Event]) -> None:
     """Apply a chosen replacement to a permanent that would die (614.1a, 616.1f: once one
     applies, the other no longer does -- it isn't dying any more)."""
@@ -405,6 +486,9 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
     those that went (to a graveyard, or exiled instead by a rule such as flashback's,
     702.34a; not those a chosen replacement sent elsewhere, 616.1).
 
+    Rule 616.1: a permanent that would die with two or more replacement effects applying
+    stays until its controller chooses one; players choose in APNAP order (101.4).
+
     Rule 404.3: when two or more cards go to the same graveyard at once, their owner
     arranges them in any order -- a pending ORDER_GRAVEYARD choice for that owner. Only
     cards: a token (111.7, 704.5d) or a copy of a spell (707.10, 704.5e) in a graveyard is no
@@ -417,6 +501,7 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
     # zone (hand order is draw order) must not become public.
     movers = sorted((game.objects[oid] for oid in object_ids if oid in game.objects),
                     key=lambda o: o.card.name)
+    asked = len(game.choices)
     for obj in movers:
         replacements = death_replacements(game, obj)
         if len(replacements) > 1:
@@ -432,6 +517,11 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
         moved.append(new.id)
         if card and new.zone is Zone.GRAVEYARD:
             arrived.setdefault(new.owner, []).append(new.id)
+    if len(game.choices) - asked > 1:
+        order = game.apnap()  # rule 616.1: choices made at the same time, in APNAP order
+        game.choices[asked:] = sorted(
+            game.choices[asked:],
+            key=lambda c: order.index(c.seat) if c.seat in order else len(order))
     for owner in game.apnap():  # rule 101.4: the active player arranges theirs first
         ids = arrived.get(owner, [])
         if len(ids) >= 2:
@@ -452,7 +542,12 @@ def destroyed_for_real(game: Game, object_ids: list[str], *,
                        regenerable: bool = True) -> list[str]:
     """Which of the permanents about to be destroyed really go: indestructible ones aren't
     destroyed (702.12b); a regeneration shield or static regeneration replaces the
-    destruction (614.8, 701.19): all damage is removed, it's tapped and removed from combat."""
+    destruction (614.8, 701.19): all damage is removed, it's tapped and removed from combat.
+
+    Rule 616.1f: regeneration applies even if a "dies" replacement effect (exile it or
+    return it to hand instead) would apply too -- whichever the controller applied first, the
+    permanent would still be destroyed, so regeneration would apply next; no choice changes
+    the result, so none is asked."""
     doomed = []
     for oid in object_ids:
         obj = game.objects.get(oid)

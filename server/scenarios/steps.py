@@ -146,7 +146,9 @@ def _matcher(run: Run, step: dict[str, Any]) -> Any:
     if key == "mode":
         return lambda a: isinstance(a, ChooseMode) and a.mode == value
     if key == "replacement":
-        return lambda a: isinstance(a, ChooseReplacement) and a.replacement == value
+        # Rule 616.1: the effect by its kind ("exile") or by the permanent whose it is.
+        return lambda a: isinstance(a, ChooseReplacement) and (
+            a.replacement == value or (bool(a.object_id) and r(a.object_id, value)))
     if key == "x":
         return lambda a: isinstance(a, ChooseX) and a.value == value
     if key == "target":
