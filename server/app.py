@@ -17,7 +17,6 @@ import contextlib
 import itertools
 import logging
 import re
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -32,6 +31,7 @@ from server.create_desk import CreateDesk
 from server.deck_checks import DeckCheckRefused, DeckChecks
 from server.decks import Deck, DeckFormat
 from server.decks.names import pool_note
+from server.incidents import new_incident
 from server.quickmatch import QuickMatchDesk
 from server.ratelimit import MessageLimiter, Verdict
 from server.refusals import Refusals
@@ -293,7 +293,7 @@ class App:
         count = self.lobby.recover(self.store.unfinished_games(
             finished_within=self.limits.room.linger_seconds, unreadable=unreadable))
         for room_id, error in unreadable:  # aborted like a game whose replay fails
-            incident = secrets.token_hex(6)
+            incident = new_incident("recovery")
             log.error("recovery failed: could not recover room %s (incident %s): its "
                       "stored records can't be read: %s; its game is aborted", room_id,
                       incident, error)
@@ -415,7 +415,7 @@ class App:
                 finally:
                     nursery.cancel_scope.cancel()
         except Exception:  # fault isolation: this connection only
-            incident = secrets.token_hex(6)
+            incident = new_incident("connection")
             log.exception("connection %d failed (incident %s)", conn.conn_id, incident)
             conn.close(CLOSE_INTERNAL, f"internal error, incident {incident}")
         finally:

@@ -313,7 +313,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    import server
+
     parser = argparse.ArgumentParser(prog="manawire", description="Manawire game server")
+    parser.add_argument("--version", action="version", version=f"manawire {server.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")

@@ -18,6 +18,8 @@ from prometheus_client import CollectorRegistry, PlatformCollector, ProcessColle
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+import server
+from server import incidents
 from server.refusals import KINDS
 
 if TYPE_CHECKING:
@@ -62,6 +64,18 @@ class AppCollector(Collector):
         for kind in KINDS:
             refused.add_metric([kind], app.refusals.totals[kind])
         yield refused
+        failed = CounterMetricFamily("manawire_incidents", "Failures the server survived by "
+                                     "ending only what failed, by kind: a room (closed), a "
+                                     "connection (closed with 1011), a stored game a start "
+                                     "could not reload (aborted); each logged with its "
+                                     "incident id.", labels=["kind"])
+        for failure, count in incidents.totals().items():
+            failed.add_metric([failure], count)
+        yield failed
+        info = GaugeMetricFamily("manawire_build_info", "The server's version (always 1).",
+                                 labels=["version"])
+        info.add_metric([server.__version__], 1.0)
+        yield info
         links = self.relays()
         if links:
             up = GaugeMetricFamily("manawire_relay_up", "Whether each relay process is "

@@ -15,7 +15,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import InvalidStatus
 from websockets.trio.client import connect
 
+import server
 from protocol.v1 import messages_pb2 as mpb
+from server import incidents
 from server.metrics import registry_for
 from server.transport.metrics import serve_metrics
 from tests.rooms.test_accounts import _connect, _create, _join
@@ -58,6 +60,14 @@ async def test_a_scrape_reads_what_is_open_now_and_the_totals_since_the_start(
         assert got[("manawire_actions_total", ())] == 5
         assert got[("manawire_refusals_total", (("kind", "flood"),))] == 1
         assert got[("manawire_refusals_total", (("kind", "guest"),))] == 0
+        failed = incidents.totals()["recovery"]
+        assert got[("manawire_incidents_total", (("kind", "recovery"),))] == failed
+        incidents.new_incident("recovery")
+        got = _samples(generate_latest(registry).decode())
+        assert got[("manawire_incidents_total", (("kind", "recovery"),))] == failed + 1
+        assert {labels for name, labels in got if name == "manawire_incidents_total"} == {
+            (("kind", kind),) for kind in incidents.KINDS}
+        assert got[("manawire_build_info", (("version", server.__version__),))] == 1
         assert got[("process_resident_memory_bytes", ())] > 0
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
+from server.incidents import new_incident
 from server.rooms.alarms import Alarms
 from server.rooms.commands import ConnId, Evict
 from server.rooms.pump import RoomHost, new_delayed_turns
@@ -122,7 +123,7 @@ class Lobby:
             try:
                 rooms.append(recover(record, now, self.config, wall_now=wall_now))
             except Exception as exc:
-                incident = secrets.token_hex(6)
+                incident = new_incident("recovery")
                 log.exception("recovery failed: could not recover room %s from its "
                               "stored actions (incident %s); its game is aborted",
                               record.room_id, incident)

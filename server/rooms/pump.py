@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-import secrets
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ import trio
 import trio.lowlevel
 
 from protocol.v1 import messages_pb2 as mpb
+from server.incidents import new_incident
 from server.rooms.alarms import Alarms
 from server.rooms.budget import Turns, WorkBudget
 from server.rooms.commands import (
@@ -326,7 +326,7 @@ class RoomHost:
                 ticket.finish(None)
 
     async def _fail(self, command: Command, ticket: Ticket | None, exc: Exception) -> None:
-        incident = secrets.token_hex(6)
+        incident = new_incident("room")
         trace = "".join(traceback.format_exception(exc))
         self.failed = incident
         log.error("room %s failed (incident %s) handling %s", self.room_id, incident,

@@ -15,6 +15,7 @@ import trio
 from client_sdk import Client
 from client_sdk.bots import RandomBot, RoomClosedError
 from protocol.v1 import messages_pb2 as mpb
+from server import incidents
 from server.app import App
 from server.engine import Game
 from server.engine.actions import Action
@@ -47,6 +48,7 @@ async def test_a_failing_room_ends_alone_and_the_server_plays_on(
 
     monkeypatch.setattr(room_module, "apply", faulty)
     caplog.set_level(logging.ERROR, logger="manawire.room")
+    before = incidents.totals()
     with trio.fail_after(180):
         async with trio.open_nursery() as nursery:
             app = App(store, nursery)
@@ -98,4 +100,7 @@ async def test_a_failing_room_ends_alone_and_the_server_plays_on(
     logged = [r for r in caplog.records if incident in r.getMessage()]
     assert logged and bad_id in logged[0].getMessage()
     assert f"at action {FAULT_AT}" in logged[0].getMessage()
+    # Counted for the operator's alerts (manawire_incidents_total{kind="room"}).
+    after = incidents.totals()
+    assert after["room"] == before["room"] + 1 and after["connection"] == before["connection"]
     store.close()
