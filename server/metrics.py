@@ -72,6 +72,17 @@ class AppCollector(Collector):
         for failure, count in incidents.totals().items():
             failed.add_metric([failure], count)
         yield failed
+        writer = app.writer
+        yield CounterMetricFamily("manawire_store_commits", "Store transactions committed "
+                                  "(each makes one or more rooms' writes durable).",
+                                  value=writer.commits)
+        yield CounterMetricFamily("manawire_store_commit_seconds", "Time spent committing "
+                                  "store transactions, all together (over "
+                                  "manawire_store_commits_total: the mean commit).",
+                                  value=writer.commit_seconds)
+        yield GaugeMetricFamily("manawire_store_writes_waiting", "Writes waiting for the "
+                                "store's writer thread now: a room sends nothing of an "
+                                "action before it is durable.", value=writer.waiting)
         info = GaugeMetricFamily("manawire_build_info", "The server's version (always 1).",
                                  labels=["version"])
         info.add_metric([server.__version__], 1.0)

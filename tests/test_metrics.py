@@ -68,6 +68,9 @@ async def test_a_scrape_reads_what_is_open_now_and_the_totals_since_the_start(
         assert {labels for name, labels in got if name == "manawire_incidents_total"} == {
             (("kind", kind),) for kind in incidents.KINDS}
         assert got[("manawire_build_info", (("version", server.__version__),))] == 1
+        assert got[("manawire_store_commits_total", ())] == app.writer.commits > 0
+        assert got[("manawire_store_commit_seconds_total", ())] > 0
+        assert got[("manawire_store_writes_waiting", ())] == 0
         assert got[("process_resident_memory_bytes", ())] > 0
 
 

@@ -146,6 +146,9 @@ class StoreWriter:
         self.commits = 0
         self.batches = 0
         self.loop_commits = 0
+        #: Seconds spent committing, all commits together (metrics: with :attr:`commits`,
+        #: the mean commit's time; changed under ``_commit_lock``, or inline).
+        self.commit_seconds = 0.0
         #: Background checkpoints made, and logs the writer started over.
         self.checkpoints = 0
         self.restarts = 0
@@ -173,7 +176,9 @@ class StoreWriter:
         if self._places:  # a place pending for a session these ops write goes before them
             ops = [*self._claim_places(ops), *ops]
         if self.inline:
+            began = time.perf_counter()
             self.store.apply(ops)
+            self.commit_seconds += time.perf_counter() - began
             self.commits += 1
             self.batches += 1
             await trio.lowlevel.checkpoint()
@@ -189,6 +194,11 @@ class StoreWriter:
         await batch.done.wait()
         if batch.error is not None:
             raise batch.error
+
+    @property
+    def waiting(self) -> int:
+        """Writes waiting for the thread to make them durable now (their rooms wait)."""
+        return self._in_hand
 
     async def watch_load(self) -> None:
         """Keep :attr:`loop_load`: the calling (event loop) thread's CPU time over wall time,
@@ -225,8 +235,10 @@ class StoreWriter:
         if not self._commit_lock.acquire(blocking=False):
             return False
         try:
+            began = time.perf_counter()
             if not self.store.apply_unless_busy(ops):
                 return False
+            self.commit_seconds += time.perf_counter() - began
             self.commits += 1
             self.batches += 1
             self.loop_commits += 1
@@ -352,6 +364,7 @@ class StoreWriter:
         self.restarts += 1
 
     def _commit(self, group: list[_Batch]) -> None:
+        began = time.perf_counter()
         try:
             self.store.apply([op for batch in group for op in batch.ops])
         except Exception:
@@ -361,6 +374,7 @@ class StoreWriter:
                     self.store.apply(batch.ops)
                 except Exception as exc:
                     batch.error = exc
+        self.commit_seconds += time.perf_counter() - began
         self.commits += 1
         self.batches += len(group)
 
