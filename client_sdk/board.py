@@ -406,6 +406,11 @@ def permanent_text(board: Board, obj: pb.GameObject) -> str:
         at = object_name(board, obj.attacking_planeswalker) if obj.attacking_planeswalker \
             else seat_name(board, obj.attacking)
         flags.append(f"attacking {at}")
+        # Which attacker is blocked: three alike attackers, one blocked, read "(tapped,
+        # attacking you) x3" -- a second blocker had no way to pick the blocked one.
+        blockers = [o.id for o in board.mirror.objects.values() if obj.id in o.blocking]
+        if blockers:
+            flags.append("blocked by " + ", ".join(object_name(board, i) for i in blockers))
     if obj.blocking:
         flags.append("blocking " + ", ".join(object_name(board, i) for i in obj.blocking))
     # (a planeswalker's loyalty is a number, 306.5b: "loyalty 1", not "loyalty")

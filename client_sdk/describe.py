@@ -260,6 +260,49 @@ _ONE_OBJECT_KINDS = frozenset({
     "choose_replacement", "place_card", "choose_order",
 })
 
+#: Combat declarations (508.1a, 509.1a): alike when their creatures look the same
+#: (:func:`object_look`) and they attack the same player or planeswalker, or block the same
+#: attacker (:func:`_partner`): five untapped Grizzly Bears are one "Attack Bob with Grizzly
+#: Bears (one of 5 alike)", declared one at a time.
+_COMBAT_KINDS = frozenset({"declare_attacker", "declare_blocker"})
+
+
+def _ident(action: pb.Action) -> tuple[str, str]:
+    """The objects an option names, exactly: its object, and whom its creature attacks or
+    which attacker it blocks."""
+    kind = action.WhichOneof("kind")
+    other = f"{action.declare_attacker.defender}/{action.declare_attacker.planeswalker_id}" \
+        if kind == "declare_attacker" else action.declare_blocker.attacker_id \
+        if kind == "declare_blocker" else ""
+    return option_object_id(action), other
+
+
+def _partner(names: Names, action: pb.Action, referenced: Container[str]) -> str:
+    """What an option names besides its object, for the options that name two: whom a
+    creature attacks, exactly (two planeswalkers of one name read alike but aren't one); the
+    attacker a creature blocks -- exactly, or for an attacker the player can't tell apart
+    from others (:func:`object_look` of all but its attack: three alike Walking Corpses
+    attacking you, none blocked yet), how it looks and what it attacks ("" for other
+    options)."""
+    kind = action.WhichOneof("kind")
+    if kind == "declare_attacker":
+        d = action.declare_attacker
+        return f"{d.defender}/{d.planeswalker_id}"
+    if kind != "declare_blocker":
+        return ""
+    attacker_id = action.declare_blocker.attacker_id
+    obj = names.object(attacker_id)
+    if obj is None or attacker_id in referenced:  # (blocked already, targeted ...)
+        return attacker_id
+    plain = pb.GameObject()
+    plain.CopyFrom(obj)
+    for field in ("attacking", "attacking_planeswalker", "tapped"):  # (said below)
+        plain.ClearField(field)
+    look = object_look(plain, referenced)
+    if look is None:
+        return attacker_id
+    return f"{obj.attacking}/{obj.attacking_planeswalker}/{obj.tapped}/{look.hex()}"
+
 
 def referenced_ids(objects: Iterable[pb.GameObject]) -> set[str]:
     """Ids of the objects another object points at -- what is attached to them, blocks
@@ -276,13 +319,16 @@ def referenced_ids(objects: Iterable[pb.GameObject]) -> set[str]:
     return ids
 
 
-def object_look(obj: pb.GameObject | None, referenced: Container[str] = ()) -> bytes | None:
+def object_look(obj: pb.GameObject | None, referenced: Container[str] = (), *,
+                sickness: bool = True) -> bytes | None:
     """All the viewer can see of an object but its id, to tell whether another looks the
     same (then the player can't tell them apart: two Forests in a hand, two untapped Forests
     on the battlefield); None for an object to be shown on its own -- tapped, with counters,
     attached, attacking or blocking, or pointed at (:func:`referenced_ids`), or face down.
     Summoning sickness is a creature's only (302.6): a land played this turn looks the same
-    as another."""
+    as another; and it restricts only attacking and {T} abilities (302.6): ``sickness``
+    False, creatures to block with look the same with it or without (a blocker's sickness
+    is gone by its controller's next turn anyway)."""
     if obj is None or not obj.id or obj.face_down or obj.tapped or obj.counters or \
             obj.attached_to or obj.HasField("attacking") or obj.attacking_planeswalker or \
             obj.blocking or obj.id in referenced:
@@ -290,7 +336,7 @@ def object_look(obj: pb.GameObject | None, referenced: Container[str] = ()) -> b
     look = pb.GameObject()
     look.CopyFrom(obj)
     look.ClearField("id")
-    if "Creature" not in obj.card_types:
+    if not sickness or "Creature" not in obj.card_types:
         look.ClearField("summoning_sick")
     return look.SerializeToString(deterministic=True)
 
@@ -333,33 +379,46 @@ def shown_options(names: Names, options: Sequence[pb.Action],
     each with the indices of the options it stands for and its words (told apart,
     :func:`distinct_labels`). Options the player can't tell apart are shown once -- the same
     words naming objects that look the same (:func:`object_look`: four Forests in a hand to
-    play, two untapped Forests to tap for mana, two to put on the bottom): choosing it
-    answers the first. ``objects``: every object in view (what points at one tells it
-    apart)."""
+    play, two untapped Forests to tap for mana, two to put on the bottom, five untapped
+    Grizzly Bears to attack the same player with or to block the same attacker, which say
+    ``(one of 5 alike)``): choosing it answers the first. ``objects``: every object in view
+    (what points at one tells it apart)."""
+    objects = list(objects)
     referenced = referenced_ids(objects)
+    blocked = {i for obj in objects for i in obj.blocking}
     texts = [option_text(names, o) for o in options]
+    for i, o in enumerate(options):  # (a second blocker for it: 509.1a allows it)
+        if o.WhichOneof("kind") == "declare_blocker" and o.declare_blocker.attacker_id in blocked:
+            texts[i] = f"Block {object_name(names, o.declare_blocker.attacker_id)} (already " \
+                       f"blocked) with {object_name(names, o.declare_blocker.object_id)}"
     groups: list[list[int]] = []
-    alike: dict[tuple[str, str, bytes], list[int]] = {}
+    alike: dict[tuple[str, str, str, bytes], list[int]] = {}
     for i in shown_order(names, options):
         option, text = options[i], texts[i]
         kind = option.WhichOneof("kind") or ""
         object_id = option_object_id(option)
-        look = object_look(names.object(object_id), referenced) \
-            if kind in _ONE_OBJECT_KINDS and object_id and names.viewer >= 0 else None
-        key = (kind, text, look) if look is not None else None
+        look = object_look(names.object(object_id), referenced,
+                           sickness=kind != "declare_blocker") \
+            if (kind in _ONE_OBJECT_KINDS or kind in _COMBAT_KINDS) and object_id \
+            and names.viewer >= 0 else None
+        key = (kind, text, _partner(names, option, referenced), look) \
+            if look is not None else None
         group = alike.get(key) if key is not None else None
         # (One object's options twice, the same words: two abilities that read alike are
-        # no one option.)
-        if group is not None and all(option_object_id(options[j]) != object_id
-                                     for j in group):
+        # no one option. One creature blocking either of two alike attackers is.)
+        if group is not None and all(_ident(options[j]) != _ident(option) for j in group):
             group.append(i)
             continue
         groups.append([i])
         if key is not None and group is None:
             alike[key] = groups[-1]
     firsts = [g[0] for g in groups]
-    labels = distinct_labels((texts[i] for i in firsts),
-                             (option_whose(names, options[i]) for i in firsts))
+    # Creatures declared one at a time say how many are alike: the option stays for the next.
+    creatures = [len({option_object_id(options[j]) for j in g}) for g in groups]
+    words = [f"{texts[g[0]]} (one of {n} alike)"
+             if n > 1 and options[g[0]].WhichOneof("kind") in _COMBAT_KINDS
+             else texts[g[0]] for g, n in zip(groups, creatures, strict=True)]
+    labels = distinct_labels(words, (option_whose(names, options[i]) for i in firsts))
     return list(zip(groups, labels, strict=True))
 
 

@@ -122,3 +122,118 @@ def test_choosing_x_each_options_key_is_xs_value(pages: Pages) -> None:
     expect(buttons.first).to_be_disabled()
     assert fake.acts() == [3]
     pages.assert_no_errors()
+
+
+def test_escape_takes_a_cast_back_and_alike_attackers_are_one_option(pages: Pages) -> None:
+    """No key took a cast back (its Cancel option, last, is often past key 9): Escape does,
+    once nothing is selected (a selection is cleared first), and the keys' hint says so.
+    Five alike untapped Grizzly Bears listed "Attack Bob#0002 with Grizzly Bears" five
+    times: one option that says so, answered with one of the five."""
+    page = pages.open("A")
+    fake = FakeServer()
+    sign_in(page, pages.base_url, fake)
+    lands = [card(f"m{i}", name, BATTLEFIELD, ["Land"]) for i, name in enumerate((
+        "Mountain", "Island", "Swamp", "Plains", "Wastes", "Radiant Fountain", "Cinder Barrens",
+        "Scoured Barrens", "Rugged Highlands", "Forest"))]
+    bears = [card(f"b{i}", "Grizzly Bears", BATTLEFIELD, ["Creature"], cost="{1}{G}")
+             for i in range(5)]
+    for bear in bears:
+        bear.power, bear.toughness = 2, 2
+    players = [pb.Player(seat=0, name="Ann#0001", life=20, hand_count=0),
+               pb.Player(seat=1, name="Bob#0002", life=20, hand_count=7)]
+    view = game_view(players, [card("s", "Shock", pb.ZONE_KIND_STACK, ["Instant"],
+                                    cost="{R}"), *lands, *bears], prompt_id=4)
+    fake.seat()
+    fake.snapshot(view, 5)
+    # Paying for Shock: Pay automatically, ten lands to tap, then Cancel (no key of 1-9).
+    options = [pb.Action(pay_automatically=pb.PayAutomatically())]
+    options += [pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id=c.id))
+                for c in lands]
+    options.append(pb.Action(cancel_cast=pb.CancelCast()))
+    fake.decision(4, 5, options, kind=pb.DECISION_KIND_PAY_MANA)
+
+    buttons = page.locator(OPTION)
+    expect(buttons).to_have_count(12)
+    cancel = page.locator(f"{OPTION}[data-kind=cancelCast]")
+    expect(cancel).to_have_attribute("title", "Key: Esc")
+    expect(cancel.locator("kbd")).to_have_count(0)
+    hint = page.locator(f"{DECISION} p.hint").last
+    expect(hint).to_contain_text("P passes priority, Esc cancels the cast (Cancel).")
+    # A land selected (it has two options here): Escape clears it first, sending nothing.
+    fake.decision(5, 5, [*options[:-1], pb.Action(activate_mana_ability=pb.ActivateManaAbility(
+        object_id="m0", mana="B")), options[-1]], kind=pb.DECISION_KIND_PAY_MANA)
+    expect(page.locator(DECISION)).to_have_attribute("data-prompt-id", "5")
+    page.locator("[data-testid=card][data-id=m0]").click()
+    expect(page.locator(f"{DECISION} h3")).to_have_text("For Mountain:")
+    expect(hint).to_contain_text("Esc clears the selection, then cancels the cast (Cancel).")
+    page.locator("body").press("Escape")
+    expect(page.locator(f"{DECISION} h3")).to_have_count(0)
+    assert fake.acts() == []
+    page.locator("body").press("Escape")
+    expect(buttons.first).to_be_disabled()
+    assert fake.acts() == [12]
+
+    # Declaring attackers: the five alike Grizzly Bears are one option.
+    fake.decision(6, 5, [*(pb.Action(declare_attacker=pb.DeclareAttacker(
+        object_id=b.id, defender=1)) for b in bears),
+        pb.Action(finish_attackers=pb.FinishAttackers())],
+        kind=pb.DECISION_KIND_DECLARE_ATTACKERS)
+    expect(buttons).to_have_count(2)
+    assert page.locator(f"{OPTION} .option-label").all_text_contents() == [
+        "Attack Bob#0002 with Grizzly Bears (one of 5 alike)", "Done: confirm attackers"]
+    # No Cancel here: Escape sends nothing, and the hint doesn't offer it.
+    expect(hint).not_to_contain_text("Esc")
+    page.locator("body").press("Escape")
+    page.locator("body").press("1")
+    expect(buttons.first).to_be_disabled()
+    assert fake.acts() == [12, 0]
+    pages.assert_no_errors()
+
+
+def test_alike_blocks_are_one_option_and_a_blocked_attacker_says_so(pages: Pages) -> None:
+    """Found playing: three alike Walking Corpses attacking, four Walking Corpses (two
+    summoning sick) to block with: six options "Block Walking Corpse with Walking Corpse (one
+    of 2 alike) (k of 6)". Alike attackers are one, a blocker's sickness nothing (302.6);
+    once one attacker is blocked, its card and its options say so."""
+    page = pages.open("A")
+    fake = FakeServer()
+    sign_in(page, pages.base_url, fake)
+
+    def corpse(obj_id: str, owner: int) -> pb.GameObject:
+        c = card(obj_id, "Walking Corpse", BATTLEFIELD, ["Creature"], owner=owner, cost="{1}{B}")
+        c.power, c.toughness = 2, 2
+        if owner == 1:
+            c.attacking, c.tapped = 0, True
+        return c
+
+    attackers = [corpse(f"w{i}", 1) for i in range(3)]
+    blockers = [corpse(f"c{i}", 0) for i in range(4)]
+    blockers[2].summoning_sick = blockers[3].summoning_sick = True
+    players = [pb.Player(seat=0, name="Ann#0001", life=20, hand_count=0),
+               pb.Player(seat=1, name="Bob#0002", life=20, hand_count=7)]
+    view = game_view(players, [*attackers, *blockers], prompt_id=4, active=1)
+    fake.seat()
+    fake.snapshot(view, 5)
+    blocks = [pb.Action(declare_blocker=pb.DeclareBlocker(object_id=b.id, attacker_id=a.id))
+              for b in blockers for a in attackers]
+    fake.decision(4, 5, [*blocks, pb.Action(finish_blockers=pb.FinishBlockers())],
+                  kind=pb.DECISION_KIND_DECLARE_BLOCKERS)
+    labels = page.locator(f"{OPTION} .option-label")
+    expect(labels).to_have_text(["Block Walking Corpse with Walking Corpse (one of 4 alike)",
+                                 "Done: confirm blockers"])
+    page.locator("body").press("1")
+    assert fake.acts() == [0]
+
+    # c0 blocks w0: w0's card says so, and its options stay apart from the others'.
+    blockers[0].blocking.append("w0")
+    after = game_view(players, [*attackers, *blockers], prompt_id=4, active=1)
+    fake.delta(after, 5, [], ops=[pb.DeltaOp(update_object=blockers[0])])
+    fake.decision(5, 6, [*blocks[3:], pb.Action(finish_blockers=pb.FinishBlockers())],
+                  kind=pb.DECISION_KIND_DECLARE_BLOCKERS)
+    expect(labels).to_have_text([
+        "Block Walking Corpse (already blocked) with Walking Corpse (one of 3 alike)",
+        "Block Walking Corpse with Walking Corpse (one of 3 alike)", "Done: confirm blockers"])
+    expect(page.locator("[data-testid=card][data-id=w0]")).to_contain_text(
+        "blocked by Walking Corpse")
+    expect(page.locator("[data-testid=card][data-id=w1]")).not_to_contain_text("blocked by")
+    pages.assert_no_errors()

@@ -688,6 +688,120 @@ def test_alike_permanents_and_cards_to_put_away_are_one_option() -> None:
     assert board.shown_options == [(0, "Next: Mountain")]
 
 
+def test_alike_creatures_to_attack_or_block_with_are_one_option() -> None:
+    """Five untapped vanilla Grizzly Bears listed "Attack Bob with Grizzly Bears" five times
+    (and each attacker's blocks once per alike blocker). Declarations of creatures the
+    player can't tell apart (the same notion as two untapped Forests: :func:`object_look`)
+    at the same player, or blocking the same attacker, are one option that says how many
+    are alike; choosing it declares one of them (the first). A creature with a counter, or
+    one a spell targets, stays apart; so do the attackers a creature may block."""
+    board = _board(ANN)
+    mirror = board.mirror
+    bears: dict[str, object] = {"card_types": ["Creature"], "power": 2, "toughness": 2,
+                                "mana_cost": "{1}{G}"}
+    for oid in ("gb1", "gb2", "gb3", "gb4", "gb5"):
+        mirror.objects[oid] = _obj(oid, "Grizzly Bears", BATTLEFIELD, ANN, **bears)
+    mirror.objects["gb6"] = _obj("gb6", "Grizzly Bears", BATTLEFIELD, ANN, counters=[
+        pb.Counter(kind="+1/+1", count=1)], **bears)
+    mirror.objects["gb7"] = _obj("gb7", "Grizzly Bears", BATTLEFIELD, ANN, **bears)
+    mirror.objects["s2"] = _obj("s2", "Shock", STACK, BOB, targets=[pb.Target(object_id="gb7")])
+
+    def attack(oid: str, seat: int = BOB) -> pb.Action:
+        return pb.Action(declare_attacker=pb.DeclareAttacker(object_id=oid, defender=seat))
+
+    ids = ["gb1", "gb2", "gb3", "gb4", "gb5", "gb6", "gb7"]
+    board.decision = pb.Decision(prompt_id=8, seat=ANN, kind=pb.DECISION_KIND_DECLARE_ATTACKERS,
+                                 options=[*(attack(i) for i in ids),
+                                          pb.Action(finish_attackers=pb.FinishAttackers())])
+    assert board.shown_options == [
+        (0, "Attack Bob with Grizzly Bears (one of 5 alike)"),
+        (5, "Attack Bob with Grizzly Bears (1 of 2)"),  # the +1/+1 counter
+        (6, "Attack Bob with Grizzly Bears (2 of 2)"),  # Shock's target
+        (7, "Done: confirm attackers")]
+    text = frame_text(board, now=100.0)
+    assert "  1. Attack Bob with Grizzly Bears (one of 5 alike)" in text, text
+    assert "  4. Done: confirm attackers" in text and "  5. " not in text, text
+    assert board.answering(1) == 0 and board.answering(2) == 5
+    # One declared, four are left: the option stays, one fewer alike.
+    board.decision = pb.Decision(prompt_id=9, seat=ANN, kind=pb.DECISION_KIND_DECLARE_ATTACKERS,
+                                 options=[*(attack(i) for i in ids[1:5]),
+                                          pb.Action(finish_attackers=pb.FinishAttackers())])
+    assert board.shown_options[0] == (0, "Attack Bob with Grizzly Bears (one of 4 alike)")
+    # The last of them: no "alike" at all.
+    board.decision = pb.Decision(prompt_id=10, seat=ANN,
+                                 kind=pb.DECISION_KIND_DECLARE_ATTACKERS, options=[attack("gb5")])
+    assert board.shown_options == [(0, "Attack Bob with Grizzly Bears")]
+
+    # Blocking: Bob's Goblin Guide (g1) and Raging Goblin attack; each is blocked by one of
+    # the alike Grizzly Bears, the two attackers apart.
+    mirror.objects["g3"] = _obj("g3", "Raging Goblin", BATTLEFIELD, BOB, card_types=[
+        "Creature"], power=1, toughness=1, attacking=ANN, tapped=True)
+
+    def block(oid: str, attacker: str) -> pb.Action:
+        return pb.Action(declare_blocker=pb.DeclareBlocker(object_id=oid, attacker_id=attacker))
+
+    board.decision = pb.Decision(prompt_id=11, seat=ANN, kind=pb.DECISION_KIND_DECLARE_BLOCKERS,
+                                 options=[*(block(i, a) for i in ("gb1", "gb2", "gb3", "gb6")
+                                            for a in ("g1", "g3")),
+                                          pb.Action(finish_blockers=pb.FinishBlockers())])
+    assert board.shown_options == [
+        (0, "Block Goblin Guide with Grizzly Bears (one of 3 alike)"),
+        (1, "Block Raging Goblin with Grizzly Bears (one of 3 alike)"),
+        (6, "Block Goblin Guide with Grizzly Bears"),
+        (7, "Block Raging Goblin with Grizzly Bears"),
+        (8, "Done: confirm blockers")]
+    # Two attackers of one name that look different (a 2/2, a 1/1) are two options.
+    mirror.objects["g3"].name = "Goblin Guide"
+    labels = [label for _i, label in board.shown_options]
+    assert labels[:2] == ["Block Goblin Guide with Grizzly Bears (one of 3 alike) (1 of 2)",
+                          "Block Goblin Guide with Grizzly Bears (one of 3 alike) (2 of 2)"]
+    assert [i for i, _label in board.shown_options] == [0, 1, 6, 7, 8]
+
+    # Found playing: three alike Walking Corpses attacking, blocked with two Walking Corpses
+    # and two summoning sick ones listed six options, each "Block Walking Corpse with
+    # Walking Corpse (one of 2 alike) (k of 6)". Attackers the player can't tell apart are
+    # one; a blocker's summoning sickness is nothing (302.6: it only stops attacks and {T}).
+    corpse: dict[str, object] = {"card_types": ["Creature"], "power": 2, "toughness": 2}
+    for oid in ("w1", "w2", "w3"):
+        mirror.objects[oid] = _obj(oid, "Walking Corpse", BATTLEFIELD, BOB, attacking=ANN,
+                                   tapped=True, **corpse)
+    for oid, sick in (("c1", False), ("c2", False), ("c3", True), ("c4", True)):
+        mirror.objects[oid] = _obj(oid, "Walking Corpse", BATTLEFIELD, ANN, summoning_sick=sick,
+                                   **corpse)
+    blocks = [block(c, w) for c in ("c1", "c2", "c3", "c4") for w in ("w1", "w2", "w3")]
+    board.decision = pb.Decision(prompt_id=13, seat=ANN, kind=pb.DECISION_KIND_DECLARE_BLOCKERS,
+                                 options=[*blocks, pb.Action(finish_blockers=pb.FinishBlockers())])
+    assert board.shown_options == [
+        (0, "Block Walking Corpse with Walking Corpse (one of 4 alike)"),
+        (12, "Done: confirm blockers")]
+    # c1 blocks w1: w1 is blocked (a second blocker may join it, 509.1a), the others not.
+    mirror.objects["c1"].blocking.append("w1")
+    board.decision = pb.Decision(prompt_id=14, seat=ANN, kind=pb.DECISION_KIND_DECLARE_BLOCKERS,
+                                 options=[*blocks[3:],
+                                          pb.Action(finish_blockers=pb.FinishBlockers())])
+    assert board.shown_options == [
+        (0, "Block Walking Corpse (already blocked) with Walking Corpse (one of 3 alike)"),
+        (1, "Block Walking Corpse with Walking Corpse (one of 3 alike)"),
+        (9, "Done: confirm blockers")]
+    # The board says which attacker is blocked (it read "attacking you" x3 alike).
+    assert permanent_text(board, mirror.objects["w1"]) == \
+        "Walking Corpse 2/2 (tapped, attacking you, blocked by Walking Corpse)"
+    assert permanent_text(board, mirror.objects["w2"]) == \
+        "Walking Corpse 2/2 (tapped, attacking you)"
+    # Attacking two planeswalkers of one name: never one option.
+    for oid in ("p1", "p2"):
+        mirror.objects[oid] = _obj(oid, "Jace Beleren", BATTLEFIELD, BOB,
+                                   card_types=["Planeswalker"])
+    board.decision = pb.Decision(prompt_id=12, seat=ANN, kind=pb.DECISION_KIND_DECLARE_ATTACKERS,
+                                 options=[pb.Action(declare_attacker=pb.DeclareAttacker(
+                                     object_id=b, defender=BOB, planeswalker_id=p))
+                                     for b in ("gb1", "gb2") for p in ("p1", "p2")])
+    assert [i for i, _label in board.shown_options] == [0, 1]
+    assert [label for _i, label in board.shown_options] == [
+        "Attack Jace Beleren with Grizzly Bears (one of 2 alike) (1 of 2)",
+        "Attack Jace Beleren with Grizzly Bears (one of 2 alike) (2 of 2)"]
+
+
 def test_601_2c_a_targets_options_list_the_opponents_first() -> None:
     """Shock's "any target" listed the players by seat: for the first seat "1. Target you",
     and a player typing 1 to hit the opponent shocked themself. Opponents first, then their

@@ -432,8 +432,12 @@ export class App implements Names {
    * player pressing the X they wanted got one less; the terminal numbers them so too). */
   get shownOptions(): (ShownOption & { related: boolean; key: number | null })[] {
     const options = this.options;
-    const shown = shownOptions(this, options, this.mirror.objects.values()).map((s) => ({ ...s,
-      related: s.indices.some((i) => options[i] !== undefined && this.related(options[i])) }));
+    // Alike options of the card selected on the board answer that card's own: one of five
+    // alike Grizzly Bears clicked, then its "Attack Bob with Grizzly Bears", declares that one.
+    const shown = shownOptions(this, options, this.mirror.objects.values()).map((s) => {
+      const mine = s.indices.find((i) => options[i] !== undefined && this.related(options[i]));
+      return { ...s, index: mine ?? s.index, related: mine !== undefined };
+    });
     const ordered = [...shown.filter((s) => s.related), ...shown.filter((s) => !s.related)];
     const choosingX = this.decision?.kind === DecisionKind.CHOOSE_X;
     return ordered.map((s, n) => {
@@ -449,6 +453,25 @@ export class App implements Names {
     const shown = this.shownOptions.find((s) => s.key === key);
     if (shown !== undefined) this.act(shown.index);
     return shown !== undefined;
+  }
+
+  /** Escape: clears the selection; with nothing selected, takes back the spell or ability
+   * being cast (its `cancelCast` option, offered last while casting from the hand or
+   * activating, 601.2i). Whether it did either. */
+  escape(): boolean {
+    if (this.selected !== null) {
+      this.select(null);
+      return true;
+    }
+    const cancel = this.options.findIndex((o) => o.kind.case === "cancelCast");
+    if (cancel < 0 || this.sentPrompt === this.decision?.promptId) return false;
+    this.act(cancel);
+    return true;
+  }
+
+  /** Whether the pending decision may be taken back with Escape ({@link escape}). */
+  get cancellable(): boolean {
+    return this.options.some((o) => o.kind.case === "cancelCast");
   }
 
   act(index: number): void {

@@ -184,7 +184,8 @@ export function distinctLabels(given: string[], whose: string[] = []): string[] 
 
 /** An option as the decision panel shows it. Options the player can't tell apart -- the
  * same words naming objects that look the same ({@link objectLook}: four Forests in the hand
- * to play, two untapped Forests to tap for mana, two to put on the bottom) -- are shown
+ * to play, two untapped Forests to tap for mana, two to put on the bottom, five untapped
+ * Grizzly Bears to attack the same player with, "(one of 5 alike)") -- are shown
  * once: `index` is the first one's (what choosing it answers), `indices` are all of theirs. */
 export interface ShownOption {
   index: number;
@@ -199,6 +200,44 @@ const ONE_OBJECT_KINDS: ReadonlySet<Action["kind"]["case"]> = new Set<Action["ki
   "sacrifice", "chooseCard", "chooseTarget", "keepLegend", "chooseReplacement", "placeCard",
   "chooseOrder",
 ]);
+
+/** Combat declarations (508.1a, 509.1a): alike when their creatures look the same
+ * ({@link objectLook}) and they attack the same player or planeswalker, or block the same
+ * attacker ({@link partner}): five untapped Grizzly Bears are one "Attack Bob with Grizzly
+ * Bears (one of 5 alike)", declared one at a time. */
+const COMBAT_KINDS: ReadonlySet<Action["kind"]["case"]> = new Set<Action["kind"]["case"]>([
+  "declareAttacker", "declareBlocker",
+]);
+
+/** The objects an option names, exactly: its object, and whom its creature attacks or which
+ * attacker it blocks. As client_sdk.describe._ident. */
+function ident(action: Action): string {
+  const k = action.kind;
+  const other = k.case === "declareAttacker" ? `${k.value.defender}/${k.value.planeswalkerId}`
+    : k.case === "declareBlocker" ? k.value.attackerId : "";
+  return `${optionObjects(action)[0] ?? ""}\n${other}`;
+}
+
+/** What an option names besides its object, for the options that name two: whom a creature
+ * attacks, exactly (two planeswalkers of one name read alike but aren't one); the attacker a
+ * creature blocks -- exactly, or for an attacker the player can't tell apart from others
+ * ({@link objectLook} of all but its attack: three alike Walking Corpses attacking you, none
+ * blocked yet), how it looks and what it attacks ("" for other options). As
+ * client_sdk.describe._partner. */
+function partner(names: Names, action: Action, referenced: ReadonlySet<string>): string {
+  const k = action.kind;
+  if (k.case === "declareAttacker") return `${k.value.defender}/${k.value.planeswalkerId}`;
+  if (k.case !== "declareBlocker") return "";
+  const id = k.value.attackerId;
+  const obj = names.object(id);
+  if (obj === undefined || referenced.has(id)) return id; // (blocked already, targeted ...)
+  const plain = clone(GameObjectSchema, obj);
+  plain.attacking = undefined;
+  plain.attackingPlaneswalker = "";
+  plain.tapped = false; // (said below)
+  const look = objectLook(plain, referenced);
+  return look === null ? id : `${obj.attacking}/${obj.attackingPlaneswalker}/${obj.tapped}/${look}`;
+}
 
 /** Ids of the objects another object points at -- what is attached to them, blocks them,
  * attacks them, targets them: what tells a permanent apart from another of its name (the
@@ -218,14 +257,17 @@ export function referencedIds(objects: Iterable<GameObject>): Set<string> {
  * (then the player can't tell them apart); null for an object to be shown on its own --
  * tapped, with counters, attached, attacking or blocking, pointed at ({@link referencedIds}),
  * or face down. Summoning sickness is a creature's only (302.6): a land played this turn
- * looks the same as another. As client_sdk.describe.object_look. */
-export function objectLook(obj: GameObject | undefined, referenced: ReadonlySet<string> = new Set()): string | null {
+ * looks the same as another; and it restricts only attacking and {T} abilities (302.6):
+ * `sickness` false, creatures to block with look the same with it or without (a blocker's
+ * sickness is gone by its controller's next turn anyway). As client_sdk.describe.object_look. */
+export function objectLook(obj: GameObject | undefined, referenced: ReadonlySet<string> = new Set(),
+  sickness = true): string | null {
   if (obj === undefined || !obj.id || obj.faceDown || obj.tapped || obj.counters.length > 0
       || obj.attachedTo || obj.attacking !== undefined || obj.attackingPlaneswalker
       || obj.blocking.length > 0 || referenced.has(obj.id)) return null;
   const look = clone(GameObjectSchema, obj);
   look.id = "";
-  if (!obj.cardTypes.includes("Creature")) look.summoningSick = false;
+  if (!sickness || !obj.cardTypes.includes("Creature")) look.summoningSick = false;
   return toBinary(GameObjectSchema, look).join(",");
 }
 
@@ -261,21 +303,27 @@ export function shownOrder(names: Names, options: readonly Action[]): number[] {
  * in view (what points at one tells it apart). As client_sdk.describe.shown_options. */
 export function shownOptions(names: Names, options: readonly Action[],
   objects: Iterable<GameObject> = []): ShownOption[] {
-  const referenced = referencedIds(objects);
-  const texts = options.map((o) => optionText(names, o));
+  const seen = [...objects];
+  const referenced = referencedIds(seen);
+  const blocked = new Set(seen.flatMap((o) => o.blocking));
+  // (A second blocker for an attacker blocked already: 509.1a allows it.)
+  const texts = options.map((o) => o.kind.case === "declareBlocker" && blocked.has(o.kind.value.attackerId)
+    ? `Block ${objectName(names, o.kind.value.attackerId)} (already blocked) with ${objectName(names, o.kind.value.objectId)}`
+    : optionText(names, o));
   const groups: number[][] = [];
   const alike = new Map<string, number[]>();
   for (const i of shownOrder(names, options)) {
     const o = options[i];
     if (o === undefined) continue;
     const id = optionObjects(o)[0] ?? "";
-    const look = ONE_OBJECT_KINDS.has(o.kind.case) && id && names.viewer >= 0
-      ? objectLook(names.object(id), referenced) : null;
-    const key = look === null ? null : `${o.kind.case}\n${texts[i] ?? ""}\n${look}`;
+    const look = (ONE_OBJECT_KINDS.has(o.kind.case) || COMBAT_KINDS.has(o.kind.case)) && id
+      && names.viewer >= 0 ? objectLook(names.object(id), referenced, o.kind.case !== "declareBlocker") : null;
+    const key = look === null ? null
+      : `${o.kind.case}\n${texts[i] ?? ""}\n${partner(names, o, referenced)}\n${look}`;
     const group = key === null ? undefined : alike.get(key);
     // (One object's options twice, the same words: two abilities that read alike are no
-    // one option.)
-    if (group && group.every((j) => (options[j] ? optionObjects(options[j])[0] : "") !== id)) {
+    // one option. One creature blocking either of two alike attackers is.)
+    if (group && group.every((j) => (options[j] ? ident(options[j]) : "") !== ident(o))) {
       group.push(i);
       continue;
     }
@@ -284,7 +332,14 @@ export function shownOptions(names: Names, options: readonly Action[],
     if (key !== null && !group) alike.set(key, fresh);
   }
   const firsts = groups.map((g) => g[0] ?? 0);
-  const labels = distinctLabels(firsts.map((i) => texts[i] ?? ""),
+  // Creatures declared one at a time say how many are alike: the option stays for the next.
+  const words = groups.map((g) => {
+    const text = texts[g[0] ?? 0] ?? "";
+    const creatures = new Set(g.map((j) => (options[j] ? optionObjects(options[j])[0] : ""))).size;
+    return creatures > 1 && COMBAT_KINDS.has(options[g[0] ?? 0]?.kind.case)
+      ? `${text} (one of ${creatures} alike)` : text;
+  });
+  const labels = distinctLabels(words,
     firsts.map((i) => (options[i] ? optionWhose(names, options[i]) : "")));
   return groups.map((indices, n) => ({ index: indices[0] ?? 0, indices, label: labels[n] ?? "" }));
 }

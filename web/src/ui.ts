@@ -798,6 +798,9 @@ class Ui {
     const indices = this.optionsFor(o.id);
     const selected = app.selected?.kind === "object" && app.selected.id === o.id;
     const attached = o.attachedTo ? app.object(o.attachedTo) : undefined;
+    // Which attacker is blocked: of three alike attackers, the one a second blocker joins.
+    const blockers = o.attacking !== undefined
+      ? [...app.mirror.objects.values()].filter((b) => b.blocking.includes(o.id)) : [];
     const classes = ["card", o.tapped ? "tapped" : "", indices.length ? "actionable" : "",
       selected ? "selected" : "", o.attacking !== undefined || o.attackingPlaneswalker ? "attacking" : "",
       o.blocking.length ? "blocking" : "", o.faceDown ? "face-down" : "",
@@ -808,6 +811,8 @@ class Ui {
       o.isToken ? h("span", { class: "badge" }, "token") : null,
       o.attacking !== undefined ? h("span", { class: "badge attack" },
         `attacking ${o.attackingPlaneswalker ? objectName(app, o.attackingPlaneswalker) : seatName(app, o.attacking)}`) : null,
+      blockers.length ? h("span", { class: "badge block" },
+        `blocked by ${blockers.map((b) => objectName(app, b.id)).join(", ")}`) : null,
       o.blocking.length ? h("span", { class: "badge block" },
         `blocking ${o.blocking.map((id) => objectName(app, id)).join(", ")}`) : null,
       o.damage ? h("span", { class: "badge damage" }, `${o.damage} damage`) : null,
@@ -880,6 +885,7 @@ class Ui {
       return h("li", null, h("button", { type: "button", class: `option ${s.related ? "related" : ""}`,
         "data-testid": "option", "data-index": s.index, "data-kind": o?.kind.case ?? "unknown",
         "data-key": `opt-${s.index}`, disabled: sent,
+        title: o?.kind.case === "cancelCast" ? "Key: Esc" : undefined,
         onclick: () => app.act(s.index), onmouseenter: hint(true), onmouseleave: hint(false),
         onfocus: hint(true), onblur: hint(false) },
         s.key !== null ? h("kbd", { "aria-hidden": "true" }, String(s.key)) : null,
@@ -906,7 +912,9 @@ class Ui {
         optionList(first, "first")) : null,
       optionList(rest, "rest"),
       h("p", { class: "hint" }, "Click a highlighted card or player, or an option. Keys: ",
-        choosingX ? "0-9 pick X's value, " : "1-9 pick an option, ", "P passes priority."));
+        choosingX ? "0-9 pick X's value, " : "1-9 pick an option, ", "P passes priority",
+        app.cancellable ? (sel !== null ? ", Esc clears the selection, then cancels the cast (Cancel)."
+          : ", Esc cancels the cast (Cancel).") : "."));
   }
 
   private eventLog(): HTMLElement {
@@ -998,7 +1006,8 @@ class Ui {
       // or choosing X, X = N.
       if (this.app.actKey(Number(ev.key))) ev.preventDefault();
     } else if (ev.key === "Escape") {
-      this.app.select(null);
+      // Clears the selection, or with none, cancels the cast (the Cancel option).
+      if (this.app.escape()) ev.preventDefault();
     }
   }
 }

@@ -912,6 +912,74 @@ test("alike options are one (four Forests: one 'Play Forest'); key N picks the N
   } finally { restore(); }
 });
 
+test("Escape clears the selection, else takes back the cast (its Cancel option); nothing else", () => {
+  // No key took a cast back: the Cancel option, last, was often past key 9.
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    assert.equal(app.cancellable, false);
+    assert.equal(app.escape(), false); // priority: nothing to take back, nothing sent
+    app.act(1); // cast Shock: paying its mana, Cancel offered last
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 10n, seat: 0,
+      kind: DecisionKind.PAY_MANA, stateId: 5n, options: [
+        { kind: { case: "payAutomatically", value: {} } },
+        { kind: { case: "activateManaAbility", value: { objectId: "l1", mana: "R" } } },
+        { kind: { case: "activateManaAbility", value: { objectId: "t1", mana: "R" } } },
+        { kind: { case: "activateManaAbility", value: { objectId: "t1", mana: "G" } } },
+        { kind: { case: "cancelCast", value: {} } }] } } });
+    assert.equal(app.cancellable, true);
+    const acts = () => ws.sent.filter((m) => m.body.case === "act").length;
+    app.select({ kind: "object", id: "t1" });
+    assert.equal(app.escape(), true); // the selection first: nothing sent
+    assert.equal(app.selected, null);
+    assert.equal(acts(), 1);
+    assert.equal(app.escape(), true);
+    assert.equal(acts(), 2);
+    assert.deepEqual([ws.last("act").promptId, ws.last("act").optionIndex], [10n, 4]);
+    assert.equal(app.escape(), false); // (sent: not again)
+    assert.equal(acts(), 2);
+  } finally { restore(); }
+});
+
+test("alike options with the selected card among them answer that card's own option", () => {
+  // Five alike Grizzly Bears are one "Attack ... (one of 5 alike)"; the player who clicked
+  // the third one and then the option declared the first (another creature on the board).
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    const ids = ["b1", "b2", "b3"];
+    for (const id of ids) {
+      v.objects.push({ ...v.objects[1]!, id, name: "Grizzly Bears", supertypes: [], cardTypes: ["Creature"],
+        power: 2, toughness: 2 });
+      v.zones[1]!.objectIds.push(id);
+    }
+    // (Each may attack Bob or his planeswalker, so a click on one selects it.)
+    v.objects.push({ ...v.objects[1]!, id: "pw", name: "Jace Beleren", owner: 1, controller: 1,
+      supertypes: [], cardTypes: ["Planeswalker"] });
+    v.zones[1]!.objectIds.push("pw");
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    const attack = (objectId: string, planeswalkerId = "") =>
+      ({ kind: { case: "declareAttacker" as const, value: { objectId, defender: 1, planeswalkerId } } });
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 9n, seat: 0,
+      kind: DecisionKind.DECLARE_ATTACKERS, stateId: 5n, options: [
+        ...ids.flatMap((id) => [attack(id), attack(id, "pw")]),
+        { kind: { case: "finishAttackers", value: {} } }] } } });
+    assert.deepEqual(app.shownOptions.map((s) => [s.label, s.index]), [
+      ["Attack Bob#0002 with Grizzly Bears (one of 3 alike)", 0],
+      ["Attack Jace Beleren with Grizzly Bears (one of 3 alike)", 1],
+      ["Done: confirm attackers", 6]]);
+    app.clickObject("b3");
+    assert.deepEqual(app.selected, { kind: "object", id: "b3" });
+    assert.deepEqual(app.shownOptions.map((s) => [s.index, s.related, s.key]),
+      [[4, true, 1], [5, true, 2], [6, false, 3]]);
+    assert.equal(app.actKey(1), true);
+    assert.equal(ws.last("act").optionIndex, 4); // b3's, not b1's
+  } finally { restore(); }
+});
+
 test("choosing X, an option's key is X's value (key 3 is X = 3, key 0 is X = 0)", () => {
   // Key 1 picked "X = 0", the first option: a new player pressing the X they wanted got
   // one less.

@@ -147,6 +147,97 @@ test("alike options -- the same words naming objects the player can't tell apart
     act({ case: "chooseOrder", value: { objectId } }))).map((s) => [s.label, s.indices]), [["Next: Mountain", [0, 1]]]);
 });
 
+test("alike creatures to attack or block with are one option, saying how many are alike", () => {
+  // Five untapped vanilla Grizzly Bears listed "Attack Bob with Grizzly Bears" five times.
+  const bears = (id: string, change: (o: GameObject) => void = () => {}) => {
+    const o = create(GameObjectSchema, { id, name: "Grizzly Bears", owner: 0, controller: 0,
+      cardTypes: ["Creature"], power: 2, toughness: 2, manaCost: "{1}{G}",
+      zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } });
+    change(o);
+    return o;
+  };
+  const goblin = (id: string, name: string) => create(GameObjectSchema, { id, name, owner: 1,
+    controller: 1, cardTypes: ["Creature"], tapped: true, attacking: 0,
+    zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } });
+  const seen = new Map<string, GameObject>([
+    ...["gb1", "gb2", "gb3", "gb4", "gb5"].map((id) => [id, bears(id)] as const),
+    ["gb6", bears("gb6", (o) => { o.counters = [create(CounterSchema, { kind: "+1/+1", count: 1 })]; })],
+    ["gb7", bears("gb7")],
+    ["k7", create(GameObjectSchema, { id: "k7", name: "Shock", targets: [{ kind: { case: "objectId", value: "gb7" } }] })],
+    ["g1", goblin("g1", "Goblin Guide")], ["g2", goblin("g2", "Raging Goblin")],
+  ]);
+  const view: Names = { ...names, object: (id) => seen.get(id) };
+  const attack = (objectId: string) => act({ case: "declareAttacker", value: { objectId, defender: 1 } });
+  const ids = ["gb1", "gb2", "gb3", "gb4", "gb5", "gb6", "gb7"];
+  const show = (options: Action[]) => shownOptions(view, options, seen.values())
+    .map((s) => [s.label, s.index, s.indices]);
+  assert.deepEqual(show([...ids.map(attack), act({ case: "finishAttackers", value: {} })]), [
+    ["Attack Bob with Grizzly Bears (one of 5 alike)", 0, [0, 1, 2, 3, 4]],
+    ["Attack Bob with Grizzly Bears (1 of 2)", 5, [5]], // the +1/+1 counter
+    ["Attack Bob with Grizzly Bears (2 of 2)", 6, [6]], // Shock's target
+    ["Done: confirm attackers", 7, [7]],
+  ]);
+  // The last alike one: no "alike".
+  assert.deepEqual(show([attack("gb5")]), [["Attack Bob with Grizzly Bears", 0, [0]]]);
+  // Blocking: alike blockers of the same attacker are one; the attackers stay apart.
+  const block = (objectId: string, attackerId: string) =>
+    act({ case: "declareBlocker", value: { objectId, attackerId } });
+  const blocks = ["gb1", "gb2", "gb3", "gb6"].flatMap((b) => ["g1", "g2"].map((a) => block(b, a)));
+  assert.deepEqual(show([...blocks, act({ case: "finishBlockers", value: {} })]), [
+    ["Block Goblin Guide with Grizzly Bears (one of 3 alike)", 0, [0, 2, 4]],
+    ["Block Raging Goblin with Grizzly Bears (one of 3 alike)", 1, [1, 3, 5]],
+    ["Block Goblin Guide with Grizzly Bears", 6, [6]],
+    ["Block Raging Goblin with Grizzly Bears", 7, [7]],
+    ["Done: confirm blockers", 8, [8]],
+  ]);
+  // Two attackers that look the same (neither blocked yet): one.
+  seen.set("g2", goblin("g2", "Goblin Guide"));
+  assert.deepEqual(show(blocks), [
+    ["Block Goblin Guide with Grizzly Bears (one of 3 alike)", 0, [0, 1, 2, 3, 4, 5]],
+    // (the Bears with a counter are shown on their own, each option too)
+    ["Block Goblin Guide with Grizzly Bears (1 of 2)", 6, [6]],
+    ["Block Goblin Guide with Grizzly Bears (2 of 2)", 7, [7]]]);
+  // ... but one of another power than the other: two.
+  seen.get("g2")!.power = 1;
+  assert.deepEqual(show(blocks).slice(0, 2).map(([label]) => label), [
+    "Block Goblin Guide with Grizzly Bears (one of 3 alike) (1 of 2)",
+    "Block Goblin Guide with Grizzly Bears (one of 3 alike) (2 of 2)"]);
+  // Found playing: three alike Walking Corpses attacking, two Walking Corpses and two
+  // summoning sick ones to block with: six options, each "Block Walking Corpse with Walking
+  // Corpse (one of 2 alike) (k of 6)". Attackers the player can't tell apart are one; a
+  // blocker's summoning sickness is nothing (302.6: it stops only attacks and {T}).
+  const corpse = (id: string, controller: number, change: (o: GameObject) => void) => {
+    const o = create(GameObjectSchema, { id, name: "Walking Corpse", owner: controller, controller,
+      cardTypes: ["Creature"], power: 2, toughness: 2, zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } });
+    change(o);
+    return o;
+  };
+  for (const w of ["w1", "w2", "w3"]) seen.set(w, corpse(w, 1, (o) => { o.attacking = 0; o.tapped = true; }));
+  for (const c of ["c1", "c2", "c3", "c4"]) {
+    seen.set(c, corpse(c, 0, (o) => { o.summoningSick = c === "c3" || c === "c4"; }));
+  }
+  const corpseBlocks = ["c1", "c2", "c3", "c4"].flatMap((c) => ["w1", "w2", "w3"].map((w) => block(c, w)));
+  assert.deepEqual(show([...corpseBlocks, act({ case: "finishBlockers", value: {} })]).map(([label, index]) => [label, index]), [
+    ["Block Walking Corpse with Walking Corpse (one of 4 alike)", 0],
+    ["Done: confirm blockers", 12],
+  ]);
+  // c1 blocks w1: w1 is blocked (a second blocker may join it, 509.1a), the others not.
+  seen.get("c1")!.blocking = ["w1"];
+  assert.deepEqual(show(corpseBlocks.slice(3)).map(([label, index]) => [label, index]), [
+    ["Block Walking Corpse (already blocked) with Walking Corpse (one of 3 alike)", 0],
+    ["Block Walking Corpse with Walking Corpse (one of 3 alike)", 1],
+  ]);
+  // Attacking two planeswalkers of one name: never one option.
+  const walker = (id: string) => create(GameObjectSchema, { id, name: "Jace Beleren", owner: 1,
+    controller: 1, cardTypes: ["Planeswalker"], zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } });
+  seen.set("p1", walker("p1"));
+  seen.set("p2", walker("p2"));
+  const atWalker = (objectId: string, planeswalkerId: string) =>
+    act({ case: "declareAttacker", value: { objectId, defender: 1, planeswalkerId } });
+  assert.deepEqual(show([atWalker("gb1", "p1"), atWalker("gb1", "p2"), atWalker("gb2", "p1"),
+    atWalker("gb2", "p2")]).map(([, , indices]) => indices), [[0, 2], [1, 3]]);
+});
+
 test("601.2c: a target's options list the opponents first, then theirs, then you, then yours", () => {
   // By seat, seat 1's "Target you" was key 1: a player pressing 1 to hit the opponent
   // shocked themself.
