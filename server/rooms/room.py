@@ -95,6 +95,11 @@ from server.view.stream import ViewStream, recent_events
 #: :meth:`Room._release`); more that are due wait for the next.
 RELEASE_AT_ONCE = 4
 
+#: Why a join as a player is refused (the same words whether or not the game is over).
+_NOT_INVITED = "that is not this room's invite code"
+_PRIVATE = "this room is private: join with its invite code"
+_NO_SEAT = "no free seat in this room"
+
 
 @dataclass(frozen=True, slots=True)
 class RoomConfig:
@@ -440,7 +445,19 @@ class Room:
         if self.finished and not cmd.spectator:
             # (Spectators may still come while it lingers: the last board, live, or a
             # delayed tier that plays on -- one whose place a restart lost watches again.)
-            refuse(mpb.ERROR_CODE_GAME_OVER, "the game in this room is over")
+            # Told only to whoever may join it as a player, and while no delayed tier is
+            # still showing the game, a full room's answer: the lobby's list doesn't say the
+            # game is over before its tiers do either (listed_info).
+            stranger = self._seat_of_session(cmd.session_id) is None and \
+                self._seat_of_account(cmd.account_id) is None
+            if stranger and self._reserved_seat(cmd.account_id) is None and \
+                    self.settings.private and not self._invited(cmd):
+                refuse(mpb.ERROR_CODE_FORBIDDEN, _NOT_INVITED if cmd.invite_code
+                       else _PRIVATE)
+            elif stranger and self.still_shown:
+                refuse(mpb.ERROR_CODE_ROOM_FULL, _NO_SEAT)
+            else:
+                refuse(mpb.ERROR_CODE_GAME_OVER, "the game in this room is over")
             return
         seated = self._seat_of_session(cmd.session_id) or self._seat_of_account(cmd.account_id)
         if seated is not None and not seated.left and seated.conn is None and \
@@ -480,9 +497,8 @@ class Room:
         else:
             reserved = self._reserved_seat(cmd.account_id)
             if reserved is None and self.settings.private and not self._invited(cmd):
-                refuse(mpb.ERROR_CODE_FORBIDDEN,
-                       "that is not this room's invite code" if cmd.invite_code
-                       else "this room is private: join with its invite code")
+                refuse(mpb.ERROR_CODE_FORBIDDEN, _NOT_INVITED if cmd.invite_code
+                       else _PRIVATE)
                 return
             if reserved is not None:
                 free = [reserved] if self.seats[reserved] is None else []
@@ -494,7 +510,7 @@ class Room:
                 refuse(mpb.ERROR_CODE_ROOM_FULL,
                        "the free seats of this room are reserved for "
                        + ", ".join(n for _a, n in self.settings.reserved)
-                       if some_free and self.game is None else "no free seat in this room")
+                       if some_free and self.game is None else _NO_SEAT)
                 return
             deck = cmd.deck or resolve(self._demo_for_next(), self.format)
             member = Member(cmd.session_id, cmd.name, free[0], deck, cmd.conn,

@@ -533,3 +533,41 @@ async def test_a_long_reload_never_brings_a_tiers_actions_forward(
             tier = room.delayed[0]
             tier.release(now + 14.9, room.game.turn, False)
             assert tier.held == 1, room_id  # the last: due 15 s after the restart
+
+
+@pytest.mark.parametrize("private", [True, False])
+def test_a_player_join_doesnt_say_the_game_is_over_before_the_delayed_tier_does(
+        private: bool) -> None:
+    """A stranger's JoinRoom as a player was answered GAME_OVER the moment the live game
+    ended -- before the invite check of a private room, and while its delayed tier was
+    still showing the game (a match's result, early, to anyone). Now a private room's
+    stranger is refused as before the end, and while a tier still holds actions the answer
+    is a full room's; once it has shown everything, GAME_OVER."""
+    settings = RoomSettings(private=private, spectate=Spectate.NONE,
+                            invite_hash=secret_hash(INVITE),
+                            reserved=(("a1", "p1"), ("a2", "p2")),
+                            tiers=(SpectatorTier(TierKind.PUBLIC, delay_seconds=60,
+                                                 accounts=((WATCHER, "w"),)),))
+    d = Driver(Room("r1", "tiers", 2, 0.0, RoomConfig(history=10_000), settings=settings))
+    start(d)
+    d.now = 1.0
+    assert d.do(ConcedeGame(seat_conn(d, 0), 0)).log
+    assert d.room.finished and d.room.still_shown
+
+    def join_as_player(conn: int, code: str) -> list[int]:
+        d.rid += 1
+        d.do(Join(conn, d.rid, f"s{conn}", f"x{conn}", False, None, f"x{conn}", code))
+        return errors(d.take(conn))
+
+    if private:
+        assert join_as_player(20, "") == [mpb.ERROR_CODE_FORBIDDEN]
+        assert join_as_player(21, "wrong") == [mpb.ERROR_CODE_FORBIDDEN]
+    assert join_as_player(22, INVITE) == [mpb.ERROR_CODE_ROOM_FULL]
+    # The game's own players know the result already.
+    assert join_as_player(seat_conn(d, 0), INVITE) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
+    d.now = 62.0
+    d.do(Tick())
+    assert not d.room.still_shown
+    assert join_as_player(23, INVITE) == [mpb.ERROR_CODE_GAME_OVER]
+    if private:
+        assert join_as_player(24, "") == [mpb.ERROR_CODE_FORBIDDEN]
