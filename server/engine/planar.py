@@ -26,16 +26,13 @@ from server.cards import CardDef
 from server.cards.mana import ManaCost
 from server.cards.model import TriggeredAbility, TriggerEvent
 from server.cards.verbs import Coded, Effect
-from server.engine.events import DamageDealt, Event
+from server.engine.events import Event
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
 from server.engine.triggers import trigger
-from server.engine.watchers import emit
 from server.engine.zones import (
     create_object,
-    damage_after_replacements,
     draw,
     fresh_id,
-    lose_life,
     put_counters,
     remove_from_game,
     sacrifice,
@@ -329,12 +326,11 @@ def coded_flame_counter_then_damage_you(game: Game, obj: GameObject, effect: Eff
     if plane is None or plane.zone is not Zone.COMMAND:
         return
     put_counters(game, plane, "flame", 1, events)  # rule 122.1
-    # Replacement effects modify the damage as anywhere else (614.1a).
-    amount = damage_after_replacements(game, plane, plane.counters["flame"])
-    for seat in players:
-        if not game.players[seat].has_lost:
-            emit(game, events, DamageDealt(plane.id, seat, None, amount))
-            lose_life(game, seat, amount, events)  # rule 120.3a: damage to a player
+    # Damage as any source deals it (120.3a): prevention effects (615.1, Nine Lives, with
+    # the player's choice among them, 616.1) and replacement effects (614.1a) apply.
+    from server.engine.effects import deal_damage_at_once  # (effects imports this module)
+    deal_damage_at_once(game, [(plane, ("player", seat), plane.counters["flame"])
+                               for seat in players if not game.players[seat].has_lost], events)
 
 
 def coded_draw_per_land_you_control(game: Game, obj: GameObject, effect: Effect,
