@@ -39,6 +39,7 @@ from client_sdk.client import (
 )
 from client_sdk.describe import (
     NO_BLOCKERS_TEXT,
+    alike_order,
     card_words,
     nothing_can_block,
     only_pass,
@@ -324,6 +325,9 @@ class Session:
                 await self._answer(0, auto=True, logged=NO_BLOCKERS_TEXT)
             elif decision is not None and only_pass(decision, board.mirror.objects):
                 await self._answer(0, auto=True)
+            elif decision is not None and alike_order(board, decision,
+                                                      board.mirror.objects.values()):
+                await self._answer(0, auto=True)  # (the cards' moves say it)
             elif decision is not None and (index := self._passing_on()) is not None:
                 await self._answer(index, auto=True)
             self.changed()

@@ -14,7 +14,7 @@ import trio.testing
 
 from client_sdk.board import Board
 from client_sdk.client import Client, ConnectionEndedError
-from client_sdk.describe import NO_BLOCKERS_TEXT, nothing_can_block, only_pass
+from client_sdk.describe import NO_BLOCKERS_TEXT, alike_order, nothing_can_block, only_pass
 from client_sdk.mirror import Mirror
 from client_sdk.terminal import Keyboard, Screen, Session
 from protocol.v1 import game_pb2 as pb
@@ -93,13 +93,18 @@ LANDS = [
 ]
 
 
-async def _received(messages: list[mpb.ServerMessage | BaseException]
+async def _received(messages: list[mpb.ServerMessage | BaseException],
+                    graveyard: list[pb.GameObject] | None = None,
                     ) -> tuple[StubClient, Board, Session]:
+    zones = [pb.ZoneContents(zone=pb.ZoneRef(kind=pb.ZONE_KIND_BATTLEFIELD, owner=-1),
+                             object_ids=[o.id for o in LANDS])]
+    if graveyard:
+        zones.append(pb.ZoneContents(zone=pb.ZoneRef(kind=pb.ZONE_KIND_GRAVEYARD, owner=0),
+                                     object_ids=[o.id for o in graveyard]))
+    objects: list[pb.GameObject] = sorted([*LANDS, *(graveyard or [])], key=lambda o: o.id)
     view = pb.View(viewer=0, header=pb.GameHeader(turn=3, active_seat=1),
                    players=[pb.Player(seat=0, name="Ann"), pb.Player(seat=1, name="Bob")],
-                   objects=LANDS, zones=[pb.ZoneContents(
-                       zone=pb.ZoneRef(kind=pb.ZONE_KIND_BATTLEFIELD, owner=-1),
-                       object_ids=[o.id for o in LANDS])])
+                   objects=objects, zones=zones)
     mirror = Mirror()
     mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=5, view=view,
                                      view_hash=view_hash(view)))
@@ -162,6 +167,33 @@ async def test_117_3_priority_with_nothing_to_do_but_pass_is_passed_and_any_othe
     assert client.acted == [(4, 0), (5, 0)]
     assert not board.events  # nothing said: passing is what happens all the time
     assert board.decision is not None and board.decision.prompt_id == 6
+
+
+async def test_404_3_the_order_of_alike_cards_put_into_the_graveyard_is_no_choice(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Milled by Thieves' Guild Enforcer, a new user was asked to press 1 for "Next: Walking
+    Corpse", its one option (two alike Walking Corpses): answered at once. Cards that differ
+    still ask."""
+    def card(oid: str, name: str) -> pb.GameObject:
+        return pb.GameObject(id=oid, name=name, card_types=["Creature"], owner=0, controller=0,
+                             zone=pb.ZoneRef(kind=pb.ZONE_KIND_GRAVEYARD, owner=0))
+
+    def order(prompt_id: int, *ids: str) -> mpb.ServerMessage:
+        return mpb.ServerMessage(decision=pb.Decision(
+            prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_ORDER_GRAVEYARD,
+            options=[pb.Action(choose_order=pb.ChooseOrder(object_id=i)) for i in ids]))
+
+    cards = [card("y1", "Walking Corpse"), card("y2", "Walking Corpse"), card("y3", "Swamp")]
+    client, board, _session = await _received([order(4, "y1", "y2"), order(5, "y1", "y3")],
+                                              graveyard=cards)
+    assert client.acted == [(4, 0)]
+    assert not board.events  # (the cards' moves say what happened)
+    assert board.decision is not None and board.decision.prompt_id == 5
+    assert alike_order(board, order(1, "y2", "y1").decision, cards)
+    assert not alike_order(board, order(1, "y3", "y1").decision, cards)
+    # A choice of another kind with one option shown is still asked (a discard, say).
+    assert not alike_order(board, pb.Decision(kind=pb.DECISION_KIND_DISCARD, options=[
+        pb.Action(discard=pb.Discard(object_id=i)) for i in ("y1", "y2")]), cards)
 
 
 async def test_a_declaration_of_blockers_with_a_choice_waits_for_the_player(

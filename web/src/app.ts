@@ -15,7 +15,7 @@ import {
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
-  assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
+  alikeOrder, assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
   optionSeats, seatName, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
 } from "./describe";
 import { inviteLink, type Invite } from "./links";
@@ -840,6 +840,8 @@ export class App implements Names {
             this.addLog(NO_BLOCKERS_TEXT);
             this.act(0);
           } else if (onlyPass(d, this.mirror.objects)) { // nothing to do but pass (117.3)
+            this.act(0);
+          } else if (alikeOrder(this, d, this.mirror.objects.values())) { // (404.3)
             this.act(0);
           }
         }

@@ -576,6 +576,16 @@ export function onlyPass(decision: Decision, objects: ReadonlyMap<string, GameOb
   return passes;
 }
 
+/** Whether `decision` is the order of cards put into the player's graveyard at once (404.3)
+ * when the cards left all look the same ({@link shownOptions}: one option, "Next: Swamp" for
+ * two Swamps a Mind Rot discarded): no choice, answered at once for the player. (Milled by
+ * Thieves' Guild Enforcer, a new user was asked to press 1 for "Next: Walking Corpse", its
+ * only option.) As client_sdk.describe.alike_order. */
+export function alikeOrder(names: Names, decision: Decision, objects: Iterable<GameObject>): boolean {
+  return decision.kind === DecisionKind.ORDER_GRAVEYARD && decision.options.length > 0
+    && shownOptions(names, decision.options, objects).length === 1;
+}
+
 export function decisionName(kind: DecisionKind): string {
   return DECISION_NAMES[kind] ?? "a decision";
 }

@@ -912,6 +912,35 @@ test("alike options are one (four Forests: one 'Play Forest'); key N picks the N
   } finally { restore(); }
 });
 
+test("404.3: the order of alike cards put into the graveyard is no choice: answered at once", () => {
+  // Milled by Thieves' Guild Enforcer, a new user was asked to click "Next: Walking Corpse",
+  // its one option (two alike Walking Corpses). Cards that differ still ask.
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    const grave = { $typeName: "manawire.v1.ZoneRef" as const, kind: ZoneKind.GRAVEYARD, owner: 0 };
+    for (const [id, name] of [["y1", "Walking Corpse"], ["y2", "Walking Corpse"], ["y3", "Swamp"]] as const) {
+      v.objects.push({ ...v.objects[0]!, id, name, manaCost: "", cardTypes: ["Creature"], zone: grave });
+    }
+    v.zones.push({ $typeName: "manawire.v1.ZoneContents", zone: grave, objectIds: ["y1", "y2", "y3"] });
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    const order = (promptId: bigint, ...ids: string[]) => ({ body: { case: "decision" as const, value: {
+      roomId: "r", promptId, seat: 0, kind: DecisionKind.ORDER_GRAVEYARD, stateId: 5n,
+      options: ids.map((objectId) => ({ kind: { case: "chooseOrder" as const, value: { objectId } } })) } } });
+    ws.deliver(order(10n, "y1", "y2"));
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act"
+      ? [[m.body.value.promptId, m.body.value.optionIndex]] : []);
+    assert.deepEqual(acts(), [[10n, 0]]);
+    assert.deepEqual(app.log, []); // (the cards' moves say what happened)
+    ws.deliver(order(11n, "y1", "y3"));
+    assert.deepEqual(acts(), [[10n, 0]]);
+    assert.equal(app.decision?.promptId, 11n);
+  } finally { restore(); }
+});
+
 test("Escape clears the selection, else takes back the cast (its Cancel option); nothing else", () => {
   // No key took a cast back: the Cancel option, last, was often past key 9.
   const restore = installFakeSocket();
