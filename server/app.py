@@ -659,7 +659,8 @@ class App:
             return
         host, invite = made
         await self._enter(conn, host, record, rid,
-                          req.JoinRoom(host.room_id, False, request.deck, invite), deck=deck)
+                          req.JoinRoom(host.room_id, False, request.deck, invite), deck=deck,
+                          creating=True)
 
     async def _admit(self, room_id: str) -> None:
         """Wait for a spectator's turn to enter ``room_id`` (joining, or resuming a place
@@ -667,12 +668,14 @@ class App:
         await self.watch_gate.admit(room_id)
 
     async def _enter(self, conn: _Connection, host: RoomHost, record: _SessionRecord,
-                     rid: int, request: req.JoinRoom, *, deck: Deck | None) -> None:
+                     rid: int, request: req.JoinRoom, *, deck: Deck | None,
+                     creating: bool = False) -> None:
         """Ask the room to take the connection in (as a player with ``deck``, or a
-        spectator) and record its answer."""
+        spectator; ``creating``: its creator, in the room just made) and record its
+        answer."""
         out = await self._settle(conn, host, cmd.Join(
             conn.conn_id, rid, record.session_id, record.name, request.spectator,
-            deck, record.account.account_id, request.invite_code, request.tier))
+            deck, record.account.account_id, request.invite_code, request.tier, creating))
         if out is None:
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                    f"no room {request.room_id!r}", rid))

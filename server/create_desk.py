@@ -143,6 +143,14 @@ class CreateDesk:
                                        f"{holder.name!r} is reserved a seat twice", rid))
                 return None
             reserved.append((holder.account_id, holder.name))
+        if request.join and len(reserved) >= request.seats and \
+                all(a != account.account_id for a, _n in reserved):
+            conn.reply(error_bytes(
+                mpb.ERROR_CODE_INVALID_ARGUMENT,
+                f"every seat of this room is reserved for others "
+                f"({', '.join(n for _a, n in reserved)}): there is none for you to join; "
+                f"reserve one for yourself or create it without join", rid))
+            return None
         tiers = self._tiers(conn, rid, request.tiers)
         if tiers is None:
             return None

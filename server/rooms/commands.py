@@ -31,6 +31,9 @@ class Join:
     invite_code: str = field(default="", repr=False)
     #: A spectator's tier: 0 the live public view, n the room's n-th delayed tier.
     tier: int = 0
+    #: The creator's seat in the room just created for it (``CreateRoom.join``): refused,
+    #: the room -- empty, made for nobody else -- closes at once.
+    creating: bool = False
 
 
 @dataclass(frozen=True, slots=True)

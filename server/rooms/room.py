@@ -359,6 +359,12 @@ class Room:
             self._act(out, command, now)
         elif isinstance(command, Join):
             self._join(out, command, now)
+            if command.creating and not out.accepted and self.game is None and \
+                    not any(self.members()):
+                # CreateRoom.join whose creator couldn't be seated (its connection taken
+                # over meanwhile): the room would wait --idle-room-seconds, empty, counted
+                # against the creator's rooms.
+                self._close(out, "its creator could not take a seat in it")
         elif isinstance(command, Leave):
             self._leave(out, command, now)
         elif isinstance(command, Snapshot):

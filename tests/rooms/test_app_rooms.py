@@ -381,6 +381,35 @@ async def test_create_room_with_join_checks_the_deck_first_and_creates_no_room_f
         assert len(app.lobby.rooms) == 1
 
 
+async def test_create_room_with_join_refuses_a_room_whose_seats_are_all_reserved_for_others(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """``CreateRoom{join, reserved: [bob, carl], seats: 2}`` from a third account made the
+    room, then couldn't seat its creator (ROOM_FULL): four such requests left four empty
+    rooms counted against the creator's open rooms for ten minutes. It is refused before any
+    room is made."""
+    async with running_app(tmp_path) as app:
+        names = []
+        for name in ("bob", "carl"):
+            peer = Peer(app, name)
+            await peer.hello()
+            names += [m.welcome.account.name for m in peer.got if m.HasField("welcome")]
+        ann = Peer(app, "ann")
+        await ann.hello()
+        for _ in range(5):
+            reply = await ann.call(create_room=mpb.CreateRoom(
+                name="t", join=True, seats=2, reserved=names))
+            assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+            assert f"reserved for others ({', '.join(names)})" in reply.error.message
+        assert not app.lobby.rooms
+        # Reserving one of them leaves a seat for the creator.
+        rid = await ann.send(create_room=mpb.CreateRoom(
+            name="t", join=True, seats=2, reserved=names[:1]))
+        await trio.testing.wait_all_tasks_blocked()
+        answers = [m for m in ann.pump() if m.request_id == rid]
+        assert [m.WhichOneof("body") for m in answers][:2] == ["room_created", "joined"]
+
+
 async def test_the_server_wide_room_cap_answers_with_a_clear_error(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:

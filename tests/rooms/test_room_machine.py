@@ -711,3 +711,26 @@ def test_an_engine_that_leaves_no_option_fails_the_room_instead_of_hanging_it(
     deciding = seat_conn(d, game.pending.seat)
     with pytest.raises(RuntimeError, match="left no decision to make after action 1"):
         d.act(deciding)
+
+
+def test_a_creators_refused_seat_in_the_room_made_for_it_closes_that_room() -> None:
+    """CreateRoom.join whose creator can't be seated (its connection taken over by another
+    of the account's as the room was made): the empty room waited --idle-room-seconds,
+    counted against the creator's rooms. A Join marked ``creating`` that is refused closes
+    the room, if nobody else is in it; any other refused join leaves a room as it was."""
+    settings = RoomSettings(reserved=(("a8", "p8"), ("a9", "p9")))
+    d = Driver(Room("r1", "test", 2, 0.0, settings=settings))
+    d.rid += 1
+    out = d.do(Join(1, d.rid, "s1", "p1", False, None, "a1"))
+    assert not out.accepted and not out.closed and not d.room.closed
+    d.rid += 1
+    out = d.do(Join(1, d.rid, "s1", "p1", False, None, "a1", creating=True))
+    assert not out.accepted and out.closed and d.room.closed
+    assert errors(d.take(1)) == [mpb.ERROR_CODE_ROOM_FULL, mpb.ERROR_CODE_ROOM_FULL]
+    # With someone in it, the room stays.
+    d = Driver(Room("r2", "test", 2, 0.0, settings=settings))
+    d.rid += 1
+    assert d.do(Join(8, d.rid, "s8", "p8", False, None, "a8")).accepted
+    d.rid += 1
+    out = d.do(Join(1, d.rid, "s1", "p1", False, None, "a1", creating=True))
+    assert not out.accepted and not out.closed and not d.room.closed
