@@ -5,9 +5,11 @@ tests/scenarios/replacement_order.yaml."""
 
 from __future__ import annotations
 
+import random
+
 from server.cards import card
 from server.engine import Game, PlayerSetup, Zone, apply, new_game
-from server.engine.actions import ChooseReplacement, Concede
+from server.engine.actions import Action, ChooseReplacement, Concede
 from server.engine.effects import deal_damage_at_once
 from server.engine.replacements import CombatDamagePrevented, register
 from server.engine.state import DecisionKind, GameObject
@@ -90,3 +92,34 @@ def test_800_4a_a_choice_left_with_one_option_after_a_player_leaves_applies_it()
     d = game.pending
     assert d is not None
     encode_decision(d, project(game, d.seat), "r", 1, game)
+
+
+def test_616_1_random_players_answer_the_choice_and_replays_match() -> None:
+    """Random games between decks of Nine Lives, Test Fog and attackers: the choice comes up,
+    random players answer it like any decision (``manawire sim`` does the same), every
+    decision encodes for its seat, and replaying the actions rebuilds the same game
+    (architecture invariant 3)."""
+    counts = {"Nine Lives": 12, "Test Fog": 6, "Shock": 8, "Onakke Ogre": 8, "Plains": 13,
+              "Mountain": 13}
+    deck = [card(n, include_test_cards=True) for n, k in counts.items() for _ in range(k)]
+    asked = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        setups = [PlayerSetup(f"p{i}", deck) for i in range(2)]
+        game = new_game(bytes([seed]) * 16, setups)
+        log: list[tuple[int, Action]] = []
+        for _ in range(4000):
+            d = game.pending
+            if game.result is not None or d is None:
+                break
+            encode_decision(d, project(game, d.seat), "r", 1, game)
+            if d.kind is DecisionKind.CHOOSE_REPLACEMENT:
+                asked += 1
+            action = rng.choice(d.options)
+            log.append((d.seat, action))
+            apply(game, d.seat, action)
+        again = new_game(bytes([seed]) * 16, setups)
+        for seat, action in log:
+            apply(again, seat, action)
+        assert project(again, 0) == project(game, 0)
+    assert asked > 0, "no game reached the choice"
