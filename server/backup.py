@@ -5,20 +5,34 @@ SQLite's online backup API (the standard library's :meth:`sqlite3.Connection.bac
 the database as one transaction saw it, whatever the server commits meanwhile; copying the
 file with ``cp`` beside a running server can copy a torn database or leave out what is still
 in its ``-wal`` file. The copy is created readable by its user only (mode 0600: the store
-holds the secret seeds of games in progress and the password hashes)."""
+holds the secret seeds of games in progress and the password hashes).
+
+SQLite opens a database's ``-wal``, ``-shm`` and ``-journal`` files by name, creating them if
+missing but taking them as they are if not, and reads them with the database: a ``-wal`` or
+hot ``-journal`` that someone else put beside the copy becomes part of it (their tables,
+their password hashes). So the copy is made, converted to a rollback journal (not WAL mode),
+checked and synced in a private directory (mode 0700) made beside ``DEST`` -- on its
+filesystem -- and, every connection to it closed, hard-linked to ``DEST`` (which never
+overwrites); and ``DEST``'s directory must not be writable by other users, who could plant
+such files beside it (for whoever opens it there later)."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
+import shutil
 import sqlite3
+import stat
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from server.store.files import STORE_NAME
+
+# The files SQLite opens beside a database, by the database's name.
+SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 class BackupError(Exception):
@@ -38,30 +52,94 @@ class Backup:
 def backup(data_dir: Path, dest: Path) -> Backup:
     """Copy the store of ``data_dir`` to ``dest`` (a new file; or, an existing directory,
     ``dest/manawire.sqlite3``), created 0600, with SQLite's online backup: safe while a
-    server writes the store. Raises :class:`BackupError` saying why it can't."""
+    server writes the store. Raises :class:`BackupError` saying why it can't (among others:
+    ``dest`` exists, or its directory is writable by other users)."""
     source = data_dir / STORE_NAME
     if not source.is_file():
         raise BackupError(f"{source} does not exist: DATA_DIR is the directory `manawire "
                           f"serve --data-dir` was given")
     if dest.is_dir():
         dest = dest / STORE_NAME
-    if dest.exists() or Path(f"{dest}-wal").exists():
-        raise BackupError(f"{dest} already exists: give a new file (a backup never writes "
-                          f"over another)")
+    parent = dest.parent
+    _check_private(parent, dest)
+    for suffix in ("", *SIDE_FILES):
+        if os.path.lexists(f"{dest}{suffix}"):
+            raise BackupError(f"{dest}{suffix} already exists: give a new file (a backup "
+                              f"never writes over another, nor beside SQLite files of "
+                              f"another database)")
     try:
-        # Created here, 0600, before SQLite writes a byte of it (its -wal, if any, takes the
-        # file's permissions).
-        os.close(os.open(dest, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        # 0700, ours, on DEST's filesystem: no one else can put a file SQLite would read
+        # beside the copy while it is made.
+        private = Path(tempfile.mkdtemp(prefix=".manawire-backup-", dir=parent))
     except OSError as exc:
-        raise BackupError(f"can't create {dest}: {exc.strerror or exc}") from None
+        raise BackupError(f"can't create a private directory in {parent} for the copy: "
+                          f"{exc.strerror or exc}") from None
     try:
-        games, in_play = _copy(source, dest)
-    except BaseException:
-        for leftover in (dest, Path(f"{dest}-wal"), Path(f"{dest}-shm")):
-            with contextlib.suppress(OSError):
-                leftover.unlink()
-        raise
-    return Backup(dest, dest.stat().st_size, games, in_play)
+        made = private / STORE_NAME
+        games, in_play = _make(source, made)
+        try:
+            os.link(made, dest)  # never over a file: fails if DEST exists by now
+        except FileExistsError:
+            raise BackupError(f"{dest} already exists: give a new file (a backup never "
+                              f"writes over another)") from None
+        except OSError as exc:
+            raise BackupError(f"can't create {dest}: {exc.strerror or exc} (a backup is "
+                              f"made beside DEST and hard-linked to it: DEST's filesystem "
+                              f"must support hard links)") from None
+        _fsync_dir(parent)
+        size = os.stat(made).st_size
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+    return Backup(dest, size, games, in_play)
+
+
+def _check_private(parent: Path, dest: Path) -> None:
+    """Refuse a ``dest`` whose directory other users may write."""
+    try:
+        mode = os.stat(parent).st_mode
+    except OSError as exc:
+        raise BackupError(f"can't use {parent} for {dest.name}: {exc.strerror or exc}") from None
+    if not stat.S_ISDIR(mode):
+        raise BackupError(f"{parent} is not a directory")
+    if mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise BackupError(
+            f"{parent} is writable by other users (mode {stat.S_IMODE(mode):04o}): one of "
+            f"them could put a -journal or -wal file beside {dest.name}, which SQLite would "
+            f"read into it when it is opened there (their accounts and data in your backup); "
+            f"choose a directory only you can write, e.g. `mkdir -m 700 ~/backups`")
+
+
+def _make(source: Path, made: Path) -> tuple[int, int]:
+    """Back ``source`` up into the new file ``made`` (in a private directory), whole on disk:
+    a rollback-journal database, checked, 0600, synced, every connection to it closed. The
+    copy's games, and those of them in play."""
+    try:
+        # Created here, 0600, before SQLite writes a byte of it.
+        os.close(os.open(made, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError as exc:
+        raise BackupError(f"can't create {made}: {exc.strerror or exc}") from None
+    games, in_play = _copy(source, made)
+    os.chmod(made, 0o600)
+    fd = os.open(made, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return games, in_play
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a new name in directory ``path`` durable (where the platform can)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _copy(source: Path, dest: Path) -> tuple[int, int]:
@@ -76,10 +154,15 @@ def _copy(source: Path, dest: Path) -> tuple[int, int]:
         dst = sqlite3.connect(str(dest))
         try:
             src.backup(dst)  # every page in one step: one consistent read of the store
-            dst.execute("PRAGMA journal_mode=DELETE")  # one file, whole, to copy and move
+            # The copy's header says WAL mode, as the store's does: made a rollback-journal
+            # database, one file, whole, that no -wal file is read with.
+            mode = dst.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
+            if str(mode).lower() != "delete":
+                raise BackupError(f"the copy of {source} could not be taken out of WAL mode "
+                                  f"({mode})")
             ok = dst.execute("PRAGMA integrity_check").fetchone()[0]
             if ok != "ok":
-                raise BackupError(f"the copy in {dest} fails SQLite's integrity check "
+                raise BackupError(f"the copy of {source} fails SQLite's integrity check "
                                   f"({ok}): is {source} damaged?")
             games, in_play = dst.execute(
                 "SELECT COUNT(*), COALESCE(SUM(result IS NULL AND aborted IS NULL), 0) "
@@ -87,7 +170,7 @@ def _copy(source: Path, dest: Path) -> tuple[int, int]:
         finally:
             dst.close()
     except sqlite3.Error as exc:
-        raise BackupError(f"backing {source} up to {dest} failed: {exc}") from None
+        raise BackupError(f"backing {source} up failed: {exc}") from None
     finally:
         src.close()
     return int(games), int(in_play)

@@ -1,19 +1,25 @@
 """``manawire backup``: a copy of a store taken while it is written (SQLite's online backup)
 opens, passes SQLite's integrity check, is readable by its user only, and a server started
-on it serves its games again (README.md, "Backups and moving to another host")."""
+on it serves its games again (README.md, "Backups and moving to another host"). It is made in
+a private directory, so a -wal, -journal or -shm file another user puts beside DEST is never
+read into it, and a DEST in a directory others may write is refused."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 import trio
 
-from server.backup import backup
+from server.backup import SIDE_FILES, BackupError, backup
 from server.store.records import CreateGame
 from server.store.sqlite import Store
 from server.store.writer import StoreWriter
@@ -86,7 +92,7 @@ def test_the_command_prints_what_it_wrote_and_never_overwrites(tmp_path: Path) -
     (tmp_path / "data").mkdir()
     store = Store(tmp_path / "data" / "manawire.sqlite3")
     store.apply([_game(1), _game(2)])
-    (tmp_path / "dest").mkdir()
+    (tmp_path / "dest").mkdir(mode=0o700)
 
     def run() -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "server.cli", "backup",
@@ -109,3 +115,168 @@ def test_the_command_prints_what_it_wrote_and_never_overwrites(tmp_path: Path) -
                               str(tmp_path / "nowhere"), str(tmp_path / "x.sqlite3")],
                              check=False, capture_output=True, text=True, timeout=60)
     assert missing.returncode == 1 and "does not exist" in missing.stderr
+
+
+def _foreign_wal(tmp_path: Path) -> bytes:
+    """The -wal of another database, every page of it a frame: an attacker's tables."""
+    path = tmp_path / "foreign-wal.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA wal_autocheckpoint=0")
+    db.execute("CREATE TABLE games(result, aborted)")
+    db.executemany("INSERT INTO games VALUES (NULL, NULL)", [()] * 500)
+    db.execute("CREATE TABLE pwned(note)")
+    db.execute("INSERT INTO pwned VALUES ('attacker data')")
+    db.commit()
+    wal = Path(f"{path}-wal").read_bytes()  # (before the close checkpoints it)
+    db.close()
+    return wal
+
+
+def _foreign_journal(tmp_path: Path) -> bytes:
+    """A hot rollback journal of another database: rolled back, its pages are written in."""
+    path = tmp_path / "foreign-journal.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA synchronous=OFF")  # (its records count to the journal's end)
+    db.execute("CREATE TABLE games(result, aborted, pad)")
+    db.executemany("INSERT INTO games VALUES (NULL, NULL, 'pad')", [()] * 500)
+    db.execute("CREATE TABLE pwned(note)")
+    db.execute("INSERT INTO pwned VALUES ('attacker data')")
+    db.execute("BEGIN IMMEDIATE")
+    db.execute("UPDATE games SET pad = 'dap'")
+    db.execute("UPDATE pwned SET note = 'changed'")
+    journal = Path(f"{path}-journal").read_bytes()
+    db.execute("ROLLBACK")
+    db.close()
+    return journal
+
+
+def _plants(tmp_path: Path, which: str) -> dict[str, bytes]:
+    """What the attacker puts beside DEST: ``which`` side file, or all three."""
+    every = {"-wal": _foreign_wal(tmp_path), "-journal": _foreign_journal(tmp_path),
+             "-shm": b"\xff" * 32768}
+    return every if which == "all" else {which: every[which]}
+
+
+def _source(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A data directory whose store holds two games; the store's dump (its every row)."""
+    (tmp_path / "data").mkdir()
+    store = Store(tmp_path / "data" / "manawire.sqlite3")
+    try:
+        store.apply([_game(1), _game(2)])
+    finally:
+        store.close()
+    db = sqlite3.connect(tmp_path / "data" / "manawire.sqlite3")
+    try:
+        return tmp_path / "data", list(db.iterdump())
+    finally:
+        db.close()
+
+
+def _dump_restored(copy: Path, tmp_path: Path) -> list[str]:
+    """The dump of ``copy`` as restored: alone, in an empty directory."""
+    (tmp_path / "restored").mkdir()
+    restored = tmp_path / "restored" / "manawire.sqlite3"
+    shutil.copyfile(copy, restored)
+    db = sqlite3.connect(restored)
+    try:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return list(db.iterdump())
+    finally:
+        db.close()
+
+
+def _on_the_copy(monkeypatch: pytest.MonkeyPatch, act: Callable[[], object]) -> None:
+    """Run ``act()`` once the backup has copied the store's pages and before its next step on
+    the copy (making it a rollback-journal database: where SQLite reads a -wal or a hot
+    -journal), as an attacker watching for the file would."""
+    connect = sqlite3.connect
+
+    class Watched(sqlite3.Connection):
+        done = False
+
+        def execute(self, *args: Any) -> sqlite3.Cursor:
+            if not Watched.done:
+                Watched.done = True
+                act()
+            return super().execute(*args)
+
+    def watched(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        if kwargs.get("uri"):  # (the store's, read-only)
+            db: sqlite3.Connection = connect(database, *args, **kwargs)
+        else:
+            db = connect(database, *args, factory=Watched, **kwargs)
+        return db
+
+    monkeypatch.setattr(sqlite3, "connect", watched)
+
+
+@pytest.mark.parametrize("which", ["-wal", "-journal", "-shm", "all"])
+def test_side_files_planted_beside_dest_during_the_copy_are_never_read_into_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, which: str) -> None:
+    data, dump = _source(tmp_path)
+    (tmp_path / "dest").mkdir(mode=0o700)
+    dest = tmp_path / "dest" / "backup.sqlite3"
+    plants = _plants(tmp_path, which)
+
+    def plant() -> None:
+        for suffix, content in plants.items():
+            Path(f"{dest}{suffix}").write_bytes(content)
+
+    _on_the_copy(monkeypatch, plant)
+    taken = backup(data, dest)
+    monkeypatch.undo()
+    assert (taken.path, taken.games, taken.in_play) == (dest, 2, 2)
+    assert dest.read_bytes()[18:20] == b"\x01\x01"  # a rollback-journal database, not WAL
+    st = dest.stat()
+    assert (st.st_mode & 0o777, st.st_nlink) == (0o600, 1)
+    assert _dump_restored(dest, tmp_path) == dump  # the store's tables and rows, only
+    left = sorted(p.name for p in (tmp_path / "dest").iterdir())
+    assert left == sorted([dest.name, *(f"{dest.name}{suffix}" for suffix in plants)])
+    for suffix, content in plants.items():  # (theirs, as they put them)
+        assert Path(f"{dest}{suffix}").read_bytes() == content
+
+
+def test_a_dest_made_by_someone_else_during_the_copy_is_never_written_over(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data, _dump = _source(tmp_path)
+    (tmp_path / "dest").mkdir(mode=0o700)
+    dest = tmp_path / "dest" / "backup.sqlite3"
+    _on_the_copy(monkeypatch, lambda: dest.write_bytes(b"theirs"))
+    with pytest.raises(BackupError, match="already exists"):
+        backup(data, dest)
+    assert dest.read_bytes() == b"theirs"
+    assert [p.name for p in (tmp_path / "dest").iterdir()] == [dest.name]  # nothing left
+
+
+@pytest.mark.parametrize("suffix", ["", *SIDE_FILES])
+def test_a_dest_or_its_side_files_already_there_are_refused(tmp_path: Path,
+                                                            suffix: str) -> None:
+    data, _dump = _source(tmp_path)
+    (tmp_path / "dest").mkdir(mode=0o700)
+    dest = tmp_path / "dest" / "backup.sqlite3"
+    Path(f"{dest}{suffix}").write_bytes(_foreign_wal(tmp_path) if suffix == "-wal" else b"x")
+    with pytest.raises(BackupError, match="already exists"):
+        backup(data, dest)
+    assert [p.name for p in (tmp_path / "dest").iterdir()] == [f"{dest.name}{suffix}"]
+
+
+@pytest.mark.parametrize("mode", [0o1777, 0o777, 0o770, 0o730, 0o702], ids=oct)
+def test_a_directory_other_users_may_write_is_refused(tmp_path: Path, mode: int) -> None:
+    data, _dump = _source(tmp_path)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(mode)
+    with pytest.raises(BackupError, match="writable by other users") as refused:
+        backup(data, shared / "backup.sqlite3")
+    assert "choose a directory only you can write" in str(refused.value)
+    with pytest.raises(BackupError, match="writable by other users"):
+        backup(data, shared)  # (a directory: shared/manawire.sqlite3)
+    assert list(shared.iterdir()) == []
+    done = subprocess.run([sys.executable, "-m", "server.cli", "backup", str(data),
+                           str(shared / "backup.sqlite3")],
+                          check=False, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"manawire backup: {shared} is writable by other users "
+                                  f"(mode {mode:04o}): ")
+    assert list(shared.iterdir()) == []
