@@ -394,6 +394,10 @@ def permanent_text(board: Board, obj: pb.GameObject) -> str:
     if obj.HasField("power") and obj.HasField("toughness"):
         words += f" {obj.power}/{obj.toughness}"
     flags: list[str] = []
+    # Keywords it has now that its text doesn't say (granted by an effect, layer 6: Rousing
+    # Read's flying read "Niambi, Esteemed Speaker 3/2"), as the web client's cards show them.
+    text = obj.rules_text.lower()
+    flags.extend(k.lower() for k in obj.keywords if k.lower() not in text)
     if obj.is_token:
         flags.append("token")
     if obj.tapped:

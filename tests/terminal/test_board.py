@@ -865,3 +865,19 @@ def test_103_5_a_mulligans_cards_back_into_the_library_are_one_line_not_seven() 
     assert "You put a card from your hand into your library (x3)" in text
     assert "Bob put a card from their hand into their library (x2)" in text
     assert text.count("into your library") == 1 and "moved from" not in text
+
+
+def test_keywords_granted_by_an_effect_show_on_the_board() -> None:
+    """Rousing Read on Niambi, Esteemed Speaker gives it flying: the board read "Niambi,
+    Esteemed Speaker 3/2 (attacking Bob)" -- nothing in the terminal said it flies (the web
+    client's card shows a keyword its text doesn't say). Keywords in its own text aren't
+    repeated (?N reads them)."""
+    board = _board(ANN)
+    niambi = _obj("n1", "Niambi, Esteemed Speaker", BATTLEFIELD, ANN, card_types=["Creature"],
+                  power=3, toughness=2, attacking=BOB, keywords=["Flash", "Flying"],
+                  rules_text="Flash\nWhen Niambi, Esteemed Speaker enters the battlefield, ...")
+    assert permanent_text(board, niambi) == \
+        "Niambi, Esteemed Speaker 3/2 (flying, attacking Bob)"
+    pegasus = _obj("p1", "Concordia Pegasus", BATTLEFIELD, ANN, card_types=["Creature"],
+                   power=1, toughness=3, keywords=["Flying"], rules_text="Flying")
+    assert permanent_text(board, pegasus) == "Concordia Pegasus 1/3"
