@@ -82,6 +82,7 @@ from server.engine.state import (
     GameObject,
     PendingTrigger,
     Zone,
+    may_take_back,
 )
 from server.engine.target_costs import least_target_taxes, target_taxes, targeted_cost
 from server.engine.targeting import (
@@ -615,6 +616,9 @@ def _reverse(game: Game, casting: Casting, events: list[Event]) -> None:
         del game.objects[obj.id]
     else:
         move(game, obj.id, Zone.HAND, events)
+        # It was never cast: no effect may look back at it (608.2h), and a player taking
+        # casts back over and over must not grow what the game keeps.
+        game.last_known_spells.pop(obj.id, None)
     if casting.had_priority:
         game.priority = casting.seat
 
@@ -640,7 +644,7 @@ def casting_choice(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     kind, options = casting_decision(game)
     casting = game.casting
     assert casting is not None
-    if options and cancellable(game, casting):
+    if options and cancellable(game, casting) and may_take_back(game, casting.seat):
         options = (*options, CancelCast())
     return kind, options
 

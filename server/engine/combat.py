@@ -16,7 +16,7 @@ from server.engine.actions import (
 )
 from server.engine.effects import attack_targets, deal_damage_at_once
 from server.engine.events import AttackersDeclared, BlockersDeclared, Event
-from server.engine.state import Game, GameObject
+from server.engine.state import Game, GameObject, may_take_back
 from server.engine.targeting import quality_of
 from server.engine.zones import attacked_seat
 
@@ -47,9 +47,10 @@ def attack_options(game: Game) -> tuple[Action, ...]:
     for oid in game.battlefield:
         if oid not in combat.attackers and can_attack(game, oid):
             options += attack_targets(game, oid)
-    if combat.attackers:
+    finish = not _unmet_attack_requirements(game)
+    if combat.attackers and (not finish or may_take_back(game, game.active)):
         options.append(ResetAttackers())
-    if not _unmet_attack_requirements(game):
+    if finish:
         options.append(FinishAttackers())
     return tuple(options)
 
@@ -144,9 +145,10 @@ def block_options(game: Game, seat: int) -> tuple[Action, ...]:
         and _completable(game, attackers, {**blocked, attacker.id: blocked[attacker.id] + 1},
                          [b for b in free if b is not blocker], most)
     ]
-    if any(blocked.values()):
+    finish = _completable(game, attackers, blocked, [], most)
+    if any(blocked.values()) and (not finish or may_take_back(game, seat)):
         options.append(ResetBlockers())
-    if _completable(game, attackers, blocked, [], most):
+    if finish:
         options.append(FinishBlockers())
     return tuple(options)
 

@@ -42,6 +42,7 @@ from server.engine.actions import (
     ActivateAbility,
     ActivateManaAbility,
     AssignCombatDamage,
+    CancelCast,
     CastSpell,
     ChooseOrder,
     ChooseReplacement,
@@ -247,6 +248,8 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
         raise IllegalActionError(f"{action!r} is not a legal option of this decision") \
             from None
     game.action_count += 1
+    if isinstance(action, (CancelCast, ResetAttackers, ResetBlockers)):
+        game.player(seat).take_backs += 1  # (MAX_TAKE_BACKS a turn)
     if isinstance(action, PayAutomatically):
         # A shortcut (732.2a): the options the player could have taken one by one.
         stepped = False
@@ -771,6 +774,7 @@ def _next_turn(game: Game) -> None:
     game.delayed = [d for d in game.delayed if not d.this_turn]  # "this turn" is over
     for player in game.players:
         player.lands_played = 0
+        player.take_backs = 0
 
 
 # --- the main loop ---------------------------------------------------------------------------

@@ -407,6 +407,14 @@ class GameObject:
         return self.card.mana_cost.mana_value + self.card.mana_cost.x_count * (self.x_value or 0)
 
 
+#: How many times a turn a player may take back a cast (CancelCast) or start a declaration
+#: of attackers or blockers over. Each returns the game to where it was, so one player could
+#: repeat it without end -- a loop of optional actions that changes nothing (732.1b, 732.3:
+#: the loop must not continue), each one logged and replayed on every restart. Past it those
+#: options are offered only where nothing else is (a declaration that can't be finished).
+MAX_TAKE_BACKS = 16
+
+
 @dataclass(slots=True)
 class Player:
     """A player: life, their own zones (object ids, top of library last) and mana pool."""
@@ -434,6 +442,9 @@ class Player:
     has_lost: bool = False
     #: Rule 704.5b: attempted to draw from an empty library since SBAs were last checked.
     drew_from_empty: bool = False
+    #: Casts taken back and declarations started over this turn (:data:`TAKE_BACKS` actions;
+    #: past :data:`MAX_TAKE_BACKS` they are no longer offered where anything else is).
+    take_backs: int = 0
 
     def all_mana(self) -> tuple[int, ...]:
         """All unspent mana by type, restricted (rule 106.6) or not: what others see."""
@@ -441,6 +452,12 @@ class Player:
         for counts in self.restricted_mana.values():
             pool = [a + b for a, b in zip(pool, counts, strict=True)]
         return tuple(pool)
+
+
+def may_take_back(game: Game, seat: int) -> bool:
+    """Whether ``seat`` may still take back a cast or start a declaration over this turn
+    (:data:`MAX_TAKE_BACKS`)."""
+    return game.players[seat].take_backs < MAX_TAKE_BACKS
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,9 @@ def _shape(game: Game) -> dict[str, Any]:
         "exile": sorted(i for i, o in game.objects.items() if o.zone.name == "EXILE"),
         "turn": (game.turn, game.step, game.active),
         "untapped": sorted(i for i in game.battlefield if not game.objects[i].tapped),
+        # A spell taken back was never cast: nothing may look back at it (608.2h), and a
+        # player taking casts back over and over must not grow what the game keeps.
+        "last_known_spells": sorted(game.last_known_spells),
     }
 
 
