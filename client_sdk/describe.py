@@ -392,7 +392,7 @@ def shown_options(names: Names, options: Sequence[pb.Action],
             texts[i] = f"Block {object_name(names, o.declare_blocker.attacker_id)} (already " \
                        f"blocked) with {object_name(names, o.declare_blocker.object_id)}"
     groups: list[list[int]] = []
-    alike: dict[tuple[str, str, str, bytes], list[int]] = {}
+    alike: dict[tuple[str, str, str, bytes, str], list[int]] = {}
     for i in shown_order(names, options):
         option, text = options[i], texts[i]
         kind = option.WhichOneof("kind") or ""
@@ -401,7 +401,12 @@ def shown_options(names: Names, options: Sequence[pb.Action],
                            sickness=kind != "declare_blocker") \
             if (kind in _ONE_OBJECT_KINDS or kind in _COMBAT_KINDS) and object_id \
             and names.viewer >= 0 else None
-        key = (kind, text, _partner(names, option, referenced), look) \
+        exact = ""
+        if look is None and kind == "declare_blocker" and names.viewer >= 0:
+            # A creature shown on its own (an Aura on it) blocking either of two alike
+            # attackers: one option still.
+            look, exact = b"", object_id
+        key = (kind, text, _partner(names, option, referenced), look, exact) \
             if look is not None else None
         group = alike.get(key) if key is not None else None
         # (One object's options twice, the same words: two abilities that read alike are

@@ -783,6 +783,14 @@ def test_alike_creatures_to_attack_or_block_with_are_one_option() -> None:
         (0, "Block Walking Corpse (already blocked) with Walking Corpse (one of 3 alike)"),
         (1, "Block Walking Corpse with Walking Corpse (one of 3 alike)"),
         (9, "Done: confirm blockers")]
+    # Found playing: Niambi, with an Aura on it (shown on its own), blocking one of two alike
+    # Thieves' Guild Enforcers read "(1 of 2)", "(2 of 2)": one option still.
+    mirror.objects["c5"] = _obj("c5", "Niambi, Esteemed Speaker", BATTLEFIELD, ANN,
+                                card_types=["Creature"], power=3, toughness=2)
+    mirror.objects["r5"] = _obj("r5", "Rousing Read", BATTLEFIELD, ANN, attached_to="c5")
+    board.decision = pb.Decision(prompt_id=15, seat=ANN, kind=pb.DECISION_KIND_DECLARE_BLOCKERS,
+                                 options=[block("c5", "w2"), block("c5", "w3")])
+    assert board.shown_options == [(0, "Block Walking Corpse with Niambi, Esteemed Speaker")]
     # The board says which attacker is blocked (it read "attacking you" x3 alike).
     assert permanent_text(board, mirror.objects["w1"]) == \
         "Walking Corpse 2/2 (tapped, attacking you, blocked by Walking Corpse)"

@@ -316,10 +316,14 @@ export function shownOptions(names: Names, options: readonly Action[],
     const o = options[i];
     if (o === undefined) continue;
     const id = optionObjects(o)[0] ?? "";
-    const look = (ONE_OBJECT_KINDS.has(o.kind.case) || COMBAT_KINDS.has(o.kind.case)) && id
+    let look = (ONE_OBJECT_KINDS.has(o.kind.case) || COMBAT_KINDS.has(o.kind.case)) && id
       && names.viewer >= 0 ? objectLook(names.object(id), referenced, o.kind.case !== "declareBlocker") : null;
+    let exact = "";
+    // A creature shown on its own (an Aura on it) blocking either of two alike attackers: one
+    // option still.
+    if (look === null && o.kind.case === "declareBlocker" && names.viewer >= 0) [look, exact] = ["", id];
     const key = look === null ? null
-      : `${o.kind.case}\n${texts[i] ?? ""}\n${partner(names, o, referenced)}\n${look}`;
+      : `${o.kind.case}\n${texts[i] ?? ""}\n${partner(names, o, referenced)}\n${look}\n${exact}`;
     const group = key === null ? undefined : alike.get(key);
     // (One object's options twice, the same words: two abilities that read alike are no
     // one option. One creature blocking either of two alike attackers is.)
