@@ -266,7 +266,9 @@ def _damage(game: Game, source: GameObject, target: Target, amount: int,
         if protected_from(obj, source):
             return 0  # rule 702.16e: prevented
         if obj.is_planeswalker:
-            obj.counters["loyalty"] = obj.loyalty - amount
+            # Rules 120.3c, 306.8: that many loyalty counters are removed -- all of them if
+            # it has fewer (a number of counters is never below 0, 122.1e).
+            obj.counters["loyalty"] = max(0, obj.loyalty - amount)
         if obj.is_creature:
             obj.damage += amount
             if source.has("Deathtouch"):
