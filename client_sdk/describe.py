@@ -684,9 +684,20 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
     if kind == "player_lost":
         return (f"{seat_name(names, event.player_lost.seat)} lost the game "
                 f"({event.player_lost.reason})")
-    if kind == "spell_cast":
+    if kind == "spell_cast":  # 601.2i, with its targets (601.2c)
         return f"{seat_name(names, event.spell_cast.controller)} cast " \
-               f"{event.spell_cast.name or 'a spell'}"
+               f"{event.spell_cast.name or 'a spell'}" + \
+               _targeting(names, event.spell_cast.targets)
+    if kind == "ability":  # 602.2i activated, 603.3 triggered: put on the stack
+        a = event.ability
+        said = f" ({_clipped(a.text)})" if a.text else ""
+        if a.triggered:
+            whose = "your" if a.controller == names.viewer else \
+                f"{names.player(a.controller)}'s"
+            return f"{whose} {a.name or 'card'} triggered{said}" + \
+                _targeting(names, a.targets)
+        return f"{seat_name(names, a.controller)} activated {a.name or 'a card'}{said}" + \
+            _targeting(names, a.targets)
     if kind == "card_drawn":
         return f"{seat_name(names, event.card_drawn.seat)} drew a card"
     if kind == "token_created":
@@ -760,6 +771,25 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
     if kind == "game_ended":
         return result_text(names, event.game_ended.winners, event.game_ended.reason)
     return None
+
+
+def _targeting(names: Names, targets: Iterable[pb.Target]) -> str:
+    """`` targeting Bob and Grizzly Bears`` (601.2c), or nothing."""
+    said = [target_text(names, t) for t in targets]
+    if not said:
+        return ""
+    return " targeting " + (said[0] if len(said) == 1
+                            else ", ".join(said[:-1]) + " and " + said[-1])
+
+
+#: The most of an ability's text a log line quotes.
+ABILITY_WORDS = 60
+
+
+def _clipped(text: str) -> str:
+    """An ability's text for a log line: its first :data:`ABILITY_WORDS` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= ABILITY_WORDS else text[:ABILITY_WORDS - 3].rstrip() + "..."
 
 
 def token_words(name: str) -> str:

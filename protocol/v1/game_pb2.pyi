@@ -385,14 +385,34 @@ class PlayerLostEvent(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class SpellCastEvent(_message.Message):
-    __slots__ = ("object_id", "controller", "name")
+    __slots__ = ("object_id", "controller", "name", "targets")
     OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
     CONTROLLER_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    TARGETS_FIELD_NUMBER: _ClassVar[int]
     object_id: str
     controller: int
     name: str
-    def __init__(self, object_id: _Optional[str] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+    targets: _containers.RepeatedCompositeFieldContainer[Target]
+    def __init__(self, object_id: _Optional[str] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ...) -> None: ...
+
+class AbilityEvent(_message.Message):
+    __slots__ = ("object_id", "controller", "source_id", "name", "text", "triggered", "targets")
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTROLLER_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TRIGGERED_FIELD_NUMBER: _ClassVar[int]
+    TARGETS_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    controller: int
+    source_id: str
+    name: str
+    text: str
+    triggered: bool
+    targets: _containers.RepeatedCompositeFieldContainer[Target]
+    def __init__(self, object_id: _Optional[str] = ..., controller: _Optional[int] = ..., source_id: _Optional[str] = ..., name: _Optional[str] = ..., text: _Optional[str] = ..., triggered: _Optional[bool] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ...) -> None: ...
 
 class CardDrawnEvent(_message.Message):
     __slots__ = ("seat",)
@@ -521,7 +541,7 @@ class GameEndedEvent(_message.Message):
     def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("zone_change", "damage", "player_lost", "spell_cast", "card_drawn", "token_created", "attackers_declared", "blockers_declared", "cards_revealed", "library_searched", "clash", "life_exchanged", "crime", "expend", "game_ended", "life_changed", "starting_player_chosen", "mulligan_taken")
+    __slots__ = ("zone_change", "damage", "player_lost", "spell_cast", "card_drawn", "token_created", "attackers_declared", "blockers_declared", "cards_revealed", "library_searched", "clash", "life_exchanged", "crime", "expend", "game_ended", "life_changed", "starting_player_chosen", "mulligan_taken", "ability")
     ZONE_CHANGE_FIELD_NUMBER: _ClassVar[int]
     DAMAGE_FIELD_NUMBER: _ClassVar[int]
     PLAYER_LOST_FIELD_NUMBER: _ClassVar[int]
@@ -540,6 +560,7 @@ class GameEvent(_message.Message):
     LIFE_CHANGED_FIELD_NUMBER: _ClassVar[int]
     STARTING_PLAYER_CHOSEN_FIELD_NUMBER: _ClassVar[int]
     MULLIGAN_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    ABILITY_FIELD_NUMBER: _ClassVar[int]
     zone_change: ZoneChangeEvent
     damage: DamageEvent
     player_lost: PlayerLostEvent
@@ -558,7 +579,8 @@ class GameEvent(_message.Message):
     life_changed: LifeChangedEvent
     starting_player_chosen: StartingPlayerChosenEvent
     mulligan_taken: MulliganTakenEvent
-    def __init__(self, zone_change: _Optional[_Union[ZoneChangeEvent, _Mapping]] = ..., damage: _Optional[_Union[DamageEvent, _Mapping]] = ..., player_lost: _Optional[_Union[PlayerLostEvent, _Mapping]] = ..., spell_cast: _Optional[_Union[SpellCastEvent, _Mapping]] = ..., card_drawn: _Optional[_Union[CardDrawnEvent, _Mapping]] = ..., token_created: _Optional[_Union[TokenCreatedEvent, _Mapping]] = ..., attackers_declared: _Optional[_Union[AttackersDeclaredEvent, _Mapping]] = ..., blockers_declared: _Optional[_Union[BlockersDeclaredEvent, _Mapping]] = ..., cards_revealed: _Optional[_Union[CardsRevealedEvent, _Mapping]] = ..., library_searched: _Optional[_Union[LibrarySearchedEvent, _Mapping]] = ..., clash: _Optional[_Union[ClashEvent, _Mapping]] = ..., life_exchanged: _Optional[_Union[LifeExchangedEvent, _Mapping]] = ..., crime: _Optional[_Union[CrimeEvent, _Mapping]] = ..., expend: _Optional[_Union[ExpendEvent, _Mapping]] = ..., game_ended: _Optional[_Union[GameEndedEvent, _Mapping]] = ..., life_changed: _Optional[_Union[LifeChangedEvent, _Mapping]] = ..., starting_player_chosen: _Optional[_Union[StartingPlayerChosenEvent, _Mapping]] = ..., mulligan_taken: _Optional[_Union[MulliganTakenEvent, _Mapping]] = ...) -> None: ...
+    ability: AbilityEvent
+    def __init__(self, zone_change: _Optional[_Union[ZoneChangeEvent, _Mapping]] = ..., damage: _Optional[_Union[DamageEvent, _Mapping]] = ..., player_lost: _Optional[_Union[PlayerLostEvent, _Mapping]] = ..., spell_cast: _Optional[_Union[SpellCastEvent, _Mapping]] = ..., card_drawn: _Optional[_Union[CardDrawnEvent, _Mapping]] = ..., token_created: _Optional[_Union[TokenCreatedEvent, _Mapping]] = ..., attackers_declared: _Optional[_Union[AttackersDeclaredEvent, _Mapping]] = ..., blockers_declared: _Optional[_Union[BlockersDeclaredEvent, _Mapping]] = ..., cards_revealed: _Optional[_Union[CardsRevealedEvent, _Mapping]] = ..., library_searched: _Optional[_Union[LibrarySearchedEvent, _Mapping]] = ..., clash: _Optional[_Union[ClashEvent, _Mapping]] = ..., life_exchanged: _Optional[_Union[LifeExchangedEvent, _Mapping]] = ..., crime: _Optional[_Union[CrimeEvent, _Mapping]] = ..., expend: _Optional[_Union[ExpendEvent, _Mapping]] = ..., game_ended: _Optional[_Union[GameEndedEvent, _Mapping]] = ..., life_changed: _Optional[_Union[LifeChangedEvent, _Mapping]] = ..., starting_player_chosen: _Optional[_Union[StartingPlayerChosenEvent, _Mapping]] = ..., mulligan_taken: _Optional[_Union[MulliganTakenEvent, _Mapping]] = ..., ability: _Optional[_Union[AbilityEvent, _Mapping]] = ...) -> None: ...
 
 class View(_message.Message):
     __slots__ = ("viewer", "header", "players", "objects", "zones")

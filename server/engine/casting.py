@@ -48,6 +48,7 @@ from server.engine.board import board
 from server.engine.counting import condition_met
 from server.engine.events import (
     AbilityActivated,
+    AbilityTriggered,
     CrimeCommitted,
     Event,
     Expended,
@@ -978,6 +979,8 @@ def _finish(game: Game, events: list[Event]) -> None:
     if ref is not None and ref.kind is AbilityKind.ACTIVATED:  # rule 602.2i
         events.append(AbilityActivated(obj.id, ref.source_id, obj.controller,
                                        obj.activated_def.loyalty is not None))
+    elif ref is not None and ref.kind is AbilityKind.TRIGGERED:  # rule 603.3
+        events.append(AbilityTriggered(obj.id, ref.source_id, obj.controller))
     # Rule 601.2c: the chosen objects became its targets (a copy's targets it was created
     # with weren't chosen, 707.10c: only new ones were).
     kept = {str(ref) for kind, ref in casting.retarget or () if kind == "object"}

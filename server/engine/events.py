@@ -225,6 +225,16 @@ class AbilityActivated:
 
 
 @dataclass(frozen=True, slots=True)
+class AbilityTriggered:
+    """Rule 603.3: ``controller`` put a triggered ability of ``source_id`` on the stack (the
+    object ``object_id``), its targets chosen (603.3d)."""
+
+    object_id: str
+    source_id: str
+    controller: int
+
+
+@dataclass(frozen=True, slots=True)
 class Untapped:
     """Rule 701.26b: the permanent ``object_id`` became untapped."""
 
@@ -267,5 +277,5 @@ class MulliganTaken:
 Event = (ZoneChanged | LeftGame | DamageDealt | PlayerLost | GameEnded | SpellCast | CardDrawn
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
-         | LifeGained | LifeLost | TargetsChosen | CountersPut | AbilityActivated | Sacrificed
-         | Untapped | StartingPlayerChosen | MulliganTaken)
+         | LifeGained | LifeLost | TargetsChosen | CountersPut | AbilityActivated
+         | AbilityTriggered | Sacrificed | Untapped | StartingPlayerChosen | MulliganTaken)

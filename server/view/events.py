@@ -15,6 +15,8 @@ from typing import cast
 
 from protocol.v1 import game_pb2 as pb
 from server.engine.events import (
+    AbilityActivated,
+    AbilityTriggered,
     AttackersDeclared,
     BlockersDeclared,
     CardDrawn,
@@ -54,7 +56,7 @@ def project_events(events: Sequence[Event], viewer: int, before: Mapping[str, Ob
 
     previous: Event | None = None
     for event in events:
-        msg = _public(event, seen)
+        msg = _public(event, seen, after)
         before_it, previous = previous, event
         if isinstance(event, (LifeGained, LifeLost)):
             if isinstance(event, LifeLost) and isinstance(before_it, DamageDealt) \
@@ -82,8 +84,21 @@ def project_events(events: Sequence[Event], viewer: int, before: Mapping[str, Ob
     return out
 
 
-def _public(event: Event, visible: Callable[[str | None], str]) -> pb.GameEvent | None:
-    """Events every viewer may know in full (ids filtered by ``visible``)."""
+def _targets(obj: ObjectView | None, visible: Callable[[str | None], str]
+             ) -> list[pb.Target]:
+    """What the spell or ability ``obj`` targets (601.2c) -- players, and the objects the
+    viewer can see -- as it is on the stack after the action."""
+    if obj is None:
+        return []
+    return [pb.Target(player=int(ref)) if kind == "player" else pb.Target(object_id=oid)
+            for kind, ref in obj.targets
+            if kind == "player" or (oid := visible(str(ref)))]
+
+
+def _public(event: Event, visible: Callable[[str | None], str],
+            after: Mapping[str, ObjectView]) -> pb.GameEvent | None:
+    """Events every viewer may know in full (ids filtered by ``visible``; ``after``: the
+    viewer's objects after the action, for a spell or ability on the stack)."""
     if isinstance(event, DamageDealt):
         damage = pb.DamageEvent(source_id=visible(event.source_id), amount=event.amount)
         if event.player is not None:
@@ -99,7 +114,18 @@ def _public(event: Event, visible: Callable[[str | None], str]) -> pb.GameEvent 
     if isinstance(event, SpellCast):
         oid = visible(event.object_id)
         return pb.GameEvent(spell_cast=pb.SpellCastEvent(
-            object_id=oid, controller=event.controller, name=event.card.name if oid else ""))
+            object_id=oid, controller=event.controller, name=event.card.name if oid else "",
+            targets=_targets(after.get(oid) if oid else None, visible)))
+    if isinstance(event, (AbilityActivated, AbilityTriggered)):
+        # The stack is public (400.2): the ability, its source's name and its targets.
+        ability = after.get(visible(event.object_id))
+        if ability is None:  # (gone within the action: nothing to name)
+            return None
+        return pb.GameEvent(ability=pb.AbilityEvent(
+            object_id=ability.id, controller=event.controller,
+            source_id=visible(event.source_id), name=ability.name, text=ability.ability_text,
+            triggered=isinstance(event, AbilityTriggered),
+            targets=_targets(ability, visible)))
     if isinstance(event, CardDrawn):
         return pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=event.seat))
     if isinstance(event, TokenCreated):
