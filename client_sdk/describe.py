@@ -232,14 +232,26 @@ def distinct_labels(labels: Iterable[str], whose: Iterable[str] = ()) -> list[st
     """Labels made distinct: the same words twice get whose the objects are when that tells
     them apart (``Target Burlfist Oak (yours)``, ``... (Bob's)``: ``whose``, one per label,
     :func:`option_whose`), else ``(1 of 2)``... (two Islands to tap)."""
-    labels = list(labels)
-    owners = list(whose)
-    if owners:
+    return _numbered(_told_apart(list(labels), list(whose)))
+
+
+def _told_apart(labels: list[str], *tiers: list[str]) -> list[str]:
+    """Labels with the words of each tier of hints, one per label, added (``Target Burlfist
+    Oak (yours)``) where the same label's hints differ: whose the objects are, then their
+    power and toughness."""
+    for hints in tiers:
+        if not hints:
+            continue
         groups: dict[str, set[str]] = {}
-        for label, owner in zip(labels, owners, strict=True):
-            groups.setdefault(label, set()).add(owner)
-        labels = [f"{label} ({owner})" if owner and len(groups[label]) > 1 else label
-                  for label, owner in zip(labels, owners, strict=True)]
+        for label, hint in zip(labels, hints, strict=True):
+            groups.setdefault(label, set()).add(hint)
+        labels = [f"{label} ({hint})" if hint and len(groups[label]) > 1 else label
+                  for label, hint in zip(labels, hints, strict=True)]
+    return labels
+
+
+def _numbered(labels: list[str]) -> list[str]:
+    """The same label twice or more: ``(1 of 2)``, ``(2 of 2)``."""
     total = Counter(labels)
     seen: Counter[str] = Counter()
     out = []
@@ -250,6 +262,18 @@ def distinct_labels(labels: Iterable[str], whose: Iterable[str] = ()) -> list[st
         seen[label] += 1
         out.append(f"{label} ({seen[label]} of {total[label]})")
     return out
+
+
+def option_strength(names: Names, action: pb.Action) -> str:
+    """The power and toughness of the creature an option names (``2/4``; "" for none): what
+    tells apart two Walking Corpses to block with when one got +0/+2 (the board shows it,
+    the options read "(1 of 4)" ... "(4 of 4)")."""
+    object_id = option_object_id(action)
+    obj = names.object(object_id) if object_id else None
+    if obj is None or "Creature" not in obj.card_types or not obj.HasField("power") or \
+            not obj.HasField("toughness"):
+        return ""
+    return f"{obj.power}/{obj.toughness}"
 
 
 #: Options that name one object and nothing the words don't say: alike when their words are
@@ -418,13 +442,15 @@ def shown_options(names: Names, options: Sequence[pb.Action],
         if key is not None and group is None:
             alike[key] = groups[-1]
     firsts = [g[0] for g in groups]
+    told = _told_apart([texts[i] for i in firsts],
+                       [option_whose(names, options[i]) for i in firsts],
+                       [option_strength(names, options[i]) for i in firsts])
     # Creatures declared one at a time say how many are alike: the option stays for the next.
     creatures = [len({option_object_id(options[j]) for j in g}) for g in groups]
-    words = [f"{texts[g[0]]} (one of {n} alike)"
-             if n > 1 and options[g[0]].WhichOneof("kind") in _COMBAT_KINDS
-             else texts[g[0]] for g, n in zip(groups, creatures, strict=True)]
-    labels = distinct_labels(words, (option_whose(names, options[i]) for i in firsts))
-    return list(zip(groups, labels, strict=True))
+    words = [f"{text} (one of {n} alike)"
+             if n > 1 and options[g[0]].WhichOneof("kind") in _COMBAT_KINDS else text
+             for g, n, text in zip(groups, creatures, told, strict=True)]
+    return list(zip(groups, _numbered(words), strict=True))
 
 
 _STEP_NAMES: Mapping[int, str] = {

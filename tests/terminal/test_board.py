@@ -889,3 +889,36 @@ def test_keywords_granted_by_an_effect_show_on_the_board() -> None:
     pegasus = _obj("p1", "Concordia Pegasus", BATTLEFIELD, ANN, card_types=["Creature"],
                    power=1, toughness=3, keywords=["Flying"], rules_text="Flying")
     assert permanent_text(board, pegasus) == "Concordia Pegasus 1/3"
+
+
+def test_options_alike_in_words_but_not_in_strength_say_power_and_toughness() -> None:
+    """Found playing: blocking Barrin, Tolarian Archmage with Walking Corpses that were 2/2,
+    2/4 and 0/2 read "Block Barrin, Tolarian Archmage with Walking Corpse (1 of 4)" ...
+    "(4 of 4)": the board showed which was the 2/4, the options didn't. The same words
+    naming creatures of different power and toughness say them."""
+    board = _board(ANN)
+    mirror = board.mirror
+    mirror.objects["ba"] = _obj("ba", "Barrin, Tolarian Archmage", BATTLEFIELD, BOB,
+                                card_types=["Creature"], power=2, toughness=2, attacking=ANN,
+                                tapped=True)
+    for oid, power, toughness, sick in (("c1", 2, 2, False), ("c2", 2, 4, False),
+                                        ("c3", 0, 2, False), ("c4", 2, 2, True)):
+        mirror.objects[oid] = _obj(oid, "Walking Corpse", BATTLEFIELD, ANN,
+                                   card_types=["Creature"], power=power, toughness=toughness,
+                                   summoning_sick=sick)
+    board.decision = pb.Decision(prompt_id=8, seat=ANN, kind=pb.DECISION_KIND_DECLARE_BLOCKERS,
+                                 options=[pb.Action(declare_blocker=pb.DeclareBlocker(
+                                     object_id=c, attacker_id="ba"))
+                                     for c in ("c1", "c2", "c3", "c4")])
+    assert board.shown_options == [
+        (0, "Block Barrin, Tolarian Archmage with Walking Corpse (2/2) (one of 2 alike)"),
+        (1, "Block Barrin, Tolarian Archmage with Walking Corpse (2/4)"),
+        (2, "Block Barrin, Tolarian Archmage with Walking Corpse (0/2)")]
+    # Whose tells apart first; the same strength still numbers them.
+    mirror.objects["c3"].power = 2
+    mirror.objects["c3"].toughness = 4
+    mirror.objects["c3"].counters.append(pb.Counter(kind="shield", count=1))  # (on its own)
+    assert [label for _i, label in board.shown_options] == [
+        "Block Barrin, Tolarian Archmage with Walking Corpse (2/2) (one of 2 alike)",
+        "Block Barrin, Tolarian Archmage with Walking Corpse (2/4) (1 of 2)",
+        "Block Barrin, Tolarian Archmage with Walking Corpse (2/4) (2 of 2)"]

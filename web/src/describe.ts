@@ -164,12 +164,25 @@ export function optionWhose(names: Names, action: Action): string {
  * them apart ("Target Burlfist Oak (yours)", "... (Bob's)": `whose`, one per label,
  * {@link optionWhose}), else "(1 of 2)" ... (two Islands to tap). */
 export function distinctLabels(given: string[], whose: string[] = []): string[] {
+  return numbered(toldApart(given, whose));
+}
+
+/** Labels with the words of each tier of hints, one per label, added ("Target Burlfist Oak
+ * (yours)") where the same label's hints differ: whose the objects are, then their power
+ * and toughness. As client_sdk.describe._told_apart. */
+function toldApart(given: string[], ...tiers: string[][]): string[] {
   let labels = given;
-  if (whose.length) {
+  for (const hints of tiers) {
+    if (!hints.length) continue;
     const groups = new Map<string, Set<string>>();
-    labels.forEach((l, i) => groups.set(l, (groups.get(l) ?? new Set()).add(whose[i] ?? "")));
-    labels = labels.map((l, i) => whose[i] && (groups.get(l)?.size ?? 0) > 1 ? `${l} (${whose[i]})` : l);
+    labels.forEach((l, i) => groups.set(l, (groups.get(l) ?? new Set()).add(hints[i] ?? "")));
+    labels = labels.map((l, i) => hints[i] && (groups.get(l)?.size ?? 0) > 1 ? `${l} (${hints[i]})` : l);
   }
+  return labels;
+}
+
+/** The same label twice or more: "(1 of 2)", "(2 of 2)". */
+function numbered(labels: string[]): string[] {
   const total = new Map<string, number>();
   for (const l of labels) total.set(l, (total.get(l) ?? 0) + 1);
   const seen = new Map<string, number>();
@@ -180,6 +193,17 @@ export function distinctLabels(given: string[], whose: string[] = []): string[] 
     seen.set(l, k);
     return `${l} (${k} of ${n})`;
   });
+}
+
+/** The power and toughness of the creature an option names ("2/4"; "" for none): what tells
+ * apart two Walking Corpses to block with when one got +0/+2 (the board shows it, the options
+ * read "(1 of 4)" ... "(4 of 4)"). As client_sdk.describe.option_strength. */
+export function optionStrength(names: Names, action: Action): string {
+  const id = optionObjects(action)[0];
+  const obj = id ? names.object(id) : undefined;
+  if (obj === undefined || !obj.cardTypes.includes("Creature") || obj.power === undefined
+    || obj.toughness === undefined) return "";
+  return `${obj.power}/${obj.toughness}`;
 }
 
 /** An option as the decision panel shows it. Options the player can't tell apart -- the
@@ -336,15 +360,17 @@ export function shownOptions(names: Names, options: readonly Action[],
     if (key !== null && !group) alike.set(key, fresh);
   }
   const firsts = groups.map((g) => g[0] ?? 0);
+  const told = toldApart(firsts.map((i) => texts[i] ?? ""),
+    firsts.map((i) => (options[i] ? optionWhose(names, options[i]) : "")),
+    firsts.map((i) => (options[i] ? optionStrength(names, options[i]) : "")));
   // Creatures declared one at a time say how many are alike: the option stays for the next.
-  const words = groups.map((g) => {
-    const text = texts[g[0] ?? 0] ?? "";
+  const words = groups.map((g, n) => {
+    const text = told[n] ?? "";
     const creatures = new Set(g.map((j) => (options[j] ? optionObjects(options[j])[0] : ""))).size;
     return creatures > 1 && COMBAT_KINDS.has(options[g[0] ?? 0]?.kind.case)
       ? `${text} (one of ${creatures} alike)` : text;
   });
-  const labels = distinctLabels(words,
-    firsts.map((i) => (options[i] ? optionWhose(names, options[i]) : "")));
+  const labels = numbered(words);
   return groups.map((indices, n) => ({ index: indices[0] ?? 0, indices, label: labels[n] ?? "" }));
 }
 

@@ -239,6 +239,37 @@ test("alike creatures to attack or block with are one option, saying how many ar
     atWalker("gb2", "p2")]).map(([, , indices]) => indices), [[0, 2], [1, 3]]);
 });
 
+test("options alike in words but not in power and toughness say them", () => {
+  // Found playing: blocking Barrin, Tolarian Archmage with Walking Corpses that were 2/2, 2/4
+  // and 0/2 read "Block Barrin, Tolarian Archmage with Walking Corpse (1 of 4)" ... "(4 of 4)".
+  const corpse = (id: string, power: number, toughness: number, sick = false) => create(GameObjectSchema, {
+    id, name: "Walking Corpse", owner: 0, controller: 0, cardTypes: ["Creature"], power, toughness,
+    summoningSick: sick, zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } });
+  const seen = new Map<string, GameObject>([
+    ["ba", create(GameObjectSchema, { id: "ba", name: "Barrin, Tolarian Archmage", owner: 1, controller: 1,
+      cardTypes: ["Creature"], power: 2, toughness: 2, attacking: 0, tapped: true,
+      zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } })],
+    ["c1", corpse("c1", 2, 2)], ["c2", corpse("c2", 2, 4)], ["c3", corpse("c3", 0, 2)],
+    ["c4", corpse("c4", 2, 2, true)],
+  ]);
+  const view: Names = { ...names, object: (id) => seen.get(id) };
+  const options = ["c1", "c2", "c3", "c4"].map((objectId) =>
+    act({ case: "declareBlocker", value: { objectId, attackerId: "ba" } }));
+  assert.deepEqual(shownOptions(view, options, seen.values()).map((s) => [s.label, s.index]), [
+    ["Block Barrin, Tolarian Archmage with Walking Corpse (2/2) (one of 2 alike)", 0],
+    ["Block Barrin, Tolarian Archmage with Walking Corpse (2/4)", 1],
+    ["Block Barrin, Tolarian Archmage with Walking Corpse (0/2)", 2],
+  ]);
+  // The same strength still numbers them.
+  seen.set("c3", corpse("c3", 2, 4));
+  seen.get("c3")!.counters = [create(CounterSchema, { kind: "shield", count: 1 })]; // (on its own)
+  assert.deepEqual(shownOptions(view, options, seen.values()).map((s) => s.label), [
+    "Block Barrin, Tolarian Archmage with Walking Corpse (2/2) (one of 2 alike)",
+    "Block Barrin, Tolarian Archmage with Walking Corpse (2/4) (1 of 2)",
+    "Block Barrin, Tolarian Archmage with Walking Corpse (2/4) (2 of 2)",
+  ]);
+});
+
 test("601.2c: a target's options list the opponents first, then theirs, then you, then yours", () => {
   // By seat, seat 1's "Target you" was key 1: a player pressing 1 to hit the opponent
   // shocked themself.
