@@ -674,7 +674,17 @@ export function eventText(names: Names, event: GameEvent): string | null {
       return `${objectName(names, e.sourceId)} dealt ${e.amount} damage to ${recipientText(names, e.recipient)}`;
     }
     case "playerLost": return `${seatName(names, k.value.seat)} lost the game (${k.value.reason})`;
-    case "spellCast": return `${seatName(names, k.value.controller)} cast ${k.value.name || "a spell"}`;
+    case "spellCast": // 601.2i, with its targets (601.2c)
+      return `${seatName(names, k.value.controller)} cast ${k.value.name || "a spell"}${targeting(names, k.value.targets)}`;
+    case "ability": { // 602.2i activated, 603.3 triggered: put on the stack
+      const a = k.value;
+      const said = a.text ? ` (${clipped(a.text)})` : "";
+      if (a.triggered) {
+        const whose = a.controller === names.viewer ? "your" : `${names.player(a.controller)}'s`;
+        return `${whose} ${a.name || "card"} triggered${said}${targeting(names, a.targets)}`;
+      }
+      return `${seatName(names, a.controller)} activated ${a.name || "a card"}${said}${targeting(names, a.targets)}`;
+    }
     case "cardDrawn": return `${seatName(names, k.value.seat)} drew a card`;
     case "tokenCreated":
       return `${seatName(names, k.value.controller)} created ${tokenWords(k.value.name)}`;
@@ -741,6 +751,22 @@ export function eventText(names: Names, event: GameEvent): string | null {
     case undefined: return null;
     default: return assertNever(k);
   }
+}
+
+/** " targeting Bob and Grizzly Bears" (601.2c), or nothing (as client_sdk.describe). */
+function targeting(names: Names, targets: readonly Target[]): string {
+  const said = targets.map((t) => targetText(names, t));
+  if (said.length === 0) return "";
+  return ` targeting ${said.length === 1 ? said[0] : `${said.slice(0, -1).join(", ")} and ${said[said.length - 1]}`}`;
+}
+
+/** The most of an ability's text a log line quotes. */
+const ABILITY_WORDS = 60;
+
+/** An ability's text for a log line: its first ABILITY_WORDS characters. */
+function clipped(text: string): string {
+  const words = text.split(/\s+/).filter(Boolean).join(" ");
+  return words.length <= ABILITY_WORDS ? words : `${words.slice(0, ABILITY_WORDS - 3).trimEnd()}...`;
 }
 
 /** "a Knight token"; a token whose name says so already reads "a Treasure Token" (111.4). */

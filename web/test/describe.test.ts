@@ -349,6 +349,27 @@ test("a land played, a creature that died and a card cast read so (305.1, 700.4,
   objects.delete("c9");
 });
 
+test("601.2c, 602.2i, 603.3: a spell's targets and abilities put on the stack are told", () => {
+  const told = (kind: MessageInitShape<typeof GameEventSchema>["kind"]) => eventText(names,
+    create(GameEventSchema, { kind }));
+  assert.equal(told({ case: "spellCast", value: { objectId: "s", controller: 1, name: "Shock",
+    targets: [{ kind: { case: "player", value: 0 } }] } }), "Bob cast Shock targeting you");
+  assert.equal(told({ case: "spellCast", value: { objectId: "s", controller: 0, name: "Frost Breath",
+    targets: [{ kind: { case: "objectId", value: "b1" } }, { kind: { case: "objectId", value: "w1" } }] } }),
+  "you cast Frost Breath targeting Grizzly Bears and Wall of Wood");
+  assert.equal(told({ case: "ability", value: { objectId: "a", controller: 1, sourceId: "p",
+    name: "Ghostly Pilferer", text: "Discard a card: Ghostly Pilferer can't be blocked this turn." } }),
+  "Bob activated Ghostly Pilferer (Discard a card: Ghostly Pilferer can't be blocked this turn.)");
+  assert.equal(told({ case: "ability", value: { objectId: "a", controller: 1, name: "Heartfire Immolator",
+    text: "{R}, Sacrifice Heartfire Immolator: It deals damage equal to its power to target creature or planeswalker.",
+    targets: [{ kind: { case: "objectId", value: "b1" } }] } }),
+  "Bob activated Heartfire Immolator ({R}, Sacrifice Heartfire Immolator: It deals damage equal...) targeting Grizzly Bears");
+  assert.equal(told({ case: "ability", value: { objectId: "a", controller: 0, name: "Pitchburn Devils",
+    text: "When Pitchburn Devils dies, it deals 3 damage to any target.", triggered: true,
+    targets: [{ kind: { case: "player", value: 1 } }] } }),
+  "your Pitchburn Devils triggered (When Pitchburn Devils dies, it deals 3 damage to any target.) targeting Bob");
+});
+
 test("119.3: life gained or lost reads as such", () => {
   const life = (seat: number, amount: number) => eventText(names,
     create(GameEventSchema, { kind: { case: "lifeChanged", value: { seat, amount } } }));
