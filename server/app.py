@@ -682,6 +682,8 @@ class App:
         elif out.accepted:
             conn.spectating = request.spectator
             await self._record_place(conn, record)
+        elif out.spectators_full:
+            self.refusals.note("spectators", conn.address)
 
     async def _record_place(self, conn: _Connection, record: _SessionRecord) -> None:
         """Store the session's room (what a resume after a restart goes back to). A

@@ -27,11 +27,12 @@ log = logging.getLogger("manawire")
 #: refused because the server holds ``--max-rooms`` (a room created, or a quick-match
 #: table: one per player), sign-ins refused unchecked after too many failures with that name
 #: (``--login-failures``: password guessing), and sign-ins and registrations over the
-#: address's rate of password checks (``--password-checks-per-minute``). A relay
+#: address's rate of password checks (``--password-checks-per-minute``), and spectators
+#: turned away by a room that holds ``--max-spectators`` already. A relay
 #: process's own refusals (its connection and HTTP caps, its clients that fall behind) are
 #: told to the server over its link and counted here too.
 Kind = Literal["connection", "http", "flood", "room", "guest", "slow", "deck", "lookup",
-               "full", "login", "password"]
+               "full", "login", "password", "spectators"]
 #: Every kind, in order.
 KINDS: tuple[Kind, ...] = get_args(Kind)
 _BY_NAME: dict[str, Kind] = {kind: kind for kind in KINDS}
@@ -61,6 +62,7 @@ _WORDS: dict[Kind, tuple[str, str]] = {
     "login": ("sign-in", "refused after too many failed sign-ins with its name"),
     "password": ("sign-in or registration", "refused over the per-address rate of "
                  "password checks"),
+    "spectators": ("spectator", "refused: the room holds --max-spectators"),
 }
 #: Seconds between two report lines at most.
 REPORT_SECONDS = 60.0

@@ -603,6 +603,8 @@ class SessionDesk:
             if self._stopping():
                 return  # a frozen room answers nothing; the client resumes after the restart
             if out is not None:
+                if out.spectators_full and self.refusals is not None:
+                    self.refusals.note("spectators", conn.address)
                 record.room_id = None
                 await self.writer.write([record.row()])
                 return  # the room answered: Resumed without a place (seat freed ...)

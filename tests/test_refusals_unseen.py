@@ -14,7 +14,8 @@ import trio.testing
 from protocol.v1 import messages_pb2 as mpb
 from server.app import Limits
 from server.refusals import KINDS
-from tests.rooms.test_accounts import _connect, _create, _queue
+from server.rooms.room import RoomConfig
+from tests.rooms.test_accounts import _connect, _create, _join, _queue
 from tests.rooms.test_app_memory import running_app
 
 
@@ -58,5 +59,24 @@ async def test_password_guessing_is_counted_and_told(tmp_path: Path) -> None:
             "per-address rate of password checks (memory: 1; 1 address)")
 
 
+async def test_spectators_a_full_room_turns_away_are_counted_and_told(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
+    """A caster's audience over ``--max-spectators`` got LIMIT_REACHED, and the operator saw
+    nothing: no refusal kind, no log line (a spectator-stream host's report)."""
+    async with running_app(tmp_path, Limits(room=RoomConfig(max_spectators=1))) as app:
+        ann, _w = await _connect(app, "ann")
+        room_id = (await _create(ann)).room.room_id
+        first, _w = await _connect(app, "cy")
+        assert (await _join(first, room_id, spectator=True)).HasField("joined")
+        for name in ("dee", "eve"):
+            late, _w = await _connect(app, name)
+            refused = await _join(late, room_id, spectator=True)
+            assert refused.error.code == mpb.ERROR_CODE_LIMIT_REACHED
+        assert app.refusals.totals["spectators"] == 2
+        assert app.refusals.take(60.0) == (
+            "limits, last 60 s: 2 spectators refused: the room holds --max-spectators "
+            "(memory: 2; 1 address)")
+
+
 def test_the_new_kinds_reach_the_metrics() -> None:
-    assert {"full", "login", "password"} <= set(KINDS)
+    assert {"full", "login", "password", "spectators"} <= set(KINDS)

@@ -182,6 +182,9 @@ class Output:
     delayed_at: float = INF
     #: Whether the command's connection is now a member here (Join, Reattach).
     accepted: bool = False
+    #: A spectator's Join refused because the room holds ``max_spectators`` (the operator's
+    #: refusals count it: an audience turned away was invisible).
+    spectators_full: bool = False
     #: The room is over: remove it from the lobby and memory; these connections left it.
     closed: bool = False
     released: list[ConnId] = field(default_factory=list)

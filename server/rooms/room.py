@@ -496,6 +496,7 @@ class Room:
             if len(self.spectators) >= self.config.max_spectators:
                 refuse(mpb.ERROR_CODE_LIMIT_REACHED,
                        f"this room admits at most {self.config.max_spectators} spectators")
+                out.spectators_full = True
                 return
             member = Member(cmd.session_id, cmd.name, SPECTATOR, conn=cmd.conn,
                             account_id=cmd.account_id, tier=cmd.tier)
@@ -691,6 +692,7 @@ class Room:
             self._send_to(out, cmd.conn, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(
                 welcome=mpb.Welcome.FromString(cmd.welcome))).SerializeToString())
             if full and self.game is not None:
+                out.spectators_full = True
                 self._send_to(out, cmd.conn, error_bytes(
                     mpb.ERROR_CODE_LIMIT_REACHED,
                     f"this room admits at most {self.config.max_spectators} spectators; "
