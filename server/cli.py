@@ -41,7 +41,8 @@ def lock_data_dir(data_dir: Path) -> int:
     import fcntl
 
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # (store.files: nobody else
+        # may put a file in it)
         fd = os.open(data_dir / "manawire.lock", os.O_RDWR | os.O_CREAT, 0o600)
     except (FileExistsError, NotADirectoryError):
         raise ServeStartError(f"--data-dir {data_dir} is not a directory") from None
@@ -257,10 +258,12 @@ def open_store(path: Path, durability: Durability) -> Store:
 
 def _restrict(path: Path) -> None:
     """Make the store's files 0600 where they allow more, saying so once (in the log), or
-    raise :class:`ServeStartError` saying why it can't."""
-    from server.store.files import StorePermissionError, restrict_store_files
+    raise :class:`ServeStartError` saying why it can't -- or why the store can't be trusted
+    (:func:`server.store.files.check_store_place`)."""
+    from server.store.files import StorePermissionError, check_store_place, restrict_store_files
 
     try:
+        check_store_place(path)
         changed = restrict_store_files(path)
     except StorePermissionError as exc:
         raise ServeStartError(str(exc)) from None

@@ -2,7 +2,13 @@
 mode 0600): they hold every game's secret seed, which orders the libraries of games in
 progress, and the password hashes. A store copied in, restored, or made by an older build
 may be readable by every user of the host (0644), and SQLite gives its ``-wal`` and ``-shm``
-files the database file's permissions."""
+files the database file's permissions.
+
+SQLite also *reads* whatever ``-wal`` or ``-journal`` file lies beside a database when it
+opens it, whoever wrote it: a hot journal is rolled back into the database, a log's frames
+read as its pages. So every file of the store must be this user's, and its directory
+writable by nobody else (:func:`check_store_place`): another user able to put such a file
+there could put their accounts and password hashes in the store."""
 
 from __future__ import annotations
 
@@ -14,8 +20,9 @@ from pathlib import Path
 STORE_NAME = "manawire.sqlite3"
 #: What the store's files may allow: read and write for their owner, nothing for others.
 MODE = 0o600
-#: The files of a store at ``path``: the database, its write-ahead log and shared memory.
-SUFFIXES = ("", "-wal", "-shm")
+#: The files of a store at ``path``: the database, its write-ahead log and shared memory,
+#: and a rollback journal (a store restored from a backup, which is in that mode).
+SUFFIXES = ("", "-wal", "-shm", "-journal")
 
 
 class StorePermissionError(Exception):
@@ -24,8 +31,32 @@ class StorePermissionError(Exception):
 
 
 def store_files(path: Path) -> list[Path]:
-    """The files of the store at ``path`` that exist (the database, ``-wal``, ``-shm``)."""
+    """The files of the store at ``path`` that exist (the database, ``-wal``, ``-shm``,
+    ``-journal``)."""
     return [p for p in (Path(f"{path}{suffix}") for suffix in SUFFIXES) if p.exists()]
+
+
+def check_store_place(path: Path) -> None:
+    """Raise :class:`StorePermissionError` if another user could have put data in the store
+    at ``path`` (module docstring): its directory writable by others, or a file of it (the
+    database, ``-wal``, ``-shm``, ``-journal``) that belongs to another user."""
+    folder = path.parent
+    mode = stat.S_IMODE(folder.stat().st_mode)
+    if mode & stat.S_IWOTH:
+        raise StorePermissionError(
+            f"{folder} is writable by every user (mode {mode:04o}): one could put a -journal "
+            f"or -wal file beside {path.name}, which SQLite would read into the store (their "
+            f"accounts and password hashes in it). Run `chmod 700 {folder}`, or use a "
+            f"--data-dir only this user can write")
+    me = os.geteuid()
+    for file in store_files(path):
+        owner = file.stat().st_uid
+        if owner != me:
+            raise StorePermissionError(
+                f"{file} belongs to user {owner}, not to this one ({me}): SQLite reads a "
+                f"store's -wal and -journal files whoever wrote them, so the server uses a "
+                f"store only this user owns. If it is yours, `chown` it to the user that "
+                f"runs the server; if you don't know where it came from, move it away")
 
 
 def restrict_store_files(path: Path) -> list[tuple[Path, int]]:

@@ -77,3 +77,40 @@ def test_a_store_that_cannot_be_changed_stops_the_start_plainly(
     with pytest.raises(ServeStartError, match="could not be made 0600: Operation not "
                                               "permitted"):
         open_store(path, "process")
+
+
+def test_a_store_whose_directory_anyone_may_write_is_refused(tmp_path: Path) -> None:
+    """SQLite reads whatever -journal or -wal lies beside a database when it opens it (a hot
+    journal is rolled back into it): in a directory every user may write, one could put their
+    accounts and password hashes into the store. The start is refused, saying what to do."""
+    from server.cli import ServeStartError, open_store
+
+    path = _loose_store(tmp_path / "data")
+    os.chmod(tmp_path / "data", 0o777)
+    with pytest.raises(ServeStartError, match=r"writable by every user \(mode 0777\).*"
+                                              r"chmod 700"):
+        open_store(path, "process")
+    os.chmod(tmp_path / "data", 0o1777)  # (sticky: others still create files there)
+    with pytest.raises(ServeStartError, match="writable by every user"):
+        open_store(path, "process")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs to give a file to another user (root)")
+def test_a_journal_another_user_put_beside_the_store_is_refused(tmp_path: Path) -> None:
+    from server.cli import ServeStartError, open_store
+
+    path = _loose_store(tmp_path / "data")
+    journal = Path(f"{path}-journal")
+    journal.write_bytes(b"not ours")
+    os.chown(journal, 4242, -1)
+    with pytest.raises(ServeStartError, match=r"-journal belongs to user 4242.*move it away"):
+        open_store(path, "process")
+    assert journal.read_bytes() == b"not ours"  # (left for the operator to look at)
+
+
+def test_a_new_data_directory_is_made_for_this_user_only(tmp_path: Path) -> None:
+    from server.cli import lock_data_dir
+
+    fd = lock_data_dir(tmp_path / "fresh" / "data")
+    os.close(fd)
+    assert _mode(tmp_path / "fresh" / "data") == 0o700
