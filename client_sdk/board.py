@@ -103,6 +103,9 @@ class Board:
     deck_request: int = 0
     #: When the match state was received (the sideboarding time has run since).
     match_at: float = 0.0
+    #: The number a player's side gives seat 0: 1, as players count (``manawire replay``
+    #: gives 0, the protocol's number, which its ``--as`` takes).
+    first_seat: int = 1
     _seen: dict[str, pb.GameObject] = field(default_factory=dict)
     _turn: int = 0
     #: The last game event's line logged (from a delta or a snapshot).
@@ -123,7 +126,7 @@ class Board:
 
     def player(self, seat: int) -> str:
         p = self.mirror.players.get(seat)
-        return p.name if p is not None and p.name else f"seat {seat + 1}"
+        return p.name if p is not None and p.name else f"seat {seat + self.first_seat}"
 
     def mentions(self, word: str) -> bool:
         return any(word in obj.rules_text.lower() for obj in self.mirror.objects.values())
@@ -268,6 +271,8 @@ class Board:
         """The server put this viewer in the room: its seat, the room, a player's deck."""
         self.seat = joined.seat
         self.room = joined.room
+        if joined.role == mpb.ROLE_SPECTATOR:
+            self.tier = joined.tier
         self.deck = deck_words(joined) or self.deck
         self.deck_text = joined.deck or self.deck_text
 
@@ -334,14 +339,22 @@ class Board:
 
     def result_line(self) -> str:
         """``Game over: you won (...)`` once there is a result, else empty; in a match
-        of several games, and how the match stands or ended."""
+        of several games, which game it was and how the match stands or ended: ``Game 1 of
+        3 over: Bob won (...) · you 0 - Bob 1 · sideboarding for game 2`` (the match's
+        "Game 2 of 3" over game 1's last board read as game 2 over, found by a caster)."""
         if not self.mirror.game_over:
             return ""
         result = self.mirror.header.result
-        line = f"Game over: {result_text(self, result.winners, result.reason)}"
-        if self.match is not None:
-            line += f" · {self.match_line()}"
-        return line
+        said = result_text(self, result.winners, result.reason)
+        match = self.match
+        if match is None:
+            return f"Game over: {said}"
+        between = match.phase == mpb.MATCH_PHASE_SIDEBOARDING
+        line = f"Game {match.game_number - between} of {match.best_of} over: {said}"
+        if match.phase == mpb.MATCH_PHASE_OVER:
+            return f"{line} · {self.match_line()}"
+        line += f" · {self.score_text()}"
+        return line + (f" · sideboarding for game {match.game_number}" if between else "")
 
     def score_text(self) -> str:
         """``you 1 - Bob 0`` (with an en dash; in seat order, each named: a bare ``1-0``
@@ -354,7 +367,8 @@ class Board:
         return score + (f", {match.draws} drawn" if match.draws else "")
 
     def match_line(self) -> str:
-        """``Game 2 of 3 · 1-0``, or how the match ended (empty: not a match)."""
+        """``Game 2 of 3 · 1-0``; between games ``Sideboarding for game 2 of 3 · 1-0``; or
+        how the match ended (empty: not a match)."""
         match = self.match
         if match is None:
             return ""
@@ -366,7 +380,9 @@ class Board:
             else:
                 who = f"{self.player(match.winner)} won the match"
             return f"Match over: {who}, {self.score_text()} ({match.reason})"
-        return f"Game {match.game_number} of {match.best_of} · {self.score_text()}"
+        between = "Sideboarding for game" if match.phase == mpb.MATCH_PHASE_SIDEBOARDING \
+            else "Game"
+        return f"{between} {match.game_number} of {match.best_of} · {self.score_text()}"
 
     def sideboard_left(self, now: float) -> float:
         """Seconds left to sideboard now."""
@@ -481,10 +497,11 @@ def _zones_grid(rows: list[tuple[str, str]]) -> Table:
 def _player_block(board: Board, player: pb.Player, now: float) -> list[RenderableType]:
     seat = player.seat
     you = seat == board.seat
-    name = f"You ({player.name})" if you else player.name or f"seat {seat + 1}"
+    number = seat + board.first_seat
+    name = f"You ({player.name})" if you else player.name or f"seat {number}"
     head = Text()
     head.append(name, style="bold green" if you else "bold")
-    head.append(f" seat {seat + 1}", style="dim")
+    head.append(f" seat {number}", style="dim")
     head.append("  life ")
     head.append(str(player.life), style="bold red")
     if player.poison:
@@ -514,8 +531,9 @@ def _player_block(board: Board, player: pb.Player, now: float) -> list[Renderabl
             rows.append((label, _grouped(texts)))
     hand = _zone(board, pb.ZONE_KIND_HAND, seat)
     if hand:
-        label = "hand" if you else "hand (revealed)"
-        rows.append((label, " · ".join(card_text(o) for o in hand)))
+        # (A hand is listed only to its player and to a tier that sees every hand: nothing
+        # was revealed in the game, as "hand (revealed)" said on such a tier.)
+        rows.append(("hand", " · ".join(card_text(o) for o in hand)))
     library = sorted((o for o in _zone(board, pb.ZONE_KIND_LIBRARY, seat)),
                      key=lambda o: o.library_position)
     if library:
@@ -566,6 +584,15 @@ def _sideboard_block(board: Board, now: float | None) -> list[RenderableType]:
         return out
     left = f" ({clock_text(board.sideboard_left(now))} left)" if now is not None else ""
     title = f"Between games: your deck for game {match.game_number}{left}"
+    if board.spectator and board.tier:
+        # A delayed tier is shown no live time (its MatchState's time left is 0) and who
+        # has answered as of the moment it shows -- after a restart nobody for a while, so
+        # "waiting for" could be false (protocol/README.md, "Spectator tiers"); who has
+        # chosen a deck never is.
+        chosen = [board.player(s) for s, ready in enumerate(match.ready) if ready]
+        out.append(Text(f"Sideboarding for game {match.game_number}" + (
+            f" (deck chosen: {', '.join(chosen)})" if chosen else ""), style="dim"))
+        return out
     if board.spectator or not board.sideboard_needed:
         waiting = [board.player(s) for s, ready in enumerate(match.ready) if not ready]
         out.append(Text(f"Sideboarding for game {match.game_number}{left}: waiting for "
@@ -655,8 +682,9 @@ def seated_text(room: mpb.RoomInfo) -> str:
     return f"Seated ({len(room.players)} of {room.seats}): {players}"
 
 
-def render_top(board: Board, now: float) -> list[RenderableType]:
-    """The title, the players and their zones, the stack and exile."""
+def render_top(board: Board, now: float, *, title_line: bool = True) -> list[RenderableType]:
+    """The title (unless not ``title_line``), the players and their zones, the stack and
+    exile."""
     title = Text()
     title.append("Manawire", style="bold magenta")
     if board.room.room_id:
@@ -674,7 +702,7 @@ def render_top(board: Board, now: float) -> list[RenderableType]:
         title.append(" · watching")
     title.append(" · ")
     title.append_text(connection_text(board))
-    out: list[RenderableType] = [title]
+    out: list[RenderableType] = [title] if title_line else []
     if board.invite_code and board.room.private and not board.spectator and \
             board.mirror.ready:
         # The creator's to share for as long as the game lasts (before it, the waiting

@@ -177,6 +177,22 @@ def test_a_spectators_screen_shows_no_hidden_card_and_no_decision() -> None:
     assert "Goblin Guide 2/2 (tapped, attacking Ann)" in text and "Shock (Bob) -> Ann" in text
 
 
+def test_a_tier_that_sees_every_hand_labels_them_hand_not_revealed() -> None:
+    """On the every-hand tier each hand read "hand (revealed)", as if a card had been
+    revealed in the game (found by a caster): it is a plain "hand", as the web's "Hand (2)"."""
+    view = _view(ANN)
+    view.viewer = -3  # (the every-hand tier's view: Ann's hand listed)
+    mirror = Mirror()
+    mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=5, view=view,
+                                     view_hash=view_hash(view)))
+    board = Board(mirror, watching=True, tier=1, room=mpb.RoomInfo(room_id="r1", tiers=[
+        mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, delay_seconds=60, invite=True)]))
+    text = frame_text(board, now=0.0)
+    assert "watching every hand, 60 s behind" in text
+    assert "hand:" in text and "Grizzly Bears {1}{G} · Forest" in text, text
+    assert "revealed" not in text
+
+
 def test_game_over_and_a_dropped_connection_are_said_in_words() -> None:
     board = _board(ANN)
     board.connected = False
@@ -245,7 +261,11 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
     board.absorb(mpb.ServerMessage(match_state=between), now=100.0)
     board.sideboard_needed = True
     screen = frame_text(board, 130.0)
-    assert "Game over: Bob won (conceded) · Game 3 of 3 · you 1 \N{EN DASH} Bob 1" in screen
+    # Between games the header says which game is over (it said "Game 3 of 3" over game
+    # 2's last board, as if game 3 were over: found by a caster).
+    assert ("Game 2 of 3 over: Bob won (conceded) · you 1 \N{EN DASH} Bob 1 · sideboarding "
+            "for game 3") in screen
+    assert "Game 3 of 3" not in screen
     assert "Between games: your deck for game 3 (1:00 left)" in screen
     assert "k. Keep my deck" in screen and "d. Paste a sideboarded deck list" in screen
     assert "Your deck now" not in screen  # (not known yet)
@@ -264,6 +284,23 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
     screen = frame_text(watching, 0.0)
     assert "Sideboarding for game 3 (1:30 left): waiting for Ann" in screen
     assert "Keep my deck" not in screen
+    # A delayed tier gets no live time (0) and, after a restart, nobody ready for a while:
+    # it read "(0:00 left): waiting for Ann, Bob" all through (found by a caster). Its
+    # screen says neither -- only who has chosen a deck, never false.
+    tier = _board(SPECTATOR)
+    tier.absorb(mpb.ServerMessage(joined=mpb.Joined(role=mpb.ROLE_SPECTATOR, seat=-1, tier=1,
+                                                    room=tier.room)), now=0.0)
+    delayed = mpb.MatchState(best_of=3, game_number=3, wins=[1, 1],
+                             phase=mpb.MATCH_PHASE_SIDEBOARDING, ready=[False, False],
+                             winner=-1)
+    tier.absorb(mpb.ServerMessage(match_state=delayed), now=0.0)
+    tier.mirror.header.result.CopyFrom(pb.GameResult(winners=[BOB], reason="conceded"))
+    screen = frame_text(tier, 30.0)
+    assert "Sideboarding for game 3\n" in screen and "left" not in screen, screen
+    assert "waiting for" not in screen
+    delayed.ready[:] = [False, True]
+    tier.absorb(mpb.ServerMessage(match_state=delayed), now=0.0)
+    assert "Sideboarding for game 3 (deck chosen: Bob)" in frame_text(tier, 30.0)
     third = mpb.MatchState(best_of=3, game_number=3, wins=[1, 1],
                            phase=mpb.MATCH_PHASE_PLAYING, winner=-1)
     board.absorb(mpb.ServerMessage(match_state=third), now=150.0)  # game 3 starts

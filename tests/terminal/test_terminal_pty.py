@@ -410,7 +410,8 @@ async def test_play_a_best_of_3_match_sideboarding_by_pasting_a_list(
                     await program.wait_for(r"Between games: your deck for game 2")
                     screen = program.screen() or ""
                     assert "k. Keep my deck" in screen and "d. Paste" in screen, screen
-                    assert "Game over: you won" in screen and "Game 2 of 3" in screen, screen
+                    assert "Game 1 of 3 over: you won" in screen, screen
+                    assert "sideboarding for game 2" in screen, screen
                     await program.send("d\r4 Not A Real Card\r.\r")
                     await program.wait_for(r"Deck refused: ")
                     await program.send("d\r" + "\r".join(SIDEBOARDED.splitlines()) + "\r.\r")
