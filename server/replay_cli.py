@@ -6,12 +6,13 @@ client had (protocol/README.md, "Replays")."""
 from __future__ import annotations
 
 import argparse
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from client_sdk.describe import event_text
+from client_sdk.describe import event_text, result_text
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.view.project import View
@@ -77,7 +78,7 @@ def main(args: argparse.Namespace) -> int:
     problem (no store, unknown game, bad perspective)."""
     import sys
 
-    from server.replay import Replay, ReplayError, replayable, viewer_name
+    from server.replay import PUBLIC, Replay, ReplayError, replayable, viewer_name
     from server.store.files import STORE_NAME
     from server.store.sqlite import Store
 
@@ -111,6 +112,7 @@ def main(args: argparse.Namespace) -> int:
         print(exc.message, file=sys.stderr)
         return 1
     as_json = args.format == "json"
+    players = [name for name, _deck, _session in record.players]
 
     start = {"action": replay.position, "turn": replay.turn, "state_id": replay.state_id,
              "view_hash": replay.view_hash.hex(), "snapshot": True,
@@ -118,10 +120,14 @@ def main(args: argparse.Namespace) -> int:
     if as_json:
         print(json.dumps(start), flush=True)
     else:
-        print(f"game {record.room_id} as {viewer_name(viewer)}: {replay.actions} actions; "
-              f"snapshot after action {replay.position} (turn {replay.turn}) state "
-              f"{replay.state_id} hash {replay.view_hash.hex()}", flush=True)
-    names = _ReplayNames(viewer, [name for name, _deck, _session in record.players])
+        seats = ", ".join(f"seat {n} {name}" for n, name in enumerate(players))
+        whose = f" ({players[viewer]})" if 0 <= viewer < len(players) else ""
+        print(f"game {record.room_id} as {viewer_name(viewer)}{whose}: {replay.actions} "
+              f"actions; players: {seats}", flush=True)
+        print(f"snapshot after action {replay.position} (turn {replay.turn}) state "
+              f"{replay.state_id} hash {replay.view_hash.hex()}:")
+        print(_board_text(replay.snapshot()), flush=True)
+    names = _ReplayNames(viewer, players)
     names.see(replay.view)
     for frame in replay.frames():
         events: list[str] = []
@@ -137,9 +143,34 @@ def main(args: argparse.Namespace) -> int:
         else:
             seen = f"state {frame.state_id}" if frame.message is not None else \
                 f"state {frame.state_id} (nothing seen)"
-            print(f"#{frame.action} turn {frame.turn} seat {frame.seat} {frame.kind}: {seen} "
+            who = f"seat {frame.seat} ({names.player(frame.seat)})" if frame.seat >= 0 else \
+                f"seat {frame.seat}"
+            print(f"#{frame.action} turn {frame.turn} {who} {frame.kind}: {seen} "
                   f"hash {frame.view_hash.hex()}" + "".join(f"\n    {e}" for e in events))
-    result = record.result or {}
     if not as_json:
-        print(f"end: {result}")
+        result = record.result or {}
+        winners, reason = result.get("winners", []), result.get("reason", "")
+        # (named, whichever view was replayed: the events say "you" for the seat's own)
+        said = result_text(_ReplayNames(PUBLIC, players),
+                           [int(w) for w in winners] if isinstance(winners, list) else [],
+                           str(reason))
+        print(f"Game over: {said}")
     return 0
+
+
+def _board_text(snapshot: bytes, width: int = 100) -> str:
+    """The board of a replay's ``Snapshot`` (serialized ServerMessage) as the terminal
+    client draws it (client_sdk.board), without colour: the turn, each player's side and
+    zones, the stack. Seats are numbered as ``--as`` takes them (from 0)."""
+    from rich.console import Console
+
+    from client_sdk.board import Board, render_lines, render_top
+    from client_sdk.mirror import Mirror
+
+    mirror = Mirror()
+    mirror.load_snapshot(mpb.ServerMessage.FromString(snapshot).snapshot)
+    board = Board(mirror, watching=True, first_seat=0)
+    console = Console(file=io.StringIO(), width=width, color_system=None,
+                      force_terminal=False, highlight=False, emoji=False)
+    lines = render_lines(console, render_top(board, 0.0, title_line=False))
+    return "\n".join(line.rstrip() for line in lines)

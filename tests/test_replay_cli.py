@@ -59,13 +59,27 @@ def test_text_starts_at_an_action_or_a_turn(data_dir: Path,
                         "--at", "30")
     assert code == 0
     lines = out.splitlines()
-    assert "snapshot after action 30" in lines[0]
-    assert lines[1].startswith("#31 turn ")
+    # The players named by the seat numbers --as takes (the terminal counts from 1).
+    assert lines[0].startswith("game done as seat 1 (P1): ")
+    assert lines[0].endswith("players: seat 0 P0, seat 1 P1")
+    assert "snapshot after action 30" in lines[1]
+    # The board it starts from, in the terminal's words (it printed only its state id
+    # and hash, found by a caster), seats numbered as --as takes them.
+    first = next(n for n, line in enumerate(lines) if line.startswith("#"))
+    board = "\n".join(lines[2:first])
+    assert "P0 seat 0  life " in board and "P1 seat 1  life " in board, board
+    assert "hand:" in board and "Stack" in board  # (seat 1's own hand)
+    assert lines[first].startswith("#31 turn ") and " seat 0 (P0) " in out
     assert "drew a card" in out
-    assert lines[-1].startswith("end: ")
+    # How the game ended in words (it printed a Python dict), the winner named.
+    store = Store(data_dir / "manawire.sqlite3")
+    result = store.load_game("done").result or {}
+    store.close()
+    assert lines[-1] == f"Game over: P0 won ({result['reason']})", lines[-1]
     code, out, _ = _run(capsys, "replay", "done", "--as", "public", "--data-dir",
                         str(data_dir), "--turn", "2")
-    assert code == 0 and "(turn 2)" in out.splitlines()[0]
+    assert code == 0 and "(turn 2)" in out.splitlines()[1]
+    assert "hand:" not in out.split("\n#", 1)[0]  # (the spectators' board: no hand)
 
 
 def test_refusals(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
