@@ -380,7 +380,9 @@ export class App implements Names {
     return { text: "", hint: `To change your deck, ${whole}. Or keep your deck.` };
   }
 
-  /** "Game 2 of 3 · 1–0" (draws added), how the match ended, or "" (not a match). */
+  /** "Game 2 of 3 · 1–0" (draws added); between games "Game 1 of 3 over · 1–0 · sideboarding
+   * for game 2" (over game 1's last board "Game 2 of 3" read as game 2 over: found by a
+   * caster); how the match ended; or "" (not a match). */
   get matchLine(): string {
     const m = this.match;
     if (m === null) return "";
@@ -389,7 +391,45 @@ export class App implements Names {
         : m.winner === this.viewer ? "you won the match" : `${this.player(m.winner)} won the match`;
       return `Match over: ${who}, ${this.namedScore(m)}${m.reason ? ` (${m.reason})` : ""}`;
     }
+    if (m.phase === MatchPhase.SIDEBOARDING) {
+      return `Game ${m.gameNumber - 1} of ${m.bestOf} over · ${this.namedScore(m)} · `
+        + `sideboarding for game ${m.gameNumber}`;
+    }
     return `Game ${m.gameNumber} of ${m.bestOf} · ${this.namedScore(m)}`;
+  }
+
+  /** Between games, what a member not choosing a deck is told: live, whom the match waits
+   * for (`clock`: the time left follows); on a delayed tier no time (its MatchState has none,
+   * protocol/README.md "Matches") and only who has chosen a deck -- after a restart a tier
+   * shows nobody ready for a while, so "waiting for" could be false. (A tier read "Waiting
+   * for Bob, Alice to choose a deck (0:00 left)" all through: found by a caster.) */
+  sideboardWait(): { text: string; clock: boolean } {
+    const m = this.match;
+    if (m === null) return { text: "", clock: false };
+    const names = (ready: boolean) => m.ready.map((r, seat) => r === ready ? this.player(seat) : "")
+      .filter(Boolean);
+    if ((this.room?.tier ?? 0) > 0) {
+      const chosen = names(true);
+      return { text: `Sideboarding for game ${m.gameNumber}`
+        + (chosen.length ? ` (deck chosen: ${chosen.join(", ")})` : ""), clock: false };
+    }
+    const waiting = names(false);
+    return { text: waiting.length ? `Waiting for ${waiting.join(", ")} to choose a deck`
+      : "Starting the next game", clock: true };
+  }
+
+  /** Whether the lobby's button for listed room `r`'s delayed tier `n` can watch it: this
+   * account is one it names, or this client has the room's invite code (it created the
+   * room) and the tier lets the code in -- else what it takes ("invite": the code, typed in
+   * the join form; "accounts": being one it names, so no button). (A button for everyone
+   * answered "only for the accounts it names or with the room's invite code": a caster.) */
+  tierAccess(r: RoomInfo, n: number): { code: string } | "invite" | "accounts" {
+    const tier = r.tiers[n - 1];
+    const me = this.account?.name.toLowerCase() ?? "";
+    const code = this.created?.room.roomId === r.roomId ? this.created.code : "";
+    if (tier && me && tier.accounts.some((a) => a.toLowerCase() === me)) return { code };
+    if (tier?.invite) return code ? { code } : "invite";
+    return "accounts";
   }
 
   /** "you 0 – Bob 1": whose wins are whose (draws added). */

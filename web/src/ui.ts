@@ -629,11 +629,10 @@ class Ui {
     if (m === null || m.phase !== MatchPhase.SIDEBOARDING) return null;
     const left = h("span", { "data-sideboard-left": "" }, formatClock(app.sideboardLeft(Date.now())));
     if (!app.mustSideboard) {
-      const waiting = m.ready.map((ready, seat) => ready ? "" : app.player(seat)).filter(Boolean);
+      const wait = app.sideboardWait();
       return h("section", { class: "panel sideboard", "data-testid": "sideboard-wait" },
         h("h2", null, `Game ${m.gameNumber} of ${m.bestOf}`),
-        h("p", null, waiting.length ? `Waiting for ${waiting.join(", ")} to choose a deck (`
-          : "Starting the next game (", left, " left)."));
+        h("p", null, wait.text, wait.clock ? [" (", left, " left)."] : "."));
     }
     const draft = app.sideboardDraft();
     if (this.sideboardFor !== m.gameNumber) {
@@ -1030,11 +1029,26 @@ function roomRow(app: App, r: RoomInfo, acting: () => void): HTMLElement {
     watchable && !r.finished
       ? h("button", { type: "button", "data-testid": "join-spectator", "data-key": `watch-${r.roomId}`,
           onclick: () => { acting(); app.join(r.roomId, Role.SPECTATOR, "", ""); } }, "Watch") : null,
-    // Delayed tiers (those allowed by invite need the code: the join form takes it).
-    r.finished ? null : r.tiers.map((t, i) => h("button", { type: "button",
-      "data-testid": "join-tier", "data-tier": i + 1, "data-key": `tier-${r.roomId}-${i + 1}`,
-      onclick: () => { acting(); app.join(r.roomId, Role.SPECTATOR, "", "", i + 1); } },
-    `Watch ${tierText(t, r.players)}`)));
+    // Delayed tiers: one this viewer may watch (an account it names, or the code this client
+    // has); one allowed by the invite code says so and fills the join form, to type the
+    // code in; one for named accounts only has no button.
+    r.finished ? null : r.tiers.map((t, i) => {
+      const access = app.tierAccess(r, i + 1);
+      if (access === "accounts") return null;
+      const attrs = { type: "button", "data-testid": "join-tier", "data-tier": i + 1,
+        "data-key": `tier-${r.roomId}-${i + 1}`, "data-needs": access === "invite" ? "invite" : null };
+      if (access === "invite") {
+        return h("button", { ...attrs, onclick: () => {
+          byId<HTMLInputElement>("join-room-id").value = r.roomId;
+          byId<HTMLInputElement>("join-room-id").dispatchEvent(new Event("input"));
+          byId<HTMLSelectElement>("join-tier").value = String(i + 1);
+          byId<HTMLInputElement>("join-invite").focus();
+        } }, `Watch ${tierText(t, r.players)} (with the room's invite code)`);
+      }
+      return h("button", { ...attrs, onclick: () => {
+        acting(); app.join(r.roomId, Role.SPECTATOR, "", access.code, i + 1); } },
+      `Watch ${tierText(t, r.players)}`);
+    }));
 }
 
 function watchingText(info: RoomInfo, tier: number): string {

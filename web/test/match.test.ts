@@ -8,7 +8,9 @@ import { App } from "../src/app";
 import {
   DecisionKind, GamePhase, ViewSchema, type View,
 } from "../src/gen/protocol/v1/game_pb";
-import { ErrorCode, MatchPhase, Role, MatchStateSchema } from "../src/gen/protocol/v1/messages_pb";
+import {
+  ErrorCode, MatchPhase, Role, MatchStateSchema, RoomInfoSchema, TierKind,
+} from "../src/gen/protocol/v1/messages_pb";
 import { viewHash } from "../src/viewhash";
 import { FakeSocket, installFakeSocket, signedIn } from "./fakes";
 
@@ -54,7 +56,10 @@ test("the score shows as Game 2 of 3 · you 0 – Bob 1, and between games the d
     ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 2, wins: [0, 1],
       phase: MatchPhase.SIDEBOARDING, sideboardRemainingMs: 180_000n, ready: [false, false],
       winner: -1 }));
-    assert.equal(app.matchLine, "Game 2 of 3 · you 0 – Bob#0002 1", "whose wins are whose");
+    // Between games the bar says game 1 is over (it said "Game 2 of 3 · ..." over game 1's
+    // last board, with "The game is over": game 2 read as over, found by a caster).
+    assert.equal(app.matchLine, "Game 1 of 3 over · you 0 – Bob#0002 1 · sideboarding for game 2",
+      "whose wins are whose");
     assert.ok(app.mustSideboard);
     assert.ok(app.sideboardLeft(app.matchAt + 1000) <= 179_000);
     app.keepDeck();
@@ -125,6 +130,46 @@ test("spectators never sideboard, and a single-game room has no score", () => {
     assert.equal(app.namedScore(app.match!), "Ann#0001 1 – Bob#0002 0, 1 drawn");
     const single = new App("ws://server/", "http://server/", null);
     assert.equal(single.matchLine, "");
+  } finally { restore(); }
+});
+
+test("a delayed tier between games shows no time left and never 'waiting for' (its MatchState has neither)", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = inMatch();
+    app.room = { ...app.room!, role: Role.SPECTATOR, seat: -1, tier: 0 };
+    const between = { roomId: "r", bestOf: 3, gameNumber: 2, wins: [1, 0],
+      phase: MatchPhase.SIDEBOARDING, sideboardRemainingMs: 150_000n, ready: [false, true], winner: -1 };
+    ws.deliver(state(between));
+    assert.deepEqual(app.sideboardWait(), { text: "Waiting for Ann#0001 to choose a deck", clock: true });
+    // A tier: no live time (0), and after a restart nobody ready for a while -- it read
+    // "Waiting for Ann, Bob to choose a deck (0:00 left)." all through the sideboarding.
+    app.room = { ...app.room!, tier: 1 };
+    ws.deliver(state({ ...between, sideboardRemainingMs: 0n, ready: [false, false] }));
+    assert.deepEqual(app.sideboardWait(), { text: "Sideboarding for game 2", clock: false });
+    ws.deliver(state({ ...between, sideboardRemainingMs: 0n, ready: [false, true] }));
+    assert.deepEqual(app.sideboardWait(), { text: "Sideboarding for game 2 (deck chosen: Bob#0002)",
+      clock: false });
+  } finally { restore(); }
+});
+
+test("the lobby's delayed-tier buttons: watched directly only by the accounts named or with the code this client has", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app } = signedIn(); // Ann#0001
+    const tiers = [
+      { kind: TierKind.PUBLIC, delaySeconds: 30, invite: true },
+      { kind: TierKind.OMNISCIENT, delaySeconds: 60, invite: true, accounts: ["ann#0001"] },
+      { kind: TierKind.OMNISCIENT, delaySeconds: 60, accounts: ["Cas#0003"] }];
+    const room = create(RoomInfoSchema, { roomId: "r", players: ["Bob#0002", "Cy#0004"], tiers });
+    // Everyone was offered every tier: "only for the accounts it names or with the room's
+    // invite code" when clicked (found by a caster).
+    assert.equal(app.tierAccess(room, 1), "invite", "the code is needed: the join form takes it");
+    assert.deepEqual(app.tierAccess(room, 2), { code: "" }, "Ann is named (names match in any case)");
+    assert.equal(app.tierAccess(room, 3), "accounts", "for Cas only: no button");
+    app.created = { room, code: "C0DE", link: "", plays: false };
+    assert.deepEqual(app.tierAccess(room, 1), { code: "C0DE" }, "the room's creator has the code");
+    assert.equal(app.tierAccess(room, 3), "accounts");
   } finally { restore(); }
 });
 
