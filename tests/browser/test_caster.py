@@ -42,7 +42,7 @@ def test_a_delayed_tier_between_games_says_which_game_is_over_and_no_time(
                              ready=[False, False], winner=-1)
     fake.send(mpb.ServerMessage(match_state=between))
     expect(page.locator("[data-testid=match-score]")).to_have_text(
-        "Game 1 of 3 over · Bob#0002 1 – Cy#0004 0 · sideboarding for game 2")
+        "Game 1 of 3 over · Bob#0002 1 \N{EN DASH} Cy#0004 0 · sideboarding for game 2")
     wait = page.locator("[data-testid=sideboard-wait]")
     expect(wait).to_contain_text("Sideboarding for game 2.")
     expect(wait).not_to_contain_text("left")
