@@ -7,8 +7,9 @@
  */
 import {
   type Account, type MatchQueue, type MatchState, type RoomInfo, type ServerMessage,
-  DeckFormat, ErrorCode, MatchPhase, Role, Spectate, TierKind,
+  DeckFormat, ErrorCode, MatchPhase, Role, RoomInfoSchema, Spectate, TierKind,
 } from "./gen/protocol/v1/messages_pb";
+import { create } from "@bufbuild/protobuf";
 import {
   type Action, type Decision, DecisionKind, type GameEvent, type GameObject, GamePhase,
 } from "./gen/protocol/v1/game_pb";
@@ -20,6 +21,7 @@ import {
 } from "./describe";
 import { inviteLink, type Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
+import { Replay, replayErrorText, splitGameId, type ReplayTarget } from "./replay";
 import { saved } from "./storage";
 
 export type Status = "signed-out" | "connecting" | "connected" | "reconnecting" | "offline" | "replaced";
@@ -57,7 +59,8 @@ export interface RoomSettingsInput {
 
 /** What a request was, to know what its Error is about. */
 type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "create-join" | "join" | "rewatch"
-  | "quick" | "cancel-quick" | "leave" | "act" | "snapshot" | "concede" | "deck";
+  | "quick" | "cancel-quick" | "leave" | "act" | "snapshot" | "concede" | "deck"
+  | "replay" | "replay-control" | "replay-stop";
 /** The requests whose answer (not an error) clears the error shown: the player's own. */
 const CLEARS_ERROR: ReadonlySet<RequestKind> = new Set<RequestKind>(
   ["hello", "register", "create", "create-join", "join", "rewatch", "quick", "cancel-quick", "deck"]);
@@ -121,6 +124,16 @@ export class App implements Names {
   inviteChanged = 0;
   /** The notice {@link noteInvite} gave (renewed as the visitor signs in). */
   private inviteNoticed = "";
+  /** The finished game being replayed (protocol/README.md, "Replays"; replay.ts), shown on
+   * the board as a spectator's game is (`room` then names it), or null. */
+  replay: Replay | null = null;
+  /** A replay to open once signed in (the page was opened with a `#replay=` link). */
+  replayWanted: ReplayTarget | null = null;
+  /** Another replay to open once the one shown has stopped (another game of the match, or
+   * another view), and the one to open again if that is refused. */
+  private replayNext: { target: ReplayTarget; fallback: ReplayTarget | null } | null = null;
+  /** The replay to open again if the one being opened is refused. */
+  private replayFallback: ReplayTarget | null = null;
 
   onChange: () => void = () => {};
 
@@ -315,6 +328,7 @@ export class App implements Names {
   }
 
   leaveRoom(): void {
+    if (this.replay !== null) { this.closeReplay(); return; }
     // Leaving a game one still plays concedes it (rule 104.3a; a match too, between games):
     // say so, as the terminal does.
     const seat = this.room !== null && this.room.role === Role.PLAYER ? this.room.seat : -1;
@@ -675,6 +689,178 @@ export class App implements Names {
     return Math.max(0, c.running ? c.remainingMs - (now - c.at) : c.remainingMs);
   }
 
+  // ---- replays (protocol/README.md, "Replays"; replay.ts)
+  /** Replay a finished game: from the lobby, or (another game or view) from a replay. */
+  openReplay(target: ReplayTarget): void {
+    if (this.status !== "connected") {
+      this.error = "Not connected to the server.";
+    } else if (this.replay !== null) {
+      // The one shown stops first (a connection plays one replay at a time); if the new one
+      // is refused, this one opens again where it was.
+      const r = this.replay;
+      this.replayNext = { target, fallback: { ...r.target, action: r.action, turn: undefined } };
+      this.request("replay-stop", { case: "replayControl", value: { command: { case: "stop", value: true } } });
+    } else if (this.room !== null || this.queue !== null) {
+      this.error = "Leave the room (or the quick-match queue) first: replays are opened from the lobby.";
+    } else {
+      this.startReplay(target, null);
+    }
+    this.changed();
+  }
+
+  /** Stop the replay and go back to the lobby. */
+  closeReplay(): void {
+    if (this.replay === null) return;
+    this.request("replay-stop", { case: "replayControl", value: { command: { case: "stop", value: true } } });
+    this.replay = null;
+    this.replayNext = null;
+    this.clearRoom();
+    this.notice = "";
+    this.listRooms();
+    this.changed();
+  }
+
+  private startReplay(target: ReplayTarget, fallback: ReplayTarget | null): void {
+    const replay = new Replay(target, (command) => {
+      this.request("replay-control", { case: "replayControl", value: { command } });
+      this.changed();
+    });
+    this.replay = replay;
+    this.replayFallback = fallback;
+    this.request("replay", { case: "replay", value: replay.request() });
+  }
+
+  /** The `#replay=` link this page was opened with, once signed in (in no room). */
+  private openWantedReplay(): void {
+    const wanted = this.replayWanted;
+    if (wanted === null || this.status !== "connected" || this.room !== null || this.replay !== null) return;
+    this.replayWanted = null;
+    this.startReplay(wanted, null);
+  }
+
+  /** A message while a replay is shown; whether it was the replay's. */
+  private replayMessage(msg: ServerMessage, kind: RequestKind | undefined): boolean {
+    const replay = this.replay;
+    if (replay === null) return false;
+    const body = msg.body;
+    switch (body.case) {
+      case "replayStatus": {
+        if (kind === "replay") { // opened: shown as a spectator's game is
+          const { room, game } = splitGameId(body.value.roomId);
+          const listed = this.rooms.find((r) => r.roomId === room);
+          this.clearRoom();
+          this.room = { info: listed ?? create(RoomInfoSchema, { roomId: room, name: room }),
+            role: Role.SPECTATOR, seat: body.value.viewer, tier: 0 };
+          this.notice = "";
+          this.error = "";
+          replay.status(body.value, false);
+          if (game > 1) this.addLog(`— Game ${game} of the match —`);
+        } else replay.status(body.value, kind === "replay-control");
+        return true;
+      }
+      case "snapshot": {
+        if (this.room === null) return true;
+        this.snapshotAsked = false;
+        try {
+          this.mirror.loadSnapshot(body.value);
+        } catch (err) {
+          this.desync(err);
+          return true;
+        }
+        this.remember();
+        const state = body.value.stateId;
+        const timeline = replay.timeline;
+        if (replay.loading && timeline.first === 0n) timeline.start(state);
+        else if (timeline.knows(state) || timeline.complete) {
+          // The log up to this point: every delta's lines to its state id.
+          const head = this.log[0]?.startsWith("— Game ") ? [this.log[0]] : [];
+          this.log = [];
+          this.logDropped = 0;
+          for (const line of [...head, ...timeline.linesUpTo(state)]) this.addLog(line);
+          this.logChanges++;
+          this.lossReasons.clear();
+          for (const [seat, why] of timeline.lossesUpTo(state)) this.lossReasons.set(seat, why);
+        }
+        if (!replay.loading) replay.delta(state, this.mirror.header.turn);
+        return true;
+      }
+      case "delta": {
+        if (this.room === null || !this.mirror.ready || this.snapshotAsked) return true;
+        this.remember();
+        try {
+          this.mirror.applyDelta(body.value);
+        } catch (err) {
+          this.desync(err);
+          return true;
+        }
+        const d = body.value;
+        const told = replay.timeline.linesAt(d.stateId);
+        const lines: string[] = [];
+        const losses: [number, string][] = [];
+        for (const event of d.events) {
+          this.noteLoss(event);
+          if (event.kind.case === "playerLost") losses.push([event.kind.value.seat, event.kind.value.reason]);
+          const line = eventText(this, event);
+          if (line) lines.push(line);
+        }
+        if (replay.loading) replay.timeline.record(d.prevStateId, d.stateId, lines, losses);
+        for (const line of told ?? lines) this.addLog(line);
+        replay.delta(d.stateId, this.mirror.header.turn);
+        return true;
+      }
+      case "replayEnded": {
+        const e = body.value;
+        if (!e.stopped) {
+          replay.ended(Number(e.action), this.mirror.stateId);
+          return true;
+        }
+        const next = this.replayNext;
+        this.replayNext = null;
+        if (next !== null) { // another game or view of it
+          this.startReplay(next.target, next.fallback);
+        } else if (kind !== "replay-stop") { // left idle for 10 minutes (request id 0)
+          this.replay = null;
+          this.clearRoom();
+          this.notice = "The replay was closed by the server after 10 minutes without a control.";
+          this.listRooms();
+        }
+        return true;
+      }
+      case "error": {
+        const { code, message } = body.value;
+        if (kind === "replay") { // refused: back to the lobby, or to the replay it replaced
+          const text = replayErrorText(code, message, replay.target.roomId);
+          const fallback = this.replayFallback;
+          this.replay = null;
+          this.clearRoom();
+          if (fallback !== null) {
+            this.startReplay(fallback, null);
+            if (this.replay !== null) (this.replay as Replay).error = text;
+          } else this.error = text;
+          return true;
+        }
+        if (kind === "replay-control") {
+          replay.refused(message || ErrorCode[code] || "refused");
+          return true;
+        }
+        return false;
+      }
+      case "welcome": case "resumed": {
+        if (kind !== "hello" && kind !== "resume") return false;
+        // A new connection (the replay belonged to the one that dropped): open it again
+        // where it was.
+        const w = body.case === "welcome" ? body.value : body.value.welcome;
+        if (w) this.welcomed(w);
+        const here = { ...replay.target, action: replay.action, turn: undefined };
+        this.replay = null;
+        this.clearRoom();
+        this.startReplay(here, null);
+        return true;
+      }
+      default: return false;
+    }
+  }
+
   // ---- messages
   private request(kind: RequestKind, body: ClientBody): void {
     if (!this.conn.isOpen) {
@@ -700,6 +886,10 @@ export class App implements Names {
     // A request of the player's answered, not refused: an earlier error no longer stands
     // (a name refused, then registered, still showed the refusal beside "Signed in").
     if (kind !== undefined && CLEARS_ERROR.has(kind) && body.case !== "error") this.error = "";
+    if (this.replay !== null && this.replayMessage(msg, kind)) {
+      this.changed();
+      return;
+    }
     switch (body.case) {
       case "welcome":
         this.welcomed(body.value);
@@ -936,10 +1126,11 @@ export class App implements Names {
       }
       case "error": this.failed(kind, body.value.code, body.value.message, body.value.details,
         body.value.incidentId); break;
-      case "replayStatus": case "replayEnded": break; // replays: this client starts none
+      case "replayStatus": case "replayEnded": break; // of a replay closed already
       case undefined: break; // a message this client doesn't understand (a newer server)
       default: assertNever(body);
     }
+    if (body.case === "welcome" || body.case === "resumed") this.openWantedReplay();
     this.changed();
   }
 

@@ -2,12 +2,14 @@
 import { App } from "./app";
 import { serverUrl } from "./connection";
 import { takeInvite } from "./links";
+import { takeReplayLink } from "./replay";
 import { mount } from "./ui";
 
 const root = document.getElementById("app");
 if (root) {
   const app = new App(serverUrl(location), `${location.origin}${location.pathname}`,
     takeInvite());
+  app.replayWanted = takeReplayLink();
   mount(root, app);
   app.start();
 }

@@ -8,6 +8,8 @@ import { type App, type RoomSettingsInput } from "./app";
 import { h, replaceChildren, type Child } from "./dom";
 import { readDeckFile } from "./deck";
 import { takeInvite } from "./links";
+import { takeReplayLink } from "./replay";
+import { prefillReplay, replayButtons, replayForm, replayKey, replayPanel } from "./replayui";
 import { zoneKey } from "./mirror";
 import { saved } from "./storage";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
@@ -28,6 +30,12 @@ export function mount(root: HTMLElement, app: App): void {
   document.addEventListener("keydown", (ev) => ui.key(ev));
   document.addEventListener("focusin", (ev) => ui.focused(ev.target));
   window.addEventListener("hashchange", () => {
+    const replay = takeReplayLink();
+    if (replay) {
+      prefillReplay(replay);
+      if (app.account !== null && app.room === null) app.openReplay(replay);
+      return;
+    }
     const invite = takeInvite();
     if (!invite) return;
     app.invite = invite;
@@ -61,6 +69,7 @@ class Ui {
     deck: h("div", { class: "form-error" }), create: h("div", { class: "form-error" }),
     join: h("div", { class: "form-error" }), rooms: h("div", { class: "form-error" }),
     quick: h("div", { class: "form-error" }), register: h("div", { class: "form-error" }),
+    replay: h("div", { class: "form-error" }),
   };
   /** The lobby's part the player last acted in (its slot shows the answer's error). */
   private errorAt: keyof Ui["errorSlots"] | null = null;
@@ -98,6 +107,7 @@ class Ui {
     this.lobby = this.buildLobby();
     root.replaceChildren(this.topbar, this.messages, this.signIn, this.lobby, this.game);
     this.prefillInvite();
+    if (app.replayWanted) prefillReplay(app.replayWanted);
   }
 
   /** Pre-fill the join form from the invite this page was opened with. */
@@ -437,7 +447,8 @@ class Ui {
 
     return h("div", { class: "lobby" },
       h("div", { class: "col" }, deck, quick, this.accountBox),
-      h("div", { class: "col" }, rooms, create, joinForm, register));
+      h("div", { class: "col" }, rooms, create, joinForm,
+        replayForm(app, () => this.from("replay"), this.errorSlots.replay), register));
   }
 
   private roomSettings(): RoomSettingsInput {
@@ -535,6 +546,12 @@ class Ui {
     const room = app.room;
     if (!room) return;
     const m = app.mirror;
+    if (!m.ready && app.replay) {
+      replaceChildren(this.game, h("section", { class: "panel waiting", "data-testid": "board",
+        "data-seat": room.seat, "data-state-id": "0" }, h("p", null, "Opening the replay…"),
+      replayPanel(app)));
+      return;
+    }
     if (!m.ready) {
       replaceChildren(this.game, h("section", { class: "panel waiting", "data-testid": "board",
         "data-seat": room.seat, "data-state-id": "0" },
@@ -579,6 +596,7 @@ class Ui {
           this.stackArea(),
           viewer >= 0 ? this.playerArea(viewer) : null),
         h("aside", { class: "side" },
+          replayPanel(app),
           result ? h("section", { class: "panel game-over", "data-testid": "game-over", role: "status" },
             h("h2", null, "Game over"),
             h("p", null, result.winners.length === 0 ? "The game is a draw."
@@ -599,7 +617,7 @@ class Ui {
           this.sideboardPanel(),
           this.decisionPanel(),
           this.eventLog(),
-          this.roomControls())));
+          app.replay ? null : this.roomControls())));
     const options = this.game.querySelector(".decision .options.rest");
     if (options) options.scrollTop = optionsScroll;
     if (editing && this.sideboardText.isConnected) {
@@ -994,7 +1012,9 @@ class Ui {
     const t = ev.target as HTMLElement | null;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT"
       || t.isContentEditable)) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.repeat) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (replayKey(this.app, ev)) return;
+    if (ev.repeat) return;
     const opts = this.app.options;
     if (opts.length === 0) return;
     if (ev.key === "p" || ev.key === "P" || ev.key === "F2") {
@@ -1029,6 +1049,7 @@ function roomRow(app: App, r: RoomInfo, acting: () => void): HTMLElement {
     watchable && !r.finished
       ? h("button", { type: "button", "data-testid": "join-spectator", "data-key": `watch-${r.roomId}`,
           onclick: () => { acting(); app.join(r.roomId, Role.SPECTATOR, "", ""); } }, "Watch") : null,
+    replayButtons(app, r, acting),
     // Delayed tiers: one this viewer may watch (an account it names, or the code this client
     // has); one allowed by the invite code says so and fills the join form, to type the
     // code in; one for named accounts only has no button.

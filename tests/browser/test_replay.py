@@ -1,0 +1,157 @@
+"""The replay viewer in the browser (protocol/README.md, "Replays"): SDK bots play a best-of-3
+match to its end; a caster opens game 1 from the lobby's room list, steps forward and back,
+seeks to a turn and to the end -- the board and the log follow each move -- and opens game 2
+of the match; a room id that names no stored game shows the server's refusal."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import REPO, Pages
+from tests.browser.ui import BOARD, GAME_OVER, sign_in_guest
+
+pytestmark = pytest.mark.browser
+
+#: Seconds the bots may take to play their match (a few seconds, eagerly).
+MATCH_SECONDS = 240
+POSITION = "[data-testid=replay-position]"
+LOG_LINES = "[data-testid=event-log] li"
+
+
+def play_match(ws_url: str, log_dir: Path) -> None:
+    """Two bots play a best-of-3 match on the server, to its end."""
+    with (log_dir / "bots.log").open("wb") as log:
+        subprocess.run([sys.executable, "-m", "server.cli", "bots", "--url", ws_url,
+                        "--games", "1", "--best-of", "3", "--policy", "eager", "--seed", "3"],
+                       stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                       cwd=REPO, timeout=MATCH_SECONDS, check=True)
+
+
+def at(page: Page, action: int) -> None:
+    """Wait until the replay is at ``action`` (its log read, the board drawn)."""
+    position = page.locator(POSITION)
+    expect(position).to_have_attribute("data-loading", "0")
+    expect(position).to_have_attribute("data-action", str(action))
+    expect(position).to_contain_text(f"Action {action} of ")
+
+
+def state_id(page: Page) -> int:
+    return int(page.locator(BOARD).get_attribute("data-state-id") or "0")
+
+
+def log_count(page: Page) -> int:
+    return page.locator(LOG_LINES).count()
+
+
+def test_a_finished_match_replayed_step_by_step_and_by_turn(pages: Pages, tmp_path: Path) -> None:
+    ws_url = pages.base_url.replace("http://", "ws://").rstrip("/")
+    play_match(ws_url, tmp_path)
+    page = pages.open("caster")
+    sign_in_guest(page, pages.base_url, "Caster")
+    # The finished match is listed (it lingers) with a Replay button for each game.
+    page.locator("[data-testid=refresh-rooms]").click()
+    games = page.locator("[data-testid=room-row] [data-testid=replay-room]")
+    expect(games.first).to_be_visible()
+    assert games.count() >= 2, "a match of two games at least"
+    room_id = games.first.get_attribute("data-game-id") or ""
+    assert games.nth(1).get_attribute("data-game-id") == f"{room_id}.2"
+    games.first.click()
+    at(page, 0)
+    position = page.locator(POSITION)
+    actions = int(position.get_attribute("data-actions") or "0")
+    assert actions > 50
+    start_state = state_id(page)
+    assert start_state >= 1
+    assert log_count(page) == 0, "nothing has happened at the game's start"
+
+    # Forward one action at a time with the arrow key: the board's state moves each time and
+    # the log grows as things happen.
+    page.locator("body").click(position={"x": 5, "y": 5})
+    counts = []
+    for n in range(1, 26):
+        page.keyboard.press("ArrowRight")
+        at(page, n)
+        counts.append(log_count(page))
+    assert state_id(page) > start_state
+    assert counts[-1] > 0 and counts == sorted(counts), f"the log didn't grow: {counts}"
+    # The forward button, then back one action: the log and the board go back with it.
+    page.locator("[data-testid=replay-forward]").click()
+    at(page, 26)
+    after = (state_id(page), log_count(page))
+    page.keyboard.press("ArrowLeft")
+    at(page, 25)
+    assert state_id(page) < after[0]
+    assert log_count(page) == counts[-1]
+
+    # To turn 3: the board says so, and the log has what happened before it.
+    page.locator("#replay-turn").fill("3")
+    page.locator("[data-testid=replay-go-turn]").click()
+    expect(position).to_have_attribute("data-turn", "3")
+    expect(position).to_contain_text("turn 3 of ")
+    expect(page.locator(".turnbar")).to_contain_text("Turn 3")
+    turn3 = int(position.get_attribute("data-action") or "0")
+    assert turn3 > 0
+    lines_at_turn3 = log_count(page)
+    assert lines_at_turn3 > 0
+    pages.screenshot(page, "turn3")
+
+    # Play a little, pause: it moved on.
+    page.locator("[data-testid=replay-play]").click()
+    expect(position).to_have_attribute("data-playing", "1")
+    page.wait_for_timeout(1200)
+    page.locator("[data-testid=replay-pause]").click()
+    expect(position).to_have_attribute("data-playing", "0")
+    played = int(position.get_attribute("data-action") or "0")
+    assert played > turn3
+
+    # To the end: the game's result, the whole log.
+    page.locator("[data-testid=replay-end]").click()
+    at(page, actions)
+    expect(page.locator(GAME_OVER)).to_be_visible()
+    assert log_count(page) > lines_at_turn3
+    pages.screenshot(page, "end")
+
+    # Game 2 of the match.
+    page.locator(f"[data-testid=replay-game][data-game-id='{room_id}.2']").click()
+    at(page, 0)
+    expect(page.locator("[data-testid=replay] h2")).to_contain_text("game 2")
+    page.locator("[data-testid=replay-end]").click()
+    expect(page.locator(GAME_OVER)).to_be_visible()
+    pages.screenshot(page)
+
+    # Back in the lobby: a room id that names no game shows the server's refusal.
+    page.locator("[data-testid=leave-replay]").click()
+    expect(page.locator("[data-testid=replay-form]")).to_be_visible()
+    page.locator("#replay-room-id").fill("nosuchroom")
+    page.locator("[data-testid=open-replay]").click()
+    error = page.locator("[data-testid=replay-form] [data-testid=error]")
+    expect(error).to_contain_text(re.compile(r"Can't replay “nosuchroom”: no such game"))
+    expect(error).to_contain_text("no stored game")
+    pages.screenshot(page, "unknown")
+    pages.assert_no_errors()
+
+
+def test_a_replay_link_opens_once_signed_in_and_a_game_not_played_is_refused(pages: Pages) -> None:
+    """``#replay=ROOM_ID`` asks for the replay once signed in (the form filled in with it); a
+    room whose game hasn't been played is refused, in words."""
+    host = pages.open("host")
+    sign_in_guest(host, pages.base_url, "Host")
+    host.locator("#room-play").set_checked(False)  # hosts a room nobody plays in yet
+    host.locator("[data-testid=create-room]").click()
+    link = host.locator("[data-testid=invite-link]").first
+    expect(link).to_have_value(re.compile(r"#join="))
+    room_id = re.search(r"#join=([^&]+)", link.input_value()).group(1)  # type: ignore[union-attr]
+    viewer = pages.open("viewer")
+    viewer.goto(f"{pages.base_url}#replay={room_id}")
+    viewer.locator("#display-name").fill("Viewer")
+    viewer.locator("[data-testid=sign-in-guest]").click()
+    error = viewer.locator("[data-testid=error]").first
+    expect(error).to_contain_text(f"Can't replay “{room_id}”")
+    expect(viewer.locator("#replay-room-id")).to_have_value(room_id)
+    pages.assert_no_errors()
