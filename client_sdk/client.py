@@ -787,11 +787,14 @@ class Client:
         return rid
 
     async def replay(self, room_id: str, *, seat: int | None = None, omniscient: bool = False,
-                     invite_code: str = "", start_action: int = 0, start_turn: int = 0,
-                     speed: float = 0.0, paused: bool = False) -> mpb.ReplayStatus:
+                     every_hand: bool = False, invite_code: str = "", start_action: int = 0,
+                     start_turn: int = 0, speed: float = 0.0, paused: bool = False
+                     ) -> mpb.ReplayStatus:
         """Replay the finished game ``room_id`` (protocol/README.md, "Replays") as its
-        spectators saw it, or as ``seat`` did (only that seat's account may), or with
-        ``omniscient`` every card (its players only); from its start, after
+        spectators saw it, or as ``seat`` did (that seat's account, or a delayed tier's
+        audience of that seat), or with ``every_hand`` every hand (its players, and its
+        every-hand tier's audience), or with ``omniscient`` every card (its players only);
+        from its start, after
         ``start_action`` actions or at the beginning of ``start_turn``; ``speed`` actions a
         second (0: as fast as this client reads). Its Snapshot and Deltas then fill
         :attr:`mirror` as :meth:`next_message` reads them, up to ``ReplayEnded``; steer it
@@ -801,6 +804,8 @@ class Client:
                                     paused=paused)
         if omniscient:
             request.omniscient = True
+        elif every_hand:
+            request.every_hand = True
         elif seat is not None:
             request.seat = seat
         else:

@@ -34,15 +34,15 @@ from protocol.v1 import messages_pb2 as mpb
 from protocol.viewhash import ViewDigest
 from server.decks import Deck, DeckFormat, resolve
 from server.engine import Game, PlayerSetup, apply, new_game
-from server.store.records import GameRecord, Spectate, secret_hash
+from server.store.records import GameRecord, Spectate, TierKind, secret_hash
 from server.view.omniscient import TrackedOmniscientStream, run_steps
 from server.view.pipeline import ViewPipeline
-from server.view.project import OMNISCIENT, SPECTATOR, View
+from server.view.project import EVERY_HAND, OMNISCIENT, SPECTATOR, View
 
 #: The public perspective: the spectators' view class.
 PUBLIC = SPECTATOR
 
-__all__ = ["OMNISCIENT", "PUBLIC", "Frame", "Replay", "ReplayError", "replay_problem",
+__all__ = ["EVERY_HAND", "OMNISCIENT", "PUBLIC", "Frame", "Replay", "ReplayError", "replay_problem",
            "viewer_name"]
 
 
@@ -75,6 +75,8 @@ def viewer_name(viewer: int) -> str:
         return "public"
     if viewer == OMNISCIENT:
         return "omniscient"
+    if viewer == EVERY_HAND:
+        return "every hand"
     return f"seat {viewer}"
 
 
@@ -92,26 +94,59 @@ def replayable(record: GameRecord) -> ReplayError | None:
 
 
 def replay_problem(record: GameRecord, account_id: str, viewer: int,
-                   invite_code: str = "") -> ReplayError | None:
+                   invite_code: str = "", now: float = 0.0) -> ReplayError | None:
     """Why ``account_id`` may not replay ``record`` as ``viewer`` (None: it may): who may
     (:func:`access_problem`), asked first -- so that someone who may not learns nothing of
     how far the game has come (a delayed tier's viewers would learn it had ended) -- then
-    whether it can be replayed (:func:`replayable`: only once it finished)."""
-    return access_problem(record, account_id, viewer, invite_code) or replayable(record)
+    whether it can be replayed (:func:`replayable`: only once it finished). ``now``: the
+    wall clock (``time.time()``), for a delayed tier's audience."""
+    return access_problem(record, account_id, viewer, invite_code, now) or replayable(record)
+
+
+def _invited(record: GameRecord, invite_code: str) -> bool:
+    """Whether ``invite_code`` is the room's (constant time)."""
+    return bool(invite_code) and bool(record.settings.invite_hash) and \
+        hmac.compare_digest(secret_hash(invite_code), record.settings.invite_hash)
+
+
+def _tier_problem(record: GameRecord, account_id: str, viewer: int, invite_code: str,
+                  now: float) -> ReplayError | None:
+    """Whether a delayed spectator tier of the room showing ``viewer``'s view class lets
+    ``account_id`` replay the game as that class (protocol/README.md, "Spectator tiers"):
+    one that names the account, or admits the invite code given -- once the tier has shown
+    the whole game (its end plus its delay: a replay must tell its audience nothing the tier
+    hadn't yet; until then the answer is the same whether or not the game has ended). None:
+    it does; no tier admits it: FORBIDDEN."""
+    kinds = {PUBLIC: TierKind.PUBLIC, EVERY_HAND: TierKind.OMNISCIENT}
+    delays = [tier.delay_seconds for tier in record.settings.tiers
+              if tier.kind is kinds.get(viewer, TierKind.PLAYER)
+              and (tier.kind is not TierKind.PLAYER or tier.seat == viewer)
+              and ((account_id and any(a == account_id for a, _n in tier.accounts))
+                   or (tier.invite and _invited(record, invite_code)))]
+    if not delays:
+        return ReplayError(mpb.ERROR_CODE_FORBIDDEN, "")
+    if record.finished is not None and now >= record.finished + min(delays):
+        return None
+    return ReplayError(mpb.ERROR_CODE_NOT_READY,
+                       f"its replay as the delayed tier's audience saw it opens once the tier "
+                       f"has shown the whole game: {min(delays):g} s after it ends")
 
 
 def access_problem(record: GameRecord, account_id: str, viewer: int,
-                   invite_code: str = "") -> ReplayError | None:
+                   invite_code: str = "", now: float = 0.0) -> ReplayError | None:
     """Why ``account_id`` may not replay ``record`` as ``viewer``, however far it has come
     (None: it may, once it is finished). Needs only the game's record, not its actions.
 
     - public (:data:`PUBLIC`): anyone who could have watched the room (its spectate setting:
       allowed, or invite with the code), and the game's players;
     - a seat: only the account that held that seat;
-    - omniscient (:data:`OMNISCIENT`): only the game's players.
+    - every hand (:data:`EVERY_HAND`): the game's players;
+    - omniscient (:data:`OMNISCIENT`): only the game's players;
+    - and public, a seat or every hand: the audience of a delayed tier of the room showing
+      that class (named in it, or with the invite code if it takes it), once the tier has
+      shown the whole game (:func:`_tier_problem`).
 
-    The one place these rules live: a room-level setting of who may see the omniscient
-    tier (spectator tiers) extends the omniscient branch here.
+    The one place these rules live.
     """
     players = len(record.players)
     accounts = record.accounts or ("",) * players
@@ -122,9 +157,11 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
         spectate = record.settings.spectate
         if spectate is Spectate.ALLOWED:
             return None
-        if spectate is Spectate.INVITE and invite_code and record.settings.invite_hash and \
-                hmac.compare_digest(secret_hash(invite_code), record.settings.invite_hash):
+        if spectate is Spectate.INVITE and _invited(record, invite_code):
             return None
+        tiered = _tier_problem(record, account_id, viewer, invite_code, now)
+        if tiered is None or tiered.message:
+            return tiered
         return ReplayError(mpb.ERROR_CODE_FORBIDDEN,
                            "this room allowed no spectators: its public replay is its players'"
                            if spectate is Spectate.NONE else
@@ -134,13 +171,23 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
             return None
         return ReplayError(mpb.ERROR_CODE_FORBIDDEN,
                            "only the game's players may replay it with every card shown")
+    if viewer == EVERY_HAND:
+        if player:
+            return None
+        tiered = _tier_problem(record, account_id, viewer, invite_code, now)
+        return tiered if tiered is None or tiered.message else ReplayError(
+            mpb.ERROR_CODE_FORBIDDEN, "only the game's players, and the audience of its "
+                                      "every-hand spectator tier, may replay it with every hand")
     if not 0 <= viewer < players:
         return ReplayError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                            f"the game has seats 0 to {players - 1}, not {viewer}")
     if account_id and accounts[viewer] == account_id:
         return None
-    return ReplayError(mpb.ERROR_CODE_FORBIDDEN,
-                       f"only the account that held seat {viewer} may replay that seat's view")
+    tiered = _tier_problem(record, account_id, viewer, invite_code, now)
+    return tiered if tiered is None or tiered.message else ReplayError(
+        mpb.ERROR_CODE_FORBIDDEN,
+        f"only the account that held seat {viewer} (and the audience of a spectator tier "
+        f"showing that seat) may replay that seat's view")
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +218,7 @@ class Replay:
 
     def __init__(self, record: GameRecord, viewer: int, *, start: bool = True) -> None:
         players = len(record.players)
-        if viewer not in (PUBLIC, OMNISCIENT) and not 0 <= viewer < players:
+        if viewer not in (PUBLIC, OMNISCIENT, EVERY_HAND) and not 0 <= viewer < players:
             raise ReplayError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                               f"the game has seats 0 to {players - 1}, not {viewer}")
         self.record = record

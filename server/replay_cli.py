@@ -22,8 +22,11 @@ def register(sub: Any) -> None:
     """Add the ``replay`` subcommand to the ``manawire`` parser."""
     replay = sub.add_parser("replay", help="replay a finished game from the store, per action")
     replay.add_argument("game_id", metavar="GAME_ID", help="the game's room id")
-    replay.add_argument("--as", dest="perspective", required=True, metavar="SEAT|public|all",
-                        help="a seat number, public (the spectators' view) or all (omniscient)")
+    replay.add_argument("--as", dest="perspective", required=True,
+                        metavar="SEAT|public|hands|all",
+                        help="a seat number, public (the spectators' view), hands (every hand "
+                             "and look, no library: the every-hand spectator tier's view) or "
+                             "all (omniscient)")
     replay.add_argument("--data-dir", type=Path, default=Path("var"),
                         help="directory of the embedded store (default ./var)")
     start = replay.add_mutually_exclusive_group()
@@ -37,10 +40,12 @@ def register(sub: Any) -> None:
 
 
 def _viewer(text: str) -> int | None:
-    from server.replay import OMNISCIENT, PUBLIC
+    from server.replay import EVERY_HAND, OMNISCIENT, PUBLIC
 
     if text == "public":
         return PUBLIC
+    if text == "hands":
+        return EVERY_HAND
     if text == "all":
         return OMNISCIENT
     return int(text) if text.isdigit() else None

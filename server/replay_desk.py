@@ -13,6 +13,7 @@ room's pump. It is the :class:`server.app.App`'s.
 from __future__ import annotations
 
 import functools
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -105,13 +106,16 @@ class ReplayDesk:
             # far the match has come).
             first = request.room_id.rpartition(".")[0]
             header = await self._load(first, actions=False) if first else None
+            # (A delayed tier's audience is told what it would be of a game still being
+            # played -- "not yet" -- so it learns nothing of how far the match has come.)
             problem = None if header is None else access_problem(
-                header, account, request.viewer, request.invite_code)
+                header, account, request.viewer, request.invite_code, now=0.0)
             conn.reply(error_bytes(problem.code, problem.message, rid) if problem is not None
                        else error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                         f"no stored game {request.room_id!r}", rid))
             return False
-        problem = replay_problem(header, account, request.viewer, request.invite_code)
+        problem = replay_problem(header, account, request.viewer, request.invite_code,
+                                 time.time())
         if problem is not None:
             conn.reply(error_bytes(problem.code, problem.message, rid))
             return False

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from server.cli import main
-from server.replay import OMNISCIENT, PUBLIC, Replay
+from server.replay import EVERY_HAND, OMNISCIENT, PUBLIC, Replay
 from server.store import Store
 from tests.rooms.test_replay_app import store_game
 
@@ -29,6 +29,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 @pytest.mark.parametrize(("perspective", "viewer"), [("0", 0), ("public", PUBLIC),
+                                                     ("hands", EVERY_HAND),
                                                      ("all", OMNISCIENT)])
 def test_json_lines_give_every_action_with_the_replayed_view_hash(
         data_dir: Path, capsys: pytest.CaptureFixture[str], perspective: str,

@@ -476,11 +476,12 @@ class DeckAccepted(_message.Message):
     def __init__(self, game_number: _Optional[int] = ..., kept: _Optional[bool] = ..., main_count: _Optional[int] = ..., sideboard_count: _Optional[int] = ..., deck: _Optional[str] = ...) -> None: ...
 
 class ReplayRequest(_message.Message):
-    __slots__ = ("room_id", "seat", "public", "omniscient", "invite_code", "start_action", "start_turn", "speed", "paused")
+    __slots__ = ("room_id", "seat", "public", "omniscient", "every_hand", "invite_code", "start_action", "start_turn", "speed", "paused")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_FIELD_NUMBER: _ClassVar[int]
     OMNISCIENT_FIELD_NUMBER: _ClassVar[int]
+    EVERY_HAND_FIELD_NUMBER: _ClassVar[int]
     INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
     START_ACTION_FIELD_NUMBER: _ClassVar[int]
     START_TURN_FIELD_NUMBER: _ClassVar[int]
@@ -490,12 +491,13 @@ class ReplayRequest(_message.Message):
     seat: int
     public: bool
     omniscient: bool
+    every_hand: bool
     invite_code: str
     start_action: int
     start_turn: int
     speed: float
     paused: bool
-    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., public: _Optional[bool] = ..., omniscient: _Optional[bool] = ..., invite_code: _Optional[str] = ..., start_action: _Optional[int] = ..., start_turn: _Optional[int] = ..., speed: _Optional[float] = ..., paused: _Optional[bool] = ...) -> None: ...
+    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., public: _Optional[bool] = ..., omniscient: _Optional[bool] = ..., every_hand: _Optional[bool] = ..., invite_code: _Optional[str] = ..., start_action: _Optional[int] = ..., start_turn: _Optional[int] = ..., speed: _Optional[float] = ..., paused: _Optional[bool] = ...) -> None: ...
 
 class ReplayControl(_message.Message):
     __slots__ = ("play", "pause", "seek_action", "seek_turn", "speed", "stop")

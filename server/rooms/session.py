@@ -517,9 +517,12 @@ def _replay_request(replay: mpb.ReplayRequest, rid: int) -> StartReplay:
         viewer = -1
     elif perspective == "omniscient":
         viewer = -2
+    elif perspective == "every_hand":
+        viewer = -3
     else:
         raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                           "ReplayRequest needs a perspective: seat, public or omniscient", rid)
+                           "ReplayRequest needs a perspective: seat, public, omniscient or "
+                           "every_hand", rid)
     start = replay.WhichOneof("start")
     return StartReplay(replay.room_id, viewer, replay.invite_code,
                        replay.start_action if start == "start_action" else None,

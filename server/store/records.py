@@ -323,6 +323,8 @@ class GameRecord:
     action_times: tuple[float, ...] = ()
     #: The seats whose players left the running game (:class:`SeatLeft`).
     left: tuple[int, ...] = ()
+    #: When its result was recorded (``time.time()``; None: not finished, or not known).
+    finished: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -360,8 +360,8 @@ class Store:
         with self._lock:
             row = self._db.execute(
                 "SELECT name, seed, players, result, aborted, clock_seconds, accounts, "
-                "settings, match_id, game_number, chooser, state_base, created, left_seats "
-                "FROM games WHERE room_id = ?", (room_id,)).fetchone()
+                "settings, match_id, game_number, chooser, state_base, created, left_seats, "
+                "finished FROM games WHERE room_id = ?", (room_id,)).fetchone()
             if row is None:
                 raise KeyError(room_id)
             if actions and str(self.path) == ":memory:":
@@ -383,7 +383,8 @@ class Store:
                           RoomSettings.from_json(row[7]), row[8] or "", int(row[9] or 1),
                           None if row[10] is None else int(row[10]), int(row[11] or 1),
                           created=float(row[12]), action_times=tuple(times),
-                          left=tuple(int(n) for n in (row[13] or "").split(",") if n))
+                          left=tuple(int(n) for n in (row[13] or "").split(",") if n),
+                          finished=None if row[14] is None else float(row[14]))
 
     @staticmethod
     def _read_actions(db: sqlite3.Connection, room_id: str) -> _Log:

@@ -5,19 +5,21 @@ ReplayEnded -- with the replay session outside every room."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
 
+from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App
 from server.cards import demo_deck_names
 from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, apply, new_game
 from server.engine.actions import Concede
-from server.replay import OMNISCIENT, PUBLIC, Replay, replay_problem
+from server.replay import EVERY_HAND, OMNISCIENT, PUBLIC, Replay, replay_problem
 from server.rooms.replaying import IDLE_SECONDS
 from server.store import Store
 from server.store.records import (
@@ -27,6 +29,8 @@ from server.store.records import (
     GameRecord,
     RoomSettings,
     Spectate,
+    SpectatorTier,
+    TierKind,
     secret_hash,
 )
 from tests.rooms.test_app_memory import MemorySocket, _hello, running_app
@@ -91,7 +95,7 @@ async def test_who_may_replay_what(tmp_path: Path) -> None:
     async with running_app(tmp_path) as app:
         ann, ann_id = await _client(app, "Ann")
         bob, bob_id = await _client(app, "Bob")
-        eve, _eve_id = await _client(app, "Eve")
+        eve, eve_id = await _client(app, "Eve")
         store_game(app.store, "open", (ann_id, bob_id))
         invite = RoomSettings(private=True, invite_hash=secret_hash("code"),
                               spectate=Spectate.INVITE)
@@ -135,6 +139,20 @@ async def test_who_may_replay_what(tmp_path: Path) -> None:
             snapshot = (await _until(sock, "snapshot")).snapshot
             assert snapshot.state_id == 1 and snapshot.room_id == "closed"
             await sock.request(**_control(stop=True))
+        # The audience of a room's every-hand tier (Eve, named in it): every hand (viewer
+        # -3), no library; not every card.
+        hands = RoomSettings(spectate=Spectate.NONE, tiers=(SpectatorTier(
+            TierKind.OMNISCIENT, delay_seconds=0.0, accounts=((eve_id, "Eve"),)),))
+        store_game(app.store, "hands", (ann_id, bob_id), settings=hands)
+        await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="hands", omniscient=True)
+        await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="closed", every_hand=True)
+        started = await eve.request(**_replay(room_id="hands", every_hand=True, paused=True))
+        assert started.replay_status.viewer == EVERY_HAND
+        view = (await _until(eve, "snapshot")).snapshot.view
+        kinds = {z.zone.kind for z in view.zones}
+        assert view.viewer == EVERY_HAND and pb.ZONE_KIND_HAND in kinds
+        assert pb.ZONE_KIND_LIBRARY not in kinds
+        await eve.request(**_control(stop=True))
         # One replay per connection, and none while in a room.
         await ann.request(**_replay(room_id="open", seat=0, paused=True))
         again = await ann.request(**_replay(room_id="open", seat=0))
@@ -198,6 +216,52 @@ def test_the_permission_check_is_one_function() -> None:
     assert replay_problem(record, "", 0) is not None  # no account: nobody's seat
     assert replay_problem(record, "c", PUBLIC) is not None
     assert replay_problem(record, "c", 5) is not None
+
+
+def test_a_delayed_tiers_audience_replays_its_class_once_the_tier_has_shown_the_whole_game(
+) -> None:
+    """A caster watching a room through its delayed tiers (spectate NONE, the usual
+    tournament set-up) couldn't review the game afterwards: the public replay was the
+    players' only, and an every-hand replay didn't exist. Now a tier's audience -- named in
+    it, or with the invite code if it takes it -- replays the class it watched (public, a
+    seat, every hand: viewer -3), once the tier has shown the whole game: before, the
+    answer is the same whether or not the game has ended."""
+    tiers = (SpectatorTier(TierKind.PUBLIC, delay_seconds=30, invite=True),
+             SpectatorTier(TierKind.OMNISCIENT, delay_seconds=120, accounts=(("k", "Kay"),)),
+             SpectatorTier(TierKind.PLAYER, seat=1, delay_seconds=60, accounts=(("c", "Coach"),)))
+    settings = RoomSettings(spectate=Spectate.NONE, invite_hash=secret_hash("code"),
+                            tiers=tiers)
+    players = [("A", "", ""), ("B", "", "")]
+    playing = GameRecord("g", "n", b"s" * 32, players, [], None, accounts=("a", "b"),
+                         settings=settings)
+    ended = replace(playing, result={"winners": [0]}, finished=1000.0)
+
+    def code(record: GameRecord, account: str, viewer: int, invite: str = "",
+             now: float = 5000.0) -> int | None:
+        problem = replay_problem(record, account, viewer, invite, now)
+        return None if problem is None else problem.code
+
+    forbidden, not_yet = mpb.ERROR_CODE_FORBIDDEN, mpb.ERROR_CODE_NOT_READY
+    # The public tier's audience (the invite code): its public replay, 30 s after the end.
+    assert code(ended, "x", PUBLIC, "code") is None
+    assert code(ended, "x", PUBLIC, "code", now=1029.0) == not_yet
+    assert code(playing, "x", PUBLIC, "code") == not_yet  # (the same: nothing told)
+    early = replay_problem(ended, "x", PUBLIC, "code", 1029.0)
+    unfinished = replay_problem(playing, "x", PUBLIC, "code", 5000.0)
+    assert early is not None and unfinished is not None and early.message == unfinished.message
+    assert code(ended, "x", PUBLIC, "wrong") == forbidden
+    assert code(ended, "x", PUBLIC) == forbidden
+    # The every-hand tier's named account: every hand, 120 s after the end; the players too.
+    assert code(ended, "k", EVERY_HAND) is None
+    assert code(ended, "k", EVERY_HAND, now=1119.0) == not_yet
+    assert code(ended, "a", EVERY_HAND) is None
+    assert code(ended, "x", EVERY_HAND, "code") == forbidden  # (that tier takes no code)
+    assert code(ended, "k", OMNISCIENT) == forbidden  # (libraries: the players' only)
+    assert code(ended, "k", PUBLIC) == forbidden  # (not the public tier's audience)
+    # The seat tier's coach: seat 1's view, not seat 0's.
+    assert code(ended, "c", 1) is None
+    assert code(ended, "c", 0) == forbidden
+    assert code(ended, "c", 1, now=1059.0) == not_yet
 
 
 async def test_play_pause_seek_speed_and_the_end(
