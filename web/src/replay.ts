@@ -32,11 +32,14 @@ export interface ReplayTarget {
 
 /** `ReplayTarget.seat` for the omniscient view: every card in every zone. */
 export const EVERY_CARD = -2;
+/** `ReplayTarget.seat` for the every-hand view (the every-hand spectator tier's): every hand
+ * and look, no library -- the players', and that tier's audience once it has shown the game. */
+export const EVERY_HAND = -3;
 /** The speeds offered, in actions per second. */
 export const SPEEDS = [1, 2, 5, 10, 25] as const;
 export const DEFAULT_SPEED = 5;
 
-/** `#replay=ROOM_ID[&seat=N|&view=all][&code=INVITE][&action=K|&turn=T]` (the fragment,
+/** `#replay=ROOM_ID[&seat=N|&view=all|&view=hands][&code=INVITE][&action=K|&turn=T]` (the fragment,
  * with or without "#"), or null. `seat` is the protocol's seat number (0: the first). */
 export function parseReplayLink(hash: string): ReplayTarget | null {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
@@ -45,6 +48,7 @@ export function parseReplayLink(hash: string): ReplayTarget | null {
   const target: ReplayTarget = { roomId, code: params.get("code")?.trim() ?? "" };
   const seat = wholeNumber(params.get("seat"));
   if (params.get("view") === "all") target.seat = EVERY_CARD;
+  else if (params.get("view") === "hands") target.seat = EVERY_HAND;
   else if (seat !== undefined) target.seat = seat;
   const action = wholeNumber(params.get("action"));
   const turn = wholeNumber(params.get("turn"));
@@ -58,6 +62,7 @@ export function replayLink(base: string, target: ReplayTarget): string {
   const params = new URLSearchParams();
   params.set("replay", target.roomId);
   if (target.seat === EVERY_CARD) params.set("view", "all");
+  else if (target.seat === EVERY_HAND) params.set("view", "hands");
   else if (target.seat !== undefined) params.set("seat", String(target.seat));
   if (target.code) params.set("code", target.code);
   if (target.action !== undefined) params.set("action", String(target.action));
@@ -234,7 +239,8 @@ export class Replay {
     const t = this.target;
     const perspective = t.seat === undefined ? { case: "public" as const, value: true }
       : t.seat === EVERY_CARD ? { case: "omniscient" as const, value: true }
-        : { case: "seat" as const, value: t.seat };
+        : t.seat === EVERY_HAND ? { case: "everyHand" as const, value: true }
+          : { case: "seat" as const, value: t.seat };
     return { roomId: t.roomId, perspective, inviteCode: t.code,
       start: { case: "startAction", value: 0n }, speed: 0, paused: false };
   }

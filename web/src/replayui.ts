@@ -7,7 +7,7 @@ import type { App } from "./app";
 import { h } from "./dom";
 import type { RoomInfo } from "./gen/protocol/v1/messages_pb";
 import {
-  EVERY_CARD, SPEEDS, finishedGames, gameId, parseReplayInput, replayLink, splitGameId,
+  EVERY_CARD, EVERY_HAND, SPEEDS, finishedGames, gameId, parseReplayInput, replayLink, splitGameId,
   type ReplayTarget,
 } from "./replay";
 
@@ -30,6 +30,7 @@ export function replayForm(app: App, acting: () => void, errorSlot: HTMLElement)
       if (code) target.code = code;
       const view = field<HTMLSelectElement>("replay-view")?.value ?? "public";
       if (view === "all") target.seat = EVERY_CARD;
+      else if (view === "hands") target.seat = EVERY_HAND;
       else if (/^\d+$/.test(view)) target.seat = Number(view);
       acting();
       app.openReplay(target);
@@ -46,9 +47,16 @@ export function replayForm(app: App, acting: () => void, errorSlot: HTMLElement)
       h("option", { value: "public" }, "The spectators' view (public information)"),
       [0, 1, 2, 3, 4, 5, 6, 7].map((s) => h("option", { value: s },
         `Seat ${s + 1}'s view (its player only)`)),
+      h("option", { value: "hands" }, "Every hand (the players, and the every-hand tier's audience)"),
       h("option", { value: "all" }, "Every card (the game's players only)")),
     h("button", { type: "submit", "data-testid": "open-replay" }, "Open replay"),
     errorSlot);
+}
+
+/** The view selects' value for a target's seat ("public", "hands", "all" or the seat). */
+function viewValue(seat: number | undefined): string {
+  return seat === EVERY_CARD ? "all" : seat === EVERY_HAND ? "hands" : seat === undefined ? "public"
+    : String(seat);
 }
 
 /** Fill the form in with a `#replay=` link's target. */
@@ -58,7 +66,7 @@ export function prefillReplay(target: ReplayTarget): void {
   const code = field<HTMLInputElement>("replay-invite");
   if (code) code.value = target.code;
   const view = field<HTMLSelectElement>("replay-view");
-  if (view) view.value = target.seat === EVERY_CARD ? "all" : target.seat === undefined ? "public" : String(target.seat);
+  if (view) view.value = viewValue(target.seat);
 }
 
 /** A listed room's Replay buttons: its finished game, or each finished game of its match. */
@@ -85,7 +93,7 @@ function keptControls(app: App) {
       if (r === null) return;
       const v = as.value;
       app.openReplay({ ...r.target, action: r.action, turn: undefined,
-        seat: v === "all" ? EVERY_CARD : v === "public" ? undefined : Number(v) });
+        seat: v === "all" ? EVERY_CARD : v === "hands" ? EVERY_HAND : v === "public" ? undefined : Number(v) });
     } });
     kept = { app, speed, as, asFor: "",
       turn: h("input", { id: "replay-turn", type: "number", min: 0, value: 0,
@@ -116,7 +124,7 @@ export function replayPanel(app: App): HTMLElement | null {
     : [...(game > 1 ? [{ id: gameId(room, game - 1), label: `← Game ${game - 1}` }] : []),
       { id: r.target.roomId, label: `Game ${game}` },
       { id: gameId(room, game + 1), label: `Game ${game + 1}? →` }];
-  const view = r.viewer === EVERY_CARD ? "all" : r.viewer < 0 ? "public" : String(r.viewer);
+  const view = viewValue(r.viewer === -1 ? undefined : r.viewer);
   const players = [...app.mirror.players.values()].sort((a, b) => a.seat - b.seat);
   // The views to choose from: the players' names are known once the game is shown.
   const asFor = `${r.target.roomId}|${view}|${players.map((p) => p.name).join(",")}`;
@@ -125,6 +133,7 @@ export function replayPanel(app: App): HTMLElement | null {
     c.as.replaceChildren(
       h("option", { value: "public" }, "the spectators (public)"),
       ...players.map((p) => h("option", { value: p.seat }, `${p.name}'s seat (theirs only)`)),
+      h("option", { value: "hands" }, "every hand (players, every-hand tier)"),
       h("option", { value: "all" }, "every card (players only)"));
   }
   c.as.value = view;

@@ -7,7 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import { GamePhase, Step, ViewSchema, type View } from "../src/gen/protocol/v1/game_pb";
 import { ErrorCode, ReplayStatusSchema } from "../src/gen/protocol/v1/messages_pb";
 import {
-  EVERY_CARD, Replay, Timeline, finishedGames, gameId, parseReplayInput, parseReplayLink,
+  EVERY_CARD, EVERY_HAND, Replay, Timeline, finishedGames, gameId, parseReplayInput, parseReplayLink,
   replayErrorText, replayLink, splitGameId,
 } from "../src/replay";
 import { App } from "../src/app";
@@ -20,6 +20,11 @@ test("a replay link names the game, the view and the starting point, and reads b
   assert.deepEqual(parseReplayLink(new URL(link).hash),
     { roomId: "abc.2", seat: 1, code: "Qw7", action: 40 });
   assert.deepEqual(parseReplayLink("#replay=r&view=all&turn=3"), { roomId: "r", seat: EVERY_CARD, code: "", turn: 3 });
+  // Every hand (viewer -3): the players', and the every-hand tier's audience once it has shown it.
+  assert.deepEqual(parseReplayLink("#replay=r&view=hands"), { roomId: "r", seat: EVERY_HAND, code: "" });
+  assert.equal(replayLink("http://h/", { roomId: "r", seat: EVERY_HAND, code: "" }), "http://h/#replay=r&view=hands");
+  assert.deepEqual(new Replay({ roomId: "r", seat: EVERY_HAND, code: "" }, () => undefined).request().perspective,
+    { case: "everyHand", value: true });
   assert.deepEqual(parseReplayLink("replay=r&seat=x"), { roomId: "r", code: "" }); // a bad seat: public
   assert.equal(parseReplayLink("#watch=r"), null);
   assert.equal(parseReplayLink(""), null);
