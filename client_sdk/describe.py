@@ -146,8 +146,13 @@ def option_text(names: Names, action: pb.Action) -> str:
         if ab.text:
             return f"Activate {object_name(names, ab.object_id)}: {ab.text}"
         return f"Activate {object_name(names, ab.object_id)}'s ability {ab.ability + 1}"
-    if kind == "choose_replacement":
+    if kind == "choose_replacement":  # rule 616.1
         r = a.choose_replacement
+        if r.replacement == "prevent":  # damage to the player: which effect prevents it
+            return f"Prevent it with {object_name(names, r.object_id)}" if r.object_id \
+                else "Prevent it with a resolved spell's effect"
+        if r.replacement == "protection":
+            return f"Prevent it: protection ({object_name(names, r.object_id)})"
         return f"{object_name(names, r.object_id)}: {r.replacement} instead"
     if kind == "place_card":
         p = a.place_card

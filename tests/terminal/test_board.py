@@ -222,6 +222,16 @@ def test_option_and_mana_wording() -> None:
     assert option_text(board, pb.Action(activate_mana_ability=convert)) == \
         "Pay {R}{G} to Llanowar Elves for {W}"
     assert option_text(board, pb.Action(choose_color=pb.ChooseColor(color="R"))) == "Red"
+    # Rule 616.1: which replacement applies -- a dying creature's, or what prevents damage to
+    # the player (a Nine Lives named, a resolved spell's effect, protection).
+    def replacement(object_id: str, what: str) -> str:
+        return option_text(board, pb.Action(choose_replacement=pb.ChooseReplacement(
+            object_id=object_id, replacement=what)))
+
+    assert replacement("e1", "exile") == "Llanowar Elves: exile instead"
+    assert replacement("e1", "prevent") == "Prevent it with Llanowar Elves"
+    assert replacement("", "prevent") == "Prevent it with a resolved spell's effect"
+    assert replacement("e1", "protection") == "Prevent it: protection (Llanowar Elves)"
     # Rules 602.1, 700.2: an ability or a mode reads as printed (an older server: its index).
     ability = pb.ActivateAbility(object_id=block.declare_blocker.object_id, ability=1)
     assert option_text(board, pb.Action(activate_ability=ability)) == \

@@ -132,8 +132,14 @@ export function optionText(names: Names, action: Action): string {
     case "payAutomatically": return "Pay automatically";
     case "cancelCast": return "Cancel: take it back (nothing is paid)";
     case "decline": return "Decline / done";
-    case "chooseReplacement":
-      return `${objectName(names, k.value.objectId)}: ${k.value.replacement} instead`;
+    case "chooseReplacement": { // rule 616.1; damage to the player: which effect prevents it
+      const { objectId, replacement } = k.value;
+      if (replacement === "prevent") {
+        return objectId ? `Prevent it with ${objectName(names, objectId)}` : "Prevent it with a resolved spell's effect";
+      }
+      if (replacement === "protection") return `Prevent it: protection (${objectName(names, objectId)})`;
+      return `${objectName(names, objectId)}: ${replacement} instead`;
+    }
     case "placeCard":
       return `${objectName(names, k.value.objectId)} on the ${k.value.bottom ? "bottom" : "top"}`;
     case "chooseCard": return `Choose ${objectName(names, k.value.objectId)}`;

@@ -38,6 +38,14 @@ test("options read as what they do, naming cards and players", () => {
     "Pay {R}{G} to Island for {W}");
   assert.equal(optionText(names, act({ case: "payMana", value: { mana: "RRB" } })), "Pay {R}{R}{B}");
   assert.equal(optionText(names, act({ case: "chooseColor", value: { color: "R" } })), "Red");
+  // Rule 616.1: which replacement applies -- a dying creature's, or what prevents damage to the
+  // player (a Nine Lives named, a resolved spell's effect, protection).
+  const replacement = (objectId: string, what: string) =>
+    optionText(names, act({ case: "chooseReplacement", value: { objectId, replacement: what } }));
+  assert.equal(replacement("w1", "exile"), "Wall of Wood: exile instead");
+  assert.equal(replacement("w1", "prevent"), "Prevent it with Wall of Wood");
+  assert.equal(replacement("", "prevent"), "Prevent it with a resolved spell's effect");
+  assert.equal(replacement("w1", "protection"), "Prevent it: protection (Wall of Wood)");
   // Rules 602.1, 700.2: an ability or a mode reads as printed (an older server: its index).
   assert.equal(optionText(names, act({ case: "activateAbility", value: { objectId: "w1", ability: 1, text: "{2}: Draw a card." } })),
     "Activate Wall of Wood: {2}: Draw a card.");

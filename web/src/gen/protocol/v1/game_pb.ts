@@ -2129,8 +2129,10 @@ export const DeclineSchema: GenMessage<Decline> = /*@__PURE__*/
   messageDesc(file_protocol_v1_game, 67);
 
 /**
- * Rule 616.1: the replacement effect to apply to the event affecting object_id
- * ("exile" or "hand" for a creature that would die).
+ * Rule 616.1: the replacement effect to apply first: "exile" or "hand" for the creature
+ * object_id that would die; for damage to the deciding player, "prevent" by the permanent
+ * object_id's effect (Nine Lives) -- object_id "" for a resolved spell's prevention (a Fog)
+ * -- or "protection" from the permanent object_id (Runed Halo).
  *
  * @generated from message manawire.v1.ChooseReplacement
  */
