@@ -47,7 +47,7 @@ export function replayForm(app: App, acting: () => void, errorSlot: HTMLElement)
       h("option", { value: "public" }, "The spectators' view (public information)"),
       [0, 1, 2, 3, 4, 5, 6, 7].map((s) => h("option", { value: s },
         `Seat ${s + 1}'s view (its player only)`)),
-      h("option", { value: "hands" }, "Every hand (the players, and the every-hand tier's audience)"),
+      h("option", { value: "hands" }, "Every hand (players, every-hand tier)"),
       h("option", { value: "all" }, "Every card (the game's players only)")),
     h("button", { type: "submit", "data-testid": "open-replay" }, "Open replay"),
     errorSlot);
