@@ -109,27 +109,29 @@ def _invited(record: GameRecord, invite_code: str) -> bool:
         hmac.compare_digest(secret_hash(invite_code), record.settings.invite_hash)
 
 
-def _tier_problem(record: GameRecord, account_id: str, viewer: int, invite_code: str,
-                  now: float) -> ReplayError | None:
-    """Whether a delayed spectator tier of the room showing ``viewer``'s view class lets
-    ``account_id`` replay the game as that class (protocol/README.md, "Spectator tiers"):
-    one that names the account, or admits the invite code given -- once the tier has shown
-    the whole game (its end plus its delay: a replay must tell its audience nothing the tier
-    hadn't yet; until then the answer is the same whether or not the game has ended). None:
-    it does; no tier admits it: FORBIDDEN."""
+def _tier_delay(record: GameRecord, account_id: str, viewer: int, invite_code: str
+                ) -> float | None:
+    """The least delay of the room's delayed spectator tiers that show ``viewer``'s view
+    class to ``account_id`` (protocol/README.md, "Spectator tiers": one that names the
+    account, or admits the invite code given); None: no tier does."""
     kinds = {PUBLIC: TierKind.PUBLIC, EVERY_HAND: TierKind.OMNISCIENT}
     delays = [tier.delay_seconds for tier in record.settings.tiers
               if tier.kind is kinds.get(viewer, TierKind.PLAYER)
               and (tier.kind is not TierKind.PLAYER or tier.seat == viewer)
               and ((account_id and any(a == account_id for a, _n in tier.accounts))
                    or (tier.invite and _invited(record, invite_code)))]
-    if not delays:
-        return ReplayError(mpb.ERROR_CODE_FORBIDDEN, "")
-    if record.finished is not None and now >= record.finished + min(delays):
+    return min(delays, default=None)
+
+
+def _tier_shown(record: GameRecord, delay: float, now: float) -> ReplayError | None:
+    """Whether a tier ``delay`` seconds behind has shown the whole game by ``now`` (its end
+    plus its delay): a replay must tell the tier's audience nothing the tier hadn't yet, so
+    until then the answer is the same whether or not the game has ended."""
+    if record.finished is not None and now >= record.finished + delay:
         return None
     return ReplayError(mpb.ERROR_CODE_NOT_READY,
                        f"its replay as the delayed tier's audience saw it opens once the tier "
-                       f"has shown the whole game: {min(delays):g} s after it ends")
+                       f"has shown the whole game: {delay:g} s after it ends")
 
 
 def access_problem(record: GameRecord, account_id: str, viewer: int,
@@ -144,7 +146,7 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
     - omniscient (:data:`OMNISCIENT`): only the game's players;
     - and public, a seat or every hand: the audience of a delayed tier of the room showing
       that class (named in it, or with the invite code if it takes it), once the tier has
-      shown the whole game (:func:`_tier_problem`).
+      shown the whole game (:func:`_tier_delay`, :func:`_tier_shown`).
 
     The one place these rules live.
     """
@@ -159,9 +161,9 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
             return None
         if spectate is Spectate.INVITE and _invited(record, invite_code):
             return None
-        tiered = _tier_problem(record, account_id, viewer, invite_code, now)
-        if tiered is None or tiered.message:
-            return tiered
+        delay = _tier_delay(record, account_id, viewer, invite_code)
+        if delay is not None:
+            return _tier_shown(record, delay, now)
         return ReplayError(mpb.ERROR_CODE_FORBIDDEN,
                            "this room allowed no spectators: its public replay is its players'"
                            if spectate is Spectate.NONE else
@@ -174,8 +176,8 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
     if viewer == EVERY_HAND:
         if player:
             return None
-        tiered = _tier_problem(record, account_id, viewer, invite_code, now)
-        return tiered if tiered is None or tiered.message else ReplayError(
+        delay = _tier_delay(record, account_id, viewer, invite_code)
+        return _tier_shown(record, delay, now) if delay is not None else ReplayError(
             mpb.ERROR_CODE_FORBIDDEN, "only the game's players, and the audience of its "
                                       "every-hand spectator tier, may replay it with every hand")
     if not 0 <= viewer < players:
@@ -183,8 +185,8 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
                            f"the game has seats 0 to {players - 1}, not {viewer}")
     if account_id and accounts[viewer] == account_id:
         return None
-    tiered = _tier_problem(record, account_id, viewer, invite_code, now)
-    return tiered if tiered is None or tiered.message else ReplayError(
+    delay = _tier_delay(record, account_id, viewer, invite_code)
+    return _tier_shown(record, delay, now) if delay is not None else ReplayError(
         mpb.ERROR_CODE_FORBIDDEN,
         f"only the account that held seat {viewer} (and the audience of a spectator tier "
         f"showing that seat) may replay that seat's view")
