@@ -456,10 +456,9 @@ class Room:
             # game is over before its tiers do either (listed_info).
             stranger = self._seat_of_session(cmd.session_id) is None and \
                 self._seat_of_account(cmd.account_id) is None
-            if stranger and self._reserved_seat(cmd.account_id) is None and \
-                    self.settings.private and not self._invited(cmd):
-                refuse(mpb.ERROR_CODE_FORBIDDEN, _NOT_INVITED if cmd.invite_code
-                       else _PRIVATE)
+            shut_out = self._shut_out(cmd) if stranger else ""
+            if shut_out:
+                refuse(mpb.ERROR_CODE_FORBIDDEN, shut_out)
             elif stranger and self.still_shown:
                 refuse(mpb.ERROR_CODE_ROOM_FULL, _NO_SEAT)
             else:
@@ -503,9 +502,9 @@ class Room:
             self.spectators[cmd.session_id] = member
         else:
             reserved = self._reserved_seat(cmd.account_id)
-            if reserved is None and self.settings.private and not self._invited(cmd):
-                refuse(mpb.ERROR_CODE_FORBIDDEN, _NOT_INVITED if cmd.invite_code
-                       else _PRIVATE)
+            shut_out = self._shut_out(cmd)
+            if shut_out:
+                refuse(mpb.ERROR_CODE_FORBIDDEN, shut_out)
                 return
             if reserved is not None:
                 free = [reserved] if self.seats[reserved] is None else []
@@ -559,6 +558,14 @@ class Room:
             if account_id and account_id == reserved:
                 return seat
         return None
+
+    def _shut_out(self, cmd: Join) -> str:
+        """Why ``cmd`` may not take a seat in this private room ("" if it may): no seat is
+        reserved for its account and it didn't present the invite code."""
+        if not self.settings.private or self._reserved_seat(cmd.account_id) is not None \
+                or self._invited(cmd):
+            return ""
+        return _NOT_INVITED if cmd.invite_code else _PRIVATE
 
     def _invited(self, cmd: Join) -> bool:
         """Whether the client presented this room's invite code (constant time)."""
