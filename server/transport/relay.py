@@ -43,11 +43,10 @@ from server.transport.ws import (
     MAX_MESSAGE,
     OPEN_TIMEOUT,
     PROXY_CONNECTIONS,
-    TCP_MARGIN,
     AddressCap,
-    AddressListener,
     _admitter,
     _CappedConnection,
+    address_listeners,
     drop_handshake,
 )
 from server.web import StaticSite
@@ -235,9 +234,8 @@ async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
     proc = RelayProcess(stream, flush_seconds, feed_messages)
     cap = AddressCap(max_connections_per_address)
     http_cap = AddressCap(max_http_requests_per_address)
-    listeners = [AddressListener(listener, cap.limit + http_cap.limit + TCP_MARGIN, proc.notes,
-                                 trusted=trusted, proxy_limit=proxy_connections)
-                 for listener in await trio.open_tcp_listeners(port, host=host)]
+    listeners = await address_listeners(host, port, cap, http_cap, refusals=proc.notes,
+                                        trusted=trusted, proxy_limit=proxy_connections)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(proc.out.run)
         nursery.start_soon(proc.relay.run)

@@ -507,6 +507,17 @@ def drop_handshake(ws: ServerConnection) -> None:
     ws.request, ws.response = _HANDSHAKE_DONE, None
 
 
+async def address_listeners(host: str, port: int, cap: AddressCap, http_cap: AddressCap, *,
+                            refusals: Notes | None, trusted: TrustedProxies | None,
+                            proxy_limit: int) -> list[AddressListener]:
+    """TCP listeners on ``host:port`` whose accept-time cap per address is the WebSocket and
+    HTTP caps plus :data:`TCP_MARGIN` (a proxy in ``trusted``: ``proxy_limit``), as the
+    server's port and each relay's port have."""
+    return [AddressListener(listener, cap.limit + http_cap.limit + TCP_MARGIN, refusals,
+                            trusted=trusted, proxy_limit=proxy_limit)
+            for listener in await trio.open_tcp_listeners(port, host=host)]
+
+
 async def serve_app(app: App, host: str, port: int,
                     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED, *,
                     addresses: AddressCap | None = None,
@@ -537,10 +548,9 @@ async def serve_app(app: App, host: str, port: int,
         assert isinstance(ws, _CappedConnection)  # (create_connection, below)
         await app.handle_connection(WebSocket(ws))
 
-    tcp_limit = cap.limit + http_cap.limit + TCP_MARGIN
-    listeners = [AddressListener(listener, tcp_limit, app.refusals, trusted=trusted_proxies,
-                                 proxy_limit=proxy_connections)
-                 for listener in await trio.open_tcp_listeners(port, host=host)]
+    listeners = await address_listeners(host, port, cap, http_cap, refusals=app.refusals,
+                                        trusted=trusted_proxies,
+                                        proxy_limit=proxy_connections)
     await serve(handler, max_size=MAX_MESSAGE, compression=None,
                 listeners=listeners,  # type: ignore[arg-type]  # (they wrap SocketListeners)
                 process_request=_admitter(cap, http_cap, site, app.refusals,
