@@ -14,17 +14,25 @@ their password hashes). So the copy is made, converted to a rollback journal (no
 checked and synced in a private directory (mode 0700) made beside ``DEST`` -- on its
 filesystem -- and, every connection to it closed, hard-linked to ``DEST`` (which never
 overwrites); and ``DEST``'s directory must not be writable by other users, who could plant
-such files beside it (for whoever opens it there later)."""
+such files beside it (for whoever opens it there later).
+
+A backup holds a lock (``flock``) on its private directory until it has removed it. One that
+was killed (``kill -9``, the machine's OOM killer, a cron timeout) leaves its directory -- a
+partial copy of the store, as big as the store -- behind; the next backup beside it removes
+every such directory that is ours, a minute old and no longer locked (:func:`_sweep`), and
+says so."""
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import shutil
 import sqlite3
 import stat
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +41,14 @@ from server.store.files import STORE_NAME
 
 # The files SQLite opens beside a database, by the database's name.
 SIDE_FILES = ("-wal", "-shm", "-journal")
+
+#: The name of a backup's private directory begins so (``tempfile.mkdtemp`` ends it).
+PRIVATE_PREFIX = ".manawire-backup-"
+
+#: A private directory this many seconds old that no backup holds the lock of was left by
+#: a killed backup. (A backup locks its directory just after making it: the age only keeps
+#: a sweep from taking one made an instant ago and not locked yet.)
+STALE_SECONDS = 60.0
 
 
 class BackupError(Exception):
@@ -47,6 +63,8 @@ class Backup:
     size: int
     games: int
     in_play: int
+    #: The private directories of killed backups removed from beside ``path`` first.
+    swept: tuple[str, ...] = ()
 
 
 def backup(data_dir: Path, dest: Path) -> Backup:
@@ -62,6 +80,7 @@ def backup(data_dir: Path, dest: Path) -> Backup:
         dest = dest / STORE_NAME
     parent = dest.parent
     _check_private(parent, dest)
+    swept = _sweep(parent)
     for suffix in ("", *SIDE_FILES):
         if os.path.lexists(f"{dest}{suffix}"):
             raise BackupError(f"{dest}{suffix} already exists: give a new file (a backup "
@@ -70,11 +89,15 @@ def backup(data_dir: Path, dest: Path) -> Backup:
     try:
         # 0700, ours, on DEST's filesystem: no one else can put a file SQLite would read
         # beside the copy while it is made.
-        private = Path(tempfile.mkdtemp(prefix=".manawire-backup-", dir=parent))
+        private = Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX, dir=parent))
     except OSError as exc:
         raise BackupError(f"can't create a private directory in {parent} for the copy: "
                           f"{exc.strerror or exc}") from None
+    lock: int | None = None
     try:
+        # Ours until it is removed: a sweep by another backup leaves it (_sweep).
+        lock = os.open(private, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(lock, fcntl.LOCK_EX)
         made = private / STORE_NAME
         games, in_play = _make(source, made)
         try:
@@ -90,7 +113,47 @@ def backup(data_dir: Path, dest: Path) -> Backup:
         size = os.stat(made).st_size
     finally:
         shutil.rmtree(private, ignore_errors=True)
-    return Backup(dest, size, games, in_play)
+        if lock is not None:
+            os.close(lock)
+    return Backup(dest, size, games, in_play, swept)
+
+
+def _sweep(parent: Path) -> tuple[str, ...]:
+    """Remove the private directories that killed backups left in ``parent`` (a directory
+    only we may write, :func:`_check_private`): ours, :data:`STALE_SECONDS` old, and not
+    locked by a backup running now. Their names, in order."""
+    removed: list[str] = []
+    now = time.time()
+    try:
+        entries = sorted(os.scandir(parent), key=lambda e: e.name)
+    except OSError:
+        return ()
+    for entry in entries:
+        if not entry.name.startswith(PRIVATE_PREFIX):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() \
+                or now - st.st_ctime < STALE_SECONDS:
+            continue
+        try:
+            fd = os.open(entry.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue  # a backup running now
+        try:
+            shutil.rmtree(entry.path, ignore_errors=True)
+        finally:
+            os.close(fd)
+        if not os.path.lexists(entry.path):
+            removed.append(entry.name)
+    return tuple(removed)
 
 
 def _check_private(parent: Path, dest: Path) -> None:
@@ -197,4 +260,8 @@ def main(args: argparse.Namespace) -> int:
     print(f"manawire backup: wrote {done.path} ({done.size:,} bytes, mode 0600): {done.games:,} "
           f"game{'' if done.games == 1 else 's'} ({done.in_play:,} in play); restore it only "
           f"with the server stopped, as {STORE_NAME} in an empty data directory", flush=True)
+    if done.swept:
+        print(f"manawire backup: removed {len(done.swept)} private "
+              f"director{'y' if len(done.swept) == 1 else 'ies'} that killed backups left "
+              f"in {done.path.parent}: {', '.join(done.swept)}", flush=True)
     return 0

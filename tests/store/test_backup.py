@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 import trio
 
+import server.backup as backup_module
 from server.backup import SIDE_FILES, BackupError, backup
+from server.cli import main as cli_main
 from server.store.records import CreateGame
 from server.store.sqlite import Store
 from server.store.writer import StoreWriter
@@ -280,3 +282,76 @@ def test_a_directory_other_users_may_write_is_refused(tmp_path: Path, mode: int)
     assert done.stderr.startswith(f"manawire backup: {shared} is writable by other users "
                                   f"(mode {mode:04o}): ")
     assert list(shared.iterdir()) == []
+
+
+_HANGING_BACKUP = """
+import sys, time
+from pathlib import Path
+import server.backup as b
+def hang(source, made):
+    made.write_bytes(b"a partial copy")
+    print("copying", flush=True)
+    time.sleep(120)
+    return 0, 0
+b._copy = hang
+b.backup(Path(sys.argv[1]), Path(sys.argv[2]))
+"""
+
+
+def _hanging_backup(data: Path, dest: Path) -> subprocess.Popen[str]:
+    """``manawire backup`` of ``data`` to ``dest`` stopped in the middle of its copy."""
+    proc = subprocess.Popen([sys.executable, "-c", _HANGING_BACKUP, str(data), str(dest)],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "copying\n"
+    return proc
+
+
+def test_a_killed_backups_private_directory_is_removed_by_the_next_unless_still_running(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    data, _dump = _source(tmp_path)
+    dest = tmp_path / "dest"
+    dest.mkdir(mode=0o700)
+    running = _hanging_backup(data, dest / "first.sqlite3")
+    try:
+        [left] = [p.name for p in dest.iterdir()]
+        assert left.startswith(".manawire-backup-")
+        monkeypatch.setattr(backup_module, "STALE_SECONDS", 0.0)
+        # Still running (its directory is locked): another backup beside it leaves it alone.
+        assert backup(data, dest / "second.sqlite3").swept == ()
+        assert (dest / left / "manawire.sqlite3").read_bytes() == b"a partial copy"
+    finally:
+        running.kill()  # kill -9
+        running.communicate(timeout=60)
+    monkeypatch.setattr(backup_module, "STALE_SECONDS", 60.0)
+    # Killed an instant ago: too young to tell from a backup that has not locked it yet.
+    assert backup(data, dest / "third.sqlite3").swept == ()
+    assert (dest / left).is_dir()
+    monkeypatch.setattr(backup_module, "STALE_SECONDS", 0.0)
+    mine = dest / ".manawire-backup-notes"  # a file of that name, and a link: not ours
+    mine.write_text("keep")
+    (dest / ".manawire-backup-link").symlink_to(tmp_path / "data")
+    argv = ["backup", str(data), str(dest / "fourth.sqlite3")]
+    assert cli_main(argv) == 0
+    printed = capsys.readouterr().out
+    assert printed.endswith(f"manawire backup: removed 1 private directory that killed "
+                            f"backups left in {dest}: {left}\n")
+    assert sorted(p.name for p in dest.iterdir()) == [
+        ".manawire-backup-link", ".manawire-backup-notes", "fourth.sqlite3",
+        "second.sqlite3", "third.sqlite3"]
+    assert (tmp_path / "data" / "manawire.sqlite3").is_file()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to make another user's directory")
+def test_a_directory_of_another_user_is_never_swept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data, _dump = _source(tmp_path)
+    dest = tmp_path / "dest"
+    dest.mkdir(mode=0o700)
+    theirs = dest / ".manawire-backup-theirs"
+    theirs.mkdir()
+    os.chown(theirs, 12345, 12345)
+    monkeypatch.setattr(backup_module, "STALE_SECONDS", 0.0)
+    assert backup(data, dest / "b.sqlite3").swept == ()
+    assert theirs.is_dir()
