@@ -243,7 +243,7 @@ def distinct_labels(labels: Iterable[str], whose: Iterable[str] = ()) -> list[st
 def _told_apart(labels: list[str], *tiers: list[str]) -> list[str]:
     """Labels with the words of each tier of hints, one per label, added (``Target Burlfist
     Oak (yours)``) where the same label's hints differ: whose the objects are, then their
-    power and toughness."""
+    power and toughness, then whether they are tapped."""
     for hints in tiers:
         if not hints:
             continue
@@ -281,6 +281,15 @@ def option_strength(names: Names, action: pb.Action) -> str:
     return f"{obj.power}/{obj.toughness}"
 
 
+def option_tapped(names: Names, action: pb.Action) -> str:
+    """``tapped`` for an option naming a tapped permanent ("" otherwise): what tells apart
+    two Grizzly Bears to target, one tapped (alike tapped ones are one option, apart from
+    the untapped ones)."""
+    object_id = option_object_id(action)
+    obj = names.object(object_id) if object_id else None
+    return "tapped" if obj is not None and obj.tapped else ""
+
+
 #: Options that name one object and nothing the words don't say: alike when their words are
 #: and their objects look the same (:func:`object_look`).
 _ONE_OBJECT_KINDS = frozenset({
@@ -298,12 +307,37 @@ _COMBAT_KINDS = frozenset({"declare_attacker", "declare_blocker"})
 
 def _ident(action: pb.Action) -> tuple[str, str]:
     """The objects an option names, exactly: its object, and whom its creature attacks or
-    which attacker it blocks."""
+    which attacker it blocks (a division of combat damage: its attacker, and how much each
+    recipient gets)."""
     kind = action.WhichOneof("kind")
+    if kind == "assign_combat_damage":
+        c = action.assign_combat_damage
+        return c.attacker_id, ",".join(f"{d.object_id}={d.amount}" for d in c.assignments)
     other = f"{action.declare_attacker.defender}/{action.declare_attacker.planeswalker_id}" \
         if kind == "declare_attacker" else action.declare_blocker.attacker_id \
         if kind == "declare_blocker" else ""
     return option_object_id(action), other
+
+
+def _division(names: Names, action: pb.Action, referenced: Container[str]) -> str:
+    """A division of an attacker's combat damage (510.1c) as the player tells it from
+    another: how much each recipient gets, the recipients the player can't tell apart
+    (:func:`object_look`: two untapped Grizzly Bears blocking it, no damage, nothing on
+    them) by their look, the others exactly -- so "1 to Grizzly Bears, 3 to Grizzly
+    Bears" and "3 to Grizzly Bears, 1 to Grizzly Bears" are one division when the two
+    Bears are alike, two when one has damage marked or a counter (a blocker's summoning
+    sickness is nothing: gone by its controller's next turn, 302.6). "" for other
+    options."""
+    if action.WhichOneof("kind") != "assign_combat_damage":
+        return ""
+    c = action.assign_combat_damage
+    parts = []
+    for d in c.assignments:
+        look = object_look(names.object(d.object_id), referenced, sickness=False) \
+            if d.object_id else None
+        who = f"look:{look.hex()}" if look is not None else f"id:{d.object_id}"
+        parts.append(f"{who}={d.amount}")
+    return f"{c.attacker_id}:" + ",".join(sorted(parts))
 
 
 def _partner(names: Names, action: pb.Action, referenced: Container[str]) -> str:
@@ -352,15 +386,16 @@ def object_look(obj: pb.GameObject | None, referenced: Container[str] = (), *,
                 sickness: bool = True) -> bytes | None:
     """All the viewer can see of an object but its id, to tell whether another looks the
     same (then the player can't tell them apart: two Forests in a hand, two untapped Forests
-    on the battlefield); None for an object to be shown on its own -- tapped, with counters,
-    attached, attacking or blocking, or pointed at (:func:`referenced_ids`), or face down.
+    on the battlefield, two tapped ones, two Grizzly Bears blocking the same attacker); None
+    for an object to be shown on its own -- attached to another, or pointed at
+    (:func:`referenced_ids`: an Aura on it, a spell's target, a blocker on it), or face
+    down. Everything else it shows is in its look: a tapped Forest is never alike an
+    untapped one, nor a creature with a counter, damage or another controller one without.
     Summoning sickness is a creature's only (302.6): a land played this turn looks the same
     as another; and it restricts only attacking and {T} abilities (302.6): ``sickness``
     False, creatures to block with look the same with it or without (a blocker's sickness
     is gone by its controller's next turn anyway)."""
-    if obj is None or not obj.id or obj.face_down or obj.tapped or obj.counters or \
-            obj.attached_to or obj.HasField("attacking") or obj.attacking_planeswalker or \
-            obj.blocking or obj.id in referenced:
+    if obj is None or not obj.id or obj.face_down or obj.attached_to or obj.id in referenced:
         return None
     look = pb.GameObject()
     look.CopyFrom(obj)
@@ -435,7 +470,12 @@ def shown_options(names: Names, options: Sequence[pb.Action],
             # A creature shown on its own (an Aura on it) blocking either of two alike
             # attackers: one option still.
             look, exact = b"", object_id
-        key = (kind, text, _partner(names, option, referenced), look, exact) \
+        if kind == "assign_combat_damage" and names.viewer >= 0:
+            # The same amounts to alike blockers in another order: one division (its words
+            # the first's).
+            text, look = "", b""
+        key = (kind, text, _partner(names, option, referenced) or
+               _division(names, option, referenced), look, exact) \
             if look is not None else None
         group = alike.get(key) if key is not None else None
         # (One object's options twice, the same words: two abilities that read alike are
@@ -449,7 +489,8 @@ def shown_options(names: Names, options: Sequence[pb.Action],
     firsts = [g[0] for g in groups]
     told = _told_apart([texts[i] for i in firsts],
                        [option_whose(names, options[i]) for i in firsts],
-                       [option_strength(names, options[i]) for i in firsts])
+                       [option_strength(names, options[i]) for i in firsts],
+                       [option_tapped(names, options[i]) for i in firsts])
     # Creatures declared one at a time say how many are alike: the option stays for the next.
     creatures = [len({option_object_id(options[j]) for j in g}) for g in groups]
     words = [f"{text} (one of {n} alike)"

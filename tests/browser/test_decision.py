@@ -237,3 +237,58 @@ def test_alike_blocks_are_one_option_and_a_blocked_attacker_says_so(pages: Pages
         "blocked by Walking Corpse")
     expect(page.locator("[data-testid=card][data-id=w1]")).not_to_contain_text("blocked by")
     pages.assert_no_errors()
+
+
+def test_alike_divisions_of_damage_and_alike_tapped_targets_are_one_option(
+        pages: Pages) -> None:
+    """Colossal Dreadmaw blocked by two alike Grizzly Bears listed every division of its 4
+    damage in both orders ("deals 1 to Grizzly Bears, 3 to Grizzly Bears" and "3 ..., 1
+    ..."): one option each (510.1c), answered with a valid one. Then Shock's targets: two
+    tapped alike Bears and an untapped one were "(1 of 3)" ... "(3 of 3)", which was tapped
+    unsaid: the tapped ones are one option, said tapped, apart from the untapped one."""
+    page = pages.open("A")
+    fake = FakeServer()
+    sign_in(page, pages.base_url, fake)
+    dreadmaw = card("d1", "Colossal Dreadmaw", BATTLEFIELD, ["Creature"], cost="{4}{G}{G}")
+    dreadmaw.power, dreadmaw.toughness, dreadmaw.attacking, dreadmaw.tapped = 4, 6, 1, True
+    bears = [card(f"b{i}", "Grizzly Bears", BATTLEFIELD, ["Creature"], owner=1, cost="{1}{G}")
+             for i in range(2)]
+    for bear in bears:
+        bear.power, bear.toughness = 2, 2
+        bear.blocking.append("d1")
+    players = [pb.Player(seat=0, name="Ann#0001", life=20, hand_count=0),
+               pb.Player(seat=1, name="Bob#0002", life=20, hand_count=7)]
+    view = game_view(players, [dreadmaw, *bears], prompt_id=4)
+    fake.seat()
+    fake.snapshot(view, 5)
+    fake.decision(4, 5, [pb.Action(assign_combat_damage=pb.AssignCombatDamage(
+        attacker_id="d1", assignments=[pb.DamageAssignment(object_id="b0", amount=a),
+                                       pb.DamageAssignment(object_id="b1", amount=4 - a)]))
+        for a in range(5)], kind=pb.DECISION_KIND_ASSIGN_COMBAT_DAMAGE)
+    labels = page.locator(f"{OPTION} .option-label")
+    expect(labels).to_have_text([
+        "Colossal Dreadmaw deals 0 to Grizzly Bears, 4 to Grizzly Bears",
+        "Colossal Dreadmaw deals 1 to Grizzly Bears, 3 to Grizzly Bears",
+        "Colossal Dreadmaw deals 2 to Grizzly Bears, 2 to Grizzly Bears"])
+    page.locator("body").press("2")
+    expect(page.locator(OPTION).first).to_be_disabled()
+    assert fake.acts() == [1]
+
+    # Shock's targets: Bob's two tapped alike Bears (b0, b2) and an untapped one (b1).
+    shock = card("s", "Shock", pb.ZONE_KIND_STACK, ["Instant"], cost="{R}")
+    targets = [card(f"b{i}", "Grizzly Bears", BATTLEFIELD, ["Creature"], owner=1,
+                    cost="{1}{G}") for i in range(3)]
+    for i, bear in enumerate(targets):
+        bear.power, bear.toughness, bear.tapped = 2, 2, i != 1
+    fake.snapshot(game_view(players, [shock, *targets], prompt_id=5), 6)
+    fake.decision(5, 6, [pb.Action(choose_target=pb.ChooseTarget(target=pb.Target(player=1))),
+                         *(pb.Action(choose_target=pb.ChooseTarget(target=pb.Target(
+                             object_id=b.id))) for b in targets)],
+                  kind=pb.DECISION_KIND_CHOOSE_TARGET)
+    expect(labels).to_have_text(["Target Bob#0002", "Target Grizzly Bears (tapped)",
+                                 "Target Grizzly Bears"])
+    # The second tapped one clicked on the board: its own option.
+    page.locator("[data-testid=card][data-id=b2]").click()
+    expect(page.locator(OPTION).first).to_be_disabled()
+    assert fake.acts() == [1, 3]
+    pages.assert_no_errors()

@@ -671,7 +671,7 @@ def test_the_same_card_twice_in_hand_is_one_option_to_play_or_cast() -> None:
     assert [i for i, _label in shown] == [0, 1, 2, 5, 6]
     labels = [label for _i, label in shown]
     assert labels[1].startswith("Play Forest") and "of" not in labels[1]
-    assert labels[3].endswith("(1 of 2)") and labels[4].endswith("(2 of 2)")
+    assert labels[3:] == ["Tap Forest for mana (tapped)", "Tap Forest for mana"]
     text = frame_text(board, now=100.0)
     assert "  4. " + labels[3] in text and "  6. " not in text
 
@@ -712,7 +712,8 @@ def test_alike_permanents_and_cards_to_put_away_are_one_option() -> None:
     # f1 tapped; f2 and f3 alike (f3 played this turn); f4 with a counter; f5 enchanted; f6
     # Bob's; e1 summoning sick; e2 and e3 alike; e4 targeted by Shock.
     assert [i for i, _label in shown] == [0, 1, 2, 4, 5, 6, 7, 8, 10]
-    assert shown[2][1] == "Tap Forest for {G} (yours) (2 of 4)"
+    assert shown[1][1] == "Tap Forest for {G} (yours) (tapped)"
+    assert shown[2][1] == "Tap Forest for {G} (yours) (1 of 3)"
     assert shown[7][1] == "Tap Llanowar Elves for {G} (2 of 3)"
 
     # A mulligan's card to put on the bottom (103.5), a card to discard: two Forests, one.
@@ -876,8 +877,8 @@ def test_601_2c_a_targets_options_list_the_opponents_first() -> None:
                                      pb.Action(finish_targets=pb.FinishTargets())])
     text = frame_text(board, now=100.0)
     numbered = [(n, label) for n, _i, label in board.numbered_options]
-    assert numbered == [(1, "Target Bob"), (2, "Target Goblin Guide (1 of 2)"),
-                        (3, "Target Goblin Guide (2 of 2)"), (4, "Target you"),
+    assert numbered == [(1, "Target Bob"), (2, "Target Goblin Guide (tapped)"),
+                        (3, "Target Goblin Guide"), (4, "Target you"),
                         (5, "Target Llanowar Elves"), (6, "No more targets")], text
     assert "  1. Target Bob" in text and "  4. Target you" in text
     assert [board.answering(n) for n in range(1, 7)] == [1, 3, 4, 0, 2, 5]
@@ -969,3 +970,112 @@ def test_options_alike_in_words_but_not_in_strength_say_power_and_toughness() ->
         "Block Barrin, Tolarian Archmage with Walking Corpse (2/2) (one of 2 alike)",
         "Block Barrin, Tolarian Archmage with Walking Corpse (2/4) (1 of 2)",
         "Block Barrin, Tolarian Archmage with Walking Corpse (2/4) (2 of 2)"]
+
+
+def test_510_1c_dividing_damage_among_alike_blockers_in_another_order_is_one_option() -> None:
+    """Colossal Dreadmaw blocked by two alike Grizzly Bears listed "deals 1 to Grizzly
+    Bears, 3 to Grizzly Bears" and "deals 3 to Grizzly Bears, 1 to Grizzly Bears": the
+    player can't tell which Bears is which, so they are one option (the first, a valid
+    division). What the player can see keeps them apart: damage marked, tapped, a counter,
+    a spell's target."""
+    board = _board(ANN)
+    mirror = board.mirror
+    mirror.objects["d1"] = _obj("d1", "Colossal Dreadmaw", BATTLEFIELD, ANN,
+                                card_types=["Creature"], power=4, toughness=6, attacking=BOB,
+                                tapped=True)
+    bears: dict[str, object] = {"card_types": ["Creature"], "power": 2, "toughness": 2,
+                                "blocking": ["d1"]}
+    for oid in ("b1", "b2", "b3"):
+        mirror.objects[oid] = _obj(oid, "Grizzly Bears", BATTLEFIELD, BOB, **bears)
+    mirror.objects["b2"].summoning_sick = True  # (nothing to a blocker, 302.6)
+
+    def divide(*amounts: tuple[str, int]) -> pb.Action:
+        return pb.Action(assign_combat_damage=pb.AssignCombatDamage(
+            attacker_id="d1", assignments=[pb.DamageAssignment(object_id=o, amount=n)
+                                           for o, n in amounts]))
+
+    def decide(blockers: tuple[str, ...]) -> list[tuple[int, str]]:
+        splits = [(a, 4 - a) for a in range(5)] if len(blockers) == 2 else \
+            [(a, b, 4 - a - b) for a in range(5) for b in range(5 - a)]
+        board.decision = pb.Decision(prompt_id=20, seat=ANN,
+                                     kind=pb.DECISION_KIND_ASSIGN_COMBAT_DAMAGE, options=[
+                                         divide(*zip(blockers, split, strict=True))
+                                         for split in splits])
+        return board.shown_options
+
+    assert decide(("b1", "b2")) == [
+        (0, "Colossal Dreadmaw deals 0 to Grizzly Bears, 4 to Grizzly Bears"),
+        (1, "Colossal Dreadmaw deals 1 to Grizzly Bears, 3 to Grizzly Bears"),
+        (2, "Colossal Dreadmaw deals 2 to Grizzly Bears, 2 to Grizzly Bears")]
+    text = frame_text(board, now=100.0)
+    assert "  3. Colossal Dreadmaw deals 2 to Grizzly Bears, 2 to Grizzly Bears" in text
+    assert "  4. " not in text and board.answering(3) == 2
+    # Three alike: every way to divide 4 among three, each multiset once (15 -> 4).
+    assert [i for i, _label in decide(("b1", "b2", "b3"))] == [0, 1, 2, 6]
+    # With a trampler's excess to the player, the player stays apart ("" is no blocker).
+    board.decision = pb.Decision(prompt_id=21, seat=ANN,
+                                 kind=pb.DECISION_KIND_ASSIGN_COMBAT_DAMAGE, options=[
+                                     divide(("b1", 2), ("b2", 2), ("", 0)),
+                                     divide(("b1", 2), ("b2", 0), ("", 2)),
+                                     divide(("b1", 0), ("b2", 2), ("", 2))])
+    assert [i for i, _label in board.shown_options] == [0, 1]
+    # What the player can see keeps them apart: each, in turn, on one of the two.
+    for change in ("damage", "tapped", "counter", "target"):
+        b2 = mirror.objects["b2"]
+        b2.CopyFrom(_obj("b2", "Grizzly Bears", BATTLEFIELD, BOB, **bears))
+        mirror.objects.pop("s2", None)
+        if change == "damage":
+            b2.damage = 1
+        elif change == "tapped":
+            b2.tapped = True
+        elif change == "counter":
+            b2.counters.add(kind="+1/+1", count=1)
+        else:
+            mirror.objects["s2"] = _obj("s2", "Shock", STACK, ANN,
+                                        targets=[pb.Target(object_id="b2")])
+        assert [i for i, _label in decide(("b1", "b2"))] == [0, 1, 2, 3, 4], change
+    # ... and alike again when both are so.
+    mirror.objects.pop("s2")
+    for oid in ("b1", "b2"):
+        mirror.objects[oid].damage = 1
+        mirror.objects[oid].tapped = True
+    assert [i for i, _label in decide(("b1", "b2"))] == [0, 1, 2]
+
+
+def test_alike_tapped_creatures_to_target_are_one_option_apart_from_untapped_ones() -> None:
+    """Shock's targets: three untapped alike Grizzly Bears of Bob's were one option, but
+    two tapped ones were "Target Grizzly Bears (1 of 3)" ... "(3 of 3)" with the untapped
+    one -- which was tapped, the words didn't say. Alike tapped ones are one option too,
+    apart from the untapped ones and said tapped; a counter, damage, an Aura keep apart."""
+    board = _board(ANN)
+    mirror = board.mirror
+    bears: dict[str, object] = {"card_types": ["Creature"], "power": 2, "toughness": 2}
+    for oid, tapped in (("u1", False), ("u2", False), ("t1", True), ("t2", True),
+                        ("t3", True)):
+        mirror.objects[oid] = _obj(oid, "Grizzly Bears", BATTLEFIELD, BOB, tapped=tapped,
+                                   **bears)
+    mirror.objects["t3"].counters.add(kind="+1/+1", count=1)
+    mirror.objects["t3"].power = mirror.objects["t3"].toughness = 3
+
+    def targets(*ids: str) -> list[tuple[int, str]]:
+        board.decision = pb.Decision(prompt_id=30, seat=ANN,
+                                     kind=pb.DECISION_KIND_CHOOSE_TARGET, options=[
+                                         pb.Action(choose_target=pb.ChooseTarget(
+                                             target=pb.Target(object_id=i))) for i in ids])
+        return board.shown_options
+
+    assert targets("t1", "u1", "t2", "u2", "t3") == [
+        (0, "Target Grizzly Bears (2/2) (tapped)"), (1, "Target Grizzly Bears (2/2)"),
+        (4, "Target Grizzly Bears (3/3)")]
+    text = frame_text(board, now=100.0)
+    assert "  1. Target Grizzly Bears (2/2) (tapped)" in text and "  4. " not in text
+    assert board.answering(2) == 1
+    # Two tapped ones with the same counter are alike; one with damage is not.
+    mirror.objects["t1"].counters.add(kind="+1/+1", count=1)
+    mirror.objects["t1"].power = mirror.objects["t1"].toughness = 3
+    assert [i for i, _label in targets("t1", "t3", "t2")] == [0, 2]
+    mirror.objects["t1"].damage = 1
+    assert [i for i, _label in targets("t1", "t3")] == [0, 1]
+    # An Aura on one keeps it on its own.
+    mirror.objects["a1"] = _obj("a1", "Pacifism", BATTLEFIELD, ANN, attached_to="u2")
+    assert [i for i, _label in targets("u1", "u2")] == [0, 1]

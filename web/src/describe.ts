@@ -175,7 +175,7 @@ export function distinctLabels(given: string[], whose: string[] = []): string[] 
 
 /** Labels with the words of each tier of hints, one per label, added ("Target Burlfist Oak
  * (yours)") where the same label's hints differ: whose the objects are, then their power
- * and toughness. As client_sdk.describe._told_apart. */
+ * and toughness, then whether they are tapped. As client_sdk.describe._told_apart. */
 function toldApart(given: string[], ...tiers: string[][]): string[] {
   let labels = given;
   for (const hints of tiers) {
@@ -212,6 +212,14 @@ export function optionStrength(names: Names, action: Action): string {
   return `${obj.power}/${obj.toughness}`;
 }
 
+/** "tapped" for an option naming a tapped permanent ("" otherwise): what tells apart two
+ * Grizzly Bears to target, one tapped (alike tapped ones are one option, apart from the
+ * untapped ones). As client_sdk.describe.option_tapped. */
+export function optionTapped(names: Names, action: Action): string {
+  const id = optionObjects(action)[0];
+  return id && names.object(id)?.tapped ? "tapped" : "";
+}
+
 /** An option as the decision panel shows it. Options the player can't tell apart -- the
  * same words naming objects that look the same ({@link objectLook}: four Forests in the hand
  * to play, two untapped Forests to tap for mana, two to put on the bottom, five untapped
@@ -240,9 +248,13 @@ const COMBAT_KINDS: ReadonlySet<Action["kind"]["case"]> = new Set<Action["kind"]
 ]);
 
 /** The objects an option names, exactly: its object, and whom its creature attacks or which
- * attacker it blocks. As client_sdk.describe._ident. */
+ * attacker it blocks (a division of combat damage: its attacker, and how much each recipient
+ * gets). As client_sdk.describe._ident. */
 function ident(action: Action): string {
   const k = action.kind;
+  if (k.case === "assignCombatDamage") {
+    return `${k.value.attackerId}\n${k.value.assignments.map((d) => `${d.objectId}=${d.amount}`).join(",")}`;
+  }
   const other = k.case === "declareAttacker" ? `${k.value.defender}/${k.value.planeswalkerId}`
     : k.case === "declareBlocker" ? k.value.attackerId : "";
   return `${optionObjects(action)[0] ?? ""}\n${other}`;
@@ -269,6 +281,25 @@ function partner(names: Names, action: Action, referenced: ReadonlySet<string>):
   return look === null ? id : `${obj.attacking}/${obj.attackingPlaneswalker}/${obj.tapped}/${look}`;
 }
 
+/** A division of an attacker's combat damage (510.1c) as the player tells it from another:
+ * how much each recipient gets, the recipients the player can't tell apart ({@link
+ * objectLook}: two untapped Grizzly Bears blocking it, no damage, nothing on them) by their
+ * look, the others exactly -- so "1 to Grizzly Bears, 3 to Grizzly Bears" and "3 to Grizzly
+ * Bears, 1 to Grizzly Bears" are one division when the two Bears are alike, two when one has
+ * damage marked or a counter (a blocker's summoning sickness is nothing: gone by its
+ * controller's next turn, 302.6). "" for other options. As client_sdk.describe._division. */
+function division(names: Names, action: Action, referenced: ReadonlySet<string>): string {
+  const k = action.kind;
+  if (k.case !== "assignCombatDamage") return "";
+  const parts = k.value.assignments.map((d) => {
+    const look = d.objectId ? objectLook(names.object(d.objectId), referenced, false) : null;
+    return `${look !== null ? `look:${look}` : `id:${d.objectId}`}=${d.amount}`;
+  });
+  // (Sorted as Python sorts strings: by UTF-16 code unit here, the looks' digits and commas
+  // are ASCII.)
+  return `${k.value.attackerId}:${parts.sort().join(";")}`;
+}
+
 /** Ids of the objects another object points at -- what is attached to them, blocks them,
  * attacks them, targets them: what tells a permanent apart from another of its name (the
  * Grizzly Bears enchanted by Pacifism, the one Shock targets). */
@@ -284,17 +315,20 @@ export function referencedIds(objects: Iterable<GameObject>): Set<string> {
 }
 
 /** All the viewer can see of an object but its id, to tell whether another looks the same
- * (then the player can't tell them apart); null for an object to be shown on its own --
- * tapped, with counters, attached, attacking or blocking, pointed at ({@link referencedIds}),
- * or face down. Summoning sickness is a creature's only (302.6): a land played this turn
+ * (then the player can't tell them apart: two untapped Forests, two tapped ones, two Grizzly
+ * Bears blocking the same attacker); null for an object to be shown on its own -- attached
+ * to another, pointed at ({@link referencedIds}: an Aura on it, a spell's target, a blocker
+ * on it), or face down. Everything else it shows is in its look: a tapped Forest is never
+ * alike an untapped one, nor a creature with a counter, damage or another controller one
+ * without. Summoning sickness is a creature's only (302.6): a land played this turn
  * looks the same as another; and it restricts only attacking and {T} abilities (302.6):
  * `sickness` false, creatures to block with look the same with it or without (a blocker's
  * sickness is gone by its controller's next turn anyway). As client_sdk.describe.object_look. */
 export function objectLook(obj: GameObject | undefined, referenced: ReadonlySet<string> = new Set(),
   sickness = true): string | null {
-  if (obj === undefined || !obj.id || obj.faceDown || obj.tapped || obj.counters.length > 0
-      || obj.attachedTo || obj.attacking !== undefined || obj.attackingPlaneswalker
-      || obj.blocking.length > 0 || referenced.has(obj.id)) return null;
+  if (obj === undefined || !obj.id || obj.faceDown || obj.attachedTo || referenced.has(obj.id)) {
+    return null;
+  }
   const look = clone(GameObjectSchema, obj);
   look.id = "";
   if (!sickness || !obj.cardTypes.includes("Creature")) look.summoningSick = false;
@@ -352,8 +386,12 @@ export function shownOptions(names: Names, options: readonly Action[],
     // A creature shown on its own (an Aura on it) blocking either of two alike attackers: one
     // option still.
     if (look === null && o.kind.case === "declareBlocker" && names.viewer >= 0) [look, exact] = ["", id];
+    // The same amounts to alike blockers in another order: one division (its words the first's).
+    const dividing = o.kind.case === "assignCombatDamage" && names.viewer >= 0;
+    if (dividing) look = "";
     const key = look === null ? null
-      : `${o.kind.case}\n${texts[i] ?? ""}\n${partner(names, o, referenced)}\n${look}\n${exact}`;
+      : `${o.kind.case}\n${dividing ? "" : texts[i] ?? ""}\n${partner(names, o, referenced)}`
+        + `${division(names, o, referenced)}\n${look}\n${exact}`;
     const group = key === null ? undefined : alike.get(key);
     // (One object's options twice, the same words: two abilities that read alike are no
     // one option. One creature blocking either of two alike attackers is.)
@@ -368,7 +406,8 @@ export function shownOptions(names: Names, options: readonly Action[],
   const firsts = groups.map((g) => g[0] ?? 0);
   const told = toldApart(firsts.map((i) => texts[i] ?? ""),
     firsts.map((i) => (options[i] ? optionWhose(names, options[i]) : "")),
-    firsts.map((i) => (options[i] ? optionStrength(names, options[i]) : "")));
+    firsts.map((i) => (options[i] ? optionStrength(names, options[i]) : "")),
+    firsts.map((i) => (options[i] ? optionTapped(names, options[i]) : "")));
   // Creatures declared one at a time say how many are alike: the option stays for the next.
   const words = groups.map((g, n) => {
     const text = told[n] ?? "";

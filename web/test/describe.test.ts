@@ -132,17 +132,18 @@ test("alike options -- the same words naming objects the player can't tell apart
     ["Play Forest", 1, [1, 2, 4]],
     ["Cast Volcanic Geyser (1 of 2)", 3, [3, 5]], // (the one in the graveyard differs)
     ["Cast Shock (yours)", 6, [6]],
-    ["Tap Mountain for mana (1 of 6)", 7, [7, 8]],
+    ["Tap Mountain for mana (1 of 5)", 7, [7, 8]],
     ["Cast Volcanic Geyser (2 of 2)", 9, [9]],
     ["Cast Shock (Bob's)", 10, [10]], // another player's hand (a card they may cast from it)
     ["Discard Forest", 11, [11, 12]],
-    // What the player sees tells these apart: tapped, a counter, an Aura, a spell's target.
-    ["Tap Mountain for mana (2 of 6)", 13, [13]],
-    ["Tap Mountain for mana (3 of 6)", 14, [14]],
-    ["Tap Mountain for mana (4 of 6)", 15, [15]],
-    ["Tap Mountain for mana (5 of 6)", 16, [16]],
+    // What the player sees tells these apart: tapped (and said), a counter, an Aura, a
+    // spell's target.
+    ["Tap Mountain for mana (tapped)", 13, [13]],
+    ["Tap Mountain for mana (2 of 5)", 14, [14]],
+    ["Tap Mountain for mana (3 of 5)", 15, [15]],
+    ["Tap Mountain for mana (4 of 5)", 16, [16]],
     // (One object's options twice in the same words are no one option.)
-    ["Tap Mountain for mana (6 of 6)", 17, [17]],
+    ["Tap Mountain for mana (5 of 5)", 17, [17]],
   ]);
   // A spectator has no decision: nothing is merged.
   assert.equal(shownOptions({ ...view, viewer: -1 }, options).length, options.length);
@@ -276,6 +277,85 @@ test("options alike in words but not in power and toughness say them", () => {
     "Block Barrin, Tolarian Archmage with Walking Corpse (2/4) (1 of 2)",
     "Block Barrin, Tolarian Archmage with Walking Corpse (2/4) (2 of 2)",
   ]);
+});
+
+test("510.1c: the same division of damage among alike blockers in another order is one option", () => {
+  // Colossal Dreadmaw blocked by two alike Grizzly Bears listed "deals 1 to Grizzly Bears, 3
+  // to Grizzly Bears" and "deals 3 to Grizzly Bears, 1 to Grizzly Bears": the player can't
+  // tell which Bears is which. What the player sees keeps them apart: damage, tapped, a
+  // counter, a spell's target.
+  const bears = (id: string) => create(GameObjectSchema, { id, name: "Grizzly Bears", owner: 1, controller: 1,
+    cardTypes: ["Creature"], power: 2, toughness: 2, blocking: ["d1"], zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } });
+  const seen = new Map<string, GameObject>([
+    ["d1", create(GameObjectSchema, { id: "d1", name: "Colossal Dreadmaw", owner: 0, controller: 0,
+      cardTypes: ["Creature"], power: 4, toughness: 6, attacking: 1, tapped: true,
+      zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } })],
+    ["b1", bears("b1")], ["b2", bears("b2")], ["b3", bears("b3")],
+  ]);
+  seen.get("b2")!.summoningSick = true; // (nothing to a blocker, 302.6)
+  const view: Names = { ...names, object: (id) => seen.get(id) };
+  const divide = (...amounts: [string, number][]) => act({ case: "assignCombatDamage", value: {
+    attackerId: "d1", assignments: amounts.map(([objectId, amount]) => ({ objectId, amount })) } });
+  const two = [0, 1, 2, 3, 4].map((a) => divide(["b1", a], ["b2", 4 - a]));
+  const show = (options: Action[]) => shownOptions(view, options, seen.values());
+  assert.deepEqual(show(two).map((s) => [s.label, s.index, s.indices]), [
+    ["Colossal Dreadmaw deals 0 to Grizzly Bears, 4 to Grizzly Bears", 0, [0, 4]],
+    ["Colossal Dreadmaw deals 1 to Grizzly Bears, 3 to Grizzly Bears", 1, [1, 3]],
+    ["Colossal Dreadmaw deals 2 to Grizzly Bears, 2 to Grizzly Bears", 2, [2]],
+  ]);
+  // Three alike: every way to divide 4 among three, each multiset once (15 -> 4).
+  const three = [0, 1, 2, 3, 4].flatMap((a) => [0, 1, 2, 3, 4].filter((b) => a + b <= 4)
+    .map((b) => divide(["b1", a], ["b2", b], ["b3", 4 - a - b])));
+  assert.deepEqual(show(three).map((s) => s.index), [0, 1, 2, 6]);
+  // A trampler's excess to the player ("" is no blocker) stays apart.
+  assert.deepEqual(show([divide(["b1", 2], ["b2", 2], ["", 0]), divide(["b1", 2], ["b2", 0], ["", 2]),
+    divide(["b1", 0], ["b2", 2], ["", 2])]).map((s) => s.indices), [[0], [1, 2]]);
+  // What the player can see keeps them apart, each in turn on one of the two.
+  const changes: [string, (o: GameObject) => void][] = [
+    ["damage", (o) => { o.damage = 1; }], ["tapped", (o) => { o.tapped = true; }],
+    ["counter", (o) => { o.counters = [create(CounterSchema, { kind: "+1/+1", count: 1 })]; }],
+    ["target", () => { seen.set("s2", create(GameObjectSchema, { id: "s2", name: "Shock",
+      targets: [{ kind: { case: "objectId", value: "b2" } }] })); }],
+  ];
+  for (const [what, change] of changes) {
+    seen.set("b2", bears("b2"));
+    seen.delete("s2");
+    change(seen.get("b2")!);
+    assert.equal(show(two).length, 5, what);
+  }
+  // ... and alike again when both are so.
+  seen.delete("s2");
+  for (const id of ["b1", "b2"]) Object.assign(seen.get(id)!, { damage: 1, tapped: true });
+  assert.deepEqual(show(two).map((s) => s.index), [0, 1, 2]);
+  // A spectator has no decision: nothing is merged.
+  assert.equal(shownOptions({ ...view, viewer: -1 }, two, seen.values()).length, 5);
+});
+
+test("alike tapped creatures to target are one option, apart from untapped ones and said tapped", () => {
+  // Two tapped alike Grizzly Bears were "Target Grizzly Bears (1 of 3)" ... "(3 of 3)" with an
+  // untapped one: which was tapped, the words didn't say.
+  const bears = (id: string, tapped: boolean) => create(GameObjectSchema, { id, name: "Grizzly Bears", owner: 1,
+    controller: 1, cardTypes: ["Creature"], power: 2, toughness: 2, tapped, zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } });
+  const seen = new Map<string, GameObject>([
+    ["u1", bears("u1", false)], ["u2", bears("u2", false)], ["t1", bears("t1", true)], ["t2", bears("t2", true)],
+    ["t3", bears("t3", true)],
+  ]);
+  Object.assign(seen.get("t3")!, { power: 3, toughness: 3, counters: [create(CounterSchema, { kind: "+1/+1", count: 1 })] });
+  const view: Names = { ...names, object: (id) => seen.get(id) };
+  const targets = (...ids: string[]) => shownOptions(view, ids.map((value) =>
+    act({ case: "chooseTarget", value: { target: { kind: { case: "objectId", value } } } })), seen.values());
+  assert.deepEqual(targets("t1", "u1", "t2", "u2", "t3").map((s) => [s.label, s.indices]), [
+    ["Target Grizzly Bears (2/2) (tapped)", [0, 2]], ["Target Grizzly Bears (2/2)", [1, 3]],
+    ["Target Grizzly Bears (3/3)", [4]],
+  ]);
+  // Two tapped ones with the same counter are alike; one with damage is not.
+  Object.assign(seen.get("t1")!, { power: 3, toughness: 3, counters: [create(CounterSchema, { kind: "+1/+1", count: 1 })] });
+  assert.deepEqual(targets("t1", "t3", "t2").map((s) => s.indices), [[0, 1], [2]]);
+  seen.get("t1")!.damage = 1;
+  assert.deepEqual(targets("t1", "t3").map((s) => s.indices), [[0], [1]]);
+  // An Aura on one keeps it on its own.
+  seen.set("a1", create(GameObjectSchema, { id: "a1", name: "Pacifism", attachedTo: "u2" }));
+  assert.deepEqual(targets("u1", "u2").map((s) => s.indices), [[0], [1]]);
 });
 
 test("601.2c: a target's options list the opponents first, then theirs, then you, then yours", () => {
