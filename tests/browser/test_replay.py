@@ -1,18 +1,28 @@
 """The replay viewer in the browser (protocol/README.md, "Replays"): SDK bots play a best-of-3
 match to its end; a caster opens game 1 from the lobby's room list, steps forward and back,
 seeks to a turn and to the end -- the board and the log follow each move -- and opens game 2
-of the match; a room id that names no stored game shows the server's refusal."""
+of the match; a room id that names no stored game shows the server's refusal. A game's player
+replays it as their seat (their hand shown, the opponent's not), every hand and every card
+(both hands), the public view (no hand); another seat's view is refused; the every-hand
+tier's audience replays every hand once the tier has shown the game, and nothing more."""
 
 from __future__ import annotations
 
+import json
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import trio
 from playwright.sync_api import Page, expect
 
+from client_sdk.bots import RandomBot
+from client_sdk.client import Client
+from client_sdk.policy import Policy
+from protocol.v1 import messages_pb2 as mpb
 from tests.browser.conftest import REPO, Pages
 from tests.browser.ui import BOARD, GAME_OVER, sign_in_guest
 
@@ -154,4 +164,134 @@ def test_a_replay_link_opens_once_signed_in_and_a_game_not_played_is_refused(pag
     error = viewer.locator("[data-testid=error]").first
     expect(error).to_contain_text(f"Can't replay “{room_id}”")
     expect(viewer.locator("#replay-room-id")).to_have_value(room_id)
+    pages.assert_no_errors()
+
+
+# ---- a player's replays: their seat, every hand, every card
+
+
+async def accounts_game(url: str) -> dict[str, str | int]:
+    """Ann and Bob (bots on guest accounts whose tokens are kept) play a game to its end, in a
+    room whose every-hand tier, 1 s behind, Cy may watch; they leave it (back in the lobby,
+    as a replay opens). Returns the room id and each account's name, token and seat
+    (``ann_token``, ``bob_seat`` ...)."""
+    async with Client.connect(url, "Cy") as cy:
+        accounts: dict[str, str | int] = {"cy_name": cy.account.name,
+                                          "cy_token": cy.account_token}
+    async with Client.connect(url, "Ann") as ann, Client.connect(url, "Bob") as bob:
+        tier = mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, delay_seconds=1,
+                                 accounts=[cy.account.name])
+        room, _joined = await ann.create_and_join("hands", tiers=(tier,))
+        await bob.join(room.room_id)
+        async with trio.open_nursery() as nursery:
+            for n, client in enumerate((ann, bob)):
+                nursery.start_soon(RandomBot(client, random.Random(n), Policy.EAGER).play)
+        for who, client in (("ann", ann), ("bob", bob)):
+            accounts |= {f"{who}_name": client.account.name,
+                         f"{who}_token": client.account_token,
+                         f"{who}_seat": -1 if client.seat is None else client.seat}
+            await client.leave_room(wait=True)
+    await trio.sleep(1.5)  # (the tier has shown the whole game)
+    return {"room_id": room.room_id, **accounts}
+
+
+def play_accounts_game(ws_url: str, log_dir: Path) -> dict[str, str | int]:
+    """:func:`accounts_game` in a process of its own (its JSON line)."""
+    code = ("import json, sys, trio; from tests.browser.test_replay import accounts_game; "
+            "print(json.dumps(trio.run(accounts_game, sys.argv[1])))")
+    with (log_dir / "accounts.log").open("wb") as log:
+        out = subprocess.run([sys.executable, "-c", code, ws_url], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=log, cwd=REPO,
+                             timeout=MATCH_SECONDS, check=True)
+    result: dict[str, str | int] = json.loads(out.stdout.decode().strip().splitlines()[-1])
+    return result
+
+
+def open_as(pages: Pages, label: str, token: str, link: str) -> Page:
+    """A page of the account holding ``token`` (kept in this browser, as signing in keeps
+    it) opened at ``link``."""
+    page = pages.open(label)
+    page.context.add_init_script(
+        f"window.localStorage.setItem('manawire.accountToken', {json.dumps(token)})")
+    page.goto(link)
+    return page
+
+
+def shown_at(page: Page, viewer: int, turn: int) -> None:
+    """Wait until the replay as ``viewer`` is shown, ready, at the beginning of ``turn``."""
+    position = page.locator(POSITION)
+    expect(position).to_have_attribute("data-loading", "0")
+    expect(position).to_have_attribute("data-turn", str(turn))
+    expect(page.locator(BOARD)).to_have_attribute("data-seat", str(viewer))
+
+
+def hand(page: Page, seat: int) -> tuple[int, list[str]]:
+    """A player's hand as shown: its count, and the names of the cards shown in it."""
+    side = page.locator(f"[data-testid=player][data-seat='{seat}']")
+    count = side.locator("[title='cards in hand']").inner_text()
+    names = side.locator("[data-zone=hand] [data-testid=card]").evaluate_all(
+        "(cs) => cs.map((c) => c.dataset.name)")
+    return int(count.removeprefix("Hand ")), names
+
+
+def test_a_player_replays_their_seat_every_hand_and_every_card_others_what_they_may(
+        pages: Pages, tmp_path: Path) -> None:
+    ws_url = pages.base_url.replace("http://", "ws://").rstrip("/")
+    game = play_accounts_game(ws_url, tmp_path)
+    room_id, ann_name, ann_token, cy_token = (str(game[k]) for k in (
+        "room_id", "ann_name", "ann_token", "cy_token"))
+    ann, bob = int(game["ann_seat"]), int(game["bob_seat"])
+    assert {ann, bob} == {0, 1}
+    link = f"{pages.base_url}#replay={room_id}"
+
+    # Ann as her seat, at turn 1: her hand is shown card by card, Bob's only counted.
+    page = open_as(pages, "ann", ann_token, f"{link}&seat={ann}&turn=1")
+    expect(page.locator("[data-testid=account-name]")).to_have_text(ann_name)
+    shown_at(page, ann, 1)
+    count, names = hand(page, ann)
+    assert count > 0 and len(names) == count and all(names), names
+    count, names = hand(page, bob)
+    assert count > 0 and names == [], names
+    expect(page.locator("[data-testid=replay-as]")).to_have_value(str(ann))
+    pages.screenshot(page, "seat")
+
+    # Every hand, then every card: both hands shown, where they were.
+    as_view = page.locator("[data-testid=replay-as]")
+    for view, viewer in (("hands", -3), ("all", -2)):
+        as_view.select_option(view)
+        shown_at(page, viewer, 1)
+        for seat in (ann, bob):
+            count, names = hand(page, seat)
+            assert count > 0 and len(names) == count and all(names), (view, seat, names)
+        expect(page.locator("[data-testid=replay-link]")).to_have_value(
+            re.compile(rf"#replay={re.escape(room_id)}&view={view}&action=\d+$"))
+    pages.screenshot(page, "all")
+
+    # The public view: no hand shown.
+    as_view.select_option("public")
+    shown_at(page, -1, 1)
+    for seat in (ann, bob):
+        count, names = hand(page, seat)
+        assert count > 0 and names == [], (seat, names)
+
+    # Bob's seat is his only: refused, said in words, and the public view stays.
+    as_view.select_option(str(bob))
+    expect(page.locator("[data-testid=replay-error]")).to_contain_text(
+        f"Can't replay “{room_id}”: you may not replay it as that view")
+    shown_at(page, -1, 1)
+    assert hand(page, ann)[1] == [] and hand(page, bob)[1] == []
+
+    # Cy, the every-hand tier's audience, once it has shown the game: every hand ...
+    caster = open_as(pages, "cy", cy_token, f"{link}&view=hands&turn=1")
+    shown_at(caster, -3, 1)
+    for seat in (ann, bob):
+        count, names = hand(caster, seat)
+        assert count > 0 and len(names) == count and all(names), (seat, names)
+    # ... but never every card (the players' only), nor a seat.
+    for view in ("all", str(ann)):
+        caster.locator("[data-testid=replay-as]").select_option(view)
+        expect(caster.locator("[data-testid=replay-error]")).to_contain_text(
+            "you may not replay it as that view")
+        shown_at(caster, -3, 1)
+    pages.screenshot(caster, "tier")
     pages.assert_no_errors()
