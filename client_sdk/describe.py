@@ -132,7 +132,9 @@ def option_text(names: Names, action: pb.Action) -> str:
         return f"Block {object_name(names, b.attacker_id)} with {object_name(names, b.object_id)}"
     if kind == "assign_combat_damage":
         c = a.assign_combat_damage
+        hints = _recipient_hints(names, [d.object_id for d in c.assignments])
         parts = ", ".join(f"{d.amount} to {object_name(names, d.object_id)}"
+                          + (f" ({hints[d.object_id]})" if d.object_id in hints else "")
                           for d in c.assignments)
         return f"{object_name(names, c.attacker_id)} deals {parts or 'no damage'}"
     if kind == "choose_starting_player":
@@ -176,6 +178,32 @@ def option_text(names: Names, action: pb.Action) -> str:
         return f"{_OBJECT_VERBS[kind]} {object_name(names, getattr(a, kind).object_id)}" + \
             (" on the bottom" if kind == "put_on_bottom" else "")
     return f"An option this client doesn't understand ({kind or 'empty'})"
+
+
+def _recipient_hints(names: Names, ids: Sequence[str]) -> dict[str, str]:
+    """What tells apart the recipients of a division of combat damage (510.1c) that have one
+    name, by id: the first of their power and toughness, tapped or not, and damage marked
+    that differs among them -- "1 to Grizzly Bears (1 damage), 3 to Grizzly Bears (no
+    damage)" (it read "1 to Grizzly Bears, 3 to Grizzly Bears" and "3 ..., 1 ...": which Bears
+    got which?). None for recipients alike in all three (alike blockers: one option,
+    :func:`shown_options`)."""
+    same: dict[str, list[pb.GameObject]] = {}
+    for object_id in ids:
+        obj = names.object(object_id) if object_id else None
+        if obj is not None:
+            same.setdefault(object_name(names, object_id), []).append(obj)
+    hints: dict[str, str] = {}
+    for objs in same.values():
+        if len(objs) < 2:
+            continue
+        for words in ([f"{o.power}/{o.toughness}" if o.HasField("power") and
+                       o.HasField("toughness") else "" for o in objs],
+                      ["tapped" if o.tapped else "untapped" for o in objs],
+                      [f"{o.damage} damage" if o.damage else "no damage" for o in objs]):
+            if len(set(words)) > 1:
+                hints.update((o.id, w) for o, w in zip(objs, words, strict=True) if w)
+                break
+    return hints
 
 
 #: The colors (rule 105.1) by their mana letters.

@@ -977,7 +977,8 @@ def test_510_1c_dividing_damage_among_alike_blockers_in_another_order_is_one_opt
     Bears, 3 to Grizzly Bears" and "deals 3 to Grizzly Bears, 1 to Grizzly Bears": the
     player can't tell which Bears is which, so they are one option (the first, a valid
     division). What the player can see keeps them apart: damage marked, tapped, a counter,
-    a spell's target."""
+    a spell's target -- and the words say which Bears gets what, by power and toughness,
+    tapped or not, or damage marked."""
     board = _board(ANN)
     mirror = board.mirror
     mirror.objects["d1"] = _obj("d1", "Colossal Dreadmaw", BATTLEFIELD, ANN,
@@ -1020,7 +1021,12 @@ def test_510_1c_dividing_damage_among_alike_blockers_in_another_order_is_one_opt
                                      divide(("b1", 0), ("b2", 2), ("", 2))])
     assert [i for i, _label in board.shown_options] == [0, 1]
     # What the player can see keeps them apart: each, in turn, on one of the two.
-    for change in ("damage", "tapped", "counter", "target"):
+    for change, said in (("damage", "1 to Grizzly Bears (no damage), 3 to Grizzly Bears "
+                                    "(1 damage)"),
+                         ("tapped", "1 to Grizzly Bears (untapped), 3 to Grizzly Bears "
+                                    "(tapped)"),
+                         ("counter", "1 to Grizzly Bears (2/2), 3 to Grizzly Bears (3/3)"),
+                         ("target", "1 to Grizzly Bears, 3 to Grizzly Bears")):
         b2 = mirror.objects["b2"]
         b2.CopyFrom(_obj("b2", "Grizzly Bears", BATTLEFIELD, BOB, **bears))
         mirror.objects.pop("s2", None)
@@ -1030,10 +1036,13 @@ def test_510_1c_dividing_damage_among_alike_blockers_in_another_order_is_one_opt
             b2.tapped = True
         elif change == "counter":
             b2.counters.add(kind="+1/+1", count=1)
+            b2.power = b2.toughness = 3
         else:
             mirror.objects["s2"] = _obj("s2", "Shock", STACK, ANN,
                                         targets=[pb.Target(object_id="b2")])
-        assert [i for i, _label in decide(("b1", "b2"))] == [0, 1, 2, 3, 4], change
+        shown = decide(("b1", "b2"))
+        assert [i for i, _label in shown] == [0, 1, 2, 3, 4], change
+        assert shown[1][1] == f"Colossal Dreadmaw deals {said}", change
     # ... and alike again when both are so.
     mirror.objects.pop("s2")
     for oid in ("b1", "b2"):

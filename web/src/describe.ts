@@ -78,6 +78,37 @@ export const COLOR_NAMES: Record<string, string> = {
   W: "White", U: "Blue", B: "Black", R: "Red", G: "Green",
 };
 
+/** What tells apart the recipients of a division of combat damage (510.1c) that have one name,
+ * by id: the first of their power and toughness, tapped or not, and damage marked that differs
+ * among them -- "1 to Grizzly Bears (1 damage), 3 to Grizzly Bears (no damage)" (it read "1 to
+ * Grizzly Bears, 3 to Grizzly Bears" and "3 ..., 1 ...": which Bears got which?). None for
+ * recipients alike in all three (alike blockers: one option, {@link shownOptions}). As
+ * client_sdk.describe._recipient_hints. */
+function recipientHints(names: Names, ids: readonly string[]): Map<string, string> {
+  const same = new Map<string, GameObject[]>();
+  for (const id of ids) {
+    const obj = id ? names.object(id) : undefined;
+    if (obj === undefined) continue;
+    const name = objectName(names, id);
+    same.set(name, [...(same.get(name) ?? []), obj]);
+  }
+  const hints = new Map<string, string>();
+  for (const objs of same.values()) {
+    if (objs.length < 2) continue;
+    for (const words of [
+      objs.map((o) => (o.power !== undefined && o.toughness !== undefined ? `${o.power}/${o.toughness}` : "")),
+      objs.map((o) => (o.tapped ? "tapped" : "untapped")),
+      objs.map((o) => (o.damage ? `${o.damage} damage` : "no damage")),
+    ]) {
+      if (new Set(words).size > 1) {
+        objs.forEach((o, i) => { if (words[i]) hints.set(o.id, words[i] ?? ""); });
+        break;
+      }
+    }
+  }
+  return hints;
+}
+
 export function optionText(names: Names, action: Action): string {
   const k = action.kind;
   switch (k.case) {
@@ -106,8 +137,9 @@ export function optionText(names: Names, action: Action): string {
       return `Block ${objectName(names, k.value.attackerId)} with ${objectName(names, k.value.objectId)}`;
     case "finishBlockers": return "Done: confirm blockers";
     case "assignCombatDamage": {
-      const parts = k.value.assignments.map(
-        (a) => `${a.amount} to ${objectName(names, a.objectId)}`);
+      const hints = recipientHints(names, k.value.assignments.map((a) => a.objectId));
+      const parts = k.value.assignments.map((a) => `${a.amount} to ${objectName(names, a.objectId)}`
+        + (hints.has(a.objectId) ? ` (${hints.get(a.objectId)})` : ""));
       return `${objectName(names, k.value.attackerId)} deals ${parts.join(", ") || "no damage"}`;
     }
     case "discard": return `Discard ${objectName(names, k.value.objectId)}`;

@@ -310,18 +310,23 @@ test("510.1c: the same division of damage among alike blockers in another order 
   // A trampler's excess to the player ("" is no blocker) stays apart.
   assert.deepEqual(show([divide(["b1", 2], ["b2", 2], ["", 0]), divide(["b1", 2], ["b2", 0], ["", 2]),
     divide(["b1", 0], ["b2", 2], ["", 2])]).map((s) => s.indices), [[0], [1, 2]]);
-  // What the player can see keeps them apart, each in turn on one of the two.
-  const changes: [string, (o: GameObject) => void][] = [
-    ["damage", (o) => { o.damage = 1; }], ["tapped", (o) => { o.tapped = true; }],
-    ["counter", (o) => { o.counters = [create(CounterSchema, { kind: "+1/+1", count: 1 })]; }],
+  // What the player can see keeps them apart, each in turn on one of the two -- and the words
+  // say which Bears gets what.
+  const changes: [string, (o: GameObject) => void, string][] = [
+    ["damage", (o) => { o.damage = 1; }, "1 to Grizzly Bears (no damage), 3 to Grizzly Bears (1 damage)"],
+    ["tapped", (o) => { o.tapped = true; }, "1 to Grizzly Bears (untapped), 3 to Grizzly Bears (tapped)"],
+    ["counter", (o) => { Object.assign(o, { power: 3, toughness: 3, counters: [create(CounterSchema, { kind: "+1/+1", count: 1 })] }); },
+      "1 to Grizzly Bears (2/2), 3 to Grizzly Bears (3/3)"],
     ["target", () => { seen.set("s2", create(GameObjectSchema, { id: "s2", name: "Shock",
-      targets: [{ kind: { case: "objectId", value: "b2" } }] })); }],
+      targets: [{ kind: { case: "objectId", value: "b2" } }] })); }, "1 to Grizzly Bears, 3 to Grizzly Bears"],
   ];
-  for (const [what, change] of changes) {
+  for (const [what, change, said] of changes) {
     seen.set("b2", bears("b2"));
     seen.delete("s2");
     change(seen.get("b2")!);
-    assert.equal(show(two).length, 5, what);
+    const shown = show(two);
+    assert.equal(shown.length, 5, what);
+    assert.equal(shown[1]?.label, `Colossal Dreadmaw deals ${said}`, what);
   }
   // ... and alike again when both are so.
   seen.delete("s2");
