@@ -202,7 +202,8 @@ def deal_damage_at_once(game: Game, dealt: Sequence[tuple[GameObject, Target, in
     asked = len(game.choices)
     for source, target, amount in dealt:
         dealer = _dealer(game, source)
-        done = _damage(game, dealer, target, amount, events, combat=combat, source_id=source.id)
+        done = _damage(game, dealer, target, amount, events, combat=combat, source_id=source.id,
+                       dealt_as=dealer.id if dealer is not source else "")
         if done and dealer.has("Lifelink"):  # (as it deals the damage, 702.15c)
             seat, total = gains.get(source.id, (dealer.controller, 0))
             gains[source.id] = (seat, total + done)
@@ -229,13 +230,14 @@ def _dealer(game: Game, source: GameObject) -> GameObject:
 
 
 def _damage(game: Game, source: GameObject, target: Target, amount: int,
-            events: list[Event], *, combat: bool, source_id: str) -> int:
+            events: list[Event], *, combat: bool, source_id: str, dealt_as: str = "") -> int:
     """Rule 120.3: damage to a player is life loss (120.3a); to a planeswalker it removes
     loyalty (120.3c); to a creature it is marked (120.3e), with deathtouch noted (702.2b).
     Protection prevents damage from sources with the quality (702.16e), and so do the
     prevention effects of resolved spells and abilities (615.1,
     :func:`server.engine.replacements.prevented`). ``source`` has the characteristics the
-    damage is dealt with (:func:`_dealer`), ``source_id`` is what the events name. Returns
+    damage is dealt with (:func:`_dealer`), ``source_id`` is what the events name (and
+    ``dealt_as`` the departed permanent ``source`` is, if it is one). Returns
     the damage dealt (0: none)."""
     if amount <= 0:
         return 0  # rule 120.8: no damage is dealt
@@ -256,7 +258,7 @@ def _damage(game: Game, source: GameObject, target: Target, amount: int,
         # Rule 614.1a: "it deals triple that damage instead" -- after any division (601.2d)
         # and combat damage assignment (510.1c), which use the unmodified damage.
         amount = damage_after_replacements(game, source, amount)
-        emit(game, events, DamageDealt(source_id, seat, None, amount, combat))
+        emit(game, events, DamageDealt(source_id, seat, None, amount, combat, dealt_as))
         lose_life(game, seat, amount, events)  # rule 120.3a
     else:
         obj = game.objects[str(ref)]
@@ -273,7 +275,7 @@ def _damage(game: Game, source: GameObject, target: Target, amount: int,
             obj.damage += amount
             if source.has("Deathtouch"):
                 obj.deathtouched = True
-        emit(game, events, DamageDealt(source_id, None, obj.id, amount, combat))
+        emit(game, events, DamageDealt(source_id, None, obj.id, amount, combat, dealt_as))
     return amount
 
 

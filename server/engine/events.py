@@ -69,6 +69,11 @@ class DamageDealt:
     amount: int
     #: Combat damage (rule 510.2) rather than noncombat damage.
     combat: bool = False
+    #: Rules 113.7a, 608.2h: the permanent the damage was dealt as, by its last known
+    #: information (a key of ``Game.last_known_permanents``), when ``source_id`` is an
+    #: ability whose source has left the battlefield ("When [this] dies, it deals 3
+    #: damage"); empty otherwise.
+    dealt_as: str = ""
 
 
 @dataclass(frozen=True, slots=True)

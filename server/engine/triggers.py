@@ -713,13 +713,20 @@ def _damage_kind_fits(kind: DamageKind, combat: bool) -> bool:
 def _source_damage_triggers(game: Game, event: DamageDealt, fresh: list[Event]) -> None:
     """"Whenever a [filter] source deals [combat|noncombat] damage to [recipient]" (120.3):
     once per damage event; a source that has since left its zone (a resolved spell) is
-    matched by its last known information (608.2h)."""
+    matched by its last known information (608.2h) -- and so is a permanent that had left
+    the battlefield before its ability had it deal the damage ("When [this] dies, it deals
+    3 damage"): the permanent deals it, as it last existed there, not the ability (113.7a,
+    608.2h: its controller, types and abilities then)."""
     if event.amount <= 0:
         return
-    source = game.objects.get(event.source_id)
-    last_known = next((last_known_of(e)
-                       for e in fresh
-                       if isinstance(e, ZoneChanged) and e.old_id == event.source_id), None)
+    source = game.last_known_permanents.get(event.dealt_as) if event.dealt_as else None
+    last_known = None
+    if source is None:
+        source = game.objects.get(event.source_id)
+        last_known = next((last_known_of(e)
+                           for e in fresh
+                           if isinstance(e, ZoneChanged) and e.old_id == event.source_id),
+                          None)
     if source is None and last_known is None:
         return
     each_permanent(game, TriggerEvent.DEALS_DAMAGE, subject=TriggerSubject.FILTER,
