@@ -271,7 +271,7 @@ def distinct_labels(labels: Iterable[str], whose: Iterable[str] = ()) -> list[st
 def _told_apart(labels: list[str], *tiers: list[str]) -> list[str]:
     """Labels with the words of each tier of hints, one per label, added (``Target Burlfist
     Oak (yours)``) where the same label's hints differ: whose the objects are, then their
-    power and toughness, then whether they are tapped."""
+    power and toughness, then whether they are tapped, then their damage and counters."""
     for hints in tiers:
         if not hints:
             continue
@@ -316,6 +316,21 @@ def option_tapped(names: Names, action: pb.Action) -> str:
     object_id = option_object_id(action)
     obj = names.object(object_id) if object_id else None
     return "tapped" if obj is not None and obj.tapped else ""
+
+
+def option_marks(names: Names, action: pb.Action) -> str:
+    """The damage marked on the permanent an option names and its counters, as the board says
+    them (``1 damage, +1/+1 x2``; "" for none): what tells apart two Grizzly Bears to target
+    of one strength, one damaged (alike ones are one option)."""
+    object_id = option_object_id(action)
+    obj = names.object(object_id) if object_id else None
+    if obj is None:
+        return ""
+    marks = [f"{obj.damage} damage"] if obj.damage else []
+    # (a planeswalker's loyalty is a number, 306.5b: "loyalty 1", as on the board)
+    marks.extend(f"loyalty {c.count}" if c.kind == "loyalty" else
+                 f"{c.kind} x{c.count}" if c.count != 1 else c.kind for c in obj.counters)
+    return ", ".join(marks)
 
 
 #: Options that name one object and nothing the words don't say: alike when their words are
@@ -518,7 +533,8 @@ def shown_options(names: Names, options: Sequence[pb.Action],
     told = _told_apart([texts[i] for i in firsts],
                        [option_whose(names, options[i]) for i in firsts],
                        [option_strength(names, options[i]) for i in firsts],
-                       [option_tapped(names, options[i]) for i in firsts])
+                       [option_tapped(names, options[i]) for i in firsts],
+                       [option_marks(names, options[i]) for i in firsts])
     # Creatures declared one at a time say how many are alike: the option stays for the next.
     creatures = [len({option_object_id(options[j]) for j in g}) for g in groups]
     words = [f"{text} (one of {n} alike)"

@@ -713,7 +713,8 @@ def test_alike_permanents_and_cards_to_put_away_are_one_option() -> None:
     # Bob's; e1 summoning sick; e2 and e3 alike; e4 targeted by Shock.
     assert [i for i, _label in shown] == [0, 1, 2, 4, 5, 6, 7, 8, 10]
     assert shown[1][1] == "Tap Forest for {G} (yours) (tapped)"
-    assert shown[2][1] == "Tap Forest for {G} (yours) (1 of 3)"
+    assert shown[2][1] == "Tap Forest for {G} (yours) (1 of 2)"
+    assert shown[3][1] == "Tap Forest for {G} (yours) (lore)"
     assert shown[7][1] == "Tap Llanowar Elves for {G} (2 of 3)"
 
     # A mulligan's card to put on the bottom (103.5), a card to discard: two Forests, one.
@@ -763,8 +764,8 @@ def test_alike_creatures_to_attack_or_block_with_are_one_option() -> None:
                                           pb.Action(finish_attackers=pb.FinishAttackers())])
     assert board.shown_options == [
         (0, "Attack Bob with Grizzly Bears (one of 5 alike)"),
-        (5, "Attack Bob with Grizzly Bears (1 of 2)"),  # the +1/+1 counter
-        (6, "Attack Bob with Grizzly Bears (2 of 2)"),  # Shock's target
+        (5, "Attack Bob with Grizzly Bears (+1/+1)"),  # the +1/+1 counter, said
+        (6, "Attack Bob with Grizzly Bears"),  # Shock's target
         (7, "Done: confirm attackers")]
     text = frame_text(board, now=100.0)
     assert "  1. Attack Bob with Grizzly Bears (one of 5 alike)" in text, text
@@ -795,8 +796,8 @@ def test_alike_creatures_to_attack_or_block_with_are_one_option() -> None:
     assert board.shown_options == [
         (0, "Block Goblin Guide with Grizzly Bears (one of 3 alike)"),
         (1, "Block Raging Goblin with Grizzly Bears (one of 3 alike)"),
-        (6, "Block Goblin Guide with Grizzly Bears"),
-        (7, "Block Raging Goblin with Grizzly Bears"),
+        (6, "Block Goblin Guide with Grizzly Bears (+1/+1)"),
+        (7, "Block Raging Goblin with Grizzly Bears (+1/+1)"),
         (8, "Done: confirm blockers")]
     # Two attackers of one name that look different (a 2/2, a 1/1) are two options.
     mirror.objects["g3"].name = "Goblin Guide"
@@ -965,7 +966,8 @@ def test_options_alike_in_words_but_not_in_strength_say_power_and_toughness() ->
     # Whose tells apart first; the same strength still numbers them.
     mirror.objects["c3"].power = 2
     mirror.objects["c3"].toughness = 4
-    mirror.objects["c3"].counters.append(pb.Counter(kind="shield", count=1))  # (on its own)
+    mirror.objects["r3"] = _obj("r3", "Rousing Read", BATTLEFIELD, ANN, attached_to="c3")
+    # (on its own: an Aura on it)
     assert [label for _i, label in board.shown_options] == [
         "Block Barrin, Tolarian Archmage with Walking Corpse (2/2) (one of 2 alike)",
         "Block Barrin, Tolarian Archmage with Walking Corpse (2/4) (1 of 2)",
@@ -1055,7 +1057,8 @@ def test_alike_tapped_creatures_to_target_are_one_option_apart_from_untapped_one
     """Shock's targets: three untapped alike Grizzly Bears of Bob's were one option, but
     two tapped ones were "Target Grizzly Bears (1 of 3)" ... "(3 of 3)" with the untapped
     one -- which was tapped, the words didn't say. Alike tapped ones are one option too,
-    apart from the untapped ones and said tapped; a counter, damage, an Aura keep apart."""
+    apart from the untapped ones and said tapped; a counter, damage (said too), an Aura keep
+    apart."""
     board = _board(ANN)
     mirror = board.mirror
     bears: dict[str, object] = {"card_types": ["Creature"], "power": 2, "toughness": 2}
@@ -1084,7 +1087,8 @@ def test_alike_tapped_creatures_to_target_are_one_option_apart_from_untapped_one
     mirror.objects["t1"].power = mirror.objects["t1"].toughness = 3
     assert [i for i, _label in targets("t1", "t3", "t2")] == [0, 2]
     mirror.objects["t1"].damage = 1
-    assert [i for i, _label in targets("t1", "t3")] == [0, 1]
+    assert targets("t1", "t3") == [(0, "Target Grizzly Bears (1 damage, +1/+1)"),
+                                   (1, "Target Grizzly Bears (+1/+1)")]
     # An Aura on one keeps it on its own.
     mirror.objects["a1"] = _obj("a1", "Pacifism", BATTLEFIELD, ANN, attached_to="u2")
     assert [i for i, _label in targets("u1", "u2")] == [0, 1]

@@ -207,7 +207,8 @@ export function distinctLabels(given: string[], whose: string[] = []): string[] 
 
 /** Labels with the words of each tier of hints, one per label, added ("Target Burlfist Oak
  * (yours)") where the same label's hints differ: whose the objects are, then their power
- * and toughness, then whether they are tapped. As client_sdk.describe._told_apart. */
+ * and toughness, then whether they are tapped, then their damage and counters. As
+ * client_sdk.describe._told_apart. */
 function toldApart(given: string[], ...tiers: string[][]): string[] {
   let labels = given;
   for (const hints of tiers) {
@@ -250,6 +251,19 @@ export function optionStrength(names: Names, action: Action): string {
 export function optionTapped(names: Names, action: Action): string {
   const id = optionObjects(action)[0];
   return id && names.object(id)?.tapped ? "tapped" : "";
+}
+
+/** The damage marked on the permanent an option names and its counters ("1 damage, +1/+1 × 2";
+ * "" for none): what tells apart two Grizzly Bears to target of one strength, one damaged
+ * (alike ones are one option). As client_sdk.describe.option_marks. */
+export function optionMarks(names: Names, action: Action): string {
+  const id = optionObjects(action)[0];
+  const obj = id ? names.object(id) : undefined;
+  if (obj === undefined) return "";
+  return [obj.damage ? `${obj.damage} damage` : "",
+    // (a planeswalker's loyalty is a number, 306.5b: "loyalty 3")
+    ...obj.counters.map((c) => (c.kind === "loyalty" ? `loyalty ${c.count}`
+      : c.count === 1 ? c.kind : `${c.kind} × ${c.count}`))].filter(Boolean).join(", ");
 }
 
 /** An option as the decision panel shows it. Options the player can't tell apart -- the
@@ -439,7 +453,8 @@ export function shownOptions(names: Names, options: readonly Action[],
   const told = toldApart(firsts.map((i) => texts[i] ?? ""),
     firsts.map((i) => (options[i] ? optionWhose(names, options[i]) : "")),
     firsts.map((i) => (options[i] ? optionStrength(names, options[i]) : "")),
-    firsts.map((i) => (options[i] ? optionTapped(names, options[i]) : "")));
+    firsts.map((i) => (options[i] ? optionTapped(names, options[i]) : "")),
+    firsts.map((i) => (options[i] ? optionMarks(names, options[i]) : "")));
   // Creatures declared one at a time say how many are alike: the option stays for the next.
   const words = groups.map((g, n) => {
     const text = told[n] ?? "";

@@ -132,18 +132,18 @@ test("alike options -- the same words naming objects the player can't tell apart
     ["Play Forest", 1, [1, 2, 4]],
     ["Cast Volcanic Geyser (1 of 2)", 3, [3, 5]], // (the one in the graveyard differs)
     ["Cast Shock (yours)", 6, [6]],
-    ["Tap Mountain for mana (1 of 5)", 7, [7, 8]],
+    ["Tap Mountain for mana (1 of 4)", 7, [7, 8]],
     ["Cast Volcanic Geyser (2 of 2)", 9, [9]],
     ["Cast Shock (Bob's)", 10, [10]], // another player's hand (a card they may cast from it)
     ["Discard Forest", 11, [11, 12]],
-    // What the player sees tells these apart: tapped (and said), a counter, an Aura, a
+    // What the player sees tells these apart: tapped, a counter (both said), an Aura, a
     // spell's target.
     ["Tap Mountain for mana (tapped)", 13, [13]],
-    ["Tap Mountain for mana (2 of 5)", 14, [14]],
-    ["Tap Mountain for mana (3 of 5)", 15, [15]],
-    ["Tap Mountain for mana (4 of 5)", 16, [16]],
+    ["Tap Mountain for mana (lore)", 14, [14]],
+    ["Tap Mountain for mana (2 of 4)", 15, [15]],
+    ["Tap Mountain for mana (3 of 4)", 16, [16]],
     // (One object's options twice in the same words are no one option.)
-    ["Tap Mountain for mana (5 of 5)", 17, [17]],
+    ["Tap Mountain for mana (4 of 4)", 17, [17]],
   ]);
   // A spectator has no decision: nothing is merged.
   assert.equal(shownOptions({ ...view, viewer: -1 }, options).length, options.length);
@@ -182,8 +182,8 @@ test("alike creatures to attack or block with are one option, saying how many ar
     .map((s) => [s.label, s.index, s.indices]);
   assert.deepEqual(show([...ids.map(attack), act({ case: "finishAttackers", value: {} })]), [
     ["Attack Bob with Grizzly Bears (one of 5 alike)", 0, [0, 1, 2, 3, 4]],
-    ["Attack Bob with Grizzly Bears (1 of 2)", 5, [5]], // the +1/+1 counter
-    ["Attack Bob with Grizzly Bears (2 of 2)", 6, [6]], // Shock's target
+    ["Attack Bob with Grizzly Bears (+1/+1)", 5, [5]], // the +1/+1 counter, said
+    ["Attack Bob with Grizzly Bears", 6, [6]], // Shock's target
     ["Done: confirm attackers", 7, [7]],
   ]);
   // The last alike one: no "alike".
@@ -195,8 +195,8 @@ test("alike creatures to attack or block with are one option, saying how many ar
   assert.deepEqual(show([...blocks, act({ case: "finishBlockers", value: {} })]), [
     ["Block Goblin Guide with Grizzly Bears (one of 3 alike)", 0, [0, 2, 4]],
     ["Block Raging Goblin with Grizzly Bears (one of 3 alike)", 1, [1, 3, 5]],
-    ["Block Goblin Guide with Grizzly Bears", 6, [6]],
-    ["Block Raging Goblin with Grizzly Bears", 7, [7]],
+    ["Block Goblin Guide with Grizzly Bears (+1/+1)", 6, [6]],
+    ["Block Raging Goblin with Grizzly Bears (+1/+1)", 7, [7]],
     ["Done: confirm blockers", 8, [8]],
   ]);
   // Two attackers that look the same (neither blocked yet): one.
@@ -206,7 +206,7 @@ test("alike creatures to attack or block with are one option, saying how many ar
     // (the Bears with a counter are shown on their own, but blocking either alike Goblin
     // Guide is one option: found playing, Niambi with an Aura on it blocking one of two alike
     // Thieves' Guild Enforcers read "(1 of 2)", "(2 of 2)")
-    ["Block Goblin Guide with Grizzly Bears", 6, [6, 7]]]);
+    ["Block Goblin Guide with Grizzly Bears (+1/+1)", 6, [6, 7]]]);
   // ... but one of another power than the other: two.
   seen.get("g2")!.power = 1;
   assert.deepEqual(show(blocks).slice(0, 2).map(([label]) => label), [
@@ -271,7 +271,8 @@ test("options alike in words but not in power and toughness say them", () => {
   ]);
   // The same strength still numbers them.
   seen.set("c3", corpse("c3", 2, 4));
-  seen.get("c3")!.counters = [create(CounterSchema, { kind: "shield", count: 1 })]; // (on its own)
+  // (on its own: an Aura on it)
+  seen.set("r3", create(GameObjectSchema, { id: "r3", name: "Rousing Read", attachedTo: "c3" }));
   assert.deepEqual(shownOptions(view, options, seen.values()).map((s) => s.label), [
     "Block Barrin, Tolarian Archmage with Walking Corpse (2/2) (one of 2 alike)",
     "Block Barrin, Tolarian Archmage with Walking Corpse (2/4) (1 of 2)",
@@ -357,7 +358,8 @@ test("alike tapped creatures to target are one option, apart from untapped ones 
   Object.assign(seen.get("t1")!, { power: 3, toughness: 3, counters: [create(CounterSchema, { kind: "+1/+1", count: 1 })] });
   assert.deepEqual(targets("t1", "t3", "t2").map((s) => s.indices), [[0, 1], [2]]);
   seen.get("t1")!.damage = 1;
-  assert.deepEqual(targets("t1", "t3").map((s) => s.indices), [[0], [1]]);
+  assert.deepEqual(targets("t1", "t3").map((s) => [s.label, s.indices]), [
+    ["Target Grizzly Bears (1 damage, +1/+1)", [0]], ["Target Grizzly Bears (+1/+1)", [1]]]);
   // An Aura on one keeps it on its own.
   seen.set("a1", create(GameObjectSchema, { id: "a1", name: "Pacifism", attachedTo: "u2" }));
   assert.deepEqual(targets("u1", "u2").map((s) => s.indices), [[0], [1]]);
