@@ -40,8 +40,15 @@ log = logging.getLogger("manawire.relay")
 #: and rate-limits them; a client that floods past this is closed, as for flooding).
 INBOX = 64
 CLOSE_POLICY = 1008
-#: Seconds before a relay that died is started again.
+#: Seconds before a relay that died is started again, the first time...
 RESTART_SECONDS = 1.0
+#: ... doubled each time it dies again before it has listened for :data:`STEADY_SECONDS`,
+#: up to this: a relay that can't listen (its port taken by another process after it died)
+#: was started again, and logged two lines, every 1.1 s for as long as that lasted.
+RESTART_MOST_SECONDS = 30.0
+#: A relay that listened this long before it died is started again after
+#: :data:`RESTART_SECONDS` (the doubling starts over).
+STEADY_SECONDS = 60.0
 #: Seconds a relay whose link ended may take to exit before it is killed.
 REAP_SECONDS = 3.0
 #: Unsent link bytes under which a relayed connection may be sent more at once (replays).
@@ -175,6 +182,29 @@ class _NoStream(trio.abc.SendStream):
         return
 
 
+@dataclass
+class RestartBackoff:
+    """How long to wait before starting a relay that died again (no I/O: :meth:`died` is
+    told how long it had listened). :data:`RESTART_SECONDS`, doubled for each death in a
+    row, up to :data:`RESTART_MOST_SECONDS`; a relay that listened :data:`STEADY_SECONDS`
+    before it died counts as up, and the next wait is :data:`RESTART_SECONDS` again."""
+
+    first: float = RESTART_SECONDS
+    most: float = RESTART_MOST_SECONDS
+    steady: float = STEADY_SECONDS
+    #: Deaths in a row, each before the relay had listened ``steady`` seconds.
+    failures: int = 0
+
+    def died(self, listened: float | None) -> float:
+        """The relay died after listening ``listened`` seconds (None: it never listened);
+        the seconds to wait before starting it again."""
+        if listened is not None and listened >= self.steady:
+            self.failures = 0
+        delay = min(self.most, self.first * 2.0 ** min(self.failures, 32))
+        self.failures += 1
+        return delay
+
+
 class RelayLink:
     """One relay process and its link. :meth:`supervise` runs it, and starts it again on
     the same port if it dies (its clients drop and resume; no game ends)."""
@@ -196,7 +226,13 @@ class RelayLink:
         #: Set once the relay has stopped for good (after :meth:`stop`).
         self.stopped = trio.Event()
         self.stopping = False
+        #: Set by :meth:`stop`: a wait to start the relay again ends at once.
+        self._stop_asked = trio.Event()
+        #: Times the relay was started again (``manawire_relay_restarts_total``).
         self.restarts = 0
+        self.backoff = RestartBackoff()
+        #: When it last said it listens (``trio.current_time()``; None: not since it started).
+        self._listening_since: float | None = None
         self.process: subprocess.Popen[bytes] | None = None
         self._theirs: socket.socket | None = None
         self.stream: trio.SocketStream | None = None
@@ -208,10 +244,8 @@ class RelayLink:
         ours, theirs = socket.socketpair()
         self.stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
         self.out = link.Writer(self.stream)
-        if self.listening.is_set():  # a restart: listening again once it says so
-            self.listening = trio.Event()
         o = self.options
-        port = self.port or (o.port + self.index if o.port else 0)  # a restart: same port
+        port = self.wanted_port  # a restart: the same port
         fd = theirs.fileno()
         argv = [sys.executable, "-m", "server.transport.relay", "--link-fd", str(fd),
                 "--host", o.host, "--port", str(port), "--flush-seconds", str(o.flush_seconds),
@@ -226,20 +260,62 @@ class RelayLink:
         finally:
             theirs.close()
 
+    @property
+    def up(self) -> bool:
+        """Whether the relay process listens now (``manawire_relay_up``, which reads the
+        same two events): not while it is down, waiting to be started again, nor once it
+        has stopped."""
+        return self.listening.is_set() and not self.stopped.is_set()
+
+    @property
+    def wanted_port(self) -> int:
+        """The port it listens on (after a restart, the one it had; 0: any free port)."""
+        o = self.options
+        return self.port or (o.port + self.index if o.port else 0)
+
+    def listening_on(self, port: int) -> None:
+        """The relay process says it listens on ``port``."""
+        self.port = port
+        self._listening_since = trio.current_time()
+        self.listening.set()
+
+    def _went_down(self) -> float | None:
+        """The relay is down: not :attr:`listening` (``manawire_relay_up`` says 0) until it
+        says so again. The seconds it had listened (None: it never did)."""
+        since, self._listening_since = self._listening_since, None
+        if self.listening.is_set():
+            self.listening = trio.Event()
+        return None if since is None else trio.current_time() - since
+
     async def supervise(self, nursery: trio.Nursery) -> None:
-        """Run the relay until :meth:`stop`; start it again a second after it dies."""
+        """Run the relay until :meth:`stop`; start it again after it dies, a second after
+        the first time, then waiting twice as long each time it dies again without having
+        stayed up (:class:`RestartBackoff`): one line each time, saying when."""
         try:
             while True:
                 await self.run(nursery)
+                listened = self._went_down()
                 await self._reap()
                 if self.stopping:
                     return
-                await trio.sleep(RESTART_SECONDS)
+                delay = self.backoff.died(listened)
+                port = self.wanted_port
+                where = f" (port {port})" if port else ""
+                if self.backoff.failures > 1:
+                    log.warning("relay %d%s is down again (%d times in a row, none of them "
+                                "up %s): starting it again in %s (restart %d; the wait "
+                                "doubles, up to %s, until it stays up -- is its port "
+                                "taken?)", self.index, where, self.backoff.failures,
+                                _seconds(self.backoff.steady), _seconds(delay),
+                                self.restarts + 1, _seconds(self.backoff.most))
+                else:
+                    log.warning("relay %d%s is down: starting it again in %s (restart %d)",
+                                self.index, where, _seconds(delay), self.restarts + 1)
+                with trio.move_on_after(delay):
+                    await self._stop_asked.wait()  # (a stop doesn't wait up to 30 s)
                 if self.stopping:
                     return
                 self.restarts += 1
-                log.warning("relay %d: starting it again (restart %d)", self.index,
-                            self.restarts)
                 try:
                     self.start()
                 except OSError:
@@ -325,8 +401,7 @@ class RelayLink:
                         sock.end()
                     self.forget(rid)
                 elif kind == link.LISTENING:
-                    self.port = int(body.decode())
-                    self.listening.set()
+                    self.listening_on(int(body.decode()))
                 elif kind == link.REFUSED:
                     name, client = link.read_refused(body)
                     refusal = kind_named(name)
@@ -349,6 +424,7 @@ class RelayLink:
         """Stop for good: the link is written out and ended, the relay closes its clients
         (1012) and exits (:attr:`stopped` is set then)."""
         self.stopping = True
+        self._stop_asked.set()
         self.out.close()
 
     def kill(self) -> None:
@@ -357,6 +433,11 @@ class RelayLink:
         if process is not None and process.poll() is None:
             process.kill()
             process.wait(timeout=5)
+
+
+def _seconds(seconds: float) -> str:
+    """``1 s``, ``30 s``, ``1.5 s``."""
+    return f"{seconds:g} s"
 
 
 class FeedRouter:
@@ -438,7 +519,8 @@ async def start_relays(options: RelayOptions, router: FeedRouter,
     router.links.extend(links)
     for relay in links:
         for _ in range(int(START_SECONDS / 0.05)):
-            if relay.listening.is_set() or relay.restarts or relay.stopped.is_set():
+            if relay.listening.is_set() or relay.backoff.failures or relay.restarts \
+                    or relay.stopped.is_set():
                 break  # listening, or it died first (its port taken?)
             await trio.sleep(0.05)
         if not relay.listening.is_set():

@@ -184,3 +184,97 @@ async def test_a_relays_refusals_are_noted_and_an_unknown_kind_breaks_its_link()
         with pytest.raises(link.LinkBrokenError, match="unknown refusal kind 'bogus'"):
             await relay._read(receive, nursery)
     assert noted == [("slow", "10.0.0.7"), ("http", "::1")]
+
+
+def test_a_relay_that_keeps_dying_is_started_again_less_and_less_often() -> None:
+    """An operator's log: a relay whose port another process took after the relay died was
+    started again, and logged two lines, every 1.1 s for as long as that lasted. The wait
+    doubles with each death in a row, up to RESTART_MOST_SECONDS; a relay that stayed up
+    STEADY_SECONDS before it died waits RESTART_SECONDS again."""
+    backoff = host.RestartBackoff()
+    assert [backoff.died(None) for _ in range(8)] == [1, 2, 4, 8, 16, 30, 30, 30]
+    assert backoff.died(host.STEADY_SECONDS - 1) == 30  # up a little: not up
+    assert backoff.died(host.STEADY_SECONDS) == 1  # up a minute: from the start
+    assert [backoff.died(None) for _ in range(3)] == [2, 4, 8]
+    assert backoff.died(3600.0) == 1
+    assert host.RestartBackoff().died(10.0) == host.RESTART_SECONDS
+
+
+class _Scripted(host.RelayLink):
+    """A relay link whose process lives as ``lives`` say, one a start: listening for so
+    many seconds, or None (it can't listen: it exits at once). Stopped after the last."""
+
+    def __init__(self, lives: list[float | None]) -> None:
+        async def serve(sock: host.RemoteSocket) -> None:
+            raise AssertionError("no client")
+
+        super().__init__(0, host.RelayOptions(1, port=8766), serve)
+        self.lives = lives
+        self.starts: list[float] = []
+        #: (time, whether it was up) each time the metrics could have asked, a second apart.
+        self.seen_up: list[tuple[float, bool]] = []
+
+    def start(self) -> None:
+        self.starts.append(trio.current_time())
+
+    async def run(self, nursery: trio.Nursery) -> None:
+        life = self.lives.pop(0)
+        if not self.lives:
+            self.stop()
+        if life is not None:
+            self.listening_on(8766)
+            await trio.sleep(life)
+
+
+async def test_a_relay_supervisor_waits_longer_each_time_says_when_and_keeps_its_metrics(
+    autojump_clock: trio.testing.MockClock, caplog: pytest.LogCaptureFixture,
+) -> None:
+    lives: list[float | None] = [5.0, *[None] * 7, 100.0, None, None]
+    relay = _Scripted(lives)
+    relay.start()
+    start = trio.current_time()
+
+    async def watch_up() -> None:
+        await trio.sleep(0.5)  # (between the script's whole seconds)
+        while True:
+            relay.seen_up.append((trio.current_time() - start, relay.up))
+            await trio.sleep(1.0)
+
+    with caplog.at_level("WARNING", logger="manawire.relay"):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(watch_up)
+            await relay.supervise(nursery)
+            nursery.cancel_scope.cancel()
+    waits = [round(b - a - life, 6) for a, b, life in zip(
+        relay.starts, relay.starts[1:], [5.0, *[0.0] * 7, 100.0, 0.0], strict=False)]
+    assert waits == [1, 2, 4, 8, 16, 30, 30, 30, 1, 2]
+    assert relay.restarts == 10 and relay.stopped.is_set() and not relay.up
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 10  # one a death, none a second
+    assert lines[0] == "relay 0 (port 8766) is down: starting it again in 1 s (restart 1)"
+    assert lines[5] == ("relay 0 (port 8766) is down again (6 times in a row, none of them up "
+                        "60 s): starting it again in 30 s (restart 6; the wait doubles, up "
+                        "to 30 s, until it stays up -- is its port taken?)")
+    assert lines[8] == "relay 0 (port 8766) is down: starting it again in 1 s (restart 9)"
+    # manawire_relay_up: 1 while it listened, 0 while it waited to be started again.
+    up_at = dict(relay.seen_up)
+    back = relay.starts[8] - start  # the start that listened 100 s
+    assert back == 126
+    assert all(up_at[t + 0.5] == (t < 5 or 126 <= t < 226) for t in range(0, 226))
+
+
+async def test_a_stop_while_a_relay_waits_to_be_started_again_ends_its_supervisor_at_once(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """The server's graceful stop waits for each relay to have stopped (within --grace): a
+    relay waiting its 30 s to be started again mustn't hold it."""
+    relay = _Scripted([*[None] * 7, None, None])
+    relay.start()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(relay.supervise, nursery)
+        await trio.sleep(70.0)  # down 7 times by now: waiting 30 s
+        assert relay.restarts == 6 and not relay.stopped.is_set()
+        asked = trio.current_time()
+        relay.stop()
+        await relay.stopped.wait()
+        assert trio.current_time() == asked and relay.restarts == 6 and not relay.up
