@@ -12,8 +12,9 @@ from collections import Counter
 from typing import Literal, get_args
 
 #: What failed: a room (it closes, its members told), a connection (closed with 1011), a
-#: stored game a start could not reload (it is aborted).
-Kind = Literal["room", "connection", "recovery"]
+#: stored game a start could not reload (it is aborted), a replay (it ends, its viewer told;
+#: the connection goes on).
+Kind = Literal["room", "connection", "recovery", "replay"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
 _totals: Counter[Kind] = Counter()

@@ -21,6 +21,13 @@ the omniscient class's too, whose stream
 the game's every card.
 
 :func:`replay_problem` says who may replay what (protocol/README.md, "Replays").
+
+A game is replayed by the rules of the build that replays it. A build whose rules changed
+since the game was played (README.md, "Upgrades") may play its log otherwise -- an action
+not legal any more, or the same actions to another end -- so :meth:`Replay.index_steps`,
+which every replay runs first, plays the whole log and checks it ends as the game did: a
+replay that would show a game that never happened is refused (:class:`ReplayError`, the
+action or result that differs named) rather than shown.
 """
 
 from __future__ import annotations
@@ -32,8 +39,11 @@ from typing import Protocol
 
 from protocol.v1 import messages_pb2 as mpb
 from protocol.viewhash import ViewDigest
+from server.cards import DeckError
 from server.decks import Deck, DeckFormat, resolve
-from server.engine import Game, PlayerSetup, apply, new_game
+from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
+from server.engine.actions import Action
+from server.engine.events import Event
 from server.store.records import GameRecord, Spectate, TierKind, secret_hash
 from server.view.omniscient import TrackedOmniscientStream, run_steps
 from server.view.pipeline import ViewPipeline
@@ -54,6 +64,25 @@ class ReplayError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def _other_rules(record: GameRecord, what: str) -> ReplayError:
+    """The refusal of a game whose log this build's rules play otherwise than the build that
+    played it (``what``: how)."""
+    return ReplayError(mpb.ERROR_CODE_GAME_OVER,
+                       f"game {record.room_id} was played by a build whose rules differ from "
+                       f"this one's: {what}, so this build can't replay it (the build that "
+                       f"played it can)")
+
+
+def _apply(record: GameRecord, game: Game, n: int, seat: int, action: Action) -> list[Event]:
+    """Play the ``n``-th action of ``record``'s log (1-based) on ``game``; ReplayError if this
+    build's rules don't allow it there (:func:`_other_rules`)."""
+    try:
+        return apply(game, seat, action)
+    except IllegalActionError:  # (GameOverError too: the game ended sooner here)
+        raise _other_rules(record, f"its action {n} ({type(action).__name__} by seat {seat}) "
+                                   f"is not legal at that point under them") from None
 
 
 class _Stream(Protocol):
@@ -231,7 +260,11 @@ class Replay:
         for name, deck_text, _session in record.players:
             deck = decks.get(deck_text)
             if deck is None:
-                deck = decks[deck_text] = resolve(deck_text, fmt)
+                try:
+                    deck = decks[deck_text] = resolve(deck_text, fmt)
+                except DeckError as exc:
+                    raise _other_rules(record, f"{name}'s deck is not one this build "
+                                               f"knows ({exc})") from None
             self._setups.append(PlayerSetup(name, deck.main, deck.sideboard))
         #: The first position (actions played) of each turn; filled by :meth:`index_steps`.
         self._turn_starts: list[int] | None = None
@@ -323,7 +356,7 @@ class Replay:
         seat, action = self.record.actions[self.position]
         game = self.game
         self._ready = False  # until the view has caught up with the game
-        events = apply(game, seat, action)
+        events = _apply(self.record, game, self.position + 1, seat, action)
         yield
         message: bytes | None
         if self._omniscient is not None:
@@ -359,19 +392,35 @@ class Replay:
             return (yield from self._omniscient.snapshot_steps(self.room_id, request_id))
         return self.stream.snapshot(self.room_id, request_id)
 
+    def check(self) -> None:
+        """Play the whole log (:meth:`index_steps`): ReplayError if this build's rules play
+        it otherwise than the build that played it."""
+        run_steps(self.index_steps())
+
     def index_steps(self) -> Generator[None, None, None]:
-        """Find where each turn starts (the engine alone, one action per iteration); done
-        once per replay."""
+        """Find where each turn starts (the engine alone, one action per iteration), and
+        check that this build's rules play the log as the game was played: each action legal,
+        the game over at its end, with its winners (ReplayError otherwise); done once per
+        replay, before anything of it is shown."""
         if self._turn_starts is not None:
             return
         game = new_game(self.record.seed, self._setups, chooser=self.record.chooser)
         yield
         starts = [0] * (game.turn + 1)
         for n, (seat, action) in enumerate(self.record.actions, start=1):
-            apply(game, seat, action)
+            _apply(self.record, game, n, seat, action)
             while len(starts) <= game.turn:
                 starts.append(n)
             yield
+        result = self.record.result or {}
+        winners = result.get("winners")
+        if game.result is None:
+            raise _other_rules(self.record, f"its {self.actions} actions don't finish it under "
+                                            f"this build's rules")
+        if not isinstance(winners, list) or sorted(int(w) for w in winners) != \
+                sorted(game.result.winners):
+            raise _other_rules(self.record, f"its {self.actions} actions end it otherwise under "
+                                            f"this build's rules ({game.result.reason})")
         self._turn_starts = starts
 
     @property

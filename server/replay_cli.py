@@ -102,6 +102,11 @@ def main(args: argparse.Namespace) -> int:
     except KeyError:
         print(f"no game {args.game_id!r} in {path}", file=sys.stderr)
         return 2
+    except ValueError as exc:  # (an action type or field this build doesn't know)
+        print(f"game {args.game_id} was played by a build whose rules differ from this "
+              f"one's: its log holds an action this build can't read ({exc}), so this build "
+              f"can't replay it (the build that played it can)", file=sys.stderr)
+        return 1
     finally:
         store.close()
     try:
@@ -109,6 +114,7 @@ def main(args: argparse.Namespace) -> int:
         if problem is not None:
             raise problem
         replay = Replay(record, viewer)
+        replay.check()  # (a game this build's rules play otherwise is refused)
         if args.turn is not None:
             replay.seek_turn(args.turn)
         elif args.at is not None:

@@ -13,6 +13,7 @@ room's pump. It is the :class:`server.app.App`'s.
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -21,11 +22,14 @@ from typing import TYPE_CHECKING
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
+from server.incidents import new_incident
 from server.replay import Replay, access_problem, replay_problem
 from server.rooms import session as req
 from server.rooms.replaying import Control, ReplayBudget, ReplayRunner
 from server.rooms.session import error_bytes
 from server.store import GameRecord, Store
+
+log = logging.getLogger("manawire")
 
 if TYPE_CHECKING:
     from server.app import _Connection
@@ -121,7 +125,15 @@ class ReplayDesk:
             return False
         stored = self._finished.get(request.room_id)
         if stored is None:
-            stored = await self._load(request.room_id, actions=True)
+            try:
+                stored = await self._load(request.room_id, actions=True)
+            except ValueError as exc:  # (an action type or field this build doesn't know)
+                conn.reply(error_bytes(
+                    mpb.ERROR_CODE_GAME_OVER,
+                    f"game {request.room_id} was played by a build whose rules differ from "
+                    f"this one's: its log holds an action this build can't read ({exc}), so "
+                    f"this build can't replay it (the build that played it can)", rid))
+                return False
             if stored is None:  # (gone since: a store never forgets a finished game)
                 conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                        f"no stored game {request.room_id!r}", rid))
@@ -160,6 +172,15 @@ class ReplayDesk:
     async def _run(self, conn: _Connection, runner: ReplayRunner) -> None:
         try:
             await runner.run()
+        except Exception:
+            # A fault in replaying one game ends that replay only (architecture, "Surviving
+            # faults"): its viewer is told, the connection and its other work go on.
+            incident = new_incident("replay")
+            log.exception("replay of %s for connection %d failed (incident %s)",
+                          runner.room_id, conn.conn_id, incident)
+            conn.reply(error_bytes(mpb.ERROR_CODE_INTERNAL,
+                                   f"the replay of {runner.room_id} failed (incident "
+                                   f"{incident})", runner.request_id, incident_id=incident))
         finally:
             self._give_back(conn.address)
             if conn.replay is runner:

@@ -120,6 +120,11 @@ class ReplayRunner:
         self.done = False
 
     # ---- called by the connection's reader
+    @property
+    def request_id(self) -> int:
+        """The id of the request that started the replay."""
+        return self._rid
+
     def control(self, control: Control) -> bool:
         """Queue a control for the replay (False: too many are waiting)."""
         try:
