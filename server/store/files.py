@@ -39,7 +39,9 @@ def store_files(path: Path) -> list[Path]:
 def check_store_place(path: Path) -> None:
     """Raise :class:`StorePermissionError` if another user could have put data in the store
     at ``path`` (module docstring): its directory writable by others, or a file of it (the
-    database, ``-wal``, ``-shm``, ``-journal``) that belongs to another user."""
+    database, ``-wal``, ``-shm``, ``-journal``) that belongs to another user -- or if a
+    ``-wal`` file beside it can't be its own (:func:`_check_own_log`)."""
+    _check_own_log(path)
     folder = path.parent
     mode = stat.S_IMODE(folder.stat().st_mode)
     if mode & stat.S_IWOTH:
@@ -86,3 +88,30 @@ def restrict_store_files(path: Path) -> list[tuple[Path, int]]:
                 f"progress and the password hashes: `chmod 600` it, then start again") from None
         changed.append((file, mode))
     return changed
+
+
+def _check_own_log(path: Path) -> None:
+    """Refuse a database in rollback-journal mode with a write-ahead log beside it.
+
+    A store the server wrote is in WAL mode: its header says so (bytes 18 and 19 are 2), and
+    its ``-wal`` file may hold commits not yet copied into it. A backup (``manawire backup``)
+    is in rollback-journal mode (1 and 1) and never had a log: one beside it was left by the
+    store it replaced -- restored over a stopped server's store without moving that store's
+    ``-wal`` away -- and SQLite would read that log's pages into the backup as it opens it,
+    damaging it for good (README.md, "Backups and moving to another host")."""
+    wal = Path(f"{path}-wal")
+    try:
+        size = wal.stat().st_size
+        with path.open("rb") as db:
+            header = db.read(20)
+    except OSError:
+        return  # no log (or no database yet): nothing to check
+    if size and len(header) == 20 and header[:16] == b"SQLite format 3\x00" \
+            and header[18:20] == b"\x01\x01":
+        raise StorePermissionError(
+            f"{path} is a database in rollback-journal mode, as `manawire backup` makes "
+            f"them, but a write-ahead log is beside it ({wal.name}, {size:,} bytes): it "
+            f"belongs to the store this file replaced, and SQLite would read it into this "
+            f"one as it opens it and damage it. Move {wal.name} (and {path.name}-shm, if "
+            f"there) out of {path.parent} -- they are not part of the restored store -- and "
+            f"start again")
