@@ -45,11 +45,19 @@ def proxy_range(text: str) -> IPNetwork:
     ``::1/128``) or one address. Host bits set (``10.0.0.1/8``) are refused: the operator
     may have meant another range."""
     try:
-        return ipaddress.ip_network(text.strip(), strict=True)
+        network = ipaddress.ip_network(text.strip(), strict=True)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(
             f"not an address range (CIDR such as 127.0.0.1/32 or ::1/128): {text!r} ({exc})"
         ) from None
+    if network.prefixlen == 0:
+        # Every address a proxy: any client's X-Forwarded-For would name the address it is
+        # counted as, and every per-address limit would be its to dodge.
+        raise argparse.ArgumentTypeError(
+            f"{text.strip()} is every address: every client would be trusted to say its own "
+            f"address in X-Forwarded-For and could dodge every per-address limit; give the "
+            f"proxy's own address or range (e.g. 127.0.0.1/32, 10.0.0.0/8)")
+    return network
 
 
 class TrustedProxies:

@@ -196,17 +196,18 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace", "away_seconds",
-                 "login_window", "spectator_flush_seconds", "sideboard_seconds",
+                 "spectator_flush_seconds", "sideboard_seconds",
                  "spectator_join_interval", "guest_days", "hidden_tier_seconds"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.hidden_tier_seconds > MAX_DELAY_SECONDS:
         parser.error(f"--hidden-tier-seconds is at most {MAX_DELAY_SECONDS} (a tier's "
                      f"longest delay)")
-    if args.clock_seconds <= 0 or args.send_timeout <= 0 or args.messages_per_second <= 0 \
-            or args.guests_per_minute <= 0 or args.password_checks_per_minute <= 0:
-        parser.error("--clock-seconds, --send-timeout, --messages-per-second, "
-                     "--guests-per-minute and --password-checks-per-minute must be positive")
+    # (--login-window 0 would count no failed sign-in: the lockout silently off)
+    for name in ("clock_seconds", "send_timeout", "messages_per_second", "guests_per_minute",
+                 "password_checks_per_minute", "login_window"):
+        if getattr(args, name) <= 0:
+            parser.error(f"--{name.replace('_', '-')} must be positive")
     room = RoomConfig(clock_seconds=args.clock_seconds, max_spectators=args.max_spectators,
                       history=args.history, linger_seconds=args.linger_seconds,
                       idle_seconds=args.idle_room_seconds,

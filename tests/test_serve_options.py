@@ -43,6 +43,21 @@ def test_a_replay_limit_below_one_is_a_usage_error(
     assert f"{flag} must be at least 1" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("flag", ["--clock-seconds", "--send-timeout", "--messages-per-second",
+                                  "--guests-per-minute", "--password-checks-per-minute",
+                                  "--login-window"])
+def test_a_time_or_rate_that_must_be_positive_names_the_one_flag_given(
+        flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--send-timeout 0`` was told "--clock-seconds, --send-timeout, ... must be positive",
+    naming five flags; ``--login-window 0`` was taken, counting no failed sign-in (the
+    lockout off without a word)."""
+    with pytest.raises(SystemExit) as exited:
+        _limits(flag, "0")
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(f"error: {flag} must be positive"), err
+
+
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
                            *args], capture_output=True, text=True, timeout=60, check=False)

@@ -70,6 +70,15 @@ def test_a_range_is_a_cidr_without_host_bits() -> None:
             proxy_range(bad)
 
 
+@pytest.mark.parametrize("everyone", ["0.0.0.0/0", "::/0"])
+def test_a_range_of_every_address_is_refused(everyone: str) -> None:
+    """Every client a trusted proxy: each could name its own address in X-Forwarded-For and
+    dodge every per-address limit (an operator's ``--trusted-proxy 0.0.0.0/0`` was taken)."""
+    with pytest.raises(argparse.ArgumentTypeError, match="is every address: every client"):
+        proxy_range(everyone)
+    assert str(proxy_range("0.0.0.0/1")) == "0.0.0.0/1"  # (wide, but the operator's call)
+
+
 def test_the_serve_options_take_repeated_ranges(capsys: pytest.CaptureFixture[str]) -> None:
     parser = argparse.ArgumentParser(prog="manawire serve")
     add_serve_options(parser)
