@@ -34,6 +34,7 @@ from client_sdk.describe import (
     tier_text,
 )
 from client_sdk.mirror import Mirror
+from client_sdk.stops import AUTO, FULL
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 
@@ -103,6 +104,8 @@ class Board:
     deck_request: int = 0
     #: When the match state was received (the sideboarding time has run since).
     match_at: float = 0.0
+    #: Where the client stops for priority (:mod:`client_sdk.stops`), for the keys' line.
+    stops: str = AUTO
     #: The number a player's side gives seat 0: 1, as players count (``manawire replay``
     #: gives 0, the protocol's number, which its ``--as`` takes).
     first_seat: int = 1
@@ -657,8 +660,11 @@ def _help_line(board: Board) -> str:
         return "You have lost: the others play on. q: leave"
     parts = ["number + Enter: answer"]
     if board.option_index("pass_priority") is not None:
-        parts.append("p: pass priority · pp: pass until the turn ends")
-    parts.append("?N: read option N's card")
+        parts.append("p: pass priority · pp: pass this turn")
+    # (A lasting setting: the client passes in the steps a player seldom acts in.)
+    parts.append("full: back to the usual stops" if board.stops == FULL else
+                 "full: stop at every step")
+    parts.append("stops: where you are asked · ?N or ?NAME: read a card")
     if board.match is not None:
         parts.append("concede: this game · q: quit (concedes the match)")
     else:

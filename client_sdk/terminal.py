@@ -22,6 +22,7 @@ import tty
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
+from functools import partial
 from typing import TextIO
 
 import trio
@@ -46,6 +47,7 @@ from client_sdk.describe import (
     option_object_id,
 )
 from client_sdk.policy import Policy
+from client_sdk.stops import AUTO, FULL, MODES, auto_passes, mode_words, pass_option
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 
@@ -64,6 +66,11 @@ ALT_ON, ALT_OFF, HOME, ERASE_LINE, ERASE_DOWN = (
 #: What was on the screen as a typed line began: the pending decision's prompt id (None:
 #: none) and the time (trio's clock).
 Mark = tuple[int | None, float]
+#: The saved setting (:func:`client_sdk.saved.load_setting`) of where the client stops for
+#: priority (:mod:`client_sdk.stops`).
+STOPS_SETTING = "priority_stops"
+#: Notices about there being no decision, stale once a decision is shown.
+_NO_DECISION_NOTICES = ("Nothing to answer now.",)
 #: ``pp`` begun less than this long after a new turn began is not taken: the player
 #: can't have seen that turn (the client passes a whole opponent's turn by itself in a
 #: blink, when they have nothing to answer: ``pp`` typed a second after playing a land
@@ -245,6 +252,11 @@ class Session:
         #: Passing priority for the rest of a turn (``pp``): that turn and what was on the
         #: stack then (None: not passing).
         self._passing: tuple[int, frozenset[str]] | None = None
+        #: Where the client stops for priority (:mod:`client_sdk.stops`): a lasting setting,
+        #: kept across turns and games (and saved for the next runs by ``play``).
+        self.stops = AUTO
+        #: Save a changed :attr:`stops` for the next runs (``play``; a test's session doesn't).
+        self.save_stops: Callable[[str], object] | None = None
         #: The turn on the screen and when it began (trio's clock).
         self._turn: tuple[int, float] = (-1, 0.0)
         #: The prompt id of the decision last drawn (None: none).
@@ -269,6 +281,9 @@ class Session:
         board.connected = client.connected
         board.resumes = client.resumes
         board.typed = self.keyboard.typed
+        board.stops = self.stops
+        if board.decision is not None and board.notice in _NO_DECISION_NOTICES:
+            board.notice = ""  # (a new decision came: "Nothing to answer now." is stale)
 
     async def run(self, setup: Callable[[], Awaitable[None]] | None = None) -> Outcome:
         """Play (or watch) until the game ends or the user quits; ``setup`` first runs in
@@ -381,9 +396,17 @@ class Session:
             return None
         if text in ("h", "?", "help"):
             board.notice = ("Type the number of an option and Enter; p passes priority, pp "
-                            "until the turn ends or something new is on the stack; ?N reads "
-                            "the card option N names, ?NAME a card you can see; invite shows "
-                            "the room's invite code and how others join or watch; q quits.")
+                            "until the turn ends or something new is on the stack; stops "
+                            "says where the client passes priority for you, full turns full "
+                            "control (stop at every step) on or off; ?N reads the card option "
+                            "N names, ?NAME a card you can see (?shock); invite shows the "
+                            "room's invite code and how others join or watch; q quits.")
+            return None
+        if text in ("stops", "stop"):
+            board.notice = mode_words(self.stops)
+            return None
+        if text in ("full", "full control"):
+            self._set_stops(AUTO if self.stops == FULL else FULL)
             return None
         if text == "invite":
             board.notice = invite_words(board)
@@ -442,26 +465,48 @@ class Session:
     def _stack(self) -> frozenset[str]:
         return frozenset(self.board.mirror.zones.get((pb.ZONE_KIND_STACK, -1), ()))
 
+    def _set_stops(self, mode: str) -> None:
+        """Change where the client stops for priority, for this game and the next ones
+        (saved for the next runs when it can be)."""
+        self.stops = mode
+        self.board.stops = mode
+        said = mode_words(mode)
+        if self.save_stops is not None:
+            try:
+                self.save_stops(mode)
+            except (OSError, ValueError, TypeError) as exc:
+                said += f" (Kept for this run only: it could not be saved: {exc}.)"
+        self.board.notice = said
+
     def _passing_on(self) -> int | None:
-        """While passing for the rest of the turn (``pp``): the pass option of a priority
-        decision of that turn whose stack has nothing new on it (None: ask the player). A
-        new turn, or something new on the stack (an opponent's spell to answer, perhaps),
-        ends the passing, and the player is told."""
+        """The pass option of a priority decision the client passes by itself (None: ask
+        the player). While passing for the rest of the turn (``pp``): any priority of that
+        turn whose stack has nothing new on it -- a new turn, or something new on the
+        stack (an opponent's spell to answer, perhaps), ends the passing, and the player is
+        told. Otherwise as the lasting setting :attr:`stops` says
+        (:func:`client_sdk.stops.auto_passes`). Only a priority decision with
+        ``PassPriority`` among its options is ever passed."""
         passing, board = self._passing, self.board
-        if passing is None or board.decision is None:
+        decision = board.decision
+        if decision is None:
             return None
-        turn, stack = passing
-        if board.mirror.header.turn != turn:
-            self._passing = None
-            board.notice = "The turn is over: you no longer pass by yourself."
-            return None
-        if self._stack() - stack:
-            self._passing = None
-            board.notice = "Something new is on the stack: you stopped passing. Your decision."
-            return None
-        if board.decision.kind != pb.DECISION_KIND_PRIORITY:
-            return None  # (blockers, a target...: the player's; passing goes on after)
-        return board.option_index("pass_priority")
+        if passing is not None:
+            turn, stack = passing
+            if board.mirror.header.turn != turn:
+                self._passing = None
+                board.notice = "The turn is over: pp no longer passes for you."
+            elif self._stack() - stack:
+                self._passing = None
+                board.notice = ("Something new is on the stack: you stopped passing. Your "
+                                "decision.")
+                return None
+            else:
+                # (blockers, a target...: the player's; passing goes on after)
+                return pass_option(decision)
+        if auto_passes(self.stops, decision, board.mirror.header, board.seat,
+                       stack=self._stack(), objects=board.mirror.objects.values()):
+            return pass_option(decision)
+        return None
 
     def _card_text(self, query: str) -> str:
         """The card a ``?`` line asks about: option N's (``?3``), or the first card in view
@@ -724,6 +769,9 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             board.waiting = told
             bots = [(room.room_id, code)] * o.bots
         session = Session(client, board, screen, Keyboard(stdin_fd), player=True)
+        stops = saved_accounts.load_setting(STOPS_SETTING, AUTO)
+        session.stops = stops if stops in MODES else AUTO
+        session.save_stops = partial(saved_accounts.save_setting, STOPS_SETTING)
 
         def stopped() -> str:
             if not board.game_running or bots:

@@ -271,7 +271,7 @@ async def test_pp_passes_priority_until_the_turn_ends_or_something_new_is_on_the
     board.mirror.header.turn += 1
     await receive(_priority(8, passing, sacrifice))
     assert client.acted == [(4, 0), (5, 1), (7, 0)]
-    assert board.notice == "The turn is over: you no longer pass by yourself."
+    assert board.notice == "The turn is over: pp no longer passes for you."
 
 
 async def test_a_line_typed_for_another_decision_or_pp_as_a_turn_began_sends_nothing(
