@@ -1,6 +1,6 @@
 """The ``manawire`` command line: ``serve``, ``bots``, ``account``, ``deck``, ``sim``,
 ``scenario``, ``bench-protocol``, ``bench-store``, ``bench-server``, ``replay``, ``play``,
-``watch``, ``cards``, ``sealed``, ``backup``."""
+``watch``, ``cards``, ``sealed``, ``backup``, ``check-games``."""
 
 from __future__ import annotations
 
@@ -450,6 +450,9 @@ def _main(argv: list[str] | None) -> int:
     from server.backup import register as register_backup
 
     register_backup(sub)
+    from server.check_games import register as register_check_games
+
+    register_check_games(sub)
     from server.cards.cli import register as register_cards
 
     register_cards(sub)  # cards, sealed
@@ -481,6 +484,8 @@ def _main(argv: list[str] | None) -> int:
         return int(args.replay_main(args))
     if args.command == "backup":
         return int(args.backup_main(args))
+    if args.command == "check-games":
+        return int(args.check_games_main(args))
     if args.command in ("cards", "sealed"):
         return int(args.cards_main(args))
     if args.command == "bench-engine":

@@ -60,10 +60,12 @@ class ReplayError(Exception):
     """A replay that can't be made or a seek that can't be done, with a protocol error
     code."""
 
-    def __init__(self, code: int, message: str) -> None:
+    def __init__(self, code: int, message: str, why: str = "") -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: The reason alone, without the game it is about (``message`` if not given).
+        self.why = why or message
 
 
 def _other_rules(record: GameRecord, what: str) -> ReplayError:
@@ -72,7 +74,7 @@ def _other_rules(record: GameRecord, what: str) -> ReplayError:
     return ReplayError(mpb.ERROR_CODE_GAME_OVER,
                        f"game {record.room_id} was played by a build whose rules differ from "
                        f"this one's: {what}, so this build can't replay it (the build that "
-                       f"played it can)")
+                       f"played it can)", why=what)
 
 
 def _apply(record: GameRecord, game: Game, n: int, seat: int, action: Action) -> list[Event]:
@@ -82,7 +84,8 @@ def _apply(record: GameRecord, game: Game, n: int, seat: int, action: Action) ->
         return apply(game, seat, action)
     except IllegalActionError:  # (GameOverError too: the game ended sooner here)
         raise _other_rules(record, f"its action {n} ({type(action).__name__} by seat {seat}) "
-                                   f"is not legal at that point under them") from None
+                                   f"is not legal at that point under this build's "
+                                   f"rules") from None
 
 
 class _Stream(Protocol):
@@ -400,8 +403,9 @@ class Replay:
     def index_steps(self) -> Generator[None, None, None]:
         """Find where each turn starts (the engine alone, one action per iteration), and
         check that this build's rules play the log as the game was played: each action legal,
-        the game over at its end, with its winners (ReplayError otherwise); done once per
-        replay, before anything of it is shown."""
+        the game over at its end, with its winners (of a game still in play: each action
+        legal); ReplayError otherwise. Done once per replay, before anything of it is
+        shown."""
         if self._turn_starts is not None:
             return
         game = new_game(self.record.seed, self._setups, chooser=self.record.chooser)
@@ -412,8 +416,10 @@ class Replay:
             while len(starts) <= game.turn:
                 starts.append(n)
             yield
-        result = self.record.result or {}
-        winners = result.get("winners")
+        if self.record.result is None:  # a game in play (manawire check-games): its log so far
+            self._turn_starts = starts
+            return
+        winners = self.record.result.get("winners")
         if game.result is None:
             raise _other_rules(self.record, f"its {self.actions} actions don't finish it under "
                                             f"this build's rules")

@@ -28,7 +28,7 @@ TAMPERED = {
     # An action missing from the log: the next ones are played where they weren't legal.
     "illegal": ("DELETE FROM actions WHERE room_id = 'illegal' AND seq = "
                 "(SELECT MIN(seq) FROM actions WHERE room_id = 'illegal' AND seq > 3)",
-                "is not legal at that point under them"),
+                "is not legal at that point under this build's rules"),
     # The concession is the other seat's: the same kind of end, another winner.
     "otherwise": ("UPDATE games SET result = json_set(result, '$.winners', json('[1]')) "
                   "WHERE room_id = 'otherwise'",
