@@ -23,6 +23,7 @@ import { inviteLink, type Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
 import { Replay, replayErrorText, splitGameId, type ReplayTarget } from "./replay";
 import { saved } from "./storage";
+import { autoPassIndex, STOP_SETTINGS, type StopSetting } from "./stops";
 
 export type Status = "signed-out" | "connecting" | "connected" | "reconnecting" | "offline" | "replaced";
 
@@ -134,6 +135,11 @@ export class App implements Names {
   private replayNext: { target: ReplayTarget; fallback: ReplayTarget | null } | null = null;
   /** The replay to open again if the one being opened is refused. */
   private replayFallback: ReplayTarget | null = null;
+
+  /** When this client stops for priority (stops.ts), kept across games and page loads. */
+  stops: StopSetting = STOP_SETTINGS.includes(saved.stops as StopSetting) ? saved.stops as StopSetting : "auto";
+  /** Priority decisions passed for the player by {@link stops} (counted for tests). */
+  autoPassed = 0;
 
   onChange: () => void = () => {};
 
@@ -546,6 +552,27 @@ export class App implements Names {
     this.request("act", { case: "act", value: {
       promptId: d.promptId, optionIndex: index, expectedStateId: d.stateId } });
     this.changed();
+  }
+
+  /** Change when this client stops for priority (kept in localStorage); the pending
+   * decision is passed at once if the new setting passes it. */
+  setStops(setting: StopSetting): void {
+    this.stops = setting;
+    saved.stops = setting;
+    this.autoPass();
+    this.changed();
+  }
+
+  /** Pass the pending priority if {@link stops} says so (stops.ts): only a plain priority
+   * decision of this player's, with PassPriority among its options, of the view shown. */
+  private autoPass(): void {
+    const d = this.decision;
+    if (d === null || this.replay !== null || this.room?.role !== Role.PLAYER || this.sentPrompt === d.promptId
+        || d.stateId !== this.mirror.stateId) return;
+    const i = autoPassIndex(this.stops, d, this.viewer, this.mirror.header, this.mirror.objects.values());
+    if (i < 0) return;
+    this.autoPassed++;
+    this.act(i);
   }
 
   select(target: App["selected"]): void {
@@ -1073,7 +1100,7 @@ export class App implements Names {
             this.act(0);
           } else if (alikeOrder(this, d, this.mirror.objects.values())) { // (404.3)
             this.act(0);
-          }
+          } else this.autoPass();
         }
         break;
       }

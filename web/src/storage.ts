@@ -9,6 +9,9 @@
 const ACCOUNT_TOKEN = "manawire.accountToken";
 const RESUME_TOKEN = "manawire.resumeToken";
 const DISPLAY_NAME = "manawire.displayName";
+const STOPS = "manawire.stops";
+/** The room ids whose invite links this browser created, with the links (per tab). */
+const INVITES = "manawire.invites";
 
 function get(store: Storage | undefined, key: string): string {
   try { return store?.getItem(key) ?? ""; } catch { return ""; }
@@ -30,4 +33,20 @@ export const saved = {
   set resumeToken(v: string) { put(session(), RESUME_TOKEN, v); },
   get displayName(): string { return get(local(), DISPLAY_NAME); },
   set displayName(v: string) { put(local(), DISPLAY_NAME, v); },
+  /** When the client stops for priority (stops.ts): "auto" (default) or "all". */
+  get stops(): string { return get(local(), STOPS); },
+  set stops(v: string) { put(local(), STOPS, v); },
+  /** The invite link of a room this tab created ("" if none): the server keeps only the
+   * code's hash, so the creator's page is the only place to find it again. */
+  invite(roomId: string): string {
+    try { return (JSON.parse(get(session(), INVITES) || "{}") as Record<string, string>)[roomId] ?? ""; } catch { return ""; }
+  },
+  setInvite(roomId: string, link: string): void {
+    let all: Record<string, string> = {};
+    try { all = JSON.parse(get(session(), INVITES) || "{}") as Record<string, string>; } catch { /* a new map */ }
+    all[roomId] = link;
+    const keys = Object.keys(all); // the last few rooms only
+    for (const k of keys.slice(0, Math.max(0, keys.length - 20))) delete all[k];
+    put(session(), INVITES, JSON.stringify(all));
+  },
 };

@@ -12,6 +12,7 @@ import { takeReplayLink } from "./replay";
 import { prefillReplay, replayButtons, replayForm, replayKey, replayPanel } from "./replayui";
 import { zoneKey } from "./mirror";
 import { saved } from "./storage";
+import { stopText } from "./stops";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { DecisionKind, type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
@@ -696,7 +697,8 @@ class Ui {
       ? (pending.seat === app.viewer ? `Your decision: ${decisionName(pending.kind)}`
         : `Waiting for ${app.player(pending.seat)} (${decisionName(pending.kind)})`)
       : hd.result ? "The game is over" : "";
-    return h("div", { class: "turnbar" },
+    return h("div", { class: "turnbar", "data-testid": "turnbar", "data-turn": hd.turn,
+      "data-active-seat": hd.activeSeat, "data-step": hd.phase === GamePhase.PLAYING ? stepName(hd.step) : "" },
       match ? h("span", { class: "match", "data-testid": "match-score" }, app.matchLine) : null,
       h("span", { class: "phase" }, phase),
       h("span", { class: `prompt ${pending?.seat === app.viewer ? "mine" : ""}`,
@@ -968,6 +970,7 @@ class Ui {
       app.deckWords ? h("p", { class: "hint", "data-testid": "your-deck" },
         `You play ${app.deckWords}.`) : null,
       hidden ? h("p", { class: "notice", "data-testid": "hidden-tiers" }, hidden) : null,
+      room?.role === Role.PLAYER ? this.stopsControl() : null,
       playing ? this.confirmButton("concede", "Concede", "Really concede?", () => app.concede(),
         { class: "danger" }) : null,
       inMatch ? this.confirmButton("leave", "Leave (concedes the match)",
@@ -976,6 +979,17 @@ class Ui {
         () => app.leaveRoom(), { "data-testid": "leave-room" })
         : h("button", { type: "button", "data-testid": "leave-room", "data-key": "leave",
           onclick: () => app.leaveRoom() }, "Leave room"));
+  }
+
+  /** The lasting setting of when the client stops for priority (stops.ts), and what it does. */
+  private stopsControl(): HTMLElement {
+    const app = this.app;
+    return h("div", { class: "stops", "data-testid": "stops", "data-stops": app.stops },
+      h("label", null, h("input", { type: "checkbox", "data-testid": "stop-every-step",
+        "data-key": "stop-every-step", checked: app.stops === "all",
+        onchange: (ev: Event) => app.setStops((ev.target as HTMLInputElement).checked ? "all" : "auto") }),
+      " Stop at every step (full control)"),
+      h("p", { class: "hint", "data-testid": "stops-text" }, stopText(app.stops)));
   }
 
   /** A destructive button that asks once more (its label changes for a few seconds; no

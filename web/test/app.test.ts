@@ -1152,3 +1152,32 @@ test("three players, one out at 0 life: they see that they lost and why, can't c
       ["Ann#0001 lost", "you won", "Cy#0003 lost: conceded (104.3a)"]);
   } finally { restore(); }
 });
+
+test("priority in the opponent's upkeep is passed for a player holding an instant, unless they stop at every step", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated(); // their own main phase: decision 9 waits
+    assert.equal(app.stops, "auto");
+    app.act(0);
+    const upkeep = (state: bigint, promptId: bigint) => {
+      const v = view(0, promptId);
+      v.header!.step = Step.UPKEEP;
+      v.header!.activeSeat = 1;
+      ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: state, view: v, viewHash: viewHash(v) } } });
+      ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId, seat: 0,
+        kind: DecisionKind.PRIORITY, stateId: state, options: [{ kind: { case: "passPriority", value: {} } },
+          { kind: { case: "castSpell", value: { objectId: "c1" } } }] } } });
+    };
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
+    upkeep(6n, 10n);
+    assert.deepEqual(acts(), [9n, 10n]);
+    assert.equal(ws.last("act").optionIndex, 0);
+    assert.equal(app.autoPassed, 1);
+    app.setStops("all");
+    upkeep(7n, 11n);
+    assert.deepEqual(acts(), [9n, 10n]);
+    assert.equal(app.decision?.promptId, 11n);
+    app.setStops("auto"); // passed at once
+    assert.deepEqual(acts(), [9n, 10n, 11n]);
+  } finally { restore(); }
+});
