@@ -570,13 +570,13 @@ def _turn_line(board: Board) -> Text:
     return line
 
 
-def deck_line(text: str) -> str:
-    """A stored deck list on one line: ``4 Shock · 56 Mountain | Sideboard: 4 Plains``."""
-    main, _, side = text.partition("\nSideboard\n")
-    cards = " · ".join(line.strip() for line in main.splitlines()
-                       if line.strip() and not line.startswith("Name "))
-    extra = " · ".join(line.strip() for line in side.splitlines() if line.strip())
-    return cards + (f" | Sideboard: {extra}" if extra else "")
+def deck_lines(text: str) -> list[str]:
+    """A stored deck list (Joined.deck, DeckAccepted.deck: ``Name``, the main deck, a blank
+    line, ``Sideboard``, the sideboard) as lines to paste back as a deck list, one card a
+    line: on one line joined with `` · `` it was refused pasted back ("unknown or
+    unsupported card 'Shock · 3 Scorching Dragonfire'", found by a new player)."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    return [line for n, line in enumerate(lines) if line or (n and lines[n - 1])]
 
 
 def _sideboard_block(board: Board, now: float | None) -> list[RenderableType]:
@@ -606,8 +606,10 @@ def _sideboard_block(board: Board, now: float | None) -> list[RenderableType]:
         out.append(Text(f"Pasting a deck list: {len(board.pasting)} line(s) so far. A line "
                         f"with a single . sends it; 'cancel' stops."))
         return out
-    if board.deck_text:  # (to type the list with its changes, the cards in view)
-        out.append(Text(f"Your deck now: {deck_line(board.deck_text)}", style="dim"))
+    if board.deck_text:  # (to paste the list with its changes, the cards in view)
+        out.append(Text("Your deck now (d, then these lines with your changes, then a "
+                        "line with a single .):", style="dim"))
+        out.extend(Text(line, style="dim") for line in deck_lines(board.deck_text))
     out.append(Text("  k. Keep my deck (as in the last game)"))
     out.append(Text("  d. Paste a sideboarded deck list: the cards you registered, main "
                     "deck and sideboard together (rule 100.4)"))

@@ -172,6 +172,9 @@ class Client:
         self.match: mpb.MatchState | None = None
         #: The game number this client's sideboarding answer was accepted for.
         self._deck_for = 0
+        #: This player's deck as the server stores it (Joined.deck, DeckAccepted.deck; also
+        #: a resumed session's: a terminal back in its game showed no deck to sideboard).
+        self.deck_text = ""
         self.deltas = 0
         self.resyncs = 0
         #: Resumes done, and the deltas the server re-sent in them.
@@ -295,6 +298,7 @@ class Client:
         self.room_id = room_id
         self.room = joined.room
         self.best_of = joined.room.best_of or 1
+        self.deck_text = joined.deck or self.deck_text
         if joined.role != mpb.ROLE_SPECTATOR:
             self._watching = None
         elif self._watching is None or self._watching[0] != room_id:
@@ -556,6 +560,7 @@ class Client:
             self._left = None
         elif body == "deck_accepted":
             self._deck_for = msg.deck_accepted.game_number
+            self.deck_text = msg.deck_accepted.deck or self.deck_text
         elif body == "joined":
             self._placed(msg.joined)
             self.match = None
@@ -848,6 +853,7 @@ class Client:
         self.decision, self._answered = None, None
         self.clocks, self.presence = {}, {}
         self._deck_for = 0
+        self.deck_text = ""
 
 
 def read_batch(frame: bytes) -> list[mpb.ServerMessage]:

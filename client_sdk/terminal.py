@@ -69,6 +69,8 @@ Mark = tuple[int | None, float]
 #: The saved setting (:func:`client_sdk.saved.load_setting`) of where the client stops for
 #: priority (:mod:`client_sdk.stops`).
 STOPS_SETTING = "priority_stops"
+#: How the notice of a player back in their game begins (the room's id follows).
+BACK_NOTICE = "Back in your game in room "
 #: Notices about there being no decision, stale once a decision is shown.
 _NO_DECISION_NOTICES = ("Nothing to answer now.",)
 #: ``pp`` begun less than this long after a new turn began is not taken: the player
@@ -298,6 +300,8 @@ class Session:
         finally:
             self._sync()
             self.board.decision, self.board.typed, self.board.ended = None, "", True
+            if self.board.notice.startswith(BACK_NOTICE):  # (long past: not on the last board)
+                self.board.notice = ""
             outcome = self._outcome or Outcome(self.stopped(), 1)
             self.screen.final(self.board, trio.current_time(), outcome.line)
         return outcome
@@ -738,7 +742,13 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             if client.room is not None:  # its name, its match... as when it was joined
                 board.room.CopyFrom(client.room)
             board.room.room_id = client.room_id
-            print(f"Back in your game in room {client.room_id}.", file=out, flush=True)
+            board.deck_text = client.deck_text  # (to sideboard with: the Resumed's Joined)
+            # A private room this machine created: its invite code, kept when it was made
+            # (``invite`` said only "known to the terminal that created it").
+            board.invite_code = saved_accounts.load_invite(o.url, client.room_id)
+            # (On the screen, not printed before it: printed, the line was still there
+            # over the last board once the match had ended.)
+            board.notice = f"{BACK_NOTICE}{client.room_id}."
         elif o.room_id:
             board.joined(await client.join(o.room_id, deck=o.deck, invite_code=o.invite_code))
         elif o.quick_match:
@@ -761,6 +771,9 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             code = client.invite_codes[room.room_id]
             board.joined(joined)
             board.invite_code = code
+            if not o.public:  # (for ``invite`` after this terminal closes and comes back)
+                with suppress(OSError, ValueError, TypeError):
+                    saved_accounts.save_invite(o.url, room.room_id, code)
             # (Printed with bots too: the alternate screen hides it, but it is there after,
             # and the screen's title and `invite` say it meanwhile -- the bots fill the room
             # at once, and the waiting screen was gone before anyone could read the code.)
@@ -818,8 +831,9 @@ def invite_words(board: Board) -> str:
                 if seats_open else "")
         return (f"Room {room.room_id} is public: no invite code is needed.\n{join}"
                 f"  anyone watches with:  manawire watch {board.url} {room.room_id}")
-    return (f"Room {room.room_id} is private: its invite code is known to the terminal that "
-            f"created it, not to this one.")
+    return (f"Room {room.room_id} is private and was created elsewhere: its invite code is "
+            f"known to its creator, who was shown it as the room was made (their terminal "
+            f"keeps it: 'invite' there says it again) -- ask them for it.")
 
 
 async def watch(url: str, room_id: str, *, invite_code: str = "", name: str = "spectator",

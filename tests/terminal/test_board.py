@@ -284,8 +284,12 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
     board.absorb(mpb.ServerMessage(request_id=4, deck_accepted=mpb.DeckAccepted(
         game_number=3, kept=True, main_count=60, sideboard_count=4,
         deck="Name Burn\n4 Shock\n56 Mountain\n\nSideboard\n4 Plains\n")), now=130.0)
-    assert "Your deck now: 4 Shock · 56 Mountain | Sideboard: 4 Plains" in " ".join(
-        frame_text(board, 130.0).split())
+    # One card a line, as a deck list to paste back (joined with " · " on one line, it was
+    # refused pasted: "unknown or unsupported card 'Shock · 3 Scorching Dragonfire'").
+    screen = frame_text(board, 130.0)
+    shown = screen[screen.index("Your deck now"):screen.index("k. Keep my deck")]
+    assert shown.splitlines()[1:-1] == ["Name Burn", "4 Shock", "56 Mountain", "",
+                                      "Sideboard", "4 Plains"], shown
     board.pasting = ["4 Shock"]
     assert "Pasting a deck list: 1 line(s) so far" in frame_text(board, 130.0)
     watching = _board(SPECTATOR)

@@ -81,3 +81,34 @@ async def test_play_comes_back_as_the_saved_account_only_when_it_plays_as_it(
             given = PlayOptions(url=options.url, name="Bob", token=first.account_token)
             async with _connected(given, out) as (client, remembered):
                 assert not remembered and client.account.name == first.account.name
+
+
+def test_invite_codes_and_settings_are_kept_for_their_owner_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The invite code of a room created here, per server and room (``invite`` after the
+    terminal closed and came back said only that "the terminal that created it" knew it),
+    the latest ones only; and the terminal's settings. A file that can't be read gives
+    nothing, not an error: neither is worth stopping a game for."""
+    folder = tmp_path / "state"
+    monkeypatch.setenv(saved.STATE_ENV, str(folder))
+    assert saved.load_invite("ws://a:1", "r1") == ""
+    assert saved.load_setting("priority_stops", "auto") == "auto"
+    path = saved.save_invite("ws://a:1/", "r1", "code1")
+    saved.save_invite("ws://b:2", "r1", "other")
+    assert saved.load_invite("ws://a:1", "r1") == "code1"
+    assert saved.load_invite("ws://b:2/", "r1") == "other"
+    assert saved.load_invite("ws://a:1", "r2") == ""
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    for n in range(saved.INVITES_KEPT + 5):
+        saved.save_invite("ws://a:1", f"x{n}", f"c{n}")
+    assert saved.load_invite("ws://a:1", "r1") == ""  # (the oldest went)
+    assert saved.load_invite("ws://a:1", f"x{saved.INVITES_KEPT + 4}") == \
+        f"c{saved.INVITES_KEPT + 4}"
+    settings = saved.save_setting("priority_stops", "full")
+    assert saved.load_setting("priority_stops", "auto") == "full"
+    assert stat.S_IMODE(settings.stat().st_mode) == 0o600
+    assert saved.load("ws://a:1") is None  # (the accounts' file is apart)
+    settings.write_text("{broken")
+    path.write_text("[1]")
+    assert saved.load_setting("priority_stops", "auto") == "auto"
+    assert saved.load_invite("ws://a:1", "x1") == ""

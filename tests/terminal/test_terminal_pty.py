@@ -426,3 +426,60 @@ async def test_play_a_best_of_3_match_sideboarding_by_pasting_a_list(
     assert re.search("Match over: you won the match, (you 2 \N{EN DASH} .+ 0|"
                      ".+ 0 \N{EN DASH} you 2)", final), final
     assert "Deck accepted for game" not in final  # no next game to keep a deck for
+
+
+async def test_back_in_a_match_the_invite_and_the_deck_to_sideboard_are_there(
+        server: ServerProcess, tmp_path: Path) -> None:
+    """The creator's terminal closed and came back mid-game 1: ``invite`` answered that the
+    code was "known to the terminal that created it", and between games the sideboarding
+    screen showed no "Your deck now" (the other player's did). And the deck was shown on one
+    line joined with " · ", refused when pasted back ("unknown or unsupported card 'Shock ·
+    3 Scorching Dragonfire'"). Found by a new player. The code is kept on the machine that
+    made the room (0600), the deck is the resumed seat's, one card a line, pasted back as is;
+    "Back in your game" is said on the screen, not left over the last board after the
+    match."""
+    registered = tmp_path / "registered.txt"
+    registered.write_text(REGISTERED, encoding="utf-8")
+    command = manawire("play", server.url, "--best-of", "3", "--name", "Host", "--deck",
+                       str(registered))
+    first = PtyProgram(command)
+    try:
+        await first.start()
+        found = await first.wait_for(r"Room (\S+) created; invite code (\S+)\.")
+        room_id, code = found.group(1), found.group(2)
+        invites = saved_accounts.state_dir() / saved_accounts.INVITES_FILE
+        assert invites.stat().st_mode & 0o777 == 0o600
+        async with Client.connect(server.url, "Bob") as bob:
+            await bob.join(room_id, invite_code=code)
+            await first.wait_for(r"Choosing who plays first|Mulligans|Turn \d")
+            await first.aclose()  # the terminal is gone mid-game 1
+            again = PtyProgram(command)
+            try:
+                await again.start()
+                await again.wait_for(re.escape(f"Back in your game in room {room_id}."))
+                await again.wait_for(rf"Invite code {code} · invite")
+                await again.send("invite\r")
+                await again.wait_for(re.escape(f"Room {room_id}, invite code {code}: every "
+                                               "seat is taken."))
+                with trio.fail_after(60):
+                    while not (bob.mirror.ready and bob.match is not None):
+                        await bob.next_message()
+                    await bob.concede()
+                    screen = (await again.wait_for(r"Your deck now[^\n]*\n((?:.+\n)+?)\s*k\. "
+                                                   r"Keep my deck"))
+                shown = [line.strip() for line in screen.group(1).splitlines()]
+                assert shown == [line.strip() for line in REGISTERED.strip().splitlines()], \
+                    shown
+                # Pasted back as shown, Sideboard line and all: accepted.
+                await again.send("d\r" + "\r".join(shown) + "\r.\r")
+                await again.wait_for(r"Deck accepted for game 2: 60 cards, 4 in the sideboard")
+                await again.send("q\rq\r")
+                assert await again.wait_exit() == 0
+            finally:
+                await again.aclose()
+    finally:
+        await first.aclose()
+    # (Printed on the normal screen, the line stayed there over the last board.)
+    before = plain(bytes(again.output).split(b"\x1b[?1049h")[0].decode())
+    assert "Back in your game" not in before + again.after_screen(), before
+    assert "You left the match: you conceded it." in again.after_screen()
