@@ -48,7 +48,10 @@ def attack_options(game: Game) -> tuple[Action, ...]:
         if oid not in combat.attackers and can_attack(game, oid):
             options += attack_targets(game, oid)
     finish = not _unmet_attack_requirements(game)
-    if combat.attackers and (not finish or may_take_back(game, game.active)):
+    # Past the take-backs a turn allows (732.3), starting over only where nothing else leads
+    # on: a requirement unmet (Furor of the Bitten's "attacks each combat if able") is met by
+    # declaring more, not by starting over again and again.
+    if combat.attackers and ((not finish and not options) or may_take_back(game, game.active)):
         options.append(ResetAttackers())
     if finish:
         options.append(FinishAttackers())
@@ -146,7 +149,9 @@ def block_options(game: Game, seat: int) -> tuple[Action, ...]:
                          [b for b in free if b is not blocker], most)
     ]
     finish = _completable(game, attackers, blocked, [], most)
-    if any(blocked.values()) and (not finish or may_take_back(game, seat)):
+    # (As for attackers: past the limit, only where no block leads on -- a menace attacker
+    # blocked by one creature is finished by a second one, 702.111b.)
+    if any(blocked.values()) and ((not finish and not options) or may_take_back(game, seat)):
         options.append(ResetBlockers())
     if finish:
         options.append(FinishBlockers())
