@@ -19,6 +19,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from client_sdk.cli import split_note
 from client_sdk.describe import (
     decision_name,
     deck_words,
@@ -42,6 +43,9 @@ from protocol.v1 import messages_pb2 as mpb
 EVENTS_KEPT = 200
 #: How the notices of a deck kept or accepted for the next game of a match begin.
 DECK_NOTICES = ("You keep your deck for game ", "Deck accepted for game ")
+#: How the server's note on the cards it supports begins, after a deck refused for an
+#: unknown card (left out of a refusal between games, where it doesn't apply).
+POOL_NOTE_START = "(this server supports the cards of "
 #: Events shown at least and at most.
 EVENTS_SHOWN = (3, 12)
 #: The most events a snapshot repeats from before it (protocol/README.md: ``recent_events``,
@@ -232,10 +236,19 @@ class Board:
                            f"sideboard.")
         elif body == "error" and msg.request_id and msg.request_id == self.deck_request:
             details = list(msg.error.details)
+            message = msg.error.message
+            head, note = split_note(message)
+            if note.startswith(POOL_NOTE_START):
+                # (The cards the server supports are not the point between games: a
+                # sideboarded list is made of the registered deck and sideboard, 100.4.)
+                message = head
             # (Each problem once: in the log, where the screen has room for them all; the
             # notice and the log both listing them read as twice the problems.)
-            self.notice = f"Deck refused: {msg.error.message}" + (
-                " -- the problems are in the log above" if details else "")
+            self.notice = f"Deck refused: {message}" + (
+                " -- the problems are in the log above" if details else "") + (
+                "; a list pasted between games is your registered deck and sideboard "
+                "(rule 100.4): the lines under 'Your deck now', changed"
+                if self.sideboard_needed else "")
             for problem in details:
                 self.add_event(f"Deck problem: {problem}")
         elif body == "error" and msg.request_id == 0 and \

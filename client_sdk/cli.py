@@ -230,6 +230,21 @@ def _tls_failure(exc: BaseException) -> bool:
     return isinstance(exc, (ssl.SSLError, trio.BrokenResourceError))
 
 
+def split_note(message: str) -> tuple[str, str]:
+    """A message and its closing note in brackets, apart: ``"2 problem(s) (this server
+    supports ... (M21) ...)"`` -> ``("2 problem(s)", "(this server supports ... (M21)
+    ...)")``; ``(message, "")`` if it ends with no such note."""
+    if not message.endswith(")"):
+        return message, ""
+    depth = 0
+    for at in range(len(message) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(message[at], 0)
+        if depth == 0:
+            head = message[:at].rstrip()
+            return (head, message[at:]) if head else (message, "")
+    return message, ""
+
+
 def run_command(command: str, main: Callable[[], Awaitable[int]], url: str = "") -> int:
     """Run a client command (``play``, ``watch``, ``account``) under trio; every error a
     user can meet is one clear message on stderr and exit code 1 (130 for Ctrl-C).
@@ -254,9 +269,15 @@ def run_command(command: str, main: Callable[[], Awaitable[int]], url: str = "")
                   file=sys.stderr)
             return 1
     except ServerError as exc:
-        print(f"manawire {command}: {exc.message}", file=sys.stderr)
+        # A closing note in brackets (a refused deck's "(this server supports the cards of
+        # Core Set 2021 (M21) and a few others)") goes on a line of its own, after the
+        # problems: at the end of a long first line, a terminal wrapped it before its ")".
+        message, note = split_note(exc.message) if exc.details else (exc.message, "")
+        print(f"manawire {command}: {message}", file=sys.stderr)
         for detail in exc.details:
             print(f"  {detail}", file=sys.stderr)
+        if note:
+            print(note, file=sys.stderr)
         return 1
     except InvalidURI as exc:
         scheme, _colon, rest = exc.uri.partition("://")

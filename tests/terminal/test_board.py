@@ -501,6 +501,24 @@ def test_a_refused_deck_is_said_once_and_every_problem_logged_once() -> None:
     assert [text for text, _n in board.events][-7:] == [f"Deck problem: {p}" for p in problems]
 
 
+def test_a_list_refused_between_games_is_not_told_which_cards_the_server_supports() -> None:
+    """A sideboarded list pasted wrong ("Shock · 3 Scorching Dragonfire" on one line) was
+    refused with the note that the server supports M21's cards, which was not the problem:
+    between games the list is the registered deck and sideboard (100.4)."""
+    board = _board(ANN)
+    board.deck_request, board.sideboard_needed = 9, True
+    board.absorb(mpb.ServerMessage(request_id=9, error=mpb.Error(
+        code=mpb.ERROR_CODE_INVALID_DECK,
+        message="the deck can't be played in constructed: 1 problem(s) (this server supports "
+                "the cards of Core Set 2021 (M21) and a few others)",
+        details=["line 1: unknown or unsupported card 'Shock · 3 Scorching Dragonfire'"])),
+        now=0.0)
+    assert board.notice == (
+        "Deck refused: the deck can't be played in constructed: 1 problem(s) -- the problems "
+        "are in the log above; a list pasted between games is your registered deck and "
+        "sideboard (rule 100.4): the lines under 'Your deck now', changed")
+
+
 
 def test_a_waiting_room_shows_who_is_seated_as_seats_are_taken_and_freed() -> None:
     board = Board(Mirror(), seat=ANN, watching=False, account="Ann#0001",

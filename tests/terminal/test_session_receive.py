@@ -12,7 +12,7 @@ from typing import cast
 import trio
 import trio.testing
 
-from client_sdk.board import Board
+from client_sdk.board import Board, frame_text
 from client_sdk.client import Client, ConnectionEndedError
 from client_sdk.describe import NO_BLOCKERS_TEXT, alike_order, nothing_can_block, only_pass
 from client_sdk.mirror import Mirror
@@ -340,3 +340,18 @@ async def test_104_3a_concede_gives_up_this_game_only_once_asked_twice(
     await session._command("concede")
     await session._command("concede")
     assert client.conceded == 1 and board.notice == "You conceded this game."
+
+
+async def test_nothing_to_answer_goes_once_a_decision_is_shown_and_the_keys_say_name(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """A number typed while nothing was asked left "Nothing to answer now." on the screen
+    under the next decision; and the keys' line didn't say ``?NAME`` (how to read a card in
+    the hand). Found by a new player."""
+    client, board, session = await _received([])
+    await session._command("1")
+    assert board.notice == "Nothing to answer now."
+    client.messages.append(_priority(4, PASS, CAST))
+    with trio.move_on_after(1):
+        await session._receive(None, trio.CancelScope())
+    assert board.decision is not None and board.notice == ""
+    assert "?N or ?NAME: read a card" in " ".join(frame_text(board, now=0.0).split())
