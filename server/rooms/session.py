@@ -251,13 +251,17 @@ class ControlReplay:
 #: The fastest replay speed a client may ask for, in actions per second (0 is "as fast as
 #: the connection takes them", which is bounded by the connection anyway).
 MAX_REPLAY_SPEED = 1000.0
+#: The slowest replay (actions per second) but 0: one action every 100 s. (A speed of
+#: 5e-324 put the next action in ~1e300 s: a replay "playing" with no traffic, never idle,
+#: holding its place among the replays an address and the server run for good.)
+MIN_REPLAY_SPEED = 0.01
 
 
 def _speed(value: float, rid: int) -> float:
-    if not 0.0 <= value <= MAX_REPLAY_SPEED:  # NaN fails too
+    if not (value == 0.0 or MIN_REPLAY_SPEED <= value <= MAX_REPLAY_SPEED):  # NaN fails too
         raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                           f"speed is 0 (as fast as possible) to {MAX_REPLAY_SPEED:g} actions "
-                           f"per second", rid)
+                           f"speed is 0 (as fast as possible) or {MIN_REPLAY_SPEED:g} to "
+                           f"{MAX_REPLAY_SPEED:g} actions per second", rid)
     return float(value)
 
 

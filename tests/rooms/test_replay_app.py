@@ -336,7 +336,7 @@ async def test_play_pause_seek_speed_and_the_end(
         assert app.replay_desk.running == 0
 
 
-@pytest.mark.parametrize("speed", [-1.0, 1e9, float("nan")])
+@pytest.mark.parametrize("speed", [-1.0, 1e9, float("nan"), 5e-324, 1e-300, 0.009])
 async def test_bad_speeds_are_refused(tmp_path: Path, speed: float) -> None:
     async with running_app(tmp_path) as app:
         ann, _ann_id = await _client(app, "Ann")
