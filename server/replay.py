@@ -213,15 +213,21 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
             mpb.ERROR_CODE_FORBIDDEN, "only the game's players, and the audience of its "
                                       "every-hand spectator tier, may replay it with every hand")
     if not 0 <= viewer < players:
+        # Only the game's players are told how many seats it has: to anyone else a seat the
+        # game doesn't have is refused as one they didn't hold.
         return ReplayError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                           f"the game has seats 0 to {players - 1}, not {viewer}")
+                           f"the game has seats 0 to {players - 1}, not {viewer}") \
+            if player else _seat_forbidden(viewer)
     if account_id and accounts[viewer] == account_id:
         return None
     delay = _tier_delay(record, account_id, viewer, invite_code)
-    return _tier_shown(record, delay, now) if delay is not None else ReplayError(
-        mpb.ERROR_CODE_FORBIDDEN,
-        f"only the account that held seat {viewer} (and the audience of a spectator tier "
-        f"showing that seat) may replay that seat's view")
+    return _tier_shown(record, delay, now) if delay is not None else _seat_forbidden(viewer)
+
+
+def _seat_forbidden(viewer: int) -> ReplayError:
+    return ReplayError(mpb.ERROR_CODE_FORBIDDEN,
+                       f"only the account that held seat {viewer} (and the audience of a "
+                       f"spectator tier showing that seat) may replay that seat's view")
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,6 +111,11 @@ async def test_who_may_replay_what(tmp_path: Path) -> None:
 
         # A stranger: the public view where the room allowed watching; no seat, no omniscient.
         await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="open", seat=0)
+        # A seat the game doesn't have: a stranger isn't told how many seats it has.
+        assert "seats 0 to" not in await refused(eve, mpb.ERROR_CODE_FORBIDDEN,
+                                                 room_id="invite", seat=5)
+        assert "seats 0 to 1, not 5" in await refused(ann, mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                                      room_id="invite", seat=5)
         await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="open", omniscient=True)
         await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="invite", public=True)
         await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="invite", public=True,
