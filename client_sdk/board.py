@@ -46,6 +46,13 @@ DECK_NOTICES = ("You keep your deck for game ", "Deck accepted for game ")
 #: How the server's note on the cards it supports begins, after a deck refused for an
 #: unknown card (left out of a refusal between games, where it doesn't apply).
 POOL_NOTE_START = "(this server supports the cards of "
+#: Why a player is asked the order of cards put into their graveyard at once: a new player
+#: asked "Choose the next card to put into your graveyard" after two creatures died in one
+#: combat couldn't tell why (found by a new player).
+GRAVEYARD_ORDER_TEXT = (
+    "These cards go to your graveyard at the same time, so you may choose their order "
+    "(rule 404.3): it matters only to a card that cares about the order of a graveyard, "
+    "which is rare -- if unsure, a takes them in any order.")
 #: Events shown at least and at most.
 EVENTS_SHOWN = (3, 12)
 #: The most events a snapshot repeats from before it (protocol/README.md: ``recent_events``,
@@ -641,6 +648,8 @@ def _decision_block(board: Board, now: float | None = None) -> list[RenderableTy
         out.append(Rule(title, style="yellow", align="left"))
         if decision.prompt:
             out.append(Text(decision.prompt, style="italic"))
+        if decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD:
+            out.append(Text(GRAVEYARD_ORDER_TEXT, style="dim"))
         for number, i, label in board.numbered_options:
             line = Text()
             line.append(f"{number:>3}. ", style="bold cyan")
@@ -648,6 +657,8 @@ def _decision_block(board: Board, now: float | None = None) -> list[RenderableTy
             if decision.options[i].WhichOneof("kind") == "pass_priority":
                 line.append("  [p]", style="dim")
             out.append(line)
+        if decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD:
+            out.append(Text.assemble(("  a. ", "bold cyan"), "Any order: as listed"))
         return out
     if header.HasField("pending") and header.pending.seat == board.seat:
         out.append(Text("Waiting for the server...", style="dim"))
@@ -674,6 +685,9 @@ def _help_line(board: Board) -> str:
     if me is not None and me.has_lost:  # rule 800.4a: the others play on; nothing to concede
         return "You have lost: the others play on. q: leave"
     parts = ["number + Enter: answer"]
+    if board.decision is not None and \
+            board.decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD:
+        parts.append("a: any order")
     if board.option_index("pass_priority") is not None:
         parts.append("p: pass priority · pp: pass this turn")
     # (A lasting setting: the client passes in the steps a player seldom acts in.)

@@ -259,6 +259,9 @@ class Session:
         self.stops = AUTO
         #: Save a changed :attr:`stops` for the next runs (``play``; a test's session doesn't).
         self.save_stops: Callable[[str], object] | None = None
+        #: ``a`` answered the order of cards put into the graveyard at once: the rest of
+        #: that order is taken as listed, by itself.
+        self._any_order = False
         #: The turn on the screen and when it began (trio's clock).
         self._turn: tuple[int, float] = (-1, 0.0)
         #: The prompt id of the decision last drawn (None: none).
@@ -347,8 +350,13 @@ class Session:
             elif decision is not None and alike_order(board, decision,
                                                       board.mirror.objects.values()):
                 await self._answer(0, auto=True)  # (the cards' moves say it)
+            elif decision is not None and self._any_order and \
+                    decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD:
+                await self._answer(0, auto=True)  # (``a``: the rest of that order as listed)
             elif decision is not None and (index := self._passing_on()) is not None:
                 await self._answer(index, auto=True)
+            if decision is not None and decision.kind != pb.DECISION_KIND_ORDER_GRAVEYARD:
+                self._any_order = False  # (that order is done: the next one asks again)
             self.changed()
 
     async def _render(self) -> None:
@@ -454,6 +462,10 @@ class Session:
             if index is None:
                 board.notice = "Passing priority is not an option now: choose a number."
                 return None
+        elif text in ("a", "any", "any order") and \
+                decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD:
+            index = 0  # (404.3: the order as listed, this card and the ones after it)
+            self._any_order = True
         elif text.isdigit() and (found := board.answering(int(text))) is not None:
             index = found
         else:

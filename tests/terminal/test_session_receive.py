@@ -355,3 +355,44 @@ async def test_nothing_to_answer_goes_once_a_decision_is_shown_and_the_keys_say_
         await session._receive(None, trio.CancelScope())
     assert board.decision is not None and board.notice == ""
     assert "?N or ?NAME: read a card" in " ".join(frame_text(board, now=0.0).split())
+
+
+async def test_404_3_the_graveyard_order_says_why_it_is_asked_and_a_takes_any_order(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Two creatures died in one combat and a new player was asked "Choose the next card to
+    put into your graveyard (first is lowest)", without knowing why. The screen says why
+    (404.3) and that it seldom matters; ``a`` takes the cards in the order listed -- that
+    order's next picks too -- and the numbers still choose."""
+    def card(oid: str, name: str) -> pb.GameObject:
+        return pb.GameObject(id=oid, name=name, card_types=["Creature"], owner=0, controller=0,
+                             zone=pb.ZoneRef(kind=pb.ZONE_KIND_GRAVEYARD, owner=0))
+
+    def order(prompt_id: int, *ids: str) -> mpb.ServerMessage:
+        return mpb.ServerMessage(decision=pb.Decision(
+            prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_ORDER_GRAVEYARD,
+            prompt="Choose the next card to put into your graveyard (first is lowest).",
+            options=[pb.Action(choose_order=pb.ChooseOrder(object_id=i)) for i in ids]))
+
+    cards = [card("y1", "Walking Corpse"), card("y2", "Grizzly Bears"), card("y3", "Swamp")]
+    client, board, session = await _received([order(4, "y1", "y2", "y3")], graveyard=cards)
+    screen = " ".join(frame_text(board, now=0.0).split())
+    assert "you may choose their order (rule 404.3): it matters only to a card that cares " \
+        "about the order of a graveyard" in screen
+    assert "a. Any order: as listed" in screen and "a: any order" in screen
+    assert "1. Next: Walking Corpse" in screen and client.acted == []
+
+    async def receive(*messages: mpb.ServerMessage) -> None:
+        client.messages.extend(messages)
+        with trio.move_on_after(1):
+            await session._receive(None, trio.CancelScope())
+
+    await session._command("a")
+    assert client.acted == [(4, 0)]
+    await receive(order(5, "y2", "y3"), _priority(6, PASS, CAST))
+    assert client.acted == [(4, 0), (5, 0)]  # (the rest of that order: by itself)
+    assert board.decision is not None and board.decision.prompt_id == 6
+    await session._command("1")
+    await receive(order(7, "y2", "y3"))  # another order later: asked again
+    assert client.acted == [(4, 0), (5, 0), (6, 0)]
+    await session._command("2")  # (a number still chooses)
+    assert client.acted == [(4, 0), (5, 0), (6, 0), (7, 1)]
