@@ -104,12 +104,15 @@ class ReplayDesk:
         # refused requests cost next to nothing), and before whether it has finished (a
         # stranger learns nothing of how far a game has come).
         header = await self._load(request.room_id, actions=False)
+        first = request.room_id.rpartition(".")[0]
+        # A later game of a match: its first game's record is read whether or not this one
+        # is stored, so the time the answer takes doesn't say whether game n has started.
+        first_header = await self._load(first, actions=False) if first else None
         if header is None:
             # A later game of a match not played yet: answered as its first game would be to
             # someone who may not replay that room (not "not found": that would say how
             # far the match has come).
-            first = request.room_id.rpartition(".")[0]
-            header = await self._load(first, actions=False) if first else None
+            header = first_header
             # (A delayed tier's audience is told what it would be of a game still being
             # played -- "not yet" -- so it learns nothing of how far the match has come.)
             problem = None if header is None else access_problem(

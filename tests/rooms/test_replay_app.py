@@ -182,12 +182,13 @@ async def test_a_refusal_reads_no_action_log_and_tells_a_stranger_nothing_of_a_g
         closed = RoomSettings(spectate=Spectate.NONE)
         store_game(app.store, "m", (ann_id, bob_id), settings=closed, finish=False)
         store_game(app.store, "done", (ann_id, bob_id))
+        store_game(app.store, "m.2", (ann_id, bob_id), settings=closed, finish=False)
         reads: list[str] = []
+        headers: list[str] = []
         load = app.store.load_game
 
         def counted(room_id: str, *, actions: bool = True) -> GameRecord:
-            if actions:
-                reads.append(room_id)
+            (reads if actions else headers).append(room_id)
             return load(room_id, actions=actions)
 
         app.store.load_game = counted  # type: ignore[method-assign]
@@ -196,11 +197,14 @@ async def test_a_refusal_reads_no_action_log_and_tells_a_stranger_nothing_of_a_g
             return (await sock.request(**_replay(**fields))).error.code
 
         for room_id in ("m", "m.2", "m.3"):  # running, and not played yet: all the same
+            headers.clear()
             assert await code(eve, room_id=room_id, public=True) == mpb.ERROR_CODE_FORBIDDEN
+            # ... and the same reads (game 2 stored, game 3 not: the time tells nothing).
+            assert len(headers) == (1 if room_id == "m" else 2), (room_id, headers)
         assert await code(eve, room_id="done", omniscient=True) == mpb.ERROR_CODE_FORBIDDEN
         # The game's players may know how far it has come.
         assert await code(ann, room_id="m", omniscient=True) == mpb.ERROR_CODE_NOT_READY
-        assert await code(ann, room_id="m.2", omniscient=True) == \
+        assert await code(ann, room_id="m.3", omniscient=True) == \
             mpb.ERROR_CODE_ROOM_NOT_FOUND
         assert reads == []
         # A finished game's log is read once, however often its replay starts again.
