@@ -187,10 +187,37 @@ export class App implements Names {
     const inv = this.invite;
     if (!inv) return;
     const first = this.account === null ? "sign in, or play as a guest, first; then " : "";
+    if (this.room !== null && this.room.info.roomId !== inv.roomId) {
+      // Still in a game that goes on: the join form (filled in) is in the lobby.
+      this.notice = `You were invited to ${inv.role === "watch" ? "watch " : ""}another game: `
+        + "leave this room first; the lobby's join form is filled in with the invite.";
+      this.inviteNoticed = this.notice;
+      return;
+    }
     this.notice = inv.role === "watch"
       ? `You were invited to watch a game: ${first}press “Watch” under “Join by room id”.`
       : `You were invited to a game: ${first}choose your deck and press “Join as player”.`;
     this.inviteNoticed = this.notice;
+  }
+
+  /** An invite link opened while the page is open (its URL fragment changed): shown in the
+   * lobby's join form. A finished game's board (or a replay) is left for the lobby at once --
+   * the link said "choose your deck and press 'Join as player'" over the old board, with no
+   * deck box or join button (a new player's review); a game still going on stays, the
+   * notice saying to leave it first. */
+  openInvite(invite: Invite): void {
+    this.invite = invite;
+    this.inviteChanged++;
+    if (this.replay !== null) this.closeReplay();
+    else if (this.room !== null && this.room.info.roomId !== invite.roomId && this.finishedHere) this.leaveRoom();
+    this.noteInvite();
+    this.changed();
+  }
+
+  /** Whether the room's game (a match: the whole match) is over for this page. */
+  get finishedHere(): boolean {
+    const m = this.match;
+    return this.mirror.ready && this.mirror.gameOver && (m === null || m.phase === MatchPhase.OVER);
   }
 
   /** Start: resume this tab's session, or sign in with the stored account token. */
@@ -653,6 +680,18 @@ export class App implements Names {
         link: inviteLink(this.pageUrl, { role: "watch" as const, roomId, code: c.code, tier: i + 1 }) }))];
   }
 
+  /** The invite links of the room this page is in, if this tab created it: players' (and
+   * live spectators') and spectators' -- after the game started too, when a friend who comes
+   * late can still watch (the server keeps only the code's hash: the page is the only place
+   * it is). */
+  roomInviteLinks(): { label: string; link: string }[] {
+    const room = this.room;
+    if (room === null || this.replay !== null) return [];
+    if (this.created?.room.roomId === room.info.roomId) return this.createdLinks();
+    const link = saved.invite(room.info.roomId);
+    return link ? [{ label: "Players (and live spectators)", link }] : [];
+  }
+
   /** Whether the viewer plays in the game and has lost it (in a game of three or more that
    * goes on without them, rule 800.4a: they have nothing more to do in it). */
   get viewerLost(): boolean {
@@ -965,6 +1004,9 @@ export class App implements Names {
         if (room) {
           this.created = { room, code: inviteCode, plays: this.createPlays,
             link: inviteLink(this.pageUrl, { role: "join", roomId: room.roomId, code: inviteCode }) };
+          // Kept for this tab (the server keeps only the code's hash): shown in the room's
+          // panel for as long as the room lasts, a reload too.
+          if (inviteCode) saved.setInvite(room.roomId, this.created.link);
           // The join form holds this room (a host watches it from there).
           this.invite = { role: "join", roomId: room.roomId, code: inviteCode };
           this.inviteChanged++;

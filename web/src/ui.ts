@@ -39,14 +39,12 @@ export function mount(root: HTMLElement, app: App): void {
     }
     const invite = takeInvite();
     if (!invite) return;
-    app.invite = invite;
+    app.openInvite(invite);
     ui.prefillInvite();
     ui.render();
   });
 }
 
-/** How long a destructive button waits for its second click. */
-const CONFIRM_MS = 4000;
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -81,8 +79,8 @@ class Ui {
   private scheduled = false;
   /** Graveyards and exiles the player opened (kept open across re-renders). */
   private readonly openPiles = new Set<string>();
-  /** A destructive button waiting for its second click (its data-key), and until when. */
-  private armed: { key: string; until: number } | null = null;
+  /** A destructive button waiting for its second click (its data-key). */
+  private armed: { key: string } | null = null;
   /** The game log's list (kept: its lines are built again only when the log changed), and
    * the log's change count it shows (it scrolls down only when a line is added). */
   private readonly logList = h("ol", { class: "log", "data-testid": "event-log",
@@ -563,8 +561,8 @@ class Ui {
         h("p", { "data-testid": "seated" }, `Seated (${room.info.players.length} of `
           + `${room.info.seats}): ${room.info.players.join(", ") || "nobody yet"}`),
         app.deckWords ? h("p", { "data-testid": "your-deck" }, `You play ${app.deckWords}.`) : null,
-        app.created && app.created.room.roomId === room.info.roomId
-          ? h("div", null, h("p", null, "Invite links:"), app.createdLinks().map(({ label, link }) =>
+        app.roomInviteLinks().length
+          ? h("div", null, h("p", null, "Invite links:"), app.roomInviteLinks().map(({ label, link }) =>
             h("div", null, h("p", { class: "hint" }, label), inviteBox(link)))) : null,
         h("p", { class: "hint" }, `Room id: ${room.info.roomId}`),
         h("button", { type: "button", "data-testid": "leave-room", "data-key": "leave",
@@ -963,6 +961,7 @@ class Ui {
     const playing = app.canConcede;
     const inMatch = room?.role === Role.PLAYER && app.match !== null
       && app.match.phase !== MatchPhase.OVER;
+    if (!playing && !inMatch) this.armed = null; // (a question left armed asks nothing later)
     const hidden = room?.role === Role.PLAYER ? hiddenTiersText(room.info.tiers, room.info.players) : "";
     return h("section", { class: "panel controls" },
       h("p", { class: "hint" }, `Room “${room?.info.name ?? ""}”`,
@@ -971,6 +970,7 @@ class Ui {
         `You play ${app.deckWords}.`) : null,
       hidden ? h("p", { class: "notice", "data-testid": "hidden-tiers" }, hidden) : null,
       room?.role === Role.PLAYER ? this.stopsControl() : null,
+      this.inviteDetails(),
       playing ? this.confirmButton("concede", "Concede", "Really concede?", () => app.concede(),
         { class: "danger" }) : null,
       inMatch ? this.confirmButton("leave", "Leave (concedes the match)",
@@ -979,6 +979,16 @@ class Ui {
         () => app.leaveRoom(), { "data-testid": "leave-room" })
         : h("button", { type: "button", "data-testid": "leave-room", "data-key": "leave",
           onclick: () => app.leaveRoom() }, "Leave room"));
+  }
+
+  /** The invite links of a room this tab created, during its game (folded: a friend who
+   * comes late may still watch, or play the match's next game). */
+  private inviteDetails(): HTMLElement | null {
+    const links = this.app.roomInviteLinks();
+    if (links.length === 0) return null;
+    return h("details", { class: "room-invite", "data-testid": "room-invite" },
+      h("summary", null, "Invite links"),
+      links.map(({ label, link }) => h("div", null, h("p", { class: "hint" }, label), inviteBox(link))));
   }
 
   /** The lasting setting of when the client stops for priority (stops.ts), and what it does. */
@@ -992,22 +1002,26 @@ class Ui {
       h("p", { class: "hint", "data-testid": "stops-text" }, stopText(app.stops)));
   }
 
-  /** A destructive button that asks once more (its label changes for a few seconds; no
-   * modal dialog). The question survives re-renders. */
+  /** A destructive button that asks once more (its label becomes the question, with a
+   * "No" beside it; no modal dialog). The question stays until answered -- it went away after
+   * 4 s, before a new player had read it (a new player's review) -- and survives re-renders. */
   private confirmButton(key: string, label: string, question: string, act: () => void,
                         attrs: Record<string, string>): HTMLElement {
-    const armed = this.armed?.key === key && this.armed.until > Date.now();
-    return h("button", { type: "button", "data-key": key, ...attrs,
+    const armed = this.armed?.key === key;
+    const button = h("button", { type: "button", "data-key": key, ...attrs,
       onclick: () => {
-        if (this.armed?.key === key && this.armed.until > Date.now()) {
+        if (this.armed?.key === key) {
           this.armed = null;
           act();
           return;
         }
-        this.armed = { key, until: Date.now() + CONFIRM_MS };
-        setTimeout(() => this.render(), CONFIRM_MS + 50);
+        this.armed = { key };
         this.render();
       } }, armed ? question : label);
+    if (!armed) return button;
+    return h("span", { class: "confirm" }, button, " ",
+      h("button", { type: "button", "data-key": `${key}-no`, "data-testid": "confirm-no",
+        onclick: () => { this.armed = null; this.render(); } }, "No"));
   }
 
   // ---- clocks and keys

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { App } from "../src/app";
 import {
-  DecisionKind, GamePhase, Step, ViewSchema, ZoneKind, type View,
+  DecisionKind, GamePhase, GameResultSchema, Step, ViewSchema, ZoneKind, type View,
 } from "../src/gen/protocol/v1/game_pb";
 import {
   ErrorCode, MatchPhase, Role, ServerBatchSchema, TierKind, type ServerMessage,
@@ -1180,4 +1180,63 @@ test("priority in the opponent's upkeep is passed for a player holding an instan
     app.setStops("auto"); // passed at once
     assert.deepEqual(acts(), [9n, 10n, 11n]);
   } finally { restore(); }
+});
+
+test("an invite link opened on a finished game's board goes to the lobby's join form; in a game going on it says to leave first", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    app.openInvite({ role: "join", roomId: "r2", code: "c2" });
+    assert.equal(app.room?.info.roomId, "r"); // a game going on stays
+    assert.match(app.notice, /leave this room first/);
+    assert.equal(app.invite?.roomId, "r2");
+    const v = view(0, 9n);
+    v.header!.pending = undefined;
+    v.header!.result = create(GameResultSchema, { winners: [1], reason: "Ann#0001 conceded" });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 6n, view: v, viewHash: viewHash(v) } } });
+    assert.ok(app.mirror.gameOver);
+    app.openInvite({ role: "join", roomId: "r3", code: "c3" });
+    assert.equal(app.room, null);
+    assert.ok(ws.sent.slice(-2).some((m) => m.body.case === "leaveRoom"));
+    assert.equal(app.invite?.roomId, "r3");
+    assert.match(app.notice, /choose your deck and press “Join as player”/);
+  } finally { restore(); }
+});
+
+test("the room's creator keeps its invite link once the game started, after a reload too (this tab's sessionStorage)", () => {
+  const restore = installFakeSocket();
+  const store = new Map<string, string>();
+  const g = globalThis as { sessionStorage?: unknown };
+  g.sessionStorage = { getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => { store.set(k, v); }, removeItem: (k: string) => { store.delete(k); } };
+  try {
+    const app = new App("ws://server/", "http://server/", null);
+    app.signInGuest("Ann");
+    const ws = FakeSocket.all.at(-1)!;
+    ws.open();
+    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
+      resumeToken: "r1", accountToken: "t1", account: { accountId: "a", name: "Ann#0001" } } } });
+    app.createRoom({ name: "friday", seats: 2, clockMinutes: 30, private: true, spectate: "",
+      format: "constructed", tier: null }, "");
+    const id = ws.last("createRoom").requestId;
+    ws.deliver({ requestId: id, body: { case: "roomCreated", value: { inviteCode: "sesame",
+      room: { roomId: "r", name: "friday", seats: 2 } } } });
+    ws.deliver({ requestId: id, body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    assert.deepEqual(app.roomInviteLinks().map((l) => l.link), ["http://server/#join=r&code=sesame"]);
+    // A reload: a new page, its session resumed in room r (no `created` any more).
+    const again = new App("ws://server/", "http://server/", null);
+    again.signInGuest("Ann");
+    const ws2 = FakeSocket.all.at(-1)!;
+    ws2.open();
+    ws2.deliver({ requestId: ws2.last("hello").requestId, body: { case: "welcome", value: {
+      resumeToken: "r2", accountToken: "t1", account: { accountId: "a", name: "Ann#0001" } } } });
+    ws2.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    assert.equal(again.created, null);
+    assert.deepEqual(again.roomInviteLinks().map((l) => l.link), ["http://server/#join=r&code=sesame"]);
+    ws2.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "other", name: "x", seats: 2, started: true } } } });
+    assert.deepEqual(again.roomInviteLinks(), []);
+  } finally { restore(); delete g.sessionStorage; }
 });

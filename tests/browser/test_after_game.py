@@ -1,0 +1,55 @@
+"""A new player's review, web client: the room's creator can hand out its invite link after
+the game started (a page reload too); "Really concede?" waits for its answer; an invite link
+opened on a finished game's board goes to the lobby's join form."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import Pages
+from tests.browser.ui import BOARD, GAME_OVER, create_room, invite_link, join_by_link, sign_in_guest
+
+pytestmark = pytest.mark.browser
+
+
+def test_invite_link_after_the_start_concede_question_and_a_link_on_a_finished_board(
+        pages: Pages) -> None:
+    ann = pages.open("ann")
+    sign_in_guest(ann, pages.base_url, "Ann")
+    create_room(ann, seats=2, private=True)
+    expect(ann.locator(BOARD)).to_have_count(1)
+    link = invite_link(ann)
+    bob = pages.open("bob")
+    join_by_link(bob, link, "Bob")
+    for page in (ann, bob):
+        expect(page.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    # The game started: the creator's room panel still has the link (and after a reload).
+    invite = ann.locator("[data-testid=room-invite]")
+    invite.locator("summary").click()
+    expect(invite.locator("[data-testid=invite-link]").first).to_have_value(link)
+    expect(bob.locator("[data-testid=room-invite]")).to_have_count(0)
+    ann.reload()
+    expect(ann.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    invite.locator("summary").click()
+    expect(invite.locator("[data-testid=invite-link]").first).to_have_value(link)
+    # The question stays until answered ("No" takes it back).
+    concede = ann.locator("[data-key=concede]")
+    concede.click()
+    expect(concede).to_have_text("Really concede?")
+    ann.wait_for_timeout(5_000)
+    expect(concede).to_have_text("Really concede?")
+    ann.locator("[data-testid=confirm-no]").click()
+    expect(concede).to_have_text("Concede")
+    concede.click()
+    concede.click()
+    for page in (ann, bob):
+        expect(page.locator(GAME_OVER)).to_have_count(1)
+    # Bob, still on the finished game's board, opens a new invite link: the join form.
+    bob.evaluate("location.hash = '#join=abcdef123456&code=sesame'")
+    expect(bob.locator("[data-testid=join-room]")).to_be_visible()
+    expect(bob.locator("#join-room-id")).to_have_value("abcdef123456")
+    expect(bob.locator("#join-invite")).to_have_value("sesame")
+    expect(bob.get_by_text("choose your deck and press “Join as player”")).to_be_visible()
