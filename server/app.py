@@ -51,7 +51,7 @@ from server.sessions import SessionDesk, _SessionRecord
 from server.status import Activity, Gauges
 from server.store import Store
 from server.store.records import AbortGame, AppendAction
-from server.store.writer import StoreWriter
+from server.store.writer import StoreUnwritableError, StoreWriter
 from server.transport.batch import FEED_WAKE, FLUSH, Batcher
 from server.view.wire import with_request_id
 
@@ -131,6 +131,9 @@ CLOSE_INTERNAL = 1011  # RFC 6455: an unexpected condition (an incident id is lo
 #: What a demo deck's name looks like (anything else is read as a deck list).
 _DEMO_NAME = re.compile(r"[a-z][a-z0-9-]*")
 CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the message rate
+#: RFC 6455 "try again later" (as CLOSE_TOO_SLOW): a Hello or Resume the store couldn't
+#: record (a full disk: server.store.health); the reason says so.
+CLOSE_STORE = 1013
 #: Longest wait for a room's answer to a join or resume, even for a closing connection.
 SETTLE_SECONDS = 30.0
 
@@ -279,6 +282,7 @@ class App:
         nursery.start_soon(self.session_desk.sweep, name="session-sweeper")
         nursery.start_soon(self.relay.run, name="spectator-relay")
         nursery.start_soon(self.writer.watch_load, name="store-load")
+        nursery.start_soon(self.writer.watch_health, name="store-health")
         #: Connections opened and actions played, for the status line (server.status).
         self.activity = Activity()
         #: Spectators' joins take turns here: games first (server.rooms.admission).
@@ -429,7 +433,7 @@ class App:
                 record.conn = None
                 self.session_desk.forget_if_idle(record)
         if conn.close_code:
-            if conn.close_code == CLOSE_TOO_SLOW:
+            if conn.close_code == CLOSE_TOO_SLOW and "too slow" in conn.close_reason:
                 self.refusals.note("slow", conn.address)
             with trio.move_on_after(1):
                 await sock.close(conn.close_code, conn.close_reason)
@@ -466,7 +470,21 @@ class App:
             except SessionError as exc:
                 conn.reply(error_bytes(exc.code, exc.message, exc.request_id))
                 continue
-            await self._dispatch(conn, rid, request)
+            try:
+                await self._dispatch(conn, rid, request)
+            except StoreUnwritableError as exc:
+                # Nothing was written, and nothing about it was sent. The store's condition
+                # is logged once (server.store.health); the client is told in words. A
+                # session it couldn't record (Hello, Resume: its token would not survive a
+                # restart) is not begun: the connection closes, and the client comes back.
+                conn.reply(error_bytes(mpb.ERROR_CODE_INTERNAL, _store_refusal(exc), rid))
+                if isinstance(request, req.Hello | req.Resume):
+                    for _ in range(100):  # the answer goes out before the close (1 s)
+                        if conn.writer_idle or conn.direct is not None:
+                            break
+                        await trio.sleep(0.01)
+                    conn.close(CLOSE_STORE, _store_refusal(exc))
+                    return
 
     async def _dispatch(self, conn: _Connection, rid: int, request: req.Request) -> None:
         """Answer a session or lobby request here; hand a game request to the connection's
@@ -754,3 +772,9 @@ class App:
                 await host.submit(cmd.Leave(conn.conn_id, rid)).wait()
         await self._record_place(conn, record)
         conn.spectating = False
+
+def _store_refusal(exc: StoreUnwritableError) -> str:
+    """What a client is told of a request the store couldn't record (a close reason too:
+    at most 123 bytes)."""
+    return f"the server can't save anything now ({exc.reason[:40]}): nothing was done; " \
+           f"try again later"

@@ -148,8 +148,9 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                     registry = registry_for(app, lambda: links, monitor)
                     metrics_host, metrics_port = metrics
                     try:
-                        scraped = await nursery.start(serve_metrics, registry, metrics_host,
-                                                      metrics_port)
+                        scraped = await nursery.start(partial(
+                            serve_metrics, registry, metrics_host, metrics_port,
+                            trouble=app.writer.writes.describe))
                     except OSError as exc:
                         raise ServeStartError(f"can't listen for metrics on {metrics_host}:"
                                               f"{metrics_port}: {exc.strerror or exc}"

@@ -83,6 +83,14 @@ class AppCollector(Collector):
         yield GaugeMetricFamily("manawire_store_writes_waiting", "Writes waiting for the "
                                 "store's writer thread now: a room sends nothing of an "
                                 "action before it is durable.", value=writer.waiting)
+        yield GaugeMetricFamily("manawire_store_writable", "Whether the store can be "
+                                "written (0: its last write failed -- a full disk, an I/O "
+                                "error, a read-only file system; /healthz answers 503 and "
+                                "the log says why).", value=0.0 if writer.writes.down else 1.0)
+        yield CounterMetricFamily("manawire_store_failed_writes", "Store writes refused "
+                                  "because the store couldn't be written (each a client's "
+                                  "request or a room's action refused, or a probe).",
+                                  value=writer.writes.failures)
         info = GaugeMetricFamily("manawire_build_info", "The server's version (always 1).",
                                  labels=["version"])
         info.add_metric([server.__version__], 1.0)

@@ -29,7 +29,7 @@ from server.rooms.pump import RoomHost
 from server.rooms.room import FORMAT_WIRE
 from server.rooms.session import error_bytes
 from server.store.records import RoomSettings
-from server.store.writer import StoreClosedError, StoreWriter
+from server.store.writer import StoreClosedError, StoreUnwritableError, StoreWriter
 
 if TYPE_CHECKING:
     from server.app import _Connection
@@ -160,5 +160,7 @@ class QuickMatchDesk:
         finally:
             conn.queued = None
         if out is not None and out.accepted:
-            with contextlib.suppress(StoreClosedError):
+            # (A store that can't be written -- logged once -- loses the place, not the
+            # seat: the players after this one are seated all the same.)
+            with contextlib.suppress(StoreClosedError, StoreUnwritableError):
                 await self.writer.write([record.row()])

@@ -54,7 +54,7 @@ from server.rooms.lobby import Lobby
 from server.rooms.pump import RoomHost
 from server.rooms.session import PROTOCOL_VERSION, error_bytes
 from server.store.records import DropSession, PutSession, SessionRow, StoreOp, secret_hash
-from server.store.writer import StoreClosedError, StoreWriter
+from server.store.writer import StoreClosedError, StoreUnwritableError, StoreWriter
 
 if TYPE_CHECKING:
     from server.app import Limits, _Connection
@@ -245,6 +245,8 @@ class SessionDesk:
             await self.writer.write(ops)
         except StoreClosedError:
             return  # shutting down: the next start forgets them
+        except StoreUnwritableError:
+            return  # (the store's condition is logged once; the next sweep tries again)
         except sqlite3.Error as exc:
             log.warning("store: unused guest accounts could not be deleted (%s); the next "
                         "start deletes them", exc)
@@ -302,6 +304,8 @@ class SessionDesk:
             await self.writer.write([DropSession(session_id)])
         except StoreClosedError:
             pass  # shutting down: recovery prunes it
+        except StoreUnwritableError:
+            pass  # (the store's condition is logged once; a start prunes the row)
         except sqlite3.Error as exc:
             log.warning("store: a session's row could not be deleted (%s); a start a day "
                         "later prunes it", exc)

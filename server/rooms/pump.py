@@ -44,7 +44,7 @@ from server.rooms.relay import FeedSink
 from server.rooms.room import Room
 from server.rooms.session import error_bytes
 from server.store.records import AbortGame
-from server.store.writer import StoreWriter
+from server.store.writer import StoreUnwritableError, StoreWriter
 
 log = logging.getLogger("manawire.room")
 
@@ -326,6 +326,9 @@ class RoomHost:
                 ticket.finish(None)
 
     async def _fail(self, command: Command, ticket: Ticket | None, exc: Exception) -> None:
+        if isinstance(exc, StoreUnwritableError):
+            self._unstored(ticket, exc)
+            return
         incident = new_incident("room")
         trace = "".join(traceback.format_exception(exc))
         self.failed = incident
@@ -349,7 +352,36 @@ class RoomHost:
         self._drain()
         self._closed(self)
         if self.room.game is not None:
-            try:
-                await self.writer.write([AbortGame(self.room_id, f"incident {incident}\n{trace}")])
-            except Exception:
-                log.exception("room %s: could not mark the game aborted", self.room_id)
+            # (A store that can't be written now records it once it can: until then, a
+            # stop reloads the game at the next start as it was last stored.)
+            await self.writer.write_when_possible(
+                [AbortGame(self.room_id, f"incident {incident}\n{trace}")],
+                f"room {self.room_id}'s failure (incident {incident})")
+
+    def _unstored(self, ticket: Ticket | None, exc: StoreUnwritableError) -> None:
+        """The room's last action couldn't be stored: the store can't be written (a full
+        disk; logged once by the writer). Nothing about it left (invariant 6), so the room
+        stops as a restart freezes it: its game stays stored as of its last stored action,
+        not aborted, and is reloaded at the server's next start; its members are told so."""
+        self.failed = "unstored"
+        log.warning("room %s stopped: its last action couldn't be stored (%s); its game is "
+                    "kept as last stored and is reloaded at the next start", self.room_id,
+                    exc.reason)
+        conns = self.room.connections()
+        self.room.closed = True
+        self._send.close()
+        self.relay.close_room(self.room_id)
+        message = error_bytes(
+            mpb.ERROR_CODE_INTERNAL,
+            f"the server can't save anything now ({exc.reason}), so this room stopped "
+            f"before the last action took effect: its game, as last saved, comes back when "
+            f"the server restarts", 0)
+        closed = mpb.ServerMessage(room_closed=mpb.RoomClosed(
+            room_id=self.room_id, reason=f"the server can't save games now ({exc.reason})")
+        ).SerializeToString()
+        self._deliver([(conn, data) for conn in conns for data in (message, closed)])
+        self._released(self, conns)
+        if ticket is not None:
+            ticket.finish(None)
+        self._drain()
+        self._closed(self)

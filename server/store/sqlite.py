@@ -20,6 +20,7 @@ at the cost of one fsync per transaction.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sqlite3
@@ -246,10 +247,31 @@ class Store:
                     self._perform(op)
                 if actions:
                     self._append_actions(actions)
+                db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                # SQLite may have rolled it back itself (a full disk, an I/O error): then
+                # there is nothing to roll back, and the error to tell is the first one.
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
                 raise
-            db.execute("COMMIT")
+
+    def probe(self) -> None:
+        """Make a write that changes nothing (the database header's ``user_version``, set
+        to what it is): whether the store can be written now (raises what SQLite raised;
+        :meth:`server.store.writer.StoreWriter.watch_health`)."""
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                version = int(db.execute("PRAGMA user_version").fetchone()[0])
+                db.execute(f"PRAGMA user_version = {version}")
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                raise
 
     def _append_actions(self, ops: Sequence[AppendAction]) -> None:
         """Insert the actions' rows with one statement per :data:`_ROWS_PER_INSERT` rows,

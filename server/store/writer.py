@@ -26,6 +26,12 @@ latest version and sixteen at a time, in transactions of their own: a crowd foll
 game into its next room leaves and joins within milliseconds, and writing each of those
 rows as it came took the thread ~10 us a row of the CPU the event loop needs (a server
 pinned to one core shares it between both) while the games went on.
+
+A store that can't be written (a full disk, a disk I/O error, a read-only file system:
+:mod:`server.store.health`) fails each write with :class:`StoreUnwritableError` and nothing
+else: the condition is logged once (and reminded), shown by :attr:`StoreWriter.writes`, and
+while it lasts a write is tried every :data:`PROBE_SECONDS` (:meth:`StoreWriter.watch_health`)
+so the server learns that writing works again even when nobody asks it to write.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from server.store.health import Condition, StoreUnwritableError, cant_write
 from server.store.records import DropSession, PutSession, StoreOp
 from server.store.sqlite import Checkpointer, Store
 
@@ -78,10 +85,14 @@ GROUPING = 1.5
 PROBE_EVERY = 64
 #: Seconds between two samples of the event loop's load (:meth:`StoreWriter.watch_load`).
 LOAD_SECONDS = 0.01
+#: Seconds between two probes of a store that can't be written (:meth:`StoreWriter.watch_health`).
+PROBE_SECONDS = 2.0
 #: Queued to have the thread write the places pending in :data:`PLACE_SECONDS`.
 _PLACES = "places"
 
 log = logging.getLogger("manawire.store")
+
+__all__ = ["StoreClosedError", "StoreUnwritableError", "StoreWriter"]
 
 
 class StoreClosedError(RuntimeError):
@@ -157,6 +168,12 @@ class StoreWriter:
         self._log_full = threading.Event()
         self._stop_checkpoints = threading.Event()
         self._checkpoint_thread: threading.Thread | None = None
+        #: Whether writes work (:mod:`server.store.health`): failed writes, since when and
+        #: why; and the same for the background checkpoints.
+        self.writes = Condition("writes", "writing works")
+        self.checkpoint_state = Condition("checkpoints", "checkpoints work")
+        #: Writes tried so far (the probes go when none was since the last probe's turn).
+        self._tried = 0
         if not inline:
             self._thread.start()
             checkpointer = store.checkpoint_elsewhere()
@@ -168,32 +185,106 @@ class StoreWriter:
 
     async def write(self, ops: Sequence[StoreOp]) -> None:
         """Commit ``ops`` (in order, all or nothing); return once they are durable.
-        Raises what the database raised, or :class:`StoreClosedError`."""
+        Raises :class:`StoreUnwritableError` if the store can't be written now (nothing was
+        written), what else the database raised, or :class:`StoreClosedError`."""
         if not ops:
             return
         if self._closed:
             raise StoreClosedError("the store is closed")
         if self._places:  # a place pending for a session these ops write goes before them
             ops = [*self._claim_places(ops), *ops]
+        self._tried += 1
         if self.inline:
             began = time.perf_counter()
-            self.store.apply(ops)
+            try:
+                self.store.apply(ops)
+            except sqlite3.Error as exc:
+                raise self._failed(exc) from exc
+            self.writes.succeeded()
             self.commit_seconds += time.perf_counter() - began
             self.commits += 1
             self.batches += 1
             await trio.lowlevel.checkpoint()
             return
         # (A log grown past its limit: to the thread, which starts it over after the commit.)
-        if self.on_loop and self._in_hand == 0 and not self._log_full.is_set() and \
-                self._loop_may_commit() and self._commit_on_loop(ops):
-            return  # (no yield: the room goes on to send what the write let out)
+        try:
+            if self.on_loop and self._in_hand == 0 and not self._log_full.is_set() and \
+                    self._loop_may_commit() and self._commit_on_loop(ops):
+                return  # (no yield: the room goes on to send what the write let out)
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from exc
         batch = _Batch(ops, trio.lowlevel.current_trio_token())
         with self._count_lock:
             self._in_hand += 1
         self._queue.put(batch)
         await batch.done.wait()
         if batch.error is not None:
+            if cant_write(batch.error):  # (the thread noted it)
+                raise StoreUnwritableError(str(batch.error)) from batch.error
             raise batch.error
+
+    async def write_when_possible(self, ops: Sequence[StoreOp], what: str,
+                                  retry_seconds: float = PROBE_SECONDS) -> None:
+        """:meth:`write` ``ops`` (``what`` they record, for the log), waiting as long as the
+        store can't be written and trying again every ``retry_seconds``: for a record that
+        must not be lost while the server runs (a failed room's end). Other failures, and a
+        writer closed meanwhile, are logged, not raised."""
+        said = False
+        while True:
+            try:
+                await self.write(ops)
+            except StoreUnwritableError as exc:
+                if not said:
+                    said = True
+                    log.warning("store: %s can't be recorded now (%s); it is recorded once "
+                                "writing works again", what, exc.reason)
+                await trio.sleep(retry_seconds)
+                continue
+            except StoreClosedError:
+                log.warning("store: %s was not recorded: the store closed first", what)
+            except Exception:
+                log.exception("store: %s could not be recorded", what)
+            else:
+                if said:
+                    log.warning("store: %s is recorded now", what)
+            return
+
+    def _failed(self, exc: sqlite3.Error) -> sqlite3.Error:
+        """Note a failed write; what to raise for it."""
+        if not cant_write(exc):
+            return exc
+        self.writes.failed(exc)
+        return StoreUnwritableError(str(exc))
+
+    @property
+    def writable(self) -> bool:
+        """Whether the last write worked (or none failed since)."""
+        return not self.writes.down
+
+    async def watch_health(self, probe_seconds: float = PROBE_SECONDS) -> None:
+        """While writes fail (:attr:`writes`), try one every ``probe_seconds`` when nobody
+        else did -- a write that changes nothing (:meth:`Store.probe
+        <server.store.sqlite.Store.probe>`) -- so the server sees writing work again, and
+        says so, without waiting for a client. Run it as a task of the event loop that
+        writes; it runs until cancelled."""
+        tried = self._tried
+        while True:
+            await trio.sleep(probe_seconds)
+            if not self.writes.down or self._closed or self._tried != tried:
+                tried = self._tried  # (someone else's write tried it meanwhile)
+                continue
+            try:
+                if self.inline:
+                    self._probe_write()
+                else:
+                    await trio.to_thread.run_sync(self._probe_write)
+            except sqlite3.Error as exc:
+                self._failed(exc)
+
+    def _probe_write(self) -> None:
+        with self._commit_lock:
+            self.store.probe()
+        self.writes.succeeded()
 
     @property
     def waiting(self) -> int:
@@ -238,6 +329,7 @@ class StoreWriter:
             began = time.perf_counter()
             if not self.store.apply_unless_busy(ops):
                 return False
+            self.writes.succeeded()
             self.commit_seconds += time.perf_counter() - began
             self.commits += 1
             self.batches += 1
@@ -257,6 +349,7 @@ class StoreWriter:
             raise StoreClosedError("the store is closed")
         if self.inline:
             group = [_Batch([row], None)]
+            self._tried += 1
             with self._commit_lock:
                 self._commit(group)
             self._settle(group)
@@ -302,9 +395,10 @@ class StoreWriter:
             while not self._stop_checkpoints.wait(self.checkpoint_seconds):
                 try:
                     frames = checkpointer.passive()
-                except sqlite3.Error:
-                    log.exception("store: a checkpoint failed (the next one tries again)")
+                except sqlite3.Error as exc:  # (said once, and when they work again)
+                    self.checkpoint_state.failed(exc)
                     continue
+                self.checkpoint_state.succeeded()
                 self.checkpoints += 1
                 if frames > self.max_log_frames:
                     self._log_full.set()
@@ -358,8 +452,11 @@ class StoreWriter:
         self._log_full.clear()
         try:
             self.store.restart_log()
-        except sqlite3.Error:
-            log.exception("store: the log could not be started over (tried again later)")
+        except sqlite3.Error as exc:
+            if cant_write(exc):  # (the checkpoints and writes say so)
+                log.debug("store: the log could not be started over: %s", exc)
+            else:
+                log.exception("store: the log could not be started over (tried again later)")
             return
         self.restarts += 1
 
@@ -367,13 +464,17 @@ class StoreWriter:
         began = time.perf_counter()
         try:
             self.store.apply([op for batch in group for op in batch.ops])
+            self.writes.succeeded()
         except Exception:
             # One bad batch must not fail the others: retry each alone to find it.
             for batch in group:
                 try:
                     self.store.apply(batch.ops)
+                    self.writes.succeeded()
                 except Exception as exc:
                     batch.error = exc
+                    if cant_write(exc):
+                        self.writes.failed(exc)
         self.commit_seconds += time.perf_counter() - began
         self.commits += 1
         self.batches += len(group)
@@ -387,7 +488,10 @@ class StoreWriter:
                 self._in_hand -= waited
         for batch in group:
             if batch.token is None:  # a place: nobody waits; a failure is only logged
-                if batch.error is not None:
+                if batch.error is not None and cant_write(batch.error):
+                    log.debug("store: %d record(s) nobody waited for could not be written: "
+                              "%s", len(batch.ops), batch.error)  # (said once: writes)
+                elif batch.error is not None:
                     log.error("store: %d record(s) nobody waited for could not be written",
                               len(batch.ops), exc_info=batch.error)
                 continue

@@ -1,14 +1,16 @@
 """The metrics port (``manawire serve --metrics-port P``; README.md, "Monitoring"): plain
 HTTP answered by websockets' own HTTP handling, as the web client's files are, on the
 server's event loop. ``GET /metrics`` answers the Prometheus text format of a registry
-(:mod:`server.metrics`); ``GET /healthz`` answers ``ok`` while the server runs (a liveness
-probe); any other path is 404, any other method 405. Every request is answered, so no
+(:mod:`server.metrics`); ``GET /healthz`` answers ``ok`` while the server runs and can
+write its store, else 503 with a line saying why (a liveness probe); any other path is 404,
+any other method 405. Every request is answered, so no
 WebSocket is ever opened here."""
 
 from __future__ import annotations
 
 import email.utils
 import http
+from collections.abc import Callable
 
 import trio
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
@@ -31,8 +33,10 @@ def _response(status: http.HTTPStatus, body: bytes, content_type: str) -> Respon
     return Response(status.value, status.phrase, headers, body)
 
 
-def answer(registry: CollectorRegistry, request: Request) -> Response:
-    """The answer to one HTTP request to the metrics port."""
+def answer(registry: CollectorRegistry, request: Request,
+           trouble: Callable[[], str] | None = None) -> Response:
+    """The answer to one HTTP request to the metrics port; ``trouble`` says what keeps the
+    server from serving ("": nothing; then /healthz answers ok)."""
     path = request.path.partition("?")[0]
     if request.method != "GET":
         return _response(http.HTTPStatus.METHOD_NOT_ALLOWED, b"GET only\n",
@@ -40,6 +44,10 @@ def answer(registry: CollectorRegistry, request: Request) -> Response:
     if path == METRICS_PATH:
         return _response(http.HTTPStatus.OK, generate_latest(registry), CONTENT_TYPE_LATEST)
     if path == HEALTH_PATH:
+        why = trouble() if trouble is not None else ""
+        if why:
+            return _response(http.HTTPStatus.SERVICE_UNAVAILABLE, f"{why}\n".encode(),
+                             "text/plain; charset=utf-8")
         return _response(http.HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
     return _response(http.HTTPStatus.NOT_FOUND,
                      f"not found: metrics are at {METRICS_PATH}\n".encode(),
@@ -47,13 +55,14 @@ def answer(registry: CollectorRegistry, request: Request) -> Response:
 
 
 async def serve_metrics(registry: CollectorRegistry, host: str, port: int,
-                        task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED
-                        ) -> None:
+                        task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
+                        *, trouble: Callable[[], str] | None = None) -> None:
     """Answer HTTP requests for ``registry``'s metrics on ``host:port`` until cancelled
-    (reports the Server). No WebSocket is ever opened: every request is answered."""
+    (reports the Server); ``trouble``: see :func:`answer`. No WebSocket is ever opened:
+    every request is answered."""
 
     def process_request(_connection: ServerConnection, request: Request) -> Response:
-        return answer(registry, request)
+        return answer(registry, request, trouble)
 
     async def never(_connection: ServerConnection) -> None:  # pragma: no cover
         raise AssertionError("every request is answered by process_request")
