@@ -44,7 +44,7 @@ from server.rooms.lobby import MAX_ROOMS, Lobby
 from server.rooms.pump import RoomGoneError, RoomHost, Ticket
 from server.rooms.relay import Relay
 from server.rooms.replaying import ReplayRunner
-from server.rooms.room import RoomConfig
+from server.rooms.room import Room, RoomConfig
 from server.rooms.session import Session, SessionError, error_bytes, request_id_of
 from server.sending import ImmediateSocket, SendNow, Socket, SocketClosed, Writers
 from server.sessions import SessionDesk, _SessionRecord
@@ -275,7 +275,8 @@ class App:
         self._ids = itertools.count(1)
         self.replay_desk = ReplayDesk(store, max_replays=self.limits.max_replays,
                                       max_per_address=self.limits.max_replays_per_address,
-                                      outbox_size=self.limits.outbox_size)
+                                      outbox_size=self.limits.outbox_size,
+                                      live_room=self._live_room)
         self.stopping = False
         self.writers = Writers(self.limits.send_timeout, self.relay.take, self._too_slow)
         nursery.start_soon(self.writers.watch, name="send-watchdog")
@@ -380,6 +381,11 @@ class App:
         conn = self.conns.get(conn_id)
         if conn is not None:
             conn.close(CLOSE_TOO_SLOW, "spectator too slow: fell behind its stream")
+
+    def _live_room(self, room_id: str) -> Room | None:
+        """The room of that id while it is live (its host's room; None: none)."""
+        host = self.lobby.hosts.get(room_id)
+        return None if host is None else host.room
 
     def _released(self, host: RoomHost, conns: list[ConnId]) -> None:
         for conn_id in conns:

@@ -33,7 +33,7 @@ action or result that differs named) rather than shown.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -126,13 +126,16 @@ def replayable(record: GameRecord) -> ReplayError | None:
 
 
 def replay_problem(record: GameRecord, account_id: str, viewer: int,
-                   invite_code: str = "", now: float = 0.0) -> ReplayError | None:
+                   invite_code: str = "", now: float = 0.0, *,
+                   showing: Showing | None = None) -> ReplayError | None:
     """Why ``account_id`` may not replay ``record`` as ``viewer`` (None: it may): who may
     (:func:`access_problem`), asked first -- so that someone who may not learns nothing of
     how far the game has come (a delayed tier's viewers would learn it had ended) -- then
     whether it can be replayed (:func:`replayable`: only once it finished). ``now``: the
-    wall clock (``time.time()``), for a delayed tier's audience."""
-    return access_problem(record, account_id, viewer, invite_code, now) or replayable(record)
+    wall clock (``time.time()``), for a delayed tier's audience (and ``showing``, whether a
+    tier of the game's room, live, still has actions of it to show)."""
+    return access_problem(record, account_id, viewer, invite_code, now, showing=showing) or \
+        replayable(record)
 
 
 def _invited(record: GameRecord, invite_code: str) -> bool:
@@ -141,33 +144,45 @@ def _invited(record: GameRecord, invite_code: str) -> bool:
         hmac.compare_digest(secret_hash(invite_code), record.settings.invite_hash)
 
 
-def _tier_delay(record: GameRecord, account_id: str, viewer: int, invite_code: str
-                ) -> float | None:
-    """The least delay of the room's delayed spectator tiers that show ``viewer``'s view
-    class to ``account_id`` (protocol/README.md, "Spectator tiers": one that names the
-    account, or admits the invite code given); None: no tier does."""
+def _admitting(record: GameRecord, account_id: str, viewer: int, invite_code: str
+               ) -> list[tuple[int, float]]:
+    """The room's delayed spectator tiers that show ``viewer``'s view class to
+    ``account_id`` (protocol/README.md, "Spectator tiers": one that names the account, or
+    admits the invite code given): each one's index in the room's settings and its delay."""
     kinds = {PUBLIC: TierKind.PUBLIC, EVERY_HAND: TierKind.OMNISCIENT}
-    delays = [tier.delay_seconds for tier in record.settings.tiers
-              if tier.kind is kinds.get(viewer, TierKind.PLAYER)
-              and (tier.kind is not TierKind.PLAYER or tier.seat == viewer)
-              and ((account_id and any(a == account_id for a, _n in tier.accounts))
-                   or (tier.invite and _invited(record, invite_code)))]
-    return min(delays, default=None)
+    return [(n, tier.delay_seconds) for n, tier in enumerate(record.settings.tiers)
+            if tier.kind is kinds.get(viewer, TierKind.PLAYER)
+            and (tier.kind is not TierKind.PLAYER or tier.seat == viewer)
+            and ((account_id and any(a == account_id for a, _n in tier.accounts))
+                 or (tier.invite and _invited(record, invite_code)))]
 
 
-def _tier_shown(record: GameRecord, delay: float, now: float) -> ReplayError | None:
-    """Whether a tier ``delay`` seconds behind has shown the whole game by ``now`` (its end
-    plus its delay): a replay must tell the tier's audience nothing the tier hadn't yet, so
-    until then the answer is the same whether or not the game has ended."""
-    if record.finished is not None and now >= record.finished + delay:
+#: Whether tier ``n`` (its index in the room's settings) of the game's room, live, still has
+#: actions of the game to show (None, or always False: the room is gone).
+Showing = Callable[[int], bool]
+
+
+def _tier_shown(record: GameRecord, admitting: list[tuple[int, float]], now: float,
+                showing: Showing | None) -> ReplayError | None:
+    """Whether one of the ``admitting`` tiers has shown the whole game by ``now``: its end
+    plus the tier's delay has passed -- and, its room still live, the tier has shown the
+    game's last action (a busy server lets its tiers fall behind their delay: ``showing``):
+    a replay must tell the tier's audience nothing the tier hadn't yet, so until then the
+    answer is the same whether or not the game has ended."""
+    finished = record.finished
+    if finished is not None and any(now >= finished + delay
+                                    and (showing is None or not showing(n))
+                                    for n, delay in admitting):
         return None
+    least = min(delay for _n, delay in admitting)
     return ReplayError(mpb.ERROR_CODE_NOT_READY,
                        f"its replay as the delayed tier's audience saw it opens once the tier "
-                       f"has shown the whole game: {delay:g} s after it ends")
+                       f"has shown the whole game: {least:g} s after it ends")
 
 
 def access_problem(record: GameRecord, account_id: str, viewer: int,
-                   invite_code: str = "", now: float = 0.0) -> ReplayError | None:
+                   invite_code: str = "", now: float = 0.0, *,
+                   showing: Showing | None = None) -> ReplayError | None:
     """Why ``account_id`` may not replay ``record`` as ``viewer``, however far it has come
     (None: it may, once it is finished). Needs only the game's record, not its actions.
 
@@ -178,7 +193,8 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
     - omniscient (:data:`OMNISCIENT`): only the game's players;
     - and public, a seat or every hand: the audience of a delayed tier of the room showing
       that class (named in it, or with the invite code if it takes it), once the tier has
-      shown the whole game (:func:`_tier_delay`, :func:`_tier_shown`).
+      shown the whole game (:func:`_admitting`, :func:`_tier_shown`; ``showing``: whether
+      a tier of the room, live, still has actions of the game to show).
 
     The one place these rules live.
     """
@@ -193,9 +209,9 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
             return None
         if spectate is Spectate.INVITE and _invited(record, invite_code):
             return None
-        delay = _tier_delay(record, account_id, viewer, invite_code)
-        if delay is not None:
-            return _tier_shown(record, delay, now)
+        admitting = _admitting(record, account_id, viewer, invite_code)
+        if admitting:
+            return _tier_shown(record, admitting, now, showing)
         return ReplayError(mpb.ERROR_CODE_FORBIDDEN,
                            "this room allowed no spectators: its public replay is its players'"
                            if spectate is Spectate.NONE else
@@ -208,8 +224,8 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
     if viewer == EVERY_HAND:
         if player:
             return None
-        delay = _tier_delay(record, account_id, viewer, invite_code)
-        return _tier_shown(record, delay, now) if delay is not None else ReplayError(
+        admitting = _admitting(record, account_id, viewer, invite_code)
+        return _tier_shown(record, admitting, now, showing) if admitting else ReplayError(
             mpb.ERROR_CODE_FORBIDDEN, "only the game's players, and the audience of its "
                                       "every-hand spectator tier, may replay it with every hand")
     if not 0 <= viewer < players:
@@ -220,8 +236,9 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
             if player else _seat_forbidden(viewer)
     if account_id and accounts[viewer] == account_id:
         return None
-    delay = _tier_delay(record, account_id, viewer, invite_code)
-    return _tier_shown(record, delay, now) if delay is not None else _seat_forbidden(viewer)
+    admitting = _admitting(record, account_id, viewer, invite_code)
+    return _tier_shown(record, admitting, now, showing) if admitting \
+        else _seat_forbidden(viewer)
 
 
 def _seat_forbidden(viewer: int) -> ReplayError:

@@ -33,6 +33,7 @@ log = logging.getLogger("manawire")
 
 if TYPE_CHECKING:
     from server.app import _Connection
+    from server.rooms.room import Room
     from server.sessions import _SessionRecord
 
 
@@ -40,8 +41,12 @@ class ReplayDesk:
     """Starts and steers the replays of this server's connections."""
 
     def __init__(self, store: Store, *, max_replays: int, outbox_size: int,
-                 max_per_address: int = 4) -> None:
+                 max_per_address: int = 4,
+                 live_room: Callable[[str], Room | None] = lambda room_id: None) -> None:
         self.store = store
+        #: The live room of that id (None: none), asked whether its delayed tiers have shown
+        #: a game yet (:meth:`Room.tier_showing`).
+        self.live_room = live_room
         self.max_replays = max_replays
         self.max_per_address = max_per_address
         self.outbox_size = outbox_size
@@ -121,8 +126,12 @@ class ReplayDesk:
                        else error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                         f"no stored game {request.room_id!r}", rid))
             return False
-        problem = replay_problem(header, account, request.viewer, request.invite_code,
-                                 time.time())
+        room_id, _, number = request.room_id.partition(".")
+        live = self.live_room(room_id)
+        game_number = int(number) if number.isdigit() else 1
+        problem = replay_problem(
+            header, account, request.viewer, request.invite_code, time.time(),
+            showing=None if live is None else lambda tier: live.tier_showing(tier, game_number))
         if problem is not None:
             conn.reply(error_bytes(problem.code, problem.message, rid))
             return False

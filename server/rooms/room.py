@@ -266,6 +266,12 @@ class Room:
         """When the room's game (of a match, the match) ended (None: it hasn't)."""
         return self._finished_at if self.finished else None
 
+    def tier_showing(self, tier: int, game_number: int) -> bool:
+        """Whether delayed spectator tier ``tier`` (its index in the room's settings) still
+        has something of game ``game_number`` of the match to show (a busy server lets its
+        tiers fall behind their delay: its audience's replay waits for it)."""
+        return 0 <= tier < len(self.delayed) and self.delayed[tier].holds_game(game_number)
+
     @property
     def still_shown(self) -> bool:
         """Whether a delayed spectator tier still has actions of it to show."""

@@ -104,6 +104,11 @@ class DelayedClass:
         """Live actions not shown yet."""
         return len(self._held)
 
+    def holds_game(self, game_number: int) -> bool:
+        """Whether something of game ``game_number`` of the match (or of an earlier one) is
+        still to be shown: its actions, its end's announcement."""
+        return bool(self._held) and self._held[0].game <= game_number
+
     def hold(self, seat: int, action: Action, now: float, turn: int) -> None:
         """The live game applied ``action`` at ``now`` and is at ``turn`` after it."""
         self._held.append(_Held(seat, action, now, turn, self._live_game))

@@ -17,6 +17,7 @@ from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, Zone, apply, new_game
+from server.replay import replay_problem
 from server.rooms import lobby as lobby_module
 from server.rooms.commands import (
     Act,
@@ -571,3 +572,83 @@ def test_a_player_join_doesnt_say_the_game_is_over_before_the_delayed_tier_does(
     assert join_as_player(23, INVITE) == [mpb.ERROR_CODE_GAME_OVER]
     if private:
         assert join_as_player(24, "") == [mpb.ERROR_CODE_FORBIDDEN]
+
+
+def test_a_tiers_audience_replays_the_game_only_once_the_tier_has_shown_it_though_behind(
+) -> None:
+    """A busy server lets a tier fall behind its delay: its audience could replay the whole
+    game -- its end included -- while the tier still showed its last seconds (an attacker
+    saw the replay open 2.6 to 20 s early under load). While the room is live, the replay
+    waits for the tier to have shown the game's last action."""
+    tier = SpectatorTier(TierKind.PUBLIC, delay_seconds=0.3, accounts=((WATCHER, "w"),))
+    d = Driver(Room("r1", "tiers", 2, 0.0, RoomConfig(linger_seconds=600.0),
+                    settings=RoomSettings(spectate=Spectate.NONE, tiers=(tier,))))
+    watch(d, 9, 1)
+    start(d)
+    room = d.room
+    rng = random.Random(5)
+    for _ in range(30):  # (played straight on the room: the Driver would show them at once)
+        game = room.game
+        assert game is not None and game.pending is not None
+        room.handle(Act(seat_conn(d, game.pending.seat), 0, game.pending.prompt_id,
+                        rng.randrange(len(game.pending.options)),
+                        room.classes[game.pending.seat].stream.state_id), d.now)
+    room.handle(ConcedeGame(seat_conn(d, 0), 0), d.now)
+    record = GameRecord("r1", "tiers", b"s" * 32, [("A", "", ""), ("B", "", "")], [],
+                        {"winners": [1]}, accounts=("a1", "a2"),
+                        settings=RoomSettings(spectate=Spectate.NONE, tiers=(tier,)),
+                        finished=d.now)
+
+    def problem(now: float) -> int | None:
+        found = replay_problem(record, WATCHER, SPECTATOR, "", now,
+                               showing=lambda n: room.tier_showing(n, 1))
+        return None if found is None else found.code
+
+    assert room.delayed[0].held > 0 and room.tier_showing(0, 1) and room.tier_showing(0, 2)
+    # Long past the end plus the delay, but the tier is behind: not yet, as before the end.
+    assert problem(d.now + 100.0) == mpb.ERROR_CODE_NOT_READY
+    assert replay_problem(record, WATCHER, SPECTATOR, "", d.now + 100.0) is None  # (gone)
+    d.now += 100.0
+    d.do(Tick())  # the tier shows everything it held
+    assert room.delayed[0].held == 0 and not room.tier_showing(0, 1)
+    assert problem(d.now) is None
+    assert not room.tier_showing(5, 1)  # (no such tier)
+
+
+async def test_the_replay_desk_asks_the_live_room_whether_its_tier_has_shown_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """(The wiring of the test above: the server's replay desk asks the game's room, while it
+    is live, whether the audience's tier is still showing the game.)"""
+    showing = True
+    monkeypatch.setattr(Room, "tier_showing", lambda self, tier, game: showing)
+    with trio.fail_after(60):
+        async with running_app(tmp_path) as app:
+            a, b, w = MemorySocket(), MemorySocket(), MemorySocket()
+            name = ""
+            for sock, who in ((a, "Ann"), (b, "Bob"), (w, "Wes")):
+                app.lobby.nursery.start_soon(app.handle_connection, sock)
+                name = (await sock.request(**_hello(who))).welcome.account.name
+            created = await a.request(create_room=mpb.CreateRoom(
+                name="t", spectate=mpb.SPECTATE_NONE, tiers=[mpb.SpectatorTier(
+                    kind=mpb.TIER_KIND_PUBLIC, delay_seconds=1, accounts=[name])]))
+            room_id = created.room_created.room.room_id
+            for sock in (a, b):
+                await sock.request(join_room=mpb.JoinRoom(room_id=room_id,
+                                                          role=mpb.ROLE_PLAYER))
+            await a.to_server.send(
+                mpb.ClientMessage(concede=mpb.ConcedeGame()).SerializeToString())
+            for _ in range(1000):  # (the end recorded)
+                if app.store.load_game(room_id, actions=False).finished is not None:
+                    break
+                await trio.sleep(0.01)
+            await trio.sleep(1.1)  # (past the end plus the tier's delay, on the wall clock)
+            assert room_id in app.lobby.hosts  # (live: the room lingers)
+
+            async def replay() -> int:
+                got = await w.request(replay=mpb.ReplayRequest(room_id=room_id, public=True,
+                                                               paused=True))
+                return got.error.code if got.HasField("error") else -1
+
+            assert await replay() == mpb.ERROR_CODE_NOT_READY
+            showing = False
+            assert await replay() == -1
