@@ -483,3 +483,84 @@ async def test_back_in_a_match_the_invite_and_the_deck_to_sideboard_are_there(
     before = plain(bytes(again.output).split(b"\x1b[?1049h")[0].decode())
     assert "Back in your game" not in before + again.after_screen(), before
     assert "You left the match: you conceded it." in again.after_screen()
+
+
+_TURN_LINE = re.compile(r"Turn (\d+) · (your|\S+'s) turn · ([^·\n]+?)(?: · priority|\s*$)",
+                        re.MULTILINE)
+
+
+async def _passer(bob: Client, ann_seat: int) -> None:
+    """An opponent that does nothing: lets Ann play first, keeps, passes, never attacks."""
+    while True:
+        decision = bob.my_decision
+        if decision is None:
+            await bob.next_message()
+            continue
+        kinds = [o.WhichOneof("kind") for o in decision.options]
+        if "choose_starting_player" in kinds:
+            index = next(i for i, o in enumerate(decision.options)
+                         if o.choose_starting_player.seat == ann_seat)
+        else:
+            index = next((kinds.index(k) for k in ("keep_hand", "pass_priority",
+                                                   "finish_attackers", "finish_blockers")
+                          if k in kinds), 0)
+        await bob.act(index)
+
+
+async def test_holding_shock_through_the_opponents_turns_the_stops_are_few_unless_full(
+        server: ServerProcess, tmp_path: Path) -> None:
+    """Holding Shock with an untapped Mountain, a new player answered priority ~9 times in
+    each of the opponent's turns, with nothing on the stack. Played in the terminal: the
+    opponent's empty turn stops once (its end step); with ``full`` typed, at every step."""
+    deck = tmp_path / "shocks.txt"
+    deck.write_text("20 Shock\n20 Mountain\n", encoding="utf-8")
+    program = PtyProgram(manawire("play", server.url, "--format", "limited", "--name", "Ann",
+                                  "--deck", str(deck)))
+    stops: dict[int, list[str]] = {}  # Bob's turns: the steps Ann was asked in
+    try:
+        await program.start()
+        found = await program.wait_for(r"Room (\S+) created; invite code (\S+)\.")
+        async with Client.connect(server.url, "Bob") as bob, trio.open_nursery() as nursery:
+            await bob.join(found.group(1), invite_code=found.group(2),
+                           deck="40 Mountain\n")
+            nursery.start_soon(_passer, bob, 0)
+            last, full_typed = -1, False
+            with trio.fail_after(90):
+                while len(stops) < 2 or max(stops) >= bob.mirror.header.turn:
+                    screen = program.screen() or ""
+                    shown = decision_on(screen)
+                    turn = _TURN_LINE.search(screen)
+                    if shown is None or shown[0] == last or not shown[1]:
+                        assert await program.read_some()
+                        continue
+                    last = shown[0]
+                    options = dict((o, n) for n, o in shown[1])
+                    if "Keep this hand" in options:  # (a hand with Shock and a Mountain)
+                        hand = re.search(r"hand: (.*)", screen)
+                        good = hand is not None and "Shock" in hand.group(1) and \
+                            "Mountain" in hand.group(1)
+                        await program.send(
+                            f"{options['Keep this hand' if good else 'Take a mulligan']}\r")
+                        continue
+                    if turn is None or "Pass priority" not in options:
+                        await program.send(f"{choose(shown[1])}\r")
+                        continue
+                    number, whose, step = int(turn.group(1)), turn.group(2), turn.group(3)
+                    if whose == "your":
+                        if number >= 3 and not full_typed:
+                            await program.send("full\r")
+                            await program.wait_for(r"Full control: you are asked at every step")
+                            full_typed = True
+                        land = next((n for o, n in options.items() if o == "Play Mountain"),
+                                    None)
+                        await program.send(f"{land}\r" if land is not None else "p\r")
+                        continue
+                    if "Shock" in screen.split("hand:")[-1]:
+                        stops.setdefault(number, []).append(step.strip())
+                    await program.send("p\r")
+            nursery.cancel_scope.cancel()
+    finally:
+        await program.aclose()
+    first, second = sorted(stops)[:2]
+    assert stops[first] == ["End step"], stops  # usual stops: the end step only
+    assert len(stops[second]) >= 5 and "Upkeep" in stops[second], stops  # full control
