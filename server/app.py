@@ -715,11 +715,14 @@ class App:
         latest version (StoreWriter.write_place): a crowd joining and leaving rooms costs the
         event loop no wake-up per member and the store one row per member, and a spectator
         whose latest place a crash lost just joins again; a player's is durable before its
-        next request is read."""
+        next request is read. A store that can't be written (logged once) loses the place,
+        not the seat or the leave: the room has taken them, and said so; a restart before the
+        session's row is written again resumes it where the store last had it."""
         if conn.spectating:
             self.writer.write_place(record.row())
         else:
-            await self.writer.write([record.row()])
+            with contextlib.suppress(StoreUnwritableError):
+                await self.writer.write([record.row()])
 
     async def _settle(self, conn: _Connection, host: RoomHost,
                       command: cmd.Join | cmd.Reattach) -> cmd.Output | None:
@@ -778,6 +781,7 @@ class App:
                 await host.submit(cmd.Leave(conn.conn_id, rid)).wait()
         await self._record_place(conn, record)
         conn.spectating = False
+
 
 def _store_refusal(exc: StoreUnwritableError) -> str:
     """What a client is told of a request the store couldn't record (a close reason too:

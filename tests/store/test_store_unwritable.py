@@ -268,6 +268,32 @@ async def test_a_request_of_a_session_the_store_cant_record_is_refused_and_it_go
         assert (await sock.request(list_rooms=mpb.ListRooms())).HasField("room_list")
 
 
+async def test_a_seat_taken_while_the_store_cant_record_the_place_is_kept_not_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        autojump_clock: trio.testing.MockClock) -> None:
+    """The room took the player in and said so: the request isn't answered "nothing was
+    done" after that; only the session's place isn't stored."""
+    async with running_app(tmp_path) as app:
+        sock = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, sock)
+        await sock.request(hello=mpb.Hello(protocol_version=1, display_name="Ann"))
+        monkeypatch.setattr(app.writer.store, "apply", _full)
+        room = (await sock.request(create_room=mpb.CreateRoom(name="t"))).room_created.room
+        joined = await sock.request(join_room=mpb.JoinRoom(room_id=room.room_id,
+                                                           role=mpb.ROLE_PLAYER))
+        assert joined.HasField("joined")
+        await trio.sleep(1)
+        while True:
+            try:
+                later = mpb.ServerMessage.FromString(sock.from_server.receive_nowait())
+            except trio.WouldBlock:
+                break
+            assert not later.HasField("error"), later
+        assert app.lobby.hosts[room.room_id].room.seated(
+            next(iter(app.session_desk.sessions)))
+        assert not app.writer.writable
+
+
 async def test_a_room_whose_action_cant_be_stored_stops_and_comes_back_after_a_restart(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         autojump_clock: trio.testing.MockClock) -> None:
@@ -335,7 +361,9 @@ def _hello(url: str) -> mpb.ServerMessage:
     with sync_connect(url, open_timeout=10) as ws:
         ws.send(mpb.ClientMessage(request_id=1, hello=mpb.Hello(
             protocol_version=1, display_name="Ann")).SerializeToString())
-        reply = mpb.ServerMessage.FromString(ws.recv(timeout=10))
+        data = ws.recv(timeout=10)
+        assert isinstance(data, bytes)
+        reply = mpb.ServerMessage.FromString(data)
         if reply.HasField("error"):
             with pytest.raises(ConnectionClosed) as closed:
                 ws.recv(timeout=10)
