@@ -52,7 +52,7 @@ POOL_NOTE_START = "(this server supports the cards of "
 GRAVEYARD_ORDER_TEXT = (
     "These cards go to your graveyard at the same time, so you may choose their order "
     "(rule 404.3): it matters only to a card that cares about the order of a graveyard, "
-    "which is rare -- if unsure, a takes them in any order.")
+    "which is rare -- if unsure, type a: any order.")
 #: Events shown at least and at most.
 EVENTS_SHOWN = (3, 12)
 #: The most events a snapshot repeats from before it (protocol/README.md: ``recent_events``,
