@@ -172,6 +172,28 @@ _NOT_TLS = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "UNEXPECTED_EOF_WHIL
             "HTTP_REQUEST", "PACKET_LENGTH_TOO_LONG", "UNKNOWN_PROTOCOL")
 
 
+def _trusting_advice() -> str:
+    """How to trust a private CA: set ``SSL_CERT_FILE`` -- or, set already, what is wrong
+    with the file it names (an operator's nonexistent file was told to set it)."""
+    import os
+    import ssl
+
+    named = os.environ.get("SSL_CERT_FILE", "")
+    if not named:
+        return "to trust that CA, set SSL_CERT_FILE=/path/to/ca.pem"
+    if not os.path.isfile(named):
+        return (f"SSL_CERT_FILE is set to {named}, which is not a file: give the path of the "
+                f"CA's certificate (PEM)")
+    try:
+        ssl.create_default_context(cafile=named)
+    except (ssl.SSLError, OSError, ValueError) as exc:
+        return (f"SSL_CERT_FILE is set to {named}, which holds no certificate this client "
+                f"can read ({exc}): give the CA's certificate (PEM)")
+    return (f"SSL_CERT_FILE is set to {named}, but no certificate in it vouches for the "
+            f"server's: give the certificate of the CA that signed the server's (or, "
+            f"self-signed, the server's own)")
+
+
 def tls_problem(url: str, timeout: float = 10.0) -> str | None:
     """What goes wrong in a TLS handshake with the host of ``url`` (a ``wss://`` URL), as
     the SDK makes it (Python's default context: the system's CAs, or ``SSL_CERT_FILE``'s):
@@ -202,8 +224,7 @@ def tls_problem(url: str, timeout: float = 10.0) -> str | None:
                     f"use the name the certificate was issued for")
         if exc.verify_code in _UNTRUSTED:
             return (f"the server's certificate is not trusted ({why}): a self-signed one, or "
-                    f"one of a private CA -- to trust that CA, set "
-                    f"SSL_CERT_FILE=/path/to/ca.pem")
+                    f"one of a private CA -- {_trusting_advice()}")
         return f"the server's certificate was refused: {why}"
     except ssl.SSLError as exc:
         if any(reason in str(exc) for reason in _NOT_TLS) or \

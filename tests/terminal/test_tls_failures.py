@@ -129,6 +129,28 @@ def test_an_untrusted_certificate_is_said_with_how_to_trust_its_ca(
     assert json.loads(done.stdout)["token"]
 
 
+def test_an_ssl_cert_file_already_set_but_wrong_is_said_as_such(
+        servers: tuple[Path, int, int], tmp_path: Path) -> None:
+    """An operator with SSL_CERT_FILE pointing at a file that doesn't exist was told to set
+    SSL_CERT_FILE: the advice now says what is wrong with the file it names."""
+    _ca, _plain, tls = servers
+    url = f"wss://127.0.0.1:{tls}"
+    missing = tmp_path / "nonexistent.pem"
+    said = _said(_manawire("account", "--url", url, ca=missing), "not trusted",
+                 f"SSL_CERT_FILE is set to {missing}, which is not a file")
+    assert "set SSL_CERT_FILE=/path/to/ca.pem" not in said
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_text("not a certificate\n")
+    _said(_manawire("account", "--url", url, ca=garbage),
+          f"SSL_CERT_FILE is set to {garbage}, which holds no certificate this client can read")
+    other = tmp_path / "other"
+    other.mkdir()
+    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "k", "-out",
+             "other.pem", "-days", "2", "-subj", "/CN=Another CA", cwd=other)
+    _said(_manawire("account", "--url", url, ca=other / "other.pem"),
+          f"SSL_CERT_FILE is set to {other / 'other.pem'}, but no certificate in it vouches")
+
+
 def test_a_certificate_for_another_name_is_a_hostname_mismatch(
         servers: tuple[Path, int, int]) -> None:
     ca, _plain, tls = servers
