@@ -275,6 +275,20 @@ def _restrict(path: Path) -> None:
             ", ".join(f"{file} (was {mode:04o})" for file, mode in changed))
 
 
+def _port_clash(listeners: list[tuple[str, str, int]]) -> str:
+    """Two of serve's own listeners (each its option, host and port) given one port on one
+    address ("" if none are): said up front, not as the second one's "Address already in
+    use". Port 0 (any free port) never clashes; a wildcard host is every address."""
+    wildcard = ("", "0.0.0.0", "::")
+    for n, (flag, host, port) in enumerate(listeners):
+        for other, other_host, other_port in listeners[:n]:
+            if port and port == other_port and (
+                    host == other_host or host in wildcard or other_host in wildcard):
+                return (f"{flag} is {port}, as is {other}: each of the server's listeners "
+                        f"needs a port of its own")
+    return ""
+
+
 def _unusable(path: Path, exc: sqlite3.DatabaseError) -> str:
     return (f"{path} is not a usable store: {exc} (a damaged or foreign file: restore it "
             f"from a backup, or move it away to start with an empty store)")
@@ -523,6 +537,16 @@ def _main(argv: list[str] | None) -> int:
                          f"port 65535 (relay n listens on --relay-port + n)")
         if args.relays < 0 or args.relay_port < 0 or not 0 <= args.relay_nice <= 19:
             parser.error("--relays and --relay-port must not be negative, --relay-nice 0-19")
+        listeners = [("--port", args.host, args.port)]
+        if args.metrics_port:
+            listeners.append(("--metrics-port", args.metrics_host, args.metrics_port))
+        if args.relay_port:
+            listeners += [(f"relay {n}'s port (--relay-port + {n})" if n else "--relay-port",
+                           args.relay_host or args.host, args.relay_port + n)
+                          for n in range(args.relays)]
+        clash = _port_clash(listeners)
+        if clash:
+            parser.error(clash)
         relays = RelayOptions(
             args.relays, args.relay_host or args.host, args.relay_port,
             flush_seconds=limits.spectator_flush_seconds,

@@ -58,6 +58,34 @@ def test_a_time_or_rate_that_must_be_positive_names_the_one_flag_given(
     assert err.rstrip().endswith(f"error: {flag} must be positive"), err
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (("--port", "24618", "--metrics-port", "24618"), "--metrics-port is 24618, as is --port"),
+    (("--port", "24618", "--relays", "2", "--relay-port", "24617"),
+     "relay 1's port (--relay-port + 1) is 24618, as is --port"),
+    (("--port", "0", "--metrics-port", "24620", "--relays", "2", "--relay-port", "24619"),
+     "relay 1's port (--relay-port + 1) is 24620, as is --metrics-port"),
+])
+def test_two_of_the_servers_own_listeners_on_one_port_are_refused_up_front(
+        tmp_path: Path, args: tuple[str, ...], said: str) -> None:
+    """An operator's --metrics-port equal to --port was told "can't listen on ...: Address
+    already in use", as if another program held it."""
+    done = _serve(*args, "--data-dir", str(tmp_path / "data"))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.rstrip().endswith(
+        f"error: {said}: each of the server's listeners needs a port of its own")
+    assert not (tmp_path / "data").exists()  # (nothing made)
+
+
+def test_one_port_on_two_addresses_is_no_clash() -> None:
+    from server.cli import _port_clash
+
+    assert _port_clash([("--port", "10.0.0.1", 9000),
+                        ("--metrics-port", "127.0.0.1", 9000)]) == ""
+    assert _port_clash([("--port", "0.0.0.0", 9000),
+                        ("--metrics-port", "127.0.0.1", 9000)]) != ""
+    assert _port_clash([("--port", "127.0.0.1", 0), ("--relay-port", "127.0.0.1", 0)]) == ""
+
+
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
                            *args], capture_output=True, text=True, timeout=60, check=False)
