@@ -290,6 +290,11 @@ def _port_clash(listeners: list[tuple[str, str, int]]) -> str:
 
 
 def _unusable(path: Path, exc: sqlite3.DatabaseError) -> str:
+    from server.store.health import cant_write
+
+    if cant_write(exc):  # (the file is fine: its disk is full, or read-only)
+        return (f"{path} can't be written: {exc} (is its disk full, or its file system "
+                f"read-only? Nothing stored is lost: make room and start again)")
     return (f"{path} is not a usable store: {exc} (a damaged or foreign file: restore it "
             f"from a backup, or move it away to start with an empty store)")
 

@@ -418,3 +418,15 @@ def test_a_server_whose_disk_fills_refuses_says_so_and_recovers_by_itself(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+    # Started again on the full disk: said so, not "a damaged or foreign file".
+    with filler.open("wb") as f, pytest.raises(OSError):
+        while True:
+            f.write(b"\0" * 65536)
+            f.flush()
+    again = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0",
+                            "--data-dir", str(tiny_disk / "data")], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert again.returncode == 1, again.stderr
+    assert "manawire.sqlite3 can't be written: " in again.stderr
+    assert "is its disk full, or its file system read-only?" in again.stderr
+    assert "damaged" not in again.stderr and "Traceback" not in again.stderr
