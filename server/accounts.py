@@ -391,6 +391,36 @@ class Accounts:
                                    f"{alike.name!r} (letters that look the same, of another "
                                    f"script or not): choose another")
 
+    def keep(self, account: Account) -> Callable[[], None]:
+        """A way back to ``account`` as it is now -- its name, password and tokens -- for a
+        change (:meth:`register`, :meth:`revoke`, :meth:`issue_token`) whose records the
+        store then couldn't write: the client is told nothing was done, so nothing is."""
+        name, registered, password_hash = account.name, account.registered, \
+            account.password_hash
+        tokens = set(account.tokens)
+
+        def back() -> None:
+            for digest in account.tokens - tokens:
+                if self._by_token.get(digest) is account:
+                    del self._by_token[digest]
+            for digest in tokens:
+                self._by_token[digest] = account
+            account.tokens.clear()
+            account.tokens.update(tokens)
+            if account.registered and not registered:
+                for look in look_keys(account.name):
+                    if self._by_look.get(look) is account:
+                        del self._by_look[look]
+                self.registered_count -= 1
+            if account.name != name:
+                if self._by_name.get(name_key(account.name)) is account:
+                    del self._by_name[name_key(account.name)]
+                self._by_name[name_key(name)] = account
+            account.name, account.registered, account.password_hash = name, registered, \
+                password_hash
+
+        return back
+
     def register(self, account: Account, name: str, password_hash: str) -> list[StoreOp]:
         """Give guest ``account`` the registered ``name`` (unique) and a password (checked
         again here: another registration may have taken it meanwhile)."""

@@ -519,21 +519,38 @@ class SessionDesk:
                 return
             async with self._hashing_turn(conn.address):
                 hashed = await trio.to_thread.run_sync(hash_password, request.password)
+            back = self.accounts.keep(account)
             ops = self.accounts.register(account, name, hashed)  # checks the name again
         except AccountError as exc:
             conn.reply(error_bytes(exc.code, exc.message, rid))
             return
         self._used_from(account, place_of(conn.address))
         conn.session.established(record.session_id, account.name)
-        await self.writer.write([*ops, record.row()])
+        try:
+            await self.writer.write([*ops, record.row()])
+        except StoreUnwritableError:  # (refused in words by the app: nothing was done)
+            back()
+            conn.session.established(record.session_id, account.name)
+            raise
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
             conn, record, "")).SerializeToString())
 
     async def revoke(self, conn: _Connection, record: _SessionRecord, rid: int) -> None:
         async with record.lock:
+            back = self.accounts.keep(record.account)
+            resume = record.token_hash, record.prev_hash
             account_token, ops = self.accounts.revoke(record.account)
             token = self._new_token(record)  # the old resume tokens are void too
-            await self.writer.write([*ops, record.row()])
+            try:
+                await self.writer.write([*ops, record.row()])
+            except StoreUnwritableError:  # (refused in words by the app: nothing was done)
+                back()
+                self._by_hash.pop(record.token_hash, None)
+                record.token_hash, record.prev_hash = resume
+                for digest in resume:
+                    if digest:
+                        self._by_hash[digest] = record
+                raise
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
             conn, record, token, account_token)).SerializeToString())
 

@@ -254,11 +254,13 @@ async def test_a_hello_the_store_cant_record_is_refused_in_words_not_an_incident
 async def test_a_request_of_a_session_the_store_cant_record_is_refused_and_it_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         autojump_clock: trio.testing.MockClock) -> None:
+    """RevokeTokens refused "nothing was done": nothing was -- the account token and the
+    resume token still work (they were void in memory, and valid again after a restart)."""
     async with running_app(tmp_path) as app:
         sock = MemorySocket()
         app.lobby.nursery.start_soon(app.handle_connection, sock)
-        assert (await sock.request(hello=mpb.Hello(protocol_version=1, display_name="Ann"))
-                ).HasField("welcome")
+        welcome = (await sock.request(hello=mpb.Hello(protocol_version=1, display_name="Ann"))
+                   ).welcome
         monkeypatch.setattr(app.writer.store, "apply", _full)
         reply = await sock.request(revoke_tokens=mpb.RevokeTokens())
         assert reply.error.code == mpb.ERROR_CODE_INTERNAL
@@ -266,6 +268,38 @@ async def test_a_request_of_a_session_the_store_cant_record_is_refused_and_it_go
         monkeypatch.undo()
         assert sock.closed is None
         assert (await sock.request(list_rooms=mpb.ListRooms())).HasField("room_list")
+        again = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, again)
+        resumed = await again.request(resume=mpb.Resume(
+            protocol_version=1, resume_token=welcome.resume_token))
+        assert resumed.HasField("resumed"), resumed
+        other = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, other)
+        hello = await other.request(hello=mpb.Hello(
+            protocol_version=1, account_token=welcome.account_token))
+        assert hello.welcome.account.account_id == welcome.account.account_id, hello
+
+
+async def test_a_registration_the_store_cant_record_registers_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with running_app(tmp_path) as app:
+        ann = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, ann)
+        guest = (await ann.request(hello=mpb.Hello(protocol_version=1, display_name="Ann"))
+                 ).welcome.account
+        monkeypatch.setattr(app.writer.store, "apply", _full)
+        with trio.fail_after(30):
+            reply = await ann.request(register=mpb.Register(name="Annika",
+                                                            password="correct horse"))
+        assert reply.error.code == mpb.ERROR_CODE_INTERNAL, reply
+        account = app.accounts.by_id[guest.account_id]
+        assert (account.name, account.registered) == (guest.name, False)
+        assert app.accounts.by_name("Annika") is None and app.accounts.registered_count == 0
+        monkeypatch.undo()
+        with trio.fail_after(30):
+            reply = await ann.request(register=mpb.Register(name="Annika",
+                                                            password="correct horse"))
+        assert reply.welcome.account.registered and reply.welcome.account.name == "Annika"
 
 
 async def test_a_seat_taken_while_the_store_cant_record_the_place_is_kept_not_refused(
