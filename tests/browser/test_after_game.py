@@ -1,6 +1,7 @@
 """A new player's review, web client: the room's creator can hand out its invite link after
-the game started (a page reload too); "Really concede?" waits for its answer; an invite link
-opened on a finished game's board goes to the lobby's join form."""
+the game started (a page reload too); "Really concede?" waits for its answer; the game-over
+panel replays the game (a single game offers no "Game 2?"); an invite link opened on a
+finished game's board goes to the lobby's join form."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from tests.browser.ui import BOARD, GAME_OVER, create_room, invite_link, join_by
 pytestmark = pytest.mark.browser
 
 
-def test_invite_link_after_the_start_concede_question_and_a_link_on_a_finished_board(
+def test_invite_link_concede_question_replay_and_a_link_on_a_finished_board(
         pages: Pages) -> None:
     ann = pages.open("ann")
     sign_in_guest(ann, pages.base_url, "Ann")
@@ -47,6 +48,12 @@ def test_invite_link_after_the_start_concede_question_and_a_link_on_a_finished_b
     concede.click()
     for page in (ann, bob):
         expect(page.locator(GAME_OVER)).to_have_count(1)
+    # The game-over panel replays the private room's game; a single game offers no other.
+    ann.locator("[data-testid=replay-finished]").click()
+    expect(ann.locator("[data-testid=replay]")).to_be_visible()
+    expect(ann.locator("[data-testid=replay-position]")).to_have_attribute("data-loading", "0")
+    expect(ann.locator("[data-testid=replay-games]")).to_have_count(0)
+    expect(ann.locator("[data-testid=error]")).to_have_count(0)
     # Bob, still on the finished game's board, opens a new invite link: the join form.
     bob.evaluate("location.hash = '#join=abcdef123456&code=sesame'")
     expect(bob.locator("[data-testid=join-room]")).to_be_visible()

@@ -19,9 +19,9 @@ import {
   alikeOrder, assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
   optionSeats, seatName, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
 } from "./describe";
-import { inviteLink, type Invite } from "./links";
+import { inviteLink, parseInvite, type Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
-import { Replay, replayErrorText, splitGameId, type ReplayTarget } from "./replay";
+import { gameId, Replay, replayErrorText, splitGameId, type ReplayTarget } from "./replay";
 import { saved } from "./storage";
 import { autoPassIndex, STOP_SETTINGS, type StopSetting } from "./stops";
 
@@ -771,6 +771,33 @@ export class App implements Names {
     } else {
       this.startReplay(target, null);
     }
+    this.changed();
+  }
+
+  /** The finished games of the room whose game-over panel is shown (a match's each game;
+   * a single game: its one), for its Replay buttons: game ids, or none while the room's
+   * game (or match) goes on. */
+  get finishedGameIds(): string[] {
+    const room = this.room;
+    if (room === null || this.replay !== null || !this.finishedHere) return [];
+    const games = this.match === null ? 1 : Math.max(1, this.match.gameNumber);
+    return Array.from({ length: games }, (_, i) => gameId(room.info.roomId, i + 1));
+  }
+
+  /** Replay a finished game of the room shown (its game-over panel's Replay): the room is
+   * left for the replay, with the invite code this page has for it (a private room's). */
+  replayFinished(id: string): void {
+    const room = this.room;
+    if (room === null || !this.finishedGameIds.includes(id)) return;
+    const roomId = room.info.roomId;
+    const code = this.created?.room.roomId === roomId ? this.created.code
+      : this.lastJoin.roomId === roomId ? this.lastJoin.code
+        : parseInvite(saved.invite(roomId).replace(/^[^#]*/, ""))?.code ?? "";
+    const target: ReplayTarget = { roomId: id, code, bestOf: this.match?.bestOf ?? (room.info.bestOf || 1),
+      games: this.finishedGameIds.length };
+    this.leaveRoom();
+    this.notice = "";
+    this.startReplay(target, null);
     this.changed();
   }
 

@@ -28,6 +28,11 @@ export interface ReplayTarget {
   /** Where to start: after this many actions, or at the beginning of this turn. */
   action?: number | undefined;
   turn?: number | undefined;
+  /** What the page that opened it knew of the room: its games (1: a single game; unset:
+   * unknown) and how many of them are finished -- so the viewer offers the games there are,
+   * and never "Game 2? →" for a single game (it answered "no such game"). */
+  bestOf?: number | undefined;
+  games?: number | undefined;
 }
 
 /** `ReplayTarget.seat` for the omniscient view: every card in every zone. */
@@ -114,6 +119,25 @@ export function finishedGames(room: { roomId: string; bestOf: number; gameNumber
   if (!room.started) return [];
   const last = room.finished ? room.gameNumber : room.gameNumber - 1;
   return Array.from({ length: Math.max(0, last) }, (_, i) => gameId(room.roomId, i + 1));
+}
+
+/** The games the replay viewer offers to switch to, for game id `current`: each finished
+ * game of the match when known (a listed room, or `target.games` from the page that opened
+ * it); else the one before and, if the match may have more, "Game n+1? →". A single game
+ * (`bestOf` 1), or a first game of a room not known to be a match, offers none. */
+export function replayGames(target: ReplayTarget, listed: { roomId: string; bestOf: number;
+  gameNumber: number; started: boolean; finished: boolean } | undefined): { id: string; label: string }[] {
+  const { room, game } = splitGameId(target.roomId);
+  const bestOf = listed?.bestOf ?? target.bestOf;
+  if (bestOf === 1) return [];
+  const known = listed !== undefined ? finishedGames(listed)
+    : target.games !== undefined ? Array.from({ length: target.games }, (_, i) => gameId(room, i + 1)) : [];
+  if (known.length > 1) return known.map((id) => ({ id, label: `Game ${splitGameId(id).game}` }));
+  if (bestOf === undefined && game === 1) return [];
+  const more = bestOf === undefined || game < bestOf;
+  return [...(game > 1 ? [{ id: gameId(room, game - 1), label: `← Game ${game - 1}` }] : []),
+    { id: target.roomId, label: `Game ${game}` },
+    ...(more ? [{ id: gameId(room, game + 1), label: `Game ${game + 1}? →` }] : [])];
 }
 
 /** A refused replay in words: the server's reason, and what it means for the viewer. */

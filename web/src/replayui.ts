@@ -7,7 +7,7 @@ import type { App } from "./app";
 import { h } from "./dom";
 import type { RoomInfo } from "./gen/protocol/v1/messages_pb";
 import {
-  EVERY_CARD, EVERY_HAND, SPEEDS, finishedGames, gameId, parseReplayInput, replayLink, splitGameId,
+  EVERY_CARD, EVERY_HAND, SPEEDS, finishedGames, parseReplayInput, replayGames, replayLink, splitGameId,
   type ReplayTarget,
 } from "./replay";
 
@@ -119,11 +119,8 @@ export function replayPanel(app: App): HTMLElement | null {
   if (document.activeElement !== c.speed) c.speed.value = String(r.speed);
   const { room, game } = splitGameId(r.target.roomId);
   const listed = app.rooms.find((x) => x.roomId === room);
-  const known = listed && listed.bestOf > 1 ? finishedGames(listed) : [];
-  const games = known.length > 1 ? known.map((id) => ({ id, label: `Game ${splitGameId(id).game}` }))
-    : [...(game > 1 ? [{ id: gameId(room, game - 1), label: `← Game ${game - 1}` }] : []),
-      { id: r.target.roomId, label: `Game ${game}` },
-      { id: gameId(room, game + 1), label: `Game ${game + 1}? →` }];
+  const games = replayGames(r.target, listed);
+
   const view = viewValue(r.viewer === -1 ? undefined : r.viewer);
   const players = [...app.mirror.players.values()].sort((a, b) => a.seat - b.seat);
   // The views to choose from: the players' names are known once the game is shown.
@@ -142,7 +139,7 @@ export function replayPanel(app: App): HTMLElement | null {
   const link = replayLink(`${location.origin}${location.pathname}`, here);
   return h("section", { class: "panel replay", "data-testid": "replay", "aria-labelledby": "replay-panel-h" },
     h("h2", { id: "replay-panel-h" }, `Replay of ${app.room?.info.name || room}`,
-      game > 1 || known.length > 1 ? `, game ${game}` : ""),
+      game > 1 || games.length > 1 ? `, game ${game}` : ""),
     h("p", { class: "replay-position", "data-testid": "replay-position", "aria-live": "polite",
       "data-action": r.action, "data-actions": r.actions, "data-turn": r.turn,
       "data-playing": r.playing ? "1" : "0", "data-loading": r.ready ? "0" : "1" }, r.position),
@@ -164,7 +161,7 @@ export function replayPanel(app: App): HTMLElement | null {
     h("label", { for: "replay-turn" }, "Turn"), turnInput,
     h("button", { type: "submit", "data-testid": "replay-go-turn", disabled: busy }, "Go")),
     h("div", { class: "replay-row" }, h("label", { for: "replay-as" }, "As"), c.as),
-    h("div", { class: "replay-games", "data-testid": "replay-games" }, "Games:",
+    games.length === 0 ? null : h("div", { class: "replay-games", "data-testid": "replay-games" }, "Games:",
       games.map((g) => h("button", { type: "button", "data-testid": "replay-game", "data-game-id": g.id,
         "data-key": `replay-game-${g.id}`, disabled: busy || g.id === r.target.roomId,
         "aria-current": g.id === r.target.roomId ? "true" : undefined,

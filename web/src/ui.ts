@@ -609,7 +609,11 @@ class Ui {
             match ? h("p", { "data-testid": "match-result" }, app.matchLine) : null,
             matchGoesOn ? null
               : h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
-                "Back to the lobby")) : null,
+                "Back to the lobby"),
+            // Each finished game's replay (a private room's is found nowhere else).
+            app.finishedGameIds.map((id, i, all) => h("button", { type: "button",
+              "data-testid": "replay-finished", "data-game-id": id, "data-key": `replay-finished-${id}`,
+              onclick: () => app.replayFinished(id) }, all.length > 1 ? `Replay game ${i + 1}` : "Replay"))) : null,
           this.lostPanel(),
           app.presenceNotes().map((note) => h("p", { class: "notice", role: "status",
             "data-testid": "presence-note" }, note)),

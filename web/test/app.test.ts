@@ -1240,3 +1240,23 @@ test("the room's creator keeps its invite link once the game started, after a re
     assert.deepEqual(again.roomInviteLinks(), []);
   } finally { restore(); delete g.sessionStorage; }
 });
+
+test("the game-over panel replays the finished game: the room is left, the replay opened with its code", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    assert.deepEqual(app.finishedGameIds, []); // the game goes on
+    const v = view(0, 9n);
+    v.header!.pending = undefined;
+    v.header!.result = create(GameResultSchema, { winners: [1], reason: "Ann#0001 conceded" });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 6n, view: v, viewHash: viewHash(v) } } });
+    assert.deepEqual(app.finishedGameIds, ["r"]);
+    app.replayFinished("r");
+    assert.equal(app.room, null);
+    const sent = ws.sent.map((m) => m.body.case);
+    assert.ok(sent.includes("leaveRoom"));
+    const replay = ws.last("replay");
+    assert.equal(replay.roomId, "r");
+    assert.equal(app.replay?.target.bestOf, 1); // a single game: no "Game 2?" in the viewer
+  } finally { restore(); }
+});

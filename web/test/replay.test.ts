@@ -8,7 +8,7 @@ import { GamePhase, Step, ViewSchema, type View } from "../src/gen/protocol/v1/g
 import { ErrorCode, ReplayStatusSchema } from "../src/gen/protocol/v1/messages_pb";
 import {
   EVERY_CARD, EVERY_HAND, Replay, Timeline, finishedGames, gameId, parseReplayInput, parseReplayLink,
-  replayErrorText, replayLink, splitGameId,
+  replayErrorText, replayGames, replayLink, splitGameId,
 } from "../src/replay";
 import { App } from "../src/app";
 import { viewHash } from "../src/viewhash";
@@ -268,4 +268,21 @@ test("a #replay= link opens once signed in", () => {
     assert.deepEqual(req.body.case === "replay" ? req.body.value.perspective : null, { case: "seat", value: 0 });
     assert.equal(app.replayWanted, null);
   } finally { restore(); }
+});
+
+test("the replay viewer offers the games there are: none for a single game, never 'Game 2?' past the match", () => {
+  const labels = (t: Parameters<typeof replayGames>[0], listed?: Parameters<typeof replayGames>[1]) =>
+    replayGames(t, listed).map((g) => g.label);
+  // A single game (known from the page that opened it, or listed): nothing to switch to.
+  assert.deepEqual(labels({ roomId: "r", code: "", bestOf: 1 }), []);
+  assert.deepEqual(labels({ roomId: "r", code: "" },
+    { roomId: "r", bestOf: 1, gameNumber: 1, started: true, finished: true }), []);
+  // Unknown room (a typed id): game 1 offers nothing; game 2 is a match's.
+  assert.deepEqual(labels({ roomId: "r", code: "" }), []);
+  assert.deepEqual(labels({ roomId: "r.2", code: "" }), ["← Game 1", "Game 2", "Game 3? →"]);
+  // A match whose finished games the opener knew: each of them.
+  assert.deepEqual(labels({ roomId: "r", code: "", bestOf: 3, games: 2 }), ["Game 1", "Game 2"]);
+  // A best of 3's last game: no game after it.
+  assert.deepEqual(labels({ roomId: "r.3", code: "", bestOf: 3 }), ["← Game 2", "Game 3"]);
+  assert.deepEqual(labels({ roomId: "r", code: "", bestOf: 3 }), ["Game 1", "Game 2? →"]);
 });
