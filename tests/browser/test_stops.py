@@ -2,7 +2,7 @@
 isn't asked at every step of the opponent's turn (a new player's review: pressing P many
 times a turn, the clock running each time). By default only the opponent's end step stops
 (nothing on the stack, nobody attacks); "Stop at every step" asks again at each step, and the
-setting outlives a reload."""
+setting outlives a reload. The log marks each turn's beginning."""
 
 from __future__ import annotations
 
@@ -106,6 +106,11 @@ def test_holding_an_instant_the_opponents_turn_stops_only_at_its_end_step(pages:
     assert full, stops
     assert len(full[0]) >= 5, stops
     assert {"Upkeep", "Draw step", "Precombat main phase", "End step"} <= set(full[0]), stops
+    # The log says when each turn began (whose), and counts no draws across turns.
+    log = ann.locator("[data-testid=event-log]")
+    expect(log).to_contain_text(re.compile(r"— Turn \d+: your turn —"))
+    expect(log).to_contain_text(re.compile(r"— Turn \d+: Bob#\d+'s turn —"))
+    assert not re.search(r"drew a card \(\u00d7[89]\)", log.inner_text())
     # The setting outlives a reload (localStorage).
     ann.reload()
     expect(ann.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))

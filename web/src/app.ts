@@ -104,6 +104,8 @@ export class App implements Names {
   logDropped = 0;
   /** Counts changes to the log (a view of it is built again only when it changed). */
   logChanges = 0;
+  /** The turn the log last said began (a marker line), or the snapshot's. */
+  private turnTold = 0;
   /** The last game event's line logged (from a delta or a snapshot). */
   private lastTold = "";
   error = "";
@@ -861,6 +863,7 @@ export class App implements Names {
           return true;
         }
         this.remember();
+        this.turnTold = this.mirror.header.turn;
         const state = body.value.stateId;
         const timeline = replay.timeline;
         if (replay.loading && timeline.first === 0n) timeline.start(state);
@@ -896,6 +899,8 @@ export class App implements Names {
           const line = eventText(this, event);
           if (line) lines.push(line);
         }
+        const marker = this.turnMarker();
+        if (marker) lines.push(marker);
         if (replay.loading) replay.timeline.record(d.prevStateId, d.stateId, lines, losses);
         for (const line of told ?? lines) this.addLog(line);
         replay.delta(d.stateId, this.mirror.header.turn);
@@ -1092,6 +1097,7 @@ export class App implements Names {
           this.desync(err);
         }
         if (loaded) {
+          this.turnTold = this.mirror.header.turn;
           // Afresh (a reloaded page): what just happened. Later (a resume after too long a
           // drop for the missed deltas, a resync): the events between are gone -- say so,
           // then the last ones; a resync adds only what came after the last line told.
@@ -1151,6 +1157,8 @@ export class App implements Names {
           const line = eventText(this, event);
           if (line) this.tell(line);
         }
+        const marker = this.turnMarker();
+        if (marker) this.addLog(marker);
         this.dropStaleDecision();
         break;
       }
@@ -1402,6 +1410,7 @@ export class App implements Names {
     this.logChanges++;
     this.seen.clear();
     this.snapshotAsked = false;
+    this.turnTold = 0;
   }
 
   private forgetCreated(): void {
@@ -1474,6 +1483,17 @@ export class App implements Names {
   private tell(line: string): void {
     this.lastTold = line;
     this.addLog(line);
+  }
+
+  /** "— Turn 9: your turn —" once a delta began a new turn (then remembered), else null: the
+   * log said no turn (the terminal does), and a run of alike lines was counted across turns --
+   * "Eve drew a card (×8)", the opening hand and turn 2's draw. The marker also ends the run. */
+  private turnMarker(): string | null {
+    const { turn, activeSeat, phase } = this.mirror.header;
+    if (turn === this.turnTold || turn === 0 || phase !== GamePhase.PLAYING || this.mirror.gameOver) return null;
+    this.turnTold = turn;
+    const whose = activeSeat === this.viewer ? "your" : `${this.player(activeSeat)}'s`;
+    return `— Turn ${turn}: ${whose} turn —`;
   }
 
   /** Add a log line; the same line again right after it is counted ("… (×7)"). */

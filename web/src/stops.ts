@@ -3,7 +3,8 @@
  * A player holding an instant was asked at every step of the opponent's turn, their clock
  * running each time (a new player's review). "auto" (the default, as Arena does): with an
  * empty stack, priority is passed for the player in the upkeep, draw, beginning and end of
- * combat, combat damage and their own end step, and in the opponent's main phases; it stops
+ * combat, combat damage and cleanup steps and their own end step, and in the opponent's main
+ * phases (as the terminal's client_sdk/stops.py); it stops
  * whenever something is on the stack, in the player's own main phases, in the declare
  * attackers and blockers steps of a combat the player attacks or is attacked in, and at an
  * opponent's end step. "all": stop at every step (full control, the old behaviour).
@@ -57,10 +58,10 @@ export function autoPassIndex(setting: StopSetting, decision: Decision, viewer: 
       return attacking || attacked ? -1 : pass;
     case Step.END:
       return mine ? pass : -1;
-    case Step.UPKEEP: case Step.DRAW: case Step.BEGINNING_OF_COMBAT:
-    case Step.COMBAT_DAMAGE: case Step.END_OF_COMBAT:
+    case Step.UNTAP: case Step.UPKEEP: case Step.DRAW: case Step.BEGINNING_OF_COMBAT:
+    case Step.COMBAT_DAMAGE: case Step.END_OF_COMBAT: case Step.CLEANUP:
       return pass;
-    default: // (the untap and cleanup steps, or a step this client doesn't know: ask)
+    default: // (a step this client doesn't know: ask)
       return -1;
   }
 }

@@ -1260,3 +1260,29 @@ test("the game-over panel replays the finished game: the room is left, the repla
     assert.equal(app.replay?.target.bestOf, 1); // a single game: no "Game 2?" in the viewer
   } finally { restore(); }
 });
+
+test("the log says when a turn begins, and never counts alike lines across it", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated(); // turn 1, Ann's
+    app.act(0);
+    const drew = { kind: { case: "cardDrawn" as const, value: { seat: 1 } } };
+    let state = 5n;
+    const step = (turn: number, active: number, events: (typeof drew)[]) => {
+      const next = view(1, 20n + state);
+      next.header!.turn = turn;
+      next.header!.activeSeat = active;
+      ws.deliver({ body: { case: "delta", value: { prevStateId: state, stateId: state + 1n, events,
+        ops: [{ op: { case: "setHeader", value: next.header! } }], viewHash: viewHash(next) } } });
+      state++;
+    };
+    step(1, 0, [drew, drew]);
+    step(2, 1, []); // (the turn begins: its untap and upkeep; the draw is an action later)
+    step(2, 1, [drew]);
+    step(2, 1, [drew]);
+    assert.deepEqual(app.log, ["Bob#0002 drew a card (×2)", "— Turn 2: Bob#0002's turn —",
+      "Bob#0002 drew a card (×2)"]);
+    step(3, 0, []);
+    assert.equal(app.log.at(-1), "— Turn 3: your turn —");
+  } finally { restore(); }
+});

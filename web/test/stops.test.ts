@@ -94,6 +94,6 @@ test("only a plain priority of the viewer's with PassPriority among its options 
   const others = create(DecisionSchema, { seat: BOB, kind: DecisionKind.PRIORITY, options: [
     { kind: { case: "passPriority", value: {} } }] });
   assert.equal(autoPassIndex("auto", others, ME, up, hand), -1);
-  // the untap and cleanup steps (no priority there) or a step unknown: asked
+  // a step unknown: asked
   assert.equal(autoPassIndex("auto", priority(), ME, header(Step.UNSPECIFIED, BOB), hand), -1);
 });
