@@ -60,3 +60,33 @@ def test_invite_link_concede_question_replay_and_a_link_on_a_finished_board(
     expect(bob.locator("#join-room-id")).to_have_value("abcdef123456")
     expect(bob.locator("#join-invite")).to_have_value("sesame")
     expect(bob.get_by_text("choose your deck and press “Join as player”")).to_be_visible()
+
+
+def test_lobby_lists_finished_rooms_apart_and_a_signed_out_replay_link_says_why(
+        pages: Pages) -> None:
+    ann = pages.open("ann")
+    sign_in_guest(ann, pages.base_url, "Ann")
+    create_room(ann, seats=2, private=False)
+    expect(ann.locator(BOARD)).to_have_count(1)
+    link = invite_link(ann)
+    bob = pages.open("bob")
+    join_by_link(bob, link, "Bob")
+    expect(ann.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    concede = ann.locator("[data-key=concede]")
+    concede.click()
+    concede.click()
+    expect(ann.locator(GAME_OVER)).to_have_count(1)
+    # A finished room is listed for its replay, not among the open rooms.
+    cy = pages.open("cy")
+    sign_in_guest(cy, pages.base_url, "Cy")
+    cy.locator("[data-testid=refresh-rooms]").click()
+    expect(cy.locator("[data-testid=finished-rooms] [data-testid=room-row]")).to_have_count(1)
+    expect(cy.locator("[data-testid=open-rooms]")).to_have_count(0)
+    expect(cy.locator("[data-testid=no-open-rooms]")).to_be_visible()
+    # A replay link opened signed out: the sign-in form says why it comes first.
+    dee = pages.open("dee")
+    dee.goto(pages.base_url + "#replay=" + link.split("#join=")[1].split("&")[0])
+    expect(dee.get_by_text("sign in, or play as a guest, first")).to_be_visible()
+    dee.locator("#display-name").fill("Dee")
+    dee.locator("[data-testid=sign-in-guest]").click()
+    expect(dee.locator("[data-testid=replay]")).to_be_visible()

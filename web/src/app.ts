@@ -222,6 +222,16 @@ export class App implements Names {
     return this.mirror.ready && this.mirror.gameOver && (m === null || m.phase === MatchPhase.OVER);
   }
 
+  /** Say why a `#replay=` link shows the sign-in form first: a replay is opened for an
+   * account (it showed the sign-in form with no word about the replay). */
+  noteReplay(): void {
+    // (With a saved sign-in the page signs in by itself and opens it.)
+    if (this.replayWanted === null || this.account !== null || this.accountToken || this.resumeToken) return;
+    this.notice = `You opened a replay of game “${this.replayWanted.roomId}”: sign in, or play as `
+      + "a guest, first -- the server opens replays for an account (a seat's view is its "
+      + "player's only); the replay opens once you are in.";
+  }
+
   /** Start: resume this tab's session, or sign in with the stored account token. */
   start(): void {
     if (this.resumeToken) this.connect({ kind: "resume" });

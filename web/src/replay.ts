@@ -146,7 +146,8 @@ export function replayErrorText(code: ErrorCode, message: string, roomId: string
   const said = message ? `: ${message}` : "";
   switch (code) {
     case ErrorCode.ROOM_NOT_FOUND: return `${what}: no such game${message ? ` (${message})` : ""}.`;
-    case ErrorCode.NOT_READY: return `${what}: the game hasn't finished yet${said}. Watch it live instead.`;
+    case ErrorCode.NOT_READY: // (the server's words may say to watch it live already)
+      return `${what}: the game hasn't finished yet${said}.${/\blive\b/i.test(message) ? "" : " Watch it live instead."}`;
     case ErrorCode.FORBIDDEN: return `${what}: you may not replay it as that view${said}.`;
     case ErrorCode.LIMIT_REACHED: return `${what}: too many replays at once${said}.`;
     case ErrorCode.GAME_OVER: return `${what}: the game was aborted and can't be replayed${said}.`;

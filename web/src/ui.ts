@@ -35,6 +35,11 @@ export function mount(root: HTMLElement, app: App): void {
     if (replay) {
       prefillReplay(replay);
       if (app.account !== null && app.room === null) app.openReplay(replay);
+      else if (app.account === null) {
+        app.replayWanted = replay;
+        app.noteReplay();
+        ui.render();
+      }
       return;
     }
     const invite = takeInvite();
@@ -106,7 +111,10 @@ class Ui {
     this.lobby = this.buildLobby();
     root.replaceChildren(this.topbar, this.messages, this.signIn, this.lobby, this.game);
     this.prefillInvite();
-    if (app.replayWanted) prefillReplay(app.replayWanted);
+    if (app.replayWanted) {
+      prefillReplay(app.replayWanted);
+      app.noteReplay();
+    }
   }
 
   /** Pre-fill the join form from the invite this page was opened with. */
@@ -517,9 +525,15 @@ class Ui {
         p.line && deckLines[p.line - 1] !== undefined
           ? h("code", null, deckLines[p.line - 1] ?? "") : null,
         " ", p.message)));
-    replaceChildren(this.roomsList, app.rooms.length === 0
-      ? h("p", { class: "hint" }, "No open rooms. Create one, or use quick match.")
-      : h("ul", null, app.rooms.map((r) => roomRow(app, r, () => this.from("rooms")))));
+    // Finished rooms (kept listed for their replays) apart: listed among the open ones, a
+    // new player took them for games to join.
+    const live = app.rooms.filter((r) => !r.finished);
+    const finished = app.rooms.filter((r) => r.finished);
+    replaceChildren(this.roomsList, live.length === 0
+      ? h("p", { class: "hint", "data-testid": "no-open-rooms" }, "No open rooms. Create one, or use quick match.")
+      : h("ul", { "data-testid": "open-rooms" }, live.map((r) => roomRow(app, r, () => this.from("rooms")))),
+    finished.length === 0 ? null : h("div", null, h("h3", null, "Finished games (replays)"),
+      h("ul", { "data-testid": "finished-rooms" }, finished.map((r) => roomRow(app, r, () => this.from("rooms"))))));
     replaceChildren(this.lobbyStatus, app.queue
       ? h("div", null, h("p", { "data-testid": "queue-status" },
           `Waiting for players (${app.queue.waiting} of ${app.queue.seats} in the queue)…`),

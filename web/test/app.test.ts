@@ -1286,3 +1286,13 @@ test("the log says when a turn begins, and never counts alike lines across it", 
     assert.equal(app.log.at(-1), "— Turn 3: your turn —");
   } finally { restore(); }
 });
+
+test("a replay link opened signed out says why the sign-in comes first", () => {
+  const restore = installFakeSocket();
+  try {
+    const app = new App("ws://server/", "http://server/", null);
+    app.replayWanted = { roomId: "abc.2", code: "" };
+    app.noteReplay();
+    assert.match(app.notice, /replay of game “abc\.2”: sign in, or play as a guest, first/);
+  } finally { restore(); }
+});

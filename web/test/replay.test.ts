@@ -55,6 +55,10 @@ test("the games of a match are ROOM_ID, ROOM_ID.2, ...: the finished ones are of
 test("a refused replay is said in words, with the server's reason", () => {
   assert.match(replayErrorText(ErrorCode.NOT_READY, "the game is still being played", "r"),
     /hasn't finished yet.*Watch it live/);
+  // The server's words say it already: not twice (a new player's review).
+  const twice = replayErrorText(ErrorCode.NOT_READY,
+    "only finished games can be replayed (watch it live instead)", "r");
+  assert.equal(twice.match(/watch it live/gi)?.length, 1, twice);
   assert.match(replayErrorText(ErrorCode.ROOM_NOT_FOUND, "no stored game 'x'", "x"), /no such game \(no stored game 'x'\)/);
   assert.match(replayErrorText(ErrorCode.FORBIDDEN, "only its player", "r"), /may not replay.*only its player/);
   assert.match(replayErrorText(ErrorCode.LIMIT_REACHED, "stop one first", "r"), /too many replays.*stop one first/);
