@@ -142,6 +142,8 @@ export class App implements Names {
   stops: StopSetting = STOP_SETTINGS.includes(saved.stops as StopSetting) ? saved.stops as StopSetting : "auto";
   /** Priority decisions passed for the player by {@link stops} (counted for tests). */
   autoPassed = 0;
+  /** The last prompt passed so (its panel isn't shown while the answer is on its way). */
+  autoPassedPrompt: bigint | null = null;
 
   onChange: () => void = () => {};
 
@@ -608,9 +610,11 @@ export class App implements Names {
     const d = this.decision;
     if (d === null || this.replay !== null || this.room?.role !== Role.PLAYER || this.sentPrompt === d.promptId
         || d.stateId !== this.mirror.stateId) return;
-    const i = autoPassIndex(this.stops, d, this.viewer, this.mirror.header, this.mirror.objects.values());
+    const i = autoPassIndex(this.stops, d, this.viewer, this.mirror.header, this.mirror.objects.values(),
+      this.mirror.players.get(this.viewer)?.manaPool);
     if (i < 0) return;
     this.autoPassed++;
+    this.autoPassedPrompt = d.promptId;
     this.act(i);
   }
 

@@ -8,10 +8,11 @@
  * whenever something is on the stack, in the player's own main phases, in the declare
  * attackers and blockers steps of a combat the player attacks or is attacked in, and at an
  * opponent's end step. "all": stop at every step (full control, the old behaviour).
- * Only a plain priority decision with PassPriority among its options is ever passed.
+ * Only a plain priority decision with PassPriority among its options is ever passed, and
+ * never with mana in the player's pool.
  */
 import {
-  type Decision, DecisionKind, type GameHeader, type GameObject, Step, ZoneKind,
+  type Decision, DecisionKind, type GameHeader, type GameObject, type ManaPool, Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 
 export type StopSetting = "auto" | "all";
@@ -30,8 +31,11 @@ export function stopText(setting: StopSetting): string {
  * index of its PassPriority option, or -1 (the player decides). `header` and `objects` are
  * the view the decision belongs to. */
 export function autoPassIndex(setting: StopSetting, decision: Decision, viewer: number,
-                              header: GameHeader, objects: Iterable<GameObject>): number {
+                              header: GameHeader, objects: Iterable<GameObject>,
+                              pool?: ManaPool): number {
   if (setting !== "auto" || decision.kind !== DecisionKind.PRIORITY || decision.seat !== viewer) return -1;
+  // Mana in the player's pool (made for something): passing would let it empty (106.4).
+  if (pool && pool.white + pool.blue + pool.black + pool.red + pool.green + pool.colorless > 0) return -1;
   const pass = decision.options.findIndex((o) => o.kind.case === "passPriority");
   if (pass < 0) return -1;
   const mine = header.activeSeat === viewer;

@@ -907,6 +907,8 @@ class Ui {
     const d = app.decision;
     if (!d) return null;
     const sent = app.sentPrompt === d.promptId;
+    // (Passed for the player by the stops setting: no panel flashing "Sent…" at each step.)
+    if (sent && app.autoPassedPrompt === d.promptId) return null;
     const sel = app.selected;
     // Alike options once (four Forests in the hand: one "Play Forest"), the selection's
     // first; each shows the key that picks it (the Nth shown, or choosing X, X's value).

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { create } from "@bufbuild/protobuf";
 import { type MessageInitShape } from "@bufbuild/protobuf";
 import {
-  DecisionKind, DecisionSchema, GameHeaderSchema, GameObjectSchema, Step, ZoneKind,
+  DecisionKind, DecisionSchema, GameHeaderSchema, GameObjectSchema, ManaPoolSchema, Step, ZoneKind,
   type GameObject,
 } from "../src/gen/protocol/v1/game_pb";
 import { autoPassIndex, stopText } from "../src/stops";
@@ -96,4 +96,11 @@ test("only a plain priority of the viewer's with PassPriority among its options 
   assert.equal(autoPassIndex("auto", others, ME, up, hand), -1);
   // a step unknown: asked
   assert.equal(autoPassIndex("auto", priority(), ME, header(Step.UNSPECIFIED, BOB), hand), -1);
+});
+
+test("mana in the player's pool stops: passing would let it empty", () => {
+  const pool = create(ManaPoolSchema, { red: 1 });
+  assert.equal(autoPassIndex("auto", priority(), ME, header(Step.UPKEEP, BOB), hand, pool), -1);
+  assert.equal(autoPassIndex("auto", priority(), ME, header(Step.UPKEEP, BOB), hand,
+    create(ManaPoolSchema, {})), 1);
 });
