@@ -83,6 +83,8 @@ def test_lobby_lists_finished_rooms_apart_and_a_signed_out_replay_link_says_why(
     expect(cy.locator("[data-testid=finished-rooms] [data-testid=room-row]")).to_have_count(1)
     expect(cy.locator("[data-testid=open-rooms]")).to_have_count(0)
     expect(cy.locator("[data-testid=no-open-rooms]")).to_be_visible()
+    # Quick match names where its settings are (it said "(set above)": they are not above).
+    expect(cy.get_by_text("“Deck format” and “Players” in “Create a room”")).to_be_visible()
     # A replay link opened signed out: the sign-in form says why it comes first.
     dee = pages.open("dee")
     dee.goto(pages.base_url + "#replay=" + link.split("#join=")[1].split("&")[0])

@@ -422,7 +422,7 @@ class Ui {
     const quick = h("section", { class: "panel", "aria-labelledby": "quick-h" },
       h("h2", { id: "quick-h" }, "Quick match"),
       h("p", { class: "hint" }, "Meet the next players waiting with the same format and number ",
-        "of players (set above), with your deck."),
+        "of players (“Deck format” and “Players” in “Create a room”), with your deck."),
       this.lobbyStatus, this.errorSlots.quick);
 
     const rooms = h("section", { class: "panel rooms-panel", "aria-labelledby": "rooms-h" },
@@ -842,7 +842,12 @@ class Ui {
       o.isAbility ? "ability" : "", colorClass(o)].filter(Boolean).join(" ");
     const badges: Child[] = [
       o.tapped ? h("span", { class: "badge" }, "tapped") : null,
-      o.summoningSick && o.cardTypes.includes("Creature") ? h("span", { class: "badge" }, "summoning sick") : null,
+      // Summoning sickness (302.6) keeps a creature from attacking and {T} abilities in its
+      // controller's turn only -- never from blocking: shown then (on blockers and an
+      // opponent's creatures in your turn it read as "can't block"), and not with haste.
+      o.summoningSick && o.cardTypes.includes("Creature") && o.controller === app.mirror.header.activeSeat
+        && !o.keywords.some((k) => k.toLowerCase() === "haste")
+        ? h("span", { class: "badge", "data-testid": "sick" }, "summoning sick") : null,
       o.isToken ? h("span", { class: "badge" }, "token") : null,
       o.attacking !== undefined ? h("span", { class: "badge attack" },
         `attacking ${o.attackingPlaneswalker ? objectName(app, o.attackingPlaneswalker) : seatName(app, o.attacking)}`) : null,
