@@ -195,3 +195,16 @@ def test_the_lobby_says_what_a_new_visitor_needs(pages: Pages) -> None:
     pages.screenshot(guest, "guest")
     pages.screenshot(host)
     pages.assert_no_errors()
+
+
+def test_registering_with_a_short_password_says_so_in_the_form(pages: Pages) -> None:
+    """The browser's own "minlength" bubble showed nothing in headless Chromium (a new
+    player's review): the form says what is wrong."""
+    page = pages.open("A")
+    sign_in_guest(page, pages.base_url, "Gus")
+    page.locator("#register-name").fill("Gussie")
+    page.locator("#register-password").fill("short")
+    page.locator("#register button[type=submit]").click()
+    expect(page.locator("#register [data-testid=error]")).to_have_text(
+        "The password needs 8 characters or more.")
+    expect(page.locator("#register-password")).to_be_focused()

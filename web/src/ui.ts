@@ -432,10 +432,22 @@ class Ui {
       this.errorSlots.rooms,
       this.roomsList);
 
+    // (Checked here, said in the form: the browser's own bubble for "minlength" showed
+    // nothing in headless Chromium, and is easy to miss anywhere.)
     const register = h("form", { id: "register", class: "panel", "aria-labelledby": "register-h",
-      onsubmit: (ev: Event) => {
+      novalidate: true, onsubmit: (ev: Event) => {
         ev.preventDefault();
         this.from("register");
+        const name = byId<HTMLInputElement>("register-name").value.trim();
+        const password = byId<HTMLInputElement>("register-password").value;
+        const problem = name.length < 3 ? "The account name needs 3 characters or more."
+          : password.length < 8 ? "The password needs 8 characters or more." : "";
+        if (problem) {
+          app.error = problem;
+          this.render();
+          byId<HTMLInputElement>(name.length < 3 ? "register-name" : "register-password").focus();
+          return;
+        }
         app.register(byId<HTMLInputElement>("register-name").value.trim(),
           byId<HTMLInputElement>("register-password").value);
         byId<HTMLInputElement>("register-password").value = "";
