@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from protocol.v1 import game_pb2 as pb
+from protocol.v1 import messages_pb2 as mpb
 from tests.browser.conftest import Pages
 from tests.browser.fake_server import FakeServer, game_view, sign_in
 
@@ -37,3 +38,26 @@ def test_summoning_sick_only_on_the_active_players_creatures_without_haste(pages
     fake.snapshot(game_view(players, objects, pending_seat=1, turn=4, active=1), 5)
     expect(page.locator(sick.format("b1"))).to_have_count(1)
     expect(page.locator(sick.format("a1"))).to_have_count(0)
+
+
+def test_a_spectator_sees_the_stack_between_the_two_players(pages: Pages) -> None:
+    """The spectator's layout put the stack below both players; the players see it in the
+    middle (a new player's review)."""
+    page = pages.open("A")
+    fake = FakeServer()
+    sign_in(page, pages.base_url, fake)
+    fake.send(mpb.ServerMessage(joined=mpb.Joined(
+        role=mpb.ROLE_SPECTATOR, seat=-1,
+        room=mpb.RoomInfo(room_id="r", name="friday", seats=2, started=True))))
+    players = [pb.Player(seat=0, name="Ann#0001", life=20),
+               pb.Player(seat=1, name="Bob#0002", life=20)]
+    view = game_view(players, [_bears("a1", 0), _bears("b1", 1)], pending_seat=1)
+    view.viewer = -1
+    fake.snapshot(view, 4)
+    expect(page.locator("[data-testid=player]")).to_have_count(2)
+    tops = page.evaluate("""() => [...document.querySelectorAll(
+        '[data-testid=player], .zone.stack')].map((el) => [
+        el.classList.contains('stack') ? 'stack' : el.dataset.seat,
+        el.getBoundingClientRect().top])""")
+    ordered = [name for name, _ in sorted(tops, key=lambda t: t[1])]
+    assert ordered[1] == "stack", ordered

@@ -598,8 +598,11 @@ class Ui {
     const seats = [...m.players.keys()].sort((a, b) => a - b);
     const viewer = room.seat;
     // The viewer's own seat last (at the bottom); the others in seat order from the viewer.
-    const order = viewer >= 0
-      ? [...seats.filter((s) => s > viewer), ...seats.filter((s) => s < viewer), viewer]
+    // A spectator's bottom is the first seat: the stack sits between the players, as the
+    // players see it (it was below them all).
+    const bottom = viewer >= 0 ? viewer : (seats[0] ?? -1);
+    const order = bottom >= 0
+      ? [...seats.filter((s) => s > bottom), ...seats.filter((s) => s < bottom), bottom]
       : seats;
     const header = m.header;
     const result = header.result;
@@ -617,9 +620,9 @@ class Ui {
           // With three players or more the others' sides sit side by side, their cards
           // compact (the text on hover), so the viewer's own side stays in view.
           h("div", { class: `others ${seats.length > 2 ? "many" : ""}`, "data-testid": "others" },
-            order.filter((s) => s !== viewer).map((s) => this.playerArea(s))),
+            order.filter((s) => s !== bottom).map((s) => this.playerArea(s))),
           this.stackArea(),
-          viewer >= 0 ? this.playerArea(viewer) : null),
+          bottom >= 0 ? this.playerArea(bottom) : null),
         h("aside", { class: "side" },
           replayPanel(app),
           result ? h("section", { class: "panel game-over", "data-testid": "game-over", role: "status" },
