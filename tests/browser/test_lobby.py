@@ -208,3 +208,24 @@ def test_registering_with_a_short_password_says_so_in_the_form(pages: Pages) -> 
     expect(page.locator("#register [data-testid=error]")).to_have_text(
         "The password needs 8 characters or more.")
     expect(page.locator("#register-password")).to_be_focused()
+
+
+def test_an_invited_player_finds_the_join_form_under_the_deck_box(pages: Pages) -> None:
+    """Invited by a link, the join form was far down the right-hand column, under the room
+    list and the create form (a new player's review): it follows the deck box, in view."""
+    ann = pages.open("ann")
+    sign_in_guest(ann, pages.base_url, "Ann")
+    create_room(ann, seats=2, private=True)
+    expect(ann.locator(BOARD)).to_have_count(1)
+    link = invite_link(ann)
+    eve = pages.open("eve")
+    sign_in_guest(eve, link, "Eve")
+    form = eve.locator("[data-testid=join-form]")
+    expect(form).to_be_visible()
+    deck_box = eve.locator("#deck-text").bounding_box()
+    button = eve.locator("[data-testid=join-room]").bounding_box()
+    assert deck_box is not None and button is not None
+    assert button["y"] > deck_box["y"]
+    assert button["y"] + button["height"] <= 800, button
+    eve.locator("[data-testid=join-room]").click()
+    expect(eve.locator(BOARD)).to_have_count(1)

@@ -94,6 +94,11 @@ class Ui {
   /** Keyboard focus was on an option: keep it on the options across decisions. */
   private optionFocus = false;
   private inviteShown = 0;
+  /** The lobby's join form and deck box: invited, the form follows the deck box (it was far
+   * down the right-hand column, under the room list and the create form). */
+  private joinForm: HTMLElement | null = null;
+  private deckPanel: HTMLElement | null = null;
+  private joinHome: { parent: ParentNode; next: Node | null } | null = null;
   /** What the last invite filled the join form in with. */
   private filledIn: { roomId: string; code: string } | null = null;
   /** Between the games of a match: the deck list being edited (built once, so typing and
@@ -161,6 +166,7 @@ class Ui {
     this.lobby.hidden = !signedIn || inRoom;
     this.game.hidden = !inRoom;
     if (signedIn && !inRoom) {
+      this.placeJoinForm();
       this.renderLobby(placed);
       this.showNewError(placed);
     }
@@ -170,6 +176,20 @@ class Ui {
     const active = document.activeElement;
     if (this.optionFocus && (active === null || active === document.body)) {
       this.game.querySelector<HTMLElement>("button[data-testid=option]:not([disabled])")?.focus();
+    }
+  }
+
+  /** Invited by a link (not the room this page created): the join form right under the
+   * deck box, where the invited player looks; else in its place in the right-hand column. */
+  private placeJoinForm(): void {
+    const form = this.joinForm, deck = this.deckPanel;
+    if (form === null || deck === null) return;
+    const inv = this.app.invite;
+    const invited = inv !== null && this.app.created?.room.roomId !== inv.roomId;
+    if (this.joinHome === null && form.parentNode) this.joinHome = { parent: form.parentNode, next: form.nextSibling };
+    if (invited && deck.nextSibling !== form) deck.after(form);
+    else if (!invited && this.joinHome !== null && form.parentNode !== this.joinHome.parent) {
+      this.joinHome.parent.insertBefore(form, this.joinHome.next);
     }
   }
 
@@ -392,7 +412,7 @@ class Ui {
       h("button", { type: "submit", "data-testid": "create-room" }, "Create room"),
       this.errorSlots.create);
 
-    const joinForm = h("form", { class: "panel", "aria-labelledby": "join-h",
+    const joinForm = h("form", { class: "panel", "aria-labelledby": "join-h", "data-testid": "join-form",
       onsubmit: (ev: Event) => {
         ev.preventDefault();
         this.from("join");
@@ -464,6 +484,8 @@ class Ui {
       h("button", { type: "submit" }, "Register"),
       this.errorSlots.register);
 
+    this.joinForm = joinForm;
+    this.deckPanel = deck;
     return h("div", { class: "lobby" },
       h("div", { class: "col" }, deck, quick, this.accountBox),
       h("div", { class: "col" }, rooms, create, joinForm,
