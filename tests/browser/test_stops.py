@@ -111,6 +111,7 @@ def test_holding_an_instant_the_opponents_turn_stops_only_at_its_end_step(pages:
     expect(log).to_contain_text(re.compile(r"— Turn \d+: your turn —"))
     expect(log).to_contain_text(re.compile(r"— Turn \d+: Bob#\d+'s turn —"))
     assert not re.search(r"drew a card \(\u00d7[89]\)", log.inner_text())
+    pages.screenshot(ann, "ann")
     # The setting outlives a reload (localStorage).
     ann.reload()
     expect(ann.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
