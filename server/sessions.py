@@ -545,14 +545,21 @@ class SessionDesk:
                 await self.writer.write([*ops, record.row()])
             except StoreUnwritableError:  # (refused in words by the app: nothing was done)
                 back()
-                self._by_hash.pop(record.token_hash, None)
-                record.token_hash, record.prev_hash = resume
-                for digest in resume:
-                    if digest:
-                        self._by_hash[digest] = record
+                self._put_back_tokens(record, resume)
                 raise
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
             conn, record, token, account_token)).SerializeToString())
+
+    def _put_back_tokens(self, record: _SessionRecord, resume: tuple[bytes, bytes]) -> None:
+        """Make ``record``'s resume tokens what they were (``resume``: its token hash and
+        previous one) after :meth:`_new_token` gave it one the store couldn't record."""
+        for digest in (record.token_hash, record.prev_hash):
+            if digest and self._by_hash.get(digest) is record:
+                del self._by_hash[digest]
+        record.token_hash, record.prev_hash = resume
+        for digest in resume:
+            if digest:
+                self._by_hash[digest] = record
 
     def _find(self, token: str) -> _SessionRecord | None:
         digest = secret_hash(token)
@@ -597,9 +604,14 @@ class SessionDesk:
             # session's, so wait for it (a resume racing the join that started a game was
             # told "no place" while its seat's clock ran). Bounded: SETTLE_SECONDS.
             await older.settled.wait()
+        resume = record.token_hash, record.prev_hash
         token = self._new_token(record, presented)
         # The new one survives a crash.
-        await self.writer.write([*ops, *self.accounts.seen(record.account), record.row()])
+        try:
+            await self.writer.write([*ops, *self.accounts.seen(record.account), record.row()])
+        except StoreUnwritableError:  # (refused in words by the app; the session stays
+            self._put_back_tokens(record, resume)  # where it is, its tokens valid)
+            raise
         # No await from closing the older connection to queueing the Reattach: the room
         # then sees the Reattach before the older connection's Disconnect.
         old = record.conn

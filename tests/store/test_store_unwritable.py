@@ -280,6 +280,33 @@ async def test_a_request_of_a_session_the_store_cant_record_is_refused_and_it_go
         assert hello.welcome.account.account_id == welcome.account.account_id, hello
 
 
+async def test_a_take_over_the_store_cant_record_leaves_the_session_where_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        autojump_clock: trio.testing.MockClock) -> None:
+    async with running_app(tmp_path) as app:
+        first = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, first)
+        welcome = (await first.request(hello=mpb.Hello(protocol_version=1, display_name="A"))
+                   ).welcome
+        monkeypatch.setattr(app.writer.store, "apply", _full)
+        second = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, second)
+        with trio.fail_after(30):
+            refused = await second.request(hello=mpb.Hello(
+                protocol_version=1, account_token=welcome.account_token))
+        assert refused.error.code == mpb.ERROR_CODE_INTERNAL
+        await trio.sleep(2)
+        assert second.closed is not None and second.closed[0] == 1013
+        assert first.closed is None  # not replaced
+        monkeypatch.undo()
+        third = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, third)
+        with trio.fail_after(30):
+            resumed = await third.request(resume=mpb.Resume(
+                protocol_version=1, resume_token=welcome.resume_token))
+        assert resumed.HasField("resumed"), resumed
+
+
 async def test_a_registration_the_store_cant_record_registers_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with running_app(tmp_path) as app:
