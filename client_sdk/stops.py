@@ -15,7 +15,7 @@ lasting setting, where a player seldom acts:
 * :data:`FULL` (full control): it stops at every priority the player could act in.
 
 Either way only a plain priority decision with ``PassPriority`` among its options is ever
-passed; every other decision waits for the player.
+passed, and never with mana in the player's pool; every other decision waits for the player.
 """
 
 from __future__ import annotations
@@ -73,10 +73,15 @@ def in_combat(seat: int, active_seat: int, objects: Iterable[pb.GameObject]) -> 
 
 
 def auto_passes(mode: str, decision: pb.Decision | None, header: pb.GameHeader, seat: int, *,
-                stack: Iterable[str], objects: Iterable[pb.GameObject]) -> bool:
+                stack: Iterable[str], objects: Iterable[pb.GameObject],
+                pool: pb.ManaPool | None = None) -> bool:
     """Whether the client passes ``decision`` for the player at ``seat`` by itself, under
-    the setting ``mode`` (:data:`AUTO` or :data:`FULL`)."""
+    the setting ``mode`` (:data:`AUTO` or :data:`FULL`) -- never with mana in the player's
+    ``pool``: made for something, it would empty as the step ends (106.4)."""
     if mode != AUTO or pass_option(decision) is None or any(True for _ in stack):
+        return False
+    if pool is not None and (pool.white or pool.blue or pool.black or pool.red or pool.green
+                             or pool.colorless):
         return False
     step, mine = header.step, header.active_seat == seat
     if step in _PASSED_STEPS:

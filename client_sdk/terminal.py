@@ -519,8 +519,10 @@ class Session:
             else:
                 # (blockers, a target...: the player's; passing goes on after)
                 return pass_option(decision)
+        me = board.mirror.players.get(board.seat)
         if auto_passes(self.stops, decision, board.mirror.header, board.seat,
-                       stack=self._stack(), objects=board.mirror.objects.values()):
+                       stack=self._stack(), objects=board.mirror.objects.values(),
+                       pool=None if me is None else me.mana_pool):
             return pass_option(decision)
         return None
 

@@ -84,6 +84,12 @@ def test_the_decision_function_passes_where_a_player_seldom_acts() -> None:
         kind=pb.DECISION_KIND_DECLARE_BLOCKERS, options=[NO_BLOCKS]))
     assert not passes(pb.STEP_UPKEEP, decision=pb.Decision(
         kind=pb.DECISION_KIND_CHOOSE_TARGET, options=[PASS]))
+    # Mana in the player's pool (made for something): never passed away (106.4).
+    header = pb.GameHeader(turn=4, active_seat=BOB, step=pb.STEP_UPKEEP)
+    assert not auto_passes(AUTO, _priority(PASS, SHOCK), header, ANN, stack=(), objects=(),
+                           pool=pb.ManaPool(red=1))
+    assert auto_passes(AUTO, _priority(PASS, SHOCK), header, ANN, stack=(), objects=(),
+                       pool=pb.ManaPool())
 
 
 class TurnClient(StubClient):
