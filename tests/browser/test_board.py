@@ -110,7 +110,9 @@ def test_a_block_is_declared_by_clicking_the_attacker_then_the_blocker(pages: Pa
             done.click()
         page.wait_for_timeout(200)
     expect(page.locator("[data-testid=event-log]")).to_contain_text(
-        re.compile(rf"{re.escape(found.group(1))} blocks {re.escape(target_name or '')}"))
+        # (each said whose it is when both players have one of that name)
+        re.compile(rf"{re.escape(found.group(1))}( \([^)]*\))? blocks "
+                   rf"{re.escape(target_name or '')}"))
     pages.screenshot(page)
     pages.assert_no_errors()
 

@@ -104,6 +104,8 @@ export class App implements Names {
   logDropped = 0;
   /** Counts changes to the log (a view of it is built again only when it changed). */
   logChanges = 0;
+  /** The objects in view before the last delta (see {@link objects}). */
+  private before: GameObject[] = [];
   /** The turn the log last said began (a marker line), or the snapshot's. */
   private turnTold = 0;
   /** The last game event's line logged (from a delta or a snapshot). */
@@ -247,6 +249,12 @@ export class App implements Names {
    * same delta removed: a creature that died in combat). */
   object(id: string) { return this.mirror.objects.get(id) ?? this.seen.get(id); }
   player(seat: number): string { return this.mirror.players.get(seat)?.name || `Seat ${seat + 1}`; }
+  /** The objects in view, and those the last delta took out of it (its events name them:
+   * two creatures of one name that died in the combat whose damage is told). */
+  objects(): Iterable<GameObject> {
+    const now = this.mirror.objects;
+    return [...now.values(), ...this.before.filter((o) => !now.has(o.id))];
+  }
   mentions(word: string): boolean {
     for (const obj of this.mirror.objects.values()) if (obj.rulesText.toLowerCase().includes(word)) return true;
     return false;
@@ -897,6 +905,7 @@ export class App implements Names {
       case "delta": {
         if (this.room === null || !this.mirror.ready || this.snapshotAsked) return true;
         this.remember();
+        this.before = [...this.mirror.objects.values()];
         try {
           this.mirror.applyDelta(body.value);
         } catch (err) {
@@ -1160,6 +1169,7 @@ export class App implements Names {
         if (this.room === null) break;
         if (!this.mirror.ready || this.snapshotAsked) break; // a snapshot is on its way
         this.remember();
+        this.before = [...this.mirror.objects.values()];
         try {
           this.mirror.applyDelta(body.value);
         } catch (err) {
@@ -1423,6 +1433,7 @@ export class App implements Names {
     this.logDropped = 0;
     this.logChanges++;
     this.seen.clear();
+    this.before = [];
     this.snapshotAsked = false;
     this.turnTold = 0;
   }

@@ -18,6 +18,8 @@ export interface Names {
   player(seat: number): string;
   /** Whether the text of a card in the view has `word` (lower case) in it. */
   mentions(word: string): boolean;
+  /** The objects in the view (to tell same-name objects apart by whose they are). */
+  objects?(): Iterable<GameObject>;
 }
 
 export function assertNever(value: never): never {
@@ -37,11 +39,27 @@ export function objectName(names: Names, id: string): string {
   return obj.name || "a card";
 }
 
-export function targetText(names: Names, target: Target | undefined): string {
+/** An object's name, and whose it is when an object of the same name of another player's
+ * is in view ("Chandra's Magmutt (Bob#0002's)", "... (yours)"): the stack's targets, the
+ * log's damage and blocks named two Magmutts alike (a new player's review). */
+export function whoseName(names: Names, id: string): string {
+  const name = objectName(names, id);
+  const obj = names.object(id);
+  if (obj === undefined || !obj.name || names.objects === undefined) return name;
+  for (const o of names.objects()) {
+    if (o.id !== id && o.name === obj.name && o.controller !== obj.controller
+        && (o.zone?.kind === ZoneKind.BATTLEFIELD || o.zone?.kind === ZoneKind.STACK)) {
+      return `${name} (${obj.controller === names.viewer ? "yours" : `${names.player(obj.controller)}'s`})`;
+    }
+  }
+  return name;
+}
+
+export function targetText(names: Names, target: Target | undefined, whose = false): string {
   const kind = target?.kind;
   switch (kind?.case) {
     case "player": return seatName(names, kind.value);
-    case "objectId": return objectName(names, kind.value);
+    case "objectId": return whose ? whoseName(names, kind.value) : objectName(names, kind.value);
     case undefined: return "nothing";
     default: return assertNever(kind);
   }
@@ -715,7 +733,7 @@ export function decisionName(kind: DecisionKind): string {
 function recipientText(names: Names, r: DamageEvent["recipient"]): string {
   switch (r.case) {
     case "player": return seatName(names, r.value);
-    case "objectId": return objectName(names, r.value);
+    case "objectId": return whoseName(names, r.value);
     case undefined: return "nothing";
     default: return assertNever(r);
   }
@@ -763,7 +781,7 @@ export function eventText(names: Names, event: GameEvent): string | null {
     }
     case "damage": {
       const e = k.value;
-      return `${objectName(names, e.sourceId)} dealt ${e.amount} damage to ${recipientText(names, e.recipient)}`;
+      return `${whoseName(names, e.sourceId)} dealt ${e.amount} damage to ${recipientText(names, e.recipient)}`;
     }
     case "playerLost": return `${seatName(names, k.value.seat)} lost the game (${k.value.reason})`;
     case "spellCast": // 601.2i, with its targets (601.2c)
@@ -802,7 +820,7 @@ export function eventText(names: Names, event: GameEvent): string | null {
     case "blockersDeclared": {
       const blocks = k.value.blocks;
       return blocks.length === 0 ? "No blockers"
-        : `Blocks: ${blocks.map((b) => `${objectName(names, b.blockerId)} blocks ${objectName(names, b.attackerId)}`).join("; ")}`;
+        : `Blocks: ${blocks.map((b) => `${whoseName(names, b.blockerId)} blocks ${whoseName(names, b.attackerId)}`).join("; ")}`;
     }
     case "cardsRevealed":
       return `${k.value.toEveryone ? "Revealed" : "You look at"}: ${k.value.cards.map((c) => c.name).join(", ")}`;
@@ -847,7 +865,7 @@ export function eventText(names: Names, event: GameEvent): string | null {
 
 /** " targeting Bob and Grizzly Bears" (601.2c), or nothing (as client_sdk.describe). */
 function targeting(names: Names, targets: readonly Target[]): string {
-  const said = targets.map((t) => targetText(names, t));
+  const said = targets.map((t) => targetText(names, t, true));
   if (said.length === 0) return "";
   return ` targeting ${said.length === 1 ? said[0] : `${said.slice(0, -1).join(", ")} and ${said[said.length - 1]}`}`;
 }

@@ -920,7 +920,7 @@ class Ui {
         !o.isAbility && extraKeywords(o).length
           ? h("div", { class: "card-keywords" }, extraKeywords(o).join(", ")) : null,
         o.targets.length ? h("div", { class: "card-targets" }, "Targets: ",
-          o.targets.map((t) => targetText(app, t)).join(", ")) : null,
+          o.targets.map((t) => targetText(app, t, true)).join(", ")) : null,
         h("div", { class: "card-foot" }, h("span", { class: "badges" }, badges),
           pt ? h("span", { class: "pt", title: "power/toughness" }, pt) : null),
       ];

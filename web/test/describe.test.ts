@@ -4,12 +4,12 @@ import assert from "node:assert/strict";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import {
   ActionSchema, CounterSchema, GameEventSchema, GameHeaderSchema, GameObjectSchema, GamePhase, type Action,
-  type GameObject, ZoneKind,
+  type GameObject, TargetSchema, ZoneKind,
 } from "../src/gen/protocol/v1/game_pb";
 import {
   clockText, distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
   hiddenTiersText, matchText, optionText, optionWhose, ordinal, plainManaSource, shownOptions, tierText,
-  tokenWords, turnBeingPlayed, type Names,
+  targetText, tokenWords, turnBeingPlayed, type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -572,4 +572,22 @@ test("who chose to play first and each mulligan read so (103.1, 103.5)", () => {
   assert.equal(told({ case: "mulliganTaken", value: { seat: 0, number: 1 } }), "you took a mulligan");
   assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal),
     ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]);
+});
+
+test("the log and the stack say whose a creature is when another player has one of the same name", () => {
+  const mag = (id: string, controller: number) => create(GameObjectSchema, { id, name: "Chandra's Magmutt",
+    controller, zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 }, cardTypes: ["Creature"] });
+  const seen = new Map([["m0", mag("m0", 0)], ["m1", mag("m1", 1)], ["b1", create(GameObjectSchema,
+    { id: "b1", name: "Grizzly Bears", controller: 1, zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 } })]]);
+  const view: Names = { ...names, object: (id) => seen.get(id), objects: () => seen.values() };
+  const ev = (kind: MessageInitShape<typeof GameEventSchema>["kind"]) => eventText(view, create(GameEventSchema, { kind }));
+  assert.equal(ev({ case: "damage", value: { sourceId: "m1", recipient: { case: "objectId", value: "m0" }, amount: 2 } }),
+    "Chandra's Magmutt (Bob's) dealt 2 damage to Chandra's Magmutt (yours)");
+  assert.equal(ev({ case: "blockersDeclared", value: { blocks: [{ blockerId: "m0", attackerId: "m1" }] } }),
+    "Blocks: Chandra's Magmutt (yours) blocks Chandra's Magmutt (Bob's)");
+  // No other of its name: just the name.
+  assert.equal(ev({ case: "damage", value: { sourceId: "b1", recipient: { case: "player", value: 0 }, amount: 2 } }),
+    "Grizzly Bears dealt 2 damage to you");
+  assert.equal(targetText(view, create(TargetSchema, { kind: { case: "objectId", value: "m1" } }), true),
+    "Chandra's Magmutt (Bob's)");
 });
