@@ -186,6 +186,7 @@ async def accounts_game(url: str) -> dict[str, str | int]:
         async with trio.open_nursery() as nursery:
             for n, client in enumerate((ann, bob)):
                 nursery.start_soon(RandomBot(client, random.Random(n), Policy.EAGER).play)
+            nursery.start_soon(_concede_at_turn, ann, 3)
         for who, client in (("ann", ann), ("bob", bob)):
             accounts |= {f"{who}_name": client.account.name,
                          f"{who}_token": client.account_token,
@@ -193,6 +194,18 @@ async def accounts_game(url: str) -> dict[str, str | int]:
             await client.leave_room(wait=True)
     await trio.sleep(1.5)  # (the tier has shown the whole game)
     return {"room_id": room.room_id, **accounts}
+
+
+async def _concede_at_turn(client: Client, turn: int) -> None:
+    """``client`` concedes once its game reaches ``turn`` (a short game: every replay opened
+    plays it whole, to build its log)."""
+    for _ in range(6000):  # (at most 10 minutes)
+        if client.mirror.game_over:
+            return
+        if client.mirror.header.turn >= turn:
+            await client.concede()
+            return
+        await trio.sleep(0.1)
 
 
 def play_accounts_game(ws_url: str, log_dir: Path) -> dict[str, str | int]:
