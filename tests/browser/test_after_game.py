@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Pages
 from tests.browser.ui import BOARD, GAME_OVER, create_room, invite_link, join_by_link, sign_in_guest
@@ -16,15 +16,22 @@ from tests.browser.ui import BOARD, GAME_OVER, create_room, invite_link, join_by
 pytestmark = pytest.mark.browser
 
 
-def test_invite_link_concede_question_replay_and_a_link_on_a_finished_board(
-        pages: Pages) -> None:
+def _ann_and_bob(pages: Pages, *, private: bool) -> tuple[Page, Page, str]:
+    """Ann creates a two-seat room and Bob joins it by its invite link: their pages, and
+    the link."""
     ann = pages.open("ann")
     sign_in_guest(ann, pages.base_url, "Ann")
-    create_room(ann, seats=2, private=True)
+    create_room(ann, seats=2, private=private)
     expect(ann.locator(BOARD)).to_have_count(1)
     link = invite_link(ann)
     bob = pages.open("bob")
     join_by_link(bob, link, "Bob")
+    return ann, bob, link
+
+
+def test_invite_link_concede_question_replay_and_a_link_on_a_finished_board(
+        pages: Pages) -> None:
+    ann, bob, link = _ann_and_bob(pages, private=True)
     for page in (ann, bob):
         expect(page.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
     # The game started: the creator's room panel still has the link (and after a reload).
@@ -64,13 +71,7 @@ def test_invite_link_concede_question_replay_and_a_link_on_a_finished_board(
 
 def test_lobby_lists_finished_rooms_apart_and_a_signed_out_replay_link_says_why(
         pages: Pages) -> None:
-    ann = pages.open("ann")
-    sign_in_guest(ann, pages.base_url, "Ann")
-    create_room(ann, seats=2, private=False)
-    expect(ann.locator(BOARD)).to_have_count(1)
-    link = invite_link(ann)
-    bob = pages.open("bob")
-    join_by_link(bob, link, "Bob")
+    ann, _bob, link = _ann_and_bob(pages, private=False)
     expect(ann.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
     concede = ann.locator("[data-key=concede]")
     concede.click()

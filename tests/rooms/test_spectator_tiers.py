@@ -219,6 +219,20 @@ def test_due_actions_are_played_a_few_at_a_time_only_when_the_host_says() -> Non
     assert [t.stream.state_id for t in room.delayed] == [room.delayed[0].stream.state_id] * 4
 
 
+def _played_straight(d: Driver, actions: int) -> None:
+    """``actions`` random actions played straight on the room (the Driver would show each
+    due action of its tiers at once), then seat 0 concedes."""
+    room = d.room
+    rng = random.Random(5)
+    for _ in range(actions):
+        game = room.game
+        assert game is not None and game.pending is not None
+        room.handle(Act(seat_conn(d, game.pending.seat), 0, game.pending.prompt_id,
+                        rng.randrange(len(game.pending.options)),
+                        room.classes[game.pending.seat].stream.state_id), d.now)
+    room.handle(ConcedeGame(seat_conn(d, 0), 0), d.now)
+
+
 def test_a_finished_room_whose_tier_is_behind_shows_everything_then_closes() -> None:
     """A busy server leaves a tier behind its delay. The room's close time then came while
     the tier still held actions: the room asked for a Tick at once, forever, and never got
@@ -229,15 +243,7 @@ def test_a_finished_room_whose_tier_is_behind_shows_everything_then_closes() -> 
     watch(d, 9, 1)
     start(d)
     room = d.room
-    rng = random.Random(5)
-    for _ in range(30):
-        # (played straight on the room: the Driver would show each due action at once)
-        game = room.game
-        assert game is not None and game.pending is not None
-        room.handle(Act(seat_conn(d, game.pending.seat), 0, game.pending.prompt_id,
-                        rng.randrange(len(game.pending.options)),
-                        room.classes[game.pending.seat].stream.state_id), d.now)
-    room.handle(ConcedeGame(seat_conn(d, 0), 0), d.now)
+    _played_straight(d, 30)
     assert room.delayed[0].held > 0
     d.now = 100.0  # long past the close time: the tier is behind
     out = d.do(Tick())
@@ -586,14 +592,7 @@ def test_a_tiers_audience_replays_the_game_only_once_the_tier_has_shown_it_thoug
     watch(d, 9, 1)
     start(d)
     room = d.room
-    rng = random.Random(5)
-    for _ in range(30):  # (played straight on the room: the Driver would show them at once)
-        game = room.game
-        assert game is not None and game.pending is not None
-        room.handle(Act(seat_conn(d, game.pending.seat), 0, game.pending.prompt_id,
-                        rng.randrange(len(game.pending.options)),
-                        room.classes[game.pending.seat].stream.state_id), d.now)
-    room.handle(ConcedeGame(seat_conn(d, 0), 0), d.now)
+    _played_straight(d, 30)
     record = GameRecord("r1", "tiers", b"s" * 32, [("A", "", ""), ("B", "", "")], [],
                         {"winners": [1]}, accounts=("a1", "a2"),
                         settings=RoomSettings(spectate=Spectate.NONE, tiers=(tier,)),

@@ -169,28 +169,38 @@ async def test_117_3_priority_with_nothing_to_do_but_pass_is_passed_and_any_othe
     assert board.decision is not None and board.decision.prompt_id == 6
 
 
+def _graveyard_card(oid: str, name: str) -> pb.GameObject:
+    return pb.GameObject(id=oid, name=name, card_types=["Creature"], owner=0, controller=0,
+                         zone=pb.ZoneRef(kind=pb.ZONE_KIND_GRAVEYARD, owner=0))
+
+
+def _order(prompt_id: int, *ids: str, prompt: str = "") -> mpb.ServerMessage:
+    """An ORDER_GRAVEYARD decision among the cards ``ids`` (rule 404.3)."""
+    return mpb.ServerMessage(decision=pb.Decision(
+        prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_ORDER_GRAVEYARD, prompt=prompt,
+        options=[pb.Action(choose_order=pb.ChooseOrder(object_id=i)) for i in ids]))
+
+
+def _order_said(prompt_id: int, *ids: str) -> mpb.ServerMessage:
+    """:func:`_order` with the server's words."""
+    return _order(prompt_id, *ids, prompt="Choose the next card to put into your graveyard "
+                                          "(first is lowest).")
+
+
 async def test_404_3_the_order_of_alike_cards_put_into_the_graveyard_is_no_choice(
         autojump_clock: trio.testing.MockClock) -> None:
     """Milled by Thieves' Guild Enforcer, a new user was asked to press 1 for "Next: Walking
     Corpse", its one option (two alike Walking Corpses): answered at once. Cards that differ
     still ask."""
-    def card(oid: str, name: str) -> pb.GameObject:
-        return pb.GameObject(id=oid, name=name, card_types=["Creature"], owner=0, controller=0,
-                             zone=pb.ZoneRef(kind=pb.ZONE_KIND_GRAVEYARD, owner=0))
-
-    def order(prompt_id: int, *ids: str) -> mpb.ServerMessage:
-        return mpb.ServerMessage(decision=pb.Decision(
-            prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_ORDER_GRAVEYARD,
-            options=[pb.Action(choose_order=pb.ChooseOrder(object_id=i)) for i in ids]))
-
-    cards = [card("y1", "Walking Corpse"), card("y2", "Walking Corpse"), card("y3", "Swamp")]
-    client, board, _session = await _received([order(4, "y1", "y2"), order(5, "y1", "y3")],
+    cards = [_graveyard_card("y1", "Walking Corpse"), _graveyard_card("y2", "Walking Corpse"),
+             _graveyard_card("y3", "Swamp")]
+    client, board, _session = await _received([_order(4, "y1", "y2"), _order(5, "y1", "y3")],
                                               graveyard=cards)
     assert client.acted == [(4, 0)]
     assert not board.events  # (the cards' moves say what happened)
     assert board.decision is not None and board.decision.prompt_id == 5
-    assert alike_order(board, order(1, "y2", "y1").decision, cards)
-    assert not alike_order(board, order(1, "y3", "y1").decision, cards)
+    assert alike_order(board, _order(1, "y2", "y1").decision, cards)
+    assert not alike_order(board, _order(1, "y3", "y1").decision, cards)
     # A choice of another kind with one option shown is still asked (a discard, say).
     assert not alike_order(board, pb.Decision(kind=pb.DECISION_KIND_DISCARD, options=[
         pb.Action(discard=pb.Discard(object_id=i)) for i in ("y1", "y2")]), cards)
@@ -363,18 +373,9 @@ async def test_404_3_the_graveyard_order_says_why_it_is_asked_and_a_takes_any_or
     put into your graveyard (first is lowest)", without knowing why. The screen says why
     (404.3) and that it seldom matters; ``a`` takes the cards in the order listed -- that
     order's next picks too -- and the numbers still choose."""
-    def card(oid: str, name: str) -> pb.GameObject:
-        return pb.GameObject(id=oid, name=name, card_types=["Creature"], owner=0, controller=0,
-                             zone=pb.ZoneRef(kind=pb.ZONE_KIND_GRAVEYARD, owner=0))
-
-    def order(prompt_id: int, *ids: str) -> mpb.ServerMessage:
-        return mpb.ServerMessage(decision=pb.Decision(
-            prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_ORDER_GRAVEYARD,
-            prompt="Choose the next card to put into your graveyard (first is lowest).",
-            options=[pb.Action(choose_order=pb.ChooseOrder(object_id=i)) for i in ids]))
-
-    cards = [card("y1", "Walking Corpse"), card("y2", "Grizzly Bears"), card("y3", "Swamp")]
-    client, board, session = await _received([order(4, "y1", "y2", "y3")], graveyard=cards)
+    cards = [_graveyard_card("y1", "Walking Corpse"), _graveyard_card("y2", "Grizzly Bears"),
+             _graveyard_card("y3", "Swamp")]
+    client, board, session = await _received([_order_said(4, "y1", "y2", "y3")], graveyard=cards)
     screen = " ".join(frame_text(board, now=0.0).split())
     assert "you may choose their order (rule 404.3): it matters only to a card that cares " \
         "about the order of a graveyard" in screen
@@ -388,11 +389,11 @@ async def test_404_3_the_graveyard_order_says_why_it_is_asked_and_a_takes_any_or
 
     await session._command("a")
     assert client.acted == [(4, 0)]
-    await receive(order(5, "y2", "y3"), _priority(6, PASS, CAST))
+    await receive(_order_said(5, "y2", "y3"), _priority(6, PASS, CAST))
     assert client.acted == [(4, 0), (5, 0)]  # (the rest of that order: by itself)
     assert board.decision is not None and board.decision.prompt_id == 6
     await session._command("1")
-    await receive(order(7, "y2", "y3"))  # another order later: asked again
+    await receive(_order_said(7, "y2", "y3"))  # another order later: asked again
     assert client.acted == [(4, 0), (5, 0), (6, 0)]
     await session._command("2")  # (a number still chooses)
     assert client.acted == [(4, 0), (5, 0), (6, 0), (7, 1)]
