@@ -239,12 +239,21 @@ def shown_at(page: Page, viewer: int, turn: int) -> None:
 
 
 def hand(page: Page, seat: int) -> tuple[int, list[str]]:
-    """A player's hand as shown: its count, and the names of the cards shown in it."""
+    """A player's hand as shown: its count, and the names of the cards shown in it -- read
+    together, once the board has settled (a view just chosen may still be drawn: its count
+    and its cards were once read from two different moments, 6 against 7)."""
     side = page.locator(f"[data-testid=player][data-seat='{seat}']")
-    count = side.locator("[title='cards in hand']").inner_text()
-    names = side.locator("[data-zone=hand] [data-testid=card]").evaluate_all(
-        "(cs) => cs.map((c) => c.dataset.name)")
-    return int(count.removeprefix("Hand ")), names
+    got: tuple[int, list[str]] = (0, [])
+    for _ in range(100):  # (at most ~10 s)
+        got = side.evaluate(
+            "(s) => [Number((s.querySelector(\"[title='cards in hand']\")?.textContent ?? '')"
+            ".replace('Hand ', '')), [...s.querySelectorAll('[data-zone=hand] "
+            "[data-testid=card]')].map((c) => c.dataset.name)]")
+        count, names = got
+        if not names or len(names) == count:
+            break
+        page.wait_for_timeout(100)
+    return int(got[0]), list(got[1])
 
 
 def test_a_player_replays_their_seat_every_hand_and_every_card_others_what_they_may(
