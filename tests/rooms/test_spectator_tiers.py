@@ -15,6 +15,7 @@ import trio.testing
 from client_sdk.mirror import Mirror
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
+from server.app import App
 from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, Zone, apply, new_game
 from server.replay import replay_problem
@@ -405,14 +406,20 @@ def test_tier_settings_survive_a_store_reload(tmp_path: Path) -> None:
     assert room.info().tiers[0].accounts == ["w"]
 
 
+async def _ann_bob_and_wes(app: App) -> tuple[MemorySocket, MemorySocket, MemorySocket, str]:
+    """Ann, Bob and Wes connected and welcomed; Wes's account name."""
+    a, b, w = MemorySocket(), MemorySocket(), MemorySocket()
+    name = ""
+    for sock, who in ((a, "Ann"), (b, "Bob"), (w, "Wes")):
+        app.lobby.nursery.start_soon(app.handle_connection, sock)
+        name = (await sock.request(**_hello(who))).welcome.account.name
+    return a, b, w, name
+
+
 async def test_app_create_room_with_tiers_join_a_tier_and_get_delayed_deltas(
         tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     async with running_app(tmp_path) as app:
-        a, b, w = MemorySocket(), MemorySocket(), MemorySocket()
-        name = ""
-        for sock, who in ((a, "Ann"), (b, "Bob"), (w, "Wes")):
-            app.lobby.nursery.start_soon(app.handle_connection, sock)
-            name = (await sock.request(**_hello(who))).welcome.account.name
+        a, b, w, name = await _ann_bob_and_wes(app)
         refused = await a.request(create_room=mpb.CreateRoom(name="t", tiers=[
             mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, accounts=[name])]))
         assert refused.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT  # no delay
@@ -622,11 +629,7 @@ async def test_the_replay_desk_asks_the_live_room_whether_its_tier_has_shown_the
     monkeypatch.setattr(Room, "tier_showing", lambda self, tier, game: showing)
     with trio.fail_after(60):
         async with running_app(tmp_path) as app:
-            a, b, w = MemorySocket(), MemorySocket(), MemorySocket()
-            name = ""
-            for sock, who in ((a, "Ann"), (b, "Bob"), (w, "Wes")):
-                app.lobby.nursery.start_soon(app.handle_connection, sock)
-                name = (await sock.request(**_hello(who))).welcome.account.name
+            a, b, w, name = await _ann_bob_and_wes(app)
             created = await a.request(create_room=mpb.CreateRoom(
                 name="t", spectate=mpb.SPECTATE_NONE, tiers=[mpb.SpectatorTier(
                     kind=mpb.TIER_KIND_PUBLIC, delay_seconds=1, accounts=[name])]))
