@@ -11,7 +11,7 @@ import {
 } from "./gen/protocol/v1/messages_pb";
 import { create } from "@bufbuild/protobuf";
 import {
-  type Action, type Decision, DecisionKind, type GameEvent, type GameObject, GamePhase,
+  type Action, type Decision, DecisionKind, type Delta, type GameEvent, type GameObject, GamePhase,
 } from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
@@ -904,14 +904,7 @@ export class App implements Names {
       }
       case "delta": {
         if (this.room === null || !this.mirror.ready || this.snapshotAsked) return true;
-        this.remember();
-        this.before = [...this.mirror.objects.values()];
-        try {
-          this.mirror.applyDelta(body.value);
-        } catch (err) {
-          this.desync(err);
-          return true;
-        }
+        if (!this.applyDelta(body.value)) return true;
         const d = body.value;
         const told = replay.timeline.linesAt(d.stateId);
         const lines: string[] = [];
@@ -1168,14 +1161,7 @@ export class App implements Names {
       case "delta": {
         if (this.room === null) break;
         if (!this.mirror.ready || this.snapshotAsked) break; // a snapshot is on its way
-        this.remember();
-        this.before = [...this.mirror.objects.values()];
-        try {
-          this.mirror.applyDelta(body.value);
-        } catch (err) {
-          this.desync(err);
-          break;
-        }
+        if (!this.applyDelta(body.value)) break;
         for (const event of body.value.events) {
           this.noteLoss(event);
           const line = eventText(this, event);
@@ -1351,6 +1337,20 @@ export class App implements Names {
       return;
     }
     this.error = message || ErrorCode[code] || "The server refused the request.";
+  }
+
+  /** Apply a delta to the mirror, keeping what the board showed before it (false: it
+   * didn't apply, and a snapshot is asked for). */
+  private applyDelta(delta: Delta): boolean {
+    this.remember();
+    this.before = [...this.mirror.objects.values()];
+    try {
+      this.mirror.applyDelta(delta);
+    } catch (err) {
+      this.desync(err);
+      return false;
+    }
+    return true;
   }
 
   private desync(err: unknown): void {
