@@ -12,11 +12,13 @@ import {
 import { create } from "@bufbuild/protobuf";
 import {
   type Action, type Decision, DecisionKind, type Delta, type GameEvent, type GameObject, GamePhase,
+  ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
-  alikeOrder, assertNever, eventText, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
+  alikeOrder, assertNever, eventLines, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
+  poolPaysExactly,
   optionSeats, seatName, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
 } from "./describe";
 import { inviteLink, parseInvite, type Invite } from "./links";
@@ -108,6 +110,8 @@ export class App implements Names {
   private before: GameObject[] = [];
   /** The turn the log last said began (a marker line), or the snapshot's. */
   private turnTold = 0;
+  /** Seats whose keep-or-mulligan declaration of the round going on was answered (103.5). */
+  private readonly declared = new Set<number>();
   /** The last game event's line logged (from a delta or a snapshot). */
   private lastTold = "";
   error = "";
@@ -140,12 +144,24 @@ export class App implements Names {
   /** The replay to open again if the one being opened is refused. */
   private replayFallback: ReplayTarget | null = null;
 
+  /** The player's last answer tapped a mana source while paying a cost (601.2g). */
+  private tappedToPay = false;
   /** When this client stops for priority (stops.ts), kept across games and page loads. */
   stops: StopSetting = STOP_SETTINGS.includes(saved.stops as StopSetting) ? saved.stops as StopSetting : "auto";
   /** Priority decisions passed for the player by {@link stops} (counted for tests). */
   autoPassed = 0;
   /** The last prompt passed so (its panel isn't shown while the answer is on its way). */
   autoPassedPrompt: bigint | null = null;
+  /** "Pass until end of turn" (the terminal's `pp`, client_sdk/terminal.py): the turn it lasts
+   * for and the stack's objects when it was asked -- anything new on the stack (an
+   * opponent's spell to answer, a trigger) stops it, as do the turn's end, mana in the pool
+   * and any decision other than priority. Null: not passing. */
+  passing: { turn: number; stack: ReadonlySet<string> } | null = null;
+  /** Why passing until end of turn stopped (shown with the decision), or "". */
+  passingNote = "";
+  /** "Any order" answered the order of cards put into the graveyard at once (404.3): the
+   * rest of that order is taken as listed, by itself (as the terminal's `a`). */
+  private anyOrder = false;
 
   onChange: () => void = () => {};
 
@@ -598,9 +614,80 @@ export class App implements Names {
     this.sentPrompt = d.promptId;
     this.selected = null;
     this.decisionNote = "";
+    this.passingNote = "";
+    // A source tapped while paying a cost (601.2g): once the pool pays it exactly, in one way
+    // only, it is paid without asking again which mana to spend (a new player's review).
+    const chosen = d.options[index]?.kind.case;
+    this.tappedToPay = d.kind === DecisionKind.PAY_MANA && chosen === "activateManaAbility";
     this.request("act", { case: "act", value: {
       promptId: d.promptId, optionIndex: index, expectedStateId: d.stateId } });
     this.changed();
+  }
+
+  /** "Pass until end of turn" (key T; the terminal's `pp`): pass this priority, and every
+   * priority of this turn after it by itself, until something new is on the stack, the turn
+   * ends, there is mana in the pool or a decision other than priority comes. */
+  passTurn(): void {
+    const d = this.decision;
+    if (d === null || d.kind !== DecisionKind.PRIORITY || this.sentPrompt === d.promptId
+        || this.room?.role !== Role.PLAYER) return;
+    const pass = d.options.findIndex((o) => o.kind.case === "passPriority");
+    if (pass < 0) return;
+    this.passing = { turn: this.mirror.header.turn,
+      stack: new Set(this.mirror.zone(ZoneKind.STACK).map((o) => o.id)) };
+    this.act(pass);
+  }
+
+  /** Stop passing until end of turn (the passing panel's button). */
+  stopPassing(): void {
+    if (this.passing === null) return;
+    this.passing = null;
+    this.passingNote = "";
+    this.changed();
+  }
+
+  /** The turn is over (or the game): passing until end of turn ends. */
+  private passingTurnEnded(): void {
+    const p = this.passing;
+    if (p !== null && (this.mirror.header.turn !== p.turn || this.mirror.gameOver)) {
+      this.passing = null;
+      this.passingNote = "The turn is over: priority is no longer passed until its end.";
+    }
+  }
+
+  /** Pass decision `d` for "Pass until end of turn", if it lasts; whether it was passed.
+   * Anything that ends it says why ({@link passingNote}). */
+  private passTurnOn(d: Decision): boolean {
+    this.passingTurnEnded();
+    const p = this.passing;
+    if (p === null) return false;
+    const pool = this.mirror.players.get(this.viewer)?.manaPool;
+    const mana = pool ? pool.white + pool.blue + pool.black + pool.red + pool.green + pool.colorless : 0;
+    const pass = d.options.findIndex((o) => o.kind.case === "passPriority");
+    const stop = d.kind !== DecisionKind.PRIORITY || pass < 0
+      ? "Passing until end of turn stopped: this decision is yours."
+      : this.mirror.zone(ZoneKind.STACK).some((o) => !p.stack.has(o.id))
+        ? "Something new is on the stack: you stopped passing until end of turn. Your decision."
+        : mana > 0 ? "You have mana in your pool: you stopped passing until end of turn." : "";
+    if (stop) {
+      this.passing = null;
+      this.passingNote = stop;
+      return false;
+    }
+    if (this.replay !== null || this.sentPrompt === d.promptId || d.stateId !== this.mirror.stateId) return false;
+    this.autoPassed++;
+    this.autoPassedPrompt = d.promptId;
+    this.act(pass);
+    return true;
+  }
+
+  /** "Any order" (404.3): the order of cards put into the graveyard at once is taken as
+   * offered -- this card and, by itself, the ones after it. */
+  answerAnyOrder(): void {
+    const d = this.decision;
+    if (d === null || d.kind !== DecisionKind.ORDER_GRAVEYARD || this.sentPrompt === d.promptId) return;
+    this.anyOrder = true;
+    this.act(0);
   }
 
   /** Change when this client stops for priority (kept in localStorage); the pending
@@ -880,6 +967,7 @@ export class App implements Names {
         this.snapshotAsked = false;
         try {
           this.mirror.loadSnapshot(body.value);
+          this.declared.clear(); // (a round's declarations seen before it are not known)
         } catch (err) {
           this.desync(err);
           return true;
@@ -904,16 +992,14 @@ export class App implements Names {
       }
       case "delta": {
         if (this.room === null || !this.mirror.ready || this.snapshotAsked) return true;
-        if (!this.applyDelta(body.value)) return true;
+        const lines = this.applyDelta(body.value);
+        if (lines === null) return true;
         const d = body.value;
         const told = replay.timeline.linesAt(d.stateId);
-        const lines: string[] = [];
         const losses: [number, string][] = [];
         for (const event of d.events) {
           this.noteLoss(event);
           if (event.kind.case === "playerLost") losses.push([event.kind.value.seat, event.kind.value.reason]);
-          const line = eventText(this, event);
-          if (line) lines.push(line);
         }
         const marker = this.turnMarker();
         if (marker) lines.push(marker);
@@ -1108,6 +1194,7 @@ export class App implements Names {
         const turnBefore = this.mirror.ready ? this.mirror.header.turn : 0;
         try {
           this.mirror.loadSnapshot(body.value);
+          this.declared.clear(); // (a round's declarations seen before it are not known)
         } catch (err) {
           loaded = false;
           this.desync(err);
@@ -1126,7 +1213,8 @@ export class App implements Names {
           }
           for (const e of body.value.recentEvents) this.noteLoss(e);
           const recent = body.value.recentEvents;
-          let told = recent.map((e) => eventText(this, e)).filter((l) => l !== null);
+          let told = eventLines(this, recent, this.mirror.header.phase === GamePhase.MULLIGANS)
+            .filter((l) => l !== null);
           let cut = recent.length >= RECENT_EVENTS;
           // (a turn before the one last seen: the next game of a match, not a gap)
           const nextGame = this.mirror.header.turn < turnBefore;
@@ -1155,20 +1243,20 @@ export class App implements Names {
           }
           for (const line of told) this.tell(line);
         }
+        this.passingTurnEnded();
         this.dropStaleDecision();
         break;
       }
       case "delta": {
         if (this.room === null) break;
         if (!this.mirror.ready || this.snapshotAsked) break; // a snapshot is on its way
-        if (!this.applyDelta(body.value)) break;
-        for (const event of body.value.events) {
-          this.noteLoss(event);
-          const line = eventText(this, event);
-          if (line) this.tell(line);
-        }
+        const lines = this.applyDelta(body.value);
+        if (lines === null) break;
+        for (const event of body.value.events) this.noteLoss(event);
+        for (const line of lines) this.tell(line);
         const marker = this.turnMarker();
         if (marker) this.addLog(marker);
+        this.passingTurnEnded();
         this.dropStaleDecision();
         break;
       }
@@ -1180,6 +1268,8 @@ export class App implements Names {
           // A new decision, or the same one sent again after a resume (the answer sent just
           // before the drop may have been lost): it can be answered.
           this.sentPrompt = null;
+          if (d.kind !== DecisionKind.ORDER_GRAVEYARD) this.anyOrder = false; // (that order is done)
+          const paying = poolPaysExactly(d, this.mirror.players.get(this.viewer)?.manaPool);
           if (nothingCanBlock(d)) { // no choice in it (rule 509.1a): answered at once
             this.addLog(NO_BLOCKERS_TEXT);
             this.act(0);
@@ -1187,7 +1277,11 @@ export class App implements Names {
             this.act(0);
           } else if (alikeOrder(this, d, this.mirror.objects.values())) { // (404.3)
             this.act(0);
-          } else this.autoPass();
+          } else if (this.anyOrder && d.kind === DecisionKind.ORDER_GRAVEYARD) { // (as listed)
+            this.act(0);
+          } else if (paying >= 0 && this.tappedToPay) { // (601.2h: one way to spend it)
+            this.act(paying);
+          } else if (!this.passTurnOn(d)) this.autoPass();
         }
         break;
       }
@@ -1339,18 +1433,47 @@ export class App implements Names {
     this.error = message || ErrorCode[code] || "The server refused the request.";
   }
 
-  /** Apply a delta to the mirror, keeping what the board showed before it (false: it
-   * didn't apply, and a snapshot is asked for). */
-  private applyDelta(delta: Delta): boolean {
+  /** Apply a delta to the mirror, keeping what the board showed before it; its log lines
+   * (null: it didn't apply, and a snapshot is asked for). */
+  private applyDelta(delta: Delta): string[] | null {
     this.remember();
     this.before = [...this.mirror.objects.values()];
+    const { phase, pending } = this.mirror.header;
+    const asked = pending === undefined ? null
+      : { seat: pending.seat, kind: pending.kind, promptId: pending.promptId };
     try {
       this.mirror.applyDelta(delta);
     } catch (err) {
       this.desync(err);
-      return false;
+      return null;
     }
-    return true;
+    const mulligans = phase === GamePhase.MULLIGANS;
+    const lines = mulligans ? this.keptLines(delta, asked) : [];
+    for (const line of eventLines(this, delta.events, mulligans)) if (line) lines.push(line);
+    return lines;
+  }
+
+  /** Who kept their hand, once a round of keep-or-mulligan declarations is over (103.5):
+   * the game tells the mulligans taken (MulliganTakenEvent) but no keep, which nobody saw
+   * (a new player's review). A declaration seen answered (the pending MULLIGAN decision
+   * `asked` before this delta gone) is a keep unless the round's end -- mulligans taken, or
+   * the first turn begun -- says that player took a mulligan. */
+  private keptLines(delta: Delta, asked: { seat: number; kind: DecisionKind; promptId: bigint } | null): string[] {
+    const now = this.mirror.header.pending;
+    if (asked !== null && asked.kind === DecisionKind.MULLIGAN && now?.promptId !== asked.promptId) {
+      this.declared.add(asked.seat);
+    }
+    const took = new Set(delta.events.flatMap((e) => e.kind.case === "mulliganTaken" ? [e.kind.value.seat] : []));
+    if (took.size === 0 && this.mirror.header.phase === GamePhase.MULLIGANS) return [];
+    const lines: string[] = [];
+    for (const seat of [...this.declared].sort((a, b) => a - b)) {
+      if (took.has(seat)) continue;
+      const cards = this.mirror.players.get(seat)?.handCount ?? 0;
+      const their = seat === this.viewer ? "your" : "their";
+      lines.push(`${seatName(this, seat)} kept ${their} hand (${cards === 1 ? "1 card" : `${cards} cards`})`);
+    }
+    this.declared.clear();
+    return lines;
   }
 
   private desync(err: unknown): void {
@@ -1436,6 +1559,11 @@ export class App implements Names {
     this.before = [];
     this.snapshotAsked = false;
     this.turnTold = 0;
+    this.declared.clear();
+    this.passing = null;
+    this.passingNote = "";
+    this.anyOrder = false;
+    this.tappedToPay = false;
   }
 
   private forgetCreated(): void {

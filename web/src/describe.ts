@@ -6,7 +6,7 @@
 import { clone, toBinary } from "@bufbuild/protobuf";
 import {
   type Action, type DamageEvent, type Decision, type GameEvent, type GameHeader, type GameObject,
-  type Target, DecisionKind, GameObjectSchema, GamePhase, Step, ZoneKind,
+  type ManaPool, type Target, DecisionKind, GameObjectSchema, GamePhase, Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 import { type SpectatorTier, TierKind } from "./gen/protocol/v1/messages_pb";
 
@@ -716,6 +716,29 @@ export function onlyPass(decision: Decision, objects: ReadonlyMap<string, GameOb
   return passes;
 }
 
+/** Why a player is asked the order of cards put into their graveyard at once (404.3), and
+ * that it seldom matters: the prompt alone ("Choose the next card to put into your graveyard
+ * (first is lowest)") gave no reason (a new player's review). As the terminal says it
+ * (client_sdk.board.GRAVEYARD_ORDER_TEXT). */
+export const GRAVEYARD_ORDER_TEXT = "These cards go to your graveyard at the same time, so you "
+  + "may choose their order (rule 404.3): it matters only to a card that cares about the order "
+  + "of a graveyard, which is rare -- if unsure, press “Any order”.";
+
+/** A cost being paid (PAY_MANA, 601.2h) that the player's mana pool pays exactly -- all of
+ * the pool, in one way only (a single PayMana option spending every mana in it): the index
+ * of that option, else -1. Never for a payment the player may decline (an "unless" cost,
+ * 118.12a: paying it is a choice). A player who tapped a Mountain for a {R} cost was asked
+ * again "your mana pool covers it -- choose the mana to spend", its one option "Pay {R}"
+ * (a new player's review). */
+export function poolPaysExactly(decision: Decision, pool: ManaPool | undefined): number {
+  if (decision.kind !== DecisionKind.PAY_MANA || pool === undefined) return -1;
+  if (decision.options.some((o) => o.kind.case === "decline")) return -1;
+  const pays = decision.options.flatMap((o, i) => o.kind.case === "payMana" ? [{ i, mana: o.kind.value.mana }] : []);
+  const total = pool.white + pool.blue + pool.black + pool.red + pool.green + pool.colorless;
+  const only = pays.length === 1 ? pays[0]! : null;
+  return only !== null && total > 0 && only.mana.length === total ? only.i : -1;
+}
+
 /** Whether `decision` is the order of cards put into the player's graveyard at once (404.3)
  * when the cards left all look the same ({@link shownOptions}: one option, "Next: Swamp" for
  * two Swamps a Mind Rot discarded): no choice, answered at once for the player. (Milled by
@@ -739,8 +762,39 @@ function recipientText(names: Names, r: DamageEvent["recipient"]): string {
   }
 }
 
-/** One event in plain words, or null for events that say nothing worth a log line. */
-export function eventText(names: Names, event: GameEvent): string | null {
+/** The lines of events that happened in this order (a delta's; a snapshot's recent ones),
+ * null for those that say nothing. `mulligans`: they happened during the mulligans (103.5),
+ * where a card going from a hand into its library is either a mulligan's hand shuffled away
+ * (after "took a mulligan", before that player draws the new hand) or, after it, a card put
+ * on the bottom -- which read "put a card from your hand into your library" (a new player's
+ * review). */
+export function eventLines(names: Names, events: readonly GameEvent[], mulligans: boolean): (string | null)[] {
+  const shuffling = new Set<number>();
+  return events.map((event) => {
+    const k = event.kind;
+    if (k.case === "mulliganTaken") shuffling.add(k.value.seat);
+    else if (k.case === "cardDrawn") shuffling.delete(k.value.seat);
+    const bottom = mulligans && k.case === "zoneChange" && k.value.fromZone === ZoneKind.HAND
+      && k.value.toZone === ZoneKind.LIBRARY && !shuffling.has(k.value.owner);
+    return eventText(names, event, bottom);
+  });
+}
+
+/** Where a card left from, for a log line: "the battlefield", "the stack", "your graveyard",
+ * "Bob's hand" (it read "exiled from battlefield"). */
+function fromWhere(names: Names, zone: ZoneKind, owner: number): string {
+  switch (zone) {
+    case ZoneKind.BATTLEFIELD: case ZoneKind.STACK: case ZoneKind.COMMAND: case ZoneKind.EXILE:
+    case ZoneKind.ANTE:
+      return `the ${zoneName(zone)}`;
+    default:
+      return `${owner === names.viewer ? "your" : `${names.player(owner)}'s`} ${zoneName(zone)}`;
+  }
+}
+
+/** One event in plain words, or null for events that say nothing worth a log line.
+ * `bottom`: a card from a hand into its library is one put on the bottom ({@link eventLines}). */
+export function eventText(names: Names, event: GameEvent, bottom = false): string | null {
   const k = event.kind;
   switch (k.case) {
     case "zoneChange": {
@@ -766,18 +820,19 @@ export function eventText(names: Names, event: GameEvent): string | null {
         // ... from your hand on top": nameless, so a mulligan is one counted line ("(×7)"),
         // not seven named ones; as the terminal says it (client_sdk.describe.event_text).
         const their = e.owner === names.viewer ? "your" : "their";
+        if (bottom) return `${seatName(names, e.owner)} put a card on the bottom of ${their} library`;
         return `${seatName(names, e.owner)} put a card from ${their} hand into ${their} library`;
       }
       const whose = `${what} (${names.player(e.owner)}'s)`;
       if (e.toZone === ZoneKind.BATTLEFIELD) return `${whose} entered the battlefield`; // e.g. 608.3
-      if (e.toZone === ZoneKind.EXILE) return `${whose} was exiled from ${zoneName(e.fromZone)}`; // 406.3
+      if (e.toZone === ZoneKind.EXILE) return `${whose} was exiled from ${fromWhere(names, e.fromZone, e.owner)}`; // 406.3
       if (e.toZone === ZoneKind.HAND &&
           (e.fromZone === ZoneKind.BATTLEFIELD || e.fromZone === ZoneKind.STACK)) {
         // A bounce, or a cast taken back (cancelCast, 733.1) or a spell returned.
         const from = e.fromZone === ZoneKind.STACK ? " from the stack" : "";
         return `${whose} returned to its owner's hand${from}`;
       }
-      return `${whose} moved from ${zoneName(e.fromZone)} to ${zoneName(e.toZone)}`;
+      return `${whose} moved from ${fromWhere(names, e.fromZone, e.owner)} to ${fromWhere(names, e.toZone, e.owner)}`;
     }
     case "damage": {
       const e = k.value;
@@ -873,9 +928,13 @@ function targeting(names: Names, targets: readonly Target[]): string {
 /** The most of an ability's text a log line quotes. */
 const ABILITY_WORDS = 60;
 
-/** An ability's text for a log line: its first ABILITY_WORDS characters. */
-function clipped(text: string): string {
-  const words = text.split(/\s+/).filter(Boolean).join(" ");
+/** An ability's text for a log line: its first ABILITY_WORDS characters, without reminder
+ * text (a keyword's alone: "Prowess", not "Prowess (Whenever you cast a noncreature spell,
+ * this crea..." cut short) and with {T} said "Tap" (the log is plain words). */
+export function clipped(text: string): string {
+  const bare = text.replace(/\s*\([^()]*\)/g, "").trim();
+  const words = (bare || text).split(/\s+/).filter(Boolean).join(" ").replace(/\{T\}/g, "Tap")
+    .replace(/\{Q\}/g, "Untap");
   return words.length <= ABILITY_WORDS ? words : `${words.slice(0, ABILITY_WORDS - 3).trimEnd()}...`;
 }
 

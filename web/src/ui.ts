@@ -16,7 +16,7 @@ import { stopText } from "./stops";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { DecisionKind, type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  clockText, decisionName, hiddenTiersText, lostWords, manaSymbols, manaSymbolWords, matchText,
+  clockText, decisionName, GRAVEYARD_ORDER_TEXT, hiddenTiersText, lostWords, manaSymbols, manaSymbolWords, matchText,
   objectName, optionObjects, optionSeats, resultWords, seatName, stepName, targetText, tierText,
   turnBeingPlayed,
 } from "./describe";
@@ -669,6 +669,7 @@ class Ui {
           app.presenceNotes().map((note) => h("p", { class: "notice", role: "status",
             "data-testid": "presence-note" }, note)),
           this.sideboardPanel(),
+          this.passingPanel(),
           this.decisionPanel(),
           this.eventLog(),
           app.replay ? null : this.roomControls())));
@@ -856,8 +857,8 @@ class Ui {
       h("h3", null, stack.length ? `Stack (${stack.length}, top first)` : "Stack (empty)"),
       h("div", { class: "cards" }, [...stack].reverse().map((o) => this.card(o))),
       triggers.length ? h("div", { class: "triggers" }, h("h3", null, "Waiting triggers"),
-        h("ul", null, triggers.map((t) => h("li", null,
-          `${t.sourceName}: ${t.text} (${this.app.player(t.controller)})`)))) : null);
+        h("ul", null, triggers.map((t) => h("li", null, `${t.sourceName}: `, optionSymbols(t.text),
+          ` (${this.app.player(t.controller)})`)))) : null);
   }
 
   private optionsFor(id: string): number[] {
@@ -914,7 +915,8 @@ class Ui {
           o.manaCost ? manaCost(o.manaCost) : null),
         o.isAbility ? h("div", { class: "card-type" }, "Ability")
           : typeLine ? h("div", { class: "card-type" }, typeLine) : null,
-        o.isAbility ? h("div", { class: "card-text" }, o.abilityText)
+        // (An ability's {T} drawn as the tap symbol, as in the rules text: it read "{T}".)
+        o.isAbility ? h("div", { class: "card-text" }, rulesText(o.abilityText))
           : o.rulesText ? h("div", { class: "card-text" }, rulesText(o.rulesText)) : null,
         // Keywords it has now that its text doesn't show (granted by effects, layer 6).
         !o.isAbility && extraKeywords(o).length
@@ -942,6 +944,18 @@ class Ui {
       .filter(({ o }) => optionSeats(o).includes(seat)).map(({ i }) => i);
     if (indices.length === 1 && indices[0] !== undefined) this.app.act(indices[0]);
     else this.app.select({ kind: "player", seat });
+  }
+
+  /** While priority is passed until end of turn: that it is, and a button to stop. */
+  private passingPanel(): HTMLElement | null {
+    const app = this.app;
+    const p = app.passing;
+    if (p === null) return null;
+    return h("section", { class: "panel passing", "data-testid": "passing", role: "status" },
+      h("p", null, `Passing priority until the end of turn ${p.turn}, or until something new is `
+        + "on the stack (other decisions still ask you)."),
+      h("button", { type: "button", "data-testid": "stop-passing", "data-key": "stop-passing",
+        onclick: () => app.stopPassing() }, "Stop passing"));
   }
 
   private decisionPanel(): HTMLElement | null {
@@ -979,10 +993,20 @@ class Ui {
     const role = sel?.kind === "object" ? app.blockRole(sel.id) : "";
     const pairHint = role === "blocker" ? "Click the attacking creature it blocks, or:"
       : role === "attacker" ? "Click the creature of yours that blocks it, or:" : "";
+    // Priority: pass it until the turn ends (the terminal's pp), as Arena's "pass turn".
+    const passTurn = d.kind === DecisionKind.PRIORITY && app.room?.role === Role.PLAYER
+      && d.options.some((o) => o.kind.case === "passPriority");
+    const ordering = d.kind === DecisionKind.ORDER_GRAVEYARD;
     return h("section", { class: "panel decision", "data-testid": "decision",
       "data-prompt-id": String(d.promptId), "aria-labelledby": "decision-h" },
       h("h2", { id: "decision-h" }, "Your decision"),
       h("p", { class: "decision-prompt" }, d.prompt || decisionName(d.kind)),
+      // Why the order is asked, and that it seldom matters (404.3), as the terminal says.
+      ordering ? h("p", { class: "hint", "data-testid": "graveyard-order-why" }, GRAVEYARD_ORDER_TEXT) : null,
+      ordering ? h("button", { type: "button", class: "option", "data-testid": "any-order",
+        "data-key": "any-order", disabled: sent, title: "Key: A", onclick: () => app.answerAnyOrder() },
+      h("kbd", { "aria-hidden": "true" }, "A"), "Any order (as listed)") : null,
+      app.passingNote ? h("p", { class: "notice", "data-testid": "passing-note" }, app.passingNote) : null,
       sent ? h("p", { class: "hint" }, "Sent…") : null,
       app.decisionNote ? h("p", { class: "error", role: "alert", "data-testid": "decision-note" },
         app.decisionNote) : null,
@@ -990,8 +1014,14 @@ class Ui {
         pairHint ? h("p", { class: "hint", "data-testid": "pair-hint" }, pairHint) : null,
         optionList(first, "first")) : null,
       optionList(rest, "rest"),
+      passTurn ? h("button", { type: "button", class: "pass-turn", "data-testid": "pass-turn",
+        "data-key": "pass-turn", disabled: sent, title: "Key: T",
+        onclick: () => app.passTurn() }, h("kbd", { "aria-hidden": "true" }, "T"),
+      "Pass until end of turn") : null,
       h("p", { class: "hint" }, "Click a highlighted card or player, or an option. Keys: ",
         choosingX ? "0-9 pick X's value, " : "1-9 pick an option, ", "P passes priority",
+        passTurn ? ", T passes until the turn ends (or something new is on the stack)" : "",
+        ordering ? ", A takes any order" : "",
         app.cancellable ? (sel !== null ? ", Esc clears the selection, then cancels the cast (Cancel)."
           : ", Esc cancels the cast (Cancel).") : "."));
   }
@@ -1110,6 +1140,11 @@ class Ui {
     if (ev.key === "p" || ev.key === "P" || ev.key === "F2") {
       const i = opts.findIndex((o) => o.kind.case === "passPriority");
       if (i >= 0) { ev.preventDefault(); this.app.act(i); }
+    } else if (ev.key === "t" || ev.key === "T") {
+      if (opts.some((o) => o.kind.case === "passPriority")) { ev.preventDefault(); this.app.passTurn(); }
+    } else if ((ev.key === "a" || ev.key === "A") && this.app.decision?.kind === DecisionKind.ORDER_GRAVEYARD) {
+      ev.preventDefault();
+      this.app.answerAnyOrder();
     } else if (/^[0-9]$/.test(ev.key)) {
       // The option shown with that key: the Nth (alike ones once, the selection's first),
       // or choosing X, X = N.
@@ -1205,9 +1240,10 @@ function optionList(items: HTMLElement[], kind: "first" | "rest"): Child[] {
 export function manaCost(cost: string): HTMLElement {
   return h("span", { class: "cost" }, manaSymbols(cost).map((sym) => {
     const inner = sym.slice(1, -1);
-    const cls = /^[WUBRGC]$/.test(inner) ? `mana-${inner}` : "mana-generic";
+    const cls = /^[WUBRGC]$/.test(inner) ? `mana-${inner}` : inner === "T" ? "mana-tap" : "mana-generic";
+    // {T}, the tap symbol (107.5): an arrow turning, as on the cards, not a "T" in a circle.
     return h("span", { class: `mana ${cls}`, role: "img", "aria-label": manaSymbolWords(sym),
-      title: manaSymbolWords(sym) }, inner);
+      title: manaSymbolWords(sym) }, inner === "T" ? "↷" : inner);
   }));
 }
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { App } from "../src/app";
 import {
-  DecisionKind, GamePhase, GameResultSchema, Step, ViewSchema, ZoneKind, type View,
+  DecisionKind, GamePhase, GameResultSchema, ManaPoolSchema, Step, ViewSchema, ZoneKind, type View,
 } from "../src/gen/protocol/v1/game_pb";
 import {
   ErrorCode, MatchPhase, Role, ServerBatchSchema, TierKind, type ServerMessage,
@@ -1294,5 +1294,170 @@ test("a replay link opened signed out says why the sign-in comes first", () => {
     app.replayWanted = { roomId: "abc.2", code: "" };
     app.noteReplay();
     assert.match(app.notice, /replay of game “abc\.2”: sign in, or play as a guest, first/);
+  } finally { restore(); }
+});
+
+/** Seated as {@link seated}, then the view `edit` makes at `state` with decision `promptId`
+ * of seat 0 (`kind`, its options: pass priority and cast Shock unless given). */
+function decideAt(ws: FakeSocket, state: bigint, promptId: bigint, edit: (v: View) => void = () => {},
+                  kind = DecisionKind.PRIORITY, options?: Parameters<FakeSocket["deliver"]>[0]["body"]): void {
+  const v = view(0, promptId);
+  v.header!.pending!.kind = kind;
+  edit(v);
+  ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: state, view: v, viewHash: viewHash(v) } } });
+  ws.deliver(options !== undefined ? { body: options } : { body: { case: "decision", value: { roomId: "r", promptId,
+    seat: 0, kind, stateId: state, options: [{ kind: { case: "passPriority", value: {} } },
+      { kind: { case: "castSpell", value: { objectId: "c1" } } }] } } });
+}
+
+test("pass until end of turn (the terminal's pp): every priority of the turn, until something new is on the stack", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated(); // their own main phase: the usual stops ask
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
+    app.passTurn();
+    assert.deepEqual(acts(), [9n]);
+    assert.equal(ws.last("act").optionIndex, 0);
+    assert.equal(app.passing?.turn, 1);
+    decideAt(ws, 6n, 10n, (v) => { v.header!.step = Step.POSTCOMBAT_MAIN; });
+    assert.deepEqual(acts(), [9n, 10n]); // (the usual stops would have asked here)
+    // Bob's spell on the stack: it stops, and says why.
+    decideAt(ws, 7n, 11n, (v) => {
+      const stack = { $typeName: "manawire.v1.ZoneRef" as const, kind: ZoneKind.STACK, owner: -1 };
+      v.objects.push({ ...v.objects[0]!, id: "s9", owner: 1, controller: 1, zone: stack });
+      v.zones.push({ $typeName: "manawire.v1.ZoneContents", zone: stack, objectIds: ["s9"] });
+    });
+    assert.deepEqual(acts(), [9n, 10n]);
+    assert.equal(app.passing, null);
+    assert.match(app.passingNote, /new is on the stack/);
+    // Mana in the pool: never passed (106.4).
+    app.passTurn();
+    decideAt(ws, 8n, 12n, (v) => { v.players[0]!.manaPool = create(ManaPoolSchema, { red: 1 }); });
+    assert.deepEqual(acts(), [9n, 10n, 11n]);
+    assert.equal(app.passing, null);
+    assert.match(app.passingNote, /mana in your pool/);
+    // Any decision other than priority is the player's, and ends it.
+    app.passTurn();
+    decideAt(ws, 9n, 13n, () => {}, DecisionKind.DECLARE_BLOCKERS, { case: "decision", value: { roomId: "r",
+      promptId: 13n, seat: 0, kind: DecisionKind.DECLARE_BLOCKERS, stateId: 9n, options: [
+        { kind: { case: "declareBlocker", value: { objectId: "l1", attackerId: "t1" } } },
+        { kind: { case: "finishBlockers", value: {} } }] } });
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n]);
+    assert.equal(app.passing, null);
+    app.passTurn(); // (not a priority: nothing)
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n]);
+    // The turn's end ends it.
+    decideAt(ws, 10n, 14n);
+    app.passTurn();
+    decideAt(ws, 11n, 15n, (v) => { v.header!.turn = 2; });
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n, 14n]);
+    assert.equal(app.passing, null);
+    assert.match(app.passingNote, /turn is over/);
+    assert.equal(app.decision?.promptId, 15n);
+  } finally { restore(); }
+});
+
+test("404.3: 'Any order' answers the graveyard's order as offered, the rest of that order too", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    const order = (state: bigint, promptId: bigint, ...ids: string[]) => decideAt(ws, state, promptId,
+      () => {}, DecisionKind.ORDER_GRAVEYARD, { case: "decision", value: { roomId: "r", promptId, seat: 0,
+        kind: DecisionKind.ORDER_GRAVEYARD, stateId: state,
+        options: ids.map((objectId) => ({ kind: { case: "chooseOrder" as const, value: { objectId } } })) } });
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act"
+      ? [[m.body.value.promptId, m.body.value.optionIndex]] : []);
+    order(6n, 10n, "c1", "l1", "t1"); // three cards that differ: asked
+    assert.deepEqual(acts(), []);
+    app.answerAnyOrder();
+    assert.deepEqual(acts(), [[10n, 0]]);
+    order(7n, 11n, "l1", "t1"); // the rest of that order: as listed, by itself
+    assert.deepEqual(acts(), [[10n, 0], [11n, 0]]);
+    decideAt(ws, 8n, 12n); // another decision: that order is over
+    order(9n, 13n, "c1", "t1");
+    assert.deepEqual(acts(), [[10n, 0], [11n, 0]]);
+    assert.equal(app.decision?.promptId, 13n);
+  } finally { restore(); }
+});
+
+test("601.2h: a Mountain tapped for a {R} cost pays it, without asking again which mana to spend", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act"
+      ? [[m.body.value.promptId, m.body.value.optionIndex]] : []);
+    const paying = (state: bigint, promptId: bigint, red: number, ...mana: string[]) => decideAt(ws, state, promptId,
+      (v) => { v.players[0]!.manaPool = create(ManaPoolSchema, { red }); }, DecisionKind.PAY_MANA,
+      { case: "decision", value: { roomId: "r", promptId, seat: 0, kind: DecisionKind.PAY_MANA, stateId: state,
+        options: [{ kind: { case: "payAutomatically", value: {} } },
+          { kind: { case: "activateManaAbility", value: { objectId: "l1", mana: "R" } } },
+          ...mana.map((m) => ({ kind: { case: "payMana" as const, value: { mana: m } } })),
+          { kind: { case: "cancelCast", value: {} } }] } });
+    paying(6n, 10n, 0);
+    assert.deepEqual(acts(), []);
+    app.act(1); // the player taps the Mountain: the pool now pays {R} exactly, in one way
+    paying(7n, 11n, 1, "R");
+    assert.deepEqual(acts(), [[10n, 1], [11n, 2]]);
+    // Mana the player didn't tap for this payment (in the pool before it), or more than
+    // the cost (another use for it?): asked.
+    paying(8n, 12n, 1, "R");
+    assert.equal(app.decision?.promptId, 12n);
+    assert.equal(acts().length, 2);
+    app.act(1);
+    paying(9n, 13n, 2, "R");
+    assert.equal(app.decision?.promptId, 13n);
+    assert.equal(acts().length, 3);
+  } finally { restore(); }
+});
+
+test("103.5: who kept their hand is said once the round of mulligans is over; a card put on the bottom says so", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    v.header!.turn = 0;
+    v.header!.phase = GamePhase.MULLIGANS;
+    v.header!.pending!.kind = DecisionKind.MULLIGAN;
+    for (const p of v.players) p.handCount = 7;
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    app.log.length = 0;
+    let state = 5n;
+    type Events = Parameters<FakeSocket["deliver"]>[0] extends infer M ? M : never;
+    const step = (edit: () => void, events: { kind: { case: string; value: object } }[] = []) => {
+      edit();
+      ws.deliver({ body: { case: "delta", value: { prevStateId: state, stateId: state + 1n, ops: [
+        { op: { case: "setHeader", value: v.header! } },
+        ...v.players.map((p) => ({ op: { case: "setPlayer" as const, value: p } }))],
+      viewHash: viewHash(v), events: events as never } } } as Events);
+      state++;
+    };
+    const moved = { kind: { case: "zoneChange", value: { owner: 1, fromZone: ZoneKind.HAND, toZone: ZoneKind.LIBRARY } } };
+    const drew = { kind: { case: "cardDrawn", value: { seat: 1 } } };
+    // Ann keeps, then Bob takes a mulligan: the round is over.
+    step(() => { v.header!.pending = { ...v.header!.pending!, seat: 1, promptId: 10n }; });
+    assert.deepEqual(app.log, []); // (Ann's answer isn't known yet: nothing said)
+    step(() => { v.header!.pending = { ...v.header!.pending!, seat: 1, kind: DecisionKind.BOTTOM_CARD, promptId: 11n }; },
+      [{ kind: { case: "mulliganTaken", value: { seat: 1, number: 1 } } }, moved, moved, drew, drew]);
+    step(() => {
+      v.header!.pending = { ...v.header!.pending!, seat: 1, kind: DecisionKind.MULLIGAN, promptId: 12n };
+      v.players[1]!.handCount = 6;
+    }, [moved]);
+    // Bob keeps: the first turn begins.
+    step(() => {
+      v.header!.pending = { ...v.header!.pending!, seat: 0, kind: DecisionKind.PRIORITY, promptId: 13n };
+      v.header!.phase = GamePhase.PLAYING;
+      v.header!.turn = 1;
+    });
+    assert.deepEqual(app.log, [
+      "you kept your hand (7 cards)",
+      "Bob#0002 took a mulligan",
+      "Bob#0002 put a card from their hand into their library (×2)",
+      "Bob#0002 drew a card (×2)",
+      "Bob#0002 put a card on the bottom of their library",
+      "Bob#0002 kept their hand (6 cards)",
+      "— Turn 1: your turn —",
+    ]);
   } finally { restore(); }
 });

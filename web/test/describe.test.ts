@@ -3,11 +3,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import {
-  ActionSchema, CounterSchema, GameEventSchema, GameHeaderSchema, GameObjectSchema, GamePhase, type Action,
+  ActionSchema, CounterSchema, DecisionKind, DecisionSchema, GameEventSchema, ManaPoolSchema, GameHeaderSchema, GameObjectSchema, GamePhase, type Action,
   type GameObject, TargetSchema, ZoneKind,
 } from "../src/gen/protocol/v1/game_pb";
 import {
-  clockText, distinctLabels, eventText, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
+  clipped, clockText, distinctLabels, eventLines, eventText, poolPaysExactly, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
   hiddenTiersText, matchText, optionText, optionWhose, ordinal, plainManaSource, shownOptions, tierText,
   targetText, tokenWords, turnBeingPlayed, type Names,
 } from "../src/describe";
@@ -421,14 +421,17 @@ test("a land played, a creature that died and a card cast read so (305.1, 700.4,
   assert.equal(moved({ owner: 0, fromZone: ZoneKind.HAND, toZone: ZoneKind.STACK, oldId: "h", newId: "s",
     name: "Shock" }), null);
   assert.equal(moved({ owner: 0, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.GRAVEYARD, oldId: "f9",
-    name: "Forest" }), "Forest (Ann's) moved from battlefield to graveyard");
+    name: "Forest" }), "Forest (Ann's) moved from the battlefield to your graveyard");
   // A discard (701.9a), a permanent spell resolving (608.3), exile, a bounce.
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.HAND, toZone: ZoneKind.GRAVEYARD, newId: "g7",
     name: "Ghostly Pilferer" }), "Bob discarded Ghostly Pilferer");
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.STACK, toZone: ZoneKind.BATTLEFIELD, oldId: "s", newId: "c9",
     name: "Grizzly Bears" }), "Grizzly Bears (Bob's) entered the battlefield");
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.GRAVEYARD, toZone: ZoneKind.EXILE, oldId: "g7", newId: "e7",
-    name: "Ghostly Pilferer" }), "Ghostly Pilferer (Bob's) was exiled from graveyard");
+    name: "Ghostly Pilferer" }), "Ghostly Pilferer (Bob's) was exiled from Bob's graveyard");
+  // 406.3: "from the battlefield" (it read "was exiled from battlefield").
+  assert.equal(moved({ owner: 1, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.EXILE, oldId: "c9", newId: "e8",
+    name: "Grizzly Bears" }), "Grizzly Bears (Bob's) was exiled from the battlefield");
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.HAND, oldId: "c9",
     name: "Grizzly Bears" }), "Grizzly Bears (Bob's) returned to its owner's hand");
   // A cast taken back (cancelCast, 733.1): not "moved from stack to hand".
@@ -590,4 +593,54 @@ test("the log and the stack say whose a creature is when another player has one 
     "Grizzly Bears dealt 2 damage to you");
   assert.equal(targetText(view, create(TargetSchema, { kind: { case: "objectId", value: "m1" } }), true),
     "Chandra's Magmutt (Bob's)");
+});
+
+test("103.5: during the mulligans a card put on the bottom says so; a mulligan's hand shuffled away doesn't", () => {
+  const ev = (kind: MessageInitShape<typeof GameEventSchema>["kind"]) => create(GameEventSchema, { kind });
+  const back = ev({ case: "zoneChange", value: { owner: 1, fromZone: ZoneKind.HAND, toZone: ZoneKind.LIBRARY } });
+  const mine = ev({ case: "zoneChange", value: { owner: 0, fromZone: ZoneKind.HAND, toZone: ZoneKind.LIBRARY } });
+  // A mulligan (its hand shuffled into the library, a new one drawn), then a card put on the bottom.
+  assert.deepEqual(eventLines(names, [ev({ case: "mulliganTaken", value: { seat: 1, number: 1 } }), back, back,
+    ev({ case: "cardDrawn", value: { seat: 1 } }), back], true), [
+    "Bob took a mulligan", "Bob put a card from their hand into their library",
+    "Bob put a card from their hand into their library", "Bob drew a card",
+    "Bob put a card on the bottom of their library"]);
+  // A delta of its own (PutOnBottom): it read "You put a card from your hand into your library".
+  assert.deepEqual(eventLines(names, [mine], true), ["you put a card on the bottom of your library"]);
+  // In the game ("put two cards from your hand on top"): where is not said.
+  assert.deepEqual(eventLines(names, [mine], false), ["you put a card from your hand into your library"]);
+});
+
+test("an ability's text in the log: a keyword without its reminder text, {T} said Tap", () => {
+  // It read "(Prowess (Whenever you cast a noncreature spell, this crea...)".
+  assert.equal(clipped("Prowess (Whenever you cast a noncreature spell, this creature gets +1/+1 until end of turn.)"),
+    "Prowess");
+  assert.equal(clipped("{T}: Prodigal Pyromancer deals 1 damage to any target."),
+    "Tap: Prodigal Pyromancer deals 1 damage to any target.");
+  assert.equal(eventText(names, create(GameEventSchema, { kind: { case: "ability", value: {
+    controller: 0, name: "Monastery Swiftspear", triggered: true,
+    text: "Prowess (Whenever you cast a noncreature spell, this creature gets +1/+1 until end of turn.)" } } })),
+  "your Monastery Swiftspear triggered (Prowess)");
+});
+
+test("601.2h: a cost the pool pays exactly, in one way only, is paid without asking which mana", () => {
+  const pay = (...options: MessageInitShape<typeof ActionSchema>["kind"][]) => create(DecisionSchema, {
+    kind: DecisionKind.PAY_MANA, options: options.map((kind) => ({ kind })) });
+  const pool = (init: MessageInitShape<typeof ManaPoolSchema>) => create(ManaPoolSchema, init);
+  const tap = { case: "activateManaAbility" as const, value: { objectId: "i1", mana: "U" } };
+  const auto = { case: "payAutomatically" as const, value: {} };
+  // A Mountain tapped for a {R} cost: "Pay {R}" is the only way, and spends the whole pool.
+  assert.equal(poolPaysExactly(pay(auto, tap, { case: "payMana", value: { mana: "R" } }), pool({ red: 1 })), 2);
+  assert.equal(poolPaysExactly(pay({ case: "payMana", value: { mana: "RG" } }), pool({ red: 1, green: 1 })), 0);
+  // More mana than the cost, two ways to pay, nothing in the pool: the player chooses.
+  assert.equal(poolPaysExactly(pay({ case: "payMana", value: { mana: "R" } }), pool({ red: 2 })), -1);
+  assert.equal(poolPaysExactly(pay({ case: "payMana", value: { mana: "RG" } }, { case: "payMana", value: { mana: "RR" } }),
+    pool({ red: 2, green: 1 })), -1);
+  assert.equal(poolPaysExactly(pay(auto, tap), pool({})), -1);
+  // An "unless" cost may be declined (118.12a): paying is a choice.
+  assert.equal(poolPaysExactly(pay({ case: "payMana", value: { mana: "R" } }, { case: "decline", value: {} }),
+    pool({ red: 1 })), -1);
+  // Not a payment.
+  assert.equal(poolPaysExactly(create(DecisionSchema, { kind: DecisionKind.PRIORITY,
+    options: [{ kind: { case: "payMana", value: { mana: "R" } } }] }), pool({ red: 1 })), -1);
 });
