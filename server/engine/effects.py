@@ -901,7 +901,7 @@ def _choose_color(act: Act, effect: ChooseColor) -> None:
 def _lose_game(act: Act, effect: LoseGame) -> None:
     source = act.source.card.name  # (the spell or ability's, or its source's, 104.3e)
     sba.lose_together(act.game, [
-        (seat, f"{act.game.players[seat].name} lost the game to {source} (104.3e)")
+        (seat, f"{act.game.players[seat].name} lost the game to {source}")
         for seat in act.players], act.events)
     sba.check_game_over(act.game, act.events)  # rule 104.2a: at once
 

@@ -297,15 +297,16 @@ def _default_payment(game: Game, action: ActivateManaAbility) -> ActivateManaAbi
 
 
 def _concession(name: str, reason: ConcedeReason) -> str:
-    """The reason a conceding player lost (rule 104.3a), as players read it."""
+    """The reason a conceding player lost (rule 104.3a), as players read it: plain words
+    naming the player first, no rule number (clients put "you" for the viewer's name)."""
     if reason is ConcedeReason.CHOSE:
-        return f"{name} conceded (104.3a)"
+        return f"{name} conceded"
     if reason is ConcedeReason.OUT_OF_TIME:
-        return f"{name} ran out of time, which concedes (104.3a)"
+        return f"{name} ran out of time, which concedes the game"
     if reason is ConcedeReason.LEFT:
-        return f"{name} left the game, which concedes (104.3a)"
+        return f"{name} left the game, which concedes it"
     if reason is ConcedeReason.ABSENT:
-        return f"{name} stayed disconnected too long, which concedes (104.3a)"
+        return f"{name} stayed disconnected too long, which concedes the game"
     assert_never(reason)
 
 

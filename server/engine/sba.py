@@ -174,11 +174,11 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
             continue
         s = player.seat
         if player.life <= 0:
-            losers.append((s, f"{player.name} has 0 or less life (704.5a)"))
+            losers.append((s, f"{player.name} has 0 or less life"))  # 704.5a
         elif player.drew_from_empty:
-            losers.append((s, f"{player.name} drew from an empty library (704.5b)"))
+            losers.append((s, f"{player.name} tried to draw from an empty library"))  # 704.5b
         elif player.poison >= POISON_LIMIT:
-            losers.append((s, f"{player.name} has ten or more poison counters (704.5c)"))
+            losers.append((s, f"{player.name} has ten or more poison counters"))  # 704.5c
         player.drew_from_empty = False
     # Rule 704.5j: the legendary permanents not kept go with everything else (704.3).
     dying: list[str] = []

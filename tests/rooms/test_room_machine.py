@@ -430,7 +430,7 @@ def test_rule_104_3a_a_player_whose_clock_runs_out_concedes_when_the_room_wakes(
     assert isinstance(append, AppendAction) and isinstance(finish, FinishGame)
     assert append.action == Concede(ConcedeReason.OUT_OF_TIME)  # recorded, and replayed, so
     name = game.players[deciding].name
-    assert finish.reason == f"{name} ran out of time, which concedes (104.3a)"
+    assert finish.reason == f"{name} ran out of time, which concedes the game"
     assert d.room.remaining[deciding] == 0.0
 
 
@@ -462,7 +462,7 @@ def test_rule_104_3a_a_player_away_too_long_while_the_game_waits_on_them_concede
     assert isinstance(append, AppendAction) and isinstance(finish, FinishGame)
     assert append.action == Concede(ConcedeReason.ABSENT)
     name = game.players[deciding].name
-    assert finish.reason == f"{name} stayed disconnected too long, which concedes (104.3a)"
+    assert finish.reason == f"{name} stayed disconnected too long, which concedes the game"
 
 
 @pytest.mark.parametrize("leave", ["leave", "concede"])
@@ -477,10 +477,10 @@ def test_rule_104_3a_a_player_leaving_the_running_game_concedes_and_reads_so(
     name = game.players[append.seat].name
     if leave == "leave":
         assert append.action == Concede(ConcedeReason.LEFT)
-        assert finish.reason == f"{name} left the game, which concedes (104.3a)"
+        assert finish.reason == f"{name} left the game, which concedes it"
     else:
         assert append.action == Concede()
-        assert finish.reason == f"{name} conceded (104.3a)"
+        assert finish.reason == f"{name} conceded"
 
 
 def test_a_finished_room_lingers_then_closes_and_releases_its_members() -> None:
