@@ -23,9 +23,10 @@ from client_sdk.cli import split_note
 from client_sdk.describe import (
     decision_name,
     deck_words,
-    event_text,
+    events_text,
     hidden_tiers_text,
     object_name,
+    plain_symbols,
     pool_symbols,
     result_text,
     seat_name,
@@ -122,6 +123,8 @@ class Board:
     first_seat: int = 1
     _seen: dict[str, pb.GameObject] = field(default_factory=dict)
     _turn: int = 0
+    #: The game's phase as last seen (a delta ending the mulligans says who kept).
+    _phase: int = pb.GAME_PHASE_UNSPECIFIED
     #: The last game event's line logged (from a delta or a snapshot).
     _last_told: str = ""
 
@@ -160,8 +163,10 @@ class Board:
             # Starting afresh (back in a new terminal): what just happened. Later (a resume
             # after too long a drop for the missed deltas, a resync): the events between
             # are gone -- say so, then the last ones (some may repeat lines above).
+            self._phase = self.mirror.header.phase
             recent = msg.snapshot.recent_events
-            told = [text for event in recent if (text := event_text(self, event))]
+            told = events_text(self, recent,
+                               mulligans=self._phase == pb.GAME_PHASE_MULLIGANS)
             cut = len(recent) >= RECENT_EVENTS
             fresh = not self.events or next_game
             if told and not fresh:
@@ -188,15 +193,23 @@ class Board:
             for text in told:
                 self._tell(text)
         elif body == "delta":
+            changed: list[str] = []
             for op in msg.delta.ops:
                 kind = op.WhichOneof("op")
                 if kind in ("create_object", "update_object", "reveal_object"):
                     obj = getattr(op, kind)
+                    if kind == "update_object" and (
+                            said := strength_change(self, self._seen.get(obj.id), obj)):
+                        changed.append(said)
                     self._seen[obj.id] = obj
-            for event in msg.delta.events:
-                text = event_text(self, event)
-                if text:
-                    self._tell(text)
+            mulligans = self._phase == pb.GAME_PHASE_MULLIGANS
+            for text in self._kept(msg.delta.events) if mulligans else ():
+                self.add_event(text)
+            for text in events_text(self, msg.delta.events, mulligans=mulligans):
+                self._tell(text)
+            for text in changed:
+                self.add_event(text)
+            self._phase = self.mirror.header.phase
             turn = self.mirror.header.turn
             if turn != self._turn and turn and not self.mirror.game_over:
                 self._turn = turn
@@ -266,6 +279,29 @@ class Board:
         elif body == "error" and msg.request_id == 0 and \
                 msg.error.code != mpb.ERROR_CODE_RATE_LIMITED:
             self.notice = f"The server says: {msg.error.message}"
+
+    def _kept(self, events: Sequence[pb.GameEvent]) -> list[str]:
+        """Who kept their hand, once a round of mulligan declarations is over (rule 103.5:
+        each player declares in turn; those taking a mulligan do it together after): ``Bob
+        kept 6 cards``. The protocol says who took a mulligan, never who kept: those of the
+        round who didn't take one (``events``, a delta of the mulligans) kept, and the round
+        was the players with the most mulligans so far -- who kept earlier took fewer. The
+        mulligans are over when the first turn begins (the mirror holds the delta)."""
+        takers = {e.mulligan_taken.seat: e.mulligan_taken.number for e in events
+                  if e.WhichOneof("kind") == "mulligan_taken"}
+        players = [p for p in self.mirror.players.values() if not p.has_lost]
+        if takers:
+            round_mulligans = min(takers.values()) - 1
+        elif self.mirror.header.phase != pb.GAME_PHASE_MULLIGANS and players:
+            round_mulligans = max(p.mulligans for p in players)
+        else:
+            return []  # (a declaration within the round, or a card on the bottom)
+        lines = []
+        for p in sorted(players, key=lambda p: p.seat):
+            if p.seat not in takers and p.mulligans == round_mulligans:
+                cards = "1 card" if p.hand_count == 1 else f"{p.hand_count} cards"
+                lines.append(f"{seat_name(self, p.seat)} kept {cards}")
+        return lines
 
     def _mulligans_so_far(self) -> list[str]:
         """The mulligans as the view shows them now: who plays first, each player's
@@ -467,6 +503,23 @@ def permanent_text(board: Board, obj: pb.GameObject) -> str:
     return f"{words} ({', '.join(flags)})" if flags else words
 
 
+def strength_change(board: Board, before: pb.GameObject | None, after: pb.GameObject
+                    ) -> str:
+    """A creature's power or toughness changed on the battlefield, in words -- a pump
+    resolving (Titanic Growth said nothing), an anthem, a counter, an effect ending at the
+    cleanup (514.2): ``your Grizzly Bears is now 6/6 (+4/+4)``; "" if neither changed."""
+    if before is None or after.zone.kind != pb.ZONE_KIND_BATTLEFIELD \
+            or before.zone.kind != pb.ZONE_KIND_BATTLEFIELD:
+        return ""
+    if not all(o.HasField(f) for o in (before, after) for f in ("power", "toughness")):
+        return ""
+    power, toughness = after.power - before.power, after.toughness - before.toughness
+    if not (power or toughness):
+        return ""
+    return (f"{board.possessive(after.controller)} {after.name or 'creature'} is now "
+            f"{after.power}/{after.toughness} ({power:+d}/{toughness:+d})")
+
+
 def card_text(obj: pb.GameObject) -> str:
     """A card in a hand or a pile: its name and mana cost."""
     if obj.face_down and not obj.name:
@@ -478,7 +531,7 @@ def stack_text(board: Board, obj: pb.GameObject) -> str:
     """A spell or ability on the stack: what it is, whose, what it targets."""
     what = f"{obj.name}'s ability" if obj.is_ability else (obj.name or "a spell")
     if obj.is_ability and obj.ability_text:
-        what += f" \"{obj.ability_text}\""
+        what += f" \"{plain_symbols(obj.ability_text)}\""
     words = f"{what} ({seat_name(board, obj.controller)})"
     if obj.HasField("x_value"):
         words += f", X={obj.x_value}"

@@ -624,6 +624,20 @@ def zone_name(kind: int) -> str:
     return _ZONE_NAMES.get(kind, f"zone {kind}")
 
 
+#: The zones all players share (rule 400.1): "the battlefield", not "Bob's battlefield".
+_SHARED_ZONES = (pb.ZONE_KIND_BATTLEFIELD, pb.ZONE_KIND_STACK, pb.ZONE_KIND_EXILE,
+                 pb.ZONE_KIND_COMMAND, pb.ZONE_KIND_ANTE)
+
+
+def _where(names: Names, kind: int, owner: int) -> str:
+    """A zone a card moved from or to, for a log line: ``the battlefield``, ``the stack``,
+    ``your graveyard``, ``their hand`` -- the line names whose card it is first (it read
+    "was exiled from battlefield"); as the browser client's ``fromWhere``."""
+    if kind in _SHARED_ZONES:
+        return f"the {zone_name(kind)}"
+    return f"{'your' if owner == names.viewer else 'their'} {zone_name(kind)}"
+
+
 #: Logged when a client answers a declaration of no blockers for its player (see
 #: :func:`nothing_can_block`).
 NO_BLOCKERS_TEXT = "you declared no blockers: none of your creatures can block"
@@ -741,10 +755,55 @@ def _recipient(names: Names, e: pb.DamageEvent) -> str:
     return "nothing"
 
 
+#: A rule number in parentheses, as an older server's reasons ended: ``(104.3a)``,
+#: ``(rule 704.5a)``.
+_RULE_CITED = re.compile(r"\s*\((?:rule |CR )?\d{3}(?:\.\d+[a-z]*)?\)")
+
+
+def reason_words(names: Names, reason: str) -> str:
+    """A reason the server gave (a free string: ``Ann#0001 conceded``, ``Ann#0001 has 0 or
+    less life``, rules 104.3a, 704.5a) as the viewer reads it: the viewer's own name that
+    begins it said ``you`` (``you conceded``, ``you have 0 or less life``; ``Ann#0001's`` ->
+    ``your``), and a rule number an older server put in it dropped -- player-facing words
+    are plain English."""
+    words = _RULE_CITED.sub("", reason).strip()
+    me = names.player(names.viewer) if names.viewer >= 0 else ""
+    if me and words.startswith(f"{me}'s "):
+        return "your " + words[len(me) + 3:]
+    if me and words.startswith(f"{me} "):
+        rest = words[len(me) + 1:]
+        if rest.startswith("has "):
+            rest = "have " + rest[4:]
+        elif rest.startswith("is "):
+            rest = "are " + rest[3:]
+        elif rest.startswith("was "):
+            rest = "were " + rest[4:]
+        return "you " + rest
+    return words
+
+
+def lost_text(names: Names, seat: int, reason: str) -> str:
+    """That a player lost the game, and why (rule 104.3): ``you lost: you conceded``,
+    ``Bob lost: Bob has 0 or less life``, ``Bob lost the game to Door to Nothingness``
+    (104.3e: the reason says it whole), ``Bob lost the game`` (no reason given)."""
+    who = seat_name(names, seat)
+    why = reason_words(names, reason)
+    if not why:
+        return f"{who} lost the game"
+    if why.startswith(f"{who} lost the game"):
+        return why
+    return f"{who} lost: {why}"
+
+
 def result_text(names: Names, winners: Iterable[int], reason: str) -> str:
-    """How a game ended: ``you won (...)``, ``Bob won (...)`` or a draw."""
+    """How a game ended: ``you won (Bob conceded)``, ``Bob won (you have 0 or less life)``
+    or a draw (rule 104.4a: ``The game is a draw (...)``), the reason in the viewer's words
+    (:func:`reason_words`)."""
     winners = list(winners)
-    why = f" ({reason})" if reason else ""
+    if not winners:
+        reason = reason.removeprefix("draw: ")  # (the server's reason for a draw says so)
+    said = reason_words(names, reason)
+    why = f" ({said})" if said else ""
     if not winners:
         return f"The game is a draw{why}"
     return f"{', '.join(seat_name(names, s) for s in winners)} won{why}"
@@ -756,8 +815,34 @@ def _was_creature(names: Names, object_id: str) -> bool:
     return obj is not None and "Creature" in obj.card_types
 
 
-def event_text(names: Names, event: pb.GameEvent) -> str | None:
-    """One event in plain words, or None for an event not worth a line."""
+def events_text(names: Names, events: Iterable[pb.GameEvent], *, mulligans: bool
+                ) -> list[str]:
+    """The lines of events that happened in this order (a delta's, a snapshot's recent
+    ones), leaving out those not worth one (:func:`event_text`). ``mulligans``: they
+    happened during the mulligans (rule 103.5), where a card going from a hand into its
+    library is a mulligan's hand shuffled away -- after "took a mulligan", until that player
+    draws the new hand -- or else a card put on the bottom, which read "put a card from
+    your hand into your library" (a new player's review); as ``web/src/describe.ts``'s
+    ``eventLines`` tells them apart."""
+    shuffling: set[int] = set()
+    lines = []
+    for event in events:
+        kind = event.WhichOneof("kind")
+        if kind == "mulligan_taken":
+            shuffling.add(event.mulligan_taken.seat)
+        elif kind == "card_drawn":
+            shuffling.discard(event.card_drawn.seat)
+        z = event.zone_change
+        bottom = mulligans and kind == "zone_change" and z.from_zone == pb.ZONE_KIND_HAND \
+            and z.to_zone == pb.ZONE_KIND_LIBRARY and z.owner not in shuffling
+        if (text := event_text(names, event, bottom=bottom)) is not None:
+            lines.append(text)
+    return lines
+
+
+def event_text(names: Names, event: pb.GameEvent, *, bottom: bool = False) -> str | None:
+    """One event in plain words, or None for an event not worth a line. ``bottom``: a card
+    from a hand into its library is one put on the bottom (:func:`events_text`)."""
     kind = event.WhichOneof("kind")
     if kind == "zone_change":
         z = event.zone_change
@@ -779,27 +864,28 @@ def event_text(names: Names, event: pb.GameEvent) -> str | None:
         if z.from_zone == pb.ZONE_KIND_HAND and z.to_zone == pb.ZONE_KIND_LIBRARY:
             # A mulligan's hand shuffled away and the cards put on the bottom (103.5), a
             # "put ... from your hand on top": one line however many cards, for each player.
-            mine = z.owner == names.viewer
-            return f"{seat_name(names, z.owner)} put a card from {'your' if mine else 'their'} " \
-                   f"hand into {'your' if mine else 'their'} library"
+            their = "your" if z.owner == names.viewer else "their"
+            if bottom:  # rule 103.5
+                return f"{seat_name(names, z.owner)} put a card on the bottom of {their} library"
+            return f"{seat_name(names, z.owner)} put a card from {their} hand into {their} library"
         what = f"{whose} {z.name or 'card'}"
         if z.to_zone == pb.ZONE_KIND_BATTLEFIELD:
             return f"{what} entered the battlefield"  # e.g. a permanent spell resolved (608.3)
         if z.to_zone == pb.ZONE_KIND_EXILE:
-            return f"{what} was exiled from {zone_name(z.from_zone)}"  # rule 406.3
+            return f"{what} was exiled from {_where(names, z.from_zone, z.owner)}"  # 406.3
         if z.to_zone == pb.ZONE_KIND_HAND and z.from_zone in (pb.ZONE_KIND_BATTLEFIELD,
                                                                pb.ZONE_KIND_STACK):
             # A bounce, or a cast taken back (cancel_cast, 733.1) or a spell returned.
             return f"{what} returned to its owner's hand" + (
                 " from the stack" if z.from_zone == pb.ZONE_KIND_STACK else "")
-        return f"{what} moved from {zone_name(z.from_zone)} to {zone_name(z.to_zone)}"
+        return (f"{what} moved from {_where(names, z.from_zone, z.owner)} to "
+                f"{_where(names, z.to_zone, z.owner)}")
     if kind == "damage":
         d = event.damage
         return (f"{object_name(names, d.source_id)} dealt {d.amount} damage to "
                 f"{_recipient(names, d)}")
     if kind == "player_lost":
-        return (f"{seat_name(names, event.player_lost.seat)} lost the game "
-                f"({event.player_lost.reason})")
+        return lost_text(names, event.player_lost.seat, event.player_lost.reason)
     if kind == "spell_cast":  # 601.2i, with its targets (601.2c)
         return f"{seat_name(names, event.spell_cast.controller)} cast " \
                f"{event.spell_cast.name or 'a spell'}" + \
@@ -902,9 +988,23 @@ def _targeting(names: Names, targets: Iterable[pb.Target]) -> str:
 ABILITY_WORDS = 60
 
 
+#: Reminder text: words in parentheses (rule 207.2).
+_REMINDER = re.compile(r"\s*\([^()]*\)")
+
+
+def plain_symbols(text: str) -> str:
+    """Rules text with the tap and untap symbols said in words (rule 107.5, 107.6):
+    ``{T}: Add {G}.`` -> ``Tap: Add {G}.`` (mana symbols stay, as in mana costs)."""
+    return text.replace("{T}", "Tap").replace("{Q}", "Untap")
+
+
 def _clipped(text: str) -> str:
-    """An ability's text for a log line: its first :data:`ABILITY_WORDS` characters."""
-    text = " ".join(text.split())
+    """An ability's text for a log line: its first :data:`ABILITY_WORDS` characters, without
+    reminder text (a keyword's alone: ``Prowess``, not ``Prowess (Whenever you cast a
+    noncreature spell, this crea...`` cut short) and with {T} said ``Tap``; as the browser
+    client's ``clipped``."""
+    bare = _REMINDER.sub("", text).strip()
+    text = plain_symbols(" ".join((bare or text).split()))
     return text if len(text) <= ABILITY_WORDS else text[:ABILITY_WORDS - 3].rstrip() + "..."
 
 

@@ -161,7 +161,7 @@ def test_events_name_objects_that_left_the_view_in_the_same_delta() -> None:
     board.absorb(mpb.ServerMessage(delta=delta), now=1.0)
     text = frame_text(board, now=1.0)
     assert "Shock dealt 2 damage to you" in text
-    assert "Bob's Shock moved from stack to graveyard" in text
+    assert "Bob's Shock moved from the stack to their graveyard" in text
     assert "Bob drew a card (x2)" in text
     assert "Stack: empty" in text and "life 18" in text
 
@@ -203,9 +203,9 @@ def test_game_over_and_a_dropped_connection_are_said_in_words() -> None:
     header.CopyFrom(board.mirror.header)
     header.ClearField("pending")
     header.result.winners.append(BOB)
-    header.result.reason = "Ann has 0 or less life (704.5a)"
+    header.result.reason = "Ann has 0 or less life"
     board.mirror.header = header
-    assert board.result_line() == "Game over: Bob won (Ann has 0 or less life (704.5a))"
+    assert board.result_line() == "Game over: Bob won (you have 0 or less life)"
     text = frame_text(board, now=0.0)
     assert "Game over: Bob won" in text and "Your decision" not in text
 
@@ -352,11 +352,11 @@ def test_a_board_started_from_a_snapshot_shows_its_recent_events_under_the_game_
     # After a drop too long for the missed deltas (a watcher stopped for a minute): the
     # board jumped to the end and the log stayed turns behind, saying nothing. It says so
     # now, then the snapshot's last events.
-    later = [pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=BOB, reason="conceded"))]
+    later = [pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=BOB, reason="Bob conceded"))]
     board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view, recent_events=later)),
                  now=2.0)
     assert [text for text, _n in board.events][3:] == [
-        "-- caught up: events were missed; the last ones --", "Bob lost the game (conceded)"]
+        "-- caught up: events were missed; the last ones --", "Bob lost: Bob conceded"]
     # A resync after that, with one event more: only that one.
     more = [*later, pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=ANN))]
     board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view, recent_events=more)),
@@ -432,10 +432,10 @@ def test_a_loss_of_ones_own_says_you_and_loyalty_is_a_number() -> None:
     from client_sdk.describe import event_text
 
     board = _board(ANN)
-    lost = pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=ANN, reason="conceded"))
-    assert event_text(board, lost) == "you lost the game (conceded)"
-    lost.player_lost.seat = BOB
-    assert event_text(board, lost) == "Bob lost the game (conceded)"
+    lost = pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=ANN, reason="Ann conceded"))
+    assert event_text(board, lost) == "you lost: you conceded"
+    lost = pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=BOB, reason="Bob conceded"))
+    assert event_text(board, lost) == "Bob lost: Bob conceded"
     walker = pb.GameObject(id="p1", name="Liliana, Death Mage", card_types=["Planeswalker"],
                            counters=[pb.Counter(kind="loyalty", count=1)])
     assert permanent_text(board, walker) == "Liliana, Death Mage (loyalty 1)"
@@ -641,14 +641,16 @@ def test_the_log_says_played_died_and_cast_not_moved_from_zone_to_zone() -> None
     assert told(owner=ANN, from_zone=HAND, to_zone=STACK, old_id="h1", new_id="s9",
                 name="Grizzly Bears") is None
     assert told(owner=ANN, from_zone=BATTLEFIELD, to_zone=GRAVEYARD, old_id="f1",
-                name="Forest") == "your Forest moved from battlefield to graveyard"
+                name="Forest") == "your Forest moved from the battlefield to your graveyard"
     # A discard (701.9a), a permanent spell resolving (608.3), exile, a bounce.
     assert told(owner=BOB, from_zone=HAND, to_zone=GRAVEYARD, new_id="g7",
                 name="Ghostly Pilferer") == "Bob discarded Ghostly Pilferer"
     assert told(owner=ANN, from_zone=STACK, to_zone=BATTLEFIELD, old_id="s9", new_id="b9",
                 name="Grizzly Bears") == "your Grizzly Bears entered the battlefield"
     assert told(owner=BOB, from_zone=GRAVEYARD, to_zone=EXILE, old_id="g7", new_id="e7",
-                name="Ghostly Pilferer") == "Bob's Ghostly Pilferer was exiled from graveyard"
+                name="Ghostly Pilferer") == "Bob's Ghostly Pilferer was exiled from their graveyard"
+    assert told(owner=BOB, from_zone=BATTLEFIELD, to_zone=EXILE, old_id="g1", new_id="e8",
+                name="Goblin Guide") == "Bob's Goblin Guide was exiled from the battlefield"
     assert told(owner=BOB, from_zone=BATTLEFIELD, to_zone=HAND, old_id="g1",
                 name="Goblin Guide") == "Bob's Goblin Guide returned to its owner's hand"
     # A cast taken back (cancel_cast, 733.1) read "Your Shock moved from stack to hand".
