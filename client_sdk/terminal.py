@@ -264,6 +264,9 @@ class Session:
         self._any_order = False
         #: The turn on the screen and when it began (trio's clock).
         self._turn: tuple[int, float] = (-1, 0.0)
+        #: The turn in which ``pp`` was last refused as typed when it began
+        #: (:data:`PP_GUARD_SECONDS`): the next ``pp`` in it is taken.
+        self._pp_refused = -1
         #: The prompt id of the decision last drawn (None: none).
         self._drawn: int | None = None
         keyboard.marker = self._marked
@@ -444,10 +447,15 @@ class Session:
             # Typed for another decision (options are numbered anew for each one).
             board.notice = "The decision changed as you typed: nothing was sent. Answer this one."
             return None
+        turn = board.mirror.header.turn
         if mark is not None and text in ("pp", "pass turn") and \
-                mark[1] - self._turn[1] < PP_GUARD_SECONDS:
-            board.notice = (f"Turn {board.mirror.header.turn} began as you typed pp: nothing "
-                            f"was passed. Type pp again to pass this turn.")
+                mark[1] - self._turn[1] < PP_GUARD_SECONDS and self._pp_refused != turn:
+            # (Once: the notice names the turn, so a pp typed after it is meant for it --
+            # "type pp again" was refused again within the turn's first 1.5 s.)
+            self._pp_refused = turn
+            board.notice = (f"Turn {turn} ({board.possessive(board.mirror.header.active_seat)}"
+                            f" turn) began as you typed pp: nothing was passed. Type pp again "
+                            f"to pass turn {turn}.")
             return None
         if text in ("pp", "pass turn"):
             index = board.option_index("pass_priority")

@@ -299,7 +299,8 @@ async def test_a_line_typed_for_another_decision_or_pp_as_a_turn_began_sends_not
     assert client.acted == [] and board.notice.startswith("The decision changed as you typed")
     keys.line_mark = (4, began + 0.5)  # pp at once as the turn began
     await session._command("pp")
-    assert client.acted == [] and board.notice.startswith("Turn 3 began as you typed pp")
+    assert client.acted == []
+    assert board.notice.startswith("Turn 3 (Bob's turn) began as you typed pp")
     keys.line_mark = (4, began + 0.5)  # a number, for the decision shown: taken
     await session._command("1")
     assert client.acted == [(4, 0)]
@@ -397,3 +398,23 @@ async def test_404_3_the_graveyard_order_says_why_it_is_asked_and_a_takes_any_or
     assert client.acted == [(4, 0), (5, 0), (6, 0)]
     await session._command("2")  # (a number still chooses)
     assert client.acted == [(4, 0), (5, 0), (6, 0), (7, 1)]
+
+
+async def test_pp_typed_again_after_the_turn_began_notice_is_taken(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """The client passed the opponent's turn by itself in a blink and the player's ``pp``
+    came within 1.5 s of the new turn: refused, "Type pp again to pass this turn" -- and
+    the pp typed again at once, still within those 1.5 s, was refused again with the same
+    words. The notice names the turn, and whose it is; a pp typed after it is taken."""
+    client, board, session = await _received([_priority(4, PASS, CAST)])
+    keys = cast(NoKeys, session.keyboard)
+    began = session._turn[1]
+    keys.line_mark = (4, began + 0.3)
+    await session._command("pp")
+    assert client.acted == []
+    assert board.notice == ("Turn 3 (Bob's turn) began as you typed pp: nothing was passed. "
+                            "Type pp again to pass turn 3.")
+    keys.line_mark = (4, began + 0.9)  # typed again at once, as the notice says
+    await session._command("pp")
+    assert client.acted == [(4, 0)]
+    assert board.notice.startswith("You pass priority until the turn ends")
