@@ -97,12 +97,13 @@ def _lines(cards: list[tuple[CardDef, int]]) -> list[str]:
             for done in range(0, n, MAX_COUNT)]
 
 
-def to_deck(deck: DeckList) -> Deck:
+def to_deck(deck: DeckList, notes: Iterable[str] = ()) -> Deck:
     """The game's view of a deck list: each card's copies together, where it first
-    appears, and the canonical text (rule 103.2: the deck a player starts with)."""
+    appears, and the canonical text (rule 103.2: the deck a player starts with); ``notes``:
+    what the player should know of the list (:attr:`Deck.notes`)."""
     main, side = _sections(deck)
     return Deck(deck.name, tuple(c for c, n in main for _ in range(n)),
-                tuple(c for c, n in side for _ in range(n)), canonical(deck))
+                tuple(c for c, n in side for _ in range(n)), canonical(deck), tuple(notes))
 
 
 def _demo(name: str) -> Parsed:
@@ -142,10 +143,10 @@ def resolve_as_read(spec: str, fmt: DeckFormat, *, ante: bool = False
     name = spec.strip()
     parsed = _demo(name) if name in demo_deck_names() else read(spec)
     try:
-        return to_deck(_checked(parsed, fmt, ante)), ()
+        return to_deck(_checked(parsed, fmt, ante), parsed.notes), ()
     except DeckListError as exc:
         whole = not (parsed.problems or parsed.unknown_main or parsed.unknown_sideboard)
-        return (to_deck(parsed.deck) if whole else None), tuple(exc.problems)
+        return (to_deck(parsed.deck, parsed.notes) if whole else None), tuple(exc.problems)
 
 
 def resolve(spec: str, fmt: DeckFormat, *, ante: bool = False) -> Deck:

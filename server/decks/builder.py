@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from server.cards import CardDef
 from server.decks.model import MAX_COUNT, DeckList, Entry, FileFormat, clean_name, complete, quoted
-from server.decks.names import find_card, unknown_card
+from server.decks.names import find_card, printing_note, unknown_card
 
 #: Unknown names a list gets a suggestion for ("did you mean"), the first ones only.
 SUGGESTED = 5
@@ -37,6 +38,9 @@ class Parsed:
     problems: list[str]
     unknown_main: int = 0
     unknown_sideboard: int = 0
+    #: What the player should know of a list that may be played anyway: lines naming a
+    #: printing of another set (:func:`server.decks.names.printing_note`).
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -54,6 +58,9 @@ class Builder:
     unknown: int = 0
     #: Whether any line named a card (known or not, well-formed or not).
     saw_card: bool = False
+    #: Lines naming a printing of a set other than the card's own (``4 Shock (M20) 999``):
+    #: where, the set named, the card.
+    other_printings: list[tuple[str, str, CardDef]] = field(default_factory=list)
 
     def problem(self, message: str) -> None:
         self.problems.append(message)
@@ -92,6 +99,8 @@ class Builder:
         if count is None:
             return
         set_code = _kept(_SET_CODE, set_code.strip().upper())
+        if set_code and card.set_code and set_code != card.set_code:
+            self.other_printings.append((where, set_code, card))
         entry = complete(Entry(count, card, set_code,
                                _kept(_NUMBER, number.strip()) if set_code else "",
                                _kept(_MTGO_ID, mtgo_id.strip())))
@@ -106,4 +115,6 @@ class Builder:
         if not self.saw_card and not self.problems:
             self.problem("the deck list names no cards")
         deck = DeckList(self.name, tuple(self.main), tuple(self.sideboard), self.source)
-        return Parsed(deck, self.problems, self.unknown_main, self.unknown_sideboard)
+        note = printing_note(self.other_printings)
+        return Parsed(deck, self.problems, self.unknown_main, self.unknown_sideboard,
+                      [note] if note else [])

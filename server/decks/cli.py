@@ -3,7 +3,8 @@
 - ``manawire deck check FILE [--format constructed|limited]``: reads the file in the
   detected format, checks it against the format's rules (100.2a/100.4a constructed,
   100.2b/100.4b limited, 407.3 ante) and prints the detected format, the card counts and
-  ``OK`` -- or every problem, exiting with 1.
+  ``OK`` -- or every problem, exiting with 1 -- then any note on the list (``note: line 1
+  names Shock's M20 printing: this server plays its M21 printing ...``).
 - ``manawire deck convert FILE --to text|arena|mtgo|cockatrice|forge``: prints the deck in
   another format (construction rules are not checked; a file that cannot be read prints
   its problems and exits with 1).
@@ -90,6 +91,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     print("\n".join(problems) if problems else "OK", file=out)
     if note := pool_note(problems):
         print(f"({note})", file=out)
+    for note in parsed.notes:  # (a list that may be played anyway: said, not refused)
+        print(f"note: {note}", file=out)
     return 1 if problems else 0
 
 

@@ -110,6 +110,10 @@ class Deck:
     main: tuple[CardDef, ...]
     sideboard: tuple[CardDef, ...]
     text: str
+    #: What the player should know of the list it was read from, though it may be played
+    #: (a printing of another set named, :func:`server.decks.names.printing_note`); no part
+    #: of the deck: not stored, not compared.
+    notes: tuple[str, ...] = field(default=(), compare=False)
 
 
 def complete(entry: Entry) -> Entry:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 from server.cards import CardDef, card_pool, plane_pool
@@ -83,6 +83,30 @@ POOL_NOTE = "this server supports the cards of Core Set 2021 (M21) and a few oth
 def pool_note(problems: Iterable[str]) -> str:
     """:data:`POOL_NOTE` if a problem is an unknown card (:func:`unknown_card`), else ""."""
     return POOL_NOTE if any(": unknown or unsupported card " in p for p in problems) else ""
+
+
+def printing_note(lines: Sequence[tuple[str, str, CardDef]]) -> str:
+    """What to tell a player whose list names printings of other sets (``4 Shock (M20)
+    999``, ``4 Shock|M20``): a card is the same card in every set (rule 201.2: it is
+    identified by its name) and this server plays its own printing of it -- the list is
+    played, with a word about it rather than none; "" if every printing named is the
+    card's own. ``lines``: where, the set named, the card."""
+    if not lines:
+        return ""
+    ours = sorted({card.set_code for _where, _set, card in lines})
+    if len(lines) == 1:
+        where, named, card = lines[0]
+        return (f"{where} names {card.name}'s {named} printing: this server plays its "
+                f"{card.set_code} printing, the same card (a printing never changes the game)")
+    wheres = [where for where, _set, _card in lines]
+    if all(w.startswith("line ") for w in wheres):
+        wheres = [w.removeprefix("line ") for w in wheres]
+        wheres[0] = "lines " + wheres[0]
+    said = ", ".join(wheres[:-1]) + " and " + wheres[-1]
+    named = ", ".join(sorted({s for _where, s, _card in lines}))
+    return (f"{said} name printings of other sets ({named}): this server plays its own "
+            f"printing of each card ({', '.join(ours)}), the same cards (a printing never "
+            f"changes the game)")
 
 
 #: How alike a name must be to a supported card's to be suggested for it (difflib's ratio).

@@ -87,3 +87,23 @@ def test_register_adds_deck_to_another_parser() -> None:
     assert callable(args.deck_main)
     with pytest.raises(SystemExit):
         parser.parse_args(["deck", "convert", "x.dek", "--to", "yaml"])
+
+
+def test_a_printing_of_another_set_is_played_with_a_note(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An Arena line naming another set, ``4 Shock (M20) 999``, was taken without a word:
+    the card is the same in every set (201.2) and the server plays its own printing, which
+    the check says -- the list is no less playable for it. Its own printing says nothing."""
+    path = tmp_path / "arena.txt"
+    path.write_text("4 Shock (M20) 999\n56 Mountain (M21) 271\n")
+    assert main(["deck", "check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[2:] == [
+        "OK",
+        "note: line 1 names Shock's M20 printing: this server plays its M21 printing, the "
+        "same card (a printing never changes the game)"]
+    path.write_text("[Main]\n4 Shock|M20\n4 Opt|XLN|[65]\n52 Mountain|M21\n")
+    assert main(["deck", "check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[2:] == [
+        "OK",
+        "note: lines 2 and 3 name printings of other sets (M20, XLN): this server plays its "
+        "own printing of each card (M21), the same cards (a printing never changes the game)"]

@@ -336,3 +336,16 @@ def test_damaged_sample_files_give_a_deck_or_a_deck_list_error(text: str,
     end = data.draw(st.integers(start, len(text)))
     filler = data.draw(st.text(st.sampled_from('<>/="\' |[]()#&;!?x4 \n'), max_size=8))
     resolves_or_refuses(text[:start] + filler + text[end:])
+
+
+def test_a_printing_of_another_set_is_no_problem_but_the_deck_says_it() -> None:
+    """``4 Shock (M20) 999`` was accepted without a word: the deck a game gets carries a
+    note (the server plays its own printing), and a list refused for something else still
+    reads whole -- the printing is not a problem."""
+    deck = resolve("4 Shock (M20) 999\n" + FILLER, C)
+    assert deck.notes == ("line 1 names Shock's M20 printing: this server plays its M21 "
+                          "printing, the same card (a printing never changes the game)",)
+    assert deck == resolve("4 Shock\n" + FILLER, C)  # (the same deck: notes aren't compared)
+    assert resolve("4 Shock (M21) 159\n" + FILLER, C).notes == ()
+    assert only("4 Shock (M20) 999\n50 Mountain\n") == (
+        "a constructed deck has at least 60 cards in its main deck (rule 100.2a), got 54")
