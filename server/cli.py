@@ -106,6 +106,9 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
         gctune.set_threshold(gc_threshold)
 
     log = logging.getLogger("manawire")
+    from server import build
+
+    log.info("manawire %s starting (data in %s)", build.describe(), data_dir)
     log.info("%s", raise_open_files_limit())
     from server.store.files import STORE_NAME
 
@@ -150,7 +153,8 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                     try:
                         scraped = await nursery.start(partial(
                             serve_metrics, registry, metrics_host, metrics_port,
-                            trouble=app.writer.writes.describe))
+                            trouble=app.writer.writes.describe,
+                            build=f"manawire {build.describe()}"))
                     except OSError as exc:
                         raise ServeStartError(f"can't listen for metrics on {metrics_host}:"
                                               f"{metrics_port}: {exc.strerror or exc}"
@@ -335,11 +339,22 @@ def main(argv: list[str] | None = None) -> int:
     return 1
 
 
-def _main(argv: list[str] | None) -> int:
-    import server
+class _Version(argparse.Action):
+    """``--version``: ``manawire 0.1.0 (commit 75de63e9a6b9)`` (:mod:`server.build`: git
+    is asked only now, not by every command)."""
 
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from server import build
+
+        print(f"manawire {build.describe()}", flush=True)
+        parser.exit()
+
+
+def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="manawire", description="Manawire game server")
-    parser.add_argument("--version", action="version", version=f"manawire {server.__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
+                        help="print the version and the commit it was built from, and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")

@@ -19,7 +19,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 
 import server
-from server import incidents
+from server import build, incidents
 from server.refusals import KINDS
 
 if TYPE_CHECKING:
@@ -91,9 +91,11 @@ class AppCollector(Collector):
                                   "because the store couldn't be written (each a client's "
                                   "request or a room's action refused, or a probe).",
                                   value=writer.writes.failures)
-        info = GaugeMetricFamily("manawire_build_info", "The server's version (always 1).",
-                                 labels=["version"])
-        info.add_metric([server.__version__], 1.0)
+        info = GaugeMetricFamily("manawire_build_info", "The server's version and the git "
+                                 "commit it was built from, +dirty if a tracked file "
+                                 "differed, or unknown (always 1).",
+                                 labels=["version", "commit"])
+        info.add_metric([server.__version__, build.commit()], 1.0)
         yield info
         links = self.relays()
         if links:

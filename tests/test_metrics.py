@@ -17,7 +17,7 @@ from websockets.trio.client import connect
 
 import server
 from protocol.v1 import messages_pb2 as mpb
-from server import incidents
+from server import build, incidents
 from server.metrics import registry_for
 from server.transport.metrics import serve_metrics
 from tests.rooms.test_accounts import _connect, _create, _join
@@ -67,7 +67,8 @@ async def test_a_scrape_reads_what_is_open_now_and_the_totals_since_the_start(
         assert got[("manawire_incidents_total", (("kind", "recovery"),))] == failed + 1
         assert {labels for name, labels in got if name == "manawire_incidents_total"} == {
             (("kind", kind),) for kind in incidents.KINDS}
-        assert got[("manawire_build_info", (("version", server.__version__),))] == 1
+        assert got[("manawire_build_info", (("commit", build.commit()),
+                                            ("version", server.__version__)))] == 1
         assert got[("manawire_store_commits_total", ())] == app.writer.commits > 0
         assert got[("manawire_store_commit_seconds_total", ())] > 0
         assert got[("manawire_store_writes_waiting", ())] == 0
@@ -96,8 +97,9 @@ async def test_the_metrics_port_answers_scrapes_and_probes_and_nothing_else(
             assert head.startswith(b"HTTP/1.1 200 ")
             assert b"Content-Type: text/plain; version=" in head
             assert _samples(body.decode())[("manawire_connections", ())] == 0
-            assert (await _get(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-                    ).startswith(b"HTTP/1.1 200 ")
+            health = await _get(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert health.startswith(b"HTTP/1.1 200 ")
+            assert health.partition(b"\r\n\r\n")[2] == b"ok\n"  # (no build given)
             assert (await _get(port, b"GET /other HTTP/1.1\r\nHost: x\r\n\r\n")
                     ).startswith(b"HTTP/1.1 404 ")
             assert (await _get(port, b"POST /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -106,6 +108,46 @@ async def test_the_metrics_port_answers_scrapes_and_probes_and_nothing_else(
                 async with connect(f"ws://127.0.0.1:{port}/metrics"):
                     pass
             assert refused.value.response.status_code == 200  # the figures, not a socket
+
+
+def test_serve_says_its_build_in_its_log_metrics_and_health(tmp_path: Path) -> None:
+    """The build (``server.build``: version and commit) in the start's log line, in
+    ``manawire_build_info``'s labels and in /healthz's ``ok`` line."""
+    import re
+    import signal
+    import time
+    import urllib.request
+
+    out, err = tmp_path / "out", tmp_path / "err"
+    with out.open("wb") as sink, err.open("wb") as errors:
+        proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", "0",
+                                 "--metrics-port", "0", "--data-dir", str(tmp_path / "data")],
+                                cwd=ROOT, stdout=sink, stderr=errors)
+    try:
+        deadline = time.monotonic() + 60
+        while not (found := re.search(r"manawire metrics on http://(127\.0\.0\.1:\d+)/",
+                                      out.read_text())):
+            assert proc.poll() is None and time.monotonic() < deadline, out.read_text()
+            time.sleep(0.05)
+        with urllib.request.urlopen(f"http://{found.group(1)}/healthz", timeout=10) as got:
+            health = got.read().decode()
+        with urllib.request.urlopen(f"http://{found.group(1)}/metrics", timeout=10) as got:
+            metrics = _samples(got.read().decode())
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    # (the server's own: this tree's commit may have moved since it started)
+    said = re.fullmatch(r"ok manawire (\S+) \(commit ([0-9a-f]{12}(\+dirty)?|unknown)\)\n",
+                        health)
+    assert said is not None, health
+    version, commit = said.group(1), said.group(2)
+    assert version == server.__version__
+    assert metrics[("manawire_build_info", (("commit", commit), ("version", version)))] == 1
+    assert f" INFO manawire {version} (commit {commit}) starting (data in " in err.read_text()
 
 
 def test_serve_prints_where_its_metrics_are_and_answers_there(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
 """The metrics port (``manawire serve --metrics-port P``; README.md, "Monitoring"): plain
 HTTP answered by websockets' own HTTP handling, as the web client's files are, on the
 server's event loop. ``GET /metrics`` answers the Prometheus text format of a registry
-(:mod:`server.metrics`); ``GET /healthz`` answers ``ok`` while the server runs and can
-write its store, else 503 with a line saying why (a liveness probe); any other path is 404,
+(:mod:`server.metrics`); ``GET /healthz`` answers ``ok`` (and the build, ``ok manawire
+0.1.0 (commit 75de63e9a6b9)``) while the server runs and can write its store, else 503 with
+a line saying why (a liveness probe); any other path is 404,
 any other method 405. Every request is answered, so no
 WebSocket is ever opened here."""
 
@@ -34,9 +35,10 @@ def _response(status: http.HTTPStatus, body: bytes, content_type: str) -> Respon
 
 
 def answer(registry: CollectorRegistry, request: Request,
-           trouble: Callable[[], str] | None = None) -> Response:
+           trouble: Callable[[], str] | None = None, build: str = "") -> Response:
     """The answer to one HTTP request to the metrics port; ``trouble`` says what keeps the
-    server from serving ("": nothing; then /healthz answers ok)."""
+    server from serving ("": nothing; then /healthz answers ok, followed by ``build`` if
+    given: which build answers)."""
     path = request.path.partition("?")[0]
     if request.method != "GET":
         return _response(http.HTTPStatus.METHOD_NOT_ALLOWED, b"GET only\n",
@@ -48,7 +50,8 @@ def answer(registry: CollectorRegistry, request: Request,
         if why:
             return _response(http.HTTPStatus.SERVICE_UNAVAILABLE, f"{why}\n".encode(),
                              "text/plain; charset=utf-8")
-        return _response(http.HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
+        ok = f"ok {build}\n" if build else "ok\n"
+        return _response(http.HTTPStatus.OK, ok.encode(), "text/plain; charset=utf-8")
     return _response(http.HTTPStatus.NOT_FOUND,
                      f"not found: metrics are at {METRICS_PATH}\n".encode(),
                      "text/plain; charset=utf-8")
@@ -56,13 +59,14 @@ def answer(registry: CollectorRegistry, request: Request,
 
 async def serve_metrics(registry: CollectorRegistry, host: str, port: int,
                         task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
-                        *, trouble: Callable[[], str] | None = None) -> None:
+                        *, trouble: Callable[[], str] | None = None,
+                        build: str = "") -> None:
     """Answer HTTP requests for ``registry``'s metrics on ``host:port`` until cancelled
-    (reports the Server); ``trouble``: see :func:`answer`. No WebSocket is ever opened:
-    every request is answered."""
+    (reports the Server); ``trouble``, ``build``: see :func:`answer`. No WebSocket is ever
+    opened: every request is answered."""
 
     def process_request(_connection: ServerConnection, request: Request) -> Response:
-        return answer(registry, request, trouble)
+        return answer(registry, request, trouble, build)
 
     async def never(_connection: ServerConnection) -> None:  # pragma: no cover
         raise AssertionError("every request is answered by process_request")

@@ -95,6 +95,20 @@ def test_the_image_runs_as_a_fixed_uid_that_owns_data_and_backups() -> None:
     assert "mkdir -m 700 /data /backups && chown 10001:10001 /data /backups" in run
 
 
+def test_the_build_names_its_commit_through_a_build_argument() -> None:
+    """The context has no .git: the commit comes as ``--build-arg MANAWIRE_COMMIT``, which
+    setup.py (copied, and run by the install) writes into the wheel
+    (tests/packaging/test_build_id.py)."""
+    text = DOCKERFILE.read_text()
+    lines = re.sub(r"\\\n\s*", " ", text).splitlines()
+    arg = lines.index("ARG MANAWIRE_COMMIT=")
+    install = next(n for n, line in enumerate(lines) if line.startswith("RUN pip install"))
+    assert arg < install
+    copied = next(line for line in lines if line.startswith("COPY pyproject.toml"))
+    assert "setup.py" in copied.split()
+    assert "--build-arg MANAWIRE_COMMIT=$(python3 server/build.py)" in text
+
+
 def test_the_health_checks_start_period_outlasts_a_long_reload() -> None:
     """The metrics port (and /healthz) opens only after every stored game is reloaded:
     README's 1,129 games took 109 s, close to the 120 s the start period was."""

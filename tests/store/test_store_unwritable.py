@@ -448,7 +448,8 @@ def test_a_server_whose_disk_fills_refuses_says_so_and_recovers_by_itself(
             assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
         assert _hello(url).HasField("welcome")
-        assert _health(metrics) == (200, "ok\n")
+        status, ok = _health(metrics)
+        assert status == 200 and ok.startswith("ok manawire "), ok  # (and its build)
         filler = tiny_disk / "filler"
         with filler.open("wb") as f, pytest.raises(OSError):  # fill it to the brim
             while True:

@@ -1,0 +1,91 @@
+"""Which build of the server runs: its version and the git commit it was built from, with
+``+dirty`` when a tracked file differed from that commit (README.md, "Command line":
+``manawire --version``; also the start's log line, the ``manawire_build_info`` metric and
+``/healthz``).
+
+- **From a checkout** (``server/`` at the top of a git work tree) git says it, asked once
+  per process.
+- **From an installed wheel** (``pip install .``, deploy/Dockerfile) the wheel build wrote
+  it beside this module, :data:`BUILD_FILE` (``setup.py``): ``$MANAWIRE_COMMIT`` if set --
+  the Docker build's ``--build-arg MANAWIRE_COMMIT=...``, whose context has no ``.git`` --
+  else what git said about the checkout built from.
+- Otherwise it is ``unknown``. Nothing here ever stops the server: a missing git, a tree git
+  won't read (another user's: "dubious ownership"), a slow one (5 s) all mean ``unknown``.
+
+Standard library only, and nothing of the package at import: ``setup.py`` runs this file by
+path (``python3 server/build.py`` prints the checkout's commit, for ``--build-arg``)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+#: Written into the wheel beside this module by ``setup.py``: one line, the commit.
+BUILD_FILE = "_build.txt"
+#: The variable a wheel build takes the commit from first (the Docker build's argument).
+COMMIT_VARIABLE = "MANAWIRE_COMMIT"
+UNKNOWN = "unknown"
+#: What a commit may look like (it becomes a metric's label and a log line's words).
+COMMIT_SHAPE = re.compile(r"[0-9A-Za-z][0-9A-Za-z._+-]{0,63}")
+#: Hex digits of a commit shown (as ``git rev-parse --short=12``, without its lengthening).
+SHORT = 12
+GIT_SECONDS = 5.0
+
+
+def _git(root: Path, *args: str) -> str:
+    # GIT_OPTIONAL_LOCKS=0: `git status` never writes the index (another git command may be
+    # using it); LC_ALL=C: its words are never translated.
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
+                          timeout=GIT_SECONDS, env=env, stdin=subprocess.DEVNULL, check=True)
+    return done.stdout.strip()
+
+
+def git_commit(root: Path) -> str:
+    """The commit checked out at ``root`` (its first :data:`SHORT` hex digits), ``+dirty``
+    if a tracked file differs from it; "" unless ``root`` is the top of a git work tree git
+    will read (a directory inside another checkout -- a virtual environment's
+    site-packages under a checkout -- is not)."""
+    try:
+        top = _git(root, "rev-parse", "--show-toplevel")
+        if not top or Path(top).resolve() != root.resolve():
+            return ""
+        head = _git(root, "rev-parse", "--verify", "HEAD")[:SHORT]
+        changed = _git(root, "status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return ""
+    return f"{head}+dirty" if changed else head
+
+
+def written_commit(here: Path) -> str:
+    """The commit a wheel build wrote into ``here`` (the package's directory), "" if none
+    (or one of another shape)."""
+    try:
+        text = (here / BUILD_FILE).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return text if COMMIT_SHAPE.fullmatch(text) else ""
+
+
+@functools.cache
+def commit() -> str:
+    """The commit this server was built from (see the module), or ``unknown``."""
+    here = Path(__file__).resolve().parent
+    return git_commit(here.parent) or written_commit(here) or UNKNOWN
+
+
+def describe() -> str:
+    """The build as people read it: ``0.1.0 (commit 75de63e9a6b9)``, ``0.1.0 (commit
+    75de63e9a6b9+dirty)``, ``0.1.0 (commit unknown)``."""
+    import server
+
+    return f"{server.__version__} (commit {commit()})"
+
+
+if __name__ == "__main__":  # python3 server/build.py: the checkout's commit, for --build-arg
+    print(git_commit(Path(__file__).resolve().parents[1]) or UNKNOWN)
+    sys.exit(0)
