@@ -531,7 +531,15 @@ def _main(argv: list[str] | None) -> int:
         return int(args.terminal_main(args))
     from server import logs
 
-    logs.configure()
+    level = None
+    if args.command == "serve":
+        try:
+            level = args.log_level or logs.configured_level()
+        except ValueError as exc:
+            parser.error(f"{exc} (or give --log-level)")
+        os.environ[logs.LEVEL_VARIABLE] = level  # (its relays, started with this
+        # environment, log from the same level)
+    logs.configure(level=level)
     if args.command == "account":
         return _account(parser, args)
     if args.command == "deck":

@@ -1,19 +1,60 @@
-"""The server's (and its relays') log: one line per record with its time and level, and
-websockets' own records only from warnings up -- without the ones an ordinary disconnect
-makes: websockets logs "keepalive ping failed" with a traceback when a client stopped
-answering its pings and the ping's timeout closed the connection as it should (a client
-stopped for a minute; a network gone)."""
+"""The server's (and its relays') log: one line per record with its time and level, from the
+level ``manawire serve --log-level`` says up (default INFO), and websockets' own records only
+from warnings up -- without the ones an ordinary disconnect makes: websockets logs
+"keepalive ping failed" with a traceback when a client stopped answering its pings and the
+ping's timeout closed the connection as it should (a client stopped for a minute; a network
+gone)."""
 
 from __future__ import annotations
 
+import argparse
 import logging
+import os
+
+#: The levels ``--log-level`` takes.
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+          "error": logging.ERROR}
+#: The level when ``--log-level`` doesn't say; ``serve`` sets it to its own, so that the
+#: relay processes it starts (which inherit its environment) log from the same level.
+LEVEL_VARIABLE = "MANAWIRE_LOG_LEVEL"
+DEFAULT_LEVEL = "info"
 
 
-def configure(tag: str = "") -> None:
-    """Log INFO and up to stderr, each line ``time [tag ]LEVEL message``."""
-    logging.basicConfig(level=logging.INFO,
+def level_name(text: str) -> str:
+    """A ``--log-level`` value, lower-cased (argparse's ``type``; ``ArgumentTypeError`` for
+    anything else)."""
+    name = text.strip().lower()
+    if name not in LEVELS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a log level: give one of "
+                                         f"{', '.join(LEVELS)}")
+    return name
+
+
+def configured_level() -> str:
+    """The level ``$MANAWIRE_LOG_LEVEL`` names (the default's if unset or empty); ValueError
+    saying why if it names none."""
+    value = os.environ.get(LEVEL_VARIABLE, "")
+    if not value.strip():
+        return DEFAULT_LEVEL
+    try:
+        return level_name(value)
+    except argparse.ArgumentTypeError as exc:
+        raise ValueError(f"${LEVEL_VARIABLE}: {exc}") from None
+
+
+def configure(tag: str = "", level: str | None = None) -> None:
+    """Log records of ``level`` (a :data:`LEVELS` name; None: ``$MANAWIRE_LOG_LEVEL``'s, else
+    INFO) and up to stderr, each line ``time [tag ]LEVEL message``."""
+    if level is None:
+        try:
+            level = configured_level()
+        except ValueError:
+            level = DEFAULT_LEVEL  # (serve refuses it before it starts anything)
+    number = LEVELS[level]
+    logging.basicConfig(level=number,
                         format=f"%(asctime)s {tag + ' ' if tag else ''}%(levelname)s %(message)s")
-    logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
+    # Not a line per connection, whatever the level.
+    logging.getLogger("websockets").setLevel(max(number, logging.WARNING))
     for handler in logging.getLogger().handlers:
         handler.addFilter(ordinary_disconnects)
 

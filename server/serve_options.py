@@ -35,7 +35,7 @@ def _proxy_range(text: str) -> IPNetwork:
 
 def add_serve_options(serve: argparse.ArgumentParser) -> None:
     """``manawire serve``'s durability, collector and limit options (README, "Limits")."""
-    from server import gctune
+    from server import gctune, logs
     from server.app import Limits
     from server.status import STATUS_SECONDS
     from server.transport.ws import PROXY_CONNECTIONS
@@ -67,6 +67,10 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
         help=f"log a status line this often: connections, rooms and games in play, and the "
              f"connections opened and actions played since the last (default "
              f"{STATUS_SECONDS:g}; 0: never)")
+    add("--log-level", type=logs.level_name, default=None, metavar="LEVEL",
+        help=f"the least severe log records written: {', '.join(logs.LEVELS)} (default: "
+             f"${logs.LEVEL_VARIABLE} if set, else {logs.DEFAULT_LEVEL}; the relays log "
+             f"from the same)")
     add("--metrics-port", type=int, default=None, metavar="P",
         help="also answer Prometheus scrapes (GET /metrics) and liveness probes (GET "
              "/healthz) over plain HTTP on this port (default: off; 0: any free port)")
