@@ -2,11 +2,11 @@
 (``prometheus_client``), answered on a port of their own (``manawire serve --metrics-port
 P``, :mod:`server.transport.metrics`; README.md, "Monitoring").
 
-The figures -- connections, rooms, accounts, actions, refusals by kind, relays, the
-garbage collector, the process -- are read from the live objects at each scrape, on the
-server's event loop between two steps of the rooms: every figure is consistent and
-nothing is shared with a thread. Nothing is counted for them on the game's paths beyond
-the status line's additions."""
+The figures -- connections, rooms, accounts, actions, refusals by kind, the store (its
+files' sizes: a ``stat`` each), relays, the garbage collector, the process -- are read from
+the live objects at each scrape, on the server's event loop between two steps of the rooms:
+every figure is consistent and nothing is shared with a thread. Nothing is counted for them
+on the game's paths beyond the status line's additions."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from prometheus_client.registry import Collector
 import server
 from server import build, incidents
 from server.refusals import KINDS
+from server.store.files import store_sizes
 
 if TYPE_CHECKING:
     from server.app import App
@@ -91,6 +92,13 @@ class AppCollector(Collector):
                                   "because the store couldn't be written (each a client's "
                                   "request or a room's action refused, or a probe).",
                                   value=writer.writes.failures)
+        size = GaugeMetricFamily("manawire_store_size_bytes", "The store's files on disk "
+                                 "now: the database and its write-ahead log (which "
+                                 "checkpoints keep to a few tens of MB, reused).",
+                                 labels=["file"])
+        for file, count in store_sizes(writer.store.path).items():
+            size.add_metric([file], count)
+        yield size
         info = GaugeMetricFamily("manawire_build_info", "The server's version and the git "
                                  "commit it was built from, +dirty if a tracked file "
                                  "differed, or unknown (always 1).",

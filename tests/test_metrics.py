@@ -110,6 +110,33 @@ async def test_the_metrics_port_answers_scrapes_and_probes_and_nothing_else(
             assert refused.value.response.status_code == 200  # the figures, not a socket
 
 
+def _on_disk(path: Path) -> tuple[int, int]:
+    """The sizes of the store's database file and write-ahead log."""
+    return path.stat().st_size, Path(f"{path}-wal").stat().st_size
+
+
+async def test_the_store_size_is_its_database_and_write_ahead_log_on_disk(
+        tmp_path: Path) -> None:
+    """An operator's review: nothing said how big the store grows (it keeps every finished
+    game: 169 MB after a soak). Read with a stat() of each file at each scrape."""
+    from prometheus_client import generate_latest
+
+    async with running_app(tmp_path) as app:
+        path = app.writer.store.path
+        assert path.parent == tmp_path
+        registry = registry_for(app)
+        got = _samples(generate_latest(registry).decode())
+        database = got[("manawire_store_size_bytes", (("file", "database"),))]
+        wal = got[("manawire_store_size_bytes", (("file", "wal"),))]
+        assert (database, wal) == _on_disk(path) and database > 0
+        ann, _w = await _connect(app, "ann")  # (an account and a session written)
+        await ann.request(register=mpb.Register(name="Annika", password="correct horse"))
+        got = _samples(generate_latest(registry).decode())
+        # (read again at each scrape)
+        assert (got[("manawire_store_size_bytes", (("file", "database"),))],
+                got[("manawire_store_size_bytes", (("file", "wal"),))]) == _on_disk(path)
+
+
 def test_serve_says_its_build_in_its_log_metrics_and_health(tmp_path: Path) -> None:
     """The build (``server.build``: version and commit) in the start's log line, in
     ``manawire_build_info``'s labels and in /healthz's ``ok`` line."""

@@ -36,6 +36,19 @@ def store_files(path: Path) -> list[Path]:
     return [p for p in (Path(f"{path}{suffix}") for suffix in SUFFIXES) if p.exists()]
 
 
+def store_sizes(path: Path) -> dict[str, int]:
+    """The bytes of the store's database file and of its write-ahead log (``database``,
+    ``wal``; 0 for one that isn't there): a ``stat`` of each, cheap enough for every
+    scrape (``manawire_store_size_bytes``)."""
+    sizes = {}
+    for kind, suffix in (("database", ""), ("wal", "-wal")):
+        try:
+            sizes[kind] = os.stat(f"{path}{suffix}").st_size
+        except OSError:  # (none yet, or an in-memory store)
+            sizes[kind] = 0
+    return sizes
+
+
 def check_store_place(path: Path) -> None:
     """Raise :class:`StorePermissionError` if another user could have put data in the store
     at ``path`` (module docstring): its directory writable by others, or a file of it (the
