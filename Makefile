@@ -47,9 +47,12 @@ PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 pytest: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
-# The full 1,000-game random soak (the default run plays a fixed tenth of it).
+# The long randomized tests in full (tests/soak.py): the 1,000-game random soak, more property
+# examples, more restarts; the default run plays a fixed sample of each.
 soak: $(VENV)/.installed-test
-	$(BIN)/python -m pytest --soak tests/engine/test_simulation.py
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --soak tests/engine/test_simulation.py \
+		tests/view/test_protocol_properties.py tests/view/test_prompts.py \
+		tests/view/test_omniscient_tracked.py tests/e2e/test_restart.py
 
 proto: $(VENV)/.installed-test
 	$(BIN)/python -m tools.genproto

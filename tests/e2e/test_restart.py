@@ -6,6 +6,7 @@ The harness (tests/e2e/restart_harness.py) plays the games and checks each one a
 final stored log, replayed by the server's own recovery: every state (state id, view hash) a
 client accepted is one the log produces, in order, ending at the final state with the result;
 every final mirror equals the server's projection for its viewer; no client needed a resync.
+The default run kills the server 10 times, ``--soak`` (``tests/soak.py``) 40 times;
 ``python -m tests.e2e.restart_harness --kills 300`` runs a long version.
 """
 
@@ -29,9 +30,10 @@ from tests.e2e.restart_harness import (
     run_restart_harness,
 )
 from tests.rooms.test_matches import REGISTERED, SIDEBOARDED
+from tests.soak import depth
 
-#: Kill points of the default run; deltas its server keeps per view class for resumes.
-KILLS = 20
+#: Kill points of the run; deltas its server keeps per view class for resumes.
+KILLS = depth(10, soak=40)
 HISTORY = 1
 
 
@@ -53,13 +55,14 @@ def _assert_every_game_went_on_intact(report: Report) -> None:
 
 
 async def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -> None:
-    # It takes about 50 s alone; the bound leaves room for a suite run on every core
+    # 20 kills took about 50 s alone; the bound leaves room for a suite run on every core
     # (make test's pytest-xdist workers outnumber the cores) on a noisy machine.
-    with trio.fail_after(270):
+    play_seconds = 120 + 6 * KILLS
+    with trio.fail_after(play_seconds + 30):
         # (a delta history of 1, so that a resume that missed more gets a snapshot instead)
         report = await run_restart_harness(tmp_path, kills=KILLS, games=3, seed=12,
                                            delays=(0.05, 1.5), history=HISTORY,
-                                           play_seconds=240)
+                                           play_seconds=play_seconds)
     print(report.to_json())
     _assert_every_game_went_on_intact(report)
     assert report.kills == KILLS

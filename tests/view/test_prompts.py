@@ -7,7 +7,6 @@ of what that player can't see: permuting the cards hidden from them changes no p
 from __future__ import annotations
 
 import copy
-import os
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -31,6 +30,7 @@ from server.scenarios.position import Run
 from server.scenarios.steps import do_step
 from server.view import project
 from server.view.encode import decision_for
+from tests.soak import depth
 from tests.view.helpers import hidden_from
 
 
@@ -128,7 +128,7 @@ def test_514_1_the_cleanup_discard_prompt_says_the_hand_size_and_how_many_are_le
 
 # --- non-interference ----------------------------------------------------------------------
 
-EXAMPLES = 200 if os.environ.get("MANAWIRE_NIGHTLY") else 40
+EXAMPLES = depth(40, soak=200)
 #: Decks of "you may" searches, targets and discards, with hidden cards for a prompt to leak.
 DECK = {"Fierce Empath": 3, "Solemn Simulacrum": 3, "Liliana's Scorn": 2, "Mind Rot": 3,
         "Duress": 2, "Shock": 3, "Grim Tutor": 2, "Basri's Aegis": 2, "Colossal Dreadmaw": 2,

@@ -6,12 +6,12 @@ shuffle (701.23, 701.24), reveal and hand disruption (701.20, 701.9b), fateseal 
 clash (701.30), piles (700.3), random discard, face-down exile (406.3) -- played through the
 real pipeline: a shared :class:`GameTracker`, one :class:`ViewStream` per view class (each
 seat, spectators), events included, decisions encoded for the seat that must decide. Every
-outgoing message is decoded and checked. ``MANAWIRE_NIGHTLY=1`` runs more examples.
+outgoing message is decoded and checked. ``--soak`` (``make soak``, ``tests/soak.py``) runs
+more examples and more whole games.
 """
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import replace
 
@@ -38,11 +38,14 @@ from server.view.track import (
     PROJECTED_MUTABLE,
     GameTracker,
 )
+from tests.soak import depth
 from tests.view.helpers import hidden_from
 
-EXAMPLES = 1000 if os.environ.get("MANAWIRE_NIGHTLY") else 200
+EXAMPLES = depth(100, soak=1000)
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
+#: Whole 3-player demo games of the stream-equals-projection test (different seeds each).
+WHOLE_GAMES = depth(1, soak=6)
 
 #: Blue-black decks of hidden-information cards (test-only cards for face-down exile).
 SECRETS = {
@@ -370,7 +373,7 @@ def test_streams_equal_a_full_projection_after_every_action_of_whole_demo_games(
     from server.cards import demo_deck, demo_deck_names
 
     checked_events = 0
-    for g in range(2):
+    for g in range(WHOLE_GAMES):
         rng = random.Random(g)
         decks = demo_deck_names()
         game = new_game(g.to_bytes(16, "big"),
