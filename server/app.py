@@ -130,6 +130,9 @@ CLOSE_TOO_SLOW = 1013  # RFC 6455 "try again later": the client fell behind
 CLOSE_INTERNAL = 1011  # RFC 6455: an unexpected condition (an incident id is logged)
 #: What a demo deck's name looks like (anything else is read as a deck list).
 _DEMO_NAME = re.compile(r"[a-z][a-z0-9-]*")
+#: What a session for replays only (Hello.replays_only) may ask: the room list and replays.
+_SIDE_REQUESTS = (req.ListRooms, req.StartReplay, req.ControlReplay, req.LeaveRoom,
+                  req.RequestSnapshot)
 CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the message rate
 #: RFC 6455 "try again later" (as CLOSE_TOO_SLOW): a Hello or Resume the store couldn't
 #: record (a full disk: server.store.health); the reason says so.
@@ -503,6 +506,14 @@ class App:
             return
         record = conn.record
         if record is None:  # replaced by a newer connection of the session: it is closing
+            return
+        if record.side and not isinstance(request, _SIDE_REQUESTS):
+            # (Hello.replays_only: the account's own session, elsewhere, plays and registers.)
+            conn.reply(error_bytes(
+                mpb.ERROR_CODE_ACCOUNT_IN_USE,
+                "this connection is for replays only: the account's session is held by "
+                "another connection (another tab or device), which alone may join, create "
+                "or queue for rooms, play and change the account", rid))
             return
         if isinstance(request, req.Register):
             await self.session_desk.register(conn, record, rid, request)

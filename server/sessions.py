@@ -115,6 +115,9 @@ class _SessionRecord:
     lock: trio.Lock = field(default_factory=trio.Lock)
     #: Since when it has had neither a connection nor a room (see SessionDesk.sweep).
     idle_since: float = 0.0
+    #: A session for replays only beside the account's own (Hello.replays_only): never
+    #: stored, resumed or found by account, and it holds no place.
+    side: bool = False
 
     @property
     def name(self) -> str:
@@ -207,7 +210,8 @@ class SessionDesk:
         """A session whose connection dropped while it held no place in a room holds nothing
         worth resuming: forget it (memory and store; resuming it then says RESUME_FAILED and
         the client says Hello again), so sessions don't pile up."""
-        if record.conn is not None or record.room_id is not None or self._stopping():
+        if record.conn is not None or record.room_id is not None or self._stopping() \
+                or record.side:  # (a side session is nowhere to forget: it ends here)
             return
         self._forget(record)
 
@@ -395,6 +399,9 @@ class SessionDesk:
             return
         if request.login is not None:  # signed in: a new token (none for a refusal above)
             account_token, ops = self.accounts.issue_token(account)
+        if existing is not None and request.replays_only:
+            await self._side_session(conn, rid, account, account_token, ops)
+            return
         if existing is not None:
             # One session per account: this connection takes it over (and its place).
             async with existing.lock:
@@ -416,6 +423,22 @@ class SessionDesk:
         await self.writer.write([*ops, *self.accounts.seen(account), record.row()])
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
             conn, record, token, account_token)).SerializeToString())
+
+    async def _side_session(self, conn: _Connection, rid: int, account: Account,
+                            account_token: str, ops: list[StoreOp]) -> None:
+        """A ``replays_only`` Hello of an account that has a session: a session of this
+        connection's own, beside it -- taking nothing over (a second browser tab opening a
+        replay link closed the tab seated in a game, 4001, and never showed the replay). It
+        has no resume token and is never stored; :meth:`server.app.App._dispatch` lets it
+        only list rooms and replay."""
+        record = _SessionRecord(secrets.token_hex(8), account, b"", side=True)
+        conn.session.established(record.session_id, account.name)
+        conn.record, record.conn = record, conn
+        writes = [*ops, *self.accounts.seen(account)]
+        if writes:
+            await self.writer.write(writes)
+        conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
+            conn, record, "", account_token)).SerializeToString())
 
     @staticmethod
     def _in_use(conn: _Connection, rid: int, existing: _SessionRecord) -> None:

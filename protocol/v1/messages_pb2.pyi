@@ -104,20 +104,22 @@ ERROR_CODE_INVALID_DECK: ErrorCode
 ERROR_CODE_ACCOUNT_IN_USE: ErrorCode
 
 class Hello(_message.Message):
-    __slots__ = ("protocol_version", "display_name", "account_token", "login", "batched", "no_takeover")
+    __slots__ = ("protocol_version", "display_name", "account_token", "login", "batched", "no_takeover", "replays_only")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LOGIN_FIELD_NUMBER: _ClassVar[int]
     BATCHED_FIELD_NUMBER: _ClassVar[int]
     NO_TAKEOVER_FIELD_NUMBER: _ClassVar[int]
+    REPLAYS_ONLY_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     display_name: str
     account_token: str
     login: Login
     batched: bool
     no_takeover: bool
-    def __init__(self, protocol_version: _Optional[int] = ..., display_name: _Optional[str] = ..., account_token: _Optional[str] = ..., login: _Optional[_Union[Login, _Mapping]] = ..., batched: _Optional[bool] = ..., no_takeover: _Optional[bool] = ...) -> None: ...
+    replays_only: bool
+    def __init__(self, protocol_version: _Optional[int] = ..., display_name: _Optional[str] = ..., account_token: _Optional[str] = ..., login: _Optional[_Union[Login, _Mapping]] = ..., batched: _Optional[bool] = ..., no_takeover: _Optional[bool] = ..., replays_only: _Optional[bool] = ...) -> None: ...
 
 class Login(_message.Message):
     __slots__ = ("name", "password")

@@ -59,6 +59,8 @@ class Hello:
     batched: bool = False
     #: Refuse rather than take the session over from another open connection.
     no_takeover: bool = False
+    #: For replays only: a session of its own beside the account's (Hello.replays_only).
+    replays_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,10 +389,12 @@ class Session:
                                    "give an account_token or a login, not both", rid)
             if hello.HasField("login"):
                 return rid, Hello("", login=(hello.login.name, hello.login.password),
-                                  batched=hello.batched, no_takeover=hello.no_takeover)
+                                  batched=hello.batched, no_takeover=hello.no_takeover,
+                                  replays_only=hello.replays_only)
             if hello.account_token:
                 return rid, Hello("", token=hello.account_token, batched=hello.batched,
-                                  no_takeover=hello.no_takeover)
+                                  no_takeover=hello.no_takeover,
+                                  replays_only=hello.replays_only)
             name = _clean_name(hello.display_name, MAX_NAME, "a name (display_name)", rid)
             return rid, Hello(name, batched=hello.batched)
         if body == "resume":

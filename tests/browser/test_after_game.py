@@ -93,3 +93,46 @@ def test_lobby_lists_finished_rooms_apart_and_a_signed_out_replay_link_says_why(
     dee.locator("#display-name").fill("Dee")
     dee.locator("[data-testid=sign-in-guest]").click()
     expect(dee.locator("[data-testid=replay]")).to_be_visible()
+
+
+def test_a_replay_link_in_a_second_tab_opens_the_replay_and_the_first_tab_keeps_its_seat(
+        pages: Pages) -> None:
+    """A new player's review: a ``#replay=`` link opened in a second tab of the browser
+    while the account is seated in a game in the first said "This session was taken over by
+    another tab or device" in the first and never showed the replay. The second tab (no
+    session of its own) now says Hello for replays only: the replay opens there, and the
+    first tab plays on."""
+    ann, bob, _link = _ann_and_bob(pages, private=False)
+    expect(ann.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    concede = ann.locator("[data-key=concede]")
+    concede.click()
+    concede.click()
+    expect(ann.locator(GAME_OVER)).to_have_count(1)
+    finished = ann.locator("[data-testid=replay-finished]").get_attribute("data-game-id")
+    assert finished
+    # A second game: Ann seated in it, Bob joins from his finished board's lobby.
+    ann.locator("[data-key=back]").click()
+    create_room(ann, seats=2)
+    second = invite_link(ann)
+    bob.evaluate(f"location.hash = '{second[second.index('#'):]}'")
+    bob.locator("[data-testid=join-room]").click()
+    for page in (ann, bob):
+        expect(page.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    # Ann's second tab: the same browser (its localStorage: the same account), a new tab.
+    tab = ann.context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.goto(f"{pages.base_url}#replay={finished}")
+    expect(tab.locator("[data-testid=replay]")).to_be_visible()
+    expect(tab.locator("[data-testid=replay-position]")).to_have_attribute("data-loading", "0")
+    expect(tab.locator("[data-testid=error]")).to_have_count(0)
+    # The first tab still holds its seat: connected, and its concession ends the game for Bob.
+    expect(ann.locator("[data-testid=connection]")).to_have_attribute("data-state", "connected")
+    expect(ann.get_by_text("taken over")).to_have_count(0)
+    concede = ann.locator("[data-key=concede]")
+    concede.click()
+    concede.click()
+    expect(bob.locator(GAME_OVER)).to_have_count(1)
+    expect(tab.locator("[data-testid=replay]")).to_be_visible()
+    assert errors == []
+    pages.assert_no_errors()

@@ -193,6 +193,11 @@ export class App implements Names {
   private resumeToken = saved.resumeToken;
   /** The account's token (also in localStorage, so this browser stays the account). */
   private accountToken = saved.accountToken;
+  /** This tab's session is one for replays only, beside the account's own held by another
+   * tab or device (Hello.replays_only, protocol/README.md "One session per account"): a
+   * `#replay=` link opened in a second tab took the first tab's seat over (4001) and never
+   * showed the replay (a new player's review). */
+  side = false;
 
   constructor(private readonly wsUrl: string, private readonly pageUrl: string, invite: Invite | null) {
     this.invite = invite;
@@ -295,6 +300,7 @@ export class App implements Names {
   signOut(): void {
     this.setAccountToken("");
     this.setResumeToken("");
+    this.side = false;
     this.conn.drop();
     this.clearRoom();
     this.account = null;
@@ -332,8 +338,11 @@ export class App implements Names {
           batched: true } });
         return;
       case "token":
+        // A tab with no session of its own that only wants a replay takes nothing over: if
+        // the account has a session (another tab seated in a game), it gets one of its own.
         this.request("hello", { case: "hello", value: {
-          protocolVersion: PROTOCOL_VERSION, accountToken: this.accountToken, batched: true } });
+          protocolVersion: PROTOCOL_VERSION, accountToken: this.accountToken, batched: true,
+          replaysOnly: this.side || (this.replayWanted !== null && !this.resumeToken) } });
         return;
       case "guest":
         this.request("hello", { case: "hello", value: {
@@ -1050,7 +1059,7 @@ export class App implements Names {
         // A new connection (the replay belonged to the one that dropped): open it again
         // where it was.
         const w = body.case === "welcome" ? body.value : body.value.welcome;
-        if (w) this.welcomed(w);
+        if (w) this.welcomed(w, kind);
         const here = { ...replay.target, action: replay.action, turn: undefined };
         this.replay = null;
         this.clearRoom();
@@ -1092,7 +1101,7 @@ export class App implements Names {
     }
     switch (body.case) {
       case "welcome":
-        this.welcomed(body.value);
+        this.welcomed(body.value, kind);
         if (kind === "register" && body.value.account) {
           this.notice = `Registered as ${body.value.account.name}: sign in with this name and `
             + "your password, here or anywhere.";
@@ -1101,7 +1110,7 @@ export class App implements Names {
         break;
       case "resumed": {
         const r = body.value;
-        if (r.welcome) this.welcomed(r.welcome);
+        if (r.welcome) this.welcomed(r.welcome, kind);
         const watched = this.room?.role === Role.SPECTATOR ? this.room : null;
         // Resumed watching a room this spectator had left for the one it joined last (the
         // crash lost the move): leave it, then watch the latest again, as below.
@@ -1342,9 +1351,20 @@ export class App implements Names {
     this.changed();
   }
 
-  private welcomed(w: NonNullable<Extract<ServerMessage["body"], { case: "welcome" }>["value"]>): void {
+  private welcomed(w: NonNullable<Extract<ServerMessage["body"], { case: "welcome" }>["value"]>,
+                   kind: RequestKind | undefined): void {
     if (w.accountToken) this.setAccountToken(w.accountToken);
     if (w.resumeToken) this.setResumeToken(w.resumeToken);
+    if (kind === "hello") {
+      // A Welcome to a Hello with no resume token: the session for replays only it asked for.
+      const side = !w.resumeToken && this.greeted === "token";
+      if (side && !this.side) {
+        this.notice = "Your account is playing in another tab or device: this tab shows replays "
+          + "only (joining a game here is refused; reload the page without the replay link to "
+          + "play here instead).";
+      }
+      this.side = side;
+    }
     const signingIn = this.account === null;
     if (w.account) this.account = w.account;
     this.status = "connected";

@@ -1461,3 +1461,42 @@ test("103.5: who kept their hand is said once the round of mulligans is over; a 
     ]);
   } finally { restore(); }
 });
+
+test("a replay link opened in a second tab takes nothing over: Hello for replays only, the replay opened beside the seated tab", async () => {
+  // It said Hello with the account token and took the first tab's seat over (4001), never
+  // showing the replay (a new player's review).
+  const restore = installFakeSocket();
+  const local = new Map<string, string>([["manawire.accountToken", "t1"]]);
+  const g = globalThis as { localStorage?: unknown };
+  g.localStorage = { getItem: (k: string) => local.get(k) ?? null,
+    setItem: (k: string, v: string) => { local.set(k, v); }, removeItem: (k: string) => { local.delete(k); } };
+  try {
+    const app = new App("ws://server/", "http://server/", null);
+    app.replayWanted = { roomId: "g1", code: "" };
+    app.start();
+    const ws = FakeSocket.all.at(-1)!;
+    ws.open();
+    const hello = ws.last("hello");
+    assert.equal(hello.accountToken, "t1");
+    assert.equal(hello.replaysOnly, true);
+    // The account has a session elsewhere: a Welcome with no resume token.
+    ws.deliver({ requestId: hello.requestId, body: { case: "welcome", value: {
+      account: { accountId: "a", name: "Ann#0001" } } } });
+    assert.equal(app.side, true);
+    assert.match(app.notice, /playing in another tab/);
+    const replay = ws.sent.find((m) => m.body.case === "replay");
+    assert.equal(replay?.body.case === "replay" && replay.body.value.roomId, "g1");
+    // A dropped connection says Hello for replays only again (never Resume, never a take-over).
+    ws.drop();
+    await new Promise((r) => setTimeout(r, 400));
+    const again = FakeSocket.all.at(-1)!;
+    assert.notEqual(again, ws);
+    again.open();
+    assert.equal(again.last("hello").replaysOnly, true);
+    // A page with no replay wanted says an ordinary Hello (it may take the session over).
+    const other = new App("ws://server/", "http://server/", null);
+    other.start();
+    FakeSocket.all.at(-1)!.open();
+    assert.equal(FakeSocket.all.at(-1)!.last("hello").replaysOnly, false);
+  } finally { restore(); delete g.localStorage; }
+});
