@@ -51,8 +51,8 @@ POOL_NOTE_START = "(this server supports the cards of "
 #: asked "Choose the next card to put into your graveyard" after two creatures died in one
 #: combat couldn't tell why (found by a new player).
 GRAVEYARD_ORDER_TEXT = (
-    "These cards go to your graveyard at the same time, so you may choose their order "
-    "(rule 404.3): it matters only to a card that cares about the order of a graveyard, "
+    "These cards go to your graveyard at the same time, so you may choose their order: "
+    "it matters only to a card that cares about the order of a graveyard, "
     "which is rare -- if unsure, type a: any order.")
 #: Events shown at least and at most.
 EVENTS_SHOWN = (3, 12)
@@ -61,8 +61,8 @@ EVENTS_SHOWN = (3, 12)
 RECENT_EVENTS = 20
 
 _PHASES = {
-    pb.GAME_PHASE_CHOOSE_STARTING_PLAYER: "Choosing who plays first (rule 103.1)",
-    pb.GAME_PHASE_MULLIGANS: "Mulligans (rule 103.5)",
+    pb.GAME_PHASE_CHOOSE_STARTING_PLAYER: "Choosing who plays first",  # rule 103.1
+    pb.GAME_PHASE_MULLIGANS: "Mulligans",  # rule 103.5
 }
 
 
@@ -266,8 +266,8 @@ class Board:
             # notice and the log both listing them read as twice the problems.)
             self.notice = f"Deck refused: {message}" + (
                 " -- the problems are in the log above" if details else "") + (
-                "; a list pasted between games is your registered deck and sideboard "
-                "(rule 100.4): the lines under 'Your deck now', changed"
+                "; a list pasted between games is your registered deck and sideboard: "
+                "the lines under 'Your deck now', changed"  # (rule 100.4)
                 if self.sideboard_needed else "")
             for problem in details:
                 self.add_event(f"Deck problem: {problem}")
@@ -307,7 +307,7 @@ class Board:
         """The mulligans as the view shows them now: who plays first, each player's
         mulligans taken and cards in hand (rules 103.1, 103.5)."""
         header = self.mirror.header
-        lines = ["-- The mulligans so far (rule 103.5) --"]
+        lines = ["-- The mulligans so far --"]
         if header.starting_seat in self.mirror.players:
             lines.append(f"{seat_name(self, header.starting_seat)} "
                          f"{'play' if header.starting_seat == self.seat else 'plays'} first")
@@ -685,7 +685,7 @@ def _sideboard_block(board: Board, now: float | None) -> list[RenderableType]:
         out.extend(Text(line, style="dim") for line in deck_lines(board.deck_text))
     out.append(Text("  k. Keep my deck (as in the last game)"))
     out.append(Text("  d. Paste a sideboarded deck list: the cards you registered, main "
-                    "deck and sideboard together (rule 100.4)"))
+                    "deck and sideboard together"))  # rule 100.4
     out.append(Text("Whoever doesn't answer in time keeps their deck.", style="dim"))
     return out
 

@@ -71,7 +71,7 @@ def unknown_card(where: str, name: str, *, suggest: bool = True) -> str:
     card it was maybe meant to be (``suggest``: a typo such as ``Shok`` or ``Forests``)."""
     message = f"{where}: unknown or unsupported card {quoted(name)}"
     if loose(name) in _plane_names():
-        return message + " (a plane: planes belong in a planar deck, rules 311.1 and 901.3)"
+        return message + " (a plane: planes belong in a planar deck)"  # rules 311.1, 901.3
     meant = close_card(name) if suggest else None
     return message + (f" -- did you mean {quoted(meant.name)}?" if meant is not None else "")
 

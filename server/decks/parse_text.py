@@ -39,8 +39,8 @@ _HEADERS = {"deck": "main", "main": "main", "maindeck": "main", "main deck": "ma
             "about": "about", "commander": "commander", "companion": "companion"}
 _ARENA_HEADERS = ("deck", "about", "commander", "companion")
 _REFUSED_SECTION = {
-    "commander": "the Commander variant (rule 903) is not played on this server",
-    "companion": "companions (rule 702.139) are not supported; list the card in the "
+    "commander": "the Commander variant is not played on this server",  # rule 903
+    "companion": "companions are not supported; list the card in the "  # rule 702.139
                  "Sideboard instead",
 }
 _FORGE_SECTION = re.compile(r"\[(?P<name>[^\]]*)\]")

@@ -41,8 +41,9 @@ def unlimited_copies(card: CardDef) -> bool:
 def deck_problems(deck: DeckList, fmt: DeckFormat, *, ante: bool = False,
                   unknown_main: int = 0, unknown_sideboard: int = 0) -> list[str]:
     """Every way ``deck`` breaks the rules of ``fmt`` (and of ante, rule 407.3), as
-    messages citing the rules. ``unknown_main``/``unknown_sideboard``: copies named by
-    lines whose card was not found, counted in the deck's size."""
+    messages in plain words (the rule numbers are in the comments, not the messages).
+    ``unknown_main``/``unknown_sideboard``: copies named by lines whose card was not found,
+    counted in the deck's size."""
     main = deck.main_count + unknown_main
     side = deck.sideboard_count + unknown_sideboard
     problems: list[str] = []
@@ -50,10 +51,10 @@ def deck_problems(deck: DeckList, fmt: DeckFormat, *, ante: bool = False,
         case DeckFormat.CONSTRUCTED:
             if main < MIN_MAIN[fmt]:
                 problems.append(f"a constructed deck has at least {MIN_MAIN[fmt]} cards in "
-                                f"its main deck (rule 100.2a), got {main}")
+                                f"its main deck, got {main}")  # rule 100.2a
             if side > MAX_CONSTRUCTED_SIDEBOARD:
                 problems.append(f"a constructed sideboard has at most "
-                                f"{MAX_CONSTRUCTED_SIDEBOARD} cards (rule 100.4a), got {side}")
+                                f"{MAX_CONSTRUCTED_SIDEBOARD} cards, got {side}")  # 100.4a
             copies: Counter[str] = Counter()
             cards: dict[str, CardDef] = {}
             for entry in (*deck.main, *deck.sideboard):
@@ -62,12 +63,12 @@ def deck_problems(deck: DeckList, fmt: DeckFormat, *, ante: bool = False,
             for name, card in cards.items():
                 if copies[name] > MAX_COPIES and not unlimited_copies(card):
                     problems.append(f"at most {MAX_COPIES} copies of '{name}' in a constructed "
-                                    "deck and its sideboard together, other than basic lands "
-                                    f"(rule 100.2a), got {copies[name]}")
+                                    "deck and its sideboard together, other than basic lands, "
+                                    f"got {copies[name]}")  # rule 100.2a
         case DeckFormat.LIMITED:
             if main < MIN_MAIN[fmt]:
                 problems.append(f"a limited deck has at least {MIN_MAIN[fmt]} cards in its "
-                                f"main deck (rule 100.2b), got {main}")
+                                f"main deck, got {main}")  # rule 100.2b
         case _:
             assert_never(fmt)
     if main + side > MAX_DECK_CARDS:
@@ -79,5 +80,5 @@ def deck_problems(deck: DeckList, fmt: DeckFormat, *, ante: bool = False,
             if is_ante_card(entry.card) and entry.card.name not in seen:
                 seen.add(entry.card.name)
                 problems.append(f"'{entry.card.name}' is legal in a deck or sideboard only "
-                                "when playing for ante (rule 407.3)")
+                                "when playing for ante")  # rule 407.3
     return problems

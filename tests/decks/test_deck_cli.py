@@ -31,10 +31,10 @@ def test_check_lists_every_problem_and_exits_1(tmp_path: Path,
         f"{path}: plain text deck 'bad', constructed",
         "main deck: 59 cards, sideboard: 16 cards",
         "line 3: unknown or unsupported card 'Black Lotus'",
-        "a constructed deck has at least 60 cards in its main deck (rule 100.2a), got 59",
-        "a constructed sideboard has at most 15 cards (rule 100.4a), got 16",
+        "a constructed deck has at least 60 cards in its main deck, got 59",
+        "a constructed sideboard has at most 15 cards, got 16",
         "at most 4 copies of 'Shock' in a constructed deck and its sideboard together, other "
-        "than basic lands (rule 100.2a), got 5",
+        "than basic lands, got 5",
         "(this server supports the cards of Core Set 2021 (M21) and a few others)"]
 
 

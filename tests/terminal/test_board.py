@@ -516,7 +516,7 @@ def test_a_list_refused_between_games_is_not_told_which_cards_the_server_support
     assert board.notice == (
         "Deck refused: the deck can't be played in constructed: 1 problem(s) -- the problems "
         "are in the log above; a list pasted between games is your registered deck and "
-        "sideboard (rule 100.4): the lines under 'Your deck now', changed")
+        "sideboard: the lines under 'Your deck now', changed")
 
 
 

@@ -57,7 +57,7 @@ def test_103_5_joining_during_the_mulligans_the_log_says_the_hands_as_they_are()
     assert len(recent) == RECENT_EVENTS  # (a full window: cut at a count)
     board = _started(SPECTATOR, _view(SPECTATOR, pb.GAME_PHASE_MULLIGANS), recent)
     assert [text for text, _n in board.events] == [
-        "-- The mulligans so far (rule 103.5) --",
+        "-- The mulligans so far --",
         "Bob plays first",
         "Ann has taken 2 mulligans: 5 cards in hand",
         "Bob has taken no mulligan: 7 cards in hand",

@@ -378,7 +378,7 @@ async def test_404_3_the_graveyard_order_says_why_it_is_asked_and_a_takes_any_or
              _graveyard_card("y3", "Swamp")]
     client, board, session = await _received([_order_said(4, "y1", "y2", "y3")], graveyard=cards)
     screen = " ".join(frame_text(board, now=0.0).split())
-    assert "you may choose their order (rule 404.3): it matters only to a card that cares " \
+    assert "you may choose their order: it matters only to a card that cares " \
         "about the order of a graveyard" in screen
     assert "a. Any order: as listed" in screen and "a: any order" in screen
     assert "1. Next: Walking Corpse" in screen and client.acted == []

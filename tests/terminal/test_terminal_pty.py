@@ -321,7 +321,7 @@ async def test_a_spectator_joining_during_the_mulligans_reads_the_hands_not_frag
         finally:
             await program.aclose()
     log = screen[screen.index("Last events"):screen.index("Waiting: Ann")]
-    assert "The mulligans so far (rule 103.5)" in log, screen
+    assert "The mulligans so far --" in log, screen
     assert re.search(r"Ann#\d+ has taken 2 mulligans: \d cards in hand", log), log
     assert re.search(r"Bob#\d+ has taken no mulligan: 7 cards in hand", log), log
     assert "(x" not in log and "drew a card" not in log, log
