@@ -28,6 +28,7 @@ from client_sdk.describe import (
     object_name,
     plain_symbols,
     pool_symbols,
+    reason_words,
     result_text,
     seat_name,
     shown_options,
@@ -438,7 +439,7 @@ class Board:
                 who = "you won the match"
             else:
                 who = f"{self.player(match.winner)} won the match"
-            return f"Match over: {who}, {self.score_text()} ({match.reason})"
+            return f"Match over: {who}, {self.score_text()} ({reason_words(self, match.reason)})"
         between = "Sideboarding for game" if match.phase == mpb.MATCH_PHASE_SIDEBOARDING \
             else "Game"
         return f"{between} {match.game_number} of {match.best_of} · {self.score_text()}"

@@ -323,7 +323,7 @@ def test_a_match_shows_the_score_and_between_games_the_sideboarding() -> None:
                           winner=ANN, reason="Ann won 2 of 3 games")
     board.absorb(mpb.ServerMessage(match_state=over), now=140.0)
     assert board.match_line() == ("Match over: you won the match, you 2 \N{EN DASH} Bob 1 "
-                                  "(Ann won 2 of 3 games)")
+                                  "(you won 2 of 3 games)")
 
 
 def test_a_board_started_from_a_snapshot_shows_its_recent_events_under_the_game_line() -> None:
