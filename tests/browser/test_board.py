@@ -30,9 +30,10 @@ pytestmark = pytest.mark.browser
 BLOCK_CLICKS = 1_000
 BLOCK_SECONDS = 120.0
 #: Cheap ground creatures and plenty of lands, for both players: attacks and blocks come
-#: within a few turns, whatever the shuffles.
+#: within a few turns, whatever the shuffles. (None has vigilance: the block test reads a
+#: tapped attacker.)
 CREATURES = "\n".join(["24 Plains"] + [f"4 {name}" for name in (
-    "Staunch Shieldmate", "Alpine Watchdog", "Daybreak Charger", "Anointed Chorister",
+    "Staunch Shieldmate", "Celestial Enforcer", "Daybreak Charger", "Anointed Chorister",
     "Tempered Veteran", "Makeshift Battalion", "Pack Leader", "Palladium Myr", "Prismite")])
 
 
@@ -93,9 +94,12 @@ def test_a_block_is_declared_by_clicking_the_attacker_then_the_blocker(pages: Pa
     # The blocks of the selected attacker are listed first ("Block Drake with Wall"):
     # click the creature the first names.
     label = page.locator(f"{DECISION} .option.related .option-label").first.text_content() or ""
-    found = re.match(r"^Block .+ with (.+?)(?: \((?:yours|\d+ of \d+)\))?$", label)
+    # (a label may end with what tells alike creatures apart: "(yours)", "(2/2)", "(1 of 2)",
+    # "(one of 2 alike)"; of two of a name, one may be tapped from attacking last turn)
+    found = re.match(r"^Block .+? with (.+?)(?: \([^()]*\))*$", label)
     assert found, label
-    blocker = me.locator(f'button[data-testid=card][data-name="{found.group(1)}"]').first
+    blocker = me.locator(f'button[data-testid=card][data-name="{found.group(1)}"]'
+                         ".actionable:not(.tapped)").first
     blocker.click()
     # The block is declared: the log says so once the blocks are confirmed.
     page.wait_for_function(
