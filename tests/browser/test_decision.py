@@ -292,3 +292,53 @@ def test_alike_divisions_of_damage_and_alike_tapped_targets_are_one_option(
     expect(page.locator(OPTION).first).to_be_disabled()
     assert fake.acts() == [1, 3]
     pages.assert_no_errors()
+
+
+def test_pass_until_end_of_turn_the_graveyard_orders_any_order_and_the_tap_symbol(
+        pages: Pages) -> None:
+    """A new player's review: the web had no "pass until end of turn" (the terminal's pp);
+    the graveyard's order (404.3) was asked with no reason and no "any order"; an ability's
+    {T} on the stack read "{T}". Passing stops at anything new on the stack, and says so."""
+    page = pages.open("A")
+    fake = FakeServer()
+    sign_in(page, pages.base_url, fake)
+    players = [pb.Player(seat=0, name="Ann#0001", life=20, hand_count=1),
+               pb.Player(seat=1, name="Bob#0002", life=20, hand_count=7)]
+    mountain = card("m0", "Mountain", BATTLEFIELD, ["Land"])
+    shock = card("s0", "Shock", HAND, ["Instant"], cost="{R}")
+    ability = pb.GameObject(id="a1", name="Prodigal Pyromancer", owner=1, controller=1,
+                            zone=pb.ZoneRef(kind=pb.ZONE_KIND_STACK, owner=-1), is_ability=True,
+                            ability_text="{T}: Prodigal Pyromancer deals 1 damage to any target.")
+    fake.seat()
+    fake.snapshot(game_view(players, [mountain, shock], prompt_id=4), 5)
+    priority = [pb.Action(pass_priority=pb.PassPriority()),
+                pb.Action(cast_spell=pb.CastSpell(object_id="s0"))]
+    fake.decision(4, 5, priority)
+    page.locator("[data-testid=pass-turn]").click()
+    expect(page.locator("[data-testid=passing]")).to_contain_text("until the end of turn 3")
+    assert fake.acts() == [0]
+    # The turn's next priority is passed by itself: no decision shown.
+    fake.decision(5, 5, priority)
+    for _ in range(200):
+        if len(fake.acts()) == 2:
+            break
+        page.wait_for_timeout(20)
+    assert fake.acts() == [0, 0]
+    # Bob's ability on the stack: passing stops, and says why; its {T} is the tap symbol.
+    fake.snapshot(game_view(players, [mountain, shock, ability], prompt_id=6), 6)
+    fake.decision(6, 6, priority)
+    expect(page.locator(DECISION)).to_have_attribute("data-prompt-id", "6")
+    expect(page.locator("[data-testid=passing-note]")).to_contain_text("new is on the stack")
+    expect(page.locator("[data-testid=passing]")).to_have_count(0)
+    on_stack = page.locator("[data-testid=card][data-id=a1] .card-text")
+    expect(on_stack.locator(".mana-tap")).to_have_attribute("aria-label", "tap")
+    expect(on_stack).not_to_contain_text("{T}")
+    assert fake.acts() == [0, 0]
+    # The graveyard's order: why it is asked, and "Any order" (the order offered).
+    fake.decision(7, 6, [pb.Action(choose_order=pb.ChooseOrder(object_id=i))
+                         for i in ("m0", "s0", "a1")], kind=pb.DECISION_KIND_ORDER_GRAVEYARD)
+    expect(page.locator("[data-testid=graveyard-order-why]")).to_contain_text("rule 404.3")
+    page.locator("[data-testid=any-order]").click()
+    expect(page.locator("[data-testid=any-order]")).to_be_disabled()
+    assert fake.acts() == [0, 0, 0]
+    pages.assert_no_errors()
