@@ -154,6 +154,46 @@ async def test_a_second_hello_of_an_account_takes_its_session_and_seat_over(
         assert ann.closed is not None and ann.closed[0] == 4001
 
 
+async def test_a_replays_only_hello_beside_a_seated_session_takes_nothing_over(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A replay link opened in a second browser tab (Hello.replays_only) took the first
+    tab's session over, seat and all (4001). It now gets a session of its own, with no
+    resume token, that may list rooms and replay but neither join, create, queue nor
+    register; the seated connection plays on. An account with no session gets an ordinary
+    one."""
+    async with running_app(tmp_path) as app:
+        ann, token, room_id = await _ann_and_bob_play(app)
+        side = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, side)
+        reply = await side.request(hello=mpb.Hello(protocol_version=1, account_token=token,
+                                                   replays_only=True))
+        assert reply.HasField("welcome"), reply
+        assert reply.welcome.resume_token == "" and reply.welcome.account.name.startswith("ann#")
+        assert room_id in [r.room_id for r in
+                           (await side.request(list_rooms=mpb.ListRooms())).room_list.rooms]
+        for body in ({"join_room": mpb.JoinRoom(room_id=room_id, role=mpb.ROLE_SPECTATOR)},
+                     {"create_room": mpb.CreateRoom(name="t")},
+                     {"quick_match": mpb.QuickMatch()},
+                     {"register": mpb.Register(name="annie", password="a long password")}):
+            refused = await side.request(**body)
+            assert refused.error.code == mpb.ERROR_CODE_ACCOUNT_IN_USE, (body, refused)
+        await trio.testing.wait_all_tasks_blocked()
+        assert ann.closed is None and side.closed is None
+        assert (await ann.request(request_snapshot=mpb.RequestSnapshot())).HasField("snapshot")
+        # Cy has no session (her connection closed outside any room): an ordinary one.
+        cy, welcome = await _connect(app, "cy")
+        await cy.to_server.aclose()
+        await trio.sleep(1)
+        cy2 = MemorySocket()
+        app.lobby.nursery.start_soon(app.handle_connection, cy2)
+        again = await cy2.request(hello=mpb.Hello(
+            protocol_version=1, account_token=welcome.welcome.account_token, replays_only=True))
+        assert again.welcome.resume_token != ""
+        assert (await cy2.request(create_room=mpb.CreateRoom(name="c"))).HasField(
+            "room_created")
+
+
 async def test_a_private_room_is_unlisted_and_joined_only_with_its_code(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
