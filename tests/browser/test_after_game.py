@@ -134,5 +134,12 @@ def test_a_replay_link_in_a_second_tab_opens_the_replay_and_the_first_tab_keeps_
     concede.click()
     expect(bob.locator(GAME_OVER)).to_have_count(1)
     expect(tab.locator("[data-testid=replay]")).to_be_visible()
+    # Back in the lobby, the replays' tab may not take a seat (the account would play twice):
+    # the server says why, and the first tab is untouched.
+    tab.locator("[data-testid=leave-replay]").click()
+    tab.locator("[data-testid=create-room]").click()
+    expect(tab.locator("[data-testid=error]")).to_contain_text("for replays only")
+    expect(ann.locator("[data-testid=connection]")).to_have_attribute("data-state", "connected")
+    expect(ann.locator(GAME_OVER)).to_have_count(1)
     assert errors == []
     pages.assert_no_errors()

@@ -33,6 +33,9 @@ export type Status = "signed-out" | "connecting" | "connected" | "reconnecting" 
 const BACKOFF_FIRST = 250, BACKOFF_FACTOR = 2, BACKOFF_MAX = 5000, RECONNECT_FOR = 120_000;
 /** Event-log lines kept: a whole long game (the oldest go past this, numbering kept). */
 export const LOG_LINES = 2000;
+/** "Pass until end of turn" asked less than this long after a turn began is held back once
+ * (as the terminal's pp, client_sdk/terminal.py PP_GUARD_SECONDS). */
+const PASS_TURN_GUARD_MS = 1500;
 /** Milliseconds between two snapshot requests. */
 const SNAPSHOT_SPACING = 1000;
 /** The most events a snapshot repeats from before it (protocol/README.md, `recent_events`:
@@ -159,6 +162,10 @@ export class App implements Names {
   passing: { turn: number; stack: ReadonlySet<string> } | null = null;
   /** Why passing until end of turn stopped (shown with the decision), or "". */
   passingNote = "";
+  /** When the log last said a turn began (Date.now()), and the turn whose "Pass until end
+   * of turn" was held back once as it had just begun ({@link passTurn}). */
+  private turnBeganAt = 0;
+  private passHeldFor = 0;
   /** "Any order" answered the order of cards put into the graveyard at once (404.3): the
    * rest of that order is taken as listed, by itself (as the terminal's `a`). */
   private anyOrder = false;
@@ -642,6 +649,16 @@ export class App implements Names {
         || this.room?.role !== Role.PLAYER) return;
     const pass = d.options.findIndex((o) => o.kind.case === "passPriority");
     if (pass < 0) return;
+    // A turn that began as the key was pressed can't have been seen (an opponent's turn is
+    // passed by the stops in a blink): held back once, as the terminal's pp is.
+    const turn = this.mirror.header.turn;
+    if (Date.now() - this.turnBeganAt < PASS_TURN_GUARD_MS && this.passHeldFor !== turn) {
+      this.passHeldFor = turn;
+      this.passingNote = `Turn ${turn} began as you asked to pass until end of turn: nothing was `
+        + "passed. Ask again to pass this turn.";
+      this.changed();
+      return;
+    }
     this.passing = { turn: this.mirror.header.turn,
       stack: new Set(this.mirror.zone(ZoneKind.STACK).map((o) => o.id)) };
     this.act(pass);
@@ -1665,6 +1682,7 @@ export class App implements Names {
     const { turn, activeSeat, phase } = this.mirror.header;
     if (turn === this.turnTold || turn === 0 || phase !== GamePhase.PLAYING || this.mirror.gameOver) return null;
     this.turnTold = turn;
+    this.turnBeganAt = Date.now();
     const whose = activeSeat === this.viewer ? "your" : `${this.player(activeSeat)}'s`;
     return `— Turn ${turn}: ${whose} turn —`;
   }

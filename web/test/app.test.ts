@@ -1500,3 +1500,25 @@ test("a replay link opened in a second tab takes nothing over: Hello for replays
     assert.equal(FakeSocket.all.at(-1)!.last("hello").replaysOnly, false);
   } finally { restore(); delete g.localStorage; }
 });
+
+test("pass until end of turn asked as a turn began is held back once (the turn can't have been seen); again, it passes", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
+    const next = view(0, 10n);
+    next.header!.turn = 2;
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 5n, stateId: 6n,
+      ops: [{ op: { case: "setHeader", value: next.header! } }], viewHash: viewHash(next) } } });
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 10n, seat: 0,
+      kind: DecisionKind.PRIORITY, stateId: 6n, options: [{ kind: { case: "passPriority", value: {} } },
+        { kind: { case: "castSpell", value: { objectId: "c1" } } }] } } });
+    app.passTurn();
+    assert.deepEqual(acts(), []);
+    assert.equal(app.passing, null);
+    assert.match(app.passingNote, /Turn 2 began as you asked/);
+    app.passTurn();
+    assert.deepEqual(acts(), [10n]);
+    assert.equal((app.passing as App["passing"])?.turn, 2);
+  } finally { restore(); }
+});
