@@ -1305,7 +1305,7 @@ export class App implements Names {
             this.act(0);
           } else if (this.anyOrder && d.kind === DecisionKind.ORDER_GRAVEYARD) { // (as listed)
             this.act(0);
-          } else if (paying >= 0 && this.tappedToPay) { // (601.2h: one way to spend it)
+          } else if (paying >= 0 && this.tappedToPay && d.stateId === this.mirror.stateId) { // (601.2h: one way)
             this.act(paying);
           } else if (!this.passTurnOn(d)) this.autoPass();
         }
