@@ -87,15 +87,14 @@ def sideboard_problems(registered: Deck, deck: Deck, fmt: DeckFormat, *,
             problems.append(
                 f"'{name}': {new[name]} in the deck and sideboard, but {have[name]} "
                 f"registered -- between games you may only exchange cards between your main "
-                f"deck and sideboard (rule 100.4)")
+                f"deck and sideboard")  # (rule 100.4)
         elif missing > 0:
             problems.append(
                 f"'{name}': {missing} of the {have[name]} registered missing -- the main "
-                f"deck and sideboard together must be exactly the registered cards "
-                f"(rule 100.4)")
+                f"deck and sideboard together must be exactly the registered cards")  # (100.4)
     minimum = MIN_MAIN[fmt]
     if size and len(deck.main) < minimum:
-        problems.append(f"a {fmt.value} main deck has at least {minimum} cards "
-                        f"(rule {'100.2a' if fmt is DeckFormat.CONSTRUCTED else '100.2b'}), "
+        # (rule 100.2a constructed, 100.2b limited; said as the deck checks say it)
+        problems.append(f"a {fmt.value} deck has at least {minimum} cards in its main deck, "
                         f"got {len(deck.main)}")
     return problems

@@ -910,7 +910,7 @@ class Room:
         pending = game.pending
         if game.players[member.seat].has_lost:
             refuse(mpb.ERROR_CODE_NOT_YOUR_DECISION,
-                   "you have lost and left this game (800.4a); it goes on without you")
+                   "you have lost and left this game; it goes on without you")  # (800.4a)
             return
         if pending is not None and pending.seat != member.seat \
                 and cmd.prompt_id == pending.prompt_id:

@@ -374,7 +374,7 @@ async def test_cancel_or_a_dropped_connection_leaves_the_queue_and_bad_decks_nev
         assert app.match_desk.queues.waiting(key) == 0
         bad = await _queue(carl, seats=2, deck="4 Shock\n")
         assert bad.error.code == mpb.ERROR_CODE_INVALID_DECK
-        assert any("100.2a" in d for d in bad.error.details)
+        assert any("at least 60 cards in its main deck" in d for d in bad.error.details)
         assert app.match_desk.queues.waiting(key) == 0 and not app.lobby.rooms
 
 

@@ -81,7 +81,8 @@ async def test_100_4_sideboarding_through_the_app_and_a_restart_recovers_the_mat
         reply = await a.request(submit_deck=mpb.SubmitDeck(
             deck=SIDEBOARDED.replace("4 Shock", "4 Llanowar Visionary")))
         assert reply.error.code == mpb.ERROR_CODE_INVALID_DECK
-        assert any("rule 100.4" in d for d in reply.error.details)
+        assert any("exchange cards between your main deck and sideboard" in d
+                   for d in reply.error.details)
         # A main deck too small *and* cards that aren't the registered ones: both told.
         reply = await a.request(submit_deck=mpb.SubmitDeck(
             deck=SIDEBOARDED.replace("18 Mountain", "17 Mountain").replace("4 Shock",
@@ -89,8 +90,8 @@ async def test_100_4_sideboarding_through_the_app_and_a_restart_recovers_the_mat
         assert reply.error.code == mpb.ERROR_CODE_INVALID_DECK
         details = list(reply.error.details)
         assert any("at least 60 cards" in d and "got 59" in d for d in details), details
-        assert any("'Mountain'" in d and "rule 100.4" in d for d in details), details
-        assert any("'Shock'" in d and "rule 100.4" in d for d in details), details
+        assert any("'Mountain'" in d and "registered missing" in d for d in details), details
+        assert any("'Shock'" in d and "but 4 registered" in d for d in details), details
         assert sum("at least 60" in d for d in details) == 1, details
         reply = await a.request(submit_deck=mpb.SubmitDeck(deck=""))
         assert reply.error.code == mpb.ERROR_CODE_INVALID_DECK
