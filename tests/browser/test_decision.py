@@ -333,11 +333,14 @@ def test_pass_until_end_of_turn_the_graveyard_orders_any_order_and_the_tap_symbo
     on_stack = page.locator("[data-testid=card][data-id=a1] .card-text")
     expect(on_stack.locator(".mana-tap")).to_have_attribute("aria-label", "tap")
     expect(on_stack).not_to_contain_text("{T}")
+    pages.screenshot(page, "stopped")
     assert fake.acts() == [0, 0]
     # The graveyard's order: why it is asked, and "Any order" (the order offered).
     fake.decision(7, 6, [pb.Action(choose_order=pb.ChooseOrder(object_id=i))
                          for i in ("m0", "s0", "a1")], kind=pb.DECISION_KIND_ORDER_GRAVEYARD)
     expect(page.locator("[data-testid=graveyard-order-why]")).to_contain_text("rule 404.3")
+    expect(page.locator("[data-testid=passing-note]")).to_have_count(0)  # (said once)
+    pages.screenshot(page, "order")
     page.locator("[data-testid=any-order]").click()
     expect(page.locator("[data-testid=any-order]")).to_be_disabled()
     assert fake.acts() == [0, 0, 0]

@@ -162,6 +162,9 @@ export class App implements Names {
   passing: { turn: number; stack: ReadonlySet<string> } | null = null;
   /** Why passing until end of turn stopped (shown with the decision), or "". */
   passingNote = "";
+  /** The decision {@link passingNote} is said with (null: the next one): a later one
+   * doesn't repeat it. */
+  private passingNoteFor: bigint | null = null;
   /** When the log last said a turn began (Date.now()), and the turn whose "Pass until end
    * of turn" was held back once as it had just begun ({@link passTurn}). */
   private turnBeganAt = 0;
@@ -654,6 +657,7 @@ export class App implements Names {
     const turn = this.mirror.header.turn;
     if (Date.now() - this.turnBeganAt < PASS_TURN_GUARD_MS && this.passHeldFor !== turn) {
       this.passHeldFor = turn;
+      this.passingNoteFor = d.promptId;
       this.passingNote = `Turn ${turn} began as you asked to pass until end of turn: nothing was `
         + "passed. Ask again to pass this turn.";
       this.changed();
@@ -678,6 +682,7 @@ export class App implements Names {
     if (p !== null && (this.mirror.header.turn !== p.turn || this.mirror.gameOver)) {
       this.passing = null;
       this.passingNote = "The turn is over: priority is no longer passed until its end.";
+      this.passingNoteFor = null; // (said with the next decision)
     }
   }
 
@@ -698,6 +703,7 @@ export class App implements Names {
     if (stop) {
       this.passing = null;
       this.passingNote = stop;
+      this.passingNoteFor = d.promptId;
       return false;
     }
     if (this.replay !== null || this.sentPrompt === d.promptId || d.stateId !== this.mirror.stateId) return false;
@@ -1295,6 +1301,7 @@ export class App implements Names {
           // before the drop may have been lost): it can be answered.
           this.sentPrompt = null;
           if (d.kind !== DecisionKind.ORDER_GRAVEYARD) this.anyOrder = false; // (that order is done)
+          if (this.passingNoteFor !== null && this.passingNoteFor !== d.promptId) this.passingNote = "";
           const paying = poolPaysExactly(d, this.mirror.players.get(this.viewer)?.manaPool);
           if (nothingCanBlock(d)) { // no choice in it (rule 509.1a): answered at once
             this.addLog(NO_BLOCKERS_TEXT);
@@ -1308,6 +1315,7 @@ export class App implements Names {
           } else if (paying >= 0 && this.tappedToPay && d.stateId === this.mirror.stateId) { // (601.2h: one way)
             this.act(paying);
           } else if (!this.passTurnOn(d)) this.autoPass();
+          if (this.passingNote && this.passingNoteFor === null) this.passingNoteFor = d.promptId;
         }
         break;
       }

@@ -1354,6 +1354,8 @@ test("pass until end of turn (the terminal's pp): every priority of the turn, un
     assert.equal(app.passing, null);
     assert.match(app.passingNote, /turn is over/);
     assert.equal(app.decision?.promptId, 15n);
+    decideAt(ws, 12n, 16n); // the next decision doesn't say it again
+    assert.equal(app.passingNote, "");
   } finally { restore(); }
 });
 
