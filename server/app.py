@@ -258,7 +258,9 @@ class App:
         self.lobby = Lobby(self.writer, nursery, self.relay, deliver=self._deliver,
                            released=self._released, closed=self._room_closed,
                            placed=self._placed, config=self.limits.room,
-                           max_rooms=self.limits.max_rooms)
+                           max_rooms=self.limits.max_rooms, resumed=self._room_resumed)
+        # Rooms stopped because the store couldn't be written come back once it can.
+        self.writer.when_writable(self.lobby.wake_stopped)
         self.accounts = Accounts()
         self.accounts.load(*store.accounts())
         self.conns: dict[ConnId, _Connection] = {}
@@ -400,6 +402,45 @@ class App:
         self.create_desk.room_closed(host.room_id)
         self.match_desk.room_closed(host.room_id)
         self.session_desk.room_closed(host.room_id)
+
+    def _room_resumed(self, host: RoomHost) -> None:
+        """A room that stopped while the store couldn't be written is back
+        (:meth:`Lobby.resume_stopped <server.rooms.lobby.Lobby.resume_stopped>`): it
+        counts for its creator (as after a restart), and each of its players still
+        connected, in no room, queue or replay, takes the seat back at once, as a JoinRoom
+        of theirs would be answered (a Joined, request id 0, then the snapshot). A player
+        who was away resumes into it (the session kept its place) or joins it by its id."""
+        room = host.room
+        self.create_desk.recovered(host.room_id, room.settings.creator)
+        if room.finished:
+            return  # (a game over lingers for its last views: nothing to play on)
+        seated = {m.account_id for m in room.seats
+                  if m is not None and m.account_id and not m.left and m.conn is None}
+        for conn in list(self.conns.values()):
+            record = conn.record
+            if record is not None and not record.side and \
+                    record.account.account_id in seated and conn.nursery is not None and \
+                    self._idle(conn):
+                conn.nursery.start_soon(self._reseat, conn, host, record)
+
+    @staticmethod
+    def _idle(conn: _Connection) -> bool:
+        """Whether ``conn`` is in no room, queue or replay, nor entering one."""
+        return conn.host is None and conn.queued is None and conn.replay is None and \
+            conn.entering is None and not conn.close_code
+
+    async def _reseat(self, conn: _Connection, host: RoomHost, record: _SessionRecord
+                      ) -> None:
+        """Seat ``conn`` again in ``host``'s room, back after a stop (:meth:`_room_resumed`),
+        unless it went somewhere meanwhile."""
+        if conn.record is not record or not self._idle(conn) or self.stopping:
+            return
+        out = await self._settle(conn, host, cmd.Join(
+            conn.conn_id, 0, record.session_id, record.name, False,
+            account_id=record.account.account_id))
+        if out is not None and out.accepted:
+            conn.spectating = False
+            await self._record_place(conn, record)
 
     # ---- one connection
     async def handle_connection(self, sock: Socket) -> None:

@@ -1,4 +1,5 @@
-"""The lobby: creating, listing, finding and recovering rooms, within the server's limits."""
+"""The lobby: creating, listing, finding and recovering rooms, within the server's limits --
+and bringing back the rooms that stopped while the store couldn't be written, once it can."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import time
 from collections.abc import Callable, Sequence
 
 import trio
+import trio.lowlevel
 
 from protocol.v1 import messages_pb2 as mpb
 from server.incidents import new_incident
@@ -43,7 +45,10 @@ class Lobby:
                  released: Callable[[RoomHost, list[ConnId]], None],
                  closed: Callable[[RoomHost], None],
                  placed: Callable[[ConnId, str], bool] | None = None,
-                 config: RoomConfig | None = None, max_rooms: int = MAX_ROOMS) -> None:
+                 config: RoomConfig | None = None, max_rooms: int = MAX_ROOMS,
+                 resumed: Callable[[RoomHost], None] | None = None) -> None:
+        """``closed``: a room is over; ``resumed``: a room that had stopped is back
+        (:meth:`resume_stopped`), its new host given."""
         self.writer = writer
         #: Whether a connection is (being let) in a room: a room's StartWatching holds only
         #: then (None: always; see RoomHost).
@@ -58,6 +63,13 @@ class Lobby:
         self._deliver = deliver
         self._released = released
         self._closed = closed
+        self._resumed = resumed
+        #: Rooms stopped because the store couldn't be written (their last hosts, by room
+        #: id): their games are stored as of their last stored action, and come back once
+        #: the store can be written (:meth:`resume_stopped`).
+        self.stopped: dict[str, RoomHost] = {}
+        self._resuming = False
+        self._stopping = False
         #: The last room list built (serialized ServerMessage) and when (LISTING_SECONDS).
         self._listing: tuple[float, bytes] | None = None
         #: Every room's wake-up time, and the task that wakes them.
@@ -93,11 +105,11 @@ class Lobby:
                     clock_seconds=clock_seconds, settings=settings)
         return self._host(room)
 
-    def _host(self, room: Room) -> RoomHost:
+    def _host(self, room: Room, *, stored: bool = False) -> RoomHost:
         host = RoomHost(room, self.writer, self.relay, deliver=self._deliver,
                         released=self._released, closed=self._on_closed,
                         alarms=self.alarms, delayed_turns=self.delayed_turns,
-                        placed=self._placed)
+                        placed=self._placed, stopped=self._on_stopped, stored=stored)
         self.hosts[room.room_id] = host
         self._listing = None
         self.nursery.start_soon(host.run, name=f"room-{room.room_id}")
@@ -109,6 +121,86 @@ class Lobby:
             del self.hosts[host.room_id]
             self._listing = None
         self._closed(host)
+
+    def _on_stopped(self, host: RoomHost) -> None:
+        """``host``'s room stopped: its last action couldn't be stored (RoomHost._unstored).
+        It is no longer listed nor joined; its game, stored, comes back once the store can
+        be written (:meth:`resume_stopped`). Meanwhile it still counts for its creator, and
+        its players' sessions keep their place in it (a resume after it is back takes the
+        seat back)."""
+        self._evicting.discard(host.room_id)
+        if self.hosts.get(host.room_id) is host:
+            del self.hosts[host.room_id]
+            self._listing = None
+        self.stopped[host.room_id] = host
+
+    def wake_stopped(self) -> None:
+        """The store can be written again (:meth:`StoreWriter.when_writable
+        <server.store.writer.StoreWriter.when_writable>`): bring the stopped rooms back, in
+        a task of the lobby's."""
+        if self.stopped and not self._resuming and not self._stopping:
+            self.nursery.start_soon(self.resume_stopped, name="resume-stopped-rooms")
+
+    async def resume_stopped(self) -> int:
+        """Bring back the rooms that stopped because the store couldn't be written
+        (:meth:`_on_stopped`): each rebuilt from its stored record as a start rebuilds it
+        (:func:`~server.rooms.recovery.recover`: its game as last stored, its seats all
+        away until their players come back), its timers started now, and hosted again --
+        one at a time, the other rooms playing in between. A room of which nothing is
+        stored, or whose game was aborted meanwhile, is over (``closed``); one whose rebuild
+        fails is aborted and logged, as at a start. It stops when writes fail again (the
+        rooms left come back the next time they work) or the server stops (they are stored:
+        the next start reloads them). Returns the rooms brought back."""
+        if self._resuming:
+            return 0
+        self._resuming = True
+        back = 0
+        try:
+            while self.stopped and self.writer.writable and not self._stopping:
+                room_id = next(iter(self.stopped))
+                old = self.stopped.pop(room_id)
+                room = await self._rebuild(room_id)
+                if self._stopping:
+                    break  # (stored: the next start reloads it)
+                if room is None:
+                    self._on_closed(old)
+                    continue
+                room.restart_timers(trio.current_time())
+                host = self._host(room, stored=True)
+                back += 1
+                log.warning("room %s is back: the store can be written again (its game as "
+                            "last stored, action %d)", room_id,
+                            room.game.action_count if room.game is not None else 0)
+                if self._resumed is not None:
+                    self._resumed(host)
+                await trio.lowlevel.checkpoint()  # (the others play between two rebuilds)
+        finally:
+            self._resuming = False
+        return back
+
+    async def _rebuild(self, room_id: str) -> Room | None:
+        """A stopped room rebuilt from the store (None: nothing to rebuild, or it failed:
+        then its game is aborted -- recorded as soon as the store can -- and logged)."""
+        store = self.writer.store
+        try:
+            if self.writer.inline:  # (tests: a thread's wait would jump an autojump clock)
+                record = store.unfinished_game(room_id)
+            else:  # (a long game's log takes a while to read: not on the event loop)
+                record = await trio.to_thread.run_sync(store.unfinished_game, room_id)
+            if record is None:
+                log.warning("room %s is not back: nothing of its game is stored (or it was "
+                            "aborted)", room_id)
+                return None
+            return recover(record, trio.current_time(), self.config, wall_now=time.time())
+        except Exception as exc:
+            incident = new_incident("recovery")
+            log.exception("recovery failed: could not bring back room %s from its stored "
+                          "actions (incident %s); its game is aborted", room_id, incident)
+            self.nursery.start_soon(
+                self.writer.write_when_possible,
+                [AbortGame(room_id, f"incident {incident}: recovery failed: {exc!r}")],
+                f"room {room_id}'s failed recovery (incident {incident})")
+            return None
 
     def recover(self, records: list[GameRecord]) -> int:
         """Recreate the rooms of unfinished stored games (see
@@ -135,11 +227,13 @@ class Lobby:
         served = trio.current_time()
         for room in rooms:
             room.restart_timers(served)
-            self._host(room)
+            self._host(room, stored=True)
         return len(rooms)
 
     def stop(self) -> None:
-        """The server is stopping: freeze every room (their games are stored)."""
+        """The server is stopping: freeze every room (their games are stored; the stopped
+        ones stay stopped)."""
+        self._stopping = True
         for host in list(self.hosts.values()):
             host.stop()
 

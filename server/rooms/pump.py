@@ -128,7 +128,13 @@ class RoomHost:
                  released: Callable[[RoomHost, list[ConnId]], None],
                  closed: Callable[[RoomHost], None], alarms: Alarms,
                  delayed_turns: Turns | None = None,
-                 placed: Callable[[ConnId, str], bool] | None = None) -> None:
+                 placed: Callable[[ConnId, str], bool] | None = None,
+                 stopped: Callable[[RoomHost], None] | None = None,
+                 stored: bool = False) -> None:
+        """``closed``: the room is over (closed, failed); ``stopped``: it stopped because
+        the store couldn't be written, its game stored as of its last stored action (None:
+        it is over then too). ``stored``: something of the room is stored already (a room
+        reloaded from the store)."""
         self.room = room
         #: Whether a connection is (being let) in this room now (None: always so).
         self._placed = placed
@@ -138,6 +144,9 @@ class RoomHost:
         self._deliver = deliver
         self._released = released
         self._closed = closed
+        self._stopped_unstored = stopped
+        #: A write of the room's has been stored: its game can be reloaded from the store.
+        self.stored = stored
         # Unbounded, yet bounded in practice: each connection has at most one command in
         # flight that it waits for (the app handles a connection's next message only once
         # its ticket is done), besides the notices nobody waits for: a spectator's leave
@@ -255,6 +264,7 @@ class RoomHost:
                         out = self.room.handle(command, trio.current_time())
                     if out.log:  # (the write may not yield: the bound above still holds)
                         await self.writer.write(out.log)
+                        self.stored = True
                     if out.sends:
                         self._deliver(out.sends)
                     self.relay.apply(self.room_id, self._placed_only(out.feed))
@@ -362,11 +372,20 @@ class RoomHost:
         """The room's last action couldn't be stored: the store can't be written (a full
         disk; logged once by the writer). Nothing about it left (invariant 6), so the room
         stops as a restart freezes it: its game stays stored as of its last stored action,
-        not aborted, and is reloaded at the server's next start; its members are told so."""
+        not aborted, and comes back once the store can be written again (``stopped``:
+        :meth:`Lobby.resume_stopped <server.rooms.lobby.Lobby.resume_stopped>`), or at the
+        server's next start; its members are told so. (Held instead until the store could be
+        written, its players' clocks would have run meanwhile.) A room of which nothing was
+        stored yet (its game's start was the write refused) is gone."""
         self.failed = "unstored"
-        log.warning("room %s stopped: its last action couldn't be stored (%s); its game is "
-                    "kept as last stored and is reloaded at the next start", self.room_id,
-                    exc.reason)
+        back = self.stored
+        if back:
+            log.warning("room %s stopped: its last action couldn't be stored (%s); its game "
+                        "is kept as last stored and comes back once the store can be "
+                        "written", self.room_id, exc.reason)
+        else:
+            log.warning("room %s stopped: its game's start couldn't be stored (%s); nothing "
+                        "of it is stored, so it is gone", self.room_id, exc.reason)
         conns = self.room.connections()
         self.room.closed = True
         self._send.close()
@@ -374,14 +393,23 @@ class RoomHost:
         message = error_bytes(
             mpb.ERROR_CODE_INTERNAL,
             f"the server can't save anything now ({exc.reason}), so this room stopped "
-            f"before the last action took effect: its game, as last saved, comes back when "
-            f"the server restarts", 0)
+            f"before the last action took effect: its game, as last saved, comes back by "
+            f"itself once the server can save again (its players still connected are "
+            f"seated again)" if back else
+            f"the server can't save anything now ({exc.reason}), so this room stopped "
+            f"before its game started: nothing of it was saved", 0)
         closed = mpb.ServerMessage(room_closed=mpb.RoomClosed(
-            room_id=self.room_id, reason=f"the server can't save games now ({exc.reason})")
+            room_id=self.room_id,
+            reason=f"the server can't save games now ({exc.reason}); the game comes back "
+                   f"once it can" if back else
+                   f"the server can't save games now ({exc.reason})")
         ).SerializeToString()
         self._deliver([(conn, data) for conn in conns for data in (message, closed)])
         self._released(self, conns)
         if ticket is not None:
             ticket.finish(None)
         self._drain()
-        self._closed(self)
+        if back and self._stopped_unstored is not None:
+            self._stopped_unstored(self)
+        else:
+            self._closed(self)

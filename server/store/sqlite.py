@@ -473,6 +473,24 @@ class Store:
                 records.append(record)
         return records
 
+    def unfinished_game(self, room_id: str) -> GameRecord | None:
+        """The record to reload room ``room_id`` from, as :meth:`unfinished_games` reads it
+        at a start (a match's latest game, with the match), whether its game has ended or
+        not; None if nothing of the room is stored (its first game's start never was) or
+        its game (or match) was aborted. For a room that stopped because the store could
+        not be written, brought back once it can (:meth:`Lobby.resume_stopped
+        <server.rooms.lobby.Lobby.resume_stopped>`)."""
+        with self._lock:
+            match = self._db.execute("SELECT aborted FROM matches WHERE room_id = ?",
+                                     (room_id,)).fetchone()
+            game = None if match is not None else self._db.execute(
+                "SELECT aborted FROM games WHERE room_id = ? AND match_id IS NULL",
+                (room_id,)).fetchone()
+        row = match if match is not None else game
+        if row is None or row[0] is not None:
+            return None
+        return self._room_record(room_id, is_match=match is not None)
+
     def _room_record(self, room_id: str, *, is_match: bool) -> GameRecord | None:
         """A room's record to reload (:meth:`unfinished_games`; None: nothing to)."""
         if not is_match:

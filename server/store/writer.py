@@ -31,7 +31,9 @@ A store that can't be written (a full disk, a disk I/O error, a read-only file s
 :mod:`server.store.health`) fails each write with :class:`StoreUnwritableError` and nothing
 else: the condition is logged once (and reminded), shown by :attr:`StoreWriter.writes`, and
 while it lasts a write is tried every :data:`PROBE_SECONDS` (:meth:`StoreWriter.watch_health`)
-so the server learns that writing works again even when nobody asks it to write.
+so the server learns that writing works again even when nobody asks it to write. Once it
+does, the writer calls the hooks given to :meth:`StoreWriter.when_writable` on the event
+loop (the lobby brings back the rooms that stopped meanwhile).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -174,6 +176,8 @@ class StoreWriter:
         self.checkpoint_state = Condition("checkpoints", "checkpoints work")
         #: Writes tried so far (the probes go when none was since the last probe's turn).
         self._tried = 0
+        #: Called on the event loop once writes work again after failing (when_writable).
+        self._writable_hooks: list[Callable[[], None]] = []
         if not inline:
             self._thread.start()
             checkpointer = store.checkpoint_elsewhere()
@@ -261,25 +265,48 @@ class StoreWriter:
         """Whether the last write worked (or none failed since)."""
         return not self.writes.down
 
+    def when_writable(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` (on the event loop, from :meth:`watch_health`; it must not raise
+        nor wait) each time writes work again after failing: the condition
+        (:attr:`writes`) ended, whoever's write or probe ended it."""
+        self._writable_hooks.append(hook)
+
     async def watch_health(self, probe_seconds: float = PROBE_SECONDS) -> None:
         """While writes fail (:attr:`writes`), try one every ``probe_seconds`` when nobody
         else did -- a write that changes nothing (:meth:`Store.probe
         <server.store.sqlite.Store.probe>`) -- so the server sees writing work again, and
-        says so, without waiting for a client. Run it as a task of the event loop that
-        writes; it runs until cancelled."""
+        says so, without waiting for a client; then call the :meth:`when_writable` hooks
+        (within ``probe_seconds`` of the condition's end). Run it as a task of the event
+        loop that writes; it runs until cancelled."""
         tried = self._tried
+        # The failures counted when the hooks were last called: more since, and writes
+        # work now -- writing works again (even if it failed and worked again between two
+        # looks).
+        seen = self.writes.failures
         while True:
             await trio.sleep(probe_seconds)
-            if not self.writes.down or self._closed or self._tried != tried:
-                tried = self._tried  # (someone else's write tried it meanwhile)
+            if self._closed:
                 continue
+            # (A write someone else tried meanwhile tells as much as a probe would.)
+            if self.writes.down and self._tried == tried:
+                try:
+                    if self.inline:
+                        self._probe_write()
+                    else:
+                        await trio.to_thread.run_sync(self._probe_write)
+                except sqlite3.Error as exc:
+                    self._failed(exc)
+            tried = self._tried
+            if not self.writes.down and self.writes.failures != seen:
+                seen = self.writes.failures
+                self._call_writable_hooks()
+
+    def _call_writable_hooks(self) -> None:
+        for hook in list(self._writable_hooks):
             try:
-                if self.inline:
-                    self._probe_write()
-                else:
-                    await trio.to_thread.run_sync(self._probe_write)
-            except sqlite3.Error as exc:
-                self._failed(exc)
+                hook()
+            except Exception:  # (the watch goes on: it is the server's only one)
+                log.exception("store: a hook for writing working again failed")
 
     def _probe_write(self) -> None:
         with self._commit_lock:

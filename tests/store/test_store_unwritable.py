@@ -5,6 +5,7 @@ lost, and everything works again by itself once the store can be written
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -16,7 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -26,8 +27,10 @@ from prometheus_client import generate_latest
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request
+from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as sync_connect
 
+from protocol.v1 import game_pb2 as game_pb
 from protocol.v1 import messages_pb2 as mpb
 from server import incidents
 from server.metrics import registry_for
@@ -164,6 +167,48 @@ async def test_the_writer_probes_a_store_that_cant_be_written_and_sees_it_work_a
             writer.writes.failed(sqlite3.OperationalError(FULL))
             await trio.sleep(10)
             assert len(probes) == 3 and writer.writable
+            nursery.cancel_scope.cancel()
+    finally:
+        writer.close()
+        store.close()
+
+
+async def test_the_writer_calls_its_hooks_once_each_time_writing_works_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Not while writes work, nor while they fail: once when they work again (whoever's
+    write it was), on the event loop, from the health watch; a hook that raises is logged
+    and the watch goes on."""
+    store = Store(tmp_path / "db.sqlite3")
+    writer = StoreWriter(store, inline=True)
+    writer.writes.settle_seconds = 0.0
+    called: list[float] = []
+
+    def broken() -> None:
+        raise RuntimeError("a broken hook")
+
+    writer.when_writable(broken)
+    writer.when_writable(lambda: called.append(trio.current_time()))
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(writer.watch_health, 1.0)
+            await writer.write([_game("r1")])
+            await trio.sleep(10)
+            assert called == []  # (writes work: nothing came back)
+            monkeypatch.setattr(store, "apply", _full)
+            monkeypatch.setattr(store, "probe", lambda: _full(()))
+            with pytest.raises(StoreUnwritableError):
+                await writer.write([_game("r2")])
+            await trio.sleep(10)
+            assert called == [] and not writer.writable
+            monkeypatch.undo()
+            await writer.write([_game("r2")])  # a room's write works: not the probe's
+            await trio.sleep(10)
+            assert len(called) == 1 and writer.writable
+            writer.writes.failed(sqlite3.OperationalError(FULL))  # once more, briefly
+            writer.writes.succeeded()
+            await trio.sleep(10)
+            assert len(called) == 2
             nursery.cancel_scope.cancel()
     finally:
         writer.close()
@@ -379,7 +424,8 @@ async def test_a_room_whose_action_cant_be_stored_stops_and_comes_back_after_a_r
                                             f"took effect")
         assert not errors[0].incident_id
         closed = next(m.room_closed for m in told if m.HasField("room_closed"))
-        assert closed.reason == f"the server can't save games now ({FULL})"
+        assert closed.reason == \
+            f"the server can't save games now ({FULL}); the game comes back once it can"
         assert not any(m.HasField("game_over") for m in told if m.HasField("delta"))
         assert room_id not in app.lobby.hosts
         assert incidents.totals()["room"] == before
@@ -432,8 +478,91 @@ def _hello(url: str) -> mpb.ServerMessage:
         return reply
 
 
+def _read(ws: ClientConnection, timeout: float) -> list[mpb.ServerMessage]:
+    """What ``ws`` is sent until nothing comes for ``timeout`` seconds."""
+    told = []
+    try:
+        while True:
+            data = ws.recv(timeout=timeout)
+            assert isinstance(data, bytes)
+            told.append(mpb.ServerMessage.FromString(data))
+    except TimeoutError:
+        return told
+
+
+def _ask(ws: ClientConnection, rid: int, **body: object) -> mpb.ServerMessage:
+    ws.send(mpb.ClientMessage(request_id=rid, **body).SerializeToString())  # type: ignore[arg-type]
+    while True:
+        data = ws.recv(timeout=10)
+        assert isinstance(data, bytes)
+        if (reply := mpb.ServerMessage.FromString(data)).request_id == rid:
+            return reply
+
+
+class _Player:
+    """A seated player's connection, what it was sent, and its view (state id and hash)."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.told: list[mpb.ServerMessage] = []
+        self.view: tuple[int, bytes] = (0, b"")
+        self.decision: game_pb.Decision | None = None
+
+    def read(self, timeout: float = 0.2) -> list[mpb.ServerMessage]:
+        told = _read(self.ws, timeout)
+        for msg in told:
+            if msg.HasField("snapshot"):
+                self.view = (msg.snapshot.state_id, msg.snapshot.view_hash)
+            elif msg.HasField("delta"):
+                self.view = (msg.delta.state_id, msg.delta.view_hash)
+            elif msg.HasField("decision"):
+                self.decision = msg.decision
+        self.told.extend(told)
+        return told
+
+    def act(self) -> bool:
+        """Answer its pending decision (the first option), if it has one."""
+        decision, self.decision = self.decision, None
+        if decision is None:
+            return False
+        self.ws.send(mpb.ClientMessage(act=mpb.Act(prompt_id=decision.prompt_id))
+                     .SerializeToString())
+        return True
+
+
+def _seat_two(url: str, stack: contextlib.ExitStack) -> tuple[list[_Player], str]:
+    players = [_Player(stack.enter_context(sync_connect(url, open_timeout=10)))
+               for _ in range(2)]
+    for player, name in zip(players, ("Ann", "Bob"), strict=True):
+        assert _ask(player.ws, 1, hello=mpb.Hello(protocol_version=1, display_name=name)
+                    ).HasField("welcome")
+    room_id = _ask(players[0].ws, 2, create_room=mpb.CreateRoom(name="t")
+                   ).room_created.room.room_id
+    for player in players:
+        assert _ask(player.ws, 3, join_room=mpb.JoinRoom(room_id=room_id,
+                                                         role=mpb.ROLE_PLAYER)
+                    ).HasField("joined")
+    for player in players:
+        player.read(1.0)
+    return players, room_id
+
+
+def _play(players: list[_Player], until: Callable[[], bool], actions: int) -> None:
+    """The deciding player answers, again and again, until ``until()`` (at most
+    ``actions`` times)."""
+    for _ in range(actions):
+        if until():
+            return
+        acted = any(player.act() for player in players)
+        for player in players:  # (nobody to act yet: what comes next is awaited longer)
+            player.read(0.2 if acted else 1.0)
+    assert until()
+
+
 def test_a_server_whose_disk_fills_refuses_says_so_and_recovers_by_itself(
         tiny_disk: Path) -> None:
+    """Its room, stopped when its action couldn't be stored, comes back by itself with its
+    players seated again, as last stored, and play goes on."""
     port, metrics = _free_port(), _free_port()
     log = tiny_disk.parent / "serve.log"
     with log.open("wb") as sink:
@@ -442,12 +571,15 @@ def test_a_server_whose_disk_fills_refuses_says_so_and_recovers_by_itself(
                                  str(tiny_disk / "data")], cwd=ROOT, stdout=sink,
                                 stderr=subprocess.STDOUT)
     url = f"ws://127.0.0.1:{port}"
+    stack = contextlib.ExitStack()
     try:
         deadline = time.monotonic() + 60
         while "manawire metrics on" not in log.read_text():
             assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
         assert _hello(url).HasField("welcome")
+        players, room_id = _seat_two(url, stack)
+        _play(players, lambda: players[0].view[0] > 2, 10)
         status, ok = _health(metrics)
         assert status == 200 and ok.startswith("ok manawire "), ok  # (and its build)
         filler = tiny_disk / "filler"
@@ -461,6 +593,10 @@ def test_a_server_whose_disk_fills_refuses_says_so_and_recovers_by_itself(
         assert all(r.error.code == mpb.ERROR_CODE_INTERNAL and
                    r.error.message == f"the server can't save anything now ({FULL}): "
                                       f"nothing was done; try again later" for r in refused)
+        # (An action may still fit, as a Hello did: they go on until one doesn't.)
+        _play(players, lambda: all(any(m.HasField("room_closed") for m in p.told)
+                                   for p in players), 200)
+        stored = [player.view for player in players]  # (what they were last sent)
         status, why = _health(metrics)
         assert status == 503 and why.startswith("store writes fail for ") and FULL in why
         filler.unlink()
@@ -469,11 +605,24 @@ def test_a_server_whose_disk_fills_refuses_says_so_and_recovers_by_itself(
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.5)
         assert _hello(url).HasField("welcome")
+        for seat, player in enumerate(players):  # the room is back, its players seated
+            player.told = []
+            deadline = time.monotonic() + 10
+            while not any(m.HasField("snapshot") for m in player.told):
+                assert time.monotonic() < deadline, (player.told, log.read_text())
+                player.read(0.5)
+            joined = next(m for m in player.told if m.HasField("joined"))
+            assert joined.request_id == 0 and joined.joined.seat == seat
+            assert joined.joined.room.room_id == room_id
+            assert player.view == stored[seat]
+        _play(players, lambda: players[0].view[0] > stored[0][0], 10)  # and play on
         text = log.read_text()
         assert text.count(f"store: writes fail: {FULL}") == 1, text
         assert text.count("store: writing works again") == 1, text
+        assert f"room {room_id} stopped" in text and f"room {room_id} is back" in text, text
         assert "Traceback" not in text and "incident" not in text, text
     finally:
+        stack.close()
         proc.terminate()
         try:
             proc.wait(timeout=30)
