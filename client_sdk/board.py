@@ -128,6 +128,8 @@ class Board:
     _phase: int = pb.GAME_PHASE_UNSPECIFIED
     #: The last game event's line logged (from a delta or a snapshot).
     _last_told: str = ""
+    #: The deck notes already logged (:meth:`deck_notes`).
+    _notes_told: set[str] = field(default_factory=set)
 
     # ---- the describers' Names
     @property
@@ -250,6 +252,7 @@ class Board:
         elif body == "deck_accepted":
             accepted = msg.deck_accepted
             self.deck_text = accepted.deck or self.deck_text
+            self.deck_notes(accepted.notes)
             self.notice = (f"You keep your deck for game {accepted.game_number}."
                            if accepted.kept else
                            f"Deck accepted for game {accepted.game_number}: "
@@ -335,6 +338,16 @@ class Board:
             self.tier = joined.tier
         self.deck = deck_words(joined) or self.deck
         self.deck_text = joined.deck or self.deck_text
+        self.deck_notes(joined.deck_notes)
+
+    def deck_notes(self, notes: Iterable[str]) -> None:
+        """Log what the server noted of the list it read (Joined.deck_notes,
+        DeckAccepted.notes: a printing of another set), each once: a resume's Joined says
+        them again."""
+        for note in notes:
+            if note not in self._notes_told:
+                self._notes_told.add(note)
+                self.add_event(f"Deck note: {note}")
 
     def add_event(self, text: str) -> None:
         """Log an event; the same words again just count up (``you drew a card (x7)``)."""

@@ -354,7 +354,7 @@ class MatchQueue(_message.Message):
     def __init__(self, queued: _Optional[bool] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., seats: _Optional[int] = ..., waiting: _Optional[int] = ...) -> None: ...
 
 class Joined(_message.Message):
-    __slots__ = ("room", "role", "seat", "tier", "deck_name", "demo_deck", "deck")
+    __slots__ = ("room", "role", "seat", "tier", "deck_name", "demo_deck", "deck", "deck_notes")
     ROOM_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -362,6 +362,7 @@ class Joined(_message.Message):
     DECK_NAME_FIELD_NUMBER: _ClassVar[int]
     DEMO_DECK_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
+    DECK_NOTES_FIELD_NUMBER: _ClassVar[int]
     room: RoomInfo
     role: Role
     seat: int
@@ -369,7 +370,8 @@ class Joined(_message.Message):
     deck_name: str
     demo_deck: bool
     deck: str
-    def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ..., role: _Optional[_Union[Role, str]] = ..., seat: _Optional[int] = ..., tier: _Optional[int] = ..., deck_name: _Optional[str] = ..., demo_deck: _Optional[bool] = ..., deck: _Optional[str] = ...) -> None: ...
+    deck_notes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ..., role: _Optional[_Union[Role, str]] = ..., seat: _Optional[int] = ..., tier: _Optional[int] = ..., deck_name: _Optional[str] = ..., demo_deck: _Optional[bool] = ..., deck: _Optional[str] = ..., deck_notes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class LeaveRoom(_message.Message):
     __slots__ = ()
@@ -464,18 +466,20 @@ class SubmitDeck(_message.Message):
     def __init__(self, keep: _Optional[bool] = ..., deck: _Optional[str] = ...) -> None: ...
 
 class DeckAccepted(_message.Message):
-    __slots__ = ("game_number", "kept", "main_count", "sideboard_count", "deck")
+    __slots__ = ("game_number", "kept", "main_count", "sideboard_count", "deck", "notes")
     GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
     KEPT_FIELD_NUMBER: _ClassVar[int]
     MAIN_COUNT_FIELD_NUMBER: _ClassVar[int]
     SIDEBOARD_COUNT_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
     game_number: int
     kept: bool
     main_count: int
     sideboard_count: int
     deck: str
-    def __init__(self, game_number: _Optional[int] = ..., kept: _Optional[bool] = ..., main_count: _Optional[int] = ..., sideboard_count: _Optional[int] = ..., deck: _Optional[str] = ...) -> None: ...
+    notes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_number: _Optional[int] = ..., kept: _Optional[bool] = ..., main_count: _Optional[int] = ..., sideboard_count: _Optional[int] = ..., deck: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ReplayRequest(_message.Message):
     __slots__ = ("room_id", "seat", "public", "omniscient", "every_hand", "invite_code", "start_action", "start_turn", "speed", "paused")

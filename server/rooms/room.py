@@ -617,7 +617,8 @@ class Room:
         return mpb.Joined(room=self.info(), role=mpb.ROLE_PLAYER, seat=member.seat,
                           deck_name=deck.name if deck is not None else "",
                           demo_deck=deck is not None and is_demo(deck, self.format),
-                          deck=deck.text if deck is not None else "")
+                          deck=deck.text if deck is not None else "",
+                          deck_notes=deck.notes if deck is not None else ())
 
     def _demo_for_next(self) -> str:
         return demo_deck_for_seat(sum(1 for s in self.seats if s))
@@ -1131,7 +1132,8 @@ class Room:
         out.log.append(PutMatch(self.match_record()))
         accepted = mpb.DeckAccepted(
             game_number=self.game_number + 1, kept=cmd.deck is None,
-            main_count=len(deck.main), sideboard_count=len(deck.sideboard), deck=deck.text)
+            main_count=len(deck.main), sideboard_count=len(deck.sideboard), deck=deck.text,
+            notes=cmd.deck.notes if cmd.deck is not None else ())
         self._send(out, member, mpb.ServerMessage(
             request_id=cmd.rid, deck_accepted=accepted).SerializeToString())
         if all(self.ready):

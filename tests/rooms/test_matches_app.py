@@ -137,3 +137,41 @@ async def test_100_4_sideboarding_through_the_app_and_a_restart_recovers_the_mat
         app.shutdown()
         nursery.cancel_scope.cancel()
     store.close()
+
+
+async def test_a_printing_of_another_set_is_noted_to_its_player_on_joining_and_sideboarding(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """``4 Shock (M20) 999`` is played as the M21 Shock, and the player is told so: the note
+    comes in Joined.deck_notes (and in DeckAccepted.notes between games), never to others."""
+    store = Store(tmp_path / "db.sqlite3")
+    note = ("line 4 names Shock's M20 printing: this server plays its M21 printing, the "
+            "same card (a printing never changes the game)")
+    async with trio.open_nursery() as nursery:
+        app = App(store, nursery, writer=StoreWriter(store, inline=True))
+        a, b = MemorySocket(), MemorySocket()
+        for sock, name in ((a, "Ann"), (b, "Bob")):
+            app.lobby.nursery.start_soon(app.handle_connection, sock)
+            await sock.request(**_hello(name))
+        room = (await a.request(create_room=mpb.CreateRoom(name="bo3", best_of=3))
+                ).room_created.room
+        joined = await a.request(join_room=mpb.JoinRoom(
+            room_id=room.room_id, role=mpb.ROLE_PLAYER,
+            deck=REGISTERED.replace("4 Shock", "4 Shock (M20) 999")))
+        assert list(joined.joined.deck_notes) == [note], joined
+        other = await b.request(join_room=mpb.JoinRoom(room_id=room.room_id,
+                                                       role=mpb.ROLE_PLAYER))
+        assert list(other.joined.deck_notes) == []
+        await a.to_server.send(mpb.ClientMessage(concede=mpb.ConcedeGame()).SerializeToString())
+        state = (await _until(a, "match_state")).match_state
+        while state.phase != mpb.MATCH_PHASE_SIDEBOARDING:
+            state = (await _until(a, "match_state")).match_state
+        await trio.sleep(20)  # (the address's deck-check budget, spent by the join, refills)
+        reply = await a.request(submit_deck=mpb.SubmitDeck(
+            deck=SIDEBOARDED.replace("4 Onakke Ogre", "4 Onakke Ogre (M20) 999")))
+        assert [n.split(":")[0] for n in reply.deck_accepted.notes] == [
+            "line 2 names Onakke Ogre's M20 printing"], reply
+        assert not (await a.request(submit_deck=mpb.SubmitDeck(keep=True))).deck_accepted.notes
+        app.shutdown()
+        nursery.cancel_scope.cancel()
+    store.close()

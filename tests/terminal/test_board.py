@@ -544,6 +544,25 @@ def test_rule_103_2_a_waiting_player_is_told_which_deck_it_plays() -> None:
     assert "You play your deck Burn." in frame_text(board, now=0.0)
 
 
+def test_a_printing_of_another_set_is_noted_once_though_joined_is_said_again() -> None:
+    """The server plays ``4 Shock (M20) 999`` as its own Shock and says so in
+    Joined.deck_notes (DeckAccepted.notes between games): the log says it once -- a resume's
+    Joined says it again."""
+    note = ("line 1 names Shock's M20 printing: this server plays its M21 printing, the "
+            "same card (a printing never changes the game)")
+    board = Board(Mirror(), watching=False, account="Ann#0001")
+    joined = mpb.Joined(room=mpb.RoomInfo(room_id="r1", seats=2, players=["Ann#0001"]),
+                        role=mpb.ROLE_PLAYER, seat=0, deck_name="Burn", deck_notes=[note])
+    for now in (0.0, 1.0):  # (joined, then resumed)
+        board.absorb(mpb.ServerMessage(joined=joined), now=now)
+    assert [e for e, _n in board.events if e.startswith("Deck note")] == [f"Deck note: {note}"]
+    assert "Deck note: line 1 names Shock's M20 printing" in frame_text(board, now=1.0)
+    other = note.replace("line 1", "line 3")
+    board.absorb(mpb.ServerMessage(request_id=4, deck_accepted=mpb.DeckAccepted(
+        game_number=2, main_count=60, notes=[other])), now=2.0)
+    assert board.events[-1] == (f"Deck note: {other}", 1)
+
+
 def test_a_delayed_tiers_spectator_sees_which_view_and_how_far_behind() -> None:
     tiers = [mpb.SpectatorTier(kind=mpb.TIER_KIND_PUBLIC, delay_seconds=20),
              mpb.SpectatorTier(kind=mpb.TIER_KIND_PLAYER, seat=1, delay_seconds=15,

@@ -1200,7 +1200,9 @@ export class App implements Names {
           this.storedDeck = j.deck;
         }
         this.deckProblems = [];
-        this.notice = "";
+        // What the server noted of the list it read, though it plays (another set's printing).
+        this.notice = j.role === Role.PLAYER && j.deckNotes.length
+          ? `Note on your deck: ${j.deckNotes.join("; ")}.` : "";
         this.error = "";
         break;
       }
@@ -1363,7 +1365,8 @@ export class App implements Names {
         this.error = "";
         this.notice = a.kept ? `You keep your deck for game ${a.gameNumber}.`
           : `Deck accepted for game ${a.gameNumber}: ${a.mainCount} cards, `
-            + `${a.sideboardCount} in the sideboard.`;
+            + `${a.sideboardCount} in the sideboard.`
+            + (a.notes.length ? ` Note: ${a.notes.join("; ")}.` : "");
         break;
       }
       case "error": this.failed(kind, body.value.code, body.value.message, body.value.details,

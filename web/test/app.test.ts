@@ -877,6 +877,20 @@ test("a seat says which deck it plays, as the server's Joined names it", () => {
     ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
       role: Role.PLAYER, seat: 0, room: { roomId: "r3", seats: 2 }, deckName: "Burn" } } });
     assert.equal(app.deckWords, "your deck “Burn”");
+    assert.equal(app.notice, "");
+  } finally { restore(); }
+});
+
+test("a printing of another set is noted to the player as the server's Joined says it", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const note = "line 1 names Shock's M20 printing: this server plays its M21 printing, "
+      + "the same card (a printing never changes the game)";
+    app.join("r1", Role.PLAYER, "4 Shock (M20) 999\n56 Mountain", "");
+    ws.deliver({ requestId: ws.last("joinRoom").requestId, body: { case: "joined", value: {
+      role: Role.PLAYER, seat: 0, room: { roomId: "r1", seats: 2 }, deckNotes: [note] } } });
+    assert.equal(app.notice, `Note on your deck: ${note}.`);
   } finally { restore(); }
 });
 
