@@ -17,7 +17,7 @@ import contextlib
 import itertools
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import assert_never
@@ -187,6 +187,10 @@ class _Connection:
     #: The game command sent to its room and not yet handled there, if any: the next
     #: message is handled only after it (see :meth:`App._read`).
     in_flight: Ticket | None = None
+    #: A request of its own that may put it in a room, the queue or a replay is being
+    #: answered (JoinRoom, CreateRoom, QuickMatch, StartReplay): a room coming back doesn't
+    #: seat it meanwhile (App._room_resumed).
+    placing: bool = False
 
     def close(self, code: int, reason: str) -> None:
         """Disconnect this client with a close code (the first reason given wins)."""
@@ -198,7 +202,8 @@ class _Connection:
     def busy(self, rid: int) -> bool:
         """Whether this connection is in a room, queued or in a replay (then it is told so,
         in answer to request ``rid``)."""
-        if self.host is None and self.queued is None and self.replay is None:
+        if self.host is None and self.queued is None and self.replay is None and \
+                self.entering is None:  # (entering: a room back from a stop seats it)
             return False
         self.reply(error_bytes(mpb.ERROR_CODE_INVALID_ARGUMENT,
                                "already in a replay: stop it first" if self.replay is not None
@@ -427,7 +432,7 @@ class App:
     def _idle(conn: _Connection) -> bool:
         """Whether ``conn`` is in no room, queue or replay, nor entering one."""
         return conn.host is None and conn.queued is None and conn.replay is None and \
-            conn.entering is None and not conn.close_code
+            conn.entering is None and not conn.placing and not conn.close_code
 
     async def _reseat(self, conn: _Connection, host: RoomHost, record: _SessionRecord
                       ) -> None:
@@ -564,19 +569,23 @@ class App:
             conn.reply(with_request_id(rid, self.lobby.listing_message()))
         elif isinstance(request, req.CreateRoom):
             if request.join:
-                await self._create_and_join(conn, record, rid, request)
+                with _placing(conn):
+                    await self._create_and_join(conn, record, rid, request)
             else:
                 self.create_desk.create(conn, record, rid, request)
         elif isinstance(request, req.JoinRoom):
-            await self._join(conn, record, rid, request)
+            with _placing(conn):
+                await self._join(conn, record, rid, request)
         elif isinstance(request, req.LeaveRoom):
             await self._leave(conn, record, rid)
         elif isinstance(request, req.QuickMatch):
-            await self.match_desk.queue(conn, rid, request)
+            with _placing(conn):
+                await self.match_desk.queue(conn, rid, request)
         elif isinstance(request, req.CancelQuickMatch):
             self.match_desk.cancel(conn, rid)
         elif isinstance(request, req.StartReplay):
-            await self.replay_desk.start(conn, record, rid, request)
+            with _placing(conn):
+                await self.replay_desk.start(conn, record, rid, request)
         elif isinstance(request, req.ControlReplay):
             self.replay_desk.control(conn, rid, request)
         elif isinstance(request, req.SubmitDeck):
@@ -833,6 +842,16 @@ class App:
                 await host.submit(cmd.Leave(conn.conn_id, rid)).wait()
         await self._record_place(conn, record)
         conn.spectating = False
+
+
+@contextlib.contextmanager
+def _placing(conn: _Connection) -> Iterator[None]:
+    """``conn`` answers a request of its own that may place it (_Connection.placing)."""
+    conn.placing = True
+    try:
+        yield
+    finally:
+        conn.placing = False
 
 
 def _store_refusal(exc: StoreUnwritableError) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -204,3 +205,44 @@ async def test_a_stopped_room_whose_rebuild_fails_is_aborted_not_back(
         assert room_id not in app.lobby.hosts and not app.lobby.stopped
         assert app.store.unfinished_games() == [] and app.store.failed_recoveries() == 1
         assert all(r.room_id is None for r in app.session_desk.sessions.values())
+
+
+async def test_a_player_joining_another_room_as_its_room_comes_back_is_in_one_room_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Ann, her room stopped, joins another with a deck list; the list is still being checked
+    as her room comes back. Seating her again then put the connection in both rooms (the
+    join went on into the other): a room coming back leaves a connection answering a
+    request of its own that may place it (JoinRoom, CreateRoom, QuickMatch, StartReplay)
+    where that request takes it; her seat there waits for her, as for a player away."""
+    async with running_app(tmp_path) as app:
+        socks, _welcomes, room_id = await _seated(app)
+        cy, _w = await _player(app, "Cy")
+        other = (await cy.request(create_room=mpb.CreateRoom(name="o"))).room_created.room
+        await _stop_the_room(app, socks, room_id, monkeypatch)
+        monkeypatch.undo()
+        gate = trio.Event()
+        read = app.deck_checks.read
+
+        async def slow(*args: Any) -> Any:
+            await gate.wait()  # the list takes a while to check
+            return await read(*args)
+
+        monkeypatch.setattr(app.deck_checks, "read", slow)
+        await socks[0].to_server.send(mpb.ClientMessage(request_id=7, join_room=mpb.JoinRoom(
+            room_id=other.room_id, role=mpb.ROLE_PLAYER, deck="60 Forest\n")
+        ).SerializeToString())
+        app.writer.writes.settle_seconds = 0.0
+        await trio.sleep(5)  # the room comes back while Ann's list is being checked
+        assert room_id in app.lobby.hosts
+        gate.set()
+        told = await _until(socks[0], "joined")  # (the other room waits for a second player)
+        assert (told[-1].request_id, told[-1].joined.room.room_id) == (7, other.room_id)
+        await trio.testing.wait_all_tasks_blocked()
+        [ann] = [c for c in app.conns.values()
+                 if c.record is not None and c.record.name.startswith("Ann#")]
+        assert ann.host is not None and ann.host.room_id == other.room_id
+        back = app.lobby.rooms[room_id].seats[0]
+        assert back is not None and back.conn is None  # (away: it waits for her)
+        told = await _until(socks[1], "snapshot")  # Bob is back in his seat
+        assert [m.joined.seat for m in told if m.HasField("joined")] == [1]
