@@ -338,7 +338,9 @@ def test_pass_until_end_of_turn_the_graveyard_orders_any_order_and_the_tap_symbo
     # The graveyard's order: why it is asked, and "Any order" (the order offered).
     fake.decision(7, 6, [pb.Action(choose_order=pb.ChooseOrder(object_id=i))
                          for i in ("m0", "s0", "a1")], kind=pb.DECISION_KIND_ORDER_GRAVEYARD)
-    expect(page.locator("[data-testid=graveyard-order-why]")).to_contain_text("rule 404.3")
+    why = page.locator("[data-testid=graveyard-order-why]")
+    expect(why).to_contain_text("you may choose their order: it matters only to a card")
+    expect(why).not_to_contain_text("rule")  # (404.3: player-facing words cite no rule)
     expect(page.locator("[data-testid=passing-note]")).to_have_count(0)  # (said once)
     pages.screenshot(page, "order")
     page.locator("[data-testid=any-order]").click()

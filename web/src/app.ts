@@ -18,7 +18,7 @@ import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from ".
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
   alikeOrder, assertNever, eventLines, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
-  poolPaysExactly,
+  poolPaysExactly, reasonWords,
   optionSeats, seatName, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
 } from "./describe";
 import { inviteLink, parseInvite, type Invite } from "./links";
@@ -493,7 +493,8 @@ export class App implements Names {
     if (m.phase === MatchPhase.OVER) {
       const who = m.winner < 0 ? "a draw"
         : m.winner === this.viewer ? "you won the match" : `${this.player(m.winner)} won the match`;
-      return `Match over: ${who}, ${this.namedScore(m)}${m.reason ? ` (${m.reason})` : ""}`;
+      const why = reasonWords(this, m.reason);
+      return `Match over: ${who}, ${this.namedScore(m)}${why ? ` (${why})` : ""}`;
     }
     if (m.phase === MatchPhase.SIDEBOARDING) {
       return `Game ${m.gameNumber - 1} of ${m.bestOf} over · ${this.namedScore(m)} · `
@@ -849,27 +850,25 @@ export class App implements Names {
   }
 
   /** Why a player lost, as the server said it (PlayerLostEvent.reason: "Bob#0002 has 0 or
-   * less life (704.5a)"), or "" if this page never heard (the result's reason names the last
-   * player to lose). */
+   * less life"), or "" if this page never heard (the result's reason names the last player
+   * to lose; a draw's begins "draw: "). In the viewer's words: {@link reasonWords}. */
   lossReason(seat: number): string {
     const told = this.lossReasons.get(seat);
     if (told !== undefined) return told;
     const name = this.mirror.players.get(seat)?.name;
-    const last = this.mirror.header.result?.reason ?? "";
+    const last = (this.mirror.header.result?.reason ?? "").replace(/^draw: /, "");
     return name && last.startsWith(`${name} `) ? last : "";
   }
 
-  /** Each player's result, in seat order: won, lost (and why, without their name: "has 0 or
-   * less life (704.5a)"), drew, or still playing. */
+  /** Each player's result, in seat order: won, lost (and why, in the viewer's words: "you
+   * have 0 or less life", "Bob#0002 conceded"), drew, or still playing. */
   playerResults(): PlayerResult[] {
     const result = this.mirror.header.result;
     return [...this.mirror.players.values()].sort((a, b) => a.seat - b.seat).map((p) => {
-      const why = this.lossReason(p.seat);
-      const own = why.startsWith(`${p.name} `) ? why.slice(p.name.length + 1) : why;
       const outcome: PlayerResult["outcome"] = result?.winners.includes(p.seat) ? "won"
         : p.hasLost ? "lost" : result === undefined ? "playing"
           : result.winners.length === 0 ? "drew" : "lost";
-      return { seat: p.seat, outcome, why: outcome === "lost" ? own : "" };
+      return { seat: p.seat, outcome, why: outcome === "lost" ? reasonWords(this, this.lossReason(p.seat)) : "" };
     });
   }
 
@@ -885,7 +884,7 @@ export class App implements Names {
       const now = pending?.seat === seat ? " (it is their decision now: their clock is running)" : "";
       notes.push(`${this.player(seat)} is disconnected: their seat is kept, and their clock runs `
         + `while it is their decision${now}; if it runs out, or they stay away too long while `
-        + "the game waits on them, they lose the game (rule 104.3a). "
+        + "the game waits on them, they lose the game. " // (rule 104.3a)
         + "They play on where they were when they come back.");
     }
     return notes;
@@ -1505,7 +1504,8 @@ export class App implements Names {
    * the game tells the mulligans taken (MulliganTakenEvent) but no keep, which nobody saw
    * (a new player's review). A declaration seen answered (the pending MULLIGAN decision
    * `asked` before this delta gone) is a keep unless the round's end -- mulligans taken, or
-   * the first turn begun -- says that player took a mulligan. */
+   * the first turn begun -- says that player took a mulligan. In the terminal's words: "Bob
+   * kept 6 cards", "you kept 7 cards". */
   private keptLines(delta: Delta, asked: { seat: number; kind: DecisionKind; promptId: bigint } | null): string[] {
     const now = this.mirror.header.pending;
     if (asked !== null && asked.kind === DecisionKind.MULLIGAN && now?.promptId !== asked.promptId) {
@@ -1517,8 +1517,7 @@ export class App implements Names {
     for (const seat of [...this.declared].sort((a, b) => a - b)) {
       if (took.has(seat)) continue;
       const cards = this.mirror.players.get(seat)?.handCount ?? 0;
-      const their = seat === this.viewer ? "your" : "their";
-      lines.push(`${seatName(this, seat)} kept ${their} hand (${cards === 1 ? "1 card" : `${cards} cards`})`);
+      lines.push(`${seatName(this, seat)} kept ${cards === 1 ? "1 card" : `${cards} cards`}`);
     }
     this.declared.clear();
     return lines;
@@ -1548,7 +1547,7 @@ export class App implements Names {
    * taken and cards in hand (rules 103.1, 103.5); as the terminal says them. */
   private mulligansSoFar(): string[] {
     const { startingSeat } = this.mirror.header;
-    const lines = ["— The mulligans so far (rule 103.5) —"];
+    const lines = ["— The mulligans so far —"]; // (rule 103.5)
     if (this.mirror.players.has(startingSeat)) {
       lines.push(`${seatName(this, startingSeat)} ${startingSeat === this.viewer ? "play" : "plays"} first`);
     }

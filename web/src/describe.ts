@@ -484,28 +484,84 @@ export function shownOptions(names: Names, options: readonly Action[],
   return groups.map((indices, n) => ({ index: indices[0] ?? 0, indices, label: labels[n] ?? "" }));
 }
 
+/** A rule number an older server put in a reason ("Ann conceded (104.3a)", "(rule 704.5a)"). */
+const RULE_CITED = /\s*\((?:rule |CR )?\d{3}(?:\.\d+[a-z]*)?\)/g;
+
+/** A reason the server gave (a free string: "Ann#0001 conceded", "Ann#0001 has 0 or less
+ * life", "Ann#0001 lost the game to Door to Nothingness"; rules 104.3a, 104.3e, 704.5a) as
+ * the viewer reads it, as the terminal says it (client_sdk.describe.reason_words): the
+ * viewer's own name that begins it said "you" ("you conceded", "you have 0 or less life";
+ * "Ann#0001's" -> "your"), and a rule number an older server put in it dropped --
+ * player-facing words are plain English. A spectator has no "you". */
+export function reasonWords(names: Names, reason: string): string {
+  const words = reason.replace(RULE_CITED, "").trim();
+  const me = names.viewer >= 0 ? names.player(names.viewer) : "";
+  if (me && words.startsWith(`${me}'s `)) return `your ${words.slice(me.length + 3)}`;
+  if (me && words.startsWith(`${me} `)) {
+    let rest = words.slice(me.length + 1);
+    for (const [third, second] of [["has ", "have "], ["is ", "are "], ["was ", "were "]] as const) {
+      if (rest.startsWith(third)) { rest = second + rest.slice(third.length); break; }
+    }
+    return `you ${rest}`;
+  }
+  return words;
+}
+
+/** That a player lost the game, and why, for the log (rule 104.3): "you lost the game (you
+ * conceded)", "Bob lost the game (Bob has 0 or less life)", "Bob lost the game to Door to
+ * Nothingness" (104.3e: the reason says it whole), "Bob lost the game" (no reason given). */
+export function lostText(names: Names, seat: number, reason: string): string {
+  const who = seatName(names, seat);
+  const why = reasonWords(names, reason);
+  if (!why) return `${who} lost the game`;
+  return why.startsWith(`${who} lost the game`) ? why : `${who} lost the game (${why})`;
+}
+
+/** How a game ended (rules 104.2a, 104.4a): "you won (Bob conceded)", "Bob won (you have 0
+ * or less life)", or "The game is a draw (you have 0 or less life)" -- the server's reason
+ * for a draw begins "draw: ", which the sentence says already. */
+export function resultText(names: Names, winners: readonly number[], reason: string): string {
+  const said = resultReason(names, winners, reason);
+  const why = said ? ` (${said})` : "";
+  return winners.length === 0 ? `The game is a draw${why}`
+    : `${winners.map((s) => seatName(names, s)).join(", ")} won${why}`;
+}
+
+/** A game's result's reason in the viewer's words ({@link reasonWords}), a draw's without
+ * its "draw: ". */
+export function resultReason(names: Names, winners: readonly number[], reason: string): string {
+  return reasonWords(names, winners.length === 0 ? reason.replace(/^draw: /, "") : reason);
+}
+
+/** "you conceded" -> "You conceded": a reason said as a sentence of its own. */
+export function sentence(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** A player's result in the game (App.playerResults). */
 export interface PlayerResult {
   seat: number;
   outcome: "won" | "lost" | "drew" | "playing";
-  /** Why they lost, without their name ("has 0 or less life (704.5a)"), or "". */
+  /** Why they lost, in the viewer's words ({@link reasonWords}: "you have 0 or less life",
+   * "Bob#0002 conceded"), or "". */
   why: string;
 }
 
-/** That a player lost, and why: "lost: has 0 or less life (704.5a)", "lost to Door to
- * Nothingness (104.3e)", or "lost" (why unknown). */
-export function lostWords(why: string): string {
+/** That the player `who` (as {@link seatName} says them) lost, and why: "lost: Bob
+ * conceded", "lost the game to Door to Nothingness" (104.3e: the reason says it whole), or
+ * "lost" (why unknown). */
+export function lostWords(who: string, why: string): string {
   if (!why) return "lost";
-  return why.startsWith("lost the game ") ? `lost ${why.slice("lost the game ".length)}` : `lost: ${why}`;
+  return why.startsWith(`${who} lost the game`) ? why.slice(who.length + 1) : `lost: ${why}`;
 }
 
-/** A player's result in words, named from the viewer's side: "you won", "Bob lost: has 0
- * or less life (704.5a)". */
+/** A player's result in words, named from the viewer's side: "you won", "Bob lost: Bob has
+ * 0 or less life", "you lost: you conceded" (as the terminal's lost_text). */
 export function resultWords(names: Names, result: PlayerResult): string {
   const who = seatName(names, result.seat);
   switch (result.outcome) {
     case "won": return `${who} won`;
-    case "lost": return `${who} ${lostWords(result.why)}`;
+    case "lost": return `${who} ${lostWords(who, result.why)}`;
     case "drew": return `${who}: a draw`;
     case "playing": return `${who}: still playing`;
     default: return assertNever(result.outcome);
@@ -721,7 +777,7 @@ export function onlyPass(decision: Decision, objects: ReadonlyMap<string, GameOb
  * (first is lowest)") gave no reason (a new player's review). As the terminal says it
  * (client_sdk.board.GRAVEYARD_ORDER_TEXT). */
 export const GRAVEYARD_ORDER_TEXT = "These cards go to your graveyard at the same time, so you "
-  + "may choose their order (rule 404.3): it matters only to a card that cares about the order "
+  + "may choose their order: it matters only to a card that cares about the order "
   + "of a graveyard, which is rare -- if unsure, press “Any order”.";
 
 /** A cost being paid (PAY_MANA, 601.2h) that the player's mana pool pays exactly -- all of
@@ -838,7 +894,7 @@ export function eventText(names: Names, event: GameEvent, bottom = false): strin
       const e = k.value;
       return `${whoseName(names, e.sourceId)} dealt ${e.amount} damage to ${recipientText(names, e.recipient)}`;
     }
-    case "playerLost": return `${seatName(names, k.value.seat)} lost the game (${k.value.reason})`;
+    case "playerLost": return lostText(names, k.value.seat, k.value.reason);
     case "spellCast": // 601.2i, with its targets (601.2c)
       return `${seatName(names, k.value.controller)} cast ${k.value.name || "a spell"}${targeting(names, k.value.targets)}`;
     case "ability": { // 602.2i activated, 603.3 triggered: put on the stack
@@ -908,11 +964,7 @@ export function eventText(names: Names, event: GameEvent, bottom = false): strin
       return names.mentions("crime") ? `${seatName(names, k.value.seat)} committed a crime` : null;
     case "expend":
       return names.mentions("expend") ? `${seatName(names, k.value.seat)} expended ${k.value.amount}` : null;
-    case "gameEnded": {
-      const w = k.value.winners;
-      return w.length === 0 ? `The game is a draw (${k.value.reason})`
-        : `${w.map((s) => seatName(names, s)).join(", ")} won (${k.value.reason})`;
-    }
+    case "gameEnded": return resultText(names, k.value.winners, k.value.reason);
     case undefined: return null;
     default: return assertNever(k);
   }

@@ -17,7 +17,7 @@ import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/pro
 import { DecisionKind, type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
   clockText, decisionName, GRAVEYARD_ORDER_TEXT, hiddenTiersText, lostWords, manaSymbols, manaSymbolWords, matchText,
-  objectName, optionObjects, optionSeats, resultWords, seatName, stepName, targetText, tierText,
+  reasonWords, resultReason, sentence, objectName, optionObjects, optionSeats, resultWords, seatName, stepName, targetText, tierText,
   turnBeingPlayed,
 } from "./describe";
 
@@ -654,9 +654,10 @@ class Ui {
             // Each player's result (of three, the first out was named nowhere).
             h("ul", { class: "results", "data-testid": "results" }, results.map((r) =>
               h("li", { "data-seat": r.seat, "data-outcome": r.outcome }, resultWords(app, r)))),
-            // (The last loss's reason, unless said above.)
+            // (The last loss's reason, in the viewer's words, unless said above.)
             result.reason && (result.winners.length === 0 || !results.some((r) => r.why))
-              ? h("p", { class: "hint" }, result.reason) : null,
+              ? h("p", { class: "hint", "data-testid": "result-reason" },
+                sentence(resultReason(app, result.winners, result.reason))) : null,
             match ? h("p", { "data-testid": "match-result" }, app.matchLine) : null,
             matchGoesOn ? null
               : h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
@@ -686,11 +687,12 @@ class Ui {
   private lostPanel(): HTMLElement | null {
     const app = this.app;
     if (!app.viewerLost || app.mirror.gameOver) return null;
-    const why = app.lossReason(app.viewer);
+    const why = reasonWords(app, app.lossReason(app.viewer));
     return h("section", { class: "panel lost-panel", "data-testid": "you-lost", role: "status" },
       h("h2", null, "You lost the game"),
-      why ? h("p", null, why) : null,
-      h("p", { class: "hint" }, "The game goes on without you (rule 800.4a): watch it to its end, ",
+      why ? h("p", { "data-testid": "you-lost-why" }, `${sentence(why)}.`) : null,
+      // (rule 800.4a)
+      h("p", { class: "hint" }, "The game goes on without you: watch it to its end, ",
         "or leave the room."));
   }
 
@@ -723,7 +725,7 @@ class Ui {
       "aria-labelledby": "sideboard-h" },
       h("h2", { id: "sideboard-h" }, `Your deck for game ${m.gameNumber}`),
       h("p", { class: "hint" }, "Between games you may exchange cards between your main deck and ",
-        "sideboard: the list must hold exactly the cards you registered (rule 100.4). ",
+        "sideboard: the list must hold exactly the cards you registered. ", // (rule 100.4)
         "Whoever doesn't answer in time keeps their deck: ", left, " left."),
       h("button", { type: "button", "data-testid": "keep-deck", "data-key": "keep-deck",
         disabled: app.deckSent, onclick: () => app.keepDeck() }, "Keep deck"),
@@ -809,8 +811,8 @@ class Ui {
       // last board stays on the screen.
       p.hasLost ? h("span", { class: "lost", "data-testid": "lost",
         title: app.mirror.gameOver ? "" : "Out of the game: its cards left it, and it goes on "
-          + "without this player (rule 800.4a)." },
-      lostWords(app.playerResults().find((r) => r.seat === seat)?.why ?? "")) : null,
+          + "without this player." }, // (rule 800.4a)
+      lostWords(seatName(app, seat), app.playerResults().find((r) => r.seat === seat)?.why ?? "")) : null,
     ];
     return h("section", { class: `player ${mine ? "me" : ""}`, "data-testid": "player",
       "data-seat": seat, "aria-label": `${p.name}'s side` },

@@ -201,13 +201,13 @@ test("a page starting from a snapshot logs its recent events, under the match's 
     assert.equal(app.log.length, 3);
     // After a drop too long for the missed deltas: the board jumped ahead and the log said
     // nothing of what was missed. It says so now, then the snapshot's last events.
-    const later = [{ kind: { case: "playerLost" as const, value: { seat: 1, reason: "conceded" } } }];
+    const later = [{ kind: { case: "playerLost" as const, value: { seat: 1, reason: "Bob#0002 conceded" } } }];
     const turn5 = view(0, 9n);
     turn5.header!.turn = 5;
     ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: turn5,
       viewHash: viewHash(turn5), recentEvents: later } } });
     assert.deepEqual(app.log.slice(3), ["— caught up: events were missed; the last ones —",
-      "Bob#0002 lost the game (conceded)"]);
+      "Bob#0002 lost the game (Bob#0002 conceded)"]);
     // The next game of a match (its turn back to 1): its events, no "missed" line.
     const next = view(0, 9n);  // (turn 1)
     ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 1n, view: next,
@@ -250,7 +250,7 @@ test("103.5: a page started during the mulligans logs them as they stand, not th
     const recent = [...times(4, toLibrary(0)), ...times(7, drew(0)), ...times(2, toLibrary(0)),
       ...times(7, drew(1))];
     const { app, ws } = startedFrom(-1, mulligansView(-1), recent);
-    assert.deepEqual(app.log, ["— The mulligans so far (rule 103.5) —", "Bob#0002 plays first",
+    assert.deepEqual(app.log, ["— The mulligans so far —", "Bob#0002 plays first",
       "Ann#0001 has taken 2 mulligans: 5 cards in hand", "Bob#0002 has taken no mulligan: 7 cards in hand"]);
     // What happens next is told as it happens.
     const v = mulligansView(-1);
@@ -798,7 +798,7 @@ test("creating a room to play in takes the seat in the same request: a refused d
   } finally { restore(); }
 });
 
-test("a disconnected opponent's absence is said in a sentence: seat kept, clock, rule 104.3a", () => {
+test("a disconnected opponent's absence is said in a sentence: seat kept, clock, a loss (rule 104.3a, unsaid)", () => {
   const restore = installFakeSocket();
   try {
     const { app, ws } = seated();
@@ -807,7 +807,7 @@ test("a disconnected opponent's absence is said in a sentence: seat kept, clock,
       { seat: 1, connected: false }] } } });
     const [note, ...more] = app.presenceNotes();
     assert.deepEqual(more, []);
-    assert.match(note ?? "", /^Bob#0002 is disconnected: their seat is kept, and their clock runs while it is their decision; if it runs out, or they stay away too long while the game waits on them, they lose the game \(rule 104\.3a\)/);
+    assert.match(note ?? "", /^Bob#0002 is disconnected: their seat is kept, and their clock runs while it is their decision; if it runs out, or they stay away too long while the game waits on them, they lose the game\. They play/);
     ws.deliver({ body: { case: "presence", value: { seats: [{ seat: 0, connected: true },
       { seat: 1, connected: true }] } } });
     assert.deepEqual(app.presenceNotes(), []);
@@ -1135,26 +1135,29 @@ test("three players, one out at 0 life: they see that they lost and why, can't c
     ws.deliver({ body: { case: "delta", value: { prevStateId: 5n, stateId: 6n,
       ops: [{ op: { case: "setPlayer", value: out } }], viewHash: viewHash(v),
       events: [{ kind: { case: "playerLost", value: { seat: 0,
-        reason: "Ann#0001 has 0 or less life (704.5a)" } } }] } } });
+        reason: "Ann#0001 has 0 or less life" } } }] } } });
     assert.equal(app.mirror.gameOver, false);
     assert.equal(app.viewerLost, true);
     assert.equal(app.canConcede, false, "nothing left to concede");
-    assert.equal(app.lossReason(0), "Ann#0001 has 0 or less life (704.5a)");
+    assert.equal(app.lossReason(0), "Ann#0001 has 0 or less life");
+    // In the viewer's words, as the terminal says it (it read "you lost: has 0 or less life").
     assert.deepEqual(app.playerResults().map((r) => resultWords(app, r)),
-      ["you lost: has 0 or less life (704.5a)", "Bob#0002: still playing", "Cy#0003: still playing"]);
+      ["you lost: you have 0 or less life", "Bob#0002: still playing", "Cy#0003: still playing"]);
     // Cy concedes: Bob wins. Each player's result, not only the winner's and the last loser's.
     const cy = v.players[2]!;
     cy.hasLost = true;
     v.header!.pending = undefined;
     v.header!.result = create(ViewSchema, { header: { result: { winners: [1],
-      reason: "Cy#0003 conceded (104.3a)" } } }).header!.result;
+      reason: "Cy#0003 conceded" } } }).header!.result;
     ws.deliver({ body: { case: "delta", value: { prevStateId: 6n, stateId: 7n,
       ops: [{ op: { case: "setPlayer", value: cy } }, { op: { case: "setHeader", value: v.header! } }],
       viewHash: viewHash(v), events: [{ kind: { case: "playerLost", value: { seat: 2,
-        reason: "Cy#0003 conceded (104.3a)" } } }] } } });
+        reason: "Cy#0003 conceded" } } }] } } });
     assert.equal(app.mirror.gameOver, true);
     assert.deepEqual(app.playerResults().map((r) => resultWords(app, r)),
-      ["you lost: has 0 or less life (704.5a)", "Bob#0002 won", "Cy#0003 lost: conceded (104.3a)"]);
+      ["you lost: you have 0 or less life", "Bob#0002 won", "Cy#0003 lost: Cy#0003 conceded"]);
+    assert.ok(app.log.includes("you lost the game (you have 0 or less life)"), app.log.join("\n"));
+    assert.ok(app.log.includes("Cy#0003 lost the game (Cy#0003 conceded)"), app.log.join("\n"));
     // A page loaded afterwards never heard Ann's loss: the result names the last one's.
     const later = signedIn();
     later.ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 1,
@@ -1163,7 +1166,7 @@ test("three players, one out at 0 life: they see that they lost and why, can't c
     later.ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 7n, view: bobs,
       viewHash: viewHash(bobs) } } });
     assert.deepEqual(later.app.playerResults().map((r) => resultWords(later.app, r)),
-      ["Ann#0001 lost", "you won", "Cy#0003 lost: conceded (104.3a)"]);
+      ["Ann#0001 lost", "you won", "Cy#0003 lost: Cy#0003 conceded"]);
   } finally { restore(); }
 });
 
@@ -1426,7 +1429,7 @@ test("601.2h: a Mountain tapped for a {R} cost pays it, without asking again whi
   } finally { restore(); }
 });
 
-test("103.5: who kept their hand is said once the round of mulligans is over; a card put on the bottom says so", () => {
+test("103.5: who kept is said once the round of mulligans is over ('Bob kept 6 cards', as the terminal); a card put on the bottom says so", () => {
   const restore = installFakeSocket();
   try {
     const { app, ws } = signedIn();
@@ -1467,12 +1470,12 @@ test("103.5: who kept their hand is said once the round of mulligans is over; a 
       v.header!.turn = 1;
     });
     assert.deepEqual(app.log, [
-      "you kept your hand (7 cards)",
+      "you kept 7 cards",
       "Bob#0002 took a mulligan",
       "Bob#0002 put a card from their hand into their library (×2)",
       "Bob#0002 drew a card (×2)",
       "Bob#0002 put a card on the bottom of their library",
-      "Bob#0002 kept their hand (6 cards)",
+      "Bob#0002 kept 6 cards",
       "— Turn 1: your turn —",
     ]);
   } finally { restore(); }

@@ -10,12 +10,12 @@ import { FakeSocket, installFakeSocket } from "./fakes";
 test("problems are read by line, whole-deck problems first", () => {
   const problems = deckProblems([
     "line 7: unknown or unsupported card 'Ugin, the Spirit Dragon'",
-    "a constructed deck has at least 60 cards in its main deck (rule 100.2a), got 52",
+    "a constructed deck has at least 60 cards in its main deck, got 52",
     "line 2: a count must be a whole number",
     "line 7: more than four copies",
   ]);
   assert.deepEqual(problems, [
-    { line: 0, message: "a constructed deck has at least 60 cards in its main deck (rule 100.2a), got 52" },
+    { line: 0, message: "a constructed deck has at least 60 cards in its main deck, got 52" },
     { line: 2, message: "a count must be a whole number" },
     { line: 7, message: "unknown or unsupported card 'Ugin, the Spirit Dragon'" },
     { line: 7, message: "more than four copies" },

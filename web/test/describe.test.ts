@@ -8,7 +8,7 @@ import {
 } from "../src/gen/protocol/v1/game_pb";
 import {
   clipped, clockText, distinctLabels, eventLines, eventText, poolPaysExactly, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
-  hiddenTiersText, matchText, optionText, optionWhose, ordinal, plainManaSource, shownOptions, tierText,
+  hiddenTiersText, lostWords, matchText, reasonWords, resultReason, resultWords, sentence, optionText, optionWhose, ordinal, plainManaSource, shownOptions, tierText,
   targetText, tokenWords, turnBeingPlayed, type Names,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
@@ -486,10 +486,50 @@ test("701.23: a search says whose library from the viewer's side", () => {
 });
 
 test("a loss of one's own says you (a 4-player game's loser read their own name)", () => {
-  const lost = (seat: number) => eventText(names,
-    create(GameEventSchema, { kind: { case: "playerLost", value: { seat, reason: "conceded" } } }));
-  assert.equal(lost(0), "you lost the game (conceded)");
-  assert.equal(lost(1), "Bob lost the game (conceded)");
+  const lost = (seat: number, reason: string) => eventText(names,
+    create(GameEventSchema, { kind: { case: "playerLost", value: { seat, reason } } }));
+  assert.equal(lost(0, "Ann conceded"), "you lost the game (you conceded)");
+  assert.equal(lost(1, "Bob conceded"), "Bob lost the game (Bob conceded)");
+});
+
+test("rules 104.3a, 704.5a: a reason reads in the viewer's words, without an older server's rule numbers", () => {
+  // It read "you lost the game (Ann#0001 conceded)": the viewer's own name, third person.
+  const lost = (seat: number, reason: string) => eventText(names,
+    create(GameEventSchema, { kind: { case: "playerLost", value: { seat, reason } } }));
+  assert.equal(lost(0, "Ann has 0 or less life"), "you lost the game (you have 0 or less life)");
+  assert.equal(lost(0, "Ann ran out of time, which concedes the game"),
+    "you lost the game (you ran out of time, which concedes the game)");
+  assert.equal(lost(1, "Bob has 0 or less life"), "Bob lost the game (Bob has 0 or less life)");
+  // 104.3e: the reason says it whole; no reason: only that they lost.
+  assert.equal(lost(1, "Bob lost the game to Door to Nothingness"), "Bob lost the game to Door to Nothingness");
+  assert.equal(lost(0, "Ann lost the game to Door to Nothingness"), "you lost the game to Door to Nothingness");
+  assert.equal(lost(1, ""), "Bob lost the game");
+  // An older server's reasons: the rule numbers are not read to the player.
+  assert.equal(lost(0, "Ann conceded (104.3a)"), "you lost the game (you conceded)");
+  assert.equal(reasonWords(names, "Ann has 0 or less life (rule 704.5a)"), "you have 0 or less life");
+  assert.equal(reasonWords(names, "Ann's library was empty (704.5b)"), "your library was empty");
+  assert.equal(reasonWords(names, "Ann was dealt 21 combat damage by Cy's commander (704.5v)"),
+    "you were dealt 21 combat damage by Cy's commander");
+  // A name that merely begins like the viewer's is not theirs; a spectator has no "you".
+  assert.equal(reasonWords(names, "Annie conceded"), "Annie conceded");
+  assert.equal(reasonWords({ ...names, viewer: -1 }, "Ann conceded"), "Ann conceded");
+  // The game's end: won (why), or a draw whose reason's "draw: " the sentence says already.
+  const ended = (winners: number[], reason: string) => eventText(names,
+    create(GameEventSchema, { kind: { case: "gameEnded", value: { winners, reason } } }));
+  assert.equal(ended([1], "Ann conceded"), "Bob won (you conceded)");
+  assert.equal(ended([0], "Bob conceded (104.3a)"), "you won (Bob conceded)");
+  assert.equal(ended([], "draw: Ann has 0 or less life"), "The game is a draw (you have 0 or less life)");
+  assert.equal(ended([], ""), "The game is a draw");
+  assert.equal(sentence(resultReason(names, [], "draw: Bob has 0 or less life (704.5a)")),
+    "Bob has 0 or less life");
+  // Each player's result (the game-over panel, a lost player's badge).
+  const result = (seat: number, why: string) =>
+    resultWords(names, { seat, outcome: "lost", why: reasonWords(names, why) });
+  assert.equal(result(0, "Ann conceded"), "you lost: you conceded");
+  assert.equal(result(1, "Bob lost the game to Door to Nothingness"), "Bob lost the game to Door to Nothingness");
+  assert.equal(lostWords("Bob", "Bob lost the game to Door to Nothingness"), "lost the game to Door to Nothingness");
+  assert.equal(lostWords("you", "you conceded"), "lost: you conceded");
+  assert.equal(lostWords("you", ""), "lost");
 });
 
 test("a room's time bank reads in minutes, or seconds under a minute", () => {

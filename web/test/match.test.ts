@@ -83,7 +83,8 @@ test("the score shows as Game 2 of 3 · you 0 – Bob 1, and between games the d
     assert.equal(app.notice, "", "the sideboarding's 'keep your deck' went as game 2 began");
     ws.deliver(state({ roomId: "r", bestOf: 3, gameNumber: 3, wins: [2, 1],
       phase: MatchPhase.OVER, winner: 0, reason: "Ann#0001 won 2 of 3 games" }));
-    assert.equal(app.matchLine, "Match over: you won the match, you 2 – Bob#0002 1 (Ann#0001 won 2 of 3 games)");
+    // The reason in the viewer's words, as the terminal says it (it read "Ann#0001 won" to Ann).
+    assert.equal(app.matchLine, "Match over: you won the match, you 2 – Bob#0002 1 (you won 2 of 3 games)");
     assert.equal(app.log.at(-1), app.matchLine);
   } finally { restore(); }
 });
@@ -104,8 +105,10 @@ test("a sideboarded list is submitted; a refusal lists every problem and can be 
     assert.ok(app.deckSent);
     ws.deliver({ requestId: sent.requestId, body: { case: "error", value: {
       code: ErrorCode.INVALID_DECK, message: "that deck can't be played in game 2: 2 problem(s)",
-      details: ["'Forest': 4 in the deck and sideboard, but 0 registered (rule 100.4)",
-        "'Plains': 4 of the 4 registered missing (rule 100.4)"] } } });
+      details: ["'Forest': 4 in the deck and sideboard, but 0 registered -- between games you may "
+        + "only exchange cards between your main deck and sideboard",
+        "'Plains': 4 of the 4 registered missing -- the main deck and sideboard together must be "
+        + "exactly the registered cards"] } } });
     assert.equal(app.deckSent, false);
     assert.equal(app.deckProblems.length, 2);
     assert.match(app.error, /Your deck was refused/);
