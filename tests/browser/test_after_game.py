@@ -143,3 +143,46 @@ def test_a_replay_link_in_a_second_tab_opens_the_replay_and_the_first_tab_keeps_
     expect(ann.locator(GAME_OVER)).to_have_count(1)
     assert errors == []
     pages.assert_no_errors()
+
+
+def test_a_duplicated_tab_takes_no_seat_over_unless_asked_and_a_reload_still_resumes(
+        pages: Pages) -> None:
+    """A duplicated tab (the browser copies its sessionStorage, the resume token with it)
+    resumed the first tab's session and took its seat over: "This session was taken over by
+    another tab or device" in the first. The copy now finds the first tab alive (tabs.ts),
+    says Hello for replays only and offers "Play here"; a reload of the first tab, the copy
+    open, still resumes its seat; "Play here" takes the seat over. (Playwright can't
+    duplicate a tab: a new tab of the same browser gets a copy of the first's
+    sessionStorage before its scripts run, as a duplicate does.)"""
+    ann, bob, _link = _ann_and_bob(pages, private=False)
+    for page in (ann, bob):
+        expect(page.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    stored = ann.evaluate("JSON.stringify(Object.entries(sessionStorage))")
+    assert "manawire.resumeToken" in stored and "manawire.tabId" in stored
+    copy = ann.context.new_page()
+    errors: list[str] = []
+    copy.on("pageerror", lambda exc: errors.append(str(exc)))
+    copy.add_init_script(
+        "if (!sessionStorage.getItem('copied')) {"
+        f" for (const [k, v] of {stored}) sessionStorage.setItem(k, v);"
+        " sessionStorage.setItem('copied', '1'); }")
+    copy.goto(pages.base_url)
+    expect(copy.locator("[data-testid=connection]")).to_have_attribute("data-state", "connected")
+    expect(copy.locator(".notice").first).to_contain_text("copy of another tab that holds your seat")
+    expect(copy.locator(BOARD)).to_have_count(0)
+    play_here = copy.locator("[data-testid=play-here]")
+    expect(play_here).to_be_visible()
+    # The first tab plays on; reloaded, it resumes its seat (not taken for a copy).
+    expect(ann.locator("[data-testid=connection]")).to_have_attribute("data-state", "connected")
+    expect(ann.get_by_text("taken over")).to_have_count(0)
+    ann.reload()
+    expect(ann.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    expect(ann.locator("[data-testid=connection]")).to_have_attribute("data-state", "connected")
+    expect(ann.locator("[data-key=concede]")).to_have_count(1)
+    # Asked, the copy takes the seat: the first tab says so.
+    play_here.click()
+    expect(copy.locator(BOARD)).to_have_attribute("data-state-id", re.compile(r"^[1-9]"))
+    expect(copy.locator("[data-key=concede]")).to_have_count(1)
+    expect(ann.get_by_text("taken over")).to_have_count(1)
+    assert errors == []
+    pages.assert_no_errors()

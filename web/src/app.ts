@@ -26,6 +26,7 @@ import { Mirror, MirrorDesyncError } from "./mirror";
 import { gameId, Replay, replayErrorText, splitGameId, type ReplayTarget } from "./replay";
 import { saved } from "./storage";
 import { autoPassIndex, STOP_SETTINGS, type StopSetting } from "./stops";
+import type { TabGuard } from "./tabs";
 
 export type Status = "signed-out" | "connecting" | "connected" | "reconnecting" | "offline" | "replaced";
 
@@ -208,8 +209,15 @@ export class App implements Names {
    * `#replay=` link opened in a second tab took the first tab's seat over (4001) and never
    * showed the replay (a new player's review). */
   side = false;
+  /** This tab is a copy of another that holds the account's seat (a duplicated tab: its
+   * sessionStorage, the resume token with it, copied; tabs.ts): it said Hello for replays
+   * only instead of taking the seat over, and asks first ({@link takeSeatHere}). */
+  copiedTab = false;
 
-  constructor(private readonly wsUrl: string, private readonly pageUrl: string, invite: Invite | null) {
+  /** `tabs`: this page's {@link TabGuard} (main.ts), to tell a duplicated tab from a reload
+   * before resuming; none: a resume token is resumed at once. */
+  constructor(private readonly wsUrl: string, private readonly pageUrl: string, invite: Invite | null,
+              private readonly tabs: TabGuard | null = null) {
     this.invite = invite;
     this.conn = new Connection(wsUrl, {
       open: () => this.greet(),
@@ -267,11 +275,47 @@ export class App implements Names {
       + "player's only); the replay opens once you are in.";
   }
 
-  /** Start: resume this tab's session, or sign in with the stored account token. */
+  /** Start: resume this tab's session, or sign in with the stored account token. A resume
+   * token waits for the tab guard's word first: a duplicated tab's is the other tab's, which
+   * a resume would take over (4001 there) -- the copy says Hello for replays only. */
   start(): void {
-    if (this.resumeToken) this.connect({ kind: "resume" });
+    if (this.resumeToken && this.tabs !== null) {
+      this.status = "connecting";
+      this.changed();
+      void this.tabs.copyOfAnother().then((copy) => {
+        if (copy) this.copied();
+        else this.connect({ kind: "resume" });
+      });
+    } else if (this.resumeToken) this.connect({ kind: "resume" });
     else if (this.accountToken) this.connect({ kind: "token" });
     else this.changed();
+  }
+
+  /** This tab is a copy of one still open (its resume token is that tab's): never resumed
+   * here. With the account's token it says Hello for replays only, beside the other tab's
+   * session; the player may take the seat over ({@link takeSeatHere}). */
+  private copied(): void {
+    this.setResumeToken("");
+    this.copiedTab = true;
+    this.side = true;
+    this.notice = "This tab is a copy of another tab that holds your seat: it shows the lobby "
+      + "and replays only, and the other tab plays on. To play here instead, press “Play here” "
+      + "(the other tab stops).";
+    if (this.accountToken) this.connect({ kind: "token" });
+    else this.changed();
+  }
+
+  /** A copied tab's player chose to play here: an ordinary Hello takes the account's
+   * session over (the other tab is told so, 4001) -- its seat with it. */
+  takeSeatHere(): void {
+    if (!this.copiedTab) return;
+    this.copiedTab = false;
+    this.side = false;
+    this.replayWanted = null;
+    this.notice = "";
+    this.conn.drop();
+    this.clearRoom();
+    this.connect({ kind: "token" });
   }
 
   // ---- Names (describe.ts)
@@ -311,6 +355,7 @@ export class App implements Names {
     this.setAccountToken("");
     this.setResumeToken("");
     this.side = false;
+    this.copiedTab = false;
     this.conn.drop();
     this.clearRoom();
     this.account = null;
@@ -1391,6 +1436,11 @@ export class App implements Names {
           + "play here instead).";
       }
       this.side = side;
+      // A copied tab whose other tab's session is gone (closed long enough): an ordinary one.
+      if (!side && this.copiedTab) {
+        this.copiedTab = false;
+        this.notice = "";
+      }
     }
     const signingIn = this.account === null;
     if (w.account) this.account = w.account;

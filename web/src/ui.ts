@@ -274,7 +274,11 @@ class Ui {
     replaceChildren(this.messages, lost,
       app.error && showError ? h("p", { class: "error", "data-testid": "error", role: "alert" },
         app.error) : null,
-      app.notice ? h("p", { class: "notice" }, app.notice) : null);
+      app.notice ? h("p", { class: "notice" }, app.notice) : null,
+      // A duplicated tab beside the one holding the seat: taking it over is asked, not done.
+      app.copiedTab && app.status === "connected" && app.room === null && app.replay === null
+        ? h("button", { type: "button", "data-testid": "play-here", "data-key": "play-here",
+          onclick: () => app.takeSeatHere() }, "Play here") : null);
   }
 
   // ---- sign-in (built once)
