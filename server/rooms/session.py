@@ -298,8 +298,8 @@ def _best_of(value: int, seats: int, rid: int) -> int:
                            f"best_of is 1 (or 0: a single game), 3 or 5, got {value}", rid)
     if best_of > 1 and seats != 2:
         raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                           f"a match of several games is for two players (rule 100.6a: a "
-                           f"multiplayer match is one game); this room has {seats} seats", rid)
+                           f"a match of several games is for two players (a multiplayer "
+                           f"match is one game); this room has {seats} seats", rid)  # (100.6a)
     return best_of
 
 
@@ -307,8 +307,8 @@ def _seats(value: int, rid: int) -> int:
     seats = value or 2
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                           f"a room has {MIN_SEATS} to {MAX_SEATS} seats (free-for-all, "
-                           f"rule 806), got {seats}", rid)
+                           f"a room has {MIN_SEATS} to {MAX_SEATS} seats (a free-for-all "
+                           f"game above two), got {seats}", rid)  # (rule 806)
     return seats
 
 

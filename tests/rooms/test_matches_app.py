@@ -50,7 +50,8 @@ async def test_create_room_best_of_is_1_3_or_5_for_two_seats(
         nursery.start_soon(app.handle_connection, a)
         await a.request(**_hello("Ann"))
         for fields, words in (({"best_of": 2}, "best_of is 1 (or 0: a single game), 3 or 5"),
-                              ({"best_of": 3, "seats": 4}, "for two players (rule 100.6a")):
+                              ({"best_of": 3, "seats": 4},
+                               "for two players (a multiplayer match is one game)")):
             reply = await a.request(create_room=mpb.CreateRoom(name="x", **fields))  # type: ignore[arg-type]
             assert reply.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
             assert words in reply.error.message
