@@ -46,6 +46,14 @@ def _plane_names() -> frozenset[str]:
     return frozenset(loose(name) for name in plane_pool())
 
 
+def warm() -> None:
+    """Build what reading a name needs (the card pool, the loose names' index) ahead of the
+    first list read (:class:`server.deck_checks.DeckChecks`)."""
+    card_pool()
+    _loose_index()
+    _plane_names()
+
+
 #: Longer than any card's name (the longest printed name has 141 characters): such a name
 #: is unknown without normalising it (NFKD can make one character eighteen).
 MAX_NAME = 160
