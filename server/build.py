@@ -61,14 +61,26 @@ def git_commit(root: Path) -> str:
     return f"{head}+dirty" if changed else head
 
 
+#: A commit given as git's hex digits, then anything (``+dirty``).
+_HEX_COMMIT = re.compile(r"([0-9a-f]{%d})[0-9a-f]*(.*)" % SHORT, re.ASCII)
+
+
+def short(commit: str) -> str:
+    """``commit`` as a checkout shows it: a longer hex commit (``MANAWIRE_COMMIT=$(git
+    rev-parse HEAD)``'s 40 digits) cut to :data:`SHORT` digits, what follows them kept
+    (``+dirty``); any other commit as given."""
+    match = _HEX_COMMIT.fullmatch(commit)
+    return match.group(1) + match.group(2) if match else commit
+
+
 def written_commit(here: Path) -> str:
     """The commit a wheel build wrote into ``here`` (the package's directory), "" if none
-    (or one of another shape)."""
+    (or one of another shape); a hex one as :func:`short` shows it."""
     try:
         text = (here / BUILD_FILE).read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return ""
-    return text if COMMIT_SHAPE.fullmatch(text) else ""
+    return short(text) if COMMIT_SHAPE.fullmatch(text) else ""
 
 
 @functools.cache

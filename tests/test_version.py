@@ -91,6 +91,18 @@ def test_an_installed_build_reads_the_commit_its_wheel_build_wrote(tmp_path: Pat
     assert build.written_commit(tmp_path) == ""
 
 
+def test_a_full_hex_commit_given_to_the_build_shows_as_a_checkout_shows_it(
+        tmp_path: Path) -> None:
+    """``MANAWIRE_COMMIT=$(git rev-parse HEAD)``: 40 digits, shown as 12 (as a checkout
+    shows its commit), ``+dirty`` kept; a commit of another shape as given."""
+    full = "0123456789abcdef0123456789abcdef01234567"
+    for written, shown in [(full, "0123456789ab"), (f"{full}+dirty", "0123456789ab+dirty"),
+                           ("0123456789ab", "0123456789ab"), ("v0.1.0-rc1", "v0.1.0-rc1"),
+                           ("0123abc", "0123abc")]:
+        (tmp_path / build.BUILD_FILE).write_text(written + "\n", encoding="utf-8")
+        assert build.written_commit(tmp_path) == shown
+
+
 def test_this_checkouts_server_names_this_checkouts_commit() -> None:
     if not build.git_commit(ROOT):
         pytest.skip("not run from a git checkout git will read")
