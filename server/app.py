@@ -330,7 +330,8 @@ class App:
         """The connections, rooms and games in play now (the status line's)."""
         rooms = self.lobby.rooms.values()
         return Gauges(len(self.conns), len(rooms),
-                      sum(1 for r in rooms if r.game is not None and not r.finished))
+                      sum(1 for r in rooms if r.game is not None and not r.finished),
+                      len(self.lobby.stopped))
 
     def shutdown(self) -> None:
         """Freeze every room (their games are stored and go on after a restart) and close

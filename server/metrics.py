@@ -46,6 +46,10 @@ class AppCollector(Collector):
                                 "ones too).", value=gauges.connections)
         yield GaugeMetricFamily("manawire_rooms", "Open rooms: waiting for players, in "
                                 "play, or finished and lingering.", value=gauges.rooms)
+        yield GaugeMetricFamily("manawire_rooms_stopped", "Rooms stopped because the "
+                                "store couldn't be written (a full disk): their games are "
+                                "stored and come back once it can (not in manawire_rooms).",
+                                value=gauges.stopped)
         yield GaugeMetricFamily("manawire_games_in_play", "Rooms whose game is being "
                                 "played.", value=gauges.playing)
         yield GaugeMetricFamily("manawire_spectators", "Spectators in every room, all "
@@ -92,6 +96,18 @@ class AppCollector(Collector):
                                   "because the store couldn't be written (each a client's "
                                   "request or a room's action refused, or a probe).",
                                   value=writer.writes.failures)
+        checkpoints = writer.checkpoint_state
+        yield CounterMetricFamily("manawire_store_checkpoints", "Checkpoints that copied "
+                                  "the write-ahead log into the database.",
+                                  value=writer.checkpoints)
+        yield CounterMetricFamily("manawire_store_checkpoint_failures", "Checkpoints that "
+                                  "failed (a full disk: writes may still fit in the "
+                                  "write-ahead log meanwhile, which then grows).",
+                                  value=checkpoints.failures)
+        yield GaugeMetricFamily("manawire_store_checkpoints_ok", "Whether checkpoints "
+                                "work (0: they fail, since the log's 'checkpoints fail' "
+                                "line, until its 'checkpoints work again' one).",
+                                value=0.0 if checkpoints.down else 1.0)
         size = GaugeMetricFamily("manawire_store_size_bytes", "The store's files on disk "
                                  "now: the database and its write-ahead log (which "
                                  "checkpoints keep to a few tens of MB, reused).",

@@ -5,6 +5,9 @@ now, and the connections opened and actions played since the last line, e.g.
     status: 35 connections, 18 rooms (12 games in play); last 600 s: 120 connections
     opened, 1,234 actions
 
+and, while the store can't be written (a full disk), the rooms stopped meanwhile: "18 rooms
+(12 games in play), 3 rooms stopped (the store can't be written); last 600 s: ..."
+
 Counting costs an addition per connection and per action; the gauges are read when the line
 is made."""
 
@@ -29,6 +32,8 @@ class Gauges:
     connections: int
     rooms: int
     playing: int
+    #: Rooms stopped because the store couldn't be written (not among ``rooms``).
+    stopped: int = 0
 
 
 @dataclass(slots=True)
@@ -57,7 +62,10 @@ class Activity:
         counts start over."""
         line = (f"status: {now.connections:,} connection{_s(now.connections)}, "
                 f"{now.rooms:,} room{_s(now.rooms)} ({now.playing:,} "
-                f"game{_s(now.playing)} in play); last {seconds:.0f} s: "
+                f"game{_s(now.playing)} in play)"
+                + (f", {now.stopped:,} room{_s(now.stopped)} stopped (the store can't be "
+                   f"written)" if now.stopped else "")
+                + f"; last {seconds:.0f} s: "
                 f"{self.connections:,} connection{_s(self.connections)} opened, "
                 f"{self.actions:,} action{_s(self.actions)}")
         self._connections_before += self.connections

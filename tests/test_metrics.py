@@ -204,3 +204,49 @@ def test_serve_prints_where_its_metrics_are_and_answers_there(tmp_path: Path) ->
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+async def test_rooms_stopped_by_a_full_disk_show_in_the_metrics_and_the_status_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        autojump_clock: trio.testing.MockClock) -> None:
+    """An operator's review: a room stopped because the store couldn't be written left the
+    open rooms, and nothing counted it (nor the status line)."""
+    from prometheus_client import generate_latest
+
+    from tests.rooms.test_stopped_rooms_come_back import _seated, _stop_the_room
+
+    async with running_app(tmp_path) as app:
+        registry = registry_for(app)
+        socks, _welcomes, room_id = await _seated(app)
+        assert _samples(generate_latest(registry).decode())[
+            ("manawire_rooms_stopped", ())] == 0
+        await _stop_the_room(app, socks, room_id, monkeypatch)
+        got = _samples(generate_latest(registry).decode())
+        assert got[("manawire_rooms_stopped", ())] == 1
+        assert got[("manawire_rooms", ())] == 0
+        assert ", 1 room stopped (the store can't be written); last 60 s:" in \
+            app.activity.take(60.0, app.gauges())
+
+
+async def test_failing_checkpoints_show_in_the_metrics(tmp_path: Path) -> None:
+    """An operator's review: checkpoints failing on a full disk were only in the log while
+    the writes still fit in the write-ahead log (which then grows)."""
+    import sqlite3
+
+    from prometheus_client import generate_latest
+
+    async with running_app(tmp_path) as app:
+        registry = registry_for(app)
+        got = _samples(generate_latest(registry).decode())
+        assert got[("manawire_store_checkpoint_failures_total", ())] == 0
+        assert got[("manawire_store_checkpoints_ok", ())] == 1
+        assert ("manawire_store_checkpoints_total", ()) in got
+        app.writer.checkpoint_state.failed(sqlite3.OperationalError("database or disk is "
+                                                                    "full"))
+        got = _samples(generate_latest(registry).decode())
+        assert got[("manawire_store_checkpoint_failures_total", ())] == 1
+        assert got[("manawire_store_checkpoints_ok", ())] == 0
+        app.writer.checkpoint_state.settle_seconds = 0.0
+        app.writer.checkpoint_state.succeeded()
+        assert _samples(generate_latest(registry).decode())[
+            ("manawire_store_checkpoints_ok", ())] == 1

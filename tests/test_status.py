@@ -29,6 +29,9 @@ def test_a_line_says_what_is_open_and_what_happened_then_counts_afresh() -> None
     assert activity.take(600.0, Gauges(1, 1, 1)) == (
         "status: 1 connection, 1 room (1 game in play); last 600 s: "
         "0 connections opened, 0 actions")
+    assert activity.take(600.0, Gauges(1, 0, 0, stopped=2)) == (
+        "status: 1 connection, 0 rooms (0 games in play), 2 rooms stopped (the store can't "
+        "be written); last 600 s: 0 connections opened, 0 actions")
 
 
 async def test_the_app_counts_connections_and_the_actions_played(
