@@ -175,6 +175,12 @@ def parse_forge(text: str) -> Parsed:
             continue
         if section not in ("main", "sideboard"):
             continue  # reported once, at its header
+        plain = _header(line)
+        if plain in ("main", "sideboard"):
+            # A plain list's "Sideboard" in a list read as Forge's for a "4 Shock|M20" line:
+            # the section it names, as in a plain list.
+            section = plain
+            continue
         card = _card_line(b, where, line)
         if card is None:
             continue

@@ -93,6 +93,17 @@ def test_mtgo_keeps_catids_and_forge_drops_its_art_index() -> None:
     assert forge.main[0] == Entry(4, card("Chandra's Magmutt"), "M21", "137")
 
 
+def test_a_plain_sideboard_header_in_a_list_with_a_forge_printing_line_is_the_sideboard(
+) -> None:
+    """``4 Shock|M20`` makes a list Forge's, whose sections are ``[Sideboard]``: a plain
+    ``Sideboard`` line after it read as a card line ("expected '<count> <card name>', got
+    'Sideboard'"), the sideboard's cards going to the main deck (a new player's list)."""
+    deck = parse("4 Shock|M20\n56 Mountain\n\nSideboard\n3 Heartfire Immolator\n")
+    assert [(e.count, e.card.name) for e in deck.main] == [(4, "Shock"), (56, "Mountain")]
+    assert [(e.count, e.card.name) for e in deck.sideboard] == [(3, "Heartfire Immolator")]
+    assert deck.source is FileFormat.FORGE
+
+
 @pytest.mark.parametrize("source", SAMPLES)
 @pytest.mark.parametrize("fmt", list(FileFormat))
 def test_sample_round_trips_through_every_format(source: str, fmt: FileFormat) -> None:
