@@ -62,7 +62,7 @@ def git_commit(root: Path) -> str:
 
 
 #: A commit given as git's hex digits, then anything (``+dirty``).
-_HEX_COMMIT = re.compile(r"([0-9a-f]{%d})[0-9a-f]*(.*)" % SHORT, re.ASCII)
+_HEX_COMMIT = re.compile(rf"([0-9a-f]{{{SHORT}}})[0-9a-f]*(.*)", re.ASCII)
 
 
 def short(commit: str) -> str:

@@ -230,6 +230,9 @@ class RelayLink:
         self._stop_asked = trio.Event()
         #: Times the relay was started again (``manawire_relay_restarts_total``).
         self.restarts = 0
+        #: The server's start waits for it to listen (:func:`start_relays`): if it exits
+        #: before, the server doesn't start, so it isn't started again.
+        self.starting = False
         self.backoff = RestartBackoff()
         #: When it last said it listens (``trio.current_time()``; None: not since it started).
         self._listening_since: float | None = None
@@ -278,6 +281,9 @@ class RelayLink:
         self.port = port
         self._listening_since = trio.current_time()
         self.listening.set()
+        if self.restarts:
+            log.warning("relay %d (port %d) is up again (restart %d)", self.index, port,
+                        self.restarts)
 
     def _went_down(self) -> float | None:
         """The relay is down: not :attr:`listening` (``manawire_relay_up`` says 0) until it
@@ -298,9 +304,13 @@ class RelayLink:
                 await self._reap()
                 if self.stopping:
                     return
-                delay = self.backoff.died(listened)
                 port = self.wanted_port
                 where = f" (port {port})" if port else ""
+                if self.starting and listened is None:  # (the server's start fails)
+                    log.error("relay %d%s exited before it listened (is its port taken?)",
+                              self.index, where)
+                    return
+                delay = self.backoff.died(listened)
                 if self.backoff.failures > 1:
                     log.warning("relay %d%s is down again (%d times in a row, none of them "
                                 "up %s): starting it again in %s (restart %d; the wait "
@@ -513,6 +523,7 @@ async def start_relays(options: RelayOptions, router: FeedRouter,
     links = []
     for index in range(options.count):
         relay = RelayLink(index, options, serve, refusals)
+        relay.starting = True
         relay.start()
         nursery.start_soon(relay.supervise, nursery, name=f"relay-link-{index}")
         links.append(relay)
@@ -523,6 +534,7 @@ async def start_relays(options: RelayOptions, router: FeedRouter,
                     or relay.stopped.is_set():
                 break  # listening, or it died first (its port taken?)
             await trio.sleep(0.05)
+        relay.starting = False
         if not relay.listening.is_set():
             port = options.port + relay.index if options.port else "any free port"
             raise RelayStartError(f"relay {relay.index} could not start listening on "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import logging
 import os
 import random
 import socket
@@ -205,8 +206,11 @@ async def test_a_flooder_on_a_relay_is_closed_alone_a_dead_relay_comes_back_and_
 
 
 async def test_a_relay_whose_port_is_taken_stops_the_start_with_a_clear_error(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """The log says the relay exited before it listened -- not that it is started again,
+    which the failed start never did (an operator's review)."""
+    caplog.set_level(logging.WARNING, logger="manawire.relay")
     store = Store(tmp_path / "manawire.sqlite3")
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -219,10 +223,15 @@ async def test_a_relay_whose_port_is_taken_stops_the_start_with_a_clear_error(
                 with pytest.raises(RelayStartError, match=f"port {port} \\(is it in use"):
                     await start_relays(RelayOptions(1, port=port, nice=0), router,
                                        app.handle_connection, nursery)
+                await router.links[0].stopped.wait()  # (its supervisor ended at once)
                 for relay in router.links:
                     relay.stop()
                     relay.kill()
                 nursery.cancel_scope.cancel()
+    said = [r.getMessage() for r in caplog.records if r.name == "manawire.relay"]
+    assert f"relay 0 (port {port}) exited before it listened (is its port taken?)" in said
+    assert not [line for line in said if "starting it again" in line]
+    assert router.links[0].restarts == 0
 
 
 @contextlib.asynccontextmanager

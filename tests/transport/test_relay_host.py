@@ -250,6 +250,7 @@ async def test_a_relay_supervisor_waits_longer_each_time_says_when_and_keeps_its
     assert waits == [1, 2, 4, 8, 16, 30, 30, 30, 1, 2]
     assert relay.restarts == 10 and relay.stopped.is_set() and not relay.up
     lines = [r.getMessage() for r in caplog.records]
+    assert lines.pop(8) == "relay 0 (port 8766) is up again (restart 8)"  # (it listened)
     assert len(lines) == 10  # one a death, none a second
     assert lines[0] == "relay 0 (port 8766) is down: starting it again in 1 s (restart 1)"
     assert lines[5] == ("relay 0 (port 8766) is down again (6 times in a row, none of them up "
