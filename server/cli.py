@@ -22,7 +22,7 @@ from server.serve_options import add_serve_options, finite, serve_limits
 
 if TYPE_CHECKING:
     from server.addresses import TrustedProxies
-    from server.app import Limits
+    from server.app import App, Limits
     from server.relay.host import RelayOptions
     from server.store import Store
     from server.store.sqlite import Durability
@@ -120,6 +120,7 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
         raise
     app: App | None = None
     links: list[RelayLink] = []
+    served = stopping = False  # (it listened; a signal stops it)
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:
@@ -186,9 +187,11 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
                     print(f"manawire takes clients' addresses from X-Forwarded-For on "
                           f"requests from {', '.join(map(str, trusted_proxies.ranges))}",
                           flush=True)
+                served = True
                 async for signum in signals:
                     log.info("%s: stopping (games are kept and go on after a restart)",
                              signal.Signals(signum).name)
+                    stopping = True
                     break
                 app.shutdown()  # (a relay's clients' 1012 goes over its link first)
                 for relay in links:
@@ -208,7 +211,22 @@ async def run_server(host: str, port: int, data_dir: Path, *, limits: Limits | N
             store.close()
         finally:
             os.close(lock)
-        print(monitor.line(), flush=True)
+        if stopping and app is not None:
+            _say_stopped(log, app)
+        if served:  # (a failed start has no figures worth a line)
+            print(monitor.line(), flush=True)
+
+
+def _say_stopped(log: logging.Logger, app: App) -> None:
+    """The log's last line of a stop a signal asked for: whether the store took the last
+    writes."""
+    writes = app.writer.writes
+    if writes.down:
+        log.warning("stopped: the store's last write failed (%s); every game is kept as "
+                    "last stored", writes.reason)
+    else:
+        log.info("stopped: every write is committed to the store; games go on after a "
+                 "restart")
 
 
 def raise_open_files_limit() -> str:

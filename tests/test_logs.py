@@ -92,6 +92,15 @@ def test_serve_logs_info_and_up_by_default(tmp_path: Path) -> None:
     assert "INFO" in _levels(err) and " INFO manawire " in err, err
 
 
+def test_a_stop_by_sigterm_ends_the_log_with_a_stopped_line(tmp_path: Path) -> None:
+    """An operator's review: the log said "SIGTERM: stopping ..." and nothing once it had
+    stopped (whether the store took the last writes)."""
+    lines = _serve_briefly(tmp_path / "data").splitlines()
+    assert " INFO SIGTERM: stopping " in lines[-2], lines
+    assert lines[-1].endswith(" INFO stopped: every write is committed to the "
+                              "store; games go on after a restart"), lines
+
+
 def test_serve_log_level_warning_leaves_the_info_lines_out(tmp_path: Path) -> None:
     err = _serve_briefly(tmp_path / "data", "--log-level", "WARNING")
     assert _levels(err) <= {"WARNING", "ERROR", "CRITICAL"}, err

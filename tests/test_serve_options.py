@@ -114,6 +114,7 @@ def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(tmp_path: Path) ->
         done = _serve("--port", str(port), "--data-dir", str(tmp_path / "data"))
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert f"can't listen on 127.0.0.1:{port}: Address already in use" in done.stderr
+    assert done.stdout == ""  # (no `gc {...}` line: a failed start has no figures)
     (tmp_path / "file").write_text("not a directory")
     done = _serve("--port", "0", "--data-dir", str(tmp_path / "file"))
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
