@@ -12,21 +12,31 @@ from functools import partial
 import trio
 from websockets.exceptions import InvalidHandshake
 
-from client_sdk.client import Client, ServerError
+from client_sdk.client import Client, ConnectionEndedError, ServerError, store_refused
 from client_sdk.policy import Policy, pick
 from protocol.v1 import messages_pb2 as mpb
 
 #: Seconds the bots of ``manawire bots`` keep trying to resume after a drop: a server
 #: restart reloads every game first (about 0.1 s each), which may take minutes.
 BOT_RECONNECT_FOR = 600.0
-#: Seconds before trying again a game that couldn't reach the server, doubling up to the max.
+#: Seconds before trying again a game that couldn't reach the server (or that it couldn't
+#: save: a full disk), doubling up to the max.
 UNREACHABLE_FIRST, UNREACHABLE_MAX = 0.25, 5.0
+#: The close code of a Hello or Resume the server couldn't save (it says "try again later").
+CLOSE_TRY_AGAIN = 1013
 
 MAX_ACTIONS_PER_GAME = 100_000
 
 
 class RoomClosedError(Exception):
-    """The room closed (it failed, see the client's errors) before its game ended."""
+    """The room closed (it failed, see the client's errors) before its game ended -- or,
+    stopped by a server that couldn't save (``store``), it didn't come back in time."""
+
+    def __init__(self, message: str, *, store: bool = False) -> None:
+        super().__init__(message)
+        #: The server closed it because it couldn't save (a full disk): a new game may
+        #: work once it can.
+        self.store = store
 
 
 class RandomBot:
@@ -35,21 +45,50 @@ class RandomBot:
     (:mod:`client_sdk.policy`), which ends a game in a few hundred actions."""
 
     def __init__(self, client: Client, rng: random.Random,
-                 policy: Policy = Policy.UNIFORM) -> None:
+                 policy: Policy = Policy.UNIFORM, *, wait_back: float = BOT_RECONNECT_FOR
+                 ) -> None:
         self.client = client
         self.rng = rng
         self.policy = policy
         self.actions = 0
+        #: Seconds to wait for a room stopped by a server that couldn't save to come back.
+        self.wait_back = wait_back
+        #: Errors that answered this bot's actions sent as its room stopped ("the room
+        #: closed", "join a room first"): nothing was lost, it decides again once it is back.
+        self._stale: set[int] = set()
+
+    def server_errors(self) -> list[str]:
+        """The errors the server sent unasked that mean something went wrong -- not the
+        word that it couldn't save for a while, nor the refusals of actions that reached
+        the room as it stopped (it comes back by itself)."""
+        return [e.message for e in self.client.errors
+                if not store_refused(e) and id(e) not in self._stale]
 
     async def play(self) -> None:
         """Play until the game -- in a match of several games, the match -- is over
         (bounded by :data:`MAX_ACTIONS_PER_GAME`), keeping its deck between games; raise
-        :class:`RoomClosedError` if the room closes first (it failed)."""
+        :class:`RoomClosedError` if the room closes first (it failed). A room the server
+        stopped because it couldn't save (a full disk), which comes back by itself once it
+        can, is waited for (up to :attr:`wait_back` seconds): the server seats the bot again
+        and play goes on."""
         client = self.client
         while not client.finished:
             if client.room_id is None:
+                closed = client.closed
+                if client.comes_back:
+                    seen = len(client.errors)
+                    with trio.move_on_after(self.wait_back):
+                        while client.room_id is None:
+                            await client.next_message()
+                    self._stale.update(id(e) for e in client.errors[seen:] if e.code in (
+                        mpb.ERROR_CODE_ROOM_NOT_FOUND, mpb.ERROR_CODE_NOT_READY))
+                    if client.room_id is not None:
+                        continue
                 reasons = [e.message for e in client.errors]
-                raise RoomClosedError(f"the room closed before the game ended: {reasons}")
+                raise RoomClosedError(
+                    f"the room closed before the game ended: {reasons}",
+                    store=closed is not None and
+                    closed.reason.startswith("the server can't save"))
             if client.must_sideboard:
                 try:
                     await client.keep_deck()
@@ -88,24 +127,28 @@ async def play_bot_game(url: str, index: int, rng: random.Random, players: int =
                         decks: Sequence[str] = (), *, quick_match: bool = False,
                         best_of: int = 1,
                         deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED,
-                        policy: Policy = Policy.UNIFORM) -> int:
+                        policy: Policy = Policy.UNIFORM,
+                        played: list[RandomBot] | None = None) -> int:
     """Create a room, seat ``players`` RandomBots picking options by ``policy`` (seat *i*
     with ``decks[i]`` if given, else the server's default) and play one full game -- or,
     ``best_of`` 3 or 5, a whole match, every bot keeping its deck between games; return its
     actions. With ``quick_match`` the bots queue for a game instead (they may meet other
     queued players). ``deck_format``: the room's (or queue's) deck rules -- limited for
-    40-card sealed decks (100.2b)."""
+    40-card sealed decks (100.2b). ``played``: the bots are added to it as they are
+    seated (their actions count even if the game fails)."""
     def deck(seat: int) -> str:
         return decks[seat] if seat < len(decks) else ""
 
+    bots: list[RandomBot] = [] if played is None else played
     if quick_match:
         return await _quick_match_game(url, index, rng, players, deck,
-                                       deck_format=deck_format, policy=policy)
+                                       deck_format=deck_format, policy=policy, bots=bots)
     async with Client.connect(url, f"bot-{index}-0", reconnect_for=BOT_RECONNECT_FOR) as host:
         room = await host.create_room(f"bots-{index}", seats=players, best_of=best_of,
                                       deck_format=deck_format)
         await host.join(room.room_id, deck=deck(0))
-        bots = [RandomBot(host, random.Random(rng.getrandbits(64)), policy)]
+        first = len(bots)
+        bots.append(RandomBot(host, random.Random(rng.getrandbits(64)), policy))
         async with trio.open_nursery() as nursery:
             for seat in range(1, players):
                 joined = trio.Event()
@@ -114,17 +157,26 @@ async def play_bot_game(url: str, index: int, rng: random.Random, players: int =
                     rng=random.Random(rng.getrandbits(64)), bots=bots, joined=joined,
                     deck=deck(seat), policy=policy))
                 await joined.wait()
-            await bots[0].play()
-        if host.errors:
-            raise RuntimeError(f"server errors: {[e.message for e in host.errors]}")
-        return sum(b.actions for b in bots)
+            await bots[first].play()
+        if bots[first].server_errors():
+            raise RuntimeError(f"server errors: {bots[first].server_errors()}")
+        return sum(b.actions for b in bots[first:])
 
 
 def _unreachable(exc: BaseException) -> bool:
     """Whether a game failed only because the server couldn't be reached (refused, or gone
-    in the middle of a handshake): every error of the bots playing at once is such."""
+    in the middle of a handshake) or couldn't save now (a full disk: it refuses a Hello, a
+    Resume or a seat "try again later", closing with 1013; a room stopped before its game
+    was saved is gone) -- the game is then tried again: every error of the bots playing at
+    once is such."""
     if isinstance(exc, BaseExceptionGroup):
         return all(_unreachable(inner) for inner in exc.exceptions)
+    if isinstance(exc, ServerError):
+        return exc.try_again
+    if isinstance(exc, ConnectionEndedError):
+        return exc.code == CLOSE_TRY_AGAIN
+    if isinstance(exc, RoomClosedError):
+        return exc.store
     return isinstance(exc, (OSError, InvalidHandshake))
 
 
@@ -141,8 +193,8 @@ def _why(exc: BaseException) -> str:
 
 async def _quick_match_game(url: str, index: int, rng: random.Random, players: int,
                             deck: Callable[[int], str], *, deck_format: mpb.DeckFormat,
-                            policy: Policy) -> int:
-    bots: list[RandomBot] = []
+                            policy: Policy, bots: list[RandomBot]) -> int:
+    first = len(bots)
 
     async def one(seat: int, bot_rng: random.Random) -> None:
         async with Client.connect(url, f"bot-{index}-{seat}",
@@ -151,13 +203,13 @@ async def _quick_match_game(url: str, index: int, rng: random.Random, players: i
             bot = RandomBot(client, bot_rng, policy)
             bots.append(bot)
             await bot.play()
-            if client.errors:
-                raise RuntimeError(f"server errors: {[e.message for e in client.errors]}")
+            if bot.server_errors():
+                raise RuntimeError(f"server errors: {bot.server_errors()}")
 
     async with trio.open_nursery() as nursery:
         for seat in range(players):
             nursery.start_soon(one, seat, random.Random(rng.getrandbits(64)))
-    return sum(b.actions for b in bots)
+    return sum(b.actions for b in bots[first:])
 
 
 class SeatedElsewhereError(Exception):
@@ -204,8 +256,8 @@ async def _guest(url: str, name: str, room_id: str, *, rng: random.Random,
         bots.append(bot)
         joined.set()
         await bot.play()
-        if client.errors:
-            raise RuntimeError(f"server errors: {[e.message for e in client.errors]}")
+        if bot.server_errors():
+            raise RuntimeError(f"server errors: {bot.server_errors()}")
 
 
 async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None = None,
@@ -223,18 +275,24 @@ async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None
     index = 0
     for decks in tables:
         for _ in range(games):
-            # A game that can't reach the server (it is restarting) is tried again, with
-            # backoff, for as long as its bots would try to resume one in play.
+            # A game that can't reach the server (it is restarting) or that the server
+            # can't save now (a full disk) is tried again, with backoff, for as long as its
+            # bots would try to resume one in play.
             retry_until = trio.current_time() + min(BOT_RECONNECT_FOR, game_seconds)
             delay = UNREACHABLE_FIRST
             while True:
+                played: list[RandomBot] = []
                 try:
                     with trio.fail_after(game_seconds):
-                        summary.actions += await play_bot_game(
+                        await play_bot_game(
                             url, index, rng, players, decks, quick_match=quick_match,
-                            best_of=best_of, deck_format=deck_format, policy=policy)
+                            best_of=best_of, deck_format=deck_format, policy=policy,
+                            played=played)
+                    summary.actions += sum(b.actions for b in played)
                     summary.completed += 1
                 except Exception as exc:
+                    # (the actions of a game that failed were played too)
+                    summary.actions += sum(b.actions for b in played)
                     if _unreachable(exc) and trio.current_time() + delay < retry_until:
                         await trio.sleep(delay)
                         delay = min(delay * 2, UNREACHABLE_MAX)

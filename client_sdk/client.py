@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import cast
 
 import trio
@@ -57,10 +57,19 @@ ws_log = logging.getLogger("manawire.client.websocket")
 ws_log.addFilter(_DropsAreResumed())
 
 
+def store_refused(error: mpb.Error) -> bool:
+    """Whether ``error`` says the server can't save anything now (its disk is full, say:
+    protocol/README.md, "A store that can't be written"): ``ERROR_CODE_INTERNAL`` with no
+    incident id -- nothing was done, and the same request works once it can save again (a
+    room it stopped comes back by itself). A fault of the server has an incident id."""
+    return error.code == mpb.ERROR_CODE_INTERNAL and not error.incident_id
+
+
 class ServerError(Exception):
     """The server answered a request with an Error."""
 
-    def __init__(self, code: int, message: str, details: list[str] | None = None) -> None:
+    def __init__(self, code: int, message: str, details: list[str] | None = None, *,
+                 incident_id: str = "") -> None:
         shown = "".join(f"\n  {d}" for d in details or ())
         super().__init__(f"{mpb.ErrorCode.Name(cast(mpb.ErrorCode, code))}: {message}{shown}")
         #: The ``ErrorCode`` (``mpb.ERROR_CODE_...``).
@@ -68,6 +77,14 @@ class ServerError(Exception):
         self.message = message
         #: Every problem (a refused deck's lines).
         self.details = list(details or ())
+        #: The incident id of an internal error (quote it to the operator).
+        self.incident_id = incident_id
+
+    @property
+    def try_again(self) -> bool:
+        """Whether the server refused only because it can't save anything now
+        (:func:`store_refused`): the same request works later."""
+        return store_refused(mpb.Error(code=self.code, incident_id=self.incident_id))
 
 
 class ProtocolError(Exception):
@@ -200,6 +217,12 @@ class Client:
         self.rate_limited = 0
         #: Called with every raw message received (tracing, leak checks).
         self.on_raw: Callable[[bytes], None] | None = None
+        #: The last ``RoomClosed`` of the room this client was in (None: placed since);
+        #: :attr:`comes_back` says whether that room comes back by itself.
+        self.closed: mpb.RoomClosed | None = None
+        #: A resume placed this client in a room whose view it had to forget, and the
+        #: server sends no snapshot for it: one is asked for once the resume is done.
+        self._want_snapshot = False
 
     @classmethod
     @asynccontextmanager
@@ -281,7 +304,14 @@ class Client:
     def _took_over(self, resumed: mpb.Resumed) -> None:
         self._welcomed(resumed.welcome)
         if resumed.HasField("joined"):
+            viewed = self.mirror.state_id
             self._placed(resumed.joined)
+            if viewed and not self.mirror.state_id and not resumed.snapshot and \
+                    resumed.joined.room.started:
+                # The view this client had was of no room it is in (the room had closed --
+                # a full disk stopped it -- and a restart brought it back): forgotten, and
+                # the server, sending only what the client missed, sends no snapshot.
+                self._want_snapshot = True
         else:  # the room is gone (its game ended and it closed, or it failed)
             self.room_id = None
 
@@ -291,6 +321,7 @@ class Client:
         comes before anything the room sends): a bot joining its next game read the last
         game's ``game_over`` as its own until the new game's Snapshot came."""
         self._left = None
+        self.closed = None
         room_id = joined.room.room_id
         if room_id != self.room_id:
             self._forget_room()
@@ -303,6 +334,16 @@ class Client:
             self._watching = None
         elif self._watching is None or self._watching[0] != room_id:
             self._watching = (room_id, joined.tier, self.invite_codes.get(room_id, ""))
+
+    @property
+    def comes_back(self) -> bool:
+        """Whether the room this client was in closed only until the server can save
+        again (a full disk stopped it): once it is back, the server seats this client in it
+        again by itself (a ``Joined`` with request id 0, then its ``Snapshot``) if it is
+        still connected and in no other room (protocol/README.md, "A store that can't be
+        written")."""
+        return self.room_id is None and self.closed is not None and \
+            "comes back" in self.closed.reason
 
     # ---- reconnecting
     def _resumable(self, exc: ConnectionClosed) -> bool:
@@ -334,9 +375,16 @@ class Client:
         while True:
             try:
                 ws = await self._open()
+                # The view's state id only while it is the view of the room this client is
+                # in: a room that closed (a full disk stops one, and it comes back) keeps
+                # its last board on the screen, but the room the resume places this client
+                # in is rebuilt (after a restart, at the same state id): from 0 the server
+                # sends a snapshot -- given the old state id it sent nothing, and the view,
+                # forgotten as of another room, stayed empty.
                 msg = mpb.ClientMessage(resume=mpb.Resume(
                     protocol_version=PROTOCOL_VERSION, resume_token=self.resume_token,
-                    last_state_id=self.mirror.state_id, batched=self.batched))
+                    last_state_id=self.mirror.state_id if self.room_id is not None else 0,
+                    batched=self.batched))
                 await ws.send(msg.SerializeToString())
                 data = await ws.recv()
             except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
@@ -347,6 +395,16 @@ class Client:
                 continue
             reply = mpb.ServerMessage.FromString(data if isinstance(data, bytes)
                                                  else data.encode())
+            if reply.HasField("error") and store_refused(reply.error):
+                # The server can't save the resume now (a full disk): nothing was done,
+                # the session keeps its place; try again, as after a drop.
+                with trio.move_on_after(1):
+                    await ws.aclose()
+                if trio.current_time() + delay > deadline:
+                    raise ConnectionLostError(f"could not resume: {reply.error.message}")
+                await trio.sleep(delay)
+                delay = min(delay * BACKOFF_FACTOR, BACKOFF_MAX)
+                continue
             if reply.HasField("error"):
                 if reply.error.code == mpb.ERROR_CODE_RESUME_FAILED and self.room_id is None:
                     # A session with no place is forgotten once its connection drops:
@@ -363,6 +421,11 @@ class Client:
                         raise ConnectionLostError(f"could not start over: {exc!r}") from exc
                     if answer.HasField("error"):
                         await ws.aclose()
+                        if store_refused(answer.error) and \
+                                trio.current_time() + delay <= deadline:
+                            await trio.sleep(delay)  # (can't save now: try again)
+                            delay = min(delay * BACKOFF_FACTOR, BACKOFF_MAX)
+                            continue
                         raise ConnectionLostError(f"hello refused: {answer.error.message}")
                     if answer.HasField("resumed"):
                         # The account's session is in a room (taken over elsewhere): this
@@ -392,6 +455,11 @@ class Client:
                 delay = min(delay * BACKOFF_FACTOR, BACKOFF_MAX)
                 continue
             self._ws = ws
+            if self._want_snapshot:
+                self._want_snapshot = False
+                with suppress(ConnectionClosed):  # (then the next resume asks from 0)
+                    await ws.send(mpb.ClientMessage(
+                        request_snapshot=mpb.RequestSnapshot()).SerializeToString())
             return
 
     async def _watch_again(self, ws: ClientConnection,
@@ -498,7 +566,8 @@ class Client:
                 if reply.request_id == msg.request_id and self._epoch == epoch:
                     if reply.HasField("error"):
                         raise ServerError(reply.error.code, reply.error.message,
-                                          list(reply.error.details))
+                                          list(reply.error.details),
+                                          incident_id=reply.error.incident_id)
                     return reply
         finally:
             self._requesting = None
@@ -570,6 +639,7 @@ class Client:
             # (a room this client already left for another, closing late, changes nothing)
             self.room_id = None
             self._watching = None
+            self.closed = msg.room_closed
         elif body == "error" and msg.error.code == mpb.ERROR_CODE_RATE_LIMITED:
             # The server dropped a message for rate: slow down; an answer it dropped is
             # pending again once the wait is over.
@@ -650,7 +720,8 @@ class Client:
                     return created.room, msg.joined
                 if msg.request_id == rid and msg.HasField("error"):
                     raise ServerError(msg.error.code, msg.error.message,
-                                      list(msg.error.details))
+                                      list(msg.error.details),
+                                      incident_id=msg.error.incident_id)
         finally:
             self._requesting = None
 
@@ -690,7 +761,8 @@ class Client:
                     return msg.joined
                 if msg.request_id == rid and msg.HasField("error"):
                     raise ServerError(msg.error.code, msg.error.message,
-                                      list(msg.error.details))
+                                      list(msg.error.details),
+                                      incident_id=msg.error.incident_id)
         finally:
             self._requesting = None
 
