@@ -676,9 +676,11 @@ def only_pass(decision: pb.Decision, objects: Mapping[str, pb.GameObject]) -> bo
     spell to cast, no ability to activate -- at most lands to tap for mana that nothing
     could spend and that empties at the end of the step (106.4), or creatures to tap for it
     (:func:`plain_mana_source`). The terminal and the web
-    client pass for their player at once (a player who could cast or activate anything, or
-    make mana with a side effect, still decides). With untapped lands it was asked at every
-    step: 601 of 944 decisions in a browser game were passes."""
+    client pass it for their player (a player who could cast or activate anything, or
+    make mana with a side effect, still decides) -- at a stop, after a human-like wait
+    (:data:`client_sdk.stops.HUMAN_PASS_SECONDS`: passed at once, its timing told the table
+    the hand held nothing castable), and under full control not at all. With untapped lands
+    it was asked at every step: 601 of 944 decisions in a browser game were passes."""
     if decision.kind != pb.DECISION_KIND_PRIORITY:
         return False
     passes = False

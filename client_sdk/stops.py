@@ -16,6 +16,14 @@ lasting setting, where a player seldom acts:
 
 Either way only a plain priority decision with ``PassPriority`` among its options is ever
 passed, and never with mana in the player's pool; every other decision waits for the player.
+
+What the client passes at once depends only on what everyone sees (the step, the stack,
+whose turn it is, the mana pool): the time an answer takes is seen by the opponents and
+spectators (the clocks, to the millisecond). At a stop, a priority with nothing to cast or
+activate (:func:`client_sdk.describe.only_pass`) is passed too -- with :data:`AUTO` only,
+after a human-like wait (:data:`HUMAN_PASS_SECONDS`): passed at once, it told the table
+"nothing castable in that hand" (an attacker guessed it right 173 times of 173). With
+:data:`FULL` the player is always asked.
 """
 
 from __future__ import annotations
@@ -29,6 +37,9 @@ AUTO = "auto"
 #: Stop at every priority the player could act in.
 FULL = "full"
 MODES = (AUTO, FULL)
+#: The seconds the client waits, drawn uniformly afresh each time, before passing by itself
+#: a priority at a stop with nothing but passing to do (as a player reading the board would).
+HUMAN_PASS_SECONDS = (1.0, 3.0)
 
 #: Steps in which :data:`AUTO` passes with an empty stack, whoever's turn it is.
 _PASSED_STEPS = frozenset({pb.STEP_UNTAP, pb.STEP_UPKEEP, pb.STEP_DRAW,
@@ -72,6 +83,12 @@ def in_combat(seat: int, active_seat: int, objects: Iterable[pb.GameObject]) -> 
     return False
 
 
+def pool_empty(pool: pb.ManaPool | None) -> bool:
+    """Whether there is no mana in ``pool`` (None: not known, taken as empty)."""
+    return pool is None or not (pool.white or pool.blue or pool.black or pool.red
+                                or pool.green or pool.colorless)
+
+
 def auto_passes(mode: str, decision: pb.Decision | None, header: pb.GameHeader, seat: int, *,
                 stack: Iterable[str], objects: Iterable[pb.GameObject],
                 pool: pb.ManaPool | None = None) -> bool:
@@ -80,8 +97,7 @@ def auto_passes(mode: str, decision: pb.Decision | None, header: pb.GameHeader, 
     ``pool``: made for something, it would empty as the step ends (106.4)."""
     if mode != AUTO or pass_option(decision) is None or any(True for _ in stack):
         return False
-    if pool is not None and (pool.white or pool.blue or pool.black or pool.red or pool.green
-                             or pool.colorless):
+    if not pool_empty(pool):
         return False
     step, mine = header.step, header.active_seat == seat
     if step in _PASSED_STEPS:

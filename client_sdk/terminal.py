@@ -37,6 +37,7 @@ from client_sdk.client import (
     ConnectionEndedError,
     ConnectionLostError,
     ServerError,
+    _lone,
 )
 from client_sdk.describe import (
     NO_BLOCKERS_TEXT,
@@ -47,7 +48,16 @@ from client_sdk.describe import (
     option_object_id,
 )
 from client_sdk.policy import Policy
-from client_sdk.stops import AUTO, FULL, MODES, auto_passes, mode_words, pass_option
+from client_sdk.stops import (
+    AUTO,
+    FULL,
+    HUMAN_PASS_SECONDS,
+    MODES,
+    auto_passes,
+    mode_words,
+    pass_option,
+    pool_empty,
+)
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 
@@ -269,6 +279,14 @@ class Session:
         self._pp_refused = -1
         #: The prompt id of the decision last drawn (None: none).
         self._drawn: int | None = None
+        #: The seconds to wait before passing by itself a priority at a stop with nothing
+        #: but passing to do (:data:`client_sdk.stops.HUMAN_PASS_SECONDS`, drawn afresh).
+        self.pass_delay: Callable[[], float] = partial(
+            random.SystemRandom().uniform, *HUMAN_PASS_SECONDS)
+        #: The decision being passed after that wait (its prompt id) and the wait's scope.
+        self._pass_wait: tuple[int, trio.CancelScope] | None = None
+        #: Where the receiving task starts that wait.
+        self._waits: trio.Nursery | None = None
         keyboard.marker = self._marked
 
     def _marked(self) -> Mark:
@@ -319,6 +337,24 @@ class Session:
 
     async def _receive(self, setup: Callable[[], Awaitable[None]] | None,
                        scope: trio.CancelScope) -> None:
+        """Process what the server sends until the session ends (``scope`` cancelled), and
+        answer the decisions the client answers by itself."""
+        try:
+            async with trio.open_nursery() as waits:
+                self._waits = waits
+                try:
+                    await self._receive_all(setup, scope)
+                finally:
+                    self._waits = None
+                    waits.cancel_scope.cancel()
+        except BaseExceptionGroup as group:  # (what the receiving raised, as it was raised)
+            lone = _lone(group)
+            if lone is None:
+                raise
+            raise lone from None
+
+    async def _receive_all(self, setup: Callable[[], Awaitable[None]] | None,
+                           scope: trio.CancelScope) -> None:
         client, board = self.client, self.board
         if setup is not None:
             await setup()
@@ -346,18 +382,24 @@ class Session:
                 self._turn = (board.mirror.header.turn, trio.current_time())
             self._sync()
             decision = board.decision
+            waiting = self._pass_wait
+            if waiting is not None and (decision is None or decision.prompt_id != waiting[0]):
+                waiting[1].cancel()  # (the decision changed: that pass is not to be made)
+                self._pass_wait = None
             if decision is not None and nothing_can_block(decision):
                 await self._answer(0, auto=True, logged=NO_BLOCKERS_TEXT)
-            elif decision is not None and only_pass(decision, board.mirror.objects):
-                await self._answer(0, auto=True)
+            elif decision is not None and (index := self._passing_on()) is not None:
+                # (where the stops pass -- what everyone sees says so -- or ``pp``: at once)
+                await self._answer(index, auto=True)
+            elif decision is not None and self._passes_later(decision):
+                if self._pass_wait is None:
+                    self._pass_after(decision.prompt_id, self.pass_delay())
             elif decision is not None and alike_order(board, decision,
                                                       board.mirror.objects.values()):
                 await self._answer(0, auto=True)  # (the cards' moves say it)
             elif decision is not None and self._any_order and \
                     decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD:
                 await self._answer(0, auto=True)  # (``a``: the rest of that order as listed)
-            elif decision is not None and (index := self._passing_on()) is not None:
-                await self._answer(index, auto=True)
             if decision is not None and decision.kind != pb.DECISION_KIND_ORDER_GRAVEYARD:
                 self._any_order = False  # (that order is done: the next one asks again)
             self.changed()
@@ -533,6 +575,41 @@ class Session:
                        pool=None if me is None else me.mana_pool):
             return pass_option(decision)
         return None
+
+    def _passes_later(self, decision: pb.Decision) -> bool:
+        """Whether the client passes ``decision`` by itself after a human-like wait: a
+        priority at a stop (:meth:`_passing_on` asks the player) with nothing to cast or
+        activate (117.3), under the usual stops and with no mana in the player's pool.
+        Passed at once, its timing told the opponents and spectators whether the hand
+        held anything castable (the clocks show it to the millisecond); under full control
+        the player is always asked."""
+        board = self.board
+        me = board.mirror.players.get(board.seat)
+        return (self.stops == AUTO and only_pass(decision, board.mirror.objects)
+                and pool_empty(None if me is None else me.mana_pool))
+
+    def _pass_after(self, prompt_id: int, seconds: float) -> None:
+        """Pass the decision ``prompt_id`` after ``seconds``, unless it has changed by then
+        (answered by the player, say: the wait is cancelled)."""
+        waits = self._waits
+        if waits is None:
+            return
+        scope = trio.CancelScope()
+        self._pass_wait = (prompt_id, scope)
+
+        async def wait_and_pass() -> None:
+            with scope:
+                await trio.sleep(seconds)
+                self._sync()
+                decision = self.board.decision
+                if decision is not None and decision.prompt_id == prompt_id and \
+                        (index := pass_option(decision)) is not None:
+                    await self._answer(index, auto=True)
+                    self.changed()
+            if self._pass_wait is not None and self._pass_wait[1] is scope:
+                self._pass_wait = None
+
+        waits.start_soon(wait_and_pass)
 
     def _card_text(self, query: str) -> str:
         """The card a ``?`` line asks about: option N's (``?3``), or the first card in view
