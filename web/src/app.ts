@@ -37,6 +37,12 @@ export const LOG_LINES = 2000;
 /** "Pass until end of turn" asked less than this long after a turn began is held back once
  * (as the terminal's pp, client_sdk/terminal.py PP_GUARD_SECONDS). */
 const PASS_TURN_GUARD_MS = 1500;
+/** A priority the stops ask the player about but with nothing to do but pass (117.3) is
+ * passed after a human-like wait, uniform in [MIN, MAX] ms and drawn afresh each time: passed
+ * at once, its timing (Clocks, to the millisecond) told the opponent and spectators whether
+ * the hand held anything castable (an attacker guessed it 173 times out of 173). As the
+ * terminal's (client_sdk/terminal.py). */
+export const PASS_DELAY_MIN_MS = 1000, PASS_DELAY_MAX_MS = 3000;
 /** Milliseconds between two snapshot requests. */
 const SNAPSHOT_SPACING = 1000;
 /** The most events a snapshot repeats from before it (protocol/README.md, `recent_events`:
@@ -156,6 +162,10 @@ export class App implements Names {
   autoPassed = 0;
   /** The last prompt passed so (its panel isn't shown while the answer is on its way). */
   autoPassedPrompt: bigint | null = null;
+  /** The pass waiting {@link PASS_DELAY_MIN_MS}-{@link PASS_DELAY_MAX_MS} ms at a stop where
+   * there is nothing to do but pass (its prompt, shown as the decision meanwhile), or null.
+   * An answer of the player's, another decision or a change of the stops cancels it. */
+  private delayedPass: { promptId: bigint; timer: ReturnType<typeof setTimeout> } | null = null;
   /** "Pass until end of turn" (the terminal's `pp`, client_sdk/terminal.py): the turn it lasts
    * for and the stack's objects when it was asked -- anything new on the stack (an
    * opponent's spell to answer, a trigger) stops it, as do the turn's end, mana in the pool
@@ -684,6 +694,7 @@ export class App implements Names {
     // only, it is paid without asking again which mana to spend (a new player's review).
     const chosen = d.options[index]?.kind.case;
     this.tappedToPay = d.kind === DecisionKind.PAY_MANA && chosen === "activateManaAbility";
+    this.cancelDelayedPass(); // (answered)
     this.request("act", { case: "act", value: {
       promptId: d.promptId, optionIndex: index, expectedStateId: d.stateId } });
     this.changed();
@@ -778,17 +789,54 @@ export class App implements Names {
   }
 
   /** Pass the pending priority if {@link stops} says so (stops.ts): only a plain priority
-   * decision of this player's, with PassPriority among its options, of the view shown. */
+   * decision of this player's, with PassPriority among its options, of the view shown --
+   * at once where the stops pass (which they decide from public information only: the
+   * step, the stack, whose turn, the mana pool). Where they ask the player ("auto") and
+   * there is nothing to do but pass (117.3), with no mana in the pool, it is passed after a
+   * random human-like wait ({@link PASS_DELAY_MIN_MS}-{@link PASS_DELAY_MAX_MS} ms), so that
+   * the answer's timing no longer tells whether the hand holds anything castable. With full
+   * control ("all") the player is always asked. */
   private autoPass(): void {
+    this.cancelDelayedPass();
     const d = this.decision;
     if (d === null || this.replay !== null || this.room?.role !== Role.PLAYER || this.sentPrompt === d.promptId
         || d.stateId !== this.mirror.stateId) return;
-    const i = autoPassIndex(this.stops, d, this.viewer, this.mirror.header, this.mirror.objects.values(),
-      this.mirror.players.get(this.viewer)?.manaPool);
-    if (i < 0) return;
-    this.autoPassed++;
-    this.autoPassedPrompt = d.promptId;
-    this.act(i);
+    const pool = this.mirror.players.get(this.viewer)?.manaPool;
+    const i = autoPassIndex(this.stops, d, this.viewer, this.mirror.header, this.mirror.objects.values(), pool);
+    if (i >= 0) {
+      this.autoPassed++;
+      this.autoPassedPrompt = d.promptId;
+      this.act(i);
+      return;
+    }
+    const mana = pool ? pool.white + pool.blue + pool.black + pool.red + pool.green + pool.colorless : 0;
+    const pass = d.options.findIndex((o) => o.kind.case === "passPriority");
+    if (this.stops !== "auto" || mana > 0 || pass < 0 || !onlyPass(d, this.mirror.objects)) return;
+    const promptId = d.promptId;
+    const wait = PASS_DELAY_MIN_MS + Math.random() * (PASS_DELAY_MAX_MS - PASS_DELAY_MIN_MS);
+    const timer = setTimeout(() => {
+      if (this.delayedPass?.timer !== timer) return;
+      this.delayedPass = null;
+      const now = this.decision;
+      if (now === null || now.promptId !== promptId || this.sentPrompt === promptId || this.replay !== null
+          || this.room?.role !== Role.PLAYER || this.stops !== "auto" || now.stateId !== this.mirror.stateId
+          || !this.conn.isOpen) return;
+      this.autoPassed++;
+      this.autoPassedPrompt = promptId;
+      this.act(pass);
+    }, wait);
+    this.delayedPass = { promptId, timer };
+  }
+
+  /** The prompt that is to be passed after a wait ({@link autoPass}), or null. */
+  get passingSoon(): bigint | null {
+    return this.delayedPass?.promptId ?? null;
+  }
+
+  private cancelDelayedPass(): void {
+    if (this.delayedPass === null) return;
+    clearTimeout(this.delayedPass.timer);
+    this.delayedPass = null;
   }
 
   select(target: App["selected"]): void {
@@ -1349,10 +1397,9 @@ export class App implements Names {
           if (d.kind !== DecisionKind.ORDER_GRAVEYARD) this.anyOrder = false; // (that order is done)
           if (this.passingNoteFor !== null && this.passingNoteFor !== d.promptId) this.passingNote = "";
           const paying = poolPaysExactly(d, this.mirror.players.get(this.viewer)?.manaPool);
+          this.cancelDelayedPass(); // (a new decision: the wait was for the one before)
           if (nothingCanBlock(d)) { // no choice in it (rule 509.1a): answered at once
             this.addLog(NO_BLOCKERS_TEXT);
-            this.act(0);
-          } else if (onlyPass(d, this.mirror.objects)) { // nothing to do but pass (117.3)
             this.act(0);
           } else if (alikeOrder(this, d, this.mirror.objects.values())) { // (404.3)
             this.act(0);
@@ -1620,6 +1667,7 @@ export class App implements Names {
     const pending = this.mirror.header.pending;
     if (this.decision && (!pending || pending.promptId !== this.decision.promptId
         || pending.seat !== this.viewer)) {
+      this.cancelDelayedPass();
       this.decision = null;
       this.sentPrompt = null;
       this.decisionNote = "";
@@ -1636,6 +1684,7 @@ export class App implements Names {
     if (c !== null && c.plays && this.room?.info.roomId === c.room.roomId) this.forgetCreated();
     this.room = null;
     this.queue = null;
+    this.cancelDelayedPass();
     this.decision = null;
     this.sentPrompt = null;
     this.selected = null;

@@ -9,7 +9,11 @@
  * attackers and blockers steps of a combat the player attacks or is attacked in, and at an
  * opponent's end step. "all": stop at every step (full control, the old behaviour).
  * Only a plain priority decision with PassPriority among its options is ever passed, and
- * never with mana in the player's pool.
+ * never with mana in the player's pool. What is passed here is decided from public
+ * information only (step, stack, whose turn, combat, mana pool), never from the hand: it is
+ * passed at once. Where the stops ask but there is nothing to do but pass (117.3), app.ts
+ * passes after a random 1-3 s wait (an instant answer there told the opponent, on the
+ * clocks, that the hand held nothing castable); with "all" nothing is passed.
  */
 import {
   type Decision, DecisionKind, type GameHeader, type GameObject, type ManaPool, Step, ZoneKind,

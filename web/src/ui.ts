@@ -1014,6 +1014,9 @@ class Ui {
       h("kbd", { "aria-hidden": "true" }, "A"), "Any order (as listed)") : null,
       app.passingNote ? h("p", { class: "notice", "data-testid": "passing-note" }, app.passingNote) : null,
       sent ? h("p", { class: "hint" }, "Sent…") : null,
+      // Nothing to do but pass (117.3): passed after a human-like wait (app.ts autoPass).
+      !sent && app.passingSoon === d.promptId ? h("p", { class: "hint", "data-testid": "passing-soon" },
+        "Nothing to do but pass: passing for you in a moment.") : null,
       app.decisionNote ? h("p", { class: "error", role: "alert", "data-testid": "decision-note" },
         app.decisionNote) : null,
       first.length ? h("div", null, h("h3", null, `For ${selName}:`),

@@ -1,10 +1,10 @@
 /** The App's protocol logic against a fake socket: decisions and acts, resync on a bad
  * delta, batched frames, reconnecting with Resume (protocol/README.md, "Flow of a game",
  * "Dropping and resuming", "Batched frames"). */
-import { test } from "node:test";
+import { mock, test } from "node:test";
 import assert from "node:assert/strict";
 import { create, toBinary } from "@bufbuild/protobuf";
-import { App } from "../src/app";
+import { App, PASS_DELAY_MAX_MS, PASS_DELAY_MIN_MS } from "../src/app";
 import {
   DecisionKind, GamePhase, GameResultSchema, ManaPoolSchema, Step, ViewSchema, ZoneKind, type View,
 } from "../src/gen/protocol/v1/game_pb";
@@ -346,32 +346,47 @@ test("601.2c: choosing a target, key 1 is the opponent, not the viewer's own sea
   } finally { restore(); }
 });
 
-test("priority with nothing to do but pass is passed at once (rule 117.3); with more it waits", () => {
+test("priority with nothing to do but pass (rule 117.3) is passed after a human-like wait; with more it waits", () => {
   const restore = installFakeSocket();
+  mock.timers.enable({ apis: ["setTimeout"] });
+  const random = mock.method(Math, "random", () => 0);
   try {
     const { app, ws } = seated(); // decision 9: pass, or cast Shock: the player decides
     assert.equal(ws.sent.filter((m) => m.body.case === "act").length, 0);
     app.act(0);
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
     ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 10n, seat: 0,
       kind: DecisionKind.PRIORITY, stateId: 5n,
       options: [{ kind: { case: "passPriority", value: {} } }] } } });
+    assert.deepEqual(acts(), [9n], "not at once: its timing would tell the hand");
+    assert.equal(app.passingSoon, 10n);
+    mock.timers.tick(PASS_DELAY_MIN_MS);
+    assert.deepEqual(acts(), [9n, 10n]);
+    assert.equal(app.autoPassed, 1);
     // A land to tap and nothing to spend its mana on (it would empty at the step's end,
-    // 106.4): passed too.
+    // 106.4): passed too, after a wait drawn afresh (here the longest).
+    random.mock.mockImplementation(() => 1);
     ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 11n, seat: 0,
       kind: DecisionKind.PRIORITY, stateId: 5n,
       options: [{ kind: { case: "passPriority", value: {} } },
         { kind: { case: "activateManaAbility", value: { objectId: "l1", mana: "R" } } }] } } });
+    mock.timers.tick(PASS_DELAY_MAX_MS - 1);
+    assert.deepEqual(acts(), [9n, 10n]);
+    mock.timers.tick(1);
+    assert.deepEqual(acts(), [9n, 10n, 11n]);
+    assert.equal(ws.last("act").optionIndex, 0);
     // A Treasure to sacrifice for mana (which can trigger Havoc Jester): the player decides.
     ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 12n, seat: 0,
       kind: DecisionKind.PRIORITY, stateId: 5n,
       options: [{ kind: { case: "passPriority", value: {} } },
         { kind: { case: "activateManaAbility", value: { objectId: "l1", mana: "R" } } },
         { kind: { case: "activateManaAbility", value: { objectId: "t1", mana: "R" } } }] } } });
-    const acts = ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
-    assert.deepEqual(acts, [9n, 10n, 11n]);
+    mock.timers.tick(10_000);
+    assert.deepEqual(acts(), [9n, 10n, 11n]);
     assert.equal(app.decision?.promptId, 12n);
+    assert.equal(app.passingSoon, null);
     assert.deepEqual(app.log, []);
-  } finally { restore(); }
+  } finally { mock.timers.reset(); mock.restoreAll(); restore(); }
 });
 
 test("an event names an object the same delta removed (it died)", () => {
@@ -1374,6 +1389,136 @@ test("pass until end of turn (the terminal's pp): every priority of the turn, un
     decideAt(ws, 12n, 16n); // the next decision doesn't say it again
     assert.equal(app.passingNote, "");
   } finally { restore(); }
+});
+
+/** Priority as `decideAt` gives it, with only PassPriority (and the Mountain to tap):
+ * nothing to do but pass (117.3) -- the hand may hold Shock or nothing. */
+function onlyPassAt(ws: FakeSocket, state: bigint, promptId: bigint, edit: (v: View) => void = () => {}): void {
+  decideAt(ws, state, promptId, edit, DecisionKind.PRIORITY, { case: "decision", value: { roomId: "r", promptId,
+    seat: 0, kind: DecisionKind.PRIORITY, stateId: state, options: [{ kind: { case: "passPriority", value: {} } },
+      { kind: { case: "activateManaAbility", value: { objectId: "l1", mana: "R" } } }] } });
+}
+
+const emptyHand = (v: View): void => {
+  v.objects = v.objects.filter((o) => o.id !== "c1");
+  v.zones = v.zones.filter((z) => z.zone?.kind !== ZoneKind.HAND);
+  v.players[0]!.handCount = 0;
+};
+const opponentsUpkeep = (v: View): void => { v.header!.step = Step.UPKEEP; v.header!.activeSeat = 1; };
+
+test("answer timing: at a stop, nothing to do but pass waits 1-3 s whatever the hand; at no stop it is at once", () => {
+  const restore = installFakeSocket();
+  mock.timers.enable({ apis: ["setTimeout"] });
+  const draws = [0.25, 0.75, 0.5, 0.5, 0.1];
+  const random = mock.method(Math, "random", () => draws.shift() ?? 0.5);
+  try {
+    const { app, ws } = seated(); // their own main phase: the stops ask
+    app.act(0);
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
+    // Shock in hand, no mana for it; then an empty hand: the same wait (from the draw alone).
+    onlyPassAt(ws, 6n, 10n);
+    mock.timers.tick(1499);
+    assert.deepEqual(acts(), [9n]);
+    mock.timers.tick(1);
+    assert.deepEqual(acts(), [9n, 10n]);
+    onlyPassAt(ws, 7n, 11n, emptyHand);
+    mock.timers.tick(2499); // (drawn afresh: 0.75 -> 2.5 s)
+    assert.deepEqual(acts(), [9n, 10n]);
+    mock.timers.tick(1);
+    assert.deepEqual(acts(), [9n, 10n, 11n]);
+    assert.equal(random.mock.callCount(), 2);
+    // The player answering first cancels it: one answer only.
+    onlyPassAt(ws, 8n, 12n);
+    mock.timers.tick(500);
+    app.act(0);
+    mock.timers.tick(5000);
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n]);
+    // So does another decision: the wait was for the one before.
+    onlyPassAt(ws, 9n, 13n);
+    decideAt(ws, 10n, 14n); // (Shock castable now: the player decides)
+    mock.timers.tick(5000);
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n]);
+    assert.equal(app.decision?.promptId, 14n);
+    app.act(0);
+    // Mana in the pool: never passed (106.4), however long.
+    onlyPassAt(ws, 11n, 15n, (v) => { v.players[0]!.manaPool = create(ManaPoolSchema, { red: 1 }); });
+    assert.equal(app.passingSoon, null);
+    mock.timers.tick(10_000);
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n, 14n]);
+    app.act(0);
+    // The opponent's upkeep is no stop (public: step, stack, whose turn): passed at once,
+    // Shock in hand or not, with nothing to do or with Shock castable.
+    const before = random.mock.callCount();
+    onlyPassAt(ws, 12n, 16n, opponentsUpkeep);
+    onlyPassAt(ws, 13n, 17n, (v) => { opponentsUpkeep(v); emptyHand(v); });
+    decideAt(ws, 14n, 18n, opponentsUpkeep);
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n, 14n, 15n, 16n, 17n, 18n]);
+    assert.equal(random.mock.callCount(), before, "no wait drawn");
+    // A drop before the wait ends: nothing is sent on a closed socket (the resumed
+    // connection gets the decision again, and waits again).
+    onlyPassAt(ws, 15n, 19n);
+    ws.drop(1006);
+    mock.timers.tick(3000);
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n, 14n, 15n, 16n, 17n, 18n]);
+    assert.equal(app.error, "");
+  } finally { mock.timers.reset(); mock.restoreAll(); restore(); }
+});
+
+test("answer timing: with full control ('Stop at every step') nothing is answered for the player", () => {
+  const restore = installFakeSocket();
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const { app, ws } = seated();
+    app.act(0);
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
+    onlyPassAt(ws, 6n, 10n); // waiting to pass...
+    assert.equal(app.passingSoon, 10n);
+    app.setStops("all"); // ...until full control is asked for
+    assert.equal(app.passingSoon, null);
+    mock.timers.tick(10_000);
+    assert.deepEqual(acts(), [9n]);
+    app.act(0);
+    onlyPassAt(ws, 7n, 11n, opponentsUpkeep); // no stop, nothing to do: asked too
+    mock.timers.tick(10_000);
+    assert.deepEqual(acts(), [9n, 10n]);
+    assert.equal(app.decision?.promptId, 11n);
+    app.act(0);
+    onlyPassAt(ws, 8n, 12n, emptyHand);
+    mock.timers.tick(10_000);
+    assert.deepEqual(acts(), [9n, 10n, 11n]);
+    assert.equal(app.decision?.promptId, 12n);
+    app.setStops("auto"); // back to the stops: a stop, so after a wait
+    assert.deepEqual(acts(), [9n, 10n, 11n]);
+    mock.timers.tick(PASS_DELAY_MAX_MS);
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n]);
+  } finally { mock.timers.reset(); mock.restoreAll(); restore(); }
+});
+
+test("answer timing: passing until end of turn passes at once whatever the hand; what stops it then waits", () => {
+  const restore = installFakeSocket();
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const { app, ws } = seated();
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act" ? [m.body.value.promptId] : []);
+    app.passTurn();
+    decideAt(ws, 6n, 10n, (v) => { v.header!.step = Step.POSTCOMBAT_MAIN; }); // Shock castable
+    onlyPassAt(ws, 7n, 11n, (v) => { v.header!.step = Step.POSTCOMBAT_MAIN; }); // nothing to do
+    onlyPassAt(ws, 8n, 12n, (v) => { v.header!.step = Step.POSTCOMBAT_MAIN; emptyHand(v); });
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n]);
+    // Bob's spell on the stack stops it whatever the hand: with nothing to do but pass, the
+    // pass then waits as at any stop (not at once, which would tell the hand).
+    const bobsSpell = (v: View): void => {
+      const stack = { $typeName: "manawire.v1.ZoneRef" as const, kind: ZoneKind.STACK, owner: -1 };
+      v.objects.push({ ...v.objects[0]!, id: "s9", owner: 1, controller: 1, zone: stack });
+      v.zones.push({ $typeName: "manawire.v1.ZoneContents", zone: stack, objectIds: ["s9"] });
+    };
+    onlyPassAt(ws, 9n, 13n, bobsSpell);
+    assert.equal(app.passing, null);
+    assert.match(app.passingNote, /new is on the stack/);
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n]);
+    mock.timers.tick(PASS_DELAY_MAX_MS);
+    assert.deepEqual(acts(), [9n, 10n, 11n, 12n, 13n]);
+  } finally { mock.timers.reset(); mock.restoreAll(); restore(); }
 });
 
 test("404.3: 'Any order' answers the graveyard's order as offered, the rest of that order too", () => {
