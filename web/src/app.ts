@@ -1238,6 +1238,12 @@ export class App implements Names {
           if (r.joined.role === Role.PLAYER && r.joined.deck) this.storedDeck = r.joined.deck;
           this.notice = ""; // (an invitation to this room, say: it is taken up)
           if (r.snapshot) this.snapshotAsked = true; // a Snapshot follows
+          // Placed in a started game with no view of it (the room had closed -- a full disk
+          // stops one until it comes back -- so the view was forgotten and the resume said
+          // state 0), and no Snapshot coming: only missed deltas, which apply to no view,
+          // would follow (an SDK client froze so). Ask for one rather than wait forever
+          // (not on a delayed tier, whose first snapshot may not be due yet).
+          else if (!this.mirror.ready && r.joined.room.started && r.joined.tier === 0) this.askSnapshot();
         } else if (watched !== null) {
           // A spectator's place is stored without waiting for the commit, so a server crash
           // just after its join loses it; it holds nothing else: watch the room again.
@@ -1375,6 +1381,9 @@ export class App implements Names {
       }
       case "delta": {
         if (this.room === null) break;
+        // No view to apply it to and no snapshot on its way (a Joined into a started game
+        // is followed by its Snapshot; this one never came): ask for one.
+        if (!this.mirror.ready && !this.snapshotAsked) this.askSnapshot();
         if (!this.mirror.ready || this.snapshotAsked) break; // a snapshot is on its way
         const lines = this.applyDelta(body.value);
         if (lines === null) break;

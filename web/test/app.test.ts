@@ -425,6 +425,95 @@ test("quick match: queued, then seated by a Joined carrying the QuickMatch's req
   } finally { restore(); }
 });
 
+test("a room a full disk stopped, back after a restart: the resume asks from state 0 and the game's snapshot shows it again", async () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated(); // state 5, decision 9 pending
+    const roomId = () => app.room?.info.roomId; // (read anew: no narrowing by the asserts)
+    const decision = () => app.decision?.promptId;
+    // The room stops (protocol/README.md, "A store that can't be written"): the error, then
+    // RoomClosed -- back in the lobby, the old view forgotten.
+    ws.deliver({ body: { case: "error", value: { code: ErrorCode.INTERNAL, message: "the server can't "
+      + "save anything now (disk full), so this room stopped before the last action took effect" } } });
+    ws.deliver({ body: { case: "roomClosed", value: { roomId: "r",
+      reason: "the server can't save games now (disk full); the game comes back once it can" } } });
+    assert.equal(roomId(), undefined);
+    assert.equal(app.mirror.ready, false);
+    assert.equal(decision(), undefined);
+    // The server restarts: the resume says it has no view (0), so the server sends a snapshot.
+    ws.drop(1012);
+    await new Promise((r) => setTimeout(r, 400));
+    const again = FakeSocket.all.at(-1)!;
+    again.open();
+    const resume = again.last("resume");
+    assert.equal(resume.lastStateId, 0n, "no old view is claimed");
+    // The store took the resume before the room was back: no place yet, the lobby.
+    again.deliver({ requestId: resume.requestId, body: { case: "resumed", value: {
+      welcome: { resumeToken: "r2", account: { accountId: "a", name: "Ann#0001" } } } } });
+    assert.equal(roomId(), undefined);
+    // The room is back (rebuilt at the same state id, the refused action never happened):
+    // the server seats this connection (Joined, request id 0), then its snapshot.
+    const back = view(0, 9n, 18);
+    again.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    assert.equal(roomId(), "r");
+    assert.equal(app.mirror.ready, false, "no view until the snapshot");
+    again.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: back,
+      viewHash: viewHash(back) } } });
+    again.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 9n, seat: 0,
+      kind: DecisionKind.PRIORITY, stateId: 5n, options: [{ kind: { case: "passPriority", value: {} } },
+        { kind: { case: "castSpell", value: { objectId: "c1" } } }] } } });
+    assert.equal(app.mirror.ready, true);
+    assert.equal(app.mirror.stateId, 5n);
+    assert.equal(app.mirror.players.get(0)?.life, 18, "the game as the server rebuilt it");
+    assert.equal(decision(), 9n);
+    app.act(1);
+    assert.deepEqual([again.last("act").promptId, again.last("act").expectedStateId], [9n, 5n]);
+    // Dropped again, with the room's view whole: only the missed deltas are asked for.
+    again.drop(1006);
+    await new Promise((r) => setTimeout(r, 400));
+    const third = FakeSocket.all.at(-1)!;
+    third.open();
+    assert.equal(third.last("resume").lastStateId, 5n);
+  } finally { restore(); }
+});
+
+test("resumed into a started room with no view and no snapshot coming, the client asks for one", async () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = seated();
+    ws.deliver({ body: { case: "roomClosed", value: { roomId: "r",
+      reason: "the server can't save games now (disk full); the game comes back once it can" } } });
+    ws.drop(1012);
+    await new Promise((r) => setTimeout(r, 400));
+    const again = FakeSocket.all.at(-1)!;
+    again.open();
+    const resume = again.last("resume");
+    assert.equal(resume.lastStateId, 0n);
+    // A server sending only "what was missed" (nothing) for a view the client doesn't have
+    // (as the SDK's froze on): the client doesn't wait on deltas that never apply.
+    again.deliver({ requestId: resume.requestId, body: { case: "resumed", value: {
+      welcome: { resumeToken: "r2", account: { accountId: "a", name: "Ann#0001" } },
+      joined: { role: Role.PLAYER, seat: 0, room: { roomId: "r", seats: 2, started: true } }, deltas: 0 } } });
+    assert.equal(app.room?.info.roomId, "r");
+    again.last("requestSnapshot");
+    const v = view(0, 9n);
+    again.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    assert.equal(app.mirror.ready, true);
+    // A delta with no view to apply it to (seated, and no snapshot came or was asked for)
+    // asks for one too.
+    const { app: app2, ws: ws2 } = signedIn();
+    ws2.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", seats: 2, started: true } } } });
+    assert.equal(ws2.sent.filter((m) => m.body.case === "requestSnapshot").length, 0,
+      "a Joined into a started room is followed by its Snapshot: not asked");
+    ws2.deliver({ body: { case: "delta", value: { prevStateId: 5n, stateId: 6n, ops: [],
+      viewHash: new Uint8Array(32) } } });
+    ws2.last("requestSnapshot");
+    assert.equal(app2.mirror.ready, false);
+  } finally { restore(); }
+});
+
 test("a resync pending when the connection drops is asked for again on the new one", async () => {
   const restore = installFakeSocket();
   try {
