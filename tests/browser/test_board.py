@@ -129,7 +129,7 @@ def test_a_disconnected_opponent_is_explained(pages: Pages) -> None:
     note = a.locator("[data-testid=presence-note]")
     expect(note).to_contain_text("is disconnected")
     expect(note).to_contain_text("seat is kept")
-    expect(note).to_contain_text("104.3a")
+    expect(note).to_contain_text("they lose the game")  # (rule 104.3a, in words: no rule number)
     assert bob.split("#")[0] in (note.text_content() or "")
     pages.screenshot(a)
     pages.assert_no_errors()
