@@ -606,14 +606,17 @@ async def test_the_loop_load_follows_the_event_loop_threads_cpu_use(tmp_path: Pa
             share = (time.thread_time() - cpu) / (time.perf_counter() - wall)
             busy = writer.loop_load
             # Waiting, it falls by a tenth a sample: below a tenth of busy within about 22
-            # samples (0.6 s here; more on a loaded machine, whose sleeps last longer).
+            # samples (0.6 s here; more on a loaded machine, whose sleeps last longer) -- or
+            # to the little a waiting loop spends (on a box so loaded that the busy loop got
+            # a tenth of a core, 0.014 against 0.082 busy: a tenth of that is not reached).
+            low = max(0.1 * busy, 0.02)
             for _ in range(100):  # (5 s at most)
-                if writer.loop_load < 0.1 * busy:
+                if writer.loop_load < low:
                     break
                 await trio.sleep(0.05)
             idle = writer.loop_load
             nursery.cancel_scope.cancel()
-        assert abs(busy - share) < 0.25 and idle < 0.1 * busy, (busy, share, idle)
+        assert abs(busy - share) < 0.25 and idle < low, (busy, share, idle)
     finally:
         writer.close()
     store.close()
