@@ -33,7 +33,7 @@ action or result that differs named) rather than shown.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -273,7 +273,8 @@ class Replay:
 
     game: Game
 
-    def __init__(self, record: GameRecord, viewer: int, *, start: bool = True) -> None:
+    def __init__(self, record: GameRecord, viewer: int, *, start: bool = True,
+                 checked: Sequence[int] | None = None) -> None:
         players = len(record.players)
         if viewer not in (PUBLIC, OMNISCIENT, EVERY_HAND) and not 0 <= viewer < players:
             raise ReplayError(mpb.ERROR_CODE_INVALID_ARGUMENT,
@@ -292,8 +293,10 @@ class Replay:
                     raise _other_rules(record, f"{name}'s deck is not one this build "
                                                f"knows ({exc})") from None
             self._setups.append(PlayerSetup(name, deck.main, deck.sideboard))
-        #: The first position (actions played) of each turn; filled by :meth:`index_steps`.
-        self._turn_starts: list[int] | None = None
+        #: The first position (actions played) of each turn; filled by :meth:`index_steps`
+        #: (or given: ``checked``, what :meth:`index_steps` found of this game before -- its
+        #: log is then not played and checked again).
+        self._turn_starts: Sequence[int] | None = checked
         self.position = 0
         #: Whether the game and the class's view are there, consistent with ``position``
         #: (False before :meth:`start_steps`, and after a piece of work was abandoned).
@@ -427,8 +430,8 @@ class Replay:
         """Find where each turn starts (the engine alone, one action per iteration), and
         check that this build's rules play the log as the game was played: each action legal,
         the game over at its end, with its winners (of a game still in play: each action
-        legal); ReplayError otherwise. Done once per replay, before anything of it is
-        shown."""
+        legal); ReplayError otherwise. Done before anything of a replay is shown -- once per
+        game: a :class:`Replay` given what it found (``checked``) skips it."""
         if self._turn_starts is not None:
             return
         game = new_game(self.record.seed, self._setups, chooser=self.record.chooser)
@@ -451,6 +454,13 @@ class Replay:
             raise _other_rules(self.record, f"its {self.actions} actions end it otherwise under "
                                             f"this build's rules ({game.result.reason})")
         self._turn_starts = starts
+
+    @property
+    def checked(self) -> Sequence[int] | None:
+        """Where each turn starts, once :meth:`index_steps` has checked the log (None: not
+        yet): give it to another :class:`Replay` of this game (``checked``) to spare it the
+        pass."""
+        return self._turn_starts
 
     @property
     def turns(self) -> int:

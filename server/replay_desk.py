@@ -8,6 +8,16 @@ counts the replays running on the server (:attr:`Limits.max_replays
 <server.app.Limits.max_replays>`), gives them one :class:`~server.rooms.replaying.ReplayBudget`
 of the event loop's time to share, and starts each in its connection's own nursery, off every
 room's pump. It is the :class:`server.app.App`'s.
+
+What a security tester's long games (34,000 actions) cost is bounded here too: each game's
+log is played and checked once, what that found kept (:attr:`ReplayDesk._checked`, within
+:data:`CHECKED_BYTES`), so later starts of it play none of it first; each client address's
+replays take at most :data:`ADDRESS_SHARE` of the event loop's time (a
+:class:`~server.rooms.budget.WorkBudget` each, as deck checks do: past it, its replays wait
+and its new ones are refused ``RATE_LIMITED``); and a server playing all the replays it may
+ends the one whose client has been quiet longest, :data:`QUIET_SECONDS` at least, to start a
+new one (:meth:`ReplayDesk._make_room`) -- slow replays from many addresses held every place
+for ever.
 """
 
 from __future__ import annotations
@@ -15,16 +25,18 @@ from __future__ import annotations
 import functools
 import logging
 import time
+from array import array
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import trio
 
 from protocol.v1 import messages_pb2 as mpb
 from server.incidents import new_incident
-from server.replay import Replay, access_problem, replay_problem
+from server.replay import Replay, ReplayError, access_problem, replay_problem
 from server.rooms import session as req
+from server.rooms.budget import WorkBudget
 from server.rooms.replaying import Control, ReplayBudget, ReplayRunner
 from server.rooms.session import error_bytes
 from server.store import GameRecord, Store
@@ -62,6 +74,17 @@ class ReplayDesk:
         #: The finished games replayed last, whole (a finished game never changes): starting
         #: and stopping replays of one long game reads and decodes its log once.
         self._finished: OrderedDict[str, GameRecord] = OrderedDict()
+        #: What checking each game's log found (:meth:`Replay.index_steps`), the latest used
+        #: last: where its turns start (an array of 4-byte positions), or why this build
+        #: can't replay it -- at most :data:`CHECKED_BYTES` of them (:func:`_checked_bytes`).
+        #: A start of a game checked before plays none of its log before its first
+        #: ReplayStatus (a 34,000-action game's pass took seconds of every start).
+        self._checked: OrderedDict[str, array[int] | ReplayError] = OrderedDict()
+        self._checked_bytes = 0
+        #: Each client address's share of the replays' work (:meth:`_address`).
+        self._addresses: dict[str, WorkBudget] = {}
+        #: The replays running, by their client address (to end the quietest: _make_room).
+        self._active: dict[ReplayRunner, str] = {}
 
     async def start(self, conn: _Connection, record: _SessionRecord, rid: int,
                     request: req.StartReplay) -> None:
@@ -69,17 +92,20 @@ class ReplayDesk:
         stored game to this connection in a task of its own, off every room's pump."""
         if conn.busy(rid):
             return
-        if self.running >= self.max_replays:
-            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
-                                   f"this server plays at most {_replays(self.max_replays)} "
-                                   f"at once: try again later", rid))
-            return
         address = conn.address
+        if self._over_share(conn, address, rid):
+            return
         if self.by_address.get(address, 0) >= self.max_per_address:
             conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
                                    f"one client address plays at most "
                                    f"{_replays(self.max_per_address)} at once: stop one "
                                    f"first", rid))
+            return
+        # (the address's own limit first: a request it refuses ends nobody's replay)
+        if self.running >= self.max_replays and not self._make_room():
+            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
+                                   f"this server plays at most {_replays(self.max_replays)} "
+                                   f"at once: try again later", rid))
             return
         self._take(address)  # counted from now, so replays loading together can't overshoot
         started = False
@@ -88,6 +114,51 @@ class ReplayDesk:
         finally:
             if not started:
                 self._give_back(address)
+
+    def _address(self, address: str) -> WorkBudget:
+        """The client address's budget: all its replays' work (their starts' checks of the
+        log, each action, seeks; reading a log from the store), at most
+        :data:`ADDRESS_SHARE` of the event loop's time over time."""
+        budget = self._addresses.get(address)
+        if budget is None:
+            if len(self._addresses) >= ADDRESSES_KEPT:
+                now = trio.current_time()
+                for known, kept in list(self._addresses.items()):
+                    kept.ready_at()
+                    if kept.full_at() <= now and known not in self.by_address:
+                        del self._addresses[known]
+            budget = self._addresses[address] = self.budget.address_budget(ADDRESS_SHARE,
+                                                                           ADDRESS_BURST)
+        return budget
+
+    def _over_share(self, conn: _Connection, address: str, rid: int) -> bool:
+        """Whether ``address``'s replays have taken more than their share (then its
+        client is told when to try again)."""
+        wait = self._address(address).ready_at() - trio.current_time()
+        if wait > 0:
+            conn.reply(error_bytes(mpb.ERROR_CODE_RATE_LIMITED,
+                                   f"replays from your address have taken their share of the "
+                                   f"server's time: try again in {max(wait, 0.1):.1f} s", rid))
+        return wait > 0
+
+    def _make_room(self) -> bool:
+        """The server plays as many replays as it may: end the one whose client has been
+        quiet longest (no ReplayRequest or ReplayControl), if for :data:`QUIET_SECONDS` at
+        least, to make room for a new one (True: one was ended)."""
+        now = trio.current_time()
+        quietest = min((r for r in self._active if not r.done),
+                       key=lambda r: r.heard, default=None)
+        if quietest is None or now - quietest.heard < QUIET_SECONDS:
+            return False
+        self._give_back(self._active.pop(quietest))
+        quietest.end(mpb.ERROR_CODE_LIMIT_REACHED,
+                     f"your replay of {quietest.room_id} was ended to make room for another "
+                     f"viewer's: the server plays at most {_replays(self.max_replays)} at once, "
+                     f"and yours had no ReplayControl for {(now - quietest.heard) / 60:.0f} "
+                     f"minutes (send ReplayRequest to start it again)")
+        log.info("replay of %s ended to make room (quiet %.0f s)", quietest.room_id,
+                 now - quietest.heard)
+        return True
 
     def _take(self, address: str) -> None:
         self.running += 1
@@ -104,6 +175,7 @@ class ReplayDesk:
     async def _start(self, conn: _Connection, record: _SessionRecord, rid: int,
                      request: req.StartReplay) -> bool:
         account = record.account.account_id
+        address = conn.address
         # Who may replay it is asked of the game's record alone, before its action log is
         # read (a long game's log takes half a second to read and decode: a stranger's
         # refused requests cost next to nothing), and before whether it has finished (a
@@ -135,16 +207,27 @@ class ReplayDesk:
         if problem is not None:
             conn.reply(error_bytes(problem.code, problem.message, rid))
             return False
+        checked = self._checked.get(request.room_id)
+        if checked is not None:
+            self._checked.move_to_end(request.room_id)
+            if isinstance(checked, ReplayError):  # (refused before: not played again)
+                conn.reply(error_bytes(checked.code, checked.message, rid))
+                return False
         stored = self._finished.get(request.room_id)
         if stored is None:
             try:
-                stored = await self._load(request.room_id, actions=True)
+                stored = await self._load(request.room_id, actions=True, address=address)
+            except _OverShare:
+                self._over_share(conn, address, rid)
+                return False
             except ValueError as exc:  # (an action type or field this build doesn't know)
-                conn.reply(error_bytes(
+                refusal = ReplayError(
                     mpb.ERROR_CODE_GAME_OVER,
                     f"game {request.room_id} was played by a build whose rules differ from "
                     f"this one's: its log holds an action this build can't read ({exc}), so "
-                    f"this build can't replay it (the build that played it can)", rid))
+                    f"this build can't replay it (the build that played it can)")
+                self._check_found(request.room_id, refusal)
+                conn.reply(error_bytes(refusal.code, refusal.message, rid))
                 return False
             if stored is None:  # (gone since: a store never forgets a finished game)
                 conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
@@ -161,25 +244,55 @@ class ReplayDesk:
         send = conn.send
         # A relay's client has no outbox here: its link says when it is backed up.
         remote_room: Callable[[], bool] | None = getattr(conn.sock, "has_room", None)
+        known = checked if checked is not None and not isinstance(checked, ReplayError) \
+            else None
         runner = ReplayRunner(
-            request.room_id, lambda: Replay(stored, request.viewer, start=False), conn.reply,
+            request.room_id,
+            lambda: Replay(stored, request.viewer, start=False, checked=known), conn.reply,
             remote_room or (lambda: send.statistics().current_buffer_used < half), rid=rid,
             speed=request.speed, playing=not request.paused,
             start_action=request.start_action, start_turn=request.start_turn,
-            budget=self.budget)
+            budget=self.budget, address_budget=self._address(address),
+            checked=None if known is not None
+            else functools.partial(self._check_found, request.room_id))
         conn.replay = runner
+        self._active[runner] = address
         conn.nursery.start_soon(self._run, conn, runner, name="replay")
         return True
 
-    async def _load(self, room_id: str, *, actions: bool) -> GameRecord | None:
+    def _check_found(self, room_id: str, found: Sequence[int] | ReplayError) -> None:
+        """Keep what checking a game's log found (:attr:`_checked`), the least recently
+        used forgotten past :data:`CHECKED_BYTES`."""
+        kept: array[int] | ReplayError = found if isinstance(found, ReplayError) \
+            else array("I", found)
+        old = self._checked.pop(room_id, None)
+        if old is not None:
+            self._checked_bytes -= _checked_bytes(old)
+        self._checked[room_id] = kept
+        self._checked_bytes += _checked_bytes(kept)
+        while self._checked_bytes > CHECKED_BYTES and self._checked:
+            _, gone = self._checked.popitem(last=False)
+            self._checked_bytes -= _checked_bytes(gone)
+
+    async def _load(self, room_id: str, *, actions: bool,
+                    address: str | None = None) -> GameRecord | None:
         """A stored game's record (None: no such game), read on a worker thread: SQLite off
-        the event loop (the store's writer may hold its lock)."""
+        the event loop (the store's writer may hold its lock). ``address``: charged the
+        thread's time (decoding a long log is seconds of Python work)."""
         try:
             async with self._loading:
-                return await trio.to_thread.run_sync(
-                    functools.partial(self.store.load_game, room_id, actions=actions))
+                # Asked again in its turn: the address's other starts, loading before this
+                # one, may have spent its share meanwhile (four at once would each pass).
+                if address is not None and \
+                        self._address(address).ready_at() > trio.current_time():
+                    raise _OverShare
+                record, spent = await trio.to_thread.run_sync(
+                    functools.partial(_timed_load, self.store, room_id, actions))
         except KeyError:
             return None
+        if address is not None:
+            self._address(address).charge(spent)
+        return record
 
     async def _run(self, conn: _Connection, runner: ReplayRunner) -> None:
         try:
@@ -194,7 +307,8 @@ class ReplayDesk:
                                    f"the replay of {runner.room_id} failed (incident "
                                    f"{incident})", runner.request_id, incident_id=incident))
         finally:
-            self._give_back(conn.address)
+            if self._active.pop(runner, None) is not None:  # (not ended to make room)
+                self._give_back(conn.address)
             if conn.replay is runner:
                 conn.replay = None
 
@@ -217,6 +331,36 @@ class ReplayDesk:
 
 #: Finished games kept whole for replays started again (see ReplayDesk._finished).
 FINISHED_KEPT = 4
+#: The most bytes of checked logs' verdicts kept (see ReplayDesk._checked): 4 bytes a turn
+#: (a game of a few hundred actions: ~20 turns, ~200 bytes; 4 MiB: thousands of games).
+CHECKED_BYTES = 4 * 1024 * 1024
+#: The share of the event loop's time one client address's replays may take over time (all
+#: replays together: REPLAY_SHARE, a quarter), and the most at once (seconds of work).
+ADDRESS_SHARE = 0.1
+ADDRESS_BURST = 2.0
+#: Addresses whose replay budgets are kept, past which the refilled idle ones are forgotten.
+ADDRESSES_KEPT = 4096
+#: With the server playing all the replays it may, a new one ends the replay whose client has
+#: been quiet longest -- if that is this long (ReplayDesk._make_room).
+QUIET_SECONDS = 120.0
+
+
+class _OverShare(Exception):
+    """The client address's replays have taken more than their share."""
+
+
+def _checked_bytes(kept: array[int] | ReplayError) -> int:
+    """About what a checked log's verdict takes in memory."""
+    if isinstance(kept, ReplayError):
+        return 200 + len(kept.message) * 2
+    return 100 + kept.itemsize * len(kept)
+
+
+def _timed_load(store: Store, room_id: str, actions: bool) -> tuple[GameRecord, float]:
+    """A stored game's record, read on a worker thread, and the thread's CPU seconds."""
+    began = time.thread_time()
+    record = store.load_game(room_id, actions=actions)
+    return record, time.thread_time() - began
 
 
 def _replays(count: int) -> str:

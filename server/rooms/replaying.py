@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Generator
+from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TypeVar
@@ -61,11 +61,23 @@ class ReplayBudget:
         """Work seconds charged so far (for tests and diagnostics)."""
         return self._bucket.spent
 
+    def address_budget(self, share: float, burst: float) -> WorkBudget:
+        """A budget of one client address's own (timed with this one's clock), for
+        :meth:`turn`."""
+        return WorkBudget(share, burst, work_clock=self._bucket.work_clock)
+
     @asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
+    async def turn(self, mine: WorkBudget | None = None) -> AsyncIterator[None]:
         """Wait for this replay's turn and the budget, then time the work done inside (it
-        must not wait for anything: the others wait for it)."""
+        must not wait for anything: the others wait for it). ``mine``: its client address's
+        budget too (:meth:`address_budget`), charged the same work -- while it is spent the
+        replay waits outside the queue, the other addresses' replays taking their turns."""
         bucket = self._bucket
+        if mine is not None:
+            ready = mine.ready_at()
+            if ready > trio.current_time():
+                await trio.sleep_until(ready)
+                mine.ready_at()  # (refilled to now)
         async with self._lock:
             ready = bucket.ready_at()
             if ready > trio.current_time():
@@ -75,7 +87,10 @@ class ReplayBudget:
             try:
                 yield
             finally:
-                bucket.charge(bucket.work_clock() - began)
+                spent = bucket.work_clock() - began
+                bucket.charge(spent)
+                if mine is not None:
+                    mine.charge(spent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +116,18 @@ class ReplayRunner:
                  send: Callable[[bytes], object], has_room: Callable[[], bool], *, rid: int,
                  speed: float, playing: bool,
                  start_action: int | None = None, start_turn: int | None = None,
-                 budget: ReplayBudget | None = None) -> None:
+                 budget: ReplayBudget | None = None, address_budget: WorkBudget | None = None,
+                 checked: Callable[[Sequence[int] | ReplayError], None] | None = None) -> None:
         self.room_id = room_id
-        #: The work time this replay shares with the server's others.
+        #: The work time this replay shares with the server's others, and with its client
+        #: address's other replays (:meth:`ReplayBudget.turn`).
         self._budget = budget or ReplayBudget(share=1.0)
+        self._address_budget = address_budget
+        #: Told what checking the game's log found (:meth:`Replay.index_steps`): where its
+        #: turns start, or why this build can't replay it (GAME_OVER).
+        self._checked = checked
+        #: When its client last steered it (trio's clock): its start, or its latest control.
+        self.heard = trio.current_time()
         self._build = build
         self._send = send
         self._has_room = has_room
@@ -127,6 +150,7 @@ class ReplayRunner:
 
     def control(self, control: Control) -> bool:
         """Queue a control for the replay (False: too many are waiting)."""
+        self.heard = trio.current_time()
         try:
             self._controls_in.send_nowait(control)
         except trio.WouldBlock:
@@ -137,6 +161,13 @@ class ReplayRunner:
         """End the replay now; ReplayEnded{stopped} answers request ``rid``."""
         self._stopped = rid
         self._scope.cancel()
+
+    def end(self, code: int, message: str) -> None:
+        """End the replay now, by the server: an ``Error`` (``code``, request_id 0) says
+        why, then ``ReplayEnded{stopped}`` (request_id 0)."""
+        if not self.done and self._stopped is None:
+            self._send(error_bytes(code, message, 0))
+            self.stop(0)
 
     # ---- the task
     async def run(self) -> None:
@@ -154,9 +185,18 @@ class ReplayRunner:
 
     async def _run(self) -> None:
         try:
-            async with self._budget.turn():
+            async with self._budget.turn(self._address_budget):
                 replay = self.replay = self._build()  # (the game is made in _work below)
             await self._work(replay.index_steps())
+        except ReplayError as exc:
+            if self._checked is not None and exc.code == mpb.ERROR_CODE_GAME_OVER:
+                self._checked(exc)  # (this build can't replay the game: said so again)
+            self._send(error_bytes(exc.code, exc.message, self._rid))
+            self._scope.cancel()  # the replay never started: the connection is free again
+            return
+        if self._checked is not None and replay.checked is not None:
+            self._checked(replay.checked)
+        try:
             start_action, start_turn = self._start
             if start_turn is not None:
                 start_action = replay.turn_start(start_turn)
@@ -244,7 +284,7 @@ class ReplayRunner:
         first yield past it), each in its turn of the budget -- a checkpoint between two
         slices, however few steps; what ``steps`` returns."""
         while True:
-            async with self._budget.turn():
+            async with self._budget.turn(self._address_budget):
                 began = time.perf_counter()
                 try:
                     while True:
