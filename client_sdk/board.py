@@ -55,6 +55,8 @@ GRAVEYARD_ORDER_TEXT = (
     "These cards go to your graveyard at the same time, so you may choose their order: "
     "it matters only to a card that cares about the order of a graveyard, "
     "which is rare -- if unsure, type a: any order.")
+#: The option taking a cast back (733.1), answered with ``c``.
+CANCEL_TEXT = "Cancel: take it back (nothing is paid)"
 #: Events shown at least and at most.
 EVENTS_SHOWN = (3, 12)
 #: The most events a snapshot repeats from before it (protocol/README.md: ``recent_events``,
@@ -151,6 +153,10 @@ class Board:
     def mentions(self, word: str) -> bool:
         return any(word in obj.rules_text.lower() for obj in self.mirror.objects.values())
 
+    def in_view(self) -> Iterable[pb.GameObject]:
+        """The objects in view (:func:`~client_sdk.describe.whose_name`)."""
+        return self.mirror.objects.values()
+
     # ---- folding in what the server sent
     def absorb(self, msg: mpb.ServerMessage, now: float) -> None:
         """Fold in a message the client has just processed (its mirror already holds it)."""
@@ -197,12 +203,18 @@ class Board:
                 self._tell(text)
         elif body == "delta":
             changed: list[str] = []
+            # Until-end-of-turn effects end at the cleanup (514.2): in its step, or in a
+            # delta that went on into the next turn.
+            header = self.mirror.header
+            ended = header.step == pb.STEP_CLEANUP or (
+                bool(self._turn) and header.turn != self._turn)
             for op in msg.delta.ops:
                 kind = op.WhichOneof("op")
                 if kind in ("create_object", "update_object", "reveal_object"):
                     obj = getattr(op, kind)
                     if kind == "update_object" and (
-                            said := strength_change(self, self._seen.get(obj.id), obj)):
+                            said := strength_change(self, self._seen.get(obj.id), obj,
+                                                    ended=ended)):
                         changed.append(said)
                     self._seen[obj.id] = obj
             mulligans = self._phase == pb.GAME_PHASE_MULLIGANS
@@ -375,9 +387,14 @@ class Board:
         """The options as shown, each with the number that answers it: (number, option
         index, words). Counted from 1 -- but X's value when choosing X ("X = 3" is 3: with
         "1. X = 0" a new user typing the X they wanted got one less)."""
-        shown = self.shown_options
-        if self.decision is not None and self.decision.kind == pb.DECISION_KIND_CHOOSE_X:
-            options = self.decision.options
+        decision = self.decision
+        if decision is None:
+            return []
+        options = decision.options
+        # (Cancel is answered with c, numbered never: :func:`_decision_block`.)
+        shown = [(i, label) for i, label in self.shown_options
+                 if options[i].WhichOneof("kind") != "cancel_cast"]
+        if decision.kind == pb.DECISION_KIND_CHOOSE_X:
             return [(options[i].choose_x.value, i, label) for i, label in shown]
         return [(n, i, label) for n, (i, label) in enumerate(shown, 1)]
 
@@ -517,11 +534,13 @@ def permanent_text(board: Board, obj: pb.GameObject) -> str:
     return f"{words} ({', '.join(flags)})" if flags else words
 
 
-def strength_change(board: Board, before: pb.GameObject | None, after: pb.GameObject
-                    ) -> str:
+def strength_change(board: Board, before: pb.GameObject | None, after: pb.GameObject, *,
+                    ended: bool = False) -> str:
     """A creature's power or toughness changed on the battlefield, in words -- a pump
-    resolving (Titanic Growth said nothing), an anthem, a counter, an effect ending at the
-    cleanup (514.2): ``your Grizzly Bears is now 6/6 (+4/+4)``; "" if neither changed."""
+    resolving (Titanic Growth said nothing), an anthem, a counter: ``your Grizzly Bears is
+    now 6/6 (+4/+4)``; "" if neither changed. ``ended``: at the cleanup, where effects
+    "until end of turn" end (514.2): ``your Grizzly Bears is 2/2 again (the +4/+4 ended)``
+    -- "is now 3/2 (-4/-4)" read as a -4/-4 effect (a new player's review)."""
     if before is None or after.zone.kind != pb.ZONE_KIND_BATTLEFIELD \
             or before.zone.kind != pb.ZONE_KIND_BATTLEFIELD:
         return ""
@@ -530,8 +549,11 @@ def strength_change(board: Board, before: pb.GameObject | None, after: pb.GameOb
     power, toughness = after.power - before.power, after.toughness - before.toughness
     if not (power or toughness):
         return ""
-    return (f"{board.possessive(after.controller)} {after.name or 'creature'} is now "
-            f"{after.power}/{after.toughness} ({power:+d}/{toughness:+d})")
+    what = f"{board.possessive(after.controller)} {after.name or 'creature'}"
+    if ended:
+        return (f"{what} is {after.power}/{after.toughness} again (the "
+                f"{-power:+d}/{-toughness:+d} ended)")
+    return f"{what} is now {after.power}/{after.toughness} ({power:+d}/{toughness:+d})"
 
 
 def card_text(obj: pb.GameObject) -> str:
@@ -726,6 +748,11 @@ def _decision_block(board: Board, now: float | None = None) -> list[RenderableTy
             out.append(line)
         if decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD:
             out.append(Text.assemble(("  a. ", "bold cyan"), "Any order: as listed"))
+        if board.option_index("cancel_cast") is not None:
+            # (On a letter of its own, not numbered: the numbers change as lands are tapped,
+            # and Cancel took the number a land had just had -- a cast taken back with {R}
+            # floating, found by a new player.)
+            out.append(Text.assemble(("  c. ", "bold cyan"), CANCEL_TEXT))
         return out
     if header.HasField("pending") and header.pending.seat == board.seat:
         out.append(Text("Waiting for the server...", style="dim"))
@@ -757,6 +784,8 @@ def _help_line(board: Board) -> str:
         parts.append("a: any order")
     if board.option_index("pass_priority") is not None:
         parts.append("p: pass priority · pp: pass this turn")
+    if board.option_index("cancel_cast") is not None:
+        parts.append("c: cancel (take the cast back)")
     # (A lasting setting: the client passes in the steps a player seldom acts in.)
     parts.append("full: back to the usual stops" if board.stops == FULL else
                  "full: stop at every step")

@@ -50,13 +50,42 @@ def object_name(names: Names, object_id: str) -> str:
     return obj.name or "a card"
 
 
+def whose_name(names: Names, object_id: str) -> str:
+    """An object's name, and whose it is when another player controls an object of the
+    same name on the battlefield or the stack: ``Llanowar Visionary (yours)``,
+    ``Llanowar Visionary (Bob's)`` -- "Llanowar Visionary blocks Llanowar Visionary" and
+    "Block Llanowar Visionary with Llanowar Visionary" said nothing (a new player's review);
+    as the web client's ``whoseName``. ``names`` without the objects in view
+    (``in_view``): the name alone."""
+    name = object_name(names, object_id)
+    whose = _whose_apart(names, object_id)
+    return f"{name} ({whose})" if whose else name
+
+
+def _whose_apart(names: Names, object_id: str) -> str:
+    """``yours`` or ``Bob's`` for an object another player has one of the same name of
+    (:func:`whose_name`), else ""."""
+    obj = names.object(object_id) if object_id else None
+    in_view = getattr(names, "in_view", None)
+    if obj is None or not obj.name or in_view is None:
+        return ""
+    for other in in_view():
+        if other.id != object_id and other.name == obj.name and \
+                other.controller != obj.controller and \
+                other.zone.kind in (pb.ZONE_KIND_BATTLEFIELD, pb.ZONE_KIND_STACK):
+            return "yours" if obj.controller == names.viewer else \
+                f"{names.player(obj.controller)}'s"
+    return ""
+
+
 def target_text(names: Names, target: pb.Target) -> str:
-    """What a target names: a player or an object."""
+    """What a target names: a player or an object (whose, when that tells it apart:
+    :func:`whose_name`)."""
     kind = target.WhichOneof("kind")
     if kind == "player":
         return seat_name(names, target.player)
     if kind == "object_id":
-        return object_name(names, target.object_id)
+        return whose_name(names, target.object_id)
     return "nothing"
 
 
@@ -124,19 +153,19 @@ def option_text(names: Names, action: pb.Action) -> str:
         return f"Pay {letters_to_symbols(a.pay_mana.mana) or 'nothing'}"
     if kind == "declare_attacker":
         d = a.declare_attacker
-        at = object_name(names, d.planeswalker_id) if d.planeswalker_id else \
+        at = whose_name(names, d.planeswalker_id) if d.planeswalker_id else \
             seat_name(names, d.defender)
-        return f"Attack {at} with {object_name(names, d.object_id)}"
+        return f"Attack {at} with {whose_name(names, d.object_id)}"
     if kind == "declare_blocker":
         b = a.declare_blocker
-        return f"Block {object_name(names, b.attacker_id)} with {object_name(names, b.object_id)}"
+        return f"Block {whose_name(names, b.attacker_id)} with {whose_name(names, b.object_id)}"
     if kind == "assign_combat_damage":
         c = a.assign_combat_damage
         hints = _recipient_hints(names, [d.object_id for d in c.assignments])
-        parts = ", ".join(f"{d.amount} to {object_name(names, d.object_id)}"
+        parts = ", ".join(f"{d.amount} to {whose_name(names, d.object_id)}"
                           + (f" ({hints[d.object_id]})" if d.object_id in hints else "")
                           for d in c.assignments)
-        return f"{object_name(names, c.attacker_id)} deals {parts or 'no damage'}"
+        return f"{whose_name(names, c.attacker_id)} deals {parts or 'no damage'}"
     if kind == "choose_starting_player":
         seat = a.choose_starting_player.seat
         return "I play first" if seat == names.viewer else f"{names.player(seat)} plays first"
@@ -496,8 +525,10 @@ def shown_options(names: Names, options: Sequence[pb.Action],
     texts = [option_text(names, o) for o in options]
     for i, o in enumerate(options):  # (a second blocker for it: 509.1a allows it)
         if o.WhichOneof("kind") == "declare_blocker" and o.declare_blocker.attacker_id in blocked:
-            texts[i] = f"Block {object_name(names, o.declare_blocker.attacker_id)} (already " \
-                       f"blocked) with {object_name(names, o.declare_blocker.object_id)}"
+            attacker = o.declare_blocker.attacker_id
+            hint = ", ".join(w for w in (_whose_apart(names, attacker), "already blocked") if w)
+            texts[i] = f"Block {object_name(names, attacker)} ({hint}) with " \
+                       f"{whose_name(names, o.declare_blocker.object_id)}"
     groups: list[list[int]] = []
     alike: dict[tuple[str, str, str, bytes, str], list[int]] = {}
     for i in shown_order(names, options):
@@ -652,6 +683,26 @@ def nothing_can_block(decision: pb.Decision) -> bool:
             and decision.options[0].WhichOneof("kind") == "finish_blockers")
 
 
+def pool_pays_exactly(decision: pb.Decision, pool: pb.ManaPool | None) -> int | None:
+    """A cost being paid (``PAY_MANA``, 601.2h) that the player's mana pool pays exactly --
+    all of the pool, in one way only (a single ``PayMana`` option spending every mana in
+    it): the index of that option, else None. Never for a payment the player may decline
+    (an "unless" cost, 118.12a: paying it is a choice). As the web client's
+    ``poolPaysExactly``: a player who tapped a Mountain for a {R} cost was asked again
+    "your mana pool covers it -- choose the mana to spend" (a new player's review)."""
+    if decision.kind != pb.DECISION_KIND_PAY_MANA or pool is None:
+        return None
+    kinds = [o.WhichOneof("kind") for o in decision.options]
+    if "decline" in kinds:
+        return None
+    pays = [i for i, kind in enumerate(kinds) if kind == "pay_mana"]
+    total = pool.white + pool.blue + pool.black + pool.red + pool.green + pool.colorless
+    if len(pays) != 1 or total == 0 or \
+            len(decision.options[pays[0]].pay_mana.mana) != total:
+        return None
+    return pays[0]
+
+
 #: A mana ability that does nothing but tap its permanent for mana ("{T}: Add {B} or {R}.",
 #: "{T}: Add one mana of any color.").
 _PLAIN_MANA = re.compile(r"\(?\{T\}: Add [^.]*\.\)?")
@@ -753,7 +804,7 @@ def _recipient(names: Names, e: pb.DamageEvent) -> str:
     if which == "player":
         return seat_name(names, e.player)
     if which == "object_id":
-        return object_name(names, e.object_id)
+        return whose_name(names, e.object_id)
     return "nothing"
 
 
@@ -878,13 +929,14 @@ def event_text(names: Names, event: pb.GameEvent, *, bottom: bool = False) -> st
         if z.to_zone == pb.ZONE_KIND_HAND and z.from_zone in (pb.ZONE_KIND_BATTLEFIELD,
                                                                pb.ZONE_KIND_STACK):
             # A bounce, or a cast taken back (cancel_cast, 733.1) or a spell returned.
-            return f"{what} returned to its owner's hand" + (
+            return f"{what} returned to " + (
+                "your hand" if z.owner == names.viewer else "its owner's hand") + (
                 " from the stack" if z.from_zone == pb.ZONE_KIND_STACK else "")
         return (f"{what} moved from {_where(names, z.from_zone, z.owner)} to "
                 f"{_where(names, z.to_zone, z.owner)}")
     if kind == "damage":
         d = event.damage
-        return (f"{object_name(names, d.source_id)} dealt {d.amount} damage to "
+        return (f"{whose_name(names, d.source_id)} dealt {d.amount} damage to "
                 f"{_recipient(names, d)}")
     if kind == "player_lost":
         return lost_text(names, event.player_lost.seat, event.player_lost.reason)
@@ -925,15 +977,15 @@ def event_text(names: Names, event: pb.GameEvent, *, bottom: bool = False) -> st
                 whom = "" if obj is None or not obj.HasField("attacking") else \
                     object_name(names, obj.attacking_planeswalker) \
                     if obj.attacking_planeswalker else seat_name(names, obj.attacking)
-            attacked.setdefault(whom, []).append(object_name(names, oid))
+            attacked.setdefault(whom, []).append(whose_name(names, oid))
         return "; ".join((f"Attacking {whom}: " if whom else "Attacking: ") + ", ".join(group)
                          for whom, group in attacked.items())
     if kind == "blockers_declared":
         blocks = event.blockers_declared.blocks
         if not blocks:
             return "No blockers"
-        return "Blocks: " + "; ".join(f"{object_name(names, b.blocker_id)} blocks "
-                                      f"{object_name(names, b.attacker_id)}" for b in blocks)
+        return "Blocks: " + "; ".join(f"{whose_name(names, b.blocker_id)} blocks "
+                                      f"{whose_name(names, b.attacker_id)}" for b in blocks)
     if kind == "cards_revealed":
         r = event.cards_revealed
         return f"{'Revealed' if r.to_everyone else 'You look at'}: " + \

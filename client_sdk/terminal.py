@@ -46,6 +46,7 @@ from client_sdk.describe import (
     nothing_can_block,
     only_pass,
     option_object_id,
+    pool_pays_exactly,
 )
 from client_sdk.policy import Policy
 from client_sdk.stops import (
@@ -83,6 +84,13 @@ STOPS_SETTING = "priority_stops"
 BACK_NOTICE = "Back in your game in room "
 #: Notices about there being no decision, stale once a decision is shown.
 _NO_DECISION_NOTICES = ("Nothing to answer now.",)
+#: The notice of ``pp`` taken: stale once the passing is over (the turn, the game ended).
+PP_NOTICE = ("You pass priority until the turn ends or something new is on the stack "
+             "(decisions other than priority still ask).")
+#: Why ``pp`` stopped passing: said with the decision it stopped at, stale at the next one.
+_PP_STOPPED_NOTICES = (
+    "The turn is over: pp no longer passes for you.",
+    "Something new is on the stack: you stopped passing. Your decision.")
 #: ``pp`` begun less than this long after a new turn began is not taken: the player
 #: can't have seen that turn (the client passes a whole opponent's turn by itself in a
 #: blink, when they have nothing to answer: ``pp`` typed a second after playing a land
@@ -279,6 +287,11 @@ class Session:
         self._pp_refused = -1
         #: The prompt id of the decision last drawn (None: none).
         self._drawn: int | None = None
+        #: Tapping sources for mana while paying a cost (601.2g): the mana that was in the
+        #: pool as the first of them was tapped (None: the last answer was no such tap).
+        self._tapped_from: int | None = None
+        #: The decision a notice of :data:`_PP_STOPPED_NOTICES` was said with.
+        self._stopped_at: int | None = None
         #: The seconds to wait before passing by itself a priority at a stop with nothing
         #: but passing to do (:data:`client_sdk.stops.HUMAN_PASS_SECONDS`, drawn afresh).
         self.pass_delay: Callable[[], float] = partial(
@@ -310,6 +323,16 @@ class Session:
         board.stops = self.stops
         if board.decision is not None and board.notice in _NO_DECISION_NOTICES:
             board.notice = ""  # (a new decision came: "Nothing to answer now." is stale)
+        if not board.game_running:
+            self._passing = None  # (the game is over: a pp of its last turn ends with it)
+        passing = self._passing
+        if board.notice == PP_NOTICE and (
+                passing is None or passing[0] != board.mirror.header.turn):
+            board.notice = ""  # (it passes no more: between games, a new turn)
+        if board.notice in _PP_STOPPED_NOTICES and (
+                not board.game_running or (board.decision is not None
+                                           and board.decision.prompt_id != self._stopped_at)):
+            board.notice = ""  # (said with the decision it stopped at: the next one is on)
 
     async def run(self, setup: Callable[[], Awaitable[None]] | None = None) -> Outcome:
         """Play (or watch) until the game ends or the user quits; ``setup`` first runs in
@@ -388,6 +411,8 @@ class Session:
                 self._pass_wait = None
             if decision is not None and nothing_can_block(decision):
                 await self._answer(0, auto=True, logged=NO_BLOCKERS_TEXT)
+            elif decision is not None and (index := self._pays_exactly(decision)) is not None:
+                await self._answer(index, auto=True)  # (601.2h: one way to pay, all tapped)
             elif decision is not None and (index := self._passing_on()) is not None:
                 # (where the stops pass -- what everyone sees says so -- or ``pp``: at once)
                 await self._answer(index, auto=True)
@@ -457,7 +482,8 @@ class Session:
                             "says where the client passes priority for you, full turns full "
                             "control (stop at every step) on or off; ?N reads the card option "
                             "N names, ?NAME a card you can see (?shock); invite shows the "
-                            "room's invite code and how others join or watch; q quits.")
+                            "room's invite code and how others join or watch; c takes back a "
+                            "spell being cast (cancel); q quits.")
             return None
         if text in ("stops", "stop"):
             board.notice = mode_words(self.stops)
@@ -505,8 +531,7 @@ class Session:
                 board.notice = "Passing priority is not an option now: choose a number."
                 return None
             self._passing = (board.mirror.header.turn, self._stack())
-            board.notice = ("You pass priority until the turn ends or something new is on the "
-                            "stack (decisions other than priority still ask).")
+            board.notice = PP_NOTICE
         elif text in ("p", "pass"):
             index = board.option_index("pass_priority")
             if index is None:
@@ -516,14 +541,18 @@ class Session:
                 decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD:
             index = 0  # (404.3: the order as listed, this card and the ones after it)
             self._any_order = True
+        elif text in ("c", "cancel") and (found := board.option_index("cancel_cast")) is not None:
+            index = found  # (733.1: on a letter, never a number a land had a moment ago)
         elif text.isdigit() and (found := board.answering(int(text))) is not None:
             index = found
         else:
             passing = ", p to pass priority" if board.option_index("pass_priority") is not None \
                 else ""
+            cancel = ", c to cancel" if board.option_index("cancel_cast") is not None else ""
             numbers = [n for n, _i, _label in board.numbered_options]
-            board.notice = (f"Type a number from {min(numbers)} to {max(numbers)}{passing} or "
-                            f"q to quit (not {text!r}).")
+            choose = f"a number from {min(numbers)} to {max(numbers)}" if numbers else \
+                "an answer"
+            board.notice = f"Type {choose}{passing}{cancel} or q to quit (not {text!r})."
             return None
         await self._answer(index)
         return None
@@ -560,11 +589,12 @@ class Session:
             turn, stack = passing
             if board.mirror.header.turn != turn:
                 self._passing = None
-                board.notice = "The turn is over: pp no longer passes for you."
+                board.notice = _PP_STOPPED_NOTICES[0]
+                self._stopped_at = decision.prompt_id
             elif self._stack() - stack:
                 self._passing = None
-                board.notice = ("Something new is on the stack: you stopped passing. Your "
-                                "decision.")
+                board.notice = _PP_STOPPED_NOTICES[1]
+                self._stopped_at = decision.prompt_id
                 return None
             else:
                 # (blockers, a target...: the player's; passing goes on after)
@@ -575,6 +605,21 @@ class Session:
                        pool=None if me is None else me.mana_pool):
             return pass_option(decision)
         return None
+
+    def _pays_exactly(self, decision: pb.Decision) -> int | None:
+        """The option paying a cost by itself (None: ask the player): once sources tapped
+        for this payment (601.2g) have put in the pool all it holds -- none of it was there
+        before -- and the pool pays the cost exactly in one way only
+        (:func:`client_sdk.describe.pool_pays_exactly`: never a cost the player may
+        decline), for the view shown. Asked again "your mana pool covers it -- choose the
+        mana to spend", its one way to pay "Pay {R}" (a new player's review); as the web
+        client."""
+        board = self.board
+        if self._tapped_from != 0 or (decision.state_id and
+                                      decision.state_id != board.mirror.state_id):
+            return None
+        me = board.mirror.players.get(board.seat)
+        return pool_pays_exactly(decision, None if me is None else me.mana_pool)
 
     def _passes_later(self, decision: pb.Decision) -> bool:
         """Whether the client passes ``decision`` by itself after a human-like wait: a
@@ -637,6 +682,10 @@ class Session:
         ``auto``: the answer is the client's own, to a decision with no choice in it (one
         not sent is sent again when the server repeats the decision after a resume)."""
         board = self.board
+        decision = board.decision
+        tapped = decision is not None and decision.kind == pb.DECISION_KIND_PAY_MANA and \
+            0 <= index < len(decision.options) and \
+            decision.options[index].WhichOneof("kind") == "activate_mana_ability"
         try:
             await self.client.act(index)
         except RuntimeError:  # no decision: a drop cleared it, or it was answered for you
@@ -650,6 +699,10 @@ class Session:
             return
         if logged:
             board.add_event(logged)
+        if not tapped:
+            self._tapped_from = None
+        elif self._tapped_from is None:  # (the first source tapped for this payment)
+            self._tapped_from = _pool_total(board)
         self.answers += 1
         board.decision = None
 
@@ -692,12 +745,14 @@ class Session:
                                                             else "game")
                             + ": q and Enter again to quit, anything else to stay.")
             return None
+        score = self._final_score() if seated and in_match else ""
         if client.room_id is not None:
             with suppress(ConnectionLostError):
                 await client.leave_room()
+        if seated and in_match:
+            return Outcome(f"You left the match: you conceded it. {score}".rstrip(), 0)
         if seated:
-            return Outcome("You left the match: you conceded it." if in_match else
-                           "You left the game: you conceded.", 0)
+            return Outcome("You left the game: you conceded.", 0)
         return Outcome("You left." if self.player else "Stopped watching.", 0)
 
     async def _concede(self) -> None:
@@ -721,9 +776,36 @@ class Session:
             return
         board.notice = "You conceded this game."
 
+    def _final_score(self) -> str:
+        """The match's score once this player has left it (conceding it): a game of two
+        players being played is the opponent's (104.3a) -- the server scores it so, and
+        tells nobody gone."""
+        board, match = self.board, self.client.match
+        if match is None:
+            return ""
+        final = mpb.MatchState()
+        final.CopyFrom(match)
+        seats = [s for s in board.mirror.players if s != board.seat]
+        if board.game_running and len(seats) == 1 and 0 <= seats[0] < len(final.wins):
+            final.wins[seats[0]] += 1
+        kept, board.match = board.match, final
+        try:
+            return f"Final score: {board.score_text()}."
+        finally:
+            board.match = kept
+
     def _seat_lost(self) -> bool:
         me = self.board.mirror.players.get(self.board.seat)
         return me is not None and me.has_lost
+
+
+def _pool_total(board: Board) -> int:
+    """How much mana is in the viewer's pool."""
+    me = board.mirror.players.get(board.seat)
+    if me is None:
+        return 0
+    p = me.mana_pool
+    return p.white + p.blue + p.black + p.red + p.green + p.colorless
 
 
 # ---- the commands

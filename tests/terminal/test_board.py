@@ -672,9 +672,12 @@ def test_the_log_says_played_died_and_cast_not_moved_from_zone_to_zone() -> None
                 name="Goblin Guide") == "Bob's Goblin Guide was exiled from the battlefield"
     assert told(owner=BOB, from_zone=BATTLEFIELD, to_zone=HAND, old_id="g1",
                 name="Goblin Guide") == "Bob's Goblin Guide returned to its owner's hand"
-    # A cast taken back (cancel_cast, 733.1) read "Your Shock moved from stack to hand".
+    # A cast taken back (cancel_cast, 733.1) read "Your Shock moved from stack to hand";
+    # then "your Shock returned to its owner's hand": the viewer's own hand is "your hand".
     assert told(owner=ANN, from_zone=STACK, to_zone=HAND, old_id="s1", new_id="h9",
-                name="Shock") == "your Shock returned to its owner's hand from the stack"
+                name="Shock") == "your Shock returned to your hand from the stack"
+    assert told(owner=ANN, from_zone=BATTLEFIELD, to_zone=HAND, old_id="f1",
+                name="Forest") == "your Forest returned to your hand"
 
 
 def test_119_3_life_gained_or_lost_reads_as_such() -> None:
@@ -864,7 +867,7 @@ def test_alike_creatures_to_attack_or_block_with_are_one_option() -> None:
     board.decision = pb.Decision(prompt_id=13, seat=ANN, kind=pb.DECISION_KIND_DECLARE_BLOCKERS,
                                  options=[*blocks, pb.Action(finish_blockers=pb.FinishBlockers())])
     assert board.shown_options == [
-        (0, "Block Walking Corpse with Walking Corpse (one of 4 alike)"),
+        (0, "Block Walking Corpse (Bob's) with Walking Corpse (yours) (one of 4 alike)"),
         (12, "Done: confirm blockers")]
     # c1 blocks w1: w1 is blocked (a second blocker may join it, 509.1a), the others not.
     mirror.objects["c1"].blocking.append("w1")
@@ -872,8 +875,9 @@ def test_alike_creatures_to_attack_or_block_with_are_one_option() -> None:
                                  options=[*blocks[3:],
                                           pb.Action(finish_blockers=pb.FinishBlockers())])
     assert board.shown_options == [
-        (0, "Block Walking Corpse (already blocked) with Walking Corpse (one of 3 alike)"),
-        (1, "Block Walking Corpse with Walking Corpse (one of 3 alike)"),
+        (0, "Block Walking Corpse (Bob's, already blocked) with Walking Corpse (yours) "
+            "(one of 3 alike)"),
+        (1, "Block Walking Corpse (Bob's) with Walking Corpse (yours) (one of 3 alike)"),
         (9, "Done: confirm blockers")]
     # Found playing: Niambi, with an Aura on it (shown on its own), blocking one of two alike
     # Thieves' Guild Enforcers read "(1 of 2)", "(2 of 2)": one option still.
@@ -882,7 +886,8 @@ def test_alike_creatures_to_attack_or_block_with_are_one_option() -> None:
     mirror.objects["r5"] = _obj("r5", "Rousing Read", BATTLEFIELD, ANN, attached_to="c5")
     board.decision = pb.Decision(prompt_id=15, seat=ANN, kind=pb.DECISION_KIND_DECLARE_BLOCKERS,
                                  options=[block("c5", "w2"), block("c5", "w3")])
-    assert board.shown_options == [(0, "Block Walking Corpse with Niambi, Esteemed Speaker")]
+    assert board.shown_options == [
+        (0, "Block Walking Corpse (Bob's) with Niambi, Esteemed Speaker")]
     # The board says which attacker is blocked (it read "attacking you" x3 alike).
     assert permanent_text(board, mirror.objects["w1"]) == \
         "Walking Corpse 2/2 (tapped, attacking you, blocked by Walking Corpse)"
