@@ -214,6 +214,8 @@ class _Connection:
     def reply(self, data: bytes) -> bool:
         """Queue a message for this client without ever waiting (invariant 7); False if
         it can't be (the client is too slow and is closed, or is closing)."""
+        if log.isEnabledFor(logging.DEBUG):
+            _log_refusal(self, data)
         if self.direct is not None:
             return self.direct(data)
         self.writer_idle = False
@@ -458,10 +460,12 @@ class App:
             address=sock.address, sock=sock, direct=getattr(sock, "direct", None),
             immediate=sock if isinstance(sock, ImmediateSocket) else None)
         if self.stopping:
+            log.debug("connection from %s refused: the server is stopping", conn.address)
             await sock.close(CLOSE_SERVICE_RESTART, "server restarting")
             return
         self.conns[conn.conn_id] = conn
         self.activity.connections += 1
+        log.debug("connection %d opened from %s", conn.conn_id, conn.address)
         try:
             async with trio.open_nursery() as nursery:
                 conn.scope = nursery.cancel_scope
@@ -488,6 +492,12 @@ class App:
             if record is not None and record.conn is conn:
                 record.conn = None
                 self.session_desk.forget_if_idle(record)
+        if conn.close_code:
+            log.debug("connection %d from %s closed by the server: %d (%s)", conn.conn_id,
+                      conn.address, conn.close_code, conn.close_reason)
+        else:
+            log.debug("connection %d from %s closed by the client", conn.conn_id,
+                      conn.address)
         if conn.close_code:
             if conn.close_code == CLOSE_TOO_SLOW and "too slow" in conn.close_reason:
                 self.refusals.note("slow", conn.address)
@@ -853,6 +863,18 @@ def _placing(conn: _Connection) -> Iterator[None]:
         yield
     finally:
         conn.placing = False
+
+
+def _log_refusal(conn: _Connection, data: bytes) -> None:
+    """A DEBUG line if ``data``, a reply to ``conn``, refuses a request (a sign-in, a token,
+    an invite code...): its code and the words the client got (never what it sent)."""
+    try:
+        message = mpb.ServerMessage.FromString(data)
+    except Exception:  # (FLUSH and the like: no message)
+        return
+    if message.HasField("error"):
+        log.debug("connection %d from %s refused: %s (%s)", conn.conn_id, conn.address,
+                  mpb.ErrorCode.Name(message.error.code), message.error.message)
 
 
 def _store_refusal(exc: StoreUnwritableError) -> str:

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import trio
+import trio.testing
 from websockets.exceptions import ConnectionClosedError
 from websockets.frames import Close
 
@@ -154,3 +156,61 @@ def test_the_relays_log_from_the_servers_level(tmp_path: Path) -> None:
     _serve_briefly(tmp_path / "data", "--relays", "1", "--log-level", "error",
                    while_up=relays_level)
     assert seen == ["error"]
+
+
+# ---- what the server did: rooms, games and connections (an operator's review: 4 bot
+# games, a private room, a registration, 7 failed sign-ins, a wrong invite code and a bad
+# token made 3 lines, none about a room or a game)
+
+async def test_a_session_logs_its_rooms_games_and_connections_and_none_of_its_secrets(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock,
+        caplog: pytest.LogCaptureFixture) -> None:
+    from protocol.v1 import messages_pb2 as mpb
+    from tests.rooms.test_accounts import _connect, _create, _join
+    from tests.rooms.test_app_memory import running_app
+
+    caplog.set_level(logging.DEBUG)
+    async with running_app(tmp_path) as app:
+        ann, welcome = await _connect(app, "ann")
+        token = welcome.welcome.account_token
+        await ann.request(register=mpb.Register(name="Ann", password="correct horse"))
+        for _ in range(3):
+            await _connect(app, login=("Ann", "wrong horse"))
+        ann, login = await _connect(app, login=("Ann", "correct horse"))  # (ann's place)
+        new_token = (login.resumed.welcome if login.HasField("resumed")
+                     else login.welcome).account_token
+        await _connect(app, token=token + "x")  # a refused token
+        bob, _w = await _connect(app, "bob")
+        created = await _create(ann, private=True)
+        room_id, code = created.room.room_id, created.invite_code
+        assert (await _join(bob, room_id, code="wrong")).error.code == \
+            mpb.ERROR_CODE_FORBIDDEN
+        assert (await _join(ann, room_id, code=code)).joined.seat == 0
+        assert (await _join(bob, room_id, code=code)).joined.seat == 1
+        await trio.testing.wait_all_tasks_blocked()
+        names = [m.name for m in app.lobby.hosts[room_id].room.seats if m is not None]
+        await bob.to_server.send(mpb.ClientMessage(
+            request_id=7, concede=mpb.ConcedeGame()).SerializeToString())
+        await trio.sleep(3600)  # (the finished room lingers, then closes)
+        assert room_id not in app.lobby.hosts
+        await bob.to_server.aclose()  # (the client closes)
+        await trio.testing.wait_all_tasks_blocked()
+    said = [r.getMessage() for r in caplog.records]
+    assert (f"room {room_id} created: 2 seats, constructed, best of 1, private" in said), said
+    assert f"room {room_id}: game 1 started: {names[0]!r}, {names[1]!r}" in said
+    ended = [line for line in said if line.startswith(f"room {room_id}: game 1 ended: ")]
+    assert len(ended) == 1 and ended[0].startswith(
+        f"room {room_id}: game 1 ended: {names[0]!r} won ("), ended
+    assert f"room {room_id} closed: its game is over" in said
+    opened = [line for line in said if line.startswith("connection ") and " opened from " in line]
+    assert len(opened) >= 7
+    assert [line for line in said if line.startswith("connection ") and " closed " in line]
+    refused = [line for line in said if line.startswith("connection ") and " refused: " in line]
+    assert len([line for line in refused if "ERROR_CODE_UNAUTHENTICATED" in line]) == 4
+    assert [line for line in refused if "ERROR_CODE_FORBIDDEN (that is not this room's "
+            "invite code)" in line]
+    # Nothing per action, nor per message.
+    assert not [line for line in said if "action" in line.lower() and "room" not in line]
+    secrets = [token, new_token, "correct horse", "wrong horse", code]
+    logged = caplog.text + "".join(repr(r.args) for r in caplog.records)
+    assert all(s and s not in logged for s in secrets)

@@ -7,6 +7,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import trio
 import trio.lowlevel
@@ -19,7 +20,7 @@ from server.rooms.pump import RoomHost, new_delayed_turns
 from server.rooms.recovery import recover
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room, RoomConfig
-from server.store.records import AbortGame, GameRecord, RoomSettings
+from server.store.records import AbortGame, CreateGame, FinishGame, GameRecord, RoomSettings
 from server.store.writer import StoreWriter
 
 log = logging.getLogger("manawire.lobby")
@@ -103,10 +104,18 @@ class Lobby:
             victim.notify(Evict())
         room = Room(secrets.token_hex(6), name, seats, trio.current_time(), self.config,
                     clock_seconds=clock_seconds, settings=settings)
+        shown = room.settings  # (never its invite code: only the code's hash is kept)
+        log.info("room %s created: %d seat%s, %s, best of %d, %s%s", room.room_id, seats,
+                 "" if seats == 1 else "s", shown.format, room.best_of,
+                 "private" if shown.private else "public",
+                 f", {clock_seconds} s clocks" if clock_seconds else "")
         return self._host(room)
 
     def _host(self, room: Room, *, stored: bool = False) -> RoomHost:
-        host = RoomHost(room, self.writer, self.relay, deliver=self._deliver,
+        # (the room's writes, seen on their way to the store: a line when a game starts or
+        # ends -- never one per action)
+        writer = cast(StoreWriter, _GameLog(self.writer, room))
+        host = RoomHost(room, writer, self.relay, deliver=self._deliver,
                         released=self._released, closed=self._on_closed,
                         alarms=self.alarms, delayed_turns=self.delayed_turns,
                         placed=self._placed, stopped=self._on_stopped, stored=stored)
@@ -116,6 +125,8 @@ class Lobby:
         return host
 
     def _on_closed(self, host: RoomHost) -> None:
+        log.info("room %s closed: %s", host.room_id, _why_closed(host, host.room_id in
+                                                                self._evicting))
         self._evicting.discard(host.room_id)
         if self.hosts.get(host.room_id) is host:
             del self.hosts[host.room_id]
@@ -252,3 +263,55 @@ class Lobby:
             data = mpb.ServerMessage(room_list=self.listing()).SerializeToString()
             cached = self._listing = (now, data)
         return cached[1]
+
+
+class _GameLog:
+    """The store's writer as a room's task sees it: the same writer, and an INFO line once
+    the store has a game's start or end (its records say so): which room and game, its
+    players, its winners and why. The records of each write are looked at by their type
+    only; nothing is logged per action."""
+
+    def __init__(self, writer: StoreWriter, room: Room) -> None:
+        self._writer = writer
+        self._room = room
+
+    def _players(self) -> list[str]:
+        """The names the seats are taken with, by seat."""
+        return [repr(m.name) if m is not None else f"seat {n}"
+                for n, m in enumerate(self._room.seats)]
+
+    async def write(self, ops: Sequence[Any]) -> None:
+        await self._writer.write(ops)
+        for op in ops:
+            kind = type(op)
+            if kind is CreateGame:
+                log.info("room %s: game %d started: %s", self._room.room_id,
+                         op.game_number, ", ".join(self._players()))
+            elif kind is FinishGame:
+                players = self._players()
+                winners = [players[s] if s < len(players) else f"seat {s}"
+                           for s in op.winners]
+                log.info("room %s: game %d ended: %s (%s)", self._room.room_id,
+                         self._room.game_number,
+                         f"{', '.join(winners)} won" if winners else "a draw",
+                         op.reason)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._writer, name)
+
+
+def _why_closed(host: RoomHost, evicted: bool) -> str:
+    """Why ``host``'s room closed, for the log (its members were told in words of their
+    own)."""
+    room = host.room
+    if host.failed == "unstored":
+        return "its game's start couldn't be stored (the store can't be written)"
+    if host.failed is not None:
+        return f"it failed (incident {host.failed})"
+    if evicted:
+        return "the server needed room for new games (its game was over)"
+    if room.finished:
+        return "its game is over"
+    if room.game is None:
+        return "no game started in it (nobody joined in time, or its creator left)"
+    return "its game ended"
