@@ -80,7 +80,7 @@ def test_extra_flags_are_added_to_the_fixed_ones_and_the_store_stays_the_volumes
     text = DOCKERFILE.read_text()
     fixed = _json_instruction(text, "ENTRYPOINT")
     assert fixed == ["manawire", "serve", "--host", "0.0.0.0", "--port", "8765",
-                     "--data-dir", "/data", "--metrics-port", "9100"]
+                     "--data-dir", "/data", "--metrics-port", "9464"]
     assert _json_instruction(text, "CMD") == []  # (`docker run ... manawire --relays 2`)
     assert _instruction(text, "VOLUME") == "/data"
 
