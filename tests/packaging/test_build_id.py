@@ -67,6 +67,20 @@ def test_a_wheel_carries_the_commit_its_build_was_given(tmp_path: Path, commit: 
         f"manawire {server.__version__} (commit {commit})\n"
 
 
+def test_a_full_commit_given_to_the_build_shows_as_12_digits(tmp_path: Path) -> None:
+    """``--build-arg MANAWIRE_COMMIT=$(git rev-parse HEAD)``: the wheel keeps the 40
+    digits it was given; the server shows 12, as from a checkout (an operator's review)."""
+    import server
+
+    full = "0123456789abcdef0123456789abcdef01234567+dirty"
+    src = _copy(tmp_path / "src")
+    built = _wheel(src, tmp_path / "dist", full)
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    assert _version_of(wheel, tmp_path / "site") == \
+        f"manawire {server.__version__} (commit 0123456789ab+dirty)\n"
+
+
 def test_a_wheel_built_in_a_checkout_carries_its_commit(tmp_path: Path) -> None:
     src = _copy(tmp_path / "src")
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
