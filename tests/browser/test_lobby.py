@@ -42,6 +42,10 @@ def test_refused_deck_lists_its_lines(pages: Pages) -> None:
         "Not A Real Card")
     # Too few cards is a problem of the whole deck: line 0.
     expect(page.locator('[data-testid=deck-errors] li[data-line="0"]')).to_have_count(1)
+    # A sentence of its own (after a bold "Deck" it read "Deck a constructed deck has at
+    # least 60 cards in its main deck, got 8").
+    expect(page.locator('[data-testid=deck-errors] li[data-line="0"]')).to_have_text(
+        "A constructed deck has at least 60 cards in its main deck: yours has 8.")
     lines = problems.evaluate_all("(els) => els.map((e) => e.dataset.line)")
     assert sorted(lines) == ["0", "1"], lines
     expect(page.locator("[data-testid=error]")).to_be_visible()

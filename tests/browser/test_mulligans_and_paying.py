@@ -94,9 +94,9 @@ def test_the_log_says_who_kept_and_a_tapped_mountain_pays_shock_without_asking_a
             ann.wait_for_timeout(20)
     # Paying Shock by tapping the Mountain asked once: the pool paying {R} exactly, it was paid.
     assert pay_decisions == 1
-    expect(ann.locator(LOG)).to_contain_text(f"you cast Shock targeting {bob_name}")
+    expect(ann.locator(LOG)).to_contain_text(f"You cast Shock targeting {bob_name}")
     # Who kept, once the mulligans were over, in each player's words (the terminal's).
-    expect(ann.locator(LOG)).to_contain_text(re.compile(r"you kept \d cards?"))
+    expect(ann.locator(LOG)).to_contain_text(re.compile(r"You kept \d cards?"))
     expect(ann.locator(LOG)).to_contain_text(re.compile(re.escape(bob_name) + r" kept 7 cards"))
     expect(bob.locator(LOG)).to_contain_text(re.compile(re.escape(ann_name) + r" kept \d cards?"))
     pages.screenshot(ann, "ann")

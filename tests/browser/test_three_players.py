@@ -62,7 +62,8 @@ def test_a_player_out_of_three_sees_that_they_lost_and_the_end_gives_each_result
     expect(badge).to_have_text("lost: you have 0 or less life")
     expect(badge).to_have_attribute("title", "Out of the game: its cards left it, and it goes on "
                                     "without this player.")
-    expect(page.locator("[data-testid=event-log]")).to_contain_text("you lost the game (you have 0 or less life)")
+    expect(page.locator("[data-testid=event-log]")).to_contain_text(
+        "You lost the game (you have 0 or less life)")
     expect(concede).to_have_count(0)
     expect(page.locator("[data-testid=leave-room]")).to_have_text("Leave room")
     pages.screenshot(page, "out")
@@ -74,9 +75,10 @@ def test_a_player_out_of_three_sees_that_they_lost_and_the_end_gives_each_result
     fake.delta(view, 6, [pb.GameEvent(player_lost=pb.PlayerLostEvent(seat=2, reason=CY_OUT))],
                ops=[pb.DeltaOp(set_player=view.players[2]), pb.DeltaOp(set_header=view.header)])
     results = page.locator("[data-testid=game-over] [data-testid=results] li")
-    expect(results).to_have_text(["you lost: you have 0 or less life", "Bob#0002 won",
+    expect(results).to_have_text(["You lost: you have 0 or less life", "Bob#0002 won",
                                   "Cy#0003 lost: Cy#0003 conceded"])
-    expect(page.locator("[data-testid=event-log]")).to_contain_text("Cy#0003 lost the game (Cy#0003 conceded)")
+    expect(page.locator("[data-testid=event-log]")).to_contain_text(
+        "Cy#0003 lost the game (Cy#0003 conceded)")
     expect(lost).to_have_count(0)
     pages.screenshot(page)
     pages.assert_no_errors()

@@ -12,13 +12,13 @@ import {
 import { create } from "@bufbuild/protobuf";
 import {
   type Action, type Decision, DecisionKind, type Delta, type GameEvent, type GameObject, GamePhase,
-  ZoneKind,
+  Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
   alikeOrder, assertNever, eventLines, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
-  poolPaysExactly, reasonWords,
+  logSentence, poolPaysExactly, reasonWords, strengthChange,
   optionSeats, seatName, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
 } from "./describe";
 import { inviteLink, parseInvite, type Invite } from "./links";
@@ -118,6 +118,8 @@ export class App implements Names {
   logChanges = 0;
   /** The objects in view before the last delta (see {@link objects}). */
   private before: GameObject[] = [];
+  /** What the last delta applied changed of creatures' power and toughness, in words. */
+  private strengthLines: string[] = [];
   /** The turn the log last said began (a marker line), or the snapshot's. */
   private turnTold = 0;
   /** Seats whose keep-or-mulligan declaration of the round going on was answered (103.5). */
@@ -334,6 +336,8 @@ export class App implements Names {
    * same delta removed: a creature that died in combat). */
   object(id: string) { return this.mirror.objects.get(id) ?? this.seen.get(id); }
   player(seat: number): string { return this.mirror.players.get(seat)?.name || `Seat ${seat + 1}`; }
+  /** The players' names (a line they begin keeps them as written: {@link logSentence}). */
+  playerNames(): string[] { return [...this.mirror.players.values()].map((p) => p.name); }
   /** The objects in view, and those the last delta took out of it (its events name them:
    * two creatures of one name that died in the combat whose damage is told). */
   objects(): Iterable<GameObject> {
@@ -1125,6 +1129,7 @@ export class App implements Names {
           this.noteLoss(event);
           if (event.kind.case === "playerLost") losses.push([event.kind.value.seat, event.kind.value.reason]);
         }
+        lines.push(...this.strengthLines);
         const marker = this.turnMarker();
         if (marker) lines.push(marker);
         if (replay.loading) replay.timeline.record(d.prevStateId, d.stateId, lines, losses);
@@ -1389,6 +1394,8 @@ export class App implements Names {
         if (lines === null) break;
         for (const event of body.value.events) this.noteLoss(event);
         for (const line of lines) this.tell(line);
+        // (Not told: no snapshot's recent events repeat them, to find where the log left off.)
+        for (const line of this.strengthLines) this.addLog(line);
         const marker = this.turnMarker();
         if (marker) this.addLog(marker);
         this.passingTurnEnded();
@@ -1603,7 +1610,26 @@ export class App implements Names {
     const mulligans = phase === GamePhase.MULLIGANS;
     const lines = mulligans ? this.keptLines(delta, asked) : [];
     for (const line of eventLines(this, delta.events, mulligans)) if (line) lines.push(line);
+    this.strengthLines = this.strengthChanges(delta);
     return lines;
+  }
+
+  /** Creatures whose power or toughness the delta changed, in words ({@link strengthChange}):
+   * "your Pridemalkin is now 7/6 (+4/+4)"; at the cleanup (514.2), or in a delta that went on
+   * into the next turn, "... is 3/2 again (the +4/+4 ended)". Said after the delta's events
+   * (the spell that resolved), as the terminal does. */
+  private strengthChanges(delta: Delta): string[] {
+    const before = new Map(this.before.map((o) => [o.id, o]));
+    const { step, turn } = this.mirror.header;
+    const ended = step === Step.CLEANUP || (this.turnTold > 0 && turn !== this.turnTold);
+    const said: string[] = [];
+    for (const op of delta.ops) {
+      if (op.op.case !== "updateObject") continue;
+      const id = op.op.value.id;
+      const line = strengthChange(this, before.get(id), this.mirror.objects.get(id), ended);
+      if (line !== null) said.push(line);
+    }
+    return said;
   }
 
   /** Who kept their hand, once a round of keep-or-mulligan declarations is over (103.5):
@@ -1805,8 +1831,10 @@ export class App implements Names {
     return `— Turn ${turn}: ${whose} turn —`;
   }
 
-  /** Add a log line; the same line again right after it is counted ("… (×7)"). */
-  private addLog(line: string): void {
+  /** Add a log line, its first letter a capital ("You drew a card": lines said "you drew a
+   * card", a new player's review); the same line again right after it is counted ("… (×7)"). */
+  private addLog(said: string): void {
+    const line = logSentence(said, this.playerNames());
     const last = this.log.at(-1);
     const m = last === undefined ? null : /^(.*) \(×(\d+)\)$/.exec(last);
     const [base, count] = m ? [m[1], Number(m[2])] : [last, 1];

@@ -30,6 +30,51 @@ export function seatName(names: Names, seat: number): string {
   return seat === names.viewer ? "you" : names.player(seat);
 }
 
+/** "your", or "Bob's" (a spectator has no "your"). */
+export function possessive(names: Names, seat: number): string {
+  return seat === names.viewer ? "your" : `${names.player(seat)}'s`;
+}
+
+/** A creature's power or toughness changed on the battlefield, in words (as the terminal's
+ * client_sdk.board.strength_change): a pump resolving, an anthem, a counter -- "your
+ * Pridemalkin is now 7/6 (+4/+4)" (Titanic Growth said nothing in the log: a new player's
+ * review). `ended`: at the cleanup, where effects "until end of turn" end (514.2): "your
+ * Pridemalkin is 3/2 again (the +4/+4 ended)", not "is now 3/2 (-4/-4)", which read as a
+ * -4/-4 effect. null if neither changed, or it isn't a creature on the battlefield both times. */
+export function strengthChange(names: Names, before: GameObject | undefined, after: GameObject | undefined,
+  ended = false): string | null {
+  if (before === undefined || after === undefined || before.zone?.kind !== ZoneKind.BATTLEFIELD
+      || after.zone?.kind !== ZoneKind.BATTLEFIELD) return null;
+  if (before.power === undefined || before.toughness === undefined || after.power === undefined
+      || after.toughness === undefined) return null;
+  const power = after.power - before.power;
+  const toughness = after.toughness - before.toughness;
+  if (power === 0 && toughness === 0) return null;
+  const what = `${possessive(names, after.controller)} ${after.name || "creature"}`;
+  const now = `${after.power}/${after.toughness}`;
+  if (ended) return `${what} is ${now} again (the ${signed(-power)}/${signed(-toughness)} ended)`;
+  return `${what} is now ${now} (${signed(power)}/${signed(toughness)})`;
+}
+
+/** "+4", "-1", "+0". */
+function signed(n: number): string {
+  return n < 0 ? String(n) : `+${n}`;
+}
+
+/** A problem the server found in a deck list that names no line (DeckProblem.message: words
+ * to follow a label, "at most 4 copies of 'Heartfire Immolator' in a constructed deck and its
+ * sideboard together, other than basic lands, got 7"), as a sentence of its own -- shown
+ * after a bold "Deck" it read "Deck at most 4 copies of ..." (a new player's review): "At
+ * most 4 copies of 'Heartfire Immolator' may be in a constructed deck and its sideboard
+ * together, other than basic lands: yours has 7." */
+export function problemSentence(message: string): string {
+  let words = message.trim()
+    .replace(/^at most (\d+) copies of (.+?) in (.+?), got (\d+)$/, "at most $1 copies of $2 may be in $3: yours has $4")
+    .replace(/, got (\d+)$/, ": yours has $1");
+  if (!/[.!?]$/.test(words)) words += ".";
+  return sentence(words);
+}
+
 /** An object's name as the viewer knows it. */
 export function objectName(names: Names, id: string): string {
   if (id === "") return "the player or planeswalker it attacks";
@@ -494,7 +539,12 @@ const RULE_CITED = /\s*\((?:rule |CR )?\d{3}(?:\.\d+[a-z]*)?\)/g;
  * "Ann#0001's" -> "your"), and a rule number an older server put in it dropped --
  * player-facing words are plain English. A spectator has no "you". */
 export function reasonWords(names: Names, reason: string): string {
-  const words = reason.replace(RULE_CITED, "").trim();
+  // The server's words for leaving, which a log line or a result puts in brackets: "(Bob
+  // left the match (and conceded it))" nested them, "Bob left the game, which concedes it"
+  // read awkwardly (a new player's review). Said plainly instead.
+  const words = reason.replace(RULE_CITED, "").trim()
+    .replace(/^(.+) left the match \(and conceded it\)$/, "$1 conceded the match by leaving it")
+    .replace(/^(.+) left the game, which concedes it$/, "$1 conceded by leaving the game");
   const me = names.viewer >= 0 ? names.player(names.viewer) : "";
   if (me && words.startsWith(`${me}'s `)) return `your ${words.slice(me.length + 3)}`;
   if (me && words.startsWith(`${me} `)) {
@@ -536,6 +586,14 @@ export function resultReason(names: Names, winners: readonly number[], reason: s
 /** "you conceded" -> "You conceded": a reason said as a sentence of its own. */
 export function sentence(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A log line as shown: its first letter a capital ("You drew a card", "Your Pridemalkin
+ * is now 7/6 (+4/+4)"; lines began "you ...", a new player's review) -- but a player's name
+ * that begins it stays as the player wrote it ("ann#0001 cast Shock"). */
+export function logSentence(line: string, players: readonly string[]): string {
+  if (players.some((name) => name !== "" && line.startsWith(name))) return line;
+  return sentence(line);
 }
 
 /** A player's result in the game (App.playerResults). */
@@ -863,10 +921,14 @@ export function eventText(names: Names, event: GameEvent, bottom = false): strin
       if (e.fromZone === ZoneKind.HAND && e.toZone === ZoneKind.BATTLEFIELD && entered?.cardTypes.includes("Land")) {
         return `${seatName(names, entered.controller)} played ${e.name || "a land"}`; // rule 305.1
       }
+      // Whose, before the name as the terminal says it: "your Llanowar Visionary entered the
+      // battlefield" ("Llanowar Visionary (Ann#4658's)" in Ann's own log, while damage lines
+      // said "(yours)": a new player's review), "Bob's Grizzly Bears died".
+      const owner = possessive(names, e.owner);
       const left = e.oldId ? names.object(e.oldId) : undefined;
       if (e.fromZone === ZoneKind.BATTLEFIELD && e.toZone === ZoneKind.GRAVEYARD && e.name
           && left?.cardTypes.includes("Creature")) {
-        return `${e.name} (${names.player(e.owner)}'s) died`; // rule 700.4
+        return `${owner} ${e.name} died`; // rule 700.4
       }
       if (e.fromZone === ZoneKind.HAND && e.toZone === ZoneKind.GRAVEYARD) {
         return `${seatName(names, e.owner)} discarded ${what}`; // rule 701.9a
@@ -879,14 +941,14 @@ export function eventText(names: Names, event: GameEvent, bottom = false): strin
         if (bottom) return `${seatName(names, e.owner)} put a card on the bottom of ${their} library`;
         return `${seatName(names, e.owner)} put a card from ${their} hand into ${their} library`;
       }
-      const whose = `${what} (${names.player(e.owner)}'s)`;
+      const whose = `${owner} ${e.name || "card"}`;
       if (e.toZone === ZoneKind.BATTLEFIELD) return `${whose} entered the battlefield`; // e.g. 608.3
       if (e.toZone === ZoneKind.EXILE) return `${whose} was exiled from ${fromWhere(names, e.fromZone, e.owner)}`; // 406.3
       if (e.toZone === ZoneKind.HAND &&
           (e.fromZone === ZoneKind.BATTLEFIELD || e.fromZone === ZoneKind.STACK)) {
         // A bounce, or a cast taken back (cancelCast, 733.1) or a spell returned.
         const from = e.fromZone === ZoneKind.STACK ? " from the stack" : "";
-        return `${whose} returned to its owner's hand${from}`;
+        return `${whose} returned to ${e.owner === names.viewer ? "your" : "its owner's"} hand${from}`;
       }
       return `${whose} moved from ${fromWhere(names, e.fromZone, e.owner)} to ${fromWhere(names, e.toZone, e.owner)}`;
     }

@@ -49,3 +49,19 @@ export function replaceChildren(el: HTMLElement, ...children: Child[]): void {
     again?.focus();
   }
 }
+
+/** Input types a key typed into is text (and so no shortcut): a checkbox, radio button or
+ * button isn't -- after ticking "Stop at every step" the shortcuts stopped working (a new
+ * player's review). */
+const TEXT_INPUTS = new Set(["text", "search", "email", "password", "tel", "url", "number",
+  "date", "datetime-local", "month", "time", "week", ""]);
+
+/** Whether a key pressed with `el` focused is typed into it (a text-like input, a textarea,
+ * a select, something contenteditable), so the page's shortcuts leave it alone. */
+export function takesKeys(el: { tagName?: string; type?: string; isContentEditable?: boolean } | null): boolean {
+  if (!el) return false;
+  if (el.isContentEditable) return true;
+  const tag = (el.tagName ?? "").toUpperCase();
+  if (tag === "TEXTAREA" || tag === "SELECT") return true;
+  return tag === "INPUT" && TEXT_INPUTS.has((el.type ?? "").toLowerCase());
+}

@@ -5,7 +5,7 @@
  * attributes, listed in web/README.md.
  */
 import { type App, type RoomSettingsInput } from "./app";
-import { h, replaceChildren, type Child } from "./dom";
+import { h, replaceChildren, takesKeys, type Child } from "./dom";
 import { readDeckFile } from "./deck";
 import { takeInvite } from "./links";
 import { takeReplayLink } from "./replay";
@@ -17,7 +17,7 @@ import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/pro
 import { DecisionKind, type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
   clockText, decisionName, GRAVEYARD_ORDER_TEXT, hiddenTiersText, lostWords, manaSymbols, manaSymbolWords, matchText,
-  reasonWords, resultReason, sentence, objectName, optionObjects, optionSeats, resultWords, seatName, stepName, targetText, tierText,
+  logSentence, problemSentence, reasonWords, resultReason, sentence, objectName, optionObjects, optionSeats, resultWords, seatName, stepName, targetText, tierText,
   turnBeingPlayed,
 } from "./describe";
 
@@ -559,10 +559,11 @@ class Ui {
     const deckLines = app.lastDeck.split(/\r\n|\r|\n/);
     replaceChildren(this.deckErrors, app.deckProblems.map((p) =>
       h("li", { "data-line": p.line },
-        p.line ? h("strong", null, `Line ${p.line}`) : h("strong", null, "Deck"),
-        p.line && deckLines[p.line - 1] !== undefined
-          ? h("code", null, deckLines[p.line - 1] ?? "") : null,
-        " ", p.message)));
+        // (One naming no line is a sentence of its own: after a bold "Deck" it read "Deck at
+        // most 4 copies of ...".)
+        p.line ? [h("strong", null, `Line ${p.line}`),
+          deckLines[p.line - 1] !== undefined ? h("code", null, deckLines[p.line - 1] ?? "") : null,
+          " ", p.message] : problemSentence(p.message))));
     // Finished rooms (kept listed for their replays) apart: listed among the open ones, a
     // new player took them for games to join.
     const live = app.rooms.filter((r) => !r.finished);
@@ -653,11 +654,13 @@ class Ui {
           replayPanel(app),
           result ? h("section", { class: "panel game-over", "data-testid": "game-over", role: "status" },
             h("h2", null, "Game over"),
+            // (Capitalized, "You won.", names as written: lines said "you won.")
             h("p", null, result.winners.length === 0 ? "The game is a draw."
-              : `${result.winners.map((s) => seatName(app, s)).join(", ")} won.`),
+              : logSentence(`${result.winners.map((s) => seatName(app, s)).join(", ")} won.`, app.playerNames())),
             // Each player's result (of three, the first out was named nowhere).
             h("ul", { class: "results", "data-testid": "results" }, results.map((r) =>
-              h("li", { "data-seat": r.seat, "data-outcome": r.outcome }, resultWords(app, r)))),
+              h("li", { "data-seat": r.seat, "data-outcome": r.outcome },
+                logSentence(resultWords(app, r), app.playerNames())))),
             // (The last loss's reason, in the viewer's words, unless said above.)
             result.reason && (result.winners.length === 0 || !results.some((r) => r.why))
               ? h("p", { class: "hint", "data-testid": "result-reason" },
@@ -721,10 +724,11 @@ class Ui {
     const deckLines = this.sideboardText.value.split(/\r\n|\r|\n/);
     replaceChildren(this.sideboardErrors, app.deckProblems.map((p) =>
       h("li", { "data-line": p.line },
-        p.line ? h("strong", null, `Line ${p.line}`) : h("strong", null, "Deck"),
-        p.line && deckLines[p.line - 1] !== undefined
-          ? h("code", null, deckLines[p.line - 1] ?? "") : null,
-        " ", p.message)));
+        // (One naming no line is a sentence of its own: after a bold "Deck" it read "Deck at
+        // most 4 copies of ...".)
+        p.line ? [h("strong", null, `Line ${p.line}`),
+          deckLines[p.line - 1] !== undefined ? h("code", null, deckLines[p.line - 1] ?? "") : null,
+          " ", p.message] : problemSentence(p.message))));
     return h("section", { class: "panel sideboard", "data-testid": "sideboard",
       "aria-labelledby": "sideboard-h" },
       h("h2", { id: "sideboard-h" }, `Your deck for game ${m.gameNumber}`),
@@ -1138,9 +1142,9 @@ class Ui {
   }
 
   key(ev: KeyboardEvent): void {
-    const t = ev.target as HTMLElement | null;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT"
-      || t.isContentEditable)) return;
+    // (Typed into a text box, not a shortcut; a ticked checkbox keeps its focus, and the
+    // shortcuts must still work.)
+    if (takesKeys(ev.target as (HTMLElement & { type?: string }) | null)) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (replayKey(this.app, ev)) return;
     if (ev.repeat) return;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { App, PASS_DELAY_MAX_MS, PASS_DELAY_MIN_MS } from "../src/app";
 import {
-  DecisionKind, GamePhase, GameResultSchema, ManaPoolSchema, Step, ViewSchema, ZoneKind, type View,
+  DecisionKind, GameObjectSchema, GamePhase, GameResultSchema, ManaPoolSchema, Step, ViewSchema, ZoneKind, type View,
 } from "../src/gen/protocol/v1/game_pb";
 import {
   ErrorCode, MatchPhase, Role, ServerBatchSchema, TierKind, type ServerMessage,
@@ -174,7 +174,7 @@ test("events become log lines in plain words; repeats are counted", () => {
     assert.deepEqual(app.log, [
       "Bob#0002 put a card from their hand into their library (×3)",
       "Bob#0002 cast Shock",
-      "you drew a card",
+      "You drew a card",
     ]);
   } finally { restore(); }
 });
@@ -191,10 +191,10 @@ test("a page starting from a snapshot logs its recent events, under the match's 
       { kind: { case: "cardDrawn" as const, value: { seat: 0 } } }];
     ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v,
       viewHash: viewHash(v), recentEvents } } });
-    assert.deepEqual(app.log, ["Bob#0002 cast Shock", "you drew a card"]);
+    assert.deepEqual(app.log, ["Bob#0002 cast Shock", "You drew a card"]);
     ws.deliver({ body: { case: "matchState", value: { bestOf: 3, gameNumber: 2, wins: [1, 0],
       phase: MatchPhase.PLAYING, winner: -1 } } });
-    assert.deepEqual(app.log, ["— Game 2 of 3 (you 1 – Bob#0002 0) —", "Bob#0002 cast Shock", "you drew a card"]);
+    assert.deepEqual(app.log, ["— Game 2 of 3 (you 1 – Bob#0002 0) —", "Bob#0002 cast Shock", "You drew a card"]);
     // A resync mid-game adds nothing the log has told already.
     ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v,
       viewHash: viewHash(v), recentEvents } } });
@@ -212,7 +212,7 @@ test("a page starting from a snapshot logs its recent events, under the match's 
     const next = view(0, 9n);  // (turn 1)
     ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 1n, view: next,
       viewHash: viewHash(next), recentEvents: [{ kind: { case: "cardDrawn" as const, value: { seat: 0 } } }] } } });
-    assert.deepEqual(app.log.slice(5), ["you drew a card"]);
+    assert.deepEqual(app.log.slice(5), ["You drew a card"]);
   } finally { restore(); }
 });
 
@@ -269,7 +269,7 @@ test("103.5: a player back on a reloaded page during the mulligans reads them ab
   const restore = installFakeSocket();
   try {
     const { app } = startedFrom(0, mulligansView(0), times(7, drew(0)));
-    assert.deepEqual(app.log.slice(1), ["Bob#0002 plays first", "you have taken 2 mulligans: 5 cards in hand",
+    assert.deepEqual(app.log.slice(1), ["Bob#0002 plays first", "You have taken 2 mulligans: 5 cards in hand",
       "Bob#0002 has taken no mulligan: 7 cards in hand"]);
   } finally { restore(); }
 });
@@ -319,7 +319,7 @@ test("a declaration of blockers with no choice in it is answered at once (rule 5
     const acts = ws.sent.flatMap((m) => m.body.case === "act"
       ? [[m.body.value.promptId, m.body.value.optionIndex]] : []);
     assert.deepEqual(acts, [[9n, 0], [10n, 0]]);
-    assert.deepEqual(app.log, ["you declared no blockers: none of your creatures can block"]);
+    assert.deepEqual(app.log, ["You declared no blockers: none of your creatures can block"]);
     // One with a block to choose waits for the player.
     ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 11n, seat: 0,
       kind: DecisionKind.DECLARE_BLOCKERS, stateId: 5n,
@@ -1260,7 +1260,7 @@ test("three players, one out at 0 life: they see that they lost and why, can't c
     assert.equal(app.mirror.gameOver, true);
     assert.deepEqual(app.playerResults().map((r) => resultWords(app, r)),
       ["you lost: you have 0 or less life", "Bob#0002 won", "Cy#0003 lost: Cy#0003 conceded"]);
-    assert.ok(app.log.includes("you lost the game (you have 0 or less life)"), app.log.join("\n"));
+    assert.ok(app.log.includes("You lost the game (you have 0 or less life)"), app.log.join("\n"));
     assert.ok(app.log.includes("Cy#0003 lost the game (Cy#0003 conceded)"), app.log.join("\n"));
     // A page loaded afterwards never heard Ann's loss: the result names the last one's.
     const later = signedIn();
@@ -1704,7 +1704,7 @@ test("103.5: who kept is said once the round of mulligans is over ('Bob kept 6 c
       v.header!.turn = 1;
     });
     assert.deepEqual(app.log, [
-      "you kept 7 cards",
+      "You kept 7 cards",
       "Bob#0002 took a mulligan",
       "Bob#0002 put a card from their hand into their library (×2)",
       "Bob#0002 drew a card (×2)",
@@ -1773,5 +1773,71 @@ test("pass until end of turn asked as a turn began is held back once (the turn c
     app.passTurn();
     assert.deepEqual(acts(), [10n]);
     assert.equal((app.passing as App["passing"])?.turn, 2);
+  } finally { restore(); }
+});
+
+/** A view with Ann's Pridemalkin (3/2) on the battlefield, seen by `viewer` (-1: watching). */
+function pridemalkinView(viewer: number): View {
+  const v = view(0, 9n);
+  v.viewer = viewer;
+  v.objects.push(create(GameObjectSchema, { id: "p1", zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 },
+    owner: 0, controller: 0, name: "Pridemalkin", cardTypes: ["Creature"], power: 3, toughness: 2 }));
+  v.zones[1]!.objectIds.push("p1");
+  return v;
+}
+
+/** The delta from `v` at `state` that sets Pridemalkin to power/toughness (a step given: that
+ * too), with `events`. */
+function setStrength(ws: FakeSocket, v: View, state: bigint, power: number, toughness: number,
+  step?: Step, events: readonly object[] = []): void {
+  const p1 = v.objects.find((o) => o.id === "p1")!;
+  p1.power = power;
+  p1.toughness = toughness;
+  const ops: object[] = [{ op: { case: "updateObject", value: p1 } }];
+  if (step !== undefined) {
+    v.header!.step = step;
+    ops.push({ op: { case: "setHeader", value: v.header! } });
+  }
+  ws.deliver({ body: { case: "delta", value: { prevStateId: state, stateId: state + 1n,
+    ops: ops as never, viewHash: viewHash(v), events: events as never } } });
+}
+
+test("a creature's power and toughness changing is logged: a pump, a counter, the pump ending at the cleanup", () => {
+  const restore = installFakeSocket();
+  try {
+    for (const [seat, whose] of [[0, "Your"], [-1, "Ann#0001's"]] as const) {
+      const v = pridemalkinView(seat);
+      const { app, ws } = startedFrom(seat, v, []);
+      // Titanic Growth resolves (+4/+4): after the line saying what resolved, as the terminal.
+      const resolved = { kind: { case: "zoneChange" as const, value: { owner: 0, fromZone: ZoneKind.STACK,
+        toZone: ZoneKind.GRAVEYARD, name: "Titanic Growth" } } };
+      setStrength(ws, v, 40n, 7, 6, undefined, [resolved]);
+      assert.deepEqual(app.log.slice(-2), [
+        `${seat === 0 ? "Your" : "Ann#0001's"} Titanic Growth moved from the stack to ${seat === 0 ? "your" : "Ann#0001's"} graveyard`,
+        `${whose} Pridemalkin is now 7/6 (+4/+4)`]);
+      // A +1/+1 counter.
+      setStrength(ws, v, 41n, 8, 7);
+      assert.equal(app.log.at(-1), `${whose} Pridemalkin is now 8/7 (+1/+1)`);
+      // The cleanup (514.2): the pump wears off -- back to its size, not "(-4/-4)".
+      setStrength(ws, v, 42n, 4, 3, Step.CLEANUP);
+      assert.equal(app.log.at(-1), `${whose} Pridemalkin is 4/3 again (the +4/+4 ended)`);
+      assert.ok(!app.log.some((l) => l.includes("-4/-4")), app.log.join("\n"));
+      // Nothing changed: nothing said.
+      const lines = app.log.length;
+      setStrength(ws, v, 43n, 4, 3);
+      assert.equal(app.log.length, lines);
+    }
+  } finally { restore(); }
+});
+
+test("log lines begin with a capital: 'You drew a card', 'Your ...'; a player's name stays as written", () => {
+  const restore = installFakeSocket();
+  try {
+    const v = view(0, 9n);
+    v.players[1]!.name = "bob#0002";
+    const { app } = startedFrom(0, v, [drew(0),
+      { kind: { case: "spellCast" as const, value: { objectId: "x", controller: 1, name: "Shock" } } },
+      { kind: { case: "lifeChanged" as const, value: { seat: 0, amount: -2 } } }]);
+    assert.deepEqual(app.log, ["You drew a card", "bob#0002 cast Shock", "You lost 2 life"]);
   } finally { restore(); }
 });

@@ -9,7 +9,7 @@ import {
 import {
   clipped, clockText, distinctLabels, eventLines, eventText, poolPaysExactly, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
   hiddenTiersText, lostWords, matchText, reasonWords, resultReason, resultWords, sentence, optionText, optionWhose, ordinal, plainManaSource, shownOptions, tierText,
-  targetText, tokenWords, turnBeingPlayed, type Names,
+  targetText, tokenWords, turnBeingPlayed, type Names, logSentence, possessive, problemSentence, resultText, strengthChange,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -417,26 +417,26 @@ test("a land played, a creature that died and a card cast read so (305.1, 700.4,
   assert.equal(moved({ owner: 0, fromZone: ZoneKind.HAND, toZone: ZoneKind.BATTLEFIELD, oldId: "h", newId: "f9",
     name: "Forest" }), "you played Forest");
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.GRAVEYARD, oldId: "c9",
-    name: "Grizzly Bears" }), "Grizzly Bears (Bob's) died");
+    name: "Grizzly Bears" }), "Bob's Grizzly Bears died");
   assert.equal(moved({ owner: 0, fromZone: ZoneKind.HAND, toZone: ZoneKind.STACK, oldId: "h", newId: "s",
     name: "Shock" }), null);
   assert.equal(moved({ owner: 0, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.GRAVEYARD, oldId: "f9",
-    name: "Forest" }), "Forest (Ann's) moved from the battlefield to your graveyard");
+    name: "Forest" }), "your Forest moved from the battlefield to your graveyard");
   // A discard (701.9a), a permanent spell resolving (608.3), exile, a bounce.
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.HAND, toZone: ZoneKind.GRAVEYARD, newId: "g7",
     name: "Ghostly Pilferer" }), "Bob discarded Ghostly Pilferer");
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.STACK, toZone: ZoneKind.BATTLEFIELD, oldId: "s", newId: "c9",
-    name: "Grizzly Bears" }), "Grizzly Bears (Bob's) entered the battlefield");
+    name: "Grizzly Bears" }), "Bob's Grizzly Bears entered the battlefield");
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.GRAVEYARD, toZone: ZoneKind.EXILE, oldId: "g7", newId: "e7",
-    name: "Ghostly Pilferer" }), "Ghostly Pilferer (Bob's) was exiled from Bob's graveyard");
+    name: "Ghostly Pilferer" }), "Bob's Ghostly Pilferer was exiled from Bob's graveyard");
   // 406.3: "from the battlefield" (it read "was exiled from battlefield").
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.EXILE, oldId: "c9", newId: "e8",
-    name: "Grizzly Bears" }), "Grizzly Bears (Bob's) was exiled from the battlefield");
+    name: "Grizzly Bears" }), "Bob's Grizzly Bears was exiled from the battlefield");
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.HAND, oldId: "c9",
-    name: "Grizzly Bears" }), "Grizzly Bears (Bob's) returned to its owner's hand");
+    name: "Grizzly Bears" }), "Bob's Grizzly Bears returned to its owner's hand");
   // A cast taken back (cancelCast, 733.1): not "moved from stack to hand".
   assert.equal(moved({ owner: 0, fromZone: ZoneKind.STACK, toZone: ZoneKind.HAND, oldId: "s", newId: "h2",
-    name: "Shock" }), "Shock (Ann's) returned to its owner's hand from the stack");
+    name: "Shock" }), "your Shock returned to your hand from the stack");
   // A mulligan's hand shuffled away, a card put on the bottom (103.5): no name, whoever's it
   // is (a mulligan is one line, counted: "(×7)"), as the terminal says it.
   assert.equal(moved({ owner: 0, fromZone: ZoneKind.HAND, toZone: ZoneKind.LIBRARY, oldId: "h", newId: "l",
@@ -683,4 +683,65 @@ test("601.2h: a cost the pool pays exactly, in one way only, is paid without ask
   // Not a payment.
   assert.equal(poolPaysExactly(create(DecisionSchema, { kind: DecisionKind.PRIORITY,
     options: [{ kind: { case: "payMana", value: { mana: "R" } } }] }), pool({ red: 1 })), -1);
+});
+
+test("the viewer's own cards moving say 'your', as the damage lines say '(yours)'", () => {
+  const moved = (init: Record<string, unknown>, who: Names = names) => eventText(who,
+    create(GameEventSchema, { kind: { case: "zoneChange", value: init } }));
+  const entered = { owner: 0, fromZone: ZoneKind.STACK, toZone: ZoneKind.BATTLEFIELD, oldId: "s",
+    newId: "lv", name: "Llanowar Visionary" };
+  // It read "Llanowar Visionary (Ann's) entered the battlefield" in Ann's own log.
+  assert.equal(moved(entered), "your Llanowar Visionary entered the battlefield");
+  assert.equal(moved(entered, { ...names, viewer: -1 }), "Ann's Llanowar Visionary entered the battlefield");
+  assert.equal(moved({ owner: 0, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.EXILE, oldId: "lv",
+    newId: "e", name: "Llanowar Visionary" }), "your Llanowar Visionary was exiled from the battlefield");
+  assert.equal(moved({ owner: 0, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.HAND, oldId: "lv",
+    name: "Llanowar Visionary" }), "your Llanowar Visionary returned to your hand");
+  assert.equal(possessive(names, 0), "your");
+  assert.equal(possessive(names, 1), "Bob's");
+});
+
+test("a creature's power and toughness changed, in words: now, or back again once a pump ends", () => {
+  const at = (power: number, toughness: number, controller = 0, zone = ZoneKind.BATTLEFIELD) =>
+    create(GameObjectSchema, { id: "p", name: "Pridemalkin", controller, cardTypes: ["Creature"],
+      power, toughness, zone: { kind: zone, owner: -1 } });
+  assert.equal(strengthChange(names, at(3, 2), at(7, 6)), "your Pridemalkin is now 7/6 (+4/+4)");
+  assert.equal(strengthChange(names, at(3, 2, 1), at(4, 3, 1)), "Bob's Pridemalkin is now 4/3 (+1/+1)");
+  assert.equal(strengthChange(names, at(7, 6), at(3, 2), true), "your Pridemalkin is 3/2 again (the +4/+4 ended)");
+  assert.equal(strengthChange(names, at(3, 2), at(2, 2)), "your Pridemalkin is now 2/2 (-1/+0)");
+  assert.equal(strengthChange(names, at(3, 2), at(3, 2)), null);
+  assert.equal(strengthChange(names, undefined, at(3, 2)), null);
+  assert.equal(strengthChange(names, at(3, 2, 0, ZoneKind.STACK), at(7, 6)), null);
+});
+
+test("a log line begins with a capital, a player's name as written", () => {
+  assert.equal(logSentence("you drew a card", ["Ann", "bob"]), "You drew a card");
+  assert.equal(logSentence("your Pridemalkin is now 7/6 (+4/+4)", ["Ann", "bob"]), "Your Pridemalkin is now 7/6 (+4/+4)");
+  assert.equal(logSentence("bob cast Shock", ["Ann", "bob"]), "bob cast Shock");
+  assert.equal(logSentence("bob's Grizzly Bears died", ["Ann", "bob"]), "bob's Grizzly Bears died");
+  assert.equal(logSentence("— Turn 2: your turn —", []), "— Turn 2: your turn —");
+});
+
+test("leaving a game or a match is said without brackets in brackets", () => {
+  // The server's words: "Bob left the match (and conceded it)", "Bob left the game, which
+  // concedes it"; the match line read "(Bob left the match (and conceded it))".
+  assert.equal(reasonWords(names, "Bob left the match (and conceded it)"), "Bob conceded the match by leaving it");
+  assert.equal(reasonWords(names, "Ann left the match (and conceded it)"), "you conceded the match by leaving it");
+  assert.equal(reasonWords(names, "Bob left the game, which concedes it"), "Bob conceded by leaving the game");
+  assert.equal(resultText(names, [0], "Bob left the game, which concedes it"), "you won (Bob conceded by leaving the game)");
+  assert.equal(lostWords("Bob", reasonWords(names, "Bob left the game, which concedes it")), "lost: Bob conceded by leaving the game");
+});
+
+test("a deck problem naming no line reads as a sentence", () => {
+  // It read "Deck at most 4 copies of 'Heartfire Immolator' in a constructed deck ..., got 7".
+  assert.equal(problemSentence("at most 4 copies of 'Heartfire Immolator' in a constructed deck and its "
+    + "sideboard together, other than basic lands, got 7"), "At most 4 copies of 'Heartfire Immolator' may be "
+    + "in a constructed deck and its sideboard together, other than basic lands: yours has 7.");
+  assert.equal(problemSentence("a constructed deck has at least 60 cards in its main deck, got 52"),
+    "A constructed deck has at least 60 cards in its main deck: yours has 52.");
+  assert.equal(problemSentence("'Sure Strike': 3 of the 4 registered missing -- the main deck and sideboard "
+    + "together must be exactly the registered cards"), "'Sure Strike': 3 of the 4 registered missing -- the "
+    + "main deck and sideboard together must be exactly the registered cards.");
+  assert.equal(problemSentence("The deck list is 9 bytes; the server accepts at most 8."),
+    "The deck list is 9 bytes; the server accepts at most 8.");
 });
