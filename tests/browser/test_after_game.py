@@ -168,7 +168,8 @@ def test_a_duplicated_tab_takes_no_seat_over_unless_asked_and_a_reload_still_res
         " sessionStorage.setItem('copied', '1'); }")
     copy.goto(pages.base_url)
     expect(copy.locator("[data-testid=connection]")).to_have_attribute("data-state", "connected")
-    expect(copy.locator(".notice").first).to_contain_text("copy of another tab that holds your seat")
+    expect(copy.locator(".notice").first).to_contain_text(
+        "copy of another tab that holds your seat")
     expect(copy.locator(BOARD)).to_have_count(0)
     play_here = copy.locator("[data-testid=play-here]")
     expect(play_here).to_be_visible()
