@@ -153,6 +153,9 @@ export class App implements Names {
   /** Another replay to open once the one shown has stopped (another game of the match, or
    * another view), and the one to open again if that is refused. */
   private replayNext: { target: ReplayTarget; fallback: ReplayTarget | null } | null = null;
+  /** Why the server is about to end the replay shown (its Error with request id 0, before
+   * ReplayEnded: a full server made room for another viewer's). */
+  private replayEndWhy = "";
   /** The replay to open again if the one being opened is refused. */
   private replayFallback: ReplayTarget | null = null;
 
@@ -1147,12 +1150,17 @@ export class App implements Names {
         this.replayNext = null;
         if (next !== null) { // another game or view of it
           this.startReplay(next.target, next.fallback);
-        } else if (kind !== "replay-stop") { // left idle for 10 minutes (request id 0)
+        } else if (kind !== "replay-stop") { // ended by the server (request id 0)
           this.replay = null;
           this.clearRoom();
-          this.notice = "The replay was closed by the server after 10 minutes without a control.";
+          // Why, if the server said (a full server ended the quietest replay for another's);
+          // else it was left 10 minutes without a control.
+          this.notice = this.replayEndWhy
+            ? `The replay was closed by the server: ${this.replayEndWhy}`
+            : "The replay was closed by the server after 10 minutes without a control.";
           this.listRooms();
         }
+        this.replayEndWhy = "";
         return true;
       }
       case "error": {
@@ -1170,6 +1178,10 @@ export class App implements Names {
         }
         if (kind === "replay-control") {
           replay.refused(message || ErrorCode[code] || "refused");
+          return true;
+        }
+        if (kind === undefined && code === ErrorCode.LIMIT_REACHED) {
+          this.replayEndWhy = message; // (its ReplayEnded follows: said then)
           return true;
         }
         return false;

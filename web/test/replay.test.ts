@@ -257,6 +257,29 @@ test("a replay refused is said in the lobby; another game refused goes back to t
   } finally { restore(); }
 });
 
+test("a replay the server ends for another viewer's says why, not '10 minutes without a control'", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    app.openReplay({ roomId: "g", code: "" });
+    ws.deliver({ requestId: ws.last("replay").requestId, body: { case: "replayStatus", value: status(0, 1n) } });
+    ws.deliver(snapshot(1n, 20));
+    const why = "this server plays at most 200 replays at once, and yours had had no control for "
+      + "the longest (2 min or more): it ended to let another viewer's start";
+    ws.deliver({ body: { case: "error", value: { code: ErrorCode.LIMIT_REACHED, message: why } } });
+    ws.deliver({ body: { case: "replayEnded", value: { roomId: "g", stopped: true } } });
+    assert.equal(app.replay, null);
+    assert.equal(app.notice, `The replay was closed by the server: ${why}`);
+    assert.equal(app.error, "");
+    // One left idle: the server says nothing first.
+    app.openReplay({ roomId: "g", code: "" });
+    ws.deliver({ requestId: ws.last("replay").requestId, body: { case: "replayStatus", value: status(0, 1n) } });
+    ws.deliver(snapshot(1n, 20));
+    ws.deliver({ body: { case: "replayEnded", value: { roomId: "g", stopped: true } } });
+    assert.equal(app.notice, "The replay was closed by the server after 10 minutes without a control.");
+  } finally { restore(); }
+});
+
 test("a #replay= link opens once signed in", () => {
   const restore = installFakeSocket();
   try {
