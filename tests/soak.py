@@ -4,12 +4,14 @@
 randomized test (the same seeds or examples every run). ``--soak`` (``make soak``), or the
 environment variable ``MANAWIRE_SOAK=1``, plays them in full:
 
-- ``tests/engine/test_simulation.py``: 1,000 random games (100 by default);
-- ``tests/view/test_protocol_properties.py``: 1,000 examples per property (100), whole demo
+- ``tests/engine/test_simulation.py``: 1,000 random games (50 by default);
+- ``tests/view/test_protocol_properties.py``: 1,000 examples per property (50), whole demo
   games 6 (1);
 - ``tests/view/test_prompts.py``: 200 examples (40);
-- ``tests/view/test_omniscient_tracked.py``: 100 examples (10);
-- ``tests/e2e/test_restart.py``: 40 SIGKILLs (10).
+- ``tests/view/test_omniscient_tracked.py``: 100 examples (5);
+- ``tests/view/test_omniscient.py``: 60 examples (8);
+- ``tests/engine/test_cancel_cast.py``: every take-back of each game (the first 40);
+- ``tests/e2e/test_restart.py``: 40 SIGKILLs (6).
 
 Test modules read :func:`soaking` when they are imported (hypothesis settings are fixed
 then); ``tests/conftest.py`` sets the variable from ``--soak`` before collection.

@@ -23,7 +23,7 @@ def test_the_soak_flag_sets_the_size_each_worker_reads_at_import(flags: list[str
     env["SOAK_PROBE_EXPECT"] = str(expect)
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-         "-n", "2", *flags, "tests/soak_probe.py"],
+         "-n", "1", *flags, "tests/soak_probe.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout, run.stdout

@@ -6,7 +6,7 @@ The harness (tests/e2e/restart_harness.py) plays the games and checks each one a
 final stored log, replayed by the server's own recovery: every state (state id, view hash) a
 client accepted is one the log produces, in order, ending at the final state with the result;
 every final mirror equals the server's projection for its viewer; no client needed a resync.
-The default run kills the server 10 times, ``--soak`` (``tests/soak.py``) 40 times;
+The default run kills the server 6 times, ``--soak`` (``tests/soak.py``) 40 times;
 ``python -m tests.e2e.restart_harness --kills 300`` runs a long version.
 """
 
@@ -33,7 +33,7 @@ from tests.rooms.test_matches import REGISTERED, SIDEBOARDED
 from tests.soak import depth
 
 #: Kill points of the run; deltas its server keeps per view class for resumes.
-KILLS = depth(10, soak=40)
+KILLS = depth(6, soak=40)
 HISTORY = 1
 
 

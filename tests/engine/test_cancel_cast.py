@@ -26,6 +26,11 @@ from server.engine.actions import (
 from server.engine.state import DecisionKind
 from server.view import project
 from server.view.encode import encode_decision
+from tests.soak import depth
+
+#: Take-backs checked in each game (each a copy of the game played on): the first ones, or all
+#: of them soaking (tests/soak.py).
+CHECKED = depth(40, soak=10**6)
 
 
 def _shape(game: Game) -> dict[str, Any]:
@@ -54,7 +59,7 @@ def test_733_1_taking_a_cast_back_leaves_the_game_as_the_cast_found_it(seed: int
     tapped: set[str] = set()  # mana sources tapped since (733.1: not reversed)
     taken = 0
     for _ in range(4000):
-        if game.result is not None:
+        if game.result is not None or taken >= CHECKED:
             break
         d = game.pending
         assert d is not None

@@ -4,7 +4,7 @@
   every pairing possible) and random choices end without an
   exception, a decision with no options (stuck) or an endless loop (an action budget) --
   with ``--soak`` (or ``MANAWIRE_SOAK=1``, ``make soak``; see ``tests/conftest.py``); by
-  default the first tenth of each batch (100 games, the same seeds every run);
+  default the first twentieth of each batch (50 games, the same seeds every run);
 - replaying a game's action log from its seed rebuilds the same final state, and that state
   does not depend on ``PYTHONHASHSEED`` (architecture invariant 3).
 """
@@ -27,7 +27,7 @@ from server.sim import SimOptions, simulate
 #: (players, games): 1,000 games in all (with ``--soak``).
 MIX = [(2, 700), (3, 200), (4, 100)]
 #: Without ``--soak`` each batch plays its first 1/SAMPLE games (its first seeds).
-SAMPLE = 10
+SAMPLE = 20
 
 
 @pytest.mark.parametrize(("players", "games"), MIX)

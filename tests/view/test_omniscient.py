@@ -19,6 +19,7 @@ from server.view.omniscient import OmniscientStream
 from server.view.pipeline import ViewPipeline
 from server.view.project import OMNISCIENT, visible_zones
 from tests.engine.helpers import demo_game
+from tests.soak import depth
 from tests.view.helpers import hidden_from
 
 VIEWERS = (0, 1, SPECTATOR)
@@ -42,7 +43,7 @@ def _every_card(game: Game) -> set[str]:
     return ids
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=depth(8, soak=60), deadline=None)
 @given(seed=st.binary(min_size=16, max_size=32), choices=st.integers(0, 2**32 - 1),
        steps=st.integers(20, 300))
 def test_omniscient_shows_every_card_and_changes_no_other_view(

@@ -47,7 +47,7 @@ def _game(seed: int, decks: list[str]) -> Game:
                     [PlayerSetup(f"p{i}", demo_deck(name)) for i, name in enumerate(decks)])
 
 
-@settings(max_examples=depth(10, soak=100), deadline=None)
+@settings(max_examples=depth(5, soak=100), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1),
        decks=st.lists(st.sampled_from(DECKS), min_size=2, max_size=4),
        steps=st.integers(50, 700))

@@ -41,7 +41,7 @@ from server.view.track import (
 from tests.soak import depth
 from tests.view.helpers import hidden_from
 
-EXAMPLES = depth(100, soak=1000)
+EXAMPLES = depth(50, soak=1000)
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 #: Whole 3-player demo games of the stream-equals-projection test (different seeds each).
