@@ -52,7 +52,8 @@ pytest: $(VENV)/.installed-test
 soak: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --soak tests/engine/test_simulation.py \
 		tests/view/test_protocol_properties.py tests/view/test_prompts.py \
-		tests/view/test_omniscient_tracked.py tests/e2e/test_restart.py
+		tests/view/test_omniscient.py tests/view/test_omniscient_tracked.py \
+		tests/engine/test_cancel_cast.py tests/e2e/test_restart.py
 
 proto: $(VENV)/.installed-test
 	$(BIN)/python -m tools.genproto
