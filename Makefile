@@ -53,7 +53,8 @@ soak: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --soak tests/engine/test_simulation.py \
 		tests/view/test_protocol_properties.py tests/view/test_prompts.py \
 		tests/view/test_omniscient.py tests/view/test_omniscient_tracked.py \
-		tests/engine/test_cancel_cast.py tests/e2e/test_restart.py
+		tests/engine/test_cancel_cast.py tests/engine/test_replacement_order.py \
+		tests/e2e/test_restart.py
 
 proto: $(VENV)/.installed-test
 	$(BIN)/python -m tools.genproto

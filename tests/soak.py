@@ -11,6 +11,7 @@ environment variable ``MANAWIRE_SOAK=1``, plays them in full:
 - ``tests/view/test_omniscient_tracked.py``: 100 examples (5);
 - ``tests/view/test_omniscient.py``: 60 examples (8);
 - ``tests/engine/test_cancel_cast.py``: every take-back of each game (the first 40);
+- ``tests/engine/test_replacement_order.py``: 4 random games (1);
 - ``tests/e2e/test_restart.py``: 40 SIGKILLs (6).
 
 Test modules read :func:`soaking` when they are imported (hypothesis settings are fixed

@@ -17,6 +17,7 @@ from server.engine.zones import DAMAGE_PREVENTION, PREVENT
 from server.view import project
 from server.view.encode import encode_decision
 from tests.engine.helpers import demo_game, keep_all, put, refresh
+from tests.soak import depth
 
 
 def _shields(game: Game, seat: int) -> tuple[GameObject, GameObject]:
@@ -103,7 +104,7 @@ def test_616_1_random_players_answer_the_choice_and_replays_match() -> None:
               "Mountain": 13}
     deck = [card(n, include_test_cards=True) for n, k in counts.items() for _ in range(k)]
     asked = 0
-    for seed in range(2):
+    for seed in range(depth(1, soak=4)):  # (games: tests/soak.py)
         rng = random.Random(seed)
         setups = [PlayerSetup(f"p{i}", deck) for i in range(2)]
         game = new_game(bytes([seed]) * 16, setups)
