@@ -10,7 +10,7 @@ DATA_DIR ?= var
 # and test the web client, so `make test` needs no Node.js of the system's.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: serve test lint typecheck proto proto-check pytest soak bots clean web web-deps \
+.PHONY: serve test checks lint typecheck proto proto-check pytest soak bots clean web web-deps \
 	web-check web-test browser-deps bench-engine
 
 $(BIN)/python:
@@ -29,7 +29,13 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 serve: $(VENV)/.installed
 	$(BIN)/manawire serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
 
-test: lint typecheck proto-check web-check web-test browser-deps pytest
+# The checks are independent of each other: run side by side (mypy's ~30 s beside the web
+# client's install, type check and unit tests), then the suite, which takes every core.
+test:
+	$(MAKE) --no-print-directory -j 3 --output-sync=target checks
+	$(MAKE) --no-print-directory pytest
+
+checks: lint typecheck proto-check web-check web-test browser-deps
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
