@@ -154,23 +154,31 @@ def test_103_5_the_mulligans_say_who_kept_and_a_card_put_on_the_bottom() -> None
     assert "you kept 6 cards" in bob.lines and "Ann kept 7 cards" in bob.lines
 
 
-def test_titanic_growth_resolving_says_plus_4_plus_4_and_tap_is_a_word() -> None:
-    """Titanic Growth resolving had no line (its +4/+4 is no event: the creature's power
-    and toughness change in the view); "{T}" stood raw in the log and on the stack."""
+def titanic_growth_resolved() -> Watched:
+    """The active player's Titanic Growth cast on their Walking Corpse in their first main
+    phase, paid and resolved, watched from their seat."""
     game = demo_game()
     pass_until(game, Step.PRECOMBAT_MAIN, turn=1)
     me = game.active
-    bears = put(game, me, "Walking Corpse", Zone.BATTLEFIELD)
+    corpse = put(game, me, "Walking Corpse", Zone.BATTLEFIELD)
     growth = put(game, me, "Titanic Growth", Zone.HAND)
     for _ in range(2):
         put(game, me, "Forest", Zone.BATTLEFIELD)
     refresh(game)
     watched = Watched(game, me)
     watched.answer(lambda o: o == CastSpell(growth.id))
-    watched.answer(lambda o: isinstance(o, ChooseTarget) and o.object_id == bears.id)
+    watched.answer(lambda o: isinstance(o, ChooseTarget) and o.object_id == corpse.id)
     watched.answer(lambda o: isinstance(o, PayAutomatically))
     watched.answer(lambda o: isinstance(o, PassPriority))
     watched.answer(lambda o: isinstance(o, PassPriority))
+    return watched
+
+
+def test_titanic_growth_resolving_says_plus_4_plus_4_and_tap_is_a_word() -> None:
+    """Titanic Growth resolving had no line (its +4/+4 is no event: the creature's power
+    and toughness change in the view); "{T}" stood raw in the log and on the stack."""
+    watched = titanic_growth_resolved()
+    me = watched.board.seat
     assert "your Walking Corpse is now 6/6 (+4/+4)" in watched.lines, watched.lines
     shown = " ".join(frame_text(watched.board, now=2.0).split())
     assert "Your Walking Corpse is now 6/6 (+4/+4)" in shown

@@ -25,18 +25,12 @@ from client_sdk.stops import FULL
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from protocol.viewhash import view_hash
-from server.engine import Zone
 from server.engine.actions import (
-    CastSpell,
-    ChooseTarget,
     FinishAttackers,
     FinishBlockers,
     PassPriority,
-    PayAutomatically,
 )
-from server.engine.state import Step
-from tests.engine.helpers import demo_game, pass_until, put, refresh
-from tests.terminal.test_player_text import Watched
+from tests.terminal.test_player_text import titanic_growth_resolved
 from tests.terminal.test_session_receive import NoKeys, _priority, _received
 
 PASS = pb.Action(pass_priority=pb.PassPriority())
@@ -199,20 +193,8 @@ def test_same_named_creatures_of_two_players_say_whose_they_are() -> None:
 def test_a_pump_wearing_off_at_the_cleanup_is_said_as_such() -> None:
     """At the cleanup the terminal said "your Walking Corpse is now 2/2 (-4/-4)": read as a
     -4/-4 effect. Titanic Growth's +4/+4 ending (514.2) says it ended."""
-    game = demo_game()
-    pass_until(game, Step.PRECOMBAT_MAIN, turn=1)
-    me = game.active
-    corpse = put(game, me, "Walking Corpse", Zone.BATTLEFIELD)
-    growth = put(game, me, "Titanic Growth", Zone.HAND)
-    for _ in range(2):
-        put(game, me, "Forest", Zone.BATTLEFIELD)
-    refresh(game)
-    watched = Watched(game, me)
-    watched.answer(lambda o: o == CastSpell(growth.id))
-    watched.answer(lambda o: isinstance(o, ChooseTarget) and o.object_id == corpse.id)
-    watched.answer(lambda o: isinstance(o, PayAutomatically))
-    watched.answer(lambda o: isinstance(o, PassPriority))
-    watched.answer(lambda o: isinstance(o, PassPriority))
+    watched = titanic_growth_resolved()
+    game = watched.game
     assert "your Walking Corpse is now 6/6 (+4/+4)" in watched.lines
     for _ in range(100):
         if game.turn != 1:
