@@ -3,12 +3,14 @@ HTTP answered by websockets' own HTTP handling, as the web client's files are, o
 server's event loop. ``GET /metrics`` answers the Prometheus text format of a registry
 (:mod:`server.metrics`); ``GET /healthz`` answers ``ok`` (and the build, ``ok manawire
 0.1.0 (commit 75de63e9a6b9)``) while the server runs and can write its store, else 503 with
-a line saying why (a liveness probe); any other path is 404,
-any other method 405. Every request is answered, so no
+a line saying why (a liveness probe); any other path is 404. ``HEAD`` answers as ``GET``
+does without the body (its status and headers, ``Content-Length`` the body's: monitoring
+tools probe with it), any other method 405. Every request is answered, so no
 WebSocket is ever opened here."""
 
 from __future__ import annotations
 
+import dataclasses
 import email.utils
 import http
 from collections.abc import Callable
@@ -39,10 +41,15 @@ def answer(registry: CollectorRegistry, request: Request,
     """The answer to one HTTP request to the metrics port; ``trouble`` says what keeps the
     server from serving ("": nothing; then /healthz answers ok, followed by ``build`` if
     given: which build answers)."""
+    if request.method == "HEAD":  # GET's status and headers, no body (RFC 9110, 9.3.2)
+        return head_of(answer(registry, dataclasses.replace(request, method="GET"), trouble,
+                              build))
     path = request.path.partition("?")[0]
     if request.method != "GET":
-        return _response(http.HTTPStatus.METHOD_NOT_ALLOWED, b"GET only\n",
-                         "text/plain; charset=utf-8")
+        response = _response(http.HTTPStatus.METHOD_NOT_ALLOWED, b"GET or HEAD only\n",
+                             "text/plain; charset=utf-8")
+        response.headers["Allow"] = "GET, HEAD"
+        return response
     if path == METRICS_PATH:
         return _response(http.HTTPStatus.OK, generate_latest(registry), CONTENT_TYPE_LATEST)
     if path == HEALTH_PATH:
@@ -55,6 +62,12 @@ def answer(registry: CollectorRegistry, request: Request,
     return _response(http.HTTPStatus.NOT_FOUND,
                      f"not found: metrics are at {METRICS_PATH}\n".encode(),
                      "text/plain; charset=utf-8")
+
+
+def head_of(response: Response) -> Response:
+    """The answer to a ``HEAD``: ``response`` (a ``GET``'s) without its body -- its headers
+    as they are, ``Content-Length`` the body's."""
+    return dataclasses.replace(response, body=b"")
 
 
 async def serve_metrics(registry: CollectorRegistry, host: str, port: int,

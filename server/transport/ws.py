@@ -26,9 +26,10 @@ WebSocket's slot and no number of page loads can make a WebSocket upgrade be ref
 is taken and given back just as a WebSocket's (from the admitted request to ``close_stream``),
 so a client that reads its answer slowly holds the slot -- and the answer's bytes -- until
 the answer is sent or the handshake time (:data:`OPEN_TIMEOUT`) ends. A ``GET`` is answered
-from the web client's files (:mod:`server.web`: 200, 304 or 404); any other method by
-websockets itself (``405 Method Not Allowed``, ``Allow: GET``), whose ``accept`` checks the
-method only after ``process_request`` returned None. websockets opens a WebSocket only for a
+from the web client's files (:mod:`server.web`: 200, 304 or 404), a ``HEAD`` as a ``GET``
+without the body; any other method ``405 Method Not Allowed`` (``Allow: GET, HEAD``; an
+upgrade by websockets itself, whose ``accept`` checks the method only after
+``process_request`` returned None). websockets opens a WebSocket only for a
 request whose ``Upgrade`` is exactly ``websocket``, so such a request is always answered and
 its connection closed.
 """
@@ -54,6 +55,7 @@ from server.addresses import TrustedProxies, ip_key
 from server.app import App
 from server.refusals import Notes
 from server.sending import SendNow, SocketClosed
+from server.transport.metrics import head_of
 from server.web import NOT_FOUND, StaticSite, add_common_headers
 
 log = logging.getLogger("manawire.transport")
@@ -483,9 +485,17 @@ def _admitter(cap: AddressCap, http_cap: AddressCap, site: StaticSite,
             add_common_headers(response.headers)
             return response
         connection.slot = slot
-        # Not dead code: websockets calls this hook for any method and checks the method
-        # only in its accept(), when the hook returns None (405 Method Not Allowed).
-        return _static(connection, request, site) if request.method == "GET" else None
+        # websockets calls this hook for any method and checks the method only in its
+        # accept(), when the hook returns None (405, "Allow: GET"): a HEAD is a GET's answer
+        # without its body (monitoring tools probe the page with it), anything else 405.
+        if request.method == "HEAD":
+            return head_of(_static(connection, request, site))
+        if request.method == "GET":
+            return _static(connection, request, site)
+        response = connection.respond(http.HTTPStatus.METHOD_NOT_ALLOWED, "GET or HEAD only.\n")
+        response.headers["Allow"] = "GET, HEAD"
+        add_common_headers(response.headers)
+        return response
 
     return admit
 
