@@ -99,6 +99,10 @@ RELEASE_AT_ONCE = 4
 _NOT_INVITED = "that is not this room's invite code"
 _PRIVATE = "this room is private: join with its invite code"
 _NO_SEAT = "no free seat in this room"
+#: The answer to a join naming no room, and to a stranger's join of a private room without
+#: its invite code: the same words and code, so that nobody learns a private room's id exists
+#: by trying codes (:meth:`Room.hidden_from`).
+NO_ROOM = "no room with that id and code (a private room takes its invite code)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,6 +457,10 @@ class Room:
         if cmd.conn in self._by_conn:
             refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, "already in this room")
             return
+        if self.hidden_from(cmd.session_id, cmd.account_id, cmd.invite_code, cmd.spectator,
+                            cmd.tier):
+            refuse(mpb.ERROR_CODE_ROOM_NOT_FOUND, NO_ROOM)
+            return
         self._freed.discard(cmd.session_id)
         if self.finished and not cmd.spectator:
             # (Spectators may still come while it lingers: the last board, live, or a
@@ -565,6 +573,26 @@ class Room:
                 return seat
         return None
 
+    def hidden_from(self, session_id: str, account_id: str, invite_code: str,
+                    spectator: bool = False, tier: int = 0) -> bool:
+        """Whether this room must look like no room at all to this join (answered
+        ``ROOM_NOT_FOUND`` and :data:`NO_ROOM`, as a join naming no room): a private room,
+        joined by someone it doesn't know -- no seat of theirs, reserved or taken, no
+        tier naming their account -- without its invite code, and not as a live spectator
+        of a room anyone may watch live. A read-only query: the app asks it before it reads
+        the deck, so the refusal comes as fast as a missing room's (the room asks again)."""
+        if not self.settings.private or self._seat_of_session(session_id) is not None or \
+                self._seat_of_account(account_id) is not None or \
+                self._reserved_seat(account_id) is not None or self._code_matches(invite_code):
+            return False
+        if spectator:
+            if not tier:
+                return self.settings.spectate is not Spectate.ALLOWED
+            if 0 < tier <= len(self.settings.tiers):
+                named = self.settings.tiers[tier - 1].accounts
+                return not (account_id and any(account_id == a for a, _n in named))
+        return True
+
     def _shut_out(self, cmd: Join) -> str:
         """Why ``cmd`` may not take a seat in this private room ("" if it may): no seat is
         reserved for its account and it didn't present the invite code."""
@@ -575,8 +603,12 @@ class Room:
 
     def _invited(self, cmd: Join) -> bool:
         """Whether the client presented this room's invite code (constant time)."""
-        presented = secret_hash(cmd.invite_code)
-        return bool(cmd.invite_code) and bool(self.settings.invite_hash) and \
+        return self._code_matches(cmd.invite_code)
+
+    def _code_matches(self, invite_code: str) -> bool:
+        """Whether ``invite_code`` is this room's invite code (constant time)."""
+        presented = secret_hash(invite_code)
+        return bool(invite_code) and bool(self.settings.invite_hash) and \
             hmac.compare_digest(presented, self.settings.invite_hash)
 
     def _may_watch(self, cmd: Join) -> str:

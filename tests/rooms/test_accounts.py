@@ -205,12 +205,11 @@ async def test_a_private_room_is_unlisted_and_joined_only_with_its_code(
         assert created.room.private and len(code) >= 20
         listing = await stranger.request(list_rooms=mpb.ListRooms())
         assert room_id not in [r.room_id for r in listing.room_list.rooms]
-        for guess in ("", "wrong", code[:-1]):
+        for guess in ("", "wrong", code[:-1]):  # as a room that doesn't exist
             reply = await _join(stranger, room_id, code=guess)
-            assert reply.error.code == mpb.ERROR_CODE_FORBIDDEN, guess
-            assert reply.error.message == ("that is not this room's invite code" if guess
-                                           else "this room is private: join with its invite "
-                                           "code")
+            assert reply.error.code == mpb.ERROR_CODE_ROOM_NOT_FOUND, guess
+            assert reply.error.message == "no room with that id and code (a private room " \
+                "takes its invite code)"
         assert (await _join(stranger, room_id, code=code)).joined.seat == 0
 
 

@@ -573,9 +573,9 @@ def test_a_player_join_doesnt_say_the_game_is_over_before_the_delayed_tier_does(
         d.do(Join(conn, d.rid, f"s{conn}", f"x{conn}", False, None, f"x{conn}", code))
         return errors(d.take(conn))
 
-    if private:
-        assert join_as_player(20, "") == [mpb.ERROR_CODE_FORBIDDEN]
-        assert join_as_player(21, "wrong") == [mpb.ERROR_CODE_FORBIDDEN]
+    if private:  # (as if no such room: a stranger learns nothing of a private room)
+        assert join_as_player(20, "") == [mpb.ERROR_CODE_ROOM_NOT_FOUND]
+        assert join_as_player(21, "wrong") == [mpb.ERROR_CODE_ROOM_NOT_FOUND]
     assert join_as_player(22, INVITE) == [mpb.ERROR_CODE_ROOM_FULL]
     # The game's own players know the result already.
     assert join_as_player(seat_conn(d, 0), INVITE) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
@@ -584,7 +584,7 @@ def test_a_player_join_doesnt_say_the_game_is_over_before_the_delayed_tier_does(
     assert not d.room.still_shown
     assert join_as_player(23, INVITE) == [mpb.ERROR_CODE_GAME_OVER]
     if private:
-        assert join_as_player(24, "") == [mpb.ERROR_CODE_FORBIDDEN]
+        assert join_as_player(24, "") == [mpb.ERROR_CODE_ROOM_NOT_FOUND]
 
 
 def test_a_tiers_audience_replays_the_game_only_once_the_tier_has_shown_it_though_behind(
