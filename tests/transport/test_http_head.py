@@ -13,7 +13,8 @@ from server.metrics import registry_for
 from server.transport.metrics import serve_metrics
 from tests.rooms.test_app_memory import running_app
 from tests.test_metrics import _get
-from tests.transport.test_http_static import fetch, serving
+from tests.transport.test_address_cap import serving
+from tests.transport.test_http_static import fetch
 
 
 def _split(raw: bytes) -> tuple[str, dict[str, str], bytes]:
