@@ -619,22 +619,25 @@ class App:
             try:
                 ticket = host.submit(command)
             except RoomGoneError:
-                self._settled(conn, command, None)
+                self._settled(conn, command, None, None)
                 return
             # Not waited for here: the connection reads its next message meanwhile (and
             # handles it once this is done); the room task settles it.
-            ticket.settle = partial(self._settled, conn, command)
+            ticket.settle = partial(self._settled, conn, command, ticket)
             conn.in_flight = ticket
         else:
             assert_never(request)
 
     def _settled(self, conn: _Connection, command: cmd.Act | cmd.Snapshot | cmd.ConcedeGame,
-                 out: cmd.Output | None) -> None:
-        """A game command was handled (``out``), or never will be: its room closed."""
+                 ticket: Ticket | None, out: cmd.Output | None) -> None:
+        """A game command was handled (``out``), or never will be: its room closed -- or
+        stopped, the store unwritable, and answered it already (``ticket.answered``: its
+        error under the command's request id; a second, "the room closed", told nothing)."""
         if out is None:
             conn.host = None
-            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed",
-                                   command.rid))
+            if ticket is None or not ticket.answered:
+                conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed",
+                                       command.rid))
         elif isinstance(command, cmd.Act) and any(
                 isinstance(op, AppendAction) for op in out.log):
             conn.limiter.refund()  # a played action: play is never rate-limited

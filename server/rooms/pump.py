@@ -79,6 +79,9 @@ class Ticket:
     #: Set when done, made only for a caller that has to wait (most never do: a player's
     #: action is settled before their next message arrives).
     _event: trio.Event | None = None
+    #: The room answered the command itself (under its request id) as it stopped: a caller
+    #: told None sends no answer of its own (one error, not two).
+    answered: bool = False
 
     def finish(self, output: Output | None) -> None:
         """The command was handled (``output``) or never will be (None); once only."""
@@ -337,7 +340,7 @@ class RoomHost:
 
     async def _fail(self, command: Command, ticket: Ticket | None, exc: Exception) -> None:
         if isinstance(exc, StoreUnwritableError):
-            self._unstored(ticket, exc)
+            self._unstored(command, ticket, exc)
             return
         incident = new_incident("room")
         trace = "".join(traceback.format_exception(exc))
@@ -368,7 +371,8 @@ class RoomHost:
                 [AbortGame(self.room_id, f"incident {incident}\n{trace}")],
                 f"room {self.room_id}'s failure (incident {incident})")
 
-    def _unstored(self, ticket: Ticket | None, exc: StoreUnwritableError) -> None:
+    def _unstored(self, command: Command, ticket: Ticket | None,
+                  exc: StoreUnwritableError) -> None:
         """The room's last action couldn't be stored: the store can't be written (a full
         disk; logged once by the writer). Nothing about it left (invariant 6), so the room
         stops as a restart freezes it: its game stays stored as of its last stored action,
@@ -390,23 +394,28 @@ class RoomHost:
         self.room.closed = True
         self._send.close()
         self.relay.close_room(self.room_id)
-        message = error_bytes(
-            mpb.ERROR_CODE_INTERNAL,
+        words = (
             f"the server can't save anything now ({exc.reason}), so this room stopped "
             f"before the last action took effect: its game, as last saved, comes back by "
             f"itself once the server can save again (its players still connected are "
             f"seated again)" if back else
             f"the server can't save anything now ({exc.reason}), so this room stopped "
-            f"before its game started: nothing of it was saved", 0)
+            f"before its game started: nothing of it was saved")
+        message = error_bytes(mpb.ERROR_CODE_INTERNAL, words, 0)
+        asker, rid = getattr(command, "conn", None), getattr(command, "rid", 0)
+        answered = ticket is not None and asker in conns
+        answer = error_bytes(mpb.ERROR_CODE_INTERNAL, words, rid) if answered else message
         closed = mpb.ServerMessage(room_closed=mpb.RoomClosed(
             room_id=self.room_id,
             reason=f"the server can't save games now ({exc.reason}); the game comes back "
                    f"once it can" if back else
                    f"the server can't save games now ({exc.reason})")
         ).SerializeToString()
-        self._deliver([(conn, data) for conn in conns for data in (message, closed)])
+        self._deliver([(conn, data) for conn in conns
+                       for data in (answer if answered and conn == asker else message, closed)])
         self._released(self, conns)
         if ticket is not None:
+            ticket.answered = answered
             ticket.finish(None)
         self._drain()
         if back and self._stopped_unstored is not None:
