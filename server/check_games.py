@@ -10,11 +10,15 @@ abort, the finished games whose replay it would refuse -- so the upgrade can wai
 It only reads the store: it works on a copy taken with SQLite's online backup API (as
 ``manawire backup`` does) in a private temporary directory, so it is safe beside a running
 server, and a store an older build wrote is brought up to this build's schema in the copy
-only."""
+only. The copy is as large as the store (its pages, the write-ahead log's included): the
+temporary directory's file system (``$TMPDIR``, else ``/tmp``) must have that much free,
+which is checked first -- a store that doesn't fit is refused, saying how much it needs and
+where, rather than filling that file system (``/tmp`` is often the root's, or RAM)."""
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -26,7 +30,27 @@ from server.store.files import STORE_NAME
 
 
 class CheckError(Exception):
-    """The store could not be read; the message says why."""
+    """The store could not be read (or copied); the message says why."""
+
+
+#: Room kept free on the temporary directory's file system besides the copy (its
+#: schema upgrade, the journal of that upgrade), and what others there need.
+SPACE_MARGIN = 64 * 1024 * 1024
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):,.1f} MiB"
+
+
+def check_room(directory: Path, needed: int) -> None:
+    """:class:`CheckError` unless ``directory``'s file system has room for a copy of
+    ``needed`` bytes (and :data:`SPACE_MARGIN`)."""
+    free = shutil.disk_usage(directory).free
+    if free < needed + SPACE_MARGIN:
+        raise CheckError(
+            f"the store's copy needs {_mib(needed)} (and {_mib(SPACE_MARGIN)} to spare) in "
+            f"{directory}, which has {_mib(free)} free: point TMPDIR at a directory with "
+            f"room (TMPDIR=/var/tmp manawire check-games ...), or free some")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +87,25 @@ def check_games(data_dir: Path) -> Checked:
     if not source.is_file():
         raise CheckError(f"{source} does not exist: DATA_DIR is the directory `manawire "
                          f"serve --data-dir` was given")
+    temp = Path(tempfile.gettempdir())
     with tempfile.TemporaryDirectory(prefix="manawire-check-") as private:  # (0700)
         copy = Path(private) / STORE_NAME
         try:
             src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
             try:
+                # The copy's size: every page of the store as a reader sees it (the
+                # write-ahead log's included), before anything is written.
+                (pages,), = src.execute("PRAGMA page_count").fetchall()
+                (page_size,), = src.execute("PRAGMA page_size").fetchall()
+                check_room(temp, int(pages) * int(page_size))
                 dst = sqlite3.connect(copy)
                 try:
-                    src.backup(dst)  # one consistent read, whatever a server commits
+                    try:
+                        src.backup(dst)  # one consistent read, whatever a server commits
+                    except sqlite3.OperationalError as exc:  # (the store grew meanwhile)
+                        raise CheckError(f"can't copy {source} into {temp}: {exc} (the "
+                                         f"copy needs about the store's size free there: "
+                                         f"point TMPDIR at a directory with room)") from None
                     rows = dst.execute(
                         "SELECT room_id, result IS NULL, aborted IS NOT NULL FROM games "
                         "ORDER BY created, room_id").fetchall()
