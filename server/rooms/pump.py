@@ -380,7 +380,9 @@ class RoomHost:
         :meth:`Lobby.resume_stopped <server.rooms.lobby.Lobby.resume_stopped>`), or at the
         server's next start; its members are told so. (Held instead until the store could be
         written, its players' clocks would have run meanwhile.) A room of which nothing was
-        stored yet (its game's start was the write refused) is gone."""
+        stored yet (its game's start was the write refused) is gone. The member whose
+        command it was handling (a move in flight) is told so under that command's request
+        id, and nothing more (``Ticket.answered``: it got "the room closed" as well)."""
         self.failed = "unstored"
         back = self.stored
         if back:
