@@ -184,7 +184,7 @@ async def test_a_session_logs_its_rooms_games_and_connections_and_none_of_its_se
         created = await _create(ann, private=True)
         room_id, code = created.room.room_id, created.invite_code
         assert (await _join(bob, room_id, code="wrong")).error.code == \
-            mpb.ERROR_CODE_FORBIDDEN
+            mpb.ERROR_CODE_ROOM_NOT_FOUND  # (a private room: as if none)
         assert (await _join(ann, room_id, code=code)).joined.seat == 0
         assert (await _join(bob, room_id, code=code)).joined.seat == 1
         await trio.testing.wait_all_tasks_blocked()
@@ -207,8 +207,8 @@ async def test_a_session_logs_its_rooms_games_and_connections_and_none_of_its_se
     assert [line for line in said if line.startswith("connection ") and " closed " in line]
     refused = [line for line in said if line.startswith("connection ") and " refused: " in line]
     assert len([line for line in refused if "ERROR_CODE_UNAUTHENTICATED" in line]) == 4
-    assert [line for line in refused if "ERROR_CODE_FORBIDDEN (that is not this room's "
-            "invite code)" in line]
+    assert [line for line in refused if "ERROR_CODE_ROOM_NOT_FOUND (no room with that id "
+            "and code" in line]
     # Nothing per action, nor per message.
     assert not [line for line in said if "action" in line.lower() and "room" not in line]
     secrets = [token, new_token, "correct horse", "wrong horse", code]
