@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -27,6 +28,33 @@ def finite(text: str) -> float:
     return value
 
 
+#: The environment variable ``--max-game-actions`` defaults to (as ``--log-level``'s).
+GAME_ACTIONS_VARIABLE = "MANAWIRE_MAX_GAME_ACTIONS"
+
+
+def game_actions(text: str) -> int:
+    """A ``--max-game-actions`` value: a whole number, 0 or more (0: no limit)."""
+    try:
+        value = int(text.strip().replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {text!r}")
+    return value
+
+
+def configured_game_actions(default: int) -> int:
+    """``$MANAWIRE_MAX_GAME_ACTIONS``'s limit (``default`` if unset or empty); ValueError
+    saying why if it is no such number."""
+    value = os.environ.get(GAME_ACTIONS_VARIABLE, "")
+    if not value.strip():
+        return default
+    try:
+        return game_actions(value)
+    except argparse.ArgumentTypeError as exc:
+        raise ValueError(f"${GAME_ACTIONS_VARIABLE}: {exc}") from None
+
+
 def _proxy_range(text: str) -> IPNetwork:
     from server.addresses import proxy_range
 
@@ -37,6 +65,7 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     """``manawire serve``'s durability, collector and limit options (README, "Limits")."""
     from server import gctune, logs
     from server.app import Limits
+    from server.rooms.room import ACTION_WARNING_SHARE
     from server.status import STATUS_SECONDS
     from server.transport.ws import PROXY_CONNECTIONS
 
@@ -162,6 +191,10 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     add("--spectator-feed-messages", type=int, default=d.spectator_feed_messages,
         help=f"messages a spectator feed keeps for its slowest watcher; one further "
              f"behind is closed with 1013 and resumes (default {d.spectator_feed_messages})")
+    add("--max-game-actions", type=game_actions, default=None, metavar="N",
+        help=f"actions one game may take; a game that reaches it ends as a draw, its "
+             f"players warned at {round(100 * ACTION_WARNING_SHARE)}%% of it (default: "
+             f"${GAME_ACTIONS_VARIABLE} if set, else {r.max_game_actions}; 0: no limit)")
     add("--clock-seconds", type=finite, default=r.clock_seconds,
         help=f"each player's time bank when a room doesn't say (default {r.clock_seconds:g})")
     add("--history", type=int, default=r.history,
@@ -212,10 +245,17 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
                  "password_checks_per_minute", "login_window"):
         if getattr(args, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be positive")
+    max_game_actions = args.max_game_actions
+    if max_game_actions is None:
+        try:
+            max_game_actions = configured_game_actions(RoomConfig().max_game_actions)
+        except ValueError as exc:
+            parser.error(str(exc))
     room = RoomConfig(clock_seconds=args.clock_seconds, max_spectators=args.max_spectators,
                       history=args.history, linger_seconds=args.linger_seconds,
                       idle_seconds=args.idle_room_seconds,
-                      sideboard_seconds=args.sideboard_seconds, away_seconds=args.away_seconds)
+                      sideboard_seconds=args.sideboard_seconds, away_seconds=args.away_seconds,
+                      max_game_actions=max_game_actions)
     return Limits(outbox_size=args.outbox, send_timeout=args.send_timeout,
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
                   max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,

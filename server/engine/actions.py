@@ -331,6 +331,17 @@ class ChooseExilePile:
     object_ids: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class ActionLimitDraw:
+    """Not a player's choice: the server ends a game that reached its limit of ``limit``
+    actions as a draw (``manawire serve --max-game-actions``). No rule sets such a limit;
+    the closest is 104.4b, an unbreakable loop makes a draw. Logged like an action, so the
+    stored log alone replays the game's end; the room applies it (in any seat still
+    playing), never a client."""
+
+    limit: int
+
+
 Action = (
     PassPriority
     | PlayLand
@@ -373,6 +384,7 @@ Action = (
     | Concede
     | ChooseOutsideCard
     | ChooseExilePile
+    | ActionLimitDraw
 )
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -386,7 +398,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         ChooseCard, ChoosePlayer, ChoosePile,
         RollPlanarDie, FinishModes, ChooseColor, ChooseName,
         Concede,
-        ChooseOutsideCard, ChooseExilePile,
+        ChooseOutsideCard, ChooseExilePile, ActionLimitDraw,
     )
 }
 

@@ -39,6 +39,7 @@ from server.engine import (
 from server.engine.actions import (
     Accept,
     Action,
+    ActionLimitDraw,
     ActivateAbility,
     ActivateManaAbility,
     AssignCombatDamage,
@@ -71,6 +72,7 @@ from server.engine.board import board
 from server.engine.errors import GameOverError, IllegalActionError
 from server.engine.events import (
     Event,
+    GameEnded,
     StartingPlayerChosen,
     Untapped,
 )
@@ -91,6 +93,7 @@ from server.engine.state import (
     DecisionKind,
     Game,
     GamePhase,
+    GameResult,
     Player,
     Step,
     Zone,
@@ -236,6 +239,10 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
             start.repair_start(game, seat, events)
         _advance(game, events)
         return events
+    if isinstance(action, ActionLimitDraw):
+        game.action_count += 1
+        _limit_draw(game, action.limit, events)
+        return events
     pending = game.pending
     if pending is None or pending.seat != seat:
         raise IllegalActionError(f"no decision is pending for seat {seat}")
@@ -294,6 +301,21 @@ def _default_payment(game: Game, action: ActivateManaAbility) -> ActivateManaAbi
         return action
     ways = converter_payments(game, action.object_id)
     return replace(action, paid_with=ways[0]) if ways else action
+
+
+def limit_draw_reason(limit: int) -> str:
+    """Why a game that reached the server's limit of ``limit`` actions ended (a draw)."""
+    return f"the game reached the server's limit of {limit:,} actions: a draw"
+
+
+def _limit_draw(game: Game, limit: int, events: list[Event]) -> None:
+    """:class:`ActionLimitDraw`: the game ends at once, a draw -- nobody wins or loses
+    (as 104.4b's loop: no ante changes hands, 104.4a)."""
+    game.result = GameResult((), limit_draw_reason(limit))
+    game.pending = None
+    game.casting = None
+    game.choices.clear()
+    events.append(GameEnded((), game.result.reason))
 
 
 def _concession(name: str, reason: ConcedeReason) -> str:

@@ -160,6 +160,10 @@ class RoomHost:
             math.inf)
         first = room.handle(Tick(), trio.current_time())
         self._wake_at, self._delayed_at = first.wake_at, first.delayed_at
+        #: What that first Tick did, when it did something to store (a game reloaded past
+        #: a --max-game-actions lowered since ends as a draw): stored and sent first thing
+        #: by the room task (never dropped: the game's end must be in its log).
+        self._first: Output | None = first if first.log else None
         #: The turns, and the event loop's time, every room's delayed tiers share (the
         #: lobby's).
         self.delayed_turns = delayed_turns or new_delayed_turns()
@@ -211,6 +215,15 @@ class RoomHost:
         command: Command = Tick()
         ticket: Ticket | None = None
         try:
+            first, self._first = self._first, None
+            if first is not None:
+                await self.writer.write(first.log)
+                self.stored = True
+                if first.sends:
+                    self._deliver(first.sends)
+                self.relay.apply(self.room_id, self._placed_only(first.feed))
+                if first.released:
+                    self._released(self, first.released)
             async with self._receive:
                 queued = 0
                 while True:

@@ -45,7 +45,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, resolve
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
-from server.engine.actions import Action, Concede, ConcedeReason
+from server.engine.actions import Action, ActionLimitDraw, Concede, ConcedeReason
 from server.engine.events import Event
 from server.rooms.clocks import ChessClocks
 from server.rooms.commands import (
@@ -125,6 +125,19 @@ class RoomConfig:
     #: Seconds a player may stay disconnected from a running game that waits on their
     #: decision before they concede (104.3a; 0: never -- only their clock runs).
     away_seconds: float = 300.0
+    #: Actions one game may take: the game that reaches it ends as a draw
+    #: (:class:`~server.engine.actions.ActionLimitDraw`; 0: no limit). Two random bots'
+    #: game is 1,162 actions on average, at most 3,359 in 300 (README, "Limits").
+    max_game_actions: int = 20_000
+
+
+#: The share of ``max_game_actions`` at which a game's players are warned, once.
+ACTION_WARNING_SHARE = 0.9
+
+
+def action_warning_at(limit: int) -> int:
+    """The action count at which a game's players are warned of the limit ``limit``."""
+    return max(1, int(limit * ACTION_WARNING_SHARE))
 
 
 @dataclass(eq=False, slots=True)
@@ -216,6 +229,8 @@ class Room:
         self._state_base = 1
         #: The last Presence message built, and which seats were connected for it.
         self._presence_cache: tuple[tuple[bool, ...], bytes] | None = None
+        #: This game's players were warned that it nears ``max_game_actions``.
+        self._limit_warned = False
 
     # ---- read-only queries (safe from any task)
     def info(self, tier: int = 0) -> mpb.RoomInfo:
@@ -1024,6 +1039,35 @@ class Room:
             self._everyone(out, self.clocks(now))
         if ended:
             self._announce(out, now)
+        else:
+            self._action_limit(out, now)
+
+    def _over_limit(self) -> bool:
+        """Whether the running game has reached ``max_game_actions`` (an operator may have
+        lowered it since: a reloaded game can be past it)."""
+        game, limit = self.game, self.config.max_game_actions
+        return bool(limit) and game is not None and game.result is None and \
+            game.action_count >= limit
+
+    def _action_limit(self, out: Output, now: float) -> None:
+        """After an action (or at a reloaded room's first wake-up): a game that reached the
+        server's ``max_game_actions`` ends as a draw -- an engine action, logged like any,
+        so the stored log replays the end (a restart, replays, check-games) whatever the
+        limit is then; one that reached :func:`action_warning_at` warns its players and
+        live spectators, once (an ``Error`` with no request, like other notices: the
+        count of actions is no secret of anyone's view)."""
+        game, limit = self.game, self.config.max_game_actions
+        if not limit or game is None or game.result is not None:
+            return
+        if game.action_count >= limit:
+            assert game.pending is not None  # (_apply fails a game left without one)
+            self._apply(out, game.pending.seat, ActionLimitDraw(limit), now)
+        elif not self._limit_warned and game.action_count >= action_warning_at(limit):
+            self._limit_warned = True
+            self._everyone(out, error_bytes(
+                mpb.ERROR_CODE_LIMIT_REACHED,
+                f"this game has taken {game.action_count:,} actions: at the server's limit "
+                f"of {limit:,} it ends as a draw"))
 
     def _advance_streams(self, game: Game, action: Action, events: list[Event]
                          ) -> list[tuple[int, bytes]]:
@@ -1182,6 +1226,7 @@ class Room:
         chooser = next_chooser(self.results[-1][0], self.choosers[-1], len(self.seats))
         self._state_base = next_state_base(self._state_base, last.action_count)
         self.game_number += 1
+        self._limit_warned = False
         self._sideboard_until = None
         self.ready = [False] * len(self.seats)
         self.timers = ChessClocks.fresh(len(self.seats), self.clock_seconds)  # per game
@@ -1234,6 +1279,8 @@ class Room:
         return self.timers.message(now)
 
     def _wake_at(self) -> float:
+        if self._over_limit():
+            return -INF  # (at once: see _tick)
         times = [INF]
         runs_out = self.timers.runs_out_at()
         if runs_out is not None:
@@ -1280,6 +1327,8 @@ class Room:
         return self._finished_at + delay + self.config.linger_seconds
 
     def _tick(self, out: Output, now: float) -> None:
+        if self._over_limit():  # reloaded past a limit lowered since: a draw, logged
+            self._action_limit(out, now)
         seat = self.timers.ran_out(now)
         if seat is not None:  # the deciding player's clock ran out: they concede (104.3a)
             self._apply(out, seat, Concede(ConcedeReason.OUT_OF_TIME), now)
