@@ -5,6 +5,7 @@ off (the decisions, every option and every event)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -24,11 +25,19 @@ def _pair(seed: int) -> tuple[str, ...]:
     return tuple(decks[(seed * (2 * k + 1) + k) % len(decks)] for k in range(seats))
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_117_3d_a_pass_moving_priority_on_decides_as_advancing_the_game_would(
-        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rules 117.3d, 704.3: after a pass that isn't the last in succession, the next
-    player's priority decision follows at once -- the same one the full checks give."""
+@pytest.fixture(scope="module", params=range(4))
+def seed(request: pytest.FixtureRequest) -> int:
+    """Game ``seed`` (module-scoped, so each game's tests run one after another and share
+    :func:`shortcuts_on`)."""
+    param: int = request.param
+    return param
+
+
+@pytest.fixture(scope="module")
+def shortcuts_on(seed: int) -> Iterator[tuple[list[object], int]]:
+    """Game ``seed`` as the engine plays it, every shortcut on, and how many passes moved
+    priority on at once (117.3d's shortcut): played once for the four tests below, which
+    each played it again before its long way."""
     moved_on = 0
     real = game._pass_priority
 
@@ -38,9 +47,22 @@ def test_117_3d_a_pass_moving_priority_on_decides_as_advancing_the_game_would(
         moved_on += done
         return done
 
-    monkeypatch.setattr(game, "_pass_priority", counting)
-    short = list(demo_trace(seed, _pair(seed), 3000))
+    game._pass_priority = counting  # type: ignore[assignment]
+    try:
+        short = list(demo_trace(seed, _pair(seed), 3000))
+    finally:
+        game._pass_priority = real  # type: ignore[assignment]
+    yield short, moved_on
+
+
+def test_117_3d_a_pass_moving_priority_on_decides_as_advancing_the_game_would(
+        seed: int, shortcuts_on: tuple[list[object], int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rules 117.3d, 704.3: after a pass that isn't the last in succession, the next
+    player's priority decision follows at once -- the same one the full checks give."""
+    short, moved_on = shortcuts_on
     assert moved_on > 50  # the shortcut was taken, often
+    real = game._pass_priority
 
     def the_long_way(played: Game, seat: int, events: list[Event]) -> bool:
         real(played, seat, events)
@@ -50,13 +72,13 @@ def test_117_3d_a_pass_moving_priority_on_decides_as_advancing_the_game_would(
     assert list(demo_trace(seed, _pair(seed), 3000)) == short
 
 
-@pytest.mark.parametrize("seed", range(4))
 def test_601_2g_a_card_ruled_out_by_its_mana_value_could_not_have_been_cast(
-        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        seed: int, shortcuts_on: tuple[list[object], int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Rules 601.2f-h: with nothing to lower a cost or to add mana for some spells only, a
     card costing more than all the mana its player could have isn't offered -- as the full
     castability test finds."""
-    short = list(demo_trace(seed, _pair(seed), 3000))
+    short, _moved_on = shortcuts_on
     monkeypatch.setattr(casting, "most_for_any_spell", lambda played, seat, pool: None)
     assert list(demo_trace(seed, _pair(seed), 3000)) == short
 
@@ -75,10 +97,10 @@ def _every_candidate(played: Game, reqs: tuple[TargetReq, ...], controller: int,
                                       other_than=other_than)
 
 
-@pytest.mark.parametrize("seed", range(4))
 def test_115_1_targets_available_stops_at_enough_candidates_and_finds_the_same(
-        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    short = list(demo_trace(seed, _pair(seed), 3000))
+        seed: int, shortcuts_on: tuple[list[object], int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    short, _moved_on = shortcuts_on
     users = [m for name, m in sys.modules.items() if name.startswith("server.engine")
              and getattr(m, "targets_available", None) is targeting.targets_available]
     assert casting in users
@@ -88,12 +110,12 @@ def test_115_1_targets_available_stops_at_enough_candidates_and_finds_the_same(
 
 
 
-@pytest.mark.parametrize("seed", range(4))
 def test_603_3_a_step_beginning_with_only_triggers_goes_on_without_checking_again(
-        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        seed: int, shortcuts_on: tuple[list[object], int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Rules 603.2-603.3, 703.4: a step whose beginning has no turn-based action changes at
     most the triggered abilities waiting, so the engine goes on to the step's own actions
     without repeating its checks -- as repeating them finds."""
-    short = list(demo_trace(seed, _pair(seed), 3000))
+    short, _moved_on = shortcuts_on
     monkeypatch.setattr(game, "_QUIET_BEGINNINGS", frozenset())
     assert list(demo_trace(seed, _pair(seed), 3000)) == short
