@@ -89,15 +89,22 @@ def _levels(err: str) -> set[str]:
             if len(fields := line.split(" ", 3)) > 2 and fields[2].isupper()}
 
 
-def test_serve_logs_info_and_up_by_default(tmp_path: Path) -> None:
-    err = _serve_briefly(tmp_path / "data")
+@pytest.fixture(scope="module")
+def default_log(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The standard error of a ``manawire serve`` with no log flag nor variable, started and
+    stopped by SIGTERM: one run for the two tests that read it."""
+    return _serve_briefly(tmp_path_factory.mktemp("default-log") / "data")
+
+
+def test_serve_logs_info_and_up_by_default(default_log: str) -> None:
+    err = default_log
     assert "INFO" in _levels(err) and " INFO manawire " in err, err
 
 
-def test_a_stop_by_sigterm_ends_the_log_with_a_stopped_line(tmp_path: Path) -> None:
+def test_a_stop_by_sigterm_ends_the_log_with_a_stopped_line(default_log: str) -> None:
     """An operator's review: the log said "SIGTERM: stopping ..." and nothing once it had
     stopped (whether the store took the last writes)."""
-    lines = _serve_briefly(tmp_path / "data").splitlines()
+    lines = default_log.splitlines()
     assert " INFO SIGTERM: stopping " in lines[-2], lines
     assert lines[-1].endswith(" INFO stopped: every write is committed to the "
                               "store; games go on after a restart"), lines
