@@ -127,15 +127,17 @@ def replayable(record: GameRecord) -> ReplayError | None:
 
 def replay_problem(record: GameRecord, account_id: str, viewer: int,
                    invite_code: str = "", now: float = 0.0, *,
-                   showing: Showing | None = None) -> ReplayError | None:
+                   showing: Showing | None = None,
+                   match_open: bool = False) -> ReplayError | None:
     """Why ``account_id`` may not replay ``record`` as ``viewer`` (None: it may): who may
     (:func:`access_problem`), asked first -- so that someone who may not learns nothing of
     how far the game has come (a delayed tier's viewers would learn it had ended) -- then
     whether it can be replayed (:func:`replayable`: only once it finished). ``now``: the
     wall clock (``time.time()``), for a delayed tier's audience (and ``showing``, whether a
-    tier of the game's room, live, still has actions of it to show)."""
-    return access_problem(record, account_id, viewer, invite_code, now, showing=showing) or \
-        replayable(record)
+    tier of the game's room, live, still has actions of it to show); ``match_open``: the
+    game is one of a match still being played (:func:`access_problem`)."""
+    return access_problem(record, account_id, viewer, invite_code, now, showing=showing,
+                          match_open=match_open) or replayable(record)
 
 
 def _invited(record: GameRecord, invite_code: str) -> bool:
@@ -182,7 +184,8 @@ def _tier_shown(record: GameRecord, admitting: list[tuple[int, float]], now: flo
 
 def access_problem(record: GameRecord, account_id: str, viewer: int,
                    invite_code: str = "", now: float = 0.0, *,
-                   showing: Showing | None = None) -> ReplayError | None:
+                   showing: Showing | None = None,
+                   match_open: bool = False) -> ReplayError | None:
     """Why ``account_id`` may not replay ``record`` as ``viewer``, however far it has come
     (None: it may, once it is finished). Needs only the game's record, not its actions.
 
@@ -196,8 +199,33 @@ def access_problem(record: GameRecord, account_id: str, viewer: int,
       shown the whole game (:func:`_admitting`, :func:`_tier_shown`; ``showing``: whether
       a tier of the room, live, still has actions of the game to show).
 
+    While the game's match is still being played (``match_open``: a game of a best-of-3 or
+    best-of-5 whose match has not ended, the next game to come), its players may replay
+    only what they saw live -- their own seat's view and the public view: every hand, the
+    omniscient view and the other seat's view are refused (NOT_READY) until the match is
+    over, or a player would read the other's deck (library and sideboard plan) between
+    games. Everyone else is held to what their spectator tier showed them live anyway.
+
     The one place these rules live.
     """
+    problem = _access_problem(record, account_id, viewer, invite_code, now, showing=showing)
+    if problem is not None or not match_open or viewer == PUBLIC:
+        return problem
+    accounts = record.accounts
+    if not account_id or account_id not in accounts or \
+            (0 <= viewer < len(accounts) and accounts[viewer] == account_id):
+        return None  # (not a player: held to the tier that admitted it; or their own seat)
+    return ReplayError(mpb.ERROR_CODE_NOT_READY,
+                       f"game {record.room_id} is a game of a match still being played: until "
+                       f"the match is over its players may replay only what they saw live "
+                       f"(their own seat's view, or the public view); every hand and every "
+                       f"card open once the match is over",
+                       why="its match is still being played")
+
+
+def _access_problem(record: GameRecord, account_id: str, viewer: int, invite_code: str,
+                    now: float, *, showing: Showing | None) -> ReplayError | None:
+    """:func:`access_problem` of a single game (or a match that is over)."""
     players = len(record.players)
     accounts = record.accounts or ("",) * players
     player = bool(account_id) and account_id in accounts

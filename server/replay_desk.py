@@ -193,7 +193,8 @@ class ReplayDesk:
             # (A delayed tier's audience is told what it would be of a game still being
             # played -- "not yet" -- so it learns nothing of how far the match has come.)
             problem = None if header is None else access_problem(
-                header, account, request.viewer, request.invite_code, now=0.0)
+                header, account, request.viewer, request.invite_code, now=0.0,
+                match_open=await self._match_open(header))
             conn.reply(error_bytes(problem.code, problem.message, rid) if problem is not None
                        else error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                         f"no stored game {request.room_id!r}", rid))
@@ -203,7 +204,8 @@ class ReplayDesk:
         game_number = int(number) if number.isdigit() else 1
         problem = replay_problem(
             header, account, request.viewer, request.invite_code, time.time(),
-            showing=None if live is None else lambda tier: live.tier_showing(tier, game_number))
+            showing=None if live is None else lambda tier: live.tier_showing(tier, game_number),
+            match_open=await self._match_open(header))
         if problem is not None:
             conn.reply(error_bytes(problem.code, problem.message, rid))
             return False
@@ -259,6 +261,25 @@ class ReplayDesk:
         self._active[runner] = address
         conn.nursery.start_soon(self._run, conn, runner, name="replay")
         return True
+
+    async def _match_open(self, header: GameRecord) -> bool:
+        """Whether ``header``'s game is one of a match still being played (its players may
+        then replay only what they saw live: :func:`server.replay.access_problem`): asked of
+        the live room if it is there, else of the stored match record (read off the event
+        loop). A game of a match whose record can't be found counts as open (refusing more
+        than needed, never less)."""
+        match_id = header.match_id
+        if not match_id:
+            return False
+        live = self.live_room(match_id)
+        if live is not None:
+            return not live.finished
+        try:
+            async with self._loading:
+                match = await trio.to_thread.run_sync(self.store.load_match, match_id)
+        except KeyError:
+            return True
+        return match.winner is None and match.aborted is None
 
     def _check_found(self, room_id: str, found: Sequence[int] | ReplayError) -> None:
         """Keep what checking a game's log found (:attr:`_checked`), the least recently
