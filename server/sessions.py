@@ -68,6 +68,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("manawire")
 
 CLOSE_REPLACED = 4001  # a newer connection resumed this session
+#: The account's tokens were revoked (RevokeTokens) by its session's connection: every other
+#: connection of the account -- its replays-only ones (Hello.replays_only) -- is closed.
+CLOSE_REVOKED = 4002
 
 #: Password guessing is counted per account name and *place* (:func:`place_of`: an IPv4
 #: address, an IPv6 /64). One place gets ``Limits.login_failures`` failed sign-ins with a
@@ -157,6 +160,10 @@ class SessionDesk:
         self._by_hash: dict[bytes, _SessionRecord] = {}
         #: Each account's one session.
         self._by_account: dict[str, _SessionRecord] = {}
+        #: Each account's replays-only sessions (Hello.replays_only), while connected:
+        #: RevokeTokens closes them (one opened with a stolen token kept replaying the
+        #: account's games after it was revoked).
+        self._sides: dict[str, set[_SessionRecord]] = {}
         #: New guest accounts per client address (a token bucket each).
         self._guests = AddressBuckets(limits.guests_per_minute / 60, limits.guest_burst)
         #: When the latest failed sign-ins with each name from each place happened, and
@@ -210,8 +217,10 @@ class SessionDesk:
         """A session whose connection dropped while it held no place in a room holds nothing
         worth resuming: forget it (memory and store; resuming it then says RESUME_FAILED and
         the client says Hello again), so sessions don't pile up."""
-        if record.conn is not None or record.room_id is not None or self._stopping() \
-                or record.side:  # (a side session is nowhere to forget: it ends here)
+        if record.side:  # (a side session is nowhere to forget: it ends here)
+            self._side_ended(record)
+            return
+        if record.conn is not None or record.room_id is not None or self._stopping():
             return
         self._forget(record)
 
@@ -405,6 +414,14 @@ class SessionDesk:
         if existing is not None:
             # One session per account: this connection takes it over (and its place).
             async with existing.lock:
+                if request.token and self.accounts.by_token(request.token) is not account:
+                    # (revoked while this Hello waited for the session: RevokeTokens holds
+                    # its lock)
+                    conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED,
+                                           "unknown or revoked account token: sign in again, "
+                                           "or say Hello without one for a new guest account",
+                                           rid))
+                    return
                 if self._by_account.get(account.account_id) is existing:
                     if existing.conn is not None and request.no_takeover:
                         # (resumed on another connection while this one waited its turn)
@@ -430,15 +447,37 @@ class SessionDesk:
         connection's own, beside it -- taking nothing over (a second browser tab opening a
         replay link closed the tab seated in a game, 4001, and never showed the replay). It
         has no resume token and is never stored; :meth:`server.app.App._dispatch` lets it
-        only list rooms and replay."""
+        only list rooms and replay. The account's RevokeTokens closes it
+        (:data:`CLOSE_REVOKED`)."""
         record = _SessionRecord(secrets.token_hex(8), account, b"", side=True)
         conn.session.established(record.session_id, account.name)
         conn.record, record.conn = record, conn
+        # Known from now on: a revoke while its Welcome is being written closes it too.
+        self._sides.setdefault(account.account_id, set()).add(record)
         writes = [*ops, *self.accounts.seen(account)]
         if writes:
             await self.writer.write(writes)
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
             conn, record, "", account_token)).SerializeToString())
+
+    def _side_ended(self, record: _SessionRecord) -> None:
+        """A replays-only session's connection ended (or was closed by a revoke)."""
+        sides = self._sides.get(record.account.account_id)
+        if sides is not None:
+            sides.discard(record)
+            if not sides:
+                del self._sides[record.account.account_id]
+
+    def _close_sides(self, account: Account) -> None:
+        """Close every replays-only connection of ``account`` (its tokens were revoked):
+        whoever opened one -- with a token stolen, say -- is out, its replay with it, and
+        what it asks meanwhile is not answered."""
+        for side in list(self._sides.pop(account.account_id, ())):
+            conn, side.conn = side.conn, None
+            if conn is not None:
+                conn.record = None
+                conn.close(CLOSE_REVOKED, "the account's tokens were revoked (RevokeTokens): "
+                                          "sign in again")
 
     @staticmethod
     def _in_use(conn: _Connection, rid: int, existing: _SessionRecord) -> None:
@@ -570,6 +609,9 @@ class SessionDesk:
                 back()
                 self._put_back_tokens(record, resume)
                 raise
+            # Every other connection of the account ends: its replays-only ones (the
+            # session's own connection is this one: one session per account).
+            self._close_sides(record.account)
         conn.reply(mpb.ServerMessage(request_id=rid, welcome=self._welcome(
             conn, record, token, account_token)).SerializeToString())
 
