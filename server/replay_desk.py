@@ -95,25 +95,43 @@ class ReplayDesk:
         address = conn.address
         if self._over_share(conn, address, rid):
             return
+        if self._full(conn, address, rid, evict=False):
+            return
+        # Whether the game is there and the account may replay it, before any replay is
+        # ended to make room for it: a refused request (an unknown game, a forbidden view)
+        # ends nobody's replay.
+        header = await self._admit(conn, record, rid, request)
+        if header is None or conn.busy(rid):
+            return
+        if self._full(conn, address, rid, evict=True):
+            return
+        self._take(address)  # counted from now, so replays loading together can't overshoot
+        started = False
+        try:
+            started = await self._start(conn, rid, request)
+        finally:
+            if not started:
+                self._give_back(address)
+
+    def _full(self, conn: _Connection, address: str, rid: int, *, evict: bool) -> bool:
+        """Whether the address, or the server, plays all the replays it may (then the
+        client is told so). ``evict``: a request that will start (its game is there and
+        the account may see it) ends the quietest replay to make room
+        (:meth:`_make_room`); else only whether one could be is asked."""
         if self.by_address.get(address, 0) >= self.max_per_address:
             conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
                                    f"one client address plays at most "
                                    f"{_replays(self.max_per_address)} at once: stop one "
                                    f"first", rid))
-            return
+            return True
         # (the address's own limit first: a request it refuses ends nobody's replay)
-        if self.running >= self.max_replays and not self._make_room():
+        if self.running >= self.max_replays and \
+                not (self._make_room() if evict else self._quietest() is not None):
             conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
                                    f"this server plays at most {_replays(self.max_replays)} "
                                    f"at once: try again later", rid))
-            return
-        self._take(address)  # counted from now, so replays loading together can't overshoot
-        started = False
-        try:
-            started = await self._start(conn, record, rid, request)
-        finally:
-            if not started:
-                self._give_back(address)
+            return True
+        return False
 
     def _address(self, address: str) -> WorkBudget:
         """The client address's budget: all its replays' work (their starts' checks of the
@@ -141,23 +159,32 @@ class ReplayDesk:
                                    f"server's time: try again in {max(wait, 0.1):.1f} s", rid))
         return wait > 0
 
-    def _make_room(self) -> bool:
-        """The server plays as many replays as it may: end the one whose client has been
-        quiet longest (no ReplayRequest or ReplayControl), if for :data:`QUIET_SECONDS` at
-        least, to make room for a new one (True: one was ended)."""
+    def _quietest(self) -> ReplayRunner | None:
+        """The replay whose client has been quiet longest, if for :data:`QUIET_SECONDS` at
+        least (None: none has). Quiet: no frame sent (paused, at its end, or its client not
+        reading) and no ReplayControl taken (:attr:`ReplayRunner.heard`)."""
         now = trio.current_time()
         quietest = min((r for r in self._active if not r.done),
                        key=lambda r: r.heard, default=None)
         if quietest is None or now - quietest.heard < QUIET_SECONDS:
+            return None
+        return quietest
+
+    def _make_room(self) -> bool:
+        """The server plays as many replays as it may: end the one whose client has been
+        quiet longest (:meth:`_quietest`) to make room for a new one (True: one was
+        ended)."""
+        quietest = self._quietest()
+        if quietest is None:
             return False
+        quiet = trio.current_time() - quietest.heard
         self._give_back(self._active.pop(quietest))
         quietest.end(mpb.ERROR_CODE_LIMIT_REACHED,
                      f"your replay of {quietest.room_id} was ended to make room for another "
                      f"viewer's: the server plays at most {_replays(self.max_replays)} at once, "
-                     f"and yours had no ReplayControl for {(now - quietest.heard) / 60:.0f} "
+                     f"and yours had been paused with no ReplayControl for {quiet / 60:.0f} "
                      f"minutes (send ReplayRequest to start it again)")
-        log.info("replay of %s ended to make room (quiet %.0f s)", quietest.room_id,
-                 now - quietest.heard)
+        log.info("replay of %s ended to make room (quiet %.0f s)", quietest.room_id, quiet)
         return True
 
     def _take(self, address: str) -> None:
@@ -172,10 +199,11 @@ class ReplayDesk:
         else:
             del self.by_address[address]
 
-    async def _start(self, conn: _Connection, record: _SessionRecord, rid: int,
-                     request: req.StartReplay) -> bool:
+    async def _admit(self, conn: _Connection, record: _SessionRecord, rid: int,
+                     request: req.StartReplay) -> GameRecord | None:
+        """The stored game's record (without its actions) if it is there and the account
+        may replay it as asked, now (None: the client was told why not)."""
         account = record.account.account_id
-        address = conn.address
         # Who may replay it is asked of the game's record alone, before its action log is
         # read (a long game's log takes half a second to read and decode: a stranger's
         # refused requests cost next to nothing), and before whether it has finished (a
@@ -198,7 +226,7 @@ class ReplayDesk:
             conn.reply(error_bytes(problem.code, problem.message, rid) if problem is not None
                        else error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                         f"no stored game {request.room_id!r}", rid))
-            return False
+            return None
         room_id, _, number = request.room_id.partition(".")
         live = self.live_room(room_id)
         game_number = int(number) if number.isdigit() else 1
@@ -208,11 +236,22 @@ class ReplayDesk:
             match_open=await self._match_open(header))
         if problem is not None:
             conn.reply(error_bytes(problem.code, problem.message, rid))
-            return False
+            return None
+        checked = self._checked.get(request.room_id)
+        if isinstance(checked, ReplayError):  # (refused before: not played again)
+            self._checked.move_to_end(request.room_id)
+            conn.reply(error_bytes(checked.code, checked.message, rid))
+            return None
+        return header
+
+    async def _start(self, conn: _Connection, rid: int, request: req.StartReplay) -> bool:
+        """Load the game admitted (:meth:`_admit`) and start its replay (False: it can't
+        be, and the client was told why)."""
+        address = conn.address
         checked = self._checked.get(request.room_id)
         if checked is not None:
             self._checked.move_to_end(request.room_id)
-            if isinstance(checked, ReplayError):  # (refused before: not played again)
+            if isinstance(checked, ReplayError):  # (found meanwhile)
                 conn.reply(error_bytes(checked.code, checked.message, rid))
                 return False
         stored = self._finished.get(request.room_id)

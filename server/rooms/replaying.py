@@ -103,6 +103,11 @@ class Control:
     value: float = 0.0
 
 
+#: The slowest a replay plays (actions a second) for the actions it plays to count as its
+#: client's activity (ReplayRunner.heard): one at 0.01 (an action every 100 s) held a
+#: server's place for hours with no one watching.
+ACTIVE_SPEED = 0.1
+
 #: Seconds a replay paused (or at its end) waits for a control before it ends by itself
 #: (ReplayEnded{stopped}, request_id 0): a paused replay held its place among the server's
 #: replays, and its address's, for ever.
@@ -126,7 +131,11 @@ class ReplayRunner:
         #: Told what checking the game's log found (:meth:`Replay.index_steps`): where its
         #: turns start, or why this build can't replay it (GAME_OVER).
         self._checked = checked
-        #: When its client last steered it (trio's clock): its start, or its latest control.
+        #: When it was last active (trio's clock): its start, the latest control it took,
+        #: or the latest action it played to its client (at :data:`ACTIVE_SPEED` or
+        #: faster). A replay paused (or at its end, or whose client doesn't read what it is
+        #: sent, or crawling slower) that nobody steers is the quiet one
+        #: (ReplayDesk._make_room); a control dropped (too many waiting) doesn't count.
         self.heard = trio.current_time()
         self._build = build
         self._send = send
@@ -150,11 +159,11 @@ class ReplayRunner:
 
     def control(self, control: Control) -> bool:
         """Queue a control for the replay (False: too many are waiting)."""
-        self.heard = trio.current_time()
         try:
             self._controls_in.send_nowait(control)
         except trio.WouldBlock:
             return False
+        self.heard = trio.current_time()
         return True
 
     def stop(self, rid: int) -> None:
@@ -232,6 +241,8 @@ class ReplayRunner:
                     await trio.sleep(DRAIN_POLL_SECONDS)
                     continue
                 frame = await self._work(replay.step_steps())
+                if not 0 < self.speed < ACTIVE_SPEED:  # (played to a client reading it)
+                    self.heard = trio.current_time()
                 if frame.message is not None:
                     self._send(frame.message)
                 if replay.at_end:
