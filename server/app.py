@@ -44,7 +44,7 @@ from server.rooms.lobby import MAX_ROOMS, Lobby
 from server.rooms.pump import RoomGoneError, RoomHost, Ticket
 from server.rooms.relay import Relay
 from server.rooms.replaying import ReplayRunner
-from server.rooms.room import NO_ROOM, Room, RoomConfig
+from server.rooms.room import Room, RoomConfig, no_room
 from server.rooms.session import Session, SessionError, error_bytes, request_id_of
 from server.sending import ImmediateSocket, SendNow, Socket, SocketClosed, Writers
 from server.sessions import SessionDesk, _SessionRecord
@@ -726,7 +726,7 @@ class App:
         if host is None or host.room.hidden_from(
                 record.session_id, record.account.account_id, request.invite_code,
                 request.spectator, request.tier):
-            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, NO_ROOM, rid))
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, no_room(request.room_id), rid))
             return
         deck = None
         if not request.spectator:
@@ -779,7 +779,7 @@ class App:
             conn.conn_id, rid, record.session_id, record.name, request.spectator,
             deck, record.account.account_id, request.invite_code, request.tier, creating))
         if out is None:
-            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, NO_ROOM, rid))
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, no_room(request.room_id), rid))
         elif out.accepted:
             conn.spectating = request.spectator
             await self._record_place(conn, record)

@@ -214,8 +214,8 @@ async def test_a_session_logs_its_rooms_games_and_connections_and_none_of_its_se
     assert [line for line in said if line.startswith("connection ") and " closed " in line]
     refused = [line for line in said if line.startswith("connection ") and " refused: " in line]
     assert len([line for line in refused if "ERROR_CODE_UNAUTHENTICATED" in line]) == 4
-    assert [line for line in refused if "ERROR_CODE_ROOM_NOT_FOUND (no room with that id "
-            "and code" in line]
+    assert [line for line in refused if "ERROR_CODE_ROOM_NOT_FOUND (no room '" in line
+            and "(a private room takes its invite code)" in line]
     # Nothing per action, nor per message.
     assert not [line for line in said if "action" in line.lower() and "room" not in line]
     secrets = [token, new_token, "correct horse", "wrong horse", code]

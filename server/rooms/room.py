@@ -99,10 +99,14 @@ RELEASE_AT_ONCE = 4
 _NOT_INVITED = "that is not this room's invite code"
 _PRIVATE = "this room is private: join with its invite code"
 _NO_SEAT = "no free seat in this room"
-#: The answer to a join naming no room, and to a stranger's join of a private room without
-#: its invite code: the same words and code, so that nobody learns a private room's id exists
-#: by trying codes (:meth:`Room.hidden_from`).
-NO_ROOM = "no room with that id and code (a private room takes its invite code)"
+
+
+def no_room(room_id: str) -> str:
+    """The answer to a join naming no room, and to a stranger's join of a private room
+    without its invite code: the same words and code, so that nobody learns a private room's
+    id exists by trying codes (:meth:`Room.hidden_from`). It names the id the client sent,
+    as they typed it."""
+    return f"no room {room_id!r} (a private room takes its invite code)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,7 +478,7 @@ class Room:
             return
         if self.hidden_from(cmd.session_id, cmd.account_id, cmd.invite_code, cmd.spectator,
                             cmd.tier):
-            refuse(mpb.ERROR_CODE_ROOM_NOT_FOUND, NO_ROOM)
+            refuse(mpb.ERROR_CODE_ROOM_NOT_FOUND, no_room(self.room_id))
             return
         self._freed.discard(cmd.session_id)
         if self.finished and not cmd.spectator:
@@ -591,7 +595,7 @@ class Room:
     def hidden_from(self, session_id: str, account_id: str, invite_code: str,
                     spectator: bool = False, tier: int = 0) -> bool:
         """Whether this room must look like no room at all to this join (answered
-        ``ROOM_NOT_FOUND`` and :data:`NO_ROOM`, as a join naming no room): a private room,
+        ``ROOM_NOT_FOUND`` and :func:`no_room`, as a join naming no room): a private room,
         joined by someone it doesn't know -- no seat of theirs, reserved or taken, no
         tier naming their account -- without its invite code, and not as a live spectator
         of a room anyone may watch live. A read-only query: the app asks it before it reads

@@ -208,8 +208,8 @@ async def test_a_private_room_is_unlisted_and_joined_only_with_its_code(
         for guess in ("", "wrong", code[:-1]):  # as a room that doesn't exist
             reply = await _join(stranger, room_id, code=guess)
             assert reply.error.code == mpb.ERROR_CODE_ROOM_NOT_FOUND, guess
-            assert reply.error.message == "no room with that id and code (a private room " \
-                "takes its invite code)"
+            assert reply.error.message == f"no room {room_id!r} (a private room takes its " \
+                "invite code)"
         assert (await _join(stranger, room_id, code=code)).joined.seat == 0
 
 

@@ -13,7 +13,7 @@ import trio
 import trio.testing
 
 from protocol.v1 import messages_pb2 as mpb
-from server.rooms.room import NO_ROOM
+from server.rooms.room import no_room
 from tests.rooms.test_accounts import _connect, _create
 from tests.rooms.test_app_memory import MemorySocket, running_app
 
@@ -34,14 +34,16 @@ async def test_a_wrong_code_and_a_missing_room_get_the_same_answer(
         created = await _create(host, private=True, spectate=mpb.SPECTATE_INVITE)
         room_id, code = created.room.room_id, created.invite_code
         missing = "0" * len(room_id)
-        nothing = (mpb.ERROR_CODE_ROOM_NOT_FOUND, NO_ROOM)
         unplayable = "4 Shock\n56 Mountain\n1 No Such Card"
         for spectator in (False, True):
             for guess in ("", "wrong", code[:-1]):
                 for deck in ("", unplayable):
                     asked = await _try(eve, room_id, guess, spectator=spectator, deck=deck)
                     unknown = await _try(eve, missing, guess, spectator=spectator, deck=deck)
-                    assert asked == unknown == nothing, (spectator, guess, deck)
+                    # The same words, each naming the id it was sent (nothing else).
+                    assert asked == (mpb.ERROR_CODE_ROOM_NOT_FOUND, no_room(room_id)), \
+                        (spectator, guess, deck)
+                    assert unknown == (mpb.ERROR_CODE_ROOM_NOT_FOUND, no_room(missing))
         # Its code lets a player in (and its deck is read as ever).
         refused = await _try(eve, room_id, code, deck=unplayable)
         assert refused[0] == mpb.ERROR_CODE_INVALID_DECK
