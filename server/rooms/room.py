@@ -270,12 +270,17 @@ class Room:
         """(game number, wins, draws, whether it is over) of the match -- a single game is a
         match of one -- live (``tier`` 0) or as delayed tier ``tier`` has shown it."""
         if not tier or not self.delayed:
-            return self.game_number, list(self.wins), self.draws, self.finished
+            # Between two games of a match, the next one (as MatchState says, and
+            # RoomInfo.game_number promises: "the game being played or next").
+            return self.game_number + self.sideboarding, list(self.wins), self.draws, \
+                self.finished
         delayed = self.delayed[tier - 1]
         if delayed.match is not None:  # the last match announcement it passed on
             state = mpb.ServerMessage.FromString(delayed.match).match_state
             over = state.phase == mpb.MATCH_PHASE_OVER
-            return delayed.shown_game, list(state.wins), state.draws, over
+            number = state.game_number if state.phase == mpb.MATCH_PHASE_SIDEBOARDING \
+                else delayed.shown_game
+            return number, list(state.wins), state.draws, over
         single_over = self.best_of == 1 and delayed.game.result is not None
         return delayed.shown_game, [0] * len(self.seats), 0, single_over
 
@@ -1208,6 +1213,7 @@ class Room:
                 return
             member.deck = cmd.deck
         deck = member.deck
+        answered_before = self.ready[member.seat]
         self.ready[member.seat] = True
         out.log.append(PutMatch(self.match_record()))
         accepted = mpb.DeckAccepted(
@@ -1218,7 +1224,10 @@ class Room:
             request_id=cmd.rid, deck_accepted=accepted).SerializeToString())
         if all(self.ready):
             self._next_game(out, now)
-        else:
+        elif not answered_before:
+            # Who has answered is public (the others wait on it); a second answer changes
+            # nothing the others see, so they are told nothing: how often a player changed
+            # their mind, and when, stays theirs.
             self._announce(out, now)
 
     def _next_game(self, out: Output, now: float) -> None:
