@@ -298,6 +298,9 @@ class App:
         nursery.start_soon(self.writer.watch_health, name="store-health")
         #: Connections opened and actions played, for the status line (server.status).
         self.activity = Activity()
+        #: The rooms back from a stop (the store couldn't be written), while they live: a
+        #: player not seated again at once holds an away seat there (_held_seat).
+        self._returned: dict[str, RoomHost] = {}
         #: Spectators' joins take turns here: games first (server.rooms.admission).
         self.watch_gate = WatchGate(busy_interval=self.limits.spectator_join_interval)
         nursery.start_soon(self.watch_gate.run, name="watch-gate")
@@ -407,6 +410,8 @@ class App:
                 conn.host = None
 
     def _room_closed(self, host: RoomHost) -> None:
+        if self._returned.get(host.room_id) is host:
+            del self._returned[host.room_id]
         self.create_desk.room_closed(host.room_id)
         self.match_desk.room_closed(host.room_id)
         self.session_desk.room_closed(host.room_id)
@@ -419,6 +424,7 @@ class App:
         of theirs would be answered (a Joined, request id 0, then the snapshot). A player
         who was away resumes into it (the session kept its place) or joins it by its id."""
         room = host.room
+        self._returned[host.room_id] = host
         self.create_desk.recovered(host.room_id, room.settings.creator)
         if room.finished:
             return  # (a game over lingers for its last views: nothing to play on)
@@ -579,19 +585,21 @@ class App:
         elif isinstance(request, req.ListRooms):
             conn.reply(with_request_id(rid, self.lobby.listing_message()))
         elif isinstance(request, req.CreateRoom):
-            if request.join:
+            if not request.join:
+                self.create_desk.create(conn, record, rid, request)
+            elif not self._seat_held(conn, record, rid, ""):
                 with _placing(conn):
                     await self._create_and_join(conn, record, rid, request)
-            else:
-                self.create_desk.create(conn, record, rid, request)
         elif isinstance(request, req.JoinRoom):
-            with _placing(conn):
-                await self._join(conn, record, rid, request)
+            if request.spectator or not self._seat_held(conn, record, rid, request.room_id):
+                with _placing(conn):
+                    await self._join(conn, record, rid, request)
         elif isinstance(request, req.LeaveRoom):
             await self._leave(conn, record, rid)
         elif isinstance(request, req.QuickMatch):
-            with _placing(conn):
-                await self.match_desk.queue(conn, rid, request)
+            if not self._seat_held(conn, record, rid, ""):
+                with _placing(conn):
+                    await self.match_desk.queue(conn, rid, request)
         elif isinstance(request, req.CancelQuickMatch):
             self.match_desk.cancel(conn, rid)
         elif isinstance(request, req.StartReplay):
@@ -627,6 +635,35 @@ class App:
             conn.in_flight = ticket
         else:
             assert_never(request)
+
+    def _seat_held(self, conn: _Connection, record: _SessionRecord, rid: int,
+                   joining: str) -> bool:
+        """Whether the account holds a seat in a game in play it isn't connected to -- in a
+        room stopped while the store can't be written, or back from such a stop without it
+        -- so it may not take a seat elsewhere (then the client is told so): one game at a
+        time, as for any game in play (a player joined another room while theirs was
+        stopped, and held a seat in both, their clock running in one, once it was back).
+        ``joining``: the room the request takes a seat in (its own seat, back: allowed)."""
+        account = record.account.account_id
+        if conn.host is not None or not account:
+            return False  # (in a room: the request is refused as for any member)
+        for host, stopped in (*((h, True) for h in self.lobby.stopped.values()),
+                              *((h, False) for h in self._returned.values())):
+            room = host.room
+            if room.finished or host.room_id == joining:
+                continue  # (its own room: back, its seat; stopped, "no room" as documented)
+            if any(m is not None and m.account_id == account and not m.left
+                   and (stopped or m.conn is None) for m in room.seats):
+                conn.reply(error_bytes(
+                    mpb.ERROR_CODE_INVALID_ARGUMENT,
+                    f"your game in room {host.room_id} stopped and comes back when the server "
+                    f"can store it: you keep your seat there, and can't take one in another "
+                    f"game meanwhile (watching and replays are open)" if stopped else
+                    f"your game in room {host.room_id} is back after a stop and your seat in "
+                    f"it waits for you: take it back (JoinRoom {host.room_id}, or Resume) -- "
+                    f"you can't take a seat in another game meanwhile", rid))
+                return True
+        return False
 
     def _settled(self, conn: _Connection, command: cmd.Act | cmd.Snapshot | cmd.ConcedeGame,
                  ticket: Ticket | None, out: cmd.Output | None) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 import trio
@@ -210,11 +209,12 @@ async def test_a_stopped_room_whose_rebuild_fails_is_aborted_not_back(
 async def test_a_player_joining_another_room_as_its_room_comes_back_is_in_one_room_only(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         autojump_clock: trio.testing.MockClock) -> None:
-    """Ann, her room stopped, joins another with a deck list; the list is still being checked
-    as her room comes back. Seating her again then put the connection in both rooms (the
-    join went on into the other): a room coming back leaves a connection answering a
-    request of its own that may place it (JoinRoom, CreateRoom, QuickMatch, StartReplay)
-    where that request takes it; her seat there waits for her, as for a player away."""
+    """Ann, her room stopped, goes to watch another (a seat elsewhere is refused meanwhile:
+    tests/rooms/test_stopped_seat_is_kept.py); her join is still waiting for its turn as her
+    room comes back. Seating her again then put the connection in both rooms (the join went
+    on into the other): a room coming back leaves a connection answering a request of its
+    own that may place it (JoinRoom, CreateRoom, QuickMatch, StartReplay) where that
+    request takes it; her seat there waits for her, as for a player away."""
     async with running_app(tmp_path) as app:
         socks, _welcomes, room_id = await _seated(app)
         cy, _w = await _player(app, "Cy")
@@ -222,21 +222,20 @@ async def test_a_player_joining_another_room_as_its_room_comes_back_is_in_one_ro
         await _stop_the_room(app, socks, room_id, monkeypatch)
         monkeypatch.undo()
         gate = trio.Event()
-        read = app.deck_checks.read
+        admit = app.watch_gate.admit
 
-        async def slow(*args: Any) -> Any:
-            await gate.wait()  # the list takes a while to check
-            return await read(*args)
+        async def slow(room: str) -> None:
+            await gate.wait()  # the spectators' turns take a while
+            await admit(room)
 
-        monkeypatch.setattr(app.deck_checks, "read", slow)
+        monkeypatch.setattr(app.watch_gate, "admit", slow)
         await socks[0].to_server.send(mpb.ClientMessage(request_id=7, join_room=mpb.JoinRoom(
-            room_id=other.room_id, role=mpb.ROLE_PLAYER, deck="60 Forest\n")
-        ).SerializeToString())
+            room_id=other.room_id, role=mpb.ROLE_SPECTATOR)).SerializeToString())
         app.writer.writes.settle_seconds = 0.0
-        await trio.sleep(5)  # the room comes back while Ann's list is being checked
+        await trio.sleep(5)  # the room comes back while Ann waits for her turn to watch
         assert room_id in app.lobby.hosts
         gate.set()
-        told = await _until(socks[0], "joined")  # (the other room waits for a second player)
+        told = await _until(socks[0], "joined")
         assert (told[-1].request_id, told[-1].joined.room.room_id) == (7, other.room_id)
         await trio.testing.wait_all_tasks_blocked()
         [ann] = [c for c in app.conns.values()
