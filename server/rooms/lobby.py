@@ -105,16 +105,19 @@ class Lobby:
         room = Room(secrets.token_hex(6), name, seats, trio.current_time(), self.config,
                     clock_seconds=clock_seconds, settings=settings)
         shown = room.settings  # (never its invite code: only the code's hash is kept)
-        log.info("room %s created: %d seat%s, %s, best of %d, %s%s", room.room_id, seats,
-                 "" if seats == 1 else "s", shown.format, room.best_of,
-                 "private" if shown.private else "public",
-                 f", {clock_seconds} s clocks" if clock_seconds else "")
-        return self._host(room)
+        described = (f"{seats} seat{'' if seats == 1 else 's'}, {shown.format}, best of "
+                     f"{room.best_of}, {'private' if shown.private else 'public'}"
+                     f"{f', {clock_seconds} s clocks' if clock_seconds else ''}")
+        # At DEBUG now; at INFO once its first game starts (_GameLog): a room closed before
+        # any game started (created and left, over and over: two INFO lines a cycle, 1,280
+        # lines a second from one address) says nothing at INFO.
+        log.debug("room %s created: %s", room.room_id, described)
+        return self._host(room, described=described)
 
-    def _host(self, room: Room, *, stored: bool = False) -> RoomHost:
+    def _host(self, room: Room, *, stored: bool = False, described: str = "") -> RoomHost:
         # (the room's writes, seen on their way to the store: a line when a game starts or
         # ends -- never one per action)
-        writer = cast(StoreWriter, _GameLog(self.writer, room))
+        writer = cast(StoreWriter, _GameLog(self.writer, room, described))
         host = RoomHost(room, writer, self.relay, deliver=self._deliver,
                         released=self._released, closed=self._on_closed,
                         alarms=self.alarms, delayed_turns=self.delayed_turns,
@@ -125,8 +128,11 @@ class Lobby:
         return host
 
     def _on_closed(self, host: RoomHost) -> None:
-        log.info("room %s closed: %s", host.room_id, _why_closed(host, host.room_id in
-                                                                self._evicting))
+        evicted = host.room_id in self._evicting
+        # (a room in which no game ever started: DEBUG, as its creation was)
+        log.log(logging.INFO if host.room.game is not None or host.failed is not None
+                or evicted else logging.DEBUG,
+                "room %s closed: %s", host.room_id, _why_closed(host, evicted))
         self._evicting.discard(host.room_id)
         if self.hosts.get(host.room_id) is host:
             del self.hosts[host.room_id]
@@ -271,9 +277,12 @@ class _GameLog:
     players, its winners and why. The records of each write are looked at by their type
     only; nothing is logged per action."""
 
-    def __init__(self, writer: StoreWriter, room: Room) -> None:
+    def __init__(self, writer: StoreWriter, room: Room, described: str = "") -> None:
         self._writer = writer
         self._room = room
+        #: What the room's creation line says, said at INFO when its first game starts
+        #: ("": said already, or a room recovered: its game started before).
+        self._described = described
 
     def _players(self) -> list[str]:
         """The names the seats are taken with, by seat."""
@@ -285,6 +294,9 @@ class _GameLog:
         for op in ops:
             kind = type(op)
             if kind is CreateGame:
+                if self._described:
+                    log.info("room %s created: %s", self._room.room_id, self._described)
+                    self._described = ""
                 log.info("room %s: game %d started: %s", self._room.room_id,
                          op.game_number, ", ".join(self._players()))
             elif kind is FinishGame:
