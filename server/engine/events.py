@@ -272,6 +272,21 @@ class StartingPlayerChosen:
 
 
 @dataclass(frozen=True, slots=True)
+class Countered:
+    """Rule 701.6a (2009: 701.5a): the spell or ability ``object_id`` (its id on the stack) was
+    countered by the resolving spell or ability ``by_id`` ("" if none). For "counter ...
+    unless its controller pays {N}" (118.12a), ``unless_cost`` is that cost (as it was to be
+    paid, 609.4b) and ``declined`` says whether its controller could pay and chose not to
+    (else they couldn't, 118.3, and weren't asked)."""
+
+    object_id: str
+    controller: int
+    by_id: str = ""
+    unless_cost: str = ""
+    declined: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class MulliganTaken:
     """Rule 103.5: ``seat`` took a mulligan, its ``number``-th of this game."""
 
@@ -283,4 +298,5 @@ Event = (ZoneChanged | LeftGame | DamageDealt | PlayerLost | GameEnded | SpellCa
          | TokenCreated | AttackersDeclared | BlockersDeclared | CardsRevealed
          | LibrarySearched | ClashResolved | LifeExchanged | CrimeCommitted | Expended
          | LifeGained | LifeLost | TargetsChosen | CountersPut | AbilityActivated
-         | AbilityTriggered | Sacrificed | Untapped | StartingPlayerChosen | MulliganTaken)
+         | AbilityTriggered | Sacrificed | Untapped | StartingPlayerChosen | MulliganTaken
+         | Countered)

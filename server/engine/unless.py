@@ -19,7 +19,7 @@ from server.engine.actions import (
     PayMana,
 )
 from server.engine.casting import mana_ability_options
-from server.engine.events import Event
+from server.engine.events import Countered, Event
 from server.engine.mana import (
     affordable,
     as_paid_by,
@@ -36,13 +36,22 @@ from server.engine.zones import move, remove_from_game
 KINDS = (DecisionKind.PAY_MANA,)
 
 
-def counter(game: Game, objects: list[GameObject], events: list[Event]) -> None:
-    """Rule 701.6a: remove each from the stack: a countered spell goes to its owner's
-    graveyard (costs are not refunded, 701.6b); a countered ability simply ceases to exist
-    (it isn't a card, 113.7)."""
+def _counterer(game: Game) -> str:
+    """The spell or ability whose resolution counters (608.2): the one resolving."""
+    return game.resolving.object_id if game.resolving is not None else ""
+
+
+def counter(game: Game, objects: list[GameObject], events: list[Event],
+            unless_cost: str = "", declined: bool = False) -> None:
+    """Rule 701.6a (2009: 701.5a): remove each from the stack: a countered spell goes to its
+    owner's graveyard (costs are not refunded, 701.6b); a countered ability simply ceases to
+    exist (it isn't a card, 113.7). A ``Countered`` event says so first, naming the resolving
+    spell or ability that countered it and, for "unless ... pays", the cost not paid."""
     for obj in objects:
         if obj.id not in game.objects or obj.zone is not Zone.STACK:
             continue
+        events.append(Countered(obj.id, obj.controller, _counterer(game), unless_cost,
+                                declined))
         if obj.is_ability:
             remove_from_game(game, obj.id)
         else:
@@ -61,7 +70,7 @@ def counter_unless_paid(game: Game, objects: list[GameObject], cost: ManaCost,
             game.choices.append(Choice(DecisionKind.PAY_MANA, obj.controller, [obj.id],
                                        optional=True, unless_cost=paid))
         else:
-            counter(game, [obj], events)
+            counter(game, [obj], events, str(paid) or "{0}")  # couldn't pay (118.3)
 
 
 def offer_payment(game: Game, obj: GameObject, cost: ManaCost,
@@ -110,4 +119,4 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
         raise TypeError(f"{action!r} doesn't answer a PAY_MANA choice")
     found = game.objects.get(choice.pool[0])
     if found is not None:
-        counter(game, [found], events)
+        counter(game, [found], events, str(choice.unless_cost) or "{0}", declined=True)

@@ -524,7 +524,7 @@ def _prompt(game: Game, decision: Decision, objects: Container[str]) -> str:
     is theirs, on the stack; the hand and its size are theirs)."""
     kind = decision.kind
     if kind is DecisionKind.PAY_MANA:
-        return _paying(game, decision.seat)
+        return _paying(game, decision.seat, objects)
     if kind is DecisionKind.CHOOSE_TARGET:
         return _targeting(game)
     choice = game.choices[0] if game.casting is None and game.choices else None
@@ -592,17 +592,40 @@ def _discarding(game: Game, choice: Choice) -> str:
     return f"Choose a card to discard: {cards} to discard."
 
 
-def _paying(game: Game, seat: int) -> str:
+def _paying(game: Game, seat: int, objects: Container[str]) -> str:
     """A ``PAY_MANA`` decision's prompt: the cost, and how much more mana the player's pool
     needs for it (all the paying player's own to know: the cost of what they cast, their
-    pool). A new user saw the same words at every payment, never what was left to pay."""
+    pool). A new user saw the same words at every payment, never what was left to pay.
+    "Counter ... unless its controller pays" (118.12a) says what not paying does: "Pay {3} or
+    Miscast counters your Shock" (both on the stack, public)."""
     cost, spell = being_paid(game)
     short = shortfall(spendable(game, seat, spell), cost)
-    pay = f"Pay {str(cost) or '{0}'}" + ("" if game.casting is not None else " or decline")
+    pay = f"Pay {str(cost) or '{0}'}" + ("" if game.casting is not None else
+                                         _unless(game, objects) or " or decline")
     if not short:
         return f"{pay}: your mana pool covers it -- choose the mana to spend."
     return (f"{pay}: {short} more mana to add -- tap a source for it, or pay "
             f"automatically.")
+
+
+def _unless(game: Game, objects: Container[str]) -> str:
+    """" or Miscast counters your Shock (decline to let it)" for an "unless ... pays" payment
+    (118.12a, 701.6a), "" for any other."""
+    choice = game.choices[0] if game.choices else None
+    if choice is None or choice.may_pay or choice.kind is not DecisionKind.PAY_MANA \
+            or not choice.pool:
+        return ""
+    target = game.objects.get(choice.pool[0])
+    res = game.resolving
+    by = game.objects.get(res.object_id) if res is not None else None
+    if target is None or target.id not in objects:
+        return ""
+    what = f"{target.card.name}'s ability" if target.is_ability else target.card.name
+    whose = "your" if target.controller == choice.seat else "the"
+    if by is None or by.id not in objects:
+        return f" or {whose} {what} is countered (decline to let it be)"
+    counterer = f"{by.card.name}'s ability" if by.is_ability else by.card.name
+    return f" or {counterer} counters {whose} {what} (decline to let it)"
 
 
 def _asking(game: Game, objects: Container[str]) -> str:

@@ -171,3 +171,15 @@ def test_a_prompt_is_the_same_whatever_the_cards_hidden_from_its_reader(
         action = first[0] if first else rng.choice(acting) \
             if acting and rng.random() < 0.9 else rng.choice(d.options)
         apply(game, d.seat, action)
+
+
+def test_118_12a_an_unless_pays_prompt_says_what_not_paying_does() -> None:
+    """A new player was asked "Pay {3} or decline" and never told that declining lets
+    Miscast counter their Shock (701.6a)."""
+    game = _game({"players": [{"mana_pool": "RRRR", "hand": ["Shock"]},
+                              {"mana_pool": "UU", "hand": ["Miscast"]}]},
+                 [{"cast": "Shock"}, {"target_player": 1}, {"pay": "R"}, {"pass": 1},
+                  {"cast": "Miscast"}, {"target": "Shock"}, {"pay": True}, {"pass": 2}])
+    assert game.pending is not None and game.pending.kind is DecisionKind.PAY_MANA
+    assert _prompt(game) == ("Miscast: Pay {3} or Miscast counters your Shock (decline to "
+                             "let it): your mana pool covers it -- choose the mana to spend.")
