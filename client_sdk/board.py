@@ -270,6 +270,12 @@ class Board:
                            f"Deck accepted for game {accepted.game_number}: "
                            f"{accepted.main_count} cards, {accepted.sideboard_count} in the "
                            f"sideboard.")
+        elif body == "notice":
+            # The server tells, and asks nothing (protocol/README.md, "Notices"): a line in
+            # the log, and under the decision -- which stays as it was.
+            said = notice_text(msg.notice)
+            self.add_event(said)
+            self.notice = said
         elif body == "error" and msg.request_id and msg.request_id == self.deck_request:
             details = list(msg.error.details)
             message = msg.error.message
@@ -882,6 +888,12 @@ def render_top(board: Board, now: float, *, title_line: bool = True) -> list[Ren
                 out.append(_zones_grid(shared))
         out.extend(_player_block(board, board.mirror.players[seat], now))
     return out
+
+
+def notice_text(notice: mpb.Notice) -> str:
+    """A server's notice in the words shown: ``Server notice: this game has taken 270
+    actions: ...`` (not an error: nothing was refused)."""
+    return f"Server notice: {notice.message}"
 
 
 def render_events(board: Board, count: int) -> list[RenderableType]:

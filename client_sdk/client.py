@@ -179,6 +179,9 @@ class Client:
         #: The secret that resumes this session (rotated by the server on every resume).
         self.resume_token = ""
         self.errors: list[mpb.Error] = []
+        #: The server's notices (pushed, no answer asked: e.g. a game nearing the server's
+        #: limit of actions), in order. They change nothing: a pending decision stays so.
+        self.notices: list[mpb.Notice] = []
         #: The players' decision clocks, by seat (pushed when the deciding seat changes).
         self.clocks: dict[int, mpb.ClockState] = {}
         #: Whether each seat's player is connected (pushed when it changes).
@@ -640,6 +643,8 @@ class Client:
             self.room_id = None
             self._watching = None
             self.closed = msg.room_closed
+        elif body == "notice":
+            self.notices.append(msg.notice)  # told, nothing more: no error, no decision
         elif body == "error" and msg.error.code == mpb.ERROR_CODE_RATE_LIMITED:
             # The server dropped a message for rate: slow down; an answer it dropped is
             # pending again once the wait is over.

@@ -854,7 +854,8 @@ def result_text(names: Names, winners: Iterable[int], reason: str) -> str:
     (:func:`reason_words`)."""
     winners = list(winners)
     if not winners:
-        reason = reason.removeprefix("draw: ")  # (the server's reason for a draw says so)
+        # (the server's reason for a draw may say so: "draw: ...", "...: a draw")
+        reason = reason.removeprefix("draw: ").removesuffix(": a draw")
     said = reason_words(names, reason)
     why = f" ({said})" if said else ""
     if not winners:

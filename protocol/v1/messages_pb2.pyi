@@ -64,6 +64,11 @@ class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_CODE_RATE_LIMITED: _ClassVar[ErrorCode]
     ERROR_CODE_INVALID_DECK: _ClassVar[ErrorCode]
     ERROR_CODE_ACCOUNT_IN_USE: _ClassVar[ErrorCode]
+
+class NoticeCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    NOTICE_CODE_UNSPECIFIED: _ClassVar[NoticeCode]
+    NOTICE_CODE_ACTION_LIMIT_NEAR: _ClassVar[NoticeCode]
 DECK_FORMAT_UNSPECIFIED: DeckFormat
 DECK_FORMAT_CONSTRUCTED: DeckFormat
 DECK_FORMAT_LIMITED: DeckFormat
@@ -102,6 +107,8 @@ ERROR_CODE_NAME_TAKEN: ErrorCode
 ERROR_CODE_RATE_LIMITED: ErrorCode
 ERROR_CODE_INVALID_DECK: ErrorCode
 ERROR_CODE_ACCOUNT_IN_USE: ErrorCode
+NOTICE_CODE_UNSPECIFIED: NoticeCode
+NOTICE_CODE_ACTION_LIMIT_NEAR: NoticeCode
 
 class Hello(_message.Message):
     __slots__ = ("protocol_version", "display_name", "account_token", "login", "batched", "no_takeover", "replays_only")
@@ -565,6 +572,14 @@ class Error(_message.Message):
     details: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., message: _Optional[str] = ..., incident_id: _Optional[str] = ..., details: _Optional[_Iterable[str]] = ...) -> None: ...
 
+class Notice(_message.Message):
+    __slots__ = ("code", "message")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    code: NoticeCode
+    message: str
+    def __init__(self, code: _Optional[_Union[NoticeCode, str]] = ..., message: _Optional[str] = ...) -> None: ...
+
 class ClientMessage(_message.Message):
     __slots__ = ("request_id", "hello", "resume", "register", "revoke_tokens", "list_rooms", "create_room", "join_room", "leave_room", "quick_match", "cancel_quick_match", "act", "request_snapshot", "concede", "submit_deck", "replay", "replay_control")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
@@ -610,7 +625,7 @@ class ServerBatch(_message.Message):
     def __init__(self, messages: _Optional[_Iterable[_Union[ServerMessage, _Mapping]]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "room_update", "snapshot", "delta", "decision", "clocks", "presence", "match_state", "deck_accepted", "error", "replay_status", "replay_ended")
+    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "room_update", "snapshot", "delta", "decision", "clocks", "presence", "match_state", "deck_accepted", "error", "notice", "replay_status", "replay_ended")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     RESUMED_FIELD_NUMBER: _ClassVar[int]
@@ -628,6 +643,7 @@ class ServerMessage(_message.Message):
     MATCH_STATE_FIELD_NUMBER: _ClassVar[int]
     DECK_ACCEPTED_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    NOTICE_FIELD_NUMBER: _ClassVar[int]
     REPLAY_STATUS_FIELD_NUMBER: _ClassVar[int]
     REPLAY_ENDED_FIELD_NUMBER: _ClassVar[int]
     request_id: int
@@ -647,6 +663,7 @@ class ServerMessage(_message.Message):
     match_state: MatchState
     deck_accepted: DeckAccepted
     error: Error
+    notice: Notice
     replay_status: ReplayStatus
     replay_ended: ReplayEnded
-    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., room_update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., match_state: _Optional[_Union[MatchState, _Mapping]] = ..., deck_accepted: _Optional[_Union[DeckAccepted, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., room_update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., match_state: _Optional[_Union[MatchState, _Mapping]] = ..., deck_accepted: _Optional[_Union[DeckAccepted, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...

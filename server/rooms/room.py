@@ -1063,8 +1063,9 @@ class Room:
         server's ``max_game_actions`` ends as a draw -- an engine action, logged like any,
         so the stored log replays the end (a restart, replays, check-games) whatever the
         limit is then; one that reached :func:`action_warning_at` warns its players and
-        live spectators, once (an ``Error`` with no request, like other notices: the
-        count of actions is no secret of anyone's view)."""
+        spectators, once: a ``Notice`` (``NOTICE_CODE_ACTION_LIMIT_NEAR``; no error, it asks
+        nothing), the live ones now and each delayed tier's when its view reaches this action
+        (the count of actions is no secret of anyone's view, but no news ahead of the feed)."""
         game, limit = self.game, self.config.max_game_actions
         if not limit or game is None or game.result is not None:
             return
@@ -1073,10 +1074,13 @@ class Room:
             self._apply(out, game.pending.seat, ActionLimitDraw(limit), now)
         elif not self._limit_warned and game.action_count >= action_warning_at(limit):
             self._limit_warned = True
-            self._everyone(out, error_bytes(
-                mpb.ERROR_CODE_LIMIT_REACHED,
-                f"this game has taken {game.action_count:,} actions: at the server's limit "
-                f"of {limit:,} it ends as a draw"))
+            notice = mpb.ServerMessage(notice=mpb.Notice(
+                code=mpb.NOTICE_CODE_ACTION_LIMIT_NEAR,
+                message=f"this game has taken {game.action_count:,} actions: at the server's "
+                        f"limit of {limit:,} it ends as a draw")).SerializeToString()
+            self._everyone(out, notice)
+            for delayed in self.delayed:
+                delayed.hold_message(notice, now, game.turn)
 
     def _advance_streams(self, game: Game, action: Action, events: list[Event]
                          ) -> list[tuple[int, bytes]]:

@@ -64,9 +64,10 @@ def stored(d: Driver, *, finished: bool = False) -> GameRecord:
                       actions[-1].clocks, accounts=create.accounts, settings=create.settings)
 
 
-def limit_errors(msgs: list[mpb.ServerMessage]) -> list[str]:
-    return [m.error.message for m in msgs
-            if m.HasField("error") and m.error.code == mpb.ERROR_CODE_LIMIT_REACHED]
+def limit_notices(msgs: list[mpb.ServerMessage]) -> list[str]:
+    assert not any(m.HasField("error") for m in msgs)  # a notice, never an Error
+    return [m.notice.message for m in msgs
+            if m.HasField("notice") and m.notice.code == mpb.NOTICE_CODE_ACTION_LIMIT_NEAR]
 
 
 def results(msgs: list[mpb.ServerMessage]) -> list[tuple[list[int], str]]:
@@ -88,15 +89,15 @@ def test_a_game_reaching_the_limit_ends_as_a_draw_logged_and_told_to_everyone() 
         d.take(conn)
     rng = random.Random(3)
     play_until(d, action_warning_at(40) - 1, rng)
-    assert not any(limit_errors(d.take(conn)) for conn in (1, 2, 10))
+    assert not any(limit_notices(d.take(conn)) for conn in (1, 2, 10))
     play_until(d, action_warning_at(40), rng)
-    warned = {conn: limit_errors(d.take(conn)) for conn in (1, 2, 10)}
+    warned = {conn: limit_notices(d.take(conn)) for conn in (1, 2, 10)}
     # Each player and the live spectator is warned once, in words.
     assert warned == {conn: ["this game has taken 36 actions: at the server's limit of 40 "
                              "it ends as a draw"] for conn in (1, 2, 10)}
     d.log.clear()
     play_until(d, 39, rng)
-    assert not any(limit_errors(d.take(conn)) for conn in (1, 2, 10))  # (once)
+    assert not any(limit_notices(d.take(conn)) for conn in (1, 2, 10))  # (once)
     game = d.room.game
     assert game is not None and game.pending is not None
     d.act(seat_conn(d, game.pending.seat), 0)  # the 40th action: the game is a draw

@@ -18,7 +18,7 @@ import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from ".
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
   alikeOrder, assertNever, eventLines, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
-  logSentence, poolPaysExactly, reasonWords, strengthChange,
+  logSentence, noticeText, poolPaysExactly, reasonWords, strengthChange,
   optionSeats, seatName, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
 } from "./describe";
 import { inviteLink, parseInvite, type Invite } from "./links";
@@ -1490,6 +1490,14 @@ export class App implements Names {
       }
       case "error": this.failed(kind, body.value.code, body.value.message, body.value.details,
         body.value.incidentId); break;
+      case "notice": {
+        // The server tells, and asks nothing (protocol/README.md, "Notices"): a line in the
+        // game's log and the banner -- no error; the decision stays as it was.
+        const text = noticeText(body.value.message);
+        this.notice = text;
+        if (this.room !== null) this.addLog(text);
+        break;
+      }
       case "replayStatus": case "replayEnded": break; // of a replay closed already
       case undefined: break; // a message this client doesn't understand (a newer server)
       default: assertNever(body);

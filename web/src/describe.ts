@@ -578,9 +578,16 @@ export function resultText(names: Names, winners: readonly number[], reason: str
 }
 
 /** A game's result's reason in the viewer's words ({@link reasonWords}), a draw's without
- * its "draw: ". */
+ * its "draw: " or ": a draw" (the server's limit of actions: "the game reached the server's
+ * limit of 20,000 actions: a draw"). */
 export function resultReason(names: Names, winners: readonly number[], reason: string): string {
-  return reasonWords(names, winners.length === 0 ? reason.replace(/^draw: /, "") : reason);
+  return reasonWords(names, winners.length === 0
+    ? reason.replace(/^draw: /, "").replace(/: a draw$/, "") : reason);
+}
+
+/** A server's notice (protocol/README.md, "Notices") in the words shown: not an error. */
+export function noticeText(message: string): string {
+  return `Server notice: ${message}`;
 }
 
 /** "you conceded" -> "You conceded": a reason said as a sentence of its own. */
