@@ -51,7 +51,7 @@ def shortcuts_on(seed: int) -> Iterator[tuple[list[object], int]]:
     try:
         short = list(demo_trace(seed, _pair(seed), 3000))
     finally:
-        game._pass_priority = real  # type: ignore[assignment]
+        game._pass_priority = real
     yield short, moved_on
 
 
