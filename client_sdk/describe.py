@@ -863,6 +863,22 @@ def result_text(names: Names, winners: Iterable[int], reason: str) -> str:
     return f"{', '.join(seat_name(names, s) for s in winners)} won{why}"
 
 
+def countered_text(names: Names, c: pb.CounteredEvent) -> str:
+    """Rule 701.6a (2009: 701.5a): "Your Shock was countered by Miscast (you couldn't pay
+    {3})" -- whose, by what, and the "unless ... pays" cost not paid (118.12a) or declined; as
+    the web client's ``counteredLine``."""
+    whose = "Your" if c.controller == names.viewer else f"{names.player(c.controller)}'s"
+    what = f"{c.name or 'card'}'s ability" if c.ability else c.name or "spell"
+    line = f"{whose} {what} was countered"
+    if c.by_name:
+        line += f" by {c.by_name}'s ability" if c.by_ability else f" by {c.by_name}"
+    if c.unless_cost:
+        who = seat_name(names, c.controller)
+        line += f" ({who} declined to pay {c.unless_cost})" if c.declined else \
+            f" ({who} couldn't pay {c.unless_cost})"
+    return line
+
+
 def _was_creature(names: Names, object_id: str) -> bool:
     """Whether the object was a creature as last seen (rule 700.4: a creature "dies")."""
     obj = names.object(object_id) if object_id else None
@@ -879,9 +895,14 @@ def events_text(names: Names, events: Iterable[pb.GameEvent], *, mulligans: bool
     your hand into your library" (a new player's review); as ``web/src/describe.ts``'s
     ``eventLines`` tells them apart."""
     shuffling: set[int] = set()
+    countered: set[str] = set()
     lines = []
     for event in events:
         kind = event.WhichOneof("kind")
+        if kind == "countered" and event.countered.object_id:
+            countered.add(event.countered.object_id)
+        elif kind == "zone_change" and event.zone_change.old_id in countered:
+            continue  # the countered spell put into its graveyard (701.6a): said "countered"
         if kind == "mulligan_taken":
             shuffling.add(event.mulligan_taken.seat)
         elif kind == "card_drawn":
@@ -955,6 +976,8 @@ def event_text(names: Names, event: pb.GameEvent, *, bottom: bool = False) -> st
                 _targeting(names, a.targets)
         return f"{seat_name(names, a.controller)} activated {a.name or 'a card'}{said}" + \
             _targeting(names, a.targets)
+    if kind == "countered":
+        return countered_text(names, event.countered)
     if kind == "card_drawn":
         return f"{seat_name(names, event.card_drawn.seat)} drew a card"
     if kind == "token_created":

@@ -414,6 +414,28 @@ class AbilityEvent(_message.Message):
     targets: _containers.RepeatedCompositeFieldContainer[Target]
     def __init__(self, object_id: _Optional[str] = ..., controller: _Optional[int] = ..., source_id: _Optional[str] = ..., name: _Optional[str] = ..., text: _Optional[str] = ..., triggered: _Optional[bool] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ...) -> None: ...
 
+class CounteredEvent(_message.Message):
+    __slots__ = ("object_id", "controller", "name", "ability", "by_id", "by_name", "by_ability", "unless_cost", "declined")
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTROLLER_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ABILITY_FIELD_NUMBER: _ClassVar[int]
+    BY_ID_FIELD_NUMBER: _ClassVar[int]
+    BY_NAME_FIELD_NUMBER: _ClassVar[int]
+    BY_ABILITY_FIELD_NUMBER: _ClassVar[int]
+    UNLESS_COST_FIELD_NUMBER: _ClassVar[int]
+    DECLINED_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    controller: int
+    name: str
+    ability: bool
+    by_id: str
+    by_name: str
+    by_ability: bool
+    unless_cost: str
+    declined: bool
+    def __init__(self, object_id: _Optional[str] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., ability: _Optional[bool] = ..., by_id: _Optional[str] = ..., by_name: _Optional[str] = ..., by_ability: _Optional[bool] = ..., unless_cost: _Optional[str] = ..., declined: _Optional[bool] = ...) -> None: ...
+
 class CardDrawnEvent(_message.Message):
     __slots__ = ("seat",)
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -541,7 +563,7 @@ class GameEndedEvent(_message.Message):
     def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("zone_change", "damage", "player_lost", "spell_cast", "card_drawn", "token_created", "attackers_declared", "blockers_declared", "cards_revealed", "library_searched", "clash", "life_exchanged", "crime", "expend", "game_ended", "life_changed", "starting_player_chosen", "mulligan_taken", "ability")
+    __slots__ = ("zone_change", "damage", "player_lost", "spell_cast", "card_drawn", "token_created", "attackers_declared", "blockers_declared", "cards_revealed", "library_searched", "clash", "life_exchanged", "crime", "expend", "game_ended", "life_changed", "starting_player_chosen", "mulligan_taken", "ability", "countered")
     ZONE_CHANGE_FIELD_NUMBER: _ClassVar[int]
     DAMAGE_FIELD_NUMBER: _ClassVar[int]
     PLAYER_LOST_FIELD_NUMBER: _ClassVar[int]
@@ -561,6 +583,7 @@ class GameEvent(_message.Message):
     STARTING_PLAYER_CHOSEN_FIELD_NUMBER: _ClassVar[int]
     MULLIGAN_TAKEN_FIELD_NUMBER: _ClassVar[int]
     ABILITY_FIELD_NUMBER: _ClassVar[int]
+    COUNTERED_FIELD_NUMBER: _ClassVar[int]
     zone_change: ZoneChangeEvent
     damage: DamageEvent
     player_lost: PlayerLostEvent
@@ -580,7 +603,8 @@ class GameEvent(_message.Message):
     starting_player_chosen: StartingPlayerChosenEvent
     mulligan_taken: MulliganTakenEvent
     ability: AbilityEvent
-    def __init__(self, zone_change: _Optional[_Union[ZoneChangeEvent, _Mapping]] = ..., damage: _Optional[_Union[DamageEvent, _Mapping]] = ..., player_lost: _Optional[_Union[PlayerLostEvent, _Mapping]] = ..., spell_cast: _Optional[_Union[SpellCastEvent, _Mapping]] = ..., card_drawn: _Optional[_Union[CardDrawnEvent, _Mapping]] = ..., token_created: _Optional[_Union[TokenCreatedEvent, _Mapping]] = ..., attackers_declared: _Optional[_Union[AttackersDeclaredEvent, _Mapping]] = ..., blockers_declared: _Optional[_Union[BlockersDeclaredEvent, _Mapping]] = ..., cards_revealed: _Optional[_Union[CardsRevealedEvent, _Mapping]] = ..., library_searched: _Optional[_Union[LibrarySearchedEvent, _Mapping]] = ..., clash: _Optional[_Union[ClashEvent, _Mapping]] = ..., life_exchanged: _Optional[_Union[LifeExchangedEvent, _Mapping]] = ..., crime: _Optional[_Union[CrimeEvent, _Mapping]] = ..., expend: _Optional[_Union[ExpendEvent, _Mapping]] = ..., game_ended: _Optional[_Union[GameEndedEvent, _Mapping]] = ..., life_changed: _Optional[_Union[LifeChangedEvent, _Mapping]] = ..., starting_player_chosen: _Optional[_Union[StartingPlayerChosenEvent, _Mapping]] = ..., mulligan_taken: _Optional[_Union[MulliganTakenEvent, _Mapping]] = ..., ability: _Optional[_Union[AbilityEvent, _Mapping]] = ...) -> None: ...
+    countered: CounteredEvent
+    def __init__(self, zone_change: _Optional[_Union[ZoneChangeEvent, _Mapping]] = ..., damage: _Optional[_Union[DamageEvent, _Mapping]] = ..., player_lost: _Optional[_Union[PlayerLostEvent, _Mapping]] = ..., spell_cast: _Optional[_Union[SpellCastEvent, _Mapping]] = ..., card_drawn: _Optional[_Union[CardDrawnEvent, _Mapping]] = ..., token_created: _Optional[_Union[TokenCreatedEvent, _Mapping]] = ..., attackers_declared: _Optional[_Union[AttackersDeclaredEvent, _Mapping]] = ..., blockers_declared: _Optional[_Union[BlockersDeclaredEvent, _Mapping]] = ..., cards_revealed: _Optional[_Union[CardsRevealedEvent, _Mapping]] = ..., library_searched: _Optional[_Union[LibrarySearchedEvent, _Mapping]] = ..., clash: _Optional[_Union[ClashEvent, _Mapping]] = ..., life_exchanged: _Optional[_Union[LifeExchangedEvent, _Mapping]] = ..., crime: _Optional[_Union[CrimeEvent, _Mapping]] = ..., expend: _Optional[_Union[ExpendEvent, _Mapping]] = ..., game_ended: _Optional[_Union[GameEndedEvent, _Mapping]] = ..., life_changed: _Optional[_Union[LifeChangedEvent, _Mapping]] = ..., starting_player_chosen: _Optional[_Union[StartingPlayerChosenEvent, _Mapping]] = ..., mulligan_taken: _Optional[_Union[MulliganTakenEvent, _Mapping]] = ..., ability: _Optional[_Union[AbilityEvent, _Mapping]] = ..., countered: _Optional[_Union[CounteredEvent, _Mapping]] = ...) -> None: ...
 
 class View(_message.Message):
     __slots__ = ("viewer", "header", "players", "objects", "zones")

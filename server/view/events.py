@@ -22,6 +22,7 @@ from server.engine.events import (
     CardDrawn,
     CardsRevealed,
     ClashResolved,
+    Countered,
     CrimeCommitted,
     DamageDealt,
     Event,
@@ -67,6 +68,8 @@ def project_events(events: Sequence[Event], viewer: int, before: Mapping[str, Ob
                                                                      amount=amount)))
         elif msg is not None:
             out.append(msg)
+        elif isinstance(event, Countered):
+            out.append(_countered(event, before, after))
         elif isinstance(event, ZoneChanged):
             was, now = before.get(event.old_id), after.get(event.new_id)
             out.append(pb.GameEvent(zone_change=pb.ZoneChangeEvent(
@@ -82,6 +85,21 @@ def project_events(events: Sequence[Event], viewer: int, before: Mapping[str, Ob
                        for oid, card in zip(event.object_ids, event.cards, strict=True)],
                 to_everyone=len(event.seats) > 1 and -1 in event.seats)))
     return out
+
+
+def _countered(event: Countered, before: Mapping[str, ObjectView],
+               after: Mapping[str, ObjectView]) -> pb.GameEvent:
+    """Rule 701.6a (2009: 701.5a): what was countered and by what -- both on the stack, which
+    is public (400.2), so named only as the viewer saw them there (a face-down spell stays
+    nameless) -- and the "unless ... pays" cost not paid (118.12a)."""
+    was = before.get(event.object_id) or after.get(event.object_id)
+    by = (before.get(event.by_id) or after.get(event.by_id)) if event.by_id else None
+    return pb.GameEvent(countered=pb.CounteredEvent(
+        object_id=was.id if was is not None else "", controller=event.controller,
+        name=_name(was), ability=was is not None and was.is_ability,
+        by_id=by.id if by is not None else "", by_name=_name(by),
+        by_ability=by is not None and by.is_ability, unless_cost=event.unless_cost,
+        declined=event.declined))
 
 
 def _targets(obj: ObjectView | None, visible: Callable[[str | None], str]

@@ -5,7 +5,7 @@
  */
 import { clone, toBinary } from "@bufbuild/protobuf";
 import {
-  type Action, type DamageEvent, type Decision, type GameEvent, type GameHeader, type GameObject,
+  type Action, type CounteredEvent, type DamageEvent, type Decision, type GameEvent, type GameHeader, type GameObject,
   type ManaPool, type Target, DecisionKind, GameObjectSchema, GamePhase, Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 import { type SpectatorTier, TierKind } from "./gen/protocol/v1/messages_pb";
@@ -891,8 +891,12 @@ function recipientText(names: Names, r: DamageEvent["recipient"]): string {
  * review). */
 export function eventLines(names: Names, events: readonly GameEvent[], mulligans: boolean): (string | null)[] {
   const shuffling = new Set<number>();
+  const countered = new Set<string>();
   return events.map((event) => {
     const k = event.kind;
+    if (k.case === "countered" && k.value.objectId) countered.add(k.value.objectId);
+    // The countered spell put into its graveyard (701.6a): its "countered" line says it.
+    else if (k.case === "zoneChange" && countered.has(k.value.oldId)) return null;
     if (k.case === "mulliganTaken") shuffling.add(k.value.seat);
     else if (k.case === "cardDrawn") shuffling.delete(k.value.seat);
     const bottom = mulligans && k.case === "zoneChange" && k.value.fromZone === ZoneKind.HAND
@@ -911,6 +915,21 @@ function fromWhere(names: Names, zone: ZoneKind, owner: number): string {
     default:
       return `${owner === names.viewer ? "your" : `${names.player(owner)}'s`} ${zoneName(zone)}`;
   }
+}
+
+/** Rule 701.6a (2009: 701.5a): "Your Shock was countered by Miscast (you couldn't pay {3})"
+ * -- whose, by what, and the "unless ... pays" cost not paid (118.12a) or declined; as the
+ * terminal says it (client_sdk.describe.countered_text). */
+export function counteredLine(names: Names, c: CounteredEvent): string {
+  const whose = c.controller === names.viewer ? "Your" : `${names.player(c.controller)}'s`;
+  const what = c.ability ? `${c.name || "card"}'s ability` : c.name || "spell";
+  let line = `${whose} ${what} was countered`;
+  if (c.byName) line += c.byAbility ? ` by ${c.byName}'s ability` : ` by ${c.byName}`;
+  if (c.unlessCost) {
+    const who = seatName(names, c.controller);
+    line += c.declined ? ` (${who} declined to pay ${c.unlessCost})` : ` (${who} couldn't pay ${c.unlessCost})`;
+  }
+  return line;
 }
 
 /** One event in plain words, or null for events that say nothing worth a log line.
@@ -975,6 +994,7 @@ export function eventText(names: Names, event: GameEvent, bottom = false): strin
       }
       return `${seatName(names, a.controller)} activated ${a.name || "a card"}${said}${targeting(names, a.targets)}`;
     }
+    case "countered": return counteredLine(names, k.value);
     case "cardDrawn": return `${seatName(names, k.value.seat)} drew a card`;
     case "tokenCreated":
       return `${seatName(names, k.value.controller)} created ${tokenWords(k.value.name)}`;

@@ -745,3 +745,18 @@ test("a deck problem naming no line reads as a sentence", () => {
   assert.equal(problemSentence("The deck list is 9 bytes; the server accepts at most 8."),
     "The deck list is 9 bytes; the server accepts at most 8.");
 });
+
+test("701.6a: a countered spell is said countered, by what and for want of which payment", () => {
+  const ev = (kind: MessageInitShape<typeof GameEventSchema>["kind"]) => create(GameEventSchema, { kind });
+  const shock = { objectId: "s1", controller: 0, name: "Shock", byId: "m1", byName: "Miscast", unlessCost: "{3}" };
+  const moved = ev({ case: "zoneChange", value: { owner: 0, fromZone: ZoneKind.STACK, toZone: ZoneKind.GRAVEYARD, oldId: "s1", newId: "g1", name: "Shock" } });
+  // It read only "your Shock moved from the stack to your graveyard" (a new player's finding).
+  assert.deepEqual(eventLines(names, [ev({ case: "countered", value: shock }), moved], false),
+    ["Your Shock was countered by Miscast (you couldn't pay {3})", null]);
+  assert.equal(eventText(names, ev({ case: "countered", value: { ...shock, declined: true } })),
+    "Your Shock was countered by Miscast (you declined to pay {3})");
+  assert.equal(eventText(names, ev({ case: "countered", value: { ...shock, controller: 1, unlessCost: "" } })),
+    "Bob's Shock was countered by Miscast");
+  assert.equal(eventText(names, ev({ case: "countered", value: { objectId: "a1", controller: 1, name: "Pitchburn Devils", ability: true } })),
+    "Bob's Pitchburn Devils's ability was countered");
+});
