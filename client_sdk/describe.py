@@ -50,6 +50,19 @@ def object_name(names: Names, object_id: str) -> str:
     return obj.name or "a card"
 
 
+def attacked_name(names: Names, attacker_id: str) -> str:
+    """Whom an attacking creature attacks, by name (rules 506.3, 506.4): the planeswalker, or
+    the player ("you"); what a trampler's excess damage is assigned to (702.19c) -- "5 to
+    Bob", not "5 to the player or planeswalker it attacks" (a new player's review). That
+    phrase only when the viewer can't see the attacker."""
+    attacker = names.object(attacker_id)
+    if attacker is not None and attacker.attacking_planeswalker:
+        return whose_name(names, attacker.attacking_planeswalker)
+    if attacker is not None and attacker.HasField("attacking"):
+        return seat_name(names, attacker.attacking)
+    return object_name(names, "")
+
+
 def whose_name(names: Names, object_id: str) -> str:
     """An object's name, and whose it is when another player controls an object of the
     same name on the battlefield or the stack: ``Llanowar Visionary (yours)``,
@@ -162,7 +175,9 @@ def option_text(names: Names, action: pb.Action) -> str:
     if kind == "assign_combat_damage":
         c = a.assign_combat_damage
         hints = _recipient_hints(names, [d.object_id for d in c.assignments])
-        parts = ", ".join(f"{d.amount} to {whose_name(names, d.object_id)}"
+        parts = ", ".join(f"{d.amount} to "
+                          + (whose_name(names, d.object_id) if d.object_id
+                             else attacked_name(names, c.attacker_id))
                           + (f" ({hints[d.object_id]})" if d.object_id in hints else "")
                           for d in c.assignments)
         return f"{whose_name(names, c.attacker_id)} deals {parts or 'no damage'}"
