@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from server.scenarios import Scenario, load_scenarios, run_scenario
+from server.scenarios import Scenario, run_scenario
+from tests.scenarios.every import every_scenario
 
 HERE = Path(__file__).parent
-SCENARIOS = load_scenarios([HERE])
+SCENARIOS = list(every_scenario())
 
 
 @pytest.mark.parametrize(

@@ -22,9 +22,10 @@ from server.view import SPECTATOR, project
 from server.view.encode import encode_view, view_hash
 from server.view.pipeline import ViewPipeline
 from server.view.project import EVERY_HAND
+from tests.scenarios.every import every_scenario
 
 SCENARIO_DIR = Path(__file__).parent.parent / "scenarios"
-SCENARIOS = load_scenarios([SCENARIO_DIR])
+SCENARIOS = list(every_scenario())  # (the files of SCENARIO_DIR)
 FILES = sorted({s.path for s in SCENARIOS})
 
 
