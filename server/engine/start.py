@@ -45,6 +45,12 @@ def counted_mulligans(game: Game, taken: int) -> int:
     return max(0, taken - 1) if len(game.players) > 2 else taken
 
 
+def cards_to_bottom(game: Game, seat: int) -> int:
+    """Rule 103.5: how many cards ``seat`` puts on the bottom of their library for the
+    mulligans taken so far (the first is free in a multiplayer game, 103.5c)."""
+    return min(counted_mulligans(game, game.player(seat).mulligans), OPENING_HAND)
+
+
 def after_mulligan_choice(game: Game, events: list[Event]) -> None:
     """After a declaration (or a bottom card): when everyone has declared, the players who
     chose to mulligan do so at the same time (rule 103.5); when nobody did, turn 1 begins."""
@@ -65,7 +71,7 @@ def after_mulligan_choice(game: Game, events: list[Event]) -> None:
             draw(game, seat, events)
         player.mulligans += 1
     for seat in takers:
-        n = min(counted_mulligans(game, game.player(seat).mulligans), OPENING_HAND)
+        n = cards_to_bottom(game, seat)
         if n:
             game.choices.append(Choice(DecisionKind.BOTTOM_CARD, seat, count=n))
     _declare_round(game, takers)

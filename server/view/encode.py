@@ -62,6 +62,7 @@ from server.engine.autopay import being_paid, shortfall
 from server.engine.casting import modes_of, stack_targets
 from server.engine.looking import ALSO_LIBRARY
 from server.engine.mana import spendable
+from server.engine.start import cards_to_bottom
 from server.engine.state import Choice, DecisionKind, Game, GamePhase, Step, Zone
 from server.view import wire
 from server.view.diff import DeltaOp
@@ -534,7 +535,20 @@ def _prompt(game: Game, decision: Decision, objects: Container[str]) -> str:
         return _may(game, choice, objects)
     if kind is DecisionKind.DISCARD:
         return _discarding(game, choice)
+    if kind is DecisionKind.BOTTOM_CARD:
+        return _bottoming(game, choice)
     return ""
+
+
+def _bottoming(game: Game, choice: Choice) -> str:
+    """A ``BOTTOM_CARD`` prompt (103.5): which of the cards to put on the bottom this is --
+    "(1 of 2)" -- as a new player asked (the count is public: the mulligans taken)."""
+    total = cards_to_bottom(game, choice.seat)
+    done = total - choice.count
+    if total < 2 or not 0 <= done < total:
+        return ""  # (one card: the kind's general words say it)
+    return (f"Put a card from your hand on the bottom of your library ({done + 1} of "
+            f"{total}).")
 
 
 def _targeting(game: Game) -> str:
