@@ -55,6 +55,10 @@ def test_invite_link_concede_question_replay_and_a_link_on_a_finished_board(
     concede.click()
     for page in (ann, bob):
         expect(page.locator(GAME_OVER)).to_have_count(1)
+    # Said once: "You won." and the loser's result, not a bullet "You won" again.
+    expect(bob.locator(f"{GAME_OVER} > p").first).to_have_text("You won.")
+    expect(bob.locator(f"{GAME_OVER} [data-testid=results] li")).to_have_text(
+        [re.compile(r"^Ann#\d+ lost: Ann#\d+ conceded$")])
     # The game-over panel replays the private room's game; a single game offers no other.
     ann.locator("[data-testid=replay-finished]").click()
     expect(ann.locator("[data-testid=replay]")).to_be_visible()

@@ -334,6 +334,11 @@ def test_pass_until_end_of_turn_the_graveyard_orders_any_order_and_the_tap_symbo
     expect(on_stack.locator(".mana-tap")).to_have_attribute("aria-label", "tap")
     expect(on_stack).not_to_contain_text("{T}")
     pages.screenshot(page, "stopped")
+    # "Pass until end of turn" as wide as the numbered options (it was wider).
+    option_box = page.locator(OPTION).first.bounding_box()
+    pass_box = page.locator("[data-testid=pass-turn]").bounding_box()
+    assert option_box and pass_box and abs(option_box["width"] - pass_box["width"]) < 1, \
+        (option_box, pass_box)
     assert fake.acts() == [0, 0]
     # The graveyard's order: why it is asked, and "Any order" (the order offered).
     fake.decision(7, 6, [pb.Action(choose_order=pb.ChooseOrder(object_id=i))
@@ -343,6 +348,10 @@ def test_pass_until_end_of_turn_the_graveyard_orders_any_order_and_the_tap_symbo
     expect(why).not_to_contain_text("rule")  # (404.3: player-facing words cite no rule)
     expect(page.locator("[data-testid=passing-note]")).to_have_count(0)  # (said once)
     pages.screenshot(page, "order")
+    option_box = page.locator(OPTION).first.bounding_box()
+    any_box = page.locator("[data-testid=any-order]").bounding_box()
+    assert option_box and any_box and abs(option_box["width"] - any_box["width"]) < 1, \
+        (option_box, any_box)
     page.locator("[data-testid=any-order]").click()
     expect(page.locator("[data-testid=any-order]")).to_be_disabled()
     assert fake.acts() == [0, 0, 0]

@@ -1,6 +1,6 @@
 """The game log's words and the keys, with a scripted server (tests/browser/fake_server.py),
 as a new player's review found them: a pump resolving said nothing in the log (the terminal
-says "... is now 7/6 (+4/+4)"), the viewer's own card entering read "Llanowar Visionary
+says "... is now 7/6 (was 3/2)"), the viewer's own card entering read "Llanowar Visionary
 (Ann#0001's)" where damage lines say "(yours)", lines began "you ..." in lower case, and after
 ticking "Stop at every step" no shortcut worked (the checkbox kept the focus)."""
 
@@ -39,7 +39,7 @@ def test_strength_changes_your_cards_capitals_and_keys_after_a_checkbox(pages: P
     fake.delta(view, 5, [pb.GameEvent(card_drawn=pb.CardDrawnEvent(seat=0))],
                ops=[pb.DeltaOp(update_object=cat)])
     log = page.locator(f"{LOG} li")
-    expect(log).to_have_text(["You drew a card", "Your Pridemalkin is now 7/6 (+4/+4)"])
+    expect(log).to_have_text(["You drew a card", "Your Pridemalkin is now 7/6 (was 3/2)"])
 
     # The viewer's own creature entering: "your", not "(Ann#0001's)".
     visionary = card("v1", "Llanowar Visionary", BATTLEFIELD, ["Creature"])

@@ -73,7 +73,7 @@ export interface RoomSettingsInput {
 /** What a request was, to know what its Error is about. */
 type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "create-join" | "join" | "rewatch"
   | "quick" | "cancel-quick" | "leave" | "act" | "snapshot" | "concede" | "deck"
-  | "replay" | "replay-control" | "replay-stop" | "explain";
+  | "replay" | "replay-control" | "replay-stop";
 /** The requests whose answer (not an error) clears the error shown: the player's own. */
 const CLEARS_ERROR: ReadonlySet<RequestKind> = new Set<RequestKind>(
   ["hello", "register", "create", "create-join", "join", "rewatch", "quick", "cancel-quick", "deck"]);
@@ -126,6 +126,8 @@ export class App implements Names {
   private readonly declared = new Set<number>();
   /** The last game event's line logged (from a delta or a snapshot). */
   private lastTold = "";
+  /** The pending write of the kept game log (keepLogSoon). */
+  private keepTimer: ReturnType<typeof setTimeout> | null = null;
   error = "";
   notice = "";
   deckProblems: DeckProblem[] = [];
@@ -199,11 +201,6 @@ export class App implements Names {
   private snapshotAskedAt = 0;
   private readonly requests = new Map<bigint, RequestKind>();
   private snapshotAsked = false;
-  /** Why the viewer can't cast a card of their hand now (ExplainCard, protocol/README.md
-   * "Why a card can't be cast"), by object id: "" while the answer is awaited. Asked once
-   * a card for a state of the game ({@link explainedAt}): a new state asks anew. */
-  readonly explained = new Map<string, string>();
-  private explainedAt = -1n;
   private reconnectDelay = BACKOFF_FIRST;
   private reconnectSince = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -239,6 +236,8 @@ export class App implements Names {
   constructor(private readonly wsUrl: string, private readonly pageUrl: string, invite: Invite | null,
               private readonly tabs: TabGuard | null = null) {
     this.invite = invite;
+    // A reload keeps this tab's game log (sessionStorage): written at the latest as the page goes.
+    if (typeof window !== "undefined") window.addEventListener("pagehide", () => this.keepLog());
     this.conn = new Connection(wsUrl, {
       open: () => this.greet(),
       message: (msg) => this.handle(msg),
@@ -449,6 +448,7 @@ export class App implements Names {
     this.createPlays = input.play ?? true;
     if (this.createPlays && !this.checkDeck(deck)) return;
     this.lastDeck = deck;
+    if (this.createPlays) this.keepDeckText(deck);
     const spectate = { "": Spectate.UNSPECIFIED, allowed: Spectate.ALLOWED,
       invite: Spectate.INVITE, none: Spectate.NONE }[input.spectate];
     this.request(this.createPlays ? "create-join" : "create", { case: "createRoom", value: {
@@ -468,6 +468,7 @@ export class App implements Names {
     if ([...this.requests.values()].includes("join")) return;
     if (role === Role.PLAYER && !this.checkDeck(deck)) return;
     this.lastDeck = deck;
+    if (role === Role.PLAYER) this.keepDeckText(deck);
     this.lastJoin = { roomId: roomId.trim(), code: code.trim() };
     this.request("join", { case: "joinRoom", value: {
       roomId: roomId.trim(), role, deck: role === Role.PLAYER ? deck : "", inviteCode: code.trim(),
@@ -477,6 +478,7 @@ export class App implements Names {
   quickMatch(format: "constructed" | "limited", seats: number, deck: string): void {
     if (!this.checkDeck(deck)) return;
     this.lastDeck = deck;
+    this.keepDeckText(deck);
     this.request("quick", { case: "quickMatch", value: { format: formatOf(format), seats, deck } });
   }
 
@@ -484,8 +486,40 @@ export class App implements Names {
     this.request("cancel-quick", { case: "cancelQuickMatch", value: {} });
   }
 
+  /** The deck list a seat was asked with, kept (localStorage) to fill the deck box after a
+   * reload or in a new tab: a pasted deck was forgotten, and an empty box then dealt a demo
+   * deck (a new player's review). An empty box (a demo deck) keeps the last list. */
+  private keepDeckText(deck: string): void {
+    if (deck.trim()) saved.deck = deck;
+  }
+
+  /** The game whose log this tab shows ("room:game"), or "" (none, or a replay). */
+  private logGame(): string {
+    if (this.room === null || this.replay !== null || !this.mirror.ready) return "";
+    // (RoomInfo.game_number was 0 in the Joined of the waiting room and 1 after a reload.)
+    const game = Math.max(1, this.match?.gameNumber ?? 0, this.room.info.gameNumber);
+    return `${this.room.info.roomId}:${game}`;
+  }
+
+  /** Keep this tab's game log soon (sessionStorage; at most every quarter second). */
+  private keepLogSoon(): void {
+    if (this.keepTimer !== null || typeof sessionStorage === "undefined") return;
+    this.keepTimer = setTimeout(() => { this.keepTimer = null; this.keepLog(); }, 250);
+  }
+
+  /** Keep the game log now, so a reload of the same game shows it again: only the lines this
+   * tab showed (the last {@link LOG_LINES}); forgotten once the game is over. */
+  private keepLog(): void {
+    const game = this.logGame();
+    if (game === "") return;
+    if (this.mirror.gameOver) { saved.setGameLog(null); return; }
+    saved.setGameLog({ game, lines: this.log, dropped: this.logDropped, lastTold: this.lastTold },
+      LOG_LINES);
+  }
+
   leaveRoom(): void {
     if (this.replay !== null) { this.closeReplay(); return; }
+    saved.setGameLog(null);
     // Leaving a game one still plays concedes it (rule 104.3a; a match too, between games):
     // say so, as the terminal does.
     const seat = this.room !== null && this.room.role === Role.PLAYER ? this.room.seat : -1;
@@ -862,19 +896,6 @@ export class App implements Names {
    * that attacker; otherwise a card with exactly one option picks it (an attacker is only
    * selected: which creature blocks it is the player's next click), and any other card is
    * selected (its options are shown first). */
-  /** Ask the server why the card `id` (in the viewer's hand) can't be cast now -- once per
-   * card and state of the game; the answer lands in {@link explained}. */
-  explainCard(id: string): void {
-    if (this.room === null || this.viewer < 0 || this.replay !== null || this.mirror.gameOver) return;
-    if (this.explainedAt !== this.mirror.stateId) {
-      this.explained.clear();
-      this.explainedAt = this.mirror.stateId;
-    }
-    if (this.explained.has(id)) return;
-    this.explained.set(id, "");
-    this.request("explain", { case: "explainCard", value: { objectId: id } });
-  }
-
   clickObject(id: string): void {
     const options = this.options;
     const sel = this.selected;
@@ -1349,6 +1370,7 @@ export class App implements Names {
       case "roomClosed":
         if (this.created?.room.roomId === body.value.roomId) this.forgetCreated();
         if (this.room && this.room.info.roomId === body.value.roomId) {
+          saved.setGameLog(null);
           this.clearRoom();
           this.notice = `The room closed: ${body.value.reason}`;
           this.listRooms();
@@ -1385,6 +1407,14 @@ export class App implements Names {
           let cut = recent.length >= RECENT_EVENTS;
           // (a turn before the one last seen: the next game of a match, not a gap)
           const nextGame = this.mirror.header.turn < turnBefore;
+          // A reloaded page in the same game: the log this tab showed before, then on.
+          const kept = this.log.length === 0 && !nextGame ? saved.gameLog(this.logGame()) : null;
+          if (kept !== null && kept.lines.length > 0) {
+            this.log = kept.lines;
+            this.logDropped = kept.dropped;
+            this.lastTold = kept.lastTold;
+            this.addLog("(reconnected)");
+          }
           const fresh = this.log.length === 0 || nextGame;
           if (!fresh && told.length > 0) {
             const at = told.lastIndexOf(this.lastTold);
@@ -1506,22 +1536,8 @@ export class App implements Names {
             + (a.notes.length ? ` Note: ${a.notes.join("; ")}.` : "");
         break;
       }
-      case "cardExplanation": { // (an answer to an earlier state's question says nothing now)
-        const e = body.value;
-        if (this.explained.get(e.objectId) === "") {
-          this.explained.set(e.objectId, e.castable ? "It can be cast now." : e.reason);
-        }
-        break;
-      }
-      case "error":
-        if (kind === "explain") { // a question refused (its card can't be told): asked no more
-          for (const [id, said] of this.explained) {
-            if (said === "") this.explained.set(id, `The server says: ${body.value.message}`);
-          }
-          break;
-        }
-        this.failed(kind, body.value.code, body.value.message, body.value.details,
-          body.value.incidentId); break;
+      case "error": this.failed(kind, body.value.code, body.value.message, body.value.details,
+        body.value.incidentId); break;
       case "notice": {
         // The server tells, and asks nothing (protocol/README.md, "Notices"): a line in the
         // game's log and the banner -- no error; the decision stays as it was.
@@ -1898,6 +1914,7 @@ export class App implements Names {
       this.logDropped += dropped;
     }
     this.logChanges++;
+    this.keepLogSoon();
   }
 
   private setAccountToken(token: string): void {

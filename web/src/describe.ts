@@ -37,8 +37,10 @@ export function possessive(names: Names, seat: number): string {
 
 /** A creature's power or toughness changed on the battlefield, in words (as the terminal's
  * client_sdk.board.strength_change): a pump resolving, an anthem, a counter -- "your
- * Pridemalkin is now 7/6 (+4/+4)" (Titanic Growth said nothing in the log: a new player's
- * review). `ended`: at the cleanup, where effects "until end of turn" end (514.2): "your
+ * Pridemalkin is now 7/6 (was 3/2)" (Titanic Growth said nothing in the log: a new player's
+ * review). What it was, not the difference: "Kinetic Augur is now 6/8 (+5/+4)" after Titanic
+ * Growth read as if Growth gave +5 (the +1 was Growth reaching the graveyard, which Augur
+ * counts), and the view doesn't say which effect did what. `ended`: at the cleanup, where effects "until end of turn" end (514.2): "your
  * Pridemalkin is 3/2 again (the +4/+4 ended)", not "is now 3/2 (-4/-4)", which read as a
  * -4/-4 effect. null if neither changed, or it isn't a creature on the battlefield both times. */
 export function strengthChange(names: Names, before: GameObject | undefined, after: GameObject | undefined,
@@ -53,7 +55,7 @@ export function strengthChange(names: Names, before: GameObject | undefined, aft
   const what = `${possessive(names, after.controller)} ${after.name || "creature"}`;
   const now = `${after.power}/${after.toughness}`;
   if (ended) return `${what} is ${now} again (the ${signed(-power)}/${signed(-toughness)} ended)`;
-  return `${what} is now ${now} (${signed(power)}/${signed(toughness)})`;
+  return `${what} is now ${now} (was ${before.power}/${before.toughness})`;
 }
 
 /** "+4", "-1", "+0". */
@@ -73,6 +75,26 @@ export function problemSentence(message: string): string {
     .replace(/, got (\d+)$/, ": yours has $1");
   if (!/[.!?]$/.test(words)) words += ".";
   return sentence(words);
+}
+
+/** Which of the cards a mulligan puts on the bottom this one is, "1 of 2", or "" when
+ * there is one (rule 103.5: after the Nth mulligan a player draws seven, then puts N on the
+ * bottom -- in a multiplayer game the first mulligan is free, 103.5c): the prompt "Put a
+ * card on the bottom" twice running read the same (a new player's review). */
+export function bottomProgress(mulligans: number, players: number, hand: number): string {
+  const n = Math.min(7, players > 2 ? Math.max(0, mulligans - 1) : mulligans);
+  if (n < 2) return "";
+  return `${Math.min(n, Math.max(1, 8 - hand))} of ${n}`;
+}
+
+/** What an attacker attacks, by name ("Bob#0002", "you", a planeswalker's name): the
+ * assignment's "" recipient (702.19b) read "the player or planeswalker it attacks" (a new
+ * player's review); that still if the view doesn't say. */
+export function attackedName(names: Names, attackerId: string): string {
+  const attacker = names.object(attackerId);
+  if (attacker?.attackingPlaneswalker) return objectName(names, attacker.attackingPlaneswalker);
+  if (attacker?.attacking !== undefined) return seatName(names, attacker.attacking);
+  return objectName(names, "");
 }
 
 /** An object's name as the viewer knows it. */
@@ -201,7 +223,8 @@ export function optionText(names: Names, action: Action): string {
     case "finishBlockers": return "Done: confirm blockers";
     case "assignCombatDamage": {
       const hints = recipientHints(names, k.value.assignments.map((a) => a.objectId));
-      const parts = k.value.assignments.map((a) => `${a.amount} to ${objectName(names, a.objectId)}`
+      const parts = k.value.assignments.map((a) => `${a.amount} to ${a.objectId === ""
+        ? attackedName(names, k.value.attackerId) : objectName(names, a.objectId)}`
         + (hints.has(a.objectId) ? ` (${hints.get(a.objectId)})` : ""));
       return `${objectName(names, k.value.attackerId)} deals ${parts.join(", ") || "no damage"}`;
     }

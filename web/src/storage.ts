@@ -12,6 +12,21 @@ const DISPLAY_NAME = "manawire.displayName";
 const STOPS = "manawire.stops";
 /** The room ids whose invite links this browser created, with the links (per tab). */
 const INVITES = "manawire.invites";
+/** The deck list last used to take a seat (per browser): put back in the deck box. */
+const DECK = "manawire.deck";
+/** The game log this tab showed, kept across a reload of the same game (per tab). */
+const GAME_LOG = "manawire.gameLog";
+
+/** A game's log as this tab showed it: only what this viewer already saw. */
+export interface KeptLog {
+  /** Room id and game number ("room:2"): kept lines are put back only in that game. */
+  game: string;
+  lines: string[];
+  /** Lines dropped before `lines[0]` (the log's numbering). */
+  dropped: number;
+  /** The last event line told (where a snapshot's recent events continue from). */
+  lastTold: string;
+}
 
 function get(store: Storage | undefined, key: string): string {
   try { return store?.getItem(key) ?? ""; } catch { return ""; }
@@ -48,5 +63,24 @@ export const saved = {
     const keys = Object.keys(all); // the last few rooms only
     for (const k of keys.slice(0, Math.max(0, keys.length - 20))) delete all[k];
     put(session(), INVITES, JSON.stringify(all));
+  },
+  /** The deck list last used to take a seat ("" if none). */
+  get deck(): string { return get(local(), DECK); },
+  set deck(v: string) { put(local(), DECK, v); },
+  /** This tab's kept log of `game`, or null (none, another game's, or unreadable). */
+  gameLog(game: string): KeptLog | null {
+    try {
+      const kept = JSON.parse(get(session(), GAME_LOG) || "null") as KeptLog | null;
+      if (kept === null || kept.game !== game || !Array.isArray(kept.lines)) return null;
+      return { game, lines: kept.lines.filter((l) => typeof l === "string"),
+        dropped: Number(kept.dropped) || 0, lastTold: String(kept.lastTold ?? "") };
+    } catch { return null; }
+  },
+  /** Keep this tab's log (the last `max` lines), or forget it (null). */
+  setGameLog(kept: KeptLog | null, max = 2000): void {
+    if (kept === null) { put(session(), GAME_LOG, ""); return; }
+    const cut = Math.max(0, kept.lines.length - max);
+    put(session(), GAME_LOG, JSON.stringify({ ...kept, lines: kept.lines.slice(cut),
+      dropped: kept.dropped + cut }));
   },
 };

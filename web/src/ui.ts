@@ -16,7 +16,7 @@ import { stopText } from "./stops";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { DecisionKind, type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  clockText, decisionName, GRAVEYARD_ORDER_TEXT, hiddenTiersText, lostWords, manaSymbols, manaSymbolWords, matchText,
+  bottomProgress, clockText, decisionName, GRAVEYARD_ORDER_TEXT, hiddenTiersText, lostWords, manaSymbols, manaSymbolWords, matchText,
   logSentence, problemSentence, reasonWords, resultReason, sentence, objectName, optionObjects, optionSeats, resultWords, seatName, stepName, targetText, tierText,
   turnBeingPlayed,
 } from "./describe";
@@ -64,6 +64,9 @@ class Ui {
   private readonly lobby: HTMLElement;
   private readonly roomsList = h("div", { class: "rooms" });
   private readonly lobbyStatus = h("div", { class: "lobby-status" });
+  /** Said while the deck box is empty: taking a seat then deals a demo deck. */
+  private readonly demoNote = h("p", { class: "hint demo-note", "data-testid": "demo-deck-note",
+    role: "status" }, "The box is empty: taking a seat deals you a demo deck.");
   private readonly deckErrors = h("ul", { "data-testid": "deck-errors", class: "deck-errors" });
   private readonly accountBox = h("div", { class: "account" });
   private readonly game = h("main", { class: "game", hidden: true });
@@ -168,6 +171,7 @@ class Ui {
     if (signedIn && !inRoom) {
       this.placeJoinForm();
       this.renderLobby(placed);
+      this.sayDemoDeck();
       this.showNewError(placed);
     }
     if (inRoom) this.renderGame();
@@ -176,6 +180,20 @@ class Ui {
     const active = document.activeElement;
     if (this.optionFocus && (active === null || active === document.body)) {
       this.game.querySelector<HTMLElement>("button[data-testid=option]:not([disabled])")?.focus();
+    }
+  }
+
+  /** With the deck box empty, the buttons that take a seat say they deal a demo deck ("Create
+   * room with a demo deck"), and a line under the box says so: an empty box dealt one
+   * silently (a new player's review). Their words without it are in `data-plain`. */
+  private sayDemoDeck(): void {
+    const empty = deckText().trim() === "";
+    this.demoNote.hidden = !empty;
+    const plays = (document.getElementById("room-play") as HTMLInputElement | null)?.checked ?? true;
+    for (const button of this.lobby.querySelectorAll<HTMLElement>("button[data-plain]")) {
+      const demo = empty && (button.dataset["testid"] !== "create-room" || plays);
+      const text = `${button.dataset["plain"] ?? ""}${demo ? " with a demo deck" : ""}`;
+      if (button.textContent !== text) button.textContent = text;
     }
   }
 
@@ -333,13 +351,18 @@ class Ui {
   // ---- lobby (forms built once, lists rendered)
   private buildLobby(): HTMLElement {
     const app = this.app;
+    const deckBox = h("textarea", { id: "deck-text", rows: 8, spellcheck: "false",
+      placeholder: "4 Shock\n4 Llanowar Visionary\n...\n12 Mountain",
+      oninput: () => this.sayDemoDeck() }) as HTMLTextAreaElement;
+    // The deck list last played with (this browser's): back in the box after a reload.
+    deckBox.value = saved.deck;
     const deck = h("section", { class: "panel deck", "aria-labelledby": "deck-h" },
       h("h2", { id: "deck-h" }, "Your deck"),
       h("p", { class: "hint" }, "Paste a deck list (plain text, MTG Arena, MTGO .dek, ",
-        "Cockatrice .cod or Forge .dck) or upload the file. Leave it empty to play a demo deck."),
+        "Cockatrice .cod or Forge .dck) or upload the file."),
       h("label", { for: "deck-text" }, "Deck list"),
-      h("textarea", { id: "deck-text", rows: 8, spellcheck: "false",
-        placeholder: "4 Shock\n4 Llanowar Visionary\n...\n12 Mountain" }),
+      deckBox,
+      this.demoNote,
       h("label", { for: "deck-file" }, "Or upload a deck file"),
       h("input", { id: "deck-file", type: "file",
         accept: ".txt,.dek,.cod,.dck,text/plain,application/xml",
@@ -349,6 +372,7 @@ class Ui {
           if (!file) return;
           try {
             byId<HTMLTextAreaElement>("deck-text").value = await readDeckFile(file);
+            this.sayDemoDeck();
             app.deckProblems = [];
           } catch (err) {
             app.deckProblems = [{ line: 0, message: (err as Error).message }];
@@ -395,7 +419,7 @@ class Ui {
       h("label", { class: "check" }, h("input", { id: "room-private", type: "checkbox" }),
         " Private (not listed; players need the invite link)"),
       h("label", { class: "check" }, h("input", { id: "room-play", type: "checkbox",
-        checked: true }), " Take a seat myself (uncheck to host a game for others, "
+        checked: true, onchange: () => this.sayDemoDeck() }), " Take a seat myself (uncheck to host a game for others, "
         + "e.g. to broadcast it)"),
       h("details", { class: "tier-settings" },
         h("summary", null, "Delayed broadcast (for casters and streams)"),
@@ -413,7 +437,8 @@ class Ui {
         h("input", { id: "room-tier-accounts", autocomplete: "off", placeholder: "Caster#1234, Stream" }),
         h("label", { class: "check" }, h("input", { id: "room-tier-invite", type: "checkbox",
           checked: true }), " and anyone with the room's invite link")),
-      h("button", { type: "submit", "data-testid": "create-room" }, "Create room"),
+      h("button", { type: "submit", "data-testid": "create-room", "data-plain": "Create room" },
+        "Create room"),
       this.errorSlots.create);
 
     const joinForm = h("form", { class: "panel", "aria-labelledby": "join-h", "data-testid": "join-form",
@@ -434,7 +459,8 @@ class Ui {
         h("option", { value: "0" }, "Live (public information)"),
         [1, 2, 3, 4].map((n) => h("option", { value: n }, `Delayed view ${n} (if offered)`))),
       h("div", { class: "row" },
-        h("button", { type: "submit", "data-testid": "join-room" }, "Join as player"),
+        h("button", { type: "submit", "data-testid": "join-room", "data-plain": "Join as player" },
+          "Join as player"),
         h("button", { type: "button", "data-testid": "watch-room", onclick: () => {
           this.from("join");
           app.join(byId<HTMLInputElement>("join-room-id").value, Role.SPECTATOR, "",
@@ -579,6 +605,7 @@ class Ui {
         h("button", { type: "button", "data-testid": "cancel-quick-match", "data-key": "cancel-qm",
           onclick: () => { this.from("quick"); app.cancelQuickMatch(); } }, "Cancel"))
       : h("button", { type: "button", "data-testid": "quick-match", "data-key": "qm",
+          "data-plain": "Find a game",
           onclick: () => {
             this.from("quick");
             app.quickMatch(
@@ -638,7 +665,9 @@ class Ui {
     const caret = [this.sideboardText.selectionStart, this.sideboardText.selectionEnd] as const;
     const match = app.match;
     const matchGoesOn = match !== null && match.phase !== MatchPhase.OVER;
-    const results = result ? app.playerResults() : [];
+    // Each player's result but the winners' (named just above: "You won." then a bullet
+    // "You won" said it twice, a new player's review).
+    const results = result ? app.playerResults().filter((r) => r.outcome !== "won") : [];
     replaceChildren(this.game,
       h("div", { class: "board", "data-testid": "board", "data-seat": viewer,
         "data-state-id": String(m.stateId) },
@@ -658,7 +687,7 @@ class Ui {
             h("p", null, result.winners.length === 0 ? "The game is a draw."
               : logSentence(`${result.winners.map((s) => seatName(app, s)).join(", ")} won.`, app.playerNames())),
             // Each player's result (of three, the first out was named nowhere).
-            h("ul", { class: "results", "data-testid": "results" }, results.map((r) =>
+            results.length === 0 ? null : h("ul", { class: "results", "data-testid": "results" }, results.map((r) =>
               h("li", { "data-seat": r.seat, "data-outcome": r.outcome },
                 logSentence(resultWords(app, r), app.playerNames())))),
             // (The last loss's reason, in the viewer's words, unless said above.)
@@ -936,23 +965,13 @@ class Ui {
         h("div", { class: "card-foot" }, h("span", { class: "badges" }, badges),
           pt ? h("span", { class: "pt", title: "power/toughness" }, pt) : null),
       ];
-    // A spell in the viewer's hand that can't be cast now: why, asked on hover or click
-    // (ExplainCard) -- it was just not highlighted, and its rules text said nothing of why.
-    const askable = indices.length === 0 && o.zone?.kind === ZoneKind.HAND
-      && o.zone.owner === app.viewer && app.viewer >= 0 && !o.cardTypes.includes("Land");
-    const why = askable ? app.explained.get(o.id) : undefined;
-    if (why) body.push(h("div", { class: "card-why", "data-testid": "why" }, why));
     const label = `${o.faceDown && !o.name ? "face-down card" : o.name}${o.tapped ? ", tapped" : ""}`
-      + (indices.length ? `: ${indices.length} option${indices.length > 1 ? "s" : ""}` : "")
-      + (why ? `: ${why}` : "");
-    const text = o.rulesText || o.abilityText || o.name;
+      + (indices.length ? `: ${indices.length} option${indices.length > 1 ? "s" : ""}` : "");
     const attrs = { class: classes, "data-testid": "card", "data-id": o.id, "data-name": o.name,
-      "data-key": `card-${o.id}`, title: why ? `${why}\n\n${text}` : text, "aria-label": label };
-    const ask = askable ? { onmouseenter: () => app.explainCard(o.id),
-      onclick: () => app.explainCard(o.id) } : {};
+      "data-key": `card-${o.id}`, title: o.rulesText || o.abilityText || o.name, "aria-label": label };
     return indices.length
       ? h("button", { type: "button", ...attrs, onclick: () => this.clickCard(o.id) }, body)
-      : h("div", { ...attrs, ...ask }, body);
+      : h("div", attrs, body);
   }
 
   private clickCard(id: string): void {
@@ -1017,15 +1036,20 @@ class Ui {
     const passTurn = d.kind === DecisionKind.PRIORITY && app.room?.role === Role.PLAYER
       && d.options.some((o) => o.kind.case === "passPriority");
     const ordering = d.kind === DecisionKind.ORDER_GRAVEYARD;
+    // A mulligan's cards to put on the bottom, counted: "(1 of 2)".
+    const me = d.kind === DecisionKind.BOTTOM_CARD ? app.mirror.players.get(d.seat) : undefined;
+    const bottoming = me ? bottomProgress(me.mulligans, app.mirror.players.size, me.handCount) : "";
     return h("section", { class: "panel decision", "data-testid": "decision",
       "data-prompt-id": String(d.promptId), "aria-labelledby": "decision-h" },
       h("h2", { id: "decision-h" }, "Your decision"),
-      h("p", { class: "decision-prompt" }, d.prompt || decisionName(d.kind)),
+      h("p", { class: "decision-prompt" }, d.prompt || decisionName(d.kind), bottoming ? ` (${bottoming})` : ""),
       // Why the order is asked, and that it seldom matters (404.3), as the terminal says.
       ordering ? h("p", { class: "hint", "data-testid": "graveyard-order-why" }, GRAVEYARD_ORDER_TEXT) : null,
-      ordering ? h("button", { type: "button", class: "option", "data-testid": "any-order",
-        "data-key": "any-order", disabled: sent, title: "Key: A", onclick: () => app.answerAnyOrder() },
-      h("kbd", { "aria-hidden": "true" }, "A"), "Any order (as listed)") : null,
+      // (Each in a box with the options list's scrollbar gutter: as wide as the options.)
+      ordering ? h("div", { class: "options-wide" }, h("button", { type: "button", class: "option",
+        "data-testid": "any-order", "data-key": "any-order", disabled: sent, title: "Key: A",
+        onclick: () => app.answerAnyOrder() },
+      h("kbd", { "aria-hidden": "true" }, "A"), "Any order (as listed)")) : null,
       app.passingNote ? h("p", { class: "notice", "data-testid": "passing-note" }, app.passingNote) : null,
       sent ? h("p", { class: "hint" }, "Sent…") : null,
       // Nothing to do but pass (117.3): passed after a human-like wait (app.ts autoPass).
@@ -1037,10 +1061,10 @@ class Ui {
         pairHint ? h("p", { class: "hint", "data-testid": "pair-hint" }, pairHint) : null,
         optionList(first, "first")) : null,
       optionList(rest, "rest"),
-      passTurn ? h("button", { type: "button", class: "pass-turn", "data-testid": "pass-turn",
-        "data-key": "pass-turn", disabled: sent, title: "Key: T",
+      passTurn ? h("div", { class: "options-wide" }, h("button", { type: "button", class: "pass-turn",
+        "data-testid": "pass-turn", "data-key": "pass-turn", disabled: sent, title: "Key: T",
         onclick: () => app.passTurn() }, h("kbd", { "aria-hidden": "true" }, "T"),
-      "Pass until end of turn") : null,
+      "Pass until end of turn")) : null,
       h("p", { class: "hint" }, "Click a highlighted card or player, or an option. Keys: ",
         choosingX ? "0-9 pick X's value, " : "1-9 pick an option, ", "P passes priority",
         passTurn ? ", T passes until the turn ends (or something new is on the stack)" : "",
@@ -1193,6 +1217,7 @@ function roomRow(app: App, r: RoomInfo, acting: () => void): HTMLElement {
       r.spectators ? ` — ${r.spectators} watching` : ""),
     !r.started && r.players.length < r.seats
       ? h("button", { type: "button", "data-testid": "join-player", "data-key": `join-${r.roomId}`,
+          "data-plain": "Join",
           onclick: () => { acting(); app.join(r.roomId, Role.PLAYER, deckText(), ""); } }, "Join") : null,
     watchable && !r.finished
       ? h("button", { type: "button", "data-testid": "join-spectator", "data-key": `watch-${r.roomId}`,

@@ -1814,10 +1814,10 @@ test("a creature's power and toughness changing is logged: a pump, a counter, th
       setStrength(ws, v, 40n, 7, 6, undefined, [resolved]);
       assert.deepEqual(app.log.slice(-2), [
         `${seat === 0 ? "Your" : "Ann#0001's"} Titanic Growth moved from the stack to ${seat === 0 ? "your" : "Ann#0001's"} graveyard`,
-        `${whose} Pridemalkin is now 7/6 (+4/+4)`]);
+        `${whose} Pridemalkin is now 7/6 (was 3/2)`]);
       // A +1/+1 counter.
       setStrength(ws, v, 41n, 8, 7);
-      assert.equal(app.log.at(-1), `${whose} Pridemalkin is now 8/7 (+1/+1)`);
+      assert.equal(app.log.at(-1), `${whose} Pridemalkin is now 8/7 (was 7/6)`);
       // The cleanup (514.2): the pump wears off -- back to its size, not "(-4/-4)".
       setStrength(ws, v, 42n, 4, 3, Step.CLEANUP);
       assert.equal(app.log.at(-1), `${whose} Pridemalkin is 4/3 again (the +4/+4 ended)`);

@@ -9,7 +9,7 @@ import {
 import {
   clipped, clockText, distinctLabels, eventLines, eventText, poolPaysExactly, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
   hiddenTiersText, lostWords, matchText, reasonWords, resultReason, resultWords, sentence, optionText, optionWhose, ordinal, plainManaSource, shownOptions, tierText,
-  targetText, tokenWords, turnBeingPlayed, type Names, logSentence, possessive, problemSentence, resultText, strengthChange,
+  bottomProgress, targetText, tokenWords, turnBeingPlayed, type Names, logSentence, possessive, problemSentence, resultText, strengthChange,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -705,10 +705,10 @@ test("a creature's power and toughness changed, in words: now, or back again onc
   const at = (power: number, toughness: number, controller = 0, zone = ZoneKind.BATTLEFIELD) =>
     create(GameObjectSchema, { id: "p", name: "Pridemalkin", controller, cardTypes: ["Creature"],
       power, toughness, zone: { kind: zone, owner: -1 } });
-  assert.equal(strengthChange(names, at(3, 2), at(7, 6)), "your Pridemalkin is now 7/6 (+4/+4)");
-  assert.equal(strengthChange(names, at(3, 2, 1), at(4, 3, 1)), "Bob's Pridemalkin is now 4/3 (+1/+1)");
+  assert.equal(strengthChange(names, at(3, 2), at(7, 6)), "your Pridemalkin is now 7/6 (was 3/2)");
+  assert.equal(strengthChange(names, at(3, 2, 1), at(4, 3, 1)), "Bob's Pridemalkin is now 4/3 (was 3/2)");
   assert.equal(strengthChange(names, at(7, 6), at(3, 2), true), "your Pridemalkin is 3/2 again (the +4/+4 ended)");
-  assert.equal(strengthChange(names, at(3, 2), at(2, 2)), "your Pridemalkin is now 2/2 (-1/+0)");
+  assert.equal(strengthChange(names, at(3, 2), at(2, 2)), "your Pridemalkin is now 2/2 (was 3/2)");
   assert.equal(strengthChange(names, at(3, 2), at(3, 2)), null);
   assert.equal(strengthChange(names, undefined, at(3, 2)), null);
   assert.equal(strengthChange(names, at(3, 2, 0, ZoneKind.STACK), at(7, 6)), null);
@@ -759,4 +759,30 @@ test("701.6a: a countered spell is said countered, by what and for want of which
     "Bob's Shock was countered by Miscast");
   assert.equal(eventText(names, ev({ case: "countered", value: { objectId: "a1", controller: 1, name: "Pitchburn Devils", ability: true } })),
     "Bob's Pitchburn Devils's ability was countered");
+});
+
+test("a trampler's damage past its blockers names whom it goes to (702.19b)", () => {
+  const attacker = (attacking: number | undefined, attackingPlaneswalker = "") =>
+    create(GameObjectSchema, { id: "t1", name: "Kinetic Augur", controller: attacking === 0 ? 1 : 0,
+      attacking, attackingPlaneswalker });
+  const pw = create(GameObjectSchema, { id: "pw", name: "Basri Ket", controller: 1 });
+  const with_ = (a: GameObject): Names => ({ ...names,
+    object: (id) => (id === "t1" ? a : id === "pw" ? pw : objects.get(id)) });
+  const assign = act({ case: "assignCombatDamage", value: { attackerId: "t1",
+    assignments: [{ objectId: "w1", amount: 1 }, { objectId: "", amount: 5 }] } });
+  assert.equal(optionText(with_(attacker(1)), assign), "Kinetic Augur deals 1 to Wall of Wood, 5 to Bob");
+  assert.equal(optionText(with_(attacker(0)), assign), "Kinetic Augur deals 1 to Wall of Wood, 5 to you");
+  assert.equal(optionText(with_(attacker(1, "pw")), assign), "Kinetic Augur deals 1 to Wall of Wood, 5 to Basri Ket");
+  // (The view not saying: as before.)
+  assert.equal(optionText(with_(attacker(undefined)), assign),
+    "Kinetic Augur deals 1 to Wall of Wood, 5 to the player or planeswalker it attacks");
+});
+
+test("a mulligan's cards to put on the bottom are counted (103.5, 103.5c)", () => {
+  assert.equal(bottomProgress(2, 2, 7), "1 of 2");
+  assert.equal(bottomProgress(2, 2, 6), "2 of 2");
+  assert.equal(bottomProgress(1, 2, 7), ""); // (one: nothing to count)
+  assert.equal(bottomProgress(2, 3, 7), ""); // (multiplayer: the first is free)
+  assert.equal(bottomProgress(3, 4, 6), "2 of 2");
+  assert.equal(bottomProgress(9, 2, 7), "1 of 7");
 });
