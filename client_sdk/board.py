@@ -43,6 +43,8 @@ from protocol.v1 import messages_pb2 as mpb
 
 #: Events kept (the screen shows as many of the last ones as fit).
 EVENTS_KEPT = 200
+#: The notice while the answers to a ``why`` are awaited (each answer a line after it).
+WHY_NOTICE = "Why not:"
 #: How the notices of a deck kept or accepted for the next game of a match begin.
 DECK_NOTICES = ("You keep your deck for game ", "Deck accepted for game ")
 #: How the server's note on the cards it supports begins, after a deck refused for an
@@ -101,6 +103,8 @@ class Board:
     resumes: int = 0
     #: A line for the user: a refused answer, a confirmation to give, an error.
     notice: str = ""
+    #: The ``why`` questions (ExplainCard) not answered yet: request id -> the card's name.
+    why_requests: dict[int, str] = field(default_factory=dict)
     #: What the user has typed so far (drawn on the input line).
     typed: str = ""
     #: Before the game: what the screen says instead of a board.
@@ -276,6 +280,11 @@ class Board:
             said = notice_text(msg.notice)
             self.add_event(said)
             self.notice = said
+        elif body == "card_explanation" and msg.request_id in self.why_requests:
+            self._explained(self.why_requests.pop(msg.request_id), msg.card_explanation)
+        elif body == "error" and msg.request_id in self.why_requests:
+            name = self.why_requests.pop(msg.request_id)
+            self._explained(name, None, f"the server says: {msg.error.message}")
         elif body == "error" and msg.request_id and msg.request_id == self.deck_request:
             details = list(msg.error.details)
             message = msg.error.message
@@ -301,6 +310,17 @@ class Board:
         elif body == "error" and msg.request_id == 0 and \
                 msg.error.code != mpb.ERROR_CODE_RATE_LIMITED:
             self.notice = f"The server says: {msg.error.message}"
+
+    def _explained(self, name: str, answer: mpb.CardExplanation | None,
+                   said: str = "") -> None:
+        """An answer to ``why`` (ExplainCard) under the decision: ``Titanic Growth: No legal
+        target: it needs target creature (601.2c, 115.1).`` -- one line a card, the answers
+        to one ``why`` together."""
+        if answer is not None:
+            said = "it can be cast now" if answer.castable else answer.reason
+        line = f"{name}: {said}"
+        self.notice = f"{self.notice}\n{line}" if self.notice.startswith(WHY_NOTICE) \
+            else line
 
     def _kept(self, events: Sequence[pb.GameEvent]) -> list[str]:
         """Who kept their hand, once a round of mulligan declarations is over (rule 103.5:

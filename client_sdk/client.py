@@ -858,6 +858,24 @@ class Client:
         reply = await self.request(mpb.ClientMessage(submit_deck=body))
         return reply.deck_accepted
 
+    async def explain_card(self, object_id: str) -> mpb.CardExplanation:
+        """Why this player can't cast the card ``object_id`` now (``ExplainCard``,
+        protocol/README.md "Why a card can't be cast"): ``castable``, else ``reason`` in
+        words with the rules' numbers. Waits for the answer -- a client whose messages
+        another task receives uses :meth:`send_explain_card`."""
+        reply = await self.request(mpb.ClientMessage(
+            explain_card=mpb.ExplainCard(object_id=object_id)))
+        return reply.card_explanation
+
+    async def send_explain_card(self, object_id: str) -> int:
+        """:meth:`explain_card` without waiting for the answer: returns the request id its
+        ``CardExplanation`` or ``Error`` will carry."""
+        self._next_request += 1
+        rid = self._next_request
+        await self._send(mpb.ClientMessage(request_id=rid,
+                                           explain_card=mpb.ExplainCard(object_id=object_id)))
+        return rid
+
     async def send_deck(self, *, keep: bool = False, deck: str = "") -> int:
         """:meth:`keep_deck` or :meth:`submit_deck` without waiting for the answer (for a
         client whose messages another task receives): returns the request id its

@@ -29,7 +29,7 @@ import trio
 from rich.console import Console
 
 from client_sdk import saved as saved_accounts
-from client_sdk.board import Board, frame_lines, render
+from client_sdk.board import WHY_NOTICE, Board, frame_lines, render
 from client_sdk.bots import RandomBot
 from client_sdk.client import (
     CLOSE_REPLACED,
@@ -481,7 +481,9 @@ class Session:
                             "until the turn ends or something new is on the stack; stops "
                             "says where the client passes priority for you, full turns full "
                             "control (stop at every step) on or off; ?N reads the card option "
-                            "N names, ?NAME a card you can see (?shock); invite shows the "
+                            "N names, ?NAME a card you can see (?shock); why says why the "
+                            "cards in your hand can't be cast now (why NAME: that one); "
+                            "invite shows the "
                             "room's invite code and how others join or watch; c takes back a "
                             "spell being cast (cancel); q quits.")
             return None
@@ -496,6 +498,9 @@ class Session:
             return None
         if text.startswith("?"):
             board.notice = self._card_text(text[1:].strip())
+            return None
+        if text == "why" or text.startswith("why "):
+            await self._why(text[3:].strip())
             return None
         if board.sideboard_needed:
             if text in ("k", "keep"):
@@ -655,6 +660,32 @@ class Session:
                 self._pass_wait = None
 
         waits.start_soon(wait_and_pass)
+
+    async def _why(self, query: str) -> None:
+        """``why``: ask the server why each card in your hand you can't cast now can't be
+        (``why NAME``: the card whose name starts so) -- the answers come as lines under
+        the decision (ExplainCard, the board's ``why_requests``)."""
+        board, seat = self.board, self.client.seat
+        hand = board.mirror.zone(pb.ZONE_KIND_HAND, seat) if seat is not None else []
+        offered = {option_object_id(o) for o in board.decision.options} \
+            if board.decision is not None else set()
+        if query:
+            cards = [o for o in hand if o.name.lower().startswith(query)][:1]
+            if not cards:
+                board.notice = f"No card in your hand is named {query!r}."
+                return
+        else:
+            # Each name once (copies of a card are alike, 400.7), lands left out (played).
+            cards = list({o.name: o for o in reversed(hand) if o.id not in offered
+                          and "Land" not in o.card_types}.values())[::-1]
+            if not cards:
+                board.notice = ("Every spell in your hand can be cast now." if hand else
+                                "Your hand is empty.")
+                return
+        board.notice = WHY_NOTICE
+        for obj in cards:
+            rid = await self.client.send_explain_card(obj.id)
+            board.why_requests[rid] = obj.name
 
     def _card_text(self, query: str) -> str:
         """The card a ``?`` line asks about: option N's (``?3``), or the first card in view

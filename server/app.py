@@ -611,17 +611,20 @@ class App:
             await self._submit_deck(conn, rid, request)
         elif conn.replay is not None and isinstance(request, req.RequestSnapshot):
             self.replay_desk.control(conn, rid, req.ControlReplay("snapshot"))
-        elif isinstance(request, req.Act | req.RequestSnapshot | req.ConcedeGame):
+        elif isinstance(request, req.Act | req.RequestSnapshot | req.ConcedeGame
+                        | req.ExplainCard):
             host = conn.host
             if host is None:
                 conn.reply(error_bytes(mpb.ERROR_CODE_NOT_READY, "join a room first", rid))
                 return
-            command: cmd.Act | cmd.Snapshot | cmd.ConcedeGame
+            command: cmd.Act | cmd.Snapshot | cmd.ConcedeGame | cmd.ExplainCard
             if isinstance(request, req.Act):
                 command = cmd.Act(conn.conn_id, rid, request.prompt_id, request.option_index,
                                   request.expected_state_id)
             elif isinstance(request, req.RequestSnapshot):
                 command = cmd.Snapshot(conn.conn_id, rid)
+            elif isinstance(request, req.ExplainCard):
+                command = cmd.ExplainCard(conn.conn_id, rid, request.object_id)
             else:
                 command = cmd.ConcedeGame(conn.conn_id, rid)
             try:
@@ -665,7 +668,8 @@ class App:
                 return True
         return False
 
-    def _settled(self, conn: _Connection, command: cmd.Act | cmd.Snapshot | cmd.ConcedeGame,
+    def _settled(self, conn: _Connection,
+                 command: cmd.Act | cmd.Snapshot | cmd.ConcedeGame | cmd.ExplainCard,
                  ticket: Ticket | None, out: cmd.Output | None) -> None:
         """A game command was handled (``out``), or never will be: its room closed -- or
         stopped, the store unwritable, and answered it already (``ticket.answered``: its

@@ -424,6 +424,22 @@ class ConcedeGame(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class ExplainCard(_message.Message):
+    __slots__ = ("object_id",)
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    def __init__(self, object_id: _Optional[str] = ...) -> None: ...
+
+class CardExplanation(_message.Message):
+    __slots__ = ("object_id", "castable", "reason")
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    CASTABLE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    object_id: str
+    castable: bool
+    reason: str
+    def __init__(self, object_id: _Optional[str] = ..., castable: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
+
 class MatchGame(_message.Message):
     __slots__ = ("game_id", "winner", "reason", "chooser")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
@@ -581,7 +597,7 @@ class Notice(_message.Message):
     def __init__(self, code: _Optional[_Union[NoticeCode, str]] = ..., message: _Optional[str] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ("request_id", "hello", "resume", "register", "revoke_tokens", "list_rooms", "create_room", "join_room", "leave_room", "quick_match", "cancel_quick_match", "act", "request_snapshot", "concede", "submit_deck", "replay", "replay_control")
+    __slots__ = ("request_id", "hello", "resume", "register", "revoke_tokens", "list_rooms", "create_room", "join_room", "leave_room", "quick_match", "cancel_quick_match", "act", "request_snapshot", "concede", "submit_deck", "explain_card", "replay", "replay_control")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     HELLO_FIELD_NUMBER: _ClassVar[int]
     RESUME_FIELD_NUMBER: _ClassVar[int]
@@ -597,6 +613,7 @@ class ClientMessage(_message.Message):
     REQUEST_SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     CONCEDE_FIELD_NUMBER: _ClassVar[int]
     SUBMIT_DECK_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_CARD_FIELD_NUMBER: _ClassVar[int]
     REPLAY_FIELD_NUMBER: _ClassVar[int]
     REPLAY_CONTROL_FIELD_NUMBER: _ClassVar[int]
     request_id: int
@@ -614,9 +631,10 @@ class ClientMessage(_message.Message):
     request_snapshot: RequestSnapshot
     concede: ConcedeGame
     submit_deck: SubmitDeck
+    explain_card: ExplainCard
     replay: ReplayRequest
     replay_control: ReplayControl
-    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., register: _Optional[_Union[Register, _Mapping]] = ..., revoke_tokens: _Optional[_Union[RevokeTokens, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., quick_match: _Optional[_Union[QuickMatch, _Mapping]] = ..., cancel_quick_match: _Optional[_Union[CancelQuickMatch, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ..., submit_deck: _Optional[_Union[SubmitDeck, _Mapping]] = ..., replay: _Optional[_Union[ReplayRequest, _Mapping]] = ..., replay_control: _Optional[_Union[ReplayControl, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., register: _Optional[_Union[Register, _Mapping]] = ..., revoke_tokens: _Optional[_Union[RevokeTokens, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., quick_match: _Optional[_Union[QuickMatch, _Mapping]] = ..., cancel_quick_match: _Optional[_Union[CancelQuickMatch, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ..., submit_deck: _Optional[_Union[SubmitDeck, _Mapping]] = ..., explain_card: _Optional[_Union[ExplainCard, _Mapping]] = ..., replay: _Optional[_Union[ReplayRequest, _Mapping]] = ..., replay_control: _Optional[_Union[ReplayControl, _Mapping]] = ...) -> None: ...
 
 class ServerBatch(_message.Message):
     __slots__ = ("messages",)
@@ -625,7 +643,7 @@ class ServerBatch(_message.Message):
     def __init__(self, messages: _Optional[_Iterable[_Union[ServerMessage, _Mapping]]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "room_update", "snapshot", "delta", "decision", "clocks", "presence", "match_state", "deck_accepted", "error", "notice", "replay_status", "replay_ended")
+    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "room_update", "snapshot", "delta", "decision", "clocks", "presence", "match_state", "deck_accepted", "card_explanation", "error", "notice", "replay_status", "replay_ended")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     RESUMED_FIELD_NUMBER: _ClassVar[int]
@@ -642,6 +660,7 @@ class ServerMessage(_message.Message):
     PRESENCE_FIELD_NUMBER: _ClassVar[int]
     MATCH_STATE_FIELD_NUMBER: _ClassVar[int]
     DECK_ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    CARD_EXPLANATION_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     NOTICE_FIELD_NUMBER: _ClassVar[int]
     REPLAY_STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -662,8 +681,9 @@ class ServerMessage(_message.Message):
     presence: Presence
     match_state: MatchState
     deck_accepted: DeckAccepted
+    card_explanation: CardExplanation
     error: Error
     notice: Notice
     replay_status: ReplayStatus
     replay_ended: ReplayEnded
-    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., room_update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., match_state: _Optional[_Union[MatchState, _Mapping]] = ..., deck_accepted: _Optional[_Union[DeckAccepted, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., room_update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., match_state: _Optional[_Union[MatchState, _Mapping]] = ..., deck_accepted: _Optional[_Union[DeckAccepted, _Mapping]] = ..., card_explanation: _Optional[_Union[CardExplanation, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...

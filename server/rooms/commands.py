@@ -72,6 +72,15 @@ class ConcedeGame:
 
 
 @dataclass(frozen=True, slots=True)
+class ExplainCard:
+    """The connection's player asks why the card ``object_id`` can't be cast now."""
+
+    conn: ConnId
+    rid: int
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class SubmitDeck:
     """Between games of a match: the connection's player keeps its current deck (``deck``
     None) or plays ``deck`` next (already read and checked against the room's format; the
@@ -132,7 +141,7 @@ class Shutdown:
 
 
 Command = (Join | Leave | Act | Snapshot | ConcedeGame | SubmitDeck | Disconnect | Reattach
-           | Tick | ShowDelayed | Evict | Shutdown)
+           | Tick | ShowDelayed | Evict | Shutdown | ExplainCard)
 
 
 # ---- spectator feed operations (what a room asks of the relay)

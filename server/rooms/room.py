@@ -46,6 +46,7 @@ from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, resolve
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
 from server.engine.actions import Action, ActionLimitDraw, Concede, ConcedeReason
+from server.engine.casting import why_not_castable
 from server.engine.events import Event
 from server.rooms.clocks import ChessClocks
 from server.rooms.commands import (
@@ -56,6 +57,7 @@ from server.rooms.commands import (
     ConnId,
     Disconnect,
     Evict,
+    ExplainCard,
     Join,
     Leave,
     Output,
@@ -410,6 +412,8 @@ class Room:
                 self._snapshot_to(out, member, command.rid, now)
         elif isinstance(command, ConcedeGame):
             self._concede(out, command, now)
+        elif isinstance(command, ExplainCard):
+            self._explain(out, command)
         elif isinstance(command, SubmitDeck):
             self._submit_deck(out, command, now)
         elif isinstance(command, Disconnect):
@@ -1004,6 +1008,22 @@ class Room:
                 mpb.ERROR_CODE_GAME_OVER, self._over_message(), cmd.rid)))
         else:
             self._apply(out, member.seat, Concede(), now, conn=cmd.conn, rid=cmd.rid)
+
+    def _explain(self, out: Output, cmd: ExplainCard) -> None:
+        """Why the asking player can't cast a card now (a pure engine query: the game is
+        unchanged, nothing is logged) -- from what that player may know."""
+        member = self._seated(out, cmd.conn, cmd.rid)
+        if member is None:
+            return
+        if self.game is None:
+            out.sends.append((cmd.conn, error_bytes(
+                mpb.ERROR_CODE_NOT_READY, "the game has not started", cmd.rid)))
+            return
+        reason = why_not_castable(self.game, member.seat, cmd.object_id)
+        out.sends.append((cmd.conn, mpb.ServerMessage(
+            request_id=cmd.rid, card_explanation=mpb.CardExplanation(
+                object_id=cmd.object_id, castable=not reason, reason=reason),
+        ).SerializeToString()))
 
     def _apply(self, out: Output, seat: int, action: Action, now: float, *,
                conn: ConnId | None = None, rid: int = 0) -> None:

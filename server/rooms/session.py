@@ -24,6 +24,8 @@ PROTOCOL_VERSION = 1
 MAX_NAME = 32
 MAX_ROOM_NAME = 64
 MAX_ROOM_ID = 64
+#: Longest object id a request may name (the engine's are 16 hex digits or so).
+MAX_OBJECT_ID = 64
 #: Resume tokens are 43 URL-safe characters; anything much longer is refused unread.
 MAX_TOKEN = 128
 #: A deck list in any format (an MTGO .dek file of 75 cards is about 8 KiB).
@@ -220,6 +222,13 @@ class ConcedeGame:
 
 
 @dataclass(frozen=True, slots=True)
+class ExplainCard:
+    """Why can't I cast the card ``object_id`` now? (A seated player asks.)"""
+
+    object_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class SubmitDeck:
     """Between games of a match: keep the current deck (``keep``) or play ``deck`` next."""
 
@@ -269,7 +278,7 @@ def _speed(value: float, rid: int) -> float:
 
 Request = (Hello | Resume | Register | RevokeTokens | ListRooms | CreateRoom | JoinRoom
            | LeaveRoom | QuickMatch | CancelQuickMatch | Act | RequestSnapshot | ConcedeGame
-           | SubmitDeck | StartReplay | ControlReplay)
+           | SubmitDeck | StartReplay | ControlReplay | ExplainCard)
 
 
 def _format(value: int, rid: int) -> DeckFormat:
@@ -482,6 +491,11 @@ class Session:
             return RequestSnapshot()
         if body == "concede":
             return ConcedeGame()
+        if body == "explain_card":
+            if len(msg.explain_card.object_id) > MAX_OBJECT_ID:
+                raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                                   f"object_id is at most {MAX_OBJECT_ID} characters", rid)
+            return ExplainCard(msg.explain_card.object_id)
         if body == "submit_deck":
             choice = msg.submit_deck.WhichOneof("choice")
             if choice is None or (choice == "keep" and not msg.submit_deck.keep):

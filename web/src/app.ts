@@ -73,7 +73,7 @@ export interface RoomSettingsInput {
 /** What a request was, to know what its Error is about. */
 type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "create-join" | "join" | "rewatch"
   | "quick" | "cancel-quick" | "leave" | "act" | "snapshot" | "concede" | "deck"
-  | "replay" | "replay-control" | "replay-stop";
+  | "replay" | "replay-control" | "replay-stop" | "explain";
 /** The requests whose answer (not an error) clears the error shown: the player's own. */
 const CLEARS_ERROR: ReadonlySet<RequestKind> = new Set<RequestKind>(
   ["hello", "register", "create", "create-join", "join", "rewatch", "quick", "cancel-quick", "deck"]);
@@ -201,6 +201,11 @@ export class App implements Names {
   private snapshotAskedAt = 0;
   private readonly requests = new Map<bigint, RequestKind>();
   private snapshotAsked = false;
+  /** Why the viewer can't cast a card of their hand now (ExplainCard, protocol/README.md
+   * "Why a card can't be cast"), by object id: "" while the answer is awaited. Asked once
+   * a card for a state of the game ({@link explainedAt}): a new state asks anew. */
+  readonly explained = new Map<string, string>();
+  private explainedAt = -1n;
   private reconnectDelay = BACKOFF_FIRST;
   private reconnectSince = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -896,6 +901,19 @@ export class App implements Names {
    * that attacker; otherwise a card with exactly one option picks it (an attacker is only
    * selected: which creature blocks it is the player's next click), and any other card is
    * selected (its options are shown first). */
+  /** Ask the server why the card `id` (in the viewer's hand) can't be cast now -- once per
+   * card and state of the game; the answer lands in {@link explained}. */
+  explainCard(id: string): void {
+    if (this.room === null || this.viewer < 0 || this.replay !== null || this.mirror.gameOver) return;
+    if (this.explainedAt !== this.mirror.stateId) {
+      this.explained.clear();
+      this.explainedAt = this.mirror.stateId;
+    }
+    if (this.explained.has(id)) return;
+    this.explained.set(id, "");
+    this.request("explain", { case: "explainCard", value: { objectId: id } });
+  }
+
   clickObject(id: string): void {
     const options = this.options;
     const sel = this.selected;
@@ -1536,8 +1554,22 @@ export class App implements Names {
             + (a.notes.length ? ` Note: ${a.notes.join("; ")}.` : "");
         break;
       }
-      case "error": this.failed(kind, body.value.code, body.value.message, body.value.details,
-        body.value.incidentId); break;
+      case "cardExplanation": { // (an answer to an earlier state's question says nothing now)
+        const e = body.value;
+        if (this.explained.get(e.objectId) === "") {
+          this.explained.set(e.objectId, e.castable ? "It can be cast now." : e.reason);
+        }
+        break;
+      }
+      case "error":
+        if (kind === "explain") { // a question refused (its card can't be told): asked no more
+          for (const [id, said] of this.explained) {
+            if (said === "") this.explained.set(id, `The server says: ${body.value.message}`);
+          }
+          break;
+        }
+        this.failed(kind, body.value.code, body.value.message, body.value.details,
+          body.value.incidentId); break;
       case "notice": {
         // The server tells, and asks nothing (protocol/README.md, "Notices"): a line in the
         // game's log and the banner -- no error; the decision stays as it was.

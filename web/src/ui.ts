@@ -965,13 +965,23 @@ class Ui {
         h("div", { class: "card-foot" }, h("span", { class: "badges" }, badges),
           pt ? h("span", { class: "pt", title: "power/toughness" }, pt) : null),
       ];
+    // A spell in the viewer's hand that can't be cast now: why, asked on hover or click
+    // (ExplainCard) -- it was just not highlighted, and its rules text said nothing of why.
+    const askable = indices.length === 0 && o.zone?.kind === ZoneKind.HAND
+      && o.zone.owner === app.viewer && app.viewer >= 0 && !o.cardTypes.includes("Land");
+    const why = askable ? app.explained.get(o.id) : undefined;
+    if (why) body.push(h("div", { class: "card-why", "data-testid": "why" }, why));
     const label = `${o.faceDown && !o.name ? "face-down card" : o.name}${o.tapped ? ", tapped" : ""}`
-      + (indices.length ? `: ${indices.length} option${indices.length > 1 ? "s" : ""}` : "");
+      + (indices.length ? `: ${indices.length} option${indices.length > 1 ? "s" : ""}` : "")
+      + (why ? `: ${why}` : "");
+    const text = o.rulesText || o.abilityText || o.name;
     const attrs = { class: classes, "data-testid": "card", "data-id": o.id, "data-name": o.name,
-      "data-key": `card-${o.id}`, title: o.rulesText || o.abilityText || o.name, "aria-label": label };
+      "data-key": `card-${o.id}`, title: why ? `${why}\n\n${text}` : text, "aria-label": label };
+    const ask = askable ? { onmouseenter: () => app.explainCard(o.id),
+      onclick: () => app.explainCard(o.id) } : {};
     return indices.length
       ? h("button", { type: "button", ...attrs, onclick: () => this.clickCard(o.id) }, body)
-      : h("div", attrs, body);
+      : h("div", { ...attrs, ...ask }, body);
   }
 
   private clickCard(id: string): void {
