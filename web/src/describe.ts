@@ -77,16 +77,6 @@ export function problemSentence(message: string): string {
   return sentence(words);
 }
 
-/** Which of the cards a mulligan puts on the bottom this one is, "1 of 2", or "" when
- * there is one (rule 103.5: after the Nth mulligan a player draws seven, then puts N on the
- * bottom -- in a multiplayer game the first mulligan is free, 103.5c): the prompt "Put a
- * card on the bottom" twice running read the same (a new player's review). */
-export function bottomProgress(mulligans: number, players: number, hand: number): string {
-  const n = Math.min(7, players > 2 ? Math.max(0, mulligans - 1) : mulligans);
-  if (n < 2) return "";
-  return `${Math.min(n, Math.max(1, 8 - hand))} of ${n}`;
-}
-
 /** What an attacker attacks, by name ("Bob#0002", "you", a planeswalker's name): the
  * assignment's "" recipient (702.19b) read "the player or planeswalker it attacks" (a new
  * player's review); that still if the view doesn't say. */

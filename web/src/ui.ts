@@ -16,7 +16,7 @@ import { stopText } from "./stops";
 import { MatchPhase, Role, Spectate, DeckFormat, type RoomInfo } from "./gen/protocol/v1/messages_pb";
 import { DecisionKind, type GameObject, ZoneKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import {
-  bottomProgress, clockText, decisionName, GRAVEYARD_ORDER_TEXT, hiddenTiersText, lostWords, manaSymbols, manaSymbolWords, matchText,
+  clockText, decisionName, GRAVEYARD_ORDER_TEXT, hiddenTiersText, lostWords, manaSymbols, manaSymbolWords, matchText,
   logSentence, problemSentence, reasonWords, resultReason, sentence, objectName, optionObjects, optionSeats, resultWords, seatName, stepName, targetText, tierText,
   turnBeingPlayed,
 } from "./describe";
@@ -1046,13 +1046,10 @@ class Ui {
     const passTurn = d.kind === DecisionKind.PRIORITY && app.room?.role === Role.PLAYER
       && d.options.some((o) => o.kind.case === "passPriority");
     const ordering = d.kind === DecisionKind.ORDER_GRAVEYARD;
-    // A mulligan's cards to put on the bottom, counted: "(1 of 2)".
-    const me = d.kind === DecisionKind.BOTTOM_CARD ? app.mirror.players.get(d.seat) : undefined;
-    const bottoming = me ? bottomProgress(me.mulligans, app.mirror.players.size, me.handCount) : "";
     return h("section", { class: "panel decision", "data-testid": "decision",
       "data-prompt-id": String(d.promptId), "aria-labelledby": "decision-h" },
       h("h2", { id: "decision-h" }, "Your decision"),
-      h("p", { class: "decision-prompt" }, d.prompt || decisionName(d.kind), bottoming ? ` (${bottoming})` : ""),
+      h("p", { class: "decision-prompt" }, d.prompt || decisionName(d.kind)),
       // Why the order is asked, and that it seldom matters (404.3), as the terminal says.
       ordering ? h("p", { class: "hint", "data-testid": "graveyard-order-why" }, GRAVEYARD_ORDER_TEXT) : null,
       // (Each in a box with the options list's scrollbar gutter: as wide as the options.)

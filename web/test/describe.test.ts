@@ -9,7 +9,7 @@ import {
 import {
   clipped, clockText, distinctLabels, eventLines, eventText, poolPaysExactly, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
   hiddenTiersText, lostWords, matchText, reasonWords, resultReason, resultWords, sentence, optionText, optionWhose, ordinal, plainManaSource, shownOptions, tierText,
-  bottomProgress, targetText, tokenWords, turnBeingPlayed, type Names, logSentence, possessive, problemSentence, resultText, strengthChange,
+  targetText, tokenWords, turnBeingPlayed, type Names, logSentence, possessive, problemSentence, resultText, strengthChange,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -776,13 +776,4 @@ test("a trampler's damage past its blockers names whom it goes to (702.19b)", ()
   // (The view not saying: as before.)
   assert.equal(optionText(with_(attacker(undefined)), assign),
     "Kinetic Augur deals 1 to Wall of Wood, 5 to the player or planeswalker it attacks");
-});
-
-test("a mulligan's cards to put on the bottom are counted (103.5, 103.5c)", () => {
-  assert.equal(bottomProgress(2, 2, 7), "1 of 2");
-  assert.equal(bottomProgress(2, 2, 6), "2 of 2");
-  assert.equal(bottomProgress(1, 2, 7), ""); // (one: nothing to count)
-  assert.equal(bottomProgress(2, 3, 7), ""); // (multiplayer: the first is free)
-  assert.equal(bottomProgress(3, 4, 6), "2 of 2");
-  assert.equal(bottomProgress(9, 2, 7), "1 of 7");
 });
