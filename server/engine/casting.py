@@ -1074,7 +1074,7 @@ def _mana_reason(game: Game, seat: int, obj: GameObject, total: ManaCost,
     permanents that make the spell cost more (Vryn Wingmare)."""
     most = most_mana(pool)
     cost = str(total) or "{0}"
-    more = _cost_increasers(game, seat, obj)
+    more = cost_increasers(game, seat, obj)
     if more:
         names = ", ".join(more)
         cost += f" ({names} make{'s' if len(more) == 1 else ''} it cost more, 601.2f)"
@@ -1083,7 +1083,7 @@ def _mana_reason(game: Game, seat: int, obj: GameObject, total: ManaCost,
     return f"Not enough mana: it needs {cost}, and you could make at most {most} (601.2g-h)."
 
 
-def _cost_increasers(game: Game, seat: int, obj: GameObject) -> list[str]:
+def cost_increasers(game: Game, seat: int, obj: GameObject) -> list[str]:
     """The names of the permanents whose statics make ``obj``'s card cost more for ``seat``
     (601.2f: Vryn Wingmare's "Noncreature spells cost {1} more to cast"), as
     :func:`spell_cost` finds them -- permanents on the battlefield, public."""

@@ -59,7 +59,8 @@ from server.engine.actions import (
     TakeMulligan,
 )
 from server.engine.autopay import being_paid, shortfall
-from server.engine.casting import modes_of, stack_targets
+from server.engine.board import board
+from server.engine.casting import cost_increasers, modes_of, stack_targets
 from server.engine.looking import ALSO_LIBRARY
 from server.engine.mana import spendable
 from server.engine.start import cards_to_bottom
@@ -614,12 +615,26 @@ def _paying(game: Game, seat: int, objects: Container[str]) -> str:
     Miscast counters your Shock" (both on the stack, public)."""
     cost, spell = being_paid(game)
     short = shortfall(spendable(game, seat, spell), cost)
-    pay = f"Pay {str(cost) or '{0}'}" + ("" if game.casting is not None else
-                                         _unless(game, objects) or " or decline")
+    pay = f"Pay {str(cost) or '{0}'}" + (_increased(game, seat) if game.casting is not None
+                                         else _unless(game, objects) or " or decline")
     if not short:
         return f"{pay}: your mana pool covers it -- choose the mana to spend."
     return (f"{pay}: {short} more mana to add -- tap a source for it, or pay "
             f"automatically.")
+
+
+def _increased(game: Game, seat: int) -> str:
+    """" (Vryn Wingmare makes it cost more, 601.2f)" while paying for a spell whose cost
+    permanents on the battlefield (public) increase; "" for any other payment. A new player
+    was asked "Pay {2}{G}" for Titanic Growth with no word of the Wingmare."""
+    casting = game.casting
+    obj = game.objects.get(casting.object_id) if casting is not None else None
+    if obj is None or obj.is_ability or not board(game).cost_changers:
+        return ""
+    more = cost_increasers(game, seat, obj)
+    if not more:
+        return ""
+    return f" ({', '.join(more)} make{'s' if len(more) == 1 else ''} it cost more, 601.2f)"
 
 
 def _unless(game: Game, objects: Container[str]) -> str:

@@ -183,3 +183,18 @@ def test_118_12a_an_unless_pays_prompt_says_what_not_paying_does() -> None:
     assert game.pending is not None and game.pending.kind is DecisionKind.PAY_MANA
     assert _prompt(game) == ("Miscast: Pay {3} or Miscast counters your Shock (decline to "
                              "let it): your mana pool covers it -- choose the mana to spend.")
+
+
+def test_601_2f_paying_for_a_spell_names_what_makes_it_cost_more() -> None:
+    """A new player was asked "Pay {2}{G}" for Titanic Growth, Vryn Wingmare unmentioned."""
+    game = _game({"players": [{"mana_pool": "GCC", "hand": ["Titanic Growth"],
+                               "battlefield": ["Walking Corpse"]},
+                              {"battlefield": ["Vryn Wingmare"]}]},
+                 [{"cast": "Titanic Growth"}, {"target": "Walking Corpse"}])
+    assert game.pending is not None and game.pending.kind is DecisionKind.PAY_MANA
+    assert _prompt(game) == ("Titanic Growth: Pay {2}{G} (Vryn Wingmare makes it cost more, "
+                             "601.2f): your mana pool covers it -- choose the mana to spend.")
+    game = _game({"players": [{"mana_pool": "GCC", "hand": ["Titanic Growth"],
+                               "battlefield": ["Walking Corpse"]}, {}]},
+                 [{"cast": "Titanic Growth"}, {"target": "Walking Corpse"}])
+    assert _prompt(game).startswith("Titanic Growth: Pay {1}{G}: ")
