@@ -17,7 +17,7 @@ import {
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
-  alikeOrder, assertNever, eventLines, NO_BLOCKERS_TEXT, nothingCanBlock, objectName, onlyPass, optionObjects,
+  alikeOrder, assertNever, eventLines, NO_BLOCKERS_TEXT, possessive, nothingCanBlock, objectName, onlyPass, optionObjects,
   logSentence, noticeText, poolPaysExactly, reasonWords, strengthChange,
   optionSeats, seatName, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
 } from "./describe";
@@ -126,6 +126,8 @@ export class App implements Names {
   private readonly declared = new Set<number>();
   /** The last game event's line logged (from a delta or a snapshot). */
   private lastTold = "";
+  /** The blockers' declaration the client answered itself, none being able to block. */
+  private noBlockersSaid = -1n;
   /** The pending write of the kept game log (keepLogSoon). */
   private keepTimer: ReturnType<typeof setTimeout> | null = null;
   error = "";
@@ -1494,6 +1496,7 @@ export class App implements Names {
           this.cancelDelayedPass(); // (a new decision: the wait was for the one before)
           if (nothingCanBlock(d)) { // no choice in it (rule 509.1a): answered at once
             this.addLog(NO_BLOCKERS_TEXT);
+            this.noBlockersSaid = d.promptId;
             this.act(0);
           } else if (alikeOrder(this, d, this.mirror.objects.values())) { // (404.3)
             this.act(0);
@@ -1710,8 +1713,46 @@ export class App implements Names {
     const mulligans = phase === GamePhase.MULLIGANS;
     const lines = mulligans ? this.keptLines(delta, asked) : [];
     for (const line of eventLines(this, delta.events, mulligans)) if (line) lines.push(line);
-    this.strengthLines = this.strengthChanges(delta);
+    // (Said after the events, not told as one: a snapshot's recent events never hold it.)
+    const noBlock = this.noBlockLine(delta, asked);
+    this.strengthLines = [...(noBlock ? [noBlock] : []), ...this.tappedByResolving(delta),
+      ...this.strengthChanges(delta)];
     return lines;
+  }
+
+  /** "Bob didn't block", "You didn't block": a declaration of blockers (509.1) seen answered
+   * -- the pending DECLARE_BLOCKERS decision `asked` before this delta gone, not for another
+   * blocker of the same player's -- with no block in it (the game tells blocks,
+   * BlockersDeclaredEvent, and nothing when there are none: a new player's review). Not when
+   * the client already said none of the viewer's creatures can block. "" otherwise. */
+  private noBlockLine(delta: Delta, asked: { seat: number; kind: DecisionKind; promptId: bigint } | null): string {
+    if (asked === null || asked.kind !== DecisionKind.DECLARE_BLOCKERS) return "";
+    const now = this.mirror.header.pending;
+    if (now?.promptId === asked.promptId || (now?.seat === asked.seat && now.kind === DecisionKind.DECLARE_BLOCKERS)) return "";
+    if (this.mirror.gameOver || this.mirror.players.get(asked.seat)?.hasLost) return "";
+    if (delta.events.some((e) => e.kind.case === "blockersDeclared")) return "";
+    if (asked.seat === this.viewer && this.noBlockersSaid === asked.promptId) return "";
+    return `${seatName(this, asked.seat)} didn't block`;
+  }
+
+  /** Permanents a resolving spell or ability tapped (Frost Breath), in words: "Bob's Grizzly
+   * Bears became tapped" -- the game tells no event of it, and the log said nothing (a new
+   * player's review). Only in a delta where something left the stack (a spell or ability
+   * resolved), so an attack's or a cost's tapping isn't said. */
+  private tappedByResolving(delta: Delta): string[] {
+    const before = new Map(this.before.map((o) => [o.id, o]));
+    const resolved = this.before.some((o) => o.zone?.kind === ZoneKind.STACK
+      && this.mirror.objects.get(o.id)?.zone?.kind !== ZoneKind.STACK);
+    if (!resolved) return [];
+    const said: string[] = [];
+    for (const op of delta.ops) {
+      if (op.op.case !== "updateObject") continue;
+      const was = before.get(op.op.value.id), now = this.mirror.objects.get(op.op.value.id);
+      if (was === undefined || now === undefined || was.tapped || !now.tapped
+          || was.zone?.kind !== ZoneKind.BATTLEFIELD || now.zone?.kind !== ZoneKind.BATTLEFIELD) continue;
+      said.push(`${possessive(this, now.controller)} ${now.name || "permanent"} became tapped`);
+    }
+    return said;
   }
 
   /** Creatures whose power or toughness the delta changed, in words ({@link strengthChange}):

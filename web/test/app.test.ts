@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { App, PASS_DELAY_MAX_MS, PASS_DELAY_MIN_MS } from "../src/app";
 import {
-  DecisionKind, GameObjectSchema, GamePhase, GameResultSchema, ManaPoolSchema, Step, ViewSchema, ZoneKind, type View,
+  DecisionKind, GameObjectSchema, GamePhase, GameResultSchema, ManaPoolSchema, Step, ViewSchema, ZoneContentsSchema, ZoneKind, type View,
 } from "../src/gen/protocol/v1/game_pb";
 import {
   ErrorCode, MatchPhase, Role, ServerBatchSchema, TierKind, type ServerMessage,
@@ -1839,5 +1839,73 @@ test("log lines begin with a capital: 'You drew a card', 'Your ...'; a player's 
       { kind: { case: "spellCast" as const, value: { objectId: "x", controller: 1, name: "Shock" } } },
       { kind: { case: "lifeChanged" as const, value: { seat: 0, amount: -2 } } }]);
     assert.deepEqual(app.log, ["You drew a card", "bob#0002 cast Shock", "You lost 2 life"]);
+  } finally { restore(); }
+});
+
+test("509.1: a declaration of blockers answered with no block is said ('Bob#0002 didn't block'); one with blocks, or another blocker of the same player's, isn't", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    v.header!.turn = 3;
+    v.header!.step = Step.DECLARE_BLOCKERS;
+    v.header!.pending = { ...v.header!.pending!, seat: 1, kind: DecisionKind.DECLARE_BLOCKERS, promptId: 10n };
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    app.log.length = 0;
+    let state = 5n;
+    type Events = Parameters<FakeSocket["deliver"]>[0] extends infer M ? M : never;
+    const step = (edit: () => void, events: { kind: { case: string; value: object } }[] = []) => {
+      edit();
+      ws.deliver({ body: { case: "delta", value: { prevStateId: state, stateId: state + 1n, ops: [
+        { op: { case: "setHeader", value: v.header! } }],
+      viewHash: viewHash(v), events: events as never } } } as Events);
+      state++;
+    };
+    const pending = (seat: number, kind: DecisionKind, promptId: bigint) => () => {
+      v.header!.pending = { ...v.header!.pending!, seat, kind, promptId };
+    };
+    // Bob declares one blocker (a new prompt of his declaration: nothing said), then is done.
+    step(pending(1, DecisionKind.DECLARE_BLOCKERS, 11n));
+    assert.equal(app.log.length, 0);
+    step(pending(0, DecisionKind.PRIORITY, 12n),
+      [{ kind: { case: "blockersDeclared", value: { blocks: [{ blockerId: "x", attackerId: "y" }] } } }]);
+    assert.equal(app.log.some((l) => l.includes("didn't block")), false);
+    // Next combat: Bob declares none.
+    step(pending(1, DecisionKind.DECLARE_BLOCKERS, 13n));
+    step(pending(0, DecisionKind.PRIORITY, 14n));
+    assert.equal(app.log.at(-1), "Bob#0002 didn't block");
+  } finally { restore(); }
+});
+
+test("a permanent a resolving spell tapped is said ('Your Mountain became tapped', Frost Breath); a tap with nothing resolving isn't", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    v.objects[0]!.zone!.kind = ZoneKind.STACK;
+    v.objects[0]!.zone!.owner = -1;
+    v.zones[0] = create(ZoneContentsSchema, { zone: { kind: ZoneKind.STACK, owner: -1 }, objectIds: ["c1"] });
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    app.log.length = 0;
+    // The spell resolves (leaves the stack) and the Mountain is tapped.
+    v.objects = v.objects.filter((o) => o.id !== "c1");
+    v.zones[0]!.objectIds = [];
+    v.objects[0]!.tapped = true;
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 5n, stateId: 6n,
+      ops: [{ op: { case: "removeObject", value: "c1" } }, { op: { case: "setZone", value: v.zones[0]! } },
+        { op: { case: "updateObject", value: v.objects[0]! } }],
+      viewHash: viewHash(v), events: [] } } });
+    assert.equal(app.mirror.stateId, 6n);
+    assert.deepEqual(app.log, ["Your Mountain became tapped"]);
+    // The Treasure tapped with nothing resolving (a cost, an attack): not said.
+    v.objects[1]!.tapped = true;
+    ws.deliver({ body: { case: "delta", value: { prevStateId: 6n, stateId: 7n,
+      ops: [{ op: { case: "updateObject", value: v.objects[1]! } }], viewHash: viewHash(v), events: [] } } });
+    assert.equal(app.mirror.stateId, 7n);
+    assert.deepEqual(app.log, ["Your Mountain became tapped"]);
   } finally { restore(); }
 });
