@@ -126,6 +126,10 @@ export class App implements Names {
   private readonly declared = new Set<number>();
   /** The last game event's line logged (from a delta or a snapshot). */
   private lastTold = "";
+  /** Combat damage dealt so far in this combat damage step (two with a first striker,
+   * 510.4), and whether the first was a first-strike step ({@link combatDamageMarker}). */
+  private damageBatches = 0;
+  private firstStrikeCombat = false;
   /** The blockers' declaration the client answered itself, none being able to block. */
   private noBlockersSaid = -1n;
   /** The pending write of the kept game log (keepLogSoon). */
@@ -1712,12 +1716,33 @@ export class App implements Names {
     }
     const mulligans = phase === GamePhase.MULLIGANS;
     const lines = mulligans ? this.keptLines(delta, asked) : [];
+    const damageStep = this.combatDamageMarker(delta);
+    if (damageStep) lines.push(damageStep);
     for (const line of eventLines(this, delta.events, mulligans)) if (line) lines.push(line);
     // (Said after the events, not told as one: a snapshot's recent events never hold it.)
     const noBlock = this.noBlockLine(delta, asked);
     this.strengthLines = [...(noBlock ? [noBlock] : []), ...this.tappedByResolving(delta),
       ...this.strengthChanges(delta)];
     return lines;
+  }
+
+  /** With a first or double striker in the combat (510.4), its two combat damage steps
+   * marked in the log: "— First-strike combat damage —" before the first one's damage,
+   * "— Regular combat damage —" before the second's (the view names one combat damage step:
+   * the two ran together, a new player's review). "" otherwise. */
+  private combatDamageMarker(delta: Delta): string {
+    if (this.mirror.header.step !== Step.COMBAT_DAMAGE) { this.damageBatches = 0; return ""; }
+    const combatant = new Set(this.before.filter((o) => o.zone?.kind === ZoneKind.BATTLEFIELD
+      && (o.attacking !== undefined || o.blocking.length > 0)).map((o) => o.id));
+    const combat = delta.events.some((e) => e.kind.case === "damage" && combatant.has(e.kind.value.sourceId));
+    if (!combat) return "";
+    this.damageBatches++;
+    if (this.damageBatches === 1) {
+      this.firstStrikeCombat = this.before.some((o) => combatant.has(o.id)
+        && o.keywords.some((k) => /^(first|double) strike$/i.test(k)));
+    }
+    if (!this.firstStrikeCombat || this.damageBatches > 2) return "";
+    return this.damageBatches === 1 ? "— First-strike combat damage —" : "— Regular combat damage —";
   }
 
   /** "Bob didn't block", "You didn't block": a declaration of blockers (509.1) seen answered
