@@ -82,6 +82,7 @@ from server.engine.state import (
     DecisionKind,
     Game,
     GameObject,
+    GamePhase,
     PendingTrigger,
     Zone,
     may_take_back,
@@ -1017,6 +1018,9 @@ def why_not_castable(game: Game, seat: int, object_id: str) -> str:
         return ("It isn't a card you may cast: you cast your own cards from your hand, or from "
                 "where an effect lets you (601.2a).")
     card = obj.card
+    if game.phase is not GamePhase.PLAYING:
+        return ("The game hasn't begun: first who plays first is chosen and the hands are "
+                "kept or mulliganed (103.1, 103.5).")
     if card.is_land:
         return ("A land is played, not cast: once a turn, in your main phase with the stack "
                 "empty (305.1, 305.2).")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from server.engine.casting import can_cast_now, why_not_castable
-from server.engine.state import Game
+from server.engine.state import Game, GamePhase
 from server.scenarios import Scenario
 from server.scenarios.position import Run
 from server.scenarios.steps import do_step
@@ -109,3 +109,10 @@ def test_117_1a_a_decision_in_progress_comes_first() -> None:
     game = _game([{"mana_pool": "RR", "hand": ["Shock", "Shock"]}, {}], [{"cast": "Shock"}])
     oid = next(o for o in game.player(0).hand if game.objects[o].card.name == "Shock")
     assert why_not_castable(game, 0, oid).startswith("Finish the decision")
+
+
+def test_103_5_nothing_is_cast_before_the_game_begins() -> None:
+    game = _game([{"hand": ["Shock"]}, {}])
+    game.phase = GamePhase.MULLIGANS
+    assert why_not_castable(game, 0, _id(game, 0, "Shock")).startswith(
+        "The game hasn't begun")
