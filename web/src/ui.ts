@@ -970,7 +970,8 @@ class Ui {
     const askable = indices.length === 0 && o.zone?.kind === ZoneKind.HAND
       && o.zone.owner === app.viewer && app.viewer >= 0 && !o.cardTypes.includes("Land");
     const why = askable ? app.explained.get(o.id) : undefined;
-    if (why) body.push(h("div", { class: "card-why", "data-testid": "why" }, why));
+    // (Above the card's foot -- badges, power/toughness -- under its rules text.)
+    if (why) body.splice(Math.max(body.length - 1, 0), 0, h("div", { class: "card-why", "data-testid": "why" }, why));
     const label = `${o.faceDown && !o.name ? "face-down card" : o.name}${o.tapped ? ", tapped" : ""}`
       + (indices.length ? `: ${indices.length} option${indices.length > 1 ? "s" : ""}` : "")
       + (why ? `: ${why}` : "");
