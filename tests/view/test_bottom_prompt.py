@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from server.cards import demo_deck
 from server.engine import Game, PlayerSetup, apply, new_game
-from server.engine.actions import KeepHand, PutOnBottom, TakeMulligan
+from server.engine.actions import Action, KeepHand, PutOnBottom, TakeMulligan
 from server.engine.state import DecisionKind
 from server.view import project
 from server.view.encode import decision_for
@@ -32,6 +32,7 @@ def test_103_5_the_bottom_card_prompt_counts_the_cards_to_put_on_the_bottom() ->
         if decision.kind is DecisionKind.PRIORITY:
             break
         options = decision.options
+        pick: Action
         if decision.kind is DecisionKind.MULLIGAN:
             # Seat 0 takes two mulligans, then keeps; seat 1 keeps.
             take = decision.seat == 0 and mulligans < 2
