@@ -1002,41 +1002,42 @@ def _finish(game: Game, events: list[Event]) -> None:
 
 
 def why_not_castable(game: Game, seat: int, object_id: str) -> str:
-    """Why ``seat`` can't cast the card ``object_id`` now, in words with the rules -- "" when
-    they can. The same tests as :func:`can_cast_now` and :func:`choices_payable`, in their
-    order: whose card and where (601.2, 400.7h), timing (117.1a, 307.1, 702.8a), priority
-    (117.1), mana (601.2f-h, naming the permanents that make it cost more), targets
-    (601.2c, 115.1), additional costs (601.2f), life (119.4). Only what ``seat`` may know:
-    their own card and the public state -- a card that isn't theirs to cast (an opponent's,
-    a hidden one, one that doesn't exist) gets the same answer, and a missing target is
-    never said to be among hidden cards. Pure: it changes nothing, and no decision asks it
-    (the engine's cost per decision is unchanged)."""
+    """Why ``seat`` can't cast the card ``object_id`` now, in a player's words (no rule
+    numbers, as every reason a player reads) -- "" when they can. The same tests as
+    :func:`can_cast_now` and :func:`choices_payable`, in their order: whose card and where
+    (601.2, 400.7h), timing (117.1a, 307.1, 702.8a), priority (117.1), mana (601.2f-h,
+    naming the permanents that make it cost more), targets (601.2c, 115.1), additional
+    costs (601.2f), life (119.4). Only what ``seat`` may know: their own card and the public
+    state -- a card that isn't theirs to cast (an opponent's, a hidden one, one that doesn't
+    exist) gets the same answer, and a missing target is never said to be among hidden
+    cards. Pure: it changes nothing, and no decision asks it (the engine's cost per
+    decision is unchanged)."""
     obj = game.objects.get(object_id)
     if obj is None or obj.owner != seat or (
             obj.zone is not Zone.HAND
             and obj.id not in zone_rules.playable_elsewhere(game, seat)):
         return ("It isn't a card you may cast: you cast your own cards from your hand, or from "
-                "where an effect lets you (601.2a).")
+                "where an effect lets you.")
     card = obj.card
     if game.phase is not GamePhase.PLAYING:
         return ("The game hasn't begun: first who plays first is chosen and the hands are "
-                "kept or mulliganed (103.1, 103.5).")
+                "kept or mulliganed.")
     if card.is_land:
         return ("A land is played, not cast: once a turn, in your main phase with the stack "
-                "empty (305.1, 305.2).")
+                "empty.")
     if not card.instant_speed and not is_sorcery_speed(game, seat):
         when = "it isn't your turn" if seat != game.active else \
             "it isn't your main phase" if not game.step.is_main else "the stack isn't empty"
         return (f"Only when you could cast a sorcery -- your main phase, the stack empty -- and "
-                f"{when} (117.1a, 307.1).")
+                f"{when}.")
     pending = game.pending
     if game.result is not None:
         return "The game is over."
     if pending is None or pending.seat != seat or pending.kind is not DecisionKind.PRIORITY:
-        return ("You don't have priority: a spell is cast only by a player with priority "
-                "(117.1a)." if pending is None or pending.seat != seat else
+        return ("You don't have priority: a spell is cast only by a player with priority."
+                if pending is None or pending.seat != seat else
                 "Finish the decision you are making first: a spell is cast only when you have "
-                "priority (117.1a).")
+                "priority.")
     free = permissions.permit(game, seat, obj, kind=permissions.CastFromHandFree)
     if free is not None:
         card = replace(card, mana_cost=ManaCost())  # without paying its mana cost (118.9)
@@ -1048,7 +1049,7 @@ def why_not_castable(game: Game, seat: int, object_id: str) -> str:
         possible = [m for m in range(len(card.modes))
                     if targets_available(game, card.spell_targets((m,)), seat, source=card)]
         if not possible:
-            return "No mode can be chosen: none has a legal target (700.2a, 601.2c)."
+            return "No mode can be chosen: none has a legal target."
         cheapest = min((_mode_cost(card, m) for m in possible), key=lambda c: c.mana_value)
         if not affordable(pool, total.plus(cheapest)):
             return _mana_reason(game, seat, obj, total.plus(cheapest), pool)
@@ -1057,19 +1058,17 @@ def why_not_castable(game: Game, seat: int, object_id: str) -> str:
             return _mana_reason(game, seat, obj, total, pool)
         for req in card.spell_targets():
             if not req.up_to and not targets_available(game, (req,), seat, source=card):
-                return f"No legal target: it needs {target_words(req)} (601.2c, 115.1)."
+                return f"No legal target: it needs {target_words(req)}."
         if not targets_available(game, card.spell_targets(), seat, source=card):
-            return "No legal targets: its targets must all be different (115.3, 601.2c)."
+            return "No legal targets: its targets must all be different."
     extra = spell_additional_cost(obj)
     if extra is not None and len(cost_choices(game, seat, extra, obj.id, obj.id)) < extra.count:
-        return "Its additional cost can't be paid (601.2f)."
+        return "Its additional cost can't be paid."
     if life > game.player(seat).life:
-        return (f"It costs {life} life and you have {game.player(seat).life} (119.4, "
-                "601.2h).")
+        return f"It costs {life} life and you have {game.player(seat).life}."
     if can_cast_now(game, seat, obj):
         return ""
-    return ("Every choice of targets makes it cost more than you could pay (601.2f, "
-            "601.2h).")
+    return "Every choice of targets makes it cost more than you could pay."
 
 
 def _mana_reason(game: Game, seat: int, obj: GameObject, total: ManaCost,
@@ -1081,10 +1080,10 @@ def _mana_reason(game: Game, seat: int, obj: GameObject, total: ManaCost,
     more = cost_increasers(game, seat, obj)
     if more:
         names = ", ".join(more)
-        cost += f" ({names} make{'s' if len(more) == 1 else ''} it cost more, 601.2f)"
+        cost += f" ({names} make{'s' if len(more) == 1 else ''} it cost more)"
     if most >= total.mana_value:
-        return f"Not the right mana: it needs {cost}, and your {most} mana can't pay it (601.2g-h)."
-    return f"Not enough mana: it needs {cost}, and you could make at most {most} (601.2g-h)."
+        return f"Not the right mana: it needs {cost}, and your {most} mana can't pay it."
+    return f"Not enough mana: it needs {cost}, and you could make at most {most}."
 
 
 def cost_increasers(game: Game, seat: int, obj: GameObject) -> list[str]:

@@ -624,7 +624,7 @@ def _paying(game: Game, seat: int, objects: Container[str]) -> str:
 
 
 def _increased(game: Game, seat: int) -> str:
-    """" (Vryn Wingmare makes it cost more, 601.2f)" while paying for a spell whose cost
+    """" (Vryn Wingmare makes it cost more)" (601.2f) while paying for a spell whose cost
     permanents on the battlefield (public) increase; "" for any other payment. A new player
     was asked "Pay {2}{G}" for Titanic Growth with no word of the Wingmare."""
     casting = game.casting
@@ -634,7 +634,7 @@ def _increased(game: Game, seat: int) -> str:
     more = cost_increasers(game, seat, obj)
     if not more:
         return ""
-    return f" ({', '.join(more)} make{'s' if len(more) == 1 else ''} it cost more, 601.2f)"
+    return f" ({', '.join(more)} make{'s' if len(more) == 1 else ''} it cost more)"
 
 
 def _unless(game: Game, objects: Container[str]) -> str:

@@ -52,7 +52,7 @@ def test_117_1a_307_1_a_sorcery_only_at_sorcery_speed() -> None:
     game = _game([{"mana_pool": "BB", "hand": ["Mind Rot"]}, {"mana_pool": "BB",
                                                               "hand": ["Mind Rot"]}],
                  step="upkeep")
-    assert "it isn't your main phase (117.1a, 307.1)" in _why(game, 0, "Mind Rot")
+    assert "it isn't your main phase" in _why(game, 0, "Mind Rot")
     assert "it isn't your turn" in _why(game, 1, "Mind Rot")
     game = _game([{"mana_pool": "RBB", "hand": ["Shock", "Mind Rot"]}, {}],
                  [{"cast": "Shock"}, {"target_player": 1}, {"pay": "R"}])
@@ -69,7 +69,7 @@ def test_601_2g_not_enough_mana_says_the_cost_and_the_most_mana() -> None:
     game = _game([{"mana_pool": "G", "hand": ["Titanic Growth"], "battlefield": ["Walking Corpse"]},
                   {}])
     assert _why(game, 0, "Titanic Growth") == (
-        "Not enough mana: it needs {1}{G}, and you could make at most 1 (601.2g-h).")
+        "Not enough mana: it needs {1}{G}, and you could make at most 1.")
 
 
 def test_601_2h_the_wrong_colours_are_said() -> None:
@@ -83,15 +83,15 @@ def test_601_2f_a_cost_increase_names_the_permanent() -> None:
     game = _game([{"mana_pool": "GC", "hand": ["Titanic Growth"],
                    "battlefield": ["Walking Corpse"]}, {"battlefield": ["Vryn Wingmare"]}])
     assert _why(game, 0, "Titanic Growth") == (
-        "Not enough mana: it needs {2}{G} (Vryn Wingmare makes it cost more, 601.2f), and you "
-        "could make at most 2 (601.2g-h).")
+        "Not enough mana: it needs {2}{G} (Vryn Wingmare makes it cost more), and you "
+        "could make at most 2.")
 
 
 def test_601_2c_115_1_no_legal_target() -> None:
     game = _game([{"mana_pool": "GG", "hand": ["Titanic Growth"]},
                   {"hand": ["Walking Corpse"]}])  # a creature card in a hand is no target
     assert _why(game, 0, "Titanic Growth") == (
-        "No legal target: it needs target creature (601.2c, 115.1).")
+        "No legal target: it needs target creature.")
     game = _game([{"mana_pool": "GG", "hand": ["Titanic Growth"]},
                   {"battlefield": ["Walking Corpse"]}])
     assert _why(game, 0, "Titanic Growth") == ""
@@ -99,7 +99,7 @@ def test_601_2c_115_1_no_legal_target() -> None:
 
 def test_601_2f_an_additional_cost_that_cant_be_paid() -> None:
     game = _game([{"mana_pool": "B", "hand": ["Village Rites"]}, {}])
-    assert _why(game, 0, "Village Rites") == "Its additional cost can't be paid (601.2f)."
+    assert _why(game, 0, "Village Rites") == "Its additional cost can't be paid."
     game = _game([{"mana_pool": "B", "hand": ["Village Rites"],
                    "battlefield": ["Walking Corpse"]}, {}])
     assert _why(game, 0, "Village Rites") == ""

@@ -13,14 +13,14 @@ def test_the_answers_to_why_are_lines_under_the_decision() -> None:
     board.notice = WHY_NOTICE
     board.why_requests = {5: "Titanic Growth", 6: "Shock", 7: "Mind Rot"}
     board.absorb(mpb.ServerMessage(request_id=5, card_explanation=mpb.CardExplanation(
-        object_id="g", reason="No legal target: it needs target creature (601.2c, 115.1).")),
+        object_id="g", reason="No legal target: it needs target creature.")),
         now=0.0)
     board.absorb(mpb.ServerMessage(request_id=6, card_explanation=mpb.CardExplanation(
         object_id="s", castable=True)), now=0.0)
     board.absorb(mpb.ServerMessage(request_id=7, error=mpb.Error(
         code=mpb.ERROR_CODE_RATE_LIMITED, message="too many")), now=0.0)
     assert board.notice.splitlines() == [
-        WHY_NOTICE, "Titanic Growth: No legal target: it needs target creature (601.2c, 115.1).",
+        WHY_NOTICE, "Titanic Growth: No legal target: it needs target creature.",
         "Shock: it can be cast now", "Mind Rot: the server says: too many"]
     assert board.why_requests == {}
     # An answer another command's notice replaced: the line alone.

@@ -192,8 +192,8 @@ def test_601_2f_paying_for_a_spell_names_what_makes_it_cost_more() -> None:
                               {"battlefield": ["Vryn Wingmare"]}]},
                  [{"cast": "Titanic Growth"}, {"target": "Walking Corpse"}])
     assert game.pending is not None and game.pending.kind is DecisionKind.PAY_MANA
-    assert _prompt(game) == ("Titanic Growth: Pay {2}{G} (Vryn Wingmare makes it cost more, "
-                             "601.2f): your mana pool covers it -- choose the mana to spend.")
+    assert _prompt(game) == ("Titanic Growth: Pay {2}{G} (Vryn Wingmare makes it cost more): "
+                             "your mana pool covers it -- choose the mana to spend.")
     game = _game({"players": [{"mana_pool": "GCC", "hand": ["Titanic Growth"],
                                "battlefield": ["Walking Corpse"]}, {}]},
                  [{"cast": "Titanic Growth"}, {"target": "Walking Corpse"}])

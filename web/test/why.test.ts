@@ -44,7 +44,7 @@ test("np7: a card that can't be cast is explained on asking, once per card and s
     assert.equal(asked.objectId, "g1");
     assert.equal(ws.sent.filter((m) => m.body.case === "explainCard").length, 1);
     assert.equal(app.explained.get("g1"), "");
-    const reason = "No legal target: it needs target creature (601.2c, 115.1).";
+    const reason = "No legal target: it needs target creature.";
     ws.deliver({ requestId: ws.last("explainCard").requestId, body: { case: "cardExplanation",
       value: { objectId: "g1", castable: false, reason } } });
     assert.equal(app.explained.get("g1"), reason);

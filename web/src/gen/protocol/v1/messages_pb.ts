@@ -1069,9 +1069,9 @@ export const ExplainCardSchema: GenMessage<ExplainCard> = /*@__PURE__*/
 
 /**
  * The answer to ExplainCard: whether the card can be cast now (`castable`; the pending
- * Decision offers it then) and, if not, why, in words with the rules' numbers -- "Not enough
- * mana: it needs {2}{G} (Vryn Wingmare makes it cost more, 601.2f), and you could make at most
- * 2 (601.2g-h).", "No legal target: it needs target creature (601.2c, 115.1)." Only what the
+ * Decision offers it then) and, if not, why, in a player's words (no rule numbers) -- "Not
+ * enough mana: it needs {2}{G} (Vryn Wingmare makes it cost more), and you could make at most
+ * 2.", "No legal target: it needs target creature." Only what the
  * asking player may know: a card that isn't theirs to cast (an opponent's, a hidden one, an
  * unknown id) gets one answer, and hidden cards are never named.
  *
