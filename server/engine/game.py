@@ -225,7 +225,9 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
     """Apply ``seat``'s action and run the game until the next decision.
 
     Raises :class:`IllegalActionError` (changing nothing) unless ``action`` is one of the
-    options of the decision pending for ``seat``, or a concession.
+    options of the decision pending for ``seat``, a concession, or the server's own
+    :class:`ActionLimitDraw` of a game that has taken at least its ``limit`` of actions
+    (never an option: a client can't send it; the room applies it, and the log replays it).
     """
     if game.result is not None:
         raise GameOverError("the game is over")
@@ -240,6 +242,9 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
         _advance(game, events)
         return events
     if isinstance(action, ActionLimitDraw):
+        if not 0 < action.limit <= game.action_count:
+            raise IllegalActionError(f"a game of {game.action_count} actions hasn't reached a "
+                                     f"limit of {action.limit}")
         game.action_count += 1
         _limit_draw(game, action.limit, events)
         return events

@@ -800,7 +800,8 @@ class Room:
         else:
             missed += self._match_messages(cls, now)
             if not member.tier:
-                missed += [self.clocks(now), *self._decision(member.seat)]
+                missed += [self.clocks(now), *self._limit_notices(),
+                           *self._decision(member.seat)]
             self._to_member(out, member, missed)
         self._everyone(out, self._presence())
 
@@ -909,7 +910,8 @@ class Room:
         messages = [cls.stream.snapshot(self.room_id, rid, recent_events(cls.history)),
                     *self._match_messages(cls, now)]
         if not tier:
-            messages += [self.clocks(now), self._presence(), *self._decision(seat)]
+            messages += [self.clocks(now), self._presence(), *self._limit_notices(),
+                         *self._decision(seat)]
         return messages
 
     def _match_messages(self, cls: ViewClass | DelayedClass, now: float) -> list[bytes]:
@@ -1051,15 +1053,22 @@ class Room:
             out.log.append(FinishGame(self.game_id, game.result.winners, game.result.reason))
             self._game_over(out, now)
         self._hold(seat, action, now)
+        # A game this action brings to the server's limit of actions ends at once, a draw
+        # (below, _action_limit): the decision the engine has pending is never sent -- a bot
+        # answering it at once got "the game is over" (or, in a match, "sideboard for the
+        # next game") and counted the game as failed.
+        decide = not self._over_limit()
         for seat_class, data in self._advance_streams(game, action, events):
             if seat_class == SPECTATOR:  # once for every live public spectator
                 out.feed.append(Publish(0, data))
-                out.feed.extend(Publish(0, d) for d in self._decision(SPECTATOR))
+                if decide:
+                    out.feed.extend(Publish(0, d) for d in self._decision(SPECTATOR))
                 continue
             m = self.seats[seat_class]
             if m is not None and m.conn is not None:
                 out.sends.append((m.conn, data))
-                out.sends.extend((m.conn, d) for d in self._decision(seat_class))
+                if decide:
+                    out.sends.extend((m.conn, d) for d in self._decision(seat_class))
         self._start_clock(now)
         # The clocks go out whenever one runs after an action, and once more when the game
         # ends, every clock stopped where it was (one that ran out shows 0: a client counts
@@ -1092,15 +1101,29 @@ class Room:
         if game.action_count >= limit:
             assert game.pending is not None  # (_apply fails a game left without one)
             self._apply(out, game.pending.seat, ActionLimitDraw(limit), now)
+            if game.result is None:  # refused: the room fails (ends alone), never spins
+                raise RuntimeError(f"the engine refused the draw at the limit of {limit} "
+                                   f"actions, after action {game.action_count}")
         elif not self._limit_warned and game.action_count >= action_warning_at(limit):
             self._limit_warned = True
-            notice = mpb.ServerMessage(notice=mpb.Notice(
-                code=mpb.NOTICE_CODE_ACTION_LIMIT_NEAR,
-                message=f"this game has taken {game.action_count:,} actions: at the server's "
-                        f"limit of {limit:,} it ends as a draw")).SerializeToString()
+            notice = self._limit_notices()[0]
             self._everyone(out, notice)
             for delayed in self.delayed:
                 delayed.hold_message(notice, now, game.turn)
+
+    def _limit_notices(self) -> list[bytes]:
+        """The action-limit ``Notice`` of a running game past :func:`action_warning_at`, as
+        it reads now (none before): told once to those in the room then, and again to each
+        player or live spectator who joins or comes back later -- a player who reconnected
+        past that point, or a spectator who came in late, saw the draw with no warning."""
+        game, limit = self.game, self.config.max_game_actions
+        if not limit or game is None or game.result is not None or \
+                game.action_count < action_warning_at(limit):
+            return []
+        return [mpb.ServerMessage(notice=mpb.Notice(
+            code=mpb.NOTICE_CODE_ACTION_LIMIT_NEAR,
+            message=f"this game has taken {game.action_count:,} actions: at the server's "
+                    f"limit of {limit:,} it ends as a draw")).SerializeToString()]
 
     def _advance_streams(self, game: Game, action: Action, events: list[Event]
                          ) -> list[tuple[int, bytes]]:

@@ -8,6 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from server.engine import IllegalActionError, apply
+from server.engine.actions import ActionLimitDraw, Concede, PassPriority
 from server.engine.casting import can_cast_now, why_not_castable
 from server.engine.state import Game, GamePhase
 from server.scenarios import Scenario
@@ -116,3 +120,33 @@ def test_103_5_nothing_is_cast_before_the_game_begins() -> None:
     game.phase = GamePhase.MULLIGANS
     assert why_not_castable(game, 0, _id(game, 0, "Shock")).startswith(
         "The game hasn't begun")
+
+
+
+def test_104_the_game_over_is_said_for_every_card_first() -> None:
+    """An attacker found the winner's cards answered "Only when you could cast a sorcery"
+    and "A land is played" after a concession: the game's end is checked first."""
+    game = _game([{"hand": ["Mind Rot", "Forest", "Shock"]}, {"hand": ["Shock"]}])
+    apply(game, 1, Concede())
+    assert game.result is not None
+    for seat, name in ((0, "Mind Rot"), (0, "Forest"), (0, "Shock"), (1, "Shock")):
+        assert why_not_castable(game, seat, _id(game, seat, name)) == "The game is over."
+    assert why_not_castable(game, 0, "no-such-object") == "The game is over."
+
+
+def test_104_the_servers_draw_at_the_limit_is_refused_before_the_limit() -> None:
+    """ActionLimitDraw (the server's end of a game at --max-game-actions) is no option: the
+    engine takes it only once the game has taken at least that many actions (the room
+    applies it then, and a stored log replays it so)."""
+    game = _game([{"hand": ["Shock"]}, {"hand": ["Shock"]}])
+    pending = game.pending
+    assert pending is not None
+    apply(game, pending.seat, PassPriority())
+    count = game.action_count
+    assert count >= 1
+    for limit in (0, -1, count + 1, 10_000):
+        with pytest.raises(IllegalActionError):
+            apply(game, 0, ActionLimitDraw(limit))
+    assert game.result is None and game.action_count == count
+    apply(game, 0, ActionLimitDraw(count))
+    assert game.result is not None and game.result.winners == ()

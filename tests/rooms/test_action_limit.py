@@ -20,7 +20,7 @@ from server.engine import apply
 from server.engine.actions import ActionLimitDraw, action_from_json, action_to_json
 from server.engine.errors import GameOverError
 from server.rooms.alarms import Alarms
-from server.rooms.commands import ConnId, FeedOp, Tick
+from server.rooms.commands import ConnId, Disconnect, FeedOp, Reattach, Tick
 from server.rooms.pump import RoomHost
 from server.rooms.recovery import recover
 from server.rooms.room import Room, RoomConfig, action_warning_at
@@ -34,7 +34,7 @@ from server.store.records import (
     RoomSettings,
 )
 from server.store.writer import StoreWriter
-from tests.rooms.test_room_machine import Driver, seat_conn, two_player_room
+from tests.rooms.test_room_machine import WELCOME, Driver, seat_conn, two_player_room
 
 REASON = "the game reached the server's limit of {:,} actions: a draw"
 
@@ -234,3 +234,45 @@ def test_the_option_and_its_environment_variable(monkeypatch: pytest.MonkeyPatch
     monkeypatch.delenv(GAME_ACTIONS_VARIABLE)
     with pytest.raises(SystemExit):
         _limits(["--max-game-actions", "-1"])
+
+
+def test_the_action_reaching_the_limit_sends_no_decision_before_the_draw() -> None:
+    """The room sent the next decision after the N-th action, then the draw: a bot that
+    answered it at once got an error ('the game is over'; in a match 'sideboard for game
+    2') and `manawire bots` counted the game as failed."""
+    d = two_player_room(RoomConfig(max_game_actions=30))
+    play_until(d, 29, random.Random(7))
+    for conn in (1, 2):
+        d.take(conn)
+    game = d.room.game
+    assert game is not None and game.pending is not None
+    d.act(seat_conn(d, game.pending.seat), 0)  # the 30th: the draw follows at once
+    assert game.result is not None
+    for conn in (1, 2):
+        got = d.take(conn)
+        assert results(got)[-1:] == [([], REASON.format(30))]
+        assert not [m for m in got if m.HasField("decision")], conn
+
+
+def test_a_player_who_comes_back_and_a_late_spectator_are_told_of_the_limit_too() -> None:
+    """The warning went out once: a player who reconnected past it, or a spectator who came
+    in late, saw the game end in a draw with no word before (an attacker's finding)."""
+    d = two_player_room(RoomConfig(max_game_actions=40))
+    play_until(d, action_warning_at(40) + 1, random.Random(3))
+    assert limit_notices(d.take(1)) and limit_notices(d.take(2))
+    d.do(Disconnect(2))
+    game = d.room.game
+    assert game is not None
+    # Back with the state id it had (nothing missed) and with none (a snapshot): told again.
+    last = d.room.classes[1].stream.state_id
+    for conn, state in ((9, last), (11, 0)):
+        assert d.do(Reattach(conn, 4, "s2", "p2", state, "a2", WELCOME)).accepted
+        told = limit_notices(d.take(conn))
+        assert told == [f"this game has taken {game.action_count:,} actions: at the "
+                        f"server's limit of 40 it ends as a draw"], (state, told)
+    assert d.join(10, spectator=True).accepted  # a live spectator, late
+    assert len(limit_notices(d.take(10))) == 1
+    # Before the warning point nobody is told anything on joining.
+    early = two_player_room(RoomConfig(max_game_actions=40))
+    assert early.join(10, spectator=True).accepted
+    assert not limit_notices(early.take(10))

@@ -2278,7 +2278,8 @@ export enum NoticeCode {
 
   /**
    * The game has taken 90% of the server's --max-game-actions: at the limit it ends as a
-   * draw. Sent once a game, to its players and live spectators.
+   * draw. Sent once a game to its players and live spectators (each delayed tier's when its
+   * view reaches that action), then to each player or live spectator joining or coming back.
    *
    * @generated from enum value: NOTICE_CODE_ACTION_LIMIT_NEAR = 1;
    */
