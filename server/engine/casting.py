@@ -1012,6 +1012,8 @@ def why_not_castable(game: Game, seat: int, object_id: str) -> str:
     exist) gets the same answer, and a missing target is never said to be among hidden
     cards. Pure: it changes nothing, and no decision asks it (the engine's cost per
     decision is unchanged)."""
+    if game.result is not None:
+        return "The game is over."  # (first: public, and the same for every card)
     obj = game.objects.get(object_id)
     if obj is None or obj.owner != seat or (
             obj.zone is not Zone.HAND
@@ -1031,8 +1033,6 @@ def why_not_castable(game: Game, seat: int, object_id: str) -> str:
         return (f"Only when you could cast a sorcery -- your main phase, the stack empty -- and "
                 f"{when}.")
     pending = game.pending
-    if game.result is not None:
-        return "The game is over."
     if pending is None or pending.seat != seat or pending.kind is not DecisionKind.PRIORITY:
         return ("You don't have priority: a spell is cast only by a player with priority."
                 if pending is None or pending.seat != seat else
