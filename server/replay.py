@@ -140,6 +140,25 @@ def replay_problem(record: GameRecord, account_id: str, viewer: int,
                           match_open=match_open) or replayable(record)
 
 
+def hidden_from(record: GameRecord, account_id: str, viewer: int, invite_code: str) -> bool:
+    """Whether a private room's game must look like no stored game at all to this request
+    (answered as a made-up id is), as a join of the live room does (``Room.hidden_from``):
+    a private room, asked by an account it doesn't know -- no seat of theirs, taken or
+    reserved, no spectator tier naming them -- without its invite code, and not for the
+    public view of a room anyone could watch live. Else a stranger trying ids would learn
+    which private rooms exist, and how they were set (a review of the joins' fix)."""
+    settings = record.settings
+    if not settings.private or _invited(record, invite_code):
+        return False
+    if viewer == PUBLIC and settings.spectate is Spectate.ALLOWED:
+        return False
+    if not account_id:
+        return True
+    known = {*(record.accounts or ()), *(a for a, _n in settings.reserved),
+             *(a for tier in settings.tiers for a, _n in tier.accounts)}
+    return account_id not in known
+
+
 def _invited(record: GameRecord, invite_code: str) -> bool:
     """Whether ``invite_code`` is the room's (constant time)."""
     return bool(invite_code) and bool(record.settings.invite_hash) and \

@@ -34,7 +34,14 @@ import trio
 
 from protocol.v1 import messages_pb2 as mpb
 from server.incidents import new_incident
-from server.replay import Replay, ReplayError, access_problem, replay_problem
+from server.replay import (
+    PUBLIC,
+    Replay,
+    ReplayError,
+    access_problem,
+    hidden_from,
+    replay_problem,
+)
 from server.rooms import session as req
 from server.rooms.budget import WorkBudget
 from server.rooms.replaying import Control, ReplayBudget, ReplayRunner
@@ -213,6 +220,14 @@ class ReplayDesk:
         # A later game of a match: its first game's record is read whether or not this one
         # is stored, so the time the answer takes doesn't say whether game n has started.
         first_header = await self._load(first, actions=False) if first else None
+        # A private room's games are no games to a stranger without the code: answered as
+        # an id nothing has (the same words), after the same reads.
+        if header is not None and hidden_from(header, account, request.viewer,
+                                              request.invite_code):
+            header = first_header = None
+        if first_header is not None and hidden_from(first_header, account, request.viewer,
+                                                    request.invite_code):
+            first_header = None
         if header is None:
             # A later game of a match not played yet: answered as its first game would be to
             # someone who may not replay that room (not "not found": that would say how
@@ -222,7 +237,7 @@ class ReplayDesk:
             # played -- "not yet" -- so it learns nothing of how far the match has come.)
             problem = None if header is None else access_problem(
                 header, account, request.viewer, request.invite_code, now=0.0,
-                match_open=await self._match_open(header))
+                match_open=await self._match_open(header, account, request.viewer))
             conn.reply(error_bytes(problem.code, problem.message, rid) if problem is not None
                        else error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
                                         f"no stored game {request.room_id!r}", rid))
@@ -233,7 +248,7 @@ class ReplayDesk:
         problem = replay_problem(
             header, account, request.viewer, request.invite_code, time.time(),
             showing=None if live is None else lambda tier: live.tier_showing(tier, game_number),
-            match_open=await self._match_open(header))
+            match_open=await self._match_open(header, account, request.viewer))
         if problem is not None:
             conn.reply(error_bytes(problem.code, problem.message, rid))
             return None
@@ -301,14 +316,18 @@ class ReplayDesk:
         conn.nursery.start_soon(self._run, conn, runner, name="replay")
         return True
 
-    async def _match_open(self, header: GameRecord) -> bool:
+    async def _match_open(self, header: GameRecord, account: str, viewer: int) -> bool:
         """Whether ``header``'s game is one of a match still being played (its players may
         then replay only what they saw live: :func:`server.replay.access_problem`): asked of
         the live room if it is there, else of the stored match record (read off the event
         loop). A game of a match whose record can't be found counts as open (refusing more
         than needed, never less)."""
         match_id = header.match_id
-        if not match_id:
+        accounts = header.accounts
+        if not match_id or viewer == PUBLIC or not account or account not in accounts or (
+                0 <= viewer < len(accounts) and accounts[viewer] == account):
+            # Asked only where it can change the answer (a player, for more than their own
+            # seat's view or the public one): a stranger's refusal reads nothing more.
             return False
         live = self.live_room(match_id)
         if live is not None:

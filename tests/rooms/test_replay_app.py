@@ -113,13 +113,24 @@ async def test_who_may_replay_what(tmp_path: Path) -> None:
         await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="open", seat=0)
         # A seat the game doesn't have: a stranger isn't told how many seats it has.
         assert "seats 0 to" not in await refused(eve, mpb.ERROR_CODE_FORBIDDEN,
-                                                 room_id="invite", seat=5)
+                                                 room_id="open", seat=5)
         assert "seats 0 to 1, not 5" in await refused(ann, mpb.ERROR_CODE_INVALID_ARGUMENT,
                                                       room_id="invite", seat=5)
         await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="open", omniscient=True)
-        await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="invite", public=True)
-        await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="invite", public=True,
-                      invite_code="wrong")
+        # A private room's games are no games to a stranger without its code: the words an
+        # id nothing has gets (trying ids told which private rooms exist, and how set).
+        for fields in ({"public": True}, {"public": True, "invite_code": "wrong"},
+                       {"omniscient": True}, {"seat": 0}, {"seat": 5}):
+            hidden = await refused(eve, mpb.ERROR_CODE_ROOM_NOT_FOUND, room_id="invite",
+                                   **fields)
+            made_up = await refused(eve, mpb.ERROR_CODE_ROOM_NOT_FOUND, room_id="nobody",
+                                    **fields)
+            assert hidden == made_up.replace("'nobody'", "'invite'"), fields
+        # Nor a later game of it (a match's game 2, stored or not).
+        later = await refused(eve, mpb.ERROR_CODE_ROOM_NOT_FOUND, room_id="invite.2",
+                              public=True)
+        assert later == (await refused(eve, mpb.ERROR_CODE_ROOM_NOT_FOUND, room_id="nobody.2",
+                                       public=True)).replace("'nobody.2'", "'invite.2'")
         await refused(eve, mpb.ERROR_CODE_FORBIDDEN, room_id="closed", public=True)
         assert "not finished" in await refused(eve, mpb.ERROR_CODE_NOT_READY,
                                                room_id="unfinished", public=True)

@@ -152,13 +152,16 @@ async def test_a_match_not_in_play_any_more_is_asked_of_the_store(tmp_path: Path
         desk = app.replay_desk
         store_game(app.store, "r", ("ann", "bob"))
         record = app.store.load_game("r", actions=False)
-        assert not await desk._match_open(record)  # a single game
+        assert not await desk._match_open(record, "ann", OMNISCIENT)  # a single game
         from dataclasses import replace
         in_match = replace(record, match_id="r")
-        assert await desk._match_open(in_match)  # (no match record: open)
+        assert await desk._match_open(in_match, "ann", OMNISCIENT)  # (no record: open)
         from server.store.records import PutMatch
         match = MatchRecord("r", 3, ("", ""), ("", ""), ("r",), (0, 1), 0)
         await app.writer.write([PutMatch(match)])
-        assert await desk._match_open(in_match)
+        assert await desk._match_open(in_match, "ann", OMNISCIENT)
+        # Not asked where it changes nothing: a stranger, the public view, one's own seat.
+        for account, viewer in (("eve", OMNISCIENT), ("ann", PUBLIC), ("ann", 0)):
+            assert not await desk._match_open(in_match, account, viewer)
         await app.writer.write([PutMatch(replace(match, winner=1, reason="won"))])
-        assert not await desk._match_open(in_match)
+        assert not await desk._match_open(in_match, "ann", OMNISCIENT)
