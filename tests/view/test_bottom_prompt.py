@@ -5,20 +5,10 @@ were left to choose."""
 from __future__ import annotations
 
 from server.cards import demo_deck
-from server.engine import Game, PlayerSetup, apply, new_game
+from server.engine import PlayerSetup, apply, new_game
 from server.engine.actions import Action, KeepHand, PutOnBottom, TakeMulligan
 from server.engine.state import DecisionKind
-from server.view import project
-from server.view.encode import decision_for
-
-
-def _prompt(game: Game) -> str:
-    """The pending decision's prompt as its seat receives it, checked against its view."""
-    d = game.pending
-    assert d is not None
-    view = project(game, d.seat)
-    return decision_for(d, d.seat, view.objects, view.header.triggers, room_id="r",
-                        state_id=1, game=game).prompt
+from tests.view.test_prompts import _prompt
 
 
 def test_103_5_the_bottom_card_prompt_counts_the_cards_to_put_on_the_bottom() -> None:
