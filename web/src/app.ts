@@ -384,6 +384,10 @@ export class App implements Names {
   /** Forget this browser's account (its token stays valid elsewhere until revoked). Offered
    * in the lobby only: a seated player leaves the room first. */
   signOut(): void {
+    // What this browser kept for the account goes with it (a shared browser's next account
+    // was shown its deck list, its invite links and -- in a duplicated tab -- its game log).
+    saved.forgetAccount(this.account?.name ?? "");
+    if (this.invite !== null) this.inviteChanged++; // (the join form it filled in is emptied)
     this.setAccountToken("");
     this.setResumeToken("");
     this.side = false;
@@ -501,7 +505,17 @@ export class App implements Names {
    * reload or in a new tab: a pasted deck was forgotten, and an empty box then dealt a demo
    * deck (a new player's review). An empty box (a demo deck) keeps the last list. */
   private keepDeckText(deck: string): void {
-    if (deck.trim()) saved.deck = deck;
+    if (deck.trim() && this.account) saved.setDeck(this.account.accountId, deck);
+  }
+
+  /** The deck list this account last took a seat with (this browser's), or "". */
+  get keptDeck(): string { return saved.deck(this.account?.accountId ?? ""); }
+
+  /** Whose view the log shows ("account|role|seat|tier"), or "" (not in a room). */
+  private logViewer(): string {
+    if (this.room === null || this.account === null) return "";
+    const { role, seat, tier } = this.room;
+    return `${this.account.accountId}|${role}|${role === Role.PLAYER ? seat : -1}|${tier}`;
   }
 
   /** The game whose log this tab shows ("room:game"), or "" (none, or a replay). */
@@ -521,11 +535,11 @@ export class App implements Names {
   /** Keep the game log now, so a reload of the same game shows it again: only the lines this
    * tab showed (the last {@link LOG_LINES}); forgotten once the game is over. */
   private keepLog(): void {
-    const game = this.logGame();
-    if (game === "") return;
+    const game = this.logGame(), viewer = this.logViewer();
+    if (game === "" || viewer === "") return;
     if (this.mirror.gameOver) { saved.setGameLog(null); return; }
-    saved.setGameLog({ game, lines: this.log, dropped: this.logDropped, lastTold: this.lastTold },
-      LOG_LINES);
+    saved.setGameLog({ game, viewer, lines: this.log, dropped: this.logDropped,
+      lastTold: this.lastTold }, LOG_LINES);
   }
 
   leaveRoom(): void {
@@ -995,7 +1009,7 @@ export class App implements Names {
     const room = this.room;
     if (room === null || this.replay !== null) return [];
     if (this.created?.room.roomId === room.info.roomId) return this.createdLinks();
-    const link = saved.invite(room.info.roomId);
+    const link = saved.invite(this.account?.accountId ?? "", room.info.roomId);
     return link ? [{ label: "Players (and live spectators)", link }] : [];
   }
 
@@ -1097,7 +1111,7 @@ export class App implements Names {
     const roomId = room.info.roomId;
     const code = this.created?.room.roomId === roomId ? this.created.code
       : this.lastJoin.roomId === roomId ? this.lastJoin.code
-        : parseInvite(saved.invite(roomId).replace(/^[^#]*/, ""))?.code ?? "";
+        : parseInvite(saved.invite(this.account?.accountId ?? "", roomId).replace(/^[^#]*/, ""))?.code ?? "";
     const target: ReplayTarget = { roomId: id, code, bestOf: this.match?.bestOf ?? (room.info.bestOf || 1),
       games: this.finishedGameIds.length };
     this.leaveRoom();
@@ -1350,7 +1364,7 @@ export class App implements Names {
             link: inviteLink(this.pageUrl, { role: "join", roomId: room.roomId, code: inviteCode }) };
           // Kept for this tab (the server keeps only the code's hash): shown in the room's
           // panel for as long as the room lasts, a reload too.
-          if (inviteCode) saved.setInvite(room.roomId, this.created.link);
+          if (inviteCode) saved.setInvite(this.account?.accountId ?? "", room.roomId, this.created.link);
           // The join form holds this room (a host watches it from there).
           this.invite = { role: "join", roomId: room.roomId, code: inviteCode };
           this.inviteChanged++;
@@ -1432,7 +1446,7 @@ export class App implements Names {
           // (a turn before the one last seen: the next game of a match, not a gap)
           const nextGame = this.mirror.header.turn < turnBefore;
           // A reloaded page in the same game: the log this tab showed before, then on.
-          const kept = this.log.length === 0 && !nextGame ? saved.gameLog(this.logGame()) : null;
+          const kept = this.log.length === 0 && !nextGame ? saved.gameLog(this.logGame(), this.logViewer()) : null;
           if (kept !== null && kept.lines.length > 0) {
             this.log = kept.lines;
             this.logDropped = kept.dropped;

@@ -111,6 +111,8 @@ class Ui {
     placeholder: "4 Shock\n…\n20 Mountain\n\nSideboard\n2 Heartfire Immolator",
     "aria-label": "your deck list for the next game" }) as HTMLTextAreaElement;
   private sideboardFor = 0;
+  /** The account whose deck list the deck box was filled with ("": none signed in). */
+  private deckFor = "";
   private readonly sideboardErrors = h("ul", { "data-testid": "sideboard-errors",
     class: "deck-errors" });
 
@@ -168,6 +170,7 @@ class Ui {
     this.signIn.hidden = signedIn;
     this.lobby.hidden = !signedIn || inRoom;
     this.game.hidden = !inRoom;
+    this.fillDeckBox(signedIn ? app.account?.accountId ?? "" : "");
     if (signedIn && !inRoom) {
       this.placeJoinForm();
       this.renderLobby(placed);
@@ -181,6 +184,24 @@ class Ui {
     if (this.optionFocus && (active === null || active === document.body)) {
       this.game.querySelector<HTMLElement>("button[data-testid=option]:not([disabled])")?.focus();
     }
+  }
+
+  /** The deck box holds the deck list the account signed in last played with (this
+   * browser's), and nothing of an account signed out: the next account to sign in here saw
+   * the last one's list (a sideboard plan), and its name in the guest form. */
+  private fillDeckBox(account: string): void {
+    if (account === this.deckFor) return;
+    const box = document.getElementById("deck-text") as HTMLTextAreaElement | null;
+    if (box === null) return;
+    if (account !== "") box.value = this.app.keptDeck || (this.deckFor === "" ? box.value : "");
+    else if (this.deckFor !== "") {
+      box.value = "";
+      const file = document.getElementById("deck-file") as HTMLInputElement | null;
+      if (file) file.value = "";
+      const name = document.getElementById("display-name") as HTMLInputElement | null;
+      if (name) name.value = saved.displayName;
+    }
+    this.deckFor = account;
   }
 
   /** With the deck box empty, the buttons that take a seat say they deal a demo deck ("Create
@@ -354,8 +375,8 @@ class Ui {
     const deckBox = h("textarea", { id: "deck-text", rows: 8, spellcheck: "false",
       placeholder: "4 Shock\n4 Llanowar Visionary\n...\n12 Mountain",
       oninput: () => this.sayDemoDeck() }) as HTMLTextAreaElement;
-    // The deck list last played with (this browser's): back in the box after a reload.
-    deckBox.value = saved.deck;
+    // The deck list last played with (this browser's, the account's): back in the box after
+    // a reload, once the account is known ({@link fillDeckBox}).
     const deck = h("section", { class: "panel deck", "aria-labelledby": "deck-h" },
       h("h2", { id: "deck-h" }, "Your deck"),
       h("p", { class: "hint" }, "Paste a deck list (plain text, MTG Arena, MTGO .dek, ",
