@@ -212,6 +212,9 @@ export class App implements Names {
    * a card for a state of the game ({@link explainedAt}): a new state asks anew. */
   readonly explained = new Map<string, string>();
   private explainedAt = -1n;
+  /** The questions of this state not answered yet: request id -> card (an answer to an
+   * earlier state's question, or to another card's, is told apart by its request id). */
+  private readonly explaining = new Map<bigint, string>();
   private reconnectDelay = BACKOFF_FIRST;
   private reconnectSince = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -927,11 +930,14 @@ export class App implements Names {
     if (this.room === null || this.viewer < 0 || this.replay !== null || this.mirror.gameOver) return;
     if (this.explainedAt !== this.mirror.stateId) {
       this.explained.clear();
+      this.explaining.clear();
       this.explainedAt = this.mirror.stateId;
     }
     if (this.explained.has(id)) return;
+    const rid = this.request("explain", { case: "explainCard", value: { objectId: id } });
+    if (rid === null) return; // (not sent: asked again on the next hover)
     this.explained.set(id, "");
-    this.request("explain", { case: "explainCard", value: { objectId: id } });
+    this.explaining.set(rid, id);
   }
 
   clickObject(id: string): void {
@@ -1280,11 +1286,12 @@ export class App implements Names {
   }
 
   // ---- messages
-  private request(kind: RequestKind, body: ClientBody): void {
+  /** Send a request; its id (null: not connected, and the page says so). */
+  private request(kind: RequestKind, body: ClientBody): bigint | null {
     if (!this.conn.isOpen) {
       this.error = "Not connected to the server.";
       this.changed();
-      return;
+      return null;
     }
     const id = this.conn.send(body);
     this.requests.set(id, kind);
@@ -1292,6 +1299,7 @@ export class App implements Names {
       const oldest = this.requests.keys().next().value;
       if (oldest !== undefined) this.requests.delete(oldest);
     }
+    return id;
   }
 
   private handle(msg: ServerMessage): void {
@@ -1577,15 +1585,18 @@ export class App implements Names {
       }
       case "cardExplanation": { // (an answer to an earlier state's question says nothing now)
         const e = body.value;
-        if (this.explained.get(e.objectId) === "") {
+        if (this.explaining.get(msg.requestId) === e.objectId) {
+          this.explaining.delete(msg.requestId);
           this.explained.set(e.objectId, e.castable ? "It can be cast now." : e.reason);
         }
         break;
       }
       case "error":
         if (kind === "explain") { // a question refused (its card can't be told): asked no more
-          for (const [id, said] of this.explained) {
-            if (said === "") this.explained.set(id, `The server says: ${body.value.message}`);
+          const asked = this.explaining.get(msg.requestId);
+          if (asked !== undefined) {
+            this.explaining.delete(msg.requestId);
+            this.explained.set(asked, `The server says: ${body.value.message}`);
           }
           break;
         }

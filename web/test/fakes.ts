@@ -2,9 +2,11 @@
  * and lets a test deliver server frames, so the App's real protocol logic runs unchanged. */
 import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { App } from "../src/app";
+import type { View } from "../src/gen/protocol/v1/game_pb";
 import {
-  ClientMessageSchema, ServerMessageSchema, type ClientMessage,
+  ClientMessageSchema, Role, ServerMessageSchema, type ClientMessage,
 } from "../src/gen/protocol/v1/messages_pb";
+import { viewHash } from "../src/viewhash";
 
 export class FakeSocket {
   static readonly CONNECTING = 0;
@@ -77,13 +79,22 @@ export function installFakeSocket(): () => void {
   return () => { g.WebSocket = before; };
 }
 
-/** Signed in as a new guest, Ann#0001, in the lobby (after installFakeSocket). */
-export function signedIn(): { app: App; ws: FakeSocket } {
+/** Signed in as a new guest, Ann#0001, in the lobby (after installFakeSocket); with
+ * `accountToken`, the welcome carries one (as a server's first welcome of a guest does). */
+export function signedIn(accountToken = ""): { app: App; ws: FakeSocket } {
   const app = new App("ws://server/", "http://server/", null);
   app.signInGuest("Ann");
   const ws = FakeSocket.all.at(-1)!;
   ws.open();
   ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
-    resumeToken: "r1", account: { accountId: "a", name: "Ann#0001" } } } });
+    resumeToken: "r1", accountToken, account: { accountId: "a", name: "Ann#0001" } } } });
   return { app, ws };
+}
+
+/** Seated (seat 0) in room "r", its game started, holding `view` at `stateId`. */
+export function seatedIn(ws: FakeSocket, view: View, stateId = 5n): void {
+  ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+    room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+  ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId, view,
+    viewHash: viewHash(view) } } });
 }

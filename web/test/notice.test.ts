@@ -4,12 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { create } from "@bufbuild/protobuf";
-import { App } from "../src/app";
 import { resultReason, resultText, sentence, type Names } from "../src/describe";
 import { DecisionKind, GamePhase, Step, ViewSchema, type View } from "../src/gen/protocol/v1/game_pb";
-import { NoticeCode, Role } from "../src/gen/protocol/v1/messages_pb";
-import { viewHash } from "../src/viewhash";
-import { installFakeSocket, FakeSocket } from "./fakes";
+import { NoticeCode } from "../src/gen/protocol/v1/messages_pb";
+import { installFakeSocket, seatedIn, signedIn } from "./fakes";
 
 const WARNING = "this game has taken 270 actions: at the server's limit of 300 it ends as a draw";
 
@@ -26,16 +24,8 @@ function view(): View {
 test("a notice is a banner and a log line, not an error, and the decision stays to answer", () => {
   const restore = installFakeSocket();
   try {
-    const app = new App("ws://server/", "http://server/", null);
-    app.signInGuest("Ann");
-    const ws = FakeSocket.all.at(-1)!;
-    ws.open();
-    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
-      resumeToken: "r1", accountToken: "t1", account: { accountId: "a", name: "Ann#0001" } } } });
-    const v = view();
-    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
-      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
-    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    const { app, ws } = signedIn("t1");
+    seatedIn(ws, view());
     ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 9n, seat: 0,
       kind: DecisionKind.PRIORITY, stateId: 5n, options: [{ kind: { case: "passPriority", value: {} } }] } } });
     ws.deliver({ body: { case: "notice", value: { code: NoticeCode.ACTION_LIMIT_NEAR, message: WARNING } } });

@@ -4,11 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { create } from "@bufbuild/protobuf";
-import { App } from "../src/app";
 import { DecisionKind, GamePhase, Step, ViewSchema, ZoneKind, type View } from "../src/gen/protocol/v1/game_pb";
-import { ErrorCode, Role } from "../src/gen/protocol/v1/messages_pb";
-import { viewHash } from "../src/viewhash";
-import { installFakeSocket, FakeSocket } from "./fakes";
+import { ErrorCode } from "../src/gen/protocol/v1/messages_pb";
+import { installFakeSocket, seatedIn, signedIn } from "./fakes";
 
 function view(): View {
   return create(ViewSchema, {
@@ -28,16 +26,8 @@ function view(): View {
 test("np7: a card that can't be cast is explained on asking, once per card and state", () => {
   const restore = installFakeSocket();
   try {
-    const app = new App("ws://server/", "http://server/", null);
-    app.signInGuest("Ann");
-    const ws = FakeSocket.all.at(-1)!;
-    ws.open();
-    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
-      resumeToken: "r1", accountToken: "t1", account: { accountId: "a", name: "Ann#0001" } } } });
-    const v = view();
-    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
-      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
-    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    const { app, ws } = signedIn("t1");
+    seatedIn(ws, view());
     app.explainCard("g1");
     app.explainCard("g1"); // (asked once)
     const asked = ws.last("explainCard");
@@ -55,6 +45,34 @@ test("np7: a card that can't be cast is explained on asking, once per card and s
       value: { code: ErrorCode.RATE_LIMITED, message: "too many messages" } } });
     assert.equal(app.explained.get("g2"), "The server says: too many messages");
     assert.equal(app.error, "");
+  } finally {
+    restore();
+  }
+});
+
+test("an answer to the same card's question of an earlier state is not kept for the new one", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn("t1");
+    seatedIn(ws, view(), 5n);
+    app.explainCard("g1");
+    const first = ws.last("explainCard").requestId;
+    seatedIn(ws, view(), 6n); // the game moved on before the answer came
+    app.explainCard("g1");
+    const second = ws.last("explainCard").requestId;
+    assert.notEqual(first, second);
+    ws.deliver({ requestId: first, body: { case: "cardExplanation",
+      value: { objectId: "g1", castable: false, reason: "Not enough mana: the old state's." } } });
+    assert.equal(app.explained.get("g1"), "", "the old answer is not this state's");
+    ws.deliver({ requestId: second, body: { case: "cardExplanation",
+      value: { objectId: "g1", castable: true, reason: "" } } });
+    assert.equal(app.explained.get("g1"), "It can be cast now.");
+    // A refusal marks only the card it was about.
+    app.explainCard("g2");
+    ws.deliver({ requestId: ws.last("explainCard").requestId, body: { case: "error",
+      value: { code: ErrorCode.RATE_LIMITED, message: "too many messages" } } });
+    assert.equal(app.explained.get("g2"), "The server says: too many messages");
+    assert.equal(app.explained.get("g1"), "It can be cast now.");
   } finally {
     restore();
   }
