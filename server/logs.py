@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
+
+from server.serve_options import from_environment
 
 #: The levels ``--log-level`` takes.
 LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
@@ -33,13 +34,7 @@ def level_name(text: str) -> str:
 def configured_level() -> str:
     """The level ``$MANAWIRE_LOG_LEVEL`` names (the default's if unset or empty); ValueError
     saying why if it names none."""
-    value = os.environ.get(LEVEL_VARIABLE, "")
-    if not value.strip():
-        return DEFAULT_LEVEL
-    try:
-        return level_name(value)
-    except argparse.ArgumentTypeError as exc:
-        raise ValueError(f"${LEVEL_VARIABLE}: {exc}") from None
+    return from_environment(LEVEL_VARIABLE, level_name, DEFAULT_LEVEL)
 
 
 def configure(tag: str = "", level: str | None = None) -> None:

@@ -8,11 +8,14 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from server.addresses import IPNetwork
     from server.app import Limits
+
+_T = TypeVar("_T")
 
 
 def finite(text: str) -> float:
@@ -43,16 +46,23 @@ def game_actions(text: str) -> int:
     return value
 
 
-def configured_game_actions(default: int) -> int:
-    """``$MANAWIRE_MAX_GAME_ACTIONS``'s limit (``default`` if unset or empty); ValueError
-    saying why if it is no such number."""
-    value = os.environ.get(GAME_ACTIONS_VARIABLE, "")
+def from_environment(variable: str, parse: Callable[[str], _T], default: _T) -> _T:
+    """The setting environment variable ``variable`` gives, read as its option reads it
+    (``parse``, an argparse type), or ``default`` if unset or empty; ValueError naming the
+    variable and saying why if ``parse`` refuses it."""
+    value = os.environ.get(variable, "")
     if not value.strip():
         return default
     try:
-        return game_actions(value)
+        return parse(value)
     except argparse.ArgumentTypeError as exc:
-        raise ValueError(f"${GAME_ACTIONS_VARIABLE}: {exc}") from None
+        raise ValueError(f"${variable}: {exc}") from None
+
+
+def configured_game_actions(default: int) -> int:
+    """``$MANAWIRE_MAX_GAME_ACTIONS``'s limit (``default`` if unset or empty); ValueError
+    saying why if it is no such number."""
+    return from_environment(GAME_ACTIONS_VARIABLE, game_actions, default)
 
 
 def _proxy_range(text: str) -> IPNetwork:
