@@ -998,14 +998,21 @@ class Room:
         self._apply(out, member.seat, pending.options[cmd.option_index], now, conn=cmd.conn,
                     rid=cmd.rid)
 
+    def _seated_in_game(self, out: Output, conn: ConnId, rid: int) -> Member | None:
+        """The seated member of ``conn`` once the game has started (None: it was told
+        why not)."""
+        member = self._seated(out, conn, rid)
+        if member is not None and self.game is None:
+            out.sends.append((conn, error_bytes(
+                mpb.ERROR_CODE_NOT_READY, "the game has not started", rid)))
+            return None
+        return member
+
     def _concede(self, out: Output, cmd: ConcedeGame, now: float) -> None:
-        member = self._seated(out, cmd.conn, cmd.rid)
-        if member is None:
+        member = self._seated_in_game(out, cmd.conn, cmd.rid)
+        if member is None or self.game is None:
             return
-        if self.game is None:
-            out.sends.append((cmd.conn, error_bytes(
-                mpb.ERROR_CODE_NOT_READY, "the game has not started", cmd.rid)))
-        elif self.game.result is not None:
+        if self.game.result is not None:
             out.sends.append((cmd.conn, error_bytes(
                 mpb.ERROR_CODE_GAME_OVER, self._over_message(), cmd.rid)))
         else:
@@ -1014,12 +1021,8 @@ class Room:
     def _explain(self, out: Output, cmd: ExplainCard) -> None:
         """Why the asking player can't cast a card now (a pure engine query: the game is
         unchanged, nothing is logged) -- from what that player may know."""
-        member = self._seated(out, cmd.conn, cmd.rid)
-        if member is None:
-            return
-        if self.game is None:
-            out.sends.append((cmd.conn, error_bytes(
-                mpb.ERROR_CODE_NOT_READY, "the game has not started", cmd.rid)))
+        member = self._seated_in_game(out, cmd.conn, cmd.rid)
+        if member is None or self.game is None:
             return
         reason = why_not_castable(self.game, member.seat, cmd.object_id)
         out.sends.append((cmd.conn, mpb.ServerMessage(
