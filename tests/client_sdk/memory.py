@@ -5,6 +5,8 @@ memory (tests/rooms/test_app_memory.py): each connection the client opens is a
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 import trio
@@ -90,3 +92,33 @@ class Network:
                 return MemoryConnection(sock)
 
         return MemoryClient
+
+
+async def until(client: Client, done: Callable[[], bool], seconds: float = 60) -> None:
+    """Process ``client``'s messages until ``done()``."""
+    with trio.fail_after(seconds):
+        while not done():
+            await client.next_message()
+
+
+async def deciding(app: App, room_id: str, *clients: Client) -> Client:
+    """The client the room's game waits on, once it holds the decision."""
+    game = app.lobby.rooms[room_id].game
+    assert game is not None and game.pending is not None
+    client = next(c for c in clients if c.seat == game.pending.seat)
+    await until(client, lambda: client.my_decision is not None)
+    return client
+
+
+@asynccontextmanager
+async def seated_pair(client_class: type[Client]) -> AsyncIterator[tuple[Client, Client, str]]:
+    """Ann and Bob (``client_class``: a :meth:`Network.client_class`) seated in a new
+    two-player room, its game begun, each holding its first view: (ann, bob, room id)."""
+    async with client_class.connect("memory", "Ann") as ann, \
+            client_class.connect("memory", "Bob") as bob:
+        room = await ann.create_room("t")
+        await ann.join(room.room_id)
+        await bob.join(room.room_id)
+        await until(ann, lambda: ann.mirror.ready)
+        await until(bob, lambda: bob.mirror.ready)
+        yield ann, bob, room.room_id

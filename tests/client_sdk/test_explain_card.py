@@ -13,8 +13,7 @@ import trio.testing
 from client_sdk.client import ServerError
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
-from tests.client_sdk.memory import Network
-from tests.client_sdk.test_stopped_room_resume import _deciding, until
+from tests.client_sdk.memory import Network, deciding, until
 from tests.rooms.test_app_memory import running_app
 
 
@@ -34,7 +33,7 @@ async def test_a_player_asks_why_and_a_spectator_is_refused(
             game = app.lobby.rooms[room.room_id].game
             assert game is not None and ann.seat is not None and bob.seat is not None
             while game.pending is not None and not game.player(ann.seat).hand:
-                await (await _deciding(app, room.room_id, ann, bob)).act(0)  # who starts
+                await (await deciding(app, room.room_id, ann, bob)).act(0)  # who starts
                 await trio.testing.wait_all_tasks_blocked()
             seat = ann.seat
             await until(ann, lambda: bool(ann.mirror.zone(pb.ZONE_KIND_HAND, seat)))

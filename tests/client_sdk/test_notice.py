@@ -22,8 +22,7 @@ from client_sdk.bots import RandomBot, run_bot_games
 from protocol.v1 import messages_pb2 as mpb
 from server.app import Limits
 from server.rooms.room import RoomConfig, action_warning_at
-from tests.client_sdk.memory import Network
-from tests.client_sdk.test_stopped_room_resume import _deciding, until
+from tests.client_sdk.memory import Network, deciding, seated_pair, until
 from tests.rooms.test_app_memory import running_app
 
 LIMIT = 40
@@ -40,25 +39,19 @@ async def test_a_notice_leaves_the_pending_decision_alone_and_the_bots_play_on(
         tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     async with running_app(tmp_path, _limits(LIMIT)) as app:
         memory_client = Network(app).client_class()
-        async with memory_client.connect("memory", "Ann") as ann, \
-                memory_client.connect("memory", "Bob") as bob:
-            room = await ann.create_room("t")
-            await ann.join(room.room_id)
-            await bob.join(room.room_id)
-            await until(ann, lambda: ann.mirror.ready)
-            await until(bob, lambda: bob.mirror.ready)
-            game = app.lobby.rooms[room.room_id].game
+        async with seated_pair(memory_client) as (ann, bob, room_id):
+            game = app.lobby.rooms[room_id].game
             assert game is not None
             rng = random.Random(11)
             while game.action_count < action_warning_at(LIMIT):
-                actor = await _deciding(app, room.room_id, ann, bob)
+                actor = await deciding(app, room_id, ann, bob)
                 decision = actor.my_decision
                 assert decision is not None
                 await actor.act(rng.randrange(len(decision.options)))
                 await trio.testing.wait_all_tasks_blocked()
             # The warning's action was played: whoever decides next gets the decision, then
             # the notice -- which leaves that decision pending, as it was.
-            actor = await _deciding(app, room.room_id, ann, bob)
+            actor = await deciding(app, room_id, ann, bob)
             other = bob if actor is ann else ann
             pending = actor.my_decision
             assert pending is not None

@@ -10,34 +10,15 @@ restored room was at that same state), and the Resumed's room, not the one the c
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
 
-from client_sdk.client import Client
-from server.app import App
-from tests.client_sdk.memory import Network
+from tests.client_sdk.memory import Network, deciding, seated_pair, until
 from tests.rooms.test_app_memory import running_app
 from tests.rooms.test_stopped_rooms_come_back import _store_fails
-
-
-async def until(client: Client, done: Callable[[], bool], seconds: float = 60) -> None:
-    """Process ``client``'s messages until ``done()``."""
-    with trio.fail_after(seconds):
-        while not done():
-            await client.next_message()
-
-
-async def _deciding(app: App, room_id: str, *clients: Client) -> Client:
-    """The client the room's game waits on, once it holds the decision."""
-    game = app.lobby.rooms[room_id].game
-    assert game is not None and game.pending is not None
-    client = next(c for c in clients if c.seat == game.pending.seat)
-    await until(client, lambda: client.my_decision is not None)
-    return client
 
 
 async def test_a_client_resuming_into_its_room_back_from_a_full_disk_gets_a_snapshot(
@@ -46,17 +27,11 @@ async def test_a_client_resuming_into_its_room_back_from_a_full_disk_gets_a_snap
     async with running_app(tmp_path) as app:
         network = Network(app)
         memory_client = network.client_class()
-        async with memory_client.connect("memory", "Ann") as ann, \
-                memory_client.connect("memory", "Bob") as bob:
-            room = await ann.create_room("t")
-            await ann.join(room.room_id)
-            await bob.join(room.room_id)
-            await until(ann, lambda: ann.mirror.ready)
-            await until(bob, lambda: bob.mirror.ready)
+        async with seated_pair(memory_client) as (ann, bob, room_id):
             states = (ann.mirror.state_id, bob.mirror.state_id)
             assert states[0] > 0
             # The disk fills; the deciding player acts; the room stops.
-            actor = await _deciding(app, room.room_id, ann, bob)
+            actor = await deciding(app, room_id, ann, bob)
             _store_fails(app, monkeypatch)
             await actor.act(0)
             for client in (ann, bob):
@@ -68,14 +43,14 @@ async def test_a_client_resuming_into_its_room_back_from_a_full_disk_gets_a_snap
             monkeypatch.undo()
             app.writer.writes.settle_seconds = 0.0
             await trio.sleep(5)
-            assert room.room_id in app.lobby.hosts  # back; Bob, connected, is seated again
-            await until(bob, lambda: bob.room_id == room.room_id and bob.mirror.ready)
+            assert room_id in app.lobby.hosts  # back; Bob, connected, is seated again
+            await until(bob, lambda: bob.room_id == room_id and bob.mirror.ready)
             assert bob.mirror.state_id == states[1]
             # Ann resumes into the room: its view comes whole, and play goes on.
             network.up = True
-            await until(ann, lambda: ann.room_id == room.room_id and ann.mirror.ready)
+            await until(ann, lambda: ann.room_id == room_id and ann.mirror.ready)
             assert ann.resumes == 1 and ann.mirror.state_id == states[0]
-            player = await _deciding(app, room.room_id, ann, bob)
+            player = await deciding(app, room_id, ann, bob)
             await player.act(0)
             await until(ann, lambda: ann.mirror.state_id > states[0])
             await until(bob, lambda: bob.mirror.state_id > states[1])
@@ -89,19 +64,14 @@ async def test_a_client_resuming_into_a_room_it_had_forgotten_asks_for_a_snapsho
     async with running_app(tmp_path) as app:
         network = Network(app)
         memory_client = network.client_class()
-        async with memory_client.connect("memory", "Ann") as ann, \
-                memory_client.connect("memory", "Bob") as bob:
-            room = await ann.create_room("t")
-            await ann.join(room.room_id)
-            await bob.join(room.room_id)
-            await until(ann, lambda: ann.mirror.ready)
+        async with seated_pair(memory_client) as (ann, _bob, room_id):
             state = ann.mirror.state_id
             # The client's idea of its room is lost, its view kept (as a RoomClosed left it),
             # and its resume sends the view's state id anyway (as it did before the fix).
             ann.room_id = "elsewhere"
             await ann.drop()
             await until(ann, lambda: ann.resumes == 1)
-            assert ann.room_id == room.room_id
+            assert ann.room_id == room_id
             await until(ann, lambda: ann.mirror.ready)
             assert ann.mirror.state_id == state and ann.resume_snapshots == 0
             assert not ann.errors
