@@ -406,6 +406,32 @@ class RoomClosed(_message.Message):
     reason: str
     def __init__(self, room_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
+class OfferRematch(_message.Message):
+    __slots__ = ("offer",)
+    OFFER_FIELD_NUMBER: _ClassVar[int]
+    offer: bool
+    def __init__(self, offer: _Optional[bool] = ...) -> None: ...
+
+class RematchOffers(_message.Message):
+    __slots__ = ("room_id", "offered", "cancelled")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    OFFERED_FIELD_NUMBER: _ClassVar[int]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    offered: _containers.RepeatedScalarFieldContainer[bool]
+    cancelled: str
+    def __init__(self, room_id: _Optional[str] = ..., offered: _Optional[_Iterable[bool]] = ..., cancelled: _Optional[str] = ...) -> None: ...
+
+class RematchStarted(_message.Message):
+    __slots__ = ("old_room_id", "new_room_id", "invite_code")
+    OLD_ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    NEW_ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
+    old_room_id: str
+    new_room_id: str
+    invite_code: str
+    def __init__(self, old_room_id: _Optional[str] = ..., new_room_id: _Optional[str] = ..., invite_code: _Optional[str] = ...) -> None: ...
+
 class Act(_message.Message):
     __slots__ = ("prompt_id", "option_index", "expected_state_id")
     PROMPT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -597,7 +623,7 @@ class Notice(_message.Message):
     def __init__(self, code: _Optional[_Union[NoticeCode, str]] = ..., message: _Optional[str] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ("request_id", "hello", "resume", "register", "revoke_tokens", "list_rooms", "create_room", "join_room", "leave_room", "quick_match", "cancel_quick_match", "act", "request_snapshot", "concede", "submit_deck", "explain_card", "replay", "replay_control")
+    __slots__ = ("request_id", "hello", "resume", "register", "revoke_tokens", "list_rooms", "create_room", "join_room", "leave_room", "quick_match", "cancel_quick_match", "offer_rematch", "act", "request_snapshot", "concede", "submit_deck", "explain_card", "replay", "replay_control")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     HELLO_FIELD_NUMBER: _ClassVar[int]
     RESUME_FIELD_NUMBER: _ClassVar[int]
@@ -609,6 +635,7 @@ class ClientMessage(_message.Message):
     LEAVE_ROOM_FIELD_NUMBER: _ClassVar[int]
     QUICK_MATCH_FIELD_NUMBER: _ClassVar[int]
     CANCEL_QUICK_MATCH_FIELD_NUMBER: _ClassVar[int]
+    OFFER_REMATCH_FIELD_NUMBER: _ClassVar[int]
     ACT_FIELD_NUMBER: _ClassVar[int]
     REQUEST_SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     CONCEDE_FIELD_NUMBER: _ClassVar[int]
@@ -627,6 +654,7 @@ class ClientMessage(_message.Message):
     leave_room: LeaveRoom
     quick_match: QuickMatch
     cancel_quick_match: CancelQuickMatch
+    offer_rematch: OfferRematch
     act: Act
     request_snapshot: RequestSnapshot
     concede: ConcedeGame
@@ -634,7 +662,7 @@ class ClientMessage(_message.Message):
     explain_card: ExplainCard
     replay: ReplayRequest
     replay_control: ReplayControl
-    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., register: _Optional[_Union[Register, _Mapping]] = ..., revoke_tokens: _Optional[_Union[RevokeTokens, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., quick_match: _Optional[_Union[QuickMatch, _Mapping]] = ..., cancel_quick_match: _Optional[_Union[CancelQuickMatch, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ..., submit_deck: _Optional[_Union[SubmitDeck, _Mapping]] = ..., explain_card: _Optional[_Union[ExplainCard, _Mapping]] = ..., replay: _Optional[_Union[ReplayRequest, _Mapping]] = ..., replay_control: _Optional[_Union[ReplayControl, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., register: _Optional[_Union[Register, _Mapping]] = ..., revoke_tokens: _Optional[_Union[RevokeTokens, _Mapping]] = ..., list_rooms: _Optional[_Union[ListRooms, _Mapping]] = ..., create_room: _Optional[_Union[CreateRoom, _Mapping]] = ..., join_room: _Optional[_Union[JoinRoom, _Mapping]] = ..., leave_room: _Optional[_Union[LeaveRoom, _Mapping]] = ..., quick_match: _Optional[_Union[QuickMatch, _Mapping]] = ..., cancel_quick_match: _Optional[_Union[CancelQuickMatch, _Mapping]] = ..., offer_rematch: _Optional[_Union[OfferRematch, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ..., request_snapshot: _Optional[_Union[RequestSnapshot, _Mapping]] = ..., concede: _Optional[_Union[ConcedeGame, _Mapping]] = ..., submit_deck: _Optional[_Union[SubmitDeck, _Mapping]] = ..., explain_card: _Optional[_Union[ExplainCard, _Mapping]] = ..., replay: _Optional[_Union[ReplayRequest, _Mapping]] = ..., replay_control: _Optional[_Union[ReplayControl, _Mapping]] = ...) -> None: ...
 
 class ServerBatch(_message.Message):
     __slots__ = ("messages",)
@@ -643,7 +671,7 @@ class ServerBatch(_message.Message):
     def __init__(self, messages: _Optional[_Iterable[_Union[ServerMessage, _Mapping]]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "room_update", "snapshot", "delta", "decision", "clocks", "presence", "match_state", "deck_accepted", "card_explanation", "error", "notice", "replay_status", "replay_ended")
+    __slots__ = ("request_id", "welcome", "resumed", "room_list", "joined", "room_closed", "room_created", "match_queue", "room_update", "rematch_offers", "rematch_started", "snapshot", "delta", "decision", "clocks", "presence", "match_state", "deck_accepted", "card_explanation", "error", "notice", "replay_status", "replay_ended")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     RESUMED_FIELD_NUMBER: _ClassVar[int]
@@ -653,6 +681,8 @@ class ServerMessage(_message.Message):
     ROOM_CREATED_FIELD_NUMBER: _ClassVar[int]
     MATCH_QUEUE_FIELD_NUMBER: _ClassVar[int]
     ROOM_UPDATE_FIELD_NUMBER: _ClassVar[int]
+    REMATCH_OFFERS_FIELD_NUMBER: _ClassVar[int]
+    REMATCH_STARTED_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     DELTA_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
@@ -674,6 +704,8 @@ class ServerMessage(_message.Message):
     room_created: RoomCreated
     match_queue: MatchQueue
     room_update: RoomUpdate
+    rematch_offers: RematchOffers
+    rematch_started: RematchStarted
     snapshot: _game_pb2.Snapshot
     delta: _game_pb2.Delta
     decision: _game_pb2.Decision
@@ -686,4 +718,4 @@ class ServerMessage(_message.Message):
     notice: Notice
     replay_status: ReplayStatus
     replay_ended: ReplayEnded
-    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., room_update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., match_state: _Optional[_Union[MatchState, _Mapping]] = ..., deck_accepted: _Optional[_Union[DeckAccepted, _Mapping]] = ..., card_explanation: _Optional[_Union[CardExplanation, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., welcome: _Optional[_Union[Welcome, _Mapping]] = ..., resumed: _Optional[_Union[Resumed, _Mapping]] = ..., room_list: _Optional[_Union[RoomList, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., room_closed: _Optional[_Union[RoomClosed, _Mapping]] = ..., room_created: _Optional[_Union[RoomCreated, _Mapping]] = ..., match_queue: _Optional[_Union[MatchQueue, _Mapping]] = ..., room_update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., rematch_offers: _Optional[_Union[RematchOffers, _Mapping]] = ..., rematch_started: _Optional[_Union[RematchStarted, _Mapping]] = ..., snapshot: _Optional[_Union[_game_pb2.Snapshot, _Mapping]] = ..., delta: _Optional[_Union[_game_pb2.Delta, _Mapping]] = ..., decision: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., presence: _Optional[_Union[Presence, _Mapping]] = ..., match_state: _Optional[_Union[MatchState, _Mapping]] = ..., deck_accepted: _Optional[_Union[DeckAccepted, _Mapping]] = ..., card_explanation: _Optional[_Union[CardExplanation, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ..., replay_status: _Optional[_Union[ReplayStatus, _Mapping]] = ..., replay_ended: _Optional[_Union[ReplayEnded, _Mapping]] = ...) -> None: ...

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file protocol/v1/messages.proto.
  */
 export const file_protocol_v1_messages: GenFile = /*@__PURE__*/
-  fileDesc("Chpwcm90b2NvbC92MS9tZXNzYWdlcy5wcm90bxILbWFuYXdpcmUudjEirQEKBUhlbGxvEhgKEHByb3RvY29sX3ZlcnNpb24YASABKA0SFAoMZGlzcGxheV9uYW1lGAIgASgJEhUKDWFjY291bnRfdG9rZW4YAyABKAkSIQoFbG9naW4YBCABKAsyEi5tYW5hd2lyZS52MS5Mb2dpbhIPCgdiYXRjaGVkGAUgASgIEhMKC25vX3Rha2VvdmVyGAYgASgIEhQKDHJlcGxheXNfb25seRgHIAEoCCInCgVMb2dpbhIMCgRuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIj8KB0FjY291bnQSEgoKYWNjb3VudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhIKCnJlZ2lzdGVyZWQYAyABKAgitAEKB1dlbGNvbWUSGAoQcHJvdG9jb2xfdmVyc2lvbhgBIAEoDRIWCg5zZXJ2ZXJfdmVyc2lvbhgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEhQKDHJlc3VtZV90b2tlbhgEIAEoCRIlCgdhY2NvdW50GAUgASgLMhQubWFuYXdpcmUudjEuQWNjb3VudBIVCg1hY2NvdW50X3Rva2VuGAYgASgJEg8KB2JhdGNoZWQYByABKAgiKgoIUmVnaXN0ZXISDAoEbmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSIOCgxSZXZva2VUb2tlbnMiYAoGUmVzdW1lEhgKEHByb3RvY29sX3ZlcnNpb24YASABKA0SFAoMcmVzdW1lX3Rva2VuGAIgASgJEhUKDWxhc3Rfc3RhdGVfaWQYAyABKAQSDwoHYmF0Y2hlZBgEIAEoCCJ3CgdSZXN1bWVkEiUKB3dlbGNvbWUYASABKAsyFC5tYW5hd2lyZS52MS5XZWxjb21lEiMKBmpvaW5lZBgCIAEoCzITLm1hbmF3aXJlLnYxLkpvaW5lZBIOCgZkZWx0YXMYAyABKA0SEAoIc25hcHNob3QYBCABKAgikAEKDVNwZWN0YXRvclRpZXISIwoEa2luZBgBIAEoDjIVLm1hbmF3aXJlLnYxLlRpZXJLaW5kEgwKBHNlYXQYAiABKA0SFQoNZGVsYXlfc2Vjb25kcxgDIAEoDRITCgtkZWxheV90dXJucxgEIAEoDRIQCghhY2NvdW50cxgFIAMoCRIOCgZpbnZpdGUYBiABKAgi+gIKCFJvb21JbmZvEg8KB3Jvb21faWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVzZWF0cxgDIAEoDRIPCgdwbGF5ZXJzGAQgAygJEhIKCnNwZWN0YXRvcnMYBSABKA0SDwoHc3RhcnRlZBgGIAEoCBIQCghmaW5pc2hlZBgHIAEoCBIVCg1jbG9ja19zZWNvbmRzGAggASgNEg8KB3ByaXZhdGUYCSABKAgSJwoIc3BlY3RhdGUYCiABKA4yFS5tYW5hd2lyZS52MS5TcGVjdGF0ZRInCgZmb3JtYXQYCyABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0EhAKCHJlc2VydmVkGAwgAygJEikKBXRpZXJzGA0gAygLMhoubWFuYXdpcmUudjEuU3BlY3RhdG9yVGllchIPCgdiZXN0X29mGA4gASgNEhMKC2dhbWVfbnVtYmVyGA8gASgNEgwKBHdpbnMYECADKA0SDQoFZHJhd3MYESABKA0iCwoJTGlzdFJvb21zIjAKCFJvb21MaXN0EiQKBXJvb21zGAEgAygLMhUubWFuYXdpcmUudjEuUm9vbUluZm8iMQoKUm9vbVVwZGF0ZRIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8ijQIKCkNyZWF0ZVJvb20SDAoEbmFtZRgBIAEoCRINCgVzZWF0cxgCIAEoDRIVCg1jbG9ja19zZWNvbmRzGAMgASgNEg8KB3ByaXZhdGUYBCABKAgSJwoIc3BlY3RhdGUYBSABKA4yFS5tYW5hd2lyZS52MS5TcGVjdGF0ZRInCgZmb3JtYXQYBiABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0EhAKCHJlc2VydmVkGAcgAygJEikKBXRpZXJzGAggAygLMhoubWFuYXdpcmUudjEuU3BlY3RhdG9yVGllchIPCgdiZXN0X29mGAkgASgNEgwKBGpvaW4YCiABKAgSDAoEZGVjaxgLIAEoCSJHCgtSb29tQ3JlYXRlZBIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8SEwoLaW52aXRlX2NvZGUYAiABKAkiQQoKQ2xvY2tTdGF0ZRIMCgRzZWF0GAEgASgFEhQKDHJlbWFpbmluZ19tcxgCIAEoBBIPCgdydW5uaW5nGAMgASgIIjAKBkNsb2NrcxImCgVzZWF0cxgBIAMoCzIXLm1hbmF3aXJlLnYxLkNsb2NrU3RhdGUibQoISm9pblJvb20SDwoHcm9vbV9pZBgBIAEoCRIfCgRyb2xlGAIgASgOMhEubWFuYXdpcmUudjEuUm9sZRIMCgRkZWNrGAMgASgJEhMKC2ludml0ZV9jb2RlGAQgASgJEgwKBHRpZXIYBSABKA0iUgoKUXVpY2tNYXRjaBInCgZmb3JtYXQYASABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0Eg0KBXNlYXRzGAIgASgNEgwKBGRlY2sYAyABKAkiEgoQQ2FuY2VsUXVpY2tNYXRjaCJlCgpNYXRjaFF1ZXVlEg4KBnF1ZXVlZBgBIAEoCBInCgZmb3JtYXQYAiABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0Eg0KBXNlYXRzGAMgASgNEg8KB3dhaXRpbmcYBCABKA0isgEKBkpvaW5lZBIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8SHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEc2VhdBgDIAEoBRIMCgR0aWVyGAQgASgNEhEKCWRlY2tfbmFtZRgFIAEoCRIRCglkZW1vX2RlY2sYBiABKAgSDAoEZGVjaxgHIAEoCRISCgpkZWNrX25vdGVzGAggAygJIgsKCUxlYXZlUm9vbSIvCgxTZWF0UHJlc2VuY2USDAoEc2VhdBgBIAEoBRIRCgljb25uZWN0ZWQYAiABKAgiNAoIUHJlc2VuY2USKAoFc2VhdHMYASADKAsyGS5tYW5hd2lyZS52MS5TZWF0UHJlc2VuY2UiLQoKUm9vbUNsb3NlZBIPCgdyb29tX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJJCgNBY3QSEQoJcHJvbXB0X2lkGAEgASgEEhQKDG9wdGlvbl9pbmRleBgCIAEoDRIZChFleHBlY3RlZF9zdGF0ZV9pZBgDIAEoBCIRCg9SZXF1ZXN0U25hcHNob3QiDQoLQ29uY2VkZUdhbWUiIAoLRXhwbGFpbkNhcmQSEQoJb2JqZWN0X2lkGAEgASgJIkYKD0NhcmRFeHBsYW5hdGlvbhIRCglvYmplY3RfaWQYASABKAkSEAoIY2FzdGFibGUYAiABKAgSDgoGcmVhc29uGAMgASgJIk0KCU1hdGNoR2FtZRIPCgdnYW1lX2lkGAEgASgJEg4KBndpbm5lchgCIAEoBRIOCgZyZWFzb24YAyABKAkSDwoHY2hvb3NlchgEIAEoBSKPAgoKTWF0Y2hTdGF0ZRIPCgdyb29tX2lkGAEgASgJEg8KB2Jlc3Rfb2YYAiABKA0SEwoLZ2FtZV9udW1iZXIYAyABKA0SDAoEd2lucxgEIAMoDRINCgVkcmF3cxgFIAEoDRImCgVwaGFzZRgGIAEoDjIXLm1hbmF3aXJlLnYxLk1hdGNoUGhhc2USHgoWc2lkZWJvYXJkX3JlbWFpbmluZ19tcxgHIAEoBBINCgVyZWFkeRgIIAMoCBIOCgZ3aW5uZXIYCSABKAUSDgoGcmVhc29uGAogASgJEiUKBWdhbWVzGAsgAygLMhYubWFuYXdpcmUudjEuTWF0Y2hHYW1lEg8KB2dhbWVfaWQYDCABKAkiNgoKU3VibWl0RGVjaxIOCgRrZWVwGAEgASgISAASDgoEZGVjaxgCIAEoCUgAQggKBmNob2ljZSJ7CgxEZWNrQWNjZXB0ZWQSEwoLZ2FtZV9udW1iZXIYASABKA0SDAoEa2VwdBgCIAEoCBISCgptYWluX2NvdW50GAMgASgNEhcKD3NpZGVib2FyZF9jb3VudBgEIAEoDRIMCgRkZWNrGAUgASgJEg0KBW5vdGVzGAYgAygJIugBCg1SZXBsYXlSZXF1ZXN0Eg8KB3Jvb21faWQYASABKAkSDgoEc2VhdBgCIAEoDUgAEhAKBnB1YmxpYxgDIAEoCEgAEhQKCm9tbmlzY2llbnQYBCABKAhIABIUCgpldmVyeV9oYW5kGAogASgISAASEwoLaW52aXRlX2NvZGUYBSABKAkSFgoMc3RhcnRfYWN0aW9uGAYgASgESAESFAoKc3RhcnRfdHVybhgHIAEoDUgBEg0KBXNwZWVkGAggASgBEg4KBnBhdXNlZBgJIAEoCEINCgtwZXJzcGVjdGl2ZUIHCgVzdGFydCKIAQoNUmVwbGF5Q29udHJvbBIOCgRwbGF5GAEgASgISAASDwoFcGF1c2UYAiABKAhIABIVCgtzZWVrX2FjdGlvbhgDIAEoBEgAEhMKCXNlZWtfdHVybhgEIAEoDUgAEg8KBXNwZWVkGAUgASgBSAASDgoEc3RvcBgGIAEoCEgAQgkKB2NvbW1hbmQinwEKDFJlcGxheVN0YXR1cxIPCgdyb29tX2lkGAEgASgJEg4KBnZpZXdlchgCIAEoBRIOCgZhY3Rpb24YAyABKAQSDwoHYWN0aW9ucxgEIAEoBBIMCgR0dXJuGAUgASgNEg0KBXR1cm5zGAYgASgNEhAKCHN0YXRlX2lkGAcgASgEEg8KB3BsYXlpbmcYCCABKAgSDQoFc3BlZWQYCSABKAEiPwoLUmVwbGF5RW5kZWQSDwoHcm9vbV9pZBgBIAEoCRIOCgZhY3Rpb24YAiABKAQSDwoHc3RvcHBlZBgDIAEoCCJkCgVFcnJvchIkCgRjb2RlGAEgASgOMhYubWFuYXdpcmUudjEuRXJyb3JDb2RlEg8KB21lc3NhZ2UYAiABKAkSEwoLaW5jaWRlbnRfaWQYAyABKAkSDwoHZGV0YWlscxgEIAMoCSJACgZOb3RpY2USJQoEY29kZRgBIAEoDjIXLm1hbmF3aXJlLnYxLk5vdGljZUNvZGUSDwoHbWVzc2FnZRgCIAEoCSLJBgoNQ2xpZW50TWVzc2FnZRISCgpyZXF1ZXN0X2lkGAEgASgEEiMKBWhlbGxvGAIgASgLMhIubWFuYXdpcmUudjEuSGVsbG9IABIlCgZyZXN1bWUYAyABKAsyEy5tYW5hd2lyZS52MS5SZXN1bWVIABIpCghyZWdpc3RlchgEIAEoCzIVLm1hbmF3aXJlLnYxLlJlZ2lzdGVySAASMgoNcmV2b2tlX3Rva2VucxgFIAEoCzIZLm1hbmF3aXJlLnYxLlJldm9rZVRva2Vuc0gAEiwKCmxpc3Rfcm9vbXMYFCABKAsyFi5tYW5hd2lyZS52MS5MaXN0Um9vbXNIABIuCgtjcmVhdGVfcm9vbRgVIAEoCzIXLm1hbmF3aXJlLnYxLkNyZWF0ZVJvb21IABIqCglqb2luX3Jvb20YFiABKAsyFS5tYW5hd2lyZS52MS5Kb2luUm9vbUgAEiwKCmxlYXZlX3Jvb20YFyABKAsyFi5tYW5hd2lyZS52MS5MZWF2ZVJvb21IABIuCgtxdWlja19tYXRjaBgYIAEoCzIXLm1hbmF3aXJlLnYxLlF1aWNrTWF0Y2hIABI7ChJjYW5jZWxfcXVpY2tfbWF0Y2gYGSABKAsyHS5tYW5hd2lyZS52MS5DYW5jZWxRdWlja01hdGNoSAASHwoDYWN0GCggASgLMhAubWFuYXdpcmUudjEuQWN0SAASOAoQcmVxdWVzdF9zbmFwc2hvdBgpIAEoCzIcLm1hbmF3aXJlLnYxLlJlcXVlc3RTbmFwc2hvdEgAEisKB2NvbmNlZGUYKiABKAsyGC5tYW5hd2lyZS52MS5Db25jZWRlR2FtZUgAEi4KC3N1Ym1pdF9kZWNrGCsgASgLMhcubWFuYXdpcmUudjEuU3VibWl0RGVja0gAEjAKDGV4cGxhaW5fY2FyZBgyIAEoCzIYLm1hbmF3aXJlLnYxLkV4cGxhaW5DYXJkSAASLAoGcmVwbGF5GFAgASgLMhoubWFuYXdpcmUudjEuUmVwbGF5UmVxdWVzdEgAEjQKDnJlcGxheV9jb250cm9sGFEgASgLMhoubWFuYXdpcmUudjEuUmVwbGF5Q29udHJvbEgAQgYKBGJvZHkiOwoLU2VydmVyQmF0Y2gSLAoIbWVzc2FnZXMYASADKAsyGi5tYW5hd2lyZS52MS5TZXJ2ZXJNZXNzYWdlIq8HCg1TZXJ2ZXJNZXNzYWdlEhIKCnJlcXVlc3RfaWQYASABKAQSJwoHd2VsY29tZRgCIAEoCzIULm1hbmF3aXJlLnYxLldlbGNvbWVIABInCgdyZXN1bWVkGAMgASgLMhQubWFuYXdpcmUudjEuUmVzdW1lZEgAEioKCXJvb21fbGlzdBgUIAEoCzIVLm1hbmF3aXJlLnYxLlJvb21MaXN0SAASJQoGam9pbmVkGBUgASgLMhMubWFuYXdpcmUudjEuSm9pbmVkSAASLgoLcm9vbV9jbG9zZWQYFiABKAsyFy5tYW5hd2lyZS52MS5Sb29tQ2xvc2VkSAASMAoMcm9vbV9jcmVhdGVkGBcgASgLMhgubWFuYXdpcmUudjEuUm9vbUNyZWF0ZWRIABIuCgttYXRjaF9xdWV1ZRgYIAEoCzIXLm1hbmF3aXJlLnYxLk1hdGNoUXVldWVIABIuCgtyb29tX3VwZGF0ZRgZIAEoCzIXLm1hbmF3aXJlLnYxLlJvb21VcGRhdGVIABIpCghzbmFwc2hvdBgoIAEoCzIVLm1hbmF3aXJlLnYxLlNuYXBzaG90SAASIwoFZGVsdGEYKSABKAsyEi5tYW5hd2lyZS52MS5EZWx0YUgAEikKCGRlY2lzaW9uGCogASgLMhUubWFuYXdpcmUudjEuRGVjaXNpb25IABIlCgZjbG9ja3MYKyABKAsyEy5tYW5hd2lyZS52MS5DbG9ja3NIABIpCghwcmVzZW5jZRgsIAEoCzIVLm1hbmF3aXJlLnYxLlByZXNlbmNlSAASLgoLbWF0Y2hfc3RhdGUYLSABKAsyFy5tYW5hd2lyZS52MS5NYXRjaFN0YXRlSAASMgoNZGVja19hY2NlcHRlZBguIAEoCzIZLm1hbmF3aXJlLnYxLkRlY2tBY2NlcHRlZEgAEjgKEGNhcmRfZXhwbGFuYXRpb24YMiABKAsyHC5tYW5hd2lyZS52MS5DYXJkRXhwbGFuYXRpb25IABIjCgVlcnJvchg8IAEoCzISLm1hbmF3aXJlLnYxLkVycm9ySAASJQoGbm90aWNlGD0gASgLMhMubWFuYXdpcmUudjEuTm90aWNlSAASMgoNcmVwbGF5X3N0YXR1cxhQIAEoCzIZLm1hbmF3aXJlLnYxLlJlcGxheVN0YXR1c0gAEjAKDHJlcGxheV9lbmRlZBhRIAEoCzIYLm1hbmF3aXJlLnYxLlJlcGxheUVuZGVkSABCBgoEYm9keSpfCgpEZWNrRm9ybWF0EhsKF0RFQ0tfRk9STUFUX1VOU1BFQ0lGSUVEEAASGwoXREVDS19GT1JNQVRfQ09OU1RSVUNURUQQARIXChNERUNLX0ZPUk1BVF9MSU1JVEVEEAIqYgoIU3BlY3RhdGUSGAoUU1BFQ1RBVEVfVU5TUEVDSUZJRUQQABIUChBTUEVDVEFURV9BTExPV0VEEAESEQoNU1BFQ1RBVEVfTk9ORRACEhMKD1NQRUNUQVRFX0lOVklURRADKmsKCFRpZXJLaW5kEhkKFVRJRVJfS0lORF9VTlNQRUNJRklFRBAAEhQKEFRJRVJfS0lORF9QVUJMSUMQARIYChRUSUVSX0tJTkRfT01OSVNDSUVOVBACEhQKEFRJRVJfS0lORF9QTEFZRVIQAypBCgRSb2xlEhQKEFJPTEVfVU5TUEVDSUZJRUQQABIPCgtST0xFX1BMQVlFUhABEhIKDlJPTEVfU1BFQ1RBVE9SEAIqdgoKTWF0Y2hQaGFzZRIbChdNQVRDSF9QSEFTRV9VTlNQRUNJRklFRBAAEhcKE01BVENIX1BIQVNFX1BMQVlJTkcQARIcChhNQVRDSF9QSEFTRV9TSURFQk9BUkRJTkcQAhIUChBNQVRDSF9QSEFTRV9PVkVSEAMq1gQKCUVycm9yQ29kZRIaChZFUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASGgoWRVJST1JfQ09ERV9CQURfTUVTU0FHRRABEiIKHkVSUk9SX0NPREVfVU5TVVBQT1JURURfVkVSU0lPThACEhgKFEVSUk9SX0NPREVfTk9UX1JFQURZEAMSHwobRVJST1JfQ09ERV9JTlZBTElEX0FSR1VNRU5UEAQSHQoZRVJST1JfQ09ERV9ST09NX05PVF9GT1VORBAFEhgKFEVSUk9SX0NPREVfUk9PTV9GVUxMEAYSIAocRVJST1JfQ09ERV9OT1RfWU9VUl9ERUNJU0lPThAHEhsKF0VSUk9SX0NPREVfU1RBTEVfUFJPTVBUEAgSHQoZRVJST1JfQ09ERV9JTExFR0FMX0FDVElPThAJEhgKFEVSUk9SX0NPREVfR0FNRV9PVkVSEAoSFwoTRVJST1JfQ09ERV9JTlRFUk5BTBALEhwKGEVSUk9SX0NPREVfUkVTVU1FX0ZBSUxFRBAMEhwKGEVSUk9SX0NPREVfTElNSVRfUkVBQ0hFRBANEh4KGkVSUk9SX0NPREVfVU5BVVRIRU5USUNBVEVEEA4SGAoURVJST1JfQ09ERV9GT1JCSURERU4QDxIZChVFUlJPUl9DT0RFX05BTUVfVEFLRU4QEBIbChdFUlJPUl9DT0RFX1JBVEVfTElNSVRFRBAREhsKF0VSUk9SX0NPREVfSU5WQUxJRF9ERUNLEBISHQoZRVJST1JfQ09ERV9BQ0NPVU5UX0lOX1VTRRATKkwKCk5vdGljZUNvZGUSGwoXTk9USUNFX0NPREVfVU5TUEVDSUZJRUQQABIhCh1OT1RJQ0VfQ09ERV9BQ1RJT05fTElNSVRfTkVBUhABYgZwcm90bzM", [file_protocol_v1_game]);
+  fileDesc("Chpwcm90b2NvbC92MS9tZXNzYWdlcy5wcm90bxILbWFuYXdpcmUudjEirQEKBUhlbGxvEhgKEHByb3RvY29sX3ZlcnNpb24YASABKA0SFAoMZGlzcGxheV9uYW1lGAIgASgJEhUKDWFjY291bnRfdG9rZW4YAyABKAkSIQoFbG9naW4YBCABKAsyEi5tYW5hd2lyZS52MS5Mb2dpbhIPCgdiYXRjaGVkGAUgASgIEhMKC25vX3Rha2VvdmVyGAYgASgIEhQKDHJlcGxheXNfb25seRgHIAEoCCInCgVMb2dpbhIMCgRuYW1lGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIj8KB0FjY291bnQSEgoKYWNjb3VudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhIKCnJlZ2lzdGVyZWQYAyABKAgitAEKB1dlbGNvbWUSGAoQcHJvdG9jb2xfdmVyc2lvbhgBIAEoDRIWCg5zZXJ2ZXJfdmVyc2lvbhgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEhQKDHJlc3VtZV90b2tlbhgEIAEoCRIlCgdhY2NvdW50GAUgASgLMhQubWFuYXdpcmUudjEuQWNjb3VudBIVCg1hY2NvdW50X3Rva2VuGAYgASgJEg8KB2JhdGNoZWQYByABKAgiKgoIUmVnaXN0ZXISDAoEbmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSIOCgxSZXZva2VUb2tlbnMiYAoGUmVzdW1lEhgKEHByb3RvY29sX3ZlcnNpb24YASABKA0SFAoMcmVzdW1lX3Rva2VuGAIgASgJEhUKDWxhc3Rfc3RhdGVfaWQYAyABKAQSDwoHYmF0Y2hlZBgEIAEoCCJ3CgdSZXN1bWVkEiUKB3dlbGNvbWUYASABKAsyFC5tYW5hd2lyZS52MS5XZWxjb21lEiMKBmpvaW5lZBgCIAEoCzITLm1hbmF3aXJlLnYxLkpvaW5lZBIOCgZkZWx0YXMYAyABKA0SEAoIc25hcHNob3QYBCABKAgikAEKDVNwZWN0YXRvclRpZXISIwoEa2luZBgBIAEoDjIVLm1hbmF3aXJlLnYxLlRpZXJLaW5kEgwKBHNlYXQYAiABKA0SFQoNZGVsYXlfc2Vjb25kcxgDIAEoDRITCgtkZWxheV90dXJucxgEIAEoDRIQCghhY2NvdW50cxgFIAMoCRIOCgZpbnZpdGUYBiABKAgi+gIKCFJvb21JbmZvEg8KB3Jvb21faWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVzZWF0cxgDIAEoDRIPCgdwbGF5ZXJzGAQgAygJEhIKCnNwZWN0YXRvcnMYBSABKA0SDwoHc3RhcnRlZBgGIAEoCBIQCghmaW5pc2hlZBgHIAEoCBIVCg1jbG9ja19zZWNvbmRzGAggASgNEg8KB3ByaXZhdGUYCSABKAgSJwoIc3BlY3RhdGUYCiABKA4yFS5tYW5hd2lyZS52MS5TcGVjdGF0ZRInCgZmb3JtYXQYCyABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0EhAKCHJlc2VydmVkGAwgAygJEikKBXRpZXJzGA0gAygLMhoubWFuYXdpcmUudjEuU3BlY3RhdG9yVGllchIPCgdiZXN0X29mGA4gASgNEhMKC2dhbWVfbnVtYmVyGA8gASgNEgwKBHdpbnMYECADKA0SDQoFZHJhd3MYESABKA0iCwoJTGlzdFJvb21zIjAKCFJvb21MaXN0EiQKBXJvb21zGAEgAygLMhUubWFuYXdpcmUudjEuUm9vbUluZm8iMQoKUm9vbVVwZGF0ZRIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8ijQIKCkNyZWF0ZVJvb20SDAoEbmFtZRgBIAEoCRINCgVzZWF0cxgCIAEoDRIVCg1jbG9ja19zZWNvbmRzGAMgASgNEg8KB3ByaXZhdGUYBCABKAgSJwoIc3BlY3RhdGUYBSABKA4yFS5tYW5hd2lyZS52MS5TcGVjdGF0ZRInCgZmb3JtYXQYBiABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0EhAKCHJlc2VydmVkGAcgAygJEikKBXRpZXJzGAggAygLMhoubWFuYXdpcmUudjEuU3BlY3RhdG9yVGllchIPCgdiZXN0X29mGAkgASgNEgwKBGpvaW4YCiABKAgSDAoEZGVjaxgLIAEoCSJHCgtSb29tQ3JlYXRlZBIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8SEwoLaW52aXRlX2NvZGUYAiABKAkiQQoKQ2xvY2tTdGF0ZRIMCgRzZWF0GAEgASgFEhQKDHJlbWFpbmluZ19tcxgCIAEoBBIPCgdydW5uaW5nGAMgASgIIjAKBkNsb2NrcxImCgVzZWF0cxgBIAMoCzIXLm1hbmF3aXJlLnYxLkNsb2NrU3RhdGUibQoISm9pblJvb20SDwoHcm9vbV9pZBgBIAEoCRIfCgRyb2xlGAIgASgOMhEubWFuYXdpcmUudjEuUm9sZRIMCgRkZWNrGAMgASgJEhMKC2ludml0ZV9jb2RlGAQgASgJEgwKBHRpZXIYBSABKA0iUgoKUXVpY2tNYXRjaBInCgZmb3JtYXQYASABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0Eg0KBXNlYXRzGAIgASgNEgwKBGRlY2sYAyABKAkiEgoQQ2FuY2VsUXVpY2tNYXRjaCJlCgpNYXRjaFF1ZXVlEg4KBnF1ZXVlZBgBIAEoCBInCgZmb3JtYXQYAiABKA4yFy5tYW5hd2lyZS52MS5EZWNrRm9ybWF0Eg0KBXNlYXRzGAMgASgNEg8KB3dhaXRpbmcYBCABKA0isgEKBkpvaW5lZBIjCgRyb29tGAEgASgLMhUubWFuYXdpcmUudjEuUm9vbUluZm8SHwoEcm9sZRgCIAEoDjIRLm1hbmF3aXJlLnYxLlJvbGUSDAoEc2VhdBgDIAEoBRIMCgR0aWVyGAQgASgNEhEKCWRlY2tfbmFtZRgFIAEoCRIRCglkZW1vX2RlY2sYBiABKAgSDAoEZGVjaxgHIAEoCRISCgpkZWNrX25vdGVzGAggAygJIgsKCUxlYXZlUm9vbSIvCgxTZWF0UHJlc2VuY2USDAoEc2VhdBgBIAEoBRIRCgljb25uZWN0ZWQYAiABKAgiNAoIUHJlc2VuY2USKAoFc2VhdHMYASADKAsyGS5tYW5hd2lyZS52MS5TZWF0UHJlc2VuY2UiLQoKUm9vbUNsb3NlZBIPCgdyb29tX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIdCgxPZmZlclJlbWF0Y2gSDQoFb2ZmZXIYASABKAgiRAoNUmVtYXRjaE9mZmVycxIPCgdyb29tX2lkGAEgASgJEg8KB29mZmVyZWQYAiADKAgSEQoJY2FuY2VsbGVkGAMgASgJIk8KDlJlbWF0Y2hTdGFydGVkEhMKC29sZF9yb29tX2lkGAEgASgJEhMKC25ld19yb29tX2lkGAIgASgJEhMKC2ludml0ZV9jb2RlGAMgASgJIkkKA0FjdBIRCglwcm9tcHRfaWQYASABKAQSFAoMb3B0aW9uX2luZGV4GAIgASgNEhkKEWV4cGVjdGVkX3N0YXRlX2lkGAMgASgEIhEKD1JlcXVlc3RTbmFwc2hvdCINCgtDb25jZWRlR2FtZSIgCgtFeHBsYWluQ2FyZBIRCglvYmplY3RfaWQYASABKAkiRgoPQ2FyZEV4cGxhbmF0aW9uEhEKCW9iamVjdF9pZBgBIAEoCRIQCghjYXN0YWJsZRgCIAEoCBIOCgZyZWFzb24YAyABKAkiTQoJTWF0Y2hHYW1lEg8KB2dhbWVfaWQYASABKAkSDgoGd2lubmVyGAIgASgFEg4KBnJlYXNvbhgDIAEoCRIPCgdjaG9vc2VyGAQgASgFIo8CCgpNYXRjaFN0YXRlEg8KB3Jvb21faWQYASABKAkSDwoHYmVzdF9vZhgCIAEoDRITCgtnYW1lX251bWJlchgDIAEoDRIMCgR3aW5zGAQgAygNEg0KBWRyYXdzGAUgASgNEiYKBXBoYXNlGAYgASgOMhcubWFuYXdpcmUudjEuTWF0Y2hQaGFzZRIeChZzaWRlYm9hcmRfcmVtYWluaW5nX21zGAcgASgEEg0KBXJlYWR5GAggAygIEg4KBndpbm5lchgJIAEoBRIOCgZyZWFzb24YCiABKAkSJQoFZ2FtZXMYCyADKAsyFi5tYW5hd2lyZS52MS5NYXRjaEdhbWUSDwoHZ2FtZV9pZBgMIAEoCSI2CgpTdWJtaXREZWNrEg4KBGtlZXAYASABKAhIABIOCgRkZWNrGAIgASgJSABCCAoGY2hvaWNlInsKDERlY2tBY2NlcHRlZBITCgtnYW1lX251bWJlchgBIAEoDRIMCgRrZXB0GAIgASgIEhIKCm1haW5fY291bnQYAyABKA0SFwoPc2lkZWJvYXJkX2NvdW50GAQgASgNEgwKBGRlY2sYBSABKAkSDQoFbm90ZXMYBiADKAki6AEKDVJlcGxheVJlcXVlc3QSDwoHcm9vbV9pZBgBIAEoCRIOCgRzZWF0GAIgASgNSAASEAoGcHVibGljGAMgASgISAASFAoKb21uaXNjaWVudBgEIAEoCEgAEhQKCmV2ZXJ5X2hhbmQYCiABKAhIABITCgtpbnZpdGVfY29kZRgFIAEoCRIWCgxzdGFydF9hY3Rpb24YBiABKARIARIUCgpzdGFydF90dXJuGAcgASgNSAESDQoFc3BlZWQYCCABKAESDgoGcGF1c2VkGAkgASgIQg0KC3BlcnNwZWN0aXZlQgcKBXN0YXJ0IogBCg1SZXBsYXlDb250cm9sEg4KBHBsYXkYASABKAhIABIPCgVwYXVzZRgCIAEoCEgAEhUKC3NlZWtfYWN0aW9uGAMgASgESAASEwoJc2Vla190dXJuGAQgASgNSAASDwoFc3BlZWQYBSABKAFIABIOCgRzdG9wGAYgASgISABCCQoHY29tbWFuZCKfAQoMUmVwbGF5U3RhdHVzEg8KB3Jvb21faWQYASABKAkSDgoGdmlld2VyGAIgASgFEg4KBmFjdGlvbhgDIAEoBBIPCgdhY3Rpb25zGAQgASgEEgwKBHR1cm4YBSABKA0SDQoFdHVybnMYBiABKA0SEAoIc3RhdGVfaWQYByABKAQSDwoHcGxheWluZxgIIAEoCBINCgVzcGVlZBgJIAEoASI/CgtSZXBsYXlFbmRlZBIPCgdyb29tX2lkGAEgASgJEg4KBmFjdGlvbhgCIAEoBBIPCgdzdG9wcGVkGAMgASgIImQKBUVycm9yEiQKBGNvZGUYASABKA4yFi5tYW5hd2lyZS52MS5FcnJvckNvZGUSDwoHbWVzc2FnZRgCIAEoCRITCgtpbmNpZGVudF9pZBgDIAEoCRIPCgdkZXRhaWxzGAQgAygJIkAKBk5vdGljZRIlCgRjb2RlGAEgASgOMhcubWFuYXdpcmUudjEuTm90aWNlQ29kZRIPCgdtZXNzYWdlGAIgASgJIv0GCg1DbGllbnRNZXNzYWdlEhIKCnJlcXVlc3RfaWQYASABKAQSIwoFaGVsbG8YAiABKAsyEi5tYW5hd2lyZS52MS5IZWxsb0gAEiUKBnJlc3VtZRgDIAEoCzITLm1hbmF3aXJlLnYxLlJlc3VtZUgAEikKCHJlZ2lzdGVyGAQgASgLMhUubWFuYXdpcmUudjEuUmVnaXN0ZXJIABIyCg1yZXZva2VfdG9rZW5zGAUgASgLMhkubWFuYXdpcmUudjEuUmV2b2tlVG9rZW5zSAASLAoKbGlzdF9yb29tcxgUIAEoCzIWLm1hbmF3aXJlLnYxLkxpc3RSb29tc0gAEi4KC2NyZWF0ZV9yb29tGBUgASgLMhcubWFuYXdpcmUudjEuQ3JlYXRlUm9vbUgAEioKCWpvaW5fcm9vbRgWIAEoCzIVLm1hbmF3aXJlLnYxLkpvaW5Sb29tSAASLAoKbGVhdmVfcm9vbRgXIAEoCzIWLm1hbmF3aXJlLnYxLkxlYXZlUm9vbUgAEi4KC3F1aWNrX21hdGNoGBggASgLMhcubWFuYXdpcmUudjEuUXVpY2tNYXRjaEgAEjsKEmNhbmNlbF9xdWlja19tYXRjaBgZIAEoCzIdLm1hbmF3aXJlLnYxLkNhbmNlbFF1aWNrTWF0Y2hIABIyCg1vZmZlcl9yZW1hdGNoGBogASgLMhkubWFuYXdpcmUudjEuT2ZmZXJSZW1hdGNoSAASHwoDYWN0GCggASgLMhAubWFuYXdpcmUudjEuQWN0SAASOAoQcmVxdWVzdF9zbmFwc2hvdBgpIAEoCzIcLm1hbmF3aXJlLnYxLlJlcXVlc3RTbmFwc2hvdEgAEisKB2NvbmNlZGUYKiABKAsyGC5tYW5hd2lyZS52MS5Db25jZWRlR2FtZUgAEi4KC3N1Ym1pdF9kZWNrGCsgASgLMhcubWFuYXdpcmUudjEuU3VibWl0RGVja0gAEjAKDGV4cGxhaW5fY2FyZBgyIAEoCzIYLm1hbmF3aXJlLnYxLkV4cGxhaW5DYXJkSAASLAoGcmVwbGF5GFAgASgLMhoubWFuYXdpcmUudjEuUmVwbGF5UmVxdWVzdEgAEjQKDnJlcGxheV9jb250cm9sGFEgASgLMhoubWFuYXdpcmUudjEuUmVwbGF5Q29udHJvbEgAQgYKBGJvZHkiOwoLU2VydmVyQmF0Y2gSLAoIbWVzc2FnZXMYASADKAsyGi5tYW5hd2lyZS52MS5TZXJ2ZXJNZXNzYWdlIp0ICg1TZXJ2ZXJNZXNzYWdlEhIKCnJlcXVlc3RfaWQYASABKAQSJwoHd2VsY29tZRgCIAEoCzIULm1hbmF3aXJlLnYxLldlbGNvbWVIABInCgdyZXN1bWVkGAMgASgLMhQubWFuYXdpcmUudjEuUmVzdW1lZEgAEioKCXJvb21fbGlzdBgUIAEoCzIVLm1hbmF3aXJlLnYxLlJvb21MaXN0SAASJQoGam9pbmVkGBUgASgLMhMubWFuYXdpcmUudjEuSm9pbmVkSAASLgoLcm9vbV9jbG9zZWQYFiABKAsyFy5tYW5hd2lyZS52MS5Sb29tQ2xvc2VkSAASMAoMcm9vbV9jcmVhdGVkGBcgASgLMhgubWFuYXdpcmUudjEuUm9vbUNyZWF0ZWRIABIuCgttYXRjaF9xdWV1ZRgYIAEoCzIXLm1hbmF3aXJlLnYxLk1hdGNoUXVldWVIABIuCgtyb29tX3VwZGF0ZRgZIAEoCzIXLm1hbmF3aXJlLnYxLlJvb21VcGRhdGVIABI0Cg5yZW1hdGNoX29mZmVycxgaIAEoCzIaLm1hbmF3aXJlLnYxLlJlbWF0Y2hPZmZlcnNIABI2Cg9yZW1hdGNoX3N0YXJ0ZWQYGyABKAsyGy5tYW5hd2lyZS52MS5SZW1hdGNoU3RhcnRlZEgAEikKCHNuYXBzaG90GCggASgLMhUubWFuYXdpcmUudjEuU25hcHNob3RIABIjCgVkZWx0YRgpIAEoCzISLm1hbmF3aXJlLnYxLkRlbHRhSAASKQoIZGVjaXNpb24YKiABKAsyFS5tYW5hd2lyZS52MS5EZWNpc2lvbkgAEiUKBmNsb2NrcxgrIAEoCzITLm1hbmF3aXJlLnYxLkNsb2Nrc0gAEikKCHByZXNlbmNlGCwgASgLMhUubWFuYXdpcmUudjEuUHJlc2VuY2VIABIuCgttYXRjaF9zdGF0ZRgtIAEoCzIXLm1hbmF3aXJlLnYxLk1hdGNoU3RhdGVIABIyCg1kZWNrX2FjY2VwdGVkGC4gASgLMhkubWFuYXdpcmUudjEuRGVja0FjY2VwdGVkSAASOAoQY2FyZF9leHBsYW5hdGlvbhgyIAEoCzIcLm1hbmF3aXJlLnYxLkNhcmRFeHBsYW5hdGlvbkgAEiMKBWVycm9yGDwgASgLMhIubWFuYXdpcmUudjEuRXJyb3JIABIlCgZub3RpY2UYPSABKAsyEy5tYW5hd2lyZS52MS5Ob3RpY2VIABIyCg1yZXBsYXlfc3RhdHVzGFAgASgLMhkubWFuYXdpcmUudjEuUmVwbGF5U3RhdHVzSAASMAoMcmVwbGF5X2VuZGVkGFEgASgLMhgubWFuYXdpcmUudjEuUmVwbGF5RW5kZWRIAEIGCgRib2R5Kl8KCkRlY2tGb3JtYXQSGwoXREVDS19GT1JNQVRfVU5TUEVDSUZJRUQQABIbChdERUNLX0ZPUk1BVF9DT05TVFJVQ1RFRBABEhcKE0RFQ0tfRk9STUFUX0xJTUlURUQQAipiCghTcGVjdGF0ZRIYChRTUEVDVEFURV9VTlNQRUNJRklFRBAAEhQKEFNQRUNUQVRFX0FMTE9XRUQQARIRCg1TUEVDVEFURV9OT05FEAISEwoPU1BFQ1RBVEVfSU5WSVRFEAMqawoIVGllcktpbmQSGQoVVElFUl9LSU5EX1VOU1BFQ0lGSUVEEAASFAoQVElFUl9LSU5EX1BVQkxJQxABEhgKFFRJRVJfS0lORF9PTU5JU0NJRU5UEAISFAoQVElFUl9LSU5EX1BMQVlFUhADKkEKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg8KC1JPTEVfUExBWUVSEAESEgoOUk9MRV9TUEVDVEFUT1IQAip2CgpNYXRjaFBoYXNlEhsKF01BVENIX1BIQVNFX1VOU1BFQ0lGSUVEEAASFwoTTUFUQ0hfUEhBU0VfUExBWUlORxABEhwKGE1BVENIX1BIQVNFX1NJREVCT0FSRElORxACEhQKEE1BVENIX1BIQVNFX09WRVIQAyrWBAoJRXJyb3JDb2RlEhoKFkVSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIaChZFUlJPUl9DT0RFX0JBRF9NRVNTQUdFEAESIgoeRVJST1JfQ09ERV9VTlNVUFBPUlRFRF9WRVJTSU9OEAISGAoURVJST1JfQ09ERV9OT1RfUkVBRFkQAxIfChtFUlJPUl9DT0RFX0lOVkFMSURfQVJHVU1FTlQQBBIdChlFUlJPUl9DT0RFX1JPT01fTk9UX0ZPVU5EEAUSGAoURVJST1JfQ09ERV9ST09NX0ZVTEwQBhIgChxFUlJPUl9DT0RFX05PVF9ZT1VSX0RFQ0lTSU9OEAcSGwoXRVJST1JfQ09ERV9TVEFMRV9QUk9NUFQQCBIdChlFUlJPUl9DT0RFX0lMTEVHQUxfQUNUSU9OEAkSGAoURVJST1JfQ09ERV9HQU1FX09WRVIQChIXChNFUlJPUl9DT0RFX0lOVEVSTkFMEAsSHAoYRVJST1JfQ09ERV9SRVNVTUVfRkFJTEVEEAwSHAoYRVJST1JfQ09ERV9MSU1JVF9SRUFDSEVEEA0SHgoaRVJST1JfQ09ERV9VTkFVVEhFTlRJQ0FURUQQDhIYChRFUlJPUl9DT0RFX0ZPUkJJRERFThAPEhkKFUVSUk9SX0NPREVfTkFNRV9UQUtFThAQEhsKF0VSUk9SX0NPREVfUkFURV9MSU1JVEVEEBESGwoXRVJST1JfQ09ERV9JTlZBTElEX0RFQ0sQEhIdChlFUlJPUl9DT0RFX0FDQ09VTlRfSU5fVVNFEBMqTAoKTm90aWNlQ29kZRIbChdOT1RJQ0VfQ09ERV9VTlNQRUNJRklFRBAAEiEKHU5PVElDRV9DT0RFX0FDVElPTl9MSU1JVF9ORUFSEAFiBnByb3RvMw", [file_protocol_v1_game]);
 
 /**
  * ---- session: 1-19
@@ -984,6 +984,108 @@ export const RoomClosedSchema: GenMessage<RoomClosed> = /*@__PURE__*/
   messageDesc(file_protocol_v1_messages, 25);
 
 /**
+ * ---- rematch (in the lobby area: ClientMessage 26, ServerMessage 26-27; see
+ * protocol/README.md, "Rematch")
+ * Once a room's game -- of a match, the match -- is over, a seated player offers the others
+ * a rematch (offer true), or withdraws the offer (false). Answered with RematchOffers (this
+ * request_id), pushed to every member too; or an Error: NOT_READY before the game (match) is
+ * over or when not in a room, NOT_YOUR_DECISION from a spectator (players only),
+ * INVALID_ARGUMENT once no rematch can be had (a player left; the rematch has started).
+ * When every seat's player has offered, the server creates a new room with the same
+ * settings and seats the same players in it, each in the seat they had and with the deck
+ * and sideboard they registered for this room: RematchStarted, then Joined (request_id 0)
+ * and the new room's messages. Leaving the room, dropping (a closed connection) or the room
+ * closing withdraws a player's offer.
+ *
+ * @generated from message manawire.v1.OfferRematch
+ */
+export type OfferRematch = Message<"manawire.v1.OfferRematch"> & {
+  /**
+   * @generated from field: bool offer = 1;
+   */
+  offer: boolean;
+};
+
+/**
+ * Describes the message manawire.v1.OfferRematch.
+ * Use `create(OfferRematchSchema)` to create a new message.
+ */
+export const OfferRematchSchema: GenMessage<OfferRematch> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 26);
+
+/**
+ * Who has offered a rematch, by seat: pushed to the players and live spectators of a room
+ * whose game is over whenever an offer is made or withdrawn (and the answer to OfferRematch).
+ *
+ * @generated from message manawire.v1.RematchOffers
+ */
+export type RematchOffers = Message<"manawire.v1.RematchOffers"> & {
+  /**
+   * @generated from field: string room_id = 1;
+   */
+  roomId: string;
+
+  /**
+   * by seat (RoomInfo.players' order)
+   *
+   * @generated from field: repeated bool offered = 2;
+   */
+  offered: boolean[];
+
+  /**
+   * Not empty: no rematch can be had any more, and why ("Bob left the room"); `offered` is
+   * then all false.
+   *
+   * @generated from field: string cancelled = 3;
+   */
+  cancelled: string;
+};
+
+/**
+ * Describes the message manawire.v1.RematchOffers.
+ * Use `create(RematchOffersSchema)` to create a new message.
+ */
+export const RematchOffersSchema: GenMessage<RematchOffers> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 27);
+
+/**
+ * Every player offered: the rematch is room `new_room_id`. Sent to the players of the old
+ * room (each is then seated in the new room: Joined follows) and to its live spectators;
+ * the delayed tiers' spectators get it once their view has shown the end of the game.
+ *
+ * @generated from message manawire.v1.RematchStarted
+ */
+export type RematchStarted = Message<"manawire.v1.RematchStarted"> & {
+  /**
+   * @generated from field: string old_room_id = 1;
+   */
+  oldRoomId: string;
+
+  /**
+   * The new room (an ordinary room: join it as a spectator as usual). Empty for a private
+   * room's spectators: they learn only that a rematch started.
+   *
+   * @generated from field: string new_room_id = 2;
+   */
+  newRoomId: string;
+
+  /**
+   * The new room's invite code (a new one): for its players only -- and, in a room whose
+   * live spectators needed the invite code (SPECTATE_INVITE, not private), for them too.
+   *
+   * @generated from field: string invite_code = 3;
+   */
+  inviteCode: string;
+};
+
+/**
+ * Describes the message manawire.v1.RematchStarted.
+ * Use `create(RematchStartedSchema)` to create a new message.
+ */
+export const RematchStartedSchema: GenMessage<RematchStarted> = /*@__PURE__*/
+  messageDesc(file_protocol_v1_messages, 28);
+
+/**
  * ---- game: 40-59
  *
  * @generated from message manawire.v1.Act
@@ -1016,7 +1118,7 @@ export type Act = Message<"manawire.v1.Act"> & {
  * Use `create(ActSchema)` to create a new message.
  */
 export const ActSchema: GenMessage<Act> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 26);
+  messageDesc(file_protocol_v1_messages, 29);
 
 /**
  * @generated from message manawire.v1.RequestSnapshot
@@ -1029,7 +1131,7 @@ export type RequestSnapshot = Message<"manawire.v1.RequestSnapshot"> & {
  * Use `create(RequestSnapshotSchema)` to create a new message.
  */
 export const RequestSnapshotSchema: GenMessage<RequestSnapshot> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 27);
+  messageDesc(file_protocol_v1_messages, 30);
 
 /**
  * @generated from message manawire.v1.ConcedeGame
@@ -1042,7 +1144,7 @@ export type ConcedeGame = Message<"manawire.v1.ConcedeGame"> & {
  * Use `create(ConcedeGameSchema)` to create a new message.
  */
 export const ConcedeGameSchema: GenMessage<ConcedeGame> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 28);
+  messageDesc(file_protocol_v1_messages, 31);
 
 /**
  * Why can't I cast this card now? Asked by a seated player of a game in play about a card
@@ -1065,7 +1167,7 @@ export type ExplainCard = Message<"manawire.v1.ExplainCard"> & {
  * Use `create(ExplainCardSchema)` to create a new message.
  */
 export const ExplainCardSchema: GenMessage<ExplainCard> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 29);
+  messageDesc(file_protocol_v1_messages, 32);
 
 /**
  * The answer to ExplainCard: whether the card can be cast now (`castable`; the pending
@@ -1099,7 +1201,7 @@ export type CardExplanation = Message<"manawire.v1.CardExplanation"> & {
  * Use `create(CardExplanationSchema)` to create a new message.
  */
 export const CardExplanationSchema: GenMessage<CardExplanation> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 30);
+  messageDesc(file_protocol_v1_messages, 33);
 
 /**
  * One finished game of a match.
@@ -1141,7 +1243,7 @@ export type MatchGame = Message<"manawire.v1.MatchGame"> & {
  * Use `create(MatchGameSchema)` to create a new message.
  */
 export const MatchGameSchema: GenMessage<MatchGame> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 31);
+  messageDesc(file_protocol_v1_messages, 34);
 
 /**
  * The match's state, pushed to every member of a match room (best_of 3 or 5) after every
@@ -1240,7 +1342,7 @@ export type MatchState = Message<"manawire.v1.MatchState"> & {
  * Use `create(MatchStateSchema)` to create a new message.
  */
 export const MatchStateSchema: GenMessage<MatchState> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 32);
+  messageDesc(file_protocol_v1_messages, 35);
 
 /**
  * Between games of a match (MatchPhase SIDEBOARDING), a player's deck for the next game
@@ -1280,7 +1382,7 @@ export type SubmitDeck = Message<"manawire.v1.SubmitDeck"> & {
  * Use `create(SubmitDeckSchema)` to create a new message.
  */
 export const SubmitDeckSchema: GenMessage<SubmitDeck> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 33);
+  messageDesc(file_protocol_v1_messages, 36);
 
 /**
  * @generated from message manawire.v1.DeckAccepted
@@ -1330,7 +1432,7 @@ export type DeckAccepted = Message<"manawire.v1.DeckAccepted"> & {
  * Use `create(DeckAcceptedSchema)` to create a new message.
  */
 export const DeckAcceptedSchema: GenMessage<DeckAccepted> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 34);
+  messageDesc(file_protocol_v1_messages, 37);
 
 /**
  * ---- replays: 80-99 (see protocol/README.md, "Replays")
@@ -1435,7 +1537,7 @@ export type ReplayRequest = Message<"manawire.v1.ReplayRequest"> & {
  * Use `create(ReplayRequestSchema)` to create a new message.
  */
 export const ReplayRequestSchema: GenMessage<ReplayRequest> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 35);
+  messageDesc(file_protocol_v1_messages, 38);
 
 /**
  * Control the connection's replay; answered with ReplayStatus (stop: with ReplayEnded).
@@ -1500,7 +1602,7 @@ export type ReplayControl = Message<"manawire.v1.ReplayControl"> & {
  * Use `create(ReplayControlSchema)` to create a new message.
  */
 export const ReplayControlSchema: GenMessage<ReplayControl> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 36);
+  messageDesc(file_protocol_v1_messages, 39);
 
 /**
  * Where a replay is. `action`: the actions played so far (the view after them is the one
@@ -1566,7 +1668,7 @@ export type ReplayStatus = Message<"manawire.v1.ReplayStatus"> & {
  * Use `create(ReplayStatusSchema)` to create a new message.
  */
 export const ReplayStatusSchema: GenMessage<ReplayStatus> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 37);
+  messageDesc(file_protocol_v1_messages, 40);
 
 /**
  * The replay reached the game's end (stopped false: still open, paused at the end -- seek to
@@ -1596,7 +1698,7 @@ export type ReplayEnded = Message<"manawire.v1.ReplayEnded"> & {
  * Use `create(ReplayEndedSchema)` to create a new message.
  */
 export const ReplayEndedSchema: GenMessage<ReplayEnded> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 38);
+  messageDesc(file_protocol_v1_messages, 41);
 
 /**
  * @generated from message manawire.v1.Error
@@ -1632,7 +1734,7 @@ export type Error = Message<"manawire.v1.Error"> & {
  * Use `create(ErrorSchema)` to create a new message.
  */
 export const ErrorSchema: GenMessage<Error> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 39);
+  messageDesc(file_protocol_v1_messages, 42);
 
 /**
  * @generated from message manawire.v1.Notice
@@ -1656,7 +1758,7 @@ export type Notice = Message<"manawire.v1.Notice"> & {
  * Use `create(NoticeSchema)` to create a new message.
  */
 export const NoticeSchema: GenMessage<Notice> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 40);
+  messageDesc(file_protocol_v1_messages, 43);
 
 /**
  * @generated from message manawire.v1.ClientMessage
@@ -1734,6 +1836,12 @@ export type ClientMessage = Message<"manawire.v1.ClientMessage"> & {
     case: "cancelQuickMatch";
   } | {
     /**
+     * @generated from field: manawire.v1.OfferRematch offer_rematch = 26;
+     */
+    value: OfferRematch;
+    case: "offerRematch";
+  } | {
+    /**
      * @generated from field: manawire.v1.Act act = 40;
      */
     value: Act;
@@ -1782,7 +1890,7 @@ export type ClientMessage = Message<"manawire.v1.ClientMessage"> & {
  * Use `create(ClientMessageSchema)` to create a new message.
  */
 export const ClientMessageSchema: GenMessage<ClientMessage> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 41);
+  messageDesc(file_protocol_v1_messages, 44);
 
 /**
  * One WebSocket frame of a batched connection (Hello.batched / Resume.batched): the messages
@@ -1802,7 +1910,7 @@ export type ServerBatch = Message<"manawire.v1.ServerBatch"> & {
  * Use `create(ServerBatchSchema)` to create a new message.
  */
 export const ServerBatchSchema: GenMessage<ServerBatch> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 42);
+  messageDesc(file_protocol_v1_messages, 45);
 
 /**
  * @generated from message manawire.v1.ServerMessage
@@ -1866,6 +1974,18 @@ export type ServerMessage = Message<"manawire.v1.ServerMessage"> & {
      */
     value: RoomUpdate;
     case: "roomUpdate";
+  } | {
+    /**
+     * @generated from field: manawire.v1.RematchOffers rematch_offers = 26;
+     */
+    value: RematchOffers;
+    case: "rematchOffers";
+  } | {
+    /**
+     * @generated from field: manawire.v1.RematchStarted rematch_started = 27;
+     */
+    value: RematchStarted;
+    case: "rematchStarted";
   } | {
     /**
      * @generated from field: manawire.v1.Snapshot snapshot = 40;
@@ -1946,7 +2066,7 @@ export type ServerMessage = Message<"manawire.v1.ServerMessage"> & {
  * Use `create(ServerMessageSchema)` to create a new message.
  */
 export const ServerMessageSchema: GenMessage<ServerMessage> = /*@__PURE__*/
-  messageDesc(file_protocol_v1_messages, 43);
+  messageDesc(file_protocol_v1_messages, 46);
 
 /**
  * ---- lobby: 20-39
