@@ -226,6 +226,12 @@ class Client:
         #: A resume placed this client in a room whose view it had to forget, and the
         #: server sends no snapshot for it: one is asked for once the resume is done.
         self._want_snapshot = False
+        #: Who offers a rematch in this client's room, its game over (the latest
+        #: RematchOffers; None: none yet), and the last rematch started from a room this
+        #: client was in (protocol/README.md, "Rematch"): a player is then seated in
+        #: ``new_room_id`` by the server (a ``Joined``, request id 0).
+        self.rematch: mpb.RematchOffers | None = None
+        self.rematch_started: mpb.RematchStarted | None = None
 
     @classmethod
     @asynccontextmanager
@@ -645,6 +651,13 @@ class Client:
             self.closed = msg.room_closed
         elif body == "notice":
             self.notices.append(msg.notice)  # told, nothing more: no error, no decision
+        elif body == "rematch_offers" and msg.rematch_offers.room_id == self.room_id:
+            self.rematch = msg.rematch_offers
+        elif body == "rematch_started":
+            started = msg.rematch_started
+            self.rematch_started = started
+            if started.invite_code and started.new_room_id:
+                self.invite_codes[started.new_room_id] = started.invite_code
         elif body == "error" and msg.error.code == mpb.ERROR_CODE_RATE_LIMITED:
             # The server dropped a message for rate: slow down; an answer it dropped is
             # pending again once the wait is over.
@@ -824,6 +837,30 @@ class Client:
         """Concede the game (rule 104.3a)."""
         await self._send(mpb.ClientMessage(concede=mpb.ConcedeGame()))
 
+    # ---- rematch (protocol/README.md, "Rematch")
+    async def offer_rematch(self, offer: bool = True) -> mpb.RematchOffers:
+        """Once the game (of a match, the match) is over, offer the other players a rematch
+        (``offer`` False: withdraw the offer). When every player has offered, the server
+        makes a new room with the same settings and seats each player there, in the same
+        seat, with the deck it registered for this room: :attr:`rematch_started`, then the
+        new room's ``Joined`` (this client follows it: :attr:`room_id` becomes the new
+        room's). Returns who offers now; :class:`ServerError` if refused (NOT_READY before
+        the game is over, NOT_YOUR_DECISION for a spectator, INVALID_ARGUMENT once a
+        player has left)."""
+        reply = await self.request(mpb.ClientMessage(
+            offer_rematch=mpb.OfferRematch(offer=offer)))
+        return reply.rematch_offers
+
+    async def send_rematch(self, offer: bool = True) -> int:
+        """:meth:`offer_rematch` without waiting for the answer (for a client whose messages
+        another task receives): returns the request id its ``RematchOffers`` or ``Error``
+        will carry."""
+        self._next_request += 1
+        rid = self._next_request
+        await self._send(mpb.ClientMessage(request_id=rid,
+                                           offer_rematch=mpb.OfferRematch(offer=offer)))
+        return rid
+
     # ---- matches (protocol/README.md, "Matches")
     @property
     def finished(self) -> bool:
@@ -949,6 +986,7 @@ class Client:
         self.clocks, self.presence = {}, {}
         self._deck_for = 0
         self.deck_text = ""
+        self.rematch = None
 
 
 def read_batch(frame: bytes) -> list[mpb.ServerMessage]:

@@ -35,6 +35,7 @@ from server.incidents import new_incident
 from server.quickmatch import QuickMatchDesk
 from server.ratelimit import MessageLimiter, Verdict
 from server.refusals import Refusals
+from server.rematch import RematchDesk
 from server.replay_desk import ReplayDesk
 from server.rooms import commands as cmd
 from server.rooms import session as req
@@ -50,7 +51,7 @@ from server.sending import ImmediateSocket, SendNow, Socket, SocketClosed, Write
 from server.sessions import SessionDesk, _SessionRecord
 from server.status import Activity, Gauges
 from server.store import Store
-from server.store.records import AbortGame, AppendAction
+from server.store.records import AbortGame, AppendAction, PutSession
 from server.store.writer import StoreUnwritableError, StoreWriter
 from server.transport.batch import FEED_WAKE, FLUSH, Batcher
 from server.view.wire import with_request_id
@@ -278,6 +279,9 @@ class App:
         self.match_desk = QuickMatchDesk(self.lobby, self.writer, self.conns,
                                          deck=self._deck, settle=self._settle,
                                          refusals=self.refusals)
+        self.rematch_desk = RematchDesk(self.lobby, self.writer, self.conns,
+                                        settle=self._settle, idle=self._idle,
+                                        counted=self.create_desk.recovered)
         self.session_desk = SessionDesk(self.limits, self.accounts, self.lobby, self.writer,
                                         settle=self._settle, admit=self._admit,
                                         stopping=lambda: self.stopping,
@@ -324,12 +328,37 @@ class App:
             self.create_desk.recovered(room_id, host.room.settings.creator)
         self.store.prune_sessions(live, older_than=86_400)
         self.store.apply(self.session_desk.recover(self.store.sessions(), live))
+        self.store.apply(self._seated_sessions())
         forgotten = self.session_desk.unused_guests()
         if forgotten:
             self.store.apply(forgotten)
             log.info("forgot %d guest account%s unused for %g days", len(forgotten),
                      "" if len(forgotten) == 1 else "s", self.limits.guest_days)
         return count
+
+    def _seated_sessions(self) -> list[PutSession]:
+        """After :meth:`recover`'s sessions: a session seated in a recovered game in play
+        belongs to that room, whatever room its stored row names -- the seat is the room's
+        own record. (A rematch's players are seated, its game starts and is stored, and only
+        then are their sessions' rows written: a crash between them left them resuming into
+        the old room, its game over, while their seats waited in the new game.) Returns the
+        rows to store."""
+        rows = []
+        sessions = self.session_desk.sessions
+        for room_id, host in self.lobby.hosts.items():
+            room = host.room
+            if room.game is None or room.finished:
+                continue
+            for member in room.seats:
+                record = None if member is None or member.left else \
+                    sessions.get(member.session_id)
+                if record is not None and record.room_id != room_id:
+                    log.info("session of %s resumes into room %s, where it holds a seat "
+                             "(its stored place was %s)", record.name, room_id,
+                             record.room_id or "no room")
+                    record.room_id = room_id
+                    rows.append(record.row())
+        return rows
 
     def gauges(self) -> Gauges:
         """The connections, rooms and games in play now (the status line's)."""
@@ -609,6 +638,8 @@ class App:
             self.replay_desk.control(conn, rid, request)
         elif isinstance(request, req.SubmitDeck):
             await self._submit_deck(conn, rid, request)
+        elif isinstance(request, req.OfferRematch):
+            await self._offer_rematch(conn, rid, request)
         elif conn.replay is not None and isinstance(request, req.RequestSnapshot):
             self.replay_desk.control(conn, rid, req.ControlReplay("snapshot"))
         elif isinstance(request, req.Act | req.RequestSnapshot | req.ConcedeGame
@@ -756,6 +787,28 @@ class App:
         except RoomGoneError:
             conn.host = None
             conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed", rid))
+
+    async def _offer_rematch(self, conn: _Connection, rid: int, request: req.OfferRematch
+                             ) -> None:
+        """A player offers a rematch (or withdraws the offer); once every player has, the
+        rematch desk makes its room and seats them (server.rematch)."""
+        host = conn.host
+        if host is None:
+            conn.reply(error_bytes(
+                mpb.ERROR_CODE_NOT_READY,
+                "not in a room: offer a rematch in the room whose game just ended", rid))
+            return
+        try:
+            out = await host.submit(cmd.OfferRematch(conn.conn_id, rid, request.offer)).wait()
+        except RoomGoneError:
+            conn.host = None
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, "the room closed", rid))
+            return
+        if out.rematch is not None:
+            # Everyone's, not this connection's: shielded (as a quick match's seating), so
+            # this connection closing can't leave the others released and unseated.
+            with trio.CancelScope(shield=True):
+                await self.rematch_desk.start(host, out.rematch)
 
     async def _join(self, conn: _Connection, record: _SessionRecord, rid: int,
                     request: req.JoinRoom) -> None:

@@ -95,6 +95,53 @@ class SubmitDeck:
 
 
 @dataclass(frozen=True, slots=True)
+class OfferRematch:
+    """Once the room's game (of a match, the match) is over, the connection's player offers
+    the others a rematch (``offer``) or withdraws its offer."""
+
+    conn: ConnId
+    rid: int
+    offer: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class RematchMade:
+    """Every player offered a rematch (:attr:`Output.rematch`) and the app made its room
+    ``room_id`` (``invite_code``: its new code): the players are released to be seated
+    there, everyone is told where it is. ``room_id`` empty: it couldn't be made
+    (``failed``: why); the offers start afresh."""
+
+    room_id: str
+    invite_code: str = field(default="", repr=False)
+    failed: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RematchSeat:
+    """A player of a rematch, as its old room had it: to be seated in the new room."""
+
+    conn: ConnId
+    session_id: str
+    name: str
+    account_id: str
+    #: The deck and sideboard it registered for the old room (rule 100.4: sideboarding
+    #: between a match's games rearranges them; the rematch starts from the registration).
+    deck: Deck | None
+
+
+@dataclass(frozen=True, slots=True)
+class RematchPlan:
+    """What a rematch's room is made from: the old room's name, seats, clocks and settings,
+    and its players in seat order (the new room seats each in the same seat)."""
+
+    room_id: str
+    name: str
+    seats: int
+    clock_seconds: int
+    players: tuple[RematchSeat, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Disconnect:
     """The connection closed. Its seat stays its player's; its clock keeps running."""
 
@@ -141,7 +188,7 @@ class Shutdown:
 
 
 Command = (Join | Leave | Act | Snapshot | ConcedeGame | SubmitDeck | Disconnect | Reattach
-           | Tick | ShowDelayed | Evict | Shutdown | ExplainCard)
+           | Tick | ShowDelayed | Evict | Shutdown | ExplainCard | OfferRematch | RematchMade)
 
 
 # ---- spectator feed operations (what a room asks of the relay)
@@ -200,3 +247,6 @@ class Output:
     #: What the spectator relay (:mod:`server.rooms.fanout`) is to do, in order, after
     #: ``sends``: publish a message to a view class's spectators, start or stop a watch.
     feed: list[FeedOp] = field(default_factory=list)
+    #: Every player has offered a rematch: the app makes its room and answers with
+    #: :class:`RematchMade` (the room takes no offer meanwhile).
+    rematch: RematchPlan | None = None

@@ -60,9 +60,13 @@ from server.rooms.commands import (
     ExplainCard,
     Join,
     Leave,
+    OfferRematch,
     Output,
     Publish,
     Reattach,
+    RematchMade,
+    RematchPlan,
+    RematchSeat,
     ShowDelayed,
     Shutdown,
     Snapshot,
@@ -237,6 +241,17 @@ class Room:
         self._presence_cache: tuple[tuple[bool, ...], bytes] | None = None
         #: This game's players were warned that it nears ``max_game_actions``.
         self._limit_warned = False
+        # ---- the rematch (protocol/README.md, "Rematch"), once the game (match) is over
+        #: Which seats' players offer a rematch.
+        self.rematch_offers = [False] * seats
+        #: Why no rematch can be had any more ("" while one can): a player left.
+        self._rematch_off = ""
+        #: Every player offered: the players were released to be seated in the rematch's
+        #: room (the app makes it), and their connections then.
+        self._rematch_conns: tuple[ConnId, ...] | None = None
+        #: The rematch's room, once made, and its invite code (for a player resuming here).
+        self.rematch_room = ""
+        self._rematch_code = ""
 
     # ---- read-only queries (safe from any task)
     def info(self, tier: int = 0) -> mpb.RoomInfo:
@@ -416,6 +431,10 @@ class Room:
             self._explain(out, command)
         elif isinstance(command, SubmitDeck):
             self._submit_deck(out, command, now)
+        elif isinstance(command, OfferRematch):
+            self._offer_rematch(out, command)
+        elif isinstance(command, RematchMade):
+            self._rematch_made(out, command, now)
         elif isinstance(command, Disconnect):
             self._disconnect(out, command.conn, now)
         elif isinstance(command, Reattach):
@@ -706,6 +725,10 @@ class Room:
                 self._apply(out, member.seat, Concede(ConcedeReason.LEFT), now)
             elif self.sideboarding:  # between games: leaving concedes the match
                 self._end_match(out, now)
+            elif self.finished and self._rematch_conns is None and not self._rematch_off:
+                self._rematch_off = f"{member.name} left the room"  # no rematch without them
+                self.rematch_offers = [False] * len(self.seats)
+                self._rematch_news(out)
         if self.game is None and not any(self.members()):
             if member.account_id and member.account_id == self.settings.creator:
                 # Its creator left it, last (a dropped member keeps a place: it may
@@ -739,6 +762,11 @@ class Room:
         else:
             member.away_since = now
             self._everyone(out, self._presence())
+            if self.rematch_offers[member.seat] and self._rematch_conns is None:
+                # A player who drops withdraws its offer (it offers again once back): the
+                # rematch seats connected players only.
+                self.rematch_offers[member.seat] = False
+                self._rematch_news(out)
 
     def _reattach(self, out: Output, cmd: Reattach, now: float) -> None:
         member = self._seat_of_session(cmd.session_id) or self.spectators.get(cmd.session_id)
@@ -804,6 +832,11 @@ class Room:
                            *self._decision(member.seat)]
             self._to_member(out, member, missed)
         self._everyone(out, self._presence())
+        if member.seat != SPECTATOR and self.finished:
+            if self.rematch_room:  # (it dropped as the rematch was made: it joins it)
+                self._send(out, member, self._rematch_started(True))
+            elif any(self.rematch_offers) or self._rematch_off:
+                self._send(out, member, self._rematch_offers_message(0))
 
     def _view_class(self, member: Member) -> ViewClass | DelayedClass | None:
         """The view class ``member`` receives (None: the game has not started)."""
@@ -1162,6 +1195,92 @@ class Room:
         if game is not None:
             out.feed.extend(Publish(n, data) for n, data in release_in_turn(
                 self.delayed, now, game.turn, game.result is not None, RELEASE_AT_ONCE))
+
+    # ---- the rematch (protocol/README.md, "Rematch")
+    def _offer_rematch(self, out: Output, cmd: OfferRematch) -> None:
+        """A player offers a rematch, or withdraws its offer, once the game (of a match, the
+        match) is over. When every seat's player, each connected, has offered, the players
+        are released here to be seated in the rematch's room (:attr:`Output.rematch`)."""
+        member = self._seated(out, cmd.conn, cmd.rid)
+        if member is None:
+            return
+
+        def refuse(code: int, message: str) -> None:
+            out.sends.append((cmd.conn, error_bytes(code, message, cmd.rid)))
+
+        if not self.finished:
+            what = "match" if self.best_of > 1 else "game"
+            refuse(mpb.ERROR_CODE_NOT_READY,
+                   f"the {what} isn't over yet: a rematch can be offered once it has ended")
+            return
+        if self._rematch_conns is not None:
+            refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, "the rematch has started already")
+            return
+        gone = self._rematch_off or next(
+            (f"{m.name} left the game" for m in self.seats if m is not None and m.left), "")
+        if gone:
+            refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, f"no rematch: {gone}")
+            return
+        self.rematch_offers[member.seat] = cmd.offer
+        players = [m for m in self.seats if m is not None]
+        if len(players) == len(self.seats) and all(
+                self.rematch_offers[m.seat] and m.conn is not None for m in players):
+            self._rematch_news(out, cmd.conn, cmd.rid)
+            out.rematch = RematchPlan(
+                self.room_id, self.name, len(self.seats), round(self.clock_seconds),
+                tuple(RematchSeat(m.conn, m.session_id, m.name, m.account_id, m.registered)
+                      for m in players if m.conn is not None))
+            self._rematch_conns = tuple(m.conn for m in players if m.conn is not None)
+            for m in players:  # released here: the app seats them in the new room
+                if m.conn is not None:
+                    self._by_conn.pop(m.conn, None)
+                    out.released.append(m.conn)
+                    m.conn = None
+            return
+        self._rematch_news(out, cmd.conn, cmd.rid)
+
+    def _rematch_made(self, out: Output, cmd: RematchMade, now: float) -> None:
+        """The rematch's room was made (or couldn't be): tell the spectators where it is --
+        the live ones now, a delayed tier's once its view has shown the game's end."""
+        if self._rematch_conns is None:
+            return
+        if not cmd.room_id:  # (its players were told why, and are in no room now)
+            self._rematch_off = cmd.failed or "the rematch couldn't be made"
+            return
+        self.rematch_room, self._rematch_code = cmd.room_id, cmd.invite_code
+        live = self._rematch_started(False, live=True)
+        out.feed.append(Publish(0, live))
+        game = self.game
+        if game is not None and self.delayed:
+            held = self._rematch_started(False)
+            for delayed in self.delayed:
+                delayed.hold_notice(held, now, game.turn)
+
+    def _rematch_started(self, player: bool, *, live: bool = False) -> bytes:
+        """``RematchStarted`` for a player (the invite code), or a spectator: a private
+        room's learn only that a rematch started; the code only to live spectators of a
+        room they could watch only with it."""
+        private = self.settings.private
+        code = player or (live and not private and self.settings.spectate is Spectate.INVITE)
+        return mpb.ServerMessage(rematch_started=mpb.RematchStarted(
+            old_room_id=self.room_id,
+            new_room_id="" if private and not player else self.rematch_room,
+            invite_code=self._rematch_code if code else "")).SerializeToString()
+
+    def _rematch_offers_message(self, rid: int) -> bytes:
+        return mpb.ServerMessage(request_id=rid, rematch_offers=mpb.RematchOffers(
+            room_id=self.room_id, offered=self.rematch_offers, cancelled=self._rematch_off,
+        )).SerializeToString()
+
+    def _rematch_news(self, out: Output, conn: ConnId | None = None, rid: int = 0) -> None:
+        """Tell the players and live spectators who offers a rematch (``conn``, the asker:
+        as the answer to its request ``rid``)."""
+        pushed = self._rematch_offers_message(0)
+        for m in self.seats:
+            if m is not None and m.conn is not None:
+                self._send(out, m, self._rematch_offers_message(rid)
+                           if m.conn == conn and rid else pushed)
+        out.feed.append(Publish(0, pushed))
 
     # ---- the match (server.rooms.match)
     def _over_message(self) -> str:

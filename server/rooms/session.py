@@ -229,6 +229,14 @@ class ExplainCard:
 
 
 @dataclass(frozen=True, slots=True)
+class OfferRematch:
+    """Offer the other players a rematch (``offer``) or withdraw the offer, once the game
+    (of a match, the match) is over."""
+
+    offer: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SubmitDeck:
     """Between games of a match: keep the current deck (``keep``) or play ``deck`` next."""
 
@@ -278,7 +286,7 @@ def _speed(value: float, rid: int) -> float:
 
 Request = (Hello | Resume | Register | RevokeTokens | ListRooms | CreateRoom | JoinRoom
            | LeaveRoom | QuickMatch | CancelQuickMatch | Act | RequestSnapshot | ConcedeGame
-           | SubmitDeck | StartReplay | ControlReplay | ExplainCard)
+           | SubmitDeck | StartReplay | ControlReplay | ExplainCard | OfferRematch)
 
 
 def _format(value: int, rid: int) -> DeckFormat:
@@ -491,6 +499,8 @@ class Session:
             return RequestSnapshot()
         if body == "concede":
             return ConcedeGame()
+        if body == "offer_rematch":
+            return OfferRematch(msg.offer_rematch.offer)
         if body == "explain_card":
             if len(msg.explain_card.object_id) > MAX_OBJECT_ID:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,

@@ -50,6 +50,10 @@ def _viewer(tier: SpectatorTier) -> int:
             assert_never(tier.kind)
 
 
+#: The seat of a held message that is no match announcement (:meth:`DelayedClass.hold_notice`).
+_NOTICE = -2
+
+
 @dataclass(frozen=True, slots=True)
 class _NextGame:
     """The live room started the next game of its match."""
@@ -125,6 +129,11 @@ class DelayedClass:
         when the view has caught up with the moment it was made."""
         self._held.append(_Held(-1, data, now, turn, self._live_game))
 
+    def hold_notice(self, data: bytes, now: float, turn: int) -> None:
+        """A message (serialized ServerMessage) that isn't the match's state -- where the
+        rematch is -- made at ``now``: passed on as :meth:`hold_message`'s."""
+        self._held.append(_Held(_NOTICE, data, now, turn, self._live_game))
+
     def _due(self, held: _Held, live_turn: int, over: bool) -> float:
         """When ``held`` may be shown (INF: not before the live game's turn moves on).
         Once its game is over (the live one, or an earlier game of the match) no turn is
@@ -149,7 +158,8 @@ class DelayedClass:
                 break
             self._held.popleft()
             if isinstance(held.action, bytes):
-                self.match = held.action
+                if held.seat != _NOTICE:
+                    self.match = held.action
                 sent.append(held.action)
                 continue
             if isinstance(held.action, _NextGame):
