@@ -19,7 +19,7 @@ import stat
 import sys
 import termios
 import tty
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
@@ -300,6 +300,14 @@ class Session:
         self._pass_wait: tuple[int, trio.CancelScope] | None = None
         #: Where the receiving task starts that wait.
         self._waits: trio.Nursery | None = None
+        #: At the game's (a match's: the match's) end, stay for a rematch (``r``) instead
+        #: of ending there: ``play`` against people sets it; with bots, or watching, the
+        #: session ends with the game (protocol/README.md, "Rematch").
+        self.rematch = False
+        #: The game's end was said (the rematch offered on the screen), and the request id
+        #: of this player's last rematch offer (its refusal is said).
+        self._end_said = False
+        self._rematch_rid = 0
         keyboard.marker = self._marked
 
     def _marked(self) -> Mark:
@@ -383,14 +391,19 @@ class Session:
             await setup()
             self.changed()
         while True:
-            if client.finished:  # the game, or the match of several games, is over
+            if client.finished and not self._at_end():
+                # The game, or the match of several games, is over (and no rematch waited
+                # for, or none can be had any more: an opponent left, the room closed).
                 self._sync()
-                self._end(Outcome(board.result_line(), 0), scope)
+                self._end(Outcome(self._end_line(), 0), scope)
                 return
             if client.room_id is None:
                 why = board.notice or "The room closed before the game ended."
                 self._end(Outcome(why, 1), scope)
                 return
+            if client.finished and not self._end_said:
+                self._end_said = True
+                board.notice = self._rematch_words()
             try:
                 msg = await client.next_message()
             except ConnectionEndedError as exc:  # one the client may not resume
@@ -400,7 +413,15 @@ class Session:
                 self._end(Outcome(f"The connection was lost and could not be resumed: {exc}",
                                   1), scope)
                 return
+            body = msg.WhichOneof("body")
+            if body == "joined" and self.player and \
+                    msg.joined.room.room_id != board.room.room_id:
+                board = self._rematch_board(msg.joined)  # (placed in the rematch's room)
             board.absorb(msg, trio.current_time())
+            if body in ("rematch_offers", "rematch_started") or (
+                    body == "error" and msg.request_id and
+                    msg.request_id == self._rematch_rid):
+                self._rematch_news(msg)
             if board.mirror.header.turn != self._turn[0]:
                 self._turn = (board.mirror.header.turn, trio.current_time())
             self._sync()
@@ -501,6 +522,12 @@ class Session:
             return None
         if text == "why" or text.startswith("why "):
             await self._why(text[3:].strip())
+            return None
+        if self._at_end():
+            if text in ("r", "rematch"):
+                await self._offer_rematch()
+            else:
+                board.notice = self._rematch_words()
             return None
         if board.sideboard_needed:
             if text in ("k", "keep"):
@@ -766,6 +793,10 @@ class Session:
 
     async def _quit(self) -> Outcome | None:
         board, client = self.board, self.client
+        if self._at_end():  # the game (match) is over: leaving offers no rematch any more
+            with suppress(ConnectionLostError):
+                await client.leave_room()
+            return Outcome(board.result_line() or "You left.", 0)
         match = client.match
         in_match = self.player and match is not None and \
             match.phase != mpb.MATCH_PHASE_OVER
@@ -806,6 +837,106 @@ class Session:
             board.notice = "Not connected: concede again once the connection is back."
             return
         board.notice = "You conceded this game."
+
+    # ---- the rematch (protocol/README.md, "Rematch")
+    def _at_end(self) -> bool:
+        """Whether the game (match) is over and this player stays for a rematch: one can
+        still be had (nobody left, the room is open)."""
+        client = self.client
+        if not (self.rematch and self.player and client.finished) or client.room_id is None:
+            return False
+        offers = client.rematch
+        return offers is None or not offers.cancelled
+
+    def _end_line(self) -> str:
+        """The last line once the session ends with the game: how it ended, and why no
+        rematch if one was waited for."""
+        line = self.board.result_line()
+        offers = self.client.rematch if self.rematch and self.player else None
+        if offers is not None and offers.cancelled:
+            line += f" No rematch: {offers.cancelled}."
+        return line.strip()
+
+    def _names(self, seats: Iterable[int]) -> str:
+        """The players of these seats, named (``Bob``, ``Bob and Cy``)."""
+        board = self.board
+        names = [board.player(s) if s in board.mirror.players else
+                 (board.room.players[s] if s < len(board.room.players) else f"seat {s + 1}")
+                 for s in seats]
+        return " and ".join(names) if len(names) < 3 else \
+            ", ".join(names[:-1]) + " and " + names[-1]
+
+    def _rematch_words(self) -> str:
+        """What the screen says at the game's end about the rematch, from who offers."""
+        offers = self.client.rematch
+        seat = self.board.seat
+        offered = list(offers.offered) if offers is not None else []
+        others = [s for s in range(len(offered)) if s != seat]
+        asking = [s for s in others if s < len(offered) and offered[s]]
+        waiting = [s for s in others if not (s < len(offered) and offered[s])]
+        mine = seat is not None and 0 <= seat < len(offered) and offered[seat]
+        if mine:
+            return (f"You offered a rematch: waiting for {self._names(waiting)} "
+                    f"(r takes it back, q leaves).")
+        if asking:
+            return (f"{self._names(asking)} {'wants' if len(asking) == 1 else 'want'} a "
+                    f"rematch: r accepts, q leaves.")
+        return "The game is over: r offers a rematch, q leaves."
+
+    async def _offer_rematch(self) -> None:
+        """``r`` at the game's end: offer a rematch, or take the offer back."""
+        offers = self.client.rematch
+        seat = self.board.seat
+        mine = offers is not None and seat is not None and \
+            0 <= seat < len(offers.offered) and offers.offered[seat]
+        try:
+            self._rematch_rid = await self.client.send_rematch(not mine)
+        except ConnectionLostError:
+            self.board.notice = "Not connected: try again once the connection is back."
+            return
+        self.board.notice = "Taking the rematch offer back..." if mine else \
+            "Offering a rematch..."
+
+    def _rematch_news(self, msg: mpb.ServerMessage) -> None:
+        """Who offers a rematch changed, the rematch started, or the offer was refused."""
+        board = self.board
+        body = msg.WhichOneof("body")
+        if body == "error":
+            board.notice = f"No rematch: {msg.error.message}"
+        elif body == "rematch_started":
+            board.notice = "Rematch! The new game starts..."
+            board.add_event("-- Rematch: every player offered; a new game starts --")
+        else:
+            offers = msg.rematch_offers
+            if offers.cancelled:
+                board.notice = f"No rematch: {offers.cancelled}."
+                return
+            asking = [s for s, offered in enumerate(offers.offered)
+                      if offered and s != board.seat]
+            for s in asking:
+                board.add_event(f"{self._names([s])} wants a rematch.")
+            board.notice = self._rematch_words()
+
+    def _rematch_board(self, joined: mpb.Joined) -> Board:
+        """A new board for the rematch's room this player was just placed in (its invite
+        code, if the rematch said it, kept as ``play`` keeps a created room's)."""
+        old = self.board
+        board = Board(self.client.mirror, url=old.url, account=old.account)
+        board.stops = old.stops
+        board.joined(joined)
+        started = getattr(self.client, "rematch_started", None)
+        room_id = joined.room.room_id
+        if started is not None and started.new_room_id == room_id and started.invite_code:
+            board.invite_code = started.invite_code
+            if joined.room.private:
+                with suppress(OSError, ValueError, TypeError):
+                    saved_accounts.save_invite(old.url, room_id, started.invite_code)
+        board.add_event(f"-- Rematch in room {room_id} --")
+        self.board = board
+        self._end_said = False
+        self._passing, self._any_order = None, False
+        self._turn = (-1, 0.0)
+        return board
 
     def _final_score(self) -> str:
         """The match's score once this player has left it (conceding it): a game of two
@@ -994,12 +1125,13 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             board.waiting = told
             bots = [(room.room_id, code)] * o.bots
         session = Session(client, board, screen, Keyboard(stdin_fd), player=True)
+        session.rematch = not bots  # (bots play one game: no rematch with them)
         stops = saved_accounts.load_setting(STOPS_SETTING, AUTO)
         session.stops = stops if stops in MODES else AUTO
         session.save_stops = partial(saved_accounts.save_setting, STOPS_SETTING)
 
         def stopped() -> str:
-            if not board.game_running or bots:
+            if not session.board.game_running or bots:  # (a rematch's board, after one)
                 return "Interrupted."
             back = (f"manawire play {o.url}" if remembered
                     else f"manawire play {o.url} --token {client.account_token}")

@@ -418,6 +418,9 @@ async def test_play_a_best_of_3_match_sideboarding_by_pasting_a_list(
                     await program.wait_for(
                         r"Deck accepted for game 2: 60 cards, 4 in the sideboard")
                     accepted.set()
+                    # At the match's end the terminal offers a rematch: q leaves instead.
+                    await program.wait_for(r"r offers a rematch, q leaves")
+                    await program.send("q\r")
                     code_ = await program.wait_exit()
     finally:
         await program.aclose()
