@@ -64,6 +64,7 @@ from server.engine.mana import (
     mana_choices,
     mana_sources,
     most_mana,
+    one_kind,
     pay,
     payments,
     potential_pool,
@@ -194,10 +195,15 @@ def mana_ability_options(game: Game, seat: int, exclude: str | None = None,
     could add (rule 605.3a) -- and, for an ability whose cost is mana, per way to pay it
     (601.2h); ``sources``: their :func:`mana_sources`, if known."""
     out: list[Action] = []
+    objects = game.objects
     for oid in mana_sources(game, seat, exclude) if sources is None else sources:
+        card = objects[oid].card
+        if card.mana_ability_cost is None and one_kind(card):
+            out.append(mana_option(oid, ""))  # (the usual case: a basic land's)
+            continue
         choices = mana_choices(game, oid)
         kinds = ("",) if len(choices) == 1 else choices
-        if game.objects[oid].card.mana_ability_cost is None:
+        if card.mana_ability_cost is None:
             out += [mana_option(oid, m) for m in kinds]
         else:
             ways = converter_payments(game, oid)

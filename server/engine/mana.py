@@ -181,19 +181,26 @@ def mana_sources(game: Game, seat: int, exclude: str | None = None) -> list[str]
     ``exclude`` is a permanent whose {T} is already committed to another cost.
     """
     out = []
-    pool = game.player(seat).mana_pool
     for obj in board(game).mana_sources:
-        oid = obj.id
-        paid_with = obj.card.mana_ability_cost
+        if obj.controller != seat:
+            continue  # (the cheapest test first: about half the sources are another's)
+        card = obj.card
+        paid_with = card.mana_ability_cost
         if paid_with is not None:  # "{2}: Add ...": no {T}, paid from the pool (605.1a)
-            if obj.controller == seat and can_pay(pool, paid_with):
-                out.append(oid)
+            if can_pay(game.players[seat].mana_pool, paid_with):
+                out.append(obj.id)
             continue
-        if obj.controller == seat and not obj.tapped and obj.card.mana_abilities \
-                and oid != exclude:
-            if game.summoning_sick(obj) and not obj.has("Haste"):
-                continue  # rules 302.6, 702.10c: {T} abilities of summoning-sick creatures
-            out.append(oid)
+        if obj.tapped or not card.mana_abilities:
+            continue
+        oid = obj.id
+        if oid == exclude:
+            continue
+        # Only a creature can be summoning sick: a creature card, or "Creature" among the
+        # types effects added (GameObject.is_creature on the battlefield).
+        if (card.creature or obj.types_added) and game.summoning_sick(obj) \
+                and not obj.has("Haste"):
+            continue  # rules 302.6, 702.10c: {T} abilities of summoning-sick creatures
+        out.append(oid)
     return out
 
 
@@ -210,6 +217,12 @@ def _add(pool: list[int], mana: str) -> None:
 def _kinds(ability: str) -> tuple[str, ...]:
     """A mana ability's alternatives: ``"B|R"`` -> ``("B", "R")``."""
     return tuple(ability.split("|"))
+
+
+def one_kind(card: CardDef) -> bool:
+    """Whether the card's mana ability adds one kind of mana only (not ``"B|R"``): then
+    :func:`mana_choices` has a single entry, whatever "for each" counts (106.4)."""
+    return len(_kinds(card.mana_abilities[0])) == 1
 
 
 def mana_choices(game: Game, object_id: str) -> tuple[str, ...]:

@@ -137,13 +137,17 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
         source = game.objects.get(source_id)
         if source is not None and source.has("Prowess"):
             found.append((-1, PROWESS))  # rule 702.108a
-    occurrence = _Occurrence(event, subject, event_player, blocked, amount, spell_obj,
-                             last_known, damage, attackers, zones, counter_kind, sources,
-                             step, batch)
+    # The occurrence as the abilities see it: made once one of them is of its kind (most
+    # objects' abilities wait for other events).
+    occurrence: _Occurrence | None = None
     for index, ability in found:
         if ability.event is not event or (
                 subject is not None and ability.subject is not subject):
             continue
+        if occurrence is None:
+            occurrence = _Occurrence(event, subject, event_player, blocked, amount, spell_obj,
+                                     last_known, damage, attackers, zones, counter_kind,
+                                     sources, step, batch)
         if not _fits(game, ability, controller, source_id, occurrence):
             continue
         if not counting.condition_met(game, controller, source_id, ability.condition):
@@ -389,8 +393,21 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     for e in fresh:
         if isinstance(e, DamageDealt) and e.combat and e.object_id is not None:
             struck[e.object_id] = struck.get(e.object_id, 0) + e.amount
+    # The kinds of event most frequent first (each event is of exactly one kind).
     for event in fresh:
-        if isinstance(event, TokenCreated):
+        if isinstance(event, Untapped):
+            untapped = game.objects.get(event.object_id)
+            if untapped is not None and untapped.zone is Zone.BATTLEFIELD and (
+                    untapped.card.triggers or untapped.granted_triggers):  # (else none can)
+                trigger(game, untapped.controller, untapped.card, untapped.id,
+                        TriggerEvent.BECOMES_UNTAPPED)  # rule 701.26b
+        elif isinstance(event, ZoneChanged):
+            _zone_changed(game, event, fresh, departed)
+        elif isinstance(event, CardDrawn):
+            # "Whenever you draw your second card each turn": the draw's number (121.1).
+            each_permanent(game, TriggerEvent.DRAW, event_player=event.seat,
+                           amount=event.number)
+        elif isinstance(event, TokenCreated):
             _token_created(game, event)
         elif isinstance(event, SpellCast):
             cast = game.objects.get(event.object_id)
@@ -411,15 +428,6 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
             # Rule 119.3: "whenever an opponent loses life" -- once per life-loss event.
             each_permanent(game, TriggerEvent.LOSE_LIFE, event_player=event.seat,
                            event_amount=event.amount)
-        elif isinstance(event, CardDrawn):
-            # "Whenever you draw your second card each turn": the draw's number (121.1).
-            each_permanent(game, TriggerEvent.DRAW, event_player=event.seat,
-                           amount=event.number)
-        elif isinstance(event, Untapped):
-            untapped = game.objects.get(event.object_id)
-            if untapped is not None and untapped.zone is Zone.BATTLEFIELD:
-                trigger(game, untapped.controller, untapped.card, untapped.id,
-                        TriggerEvent.BECOMES_UNTAPPED)  # rule 701.26b
         elif isinstance(event, Sacrificed):
             # "Whenever you sacrifice a permanent" (701.21a): the sacrificed permanent as it
             # last existed; those that left with it (itself, too) look back (603.10a).
@@ -455,8 +463,6 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
             if source is not None:
                 each_permanent(game, TriggerEvent.LOYALTY_ACTIVATED, event.controller,
                                spell_obj=source, event_object=source.id)
-        elif isinstance(event, ZoneChanged):
-            _zone_changed(game, event, fresh, departed)
         elif isinstance(event, LeftGame):
             _left_game(game, event, departed)
     _combat_damage_batches(game, fresh, departed)
