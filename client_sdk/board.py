@@ -21,10 +21,15 @@ from rich.text import Text
 
 from client_sdk.cli import split_note
 from client_sdk.describe import (
+    FIRST_STRIKE_DAMAGE_TEXT,
+    NO_BLOCKERS_TEXT,
+    REGULAR_DAMAGE_TEXT,
+    became_tapped_text,
     decision_name,
     deck_words,
     events_text,
     hidden_tiers_text,
+    no_block_text,
     object_name,
     plain_symbols,
     pool_symbols,
@@ -33,6 +38,7 @@ from client_sdk.describe import (
     seat_name,
     shown_options,
     step_name,
+    strikes_first,
     target_text,
     tier_text,
 )
@@ -136,6 +142,20 @@ class Board:
     _last_told: str = ""
     #: The deck notes already logged (:meth:`deck_notes`).
     _notes_told: set[str] = field(default_factory=set)
+    #: The objects in view as the last snapshot or delta left them: what the next delta
+    #: changed (:meth:`_remember_view`).
+    _before: dict[str, pb.GameObject] = field(default_factory=dict)
+    #: The decision pending in the view as the last snapshot or delta left it (who was asked
+    #: what; None: nobody).
+    _asked: pb.PendingInfo | None = None
+    #: The prompt id of the viewer's declaration of blockers the client answered itself,
+    #: none of their creatures able to block (:data:`NO_BLOCKERS_TEXT` logged).
+    _no_blockers_said: int = -1
+    #: Combat damage dealt so far in this combat damage step (two with a first striker,
+    #: rule 510.4), and whether the first was a first-strike step
+    #: (:meth:`_combat_damage_marker`).
+    _damage_batches: int = 0
+    _first_strike_combat: bool = False
 
     # ---- the describers' Names
     @property
@@ -205,6 +225,13 @@ class Board:
                 told = told[run:]
             for text in told:
                 self._tell(text)
+            # In a combat damage step already begun, its damage was dealt (510.1, before
+            # priority): the next is the second step's, if it has one (510.4).
+            in_damage = self.mirror.header.step == pb.STEP_COMBAT_DAMAGE
+            self._damage_batches = 1 if in_damage else 0
+            self._first_strike_combat = in_damage and any(
+                strikes_first(o) for o in self._combatants(self.mirror.objects.values()))
+            self._remember_view()
         elif body == "delta":
             changed: list[str] = []
             # Until-end-of-turn effects end at the cleanup (514.2): in its step, or in a
@@ -224,10 +251,16 @@ class Board:
             mulligans = self._phase == pb.GAME_PHASE_MULLIGANS
             for text in self._kept(msg.delta.events) if mulligans else ():
                 self.add_event(text)
+            if marker := self._combat_damage_marker(msg.delta):
+                self.add_event(marker)
             for text in events_text(self, msg.delta.events, mulligans=mulligans):
                 self._tell(text)
-            for text in changed:
+            # (Said after the events, not told as one: no snapshot's recent events hold them.)
+            if said := self._no_block_line(msg.delta):
+                self.add_event(said)
+            for text in [*self._tapped_by_resolving(msg.delta), *changed]:
                 self.add_event(text)
+            self._remember_view()
             self._phase = self.mirror.header.phase
             turn = self.mirror.header.turn
             if turn != self._turn and turn and not self.mirror.game_over:
@@ -362,6 +395,89 @@ class Board:
             lines.append(f"{who} {has} taken {taken}: {cards} in hand")
         return lines
 
+    def _remember_view(self) -> None:
+        """Keep what the view holds now -- its objects, who is asked what -- for the next
+        delta to be read against (the mirror holds it applied)."""
+        self._before = dict(self.mirror.objects)
+        header = self.mirror.header
+        self._asked = pb.PendingInfo()
+        self._asked.CopyFrom(header.pending)
+        if not header.HasField("pending"):
+            self._asked = None
+
+    @staticmethod
+    def _combatants(objects: Iterable[pb.GameObject]) -> list[pb.GameObject]:
+        """The attacking and blocking creatures among ``objects`` (rules 506.4, 509.1)."""
+        return [o for o in objects if o.zone.kind == pb.ZONE_KIND_BATTLEFIELD and (
+            o.HasField("attacking") or o.blocking)]
+
+    def _combat_damage_marker(self, delta: pb.Delta) -> str:
+        """With a first or double striker in the combat (rule 510.4, 702.4b, 702.7b), its
+        two combat damage steps marked: :data:`FIRST_STRIKE_DAMAGE_TEXT` before the first
+        one's damage, :data:`REGULAR_DAMAGE_TEXT` before the second's -- the view names one
+        combat damage step, and the two ran together (a new player's review). The delta's
+        damage from a creature in combat (as it was before the delta) is a step's; counted
+        within the step. "" otherwise; as the web client's ``combatDamageMarker``."""
+        if self.mirror.header.step != pb.STEP_COMBAT_DAMAGE:
+            self._damage_batches = 0
+            return ""
+        combatants = {o.id: o for o in self._combatants(self._before.values())}
+        if not any(e.WhichOneof("kind") == "damage" and e.damage.source_id in combatants
+                   for e in delta.events):
+            return ""
+        self._damage_batches += 1
+        if self._damage_batches == 1:
+            self._first_strike_combat = any(strikes_first(o) for o in combatants.values())
+        if not self._first_strike_combat or self._damage_batches > 2:
+            return ""
+        return FIRST_STRIKE_DAMAGE_TEXT if self._damage_batches == 1 else REGULAR_DAMAGE_TEXT
+
+    def _no_block_line(self, delta: pb.Delta) -> str:
+        """``Bob didn't block``, ``you didn't block``: a declaration of blockers (rule 509.1)
+        seen answered -- the view's pending DECLARE_BLOCKERS decision before this delta gone,
+        and not for another blocker of the same player's -- with no block told in the delta.
+        Not when the client said already that none of the viewer's creatures can block
+        (:data:`NO_BLOCKERS_TEXT`). "" otherwise; as the web client's ``noBlockLine``."""
+        asked, now = self._asked, self.mirror.header
+        if asked is None or asked.kind != pb.DECISION_KIND_DECLARE_BLOCKERS:
+            return ""
+        if now.HasField("pending") and (
+                now.pending.prompt_id == asked.prompt_id or (
+                    now.pending.seat == asked.seat
+                    and now.pending.kind == pb.DECISION_KIND_DECLARE_BLOCKERS)):
+            return ""
+        player = self.mirror.players.get(asked.seat)
+        if self.mirror.game_over or (player is not None and player.has_lost):
+            return ""
+        if any(e.WhichOneof("kind") == "blockers_declared" for e in delta.events):
+            return ""
+        if asked.seat == self.seat and asked.prompt_id == self._no_blockers_said:
+            return ""
+        return no_block_text(self, asked.seat)
+
+    def _tapped_by_resolving(self, delta: pb.Delta) -> list[str]:
+        """Permanents a resolving spell or ability tapped (Frost Breath: rule 608.2, 701.26a):
+        ``Bob's Grizzly Bears became tapped`` -- no event tells it. Only in a delta in which
+        something left the stack (a spell or ability resolved), so that the lands tapped for
+        mana, an attack's tapping (508.1f) or a cost's are not said; as the web client's
+        ``tappedByResolving``."""
+        objects = self.mirror.objects
+        if not any(o.zone.kind == pb.ZONE_KIND_STACK and (
+                objects.get(o.id) is None or objects[o.id].zone.kind != pb.ZONE_KIND_STACK)
+                for o in self._before.values()):
+            return []
+        said = []
+        for op in delta.ops:
+            if op.WhichOneof("op") != "update_object":
+                continue
+            was, now = self._before.get(op.update_object.id), objects.get(op.update_object.id)
+            if was is None or now is None or was.tapped or not now.tapped or \
+                    was.zone.kind != pb.ZONE_KIND_BATTLEFIELD or \
+                    now.zone.kind != pb.ZONE_KIND_BATTLEFIELD:
+                continue
+            said.append(became_tapped_text(self, now))
+        return said
+
     def _tell(self, text: str) -> None:
         """Log a game event's line (the last one is remembered: a snapshot's recent events
         after it are what was missed)."""
@@ -388,7 +504,14 @@ class Board:
                 self.add_event(f"Deck note: {note}")
 
     def add_event(self, text: str) -> None:
-        """Log an event; the same words again just count up (``you drew a card (x7)``)."""
+        """Log an event; the same words again just count up (``you drew a card (x7)``).
+        The terminal's own :data:`NO_BLOCKERS_TEXT`, logged as it answers the viewer's
+        declaration of blockers pending in the view, is that declaration's line: no
+        ``you didn't block`` after it (:meth:`_no_block_line`)."""
+        asked = self._asked
+        if text == NO_BLOCKERS_TEXT and asked is not None and asked.seat == self.seat and \
+                asked.kind == pb.DECISION_KIND_DECLARE_BLOCKERS:
+            self._no_blockers_said = asked.prompt_id
         if self.events and self.events[-1][0] == text:
             self.events[-1] = (text, self.events[-1][1] + 1)
         else:
@@ -564,9 +687,13 @@ def strength_change(board: Board, before: pb.GameObject | None, after: pb.GameOb
                     ended: bool = False) -> str:
     """A creature's power or toughness changed on the battlefield, in words -- a pump
     resolving (Titanic Growth said nothing), an anthem, a counter: ``your Grizzly Bears is
-    now 6/6 (+4/+4)``; "" if neither changed. ``ended``: at the cleanup, where effects
-    "until end of turn" end (514.2): ``your Grizzly Bears is 2/2 again (the +4/+4 ended)``
-    -- "is now 3/2 (-4/-4)" read as a -4/-4 effect (a new player's review)."""
+    now 6/6 (was 2/2)``; "" if neither changed. What it was, not the difference: "Kinetic
+    Augur is now 6/8 (+5/+4)" after Titanic Growth read as if Growth gave +5 (the +1 was
+    Growth reaching the graveyard, which Augur counts), and the view doesn't say which
+    effect did what; as the web client's ``strengthChange``. ``ended``: at the cleanup,
+    where effects "until end of turn" end (514.2): ``your Grizzly Bears is 2/2 again (the
+    +4/+4 ended)`` -- "is now 3/2 (-4/-4)" read as a -4/-4 effect (a new player's
+    review)."""
     if before is None or after.zone.kind != pb.ZONE_KIND_BATTLEFIELD \
             or before.zone.kind != pb.ZONE_KIND_BATTLEFIELD:
         return ""
@@ -579,7 +706,7 @@ def strength_change(board: Board, before: pb.GameObject | None, after: pb.GameOb
     if ended:
         return (f"{what} is {after.power}/{after.toughness} again (the "
                 f"{-power:+d}/{-toughness:+d} ended)")
-    return f"{what} is now {after.power}/{after.toughness} ({power:+d}/{toughness:+d})"
+    return f"{what} is now {after.power}/{after.toughness} (was {before.power}/{before.toughness})"
 
 
 def card_text(obj: pb.GameObject) -> str:

@@ -689,6 +689,37 @@ def _where(names: Names, kind: int, owner: int) -> str:
 NO_BLOCKERS_TEXT = "you declared no blockers: none of your creatures can block"
 
 
+def no_block_text(names: Names, seat: int) -> str:
+    """That a defending player declared no blockers (rule 509.1): ``Bob didn't block``, ``you
+    didn't block`` -- the game tells blocks (BlockersDeclaredEvent) and nothing when there are
+    none, so a player read nothing of the other's choice (a new player's review); as the web
+    client's ``noBlockLine``."""
+    return f"{seat_name(names, seat)} didn't block"
+
+
+def became_tapped_text(names: Names, obj: pb.GameObject) -> str:
+    """A permanent a resolving spell or ability tapped (Frost Breath; rule 701.26a): ``Bob's
+    Grizzly Bears became tapped`` -- no event tells it; as the web client's
+    ``tappedByResolving``. (That it "doesn't untap during its controller's next untap step",
+    rule 502.3, the view doesn't carry: not said.)"""
+    whose = "your" if obj.controller == names.viewer else f"{names.player(obj.controller)}'s"
+    return f"{whose} {obj.name or 'permanent'} became tapped"
+
+
+#: The two combat damage steps marked in the log when a first or double striker is in the
+#: combat (rule 510.4): the view names one combat damage step for both.
+FIRST_STRIKE_DAMAGE_TEXT = "-- First-strike combat damage --"
+REGULAR_DAMAGE_TEXT = "-- Regular combat damage --"
+
+_STRIKER = re.compile(r"(first|double) strike", re.IGNORECASE)
+
+
+def strikes_first(obj: pb.GameObject) -> bool:
+    """Whether ``obj`` has first strike or double strike now (its keywords after layer 6,
+    rules 702.4, 702.7): its combat deals damage in two steps (510.4)."""
+    return any(_STRIKER.fullmatch(k) for k in obj.keywords)
+
+
 def nothing_can_block(decision: pb.Decision) -> bool:
     """Whether ``decision`` is a declaration of blockers (rule 509.1a) whose one option is to
     declare none: none of the player's creatures can block. It is no choice, so the terminal
@@ -828,13 +859,24 @@ def _recipient(names: Names, e: pb.DamageEvent) -> str:
 _RULE_CITED = re.compile(r"\s*\((?:rule |CR )?\d{3}(?:\.\d+[a-z]*)?\)")
 
 
+#: The server's words for a player who left a match, and a game (server.rooms.match,
+#: server.engine.game).
+_LEFT_MATCH = re.compile(r"^(.+) left the match \(and conceded it\)$")
+_LEFT_GAME = re.compile(r"^(.+) left the game, which concedes it$")
+
+
 def reason_words(names: Names, reason: str) -> str:
     """A reason the server gave (a free string: ``Ann#0001 conceded``, ``Ann#0001 has 0 or
     less life``, rules 104.3a, 704.5a) as the viewer reads it: the viewer's own name that
     begins it said ``you`` (``you conceded``, ``you have 0 or less life``; ``Ann#0001's`` ->
     ``your``), and a rule number an older server put in it dropped -- player-facing words
-    are plain English."""
+    are plain English. The server's words for leaving, which a line puts after a colon or in
+    brackets, said plainly (as the web client's ``reasonWords``): ``Bob left the game, which
+    concedes it`` -> ``Bob conceded by leaving the game`` (rule 104.3a), ``Bob left the
+    match (and conceded it)`` -> ``Bob conceded the match by leaving it``."""
     words = _RULE_CITED.sub("", reason).strip()
+    words = _LEFT_MATCH.sub(r"\1 conceded the match by leaving it", words)
+    words = _LEFT_GAME.sub(r"\1 conceded by leaving the game", words)
     me = names.player(names.viewer) if names.viewer >= 0 else ""
     if me and words.startswith(f"{me}'s "):
         return "your " + words[len(me) + 3:]

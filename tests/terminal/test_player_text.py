@@ -179,9 +179,9 @@ def test_titanic_growth_resolving_says_plus_4_plus_4_and_tap_is_a_word() -> None
     and toughness change in the view); "{T}" stood raw in the log and on the stack."""
     watched = titanic_growth_resolved()
     me = watched.board.seat
-    assert "your Walking Corpse is now 6/6 (+4/+4)" in watched.lines, watched.lines
+    assert "your Walking Corpse is now 6/6 (was 2/2)" in watched.lines, watched.lines
     shown = " ".join(frame_text(watched.board, now=2.0).split())
-    assert "Your Walking Corpse is now 6/6 (+4/+4)" in shown
+    assert "Your Walking Corpse is now 6/6 (was 2/2)" in shown
 
     board = watched.board
     ability = pb.GameObject(id="a1", name="Prodigal Sorcerer", is_ability=True, controller=me,

@@ -195,7 +195,7 @@ def test_a_pump_wearing_off_at_the_cleanup_is_said_as_such() -> None:
     -4/-4 effect. Titanic Growth's +4/+4 ending (514.2) says it ended."""
     watched = titanic_growth_resolved()
     game = watched.game
-    assert "your Walking Corpse is now 6/6 (+4/+4)" in watched.lines
+    assert "your Walking Corpse is now 6/6 (was 2/2)" in watched.lines
     for _ in range(100):
         if game.turn != 1:
             break
