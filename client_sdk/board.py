@@ -460,8 +460,13 @@ class Board:
         ``Bob's Grizzly Bears became tapped`` -- no event tells it. Only in a delta in which
         something left the stack (a spell or ability resolved), so that the lands tapped for
         mana, an attack's tapping (508.1f) or a cost's are not said; as the web client's
-        ``tappedByResolving``."""
+        ``tappedByResolving``. Nor a player's permanents in a delta answering their payment
+        (PAY_MANA): Miscast's "unless its controller pays {3}" (118.12a) paid automatically
+        resolves Miscast as it taps the lands ("your Mountain became tapped (x3)")."""
         objects = self.mirror.objects
+        asked = self._asked
+        paying = asked.seat if asked is not None and \
+            asked.kind == pb.DECISION_KIND_PAY_MANA else None
         if not any(o.zone.kind == pb.ZONE_KIND_STACK and (
                 objects.get(o.id) is None or objects[o.id].zone.kind != pb.ZONE_KIND_STACK)
                 for o in self._before.values()):
@@ -473,7 +478,7 @@ class Board:
             was, now = self._before.get(op.update_object.id), objects.get(op.update_object.id)
             if was is None or now is None or was.tapped or not now.tapped or \
                     was.zone.kind != pb.ZONE_KIND_BATTLEFIELD or \
-                    now.zone.kind != pb.ZONE_KIND_BATTLEFIELD:
+                    now.zone.kind != pb.ZONE_KIND_BATTLEFIELD or now.controller == paying:
                 continue
             said.append(became_tapped_text(self, now))
         return said

@@ -242,3 +242,33 @@ def test_104_3a_leaving_is_said_plainly_in_a_loss_and_a_result() -> None:
         "you lost: you conceded by leaving the game"
     assert result_text(board, [0], f"{bob} left the match (and conceded it)") == \
         f"you won ({bob} conceded the match by leaving it)"
+
+
+def test_118_12a_an_unless_cost_paid_automatically_taps_no_line() -> None:
+    """Miscast resolving asks the Shock's controller to pay {3}; paid automatically, the
+    lands are tapped in the delta in which Miscast leaves the stack: they were tapped for
+    mana, not by Miscast -- "your Mountain became tapped (x3)" was noise."""
+    game = _main_phase()
+    me = game.active
+    shock = put(game, me, "Shock", Zone.HAND)
+    for _ in range(4):
+        put(game, me, "Mountain", Zone.BATTLEFIELD)
+    miscast = put(game, 1 - me, "Miscast", Zone.HAND)
+    for _ in range(2):
+        put(game, 1 - me, "Island", Zone.BATTLEFIELD)
+    refresh(game)
+    watched = Watched(game, me)
+    watched.answer(lambda o: o == CastSpell(shock.id))
+    watched.answer(lambda o: isinstance(o, ChooseTarget))
+    watched.answer(lambda o: isinstance(o, PayAutomatically))
+    watched.answer(lambda o: isinstance(o, PassPriority))
+    watched.answer(lambda o: o == CastSpell(miscast.id))
+    watched.answer(lambda o: isinstance(o, ChooseTarget))
+    watched.answer(lambda o: isinstance(o, PayAutomatically))
+    watched.answer(lambda o: isinstance(o, PassPriority))
+    watched.answer(lambda o: isinstance(o, PassPriority))
+    pending = game.pending
+    assert pending is not None and pending.kind is DecisionKind.PAY_MANA and pending.seat == me
+    watched.answer(lambda o: isinstance(o, PayAutomatically))
+    assert any("Miscast moved from the stack" in line for line in watched.lines), watched.lines
+    assert not any("became tapped" in line for line in watched.lines), watched.lines
