@@ -308,6 +308,8 @@ class Session:
         #: of this player's last rematch offer (its refusal is said).
         self._end_said = False
         self._rematch_rid = 0
+        #: Who offered a rematch as last told (a new offer is logged once).
+        self._offered: list[bool] = []
         keyboard.marker = self._marked
 
     def _marked(self) -> Mark:
@@ -417,6 +419,13 @@ class Session:
             if body == "joined" and self.player and \
                     msg.joined.room.room_id != board.room.room_id:
                 board = self._rematch_board(msg.joined)  # (placed in the rematch's room)
+            elif self.rematch and self.player and client.room is not None and \
+                    client.room_id not in (None, board.room.room_id):
+                # Resumed into another room than the board's: back in the old room after a
+                # restart lost a rematch that hadn't started (its game never stored).
+                board = self._rematch_board(mpb.Joined(
+                    room=client.room, role=mpb.ROLE_PLAYER, seat=client.seat or 0,
+                    deck=client.deck_text), back=True)
             board.absorb(msg, trio.current_time())
             if body in ("rematch_offers", "rematch_started") or (
                     body == "error" and msg.request_id and
@@ -911,13 +920,14 @@ class Session:
             if offers.cancelled:
                 board.notice = f"No rematch: {offers.cancelled}."
                 return
-            asking = [s for s, offered in enumerate(offers.offered)
-                      if offered and s != board.seat]
-            for s in asking:
-                board.add_event(f"{self._names([s])} wants a rematch.")
+            before = self._offered
+            self._offered = list(offers.offered)
+            for s, offered in enumerate(offers.offered):  # (each new offer once in the log)
+                if offered and s != board.seat and not (s < len(before) and before[s]):
+                    board.add_event(f"{self._names([s])} wants a rematch.")
             board.notice = self._rematch_words()
 
-    def _rematch_board(self, joined: mpb.Joined) -> Board:
+    def _rematch_board(self, joined: mpb.Joined, *, back: bool = False) -> Board:
         """A new board for the rematch's room this player was just placed in (its invite
         code, if the rematch said it, kept as ``play`` keeps a created room's)."""
         old = self.board
@@ -931,9 +941,10 @@ class Session:
             if joined.room.private:
                 with suppress(OSError, ValueError, TypeError):
                     saved_accounts.save_invite(old.url, room_id, started.invite_code)
-        board.add_event(f"-- Rematch in room {room_id} --")
+        board.add_event(f"-- Back in room {room_id} --" if back
+                        else f"-- Rematch in room {room_id} --")
         self.board = board
-        self._end_said = False
+        self._end_said, self._offered = False, []
         self._passing, self._any_order = None, False
         self._turn = (-1, 0.0)
         return board

@@ -835,7 +835,7 @@ class Room:
         if member.seat != SPECTATOR and self.finished:
             if self.rematch_room:  # (it dropped as the rematch was made: it joins it)
                 self._send(out, member, self._rematch_started(True))
-            elif any(self.rematch_offers) or self._rematch_off:
+            else:  # (who offers now: none after a restart, whatever the client last knew)
                 self._send(out, member, self._rematch_offers_message(0))
 
     def _view_class(self, member: Member) -> ViewClass | DelayedClass | None:
@@ -1113,6 +1113,7 @@ class Room:
             self._everyone(out, self.clocks(now))
         if ended:
             self._announce(out, now)
+            self._rematch_gone(out)
         else:
             self._action_limit(out, now)
 
@@ -1216,10 +1217,8 @@ class Room:
         if self._rematch_conns is not None:
             refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, "the rematch has started already")
             return
-        gone = self._rematch_off or next(
-            (f"{m.name} left the game" for m in self.seats if m is not None and m.left), "")
-        if gone:
-            refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, f"no rematch: {gone}")
+        if self._rematch_off:
+            refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, f"no rematch: {self._rematch_off}")
             return
         self.rematch_offers[member.seat] = cmd.offer
         players = [m for m in self.seats if m is not None]
@@ -1238,6 +1237,17 @@ class Room:
                     m.conn = None
             return
         self._rematch_news(out, cmd.conn, cmd.rid)
+
+    def _rematch_gone(self, out: Output) -> None:
+        """The game (match) just ended: if a player left it, no rematch can be had -- its
+        players and live spectators are told at once (offering is refused)."""
+        if not self.finished or self._rematch_off:
+            return
+        gone = next((m.name for m in self.seats if m is not None and m.left), None)
+        if gone is not None:
+            self._rematch_off = f"{gone} left the game"
+            self.rematch_offers = [False] * len(self.seats)
+            self._rematch_news(out)
 
     def _rematch_made(self, out: Output, cmd: RematchMade, now: float) -> None:
         """The rematch's room was made (or couldn't be): tell the spectators where it is --
@@ -1331,6 +1341,7 @@ class Room:
         self._finished_at = now
         out.log.append(PutMatch(self.match_record()))
         self._announce(out, now)
+        self._rematch_gone(out)
 
     def _announce(self, out: Output, now: float) -> None:
         """Tell every member the match's state: the live ones now, each delayed tier's

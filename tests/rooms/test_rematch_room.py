@@ -235,3 +235,17 @@ def test_a_delayed_tiers_spectators_learn_of_the_rematch_only_once_they_saw_the_
     (started,) = [m.rematch_started for m in shown if m.HasField("rematch_started")]
     assert (started.new_room_id, started.invite_code) == ("r2", "")
     assert d.room.info(1).finished is True
+
+
+def test_rule_104_3a_a_player_who_left_the_running_game_leaves_no_rematch_to_offer() -> None:
+    """Leaving a running game concedes it (104.3a): as it ends, the others are told that no
+    rematch can be had, and an offer is refused with why."""
+    d = watched_room()
+    d.do(Leave(1, 3))
+    assert d.room.finished
+    told = offers(d.take(2))
+    assert [m.rematch_offers.cancelled for m in told] == ["p1 left the game"]
+    d.do(OfferRematch(2, 4))
+    got = d.take(2)
+    assert errors(got) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
+    assert got[-1].error.message == "no rematch: p1 left the game"
