@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -30,6 +31,8 @@ from server.rooms.pump import RoomHost
 from server.rooms.session import error_bytes
 from server.store.records import StoreOp, secret_hash
 from server.store.writer import StoreClosedError, StoreUnwritableError, StoreWriter
+
+log = logging.getLogger("manawire.lobby")
 
 if TYPE_CHECKING:
     from server.app import _Connection
@@ -81,6 +84,8 @@ class RematchDesk:
                                            f"no rematch: {exc}"))
             return
         self._counted(host.room_id, settings.creator)
+        log.info("room %s: a rematch of room %s for %s", host.room_id, plan.room_id,
+                 ", ".join(repr(p.name) for p in plan.players))
         old.notify(cmd.RematchMade(host.room_id, code))
         started = mpb.ServerMessage(rematch_started=mpb.RematchStarted(
             old_room_id=plan.room_id, new_room_id=host.room_id, invite_code=code,
