@@ -12,6 +12,8 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -58,22 +60,82 @@ def test_a_time_or_rate_that_must_be_positive_names_the_one_flag_given(
     assert err.rstrip().endswith(f"error: {flag} must be positive"), err
 
 
-@pytest.mark.parametrize(("args", "said"), [
+_CLASH_SAID = [
     (("--port", "24618", "--metrics-port", "24618"), "--metrics-port is 24618, as is --port"),
     (("--port", "24618", "--relays", "2", "--relay-port", "24617"),
      "relay 1's port (--relay-port + 1) is 24618, as is --port"),
     (("--port", "0", "--metrics-port", "24620", "--relays", "2", "--relay-port", "24619"),
      "relay 1's port (--relay-port + 1) is 24620, as is --metrics-port"),
-])
+]
+_CLASHES = [args for args, _said in _CLASH_SAID]
+
+#: Runs ``manawire`` (:func:`server.cli.main`) on each argv of ``sys.argv[1]`` (JSON) in
+#: this one interpreter, as ``python -m server.cli`` would; prints each one's exit code and
+#: standard error (with the traceback of anything it raised).
+_MAIN_EACH = r"""
+import contextlib, io, json, sys, traceback
+from server.cli import main
+said = []
+for argv in json.loads(sys.argv[1]):
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exc:
+            code = exc.code
+        except BaseException:
+            traceback.print_exc()
+            code = None
+    said.append([code, err.getvalue()])
+print(json.dumps(said))
+"""
+
+
+@dataclass
+class Usage:
+    """The usage errors of the commands below, asked of one interpreter (each ``manawire``
+    process spends a second importing the server before it parses its arguments)."""
+
+    tmp: Path
+    answers: dict[tuple[str, ...], tuple[int | None, str]]
+
+    def said(self, argv: list[str]) -> subprocess.CompletedProcess[str]:
+        code, err = self.answers[tuple(argv)]
+        return subprocess.CompletedProcess(argv, -1 if code is None else code, "", err)
+
+
+def _usage_argvs(tmp: Path) -> list[list[str]]:
+    serve = ["serve", "--host", "127.0.0.1"]
+    return [*([*serve, *args, "--data-dir", str(tmp / f"data-{i}")]
+              for i, args in enumerate(_CLASHES)),
+            [*serve, "--port", "99999"], [*serve, "--metrics-port", "70000"],
+            [*serve, "--relays", "2", "--relay-port", "65535"],
+            ["bots", "--timeout", "0"], ["bots", "--url", "http://x"]]
+
+
+@pytest.fixture(scope="module")
+def usage(tmp_path_factory: pytest.TempPathFactory) -> Usage:
+    tmp = tmp_path_factory.mktemp("usage")
+    argvs = _usage_argvs(tmp)
+    done = subprocess.run([sys.executable, "-c", _MAIN_EACH, json.dumps(argvs)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    answers = json.loads(done.stdout.splitlines()[-1])
+    return Usage(tmp, {tuple(argv): (code, err)
+                       for argv, (code, err) in zip(argvs, answers, strict=True)})
+
+
+@pytest.mark.parametrize(("args", "said"), _CLASH_SAID)
 def test_two_of_the_servers_own_listeners_on_one_port_are_refused_up_front(
-        tmp_path: Path, args: tuple[str, ...], said: str) -> None:
+        usage: Usage, args: tuple[str, ...], said: str) -> None:
     """An operator's --metrics-port equal to --port was told "can't listen on ...: Address
     already in use", as if another program held it."""
-    done = _serve(*args, "--data-dir", str(tmp_path / "data"))
+    data = usage.tmp / f"data-{_CLASHES.index(args)}"
+    done = usage.said(["serve", "--host", "127.0.0.1", *args, "--data-dir", str(data)])
     assert done.returncode == 2, done.stderr
     assert done.stderr.rstrip().endswith(
         f"error: {said}: each of the server's listeners needs a port of its own")
-    assert not (tmp_path / "data").exists()  # (nothing made)
+    assert not data.exists()  # (nothing made)
 
 
 def test_one_port_on_two_addresses_is_no_clash() -> None:
@@ -106,7 +168,8 @@ def test_a_data_dir_another_server_holds_is_refused_and_left_alone(tmp_path: Pat
     assert not (tmp_path / "data" / "manawire.sqlite3").exists()
 
 
-def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(tmp_path: Path) -> None:
+def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(tmp_path: Path,
+                                                              usage: Usage) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -119,10 +182,10 @@ def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(tmp_path: Path) ->
     done = _serve("--port", "0", "--data-dir", str(tmp_path / "file"))
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert "is not a directory" in done.stderr
-    done = _serve("--port", "99999")
+    done = usage.said(["serve", "--host", "127.0.0.1", "--port", "99999"])
     assert done.returncode == 2
     assert "--port, --relay-port and --metrics-port are 0-65535" in done.stderr
-    done = _serve("--metrics-port", "70000")
+    done = usage.said(["serve", "--host", "127.0.0.1", "--metrics-port", "70000"])
     assert done.returncode == 2
     assert "--port, --relay-port and --metrics-port are 0-65535" in done.stderr
 
@@ -161,17 +224,36 @@ def test_a_relay_that_cannot_listen_stops_the_server_before_its_port_opens(
     assert "Traceback" not in done.stderr.split("manawire serve: relay 0")[-1]
 
 
-def test_every_relay_address_is_printed_as_a_url(tmp_path: Path) -> None:
+@dataclass
+class Served:
+    """A server in a new data directory, with two relays: what it printed first."""
+
+    data_dir: Path
+    lines: list[str]
+
+    @property
+    def url(self) -> str:
+        return self.lines[0].split()[3]  # manawire listening on ws://...
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the tests below (each its own account): a server start is seconds."""
+    data_dir = tmp_path_factory.mktemp("served") / "data"
     proc = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--data-dir", str(tmp_path / "data"), "--relays", "2"],
+         "--data-dir", str(data_dir), "--relays", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
-        lines = [proc.stdout.readline() for _ in range(2)]
+        yield Served(data_dir, [proc.stdout.readline() for _ in range(2)])
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=60)
+
+
+def test_every_relay_address_is_printed_as_a_url(served: Served) -> None:
+    lines = served.lines
     assert lines[0].startswith("manawire listening on ws://127.0.0.1:"), lines
     urls = lines[1].removeprefix("manawire relays listening on ").split(" (")[0].split(", ")
     assert len(urls) == 2 and all(u.startswith("ws://127.0.0.1:") for u in urls), lines
@@ -193,67 +275,50 @@ def test_a_number_option_that_is_not_finite_is_a_usage_error(
     assert f"argument {flag}: must be a finite number, got '{value}'" in capsys.readouterr().err
 
 
-def test_relays_past_port_65535_and_bad_bots_arguments_are_usage_errors() -> None:
-    done = _serve("--relays", "2", "--relay-port", "65535")
+def test_relays_past_port_65535_and_bad_bots_arguments_are_usage_errors(usage: Usage) -> None:
+    done = usage.said(["serve", "--host", "127.0.0.1", "--relays", "2", "--relay-port",
+                       "65535"])
     assert done.returncode == 2 and "usage: manawire serve" in done.stderr
     assert "--relays 2 from --relay-port 65535 go past port 65535" in done.stderr
     for args, words in ((["--timeout", "0"], "--timeout must be a positive number"),
                         (["--url", "http://x"], "--url http://x: not a WebSocket URL")):
-        done = subprocess.run([sys.executable, "-m", "server.cli", "bots", *args],
-                              capture_output=True, text=True, timeout=60, check=False)
+        done = usage.said(["bots", *args])
         assert done.returncode == 2 and words in done.stderr, done.stderr
         assert "usage: manawire bots" in done.stderr
 
 
 def test_a_damaged_store_is_said_plainly_and_a_new_one_is_for_its_user_only(
-        tmp_path: Path) -> None:
+        tmp_path: Path, served: Served) -> None:
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "manawire.sqlite3").write_bytes(b"not a database at all" * 100)
     done = _serve("--port", "0", "--data-dir", str(tmp_path / "bad"))
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert "manawire.sqlite3 is not a usable store: file is not a database" in done.stderr
-    # A new store holds every game's secret seed and the password hashes: 0600.
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
-                             "--port", "0", "--data-dir", str(tmp_path / "new")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().startswith("manawire listening on ")
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=60)
-    assert (tmp_path / "new" / "manawire.sqlite3").stat().st_mode & 0o777 == 0o600
+    # A new store (the served one's, made by it) holds every game's secret seed and the
+    # password hashes: 0600.
+    assert served.lines[0].startswith("manawire listening on ")
+    assert (served.data_dir / "manawire.sqlite3").stat().st_mode & 0o777 == 0o600
 
 
 def test_account_takes_its_token_from_the_environment_out_of_the_process_list(
-        tmp_path: Path) -> None:
+        served: Served) -> None:
     """``account --token T`` showed the secret to every user's ``ps``; as ``play`` and
     ``watch`` do, ``account`` (and ``bots --join``) read ``$MANAWIRE_TOKEN`` instead."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--data-dir", str(tmp_path / "data")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        url = proc.stdout.readline().split()[3]  # manawire listening on ws://...
 
-        def account(*args: str, token: str = "") -> dict[str, object]:
-            env = {k: v for k, v in os.environ.items() if k != "MANAWIRE_TOKEN"}
-            if token:
-                env["MANAWIRE_TOKEN"] = token
-            done = subprocess.run([sys.executable, "-m", "server.cli", "account", "--url",
-                                   url, *args], capture_output=True, text=True, timeout=60,
-                                  env=env, check=False)
-            assert done.returncode == 0, done.stderr
-            return dict(json.loads(done.stdout))
+    def account(*args: str, token: str = "") -> dict[str, object]:
+        env = {k: v for k, v in os.environ.items() if k != "MANAWIRE_TOKEN"}
+        if token:
+            env["MANAWIRE_TOKEN"] = token
+        done = subprocess.run([sys.executable, "-m", "server.cli", "account", "--url",
+                               served.url, *args], capture_output=True, text=True, timeout=60,
+                              env=env, check=False)
+        assert done.returncode == 0, done.stderr
+        return dict(json.loads(done.stdout))
 
-        guest = account("--name", "Ann")
-        assert isinstance(guest["token"], str)
-        same = account(token=guest["token"])
-        assert same["account_id"] == guest["account_id"]
-        revoked = account("--revoke", token=guest["token"])
-        assert revoked["account_id"] == guest["account_id"]
-        assert revoked["token"] != guest["token"]
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=60)
+    guest = account("--name", "Ann")
+    assert isinstance(guest["token"], str)
+    same = account(token=guest["token"])
+    assert same["account_id"] == guest["account_id"]
+    revoked = account("--revoke", token=guest["token"])
+    assert revoked["account_id"] == guest["account_id"]
+    assert revoked["token"] != guest["token"]
