@@ -109,6 +109,24 @@ from server.engine.zones import (
 STARTING_LIFE = 20  # rule 103.4
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # free-for-all (rule 806)
 
+# Enum members the main loop reads, bound to module names once: in Python 3.11 reading a
+# member as a class attribute (``Step.UNTAP``) goes through the slow attribute hook of
+# ``EnumType.__getattr__``, several times the cost of reading a global. They are the same
+# objects (``is`` holds).
+_UNTAP = Step.UNTAP
+_UPKEEP = Step.UPKEEP
+_DRAW = Step.DRAW
+_PRECOMBAT_MAIN = Step.PRECOMBAT_MAIN
+_BEGINNING_OF_COMBAT = Step.BEGINNING_OF_COMBAT
+_DECLARE_ATTACKERS = Step.DECLARE_ATTACKERS
+_DECLARE_BLOCKERS = Step.DECLARE_BLOCKERS
+_COMBAT_DAMAGE = Step.COMBAT_DAMAGE
+_END_OF_COMBAT = Step.END_OF_COMBAT
+_END = Step.END
+_CLEANUP = Step.CLEANUP
+_PRIORITY = DecisionKind.PRIORITY
+_PLAYING = GamePhase.PLAYING
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerSetup:
@@ -292,7 +310,7 @@ def _take(game: Game, seat: int, action: Action, events: list[Event]) -> None:
         # engine next advances the game.)
         nxt = game.priority
         assert nxt is not None  # the pass gave it to the next player
-        _decide(game, nxt, DecisionKind.PRIORITY, _priority_options(game, nxt))
+        _decide(game, nxt, _PRIORITY, _priority_options(game, nxt))
     else:
         _advance(game, events)
 
@@ -653,24 +671,24 @@ def _decide(game: Game, seat: int, kind: DecisionKind, options: tuple[Action, ..
 def _step_choice(game: Game, events: list[Event]) -> bool:
     """Turn-based choices and actions of the current step; True if a decision is now pending."""
     step, fight = game.step, game.combat
-    if step is Step.DECLARE_ATTACKERS and not fight.attackers_declared:
+    if step is _DECLARE_ATTACKERS and not fight.attackers_declared:
         if combat.has_possible_attacker(game):
             _decide(game, game.active, DecisionKind.DECLARE_ATTACKERS, combat.attack_options(game))
             return True
         fight.attackers_declared = True
-    elif step is Step.DECLARE_BLOCKERS:
+    elif step is _DECLARE_BLOCKERS:
         for seat in combat.defenders(game):
             if seat not in fight.blockers_done:
                 _decide(game, seat, DecisionKind.DECLARE_BLOCKERS,
                         combat.block_options(game, seat))
                 return True
-    elif step is Step.COMBAT_DAMAGE and not fight.damage_dealt:
+    elif step is _COMBAT_DAMAGE and not fight.damage_dealt:
         needed = combat.pending_assignment(game)
         if needed is not None:
             _decide(game, needed[0], DecisionKind.ASSIGN_COMBAT_DAMAGE, needed[1])
             return True
         combat.deal_combat_damage(game, events)
-    elif step is Step.CLEANUP and not game.cleanup_done:
+    elif step is _CLEANUP and not game.cleanup_done:
         game.cleanup_done = True
         active = game.player(game.active)
         if not active.has_lost and len(active.hand) > active.max_hand_size:  # rule 514.1
@@ -680,7 +698,7 @@ def _step_choice(game: Game, events: list[Event]) -> bool:
                 game.cleanup_discarding = True
                 return False
         _cleanup_end_effects(game)
-    elif step is Step.CLEANUP and game.cleanup_discarding:
+    elif step is _CLEANUP and game.cleanup_discarding:
         game.cleanup_discarding = False
         _cleanup_end_effects(game)
     return False
@@ -705,8 +723,9 @@ def _begin_step(game: Game, events: list[Event]) -> None:
     """Turn-based actions at the start of a step (rule 703.4) and "at the beginning of"
     triggers (rule 603.2)."""
     game.step_begun = True
+    step = game.step
     active_in_game = not game.players[game.active].has_lost
-    if game.step is Step.UNTAP and active_in_game:
+    if step is _UNTAP and active_in_game:
         rules = {r for plane in planar.face_up(game) for r in plane.card.plane_rules}
         # The Eon Fog (901.7): players skip their untap steps, so nothing untaps.
         if "skip_untap_steps" not in rules:
@@ -723,26 +742,26 @@ def _begin_step(game: Game, events: list[Event]) -> None:
                     if obj.tapped:
                         events.append(Untapped(oid))  # "whenever [this] becomes untapped"
                     obj.tapped = False
-    elif game.step is Step.COMBAT_DAMAGE:
+    elif step is _COMBAT_DAMAGE:
         combat.begin_damage_step(game)  # rule 510.4
         game.combat.damage_dealt = False
-    elif game.step is Step.UPKEEP and active_in_game:
+    elif step is _UPKEEP and active_in_game:
         triggers.step_begins(game, TriggerStep.UPKEEP)  # rule 503.1a
-    elif game.step is Step.BEGINNING_OF_COMBAT and active_in_game:
+    elif step is _BEGINNING_OF_COMBAT and active_in_game:
         triggers.step_begins(game, TriggerStep.BEGINNING_OF_COMBAT)  # 507.2
-    elif game.step is Step.PRECOMBAT_MAIN and active_in_game:
+    elif step is _PRECOMBAT_MAIN and active_in_game:
         # Rules 505.1a, 603.2: "at the beginning of your precombat main phase".
         triggers.step_begins(game, TriggerStep.PRECOMBAT_MAIN)
-    elif game.step is Step.END and active_in_game:
+    elif step is _END and active_in_game:
         triggers.step_begins(game, TriggerStep.END)  # rule 513.1a
-    elif game.step is Step.DRAW and active_in_game:
+    elif step is _DRAW and active_in_game:
         watchers.new_draw_step(game)  # rule 504.1
         # (Rule 103.8a: a two-player game's first draw step is skipped, in _end_step;
         # rule 103.8c: in other multiplayer games nobody skips it.)
         draw(game, game.active, events)  # rule 504.1
         # Rule 504.2: then "at the beginning of [each player's] draw step" abilities trigger.
         triggers.step_begins(game, TriggerStep.DRAW)
-    elif game.step is Step.CLEANUP:
+    elif step is _CLEANUP:
         game.cleanup_done = False
 
 
@@ -750,27 +769,31 @@ def _end_step(game: Game) -> None:
     """Rule 500.5: as a step ends, unspent mana empties; then the next step (or turn) begins."""
     empty_pools(game)
     step = game.step
-    if step is Step.END_OF_COMBAT:
+    if step is _END_OF_COMBAT:
         game.combat = Combat()  # rule 511.3: everything is removed from combat
-    if step is Step.CLEANUP:
+    if step is _CLEANUP:
         if game.cleanup_priority:
-            game.step = Step.CLEANUP  # rule 514.3a: another cleanup step follows
+            game.step = _CLEANUP  # rule 514.3a: another cleanup step follows
         else:
             _next_turn(game)
-    elif step is Step.DECLARE_ATTACKERS and not game.combat.any_attacker_declared:
-        game.step = Step.END_OF_COMBAT  # rule 508.8: skip blockers and combat damage
-    elif step is Step.COMBAT_DAMAGE and game.combat.first_strike_step:
-        game.step = Step.COMBAT_DAMAGE  # rule 510.4: a second combat damage step
-    elif step is Step.UPKEEP and game.turn == 1 and len(game.players) == 2:
+    elif step is _DECLARE_ATTACKERS and not game.combat.any_attacker_declared:
+        game.step = _END_OF_COMBAT  # rule 508.8: skip blockers and combat damage
+    elif step is _COMBAT_DAMAGE and game.combat.first_strike_step:
+        game.step = _COMBAT_DAMAGE  # rule 510.4: a second combat damage step
+    elif step is _UPKEEP and game.turn == 1 and len(game.players) == 2:
         # Rule 103.8a: in a two-player game the starting player skips the draw step of
         # their first turn -- the whole step: no draw, no triggers, no priority (500.11).
-        game.step = Step.PRECOMBAT_MAIN
+        game.step = _PRECOMBAT_MAIN
     else:
-        game.step = Step(step + 1)
+        game.step = _NEXT_STEP[step]
     game.cleanup_priority = False
     game.step_begun = False
     game.priority = None
     game.passes = 0
+
+
+#: Each step but the last and the one after it (rule 500.1), found without calling the enum.
+_NEXT_STEP: dict[Step, Step] = {step: Step(step + 1) for step in Step if step is not Step.CLEANUP}
 
 
 def _next_turn(game: Game) -> None:
@@ -793,7 +816,7 @@ def _next_turn(game: Game) -> None:
     game.turn += 1
     game.last_turn_of[game.active] = game.turn
     variants.turn_began(game)  # e.g. the new planar controller (901.6)
-    game.step = Step.UNTAP
+    game.step = _UNTAP
     watchers.new_turn(game)  # rule 500.1: the turn facts start afresh
     replacements.new_turn(game)
     permissions.new_turn(game)
@@ -840,7 +863,7 @@ def _advance(game: Game, events: list[Event]) -> None:
         if game.resolving is not None:
             effects.continue_resolution(game, events)
             continue
-        if game.phase is not GamePhase.PLAYING:
+        if game.phase is not _PLAYING:
             raise AssertionError("the start of the game always has a pending choice")
         if not game.step_begun:
             variants.step_beginning(game)  # e.g. the starting plane (103.7, 901.5)
@@ -856,27 +879,29 @@ def _advance(game: Game, events: list[Event]) -> None:
             return
         if game.choices or len(events) > seen:
             continue  # rule 603.2: what the step's actions did triggers (e.g. lifelink, 119.9)
-        if game.step is Step.UNTAP:
+        if game.step is _UNTAP:
             _end_step(game)  # rule 502.4: no player receives priority during the untap step
             continue
         # Rule 704.3: state-based actions before any player would receive priority, then
         # triggered abilities go on the stack (603.3), repeating until neither happens.
         if check_state_based_actions(game, events):
-            if game.step is Step.CLEANUP:
+            if game.step is _CLEANUP:
                 game.cleanup_priority = True  # rule 514.3a
             continue
         if game.pending_triggers:
             triggers.put_triggers(game, events)
-            if game.step is Step.CLEANUP:
+            if game.step is _CLEANUP:
                 game.cleanup_priority = True  # rule 514.3a
             continue
-        if game.step is Step.CLEANUP and not game.cleanup_priority:
+        if game.step is _CLEANUP and not game.cleanup_priority:
             _end_step(game)  # rule 514.3: normally no priority in the cleanup step
             continue
         if game.priority is None or game.players[game.priority].has_lost:
-            order = game.apnap()
-            game.priority = order[0]  # rules 117.3a, 800.4j
+            # Rules 117.3a, 800.4j: the first player in APNAP order (the active player,
+            # unless they have left the game).
+            first = game.active
+            game.priority = first if not game.players[first].has_lost else game.apnap()[0]
             game.passes = 0
-        _decide(game, game.priority, DecisionKind.PRIORITY, _priority_options(game, game.priority))
+        _decide(game, game.priority, _PRIORITY, _priority_options(game, game.priority))
         return
     variants.game_over(game)  # e.g. the winner owns the ante (407.2)

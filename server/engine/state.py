@@ -65,7 +65,14 @@ class Step(IntEnum):
     @property
     def is_main(self) -> bool:
         """Rule 505: the two main phases."""
-        return self in (Step.PRECOMBAT_MAIN, Step.POSTCOMBAT_MAIN)
+        return self in _MAIN_STEPS
+
+
+#: The main phases' steps (rule 505), bound once: in Python 3.11 reading an enum member as a
+#: class attribute goes through the slow hook of ``EnumType.__getattr__``.
+_MAIN_STEPS = (Step.PRECOMBAT_MAIN, Step.POSTCOMBAT_MAIN)
+#: (Read by the characteristics below on every question, bound once for the same reason.)
+_BATTLEFIELD = Zone.BATTLEFIELD
 
 
 class DecisionKind(IntEnum):
@@ -286,7 +293,7 @@ class GameObject:
     def sticker_pt(self) -> tuple[int, int] | None:
         """Rule 123.8: the power and toughness set by its latest power and toughness sticker
         (613.7k) -- on a creature, or on a creature or Vehicle card off the battlefield."""
-        if not (self.is_creature or (self.zone is not Zone.BATTLEFIELD
+        if not (self.is_creature or (self.zone is not _BATTLEFIELD
                                      and "Vehicle" in self.card.subtypes)):
             return None
         latest = self.pt_sticker
@@ -345,7 +352,7 @@ class GameObject:
     def is_creature(self) -> bool:
         """Rule 302: whether this object is a creature (after layer 4 on the battlefield)."""
         return self.ability is None and (self.card.creature or (
-            "Creature" in self.types_added and self.zone is Zone.BATTLEFIELD))
+            "Creature" in self.types_added and self.zone is _BATTLEFIELD))
 
     @property
     def is_planeswalker(self) -> bool:
@@ -356,7 +363,7 @@ class GameObject:
     def power(self) -> int:
         """Current power: after the layers on the battlefield (rule 613.4); elsewhere the
         printed value."""
-        if self.pt_now is not None and self.zone is Zone.BATTLEFIELD:
+        if self.pt_now is not None and self.zone is _BATTLEFIELD:
             return self.pt_now[0]
         bonus = self.counters.get("+1/+1", 0) - self.counters.get("-1/-1", 0)
         if self.stickers and self.sticker_pt is not None:
@@ -366,7 +373,7 @@ class GameObject:
     @property
     def toughness(self) -> int:
         """Current toughness (see :attr:`power`)."""
-        if self.pt_now is not None and self.zone is Zone.BATTLEFIELD:
+        if self.pt_now is not None and self.zone is _BATTLEFIELD:
             return self.pt_now[1]
         bonus = self.counters.get("+1/+1", 0) - self.counters.get("-1/-1", 0)
         if self.stickers and self.sticker_pt is not None:
@@ -375,7 +382,7 @@ class GameObject:
 
     def has(self, keyword: str) -> bool:
         """Whether it has a keyword ability now (rule 702), after layer 6."""
-        if self.keywords_now is not None and self.zone is Zone.BATTLEFIELD:
+        if self.keywords_now is not None and self.zone is _BATTLEFIELD:
             return keyword in self.keywords_now
         # Rule 123.7: an ability sticker grants its ability in every zone.
         return keyword in self.card.keywords or any(
@@ -384,7 +391,7 @@ class GameObject:
     @property
     def subtypes(self) -> tuple[str, ...]:
         """Its subtypes now, after type-changing effects (layer 4)."""
-        if self.subtypes_now is not None and self.zone is Zone.BATTLEFIELD:
+        if self.subtypes_now is not None and self.zone is _BATTLEFIELD:
             return self.subtypes_now
         return self.card.subtypes
 
@@ -392,7 +399,7 @@ class GameObject:
     def protection(self) -> tuple[str, ...]:
         """The qualities it has protection from now (rule 702.16a): printed, and granted
         while it is a permanent by static abilities or resolved effects (layer 6)."""
-        if self.protection_added and self.zone is Zone.BATTLEFIELD:
+        if self.protection_added and self.zone is _BATTLEFIELD:
             return (*self.card.protection, *self.protection_added)
         return self.card.protection
 
