@@ -17,7 +17,8 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from client_sdk import saved as saved_accounts
 from client_sdk.board import Board
 from client_sdk.bots import RandomBot
 from client_sdk.mirror import Mirror
+from client_sdk.policy import Policy
 from client_sdk.terminal import _bot
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
@@ -82,7 +84,8 @@ def choose(options: list[tuple[int, str]]) -> int:
 
 
 @pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
+async def fresh_server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
+    """A server of the test's own (restarted by it, or whose rooms it counts)."""
     served = ServerProcess(tmp_path / "server")
     try:
         await served.start()
@@ -91,7 +94,35 @@ async def server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
         await served.aclose()
 
 
-async def test_play_a_whole_game_against_a_bot_by_typing(server: ServerProcess) -> None:
+@dataclass(frozen=True)
+class Served:
+    url: str
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the module's tests that need no fresh one (a start costs seconds):
+    each of them plays as accounts and in rooms of its own (its saved accounts are in its
+    own state directory)."""
+    base = tmp_path_factory.mktemp("shared-server")
+    with (base / "server.log").open("wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host",
+                                 "127.0.0.1", "--port", "0", "--data-dir", str(base / "data")],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+                                cwd=REPO, text=True)
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            assert line.startswith("manawire listening on ws://"), \
+                (line, (base / "server.log").read_text(errors="replace")[-2000:])
+            yield Served(line.split()[3])
+        finally:
+            proc.kill()
+            proc.communicate(timeout=60)
+
+
+async def test_play_a_whole_game_against_a_bot_by_typing(fresh_server: ServerProcess) -> None:
+    server = fresh_server
     program = PtyProgram(manawire("play", server.url, "--bot", "--name", "Typist"))
     answers, restarted, last = 0, False, (-1, 0.0)
     try:
@@ -133,7 +164,7 @@ async def test_play_a_whole_game_against_a_bot_by_typing(server: ServerProcess) 
 
 
 async def test_a_guest_whose_terminal_closed_takes_its_seat_back_with_the_same_command(
-        server: ServerProcess) -> None:
+        server: Served) -> None:
     """A guest's token is its only way back to its seat, and ``play`` never showed it: a
     person whose terminal closed mid-game could only watch the clocks run (found playing
     as a new user). The account is saved for the server; the same command takes the seat
@@ -169,7 +200,7 @@ async def test_a_guest_whose_terminal_closed_takes_its_seat_back_with_the_same_c
 
 
 async def test_with_bots_the_invite_code_stays_on_the_screen_and_invite_says_it_again(
-        server: ServerProcess) -> None:
+        server: Served) -> None:
     """``play --bot``: the bots took the other seats at once, so the waiting screen that told
     the invite code was gone in a frame and a player could not share it (a friend to watch).
     The title keeps it for as long as the game lasts; ``invite`` says the commands again."""
@@ -206,7 +237,7 @@ async def test_with_bots_the_invite_code_stays_on_the_screen_and_invite_says_it_
     assert f"manawire watch {server.url} {room_id} --invite {code}" in before, before
 
 
-async def test_the_bot_opponents_keep_their_hands(server: ServerProcess) -> None:
+async def test_the_bot_opponents_keep_their_hands(server: Served) -> None:
     """``play --bot``'s opponent was a uniform RandomBot: it took a mulligan half the time
     it was asked (to no cards at all), tapped lands for nothing and passed with spells in
     hand. It plays eagerly now: it keeps its hand, plays lands, casts spells, attacks. (Seven
@@ -236,7 +267,7 @@ async def test_the_bot_opponents_keep_their_hands(server: ServerProcess) -> None
 
 
 @pytest.mark.parametrize("tier", [0, 1])
-async def test_watch_a_bot_game_to_its_end(server: ServerProcess, tier: int) -> None:
+async def test_watch_a_bot_game_to_its_end(server: Served, tier: int) -> None:
     """Live, or (``--tier 1``) a delayed tier of a room that allows no live spectators."""
     async with Client.connect(server.url, "host") as host, \
             Client.connect(server.url, "guest") as guest:
@@ -260,7 +291,7 @@ async def test_watch_a_bot_game_to_its_end(server: ServerProcess, tier: int) -> 
             with trio.fail_after(60):
                 async with trio.open_nursery() as nursery:
                     for i, client in enumerate((host, guest)):
-                        nursery.start_soon(RandomBot(client, random.Random(i)).play)
+                        nursery.start_soon(RandomBot(client, random.Random(i), Policy.EAGER).play)
                     while await program.read_some():
                         screen = program.screen() or ""
                         screens += 1
@@ -298,7 +329,7 @@ async def _to_the_mulligans(client: Client, mulligans: int) -> None:
 
 
 async def test_a_spectator_joining_during_the_mulligans_reads_the_hands_not_fragments(
-        server: ServerProcess) -> None:
+        server: Served) -> None:
     """Joined while Ann took her second mulligan, a spectator read the snapshot's last
     events cut at a count: "Ann put a card from their hand into their library (x4)" (a hand
     of six), "Ann drew a card (x7)", with no mulligan before them. The log says the
@@ -332,7 +363,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=60, stdin=subprocess.DEVNULL, check=False)
 
 
-async def test_errors_are_clear_and_exit_nonzero(server: ServerProcess,
+async def test_errors_are_clear_and_exit_nonzero(server: Served,
                                                  tmp_path: Path) -> None:
     missing = await trio.to_thread.run_sync(_run, "watch", server.url, "no-such-room")
     assert missing.returncode == 1
@@ -352,10 +383,11 @@ async def test_errors_are_clear_and_exit_nonzero(server: ServerProcess,
 
 
 async def test_a_refused_deck_creates_no_room_so_typos_never_use_up_the_rooms_allowed(
-        server: ServerProcess, tmp_path: Path) -> None:
+        fresh_server: ServerProcess, tmp_path: Path) -> None:
     """``play`` created the room, then joined it with the deck: a refused deck left an empty
     room counted against the account's 4 open rooms, so after four typos the saved account
     could create no room (for ten minutes). The deck is checked before any room is made."""
+    server = fresh_server
     deck = tmp_path / "typo.txt"
     deck.write_text("4 Shokc\n56 Mountain\n", encoding="utf-8")
     for _ in range(4):
@@ -372,7 +404,7 @@ async def test_a_refused_deck_creates_no_room_so_typos_never_use_up_the_rooms_al
 
 
 async def test_play_a_best_of_3_match_sideboarding_by_pasting_a_list(
-        server: ServerProcess, tmp_path: Path) -> None:
+        server: Served, tmp_path: Path) -> None:
     """Rules 100.4 and 100.6a in the terminal: between games the screen offers to keep the
     deck or paste a list; a bad list is refused with its problems and changes nothing, a
     sideboarded one is accepted; the score shows, and the match's end is said in words."""
@@ -432,7 +464,7 @@ async def test_play_a_best_of_3_match_sideboarding_by_pasting_a_list(
 
 
 async def test_back_in_a_match_the_invite_and_the_deck_to_sideboard_are_there(
-        server: ServerProcess, tmp_path: Path) -> None:
+        server: Served, tmp_path: Path) -> None:
     """The creator's terminal closed and came back mid-game 1: ``invite`` answered that the
     code was "known to the terminal that created it", and between games the sideboarding
     screen showed no "Your deck now" (the other player's did). And the deck was shown on one
@@ -511,7 +543,7 @@ async def _passer(bob: Client, ann_seat: int) -> None:
 
 
 async def test_holding_shock_through_the_opponents_turns_the_stops_are_few_unless_full(
-        server: ServerProcess, tmp_path: Path) -> None:
+        server: Served, tmp_path: Path) -> None:
     """Holding Shock with an untapped Mountain, a new player answered priority ~9 times in
     each of the opponent's turns, with nothing on the stack. Played in the terminal: the
     opponent's empty turn stops once (its end step); with ``full`` typed, at every step."""
