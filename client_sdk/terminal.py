@@ -515,7 +515,9 @@ class Session:
                             "cards in your hand can't be cast now (why NAME: that one); "
                             "invite shows the "
                             "room's invite code and how others join or watch; c takes back a "
-                            "spell being cast (cancel); q quits.")
+                            "spell being cast (cancel); q quits"
+                            + ("; once the game is over, r offers a rematch." if self.rematch
+                               else "."))
             return None
         if text in ("stops", "stop"):
             board.notice = mode_words(self.stops)
