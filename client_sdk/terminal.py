@@ -892,7 +892,8 @@ class Session:
         if asking:
             return (f"{self._names(asking)} {'wants' if len(asking) == 1 else 'want'} a "
                     f"rematch: r accepts, q leaves.")
-        return "The game is over: r offers a rematch, q leaves."
+        what = "match" if getattr(self.client, "best_of", 1) > 1 else "game"
+        return f"The {what} is over: r offers a rematch, q leaves."
 
     async def _offer_rematch(self) -> None:
         """``r`` at the game's end: offer a rematch, or take the offer back."""
