@@ -7,11 +7,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from protocol.v1 import messages_pb2 as mpb
 from server.app import Limits
 from server.sessions import NAME_FAILURES_FACTOR, place_of
+from tests.rooms.passwords import cheap_passwords
 from tests.rooms.test_account_hardening import open_socket, register_name, sign_in
 from tests.rooms.test_app_memory import running_app
+
+
+@pytest.fixture(autouse=True)
+def _cheap_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
+    cheap_passwords(monkeypatch)  # (the server's own: tests/rooms/test_accounts.py)
 
 
 def test_guesses_are_counted_per_ipv4_address_or_ipv6_64() -> None:

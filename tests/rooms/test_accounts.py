@@ -17,7 +17,34 @@ from protocol.v1 import messages_pb2 as mpb
 from server.app import App, Limits
 from server.decks import DeckFormat
 from server.store.records import StoreOp
+from tests.rooms.passwords import cheap_passwords
 from tests.rooms.test_app_memory import MemorySocket, running_app
+
+
+@pytest.fixture(autouse=True)
+def _cheap_passwords(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.function is not test_passwords_are_hashed_with_argon2id_at_its_default_cost:
+        cheap_passwords(monkeypatch)
+
+
+def test_passwords_are_hashed_with_argon2id_at_its_default_cost() -> None:
+    """The server's own hasher (the other tests here swap in a cheap one,
+    :mod:`tests.rooms.passwords`): Argon2id at argon2-cffi's default cost, the unknown
+    names' dummy hash alike; the right password is accepted, a wrong one or an unknown name
+    refused."""
+    from argon2 import PasswordHasher, Type, extract_parameters
+
+    from server.accounts import _DUMMY_HASH, hash_password, verify_password
+
+    default = PasswordHasher()
+    hashed = hash_password("correct horse")
+    for h in (hashed, _DUMMY_HASH):
+        p = extract_parameters(h)
+        assert (p.type, p.time_cost, p.memory_cost, p.parallelism) == \
+            (Type.ID, default.time_cost, default.memory_cost, default.parallelism)
+    assert verify_password(hashed, "correct horse")
+    assert not verify_password(hashed, "wrong horse")
+    assert not verify_password("", "correct horse")  # an unknown name
 
 
 def _hello(name: str = "", token: str = "", login: tuple[str, str] | None = None
@@ -463,13 +490,14 @@ async def test_password_guessing_is_throttled_per_name_and_forgiven_after_the_wi
 
 
 async def test_password_checks_are_rate_limited_per_address_and_taken_in_turn(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A flood of sign-ins with made-up names (each a full password check, so nobody learns
     which names exist) from one address made every other sign-in wait 6-11 s. One address
     gets a burst of checks, then so many a minute, and runs one check at a time, so another
     address's sign-in never waits behind its queue. (Real clock: the checks run on worker
-    threads.)"""
+    threads; each takes 0.1 s here, asleep, as a real one takes its time.)"""
+    cheap_passwords(monkeypatch, seconds=0.1)
     limits = Limits(password_check_burst=8, password_checks_per_minute=1)
     async with running_app(tmp_path, limits) as app:
         ann = MemorySocket(address="198.51.100.1")
