@@ -17,7 +17,13 @@ from server.rooms.commands import (
     Tick,
 )
 from server.rooms.room import Room, RoomConfig
-from server.store.records import RoomSettings, Spectate, SpectatorTier, TierKind
+from server.store.records import (
+    RoomSettings,
+    Spectate,
+    SpectatorTier,
+    TierKind,
+    secret_hash,
+)
 from tests.rooms.test_room_machine import WELCOME, Driver, errors, seat_conn, two_player_room
 
 SPECTATOR_CONN = 7
@@ -249,3 +255,22 @@ def test_rule_104_3a_a_player_who_left_the_running_game_leaves_no_rematch_to_off
     got = d.take(2)
     assert errors(got) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
     assert got[-1].error.message == "no rematch: p1 left the game"
+
+
+def test_live_spectators_who_needed_the_invite_code_get_the_new_one_with_the_room() -> None:
+    """A public room watched only with its code (SPECTATE_INVITE): its live spectators had
+    the code, and get the rematch's with its id; a private room's never do."""
+    for private, told in ((False, ("r2", "SECRETCODE")), (True, ("", ""))):
+        d = Driver(Room("r1", "friends", 2, 0.0, settings=RoomSettings(
+            private=private, spectate=Spectate.INVITE, invite_hash=secret_hash("OLDCODE"),
+            reserved=SEATS)))
+        assert d.do(Join(SPECTATOR_CONN, 1, "sw", "w", True, None, "aw",
+                         invite_code="OLDCODE")).accepted
+        assert d.join(1, deck="naya-pets").accepted and d.join(2, deck="golgari-grind").accepted
+        over(d)
+        d.do(OfferRematch(1, 3))
+        d.do(OfferRematch(2, 4))
+        d.do(RematchMade("r2", "SECRETCODE"))
+        started = [m.rematch_started for m in d.take(SPECTATOR_CONN)
+                   if m.HasField("rematch_started")]
+        assert [(s.new_room_id, s.invite_code) for s in started] == [told]
