@@ -6,7 +6,8 @@
  * the methods below; `onChange` tells it to render again.
  */
 import {
-  type Account, type MatchQueue, type MatchState, type RoomInfo, type ServerMessage,
+  type Account, type MatchQueue, type MatchState, type RematchOffers, type RematchStarted,
+  type RoomInfo, type ServerMessage,
   DeckFormat, ErrorCode, MatchPhase, Role, RoomInfoSchema, Spectate, TierKind,
 } from "./gen/protocol/v1/messages_pb";
 import { create } from "@bufbuild/protobuf";
@@ -107,6 +108,11 @@ export class App implements Names {
   /** A match of several games: its latest state, and when it came (Date.now()). */
   match: MatchState | null = null;
   matchAt = 0;
+  /** Who offers a rematch of the room's finished game (match), as the server last said
+   * (protocol/README.md, "Rematch"); `cancelled` not empty: none can be had. Null: no word. */
+  rematch: RematchOffers | null = null;
+  /** The rematch of the room this client was in started (where, if it may be told). */
+  rematchStarted: RematchStarted | null = null;
   /** The game number this player's deck answer was accepted for; whether one is on its way. */
   private deckFor = 0;
   deckSent = false;
@@ -1610,6 +1616,16 @@ export class App implements Names {
         if (this.room !== null) this.addLog(text);
         break;
       }
+      case "rematchOffers": {
+        const r = body.value;
+        if (this.room !== null && this.room.info.roomId === r.roomId) this.rematch = r;
+        break;
+      }
+      case "rematchStarted": {
+        const r = body.value;
+        if (this.room !== null && this.room.info.roomId === r.oldRoomId) this.rematchStarted = r;
+        break;
+      }
       case "replayStatus": case "replayEnded": break; // of a replay closed already
       case undefined: break; // a message this client doesn't understand (a newer server)
       default: assertNever(body);
@@ -1920,6 +1936,7 @@ export class App implements Names {
     this.clocks.clear();
     this.presence.clear();
     this.match = null;
+    this.rematch = null;
     this.deckFor = 0;
     this.deckSent = false;
     this.storedDeck = "";
