@@ -69,16 +69,24 @@ _CLASH_SAID = [
 ]
 _CLASHES = [args for args, _said in _CLASH_SAID]
 
-#: Runs ``manawire`` (:func:`server.cli.main`) on each argv of ``sys.argv[1]`` (JSON) in
-#: this one interpreter, as ``python -m server.cli`` would; prints each one's exit code and
-#: standard error (with the traceback of anything it raised).
+#: Runs ``manawire`` (:func:`server.cli.main`) on each command of ``sys.argv[1]`` (JSON:
+#: [argv, {variable: value, or None to unset}]) in this one interpreter, as ``python -m
+#: server.cli`` would, each with its own environment changes, standard output and error
+#: (the log's handler too: made again by each); prints each one's exit code, output and
+#: error (with the traceback of anything it raised).
 _MAIN_EACH = r"""
-import contextlib, io, json, sys, traceback
+import contextlib, io, json, logging, os, sys, traceback
 from server.cli import main
 said = []
-for argv in json.loads(sys.argv[1]):
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err):
+for argv, changes in json.loads(sys.argv[1]):
+    before = {name: os.environ.get(name) for name in changes}
+    for name, value in changes.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
         except SystemExit as exc:
@@ -86,22 +94,44 @@ for argv in json.loads(sys.argv[1]):
         except BaseException:
             traceback.print_exc()
             code = None
-    said.append([code, err.getvalue()])
+    root = logging.getLogger()
+    for handler in root.handlers[:]:
+        root.removeHandler(handler)
+    for name, value in before.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    said.append([code, out.getvalue(), err.getvalue()])
 print(json.dumps(said))
 """
 
 
+def main_each(commands: list[tuple[list[str], dict[str, str | None]]], *,
+              timeout: float = 120, cwd: Path | None = None
+              ) -> list[subprocess.CompletedProcess[str]]:
+    """``manawire ARGV`` for each (argv, environment changes) of ``commands``, in one
+    interpreter: what each exited with (-1: it raised), printed and said on stderr. (Each
+    ``manawire`` process spends a second of CPU importing the server before it parses its
+    arguments.)"""
+    done = subprocess.run([sys.executable, "-c", _MAIN_EACH, json.dumps(commands)],
+                          capture_output=True, text=True, timeout=timeout, check=False,
+                          stdin=subprocess.DEVNULL, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    answers = json.loads(done.stdout.splitlines()[-1])
+    return [subprocess.CompletedProcess(argv, -1 if code is None else code, out, err)
+            for (argv, _changes), (code, out, err) in zip(commands, answers, strict=True)]
+
+
 @dataclass
 class Usage:
-    """The usage errors of the commands below, asked of one interpreter (each ``manawire``
-    process spends a second importing the server before it parses its arguments)."""
+    """The usage errors of the commands below, asked of one interpreter (:func:`main_each`)."""
 
     tmp: Path
-    answers: dict[tuple[str, ...], tuple[int | None, str]]
+    answers: dict[tuple[str, ...], subprocess.CompletedProcess[str]]
 
     def said(self, argv: list[str]) -> subprocess.CompletedProcess[str]:
-        code, err = self.answers[tuple(argv)]
-        return subprocess.CompletedProcess(argv, -1 if code is None else code, "", err)
+        return self.answers[tuple(argv)]
 
 
 def _usage_argvs(tmp: Path) -> list[list[str]]:
@@ -117,12 +147,8 @@ def _usage_argvs(tmp: Path) -> list[list[str]]:
 def usage(tmp_path_factory: pytest.TempPathFactory) -> Usage:
     tmp = tmp_path_factory.mktemp("usage")
     argvs = _usage_argvs(tmp)
-    done = subprocess.run([sys.executable, "-c", _MAIN_EACH, json.dumps(argvs)],
-                          capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    answers = json.loads(done.stdout.splitlines()[-1])
-    return Usage(tmp, {tuple(argv): (code, err)
-                       for argv, (code, err) in zip(argvs, answers, strict=True)})
+    return Usage(tmp, {tuple(argv): done for argv, done in
+                       zip(argvs, main_each([(argv, {}) for argv in argvs]), strict=True)})
 
 
 @pytest.mark.parametrize(("args", "said"), _CLASH_SAID)
