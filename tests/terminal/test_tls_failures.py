@@ -7,7 +7,6 @@ what failed; ``SSL_CERT_FILE`` makes the SDK trust a private CA."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -16,6 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.test_serve_options import main_each
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl")
 
@@ -94,14 +95,14 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, in
         server.communicate(timeout=60)
 
 
-def _manawire(*args: str, ca: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("SSL_CERT_FILE", "SSL_CERT_DIR", "MANAWIRE_TOKEN")}
-    if ca is not None:
-        env["SSL_CERT_FILE"] = str(ca)
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True,
-                          text=True, timeout=120, env=env, stdin=subprocess.DEVNULL,
-                          check=False)
+def _manawire(*commands: tuple[list[str], Path | None]
+              ) -> list[subprocess.CompletedProcess[str]]:
+    """``manawire ARGS`` for each (args, the CA file SSL_CERT_FILE names, or None: unset),
+    with neither SSL_CERT_DIR nor MANAWIRE_TOKEN set; all in one interpreter (each process
+    spends a second of CPU importing the server first): :func:`main_each`."""
+    return main_each([(args, {"SSL_CERT_FILE": None if ca is None else str(ca),
+                              "SSL_CERT_DIR": None, "MANAWIRE_TOKEN": None})
+                      for args, ca in commands])
 
 
 def _said(done: subprocess.CompletedProcess[str], *words: str) -> str:
@@ -117,14 +118,16 @@ def test_an_untrusted_certificate_is_said_with_how_to_trust_its_ca(
         servers: tuple[Path, int, int]) -> None:
     ca, _plain, tls = servers
     url = f"wss://127.0.0.1:{tls}"
-    _said(_manawire("account", "--url", url), f"manawire account: can't connect to {url} "
+    account, watch, bots, trusted = _manawire(
+        (["account", "--url", url], None), (["watch", url, "someroom"], None),
+        (["bots", "--url", url, "--games", "1"], None),
+        (["account", "--url", url], ca))  # trusting the private CA
+    _said(account, f"manawire account: can't connect to {url} "
           "over TLS: the server's certificate is not trusted", "SSL_CERT_FILE=/path/to/ca.pem")
-    _said(_manawire("watch", url, "someroom"), f"manawire watch: can't connect to {url}",
-          "not trusted")
-    _said(_manawire("bots", "--url", url, "--games", "1"),
-          f"manawire bots: can't connect to {url} over TLS", "not trusted")
+    _said(watch, f"manawire watch: can't connect to {url}", "not trusted")
+    _said(bots, f"manawire bots: can't connect to {url} over TLS", "not trusted")
     # Trusting the private CA, the same URL works.
-    done = _manawire("account", "--url", url, ca=ca)
+    done = trusted
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["token"]
 
@@ -136,25 +139,29 @@ def test_an_ssl_cert_file_already_set_but_wrong_is_said_as_such(
     _ca, _plain, tls = servers
     url = f"wss://127.0.0.1:{tls}"
     missing = tmp_path / "nonexistent.pem"
-    said = _said(_manawire("account", "--url", url, ca=missing), "not trusted",
-                 f"SSL_CERT_FILE is set to {missing}, which is not a file")
-    assert "set SSL_CERT_FILE=/path/to/ca.pem" not in said
     garbage = tmp_path / "garbage.pem"
     garbage.write_text("not a certificate\n")
-    _said(_manawire("account", "--url", url, ca=garbage),
-          f"SSL_CERT_FILE is set to {garbage}, which holds no certificate this client can read")
     other = tmp_path / "other"
     other.mkdir()
     _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "k", "-out",
              "other.pem", "-days", "2", "-subj", "/CN=Another CA", cwd=other)
-    _said(_manawire("account", "--url", url, ca=other / "other.pem"),
+    to_missing, to_garbage, to_other = _manawire(*((["account", "--url", url], ca)
+                                                   for ca in (missing, garbage,
+                                                              other / "other.pem")))
+    said = _said(to_missing, "not trusted",
+                 f"SSL_CERT_FILE is set to {missing}, which is not a file")
+    assert "set SSL_CERT_FILE=/path/to/ca.pem" not in said
+    _said(to_garbage,
+          f"SSL_CERT_FILE is set to {garbage}, which holds no certificate this client can read")
+    _said(to_other,
           f"SSL_CERT_FILE is set to {other / 'other.pem'}, but no certificate in it vouches")
 
 
 def test_a_certificate_for_another_name_is_a_hostname_mismatch(
         servers: tuple[Path, int, int]) -> None:
     ca, _plain, tls = servers
-    _said(_manawire("account", "--url", f"wss://localhost:{tls}", ca=ca),
+    (done,) = _manawire((["account", "--url", f"wss://localhost:{tls}"], ca))
+    _said(done,
           f"can't connect to wss://localhost:{tls} over TLS", "not for localhost",
           "hostname mismatch")
 
@@ -163,7 +170,10 @@ def test_wss_to_the_plain_port_says_it_is_not_a_tls_port(
         servers: tuple[Path, int, int]) -> None:
     _ca, plain, _tls = servers
     url = f"wss://127.0.0.1:{plain}"
-    for command in (("account", "--url", url), ("watch", url, "someroom")):
-        _said(_manawire(*command), f"can't connect to {url} over TLS",
+    *clients, bots = _manawire((["account", "--url", url], None),
+                               (["watch", url, "someroom"], None),
+                               (["bots", "--url", url, "--games", "1"], None))
+    for done in clients:
+        _said(done, f"can't connect to {url} over TLS",
               f"127.0.0.1:{plain} doesn't speak TLS", f"ws://127.0.0.1:{plain}")
-    _said(_manawire("bots", "--url", url, "--games", "1"), "doesn't speak TLS")
+    _said(bots, "doesn't speak TLS")
