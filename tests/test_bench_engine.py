@@ -12,6 +12,7 @@ import pytest
 
 from server.benchengine import BENCH_DECK, ROOT, play_games, summary
 from server.benchengine_phase import deck_cards
+from tests.test_serve_options import main_each
 
 
 def _manawire(*args: str) -> subprocess.CompletedProcess[str]:
@@ -77,15 +78,28 @@ def test_a_phase_interpreter_without_phase_is_a_clear_failure() -> None:
     assert "phase failed" in done.stderr and "phase" in done.stderr
 
 
-@pytest.mark.parametrize(("args", "message"), [
+_BAD_ARGUMENTS = [
     (["--games", "0"], "must be at least 1"),
     (["--deck", "/nonexistent/deck.txt"], "no such file"),
     (["--root", "/tmp"], "not a Manawire checkout"),
     (["--cpu", "4096"], "not one of this machine's usable CPUs"),
-])
-def test_bad_arguments_are_usage_errors(args: list[str], message: str) -> None:
-    done = _manawire("bench-engine", *args)
-    assert done.returncode == 2
+]
+
+
+@pytest.fixture(scope="module")
+def bad_arguments() -> list[subprocess.CompletedProcess[str]]:
+    """``manawire bench-engine`` with each of the bad arguments, in one interpreter."""
+    return main_each([(["bench-engine", *args], {}) for args, _message in _BAD_ARGUMENTS],
+                     cwd=ROOT)
+
+
+@pytest.mark.parametrize("case", range(len(_BAD_ARGUMENTS)),
+                         ids=[message for _args, message in _BAD_ARGUMENTS])
+def test_bad_arguments_are_usage_errors(
+        bad_arguments: list[subprocess.CompletedProcess[str]], case: int) -> None:
+    done, (args, message) = bad_arguments[case], _BAD_ARGUMENTS[case]
+    assert done.args == ["bench-engine", *args]
+    assert done.returncode == 2, done.stderr
     assert message in done.stderr
 
 
