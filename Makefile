@@ -29,11 +29,16 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 serve: $(VENV)/.installed
 	$(BIN)/manawire serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
 
-# The checks are independent of each other: run side by side (mypy's ~30 s beside the web
-# client's install, type check and unit tests), then the suite, which takes every core.
-test:
-	$(MAKE) --no-print-directory -j 3 --output-sync=target checks
-	$(MAKE) --no-print-directory pytest
+# What the suite needs is installed first (the venv, web/node_modules, Chromium). Then the
+# checks (mypy's ~30 s of CPU, the web client's type check and unit tests) run beside the
+# suite rather than before it: the suite's workers often wait on a server or a browser, and
+# the checks use that idle CPU. Each check's output comes whole when it is done; the suite's
+# as it runs (its recipe line starts with '+', which --output-sync leaves unbuffered). -k: a
+# failing check stops nothing else, and fails `make test` at the end. (A '+' line runs even
+# under `make -n`: `make -n test` runs the suite.)
+test: $(VENV)/.installed-test web-deps browser-deps
+	$(MAKE) --no-print-directory -k -j 6 --output-sync=target lint typecheck proto-check \
+		web-check web-test pytest
 
 checks: lint typecheck proto-check web-check web-test browser-deps
 
@@ -51,7 +56,7 @@ proto-check: $(VENV)/.installed-test
 PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
 pytest: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
+	+$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 # The long randomized tests in full (tests/soak.py): the 1,000-game random soak, more property
 # examples, more restarts; the default run plays a fixed sample of each.
