@@ -164,10 +164,19 @@ class ServerProcess:
             self._files = []
         return code
 
-    def log_problems(self) -> list[str]:
-        """The log's lines at level ERROR or above, and tracebacks."""
+    def log_size(self) -> int:
+        """How many bytes the log has so far (where :meth:`log_problems` may start)."""
         try:
-            text = self.log_path.read_text(errors="replace")
+            return self.log_path.stat().st_size
+        except OSError:
+            return 0
+
+    def log_problems(self, since: int = 0) -> list[str]:
+        """The log's lines at level ERROR or above, and tracebacks (from byte ``since``)."""
+        try:
+            with self.log_path.open("rb") as log:
+                log.seek(since)
+                text = log.read().decode(errors="replace")
         except OSError:
             return []
         return [line for line in text.splitlines()
@@ -181,22 +190,59 @@ class ServerProcess:
         return "\n".join(text.splitlines()[-lines:])
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A fresh server and data directory for the test. Its message rate limit is raised: the
-    tests click as fast as the page answers, faster than a person (and than the default
-    20 messages a second); what they test is the page, not the rate limit. So is the least
-    delay of an every-hand tier (60 s): the tests watch one 2 s behind."""
-    proc = ServerProcess(tmp_path / "server", args=("--messages-per-second", "1000",
-                                                    "--message-burst", "1000",
-                                                    "--hidden-tier-seconds", "0"))
+#: The tests' server options. Its message rate limit is raised: the tests click as fast as
+#: the page answers, faster than a person (and than the default 20 messages a second); what
+#: they test is the page, not the rate limit. So is the least delay of an every-hand tier
+#: (60 s): the tests watch one 2 s behind.
+SERVER_ARGS = ("--messages-per-second", "1000", "--message-burst", "1000",
+               "--hidden-tier-seconds", "0")
+
+
+def _stopped(proc: ServerProcess) -> None:
+    """Stop ``proc``; fail the test if it exited with an error."""
+    code = proc.stop()
+    if code not in (0, None):
+        pytest.fail(f"server exited with {code}; log tail:\n{proc.log_tail()}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the modules that say ``SHARED_SERVER = True`` (a start costs a second
+    of CPU, several on a busy machine): those whose tests neither stop it nor read its
+    lobby, each signing in as guests of its own, or whose pages talk to a scripted server
+    (tests/browser/fake_server.py: the real one only serves the page)."""
+    proc = ServerProcess(tmp_path_factory.mktemp("shared") / "server", args=SERVER_ARGS)
     try:
         proc.start()
         yield proc
     finally:
-        code = proc.stop()
-    if code not in (0, None):
-        pytest.fail(f"server exited with {code}; log tail:\n{proc.log_tail()}", pytrace=False)
+        _stopped(proc)
+    if bad := proc.log_problems():  # (also what was logged after its last test)
+        pytest.fail("the shared server logged errors:\n" + "\n".join(bad[:20]),
+                    pytrace=False)
+
+
+@pytest.fixture
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
+    """A fresh server and data directory for the test (:data:`SERVER_ARGS`), or the shared
+    one if its module says ``SHARED_SERVER = True``; either way the test fails if the server
+    logged an error while it ran."""
+    if getattr(request.module, "SHARED_SERVER", False):
+        shared: ServerProcess = request.getfixturevalue("shared_server")
+        since = shared.log_size()
+        yield shared
+        if shared.proc is None or shared.proc.poll() is not None:
+            pytest.fail(f"the shared server stopped; log tail:\n{shared.log_tail()}",
+                        pytrace=False)
+        if bad := shared.log_problems(since):
+            pytest.fail("the server logged errors:\n" + "\n".join(bad[:20]), pytrace=False)
+        return
+    proc = ServerProcess(tmp_path / "server", args=SERVER_ARGS)
+    try:
+        proc.start()
+        yield proc
+    finally:
+        _stopped(proc)
     if bad := proc.log_problems():
         pytest.fail("the server logged errors:\n" + "\n".join(bad[:20]), pytrace=False)
 

@@ -13,6 +13,8 @@ from tests.browser.conftest import Pages
 from tests.browser.fake_server import FakeServer, game_view, sign_in
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 
 def _bears(oid: str, controller: int, keywords: tuple[str, ...] = ()) -> pb.GameObject:

@@ -24,6 +24,8 @@ from tests.browser.ui import (
 )
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 #: Clicks and seconds the players may take to reach a declaration of blockers with a block
 #: to choose (a few turns of cheap creatures: about a hundred clicks).

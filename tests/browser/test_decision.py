@@ -15,6 +15,8 @@ from tests.browser.fake_server import BATTLEFIELD, HAND, FakeServer, card, game_
 from tests.browser.ui import DECISION, OPTION
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 #: Log lines sent: more than the client keeps (2000), so that its first ones are dropped.
 LOG_EVENTS = 2100

@@ -19,6 +19,8 @@ from tests.browser.test_play import start_game
 from tests.browser.ui import BOARD, Invite, Player, create_room, sign_in_guest
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 LOG = "[data-testid=event-log] li"
 DECK = "# Ann's sideboard plan\n20 Mountain\n20 Forest\n4 Shock\n4 Llanowar Visionary\n12 Island\n"

@@ -15,6 +15,8 @@ from tests.browser.fake_server import BATTLEFIELD, HAND, FakeServer, card, game_
 from tests.browser.ui import OPTION
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 LOG = "[data-testid=event-log]"
 STOP_EVERY_STEP = "[data-testid=stop-every-step]"

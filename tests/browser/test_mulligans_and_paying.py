@@ -23,6 +23,8 @@ from tests.browser.ui import (
 )
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 ANN_DECK = "20 Mountain\n20 Shock"
 LOG = "[data-testid=event-log]"

@@ -28,6 +28,8 @@ from tests.browser.ui import (
 )
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 #: The turn the board is looked at (by then the bots, who play lands and cast spells, have
 #: boards), and the clicks and seconds Ann may take to get there.

@@ -15,6 +15,8 @@ from tests.browser.fake_server import HAND, FakeServer, card, game_view, sign_in
 from tests.browser.ui import DECISION, GAME_OVER, OPTION
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 WARNING = "this game has taken 270 actions: at the server's limit of 300 it ends as a draw"
 

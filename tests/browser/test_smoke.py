@@ -9,6 +9,8 @@ from playwright.sync_api import Response
 from tests.browser.conftest import Pages
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 
 def test_page_loads(pages: Pages) -> None:

@@ -17,6 +17,8 @@ from tests.browser.conftest import Pages
 from tests.browser.ui import BOARD, OPTION, page_state, seat, sign_in_guest
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 #: Ann holds Shock (an instant) with Mountains; Bob has only Forests (nothing he does can
 #: go on the stack or attack).

@@ -15,6 +15,8 @@ from tests.browser.conftest import Pages
 from tests.browser.fake_server import FakeServer, game_view, sign_in
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 ANN_OUT = "Ann#0001 has 0 or less life"
 CY_OUT = "Cy#0003 conceded"

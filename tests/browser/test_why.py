@@ -11,6 +11,8 @@ from tests.browser.conftest import Pages
 from tests.browser.ui import BOARD, invite_link, join_by_link, sign_in_guest
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server).
+SHARED_SERVER = True
 
 #: Spells only: whatever hand is dealt holds one.
 DECK = "20 Titanic Growth\n20 Shock"
