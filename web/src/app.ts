@@ -52,6 +52,9 @@ const RECENT_EVENTS = 20;
 /** Objects remembered after they left the view, to name them in events. */
 const SEEN_OBJECTS = 2000;
 
+/** What a player's page says once every player offered a rematch, until its game starts. */
+const REMATCH_STARTS = "Rematch! The new game starts…";
+
 export interface ClockView { remainingMs: number; running: boolean; at: number }
 
 export interface RoomSettingsInput {
@@ -74,7 +77,7 @@ export interface RoomSettingsInput {
 /** What a request was, to know what its Error is about. */
 type RequestKind = "hello" | "resume" | "register" | "list" | "create" | "create-join" | "join" | "rewatch"
   | "quick" | "cancel-quick" | "leave" | "act" | "snapshot" | "concede" | "deck"
-  | "replay" | "replay-control" | "replay-stop" | "explain";
+  | "replay" | "replay-control" | "replay-stop" | "explain" | "rematch";
 /** The requests whose answer (not an error) clears the error shown: the player's own. */
 const CLEARS_ERROR: ReadonlySet<RequestKind> = new Set<RequestKind>(
   ["hello", "register", "create", "create-join", "join", "rewatch", "quick", "cancel-quick", "deck"]);
@@ -111,8 +114,18 @@ export class App implements Names {
   /** Who offers a rematch of the room's finished game (match), as the server last said
    * (protocol/README.md, "Rematch"); `cancelled` not empty: none can be had. Null: no word. */
   rematch: RematchOffers | null = null;
-  /** The rematch of the room this client was in started (where, if it may be told). */
+  /** The rematch of the room this client is in started (where, if it may be told): a
+   * player's Joined into it follows; a spectator may go and watch it. */
   rematchStarted: RematchStarted | null = null;
+  /** This player's offer (or taking back) is on its way (its button waits for the answer). */
+  rematchSent = false;
+  /** Why this player's offer was refused ("" none). */
+  rematchRefused = "";
+  /** The players whose offer of a rematch the log said (once each: taking it back and
+   * offering again, a toggle, is not said again). */
+  private readonly rematchLogged = new Set<number>();
+  /** The line the rematch's new log begins with, once its snapshot comes. */
+  private rematchLine = "";
   /** The game number this player's deck answer was accepted for; whether one is on its way. */
   private deckFor = 0;
   deckSent = false;
@@ -568,6 +581,122 @@ export class App implements Names {
 
   concede(): void {
     this.request("concede", { case: "concede", value: {} });
+  }
+
+  // ---- the rematch (protocol/README.md, "Rematch")
+  /** Whether this player offers a rematch now (as the server last said). */
+  get rematchOffered(): boolean {
+    const r = this.rematch, room = this.room;
+    return r !== null && room !== null && room.role === Role.PLAYER && (r.offered[room.seat] ?? false);
+  }
+
+  /** The other players who offer a rematch now (seats). */
+  get rematchAsking(): number[] {
+    const r = this.rematch, room = this.room;
+    if (r === null || room === null) return [];
+    return r.offered.flatMap((o, s) => o && !(room.role === Role.PLAYER && s === room.seat) ? [s] : []);
+  }
+
+  /** Whether the game-over panel offers "Rematch" (or "Take back"): a player whose game (a
+   * match: the match) is over, in a room where a rematch can still be had. */
+  get canRematch(): boolean {
+    return this.room?.role === Role.PLAYER && this.replay === null && this.finishedHere
+      && !(this.rematch?.cancelled) && this.rematchStarted === null;
+  }
+
+  /** What the game-over panel says of the rematch ("" nothing): who offers, who is waited
+   * for, why none can be had. */
+  get rematchWords(): string {
+    const r = this.rematch, room = this.room;
+    if (room === null || !this.finishedHere) return "";
+    if (this.rematchStarted !== null) {
+      return room.role === Role.PLAYER ? REMATCH_STARTS
+        : this.rematchStarted.newRoomId ? "The players started a rematch."
+          : "The players started a rematch (in a private room).";
+    }
+    if (r?.cancelled) return `No rematch: ${r.cancelled}.`;
+    if (this.rematchRefused) return this.rematchRefused;
+    const asking = this.rematchAsking;
+    if (room.role === Role.PLAYER && this.rematchOffered) {
+      const waiting = this.mirror.ready ? [...this.mirror.players.keys()].sort((a, b) => a - b)
+        .filter((s) => s !== room.seat && !asking.includes(s)) : [];
+      return waiting.length ? `You offered a rematch: waiting for ${this.seatNames(waiting)}.`
+        : "You offered a rematch.";
+    }
+    if (asking.length) return `${this.seatNames(asking)} ${asking.length === 1 ? "wants" : "want"} a rematch.`;
+    return "";
+  }
+
+  /** Offer a rematch, or take the offer back (the button's second click). */
+  offerRematch(): void {
+    if (!this.canRematch || this.rematchSent) return;
+    const offer = !this.rematchOffered;
+    if (this.request("rematch", { case: "offerRematch", value: { offer } }) === null) return;
+    this.rematchSent = true;
+    this.rematchRefused = "";
+    this.changed();
+  }
+
+  /** A spectator goes to watch the rematch the players started (leaving this room). */
+  watchRematch(): void {
+    const r = this.rematchStarted, room = this.room;
+    if (r === null || room === null || !r.newRoomId || room.role === Role.PLAYER) return;
+    saved.setGameLog(null);
+    this.request("leave", { case: "leaveRoom", value: {} });
+    this.clearRoom();
+    this.join(r.newRoomId, Role.SPECTATOR, "", r.inviteCode, room.tier);
+    this.changed();
+  }
+
+  /** The link to watch the rematch (a spectator's, when the server said where it is), or "". */
+  get rematchWatchLink(): string {
+    const r = this.rematchStarted, room = this.room;
+    if (r === null || room === null || !r.newRoomId || room.role === Role.PLAYER) return "";
+    return inviteLink(this.pageUrl, { role: "watch", roomId: r.newRoomId, code: r.inviteCode,
+      tier: room.tier || undefined });
+  }
+
+  /** Players named ("Bob", "Bob and Cy", "Bob, Cy and Dee"). */
+  private seatNames(seats: number[]): string {
+    const names = seats.map((s) => this.mirror.players.get(s)?.name
+      ?? this.room?.info.players[s] ?? `seat ${s + 1}`);
+    return names.length < 3 ? names.join(" and ") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  }
+
+  /** Who offers a rematch changed (or none can be had): another player's offer logged once,
+   * a cancelled rematch said. */
+  private rematchOffers(r: RematchOffers, kind: RequestKind | undefined): void {
+    if (kind === "rematch") this.rematchSent = false;
+    const room = this.room;
+    if (room === null || room.info.roomId !== r.roomId) return;
+    const before = this.rematch;
+    this.rematch = r;
+    this.rematchRefused = "";
+    if (r.cancelled) {
+      if (!before?.cancelled) {
+        this.addLog(`No rematch: ${r.cancelled}.`);
+        if (room.role === Role.PLAYER) this.notice = `No rematch: ${r.cancelled}.`;
+      }
+      return;
+    }
+    r.offered.forEach((offered, s) => {
+      if (offered && !(room.role === Role.PLAYER && s === room.seat) && !this.rematchLogged.has(s)) {
+        this.rematchLogged.add(s);
+        this.addLog(`${this.seatNames([s])} wants a rematch.`);
+      }
+    });
+  }
+
+  /** This player was seated in the rematch's room (its Joined after RematchStarted): its
+   * invite link kept (a private room's is found nowhere else), a creator's links moved to it,
+   * and its log begun with a word of the rematch. */
+  private rematchJoined(room: RoomInfo, code: string, wasCreator: boolean, oldName: string): void {
+    if (code) {
+      const link = inviteLink(this.pageUrl, { role: "join", roomId: room.roomId, code });
+      saved.setInvite(this.account?.accountId ?? "", room.roomId, link);
+      if (wasCreator) this.created = { room, code, link, plays: true };
+    }
+    this.rematchLine = `— Rematch${oldName ? ` of “${oldName}”` : ""}: a new game —`;
   }
 
   // ---- matches (protocol/README.md, "Matches")
@@ -1340,6 +1469,15 @@ export class App implements Names {
         const earlier = watched !== null && r.joined?.room !== undefined
           && r.joined.role === Role.SPECTATOR && r.joined.room.roomId !== watched.info.roomId;
         if (earlier) this.request("leave", { case: "leaveRoom", value: {} });
+        if (r.joined?.room && !earlier && this.room !== null && this.room.info.roomId !== r.joined.room.roomId) {
+          // Resumed into another room than the board's: the rematch's (the drop came as it
+          // started), or back in the old one. The board starts afresh.
+          const started = this.rematchStarted, oldName = this.room.info.name;
+          this.clearRoom();
+          if (started?.newRoomId === r.joined.room.roomId) {
+            this.rematchJoined(r.joined.room, started.inviteCode, false, oldName);
+          }
+        }
         if (r.joined?.room && !earlier) {
           this.room = { info: r.joined.room, role: r.joined.role, seat: r.joined.seat,
             tier: r.joined.tier };
@@ -1394,8 +1532,13 @@ export class App implements Names {
       }
       case "joined": {
         const j = body.value;
+        const started = this.rematchStarted, oldRoom = this.room?.info;
+        const oldCreated = this.created !== null && this.created.room.roomId === oldRoom?.roomId;
         this.clearRoom();
         if (j.room) this.room = { info: j.room, role: j.role, seat: j.seat, tier: j.tier };
+        const rematch = started !== null && j.room !== undefined && j.role === Role.PLAYER
+          && started.newRoomId === j.room.roomId;
+        if (rematch && j.room) this.rematchJoined(j.room, started.inviteCode, oldCreated, oldRoom?.name ?? "");
         // Which deck the seat was taken (or taken back) with: the server says.
         if (j.role === Role.PLAYER) {
           const dealt = (kind === "join" || kind === "create-join" || kind === "quick")
@@ -1408,7 +1551,8 @@ export class App implements Names {
         this.deckProblems = [];
         // What the server noted of the list it read, though it plays (another set's printing).
         this.notice = j.role === Role.PLAYER && j.deckNotes.length
-          ? `Note on your deck: ${j.deckNotes.join("; ")}.` : "";
+          ? `Note on your deck: ${j.deckNotes.join("; ")}.`
+          : rematch ? REMATCH_STARTS : "";
         this.error = "";
         break;
       }
@@ -1491,6 +1635,12 @@ export class App implements Names {
             told = told.slice(run < 0 ? told.length : run);
           }
           for (const line of told) this.tell(line);
+          if (this.rematchLine) { // (before the game's first events)
+            this.log.unshift(this.rematchLine);
+            this.logChanges++;
+            this.rematchLine = "";
+            if (this.notice === REMATCH_STARTS) this.notice = ""; // (it has: the board says)
+          }
         }
         this.passingTurnEnded();
         this.dropStaleDecision();
@@ -1598,6 +1748,20 @@ export class App implements Names {
         break;
       }
       case "error":
+        if (kind === "rematch") { // (the panel says it, beside its button)
+          this.rematchSent = false;
+          this.rematchRefused = `No rematch: ${body.value.message.replace(/^no rematch: /i, "")}.`;
+          break;
+        }
+        if (kind === undefined && body.value.code === ErrorCode.LIMIT_REACHED
+            && /^no rematch: /i.test(body.value.message) && this.room !== null && this.finishedHere) {
+          // Every player offered but the server couldn't make the rematch's room: the players
+          // were let go from the old room (protocol/README.md, "Rematch").
+          this.clearRoom();
+          this.notice = `No rematch: ${body.value.message.replace(/^no rematch: /i, "")}.`;
+          this.listRooms();
+          break;
+        }
         if (kind === "explain") { // a question refused (its card can't be told): asked no more
           const asked = this.explaining.get(msg.requestId);
           if (asked !== undefined) {
@@ -1616,14 +1780,21 @@ export class App implements Names {
         if (this.room !== null) this.addLog(text);
         break;
       }
-      case "rematchOffers": {
-        const r = body.value;
-        if (this.room !== null && this.room.info.roomId === r.roomId) this.rematch = r;
-        break;
-      }
+      case "rematchOffers": this.rematchOffers(body.value, kind); break;
       case "rematchStarted": {
         const r = body.value;
-        if (this.room !== null && this.room.info.roomId === r.oldRoomId) this.rematchStarted = r;
+        if (this.room === null || this.room.info.roomId !== r.oldRoomId) break;
+        this.rematchStarted = r;
+        this.rematchSent = false;
+        if (this.room.role === Role.PLAYER) {
+          this.notice = REMATCH_STARTS; // (its Joined follows)
+          this.addLog("— Rematch: every player offered; a new game starts —");
+        } else {
+          const line = r.newRoomId ? "The players started a rematch: you can watch it."
+            : "The players started a rematch (in a private room).";
+          this.notice = line;
+          this.addLog(line);
+        }
         break;
       }
       case "replayStatus": case "replayEnded": break; // of a replay closed already
@@ -1762,7 +1933,7 @@ export class App implements Names {
     for (const line of eventLines(this, delta.events, mulligans)) if (line) lines.push(line);
     // (Said after the events, not told as one: a snapshot's recent events never hold it.)
     const noBlock = this.noBlockLine(delta, asked);
-    this.strengthLines = [...(noBlock ? [noBlock] : []), ...this.tappedByResolving(delta),
+    this.strengthLines = [...(noBlock ? [noBlock] : []), ...this.tappedByResolving(delta, asked),
       ...this.strengthChanges(delta)];
     return lines;
   }
@@ -1804,8 +1975,12 @@ export class App implements Names {
   /** Permanents a resolving spell or ability tapped (Frost Breath), in words: "Bob's Grizzly
    * Bears became tapped" -- the game tells no event of it, and the log said nothing (a new
    * player's review). Only in a delta where something left the stack (a spell or ability
-   * resolved), so an attack's or a cost's tapping isn't said. */
-  private tappedByResolving(delta: Delta): string[] {
+   * resolved), so an attack's or a cost's tapping isn't said. Nor a player's permanents in a
+   * delta answering their payment (`asked`, a PAY_MANA decision): Miscast's "unless its
+   * controller pays {3}" paid automatically taps the lands in the delta in which Miscast
+   * leaves the stack ("your Mountain became tapped (×3)"); as the terminal's board. */
+  private tappedByResolving(delta: Delta, asked: { seat: number; kind: DecisionKind } | null): string[] {
+    const paying = asked !== null && asked.kind === DecisionKind.PAY_MANA ? asked.seat : null;
     const before = new Map(this.before.map((o) => [o.id, o]));
     const resolved = this.before.some((o) => o.zone?.kind === ZoneKind.STACK
       && this.mirror.objects.get(o.id)?.zone?.kind !== ZoneKind.STACK);
@@ -1815,7 +1990,8 @@ export class App implements Names {
       if (op.op.case !== "updateObject") continue;
       const was = before.get(op.op.value.id), now = this.mirror.objects.get(op.op.value.id);
       if (was === undefined || now === undefined || was.tapped || !now.tapped
-          || was.zone?.kind !== ZoneKind.BATTLEFIELD || now.zone?.kind !== ZoneKind.BATTLEFIELD) continue;
+          || was.zone?.kind !== ZoneKind.BATTLEFIELD || now.zone?.kind !== ZoneKind.BATTLEFIELD
+          || now.controller === paying) continue;
       said.push(`${possessive(this, now.controller)} ${now.name || "permanent"} became tapped`);
     }
     return said;
@@ -1937,6 +2113,11 @@ export class App implements Names {
     this.presence.clear();
     this.match = null;
     this.rematch = null;
+    this.rematchStarted = null;
+    this.rematchSent = false;
+    this.rematchRefused = "";
+    this.rematchLine = "";
+    this.rematchLogged.clear();
     this.deckFor = 0;
     this.deckSent = false;
     this.storedDeck = "";

@@ -716,6 +716,7 @@ class Ui {
               ? h("p", { class: "hint", "data-testid": "result-reason" },
                 sentence(resultReason(app, result.winners, result.reason))) : null,
             match ? h("p", { "data-testid": "match-result" }, app.matchLine) : null,
+            this.rematchPart(),
             matchGoesOn ? null
               : h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
                 "Back to the lobby"),
@@ -737,6 +738,25 @@ class Ui {
       this.sideboardText.focus();
       this.sideboardText.setSelectionRange(caret[0], caret[1]);
     }
+  }
+
+  /** The game-over panel's rematch (protocol/README.md, "Rematch"): who offers, and a
+   * player's "Rematch" ("Take back" once offered); a spectator's way to the rematch's room. */
+  private rematchPart(): HTMLElement | null {
+    const app = this.app;
+    const words = app.rematchWords;
+    const watch = app.rematchWatchLink;
+    const button = app.canRematch
+      ? h("button", { type: "button", "data-testid": "rematch", "data-key": "rematch",
+        "data-offered": app.rematchOffered ? "true" : "false", disabled: app.rematchSent,
+        onclick: () => app.offerRematch() }, app.rematchOffered ? "Take back" : "Rematch")
+      : null;
+    if (!words && !button && !watch) return null;
+    return h("div", { class: "rematch", "data-testid": "rematch-part" },
+      words ? h("p", { "data-testid": "rematch-words" }, words) : null,
+      button,
+      watch ? h("a", { href: watch, "data-testid": "watch-rematch", "data-key": "watch-rematch",
+        onclick: (ev: Event) => { ev.preventDefault(); app.watchRematch(); } }, "Watch the rematch") : null);
   }
 
   /** For a player who lost a game that goes on without them (three players or more, rule
