@@ -13,8 +13,9 @@ from typing import Literal, get_args
 
 #: What failed: a room (it closes, its members told), a connection (closed with 1011), a
 #: stored game a start could not reload (it is aborted), a replay (it ends, its viewer told;
-#: the connection goes on).
-Kind = Literal["room", "connection", "recovery", "replay"]
+#: the connection goes on), a read-only question a room was asked (``ExplainCard``: its
+#: asker told, the game goes on).
+Kind = Literal["room", "connection", "recovery", "replay", "query"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
 _totals: Counter[Kind] = Counter()

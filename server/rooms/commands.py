@@ -224,6 +224,18 @@ class StopWatching:
 FeedOp = Publish | StartWatching | StopWatching
 
 
+@dataclass(frozen=True, slots=True)
+class QueryFault:
+    """A read-only question of a member's (``ExplainCard``) raised while being answered.
+    It changed nothing, so the room goes on: the pump logs ``error`` under a new incident
+    id and answers ``conn``'s request ``rid`` with ``ERROR_CODE_INTERNAL`` naming it."""
+
+    conn: ConnId
+    rid: int
+    what: str  # what couldn't be done, in a player's words ("explain this card")
+    error: Exception
+
+
 @dataclass(slots=True)
 class Output:
     """What one :meth:`Room.handle` call asks its pump to do, in this order: write ``log``
@@ -247,6 +259,9 @@ class Output:
     #: What the spectator relay (:mod:`server.rooms.fanout`) is to do, in order, after
     #: ``sends``: publish a message to a view class's spectators, start or stop a watch.
     feed: list[FeedOp] = field(default_factory=list)
+    #: Read-only questions that raised (nothing changed; the room goes on): told to their
+    #: askers and logged by the pump after ``sends``.
+    faults: list[QueryFault] = field(default_factory=list)
     #: Every player has offered a rematch: the app makes its room and answers with
     #: :class:`RematchMade` (the room takes no offer meanwhile).
     rematch: RematchPlan | None = None

@@ -35,6 +35,7 @@ from server.rooms.commands import (
     ConnId,
     FeedOp,
     Output,
+    QueryFault,
     ShowDelayed,
     Shutdown,
     StartWatching,
@@ -283,6 +284,8 @@ class RoomHost:
                         self.stored = True
                     if out.sends:
                         self._deliver(out.sends)
+                    if out.faults:
+                        self._told_faults(out.faults)
                     self.relay.apply(self.room_id, self._placed_only(out.feed))
                     if out.released:
                         self._released(self, out.released)
@@ -350,6 +353,18 @@ class RoomHost:
                 return
             if ticket is not None:
                 ticket.finish(None)
+
+    def _told_faults(self, faults: list[QueryFault]) -> None:
+        """Read-only questions that raised: each logged under a new incident id and its
+        asker told so; the room goes on (the question changed nothing)."""
+        for fault in faults:
+            incident = new_incident("query")
+            log.error("room %s couldn't %s (incident %s); its game goes on", self.room_id,
+                      fault.what, incident, exc_info=fault.error)
+            self._deliver([(fault.conn, error_bytes(
+                mpb.ERROR_CODE_INTERNAL,
+                f"the server couldn't {fault.what} (incident {incident}); the game goes on",
+                fault.rid, incident))])
 
     async def _fail(self, command: Command, ticket: Ticket | None, exc: Exception) -> None:
         if isinstance(exc, StoreUnwritableError):

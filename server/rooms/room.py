@@ -63,6 +63,7 @@ from server.rooms.commands import (
     OfferRematch,
     Output,
     Publish,
+    QueryFault,
     Reattach,
     RematchMade,
     RematchPlan,
@@ -1053,11 +1054,17 @@ class Room:
 
     def _explain(self, out: Output, cmd: ExplainCard) -> None:
         """Why the asking player can't cast a card now (a pure engine query: the game is
-        unchanged, nothing is logged) -- from what that player may know."""
+        unchanged, nothing is logged) -- from what that player may know. A query that
+        raises changed nothing either: only the asker is told (a :class:`QueryFault`), and
+        the game goes on rather than end for a question."""
         member = self._seated_in_game(out, cmd.conn, cmd.rid)
         if member is None or self.game is None:
             return
-        reason = why_not_castable(self.game, member.seat, cmd.object_id)
+        try:
+            reason = why_not_castable(self.game, member.seat, cmd.object_id)
+        except Exception as exc:
+            out.faults.append(QueryFault(cmd.conn, cmd.rid, "explain this card", exc))
+            return
         out.sends.append((cmd.conn, mpb.ServerMessage(
             request_id=cmd.rid, card_explanation=mpb.CardExplanation(
                 object_id=cmd.object_id, castable=not reason, reason=reason),
