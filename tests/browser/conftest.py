@@ -225,9 +225,11 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
 @pytest.fixture
 def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
     """A fresh server and data directory for the test (:data:`SERVER_ARGS`), or the shared
-    one if its module says ``SHARED_SERVER = True``; either way the test fails if the server
-    logged an error while it ran."""
-    if getattr(request.module, "SHARED_SERVER", False):
+    one if its module says ``SHARED_SERVER = True`` and doesn't name the test in
+    ``FRESH_SERVER_FOR`` (one that stops its server or reads the lobby); either way the test
+    fails if the server logged an error while it ran."""
+    if getattr(request.module, "SHARED_SERVER", False) and \
+            request.function.__name__ not in getattr(request.module, "FRESH_SERVER_FOR", ()):
         shared: ServerProcess = request.getfixturevalue("shared_server")
         since = shared.log_size()
         yield shared

@@ -14,6 +14,10 @@ from tests.browser.conftest import Pages
 from tests.browser.ui import BOARD, GAME_OVER, create_room, invite_link, join_by_link, sign_in_guest
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server) but this one.
+SHARED_SERVER = True
+FRESH_SERVER_FOR = (
+    "test_lobby_lists_finished_rooms_apart_and_a_signed_out_replay_link_says_why",)
 
 
 def _ann_and_bob(pages: Pages, *, private: bool) -> tuple[Page, Page, str]:

@@ -14,6 +14,10 @@ from tests.browser.conftest import Pages
 from tests.browser.fake_server import FakeServer, game_view, sign_in
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server) but this one.
+SHARED_SERVER = True
+FRESH_SERVER_FOR = (
+    "test_the_lobby_marks_a_tier_that_needs_the_invite_code_and_hides_one_for_others",)
 
 TIERS = [mpb.SpectatorTier(kind=mpb.TIER_KIND_PUBLIC, delay_seconds=30, invite=True),
          mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, delay_seconds=60, invite=True,

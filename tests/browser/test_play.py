@@ -28,6 +28,10 @@ from tests.browser.ui import (
 )
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server) but this one.
+SHARED_SERVER = True
+FRESH_SERVER_FOR = (
+    "test_a_server_restart_mid_game_is_said_in_words_and_the_game_goes_on",)
 
 #: A whole game: clicks and seconds it may take (seeded games here take a few hundred).
 GAME_CLICKS = 5_000
