@@ -742,21 +742,20 @@ class Ui {
 
   /** The game-over panel's rematch (protocol/README.md, "Rematch"): who offers, and a
    * player's "Rematch" ("Take back" once offered); a spectator's way to the rematch's room. */
-  private rematchPart(): HTMLElement | null {
+  private rematchPart(): Child[] {
     const app = this.app;
     const words = app.rematchWords;
     const watch = app.rematchWatchLink;
-    const button = app.canRematch
-      ? h("button", { type: "button", "data-testid": "rematch", "data-key": "rematch",
-        "data-offered": app.rematchOffered ? "true" : "false", disabled: app.rematchSent,
-        onclick: () => app.offerRematch() }, app.rematchOffered ? "Take back" : "Rematch")
-      : null;
-    if (!words && !button && !watch) return null;
-    return h("div", { class: "rematch", "data-testid": "rematch-part" },
+    // (The button and the link in the row of the panel's buttons, first.)
+    return [
       words ? h("p", { "data-testid": "rematch-words" }, words) : null,
-      button,
+      app.canRematch
+        ? h("button", { type: "button", "data-testid": "rematch", "data-key": "rematch",
+          "data-offered": app.rematchOffered ? "true" : "false", disabled: app.rematchSent,
+          onclick: () => app.offerRematch() }, app.rematchOffered ? "Take back" : "Rematch")
+        : null,
       watch ? h("a", { href: watch, "data-testid": "watch-rematch", "data-key": "watch-rematch",
-        onclick: (ev: Event) => { ev.preventDefault(); app.watchRematch(); } }, "Watch the rematch") : null);
+        onclick: (ev: Event) => { ev.preventDefault(); app.watchRematch(); } }, "Watch the rematch") : null];
   }
 
   /** For a player who lost a game that goes on without them (three players or more, rule
