@@ -62,6 +62,8 @@ class Board:
     legendary: tuple[GameObject, ...]
     #: A state trigger (603.8).
     state_triggers: bool
+    #: Every permanent, in battlefield order (the objects of :attr:`key`).
+    permanents: tuple[GameObject, ...]
     #: Set by the layers when nothing applied to these permanents (none had a static
     #: ability, a characteristic-defining P/T or a sticker, each was under its owner's
     #: control) and they were left as the layers' start leaves them (613.1: nothing granted
@@ -92,8 +94,8 @@ def board(game: Game) -> Board:
     legendary: list[GameObject] = []
     state_triggers = False
     objects = game.objects
-    for oid in game.battlefield:  # one pass, in battlefield order
-        obj = objects[oid]
+    permanents = tuple(objects[oid] for oid in game.battlefield)
+    for obj in permanents:  # one pass, in battlefield order
         card = obj.card
         if card.spend_as_any_color:
             any_color.append(obj)
@@ -125,7 +127,7 @@ def board(game: Game) -> Board:
                  tuple(sources), tuple(converters),
                  tuple(activated), tuple(cost_changers), tuple(taxed), tuple(extra_lands),
                  tuple(restricted),
-                 tuple(layered), tuple(legendary), state_triggers)
+                 tuple(layered), tuple(legendary), state_triggers, permanents)
     game.board = made
     return made
 
@@ -133,3 +135,38 @@ def board(game: Game) -> Board:
 def invalidate(game: Game) -> None:
     """Forget the summary: the layers have just changed what it holds of the permanents."""
     game.board = None
+
+
+@dataclass(slots=True)
+class Graveyard:
+    """The cards of one graveyard with rare abilities, in graveyard order: found once for
+    its contents, asked at every decision (what may be cast, what may trigger).
+
+    Correct for the same reason as :class:`Board`: it is keyed by the graveyard's ids (a card
+    that enters or leaves, or a new order, changes the key), and it holds only what the
+    cards say -- an object's card is never reassigned (a new characteristic is a new object
+    with a new id, rule 400.7)."""
+
+    #: The graveyard's ids when it was made (a copy, never changed).
+    key: list[str]
+    #: A triggered ability that functions in the graveyard (rule 113.6k).
+    triggering: tuple[str, ...]
+    #: Its own permission to be cast from the graveyard (601.2f: ``graveyard_cast``).
+    castable: tuple[str, ...]
+
+
+def graveyard(game: Game, seat: int) -> Graveyard:
+    """The summary of ``seat``'s graveyard now (made again only when it changed)."""
+    ids = game.players[seat].graveyard
+    found = game.graveyards.get(seat)
+    if found is not None and found.key == ids:
+        return found
+    objects = game.objects
+    cards = [objects[i].card for i in ids]
+    made = Graveyard(list(ids),
+                     tuple(i for i, c in zip(ids, cards, strict=True)
+                           if c.triggers_from_graveyard),
+                     tuple(i for i, c in zip(ids, cards, strict=True)
+                           if c.graveyard_cast is not None))
+    game.graveyards[seat] = made
+    return made

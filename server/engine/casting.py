@@ -298,7 +298,7 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
         pool = potential_pool(game, seat, spell=card)  # rule 106.6: mana only for spells like it
     if most_mana(pool) < total.mana_value:
         return False  # not even the least it could cost (a cheap first test; 601.2g-h)
-    cheapest = ManaCost()
+    cheapest = _NO_COST  # (a cost is an immutable value)
     taxed = target_taxes(game, seat)
     life = _cast_life(obj)
     if card.modes:
@@ -325,6 +325,8 @@ def choices_payable(game: Game, seat: int, obj: GameObject, total: ManaCost,
             game, seat, obj.id, card, chosen=(), cost=total, life=life, pool=pool,
             taxed=taxed):
         return False  # rule 601.2f: every choice of targets makes it cost too much
+    if not card.modes:
+        return True  # affordable(pool, total) held above, and no mode adds a cost (700.2h)
     return affordable(pool, total.plus(cheapest))
 
 

@@ -7,11 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import assert_never
+from typing import Final, assert_never
 
 from server.cards import CardDef
 from server.cards.model import Controller, ObjectFilter
 from server.engine.state import Game, GameObject, Zone
+
+# Enum members read in this module's functions, bound to module names once: in Python
+# 3.11 reading a member as a class attribute (``Zone.BATTLEFIELD``) goes through the slow
+# attribute hook of ``EnumType.__getattr__``, several times the cost of reading a global.
+# They are the same objects (``is`` holds).
+_CONTROLLER_ANY: Final = Controller.ANY
+_CONTROLLER_OPPONENT: Final = Controller.OPPONENT
+_CONTROLLER_THAT_PLAYER: Final = Controller.THAT_PLAYER
+_CONTROLLER_YOU: Final = Controller.YOU
+_ZONE_HAND: Final = Zone.HAND
 
 __all__ = ["LastKnown", "is_modified", "matches", "matches_last_known"]
 
@@ -144,13 +154,13 @@ def _who_and_kind(game: Game, spec: ObjectFilter, you: int, source_id: str, *,
     if spec.other and object_id == source_id:
         return False
     control = spec.controller
-    if control is Controller.YOU:
+    if control is _CONTROLLER_YOU:
         return controller == you
-    if control is Controller.OPPONENT:
+    if control is _CONTROLLER_OPPONENT:
         return controller in game.opponents(you)  # rule 102.2
-    if control is Controller.ANY:
+    if control is _CONTROLLER_ANY:
         return True
-    if control is Controller.THAT_PLAYER:
+    if control is _CONTROLLER_THAT_PLAYER:
         return that_player is not None and controller == that_player
     assert_never(control)
 
@@ -198,7 +208,7 @@ def _cast_from(zone: Zone | None, where: str) -> bool:
     if zone is None:
         return False
     if where == "not_hand":
-        return zone is not Zone.HAND
+        return zone is not _ZONE_HAND
     return zone.name.lower() == where
 
 

@@ -16,7 +16,7 @@ readers just use :attr:`GameObject.power`, :meth:`GameObject.has`,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import assert_never
+from typing import Final, assert_never
 
 from server.cards.model import ActivatedAbility, Affects, ObjectFilter, StaticAbility
 from server.engine.board import board, invalidate
@@ -24,6 +24,14 @@ from server.engine.counting import cda_power, condition_met, evaluate
 from server.engine.filters import matches
 from server.engine.state import ContinuousEffect, Game, GameObject, Zone
 from server.engine.zones import remove_from_combat
+
+# Enum members read in this module's functions, bound to module names once: in Python
+# 3.11 reading a member as a class attribute (``Zone.BATTLEFIELD``) goes through the slow
+# attribute hook of ``EnumType.__getattr__``, several times the cost of reading a global.
+# They are the same objects (``is`` holds).
+_AFFECTS_ATTACHED: Final = Affects.ATTACHED
+_AFFECTS_SELF: Final = Affects.SELF
+_ZONE_BATTLEFIELD: Final = Zone.BATTLEFIELD
 
 
 def _affected(game: Game, source: GameObject, static: StaticAbility,
@@ -34,9 +42,9 @@ def _affected(game: Game, source: GameObject, static: StaticAbility,
         # view (rules 611.3a, 613: its characteristics as the earlier layers left them).
         yield from (p for p in permanents
                     if matches(game, p, kind, source.controller, source.id))
-    elif kind is Affects.SELF:
+    elif kind is _AFFECTS_SELF:
         yield source
-    elif kind is Affects.ATTACHED:
+    elif kind is _AFFECTS_ATTACHED:
         host = game.objects.get(source.attached_to) if source.attached_to else None
         if host is not None:
             yield host
@@ -46,6 +54,10 @@ def _affected(game: Game, source: GameObject, static: StaticAbility,
 
 def refresh(game: Game) -> None:
     """Recompute every permanent's characteristics from the layers (rule 613)."""
+    summary = game.board
+    if summary is not None and summary.at_start and summary.key == game.battlefield \
+            and not game.effects and not game.command:
+        return  # the same permanents as the last pass left them (_plain's first answer)
     if not game.effects and not game.command and _plain(game):
         return  # nothing applies: printed characteristics, counters and owners' control
     objects = game.objects
@@ -194,7 +206,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
                 continue  # rules 800.4a-b
             for oid in change.affected:
                 target = objects.get(oid)
-                if target is not None and target.zone is Zone.BATTLEFIELD:
+                if target is not None and target.zone is _ZONE_BATTLEFIELD:
                     target.controller = change.controller
     # Layer 4: type-changing effects (613.1d).
     for _, source, static in statics:
@@ -205,7 +217,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
         if effect.types or effect.subtypes:  # "becomes a ... in addition to its other types"
             for oid in effect.affected:
                 target = objects.get(oid)
-                if target is not None and target.zone is Zone.BATTLEFIELD:
+                if target is not None and target.zone is _ZONE_BATTLEFIELD:
                     target.types_added += effect.types
                     if effect.subtypes:
                         target.subtypes_now = (*target.subtypes, *effect.subtypes)
@@ -249,7 +261,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
             effect = effects[index]
             for oid in effect.affected:
                 target = objects.get(oid)
-                if target is not None and target.zone is Zone.BATTLEFIELD:
+                if target is not None and target.zone is _ZONE_BATTLEFIELD:
                     kw = touched(target)
                     kw.update(effect.gains)
                     kw.difference_update(effect.loses)
@@ -286,7 +298,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
             # the sticker is overwritten by it; counters still apply (7c).
             for oid in effect.affected:
                 target = objects.get(oid)
-                if target is not None and target.zone is Zone.BATTLEFIELD:
+                if target is not None and target.zone is _ZONE_BATTLEFIELD:
                     sticker = target.pt_sticker if target.sticker_pt is not None else None
                     if sticker is not None and sticker.timestamp > effect.timestamp:
                         continue
@@ -305,7 +317,7 @@ def _apply_layers(game: Game, permanents: list[GameObject],
         if (effect.power or effect.toughness) and not effect.base:
             for oid in effect.affected:
                 target = objects.get(oid)
-                if target is not None and target.zone is Zone.BATTLEFIELD:
+                if target is not None and target.zone is _ZONE_BATTLEFIELD:
                     p, t = pt(target)
                     target.pt_now = (p + effect.power, t + effect.toughness)
     _switch(game, effects, pt)
@@ -352,7 +364,7 @@ def _rules_changes(game: Game, effects: list[ContinuousEffect],
                         if matches(game, p, spec, effect.viewer, "")]
         else:
             found = (game.objects.get(oid) for oid in effect.affected)
-            affected = [p for p in found if p is not None and p.zone is Zone.BATTLEFIELD]
+            affected = [p for p in found if p is not None and p.zone is _ZONE_BATTLEFIELD]
         for obj in affected:
             obj.restrictions = obj.restrictions | frozenset(effect.restrictions)
 
@@ -364,6 +376,6 @@ def _switch(game: Game, effects: list[ContinuousEffect], pt: Callable[[GameObjec
         if effect.switch:
             for oid in effect.affected:
                 target = game.objects.get(oid)
-                if target is not None and target.zone is Zone.BATTLEFIELD:
+                if target is not None and target.zone is _ZONE_BATTLEFIELD:
                     p, t = pt(target)
                     target.pt_now = (t, p)

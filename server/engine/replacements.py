@@ -51,11 +51,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import assert_never
+from typing import Final, assert_never
 
 from server.cards.model import ObjectFilter, Replacement, ReplacementKind
 from server.engine.filters import matches
 from server.engine.state import Game, GameObject, Zone
+
+# Enum members read in this module's functions, bound to module names once: in Python
+# 3.11 reading a member as a class attribute (``Zone.BATTLEFIELD``) goes through the slow
+# attribute hook of ``EnumType.__getattr__``, several times the cost of reading a global.
+# They are the same objects (``is`` holds).
+_ZONE_BATTLEFIELD: Final = Zone.BATTLEFIELD
+_ZONE_EXILE: Final = Zone.EXILE
+_ZONE_GRAVEYARD: Final = Zone.GRAVEYARD
+_ZONE_HAND: Final = Zone.HAND
+_ZONE_STACK: Final = Zone.STACK
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,18 +192,18 @@ def zone_change(game: Game, obj: GameObject, to: Zone) -> Zone:
     its zone change (rules 614.1a, 616.1): a static "exile it instead" of an entering
     permanent (614.12), a registered "exile it instead" of a spell going to the graveyard,
     then flashback's exile of a spell leaving the stack (which is used up)."""
-    if to is Zone.BATTLEFIELD and _exiled_unless_cast(game, obj):
-        to = Zone.EXILE  # 614.1a, 614.12
+    if to is _ZONE_BATTLEFIELD and _exiled_unless_cast(game, obj):
+        to = _ZONE_EXILE  # 614.1a, 614.12
     for replacement in list(game.replacements):
         if isinstance(replacement, CombatDamagePrevented | DamageFromPrevented) \
                 or replacement.object_id != obj.id:
             continue  # (prevention effects modify damage, 615.1)
         if isinstance(replacement, ExileInstead):
-            if to is Zone.GRAVEYARD and replacement.turn == game.turn:
-                to = Zone.EXILE  # 614.1a (400.7h)
+            if to is _ZONE_GRAVEYARD and replacement.turn == game.turn:
+                to = _ZONE_EXILE  # 614.1a (400.7h)
         elif isinstance(replacement, FlashbackExile):
             game.replacements.remove(replacement)
-            to = Zone.EXILE  # 702.34a: instead of anywhere else (400.7g)
+            to = _ZONE_EXILE  # 702.34a: instead of anywhere else (400.7g)
         elif isinstance(replacement, ExileIfDies):
             pass  # a choice among "dies" replacements (exiles_if_dies, 616.1)
         else:
@@ -256,7 +266,7 @@ def _exiled_unless_cast(game: Game, obj: GameObject) -> bool:
     becomes a token, 707.10f), fits the filter as it would exist on the battlefield.
     Permanents entering at the same time aren't on the battlefield yet, so their own such
     abilities don't apply."""
-    if obj.zone is Zone.STACK:
+    if obj.zone is _ZONE_STACK:
         return False
     return any(matches(game, obj, rep.filter, holder.controller, holder.id)
                for holder, _, rep in statics(game, Modified.ENTERING))
@@ -266,6 +276,6 @@ def discarded_to(obj: GameObject) -> Zone:
     """Rule 702.35a: where a discarded card goes -- its owner's graveyard (701.9a), except
     that madness, working while the card is face up in its owner's hand, exiles it instead
     (614.1a)."""
-    if obj.zone is Zone.HAND and obj.card.madness_cost is not None and not obj.face_down:
-        return Zone.EXILE
-    return Zone.GRAVEYARD
+    if obj.zone is _ZONE_HAND and obj.card.madness_cost is not None and not obj.face_down:
+        return _ZONE_EXILE
+    return _ZONE_GRAVEYARD

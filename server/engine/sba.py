@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Final
 
 from server.engine import filters, layers, leaving, variants
 from server.engine.board import board
@@ -17,6 +18,15 @@ from server.engine.zones import (
     remove_from_game,
     return_exiled,
 )
+
+# Enum members read in this module's functions, bound to module names once: in Python
+# 3.11 reading a member as a class attribute (``Zone.BATTLEFIELD``) goes through the slow
+# attribute hook of ``EnumType.__getattr__``, several times the cost of reading a global.
+# They are the same objects (``is`` holds).
+_DECISION_KIND_LEGEND_RULE: Final = DecisionKind.LEGEND_RULE
+_ZONE_BATTLEFIELD: Final = Zone.BATTLEFIELD
+_ZONE_EXILE: Final = Zone.EXILE
+_ZONE_STACK: Final = Zone.STACK
 
 POISON_LIMIT = 10  # rule 704.5c
 
@@ -89,11 +99,11 @@ def _leave_game(game: Game, seat: int, events: list[Event]) -> None:
                        for e in game.effects]
     layers.refresh(game)  # the player has left: no control-changing effect gives them any
     for oid in [o.id for o in game.objects.values()
-                if o.controller == seat and o.zone is Zone.STACK and o.is_ability]:
+                if o.controller == seat and o.zone is _ZONE_STACK and o.is_ability]:
         remove_from_game(game, oid)
     for oid in [o.id for o in game.objects.values()
-                if o.controller == seat and o.zone is not Zone.EXILE]:
-        move(game, oid, Zone.EXILE, events)
+                if o.controller == seat and o.zone is not _ZONE_EXILE]:
+        move(game, oid, _ZONE_EXILE, events)
     game.pending_triggers = [t for t in game.pending_triggers if t.controller != seat]
     if game.casting is not None and game.casting.object_id not in game.objects:
         game.casting = None
@@ -117,7 +127,7 @@ def exile_unclaimed(game: Game, events: list[Event]) -> bool:
     objects = game.objects
     unclaimed = [i for i in game.battlefield if players[objects[i].controller].has_lost]
     for oid in unclaimed:
-        move(game, oid, Zone.EXILE, events)
+        move(game, oid, _ZONE_EXILE, events)
     return bool(unclaimed)
 
 
@@ -142,7 +152,7 @@ def _attachment_legal(game: Game, aura_or_equipment: str, host_id: str | None) -
     """Whether an Aura may enchant / an Equipment may equip this host (rules 303.4, 702.5a
     its enchant restriction, 301.5c creatures only, 702.16c-d protection)."""
     host = game.objects.get(host_id) if host_id is not None else None
-    if host is None or host.zone is not Zone.BATTLEFIELD or host.id == aura_or_equipment:
+    if host is None or host.zone is not _ZONE_BATTLEFIELD or host.id == aura_or_equipment:
         return False  # rule 303.4d: an Aura can't enchant itself
     attached = game.objects[aura_or_equipment]
     if any(quality_of(attached, q) for q in host.protection):
@@ -187,9 +197,8 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
         game.legend_rule_losers.clear()
     destroyed: list[str] = []  # lethal or deathtouch damage: destruction (704.5g-h)
     annihilating: list[GameObject] = []  # +1/+1 and -1/-1 counters on it (704.5q)
-    objects = game.objects
-    for oid in game.battlefield:
-        obj = objects[oid]
+    for obj in board(game).permanents:  # (nothing below moves a permanent)
+        oid = obj.id
         card = obj.card
         # obj.is_creature, as it reads on the battlefield (a permanent is no ability).
         if (card.creature or "Creature" in obj.types_added) and oid not in dying:
@@ -228,7 +237,7 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     # Rules 704.5d-e: a token off the battlefield, or a copy of a spell off the stack,
     # ceases to exist.
     for oid in stray:
-        if oid in game.objects and game.objects[oid].zone is not Zone.BATTLEFIELD:
+        if oid in game.objects and game.objects[oid].zone is not _ZONE_BATTLEFIELD:
             remove_from_game(game, oid)
             performed = True
     if losers:
@@ -268,6 +277,6 @@ def _legend_rule(game: Game) -> bool:
                 names.setdefault(obj.card.name, []).append(oid)
         for ids in names.values():
             if len(ids) >= 2:
-                game.choices.append(Choice(DecisionKind.LEGEND_RULE, seat, ids))
+                game.choices.append(Choice(_DECISION_KIND_LEGEND_RULE, seat, ids))
                 return True
     return False

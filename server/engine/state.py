@@ -25,7 +25,7 @@ from server.engine.actions import Action
 from server.engine.rng import GameRng
 
 if TYPE_CHECKING:
-    from server.engine.board import Board
+    from server.engine.board import Board, Graveyard
     from server.engine.permissions import Permission
     from server.engine.replacements import Registered
     from server.engine.variants import Variant
@@ -837,6 +837,9 @@ class Game:
     #: A summary of the battlefield's abilities (:func:`server.engine.board.board`): derived
     #: state, kept only to skip scans; not part of the game's state.
     board: Board | None = field(default=None, repr=False, compare=False)
+    #: A summary of each seat's graveyard (:func:`server.engine.board.graveyard`): derived
+    #: state too.
+    graveyards: dict[int, Graveyard] = field(default_factory=dict, repr=False, compare=False)
 
     def player(self, seat: int) -> Player:
         """The player in ``seat``."""

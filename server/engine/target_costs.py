@@ -8,10 +8,19 @@ a spell that would leave the cast unpayable is never offered (:mod:`server.engin
 
 from __future__ import annotations
 
+from typing import Final
+
 from server.cards.model import CardDef, TargetedCost, TargetReq
 from server.engine.board import board
 from server.engine.state import Game, Zone
 from server.engine.targeting import Target, target_candidates
+
+# Enum members read in this module's functions, bound to module names once: in Python
+# 3.11 reading a member as a class attribute (``Zone.BATTLEFIELD``) goes through the slow
+# attribute hook of ``EnumType.__getattr__``, several times the cost of reading a global.
+# They are the same objects (``is`` holds).
+_ZONE_BATTLEFIELD: Final = Zone.BATTLEFIELD
+_ZONE_STACK: Final = Zone.STACK
 
 
 def targeted_cost(game: Game, spell_id: str,
@@ -20,13 +29,13 @@ def targeted_cost(game: Game, spell_id: str,
     ``extra`` targets besides): "Spells your opponents cast that target [this] cost {3} more /
     an additional 3 life" (rule 601.2f) -- once for each such permanent it targets."""
     spell = game.objects.get(spell_id)
-    if spell is None or spell.zone is not Zone.STACK or spell.ability is not None \
+    if spell is None or spell.zone is not _ZONE_STACK or spell.ability is not None \
             or spell.spell_copy:
         return 0, 0
     generic = life = 0
     for oid in dict.fromkeys(str(r) for kind, r in (*spell.targets, *extra) if kind == "object"):
         target = game.objects.get(oid)
-        if target is None or target.zone is not Zone.BATTLEFIELD:
+        if target is None or target.zone is not _ZONE_BATTLEFIELD:
             continue
         more = target.card.targeted_cost
         if more is not None and target.controller in game.opponents(spell.controller):

@@ -6,12 +6,31 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import islice
-from typing import assert_never
+from typing import Final, assert_never
 
 from server.cards.mana import COLORS
 from server.cards.model import CardDef, Controller, TargetKind, TargetReq
 from server.engine import filters
 from server.engine.state import Game, GameObject, Zone
+
+# Enum members read in this module's functions, bound to module names once: in Python
+# 3.11 reading a member as a class attribute (``Zone.BATTLEFIELD``) goes through the slow
+# attribute hook of ``EnumType.__getattr__``, several times the cost of reading a global.
+# They are the same objects (``is`` holds).
+_CONTROLLER_ANY: Final = Controller.ANY
+_CONTROLLER_OPPONENT: Final = Controller.OPPONENT
+_CONTROLLER_THAT_PLAYER: Final = Controller.THAT_PLAYER
+_CONTROLLER_YOU: Final = Controller.YOU
+_TARGET_KIND_ABILITY: Final = TargetKind.ABILITY
+_TARGET_KIND_CARD_IN_GRAVEYARD: Final = TargetKind.CARD_IN_GRAVEYARD
+_TARGET_KIND_PERMANENT: Final = TargetKind.PERMANENT
+_TARGET_KIND_PLAYER: Final = TargetKind.PLAYER
+_TARGET_KIND_PLAYER_OR_PERMANENT: Final = TargetKind.PLAYER_OR_PERMANENT
+_TARGET_KIND_SPELL: Final = TargetKind.SPELL
+_TARGET_KIND_SPELL_OR_PERMANENT: Final = TargetKind.SPELL_OR_PERMANENT
+_ZONE_BATTLEFIELD: Final = Zone.BATTLEFIELD
+_ZONE_GRAVEYARD: Final = Zone.GRAVEYARD
+_ZONE_STACK: Final = Zone.STACK
 
 Target = tuple[str, int | str]
 #: What a spell or ability's qualities are read from for protection and hexproof from
@@ -26,22 +45,22 @@ def _object_qualifies(game: Game, obj: GameObject, req: TargetReq, controller: i
     hexproof (702.11b) and protection (702.16b) forbid some permanents. ``other_than``: the
     source an "another target" filter excludes (115.5 covers only the spell itself)."""
     kind = req.kind
-    if kind is TargetKind.PLAYER:
+    if kind is _TARGET_KIND_PLAYER:
         return False
-    if kind is TargetKind.CARD_IN_GRAVEYARD:
-        if obj.zone is not Zone.GRAVEYARD:
+    if kind is _TARGET_KIND_CARD_IN_GRAVEYARD:
+        if obj.zone is not _ZONE_GRAVEYARD:
             return False
-    elif kind is TargetKind.ABILITY:
-        if obj.zone is not Zone.STACK or not obj.is_ability:
+    elif kind is _TARGET_KIND_ABILITY:
+        if obj.zone is not _ZONE_STACK or not obj.is_ability:
             return False  # rule 113.3: mana abilities never are on the stack
-    elif kind is TargetKind.SPELL:
-        if obj.zone is not Zone.STACK or obj.is_ability:
+    elif kind is _TARGET_KIND_SPELL:
+        if obj.zone is not _ZONE_STACK or obj.is_ability:
             return False
-    elif kind is TargetKind.SPELL_OR_PERMANENT and obj.zone is Zone.STACK:
+    elif kind is _TARGET_KIND_SPELL_OR_PERMANENT and obj.zone is _ZONE_STACK:
         return not obj.is_ability  # "target spell or creature": any spell
-    elif kind in (TargetKind.PERMANENT, TargetKind.PLAYER_OR_PERMANENT,
-                  TargetKind.SPELL_OR_PERMANENT):
-        if obj.zone is not Zone.BATTLEFIELD or obj.id not in game.battlefield:
+    elif kind in (_TARGET_KIND_PERMANENT, _TARGET_KIND_PLAYER_OR_PERMANENT,
+                  _TARGET_KIND_SPELL_OR_PERMANENT):
+        if obj.zone is not _ZONE_BATTLEFIELD or obj.id not in game.battlefield:
             return False  # rule 702.26b: phased out
         if not _may_target_permanent(obj, controller, source):
             return False
@@ -68,21 +87,21 @@ def _players_of(game: Game, req: TargetReq, controller: int,
     """The players a target may be (rule 115.1), in turn order: for a player target, those
     its filter's controller names ("target opponent", 102.2); "any target" -- every one."""
     kind = req.kind
-    if kind is TargetKind.PLAYER_OR_PERMANENT:
+    if kind is _TARGET_KIND_PLAYER_OR_PERMANENT:
         return game.apnap(controller)
-    if kind in (TargetKind.PERMANENT, TargetKind.SPELL, TargetKind.SPELL_OR_PERMANENT,
-                TargetKind.CARD_IN_GRAVEYARD, TargetKind.ABILITY):
+    if kind in (_TARGET_KIND_PERMANENT, _TARGET_KIND_SPELL, _TARGET_KIND_SPELL_OR_PERMANENT,
+                _TARGET_KIND_CARD_IN_GRAVEYARD, _TARGET_KIND_ABILITY):
         return []
-    if kind is not TargetKind.PLAYER:
+    if kind is not _TARGET_KIND_PLAYER:
         assert_never(kind)
     which = req.filter.controller
-    if which is Controller.ANY:
+    if which is _CONTROLLER_ANY:
         return game.apnap(controller)
-    if which is Controller.OPPONENT:
+    if which is _CONTROLLER_OPPONENT:
         return game.opponents(controller)
-    if which is Controller.YOU:
+    if which is _CONTROLLER_YOU:
         return [controller]
-    if which is Controller.THAT_PLAYER:
+    if which is _CONTROLLER_THAT_PLAYER:
         return [that_player] if that_player is not None else []
     assert_never(which)
 
@@ -90,15 +109,15 @@ def _players_of(game: Game, req: TargetReq, controller: int,
 def _zone_of(game: Game, req: TargetReq, controller: int) -> list[str]:
     """Where a target's objects are: the battlefield, the stack or the graveyards."""
     kind = req.kind
-    if kind is TargetKind.CARD_IN_GRAVEYARD:
+    if kind is _TARGET_KIND_CARD_IN_GRAVEYARD:
         return [i for seat in game.apnap(controller) for i in game.player(seat).graveyard]
-    if kind in (TargetKind.SPELL, TargetKind.ABILITY):
+    if kind in (_TARGET_KIND_SPELL, _TARGET_KIND_ABILITY):
         return game.stack
-    if kind is TargetKind.SPELL_OR_PERMANENT:
+    if kind is _TARGET_KIND_SPELL_OR_PERMANENT:
         return [*game.stack, *game.battlefield]
-    if kind in (TargetKind.PERMANENT, TargetKind.PLAYER_OR_PERMANENT):
+    if kind in (_TARGET_KIND_PERMANENT, _TARGET_KIND_PLAYER_OR_PERMANENT):
         return game.battlefield
-    if kind is TargetKind.PLAYER:
+    if kind is _TARGET_KIND_PLAYER:
         return []
     assert_never(kind)
 
@@ -145,7 +164,7 @@ def quality_of(source: Source, quality: str) -> bool:
         return len(card.colors) > 1
     if isinstance(source, GameObject):
         return quality in card.card_types or quality in source.subtypes or (
-            quality in source.types_added and source.zone is Zone.BATTLEFIELD)
+            quality in source.types_added and source.zone is _ZONE_BATTLEFIELD)
     return quality in card.card_types or quality in card.subtypes
 
 

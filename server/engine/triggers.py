@@ -8,7 +8,7 @@ fits the ability's parameters."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, assert_never
+from typing import Any, Final, assert_never
 
 from server.cards import CardDef
 from server.cards.model import (
@@ -22,7 +22,7 @@ from server.cards.model import (
 )
 from server.cards.verbs import PROWESS
 from server.engine import casting, counting, filters
-from server.engine.board import board
+from server.engine.board import board, graveyard
 from server.engine.events import (
     AbilityActivated,
     AttackersDeclared,
@@ -54,6 +54,47 @@ from server.engine.state import (
     Zone,
 )
 from server.engine.zones import fresh_id
+
+# Enum members read in this module's functions, bound to module names once: in Python
+# 3.11 reading a member as a class attribute (``Zone.BATTLEFIELD``) goes through the slow
+# attribute hook of ``EnumType.__getattr__``, several times the cost of reading a global.
+# They are the same objects (``is`` holds).
+_ABILITY_KIND_TRIGGERED: Final = AbilityKind.TRIGGERED
+_CONTROLLER_ANY: Final = Controller.ANY
+_CONTROLLER_OPPONENT: Final = Controller.OPPONENT
+_CONTROLLER_THAT_PLAYER: Final = Controller.THAT_PLAYER
+_CONTROLLER_YOU: Final = Controller.YOU
+_DECISION_KIND_ORDER_TRIGGERS: Final = DecisionKind.ORDER_TRIGGERS
+_RECIPIENT_ANY: Final = Recipient.ANY
+_RECIPIENT_CREATURE: Final = Recipient.CREATURE
+_RECIPIENT_OPPONENT: Final = Recipient.OPPONENT
+_RECIPIENT_PLANESWALKER: Final = Recipient.PLANESWALKER
+_RECIPIENT_PLAYER: Final = Recipient.PLAYER
+_RECIPIENT_PLAYER_OR_PLANESWALKER: Final = Recipient.PLAYER_OR_PLANESWALKER
+_TRIGGER_EVENT_ATTACKS: Final = TriggerEvent.ATTACKS
+_TRIGGER_EVENT_BECOMES_BLOCKED: Final = TriggerEvent.BECOMES_BLOCKED
+_TRIGGER_EVENT_BECOMES_TARGET: Final = TriggerEvent.BECOMES_TARGET
+_TRIGGER_EVENT_BECOMES_UNTAPPED: Final = TriggerEvent.BECOMES_UNTAPPED
+_TRIGGER_EVENT_BLOCKS: Final = TriggerEvent.BLOCKS
+_TRIGGER_EVENT_CAST: Final = TriggerEvent.CAST
+_TRIGGER_EVENT_COUNTERS_PUT: Final = TriggerEvent.COUNTERS_PUT
+_TRIGGER_EVENT_CRIME: Final = TriggerEvent.CRIME
+_TRIGGER_EVENT_DEALS_DAMAGE: Final = TriggerEvent.DEALS_DAMAGE
+_TRIGGER_EVENT_DEALT_DAMAGE: Final = TriggerEvent.DEALT_DAMAGE
+_TRIGGER_EVENT_DRAW: Final = TriggerEvent.DRAW
+_TRIGGER_EVENT_EXPEND: Final = TriggerEvent.EXPEND
+_TRIGGER_EVENT_GAIN_LIFE: Final = TriggerEvent.GAIN_LIFE
+_TRIGGER_EVENT_LOSE_LIFE: Final = TriggerEvent.LOSE_LIFE
+_TRIGGER_EVENT_LOYALTY_ACTIVATED: Final = TriggerEvent.LOYALTY_ACTIVATED
+_TRIGGER_EVENT_SACRIFICE: Final = TriggerEvent.SACRIFICE
+_TRIGGER_EVENT_STATE: Final = TriggerEvent.STATE
+_TRIGGER_EVENT_STEP: Final = TriggerEvent.STEP
+_TRIGGER_EVENT_ZONE_CHANGE: Final = TriggerEvent.ZONE_CHANGE
+_TRIGGER_SUBJECT_ATTACHED: Final = TriggerSubject.ATTACHED
+_TRIGGER_SUBJECT_FILTER: Final = TriggerSubject.FILTER
+_TRIGGER_SUBJECT_THIS: Final = TriggerSubject.THIS
+_ZONE_BATTLEFIELD: Final = Zone.BATTLEFIELD
+_ZONE_GRAVEYARD: Final = Zone.GRAVEYARD
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,14 +167,14 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
     if game.players[controller].has_lost:
         return  # rule 800.4d
     source_now = game.objects.get(source_id)
-    in_graveyard = source_now is not None and source_now.zone is Zone.GRAVEYARD
+    in_graveyard = source_now is not None and source_now.zone is _ZONE_GRAVEYARD
     found: list[tuple[int, TriggeredAbility]] = [(-1, delayed)] if delayed is not None else [
         (i, t) for i, t in enumerate(card.triggers) if (t.zone == "graveyard") == in_graveyard]
     if delayed is None:
-        if granted is None and source_now is not None and source_now.zone is Zone.BATTLEFIELD:
+        if granted is None and source_now is not None and source_now.zone is _ZONE_BATTLEFIELD:
             granted = source_now.granted_triggers
         found += [(-1, t) for t in granted or ()]  # rule 613.1f: granted abilities
-    if keywords and event is TriggerEvent.CAST:
+    if keywords and event is _TRIGGER_EVENT_CAST:
         source = game.objects.get(source_id)
         if source is not None and source.has("Prowess"):
             found.append((-1, PROWESS))  # rule 702.108a
@@ -156,7 +197,7 @@ def trigger(game: Game, controller: int, card: CardDef, source_id: str,
                 and not game.watchers.once_each_turn.use(f"{source_id}:{index}"):
             continue  # "This ability triggers only once each turn." (603.2h)
         much = event_amount
-        if event is TriggerEvent.ATTACKS and batch:
+        if event is _TRIGGER_EVENT_ATTACKS and batch:
             much = _attackers_matching(game, ability, controller, source_id, attackers)
         for _ in range(1 + _additional_times(game, controller, source_id)):
             game.pending_triggers.append(PendingTrigger(
@@ -172,12 +213,12 @@ def _fits(game: Game, ability: TriggeredAbility, controller: int, source_id: str
     match kind:
         case TriggerEvent.ZONE_CHANGE:
             return o.zones is not None and _zones_fit(ability, *o.zones) and (
-                ability.subject is not TriggerSubject.FILTER
+                ability.subject is not _TRIGGER_SUBJECT_FILTER
                 or _about(game, ability, controller, source_id, o))
         case TriggerEvent.STEP:
             return ability.step is o.step and _whose(game, ability.whose, controller, o.player)
         case TriggerEvent.ATTACKS:
-            if ability.subject is not TriggerSubject.FILTER:
+            if ability.subject is not _TRIGGER_SUBJECT_FILTER:
                 return not ability.count or _enough_attackers(
                     game, ability, controller, source_id, o.attackers)  # (508.3a)
             if ability.count:  # "whenever you attack with N or more [filter] creatures"
@@ -194,7 +235,7 @@ def _fits(game: Game, ability: TriggeredAbility, controller: int, source_id: str
             return not o.batch and o.damage is not None and o.damage.amount > 0 and \
                 _damage_kind_fits(ability.damage, o.damage.combat) and \
                 _recipient_fits(game, ability.recipient, controller, o.damage) and (
-                    ability.subject is not TriggerSubject.FILTER
+                    ability.subject is not _TRIGGER_SUBJECT_FILTER
                     or _about(game, ability, controller, source_id, o))  # rule 120.3
         case TriggerEvent.CAST:
             return _about(game, ability, controller, source_id, o) and (
@@ -228,13 +269,13 @@ def _whose(game: Game, whose: Controller, controller: int, player: int | None) -
     """Whether the player the event is about is the one a trigger names (rule 102.2)."""
     if player is None:
         return False
-    if whose is Controller.YOU:
+    if whose is _CONTROLLER_YOU:
         return player == controller
-    if whose is Controller.OPPONENT:
+    if whose is _CONTROLLER_OPPONENT:
         return player in game.opponents(controller)
-    if whose is Controller.ANY:
+    if whose is _CONTROLLER_ANY:
         return True
-    if whose is Controller.THAT_PLAYER:
+    if whose is _CONTROLLER_THAT_PLAYER:
         raise AssertionError("a trigger's 'whose' is never 'that_player' (the loader refuses)")
     assert_never(whose)
 
@@ -259,7 +300,7 @@ def _additional_times(game: Game, controller: int, source_id: str) -> int:
     """Rule 603.2d: "it triggers an additional time" -- once for each permanent whose
     ``extra_triggers`` describes the trigger's source, on the battlefield, as it triggers."""
     source = game.objects.get(source_id)
-    if source is None or source.zone is not Zone.BATTLEFIELD:
+    if source is None or source.zone is not _ZONE_BATTLEFIELD:
         return 0
     times = 0
     for oid in game.battlefield:
@@ -356,7 +397,7 @@ def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
                 trigger(game, obj.controller, obj.card, oid, event, **kwargs)
     for player in game.players:
         if seat is None or player.seat == seat:
-            for oid in [i for i in player.graveyard if objects[i].card.triggers_from_graveyard]:
+            for oid in graveyard(game, player.seat).triggering:
                 trigger(game, player.seat, objects[oid].card, oid, event, **kwargs)
     if not game.delayed:
         return
@@ -374,6 +415,16 @@ def each_permanent(game: Game, event: TriggerEvent, seat: int | None = None,
             game.delayed.remove(delayed)  # rule 603.7b: only the next time
 
 
+def _nothing_triggers(game: Game) -> bool:
+    """Whether :func:`each_permanent` would trigger nothing, whatever the event: no
+    permanent has a triggered ability (its own or granted, 613.1f), nothing is in the command
+    zone (emblems, planes), no graveyard card has one that functions there (113.6k) and no
+    delayed triggered ability waits (603.7) -- as :func:`each_permanent` asks without
+    keywords."""
+    return not board(game).triggering and not game.command and not game.delayed and not any(
+        graveyard(game, player.seat).triggering for player in game.players)
+
+
 def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     """Rule 603.2: abilities trigger when their event happens; they wait to be put on the
     stack the next time a player would receive priority (603.3). Leaves-the-battlefield
@@ -385,7 +436,7 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     # Rule 603.10a: leaves-the-battlefield abilities look back in time, so permanents that
     # left the battlefield in these same events still see what left with them.
     departed = [(e.old_id, e.controller, e.card) for e in fresh
-                if (isinstance(e, ZoneChanged) and e.from_zone is Zone.BATTLEFIELD)
+                if (isinstance(e, ZoneChanged) and e.from_zone is _ZONE_BATTLEFIELD)
                 or isinstance(e, LeftGame)]
     # Rules 510.2, 603.2c: a step's combat damage is one event -- a permanent dealt combat
     # damage by several sources at once is dealt damage once, "that much" being the total.
@@ -397,22 +448,22 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
     for event in fresh:
         if isinstance(event, Untapped):
             untapped = game.objects.get(event.object_id)
-            if untapped is not None and untapped.zone is Zone.BATTLEFIELD and (
+            if untapped is not None and untapped.zone is _ZONE_BATTLEFIELD and (
                     untapped.card.triggers or untapped.granted_triggers):  # (else none can)
                 trigger(game, untapped.controller, untapped.card, untapped.id,
-                        TriggerEvent.BECOMES_UNTAPPED)  # rule 701.26b
+                        _TRIGGER_EVENT_BECOMES_UNTAPPED)  # rule 701.26b
         elif isinstance(event, ZoneChanged):
             _zone_changed(game, event, fresh, departed)
         elif isinstance(event, CardDrawn):
             # "Whenever you draw your second card each turn": the draw's number (121.1).
-            each_permanent(game, TriggerEvent.DRAW, event_player=event.seat,
+            each_permanent(game, _TRIGGER_EVENT_DRAW, event_player=event.seat,
                            amount=event.number)
         elif isinstance(event, TokenCreated):
             _token_created(game, event)
         elif isinstance(event, SpellCast):
             cast = game.objects.get(event.object_id)
             if cast is not None:  # "whenever you cast a noncreature spell"; prowess
-                each_permanent(game, TriggerEvent.CAST, spell_obj=cast, keywords=True,
+                each_permanent(game, _TRIGGER_EVENT_CAST, spell_obj=cast, keywords=True,
                                event_player=event.controller,
                                event_object=cast.id)  # "copy that spell"
         elif isinstance(event, DamageDealt):
@@ -422,24 +473,24 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
             _counters_put(game, event)
         elif isinstance(event, LifeGained):
             # Rule 119.9: "whenever you gain life" -- once per life-gain event.
-            each_permanent(game, TriggerEvent.GAIN_LIFE, event_player=event.seat,
+            each_permanent(game, _TRIGGER_EVENT_GAIN_LIFE, event_player=event.seat,
                            event_amount=event.amount)
         elif isinstance(event, LifeLost):
             # Rule 119.3: "whenever an opponent loses life" -- once per life-loss event.
-            each_permanent(game, TriggerEvent.LOSE_LIFE, event_player=event.seat,
+            each_permanent(game, _TRIGGER_EVENT_LOSE_LIFE, event_player=event.seat,
                            event_amount=event.amount)
         elif isinstance(event, Sacrificed):
             # "Whenever you sacrifice a permanent" (701.21a): the sacrificed permanent as it
             # last existed; those that left with it (itself, too) look back (603.10a).
             sacrificed = LastKnown(event.card, event.seat, event.object_id)
-            each_permanent(game, TriggerEvent.SACRIFICE, last_known=sacrificed)
+            each_permanent(game, _TRIGGER_EVENT_SACRIFICE, last_known=sacrificed)
             for oid, controller, card in departed:
-                trigger(game, controller, card, oid, TriggerEvent.SACRIFICE,
+                trigger(game, controller, card, oid, _TRIGGER_EVENT_SACRIFICE,
                         last_known=sacrificed)
         elif isinstance(event, CrimeCommitted):
-            each_permanent(game, TriggerEvent.CRIME, event_player=event.seat)  # rule 700.13
+            each_permanent(game, _TRIGGER_EVENT_CRIME, event_player=event.seat)  # rule 700.13
         elif isinstance(event, Expended):
-            each_permanent(game, TriggerEvent.EXPEND, event_player=event.seat,
+            each_permanent(game, _TRIGGER_EVENT_EXPEND, event_player=event.seat,
                            amount=event.amount)  # rule 700.14
         elif isinstance(event, AttackersDeclared):
             _attack_triggers(game, event)
@@ -447,13 +498,13 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
             for blocker_id, attacker_id in event.blocks:
                 obj = game.objects.get(blocker_id)
                 if obj is not None:
-                    trigger(game, obj.controller, obj.card, blocker_id, TriggerEvent.BLOCKS,
+                    trigger(game, obj.controller, obj.card, blocker_id, _TRIGGER_EVENT_BLOCKS,
                              blocked=game.objects.get(attacker_id))
                 attacker = game.objects.get(attacker_id)
                 if attacker is not None and obj is not None:
                     # Rule 509.3d: once for each creature blocking it.
                     trigger(game, attacker.controller, attacker.card, attacker_id,
-                            TriggerEvent.BECOMES_BLOCKED, event_player=obj.controller,
+                            _TRIGGER_EVENT_BECOMES_BLOCKED, event_player=obj.controller,
                             event_object=blocker_id)
         elif isinstance(event, TargetsChosen):
             _targeted(game, event)
@@ -461,7 +512,7 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
             # "Whenever you activate a loyalty ability of a Chandra planeswalker" (606.4).
             source = game.objects.get(event.source_id)
             if source is not None:
-                each_permanent(game, TriggerEvent.LOYALTY_ACTIVATED, event.controller,
+                each_permanent(game, _TRIGGER_EVENT_LOYALTY_ACTIVATED, event.controller,
                                spell_obj=source, event_object=source.id)
         elif isinstance(event, LeftGame):
             _left_game(game, event, departed)
@@ -473,18 +524,18 @@ def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
 def step_begins(game: Game, step: TriggerStep) -> None:
     """"At the beginning of [whose] [step]" (rules 503.1a, 504.2, 505.1a, 507.2, 513.1a):
     the step or phase begins in the active player's turn, who is "that player"."""
-    each_permanent(game, TriggerEvent.STEP, step=step, event_player=game.active)
+    each_permanent(game, _TRIGGER_EVENT_STEP, step=step, event_player=game.active)
 
 
 def _token_created(game: Game, event: TokenCreated) -> None:
     """A token created enters the battlefield from no zone (rules 111.1, 603.6a): its own
     "when [this] enters" and others' "whenever a [filter] enters", as it is there (603.6d)."""
-    zones: tuple[Zone | None, Zone] = (None, Zone.BATTLEFIELD)
-    trigger(game, event.controller, event.card, event.object_id, TriggerEvent.ZONE_CHANGE,
-            subject=TriggerSubject.THIS, zones=zones)
+    zones: tuple[Zone | None, Zone] = (None, _ZONE_BATTLEFIELD)
+    trigger(game, event.controller, event.card, event.object_id, _TRIGGER_EVENT_ZONE_CHANGE,
+            subject=_TRIGGER_SUBJECT_THIS, zones=zones)
     entered = game.objects.get(event.object_id)
-    if entered is not None and entered.zone is Zone.BATTLEFIELD:
-        each_permanent(game, TriggerEvent.ZONE_CHANGE, subject=TriggerSubject.FILTER,
+    if entered is not None and entered.zone is _ZONE_BATTLEFIELD:
+        each_permanent(game, _TRIGGER_EVENT_ZONE_CHANGE, subject=_TRIGGER_SUBJECT_FILTER,
                        zones=zones, spell_obj=entered, event_object=entered.id,
                        event_player=entered.controller)  # "that creature"
 
@@ -496,27 +547,27 @@ def _zone_changed(game: Game, event: ZoneChanged, fresh: list[Event],
     and the permanent an Aura or Equipment was attached to ("when enchanted creature
     dies") -- seen also by the Auras and Equipment that left with it (603.10a, 400.7f)."""
     zones: tuple[Zone | None, Zone] = (event.from_zone, event.to_zone)
-    if event.to_zone is Zone.BATTLEFIELD:
+    if event.to_zone is _ZONE_BATTLEFIELD:
         obj = game.objects.get(event.new_id)
         controller = obj.controller if obj is not None else event.owner
-        trigger(game, controller, event.card, event.new_id, TriggerEvent.ZONE_CHANGE,
-                subject=TriggerSubject.THIS, zones=zones)
-    elif event.from_zone is Zone.BATTLEFIELD:
+        trigger(game, controller, event.card, event.new_id, _TRIGGER_EVENT_ZONE_CHANGE,
+                subject=_TRIGGER_SUBJECT_THIS, zones=zones)
+    elif event.from_zone is _ZONE_BATTLEFIELD:
         # As it last existed (603.10a), with the abilities it was granted (613.1f).
-        trigger(game, event.controller, event.card, event.old_id, TriggerEvent.ZONE_CHANGE,
-                subject=TriggerSubject.THIS, zones=zones, granted=event.granted)
+        trigger(game, event.controller, event.card, event.old_id, _TRIGGER_EVENT_ZONE_CHANGE,
+                subject=_TRIGGER_SUBJECT_THIS, zones=zones, granted=event.granted)
     _zone_change_triggers(game, event, departed)
-    if event.from_zone is not Zone.BATTLEFIELD:
+    if event.from_zone is not _ZONE_BATTLEFIELD:
         return
     for oid in [i for i in game.battlefield if game.objects[i].attached_to == event.old_id]:
         holder = game.objects[oid]
-        trigger(game, holder.controller, holder.card, oid, TriggerEvent.ZONE_CHANGE,
-                subject=TriggerSubject.ATTACHED, zones=zones)
+        trigger(game, holder.controller, holder.card, oid, _TRIGGER_EVENT_ZONE_CHANGE,
+                subject=_TRIGGER_SUBJECT_ATTACHED, zones=zones)
     for left in fresh:  # an Aura or Equipment that left with it looks back in time
-        if isinstance(left, ZoneChanged) and left.from_zone is Zone.BATTLEFIELD and \
+        if isinstance(left, ZoneChanged) and left.from_zone is _ZONE_BATTLEFIELD and \
                 left.attached_to == event.old_id:
-            trigger(game, left.controller, left.card, left.old_id, TriggerEvent.ZONE_CHANGE,
-                    subject=TriggerSubject.ATTACHED, zones=zones, granted=left.granted)
+            trigger(game, left.controller, left.card, left.old_id, _TRIGGER_EVENT_ZONE_CHANGE,
+                    subject=_TRIGGER_SUBJECT_ATTACHED, zones=zones, granted=left.granted)
 
 
 def _left_game(game: Game, event: LeftGame, departed: list[tuple[str, int, CardDef]]
@@ -525,21 +576,21 @@ def _left_game(game: Game, event: LeftGame, departed: list[tuple[str, int, CardD
     battlefield: its own "when [this] leaves the battlefield" (controlled by a player still
     in the game, 800.4d), others' "whenever a [filter] leaves the battlefield" and "when
     enchanted creature leaves" trigger, as it last existed (603.10a)."""
-    zones: tuple[Zone | None, Zone | None] = (Zone.BATTLEFIELD, None)
-    trigger(game, event.controller, event.card, event.old_id, TriggerEvent.ZONE_CHANGE,
-            subject=TriggerSubject.THIS, zones=zones, granted=event.granted)
+    zones: tuple[Zone | None, Zone | None] = (_ZONE_BATTLEFIELD, None)
+    trigger(game, event.controller, event.card, event.old_id, _TRIGGER_EVENT_ZONE_CHANGE,
+            subject=_TRIGGER_SUBJECT_THIS, zones=zones, granted=event.granted)
     common: dict[str, Any] = {
         "last_known": LastKnown(event.card, event.controller, event.old_id, event.counters),
         "event_object": event.old_id, "zones": zones, "event_player": event.controller,
-        "subject": TriggerSubject.FILTER}
-    each_permanent(game, TriggerEvent.ZONE_CHANGE, **common)
+        "subject": _TRIGGER_SUBJECT_FILTER}
+    each_permanent(game, _TRIGGER_EVENT_ZONE_CHANGE, **common)
     for oid, controller, card in departed:
         if oid != event.old_id:
-            trigger(game, controller, card, oid, TriggerEvent.ZONE_CHANGE, **common)
+            trigger(game, controller, card, oid, _TRIGGER_EVENT_ZONE_CHANGE, **common)
     for oid in [i for i in game.battlefield if game.objects[i].attached_to == event.old_id]:
         holder = game.objects[oid]
-        trigger(game, holder.controller, holder.card, oid, TriggerEvent.ZONE_CHANGE,
-                subject=TriggerSubject.ATTACHED, zones=zones)
+        trigger(game, holder.controller, holder.card, oid, _TRIGGER_EVENT_ZONE_CHANGE,
+                subject=_TRIGGER_SUBJECT_ATTACHED, zones=zones)
 
 
 def _attack_triggers(game: Game, event: AttackersDeclared) -> None:
@@ -550,12 +601,12 @@ def _attack_triggers(game: Game, event: AttackersDeclared) -> None:
     attackers = tuple(game.objects[i] for i in event.attackers if i in game.objects)
     for attacking in attackers:
         trigger(game, attacking.controller, attacking.card, attacking.id,
-                TriggerEvent.ATTACKS, subject=TriggerSubject.THIS, attackers=attackers)
+                _TRIGGER_EVENT_ATTACKS, subject=_TRIGGER_SUBJECT_THIS, attackers=attackers)
     for attacking in attackers:
-        each_permanent(game, TriggerEvent.ATTACKS, subject=TriggerSubject.FILTER,
+        each_permanent(game, _TRIGGER_EVENT_ATTACKS, subject=_TRIGGER_SUBJECT_FILTER,
                        spell_obj=attacking, event_object=attacking.id, attackers=attackers)
     if attackers:
-        each_permanent(game, TriggerEvent.ATTACKS, subject=TriggerSubject.FILTER,
+        each_permanent(game, _TRIGGER_EVENT_ATTACKS, subject=_TRIGGER_SUBJECT_FILTER,
                        batch=True, attackers=attackers, event_player=game.active)
 
 
@@ -573,11 +624,11 @@ def _combat_damage_batches(game: Game, fresh: list[Event],
         found: list[GameObject | LastKnown] = []
         for oid in dict.fromkeys(ids):
             obj = game.objects.get(oid)
-            if obj is not None and obj.zone is Zone.BATTLEFIELD:
+            if obj is not None and obj.zone is _ZONE_BATTLEFIELD:
                 found.append(obj)
             else:
                 found += [LastKnown(card, c, old) for old, c, card in departed if old == oid]
-        each_permanent(game, TriggerEvent.DEALS_DAMAGE, subject=TriggerSubject.FILTER,
+        each_permanent(game, _TRIGGER_EVENT_DEALS_DAMAGE, subject=_TRIGGER_SUBJECT_FILTER,
                        batch=True, event_player=seat, sources=tuple(found))
 
 
@@ -590,14 +641,14 @@ def _state_triggers(game: Game) -> None:
     waiting = {(t.source_id, t.index) for t in game.pending_triggers}
     for oid in game.stack:
         ref = game.objects[oid].ability
-        if ref is not None and ref.kind is AbilityKind.TRIGGERED:
+        if ref is not None and ref.kind is _ABILITY_KIND_TRIGGERED:
             waiting.add((ref.source_id, ref.index))
     for oid in list(game.battlefield):
         obj = game.objects[oid]
         if obj.face_down or game.players[obj.controller].has_lost:
             continue  # rules 708.2, 800.4d
         for index, ability in enumerate(obj.card.triggers):
-            if ability.event is TriggerEvent.STATE and (oid, index) not in waiting and \
+            if ability.event is _TRIGGER_EVENT_STATE and (oid, index) not in waiting and \
                     counting.condition_met(game, obj.controller, oid, ability.condition):
                 game.pending_triggers.append(PendingTrigger(
                     fresh_id(game), obj.controller, obj.card, index, oid, ability))
@@ -612,7 +663,7 @@ def _damage_triggers(game: Game, event: DamageDealt,
     taken out as its first part triggers for the whole."""
     def found(oid: str) -> tuple[int, CardDef] | None:
         obj = game.objects.get(oid)
-        if obj is not None and obj.zone is Zone.BATTLEFIELD:
+        if obj is not None and obj.zone is _ZONE_BATTLEFIELD:
             return obj.controller, obj.card
         return next(((c, card) for old, c, card in departed if old == oid), None)
 
@@ -620,18 +671,18 @@ def _damage_triggers(game: Game, event: DamageDealt,
         else event.amount
     if event.object_id is not None and amount is not None and \
             (dealt := found(event.object_id)) is not None:
-        trigger(game, dealt[0], dealt[1], event.object_id, TriggerEvent.DEALT_DAMAGE,
+        trigger(game, dealt[0], dealt[1], event.object_id, _TRIGGER_EVENT_DEALT_DAMAGE,
                 event_amount=amount)
     if (dealer := found(event.source_id)) is not None:
-        trigger(game, dealer[0], dealer[1], event.source_id, TriggerEvent.DEALS_DAMAGE,
-                subject=TriggerSubject.THIS, damage=event, event_player=event.player,
+        trigger(game, dealer[0], dealer[1], event.source_id, _TRIGGER_EVENT_DEALS_DAMAGE,
+                subject=_TRIGGER_SUBJECT_THIS, damage=event, event_player=event.player,
                 event_amount=event.amount)
 
 
 def last_known_of(event: ZoneChanged) -> LastKnown:
     """The object a zone change moved, as it last existed in the zone it left (603.10a,
     608.2h): from the battlefield, with its types, subtypes, power and toughness then."""
-    from_battlefield = event.from_zone is Zone.BATTLEFIELD
+    from_battlefield = event.from_zone is _ZONE_BATTLEFIELD
     return LastKnown(event.card, event.controller, event.old_id, event.counters,
                      event.attacking, creature=event.creature if from_battlefield else None,
                      subtypes=event.subtypes, power=event.power, toughness=event.toughness)
@@ -642,18 +693,23 @@ def _zone_change_triggers(game: Game, event: ZoneChanged,
     """"Whenever [a filter object] is put into [zone] from [zone]" (603.2, 603.6): an object
     that entered the battlefield is matched as it is there (603.6d); any other as it last
     existed (608.2h) -- and an object leaving the battlefield is seen by the permanents that
-    left with it (leaves-the-battlefield abilities look back in time, 603.10a)."""
-    entered = game.objects.get(event.new_id) if event.to_zone is Zone.BATTLEFIELD else None
+    left with it (leaves-the-battlefield abilities look back in time, 603.10a). Nothing to
+    do (and the last known information isn't gathered) when no object could trigger."""
+    looking_back = event.from_zone is _ZONE_BATTLEFIELD and any(
+        card.triggers or _granted_now(game, oid) for oid, _, card in departed)
+    if not looking_back and _nothing_triggers(game):
+        return  # each_permanent and trigger() below would find no ability (the usual case)
+    entered = game.objects.get(event.new_id) if event.to_zone is _ZONE_BATTLEFIELD else None
     last_known = last_known_of(event)
     common: dict[str, Any] = {"spell_obj": entered, "last_known": last_known,
                               "event_object": event.new_id,
                               "zones": (event.from_zone, event.to_zone),
                               "event_player": event.controller,
-                              "subject": TriggerSubject.FILTER}
-    each_permanent(game, TriggerEvent.ZONE_CHANGE, **common)
-    if event.from_zone is Zone.BATTLEFIELD:
+                              "subject": _TRIGGER_SUBJECT_FILTER}
+    each_permanent(game, _TRIGGER_EVENT_ZONE_CHANGE, **common)
+    if event.from_zone is _ZONE_BATTLEFIELD:
         for oid, controller, card in departed:
-            trigger(game, controller, card, oid, TriggerEvent.ZONE_CHANGE, **common)
+            trigger(game, controller, card, oid, _TRIGGER_EVENT_ZONE_CHANGE, **common)
 
 
 def _targeted(game: Game, event: TargetsChosen) -> None:
@@ -665,8 +721,8 @@ def _targeted(game: Game, event: TargetsChosen) -> None:
         return
     for oid in dict.fromkeys(event.targets):
         target = game.objects.get(oid)
-        if target is not None and target.zone is Zone.BATTLEFIELD:
-            trigger(game, target.controller, target.card, oid, TriggerEvent.BECOMES_TARGET,
+        if target is not None and target.zone is _ZONE_BATTLEFIELD:
+            trigger(game, target.controller, target.card, oid, _TRIGGER_EVENT_BECOMES_TARGET,
                     spell_obj=spell, event_object=spell.id, event_player=spell.controller)
 
 
@@ -674,15 +730,15 @@ def _counters_put(game: Game, event: CountersPut) -> None:
     """"Whenever one or more [kind] counters are put on a [filter] permanent" (122.1, 603.2):
     once per event, matched as the permanent is now (also one that entered with them)."""
     obj = game.objects.get(event.object_id)
-    if obj is None or obj.zone is not Zone.BATTLEFIELD:
+    if obj is None or obj.zone is not _ZONE_BATTLEFIELD:
         return
     for oid in [*game.battlefield, *game.command]:
         holder = game.objects[oid]
         if holder.face_down:
             continue
-        if any(t.event is TriggerEvent.COUNTERS_PUT and t.counter == event.kind
+        if any(t.event is _TRIGGER_EVENT_COUNTERS_PUT and t.counter == event.kind
                for t in holder.card.triggers):
-            trigger(game, holder.controller, holder.card, oid, TriggerEvent.COUNTERS_PUT,
+            trigger(game, holder.controller, holder.card, oid, _TRIGGER_EVENT_COUNTERS_PUT,
                     spell_obj=obj, event_object=obj.id, event_amount=event.amount,
                     counter_kind=event.kind)
 
@@ -691,17 +747,17 @@ def _recipient_fits(game: Game, recipient: Recipient, controller: int,
                     event: DamageDealt) -> bool:
     """Whether the damage went to what a "deals damage to [recipient]" trigger names."""
     dealt = game.objects.get(event.object_id) if event.object_id is not None else None
-    if recipient is Recipient.ANY:
+    if recipient is _RECIPIENT_ANY:
         return True
-    if recipient is Recipient.PLAYER:
+    if recipient is _RECIPIENT_PLAYER:
         return event.player is not None
-    if recipient is Recipient.OPPONENT:
+    if recipient is _RECIPIENT_OPPONENT:
         return event.player is not None and event.player in game.opponents(controller)
-    if recipient is Recipient.CREATURE:
+    if recipient is _RECIPIENT_CREATURE:
         return dealt is not None and dealt.is_creature
-    if recipient is Recipient.PLANESWALKER:
+    if recipient is _RECIPIENT_PLANESWALKER:
         return dealt is not None and dealt.card.planeswalker
-    if recipient is Recipient.PLAYER_OR_PLANESWALKER:  # rules 120.3a, 120.3c
+    if recipient is _RECIPIENT_PLAYER_OR_PLANESWALKER:  # rules 120.3a, 120.3c
         return event.player is not None or (dealt is not None and dealt.card.planeswalker)
     assert_never(recipient)
 
@@ -735,7 +791,7 @@ def _source_damage_triggers(game: Game, event: DamageDealt, fresh: list[Event]) 
                           None)
     if source is None and last_known is None:
         return
-    each_permanent(game, TriggerEvent.DEALS_DAMAGE, subject=TriggerSubject.FILTER,
+    each_permanent(game, _TRIGGER_EVENT_DEALS_DAMAGE, subject=_TRIGGER_SUBJECT_FILTER,
                    event_player=event.player,
                    event_amount=event.amount, spell_obj=source, last_known=last_known,
                    damage=event, event_object=event.object_id)  # "destroy that planeswalker"
@@ -756,7 +812,7 @@ def put_triggers(game: Game, events: list[Event]) -> None:
             casting.put_trigger_on_stack(game, mine[0], events)
             return
         if mine:
-            game.choices.append(Choice(DecisionKind.ORDER_TRIGGERS, seat, [t.id for t in mine]))
+            game.choices.append(Choice(_DECISION_KIND_ORDER_TRIGGERS, seat, [t.id for t in mine]))
             return
     # Only triggers of players who left remained in the batch.
     game.pending_triggers[:] = [t for t in game.pending_triggers if t.id not in batch]

@@ -29,7 +29,7 @@ trigger needs it (``game.watchers.<name>``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from server.cards import CardDef
 from server.engine.events import (
@@ -41,6 +41,14 @@ from server.engine.events import (
     ZoneChanged,
 )
 from server.engine.state import Zone
+
+# Enum members read in this module's functions, bound to module names once: in Python
+# 3.11 reading a member as a class attribute (``Zone.BATTLEFIELD``) goes through the slow
+# attribute hook of ``EnumType.__getattr__``, several times the cost of reading a global.
+# They are the same objects (``is`` holds).
+_ZONE_BATTLEFIELD: Final = Zone.BATTLEFIELD
+_ZONE_GRAVEYARD: Final = Zone.GRAVEYARD
+_ZONE_HAND: Final = Zone.HAND
 
 if TYPE_CHECKING:
     from server.engine.state import Game
@@ -61,8 +69,8 @@ class CreaturesDied:
     by_controller: dict[int, int] = field(default_factory=dict)
 
     def observe(self, event: ZoneChanged) -> None:
-        if event.creature and event.from_zone is Zone.BATTLEFIELD \
-                and event.to_zone is Zone.GRAVEYARD:
+        if event.creature and event.from_zone is _ZONE_BATTLEFIELD \
+                and event.to_zone is _ZONE_GRAVEYARD:
             self.total += 1
             if not event.token:
                 self.nontoken += 1
@@ -81,7 +89,7 @@ class PermanentsToHand:
     by_owner: dict[int, int] = field(default_factory=dict)
 
     def observe(self, event: ZoneChanged) -> None:
-        if event.from_zone is Zone.BATTLEFIELD and event.to_zone is Zone.HAND:
+        if event.from_zone is _ZONE_BATTLEFIELD and event.to_zone is _ZONE_HAND:
             _bump(self.by_owner, event.owner, 1)
 
     def of(self, seat: int) -> int:
@@ -96,7 +104,7 @@ class Descended:
     by_owner: dict[int, int] = field(default_factory=dict)
 
     def observe(self, event: ZoneChanged) -> None:
-        if event.to_zone is Zone.GRAVEYARD and event.card.is_permanent_card \
+        if event.to_zone is _ZONE_GRAVEYARD and event.card.is_permanent_card \
                 and not event.token:
             _bump(self.by_owner, event.owner, 1)
 

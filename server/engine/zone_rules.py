@@ -14,7 +14,7 @@ engine keeps ``GameObject.came_from`` (never shown to anyone) only so that the e
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TypeAlias, assert_never
+from typing import Final, TypeAlias, assert_never
 
 from server.cards.model import ObjectRef
 from server.cards.verbs import (
@@ -44,7 +44,7 @@ from server.engine.actions import (
     ChooseOutsideCard,
     Decline,
 )
-from server.engine.board import board
+from server.engine.board import board, graveyard
 from server.engine.events import Event
 from server.engine.replacements import ExileInstead, FlashbackExile
 from server.engine.state import (
@@ -63,6 +63,19 @@ from server.engine.zones import (
     restamp_stickers,
     shuffle_library,
 )
+
+# Enum members read in this module's functions, bound to module names once: in Python
+# 3.11 reading a member as a class attribute (``Zone.BATTLEFIELD``) goes through the slow
+# attribute hook of ``EnumType.__getattr__``, several times the cost of reading a global.
+# They are the same objects (``is`` holds).
+_DECISION_KIND_CHOOSE_EXILED_CARD: Final = DecisionKind.CHOOSE_EXILED_CARD
+_DECISION_KIND_CHOOSE_OUTSIDE_CARD: Final = DecisionKind.CHOOSE_OUTSIDE_CARD
+_ZONE_BATTLEFIELD: Final = Zone.BATTLEFIELD
+_ZONE_COMMAND: Final = Zone.COMMAND
+_ZONE_EXILE: Final = Zone.EXILE
+_ZONE_GRAVEYARD: Final = Zone.GRAVEYARD
+_ZONE_HAND: Final = Zone.HAND
+_ZONE_LIBRARY: Final = Zone.LIBRARY
 
 Target = tuple[str, int | str]
 
@@ -138,7 +151,7 @@ def spell_became_permanent(game: Game, spell_id: str) -> None:
     static ability's permission to cast it (400.7b) and prevention effects for damage from
     that spell (400.7c)."""
     permanent = found(game, spell_id)
-    if permanent is None or permanent.zone is not Zone.BATTLEFIELD:
+    if permanent is None or permanent.zone is not _ZONE_BATTLEFIELD:
         return
     game.effects[:] = [
         replace(e, affected=tuple(permanent.id if a == spell_id else a for a in e.affected))
@@ -174,8 +187,8 @@ def _move_found(game: Game, obj: GameObject, effect: MoveFound, targets: list[Ta
         if effect.zones and card.zone not in [_ZONES[z] for z in effect.zones]:
             continue  # "return [this] from your graveyard": it is no longer there (400.7)
         new = move(game, card.id, to, events,
-                   controller=obj.controller if to is Zone.BATTLEFIELD else None)
-        if new.zone is Zone.BATTLEFIELD and effect.tapped:
+                   controller=obj.controller if to is _ZONE_BATTLEFIELD else None)
+        if new.zone is _ZONE_BATTLEFIELD and effect.tapped:
             # "... to the battlefield tapped" (614.1d) -- where it went: a card exiled
             # instead (614.1a, Containment Priest) isn't tapped (110.5: only permanents are)
             new.tapped = True
@@ -188,7 +201,7 @@ def put_beneath(game: Game, object_id: str, above: int, events: list[Event]) -> 
     """Rule 401.7: put an object into its owner's library just beneath the top ``above``
     cards ("second from the top": ``above`` 1). If that library has fewer cards than the
     position asked for, it goes on the bottom."""
-    new = move(game, object_id, Zone.LIBRARY, events)
+    new = move(game, object_id, _ZONE_LIBRARY, events)
     library = game.player(new.owner).library
     library.remove(new.id)
     position = above + 1  # "Nth from the top"
@@ -210,7 +223,7 @@ def shuffle_into_library(game: Game, seat: int, zones: tuple[str, ...],
     for name in zones:
         for oid in list(looking.zone_cards(game, name, seat)):
             if game.objects[oid].owner == seat:
-                move(game, oid, Zone.LIBRARY, events)  # to its owner's library (400.3)
+                move(game, oid, _ZONE_LIBRARY, events)  # to its owner's library (400.3)
     shuffle_library(game, seat)
 
 
@@ -224,9 +237,9 @@ def reexile(game: Game, object_id: str) -> GameObject:
 def put_into_command(game: Game, object_id: str, events: list[Event]) -> GameObject:
     """Put an object into the command zone; one already there doesn't change zones but
     becomes a new object that has just entered the command zone (rule 400.10)."""
-    if game.objects[object_id].zone is Zone.COMMAND:
+    if game.objects[object_id].zone is _ZONE_COMMAND:
         return _anew(game, object_id)
-    return move(game, object_id, Zone.COMMAND, events)
+    return move(game, object_id, _ZONE_COMMAND, events)
 
 
 def turn_face_down(game: Game, object_id: str) -> GameObject:
@@ -276,15 +289,15 @@ def exile(game: Game, object_id: str, events: list[Event], *, linked_to: str = "
     ``linked_to``: the object whose ability exiled it -- its pile of cards "exiled with"
     that object (406.5, 406.6)."""
     obj = game.objects[object_id]
-    new = reexile(game, object_id) if obj.zone is Zone.EXILE else \
-        move(game, object_id, Zone.EXILE, events)
+    new = reexile(game, object_id) if obj.zone is _ZONE_EXILE else \
+        move(game, object_id, _ZONE_EXILE, events)
     new.exiled_with = linked_to
     return new
 
 
 def _on_battlefield(game: Game, object_id: str) -> bool:
     found = game.objects.get(object_id)
-    return found is not None and found.zone is Zone.BATTLEFIELD
+    return found is not None and found.zone is _ZONE_BATTLEFIELD
 
 
 def exile_linked(game: Game, object_id: str, source_id: str, until_leaves: bool,
@@ -316,7 +329,7 @@ def exile_top_face_down(game: Game, seat: int, count: int, *, linked_to: str, pi
     library = game.player(seat).library
     exiled = []
     for oid in list(reversed(library[-count:])) if count > 0 else []:
-        new = move(game, oid, Zone.EXILE, events, face_down=True)
+        new = move(game, oid, _ZONE_EXILE, events, face_down=True)
         new.exiled_with, new.exile_pile = linked_to, pile
         exiled.append(new.id)
     if may_look:
@@ -330,7 +343,7 @@ EXILE_LOOK = "exile-look-"
 def start_exile_choice(game: Game, seat: int, effect: ChooseExiled) -> None:
     """Rule 406.4: ``seat`` is instructed to choose a card in exile."""
     if game.exile:
-        game.choices.insert(0, Choice(DecisionKind.CHOOSE_EXILED_CARD, seat,
+        game.choices.insert(0, Choice(_DECISION_KIND_CHOOSE_EXILED_CARD, seat,
                                       list(game.exile), effect=effect))
 
 
@@ -342,7 +355,7 @@ def _exile_options(game: Game, choice: Choice) -> tuple[Action, ...]:
     piles: dict[str, list[str]] = {}
     for oid in choice.pool:
         obj = game.objects.get(oid)
-        if obj is None or obj.zone is not Zone.EXILE:
+        if obj is None or obj.zone is not _ZONE_EXILE:
             continue
         if obj.face_down and oid not in seen:
             piles.setdefault(obj.exile_pile, []).append(oid)
@@ -369,7 +382,7 @@ def start_wish(game: Game, seat: int, effect: Wish) -> None:
     (400.11a), or none."""
     sideboard = game.player(seat).sideboard
     pool = [str(i) for i, card in enumerate(sideboard) if card.is_type(effect.card_type)]
-    game.choices.insert(0, Choice(DecisionKind.CHOOSE_OUTSIDE_CARD, seat, pool, optional=True,
+    game.choices.insert(0, Choice(_DECISION_KIND_CHOOSE_OUTSIDE_CARD, seat, pool, optional=True,
                                   effect=effect, owner=seat))
 
 
@@ -378,7 +391,7 @@ def _bring_in(game: Game, choice: Choice, action: ChooseOutsideCard,
     """Reveal the chosen card (701.20a) and put it into its owner's hand: it is in the game
     from now on, until the game ends or it is removed from the game (400.11b)."""
     card = game.player(choice.seat).sideboard.pop(action.index)
-    new = create_object(game, card, choice.seat, Zone.HAND)
+    new = create_object(game, card, choice.seat, _ZONE_HAND)
     looking.look(game, [new.id], looking.everyone(game), "", events)
     looking.end_looks(game, "")
 
@@ -436,7 +449,7 @@ def refresh_revealed_tops(game: Game, events: list[Event]) -> None:
         del game.revealed_tops[seat]
         looking.end_looks(game, _look_key(seat))
         card = game.objects.get(oid)
-        if card is not None and card.zone is Zone.LIBRARY:
+        if card is not None and card.zone is _ZONE_LIBRARY:
             _reissue(game, oid)  # rule 401.6
     for seat in sorted(wanted):
         if seat not in game.revealed_tops:
@@ -455,8 +468,7 @@ def playable_elsewhere(game: Game, seat: int) -> list[str]:
     caller checks timing and costs): the top card of their library (Future Sight), cards in
     their graveyard (Kess, Test Wayfinder, flashback, Test Grave Banner) and face-down
     exiled cards they may look at (Test Hidden Cache, 406.3b)."""
-    own = [i for i in game.player(seat).graveyard
-           if game.objects[i].card.graveyard_cast is not None]  # its own permission (601.2f)
+    own = list(graveyard(game, seat).castable)  # its own permission (601.2f)
     if not permissions.any_for(game, seat) and not _grants_permission(game, seat):
         return own  # the usual case, found in one pass over the battlefield
     return [*own, *playable_in_library(game, seat), *castable_from_graveyard(game, seat),
@@ -560,7 +572,7 @@ def played_from(game: Game, origin: Zone, land: GameObject) -> None:
     """Rule 400.7i: a land played with a permission from an effect -- the effect's other
     parts find the new object on the battlefield: "A land played this way enters tapped"
     (Test Wayfinder; 614.1d)."""
-    if origin is Zone.GRAVEYARD and land.zone is Zone.BATTLEFIELD and any(
+    if origin is _ZONE_GRAVEYARD and land.zone is _ZONE_BATTLEFIELD and any(
             PLAY_LAND_FROM_GRAVEYARD in game.objects[i].restrictions
             and game.objects[i].controller == land.controller for i in game.battlefield):
         land.tapped = True
@@ -589,7 +601,7 @@ def cast_from(game: Game, seat: int, origin: Zone, spell: GameObject) -> None:
     find the new object on the stack: a card cast from the graveyard with Kess's
     permission uses it up, and "if a card cast this way would be put into your graveyard
     this turn, exile it instead" applies to that spell (see :func:`server.engine.zones.move`)."""
-    if origin is not Zone.GRAVEYARD or spell.card.graveyard_cast is not None:
+    if origin is not _ZONE_GRAVEYARD or spell.card.graveyard_cast is not None:
         return  # (a card cast by its own permission uses no other, 601.2f)
     if spell.card.creature and _banners(game, seat):
         # Rules 400.7b, 611.3d: "A creature cast this way has haste" -- granted to the
@@ -661,7 +673,7 @@ def perform(game: Game, obj: GameObject, effect: ZoneRuleEffect, targets: list[T
         _move_found(game, obj, effect, targets, events)
     elif isinstance(effect, PutIntoLibraryBeneath):
         for ref in _referenced(obj, effect, targets):
-            if ref in game.objects and game.objects[ref].zone is Zone.BATTLEFIELD:
+            if ref in game.objects and game.objects[ref].zone is _ZONE_BATTLEFIELD:
                 put_beneath(game, ref, amount, events)
     elif isinstance(effect, ShuffleIntoLibrary):
         for seat in players:
@@ -739,7 +751,7 @@ def perform(game: Game, obj: GameObject, effect: ZoneRuleEffect, targets: list[T
 
 def options(game: Game, choice: Choice) -> tuple[Action, ...]:
     """The legal options of a choice this module posed."""
-    if choice.kind is DecisionKind.CHOOSE_EXILED_CARD:
+    if choice.kind is _DECISION_KIND_CHOOSE_EXILED_CARD:
         return _exile_options(game, choice)
     sideboard = game.player(choice.seat).sideboard
     return (*(ChooseOutsideCard(int(i), sideboard[int(i)].name) for i in choice.pool),
@@ -749,7 +761,7 @@ def options(game: Game, choice: Choice) -> tuple[Action, ...]:
 def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> None:
     """Apply an answer to a choice this module posed."""
     game.choices.remove(choice)
-    if choice.kind is DecisionKind.CHOOSE_EXILED_CARD:
+    if choice.kind is _DECISION_KIND_CHOOSE_EXILED_CARD:
         _answer_exile_choice(game, choice, action, events)
     elif isinstance(action, ChooseOutsideCard):
         _bring_in(game, choice, action, events)

@@ -7,6 +7,7 @@ viewer follow a card through a hidden zone or a shuffle.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Final
 
 from server.cards import CardDef, card_pool
 from server.engine import replacements
@@ -24,6 +25,22 @@ from server.engine.replacements import Modified
 from server.engine.state import Choice, DecisionKind, Game, GameObject, Step, Zone
 from server.engine.targeting import player_protection_sources, quality_of
 from server.engine.watchers import emit
+
+# Enum members read in this module's functions, bound to module names once: in Python
+# 3.11 reading a member as a class attribute (``Zone.BATTLEFIELD``) goes through the slow
+# attribute hook of ``EnumType.__getattr__``, several times the cost of reading a global.
+# They are the same objects (``is`` holds).
+_DECISION_KIND_CHOOSE_CARD: Final = DecisionKind.CHOOSE_CARD
+_DECISION_KIND_CHOOSE_NAME: Final = DecisionKind.CHOOSE_NAME
+_DECISION_KIND_CHOOSE_REPLACEMENT: Final = DecisionKind.CHOOSE_REPLACEMENT
+_DECISION_KIND_ORDER_GRAVEYARD: Final = DecisionKind.ORDER_GRAVEYARD
+_STEP_DRAW: Final = Step.DRAW
+_ZONE_BATTLEFIELD: Final = Zone.BATTLEFIELD
+_ZONE_COMMAND: Final = Zone.COMMAND
+_ZONE_EXILE: Final = Zone.EXILE
+_ZONE_GRAVEYARD: Final = Zone.GRAVEYARD
+_ZONE_HAND: Final = Zone.HAND
+_ZONE_STACK: Final = Zone.STACK
 
 
 def fresh_id(game: Game) -> str:
@@ -119,7 +136,7 @@ def prevent_damage_to_player(game: Game, prevention: ChooseReplacement,
     is still on the battlefield)."""
     holder = game.objects.get(prevention.object_id) if prevention.replacement == PREVENT \
         else None
-    if holder is None or holder.zone is not Zone.BATTLEFIELD:
+    if holder is None or holder.zone is not _ZONE_BATTLEFIELD:
         return
     for rep in holder.card.replacements:
         if replacements.modifies(rep.kind) is Modified.DAMAGE_TO_YOU:
@@ -135,7 +152,7 @@ def ask_damage_prevention(game: Game, seat: int,
     decision before anything else happens -- decides which effect did it: which permanent
     gets its counter."""
     game.choices.append(Choice(
-        DecisionKind.CHOOSE_REPLACEMENT, seat,
+        _DECISION_KIND_CHOOSE_REPLACEMENT, seat,
         [f"{p.replacement}:{p.object_id}" for p in preventions], group=[DAMAGE_PREVENTION]))
 
 
@@ -166,7 +183,7 @@ def create_object(game: Game, card: CardDef, owner: int, zone: Zone) -> GameObje
         id=fresh_id(game), card=card, owner=owner, controller=owner, zone=zone,
         controlled_since=game.turn, timestamp=next_timestamp(game), base_controller=owner,
     )
-    if zone is Zone.BATTLEFIELD and card.loyalty is not None:
+    if zone is _ZONE_BATTLEFIELD and card.loyalty is not None:
         obj.counters["loyalty"] = card.loyalty  # rule 306.5b
     game.objects[obj.id] = obj
     game.zone_list(zone, owner).append(obj.id)
@@ -194,7 +211,7 @@ def ask_as_it_enters(game: Game, new: GameObject) -> None:
     """Rule 614.12a: "As [this] enters, choose a card name" -- any card's name (201.2),
     chosen by its controller."""
     if new.card.enters_naming:
-        game.choices.insert(0, Choice(DecisionKind.CHOOSE_NAME, new.controller,
+        game.choices.insert(0, Choice(_DECISION_KIND_CHOOSE_NAME, new.controller,
                                       sorted(card_pool()), group=[AS_ENTERS, new.id]))
 
 
@@ -220,22 +237,22 @@ def move(
     public zone (rules 123.5, 400.7m).
     """
     old = game.objects[object_id]
-    if to is Zone.BATTLEFIELD and not old.card.is_permanent_card:
+    if to is _ZONE_BATTLEFIELD and not old.card.is_permanent_card:
         return old  # rule 400.4a
-    if old.is_token and old.zone is not Zone.BATTLEFIELD and not old.spell_copy:
+    if old.is_token and old.zone is not _ZONE_BATTLEFIELD and not old.spell_copy:
         # Rule 111.8: a token that has left the battlefield can't move to another zone or
         # come back onto the battlefield; it stays, and ceases to exist at the next SBA.
         return old
-    if old.zone is Zone.BATTLEFIELD and object_id not in game.battlefield:
+    if old.zone is _ZONE_BATTLEFIELD and object_id not in game.battlefield:
         return old  # rule 702.26b: phased out, it can't be affected
-    if old.zone is Zone.COMMAND and to is not Zone.COMMAND \
+    if old.zone is _ZONE_COMMAND and to is not _ZONE_COMMAND \
             and any(t in COMMAND_ZONE_TYPES for t in old.card.card_types):
         return old  # rule 400.4b: it remains in the command zone, the same object
     replaced = replacements.zone_change(game, old, to)  # rules 614.1a, 616.1
     if replaced is not to:
         to, controller = replaced, None  # "exile it instead"
     hosts: list[str] = []
-    if to is Zone.BATTLEFIELD and attached_to is None and old.zone is not Zone.STACK \
+    if to is _ZONE_BATTLEFIELD and attached_to is None and old.zone is not _ZONE_STACK \
             and old.card.enchant is not None:
         # Rule 303.4f: an Aura put onto the battlefield other than by resolving as a spell
         # enchants what its controller chooses as it enters (not targeted: hexproof doesn't
@@ -247,11 +264,11 @@ def move(
         attached_to = hosts[0]
     game.zone_list(old.zone, old.owner).remove(object_id)
     del game.objects[object_id]
-    if old.zone is Zone.STACK and old.ability is None:
+    if old.zone is _ZONE_STACK and old.ability is None:
         game.last_known_spells[object_id] = old  # rule 608.2h
     attacking = object_id in game.combat.attackers
     attacked = attacked_seat(game, object_id)
-    if old.zone is Zone.BATTLEFIELD:
+    if old.zone is _ZONE_BATTLEFIELD:
         game.last_known_permanents[object_id] = old  # rules 113.7a, 608.2h
         if attacked is not None:
             game.combat.left_attacking[object_id] = attacked
@@ -265,14 +282,14 @@ def move(
         base_controller=new_controller,
         zone=to,
         controlled_since=game.turn,
-        face_down=face_down and to is Zone.EXILE,
-        attached_to=attached_to if to is Zone.BATTLEFIELD else None,
+        face_down=face_down and to is _ZONE_EXILE,
+        attached_to=attached_to if to is _ZONE_BATTLEFIELD else None,
         timestamp=next_timestamp(game),
     )
-    if to is Zone.BATTLEFIELD:
+    if to is _ZONE_BATTLEFIELD:
         # "if it entered from your graveyard or you cast it from your graveyard"
-        new.from_graveyard = old.zone is Zone.GRAVEYARD or (
-            old.zone is Zone.STACK and old.cast_from is Zone.GRAVEYARD)
+        new.from_graveyard = old.zone is _ZONE_GRAVEYARD or (
+            old.zone is _ZONE_STACK and old.cast_from is _ZONE_GRAVEYARD)
         enters_as_printed(game, new, old.x_value, events)
     if old.stickers and to not in HIDDEN_ZONES:
         # Rules 123.5, 400.7m: stickers stay on it as it moves to a public zone and apply to
@@ -281,9 +298,9 @@ def move(
         restamp_stickers(game, new)
     game.objects[new.id] = new
     if len(hosts) > 1:  # (one: no choice to make)
-        game.choices.insert(0, Choice(DecisionKind.CHOOSE_CARD, new_controller, hosts,
+        game.choices.insert(0, Choice(_DECISION_KIND_CHOOSE_CARD, new_controller, hosts,
                                       group=[AURA_HOST, new.id]))
-    if to is Zone.BATTLEFIELD:
+    if to is _ZONE_BATTLEFIELD:
         ask_as_it_enters(game, new)
     target = game.zone_list(to, new.owner)
     if bottom:
@@ -292,7 +309,7 @@ def move(
         target.append(new.id)
     # The watchers count what it was as it left (creatures that died, 700.4; permanents
     # to hand, 400.3; descended, 700.11).
-    on_battlefield = old.zone is Zone.BATTLEFIELD
+    on_battlefield = old.zone is _ZONE_BATTLEFIELD
     creature = old.is_creature
     emit(game, events, ZoneChanged(object_id, new.id, old.owner, old.zone, to, old.controller,
                                    old.card, tuple(old.counters.items()), attacking,
@@ -304,9 +321,9 @@ def move(
                                    else None))
     new.token = old.token
     new.came_from = object_id  # for the exceptions of rule 400.7 only (zone_rules)
-    if (old.is_token and to is not Zone.BATTLEFIELD) or old.spell_copy:
+    if (old.is_token and to is not _ZONE_BATTLEFIELD) or old.spell_copy:
         game.stray_tokens.append(new.id)  # it ceases to exist at the next SBA (704.5d-e)
-    if old.zone is Zone.BATTLEFIELD and game.exiled_until_leaves:
+    if old.zone is _ZONE_BATTLEFIELD and game.exiled_until_leaves:
         return_exiled(game, object_id, events)
     return new
 
@@ -323,9 +340,9 @@ def enter_together(game: Game, object_ids: list[str], events: list[Event], *,
     moved: list[GameObject] = []
     held: list[str] = []
     for oid in object_ids:
-        new = move(game, oid, Zone.BATTLEFIELD, events, controller=controller)
+        new = move(game, oid, _ZONE_BATTLEFIELD, events, controller=controller)
         moved.append(new)
-        if new.zone is Zone.BATTLEFIELD and new.id in game.battlefield:
+        if new.zone is _ZONE_BATTLEFIELD and new.id in game.battlefield:
             game.battlefield.remove(new.id)
             held.append(new.id)
     game.battlefield.extend(held)
@@ -340,7 +357,7 @@ def return_exiled(game: Game, source_id: str, events: list[Event]) -> None:
     game.exiled_until_leaves[:] = [e for e in game.exiled_until_leaves if e[0] != source_id]
     for _, oid, zone in back:
         card = game.objects.get(oid)
-        if card is not None and card.zone is Zone.EXILE:
+        if card is not None and card.zone is _ZONE_EXILE:
             move(game, oid, zone, events)
 
 
@@ -386,12 +403,12 @@ def answer_aura_host(game: Game, choice: Choice, action: Action) -> None:
 def remove_from_game(game: Game, object_id: str) -> None:
     """An object leaves the game entirely (rule 800.4a) or ceases to exist (rule 113.7a)."""
     obj = game.objects.pop(object_id)
-    if obj.zone is Zone.BATTLEFIELD and object_id not in game.battlefield:
+    if obj.zone is _ZONE_BATTLEFIELD and object_id not in game.battlefield:
         # Rule 702.26k: a phased-out permanent leaves the game with its owner.
         game.phased_out[:] = [p for p in game.phased_out if p.object_id != object_id]
         return
     game.zone_list(obj.zone, obj.owner).remove(object_id)
-    if obj.zone is Zone.BATTLEFIELD:
+    if obj.zone is _ZONE_BATTLEFIELD:
         remove_from_combat(game, object_id)
 
 
@@ -426,7 +443,7 @@ def draw(game: Game, seat: int, events: list[Event],
     First the replacement effects of ``seat``'s permanents that draw more instead (614.1a),
     each applying once to a draw and the draws replacing it (614.5, 616.1)."""
     player = game.player(seat)
-    in_draw_step = game.step is Step.DRAW and game.active == seat
+    in_draw_step = game.step is _STEP_DRAW and game.active == seat
     first_in_step = in_draw_step and game.watchers.draw_step_draws.count == 0
     if not first_in_step:  # rule 504.1
         for holder, index, rep in replacements.statics(game, Modified.DRAW):
@@ -439,14 +456,14 @@ def draw(game: Game, seat: int, events: list[Event],
     if not player.library:
         player.drew_from_empty = True
         return
-    move(game, player.library[-1], Zone.HAND, events)
+    move(game, player.library[-1], _ZONE_HAND, events)
     emit(game, events, CardDrawn(seat, game.watchers.cards_drawn.of(seat) + 1))
 
 
 def death_replacements(game: Game, obj: GameObject) -> list[str]:
     """The replacement effects that apply if this permanent would die (rule 614.1a):
     "exile" (it would be exiled instead) and/or "hand" (returned to its owner's hand)."""
-    if obj.zone is not Zone.BATTLEFIELD:
+    if obj.zone is not _ZONE_BATTLEFIELD:
         return []
     out = ["exile"] if replacements.exiles_if_dies(game, obj.id) else []
     if obj.is_creature and any(
@@ -467,7 +484,7 @@ def death_options(game: Game, choice: Choice) -> tuple[ChooseReplacement, ...]:
 def die_instead(game: Game, object_id: str, replacement: str, events: list[Event]) -> None:
     """Apply a chosen replacement to a permanent that would die (614.1a, 616.1f: once one
     applies, the other no longer does -- it isn't dying any more)."""
-    move(game, object_id, Zone.EXILE if replacement == "exile" else Zone.HAND, events)
+    move(game, object_id, _ZONE_EXILE if replacement == "exile" else _ZONE_HAND, events)
 
 
 def sacrifice(game: Game, object_ids: list[str], events: list[Event]) -> list[str]:
@@ -476,7 +493,7 @@ def sacrifice(game: Game, object_ids: list[str], events: list[Event]) -> list[st
     :class:`Sacrificed` event each, for "whenever you sacrifice a permanent" (603.2)."""
     for oid in object_ids:
         obj = game.objects.get(oid)
-        if obj is not None and obj.zone is Zone.BATTLEFIELD:
+        if obj is not None and obj.zone is _ZONE_BATTLEFIELD:
             events.append(Sacrificed(obj.controller, oid, obj.card))
     return put_into_graveyards(game, object_ids, events)
 
@@ -506,16 +523,16 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
         replacements = death_replacements(game, obj)
         if len(replacements) > 1:
             # Rule 616.1: its controller chooses which replacement effect applies.
-            game.choices.append(Choice(DecisionKind.CHOOSE_REPLACEMENT, obj.controller,
+            game.choices.append(Choice(_DECISION_KIND_CHOOSE_REPLACEMENT, obj.controller,
                                        [obj.id]))
             continue
         if replacements:
             die_instead(game, obj.id, replacements[0], events)
             continue
         card = not (obj.is_token or obj.spell_copy)  # rules 108.2b, 111.1, 707.10
-        new = move(game, obj.id, Zone.GRAVEYARD, events)
+        new = move(game, obj.id, _ZONE_GRAVEYARD, events)
         moved.append(new.id)
-        if card and new.zone is Zone.GRAVEYARD:
+        if card and new.zone is _ZONE_GRAVEYARD:
             arrived.setdefault(new.owner, []).append(new.id)
     if len(game.choices) - asked > 1:
         order = game.apnap()  # rule 616.1: choices made at the same time, in APNAP order
@@ -525,7 +542,7 @@ def put_into_graveyards(game: Game, object_ids: list[str], events: list[Event]) 
     for owner in game.apnap():  # rule 101.4: the active player arranges theirs first
         ids = arrived.get(owner, [])
         if len(ids) >= 2:
-            game.choices.append(Choice(DecisionKind.ORDER_GRAVEYARD, owner, list(ids),
+            game.choices.append(Choice(_DECISION_KIND_ORDER_GRAVEYARD, owner, list(ids),
                                        count=len(ids) - 1))
     return moved
 
