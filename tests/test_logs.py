@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosedError
 from websockets.frames import Close
 
 from server.logs import LEVEL_VARIABLE, ordinary_disconnects
+from tests.test_serve_options import main_each
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -122,15 +123,13 @@ def test_serve_log_level_warning_leaves_the_info_lines_out(tmp_path: Path) -> No
 
 
 def test_serve_refuses_a_log_level_that_is_none_saying_which_are() -> None:
-    done = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--log-level",
-                           "verbose"], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                          check=False, env=_env())
+    flag, variable = main_each([(["serve", "--log-level", "verbose"], {LEVEL_VARIABLE: None}),
+                                (["serve"], {LEVEL_VARIABLE: "loud"})], cwd=ROOT)
+    done = flag
     assert done.returncode == 2
     assert ("argument --log-level: 'verbose' is not a log level: give one of debug, info, "
             "warning, error") in done.stderr
-    done = subprocess.run([sys.executable, "-m", "server.cli", "serve"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, check=False,
-                          env=_env(**{LEVEL_VARIABLE: "loud"}))
+    done = variable
     assert done.returncode == 2
     assert f"${LEVEL_VARIABLE}: 'loud' is not a log level" in done.stderr
 
