@@ -7,7 +7,6 @@ Behaviour on set positions (which lands it taps): tests/scenarios/autopay.yaml.
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -19,6 +18,7 @@ from server.engine.autopay import next_payment
 from server.engine.state import DecisionKind
 from server.view import project
 from server.view.encode import encode_decision
+from tests.engine.helpers import copy_game
 
 
 def _state(game: Game) -> tuple[object, ...]:
@@ -70,7 +70,7 @@ def _try_paying(game: Game) -> bool:
         return False
     assert d.kind is DecisionKind.PAY_MANA
     paying = game.casting.object_id if game.casting is not None else None
-    auto, manual = copy.deepcopy(game), copy.deepcopy(game)
+    auto, manual = copy_game(game), copy_game(game)
     count = auto.action_count
     apply(auto, d.seat, PayAutomatically())
     assert auto.action_count == count + 1  # one action in the log

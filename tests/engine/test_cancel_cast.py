@@ -8,7 +8,6 @@ is optional, 733.1). The copy then plays on."""
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -26,6 +25,7 @@ from server.engine.actions import (
 from server.engine.state import DecisionKind
 from server.view import project
 from server.view.encode import encode_decision
+from tests.engine.helpers import copy_game
 from tests.soak import depth
 
 #: Take-backs checked in each game (each a copy of the game played on): the first ones, or all
@@ -66,7 +66,7 @@ def test_733_1_taking_a_cast_back_leaves_the_game_as_the_cast_found_it(seed: int
         if any(isinstance(o, CancelCast) for o in d.options):
             assert began is not None and d.seat == began[1]
             assert d.kind is not DecisionKind.PRIORITY
-            trial = copy.deepcopy(game)
+            trial = copy_game(game)
             apply(trial, d.seat, CancelCast())
             taken += 1
             was, now = _shape(began[0]), _shape(trial)
@@ -89,7 +89,7 @@ def test_733_1_taking_a_cast_back_leaves_the_game_as_the_cast_found_it(seed: int
         options = [o for o in d.options if not isinstance(o, PayAutomatically | CancelCast)]
         choice = rng.choice(options or d.options)
         if d.kind is DecisionKind.PRIORITY:
-            began = (copy.deepcopy(game), d.seat) \
+            began = (copy_game(game), d.seat) \
                 if isinstance(choice, CastSpell | ActivateAbility) else None
             tapped = set()
         elif isinstance(choice, ActivateManaAbility):

@@ -11,7 +11,6 @@ object raises). Regression scenarios for what this found: tests/scenarios/leavin
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -23,6 +22,7 @@ from server.engine.state import DecisionKind
 from server.sim import check_looks
 from server.view import project
 from server.view.encode import encode_decision
+from tests.engine.helpers import copy_game
 
 #: Hidden-information cards (and test-only face-down exile cards) in one deck.
 SECRETS = {
@@ -76,7 +76,7 @@ def test_800_4a_a_player_conceding_at_any_decision_leaves_a_playable_game(
         d = game.pending
         assert d is not None
         if d.kind is not DecisionKind.PRIORITY and rng.random() < 0.3:
-            trial = copy.deepcopy(game)
+            trial = copy_game(game)
             apply(trial, rng.choice(trial.in_game()), Concede())
             _check(trial)
             for _ in range(25):

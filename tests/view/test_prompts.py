@@ -6,7 +6,6 @@ of what that player can't see: permuting the cards hidden from them changes no p
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -30,6 +29,7 @@ from server.scenarios.position import Run
 from server.scenarios.steps import do_step
 from server.view import project
 from server.view.encode import decision_for
+from tests.engine.helpers import copy_game
 from tests.soak import depth
 from tests.view.helpers import hidden_from
 
@@ -158,7 +158,7 @@ def test_a_prompt_is_the_same_whatever_the_cards_hidden_from_its_reader(
             break
         hidden = sorted(hidden_from(game, d.seat))
         if hidden and (d.kind in _TOLD or rng.random() < 0.05):
-            other = copy.deepcopy(game)
+            other = copy_game(game)
             cards = [other.objects[i].card for i in hidden]
             permutation.shuffle(cards)
             for oid, new_card in zip(hidden, cards, strict=True):
