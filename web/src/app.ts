@@ -1714,8 +1714,11 @@ export class App implements Names {
           // The first word of the match this page hears comes after the game's snapshot:
           // its recent events are this game's, and stay under the line.
           if (before === null && this.log.length > 0) {
-            this.log.unshift(line);
-            this.logChanges++;
+            // (Not again over a reloaded page's kept log, which has it already.)
+            if (!this.log.includes(line) && !this.log.includes(logSentence(line, this.playerNames()))) {
+              this.log.unshift(line);
+              this.logChanges++;
+            }
           } else this.addLog(line);
           this.deckSent = false;
           // "Deck accepted for game 2" said what the sideboarding did: now it is played (the

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { create } from "@bufbuild/protobuf";
 import { App } from "../src/app";
 import { GamePhase, Step, ViewSchema, type View } from "../src/gen/protocol/v1/game_pb";
-import { Role } from "../src/gen/protocol/v1/messages_pb";
+import { MatchPhase, Role } from "../src/gen/protocol/v1/messages_pb";
 import { viewHash } from "../src/viewhash";
 import { FakeSocket, installFakeSocket } from "./fakes";
 
@@ -143,5 +143,22 @@ test("a deck list and an invite link kept by one account are never another's", (
     // A list kept before lists had an account (a bare list) is nobody's.
     b.local.setItem("manawire.deck", "4 Shock\n");
     assert.equal(ann.keptDeck, "");
+  } finally { restore(); b.restore(); }
+});
+
+test("a match's game line is not said twice after a reload (the kept log has it; the match's state comes after the snapshot)", () => {
+  const restore = installFakeSocket();
+  const b = browser();
+  try {
+    b.tab();
+    const match = { roomId: "r", bestOf: 3, gameNumber: 1, phase: MatchPhase.PLAYING, wins: [0, 0] };
+    const first = page("a", "Ann#0001", 0);
+    first.ws.deliver({ body: { case: "matchState", value: match } });
+    assert.match(first.app.log[0]!, /^— Game 1 of 3 /);
+    keep(first.app);
+    const again = page("a", "Ann#0001", 0);
+    again.ws.deliver({ body: { case: "matchState", value: match } });
+    assert.equal(again.app.log.filter((l) => l.startsWith("— Game 1 of 3")).length, 1);
+    assert.equal(again.app.log.at(-1), "(reconnected)");
   } finally { restore(); b.restore(); }
 });
