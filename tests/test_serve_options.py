@@ -174,38 +174,73 @@ def test_one_port_on_two_addresses_is_no_clash() -> None:
     assert _port_clash([("--port", "127.0.0.1", 0), ("--relay-port", "127.0.0.1", 0)]) == ""
 
 
+@dataclass
+class Refused:
+    """What ``manawire serve`` said where it can't start (all asked of one interpreter,
+    :func:`main_each`, each in a data directory of its own): a data directory another
+    server holds (``held``), a port another process listens on (``taken_port``, its port),
+    a file for a data directory, a relay port another process listens on (``taken_relay``),
+    a damaged store."""
+
+    tmp: Path
+    port: int
+    relay_port: int
+    held: subprocess.CompletedProcess[str]
+    taken_port: subprocess.CompletedProcess[str]
+    file: subprocess.CompletedProcess[str]
+    taken_relay: subprocess.CompletedProcess[str]
+    damaged: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module")
+def refused(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Refused]:
+    tmp = tmp_path_factory.mktemp("refused")
+    (tmp / "file").write_text("not a directory")
+    (tmp / "bad").mkdir()
+    (tmp / "bad" / "manawire.sqlite3").write_bytes(b"not a database at all" * 100)
+    serve = ["serve", "--host", "127.0.0.1"]
+    with socket.socket() as taken, socket.socket() as taken_relay:
+        for sock in (taken, taken_relay):
+            sock.bind(("127.0.0.1", 0))
+            sock.listen()
+        port, relay_port = taken.getsockname()[1], taken_relay.getsockname()[1]
+        lock = lock_data_dir(tmp / "held")
+        try:
+            answers = main_each([(argv, {}) for argv in (
+                [*serve, "--port", "0", "--data-dir", str(tmp / "held")],
+                [*serve, "--port", str(port), "--data-dir", str(tmp / "data")],
+                [*serve, "--port", "0", "--data-dir", str(tmp / "file")],
+                [*serve, "--port", "0", "--data-dir", str(tmp / "relayed"), "--relays", "1",
+                 "--relay-port", str(relay_port)],
+                [*serve, "--port", "0", "--data-dir", str(tmp / "bad")])])
+        finally:
+            os.close(lock)
+    yield Refused(tmp, port, relay_port, *answers)
+
+
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
                            *args], capture_output=True, text=True, timeout=60, check=False)
 
 
-def test_a_data_dir_another_server_holds_is_refused_and_left_alone(tmp_path: Path) -> None:
+def test_a_data_dir_another_server_holds_is_refused_and_left_alone(refused: Refused) -> None:
     """Two servers on one store would each append the same games' actions: the second one
     stopped with a UNIQUE constraint and the game was aborted for good. The first holds a
     lock on the directory; the second says so and exits, writing nothing."""
-    lock = lock_data_dir(tmp_path / "data")
-    try:
-        done = _serve("--port", "0", "--data-dir", str(tmp_path / "data"))
-    finally:
-        os.close(lock)
+    done = refused.held
     assert done.returncode == 1, done.stderr
     assert "is in use by another manawire serve" in done.stderr
     assert "Traceback" not in done.stderr
-    assert not (tmp_path / "data" / "manawire.sqlite3").exists()
+    assert not (refused.tmp / "held" / "manawire.sqlite3").exists()
 
 
-def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(tmp_path: Path,
+def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(refused: Refused,
                                                               usage: Usage) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        done = _serve("--port", str(port), "--data-dir", str(tmp_path / "data"))
+    done, port = refused.taken_port, refused.port
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert f"can't listen on 127.0.0.1:{port}: Address already in use" in done.stderr
     assert done.stdout == ""  # (no `gc {...}` line: a failed start has no figures)
-    (tmp_path / "file").write_text("not a directory")
-    done = _serve("--port", "0", "--data-dir", str(tmp_path / "file"))
+    done = refused.file
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert "is not a directory" in done.stderr
     done = usage.said(["serve", "--host", "127.0.0.1", "--port", "99999"])
@@ -233,15 +268,10 @@ def test_account_says_plainly_when_the_server_is_down_or_no_password_is_given() 
 
 
 def test_a_relay_that_cannot_listen_stops_the_server_before_its_port_opens(
-        tmp_path: Path) -> None:
+        refused: Refused) -> None:
     """The server said it was listening (and took clients) for the second before the relay
     whose port was taken stopped it; relays now start first."""
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        relay_port = taken.getsockname()[1]
-        done = _serve("--port", "0", "--data-dir", str(tmp_path / "data"), "--relays", "1",
-                      "--relay-port", str(relay_port))
+    done, relay_port = refused.taken_relay, refused.relay_port
     assert done.returncode == 1, done.stderr
     assert "manawire listening" not in done.stdout
     assert f"relay 0 could not start listening on 127.0.0.1, port {relay_port}" in done.stderr
@@ -312,10 +342,8 @@ def test_relays_past_port_65535_and_bad_bots_arguments_are_usage_errors(usage: U
 
 
 def test_a_damaged_store_is_said_plainly_and_a_new_one_is_for_its_user_only(
-        tmp_path: Path, served: Served) -> None:
-    (tmp_path / "bad").mkdir()
-    (tmp_path / "bad" / "manawire.sqlite3").write_bytes(b"not a database at all" * 100)
-    done = _serve("--port", "0", "--data-dir", str(tmp_path / "bad"))
+        refused: Refused, served: Served) -> None:
+    done = refused.damaged
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert "manawire.sqlite3 is not a usable store: file is not a database" in done.stderr
     # A new store (the served one's, made by it) holds every game's secret seed and the
