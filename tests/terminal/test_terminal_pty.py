@@ -36,6 +36,7 @@ from protocol.v1 import messages_pb2 as mpb
 from tests.e2e.restart_harness import ServerProcess
 from tests.rooms.test_matches import REGISTERED, SIDEBOARDED
 from tests.terminal.pty_driver import REPO, PtyProgram, manawire, plain
+from tests.test_serve_options import main_each
 
 #: Bounds of the played game: answers typed and seconds.
 MAX_ANSWERS, PLAY_SECONDS = 3000, 180
@@ -358,25 +359,27 @@ async def test_a_spectator_joining_during_the_mulligans_reads_the_hands_not_frag
     assert "(x" not in log and "drew a card" not in log, log
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(manawire(*args), cwd=REPO, capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.DEVNULL, check=False)
+def _run_each(commands: list[list[str]]) -> list[subprocess.CompletedProcess[str]]:
+    """``manawire ARGS`` for each of ``commands``, one after the other in one interpreter
+    (:func:`tests.test_serve_options.main_each`: a process spends a second of CPU importing
+    the server before it parses its arguments), standard input empty."""
+    return main_each([(args, {}) for args in commands], timeout=60, cwd=REPO)
 
 
 async def test_errors_are_clear_and_exit_nonzero(server: Served,
                                                  tmp_path: Path) -> None:
-    missing = await trio.to_thread.run_sync(_run, "watch", server.url, "no-such-room")
-    assert missing.returncode == 1
-    assert "manawire watch:" in missing.stderr and "no-such-room" in missing.stderr
     deck = tmp_path / "bad.txt"
     deck.write_text("4 Shock\n4 Not A Real Card\nfour Plains\n", encoding="utf-8")
-    bad = await trio.to_thread.run_sync(_run, "play", server.url, "--deck", str(deck))
+    missing, bad, down, page = await trio.to_thread.run_sync(_run_each, [
+        ["watch", server.url, "no-such-room"], ["play", server.url, "--deck", str(deck)],
+        ["play", "ws://127.0.0.1:9", "--bot"],
+        # The page's address pasted instead of the server's: the WebSocket URL it means.
+        ["play", server.url.replace("ws://", "http://")]])
+    assert missing.returncode == 1
+    assert "manawire watch:" in missing.stderr and "no-such-room" in missing.stderr
     assert bad.returncode == 1, bad.stderr
     assert "line 2:" in bad.stderr and "line 3:" in bad.stderr, bad.stderr
-    down = await trio.to_thread.run_sync(_run, "play", "ws://127.0.0.1:9", "--bot")
     assert down.returncode == 1 and "can't connect" in down.stderr, down.stderr
-    # The page's address pasted instead of the server's: the WebSocket URL it means is said.
-    page = await trio.to_thread.run_sync(_run, "play", server.url.replace("ws://", "http://"))
     assert page.returncode == 2
     assert f"(the server's WebSocket URL is {server.url})" in page.stderr, page.stderr
     assert sys.executable  # (the checkout's interpreter runs every command)
@@ -390,9 +393,8 @@ async def test_a_refused_deck_creates_no_room_so_typos_never_use_up_the_rooms_al
     server = fresh_server
     deck = tmp_path / "typo.txt"
     deck.write_text("4 Shokc\n56 Mountain\n", encoding="utf-8")
-    for _ in range(4):
-        bad = await trio.to_thread.run_sync(_run, "play", server.url, "--public", "--deck",
-                                            str(deck))
+    for bad in await trio.to_thread.run_sync(
+            _run_each, [["play", server.url, "--public", "--deck", str(deck)]] * 4):
         assert bad.returncode == 1, bad.stderr
         assert "line 1: unknown or unsupported card 'Shokc'" in bad.stderr, bad.stderr
     saved = saved_accounts.load(server.url)
