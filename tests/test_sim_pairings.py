@@ -23,23 +23,37 @@ from server.sim import (
     play_game,
     reproduce_command,
     simulate,
-    simulate_tables,
     tables,
 )
 from server.view.encode import ProjectionError
 from tests.engine.helpers import vanilla_deck
 
+#: The pairings' games are played in this many parts, which pytest-xdist's workers share.
+PARTS = 5
 
-def test_every_pairing_of_the_demo_decks_plays_one_game_through_the_served_pipeline() -> None:
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_every_pairing_of_the_demo_decks_plays_one_game_through_the_served_pipeline(
+        part: int) -> None:
     """One game per pairing (55 for 10 decks, mirrors included): no exception from the
-    engine, the streams or the decision encoding; no stuck decision."""
+    engine, the streams or the decision encoding; no stuck decision. Pairing ``k`` (of
+    :func:`tables`) plays seed ``12_003 + k``, the game ``simulate_tables(1, seed=12_003)``
+    plays at that table; part ``p`` plays the pairings ``k`` with ``k % PARTS == p``."""
     decks = demo_deck_names()
-    report = simulate_tables(1, seed=12_003, players=2)
+    every = tables(2, decks)
     n = len(decks)
-    assert report.tables == n * (n + 1) // 2 == report.games
-    assert report.errors == 0 and report.stuck == 0, report.failures[:3]
-    assert report.completed == report.games
-    assert report.decisions == report.actions > report.games * 50
+    assert len(every) == n * (n + 1) // 2
+    mine = [(k, table) for k, table in enumerate(every) if k % PARTS == part]
+    games = completed = actions = decisions = 0
+    for k, table in mine:
+        report = simulate(1, 12_003 + k, 2, seat_decks=table)
+        assert report.errors == 0 and report.stuck == 0, report.failures[:3]
+        games += report.games
+        completed += report.completed
+        actions += report.actions
+        decisions += report.decisions
+    assert games == completed == len(mine)
+    assert decisions == actions > games * 50
 
 
 def test_tables_are_the_multisets_of_decks() -> None:
