@@ -17,6 +17,7 @@ loop that serves rooms.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import re
 import secrets
@@ -52,9 +53,15 @@ MAX_TOKEN = 128
 SEEN_EVERY = 3600.0
 
 _hasher = PasswordHasher()
-#: Verified against when the name is unknown, so a wrong name costs as long as a wrong
-#: password and timing tells nobody which names exist.
-_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Verified against when the name is unknown, so a wrong name costs as long as a wrong
+    password and timing tells nobody which names exist. Made at the first password check,
+    not at import: a hash costs ~0.15 s of CPU, which every process importing this module
+    paid -- each client command too, which never checks a password."""
+    return _hasher.hash(secrets.token_urlsafe(16))
 
 
 class AccountError(Exception):
@@ -79,8 +86,9 @@ def hash_password(password: str) -> str:
 def verify_password(stored: str, password: str) -> bool:
     """Whether ``password`` matches ``stored`` ("" when the account is unknown: then a
     dummy hash is checked, so the answer takes as long). Slow: call on a worker thread."""
+    dummy = _dummy_hash()  # (made at the first check, of a known name or not: alike)
     try:
-        return _hasher.verify(stored or _DUMMY_HASH, password) and bool(stored)
+        return _hasher.verify(stored or dummy, password) and bool(stored)
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 

@@ -40,5 +40,6 @@ def cheap_passwords(monkeypatch: pytest.MonkeyPatch, seconds: float = 0.0) -> No
     """Hash and check passwords (and the unknown names' dummy hash) at Argon2id's least
     cost for the rest of the test."""
     hasher = _Sleeping(seconds)
+    dummy = hasher.hash("not a password")
     monkeypatch.setattr(accounts, "_hasher", hasher)
-    monkeypatch.setattr(accounts, "_DUMMY_HASH", hasher.hash("not a password"))
+    monkeypatch.setattr(accounts, "_dummy_hash", lambda: dummy)
