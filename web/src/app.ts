@@ -2153,6 +2153,9 @@ export class App implements Names {
     // Requests of the dropped connection get no answer now (a join in flight mustn't keep
     // the next one from being sent).
     this.requests.clear();
+    // (An offer of a rematch on its way is answered by no one: the button is free again --
+    // and a dropped player's offer is withdrawn; the server says who offers once resumed.)
+    this.rematchSent = false;
     if (code === CLOSE_REPLACED) {
       this.status = "replaced";
       this.error = "This session was taken over by another tab or device.";

@@ -215,3 +215,14 @@ test("a spectator is told where the rematch is: watched with its code; a private
     } finally { restore(); }
   }
 });
+
+test("an offer on its way when the connection drops frees the button again", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = finished();
+    app.offerRematch();
+    assert.equal(app.rematchSent, true);
+    ws.drop();
+    assert.equal(app.rematchSent, false);
+  } finally { restore(); }
+});
