@@ -265,14 +265,18 @@ def potential_pool(game: Game, seat: int, exclude: str | None = None,
     pool = spendable(game, seat, spell)
     choices = []
     restricted = False
+    objects = game.objects
     for oid in mana_sources(game, seat, exclude) if sources is None else sources:
-        card = game.objects[oid].card
+        card = objects[oid].card
         if card.mana_ability_cost is not None:
             continue  # (a converter, below)
-        if not usable(card.mana_only_for, spell):
-            continue  # rule 106.6: its mana can't be spent on this
-        restricted = restricted or bool(card.mana_only_for)
-        options = mana_choices(game, oid)
+        if card.mana_only_for:
+            if not usable(card.mana_only_for, spell):
+                continue  # rule 106.6: its mana can't be spent on this
+            restricted = True
+        # mana_choices(game, oid), but for "for each" (the usual source adds fixed mana)
+        options = _kinds(card.mana_abilities[0]) if card.mana_for_each is None \
+            else mana_choices(game, oid)
         if len(options) == 1:
             _add(pool, options[0])
         else:

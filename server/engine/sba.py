@@ -170,7 +170,8 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
     Returns True if any was performed (or a legend-rule choice is now pending); the caller
     checks again until none apply, before any player receives priority.
     """
-    if _legend_rule(game):
+    summary = board(game)  # (the legend rule below doesn't move a permanent)
+    if _legend_rule(game, summary.legendary):
         return True  # rule 704.3: the other SBAs happen together with it, after the choice
     performed = False
     # Rules 704.5d-e: the tokens and spell copies already off the battlefield / stack as this
@@ -197,7 +198,7 @@ def check_state_based_actions(game: Game, events: list[Event]) -> bool:
         game.legend_rule_losers.clear()
     destroyed: list[str] = []  # lethal or deathtouch damage: destruction (704.5g-h)
     annihilating: list[GameObject] = []  # +1/+1 and -1/-1 counters on it (704.5q)
-    for obj in board(game).permanents:  # (nothing below moves a permanent)
+    for obj in summary.permanents:  # (nothing below moves a permanent)
         oid = obj.id
         card = obj.card
         # obj.is_creature, as it reads on the battlefield (a permanent is no ability).
@@ -262,11 +263,11 @@ def _annihilate(counters: dict[str, int]) -> bool:
     return True
 
 
-def _legend_rule(game: Game) -> bool:
+def _legend_rule(game: Game, legendary: tuple[GameObject, ...]) -> bool:
     """Rule 704.5j: a player with two or more legendary permanents of the same name chooses
     one to keep (a LEGEND_RULE choice); True if a choice is now pending. The rest go to the
     graveyard with the other state-based actions of the same check."""
-    legends = [o.id for o in board(game).legendary if o.id not in game.legend_rule_losers]
+    legends = [o.id for o in legendary if o.id not in game.legend_rule_losers]
     if len(legends) < 2:
         return False
     for seat in game.apnap():

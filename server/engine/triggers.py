@@ -421,8 +421,9 @@ def _nothing_triggers(game: Game) -> bool:
     zone (emblems, planes), no graveyard card has one that functions there (113.6k) and no
     delayed triggered ability waits (603.7) -- as :func:`each_permanent` asks without
     keywords."""
-    return not board(game).triggering and not game.command and not game.delayed and not any(
-        graveyard(game, player.seat).triggering for player in game.players)
+    if board(game).triggering or game.command or game.delayed:
+        return False
+    return all(not graveyard(game, player.seat).triggering for player in game.players)
 
 
 def collect_triggers(game: Game, events: list[Event], seen: int) -> int:
