@@ -87,13 +87,13 @@ class RematchDesk:
         log.info("room %s: a rematch of room %s for %s", host.room_id, plan.room_id,
                  ", ".join(repr(p.name) for p in plan.players))
         old.notify(cmd.RematchMade(host.room_id, code))
-        started = mpb.ServerMessage(rematch_started=mpb.RematchStarted(
-            old_room_id=plan.room_id, new_room_id=host.room_id, invite_code=code,
-        )).SerializeToString()
         players = [(seat, self._player(seat)) for seat in plan.players]
-        for _seat, conn in players:
-            if conn is not None:
-                conn.reply(started)
+        for seat, conn in players:
+            if conn is not None:  # (the code only to who knew the old one)
+                conn.reply(mpb.ServerMessage(rematch_started=mpb.RematchStarted(
+                    old_room_id=plan.room_id, new_room_id=host.room_id,
+                    invite_code=code if seat.knows_code else "",
+                )).SerializeToString())
         rows: list[StoreOp] = []
         for seat, conn in players:  # in seat order (each takes its reserved seat)
             if conn is None or conn.record is None or not self._idle(conn):
@@ -101,7 +101,7 @@ class RematchDesk:
             record = conn.record
             out = await self._settle(conn, host, cmd.Join(
                 conn.conn_id, 0, record.session_id, record.name, False, seat.deck,
-                record.account.account_id, code))
+                record.account.account_id, code, rematch_knows_code=seat.knows_code))
             if out is not None and out.accepted:
                 conn.spectating = False
                 rows.append(record.row())

@@ -34,6 +34,9 @@ class Join:
     #: The creator's seat in the room just created for it (``CreateRoom.join``): refused,
     #: the room -- empty, made for nobody else -- closes at once.
     creating: bool = False
+    #: A rematch's seating (server.rematch): ``invite_code`` is the server's, not the
+    #: client's, so the player knows the code only if it knew the old room's -- this.
+    rematch_knows_code: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,9 @@ class RematchSeat:
     #: The deck and sideboard it registered for the old room (rule 100.4: sideboarding
     #: between a match's games rearranges them; the rematch starts from the registration).
     deck: Deck | None
+    #: It knew the old room's invite code (created the room, or joined with the code): only
+    #: then is it told the new one.
+    knows_code: bool = False
 
 
 @dataclass(frozen=True, slots=True)

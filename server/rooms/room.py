@@ -174,6 +174,12 @@ class Member:
     #: When the seat's player last dropped from the running game (or the room was rebuilt
     #: after a restart); read only while ``conn`` is None.
     away_since: float = 0.0
+    #: The player knows the room's invite code: it created the room or joined with the
+    #: code. Only such a player is told a rematch room's code (a player who joined a public
+    #: room, or took a reserved seat, without it mustn't get one: the code opens the
+    #: invite-only spectator tiers, every hand among them). Not kept across a restart:
+    #: after one, no player is told the code (their seats in the rematch are reserved).
+    knows_code: bool = False
 
 
 @dataclass(slots=True)
@@ -582,7 +588,8 @@ class Room:
                 return
             deck = cmd.deck or resolve(self._demo_for_next(), self.format)
             member = Member(cmd.session_id, cmd.name, free[0], deck, cmd.conn,
-                            account_id=cmd.account_id, registered=deck)
+                            account_id=cmd.account_id, registered=deck,
+                            knows_code=self._knows_code(cmd))
             self.seats[member.seat] = member
         self._by_conn[cmd.conn] = member
         self._idle_since = None
@@ -648,6 +655,15 @@ class Room:
                 or self._invited(cmd):
             return ""
         return _NOT_INVITED if cmd.invite_code else _PRIVATE
+
+    def _knows_code(self, cmd: Join) -> bool:
+        """Whether a player taking a seat knows the room's invite code: it created the room
+        or presented the code itself (a rematch's seating says whether it knew the old
+        room's: the code it presents is the server's)."""
+        if cmd.rematch_knows_code is not None:
+            return cmd.rematch_knows_code
+        return self._invited(cmd) or bool(
+            cmd.account_id and cmd.account_id == self.settings.creator)
 
     def _invited(self, cmd: Join) -> bool:
         """Whether the client presented this room's invite code (constant time)."""
@@ -835,7 +851,8 @@ class Room:
         self._everyone(out, self._presence())
         if member.seat != SPECTATOR and self.finished:
             if self.rematch_room:  # (it dropped as the rematch was made: it joins it)
-                self._send(out, member, self._rematch_started(True))
+                self._send(out, member, self._rematch_started(
+                    True, knows_code=member.knows_code))
             else:  # (who offers now: none after a restart, whatever the client last knew)
                 self._send(out, member, self._rematch_offers_message(0))
 
@@ -1234,7 +1251,8 @@ class Room:
             self._rematch_news(out, cmd.conn, cmd.rid)
             out.rematch = RematchPlan(
                 self.room_id, self.name, len(self.seats), round(self.clock_seconds),
-                tuple(RematchSeat(m.conn, m.session_id, m.name, m.account_id, m.registered)
+                tuple(RematchSeat(m.conn, m.session_id, m.name, m.account_id, m.registered,
+                                  m.knows_code)
                       for m in players if m.conn is not None))
             self._rematch_conns = tuple(m.conn for m in players if m.conn is not None)
             for m in players:  # released here: the app seats them in the new room
@@ -1273,12 +1291,14 @@ class Room:
             for delayed in self.delayed:
                 delayed.hold_notice(held, now, game.turn)
 
-    def _rematch_started(self, player: bool, *, live: bool = False) -> bytes:
-        """``RematchStarted`` for a player (the invite code), or a spectator: a private
-        room's learn only that a rematch started; the code only to live spectators of a
+    def _rematch_started(self, player: bool, *, live: bool = False,
+                         knows_code: bool = False) -> bytes:
+        """``RematchStarted`` for a player, or a spectator: a private room's learn only that
+        a rematch started. The new code only to whoever knew the old one: a player who
+        created the room or joined it with its code (``knows_code``), live spectators of a
         room they could watch only with it."""
         private = self.settings.private
-        code = player or (live and not private and self.settings.spectate is Spectate.INVITE)
+        code = knows_code or (live and not private and self.settings.spectate is Spectate.INVITE)
         return mpb.ServerMessage(rematch_started=mpb.RematchStarted(
             old_room_id=self.room_id,
             new_room_id="" if private and not player else self.rematch_room,

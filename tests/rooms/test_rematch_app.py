@@ -218,3 +218,45 @@ async def test_a_crash_after_the_rematch_game_started_resumes_its_players_into_i
             reply = await peer.call(resume=mpb.Resume(protocol_version=1, resume_token=token))
             assert reply.resumed.joined.room.room_id == new_id
             assert reply.resumed.joined.role == mpb.ROLE_PLAYER
+
+
+async def test_the_new_code_goes_only_to_players_who_knew_the_old_one_rematch_after_rematch(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """atk8 HIGH: a player who joined a public room without its code was told the rematch's
+    code, which opens the invite-only spectator tiers (every hand among them) to a second
+    account of theirs. Only the creator (RoomCreated) and those who joined with the code
+    know it; the others are seated all the same (their seats are reserved) -- and in the
+    rematch of the rematch too (the server's own code for seating them teaches them
+    nothing)."""
+    async with running_app(tmp_path) as app:
+        ann, bob = Peer(app, "Ann"), Peer(app, "Bob")
+        for p in (ann, bob):
+            await p.hello()
+        created = await ann.call(create_room=mpb.CreateRoom(
+            name="open", clock_seconds=900, private=False, join=True, deck=REGISTERED))
+        room_id = created.room_created.room.room_id
+        await _settle()
+        reply = await bob.call(join_room=mpb.JoinRoom(room_id=room_id, role=mpb.ROLE_PLAYER,
+                                                      deck="golgari-grind"))  # (no code)
+        assert reply.joined.seat == 1
+        for _round in range(2):
+            await ann.send(concede=mpb.ConcedeGame())
+            await _settle()
+            for p in (ann, bob):
+                p.pump()
+                p.got.clear()
+            await ann.send(offer_rematch=mpb.OfferRematch(offer=True))
+            await bob.send(offer_rematch=mpb.OfferRematch(offer=True))
+            await _settle()
+            for p in (ann, bob):
+                p.pump()
+            (to_ann,) = [m.rematch_started for m in _of(ann, "rematch_started")]
+            (to_bob,) = [m.rematch_started for m in _of(bob, "rematch_started")]
+            new_id = to_ann.new_room_id
+            assert to_ann.old_room_id == room_id and to_bob.new_room_id == new_id
+            assert to_ann.invite_code and not to_bob.invite_code
+            new = app.lobby.rooms[new_id]
+            assert new.game is not None  # both seated: Bob by his reserved seat
+            assert [m.name.split("#")[0] for m in new.seats if m is not None] == ["Ann", "Bob"]
+            room_id = new_id

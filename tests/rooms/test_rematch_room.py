@@ -4,6 +4,8 @@ player has offered -- the plan the app makes the new room from, the players rele
 
 from __future__ import annotations
 
+import pytest
+
 from protocol.v1 import messages_pb2 as mpb
 from server.rooms.commands import (
     ConcedeGame,
@@ -188,8 +190,13 @@ def test_spectators_are_told_where_the_rematch_is_and_a_private_rooms_learn_only
             ("r1", "" if private else "r2", "")]
 
 
-def test_a_player_back_in_the_old_room_after_the_rematch_was_made_is_told_where_it_is() -> None:
-    d = watched_room(RoomSettings(private=True, spectate=Spectate.ALLOWED, reserved=SEATS))
+@pytest.mark.parametrize("creator", ["a2", "a1"])
+def test_a_player_back_in_the_old_room_after_the_rematch_was_made_is_told_where_it_is(
+        creator: str) -> None:
+    """With the new invite code only if it knew the old one: p2 took its reserved seat
+    without the code, so only as the room's creator does it get it (atk8 HIGH)."""
+    d = watched_room(RoomSettings(private=True, spectate=Spectate.ALLOWED, reserved=SEATS,
+                                  creator=creator))
     over(d)
     d.do(OfferRematch(1, 3))
     d.do(OfferRematch(2, 4))
@@ -197,7 +204,8 @@ def test_a_player_back_in_the_old_room_after_the_rematch_was_made_is_told_where_
     # Its connection closed before it was seated: it resumes here (its session's place).
     assert d.do(Reattach(9, 5, "s2", "p2", 0, "a2", WELCOME)).accepted
     started = [m.rematch_started for m in d.take(9) if m.HasField("rematch_started")]
-    assert [(s.new_room_id, s.invite_code) for s in started] == [("r2", "SECRETCODE")]
+    assert [(s.new_room_id, s.invite_code) for s in started] == [
+        ("r2", "SECRETCODE" if creator == "a2" else "")]
     d.do(OfferRematch(9, 6))
     assert errors(d.take(9)) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
 
