@@ -364,6 +364,12 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> bool
         _perform_choice(game, game.choices[0], action, events)
     elif isinstance(action, PassPriority):
         return _pass_priority(game, seat, events)
+    elif isinstance(action, ActivateManaAbility):
+        # Rule 605.3b: a mana ability resolves at once; the player keeps priority and has
+        # taken an action (117.4: the passes so far don't count). (The second most frequent
+        # option: tested before the others, each action being of exactly one class.)
+        tap_for_mana(game, action.object_id, action.mana, events, action.paid_with)
+        game.passes = 0
     elif isinstance(action, PlayLand):
         # Rules 116.2a, 305.1: a special action; the player keeps priority (117.3c).
         origin = game.objects[action.object_id].zone
@@ -375,11 +381,6 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> bool
         casting.begin_cast(game, seat, action, events)
     elif isinstance(action, ActivateAbility):
         casting.begin_activation(game, seat, action, events)
-    elif isinstance(action, ActivateManaAbility):
-        # Rule 605.3b: a mana ability resolves at once; the player keeps priority and has
-        # taken an action (117.4: the passes so far don't count).
-        tap_for_mana(game, action.object_id, action.mana, events, action.paid_with)
-        game.passes = 0
     elif isinstance(action, DeclareAttacker):
         effects.declare_attack(game, action)
     elif isinstance(action, FinishAttackers):

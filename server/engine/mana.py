@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 
 from server.cards.mana import MANA_TYPES, ManaCost
@@ -100,14 +100,21 @@ def spend_text(counts: list[int]) -> str:
 def payments(pool: list[int], cost: ManaCost) -> list[str]:
     """Every distinct way to pay ``cost`` exactly from ``pool`` (rule 601.2h), as the mana
     spent. The first is the engine's default (see :func:`pay`); the rest follow in order."""
-    if not can_pay(pool, cost):
-        return []
+    return list(_payments(tuple(pool), cost))
+
+
+@lru_cache(maxsize=4096)
+def _payments(pool: tuple[int, ...], cost: ManaCost) -> tuple[str, ...]:
+    """:func:`payments`, a function of the two values only (a cost is an immutable value),
+    so found once for each: the same pools pay the same costs again and again."""
+    if not can_pay(list(pool), cost):
+        return ()
     default = list(pool)
     pay(default, cost)
     first = spend_text([a - b for a, b in zip(pool, default, strict=True)])
     total = cost.generic + sum(cost.symbols) + len(cost.hybrid)
-    found = _ways_to_spend(pool, cost, 0, total, [])
-    return [first, *sorted(f for f in found if f != first)]
+    found = _ways_to_spend(list(pool), cost, 0, total, [])
+    return (first, *sorted(f for f in found if f != first))
 
 
 def _ways_to_spend(pool: list[int], cost: ManaCost, i: int, left: int, spent: list[int]
@@ -354,6 +361,8 @@ def _convert(pool: list[int], cost: ManaCost, worth: list[tuple[ManaCost, tuple[
 
 def most_mana(potential: Potential) -> int:
     """The most mana the player could have at once."""
+    if not potential.choices:
+        return sum(potential.fixed)  # (only sources of one kind of mana: the usual case)
     return sum(potential.fixed) + sum(max(len(m) for m in c) for c in potential.choices)
 
 
