@@ -278,10 +278,14 @@ class App:
         self.create_desk = CreateDesk(self.limits, self.lobby, self.accounts, self.refusals)
         self.match_desk = QuickMatchDesk(self.lobby, self.writer, self.conns,
                                          deck=self._deck, settle=self._settle,
-                                         refusals=self.refusals)
+                                         refusals=self.refusals,
+                                         refusal=lambda addresses: self.create_desk
+                                         .open_rooms_refusal(addresses, yours=True),
+                                         made_for=self.create_desk.made_for)
         self.rematch_desk = RematchDesk(self.lobby, self.writer, self.conns,
                                         settle=self._settle, idle=self._idle,
-                                        counted=self.create_desk.recovered)
+                                        refusal=self.create_desk.open_rooms_refusal,
+                                        made_for=self.create_desk.made_for)
         self.session_desk = SessionDesk(self.limits, self.accounts, self.lobby, self.writer,
                                         settle=self._settle, admit=self._admit,
                                         stopping=lambda: self.stopping,

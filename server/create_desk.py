@@ -16,7 +16,7 @@ tell nobody."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import trio
@@ -55,7 +55,9 @@ class CreateDesk:
         self._waiting_rooms: dict[str, set[str]] = {}
         #: Open rooms created from each client address, started or not.
         self._open_rooms: dict[str, set[str]] = {}
-        self._room_address: dict[str, str] = {}
+        #: The addresses each room counts against (its creator's; a quick match's or a
+        #: rematch's: its players').
+        self._room_addresses: dict[str, set[str]] = {}
         #: Who created each live room (the per-account room limit).
         self._creators: dict[str, Account] = {}
         #: Account names looked up per client address (a token bucket each).
@@ -71,16 +73,42 @@ class CreateDesk:
 
     def room_closed(self, room_id: str) -> None:
         """``room_id`` closed: it counts for nobody any more."""
-        address = self._room_address.pop(room_id, None)
-        for by_address in (self._waiting_rooms, self._open_rooms):
-            rooms = by_address.get(address or "")
-            if rooms is not None:
-                rooms.discard(room_id)
-                if not rooms:
-                    del by_address[address or ""]
+        for address in self._room_addresses.pop(room_id, set()):
+            for by_address in (self._waiting_rooms, self._open_rooms):
+                rooms = by_address.get(address)
+                if rooms is not None:
+                    rooms.discard(room_id)
+                    if not rooms:
+                        del by_address[address]
         creator = self._creators.pop(room_id, None)
         if creator is not None:
             creator.created_rooms.discard(room_id)
+
+    def open_rooms_refusal(self, addresses: Iterable[str], *, yours: bool = False) -> str:
+        """Why the server may make no room for players at ``addresses`` (a quick match's
+        table, a rematch): one of them holds ``max_rooms_per_address`` open rooms already
+        ("": none does; ``yours``: said to the player at the one address). Rooms the
+        server makes for players count against their addresses as a created room against
+        its creator's: two guests of one address concede and rematch (or quick-match each
+        other) and drop, over and over, and every such game stays open until its clocks run
+        out -- the lobby filled, and nobody could play."""
+        limit = self.limits.max_rooms_per_address
+        if any(self._playing(self._open_rooms.get(a, set())) >= limit for a in set(addresses)):
+            whose = "your" if yours else "a player's"
+            return (f"{whose} address has {limit} open rooms, started or not; finish (or "
+                    f"concede) their games first")
+        return ""
+
+    def made_for(self, room_id: str, addresses: Iterable[str], creator_id: str = "") -> None:
+        """The server made ``room_id`` for players at ``addresses`` (a quick match, a
+        rematch): it counts as an open room of each address, and (a rematch's) for the
+        account that created the room it rematches."""
+        counted = self._room_addresses.setdefault(room_id, set())
+        for address in set(addresses):
+            counted.add(address)
+            self._open_rooms.setdefault(address, set()).add(room_id)
+        if creator_id:
+            self.recovered(room_id, creator_id)
 
     def _refused(self, conn: _Connection) -> None:
         if self.refusals is not None:
@@ -170,7 +198,7 @@ class CreateDesk:
         self._creators[host.room_id] = account
         self._waiting_rooms.setdefault(conn.address, set()).add(host.room_id)
         self._open_rooms.setdefault(conn.address, set()).add(host.room_id)
-        self._room_address[host.room_id] = conn.address
+        self._room_addresses[host.room_id] = {conn.address}
         conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
             room=host.room.info(), invite_code=invite)).SerializeToString())
         return host, invite

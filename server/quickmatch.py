@@ -13,7 +13,7 @@ rather than the desk reaching back into it.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
 import trio
@@ -46,7 +46,15 @@ class QuickMatchDesk:
     """The quick-match queues, and the quick-match rooms still waiting for their players."""
 
     def __init__(self, lobby: Lobby, writer: StoreWriter, conns: Mapping[ConnId, _Connection],
-                 *, deck: DeckCheck, settle: Settle, refusals: Notes | None = None) -> None:
+                 *, deck: DeckCheck, settle: Settle, refusals: Notes | None = None,
+                 refusal: Callable[[Iterable[str]], str] = lambda _addresses: "",
+                 made_for: Callable[[str, Iterable[str]], None] = lambda _r, _a: None,
+                 ) -> None:
+        """``refusal``: why no room may be made for a player at an address ("": it may --
+        the per-address room limit, checked as it queues); ``made_for``: a room a player
+        was seated in counts against its address (room id, addresses)."""
+        self._refusal = refusal
+        self._made_for = made_for
         self.lobby = lobby
         #: Where a table refused for want of room on the server is noted, one refusal per
         #: player, for the operator's log (server.refusals).
@@ -68,6 +76,11 @@ class QuickMatchDesk:
     async def queue(self, conn: _Connection, rid: int, request: req.QuickMatch) -> None:
         """``QuickMatch``: queue ``conn`` (or seat it in a room a player dropped out of)."""
         if conn.busy(rid):
+            return
+        if refused := self._refusal([conn.address]):
+            if self.refusals is not None:
+                self.refusals.note("room", conn.address)
+            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, refused, rid))
             return
         ok, deck = await self._deck(conn, rid, request.deck, request.format)
         if not ok:
@@ -160,6 +173,7 @@ class QuickMatchDesk:
         finally:
             conn.queued = None
         if out is not None and out.accepted:
+            self._made_for(host.room_id, [conn.address])
             # (A store that can't be written -- logged once -- loses the place, not the
             # seat: the players after this one are seated all the same.)
             with contextlib.suppress(StoreClosedError, StoreUnwritableError):

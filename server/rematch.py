@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
 from protocol.v1 import messages_pb2 as mpb
@@ -46,16 +46,29 @@ class RematchDesk:
 
     def __init__(self, lobby: Lobby, writer: StoreWriter, conns: Mapping[ConnId, _Connection],
                  *, settle: Settle, idle: Callable[[_Connection], bool],
-                 counted: Callable[[str, str], None]) -> None:
+                 refusal: Callable[[Iterable[str]], str],
+                 made_for: Callable[[str, Iterable[str], str], None]) -> None:
         """``idle``: whether a connection is in no room, queue or replay (a player who went
-        elsewhere meanwhile isn't seated); ``counted``: a room made counts for its creator
-        (room id, creator's account id), as the old one did."""
+        elsewhere meanwhile gets no rematch); ``refusal``: why no room may be made for
+        players at these addresses ("": it may -- the per-address room limit); ``made_for``:
+        a room made counts against its players' addresses and for the old room's creator
+        (room id, addresses, creator's account id), as the old one did."""
         self.lobby = lobby
         self.writer = writer
         self.conns = conns
         self._settle = settle
         self._idle = idle
-        self._counted = counted
+        self._refusal = refusal
+        self._made_for = made_for
+
+    def _no_rematch(self, old: RoomHost, plan: cmd.RematchPlan, why: str) -> None:
+        """The rematch can't be made: its players (let go by the old room) and the old
+        room's spectators are told why."""
+        old.notify(cmd.RematchMade("", failed=why))
+        for seat in plan.players:
+            conn = self._player(seat)
+            if conn is not None:
+                conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, f"no rematch: {why}"))
 
     def _player(self, seat: cmd.RematchSeat) -> _Connection | None:
         """The connection of a rematch's player, if it is still that session's."""
@@ -68,26 +81,35 @@ class RematchDesk:
         """Every player of ``old``'s room offered a rematch: make its room, tell the
         players and the old room (its spectators) where it is, and seat each player."""
         room = old.room
+        players = [(seat, self._player(seat)) for seat in plan.players]
+        # A player who went to another game as the last offer came (its old room let it
+        # go) gets no rematch, nor do the others: they'd wait alone in a room for nobody.
+        elsewhere = [seat.name for seat, conn in players
+                     if conn is not None and not self._idle(conn)]
+        if elsewhere:
+            self._no_rematch(old, plan, f"{' and '.join(elsewhere)} went to another game")
+            return
+        addresses = [conn.address for _seat, conn in players if conn is not None]
+        if refused := self._refusal(addresses):
+            self._no_rematch(old, plan, refused)
+            return
         code = typeable_secret(16)
         reserved = tuple((p.account_id, p.name) for p in plan.players)
         settings = dataclasses.replace(
             room.settings, invite_hash=secret_hash(code),
             reserved=reserved if all(a for a, _n in reserved) else ())
         try:
-            host = self.lobby.create(plan.name, plan.seats, plan.clock_seconds, settings)
+            # (not in the old room's place: its spectators are still to be told where the
+            # rematch is)
+            host = self.lobby.create(plan.name, plan.seats, plan.clock_seconds, settings,
+                                     keep=plan.room_id)
         except LobbyFullError as exc:
-            old.notify(cmd.RematchMade("", failed=str(exc)))
-            for seat in plan.players:
-                conn = self._player(seat)
-                if conn is not None:
-                    conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED,
-                                           f"no rematch: {exc}"))
+            self._no_rematch(old, plan, str(exc))
             return
-        self._counted(host.room_id, settings.creator)
+        self._made_for(host.room_id, addresses, settings.creator)
         log.info("room %s: a rematch of room %s for %s", host.room_id, plan.room_id,
                  ", ".join(repr(p.name) for p in plan.players))
         old.notify(cmd.RematchMade(host.room_id, code))
-        players = [(seat, self._player(seat)) for seat in plan.players]
         for seat, conn in players:
             if conn is not None:  # (the code only to who knew the old one)
                 conn.reply(mpb.ServerMessage(rematch_started=mpb.RematchStarted(

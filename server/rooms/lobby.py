@@ -86,15 +86,16 @@ class Lobby:
         return {room_id: host.room for room_id, host in self.hosts.items()}
 
     def create(self, name: str, seats: int, clock_seconds: int = 0,
-               settings: RoomSettings | None = None) -> RoomHost:
-        """Create a room and start its task."""
+               settings: RoomSettings | None = None, *, keep: str = "") -> RoomHost:
+        """Create a room and start its task (``keep``: a room not to close for it)."""
         if len(self.hosts) - len(self._evicting) >= self.max_rooms:
             # A room whose game is over only lingers for its last views: the oldest such
             # room closes for the new one (those whose delayed tiers still show the game
             # last). Lingering rooms filled the cap before: two guests creating and
             # conceding games kept every new game out.
             victim = min((h for h in self.hosts.values()
-                          if h.room.finished and h.room_id not in self._evicting),
+                          if h.room.finished and h.room_id not in self._evicting
+                          and h.room_id != keep),
                          key=lambda h: (h.room.still_shown, h.room.finished_at or 0.0),
                          default=None)
             if victim is None:

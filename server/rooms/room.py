@@ -1281,6 +1281,8 @@ class Room:
             return
         if not cmd.room_id:  # (its players were told why, and are in no room now)
             self._rematch_off = cmd.failed or "the rematch couldn't be made"
+            self.rematch_offers = [False] * len(self.seats)
+            out.feed.append(Publish(0, self._rematch_offers_message(0)))  # (spectators)
             return
         self.rematch_room, self._rematch_code = cmd.room_id, cmd.invite_code
         live = self._rematch_started(False, live=True)
