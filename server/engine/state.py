@@ -71,8 +71,11 @@ class Step(IntEnum):
 #: The main phases' steps (rule 505), bound once: in Python 3.11 reading an enum member as a
 #: class attribute goes through the slow hook of ``EnumType.__getattr__``.
 _MAIN_STEPS = (Step.PRECOMBAT_MAIN, Step.POSTCOMBAT_MAIN)
-#: (Read by the characteristics below on every question, bound once for the same reason.)
-_BATTLEFIELD = Zone.BATTLEFIELD
+#: (Read by the characteristics below on every question, and by Game.zone_list at every
+#: zone change, bound once for the same reason.)
+_LIBRARY, _HAND, _GRAVEYARD, _BATTLEFIELD = Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD, \
+    Zone.BATTLEFIELD
+_STACK, _EXILE, _COMMAND, _ANTE = Zone.STACK, Zone.EXILE, Zone.COMMAND, Zone.ANTE
 
 
 class DecisionKind(IntEnum):
@@ -385,8 +388,8 @@ class GameObject:
         if self.keywords_now is not None and self.zone is _BATTLEFIELD:
             return keyword in self.keywords_now
         # Rule 123.7: an ability sticker grants its ability in every zone.
-        return keyword in self.card.keywords or any(
-            keyword in s.definition.keywords for s in self.stickers)
+        return keyword in self.card.keywords or (bool(self.stickers) and any(
+            keyword in s.definition.keywords for s in self.stickers))
 
     @property
     def subtypes(self) -> tuple[str, ...]:
@@ -860,21 +863,21 @@ class Game:
 
     def zone_list(self, zone: Zone, owner: int) -> list[str]:
         """The ordered id list for a zone (``owner`` is ignored for shared zones)."""
-        if zone is Zone.LIBRARY:
+        if zone is _LIBRARY:
             return self.players[owner].library
-        if zone is Zone.HAND:
+        if zone is _HAND:
             return self.players[owner].hand
-        if zone is Zone.GRAVEYARD:
+        if zone is _GRAVEYARD:
             return self.players[owner].graveyard
-        if zone is Zone.BATTLEFIELD:
+        if zone is _BATTLEFIELD:
             return self.battlefield
-        if zone is Zone.STACK:
+        if zone is _STACK:
             return self.stack
-        if zone is Zone.EXILE:
+        if zone is _EXILE:
             return self.exile
-        if zone is Zone.COMMAND:
+        if zone is _COMMAND:
             return self.command
-        if zone is Zone.ANTE:
+        if zone is _ANTE:
             return self.ante
         raise ValueError(f"no object list for zone {zone.name}")
 
