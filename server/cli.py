@@ -369,7 +369,15 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _command_of(argv: list[str]) -> str:
+    """The command ``argv`` names: its first word that isn't an option ("" if none; the
+    only option before it, ``--version``, takes no value)."""
+    return next((word for word in argv if not word.startswith("-")), "")
+
+
 def _main(argv: list[str] | None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
     parser = argparse.ArgumentParser(prog="manawire", description="Manawire game server")
     parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
                         help="print the version and the commit it was built from, and exit")
@@ -379,7 +387,11 @@ def _main(argv: list[str] | None) -> int:
     serve.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 = any)")
     serve.add_argument("--data-dir", type=Path, default=Path("var"),
                        help="directory of the embedded store (default ./var)")
-    add_serve_options(serve)
+    if _command_of(argv) == "serve":
+        # Their defaults are the server's (server.app's Limits: importing it takes ~0.6 s
+        # of CPU): built only for serve, so that play, watch, bots, account ... start at
+        # once. (No other command reads them; `serve --help` lists them.)
+        add_serve_options(serve)
     bots = sub.add_parser("bots", help="play full games between random bots on a server")
     bots.add_argument("--url", default="ws://127.0.0.1:8765", help="server WebSocket URL")
     bots.add_argument("--games", type=int, default=1, help="number of games (default 1)")
