@@ -1070,8 +1070,10 @@ export type RematchStarted = Message<"manawire.v1.RematchStarted"> & {
   newRoomId: string;
 
   /**
-   * The new room's invite code (a new one): for its players only -- and, in a room whose
-   * live spectators needed the invite code (SPECTATE_INVITE, not private), for them too.
+   * The new room's invite code (a new one): only for the players who knew the old one (its
+   * creator, and those who joined it with the code; empty for the others, whose seats are
+   * reserved) -- and, in a room whose live spectators needed the invite code
+   * (SPECTATE_INVITE, not private), for them too.
    *
    * @generated from field: string invite_code = 3;
    */
