@@ -617,8 +617,11 @@ def test_a_server_whose_disk_fills_refuses_says_so_and_recovers_by_itself(
             assert player.view == stored[seat]
         _play(players, lambda: players[0].view[0] > stored[0][0], 10)  # and play on
         text = log.read_text()
-        assert text.count(f"store: writes fail: {FULL}") == 1, text
-        assert text.count("store: writing works again") == 1, text
+        # Each spell of failing writes is said once, and its end once. A write may fit in
+        # pages SQLite freed while the disk was full (under load one did, 11 s in: "writing
+        # works again", then "writes fail" anew): a spell more, never a line per write.
+        spells = text.count(f"store: writes fail: {FULL}")
+        assert 1 <= spells == text.count("store: writing works again") <= 3, text
         assert f"room {room_id} stopped" in text and f"room {room_id} is back" in text, text
         assert "Traceback" not in text and "incident" not in text, text
     finally:
