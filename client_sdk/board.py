@@ -21,10 +21,10 @@ from rich.text import Text
 
 from client_sdk.cli import split_note
 from client_sdk.describe import (
-    FIRST_STRIKE_DAMAGE_TEXT,
     NO_BLOCKERS_TEXT,
-    REGULAR_DAMAGE_TEXT,
     became_tapped_text,
+    combat_damage_marker,
+    damage_step_of,
     decision_name,
     deck_words,
     events_text,
@@ -38,7 +38,6 @@ from client_sdk.describe import (
     seat_name,
     shown_options,
     step_name,
-    strikes_first,
     target_text,
     tier_text,
 )
@@ -151,11 +150,9 @@ class Board:
     #: The prompt id of the viewer's declaration of blockers the client answered itself,
     #: none of their creatures able to block (:data:`NO_BLOCKERS_TEXT` logged).
     _no_blockers_said: int = -1
-    #: Combat damage dealt so far in this combat damage step (two with a first striker,
-    #: rule 510.4), and whether the first was a first-strike step
-    #: (:meth:`_combat_damage_marker`).
-    _damage_batches: int = 0
-    _first_strike_combat: bool = False
+    #: The combat damage step the view was in (rule 510.4; ``combat_damage_step``, unspecified
+    #: outside one), for :func:`combat_damage_marker`.
+    _damage_step: int = 0
 
     # ---- the describers' Names
     @property
@@ -225,12 +222,6 @@ class Board:
                 told = told[run:]
             for text in told:
                 self._tell(text)
-            # In a combat damage step already begun, its damage was dealt (510.1, before
-            # priority): the next is the second step's, if it has one (510.4).
-            in_damage = self.mirror.header.step == pb.STEP_COMBAT_DAMAGE
-            self._damage_batches = 1 if in_damage else 0
-            self._first_strike_combat = in_damage and any(
-                strikes_first(o) for o in self._combatants(self.mirror.objects.values()))
             self._remember_view()
         elif body == "delta":
             changed: list[str] = []
@@ -251,7 +242,8 @@ class Board:
             mulligans = self._phase == pb.GAME_PHASE_MULLIGANS
             for text in self._kept(msg.delta.events) if mulligans else ():
                 self.add_event(text)
-            if marker := self._combat_damage_marker(msg.delta):
+            if marker := combat_damage_marker(self._damage_step,
+                                              damage_step_of(self.mirror.header)):
                 self.add_event(marker)
             for text in events_text(self, msg.delta.events, mulligans=mulligans):
                 self._tell(text)
@@ -400,37 +392,11 @@ class Board:
         delta to be read against (the mirror holds it applied)."""
         self._before = dict(self.mirror.objects)
         header = self.mirror.header
+        self._damage_step = damage_step_of(header)  # rule 510.4
         self._asked = pb.PendingInfo()
         self._asked.CopyFrom(header.pending)
         if not header.HasField("pending"):
             self._asked = None
-
-    @staticmethod
-    def _combatants(objects: Iterable[pb.GameObject]) -> list[pb.GameObject]:
-        """The attacking and blocking creatures among ``objects`` (rules 506.4, 509.1)."""
-        return [o for o in objects if o.zone.kind == pb.ZONE_KIND_BATTLEFIELD and (
-            o.HasField("attacking") or o.blocking)]
-
-    def _combat_damage_marker(self, delta: pb.Delta) -> str:
-        """With a first or double striker in the combat (rule 510.4, 702.4b, 702.7b), its
-        two combat damage steps marked: :data:`FIRST_STRIKE_DAMAGE_TEXT` before the first
-        one's damage, :data:`REGULAR_DAMAGE_TEXT` before the second's -- the view names one
-        combat damage step, and the two ran together (a new player's review). The delta's
-        damage from a creature in combat (as it was before the delta) is a step's; counted
-        within the step. "" otherwise; as the web client's ``combatDamageMarker``."""
-        if self.mirror.header.step != pb.STEP_COMBAT_DAMAGE:
-            self._damage_batches = 0
-            return ""
-        combatants = {o.id: o for o in self._combatants(self._before.values())}
-        if not any(e.WhichOneof("kind") == "damage" and e.damage.source_id in combatants
-                   for e in delta.events):
-            return ""
-        self._damage_batches += 1
-        if self._damage_batches == 1:
-            self._first_strike_combat = any(strikes_first(o) for o in combatants.values())
-        if not self._first_strike_combat or self._damage_batches > 2:
-            return ""
-        return FIRST_STRIKE_DAMAGE_TEXT if self._damage_batches == 1 else REGULAR_DAMAGE_TEXT
 
     def _no_block_line(self, delta: pb.Delta) -> str:
         """``Bob didn't block``, ``you didn't block``: a declaration of blockers (rule 509.1)
@@ -662,6 +628,8 @@ def permanent_text(board: Board, obj: pb.GameObject) -> str:
         flags.append("token")
     if obj.tapped:
         flags.append("tapped")
+    if obj.doesnt_untap:  # rule 502.3: a resolved effect's (Frost Breath)
+        flags.append("doesn't untap next turn")
     if obj.damage:
         flags.append(f"{obj.damage} damage")
     if obj.summoning_sick and "Creature" in obj.card_types:

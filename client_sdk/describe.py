@@ -706,18 +706,33 @@ def became_tapped_text(names: Names, obj: pb.GameObject) -> str:
     return f"{whose} {obj.name or 'permanent'} became tapped"
 
 
-#: The two combat damage steps marked in the log when a first or double striker is in the
-#: combat (rule 510.4): the view names one combat damage step for both.
+#: The two combat damage steps of a combat with a first or double striker (rule 510.4),
+#: marked in the log as the view enters each: the server names the step
+#: (``GameHeader.combat_damage_step``).
 FIRST_STRIKE_DAMAGE_TEXT = "-- First-strike combat damage --"
 REGULAR_DAMAGE_TEXT = "-- Regular combat damage --"
 
-_STRIKER = re.compile(r"(first|double) strike", re.IGNORECASE)
+
+def damage_step_of(header: pb.GameHeader) -> int:
+    """Which combat damage step ``header`` is in (rule 510.4: ``combat_damage_step``, set by
+    the server in a combat damage step); unspecified in any other step."""
+    return header.combat_damage_step if header.step == pb.STEP_COMBAT_DAMAGE \
+        else pb.COMBAT_DAMAGE_STEP_UNSPECIFIED
 
 
-def strikes_first(obj: pb.GameObject) -> bool:
-    """Whether ``obj`` has first strike or double strike now (its keywords after layer 6,
-    rules 702.4, 702.7): its combat deals damage in two steps (510.4)."""
-    return any(_STRIKER.fullmatch(k) for k in obj.keywords)
+def combat_damage_marker(before: int, now: int) -> str:
+    """The log's marker as the view enters a combat damage step (rule 510.4):
+    :data:`FIRST_STRIKE_DAMAGE_TEXT`, :data:`REGULAR_DAMAGE_TEXT` -- before the step's damage,
+    if any (first-strike damage may all be prevented). A combat's only step is not marked,
+    nor anything from an older server, which names no step. "" when the view entered none;
+    as the web client's ``combatDamageMarker``."""
+    if now == before:
+        return ""
+    if now == pb.COMBAT_DAMAGE_STEP_FIRST_STRIKE:
+        return FIRST_STRIKE_DAMAGE_TEXT
+    if now == pb.COMBAT_DAMAGE_STEP_REGULAR:
+        return REGULAR_DAMAGE_TEXT
+    return ""
 
 
 def nothing_can_block(decision: pb.Decision) -> bool:

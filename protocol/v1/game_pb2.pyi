@@ -79,6 +79,13 @@ class GamePhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_PHASE_CHOOSE_STARTING_PLAYER: _ClassVar[GamePhase]
     GAME_PHASE_MULLIGANS: _ClassVar[GamePhase]
     GAME_PHASE_PLAYING: _ClassVar[GamePhase]
+
+class CombatDamageStep(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    COMBAT_DAMAGE_STEP_UNSPECIFIED: _ClassVar[CombatDamageStep]
+    COMBAT_DAMAGE_STEP_ONLY: _ClassVar[CombatDamageStep]
+    COMBAT_DAMAGE_STEP_FIRST_STRIKE: _ClassVar[CombatDamageStep]
+    COMBAT_DAMAGE_STEP_REGULAR: _ClassVar[CombatDamageStep]
 ZONE_KIND_UNSPECIFIED: ZoneKind
 ZONE_KIND_LIBRARY: ZoneKind
 ZONE_KIND_HAND: ZoneKind
@@ -139,6 +146,10 @@ GAME_PHASE_UNSPECIFIED: GamePhase
 GAME_PHASE_CHOOSE_STARTING_PLAYER: GamePhase
 GAME_PHASE_MULLIGANS: GamePhase
 GAME_PHASE_PLAYING: GamePhase
+COMBAT_DAMAGE_STEP_UNSPECIFIED: CombatDamageStep
+COMBAT_DAMAGE_STEP_ONLY: CombatDamageStep
+COMBAT_DAMAGE_STEP_FIRST_STRIKE: CombatDamageStep
+COMBAT_DAMAGE_STEP_REGULAR: CombatDamageStep
 
 class ZoneRef(_message.Message):
     __slots__ = ("kind", "owner")
@@ -173,7 +184,7 @@ class Target(_message.Message):
     def __init__(self, player: _Optional[int] = ..., object_id: _Optional[str] = ...) -> None: ...
 
 class GameObject(_message.Message):
-    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "modes", "attacking_planeswalker", "keywords", "is_token", "library_position", "stickers", "chosen_name")
+    __slots__ = ("id", "zone", "owner", "controller", "name", "mana_cost", "mana_value", "supertypes", "card_types", "subtypes", "colors", "rules_text", "power", "toughness", "tapped", "damage", "summoning_sick", "attacking", "blocking", "x_value", "targets", "counters", "attached_to", "face_down", "is_ability", "ability_text", "modes", "attacking_planeswalker", "keywords", "is_token", "library_position", "stickers", "chosen_name", "doesnt_untap")
     ID_FIELD_NUMBER: _ClassVar[int]
     ZONE_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
@@ -207,6 +218,7 @@ class GameObject(_message.Message):
     LIBRARY_POSITION_FIELD_NUMBER: _ClassVar[int]
     STICKERS_FIELD_NUMBER: _ClassVar[int]
     CHOSEN_NAME_FIELD_NUMBER: _ClassVar[int]
+    DOESNT_UNTAP_FIELD_NUMBER: _ClassVar[int]
     id: str
     zone: ZoneRef
     owner: int
@@ -240,7 +252,8 @@ class GameObject(_message.Message):
     library_position: int
     stickers: _containers.RepeatedCompositeFieldContainer[Sticker]
     chosen_name: str
-    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., modes: _Optional[_Iterable[int]] = ..., attacking_planeswalker: _Optional[str] = ..., keywords: _Optional[_Iterable[str]] = ..., is_token: _Optional[bool] = ..., library_position: _Optional[int] = ..., stickers: _Optional[_Iterable[_Union[Sticker, _Mapping]]] = ..., chosen_name: _Optional[str] = ...) -> None: ...
+    doesnt_untap: bool
+    def __init__(self, id: _Optional[str] = ..., zone: _Optional[_Union[ZoneRef, _Mapping]] = ..., owner: _Optional[int] = ..., controller: _Optional[int] = ..., name: _Optional[str] = ..., mana_cost: _Optional[str] = ..., mana_value: _Optional[int] = ..., supertypes: _Optional[_Iterable[str]] = ..., card_types: _Optional[_Iterable[str]] = ..., subtypes: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., rules_text: _Optional[str] = ..., power: _Optional[int] = ..., toughness: _Optional[int] = ..., tapped: _Optional[bool] = ..., damage: _Optional[int] = ..., summoning_sick: _Optional[bool] = ..., attacking: _Optional[int] = ..., blocking: _Optional[_Iterable[str]] = ..., x_value: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., counters: _Optional[_Iterable[_Union[Counter, _Mapping]]] = ..., attached_to: _Optional[str] = ..., face_down: _Optional[bool] = ..., is_ability: _Optional[bool] = ..., ability_text: _Optional[str] = ..., modes: _Optional[_Iterable[int]] = ..., attacking_planeswalker: _Optional[str] = ..., keywords: _Optional[_Iterable[str]] = ..., is_token: _Optional[bool] = ..., library_position: _Optional[int] = ..., stickers: _Optional[_Iterable[_Union[Sticker, _Mapping]]] = ..., chosen_name: _Optional[str] = ..., doesnt_untap: _Optional[bool] = ...) -> None: ...
 
 class Sticker(_message.Message):
     __slots__ = ("kind", "text")
@@ -325,7 +338,7 @@ class GameResult(_message.Message):
     def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class GameHeader(_message.Message):
-    __slots__ = ("turn", "active_seat", "step", "priority_seat", "pending", "result", "phase", "starting_seat", "triggers", "planar_controller")
+    __slots__ = ("turn", "active_seat", "step", "priority_seat", "pending", "result", "phase", "starting_seat", "triggers", "planar_controller", "combat_damage_step")
     TURN_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_SEAT_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
@@ -336,6 +349,7 @@ class GameHeader(_message.Message):
     STARTING_SEAT_FIELD_NUMBER: _ClassVar[int]
     TRIGGERS_FIELD_NUMBER: _ClassVar[int]
     PLANAR_CONTROLLER_FIELD_NUMBER: _ClassVar[int]
+    COMBAT_DAMAGE_STEP_FIELD_NUMBER: _ClassVar[int]
     turn: int
     active_seat: int
     step: Step
@@ -346,7 +360,8 @@ class GameHeader(_message.Message):
     starting_seat: int
     triggers: _containers.RepeatedCompositeFieldContainer[WaitingTrigger]
     planar_controller: int
-    def __init__(self, turn: _Optional[int] = ..., active_seat: _Optional[int] = ..., step: _Optional[_Union[Step, str]] = ..., priority_seat: _Optional[int] = ..., pending: _Optional[_Union[PendingInfo, _Mapping]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., phase: _Optional[_Union[GamePhase, str]] = ..., starting_seat: _Optional[int] = ..., triggers: _Optional[_Iterable[_Union[WaitingTrigger, _Mapping]]] = ..., planar_controller: _Optional[int] = ...) -> None: ...
+    combat_damage_step: CombatDamageStep
+    def __init__(self, turn: _Optional[int] = ..., active_seat: _Optional[int] = ..., step: _Optional[_Union[Step, str]] = ..., priority_seat: _Optional[int] = ..., pending: _Optional[_Union[PendingInfo, _Mapping]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., phase: _Optional[_Union[GamePhase, str]] = ..., starting_seat: _Optional[int] = ..., triggers: _Optional[_Iterable[_Union[WaitingTrigger, _Mapping]]] = ..., planar_controller: _Optional[int] = ..., combat_damage_step: _Optional[_Union[CombatDamageStep, str]] = ...) -> None: ...
 
 class ZoneChangeEvent(_message.Message):
     __slots__ = ("owner", "from_zone", "to_zone", "old_id", "new_id", "name")

@@ -128,6 +128,8 @@ def encode_object(obj: ObjectView) -> pb.GameObject:
         msg.is_token = True
     if obj.chosen_name:
         msg.chosen_name = obj.chosen_name
+    if obj.doesnt_untap:
+        msg.doesnt_untap = True  # rule 502.3
     if obj.library_position >= 0:
         msg.library_position = obj.library_position
     if obj.stickers:
@@ -168,6 +170,8 @@ def encode_header(header: HeaderView) -> pb.GameHeader:
     if header.result is not None:
         winners, reason = header.result
         msg.result.CopyFrom(pb.GameResult(winners=winners, reason=reason))
+    if header.combat_damage_step:
+        msg.combat_damage_step = cast(pb.CombatDamageStep, int(header.combat_damage_step))
     return msg
 
 
@@ -177,16 +181,19 @@ def encode_header_parts(base: HeaderBase, tails: dict[tuple[object, ...], bytes]
     (:func:`server.view.wire.header_parts`): the same fields as :func:`encode_header`, which
     tests check byte for byte after every action of whole games. ``tails``: tails already
     encoded, by the part of the base they come from (kept by the caller; it changes seldom:
-    result, phase, starting seat, waiting triggers, planar controller)."""
-    turn, active, step, result, phase, starting, triggers, planar = base
+    result, phase, starting seat, waiting triggers, planar controller). The combat damage
+    step, a field not hashed (numbered 1000 or above), is in neither part: see
+    :func:`server.view.wire.header_unhashed`."""
+    turn, active, step, result, phase, starting, triggers, planar, _ = base
     if tails is not None:
-        tail = tails.get(base[3:])
+        key = base[3:8]
+        tail = tails.get(key)
         if tail is not None:
             return wire.header_head(turn, active, int(step)), tail
         if len(tails) >= _TAILS_KEPT:
             tails.clear()
-        head, tails[base[3:]] = encode_header_parts(base)
-        return head, tails[base[3:]]
+        head, tails[key] = encode_header_parts(base)
+        return head, tails[key]
     return wire.header_parts(
         turn=turn, active_seat=active, step=int(step),
         result=pb.GameResult(winners=result[0], reason=result[1]) if result else None,

@@ -19,6 +19,7 @@ Anything else is absent, not masked: a hidden object contributes only to a count
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import IntEnum
 from functools import cache
 
 from server.cards.mana import ManaCost
@@ -40,6 +41,28 @@ OMNISCIENT = -2
 EVERY_HAND = -3
 
 ZoneKey = tuple[Zone, int]
+
+
+class CombatDamageStep(IntEnum):
+    """Which combat damage step the game is in (rule 510.4; the protocol's enum of the same
+    name, ``GameHeader.combat_damage_step``)."""
+
+    NONE = 0          # not a combat damage step
+    ONLY = 1          # the combat's one combat damage step
+    FIRST_STRIKE = 2  # only first and double strikers deal damage (510.4)
+    REGULAR = 3       # the second, after a first-strike one
+
+
+def combat_damage_step(game: Game) -> CombatDamageStep:
+    """Rule 510.4: which combat damage step this is, as the engine decided it as the step
+    began (``Combat.first_strike_step``; ``first_strikers`` is set once a first-strike step
+    dealt its damage). A step not begun yet after a first-strike one is the regular one."""
+    if game.step is not Step.COMBAT_DAMAGE:
+        return CombatDamageStep.NONE
+    combat = game.combat
+    if combat.first_strike_step:
+        return CombatDamageStep.FIRST_STRIKE if game.step_begun else CombatDamageStep.REGULAR
+    return CombatDamageStep.REGULAR if combat.first_strikers else CombatDamageStep.ONLY
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +102,9 @@ class ObjectView:
     is_token: bool = False
     #: The card name chosen as it entered (614.12a): public, like the permanent itself.
     chosen_name: str = ""
+    #: Rule 502.3: it doesn't untap during its controller's next untap step (a resolved
+    #: effect's, e.g. Frost Breath's): public, like the effect.
+    doesnt_untap: bool = False
     #: A library card the viewer may see for now: its position counted from the top (0).
     library_position: int = -1
     #: Rule 123: the stickers on it, oldest timestamp first (613.7k): (kind, what it shows),
@@ -131,6 +157,8 @@ class HeaderView:
     triggers: tuple[TriggerView, ...] = ()
     #: Planechase: the planar controller (rule 901.6); -1 when not playing Planechase.
     planar_controller: int = -1
+    #: Rule 510.4: which combat damage step this is (NONE outside one).
+    combat_damage_step: CombatDamageStep = CombatDamageStep.NONE
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +257,7 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int,
                                                        for k in s.definition.keywords)})),
         is_token=obj.is_token,
         chosen_name=obj.chosen_name,
+        doesnt_untap=on_battlefield and obj.skip_next_untap,
         stickers=tuple((s.definition.kind.value, s.text) for s in obj.stickers),
         library_position=library_position,
     )
@@ -313,9 +342,10 @@ def _project_omniscient(game: Game) -> View:
 
 
 #: A header without priority and the pending decision: (turn, active, step, result, phase,
-#: starting seat, waiting triggers, planar controller) -- :class:`HeaderView`'s other fields.
+#: starting seat, waiting triggers, planar controller, combat damage step) --
+#: :class:`HeaderView`'s other fields.
 HeaderBase = tuple[int, int, Step, tuple[tuple[int, ...], str] | None, GamePhase, int,
-                   tuple[TriggerView, ...], int]
+                   tuple[TriggerView, ...], int, CombatDamageStep]
 
 
 def header_base(game: Game) -> HeaderBase:
@@ -326,15 +356,15 @@ def header_base(game: Game) -> HeaderBase:
             game.starting_player,
             tuple(TriggerView(t.id, t.controller, t.card.name, t.definition.text)
                   for t in game.pending_triggers),
-            planar.controller(game))
+            planar.controller(game), combat_damage_step(game))
 
 
 def header_of(base: HeaderBase, priority: int | None,
               pending: tuple[int, DecisionKind, int] | None) -> HeaderView:
     """The header made of a :func:`header_base`, priority and the pending decision."""
-    turn, active, step, result, phase, starting, triggers, planar = base
+    turn, active, step, result, phase, starting, triggers, planar, damage_step = base
     return HeaderView(turn, active, step, priority, pending, result, phase, starting, triggers,
-                      planar)
+                      planar, damage_step)
 
 
 def project_header(game: Game) -> HeaderView:

@@ -28,6 +28,7 @@ from protocol.viewhash import (
     HEADER,
     OBJECT,
     PLAYER,
+    UNHASHED_FROM,
     ZONE,
     bytes_digest,
     element_digest,
@@ -43,12 +44,14 @@ from server.view.project import (
     ObjectView,
     PlayerView,
     ZoneKey,
+    combat_damage_step,
     header_base,
     header_of,
     view_of,
 )
 from server.view.wire import (
     header_message,
+    header_unhashed,
     player_message,
     set_header_op,
     set_player_op,
@@ -57,18 +60,22 @@ from server.view.wire import (
 # The header and player bytes written by hand (server.view.wire) are digested as written
 # (bytes_digest), which is right only while no field they may hold is numbered 1000 or above:
 # those are not hashed (protocol/README.md, "Versioning"). Such fields come last in a
-# message's deterministic serialization: write them after the hashed part, digest that alone.
-for _element in (pb.GameHeader, pb.Player):
-    if not fully_hashed(_element):
-        raise ImportError(f"{_element.DESCRIPTOR.full_name} has a field numbered 1000 or above:"
-                          " digest its hand-written bytes without it (server.view.track)")
+# message's deterministic serialization: write them after the hashed part, digest that alone
+# -- as the header's combat damage step is (wire.header_unhashed, GameTracker._header).
+if not fully_hashed(pb.Player):
+    raise ImportError("manawire.v1.Player has a field numbered 1000 or above: digest its "
+                      "hand-written bytes without it (server.view.track)")
+if {f.name for f in pb.GameHeader.DESCRIPTOR.fields if f.number >= UNHASHED_FROM} \
+        != {"combat_damage_step"}:
+    raise ImportError("manawire.v1.GameHeader's fields numbered 1000 or above changed: write "
+                      "them in wire.header_unhashed, digested without (server.view.track)")
 
 #: The GameObject fields an ObjectView depends on (directly or through its properties:
 #: power/toughness, mana value, keywords, is_creature...) that may change while the object
 #: stays where it is. A test keeps these lists together equal to the dataclass's fields.
 PROJECTED = ("owner", "controller", "tapped", "damage", "controlled_since", "x_value",
              "targets", "modes", "attached_to", "face_down", "pt_now", "keywords_now",
-             "subtypes_now", "types_added", "chosen_name")
+             "subtypes_now", "types_added", "chosen_name", "skip_next_untap")
 #: Projected fields set as the object is created and never changed afterwards: a different
 #: card or zone is a different object with a new id (rule 400.7). Not read by the scan; a
 #: test checks that no action changes them on an object already in the game.
@@ -79,7 +86,7 @@ PROJECTED_MUTABLE = ("counters", "stickers")
 NOT_PROJECTED = ("id", "target_groups", "deathtouched", "base_controller", "restrictions",
                  "regeneration_shields", "spell_copy", "loyalty_turn",
                  "timestamp", "source_power", "source_attached", "activated_turn", "chooser",
-                 "came_from", "exiled_with", "exile_pile", "skip_next_untap",
+                 "came_from", "exiled_with", "exile_pile",
                  "cast_from", "granted_triggers", "granted_abilities", "top_casts",
                  "from_graveyard", "protection_added")
 
@@ -399,10 +406,11 @@ class GameTracker:
                        self.player_ops, self.player_digests, self.number, zones,
                        zones_changed)
 
-    def _set_header(self, header: bytes) -> None:
-        """A new header (serialized ``GameHeader``)."""
+    def _set_header(self, header: bytes, unhashed: bytes = b"") -> None:
+        """A new header (serialized ``GameHeader``: its hashed fields, then those numbered
+        1000 or above, :func:`server.view.wire.header_unhashed`)."""
         self.header_version += 1
-        self.header_op = set_header_op(header)
+        self.header_op = set_header_op(header + unhashed)
         self.header_digest = bytes_digest(HEADER, header)
 
     def _header(self, game: Game) -> None:
@@ -411,7 +419,7 @@ class GameTracker:
         triggers = game.pending_triggers
         rest = (game.turn, game.active, game.step, game.result, game.phase,
                 game.starting_player, tuple([t.id for t in triggers]) if triggers else (),
-                planar.controller(game))
+                planar.controller(game), combat_damage_step(game))
         source = self.header_source
         if rest != self.header_rest or source is None:
             # Something besides priority and the pending decision changed: a new base.
@@ -428,7 +436,7 @@ class GameTracker:
             head, tail = self.header_parts
             self._set_header(header_message(head, game.priority, (
                 pending_info[0], int(pending_info[1]), pending_info[2])
-                if pending_info is not None else None, tail))
+                if pending_info is not None else None, tail), header_unhashed(source[0][8]))
 
     def _players(self, states: tuple[PlayerState, ...]) -> None:
         """Each player whose public state changed gets a new version, op and digest."""

@@ -74,7 +74,7 @@ def _keys(descriptor: object, names: tuple[str, ...], wire_types: str) -> tuple[
 
 _HEADER = _keys(pb.GameHeader.DESCRIPTOR, (
     "turn", "active_seat", "step", "priority_seat", "pending", "result", "phase",
-    "starting_seat", "triggers", "planar_controller"), "0000220020")
+    "starting_seat", "triggers", "planar_controller", "combat_damage_step"), "00002200200")
 _HEADER_HEAD = _HEADER[:3]
 _PRIORITY, _PENDING = _HEADER[3:5]
 _DELTA = _key(mpb.ServerMessage.DESCRIPTOR, "delta", 2)
@@ -172,6 +172,13 @@ def header_head(turn: int, active_seat: int, step: int) -> bytes:
     """The head part of :func:`header_parts` alone (it changes every step; the tail seldom
     does)."""
     return varints(_HEADER_HEAD, (turn, active_seat, step))
+
+
+def header_unhashed(combat_damage_step: int) -> bytes:
+    """A ``GameHeader``'s fields numbered 1000 or above (not hashed: protocol/README.md,
+    "Versioning"), serialized: the last of its fields, written after :func:`header_message`'s
+    bytes, which alone are digested."""
+    return varint_field(_HEADER[10], combat_damage_step)
 
 
 def header_message(head: bytes, priority: int | None, pending: tuple[int, int, int] | None,

@@ -12,8 +12,8 @@ import {
 } from "./gen/protocol/v1/messages_pb";
 import { create } from "@bufbuild/protobuf";
 import {
-  type Action, type Decision, DecisionKind, type Delta, type GameEvent, type GameObject, GamePhase,
-  Step, ZoneKind,
+  type Action, CombatDamageStep, type Decision, DecisionKind, type Delta, type GameEvent,
+  type GameHeader, type GameObject, GamePhase, Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from "./connection";
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
@@ -145,10 +145,6 @@ export class App implements Names {
   private readonly declared = new Set<number>();
   /** The last game event's line logged (from a delta or a snapshot). */
   private lastTold = "";
-  /** Combat damage dealt so far in this combat damage step (two with a first striker,
-   * 510.4), and whether the first was a first-strike step ({@link combatDamageMarker}). */
-  private damageBatches = 0;
-  private firstStrikeCombat = false;
   /** The blockers' declaration the client answered itself, none being able to block. */
   private noBlockersSaid = -1n;
   /** The pending write of the kept game log (keepLogSoon). */
@@ -1921,6 +1917,7 @@ export class App implements Names {
     this.remember();
     this.before = [...this.mirror.objects.values()];
     const { phase, pending } = this.mirror.header;
+    const damageStepBefore = damageStepOf(this.mirror.header);
     const asked = pending === undefined ? null
       : { seat: pending.seat, kind: pending.kind, promptId: pending.promptId };
     try {
@@ -1931,7 +1928,7 @@ export class App implements Names {
     }
     const mulligans = phase === GamePhase.MULLIGANS;
     const lines = mulligans ? this.keptLines(delta, asked) : [];
-    const damageStep = this.combatDamageMarker(delta);
+    const damageStep = combatDamageMarker(damageStepBefore, damageStepOf(this.mirror.header));
     if (damageStep) lines.push(damageStep);
     for (const line of eventLines(this, delta.events, mulligans)) if (line) lines.push(line);
     // (Said after the events, not told as one: a snapshot's recent events never hold it.)
@@ -1939,25 +1936,6 @@ export class App implements Names {
     this.strengthLines = [...(noBlock ? [noBlock] : []), ...this.tappedByResolving(delta, asked),
       ...this.strengthChanges(delta)];
     return lines;
-  }
-
-  /** With a first or double striker in the combat (510.4), its two combat damage steps
-   * marked in the log: "— First-strike combat damage —" before the first one's damage,
-   * "— Regular combat damage —" before the second's (the view names one combat damage step:
-   * the two ran together, a new player's review). "" otherwise. */
-  private combatDamageMarker(delta: Delta): string {
-    if (this.mirror.header.step !== Step.COMBAT_DAMAGE) { this.damageBatches = 0; return ""; }
-    const combatant = new Set(this.before.filter((o) => o.zone?.kind === ZoneKind.BATTLEFIELD
-      && (o.attacking !== undefined || o.blocking.length > 0)).map((o) => o.id));
-    const combat = delta.events.some((e) => e.kind.case === "damage" && combatant.has(e.kind.value.sourceId));
-    if (!combat) return "";
-    this.damageBatches++;
-    if (this.damageBatches === 1) {
-      this.firstStrikeCombat = this.before.some((o) => combatant.has(o.id)
-        && o.keywords.some((k) => /^(first|double) strike$/i.test(k)));
-    }
-    if (!this.firstStrikeCombat || this.damageBatches > 2) return "";
-    return this.damageBatches === 1 ? "— First-strike combat damage —" : "— Regular combat damage —";
   }
 
   /** "Bob didn't block", "You didn't block": a declaration of blockers (509.1) seen answered
@@ -2268,4 +2246,21 @@ export function deckWords(name: string, demo: boolean, dealt: boolean): string {
 
 function formatOf(format: "constructed" | "limited"): DeckFormat {
   return format === "limited" ? DeckFormat.LIMITED : DeckFormat.CONSTRUCTED;
+}
+
+/** Which combat damage step a header is in (510.4: GameHeader.combatDamageStep, set by the
+ * server in a combat damage step); UNSPECIFIED in any other step. */
+export function damageStepOf(header: GameHeader): CombatDamageStep {
+  return header.step === Step.COMBAT_DAMAGE ? header.combatDamageStep : CombatDamageStep.UNSPECIFIED;
+}
+
+/** A combat with a first or double striker has two combat damage steps (510.4), marked in the
+ * log as the view enters each: "— First-strike combat damage —", then "— Regular combat damage
+ * —" (before the step's damage, if any: first-strike damage may all be prevented). The server
+ * says which step it is; a combat's only step is not marked. "" when the delta entered none. */
+export function combatDamageMarker(before: CombatDamageStep, now: CombatDamageStep): string {
+  if (now === before) return "";
+  if (now === CombatDamageStep.FIRST_STRIKE) return "— First-strike combat damage —";
+  if (now === CombatDamageStep.REGULAR) return "— Regular combat damage —";
+  return "";
 }

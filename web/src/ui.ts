@@ -959,6 +959,10 @@ class Ui {
       o.isAbility ? "ability" : "", colorClass(o)].filter(Boolean).join(" ");
     const badges: Child[] = [
       o.tapped ? h("span", { class: "badge" }, "tapped") : null,
+      // Rule 502.3: an effect (Frost Breath) keeps it tapped through its controller's next
+      // untap step -- public, as the effect was.
+      o.doesntUntap ? h("span", { class: "badge", "data-testid": "doesnt-untap",
+        title: "It doesn't untap during its controller's next untap step." }, "doesn't untap next turn") : null,
       // Summoning sickness (302.6) keeps a creature from attacking and {T} abilities in its
       // controller's turn only -- never from blocking: shown then (on blockers and an
       // opponent's creatures in your turn it read as "can't block"), and not with haste.

@@ -1909,36 +1909,3 @@ test("a permanent a resolving spell tapped is said ('Your Mountain became tapped
     assert.deepEqual(app.log, ["Your Mountain became tapped"]);
   } finally { restore(); }
 });
-
-test("510.4: with a first striker in the combat, its two combat damage steps are marked in the log; without one, not", () => {
-  for (const firstStrike of [true, false]) {
-    const restore = installFakeSocket();
-    try {
-      const { app, ws } = signedIn();
-      const v = view(0, 9n);
-      v.header!.step = Step.COMBAT_DAMAGE;
-      const creature = (id: string, name: string, keywords: string[]) => create(GameObjectSchema, {
-        id, name, owner: 0, controller: 0, zone: { kind: ZoneKind.BATTLEFIELD, owner: -1 },
-        cardTypes: ["Creature"], power: 2, toughness: 2, attacking: 1, keywords });
-      v.objects.push(creature("k1", "Knight", firstStrike ? ["First strike"] : []), creature("b1", "Bear", []));
-      v.zones[1]!.objectIds.push("k1", "b1");
-      ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
-        room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
-      ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
-      app.log.length = 0;
-      const hit = (state: bigint, sourceId: string) => {
-        v.players[1]!.life -= 2;
-        ws.deliver({ body: { case: "delta", value: { prevStateId: state, stateId: state + 1n,
-          ops: [{ op: { case: "setPlayer", value: v.players[1]! } }], viewHash: viewHash(v),
-          events: [{ kind: { case: "damage", value: { sourceId, recipient: { case: "player", value: 1 }, amount: 2 } } }] } } });
-      };
-      hit(5n, "k1");
-      hit(6n, "b1");
-      assert.equal(app.mirror.stateId, 7n);
-      assert.deepEqual(app.log, firstStrike
-        ? ["— First-strike combat damage —", "Knight dealt 2 damage to Bob#0002",
-          "— Regular combat damage —", "Bear dealt 2 damage to Bob#0002"]
-        : ["Knight dealt 2 damage to Bob#0002", "Bear dealt 2 damage to Bob#0002"]);
-    } finally { restore(); }
-  }
-});

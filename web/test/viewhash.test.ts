@@ -356,8 +356,8 @@ test("fields declared out of number order are still written in number order", ()
 
   // A whole GameObject of a schema declared backwards: the bytes and digest of Python's.
   const backwards = schema("GameObject");
-  // Its highest field first: chosen_name (1010, added within v1), then stickers (55).
-  assert.deepEqual(backwards.fields.slice(0, 2).map((f) => f.number), [1010, 55]);
+  // Its highest fields first: doesnt_untap (1011) and chosen_name (1010), added within v1.
+  assert.deepEqual(backwards.fields.slice(0, 3).map((f) => f.number), [1011, 1010, 55]);
   for (const e of [...synthetic, ...traffic.flatMap((t) => t.elements)]) {
     if (e.tag !== "o") continue;
     const got = reencode("o", backwards, b64(e.message));
@@ -389,8 +389,9 @@ test("fields numbered 1000 and above are cleared at any depth before hashing", (
       [DescMessage, DescMessage, DescMessage, DescMessage];
   for (const [v1, newer] of [[GameHeaderSchema, header], [GameObjectSchema, object],
     [PlayerSchema, player], [ZoneContentsSchema, zones]] as const) {
-    // v1's GameObject has a field added within v1 already (chosen_name, 1010).
-    assert.equal(fullyHashed(v1), v1 !== GameObjectSchema, v1.typeName);
+    // v1's GameObject and GameHeader have fields added within v1 already (chosen_name and
+    // doesnt_untap, 1010 and 1011; combat_damage_step, 1010).
+    assert.equal(fullyHashed(v1), v1 !== GameObjectSchema && v1 !== GameHeaderSchema, v1.typeName);
     assert.ok(!fullyHashed(newer), newer.typeName);
   }
   assert.ok(fullyHashed(schema("Badge")));
