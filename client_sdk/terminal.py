@@ -24,6 +24,7 @@ from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import TextIO
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import trio
 from rich.console import Console
@@ -68,6 +69,10 @@ FRAME_SECONDS = 0.03
 TICK_SECONDS = 1.0
 #: The longest line the keyboard keeps.
 MAX_TYPED = 40
+#: Seconds a line typed for a decision gone as Enter came waits for a decision to answer.
+REASK_SECONDS = 1.0
+#: Decisions drawn kept by prompt id (what a line typed as they showed answered).
+SEEN_KEPT = 8
 #: Terminal control: the alternate screen on and off, cursor home, erase to the end of
 #: the line and of the screen.
 ALT_ON, ALT_OFF, HOME, ERASE_LINE, ERASE_DOWN = (
@@ -285,8 +290,10 @@ class Session:
         #: The turn in which ``pp`` was last refused as typed when it began
         #: (:data:`PP_GUARD_SECONDS`): the next ``pp`` in it is taken.
         self._pp_refused = -1
-        #: The prompt id of the decision last drawn (None: none).
+        #: The prompt id of the decision last drawn (None: none), and the last decisions
+        #: drawn by prompt id (what a line typed for one of them answered).
         self._drawn: int | None = None
+        self._seen: dict[int, pb.Decision] = {}
         #: Tapping sources for mana while paying a cost (601.2g): the mana that was in the
         #: pool as the first of them was tapped (None: the last answer was no such tap).
         self._tapped_from: int | None = None
@@ -310,6 +317,11 @@ class Session:
         self._rematch_rid = 0
         #: Who offered a rematch as last told (a new offer is logged once).
         self._offered: list[bool] = []
+        #: The last RematchOffers said to this board's room (the client keeps only its own
+        #: room's), and the client's resumes as it came (an offer gone across a resume was
+        #: forgotten by a restart, not withdrawn).
+        self._last_offers: mpb.RematchOffers | None = None
+        self._offers_resumes = client.resumes
         keyboard.marker = self._marked
 
     def _marked(self) -> Mark:
@@ -343,6 +355,11 @@ class Session:
                 not board.game_running or (board.decision is not None
                                            and board.decision.prompt_id != self._stopped_at)):
             board.notice = ""  # (said with the decision it stopped at: the next one is on)
+        if self._end_said and not board.notice and self._at_end():
+            # At the end the screen always says what r and q do: a line typed (Enter alone,
+            # say) or a notice gone with the match's end took the words off, and only
+            # "q: leave" was left (a new player's review).
+            board.notice = self._rematch_words()
 
     async def run(self, setup: Callable[[], Awaitable[None]] | None = None) -> Outcome:
         """Play (or watch) until the game ends or the user quits; ``setup`` first runs in
@@ -355,6 +372,7 @@ class Session:
                     nursery.start_soon(self._input, nursery.cancel_scope)
                     nursery.start_soon(self._render)
         finally:
+            self._end_said = False  # (no rematch words on the last board: the session is over)
             self._sync()
             self.board.decision, self.board.typed, self.board.ended = None, "", True
             if self.board.notice.startswith(BACK_NOTICE):  # (long past: not on the last board)
@@ -465,6 +483,10 @@ class Session:
             self.screen.draw(self.board, trio.current_time())
             decision = self.board.decision
             self._drawn = decision.prompt_id if decision is not None else None
+            if decision is not None and decision.prompt_id not in self._seen:
+                self._seen[decision.prompt_id] = decision
+                while len(self._seen) > SEEN_KEPT:
+                    del self._seen[next(iter(self._seen))]
             await trio.sleep(FRAME_SECONDS)
             with trio.move_on_after(TICK_SECONDS):
                 await self._dirty.wait()
@@ -550,11 +572,19 @@ class Session:
                                 "quits (and concedes the match).")
             return None
         decision = board.decision
+        mark = self.keyboard.line_mark
+        if decision is None and mark is not None and mark[0] is not None:
+            # Typed for a decision on the screen, gone as Enter came: most often it comes
+            # again at once (the opponent kept, the connection was resumed). Said "Nothing
+            # to answer now.", the line was dropped with no word left: that notice went
+            # as the decision came back (a new player's review).
+            decision = await self._decision_soon()
+            board = self.board
         if decision is None:
             board.notice = "Nothing to answer now."
             return None
-        mark = self.keyboard.line_mark
-        if mark is not None and mark[0] != decision.prompt_id:
+        if mark is not None and mark[0] != decision.prompt_id and \
+                not self._same_question(mark[0], decision):
             # Typed for another decision (options are numbered anew for each one).
             board.notice = "The decision changed as you typed: nothing was sent. Answer this one."
             return None
@@ -599,6 +629,23 @@ class Session:
             return None
         await self._answer(index)
         return None
+
+    async def _decision_soon(self) -> pb.Decision | None:
+        """The decision pending within :data:`REASK_SECONDS` (None: none came)."""
+        with trio.move_on_after(REASK_SECONDS):
+            while True:
+                self._sync()
+                if self.board.decision is not None:
+                    return self.board.decision
+                await trio.sleep(FRAME_SECONDS)
+        return None
+
+    def _same_question(self, prompt_id: int | None, decision: pb.Decision) -> bool:
+        """Whether the decision drawn under ``prompt_id`` asked what ``decision`` asks:
+        the same kind, words and options (numbered alike) under a new number -- asked
+        again after a resume, or after another player's answer changed nothing of it."""
+        drawn = self._seen.get(prompt_id) if prompt_id is not None else None
+        return drawn is not None and _question(drawn) == _question(decision)
 
     def _stack(self) -> frozenset[str]:
         return frozenset(self.board.mirror.zones.get((pb.ZONE_KIND_STACK, -1), ()))
@@ -856,14 +903,14 @@ class Session:
         client = self.client
         if not (self.rematch and self.player and client.finished) or client.room_id is None:
             return False
-        offers = client.rematch
+        offers = self._offers()
         return offers is None or not offers.cancelled
 
     def _end_line(self) -> str:
         """The last line once the session ends with the game: how it ended, and why no
         rematch if one was waited for."""
         line = self.board.result_line()
-        offers = self.client.rematch if self.rematch and self.player else None
+        offers = self._offers() if self.rematch and self.player else None
         if offers is not None and offers.cancelled:
             line += f" No rematch: {offers.cancelled}."
         return line.strip()
@@ -877,9 +924,15 @@ class Session:
         return " and ".join(names) if len(names) < 3 else \
             ", ".join(names[:-1]) + " and " + names[-1]
 
+    def _offers(self) -> mpb.RematchOffers | None:
+        """Who offers a rematch now: the client's, else the last one said to this board's
+        room (:meth:`_rematch_news`)."""
+        offers = self.client.rematch
+        return offers if offers is not None else self._last_offers
+
     def _rematch_words(self) -> str:
         """What the screen says at the game's end about the rematch, from who offers."""
-        offers = self.client.rematch
+        offers = self._offers()
         seat = self.board.seat
         offered = list(offers.offered) if offers is not None else []
         others = [s for s in range(len(offered)) if s != seat]
@@ -897,7 +950,7 @@ class Session:
 
     async def _offer_rematch(self) -> None:
         """``r`` at the game's end: offer a rematch, or take the offer back."""
-        offers = self.client.rematch
+        offers = self._offers()
         seat = self.board.seat
         mine = offers is not None and seat is not None and \
             0 <= seat < len(offers.offered) and offers.offered[seat]
@@ -920,15 +973,37 @@ class Session:
             board.add_event("-- Rematch: every player offered; a new game starts --")
         else:
             offers = msg.rematch_offers
+            if offers.room_id not in ("", board.room.room_id):
+                return  # (an old room's, after this player moved on)
+            self._last_offers = offers
             if offers.cancelled:
                 board.notice = f"No rematch: {offers.cancelled}."
                 return
             before = self._offered
             self._offered = list(offers.offered)
-            for s, offered in enumerate(offers.offered):  # (each new offer once in the log)
-                if offered and s != board.seat and not (s < len(before) and before[s]):
+            # A resume between (a restart forgets every offer) is no one's withdrawal.
+            resumed = self.client.resumes != self._offers_resumes
+            self._offers_resumes = self.client.resumes
+            gone: list[int] = []
+            for s, offered in enumerate(offers.offered):  # (each change once in the log)
+                was = s < len(before) and before[s]
+                if s == board.seat or offered == was:
+                    continue
+                if offered:
                     board.add_event(f"{self._names([s])} wants a rematch.")
-            board.notice = self._rematch_words()
+                else:
+                    gone.append(s)
+            words = self._rematch_words()
+            if gone:
+                who = self._names(gone)
+                said = (f"{who}'s rematch offer no longer stands (the connection was resumed)"
+                        if resumed else f"{who} withdrew the rematch offer")
+                if len(gone) > 1:
+                    said = (f"The rematch offers of {who} no longer stand (the connection was "
+                            f"resumed)" if resumed else f"{who} withdrew their rematch offers")
+                board.add_event(f"{said}.")
+                words = f"{said}. {words}"
+            board.notice = words
 
     def _rematch_board(self, joined: mpb.Joined, *, back: bool = False) -> Board:
         """A new board for the rematch's room this player was just placed in (its invite
@@ -947,7 +1022,7 @@ class Session:
         board.add_event(f"-- Back in room {room_id} --" if back
                         else f"-- Rematch in room {room_id} --")
         self.board = board
-        self._end_said, self._offered = False, []
+        self._end_said, self._offered, self._last_offers = False, [], None
         self._passing, self._any_order = None, False
         self._turn = (-1, 0.0)
         return board
@@ -973,6 +1048,15 @@ class Session:
     def _seat_lost(self) -> bool:
         me = self.board.mirror.players.get(self.board.seat)
         return me is not None and me.has_lost
+
+
+def _question(decision: pb.Decision) -> bytes:
+    """What a decision asks, without its number and state: equal for the same question."""
+    asked = pb.Decision()
+    asked.CopyFrom(decision)
+    asked.ClearField("prompt_id")
+    asked.ClearField("state_id")
+    return asked.SerializeToString(deterministic=True)
 
 
 def _pool_total(board: Board) -> int:
@@ -1160,15 +1244,35 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
     return outcome.code
 
 
+def web_link(url: str, role: str, room_id: str, code: str = "") -> str:
+    """The web client's invite link to a room (web/README.md: ``#join=ROOM_ID&code=CODE``,
+    ``#watch=`` to spectate), on the server the WebSocket URL names -- it serves the web
+    client on the same port: ``ws://`` is ``http://``, ``wss://`` ``https://``. Empty for
+    a URL that is neither."""
+    parts = urlsplit(url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme.lower())
+    if scheme is None or not parts.netloc:
+        return ""
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    fragment = urlencode({role: room_id, **({"code": code} if code else {})})
+    return urlunsplit((scheme, parts.netloc, path, "", fragment))
+
+
 def invite_text(url: str, room_id: str, code: str, public: bool, *,
                 seats_open: bool = True) -> str:
-    """How others join the room just created (``seats_open``: a seat is free), or watch it."""
-    invite = f" --invite {code}"
+    """How others join the room just created (``seats_open``: a seat is free), or watch it:
+    in a terminal, and in a browser (the web client's invite links)."""
+    invite = f" --invite {code}" if code else ""
+    shown = "" if public else code
     watch = f"  anyone watches with:  manawire watch {url} {room_id}{'' if public else invite}"
+    if link := web_link(url, "watch", room_id, shown):
+        watch += f"\n      or in a browser:  {link}"
     if not seats_open:
         return f"Room {room_id}, invite code {code}: every seat is taken.\n{watch}"
-    return (f"Room {room_id} created; invite code {code}. Waiting for players...\n"
-            f"  a friend joins with:  manawire play {url} --room {room_id}{invite}\n"
+    join = f"  a friend joins with:  manawire play {url} --room {room_id}{invite}\n"
+    if link := web_link(url, "join", room_id, shown):
+        join += f"      or in a browser:  {link}\n"
+    return (f"Room {room_id} created; invite code {code}. Waiting for players...\n{join}"
             f"  a bot joins with:     manawire bots --url {url} --join {room_id}{invite}\n"
             f"{watch}")
 
@@ -1185,10 +1289,9 @@ def invite_words(board: Board) -> str:
         return invite_text(board.url, room.room_id, board.invite_code, not room.private,
                            seats_open=seats_open)
     if not room.private:
-        join = (f"  a friend joins with:  manawire play {board.url} --room {room.room_id}\n"
-                if seats_open else "")
-        return (f"Room {room.room_id} is public: no invite code is needed.\n{join}"
-                f"  anyone watches with:  manawire watch {board.url} {room.room_id}")
+        text = invite_text(board.url, room.room_id, "", True, seats_open=seats_open)
+        return f"Room {room.room_id} is public: no invite code is needed.\n" + "".join(
+            text.splitlines(keepends=True)[1:])
     return (f"Room {room.room_id} is private and was created elsewhere: its invite code is "
             f"known to its creator, who was shown it as the room was made (their terminal "
             f"keeps it: 'invite' there says it again) -- ask them for it.")
