@@ -282,13 +282,14 @@ class App:
                                          refusal=lambda addresses: self.create_desk
                                          .open_rooms_refusal(addresses, yours=True),
                                          made_for=self.create_desk.made_for)
-        self.rematch_desk = RematchDesk(self.lobby, self.writer, self.conns,
+        self.rematch_desk = RematchDesk(self.lobby, self.writer, self._session_conn,
                                         settle=self._settle, idle=self._idle,
                                         refusal=self.create_desk.open_rooms_refusal,
                                         made_for=self.create_desk.made_for)
         self.session_desk = SessionDesk(self.limits, self.accounts, self.lobby, self.writer,
                                         settle=self._settle, admit=self._admit,
                                         stopping=lambda: self.stopping,
+                                        rematch_resumed=self.rematch_desk.resumed,
                                         refusals=self.refusals)
         #: Deck lists read within a share of the loop's time, per address and in all.
         self.deck_checks = DeckChecks()
@@ -448,6 +449,7 @@ class App:
         self.create_desk.room_closed(host.room_id)
         self.match_desk.room_closed(host.room_id)
         self.session_desk.room_closed(host.room_id)
+        self.rematch_desk.room_closed(host.room_id)
 
     def _room_resumed(self, host: RoomHost) -> None:
         """A room that stopped while the store couldn't be written is back
@@ -469,6 +471,11 @@ class App:
                     record.account.account_id in seated and conn.nursery is not None and \
                     self._idle(conn):
                 conn.nursery.start_soon(self._reseat, conn, host, record)
+
+    def _session_conn(self, session_id: str) -> _Connection | None:
+        """The connection a session has now (None: none)."""
+        record = self.session_desk.sessions.get(session_id)
+        return record.conn if record is not None else None
 
     @staticmethod
     def _idle(conn: _Connection) -> bool:

@@ -6,9 +6,10 @@ registered for the old room -- through the same join a ``JoinRoom`` makes, as a 
 seats its players (:mod:`server.quickmatch`). See protocol/README.md, "Rematch".
 
 The new room is an ordinary room: stored once its game starts, as any other. Its seats are
-reserved for its players (a stranger can't take one; a player whose connection closed just
-then joins it by its id, without the code) and it has a new invite code, told to its
-players only (RematchStarted). A crash before the new game starts leaves it unstored: the
+reserved for its players (a stranger can't take one; a player whose connection closed
+between the last offer and its seating resumes outside the old room and is seated then:
+:meth:`RematchDesk.resumed`) and it has a new invite code, told only to the players who knew
+the old one (RematchStarted). A crash before the new game starts leaves it unstored: the
 players resume in the old room, whose game is over, and may offer again; after it, their
 sessions resume in the new game (:meth:`server.app.App.recover` gives a session the room
 where it holds a seat in a game in play) -- nobody is ever seated in two games in play.
@@ -19,13 +20,12 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, TypeAlias
 
 from protocol.v1 import messages_pb2 as mpb
 from server.accounts import typeable_secret
 from server.rooms import commands as cmd
-from server.rooms.commands import ConnId
 from server.rooms.lobby import Lobby, LobbyFullError
 from server.rooms.pump import RoomHost
 from server.rooms.session import error_bytes
@@ -36,6 +36,7 @@ log = logging.getLogger("manawire.lobby")
 
 if TYPE_CHECKING:
     from server.app import _Connection
+    from server.sessions import _SessionRecord
     #: Hand a join to a room and record its answer (None: the room is gone).
     Settle: TypeAlias = Callable[[_Connection, RoomHost, cmd.Join],
                                  Awaitable[cmd.Output | None]]
@@ -44,7 +45,8 @@ if TYPE_CHECKING:
 class RematchDesk:
     """Makes a rematch's room and seats its players (see the module)."""
 
-    def __init__(self, lobby: Lobby, writer: StoreWriter, conns: Mapping[ConnId, _Connection],
+    def __init__(self, lobby: Lobby, writer: StoreWriter,
+                 session_conn: Callable[[str], _Connection | None],
                  *, settle: Settle, idle: Callable[[_Connection], bool],
                  refusal: Callable[[Iterable[str]], str],
                  made_for: Callable[[str, Iterable[str], str], None]) -> None:
@@ -55,7 +57,15 @@ class RematchDesk:
         (room id, addresses, creator's account id), as the old one did."""
         self.lobby = lobby
         self.writer = writer
-        self.conns = conns
+        #: A session's connection now (its player may have resumed on a new one since it
+        #: offered).
+        self._session_conn = session_conn
+        #: The rematches' players not seated yet, by session id: the rematch's room once
+        #: made ("" before), and the seat. A player whose connection closed as the room
+        #: was made resumes outside the old room (Output.rematch_seat) and is seated then.
+        self._unseated: dict[str, _Unseated] = {}
+        #: Sessions being seated now (not twice at once).
+        self._seating: set[str] = set()
         self._settle = settle
         self._idle = idle
         self._refusal = refusal
@@ -71,9 +81,10 @@ class RematchDesk:
                 conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, f"no rematch: {why}"))
 
     def _player(self, seat: cmd.RematchSeat) -> _Connection | None:
-        """The connection of a rematch's player, if it is still that session's."""
-        conn = self.conns.get(seat.conn)
-        if conn is None or conn.record is None or conn.record.session_id != seat.session_id:
+        """The connection a rematch's player has now (None: none, or one closing)."""
+        conn = self._session_conn(seat.session_id)
+        if conn is None or conn.close_code or conn.record is None \
+                or conn.record.session_id != seat.session_id:
             return None
         return conn
 
@@ -110,25 +121,80 @@ class RematchDesk:
         log.info("room %s: a rematch of room %s for %s", host.room_id, plan.room_id,
                  ", ".join(repr(p.name) for p in plan.players))
         old.notify(cmd.RematchMade(host.room_id, code))
-        for seat, conn in players:
-            if conn is not None:  # (the code only to who knew the old one)
-                conn.reply(mpb.ServerMessage(rematch_started=mpb.RematchStarted(
-                    old_room_id=plan.room_id, new_room_id=host.room_id,
-                    invite_code=code if seat.knows_code else "",
-                )).SerializeToString())
+        for seat in plan.players:
+            self._unseated[seat.session_id] = _Unseated(plan.room_id, host.room_id, seat, code)
         rows: list[StoreOp] = []
-        for seat, conn in players:  # in seat order (each takes its reserved seat)
-            if conn is None or conn.record is None or not self._idle(conn):
-                continue  # (gone, or elsewhere already: its seat waits, reserved)
-            record = conn.record
-            out = await self._settle(conn, host, cmd.Join(
-                conn.conn_id, 0, record.session_id, record.name, False, seat.deck,
-                record.account.account_id, code, rematch_knows_code=seat.knows_code))
-            if out is not None and out.accepted:
-                conn.spectating = False
+        for seat in plan.players:  # in seat order (each takes its reserved seat)
+            # (its connection now: it may have resumed since it offered -- or be gone, its
+            # seat then waits, reserved, until it resumes: resumed() below)
+            record = await self._seat(host, seat.session_id)
+            if record is not None:
                 rows.append(record.row())
         # (A store that can't be written -- logged once -- loses the places, not the seats:
         # a restart then finds each session by its seat, see App.recover.)
         if rows:
             with contextlib.suppress(StoreClosedError, StoreUnwritableError):
                 await self.writer.write(rows)
+
+    async def _seat(self, host: RoomHost, session_id: str) -> _SessionRecord | None:
+        """Tell a rematch's player where it is (``RematchStarted``: the new code only if it
+        knew the old one) and seat it there, with the deck it registered -- if its
+        connection is in no room, queue or replay (the record of a player seated)."""
+        waiting = self._unseated.get(session_id)
+        if waiting is None or session_id in self._seating:
+            return None
+        seat, code = waiting.seat, waiting.code
+        conn = self._player(seat)
+        if conn is None or conn.record is None or not self._idle(conn) or \
+                host.room.closed or host.room.game is not None:
+            return None
+        record = conn.record
+        self._seating.add(session_id)
+        try:
+            conn.reply(mpb.ServerMessage(rematch_started=mpb.RematchStarted(
+                old_room_id=waiting.old_room_id, new_room_id=waiting.room_id,
+                invite_code=code if seat.knows_code else "")).SerializeToString())
+            out = await self._settle(conn, host, cmd.Join(
+                conn.conn_id, 0, record.session_id, record.name, False, seat.deck,
+                record.account.account_id, code, rematch_knows_code=seat.knows_code))
+        finally:
+            self._seating.discard(session_id)
+        if out is None or not out.accepted:
+            return None
+        self._unseated.pop(session_id, None)
+        conn.spectating = False
+        return record
+
+    async def resumed(self, conn: _Connection) -> None:
+        """A rematch's player resumed outside its old room, which had let it go to the
+        rematch (:attr:`~server.rooms.commands.Output.rematch_seat`): seat it in the
+        rematch's room, if made -- else the rematch seats it as it is made."""
+        record = conn.record
+        waiting = self._unseated.get(record.session_id) if record is not None else None
+        if waiting is None or not waiting.room_id:
+            return
+        host = self.lobby.hosts.get(waiting.room_id)
+        if host is None:
+            self._unseated.pop(waiting.seat.session_id, None)
+            return
+        seated = await self._seat(host, waiting.seat.session_id)
+        if seated is not None:
+            with contextlib.suppress(StoreClosedError, StoreUnwritableError):
+                await self.writer.write([seated.row()])
+
+    def room_closed(self, room_id: str) -> None:
+        """A rematch's room closed: its players not seated yet never will be."""
+        for session_id, waiting in list(self._unseated.items()):
+            if waiting.room_id == room_id:
+                del self._unseated[session_id]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Unseated:
+    """A rematch's player not seated yet: the old room, the rematch's (once made), its seat
+    and the new invite code."""
+
+    old_room_id: str
+    room_id: str
+    seat: cmd.RematchSeat
+    code: str = dataclasses.field(repr=False)

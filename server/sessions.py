@@ -143,6 +143,7 @@ class SessionDesk:
 
     def __init__(self, limits: Limits, accounts: Accounts, lobby: Lobby, writer: StoreWriter,
                  *, settle: Settle, admit: Admit, stopping: Callable[[], bool],
+                 rematch_resumed: Callable[[_Connection], Awaitable[None]] | None = None,
                  refusals: Refusals | None = None) -> None:
         self.limits = limits
         #: Where a refused new guest, sign-in or registration is noted for the operator's
@@ -155,6 +156,9 @@ class SessionDesk:
         self._admit = admit
         #: Whether the server is shutting down (App.stopping).
         self._stopping = stopping
+        #: A rematch's player resumed outside the old room that let it go: seat it in the
+        #: rematch's room (server.rematch).
+        self._rematch_resumed = rematch_resumed
         #: Every session by id (the App records a settled join's room here).
         self.sessions: dict[str, _SessionRecord] = {}
         self._by_hash: dict[bytes, _SessionRecord] = {}
@@ -705,6 +709,8 @@ class SessionDesk:
                     self.refusals.note("spectators", conn.address)
                 record.room_id = None
                 await self.writer.write([record.row()])
+                if out.rematch_seat and self._rematch_resumed is not None:
+                    await self._rematch_resumed(conn)
                 return  # the room answered: Resumed without a place (seat freed ...)
         record.room_id = None
         reply = mpb.ServerMessage(request_id=rid, welcome=welcome) if hello else \

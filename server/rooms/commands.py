@@ -112,7 +112,7 @@ class RematchMade:
     """Every player offered a rematch (:attr:`Output.rematch`) and the app made its room
     ``room_id`` (``invite_code``: its new code): the players are released to be seated
     there, everyone is told where it is. ``room_id`` empty: it couldn't be made
-    (``failed``: why); the offers start afresh."""
+    (``failed``: why); there will be no rematch of this room (its players were let go)."""
 
     room_id: str
     invite_code: str = field(default="", repr=False)
@@ -268,6 +268,9 @@ class Output:
     #: Read-only questions that raised (nothing changed; the room goes on): told to their
     #: askers and logged by the pump after ``sends``.
     faults: list[QueryFault] = field(default_factory=list)
+    #: A player this room let go to its rematch resumed (Reattach): it is in no room now,
+    #: and the app seats it in the rematch's room (server.rematch).
+    rematch_seat: bool = False
     #: Every player has offered a rematch: the app makes its room and answers with
     #: :class:`RematchMade` (the room takes no offer meanwhile).
     rematch: RematchPlan | None = None

@@ -790,6 +790,13 @@ class Room:
         full = len(self.spectators) >= self.config.max_spectators
         if member is not None and member.left:
             member = None  # it conceded and left: it resumes outside the room
+        if member is not None and member.seat != SPECTATOR and self._rematch_conns is not None:
+            # Every player offered, and this room let them go to the rematch's: a player
+            # whose connection closed meanwhile resumes outside it, and the app seats it in
+            # the rematch's room (Output.rematch_seat) -- not here, in a game that is over.
+            self._resumed_outside(out, cmd)
+            out.rematch_seat = True
+            return
         # A dropped spectator gets its tier back. A place this room doesn't know (lost in a
         # restart, or forgotten) comes back as the live tier's only in a room anyone may
         # watch live and that has no delayed tier; else it resumes outside the room (its
@@ -808,8 +815,7 @@ class Room:
                                or (not tier and self.settings.spectate is Spectate.NONE)):
             # The seat of an unstarted room was freed when the connection dropped, or a
             # spectator's place can't be given back: the session resumes outside the room.
-            self._send_to(out, cmd.conn, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(
-                welcome=mpb.Welcome.FromString(cmd.welcome))).SerializeToString())
+            self._resumed_outside(out, cmd)
             if full and self.game is not None:
                 out.spectators_full = True
                 self._send_to(out, cmd.conn, error_bytes(
@@ -850,11 +856,13 @@ class Room:
             self._to_member(out, member, missed)
         self._everyone(out, self._presence())
         if member.seat != SPECTATOR and self.finished:
-            if self.rematch_room:  # (it dropped as the rematch was made: it joins it)
-                self._send(out, member, self._rematch_started(
-                    True, knows_code=member.knows_code))
-            else:  # (who offers now: none after a restart, whatever the client last knew)
-                self._send(out, member, self._rematch_offers_message(0))
+            # (who offers now: none after a restart, whatever the client last knew)
+            self._send(out, member, self._rematch_offers_message(0))
+
+    def _resumed_outside(self, out: Output, cmd: Reattach) -> None:
+        """Answer a resume with ``Resumed`` naming no room: the session is in none now."""
+        self._send_to(out, cmd.conn, mpb.ServerMessage(request_id=cmd.rid, resumed=mpb.Resumed(
+            welcome=mpb.Welcome.FromString(cmd.welcome))).SerializeToString())
 
     def _view_class(self, member: Member) -> ViewClass | DelayedClass | None:
         """The view class ``member`` receives (None: the game has not started)."""
@@ -1285,25 +1293,22 @@ class Room:
             out.feed.append(Publish(0, self._rematch_offers_message(0)))  # (spectators)
             return
         self.rematch_room, self._rematch_code = cmd.room_id, cmd.invite_code
-        live = self._rematch_started(False, live=True)
+        live = self._rematch_started(live=True)
         out.feed.append(Publish(0, live))
         game = self.game
         if game is not None and self.delayed:
-            held = self._rematch_started(False)
+            held = self._rematch_started()
             for delayed in self.delayed:
                 delayed.hold_notice(held, now, game.turn)
 
-    def _rematch_started(self, player: bool, *, live: bool = False,
-                         knows_code: bool = False) -> bytes:
-        """``RematchStarted`` for a player, or a spectator: a private room's learn only that
-        a rematch started. The new code only to whoever knew the old one: a player who
-        created the room or joined it with its code (``knows_code``), live spectators of a
-        room they could watch only with it."""
+    def _rematch_started(self, *, live: bool = False) -> bytes:
+        """``RematchStarted`` for the spectators (its players are told by the app, which
+        seats them): a private room's learn only that a rematch started; the new code only
+        for live spectators of a room they could watch only with it."""
         private = self.settings.private
-        code = knows_code or (live and not private and self.settings.spectate is Spectate.INVITE)
+        code = live and not private and self.settings.spectate is Spectate.INVITE
         return mpb.ServerMessage(rematch_started=mpb.RematchStarted(
-            old_room_id=self.room_id,
-            new_room_id="" if private and not player else self.rematch_room,
+            old_room_id=self.room_id, new_room_id="" if private else self.rematch_room,
             invite_code=self._rematch_code if code else "")).SerializeToString()
 
     def _rematch_offers_message(self, rid: int) -> bytes:

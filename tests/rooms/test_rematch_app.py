@@ -260,3 +260,76 @@ async def test_the_new_code_goes_only_to_players_who_knew_the_old_one_rematch_af
             assert new.game is not None  # both seated: Bob by his reserved seat
             assert [m.name.split("#")[0] for m in new.seats if m is not None] == ["Ann", "Bob"]
             room_id = new_id
+
+
+async def _drop_as_released(app: App, ann: Peer, bob: Peer, *, back_before: bool
+                            ) -> list[Peer]:
+    """Ann's connection closes just as the room lets the players go to the rematch, before
+    the rematch's room is made; with ``back_before`` she resumes (a new connection) before
+    it is made too. Returns the Peer she resumed on, if she did."""
+    real = app.rematch_desk.start
+    again: list[Peer] = []
+
+    async def dropped_first(old: RoomHost, plan: cmd.RematchPlan) -> None:
+        token = ann.token
+        await ann.sock.to_server.aclose()
+        await trio.testing.wait_all_tasks_blocked()
+        if back_before:
+            peer = Peer(app, "Ann")
+            reply = await peer.call(resume=mpb.Resume(protocol_version=1, resume_token=token))
+            assert reply.HasField("resumed") and not reply.resumed.HasField("joined"), reply
+            again.append(peer)
+        await real(old, plan)
+
+    app.rematch_desk.start = dropped_first  # type: ignore[method-assign]
+    for p in (ann, bob):
+        await p.send(offer_rematch=mpb.OfferRematch(offer=True))
+        await _settle()
+    return again
+
+
+def _seated_in(app: App, room_id: str) -> list[str]:
+    return [m.name.split("#")[0] for m in app.lobby.rooms[room_id].seats if m is not None]
+
+
+async def test_a_player_dropped_as_the_rematch_was_made_resumes_into_it(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """rev8 MEDIUM: Ann's connection closed after the old room let the players go but before
+    she was seated: her seat in the rematch waited, reserved, and her resume put her back in
+    the old room (its game over) with a RematchStarted and no seat -- both players waited
+    for good. Now she resumes outside the old room and is seated in the rematch's room at
+    once (RematchStarted, then Joined), and the new game starts."""
+    async with running_app(tmp_path) as app:
+        ann, bob, _cy, room_id, _code = await _finished_game(app, private=True)
+        assert await _drop_as_released(app, ann, bob, back_before=False) == []
+        (new_id,) = [r for r in app.lobby.rooms if r != room_id]
+        assert _seated_in(app, new_id) == ["Bob"]  # Ann's seat waits, reserved
+        assert app.lobby.rooms[new_id].game is None
+        again = Peer(app, "Ann")
+        reply = await again.call(resume=mpb.Resume(protocol_version=1, resume_token=ann.token))
+        assert reply.HasField("resumed") and not reply.resumed.HasField("joined"), reply
+        await _settle()
+        again.pump()
+        kinds = [m.WhichOneof("body") for m in again.got]
+        assert kinds.index("rematch_started") < kinds.index("joined") < kinds.index("snapshot")
+        (started,) = [m.rematch_started for m in _of(again, "rematch_started")]
+        assert (started.old_room_id, started.new_room_id) == (room_id, new_id)
+        assert started.invite_code  # (she created the old room: she knew its code)
+        assert _seated_in(app, new_id) == ["Ann", "Bob"]
+        assert app.lobby.rooms[new_id].game is not None
+
+
+async def test_a_player_back_before_the_rematch_was_made_is_seated_in_it(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """rev8 MEDIUM, case B: Ann dropped and resumed before the rematch's room was made: the
+    rematch seats her on the connection she has now, not the one she offered on."""
+    async with running_app(tmp_path) as app:
+        ann, bob, _cy, room_id, _code = await _finished_game(app, private=True)
+        (again,) = await _drop_as_released(app, ann, bob, back_before=True)
+        (new_id,) = [r for r in app.lobby.rooms if r != room_id]
+        assert _seated_in(app, new_id) == ["Ann", "Bob"]
+        assert app.lobby.rooms[new_id].game is not None
+        again.pump()
+        assert [m.joined.room.room_id for m in _of(again, "joined")] == [new_id]

@@ -13,6 +13,7 @@ from server.rooms.commands import (
     Join,
     Leave,
     OfferRematch,
+    Publish,
     Reattach,
     RematchMade,
     SubmitDeck,
@@ -190,24 +191,26 @@ def test_spectators_are_told_where_the_rematch_is_and_a_private_rooms_learn_only
             ("r1", "" if private else "r2", "")]
 
 
-@pytest.mark.parametrize("creator", ["a2", "a1"])
-def test_a_player_back_in_the_old_room_after_the_rematch_was_made_is_told_where_it_is(
-        creator: str) -> None:
-    """With the new invite code only if it knew the old one: p2 took its reserved seat
-    without the code, so only as the room's creator does it get it (atk8 HIGH)."""
-    d = watched_room(RoomSettings(private=True, spectate=Spectate.ALLOWED, reserved=SEATS,
-                                  creator=creator))
+@pytest.mark.parametrize("made", [True, False])
+def test_a_player_let_go_to_the_rematch_resumes_outside_the_old_room(made: bool) -> None:
+    """Every player offered and the room let them go: one whose connection closed before it
+    was seated resumes outside this room (Resumed naming none), and the app is asked to seat
+    it in the rematch's room (rev8 MEDIUM: it was put back here, its game over, and never
+    seated there) -- whether that room is made yet or not."""
+    d = watched_room(RoomSettings(private=True, spectate=Spectate.ALLOWED, reserved=SEATS))
     over(d)
     d.do(OfferRematch(1, 3))
     d.do(OfferRematch(2, 4))
-    d.do(RematchMade("r2", "SECRETCODE"))
-    # Its connection closed before it was seated: it resumes here (its session's place).
-    assert d.do(Reattach(9, 5, "s2", "p2", 0, "a2", WELCOME)).accepted
-    started = [m.rematch_started for m in d.take(9) if m.HasField("rematch_started")]
-    assert [(s.new_room_id, s.invite_code) for s in started] == [
-        ("r2", "SECRETCODE" if creator == "a2" else "")]
-    d.do(OfferRematch(9, 6))
-    assert errors(d.take(9)) == [mpb.ERROR_CODE_INVALID_ARGUMENT]
+    if made:
+        d.do(RematchMade("r2", "SECRETCODE"))
+    out = d.do(Reattach(9, 5, "s2", "p2", 0, "a2", WELCOME))
+    assert not out.accepted and out.rematch_seat
+    (resumed,) = d.take(9)
+    assert resumed.request_id == 5 and resumed.HasField("resumed")
+    assert not resumed.resumed.HasField("joined")
+    assert d.room.member_of(9) is None
+    d.do(OfferRematch(9, 6))  # (it holds no seat here any more)
+    assert errors(d.take(9)) == [mpb.ERROR_CODE_NOT_READY]
 
 
 def test_a_rematch_that_could_not_be_made_refuses_later_offers_with_why() -> None:
@@ -215,9 +218,14 @@ def test_a_rematch_that_could_not_be_made_refuses_later_offers_with_why() -> Non
     over(d)
     d.do(OfferRematch(1, 3))
     d.do(OfferRematch(2, 4))
-    d.do(RematchMade("", failed="the server hosts its maximum of 1 rooms; try again later"))
-    assert d.do(Reattach(9, 5, "s1", "p1", 0, "a1", WELCOME)).accepted
-    assert offers(d.take(9))[-1].rematch_offers.cancelled.startswith("the server hosts")
+    out = d.do(RematchMade("", failed="the server hosts its maximum of 1 rooms; try again "
+                                      "later"))
+    # (its live spectators are told why; its players, let go, were told by the app)
+    assert [m for m in out.feed if isinstance(m, Publish)]
+    assert d.room._rematch_off.startswith("the server hosts")
+    d.join(9, spectator=True)
+    d.do(OfferRematch(9, 7))
+    assert errors(d.take(9)) == [mpb.ERROR_CODE_NOT_YOUR_DECISION]
 
 
 def test_a_delayed_tiers_spectators_learn_of_the_rematch_only_once_they_saw_the_end() -> None:
