@@ -117,7 +117,11 @@ class RematchDesk:
         except LobbyFullError as exc:
             self._no_rematch(old, plan, str(exc))
             return
-        self._made_for(host.room_id, addresses, settings.creator)
+        # (for the old room's creator's count only if it plays: a host who made a room
+        # for others without a seat didn't ask for this one)
+        playing = {seat.account_id for seat in plan.players}
+        self._made_for(host.room_id, addresses,
+                       settings.creator if settings.creator in playing else "")
         log.info("room %s: a rematch of room %s for %s", host.room_id, plan.room_id,
                  ", ".join(repr(p.name) for p in plan.players))
         old.notify(cmd.RematchMade(host.room_id, code))

@@ -849,7 +849,8 @@ class Room:
         if missed is None:
             self._snapshot_to(out, member, 0, now)
         else:
-            missed += self._match_messages(cls, now)
+            missed += [*self._match_messages(cls, now),
+                       *self._rematch_messages(cls, member.seat)]
             if not member.tier:
                 missed += [self.clocks(now), *self._limit_notices(),
                            *self._decision(member.seat)]
@@ -967,7 +968,7 @@ class Room:
         with it: the match's state, and -- live classes only; a delayed tier gets its state
         only -- the clocks, presence and decision."""
         messages = [cls.stream.snapshot(self.room_id, rid, recent_events(cls.history)),
-                    *self._match_messages(cls, now)]
+                    *self._match_messages(cls, now), *self._rematch_messages(cls, seat)]
         if not tier:
             messages += [self.clocks(now), self._presence(), *self._limit_notices(),
                          *self._decision(seat)]
@@ -981,6 +982,15 @@ class Room:
         if isinstance(cls, DelayedClass):
             return [cls.match] if cls.match is not None else []
         return [self.match_state(now)]
+
+    def _rematch_messages(self, cls: ViewClass | DelayedClass, seat: int) -> list[bytes]:
+        """Where the rematch is, for a spectator who joins (or comes back) after it was
+        told: live, or as its delayed tier passed it on (rev8: a late one never learnt)."""
+        if seat != SPECTATOR:
+            return []
+        if isinstance(cls, DelayedClass):
+            return [cls.notice] if cls.notice is not None else []
+        return [self._rematch_started(live=True)] if self.rematch_room else []
 
     def _presence(self) -> bytes:
         """Which seats are connected (built again only when that changed: every

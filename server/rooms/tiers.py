@@ -92,6 +92,9 @@ class DelayedClass:
         self._live_game = self.shown_game = 1
         #: The last match announcement this tier passed on (sent after its snapshots).
         self.match: bytes | None = None
+        #: The last notice it passed on -- where the rematch is -- (sent after its
+        #: snapshots too: a spectator who joins later learns it as the others did).
+        self.notice: bytes | None = None
         self._start(seed, setups, chooser, first_state_id)
 
     def _start(self, seed: bytes, setups: Sequence[PlayerSetup], chooser: int | None,
@@ -160,6 +163,8 @@ class DelayedClass:
             if isinstance(held.action, bytes):
                 if held.seat != _NOTICE:
                     self.match = held.action
+                else:
+                    self.notice = held.action
                 sent.append(held.action)
                 continue
             if isinstance(held.action, _NextGame):

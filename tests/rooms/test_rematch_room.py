@@ -290,3 +290,27 @@ def test_live_spectators_who_needed_the_invite_code_get_the_new_one_with_the_roo
         started = [m.rematch_started for m in d.take(SPECTATOR_CONN)
                    if m.HasField("rematch_started")]
         assert [(s.new_room_id, s.invite_code) for s in started] == [told]
+
+
+def test_a_spectator_who_joins_after_the_rematch_was_told_learns_where_it_is() -> None:
+    """rev8 LOW: RematchStarted was pushed once; a spectator joining the lingering room
+    later -- live, or a delayed tier's once its view has shown the end -- never learnt of it.
+    Its snapshot now comes with it, as with the match's state."""
+    tier = SpectatorTier(TierKind.PUBLIC, delay_seconds=30, accounts=(("aw", "watcher"),))
+    d = Driver(Room("r1", "friends", 2, 0.0, RoomConfig(), settings=RoomSettings(
+        spectate=Spectate.ALLOWED, tiers=(tier,))))
+    assert d.join(1, deck="naya-pets").accepted and d.join(2, deck="golgari-grind").accepted
+    d.do(ConcedeGame(1, 3))
+    d.do(OfferRematch(1, 4))
+    assert d.do(OfferRematch(2, 5)).rematch is not None
+    d.do(RematchMade("r2", "SECRETCODE"))
+    assert d.join(SPECTATOR_CONN, spectator=True).accepted  # live, late
+    (started,) = [m.rematch_started for m in d.take(SPECTATOR_CONN)
+                  if m.HasField("rematch_started")]
+    assert (started.old_room_id, started.new_room_id, started.invite_code) == ("r1", "r2", "")
+    d.now = 31.0  # the tier has shown the end, and passed the rematch on
+    d.do(Tick())
+    assert d.do(Join(DELAYED, 9, "sw", "watcher", True, None, "aw", tier=1)).accepted
+    got = d.take(DELAYED)
+    kinds = [m.WhichOneof("body") for m in got]
+    assert kinds.index("snapshot") < kinds.index("rematch_started"), kinds

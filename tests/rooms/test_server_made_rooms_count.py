@@ -157,3 +157,23 @@ async def test_a_player_gone_to_another_game_as_the_last_offer_came_means_no_rem
         for p in (ann, bob):
             assert (mpb.ERROR_CODE_LIMIT_REACHED,
                     f"no rematch: {bob_name} went to another game") in _errors(p)
+
+
+async def test_a_rematch_counts_for_the_old_rooms_creator_only_if_it_plays(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """rev8 LOW: a host who made a room for two others (no seat of its own) was charged
+    their rematch against its --max-rooms-per-account: it didn't ask for that room."""
+    async with running_app(tmp_path) as app:
+        host, ann, bob = Peer(app, "Host"), Peer(app, "Ann"), Peer(app, "Bob")
+        for p in (host, ann, bob):
+            await p.hello()
+        room_id = await host.create()
+        for p in (ann, bob):
+            assert (await p.join(room_id)).HasField("joined")
+        await ann.send(concede=mpb.ConcedeGame())
+        await _settle()
+        await _rematched(ann, bob)
+        (new_id,) = [r for r in app.lobby.rooms if r != room_id]
+        (account,) = [a for a in app.accounts.by_id.values() if a.name.startswith("Host")]
+        assert new_id not in account.created_rooms and room_id in account.created_rooms
