@@ -536,6 +536,8 @@ def _prompt(game: Game, decision: Decision, objects: Container[str]) -> str:
         return _paying(game, decision.seat, objects)
     if kind is DecisionKind.CHOOSE_TARGET:
         return _targeting(game)
+    if kind is DecisionKind.ASSIGN_COMBAT_DAMAGE:
+        return _dividing(decision)
     choice = game.choices[0] if game.casting is None and game.choices else None
     if choice is None or choice.kind is not kind or choice.seat != decision.seat:
         return ""
@@ -545,6 +547,19 @@ def _prompt(game: Game, decision: Decision, objects: Container[str]) -> str:
         return _discarding(game, choice)
     if kind is DecisionKind.BOTTOM_CARD:
         return _bottoming(game, choice)
+    return ""
+
+
+def _dividing(decision: Decision) -> str:
+    """An ``ASSIGN_COMBAT_DAMAGE`` prompt (510.1c) for a trampler (702.19b-c), whose
+    division may give the rest to the player or planeswalker it attacks (an option's
+    assignment to ``""``): the kind's words named its blockers only, while the options
+    offered damage to the player too (a new player's finding). "" otherwise."""
+    if any(isinstance(option, AssignCombatDamage) and
+           any(target == "" for target, _amount in option.assignments)
+           for option in decision.options):
+        return ("Divide this attacker's combat damage among its blockers and, as it has "
+                "trample, the player or planeswalker it attacks.")
     return ""
 
 
