@@ -20,8 +20,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, TypeAlias
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from protocol.v1 import messages_pb2 as mpb
 from server.accounts import typeable_secret
@@ -36,10 +36,8 @@ log = logging.getLogger("manawire.lobby")
 
 if TYPE_CHECKING:
     from server.app import _Connection
+    from server.quickmatch import Settle  # (a join handed to a room, its answer recorded)
     from server.sessions import _SessionRecord
-    #: Hand a join to a room and record its answer (None: the room is gone).
-    Settle: TypeAlias = Callable[[_Connection, RoomHost, cmd.Join],
-                                 Awaitable[cmd.Output | None]]
 
 
 class RematchDesk:
