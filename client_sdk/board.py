@@ -90,6 +90,9 @@ class Board:
     tier: int = 0
     #: The session is over (the last board, printed once): nobody is waited for.
     ended: bool = False
+    #: The game (match) is over and this player may offer a rematch (``r``): not with
+    #: bots, not watching, not once the rematch was cancelled.
+    rematch_offerable: bool = False
     room: mpb.RoomInfo = field(default_factory=mpb.RoomInfo)
     #: The room's invite code (only its creator knows it), to tell a friend.
     invite_code: str = ""
@@ -899,6 +902,8 @@ def _help_line(board: Board) -> str:
         return "k: keep your deck · d: paste a deck list · q: quit (concedes the match)"
     if board.match is not None and board.match.phase == mpb.MATCH_PHASE_SIDEBOARDING:
         return "q: quit (concedes the match)"
+    if board.rematch_offerable and not board.ended:  # (the game, or match, is over)
+        return "r: rematch · q: leave"
     if board.mirror.game_over or not board.mirror.ready:
         return "q: leave"
     me = board.mirror.players.get(board.seat)

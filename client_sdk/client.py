@@ -37,6 +37,9 @@ BACKOFF_FIRST, BACKOFF_FACTOR, BACKOFF_MAX, RECONNECT_FOR = 0.05, 2.0, 2.0, 120.
 REJOIN_SECONDS = 30.0
 #: Seconds to wait after the server drops a message for rate.
 RATE_LIMITED_PAUSE = 0.25
+#: How the server's "the rematch can't be made" begins (protocol/README.md, "Rematch": an
+#: ERROR_CODE_LIMIT_REACHED with request id 0; the players are in no room any more).
+NO_REMATCH = "no rematch: "
 
 class _DropsAreResumed(logging.Filter):
     """websockets logs a keepalive ping that timed out (the client stopped reading for
@@ -229,7 +232,9 @@ class Client:
         #: Who offers a rematch in this client's room, its game over (the latest
         #: RematchOffers; None: none yet), and the last rematch started from a room this
         #: client was in (protocol/README.md, "Rematch"): a player is then seated in
-        #: ``new_room_id`` by the server (a ``Joined``, request id 0).
+        #: ``new_room_id`` by the server (a ``Joined``, request id 0). A rematch every
+        #: player offered but the server couldn't make ("no rematch: <why>") is kept here
+        #: as offers whose ``cancelled`` says why, and the client is in no room any more.
         self.rematch: mpb.RematchOffers | None = None
         self.rematch_started: mpb.RematchStarted | None = None
 
@@ -666,6 +671,17 @@ class Client:
             if self.decision is None and self._answered is not None and \
                     self.mirror.header.pending.prompt_id == self._answered.prompt_id:
                 self.decision = self._answered
+        elif body == "error" and no_rematch(msg) is not None and self.finished:
+            # Every player offered, but the rematch can't be made: the old room let its
+            # players go (they are in no room any more), and the offers say why.
+            self.errors.append(msg.error)
+            offers = self.rematch
+            self.rematch = mpb.RematchOffers(
+                room_id=self.room_id or (offers.room_id if offers is not None else ""),
+                offered=list(offers.offered) if offers is not None else [],
+                cancelled=no_rematch(msg) or "")
+            self.room_id = None
+            self.decision = None
         elif body == "error" and msg.request_id == 0:
             self.errors.append(msg.error)
             # A refused answer (an Act carries no request id): the decision is still this
@@ -987,6 +1003,17 @@ class Client:
         self._deck_for = 0
         self.deck_text = ""
         self.rematch = None
+
+
+def no_rematch(msg: mpb.ServerMessage) -> str | None:
+    """Why the rematch can't be made, if ``msg`` is the server's word that it can't (every
+    player offered, but a player went to another game, a room limit was reached...); else
+    None."""
+    if msg.WhichOneof("body") != "error" or msg.request_id or \
+            msg.error.code != mpb.ERROR_CODE_LIMIT_REACHED or \
+            not msg.error.message.startswith(NO_REMATCH):
+        return None
+    return msg.error.message.removeprefix(NO_REMATCH).strip() or "the server made none"
 
 
 def read_batch(frame: bytes) -> list[mpb.ServerMessage]:

@@ -39,6 +39,7 @@ from client_sdk.client import (
     ConnectionLostError,
     ServerError,
     _lone,
+    no_rematch,
 )
 from client_sdk.describe import (
     NO_BLOCKERS_TEXT,
@@ -101,6 +102,11 @@ _PP_STOPPED_NOTICES = (
 #: blink, when they have nothing to answer: ``pp`` typed a second after playing a land
 #: passed the player's next turn, never seen).
 PP_GUARD_SECONDS = 1.5
+
+#: How long a player resumed outside any room, its rematch offer standing (its connection
+#: closed as the last offer came), waits for the server to seat it in the rematch's room
+#: (protocol/README.md, "Rematch": RematchStarted, then Joined) before the session ends.
+REMATCH_SEAT_SECONDS = 30.0
 
 
 #: An escape sequence a key sends (``ESC [ A`` for an arrow, ``ESC O P`` for F1 ...).
@@ -322,6 +328,11 @@ class Session:
         #: forgotten by a restart, not withdrawn).
         self._last_offers: mpb.RematchOffers | None = None
         self._offers_resumes = client.resumes
+        #: This player's last ``r`` offered a rematch (not took it back): its offer stands
+        #: even if the server's answer was lost with the connection.
+        self._offer_sent = False
+        #: The wait for the rematch's seat of a player resumed outside any room ran out.
+        self._seat_waited = False
         keyboard.marker = self._marked
 
     def _marked(self) -> Mark:
@@ -343,6 +354,7 @@ class Session:
         board.resumes = client.resumes
         board.typed = self.keyboard.typed
         board.stops = self.stops
+        board.rematch_offerable = self._at_end()  # ("r: rematch" among the keys)
         if board.decision is not None and board.notice in _NO_DECISION_NOTICES:
             board.notice = ""  # (a new decision came: "Nothing to answer now." is stale)
         if not board.game_running:
@@ -417,7 +429,7 @@ class Session:
                 self._sync()
                 self._end(Outcome(self._end_line(), 0), scope)
                 return
-            if client.room_id is None:
+            if client.room_id is None and not self._at_end():
                 why = board.notice or "The room closed before the game ended."
                 self._end(Outcome(why, 1), scope)
                 return
@@ -425,7 +437,16 @@ class Session:
                 self._end_said = True
                 board.notice = self._rematch_words()
             try:
-                msg = await client.next_message()
+                # Resumed outside any room with its rematch offer standing: the server seats
+                # this player in the rematch's room (else says there is none) -- waited for.
+                with trio.move_on_after(REMATCH_SEAT_SECONDS if client.room_id is None
+                                        else float("inf")) as seat_wait:
+                    msg = await client.next_message()
+                if seat_wait.cancelled_caught:
+                    self._seat_waited = True
+                    board.notice = "No rematch: the server seated you in no new game."
+                    board.add_event("No rematch: the server seated you in no new game.")
+                    continue
             except ConnectionEndedError as exc:  # one the client may not resume
                 self._end(Outcome(closed_text(exc), 1), scope)
                 return
@@ -447,7 +468,8 @@ class Session:
             board.absorb(msg, trio.current_time())
             if body in ("rematch_offers", "rematch_started") or (
                     body == "error" and msg.request_id and
-                    msg.request_id == self._rematch_rid):
+                    msg.request_id == self._rematch_rid) or (
+                    self.rematch and self.player and no_rematch(msg) is not None):
                 self._rematch_news(msg)
             if board.mirror.header.turn != self._turn[0]:
                 self._turn = (board.mirror.header.turn, trio.current_time())
@@ -901,10 +923,20 @@ class Session:
         """Whether the game (match) is over and this player stays for a rematch: one can
         still be had (nobody left, the room is open)."""
         client = self.client
-        if not (self.rematch and self.player and client.finished) or client.room_id is None:
+        if not (self.rematch and self.player and client.finished):
             return False
         offers = self._offers()
-        return offers is None or not offers.cancelled
+        if offers is not None and offers.cancelled:
+            return False
+        if client.room_id is None:
+            # In no room: the room closed, or this player's connection closed as the last
+            # offer came and it resumed outside the old room -- the server then seats it
+            # in the rematch's room (its own offer stands), waited for a while.
+            seat = self.board.seat
+            mine = self._offer_sent or (offers is not None and 0 <= seat < len(
+                offers.offered) and offers.offered[seat])
+            return mine and not self._seat_waited and getattr(client, "closed", None) is None
+        return True
 
     def _end_line(self) -> str:
         """The last line once the session ends with the game: how it ended, and why no
@@ -913,6 +945,8 @@ class Session:
         offers = self._offers() if self.rematch and self.player else None
         if offers is not None and offers.cancelled:
             line += f" No rematch: {offers.cancelled}."
+        elif self._seat_waited:
+            line += " No rematch: the server seated you in no new game."
         return line.strip()
 
     def _names(self, seats: Iterable[int]) -> str:
@@ -959,6 +993,7 @@ class Session:
         except ConnectionLostError:
             self.board.notice = "Not connected: try again once the connection is back."
             return
+        self._offer_sent = not mine
         self.board.notice = "Taking the rematch offer back..." if mine else \
             "Offering a rematch..."
 
@@ -966,8 +1001,15 @@ class Session:
         """Who offers a rematch changed, the rematch started, or the offer was refused."""
         board = self.board
         body = msg.WhichOneof("body")
-        if body == "error":
-            board.notice = f"No rematch: {msg.error.message}"
+        why = no_rematch(msg)
+        if why is not None:  # every player offered, but the server couldn't make it
+            board.notice = f"No rematch: {why}."
+            board.add_event(f"No rematch: {why}.")
+            self._last_offers = mpb.RematchOffers(room_id=board.room.room_id,
+                                                  offered=self._offered, cancelled=why)
+        elif body == "error":
+            board.notice = \
+                f"No rematch: {msg.error.message.removeprefix('no rematch: ')}"
         elif body == "rematch_started":
             board.notice = "Rematch! The new game starts..."
             board.add_event("-- Rematch: every player offered; a new game starts --")
@@ -978,6 +1020,7 @@ class Session:
             self._last_offers = offers
             if offers.cancelled:
                 board.notice = f"No rematch: {offers.cancelled}."
+                board.add_event(f"No rematch: {offers.cancelled}.")
                 return
             before = self._offered
             self._offered = list(offers.offered)
@@ -1023,6 +1066,7 @@ class Session:
                         else f"-- Rematch in room {room_id} --")
         self.board = board
         self._end_said, self._offered, self._last_offers = False, [], None
+        self._offer_sent = False
         self._passing, self._any_order = None, False
         self._turn = (-1, 0.0)
         return board
