@@ -2,9 +2,9 @@
 review): a declaration of no blockers ("Bob didn't block", rule 509.1), a permanent a
 resolving spell tapped ("... became tapped", 701.26a -- not the lands tapped for mana, nor an
 attack's tapping), and the two combat damage steps of a combat with a first or double
-striker (510.4); and a player who left said plainly (104.3a). Worked out, as the web client
-does, from a real game's deltas (server.view.pipeline: the engine, projected for one
-seat)."""
+striker (510.4) -- which step, the view's header says (GameHeader.combat_damage_step); and
+a player who left said plainly (104.3a). Worked out, as the web client does, from a real
+game's deltas (server.view.pipeline: the engine, projected for one seat)."""
 
 from __future__ import annotations
 
@@ -182,8 +182,9 @@ def test_frost_breath_tapping_is_said_and_lands_tapped_for_mana_are_not() -> Non
 
 def test_510_4_a_first_strikers_combat_marks_its_two_damage_steps() -> None:
     """A double striker blocked: its first-strike damage and then the regular damage (its
-    own and the blocker's) ran together in the log, the view naming one combat damage step.
-    Each step is marked before its damage."""
+    own and the blocker's) ran together in the log. The view's header says which combat
+    damage step it is (GameHeader.combat_damage_step): each step is marked before its
+    damage."""
     game = _main_phase()
     me = game.active
     striker = put(game, me, "Siege Striker", Zone.BATTLEFIELD)
@@ -202,8 +203,9 @@ def test_510_4_a_first_strikers_combat_marks_its_two_damage_steps() -> None:
 
 
 def test_510_4_a_board_begun_between_the_two_damage_steps_marks_the_regular_one() -> None:
-    """A terminal back (a snapshot) after the first-strike damage: the next damage is the
-    regular step's, not said to be the first-strike one."""
+    """A terminal back (a snapshot) after the first-strike damage: the header says the
+    regular step, and the next damage is marked as the regular step's, not the first-strike
+    one."""
     game = _main_phase()
     me = game.active
     striker = put(game, me, "Siege Striker", Zone.BATTLEFIELD)
