@@ -87,10 +87,13 @@ def test_two_players_finish_a_game_and_rematch_into_a_new_one_a_spectator_follow
     new = Invite.parse(new_link)
     assert new.room_id and new.room_id != old, (new_link, link)
     assert new.code and new.code != Invite.parse(link).code
+    for page in (ann, bob):  # the new room's id, in the turn bar (np8)
+        expect(page.locator("[data-testid=room-id]")).to_have_text(f"room {new.room_id}")
     # Cy, still on the old board, is told and watches the rematch by its link.
     expect(cy.locator(WORDS)).to_have_text("The players started a rematch.")
     watch = cy.locator("[data-testid=watch-rematch]")
     expect(watch).to_have_attribute("href", re.compile(rf"#watch={new.room_id}$"))
+    expect(watch).to_have_attribute("role", "button")  # drawn as the panel's buttons (np8)
     watch.click()
     _started(cy)
     expect(cy.locator(BOARD)).to_have_attribute("data-seat", "-1")

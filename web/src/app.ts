@@ -1058,17 +1058,36 @@ export class App implements Names {
   /** Ask the server why the card `id` (in the viewer's hand) can't be cast now -- once per
    * card and state of the game; the answer lands in {@link explained}. */
   explainCard(id: string): void {
-    if (this.room === null || this.viewer < 0 || this.replay !== null || this.mirror.gameOver) return;
-    if (this.explainedAt !== this.mirror.stateId) {
-      this.explained.clear();
-      this.explaining.clear();
-      this.explainedAt = this.mirror.stateId;
-    }
+    if (!this.canExplain) return;
+    if (this.explainedAt !== this.mirror.stateId) this.forgetExplained(this.mirror.stateId);
     if (this.explained.has(id)) return;
     const rid = this.request("explain", { case: "explainCard", value: { objectId: id } });
     if (rid === null) return; // (not sent: asked again on the next hover)
     this.explained.set(id, "");
     this.explaining.set(rid, id);
+  }
+
+  /** Whether a card of the viewer's hand may be asked about: a player's live game going on
+   * (not over, nor between a match's games). */
+  private get canExplain(): boolean {
+    return this.room !== null && this.viewer >= 0 && this.replay === null && this.mirror.ready
+      && !this.mirror.gameOver;
+  }
+
+  /** The answer to show now for card `id` ("" while awaited): only one asked in the state of
+   * the game shown, and none once the game is over -- the kept answers are of the state they
+   * were asked in (at a game's end, a hand card said "Not enough mana" of turn 1: np8). */
+  whyNot(id: string): string | undefined {
+    if (!this.canExplain || this.explainedAt !== this.mirror.stateId) return undefined;
+    return this.explained.get(id);
+  }
+
+  /** Forget every answer and question (a new state `at`, a new snapshot -- the next game's
+   * state ids may be the last game's -- or the room left). */
+  private forgetExplained(at = -1n): void {
+    this.explained.clear();
+    this.explaining.clear();
+    this.explainedAt = at;
   }
 
   clickObject(id: string): void {
@@ -1158,6 +1177,19 @@ export class App implements Names {
   }
 
   /** Whether the viewer may concede: a player of a game going on who hasn't lost. */
+  /** Concede's question (its button's second click): in a match, that it concedes this game
+   * (which game; whether the match goes on after it) -- it read "Really concede?" alone. */
+  get concedeQuestion(): string {
+    const m = this.match;
+    if (m === null || m.bestOf <= 1 || m.phase !== MatchPhase.PLAYING) return "Really concede?";
+    const need = Math.floor((m.bestOf + 1) / 2); // (rule 100.6a)
+    const others = m.wins.filter((_, seat) => seat !== this.viewer);
+    // (A match plays at most twice its games, after draws: server/rooms/match.py.)
+    const ends = others.some((w) => w + 1 >= need) || m.gameNumber >= 2 * m.bestOf;
+    return `Concede this game? (game ${m.gameNumber} of ${m.bestOf}; `
+      + `${ends ? "that ends the match" : "the match goes on"})`;
+  }
+
   get canConcede(): boolean {
     return this.room?.role === Role.PLAYER && this.mirror.ready && !this.mirror.gameOver
       && !this.viewerLost;
@@ -1576,6 +1608,7 @@ export class App implements Names {
         try {
           this.mirror.loadSnapshot(body.value);
           this.declared.clear(); // (a round's declarations seen before it are not known)
+          this.forgetExplained();
         } catch (err) {
           loaded = false;
           this.desync(err);
@@ -2090,6 +2123,7 @@ export class App implements Names {
     this.decisionNote = "";
     this.deckWords = "";
     this.mirror = new Mirror();
+    this.forgetExplained();
     this.clocks.clear();
     this.presence.clear();
     this.match = null;

@@ -754,7 +754,9 @@ class Ui {
           "data-offered": app.rematchOffered ? "true" : "false", disabled: app.rematchSent,
           onclick: () => app.offerRematch() }, app.rematchOffered ? "Take back" : "Rematch")
         : null,
+      // (A link drawn as the panel's buttons: it read as plain text beside them, np8.)
       watch ? h("a", { href: watch, "data-testid": "watch-rematch", "data-key": "watch-rematch",
+        role: "button", class: "button-link",
         onclick: (ev: Event) => { ev.preventDefault(); app.watchRematch(); } }, "Watch the rematch") : null];
   }
 
@@ -833,7 +835,11 @@ class Ui {
     return h("div", { class: "turnbar", "data-testid": "turnbar", "data-turn": hd.turn,
       "data-active-seat": hd.activeSeat, "data-step": hd.phase === GamePhase.PLAYING ? stepName(hd.step) : "" },
       match ? h("span", { class: "match", "data-testid": "match-score" }, app.matchLine) : null,
-      h("span", { class: "phase" }, phase),
+      h("span", { class: "phase" }, phase,
+        // The room's id, discreetly (a rematch's new room was told only by a log line, np8).
+        app.room ? h("span", { class: "room-id", "data-testid": "room-id",
+          title: `Room “${app.room.info.name}”, id ${app.room.info.roomId}` },
+        `room ${app.room.info.roomId}`) : null),
       h("span", { class: `prompt ${pending?.seat === app.viewer ? "mine" : ""}`,
         "data-testid": "prompt", "aria-live": "polite" }, who));
   }
@@ -1013,7 +1019,7 @@ class Ui {
     // (ExplainCard) -- it was just not highlighted, and its rules text said nothing of why.
     const askable = indices.length === 0 && o.zone?.kind === ZoneKind.HAND
       && o.zone.owner === app.viewer && app.viewer >= 0 && !o.cardTypes.includes("Land");
-    const why = askable ? app.explained.get(o.id) : undefined;
+    const why = askable ? app.whyNot(o.id) : undefined;
     // (Above the card's foot -- badges, power/toughness -- under its rules text.)
     if (why) body.splice(Math.max(body.length - 1, 0), 0, h("div", { class: "card-why", "data-testid": "why" }, why));
     const label = `${o.faceDown && !o.name ? "face-down card" : o.name}${o.tapped ? ", tapped" : ""}`
@@ -1162,7 +1168,7 @@ class Ui {
       hidden ? h("p", { class: "notice", "data-testid": "hidden-tiers" }, hidden) : null,
       room?.role === Role.PLAYER ? this.stopsControl() : null,
       this.inviteDetails(),
-      playing ? this.confirmButton("concede", "Concede", "Really concede?", () => app.concede(),
+      playing ? this.confirmButton("concede", "Concede", app.concedeQuestion, () => app.concede(),
         { class: "danger" }) : null,
       inMatch ? this.confirmButton("leave", "Leave (concedes the match)",
         "Leaving concedes the match: leave?", () => app.leaveRoom(), { "data-testid": "leave-room" })
