@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from client_sdk.board import Board
 from client_sdk.describe import (
     FIRST_STRIKE_DAMAGE_TEXT,
     NO_BLOCKERS_TEXT,
@@ -18,10 +17,8 @@ from client_sdk.describe import (
     lost_text,
     result_text,
 )
-from client_sdk.mirror import Mirror
 from protocol.v1 import game_pb2 as pb
-from protocol.v1 import messages_pb2 as mpb
-from server.engine import Game, Zone, apply
+from server.engine import Game, Zone
 from server.engine.actions import (
     Action,
     CastSpell,
@@ -34,37 +31,8 @@ from server.engine.actions import (
     PayAutomatically,
 )
 from server.engine.state import DecisionKind, GameObject, Step
-from server.view.pipeline import ViewPipeline
 from tests.engine.helpers import demo_game, pass_until, put, refresh
-
-
-class Watched:
-    """A game as one seat's terminal board follows it: every action's delta absorbed."""
-
-    def __init__(self, game: Game, seat: int) -> None:
-        self.game = game
-        self.pipeline = ViewPipeline(game, [seat])
-        snapshot = mpb.ServerMessage.FromString(self.pipeline.streams[seat].snapshot("r1"))
-        mirror = Mirror()
-        mirror.load_snapshot(snapshot.snapshot)
-        self.board = Board(mirror, seat=seat, watching=False, room=mpb.RoomInfo(room_id="r1"))
-        self.board.absorb(snapshot, now=0.0)
-
-    def act(self, seat: int, action: Action) -> None:
-        events = apply(self.game, seat, action)
-        for _viewer, _prev, data in self.pipeline.advance(self.game, action, events):
-            msg = mpb.ServerMessage.FromString(data)
-            self.board.mirror.apply_delta(msg.delta)
-            self.board.absorb(msg, now=1.0)
-
-    def answer(self, pick: Callable[[Action], bool]) -> None:
-        pending = self.game.pending
-        assert pending is not None
-        self.act(pending.seat, next(o for o in pending.options if pick(o)))
-
-    @property
-    def lines(self) -> list[str]:
-        return [text + (f" (x{n})" if n > 1 else "") for text, n in self.board.events]
+from tests.terminal.test_player_text import Watched
 
 
 def _main_phase() -> Game:
