@@ -31,7 +31,8 @@ from server.engine.actions import (
 from server.engine.state import DecisionKind, Step
 from server.engine.zones import move
 from tests.engine.helpers import demo_game, pass_until, put, refresh
-from tests.terminal.test_log_parity import Watched, _fight, _main_phase
+from tests.terminal.test_log_parity import _fight, _main_phase
+from tests.terminal.test_player_text import Watched
 
 
 def test_510_4_no_first_strike_damage_dealt_still_marks_both_steps_before_the_right_damage(

@@ -7,25 +7,12 @@ opponent leaves instead, the terminal says there is no rematch and ends."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
 import trio
 
 from client_sdk import Client
 from tests.e2e.restart_harness import ServerProcess
 from tests.terminal.pty_driver import PtyProgram, manawire
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
-    served = ServerProcess(tmp_path / "server")
-    try:
-        await served.start()
-        yield served
-    finally:
-        await served.aclose()
 
 
 async def _until(client: Client, done: object) -> None:
@@ -42,14 +29,14 @@ async def _typist_concedes(program: PtyProgram) -> None:
 
 
 async def test_rule_103_1_both_offer_a_rematch_and_the_terminal_plays_the_new_game(
-        server: ServerProcess) -> None:
+        fresh_server: ServerProcess) -> None:
     """The new game's starting player is chosen by its own procedure (103.1)."""
-    program = PtyProgram(manawire("play", server.url, "--name", "Typist", "--public"))
+    program = PtyProgram(manawire("play", fresh_server.url, "--name", "Typist", "--public"))
     try:
         await program.start()
         found = await program.wait_for(r"Room (\S+) created; invite code (\S+)\.")
         room_id = found.group(1)
-        async with Client.connect(server.url, "Bob") as bob:
+        async with Client.connect(fresh_server.url, "Bob") as bob:
             with trio.fail_after(60):
                 await bob.join(room_id)
                 await _typist_concedes(program)
@@ -79,12 +66,12 @@ async def test_rule_103_1_both_offer_a_rematch_and_the_terminal_plays_the_new_ga
 
 
 async def test_an_opponent_who_leaves_ends_the_wait_with_no_rematch(
-        server: ServerProcess) -> None:
-    program = PtyProgram(manawire("play", server.url, "--name", "Typist", "--public"))
+        fresh_server: ServerProcess) -> None:
+    program = PtyProgram(manawire("play", fresh_server.url, "--name", "Typist", "--public"))
     try:
         await program.start()
         found = await program.wait_for(r"Room (\S+) created; invite code (\S+)\.")
-        async with Client.connect(server.url, "Bob") as bob:
+        async with Client.connect(fresh_server.url, "Bob") as bob:
             with trio.fail_after(60):
                 await bob.join(found.group(1))
                 await _typist_concedes(program)

@@ -17,7 +17,7 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,17 +82,6 @@ def choose(options: list[tuple[int, str]]) -> int:
                 return number
     allowed = [n for n, o in options if not o.startswith(_NEVER)]
     return (allowed or [options[0][0]])[0]
-
-
-@pytest.fixture
-async def fresh_server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
-    """A server of the test's own (restarted by it, or whose rooms it counts)."""
-    served = ServerProcess(tmp_path / "server")
-    try:
-        await served.start()
-        yield served
-    finally:
-        await served.aclose()
 
 
 @dataclass(frozen=True)
