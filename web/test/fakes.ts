@@ -70,13 +70,16 @@ export class FakeSocket {
   }
 }
 
-/** Install the fake as the global WebSocket; returns a function that removes it. */
+/** Install the fake as the global WebSocket; returns a function that ends the test's use
+ * of it. The fake stays installed: a page a test left reconnecting (a dropped connection's
+ * reconnect timer fires after the test) must reach no network. Put back, Node 22+'s own
+ * WebSocket tried ws://server/ for the app's two minutes of reconnecting, and the test file
+ * ran that long; Node 20, which has none, threw "WebSocket is not a constructor". */
 export function installFakeSocket(): () => void {
   const g = globalThis as { WebSocket?: unknown };
-  const before = g.WebSocket;
   g.WebSocket = FakeSocket;
   FakeSocket.all = [];
-  return () => { g.WebSocket = before; };
+  return () => { FakeSocket.all = []; };
 }
 
 /** Signed in as a new guest, Ann#0001, in the lobby (after installFakeSocket); with

@@ -45,6 +45,17 @@ function finished() {
   return out;
 }
 
+/** Signed in and watching room "r" ("friday"), its game over. */
+function watchingFinished() {
+  const out = signedIn("t1");
+  const v = view(true);
+  v.viewer = -1;
+  out.ws.deliver({ body: { case: "joined", value: { role: Role.SPECTATOR, seat: -1,
+    room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+  out.ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+  return out;
+}
+
 test("the Rematch button offers, then takes the offer back; it waits for each answer", () => {
   const restore = installFakeSocket();
   try {
@@ -93,12 +104,7 @@ test("no Rematch before the game is over, between a match's games, or for a spec
   } finally { restore(); }
   const restore2 = installFakeSocket();
   try {
-    const { app, ws } = signedIn("t1");
-    const v = view(true);
-    v.viewer = -1;
-    ws.deliver({ body: { case: "joined", value: { role: Role.SPECTATOR, seat: -1,
-      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
-    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    const { app, ws } = watchingFinished();
     assert.equal(app.mirror.gameOver, true);
     assert.equal(app.canRematch, false);
     ws.deliver({ body: { case: "rematchOffers", value: { roomId: "r", offered: [true, false] } } });
@@ -188,12 +194,7 @@ test("a spectator is told where the rematch is: watched with its code; a private
   for (const newRoomId of ["r2", ""]) {
     const restore = installFakeSocket();
     try {
-      const { app, ws } = signedIn("t1");
-      const v = view(true);
-      v.viewer = -1;
-      ws.deliver({ body: { case: "joined", value: { role: Role.SPECTATOR, seat: -1,
-        room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
-      ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+      const { app, ws } = watchingFinished();
       ws.deliver({ body: { case: "rematchStarted", value: { oldRoomId: "r", newRoomId,
         inviteCode: newRoomId ? "C2" : "" } } });
       if (newRoomId) {
