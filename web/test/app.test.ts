@@ -13,7 +13,7 @@ import {
 } from "../src/gen/protocol/v1/messages_pb";
 import { resultWords } from "../src/describe";
 import { viewHash } from "../src/viewhash";
-import { FakeSocket, installFakeSocket, signedIn } from "./fakes";
+import { FakeSocket, deltaStepper, installFakeSocket, seatedIn, signedIn } from "./fakes";
 
 function view(priority: number, promptId: bigint, life = 20): View {
   return create(ViewSchema, {
@@ -1676,16 +1676,7 @@ test("103.5: who kept is said once the round of mulligans is over ('Bob kept 6 c
       room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
     ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
     app.log.length = 0;
-    let state = 5n;
-    type Events = Parameters<FakeSocket["deliver"]>[0] extends infer M ? M : never;
-    const step = (edit: () => void, events: { kind: { case: string; value: object } }[] = []) => {
-      edit();
-      ws.deliver({ body: { case: "delta", value: { prevStateId: state, stateId: state + 1n, ops: [
-        { op: { case: "setHeader", value: v.header! } },
-        ...v.players.map((p) => ({ op: { case: "setPlayer" as const, value: p } }))],
-      viewHash: viewHash(v), events: events as never } } } as Events);
-      state++;
-    };
+    const step = deltaStepper(ws, v, 5n, true);
     const moved = { kind: { case: "zoneChange", value: { owner: 1, fromZone: ZoneKind.HAND, toZone: ZoneKind.LIBRARY } } };
     const drew = { kind: { case: "cardDrawn", value: { seat: 1 } } };
     // Ann keeps, then Bob takes a mulligan: the round is over.
@@ -1850,19 +1841,9 @@ test("509.1: a declaration of blockers answered with no block is said ('Bob#0002
     v.header!.turn = 3;
     v.header!.step = Step.DECLARE_BLOCKERS;
     v.header!.pending = { ...v.header!.pending!, seat: 1, kind: DecisionKind.DECLARE_BLOCKERS, promptId: 10n };
-    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
-      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
-    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    seatedIn(ws, v);
     app.log.length = 0;
-    let state = 5n;
-    type Events = Parameters<FakeSocket["deliver"]>[0] extends infer M ? M : never;
-    const step = (edit: () => void, events: { kind: { case: string; value: object } }[] = []) => {
-      edit();
-      ws.deliver({ body: { case: "delta", value: { prevStateId: state, stateId: state + 1n, ops: [
-        { op: { case: "setHeader", value: v.header! } }],
-      viewHash: viewHash(v), events: events as never } } } as Events);
-      state++;
-    };
+    const step = deltaStepper(ws, v);
     const pending = (seat: number, kind: DecisionKind, promptId: bigint) => () => {
       v.header!.pending = { ...v.header!.pending!, seat, kind, promptId };
     };
@@ -1887,9 +1868,7 @@ test("a permanent a resolving spell tapped is said ('Your Mountain became tapped
     v.objects[0]!.zone!.kind = ZoneKind.STACK;
     v.objects[0]!.zone!.owner = -1;
     v.zones[0] = create(ZoneContentsSchema, { zone: { kind: ZoneKind.STACK, owner: -1 }, objectIds: ["c1"] });
-    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
-      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
-    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    seatedIn(ws, v);
     app.log.length = 0;
     // The spell resolves (leaves the stack) and the Mountain is tapped.
     v.objects = v.objects.filter((o) => o.id !== "c1");

@@ -101,3 +101,19 @@ export function seatedIn(ws: FakeSocket, view: View, stateId = 5n): void {
   ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId, view,
     viewHash: viewHash(view) } } });
 }
+
+/** A step of a game test: `edit` changes `view`, which is then delivered as the next delta
+ * (its header, and with `players` each player too) with `events`; state ids count on from
+ * `stateId`. */
+export function deltaStepper(ws: FakeSocket, view: View, stateId = 5n, players = false):
+    (edit: () => void, events?: { kind: { case: string; value: object } }[]) => void {
+  let state = stateId;
+  return (edit, events = []) => {
+    edit();
+    ws.deliver({ body: { case: "delta", value: { prevStateId: state, stateId: state + 1n, ops: [
+      { op: { case: "setHeader", value: view.header! } },
+      ...(players ? view.players.map((p) => ({ op: { case: "setPlayer" as const, value: p } })) : [])],
+    viewHash: viewHash(view), events: events as never } } });
+    state++;
+  };
+}

@@ -8,8 +8,7 @@ import assert from "node:assert/strict";
 import { create } from "@bufbuild/protobuf";
 import { DecisionKind, GamePhase, GameResultSchema, Step, ViewSchema, ZoneKind, type View } from "../src/gen/protocol/v1/game_pb";
 import { ErrorCode, MatchPhase, MatchStateSchema } from "../src/gen/protocol/v1/messages_pb";
-import { viewHash } from "../src/viewhash";
-import { installFakeSocket, seatedIn, signedIn, type FakeSocket } from "./fakes";
+import { deltaStepper, installFakeSocket, seatedIn, signedIn, type FakeSocket } from "./fakes";
 
 const NOT_ENOUGH = "Not enough mana: it needs {R}, and you could make at most 0.";
 
@@ -28,9 +27,16 @@ function view(): View {
 }
 
 /** The header changed by a delta from state `from` to `from + 1`. */
+/** The view's header sent as the delta after state `from`. */
 function moveOn(ws: FakeSocket, v: View, from: bigint): void {
-  ws.deliver({ body: { case: "delta", value: { prevStateId: from, stateId: from + 1n,
-    ops: [{ op: { case: "setHeader", value: v.header! } }], viewHash: viewHash(v), events: [] } } });
+  deltaStepper(ws, v, from)(() => {});
+}
+
+/** The game in `v` is over: `winner` won, the other conceded. */
+function over(v: View, winner: number): void {
+  v.header!.pending = undefined;
+  v.header!.result = create(GameResultSchema, { winners: [winner],
+    reason: `${v.players[1 - winner]!.name} conceded` });
 }
 
 test("np8 L2: a hand card's answer is shown only in the state it was asked in, and not at the game's end", () => {
@@ -49,8 +55,7 @@ test("np8 L2: a hand card's answer is shown only in the state it was asked in, a
     assert.equal(app.mirror.stateId, 6n);
     assert.equal(app.whyNot("g2"), undefined);
     // Conceded: the game-over board shows no answer, and asks none.
-    v.header!.pending = undefined;
-    v.header!.result = create(GameResultSchema, { winners: [1], reason: "Ann#0001 conceded" });
+    over(v, 1);
     moveOn(ws, v, 6n);
     assert.equal(app.mirror.gameOver, true);
     const asked = ws.sent.length;
@@ -71,8 +76,7 @@ test("np8 L2: an answer asked at the game-over state's id is not shown, nor one 
     app.explainCard("g2");
     const rid = ws.last("explainCard").requestId;
     // The game ends while the answer is on its way: the answer (landing) shows nothing.
-    v.header!.pending = undefined;
-    v.header!.result = create(GameResultSchema, { winners: [1], reason: "Ann#0001 conceded" });
+    over(v, 1);
     moveOn(ws, v, 5n);
     ws.deliver({ requestId: rid, body: { case: "cardExplanation",
       value: { objectId: "g2", castable: false, reason: NOT_ENOUGH } } });
@@ -118,8 +122,7 @@ test("np8: 'no rematch: <why>' (request id 0) after the old room let the players
   try {
     const { app, ws } = signedIn("t1");
     const v = view();
-    v.header!.pending = undefined;
-    v.header!.result = create(GameResultSchema, { winners: [0], reason: "Bob#0002 conceded" });
+    over(v, 0);
     seatedIn(ws, v, 5n);
     app.offerRematch();
     ws.deliver({ body: { case: "rematchOffers", value: { roomId: "r", offered: [true, true] } } });
