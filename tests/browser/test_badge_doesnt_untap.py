@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from protocol.v1 import game_pb2 as pb
 from tests.browser.conftest import Pages
-from tests.browser.fake_server import FakeServer, game_view, sign_in
+from tests.browser.fake_server import FakeServer, card, game_view, sign_in
 
 pytestmark = pytest.mark.browser
 #: Its tests share one server (tests/browser/conftest.py, shared_server).
@@ -17,10 +17,11 @@ SHARED_SERVER = True
 
 
 def _corpse(oid: str, controller: int, doesnt_untap: bool) -> pb.GameObject:
-    return pb.GameObject(id=oid, zone=pb.ZoneRef(kind=pb.ZONE_KIND_BATTLEFIELD, owner=-1),
-                         owner=controller, controller=controller, name="Walking Corpse",
-                         card_types=["Creature"], power=2, toughness=2, tapped=True,
-                         doesnt_untap=doesnt_untap)
+    """A tapped 2/2 of ``controller``'s on the battlefield."""
+    corpse = card(oid, "Walking Corpse", pb.ZONE_KIND_BATTLEFIELD, ["Creature"], owner=controller)
+    corpse.power, corpse.toughness, corpse.tapped = 2, 2, True
+    corpse.doesnt_untap = doesnt_untap
+    return corpse
 
 
 def test_502_3_doesnt_untap_badge_with_its_tooltip(pages: Pages) -> None:
