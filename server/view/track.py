@@ -417,9 +417,10 @@ class GameTracker:
         pending = game.pending
         pending_info = (pending.seat, pending.kind, pending.prompt_id) if pending else None
         triggers = game.pending_triggers
+        damage_step = combat_damage_step(game)
         rest = (game.turn, game.active, game.step, game.result, game.phase,
                 game.starting_player, tuple([t.id for t in triggers]) if triggers else (),
-                planar.controller(game), combat_damage_step(game))
+                planar.controller(game), damage_step)
         source = self.header_source
         if rest != self.header_rest or source is None:
             # Something besides priority and the pending decision changed: a new base.
@@ -436,7 +437,7 @@ class GameTracker:
             head, tail = self.header_parts
             self._set_header(header_message(head, game.priority, (
                 pending_info[0], int(pending_info[1]), pending_info[2])
-                if pending_info is not None else None, tail), header_unhashed(source[0][8]))
+                if pending_info is not None else None, tail), header_unhashed(damage_step))
 
     def _players(self, states: tuple[PlayerState, ...]) -> None:
         """Each player whose public state changed gets a new version, op and digest."""
