@@ -121,9 +121,9 @@ class RematchMade:
 
 @dataclass(frozen=True, slots=True)
 class RematchSeat:
-    """A player of a rematch, as its old room had it: to be seated in the new room."""
+    """A player of a rematch, as its old room had it: to be seated in the new room (on the
+    connection its session has then)."""
 
-    conn: ConnId
     session_id: str
     name: str
     account_id: str

@@ -254,8 +254,8 @@ class Room:
         #: Why no rematch can be had any more ("" while one can): a player left.
         self._rematch_off = ""
         #: Every player offered: the players were released to be seated in the rematch's
-        #: room (the app makes it), and their connections then.
-        self._rematch_conns: tuple[ConnId, ...] | None = None
+        #: room (the app makes it).
+        self._rematch_agreed = False
         #: The rematch's room, once made, and its invite code (for a player resuming here).
         self.rematch_room = ""
         self._rematch_code = ""
@@ -742,7 +742,7 @@ class Room:
                 self._apply(out, member.seat, Concede(ConcedeReason.LEFT), now)
             elif self.sideboarding:  # between games: leaving concedes the match
                 self._end_match(out, now)
-            elif self.finished and self._rematch_conns is None and not self._rematch_off:
+            elif self.finished and not self._rematch_agreed and not self._rematch_off:
                 self._rematch_off = f"{member.name} left the room"  # no rematch without them
                 self.rematch_offers = [False] * len(self.seats)
                 self._rematch_news(out)
@@ -779,7 +779,7 @@ class Room:
         else:
             member.away_since = now
             self._everyone(out, self._presence())
-            if self.rematch_offers[member.seat] and self._rematch_conns is None:
+            if self.rematch_offers[member.seat] and not self._rematch_agreed:
                 # A player who drops withdraws its offer (it offers again once back): the
                 # rematch seats connected players only.
                 self.rematch_offers[member.seat] = False
@@ -790,7 +790,7 @@ class Room:
         full = len(self.spectators) >= self.config.max_spectators
         if member is not None and member.left:
             member = None  # it conceded and left: it resumes outside the room
-        if member is not None and member.seat != SPECTATOR and self._rematch_conns is not None:
+        if member is not None and member.seat != SPECTATOR and self._rematch_agreed:
             # Every player offered, and this room let them go to the rematch's: a player
             # whose connection closed meanwhile resumes outside it, and the app seats it in
             # the rematch's room (Output.rematch_seat) -- not here, in a game that is over.
@@ -1256,7 +1256,7 @@ class Room:
             refuse(mpb.ERROR_CODE_NOT_READY,
                    f"the {what} isn't over yet: a rematch can be offered once it has ended")
             return
-        if self._rematch_conns is not None:
+        if self._rematch_agreed:
             refuse(mpb.ERROR_CODE_INVALID_ARGUMENT, "the rematch has started already")
             return
         if self._rematch_off:
@@ -1269,10 +1269,9 @@ class Room:
             self._rematch_news(out, cmd.conn, cmd.rid)
             out.rematch = RematchPlan(
                 self.room_id, self.name, len(self.seats), round(self.clock_seconds),
-                tuple(RematchSeat(m.conn, m.session_id, m.name, m.account_id, m.registered,
-                                  m.knows_code)
-                      for m in players if m.conn is not None))
-            self._rematch_conns = tuple(m.conn for m in players if m.conn is not None)
+                tuple(RematchSeat(m.session_id, m.name, m.account_id, m.registered,
+                                  m.knows_code) for m in players))
+            self._rematch_agreed = True
             for m in players:  # released here: the app seats them in the new room
                 if m.conn is not None:
                     self._by_conn.pop(m.conn, None)
@@ -1295,7 +1294,7 @@ class Room:
     def _rematch_made(self, out: Output, cmd: RematchMade, now: float) -> None:
         """The rematch's room was made (or couldn't be): tell the spectators where it is --
         the live ones now, a delayed tier's once its view has shown the game's end."""
-        if self._rematch_conns is None:
+        if not self._rematch_agreed:
             return
         if not cmd.room_id:  # (its players were told why, and are in no room now)
             self._rematch_off = cmd.failed or "the rematch couldn't be made"

@@ -147,8 +147,8 @@ def test_rule_103_1_once_every_player_offered_the_plan_keeps_seats_decks_and_set
     plan = out.rematch
     assert plan is not None
     assert (plan.room_id, plan.name, plan.seats, plan.clock_seconds) == ("r1", "friends", 2, 600)
-    assert [(p.conn, p.session_id, p.name, p.account_id) for p in plan.players] == [
-        (1, "s1", "p1", "a1"), (2, "s2", "p2", "a2")]
+    assert [(p.session_id, p.name, p.account_id) for p in plan.players] == [
+        ("s1", "p1", "a1"), ("s2", "p2", "a2")]
     assert [p.deck for p in plan.players] == registered
     assert sorted(out.released) == [1, 2]
     assert d.room.member_of(1) is None and d.room.member_of(2) is None
