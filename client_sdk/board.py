@@ -27,6 +27,7 @@ from client_sdk.describe import (
     damage_step_of,
     decision_name,
     deck_words,
+    event_lines,
     events_text,
     hidden_tiers_text,
     no_block_text,
@@ -34,6 +35,7 @@ from client_sdk.describe import (
     plain_symbols,
     pool_symbols,
     reason_words,
+    resolution_end,
     result_text,
     seat_name,
     shown_options,
@@ -248,12 +250,23 @@ class Board:
             if marker := combat_damage_marker(self._damage_step,
                                               damage_step_of(self.mirror.header)):
                 self.add_event(marker)
-            for text in events_text(self, msg.delta.events, mulligans=mulligans):
-                self._tell(text)
-            # (Said after the events, not told as one: no snapshot's recent events hold them.)
+            # What a resolving spell did that only the view tells (Frost Breath's tapping, a
+            # pump's new size) before the line of the spell leaving the stack, the last
+            # step of its resolving (608.2n); else after the events. (Said, not told: no
+            # snapshot's recent events hold them.)
+            lines = event_lines(self, msg.delta.events, mulligans=mulligans)
+            end = resolution_end(msg.delta.events)
+            effects = [*self._tapped_by_resolving(msg.delta), *changed]
+            for index, event_line in enumerate(lines):
+                if index == end:
+                    for text in effects:
+                        self.add_event(text)
+                    effects = []
+                if event_line is not None:
+                    self._tell(event_line)
             if said := self._no_block_line(msg.delta):
                 self.add_event(said)
-            for text in [*self._tapped_by_resolving(msg.delta), *changed]:
+            for text in effects:
                 self.add_event(text)
             self._remember_view()
             self._phase = self.mirror.header.phase

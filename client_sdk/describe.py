@@ -966,15 +966,22 @@ def events_text(names: Names, events: Iterable[pb.GameEvent], *, mulligans: bool
     draws the new hand -- or else a card put on the bottom, which read "put a card from
     your hand into your library" (a new player's review); as ``web/src/describe.ts``'s
     ``eventLines`` tells them apart."""
+    return [text for text in event_lines(names, events, mulligans=mulligans) if text is not None]
+
+
+def event_lines(names: Names, events: Iterable[pb.GameEvent], *, mulligans: bool
+                ) -> list[str | None]:
+    """:func:`events_text`'s lines, one an event: None for one not worth a line."""
     shuffling: set[int] = set()
     countered: set[str] = set()
-    lines = []
+    lines: list[str | None] = []
     for event in events:
         kind = event.WhichOneof("kind")
         if kind == "countered" and event.countered.object_id:
             countered.add(event.countered.object_id)
         elif kind == "zone_change" and event.zone_change.old_id in countered:
-            continue  # the countered spell put into its graveyard (701.6a): said "countered"
+            lines.append(None)  # the countered spell into its graveyard (701.6a): "countered"
+            continue
         if kind == "mulligan_taken":
             shuffling.add(event.mulligan_taken.seat)
         elif kind == "card_drawn":
@@ -982,9 +989,29 @@ def events_text(names: Names, events: Iterable[pb.GameEvent], *, mulligans: bool
         z = event.zone_change
         bottom = mulligans and kind == "zone_change" and z.from_zone == pb.ZONE_KIND_HAND \
             and z.to_zone == pb.ZONE_KIND_LIBRARY and z.owner not in shuffling
-        if (text := event_text(names, event, bottom=bottom)) is not None:
-            lines.append(text)
+        lines.append(event_text(names, event, bottom=bottom))
     return lines
+
+
+def resolution_end(events: Sequence[pb.GameEvent]) -> int:
+    """Where a resolving spell's effects end among ``events`` (a delta's): the index of the
+    spell put from the stack into its owner's graveyard (or exiled, or put into a library)
+    -- the last step of its resolving, after its instructions are followed (rule 608.2n) --
+    the last such move of the delta (a counterspell's target goes before it, 701.6a); -1
+    if none. What the view alone tells of the effects (a pump's new power and toughness, a
+    permanent tapped) is said before that line: "Titanic Growth moved ... to your graveyard"
+    before "Grizzly Bears is now 6/6" read as if the spell had left first. As
+    ``web/src/describe.ts``'s ``resolutionEnd``. (A permanent spell entering the battlefield
+    is its resolving, 608.3: what changes with it follows it; a cast taken back returns to
+    the hand, 733.1, resolving nothing.)"""
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if event.WhichOneof("kind") == "zone_change" and \
+                event.zone_change.from_zone == pb.ZONE_KIND_STACK and \
+                event.zone_change.to_zone in (pb.ZONE_KIND_GRAVEYARD, pb.ZONE_KIND_EXILE,
+                                              pb.ZONE_KIND_LIBRARY):
+            return index
+    return -1
 
 
 def event_text(names: Names, event: pb.GameEvent, *, bottom: bool = False) -> str | None:

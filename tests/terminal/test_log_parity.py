@@ -143,8 +143,10 @@ def test_frost_breath_tapping_is_said_and_lands_tapped_for_mana_are_not() -> Non
     watched.answer(lambda o: isinstance(o, PassPriority))
     caster = game.players[me].name
     lines = watched.lines
-    assert sorted(lines[-2:]) == [f"{caster}'s Walking Corpse became tapped",
-                                  "your Walking Corpse became tapped"], lines
+    # Before Frost Breath goes to the graveyard, the last step of its resolving (608.2n).
+    assert sorted(lines[-3:-1]) == [f"{caster}'s Walking Corpse became tapped",
+                                    "your Walking Corpse became tapped"], lines
+    assert lines[-1] == f"{caster}'s Frost Breath moved from the stack to their graveyard"
     assert not any("Island" in line for line in lines), lines
 
 
