@@ -19,7 +19,7 @@ import { CLOSE_REPLACED, Connection, PROTOCOL_VERSION, type ClientBody } from ".
 import { type DeckProblem, deckPrecheck, deckProblems } from "./deck";
 import {
   alikeOrder, assertNever, eventLines, NO_BLOCKERS_TEXT, possessive, nothingCanBlock, objectName, onlyPass, optionObjects,
-  logSentence, noticeText, poolPaysExactly, reasonWords, strengthChange,
+  logSentence, noticeText, poolPaysExactly, reasonWords, resolutionEnd, strengthChange,
   optionSeats, seatName, shownOptions, tierText, type Names, type PlayerResult, type ShownOption,
 } from "./describe";
 import { inviteLink, parseInvite, type Invite } from "./links";
@@ -54,6 +54,10 @@ const SEEN_OBJECTS = 2000;
 
 /** What a player's page says once every player offered a rematch, until its game starts. */
 const REMATCH_STARTS = "Rematch! The new game starts…";
+
+/** A delta's line for the log; `told`: as the game's events and markers are, which a
+ * snapshot's recent events repeat (how a resync finds where the log left off). */
+interface LogLine { text: string; told: boolean }
 
 export interface ClockView { remainingMs: number; running: boolean; at: number }
 
@@ -138,7 +142,6 @@ export class App implements Names {
   /** The objects in view before the last delta (see {@link objects}). */
   private before: GameObject[] = [];
   /** What the last delta applied changed of creatures' power and toughness, in words. */
-  private strengthLines: string[] = [];
   /** The turn the log last said began (a marker line), or the snapshot's. */
   private turnTold = 0;
   /** Seats whose keep-or-mulligan declaration of the round going on was answered (103.5). */
@@ -1369,8 +1372,9 @@ export class App implements Names {
       }
       case "delta": {
         if (this.room === null || !this.mirror.ready || this.snapshotAsked) return true;
-        const lines = this.applyDelta(body.value);
-        if (lines === null) return true;
+        const applied = this.applyDelta(body.value);
+        if (applied === null) return true;
+        const lines = applied.map((line) => line.text);
         const d = body.value;
         const told = replay.timeline.linesAt(d.stateId);
         const losses: [number, string][] = [];
@@ -1378,7 +1382,6 @@ export class App implements Names {
           this.noteLoss(event);
           if (event.kind.case === "playerLost") losses.push([event.kind.value.seat, event.kind.value.reason]);
         }
-        lines.push(...this.strengthLines);
         const marker = this.turnMarker();
         if (marker) lines.push(marker);
         if (replay.loading) replay.timeline.record(d.prevStateId, d.stateId, lines, losses);
@@ -1684,9 +1687,12 @@ export class App implements Names {
         const lines = this.applyDelta(body.value);
         if (lines === null) break;
         for (const event of body.value.events) this.noteLoss(event);
-        for (const line of lines) this.tell(line);
-        // (Not told: no snapshot's recent events repeat them, to find where the log left off.)
-        for (const line of this.strengthLines) this.addLog(line);
+        // (Lines not told: no snapshot's recent events repeat them, to find where the log
+        // left off.)
+        for (const line of lines) {
+          if (line.told) this.tell(line.text);
+          else this.addLog(line.text);
+        }
         const marker = this.turnMarker();
         if (marker) this.addLog(marker);
         this.passingTurnEnded();
@@ -1944,9 +1950,9 @@ export class App implements Names {
     this.error = message || ErrorCode[code] || "The server refused the request.";
   }
 
-  /** Apply a delta to the mirror, keeping what the board showed before it; its log lines
-   * (null: it didn't apply, and a snapshot is asked for). */
-  private applyDelta(delta: Delta): string[] | null {
+  /** Apply a delta to the mirror, keeping what the board showed before it; its log lines,
+   * `told` those of its events (null: it didn't apply, and a snapshot is asked for). */
+  private applyDelta(delta: Delta): LogLine[] | null {
     this.remember();
     this.before = [...this.mirror.objects.values()];
     const { phase, pending } = this.mirror.header;
@@ -1963,12 +1969,24 @@ export class App implements Names {
     const lines = mulligans ? this.keptLines(delta, asked) : [];
     const damageStep = combatDamageMarker(damageStepBefore, damageStepOf(this.mirror.header));
     if (damageStep) lines.push(damageStep);
-    for (const line of eventLines(this, delta.events, mulligans)) if (line) lines.push(line);
-    // (Said after the events, not told as one: a snapshot's recent events never hold it.)
+    // What a resolving spell did that only the view tells (Frost Breath's tapping, a pump's
+    // new size): before the line of the spell leaving the stack, the last step of its
+    // resolving (608.2n); else after the events. Not told (a snapshot's recent events never
+    // hold them), nor is "didn't block", said after the events.
+    const end = resolutionEnd(delta.events);
+    let effects = [...this.tappedByResolving(delta, asked), ...this.strengthChanges(delta)];
+    const said: LogLine[] = lines.map((text) => ({ text, told: true }));
+    eventLines(this, delta.events, mulligans).forEach((line, index) => {
+      if (index === end) {
+        said.push(...effects.map((text) => ({ text, told: false })));
+        effects = [];
+      }
+      if (line) said.push({ text: line, told: true });
+    });
     const noBlock = this.noBlockLine(delta, asked);
-    this.strengthLines = [...(noBlock ? [noBlock] : []), ...this.tappedByResolving(delta, asked),
-      ...this.strengthChanges(delta)];
-    return lines;
+    if (noBlock) said.push({ text: noBlock, told: false });
+    said.push(...effects.map((text) => ({ text, told: false })));
+    return said;
   }
 
   /** "Bob didn't block", "You didn't block": a declaration of blockers (509.1) seen answered

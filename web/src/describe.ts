@@ -918,6 +918,24 @@ export function eventLines(names: Names, events: readonly GameEvent[], mulligans
   });
 }
 
+/** Where a resolving spell's effects end among a delta's `events`: the index of the spell
+ * put from the stack into its owner's graveyard (or exiled, or put into a library) -- the last
+ * step of its resolving, after its instructions are followed (rule 608.2n) -- the delta's last
+ * such move (a counterspell's target goes before it, 701.6a); -1 if none. What only the view
+ * tells of the effects (a pump's new size, a permanent tapped) is said before that line:
+ * "Titanic Growth moved ... to your graveyard" before "Pridemalkin is now 7/6" read as if the
+ * spell had left first. A permanent spell entering the battlefield is its resolving (608.3),
+ * and a cast taken back returns to the hand (733.1): neither counts. As the terminal's
+ * client_sdk.describe.resolution_end. */
+export function resolutionEnd(events: readonly GameEvent[]): number {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const k = events[i]!.kind;
+    if (k.case === "zoneChange" && k.value.fromZone === ZoneKind.STACK && (k.value.toZone === ZoneKind.GRAVEYARD
+        || k.value.toZone === ZoneKind.EXILE || k.value.toZone === ZoneKind.LIBRARY)) return i;
+  }
+  return -1;
+}
+
 /** Where a card left from, for a log line: "the battlefield", "the stack", "your graveyard",
  * "Bob's hand" (it read "exiled from battlefield"). */
 function fromWhere(names: Names, zone: ZoneKind, owner: number): string {

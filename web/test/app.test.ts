@@ -1799,13 +1799,15 @@ test("a creature's power and toughness changing is logged: a pump, a counter, th
     for (const [seat, whose] of [[0, "Your"], [-1, "Ann#0001's"]] as const) {
       const v = pridemalkinView(seat);
       const { app, ws } = startedFrom(seat, v, []);
-      // Titanic Growth resolves (+4/+4): after the line saying what resolved, as the terminal.
+      // Titanic Growth resolves (+4/+4): before the line of Growth put into the graveyard, the
+      // last step of its resolving (608.2n), as the terminal says it; a line after it stays after.
       const resolved = { kind: { case: "zoneChange" as const, value: { owner: 0, fromZone: ZoneKind.STACK,
         toZone: ZoneKind.GRAVEYARD, name: "Titanic Growth" } } };
-      setStrength(ws, v, 40n, 7, 6, undefined, [resolved]);
-      assert.deepEqual(app.log.slice(-2), [
+      setStrength(ws, v, 40n, 7, 6, undefined, [resolved, drew(1)]);
+      assert.deepEqual(app.log.slice(-3), [
+        `${whose} Pridemalkin is now 7/6 (was 3/2)`,
         `${seat === 0 ? "Your" : "Ann#0001's"} Titanic Growth moved from the stack to ${seat === 0 ? "your" : "Ann#0001's"} graveyard`,
-        `${whose} Pridemalkin is now 7/6 (was 3/2)`]);
+        "Bob#0002 drew a card"]);
       // A +1/+1 counter.
       setStrength(ws, v, 41n, 8, 7);
       assert.equal(app.log.at(-1), `${whose} Pridemalkin is now 8/7 (was 7/6)`);

@@ -9,7 +9,7 @@ import {
 import {
   clipped, clockText, distinctLabels, eventLines, eventText, poolPaysExactly, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
   hiddenTiersText, lostWords, matchText, reasonWords, resultReason, resultWords, sentence, optionText, optionWhose, ordinal, plainManaSource, shownOptions, tierText,
-  targetText, tokenWords, turnBeingPlayed, type Names, logSentence, possessive, problemSentence, resultText, strengthChange,
+  targetText, tokenWords, turnBeingPlayed, type Names, logSentence, possessive, problemSentence, resultText, resolutionEnd, strengthChange,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -712,6 +712,20 @@ test("a creature's power and toughness changed, in words: now, or back again onc
   assert.equal(strengthChange(names, at(3, 2), at(3, 2)), null);
   assert.equal(strengthChange(names, undefined, at(3, 2)), null);
   assert.equal(strengthChange(names, at(3, 2, 0, ZoneKind.STACK), at(7, 6)), null);
+});
+
+test("608.2n: a resolving spell's effects end where it leaves the stack, the delta's last such move", () => {
+  const moved = (fromZone: ZoneKind, toZone: ZoneKind) => create(GameEventSchema,
+    { kind: { case: "zoneChange", value: { owner: 0, fromZone, toZone, name: "X" } } });
+  const drew = create(GameEventSchema, { kind: { case: "cardDrawn", value: { seat: 0 } } });
+  const { STACK, GRAVEYARD, EXILE, BATTLEFIELD, HAND } = ZoneKind;
+  // A counterspell's target leaves first (701.6a), the counterspell itself last.
+  assert.equal(resolutionEnd([moved(STACK, GRAVEYARD), drew, moved(STACK, GRAVEYARD), moved(BATTLEFIELD, GRAVEYARD)]), 2);
+  assert.equal(resolutionEnd([moved(STACK, EXILE)]), 0);
+  // A permanent spell entering is its resolving (608.3); a cast taken back resolves nothing (733.1).
+  assert.equal(resolutionEnd([moved(STACK, BATTLEFIELD), drew]), -1);
+  assert.equal(resolutionEnd([moved(STACK, HAND)]), -1);
+  assert.equal(resolutionEnd([]), -1);
 });
 
 test("a log line begins with a capital, a player's name as written", () => {
