@@ -95,6 +95,9 @@ class Board:
     #: The game (match) is over and this player may offer a rematch (``r``): not with
     #: bots, not watching, not once the rematch was cancelled.
     rematch_offerable: bool = False
+    #: Watching a game (match) that is over: the players started a rematch this spectator
+    #: may watch (``w``).
+    rematch_watchable: bool = False
     room: mpb.RoomInfo = field(default_factory=mpb.RoomInfo)
     #: The room's invite code (only its creator knows it), to tell a friend.
     invite_code: str = ""
@@ -907,6 +910,8 @@ def _decision_block(board: Board, now: float | None = None) -> list[RenderableTy
 
 
 def _help_line(board: Board) -> str:
+    if board.spectator and board.rematch_watchable and not board.ended:
+        return "Watching (read-only). w: watch the rematch · q: stop watching"
     if board.spectator:
         return "Watching (read-only). q: stop watching"
     if board.pasting is not None:

@@ -772,6 +772,20 @@ class Client:
         self._watching = (room_id, tier, code) if spectator else None
         return reply.joined
 
+    async def send_join(self, room_id: str, *, spectator: bool = False, invite_code: str = "",
+                        tier: int = 0) -> int:
+        """:meth:`join` without waiting for the answer (for a client whose messages another
+        task receives: the terminal spectator following a rematch): returns the request id
+        its ``Joined`` or ``Error`` will carry."""
+        role = mpb.ROLE_SPECTATOR if spectator else mpb.ROLE_PLAYER
+        code = invite_code or self.invite_codes.get(room_id, "")
+        self._next_request += 1
+        rid = self._next_request
+        await self._send(mpb.ClientMessage(request_id=rid, join_room=mpb.JoinRoom(
+            room_id=room_id, role=role, invite_code=code, tier=tier)))
+        self._watching = (room_id, tier, code) if spectator else None
+        return rid
+
     async def quick_match(self, *, seats: int = 2, deck: str = "",
                           deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED
                           ) -> mpb.Joined:

@@ -227,9 +227,12 @@ class Screen:
             self._write(HOME + f"{ERASE_LINE}\n".join(lines) + ERASE_LINE + ERASE_DOWN)
             return
         header = board.mirror.header
+        # (The room and a match's game too: the next game's first decision has the same
+        # prompt id as the last one's first, in a rematch's room as in a match's next game.)
         key = (board.decision.prompt_id if board.decision is not None else None,
                header.pending.prompt_id, board.mirror.game_over, board.notice,
-               board.connected, board.waiting)
+               board.connected, board.waiting, board.room.room_id,
+               board.match.game_number if board.match is not None else 0)
         if key != self._last_key:
             self._last_key = key
             self.console.print(render(board, now))
@@ -333,6 +336,14 @@ class Session:
         self._offer_sent = False
         #: The wait for the rematch's seat of a player resumed outside any room ran out.
         self._seat_waited = False
+        #: Watching: at the game's (a match's: the match's) end, stay for the players'
+        #: rematch, which ``w`` then watches (``watch`` sets it; protocol/README.md,
+        #: "Rematch": RematchStarted tells the spectators where it is).
+        self.follows = False
+        #: The input ended (nobody can type ``w``), and the request id of the rematch's
+        #: JoinRoom sent by ``w`` (0: none pending).
+        self._keys_gone = False
+        self._follow_rid = 0
         keyboard.marker = self._marked
 
     def _marked(self) -> Mark:
@@ -355,6 +366,7 @@ class Session:
         board.typed = self.keyboard.typed
         board.stops = self.stops
         board.rematch_offerable = self._at_end()  # ("r: rematch" among the keys)
+        board.rematch_watchable = self._started_here() is not None and self._watching_on()
         if board.decision is not None and board.notice in _NO_DECISION_NOTICES:
             board.notice = ""  # (a new decision came: "Nothing to answer now." is stale)
         if not board.game_running:
@@ -372,6 +384,8 @@ class Session:
             # say) or a notice gone with the match's end took the words off, and only
             # "q: leave" was left (a new player's review).
             board.notice = self._rematch_words()
+        if self._end_said and not board.notice and self._watching_on():
+            board.notice = self._watch_words()
 
     async def run(self, setup: Callable[[], Awaitable[None]] | None = None) -> Outcome:
         """Play (or watch) until the game ends or the user quits; ``setup`` first runs in
@@ -423,19 +437,19 @@ class Session:
             await setup()
             self.changed()
         while True:
-            if client.finished and not self._at_end():
+            if client.finished and not self._at_end() and not self._watching_on():
                 # The game, or the match of several games, is over (and no rematch waited
                 # for, or none can be had any more: an opponent left, the room closed).
                 self._sync()
                 self._end(Outcome(self._end_line(), 0), scope)
                 return
-            if client.room_id is None and not self._at_end():
+            if client.room_id is None and not self._at_end() and not self._watching_on():
                 why = board.notice or "The room closed before the game ended."
                 self._end(Outcome(why, 1), scope)
                 return
             if client.finished and not self._end_said:
                 self._end_said = True
-                board.notice = self._rematch_words()
+                board.notice = self._rematch_words() if self.player else self._watch_words()
             try:
                 # Resumed outside any room with its rematch offer standing: the server seats
                 # this player in the rematch's room (else says there is none) -- waited for.
@@ -458,6 +472,14 @@ class Session:
             if body == "joined" and self.player and \
                     msg.joined.room.room_id != board.room.room_id:
                 board = self._rematch_board(msg.joined)  # (placed in the rematch's room)
+            elif body == "joined" and not self.player and self._follow_rid and \
+                    msg.joined.room.room_id != board.room.room_id:
+                board = self._watch_board(msg.joined)  # (``w``: watching the rematch)
+            elif body == "error" and self._follow_rid and msg.request_id == self._follow_rid:
+                # (It left the old room for this one: nothing more to watch.)
+                self._end(Outcome(f"Could not watch the rematch: {msg.error.message}", 1),
+                          scope)
+                return
             elif self.rematch and self.player and client.room is not None and \
                     client.room_id not in (None, board.room.room_id):
                 # Resumed into another room than the board's: back in the old room after a
@@ -470,7 +492,10 @@ class Session:
                     body == "error" and msg.request_id and
                     msg.request_id == self._rematch_rid) or (
                     self.rematch and self.player and no_rematch(msg) is not None):
-                self._rematch_news(msg)
+                if self.player:
+                    self._rematch_news(msg)
+                else:
+                    self._watch_news(msg)
             if board.mirror.header.turn != self._turn[0]:
                 self._turn = (board.mirror.header.turn, trio.current_time())
             self._sync()
@@ -519,7 +544,11 @@ class Session:
             line = await self.keyboard.read_line(self.changed)
             if line is None:  # the input ended: nobody can answer any more
                 if not self.player:
-                    return  # a spectator goes on watching
+                    # A spectator goes on watching, to the game's end (nobody can type w).
+                    self._keys_gone = True
+                    if self.client.finished and not self._watching_on():
+                        self._end(Outcome(self._end_line(), 0), scope)
+                    return
                 line = "q"
                 self._confirm_quit = True
             outcome = await self._command(line)
@@ -545,7 +574,12 @@ class Session:
         if text == "":
             return None
         if not self.player:
-            board.notice = "You are watching: q stops watching."
+            if text in ("w", "watch"):
+                await self._watch_rematch()
+            else:
+                board.notice = ("You are watching: w watches the players' rematch once they "
+                                "start one, q stops watching." if self.follows else
+                                "You are watching: q stops watching.")
             return None
         if text == "concede":
             await self._concede()
@@ -895,6 +929,8 @@ class Session:
             return Outcome(f"You left the match: you conceded it. {score}".rstrip(), 0)
         if seated:
             return Outcome("You left the game: you conceded.", 0)
+        if not self.player and self.client.finished and board.result_line():
+            return Outcome(f"{self._end_line()} Stopped watching.", 0)
         return Outcome("You left." if self.player else "Stopped watching.", 0)
 
     async def _concede(self) -> None:
@@ -947,6 +983,13 @@ class Session:
             line += f" No rematch: {offers.cancelled}."
         elif self._seat_waited:
             line += " No rematch: the server seated you in no new game."
+        offers = self.client.rematch if not self.player else None
+        started = self._started_here() if not self.player else None
+        if offers is not None and offers.cancelled and offers.room_id in (
+                "", self.board.room.room_id):
+            line += f" No rematch: {offers.cancelled}."
+        elif started is not None and not started.new_room_id:
+            line += " The players started a rematch, in a private room."
         return line.strip()
 
     def _names(self, seats: Iterable[int]) -> str:
@@ -1068,6 +1111,113 @@ class Session:
         self._end_said, self._offered, self._last_offers = False, [], None
         self._offer_sent = False
         self._passing, self._any_order = None, False
+        self._turn = (-1, 0.0)
+        return board
+
+    # ---- a spectator and the players' rematch (protocol/README.md, "Rematch")
+    def _started_here(self) -> mpb.RematchStarted | None:
+        """The rematch the players of the watched room started, as the server told this
+        spectator (None: none yet)."""
+        started: mpb.RematchStarted | None = getattr(self.client, "rematch_started", None)
+        if started is None or started.old_room_id != self.board.room.room_id:
+            return None
+        return started
+
+    def _watching_on(self) -> bool:
+        """Whether a spectator whose game (match) is over stays: the players may still
+        start a rematch, or have started one it may watch (``w``), or ``w`` was typed and
+        the rematch's room is being joined. Not when the input ended (nobody can type
+        ``w``), the rematch was cancelled, the room closed, or the rematch is in a private
+        room (no room id is told)."""
+        client = self.client
+        if self.player or not self.follows:
+            return False
+        if self._follow_rid:
+            return True
+        if not client.finished or self._keys_gone or client.room_id is None:
+            return False
+        offers = client.rematch
+        if offers is not None and offers.cancelled:
+            return False
+        started = self._started_here()
+        return started is None or bool(started.new_room_id)
+
+    def _watch_words(self) -> str:
+        """What a spectator's screen says at the end about the players' rematch."""
+        if self._started_here() is not None:
+            return "The players started a rematch: w watches it, q stops watching."
+        offers = self.client.rematch
+        asking = [s for s, offered in enumerate(offers.offered) if offered] \
+            if offers is not None else []
+        what = "match" if getattr(self.client, "best_of", 1) > 1 else "game"
+        if asking:
+            return (f"{self._names(asking)} {'wants' if len(asking) == 1 else 'want'} a "
+                    f"rematch: once every player offers, w watches it; q stops watching.")
+        return (f"The {what} is over: if the players start a rematch, w watches it; q "
+                f"stops watching.")
+
+    def _watch_news(self, msg: mpb.ServerMessage) -> None:
+        """A spectator is told who offers a rematch, or that the players started one."""
+        board = self.board
+        if msg.WhichOneof("body") == "rematch_started":
+            started = msg.rematch_started
+            if started.old_room_id != board.room.room_id:
+                return
+            board.add_event("The players started a rematch: w watches it."
+                            if started.new_room_id else
+                            "The players started a rematch, in a private room.")
+            board.notice = self._watch_words() if started.new_room_id else ""
+            return
+        offers = msg.rematch_offers
+        if msg.WhichOneof("body") != "rematch_offers" or \
+                offers.room_id not in ("", board.room.room_id):
+            return
+        if offers.cancelled:
+            board.add_event(f"No rematch: {offers.cancelled}.")
+            board.notice = f"No rematch: {offers.cancelled}."
+            return
+        before, self._offered = self._offered, list(offers.offered)
+        for s, offered in enumerate(offers.offered):  # (each change once in the log)
+            was = s < len(before) and before[s]
+            if offered != was:
+                board.add_event(f"{self._names([s])} wants a rematch." if offered else
+                                f"{self._names([s])} withdrew the rematch offer.")
+        board.notice = self._watch_words()
+
+    async def _watch_rematch(self) -> None:
+        """``w``, watching: leave the finished room for the rematch the players started,
+        as a spectator of the same tier (the Joined, or the refusal, comes to the receiving
+        task)."""
+        board, client = self.board, self.client
+        started = self._started_here()
+        if self._follow_rid:
+            board.notice = "Joining the rematch's room..."
+            return
+        if started is None or not started.new_room_id or not self._watching_on():
+            board.notice = ("The players started their rematch in a private room: it can't "
+                            "be watched from here." if started is not None else
+                            "No rematch to watch: w watches the players' rematch once they "
+                            "start one; q stops watching.")
+            return
+        try:
+            await client.leave_room()
+            self._follow_rid = await client.send_join(
+                started.new_room_id, spectator=True, invite_code=started.invite_code,
+                tier=board.tier)
+        except ConnectionLostError:
+            board.notice = "Not connected: try again once the connection is back."
+            return
+        board.notice = f"Joining the rematch in room {started.new_room_id}..."
+
+    def _watch_board(self, joined: mpb.Joined) -> Board:
+        """A new board for the rematch's room this spectator joined (``w``)."""
+        old = self.board
+        board = Board(self.client.mirror, seat=-1, watching=True, room=joined.room,
+                      url=old.url, account=old.account, tier=joined.tier)
+        board.joined(joined)
+        board.add_event(f"-- Watching the rematch in room {joined.room.room_id} --")
+        self.board = board
+        self._end_said, self._offered, self._follow_rid = False, [], 0
         self._turn = (-1, 0.0)
         return board
 
@@ -1365,5 +1515,6 @@ async def watch(url: str, room_id: str, *, invite_code: str = "", name: str = "s
         board = Board(client.mirror, seat=-1, watching=True, room=room, url=url,
                       account=client.account.name, tier=tier)
         session = Session(client, board, Screen(out), Keyboard(stdin_fd), player=False)
+        session.follows = True  # (at the end: w watches the players' rematch)
         outcome = await session.run()
     return outcome.code

@@ -288,6 +288,10 @@ async def test_watch_a_bot_game_to_its_end(server: Served, tier: int) -> None:
                         assert "Your decision" not in screen
                         # A spectator sees hand sizes, never a hand's cards.
                         assert not re.search(r"^\s+hand:", screen, re.MULTILINE), screen
+                        if "if the players start a rematch, w watches it" in \
+                                " ".join(screen.split()):
+                            break  # (it stays for the players' rematch: q stops watching)
+                await program.send("q\r")
                 code_ = await program.wait_exit()
         finally:
             await program.aclose()
