@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from server.serve_options import add_serve_options, finite, serve_limits
+from server.serve_options import add_serve_options, environment_error, finite, serve_limits
 
 if TYPE_CHECKING:
     from server.addresses import TrustedProxies
@@ -566,7 +566,7 @@ def _main(argv: list[str] | None) -> int:
         try:
             level = args.log_level or logs.configured_level()
         except ValueError as exc:
-            parser.error(f"{exc} (or give --log-level)")
+            environment_error(parser, f"{exc} (or give --log-level)")
         os.environ[logs.LEVEL_VARIABLE] = level  # (its relays, started with this
         # environment, log from the same level)
     logs.configure(level=level)

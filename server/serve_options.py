@@ -9,7 +9,7 @@ import argparse
 import math
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 if TYPE_CHECKING:
     from server.addresses import IPNetwork
@@ -57,6 +57,12 @@ def from_environment(variable: str, parse: Callable[[str], _T], default: _T) -> 
         return parse(value)
     except argparse.ArgumentTypeError as exc:
         raise ValueError(f"${variable}: {exc}") from None
+
+
+def environment_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """Exit 2 with ``message`` about an environment variable on one line: unlike an
+    option's error, argparse's usage (forty lines for ``serve``) says nothing about it."""
+    parser.exit(2, f"{parser.prog}: error: {message}\n")
 
 
 def configured_game_actions(default: int) -> int:
@@ -260,7 +266,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
         try:
             max_game_actions = configured_game_actions(RoomConfig().max_game_actions)
         except ValueError as exc:
-            parser.error(str(exc))
+            environment_error(parser, f"{exc} (or give --max-game-actions)")
     room = RoomConfig(clock_seconds=args.clock_seconds, max_spectators=args.max_spectators,
                       history=args.history, linger_seconds=args.linger_seconds,
                       idle_seconds=args.idle_room_seconds,

@@ -132,6 +132,8 @@ def test_serve_refuses_a_log_level_that_is_none_saying_which_are() -> None:
     done = variable
     assert done.returncode == 2
     assert f"${LEVEL_VARIABLE}: 'loud' is not a log level" in done.stderr
+    # The variable's error is its one line: the options' usage says nothing about it.
+    assert "usage:" in flag.stderr and "usage:" not in done.stderr, done.stderr
 
 
 def test_debug_shows_the_servers_debug_records_but_no_line_per_connection() -> None:

@@ -219,7 +219,8 @@ def _limits(argv: list[str]) -> RoomConfig:
     return serve_limits(parser, parser.parse_args(argv)).room
 
 
-def test_the_option_and_its_environment_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_option_and_its_environment_variable(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.delenv(GAME_ACTIONS_VARIABLE, raising=False)
     assert _limits([]).max_game_actions == 20_000
     assert _limits(["--max-game-actions", "500"]).max_game_actions == 500
@@ -231,6 +232,11 @@ def test_the_option_and_its_environment_variable(monkeypatch: pytest.MonkeyPatch
         monkeypatch.setenv(GAME_ACTIONS_VARIABLE, bad_env)
         with pytest.raises(SystemExit):
             _limits([])
+        # One line naming the variable and the flag that overrides it; no usage (which says
+        # nothing about the environment).
+        err = capsys.readouterr().err
+        assert f": error: ${GAME_ACTIONS_VARIABLE}: " in err and "usage:" not in err, err
+        assert err.endswith("(or give --max-game-actions)\n") and err.count("\n") == 1, err
     monkeypatch.delenv(GAME_ACTIONS_VARIABLE)
     with pytest.raises(SystemExit):
         _limits(["--max-game-actions", "-1"])
