@@ -583,10 +583,10 @@ def test_a_server_whose_disk_fills_refuses_says_so_and_recovers_by_itself(
         status, ok = _health(metrics)
         assert status == 200 and ok.startswith("ok manawire "), ok  # (and its build)
         filler = tiny_disk / "filler"
-        with filler.open("wb") as f, pytest.raises(OSError):  # fill it to the brim
+        # (unbuffered: a write the disk takes part of leaves nothing for the close to fail on)
+        with filler.open("wb", buffering=0) as f, pytest.raises(OSError):  # to the brim
             while True:
                 f.write(b"\0" * 65536)
-                f.flush()
         refusals = [_hello(url) for _ in range(20)]
         refused = [r for r in refusals if r.HasField("error")]
         assert refused, refusals  # (a small write may still fit)
@@ -633,10 +633,9 @@ def test_a_server_whose_disk_fills_refuses_says_so_and_recovers_by_itself(
             proc.kill()
             proc.wait()
     # Started again on the full disk: said so, not "a damaged or foreign file".
-    with filler.open("wb") as f, pytest.raises(OSError):
+    with filler.open("wb", buffering=0) as f, pytest.raises(OSError):
         while True:
             f.write(b"\0" * 65536)
-            f.flush()
     again = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0",
                             "--data-dir", str(tiny_disk / "data")], cwd=ROOT,
                            capture_output=True, text=True, timeout=60, check=False)
