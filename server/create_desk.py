@@ -27,7 +27,13 @@ from server.ratelimit import AddressBuckets
 from server.rooms import session as req
 from server.rooms.lobby import Lobby, LobbyFullError
 from server.rooms.session import MAX_SEATS, MAX_TIER_ACCOUNTS, MAX_TIERS, error_bytes
-from server.store.records import RoomSettings, SpectatorTier, TierKind, secret_hash
+from server.store.records import (
+    RoomAddresses,
+    RoomSettings,
+    SpectatorTier,
+    TierKind,
+    secret_hash,
+)
 
 if TYPE_CHECKING:
     from server.app import Limits, _Connection
@@ -63,13 +69,42 @@ class CreateDesk:
         #: Account names looked up per client address (a token bucket each).
         self._lookups = AddressBuckets(limits.password_checks_per_minute / 60,
                                        NAME_LOOKUP_BURST)
+        # The addresses a room counts against are stored with its game's start, and come
+        # back with it after a restart (recovered).
+        lobby.room_addresses = self.addresses_of
+
+    def addresses_of(self, room_id: str) -> set[str]:
+        """The client addresses ``room_id`` counts against (none: a room reloaded from a
+        store that didn't keep them)."""
+        return self._room_addresses.get(room_id, set())
 
     def recovered(self, room_id: str, creator_id: str) -> None:
-        """A room reloaded after a restart counts for its creator again."""
+        """A room reloaded after a restart (or back after a stop) counts for its creator
+        again -- a rematch's only if its creator plays in it, as when it was made -- and
+        against the client addresses it counted against, as stored
+        (:attr:`Lobby.recovered_addresses <server.rooms.lobby.Lobby.recovered_addresses>`)."""
+        addresses = self.lobby.recovered_addresses.pop(room_id, ())
+        if addresses:
+            self._count(room_id, addresses)
+        host = self.lobby.hosts.get(room_id)
+        if host is not None and host.room.settings.rematch_of and all(
+                m is None or m.account_id != creator_id for m in host.room.seats):
+            return
+        self._created_by(room_id, creator_id)
+
+    def _created_by(self, room_id: str, creator_id: str) -> None:
+        """``room_id`` counts for the account ``creator_id`` (per-account room limit)."""
         creator = self.accounts.by_id.get(creator_id)
         if creator is not None:
             creator.created_rooms.add(room_id)
             self._creators[room_id] = creator
+
+    def _count(self, room_id: str, addresses: Iterable[str]) -> None:
+        """``room_id`` counts as an open room of each of ``addresses``."""
+        counted = self._room_addresses.setdefault(room_id, set())
+        for address in set(addresses):
+            counted.add(address)
+            self._open_rooms.setdefault(address, set()).add(room_id)
 
     def room_closed(self, room_id: str) -> None:
         """``room_id`` closed: it counts for nobody any more."""
@@ -103,12 +138,17 @@ class CreateDesk:
         """The server made ``room_id`` for players at ``addresses`` (a quick match, a
         rematch): it counts as an open room of each address, and (a rematch's) for the
         account that created the room it rematches."""
-        counted = self._room_addresses.setdefault(room_id, set())
-        for address in set(addresses):
-            counted.add(address)
-            self._open_rooms.setdefault(address, set()).add(room_id)
+        self._count(room_id, addresses)
         if creator_id:
-            self.recovered(room_id, creator_id)
+            self._created_by(room_id, creator_id)
+        host = self.lobby.hosts.get(room_id)
+        if host is not None and host.room.game is not None and not host.room.finished:
+            # A quick match's last player is counted once seated, after its game's start
+            # stored the others' addresses (Lobby.room_addresses): stored again, all.
+            self.lobby.nursery.start_soon(
+                self.lobby.writer.write_when_possible,
+                [RoomAddresses(room_id, tuple(sorted(self._room_addresses[room_id])))],
+                f"the client addresses room {room_id} counts against")
 
     def _refused(self, conn: _Connection) -> None:
         if self.refusals is not None:

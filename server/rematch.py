@@ -106,7 +106,8 @@ class RematchDesk:
         reserved = tuple((p.account_id, p.name) for p in plan.players)
         settings = dataclasses.replace(
             room.settings, invite_hash=secret_hash(code),
-            reserved=reserved if all(a for a, _n in reserved) else ())
+            reserved=reserved if all(a for a, _n in reserved) else (),
+            rematch_of=plan.room_id)  # (after a restart, the old room says where it is)
         try:
             # (not in the old room's place: its spectators are still to be told where the
             # rematch is)

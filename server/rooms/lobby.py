@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 import trio
@@ -17,10 +17,17 @@ from server.incidents import new_incident
 from server.rooms.alarms import Alarms
 from server.rooms.commands import ConnId, Evict
 from server.rooms.pump import RoomHost, new_delayed_turns
-from server.rooms.recovery import recover
+from server.rooms.recovery import on_clock, recover, rematched
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room, RoomConfig
-from server.store.records import AbortGame, CreateGame, FinishGame, GameRecord, RoomSettings
+from server.store.records import (
+    AbortGame,
+    CreateGame,
+    FinishGame,
+    GameRecord,
+    RoomAddresses,
+    RoomSettings,
+)
 from server.store.writer import StoreWriter
 
 log = logging.getLogger("manawire.lobby")
@@ -79,6 +86,13 @@ class Lobby:
         #: The turns, and the share of the event loop, every room's delayed spectator tiers
         #: have together.
         self.delayed_turns = new_delayed_turns()
+        #: The client addresses a room counts against (``--max-rooms-per-address``), given
+        #: by whoever keeps them (:class:`server.create_desk.CreateDesk`): stored with its
+        #: first game's start, so that it counts against them after a restart too.
+        self.room_addresses: Callable[[str], Iterable[str]] = lambda _room_id: ()
+        #: The addresses each reloaded room counts against, as stored (:meth:`recover`),
+        #: until the keeper takes them.
+        self.recovered_addresses: dict[str, tuple[str, ...]] = {}
 
     @property
     def rooms(self) -> dict[str, Room]:
@@ -118,7 +132,8 @@ class Lobby:
     def _host(self, room: Room, *, stored: bool = False, described: str = "") -> RoomHost:
         # (the room's writes, seen on their way to the store: a line when a game starts or
         # ends -- never one per action)
-        writer = cast(StoreWriter, _GameLog(self.writer, room, described))
+        writer = cast(StoreWriter, _GameLog(self.writer, room, described,
+                                            self.room_addresses))
         host = RoomHost(room, writer, self.relay, deliver=self._deliver,
                         released=self._released, closed=self._on_closed,
                         alarms=self.alarms, delayed_turns=self.delayed_turns,
@@ -229,9 +244,12 @@ class Lobby:
         # time is placed on the room's clock by their difference (a delayed tier holds it
         # from when it was stored), so it must not grow as the reloading goes on.
         now, wall_now = trio.current_time(), time.time()
+        recovered: list[tuple[GameRecord, Room]] = []
         for record in records:
             try:
-                rooms.append(recover(record, now, self.config, wall_now=wall_now))
+                room = recover(record, now, self.config, wall_now=wall_now)
+                rooms.append(room)
+                recovered.append((record, room))
             except Exception as exc:
                 incident = new_incident("recovery")
                 log.exception("recovery failed: could not recover room %s from its "
@@ -242,10 +260,12 @@ class Lobby:
                                                    f"{exc!r}")])
         # Reloading them all took a while (109 s for 1,129 games), before anyone could
         # connect: their clocks, sideboarding and away seats start only now.
+        _link_rematches(recovered, now, wall_now)
         served = trio.current_time()
         for room in rooms:
             room.restart_timers(served)
             self._host(room, stored=True)
+        self.recovered_addresses = self.writer.store.room_addresses(set(self.hosts))
         return len(rooms)
 
     def stop(self) -> None:
@@ -272,18 +292,35 @@ class Lobby:
         return cached[1]
 
 
+def _link_rematches(recovered: list[tuple[GameRecord, Room]], now: float,
+                    wall_now: float) -> None:
+    """Reloaded rematches' old rooms, reloaded too (finished, lingering), say where their
+    rematch is again (:func:`~server.rooms.recovery.rematched`): a rematch's room names
+    its old room in its settings (``rematch_of``), stored once its game started."""
+    by_id = {room.room_id: room for _record, room in recovered}
+    for record, room in recovered:
+        old = by_id.get(room.settings.rematch_of)
+        if old is not None:
+            # (its first game's start: after the rematch was agreed, never before)
+            first = record.earlier[0] if record.earlier else record
+            rematched(old, room.room_id, on_clock(first.created, now, wall_now))
+
+
 class _GameLog:
     """The store's writer as a room's task sees it: the same writer, and an INFO line once
     the store has a game's start or end (its records say so): which room and game, its
     players, its winners and why. The records of each write are looked at by their type
-    only; nothing is logged per action."""
+    only; nothing is logged per action. The write of the room's first game's start also
+    stores the client addresses the room counts against (:class:`RoomAddresses`)."""
 
-    def __init__(self, writer: StoreWriter, room: Room, described: str = "") -> None:
+    def __init__(self, writer: StoreWriter, room: Room, described: str = "",
+                 addresses: Callable[[str], Iterable[str]] = lambda _room_id: ()) -> None:
         self._writer = writer
         self._room = room
         #: What the room's creation line says, said at INFO when its first game starts
         #: ("": said already, or a room recovered: its game started before).
         self._described = described
+        self._addresses = addresses
 
     def _players(self) -> list[str]:
         """The names the seats are taken with, by seat."""
@@ -291,6 +328,11 @@ class _GameLog:
                 for n, m in enumerate(self._room.seats)]
 
     async def write(self, ops: Sequence[Any]) -> None:
+        room_id = self._room.room_id
+        if any(type(op) is CreateGame and op.room_id == room_id for op in ops):
+            addresses = tuple(self._addresses(room_id))
+            if addresses:  # (with the room's first game: stored together)
+                ops = [*ops, RoomAddresses(room_id, addresses)]
         await self._writer.write(ops)
         for op in ops:
             kind = type(op)

@@ -96,7 +96,41 @@ def recover(record: GameRecord, now: float, config: RoomConfig | None = None, *,
     if room.best_of > 1 and game.result is not None:  # told how it ended once shown
         for delayed in room.delayed:
             delayed.hold_message(room.match_state(now, live=False), now, game.turn)
+    if room.finished:
+        room._rematch_off = _no_rematch(room, record.left_after_end)
     return room
+
+
+def _no_rematch(room: Room, after_end: tuple[int, ...]) -> str:
+    """Why a finished room can have no rematch, as the room said it before the restart
+    ("" none): a player left the game (said as it ended: the first such seat), or else the
+    room after it ended (the first to leave: ``after_end``, in the order they left)."""
+    seats = [m for m in room.seats if m is not None]
+    during = next((m for m in seats if m.left and m.seat not in after_end), None)
+    if during is not None:
+        return f"{during.name} left the game"
+    after = next((m for seat in after_end for m in seats if m.seat == seat), None)
+    return f"{after.name} left the room" if after is not None else ""
+
+
+def rematched(old: Room, new_room_id: str, at: float) -> None:
+    """After a restart: ``old``'s players started a rematch, room ``new_room_id``, whose
+    game was stored (its room reloaded too) at ``at`` on the room's clock. The old room
+    says so again as it did (protocol/README.md, "Rematch"): its spectators -- those
+    resuming or joining it, and each delayed tier once its view has shown the game's end
+    (never before ``at``) -- get ``RematchStarted``; no offer is taken any more. The new
+    room's invite code isn't stored (only its hash): none is told after a restart."""
+    if not old.finished or old._rematch_agreed:
+        return
+    old.rematch_offers = [True] * len(old.seats)
+    old._rematch_agreed = True
+    old.rematch_room, old._rematch_code = new_room_id, ""
+    game = old.game
+    if game is not None and old.delayed:
+        held = old._rematch_started()
+        for delayed in old.delayed:
+            delayed.hold_notice(held, at, game.turn)
+
 
 def _rewind_tiers(room: Room, games: list[GameRecord], now: float, wall_now: float | None
                   ) -> None:
@@ -129,7 +163,7 @@ def _rewind_tiers(room: Room, games: list[GameRecord], now: float, wall_now: flo
                 delayed.hold(seat, action, at, 0)  # (a game over: only seconds count)
             # (the game ended with its last action; the next began when it was created)
             ended = times[-1] if times else now
-            began = max(ended, _on_clock(following.created, now, wall_now))
+            began = max(ended, on_clock(following.created, now, wall_now))
             delayed.hold_message(room.past_match_state(played.game_number, ended=True),
                                  ended, 0)
             delayed.hold_game(following.seed, _record_setups(room, following), began,
@@ -148,7 +182,7 @@ def _record_setups(room: Room, record: GameRecord) -> list[PlayerSetup]:
     return setups
 
 
-def _on_clock(wall: float | None, now: float, wall_now: float | None) -> float:
+def on_clock(wall: float | None, now: float, wall_now: float | None) -> float:
     """The wall-clock time ``wall`` (``time.time()``) on the room's clock, where ``now`` is
     ``wall_now``; ``now`` if either isn't known, and never later than now."""
     if not wall or wall_now is None:
@@ -158,9 +192,9 @@ def _on_clock(wall: float | None, now: float, wall_now: float | None) -> float:
 
 def _played_at(record: GameRecord, now: float, wall_now: float | None) -> list[float]:
     """When each of a stored game's actions was played, on the room's clock: when it was
-    stored, which is never before (:func:`_on_clock`; ``now`` for one stored before
+    stored, which is never before (:func:`on_clock`; ``now`` for one stored before
     actions had times)."""
     times = record.action_times
     if len(times) != len(record.actions):
         return [now] * len(record.actions)
-    return [_on_clock(at, now, wall_now) for at in times]
+    return [on_clock(at, now, wall_now) for at in times]

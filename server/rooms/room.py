@@ -735,8 +735,10 @@ class Room:
             self._seats_changed(out)
         else:
             member.left = True
+            # Kept for a restart -- a leave after the game (match) ended too: the player
+            # has left, not merely gone away, and no rematch can be had.
+            out.log.append(SeatLeft(self.game_id, member.seat, after_end=self.finished))
             if self.game.result is None:
-                out.log.append(SeatLeft(self.game_id, member.seat))  # (kept for a restart)
                 # Conceding the game; in a match, leaving concedes the match too (decided
                 # as the game ends).
                 self._apply(out, member.seat, Concede(ConcedeReason.LEFT), now)

@@ -83,6 +83,9 @@ class RoomSettings:
     tiers: tuple[SpectatorTier, ...] = ()
     #: The match: 1 a single game, 3 or 5 games at most (rule 100.6a).
     best_of: int = 1
+    #: A rematch's room: the room whose players started it ("": none). After a restart the
+    #: old room tells its spectators where the rematch is again (RematchStarted).
+    rematch_of: str = ""
 
     def to_json(self) -> str:
         return json.dumps({"private": self.private, "invite_hash": self.invite_hash.hex(),
@@ -90,7 +93,8 @@ class RoomSettings:
                            "reserved": [list(r) for r in self.reserved],
                            "creator": self.creator,
                            "tiers": [t.to_raw() for t in self.tiers],
-                           "best_of": self.best_of}, sort_keys=True)
+                           "best_of": self.best_of, "rematch_of": self.rematch_of},
+                          sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str | None) -> RoomSettings:
@@ -102,7 +106,7 @@ class RoomSettings:
                    Spectate(raw["spectate"]), str(raw["format"]),
                    tuple((str(a), str(n)) for a, n in raw["reserved"]), str(raw["creator"]),
                    tuple(SpectatorTier.from_raw(t) for t in raw.get("tiers", ())),
-                   int(raw.get("best_of", 1)))
+                   int(raw.get("best_of", 1)), str(raw.get("rematch_of", "")))
 
 
 def game_id(room_id: str, game_number: int) -> str:
@@ -257,12 +261,25 @@ class DropTokens:
 
 @dataclass(frozen=True, slots=True)
 class SeatLeft:
-    """The player of ``seat`` left the running game ``room_id`` (a game's id): it may
-    neither come back nor watch it, after a restart too. (Leaving concedes, but a player
-    who has lost already leaves no Concede in the log.)"""
+    """The player of ``seat`` left game ``room_id`` (a game's id) -- the running game, or
+    (``after_end``) the room after its game (of a match, the match) ended: it may neither
+    come back nor watch it, and no rematch can be had, after a restart too. (Leaving
+    concedes, but a player who has lost already leaves no Concede in the log.)"""
 
     room_id: str
     seat: int
+    #: It left the room once its game (match) was over ("left the room", not "the game").
+    after_end: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoomAddresses:
+    """The client addresses a room counts against (``--max-rooms-per-address``: its
+    creator's, or a quick match's or a rematch's players'), kept while its game is in play
+    so that it counts against them after a restart too. ``room_id``: the room's id."""
+
+    room_id: str
+    addresses: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +301,7 @@ class DropAccount:
 
 StoreOp = (CreateGame | AppendAction | FinishGame | AbortGame | PutSession | DropSession
            | PutAccount | PutToken | DropTokens | PutMatch | SeenAccount | DropAccount
-           | SeatLeft)
+           | SeatLeft | RoomAddresses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,8 +338,12 @@ class GameRecord:
     #: When each action was stored (``time.time()``; 0: not known -- stored before this
     #: was), in the order of :attr:`actions` (empty: none known).
     action_times: tuple[float, ...] = ()
-    #: The seats whose players left the running game (:class:`SeatLeft`).
+    #: The seats whose players left the running game (:class:`SeatLeft`) or the room after
+    #: it ended ...
     left: tuple[int, ...] = ()
+    #: ... of which these left the room after it ended (``SeatLeft.after_end``), in the
+    #: order they left.
+    left_after_end: tuple[int, ...] = ()
     #: When its result was recorded (``time.time()``; None: not finished, or not known).
     finished: float | None = None
 

@@ -47,6 +47,7 @@ from server.store.records import (
     PutMatch,
     PutSession,
     PutToken,
+    RoomAddresses,
     RoomSettings,
     SeatLeft,
     SeenAccount,
@@ -80,7 +81,9 @@ CREATE TABLE IF NOT EXISTS games (
     game_number INTEGER,            -- 1-based, in its match
     chooser INTEGER,                -- who chose the starting player (103.1; NULL: random)
     state_base INTEGER,             -- the view classes' first state id (NULL: 1)
-    left_seats TEXT                 -- seats whose players left the running game: "2,0"
+    left_seats TEXT,                -- seats whose players left the running game (or the
+                                    -- room after it ended): "2,0"
+    left_after_end TEXT             -- of those, who left the room after it ended: "1"
 );
 CREATE TABLE IF NOT EXISTS matches (
     room_id TEXT PRIMARY KEY,       -- the room; its games are room_id, room_id.2, ...
@@ -131,6 +134,11 @@ CREATE TABLE IF NOT EXISTS account_tokens (
     created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS account_tokens_by_account ON account_tokens(account_id);
+CREATE TABLE IF NOT EXISTS room_addresses (
+    room_id TEXT PRIMARY KEY,       -- a room whose game is in play (a match's: its room id)
+    addresses TEXT NOT NULL         -- JSON list: the client addresses it counts against
+                                    -- (--max-rooms-per-address); dropped once it is over
+);
 """
 
 #: Columns added after the first release, for databases made by it.
@@ -150,6 +158,7 @@ _MIGRATIONS = (
     ("accounts", "last_seen", "REAL"),
     ("actions", "at", "REAL"),
     ("games", "left_seats", "TEXT"),
+    ("games", "left_after_end", "TEXT"),
 )
 
 
@@ -310,6 +319,11 @@ class Store:
             db.execute("UPDATE games SET result = ?, finished = ? WHERE room_id = ?",
                        (json.dumps({"winners": list(op.winners), "reason": op.reason}),
                         time.time(), op.room_id))
+            # A single game's room is over: it counts against no address any more (a
+            # match's is once the match is: PutMatch).
+            db.execute("DELETE FROM room_addresses WHERE room_id = ? AND EXISTS (SELECT 1 "
+                       "FROM games WHERE room_id = ? AND match_id IS NULL)",
+                       (op.room_id, op.room_id))
         elif isinstance(op, AbortGame):
             # The room's game -- of a match, the unfinished one (its finished games stay
             # replayable) -- and the match (named by its room or by one of its games).
@@ -319,6 +333,8 @@ class Store:
             db.execute("UPDATE matches SET aborted = ? WHERE room_id = ? OR room_id = "
                        "(SELECT match_id FROM games WHERE room_id = ?)",
                        (op.traceback, op.room_id, op.room_id))
+            db.execute("DELETE FROM room_addresses WHERE room_id = ? OR room_id = "
+                       "(SELECT match_id FROM games WHERE room_id = ?)", (op.room_id, op.room_id))
         elif isinstance(op, PutMatch):
             m = op.match
             db.execute(
@@ -331,6 +347,8 @@ class Store:
                 (m.room_id, m.best_of, time.time(), json.dumps(list(m.games)),
                  json.dumps(list(m.wins)), m.draws, m.state_json(), m.winner,
                  m.reason or None, time.time() if m.winner is not None else None))
+            if m.winner is not None:  # over: its room counts against no address any more
+                db.execute("DELETE FROM room_addresses WHERE room_id = ?", (m.room_id,))
         elif isinstance(op, PutSession):
             db.execute(
                 "INSERT INTO sessions (session_id, token_hash, name, room_id, updated, "
@@ -359,6 +377,14 @@ class Store:
         elif isinstance(op, SeatLeft):
             db.execute("UPDATE games SET left_seats = COALESCE(left_seats || ',', '') || ? "
                        "WHERE room_id = ?", (str(op.seat), op.room_id))
+            if op.after_end:
+                db.execute("UPDATE games SET left_after_end = "
+                           "COALESCE(left_after_end || ',', '') || ? WHERE room_id = ?",
+                           (str(op.seat), op.room_id))
+        elif isinstance(op, RoomAddresses):
+            db.execute("INSERT INTO room_addresses (room_id, addresses) VALUES (?, ?) "
+                       "ON CONFLICT(room_id) DO UPDATE SET addresses = excluded.addresses",
+                       (op.room_id, json.dumps(sorted(op.addresses))))
         elif isinstance(op, SeenAccount):
             db.execute("UPDATE accounts SET last_seen = ? WHERE account_id = ?",
                        (op.when, op.account_id))
@@ -383,7 +409,7 @@ class Store:
             row = self._db.execute(
                 "SELECT name, seed, players, result, aborted, clock_seconds, accounts, "
                 "settings, match_id, game_number, chooser, state_base, created, left_seats, "
-                "finished FROM games WHERE room_id = ?", (room_id,)).fetchone()
+                "finished, left_after_end FROM games WHERE room_id = ?", (room_id,)).fetchone()
             if row is None:
                 raise KeyError(room_id)
             if actions and str(self.path) == ":memory:":
@@ -405,7 +431,7 @@ class Store:
                           RoomSettings.from_json(row[7]), row[8] or "", int(row[9] or 1),
                           None if row[10] is None else int(row[10]), int(row[11] or 1),
                           created=float(row[12]), action_times=tuple(times),
-                          left=tuple(int(n) for n in (row[13] or "").split(",") if n),
+                          left=_seats(row[13]), left_after_end=_seats(row[15]),
                           finished=None if row[14] is None else float(row[14]))
 
     @staticmethod
@@ -536,6 +562,17 @@ class Store:
         return ([AccountRow(r[0], r[1], bool(r[2]), r[3] or "", float(r[4])) for r in rows],
                 [(bytes(t), str(a)) for t, a in tokens])
 
+    def room_addresses(self, live: set[str]) -> dict[str, tuple[str, ...]]:
+        """The client addresses each of the ``live`` rooms counts against (see
+        :class:`~server.store.records.RoomAddresses`); the rows of every other room -- one
+        no start reloaded -- are dropped (call once, as the rooms are reloaded)."""
+        with self._lock:
+            rows = self._db.execute("SELECT room_id, addresses FROM room_addresses").fetchall()
+            gone = [(room_id,) for room_id, _a in rows if room_id not in live]
+            self._db.executemany("DELETE FROM room_addresses WHERE room_id = ?", gone)
+        return {str(room_id): tuple(str(a) for a in json.loads(addresses))
+                for room_id, addresses in rows if room_id in live}
+
     def prune_sessions(self, keep_rooms: set[str], older_than: float) -> int:
         """Forget sessions in none of ``keep_rooms`` not updated for ``older_than`` seconds."""
         cutoff = time.time() - older_than
@@ -565,6 +602,11 @@ class Checkpointer:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _seats(text: str | None) -> tuple[int, ...]:
+    """Seats stored as "2,0" (None: none)."""
+    return tuple(int(n) for n in (text or "").split(",") if n)
 
 
 @functools.cache
