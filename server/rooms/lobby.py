@@ -276,9 +276,26 @@ class Lobby:
             host.stop()
 
     def listing(self) -> mpb.RoomList:
-        """Every public room, oldest first (private rooms are never listed)."""
+        """Every public room, oldest first (private rooms are never listed), but a rematch
+        whose old room's list entry doesn't show that room's end yet (:meth:`_held_back`)."""
         return mpb.RoomList(rooms=[host.room.listed_info() for host in self.hosts.values()
-                                   if not host.room.settings.private])
+                                   if not host.room.settings.private
+                                   and not self._held_back(host.room)])
+
+    def _held_back(self, room: Room) -> bool:
+        """Whether ``room`` is a rematch whose old room (or its old room's, and so on) is
+        still listed as its delayed tiers show it, short of its end: a rematch with the same
+        players, listed at once, would tell those tiers' spectators that the game -- or the
+        match, and so who won it -- was over before their view shows it."""
+        for _ in range(len(self.hosts)):  # (a chain of rematches is never longer)
+            old_host = self.hosts.get(room.settings.rematch_of)
+            if old_host is None:
+                return False
+            old = old_host.room
+            if old.finished and not old.listed_info().finished:
+                return True
+            room = old
+        return False
 
     def listing_message(self) -> bytes:
         """The room list as a serialized ``ServerMessage`` (no request id): built again

@@ -1,0 +1,75 @@
+"""The lobby's list must not tell a delayed tier's spectators that the game is over before
+their view shows it (protocol/README.md, "Spectator tiers", "Rematch"): a rematch has the same
+name and players, so listing it at once said the old game -- a match, and so who won it --
+had ended, while the old room's own entry still held that back (attacker round 9). Through
+the app over memory streams (autojump clock)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from protocol.v1 import messages_pb2 as mpb
+from server.app import App
+from tests.rooms.test_app_memory import running_app
+from tests.rooms.test_app_rooms import Peer
+from tests.rooms.test_rematch_app import _of, _settle
+
+
+async def _rematched(app: App, spectate: int) -> tuple[str, str, Peer]:
+    """Ann and Bob play in a public room watched live as ``spectate`` says and through a
+    public tier 120 s behind; Ann concedes, both offer a rematch. Returns the old and new
+    room ids and a stranger."""
+    ann, bob, dan = Peer(app, "Ann"), Peer(app, "Bob"), Peer(app, "Dan")
+    for p in (ann, bob, dan):
+        await p.hello()
+    created = await ann.call(create_room=mpb.CreateRoom(
+        name="final", clock_seconds=900, join=True, spectate=spectate,  # type: ignore[arg-type]
+        tiers=[mpb.SpectatorTier(kind=mpb.TIER_KIND_PUBLIC, delay_seconds=120,
+                                 invite=True)]))
+    old_id = created.room_created.room.room_id
+    await _settle()
+    assert (await bob.call(join_room=mpb.JoinRoom(room_id=old_id,
+                                                  role=mpb.ROLE_PLAYER))).HasField("joined")
+    await _settle()
+    await ann.send(concede=mpb.ConcedeGame())
+    await _settle()
+    await ann.send(offer_rematch=mpb.OfferRematch(offer=True))
+    await bob.send(offer_rematch=mpb.OfferRematch(offer=True))
+    await _settle()
+    ann.pump()
+    (new_id,) = {m.rematch_started.new_room_id for m in _of(ann, "rematch_started")}
+    return old_id, new_id, dan
+
+
+async def _listed(peer: Peer) -> dict[str, mpb.RoomInfo]:
+    reply = await peer.call(list_rooms=mpb.ListRooms())
+    return {info.room_id: info for info in reply.room_list.rooms}
+
+
+async def test_a_rematch_is_listed_only_once_the_old_rooms_slowest_tier_showed_the_end(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """No live spectators, a tier 120 s behind: the old room is listed as still playing, and
+    the rematch not at all, until that tier has shown the end."""
+    async with running_app(tmp_path) as app:
+        old_id, new_id, dan = await _rematched(app, mpb.SPECTATE_NONE)
+        listed = await _listed(dan)
+        assert not listed[old_id].finished
+        assert new_id not in listed, listed[new_id]
+        await trio.sleep(150)
+        listed = await _listed(dan)
+        assert new_id in listed
+        assert old_id not in listed or listed[old_id].finished
+
+
+async def test_a_rematch_of_a_room_watched_live_is_listed_at_once(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """Live spectators see the end as it happens (and the list says so): nothing to hold."""
+    async with running_app(tmp_path) as app:
+        old_id, new_id, dan = await _rematched(app, mpb.SPECTATE_ALLOWED)
+        listed = await _listed(dan)
+        assert listed[old_id].finished and new_id in listed
