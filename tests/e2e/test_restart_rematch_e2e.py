@@ -18,6 +18,7 @@ import pytest
 import trio
 
 from client_sdk import Client, ServerError
+from protocol.v1 import messages_pb2 as mpb
 from tests.e2e.restart_harness import ServerProcess
 
 
@@ -25,6 +26,17 @@ async def _until(client: Client, done: Callable[[], bool]) -> None:
     """Process ``client``'s messages (resuming after a drop) until ``done()``."""
     while not done():
         await client.next_message()
+
+
+def _started(client: Client) -> mpb.RematchStarted:
+    """Where the client was last told the rematch is."""
+    assert client.rematch_started is not None
+    return client.rematch_started
+
+
+def _cancelled(client: Client) -> str:
+    """Why no rematch can be had, as the client was last told ("": none said)."""
+    return client.rematch.cancelled if client.rematch is not None else ""
 
 
 async def test_l6_after_a_sigkill_the_old_room_still_says_where_the_rematch_is(
@@ -60,8 +72,8 @@ async def test_l6_after_a_sigkill_the_old_room_still_says_where_the_rematch_is(
                 assert server.restored[-1] == 2  # the rematch in play, the old room lingering
                 await _until(cy, lambda: cy.resumes == 1 and cy.rematch_started is not None)
                 assert cy.room_id == room.room_id
-                assert (cy.rematch_started.old_room_id,  # type: ignore[unreachable]
-                        cy.rematch_started.new_room_id) == (room.room_id, new_id)
+                assert (_started(cy).old_room_id, _started(cy).new_room_id) == \
+                    (room.room_id, new_id)
                 for player in (ann, bob):
                     await _until(player, lambda p=player: p.resumes == 1)  # type: ignore[misc]
                     assert player.room_id == new_id and player.seat is not None
@@ -75,17 +87,15 @@ async def test_l6_after_a_sigkill_the_old_room_still_says_where_the_rematch_is(
                 for client in (ann, bob):
                     await _until(client, lambda c=client: c.finished)  # type: ignore[misc]
                 await bob.leave_room(wait=True)
-                await _until(ann, lambda: ann.rematch is not None
-                             and bool(ann.rematch.cancelled))
-                assert ann.rematch is not None
-                said = ann.rematch.cancelled
+                await _until(ann, lambda: bool(_cancelled(ann)))
+                said = _cancelled(ann)
                 assert said.endswith(" left the room"), said
                 await server.stop(signal.SIGKILL)
                 ann.rematch = None
                 await server.start()
                 await _until(ann, lambda: ann.resumes == 2 and ann.rematch is not None)
                 assert ann.room_id == new_id
-                assert ann.rematch.cancelled == said  # type: ignore[unreachable]
+                assert _cancelled(ann) == said
                 with pytest.raises(ServerError) as refused:
                     await ann.offer_rematch()
                 assert refused.value.message == f"no rematch: {said}"
