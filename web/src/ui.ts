@@ -716,14 +716,19 @@ class Ui {
               ? h("p", { class: "hint", "data-testid": "result-reason" },
                 sentence(resultReason(app, result.winners, result.reason))) : null,
             match ? h("p", { "data-testid": "match-result" }, app.matchLine) : null,
-            this.rematchPart(),
-            matchGoesOn ? null
-              : h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
-                "Back to the lobby"),
-            // Each finished game's replay (a private room's is found nowhere else).
-            app.finishedGameIds.map((id, i, all) => h("button", { type: "button",
-              "data-testid": "replay-finished", "data-game-id": id, "data-key": `replay-finished-${id}`,
-              onclick: () => app.replayFinished(id) }, all.length > 1 ? `Replay game ${i + 1}` : "Replay"))) : null,
+            app.rematchWords ? h("p", { "data-testid": "rematch-words" }, app.rematchWords) : null,
+            // The panel's buttons in one row with gaps, wrapping whole (each on one line: in
+            // the narrow side panel "Rematch" broke in two, and "Back to the lobby" touched
+            // "Replay").
+            h("div", { class: "actions", "data-testid": "game-over-actions" },
+              this.rematchPart(),
+              matchGoesOn ? null
+                : h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
+                  "Back to the lobby"),
+              // Each finished game's replay (a private room's is found nowhere else).
+              app.finishedGameIds.map((id, i, all) => h("button", { type: "button",
+                "data-testid": "replay-finished", "data-game-id": id, "data-key": `replay-finished-${id}`,
+                onclick: () => app.replayFinished(id) }, all.length > 1 ? `Replay game ${i + 1}` : "Replay")))) : null,
           this.lostPanel(),
           app.presenceNotes().map((note) => h("p", { class: "notice", role: "status",
             "data-testid": "presence-note" }, note)),
@@ -740,15 +745,14 @@ class Ui {
     }
   }
 
-  /** The game-over panel's rematch (protocol/README.md, "Rematch"): who offers, and a
-   * player's "Rematch" ("Take back" once offered); a spectator's way to the rematch's room. */
+  /** The game-over panel's rematch buttons (protocol/README.md, "Rematch"; who offers is
+   * said above them): a player's "Rematch" ("Take back" once offered); a spectator's way to
+   * the rematch's room. */
   private rematchPart(): Child[] {
     const app = this.app;
-    const words = app.rematchWords;
     const watch = app.rematchWatchLink;
     // (The button and the link in the row of the panel's buttons, first.)
     return [
-      words ? h("p", { "data-testid": "rematch-words" }, words) : null,
       app.canRematch
         ? h("button", { type: "button", "data-testid": "rematch", "data-key": "rematch",
           "data-offered": app.rematchOffered ? "true" : "false", disabled: app.rematchSent,
