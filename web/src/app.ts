@@ -2030,9 +2030,9 @@ export class App implements Names {
   }
 
   /** Creatures whose power or toughness the delta changed, in words ({@link strengthChange}):
-   * "your Pridemalkin is now 7/6 (+4/+4)"; at the cleanup (514.2), or in a delta that went on
-   * into the next turn, "... is 3/2 again (the +4/+4 ended)". Said after the delta's events
-   * (the spell that resolved), as the terminal does. */
+   * "your Pridemalkin is now 7/6 (was 3/2)"; at the cleanup (514.2), or in a delta that went
+   * on into the next turn, "... is 3/2 again (the +4/+4 ended)". Said before the resolving
+   * spell's move to its graveyard (608.2n, {@link resolutionEnd}), as the terminal does. */
   private strengthChanges(delta: Delta): string[] {
     const before = new Map(this.before.map((o) => [o.id, o]));
     const { step, turn } = this.mirror.header;
