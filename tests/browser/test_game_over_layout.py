@@ -1,15 +1,16 @@
 """The game-over panel's buttons in the narrow side panel: "Rematch" stayed on one line
 only when the panel happened to have room (it wrapped to "Remat / ch" beside "Back to the
 lobby"), and "Back to the lobby" and "Replay" touched each other. They sit in one row with
-gaps, wrapping whole to the next line, each on one line -- at 1280x800, at a narrow
-width and in the narrowest side panel. Screenshots: test-results/screenshots/test_game_over_buttons_*.png."""
+gaps, wrapping whole to the next line, each on one line -- at 1280x800, at a narrow width
+and in the narrowest side panel. Screenshots:
+test-results/screenshots/test_game_over_buttons_*.png."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import FloatRect, Locator, Page, expect
 
 from tests.browser.conftest import Pages
 from tests.browser.ui import (
@@ -31,7 +32,7 @@ NARROW = (600, 900)
 SIDE_BY_SIDE = (901, 800)
 
 
-def _box(locator: Locator) -> dict[str, float]:
+def _box(locator: Locator) -> FloatRect:
     box = locator.bounding_box()
     assert box is not None, locator
     return box
