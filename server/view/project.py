@@ -103,7 +103,8 @@ class ObjectView:
     #: The card name chosen as it entered (614.12a): public, like the permanent itself.
     chosen_name: str = ""
     #: Rule 502.3: it doesn't untap during its controller's next untap step (a resolved
-    #: effect's, e.g. Frost Breath's): public, like the effect.
+    #: effect's, e.g. Frost Breath's, or a static ability's while it applies, Capture
+    #: Sphere's): public, like the effect.
     doesnt_untap: bool = False
     #: A library card the viewer may see for now: its position counted from the top (0).
     library_position: int = -1
@@ -257,7 +258,11 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int,
                                                        for k in s.definition.keywords)})),
         is_token=obj.is_token,
         chosen_name=obj.chosen_name,
-        doesnt_untap=on_battlefield and obj.skip_next_untap,
+        # Rule 502.3: its controller's next untap step passes it by -- once (Frost Breath),
+        # or while a static ability says so (Capture Sphere's "doesn't untap during its
+        # controller's untap step", a restriction the layers apply).
+        doesnt_untap=on_battlefield and (obj.skip_next_untap
+                                         or "doesnt_untap" in obj.restrictions),
         stickers=tuple((s.definition.kind.value, s.text) for s in obj.stickers),
         library_position=library_position,
     )

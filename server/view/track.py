@@ -75,7 +75,7 @@ if {f.name for f in pb.GameHeader.DESCRIPTOR.fields if f.number >= UNHASHED_FROM
 #: stays where it is. A test keeps these lists together equal to the dataclass's fields.
 PROJECTED = ("owner", "controller", "tapped", "damage", "controlled_since", "x_value",
              "targets", "modes", "attached_to", "face_down", "pt_now", "keywords_now",
-             "subtypes_now", "types_added", "chosen_name", "skip_next_untap")
+             "subtypes_now", "types_added", "chosen_name", "skip_next_untap", "restrictions")
 #: Projected fields set as the object is created and never changed afterwards: a different
 #: card or zone is a different object with a new id (rule 400.7). Not read by the scan; a
 #: test checks that no action changes them on an object already in the game.
@@ -83,7 +83,7 @@ PROJECTED_FIXED = ("card", "zone", "token", "ability")
 #: Mutable projected fields, copied into the signature.
 PROJECTED_MUTABLE = ("counters", "stickers")
 #: Fields no view shows (bookkeeping of the rules engine).
-NOT_PROJECTED = ("id", "target_groups", "deathtouched", "base_controller", "restrictions",
+NOT_PROJECTED = ("id", "target_groups", "deathtouched", "base_controller",
                  "regeneration_shields", "spell_copy", "loyalty_turn",
                  "timestamp", "source_power", "source_attached", "activated_turn", "chooser",
                  "came_from", "exiled_with", "exile_pile",
