@@ -1036,10 +1036,12 @@ def why_not_castable(game: Game, seat: int, object_id: str) -> str:
         return ("A land is played, not cast: once a turn, in your main phase with the stack "
                 "empty.")
     if not card.instant_speed and not is_sorcery_speed(game, seat):
-        when = "it isn't your turn" if seat != game.active else \
-            "it isn't your main phase" if not game.step.is_main else "the stack isn't empty"
-        return (f"Only when you could cast a sorcery -- your main phase, the stack empty -- and "
-                f"{when}.")
+        # Why first, then the rule (307.1): "... -- and it isn't your turn" read as a part
+        # of when the card may be cast (new player, round 9).
+        when = "It isn't your turn" if seat != game.active else \
+            "It isn't your main phase" if not game.step.is_main else "The stack isn't empty"
+        return (f"{when}: this card can be cast only when you could cast a sorcery -- in "
+                f"your main phase, with the stack empty.")
     pending = game.pending
     if pending is None or pending.seat != seat or pending.kind is not DecisionKind.PRIORITY:
         return ("You don't have priority: a spell is cast only by a player with priority."

@@ -56,11 +56,14 @@ def test_117_1a_307_1_a_sorcery_only_at_sorcery_speed() -> None:
     game = _game([{"mana_pool": "BB", "hand": ["Mind Rot"]}, {"mana_pool": "BB",
                                                               "hand": ["Mind Rot"]}],
                  step="upkeep")
-    assert "it isn't your main phase" in _why(game, 0, "Mind Rot")
-    assert "it isn't your turn" in _why(game, 1, "Mind Rot")
+    assert "It isn't your main phase: " in _why(game, 0, "Mind Rot")
+    # The reason first, then the rule: "... -- and it isn't your turn" read as a condition.
+    assert _why(game, 1, "Mind Rot") == ("It isn't your turn: this card can be cast only when "
+                                        "you could cast a sorcery -- in your main phase, with "
+                                        "the stack empty.")
     game = _game([{"mana_pool": "RBB", "hand": ["Shock", "Mind Rot"]}, {}],
                  [{"cast": "Shock"}, {"target_player": 1}, {"pay": "R"}])
-    assert "the stack isn't empty" in _why(game, 0, "Mind Rot")
+    assert _why(game, 0, "Mind Rot").startswith("The stack isn't empty: ")
 
 
 def test_117_1a_an_instant_needs_priority() -> None:
