@@ -254,7 +254,8 @@ def _tls_failure(exc: BaseException) -> bool:
 def split_note(message: str) -> tuple[str, str]:
     """A message and its closing note in brackets, apart: ``"2 problem(s) (this server
     supports ... (M21) ...)"`` -> ``("2 problem(s)", "(this server supports ... (M21)
-    ...)")``; ``(message, "")`` if it ends with no such note."""
+    ...)")``; ``(message, "")`` if it ends with no such note -- a bracket that closes a
+    word, "1 problem(s)", is none."""
     if not message.endswith(")"):
         return message, ""
     depth = 0
@@ -262,7 +263,7 @@ def split_note(message: str) -> tuple[str, str]:
         depth += {")": 1, "(": -1}.get(message[at], 0)
         if depth == 0:
             head = message[:at].rstrip()
-            return (head, message[at:]) if head else (message, "")
+            return (head, message[at:]) if head and head != message[:at] else (message, "")
     return message, ""
 
 
