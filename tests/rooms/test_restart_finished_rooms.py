@@ -23,9 +23,16 @@ import trio.testing
 
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App, Limits
+from server.rooms.commands import Leave, Reattach
+from server.rooms.recovery import recover
+from server.rooms.room import Room, RoomConfig
+from server.store.sqlite import Store
 from tests.rooms.test_app_memory import running_app
 from tests.rooms.test_app_rooms import Peer
+from tests.rooms.test_matches import concede, keep, match_room
 from tests.rooms.test_rematch_app import _finished_game, _of, _settle
+from tests.rooms.test_rematch_room import offers
+from tests.rooms.test_room_machine import WELCOME, Driver
 
 
 async def _resume(app: App, name: str, token: str) -> Peer:
@@ -304,3 +311,93 @@ async def test_l6_a_delayed_tier_of_the_old_room_tells_the_rematch_after_a_resta
         await trio.sleep(180)
         cy.pump()
         assert [m.rematch_started.new_room_id for m in _of(cy, "rematch_started")] == [new_id]
+
+
+def _reloaded(d: Driver, tmp_path: Path) -> Room:
+    """The room as a restart reloads it from what it stored (a finished one lingering)."""
+    store = Store(tmp_path / "db.sqlite3")
+    try:
+        store.apply(d.log)  # type: ignore[arg-type]
+        [record] = store.unfinished_games(finished_within=3600)
+    finally:
+        store.close()
+    return recover(record, 100.0, RoomConfig(history=10_000))
+
+
+def test_rule_100_6a_a_leave_after_a_matchs_end_is_kept_by_a_restart(tmp_path: Path) -> None:
+    """Bob wins a best of 3, 2-0; Ann leaves the room after: after a restart she has left
+    and no rematch can be had, as the room said before."""
+    d = match_room(3)
+    concede(d, 0)
+    keep(d, 0), keep(d, 1)
+    concede(d, 0)
+    assert d.room.finished and d.room.match_winner == 1
+    d.rid += 1
+    d.do(Leave(1, d.rid))
+    said = f"{d.room.seats[0].name} left the room"  # type: ignore[union-attr]
+    assert offers(d.take(2))[-1].rematch_offers.cancelled == said
+    room = _reloaded(d, tmp_path)
+    assert room.finished and [m.left for m in room.seats if m is not None] == [True, False]
+    reloaded = Driver(room)
+    assert reloaded.do(Reattach(9, 5, "s2", "p2", 0, "a2", WELCOME)).accepted
+    assert offers(reloaded.take(9))[-1].rematch_offers.cancelled == said
+
+
+def test_rule_100_6a_a_leave_between_games_says_left_the_game_after_a_restart(
+        tmp_path: Path) -> None:
+    """Leaving while sideboarding concedes the match: "left the game" -- not the room --
+    after a restart too."""
+    d = match_room(3)
+    concede(d, 1)
+    d.rid += 1
+    d.do(Leave(1, d.rid))
+    assert d.room.finished
+    said = f"{d.room.seats[0].name} left the game"  # type: ignore[union-attr]
+    assert offers(d.take(2))[-1].rematch_offers.cancelled == said
+    room = _reloaded(d, tmp_path)
+    reloaded = Driver(room)
+    assert reloaded.do(Reattach(9, 5, "s2", "p2", 0, "a2", WELCOME)).accepted
+    assert offers(reloaded.take(9))[-1].rematch_offers.cancelled == said
+
+
+async def test_a_rematch_counts_for_the_old_rooms_creator_after_a_restart_only_if_it_plays(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """As when it was made (rev8 LOW): Hal created a room for Ann and Bob without a seat;
+    their rematch doesn't count against his rooms (--max-rooms-per-account), after a
+    restart either. Ann's rematch of her own room counts for her."""
+    async with running_app(tmp_path) as app:
+        hal, ann, bob = Peer(app, "Hal"), Peer(app, "Ann"), Peer(app, "Bob")
+        for p in (hal, ann, bob):
+            await p.hello()
+        created = await hal.call(create_room=mpb.CreateRoom(name="theirs", clock_seconds=600))
+        hosted = created.room_created.room.room_id
+        for p in (ann, bob):
+            joined = await p.call(join_room=mpb.JoinRoom(room_id=hosted, role=mpb.ROLE_PLAYER))
+            assert joined.HasField("joined"), joined
+        await _settle()
+        await ann.send(concede=mpb.ConcedeGame())
+        await _settle()
+        before = set(app.lobby.rooms)
+        await ann.send(offer_rematch=mpb.OfferRematch(offer=True))
+        await bob.send(offer_rematch=mpb.OfferRematch(offer=True))
+        await _settle()
+        (theirs,) = set(app.lobby.rooms) - before
+        hal_id = app.lobby.rooms[hosted].settings.creator
+        assert theirs not in app.accounts.by_id[hal_id].created_rooms
+        app.shutdown()
+    async with running_app(tmp_path) as app:
+        app.recover()
+        assert app.lobby.rooms[theirs].game is not None
+        assert app.accounts.by_id[hal_id].created_rooms == {hosted}
+    async with running_app(tmp_path / "own") as app:
+        ann, bob, _cy, room_id, _code = await _finished_game(app, private=False)
+        await ann.send(offer_rematch=mpb.OfferRematch(offer=True))
+        await bob.send(offer_rematch=mpb.OfferRematch(offer=True))
+        await _settle()
+        ann_id = app.lobby.rooms[room_id].settings.creator
+        (own,) = set(app.lobby.rooms) - {room_id}
+        app.shutdown()
+    async with running_app(tmp_path / "own") as app:
+        app.recover()
+        assert app.accounts.by_id[ann_id].created_rooms == {room_id, own}
