@@ -727,19 +727,21 @@ class Client:
                               spectate: mpb.Spectate = mpb.SPECTATE_UNSPECIFIED,
                               deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED,
                               reserved: tuple[str, ...] = (), best_of: int = 0,
-                              tiers: tuple[mpb.SpectatorTier, ...] = ()
+                              tiers: tuple[mpb.SpectatorTier, ...] = (), computers: int = 0
                               ) -> tuple[mpb.RoomInfo, mpb.Joined]:
         """Create a room and take a seat in it with ``deck`` (as :meth:`join`), in one
         request (``CreateRoom.join``): the server checks the deck first, so a deck that
         can't be played raises :class:`ServerError` (``ERROR_CODE_INVALID_DECK``, every problem
         in ``details``) and creates no room. Otherwise as :meth:`create_room`;
-        returns the room's info and the ``Joined``."""
+        returns the room's info and the ``Joined``. ``computers``: computer players the
+        server runs take that many of the other seats at once (``RoomInfo.computers``); with
+        ``seats - 1`` of them the game starts at once -- a game against the computer."""
         self._next_request += 1
         rid = self._next_request
         reply = await self._request_with_id(rid, mpb.ClientMessage(create_room=mpb.CreateRoom(
             name=name, seats=seats, clock_seconds=clock_seconds, private=private,
             spectate=spectate, format=deck_format, reserved=reserved, best_of=best_of,
-            tiers=tiers, join=True, deck=deck)))
+            tiers=tiers, join=True, deck=deck, computers=computers)))
         created = reply.room_created
         self.invite_codes[created.room.room_id] = created.invite_code
         self._watching = None

@@ -225,7 +225,9 @@ class CreateDesk:
         invite = typeable_secret(16)
         settings = RoomSettings(request.private, secret_hash(invite),
                                 request.spectate, request.format.value, tuple(reserved),
-                                account.account_id, tiers, request.best_of)
+                                account.account_id, tiers, request.best_of,
+                                computers=tuple(range(request.seats - request.computers,
+                                                      request.seats)))
         try:
             host = self.lobby.create(request.name, request.seats, request.clock_seconds,
                                      settings)

@@ -226,6 +226,9 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
         help=f"how long a player may stay disconnected from a running game that waits on "
              f"their decision before they concede (default {r.away_seconds:g}; 0: never, "
              f"only their clock runs)")
+    add("--computer-seconds", type=finite, default=r.computer_seconds,
+        help=f"a computer player's time over each decision, on average (CreateRoom."
+             f"computers; uniformly 0.5 to 1.5 times it; default {r.computer_seconds:g})")
     add("--outbox", type=int, default=d.outbox_size,
         help=f"messages queued for one client before it is dropped (default {d.outbox_size})")
     add("--send-timeout", type=finite, default=d.send_timeout,
@@ -250,7 +253,8 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("max_spectators", "linger_seconds", "idle_room_seconds", "grace", "away_seconds",
                  "spectator_flush_seconds", "sideboard_seconds",
-                 "spectator_join_interval", "guest_days", "hidden_tier_seconds"):
+                 "spectator_join_interval", "guest_days", "hidden_tier_seconds",
+                 "computer_seconds"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.hidden_tier_seconds > MAX_DELAY_SECONDS:
@@ -271,7 +275,8 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
                       history=args.history, linger_seconds=args.linger_seconds,
                       idle_seconds=args.idle_room_seconds,
                       sideboard_seconds=args.sideboard_seconds, away_seconds=args.away_seconds,
-                      max_game_actions=max_game_actions)
+                      max_game_actions=max_game_actions,
+                      computer_seconds=args.computer_seconds)
     return Limits(outbox_size=args.outbox, send_timeout=args.send_timeout,
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
                   max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,

@@ -217,7 +217,7 @@ class SpectatorTier(_message.Message):
     def __init__(self, kind: _Optional[_Union[TierKind, str]] = ..., seat: _Optional[int] = ..., delay_seconds: _Optional[int] = ..., delay_turns: _Optional[int] = ..., accounts: _Optional[_Iterable[str]] = ..., invite: _Optional[bool] = ...) -> None: ...
 
 class RoomInfo(_message.Message):
-    __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished", "clock_seconds", "private", "spectate", "format", "reserved", "tiers", "best_of", "game_number", "wins", "draws")
+    __slots__ = ("room_id", "name", "seats", "players", "spectators", "started", "finished", "clock_seconds", "private", "spectate", "format", "reserved", "tiers", "best_of", "game_number", "wins", "draws", "computers")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -235,6 +235,7 @@ class RoomInfo(_message.Message):
     GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
     DRAWS_FIELD_NUMBER: _ClassVar[int]
+    COMPUTERS_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     name: str
     seats: int
@@ -252,7 +253,8 @@ class RoomInfo(_message.Message):
     game_number: int
     wins: _containers.RepeatedScalarFieldContainer[int]
     draws: int
-    def __init__(self, room_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., started: _Optional[bool] = ..., finished: _Optional[bool] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ..., best_of: _Optional[int] = ..., game_number: _Optional[int] = ..., wins: _Optional[_Iterable[int]] = ..., draws: _Optional[int] = ...) -> None: ...
+    computers: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, room_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., started: _Optional[bool] = ..., finished: _Optional[bool] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ..., best_of: _Optional[int] = ..., game_number: _Optional[int] = ..., wins: _Optional[_Iterable[int]] = ..., draws: _Optional[int] = ..., computers: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ListRooms(_message.Message):
     __slots__ = ()
@@ -271,7 +273,7 @@ class RoomUpdate(_message.Message):
     def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ...) -> None: ...
 
 class CreateRoom(_message.Message):
-    __slots__ = ("name", "seats", "clock_seconds", "private", "spectate", "format", "reserved", "tiers", "best_of", "join", "deck")
+    __slots__ = ("name", "seats", "clock_seconds", "private", "spectate", "format", "reserved", "tiers", "best_of", "join", "deck", "computers")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_SECONDS_FIELD_NUMBER: _ClassVar[int]
@@ -283,6 +285,7 @@ class CreateRoom(_message.Message):
     BEST_OF_FIELD_NUMBER: _ClassVar[int]
     JOIN_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
+    COMPUTERS_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
     clock_seconds: int
@@ -294,7 +297,8 @@ class CreateRoom(_message.Message):
     best_of: int
     join: bool
     deck: str
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ..., best_of: _Optional[int] = ..., join: _Optional[bool] = ..., deck: _Optional[str] = ...) -> None: ...
+    computers: int
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ..., best_of: _Optional[int] = ..., join: _Optional[bool] = ..., deck: _Optional[str] = ..., computers: _Optional[int] = ...) -> None: ...
 
 class RoomCreated(_message.Message):
     __slots__ = ("room", "invite_code")

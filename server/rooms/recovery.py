@@ -98,6 +98,7 @@ def recover(record: GameRecord, now: float, config: RoomConfig | None = None, *,
             delayed.hold_message(room.match_state(now, live=False), now, game.turn)
     if room.finished:
         room._rematch_off = _no_rematch(room, record.left_after_end)
+        room.computers_offer()  # (as they did when it ended)
     return room
 
 

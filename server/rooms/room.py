@@ -34,6 +34,7 @@ numbering and resume stay valid (a resume into an earlier game's state gets a sn
 from __future__ import annotations
 
 import hmac
+import random
 import secrets
 from collections import deque
 from collections.abc import Iterator
@@ -76,6 +77,7 @@ from server.rooms.commands import (
     SubmitDeck,
     Tick,
 )
+from server.rooms.computer import choose, computer_id, computer_name, think_seconds
 from server.rooms.match import decide, next_chooser, sideboard_problems
 from server.rooms.session import error_bytes
 from server.rooms.tiers import DelayedClass, release_in_turn
@@ -140,6 +142,9 @@ class RoomConfig:
     #: (:class:`~server.engine.actions.ActionLimitDraw`; 0: no limit). Two random bots'
     #: game is 1,162 actions on average, at most 3,359 in 300 (README, "Limits").
     max_game_actions: int = 20_000
+    #: A computer player's (CreateRoom.computers) time over each decision, on average:
+    #: drawn uniformly from 0.5 to 1.5 times this (server.rooms.computer).
+    computer_seconds: float = 0.8
 
 
 #: The share of ``max_game_actions`` at which a game's players are warned, once.
@@ -259,6 +264,21 @@ class Room:
         #: The rematch's room, once made, and its invite code (for a player resuming here).
         self.rematch_room = ""
         self._rematch_code = ""
+        # ---- computer players (server.rooms.computer), in the last seats
+        #: Draws their thinking times and choices: its own, never the game's (invariant 3).
+        self._rng = random.Random(secrets.randbits(64))
+        #: (prompt id, when) the computer whose decision is pending answers it.
+        self._computer_due: tuple[int, float] | None = None
+        computers = self.settings.computers
+        for index, seat in enumerate(computers):
+            deck = resolve(demo_deck_for_seat(len(computers) + 1 + index), self.format)
+            self.seats[seat] = Member(computer_id(seat), computer_name(index, len(computers)),
+                                      seat, deck, account_id=computer_id(seat),
+                                      registered=deck)
+
+    def is_computer(self, seat: int) -> bool:
+        """Whether a computer player the server runs holds ``seat``."""
+        return seat in self.settings.computers
 
     # ---- read-only queries (safe from any task)
     def info(self, tier: int = 0) -> mpb.RoomInfo:
@@ -277,7 +297,7 @@ class Room:
             reserved=[name for _account, name in self.settings.reserved],
             tiers=[tier_wire(t) for t in self.settings.tiers], best_of=self.best_of,
             game_number=game_number, wins=wins if self.best_of > 1 else [],
-            draws=draws if self.best_of > 1 else 0,
+            draws=draws if self.best_of > 1 else 0, computers=self.settings.computers,
         )
 
     def listed_info(self) -> mpb.RoomInfo:
@@ -406,6 +426,10 @@ class Room:
         yield from (m for m in self.seats if m is not None)
         yield from self.spectators.values()
 
+    def _people(self) -> Iterator[Member]:
+        """Every member but the computer players: who a room waits for."""
+        return (m for m in self.members() if m.seat == SPECTATOR or not self.is_computer(m.seat))
+
     # ---- the one entry point
     def handle(self, command: Command, now: float) -> Output:
         """Process one command at time ``now`` (seconds, monotonic) and say what to do."""
@@ -418,7 +442,7 @@ class Room:
         elif isinstance(command, Join):
             self._join(out, command, now)
             if command.creating and not out.accepted and self.game is None and \
-                    not any(self.members()):
+                    not any(self._people()):
                 # CreateRoom.join whose creator couldn't be seated (its connection taken
                 # over meanwhile): the room would wait --idle-room-seconds, empty, counted
                 # against the creator's rooms.
@@ -460,6 +484,7 @@ class Room:
             return out
         else:
             assert_never(command)
+        self._plan_computer(now)
         out.wake_at = self._wake_at()
         out.delayed_at = self._delayed_at()
         return out
@@ -748,7 +773,7 @@ class Room:
                 self._rematch_off = f"{member.name} left the room"  # no rematch without them
                 self.rematch_offers = [False] * len(self.seats)
                 self._rematch_news(out)
-        if self.game is None and not any(self.members()):
+        if self.game is None and not any(self._people()):
             if member.account_id and member.account_id == self.settings.creator:
                 # Its creator left it, last (a dropped member keeps a place: it may
                 # resume): nobody to wait for. It stayed --idle-room-seconds, counting
@@ -776,7 +801,7 @@ class Room:
             self.seats[member.seat] = None
             self._freed.add(member.session_id)
             self._seats_changed(out)
-            if not any(self.members()):
+            if not any(self._people()):
                 self._idle_since = now
         else:
             member.away_since = now
@@ -997,7 +1022,8 @@ class Room:
     def _presence(self) -> bytes:
         """Which seats are connected (built again only when that changed: every
         spectator's join sends it)."""
-        connected = tuple(m is not None and m.conn is not None for m in self.seats)
+        connected = tuple(m is not None and (m.conn is not None or self.is_computer(m.seat))
+                          for m in self.seats)
         cached = self._presence_cache
         if cached is not None and cached[0] == connected:
             return cached[1]
@@ -1160,6 +1186,20 @@ class Room:
             self._rematch_gone(out)
         else:
             self._action_limit(out, now)
+            self._computers_alone(out, now)
+
+    def _computers_alone(self, out: Output, now: float) -> None:
+        """Every person of a running game has lost or left it (a free-for-all's computers
+        would play on for nobody): the computers concede, one after another, until it
+        ends (104.3a; the last one standing wins, 104.2a)."""
+        game = self.game
+        if game is None or game.result is not None or not self.settings.computers or any(
+                not game.players[seat].has_lost
+                for seat in range(len(self.seats)) if not self.is_computer(seat)):
+            return
+        for seat in self.settings.computers:
+            if game.result is None and not game.players[seat].has_lost:
+                self._apply(out, seat, Concede(), now)
 
     def _over_limit(self) -> bool:
         """Whether the running game has reached ``max_game_actions`` (an operator may have
@@ -1267,12 +1307,16 @@ class Room:
         self.rematch_offers[member.seat] = cmd.offer
         players = [m for m in self.seats if m is not None]
         if len(players) == len(self.seats) and all(
-                self.rematch_offers[m.seat] and m.conn is not None for m in players):
+                self.rematch_offers[m.seat] and (m.conn is not None or self.is_computer(m.seat))
+                for m in players):
             self._rematch_news(out, cmd.conn, cmd.rid)
+            # (the computers aren't seated by the app: the new room, made with the same
+            # settings, seats its own in the same seats)
             out.rematch = RematchPlan(
                 self.room_id, self.name, len(self.seats), round(self.clock_seconds),
                 tuple(RematchSeat(m.session_id, m.name, m.account_id, m.registered,
-                                  m.knows_code) for m in players))
+                                  m.knows_code) for m in players
+                      if not self.is_computer(m.seat)))
             self._rematch_agreed = True
             for m in players:  # released here: the app seats them in the new room
                 if m.conn is not None:
@@ -1292,6 +1336,18 @@ class Room:
             self._rematch_off = f"{gone} left the game"
             self.rematch_offers = [False] * len(self.seats)
             self._rematch_news(out)
+        elif self.computers_offer():
+            self._rematch_news(out)
+
+    def computers_offer(self) -> bool:
+        """Once the game (match) is over, the computer players offer a rematch at once: the
+        people's offers alone start it. Whether any did (a room after a restart too)."""
+        if not self.settings.computers or not self.finished or self._rematch_off or \
+                self._rematch_agreed:
+            return False
+        for seat in self.settings.computers:
+            self.rematch_offers[seat] = True
+        return True
 
     def _rematch_made(self, out: Output, cmd: RematchMade, now: float) -> None:
         """The rematch's room was made (or couldn't be): tell the spectators where it is --
@@ -1374,8 +1430,8 @@ class Room:
         self._score(game)
         if self.match_winner is not None:
             self._finished_at = now
-        else:
-            self.ready = [False] * len(self.seats)
+        else:  # (a computer keeps its deck at once)
+            self.ready = [self.is_computer(seat) for seat in range(len(self.seats))]
             self._sideboard_until = now + self.config.sideboard_seconds
         if self.best_of > 1:
             out.log.append(PutMatch(self.match_record()))
@@ -1533,7 +1589,36 @@ class Room:
         away = self._away()
         if away is not None:
             times.append(away.away_since + self.config.away_seconds)
+        if self._computer_due is not None:
+            times.append(self._computer_due[1])
         return min(times)
+
+    def _plan_computer(self, now: float) -> None:
+        """After each command: if the pending decision is a computer player's and it hasn't
+        a time to answer it yet, it thinks for :func:`~server.rooms.computer.think_seconds`
+        from ``now`` (one wake-up of the room: no task of its own)."""
+        game = self.game
+        pending = game.pending if game is not None else None
+        if self.closed or game is None or game.result is not None or pending is None or \
+                not self.is_computer(pending.seat) or self._over_limit():
+            self._computer_due = None
+        elif self._computer_due is None or self._computer_due[0] != pending.prompt_id:
+            self._computer_due = (pending.prompt_id, now + think_seconds(
+                self._rng, self.config.computer_seconds))
+
+    def _computer_acts(self, out: Output, now: float) -> None:
+        """A computer player's time to answer its pending decision has come: it picks among
+        the decision's legal options (:func:`~server.rooms.computer.choose`) and the option
+        is applied as a player's ``Act`` is -- logged before any delta leaves."""
+        game, due = self.game, self._computer_due
+        if game is None or due is None or now < due[1] or game.result is not None:
+            return
+        pending = game.pending
+        self._computer_due = None
+        if pending is None or pending.prompt_id != due[0] or not self.is_computer(pending.seat):
+            return
+        option = pending.options[choose(self._rng, pending.seat, pending.options)]
+        self._apply(out, pending.seat, option, now)
 
     def _away(self) -> Member | None:
         """The seat the running game waits on, if its player is disconnected (and
@@ -1543,7 +1628,8 @@ class Room:
                 or game.pending is None:
             return None
         member = self.seats[game.pending.seat]
-        return member if member is not None and member.conn is None else None
+        return member if member is not None and member.conn is None and \
+            not self.is_computer(member.seat) else None
 
     def _delayed_at(self) -> float:
         """When a delayed tier's next held action is due (INF: none, or only a turn of the
@@ -1575,6 +1661,7 @@ class Room:
             # Gone too long while the game waits on them: they concede (104.3a) and the
             # others play on, instead of waiting out the rest of their clock.
             self._apply(out, away.seat, Concede(ConcedeReason.ABSENT), now)
+        self._computer_acts(out, now)
         if self._sideboard_until is not None and now >= self._sideboard_until:
             self._next_game(out, now)  # whoever didn't answer keeps their deck
         close_at = self._close_at()

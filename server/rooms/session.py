@@ -114,6 +114,8 @@ class CreateRoom:
     #: that can't be played creates no room.
     join: bool = False
     deck: str = ""
+    #: Computer players the server runs take this many of the last seats at once.
+    computers: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +171,26 @@ def _tiers(tiers: Sequence[mpb.SpectatorTier], seats: int, rid: int
             tuple(_clean_name(a, MAX_NAME, "tier account name", rid) for a in tier.accounts),
             tier.invite))
     return tuple(out)
+
+
+def _computers(create: mpb.CreateRoom, seats: int, rid: int) -> None:
+    """Refuse a ``CreateRoom.computers`` that makes no sense (INVALID_ARGUMENT, in words):
+    the computers take the seats other than the creator's, who joins at once."""
+    computers = create.computers
+    if not computers:
+        return
+    message = ""
+    if computers > seats - 1:
+        message = (f"a room of {seats} seats has at most {seats - 1} computer player"
+                   f"{'s' if seats > 2 else ''}: one seat is yours")
+    elif not create.join:
+        message = ("computer players take the seats other than yours: create the room with "
+                   "join, to play in it")
+    elif create.reserved:
+        message = ("a room with computer players reserves no seats: the computers take "
+                   "the last seats, you the first, and anyone you invite the others")
+    if message:
+        raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT, message, rid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,11 +487,12 @@ class Session:
                 raise SessionError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                                    "CreateRoom.deck is the creator's own deck: it needs join",
                                    rid)
+            _computers(create, seats, rid)
             return CreateRoom(name, seats, clock, create.private, spectate,
                               _format(create.format, rid), reserved,
                               _tiers(create.tiers, seats, rid),
                               _best_of(create.best_of, seats, rid), create.join,
-                              _deck(create.deck, rid))
+                              _deck(create.deck, rid), create.computers)
         if body == "join_room":
             join = msg.join_room
             role = join.role

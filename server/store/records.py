@@ -86,6 +86,9 @@ class RoomSettings:
     #: A rematch's room: the room whose players started it ("": none). After a restart the
     #: old room tells its spectators where the rematch is again (RematchStarted).
     rematch_of: str = ""
+    #: The seats computer players the server runs hold (CreateRoom.computers): the last
+    #: ones, ascending (empty: none; settings stored before computers load so).
+    computers: tuple[int, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps({"private": self.private, "invite_hash": self.invite_hash.hex(),
@@ -93,7 +96,8 @@ class RoomSettings:
                            "reserved": [list(r) for r in self.reserved],
                            "creator": self.creator,
                            "tiers": [t.to_raw() for t in self.tiers],
-                           "best_of": self.best_of, "rematch_of": self.rematch_of},
+                           "best_of": self.best_of, "rematch_of": self.rematch_of,
+                           "computers": list(self.computers)},
                           sort_keys=True)
 
     @classmethod
@@ -106,7 +110,8 @@ class RoomSettings:
                    Spectate(raw["spectate"]), str(raw["format"]),
                    tuple((str(a), str(n)) for a, n in raw["reserved"]), str(raw["creator"]),
                    tuple(SpectatorTier.from_raw(t) for t in raw.get("tiers", ())),
-                   int(raw.get("best_of", 1)), str(raw.get("rematch_of", "")))
+                   int(raw.get("best_of", 1)), str(raw.get("rematch_of", "")),
+                   tuple(int(seat) for seat in raw.get("computers", ())))
 
 
 def game_id(room_id: str, game_number: int) -> str:

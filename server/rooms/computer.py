@@ -1,0 +1,110 @@
+"""The computer players the server runs (``CreateRoom.computers``): how one picks among its
+own decision's legal options, and how long it takes to.
+
+A computer seat is a :class:`~server.rooms.room.Member` with no connection and no account
+(:func:`computer_id`: an id no account, session or token ever has). Its room decides for it,
+inside its own state machine: when the pending decision is a computer's, the room wakes
+after :func:`think_seconds` and, if that decision is still pending, applies
+:func:`choose`'s option through the same path a player's ``Act`` takes (logged before any
+delta leaves, invariant 6).
+
+The policy is "eager", as the SDK's (``client_sdk.policy.EAGER``, which the server doesn't
+import): it keeps its opening hand (rule 103.5), plays a land when it may, casts what it can,
+attacks with what may attack, seldom blocks, pays costs automatically, and never concedes,
+mulligans or takes back a cast. It reads nothing but the kinds of its own legal options --
+what the engine offers the seat deciding -- so it knows no more than that seat's player
+would (the object ids it picks are the options' own).
+
+Its cost: one decision is a scan of the options (a few dozen at most) and one engine
+``apply``, the same as a person's ``Act`` -- tens of microseconds to about a millisecond --
+and at most one every ``computer_seconds / 2`` seconds per room (the pacing), so a room with
+computers costs no more than one of people who answer fast.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from server.engine.actions import (
+    Action,
+    ActivateAbility,
+    CancelCast,
+    CastSpell,
+    ChooseStartingPlayer,
+    Concede,
+    DeclareAttacker,
+    DeclareBlocker,
+    FinishAttackers,
+    FinishBlockers,
+    KeepHand,
+    PassPriority,
+    PayAutomatically,
+    PayMana,
+    PlayLand,
+    ResetAttackers,
+    ResetBlockers,
+    TakeMulligan,
+)
+
+#: Never chosen while anything else is offered: a game should end by damage, not by a
+#: concession, a mulligan to nothing, or casting and taking back (or declaring and undoing)
+#: over and over.
+_NEVER = (Concede, TakeMulligan, CancelCast, ResetAttackers, ResetBlockers)
+
+#: The name a computer seat plays under ("Computer 2", ... when a room has several).
+COMPUTER_NAME = "Computer"
+
+
+def computer_id(seat: int) -> str:
+    """The session and account id of the computer in ``seat``: with a colon, which no
+    account id, session id or token (hex digits, URL-safe base64) ever has."""
+    return f"computer:{seat}"
+
+
+def computer_name(index: int, count: int) -> str:
+    """The name of a room's ``index``-th computer (0-based) of ``count``."""
+    return COMPUTER_NAME if count == 1 else f"{COMPUTER_NAME} {index + 1}"
+
+
+def think_seconds(rng: random.Random, mean: float) -> float:
+    """How long a computer takes over one decision: uniform in ``mean`` x [0.5, 1.5] (the
+    same for every kind of decision, so that how fast it answers tells nothing of its hand)."""
+    return mean * (0.5 + rng.random())
+
+
+def choose(rng: random.Random, seat: int, options: Sequence[Action]) -> int:
+    """The index of the option the computer in ``seat`` picks among its decision's legal
+    ``options`` (never empty)."""
+    allowed = [i for i, o in enumerate(options) if not isinstance(o, _NEVER)] \
+        or list(range(len(options)))
+
+    def of(*kinds: type) -> list[int]:
+        return [i for i in allowed if isinstance(options[i], kinds)]
+
+    if keep := of(KeepHand):
+        return keep[0]
+    if first := [i for i in of(ChooseStartingPlayer)
+                 if isinstance(o := options[i], ChooseStartingPlayer) and o.seat == seat]:
+        return first[0]  # (103.1: it plays first)
+    if of(PassPriority):
+        if (lands := of(PlayLand)) and rng.random() < 0.95:
+            return rng.choice(lands)
+        if (spells := of(CastSpell)) and rng.random() < 0.9:
+            return rng.choice(spells)
+        if (abilities := of(ActivateAbility)) and rng.random() < 0.2:
+            return rng.choice(abilities)
+        return of(PassPriority)[0]
+    if (attackers := of(DeclareAttacker)) and rng.random() < 0.9:
+        return rng.choice(attackers)
+    if finish := of(FinishAttackers):
+        return finish[0]
+    if (blockers := of(DeclareBlocker)) and rng.random() < 0.2:
+        return rng.choice(blockers)
+    if finish := of(FinishBlockers):
+        return finish[0]
+    if (auto := of(PayAutomatically)) and rng.random() < 0.8:
+        return auto[0]
+    if (payments := of(PayMana)) and rng.random() < 0.8:
+        return rng.choice(payments)
+    return rng.choice(allowed)
