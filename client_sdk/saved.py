@@ -12,7 +12,8 @@ is said once and otherwise ignored: the game goes on with a new guest.
 Beside it, the same way: ``settings.json``, the terminal client's settings (where it stops
 for priority, :mod:`client_sdk.stops`), and ``invites.json``, the invite codes of the
 private rooms created from this machine (``invite`` says them after the terminal closed and
-came back).
+came back), and ``bots.json``, the tokens of the bots ``play --bot`` seated (the same command
+takes the bots' seats back too).
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ SETTINGS_FILE = "settings.json"
 INVITES_FILE = "invites.json"
 #: The most invite codes kept for one server (the oldest go first).
 INVITES_KEPT = 50
+#: The tokens of the bots ``play --bot`` seated, by server URL and room id: a terminal that
+#: closed mid-game takes its seat back with the same command, and its bots theirs (they
+#: played in its process: without their tokens the game waited on them for good).
+BOTS_FILE = "bots.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,14 +132,33 @@ def save_setting(key: str, value: str) -> Path:
     return _write(settings, SETTINGS_FILE)
 
 
+def _load_for_room(name: str, url: str, room_id: str) -> object:
+    """What file ``name`` keeps for room ``room_id`` of the server at ``url`` (None: nothing,
+    or the file can't be read)."""
+    try:
+        rooms = _read_object(name).get(_key(url), {})
+    except (OSError, ValueError, TypeError):
+        return None
+    return rooms.get(room_id) if isinstance(rooms, dict) else None
+
+
+def _save_for_room(name: str, url: str, room_id: str, value: object) -> Path:
+    """Keep ``value`` for room ``room_id`` of the server at ``url`` in file ``name`` (the
+    latest :data:`INVITES_KEPT` rooms of each server). Raises ``OSError``, ``ValueError``
+    or ``TypeError`` if it can't."""
+    saved = _read_object(name)
+    rooms = saved.get(_key(url))
+    kept = {k: v for k, v in rooms.items() if k != room_id} if isinstance(rooms, dict) \
+        else {}
+    kept[room_id] = value
+    saved[_key(url)] = dict(list(kept.items())[-INVITES_KEPT:])
+    return _write(saved, name)
+
+
 def load_invite(url: str, room_id: str) -> str:
     """The invite code of a room created from this machine on the server at ``url`` ("":
     not known, or the file can't be read)."""
-    try:
-        rooms = _read_object(INVITES_FILE).get(_key(url), {})
-    except (OSError, ValueError, TypeError):
-        return ""
-    code = rooms.get(room_id, "") if isinstance(rooms, dict) else ""
+    code = _load_for_room(INVITES_FILE, url, room_id)
     return code if isinstance(code, str) else ""
 
 
@@ -142,10 +166,16 @@ def save_invite(url: str, room_id: str, code: str) -> Path:
     """Keep the invite code of a room just created (the file is the owner's only, 0600: an
     invite code lets anyone join or watch the room). Raises ``OSError``, ``ValueError`` or
     ``TypeError`` if it can't."""
-    invites = _read_object(INVITES_FILE)
-    rooms = invites.get(_key(url))
-    kept = {k: v for k, v in rooms.items() if k != room_id} if isinstance(rooms, dict) \
-        else {}
-    kept[room_id] = code
-    invites[_key(url)] = dict(list(kept.items())[-INVITES_KEPT:])
-    return _write(invites, INVITES_FILE)
+    return _save_for_room(INVITES_FILE, url, room_id, code)
+
+
+def load_bots(url: str, room_id: str) -> list[str]:
+    """The tokens of the bots ``play --bot`` seated in room ``room_id`` ([]: none known)."""
+    tokens = _load_for_room(BOTS_FILE, url, room_id)
+    return [t for t in tokens if isinstance(t, str) and t] if isinstance(tokens, list) else []
+
+
+def save_bots(url: str, room_id: str, tokens: list[str]) -> Path:
+    """Keep the tokens of the bots seated in room ``room_id`` (0600: a token plays its
+    account). Raises ``OSError``, ``ValueError`` or ``TypeError`` if it can't."""
+    return _save_for_room(BOTS_FILE, url, room_id, tokens)

@@ -96,7 +96,7 @@ class Session(Commands):
             self.board.decision, self.board.typed, self.board.ended = None, "", True
             if self.board.notice.startswith(BACK_NOTICE):  # (long past: not on the last board)
                 self.board.notice = ""
-            outcome = self._outcome or Outcome(self.stopped(), 1)
+            outcome = self._outcome or Outcome(self.stopped("Interrupted"), 1)
             self.screen.final(self.board, trio.current_time(), outcome.line)
         return outcome
 
@@ -127,14 +127,23 @@ class PlayOptions:
 
 
 async def _bot(url: str, room_id: str, invite_code: str, index: int, board: Board, *,
+               token: str = "", tokens: list[str] | None = None,
                task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
     """An opponent in this process: takes a seat, plays the game to its end. It plays
     eagerly (:data:`Policy.EAGER`: keeps its hand, plays lands, casts spells, attacks): a
     uniform RandomBot mulliganed to no cards, tapped lands for nothing and passed with
-    spells in hand -- no game for a person to play against."""
+    spells in hand -- no game for a person to play against. ``token``: a bot seated by an
+    earlier run of the command (its terminal closed), which takes its seat back; a new
+    bot's token is added to ``tokens``."""
     try:
-        async with Client.connect(url, f"bot-{index}") as client:
-            await client.join(room_id, invite_code=invite_code)
+        async with Client.connect(url, f"bot-{index}", token=token) as client:
+            if client.room_id != room_id:
+                if token:  # (its seat is gone: the game ended meanwhile)
+                    task_status.started()
+                    return
+                await client.join(room_id, invite_code=invite_code)
+            if tokens is not None and not token:
+                tokens.append(client.account_token)
             task_status.started()
             await RandomBot(client, random.Random(), Policy.EAGER).play()
     except Exception as exc:  # the player's game goes on: say so, don't crash it
@@ -211,7 +220,7 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             await client.leave_room(wait=True)
         board = Board(client.mirror, url=o.url, account=client.account.name)
         setup: Callable[[], Awaitable[None]] | None = None
-        bots: list[tuple[str, str]] = []
+        bots: list[tuple[str, str, str]] = []  # (room id, invite code, token)
         if client.room_id is not None and client.seat is not None:
             board.seat = client.seat
             if client.room is not None:  # its name, its match... as when it was joined
@@ -224,6 +233,9 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             # (On the screen, not printed before it: printed, the line was still there
             # over the last board once the match had ended.)
             board.notice = f"{BACK_NOTICE}{client.room_id}."
+            # A game against bots (``--bot``): they take their seats back too.
+            bots = [(client.room_id, board.invite_code, token)
+                    for token in saved_accounts.load_bots(o.url, client.room_id)]
         elif o.room_id:
             board.joined(await client.join(o.room_id, deck=o.deck, invite_code=o.invite_code))
         elif o.quick_match:
@@ -255,24 +267,34 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             told = invite_text(o.url, room.room_id, code, o.public, seats_open=not o.bots)
             print(told, file=out, flush=True)
             board.waiting = told
-            bots = [(room.room_id, code)] * o.bots
+            bots = [(room.room_id, code, "")] * o.bots
         session = Session(client, board, screen, Keyboard(stdin_fd), player=True)
         session.rematch = not bots  # (bots play one game: no rematch with them)
         stops = saved_accounts.load_setting(STOPS_SETTING, AUTO)
         session.stops = stops if stops in MODES else AUTO
         session.save_stops = partial(saved_accounts.save_setting, STOPS_SETTING)
 
-        def stopped() -> str:
-            if not session.board.game_running or bots:  # (a rematch's board, after one)
-                return "Interrupted."
+        bots_saved = False
+
+        def stopped(why: str = "Interrupted") -> str:
+            if not session.board.game_running or (bots and not bots_saved):
+                return f"{why}."  # (a rematch's board, after one; bots this can't bring back)
             back = (f"manawire play {o.url}" if remembered
                     else f"manawire play {o.url} --token {client.account_token}")
-            return f"Interrupted: your seat is kept while your clock runs. To take it back: {back}"
+            return f"{why}: your seat is kept while your clock runs. To take it back: {back}"
 
         session.stopped = stopped
         async with trio.open_nursery() as nursery:
-            for i, (room_id, code) in enumerate(bots):
-                await nursery.start(_bot, o.url, room_id, code, i + 1, board)
+            tokens: list[str] = []
+            for i, (room_id, code, token) in enumerate(bots):
+                await nursery.start(partial(_bot, o.url, room_id, code, i + 1, board,
+                                            token=token, tokens=tokens))
+            if bots and all(token for _r, _c, token in bots):
+                bots_saved = True  # (saved by the run that seated them)
+            elif bots and len(tokens) == len(bots):
+                with suppress(OSError, ValueError, TypeError):
+                    saved_accounts.save_bots(o.url, bots[0][0], tokens)
+                    bots_saved = True
             outcome = await session.run(setup)
             nursery.cancel_scope.cancel()
     return outcome.code

@@ -51,6 +51,12 @@ class Commands(Receiving):
                     if self.client.finished and not self._watching_on():
                         self._end(Outcome(self._end_line(), 0), scope)
                     return
+                if self._seated_in_play():
+                    # A closed terminal window, a dropped ssh session: nobody chose to quit,
+                    # so nothing is conceded -- the seat is kept while the player's clock
+                    # runs, and the same command takes it back (it conceded the game).
+                    self._end(Outcome(self.stopped("Your input ended"), 0), scope)
+                    return
                 line = "q"
                 self._confirm_quit = True
             outcome = await self._command(line)
@@ -292,6 +298,13 @@ class Commands(Receiving):
             return
         board.notice = "Sent: waiting for the server's answer..."
 
+    def _seated_in_play(self) -> bool:
+        """Whether this player holds a seat in a game (or match) still being played:
+        quitting concedes it."""
+        match = self.client.match
+        in_match = match is not None and match.phase != mpb.MATCH_PHASE_OVER
+        return self.player and (self.board.game_running or in_match) and not self._seat_lost()
+
     async def _quit(self) -> Outcome | None:
         board, client = self.board, self.client
         if self._at_end():  # the game (match) is over: leaving offers no rematch any more
@@ -301,7 +314,7 @@ class Commands(Receiving):
         match = client.match
         in_match = self.player and match is not None and \
             match.phase != mpb.MATCH_PHASE_OVER
-        seated = self.player and (board.game_running or in_match) and not self._seat_lost()
+        seated = self._seated_in_play()
         if seated and not self._confirm_quit:
             self._confirm_quit = True
             board.notice = ("Quitting now concedes the " + ("game and the match" if in_match

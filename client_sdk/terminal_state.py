@@ -45,8 +45,9 @@ class SessionState:
         self._confirm_quit = False
         self._confirm_concede = False
         self._outcome: Outcome | None = None
-        #: What to say if the session stops otherwise (Ctrl-C).
-        self.stopped: Callable[[], str] = lambda: "Stopped."
+        #: What to say if the session stops otherwise: Ctrl-C ("Interrupted"), or the input
+        #: ending while the player is seated in a game (the words it begins with).
+        self.stopped: Callable[[str], str] = lambda why: f"{why}."
         #: Passing priority for the rest of a turn (``pp``): that turn and what was on the
         #: stack then (None: not passing).
         self._passing: tuple[int, frozenset[str]] | None = None
