@@ -15,10 +15,13 @@ mulligans or takes back a cast. It reads nothing but the kinds of its own legal 
 what the engine offers the seat deciding -- so it knows no more than that seat's player
 would (the object ids it picks are the options' own).
 
-Its cost: one decision is a scan of the options (a few dozen at most) and one engine
-``apply``, the same as a person's ``Act`` -- tens of microseconds to about a millisecond --
-and at most one every ``computer_seconds / 2`` seconds per room (the pacing), so a room with
-computers costs no more than one of people who answer fast.
+Its cost: :func:`choose` scans the options (about 15 us; 40 us at the 99th percentile),
+then the room does what a person's ``Act`` costs -- the engine's action and every view
+class's delta: 0.4 ms at the median, 8 ms at the 99th percentile (1,564 decisions of 5 games
+against a person playing the same policy, measured on the 2-core machine while others ran).
+A room's computers decide at most once every ``computer_seconds / 2`` seconds (the pacing):
+at the default 0.8 s, at most 2.5 decisions a second -- a thousandth of a core on average --
+so a room with computers costs no more than one of people who answer fast.
 """
 
 from __future__ import annotations
