@@ -302,6 +302,11 @@ def test_the_computers_hand_is_hidden_from_the_person_like_anyones() -> None:
     assert not [o for o in view.objects if o.zone.kind == pb.ZONE_KIND_HAND and o.owner == 1]
     assert all(o.name for o in view.objects if o.zone.kind == pb.ZONE_KIND_HAND)
     assert [o for o in view.objects if o.zone.kind == pb.ZONE_KIND_HAND and o.owner == 0]
+    # A spectator sees neither hand.
+    d.join(7, spectator=True)
+    view = [m.snapshot for m in d.take(7) if m.HasField("snapshot")][-1].view
+    assert view.players[1].hand_count > 0
+    assert not [o for o in view.objects if o.zone.kind == pb.ZONE_KIND_HAND]
 
 
 def _create(**fields: object) -> CreateRoom:
@@ -356,3 +361,33 @@ def test_serve_computer_seconds_sets_the_computers_pace() -> None:
     assert _limits().room.computer_seconds == RoomConfig().computer_seconds == 0.8
     with pytest.raises(SystemExit):
         _limits("--computer-seconds", "-1")
+
+
+def test_the_action_limit_ends_a_game_against_the_computer_as_a_draw() -> None:
+    """The server's --max-game-actions holds for a computer's actions as for anyone's: at
+    the limit the game is a draw and the computer decides nothing more."""
+    d = computer_room(config=RoomConfig(max_game_actions=30))
+    play_out(d, random.Random(6))
+    game = d.room.game
+    assert game is not None and game.result is not None
+    assert list(game.result.winners) == [] and game.action_count <= 31
+    d.now += 10
+    d.do(Tick())
+    assert game.action_count <= 31
+
+
+def test_rule_104_3a_a_computer_whose_clock_runs_out_concedes_as_anyone() -> None:
+    """Its clock runs while it thinks: a room whose time bank is shorter than its thinking
+    (here 2 s against 2.5-7.5 s) sees it run out, and it concedes."""
+    settings = RoomSettings(creator="a1", computers=(1,))
+    d = Driver(Room("r1", "short", 2, 0.0, RoomConfig(computer_seconds=5.0),
+                    clock_seconds=2, settings=settings))
+    assert d.join(HUMAN).accepted
+    rng = random.Random(9)
+    while not d.room.is_computer(pending_seat(d)):
+        human_turn(d, rng)
+    d.now += 8
+    d.do(Tick())
+    game = d.room.game
+    assert game is not None and game.result is not None
+    assert list(game.result.winners) == [0] and "time" in game.result.reason
