@@ -39,7 +39,9 @@ def recover(record: GameRecord, now: float, config: RoomConfig | None = None, *,
             zip(record.players, accounts, strict=True)):
         played = resolve(deck, room.format)
         room.seats[seat] = Member(session_id, name, seat, played, account_id=account,
-                                  registered=played, away_since=now)
+                                  registered=played, away_since=now,
+                                  knows_code=bool(account)
+                                  and account in record.settings.code_holders)
     room.game_number = record.game_number
     room._state_base = record.state_base
     room._create_game(record.seed, chooser=record.chooser,

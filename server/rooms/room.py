@@ -38,7 +38,7 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import assert_never
 
@@ -182,8 +182,8 @@ class Member:
     #: The player knows the room's invite code: it created the room or joined with the
     #: code. Only such a player is told a rematch room's code (a player who joined a public
     #: room, or took a reserved seat, without it mustn't get one: the code opens the
-    #: invite-only spectator tiers, every hand among them). Not kept across a restart:
-    #: after one, no player is told the code (their seats in the rematch are reserved).
+    #: invite-only spectator tiers, every hand among them). Kept across a restart: stored
+    #: with each game (``RoomSettings.code_holders``).
     knows_code: bool = False
 
 
@@ -944,11 +944,14 @@ class Room:
         """Store the game just created (and the match, if several games)."""
         seated = [m for m in self.seats if m is not None]
         match = self.best_of > 1
+        # Who knows the invite code, for a restart (a rematch's code goes to them alone).
+        settings = replace(self.settings, code_holders=tuple(
+            m.account_id for m in seated if m.knows_code and m.account_id))
         out.log.append(CreateGame(self.game_id, self.name, seed,
                                   tuple((m.name, m.deck.text if m.deck else "", m.session_id)
                                         for m in seated),
                                   self.clock_seconds, tuple(m.account_id for m in seated),
-                                  self.settings, self.room_id if match else "",
+                                  settings, self.room_id if match else "",
                                   self.game_number, chooser, self._state_base))
         if match:
             out.log.append(PutMatch(self.match_record()))

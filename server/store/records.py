@@ -89,6 +89,10 @@ class RoomSettings:
     #: The seats computer players the server runs hold (CreateRoom.computers): the last
     #: ones, ascending (empty: none; settings stored before computers load so).
     computers: tuple[int, ...] = ()
+    #: The accounts of the players who knew the room's invite code as its game started (its
+    #: creator, those who joined with the code): after a restart they alone are told a
+    #: rematch's new code, as before it (``Member.knows_code``; stored with each game).
+    code_holders: tuple[str, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps({"private": self.private, "invite_hash": self.invite_hash.hex(),
@@ -97,7 +101,8 @@ class RoomSettings:
                            "creator": self.creator,
                            "tiers": [t.to_raw() for t in self.tiers],
                            "best_of": self.best_of, "rematch_of": self.rematch_of,
-                           "computers": list(self.computers)},
+                           "computers": list(self.computers),
+                           "code_holders": list(self.code_holders)},
                           sort_keys=True)
 
     @classmethod
@@ -111,7 +116,8 @@ class RoomSettings:
                    tuple((str(a), str(n)) for a, n in raw["reserved"]), str(raw["creator"]),
                    tuple(SpectatorTier.from_raw(t) for t in raw.get("tiers", ())),
                    int(raw.get("best_of", 1)), str(raw.get("rematch_of", "")),
-                   tuple(int(seat) for seat in raw.get("computers", ())))
+                   tuple(int(seat) for seat in raw.get("computers", ())),
+                   tuple(str(a) for a in raw.get("code_holders", ())))
 
 
 def game_id(room_id: str, game_number: int) -> str:
