@@ -651,7 +651,13 @@ def permanent_text(board: Board, obj: pb.GameObject) -> str:
         flags.append("doesn't untap next turn")
     if obj.damage:
         flags.append(f"{obj.damage} damage")
-    if obj.summoning_sick and "Creature" in obj.card_types:
+    # Summoning sickness (302.6) keeps a creature from attacking and from {T} abilities in
+    # its controller's turn only -- never from blocking -- and not one with haste: said
+    # then only, as the web client's badge is ("summoning sick" on an opponent's creature
+    # in your turn read as "can't block"; new player, round 9).
+    if obj.summoning_sick and "Creature" in obj.card_types \
+            and obj.controller == board.mirror.header.active_seat \
+            and not any(k.lower() == "haste" for k in obj.keywords):
         flags.append("summoning sick")
     if obj.HasField("attacking"):
         at = object_name(board, obj.attacking_planeswalker) if obj.attacking_planeswalker \

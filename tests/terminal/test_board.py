@@ -95,6 +95,21 @@ DECISION = pb.Decision(prompt_id=7, seat=ANN, kind=pb.DECISION_KIND_PRIORITY, pr
                        ])
 
 
+def test_302_6_summoning_sick_is_said_in_its_controllers_turn_only_and_never_with_haste(
+        ) -> None:
+    """As the web client's badge: an opponent's creature said "summoning sick" in your turn
+    read as "can't block", and a haste creature's sickness stops nothing (new player,
+    round 9)."""
+    board = _board(ANN)
+    elves = next(o for o in board.mirror.objects.values() if o.name == "Llanowar Elves")
+    assert elves.summoning_sick and elves.controller == ANN
+    assert "summoning sick" not in permanent_text(board, elves)  # Bob's turn
+    board.mirror.header.active_seat = ANN
+    assert permanent_text(board, elves) == "Llanowar Elves 1/1 (summoning sick)"
+    elves.keywords.append("Haste")
+    assert "summoning sick" not in permanent_text(board, elves)
+
+
 def test_a_players_screen_shows_zones_life_stack_clocks_and_numbered_options() -> None:
     board = _board(ANN)
     board.decision = DECISION
@@ -107,7 +122,8 @@ def test_a_players_screen_shows_zones_life_stack_clocks_and_numbered_options() -
     assert "Bob seat 2  life 17  poison 2  hand 4  library 48  clock 1:01  disconnected" in text
     # Zones: permanents with their state, the hand with mana costs, graveyards, the stack.
     assert "Goblin Guide 2/2 (tapped, attacking you)" in text
-    assert "Llanowar Elves 1/1 (summoning sick)" in text and "Forest (tapped)" in text
+    # (Ann's Elves are summoning sick, but it is Bob's turn: they may block, 302.6.)
+    assert "battlefield: Llanowar Elves 1/1\n" in text and "Forest (tapped)" in text
     assert "hand:" in text and "Grizzly Bears {1}{G} · Forest" in text
     assert "graveyard (1): Lightning Bolt" in text
     assert "1. Shock (Bob) -> you" in text
