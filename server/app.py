@@ -724,6 +724,9 @@ class App:
         elif isinstance(command, cmd.Act) and any(
                 isinstance(op, AppendAction) for op in out.log):
             conn.limiter.refund()  # a played action: play is never rate-limited
+            refund = getattr(conn.sock, "refund", None)  # (a relay's client: its limiter too)
+            if refund is not None:
+                refund()
             self.activity.actions += 1
 
     # ---- lobby

@@ -612,7 +612,9 @@ def _main(argv: list[str] | None) -> int:
             max_connections_per_address=limits.max_connections_per_address,
             max_http_requests_per_address=limits.max_http_requests_per_address,
             idle=args.relay_idle, trusted_proxies=tuple(args.trusted_proxy),
-            proxy_connections=args.max_proxy_connections)
+            proxy_connections=args.max_proxy_connections, outbox=limits.outbox_size,
+            send_timeout=limits.send_timeout, messages_per_second=limits.messages_per_second,
+            message_burst=limits.message_burst, rate_strikes=limits.rate_strikes)
         failed: list[BaseException] = []
         try:
             trio.run(partial(run_server, args.host, args.port, args.data_dir,

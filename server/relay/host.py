@@ -37,7 +37,9 @@ from server.transport.ws import PROXY_CONNECTIONS
 log = logging.getLogger("manawire.relay")
 
 #: Client messages queued for the App per relayed connection (the App reads one at a time
-#: and rate-limits them; a client that floods past this is closed, as for flooding).
+#: and rate-limits them). A relay forwards at most ``link.WINDOW`` of them before the server
+#: has taken them (:data:`link.CREDIT`), so only a relay that breaks that rule fills it: its
+#: client is then closed, as for flooding.
 INBOX = 64
 CLOSE_POLICY = 1008
 #: Seconds before a relay that died is started again, the first time...
@@ -79,6 +81,8 @@ class RemoteSocket:
         self.gone = False
         #: Whether the last :meth:`recv` yielded (the next may take a queued one at once).
         self._yielded = True
+        #: Messages taken since the relay was last told (:data:`link.CREDIT`).
+        self._taken = 0
 
     @property
     def current(self) -> bool:
@@ -122,7 +126,7 @@ class RemoteSocket:
         try:
             if not self._yielded:
                 self._yielded = True
-                return await self._out.receive()
+                return self._took(await self._out.receive())
             try:
                 data = self._out.receive_nowait()
             except trio.WouldBlock:
@@ -130,10 +134,26 @@ class RemoteSocket:
                 # its traceback alive -- and tracked by the collector -- until a message came)
             else:
                 self._yielded = False
-                return data
-            return await self._out.receive()
+                return self._took(data)
+            return self._took(await self._out.receive())
         except (trio.EndOfChannel, trio.ClosedResourceError):
             raise SocketClosed from None
+
+    def _took(self, data: bytes) -> bytes:
+        """One more message taken: every :data:`link.CREDIT_EVERY`, the relay may forward
+        that many more of this client's (its window, :data:`link.WINDOW`)."""
+        self._taken += 1
+        if self._taken >= link.CREDIT_EVERY:
+            if self.current:
+                self.out.send(link.CREDIT, link.credit_body(self.rid, self._taken))
+            self._taken = 0
+        return data
+
+    def refund(self) -> None:
+        """An action of this client was applied: its relay gives the message's token back
+        too (its own limiter counts what the server's does, refunds included)."""
+        if self.current:
+            self.out.send(link.REFUND, link.conn_body(self.rid))
 
     async def send(self, data: bytes) -> None:
         if not self.direct(data):
@@ -167,6 +187,17 @@ class RelayOptions:
     #: connections each may hold.
     trusted_proxies: tuple[IPNetwork, ...] = ()
     proxy_connections: int = PROXY_CONNECTIONS
+    #: Each client's limits, as on the server's port (``--outbox``, ``--send-timeout``,
+    #: ``--messages-per-second``, ``--message-burst``, ``--rate-strikes``: the relay
+    #: enforces them itself, so no client's messages over the rate cross the link).
+    outbox: int = 1024
+    send_timeout: float = 10.0
+    messages_per_second: float = 20.0
+    message_burst: int = 60
+    rate_strikes: int = 200
+    #: Unsent bytes past which the relay's side of its link is broken (the relay exits and
+    #: is started again): ``link.MAX_RECORD``; smaller in tests.
+    link_buffer: int = link.MAX_RECORD
 
 
 class _NoStream(trio.abc.SendStream):
@@ -247,21 +278,29 @@ class RelayLink:
         ours, theirs = socket.socketpair()
         self.stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
         self.out = link.Writer(self.stream)
+        fd = theirs.fileno()
+        try:
+            self.process = subprocess.Popen(self.command(fd), pass_fds=(fd,),
+                                            stdin=subprocess.DEVNULL)
+        finally:
+            theirs.close()
+
+    def command(self, fd: int) -> list[str]:
+        """The relay process's command line, its link on ``fd``."""
         o = self.options
         port = self.wanted_port  # a restart: the same port
-        fd = theirs.fileno()
-        argv = [sys.executable, "-m", "server.transport.relay", "--link-fd", str(fd),
+        return [sys.executable, "-m", "server.transport.relay", "--link-fd", str(fd),
                 "--host", o.host, "--port", str(port), "--flush-seconds", str(o.flush_seconds),
                 "--feed-messages", str(o.feed_messages), "--nice", str(o.nice),
                 *(["--idle"] if o.idle else []),
                 "--max-connections-per-address", str(o.max_connections_per_address),
                 "--max-http-requests-per-address", str(o.max_http_requests_per_address),
                 "--max-proxy-connections", str(o.proxy_connections),
+                "--outbox", str(o.outbox), "--send-timeout", repr(o.send_timeout),
+                "--messages-per-second", repr(o.messages_per_second),
+                "--message-burst", str(o.message_burst), "--rate-strikes", str(o.rate_strikes),
+                "--link-buffer", str(o.link_buffer),
                 *(arg for net in o.trusted_proxies for arg in ("--trusted-proxy", str(net)))]
-        try:
-            self.process = subprocess.Popen(argv, pass_fds=(fd,), stdin=subprocess.DEVNULL)
-        finally:
-            theirs.close()
 
     @property
     def up(self) -> bool:
@@ -346,9 +385,10 @@ class RelayLink:
                 inner.start_soon(self._write, stream)
                 await self._read(stream, nursery)
                 inner.cancel_scope.cancel()
-        except* (trio.BrokenResourceError, trio.ClosedResourceError) as group:
-            # The relay process died (killed, crashed): no bug here, the supervisor starts
-            # it again.
+        except* (trio.BrokenResourceError, trio.ClosedResourceError,
+                 link.LinkBrokenError) as group:
+            # The relay process died (killed, crashed, its link overflowed) or stopped
+            # reading its link: no bug here, the supervisor starts it again.
             log.warning("relay %d: link broken (%s)", self.index, group.exceptions[0])
         except* Exception:
             log.exception("relay %d: link broken", self.index)

@@ -8,11 +8,20 @@ refusal, :mod:`server.refusals`, and the client's address). Server -> relay: a m
 for one connection (:data:`DIRECT`), a message for every watcher of a view class
 (:data:`PUBLISH`, once per class, however many watch it), a connection starts or stops
 watching a class (:data:`WATCH`, :data:`UNWATCH`), close a connection (:data:`CLOSE`), a
-room failed (:data:`DROP_ROOM`).
+room failed (:data:`DROP_ROOM`), the server took a connection's messages (:data:`CREDIT`:
+how many), an action of a connection was applied (:data:`REFUND`: its message's token
+back, as :meth:`server.ratelimit.MessageLimiter.refund`).
 
 Both ends only ever append to an in-memory buffer (no waiting on the peer while handling a
 room's output); one task per end writes it out. The records keep the order they were
 written in, so a connection sees its messages and its view's stream in the room's order.
+
+Flow control: a relay forwards at most :data:`WINDOW` messages of one client that the
+server hasn't taken yet (it reads no more of that client until :data:`CREDIT` comes), and
+reads no client while :data:`ROOMY` bytes wait to be written to the link: no client can
+fill the link, nor the server's inbox of a relayed client. A link whose writer still finds
+more than ``max_buffered`` bytes queued is broken (:meth:`Writer.run` raises): its relay
+exits and is started again, its clients resume.
 """
 
 from __future__ import annotations
@@ -25,7 +34,8 @@ import trio
 
 # ---- record kinds
 OPEN, CLIENT, GONE, LISTENING, REFUSED = 1, 2, 3, 4, 5
-DIRECT, PUBLISH, WATCH, UNWATCH, CLOSE, DROP_ROOM = 10, 11, 12, 13, 14, 15
+DIRECT, PUBLISH, WATCH, UNWATCH, CLOSE, DROP_ROOM, CREDIT, REFUND = (
+    10, 11, 12, 13, 14, 15, 16, 17)
 
 _HEAD = struct.Struct(">IB")
 _U32 = struct.Struct(">I")
@@ -34,6 +44,14 @@ _ID_CODE = struct.Struct(">IH")
 _ID_FLAG = struct.Struct(">IB")
 #: A record longer than this is a broken link (a room's snapshot is ~100 KB at most).
 MAX_RECORD = 64 * 1024 * 1024
+#: Messages of one client a relay forwards that the server hasn't taken yet, at most (well
+#: under the server's inbox of a relayed client, ``server.relay.host.INBOX``).
+WINDOW = 16
+#: The server says it took a client's messages (:data:`CREDIT`) every this many.
+CREDIT_EVERY = WINDOW // 2
+#: Bytes queued for the link at which a relay stops reading its clients until they are
+#: written out (a client message is 64 KiB at most).
+ROOMY = 1 << 20
 
 
 class LinkBrokenError(Exception):
@@ -104,6 +122,16 @@ def read_close(body: bytes) -> tuple[int, int, str]:
     return conn, code, body[_ID_CODE.size:].decode(errors="replace")
 
 
+def credit_body(conn: int, count: int) -> bytes:
+    return _ID_CODE.pack(conn, count)
+
+
+def read_credit(body: bytes) -> tuple[int, int]:
+    """(connection id, messages taken) of a :data:`CREDIT` body."""
+    conn, count = _ID_CODE.unpack_from(body)
+    return conn, count
+
+
 def flag_body(conn: int, flag: bool) -> bytes:
     return _ID_FLAG.pack(conn, int(flag))
 
@@ -166,17 +194,23 @@ class Writer:
         self._stream = stream
         self._buf = bytearray()
         self._ready = trio.Event()
+        #: Set (and replaced) each time :meth:`run` takes what is queued.
+        self._drained = trio.Event()
         self.max_buffered = max_buffered
         self.closed = False
+        #: More than ``max_buffered`` bytes were queued: the peer is stuck, the link broken.
+        self.overflowed = False
 
     def send(self, kind: int, body: bytes) -> None:
         """Queue a record. Past ``max_buffered`` unsent bytes the peer is stuck: the link
-        is closed (both ends then treat every connection on it as gone)."""
+        is closed, and :meth:`run` raises :class:`LinkBrokenError` (both ends then treat
+        every connection on it as gone; a relay exits and is started again)."""
         if self.closed:
             return
         self._buf += record(kind, body)
         if len(self._buf) > self.max_buffered:
-            self.closed = True
+            self.closed = self.overflowed = True
+            self._drained.set()  # (nobody waits for room on a broken link)
         self._ready.set()
 
     @property
@@ -184,18 +218,35 @@ class Writer:
         """Bytes queued and not written yet."""
         return len(self._buf)
 
+    async def room(self) -> None:
+        """Wait until fewer than :data:`ROOMY` bytes (a quarter of ``max_buffered`` if
+        that is less) are queued, or the link is closed: the caller may then queue one
+        more record. A checkpoint only when it waits."""
+        limit = min(ROOMY, self.max_buffered // 4)
+        while len(self._buf) >= limit and not self.closed:
+            await self._drained.wait()
+
     def close(self) -> None:
         """Write what is queued, then stop."""
         self.closed = True
         self._ready.set()
 
     async def run(self) -> None:
-        """Write queued records until the link closes (returns) or breaks (raises)."""
-        while not self.closed or self._buf:
-            if self.closed and len(self._buf) > self.max_buffered:
-                raise LinkBrokenError("the peer stopped reading the link")
-            await self._ready.wait()
-            self._ready = trio.Event()
-            while self._buf:
-                data, self._buf = bytes(self._buf), bytearray()
-                await self._stream.send_all(data)
+        """Write queued records until the link closes (returns) or breaks (raises
+        :class:`LinkBrokenError`: past ``max_buffered`` bytes queued, even if it could
+        have written them since -- records were dropped -- or the stream's errors)."""
+        while True:
+            if self.overflowed:
+                unsent, self._buf = len(self._buf), bytearray()
+                raise LinkBrokenError(f"the peer stopped reading the link ({unsent:,} bytes "
+                                      f"unsent, more than {self.max_buffered:,})")
+            if not self._buf:
+                if self.closed:
+                    return
+                await self._ready.wait()
+                self._ready = trio.Event()
+                continue
+            data, self._buf = bytes(self._buf), bytearray()
+            self._drained.set()
+            self._drained = trio.Event()
+            await self._stream.send_all(data)

@@ -15,14 +15,18 @@ time, bounded feeds, slow watchers evicted).
 The relay holds no game state and trusts nothing from clients: seats, roles and limits are
 the server's (it applies the per-address caps itself -- open TCP connections as they are
 accepted, WebSocket connections and HTTP requests -- as the server does on its port, a
-trusted reverse proxy's clients counted by its ``X-Forwarded-For``, ``--trusted-proxy``).
-If the relay dies, its clients' sessions resume through any port; if the server goes, the
-relay closes its clients (1012) and exits.
+trusted reverse proxy's clients counted by its ``X-Forwarded-For``, ``--trusted-proxy``;
+and each client's message size, rate, text frames and inbox as the server does,
+:mod:`server.relay.gate`, before its messages cross the link: no client can fill it).
+If the relay dies, its clients' sessions resume through any port; if the server goes, or
+the link breaks (a record it can't read, more than ``--link-buffer`` bytes it couldn't
+write), the relay closes its clients (1012) and exits -- the server starts it again.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import socket
@@ -37,6 +41,7 @@ from websockets.trio.server import ServerConnection, serve
 from server.addresses import TrustedProxies, proxy_range
 from server.refusals import Kind
 from server.relay import link
+from server.relay.gate import Answer, ClientLimits, Close, Forward, Gate
 from server.rooms.relay import Relay
 from server.transport.batch import FEED_WAKE, Batcher
 from server.transport.ws import (
@@ -55,12 +60,17 @@ log = logging.getLogger("manawire.relay")
 
 CLOSE_SERVICE_RESTART = 1012
 CLOSE_TOO_SLOW = 1013
-#: Messages queued for one client before it is dropped (as the server's --outbox).
+#: Messages queued for one client before it is dropped (the server's --outbox, passed on
+#: as the relay's --outbox; this is its default).
 OUTBOX = 1024
-#: Seconds one send may take before the client is dropped.
+#: Seconds one send may take before the client is dropped (the server's --send-timeout).
 SEND_TIMEOUT = 10.0
 #: Seconds the clients get for their closing handshakes when the server goes.
 CLOSE_SECONDS = 2.0
+
+
+#: Each client's message limits unless told (the server's defaults).
+_LIMITS = ClientLimits()
 
 
 class _LinkNotes:
@@ -81,6 +91,9 @@ class _Client:
     scope: trio.CancelScope
     address: str
     notes: _LinkNotes
+    gate: Gate
+    #: Set when the server takes some of its messages (replaced by whoever waits for it).
+    credit: trio.Event
     close_code: int = 1000
     close_reason: str = ""
 
@@ -105,10 +118,15 @@ class _Client:
 class RelayProcess:
     """The relay's clients, its link to the server and its spectator feeds."""
 
-    def __init__(self, stream: trio.SocketStream, flush_seconds: float,
-                 feed_messages: int) -> None:
+    def __init__(self, stream: trio.abc.HalfCloseableStream, flush_seconds: float,
+                 feed_messages: int, *, limits: ClientLimits = _LIMITS,
+                 outbox: int = OUTBOX, send_timeout: float = SEND_TIMEOUT,
+                 link_buffer: int = link.MAX_RECORD) -> None:
         self.stream = stream
-        self.out = link.Writer(stream)
+        self.out = link.Writer(stream, link_buffer)
+        self.limits = limits
+        self.outbox = outbox
+        self.send_timeout = send_timeout
         self.notes = _LinkNotes(self.out)
         self.clients: dict[int, _Client] = {}
         self.relay = Relay(self._wake, self._evict, flush_seconds=flush_seconds,
@@ -129,6 +147,32 @@ class RelayProcess:
             client.close(CLOSE_TOO_SLOW, "spectator too slow: fell behind its stream")
 
     # ---- the server's side
+    async def serve_link(self, port: int) -> None:
+        """Tell the server the relay listens on ``port``, then write and read the link
+        until the server closes it (returns) or it breaks (raises): a link whose writer
+        can't keep up (:attr:`link.Writer.overflowed`) is the relay's end -- the server
+        sees it exit, counts its clients out and starts it again."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._write_link)
+            self.out.send(link.LISTENING, str(port).encode())
+            await self.read_link()
+            nursery.cancel_scope.cancel()
+
+    async def _write_link(self) -> None:
+        await self.out.run()
+        # (nothing closes the relay's side of its link but an overflow, which raises)
+        raise link.LinkBrokenError("the relay's side of the link was closed")
+
+    async def close_all(self, reason: str) -> None:
+        """Close every client (1012, ``reason``: they resume) and give them
+        :data:`CLOSE_SECONDS` for their closing handshakes."""
+        for client in list(self.clients.values()):
+            client.close(CLOSE_SERVICE_RESTART, reason)
+        if self.open:
+            self.all_closed = trio.Event()
+            with trio.move_on_after(CLOSE_SECONDS):  # their closing handshakes
+                await self.all_closed.wait()
+
     async def read_link(self) -> None:
         """Carry out what the server says until it closes the link."""
         fanout = self.relay.fanout
@@ -157,6 +201,17 @@ class RelayProcess:
                     client = self.clients.get(rid)
                     if client is not None:
                         client.close(code, reason)
+                elif kind == link.CREDIT:
+                    rid, count = link.read_credit(body)
+                    client = self.clients.get(rid)
+                    if client is not None:
+                        client.gate.credited(count)
+                        client.credit.set()
+                elif kind == link.REFUND:
+                    rid, _ = link.read_conn(body)
+                    client = self.clients.get(rid)
+                    if client is not None:
+                        client.gate.refunded()
                 elif kind == link.DROP_ROOM:
                     fanout.close_room(body.decode())
                 else:
@@ -169,9 +224,10 @@ class RelayProcess:
         self._ids += 1
         rid = self._ids
         self.open += 1
-        send, receive = trio.open_memory_channel[bytes](OUTBOX)
+        send, receive = trio.open_memory_channel[bytes](self.outbox)
         with trio.CancelScope() as scope:
-            client = _Client(rid, ws, send, scope, ws.address, self.notes)
+            client = _Client(rid, ws, send, scope, ws.address, self.notes,
+                             Gate(self.limits), trio.Event())
             self.clients[rid] = client
             # (read as its request came: a client that reset the connection since has no
             # peer name any more)
@@ -179,12 +235,8 @@ class RelayProcess:
             try:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._write, client, receive)
-                    try:
-                        while True:
-                            message = await ws.recv(decode=False)
-                            self.out.send(link.CLIENT, link.conn_body(rid, message))
-                    except ConnectionClosed:
-                        pass
+                    with contextlib.suppress(ConnectionClosed):
+                        await self._read(client)
                     nursery.cancel_scope.cancel()
             finally:
                 del self.clients[rid]
@@ -192,11 +244,38 @@ class RelayProcess:
                 self.out.send(link.GONE, link.conn_body(rid))
         try:
             with trio.move_on_after(1):
-                await ws.aclose(client.close_code, client.close_reason)
+                async with trio.open_nursery() as closing:
+                    closing.start_soon(_drain, ws)
+                    await ws.aclose(client.close_code, client.close_reason)
+                    closing.cancel_scope.cancel()
         finally:
             self.open -= 1
             if not self.open:
                 self.all_closed.set()
+
+    async def _read(self, client: _Client) -> None:
+        """Forward the client's messages within its limits (:mod:`server.relay.gate`):
+        none while its window is full, nor while the link is backed up (the client waits,
+        unread, as the server's port makes a client wait that sends faster than it is
+        served); until it closes or is closed."""
+        gate, ws, rid = client.gate, client.ws, client.rid
+        while True:
+            while not gate.may_forward():
+                client.credit = trio.Event()
+                await client.credit.wait()
+            message = await ws.recv()
+            action = gate.check(message, trio.current_time())
+            if isinstance(action, Close):
+                self.notes.note("flood", client.address)
+                client.close(action.code, action.reason)
+                return
+            if isinstance(action, Answer):
+                client.queue(action.data)
+                continue
+            assert isinstance(action, Forward)
+            await self.out.room()  # (no checkpoint when there is room: then sent at once)
+            gate.forwarded()
+            self.out.send(link.CLIENT, link.conn_body(rid, action.data))
 
     async def _write(self, client: _Client, receive: trio.MemoryReceiveChannel[bytes]
                      ) -> None:
@@ -210,7 +289,7 @@ class RelayProcess:
                 # requested=True: the server sends a Welcome that confirms batching only
                 # to a client that asked for it.
                 for frame in batcher.frames(first, receive, True, feed):
-                    with trio.move_on_after(SEND_TIMEOUT) as scope:
+                    with trio.move_on_after(self.send_timeout) as scope:
                         try:
                             await client.ws.send(frame)
                         except ConnectionClosed:
@@ -224,20 +303,25 @@ async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
               feed_messages: int, max_connections_per_address: int,
               max_http_requests_per_address: int,
               trusted: TrustedProxies | None = None,
-              proxy_connections: int = PROXY_CONNECTIONS) -> None:
-    """Serve as a relay until the server closes the link. Its port's limits are the
+              proxy_connections: int = PROXY_CONNECTIONS,
+              limits: ClientLimits = _LIMITS, outbox: int = OUTBOX,
+              send_timeout: float = SEND_TIMEOUT, link_buffer: int = link.MAX_RECORD) -> None:
+    """Serve as a relay until the server closes the link (returns) or the link breaks
+    (raises: :class:`link.LinkBrokenError`, or the stream's error); either way its clients
+    are closed first (1012: they resume). Its port's limits are the
     server's (:func:`server.transport.ws.serve_app`): the TCP connections an address holds
     from their accept, then WebSocket connections and HTTP requests, an address from a
-    proxy in ``trusted`` being the client its ``X-Forwarded-For`` names."""
+    proxy in ``trusted`` being the client its ``X-Forwarded-For`` names; then each client's
+    message ``limits``, ``outbox`` and ``send_timeout`` (:mod:`server.relay.gate`)."""
     sock = trio.socket.from_stdlib_socket(socket.socket(fileno=link_fd))
     stream = trio.SocketStream(sock)
-    proc = RelayProcess(stream, flush_seconds, feed_messages)
+    proc = RelayProcess(stream, flush_seconds, feed_messages, limits=limits, outbox=outbox,
+                        send_timeout=send_timeout, link_buffer=link_buffer)
     cap = AddressCap(max_connections_per_address)
     http_cap = AddressCap(max_http_requests_per_address)
     listeners = await address_listeners(host, port, cap, http_cap, refusals=proc.notes,
                                         trusted=trusted, proxy_limit=proxy_connections)
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(proc.out.run)
         nursery.start_soon(proc.relay.run)
         server = await nursery.start(lambda task_status=trio.TASK_STATUS_IGNORED: serve(
             proc.handle, max_size=MAX_MESSAGE, compression=None,
@@ -246,20 +330,26 @@ async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
             create_connection=_CappedConnection, open_timeout=OPEN_TIMEOUT,
             task_status=task_status))
         bound = server.listeners[0].socket.getsockname()[1]
-        proc.out.send(link.LISTENING, str(bound).encode())
+        reason = "relay restarting; resume when it is back"  # (its link broke)
         try:
-            await proc.read_link()
+            await proc.serve_link(bound)
+            reason = "server restarting; resume when it is back"
         finally:
-            for client in list(proc.clients.values()):
-                client.close(CLOSE_SERVICE_RESTART, "server restarting; resume when it is back")
-            if proc.open:
-                proc.all_closed = trio.Event()
-                with trio.move_on_after(CLOSE_SECONDS):  # their closing handshakes
-                    await proc.all_closed.wait()
+            await proc.close_all(reason)
             nursery.cancel_scope.cancel()
 
 
-def main(argv: list[str]) -> int:
+async def _drain(ws: ServerConnection) -> None:
+    """Read and drop what a client still sends while it is closed: one that floods gets
+    its close frame read, so it learns the close code and reason (a client that stays
+    unread isn't read as far as its answer to the close, and sees only the TCP reset)."""
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await ws.recv()
+
+
+def parser() -> argparse.ArgumentParser:
+    """The relay process's command line (:meth:`server.relay.host.RelayLink.command`)."""
     p = argparse.ArgumentParser(prog="python -m server.transport.relay",
                                 description="a relay process (started by manawire serve)")
     p.add_argument("--link-fd", type=int, required=True)
@@ -271,11 +361,21 @@ def main(argv: list[str]) -> int:
     p.add_argument("--max-http-requests-per-address", type=int, default=16)
     p.add_argument("--trusted-proxy", action="append", default=[], type=proxy_range)
     p.add_argument("--max-proxy-connections", type=int, default=PROXY_CONNECTIONS)
+    p.add_argument("--outbox", type=int, default=OUTBOX)
+    p.add_argument("--send-timeout", type=float, default=SEND_TIMEOUT)
+    p.add_argument("--messages-per-second", type=float, default=20.0)
+    p.add_argument("--message-burst", type=int, default=60)
+    p.add_argument("--rate-strikes", type=int, default=200)
+    p.add_argument("--link-buffer", type=int, default=link.MAX_RECORD)
     p.add_argument("--nice", type=int, default=0)
     p.add_argument("--idle", action="store_true",
                    help="run under the SCHED_IDLE policy (Linux): only on CPU time nothing "
                         "else wants")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
     from server import logs
 
     logs.configure("relay")
@@ -284,6 +384,7 @@ def main(argv: list[str]) -> int:
     if args.idle:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     failed: list[BaseException] = []
+    broken: list[BaseException] = []
     try:
         trio.run(lambda: run(
             args.link_fd, args.host, args.port, flush_seconds=args.flush_seconds,
@@ -291,7 +392,10 @@ def main(argv: list[str]) -> int:
             max_connections_per_address=args.max_connections_per_address,
             max_http_requests_per_address=args.max_http_requests_per_address,
             trusted=TrustedProxies(args.trusted_proxy),
-            proxy_connections=args.max_proxy_connections))
+            proxy_connections=args.max_proxy_connections,
+            limits=ClientLimits(args.messages_per_second, args.message_burst,
+                                args.rate_strikes),
+            outbox=args.outbox, send_timeout=args.send_timeout, link_buffer=args.link_buffer))
     except* KeyboardInterrupt:
         pass  # the terminal's Ctrl-C reaches the relay too; the server stops it
     except* OSError as group:  # e.g. its port is taken: the server says so and exits
@@ -301,6 +405,14 @@ def main(argv: list[str]) -> int:
         # to it: its clients were told to resume (1012), nothing else to do.
         log.warning("relay on %s port %d: the server's link broke (%s); stopping", args.host,
                     args.port, group.exceptions[0])
+    except* link.LinkBrokenError as group:
+        # It couldn't write its link fast enough, or read a record it doesn't know: it
+        # exits (its clients were told to resume, 1012); the server starts it again.
+        broken.extend(group.exceptions)
+    if broken:
+        log.error("relay on %s port %d: its link to the server is broken (%s); exiting to be "
+                  "started again", args.host, args.port, broken[0])
+        return 1
     if failed:
         log.error("relay on %s port %d: %s", args.host, args.port, failed[0])
         return 1

@@ -4,7 +4,10 @@ game's action) run in between instead of waiting behind the whole crowd."""
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Callable
+from pathlib import Path
 from typing import cast
 
 import pytest
@@ -279,3 +282,74 @@ async def test_a_stop_while_a_relay_waits_to_be_started_again_ends_its_superviso
         relay.stop()
         await relay.stopped.wait()
         assert trio.current_time() == asked and relay.restarts == 6 and not relay.up
+
+
+async def test_a_relayed_client_is_given_credit_as_its_messages_are_taken_and_its_refunds() -> None:
+    """The relay forwards at most link.WINDOW of a client's messages the server hasn't
+    taken: each link.CREDIT_EVERY taken (RemoteSocket.recv), the server says so; an applied
+    action's token goes back to the relay's limiter too (link.REFUND)."""
+    relay = unserved_relay()
+    send, receive = trio.testing.memory_stream_one_way_pair()
+    relay.out = link.Writer(send)
+    sock = host.RemoteSocket(relay, 5, "127.0.0.1")
+    for n in range(link.WINDOW):
+        sock.received(b"m%d" % n)
+    for n in range(link.CREDIT_EVERY - 1):
+        assert await sock.recv() == b"m%d" % n
+    assert relay.out.buffered == 0  # (not a record per message)
+    await sock.recv()
+    sock.refund()
+    for _ in range(link.CREDIT_EVERY):
+        await sock.recv()
+    relay.out.close()
+    await relay.out.run()
+    await send.aclose()
+    got = [(kind, body) async for kind, body in link.records(receive)]
+    assert got == [(link.CREDIT, link.credit_body(5, link.CREDIT_EVERY)),
+                   (link.REFUND, link.conn_body(5)),
+                   (link.CREDIT, link.credit_body(5, link.CREDIT_EVERY))]
+    assert link.read_credit(got[0][1]) == (5, link.CREDIT_EVERY)
+
+
+def test_a_relay_process_is_given_the_servers_limits_for_each_client() -> None:
+    """The relay's per-client outbox, send timeout and message rate are the server's
+    settings (--outbox, --send-timeout, --messages-per-second, --message-burst,
+    --rate-strikes), not constants of its own; and its link's bound (tests scale it down)."""
+    from server.transport import relay as process
+
+    options = host.RelayOptions(1, outbox=7, send_timeout=2.5, messages_per_second=3.5,
+                                message_burst=9, rate_strikes=11, link_buffer=4096)
+    command = host.RelayLink(0, options, _never).command(42)
+    assert command[1:3] == ["-m", "server.transport.relay"]
+    args = process.parser().parse_args(command[3:])
+    assert (args.link_fd, args.outbox, args.send_timeout, args.messages_per_second,
+            args.message_burst, args.rate_strikes, args.link_buffer) == (
+        42, 7, 2.5, 3.5, 9, 11, 4096)
+    defaults = process.parser().parse_args(
+        host.RelayLink(0, host.RelayOptions(), _never).command(3)[3:])
+    assert (defaults.outbox, defaults.messages_per_second, defaults.message_burst,
+            defaults.rate_strikes) == (1024, 20.0, 60, 200)
+
+
+async def _never(sock: host.RemoteSocket) -> None:
+    raise AssertionError("not served here")
+
+
+def test_manawire_serve_gives_its_relays_its_limits_per_client(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    from server import cli
+
+    started: list[host.RelayOptions] = []
+
+    def run(call: Callable[[], object]) -> None:
+        assert isinstance(call, functools.partial)
+        started.append(call.keywords["relays"])
+
+    monkeypatch.setattr(trio, "run", run)
+    assert cli.main(["serve", "--data-dir", str(tmp_path), "--relays", "1", "--outbox", "300",
+                     "--send-timeout", "4", "--messages-per-second", "5",
+                     "--message-burst", "15", "--rate-strikes", "25"]) == 0
+    (options,) = started
+    assert (options.outbox, options.send_timeout, options.messages_per_second,
+            options.message_burst, options.rate_strikes) == (300, 4.0, 5.0, 15, 25)

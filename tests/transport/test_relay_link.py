@@ -64,3 +64,81 @@ async def test_the_writer_sends_in_order_and_closes_when_the_peer_stops_reading(
     assert stuck.closed
     with pytest.raises(link.LinkBrokenError):
         await stuck.run()
+
+
+class _HeldStream(trio.abc.SendStream):
+    """A stream whose every send waits for :attr:`go` (a peer slow to read)."""
+
+    def __init__(self) -> None:
+        self.go = trio.Event()
+        self.sending = trio.Event()
+        self.sent = bytearray()
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        self.sending.set()
+        await self.go.wait()
+        self.sent += data
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.go.wait()
+
+    async def aclose(self) -> None:
+        return
+
+
+async def test_a_writer_that_overflowed_while_it_was_sending_breaks_even_if_it_caught_up() -> None:
+    """The relay's side of its link passed its bound while it was writing (a flood of
+    client frames): it wrote the rest out and returned as if closed on purpose, and the
+    relay dropped every later record -- its clients' messages -- silently, for good. A link
+    that overflowed is broken: :meth:`run` raises, whenever it finds out."""
+    stream = _HeldStream()
+    writer = link.Writer(stream, max_buffered=100)
+    async with trio.open_nursery() as nursery:
+        ended: list[BaseException | None] = []
+
+        async def run() -> None:
+            try:
+                await writer.run()
+            except link.LinkBrokenError as exc:
+                ended.append(exc)
+            else:
+                ended.append(None)
+
+        nursery.start_soon(run)
+        writer.send(link.OPEN, link.conn_body(1, b"127.0.0.1"))
+        await stream.sending.wait()  # it writes that record, slowly...
+        writer.send(link.CLIENT, link.conn_body(1, b"x" * 200))  # ...and the flood comes
+        assert writer.closed and writer.overflowed
+        writer.send(link.CLIENT, link.conn_body(1, b"later"))  # (dropped: the link is broken)
+        stream.go.set()
+    (exc,) = ended
+    assert isinstance(exc, link.LinkBrokenError)
+    assert "stopped reading the link" in str(exc)
+    assert writer.buffered == 0  # (the unsent bytes are let go at once)
+    assert bytes(stream.sent) == link.record(link.OPEN, link.conn_body(1, b"127.0.0.1"))
+
+
+async def test_room_on_the_link_waits_while_it_is_backed_up_and_not_otherwise() -> None:
+    stream = _HeldStream()
+    writer = link.Writer(stream, max_buffered=4 * link.ROOMY)
+    with trio.testing.assert_no_checkpoints():
+        await writer.room()  # (nothing queued)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(writer.run)
+        writer.send(link.CLIENT, b"a")
+        await stream.sending.wait()  # being written; then a backlog comes
+        writer.send(link.CLIENT, b"b" * link.ROOMY)
+        with trio.move_on_after(0.2) as waited:
+            await writer.room()
+        assert waited.cancelled_caught  # backed up: a client's next message waits
+        stream.go.set()  # the peer reads: the backlog is taken
+        with trio.fail_after(5):
+            await writer.room()
+        writer.close()
+    assert len(stream.sent) == 2 * 5 + 1 + link.ROOMY
+    # A small bound's room is a quarter of it (a test's scaled-down link).
+    small = link.Writer(_HeldStream(), max_buffered=400)
+    small.send(link.CLIENT, b"c" * 100)
+    with trio.move_on_after(0.1) as waited:
+        await small.room()
+    assert waited.cancelled_caught
