@@ -15,13 +15,13 @@ import type { AppState } from "./appstate";
 import { AppMatch } from "./appmatch";
 
 /** "Pass until end of turn" asked less than this long after a turn began is held back once
- * (as the terminal's pp, client_sdk/terminal.py PP_GUARD_SECONDS). */
+ * (as the terminal's pp, client_sdk/terminal_commands.py PP_GUARD_SECONDS). */
 const PASS_TURN_GUARD_MS = 1500;
 /** A priority the stops ask the player about but with nothing to do but pass (117.3) is
  * passed after a human-like wait, uniform in [MIN, MAX] ms and drawn afresh each time: passed
  * at once, its timing (Clocks, to the millisecond) told the opponent and spectators whether
  * the hand held anything castable (an attacker guessed it 173 times out of 173). As the
- * terminal's (client_sdk/terminal.py). */
+ * terminal's (client_sdk/terminal_receive.py). */
 export const PASS_DELAY_MIN_MS = 1000, PASS_DELAY_MAX_MS = 3000;
 
 export abstract class AppPlay extends AppMatch {

@@ -153,9 +153,9 @@ export abstract class AppState implements Names {
    * there is nothing to do but pass (its prompt, shown as the decision meanwhile), or null.
    * An answer of the player's, another decision or a change of the stops cancels it. */
   protected delayedPass: { promptId: bigint; timer: ReturnType<typeof setTimeout> } | null = null;
-  /** "Pass until end of turn" (the terminal's `pp`, client_sdk/terminal.py): the turn it lasts
-   * for and the stack's objects when it was asked -- anything new on the stack (an
-   * opponent's spell to answer, a trigger) stops it, as do the turn's end, mana in the pool
+  /** "Pass until end of turn" (the terminal's `pp`, client_sdk/terminal_commands.py): the
+   * turn it lasts for and the stack's objects when it was asked -- anything new on the stack
+   * (an opponent's spell to answer, a trigger) stops it, as do the turn's end, mana in the pool
    * and any decision other than priority. Null: not passing. */
   passing: { turn: number; stack: ReadonlySet<string> } | null = null;
   /** Why passing until end of turn stopped (shown with the decision), or "". */
