@@ -330,10 +330,12 @@ async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
             create_connection=_CappedConnection, open_timeout=OPEN_TIMEOUT,
             task_status=task_status))
         bound = server.listeners[0].socket.getsockname()[1]
-        reason = "relay restarting; resume when it is back"  # (its link broke)
+        reason = "server restarting; resume when it is back"  # (its link ended)
         try:
             await proc.serve_link(bound)
-            reason = "server restarting; resume when it is back"
+        except* link.LinkBrokenError:
+            reason = "relay restarting; resume when it is back"
+            raise
         finally:
             await proc.close_all(reason)
             nursery.cancel_scope.cancel()
