@@ -46,8 +46,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="create a room and wait for players (the default)")
     play.add_argument("--invite", default="", metavar="CODE", help="the room's invite code")
     play.add_argument("--bot", action="store_true",
-                      help="fill the other seats of the room created with random bots "
-                           "(a game against the computer)")
+                      help="the server's computer players take the other seats of the room "
+                           "created (a game against the computer)")
     play.add_argument("--players", type=int, default=2,
                       help="seats of the room created or the quick match, 2-8 (default 2)")
     play.add_argument("--public", action="store_true",

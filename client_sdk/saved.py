@@ -12,8 +12,7 @@ is said once and otherwise ignored: the game goes on with a new guest.
 Beside it, the same way: ``settings.json``, the terminal client's settings (where it stops
 for priority, :mod:`client_sdk.stops`), and ``invites.json``, the invite codes of the
 private rooms created from this machine (``invite`` says them after the terminal closed and
-came back), and ``bots.json``, the tokens of the bots ``play --bot`` seated (the same command
-takes the bots' seats back too).
+came back).
 """
 
 from __future__ import annotations
@@ -34,10 +33,6 @@ SETTINGS_FILE = "settings.json"
 INVITES_FILE = "invites.json"
 #: The most invite codes kept for one server (the oldest go first).
 INVITES_KEPT = 50
-#: The tokens of the bots ``play --bot`` seated, by server URL and room id: a terminal that
-#: closed mid-game takes its seat back with the same command, and its bots theirs (they
-#: played in its process: without their tokens the game waited on them for good).
-BOTS_FILE = "bots.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,15 +162,3 @@ def save_invite(url: str, room_id: str, code: str) -> Path:
     invite code lets anyone join or watch the room). Raises ``OSError``, ``ValueError`` or
     ``TypeError`` if it can't."""
     return _save_for_room(INVITES_FILE, url, room_id, code)
-
-
-def load_bots(url: str, room_id: str) -> list[str]:
-    """The tokens of the bots ``play --bot`` seated in room ``room_id`` ([]: none known)."""
-    tokens = _load_for_room(BOTS_FILE, url, room_id)
-    return [t for t in tokens if isinstance(t, str) and t] if isinstance(tokens, list) else []
-
-
-def save_bots(url: str, room_id: str, tokens: list[str]) -> Path:
-    """Keep the tokens of the bots seated in room ``room_id`` (0600: a token plays its
-    account). Raises ``OSError``, ``ValueError`` or ``TypeError`` if it can't."""
-    return _save_for_room(BOTS_FILE, url, room_id, tokens)

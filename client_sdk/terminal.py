@@ -20,7 +20,6 @@ Here: :class:`Session` itself and the commands ``play`` and ``watch``.
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
@@ -32,10 +31,8 @@ import trio
 
 from client_sdk import saved as saved_accounts
 from client_sdk.board import Board
-from client_sdk.bots import RandomBot
 from client_sdk.client import Client, ServerError
 from client_sdk.invites import invite_text, invite_words, web_link
-from client_sdk.policy import Policy
 from client_sdk.stops import AUTO, MODES
 from client_sdk.terminal_commands import PP_GUARD_SECONDS, REASK_SECONDS, Commands
 from client_sdk.terminal_io import (
@@ -126,31 +123,6 @@ class PlayOptions:
     remember: bool = True
 
 
-async def _bot(url: str, room_id: str, invite_code: str, index: int, board: Board, *,
-               token: str = "", tokens: list[str] | None = None,
-               task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-    """An opponent in this process: takes a seat, plays the game to its end. It plays
-    eagerly (:data:`Policy.EAGER`: keeps its hand, plays lands, casts spells, attacks): a
-    uniform RandomBot mulliganed to no cards, tapped lands for nothing and passed with
-    spells in hand -- no game for a person to play against. ``token``: a bot seated by an
-    earlier run of the command (its terminal closed), which takes its seat back; a new
-    bot's token is added to ``tokens``."""
-    try:
-        async with Client.connect(url, f"bot-{index}", token=token) as client:
-            if client.room_id != room_id:
-                if token:  # (its seat is gone: the game ended meanwhile)
-                    task_status.started()
-                    return
-                await client.join(room_id, invite_code=invite_code)
-            if tokens is not None and not token:
-                tokens.append(client.account_token)
-            task_status.started()
-            await RandomBot(client, random.Random(), Policy.EAGER).play()
-    except Exception as exc:  # the player's game goes on: say so, don't crash it
-        board.notice = f"The bot stopped: {exc}"
-        task_status.started()
-
-
 @asynccontextmanager
 async def _connected(o: PlayOptions, out: TextIO) -> AsyncIterator[tuple[Client, bool]]:
     """The client ``play`` plays with, and whether its account is the one saved for this
@@ -220,7 +192,6 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             await client.leave_room(wait=True)
         board = Board(client.mirror, url=o.url, account=client.account.name)
         setup: Callable[[], Awaitable[None]] | None = None
-        bots: list[tuple[str, str, str]] = []  # (room id, invite code, token)
         if client.room_id is not None and client.seat is not None:
             board.seat = client.seat
             if client.room is not None:  # its name, its match... as when it was joined
@@ -233,9 +204,6 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             # (On the screen, not printed before it: printed, the line was still there
             # over the last board once the match had ended.)
             board.notice = f"{BACK_NOTICE}{client.room_id}."
-            # A game against bots (``--bot``): they take their seats back too.
-            bots = [(client.room_id, board.invite_code, token)
-                    for token in saved_accounts.load_bots(o.url, client.room_id)]
         elif o.room_id:
             board.joined(await client.join(o.room_id, deck=o.deck, invite_code=o.invite_code))
         elif o.quick_match:
@@ -251,10 +219,13 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             # One request (CreateRoom.join): the server checks the deck before it makes the
             # room, so a refused deck leaves no empty room behind -- one created, then joined
             # with a deck refused, counted against the player's 4 open rooms until it closed.
+            # ``--bot``: the server's computer players take the other seats (README, "Play
+            # against the computer"): they play on if this terminal closes, through a
+            # server restart, and into a rematch.
             room, joined = await client.create_and_join(
                 f"{client.account.name}'s game", seats=o.seats, clock_seconds=o.clock_seconds,
                 deck=o.deck, private=not o.public, deck_format=o.deck_format,
-                best_of=o.best_of)
+                best_of=o.best_of, computers=o.bots)
             code = client.invite_codes[room.room_id]
             board.joined(joined)
             board.invite_code = code
@@ -267,36 +238,21 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             told = invite_text(o.url, room.room_id, code, o.public, seats_open=not o.bots)
             print(told, file=out, flush=True)
             board.waiting = told
-            bots = [(room.room_id, code, "")] * o.bots
         session = Session(client, board, screen, Keyboard(stdin_fd), player=True)
-        session.rematch = not bots  # (bots play one game: no rematch with them)
+        session.rematch = True  # (the server's computers offer theirs at once)
         stops = saved_accounts.load_setting(STOPS_SETTING, AUTO)
         session.stops = stops if stops in MODES else AUTO
         session.save_stops = partial(saved_accounts.save_setting, STOPS_SETTING)
 
-        bots_saved = False
-
         def stopped(why: str = "Interrupted") -> str:
-            if not session.board.game_running or (bots and not bots_saved):
-                return f"{why}."  # (a rematch's board, after one; bots this can't bring back)
+            if not session.board.game_running:  # (a rematch's board, after one)
+                return f"{why}."
             back = (f"manawire play {o.url}" if remembered
                     else f"manawire play {o.url} --token {client.account_token}")
             return f"{why}: your seat is kept while your clock runs. To take it back: {back}"
 
         session.stopped = stopped
-        async with trio.open_nursery() as nursery:
-            tokens: list[str] = []
-            for i, (room_id, code, token) in enumerate(bots):
-                await nursery.start(partial(_bot, o.url, room_id, code, i + 1, board,
-                                            token=token, tokens=tokens))
-            if bots and all(token for _r, _c, token in bots):
-                bots_saved = True  # (saved by the run that seated them)
-            elif bots and len(tokens) == len(bots):
-                with suppress(OSError, ValueError, TypeError):
-                    saved_accounts.save_bots(o.url, bots[0][0], tokens)
-                    bots_saved = True
-            outcome = await session.run(setup)
-            nursery.cancel_scope.cancel()
+        outcome = await session.run(setup)
     return outcome.code
 
 

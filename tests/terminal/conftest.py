@@ -14,7 +14,8 @@ from tests.e2e.restart_harness import ServerProcess
 async def fresh_server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
     """A ``manawire serve`` of the test's own (one it restarts, or whose rooms it counts or
     rematches), stopped after it."""
-    served = ServerProcess(tmp_path / "server")
+    # (Its computer players -- ``play --bot`` -- answer at once: a whole game is played.)
+    served = ServerProcess(tmp_path / "server", args=("--computer-seconds", "0.02"))
     try:
         await served.start()
         yield served

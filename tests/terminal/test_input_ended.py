@@ -95,12 +95,12 @@ async def test_104_3a_the_input_ending_mid_game_concedes_nothing_and_keeps_the_s
             nursery.cancel_scope.cancel()
 
 
-async def test_a_game_against_bots_comes_back_with_its_bots_after_the_input_ended(
+async def test_a_game_against_the_computer_comes_back_after_the_input_ended(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         autojump_clock: trio.testing.MockClock) -> None:
-    """``play --bot``: its bots played in its process, so the same command, run again, takes
-    the bots' seats back too (their tokens are saved, bots.json, 0600) -- or the game would
-    wait on them for good."""
+    """``play --bot``: the server's computer player took the other seat, so the game goes on
+    without this process (the SDK bots it once ran in its own process died with it, and the
+    game waited on them for good): the same command, run again, is back in it."""
     monkeypatch.setenv(saved.STATE_ENV, str(tmp_path / "state"))
     async with running_app(tmp_path) as app:
         monkeypatch.setattr(terminal, "Client", Network(app).client_class())
@@ -116,22 +116,45 @@ async def test_a_game_against_bots_comes_back_with_its_bots_after_the_input_ende
             assert re.search(r"Your input ended: your seat is kept while your clock runs\. To "
                              r"take it back: manawire play memory\b", first.text())
             (room_id,) = app.lobby.rooms
-            await trio.sleep(1)
+            assert app.lobby.rooms[room_id].info().computers == [1]
+            await trio.sleep(5)
             assert _running(app, room_id)
-            bot_seat = app.lobby.rooms[room_id].seats[1]
-            assert bot_seat is not None and bot_seat.conn is None  # (its process ended)
-            assert len(saved.load_bots("memory", room_id)) == 1
             again = _Player(options)
             try:
                 nursery.start_soon(again.run)
                 await again.shows(re.escape(f"{terminal.BACK_NOTICE}{room_id}"))
-                for _ in range(300):  # the bot takes its seat back (30 s at most)
-                    if bot_seat.conn is not None:
-                        break
-                    await trio.sleep(0.1)
-                assert bot_seat.conn is not None
+                await again.shows(r"Your decision #\d+")
                 assert _running(app, room_id)
             finally:
                 again.close()
             nursery.cancel_scope.cancel()
-    assert (tmp_path / "state" / saved.BOTS_FILE).stat().st_mode & 0o077 == 0
+
+
+async def test_a_game_against_the_computer_ends_with_a_rematch_on_r(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        autojump_clock: trio.testing.MockClock) -> None:
+    """``play --bot``: its in-process bots played one game (no rematch with them); the
+    server's computer offers a rematch at once, so ``r`` alone starts one (104.3a: Cy
+    concedes the first)."""
+    monkeypatch.setenv(saved.STATE_ENV, str(tmp_path / "state"))
+    async with running_app(tmp_path) as app:
+        monkeypatch.setattr(terminal, "Client", Network(app).client_class())
+        cy = _Player(terminal.PlayOptions("memory", name="Cy", bots=1))
+        async with trio.open_nursery() as nursery:
+            try:
+                nursery.start_soon(cy.run)
+                await cy.shows(r"Your decision #\d+")
+                (first,) = app.lobby.rooms
+                for _ in range(2):
+                    os.write(cy.keys_w, b"concede\n")
+                await cy.shows(r"Game over: Computer won")
+                await cy.shows(r"Computer wants a rematch: r accepts, q leaves\.")
+                os.write(cy.keys_w, b"r\n")
+                await cy.shows(r"-- Rematch in room [0-9a-f]+ --")
+                (rematch,) = set(app.lobby.rooms) - {first}
+                assert f"-- Rematch in room {rematch} --" in cy.text()
+                assert _running(app, rematch)
+                assert app.lobby.rooms[rematch].info().computers == [1]
+            finally:
+                cy.close()
+            nursery.cancel_scope.cancel()

@@ -26,11 +26,8 @@ import trio
 
 from client_sdk import Client
 from client_sdk import saved as saved_accounts
-from client_sdk.board import Board
 from client_sdk.bots import RandomBot
-from client_sdk.mirror import Mirror
 from client_sdk.policy import Policy
-from client_sdk.terminal import _bot
 from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from tests.e2e.restart_harness import ServerProcess
@@ -97,7 +94,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     base = tmp_path_factory.mktemp("shared-server")
     with (base / "server.log").open("wb") as log:
         proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host",
-                                 "127.0.0.1", "--port", "0", "--data-dir", str(base / "data")],
+                                 "127.0.0.1", "--port", "0", "--data-dir", str(base / "data"),
+                                 "--computer-seconds", "0.02"],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
                                 cwd=REPO, text=True)
         try:
@@ -122,6 +120,8 @@ async def test_play_a_whole_game_against_a_bot_by_typing(fresh_server: ServerPro
             while answers < MAX_ANSWERS:
                 screen = program.screen() or ""
                 if "Game over" in screen:
+                    # (It stays for a rematch with the computer -- r -- until q.)
+                    await program.send("q\r")
                     break
                 shown = decision_on(screen)
                 now = trio.current_time()
@@ -148,7 +148,7 @@ async def test_play_a_whole_game_against_a_bot_by_typing(fresh_server: ServerPro
     assert code == 0, program.text()[-3000:]
     assert restarted, f"the game ended after {answers} answers, before the restart"
     assert answers < MAX_ANSWERS
-    assert re.search(r"Game over: (you|bot-1#\d+) won|The game is a draw", final), final
+    assert re.search(r"Game over: (you|Computer) won|The game is a draw", final), final
     # The final board is printed on the normal screen, with the last events.
     assert "Last events" in final and "You (Typist#" in final
 
@@ -230,28 +230,22 @@ async def test_with_bots_the_invite_code_stays_on_the_screen_and_invite_says_it_
 async def test_the_bot_opponents_keep_their_hands(server: Served) -> None:
     """``play --bot``'s opponent was a uniform RandomBot: it took a mulligan half the time
     it was asked (to no cards at all), tapped lands for nothing and passed with spells in
-    hand. It plays eagerly now: it keeps its hand, plays lands, casts spells, attacks. (Seven
-    of them, as ``--bot --players 8`` seats: a uniform bot each kept its seven cards 1 time
-    in 128.)"""
-    board = Board(Mirror())
+    hand. Its opponents are the server's computer players now, as ``--bot --players 8``
+    asks for them (``CreateRoom.computers``): they keep their hands. (Seven uniform bots
+    each kept their seven cards 1 time in 128.)"""
     async with Client.connect(server.url, "Host") as host:
-        room, _joined = await host.create_and_join("against bots", seats=8, private=True)
-        code = host.invite_codes[room.room_id]
+        room, _joined = await host.create_and_join("against bots", seats=8, private=True,
+                                                   computers=7)
+        assert list(room.computers) == list(range(1, 8))
         with trio.fail_after(60):
-            async with trio.open_nursery() as nursery:
-                for i in range(1, 8):
-                    await nursery.start(_bot, server.url, room.room_id, code, i, board)
-                while not host.mirror.ready or \
-                        host.mirror.header.phase != pb.GAME_PHASE_PLAYING:
-                    decision = host.my_decision
-                    if decision is None:
-                        await host.next_message()
-                        continue
-                    kinds = [o.WhichOneof("kind") for o in decision.options]
-                    await host.act(kinds.index("keep_hand") if "keep_hand" in kinds else 0)
-                bots = [p for p in host.mirror.players.values() if p.seat != host.seat]
-                nursery.cancel_scope.cancel()
-    assert board.notice == "", board.notice  # ("The bot stopped: ...")
+            while not host.mirror.ready or host.mirror.header.phase != pb.GAME_PHASE_PLAYING:
+                decision = host.my_decision
+                if decision is None:
+                    await host.next_message()
+                    continue
+                kinds = [o.WhichOneof("kind") for o in decision.options]
+                await host.act(kinds.index("keep_hand") if "keep_hand" in kinds else 0)
+        bots = [p for p in host.mirror.players.values() if p.seat != host.seat]
     assert len(bots) == 7
     assert [(p.mulligans, p.hand_count) for p in bots] == [(0, 7)] * 7, bots
 
