@@ -52,6 +52,7 @@ from server.transport.ws import (
     _admitter,
     _CappedConnection,
     address_listeners,
+    close_draining,
     drop_handshake,
 )
 from server.web import StaticSite
@@ -244,10 +245,7 @@ class RelayProcess:
                 self.out.send(link.GONE, link.conn_body(rid))
         try:
             with trio.move_on_after(1):
-                async with trio.open_nursery() as closing:
-                    closing.start_soon(_drain, ws)
-                    await ws.aclose(client.close_code, client.close_reason)
-                    closing.cancel_scope.cancel()
+                await close_draining(ws, client.close_code, client.close_reason)
         finally:
             self.open -= 1
             if not self.open:
@@ -339,15 +337,6 @@ async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
         finally:
             await proc.close_all(reason)
             nursery.cancel_scope.cancel()
-
-
-async def _drain(ws: ServerConnection) -> None:
-    """Read and drop what a client still sends while it is closed: one that floods gets
-    its close frame read, so it learns the close code and reason (a client that stays
-    unread isn't read as far as its answer to the close, and sees only the TCP reset)."""
-    with contextlib.suppress(ConnectionClosed):
-        while True:
-            await ws.recv()
 
 
 def parser() -> argparse.ArgumentParser:

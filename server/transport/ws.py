@@ -90,7 +90,7 @@ class WebSocket:
             raise SocketClosed from None
 
     async def close(self, code: int, reason: str) -> None:
-        await self._ws.aclose(code, reason)
+        await close_draining(self._ws, code, reason)
 
     def send_now(self, data: bytes) -> SendNow:
         return self._ws.send_now(data)
@@ -100,6 +100,24 @@ class WebSocket:
             await self._ws.flush()
         except ConnectionClosed:
             raise SocketClosed from None
+
+
+async def close_draining(ws: ServerConnection, code: int, reason: str) -> None:
+    """Close ``ws`` with ``code`` and ``reason`` while reading and dropping what the client
+    still sends: a client that floods gets its answer to the close read, so it learns the
+    code and reason (unread, its frames filled the socket's buffers in front of that answer,
+    the closing handshake never ended and it saw only 1006 and the TCP reset). Nobody else
+    may be reading ``ws``; the caller bounds the time."""
+    async with trio.open_nursery() as closing:
+        closing.start_soon(_drain, ws)
+        await ws.aclose(code, reason)
+        closing.cancel_scope.cancel()
+
+
+async def _drain(ws: ServerConnection) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await ws.recv()
 
 
 def address_key(remote_address: Any) -> str:
