@@ -33,6 +33,35 @@ async def _settle() -> None:
     await trio.sleep(1)
 
 
+async def _tiered_rematch(app: App, spectate: int = mpb.SPECTATE_UNSPECIFIED
+                          ) -> tuple[Peer, str, str, str]:
+    """Ann and Bob play in a public room watched live as ``spectate`` says and through a
+    public tier 120 s behind (open with the room's invite code); Ann concedes and both
+    offer a rematch. Returns a third guest (Cy, not in the room), the old room's id and
+    invite code, and the rematch's room id."""
+    ann, bob, cy = Peer(app, "Ann"), Peer(app, "Bob"), Peer(app, "Cy")
+    for p in (ann, bob, cy):
+        await p.hello()
+    created = await ann.call(create_room=mpb.CreateRoom(
+        name="t", clock_seconds=900, join=True, spectate=spectate,  # type: ignore[arg-type]
+        tiers=[mpb.SpectatorTier(kind=mpb.TIER_KIND_PUBLIC, delay_seconds=120,
+                                 invite=True)]))
+    assert created.HasField("room_created"), created
+    room_id, code = created.room_created.room.room_id, created.room_created.invite_code
+    await _settle()
+    joined = await bob.call(join_room=mpb.JoinRoom(room_id=room_id, role=mpb.ROLE_PLAYER))
+    assert joined.HasField("joined"), joined
+    await _settle()
+    await ann.send(concede=mpb.ConcedeGame())
+    await _settle()
+    await ann.send(offer_rematch=mpb.OfferRematch(offer=True))
+    await bob.send(offer_rematch=mpb.OfferRematch(offer=True))
+    await _settle()
+    ann.pump()
+    (new_id,) = {m.rematch_started.new_room_id for m in _of(ann, "rematch_started")}
+    return cy, room_id, code, new_id
+
+
 async def _finished_game(app: App, *, private: bool, spectate: int = mpb.SPECTATE_ALLOWED
                          ) -> tuple[Peer, Peer, Peer, str, str]:
     """Ann creates a room (with her deck list) and Bob joins it (a demo deck); Cy watches;

@@ -12,36 +12,9 @@ import trio
 import trio.testing
 
 from protocol.v1 import messages_pb2 as mpb
-from server.app import App
 from tests.rooms.test_app_memory import running_app
 from tests.rooms.test_app_rooms import Peer
-from tests.rooms.test_rematch_app import _of, _settle
-
-
-async def _rematched(app: App, spectate: int) -> tuple[str, str, Peer]:
-    """Ann and Bob play in a public room watched live as ``spectate`` says and through a
-    public tier 120 s behind; Ann concedes, both offer a rematch. Returns the old and new
-    room ids and a stranger."""
-    ann, bob, dan = Peer(app, "Ann"), Peer(app, "Bob"), Peer(app, "Dan")
-    for p in (ann, bob, dan):
-        await p.hello()
-    created = await ann.call(create_room=mpb.CreateRoom(
-        name="final", clock_seconds=900, join=True, spectate=spectate,  # type: ignore[arg-type]
-        tiers=[mpb.SpectatorTier(kind=mpb.TIER_KIND_PUBLIC, delay_seconds=120,
-                                 invite=True)]))
-    old_id = created.room_created.room.room_id
-    await _settle()
-    assert (await bob.call(join_room=mpb.JoinRoom(room_id=old_id,
-                                                  role=mpb.ROLE_PLAYER))).HasField("joined")
-    await _settle()
-    await ann.send(concede=mpb.ConcedeGame())
-    await _settle()
-    await ann.send(offer_rematch=mpb.OfferRematch(offer=True))
-    await bob.send(offer_rematch=mpb.OfferRematch(offer=True))
-    await _settle()
-    ann.pump()
-    (new_id,) = {m.rematch_started.new_room_id for m in _of(ann, "rematch_started")}
-    return old_id, new_id, dan
+from tests.rooms.test_rematch_app import _tiered_rematch
 
 
 async def _listed(peer: Peer) -> dict[str, mpb.RoomInfo]:
@@ -55,7 +28,7 @@ async def test_a_rematch_is_listed_only_once_the_old_rooms_slowest_tier_showed_t
     """No live spectators, a tier 120 s behind: the old room is listed as still playing, and
     the rematch not at all, until that tier has shown the end."""
     async with running_app(tmp_path) as app:
-        old_id, new_id, dan = await _rematched(app, mpb.SPECTATE_NONE)
+        dan, old_id, _code, new_id = await _tiered_rematch(app, mpb.SPECTATE_NONE)
         listed = await _listed(dan)
         assert not listed[old_id].finished
         assert new_id not in listed, listed[new_id]
@@ -70,6 +43,6 @@ async def test_a_rematch_of_a_room_watched_live_is_listed_at_once(
 ) -> None:
     """Live spectators see the end as it happens (and the list says so): nothing to hold."""
     async with running_app(tmp_path) as app:
-        old_id, new_id, dan = await _rematched(app, mpb.SPECTATE_ALLOWED)
+        dan, old_id, _code, new_id = await _tiered_rematch(app, mpb.SPECTATE_ALLOWED)
         listed = await _listed(dan)
         assert listed[old_id].finished and new_id in listed

@@ -30,7 +30,7 @@ from server.store.sqlite import Store
 from tests.rooms.test_app_memory import running_app
 from tests.rooms.test_app_rooms import Peer
 from tests.rooms.test_matches import concede, keep, match_room
-from tests.rooms.test_rematch_app import _finished_game, _of, _settle
+from tests.rooms.test_rematch_app import _finished_game, _of, _settle, _tiered_rematch
 from tests.rooms.test_rematch_room import offers
 from tests.rooms.test_room_machine import WELCOME, Driver
 
@@ -276,26 +276,7 @@ async def test_l6_a_delayed_tier_of_the_old_room_tells_the_rematch_after_a_resta
     restart (a delayed tier's place is not kept), is told where the rematch is once its view
     has shown the game's end -- not at once, not never."""
     async with running_app(tmp_path) as app:
-        ann, bob, cy = Peer(app, "Ann"), Peer(app, "Bob"), Peer(app, "Cy")
-        for p in (ann, bob, cy):
-            await p.hello()
-        created = await ann.call(create_room=mpb.CreateRoom(
-            name="t", clock_seconds=900, join=True, tiers=[mpb.SpectatorTier(
-                kind=mpb.TIER_KIND_PUBLIC, delay_seconds=120, invite=True)]))
-        assert created.HasField("room_created"), created
-        room_id, code = created.room_created.room.room_id, created.room_created.invite_code
-        await _settle()
-        joined = await bob.call(join_room=mpb.JoinRoom(room_id=room_id,
-                                                       role=mpb.ROLE_PLAYER))
-        assert joined.HasField("joined"), joined
-        await _settle()
-        await ann.send(concede=mpb.ConcedeGame())
-        await _settle()
-        await ann.send(offer_rematch=mpb.OfferRematch(offer=True))
-        await bob.send(offer_rematch=mpb.OfferRematch(offer=True))
-        await _settle()
-        ann.pump()
-        (new_id,) = {m.rematch_started.new_room_id for m in _of(ann, "rematch_started")}
+        cy, room_id, code, new_id = await _tiered_rematch(app)
         token = cy.token
         app.shutdown()
     async with running_app(tmp_path) as app:
