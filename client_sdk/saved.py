@@ -127,33 +127,14 @@ def save_setting(key: str, value: str) -> Path:
     return _write(settings, SETTINGS_FILE)
 
 
-def _load_for_room(name: str, url: str, room_id: str) -> object:
-    """What file ``name`` keeps for room ``room_id`` of the server at ``url`` (None: nothing,
-    or the file can't be read)."""
-    try:
-        rooms = _read_object(name).get(_key(url), {})
-    except (OSError, ValueError, TypeError):
-        return None
-    return rooms.get(room_id) if isinstance(rooms, dict) else None
-
-
-def _save_for_room(name: str, url: str, room_id: str, value: object) -> Path:
-    """Keep ``value`` for room ``room_id`` of the server at ``url`` in file ``name`` (the
-    latest :data:`INVITES_KEPT` rooms of each server). Raises ``OSError``, ``ValueError``
-    or ``TypeError`` if it can't."""
-    saved = _read_object(name)
-    rooms = saved.get(_key(url))
-    kept = {k: v for k, v in rooms.items() if k != room_id} if isinstance(rooms, dict) \
-        else {}
-    kept[room_id] = value
-    saved[_key(url)] = dict(list(kept.items())[-INVITES_KEPT:])
-    return _write(saved, name)
-
-
 def load_invite(url: str, room_id: str) -> str:
     """The invite code of a room created from this machine on the server at ``url`` ("":
     not known, or the file can't be read)."""
-    code = _load_for_room(INVITES_FILE, url, room_id)
+    try:
+        rooms = _read_object(INVITES_FILE).get(_key(url), {})
+    except (OSError, ValueError, TypeError):
+        return ""
+    code = rooms.get(room_id, "") if isinstance(rooms, dict) else ""
     return code if isinstance(code, str) else ""
 
 
@@ -161,4 +142,10 @@ def save_invite(url: str, room_id: str, code: str) -> Path:
     """Keep the invite code of a room just created (the file is the owner's only, 0600: an
     invite code lets anyone join or watch the room). Raises ``OSError``, ``ValueError`` or
     ``TypeError`` if it can't."""
-    return _save_for_room(INVITES_FILE, url, room_id, code)
+    invites = _read_object(INVITES_FILE)
+    rooms = invites.get(_key(url))
+    kept = {k: v for k, v in rooms.items() if k != room_id} if isinstance(rooms, dict) \
+        else {}
+    kept[room_id] = code
+    invites[_key(url)] = dict(list(kept.items())[-INVITES_KEPT:])
+    return _write(invites, INVITES_FILE)
