@@ -297,14 +297,16 @@ class RollPlanarDie:
 class ConcedeReason(enum.StrEnum):
     """Why a player concedes (rule 104.3a): a player's own choice, or one the server makes
     for them -- their clock ran out, they left the running game, or they stayed
-    disconnected too long while it waited on them. Only the server sets the last three; a
-    client concedes with ``ConcedeGame`` and is ``CHOSE``."""
+    disconnected too long while it waited on them, or (a computer) no person is left playing.
+    Only the server sets these; a client concedes with ``ConcedeGame`` and is ``CHOSE``."""
 
     CHOSE = "chose"
     OUT_OF_TIME = "out_of_time"
     LEFT = "left"
     #: Disconnected too long while the game waited on them (the server's --away-seconds).
     ABSENT = "absent"
+    #: A computer player the server runs, once no person is left playing the game.
+    NO_PERSON_LEFT = "no_person_left"
 
 
 @dataclass(frozen=True, slots=True)

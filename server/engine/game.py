@@ -352,6 +352,8 @@ def _concession(name: str, reason: ConcedeReason) -> str:
         return f"{name} left the game, which concedes it"
     if reason is ConcedeReason.ABSENT:
         return f"{name} stayed disconnected too long, which concedes the game"
+    if reason is ConcedeReason.NO_PERSON_LEFT:
+        return f"{name} conceded: no person was left playing"
     assert_never(reason)
 
 

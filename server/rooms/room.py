@@ -1202,7 +1202,7 @@ class Room:
             return
         for seat in self.settings.computers:
             if game.result is None and not game.players[seat].has_lost:
-                self._apply(out, seat, Concede(), now)
+                self._apply(out, seat, Concede(ConcedeReason.NO_PERSON_LEFT), now)
 
     def _over_limit(self) -> bool:
         """Whether the running game has reached ``max_game_actions`` (an operator may have

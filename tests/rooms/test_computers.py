@@ -257,6 +257,8 @@ def test_when_the_last_person_leaves_a_free_for_all_the_computers_end_it() -> No
     game = d.room.game
     assert game is not None and game.result is not None
     assert d.room.finished
+    # The end says why the computers conceded ("Computer 1 conceded" read as its doing).
+    assert game.result.reason == "Computer 1 conceded: no person was left playing"
 
 
 def test_a_person_who_drops_still_has_the_computer_waiting_not_conceding() -> None:
