@@ -157,17 +157,18 @@ def test_escape_takes_a_cast_back_and_alike_attackers_are_one_option(pages: Page
     buttons = page.locator(OPTION)
     expect(buttons).to_have_count(12)
     cancel = page.locator(f"{OPTION}[data-kind=cancelCast]")
-    expect(cancel).to_have_attribute("title", "Key: Esc")
-    expect(cancel.locator("kbd")).to_have_count(0)
+    expect(cancel).to_have_attribute("title", "Key: C (or Esc)")
+    expect(cancel.locator("kbd")).to_have_text("C")  # (never a number)
     hint = page.locator(f"{DECISION} p.hint").last
-    expect(hint).to_contain_text("P passes priority, Esc cancels the cast (Cancel).")
+    expect(hint).to_contain_text("P passes priority, C or Esc cancels the cast (Cancel).")
     # A land selected (it has two options here): Escape clears it first, sending nothing.
     fake.decision(5, 5, [*options[:-1], pb.Action(activate_mana_ability=pb.ActivateManaAbility(
         object_id="m0", mana="B")), options[-1]], kind=pb.DECISION_KIND_PAY_MANA)
     expect(page.locator(DECISION)).to_have_attribute("data-prompt-id", "5")
     page.locator("[data-testid=card][data-id=m0]").click()
     expect(page.locator(f"{DECISION} h3")).to_have_text("For Mountain:")
-    expect(hint).to_contain_text("Esc clears the selection, then cancels the cast (Cancel).")
+    expect(hint).to_contain_text(
+        "C cancels the cast (Cancel; Esc clears the selection, then cancels it).")
     page.locator("body").press("Escape")
     expect(page.locator(f"{DECISION} h3")).to_have_count(0)
     assert fake.acts() == []
@@ -189,6 +190,46 @@ def test_escape_takes_a_cast_back_and_alike_attackers_are_one_option(pages: Page
     page.locator("body").press("1")
     expect(buttons.first).to_be_disabled()
     assert fake.acts() == [12, 0]
+    pages.assert_no_errors()
+
+
+def test_cancel_has_no_number_and_key_c_takes_the_cast_back(pages: Pages) -> None:
+    """While casting, the list said "3 Cancel: take it back" and key 3 took the cast back: a
+    number pressed as the list changed could. As the terminal's `c` (never numbered), Cancel
+    is a button of its own under the numbered options, its key C (601.2i)."""
+    page = pages.open("A")
+    fake = FakeServer()
+    sign_in(page, pages.base_url, fake)
+    lands = [card("m0", "Mountain", BATTLEFIELD, ["Land"])]
+    players = [pb.Player(seat=0, name="Ann#0001", life=20, hand_count=0),
+               pb.Player(seat=1, name="Bob#0002", life=20, hand_count=7)]
+    view = game_view(players, [card("s", "Shock", pb.ZONE_KIND_STACK, ["Instant"], cost="{R}"),
+                               *lands], prompt_id=4)
+    fake.seat()
+    fake.snapshot(view, 5)
+    # Cancel among the others, as a server may list it: it is shown apart all the same.
+    fake.decision(4, 5, [pb.Action(pay_automatically=pb.PayAutomatically()),
+                         pb.Action(cancel_cast=pb.CancelCast()),
+                         pb.Action(activate_mana_ability=pb.ActivateManaAbility(object_id="m0"))],
+                  kind=pb.DECISION_KIND_PAY_MANA)
+    numbered = page.locator(f"{DECISION} ol.options {OPTION.split(' ', 1)[1]}")
+    expect(numbered).to_have_count(2)
+    assert numbered.locator("kbd").all_text_contents() == ["1", "2"]
+    assert numbered.evaluate_all("(bs) => bs.map((b) => b.dataset.kind)") == [
+        "payAutomatically", "activateManaAbility"]
+    cancel = page.locator(f"{DECISION} .cancel-cast {OPTION.split(' ', 1)[1]}")
+    expect(cancel).to_have_attribute("data-kind", "cancelCast")
+    expect(cancel.locator("kbd")).to_have_text("C")
+    # Cancel sits under the numbered list.
+    list_box = page.locator(f"{DECISION} ol.options").last.bounding_box()
+    cancel_box = cancel.bounding_box()
+    assert list_box is not None and cancel_box is not None
+    assert cancel_box["y"] >= list_box["y"] + list_box["height"] - 1
+    pages.screenshot(page, "paying")
+    page.locator("body").press("3")  # no option has key 3: nothing sent
+    page.locator("body").press("c")
+    expect(cancel).to_be_disabled()
+    assert fake.acts() == [1]
     pages.assert_no_errors()
 
 

@@ -322,7 +322,9 @@ export class App extends AppReplays {
           if (before === null && this.log.length > 0) {
             // (Not again over a reloaded page's kept log, which has it already.)
             if (!this.log.includes(line) && !this.log.includes(logSentence(line, this.playerNames()))) {
-              this.log.unshift(line);
+              // Under a rematch's first line (logged with the snapshot): the rematch is what
+              // happened first, its match's game 1 then begins.
+              this.log.splice(this.log[0]?.startsWith("— Rematch") ? 1 : 0, 0, line);
               this.logChanges++;
             }
           } else this.addLog(line);

@@ -5,7 +5,7 @@
  * room's invite links, and the socket's life (reconnecting with backoff).
  */
 import {
-  type RoomInfo, type ServerMessage, DeckFormat, Role, Spectate, TierKind,
+  type RoomInfo, type ServerMessage, DeckFormat, MatchPhase, Role, Spectate, TierKind,
 } from "./gen/protocol/v1/messages_pb";
 import { CLOSE_REPLACED, PROTOCOL_VERSION } from "./connection";
 import { deckPrecheck } from "./deck";
@@ -258,6 +258,26 @@ export abstract class AppLobby extends AppLog {
         invite: input.tier.invite }] : [] } });
   }
 
+  /** A game against the computer (protocol/README.md, "Computer players"): a private room of
+   * two seats, the second a computer player the server runs, this player seated in the first
+   * with `deck` in the same request -- so the game starts at once. `bestOf` 3 or 5: a match. */
+  playComputer(deck: string, bestOf: number, format: "constructed" | "limited"): void {
+    if ([...this.requests.values()].includes("create-join")) return; // (one room, not two)
+    this.createPlays = true;
+    if (!this.checkDeck(deck)) return;
+    this.lastDeck = deck;
+    this.keepDeckText(deck);
+    this.request("create-join", { case: "createRoom", value: {
+      name: `${this.account?.name ?? "You"} vs the computer`, seats: 2, private: true,
+      format: formatOf(format), bestOf, join: true, deck, computers: 1 } });
+  }
+
+  /** Whether `seat` is a computer player the server runs: as the room says
+   * (RoomInfo.computers), never by its name -- a person may be named "Computer". */
+  isComputer(seat: number): boolean {
+    return this.room?.info.computers.includes(seat) ?? false;
+  }
+
   /** Join as a player (with a deck) or watch (`tier` 0: live; n: the room's n-th tier). */
   join(roomId: string, role: Role, deck: string, code: string, tier = 0): void {
     // A second click while the first join is answered would only be refused ("already in
@@ -301,9 +321,14 @@ export abstract class AppLobby extends AppLog {
     const seat = this.room !== null && this.room.role === Role.PLAYER ? this.room.seat : -1;
     const me = seat >= 0 ? this.mirror.players.get(seat) : undefined;
     const conceded = this.mirror.ready && !this.mirror.gameOver && me !== undefined && !me.hasLost;
+    // A match not over -- a game in play, or between games -- is conceded whole: said of the
+    // match, as the terminal says it ("You left the game" read as if the match went on).
+    const m = this.match;
+    const matchConceded = seat >= 0 && m !== null && m.bestOf > 1 && m.phase !== MatchPhase.OVER;
     this.request("leave", { case: "leaveRoom", value: {} });
     this.clearRoom();
-    this.notice = conceded ? "You left the game: you conceded." : "You left the room.";
+    this.notice = matchConceded ? "You left the match: you conceded it."
+      : conceded ? "You left the game: you conceded." : "You left the room.";
     this.listRooms();
     this.changed();
   }

@@ -53,9 +53,14 @@ export abstract class AppPlay extends AppMatch {
     });
     const ordered = [...shown.filter((s) => s.related), ...shown.filter((s) => !s.related)];
     const choosingX = this.decision?.kind === DecisionKind.CHOOSE_X;
-    return ordered.map((s, n) => {
+    // Cancel (taking a cast back) has no number, as in the terminal (its `c`): numbered, a
+    // key pressed as the list changed could take a cast back. Its key is C (or Escape).
+    let n = 0;
+    return ordered.map((s) => {
       const k = options[s.index]?.kind;
-      const key = !choosingX ? (n < 9 ? n + 1 : null)
+      if (k?.case === "cancelCast") return { ...s, key: null };
+      n++;
+      const key = !choosingX ? (n <= 9 ? n : null)
         : k?.case === "chooseX" && k.value.value <= 9 ? k.value.value : null;
       return { ...s, key };
     });
@@ -76,6 +81,12 @@ export abstract class AppPlay extends AppMatch {
       this.select(null);
       return true;
     }
+    return this.cancelCast();
+  }
+
+  /** Key C (the terminal's `c`): take back the spell or ability being cast (601.2i), the
+   * selection or not; whether it did. */
+  cancelCast(): boolean {
     const cancel = this.options.findIndex((o) => o.kind.case === "cancelCast");
     if (cancel < 0 || this.sentPrompt === this.decision?.promptId) return false;
     this.act(cancel);

@@ -104,7 +104,10 @@ export abstract class AppReplays extends AppPlay {
           this.notice = "";
           this.error = "";
           replay.status(body.value, false);
-          if (game > 1) this.addLog(`— Game ${game} of the match —`);
+          // Every game of a match says which (game 1 said nothing), of how many when known.
+          const bestOf = listed?.bestOf ?? replay.target.bestOf ?? 0;
+          if (bestOf > 1) this.addLog(`— Game ${game} of ${bestOf} —`);
+          else if (game > 1) this.addLog(`— Game ${game} of the match —`);
         } else replay.status(body.value, kind === "replay-control");
         return true;
       }

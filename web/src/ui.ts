@@ -76,6 +76,7 @@ class Ui {
     deck: h("div", { class: "form-error" }), create: h("div", { class: "form-error" }),
     join: h("div", { class: "form-error" }), rooms: h("div", { class: "form-error" }),
     quick: h("div", { class: "form-error" }), register: h("div", { class: "form-error" }),
+    computer: h("div", { class: "form-error" }),
     replay: h("div", { class: "form-error" }),
   };
   /** The lobby's part the player last acted in (its slot shows the answer's error). */
@@ -111,6 +112,9 @@ class Ui {
     placeholder: "4 Shock\n…\n20 Mountain\n\nSideboard\n2 Heartfire Immolator",
     "aria-label": "your deck list for the next game" }) as HTMLTextAreaElement;
   private sideboardFor = 0;
+  /** The room and game of a match last shown in play ("ROOM_ID 2"): the next one scrolls
+   * the page to its top. */
+  private gamePlaying = "";
   /** The account whose deck list the deck box was filled with ("": none signed in). */
   private deckFor = "";
   private readonly sideboardErrors = h("ul", { "data-testid": "sideboard-errors",
@@ -490,6 +494,27 @@ class Ui {
         } }, "Watch")),
       this.errorSlots.join);
 
+    // A game against a computer player the server runs: no second person needed.
+    const computer = h("form", { class: "panel", "aria-labelledby": "computer-h",
+      "data-testid": "computer-form", onsubmit: (ev: Event) => {
+        ev.preventDefault();
+        this.from("computer");
+        app.playComputer(deckText(), Number(byId<HTMLSelectElement>("computer-best-of").value) || 1,
+          byId<HTMLSelectElement>("room-format").value === "limited" ? "limited" : "constructed");
+      } },
+      h("h2", { id: "computer-h" }, "Play against the computer"),
+      h("p", { class: "hint" }, "A private game against a computer player, with your deck (the ",
+        "“Deck format” of “Create a room”); it starts at once."),
+      h("div", { class: "row" },
+        h("span", null, h("label", { for: "computer-best-of" }, "Match"),
+          h("select", { id: "computer-best-of" },
+            h("option", { value: "1" }, "Single game"),
+            h("option", { value: "3" }, "Best of 3"),
+            h("option", { value: "5" }, "Best of 5"))),
+        h("button", { type: "submit", "data-testid": "play-computer",
+          "data-plain": "Play against the computer" }, "Play against the computer")),
+      this.errorSlots.computer);
+
     const quick = h("section", { class: "panel", "aria-labelledby": "quick-h" },
       h("h2", { id: "quick-h" }, "Quick match"),
       h("p", { class: "hint" }, "Meet the next players waiting with the same format and number ",
@@ -538,7 +563,7 @@ class Ui {
     this.joinForm = joinForm;
     this.deckPanel = deck;
     return h("div", { class: "lobby" },
-      h("div", { class: "col" }, deck, quick, this.accountBox),
+      h("div", { class: "col" }, deck, computer, quick, this.accountBox),
       h("div", { class: "col" }, rooms, create, joinForm,
         replayForm(app, () => this.from("replay"), this.errorSlots.replay), register));
   }
@@ -739,6 +764,14 @@ class Ui {
           app.replay ? null : this.roomControls())));
     const options = this.game.querySelector(".decision .options.rest");
     if (options) options.scrollTop = optionsScroll;
+    // A match's next game begins at the top of the page: the sideboarding left it scrolled
+    // down (its panel, far down the side), the score bar out of view.
+    const playing = match !== null && match.phase === MatchPhase.PLAYING
+      ? `${room.info.roomId} ${match.gameNumber}` : "";
+    if (playing && playing !== this.gamePlaying) {
+      if (this.gamePlaying.startsWith(`${room.info.roomId} `)) window.scrollTo({ top: 0 });
+      this.gamePlaying = playing;
+    }
     if (editing && this.sideboardText.isConnected) {
       this.sideboardText.focus();
       this.sideboardText.setSelectionRange(caret[0], caret[1]);
@@ -881,6 +914,9 @@ class Ui {
     const info: Child[] = [
       h("span", { class: "pname" }, p.name, mine ? " (you)" : "",
         active ? h("span", { title: "this player's turn", "aria-label": ", this player's turn" }, " ★") : null),
+      // Told by the room (RoomInfo.computers), not by the name: a person may be "Computer".
+      app.isComputer(seat) ? h("span", { class: "badge computer", "data-testid": "computer",
+        title: "a computer player the server runs" }, "computer") : null,
       h("span", { class: "life", "data-testid": "life", title: "life", "aria-label": `${p.life} life` },
         h("span", { "aria-hidden": "true" }, "♥ "), String(p.life)),
       p.poison ? h("span", { class: "poison", title: "poison counters",
@@ -1074,24 +1110,30 @@ class Ui {
     // first; each shows the key that picks it (the Nth shown, or choosing X, X's value).
     const shown = app.shownOptions;
     const choosingX = d.kind === DecisionKind.CHOOSE_X;
-    const button = (s: (typeof shown)[number]) => {
+    const optionButton = (s: (typeof shown)[number]) => {
       const o = d.options[s.index];
       const ids = [...new Set(s.indices.flatMap((i) => (d.options[i] ? optionObjects(d.options[i]) : [])))];
       // Pointing at an option (mouse or keyboard focus) marks the cards it names.
       const hint = (on: boolean) => () => markCards(ids, on);
-      return h("li", null, h("button", { type: "button", class: `option ${s.related ? "related" : ""}`,
+      return h("button", { type: "button", class: `option ${s.related ? "related" : ""}`,
         "data-testid": "option", "data-index": s.index, "data-kind": o?.kind.case ?? "unknown",
         "data-key": `opt-${s.index}`, disabled: sent,
-        title: o?.kind.case === "cancelCast" ? "Key: Esc" : undefined,
+        title: o?.kind.case === "cancelCast" ? "Key: C (or Esc)" : undefined,
         onclick: () => app.act(s.index), onmouseenter: hint(true), onmouseleave: hint(false),
         onfocus: hint(true), onblur: hint(false) },
-        s.key !== null ? h("kbd", { "aria-hidden": "true" }, String(s.key)) : null,
+        s.key !== null ? h("kbd", { "aria-hidden": "true" }, String(s.key))
+          : o?.kind.case === "cancelCast" ? h("kbd", { "aria-hidden": "true" }, "C") : null,
         // One flex item: text and mana symbols as separate items made narrow columns.
-        h("span", { class: "option-label" }, optionSymbols(s.label))));
+        h("span", { class: "option-label" }, optionSymbols(s.label)));
     };
+    const button = (s: (typeof shown)[number]) => h("li", null, optionButton(s));
+    // Cancel apart from the numbered list, unnumbered (keys C and Escape), as the terminal's `c`.
+    const isCancel = (s: (typeof shown)[number] | undefined) =>
+      d.options[s?.index ?? -1]?.kind.case === "cancelCast";
     const buttons = shown.map(button);
-    const first = buttons.filter((_, n) => shown[n]?.related);
-    const rest = buttons.filter((_, n) => !shown[n]?.related);
+    const first = buttons.filter((_, n) => shown[n]?.related && !isCancel(shown[n]));
+    const rest = buttons.filter((_, n) => !shown[n]?.related && !isCancel(shown[n]));
+    const cancel = shown.find(isCancel);
     const selName = sel === null ? "" : sel.kind === "object" ? objectName(app, sel.id) : app.player(sel.seat);
     // Declaring blockers: what the next click does with the creature selected.
     const role = sel?.kind === "object" ? app.blockRole(sel.id) : "";
@@ -1123,6 +1165,7 @@ class Ui {
         pairHint ? h("p", { class: "hint", "data-testid": "pair-hint" }, pairHint) : null,
         optionList(first, "first")) : null,
       optionList(rest, "rest"),
+      cancel ? h("div", { class: "options-wide cancel-cast" }, optionButton(cancel)) : null,
       passTurn ? h("div", { class: "options-wide" }, h("button", { type: "button", class: "pass-turn",
         "data-testid": "pass-turn", "data-key": "pass-turn", disabled: sent, title: "Key: T",
         onclick: () => app.passTurn() }, h("kbd", { "aria-hidden": "true" }, "T"),
@@ -1131,8 +1174,8 @@ class Ui {
         choosingX ? "0-9 pick X's value, " : "1-9 pick an option, ", "P passes priority",
         passTurn ? ", T passes until the turn ends (or something new is on the stack)" : "",
         ordering ? ", A takes any order" : "",
-        app.cancellable ? (sel !== null ? ", Esc clears the selection, then cancels the cast (Cancel)."
-          : ", Esc cancels the cast (Cancel).") : "."));
+        app.cancellable ? (sel !== null ? ", C cancels the cast (Cancel; Esc clears the selection, then cancels it)."
+          : ", C or Esc cancels the cast (Cancel).") : "."));
   }
 
   private eventLog(): HTMLElement {
@@ -1258,6 +1301,9 @@ class Ui {
       // The option shown with that key: the Nth (alike ones once, the selection's first),
       // or choosing X, X = N.
       if (this.app.actKey(Number(ev.key))) ev.preventDefault();
+    } else if (ev.key === "c" || ev.key === "C") {
+      // Takes the cast back (the Cancel option, never numbered), as the terminal's `c`.
+      if (this.app.cancelCast()) ev.preventDefault();
     } else if (ev.key === "Escape") {
       // Clears the selection, or with none, cancels the cast (the Cancel option).
       if (this.app.escape()) ev.preventDefault();
