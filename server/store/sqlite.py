@@ -382,9 +382,16 @@ class Store:
                            "COALESCE(left_after_end || ',', '') || ? WHERE room_id = ?",
                            (str(op.seat), op.room_id))
         elif isinstance(op, RoomAddresses):
-            db.execute("INSERT INTO room_addresses (room_id, addresses) VALUES (?, ?) "
+            # Only while the room's game (match) is in play: a quick match's late seat is
+            # written apart from the room's own records, and may come after its end (which
+            # dropped the row) -- a restart then counted the finished room again.
+            db.execute("INSERT INTO room_addresses (room_id, addresses) SELECT ?, ? "
+                       "WHERE EXISTS (SELECT 1 FROM games WHERE (room_id = ? OR match_id = ?) "
+                       "AND result IS NULL AND aborted IS NULL) OR EXISTS (SELECT 1 FROM "
+                       "matches WHERE room_id = ? AND winner IS NULL AND aborted IS NULL) "
                        "ON CONFLICT(room_id) DO UPDATE SET addresses = excluded.addresses",
-                       (op.room_id, json.dumps(sorted(op.addresses))))
+                       (op.room_id, json.dumps(sorted(op.addresses)), op.room_id, op.room_id,
+                        op.room_id))
         elif isinstance(op, SeenAccount):
             db.execute("UPDATE accounts SET last_seen = ? WHERE account_id = ?",
                        (op.when, op.account_id))

@@ -50,6 +50,19 @@ def test_a_rematchs_room_names_the_room_it_rematches() -> None:
     assert RoomSettings.from_json(RoomSettings().to_json()).rematch_of == ""
 
 
+def test_addresses_written_after_the_game_ended_are_not_kept(tmp_path: Path) -> None:
+    """A quick match's late seat is stored apart from the room's records: written after the
+    game's end (which dropped the row), it counted the finished room again after a restart
+    (review)."""
+    store = Store(tmp_path / "db.sqlite3")
+    store.apply([_game("z"), RoomAddresses("z", ("10.0.0.1",)), FinishGame("z", (1,), "c")])
+    store.apply([RoomAddresses("z", ("10.0.0.1", "10.0.0.2"))])
+    store.apply([_game("q"), AbortGame("q", "failed"), RoomAddresses("q", ("10.0.0.3",))])
+    store.apply([RoomAddresses("nowhere", ("10.0.0.4",))])
+    assert store.room_addresses({"z", "q", "nowhere"}) == {}
+    store.close()
+
+
 def test_the_addresses_of_a_room_in_play_are_kept_until_it_is_over(tmp_path: Path) -> None:
     store = Store(tmp_path / "db.sqlite3")
     store.apply([_game("a"), RoomAddresses("a", ("10.0.0.1", "10.0.0.2")),
