@@ -78,7 +78,9 @@ def test_a_finished_match_replayed_step_by_step_and_by_turn(pages: Pages, tmp_pa
     assert actions > 50
     start_state = state_id(page)
     assert start_state >= 1
-    assert log_count(page) == 0, "nothing has happened at the game's start"
+    # Nothing has happened at the game's start: the log says only which game it is.
+    expect(page.locator(LOG_LINES)).to_have_text(["— Game 1 of 3 —"])
+    expect(page.locator("[data-testid=replay] h2")).to_contain_text(", game 1 of 3")
 
     # Forward one action at a time with the arrow key: the board's state moves each time and
     # the log grows as things happen.
@@ -130,7 +132,8 @@ def test_a_finished_match_replayed_step_by_step_and_by_turn(pages: Pages, tmp_pa
     # Game 2 of the match.
     page.locator(f"[data-testid=replay-game][data-game-id='{room_id}.2']").click()
     at(page, 0)
-    expect(page.locator("[data-testid=replay] h2")).to_contain_text("game 2")
+    expect(page.locator("[data-testid=replay] h2")).to_contain_text(", game 2 of 3")
+    expect(page.locator(LOG_LINES).first).to_have_text("— Game 2 of 3 —")
     page.locator("[data-testid=replay-end]").click()
     expect(page.locator(GAME_OVER)).to_be_visible()
     pages.screenshot(page)

@@ -120,6 +120,7 @@ export function replayPanel(app: App): HTMLElement | null {
   const { room, game } = splitGameId(r.target.roomId);
   const listed = app.rooms.find((x) => x.roomId === room);
   const games = replayGames(r.target, listed);
+  const bestOf = listed?.bestOf ?? r.target.bestOf ?? 0;
 
   const view = viewValue(r.viewer === -1 ? undefined : r.viewer);
   const players = [...app.mirror.players.values()].sort((a, b) => a.seat - b.seat);
@@ -139,7 +140,8 @@ export function replayPanel(app: App): HTMLElement | null {
   const link = replayLink(`${location.origin}${location.pathname}`, here);
   return h("section", { class: "panel replay", "data-testid": "replay", "aria-labelledby": "replay-panel-h" },
     h("h2", { id: "replay-panel-h" }, `Replay of ${app.room?.info.name || room}`,
-      game > 1 || games.length > 1 ? `, game ${game}` : ""),
+      // Every game of a match says which, of how many when known (game 1 said nothing).
+      bestOf > 1 ? `, game ${game} of ${bestOf}` : game > 1 || games.length > 1 ? `, game ${game}` : ""),
     h("p", { class: "replay-position", "data-testid": "replay-position", "aria-live": "polite",
       "data-action": r.action, "data-actions": r.actions, "data-turn": r.turn,
       "data-playing": r.playing ? "1" : "0", "data-loading": r.ready ? "0" : "1" }, r.position),
