@@ -278,24 +278,36 @@ class Lobby:
     def listing(self) -> mpb.RoomList:
         """Every public room, oldest first (private rooms are never listed), but a rematch
         whose old room's list entry doesn't show that room's end yet (:meth:`_held_back`)."""
+        held: dict[str, bool] = {}  # (each room's answer once: a chain is walked once)
         return mpb.RoomList(rooms=[host.room.listed_info() for host in self.hosts.values()
                                    if not host.room.settings.private
-                                   and not self._held_back(host.room)])
+                                   and not self._held_back(host.room, held)])
 
-    def _held_back(self, room: Room) -> bool:
+    def _held_back(self, room: Room, held: dict[str, bool]) -> bool:
         """Whether ``room`` is a rematch whose old room (or its old room's, and so on) is
         still listed as its delayed tiers show it, short of its end: a rematch with the same
         players, listed at once, would tell those tiers' spectators that the game -- or the
-        match, and so who won it -- was over before their view shows it."""
+        match, and so who won it -- was over before their view shows it. ``held``: the
+        answers found so far in this listing, by room id -- walking each rematch's chain
+        again cost the square of its length, and one player rematching the computer made a
+        chain of hundreds (attacker round 10: a listing took a second)."""
+        chain: list[tuple[Room, Room]] = []  # (a rematch, its old room), newest first
+        answer = False
         for _ in range(len(self.hosts)):  # (a chain of rematches is never longer)
-            old_host = self.hosts.get(room.settings.rematch_of)
+            if room.room_id in held:
+                answer = held[room.room_id]
+                break
+            old_host = self.hosts.get(room.settings.rematch_of) \
+                if room.settings.rematch_of else None
             if old_host is None:
-                return False
-            old = old_host.room
-            if old.finished and not old.listed_info().finished:
-                return True
-            room = old
-        return False
+                break
+            chain.append((room, old_host.room))
+            room = old_host.room
+        for rematch, old in reversed(chain):
+            answer = answer or (old.finished and old.delayed_only
+                                and not old.listed_info().finished)
+            held[rematch.room_id] = answer
+        return answer
 
     def listing_message(self) -> bytes:
         """The room list as a serialized ``ServerMessage`` (no request id): built again

@@ -300,11 +300,17 @@ class Room:
             draws=draws if self.best_of > 1 else 0, computers=self.settings.computers,
         )
 
+    @property
+    def delayed_only(self) -> bool:
+        """Whether its game may be watched only through delayed tiers (no live public view):
+        the lobby's list then shows it as the most delayed tier has (:meth:`listed_info`)."""
+        return self.settings.spectate is not Spectate.ALLOWED and bool(self.delayed)
+
     def listed_info(self) -> mpb.RoomInfo:
         """This room in the lobby's list, which anyone may read: if its game may be watched
         only through delayed tiers (no live spectators), as the most delayed tier has
         shown it -- the list must not tell their spectators a result early."""
-        if self.settings.spectate is Spectate.ALLOWED or not self.delayed:
+        if not self.delayed_only:
             return self.info()
         slowest = max(range(len(self.delayed)), key=lambda n: (
             self.delayed[n].tier.delay_seconds, self.delayed[n].tier.delay_turns))
