@@ -43,11 +43,13 @@ from server.sim import SimOptions, play_game
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _bench(*args: str) -> subprocess.Popen[str]:
+def _bench(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     # Its own process group: on a timeout the whole group goes (server, driver, echo).
+    # ``env``: more environment for it and the servers it starts.
     return subprocess.Popen([sys.executable, "-m", "server.benchload", "bench-server", *args],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True,
+                            env={**os.environ, **env} if env else None)
 
 
 def _lines(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
@@ -187,8 +189,11 @@ def test_join_cost_needs_spectators(capsys: pytest.CaptureFixture[str]) -> None:
 def test_best_of_three_rooms_host_a_match_with_its_spectators_attached() -> None:
     """``--best-of 3``: each room hosts a match; the players keep their decks between its
     games, and the spectators stay in the room for all of them (no join per game)."""
+    # Games of at most 300 actions (a draw at the server's limit, which a match counts as a
+    # game): random bots' games take ~1,200, and under a loaded test run's share of a slow
+    # machine's core none ended within the window.
     lines = _lines(_bench("--spectators", "2", "--seconds", "12", "--warmup", "0.5",
-                          "--best-of", "3"))
+                          "--best-of", "3", env={"MANAWIRE_MAX_GAME_ACTIONS": "300"}))
     line, summary = lines
     assert line["best_of"] == 3 and "error" not in line, line
     assert line["errors"] == {} and line["failures"] == {}, _told(line)
