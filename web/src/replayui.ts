@@ -110,6 +110,15 @@ export function replayPanel(app: App): HTMLElement | null {
   const button = (testid: string, label: string, title: string, act: () => void, disabled = false) =>
     h("button", { type: "button", "data-testid": testid, "data-key": testid, title,
       "aria-label": title, disabled: busy || disabled, onclick: act }, label);
+  // Play and Pause act on the press: the panel is drawn anew at every step played, and a
+  // click whose press and release fell on two drawings of the button was lost -- Pause
+  // seemed not to work, the more so on a slow machine. A click with no press (the
+  // keyboard's Enter or Space: detail 0) still acts.
+  const pressed = (testid: string, label: string, title: string, act: () => void) =>
+    h("button", { type: "button", "data-testid": testid, "data-key": testid, title,
+      "aria-label": title, disabled: busy,
+      onpointerdown: (ev: PointerEvent) => { if (ev.button === 0) act(); },
+      onclick: (ev: MouseEvent) => { if (ev.detail === 0) act(); } }, label);
   const c = keptControls(app);
   const turnInput = c.turn;
   turnInput.max = String(r.turns);
@@ -151,8 +160,8 @@ export function replayPanel(app: App): HTMLElement | null {
     h("div", { class: "replay-buttons" },
       button("replay-start", "|◀", "To the start (Home)", () => r.seek(0), r.atStart),
       button("replay-back", "◀", "Back one action (←)", () => r.step(-1), r.atStart),
-      r.playing ? button("replay-pause", "❚❚ Pause", "Pause", () => r.pause())
-        : button("replay-play", "Play", "Play from here", () => r.play()),
+      r.playing ? pressed("replay-pause", "❚❚ Pause", "Pause", () => r.pause())
+        : pressed("replay-play", "Play", "Play from here", () => r.play()),
       button("replay-forward", "▶", "Forward one action (→)", () => r.step(1), r.atEnd),
       button("replay-end", "▶|", "To the end (End)", () => r.seek(r.actions), r.atEnd)),
     h("form", { class: "replay-row", onsubmit: (ev: Event) => {
