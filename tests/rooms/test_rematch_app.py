@@ -33,6 +33,17 @@ async def _settle() -> None:
     await trio.sleep(1)
 
 
+async def _both_offer(ann: Peer, bob: Peer, watcher: Peer) -> mpb.RematchStarted:
+    """Ann and Bob offer a rematch of their finished game; the ``RematchStarted`` the
+    old room's spectator ``watcher`` is told (exactly one)."""
+    await ann.send(offer_rematch=mpb.OfferRematch(offer=True))
+    await bob.send(offer_rematch=mpb.OfferRematch(offer=True))
+    await _settle()
+    watcher.pump()
+    (started,) = [m.rematch_started for m in _of(watcher, "rematch_started")]
+    return started
+
+
 async def _tiered_rematch(app: App, spectate: int = mpb.SPECTATE_UNSPECIFIED
                           ) -> tuple[Peer, str, str, str]:
     """Ann and Bob play in a public room watched live as ``spectate`` says and through a
@@ -148,11 +159,7 @@ async def test_a_public_rooms_spectators_are_told_where_the_rematch_is_and_may_w
 ) -> None:
     async with running_app(tmp_path) as app:
         ann, bob, cy, room_id, _code = await _finished_game(app, private=False)
-        await ann.send(offer_rematch=mpb.OfferRematch(offer=True))
-        await bob.send(offer_rematch=mpb.OfferRematch(offer=True))
-        await _settle()
-        cy.pump()
-        (started,) = [m.rematch_started for m in _of(cy, "rematch_started")]
+        started = await _both_offer(ann, bob, cy)
         assert started.old_room_id == room_id and started.new_room_id
         assert not started.invite_code  # (the code goes to the players only)
         await cy.send(leave_room=mpb.LeaveRoom())

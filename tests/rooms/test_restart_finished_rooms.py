@@ -30,7 +30,13 @@ from server.store.sqlite import Store
 from tests.rooms.test_app_memory import running_app
 from tests.rooms.test_app_rooms import Peer
 from tests.rooms.test_matches import concede, keep, match_room
-from tests.rooms.test_rematch_app import _finished_game, _of, _settle, _tiered_rematch
+from tests.rooms.test_rematch_app import (
+    _both_offer,
+    _finished_game,
+    _of,
+    _settle,
+    _tiered_rematch,
+)
 from tests.rooms.test_rematch_room import offers
 from tests.rooms.test_room_machine import WELCOME, Driver
 
@@ -208,11 +214,7 @@ async def test_l6_the_old_rooms_spectators_are_told_where_the_rematch_is_after_a
     old room said nothing of the rematch: its players merely looked disconnected."""
     async with running_app(tmp_path) as app:
         ann, bob, cy, room_id, _code = await _finished_game(app, private=False)
-        await ann.send(offer_rematch=mpb.OfferRematch(offer=True))
-        await bob.send(offer_rematch=mpb.OfferRematch(offer=True))
-        await _settle()
-        cy.pump()
-        (told,) = [m.rematch_started for m in _of(cy, "rematch_started")]
+        told = await _both_offer(ann, bob, cy)
         new_id = told.new_room_id
         assert told.old_room_id == room_id and new_id
         token = cy.token
