@@ -187,6 +187,9 @@ class Member:
     knows_code: bool = False
 
 
+#: A room of people only never draws from it (its computers' generator, :attr:`Room._rng`).
+_NO_COMPUTERS = random.Random(0)
+
 @dataclass(slots=True)
 class ViewClass:
     """One view class: its stream of numbered views and its recent deltas."""
@@ -266,7 +269,10 @@ class Room:
         self._rematch_code = ""
         # ---- computer players (server.rooms.computer), in the last seats
         #: Draws their thinking times and choices: its own, never the game's (invariant 3).
-        self._rng = random.Random(secrets.randbits(64))
+        #: Made only for a room with computers (a generator's state is ~2.5 KB: a thousand
+        #: rooms of people carried 2.5 MB of them for nothing).
+        self._rng = random.Random(secrets.randbits(64)) if self.settings.computers \
+            else _NO_COMPUTERS
         #: (prompt id, when) the computer whose decision is pending answers it.
         self._computer_due: tuple[int, float] | None = None
         computers = self.settings.computers
