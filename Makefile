@@ -79,7 +79,10 @@ web/node_modules/.installed: web/package.json web/package-lock.json $(VENV)/.ins
 web-deps: web/node_modules/.installed
 
 # Regenerate the client's protobuf code and its bundle (server/web/static/app.js); commit both.
+# The type check runs first: the bundler strips types without checking them, so a type error
+# would otherwise surface only in web-test.
 web: $(VENV)/.installed-test web-deps
+	cd web && npm run --silent typecheck
 	$(BIN)/python -m tools.genweb
 
 web-check: $(VENV)/.installed-test web-deps

@@ -117,8 +117,8 @@ export function replayPanel(app: App): HTMLElement | null {
   const pressed = (testid: string, label: string, title: string, act: () => void) =>
     h("button", { type: "button", "data-testid": testid, "data-key": testid, title,
       "aria-label": title, disabled: busy,
-      onpointerdown: (ev: PointerEvent) => { if (ev.button === 0) act(); },
-      onclick: (ev: MouseEvent) => { if (ev.detail === 0) act(); } }, label);
+      onpointerdown: (ev: Event) => { if ((ev as PointerEvent).button === 0) act(); },
+      onclick: (ev: Event) => { if ((ev as MouseEvent).detail === 0) act(); } }, label);
   const c = keptControls(app);
   const turnInput = c.turn;
   turnInput.max = String(r.turns);
