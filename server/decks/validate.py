@@ -50,8 +50,12 @@ def deck_problems(deck: DeckList, fmt: DeckFormat, *, ante: bool = False,
     match fmt:
         case DeckFormat.CONSTRUCTED:
             if main < MIN_MAIN[fmt]:
+                # A deck long enough for limited (100.2b) is pointed there: a player with
+                # a 40-card sealed deck otherwise can't tell what would take it.
+                hint = (f" -- a limited room takes a deck of {MIN_MAIN[DeckFormat.LIMITED]} "
+                        "or more" if main >= MIN_MAIN[DeckFormat.LIMITED] else "")
                 problems.append(f"a constructed deck has at least {MIN_MAIN[fmt]} cards in "
-                                f"its main deck, got {main}")  # rule 100.2a
+                                f"its main deck, got {main}{hint}")  # rule 100.2a
             if side > MAX_CONSTRUCTED_SIDEBOARD:
                 problems.append(f"a constructed sideboard has at most "
                                 f"{MAX_CONSTRUCTED_SIDEBOARD} cards, got {side}")  # 100.4a

@@ -31,7 +31,8 @@ def test_check_lists_every_problem_and_exits_1(tmp_path: Path,
         f"{path}: plain text deck 'bad', constructed",
         "main deck: 59 cards, sideboard: 16 cards",
         "line 3: unknown or unsupported card 'Black Lotus'",
-        "a constructed deck has at least 60 cards in its main deck, got 59",
+        "a constructed deck has at least 60 cards in its main deck, got 59 -- a limited room "
+        "takes a deck of 40 or more",
         "a constructed sideboard has at most 15 cards, got 16",
         "at most 4 copies of 'Shock' in a constructed deck and its sideboard together, other "
         "than basic lands, got 5",

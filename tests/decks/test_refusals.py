@@ -217,9 +217,14 @@ def test_cockatrice_elements_are_refused_naming_their_line() -> None:
 
 # -- construction rules -----------------------------------------------------------------------
 
-def test_100_2a_constructed_deck_of_59_cards_is_refused() -> None:
+def test_100_2a_constructed_deck_of_59_cards_is_refused_and_pointed_to_limited() -> None:
+    """A deck of 40-59 cards is refused for constructed (100.2a) but is long enough for a
+    limited room (100.2b): the refusal says so. A shorter one isn't pointed anywhere."""
     assert only("4 Shock\n55 Mountain\n") == (
-        "a constructed deck has at least 60 cards in its main deck, got 59")
+        "a constructed deck has at least 60 cards in its main deck, got 59 -- a limited "
+        "room takes a deck of 40 or more")
+    assert only("4 Shock\n35 Mountain\n") == (
+        "a constructed deck has at least 60 cards in its main deck, got 39")
 
 
 def test_100_2a_five_copies_are_refused_counting_the_sideboard() -> None:
@@ -348,7 +353,8 @@ def test_a_printing_of_another_set_is_no_problem_but_the_deck_says_it() -> None:
     assert deck == resolve("4 Shock\n" + FILLER, C)  # (the same deck: notes aren't compared)
     assert resolve("4 Shock (M21) 159\n" + FILLER, C).notes == ()
     assert only("4 Shock (M20) 999\n50 Mountain\n") == (
-        "a constructed deck has at least 60 cards in its main deck, got 54")
+        "a constructed deck has at least 60 cards in its main deck, got 54 -- a limited "
+        "room takes a deck of 40 or more")
 
 
 def test_a_refusal_is_plain_words_without_rule_numbers() -> None:

@@ -72,7 +72,10 @@ function signed(n: number): string {
 export function problemSentence(message: string): string {
   let words = message.trim()
     .replace(/^at most (\d+) copies of (.+?) in (.+?), got (\d+)$/, "at most $1 copies of $2 may be in $3: yours has $4")
-    .replace(/, got (\d+)$/, ": yours has $1");
+    .replace(/, got (\d+)$/, ": yours has $1")
+    // "..., got 52 -- a limited room takes a deck of 40 or more": the hint a sentence of its own
+    .replace(/, got (\d+) -- (.)(.*)$/, (_m, n: string, first: string, rest: string) =>
+      `: yours has ${n}. ${first.toUpperCase()}${rest}`);
   if (!/[.!?]$/.test(words)) words += ".";
   return sentence(words);
 }

@@ -753,6 +753,9 @@ test("a deck problem naming no line reads as a sentence", () => {
     + "in a constructed deck and its sideboard together, other than basic lands: yours has 7.");
   assert.equal(problemSentence("a constructed deck has at least 60 cards in its main deck, got 52"),
     "A constructed deck has at least 60 cards in its main deck: yours has 52.");
+  assert.equal(problemSentence("a constructed deck has at least 60 cards in its main deck, got 52 -- a limited "
+    + "room takes a deck of 40 or more"),
+    "A constructed deck has at least 60 cards in its main deck: yours has 52. A limited room takes a deck of 40 or more.");
   assert.equal(problemSentence("'Sure Strike': 3 of the 4 registered missing -- the main deck and sideboard "
     + "together must be exactly the registered cards"), "'Sure Strike': 3 of the 4 registered missing -- the "
     + "main deck and sideboard together must be exactly the registered cards.");
