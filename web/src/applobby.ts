@@ -10,7 +10,7 @@ import {
 import { CLOSE_REPLACED, PROTOCOL_VERSION } from "./connection";
 import { deckPrecheck } from "./deck";
 import { assertNever, tierText } from "./describe";
-import { inviteLink, type Invite } from "./links";
+import { inviteLink, parseInvite, type Invite } from "./links";
 import { saved } from "./storage";
 import {
   BACKOFF_FIRST, BACKOFF_FACTOR, BACKOFF_MAX, RECONNECT_FOR, type RequestKind, type Greeting,
@@ -363,9 +363,23 @@ export abstract class AppLobby extends AppLog {
     const c = this.created;
     if (!c) return [];
     const { roomId } = c.room;
-    return [{ label: "Players (and live spectators)", link: c.link },
+    return [...this.playersLink(c.room, c.link),
       ...c.room.tiers.map((t, i) => ({ label: `Delayed: ${tierText(t, c.room.players)}`,
         link: inviteLink(this.pageUrl, { role: "watch" as const, roomId, code: c.code, tier: i + 1 }) }))];
+  }
+
+  /** The players' link to `room` (`link`, a join link), as it may serve: to players and live
+   * spectators; only players if the room takes no spectators; and when every seat but the
+   * creator's is a computer's (RoomInfo.computers) -- nobody else can play -- a watch link
+   * for live spectators, or none if the room takes none. */
+  private playersLink(room: RoomInfo, link: string): { label: string; link: string }[] {
+    const watchable = room.spectate !== Spectate.NONE;
+    if (room.seats - room.computers.length > 1) {
+      return [{ label: watchable ? "Players (and live spectators)" : "Players", link }];
+    }
+    const invite = parseInvite(link.slice(link.indexOf("#")));
+    return watchable && invite ? [{ label: "Live spectators", link: inviteLink(this.pageUrl,
+      { role: "watch", roomId: invite.roomId, code: invite.code }) }] : [];
   }
 
   /** The invite links of the room this page is in, if this tab created it: players' (and
@@ -377,7 +391,7 @@ export abstract class AppLobby extends AppLog {
     if (room === null || this.replay !== null) return [];
     if (this.created?.room.roomId === room.info.roomId) return this.createdLinks();
     const link = saved.invite(this.account?.accountId ?? "", room.info.roomId);
-    return link ? [{ label: "Players (and live spectators)", link }] : [];
+    return link ? this.playersLink(room.info, link) : [];
   }
 
   // ---- the socket's life

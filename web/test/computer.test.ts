@@ -58,6 +58,9 @@ test("Play against the computer sends CreateRoom{seats 2, private, join, deck, c
     assert.equal(app.mirror.ready, true);
     assert.equal(app.isComputer(1), true);
     assert.equal(app.isComputer(0), false);
+    // Nobody else can be seated: the invite link is one to watch, not to a seat.
+    assert.deepEqual(app.roomInviteLinks(), [{ label: "Live spectators",
+      link: `${app["pageUrl"].replace(/#.*$/, "")}#watch=vc&code=C0DE` }]);
     assert.equal(app.error, "");
     // Answered: another game may be asked for later.
     assert.equal([...app["requests"].values()].includes("create-join"), false);
