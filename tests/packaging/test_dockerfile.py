@@ -1,5 +1,5 @@
 """deploy/Dockerfile (an operator's report): its header published plain ws:// and http:// on
-every host interface (``-p 8765:8765``), against README's "reachable only through the
+every host interface (``-p 8765:8765``), against docs/limits.md's "reachable only through the
 proxy", and the image had no health check. The header publishes on the host's loopback
 only, and a HEALTHCHECK asks the metrics port's ``/healthz`` with the standard library (the
 slim image has no curl) -- run here against a real server.
@@ -111,7 +111,7 @@ def test_the_build_names_its_commit_through_a_build_argument() -> None:
 
 def test_the_health_checks_start_period_outlasts_a_long_reload() -> None:
     """The metrics port (and /healthz) opens only after every stored game is reloaded:
-    README's 1,129 games took 109 s, close to the 120 s the start period was."""
+    docs/operating.md's 1,129 games took 109 s, close to the 120 s the start period was."""
     check = _instruction(DOCKERFILE.read_text(), "HEALTHCHECK")
     period = re.search(r"--start-period=(\d+)s", check)
     assert period is not None and int(period.group(1)) >= 600

@@ -107,13 +107,13 @@ def test_systemd_analyze_verifies_the_unit(tmp_path: Path) -> None:
     assert f"{UNIT.name}:" not in done.stderr, done.stderr  # (warnings about the unit)
 
 
-#: node_exporter's port: README.md recommends running it beside the server.
+#: node_exporter's port: docs/limits.md ("Monitoring") recommends running it beside the server.
 NODE_EXPORTER_PORT = 9100
 
 
 def test_the_metrics_port_is_not_node_exporters_and_the_image_uses_the_same() -> None:
     """An operator's review: the unit (and the image) put the metrics on 9100, the port of
-    node_exporter, which README.md recommends on the same host."""
+    node_exporter, which docs/limits.md ("Monitoring") recommends on the same host."""
     argv = _exec_start()
     port = int(argv[argv.index("--metrics-port") + 1])
     assert port != NODE_EXPORTER_PORT
@@ -121,19 +121,20 @@ def test_the_metrics_port_is_not_node_exporters_and_the_image_uses_the_same() ->
     assert f'"--metrics-port", "{port}"' in dockerfile
     assert f"127.0.0.1:{port}/healthz" in dockerfile
     assert str(NODE_EXPORTER_PORT) not in re.sub(r"#.*", "", dockerfile)
-    readme = (ROOT / "README.md").read_text()
-    assert f"--metrics-port {NODE_EXPORTER_PORT}" not in readme
-    assert f"--metrics-port {port}" in readme
+    docs = "\n".join(path.read_text() for path in [ROOT / "README.md",
+                                                   *sorted((ROOT / "docs").glob("*.md"))])
+    assert f"--metrics-port {NODE_EXPORTER_PORT}" not in docs
+    assert f"--metrics-port {port}" in (ROOT / "docs" / "operating.md").read_text()
 
 
 def test_the_units_install_steps_build_the_wheel_as_the_readme_says() -> None:
     """The unit's comment said ``sudo pip install /path/to/checkout`` (a build as root:
-    ``commit unknown``), README.md a wheel built as the checkout's owner."""
+    ``commit unknown``), docs/operating.md a wheel built as the checkout's owner."""
     comment = "\n".join(line for line in UNIT.read_text().splitlines()
                         if line.startswith("#"))
     assert "python3 -m pip wheel --no-deps -w dist ." in comment
     assert "pip install /path/to/checkout" not in comment
     assert "sudo /opt/manawire/bin/pip install dist/manawire-" in comment
-    readme = (ROOT / "README.md").read_text()
-    assert "python3 -m pip wheel --no-deps -w dist ." in readme
-    assert "sudo /opt/manawire/bin/pip install dist/manawire-" in readme
+    operating = (ROOT / "docs" / "operating.md").read_text()  # "Running under systemd"
+    assert "python3 -m pip wheel --no-deps -w dist ." in operating
+    assert "sudo /opt/manawire/bin/pip install dist/manawire-" in operating
