@@ -1,6 +1,6 @@
 """The wheel is built as pyproject.toml says; this only adds ``server/_build.txt`` to it: the
 commit the build came from (``server/build.py``), so that an installed server -- the Docker
-image's -- says which build it is (``manawire --version``, README.md "Command line").
+image's -- says which build it is (``manawire --version``, docs/commands.md "Command line").
 
 The commit is ``$MANAWIRE_COMMIT`` if set (the Docker build's ``--build-arg``: its context
 has no ``.git``), else git's word on the checkout being built; neither: no file, and the

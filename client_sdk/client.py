@@ -482,7 +482,7 @@ class Client:
         left for ``watching`` (the room it last joined as a spectator), join that room
         again, and return once the server answered. The server stores a spectator's place
         without waiting for the commit, so a crash in the tenth of a second after its join
-        loses it (README, "Restarts and crashes") and the restarted server has the place
+        loses it (docs/operating.md, "Restarts and crashes") and the restarted server has the place
         before it; a spectator holds nothing else, so it leaves that room and joining again
         puts it back where it was (a new Snapshot follows the Joined). The answer and
         anything before it are queued for :meth:`next_message`; if the room is gone, the

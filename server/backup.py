@@ -1,5 +1,5 @@
 """``manawire backup DATA_DIR DEST``: a consistent copy of a store, taken while the server
-runs (README.md, "Backups and moving to another host").
+runs (docs/operating.md, "Backups and moving to another host").
 
 SQLite's online backup API (the standard library's :meth:`sqlite3.Connection.backup`) copies
 the database as one transaction saw it, whatever the server commits meanwhile; copying the

@@ -1,5 +1,5 @@
 """Which build of the server runs: its version and the git commit it was built from, with
-``+dirty`` when a tracked file differed from that commit (README.md, "Command line":
+``+dirty`` when a tracked file differed from that commit (docs/commands.md, "Command line":
 ``manawire --version``; also the start's log line, the ``manawire_build_info`` metric and
 ``/healthz``).
 

@@ -1,5 +1,5 @@
 """``manawire check-games DATA_DIR``: whether this build plays every stored game as it was
-played (README.md, "Upgrades").
+played (docs/operating.md, "Upgrades").
 
 A start replays each game in play from its log with the code it runs, and a replay of a
 finished game does too: a rules fix that changes how a game plays out aborts that game at the

@@ -2,7 +2,7 @@
 faults") -- a room whose state machine raised, a connection whose handling raised, a stored
 game that could not be reloaded. Each gets a random id, logged with the error and told to
 whoever it affected, so an operator can find the one in the other; and each is counted by
-kind since the start (``manawire_incidents_total``, README.md, "Monitoring"), something to
+kind since the start (``manawire_incidents_total``, docs/limits.md, "Monitoring"), something to
 alert on."""
 
 from __future__ import annotations

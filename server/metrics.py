@@ -1,6 +1,6 @@
 """What a running server is doing, for a monitoring system: Prometheus metrics
 (``prometheus_client``), answered on a port of their own (``manawire serve --metrics-port
-P``, :mod:`server.transport.metrics`; README.md, "Monitoring").
+P``, :mod:`server.transport.metrics`; docs/limits.md, "Monitoring").
 
 The figures -- connections, rooms, accounts, actions, refusals by kind, the store (its
 files' sizes: a ``stat`` each), relays, the garbage collector, the process -- are read from
@@ -65,7 +65,7 @@ class AppCollector(Collector):
         yield CounterMetricFamily("manawire_actions", "Game actions played.",
                                   value=app.activity.actions_total)
         refused = CounterMetricFamily("manawire_refusals", "Clients refused by a limit, by "
-                                      "kind (README.md, \"Limits\").", labels=["kind"])
+                                      "kind (docs/limits.md, \"Limits\").", labels=["kind"])
         for kind in KINDS:
             refused.add_metric([kind], app.refusals.totals[kind])
         yield refused

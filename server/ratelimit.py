@@ -3,7 +3,7 @@
 Nothing here sleeps, reads a clock or does I/O: every method takes ``now`` (seconds on a
 monotonic clock, e.g. :func:`trio.current_time`), so the policy is tested with a fake clock.
 
-The policy (README.md, "Limits"), for :class:`MessageLimiter` ``(rate, burst, strikes,
+The policy (docs/limits.md, "Limits"), for :class:`MessageLimiter` ``(rate, burst, strikes,
 forgive_per_second=1.0)``:
 
 * **Rate.** Every client message takes one token from a bucket that holds at most ``burst``

@@ -1,4 +1,4 @@
-"""What the server's per-address limits refused, told to the operator (README.md, "Limits").
+"""What the server's per-address limits refused, told to the operator (docs/limits.md, "Limits").
 
 Each refusal is answered to its client (``HTTP 503``, close 1008) and was otherwise silent:
 an operator saw nothing of a flood. :class:`Refusals` counts them by kind and client address,

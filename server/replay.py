@@ -23,7 +23,7 @@ the game's every card.
 :func:`replay_problem` says who may replay what (protocol/README.md, "Replays").
 
 A game is replayed by the rules of the build that replays it. A build whose rules changed
-since the game was played (README.md, "Upgrades") may play its log otherwise -- an action
+since the game was played (docs/operating.md, "Upgrades") may play its log otherwise -- an action
 not legal any more, or the same actions to another end -- so :meth:`Replay.index_steps`,
 which every replay runs first, plays the whole log and checks it ends as the game did: a
 replay that would show a game that never happened is refused (:class:`ReplayError`, the

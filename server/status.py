@@ -1,5 +1,5 @@
 """What a running server is doing, told to its operator as one log line every few minutes
-(``serve --status-seconds``, README.md "Limits"): the connections, rooms and games open
+(``serve --status-seconds``, docs/limits.md "Limits"): the connections, rooms and games open
 now, and the connections opened and actions played since the last line, e.g.
 
     status: 35 connections, 18 rooms (12 games in play); last 600 s: 120 connections

@@ -1,5 +1,5 @@
 """``manawire check-games DATA_DIR``: before an upgrade, which stored games the new build plays
-otherwise (README.md, "Upgrades") -- games in play a start would abort, finished games whose
+otherwise (docs/operating.md, "Upgrades") -- games in play a start would abort, finished games whose
 replay it would refuse -- read from a copy of the store, the store itself left as it was."""
 
 from __future__ import annotations

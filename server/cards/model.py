@@ -1,4 +1,4 @@
-"""Frozen, typed card definitions (see ../README: "How to add a card").
+"""Frozen, typed card definitions (see docs/development.md, "Adding a card").
 
 Printed characteristics come from MTGJSON-format data; behaviour is data over a closed
 vocabulary of effects named after the rules' verbs. This module holds only the types; the

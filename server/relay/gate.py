@@ -1,7 +1,7 @@
 """What a relay process lets through of one client's messages (sans-I/O: the caller passes
 the clock and does the sending).
 
-A client of a relay port gets the limits of the server's own port (README.md, "Limits"),
+A client of a relay port gets the limits of the server's own port (docs/limits.md, "Limits"),
 applied by the relay *before* its messages cross the link, so that no client -- nor any
 number of them -- can fill the link and starve the relay's other clients:
 

@@ -120,7 +120,7 @@ def no_room(room_id: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class RoomConfig:
-    """Per-room limits and timings (documented in README.md, "Limits")."""
+    """Per-room limits and timings (documented in docs/limits.md, "Limits")."""
 
     #: Each player's time bank, seconds, when the creator doesn't say.
     clock_seconds: float = 1800.0
@@ -140,7 +140,7 @@ class RoomConfig:
     away_seconds: float = 300.0
     #: Actions one game may take: the game that reaches it ends as a draw
     #: (:class:`~server.engine.actions.ActionLimitDraw`; 0: no limit). Two random bots'
-    #: game is 1,162 actions on average, at most 3,359 in 300 (README, "Limits").
+    #: game is 1,162 actions on average, at most 3,359 in 300 (docs/limits.md, "Limits").
     max_game_actions: int = 20_000
     #: A computer player's (CreateRoom.computers) time over each decision, on average:
     #: drawn uniformly from 0.5 to 1.5 times this (server.rooms.computer).

@@ -1,4 +1,4 @@
-"""The store's files readable by their user only (README.md, "Command line": the store is
+"""The store's files readable by their user only (docs/commands.md, "Command line": the store is
 mode 0600): they hold every game's secret seed, which orders the libraries of games in
 progress, and the password hashes. A store copied in, restored, or made by an older build
 may be readable by every user of the host (0644), and SQLite gives its ``-wal`` and ``-shm``
@@ -111,7 +111,7 @@ def _check_own_log(path: Path) -> None:
     is in rollback-journal mode (1 and 1) and never had a log: one beside it was left by the
     store it replaced -- restored over a stopped server's store without moving that store's
     ``-wal`` away -- and SQLite would read that log's pages into the backup as it opens it,
-    damaging it for good (README.md, "Backups and moving to another host")."""
+    damaging it for good (docs/operating.md, "Backups and moving to another host")."""
     wal = Path(f"{path}-wal")
     try:
         size = wal.stat().st_size

@@ -4,7 +4,7 @@ SQLite answers a write it can't make with :class:`sqlite3.OperationalError` ("da
 disk is full", "disk I/O error", "attempt to write a readonly database"). Such a failure is
 a condition of the server, not of the write that met it: the store's writer
 (:class:`server.store.writer.StoreWriter`) turns it into :class:`StoreUnwritableError`,
-which the connections and rooms answer in words (README.md, "Restarts and crashes": "A
+which the connections and rooms answer in words (docs/operating.md, "Restarts and crashes": "A
 store that can't be written"), and keeps the condition here -- logged once when it begins
 (a reminder every :data:`REMIND_SECONDS` while it lasts) and once when writing works again,
 shown by ``/healthz`` and the metrics. Nothing already stored is touched: SQLite rolls the

@@ -1,4 +1,4 @@
-"""The metrics port (``manawire serve --metrics-port P``; README.md, "Monitoring"): plain
+"""The metrics port (``manawire serve --metrics-port P``; docs/limits.md, "Monitoring"): plain
 HTTP answered by websockets' own HTTP handling, as the web client's files are, on the
 server's event loop. ``GET /metrics`` answers the Prometheus text format of a registry
 (:mod:`server.metrics`); ``GET /healthz`` answers ``ok`` (and the build, ``ok manawire

@@ -2,7 +2,7 @@
 
 Connections per client address. :func:`serve_app` lets one client IP hold at most
 ``app.limits.max_connections_per_address`` connections; a handshake past that is answered
-``HTTP 503`` with a plain-text reason (README.md, "Limits"). The address is the TCP peer's
+``HTTP 503`` with a plain-text reason (docs/limits.md, "Limits"). The address is the TCP peer's
 IP (``remote_address[0]``; an IPv4-mapped IPv6 address counts as its IPv4 address), unless
 the peer is a reverse proxy the operator trusts (``--trusted-proxy``,
 :class:`server.addresses.TrustedProxies`): then the client's address is the one its

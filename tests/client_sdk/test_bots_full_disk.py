@@ -1,7 +1,7 @@
-"""``manawire bots`` on a server whose disk fills (README, "Restarts and crashes"): the bots
-wait for their stopped room to come back and play on, a game the server can't save yet
-(Hello refused "try again later", closed 1013) is tried again with backoff, and the actions
-of games that failed are counted too.
+"""``manawire bots`` on a server whose disk fills (docs/operating.md, "Restarts and
+crashes"): the bots wait for their stopped room to come back and play on, a game the server
+can't save yet (Hello refused "try again later", closed 1013) is tried again with backoff,
+and the actions of games that failed are counted too.
 
 Found by an operator: game 0 failed with RoomClosedError although its room came back,
 games 1-5 failed within a second ("the server can't save anything now ... try again

@@ -182,7 +182,7 @@ async def test_a_relay_whose_link_overflows_exits_tells_its_clients_and_is_start
 async def test_a_player_on_a_relay_port_plays_as_fast_as_the_game_goes_under_a_low_rate(
     tmp_path: Path,
 ) -> None:
-    """README "Message rate": an action the room applied gives its token back -- at the
+    """docs/limits.md "Message rate": an action the room applied gives its token back -- at the
     relay too (the server tells it, link.REFUND), or a player on a relay port would be
     refused where one on the server's port is not. Here 2 messages a second, bursts of 5,
     on both ports: two bots play 120 actions in a second or two, neither is refused."""

@@ -2,11 +2,11 @@
 lost comes back to the room it watched.
 
 The server writes a spectator's place without waiting for the commit (StoreWriter.write_place,
-README "Restarts and crashes"), so a crash in the tenth of a second after its join restores the
-session with no room, and resuming it gives ``Resumed`` without ``joined``. The SDK then joins
-that room again by itself (``Client._watch_again``), with the tier and invite code it joined
-with. (Found by the crash harness, tests/e2e/test_restart.py: a spectator stranded in the
-lobby.)"""
+docs/operating.md "Restarts and crashes"), so a crash in the tenth of a second after its join
+restores the session with no room, and resuming it gives ``Resumed`` without ``joined``. The
+SDK then joins that room again by itself (``Client._watch_again``), with the tier and invite
+code it joined with. (Found by the crash harness, tests/e2e/test_restart.py: a spectator
+stranded in the lobby.)"""
 
 from __future__ import annotations
 

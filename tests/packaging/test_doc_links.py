@@ -76,8 +76,8 @@ def broken_links(files: list[Path], root: Path = ROOT) -> list[str]:
                 continue
             if fenced:
                 continue
-            line = re.sub(r"`[^`]*`", "", line)  # code spans hold no links
-            for target in LINK.findall(line):
+            text = re.sub(r"`[^`]*`", "", line)  # code spans hold no links
+            for target in LINK.findall(text):
                 if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
                     continue  # http:, https:, mailto: -- not ours to check offline
                 file_part, _, anchor = target.partition("#")

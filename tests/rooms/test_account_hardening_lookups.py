@@ -54,7 +54,7 @@ async def test_create_room_name_lookups_are_metered_per_address(
         code, message = answers[4]
         assert code == mpb.ERROR_CODE_RATE_LIMITED
         assert message.startswith("too many account names looked up from your address")
-        assert app.refusals.totals["lookup"] == 2  # told to the operator (README, Limits)
+        assert app.refusals.totals["lookup"] == 2  # told to the operator (docs/limits.md, Limits)
         # Another address isn't held back; a room naming no account never is.
         other = await open_socket(app, "192.0.2.7")
         await other.request(hello=mpb.Hello(protocol_version=1, display_name="o"))

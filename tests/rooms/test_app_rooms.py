@@ -672,7 +672,7 @@ async def test_a_spectators_place_is_stored_unwaited_and_a_restart_brings_it_bac
 ) -> None:
     """A spectator's room is written to its session's row without waiting for the commit
     (StoreWriter.write_place) as it joins and leaves; after a restart, resuming the session
-    puts it back as a spectator of that room (README, "Restarts and crashes")."""
+    puts it back as a spectator of that room (docs/operating.md, "Restarts and crashes")."""
     async with running_app(tmp_path) as app:
         _, room_id = await _table(app, 2)
         _, other_id = await _table(app, 2)
@@ -793,7 +793,7 @@ async def test_reloading_the_games_after_a_restart_charges_no_clock(
     """A restart reloads every game before the server listens (18 s for 45 games in a bot
     author's run, 109 s for 1,129 in ours): each game's clocks, sideboarding and away
     seats ran from when the reloading began, so the deciding player found 14 s gone from
-    a clock stored at 600 s, before anyone could connect (README: clocks come back "as
+    a clock stored at 600 s, before anyone could connect (docs/operating.md: clocks come back "as
     they stood after the last action"). Each room's time starts once all are reloaded."""
     async with running_app(tmp_path) as app:
         _, room_id = await _table(app, 2)

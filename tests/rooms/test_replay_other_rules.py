@@ -1,4 +1,4 @@
-"""A stored game replayed by a build whose rules play its log otherwise (README.md,
+"""A stored game replayed by a build whose rules play its log otherwise (docs/operating.md,
 "Upgrades"): an action not legal any more, the same actions to another end, a log that no
 longer finishes the game, an action type this build can't read. The replay is refused in
 words before anything of it is shown -- over the protocol (the connection goes on) and by

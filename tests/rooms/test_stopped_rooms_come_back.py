@@ -1,7 +1,7 @@
 """A room stopped because its action couldn't be stored (a full disk) comes back by itself
 once the store can be written again: its game as last stored, its players seated again
 (those still connected at once; the others by resuming or joining it by its id), and play
-goes on -- no restart (server/rooms/lobby.py, Lobby.resume_stopped; README.md, "Restarts and
+goes on -- no restart (server/rooms/lobby.py, Lobby.resume_stopped; docs/operating.md, "Restarts and
 crashes")."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """``manawire backup``: a copy of a store taken while it is written (SQLite's online backup)
 opens, passes SQLite's integrity check, is readable by its user only, and a server started
-on it serves its games again (README.md, "Backups and moving to another host"). It is made in
-a private directory, so a -wal, -journal or -shm file another user puts beside DEST is never
-read into it, and a DEST in a directory others may write is refused."""
+on it serves its games again (docs/operating.md, "Backups and moving to another host"). It
+is made in a private directory, so a -wal, -journal or -shm file another user puts beside
+DEST is never read into it, and a DEST in a directory others may write is refused."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A backup restored beside the replaced store's ``-wal`` file (README.md, "Backups and
+"""A backup restored beside the replaced store's ``-wal`` file (docs/operating.md, "Backups and
 moving to another host"): an operator removed a killed server's store, copied a backup in,
 and started the server -- which read the old store's log into the backup as SQLite opened
 it, and then refused the now damaged file as "not a usable store", blaming the backup. A

@@ -1,4 +1,4 @@
-"""The store's files are readable by their user only (README.md: created 0600; they hold
+"""The store's files are readable by their user only (docs/commands.md: created 0600; they hold
 the secret seeds of games in progress and the password hashes). An operator's server
 started on an existing 0644 store without a word, and its -wal and -shm files took the
 same 0644."""

@@ -1,7 +1,7 @@
 """A store that can't be written (a full disk, a disk I/O error, a read-only file system):
 refused in words, said once in the log, shown by /healthz and the metrics, nothing stored
 lost, and everything works again by itself once the store can be written
-(server/store/health.py; README.md, "Restarts and crashes")."""
+(server/store/health.py; docs/operating.md, "Restarts and crashes")."""
 
 from __future__ import annotations
 

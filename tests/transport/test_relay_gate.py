@@ -1,5 +1,5 @@
 """A relay's limits on each client's messages (server/relay/gate.py), sans I/O: the server's
-port's rate limit (README "Limits", "Message rate") applied before a message crosses the
+port's rate limit (docs/limits.md "Limits", "Message rate") applied before a message crosses the
 link, the same answer to a text frame, and a window of messages the server hasn't taken."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def _error(action: Forward | Answer | Close) -> mpb.Error:
 
 
 def test_a_flood_at_once_is_let_through_refused_and_closed_as_the_servers_port_does() -> None:
-    """README "Message rate": 1,000 messages at once get 60 accepted, 199 refused, and the
+    """docs/limits.md "Message rate": 1,000 messages at once get 60 accepted, 199 refused, and the
     260th closes the connection (1008) -- the relay's verdicts are the server's limiter's,
     message for message, and only the accepted ones are forwarded."""
     gate = Gate(ClientLimits())
@@ -65,7 +65,7 @@ def test_the_relays_rate_is_the_servers_setting_and_a_quiet_client_gets_its_burs
 
 
 def test_an_applied_action_gives_its_token_back_at_the_relay_too() -> None:
-    """README "Message rate": an action the room applied gives its token back (the server
+    """docs/limits.md "Message rate": an action the room applied gives its token back (the server
     tells the relay, link.REFUND), so playing as fast as the game goes is never limited on a
     relay port either."""
     gate = Gate(ClientLimits(message_burst=60))
