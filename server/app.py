@@ -74,6 +74,12 @@ class Limits:
     #: Open rooms, started or not, that connections from one address have created (a room
     #: counts until it closes).
     max_rooms_per_address: int = 64
+    #: Rooms made for one client address -- created from it (CreateRoom), or made by the
+    #: server for players at it (a quick match's table, a rematch): a burst, then this many
+    #: a minute. A finished room counts for none of the limits above, and every game is
+    #: stored for good: conceding and rematching the computer made ~6 rooms a second.
+    room_burst: int = 60
+    rooms_per_minute: float = 30.0
     #: Client messages per second per connection (a token bucket refilled at this rate).
     messages_per_second: float = 20.0
     #: Messages a connection may send at once before the bucket runs dry.
@@ -280,12 +286,14 @@ class App:
                                          deck=self._deck, settle=self._settle,
                                          refusals=self.refusals,
                                          refusal=lambda addresses: self.create_desk
-                                         .open_rooms_refusal(addresses, yours=True),
-                                         made_for=self.create_desk.made_for)
+                                         .room_refusal(addresses, yours=True),
+                                         made_for=self.create_desk.made_for,
+                                         rooms_made=self.create_desk.rooms_made)
         self.rematch_desk = RematchDesk(self.lobby, self.writer, self._session_conn,
                                         settle=self._settle, idle=self._idle,
-                                        refusal=self.create_desk.open_rooms_refusal,
-                                        made_for=self.create_desk.made_for)
+                                        refusal=self.create_desk.room_refusal,
+                                        made_for=self.create_desk.made_for,
+                                        rooms_made=self.create_desk.rooms_made)
         self.session_desk = SessionDesk(self.limits, self.accounts, self.lobby, self.writer,
                                         settle=self._settle, admit=self._admit,
                                         stopping=lambda: self.stopping,

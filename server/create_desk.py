@@ -12,10 +12,19 @@ The account names a CreateRoom gives (reserved seats, spectator tiers) are looke
 the answer says which one names no account: so each name looked up costs one token of the
 client address's bucket, at the rate of its password checks (``--password-checks-per-minute``),
 or anyone could learn which names exist at 20 messages a second, while sign-in is built to
-tell nobody."""
+tell nobody.
+
+And rooms are MADE at a rate per client address (``room_burst`` at once, then
+``rooms_per_minute``; a token bucket per address): the rooms created from it and the rooms
+the server makes for players at it (a quick match's table, a rematch). A room whose game is
+over counts for none of the limits above, and every game is stored for good: one client
+conceding to the computer and rematching made ~6 rooms a second, for ever, and the store
+grew ~0.5 GB a day. The buckets are kept in memory only: after a restart every address's
+starts full again (a restart costs an abuser a minute of its ~burst, no more)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -69,6 +78,8 @@ class CreateDesk:
         #: Account names looked up per client address (a token bucket each).
         self._lookups = AddressBuckets(limits.password_checks_per_minute / 60,
                                        NAME_LOOKUP_BURST)
+        #: Rooms made for each client address (a token bucket each; see the module).
+        self._made = AddressBuckets(limits.rooms_per_minute / 60, limits.room_burst)
         # The addresses a room counts against are stored with its game's start, and come
         # back with it after a restart (recovered).
         lobby.room_addresses = self.addresses_of
@@ -134,6 +145,46 @@ class CreateDesk:
                     f"concede) their games first")
         return ""
 
+    def rate_refusal(self, addresses: Iterable[str], *, yours: bool = False) -> str:
+        """Why no room may be made for players at ``addresses`` now: one of them has made
+        its ``room_burst`` rooms, and more than ``rooms_per_minute`` a minute since ("":
+        none has -- nothing is taken: :meth:`rooms_made` takes once the room is made;
+        ``yours``: said to the player at the one address)."""
+        now = trio.current_time()
+        wait = 0.0
+        for address in set(addresses):
+            bucket = self._made.bucket(address, now)
+            short = 1.0 - 1e-9 - bucket.tokens(now)  # (TokenBucket.take's slack)
+            if short > 0:
+                wait = max(wait, short / bucket.rate)
+        if not wait:
+            return ""
+        whose = "your" if yours else "a player's"
+        return (f"{whose} address made too many rooms lately (at most "
+                f"{self.limits.rooms_per_minute:g} a minute): try again in "
+                f"{max(1, math.ceil(wait))} s")
+
+    def room_refusal(self, addresses: Iterable[str], *, yours: bool = False
+                     ) -> tuple[int, str] | None:
+        """Why the server may make no room for players at ``addresses`` (a quick match's
+        table, a rematch), with its error code: an address's open rooms
+        (:meth:`open_rooms_refusal`, ``LIMIT_REACHED``) or its rate of rooms made
+        (:meth:`rate_refusal`, ``RATE_LIMITED``); None: it may. Takes nothing."""
+        addresses = set(addresses)
+        if refused := self.open_rooms_refusal(addresses, yours=yours):
+            return mpb.ERROR_CODE_LIMIT_REACHED, refused
+        if refused := self.rate_refusal(addresses, yours=yours):
+            return mpb.ERROR_CODE_RATE_LIMITED, refused
+        return None
+
+    def rooms_made(self, addresses: Iterable[str]) -> None:
+        """A room was made for players at ``addresses`` (checked by :meth:`rate_refusal`
+        first, all of them): it takes one of each address's tokens, once however many of
+        its players are there."""
+        now = trio.current_time()
+        for address in set(addresses):
+            self._made.bucket(address, now).take(now)
+
     def made_for(self, room_id: str, addresses: Iterable[str], creator_id: str = "") -> None:
         """The server made ``room_id`` for players at ``addresses`` (a quick match, a
         rematch): it counts as an open room of each address, and (a rematch's) for the
@@ -197,6 +248,10 @@ class CreateDesk:
                 f"your address has {self.limits.max_rooms_per_address} open rooms, started "
                 f"or not; finish (or concede) their games first", rid))
             return None
+        if refused := self.rate_refusal([conn.address], yours=True):
+            self._refused(conn)
+            conn.reply(error_bytes(mpb.ERROR_CODE_RATE_LIMITED, refused, rid))
+            return None
         if not self._may_look_up(conn, rid, request):
             return None
         reserved: list[tuple[str, str]] = []
@@ -236,6 +291,7 @@ class CreateDesk:
                 self.refusals.note("full", conn.address)
             conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), rid))
             return None
+        self.rooms_made([conn.address])
         account.created_rooms.add(host.room_id)
         self._creators[host.room_id] = account
         self._waiting_rooms.setdefault(conn.address, set()).add(host.room_id)

@@ -47,14 +47,20 @@ class QuickMatchDesk:
 
     def __init__(self, lobby: Lobby, writer: StoreWriter, conns: Mapping[ConnId, _Connection],
                  *, deck: DeckCheck, settle: Settle, refusals: Notes | None = None,
-                 refusal: Callable[[Iterable[str]], str] = lambda _addresses: "",
+                 refusal: Callable[[Iterable[str]], tuple[int, str] | None] =
+                 lambda _addresses: None,
                  made_for: Callable[[str, Iterable[str]], None] = lambda _r, _a: None,
+                 rooms_made: Callable[[Iterable[str]], None] = lambda _a: None,
                  ) -> None:
-        """``refusal``: why no room may be made for a player at an address ("": it may --
-        the per-address room limit, checked as it queues); ``made_for``: a room a player
-        was seated in counts against its address (room id, addresses)."""
+        """``refusal``: why no room may be made for a player at an address, and its error
+        code (None: it may -- the per-address room limit and rate of rooms made, checked
+        as it queues and again as its table is made); ``made_for``: a room a player was
+        seated in counts against its address (room id, addresses); ``rooms_made``: a
+        table's room was made for players at these addresses (each one's rate: taken only
+        once it is)."""
         self._refusal = refusal
         self._made_for = made_for
+        self._rooms_made = rooms_made
         self.lobby = lobby
         #: Where a table refused for want of room on the server is noted, one refusal per
         #: player, for the operator's log (server.refusals).
@@ -80,7 +86,7 @@ class QuickMatchDesk:
         if refused := self._refusal([conn.address]):
             if self.refusals is not None:
                 self.refusals.note("room", conn.address)
-            conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, refused, rid))
+            conn.reply(error_bytes(*refused, rid))
             return
         ok, deck = await self._deck(conn, rid, request.deck, request.format)
         if not ok:
@@ -137,9 +143,21 @@ class QuickMatchDesk:
 
     async def _seat_table(self, key: QueueKey, table: list[QueueEntry]) -> None:
         """Enough players wait: create their room and seat each (a player who left the
-        queue meanwhile is skipped; the others are put back in front of the queue)."""
+        queue meanwhile is skipped, and so is one whose address may have no room made for
+        it now -- it is told why, and leaves the queue; the others are put back in front
+        of the queue)."""
         fmt, seats = key
         live = [e for e in table if e.conn in self.conns]
+        # (checked as each queued, but its address may have made rooms since: another
+        # connection's, another table's)
+        for entry in list(live):
+            conn = self.conns[entry.conn]
+            if refused := self._refusal([conn.address]):
+                live.remove(entry)
+                conn.queued = None
+                if self.refusals is not None:
+                    self.refusals.note("room", conn.address)
+                conn.reply(error_bytes(*refused, entry.rid))
         if len(live) < seats:
             for entry in reversed(live):
                 again = self.queues.add(key, entry, front=True)
@@ -157,6 +175,7 @@ class QuickMatchDesk:
                     self.refusals.note("full", conn.address)
                 conn.reply(error_bytes(mpb.ERROR_CODE_LIMIT_REACHED, str(exc), entry.rid))
             return
+        self._rooms_made(self.conns[e.conn].address for e in live)
         self._rooms.setdefault(key, set()).add(host.room_id)
         for entry in live:  # in queue order: the first queued takes seat 0
             await self._seat_one(host, entry)

@@ -46,13 +46,16 @@ class RematchDesk:
     def __init__(self, lobby: Lobby, writer: StoreWriter,
                  session_conn: Callable[[str], _Connection | None],
                  *, settle: Settle, idle: Callable[[_Connection], bool],
-                 refusal: Callable[[Iterable[str]], str],
-                 made_for: Callable[[str, Iterable[str], str], None]) -> None:
+                 refusal: Callable[[Iterable[str]], tuple[int, str] | None],
+                 made_for: Callable[[str, Iterable[str], str], None],
+                 rooms_made: Callable[[Iterable[str]], None]) -> None:
         """``idle``: whether a connection is in no room, queue or replay (a player who went
         elsewhere meanwhile gets no rematch); ``refusal``: why no room may be made for
-        players at these addresses ("": it may -- the per-address room limit); ``made_for``:
-        a room made counts against its players' addresses and for the old room's creator
-        (room id, addresses, creator's account id), as the old one did."""
+        players at these addresses, and its error code (None: it may -- the per-address
+        room limit, the address's rate of rooms made); ``made_for``: a room made counts
+        against its players' addresses and for the old room's creator (room id, addresses,
+        creator's account id), as the old one did; ``rooms_made``: a room was made for
+        these addresses (each one's rate: taken only once it is)."""
         self.lobby = lobby
         self.writer = writer
         #: A session's connection now (its player may have resumed on a new one since it
@@ -68,10 +71,14 @@ class RematchDesk:
         self._idle = idle
         self._refusal = refusal
         self._made_for = made_for
+        self._rooms_made = rooms_made
 
     def _no_rematch(self, old: RoomHost, plan: cmd.RematchPlan, why: str) -> None:
         """The rematch can't be made: its players (let go by the old room) and the old
-        room's spectators are told why."""
+        room's spectators are told why. (Always ``LIMIT_REACHED`` "no rematch: ...", request
+        id 0, whatever refused it -- a rate too: that is how every client knows its players
+        are in no room any more; a ``RATE_LIMITED`` pushed with id 0 says a message was
+        dropped, to send again.)"""
         old.notify(cmd.RematchMade("", failed=why))
         for seat in plan.players:
             conn = self._player(seat)
@@ -100,7 +107,8 @@ class RematchDesk:
             return
         addresses = [conn.address for _seat, conn in players if conn is not None]
         if refused := self._refusal(addresses):
-            self._no_rematch(old, plan, refused)
+            _code, why = refused
+            self._no_rematch(old, plan, why)
             return
         code = typeable_secret(16)
         reserved = tuple((p.account_id, p.name) for p in plan.players)
@@ -116,6 +124,7 @@ class RematchDesk:
         except LobbyFullError as exc:
             self._no_rematch(old, plan, str(exc))
             return
+        self._rooms_made(addresses)
         # (for the old room's creator's count only if it plays: a host who made a room
         # for others without a seat didn't ask for this one)
         playing = {seat.account_id for seat in plan.players}

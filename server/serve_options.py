@@ -129,6 +129,12 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     add("--max-rooms-per-address", type=int, default=d.max_rooms_per_address,
         help=f"open rooms, started or not, created from one client address "
              f"(default {d.max_rooms_per_address})")
+    add("--room-burst", type=int, default=d.room_burst,
+        help=f"rooms one client address may have made at once -- created, or made by the "
+             f"server for players there (a quick match, a rematch) (default {d.room_burst})")
+    add("--rooms-per-minute", type=finite, default=d.rooms_per_minute,
+        help=f"rooms made per minute per client address after the burst "
+             f"(default {d.rooms_per_minute:g})")
     add("--max-waiting-rooms-per-address", type=int, default=d.max_waiting_rooms_per_address,
         help=f"rooms waiting for players that connections from one address may have created "
              f"(default {d.max_waiting_rooms_per_address})")
@@ -246,7 +252,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
     positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
                 "rate_strikes", "max_connections_per_address", "max_http_requests_per_address",
                 "login_failures", "max_waiting_rooms_per_address", "max_rooms_per_address",
-                "max_replays", "max_replays_per_address", "guest_burst",
+                "max_replays", "max_replays_per_address", "guest_burst", "room_burst",
                 "password_check_burst", "spectator_feed_messages", "max_proxy_connections")
     for name in positive:
         if getattr(args, name) < 1:
@@ -262,7 +268,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
                      f"longest delay)")
     # (--login-window 0 would count no failed sign-in: the lockout silently off)
     for name in ("clock_seconds", "send_timeout", "messages_per_second", "guests_per_minute",
-                 "password_checks_per_minute", "login_window"):
+                 "password_checks_per_minute", "login_window", "rooms_per_minute"):
         if getattr(args, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be positive")
     max_game_actions = args.max_game_actions
@@ -281,6 +287,7 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
                   max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,
                   max_rooms_per_address=args.max_rooms_per_address,
+                  room_burst=args.room_burst, rooms_per_minute=args.rooms_per_minute,
                   max_replays=args.max_replays,
                   max_replays_per_address=args.max_replays_per_address,
                   messages_per_second=args.messages_per_second,

@@ -31,13 +31,21 @@ def _limits(*args: str) -> Limits:
 
 def test_every_limit_flag_sets_its_limit() -> None:
     limits = _limits("--max-replays", "9", "--max-replays-per-address", "2",
-                     "--max-rooms-per-address", "5", "--password-check-burst", "3")
+                     "--max-rooms-per-address", "5", "--password-check-burst", "3",
+                     "--room-burst", "7", "--rooms-per-minute", "1.5")
     assert (limits.max_replays, limits.max_replays_per_address, limits.max_rooms_per_address,
-            limits.password_check_burst) == (9, 2, 5, 3)
+            limits.password_check_burst, limits.room_burst,
+            limits.rooms_per_minute) == (9, 2, 5, 3, 7, 1.5)
 
 
-@pytest.mark.parametrize("flag", ["--max-replays", "--max-replays-per-address"])
-def test_a_replay_limit_below_one_is_a_usage_error(
+def test_the_rate_of_rooms_made_defaults_to_a_burst_of_60_then_30_a_minute() -> None:
+    limits = _limits()
+    assert (limits.room_burst, limits.rooms_per_minute) == (60, 30.0)
+
+
+@pytest.mark.parametrize("flag", ["--max-replays", "--max-replays-per-address",
+                                  "--room-burst"])
+def test_a_count_limit_below_one_is_a_usage_error(
         flag: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         _limits(flag, "0")
@@ -47,7 +55,7 @@ def test_a_replay_limit_below_one_is_a_usage_error(
 
 @pytest.mark.parametrize("flag", ["--clock-seconds", "--send-timeout", "--messages-per-second",
                                   "--guests-per-minute", "--password-checks-per-minute",
-                                  "--login-window"])
+                                  "--login-window", "--rooms-per-minute"])
 def test_a_time_or_rate_that_must_be_positive_names_the_one_flag_given(
         flag: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``--send-timeout 0`` was told "--clock-seconds, --send-timeout, ... must be positive",
@@ -314,7 +322,8 @@ def test_every_relay_address_is_printed_as_a_url(served: Served) -> None:
 
 
 @pytest.mark.parametrize("flag", ["--messages-per-second", "--clock-seconds",
-                                  "--spectator-flush-seconds", "--linger-seconds", "--grace"])
+                                  "--spectator-flush-seconds", "--linger-seconds", "--grace",
+                                  "--rooms-per-minute"])
 @pytest.mark.parametrize("value", ["nan", "inf"])
 def test_a_number_option_that_is_not_finite_is_a_usage_error(
         flag: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -253,6 +253,9 @@ def serve_flags(connections: int, rooms: int, linger: float, spectators: int = 0
             ("--max-rooms-per-account", "1000"),
             ("--max-waiting-rooms-per-address", str(max(16, 2 * rooms + 64))),
             ("--max-rooms-per-address", str(max(64, 4 * rooms + 64))),
+            # (every table makes a room a game, all from this one address)
+            ("--room-burst", str(max(1000, 4 * rooms + 64))),
+            ("--rooms-per-minute", "1000000"),
             ("--guest-burst", many),
             ("--guests-per-minute", "1000000"),
             ("--messages-per-second", "100000"),
