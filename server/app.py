@@ -61,7 +61,7 @@ log = logging.getLogger("manawire")
 
 @dataclass(frozen=True)
 class Limits:
-    """The server's limits (README.md, "Limits"); every one answers with a clear error or
+    """The server's limits (docs/limits.md, "Limits"); every one answers with a clear error or
     close reason."""
 
     outbox_size: int = 1024  # messages queued for one client before it is disconnected

@@ -78,7 +78,7 @@ def _proxy_range(text: str) -> IPNetwork:
 
 
 def add_serve_options(serve: argparse.ArgumentParser) -> None:
-    """``manawire serve``'s durability, collector and limit options (README, "Limits")."""
+    """``manawire serve``'s durability, collector and limit options (docs/limits.md, "Limits")."""
     from server import gctune, logs
     from server.app import Limits
     from server.rooms.room import ACTION_WARNING_SHARE

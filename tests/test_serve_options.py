@@ -1,4 +1,4 @@
-"""``manawire serve``'s flags: the limits reach :class:`~server.app.Limits` (README,
+"""``manawire serve``'s flags: the limits reach :class:`~server.app.Limits` (docs/limits.md,
 "Limits"); a bad port, a data directory that is a file or another server's, a taken port --
 and ``account`` with the server down or no password: a plain message and a non-zero exit,
 never a traceback."""
