@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -180,6 +181,26 @@ def _unreachable(exc: BaseException) -> bool:
     return isinstance(exc, (OSError, InvalidHandshake))
 
 
+#: How the server says when to send a request refused for rate again ("... try again in 12
+#: s": a room over its address's rate of rooms made; "send it again in 1.5 s": a deck list).
+_AGAIN_IN = re.compile(r"again in (\d+(?:\.\d+)?) s\b")
+
+
+def _rate_wait(exc: BaseException) -> float | None:
+    """The seconds to wait before trying a game again that the server refused only for rate
+    -- its room (or quick-match table) over the address's rate of rooms made, a deck list
+    over its checking time -- as its answer says (the longest of the bots refused at once;
+    None: refused for something else, or not saying when)."""
+    if isinstance(exc, BaseExceptionGroup):
+        waits = [_rate_wait(inner) for inner in exc.exceptions]
+        known = [w for w in waits if w is not None]
+        return max(known) if known and len(known) == len(waits) else None
+    if not isinstance(exc, ServerError) or exc.code != mpb.ERROR_CODE_RATE_LIMITED:
+        return None
+    said = _AGAIN_IN.search(exc.message)
+    return float(said.group(1)) if said is not None else None
+
+
 def _why(exc: BaseException) -> str:
     """Why a game failed, in words: a refusal's message and problems; the errors of the
     bots playing at once (a nursery's group: each different one, once), not the group."""
@@ -296,6 +317,12 @@ async def run_bot_games(url: str, games: int, players: int = 2, seed: int | None
                     if _unreachable(exc) and trio.current_time() + delay < retry_until:
                         await trio.sleep(delay)
                         delay = min(delay * 2, UNREACHABLE_MAX)
+                        continue
+                    # (refused for rate -- many games from one address make rooms faster
+                    # than the server's --rooms-per-minute: the wait it says, then again)
+                    wait = _rate_wait(exc)
+                    if wait is not None and trio.current_time() + wait < retry_until:
+                        await trio.sleep(wait)
                         continue
                     summary.errors += 1
                     names = ", ".join(d if "\n" not in d else "a deck list" for d in decks)
