@@ -121,8 +121,12 @@ def test_a_finished_match_replayed_step_by_step_and_by_turn(pages: Pages, tmp_pa
     # whose press and release fell on two drawings of the button was lost (on a slow
     # machine Pause seemed not to work). The release, on the Play button drawn since,
     # doesn't start it again.
-    box = page.locator("[data-testid=replay-pause]").bounding_box()
-    assert box is not None
+    # (Its box is read in the page, in one go: a locator's bounding_box() could find the
+    # button, then measure it after a step drew it anew -- detached, no box: flaky in CI.)
+    box = page.evaluate("""() => {
+      const r = document.querySelector("[data-testid=replay-pause]")?.getBoundingClientRect();
+      return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null; }""")
+    assert box is not None, "the replay stopped playing before Pause was pressed"
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     expect(position).to_have_attribute("data-playing", "0")
