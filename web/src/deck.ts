@@ -1,6 +1,6 @@
 /**
  * The deck-paste flow: the deck list a player pastes or uploads is sent as it is with
- * JoinRoom/QuickMatch (the server reads every format of README.md "Deck lists" and checks
+ * JoinRoom/QuickMatch (the server reads every format of docs/playing.md "Deck lists" and checks
  * it against the room's format); a refused deck comes back as ERROR_CODE_INVALID_DECK with
  * one problem per `Error.details` entry, most of them starting "line N: ".
  */
