@@ -42,6 +42,7 @@ from client_sdk.describe import (
     step_name,
     target_text,
     tier_text,
+    waiting_trigger,
 )
 from client_sdk.mirror import Mirror
 from client_sdk.stops import AUTO, FULL
@@ -172,8 +173,14 @@ class Board:
         return self.watching
 
     def object(self, object_id: str) -> pb.GameObject | None:
-        """The object in the view, else as last seen (it may have left the view)."""
-        return self.mirror.objects.get(object_id) or self._seen.get(object_id)
+        """The object in the view, else as last seen (it may have left the view), else a
+        triggered ability waiting to be put on the stack (603.3), as an object named for its
+        source -- what ordering triggers names (it read "a card you can't see", for the
+        viewer's own creatures' triggers)."""
+        found = self.mirror.objects.get(object_id) or self._seen.get(object_id)
+        if found is None:
+            found = waiting_trigger(self.mirror.header.triggers, object_id)
+        return found
 
     def player(self, seat: int) -> str:
         p = self.mirror.players.get(seat)

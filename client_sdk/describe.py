@@ -38,6 +38,18 @@ def seat_name(names: Names, seat: int) -> str:
     return "you" if seat == names.viewer else names.player(seat)
 
 
+def waiting_trigger(triggers: Iterable[pb.WaitingTrigger], trigger_id: str
+                    ) -> pb.GameObject | None:
+    """The triggered ability ``trigger_id`` among ``triggers`` (the view's, waiting to be put
+    on the stack, 603.3) as an object a describer can name: "Heartfire Immolator's trigger",
+    its controller's, its text its rules text. None: no such trigger."""
+    for t in triggers:
+        if t.id == trigger_id:
+            return pb.GameObject(id=t.id, name=f"{t.source_name}'s trigger",
+                                 controller=t.controller, rules_text=t.text)
+    return None
+
+
 def object_name(names: Names, object_id: str) -> str:
     """An object's name as the viewer knows it."""
     if object_id == "":

@@ -1156,3 +1156,22 @@ def test_alike_tapped_creatures_to_target_are_one_option_apart_from_untapped_one
     # An Aura on one keeps it on its own.
     mirror.objects["a1"] = _obj("a1", "Pacifism", BATTLEFIELD, ANN, attached_to="u2")
     assert [i for i, _label in targets("u1", "u2")] == [0, 1]
+
+
+def test_603_3b_ordering_triggers_names_each_by_its_source() -> None:
+    """Two Heartfire Immolators' prowess triggers to order (603.3b): the options named
+    "a card you can't see" -- a waiting trigger is no object of the view, but the view's
+    header lists it (WaitingTrigger): each is named for its source, and says whose."""
+    board = _board(ANN)
+    board.mirror.header.triggers.extend([
+        pb.WaitingTrigger(id="t1", controller=ANN, source_name="Heartfire Immolator",
+                          text="Prowess"),
+        pb.WaitingTrigger(id="t2", controller=ANN, source_name="Heartfire Immolator",
+                          text="Prowess")])
+    board.decision = pb.Decision(prompt_id=9, seat=ANN, kind=pb.DECISION_KIND_ORDER_TRIGGERS,
+                                 options=[pb.Action(choose_order=pb.ChooseOrder(object_id=t))
+                                          for t in ("t1", "t2")])
+    labels = [label for _i, label in board.shown_options]
+    assert labels and all("can't see" not in label for label in labels), labels
+    assert all(label.startswith("Next: Heartfire Immolator's trigger")
+               for label in labels), labels

@@ -16,7 +16,7 @@ import {
 import type { Decision, GameEvent, GameObject } from "./gen/protocol/v1/game_pb";
 import { Connection, type ClientBody } from "./connection";
 import type { DeckProblem } from "./deck";
-import type { Names } from "./describe";
+import { type Names, waitingTrigger } from "./describe";
 import type { Invite } from "./links";
 import { Mirror, MirrorDesyncError } from "./mirror";
 import type { Replay, ReplayTarget } from "./replay";
@@ -242,8 +242,13 @@ export abstract class AppState implements Names {
   // ---- Names (describe.ts)
   get viewer(): number { return this.room?.seat ?? -1; }
   /** An object of the view, or one the viewer saw earlier (an event may name an object the
-   * same delta removed: a creature that died in combat). */
-  object(id: string) { return this.mirror.objects.get(id) ?? this.seen.get(id); }
+   * same delta removed: a creature that died in combat), or a triggered ability waiting to
+   * be put on the stack (603.3: what ordering triggers names -- it read "a card you can't
+   * see" for the viewer's own creatures' triggers). */
+  object(id: string): GameObject | undefined {
+    return this.mirror.objects.get(id) ?? this.seen.get(id)
+      ?? waitingTrigger(this.mirror.header.triggers, id);
+  }
   player(seat: number): string { return this.mirror.players.get(seat)?.name || `Seat ${seat + 1}`; }
   /** The players' names (a line they begin keeps them as written: {@link logSentence}). */
   playerNames(): string[] { return [...this.mirror.players.values()].map((p) => p.name); }

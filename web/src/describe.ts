@@ -3,10 +3,10 @@
  * Every dispatch over a oneof is exhaustive (`assertNever`): a case this client doesn't
  * know (a newer server, protocol/README.md "Versioning") is shown as "not understood".
  */
-import { clone, toBinary } from "@bufbuild/protobuf";
+import { clone, create, toBinary } from "@bufbuild/protobuf";
 import {
   type Action, type CounteredEvent, type DamageEvent, type Decision, type GameEvent, type GameHeader, type GameObject,
-  type ManaPool, type Target, DecisionKind, GameObjectSchema, GamePhase, Step, ZoneKind,
+  type ManaPool, type Target, type WaitingTrigger, DecisionKind, GameObjectSchema, GamePhase, Step, ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 import { type SpectatorTier, TierKind } from "./gen/protocol/v1/messages_pb";
 
@@ -20,6 +20,15 @@ export interface Names {
   mentions(word: string): boolean;
   /** The objects in the view (to tell same-name objects apart by whose they are). */
   objects?(): Iterable<GameObject>;
+}
+
+/** The triggered ability `id` among `triggers` (the view's, waiting to be put on the stack,
+ * 603.3) as an object a describer can name: "Heartfire Immolator's trigger", its
+ * controller's, its text its rules text; undefined if there is none. */
+export function waitingTrigger(triggers: readonly WaitingTrigger[], id: string): GameObject | undefined {
+  const t = triggers.find((x) => x.id === id);
+  return t ? create(GameObjectSchema, { id: t.id, name: `${t.sourceName}'s trigger`,
+    controller: t.controller, rulesText: t.text }) : undefined;
 }
 
 export function assertNever(value: never): never {

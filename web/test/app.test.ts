@@ -11,7 +11,7 @@ import {
 import {
   ErrorCode, MatchPhase, Role, ServerBatchSchema, TierKind, type ServerMessage,
 } from "../src/gen/protocol/v1/messages_pb";
-import { resultWords } from "../src/describe";
+import { resultWords, shownOptions } from "../src/describe";
 import { viewHash } from "../src/viewhash";
 import { FakeSocket, deltaStepper, installFakeSocket, seatedIn, signedIn } from "./fakes";
 
@@ -1888,5 +1888,25 @@ test("a permanent a resolving spell tapped is said ('Your Mountain became tapped
       ops: [{ op: { case: "updateObject", value: v.objects[1]! } }], viewHash: viewHash(v), events: [] } } });
     assert.equal(app.mirror.stateId, 7n);
     assert.deepEqual(app.log, ["Your Mountain became tapped"]);
+  } finally { restore(); }
+});
+
+test("603.3b: ordering triggers names each by its source (it read \"a card you can't see\")", () => {
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    // Two Heartfire Immolators' prowess triggers wait to be put on the stack: the header
+    // lists them (WaitingTrigger); no object of the view has their ids.
+    v.header!.triggers = ["w1", "w2"].map((id) => ({ $typeName: "manawire.v1.WaitingTrigger" as const,
+      id, controller: 0, sourceName: "Heartfire Immolator", text: "Prowess" }));
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    ws.deliver({ body: { case: "decision", value: { roomId: "r", promptId: 10n, seat: 0,
+      kind: DecisionKind.ORDER_TRIGGERS, stateId: 5n,
+      options: ["w1", "w2"].map((objectId) => ({ kind: { case: "chooseOrder" as const, value: { objectId } } })) } } });
+    const labels = shownOptions(app, app.decision!.options).map((o) => o.label);
+    assert.ok(labels.length > 0 && labels.every((l) => l.startsWith("Next: Heartfire Immolator's trigger")), String(labels));
   } finally { restore(); }
 });
