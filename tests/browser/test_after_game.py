@@ -63,12 +63,20 @@ def test_invite_link_concede_question_replay_and_a_link_on_a_finished_board(
     expect(bob.locator(f"{GAME_OVER} > p").first).to_have_text("You won.")
     expect(bob.locator(f"{GAME_OVER} [data-testid=results] li")).to_have_text(
         [re.compile(r"^Ann#\d+ lost: Ann#\d+ conceded$")])
-    # The game-over panel replays the private room's game; a single game offers no other.
-    ann.locator("[data-testid=replay-finished]").click()
-    expect(ann.locator("[data-testid=replay]")).to_be_visible()
-    expect(ann.locator("[data-testid=replay-position]")).to_have_attribute("data-loading", "0")
-    expect(ann.locator("[data-testid=replay-games]")).to_have_count(0)
-    expect(ann.locator("[data-testid=error]")).to_have_count(0)
+    # The game-over panel replays the private room's game, in a new tab; a single game
+    # offers no other. Ann's tab stays in the room: replaying left it, and Bob read "No
+    # rematch: Ann left the room" (a new player's finding).
+    with ann.context.expect_page() as opened:
+        ann.locator("[data-testid=replay-finished]").click()
+    tab = opened.value
+    expect(tab.locator("[data-testid=replay]")).to_be_visible()
+    expect(tab.locator("[data-testid=replay-position]")).to_have_attribute("data-loading", "0")
+    expect(tab.locator("[data-testid=replay-games]")).to_have_count(0)
+    expect(tab.locator("[data-testid=error]")).to_have_count(0)
+    expect(ann.locator(GAME_OVER)).to_have_count(1)
+    expect(ann.locator("[data-testid=rematch]")).to_be_visible()
+    expect(bob.get_by_text("left the room")).to_have_count(0)
+    tab.close()
     # Bob, still on the finished game's board, opens a new invite link: the join form.
     bob.evaluate("location.hash = '#join=abcdef123456&code=sesame'")
     expect(bob.locator("[data-testid=join-room]")).to_be_visible()

@@ -6,7 +6,7 @@
 import { type ServerMessage, ErrorCode, Role, RoomInfoSchema } from "./gen/protocol/v1/messages_pb";
 import { create } from "@bufbuild/protobuf";
 import { parseInvite } from "./links";
-import { gameId, Replay, replayErrorText, splitGameId, type ReplayTarget } from "./replay";
+import { gameId, Replay, replayErrorText, replayLink, splitGameId, type ReplayTarget } from "./replay";
 import { saved } from "./storage";
 import type { RequestKind } from "./appstate";
 import { AppPlay } from "./appplay";
@@ -41,21 +41,20 @@ export abstract class AppReplays extends AppPlay {
     return Array.from({ length: games }, (_, i) => gameId(room.info.roomId, i + 1));
   }
 
-  /** Replay a finished game of the room shown (its game-over panel's Replay): the room is
-   * left for the replay, with the invite code this page has for it (a private room's). */
-  replayFinished(id: string): void {
+  /** The link that replays a finished game of the room shown (its game-over panel's
+   * Replay, opened in a new tab): with the invite code this page has for it (a private
+   * room's) and what it knows of the room's games. The room isn't left: replaying left it,
+   * which ended the rematch the opponent had offered (a new player's finding) -- a replay
+   * in another tab takes nothing from this one's seat. "": not one of its games. */
+  finishedReplayLink(id: string): string {
     const room = this.room;
-    if (room === null || !this.finishedGameIds.includes(id)) return;
+    if (room === null || !this.finishedGameIds.includes(id)) return "";
     const roomId = room.info.roomId;
     const code = this.created?.room.roomId === roomId ? this.created.code
       : this.lastJoin.roomId === roomId ? this.lastJoin.code
         : parseInvite(saved.invite(this.account?.accountId ?? "", roomId).replace(/^[^#]*/, ""))?.code ?? "";
-    const target: ReplayTarget = { roomId: id, code, bestOf: this.match?.bestOf ?? (room.info.bestOf || 1),
-      games: this.finishedGameIds.length };
-    this.leaveRoom();
-    this.notice = "";
-    this.startReplay(target, null);
-    this.changed();
+    return replayLink(this.pageUrl, { roomId: id, code, bestOf: this.match?.bestOf ?? (room.info.bestOf || 1),
+      games: this.finishedGameIds.length });
   }
 
   /** Stop the replay and go back to the lobby. */

@@ -44,7 +44,7 @@ export const EVERY_HAND = -3;
 export const SPEEDS = [1, 2, 5, 10, 25] as const;
 export const DEFAULT_SPEED = 5;
 
-/** `#replay=ROOM_ID[&seat=N|&view=all|&view=hands][&code=INVITE][&action=K|&turn=T]` (the fragment,
+/** `#replay=ROOM_ID[&seat=N|&view=all|&view=hands][&code=INVITE][&action=K|&turn=T][&of=B&games=G]` (the fragment,
  * with or without "#"), or null. `seat` is the protocol's seat number (0: the first). */
 export function parseReplayLink(hash: string): ReplayTarget | null {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
@@ -59,6 +59,12 @@ export function parseReplayLink(hash: string): ReplayTarget | null {
   const turn = wholeNumber(params.get("turn"));
   if (action !== undefined) target.action = action;
   else if (turn !== undefined) target.turn = turn;
+  // What the page that made the link knew of the room's games (a private room's are listed
+  // nowhere): `of` its best-of, `games` how many are finished.
+  const bestOf = wholeNumber(params.get("of"));
+  const games = wholeNumber(params.get("games"));
+  if (bestOf !== undefined && bestOf > 0) target.bestOf = bestOf;
+  if (games !== undefined && games > 0) target.games = games;
   return target;
 }
 
@@ -72,6 +78,8 @@ export function replayLink(base: string, target: ReplayTarget): string {
   if (target.code) params.set("code", target.code);
   if (target.action !== undefined) params.set("action", String(target.action));
   else if (target.turn !== undefined) params.set("turn", String(target.turn));
+  if (target.bestOf !== undefined) params.set("of", String(target.bestOf));
+  if (target.games !== undefined) params.set("games", String(target.games));
   return `${base.replace(/#.*$/, "")}#${params.toString()}`;
 }
 

@@ -750,10 +750,13 @@ class Ui {
               matchGoesOn ? null
                 : h("button", { type: "button", "data-key": "back", onclick: () => app.leaveRoom() },
                   "Back to the lobby"),
-              // Each finished game's replay (a private room's is found nowhere else).
+              // Each finished game's replay (a private room's is found nowhere else), in a new
+              // tab: this one stays in the room, for the rematch.
               app.finishedGameIds.map((id, i, all) => h("button", { type: "button",
                 "data-testid": "replay-finished", "data-game-id": id, "data-key": `replay-finished-${id}`,
-                onclick: () => app.replayFinished(id) }, all.length > 1 ? `Replay game ${i + 1}` : "Replay")))) : null,
+                title: "Opens the replay in a new tab: you stay here, for a rematch",
+                onclick: () => window.open(app.finishedReplayLink(id), "_blank", "noopener") },
+              all.length > 1 ? `Replay game ${i + 1}` : "Replay")))) : null,
           this.lostPanel(),
           app.presenceNotes().map((note) => h("p", { class: "notice", role: "status",
             "data-testid": "presence-note" }, note)),

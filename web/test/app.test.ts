@@ -13,6 +13,7 @@ import {
 } from "../src/gen/protocol/v1/messages_pb";
 import { resultWords, shownOptions } from "../src/describe";
 import { viewHash } from "../src/viewhash";
+import { parseReplayLink } from "../src/replay";
 import { FakeSocket, deltaStepper, installFakeSocket, seatedIn, signedIn } from "./fakes";
 
 function view(priority: number, promptId: bigint, life = 20): View {
@@ -1362,23 +1363,25 @@ test("the room's creator keeps its invite link once the game started, after a re
   } finally { restore(); delete g.sessionStorage; }
 });
 
-test("the game-over panel replays the finished game: the room is left, the replay opened with its code", () => {
+test("the game-over panel's replay link keeps the room (for a rematch) and carries its code and games", () => {
   const restore = installFakeSocket();
   try {
     const { app, ws } = seated();
     assert.deepEqual(app.finishedGameIds, []); // the game goes on
+    assert.equal(app.finishedReplayLink("r"), "");
     const v = view(0, 9n);
     v.header!.pending = undefined;
     v.header!.result = create(GameResultSchema, { winners: [1], reason: "Ann#0001 conceded" });
     ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 6n, view: v, viewHash: viewHash(v) } } });
     assert.deepEqual(app.finishedGameIds, ["r"]);
-    app.replayFinished("r");
-    assert.equal(app.room, null);
-    const sent = ws.sent.map((m) => m.body.case);
-    assert.ok(sent.includes("leaveRoom"));
-    const replay = ws.last("replay");
-    assert.equal(replay.roomId, "r");
-    assert.equal(app.replay?.target.bestOf, 1); // a single game: no "Game 2?" in the viewer
+    const link = app.finishedReplayLink("r");
+    // (Replaying left the room, which ended the rematch the opponent offered.)
+    assert.equal(app.room?.info.roomId, "r");
+    assert.ok(!ws.sent.some((m) => m.body.case === "leaveRoom"));
+    const target = parseReplayLink(link.slice(link.indexOf("#")));
+    assert.equal(target?.roomId, "r");
+    assert.equal(target?.bestOf, 1); // a single game: no "Game 2?" in the viewer
+    assert.equal(target?.games, 1);
   } finally { restore(); }
 });
 
