@@ -16,7 +16,7 @@ import { DecisionKind, GamePhase } from "./gen/protocol/v1/game_pb";
 import { deckProblems } from "./deck";
 import {
   alikeOrder, assertNever, eventLines, NO_BLOCKERS_TEXT, nothingCanBlock, logSentence, noticeText,
-  poolPaysExactly,
+  poolPaysExactly, sentence,
 } from "./describe";
 import { inviteLink } from "./links";
 import { saved } from "./storage";
@@ -459,17 +459,24 @@ export class App extends AppReplays {
         // Our answer crossed a newer state: the next Decision will come.
         if (kind === "act") { this.sentPrompt = null; return; }
         break;
-      case ErrorCode.INVALID_DECK:
+      case ErrorCode.INVALID_DECK: {
         this.deckProblems = deckProblems(details.length ? details : [message]);
+        // The server's note on which cards it plays, with an unknown card among the problems
+        // ("... (this server supports the cards of Core Set 2021 (M21) and a few others)"):
+        // without it a new player couldn't tell how to fix the deck.
+        const at = message.indexOf("(this server supports ");
+        const pool = at < 0 ? "" : ` ${sentence(message.slice(at + 1).replace(/\)$/, ""))}.`;
         if (kind === "deck") {
           this.deckSent = false;
-          this.error = `Your deck was refused (${message}): see its problems below.`;
+          this.error = `Your deck was refused (${at < 0 ? message : message.slice(0, at).trim()}): `
+            + `see its problems below.${pool}`;
           return;
         }
         // (Refused with CreateRoom.join, no room was created: fix it, create again.)
-        this.error = "The deck was refused: see its problems below.";
+        this.error = `The deck was refused: see its problems below.${pool}`;
         this.deckRefusal = this.error;
         return;
+      }
       case ErrorCode.RATE_LIMITED:
         if (kind === "act") this.sentPrompt = null;
         break;

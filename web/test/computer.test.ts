@@ -99,6 +99,14 @@ test("a refused request for a game against the computer is said in the server's 
       code: ErrorCode.INVALID_DECK, message: "1 problem", details: ["line 1: unknown card 'Nonsense Card'"] } } });
     assert.equal(app.error, "The deck was refused: see its problems below.");
     assert.equal(app.deckProblems.length, 1);
+    // An unknown card: the server's note on which cards it plays is said too.
+    app.playComputer("4 Fire Prophecy", 1, "constructed");
+    ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "error", value: {
+      code: ErrorCode.INVALID_DECK, message: "the deck can't be played in constructed: 1 problem(s) "
+        + "(this server supports the cards of Core Set 2021 (M21) and a few others)",
+      details: ["line 1: unknown or unsupported card 'Fire Prophecy'"] } } });
+    assert.equal(app.error, "The deck was refused: see its problems below. This server supports the "
+      + "cards of Core Set 2021 (M21) and a few others.");
     assert.equal(app.room, null);
     // One too long for the server is said before anything is sent.
     const count = ws.sent.length;
