@@ -1,6 +1,10 @@
 """Manawire Python SDK: a trio client that mirrors its view of a game, and bots.
 
 Depends on the protocol package only -- never on the server.
+
+Writing a bot or client with it: docs/sdk.md (a complete bot that plays the server's computer
+player, every kind of decision and option, whose a target is, the board, the result, errors
+and reconnecting); the full API is in :mod:`client_sdk.client`'s docstrings.
 """
 
 from client_sdk.client import (
