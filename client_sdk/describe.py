@@ -1199,7 +1199,9 @@ def _clipped(text: str) -> str:
 
 def token_words(name: str) -> str:
     """``a Knight token``; a token whose name says so already reads ``a Treasure Token``
-    (rule 111.4: a token's name is its subtypes plus "Token", for many)."""
+    (rule 111.4: a token's name is its subtypes plus "Token", for many); ``an Angel token``
+    before a vowel (it read "a Angel Token")."""
     if not name:
         return "a token"
-    return f"a {name}" if name.lower().endswith(" token") else f"a {name} token"
+    article = "an" if name[0].lower() in "aeiou" else "a"
+    return f"{article} {name}" if name.lower().endswith(" token") else f"{article} {name} token"

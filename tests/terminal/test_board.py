@@ -408,6 +408,7 @@ def test_111_4_a_token_whose_name_says_token_isnt_a_token_token() -> None:
 
     assert told("Treasure Token") == "you created a Treasure Token"  # not "... Token token"
     assert told("Knight") == "you created a Knight token"
+    assert told("Angel Token") == "you created an Angel Token"  # not "a Angel"
     assert told("") == "you created a token"
 
 

@@ -1122,10 +1122,12 @@ export function clipped(text: string): string {
   return words.length <= ABILITY_WORDS ? words : `${words.slice(0, ABILITY_WORDS - 3).trimEnd()}...`;
 }
 
-/** "a Knight token"; a token whose name says so already reads "a Treasure Token" (111.4). */
+/** "a Knight token"; a token whose name says so already reads "a Treasure Token" (111.4);
+ * "an Angel Token" before a vowel (it read "a Angel Token"). */
 export function tokenWords(name: string): string {
   if (!name) return "a token";
-  return / token$/i.test(name) ? `a ${name}` : `a ${name} token`;
+  const article = /^[aeiou]/i.test(name) ? "an" : "a";
+  return / token$/i.test(name) ? `${article} ${name}` : `${article} ${name} token`;
 }
 
 /** `1st`, `2nd`, `3rd`, `4th` ... `11th`, `12th`, `21st` (as client_sdk.describe.ordinal). */

@@ -572,6 +572,8 @@ test("rule 111.4: a token whose name says Token isn't a 'Token token'", () => {
   assert.equal(tokenWords("Treasure Token"), "a Treasure Token");
   assert.equal(tokenWords("Knight"), "a Knight token");
   assert.equal(tokenWords(""), "a token");
+  assert.equal(tokenWords("Angel Token"), "an Angel Token");
+  assert.equal(tokenWords("Elf Warrior"), "an Elf Warrior token");
 });
 
 test("a creature with a plain mana ability is a plain mana source; a Treasure is not", () => {
