@@ -724,10 +724,12 @@ class ActivateManaAbility(_message.Message):
     def __init__(self, object_id: _Optional[str] = ..., mana: _Optional[str] = ..., paid_with: _Optional[str] = ...) -> None: ...
 
 class PayMana(_message.Message):
-    __slots__ = ("mana",)
+    __slots__ = ("mana", "types")
     MANA_FIELD_NUMBER: _ClassVar[int]
+    TYPES_FIELD_NUMBER: _ClassVar[int]
     mana: str
-    def __init__(self, mana: _Optional[str] = ...) -> None: ...
+    types: int
+    def __init__(self, mana: _Optional[str] = ..., types: _Optional[int] = ...) -> None: ...
 
 class DeclareAttacker(_message.Message):
     __slots__ = ("object_id", "defender", "planeswalker_id")
@@ -764,12 +766,14 @@ class DamageAssignment(_message.Message):
     def __init__(self, object_id: _Optional[str] = ..., amount: _Optional[int] = ...) -> None: ...
 
 class AssignCombatDamage(_message.Message):
-    __slots__ = ("attacker_id", "assignments")
+    __slots__ = ("attacker_id", "assignments", "partial")
     ATTACKER_ID_FIELD_NUMBER: _ClassVar[int]
     ASSIGNMENTS_FIELD_NUMBER: _ClassVar[int]
+    PARTIAL_FIELD_NUMBER: _ClassVar[int]
     attacker_id: str
     assignments: _containers.RepeatedCompositeFieldContainer[DamageAssignment]
-    def __init__(self, attacker_id: _Optional[str] = ..., assignments: _Optional[_Iterable[_Union[DamageAssignment, _Mapping]]] = ...) -> None: ...
+    partial: bool
+    def __init__(self, attacker_id: _Optional[str] = ..., assignments: _Optional[_Iterable[_Union[DamageAssignment, _Mapping]]] = ..., partial: _Optional[bool] = ...) -> None: ...
 
 class Discard(_message.Message):
     __slots__ = ("object_id",)

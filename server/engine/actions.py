@@ -65,9 +65,14 @@ class ActivateManaAbility:
 class PayMana:
     """Rule 601.2h: pay the total cost from the mana pool, spending exactly ``mana`` (letters
     WUBRGC in that order, e.g. ``"RRB"``): the player chooses which mana pays generic costs
-    and hybrid symbols."""
+    and hybrid symbols.
+
+    ``types`` > 0: one step of a payment asked in steps (:data:`~server.engine.state.MAX_OPTIONS`):
+    ``mana`` is what is spent of the first ``types`` mana types (WUBRGC order) -- the rest is
+    chosen next. 0: the whole payment."""
 
     mana: str = ""
+    types: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +110,10 @@ class AssignCombatDamage:
 
     attacker_id: str
     assignments: tuple[tuple[str, int], ...]
+    #: One step of a division asked one recipient at a time (past
+    #: :data:`~server.engine.state.MAX_OPTIONS` ways): the first recipients' amounts, the
+    #: next recipient's asked next (the last gets the rest).
+    partial: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,6 +418,10 @@ def action_to_json(action: Action) -> dict[str, Any]:
     """A JSON-ready dict: ``{"type": "CastSpell", "object_id": ...}``."""
     out: dict[str, Any] = {"type": type(action).__name__}
     out.update(asdict(action))
+    if isinstance(action, PayMana) and not action.types:
+        del out["types"]  # (a whole payment is logged as before steps existed)
+    if isinstance(action, AssignCombatDamage) and not action.partial:
+        del out["partial"]
     return out
 
 

@@ -66,12 +66,13 @@ from server.engine.mana import (
     most_mana,
     one_kind,
     pay,
-    payments,
+    payment_options,
     potential_pool,
     restricted_for,
     spend,
     spend_for,
     spendable,
+    take_payment_step,
     tap_for_mana,
     usable,
 )
@@ -837,7 +838,7 @@ def casting_decision(game: Game) -> tuple[DecisionKind, tuple[Action, ...]]:
     pool = spendable(game, seat, spell)
     if pay_options:
         pay_options.insert(0, PayAutomatically())  # (server.engine.autopay)
-    pay_options += [PayMana(m) for m in payments(pool, cost)]
+    pay_options += [PayMana(m, t) for m, t in payment_options(game, pool, cost)]
     return DecisionKind.PAY_MANA, tuple(pay_options)
 
 
@@ -891,6 +892,11 @@ def continue_cast(game: Game, action: Action, events: list[Event]) -> None:
     elif isinstance(action, ActivateManaAbility):
         # Rule 605.3a: mana abilities don't use the stack.
         tap_for_mana(game, action.object_id, action.mana, events, action.paid_with)
+    elif isinstance(action, PayMana) and action.types:
+        # A step of a payment asked in steps (601.2h): the decision asks the next one.
+        take_payment_step(game, spendable(game, casting.seat,
+                                          obj.card if obj.ability is None else None),
+                          locked_total(game, casting), action.mana, action.types)
     elif isinstance(action, PayMana):
         _pay(game, events, action.mana)
     elif isinstance(action, CancelCast):

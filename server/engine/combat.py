@@ -4,6 +4,7 @@ with the combat keywords of rule 702."""
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 
 from server.engine.actions import (
     Action,
@@ -16,7 +17,7 @@ from server.engine.actions import (
 )
 from server.engine.effects import attack_targets, deal_damage_at_once
 from server.engine.events import AttackersDeclared, BlockersDeclared, Event
-from server.engine.state import Game, GameObject, may_take_back
+from server.engine.state import MAX_OPTIONS, Game, GameObject, may_take_back
 from server.engine.targeting import quality_of
 from server.engine.zones import attacked_seat
 
@@ -267,41 +268,140 @@ def _attacked(game: Game, attacker: str) -> Target:
 UNBLOCKED = "assigns_as_unblocked"
 
 
+def _division_terms(game: Game, attacker_id: str, blockers: list[str]
+                    ) -> tuple[list[str], bool, bool] | None:
+    """Rule 510.1c: what an attacker blocked by ``blockers`` divides its damage among, if
+    its controller must choose -- among two or more blockers, or, with trample, between
+    blockers and what it attacks (702.19b): the recipients (``""`` last for what it
+    attacks), whether it tramples, and whether it may assign all of it as though it weren't
+    blocked. None when there is nothing to choose."""
+    obj = game.objects.get(attacker_id)
+    if obj is None or not _deals_damage_now(game, obj):
+        return None
+    # Rule 506.4c: an attacker whose planeswalker left attacks nothing any more --
+    # trample (702.19b) and "as though it weren't blocked" have nowhere to send damage.
+    attacks = attacked_seat(game, attacker_id) is not None
+    trample = obj.has("Trample") and attacks
+    # "You may have it assign its combat damage as though it weren't blocked": all of it
+    # to what it attacks instead (rule 510.1c).
+    unblocked = UNBLOCKED in obj.restrictions and attacks
+    if obj.power <= 0 or not blockers or (len(blockers) < 2 and not trample
+                                          and not unblocked):
+        return None
+    recipients = list(blockers)
+    if trample:
+        recipients.append("")  # the player or planeswalker it attacks
+    return recipients, trample, unblocked
+
+
+def _division_count(power: int, lethal: list[int], trample: bool) -> int:
+    """How many ways :func:`_divisions` gives ``power`` among the blockers (whose lethal
+    damage is ``lethal``) and, with ``trample``, what it attacks -- counted, not listed: the
+    divisions giving the player none (stars and bars), and with trample those giving every
+    blocker lethal damage and the player the rest, at least 1 (702.19b)."""
+    parts = len(lethal)
+    if not trample:
+        return comb(power + parts - 1, parts - 1)
+    spare = power - sum(lethal)
+    return comb(power + parts - 1, parts - 1) + (comb(spare - 1 + parts, parts)
+                                                 if spare > 0 else 0)
+
+
 def pending_assignment(game: Game) -> tuple[int, tuple[Action, ...]] | None:
     """Rule 510.1c: the next attacker whose controller must divide its damage -- among two or
-    more blockers, or, with trample, between blockers and what it attacks (702.19b)."""
+    more blockers, or, with trample, between blockers and what it attacks (702.19b).
+
+    Every way is an option -- unless there are more than :data:`MAX_OPTIONS`: then the
+    division is asked one recipient at a time (see :func:`_division_step`)."""
     combat = game.combat
     for attacker_id, blockers in combat.blocked_by.items():
-        obj = game.objects.get(attacker_id)
-        if obj is None or attacker_id in combat.assignments or not _deals_damage_now(game, obj):
+        if attacker_id in combat.assignments:
             continue
-        # Rule 506.4c: an attacker whose planeswalker left attacks nothing any more --
-        # trample (702.19b) and "as though it weren't blocked" have nowhere to send damage.
-        attacks = attacked_seat(game, attacker_id) is not None
-        trample = obj.has("Trample") and attacks
-        # "You may have it assign its combat damage as though it weren't blocked": all of it
-        # to what it attacks instead (rule 510.1c).
-        unblocked = UNBLOCKED in obj.restrictions and attacks
-        if obj.power <= 0 or not blockers or (len(blockers) < 2 and not trample
-                                              and not unblocked):
+        terms = _division_terms(game, attacker_id, blockers)
+        if terms is None:
             continue
-        recipients = list(blockers)
-        if trample:
-            recipients.append("")  # the player or planeswalker it attacks
+        recipients, trample, unblocked = terms
+        obj = game.objects[attacker_id]
+        lethal = [_lethal(game, obj, game.objects[b]) if trample else 0 for b in blockers]
         options: list[AssignCombatDamage] = []
-        for split in _divisions(obj.power, len(recipients)):
-            if trample and split[-1] > 0 and any(
-                    n < _lethal(game, obj, game.objects[b])
-                    for b, n in zip(blockers, split, strict=False)):
-                continue  # rule 702.19b: lethal to every blocker before any excess
-            options.append(AssignCombatDamage(attacker_id, tuple(zip(recipients, split,
-                                                                     strict=True))))
-        if unblocked:
+        if _division_count(obj.power, lethal, trample) > MAX_OPTIONS:
+            options = _division_step(game, attacker_id, recipients, lethal, trample)
+        else:
+            for split in _divisions(obj.power, len(recipients)):
+                if trample and split[-1] > 0 and any(
+                        n < least for least, n in zip(lethal, split, strict=False)):
+                    continue  # rule 702.19b: lethal to every blocker before any excess
+                options.append(AssignCombatDamage(attacker_id, tuple(zip(recipients, split,
+                                                                         strict=True))))
+        if unblocked and not combat.dividing.get(attacker_id):
             options.append(AssignCombatDamage(attacker_id, (("", obj.power),)))
         if len(options) > 1:
             return obj.controller, tuple(options)
         combat.assignments[attacker_id] = options[0].assignments if options else ()
     return None
+
+
+def _division_step(game: Game, attacker_id: str, recipients: list[str], lethal: list[int],
+                   trample: bool) -> list[AssignCombatDamage]:
+    """One step of a division asked one recipient at a time (510.1c): after the amounts
+    chosen so far for the first recipients, each amount the next may get -- partial
+    options, or whole divisions once the one after it is the last, which gets the rest.
+    Trample: damage to what it attacks only once every blocker has lethal damage
+    (702.19b). Together the steps reach every division :func:`_divisions` lists."""
+    power = game.objects[attacker_id].power
+    prefix = game.combat.dividing.get(attacker_id, ())
+    if tuple(r for r, _ in prefix) != tuple(recipients[:len(prefix)]) or \
+            len(prefix) >= len(recipients) - 1:
+        prefix = ()  # (the blockers changed since: start over)
+    left = power - sum(n for _, n in prefix)
+    k = len(prefix)
+    if k and left <= 0:  # (nothing left: the rest get none)
+        return [AssignCombatDamage(attacker_id, (*prefix, *((r, 0) for r in recipients[k:])))]
+    out = []
+    for amount in range(left + 1):
+        step = (*prefix, (recipients[k], amount))
+        if k + 2 < len(recipients):
+            out.append(AssignCombatDamage(attacker_id, step, partial=True))
+            continue
+        rest = left - amount
+        if trample and rest > 0 and any(n < least for least, (_, n) in
+                                        zip(lethal, step, strict=True)):
+            continue  # rule 702.19b: lethal to every blocker before any excess
+        out.append(AssignCombatDamage(attacker_id, (*step, (recipients[-1], rest))))
+    return out
+
+
+def take_assignment(game: Game, action: AssignCombatDamage) -> None:
+    """Record a division of combat damage (510.1c), or one step of one asked in steps."""
+    combat = game.combat
+    if action.partial:
+        combat.dividing[action.attacker_id] = action.assignments
+        return
+    combat.dividing.pop(action.attacker_id, None)
+    combat.assignments[action.attacker_id] = action.assignments
+
+
+def is_division(game: Game, action: AssignCombatDamage) -> bool:
+    """Whether ``action`` is a whole division of its attacker's damage that its controller
+    may choose now (510.1c, 702.19b): one the steps of :func:`_division_step` reach."""
+    combat = game.combat
+    blockers = combat.blocked_by.get(action.attacker_id)
+    if blockers is None or action.attacker_id in combat.assignments:
+        return False
+    terms = _division_terms(game, action.attacker_id, blockers)
+    if terms is None:
+        return False
+    recipients, trample, unblocked = terms
+    obj = game.objects[action.attacker_id]
+    if unblocked and action.assignments == (("", obj.power),):
+        return True
+    amounts = [n for _, n in action.assignments]
+    if [r for r, _ in action.assignments] != recipients or sum(amounts) != obj.power or \
+            any(n < 0 for n in amounts):
+        return False
+    return not (trample and amounts[-1] > 0 and any(
+        n < _lethal(game, obj, game.objects[b]) for b, n in zip(blockers, amounts,
+                                                                strict=False)))
 
 
 def begin_damage_step(game: Game) -> None:
@@ -357,4 +457,5 @@ def deal_combat_damage(game: Game, events: list[Event]) -> None:
                                if target[0] != "object" or str(target[1]) in game.objects],
                         events, combat=True)  # rule 510.2
     combat.assignments.clear()
+    combat.dividing.clear()
     combat.damage_dealt = True

@@ -60,6 +60,7 @@ from server.engine.actions import (
     KeepLegend,
     PassPriority,
     PayAutomatically,
+    PayMana,
     PlayLand,
     PutOnBottom,
     ResetAttackers,
@@ -80,8 +81,10 @@ from server.engine.mana import (
     Potential,
     converter_payments,
     empty_pools,
+    is_payment,
     mana_sources,
     potential_pool,
+    spendable,
     tap_for_mana,
 )
 from server.engine.rng import GameRng
@@ -275,8 +278,9 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
         # Perform the engine's own option (equal to, but maybe not typed like, what was sent).
         action = pending.options[pending.options.index(action)]
     except ValueError:
-        raise IllegalActionError(f"{action!r} is not a legal option of this decision") \
-            from None
+        if not _whole_answer(game, pending, action):
+            raise IllegalActionError(f"{action!r} is not a legal option of this decision") \
+                from None
     game.action_count += 1
     if isinstance(action, (CancelCast, ResetAttackers, ResetBlockers)):
         game.player(seat).take_backs += 1  # (MAX_TAKE_BACKS a turn)
@@ -299,6 +303,8 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
 def _take(game: Game, seat: int, action: Action, events: list[Event]) -> None:
     """Perform ``action``, an option of the decision pending for ``seat``, and run the game
     until the next decision."""
+    if not (isinstance(action, PayMana) and action.types):
+        game.mana_prefix = None  # (a payment's steps end with any other answer)
     if _perform(game, seat, action, events):
         # Rule 117.3d: a pass that isn't the last in succession only moved priority on,
         # changing nothing else -- so the checks made before the passing player received
@@ -313,6 +319,24 @@ def _take(game: Game, seat: int, action: Action, events: list[Event]) -> None:
         _decide(game, nxt, _PRIORITY, _priority_options(game, nxt))
     else:
         _advance(game, events)
+
+
+def _whole_answer(game: Game, pending: Decision, action: Action) -> bool:
+    """Whether ``action`` is the whole answer to a decision that asks it in steps (past
+    :data:`~server.engine.state.MAX_OPTIONS` ways): a full payment (601.2h) or division of
+    combat damage (510.1c) that the steps reach -- as a game logged before the steps sent
+    it, and replays it."""
+    if isinstance(action, AssignCombatDamage) and not action.partial and \
+            pending.kind is DecisionKind.ASSIGN_COMBAT_DAMAGE:
+        return combat.is_division(game, action)
+    if isinstance(action, PayMana) and not action.types and \
+            pending.kind is DecisionKind.PAY_MANA and \
+            any(isinstance(o, PayMana) and o.types for o in pending.options):
+        cost, spell = autopay.being_paid(game)
+        pool = spendable(game, pending.seat, spell) if game.casting is not None \
+            else game.player(pending.seat).mana_pool
+        return is_payment(pool, cost, action.mana)
+    return False
 
 
 def _default_payment(game: Game, action: ActivateManaAbility) -> ActivateManaAbility:
@@ -396,7 +420,7 @@ def _perform(game: Game, seat: int, action: Action, events: list[Event]) -> bool
     elif isinstance(action, FinishBlockers):
         combat.finish_blockers(game, seat, events)
     elif isinstance(action, AssignCombatDamage):
-        game.combat.assignments[action.attacker_id] = action.assignments
+        combat.take_assignment(game, action)
     elif isinstance(action, RollPlanarDie):
         planar.roll_planar_die(game, seat, action.mana, events)  # rules 901.9, 116.2i
     else:  # pragma: no cover - every option kind is handled above

@@ -11,7 +11,7 @@ from server.cards.model import CardDef
 from server.engine import filters
 from server.engine.board import board
 from server.engine.events import Event, Sacrificed
-from server.engine.state import Game, Zone
+from server.engine.state import MAX_OPTIONS, Game, Zone
 from server.engine.zones import move
 
 _COLORLESS = MANA_TYPES.index("C")
@@ -92,14 +92,158 @@ def as_paid_by(game: Game, seat: int, cost: ManaCost) -> ManaCost:
 
 
 def spend_text(counts: list[int]) -> str:
-    """Mana counts as letters in WUBRGC order, e.g. [0, 0, 1, 2, 0, 0] -> ``"BRR"``."""
-    return "".join(t * n for t, n in zip(MANA_TYPES, counts, strict=True))
+    """Mana counts as letters in WUBRGC order, e.g. [0, 0, 1, 2, 0, 0] -> ``"BRR"`` (the
+    first types' only, if fewer are given)."""
+    return "".join(t * n for t, n in zip(MANA_TYPES, counts, strict=False))
 
 
 def payments(pool: list[int], cost: ManaCost) -> list[str]:
     """Every distinct way to pay ``cost`` exactly from ``pool`` (rule 601.2h), as the mana
-    spent. The first is the engine's default (see :func:`pay`); the rest follow in order."""
-    return list(_payments(tuple(pool), cost))
+    spent. The first is the engine's default (see :func:`pay`); the rest follow in order.
+    (Only the few ways of at most :data:`MAX_OPTIONS` are kept for next time.)"""
+    key = tuple(pool)
+    if payment_count(key, cost) <= MAX_OPTIONS:
+        return list(_payments(key, cost))
+    return list(_payments.__wrapped__(key, cost))
+
+
+@lru_cache(maxsize=4096)
+def payment_count(pool: tuple[int, ...], cost: ManaCost) -> int:
+    """How many ways :func:`payments` lists, counted without listing them: the amounts of
+    each mana type, at least its symbols and at most the pool's, that add up to the cost
+    (rule 601.2h) -- exact, or with hybrid symbols (107.4e) a bound from above."""
+    if not can_pay(list(pool), cost):
+        return 0
+    total = cost.generic + sum(cost.symbols) + len(cost.hybrid)
+    ways = [1] + [0] * total  # ways[n]: amounts of the types so far that add up to n
+    for have, need in zip(pool, cost.symbols, strict=True):
+        ways = [sum(ways[n - k] for k in range(need, min(have, n) + 1))
+                for n in range(total + 1)]
+    return ways[total]
+
+
+def payment_steps(pool: list[int], cost: ManaCost, prefix: tuple[int, ...] = ()
+                  ) -> list[tuple[str, int]]:
+    """The ways to pay ``cost`` from ``pool`` as ``(mana, types)`` options (rule 601.2h):
+    every way (``types`` 0) when there are at most :data:`MAX_OPTIONS`; else one step of the
+    payment asked a mana type at a time -- how much of the next type with a choice to spend,
+    after ``prefix`` (the amounts of the first types chosen so far), each amount from which
+    the payment can still be completed. A type with one possible amount is not asked; the
+    last step's options are whole payments. Together the steps reach every way."""
+    key = tuple(pool)
+    if not prefix and payment_count(key, cost) <= MAX_OPTIONS:
+        return [(way, 0) for way in _payments(key, cost)]
+    default = list(pool)
+    if not can_pay(default, cost):
+        return []
+    pay(default, cost)
+    first = [a - b for a, b in zip(pool, default, strict=True)]
+    counts = _forced(key, cost, list(prefix))
+    if counts is None:
+        return []
+    i = len(counts)
+    if i == len(MANA_TYPES):
+        return [(spend_text(counts), 0)]  # (one way only)
+    out: list[tuple[str, int]] = []
+    for amount in sorted({a for lo, hi in _spans(key, cost, counts) for a in range(lo, hi + 1)}):
+        step = _forced(key, cost, [*counts, amount])
+        if step is None:  # pragma: no cover - a span's amounts all complete
+            continue
+        option = (spend_text(step), 0 if len(step) == len(MANA_TYPES) else len(step))
+        if step[:i + 1] == first[:i + 1]:
+            out.insert(0, option)  # (the way the engine pays by default first, see pay())
+        else:
+            out.append(option)
+    return out
+
+
+def payment_options(game: Game, pool: list[int], cost: ManaCost) -> list[tuple[str, int]]:
+    """:func:`payment_steps` for the pending ``PAY_MANA`` decision: after the steps its
+    player took so far for this pool and cost (:attr:`Game.mana_prefix`)."""
+    key = tuple(pool)
+    taken = game.mana_prefix
+    prefix = taken[2] if taken is not None and taken[:2] == (key, cost) else ()
+    return payment_steps(pool, cost, prefix)
+
+
+def take_payment_step(game: Game, pool: list[int], cost: ManaCost, mana: str, types: int
+                      ) -> None:
+    """Remember a step of a payment asked in steps (a ``PayMana`` with ``types``): its
+    amounts of the first ``types`` mana types; the decision asks the next one."""
+    game.mana_prefix = (tuple(pool), cost,
+                        tuple(mana.count(t) for t in MANA_TYPES[:types]))
+
+
+def is_payment(pool: list[int], cost: ManaCost, mana: str) -> bool:
+    """Whether spending exactly ``mana`` from ``pool`` pays ``cost`` (rule 601.2h): one of
+    :func:`payments`, found without listing them (a logged whole payment where the
+    decision now asks in steps)."""
+    if any(t not in MANA_TYPES for t in mana):
+        return False
+    counts = tuple(mana.count(t) for t in MANA_TYPES)
+    return spend_text(list(counts)) == mana and _completes(tuple(pool), cost, counts)
+
+
+def _forced(pool: tuple[int, ...], cost: ManaCost, counts: list[int]) -> list[int] | None:
+    """``counts`` (amounts of the first mana types) extended by each next type that has only
+    one amount from which the payment can be completed; None if it can't be."""
+    if not _completes(pool, cost, tuple(counts)):
+        return None
+    while len(counts) < len(MANA_TYPES):
+        spans = _spans(pool, cost, counts)
+        lo = min(lo for lo, _ in spans)
+        if lo != max(hi for _, hi in spans):
+            break
+        counts.append(lo)
+    return counts
+
+
+def _spans(pool: tuple[int, ...], cost: ManaCost, counts: list[int]) -> list[tuple[int, int]]:
+    """The amounts of the next mana type after ``counts`` from which the payment can be
+    completed: for each way to pay the hybrid symbols (107.4e) that ``counts`` covers, an
+    interval -- at least its symbols, at most the pool's, leaving for the types after it no
+    more than they hold and no less than they need."""
+    k = len(counts)
+    rest = cost.generic + sum(cost.symbols) + len(cost.hybrid) - sum(counts)
+    out = []
+    for extra in _hybrid_splits(cost.hybrid):
+        need = [s + e for s, e in zip(cost.symbols, extra, strict=True)]
+        if any(c < n for c, n in zip(counts, need, strict=False)) or \
+                any(n > p for n, p in zip(need[k:], pool[k:], strict=True)):
+            continue
+        lo = max(need[k], rest - sum(pool[k + 1:]))
+        hi = min(pool[k], rest - sum(need[k + 1:]))
+        if lo <= hi:
+            out.append((lo, hi))
+    return out
+
+
+def _completes(pool: tuple[int, ...], cost: ManaCost, counts: tuple[int, ...]) -> bool:
+    """Whether spending ``counts`` of the first mana types can be completed, from the rest
+    of ``pool``, into a way to pay ``cost`` exactly: some choice of colour for each hybrid
+    symbol (107.4e) whose symbols the amounts cover, the rest of the total within what the
+    remaining types hold and need."""
+    k = len(counts)
+    rest = cost.generic + sum(cost.symbols) + len(cost.hybrid) - sum(counts)
+    if rest < 0 or any(c > p for c, p in zip(counts, pool, strict=False)):
+        return False
+    for extra in _hybrid_splits(cost.hybrid):
+        need = [s + e for s, e in zip(cost.symbols, extra, strict=True)]
+        if all(c >= n for c, n in zip(counts, need, strict=False)) and \
+                all(n <= p for n, p in zip(need[k:], pool[k:], strict=True)) and \
+                sum(need[k:]) <= rest <= sum(pool[k:]):
+            return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def _hybrid_splits(hybrid: tuple[tuple[str, str], ...]) -> tuple[tuple[int, ...], ...]:
+    """Each distinct count of mana by type that paying the hybrid symbols takes (107.4e)."""
+    found = {(0,) * len(MANA_TYPES)}
+    for pair in hybrid:
+        found = {tuple(n + (MANA_TYPES[i] == colour) for i, n in enumerate(counts))
+                 for counts in found for colour in pair}
+    return tuple(sorted(found))
 
 
 @lru_cache(maxsize=4096)

@@ -705,6 +705,18 @@ class Combat:
     #: Creatures that had first strike or double strike as the first-strike combat damage
     #: step began (rule 510.4): without double strike they deal no damage in the second.
     first_strikers: list[str] = field(default_factory=list)
+    #: Rule 510.1c, asked one recipient at a time (see :data:`MAX_OPTIONS`): attacker id ->
+    #: the amounts chosen so far for its first recipients.
+    dividing: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+
+
+#: The most options a decision lists for a choice whose ways multiply: every way to pay a cost
+#: from a mana pool (rule 601.2h), to divide combat damage (510.1c). 64 lists every way of
+#: the usual cases (two blockers and power up to 62; a cost from a pool of two or three kinds
+#: of mana) in one decision, as before, and keeps a decision a few kilobytes on the wire; past
+#: it the choice is asked in steps -- one mana type, or one recipient, at a time -- each
+#: listing at most one option per amount (like choosing X), together reaching every way.
+MAX_OPTIONS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -795,6 +807,9 @@ class Game:
     combat: Combat = field(default_factory=Combat)
     pending: Decision | None = None
     prompt_counter: int = 0
+    #: Rule 601.2h asked in steps (see :data:`MAX_OPTIONS`): the pool and cost being paid and
+    #: how much of each of the first mana types (WUBRGC order) the player chose to spend.
+    mana_prefix: tuple[tuple[int, ...], ManaCost, tuple[int, ...]] | None = None
     result: GameResult | None = None
     #: Number of actions applied so far (the length of the action log).
     action_count: int = 0

@@ -23,9 +23,10 @@ from server.engine.events import Countered, Event
 from server.engine.mana import (
     affordable,
     as_paid_by,
-    payments,
+    payment_options,
     potential_pool,
     spend,
+    take_payment_step,
     tap_for_mana,
 )
 from server.engine.state import Choice, DecisionKind, Game, GameObject, PendingTrigger, Zone
@@ -96,7 +97,8 @@ def options(game: Game, choice: Choice) -> tuple[Action, ...]:
     out = mana_ability_options(game, seat)
     if out:
         out.insert(0, PayAutomatically())  # (server.engine.autopay)
-    out += [PayMana(m) for m in payments(game.player(seat).mana_pool, choice.unless_cost)]
+    out += [PayMana(m, t) for m, t in payment_options(game, game.player(seat).mana_pool,
+                                                       choice.unless_cost)]
     return (*out, Decline())
 
 
@@ -104,6 +106,12 @@ def answer(game: Game, choice: Choice, action: Action, events: list[Event]) -> N
     """Activate a mana ability (the choice stays), pay, or decline -- then it is countered."""
     if isinstance(action, ActivateManaAbility):
         tap_for_mana(game, action.object_id, action.mana, events, action.paid_with)  # rule 605.3a
+        return
+    if isinstance(action, PayMana) and action.types:
+        # A step of a payment asked in steps (601.2h): the choice stays, asking the next.
+        assert choice.unless_cost is not None
+        take_payment_step(game, game.player(choice.seat).mana_pool, choice.unless_cost,
+                          action.mana, action.types)
         return
     game.choices.remove(choice)
     if isinstance(action, PayMana):

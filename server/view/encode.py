@@ -315,7 +315,7 @@ def encode_action(action: Action, game: Game | None = None) -> pb.Action:
         return pb.Action(activate_mana_ability=pb.ActivateManaAbility(
             object_id=action.object_id, mana=action.mana, paid_with=action.paid_with))
     if isinstance(action, PayMana):
-        return pb.Action(pay_mana=pb.PayMana(mana=action.mana))
+        return pb.Action(pay_mana=pb.PayMana(mana=action.mana, types=action.types))
     if isinstance(action, DeclareAttacker):
         return pb.Action(declare_attacker=pb.DeclareAttacker(
             object_id=action.object_id, defender=action.defender,
@@ -332,6 +332,7 @@ def encode_action(action: Action, game: Game | None = None) -> pb.Action:
             attacker_id=action.attacker_id,
             assignments=[pb.DamageAssignment(object_id=o, amount=n)
                          for o, n in action.assignments],
+            partial=action.partial,
         ))
     if isinstance(action, Discard):
         return pb.Action(discard=pb.Discard(object_id=action.object_id))
@@ -554,7 +555,12 @@ def _dividing(decision: Decision) -> str:
     """An ``ASSIGN_COMBAT_DAMAGE`` prompt (510.1c) for a trampler (702.19b-c), whose
     division may give the rest to the player or planeswalker it attacks (an option's
     assignment to ``""``): the kind's words named its blockers only, while the options
-    offered damage to the player too (a new player's finding). "" otherwise."""
+    offered damage to the player too (a new player's finding). A division asked one
+    recipient at a time (too many ways to list) says so. "" otherwise."""
+    if any(isinstance(option, AssignCombatDamage) and option.partial
+           for option in decision.options):
+        return ("Divide this attacker's combat damage one creature at a time: choose how much "
+                "the next one gets; the rest is divided next.")
     if any(isinstance(option, AssignCombatDamage) and
            any(target == "" for target, _amount in option.assignments)
            for option in decision.options):
@@ -640,6 +646,12 @@ def _paying(game: Game, seat: int, objects: Container[str]) -> str:
     pay = f"Pay {str(cost) or '{0}'}" + (_increased(game, seat) if game.casting is not None
                                          else _unless(game, objects) or " or decline")
     if not short:
+        pending = game.pending
+        if pending is not None and any(isinstance(o, PayMana) and o.types
+                                       for o in pending.options):
+            # (too many ways to list: one mana type at a time, server.engine.mana)
+            return (f"{pay}: your mana pool covers it -- choose the mana to spend, one "
+                    f"type at a time.")
         return f"{pay}: your mana pool covers it -- choose the mana to spend."
     return (f"{pay}: {short} more mana to add -- tap a source for it, or pay "
             f"automatically.")
