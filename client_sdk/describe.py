@@ -175,7 +175,12 @@ def option_text(names: Names, action: pb.Action) -> str:
                    f"{what}"
         return f"Tap {object_name(names, m.object_id)}{what}"
     if kind == "pay_mana":
-        return f"Pay {letters_to_symbols(a.pay_mana.mana) or 'nothing'}"
+        pay = a.pay_mana
+        if pay.types:  # one step of a payment asked a mana type at a time (601.2h)
+            letter = "WUBRGC"[min(pay.types, 6) - 1]
+            spent = letters_to_symbols(letter * pay.mana.count(letter))
+            return f"Spend {spent or 'no ' + letters_to_symbols(letter)} (then choose the rest)"
+        return f"Pay {letters_to_symbols(pay.mana) or 'nothing'}"
     if kind == "declare_attacker":
         d = a.declare_attacker
         at = whose_name(names, d.planeswalker_id) if d.planeswalker_id else \
@@ -192,7 +197,9 @@ def option_text(names: Names, action: pb.Action) -> str:
                              else attacked_name(names, c.attacker_id))
                           + (f" ({hints[d.object_id]})" if d.object_id in hints else "")
                           for d in c.assignments)
-        return f"{whose_name(names, c.attacker_id)} deals {parts or 'no damage'}"
+        # (a partial one: the first recipients' amounts; the rest is divided next, 510.1c)
+        more = " (then the rest)" if c.partial else ""
+        return f"{whose_name(names, c.attacker_id)} deals {parts or 'no damage'}{more}"
     if kind == "choose_starting_player":
         seat = a.choose_starting_player.seat
         return "I play first" if seat == names.viewer else f"{names.player(seat)} plays first"
@@ -411,7 +418,8 @@ def _ident(action: pb.Action) -> tuple[str, str]:
     kind = action.WhichOneof("kind")
     if kind == "assign_combat_damage":
         c = action.assign_combat_damage
-        return c.attacker_id, ",".join(f"{d.object_id}={d.amount}" for d in c.assignments)
+        return c.attacker_id, ",".join(f"{d.object_id}={d.amount}" for d in c.assignments) \
+            + ("..." if c.partial else "")
     other = f"{action.declare_attacker.defender}/{action.declare_attacker.planeswalker_id}" \
         if kind == "declare_attacker" else action.declare_blocker.attacker_id \
         if kind == "declare_blocker" else ""
@@ -436,7 +444,7 @@ def _division(names: Names, action: pb.Action, referenced: Container[str]) -> st
             if d.object_id else None
         who = f"look:{look.hex()}" if look is not None else f"id:{d.object_id}"
         parts.append(f"{who}={d.amount}")
-    return f"{c.attacker_id}:" + ",".join(sorted(parts))
+    return f"{c.attacker_id}:" + ",".join(sorted(parts)) + ("..." if c.partial else "")
 
 
 def _partner(names: Names, action: pb.Action, referenced: Container[str]) -> str:
@@ -770,7 +778,7 @@ def pool_pays_exactly(decision: pb.Decision, pool: pb.ManaPool | None) -> int | 
         return None
     pays = [i for i, kind in enumerate(kinds) if kind == "pay_mana"]
     total = pool.white + pool.blue + pool.black + pool.red + pool.green + pool.colorless
-    if len(pays) != 1 or total == 0 or \
+    if len(pays) != 1 or total == 0 or decision.options[pays[0]].pay_mana.types or \
             len(decision.options[pays[0]].pay_mana.mana) != total:
         return None
     return pays[0]
