@@ -323,3 +323,27 @@ def test_702_19b_trampler_steps_offer_the_player_damage_only_after_lethal_to_all
     assert most <= 15
     assert found == _every_division(game, attacker, bears, True)
     assert any(n > 0 for d in found for r, n in d if r == "")
+
+
+def test_118_12a_an_unless_cost_from_a_big_pool_is_paid_in_steps_too() -> None:
+    """"Counter ... unless its controller pays {30}" with 12 mana of each type floating:
+    42,000-odd ways, asked a type at a time; the payment completes."""
+    from server.engine.state import Choice
+    game, seat = _geyser("".join(t * 12 for t in MANA_TYPES))
+    pending = game.pending
+    assert pending is not None
+    apply(game, seat, PayMana("W" * 12 + "U" * 12 + "B" * 11 + "RR"))  # (whole, as logged)
+    spell = game.stack[-1]
+    game.player(seat).mana_pool = [12] * 6
+    game.choices.append(Choice(DecisionKind.PAY_MANA, seat, [spell], optional=True,
+                               unless_cost=ManaCost.parse("{30}")))
+    game_module._advance(game, [])
+    assert mana.payment_count((12,) * 6, ManaCost.parse("{30}")) > 40_000
+    for _ in range(len(MANA_TYPES)):
+        pending = game.pending
+        assert pending is not None and len(pending.options) <= 14  # 0..12 of a type, Decline
+        if pending.kind is not DecisionKind.PAY_MANA:
+            break
+        apply(game, seat, next(o for o in pending.options if isinstance(o, PayMana)))
+    assert not game.choices and spell in game.stack
+    assert sum(game.player(seat).mana_pool) == 72 - 30
