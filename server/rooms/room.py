@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hmac
 import random
+import re
 import secrets
 from collections import deque
 from collections.abc import Iterator
@@ -79,7 +80,7 @@ from server.rooms.commands import (
 )
 from server.rooms.computer import choose, computer_id, computer_name, think_seconds
 from server.rooms.match import decide, next_chooser, sideboard_problems
-from server.rooms.session import error_bytes
+from server.rooms.session import MAX_ROOM_NAME, error_bytes
 from server.rooms.tiers import DelayedClass, release_in_turn
 from server.store.records import (
     AppendAction,
@@ -1328,7 +1329,7 @@ class Room:
             # (the computers aren't seated by the app: the new room, made with the same
             # settings, seats its own in the same seats)
             out.rematch = RematchPlan(
-                self.room_id, self.name, len(self.seats), round(self.clock_seconds),
+                self.room_id, rematch_name(self.name), len(self.seats), round(self.clock_seconds),
                 tuple(RematchSeat(m.session_id, m.name, m.account_id, m.registered,
                                   m.knows_code) for m in players
                       if not self.is_computer(m.seat)))
@@ -1717,6 +1718,19 @@ FORMAT_WIRE = {DeckFormat.CONSTRUCTED: mpb.DECK_FORMAT_CONSTRUCTED,
 TIER_KIND_WIRE = {TierKind.PUBLIC: mpb.TIER_KIND_PUBLIC,
                   TierKind.OMNISCIENT: mpb.TIER_KIND_OMNISCIENT,
                   TierKind.PLAYER: mpb.TIER_KIND_PLAYER}
+
+
+_REMATCH_SUFFIX = re.compile(r" \(rematch(?: (\d+))?\)$")
+
+
+def rematch_name(name: str) -> str:
+    """A rematch's room name: ``friday (rematch)``, then ``friday (rematch 2)``, ... -- the
+    lobby listed a room and its rematches, finished, under one name. At most
+    :data:`MAX_ROOM_NAME` characters (the original's end cut to fit)."""
+    found = _REMATCH_SUFFIX.search(name)
+    base, n = (name[:found.start()], int(found.group(1) or 1) + 1) if found else (name, 1)
+    suffix = " (rematch)" if n == 1 else f" (rematch {n})"
+    return base[:MAX_ROOM_NAME - len(suffix)].rstrip() + suffix
 
 
 def is_demo(deck: Deck, fmt: DeckFormat) -> bool:

@@ -141,8 +141,9 @@ async def test_rule_103_1_both_offer_and_both_are_seated_in_the_rematch_with_the
         new = app.lobby.rooms[new_id]
         old = app.lobby.rooms[room_id]
         assert new.game is not None and not new.finished  # started: both seated
+        # (Named for the original: the lobby listed both, finished, under one name.)
         assert (new.name, new.clock_seconds, new.best_of, new.format) == \
-            (old.name, old.clock_seconds, old.best_of, old.format)
+            (f"{old.name} (rematch)", old.clock_seconds, old.best_of, old.format)
         assert new.settings.private and new.settings.spectate is Spectate.ALLOWED
         assert new.settings.tiers == old.settings.tiers
         assert [name for _a, name in new.settings.reserved] == [

@@ -19,7 +19,8 @@ from server.rooms.commands import (
     SubmitDeck,
     Tick,
 )
-from server.rooms.room import Room, RoomConfig
+from server.rooms.room import Room, RoomConfig, rematch_name
+from server.rooms.session import MAX_ROOM_NAME
 from server.store.records import (
     RoomSettings,
     Spectate,
@@ -146,7 +147,8 @@ def test_rule_103_1_once_every_player_offered_the_plan_keeps_seats_decks_and_set
     out = d.do(OfferRematch(1, 4))
     plan = out.rematch
     assert plan is not None
-    assert (plan.room_id, plan.name, plan.seats, plan.clock_seconds) == ("r1", "friends", 2, 600)
+    assert (plan.room_id, plan.name, plan.seats, plan.clock_seconds) == (
+        "r1", "friends (rematch)", 2, 600)
     assert [(p.session_id, p.name, p.account_id) for p in plan.players] == [
         ("s1", "p1", "a1"), ("s2", "p2", "a2")]
     assert [p.deck for p in plan.players] == registered
@@ -314,3 +316,14 @@ def test_a_spectator_who_joins_after_the_rematch_was_told_learns_where_it_is() -
     got = d.take(DELAYED)
     kinds = [m.WhichOneof("body") for m in got]
     assert kinds.index("snapshot") < kinds.index("rematch_started"), kinds
+
+
+def test_a_rematch_is_named_for_its_original_and_counts_on() -> None:
+    """The lobby listed a room and its rematches, finished, under one name: a rematch is
+    "NAME (rematch)", the next "NAME (rematch 2)", ... always within MAX_ROOM_NAME."""
+    assert rematch_name("friday") == "friday (rematch)"
+    assert rematch_name("friday (rematch)") == "friday (rematch 2)"
+    assert rematch_name("friday (rematch 9)") == "friday (rematch 10)"
+    long = "x" * MAX_ROOM_NAME
+    assert rematch_name(long) == "x" * (MAX_ROOM_NAME - 10) + " (rematch)"
+    assert len(rematch_name(rematch_name(long))) <= MAX_ROOM_NAME
