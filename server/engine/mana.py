@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
+from itertools import accumulate
 
 from server.cards.mana import MANA_TYPES, ManaCost
 from server.cards.model import CardDef
@@ -117,7 +118,9 @@ def payment_count(pool: tuple[int, ...], cost: ManaCost) -> int:
     total = cost.generic + sum(cost.symbols) + len(cost.hybrid)
     ways = [1] + [0] * total  # ways[n]: amounts of the types so far that add up to n
     for have, need in zip(pool, cost.symbols, strict=True):
-        ways = [sum(ways[n - k] for k in range(need, min(have, n) + 1))
+        upto = list(accumulate(ways, initial=0))  # upto[n]: ways[0] + ... + ways[n - 1]
+        # ways[n - need] + ... + ways[n - min(have, n)]: amounts need..have of this type
+        ways = [upto[n - need + 1] - upto[max(n - have, 0)] if n >= need else 0
                 for n in range(total + 1)]
     return ways[total]
 
