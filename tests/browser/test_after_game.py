@@ -11,7 +11,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Pages
-from tests.browser.ui import BOARD, GAME_OVER, create_room, invite_link, join_by_link, sign_in_guest
+from tests.browser.ui import (
+    BOARD,
+    GAME_OVER,
+    READ_TIMEOUT_MS,
+    create_room,
+    invite_link,
+    join_by_link,
+    sign_in_guest,
+)
 
 pytestmark = pytest.mark.browser
 #: Its tests share one server (tests/browser/conftest.py, shared_server) but this one.
@@ -70,7 +78,8 @@ def test_invite_link_concede_question_replay_and_a_link_on_a_finished_board(
         ann.locator("[data-testid=replay-finished]").click()
     tab = opened.value
     expect(tab.locator("[data-testid=replay]")).to_be_visible()
-    expect(tab.locator("[data-testid=replay-position]")).to_have_attribute("data-loading", "0")
+    expect(tab.locator("[data-testid=replay-position]")).to_have_attribute(
+        "data-loading", "0", timeout=READ_TIMEOUT_MS)
     expect(tab.locator("[data-testid=replay-games]")).to_have_count(0)
     expect(tab.locator("[data-testid=error]")).to_have_count(0)
     expect(ann.locator(GAME_OVER)).to_have_count(1)
@@ -140,7 +149,8 @@ def test_a_replay_link_in_a_second_tab_opens_the_replay_and_the_first_tab_keeps_
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
     tab.goto(f"{pages.base_url}#replay={finished}")
     expect(tab.locator("[data-testid=replay]")).to_be_visible()
-    expect(tab.locator("[data-testid=replay-position]")).to_have_attribute("data-loading", "0")
+    expect(tab.locator("[data-testid=replay-position]")).to_have_attribute(
+        "data-loading", "0", timeout=READ_TIMEOUT_MS)
     expect(tab.locator("[data-testid=error]")).to_have_count(0)
     # The first tab still holds its seat: connected, and its concession ends the game for Bob.
     expect(ann.locator("[data-testid=connection]")).to_have_attribute("data-state", "connected")

@@ -24,7 +24,7 @@ from client_sdk.client import Client
 from client_sdk.policy import Policy
 from protocol.v1 import messages_pb2 as mpb
 from tests.browser.conftest import REPO, Pages
-from tests.browser.ui import BOARD, GAME_OVER, sign_in_guest
+from tests.browser.ui import BOARD, GAME_OVER, READ_TIMEOUT_MS, sign_in_guest
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +46,7 @@ def play_match(ws_url: str, log_dir: Path) -> None:
 def at(page: Page, action: int) -> None:
     """Wait until the replay is at ``action`` (its log read, the board drawn)."""
     position = page.locator(POSITION)
-    expect(position).to_have_attribute("data-loading", "0")
+    expect(position).to_have_attribute("data-loading", "0", timeout=READ_TIMEOUT_MS)
     expect(position).to_have_attribute("data-action", str(action))
     expect(position).to_contain_text(f"Action {action} of ")
 
@@ -252,7 +252,7 @@ def open_as(pages: Pages, label: str, token: str, link: str) -> Page:
 def shown_at(page: Page, viewer: int, turn: int) -> None:
     """Wait until the replay as ``viewer`` is shown, ready, at the beginning of ``turn``."""
     position = page.locator(POSITION)
-    expect(position).to_have_attribute("data-loading", "0")
+    expect(position).to_have_attribute("data-loading", "0", timeout=READ_TIMEOUT_MS)
     expect(position).to_have_attribute("data-turn", str(turn))
     expect(page.locator(BOARD)).to_have_attribute("data-seat", str(viewer))
 

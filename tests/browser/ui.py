@@ -259,3 +259,10 @@ class Player:
 
 def all_over(states: list[PageState]) -> bool:
     return all(s["over"] for s in states)
+
+
+#: How long reading a replayed game may take ("Reading the game: 92 of 568 actions"): the
+#: server's work, at most a tenth of its time for one client address once a 2 s burst is
+#: spent -- and every browser test has the same address: on a loaded CI box a 568-action game
+#: took over 15 s (the default wait) to read.
+READ_TIMEOUT_MS = 60_000
