@@ -93,7 +93,10 @@ def _matcher(run: Run, step: dict[str, Any]) -> Any:
     if key == "pay" and isinstance(value, str):
         # Rule 601.2h: exactly this mana, in any letter order.
         wanted = "".join(sorted(value, key="WUBRGC".find))
-        return lambda a: isinstance(a, PayMana) and a.mana == wanted
+        # (a payment asked in steps, past MAX_OPTIONS ways: the step on the way to it)
+        return lambda a: isinstance(a, PayMana) and (
+            a.mana == wanted if not a.types else
+            all(a.mana.count(t) == wanted.count(t) for t in "WUBRGC"[:a.types]))
     simple: dict[str, type[Action]] = {
         "pass": PassPriority, "finish_targets": FinishTargets, "pay": PayMana,
         "finish_attacks": FinishAttackers, "finish_blocks": FinishBlockers, "keep": KeepHand,
@@ -175,10 +178,12 @@ def _matcher(run: Run, step: dict[str, Any]) -> Any:
     def assign(a: Action) -> bool:
         if not isinstance(a, AssignCombatDamage) or not r(a.attacker_id, spec.get("attacker")):
             return False
-        # "player" names what a trampler attacks (the engine's "" recipient, 702.19b).
-        return len(a.assignments) == len(pairs) and all(
+        # "player" names what a trampler attacks (the engine's "" recipient, 702.19b); a
+        # division asked in steps (past MAX_OPTIONS ways): the step on the way to it.
+        size = len(a.assignments)
+        return (size == len(pairs) or (a.partial and size < len(pairs))) and all(
             (r(oid, want[0]) or (oid == "" and want[0] == "player")) and n == want[1]
-            for (oid, n), want in zip(a.assignments, pairs, strict=True))
+            for (oid, n), want in zip(a.assignments, pairs, strict=False))
 
     return assign
 
@@ -209,19 +214,32 @@ def do_step(run: Run, step: dict[str, Any], index: int) -> None:
         raise run.error(f"{where}: 'pass: N' and 'times: N' take a positive number")
     match = _matcher(run, step)
     for _ in range(count):
-        d = game.pending
-        if d is None:
-            raise run.fail(f"{where}: nothing is pending ({run.pending_text()})")
-        if "seat" in step and d.seat != step["seat"]:
-            raise run.fail(f"{where}: expected a decision for seat {step['seat']}, "
-                           f"pending is {run.pending_text()}")
-        chosen = next((a for a in d.options if match(a)), None)
-        if chosen is None:
-            raise run.fail(f"{where}: not a legal option; pending is {run.pending_text()}")
-        try:
-            run.last_events = apply(game, d.seat, chosen)
-        except IllegalActionError as exc:  # pragma: no cover - options are legal
-            raise run.fail(f"{where}: {exc}") from None
+        # (a payment or division asked in steps, MAX_OPTIONS: a step per mana type or
+        # recipient, until the whole answer is taken)
+        for _part in range(_MOST_STEPS):
+            d = game.pending
+            if d is None:
+                raise run.fail(f"{where}: nothing is pending ({run.pending_text()})")
+            if "seat" in step and d.seat != step["seat"]:
+                raise run.fail(f"{where}: expected a decision for seat {step['seat']}, "
+                               f"pending is {run.pending_text()}")
+            chosen = next((a for a in d.options if match(a)), None)
+            if chosen is None:
+                raise run.fail(f"{where}: not a legal option; pending is "
+                               f"{run.pending_text()}")
+            try:
+                run.last_events = apply(game, d.seat, chosen)
+            except IllegalActionError as exc:  # pragma: no cover - options are legal
+                raise run.fail(f"{where}: {exc}") from None
+            after = game.pending
+            if not ((isinstance(chosen, PayMana) and chosen.types) or
+                    (isinstance(chosen, AssignCombatDamage) and chosen.partial)) or \
+                    after is None or after.kind is not d.kind:
+                break  # (the last step may leave one way, taken without asking)
+
+
+#: The most steps one answer asked in steps takes: a division among this many recipients.
+_MOST_STEPS = 64
 
 
 def _pass_until(run: Run, spec: Any, where: str) -> None:
