@@ -213,7 +213,16 @@ export function optionText(names: Names, action: Action): string {
       }
       return `Tap ${objectName(names, k.value.objectId)}${what}`;
     }
-    case "payMana": return `Pay ${lettersToSymbols(k.value.mana) || "nothing"}`;
+    case "payMana": {
+      // One step of a payment asked a mana type at a time (601.2h, past 64 ways): the
+      // amount of the last of its `types` types is this step's choice.
+      if (k.value.types > 0) {
+        const letter = "WUBRGC"[Math.min(k.value.types, 6) - 1]!;
+        const spent = lettersToSymbols(letter.repeat([...k.value.mana].filter((c) => c === letter).length));
+        return `Spend ${spent || `no ${lettersToSymbols(letter)}`} (then choose the rest)`;
+      }
+      return `Pay ${lettersToSymbols(k.value.mana) || "nothing"}`;
+    }
     case "declareAttacker": {
       const at = k.value.planeswalkerId
         ? objectName(names, k.value.planeswalkerId) : seatName(names, k.value.defender);
@@ -228,7 +237,9 @@ export function optionText(names: Names, action: Action): string {
       const parts = k.value.assignments.map((a) => `${a.amount} to ${a.objectId === ""
         ? attackedName(names, k.value.attackerId) : objectName(names, a.objectId)}`
         + (hints.has(a.objectId) ? ` (${hints.get(a.objectId)})` : ""));
-      return `${objectName(names, k.value.attackerId)} deals ${parts.join(", ") || "no damage"}`;
+      // (A partial one, 510.1c past 64 ways: the first recipients' amounts; the rest next.)
+      return `${objectName(names, k.value.attackerId)} deals ${parts.join(", ") || "no damage"}`
+        + (k.value.partial ? " (then the rest)" : "");
     }
     case "discard": return `Discard ${objectName(names, k.value.objectId)}`;
     case "concede": return "Concede";
@@ -387,7 +398,8 @@ const COMBAT_KINDS: ReadonlySet<Action["kind"]["case"]> = new Set<Action["kind"]
 function ident(action: Action): string {
   const k = action.kind;
   if (k.case === "assignCombatDamage") {
-    return `${k.value.attackerId}\n${k.value.assignments.map((d) => `${d.objectId}=${d.amount}`).join(",")}`;
+    return `${k.value.attackerId}\n${k.value.assignments.map((d) => `${d.objectId}=${d.amount}`).join(",")}`
+      + (k.value.partial ? "..." : "");
   }
   const other = k.case === "declareAttacker" ? `${k.value.defender}/${k.value.planeswalkerId}`
     : k.case === "declareBlocker" ? k.value.attackerId : "";
@@ -431,7 +443,7 @@ function division(names: Names, action: Action, referenced: ReadonlySet<string>)
   });
   // (Sorted as Python sorts strings: by UTF-16 code unit here, the looks' digits and commas
   // are ASCII.)
-  return `${k.value.attackerId}:${parts.sort().join(";")}`;
+  return `${k.value.attackerId}:${parts.sort().join(";")}${k.value.partial ? "..." : ""}`;
 }
 
 /** Ids of the objects another object points at -- what is attached to them, blocks them,
@@ -879,10 +891,12 @@ export const GRAVEYARD_ORDER_TEXT = "These cards go to your graveyard at the sam
 export function poolPaysExactly(decision: Decision, pool: ManaPool | undefined): number {
   if (decision.kind !== DecisionKind.PAY_MANA || pool === undefined) return -1;
   if (decision.options.some((o) => o.kind.case === "decline")) return -1;
-  const pays = decision.options.flatMap((o, i) => o.kind.case === "payMana" ? [{ i, mana: o.kind.value.mana }] : []);
+  const pays = decision.options.flatMap((o, i) => o.kind.case === "payMana"
+    ? [{ i, mana: o.kind.value.mana, step: o.kind.value.types > 0 }] : []);
   const total = pool.white + pool.blue + pool.black + pool.red + pool.green + pool.colorless;
   const only = pays.length === 1 ? pays[0]! : null;
-  return only !== null && total > 0 && only.mana.length === total ? only.i : -1;
+  // (Never a step of a payment asked a mana type at a time: it pays nothing yet.)
+  return only !== null && !only.step && total > 0 && only.mana.length === total ? only.i : -1;
 }
 
 /** Whether `decision` is the order of cards put into the player's graveyard at once (404.3)

@@ -796,3 +796,21 @@ test("a trampler's damage past its blockers names whom it goes to (702.19b)", ()
   assert.equal(optionText(with_(attacker(undefined)), assign),
     "Kinetic Augur deals 1 to Wall of Wood, 5 to the player or planeswalker it attacks");
 });
+
+test("601.2h, 510.1c: a step of a payment or a division asked in steps reads as one, never as the whole", () => {
+  const names: Names = { viewer: 0, object: (id) => id === "a1" ? create(GameObjectSchema, { id, name: "Craw Wurm" })
+    : id === "b1" ? create(GameObjectSchema, { id, name: "Walking Corpse" }) : undefined,
+  player: () => "Bob", mentions: () => false };
+  const label = (kind: MessageInitShape<typeof ActionSchema>["kind"]) => optionText(names, create(ActionSchema, { kind }));
+  assert.equal(label({ case: "payMana", value: { mana: "RRR", types: 4 } }), "Spend {R}{R}{R} (then choose the rest)");
+  assert.equal(label({ case: "payMana", value: { mana: "W", types: 2 } }), "Spend no {U} (then choose the rest)");
+  assert.equal(label({ case: "payMana", value: { mana: "RRR", types: 0 } }), "Pay {R}{R}{R}");
+  assert.equal(label({ case: "assignCombatDamage", value: { attackerId: "a1", partial: true,
+    assignments: [{ objectId: "b1", amount: 3 }] } }), "Craw Wurm deals 3 to Walking Corpse (then the rest)");
+  assert.equal(label({ case: "assignCombatDamage", value: { attackerId: "a1",
+    assignments: [{ objectId: "b1", amount: 3 }] } }), "Craw Wurm deals 3 to Walking Corpse");
+  // A step of a payment is never paid for the player as the pool's one exact payment.
+  const step = create(DecisionSchema, { kind: DecisionKind.PAY_MANA, options: [
+    { kind: { case: "payMana", value: { mana: "RRR", types: 4 } } }] });
+  assert.equal(poolPaysExactly(step, create(ManaPoolSchema, { red: 3 })), -1);
+});
