@@ -27,6 +27,7 @@ so a room with computers costs no more than one of people who answer fast.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 
 from server.engine.actions import (
@@ -76,14 +77,36 @@ def think_seconds(rng: random.Random, mean: float) -> float:
     return mean * (0.5 + rng.random())
 
 
-def choose(rng: random.Random, seat: int, options: Sequence[Action]) -> int:
+#: Words of a spell's or ability's text that make it bad for what it targets: damage,
+#: destruction, exile, a toughness loss, tapping, bouncing, countering, a restriction, a
+#: fight. (Anything else -- a pump, a counter put, an untap, a keyword given -- is good
+#: for its target.)
+_HOSTILE = re.compile(
+    r"damage|destroy|exile|gets? -|-\d+/-\d+|-x/-x|\btap target|return target|"
+    r"counter target|can't (?:attack|block)|doesn't untap|fights?\b|sacrifices?\b|loses? ")
+
+
+def hostile(text: str) -> bool:
+    """Whether a spell or ability with this rules text harms what it targets (a computer aims
+    such a one at its opponents' things, anything else at its own)."""
+    return bool(_HOSTILE.search(text.lower()))
+
+
+def choose(rng: random.Random, seat: int, options: Sequence[Action],
+           aimed: Sequence[int] = ()) -> int:
     """The index of the option the computer in ``seat`` picks among its decision's legal
-    ``options`` (never empty)."""
+    ``options`` (never empty). ``aimed``: the target options it would rather pick, if any --
+    its opponents' things for a spell that harms its target, its own for one that helps
+    (the room tells, :func:`hostile`; picked at random, the computer cast Turn to Slag on its
+    own creature with the player's two in reach)."""
     allowed = [i for i, o in enumerate(options) if not isinstance(o, _NEVER)] \
         or list(range(len(options)))
 
     def of(*kinds: type) -> list[int]:
         return [i for i in allowed if isinstance(options[i], kinds)]
+
+    if aims := [i for i in aimed if i in allowed]:
+        return rng.choice(aims)
 
     if keep := of(KeepHand):
         return keep[0]

@@ -47,7 +47,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, resolve
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
-from server.engine.actions import Action, ActionLimitDraw, Concede, ConcedeReason
+from server.engine.actions import Action, ActionLimitDraw, ChooseTarget, Concede, ConcedeReason
 from server.engine.casting import why_not_castable
 from server.engine.events import Event
 from server.rooms.clocks import ChessClocks
@@ -78,7 +78,7 @@ from server.rooms.commands import (
     SubmitDeck,
     Tick,
 )
-from server.rooms.computer import choose, computer_id, computer_name, think_seconds
+from server.rooms.computer import choose, computer_id, computer_name, hostile, think_seconds
 from server.rooms.match import decide, next_chooser, sideboard_problems
 from server.rooms.session import MAX_ROOM_NAME, error_bytes
 from server.rooms.tiers import DelayedClass, release_in_turn
@@ -1633,7 +1633,8 @@ class Room:
         self._computer_due = None
         if pending is None or pending.prompt_id != due[0] or not self.is_computer(pending.seat):
             return
-        option = pending.options[choose(self._rng, pending.seat, pending.options)]
+        option = pending.options[choose(self._rng, pending.seat, pending.options,
+                                        aimed_targets(game, pending.seat))]
         self._apply(out, pending.seat, option, now)
 
     def _away(self) -> Member | None:
@@ -1718,6 +1719,36 @@ FORMAT_WIRE = {DeckFormat.CONSTRUCTED: mpb.DECK_FORMAT_CONSTRUCTED,
 TIER_KIND_WIRE = {TierKind.PUBLIC: mpb.TIER_KIND_PUBLIC,
                   TierKind.OMNISCIENT: mpb.TIER_KIND_OMNISCIENT,
                   TierKind.PLAYER: mpb.TIER_KIND_PLAYER}
+
+
+def aimed_targets(game: Game, seat: int) -> list[int]:
+    """The target options (601.2c) of ``seat``'s pending decision its computer would rather
+    pick: its opponents' things (players, and permanents they control) for a spell or
+    ability that harms its target (:func:`~server.rooms.computer.hostile`), its own for one
+    that helps. It reads only what its player may see: its own spell's text and whose the
+    targets are (public: 400.2)."""
+    pending, casting = game.pending, game.casting
+    if pending is None or casting is None or casting.seat != seat:
+        return []
+    source = game.objects.get(casting.object_id)
+    if source is None:
+        return []
+    text = source.ability_def.text if source.is_ability and source.ability_def \
+        else source.card.rules_text
+    harms = hostile(text)
+    aimed = []
+    for i, option in enumerate(pending.options):
+        if not isinstance(option, ChooseTarget):
+            continue
+        if option.player is not None:
+            whose = option.player
+        elif option.object_id is not None and option.object_id in game.objects:
+            whose = game.objects[option.object_id].controller
+        else:
+            continue
+        if (whose != seat) == harms:
+            aimed.append(i)
+    return aimed
 
 
 _REMATCH_SUFFIX = re.compile(r" \(rematch(?: (\d+))?\)$")
