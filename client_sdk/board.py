@@ -53,6 +53,8 @@ from protocol.v1 import messages_pb2 as mpb
 EVENTS_KEPT = 200
 #: The notice while the answers to a ``why`` are awaited (each answer a line after it).
 WHY_NOTICE = "Why not:"
+#: Said instead of ``why`` answers given at a state the game has since left.
+WHY_STALE = "Why not: the game moved on since you asked -- type why again."
 #: How the notices of a deck kept or accepted for the next game of a match begin.
 DECK_NOTICES = ("You keep your deck for game ", "Deck accepted for game ")
 #: How the server's note on the cards it supports begins, after a deck refused for an
@@ -119,6 +121,9 @@ class Board:
     notice: str = ""
     #: The ``why`` questions (ExplainCard) not answered yet: request id -> the card's name.
     why_requests: dict[int, str] = field(default_factory=dict)
+    #: The game state the ``why`` answers shown were given at (the mirror's as they came:
+    #: the server answers at its state then), None if none is shown.
+    why_state: int | None = None
     #: What the user has typed so far (drawn on the input line).
     typed: str = ""
     #: Before the game: what the screen says instead of a board.
@@ -369,6 +374,7 @@ class Board:
         to one ``why`` together."""
         if answer is not None:
             said = "it can be cast now" if answer.castable else answer.reason
+        self.why_state = self.mirror.state_id
         line = f"{name}: {said}"
         self.notice = f"{self.notice}\n{line}" if self.notice.startswith(WHY_NOTICE) \
             else line

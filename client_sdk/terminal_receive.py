@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from client_sdk.board import Board
+from client_sdk.board import WHY_NOTICE, WHY_STALE, Board
 from client_sdk.client import (
     CLOSE_REPLACED,
     ConnectionEndedError,
@@ -88,6 +88,12 @@ class Receiving(RematchFlow):
         board.stops = self.stops
         board.rematch_offerable = self._at_end()  # ("r: rematch" among the keys)
         board.rematch_watchable = self._started_here() is not None and self._watching_on()
+        if board.why_state is not None and board.why_state != board.mirror.state_id:
+            # The answers were given at a state the game has left (asked as the turn began,
+            # they said "It isn't your main phase" under the main phase's decision).
+            board.why_state = None
+            if board.notice.startswith(WHY_NOTICE) and board.notice != WHY_STALE:
+                board.notice = WHY_STALE
         if board.decision is not None and board.notice in _NO_DECISION_NOTICES:
             board.notice = ""  # (a new decision came: "Nothing to answer now." is stale)
         if not board.game_running:
