@@ -1137,7 +1137,9 @@ def event_text(names: Names, event: pb.GameEvent, *, bottom: bool = False) -> st
         s = event.library_searched
         whose = "your" if s.owner == names.viewer else "their" if s.owner == s.seat \
             else f"{names.player(s.owner)}'s"
-        return f"{seat_name(names, s.seat)} searched {whose} library and found {s.found}"
+        # (found cards are named only if revealed, 701.23e: their count, in words)
+        found = "nothing" if s.found == 0 else "a card" if s.found == 1 else f"{s.found} cards"
+        return f"{seat_name(names, s.seat)} searched {whose} library and found {found}"
     if kind == "clash":
         c = event.clash
         won = f"{seat_name(names, c.winner)} won" if c.HasField("winner") else "nobody won"

@@ -420,11 +420,16 @@ def test_701_23_a_search_says_whose_library_from_the_viewers_side() -> None:
                                                                      found=1))
         return event_text(_board(viewer), event)
 
-    assert told(ANN, ANN, ANN) == "you searched your library and found 1"
-    assert told(ANN, BOB, BOB) == "Bob searched their library and found 1"
-    assert told(ANN, BOB, ANN) == "Bob searched your library and found 1"
-    assert told(BOB, BOB, ANN) == "you searched Ann's library and found 1"
-    assert told(SPECTATOR, ANN, BOB) == "Ann searched Bob's library and found 1"
+    assert told(ANN, ANN, ANN) == "you searched your library and found a card"
+    assert told(ANN, BOB, BOB) == "Bob searched their library and found a card"
+    assert told(ANN, BOB, ANN) == "Bob searched your library and found a card"
+    assert told(BOB, BOB, ANN) == "you searched Ann's library and found a card"
+    assert told(SPECTATOR, ANN, BOB) == "Ann searched Bob's library and found a card"
+    # The count in words (it read "found 1"): nothing, a card, 2 cards.
+    for found, words in ((0, "nothing"), (2, "2 cards")):
+        event = pb.GameEvent(library_searched=pb.LibrarySearchedEvent(seat=BOB, owner=BOB,
+                                                                     found=found))
+        assert event_text(_board(ANN), event) == f"Bob searched their library and found {words}"
 
 
 def test_700_13_700_14_crimes_and_expending_are_logged_only_when_a_card_in_view_cares() -> None:

@@ -1084,7 +1084,9 @@ export function eventText(names: Names, event: GameEvent, bottom = false): strin
     case "librarySearched": {
       const { seat, owner, found } = k.value;
       const whose = owner === names.viewer ? "your" : owner === seat ? "their" : `${names.player(owner)}'s`;
-      return `${seatName(names, seat)} searched ${whose} library and found ${found}`;
+      // (found cards are named only if revealed, 701.23e: their count, in words)
+      const what = found === 0 ? "nothing" : found === 1 ? "a card" : `${found} cards`;
+      return `${seatName(names, seat)} searched ${whose} library and found ${what}`;
     }
     case "clash": {
       const w = k.value.winner;

@@ -478,11 +478,11 @@ test("119.3: life gained or lost reads as such", () => {
 test("701.23: a search says whose library from the viewer's side", () => {
   const told = (viewer: number, seat: number, owner: number) => eventText({ ...names, viewer },
     create(GameEventSchema, { kind: { case: "librarySearched", value: { seat, owner, found: 1 } } }));
-  assert.equal(told(0, 0, 0), "you searched your library and found 1");
-  assert.equal(told(0, 1, 1), "Bob searched their library and found 1");
-  assert.equal(told(0, 1, 0), "Bob searched your library and found 1");
-  assert.equal(told(1, 1, 0), "you searched Ann's library and found 1");
-  assert.equal(told(-1, 0, 1), "Ann searched Bob's library and found 1");
+  assert.equal(told(0, 0, 0), "you searched your library and found a card");
+  assert.equal(told(0, 1, 1), "Bob searched their library and found a card");
+  assert.equal(told(0, 1, 0), "Bob searched your library and found a card");
+  assert.equal(told(1, 1, 0), "you searched Ann's library and found a card");
+  assert.equal(told(-1, 0, 1), "Ann searched Bob's library and found a card");
 });
 
 test("a loss of one's own says you (a 4-player game's loser read their own name)", () => {
