@@ -214,6 +214,13 @@ class RematchFlow(SessionState):
         asking = [s for s, offered in enumerate(offers.offered) if offered] \
             if offers is not None else []
         what = "match" if getattr(self.client, "best_of", 1) > 1 else "game"
+        if self.board.room.private:
+            # A private room's spectators learn only that a rematch started, never where:
+            # nothing to promise (it said "w watches it", then couldn't).
+            wants = f"{self._names(asking)} {'wants' if len(asking) == 1 else 'want'} a " \
+                f"rematch (in a private room, which can't be watched from here)" if asking \
+                else f"The {what} is over"
+            return f"{wants}; q stops watching."
         if asking:
             return (f"{self._names(asking)} {'wants' if len(asking) == 1 else 'want'} a "
                     f"rematch: once every player offers, w watches it; q stops watching.")

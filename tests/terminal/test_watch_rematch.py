@@ -26,8 +26,11 @@ import trio.testing
 
 from client_sdk import terminal
 from client_sdk.client import Client
+from protocol.v1 import messages_pb2 as mpb
 from tests.client_sdk.memory import Network, until
 from tests.rooms.test_app_memory import running_app
+from tests.terminal.test_session_receive import StubClient
+from tests.terminal.test_stops import _mirror, _session
 
 
 class _Drawn(io.StringIO):
@@ -197,3 +200,18 @@ async def test_a_matchs_next_game_is_shown_to_its_spectator(
 
 
 
+
+
+def test_a_private_rooms_spectator_is_promised_no_rematch_to_watch() -> None:
+    """A private room's spectators learn only that a rematch started, never where: the end
+    said "once every player offers, w watches it", then "The players started a rematch, in a
+    private room" (a new player's finding). It says what it can't do instead."""
+    mirror = _mirror()
+    stub = StubClient([])
+    board, session = _session(mirror, stub)
+    board.room = mpb.RoomInfo(room_id="r1", private=True, players=["Ann", "Bob"])
+    stub.rematch = mpb.RematchOffers(offered=[False, True])  # type: ignore[attr-defined]
+    words = session._watch_words()
+    assert "w watches" not in words and "can't be watched" in words, words
+    stub.rematch = None  # type: ignore[attr-defined]
+    assert session._watch_words() == "The game is over; q stops watching."
