@@ -41,9 +41,23 @@ export async function readDeckFile(file: Blob & { name?: string }): Promise<stri
     throw new Error(`${file.name ?? "The file"} is ${file.size} bytes; a deck list may be at most ${MAX_DECK_BYTES}.`);
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
+  let text: string;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new Error(`${file.name ?? "The file"} is not UTF-8 text.`);
   }
+  return namedAfterFile(text, file.name ?? "");
+}
+
+/** A plain-text (or MTG Arena) list with no name of its own named after its file, as the
+ * command line names it: a first line `Name: mydeck` for `mydeck.txt` (the page said "You
+ * play your deck." where `manawire play --deck mydeck.txt` says 'mydeck'). XML files
+ * (Cockatrice, MTGO) and Forge's `.dck` carry their own names, and are left as they are. */
+export function namedAfterFile(text: string, fileName: string): string {
+  const stem = fileName.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "").trim();
+  const body = text.replace(/^\uFEFF/, "");
+  if (!stem || /^\s*</.test(body) || /^\s*\[metadata\]/im.test(body)
+    || /^\s*name(:|\s)/im.test(body)) return text;
+  return `Name: ${stem}\n${text}`;
 }

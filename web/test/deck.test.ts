@@ -2,7 +2,7 @@
  * refused deck's problems by line: protocol/README.md, JoinRoom.deck). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deckPrecheck, deckProblems, MAX_DECK_BYTES, readDeckFile } from "../src/deck";
+import { deckPrecheck, deckProblems, MAX_DECK_BYTES, namedAfterFile, readDeckFile } from "../src/deck";
 import { App } from "../src/app";
 import { ErrorCode, Role } from "../src/gen/protocol/v1/messages_pb";
 import { FakeSocket, installFakeSocket } from "./fakes";
@@ -96,4 +96,16 @@ test("a spectator's join sends no deck", () => {
   } finally {
     restore();
   }
+});
+
+test("an uploaded plain-text or Arena list with no name is named after its file, as the command line does", async () => {
+  const arena = "Deck\n4 Shock (M21) 159\n20 Mountain\n";
+  assert.equal(await readDeckFile(new File([arena], "mydeck.txt")), `Name: mydeck\n${arena}`);
+  assert.equal(namedAfterFile("4 Shock\n", "C:\\decks\\red burn.txt"), "Name: red burn\n4 Shock\n");
+  // Its own name kept; XML and Forge files carry theirs; no file name, nothing added.
+  assert.equal(namedAfterFile("Name: Burn\n4 Shock\n", "x.txt"), "Name: Burn\n4 Shock\n");
+  const xml = '<?xml version="1.0"?><cockatrice_deck/>';
+  assert.equal(namedAfterFile(xml, "a.cod"), xml);
+  assert.equal(namedAfterFile("[metadata]\nName=Burn\n[Main]\n4 Shock\n", "a.dck").startsWith("[metadata]"), true);
+  assert.equal(namedAfterFile("4 Shock\n", ""), "4 Shock\n");
 });
