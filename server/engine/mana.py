@@ -152,7 +152,12 @@ def payment_steps(pool: list[int], cost: ManaCost, prefix: tuple[int, ...] = ()
         step = _forced(key, cost, [*counts, amount])
         if step is None:  # pragma: no cover - a span's amounts all complete
             continue
-        option = (spend_text(step), 0 if len(step) == len(MANA_TYPES) else len(step))
+        # A step names the amounts up to the type it asks (``types`` i + 1: its last one is
+        # this step's choice), not the types after it that have one possible amount left
+        # -- counted in, the options were labelled by those (31 options all "Spend no
+        # {U}"); the next step fills them in again (_forced).
+        option = (spend_text(step), 0) if len(step) == len(MANA_TYPES) \
+            else (spend_text(step[:i + 1]), i + 1)
         if step[:i + 1] == first[:i + 1]:
             out.insert(0, option)  # (the way the engine pays by default first, see pay())
         else:
@@ -472,9 +477,20 @@ def affordable(potential: Potential, cost: ManaCost) -> bool:
         # any mana, and there is enough of it in all (checked above; 601.2h).
         return any(can_pay(list(pool), replace(cost, generic=0))
                    for pool in _choice_pools(fixed, potential.choices, _useful(cost, 0)))
-    room = sum(sum(c.symbols) + c.generic + len(c.hybrid) for c, _made in converters)
-    pools = _choice_pools(fixed, potential.choices, _useful(cost, cost.generic + room * total))
-    return any(can_pay(list(pool), cost) or _converted(list(pool), cost, converters)
+    need = _useful(cost, 0)
+    fuel = next((i for i, n in enumerate(need) if n == 0), None)
+    if fuel is not None and all(not any(c.symbols) and not c.hybrid for c, _made in converters):
+        # Mana abilities paid with generic mana only (Prismite's {2}): mana of a type past
+        # what the cost's symbols need pays only generic costs -- the cost's and theirs --
+        # which any mana pays; so it is counted as mana of a type the cost doesn't need
+        # (``fuel``), and the pools are few. (Capped loosely instead, Prismite, eight
+        # Meteorites and eight two-colour lands took 44 s to find ten {W} unpayable.)
+        pools = _choice_pools(fixed, potential.choices, need, fuel)
+    else:
+        room = sum(sum(c.symbols) + c.generic + len(c.hybrid) for c, _made in converters)
+        pools = _choice_pools(fixed, potential.choices, _useful(cost, cost.generic + room * total))
+    return any(can_pay(list(pool), cost) or (bool(converters)
+                                               and _converted(list(pool), cost, converters))
                for pool in pools)
 
 
@@ -487,11 +503,16 @@ def _useful(cost: ManaCost, extra: int) -> tuple[int, ...]:
 
 
 def _choice_pools(fixed: list[int], choices: tuple[tuple[str, ...], ...],
-                  cap: tuple[int, ...]) -> set[tuple[int, ...]]:
+                  cap: tuple[int, ...], fuel: int | None = None) -> set[tuple[int, ...]]:
     """Every distinct pool ``fixed`` plus one alternative of each of ``choices`` makes,
-    each type counted up to ``cap``: at most the product of ``cap`` + 1 pools, however many
-    the choices (and each step folds only the pools distinct so far)."""
-    pools = {tuple(min(n, c) for n, c in zip(fixed, cap, strict=True))}
+    each type counted up to ``cap`` -- past it dropped, or with ``fuel`` (a type whose cap
+    is 0) counted as mana of that type: at most the product of ``cap`` + 1 pools (times the
+    total mana, with ``fuel``), however many the choices (and each step folds only the pools
+    distinct so far)."""
+    start = [min(n, c) for n, c in zip(fixed, cap, strict=True)]
+    if fuel is not None:
+        start[fuel] += sum(fixed) - sum(start)
+    pools = {tuple(start)}
     for alternatives in choices:
         folded: set[tuple[int, ...]] = set()
         for pool in pools:
@@ -501,6 +522,8 @@ def _choice_pools(fixed: list[int], choices: tuple[tuple[str, ...], ...],
                     i = _PLACE[symbol]
                     if after[i] < cap[i]:
                         after[i] += 1
+                    elif fuel is not None:
+                        after[fuel] += 1
                 folded.add(tuple(after))
         pools = folded
     return pools

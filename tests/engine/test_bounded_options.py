@@ -347,3 +347,17 @@ def test_118_12a_an_unless_cost_from_a_big_pool_is_paid_in_steps_too() -> None:
         apply(game, seat, next(o for o in pending.options if isinstance(o, PayMana)))
     assert not game.choices and spell in game.stack
     assert sum(game.player(seat).mana_pool) == 72 - 30
+
+
+def test_601_2h_each_step_names_the_type_it_asks_not_the_forced_ones_after_it() -> None:
+    """30 {W}, 30 {B} and 12 colorless paying {40}: the first step asks how much {W}. Past
+    it, {U} has one possible amount (none) and was counted into the step's ``types`` -- so
+    every option's last type was {U}, and all 31 read "Spend no {U}" (a code review's
+    finding). Each option's last type is now the one asked, and the options differ in it."""
+    pool = [30, 0, 30, 0, 0, 12]
+    cost = ManaCost(40)
+    steps = mana.payment_steps(pool, cost)
+    assert len(steps) > MAX_OPTIONS // 4
+    asked = {types for _mana, types in steps}
+    assert asked == {1}, asked  # {W}, the first type with a choice
+    assert len({m.count("W") for m, _types in steps}) == len(steps)
