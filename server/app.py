@@ -291,7 +291,9 @@ class App:
                                          rooms_made=self.create_desk.rooms_made)
         self.rematch_desk = RematchDesk(self.lobby, self.writer, self._session_conn,
                                         settle=self._settle, idle=self._idle,
-                                        refusal=self.create_desk.room_refusal,
+                                        refusal=lambda addresses: self.create_desk
+                                        .room_refusal(addresses,
+                                                      then="a new room can be made in"),
                                         made_for=self.create_desk.made_for,
                                         rooms_made=self.create_desk.rooms_made)
         self.session_desk = SessionDesk(self.limits, self.accounts, self.lobby, self.writer,

@@ -145,11 +145,13 @@ class CreateDesk:
                     f"concede) their games first")
         return ""
 
-    def rate_refusal(self, addresses: Iterable[str], *, yours: bool = False) -> str:
+    def rate_refusal(self, addresses: Iterable[str], *, yours: bool = False,
+                     then: str = "try again in") -> str:
         """Why no room may be made for players at ``addresses`` now: one of them has made
         its ``room_burst`` rooms, and more than ``rooms_per_minute`` a minute since ("":
         none has -- nothing is taken: :meth:`rooms_made` takes once the room is made;
-        ``yours``: said to the player at the one address)."""
+        ``yours``: said to the player at the one address; ``then``: the words before the
+        wait -- a refused rematch can't be tried again, its players are released)."""
         now = trio.current_time()
         wait = 0.0
         for address in set(addresses):
@@ -161,11 +163,11 @@ class CreateDesk:
             return ""
         whose = "your" if yours else "a player's"
         return (f"{whose} address made too many rooms lately (at most "
-                f"{self.limits.rooms_per_minute:g} a minute): try again in "
+                f"{self.limits.rooms_per_minute:g} a minute): {then} "
                 f"{max(1, math.ceil(wait))} s")
 
-    def room_refusal(self, addresses: Iterable[str], *, yours: bool = False
-                     ) -> tuple[int, str] | None:
+    def room_refusal(self, addresses: Iterable[str], *, yours: bool = False,
+                     then: str = "try again in") -> tuple[int, str] | None:
         """Why the server may make no room for players at ``addresses`` (a quick match's
         table, a rematch), with its error code: an address's open rooms
         (:meth:`open_rooms_refusal`, ``LIMIT_REACHED``) or its rate of rooms made
@@ -173,7 +175,7 @@ class CreateDesk:
         addresses = set(addresses)
         if refused := self.open_rooms_refusal(addresses, yours=yours):
             return mpb.ERROR_CODE_LIMIT_REACHED, refused
-        if refused := self.rate_refusal(addresses, yours=yours):
+        if refused := self.rate_refusal(addresses, yours=yours, then=then):
             return mpb.ERROR_CODE_RATE_LIMITED, refused
         return None
 

@@ -23,8 +23,11 @@ from tests.rooms.test_server_made_rooms_count import _errors, _finished, _rematc
 
 
 def _rate_said(whose: str, per_minute: str) -> re.Pattern[str]:
+    """The refusal's words: a request may be tried again; a refused rematch can't (its
+    players are released), so it says when a new room can be made."""
+    then = "a new room can be made in" if whose == "a player's" else "try again in"
     return re.compile(rf"{whose} address made too many rooms lately \(at most {per_minute} "
-                      rf"a minute\): try again in (\d+) s")
+                      rf"a minute\): {then} (\d+) s")
 
 
 async def _peer(app: App, name: str, address: str = "memory") -> Peer:
@@ -145,7 +148,9 @@ async def test_a_rematch_refused_for_one_address_takes_no_token_of_the_others(
         rooms = set(app.lobby.rooms)
         await _rematched(ann, bob)
         assert set(app.lobby.rooms) == rooms  # no room made
+        # (Said with what can be done: the rematch can't be offered again.)
         assert any(msg.startswith("no rematch: a player's address made too many rooms")
+                   and "a new room can be made in" in msg
                    for _code, msg in _errors(bob)), _errors(bob)
         for _ in range(2):
             assert (await _create(bob)).HasField("room_created")
