@@ -755,7 +755,10 @@ class Ui {
               app.finishedGameIds.map((id, i, all) => h("button", { type: "button",
                 "data-testid": "replay-finished", "data-game-id": id, "data-key": `replay-finished-${id}`,
                 title: "Opens the replay in a new tab: you stay here, for a rematch",
-                onclick: () => window.open(app.finishedReplayLink(id), "_blank", "noopener") },
+                onclick: () => {
+                  const link = app.finishedReplayLink(id);
+                  if (link) window.open(link, "_blank", "noopener"); // ("": no longer this room's)
+                } },
               all.length > 1 ? `Replay game ${i + 1}` : "Replay")))) : null,
           this.lostPanel(),
           app.presenceNotes().map((note) => h("p", { class: "notice", role: "status",
