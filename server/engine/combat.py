@@ -139,16 +139,26 @@ def block_options(game: Game, seat: int) -> tuple[Action, ...]:
     able = _able_to_block(game, seat)
     free = [b for b in able if b.id not in combat.blocking]
     must = [a for a in attackers if "must_be_blocked" in a.restrictions]
-    most = _most_obeyable(game, must, able)
     blocked = {a.id: len(combat.blocked_by.get(a.id, [])) for a in attackers}
-    options: list[Action] = [
-        DeclareBlocker(blocker.id, attacker.id)
-        for blocker in free
-        for attacker in attackers
-        if can_block(game, blocker, attacker)
-        and _completable(game, attackers, {**blocked, attacker.id: blocked[attacker.id] + 1},
-                         [b for b in free if b is not blocker], most)
-    ]
+    options: list[Action]
+    if not any(a.has("Menace") for a in must):
+        # Each requirement asks one blocker more of one attacker: a bipartite matching
+        # decides (polynomial); the search below tried every arrangement -- nine "must be
+        # blocked" attackers against eight creatures held the server 16 s a decision.
+        most = _matched(game, [], must, able)
+        options = [DeclareBlocker(b.id, a.id)
+                   for b, a in _matchable_blocks(game, attackers, blocked, free, most)]
+    else:  # (a menace attacker that must be blocked asks two at once: searched, as rare)
+        most = _most_obeyable(game, must, able)
+        options = [
+            DeclareBlocker(blocker.id, attacker.id)
+            for blocker in free
+            for attacker in attackers
+            if can_block(game, blocker, attacker)
+            and _completable(game, attackers,
+                             {**blocked, attacker.id: blocked[attacker.id] + 1},
+                             [b for b in free if b is not blocker], most)
+        ]
     finish = _completable(game, attackers, blocked, [], most)
     # (As for attackers: past the limit, only where no block leads on -- a menace attacker
     # blocked by one creature is finished by a second one, 702.111b.)
@@ -165,17 +175,144 @@ def _completable(game: Game, attackers: list[GameObject], blocked: dict[str, int
     completed legally by more blocks from the ``free`` creatures, each blocking one attacker
     (509.1a): every menace attacker blocked by none or two or more (702.111b), and as many
     "must be blocked" attackers blocked as any declaration could (``most``, 509.1c)."""
+    short, unblocked, need = _requirements(attackers, blocked, most)
+    return _fill(game, short, unblocked, need, free)
+
+
+def _requirements(attackers: list[GameObject], blocked: dict[str, int], most: int
+                  ) -> tuple[list[GameObject], list[GameObject], int]:
+    """What more blocks a declaration with ``blocked[a]`` blockers on each attacker must
+    have (:func:`_completable`): the menace attackers blocked by one (each needs one more,
+    702.111b), the "must be blocked" attackers not blocked yet, and how many of those must
+    be (``most`` in all, 509.1c)."""
     short = [a for a in attackers if a.has("Menace") and blocked[a.id] == 1]
     must = [a for a in attackers if "must_be_blocked" in a.restrictions]
     need = most - sum(1 for a in must if blocked[a.id])
-    unblocked = [a for a in must if not blocked[a.id]]
-    return _fill(game, short, unblocked, need, free)
+    return short, [a for a in must if not blocked[a.id]], need
+
+
+def _matched(game: Game, short: list[GameObject], unblocked: list[GameObject],
+             free: list[GameObject]) -> int:
+    """A maximum matching of attackers to the ``free`` creatures able to block them, each
+    blocking one (509.1a), the ``short`` ones matched first: -1 if some of them can't be,
+    else how many of the ``unblocked`` are -- the most there can be with every short one
+    blocked (Kuhn's augmenting paths: a matched attacker stays matched)."""
+    matching = _Matching(game, short, unblocked, free)
+    return -1 if matching.missing else matching.count
+
+
+class _Matching:
+    """A maximum matching of the attackers ``short`` (each needing one blocker more) and
+    ``unblocked`` (each blocked or not) to the ``free`` creatures able to block them, each
+    creature blocking one (509.1a): the short ones matched first (``missing``: how many of
+    them couldn't be), ``count`` of the others."""
+
+    def __init__(self, game: Game, short: list[GameObject], unblocked: list[GameObject],
+                 free: list[GameObject]) -> None:
+        self.game, self.short, self.unblocked = game, short, unblocked
+        self.free = free
+        self.shorts = len(short)
+        self.fits = [[j for j, b in enumerate(free) if can_block(game, b, a)]
+                     for a in (*short, *unblocked)]
+        self.owner = [-1] * len(free)  # the attacker each creature blocks
+        self.missing = self.count = 0
+        for i in range(len(self.fits)):
+            if _augment(i, self.fits, self.owner, [False] * len(free)):
+                self.count += i >= self.shorts
+            elif i < self.shorts:
+                self.missing += 1
+
+    def used(self) -> set[str]:
+        """The creatures the matching has block."""
+        return {self.free[j].id for j, who in enumerate(self.owner) if who != -1}
+
+    def without(self, blocker: GameObject, need: int) -> bool:
+        """Whether the short attackers can all be matched and ``need`` of the others
+        without ``blocker``: the attacker it blocks is matched again by one augmenting path
+        that avoids it (the rest of a maximum matching stays one)."""
+        j = next(k for k, b in enumerate(self.free) if b is blocker)
+        who = self.owner[j]
+        if who == -1:
+            return not self.missing and self.count >= need
+        owner = list(self.owner)
+        owner[j] = -1
+        seen = [False] * len(owner)
+        seen[j] = True  # (never offered again)
+        if _augment(who, self.fits, owner, seen):
+            return not self.missing and self.count >= need
+        if who >= self.shorts:  # (no other augmenting path: a maximum one, one fewer)
+            return not self.missing and self.count - 1 >= need
+        # A short attacker left without: one of the others may give up its creature for
+        # it -- matched anew without the creature (rare: one search).
+        again = _Matching(self.game, self.short, self.unblocked,
+                          [b for b in self.free if b is not blocker])
+        return not again.missing and again.count >= need
+
+
+def _augment(start: int, fits: list[list[int]], owner: list[int], seen: list[bool]) -> bool:
+    """An augmenting path from attacker ``start`` (an iterative depth-first search, each
+    creature visited once; ``seen``: those not to visit): ``owner`` re-matched along it.
+    Whether one was found."""
+    parent: dict[int, tuple[int, int]] = {}  # creature -> (attacker reaching it, its parent)
+    stack = [(start, iter(fits[start]), -1)]
+    while stack:
+        attacker, choices, _via = stack[-1]
+        for j in choices:
+            if seen[j]:
+                continue
+            seen[j] = True
+            parent[j] = (attacker, stack[-1][2])
+            if owner[j] == -1:
+                k = j
+                while k != -1:  # re-match along the path back to ``start``
+                    who, back = parent[k]
+                    owner[k] = who
+                    k = back
+                return True
+            stack.append((owner[j], iter(fits[owner[j]]), j))
+            break
+        else:
+            stack.pop()
+    return False
+
+
+def _matchable_blocks(game: Game, attackers: list[GameObject], blocked: dict[str, int],
+                      free: list[GameObject], most: int
+                      ) -> list[tuple[GameObject, GameObject]]:
+    """The blocks (blocker, attacker) of a ``free`` creature after which the declaration
+    can still be completed (:func:`_completable`, no menace attacker that must be blocked):
+    for each attacker, one matching over every free creature, then for each creature it
+    uses one augmenting path without it."""
+    out: list[tuple[GameObject, GameObject]] = []
+    for attacker in attackers:
+        able = [b for b in free if can_block(game, b, attacker)]
+        if not able:
+            continue
+        short, unblocked, need = _requirements(
+            attackers, {**blocked, attacker.id: blocked[attacker.id] + 1}, most)
+        matching = _Matching(game, short, unblocked, free)
+        if matching.missing or matching.count < need:
+            continue  # (a creature fewer can't complete it either)
+        used = matching.used()
+        out.extend((blocker, attacker) for blocker in able
+                   if blocker.id not in used or matching.without(blocker, need))
+    order = {b.id: i for i, b in enumerate(free)}
+    return sorted(out, key=lambda pair: order[pair[0].id])
+
+
+def _fill_using(game: Game, short: list[GameObject], unblocked: list[GameObject], need: int,
+                free: list[GameObject]) -> bool:
+    """:func:`_fill` by a matching (no menace attacker among ``unblocked``)."""
+    matching = _Matching(game, short, unblocked, free)
+    return not matching.missing and matching.count >= need
 
 
 def _fill(game: Game, short: list[GameObject], unblocked: list[GameObject], need: int,
           free: list[GameObject]) -> bool:
     """Whether the ``free`` creatures can give each menace attacker in ``short`` one more
     blocker and block ``need`` of the ``unblocked`` "must be blocked" attackers too."""
+    if not any(a.has("Menace") for a in unblocked):
+        return _fill_using(game, short, unblocked, need, free)
     if short:
         first, rest = short[0], short[1:]
         return any(_fill(game, rest, unblocked, need, [f for f in free if f is not b])
