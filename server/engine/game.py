@@ -328,7 +328,12 @@ def _whole_answer(game: Game, pending: Decision, action: Action) -> bool:
     it, and replays it."""
     if isinstance(action, AssignCombatDamage) and not action.partial and \
             pending.kind is DecisionKind.ASSIGN_COMBAT_DAMAGE:
-        return combat.is_division(game, action)
+        # Only for the attacker being asked about, and agreeing with the steps taken for it
+        # (the amounts chosen so far): the answer is to the pending decision alone.
+        asked = {o.attacker_id for o in pending.options if isinstance(o, AssignCombatDamage)}
+        taken = game.combat.dividing.get(action.attacker_id, ())
+        return asked == {action.attacker_id} and \
+            action.assignments[:len(taken)] == taken and combat.is_division(game, action)
     if isinstance(action, PayMana) and not action.types and \
             pending.kind is DecisionKind.PAY_MANA and \
             any(isinstance(o, PayMana) and o.types for o in pending.options):

@@ -312,6 +312,16 @@ def test_510_1c_a_division_of_the_wrong_total_is_still_refused() -> None:
     with pytest.raises(IllegalActionError):  # a step not offered: more than there is
         apply(game, attacker.controller, AssignCombatDamage(
             attacker.id, ((bears[0].id, 21),), partial=True))
+    # A whole division against the step already taken for the attacker (3 to the first):
+    # the answer is to the pending decision alone (code review).
+    first = next(o for o in game.pending.options if isinstance(o, AssignCombatDamage)
+                 and o.assignments == ((bears[0].id, 3),)) if game.pending else None
+    assert first is not None
+    apply(game, attacker.controller, first)
+    with pytest.raises(IllegalActionError):
+        apply(game, attacker.controller, AssignCombatDamage(
+            attacker.id, tuple((b.id, n) for b, n in zip(bears, (2, 4, 3, 3, 2, 2, 2, 2),
+                                                          strict=True))))
 
 
 def test_702_19b_trampler_steps_offer_the_player_damage_only_after_lethal_to_all() -> None:
