@@ -86,10 +86,17 @@ _HOSTILE = re.compile(
     r"counter target|can't (?:attack|block)|doesn't untap|fights?\b|sacrifices?\b|loses? ")
 
 
+#: Reminder text (rule 207.2): what a keyword means, in parentheses.
+_REMINDER = re.compile(r"\([^()]*\)")
+
+
 def hostile(text: str) -> bool:
     """Whether a spell or ability with this rules text harms what it targets (a computer aims
-    such a one at its opponents' things, anything else at its own)."""
-    return bool(_HOSTILE.search(text.lower()))
+    such a one at its opponents' things, anything else at its own). Reminder text, in
+    parentheses, is left out: Sure Strike's first strike "deals combat damage" before it.
+    (Rough: the whole text is judged, so a spell with a good and a bad target -- Rookie
+    Mistake's +0/+2 and another's -2/-0 -- aims both one way.)"""
+    return bool(_HOSTILE.search(_REMINDER.sub("", text).lower()))
 
 
 def choose(rng: random.Random, seat: int, options: Sequence[Action],

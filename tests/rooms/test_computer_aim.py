@@ -71,6 +71,8 @@ def test_what_counts_as_harming_the_target() -> None:
                  "Enchanted creature can't attack or block."):
         assert computer.hostile(text), text
     for text in ("Target creature gets +4/+4 until end of turn.",
+                 "Target creature gets +3/+0 and gains first strike until end of turn. "
+                 "(It deals combat damage before creatures without first strike.)",
                  "Put a +1/+1 counter on target creature.", "Untap target creature.",
                  "Target creature gains flying until end of turn."):
         assert not computer.hostile(text), text
