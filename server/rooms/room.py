@@ -1751,7 +1751,9 @@ def aimed_targets(game: Game, seat: int) -> list[int]:
     return aimed
 
 
-_REMATCH_SUFFIX = re.compile(r" \(rematch(?: (\d+))?\)$")
+#: " (rematch)", " (rematch 2)" ... at a name's end (ASCII digits, at most 6: a longer
+#: number is the name's own).
+_REMATCH_SUFFIX = re.compile(r" \(rematch(?: ([2-9]|[1-9][0-9]{1,5}))?\)$")
 
 
 def rematch_name(name: str) -> str:

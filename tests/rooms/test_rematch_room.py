@@ -327,3 +327,9 @@ def test_a_rematch_is_named_for_its_original_and_counts_on() -> None:
     long = "x" * MAX_ROOM_NAME
     assert rematch_name(long) == "x" * (MAX_ROOM_NAME - 10) + " (rematch)"
     assert len(rematch_name(rematch_name(long))) <= MAX_ROOM_NAME
+    # Only its own counts are counted on (attacker 12): other digits, a huge number, "0".
+    assert rematch_name("friday (rematch \u0663)") == "friday (rematch \u0663) (rematch)"
+    huge = "x (rematch " + "9" * 52 + ")"
+    assert rematch_name(huge).startswith("x (rematch 999") and \
+        rematch_name(huge).endswith(" (rematch)") and len(rematch_name(huge)) <= MAX_ROOM_NAME
+    assert rematch_name("friday (rematch 0)") == "friday (rematch 0) (rematch)"
