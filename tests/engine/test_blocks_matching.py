@@ -47,6 +47,20 @@ def _old_completable(game: Game, attackers: list[GameObject], blocked: dict[str,
     return _old_fill(game, short, unblocked, need, free)
 
 
+def _count_block_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail at the 200,000th ``can_block`` check: a search of every pairing or order of the
+    creatures fails at once, not after minutes (a matching checks each pair a few times)."""
+    calls = [0]
+    real = combat.can_block
+
+    def counted(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
+        calls[0] += 1
+        assert calls[0] < 200_000, "searched every pairing or order of the creatures"
+        return real(game, blocker, attacker)
+
+    monkeypatch.setattr(combat, "can_block", counted)
+
+
 def _board(rng: random.Random) -> Game:
     """Seat 0 attacking seat 1 with a few random attackers; seat 1's random creatures, some
     of them blocking already."""
@@ -99,15 +113,7 @@ def test_509_1c_many_attackers_that_must_be_blocked_cost_a_matching_not_a_search
         put(game, 1, "Walking Corpse", Zone.BATTLEFIELD)
     layers.refresh(game)
     assert all("must_be_blocked" in game.objects[a].restrictions for a in game.combat.attackers)
-    calls = [0]
-    real = combat.can_block
-
-    def counted(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
-        calls[0] += 1
-        assert calls[0] < 200_000, "searched every way to pair them"
-        return real(game, blocker, attacker)
-
-    monkeypatch.setattr(combat, "can_block", counted)
+    _count_block_checks(monkeypatch)
     options = combat.block_options(game, 1)
     assert len([o for o in options if isinstance(o, DeclareBlocker)]) == 12 * 11
 
@@ -143,15 +149,7 @@ def test_702_111b_many_menace_attackers_blocked_by_one_cost_a_matching_not_a_sea
         game.combat.attackers[brute.id] = 1
     for brute, corpse in zip(brutes[:8], corpses[:8], strict=True):
         combat.declare_blocker(game, DeclareBlocker(corpse.id, brute.id))
-    calls = [0]
-    real = combat.can_block
-
-    def counted(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
-        calls[0] += 1
-        assert calls[0] < 200_000, "searched every order of the free creatures"
-        return real(game, blocker, attacker)
-
-    monkeypatch.setattr(combat, "can_block", counted)
+    _count_block_checks(monkeypatch)
     options = combat.block_options(game, 1)
     # Each free creature may join one of the eight Brutes blocked by one; none may start a
     # new block (no creature would be left to complete all eight).
