@@ -28,8 +28,9 @@ async def test_bots_wait_out_a_room_refused_for_rate_and_play_every_game(
         refused: list[str] = []
         rate_refusal = app.create_desk.rate_refusal
 
-        def noted(addresses: Iterable[str], *, yours: bool = False) -> str:
-            said = rate_refusal(addresses, yours=yours)
+        def noted(addresses: Iterable[str], *, yours: bool = False,
+                  then: str = "try again in") -> str:
+            said = rate_refusal(addresses, yours=yours, then=then)
             if said:
                 refused.append(said)
             return said

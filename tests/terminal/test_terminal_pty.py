@@ -282,9 +282,10 @@ async def test_watch_a_bot_game_to_its_end(server: Served, tier: int) -> None:
                         assert "Your decision" not in screen
                         # A spectator sees hand sizes, never a hand's cards.
                         assert not re.search(r"^\s+hand:", screen, re.MULTILINE), screen
-                        if "if the players start a rematch, w watches it" in \
-                                " ".join(screen.split()):
-                            break  # (it stays for the players' rematch: q stops watching)
+                        # (It stays at the end, saying q stops watching: a private
+                        # room's rematch can't be watched from here, so it promises none.)
+                        if "The game is over; q stops watching" in " ".join(screen.split()):
+                            break
                 await program.send("q\r")
                 code_ = await program.wait_exit()
         finally:
