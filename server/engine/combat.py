@@ -145,7 +145,7 @@ def block_options(game: Game, seat: int) -> tuple[Action, ...]:
         # Each requirement asks one blocker more of one attacker: a bipartite matching
         # decides (polynomial); the search below tried every arrangement -- nine "must be
         # blocked" attackers against eight creatures held the server 16 s a decision.
-        most = _matched(game, [], must, able)
+        most = _Matching(game, [], must, able).count
         options = [DeclareBlocker(b.id, a.id)
                    for b, a in _matchable_blocks(game, attackers, blocked, free, most)]
     else:  # (a menace attacker that must be blocked asks two at once: searched, as rare)
@@ -191,16 +191,6 @@ def _requirements(attackers: list[GameObject], blocked: dict[str, int], most: in
     return short, [a for a in must if not blocked[a.id]], need
 
 
-def _matched(game: Game, short: list[GameObject], unblocked: list[GameObject],
-             free: list[GameObject]) -> int:
-    """A maximum matching of attackers to the ``free`` creatures able to block them, each
-    blocking one (509.1a), the ``short`` ones matched first: -1 if some of them can't be,
-    else how many of the ``unblocked`` are -- the most there can be with every short one
-    blocked (Kuhn's augmenting paths: a matched attacker stays matched)."""
-    matching = _Matching(game, short, unblocked, free)
-    return -1 if matching.missing else matching.count
-
-
 class _Matching:
     """A maximum matching of the attackers ``short`` (each needing one blocker more) and
     ``unblocked`` (each blocked or not) to the ``free`` creatures able to block them, each
@@ -223,7 +213,7 @@ class _Matching:
                 self.missing += 1
 
     def used(self) -> set[str]:
-        """The creatures the matching has block."""
+        """The creatures the matching has blocking."""
         return {self.free[j].id for j, who in enumerate(self.owner) if who != -1}
 
     def without(self, blocker: GameObject, need: int) -> bool:
@@ -256,12 +246,12 @@ def _augment(start: int, fits: list[list[int]], owner: list[int], seen: list[boo
     parent: dict[int, tuple[int, int]] = {}  # creature -> (attacker reaching it, its parent)
     stack = [(start, iter(fits[start]), -1)]
     while stack:
-        attacker, choices, _via = stack[-1]
+        attacker, choices, via = stack[-1]
         for j in choices:
             if seen[j]:
                 continue
             seen[j] = True
-            parent[j] = (attacker, stack[-1][2])
+            parent[j] = (attacker, via)
             if owner[j] == -1:
                 k = j
                 while k != -1:  # re-match along the path back to ``start``
@@ -290,6 +280,9 @@ def _matchable_blocks(game: Game, attackers: list[GameObject], blocked: dict[str
             continue
         short, unblocked, need = _requirements(
             attackers, {**blocked, attacker.id: blocked[attacker.id] + 1}, most)
+        if not short and need <= 0:  # (the usual block: nothing more to complete)
+            out.extend((blocker, attacker) for blocker in able)
+            continue
         matching = _Matching(game, short, unblocked, free)
         if matching.missing or matching.count < need:
             continue  # (a creature fewer can't complete it either)
