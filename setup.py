@@ -27,15 +27,7 @@ class BuildPy(build_py):
         if getattr(self, "editable_mode", False):
             return
         build = runpy.run_path(str(ROOT / "server" / "build.py"))
-        given = os.environ.get(build["COMMIT_VARIABLE"], "").strip()
-        if given and not build["COMMIT_SHAPE"].fullmatch(given):
-            raise SystemExit(f"{build['COMMIT_VARIABLE']}={given!r}: not a commit (letters, "
-                             f"digits and . _ + -, at most 64)")
-        commit = given or build["git_commit"](ROOT)
-        if commit:
-            target = Path(self.build_lib) / "server" / build["BUILD_FILE"]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(f"{commit}\n", encoding="utf-8")
+        build["write_build_file"](Path(self.build_lib), os.environ, ROOT)
 
 
 setup(cmdclass={"build_py": BuildPy})

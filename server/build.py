@@ -22,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 #: Written into the wheel beside this module by ``setup.py``: one line, the commit.
@@ -81,6 +82,31 @@ def written_commit(here: Path) -> str:
     except (OSError, UnicodeDecodeError):
         return ""
     return short(text) if COMMIT_SHAPE.fullmatch(text) else ""
+
+
+def wheel_commit(environ: Mapping[str, str], root: Path) -> str:
+    """The commit a wheel built from ``root`` names: :data:`COMMIT_VARIABLE` of
+    ``environ`` if set, else :func:`git_commit`'s word on ``root``; "" if neither.
+    SystemExit (the build stops, saying why) for a given commit not of
+    :data:`COMMIT_SHAPE`."""
+    given = environ.get(COMMIT_VARIABLE, "").strip()
+    if given and not COMMIT_SHAPE.fullmatch(given):
+        raise SystemExit(f"{COMMIT_VARIABLE}={given!r}: not a commit (letters, digits and "
+                         f". _ + -, at most 64)")
+    return given or git_commit(root)
+
+
+def write_build_file(build_lib: Path, environ: Mapping[str, str], root: Path) -> Path | None:
+    """What ``setup.py`` adds to a wheel built from ``root``: :data:`BUILD_FILE` in
+    ``build_lib``'s ``server/``, the line :func:`wheel_commit` says; no file (None) where
+    it says nothing."""
+    commit = wheel_commit(environ, root)
+    if not commit:
+        return None
+    target = build_lib / "server" / BUILD_FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f"{commit}\n", encoding="utf-8")
+    return target
 
 
 @functools.cache

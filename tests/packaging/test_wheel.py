@@ -2,25 +2,22 @@
 hold every file the packages read at run time (card data, demo decks) or ship (py.typed, stubs,
 .proto).
 
-Builds the wheel from a copy of the project's files (a copy, so that a stale ``build/`` of the
-work tree can neither hide a missing file nor be left behind), compares its file list with the
-source packages, installs it into a clean virtual environment (dependencies from the package
-index) and plays a game of the test environment's SDK bots against that environment's
-``manawire serve``, started outside the repository so that nothing comes from the source tree.
+Takes the run's wheel (built once, from a copy of the project's files:
+tests/packaging/wheel_build.py), compares its file list with the source packages, installs it
+into a clean virtual environment (dependencies from the package index) and plays a game of
+the test environment's SDK bots against that environment's ``manawire serve``, started
+outside the repository so that nothing comes from the source tree.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import json
-import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
 import tomllib
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,30 +26,15 @@ import pytest
 import trio
 
 from client_sdk.bots import Summary, run_bot_games
+from tests.packaging.wheel_build import GIVEN_COMMIT, ROOT, Wheel, clean_env
 
-ROOT = Path(__file__).resolve().parents[2]
 #: Bounds of each step; a normal run takes well under a minute all told.
-BUILD_SECONDS = 300.0  # the isolated build environment comes from the package index
 VENV_SECONDS = 120.0
-INSTALL_SECONDS = 300.0  # so do the wheel's dependencies
+INSTALL_SECONDS = 300.0  # the wheel's dependencies come from the package index
 PROBE_SECONDS = 60.0
 STARTUP_SECONDS = 30.0
 GAME_SECONDS = 120.0
 STOP_SECONDS = 30.0
-#: What a source walk skips when the project is not a git work tree (caches, build output).
-_NOT_SOURCE = {".git", ".venv", "build", "dist", "var", "__pycache__", ".mypy_cache",
-               ".ruff_cache", ".pytest_cache", ".hypothesis"}
-#: Variables that would let a subprocess import something other than the installed wheel.
-_IMPORT_VARIABLES = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE",
-                     "VIRTUAL_ENV")
-
-
-@dataclass(frozen=True)
-class Wheel:
-    path: Path
-    #: The wheel's file names, and the project's (relative to ROOT, as in the wheel: "/").
-    files: frozenset[str]
-    sources: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -73,28 +55,6 @@ def _run(cmd: list[str], timeout: float, cwd: Path, env: dict[str, str] | None =
     assert done.returncode == 0, (f"{cmd} exited with {done.returncode}\n"
                                   f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}")
     return done
-
-
-def _clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in _IMPORT_VARIABLES}
-
-
-def _source_files() -> list[str]:
-    """The project's files: those git has or would add (tracked or new and not ignored, and
-    still there); without git, every file but caches and build output."""
-    try:
-        listed = subprocess.run(
-            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=ROOT, capture_output=True, timeout=60, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        found = []
-        for folder, dirs, files in os.walk(ROOT):
-            dirs[:] = [d for d in dirs if d not in _NOT_SOURCE and not d.endswith(".egg-info")]
-            rel = Path(folder).relative_to(ROOT)
-            found += [(rel / f).as_posix() for f in files if not f.endswith(".pyc")]
-        return sorted(found)
-    names = (n for n in listed.decode().split("\0") if n)
-    return sorted(n for n in names if (ROOT / n).is_file())
 
 
 def _package_patterns() -> list[str]:
@@ -118,23 +78,6 @@ def _package_files(sources: tuple[str, ...]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Wheel:
-    """The project's wheel, built from a copy of its files."""
-    base = tmp_path_factory.mktemp("wheel")
-    src, out = base / "src", base / "dist"
-    sources = tuple(_source_files())
-    for name in sources:
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, src / name)
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check",
-          "-w", str(out), str(src)], BUILD_SECONDS, cwd=base, env=_clean_env())
-    (path,) = out.glob("*.whl")
-    with zipfile.ZipFile(path) as archive:
-        files = frozenset(archive.namelist())
-    return Wheel(path, files, sources)
-
-
-@pytest.fixture(scope="module")
 def installed(wheel: Wheel, tmp_path_factory: pytest.TempPathFactory) -> Installed:
     """A fresh virtual environment (no system site packages) with the wheel installed.
 
@@ -143,7 +86,7 @@ def installed(wheel: Wheel, tmp_path_factory: pytest.TempPathFactory) -> Install
     environment's interpreter, as its own pip would."""
     base = tmp_path_factory.mktemp("venv")
     venv = base / "venv"
-    env = _clean_env()
+    env = clean_env()
     _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], VENV_SECONDS, cwd=base,
          env=env)
     result = Installed(venv, env)
@@ -172,8 +115,10 @@ def test_installed_packages_come_from_the_environment(installed: Installed, whee
     config = (installed.venv / "pyvenv.cfg").read_text(encoding="utf-8")
     assert "include-system-site-packages = false" in config
     probe = ("import json, client_sdk, protocol, server, server.cards, server.cli\n"
+             "from server import build\n"
              "print(json.dumps({'files': [m.__file__ for m in (client_sdk, protocol, server, "
-             "server.cards, server.cli)], 'decks': server.cards.demo_deck_names()}))")
+             "server.cards, server.cli)], 'decks': server.cards.demo_deck_names(), "
+             "'build': build.describe()}))")
     done = _run([str(installed.bin("python")), "-c", probe], PROBE_SECONDS, cwd=tmp_path,
                 env=installed.env)
     report = json.loads(done.stdout)
@@ -183,6 +128,9 @@ def test_installed_packages_come_from_the_environment(installed: Installed, whee
     decks = sorted(Path(n).stem for n in wheel.sources
                    if n.startswith("server/cards/data/decks/") and n.endswith(".txt"))
     assert report["decks"] == decks
+    # The installed server, with no git to ask, says the commit its wheel's build was given
+    # (tests/packaging/test_build_id.py), as a checkout shows one (12 hex digits).
+    assert report["build"].endswith(f" (commit {GIVEN_COMMIT[:12]}+dirty)"), report
 
 
 async def _drain(stream: trio.abc.ReceiveStream | None, into: bytearray) -> None:
