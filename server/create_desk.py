@@ -337,9 +337,10 @@ class CreateDesk:
             if tier.kind is not TierKind.PUBLIC and tier.delay_seconds < least:
                 conn.reply(error_bytes(
                     mpb.ERROR_CODE_INVALID_ARGUMENT,
-                    f"tier {n}: a tier that shows hidden cards (every hand, or a seat's "
-                    f"view) is at least {least:g} s behind (delay_seconds): whoever may "
-                    f"watch it sees the players' hands", rid))
+                    f"delayed view {n}: one that shows hidden cards (every hand, or a "
+                    f"seat's view) must be at least {least:g} s behind, since whoever may "
+                    f"watch it sees the players' hands (asked: {tier.delay_seconds:g} s)",
+                    rid))
                 return None
             accounts: list[tuple[str, str]] = []
             for name in tier.accounts:

@@ -394,11 +394,11 @@ class RelayLink:
             log.exception("relay %d: link broken", self.index)
         finally:
             if self.sockets and self.stopping:
-                log.info("relay %d stopped with the server; its %d clients resume after the "
-                         "restart", self.index, len(self.sockets))
+                log.info("relay %d stopped with the server; its %s after the restart",
+                         self.index, _clients_resume(len(self.sockets)))
             elif self.sockets:
-                log.warning("relay %d stopped; its %d clients resume once it is started "
-                            "again", self.index, len(self.sockets))
+                log.warning("relay %d stopped; its %s once it is started again",
+                            self.index, _clients_resume(len(self.sockets)))
             for sock in list(self.sockets.values()):
                 sock.end()
             self.sockets.clear()
@@ -584,3 +584,8 @@ async def start_relays(options: RelayOptions, router: FeedRouter,
 
 class RelayStartError(Exception):
     """A relay process could not start (``manawire serve`` exits with this message)."""
+
+
+def _clients_resume(count: int) -> str:
+    """What a relay's log line says of its clients: "1 client resumes", "3 clients resume"."""
+    return "1 client resumes" if count == 1 else f"{count} clients resume"

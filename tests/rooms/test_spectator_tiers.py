@@ -431,8 +431,9 @@ async def test_app_create_room_with_tiers_join_a_tier_and_get_delayed_deltas(
                               delay_turns=3, accounts=[name])]))
         assert refused.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
         assert refused.error.message == (
-            "tier 1: a tier that shows hidden cards (every hand, or a seat's view) is at "
-            "least 60 s behind (delay_seconds): whoever may watch it sees the players' hands")
+            "delayed view 1: one that shows hidden cards (every hand, or a seat's view) must "
+            "be at least 60 s behind, since whoever may watch it sees the players' hands "
+            "(asked: 59 s)")
         assert not app.lobby.rooms
         created = await a.request(create_room=mpb.CreateRoom(name="t", tiers=[
             mpb.SpectatorTier(kind=mpb.TIER_KIND_OMNISCIENT, delay_seconds=60,

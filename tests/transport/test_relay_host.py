@@ -353,3 +353,11 @@ def test_manawire_serve_gives_its_relays_its_limits_per_client(
     (options,) = started
     assert (options.outbox, options.send_timeout, options.messages_per_second,
             options.message_burst, options.rate_strikes) == (300, 4.0, 5.0, 15, 25)
+
+
+def test_a_relays_log_line_counts_its_clients_in_words() -> None:
+    """An operator read "its 1 clients resume" in the log (a new player's round)."""
+    from server.relay.host import _clients_resume
+
+    assert _clients_resume(1) == "1 client resumes"
+    assert _clients_resume(3) == "3 clients resume"
