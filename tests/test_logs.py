@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -111,8 +112,39 @@ def test_a_stop_by_sigterm_ends_the_log_with_a_stopped_line(default_log: str) ->
                               "store; games go on after a restart"), lines
 
 
-def test_serve_log_level_warning_leaves_the_info_lines_out(tmp_path: Path) -> None:
-    err = _serve_briefly(tmp_path / "data", "--log-level", "WARNING")
+@dataclass
+class WarningLog:
+    """A ``manawire serve --relays 1 --log-level WARNING`` started and stopped: its standard
+    error, and the level its relay processes were given (None: no /proc to ask)."""
+
+    err: str
+    relays: list[str] | None
+
+
+@pytest.fixture(scope="module")
+def warning_log(tmp_path_factory: pytest.TempPathFactory) -> WarningLog:
+    """One run for the two tests that read it (a server start is seconds of CPU)."""
+    seen: list[str] | None = None
+
+    def relays_level(proc: subprocess.Popen[str]) -> None:
+        nonlocal seen
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        if not children.exists():
+            return
+        seen = []
+        for pid in children.read_text().split():
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            seen.extend(v.decode().partition("=")[2] for v in environ
+                        if v.startswith(f"{LEVEL_VARIABLE}=".encode()))
+
+    err = _serve_briefly(tmp_path_factory.mktemp("warning-log") / "data", "--relays", "1",
+                         "--log-level", "WARNING", while_up=relays_level)
+    return WarningLog(err, seen)
+
+
+def test_serve_log_level_warning_leaves_the_info_lines_out(warning_log: WarningLog,
+                                                           tmp_path: Path) -> None:
+    err = warning_log.err  # (its relay's lines too)
     assert _levels(err) <= {"WARNING", "ERROR", "CRITICAL"}, err
     err = _serve_briefly(tmp_path / "data", env=_env(**{LEVEL_VARIABLE: "error"}))
     assert "INFO" not in _levels(err), err
@@ -147,23 +179,12 @@ def test_debug_shows_the_servers_debug_records_but_no_line_per_connection() -> N
     assert "a connection" not in done.stderr
 
 
-def test_the_relays_log_from_the_servers_level(tmp_path: Path) -> None:
+def test_the_relays_log_from_the_servers_level(warning_log: WarningLog) -> None:
     """The relay processes configure their log themselves: they inherit the level through
-    the environment serve gives them."""
-    seen: list[str] = []
-
-    def relays_level(proc: subprocess.Popen[str]) -> None:
-        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-        if not children.exists():
-            pytest.skip("no /proc/PID/task/PID/children here")
-        for pid in children.read_text().split():
-            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-            seen.extend(v.decode().partition("=")[2] for v in environ
-                        if v.startswith(f"{LEVEL_VARIABLE}=".encode()))
-
-    _serve_briefly(tmp_path / "data", "--relays", "1", "--log-level", "error",
-                   while_up=relays_level)
-    assert seen == ["error"]
+    the environment serve gives them (the flag's, as serve reads it)."""
+    if warning_log.relays is None:
+        pytest.skip("no /proc/PID/task/PID/children here")
+    assert warning_log.relays == ["warning"]
 
 
 # ---- what the server did: rooms, games and connections (an operator's review: 4 bot

@@ -4,8 +4,14 @@ the plain HTTP port that answers them (never a WebSocket)."""
 
 from __future__ import annotations
 
+import re
+import signal
 import subprocess
 import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -137,29 +143,30 @@ async def test_the_store_size_is_its_database_and_write_ahead_log_on_disk(
                 got[("manawire_store_size_bytes", (("file", "wal"),))]) == _on_disk(path)
 
 
-def test_serve_says_its_build_in_its_log_metrics_and_health(tmp_path: Path) -> None:
-    """The build (``server.build``: version and commit) in the start's log line, in
-    ``manawire_build_info``'s labels and in /healthz's ``ok`` line."""
-    import re
-    import signal
-    import time
-    import urllib.request
+@dataclass
+class Serving:
+    """A ``manawire serve --metrics-port 0`` running: its standard output and error (files)."""
 
-    out, err = tmp_path / "out", tmp_path / "err"
+    out: Path
+    err: Path
+
+
+@pytest.fixture(scope="module")
+def serving(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serving]:
+    """One server for the tests below, which only read from it (a start is seconds of CPU):
+    up once it has printed where its metrics are."""
+    tmp = tmp_path_factory.mktemp("serving")
+    out, err = tmp / "out", tmp / "err"
     with out.open("wb") as sink, err.open("wb") as errors:
         proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", "0",
-                                 "--metrics-port", "0", "--data-dir", str(tmp_path / "data")],
+                                 "--metrics-port", "0", "--data-dir", str(tmp / "data")],
                                 cwd=ROOT, stdout=sink, stderr=errors)
     try:
         deadline = time.monotonic() + 60
-        while not (found := re.search(r"manawire metrics on http://(127\.0\.0\.1:\d+)/",
-                                      out.read_text())):
+        while "manawire metrics on " not in out.read_text():
             assert proc.poll() is None and time.monotonic() < deadline, out.read_text()
             time.sleep(0.05)
-        with urllib.request.urlopen(f"http://{found.group(1)}/healthz", timeout=10) as got:
-            health = got.read().decode()
-        with urllib.request.urlopen(f"http://{found.group(1)}/metrics", timeout=10) as got:
-            metrics = _samples(got.read().decode())
+        yield Serving(out, err)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -167,6 +174,17 @@ def test_serve_says_its_build_in_its_log_metrics_and_health(tmp_path: Path) -> N
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def test_serve_says_its_build_in_its_log_metrics_and_health(serving: Serving) -> None:
+    """The build (``server.build``: version and commit) in the start's log line, in
+    ``manawire_build_info``'s labels and in /healthz's ``ok`` line."""
+    found = re.search(r"manawire metrics on http://(127\.0\.0\.1:\d+)/", serving.out.read_text())
+    assert found is not None, serving.out.read_text()
+    with urllib.request.urlopen(f"http://{found.group(1)}/healthz", timeout=10) as got:
+        health = got.read().decode()
+    with urllib.request.urlopen(f"http://{found.group(1)}/metrics", timeout=10) as got:
+        metrics = _samples(got.read().decode())
     # (the server's own: this tree's commit may have moved since it started)
     said = re.fullmatch(r"ok manawire (\S+) \(commit ([0-9a-f]{12}(\+dirty)?|unknown)\)\n",
                         health)
@@ -174,36 +192,17 @@ def test_serve_says_its_build_in_its_log_metrics_and_health(tmp_path: Path) -> N
     version, commit = said.group(1), said.group(2)
     assert version == server.__version__
     assert metrics[("manawire_build_info", (("commit", commit), ("version", version)))] == 1
-    assert f" INFO manawire {version} (commit {commit}) starting (data in " in err.read_text()
+    assert f" INFO manawire {version} (commit {commit}) starting (data in " in \
+        serving.err.read_text()
 
 
-def test_serve_prints_where_its_metrics_are_and_answers_there(tmp_path: Path) -> None:
-    import re
-    import signal
-    import time
-    import urllib.request
-
-    out = tmp_path / "out"
-    with out.open("wb") as sink:
-        proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", "0",
-                                 "--metrics-port", "0", "--data-dir", str(tmp_path)],
-                                cwd=ROOT, stdout=sink, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while not (found := re.search(r"manawire metrics on (http://127\.0\.0\.1:\d+/metrics)",
-                                      out.read_text())):
-            assert proc.poll() is None and time.monotonic() < deadline, out.read_text()
-            time.sleep(0.05)
-        with urllib.request.urlopen(found.group(1), timeout=10) as answer:
-            assert answer.status == 200
-            assert ("manawire_rooms", ()) in _samples(answer.read().decode())
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+def test_serve_prints_where_its_metrics_are_and_answers_there(serving: Serving) -> None:
+    found = re.search(r"manawire metrics on (http://127\.0\.0\.1:\d+/metrics)",
+                      serving.out.read_text())
+    assert found is not None, serving.out.read_text()
+    with urllib.request.urlopen(found.group(1), timeout=10) as answer:
+        assert answer.status == 200
+        assert ("manawire_rooms", ()) in _samples(answer.read().decode())
 
 
 async def test_rooms_stopped_by_a_full_disk_show_in_the_metrics_and_the_status_line(

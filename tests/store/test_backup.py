@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from server.cli import main as cli_main
 from server.store.records import CreateGame
 from server.store.sqlite import Store
 from server.store.writer import StoreWriter
+from tests.test_serve_options import main_each
 
 DECKS = (("Ann", "naya-pets", "s1"), ("Bob", "golgari-grind", "s2"))
 
@@ -95,14 +97,12 @@ def test_the_command_prints_what_it_wrote_and_never_overwrites(tmp_path: Path) -
     store = Store(tmp_path / "data" / "manawire.sqlite3")
     store.apply([_game(1), _game(2)])
     (tmp_path / "dest").mkdir(mode=0o700)
-
-    def run() -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "server.cli", "backup",
-                               str(tmp_path / "data"), str(tmp_path / "dest")],
-                              check=False, capture_output=True, text=True, timeout=60)
-
-    try:
-        done = run()  # (beside an open store: the server's)
+    backup = ["backup", str(tmp_path / "data"), str(tmp_path / "dest")]
+    try:  # (beside an open store: the server's; the three in one interpreter, in turn)
+        done, again, missing = main_each([
+            (backup, {}), (backup, {}),
+            (["backup", str(tmp_path / "nowhere"), str(tmp_path / "x.sqlite3")], {})],
+            timeout=60)
     finally:
         store.close()
     assert done.returncode == 0, done.stderr
@@ -110,12 +110,8 @@ def test_the_command_prints_what_it_wrote_and_never_overwrites(tmp_path: Path) -
     assert done.stdout.startswith(f"manawire backup: wrote {wrote} (")
     assert "mode 0600): 2 games (2 in play)" in done.stdout
     assert wrote.stat().st_mode & 0o777 == 0o600
-    again = run()
     assert again.returncode == 1 and "already exists" in again.stderr
     assert "Traceback" not in again.stderr
-    missing = subprocess.run([sys.executable, "-m", "server.cli", "backup",
-                              str(tmp_path / "nowhere"), str(tmp_path / "x.sqlite3")],
-                             check=False, capture_output=True, text=True, timeout=60)
     assert missing.returncode == 1 and "does not exist" in missing.stderr
 
 
@@ -263,25 +259,50 @@ def test_a_dest_or_its_side_files_already_there_are_refused(tmp_path: Path,
     assert [p.name for p in (tmp_path / "dest").iterdir()] == [f"{dest.name}{suffix}"]
 
 
-@pytest.mark.parametrize("mode", [0o1777, 0o777, 0o770, 0o730, 0o702], ids=oct)
-def test_a_directory_other_users_may_write_is_refused(tmp_path: Path, mode: int) -> None:
-    data, _dump = _source(tmp_path)
-    shared = tmp_path / "shared"
-    shared.mkdir()
-    shared.chmod(mode)
+#: Modes of a directory that other users may write.
+_SHARED_MODES = [0o1777, 0o777, 0o770, 0o730, 0o702]
+
+
+@dataclass
+class Shared:
+    """A store (``data``), a directory of each of :data:`_SHARED_MODES`, and what ``manawire
+    backup`` said asked to write into each (all asked of one interpreter: :func:`main_each`;
+    each ``manawire`` process spends a second of CPU importing the server)."""
+
+    data: Path
+    dirs: dict[int, Path]
+    said: dict[int, subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Shared:
+    tmp = tmp_path_factory.mktemp("shared")
+    data, _dump = _source(tmp)
+    dirs = {}
+    for mode in _SHARED_MODES:
+        dirs[mode] = tmp / f"shared-{mode:o}"
+        dirs[mode].mkdir()
+        dirs[mode].chmod(mode)
+    said = main_each([(["backup", str(data), str(dirs[mode] / "backup.sqlite3")], {})
+                      for mode in _SHARED_MODES], timeout=60)
+    return Shared(data, dirs, dict(zip(_SHARED_MODES, said, strict=True)))
+
+
+@pytest.mark.parametrize("mode", _SHARED_MODES, ids=oct)
+def test_a_directory_other_users_may_write_is_refused(shared: Shared, mode: int) -> None:
+    data, dir_ = shared.data, shared.dirs[mode]
+    assert dir_.stat().st_mode & 0o7777 == mode
     with pytest.raises(BackupError, match="writable by other users") as refused:
-        backup(data, shared / "backup.sqlite3")
+        backup(data, dir_ / "backup.sqlite3")
     assert "choose a directory only you can write" in str(refused.value)
     with pytest.raises(BackupError, match="writable by other users"):
-        backup(data, shared)  # (a directory: shared/manawire.sqlite3)
-    assert list(shared.iterdir()) == []
-    done = subprocess.run([sys.executable, "-m", "server.cli", "backup", str(data),
-                           str(shared / "backup.sqlite3")],
-                          check=False, capture_output=True, text=True, timeout=60)
+        backup(data, dir_)  # (a directory: shared/manawire.sqlite3)
+    assert list(dir_.iterdir()) == []
+    done = shared.said[mode]
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert done.stderr.startswith(f"manawire backup: {shared} is writable by other users "
+    assert done.stderr.startswith(f"manawire backup: {dir_} is writable by other users "
                                   f"(mode {mode:04o}): ")
-    assert list(shared.iterdir()) == []
+    assert list(dir_.iterdir()) == []
 
 
 _HANGING_BACKUP = """
