@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from contextlib import AsyncExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,7 @@ async def test_a_best_of_3_match_plays_through_with_spectators_attached_from_sta
             if msg.HasField("snapshot"):
                 snapshots[who].append(msg.snapshot.state_id)
     bases = []
+    sent = _Sent.of(raw)
     for number, game_id in enumerate(live.game_ids, start=1):
         record = store.load_game(game_id)
         assert record.result is not None and record.match_id == room.room_id
@@ -111,7 +113,7 @@ async def test_a_best_of_3_match_plays_through_with_spectators_attached_from_sta
         bases.append(record.state_base)
         replay = Replay(record, -1)  # `manawire replay GAME_ID --as public` reads it so
         assert replay.state_id == record.state_base
-        _assert_never_a_hidden_card(record, raw)
+        _assert_never_a_hidden_card(record, sent)
     # A snapshot of every game, to each spectator, in order, with state ids never reused.
     for who, ids in snapshots.items():
         assert [i for i in ids if i in bases] == bases, who
@@ -125,7 +127,31 @@ async def test_a_best_of_3_match_plays_through_with_spectators_attached_from_sta
     assert [ln["state_id"] for ln in lines if ln["state_id"]][-1] == eve.mirror.state_id
 
 
-def _assert_never_a_hidden_card(record: GameRecord, raw: dict[str, list[bytes]]) -> None:
+@dataclass(frozen=True)
+class _Sent:
+    """Every message the spectators were sent, read once for each game's check: the
+    messages, all of them joined by a byte no object id has (an id is found in the joined
+    bytes if and only if it is in one of the messages), and the objects they showed in a
+    library or a hand."""
+
+    messages: list[bytes]
+    joined: bytes
+    in_hidden_zones: list[pb.GameObject]
+
+    @classmethod
+    def of(cls, raw: dict[str, list[bytes]]) -> _Sent:
+        messages = [data for datas in raw.values() for data in datas]
+        return cls(messages, SEPARATOR.join(messages),
+                   [obj for data in messages
+                    for obj in _objects_in(mpb.ServerMessage.FromString(data))
+                    if obj.zone.kind in (pb.ZONE_KIND_LIBRARY, pb.ZONE_KIND_HAND)])
+
+
+#: Between the joined messages: no object id has it (ids are text).
+SEPARATOR = b"\x00"
+
+
+def _assert_never_a_hidden_card(record: GameRecord, sent: _Sent) -> None:
     """No spectator message carries the id of a card that was in a library or a hand in
     this game and never revealed (invariant 4), nor any object in a hidden zone but one
     revealed to all (701.20a), nor the seed."""
@@ -137,11 +163,10 @@ def _assert_never_a_hidden_card(record: GameRecord, raw: dict[str, list[bytes]])
     secrets = replay_secrets(game, record.actions, [SPECTATOR])
     assert game.result is not None
     hidden, shown = secrets.never_shown[SPECTATOR], secrets.shown[SPECTATOR]
-    for messages in raw.values():
-        for data in messages:
-            assert record.seed not in data
-            for oid in hidden:
-                assert oid.encode() not in data, f"hidden id {oid} leaked to a spectator"
-            for obj in _objects_in(mpb.ServerMessage.FromString(data)):
-                assert obj.zone.kind not in (pb.ZONE_KIND_LIBRARY, pb.ZONE_KIND_HAND) \
-                    or obj.id in shown, obj
+    for data in sent.messages:
+        assert record.seed not in data
+    for oid in hidden:
+        assert SEPARATOR not in oid.encode()
+        assert oid.encode() not in sent.joined, f"hidden id {oid} leaked to a spectator"
+    for obj in sent.in_hidden_zones:
+        assert obj.id in shown, obj
