@@ -447,13 +447,19 @@ def _token(where: str, raw: Any) -> CardDef:
     types = _list(f"{where}.types", spec.get("types", ["Creature"]))
     if not types or any(t not in CARD_TYPES for t in types):
         raise CardDataError(f"{where}.types: expected card types such as 'Creature'")
+    creature = "Creature" in types
+    if not creature and ("power" in spec or "toughness" in spec):
+        raise CardDataError(f"{where}: power and toughness are a creature token's only "
+                            "(rule 208.3)")
     return CardDef(
         name=f"{' '.join(subtypes)} Token", mana_cost=ManaCost(), has_mana_cost=False,
         supertypes=(), card_types=tuple(types),
         subtypes=subtypes, colors=colors, rules_text=", ".join(spec.get("keywords", [])),
-        # "X/X" (rule 107.3a): set from the effect's count as the token is created.
-        power=0 if spec.get("power") == "X" else _int(f"{where}.power", spec.get("power", 0)),
-        toughness=0 if spec.get("toughness") == "X"
+        # "X/X" (rule 107.3a): set from the effect's count as the token is created. A
+        # noncreature token (a Treasure, rule 111.10a) has neither (rule 208.3).
+        power=None if not creature else 0 if spec.get("power") == "X"
+        else _int(f"{where}.power", spec.get("power", 0)),
+        toughness=None if not creature else 0 if spec.get("toughness") == "X"
         else _int(f"{where}.toughness", spec.get("toughness", 0)),
         keywords=_keywords(f"{where}.keywords", spec.get("keywords", [])),
         is_token=True,

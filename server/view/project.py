@@ -234,8 +234,11 @@ def _object_view(game: Game, obj: GameObject, zone_owner: int,
         mana_cost=_mana_text(card.mana_cost) if card.has_mana_cost else "",
         mana_value=obj.mana_value,
         supertypes=card.supertypes,
-        card_types=card.card_types,
-        subtypes=card.subtypes,
+        # Types and subtypes now, after type-changing effects (layer 4, rule 613.1d): Dub's
+        # "it's a Knight in addition to its other types" shows on the card.
+        card_types=card.card_types if not (obj.types_added and on_battlefield)
+        else tuple(dict.fromkeys((*card.card_types, *obj.types_added))),
+        subtypes=obj.subtypes,
         colors=card.colors,
         rules_text=card.rules_text,
         power=obj.power if creature_or_printed else None,
