@@ -69,8 +69,10 @@ def _told(line: dict[str, Any]) -> dict[str, Any]:
                                      "connections", "games_started", "games_completed")}
 
 def test_tiny_benchmark_prints_sane_figures() -> None:
-    games = _bench("--rooms", "1,2", "--seconds", "1", "--warmup", "0.25")
-    idle = _bench("--idle", "20", "--settle", "0.5")
+    # (windows of half a second: every field is there after a few dozen actions; the
+    # figures' values are not what is checked)
+    games = _bench("--rooms", "1,2", "--seconds", "0.5", "--warmup", "0.1")
+    idle = _bench("--idle", "20", "--settle", "0.2")
     lines, idle_lines = _lines(games), _lines(idle)
     *runs, summary = lines
     assert [line["rooms"] for line in runs] == [1, 2]
@@ -139,7 +141,7 @@ def test_the_engine_baseline_plays_whole_sim_games_from_its_seed() -> None:
 def test_fanout_measures_another_room_beside_a_watched_one() -> None:
     """``--spectators``: room X watched by N spectators, room Y measured; the summary
     compares each N with N = 0 of the same run (figures only sanity-checked)."""
-    lines = _lines(_bench("--spectators", "0,4", "--seconds", "1", "--warmup", "0.25"))
+    lines = _lines(_bench("--spectators", "0,4", "--seconds", "0.5", "--warmup", "0.1"))
     *runs, summary = lines
     assert [line["spectators"] for line in runs] == [0, 4]
     for line in runs:
@@ -164,14 +166,14 @@ def test_join_cost_moves_the_audience_between_two_waiting_games_and_divides_the_
     """``--join-cost``: N spectators (through the relay) move between two rooms whose games
     wait, every --period seconds; the line divides the server's CPU in the spectators'
     window by the joins they made in it."""
-    lines = _lines(_bench("--spectators", "6", "--join-cost", "--period", "0.25",
-                          "--seconds", "2", "--warmup", "0.5"))
+    lines = _lines(_bench("--spectators", "6", "--join-cost", "--period", "0.125",
+                          "--seconds", "1", "--warmup", "0.25"))
     line, summary = lines
     assert line["mode"] == "join-cost" and "error" not in line, line
     assert line["relays"] == 1 and line["spectators_joined"] == 6
     assert line["spectator_errors"] == {} and line["spectator_failures"] == {}, line
     assert line["spectator_late_joins"] == 0  # (both rooms stay open)
-    # Every move of the window is one join per spectator: about 2 s / 0.25 s of them.
+    # Every move of the window is one join per spectator: about 1 s / 0.125 s of them.
     assert line["moves"] >= 8 and 6 * 4 <= line["joins"] <= 6 * 12, line
     assert line["joins"] == line["spectator_window_joins"]
     assert line["server_us_per_join"] == round(
@@ -189,11 +191,12 @@ def test_join_cost_needs_spectators(capsys: pytest.CaptureFixture[str]) -> None:
 def test_best_of_three_rooms_host_a_match_with_its_spectators_attached() -> None:
     """``--best-of 3``: each room hosts a match; the players keep their decks between its
     games, and the spectators stay in the room for all of them (no join per game)."""
-    # Games of at most 300 actions (a draw at the server's limit, which a match counts as a
+    # Games of at most 80 actions (a draw at the server's limit, which a match counts as a
     # game): random bots' games take ~1,200, and under a loaded test run's share of a slow
-    # machine's core none ended within the window.
-    lines = _lines(_bench("--spectators", "2", "--seconds", "12", "--warmup", "0.5",
-                          "--best-of", "3", env={"MANAWIRE_MAX_GAME_ACTIONS": "300"}))
+    # machine's core none ended within the window. Room X's second game starts after 80
+    # actions: 18 a second over the window and its warmup (games of 300 in 12 s needed 24).
+    lines = _lines(_bench("--spectators", "2", "--seconds", "4", "--warmup", "0.5",
+                          "--best-of", "3", env={"MANAWIRE_MAX_GAME_ACTIONS": "80"}))
     line, summary = lines
     assert line["best_of"] == 3 and "error" not in line, line
     assert line["errors"] == {} and line["failures"] == {}, _told(line)
