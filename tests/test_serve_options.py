@@ -152,11 +152,8 @@ def _usage_argvs(tmp: Path) -> list[list[str]]:
 
 
 @pytest.fixture(scope="module")
-def usage(tmp_path_factory: pytest.TempPathFactory) -> Usage:
-    tmp = tmp_path_factory.mktemp("usage")
-    argvs = _usage_argvs(tmp)
-    return Usage(tmp, {tuple(argv): done for argv, done in
-                       zip(argvs, main_each([(argv, {}) for argv in argvs]), strict=True)})
+def usage(asked: Asked) -> Usage:
+    return asked.usage
 
 
 @pytest.mark.parametrize(("args", "said"), _CLASH_SAID)
@@ -200,30 +197,64 @@ class Refused:
     damaged: subprocess.CompletedProcess[str]
 
 
+@dataclass
+class Asked:
+    """What ``manawire`` said to the usage errors (:class:`Usage`), where serve can't start
+    (:class:`Refused`), and ``account`` with the server down or no password given: all
+    asked of one interpreter (:func:`main_each`), the usage errors first."""
+
+    usage: Usage
+    refused: Refused
+    down: subprocess.CompletedProcess[str]
+    no_password: subprocess.CompletedProcess[str]
+
+
 @pytest.fixture(scope="module")
-def refused(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Refused]:
+def asked(tmp_path_factory: pytest.TempPathFactory) -> Asked:
+    usage_tmp = tmp_path_factory.mktemp("usage")
+    usage_argvs = _usage_argvs(usage_tmp)
     tmp = tmp_path_factory.mktemp("refused")
     (tmp / "file").write_text("not a directory")
     (tmp / "bad").mkdir()
     (tmp / "bad" / "manawire.sqlite3").write_bytes(b"not a database at all" * 100)
     serve = ["serve", "--host", "127.0.0.1"]
-    with socket.socket() as taken, socket.socket() as taken_relay:
+    with socket.socket() as taken, socket.socket() as taken_relay, socket.socket() as closed:
         for sock in (taken, taken_relay):
             sock.bind(("127.0.0.1", 0))
             sock.listen()
         port, relay_port = taken.getsockname()[1], taken_relay.getsockname()[1]
+        closed.bind(("127.0.0.1", 0))
+        down_port = closed.getsockname()[1]  # bound, never listening: connections are refused
+        unset: dict[str, str | None] = {"MANAWIRE_PASSWORD": None}
         lock = lock_data_dir(tmp / "held")
         try:
-            answers = main_each([(argv, {}) for argv in (
-                [*serve, "--port", "0", "--data-dir", str(tmp / "held")],
-                [*serve, "--port", str(port), "--data-dir", str(tmp / "data")],
-                [*serve, "--port", "0", "--data-dir", str(tmp / "file")],
-                [*serve, "--port", "0", "--data-dir", str(tmp / "relayed"), "--relays", "1",
-                 "--relay-port", str(relay_port)],
-                [*serve, "--port", "0", "--data-dir", str(tmp / "bad")])])
+            answers = main_each([
+                *((argv, {}) for argv in usage_argvs),
+                *((argv, {}) for argv in (
+                    [*serve, "--port", "0", "--data-dir", str(tmp / "held")],
+                    [*serve, "--port", str(port), "--data-dir", str(tmp / "data")],
+                    [*serve, "--port", "0", "--data-dir", str(tmp / "file")],
+                    [*serve, "--port", "0", "--data-dir", str(tmp / "relayed"), "--relays",
+                     "1", "--relay-port", str(relay_port)],
+                    [*serve, "--port", "0", "--data-dir", str(tmp / "bad")])),
+                (["account", "--url", f"ws://127.0.0.1:{down_port}"], unset),
+                (["account", "--url", f"ws://127.0.0.1:{down_port}", "--login", "Zedd"],
+                 unset)])
         finally:
             os.close(lock)
-    yield Refused(tmp, port, relay_port, *answers)
+    usage_answers = answers[:len(usage_argvs)]
+    held, taken_port, file, taken_relay_port, damaged, down, no_password = \
+        answers[len(usage_argvs):]
+    return Asked(Usage(usage_tmp, {tuple(argv): done for argv, done in
+                                   zip(usage_argvs, usage_answers, strict=True)}),
+                 Refused(tmp, port, relay_port, held, taken_port, file, taken_relay_port,
+                         damaged),
+                 down, no_password)
+
+
+@pytest.fixture(scope="module")
+def refused(asked: Asked) -> Refused:
+    return asked.refused
 
 
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
@@ -259,18 +290,12 @@ def test_a_taken_port_and_a_file_as_data_dir_are_said_plainly(refused: Refused,
     assert "--port, --relay-port and --metrics-port are 0-65535" in done.stderr
 
 
-def test_account_says_plainly_when_the_server_is_down_or_no_password_is_given() -> None:
-    with socket.socket() as closed:
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]  # bound, never listening: connections are refused
-        unset: dict[str, str | None] = {"MANAWIRE_PASSWORD": None}
-        down, no_password = main_each([
-            (["account", "--url", f"ws://127.0.0.1:{port}"], unset),
-            (["account", "--url", f"ws://127.0.0.1:{port}", "--login", "Zedd"], unset)])
-        done = down
-        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
-        assert "manawire account: can't connect to the server" in done.stderr
-        done = no_password  # (its standard input empty, no terminal)
+def test_account_says_plainly_when_the_server_is_down_or_no_password_is_given(
+        asked: Asked) -> None:
+    done = asked.down
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "manawire account: can't connect to the server" in done.stderr
+    done = asked.no_password  # (its standard input empty, no terminal)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert "no password: set MANAWIRE_PASSWORD" in done.stderr
 
@@ -366,20 +391,19 @@ def test_account_takes_its_token_from_the_environment_out_of_the_process_list(
     """``account --token T`` showed the secret to every user's ``ps``; as ``play`` and
     ``watch`` do, ``account`` (and ``bots --join``) read ``$MANAWIRE_TOKEN`` instead."""
 
-    def account(*args: str, token: str = "") -> dict[str, object]:
-        env = {k: v for k, v in os.environ.items() if k != "MANAWIRE_TOKEN"}
-        if token:
-            env["MANAWIRE_TOKEN"] = token
-        done = subprocess.run([sys.executable, "-m", "server.cli", "account", "--url",
-                               served.url, *args], capture_output=True, text=True, timeout=60,
-                              env=env, check=False)
-        assert done.returncode == 0, done.stderr
-        return dict(json.loads(done.stdout))
+    def account(*commands: tuple[list[str], str]) -> list[dict[str, object]]:
+        """``manawire account`` with each (arguments, token), in one interpreter:
+        ``$MANAWIRE_TOKEN`` set to the token, or unset where it is ""."""
+        said = main_each([(["account", "--url", served.url, *args],
+                           {"MANAWIRE_TOKEN": token or None}) for args, token in commands],
+                         timeout=60)
+        for done in said:
+            assert done.returncode == 0, done.stderr
+        return [dict(json.loads(done.stdout)) for done in said]
 
-    guest = account("--name", "Ann")
+    (guest,) = account((["--name", "Ann"], ""))
     assert isinstance(guest["token"], str)
-    same = account(token=guest["token"])
+    same, revoked = account(([], guest["token"]), (["--revoke"], guest["token"]))
     assert same["account_id"] == guest["account_id"]
-    revoked = account("--revoke", token=guest["token"])
     assert revoked["account_id"] == guest["account_id"]
     assert revoked["token"] != guest["token"]

@@ -542,20 +542,31 @@ def _seat_two(url: str, stack: contextlib.ExitStack) -> tuple[list[_Player], str
         assert _ask(player.ws, 3, join_room=mpb.JoinRoom(room_id=room_id,
                                                          role=mpb.ROLE_PLAYER)
                     ).HasField("joined")
-    for player in players:
-        player.read(1.0)
+    _await(players, lambda: all(any(m.HasField("snapshot") for m in p.told) for p in players)
+           and any(p.decision is not None for p in players))
     return players, room_id
+
+
+def _await(players: list[_Player], done: Callable[[], bool], seconds: float = 30.0) -> None:
+    """Read what the players are sent until ``done()``, or ``seconds`` have passed (the
+    caller asserts what it needs). Each read stops as soon as nothing more is there: the
+    players were read until nothing came for 0.2 s after each action (0.4 s an action;
+    36 s of the test's 57 went by so)."""
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        for player in players:
+            player.read(0.01)
 
 
 def _play(players: list[_Player], until: Callable[[], bool], actions: int) -> None:
     """The deciding player answers, again and again, until ``until()`` (at most
-    ``actions`` times)."""
+    ``actions`` times): after each answer, what the players are sent is read until one of
+    them has a decision to make, or ``until()``."""
     for _ in range(actions):
         if until():
             return
-        acted = any(player.act() for player in players)
-        for player in players:  # (nobody to act yet: what comes next is awaited longer)
-            player.read(0.2 if acted else 1.0)
+        any(player.act() for player in players)
+        _await(players, lambda: until() or any(p.decision is not None for p in players))
     assert until()
 
 
@@ -610,7 +621,7 @@ def test_a_server_whose_disk_fills_refuses_says_so_and_recovers_by_itself(
             deadline = time.monotonic() + 10
             while not any(m.HasField("snapshot") for m in player.told):
                 assert time.monotonic() < deadline, (player.told, log.read_text())
-                player.read(0.5)
+                player.read(0.05)
             joined = next(m for m in player.told if m.HasField("joined"))
             assert joined.request_id == 0 and joined.joined.seat == seat
             assert joined.joined.room.room_id == room_id
