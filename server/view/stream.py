@@ -101,9 +101,10 @@ class ViewStream:
     #: Hidden cards this class saw at the last step (701.20).
     looked: frozenset[str] = frozenset()
     #: The last objects that left this class's view for good (their ids are gone, 400.7):
-    #: name, owner and controller by id, newest last, at most :data:`DEPARTED` -- so a
-    #: snapshot's recent events can name them (:meth:`snapshot`).
-    departed: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    #: name, owner, controller and card types by id, newest last, at most :data:`DEPARTED`
+    #: -- so a snapshot's recent events can name them, and say a creature died
+    #: (:meth:`snapshot`).
+    departed: dict[str, tuple[str, int, int, tuple[str, ...]]] = field(default_factory=dict)
     #: The tracker versions of the header and players this class has.
     header_version: int = -1
     player_versions: tuple[int, ...] = ()
@@ -244,7 +245,8 @@ class ViewStream:
                 ops.append(pb.DeltaOp(remove_object=oid).SerializeToString())
                 if not left.face_down:
                     departed = self.departed
-                    departed[oid] = (left.name, left.owner, left.controller)
+                    departed[oid] = (left.name, left.owner, left.controller,
+                                     left.card_types)
                     if len(departed) > DEPARTED:
                         del departed[next(iter(departed))]
         open_keys = self._open
@@ -327,9 +329,9 @@ class ViewStream:
             cached = self._snapshot = (self.state_id, room_id, data)
         named = sorted({oid for e in recent for oid in event_object_ids(e)
                         if oid in self.departed and oid not in self.objects})
-        gone = [pb.GameObject(id=oid, name=name, owner=owner, controller=controller
-                              ).SerializeToString()
-                for oid in named for name, owner, controller in (self.departed[oid],)]
+        gone = [pb.GameObject(id=oid, name=name, owner=owner, controller=controller,
+                              card_types=types).SerializeToString()
+                for oid in named for name, owner, controller, types in (self.departed[oid],)]
         return with_request_id(request_id, with_recent_events(cached[2], recent, gone))
 
 

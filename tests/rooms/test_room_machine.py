@@ -373,12 +373,14 @@ def test_400_7_a_snapshots_recent_events_name_what_has_left_the_view_since() -> 
     """A reloaded page told "a card you can't see blocks Trufflesnout": the blocker had died
     since, its id gone from the view, and a client starting from a snapshot had never seen
     it (found playing as a new user). The snapshot names such objects (``recent_objects``:
-    id, name, owner, controller), each one its viewer was sent before -- never another, nor
-    a card hidden again in its zone."""
+    id, name, owner, controller, card types -- so a client says a creature "died", not
+    "moved from the battlefield", a new player's round), each one its viewer was sent
+    before -- never another, nor a card hidden again in its zone."""
     d = two_player_room()
     assert d.join(3, spectator=True).accepted
-    rng, named = random.Random(5), 0
-    seen: dict[int, dict[str, str]] = {1: {}, 3: {}}  # what each was sent, by id: its name
+    rng, named, creatures = random.Random(5), 0, 0
+    # What each was sent, by id: its name and card types.
+    seen: dict[int, dict[str, tuple[str, list[str]]]] = {1: {}, 3: {}}
     # Cards hidden again but still in their zone (a look ended, 701.20a): not named.
     concealed: dict[int, set[str]] = {1: set(), 3: set()}
     for _ in range(150):
@@ -393,7 +395,7 @@ def test_400_7_a_snapshots_recent_events_name_what_has_left_the_view_since() -> 
                         kind = op.WhichOneof("op")
                         if kind in ("create_object", "update_object", "reveal_object"):
                             obj = getattr(op, kind)
-                            seen[conn][obj.id] = obj.name
+                            seen[conn][obj.id] = (obj.name, list(obj.card_types))
                             concealed[conn].discard(obj.id)
                         elif kind == "conceal_object":
                             concealed[conn].add(op.conceal_object)
@@ -407,10 +409,13 @@ def test_400_7_a_snapshots_recent_events_name_what_has_left_the_view_since() -> 
                         if i in seen[conn] and i not in in_view and i not in concealed[conn]}
                 assert named_ids == gone, (conn, named_ids, gone)
                 for o in snap.recent_objects:
-                    assert o.name == seen[conn][o.id]  # as it was last sent, and only then
+                    # As it was last sent, and only then.
+                    assert (o.name, list(o.card_types)) == seen[conn][o.id]
+                    creatures += "Creature" in o.card_types
                 named += len(snap.recent_objects)
-                seen[conn].update({o.id: o.name for o in snap.view.objects})
-    assert named > 0
+                seen[conn].update({o.id: (o.name, list(o.card_types))
+                                   for o in snap.view.objects})
+    assert named > 0 and creatures > 0
 
 
 def test_rule_104_3a_a_player_whose_clock_runs_out_concedes_when_the_room_wakes() -> None:

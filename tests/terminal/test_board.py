@@ -649,19 +649,26 @@ def test_two_targets_of_one_name_say_whose_each_is() -> None:
 
 def test_400_7_a_snapshots_recent_events_name_what_has_left_the_view_since() -> None:
     """Back in a new terminal, the log said "a card you can't see blocks Trufflesnout": the
-    blocker had died since. The snapshot names what its events name and has left the view."""
+    blocker had died since. The snapshot names what its events name and has left the view,
+    with its card types: a creature that left for the graveyard "died" (rule 700.4), where
+    the log said "moved from the battlefield" (a new player's round)."""
     board = _board(ANN)
     view = _view(ANN)
     board.mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=6, view=view,
                                            view_hash=view_hash(view)))
     board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(
-        view=view, recent_events=[pb.GameEvent(blockers_declared=pb.BlockersDeclaredEvent(
-            blocks=[pb.BlockPair(blocker_id="dead", attacker_id="g1")]))],
+        view=view, recent_events=[
+            pb.GameEvent(blockers_declared=pb.BlockersDeclaredEvent(
+                blocks=[pb.BlockPair(blocker_id="dead", attacker_id="g1")])),
+            pb.GameEvent(zone_change=pb.ZoneChangeEvent(
+                owner=ANN, from_zone=BATTLEFIELD, to_zone=GRAVEYARD, old_id="dead",
+                new_id="", name="Sabertooth Mauler"))],
         recent_objects=[pb.GameObject(id="dead", name="Sabertooth Mauler", owner=ANN,
-                                      controller=ANN)])), now=1.0)
+                                      controller=ANN, card_types=["Creature"])])), now=1.0)
     told = [text for text, _n in board.events]
     assert any("Sabertooth Mauler" in t and "Goblin Guide" in t for t in told), told
     assert not any("can't see" in t for t in told), told
+    assert told[-1] == "your Sabertooth Mauler died", told
 
 
 def test_the_log_says_played_died_and_cast_not_moved_from_zone_to_zone() -> None:

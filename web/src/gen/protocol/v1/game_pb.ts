@@ -1660,8 +1660,9 @@ export type Snapshot = Message<"manawire.v1.Snapshot"> & {
 
   /**
    * The objects those events name that have left the view since (a creature that died:
-   * its id is gone, rule 400.7), as the viewer last saw them -- id, name, owner and
-   * controller only -- so the events can be told with their names. Not part of the view.
+   * its id is gone, rule 400.7), as the viewer last saw them -- id, name, owner,
+   * controller and card types only -- so the events can be told with their names ("Bob's
+   * Grizzly Bears died": it was a creature). Not part of the view.
    *
    * @generated from field: repeated manawire.v1.GameObject recent_objects = 6;
    */
