@@ -699,6 +699,8 @@ def _where(names: Names, kind: int, owner: int) -> str:
     """A zone a card moved from or to, for a log line: ``the battlefield``, ``the stack``,
     ``your graveyard``, ``their hand`` -- the line names whose card it is first (it read
     "was exiled from battlefield"); as the browser client's ``fromWhere``."""
+    if kind == pb.ZONE_KIND_EXILE:
+        return "exile"  # "returned from exile" (it read "from the exile")
     if kind in _SHARED_ZONES:
         return f"the {zone_name(kind)}"
     return f"{'your' if owner == names.viewer else 'their'} {zone_name(kind)}"

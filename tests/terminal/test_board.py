@@ -701,6 +701,9 @@ def test_the_log_says_played_died_and_cast_not_moved_from_zone_to_zone() -> None
                 name="Goblin Guide") == "Bob's Goblin Guide was exiled from the battlefield"
     assert told(owner=BOB, from_zone=BATTLEFIELD, to_zone=HAND, old_id="g1",
                 name="Goblin Guide") == "Bob's Goblin Guide returned to its owner's hand"
+    # From exile, not "from the exile" (a new player's round).
+    assert told(owner=ANN, from_zone=EXILE, to_zone=HAND, old_id="e7", new_id="h9",
+                name="Ghostly Pilferer") == "your Ghostly Pilferer moved from exile to your hand"
     # A cast taken back (cancel_cast, 733.1) read "Your Shock moved from stack to hand";
     # then "your Shock returned to its owner's hand": the viewer's own hand is "your hand".
     assert told(owner=ANN, from_zone=STACK, to_zone=HAND, old_id="s1", new_id="h9",

@@ -966,8 +966,9 @@ export function resolutionEnd(events: readonly GameEvent[]): number {
  * "Bob's hand" (it read "exiled from battlefield"). */
 function fromWhere(names: Names, zone: ZoneKind, owner: number): string {
   switch (zone) {
-    case ZoneKind.BATTLEFIELD: case ZoneKind.STACK: case ZoneKind.COMMAND: case ZoneKind.EXILE:
-    case ZoneKind.ANTE:
+    case ZoneKind.EXILE:
+      return "exile"; // "from exile" (it read "from the exile")
+    case ZoneKind.BATTLEFIELD: case ZoneKind.STACK: case ZoneKind.COMMAND: case ZoneKind.ANTE:
       return `the ${zoneName(zone)}`;
     default:
       return `${owner === names.viewer ? "your" : `${names.player(owner)}'s`} ${zoneName(zone)}`;

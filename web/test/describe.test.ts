@@ -434,6 +434,9 @@ test("a land played, a creature that died and a card cast read so (305.1, 700.4,
     name: "Grizzly Bears" }), "Bob's Grizzly Bears was exiled from the battlefield");
   assert.equal(moved({ owner: 1, fromZone: ZoneKind.BATTLEFIELD, toZone: ZoneKind.HAND, oldId: "c9",
     name: "Grizzly Bears" }), "Bob's Grizzly Bears returned to its owner's hand");
+  // From exile, not "from the exile" (a new player's round).
+  assert.equal(moved({ owner: 1, fromZone: ZoneKind.EXILE, toZone: ZoneKind.HAND, oldId: "e7", newId: "h9",
+    name: "Ghostly Pilferer" }), "Bob's Ghostly Pilferer moved from exile to Bob's hand");
   // A cast taken back (cancelCast, 733.1): not "moved from stack to hand".
   assert.equal(moved({ owner: 0, fromZone: ZoneKind.STACK, toZone: ZoneKind.HAND, oldId: "s", newId: "h2",
     name: "Shock" }), "your Shock returned to your hand from the stack");
