@@ -27,6 +27,11 @@ from tests.browser.ui import (
 )
 
 pytestmark = pytest.mark.browser
+#: Its tests share one server (tests/browser/conftest.py, shared_server), each signing in as
+#: guests of its own and finding its own rooms by id -- but this one, which counts the rooms
+#: the lobby lists.
+SHARED_SERVER = True
+FRESH_SERVER_FOR = ("test_refused_deck_lists_its_lines",)
 
 PHONE = (390, 844)
 #: Tab presses allowed to reach an option button.
