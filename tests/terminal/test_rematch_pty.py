@@ -2,7 +2,9 @@
 against a real ``manawire serve``: at the game's end the screen offers ``r`` (a rematch)
 besides leaving, says when the opponent wants one, and once both have offered the terminal
 plays the new game in the new room; ``q`` at the end leaves with the result. When the
-opponent leaves instead, the terminal says there is no rematch and ends."""
+opponent leaves instead, the terminal says there is no rematch and ends. The tests share one
+server (tests/terminal/conftest.py, ``module_server``): each plays as guests and in rooms of
+its own."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import re
 import trio
 
 from client_sdk import Client
-from tests.e2e.restart_harness import ServerProcess
+from tests.terminal.conftest import Served
 from tests.terminal.pty_driver import PtyProgram, manawire
 
 
@@ -29,14 +31,14 @@ async def _typist_concedes(program: PtyProgram) -> None:
 
 
 async def test_rule_103_1_both_offer_a_rematch_and_the_terminal_plays_the_new_game(
-        fresh_server: ServerProcess) -> None:
+        module_server: Served) -> None:
     """The new game's starting player is chosen by its own procedure (103.1)."""
-    program = PtyProgram(manawire("play", fresh_server.url, "--name", "Typist", "--public"))
+    program = PtyProgram(manawire("play", module_server.url, "--name", "Typist", "--public"))
     try:
         await program.start()
         found = await program.wait_for(r"Room (\S+) created; invite code (\S+)\.")
         room_id = found.group(1)
-        async with Client.connect(fresh_server.url, "Bob") as bob:
+        async with Client.connect(module_server.url, "Bob") as bob:
             with trio.fail_after(60):
                 await bob.join(room_id)
                 await _typist_concedes(program)
@@ -66,12 +68,12 @@ async def test_rule_103_1_both_offer_a_rematch_and_the_terminal_plays_the_new_ga
 
 
 async def test_an_opponent_who_leaves_ends_the_wait_with_no_rematch(
-        fresh_server: ServerProcess) -> None:
-    program = PtyProgram(manawire("play", fresh_server.url, "--name", "Typist", "--public"))
+        module_server: Served) -> None:
+    program = PtyProgram(manawire("play", module_server.url, "--name", "Typist", "--public"))
     try:
         await program.start()
         found = await program.wait_for(r"Room (\S+) created; invite code (\S+)\.")
-        async with Client.connect(fresh_server.url, "Bob") as bob:
+        async with Client.connect(module_server.url, "Bob") as bob:
             with trio.fail_after(60):
                 await bob.join(found.group(1))
                 await _typist_concedes(program)

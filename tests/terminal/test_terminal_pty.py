@@ -17,8 +17,6 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -32,6 +30,7 @@ from protocol.v1 import game_pb2 as pb
 from protocol.v1 import messages_pb2 as mpb
 from tests.e2e.restart_harness import ServerProcess
 from tests.rooms.test_matches import REGISTERED, SIDEBOARDED
+from tests.terminal.conftest import Served
 from tests.terminal.pty_driver import REPO, PtyProgram, manawire, plain
 from tests.test_serve_options import main_each
 
@@ -81,32 +80,11 @@ def choose(options: list[tuple[int, str]]) -> int:
     return (allowed or [options[0][0]])[0]
 
 
-@dataclass(frozen=True)
-class Served:
-    url: str
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """One server for the module's tests that need no fresh one (a start costs seconds):
-    each of them plays as accounts and in rooms of its own (its saved accounts are in its
-    own state directory)."""
-    base = tmp_path_factory.mktemp("shared-server")
-    with (base / "server.log").open("wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host",
-                                 "127.0.0.1", "--port", "0", "--data-dir", str(base / "data"),
-                                 "--computer-seconds", "0.02"],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
-                                cwd=REPO, text=True)
-        try:
-            assert proc.stdout is not None
-            line = proc.stdout.readline()
-            assert line.startswith("manawire listening on ws://"), \
-                (line, (base / "server.log").read_text(errors="replace")[-2000:])
-            yield Served(line.split()[3])
-        finally:
-            proc.kill()
-            proc.communicate(timeout=60)
+def server(module_server: Served) -> Served:
+    """The module's shared server (tests/terminal/conftest.py) for its tests that need no
+    fresh one."""
+    return module_server
 
 
 async def test_play_a_whole_game_against_a_bot_by_typing(fresh_server: ServerProcess) -> None:
