@@ -19,7 +19,7 @@ from server.engine.events import Event
 from server.scenarios import Scenario, load_scenarios, run_scenario
 from server.scenarios import steps as scenario_steps
 from server.view import SPECTATOR, project
-from server.view.encode import encode_view, view_hash
+from server.view.encode import ObjectCache, encode_view, view_hash
 from server.view.pipeline import ViewPipeline
 from server.view.project import EVERY_HAND
 from tests.scenarios.every import every_scenario
@@ -37,11 +37,15 @@ class _Follower:
         self.views: ViewPipeline | None = None
         self.actions = 0
         self.looked = 0
+        #: Each viewer's encodings of the full projections' objects, an unchanged object's
+        #: kept (the reference's own, not the streams'): objects were built again at every check.
+        self.encodings: dict[int, ObjectCache] = {}
 
     def apply(self, game: Game, seat: int, action: Action) -> list[Event]:
         if game is not self.game:  # the scenario's position is set up: start streaming it
             self.game = game  # every class: the seats, spectators and every hand
             self.views = ViewPipeline(game, [*range(len(game.players)), SPECTATOR, EVERY_HAND])
+            self.encodings = {viewer: ObjectCache() for viewer in self.views.streams}
             self.check(game, "the start")
         events = apply(game, seat, action)
         assert self.views is not None
@@ -58,7 +62,8 @@ class _Follower:
             assert (stream.header, stream.players, stream.objects, stream.zones) == \
                 (full.header, full.players, full.objects, full.zones), \
                 f"viewer {viewer}'s stream differs from a full projection after {when}"
-            assert stream.digest.hash(viewer) == view_hash(encode_view(full)), \
+            assert stream.digest.hash(viewer) == \
+                view_hash(encode_view(full, self.encodings[viewer])), \
                 f"viewer {viewer}'s view hash differs after {when}"
 
 
