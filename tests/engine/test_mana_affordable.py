@@ -24,12 +24,18 @@ from server.scenarios.position import Run
 
 def _every_combination(potential: Potential, cost: ManaCost) -> bool:
     """The old search, the reference: every combination of the sources' choices (and the
-    mana abilities that turn mana into other mana, 601.2g, from each)."""
+    mana abilities that turn mana into other mana, 601.2g, from each). Each pool is tried
+    once: many combinations add up to the same pool, and trying the converters' mana
+    abilities from a pool is a search of its own."""
+    tried: set[tuple[int, ...]] = set()
     for combo in product(*potential.choices):
         pool = list(potential.fixed)
         for m in combo:
             for symbol in m:
                 pool[MANA_TYPES.index(symbol)] += 1
+        if tuple(pool) in tried:
+            continue  # (the same answer as the same pool before)
+        tried.add(tuple(pool))
         if can_pay(pool, cost) or (potential.converters
                                    and mana._converted(pool, cost, potential.converters)):
             return True
