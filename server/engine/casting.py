@@ -57,6 +57,7 @@ from server.engine.events import (
     TargetsChosen,
 )
 from server.engine.mana import (
+    ForEachMana,
     Potential,
     affordable,
     as_paid_by,
@@ -353,8 +354,10 @@ def _taxes_payable(game: Game, seat: int, spell_id: str, card: CardDef, *,
     return affordable(pool, cost.plus(ManaCost(more)))
 
 
-def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
-    """Rule 602.5: whether ``seat`` may activate this ability of ``obj`` now."""
+def can_activate(game: Game, seat: int, obj: GameObject, index: int,
+                 for_each: ForEachMana | None = None) -> bool:
+    """Rule 602.5: whether ``seat`` may activate this ability of ``obj`` now; ``for_each``:
+    see :func:`~server.engine.mana.potential_pool`."""
     ability = obj.activated_abilities[index]  # printed or granted (613.1f)
     if ability.discard_self:
         # Rule 113.6m: "Discard [this]" -- it functions only in its owner's hand.
@@ -386,7 +389,8 @@ def can_activate(game: Game, seat: int, obj: GameObject, index: int) -> bool:
         return False  # rules 602.2b, 601.2f: the additional cost can't be paid
     if ability.life > game.player(seat).life:
         return False  # rule 119.4: too little life to pay
-    pool = potential_pool(game, seat, exclude=obj.id if ability.tap else None)
+    pool = potential_pool(game, seat, exclude=obj.id if ability.tap else None,
+                          for_each=for_each)
     if not affordable(pool, ability_cost(game, obj, index, seat)):
         return False  # the mana before the targets: quicker to rule out (both pure)
     # Rule 115.5: an ability may target its own source, unless it says "another".

@@ -15,7 +15,7 @@ from server.engine.actions import (
     ResetAttackers,
     ResetBlockers,
 )
-from server.engine.effects import attack_targets, deal_damage_at_once
+from server.engine.effects import attack_targets, attackable, deal_damage_at_once
 from server.engine.events import AttackersDeclared, BlockersDeclared, Event
 from server.engine.state import MAX_OPTIONS, Game, GameObject, may_take_back
 from server.engine.targeting import quality_of
@@ -45,9 +45,10 @@ def attack_options(game: Game) -> tuple[Action, ...]:
     an opponent controls (506.3, 508.1b); or done, once every requirement is met (508.1d)."""
     combat = game.combat
     options: list[Action] = []
+    targets = attackable(game)
     for oid in game.battlefield:
         if oid not in combat.attackers and can_attack(game, oid):
-            options += attack_targets(game, oid)
+            options += attack_targets(game, oid, targets)
     finish = not _unmet_attack_requirements(game)
     # Past the take-backs a turn allows (732.3), starting over only where nothing else leads
     # on: a requirement unmet (Furor of the Bitten's "attacks each combat if able") is met by

@@ -1474,13 +1474,27 @@ def _put_onto_battlefield_attacking(game: Game, obj: GameObject, token: GameObje
                                        [token.id]))
 
 
-def attack_targets(game: Game, object_id: str) -> list[DeclareAttacker]:
-    """What a creature of the active player could attack (rules 506.2, 506.3, 802.2)."""
+#: What a creature could attack: each opponent (the planeswalker id "") and each planeswalker
+#: an opponent controls (with its controller), in that order.
+Attackable = list[tuple[int, str]]
+
+
+def attackable(game: Game) -> Attackable:
+    """The players and planeswalkers the active player's creatures could attack now (rules
+    506.2, 506.3, 802.2): found once for every creature a declaration asks about (a scan of
+    the battlefield for each one cost attackers x permanents: an attacker's round)."""
     opponents = game.opponents(game.active)
-    walkers = [w for w in game.battlefield
-               if game.objects[w].is_planeswalker and game.objects[w].controller in opponents]
-    return [*(DeclareAttacker(object_id, seat) for seat in opponents),
-            *(DeclareAttacker(object_id, game.objects[w].controller, w) for w in walkers)]
+    return [*((seat, "") for seat in opponents),
+            *((game.objects[w].controller, w) for w in game.battlefield
+              if game.objects[w].is_planeswalker and game.objects[w].controller in opponents)]
+
+
+def attack_targets(game: Game, object_id: str,
+                   targets: Attackable | None = None) -> list[DeclareAttacker]:
+    """What a creature of the active player could attack (rules 506.2, 506.3, 802.2);
+    ``targets``: :func:`attackable`, if known."""
+    return [DeclareAttacker(object_id, seat, walker)
+            for seat, walker in (attackable(game) if targets is None else targets)]
 
 
 def declare_attack(game: Game, action: DeclareAttacker) -> None:

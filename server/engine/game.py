@@ -78,6 +78,7 @@ from server.engine.events import (
     Untapped,
 )
 from server.engine.mana import (
+    ForEachMana,
     Potential,
     converter_payments,
     empty_pools,
@@ -635,6 +636,8 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
     options: list[Action] = [_PASS]
     player = game.player(seat)
     sources = mana_sources(game, seat)
+    # What "for each" sources add, counted once for every pool built here.
+    for_each: ForEachMana = {}
     # The mana the player could spend, found once and only if some card could be cast now.
     pool: Potential | None = None
     most: int | None = None
@@ -653,7 +656,8 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
         card = obj.card
         if card.abilities:
             from_hand += [ActivateAbility(oid, i) for i, a in enumerate(card.abilities)
-                          if a.discard_self and casting.can_activate(game, seat, obj, i)]
+                          if a.discard_self
+                          and casting.can_activate(game, seat, obj, i, for_each)]
         if card.is_land:
             if land_now:
                 options.append(PlayLand(oid))
@@ -663,7 +667,7 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
         known = castable.get(id(card))
         if known is None:
             if pool is None:
-                pool = potential_pool(game, seat, sources=sources)
+                pool = potential_pool(game, seat, sources=sources, for_each=for_each)
                 most = casting.most_for_any_spell(game, seat, pool)
             if most is not None and card.cost_reduction is None \
                     and card.mana_cost.mana_value > most:
@@ -680,13 +684,13 @@ def _priority_options(game: Game, seat: int) -> tuple[Action, ...]:
                 options.append(PlayLand(oid))
             continue
         if pool is None:
-            pool = potential_pool(game, seat, sources=sources)
+            pool = potential_pool(game, seat, sources=sources, for_each=for_each)
         if casting.can_cast_now(game, seat, obj, pool):
             options.append(CastSpell(oid))
     for obj in board(game).activated:
         if obj.controller == seat:
             options += [ActivateAbility(obj.id, i) for i in range(len(obj.activated_abilities))
-                        if casting.can_activate(game, seat, obj, i)]
+                        if casting.can_activate(game, seat, obj, i, for_each)]
     options += from_hand
     if game.variants:
         options += variants.special_actions(game, seat)  # e.g. the planar die (901.9, 116.2i)

@@ -414,12 +414,21 @@ class Potential:
     converters: tuple[Converter, ...] = ()
 
 
+#: What "for each" mana sources could add now (:func:`mana_choices`) by source id: kept by
+#: the caller while the game doesn't change, shared by the pools it builds.
+ForEachMana = dict[str, tuple[str, ...]]
+
+
 def potential_pool(game: Game, seat: int, exclude: str | None = None,
                    sources: list[str] | None = None,
-                   spell: CardDef | None = None) -> Potential:
+                   spell: CardDef | None = None, *,
+                   for_each: ForEachMana | None = None) -> Potential:
     """What ``seat`` could spend now (see :class:`Potential`) on ``spell`` (None: on any
     other cost; restricted mana counts only where allowed, rule 106.6); ``sources``: their
-    :func:`mana_sources`, if known."""
+    :func:`mana_sources`, if known; ``for_each``: what "for each" sources add, as far as
+    the caller has counted it since the game last changed (filled in here) -- a priority
+    decision builds a pool for each activated ability (602.2b), and counting each Leafkin
+    Avenger's creatures again for each one cost the square of the board (an attacker)."""
     pool = spendable(game, seat, spell)
     choices = []
     restricted = False
@@ -433,8 +442,13 @@ def potential_pool(game: Game, seat: int, exclude: str | None = None,
                 continue  # rule 106.6: its mana can't be spent on this
             restricted = True
         # mana_choices(game, oid), but for "for each" (the usual source adds fixed mana)
-        options = _kinds(card.mana_abilities[0]) if card.mana_for_each is None \
-            else mana_choices(game, oid)
+        if card.mana_for_each is None:
+            options = _kinds(card.mana_abilities[0])
+        elif for_each is None:
+            options = mana_choices(game, oid)
+        else:
+            counted = for_each.get(oid)
+            options = for_each[oid] = mana_choices(game, oid) if counted is None else counted
         if len(options) == 1:
             _add(pool, options[0])
         else:
