@@ -428,7 +428,7 @@ def potential_pool(game: Game, seat: int, exclude: str | None = None,
     :func:`mana_sources`, if known; ``for_each``: what "for each" sources add, as far as
     the caller has counted it since the game last changed (filled in here) -- a priority
     decision builds a pool for each activated ability (602.2b), and counting each Leafkin
-    Avenger's creatures again for each one cost the square of the board (an attacker)."""
+    Avenger's creatures again for each one cost the cube of the board (an attacker)."""
     pool = spendable(game, seat, spell)
     choices = []
     restricted = False
