@@ -89,6 +89,9 @@ def test_omniscient_shows_every_card_and_changes_no_other_view(
                 # What a viewer sees of a card, the omniscient view sees the same way.
                 if obj.zone is not Zone.LIBRARY and not obj.face_down:
                     assert everything.objects[oid] == obj
+    # The reference above is the stream's own projection: an independent one agrees with it
+    # where the game ended up (one projection, not one a step).
+    assert omniscient.view == project(game, OMNISCIENT)
 
 
 def test_face_down_cards_show_their_faces_to_the_omniscient_view_only() -> None:
