@@ -16,6 +16,8 @@ deterministic from the seed, the actions and the decks' order).
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Iterable
 
 from server.cards import CardDef, demo_deck, demo_deck_names
@@ -50,6 +52,7 @@ __all__ = [
     "check",
     "complete",
     "deck_problems",
+    "demo_named",
     "detect_format",
     "export",
     "parse",
@@ -112,13 +115,68 @@ def _demo(name: str) -> Parsed:
     return Parsed(DeckList(name, entries, (), FileFormat.TEXT), [])
 
 
+_SEPARATORS = re.compile(r"[\s_-]+")
+
+
+def _loose_name(text: str) -> str:
+    """A demo deck's name as compared: case, blanks, underscores and hyphens left out."""
+    return _SEPARATORS.sub("", text).casefold()
+
+
+def demo_named(spec: str) -> str | None:
+    """The demo deck ``spec`` names: its name as written, or the same up to case, blanks,
+    underscores and hyphens (``Dimir Mill``, ``dimir_mill`` for ``dimir-mill``: a new
+    player typed the name with a space and got only "expected '<count> <card name>'");
+    None if it names none."""
+    name = spec.strip()
+    names = demo_deck_names()
+    if name in names:
+        return name
+    if "\n" in name or "\r" in name or len(name) > 64:
+        return None
+    loose = _loose_name(name)
+    return next((n for n in names if _loose_name(n) == loose), None) if loose else None
+
+
+def _close_demo(text: str) -> str | None:
+    """The demo deck a one-line text that is no deck list was maybe meant to name: a name
+    close to it (``dimir mil``), or the one whose first word it is (``rakdos``)."""
+    loose = _loose_name(text)
+    if len(loose) < 3:
+        return None
+    names = demo_deck_names()
+    by_loose = {_loose_name(n): n for n in names}
+    close = difflib.get_close_matches(loose, list(by_loose), n=1, cutoff=0.75)
+    if close:
+        return by_loose[close[0]]
+    first = [n for n in names if _loose_name(n.split("-")[0]) == loose]
+    return first[0] if len(first) == 1 else None
+
+
+def _with_demo_hint(spec: str, parsed: Parsed) -> Parsed:
+    """A one-line text read as a deck list that isn't one (its line is no card line): the
+    demo deck it was maybe meant to name, or the demo decks' names -- where else would a
+    player find them."""
+    lines = [line for line in spec.splitlines() if line.strip()]
+    unread = "line 1: expected '<count> <card name>'"
+    if len(lines) != 1 or len(parsed.problems) != 1 \
+            or not parsed.problems[0].startswith(unread):
+        return parsed
+    meant = _close_demo(lines[0])
+    hint = (f" -- did you mean the demo deck '{meant}'?" if meant is not None else
+            " -- or name a demo deck: " + ", ".join(demo_deck_names()))
+    return Parsed(parsed.deck, [parsed.problems[0] + hint], parsed.unknown_main,
+                  parsed.unknown_sideboard, parsed.notes, parsed.sideboard_after_blank)
+
+
 def _checked(parsed: Parsed, fmt: DeckFormat, ante: bool) -> DeckList:
     problems = parsed.problems
     if parsed.deck.main or parsed.deck.sideboard or parsed.unknown_main \
             or parsed.unknown_sideboard:
         problems = problems + deck_problems(
             parsed.deck, fmt, ante=ante, unknown_main=parsed.unknown_main,
-            unknown_sideboard=parsed.unknown_sideboard)
+            unknown_sideboard=parsed.unknown_sideboard,
+            sideboard_after_blank=parsed.sideboard_after_blank)
     if problems:
         raise DeckListError(problems)
     return parsed.deck
@@ -140,8 +198,8 @@ def resolve_as_read(spec: str, fmt: DeckFormat, *, ante: bool = False
     problem = too_large(spec)
     if problem is not None:
         return None, (problem,)
-    name = spec.strip()
-    parsed = _demo(name) if name in demo_deck_names() else read(spec)
+    demo = demo_named(spec)
+    parsed = _demo(demo) if demo is not None else _with_demo_hint(spec, read(spec))
     try:
         return to_deck(_checked(parsed, fmt, ante), parsed.notes), ()
     except DeckListError as exc:
@@ -150,9 +208,9 @@ def resolve_as_read(spec: str, fmt: DeckFormat, *, ante: bool = False
 
 
 def resolve(spec: str, fmt: DeckFormat, *, ante: bool = False) -> Deck:
-    """The deck a player asks for: a demo deck's name or the text of a deck list in any
-    supported format, checked against the room's format (see :func:`check`). Raises
-    :class:`DeckListError` with every problem."""
+    """The deck a player asks for: a demo deck's name (:func:`demo_named`) or the text of
+    a deck list in any supported format, checked against the room's format (see
+    :func:`check`). Raises :class:`DeckListError` with every problem."""
     deck, problems = resolve_as_read(spec, fmt, ante=ante)
     if problems or deck is None:
         raise DeckListError(list(problems))

@@ -41,6 +41,10 @@ class Parsed:
     #: What the player should know of a list that may be played anyway: lines naming a
     #: printing of another set (:func:`server.decks.names.printing_note`).
     notes: list[str] = field(default_factory=list)
+    #: Where a plain list's sideboard was read from a last block after a blank line, with no
+    #: ``Sideboard`` header (:func:`server.decks.parse_text.parse_lines`): the blank line's
+    #: number and the block's first line's; None if it wasn't.
+    sideboard_after_blank: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)

@@ -82,7 +82,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     problems = list(parsed.problems)
     if deck.main or deck.sideboard or parsed.unknown_main or parsed.unknown_sideboard:
         problems += deck_problems(deck, fmt, unknown_main=parsed.unknown_main,
-                                  unknown_sideboard=parsed.unknown_sideboard)
+                                  unknown_sideboard=parsed.unknown_sideboard,
+                                  sideboard_after_blank=parsed.sideboard_after_blank)
     main = deck.main_count + parsed.unknown_main
     side = deck.sideboard_count + parsed.unknown_sideboard
     named = f" {deck.name!r}" if deck.name else ""

@@ -74,18 +74,19 @@ def _card_line(b: Builder, where: str, line: str) -> tuple[int | None, str] | No
     return b.count(where, first["count"]), words[1]
 
 
-def _sideboard_block(lines: list[str]) -> int | None:
-    """The line number where an MTGO-style sideboard begins -- a list with no section
-    headers and no ``SB:`` lines whose cards are two blocks apart (a blank line between):
-    the second block is the sideboard when it holds at most 15 cards and the first at least
-    40 (a deck of its own). A list whose cards are in more blocks (creatures, spells,
-    lands), or whose two blocks don't look so, is all main deck. None: no such block."""
-    blocks: list[tuple[int, int]] = []  # (first line number, cards)
-    gap = False
+def _sideboard_block(lines: list[str]) -> tuple[int, int] | None:
+    """Where an MTGO-style sideboard begins -- a list with no section headers and no ``SB:``
+    lines whose cards are two blocks apart (a blank line between): the second block is the
+    sideboard when it holds at most 15 cards and the first at least 40 (a deck of its own).
+    A list whose cards are in more blocks (creatures, spells, lands), or whose two blocks
+    don't look so, is all main deck. The number of the last blank line before the block and
+    of the block's first line; None: no such block."""
+    blocks: list[tuple[int, int, int]] = []  # (blank line before it, first line, cards)
+    blank = 0  # the last blank line seen since the last card line, 0: none
     for lineno, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
-            gap = True
+            blank = lineno
             continue
         if line.startswith(("#", "//")) or _NAME.fullmatch(line):
             continue
@@ -93,13 +94,13 @@ def _sideboard_block(lines: list[str]) -> int | None:
             return None  # the list says where its sideboard is
         first = _COUNT.fullmatch(line.split(maxsplit=1)[0])
         count = int(first["count"]) if first is not None and len(first["count"]) <= 6 else 0
-        if gap or not blocks:
-            blocks.append((lineno, 0))
-            gap = False
-        start, cards = blocks[-1]
-        blocks[-1] = (start, cards + max(count, 0))
-    if len(blocks) == 2 and blocks[0][1] >= 40 and 0 < blocks[1][1] <= 15:
-        return blocks[1][0]
+        if blank or not blocks:
+            blocks.append((blank, lineno, 0))
+            blank = 0
+        before, start, cards = blocks[-1]
+        blocks[-1] = (before, start, cards + max(count, 0))
+    if len(blocks) == 2 and blocks[0][2] >= 40 and 0 < blocks[1][2] <= 15:
+        return blocks[1][0], blocks[1][1]
     return None
 
 
@@ -109,7 +110,8 @@ def parse_lines(text: str) -> Parsed:
     arena = False
     section = "main"
     lines = text.splitlines()
-    sideboard_from = _sideboard_block(lines)
+    block = _sideboard_block(lines)
+    sideboard_from = block[1] if block is not None else None
     for lineno, raw in enumerate(lines, 1):
         where = f"line {lineno}"
         line = raw.strip()
@@ -147,7 +149,9 @@ def parse_lines(text: str) -> Parsed:
             b.add(where, count, rest, sideboard=sideboard)
     if arena:
         b.source = FileFormat.ARENA
-    return b.result()
+    parsed = b.result()
+    parsed.sideboard_after_blank = block
+    return parsed
 
 
 def parse_forge(text: str) -> Parsed:

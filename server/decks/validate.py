@@ -14,6 +14,10 @@
   line-level problems, instead of when the game starts. Planes (rule 901.3) and test-only
   cards are never found by name (:mod:`server.decks.names`), and an empty deck is short.
 - A server limit, not a rule: at most :data:`MAX_DECK_CARDS` cards in all.
+- A main deck too small whose sideboard was read from a plain list's last block after a
+  blank line (no ``Sideboard`` header, :mod:`server.decks.parse_text`) says so, and how to
+  keep those cards in the main deck: a player who pasted a blank line before the lands saw
+  "at least 60 cards ..., got 45" under a box that visibly held 60 (a new player's review).
 """
 
 from __future__ import annotations
@@ -38,24 +42,46 @@ def unlimited_copies(card: CardDef) -> bool:
     return "Basic" in card.supertypes or _ANY_NUMBER in card.rules_text
 
 
+def blank_line_sideboard(blank: tuple[int, int], main: int, side: int) -> str:
+    """What a too-small main deck's player should know when its sideboard was read from
+    the last block after a blank line (``blank``: that line's number and the block's first
+    line's, :attr:`server.decks.builder.Parsed.sideboard_after_blank`), ``main`` and
+    ``side`` cards in each."""
+    cards = f"{side} card{'' if side == 1 else 's'}"
+    return (f"the {cards} after the blank line at line {blank[0]} were read as the "
+            "sideboard (a blank line before a last block of 15 cards or fewer starts the "
+            "sideboard); to play them in the main deck, remove that blank line -- the main "
+            f"deck would then have {main + side} cards")
+
+
 def deck_problems(deck: DeckList, fmt: DeckFormat, *, ante: bool = False,
-                  unknown_main: int = 0, unknown_sideboard: int = 0) -> list[str]:
+                  unknown_main: int = 0, unknown_sideboard: int = 0,
+                  sideboard_after_blank: tuple[int, int] | None = None) -> list[str]:
     """Every way ``deck`` breaks the rules of ``fmt`` (and of ante, rule 407.3), as
     messages in plain words (the rule numbers are in the comments, not the messages).
     ``unknown_main``/``unknown_sideboard``: copies named by lines whose card was not found,
-    counted in the deck's size."""
+    counted in the deck's size. ``sideboard_after_blank``: where the sideboard was read from
+    a block after a blank line (:func:`blank_line_sideboard`), said after a main deck too
+    small."""
     main = deck.main_count + unknown_main
     side = deck.sideboard_count + unknown_sideboard
     problems: list[str] = []
+    if main < MIN_MAIN[fmt] and sideboard_after_blank is not None and side > 0:
+        blank_note: list[str] = [blank_line_sideboard(sideboard_after_blank, main, side)]
+    else:
+        blank_note = []
     match fmt:
         case DeckFormat.CONSTRUCTED:
             if main < MIN_MAIN[fmt]:
                 # A deck long enough for limited (100.2b) is pointed there: a player with
-                # a 40-card sealed deck otherwise can't tell what would take it.
+                # a 40-card sealed deck otherwise can't tell what would take it -- unless
+                # the cards it lacks were read as the sideboard (the blank line is said).
                 hint = (f" -- a limited room takes a deck of {MIN_MAIN[DeckFormat.LIMITED]} "
-                        "or more" if main >= MIN_MAIN[DeckFormat.LIMITED] else "")
+                        "or more" if main >= MIN_MAIN[DeckFormat.LIMITED] and not blank_note
+                        else "")
                 problems.append(f"a constructed deck has at least {MIN_MAIN[fmt]} cards in "
                                 f"its main deck, got {main}{hint}")  # rule 100.2a
+                problems += blank_note
             if side > MAX_CONSTRUCTED_SIDEBOARD:
                 problems.append(f"a constructed sideboard has at most "
                                 f"{MAX_CONSTRUCTED_SIDEBOARD} cards, got {side}")  # 100.4a
@@ -73,6 +99,7 @@ def deck_problems(deck: DeckList, fmt: DeckFormat, *, ante: bool = False,
             if main < MIN_MAIN[fmt]:
                 problems.append(f"a limited deck has at least {MIN_MAIN[fmt]} cards in its "
                                 f"main deck, got {main}")  # rule 100.2b
+                problems += blank_note
         case _:
             assert_never(fmt)
     if main + side > MAX_DECK_CARDS:
