@@ -200,13 +200,30 @@ def mixed_scripts(name: str) -> list[str]:
     return []
 
 
+class _Fold(dict[int, str]):
+    """:data:`_TO_LATIN`, and every other decimal digit, of any script, read as the ASCII
+    digit of its value and then as that one is read ('1' as 'l'): 'Ann\u0661e', with an
+    Arabic-Indic one, passed beside 'Annie' where 'Ann1e' was refused. (A character neither
+    maps to is left as it is: :meth:`str.translate` takes a LookupError so.)"""
+
+    def __missing__(self, code: int) -> str:
+        value = unicodedata.decimal(chr(code), None)
+        if value is None:
+            raise KeyError(code)
+        return _TO_LATIN.get(ord("0") + value, str(value))
+
+
+_FOLD = _Fold(_TO_LATIN)
+
+
 def look_key(name: str) -> str:
     """What a name looks like, as written (Unicode TR 39's skeleton): its NFKD form with
     spaces collapsed, each letter or digit that looks like an ASCII one read as that one
-    (:data:`_LOOKALIKES`), so a name all in Cyrillic can still pass for a Latin one. Case
-    is kept: 'I' reads as 'l', but 'Lan' doesn't look like 'Ian'."""
+    (:data:`_LOOKALIKES`), so a name all in Cyrillic can still pass for a Latin one, and
+    each other decimal digit as the ASCII digit of its value (:class:`_Fold`). Case is
+    kept: 'I' reads as 'l', but 'Lan' doesn't look like 'Ian'."""
     clean = " ".join(unicodedata.normalize("NFKC", name).split())
-    return unicodedata.normalize("NFKD", clean).translate(_TO_LATIN)
+    return unicodedata.normalize("NFKD", clean).translate(_FOLD)
 
 
 def look_keys(name: str) -> frozenset[tuple[str, str]]:
@@ -219,6 +236,77 @@ def look_keys(name: str) -> frozenset[tuple[str, str]]:
                       ("small", look_key(clean.lower()))})
 
 
+#: The name the server's computer players play under (server.rooms.computer.COMPUTER_NAME,
+#: "Computer", "Computer 2" ...): no account, registered or guest, may be named so, or
+#: like it (:func:`reserved_name`) -- a person named "Computer" passed for the server's
+#: player in a room's list of players.
+COMPUTER = "Computer"
+#: What is left of a name after a number at its end ("Computer 2", "Computer_2").
+_NUMBERED = re.compile(r"^(.*?)[\s_.\-]*\d+$")
+
+#: Characters that show as a blank though they are neither spaces nor shown as nothing
+#: (:mod:`server.invisible`): a name of U+2800 read as no name ("\u2800#6269").
+_BLANK = frozenset({
+    0x2800,  # BRAILLE PATTERN BLANK
+    0x1D159,  # MUSICAL SYMBOL NULL NOTEHEAD
+    0x16FE4,  # KHITAN SMALL SCRIPT FILLER
+})
+
+
+def blank_characters(name: str) -> list[str]:
+    """The characters of ``name`` (else of its NFKC form) that show as a blank though they
+    are no space (:data:`_BLANK`), each once, in order."""
+    for form in (name, unicodedata.normalize("NFKC", name)):
+        found = list(dict.fromkeys(ch for ch in form if ord(ch) in _BLANK))
+        if found:
+            return found
+    return []
+
+
+def reserved_name(name: str) -> bool:
+    """Whether ``name`` is, or reads like, the computer players' name (:data:`COMPUTER`):
+    'Computer', 'computer 2', 'C0MPUTER', 'Computer' with a Cyrillic o, 'Computer \u0662'
+    (an Arabic-Indic two) ..."""
+    clean = " ".join(unicodedata.normalize("NFKC", name).split())
+    digits = "".join(str(d) if (d := unicodedata.decimal(ch, None)) is not None else ch
+                     for ch in clean)
+    numbered = _NUMBERED.match(digits)
+    rest = numbered.group(1) if numbered else digits
+    return any(key.casefold() == COMPUTER.casefold() for _form, key in look_keys(rest))
+
+
+def _refuse_name(clean: str) -> None:
+    """Refuse a name, registered or a guest's (:class:`AccountError`), that shows a blank
+    where it has none, mixes look-alike scripts or reads like the computer players' name."""
+    blank = blank_characters(clean)
+    if blank:
+        shown = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unassigned')}"
+                          for ch in blank)
+        raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"a name has no characters that show as a blank ({shown}): "
+                           f"use a space, between other characters")
+    mixed = mixed_scripts(clean)
+    if mixed:
+        raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"this name mixes {' and '.join(s.title() for s in mixed)} "
+                           f"letters, which can look alike (so one name could pass for "
+                           f"another): use the letters of one of them")
+    if reserved_name(clean):
+        raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
+                           f"{COMPUTER!r} (or a name that reads like it) is the name of the "
+                           f"server's computer players: choose another")
+
+
+def guest_base(display_name: str) -> str:
+    """The name a new guest gets before its ``#1234`` suffix: ``display_name`` without
+    '#' and the characters shown as nothing. :class:`AccountError` if it has a character
+    that shows a blank, mixes look-alike scripts ('Ann' with a Cyrillic A beside 'Ann') or
+    reads like the computer players' name -- as a registered name may not."""
+    base = " ".join(without_invisible(display_name).replace("#", "").split()) or "guest"
+    _refuse_name(base)
+    return base
+
+
 def check_new_credentials(name: str, password: str) -> str:
     """Validate a name and password to register; returns the cleaned name."""
     clean = " ".join(name.split())
@@ -229,20 +317,24 @@ def check_new_credentials(name: str, password: str) -> str:
         raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                            f"a name has no characters that are shown as nothing ({shown}): "
                            f"it would read as the name without them")
-    if not MIN_NAME <= len(clean) <= MAX_NAME or not _NAME.match(clean):
+    blank = blank_characters(clean)
+    if not blank and (not MIN_NAME <= len(clean) <= MAX_NAME or not _NAME.match(clean)):
         raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                            f"a name has {MIN_NAME}-{MAX_NAME} letters, digits, spaces, '_', "
                            "'-' or '.'")
-    mixed = mixed_scripts(clean)
-    if mixed:
-        raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                           f"this name mixes {' and '.join(s.title() for s in mixed)} "
-                           f"letters, which can look alike (so one name could pass for "
-                           f"another): use the letters of one of them")
+    _refuse_name(clean)
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
                            f"a password has {MIN_PASSWORD}-{MAX_PASSWORD} characters")
     return clean
+
+
+def guest_look(name: str) -> str:
+    """What a guest's name looks like, for telling guests apart: its :func:`look_key` in
+    small letters, read again ('Ann#0427' with a Cyrillic A, which NFKC and case folding
+    keep apart from the Latin one, reads as it). It errs towards alike: it only makes
+    another suffix be drawn."""
+    return look_key(look_key(name).casefold())
 
 
 def typeable_secret(nbytes: int) -> str:
@@ -290,6 +382,8 @@ class Accounts:
         self._by_name: dict[str, Account] = {}
         #: Registered accounts by what their names look like (:func:`look_keys`).
         self._by_look: dict[tuple[str, str], Account] = {}
+        #: Guests by what their names look like (:func:`guest_look`): no two alike.
+        self._guest_looks: dict[str, Account] = {}
 
     def load(self, rows: list[AccountRow], tokens: list[tuple[bytes, str]]) -> None:
         """Take the stored accounts and token hashes."""
@@ -302,6 +396,8 @@ class Accounts:
                 for key in look_keys(account.name):
                     self._by_look.setdefault(key, account)
                 self.registered_count += 1
+            else:
+                self._guest_looks.setdefault(guest_look(account.name), account)
         for digest, account_id in tokens:
             found = self.by_id.get(account_id)
             if found is not None:
@@ -326,19 +422,30 @@ class Accounts:
         return self._by_name.get(name_key(name))
 
     # ---- changes (each returns the records to write before answering)
-    def create_guest(self, display_name: str) -> tuple[Account, str, list[StoreOp]]:
-        """A new guest account ``display_name#NNNN`` (unique) and its first token."""
+    def create_guest(self, display_name: str, *, checked: bool = True
+                     ) -> tuple[Account, str, list[StoreOp]]:
+        """A new guest account ``display_name#NNNN`` (unique, and looking like no other
+        guest's name) and its first token. :class:`AccountError` if the name is refused
+        (:func:`guest_base`); not ``checked``, a refused name is taken as it is (a session
+        stored before accounts, from :meth:`server.sessions.SessionDesk.recover`)."""
         # (without characters shown as nothing: a name of Hangul fillers read as none)
-        base = without_invisible(display_name).replace("#", "").strip() or "guest"
+        try:
+            base = guest_base(display_name)
+        except AccountError:
+            if checked:
+                raise
+            base = " ".join(without_invisible(display_name).replace("#", "").split())
         for digits in (4, 4, 4, 6, 6, 8):
             name = f"{base}#{secrets.randbelow(10 ** digits):0{digits}d}"
-            if name_key(name) not in self._by_name:
+            if name_key(name) not in self._by_name and \
+                    guest_look(name) not in self._guest_looks:
                 break
         else:  # pragma: no cover - 10^8 names taken
             name = f"{base}#{secrets.token_hex(8)}"
         account = Account(secrets.token_hex(8), name, last_seen=self.clock())
         self.by_id[account.account_id] = account
         self._by_name[name_key(name)] = account
+        self._guest_looks.setdefault(guest_look(name), account)
         token, ops = self.issue_token(account)
         return account, token, [account.row(), *ops]
 
@@ -377,11 +484,17 @@ class Accounts:
         del self.by_id[account.account_id]
         if self._by_name.get(name_key(account.name)) is account:
             del self._by_name[name_key(account.name)]
+        self._drop_guest_look(account)
         for digest in account.tokens:
             if self._by_token.get(digest) is account:
                 del self._by_token[digest]
         account.tokens.clear()
         return [DropAccount(account.account_id)]
+
+    def _drop_guest_look(self, account: Account) -> None:
+        """Guest ``account``'s name no longer keeps others from looking like it."""
+        if self._guest_looks.get(guest_look(account.name)) is account:
+            del self._guest_looks[guest_look(account.name)]
 
     def check_register(self, account: Account, name: str) -> None:
         """Raise :class:`AccountError` unless guest ``account`` may take ``name``."""
@@ -424,6 +537,8 @@ class Accounts:
                 if self._by_name.get(name_key(account.name)) is account:
                     del self._by_name[name_key(account.name)]
                 self._by_name[name_key(name)] = account
+                if not registered:
+                    self._guest_looks.setdefault(guest_look(name), account)
             account.name, account.registered, account.password_hash = name, registered, \
                 password_hash
 
@@ -435,6 +550,7 @@ class Accounts:
         self.check_register(account, name)
         key = name_key(name)
         del self._by_name[name_key(account.name)]
+        self._drop_guest_look(account)
         account.name, account.registered, account.password_hash = name, True, password_hash
         self.registered_count += 1
         self._by_name[key] = account

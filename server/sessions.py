@@ -42,6 +42,7 @@ from server.accounts import (
     AccountError,
     Accounts,
     check_new_credentials,
+    guest_base,
     hash_password,
     name_key,
     verify_password,
@@ -193,7 +194,7 @@ class SessionDesk:
         for row in rows:
             account = self.accounts.by_id.get(row.account_id)
             if account is None:  # stored before accounts (or its account is gone)
-                account, _token, ops = self.accounts.create_guest(row.name)
+                account, _token, ops = self.accounts.create_guest(row.name, checked=False)
                 late.extend(ops)
             old = self._by_account.get(account.account_id)
             if old is not None:  # one session per account: keep the one in a room
@@ -395,6 +396,11 @@ class SessionDesk:
             account = found
             self._used_from(account, place_of(conn.address))
         else:
+            try:  # (a refused name takes none of the address's new guests)
+                guest_base(request.name)
+            except AccountError as exc:
+                conn.reply(error_bytes(exc.code, exc.message, rid))
+                return
             now = trio.current_time()
             if not self._guests.bucket(conn.address, now).take(now):
                 if self.refusals is not None:
