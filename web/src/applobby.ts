@@ -337,6 +337,18 @@ export abstract class AppLobby extends AppLog {
     this.request("concede", { case: "concede", value: {} });
   }
 
+  /** A deck file the player uploaded was read into the deck box (`problem` null), or
+   * couldn't be ({@link readDeckFile}'s words): either way the last refusal was of the text
+   * sent before, not of this file, so it goes -- "The deck was refused: see its problems
+   * below." stood over "... is not UTF-8 text." though nothing was sent (a new player's
+   * review). The file's problem is the only one shown. */
+  deckFileRead(problem: string | null): void {
+    if (this.deckRefusal !== "" && this.error === this.deckRefusal) this.error = "";
+    this.deckRefusal = "";
+    this.deckProblems = problem === null ? [] : [{ line: 0, message: problem }];
+    this.changed();
+  }
+
   protected checkDeck(deck: string): boolean {
     const problem = deckPrecheck(deck);
     this.deckProblems = problem ? [{ line: 0, message: problem }] : [];

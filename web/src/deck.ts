@@ -35,17 +35,24 @@ export function deckPrecheck(text: string): string | null {
   return null;
 }
 
-/** The text of an uploaded deck file (UTF-8), or an error in words. */
+/** The text of an uploaded deck file (UTF-8), or an error in words: what was wrong with the
+ * file, its name as written, and that nothing was sent -- the deck box keeps its text, which
+ * is what a seat is taken with. (It said "Mydeck.png is not UTF-8 text." under "The deck was
+ * refused", the name capitalised as a sentence's first word: a new player's review.) */
 export async function readDeckFile(file: Blob & { name?: string }): Promise<string> {
+  const named = file.name ? `The file “${file.name}”` : "The file";
+  const kept = "Nothing was sent: the deck box is unchanged, and its text is the deck used.";
   if (file.size > MAX_DECK_BYTES) {
-    throw new Error(`${file.name ?? "The file"} is ${file.size} bytes; a deck list may be at most ${MAX_DECK_BYTES}.`);
+    throw new Error(`${named} couldn't be read as a deck list: it is ${file.size} bytes, and a `
+      + `deck list is at most ${MAX_DECK_BYTES}. ${kept}`);
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new Error(`${file.name ?? "The file"} is not UTF-8 text.`);
+    throw new Error(`${named} couldn't be read as a deck list: it isn't text (a deck list is a `
+      + `text file, such as .txt, .dek, .cod or .dck). ${kept}`);
   }
   return namedAfterFile(text, file.name ?? "");
 }

@@ -20,6 +20,11 @@ export interface Names {
   mentions(word: string): boolean;
   /** The objects in the view (to tell same-name objects apart by whose they are). */
   objects?(): Iterable<GameObject>;
+  /** Whether the spell `id` on the stack was cast -- a SpellCastEvent named it (601.2i) --
+   * or is one whose casting was begun (601.2a: put on the stack) and not finished; undefined
+   * if the client didn't see it begun. A spell leaving the stack for its owner's hand
+   * uncast is a cast taken back (733.1), not a bounce ({@link eventText}). */
+  castSpell?(id: string): boolean | undefined;
 }
 
 /** The triggered ability `id` among `triggers` (the view's, waiting to be put on the stack,
@@ -1028,9 +1033,16 @@ export function eventText(names: Names, event: GameEvent, bottom = false): strin
       const whose = `${owner} ${e.name || "card"}`;
       if (e.toZone === ZoneKind.BATTLEFIELD) return `${whose} entered the battlefield`; // e.g. 608.3
       if (e.toZone === ZoneKind.EXILE) return `${whose} was exiled from ${fromWhere(names, e.fromZone, e.owner)}`; // 406.3
+      if (e.fromZone === ZoneKind.STACK && e.toZone === ZoneKind.HAND && e.oldId
+          && names.castSpell?.(e.oldId) === false) {
+        // A cast taken back before it was cast (cancelCast, 733.1): "Your Scorching
+        // Dragonfire returned to your hand from the stack" read as a bounce (a new player's
+        // review).
+        return `${seatName(names, e.owner)} took back ${what}`;
+      }
       if (e.toZone === ZoneKind.HAND &&
           (e.fromZone === ZoneKind.BATTLEFIELD || e.fromZone === ZoneKind.STACK)) {
-        // A bounce, or a cast taken back (cancelCast, 733.1) or a spell returned.
+        // A bounce, or a spell returned -- or a cast taken back, where the client can't tell.
         const from = e.fromZone === ZoneKind.STACK ? " from the stack" : "";
         return `${whose} returned to ${e.owner === names.viewer ? "your" : "its owner's"} hand${from}`;
       }

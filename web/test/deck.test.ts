@@ -32,7 +32,7 @@ test("a deck over the server's 32 KiB is refused before sending", () => {
 test("an uploaded file must be UTF-8 text within the limit", async () => {
   const text = "4 Shock\n20 Mountain\n";
   assert.equal(await readDeckFile(new Blob([text])), text);
-  await assert.rejects(readDeckFile(new Blob([new Uint8Array([0xff, 0xfe, 0x00])])), /not UTF-8/);
+  await assert.rejects(readDeckFile(new Blob([new Uint8Array([0xff, 0xfe, 0x00])])), /isn't text/);
   await assert.rejects(readDeckFile(new Blob(["x".repeat(MAX_DECK_BYTES + 1)])), /at most/);
 });
 
