@@ -91,6 +91,17 @@ NAME_FAILURES_FACTOR = 10
 KNOWN_PLACES = 8
 KNOWN_PLACE_SECONDS = 30 * 86_400.0
 
+#: The token a client presented to resume keeps working after the resume (the answer carrying
+#: the new one may never have arrived), but only until the new one is used, or until the
+#: connection given the new one has held the session this long: WebSocket pings go out every
+#: 20 s and a connection whose pong is 20 s late is closed, so one still open this long
+#: after its ``Resumed`` was sent has received it (frames arrive in order). An old token
+#: kept working as long as it was used again, each use voiding the newer one (security
+#: round 14): now a connection that resumed with it and stays voids it. One that drops
+#: sooner leaves it working -- however many times in a row: the client may not have the
+#: newer token.
+PREVIOUS_TOKEN_SECONDS = 120.0
+
 _K = TypeVar("_K")
 
 
@@ -117,6 +128,12 @@ class _SessionRecord:
     prev_hash: bytes = b""
     #: Serializes resumes of this session.
     lock: trio.Lock = field(default_factory=trio.Lock)
+    #: The connection given the current token while ``prev_hash`` is set, and when (trio
+    #: time): once it has held the session for PREVIOUS_TOKEN_SECONDS, ``prev_hash`` is
+    #: void (SessionDesk._void_previous, which runs while ``voiding``).
+    given_to: _Connection | None = field(default=None, repr=False)
+    given_at: float = 0.0
+    voiding: bool = False
     #: Since when it has had neither a connection nor a room (see SessionDesk.sweep).
     idle_since: float = 0.0
     #: A session for replays only beside the account's own (Hello.replays_only): never
@@ -660,6 +677,39 @@ class SessionDesk:
             await self._take_over(conn, rid, record, request.last_state_id,
                                   presented=secret_hash(request.token))
 
+    async def _void_previous(self, record: _SessionRecord) -> None:
+        """Void the token ``record``'s client presented last (``prev_hash``) once the
+        connection given the newer one has held the session for
+        :data:`PREVIOUS_TOKEN_SECONDS` (it has received that token); keep it if that
+        connection drops sooner. One such task per session at a time (``voiding``)."""
+        while True:
+            wait = record.given_at + PREVIOUS_TOKEN_SECONDS - trio.current_time()
+            if wait > 0:
+                await trio.sleep(wait)
+                continue  # (given again meanwhile: wait for that one)
+            async with record.lock:
+                if record.given_at + PREVIOUS_TOKEN_SECONDS > trio.current_time():
+                    continue
+                held = record.prev_hash and record.given_to is not None and \
+                    record.conn is record.given_to and \
+                    self.sessions.get(record.session_id) is record
+                record.voiding, record.given_to = False, None
+                if not held:
+                    return  # dropped sooner (the client may lack the newer token), or gone
+                if self._by_hash.get(record.prev_hash) is record:
+                    del self._by_hash[record.prev_hash]
+                record.prev_hash = b""
+                try:  # (under the lock: no newer row is written before this one)
+                    await self.writer.write([record.row()])
+                except StoreClosedError:
+                    pass  # shutting down
+                except StoreUnwritableError:
+                    pass  # (logged once; the next write of the session's row takes it)
+                except sqlite3.Error as exc:
+                    log.warning("store: a session's row could not be written (%s); the "
+                                "next write of it takes the change", exc)
+                return
+
     @staticmethod
     def _resume_failed(conn: _Connection, rid: int) -> None:
         conn.reply(error_bytes(mpb.ERROR_CODE_RESUME_FAILED,
@@ -695,6 +745,11 @@ class SessionDesk:
             old.close(CLOSE_REPLACED, "replaced by a newer connection of this account")
         conn.session.established(record.session_id, record.name)
         conn.record, record.conn = record, conn
+        if record.prev_hash:  # (void once this connection has held it long enough)
+            record.given_to, record.given_at = conn, trio.current_time()
+            if not record.voiding:
+                record.voiding = True
+                self.lobby.nursery.start_soon(self._void_previous, record)
         welcome = self._welcome(conn, record, token, account_token)
         host = self.lobby.hosts.get(record.room_id) if record.room_id else None
         if host is not None:
