@@ -100,13 +100,18 @@ def hostile(text: str) -> bool:
 
 
 def choose(rng: random.Random, seat: int, options: Sequence[Action],
-           aimed: Sequence[int] = ()) -> int:
+           aimed: Sequence[int] = (), pointless: Sequence[int] = ()) -> int:
     """The index of the option the computer in ``seat`` picks among its decision's legal
     ``options`` (never empty). ``aimed``: the target options it would rather pick, if any --
     its opponents' things for a spell that harms its target, its own for one that helps
     (the room tells, :func:`hostile`; picked at random, the computer cast Turn to Slag on its
-    own creature with the player's two in reach)."""
-    allowed = [i for i, o in enumerate(options) if not isinstance(o, _NEVER)] \
+    own creature with the player's two in reach). ``pointless``: options it never picks while
+    any other is offered -- a legendary permanent spell whose name it already has on the
+    battlefield (the room tells: the legend rule, 704.5j, would put one of the two into its
+    graveyard; a player saw it cast a second Sanctum of Stone Fangs and lose it)."""
+    allowed = [i for i, o in enumerate(options)
+               if not isinstance(o, _NEVER) and i not in pointless] \
+        or [i for i, o in enumerate(options) if not isinstance(o, _NEVER)] \
         or list(range(len(options)))
 
     def of(*kinds: type) -> list[int]:

@@ -47,7 +47,15 @@ from protocol.v1 import messages_pb2 as mpb
 from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, resolve
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
-from server.engine.actions import Action, ActionLimitDraw, ChooseTarget, Concede, ConcedeReason
+from server.engine.actions import (
+    Action,
+    ActionLimitDraw,
+    CastSpell,
+    ChooseTarget,
+    Concede,
+    ConcedeReason,
+)
+from server.engine.board import board
 from server.engine.casting import why_not_castable
 from server.engine.events import Event
 from server.rooms.clocks import ChessClocks
@@ -1634,7 +1642,8 @@ class Room:
         if pending is None or pending.prompt_id != due[0] or not self.is_computer(pending.seat):
             return
         option = pending.options[choose(self._rng, pending.seat, pending.options,
-                                        aimed_targets(game, pending.seat))]
+                                        aimed_targets(game, pending.seat),
+                                        second_legends(game, pending.seat))]
         self._apply(out, pending.seat, option, now)
 
     def _away(self) -> Member | None:
@@ -1749,6 +1758,27 @@ def aimed_targets(game: Game, seat: int) -> list[int]:
         if (whose != seat) == harms:
             aimed.append(i)
     return aimed
+
+
+def second_legends(game: Game, seat: int) -> list[int]:
+    """The options of ``seat``'s pending decision that cast a legendary permanent spell
+    (205.4d) with the name of a legendary permanent ``seat`` controls: the legend rule
+    (704.5j) would put one of the two into its graveyard at once. (Public: the battlefield,
+    and the computer's own hand.)"""
+    pending = game.pending
+    if pending is None:
+        return []
+    names = {o.card.name for o in board(game).legendary if o.controller == seat}
+    if not names:
+        return []
+    found = []
+    for i, option in enumerate(pending.options):
+        if not isinstance(option, CastSpell) or option.object_id not in game.objects:
+            continue
+        card = game.objects[option.object_id].card
+        if card.name in names and card.legendary and card.is_permanent_card:
+            found.append(i)
+    return found
 
 
 #: " (rematch)", " (rematch 2)" ... at a name's end (ASCII digits, at most 6: a longer

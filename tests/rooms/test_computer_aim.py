@@ -85,8 +85,8 @@ def test_601_2c_a_room_aims_its_computers_targets(monkeypatch: pytest.MonkeyPatc
     real = computer.choose
 
     def recording(rng: random.Random, seat: int, options: Sequence[Action],
-                  aimed: Sequence[int] = ()) -> int:
-        index = real(rng, seat, options, aimed)
+                  aimed: Sequence[int] = (), pointless: Sequence[int] = ()) -> int:
+        index = real(rng, seat, options, aimed, pointless)
         if any(isinstance(o, ChooseTarget) for o in options) and seat == 1:
             picked.append((tuple(aimed), index))
         return index
