@@ -5,6 +5,20 @@
  * one problem per `Error.details` entry, most of them starting "line N: ".
  */
 
+/** The server's demo decks, by name (server/cards/data/decks/; the server takes a name in
+ * any case or spacing, "Dimir Mill"): what a player may type in the deck box instead of a
+ * list. The lobby never named them -- only docs/playing.md did (a new player's review).
+ * tests/web/test_demo_decks_named.py keeps the list the server's. */
+export const DEMO_DECKS: readonly string[] = [
+  "azorius-fliers", "dimir-mill", "gainland-mosaic", "golgari-grind", "izzet-spells",
+  "naya-pets", "orzhov-lifegain", "rakdos-aggro", "selesnya-counters", "simic-draw",
+];
+
+/** A hint for the deck box naming the demo decks. */
+export function demoDecksHint(): string {
+  return `Or type the name of a demo deck: ${DEMO_DECKS.join(", ")}.`;
+}
+
 /** The server's limit on a deck list (protocol/README.md, JoinRoom.deck). */
 export const MAX_DECK_BYTES = 32 * 1024;
 

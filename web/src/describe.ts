@@ -20,11 +20,12 @@ export interface Names {
   mentions(word: string): boolean;
   /** The objects in the view (to tell same-name objects apart by whose they are). */
   objects?(): Iterable<GameObject>;
-  /** Whether the spell `id` on the stack was cast -- a SpellCastEvent named it (601.2i) --
-   * or is one whose casting was begun (601.2a: put on the stack) and not finished; undefined
-   * if the client didn't see it begun. A spell leaving the stack for its owner's hand
-   * uncast is a cast taken back (733.1), not a bounce ({@link eventText}). */
-  castSpell?(id: string): boolean | undefined;
+  /** The spells on the stack whose casting the log saw begin (601.2a: a card put on the
+   * stack from a hand), by id: true once cast (a SpellCastEvent named it, 601.2i), false
+   * while not -- kept by {@link eventLines} as it reads the events in order. A spell leaving
+   * the stack for its owner's hand uncast is a cast taken back (733.1), not a bounce
+   * ({@link eventText}); one the log didn't see begin (before a reload) is told as a return. */
+  casts?: Map<string, boolean>;
 }
 
 /** The triggered ability `id` among `triggers` (the view's, waiting to be put on the stack,
@@ -936,16 +937,24 @@ function recipientText(names: Names, r: DamageEvent["recipient"]): string {
 export function eventLines(names: Names, events: readonly GameEvent[], mulligans: boolean): (string | null)[] {
   const shuffling = new Set<number>();
   const countered = new Set<string>();
+  const casts = names.casts;
   return events.map((event) => {
     const k = event.kind;
+    if (casts !== undefined) {
+      if (k.case === "zoneChange" && k.value.fromZone === ZoneKind.HAND && k.value.toZone === ZoneKind.STACK
+          && k.value.newId) casts.set(k.value.newId, false); // 601.2a: casting begun
+      else if (k.case === "spellCast" && casts.has(k.value.objectId)) casts.set(k.value.objectId, true); // 601.2i
+    }
     if (k.case === "countered" && k.value.objectId) countered.add(k.value.objectId);
-    // The countered spell put into its graveyard (701.6a): its "countered" line says it.
-    else if (k.case === "zoneChange" && countered.has(k.value.oldId)) return null;
     if (k.case === "mulliganTaken") shuffling.add(k.value.seat);
     else if (k.case === "cardDrawn") shuffling.delete(k.value.seat);
     const bottom = mulligans && k.case === "zoneChange" && k.value.fromZone === ZoneKind.HAND
       && k.value.toZone === ZoneKind.LIBRARY && !shuffling.has(k.value.owner);
-    return eventText(names, event, bottom);
+    // The countered spell put into its graveyard (701.6a): its "countered" line says it.
+    const line = k.case === "zoneChange" && countered.has(k.value.oldId) ? null : eventText(names, event, bottom);
+    // A spell off the stack is a new object (400.7): forgotten once said.
+    if (k.case === "zoneChange" && k.value.fromZone === ZoneKind.STACK) casts?.delete(k.value.oldId);
+    return line;
   });
 }
 
@@ -1034,7 +1043,7 @@ export function eventText(names: Names, event: GameEvent, bottom = false): strin
       if (e.toZone === ZoneKind.BATTLEFIELD) return `${whose} entered the battlefield`; // e.g. 608.3
       if (e.toZone === ZoneKind.EXILE) return `${whose} was exiled from ${fromWhere(names, e.fromZone, e.owner)}`; // 406.3
       if (e.fromZone === ZoneKind.STACK && e.toZone === ZoneKind.HAND && e.oldId
-          && names.castSpell?.(e.oldId) === false) {
+          && names.casts?.get(e.oldId) === false) {
         // A cast taken back before it was cast (cancelCast, 733.1): "Your Scorching
         // Dragonfire returned to your hand from the stack" read as a bounce (a new player's
         // review).
