@@ -44,11 +44,13 @@ def test_a_long_card_name_breaks_between_words(pages: Pages, viewport: tuple[int
     names = [("Fiery Emancipation", "{3}{R}{R}{R}"), ("Heartfire Immolator", "{1}{R}"),
              ("Barrin, Tolarian Archmage", "{1}{U}{U}"), ("Sparkhunter Masticore", "{3}")]
     objects = [card(f"o{seat}-{zone}-{n}", name, zone, ["Enchantment"], owner=seat, cost=cost)
-               for seat in (0, 1) for zone in (BATTLEFIELD, HAND) if seat == 0 or zone is BATTLEFIELD
+               for seat in (0, 1) for zone in (BATTLEFIELD, HAND)
+               if seat == 0 or zone is BATTLEFIELD
                for n, (name, cost) in enumerate(names)]
     fake.snapshot(game_view(players, objects, pending_seat=0, active=1), 4)
     expect(page.locator("[data-testid=board] .card-name").first).to_be_visible()
-    assert page.locator("[data-testid=board] .card-name", has_text="Fiery Emancipation").count() >= 2
+    fiery = page.locator("[data-testid=board] .card-name", has_text="Fiery Emancipation")
+    assert fiery.count() >= 2
     assert page.evaluate(_BROKEN_WORDS_JS) == []
     pages.screenshot(page, f"{viewport[0]}")
     pages.assert_no_errors()

@@ -44,6 +44,12 @@ def test_lands_after_a_blank_line_read_as_the_sideboard_are_said_so(pages: Pages
 def test_a_demo_decks_name_nearly_right(pages: Pages) -> None:
     page = pages.open("demo")
     sign_in_guest(page, pages.base_url, "Dora")
+    # The lobby names them, folded under the deck box (one line: an invited player's join
+    # form stays in view at 1280x800).
+    names = page.locator("[data-testid=demo-decks]")
+    expect(names.locator("p")).to_be_hidden()
+    names.locator("summary").click()
+    expect(names.locator("p")).to_contain_text("dimir-mill, gainland-mosaic")
     page.locator("#deck-text").fill("dimir mil")
     page.locator("[data-testid=play-computer]").click()
     expect(page.locator('[data-testid=deck-errors] li[data-line="1"]')).to_contain_text(

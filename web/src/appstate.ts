@@ -196,6 +196,9 @@ export abstract class AppState implements Names {
   protected readonly lossReasons = new Map<number, string>();
   /** Objects the viewer has seen, by id, for naming them after they left the view. */
   protected readonly seen = new Map<string, GameObject>();
+  /** Names.casts (describe.ts): the spells on the stack the log saw begin to be cast, true
+   * once cast -- a cast taken back is logged "You took back Shock", not as a bounce. */
+  readonly casts = new Map<string, boolean>();
   /** The deck used for the current join (kept to show refused lines). */
   lastDeck = "";
   /** This player's deck as the server stored it (DeckAccepted.deck: plain text, the main
@@ -326,6 +329,7 @@ export abstract class AppState implements Names {
     this.logDropped = 0;
     this.logChanges++;
     this.seen.clear();
+    this.casts.clear();
     this.before = [];
     this.snapshotAsked = false;
     this.turnTold = 0;

@@ -14,11 +14,6 @@ export const DEMO_DECKS: readonly string[] = [
   "naya-pets", "orzhov-lifegain", "rakdos-aggro", "selesnya-counters", "simic-draw",
 ];
 
-/** A hint for the deck box naming the demo decks. */
-export function demoDecksHint(): string {
-  return `Or type the name of a demo deck: ${DEMO_DECKS.join(", ")}.`;
-}
-
 /** The server's limit on a deck list (protocol/README.md, JoinRoom.deck). */
 export const MAX_DECK_BYTES = 32 * 1024;
 

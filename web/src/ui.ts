@@ -6,7 +6,7 @@
  */
 import { type App, type RoomSettingsInput } from "./app";
 import { h, replaceChildren, takesKeys, type Child } from "./dom";
-import { readDeckFile } from "./deck";
+import { DEMO_DECKS, readDeckFile } from "./deck";
 import { takeInvite } from "./links";
 import { takeReplayLink } from "./replay";
 import { prefillReplay, replayButtons, replayForm, replayKey, replayPanel } from "./replayui";
@@ -385,6 +385,11 @@ class Ui {
       h("h2", { id: "deck-h" }, "Your deck"),
       h("p", { class: "hint" }, "Paste a deck list (plain text, MTG Arena, MTGO .dek, ",
         "Cockatrice .cod or Forge .dck) or upload the file."),
+      // (Folded: listed in full, the names pushed the join form of an invited player's
+      // 1280x800 screen below the fold.)
+      h("details", { class: "hint demo-decks", "data-testid": "demo-decks" },
+        h("summary", null, "Or type the name of a demo deck"),
+        h("p", null, `${DEMO_DECKS.join(", ")}.`)),
       h("label", { for: "deck-text" }, "Deck list"),
       deckBox,
       this.demoNote,
@@ -398,11 +403,12 @@ class Ui {
           try {
             byId<HTMLTextAreaElement>("deck-text").value = await readDeckFile(file);
             this.sayDemoDeck();
-            app.deckProblems = [];
+            app.deckFileRead(null);
           } catch (err) {
-            app.deckProblems = [{ line: 0, message: (err as Error).message }];
+            // (The file box showed the file's name while the box's text was what was used.)
+            input.value = "";
+            app.deckFileRead((err as Error).message);
           }
-          this.render();
         } }),
       this.errorSlots.deck,
       this.deckErrors);
