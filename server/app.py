@@ -65,6 +65,11 @@ class Limits:
     close reason."""
 
     outbox_size: int = 1024  # messages queued for one client before it is disconnected
+    #: Bytes of messages of :data:`BIG_MESSAGE` bytes or more queued for one client before
+    #: it is disconnected (one such message alone is always queued): a client that asks for
+    #: big answers and never reads held 1,024 of them (a 568 KB room list each: 12.6 MB a
+    #: connection, ~1 GB from 64 of them).
+    outbox_bytes: int = 8 * 1024 * 1024
     send_timeout: float = 10.0  # seconds one send may take before the client is dropped
     max_rooms: int = MAX_ROOMS  # rooms on this server
     max_rooms_per_account: int = 4  # live rooms one account has created
@@ -144,6 +149,9 @@ CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the me
 #: RFC 6455 "try again later" (as CLOSE_TOO_SLOW): a Hello or Resume the store couldn't
 #: record (a full disk: server.store.health); the reason says so.
 CLOSE_STORE = 1013
+#: Messages of this many bytes or more are counted against :attr:`Limits.outbox_bytes`
+#: (smaller ones are bounded by the outbox's count, :attr:`Limits.outbox_size`).
+BIG_MESSAGE = 1024
 #: Longest wait for a room's answer to a join or resume, even for a closing connection.
 SETTLE_SECONDS = 30.0
 
@@ -198,6 +206,17 @@ class _Connection:
     #: answered (JoinRoom, CreateRoom, QuickMatch, StartReplay): a room coming back doesn't
     #: seat it meanwhile (App._room_resumed).
     placing: bool = False
+    #: Messages ever put in the outbox: those still in it are the last
+    #: ``send.statistics().current_buffer_used`` of them (the writer takes them in order).
+    outbox_count: int = 0
+    #: The outbox's messages of :data:`BIG_MESSAGE` bytes or more that may still be in it,
+    #: oldest first, as (index in ``outbox_count``, size); None: none.
+    outbox_big: list[tuple[int, int]] | None = None
+    #: Their bytes, and what they may add up to (Limits.outbox_bytes).
+    outbox_big_bytes: int = 0
+    max_outbox_bytes: int = Limits.outbox_bytes
+    #: The index (in ``outbox_count``) of the last room list put in the outbox; -1: none.
+    listing_index: int = -1
 
     def close(self, code: int, reason: str) -> None:
         """Disconnect this client with a close code (the first reason given wins)."""
@@ -226,6 +245,14 @@ class _Connection:
         if self.direct is not None:
             return self.direct(data)
         self.writer_idle = False
+        size = len(data)
+        if size >= BIG_MESSAGE and self.outbox_big is not None:
+            self._taken()
+            if self.outbox_big_bytes and \
+                    self.outbox_big_bytes + size > self.max_outbox_bytes:
+                self.close(CLOSE_TOO_SLOW, f"client too slow: outbox over "
+                                           f"{self.max_outbox_bytes / 2**20:g} MiB")
+                return False
         try:
             self.send.send_nowait(data)
         except trio.WouldBlock:
@@ -233,7 +260,36 @@ class _Connection:
             return False
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             return False  # the connection is closing; it resumes later
+        if size >= BIG_MESSAGE:
+            if self.outbox_big is None:
+                self.outbox_big = []
+            self.outbox_big.append((self.outbox_count, size))
+            self.outbox_big_bytes += size
+        self.outbox_count += 1
         return True
+
+    def _taken(self) -> None:
+        """Forget the big messages the writer has taken from the outbox."""
+        big = self.outbox_big
+        if big is None:
+            return
+        taken = self.outbox_count - self.send.statistics().current_buffer_used
+        gone = 0
+        for index, size in big:
+            if index >= taken:
+                break
+            gone += 1
+            self.outbox_big_bytes -= size
+        if gone == len(big):
+            self.outbox_big = None
+        elif gone:
+            del big[:gone]
+
+    def listing_queued(self) -> bool:
+        """Whether the last room list queued for this client is still in its outbox (not
+        yet taken by its writer)."""
+        return self.direct is None and self.listing_index >= \
+            self.outbox_count - self.send.statistics().current_buffer_used
 
     def write_now(self, messages: Sequence[bytes]) -> bool:
         """Send ``messages`` (one room step's, for this client) as one batched frame from
@@ -514,7 +570,8 @@ class App:
         conn = _Connection(next(self._ids), Session(), send, MessageLimiter(
             limits.messages_per_second, limits.message_burst, limits.rate_strikes),
             address=sock.address, sock=sock, direct=getattr(sock, "direct", None),
-            immediate=sock if isinstance(sock, ImmediateSocket) else None)
+            immediate=sock if isinstance(sock, ImmediateSocket) else None,
+            max_outbox_bytes=limits.outbox_bytes)
         if self.stopping:
             log.debug("connection from %s refused: the server is stopping", conn.address)
             await sock.close(CLOSE_SERVICE_RESTART, "server restarting")
@@ -633,7 +690,7 @@ class App:
         elif isinstance(request, req.RevokeTokens):
             await self.session_desk.revoke(conn, record, rid)
         elif isinstance(request, req.ListRooms):
-            conn.reply(with_request_id(rid, self.lobby.listing_message()))
+            self._list_rooms(conn, rid)
         elif isinstance(request, req.CreateRoom):
             if not request.join:
                 self.create_desk.create(conn, record, rid, request)
@@ -690,6 +747,24 @@ class App:
             conn.in_flight = ticket
         else:
             assert_never(request)
+
+    def _list_rooms(self, conn: _Connection, rid: int) -> None:
+        """Answer ``ListRooms``: the room list -- unless it is big (:data:`BIG_MESSAGE`
+        bytes or more) and the last one this client was sent is still in its outbox, then
+        ``RATE_LIMITED`` (as a spectator's second ``RequestSnapshot`` before its first was
+        sent): each answer is a copy of the list, up to ~600 KB, and 64 clients asking 19
+        times a second and never reading took the server from 194 MB to 1 GB. At most two
+        big lists are held for a client: one being sent, one queued."""
+        listing = self.lobby.listing_message()
+        if len(listing) >= BIG_MESSAGE and conn.listing_queued():
+            conn.reply(error_bytes(
+                mpb.ERROR_CODE_RATE_LIMITED,
+                "the room list you asked for before hasn't been sent to you yet: ask again "
+                "once it has arrived", rid))
+            return
+        index = conn.outbox_count
+        if conn.reply(with_request_id(rid, listing)):
+            conn.listing_index = index
 
     def _seat_held(self, conn: _Connection, record: _SessionRecord, rid: int,
                    joining: str) -> bool:
