@@ -70,6 +70,9 @@ class Limits:
     #: big answers and never reads held 1,024 of them (a 568 KB room list each: 12.6 MB a
     #: connection, ~1 GB from 64 of them).
     outbox_bytes: int = 8 * 1024 * 1024
+    #: Seconds a connection has to send its first Hello or Resume before it is closed
+    #: (1008): one that never did held its per-address place and socket for ever.
+    hello_seconds: float = 10.0
     send_timeout: float = 10.0  # seconds one send may take before the client is dropped
     max_rooms: int = MAX_ROOMS  # rooms on this server
     max_rooms_per_account: int = 4  # live rooms one account has created
@@ -618,9 +621,22 @@ class App:
                 await sock.close(conn.close_code, conn.close_reason)
 
     async def _read(self, sock: Socket, conn: _Connection) -> None:
+        # Until its first Hello or Resume, a connection is read within a deadline: one that
+        # never says it held its per-address place and its socket for ever.
+        greet_by: float | None = trio.current_time() + self.limits.hello_seconds
         while True:
             try:
-                data = await sock.recv()
+                if greet_by is None:
+                    data = await sock.recv()
+                else:
+                    received: bytes | str | None = None
+                    with trio.move_on_at(greet_by):
+                        received = await sock.recv()
+                    if received is None:
+                        conn.close(CLOSE_POLICY, f"no Hello or Resume within "
+                                                 f"{self.limits.hello_seconds:g} s")
+                        return
+                    data = received
             except SocketClosed:
                 return
             in_flight = conn.in_flight
@@ -649,6 +665,8 @@ class App:
             except SessionError as exc:
                 conn.reply(error_bytes(exc.code, exc.message, exc.request_id))
                 continue
+            if isinstance(request, req.Hello | req.Resume):
+                greet_by = None
             try:
                 await self._dispatch(conn, rid, request)
             except StoreUnwritableError as exc:
