@@ -831,11 +831,15 @@ def only_pass(decision: pb.Decision, objects: Mapping[str, pb.GameObject]) -> bo
 def alike_order(names: Names, decision: pb.Decision,
                 objects: Iterable[pb.GameObject]) -> bool:
     """Whether ``decision`` is the order of cards put into the player's graveyard at once
-    (404.3) when the cards left all look the same (:func:`shown_options`: one option, "Next:
-    Swamp" for two Swamps a Mind Rot discarded): no choice, so the terminal and the web
+    (404.3), or of the player's triggered abilities put on the stack (603.3b), when those
+    left all look the same (:func:`shown_options`: one option, "Next: Swamp" for two Swamps a
+    Mind Rot discarded; "Next: Bolt Hound's trigger" for two Bolt Hounds' attack triggers,
+    the same text of sources of the same name): no choice, so the terminal and the web
     client answer it at once for their player. (Milled by Thieves' Guild Enforcer, a new
-    user was asked to press 1 for "Next: Walking Corpse", its only option.)"""
-    return decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD and len(decision.options) > 0 \
+    user was asked to press 1 for "Next: Walking Corpse", its only option; attacking with
+    two Bolt Hounds, another for "Next: Bolt Hound's trigger".)"""
+    return decision.kind in (pb.DECISION_KIND_ORDER_GRAVEYARD, pb.DECISION_KIND_ORDER_TRIGGERS) \
+        and len(decision.options) > 0 \
         and len(shown_options(names, decision.options, objects)) == 1
 
 

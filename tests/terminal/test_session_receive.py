@@ -95,6 +95,7 @@ LANDS = [
 
 async def _received(messages: list[mpb.ServerMessage | BaseException],
                     graveyard: list[pb.GameObject] | None = None,
+                    triggers: list[pb.WaitingTrigger] | None = None,
                     ) -> tuple[StubClient, Board, Session]:
     zones = [pb.ZoneContents(zone=pb.ZoneRef(kind=pb.ZONE_KIND_BATTLEFIELD, owner=-1),
                              object_ids=[o.id for o in LANDS])]
@@ -102,7 +103,7 @@ async def _received(messages: list[mpb.ServerMessage | BaseException],
         zones.append(pb.ZoneContents(zone=pb.ZoneRef(kind=pb.ZONE_KIND_GRAVEYARD, owner=0),
                                      object_ids=[o.id for o in graveyard]))
     objects: list[pb.GameObject] = sorted([*LANDS, *(graveyard or [])], key=lambda o: o.id)
-    view = pb.View(viewer=0, header=pb.GameHeader(turn=3, active_seat=1),
+    view = pb.View(viewer=0, header=pb.GameHeader(turn=3, active_seat=1, triggers=triggers),
                    players=[pb.Player(seat=0, name="Ann"), pb.Player(seat=1, name="Bob")],
                    objects=objects, zones=zones)
     mirror = Mirror()
@@ -204,6 +205,36 @@ async def test_404_3_the_order_of_alike_cards_put_into_the_graveyard_is_no_choic
     # A choice of another kind with one option shown is still asked (a discard, say).
     assert not alike_order(board, pb.Decision(kind=pb.DECISION_KIND_DISCARD, options=[
         pb.Action(discard=pb.Discard(object_id=i)) for i in ("y1", "y2")]), cards)
+
+
+def _order_triggers(prompt_id: int, *ids: str) -> mpb.ServerMessage:
+    """An ORDER_TRIGGERS decision among the waiting triggers ``ids`` (rule 603.3b)."""
+    return mpb.ServerMessage(decision=pb.Decision(
+        prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_ORDER_TRIGGERS,
+        prompt="Choose the next triggered ability to put on the stack.",
+        options=[pb.Action(choose_order=pb.ChooseOrder(object_id=i)) for i in ids]))
+
+
+HOUND = "Whenever Bolt Hound attacks, other creatures you control get +1/+0 until end of turn."
+
+
+async def test_603_3b_the_order_of_alike_triggers_is_no_choice(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Attacking with two Bolt Hounds, a new player (round 12) was asked to press 1 for
+    "Next: Bolt Hound's trigger", its one option: the two triggers read the same, from
+    sources of the same name, and their order changes nothing. Answered at once; triggers
+    that differ still ask."""
+    triggers = [pb.WaitingTrigger(id="w1", controller=0, source_name="Bolt Hound", text=HOUND),
+                pb.WaitingTrigger(id="w2", controller=0, source_name="Bolt Hound", text=HOUND),
+                pb.WaitingTrigger(id="w3", controller=0, source_name="Goblin Arsonist",
+                                  text="When Goblin Arsonist dies, you may have it deal 1 "
+                                       "damage to any target.")]
+    client, board, _session = await _received(
+        [_order_triggers(4, "w1", "w2"), _order_triggers(5, "w1", "w3")], triggers=triggers)
+    assert client.acted == [(4, 0)]
+    assert board.decision is not None and board.decision.prompt_id == 5
+    assert alike_order(board, _order_triggers(1, "w2", "w1").decision, [])
+    assert not alike_order(board, _order_triggers(1, "w3", "w1").decision, [])
 
 
 async def test_a_declaration_of_blockers_with_a_choice_waits_for_the_player(

@@ -286,7 +286,7 @@ export class App extends AppReplays {
             this.addLog(NO_BLOCKERS_TEXT);
             this.noBlockersSaid = d.promptId;
             this.act(0);
-          } else if (alikeOrder(this, d, this.mirror.objects.values())) { // (404.3)
+          } else if (alikeOrder(this, d, this.mirror.objects.values())) { // (404.3, 603.3b)
             this.act(0);
           } else if (this.anyOrder && d.kind === DecisionKind.ORDER_GRAVEYARD) { // (as listed)
             this.act(0);

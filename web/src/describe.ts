@@ -905,14 +905,17 @@ export function poolPaysExactly(decision: Decision, pool: ManaPool | undefined):
   return only !== null && !only.step && total > 0 && only.mana.length === total ? only.i : -1;
 }
 
-/** Whether `decision` is the order of cards put into the player's graveyard at once (404.3)
- * when the cards left all look the same ({@link shownOptions}: one option, "Next: Swamp" for
- * two Swamps a Mind Rot discarded): no choice, answered at once for the player. (Milled by
+/** Whether `decision` is the order of cards put into the player's graveyard at once (404.3),
+ * or of the player's triggered abilities put on the stack (603.3b), when those left all look
+ * the same ({@link shownOptions}: one option, "Next: Swamp" for two Swamps a Mind Rot
+ * discarded; "Next: Bolt Hound's trigger" for two Bolt Hounds' attack triggers, the same
+ * text of sources of the same name): no choice, answered at once for the player. (Milled by
  * Thieves' Guild Enforcer, a new user was asked to press 1 for "Next: Walking Corpse", its
- * only option.) As client_sdk.describe.alike_order. */
+ * only option; attacking with two Bolt Hounds, another for "Next: Bolt Hound's trigger".)
+ * As client_sdk.describe.alike_order. */
 export function alikeOrder(names: Names, decision: Decision, objects: Iterable<GameObject>): boolean {
-  return decision.kind === DecisionKind.ORDER_GRAVEYARD && decision.options.length > 0
-    && shownOptions(names, decision.options, objects).length === 1;
+  return (decision.kind === DecisionKind.ORDER_GRAVEYARD || decision.kind === DecisionKind.ORDER_TRIGGERS)
+    && decision.options.length > 0 && shownOptions(names, decision.options, objects).length === 1;
 }
 
 export function decisionName(kind: DecisionKind): string {

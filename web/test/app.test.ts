@@ -1060,6 +1060,36 @@ test("404.3: the order of alike cards put into the graveyard is no choice: answe
   } finally { restore(); }
 });
 
+test("603.3b: the order of alike triggers is no choice: answered at once", () => {
+  // Attacking with two Bolt Hounds, a new player (round 12) was asked to click "Next: Bolt
+  // Hound's trigger", its one option. Triggers that differ still ask.
+  const restore = installFakeSocket();
+  try {
+    const { app, ws } = signedIn();
+    const v = view(0, 9n);
+    const hound = "Whenever Bolt Hound attacks, other creatures you control get +1/+0 until end of turn.";
+    v.header!.triggers = [
+      { $typeName: "manawire.v1.WaitingTrigger", id: "w1", controller: 0, sourceName: "Bolt Hound", text: hound },
+      { $typeName: "manawire.v1.WaitingTrigger", id: "w2", controller: 0, sourceName: "Bolt Hound", text: hound },
+      { $typeName: "manawire.v1.WaitingTrigger", id: "w3", controller: 0, sourceName: "Goblin Arsonist",
+        text: "When Goblin Arsonist dies, you may have it deal 1 damage to any target." },
+    ];
+    ws.deliver({ body: { case: "joined", value: { role: Role.PLAYER, seat: 0,
+      room: { roomId: "r", name: "friday", seats: 2, started: true } } } });
+    ws.deliver({ body: { case: "snapshot", value: { roomId: "r", stateId: 5n, view: v, viewHash: viewHash(v) } } });
+    const order = (promptId: bigint, ...ids: string[]) => ({ body: { case: "decision" as const, value: {
+      roomId: "r", promptId, seat: 0, kind: DecisionKind.ORDER_TRIGGERS, stateId: 5n,
+      options: ids.map((objectId) => ({ kind: { case: "chooseOrder" as const, value: { objectId } } })) } } });
+    ws.deliver(order(10n, "w1", "w2"));
+    const acts = () => ws.sent.flatMap((m) => m.body.case === "act"
+      ? [[m.body.value.promptId, m.body.value.optionIndex]] : []);
+    assert.deepEqual(acts(), [[10n, 0]]);
+    ws.deliver(order(11n, "w1", "w3"));
+    assert.deepEqual(acts(), [[10n, 0]]);
+    assert.equal(app.decision?.promptId, 11n);
+  } finally { restore(); }
+});
+
 test("Escape clears the selection, else takes back the cast (its Cancel option); nothing else", () => {
   // No key took a cast back: the Cancel option, last, was often past key 9.
   const restore = installFakeSocket();
