@@ -148,6 +148,9 @@ class Board:
     #: gives 0, the protocol's number, which its ``--as`` takes).
     first_seat: int = 1
     _seen: dict[str, pb.GameObject] = field(default_factory=dict)
+    #: The spells on the stack whose casting the log saw begin: True once cast
+    #: (:func:`~client_sdk.describe.event_lines`: a cast taken back is told as that).
+    _casts: dict[str, bool] = field(default_factory=dict)
     _turn: int = 0
     #: The game's phase as last seen (a delta ending the mulligans says who kept).
     _phase: int = pb.GAME_PHASE_UNSPECIFIED
@@ -269,7 +272,8 @@ class Board:
             # pump's new size) before the line of the spell leaving the stack, the last
             # step of its resolving (608.2n); else after the events. (Said, not told: no
             # snapshot's recent events hold them.)
-            lines = event_lines(self, msg.delta.events, mulligans=mulligans)
+            lines = event_lines(self, msg.delta.events, mulligans=mulligans,
+                                casts=self._casts)
             end = resolution_end(msg.delta.events)
             effects = [*self._tapped_by_resolving(msg.delta), *changed]
             for index, event_line in enumerate(lines):

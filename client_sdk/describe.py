@@ -995,24 +995,45 @@ def events_text(names: Names, events: Iterable[pb.GameEvent], *, mulligans: bool
     return [text for text in event_lines(names, events, mulligans=mulligans) if text is not None]
 
 
-def event_lines(names: Names, events: Iterable[pb.GameEvent], *, mulligans: bool
-                ) -> list[str | None]:
-    """:func:`events_text`'s lines, one an event: None for one not worth a line."""
+def event_lines(names: Names, events: Iterable[pb.GameEvent], *, mulligans: bool,
+                casts: dict[str, bool] | None = None) -> list[str | None]:
+    """:func:`events_text`'s lines, one an event: None for one not worth a line. ``casts``:
+    the spells on the stack whose casting the log saw begin (601.2a: a card put on the stack
+    from a hand), by id -- True once cast (a ``spell_cast`` event named it, 601.2i), False
+    while not -- kept here as the events are read, over the calls (a :class:`Board`'s). A
+    spell leaving the stack for its owner's hand uncast is a cast taken back (733.1): "you
+    took back Shock", not "your Shock returned to your hand from the stack", which read as
+    a bounce (a new player's review, round 12); one whose casting the log didn't see begin
+    is told as a return. As ``web/src/describe.ts``'s ``eventLines``."""
     shuffling: set[int] = set()
     countered: set[str] = set()
     lines: list[str | None] = []
     for event in events:
         kind = event.WhichOneof("kind")
+        z = event.zone_change
+        if casts is not None:
+            if kind == "zone_change" and z.from_zone == pb.ZONE_KIND_HAND \
+                    and z.to_zone == pb.ZONE_KIND_STACK and z.new_id:
+                casts[z.new_id] = False  # 601.2a: casting begun
+            elif kind == "spell_cast" and event.spell_cast.object_id in casts:
+                casts[event.spell_cast.object_id] = True  # 601.2i
+        leaves_stack = kind == "zone_change" and z.from_zone == pb.ZONE_KIND_STACK
+        taken_back = casts is not None and leaves_stack and z.to_zone == pb.ZONE_KIND_HAND \
+            and casts.get(z.old_id) is False
+        if leaves_stack and casts is not None:
+            casts.pop(z.old_id, None)  # a spell off the stack is a new object (400.7)
         if kind == "countered" and event.countered.object_id:
             countered.add(event.countered.object_id)
-        elif kind == "zone_change" and event.zone_change.old_id in countered:
+        elif kind == "zone_change" and z.old_id in countered:
             lines.append(None)  # the countered spell into its graveyard (701.6a): "countered"
             continue
         if kind == "mulligan_taken":
             shuffling.add(event.mulligan_taken.seat)
         elif kind == "card_drawn":
             shuffling.discard(event.card_drawn.seat)
-        z = event.zone_change
+        if taken_back:
+            lines.append(f"{seat_name(names, z.owner)} took back {z.name or 'a card'}")
+            continue
         bottom = mulligans and kind == "zone_change" and z.from_zone == pb.ZONE_KIND_HAND \
             and z.to_zone == pb.ZONE_KIND_LIBRARY and z.owner not in shuffling
         lines.append(event_text(names, event, bottom=bottom))
@@ -1075,7 +1096,8 @@ def event_text(names: Names, event: pb.GameEvent, *, bottom: bool = False) -> st
             return f"{what} was exiled from {_where(names, z.from_zone, z.owner)}"  # 406.3
         if z.to_zone == pb.ZONE_KIND_HAND and z.from_zone in (pb.ZONE_KIND_BATTLEFIELD,
                                                                pb.ZONE_KIND_STACK):
-            # A bounce, or a cast taken back (cancel_cast, 733.1) or a spell returned.
+            # A bounce, or a spell returned -- or a cast taken back (cancel_cast, 733.1) whose
+            # casting the log didn't see begin (:func:`event_lines` says those it saw).
             return f"{what} returned to " + (
                 "your hand" if z.owner == names.viewer else "its owner's hand") + (
                 " from the stack" if z.from_zone == pb.ZONE_KIND_STACK else "")
