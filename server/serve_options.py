@@ -237,9 +237,15 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
              f"computers; uniformly 0.5 to 1.5 times it; default {r.computer_seconds:g})")
     add("--outbox", type=int, default=d.outbox_size,
         help=f"messages queued for one client before it is dropped (default {d.outbox_size})")
+    add("--outbox-bytes", type=int, default=d.outbox_bytes,
+        help=f"bytes of messages of 1 KiB or more queued for one client before it is dropped "
+             f"(default {d.outbox_bytes})")
     add("--send-timeout", type=finite, default=d.send_timeout,
         help=f"seconds one send may take before the client is dropped "
              f"(default {d.send_timeout:g})")
+    add("--hello-seconds", type=finite, default=d.hello_seconds,
+        help=f"seconds a new connection has to send its first Hello or Resume before it is "
+             f"closed (default {d.hello_seconds:g})")
 
 
 def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Limits:
@@ -249,7 +255,8 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
     from server.rooms.room import RoomConfig
     from server.rooms.session import MAX_DELAY_SECONDS
 
-    positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "message_burst",
+    positive = ("max_rooms", "max_rooms_per_account", "history", "outbox", "outbox_bytes",
+                "message_burst",
                 "rate_strikes", "max_connections_per_address", "max_http_requests_per_address",
                 "login_failures", "max_waiting_rooms_per_address", "max_rooms_per_address",
                 "max_replays", "max_replays_per_address", "guest_burst", "room_burst",
@@ -267,7 +274,8 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
         parser.error(f"--hidden-tier-seconds is at most {MAX_DELAY_SECONDS} (a tier's "
                      f"longest delay)")
     # (--login-window 0 would count no failed sign-in: the lockout silently off)
-    for name in ("clock_seconds", "send_timeout", "messages_per_second", "guests_per_minute",
+    for name in ("clock_seconds", "send_timeout", "hello_seconds", "messages_per_second",
+                 "guests_per_minute",
                  "password_checks_per_minute", "login_window", "rooms_per_minute"):
         if getattr(args, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be positive")
@@ -283,7 +291,8 @@ def serve_limits(parser: argparse.ArgumentParser, args: argparse.Namespace) -> L
                       sideboard_seconds=args.sideboard_seconds, away_seconds=args.away_seconds,
                       max_game_actions=max_game_actions,
                       computer_seconds=args.computer_seconds)
-    return Limits(outbox_size=args.outbox, send_timeout=args.send_timeout,
+    return Limits(outbox_size=args.outbox, outbox_bytes=args.outbox_bytes,
+                  send_timeout=args.send_timeout, hello_seconds=args.hello_seconds,
                   max_rooms=args.max_rooms, max_rooms_per_account=args.max_rooms_per_account,
                   max_waiting_rooms_per_address=args.max_waiting_rooms_per_address,
                   max_rooms_per_address=args.max_rooms_per_address,

@@ -32,10 +32,11 @@ def _limits(*args: str) -> Limits:
 def test_every_limit_flag_sets_its_limit() -> None:
     limits = _limits("--max-replays", "9", "--max-replays-per-address", "2",
                      "--max-rooms-per-address", "5", "--password-check-burst", "3",
-                     "--room-burst", "7", "--rooms-per-minute", "1.5")
+                     "--room-burst", "7", "--rooms-per-minute", "1.5",
+                     "--outbox-bytes", "65536", "--hello-seconds", "4.5")
     assert (limits.max_replays, limits.max_replays_per_address, limits.max_rooms_per_address,
-            limits.password_check_burst, limits.room_burst,
-            limits.rooms_per_minute) == (9, 2, 5, 3, 7, 1.5)
+            limits.password_check_burst, limits.room_burst, limits.rooms_per_minute,
+            limits.outbox_bytes, limits.hello_seconds) == (9, 2, 5, 3, 7, 1.5, 65536, 4.5)
 
 
 def test_the_rate_of_rooms_made_defaults_to_a_burst_of_60_then_30_a_minute() -> None:
@@ -44,7 +45,7 @@ def test_the_rate_of_rooms_made_defaults_to_a_burst_of_60_then_30_a_minute() -> 
 
 
 @pytest.mark.parametrize("flag", ["--max-replays", "--max-replays-per-address",
-                                  "--room-burst"])
+                                  "--room-burst", "--outbox-bytes"])
 def test_a_count_limit_below_one_is_a_usage_error(
         flag: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
@@ -53,7 +54,8 @@ def test_a_count_limit_below_one_is_a_usage_error(
     assert f"{flag} must be at least 1" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("flag", ["--clock-seconds", "--send-timeout", "--messages-per-second",
+@pytest.mark.parametrize("flag", ["--clock-seconds", "--send-timeout", "--hello-seconds",
+                                  "--messages-per-second",
                                   "--guests-per-minute", "--password-checks-per-minute",
                                   "--login-window", "--rooms-per-minute"])
 def test_a_time_or_rate_that_must_be_positive_names_the_one_flag_given(
