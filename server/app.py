@@ -633,6 +633,7 @@ class App:
                     with trio.move_on_at(greet_by):
                         received = await sock.recv()
                     if received is None:
+                        self.refusals.note("silent", conn.address)
                         conn.close(CLOSE_POLICY, f"no Hello or Resume within "
                                                  f"{self.limits.hello_seconds:g} s")
                         return

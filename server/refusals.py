@@ -28,11 +28,13 @@ log = logging.getLogger("manawire")
 #: table: one per player), sign-ins refused unchecked after too many failures with that name
 #: (``--login-failures``: password guessing), and sign-ins and registrations over the
 #: address's rate of password checks (``--password-checks-per-minute``), and spectators
-#: turned away by a room that holds ``--max-spectators`` already. A relay
+#: turned away by a room that holds ``--max-spectators`` already, and connections closed
+#: for saying nothing in time (no handshake request within its 3 s, no ``Hello`` or
+#: ``Resume`` within ``--hello-seconds``: a flood of them was seen nowhere). A relay
 #: process's own refusals (its connection and HTTP caps, its clients that fall behind) are
 #: told to the server over its link and counted here too.
 Kind = Literal["connection", "http", "flood", "room", "guest", "slow", "deck", "lookup",
-               "full", "login", "password", "spectators"]
+               "full", "login", "password", "spectators", "silent"]
 #: Every kind, in order.
 KINDS: tuple[Kind, ...] = get_args(Kind)
 _BY_NAME: dict[str, Kind] = {kind: kind for kind in KINDS}
@@ -63,6 +65,8 @@ _WORDS: dict[Kind, tuple[str, str]] = {
     "password": ("sign-in or registration", "refused over the per-address rate of "
                  "password checks"),
     "spectators": ("spectator", "refused: the room holds --max-spectators"),
+    "silent": ("connection", "closed for saying nothing in time (no handshake in 3 s, or "
+               "no Hello or Resume within --hello-seconds)"),
 }
 #: Seconds between two report lines at most.
 REPORT_SECONDS = 60.0

@@ -53,6 +53,7 @@ from server.transport.ws import (
     _CappedConnection,
     address_listeners,
     close_draining,
+    connection_class,
     drop_handshake,
 )
 from server.web import StaticSite
@@ -325,7 +326,7 @@ async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
             proc.handle, max_size=MAX_MESSAGE, compression=None,
             listeners=listeners,  # type: ignore[arg-type]  # (they wrap SocketListeners)
             process_request=_admitter(cap, http_cap, StaticSite.load(), proc.notes, trusted),
-            create_connection=_CappedConnection, open_timeout=OPEN_TIMEOUT,
+            create_connection=connection_class(proc.notes), open_timeout=OPEN_TIMEOUT,
             task_status=task_status))
         bound = server.listeners[0].socket.getsockname()[1]
         reason = "server restarting; resume when it is back"  # (its link ended)

@@ -307,6 +307,16 @@ class AddressListener(trio.abc.Listener[trio.SocketStream]):
         await self.inner.aclose()
 
 
+def connection_class(refusals: Notes) -> type[_CappedConnection]:
+    """The connections of a port whose silent handshakes are noted in ``refusals``."""
+
+    class Connection(_CappedConnection):
+        pass
+
+    Connection.refusals = refusals
+    return Connection
+
+
 def _drop_tracebacks(exc: BaseException) -> None:
     """Forget the tracebacks of ``exc``, of the exceptions it was raised from or during,
     and of those its groups hold: their frames hold whatever the failed code held."""
@@ -348,6 +358,10 @@ class _CappedConnection(ServerConnection):
                 if exc is not None:
                     _drop_tracebacks(exc)
 
+    #: Where a connection closed for sending no request in time is noted ("silent"):
+    #: the server's refusals (:func:`serve_app`), so that a flood of them is seen.
+    refusals: Notes | None = None
+
     async def handshake(self, *args: Any, **kwargs: Any) -> None:
         """The opening handshake, whose failure leaves no reference cycle: a connection that
         never sends its request is cancelled at :data:`OPEN_TIMEOUT`, and the cancellation's
@@ -355,12 +369,27 @@ class _CappedConnection(ServerConnection):
         frames that hold this connection, its nursery and tasks -- about 150 objects a
         connection that only a full collection freed. A flood of silent connections (19,000
         in ten minutes from one address) made that collection stop every room for
-        seconds (attacker round 14)."""
+        seconds (attacker round 14) -- and was seen nowhere: each is noted now."""
+        began = trio.current_time()
         try:
             await super().handshake(*args, **kwargs)
         except BaseException as exc:
             _drop_tracebacks(exc)
+            if self.request is None and self.refusals is not None \
+                    and trio.current_time() - began >= OPEN_TIMEOUT:
+                self._note_silent()
             raise
+
+    def _note_silent(self) -> None:
+        """Note a connection whose handshake request didn't come in time, by its address."""
+        assert self.refusals is not None
+        stream = self.stream
+        try:
+            peer = stream.socket.getpeername() if isinstance(stream, trio.SocketStream) else None
+        except OSError:  # (gone already)
+            peer = None
+        if peer is not None:
+            self.refusals.note("silent", address_key(peer))
 
     def set_connection_exc(self, exc: BaseException | None) -> None:
         """Keep why the connection was lost (the cause of the ConnectionClosed its reads and
@@ -614,5 +643,5 @@ async def serve_app(app: App, host: str, port: int,
                 listeners=listeners,  # type: ignore[arg-type]  # (they wrap SocketListeners)
                 process_request=_admitter(cap, http_cap, site, app.refusals,
                                           trusted_proxies),
-                create_connection=_CappedConnection,
+                create_connection=connection_class(app.refusals),
                 open_timeout=OPEN_TIMEOUT, task_status=task_status)

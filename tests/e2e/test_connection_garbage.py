@@ -102,7 +102,7 @@ async def test_connections_that_never_finish_their_handshake_leave_no_cyclic_gar
     stop every room for 6.5 s."""
     monkeypatch.setattr(ws_module, "OPEN_TIMEOUT", 0.5)
     with trio.fail_after(60):
-        async with serving(tmp_path / "db.sqlite3") as (_app, port):
+        async with serving(tmp_path / "db.sqlite3") as (app, port):
             with collector_off() as found:
                 socks = []
                 for n in range(20):
@@ -117,4 +117,7 @@ async def test_connections_that_never_finish_their_handshake_leave_no_cyclic_gar
                             pass
                     sock.close()
                 await trio.sleep(0.2)  # (their ends handled)
+            # Each is told to the operator (the refusals' line and metrics): a flood of them
+            # was seen nowhere.
+            assert app.refusals.totals["silent"] == 20
     assert not found, found

@@ -40,6 +40,12 @@ async def test_a_connection_that_never_says_hello_is_closed_at_the_deadline(
         assert silent.closed is None and other.closed is None
         await trio.sleep(0.2)
         assert silent.closed == other.closed == (CLOSE_POLICY, "no Hello or Resume within 10 s")
+        # Told to the operator (the minute's refusals line, the metrics): a flood of them was
+        # seen nowhere.
+        assert app.refusals.totals["silent"] == 2
+        line = app.refusals.take(60.0)
+        assert line is not None and "2 connections closed for saying nothing in time" in line
+        assert "10.0.0.0: 1" in line and "10.0.0.1: 1" in line
         await trio.sleep(600)
         assert greets.closed is None and resumes.closed is None
         assert len((await greets.request(list_rooms=mpb.ListRooms())).room_list.rooms) == 0
