@@ -47,7 +47,15 @@ from server.rooms.relay import Relay
 from server.rooms.replaying import ReplayRunner
 from server.rooms.room import Room, RoomConfig, no_room
 from server.rooms.session import Session, SessionError, error_bytes, request_id_of
-from server.sending import ImmediateSocket, SendNow, Socket, SocketClosed, Writers
+from server.sending import (
+    BIG_MESSAGE,
+    ImmediateSocket,
+    OutboxBytes,
+    SendNow,
+    Socket,
+    SocketClosed,
+    Writers,
+)
 from server.sessions import SessionDesk, _SessionRecord
 from server.status import Activity, Gauges
 from server.store import Store
@@ -152,9 +160,6 @@ CLOSE_POLICY = 1008  # RFC 6455 policy violation: sustained flooding past the me
 #: RFC 6455 "try again later" (as CLOSE_TOO_SLOW): a Hello or Resume the store couldn't
 #: record (a full disk: server.store.health); the reason says so.
 CLOSE_STORE = 1013
-#: Messages of this many bytes or more are counted against :attr:`Limits.outbox_bytes`
-#: (smaller ones are bounded by the outbox's count, :attr:`Limits.outbox_size`).
-BIG_MESSAGE = 1024
 #: Longest wait for a room's answer to a join or resume, even for a closing connection.
 SETTLE_SECONDS = 30.0
 
@@ -209,16 +214,9 @@ class _Connection:
     #: answered (JoinRoom, CreateRoom, QuickMatch, StartReplay): a room coming back doesn't
     #: seat it meanwhile (App._room_resumed).
     placing: bool = False
-    #: Messages ever put in the outbox: those still in it are the last
-    #: ``send.statistics().current_buffer_used`` of them (the writer takes them in order).
-    outbox_count: int = 0
-    #: The outbox's messages of :data:`BIG_MESSAGE` bytes or more that may still be in it,
-    #: oldest first, as (index in ``outbox_count``, size); None: none.
-    outbox_big: list[tuple[int, int]] | None = None
-    #: Their bytes, and what they may add up to (Limits.outbox_bytes).
-    outbox_big_bytes: int = 0
-    max_outbox_bytes: int = Limits.outbox_bytes
-    #: The index (in ``outbox_count``) of the last room list put in the outbox; -1: none.
+    #: The outbox's big messages' bytes, and what they may add up to (Limits.outbox_bytes).
+    outbox: OutboxBytes = field(default_factory=lambda: OutboxBytes(Limits.outbox_bytes))
+    #: The index (in ``outbox.count``) of the last room list put in the outbox; -1: none.
     listing_index: int = -1
 
     def close(self, code: int, reason: str) -> None:
@@ -249,13 +247,9 @@ class _Connection:
             return self.direct(data)
         self.writer_idle = False
         size = len(data)
-        if size >= BIG_MESSAGE and self.outbox_big is not None:
-            self._taken()
-            if self.outbox_big_bytes and \
-                    self.outbox_big_bytes + size > self.max_outbox_bytes:
-                self.close(CLOSE_TOO_SLOW, f"client too slow: outbox over "
-                                           f"{self.max_outbox_bytes / 2**20:g} MiB")
-                return False
+        if not self.outbox.fits(size, self.send.statistics().current_buffer_used):
+            self.close(CLOSE_TOO_SLOW, self.outbox.too_big_reason())
+            return False
         try:
             self.send.send_nowait(data)
         except trio.WouldBlock:
@@ -263,36 +257,14 @@ class _Connection:
             return False
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             return False  # the connection is closing; it resumes later
-        if size >= BIG_MESSAGE:
-            if self.outbox_big is None:
-                self.outbox_big = []
-            self.outbox_big.append((self.outbox_count, size))
-            self.outbox_big_bytes += size
-        self.outbox_count += 1
+        self.outbox.added(size)
         return True
-
-    def _taken(self) -> None:
-        """Forget the big messages the writer has taken from the outbox."""
-        big = self.outbox_big
-        if big is None:
-            return
-        taken = self.outbox_count - self.send.statistics().current_buffer_used
-        gone = 0
-        for index, size in big:
-            if index >= taken:
-                break
-            gone += 1
-            self.outbox_big_bytes -= size
-        if gone == len(big):
-            self.outbox_big = None
-        elif gone:
-            del big[:gone]
 
     def listing_queued(self) -> bool:
         """Whether the last room list queued for this client is still in its outbox (not
         yet taken by its writer)."""
-        return self.direct is None and self.listing_index >= \
-            self.outbox_count - self.send.statistics().current_buffer_used
+        return self.direct is None and self.listing_index >= 0 and self.outbox.queued(
+            self.listing_index, self.send.statistics().current_buffer_used)
 
     def write_now(self, messages: Sequence[bytes]) -> bool:
         """Send ``messages`` (one room step's, for this client) as one batched frame from
@@ -574,7 +546,7 @@ class App:
             limits.messages_per_second, limits.message_burst, limits.rate_strikes),
             address=sock.address, sock=sock, direct=getattr(sock, "direct", None),
             immediate=sock if isinstance(sock, ImmediateSocket) else None,
-            max_outbox_bytes=limits.outbox_bytes)
+            outbox=OutboxBytes(limits.outbox_bytes))
         if self.stopping:
             log.debug("connection from %s refused: the server is stopping", conn.address)
             await sock.close(CLOSE_SERVICE_RESTART, "server restarting")
@@ -781,7 +753,7 @@ class App:
                 "the room list you asked for before hasn't been sent to you yet: ask again "
                 "once it has arrived", rid))
             return
-        index = conn.outbox_count
+        index = conn.outbox.count
         if conn.reply(with_request_id(rid, listing)):
             conn.listing_index = index
 

@@ -613,6 +613,7 @@ def _main(argv: list[str] | None) -> int:
             max_http_requests_per_address=limits.max_http_requests_per_address,
             idle=args.relay_idle, trusted_proxies=tuple(args.trusted_proxy),
             proxy_connections=args.max_proxy_connections, outbox=limits.outbox_size,
+            outbox_bytes=limits.outbox_bytes,
             send_timeout=limits.send_timeout, messages_per_second=limits.messages_per_second,
             message_burst=limits.message_burst, rate_strikes=limits.rate_strikes)
         failed: list[BaseException] = []

@@ -187,10 +187,12 @@ class RelayOptions:
     #: connections each may hold.
     trusted_proxies: tuple[IPNetwork, ...] = ()
     proxy_connections: int = PROXY_CONNECTIONS
-    #: Each client's limits, as on the server's port (``--outbox``, ``--send-timeout``,
-    #: ``--messages-per-second``, ``--message-burst``, ``--rate-strikes``: the relay
-    #: enforces them itself, so no client's messages over the rate cross the link).
+    #: Each client's limits, as on the server's port (``--outbox``, ``--outbox-bytes``,
+    #: ``--send-timeout``, ``--messages-per-second``, ``--message-burst``,
+    #: ``--rate-strikes``: the relay enforces them itself, so no client's messages over the
+    #: rate cross the link).
     outbox: int = 1024
+    outbox_bytes: int = 8 * 1024 * 1024
     send_timeout: float = 10.0
     messages_per_second: float = 20.0
     message_burst: int = 60
@@ -296,7 +298,8 @@ class RelayLink:
                 "--max-connections-per-address", str(o.max_connections_per_address),
                 "--max-http-requests-per-address", str(o.max_http_requests_per_address),
                 "--max-proxy-connections", str(o.proxy_connections),
-                "--outbox", str(o.outbox), "--send-timeout", repr(o.send_timeout),
+                "--outbox", str(o.outbox), "--outbox-bytes", str(o.outbox_bytes),
+                "--send-timeout", repr(o.send_timeout),
                 "--messages-per-second", repr(o.messages_per_second),
                 "--message-burst", str(o.message_burst), "--rate-strikes", str(o.rate_strikes),
                 "--link-buffer", str(o.link_buffer),

@@ -32,7 +32,7 @@ import os
 import socket
 import sys
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import trio
 from websockets.exceptions import ConnectionClosed
@@ -43,6 +43,7 @@ from server.refusals import Kind
 from server.relay import link
 from server.relay.gate import Answer, ClientLimits, Close, Forward, Gate
 from server.rooms.relay import Relay
+from server.sending import OutboxBytes
 from server.transport.batch import FEED_WAKE, Batcher
 from server.transport.ws import (
     MAX_MESSAGE,
@@ -67,6 +68,9 @@ CLOSE_TOO_SLOW = 1013
 OUTBOX = 1024
 #: Seconds one send may take before the client is dropped (the server's --send-timeout).
 SEND_TIMEOUT = 10.0
+#: Bytes of big messages queued for one client before it is dropped (the server's
+#: --outbox-bytes, passed on as the relay's; this is its default).
+OUTBOX_BYTES = 8 * 1024 * 1024
 #: Seconds the clients get for their closing handshakes when the server goes.
 CLOSE_SECONDS = 2.0
 
@@ -96,6 +100,9 @@ class _Client:
     gate: Gate
     #: Set when the server takes some of its messages (replaced by whoever waits for it).
     credit: trio.Event
+    #: Its outbox's big messages' bytes (``--outbox-bytes``: the server's port's limit; a
+    #: room list a client that never read asked for again and again held a copy each).
+    outbox: OutboxBytes = field(default_factory=lambda: OutboxBytes(OUTBOX_BYTES))
     close_code: int = 1000
     close_reason: str = ""
 
@@ -107,6 +114,10 @@ class _Client:
         self.scope.cancel()
 
     def queue(self, data: bytes) -> bool:
+        size = len(data)
+        if not self.outbox.fits(size, self.send.statistics().current_buffer_used):
+            self.close(CLOSE_TOO_SLOW, self.outbox.too_big_reason())
+            return False
         try:
             self.send.send_nowait(data)
         except trio.WouldBlock:
@@ -114,6 +125,7 @@ class _Client:
             return False
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             return False
+        self.outbox.added(size)
         return True
 
 
@@ -122,12 +134,14 @@ class RelayProcess:
 
     def __init__(self, stream: trio.abc.HalfCloseableStream, flush_seconds: float,
                  feed_messages: int, *, limits: ClientLimits = _LIMITS,
-                 outbox: int = OUTBOX, send_timeout: float = SEND_TIMEOUT,
+                 outbox: int = OUTBOX, outbox_bytes: int = OUTBOX_BYTES,
+                 send_timeout: float = SEND_TIMEOUT,
                  link_buffer: int = link.MAX_RECORD) -> None:
         self.stream = stream
         self.out = link.Writer(stream, link_buffer)
         self.limits = limits
         self.outbox = outbox
+        self.outbox_bytes = outbox_bytes
         self.send_timeout = send_timeout
         self.notes = _LinkNotes(self.out)
         self.clients: dict[int, _Client] = {}
@@ -229,7 +243,8 @@ class RelayProcess:
         send, receive = trio.open_memory_channel[bytes](self.outbox)
         with trio.CancelScope() as scope:
             client = _Client(rid, ws, send, scope, ws.address, self.notes,
-                             Gate(self.limits), trio.Event())
+                             Gate(self.limits), trio.Event(),
+                             outbox=OutboxBytes(self.outbox_bytes))
             self.clients[rid] = client
             # (read as its request came: a client that reset the connection since has no
             # peer name any more)
@@ -304,18 +319,21 @@ async def run(link_fd: int, host: str, port: int, *, flush_seconds: float,
               trusted: TrustedProxies | None = None,
               proxy_connections: int = PROXY_CONNECTIONS,
               limits: ClientLimits = _LIMITS, outbox: int = OUTBOX,
-              send_timeout: float = SEND_TIMEOUT, link_buffer: int = link.MAX_RECORD) -> None:
+              outbox_bytes: int = OUTBOX_BYTES, send_timeout: float = SEND_TIMEOUT,
+              link_buffer: int = link.MAX_RECORD) -> None:
     """Serve as a relay until the server closes the link (returns) or the link breaks
     (raises: :class:`link.LinkBrokenError`, or the stream's error); either way its clients
     are closed first (1012: they resume). Its port's limits are the
     server's (:func:`server.transport.ws.serve_app`): the TCP connections an address holds
     from their accept, then WebSocket connections and HTTP requests, an address from a
     proxy in ``trusted`` being the client its ``X-Forwarded-For`` names; then each client's
-    message ``limits``, ``outbox`` and ``send_timeout`` (:mod:`server.relay.gate`)."""
+    message ``limits``, ``outbox`` (messages, and ``outbox_bytes`` of big ones) and
+    ``send_timeout`` (:mod:`server.relay.gate`)."""
     sock = trio.socket.from_stdlib_socket(socket.socket(fileno=link_fd))
     stream = trio.SocketStream(sock)
     proc = RelayProcess(stream, flush_seconds, feed_messages, limits=limits, outbox=outbox,
-                        send_timeout=send_timeout, link_buffer=link_buffer)
+                        outbox_bytes=outbox_bytes, send_timeout=send_timeout,
+                        link_buffer=link_buffer)
     cap = AddressCap(max_connections_per_address)
     http_cap = AddressCap(max_http_requests_per_address)
     listeners = await address_listeners(host, port, cap, http_cap, refusals=proc.notes,
@@ -354,6 +372,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--trusted-proxy", action="append", default=[], type=proxy_range)
     p.add_argument("--max-proxy-connections", type=int, default=PROXY_CONNECTIONS)
     p.add_argument("--outbox", type=int, default=OUTBOX)
+    p.add_argument("--outbox-bytes", type=int, default=OUTBOX_BYTES)
     p.add_argument("--send-timeout", type=float, default=SEND_TIMEOUT)
     p.add_argument("--messages-per-second", type=float, default=20.0)
     p.add_argument("--message-burst", type=int, default=60)
@@ -387,7 +406,8 @@ def main(argv: list[str]) -> int:
             proxy_connections=args.max_proxy_connections,
             limits=ClientLimits(args.messages_per_second, args.message_burst,
                                 args.rate_strikes),
-            outbox=args.outbox, send_timeout=args.send_timeout, link_buffer=args.link_buffer))
+            outbox=args.outbox, outbox_bytes=args.outbox_bytes, send_timeout=args.send_timeout,
+            link_buffer=args.link_buffer))
     except* KeyboardInterrupt:
         pass  # the terminal's Ctrl-C reaches the relay too; the server stops it
     except* OSError as group:  # e.g. its port is taken: the server says so and exits

@@ -13,9 +13,10 @@ import trio
 import trio.testing
 
 from protocol.v1 import messages_pb2 as mpb
-from server.app import BIG_MESSAGE, CLOSE_TOO_SLOW, Limits, _Connection
+from server.app import CLOSE_TOO_SLOW, Limits, _Connection
 from server.ratelimit import MessageLimiter
 from server.rooms.session import Session
+from server.sending import BIG_MESSAGE, OutboxBytes
 from tests.rooms.test_app_memory import MemorySocket, running_app
 
 FLOOD = 50
@@ -79,7 +80,7 @@ async def test_a_client_that_asks_for_the_room_list_and_never_reads_is_held_two_
 def _connection(max_bytes: int) -> tuple[_Connection, trio.MemoryReceiveChannel[bytes]]:
     send, receive = trio.open_memory_channel[bytes](1024)
     return _Connection(1, Session(), send, MessageLimiter(20.0, 60, 200),
-                       max_outbox_bytes=max_bytes), receive
+                       outbox=OutboxBytes(max_bytes)), receive
 
 
 async def test_the_outbox_holds_big_messages_up_to_its_bytes_then_the_client_is_dropped(
@@ -113,6 +114,6 @@ async def test_the_outbox_bytes_counted_are_those_of_the_big_messages_still_in_i
             data = bytes(rng.choice((10, 500, BIG_MESSAGE - 1, BIG_MESSAGE, 5000, 70_000)))
             assert conn.reply(data)
             queued.append(data)
-        conn._taken()
-        assert conn.outbox_big_bytes == sum(len(m) for m in queued if len(m) >= BIG_MESSAGE)
-        assert len(conn.outbox_big or ()) == sum(1 for m in queued if len(m) >= BIG_MESSAGE)
+        conn.outbox.taken(len(queued))
+        assert conn.outbox.total == sum(len(m) for m in queued if len(m) >= BIG_MESSAGE)
+        assert conn.outbox.big_messages == sum(1 for m in queued if len(m) >= BIG_MESSAGE)

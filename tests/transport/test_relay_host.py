@@ -14,11 +14,15 @@ import pytest
 import trio
 import trio.lowlevel
 import trio.testing
+from websockets.trio.server import ServerConnection
 
+from server.app import Limits
 from server.refusals import Kind, Notes
 from server.relay import host, link
+from server.relay.gate import ClientLimits, Gate
 from server.rooms.commands import FeedOp, Publish, StartWatching, StopWatching
 from server.rooms.relay import Relay
+from server.sending import OutboxBytes
 
 
 async def test_a_crowds_requests_are_handed_on_a_few_per_scheduler_round(
@@ -317,18 +321,20 @@ def test_a_relay_process_is_given_the_servers_limits_for_each_client() -> None:
     --rate-strikes), not constants of its own; and its link's bound (tests scale it down)."""
     from server.transport import relay as process
 
-    options = host.RelayOptions(1, outbox=7, send_timeout=2.5, messages_per_second=3.5,
-                                message_burst=9, rate_strikes=11, link_buffer=4096)
+    options = host.RelayOptions(1, outbox=7, outbox_bytes=5000, send_timeout=2.5,
+                                messages_per_second=3.5, message_burst=9, rate_strikes=11,
+                                link_buffer=4096)
     command = host.RelayLink(0, options, _never).command(42)
     assert command[1:3] == ["-m", "server.transport.relay"]
     args = process.parser().parse_args(command[3:])
-    assert (args.link_fd, args.outbox, args.send_timeout, args.messages_per_second,
-            args.message_burst, args.rate_strikes, args.link_buffer) == (
-        42, 7, 2.5, 3.5, 9, 11, 4096)
+    assert (args.link_fd, args.outbox, args.outbox_bytes, args.send_timeout,
+            args.messages_per_second, args.message_burst, args.rate_strikes,
+            args.link_buffer) == (42, 7, 5000, 2.5, 3.5, 9, 11, 4096)
     defaults = process.parser().parse_args(
         host.RelayLink(0, host.RelayOptions(), _never).command(3)[3:])
-    assert (defaults.outbox, defaults.messages_per_second, defaults.message_burst,
-            defaults.rate_strikes) == (1024, 20.0, 60, 200)
+    assert (defaults.outbox, defaults.outbox_bytes, defaults.messages_per_second,
+            defaults.message_burst, defaults.rate_strikes) == (
+        1024, Limits().outbox_bytes, 20.0, 60, 200)
 
 
 async def _never(sock: host.RemoteSocket) -> None:
@@ -348,11 +354,44 @@ def test_manawire_serve_gives_its_relays_its_limits_per_client(
 
     monkeypatch.setattr(trio, "run", run)
     assert cli.main(["serve", "--data-dir", str(tmp_path), "--relays", "1", "--outbox", "300",
-                     "--send-timeout", "4", "--messages-per-second", "5",
-                     "--message-burst", "15", "--rate-strikes", "25"]) == 0
+                     "--outbox-bytes", "70000", "--send-timeout", "4",
+                     "--messages-per-second", "5", "--message-burst", "15",
+                     "--rate-strikes", "25"]) == 0
     (options,) = started
-    assert (options.outbox, options.send_timeout, options.messages_per_second,
-            options.message_burst, options.rate_strikes) == (300, 4.0, 5.0, 15, 25)
+    assert (options.outbox, options.outbox_bytes, options.send_timeout,
+            options.messages_per_second, options.message_burst, options.rate_strikes) == (
+        300, 70000, 4.0, 5.0, 15, 25)
+
+
+async def test_a_relayed_client_that_never_reads_is_dropped_past_its_outbox_bytes() -> None:
+    """A room list (~568 KB with 2,000 rooms) asked for again and again by a client of a
+    relay port that never read was queued in the relay's outbox a copy each, bounded by
+    the outbox's count of messages only (attacker round 14): the relay holds big messages
+    up to --outbox-bytes, as the server's port, then drops the client (1013)."""
+    from server.transport import relay as process
+
+    noted: list[tuple[str, str]] = []
+
+    class Noted:
+        def note(self, kind: str, address: str) -> None:
+            noted.append((kind, address))
+
+    send, receive = trio.open_memory_channel[bytes](1024)
+    scope = trio.CancelScope()  # (the client's task's: closing the client cancels it)
+    client = process._Client(1, cast(ServerConnection, None), send, scope, "10.0.0.9",
+                             cast(process._LinkNotes, Noted()), Gate(ClientLimits()),
+                             trio.Event(), outbox=OutboxBytes(100_000))
+    listing = b"x" * 40_000
+    assert client.queue(listing) and client.queue(listing)
+    assert client.queue(b"small" * 100)  # (under BIG_MESSAGE: bounded by the count)
+    receive.receive_nowait()  # the writer takes one: its bytes are free again
+    assert client.queue(listing)
+    assert not scope.cancel_called
+    assert not client.queue(listing)  # 120,000 bytes: over
+    assert scope.cancel_called
+    assert (client.close_code, client.close_reason) == (
+        process.CLOSE_TOO_SLOW, "client too slow: outbox over 0.0953674 MiB")
+    assert noted == [("slow", "10.0.0.9")]
 
 
 def test_a_relays_log_line_counts_its_clients_in_words() -> None:
