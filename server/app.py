@@ -247,7 +247,8 @@ class _Connection:
             return self.direct(data)
         self.writer_idle = False
         size = len(data)
-        if not self.outbox.fits(size, self.send.statistics().current_buffer_used):
+        if self.outbox.counts(size) and \
+                not self.outbox.fits(size, self.send.statistics().current_buffer_used):
             self.close(CLOSE_TOO_SLOW, self.outbox.too_big_reason())
             return False
         try:

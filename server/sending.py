@@ -47,10 +47,16 @@ class OutboxBytes:
         #: Those messages, oldest first, as (index in :attr:`count`, size); None: none.
         self._big: list[tuple[int, int]] | None = None
 
+    def counts(self, size: int) -> bool:
+        """Whether a message of ``size`` bytes is to be checked (:meth:`fits`): a big one
+        while big ones may be queued -- else it fits, and the channel's count, which costs a
+        call, needn't be read."""
+        return size >= BIG_MESSAGE and self._big is not None
+
     def fits(self, size: int, in_buffer: int) -> bool:
         """Whether a message of ``size`` bytes may be queued now (one bigger than the limit
         alone always may)."""
-        if size < BIG_MESSAGE or self._big is None:
+        if not self.counts(size):
             return True
         self.taken(in_buffer)
         return not self.total or self.total + size <= self.limit
