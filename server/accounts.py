@@ -23,7 +23,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from argon2 import PasswordHasher
@@ -275,15 +275,19 @@ def reserved_name(name: str) -> bool:
     return any(key.casefold() == COMPUTER.casefold() for _form, key in look_keys(rest))
 
 
+def _characters(chars: Iterable[str]) -> str:
+    """Characters named for a refusal: "U+2800 BRAILLE PATTERN BLANK, ..."."""
+    return ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unassigned')}" for ch in chars)
+
+
 def _refuse_name(clean: str) -> None:
     """Refuse a name, registered or a guest's (:class:`AccountError`), that shows a blank
     where it has none, mixes look-alike scripts or reads like the computer players' name."""
     blank = blank_characters(clean)
     if blank:
-        shown = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unassigned')}"
-                          for ch in blank)
         raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                           f"a name has no characters that show as a blank ({shown}): "
+                           f"a name has no characters that show as a blank "
+                           f"({_characters(blank)}): "
                            f"use a space, between other characters")
     mixed = mixed_scripts(clean)
     if mixed:
@@ -312,10 +316,9 @@ def check_new_credentials(name: str, password: str) -> str:
     clean = " ".join(name.split())
     invisible = invisible_characters(clean)
     if invisible:
-        shown = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unassigned')}"
-                          for ch in invisible)
         raise AccountError(mpb.ERROR_CODE_INVALID_ARGUMENT,
-                           f"a name has no characters that are shown as nothing ({shown}): "
+                           f"a name has no characters that are shown as nothing "
+                           f"({_characters(invisible)}): "
                            f"it would read as the name without them")
     blank = blank_characters(clean)
     if not blank and (not MIN_NAME <= len(clean) <= MAX_NAME or not _NAME.match(clean)):
