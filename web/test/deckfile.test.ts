@@ -4,11 +4,11 @@
  * below." over "Mydeck.png is not UTF-8 text."). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { App } from "../src/app";
 import { readDeckFile } from "../src/deck";
 import { problemSentence } from "../src/describe";
-import { App } from "../src/app";
 import { ErrorCode } from "../src/gen/protocol/v1/messages_pb";
-import { FakeSocket, installFakeSocket } from "./fakes";
+import { installFakeSocket, signedIn } from "./fakes";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff]);
 
@@ -34,13 +34,7 @@ test("an unreadable file is said as that, its name as written, the box's text th
 test("after a refused deck, an unreadable upload shows no refusal -- only the file's problem", async () => {
   const restore = installFakeSocket();
   try {
-    const app = new App("ws://server/", "http://server/", null);
-    app.signInGuest("Ann");
-    const ws = FakeSocket.all[0]!;
-    ws.open();
-    ws.deliver({ requestId: ws.last("hello").requestId, body: { case: "welcome", value: {
-      protocolVersion: 1, sessionId: "s", resumeToken: "r1", accountToken: "t1",
-      account: { accountId: "a", name: "Ann#0001" } } } });
+    const { app, ws } = signedIn("t1");
     app.playComputer("4 Shock\n41 Mountain\n", 1, "constructed");
     ws.deliver({ requestId: ws.last("createRoom").requestId, body: { case: "error", value: {
       code: ErrorCode.INVALID_DECK, message: "the deck was refused",
