@@ -434,7 +434,15 @@ def _answer_search(game: Game, choice: Choice, action: Action, events: list[Even
             name = game.objects[action.object_id].card.name
             choice.pool[:] = [i for i in choice.pool if game.objects[i].card.name != name]
         choice.count -= 1
-        if choice.count > 0 and choice.pool:
+        if isinstance(choice.effect, Search) and choice.group:
+            # A hidden zone searched (701.23b: a stated quality may fail to find): the search
+            # ends when its searcher stops or has found the amount its text says -- never
+            # because no other card in the zone matches, which told everyone else so (whether
+            # a basic land is left after a Cultivate's first, whether a Splinter took every
+            # copy: a security tester's round 15). "All" has no amount to reach.
+            if choice.count > 0 or choice.effect.find_all:
+                return
+        elif choice.count > 0 and choice.pool:
             return
     _finish_search(game, choice, events)
 
