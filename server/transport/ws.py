@@ -370,13 +370,15 @@ class _CappedConnection(ServerConnection):
         connection that only a full collection freed. A flood of silent connections (19,000
         in ten minutes from one address) made that collection stop every room for
         seconds (attacker round 14) -- and was seen nowhere: each is noted now."""
-        began = trio.current_time()
+        # (The handshake's time limit, set before this connection was made: at it, the
+        # handshake is cancelled -- a server stopping cancels it sooner.)
+        deadline = trio.current_effective_deadline()
         try:
             await super().handshake(*args, **kwargs)
         except BaseException as exc:
             _drop_tracebacks(exc)
             if self.request is None and self.refusals is not None \
-                    and trio.current_time() - began >= OPEN_TIMEOUT:
+                    and trio.current_time() >= deadline:
                 self._note_silent()
             raise
 
