@@ -261,6 +261,9 @@ def serve_flags(connections: int, rooms: int, linger: float, spectators: int = 0
             ("--messages-per-second", "100000"),
             ("--message-burst", "100000"),
             ("--outbox", "8192"),
+            # (the idle measure holds thousands of connections silent while they open, and
+            # the server closes one that says nothing for --hello-seconds)
+            ("--hello-seconds", "3600"),
             ("--linger-seconds", f"{linger:g}"),
             ("--grace", "1"),
             *watching]
