@@ -306,9 +306,15 @@ def guest_base(display_name: str) -> str:
     '#' and the characters shown as nothing. :class:`AccountError` if it has a character
     that shows a blank, mixes look-alike scripts ('Ann' with a Cyrillic A beside 'Ann') or
     reads like the computer players' name -- as a registered name may not."""
-    base = " ".join(without_invisible(display_name).replace("#", "").split()) or "guest"
+    base = _guest_clean(display_name)
     _refuse_name(base)
     return base
+
+
+def _guest_clean(display_name: str) -> str:
+    """``display_name`` without '#', the characters shown as nothing and extra spaces
+    (a name of Hangul fillers read as none): "guest" if nothing is left."""
+    return " ".join(without_invisible(display_name).replace("#", "").split()) or "guest"
 
 
 def check_new_credentials(name: str, password: str) -> str:
@@ -431,13 +437,7 @@ class Accounts:
         guest's name) and its first token. :class:`AccountError` if the name is refused
         (:func:`guest_base`); not ``checked``, a refused name is taken as it is (a session
         stored before accounts, from :meth:`server.sessions.SessionDesk.recover`)."""
-        # (without characters shown as nothing: a name of Hangul fillers read as none)
-        try:
-            base = guest_base(display_name)
-        except AccountError:
-            if checked:
-                raise
-            base = " ".join(without_invisible(display_name).replace("#", "").split())
+        base = guest_base(display_name) if checked else _guest_clean(display_name)
         for digits in (4, 4, 4, 6, 6, 8):
             name = f"{base}#{secrets.randbelow(10 ** digits):0{digits}d}"
             if name_key(name) not in self._by_name and \
