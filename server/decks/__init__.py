@@ -36,7 +36,7 @@ from server.decks.model import (
     complete,
 )
 from server.decks.parse import detect_format, parse, read, too_large
-from server.decks.validate import deck_problems
+from server.decks.validate import deck_problems, parsed_problems
 
 __all__ = [
     "MAX_COUNT",
@@ -170,13 +170,7 @@ def _with_demo_hint(spec: str, parsed: Parsed) -> Parsed:
 
 
 def _checked(parsed: Parsed, fmt: DeckFormat, ante: bool) -> DeckList:
-    problems = parsed.problems
-    if parsed.deck.main or parsed.deck.sideboard or parsed.unknown_main \
-            or parsed.unknown_sideboard:
-        problems = problems + deck_problems(
-            parsed.deck, fmt, ante=ante, unknown_main=parsed.unknown_main,
-            unknown_sideboard=parsed.unknown_sideboard,
-            sideboard_after_blank=parsed.sideboard_after_blank)
+    problems = parsed_problems(parsed, fmt, ante=ante)
     if problems:
         raise DeckListError(problems)
     return parsed.deck

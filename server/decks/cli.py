@@ -26,7 +26,7 @@ from server.decks.export import export
 from server.decks.model import DeckFormat, FileFormat
 from server.decks.names import pool_note
 from server.decks.parse import read
-from server.decks.validate import deck_problems
+from server.decks.validate import parsed_problems
 
 _NAMES = {FileFormat.TEXT: "plain text", FileFormat.ARENA: "MTG Arena / Moxfield",
           FileFormat.MTGO: "MTGO .dek", FileFormat.COCKATRICE: "Cockatrice .cod",
@@ -79,11 +79,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         out.write(export(deck, FileFormat(args.to)))
         return 0
     fmt = DeckFormat(args.format)
-    problems = list(parsed.problems)
-    if deck.main or deck.sideboard or parsed.unknown_main or parsed.unknown_sideboard:
-        problems += deck_problems(deck, fmt, unknown_main=parsed.unknown_main,
-                                  unknown_sideboard=parsed.unknown_sideboard,
-                                  sideboard_after_blank=parsed.sideboard_after_blank)
+    problems = parsed_problems(parsed, fmt)
     main = deck.main_count + parsed.unknown_main
     side = deck.sideboard_count + parsed.unknown_sideboard
     named = f" {deck.name!r}" if deck.name else ""

@@ -26,6 +26,7 @@ from collections import Counter
 from typing import assert_never
 
 from server.cards import CardDef
+from server.decks.builder import Parsed
 from server.decks.model import MAX_DECK_CARDS, DeckFormat, DeckList
 from server.engine.ante import is_ante_card
 
@@ -112,4 +113,17 @@ def deck_problems(deck: DeckList, fmt: DeckFormat, *, ante: bool = False,
                 seen.add(entry.card.name)
                 problems.append(f"'{entry.card.name}' is legal in a deck or sideboard only "
                                 "when playing for ante")  # rule 407.3
+    return problems
+
+
+def parsed_problems(parsed: Parsed, fmt: DeckFormat, *, ante: bool = False) -> list[str]:
+    """Every problem of a deck list as read (:class:`~server.decks.builder.Parsed`): its
+    lines' own, then the deck's against ``fmt`` (:func:`deck_problems`) when it names any
+    card -- what a room refuses and what ``manawire deck check`` prints, the same."""
+    problems = list(parsed.problems)
+    deck = parsed.deck
+    if deck.main or deck.sideboard or parsed.unknown_main or parsed.unknown_sideboard:
+        problems += deck_problems(deck, fmt, ante=ante, unknown_main=parsed.unknown_main,
+                                  unknown_sideboard=parsed.unknown_sideboard,
+                                  sideboard_after_blank=parsed.sideboard_after_blank)
     return problems
