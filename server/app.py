@@ -49,6 +49,7 @@ from server.rooms.room import Room, RoomConfig, no_room
 from server.rooms.session import Session, SessionError, error_bytes, request_id_of
 from server.sending import (
     BIG_MESSAGE,
+    OUTBOX_BYTES,
     ImmediateSocket,
     OutboxBytes,
     SendNow,
@@ -77,7 +78,7 @@ class Limits:
     #: it is disconnected (one such message alone is always queued): a client that asks for
     #: big answers and never reads held 1,024 of them (a 568 KB room list each: 12.6 MB a
     #: connection, ~1 GB from 64 of them).
-    outbox_bytes: int = 8 * 1024 * 1024
+    outbox_bytes: int = OUTBOX_BYTES
     #: Seconds a connection has to send its first Hello or Resume before it is closed
     #: (1008): one that never did held its per-address place and socket for ever.
     hello_seconds: float = 10.0
@@ -246,20 +247,10 @@ class _Connection:
         if self.direct is not None:
             return self.direct(data)
         self.writer_idle = False
-        size = len(data)
-        if self.outbox.counts(size) and \
-                not self.outbox.fits(size, self.send.statistics().current_buffer_used):
-            self.close(CLOSE_TOO_SLOW, self.outbox.too_big_reason())
-            return False
-        try:
-            self.send.send_nowait(data)
-        except trio.WouldBlock:
-            self.close(CLOSE_TOO_SLOW, "client too slow: outbox full")
-            return False
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            return False  # the connection is closing; it resumes later
-        self.outbox.added(size)
-        return True
+        why = self.outbox.put(self.send, data)
+        if why:
+            self.close(CLOSE_TOO_SLOW, why)
+        return why is None
 
     def listing_queued(self) -> bool:
         """Whether the last room list queued for this client is still in its outbox (not

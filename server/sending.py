@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 #: Messages of this many bytes or more are counted against an outbox's bytes
 #: (:class:`OutboxBytes`; smaller ones are bounded by the outbox's count of messages).
 BIG_MESSAGE = 1024
+#: What the big messages in one client's outbox may add up to by default (``--outbox-bytes``,
+#: on the server's port and a relay's).
+OUTBOX_BYTES = 8 * 1024 * 1024
+#: The close reason of a client whose outbox is full (its count of messages).
+OUTBOX_FULL = "client too slow: outbox full"
 
 
 class OutboxBytes:
@@ -46,6 +51,23 @@ class OutboxBytes:
         self.total = 0
         #: Those messages, oldest first, as (index in :attr:`count`, size); None: none.
         self._big: list[tuple[int, int]] | None = None
+
+    def put(self, send: trio.MemorySendChannel[bytes], data: bytes) -> str | None:
+        """Queue ``data`` in the outbox ``send`` without waiting: None once queued; else
+        the close reason of a client too slow for it (:data:`OUTBOX_FULL`, or its big
+        messages' bytes over the limit), or "" for an outbox closed (its connection is
+        closing: it resumes later)."""
+        size = len(data)
+        if self.counts(size) and not self.fits(size, send.statistics().current_buffer_used):
+            return self.too_big_reason()
+        try:
+            send.send_nowait(data)
+        except trio.WouldBlock:
+            return OUTBOX_FULL
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            return ""
+        self.added(size)
+        return None
 
     def counts(self, size: int) -> bool:
         """Whether a message of ``size`` bytes is to be checked (:meth:`fits`): a big one

@@ -31,7 +31,7 @@ from server.relay import link
 from server.rooms.commands import ConnId, FeedOp, Publish, StartWatching, StopWatching
 from server.rooms.fanout import FeedKey
 from server.rooms.relay import Relay
-from server.sending import SocketClosed
+from server.sending import OUTBOX_BYTES, SocketClosed
 from server.transport.ws import PROXY_CONNECTIONS
 
 log = logging.getLogger("manawire.relay")
@@ -192,7 +192,7 @@ class RelayOptions:
     #: ``--rate-strikes``: the relay enforces them itself, so no client's messages over the
     #: rate cross the link).
     outbox: int = 1024
-    outbox_bytes: int = 8 * 1024 * 1024
+    outbox_bytes: int = OUTBOX_BYTES
     send_timeout: float = 10.0
     messages_per_second: float = 20.0
     message_burst: int = 60

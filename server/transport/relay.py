@@ -43,7 +43,7 @@ from server.refusals import Kind
 from server.relay import link
 from server.relay.gate import Answer, ClientLimits, Close, Forward, Gate
 from server.rooms.relay import Relay
-from server.sending import OutboxBytes
+from server.sending import OUTBOX_BYTES, OutboxBytes
 from server.transport.batch import FEED_WAKE, Batcher
 from server.transport.ws import (
     MAX_MESSAGE,
@@ -68,9 +68,6 @@ CLOSE_TOO_SLOW = 1013
 OUTBOX = 1024
 #: Seconds one send may take before the client is dropped (the server's --send-timeout).
 SEND_TIMEOUT = 10.0
-#: Bytes of big messages queued for one client before it is dropped (the server's
-#: --outbox-bytes, passed on as the relay's; this is its default).
-OUTBOX_BYTES = 8 * 1024 * 1024
 #: Seconds the clients get for their closing handshakes when the server goes.
 CLOSE_SECONDS = 2.0
 
@@ -114,20 +111,10 @@ class _Client:
         self.scope.cancel()
 
     def queue(self, data: bytes) -> bool:
-        size = len(data)
-        if self.outbox.counts(size) and \
-                not self.outbox.fits(size, self.send.statistics().current_buffer_used):
-            self.close(CLOSE_TOO_SLOW, self.outbox.too_big_reason())
-            return False
-        try:
-            self.send.send_nowait(data)
-        except trio.WouldBlock:
-            self.close(CLOSE_TOO_SLOW, "client too slow: outbox full")
-            return False
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            return False
-        self.outbox.added(size)
-        return True
+        why = self.outbox.put(self.send, data)
+        if why:
+            self.close(CLOSE_TOO_SLOW, why)
+        return why is None
 
 
 class RelayProcess:
