@@ -109,10 +109,9 @@ def choose(rng: random.Random, seat: int, options: Sequence[Action],
     any other is offered -- a legendary permanent spell whose name it already has on the
     battlefield (the room tells: the legend rule, 704.5j, would put one of the two into its
     graveyard; a player saw it cast a second Sanctum of Stone Fangs and lose it)."""
-    allowed = [i for i, o in enumerate(options)
-               if not isinstance(o, _NEVER) and i not in pointless] \
-        or [i for i, o in enumerate(options) if not isinstance(o, _NEVER)] \
+    usable = [i for i, o in enumerate(options) if not isinstance(o, _NEVER)] \
         or list(range(len(options)))
+    allowed = [i for i in usable if i not in pointless] or usable
 
     def of(*kinds: type) -> list[int]:
         return [i for i in allowed if isinstance(options[i], kinds)]
