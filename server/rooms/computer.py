@@ -11,9 +11,11 @@ delta leaves, invariant 6).
 The policy is "eager", as the SDK's (``client_sdk.policy.EAGER``, which the server doesn't
 import): it keeps its opening hand (rule 103.5), plays a land when it may, casts what it can,
 attacks with what may attack, seldom blocks, pays costs automatically, and never concedes,
-mulligans or takes back a cast. It reads nothing but the kinds of its own legal options --
-what the engine offers the seat deciding -- so it knows no more than that seat's player
-would (the object ids it picks are the options' own).
+mulligans or takes back a cast. It reads its own legal options -- what the engine offers
+the seat deciding -- and only what that seat's player may see besides: whose its targets
+are and its own spell's text (:func:`aimed_targets`), the legendary permanents it controls
+(:func:`second_legends`); so it knows no more than that player would (the object ids it
+picks are the options' own).
 
 Its cost: :func:`choose` scans the options (about 15 us; 40 us at the 99th percentile),
 then the room does what a person's ``Act`` costs -- the engine's action and every view
@@ -36,6 +38,7 @@ from server.engine.actions import (
     CancelCast,
     CastSpell,
     ChooseStartingPlayer,
+    ChooseTarget,
     Concede,
     DeclareAttacker,
     DeclareBlocker,
@@ -50,6 +53,8 @@ from server.engine.actions import (
     ResetBlockers,
     TakeMulligan,
 )
+from server.engine.board import board
+from server.engine.state import Game
 
 #: Never chosen while anything else is offered: a game should end by damage, not by a
 #: concession, a mulligan to nothing, or casting and taking back (or declaring and undoing)
@@ -145,3 +150,54 @@ def choose(rng: random.Random, seat: int, options: Sequence[Action],
     if (payments := of(PayMana)) and rng.random() < 0.8:
         return rng.choice(payments)
     return rng.choice(allowed)
+
+
+def aimed_targets(game: Game, seat: int) -> list[int]:
+    """The target options (601.2c) of ``seat``'s pending decision its computer would rather
+    pick: its opponents' things (players, and permanents they control) for a spell or
+    ability that harms its target (:func:`hostile`), its own for one
+    that helps. It reads only what its player may see: its own spell's text and whose the
+    targets are (public: 400.2)."""
+    pending, casting = game.pending, game.casting
+    if pending is None or casting is None or casting.seat != seat:
+        return []
+    source = game.objects.get(casting.object_id)
+    if source is None:
+        return []
+    text = source.ability_def.text if source.is_ability and source.ability_def \
+        else source.card.rules_text
+    harms = hostile(text)
+    aimed = []
+    for i, option in enumerate(pending.options):
+        if not isinstance(option, ChooseTarget):
+            continue
+        if option.player is not None:
+            whose = option.player
+        elif option.object_id is not None and option.object_id in game.objects:
+            whose = game.objects[option.object_id].controller
+        else:
+            continue
+        if (whose != seat) == harms:
+            aimed.append(i)
+    return aimed
+
+
+def second_legends(game: Game, seat: int) -> list[int]:
+    """The options of ``seat``'s pending decision that cast a legendary permanent spell
+    (205.4d) with the name of a legendary permanent ``seat`` controls: the legend rule
+    (704.5j) would put one of the two into its graveyard at once. (Public: the battlefield,
+    and the computer's own hand.)"""
+    pending = game.pending
+    if pending is None:
+        return []
+    names = {o.card.name for o in board(game).legendary if o.controller == seat}
+    if not names:
+        return []
+    found = []
+    for i, option in enumerate(pending.options):
+        if not isinstance(option, CastSpell) or option.object_id not in game.objects:
+            continue
+        card = game.objects[option.object_id].card
+        if card.name in names and card.legendary and card.is_permanent_card:
+            found.append(i)
+    return found

@@ -47,15 +47,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.cards import demo_deck_names
 from server.decks import Deck, DeckFormat, resolve
 from server.engine import Game, IllegalActionError, PlayerSetup, apply, new_game
-from server.engine.actions import (
-    Action,
-    ActionLimitDraw,
-    CastSpell,
-    ChooseTarget,
-    Concede,
-    ConcedeReason,
-)
-from server.engine.board import board
+from server.engine.actions import Action, ActionLimitDraw, Concede, ConcedeReason
 from server.engine.casting import why_not_castable
 from server.engine.events import Event
 from server.rooms.clocks import ChessClocks
@@ -86,7 +78,14 @@ from server.rooms.commands import (
     SubmitDeck,
     Tick,
 )
-from server.rooms.computer import choose, computer_id, computer_name, hostile, think_seconds
+from server.rooms.computer import (
+    aimed_targets,
+    choose,
+    computer_id,
+    computer_name,
+    second_legends,
+    think_seconds,
+)
 from server.rooms.match import decide, next_chooser, sideboard_problems
 from server.rooms.session import MAX_ROOM_NAME, error_bytes
 from server.rooms.tiers import DelayedClass, release_in_turn
@@ -1728,57 +1727,6 @@ FORMAT_WIRE = {DeckFormat.CONSTRUCTED: mpb.DECK_FORMAT_CONSTRUCTED,
 TIER_KIND_WIRE = {TierKind.PUBLIC: mpb.TIER_KIND_PUBLIC,
                   TierKind.OMNISCIENT: mpb.TIER_KIND_OMNISCIENT,
                   TierKind.PLAYER: mpb.TIER_KIND_PLAYER}
-
-
-def aimed_targets(game: Game, seat: int) -> list[int]:
-    """The target options (601.2c) of ``seat``'s pending decision its computer would rather
-    pick: its opponents' things (players, and permanents they control) for a spell or
-    ability that harms its target (:func:`~server.rooms.computer.hostile`), its own for one
-    that helps. It reads only what its player may see: its own spell's text and whose the
-    targets are (public: 400.2)."""
-    pending, casting = game.pending, game.casting
-    if pending is None or casting is None or casting.seat != seat:
-        return []
-    source = game.objects.get(casting.object_id)
-    if source is None:
-        return []
-    text = source.ability_def.text if source.is_ability and source.ability_def \
-        else source.card.rules_text
-    harms = hostile(text)
-    aimed = []
-    for i, option in enumerate(pending.options):
-        if not isinstance(option, ChooseTarget):
-            continue
-        if option.player is not None:
-            whose = option.player
-        elif option.object_id is not None and option.object_id in game.objects:
-            whose = game.objects[option.object_id].controller
-        else:
-            continue
-        if (whose != seat) == harms:
-            aimed.append(i)
-    return aimed
-
-
-def second_legends(game: Game, seat: int) -> list[int]:
-    """The options of ``seat``'s pending decision that cast a legendary permanent spell
-    (205.4d) with the name of a legendary permanent ``seat`` controls: the legend rule
-    (704.5j) would put one of the two into its graveyard at once. (Public: the battlefield,
-    and the computer's own hand.)"""
-    pending = game.pending
-    if pending is None:
-        return []
-    names = {o.card.name for o in board(game).legendary if o.controller == seat}
-    if not names:
-        return []
-    found = []
-    for i, option in enumerate(pending.options):
-        if not isinstance(option, CastSpell) or option.object_id not in game.objects:
-            continue
-        card = game.objects[option.object_id].card
-        if card.name in names and card.legendary and card.is_permanent_card:
-            found.append(i)
-    return found
 
 
 #: " (rematch)", " (rematch 2)" ... at a name's end (ASCII digits, at most 6: a longer

@@ -15,7 +15,7 @@ from server.engine.actions import Action, CastSpell, ChooseTarget
 from server.engine.state import DecisionKind, Game
 from server.rooms import computer
 from server.rooms import room as room_module
-from server.rooms.room import aimed_targets
+from server.rooms.computer import aimed_targets
 from server.scenarios.loading import Scenario
 from server.scenarios.position import Run
 from tests.rooms.test_computers import computer_room, play_out

@@ -10,10 +10,9 @@ from pathlib import Path
 from server.engine.actions import CastSpell
 from server.engine.state import Game
 from server.rooms import computer
-from server.rooms.room import second_legends
+from server.rooms.computer import second_legends
 from server.scenarios.loading import Scenario
 from server.scenarios.position import Run
-
 
 BARRIN = "Barrin, Tolarian Archmage"
 
