@@ -1,0 +1,102 @@
+"""A new player's review (np13) of ``manawire play``, in-process (a stub client standing in
+for the server and the SDK):
+
+- copies of a card in a hand are one entry with a count, as on the battlefield ("Thieves'
+  Guild Enforcer {B} x2", not the card twice);
+- "You keep your deck for game 2." said between games went once game 2 began;
+- once this player has offered a rematch, the keys line says ``r`` takes it back (it said
+  "r: rematch" beside "r takes it back");
+- the room closing after the end ends the session with that said, the game's result not
+  printed twice, the opponent's stale offer ("r accepts") not left on the last board.
+"""
+
+from __future__ import annotations
+
+import trio
+import trio.testing
+
+from client_sdk.board import Board, frame_text
+from client_sdk.mirror import Mirror
+from protocol.v1 import game_pb2 as pb
+from protocol.v1 import messages_pb2 as mpb
+from protocol.viewhash import view_hash
+from tests.terminal.test_no_rematch import _over, _receive
+from tests.terminal.test_review_np8 import _offers
+
+HAND = pb.ZONE_KIND_HAND
+
+
+def _hand_board(names: list[str]) -> Board:
+    objects = [pb.GameObject(id=f"h{n}", name=name, mana_cost="{B}", owner=0, controller=0,
+                             zone=pb.ZoneRef(kind=HAND, owner=0))
+               for n, name in enumerate(names)]
+    view = pb.View(viewer=0, header=pb.GameHeader(turn=2, active_seat=0,
+                                                  phase=pb.GAME_PHASE_PLAYING),
+                   players=[pb.Player(seat=0, name="Ann", hand_count=len(names)),
+                            pb.Player(seat=1, name="Bob")],
+                   objects=objects, zones=[pb.ZoneContents(
+                       zone=pb.ZoneRef(kind=HAND, owner=0), object_ids=[o.id for o in objects])])
+    mirror = Mirror()
+    mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=5, view=view,
+                                     view_hash=view_hash(view)))
+    board = Board(mirror, seat=0, room=mpb.RoomInfo(room_id="r1"), account="Ann#0001")
+    board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view)), now=0.0)
+    return board
+
+
+def test_copies_of_a_card_in_the_hand_are_counted_as_on_the_battlefield() -> None:
+    board = _hand_board(["Thieves' Guild Enforcer", "Swamp", "Thieves' Guild Enforcer"])
+    text = frame_text(board, now=0.0, width=160)
+    assert "hand:" in text
+    assert "Thieves' Guild Enforcer {B} x2 · Swamp {B}" in text, text
+    assert "Thieves' Guild Enforcer {B} · Thieves' Guild Enforcer {B}" not in text
+
+
+def test_the_deck_kept_for_the_next_game_is_not_said_during_it() -> None:
+    board = _hand_board(["Swamp"])
+    board.absorb(mpb.ServerMessage(match_state=mpb.MatchState(
+        best_of=3, game_number=2, wins=[1, 0], phase=mpb.MATCH_PHASE_SIDEBOARDING)), now=0.0)
+    board.absorb(mpb.ServerMessage(deck_accepted=mpb.DeckAccepted(game_number=2, kept=True)),
+                 now=0.0)
+    assert board.notice == "You keep your deck for game 2."
+    board.absorb(mpb.ServerMessage(match_state=mpb.MatchState(
+        best_of=3, game_number=2, wins=[1, 0], phase=mpb.MATCH_PHASE_PLAYING)), now=1.0)
+    assert board.notice == ""
+    assert "You keep your deck" not in frame_text(board, now=1.0)
+
+
+def _keys(board: Board) -> str:
+    return " ".join(frame_text(board, now=0.0).split())
+
+
+async def test_the_keys_say_r_takes_back_an_offer_made(
+        autojump_clock: trio.testing.MockClock) -> None:
+    _client, session = await _over([_offers(True, False)])
+    assert "(r takes it back, q leaves)" in session.board.notice
+    keys = _keys(session.board)
+    assert "r: take back your rematch offer · q: leave" in keys, keys
+    assert "r: rematch ·" not in keys
+    _client.messages.append(_offers(False, False))
+    await _receive(session, 1)
+    session._sync()
+    assert "r: rematch · q: leave" in _keys(session.board)
+
+
+async def test_the_room_closing_after_the_end_says_so_once(
+        autojump_clock: trio.testing.MockClock) -> None:
+    client, session = await _over([_offers(False, True)])
+    session.board.mirror.header.result.CopyFrom(pb.GameResult(winners=[0], reason="Bob conceded"))
+    assert session.board.notice == "Bob wants a rematch: r accepts, q leaves."
+    assert session._outcome is None
+    client.room_id = None  # type: ignore[assignment]  # (the SDK, told RoomClosed)
+    client.closed = mpb.RoomClosed(room_id="r1", reason="the game is over")  # type: ignore[attr-defined]
+    client.messages.append(mpb.ServerMessage(room_closed=client.closed))  # type: ignore[attr-defined]
+    await _receive(session, 1)
+    outcome = session._outcome
+    assert outcome is not None and outcome.code == 0
+    assert outcome.line == "The room closed: a rematch can no longer be had."
+    result = session.board.result_line()
+    assert result.startswith("Game 2 of 3 over: you won (Bob conceded)")
+    last = frame_text(session.board, now=0.0, width=160) + "\n" + outcome.line
+    assert last.count(result) == 1, last
+    assert "r accepts" not in last
