@@ -98,12 +98,18 @@ class Board:
     #: The game (match) is over and this player may offer a rematch (``r``): not with
     #: bots, not watching, not once the rematch was cancelled.
     rematch_offerable: bool = False
+    #: This player offers a rematch now: ``r`` takes the offer back (the keys line says so,
+    #: as the notice does: "r: rematch" beside "r takes it back" read as two meanings).
+    rematch_offered: bool = False
     #: Watching a game (match) that is over: the players started a rematch this spectator
     #: may watch (``w``).
     rematch_watchable: bool = False
     room: mpb.RoomInfo = field(default_factory=mpb.RoomInfo)
     #: The room's invite code (only its creator knows it), to tell a friend.
     invite_code: str = ""
+    #: The room's audience code (only its creator knows it; "" for a room made before
+    #: rooms had one), to tell an audience: it watches, never takes a seat.
+    audience_code: str = ""
     #: The URL of the server, to tell a friend how to join.
     url: str = ""
     account: str = ""
@@ -320,6 +326,10 @@ class Board:
                 else:
                     self.events.clear()
                     self.add_event(line)
+                if self.notice.startswith(DECK_NOTICES):
+                    # (said between games: the game it was for is being played -- "You keep
+                    # your deck for game 2." stayed on the screen through game 2)
+                    self.notice = ""
             elif state.phase == mpb.MATCH_PHASE_OVER and (
                     before is None or before.phase != mpb.MATCH_PHASE_OVER):
                 self.add_event(self.match_line())
@@ -760,6 +770,16 @@ def _grouped(items: Iterable[str]) -> str:
     return " · ".join(out) or "-"
 
 
+def _counted(items: Iterable[str]) -> str:
+    """Items joined with `` · `` in the order first seen, the same text once with its count
+    (``Thieves' Guild Enforcer {B} x2``): a hand's copies of a card, told as the
+    battlefield's (:func:`_grouped`) -- they were listed one by one."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return " · ".join(item if n == 1 else f"{item} x{n}" for item, n in counts.items()) or "-"
+
+
 def _zone(board: Board, kind: int, owner: int) -> list[pb.GameObject]:
     return board.mirror.zone(kind, owner)
 
@@ -813,7 +833,7 @@ def _player_block(board: Board, player: pb.Player, now: float) -> list[Renderabl
     if hand:
         # (A hand is listed only to its player and to a tier that sees every hand: nothing
         # was revealed in the game, as "hand (revealed)" said on such a tier.)
-        rows.append(("hand", " · ".join(card_text(o) for o in hand)))
+        rows.append(("hand", _counted(card_text(o) for o in hand)))
     library = sorted((o for o in _zone(board, pb.ZONE_KIND_LIBRARY, seat)),
                      key=lambda o: o.library_position)
     if library:
@@ -944,6 +964,8 @@ def _help_line(board: Board) -> str:
     if board.match is not None and board.match.phase == mpb.MATCH_PHASE_SIDEBOARDING:
         return "q: quit (concedes the match)"
     if board.rematch_offerable and not board.ended:  # (the game, or match, is over)
+        if board.rematch_offered:
+            return "r: take back your rematch offer · q: leave"
         return "r: rematch · q: leave"
     if board.mirror.game_over or not board.mirror.ready:
         return "q: leave"

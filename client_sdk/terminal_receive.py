@@ -87,6 +87,9 @@ class Receiving(RematchFlow):
         board.typed = self.keyboard.typed
         board.stops = self.stops
         board.rematch_offerable = self._at_end()  # ("r: rematch" among the keys)
+        offers, seat = self._offers(), board.seat
+        board.rematch_offered = board.rematch_offerable and offers is not None and \
+            0 <= seat < len(offers.offered) and offers.offered[seat]
         board.rematch_watchable = self._started_here() is not None and self._watching_on()
         if board.why_state is not None and board.why_state != board.mirror.state_id:
             # The answers were given at a state the game has left (asked as the turn began,
@@ -143,7 +146,17 @@ class Receiving(RematchFlow):
                 # The game, or the match of several games, is over (and no rematch waited
                 # for, or none can be had any more: an opponent left, the room closed).
                 self._sync()
-                self._end(Outcome(self._end_line(), 0), scope)
+                line = self._end_line()
+                if self.player and self.rematch and client.room_id is None and \
+                        getattr(client, "closed", None) is not None and \
+                        line == board.result_line():
+                    # The room closed (it lingers a while after the end): the last board
+                    # says how the game ended -- the line repeated it, with nothing of why
+                    # the session ended -- and an offer's words on it ("r accepts") no
+                    # longer hold.
+                    line = "The room closed: a rematch can no longer be had."
+                    board.notice = ""
+                self._end(Outcome(line, 0), scope)
                 return
             if client.room_id is None and not self._at_end() and not self._watching_on():
                 why = board.notice or "The room closed before the game ended."
