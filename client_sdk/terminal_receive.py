@@ -87,9 +87,9 @@ class Receiving(RematchFlow):
         board.typed = self.keyboard.typed
         board.stops = self.stops
         board.rematch_offerable = self._at_end()  # ("r: rematch" among the keys)
-        offers, seat = self._offers(), board.seat
-        board.rematch_offered = board.rematch_offerable and offers is not None and \
-            0 <= seat < len(offers.offered) and offers.offered[seat]
+        offers = self._offers() if board.rematch_offerable else None
+        board.rematch_offered = offers is not None and \
+            0 <= board.seat < len(offers.offered) and offers.offered[board.seat]
         board.rematch_watchable = self._started_here() is not None and self._watching_on()
         if board.why_state is not None and board.why_state != board.mirror.state_id:
             # The answers were given at a state the game has left (asked as the turn began,
