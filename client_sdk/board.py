@@ -26,10 +26,13 @@ from client_sdk.describe import (
     combat_damage_marker,
     damage_step_of,
     decision_name,
+    decision_prompt,
     deck_words,
     event_lines,
     events_text,
     hidden_tiers_text,
+    named_option,
+    names_cards,
     no_block_text,
     object_name,
     plain_symbols,
@@ -57,6 +60,11 @@ WHY_NOTICE = "Why not:"
 WHY_STALE = "Why not: the game moved on since you asked -- type why again."
 #: How the notices of a deck kept or accepted for the next game of a match begin.
 DECK_NOTICES = ("You keep your deck for game ", "Deck accepted for game ")
+#: The most names of a choice of a name (CHOOSE_NAME) listed one a line: more (Necromentia's
+#: 318 card names, a 339-line frame in a 60-row terminal) are typed, not listed.
+NAMES_LISTED = 12
+#: The most names a notice or the hint under such a choice lists.
+NAMES_HINTED = 8
 #: How the server's note on the cards it supports begins, after a deck refused for an
 #: unknown card (left out of a refusal between games, where it doesn't apply).
 POOL_NOTE_START = "(this server supports the cards of "
@@ -924,7 +932,10 @@ def _decision_block(board: Board, now: float | None = None) -> list[RenderableTy
         title = f"Your decision #{decision.prompt_id}: {decision_name(decision.kind)}"
         out.append(Rule(title, style="yellow", align="left"))
         if decision.prompt:
-            out.append(Text(decision.prompt, style="italic"))
+            out.append(Text(decision_prompt(decision), style="italic"))
+        if _typed_names(board):
+            out.extend(_names_block(board))
+            return out
         if decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD:
             out.append(Text(GRAVEYARD_ORDER_TEXT, style="dim"))
         for number, i, label in board.numbered_options:
@@ -952,6 +963,49 @@ def _decision_block(board: Board, now: float | None = None) -> list[RenderableTy
     return out
 
 
+def _typed_names(board: Board) -> bool:
+    """Whether the pending decision is a choice of a name with more names than are listed
+    (:data:`NAMES_LISTED`): typed, not chosen by a number."""
+    decision = board.decision
+    return decision is not None and decision.kind == pb.DECISION_KIND_CHOOSE_NAME and \
+        len(decision.options) > NAMES_LISTED
+
+
+def names_hint(names: Sequence[str]) -> str:
+    """Up to :data:`NAMES_HINTED` of ``names``, and how many more."""
+    shown = " · ".join(names[:NAMES_HINTED])
+    more = len(names) - NAMES_HINTED
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def name_problem(decision: pb.Decision, typed: str) -> str:
+    """Why ``typed`` answers no choice of a name (:func:`~client_sdk.describe.named_option`):
+    no name begins so, or several do (some of them said)."""
+    _index, fits = named_option(decision, typed)
+    if not fits:
+        return f"No name offered begins with {typed!r}: type the name, or its first letters."
+    return (f"{len(fits)} names begin with {typed!r}: {names_hint(fits)} -- type more of "
+            f"the name.")
+
+
+def _names_block(board: Board) -> list[RenderableType]:
+    """A choice of one of many names (:func:`_typed_names`), in a few lines: how many, how
+    to type one, and the names that begin with what is typed so far."""
+    decision = board.decision
+    assert decision is not None
+    what = "card names" if names_cards(decision) else "names"
+    out: list[RenderableType] = [Text(
+        f"{len(decision.options)} {what} to choose from (too many to list): type the name, "
+        f"or its first letters, and Enter -- e.g. "
+        f"{decision.options[0].choose_name.name.lower()[:4]!r}.")]
+    typed = " ".join(board.typed.split())
+    if typed and not typed.isdigit() and not typed.startswith("?"):
+        _index, fits = named_option(decision, typed)
+        out.append(Text(f"Names beginning {typed!r}: {names_hint(fits)}" if fits else
+                        f"No name offered begins with {typed!r}.", style="dim"))
+    return out
+
+
 def _help_line(board: Board) -> str:
     if board.spectator and board.rematch_watchable and not board.ended:
         return "Watching (read-only). w: watch the rematch · q: stop watching"
@@ -972,7 +1026,8 @@ def _help_line(board: Board) -> str:
     me = board.mirror.players.get(board.seat)
     if me is not None and me.has_lost:  # rule 800.4a: the others play on; nothing to concede
         return "You have lost: the others play on. q: leave"
-    parts = ["number + Enter: answer"]
+    parts = ["a name (or its first letters) + Enter: answer" if _typed_names(board)
+             else "number + Enter: answer"]
     if board.decision is not None and \
             board.decision.kind == pb.DECISION_KIND_ORDER_GRAVEYARD:
         parts.append("a: any order")

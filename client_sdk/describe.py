@@ -843,6 +843,51 @@ def alike_order(names: Names, decision: pb.Decision,
         and len(shown_options(names, decision.options, objects)) == 1
 
 
+#: Keyword abilities a "choose a keyword" effect offers (rule 702): a CHOOSE_NAME decision
+#: offering none of them names cards.
+_KEYWORDS = frozenset({
+    "deathtouch", "defender", "double strike", "first strike", "flash", "flying", "haste",
+    "hexproof", "indestructible", "lifelink", "menace", "protection", "reach", "shroud",
+    "trample", "vigilance", "ward", "fear", "intimidate", "landwalk", "islandwalk",
+    "swampwalk", "mountainwalk", "forestwalk", "plainswalk", "horsemanship", "shadow",
+    "prowess", "infect", "wither", "banding", "flanking", "rampage", "bushido",
+})
+
+#: The server's words for a choice of a name (server/view/encode.py), said of any such choice.
+_ANY_NAME = " (a keyword ability, or a card name)"
+
+
+def names_cards(decision: pb.Decision) -> bool:
+    """Whether ``decision`` is a choice of a card name (rule 201.3: Necromentia's "choose a
+    card name"): a CHOOSE_NAME none of whose options is a keyword ability (702)."""
+    return decision.kind == pb.DECISION_KIND_CHOOSE_NAME and bool(decision.options) and \
+        not any(o.choose_name.name.lower() in _KEYWORDS for o in decision.options)
+
+
+def decision_prompt(decision: pb.Decision) -> str:
+    """What the decision asks, as the server says it -- but a choice of a card name
+    (:func:`names_cards`) says so, not "(a keyword ability, or a card name)" (said of
+    Necromentia's, which takes card names only: a new player's review)."""
+    if names_cards(decision) and _ANY_NAME in decision.prompt:
+        return decision.prompt.replace(_ANY_NAME, " (a card name)")
+    return decision.prompt
+
+
+def named_option(decision: pb.Decision, typed: str) -> tuple[int | None, list[str]]:
+    """The option of a choice of a name (CHOOSE_NAME, 201.3) that ``typed`` names: the name
+    itself, in any case, or the first letters of one name only -- (its index, [its name]);
+    else (None, the names it begins, up to all: none, or several)."""
+    want = " ".join(typed.split()).lower()
+    names = [o.choose_name.name for o in decision.options]
+    exact = [i for i, name in enumerate(names) if name.lower() == want]
+    if exact:
+        return exact[0], [names[exact[0]]]
+    fits = [i for i, name in enumerate(names) if want and name.lower().startswith(want)]
+    if len(fits) == 1:
+        return fits[0], [names[fits[0]]]
+    return None, [names[i] for i in fits]
+
+
 def decision_name(kind: int) -> str:
     """A decision kind in words: ``DECISION_KIND_DECLARE_BLOCKERS`` -> ``declaring
     blockers``."""

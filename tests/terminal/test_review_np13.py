@@ -22,6 +22,7 @@ from protocol.v1 import messages_pb2 as mpb
 from protocol.viewhash import view_hash
 from tests.terminal.test_no_rematch import _over, _receive
 from tests.terminal.test_review_np8 import _offers
+from tests.terminal.test_session_receive import _received
 
 HAND = pb.ZONE_KIND_HAND
 
@@ -100,3 +101,56 @@ async def test_the_room_closing_after_the_end_says_so_once(
     last = frame_text(session.board, now=0.0, width=160) + "\n" + outcome.line
     assert last.count(result) == 1, last
     assert "r accepts" not in last
+
+
+NAMES = ["Adherent of Hope", "Walking Corpse", "Wall of Runes", "Waker of Waves",
+         *(f"Card {n:03}" for n in range(300))]
+ANY_NAME = "Necromentia: Choose one of the names offered (a keyword ability, or a card name)."
+
+
+def _naming(prompt_id: int, names: list[str]) -> mpb.ServerMessage:
+    return mpb.ServerMessage(decision=pb.Decision(
+        prompt_id=prompt_id, seat=0, kind=pb.DECISION_KIND_CHOOSE_NAME, prompt=ANY_NAME,
+        options=[pb.Action(choose_name=pb.ChooseName(name=n)) for n in names]))
+
+
+async def test_201_3_a_card_name_among_hundreds_is_typed_not_listed(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Necromentia's "choose a card name" listed 318 numbered names: a 339-line frame in a
+    60-row terminal, the board and the prompt scrolled away, and no name could be typed."""
+    client, board, session = await _received([_naming(9, NAMES)])
+    assert board.decision is not None
+    text = frame_text(board, now=0.0, width=100, height=60)
+    assert len(text.splitlines()) <= 60, len(text.splitlines())
+    assert "Card 150" not in text
+    assert "304 card names to choose from (too many to list): type the name" in text
+    assert "(a card name)" in text and "keyword ability" not in text
+    assert "a name (or its first letters) + Enter: answer" in " ".join(text.split())
+    board.typed = "wa"
+    hint = " ".join(frame_text(board, now=0.0, width=160).split())
+    assert "Names beginning 'wa': Walking Corpse · Wall of Runes · Waker of Waves" in hint
+    await session._command("wa")  # (several names)
+    assert board.notice == ("3 names begin with 'wa': Walking Corpse · Wall of Runes · Waker "
+                            "of Waves -- type more of the name.")
+    await session._command("zzz")
+    assert board.notice.startswith("No name offered begins with 'zzz'")
+    await session._command("3")  # (a number names nothing not shown)
+    assert board.notice.startswith("No name offered begins with '3'")
+    assert client.acted == []
+    await session._command("WALKING")  # (a unique beginning, in any case)
+    assert client.acted == [(9, 1)]
+
+
+async def test_201_3_a_short_list_of_names_is_numbered_and_a_name_answers_it_too(
+        autojump_clock: trio.testing.MockClock) -> None:
+    client, board, session = await _received([_naming(3, ["Flying", "First strike"])])
+    text = frame_text(board, now=0.0)
+    assert "  1. Flying" in text and "  2. First strike" in text
+    assert "(a keyword ability, or a card name)" in text  # (keywords: the words stand)
+    await session._command("first strike")
+    assert client.acted == [(3, 1)]
+    client.messages.append(_naming(4, ["Flying", "First strike"]))
+    with trio.move_on_after(1):
+        await session._receive(None, trio.CancelScope())
+    await session._command("1")
+    assert client.acted == [(3, 1), (4, 0)]
