@@ -9,9 +9,9 @@ from contextlib import suppress
 
 import trio
 
-from client_sdk.board import WHY_NOTICE
+from client_sdk.board import NAMES_LISTED, WHY_NOTICE, name_problem
 from client_sdk.client import ConnectionLostError
-from client_sdk.describe import card_words, option_object_id
+from client_sdk.describe import card_words, named_option, option_object_id
 from client_sdk.invites import invite_words
 from client_sdk.stops import AUTO, FULL, mode_words
 from client_sdk.terminal_receive import FRAME_SECONDS, PP_NOTICE, Receiving
@@ -180,6 +180,15 @@ class Commands(Receiving):
             self._any_order = True
         elif text in ("c", "cancel") and (found := board.option_index("cancel_cast")) is not None:
             index = found  # (733.1: on a letter, never a number a land had a moment ago)
+        elif decision.kind == pb.DECISION_KIND_CHOOSE_NAME and (
+                not text.isdigit() or len(decision.options) > NAMES_LISTED):
+            # A name is typed (rule 201.3: Necromentia's card name, one of hundreds): the
+            # name in any case, or its first letters (of one name only).
+            found, _fits = named_option(decision, text)
+            if found is None:
+                board.notice = name_problem(decision, text)
+                return None
+            index = found
         elif text.isdigit() and (found := board.answering(int(text))) is not None:
             index = found
         else:
