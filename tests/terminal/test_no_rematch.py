@@ -66,7 +66,7 @@ async def test_no_rematch_from_the_server_is_said_and_ends_the_session_as_a_canc
         autojump_clock: trio.testing.MockClock) -> None:
     _client, session = await _over([_offers(True, False)])
     assert session.board.notice.startswith("You offered a rematch: waiting for Bob")
-    assert "r: rematch · q: leave" in _keys(session)
+    assert "r: take back your rematch offer · q: leave" in _keys(session)  # (np13)
     _client.messages.append(WENT)
     await _receive(session, 1)
     assert session._outcome is not None and session._outcome.code == 0
