@@ -544,6 +544,67 @@ def shown_order(names: Names, options: Sequence[pb.Action]) -> list[int]:
     return order
 
 
+#: Where a clause of rules text begins or ends, for :func:`target_purpose`.
+_CLAUSE_STARTS = (". ", ", ", " and ", "\n", "; ", ": ")
+_CLAUSE_END = re.compile(r"[.,;\n]| and ")
+
+
+def _pending_prompt(names: Names) -> str:
+    """The prompt of the decision the view's player is asked (``names.decision``, as a
+    :class:`~client_sdk.board.Board` keeps it; "" without one)."""
+    decision = getattr(names, "decision", None)
+    return decision.prompt if isinstance(decision, pb.Decision) else ""
+
+
+def _source_text(names: Names, source: str) -> str:
+    """The rules text of the object a prompt names first ("Rookie Mistake: ...", "Teferi's
+    Tutelage's ability: ..."): the viewer's spell on the stack of that name, else a
+    permanent of the viewer's, else any object in view of that name ("" if none)."""
+    name = source.removesuffix("'s ability")
+    in_view = getattr(names, "in_view", None)
+    if not name or in_view is None:
+        return ""
+    found = [o for o in in_view() if o.name == name]
+    found.sort(key=lambda o: (o.zone.kind != pb.ZONE_KIND_STACK, o.controller != names.viewer))
+    return found[0].rules_text if found else ""
+
+
+def target_purpose(names: Names, prompt: str) -> str:
+    """What the target being chosen will get, from the text of the spell or ability asking
+    (rule 601.2c: each "target" word its own target): the prompt's "-- target creature"
+    found in Rookie Mistake's "Until end of turn, target creature gets +0/+2 and another
+    target creature gets -2/-0" -- ``gets +0/+2``; for "another target creature" ``gets
+    -2/-0``; Eliminate's ``destroy it``; "" when the text doesn't say it plainly. Both
+    prompts said only "Choose a target -- target creature" (a new player's review). As
+    ``web/src/describe.ts``'s ``targetPurpose``."""
+    source, colon, asked = prompt.partition(": ")
+    if not colon or " -- " not in asked:
+        return ""
+    phrase = asked.rsplit(" -- ", 1)[1].strip().rstrip(".").lower()
+    text = _source_text(names, source)
+    low = text.lower()
+    for found in re.finditer(rf"(?<![a-z]){re.escape(phrase)}(?![a-z])", low):
+        start, end = found.start(), found.end()
+        if not phrase.startswith(("another ", "other ")) and \
+                low[:start].endswith(("another ", "other ")):
+            continue  # ("target creature" in "another target creature": the other target)
+        stop = _CLAUSE_END.search(text, end)
+        after = text[end:stop.start() if stop else len(text)]
+        if after and not after.startswith(" "):
+            return ""  # ("target opponent's graveyard": no clause of its own)
+        if after.strip():
+            return after.strip()
+        begin = max((low.rfind(mark, 0, start) + len(mark) for mark in _CLAUSE_STARTS
+                     if low.rfind(mark, 0, start) >= 0), default=0)
+        before = text[begin:start].strip()
+        if not before:
+            return ""
+        name = source.removesuffix("'s ability")
+        said = f"{before} it"
+        return said if name and said.startswith(name) else said[:1].lower() + said[1:]
+    return ""
+
+
 def shown_options(names: Names, options: Sequence[pb.Action],
                   objects: Iterable[pb.GameObject] = ()) -> list[tuple[list[int], str]]:
     """A decision's options as the player is shown them, in order (:func:`shown_order`):
@@ -558,6 +619,12 @@ def shown_options(names: Names, options: Sequence[pb.Action],
     referenced = referenced_ids(objects)
     blocked = {i for obj in objects for i in obj.blocking}
     texts = [option_text(names, o) for o in options]
+    for i, o in enumerate(options):
+        if o.WhichOneof("kind") == "choose_target" and option_object_id(o) and \
+                (whose := option_whose(names, o)):
+            # Whose each target is, always (Eliminate's one option "Target Obsessive
+            # Stitcher" was the player's own creature: a new player's review).
+            texts[i] = f"Target {object_name(names, option_object_id(o))} ({whose})"
     for i, o in enumerate(options):  # (a second blocker for it: 509.1a allows it)
         if o.WhichOneof("kind") == "declare_blocker" and o.declare_blocker.attacker_id in blocked:
             attacker = o.declare_blocker.attacker_id
@@ -606,7 +673,14 @@ def shown_options(names: Names, options: Sequence[pb.Action],
     words = [f"{text} (one of {n} alike)"
              if n > 1 and options[g[0]].WhichOneof("kind") in _COMBAT_KINDS else text
              for g, n, text in zip(groups, creatures, told, strict=True)]
-    return list(zip(groups, _numbered(words), strict=True))
+    labels = _numbered(words)
+    purpose = target_purpose(names, _pending_prompt(names)) if any(
+        options[g[0]].WhichOneof("kind") == "choose_target" for g in groups) else ""
+    if purpose:  # (what the target will get: "Target Prismite (Bob's): gets +0/+2")
+        labels = [f"{label}: {purpose}"
+                  if options[g[0]].WhichOneof("kind") == "choose_target" else label
+                  for g, label in zip(groups, labels, strict=True)]
+    return list(zip(groups, labels, strict=True))
 
 
 _STEP_NAMES: Mapping[int, str] = {

@@ -958,9 +958,10 @@ def test_601_2c_a_targets_options_list_the_opponents_first() -> None:
                                      pb.Action(finish_targets=pb.FinishTargets())])
     text = frame_text(board, now=100.0)
     numbered = [(n, label) for n, _i, label in board.numbered_options]
-    assert numbered == [(1, "Target Bob"), (2, "Target Goblin Guide (tapped)"),
-                        (3, "Target Goblin Guide"), (4, "Target you"),
-                        (5, "Target Llanowar Elves"), (6, "No more targets")], text
+    # (each object whose, always: np13)
+    assert numbered == [(1, "Target Bob"), (2, "Target Goblin Guide (Bob's) (tapped)"),
+                        (3, "Target Goblin Guide (Bob's)"), (4, "Target you"),
+                        (5, "Target Llanowar Elves (yours)"), (6, "No more targets")], text
     assert "  1. Target Bob" in text and "  4. Target you" in text
     assert [board.answering(n) for n in range(1, 7)] == [1, 3, 4, 0, 2, 5]
 
@@ -1157,18 +1158,18 @@ def test_alike_tapped_creatures_to_target_are_one_option_apart_from_untapped_one
         return board.shown_options
 
     assert targets("t1", "u1", "t2", "u2", "t3") == [
-        (0, "Target Grizzly Bears (2/2) (tapped)"), (1, "Target Grizzly Bears (2/2)"),
-        (4, "Target Grizzly Bears (3/3)")]
+        (0, "Target Grizzly Bears (Bob's) (2/2) (tapped)"),
+        (1, "Target Grizzly Bears (Bob's) (2/2)"), (4, "Target Grizzly Bears (Bob's) (3/3)")]
     text = frame_text(board, now=100.0)
-    assert "  1. Target Grizzly Bears (2/2) (tapped)" in text and "  4. " not in text
+    assert "  1. Target Grizzly Bears (Bob's) (2/2) (tapped)" in text and "  4. " not in text
     assert board.answering(2) == 1
     # Two tapped ones with the same counter are alike; one with damage is not.
     mirror.objects["t1"].counters.add(kind="+1/+1", count=1)
     mirror.objects["t1"].power = mirror.objects["t1"].toughness = 3
     assert [i for i, _label in targets("t1", "t3", "t2")] == [0, 2]
     mirror.objects["t1"].damage = 1
-    assert targets("t1", "t3") == [(0, "Target Grizzly Bears (1 damage, +1/+1)"),
-                                   (1, "Target Grizzly Bears (+1/+1)")]
+    assert targets("t1", "t3") == [(0, "Target Grizzly Bears (Bob's) (1 damage, +1/+1)"),
+                                   (1, "Target Grizzly Bears (Bob's) (+1/+1)")]
     # An Aura on one keeps it on its own.
     mirror.objects["a1"] = _obj("a1", "Pacifism", BATTLEFIELD, ANN, attached_to="u2")
     assert [i for i, _label in targets("u1", "u2")] == [0, 1]

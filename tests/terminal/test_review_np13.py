@@ -154,3 +154,61 @@ async def test_201_3_a_short_list_of_names_is_numbered_and_a_name_answers_it_too
         await session._receive(None, trio.CancelScope())
     await session._command("1")
     assert client.acted == [(3, 1), (4, 0)]
+
+
+ROOKIE = "Until end of turn, target creature gets +0/+2 and another target creature gets -2/-0."
+BATTLEFIELD, STACK = pb.ZONE_KIND_BATTLEFIELD, pb.ZONE_KIND_STACK
+
+
+def _targets_board(spell: str, text: str, prompt: str, ids: list[str]) -> Board:
+    """Ann (seat 0) casts ``spell``: its targets' decision, ``prompt``, offers ``ids``."""
+    def obj(oid: str, name: str, seat: int, zone: int, **fields: object) -> pb.GameObject:
+        return pb.GameObject(id=oid, name=name, owner=seat, controller=seat,  # type: ignore[arg-type]
+                             zone=pb.ZoneRef(kind=zone, owner=-1), **fields)  # type: ignore[arg-type]
+    objects = [obj("p1", "Prismite", 1, BATTLEFIELD, card_types=["Creature"], power=2,
+                   toughness=1),
+               obj("w1", "Wall of Runes", 0, BATTLEFIELD, card_types=["Creature"], power=0,
+                   toughness=4),
+               obj("s1", spell, 0, STACK, rules_text=text)]
+    view = pb.View(viewer=0, header=pb.GameHeader(turn=4, active_seat=0,
+                                                  phase=pb.GAME_PHASE_PLAYING),
+                   players=[pb.Player(seat=0, name="Ann"), pb.Player(seat=1, name="Bob")],
+                   objects=objects, zones=[
+                       pb.ZoneContents(zone=pb.ZoneRef(kind=BATTLEFIELD, owner=-1),
+                                       object_ids=["p1", "w1"]),
+                       pb.ZoneContents(zone=pb.ZoneRef(kind=STACK, owner=-1),
+                                       object_ids=["s1"])])
+    mirror = Mirror()
+    mirror.load_snapshot(pb.Snapshot(room_id="r1", state_id=5, view=view,
+                                     view_hash=view_hash(view)))
+    board = Board(mirror, seat=0, room=mpb.RoomInfo(room_id="r1"), account="Ann#0001")
+    board.absorb(mpb.ServerMessage(snapshot=pb.Snapshot(view=view)), now=0.0)
+    board.decision = pb.Decision(prompt_id=5, seat=0, kind=pb.DECISION_KIND_CHOOSE_TARGET,
+                                 prompt=prompt, options=[
+                                     pb.Action(choose_target=pb.ChooseTarget(
+                                         target=pb.Target(object_id=i))) for i in ids])
+    return board
+
+
+def test_601_2c_each_target_says_whose_it_is_and_what_it_will_get() -> None:
+    """Rookie Mistake's two prompts said only "Choose a target -- target creature" and "--
+    another target creature": nothing said which gets +0/+2 and which -2/-0, nor whose each
+    creature was (Eliminate's one option was the player's own creature)."""
+    board = _targets_board("Rookie Mistake", ROOKIE,
+                           "Rookie Mistake: Choose a target -- target creature.", ["w1", "p1"])
+    assert [label for _i, label in board.shown_options] == [
+        "Target Prismite (Bob's): gets +0/+2", "Target Wall of Runes (yours): gets +0/+2"]
+    board = _targets_board("Rookie Mistake", ROOKIE,
+                           "Rookie Mistake: Choose a target -- another target creature.",
+                           ["p1"])
+    assert [label for _i, label in board.shown_options] == [
+        "Target Prismite (Bob's): gets -2/-0"]
+    board = _targets_board(
+        "Eliminate", "Destroy target creature or planeswalker with mana value 3 or less.",
+        "Eliminate: Choose a target -- target creature or planeswalker with mana value 3 or "
+        "less.", ["w1"])
+    assert "  1. Target Wall of Runes (yours): destroy it" in frame_text(board, now=0.0)
+    # Text that doesn't say it plainly: whose only.
+    board = _targets_board("Necromentia", "Search target opponent's graveyard.",
+                           "Necromentia: Choose a target -- target creature.", ["p1"])
+    assert [label for _i, label in board.shown_options] == ["Target Prismite (Bob's)"]
