@@ -3,10 +3,11 @@ and bringing back the rooms that stopped while the store couldn't be written, on
 
 from __future__ import annotations
 
+import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import trio
@@ -27,6 +28,7 @@ from server.store.records import (
     GameRecord,
     RoomAddresses,
     RoomSettings,
+    secret_hash,
 )
 from server.store.writer import StoreWriter
 
@@ -39,6 +41,12 @@ MAX_ROOMS = 2000
 #: ~11 ms at 2,000), and every connection may ask 20 times a second: rebuilt for each, a few
 #: clients asking at that rate took the whole event loop from the games.
 LISTING_SECONDS = 1.0
+#: Seconds a new room is never closed for another one, even with nobody in it yet: the
+#: players it was made for are being seated (a quick match's table, a rematch, the creator
+#: of a ``CreateRoom`` with ``join``). Only rooms made faster than the cap every so many
+#: seconds (400 a second at 2,000 rooms; --rooms-per-minute holds an address to one every
+#: 2 s: 800 addresses) keep a full server full with rooms nobody is in.
+CLOSE_GRACE_SECONDS = 5.0
 
 
 class LobbyFullError(Exception):
@@ -66,8 +74,16 @@ class Lobby:
         self.config = config or RoomConfig()
         self.max_rooms = max_rooms
         self.hosts: dict[str, RoomHost] = {}
-        #: Finished rooms asked to close for a new room (they count no more).
+        #: Rooms asked to close for a new room (they count no more): finished ones, and
+        #: unstarted ones nobody was in (:func:`room_to_close`).
         self._evicting: set[str] = set()
+        #: When each room this lobby created was made (:data:`CLOSE_GRACE_SECONDS`, and
+        #: the oldest unstarted room closes first).
+        self._made_at: dict[str, float] = {}
+        #: The rooms closed unstarted for new ones, newest last (at most ``max_rooms``):
+        #: their settings, to tell a later join naming one what became of it
+        #: (:meth:`closed_for_room`).
+        self._closed_for_room: dict[str, RoomSettings] = {}
         self._deliver = deliver
         self._released = released
         self._closed = closed
@@ -101,24 +117,27 @@ class Lobby:
 
     def create(self, name: str, seats: int, clock_seconds: int = 0,
                settings: RoomSettings | None = None, *, keep: str = "") -> RoomHost:
-        """Create a room and start its task (``keep``: a room not to close for it)."""
+        """Create a room and start its task (``keep``: a room not to close for it). A full
+        server closes a room for it (:func:`room_to_close`), or raises
+        :class:`LobbyFullError`."""
+        now = trio.current_time()
         if len(self.hosts) - len(self._evicting) >= self.max_rooms:
-            # A room whose game is over only lingers for its last views: the oldest such
-            # room closes for the new one (those whose delayed tiers still show the game
-            # last). Lingering rooms filled the cap before: two guests creating and
-            # conceding games kept every new game out.
-            victim = min((h for h in self.hosts.values()
-                          if h.room.finished and h.room_id not in self._evicting
-                          and h.room_id != keep),
-                         key=lambda h: (h.room.still_shown, h.room.finished_at or 0.0),
-                         default=None)
+            # A room whose game is over only lingers for its last views, and one whose game
+            # hasn't started with nobody in it only waits: the oldest such room closes for
+            # the new one. Lingering rooms filled the cap before (two guests creating and
+            # conceding games kept every new game out), and then rooms created and left
+            # (125 addresses' 16 waiting rooms each, made again every --idle-room-seconds,
+            # with no connection open, kept every new game out).
+            victim = room_to_close((h.room for h in self.hosts.values()
+                                    if h.room_id not in self._evicting and h.room_id != keep),
+                                   self._made_at, now)
             if victim is None:
                 raise LobbyFullError(
                     f"the server hosts its maximum of {self.max_rooms} rooms; try again later")
-            self._evicting.add(victim.room_id)
-            victim.notify(Evict())
-        room = Room(secrets.token_hex(6), name, seats, trio.current_time(), self.config,
+            self._close_for_room(self.hosts[victim.room_id])
+        room = Room(secrets.token_hex(6), name, seats, now, self.config,
                     clock_seconds=clock_seconds, settings=settings)
+        self._made_at[room.room_id] = now
         shown = room.settings  # (never its invite code: only the code's hash is kept)
         described = (f"{seats} seat{'' if seats == 1 else 's'}, {shown.format}, best of "
                      f"{room.best_of}, {'private' if shown.private else 'public'}"
@@ -128,6 +147,42 @@ class Lobby:
         # lines a second from one address) says nothing at INFO.
         log.debug("room %s created: %s", room.room_id, described)
         return self._host(room, described=described)
+
+    def _close_for_room(self, host: RoomHost) -> None:
+        """Close ``host``'s room for a new one (:func:`room_to_close` chose it): it counts no
+        more from now, and leaves the lobby once its task has seen it closed."""
+        self._evicting.add(host.room_id)
+        room = host.room
+        if not room.finished:
+            # Unstarted, nobody in it: nobody to tell. Closed now, not once its task gets
+            # to a request to close: a join already queued for it would be taken first, and
+            # the room kept, over the cap. Its task wakes to a closed room (every command
+            # answers "closed": the joins queued are told the room is gone) and ends.
+            room.closed = True
+            self._closed_for_room[room.room_id] = room.settings
+            while len(self._closed_for_room) > max(self.max_rooms, 1):
+                del self._closed_for_room[next(iter(self._closed_for_room))]
+        host.notify(Evict())
+
+    def closed_for_room(self, room_id: str, account_id: str = "", invite_code: str = "") -> str:
+        """Why room ``room_id``, no longer here, closed, for a join naming it: it had not
+        started and nobody was in it when the server, full, needed room for a new one (""
+        if that isn't known of it, or it was private and this join shows neither its invite
+        code nor the account that created it or a seat was reserved for: to them it stays no
+        room, as a made-up id)."""
+        settings = self._closed_for_room.get(room_id)
+        if settings is None:
+            return ""
+        if settings.private:
+            known = bool(account_id) and (
+                account_id == settings.creator
+                or any(account_id == a for a, _n in settings.reserved))
+            invited = bool(invite_code) and bool(settings.invite_hash) and \
+                hmac.compare_digest(secret_hash(invite_code), settings.invite_hash)
+            if not (known or invited):
+                return ""
+        return (f"room {room_id!r} was closed before its game started: the server was full "
+                f"and nobody was in it; create a new room")
 
     def _host(self, room: Room, *, stored: bool = False, described: str = "") -> RoomHost:
         # (the room's writes, seen on their way to the store: a line when a game starts or
@@ -145,13 +200,15 @@ class Lobby:
 
     def _on_closed(self, host: RoomHost) -> None:
         evicted = host.room_id in self._evicting
-        # (a room in which no game ever started: DEBUG, as its creation was)
+        # (a room in which no game ever started, closed for a new one too: DEBUG, as its
+        # creation was -- rooms created and left make a line each at the rate they are made)
         log.log(logging.INFO if host.room.game is not None or host.failed is not None
-                or evicted else logging.DEBUG,
+                else logging.DEBUG,
                 "room %s closed: %s", host.room_id, _why_closed(host, evicted))
         self._evicting.discard(host.room_id)
         if self.hosts.get(host.room_id) is host:
             del self.hosts[host.room_id]
+            self._made_at.pop(host.room_id, None)
             self._listing = None
         self._closed(host)
 
@@ -164,6 +221,7 @@ class Lobby:
         self._evicting.discard(host.room_id)
         if self.hosts.get(host.room_id) is host:
             del self.hosts[host.room_id]
+            self._made_at.pop(host.room_id, None)
             self._listing = None
         self.stopped[host.room_id] = host
 
@@ -321,6 +379,45 @@ class Lobby:
         return cached[1]
 
 
+def nobody_in(room: Room) -> bool:
+    """Whether ``room``'s game hasn't started and no one is in it: no player seated (the
+    computers the server runs are nobody), no spectator -- its creator may be connected, but
+    isn't in it. (A player who drops before the start frees the seat.)"""
+    return room.game is None and not room.spectators and all(
+        m is None or room.is_computer(m.seat) for m in room.seats)
+
+
+def room_to_close(rooms: Iterable[Room], made_at: Mapping[str, float], now: float
+                  ) -> Room | None:
+    """Which of ``rooms`` closes for a new room on a full server (None: none may):
+
+    1. a room whose game (of a match, the match) is over, lingering for its last views --
+       the one over longest ago;
+    2. then a room whose game hasn't started with nobody in it (:func:`nobody_in`), made
+       (``made_at``, by room id) at least :data:`CLOSE_GRACE_SECONDS` before ``now`` -- the
+       oldest: a host may make a room for invited players and leave, but while the server
+       is full a room nobody is in holds a game out;
+    3. last, a finished room whose delayed spectator tiers still show its game (closing
+       it cuts their view short).
+
+    A game in play, or a room with someone in it, never closes for another."""
+    best: tuple[int, float] | None = None
+    chosen: Room | None = None
+    for room in rooms:
+        if room.finished:
+            key = (2 if room.still_shown else 0, room.finished_at or 0.0)
+        elif nobody_in(room):
+            made = made_at.get(room.room_id, 0.0)
+            if now - made < CLOSE_GRACE_SECONDS:
+                continue
+            key = (1, made)
+        else:
+            continue
+        if best is None or key < best:
+            best, chosen = key, room
+    return chosen
+
+
 def _link_rematches(recovered: list[tuple[GameRecord, Room]], now: float,
                     wall_now: float) -> None:
     """Reloaded rematches' old rooms, reloaded too (finished, lingering), say where their
@@ -393,7 +490,9 @@ def _why_closed(host: RoomHost, evicted: bool) -> str:
     if host.failed is not None:
         return f"it failed (incident {host.failed})"
     if evicted:
-        return "the server needed room for new games (its game was over)"
+        return ("the server needed room for new games (its game was over)" if room.finished
+                else "the server needed room for new games (its game hadn't started and "
+                     "nobody was in it)")
     if room.finished:
         return "its game is over"
     if room.game is None:
