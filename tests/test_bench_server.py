@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, cast
@@ -35,7 +36,7 @@ from server.benchload.driver import (
     decode_frame,
     freeze_setup,
 )
-from server.benchload.procs import ServerProcess, Target, port_owner
+from server.benchload.procs import CpuMeter, ServerProcess, Target, cpu_ns, port_owner
 from server.rooms.room import demo_deck_for_seat
 from server.rooms.session import error_bytes
 from server.sim import SimOptions, play_game
@@ -125,6 +126,30 @@ def test_echo_max_gives_the_bare_librarys_most_round_trips_and_goal_1s_ceiling()
     assert line["ceiling_vs_engine"] == round(1 / floor / engine, 3)
     assert 0 < line["served_vs_engine"] < line["ceiling_vs_engine"] < 1
     assert summary["results"][0]["median_ceiling_vs_engine"] == line["ceiling_vs_engine"]
+
+
+def _busy(cpu_s: float) -> None:
+    start = time.thread_time()
+    while time.thread_time() - start < cpu_s:  # (bounded: cpu_s of this thread's CPU)
+        pass
+
+
+def test_a_cpu_meter_counts_every_thread_to_the_nanosecond() -> None:
+    """The servers' CPU% (``server_cpu_pct``, ``echo_max_server_cpu_pct``) comes from
+    nanoseconds: in clock ticks (10 ms) the echo server's half-second window read 0% on a
+    loaded machine, and the test above failed. A thread's time counts too, after it ended
+    (the store's writer is a thread)."""
+    meter = CpuMeter(os.getpid())
+    assert meter.ns >= 0, "the kernel gives a process's CPU time in nanoseconds"
+    before = time.process_time()
+    worker = threading.Thread(target=_busy, args=(0.004,))
+    worker.start()
+    worker.join()
+    _busy(0.003)
+    spent = cpu_ns(os.getpid()) - meter.ns
+    assert 7_000_000 <= spent <= 1e9 * (time.process_time() - before) + 1_000_000, spent
+    assert meter.percent() > 0
+    assert cpu_ns(2**22 + 1) == -1  # (above any pid Linux gives: gone)
 
 
 def test_the_engine_baseline_plays_whole_sim_games_from_its_seed() -> None:
