@@ -16,8 +16,8 @@ import trio.lowlevel
 from protocol.v1 import messages_pb2 as mpb
 from server.incidents import new_incident
 from server.rooms.alarms import Alarms
-from server.rooms.commands import ConnId, Evict
-from server.rooms.pump import RoomHost, new_delayed_turns
+from server.rooms.commands import ConnId, Evict, Output
+from server.rooms.pump import RoomGoneError, RoomHost, new_delayed_turns
 from server.rooms.recovery import on_clock, recover, rematched
 from server.rooms.relay import FeedSink
 from server.rooms.room import Room, RoomConfig
@@ -121,13 +121,14 @@ class Lobby:
         server closes a room for it (:func:`room_to_close`), or raises
         :class:`LobbyFullError`."""
         now = trio.current_time()
-        if len(self.hosts) - len(self._evicting) >= self.max_rooms:
+        while len(self.hosts) - len(self._evicting) >= self.max_rooms:
             # A room whose game is over only lingers for its last views, and one whose game
             # hasn't started with nobody in it only waits: the oldest such room closes for
-            # the new one. Lingering rooms filled the cap before (two guests creating and
-            # conceding games kept every new game out), and then rooms created and left
-            # (125 addresses' 16 waiting rooms each, made again every --idle-room-seconds,
-            # with no connection open, kept every new game out).
+            # the new one (more than one if the server is over its cap: a room someone
+            # entered as it was to close stayed). Lingering rooms filled the cap before (two
+            # guests creating and conceding games kept every new game out), and then rooms
+            # created and left (125 addresses' 16 waiting rooms each, made again every
+            # --idle-room-seconds, with no connection open, kept every new game out).
             victim = room_to_close((h.room for h in self.hosts.values()
                                     if h.room_id not in self._evicting and h.room_id != keep),
                                    self._made_at, now)
@@ -150,19 +151,41 @@ class Lobby:
 
     def _close_for_room(self, host: RoomHost) -> None:
         """Close ``host``'s room for a new one (:func:`room_to_close` chose it): it counts no
-        more from now, and leaves the lobby once its task has seen it closed."""
+        more from now, and leaves the lobby once its task has closed it."""
         self._evicting.add(host.room_id)
+        if host.room.finished:  # (it closes as its task takes the Evict, telling its members)
+            host.notify(Evict())
+            return
+        # Unstarted, nobody in it now -- but a join may have been handed to its task
+        # already, not yet handled: closed under it, the join would get no answer. So the
+        # room is looked at again in its task, in turn, as the Evict is handled (the
+        # ticket's settle: called by the task right after; Room.handle closes only a
+        # finished room for an Evict).
+        try:
+            ticket = host.submit(Evict())
+        except RoomGoneError:
+            return  # (it is closing anyway)
+        ticket.settle = lambda out: self._evicted_unstarted(host, out)
+
+    def _evicted_unstarted(self, host: RoomHost, out: Output | None) -> None:
+        """``host``'s room task handled the Evict :meth:`_close_for_room` gave its unstarted
+        room (``out``: its output; None: the room ended first); called in that task, before
+        it reads ``out.closed``. Still nobody in it: it closes now -- the output says so,
+        and the task ends the room as for any close (every command queued behind is
+        answered as to a room that is gone; :meth:`_on_closed` follows). Someone came in
+        first: it stays open and counts again (a join and a new room at the same instant:
+        the server is over its cap by one room until the next new room closes two)."""
         room = host.room
-        if not room.finished:
-            # Unstarted, nobody in it: nobody to tell. Closed now, not once its task gets
-            # to a request to close: a join already queued for it would be taken first, and
-            # the room kept, over the cap. Its task wakes to a closed room (every command
-            # answers "closed": the joins queued are told the room is gone) and ends.
-            room.closed = True
-            self._closed_for_room[room.room_id] = room.settings
-            while len(self._closed_for_room) > max(self.max_rooms, 1):
-                del self._closed_for_room[next(iter(self._closed_for_room))]
-        host.notify(Evict())
+        if out is None or out.closed:
+            return
+        if not nobody_in(room):
+            self._evicting.discard(host.room_id)
+            return
+        room.closed = True  # (nobody to tell)
+        out.closed = True
+        self._closed_for_room[room.room_id] = room.settings
+        while len(self._closed_for_room) > max(self.max_rooms, 1):
+            del self._closed_for_room[next(iter(self._closed_for_room))]
 
     def closed_for_room(self, room_id: str, account_id: str = "", invite_code: str = "") -> str:
         """Why room ``room_id``, no longer here, closed, for a join naming it: it had not

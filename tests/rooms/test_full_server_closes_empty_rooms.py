@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import trio
 import trio.testing
 
 from protocol.v1 import messages_pb2 as mpb
 from server.app import App, Limits
 from server.rooms.commands import ConcedeGame, Disconnect, Join
-from server.rooms.lobby import CLOSE_GRACE_SECONDS, nobody_in, room_to_close
+from server.rooms.lobby import (
+    CLOSE_GRACE_SECONDS,
+    LobbyFullError,
+    nobody_in,
+    room_to_close,
+)
 from server.rooms.room import Room
 from server.store.records import RoomSettings
 from tests.rooms.test_app_memory import MemorySocket, running_app
@@ -229,3 +235,31 @@ async def test_a_server_full_of_rooms_with_someone_in_them_still_refuses_clearly
             assert [e.code for e in errors] == [mpb.ERROR_CODE_LIMIT_REACHED]
             assert peer.got[-1].request_id == rid  # (the refusal answers its QuickMatch)
         assert len(app.lobby.rooms) == 2
+
+
+async def test_a_room_someone_is_entering_is_not_closed_under_them(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A join handed to an empty room, not handled yet, as a new room is made: the room
+    decides in its own task, in turn -- the join is taken and the room stays (closed under
+    it, the join would have had no answer at all); the new room is made (over the cap by
+    one, that once), and the next is refused until one may close."""
+    async with running_app(tmp_path, Limits(max_rooms=1)) as app:
+        old = app.lobby.create("old", 2)
+        await trio.sleep(CLOSE_GRACE_SECONDS)
+        queued = old.submit(Join(7, 1, "s7", "late", False))  # (not handled yet)
+        new = app.lobby.create("new", 2)
+        await trio.testing.wait_all_tasks_blocked()
+        assert queued.output is not None and queued.output.accepted
+        assert set(app.lobby.hosts) == {old.room_id, new.room_id}
+        await trio.sleep(CLOSE_GRACE_SECONDS)
+        with pytest.raises(LobbyFullError, match="maximum of 1 rooms"):
+            app.lobby.create("another", 2)  # (the new room, empty, goes first: then full)
+        await trio.testing.wait_all_tasks_blocked()
+        assert set(app.lobby.hosts) == {old.room_id}
+        # Once it is empty again, it may close too.
+        old.notify(Disconnect(7))
+        await trio.testing.wait_all_tasks_blocked()
+        last = app.lobby.create("last", 2)
+        await trio.testing.wait_all_tasks_blocked()
+        assert set(app.lobby.hosts) == {last.room_id}
