@@ -26,6 +26,9 @@ export interface Names {
    * the stack for its owner's hand uncast is a cast taken back (733.1), not a bounce
    * ({@link eventText}); one the log didn't see begin (before a reload) is told as a return. */
   casts?: Map<string, boolean>;
+  /** The decision the view's player is asked, if any (its prompt says what a target is
+   * for: {@link targetPurpose}). */
+  decision?: Decision | null;
 }
 
 /** The triggered ability `id` among `triggers` (the view's, waiting to be put on the stack,
@@ -514,6 +517,63 @@ export function shownOrder(names: Names, options: readonly Action[]): number[] {
   return order;
 }
 
+/** Where a clause of rules text begins, and ends, for {@link targetPurpose}. */
+const CLAUSE_STARTS = [". ", ", ", " and ", "\n", "; ", ": "];
+const CLAUSE_END = /[.,;\n]| and /;
+
+/** The rules text of the object a prompt names first ("Rookie Mistake: ...", "Teferi's
+ * Tutelage's ability: ..."): the viewer's spell on the stack of that name, else a permanent
+ * of the viewer's, else any object in view of that name ("" if none). */
+function sourceText(names: Names, source: string): string {
+  const name = source.endsWith("'s ability") ? source.slice(0, -"'s ability".length) : source;
+  if (!name || names.objects === undefined) return "";
+  const rank = (o: GameObject) => (o.zone?.kind === ZoneKind.STACK ? 0 : 2) + (o.controller === names.viewer ? 0 : 1);
+  const found = [...names.objects()].filter((o) => o.name === name).sort((a, b) => rank(a) - rank(b));
+  return found[0]?.rulesText ?? "";
+}
+
+/** What the target being chosen will get, from the text of the spell or ability asking (rule
+ * 601.2c: each "target" word its own target): the prompt's "-- target creature" found in
+ * Rookie Mistake's "Until end of turn, target creature gets +0/+2 and another target creature
+ * gets -2/-0" -- "gets +0/+2"; for "another target creature" "gets -2/-0"; Eliminate's
+ * "destroy it"; "" when the text doesn't say it plainly. Both prompts said only "Choose a
+ * target -- target creature" (a new player's review). As client_sdk.describe.target_purpose. */
+export function targetPurpose(names: Names, prompt: string): string {
+  const colon = prompt.indexOf(": ");
+  if (colon < 0) return "";
+  const source = prompt.slice(0, colon);
+  const asked = prompt.slice(colon + 2);
+  const dash = asked.lastIndexOf(" -- ");
+  if (dash < 0) return "";
+  const phrase = asked.slice(dash + 4).trim().replace(/\.+$/, "").toLowerCase();
+  if (!phrase) return "";
+  const text = sourceText(names, source);
+  const low = text.toLowerCase();
+  const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  for (const found of low.matchAll(new RegExp(`(?<![a-z])${escaped}(?![a-z])`, "g"))) {
+    const start = found.index ?? 0;
+    const end = start + found[0].length;
+    const before = low.slice(0, start);
+    if (!phrase.startsWith("another ") && !phrase.startsWith("other ")
+        && (before.endsWith("another ") || before.endsWith("other "))) continue;
+    const rest = text.slice(end);
+    const stop = rest.search(CLAUSE_END);
+    const after = stop < 0 ? rest : rest.slice(0, stop);
+    if (after && !after.startsWith(" ")) return ""; // ("target opponent's graveyard")
+    if (after.trim()) return after.trim();
+    const begin = Math.max(0, ...CLAUSE_STARTS.map((m) => {
+      const at = low.lastIndexOf(m, start - m.length);
+      return at >= 0 && at + m.length <= start ? at + m.length : 0;
+    }));
+    const verb = text.slice(begin, start).trim();
+    if (!verb) return "";
+    const name = source.endsWith("'s ability") ? source.slice(0, -"'s ability".length) : source;
+    const said = `${verb} it`;
+    return name && said.startsWith(name) ? said : said.charAt(0).toLowerCase() + said.slice(1);
+  }
+  return "";
+}
+
 /** The options as shown, in their order ({@link shownOrder}), alike ones once
  * ({@link ShownOption}), labels told apart ({@link distinctLabels}); `objects`: every object
  * in view (what points at one tells it apart). As client_sdk.describe.shown_options. */
@@ -525,7 +585,11 @@ export function shownOptions(names: Names, options: readonly Action[],
   // (A second blocker for an attacker blocked already: 509.1a allows it.)
   const texts = options.map((o) => o.kind.case === "declareBlocker" && blocked.has(o.kind.value.attackerId)
     ? `Block ${objectName(names, o.kind.value.attackerId)} (already blocked) with ${objectName(names, o.kind.value.objectId)}`
-    : optionText(names, o));
+    // Whose each target is, always (Eliminate's one option "Target Obsessive Stitcher" was
+    // the player's own creature: a new player's review).
+    : o.kind.case === "chooseTarget" && o.kind.value.target?.kind.case === "objectId" && optionWhose(names, o)
+      ? `Target ${objectName(names, o.kind.value.target.kind.value)} (${optionWhose(names, o)})`
+      : optionText(names, o));
   const groups: number[][] = [];
   const alike = new Map<string, number[]>();
   for (const i of shownOrder(names, options)) {
@@ -568,7 +632,10 @@ export function shownOptions(names: Names, options: readonly Action[],
     return creatures > 1 && COMBAT_KINDS.has(options[g[0] ?? 0]?.kind.case)
       ? `${text} (one of ${creatures} alike)` : text;
   });
-  const labels = numbered(words);
+  const targeting = (g: number[]) => options[g[0] ?? 0]?.kind.case === "chooseTarget";
+  const purpose = groups.some(targeting) ? targetPurpose(names, names.decision?.prompt ?? "") : "";
+  // (What the target will get: "Target Prismite (Bob's): gets +0/+2".)
+  const labels = numbered(words).map((l, n) => (purpose && targeting(groups[n] ?? []) ? `${l}: ${purpose}` : l));
   return groups.map((indices, n) => ({ index: indices[0] ?? 0, indices, label: labels[n] ?? "" }));
 }
 

@@ -341,7 +341,7 @@ test("601.2c: choosing a target, key 1 is the opponent, not the viewer's own sea
         { kind: { case: "chooseTarget", value: { target: { kind: { case: "player", value: 1 } } } } },
         { kind: { case: "chooseTarget", value: { target: { kind: { case: "objectId", value: "l1" } } } } }] } } });
     assert.deepEqual(app.shownOptions.map((s) => [s.key, s.label, s.index]), [
-      [1, "Target Bob#0002", 1], [2, "Target you", 0], [3, "Target Mountain", 2]]);
+      [1, "Target Bob#0002", 1], [2, "Target you", 0], [3, "Target Mountain (yours)", 2]]); // (whose, always: np13)
     assert.equal(app.actKey(1), true);
     assert.equal(ws.last("act").optionIndex, 1);
   } finally { restore(); }

@@ -9,7 +9,7 @@ import {
 import {
   clipped, clockText, distinctLabels, eventLines, eventText, poolPaysExactly, manaSymbolWords, manaSymbols, optionObjects, optionSeats,
   hiddenTiersText, lostWords, matchText, reasonWords, resultReason, resultWords, sentence, optionText, optionWhose, ordinal, plainManaSource, shownOptions, tierText,
-  targetText, tokenWords, turnBeingPlayed, type Names, logSentence, possessive, problemSentence, resultText, resolutionEnd, strengthChange,
+  targetPurpose, targetText, tokenWords, turnBeingPlayed, type Names, logSentence, possessive, problemSentence, resultText, resolutionEnd, strengthChange,
 } from "../src/describe";
 import { SpectatorTierSchema, TierKind } from "../src/gen/protocol/v1/messages_pb";
 
@@ -351,15 +351,15 @@ test("alike tapped creatures to target are one option, apart from untapped ones 
   const targets = (...ids: string[]) => shownOptions(view, ids.map((value) =>
     act({ case: "chooseTarget", value: { target: { kind: { case: "objectId", value } } } })), seen.values());
   assert.deepEqual(targets("t1", "u1", "t2", "u2", "t3").map((s) => [s.label, s.indices]), [
-    ["Target Grizzly Bears (2/2) (tapped)", [0, 2]], ["Target Grizzly Bears (2/2)", [1, 3]],
-    ["Target Grizzly Bears (3/3)", [4]],
+    ["Target Grizzly Bears (Bob's) (2/2) (tapped)", [0, 2]], ["Target Grizzly Bears (Bob's) (2/2)", [1, 3]],
+    ["Target Grizzly Bears (Bob's) (3/3)", [4]],
   ]);
   // Two tapped ones with the same counter are alike; one with damage is not.
   Object.assign(seen.get("t1")!, { power: 3, toughness: 3, counters: [create(CounterSchema, { kind: "+1/+1", count: 1 })] });
   assert.deepEqual(targets("t1", "t3", "t2").map((s) => s.indices), [[0, 1], [2]]);
   seen.get("t1")!.damage = 1;
   assert.deepEqual(targets("t1", "t3").map((s) => [s.label, s.indices]), [
-    ["Target Grizzly Bears (1 damage, +1/+1)", [0]], ["Target Grizzly Bears (+1/+1)", [1]]]);
+    ["Target Grizzly Bears (Bob's) (1 damage, +1/+1)", [0]], ["Target Grizzly Bears (Bob's) (+1/+1)", [1]]]);
   // An Aura on one keeps it on its own.
   seen.set("a1", create(GameObjectSchema, { id: "a1", name: "Pacifism", attachedTo: "u2" }));
   assert.deepEqual(targets("u1", "u2").map((s) => s.indices), [[0], [1]]);
@@ -816,4 +816,32 @@ test("601.2h, 510.1c: a step of a payment or a division asked in steps reads as 
   const step = create(DecisionSchema, { kind: DecisionKind.PAY_MANA, options: [
     { kind: { case: "payMana", value: { mana: "RRR", types: 4 } } }] });
   assert.equal(poolPaysExactly(step, create(ManaPoolSchema, { red: 3 })), -1);
+});
+
+test("601.2c: each target says whose it is and what it will get (np13), as the terminal says it", () => {
+  // Rookie Mistake's two prompts said only "Choose a target -- target creature" and "-- another
+  // target creature"; Eliminate's one option didn't say it was the player's own creature.
+  const rookie = "Until end of turn, target creature gets +0/+2 and another target creature gets -2/-0.";
+  const obj = (id: string, name: string, seat: number, kind: ZoneKind, rulesText = "") => create(GameObjectSchema, {
+    id, name, owner: seat, controller: seat, rulesText, zone: { kind, owner: -1 } });
+  const shown = (spell: string, text: string, prompt: string, ids: string[]) => {
+    const seen = new Map<string, GameObject>([
+      ["p1", obj("p1", "Prismite", 1, ZoneKind.BATTLEFIELD)], ["w1", obj("w1", "Wall of Runes", 0, ZoneKind.BATTLEFIELD)],
+      ["s1", obj("s1", spell, 0, ZoneKind.STACK, text)]]);
+    const options = ids.map((value) => act({ case: "chooseTarget", value: { target: { kind: { case: "objectId", value } } } }));
+    const view: Names = { ...names, object: (id) => seen.get(id), objects: () => seen.values(),
+      decision: create(DecisionSchema, { kind: DecisionKind.CHOOSE_TARGET, prompt, options }) };
+    return shownOptions(view, options, seen.values()).map((s) => s.label);
+  };
+  assert.deepEqual(shown("Rookie Mistake", rookie, "Rookie Mistake: Choose a target -- target creature.", ["w1", "p1"]),
+    ["Target Prismite (Bob's): gets +0/+2", "Target Wall of Runes (yours): gets +0/+2"]);
+  assert.deepEqual(shown("Rookie Mistake", rookie, "Rookie Mistake: Choose a target -- another target creature.", ["p1"]),
+    ["Target Prismite (Bob's): gets -2/-0"]);
+  assert.deepEqual(shown("Eliminate", "Destroy target creature or planeswalker with mana value 3 or less.",
+    "Eliminate: Choose a target -- target creature or planeswalker with mana value 3 or less.", ["w1"]),
+  ["Target Wall of Runes (yours): destroy it"]);
+  assert.deepEqual(shown("Necromentia", "Search target opponent's graveyard.",
+    "Necromentia: Choose a target -- target creature.", ["p1"]), ["Target Prismite (Bob's)"]);
+  // With no decision (a spectator's view): whose only.
+  assert.equal(targetPurpose(names, ""), "");
 });
