@@ -118,6 +118,9 @@ class Board:
     #: The room's audience code (only its creator knows it; "" for a room made before
     #: rooms had one), to tell an audience: it watches, never takes a seat.
     audience_code: str = ""
+    #: The invite code this player joined the room with (``play --room ID --invite CODE``):
+    #: ``invite`` says it -- it said the code was "known to its creator... ask them".
+    joined_code: str = ""
     #: The URL of the server, to tell a friend how to join.
     url: str = ""
     account: str = ""

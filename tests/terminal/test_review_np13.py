@@ -212,3 +212,19 @@ def test_601_2c_each_target_says_whose_it_is_and_what_it_will_get() -> None:
     board = _targets_board("Necromentia", "Search target opponent's graveyard.",
                            "Necromentia: Choose a target -- target creature.", ["p1"])
     assert [label for _i, label in board.shown_options] == ["Target Prismite (Bob's)"]
+
+
+async def test_invite_says_the_code_a_player_joined_a_private_room_with(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """A player who joined with ``play --room ID --invite CODE`` was told the code "is known to
+    its creator ... ask them for it": he had it."""
+    _client, board, session = await _received([])
+    board.room = mpb.RoomInfo(room_id="r1", private=True, seats=2, players=["Ann"])
+    board.url = "ws://127.0.0.1:8765/"
+    await session._command("invite")
+    assert "ask them for it" in board.notice  # (joined some other way: the code unknown here)
+    board.joined_code = "c0de"
+    await session._command("invite")
+    assert board.notice.startswith("Room r1 is private: you joined it with invite code c0de.")
+    assert "ask them" not in board.notice
+    assert "manawire watch ws://127.0.0.1:8765/ r1 --invite c0de" in board.notice  # (playing)
