@@ -206,6 +206,7 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             board.notice = f"{BACK_NOTICE}{client.room_id}."
         elif o.room_id:
             board.joined(await client.join(o.room_id, deck=o.deck, invite_code=o.invite_code))
+            board.joined_code = o.invite_code  # (``invite`` says it)
         elif o.quick_match:
             kind = "limited" if o.deck_format == mpb.DECK_FORMAT_LIMITED else "constructed"
             board.waiting = (f"Queued for a quick match ({o.seats} players, {kind}): waiting for "

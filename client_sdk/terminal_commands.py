@@ -9,10 +9,10 @@ from contextlib import suppress
 
 import trio
 
-from client_sdk.board import NAMES_LISTED, WHY_NOTICE, name_problem
+from client_sdk.board import NAMES_LISTED, WHY_NOTICE, Board, name_problem
 from client_sdk.client import ConnectionLostError
 from client_sdk.describe import card_words, named_option, option_object_id
-from client_sdk.invites import invite_words
+from client_sdk.invites import invite_text, invite_words
 from client_sdk.stops import AUTO, FULL, mode_words
 from client_sdk.terminal_receive import FRAME_SECONDS, PP_NOTICE, Receiving
 from client_sdk.terminal_state import Outcome
@@ -36,6 +36,17 @@ def _question(decision: pb.Decision) -> bytes:
     asked.ClearField("state_id")
     return asked.SerializeToString(deterministic=True)
 
+
+
+def joined_invite_words(board: Board) -> str:
+    """What ``invite`` says to a player who joined a private room with its invite code
+    (:attr:`Board.joined_code`): that code, and how others join or watch with it."""
+    room, code = board.room, board.joined_code
+    seats_open = not room.started and not board.mirror.ready and \
+        len(room.players) < room.seats
+    text = invite_text(board.url, room.room_id, code, False, seats_open=seats_open)
+    return f"Room {room.room_id} is private: you joined it with invite code {code}.\n" + \
+        "".join(text.splitlines(keepends=True)[1:])
 
 
 class Commands(Receiving):
@@ -113,6 +124,8 @@ class Commands(Receiving):
             return None
         if text == "invite":
             board.notice = invite_words(board)
+            if board.joined_code and not board.invite_code and board.room.private:
+                board.notice = joined_invite_words(board)  # (not "ask its creator")
             return None
         if text.startswith("?"):
             board.notice = self._card_text(text[1:].strip())
