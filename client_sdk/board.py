@@ -311,6 +311,11 @@ class Board:
                 self._turn = turn
                 active = self.mirror.header.active_seat
                 self.add_event(f"-- Turn {turn}: {self.possessive(active)} turn --")
+                if self.notice.startswith(DECK_NOTICES):
+                    # (said between games, and through the mulligans: the game it was for
+                    # is being played -- "You keep your deck for game 2." stayed on the
+                    # screen through game 2)
+                    self.notice = ""
         elif body == "clocks":
             self.clocks = {c.seat: c for c in msg.clocks.seats}
             self.clocks_at = now
@@ -337,10 +342,6 @@ class Board:
                 else:
                     self.events.clear()
                     self.add_event(line)
-                if self.notice.startswith(DECK_NOTICES):
-                    # (said between games: the game it was for is being played -- "You keep
-                    # your deck for game 2." stayed on the screen through game 2)
-                    self.notice = ""
             elif state.phase == mpb.MATCH_PHASE_OVER and (
                     before is None or before.phase != mpb.MATCH_PHASE_OVER):
                 self.add_event(self.match_line())

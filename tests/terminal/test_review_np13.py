@@ -62,8 +62,11 @@ def test_the_deck_kept_for_the_next_game_is_not_said_during_it() -> None:
     assert board.notice == "You keep your deck for game 2."
     board.absorb(mpb.ServerMessage(match_state=mpb.MatchState(
         best_of=3, game_number=2, wins=[1, 0], phase=mpb.MATCH_PHASE_PLAYING)), now=1.0)
+    assert board.notice == "You keep your deck for game 2."  # (through the mulligans)
+    board.mirror.header.turn = 1  # (game 2's first turn begins)
+    board.absorb(mpb.ServerMessage(delta=pb.Delta()), now=2.0)
     assert board.notice == ""
-    assert "You keep your deck" not in frame_text(board, now=1.0)
+    assert "You keep your deck" not in frame_text(board, now=2.0)
 
 
 def _keys(board: Board) -> str:
