@@ -279,12 +279,13 @@ class CreateDesk:
         tiers = self._tiers(conn, rid, request.tiers)
         if tiers is None:
             return None
-        invite = typeable_secret(16)
+        invite, audience = typeable_secret(16), typeable_secret(16)
         settings = RoomSettings(request.private, secret_hash(invite),
                                 request.spectate, request.format.value, tuple(reserved),
                                 account.account_id, tiers, request.best_of,
                                 computers=tuple(range(request.seats - request.computers,
-                                                      request.seats)))
+                                                      request.seats)),
+                                audience_hash=secret_hash(audience))
         try:
             host = self.lobby.create(request.name, request.seats, request.clock_seconds,
                                      settings)
@@ -300,7 +301,8 @@ class CreateDesk:
         self._open_rooms.setdefault(conn.address, set()).add(host.room_id)
         self._room_addresses[host.room_id] = {conn.address}
         conn.reply(mpb.ServerMessage(request_id=rid, room_created=mpb.RoomCreated(
-            room=host.room.info(), invite_code=invite)).SerializeToString())
+            room=host.room.info(), invite_code=invite,
+            audience_code=audience)).SerializeToString())
         return host, invite
 
     def _may_look_up(self, conn: _Connection, rid: int, request: req.CreateRoom) -> bool:

@@ -8,11 +8,13 @@ seats its players (:mod:`server.quickmatch`). See protocol/README.md, "Rematch".
 The new room is an ordinary room: stored once its game starts, as any other. Its seats are
 reserved for its players (a stranger can't take one; a player whose connection closed
 between the last offer and its seating resumes outside the old room and is seated then:
-:meth:`RematchDesk.resumed`) and it has a new invite code, told only to the players who knew
-the old one (RematchStarted). A crash before the new game starts leaves it unstored: the
-players resume in the old room, whose game is over, and may offer again; after it, their
-sessions resume in the new game (:meth:`server.app.App.recover` gives a session the room
-where it holds a seat in a game in play) -- nobody is ever seated in two games in play.
+:meth:`RematchDesk.resumed`) and it has a new invite code and a new audience code, told only
+to the players who knew the old invite code (RematchStarted; the old room's live spectators
+who needed a code get the new audience code alone). A crash before the new game starts
+leaves it unstored: the players resume in the old room, whose game is over, and may offer
+again; after it, their sessions resume in the new game (:meth:`server.app.App.recover` gives
+a session the room where it holds a seat in a game in play) -- nobody is ever seated in two
+games in play.
 """
 
 from __future__ import annotations
@@ -110,10 +112,10 @@ class RematchDesk:
             _code, why = refused
             self._no_rematch(old, plan, why)
             return
-        code = typeable_secret(16)
+        code, audience = typeable_secret(16), typeable_secret(16)
         reserved = tuple((p.account_id, p.name) for p in plan.players)
         settings = dataclasses.replace(
-            room.settings, invite_hash=secret_hash(code),
+            room.settings, invite_hash=secret_hash(code), audience_hash=secret_hash(audience),
             reserved=reserved if all(a for a, _n in reserved) else (),
             rematch_of=plan.room_id)  # (after a restart, the old room says where it is)
         try:
@@ -132,9 +134,10 @@ class RematchDesk:
                        settings.creator if settings.creator in playing else "")
         log.info("room %s: a rematch of room %s for %s", host.room_id, plan.room_id,
                  ", ".join(repr(p.name) for p in plan.players))
-        old.notify(cmd.RematchMade(host.room_id, code))
+        old.notify(cmd.RematchMade(host.room_id, audience))
         for seat in plan.players:
-            self._unseated[seat.session_id] = _Unseated(plan.room_id, host.room_id, seat, code)
+            self._unseated[seat.session_id] = _Unseated(plan.room_id, host.room_id, seat, code,
+                                                        audience)
         rows: list[StoreOp] = []
         for seat in plan.players:  # in seat order (each takes its reserved seat)
             # (its connection now: it may have resumed since it offered -- or be gone, its
@@ -149,13 +152,13 @@ class RematchDesk:
                 await self.writer.write(rows)
 
     async def _seat(self, host: RoomHost, session_id: str) -> _SessionRecord | None:
-        """Tell a rematch's player where it is (``RematchStarted``: the new code only if it
-        knew the old one) and seat it there, with the deck it registered -- if its
+        """Tell a rematch's player where it is (``RematchStarted``: the new codes only if it
+        knew the old invite code) and seat it there, with the deck it registered -- if its
         connection is in no room, queue or replay (the record of a player seated)."""
         waiting = self._unseated.get(session_id)
         if waiting is None or session_id in self._seating:
             return None
-        seat, code = waiting.seat, waiting.code
+        seat, code, audience = waiting.seat, waiting.code, waiting.audience
         conn = self._player(seat)
         if conn is None or conn.record is None or not self._idle(conn) or \
                 host.room.closed or host.room.game is not None:
@@ -165,7 +168,8 @@ class RematchDesk:
         try:
             conn.reply(mpb.ServerMessage(rematch_started=mpb.RematchStarted(
                 old_room_id=waiting.old_room_id, new_room_id=waiting.room_id,
-                invite_code=code if seat.knows_code else "")).SerializeToString())
+                invite_code=code if seat.knows_code else "",
+                audience_code=audience if seat.knows_code else "")).SerializeToString())
             out = await self._settle(conn, host, cmd.Join(
                 conn.conn_id, 0, record.session_id, record.name, False, seat.deck,
                 record.account.account_id, code, rematch_knows_code=seat.knows_code))
@@ -204,9 +208,10 @@ class RematchDesk:
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Unseated:
     """A rematch's player not seated yet: the old room, the rematch's (once made), its seat
-    and the new invite code."""
+    and the new invite and audience codes."""
 
     old_room_id: str
     room_id: str
     seat: cmd.RematchSeat
     code: str = dataclasses.field(repr=False)
+    audience: str = dataclasses.field(default="", repr=False)

@@ -160,9 +160,17 @@ def hidden_from(record: GameRecord, account_id: str, viewer: int, invite_code: s
 
 
 def _invited(record: GameRecord, invite_code: str) -> bool:
-    """Whether ``invite_code`` is the room's (constant time)."""
-    return bool(invite_code) and bool(record.settings.invite_hash) and \
-        hmac.compare_digest(secret_hash(invite_code), record.settings.invite_hash)
+    """Whether ``invite_code`` is the room's invite code or its audience code (constant
+    time): a replay is watching, which either opens (a room stored before rooms had an
+    audience code takes the invite code alone)."""
+    if not invite_code:
+        return False
+    presented = secret_hash(invite_code)
+    settings = record.settings
+    return any([bool(settings.invite_hash)
+                and hmac.compare_digest(presented, settings.invite_hash),
+                bool(settings.audience_hash)
+                and hmac.compare_digest(presented, settings.audience_hash)])
 
 
 def _admitting(record: GameRecord, account_id: str, viewer: int, invite_code: str

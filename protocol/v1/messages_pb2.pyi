@@ -301,12 +301,14 @@ class CreateRoom(_message.Message):
     def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., clock_seconds: _Optional[int] = ..., private: _Optional[bool] = ..., spectate: _Optional[_Union[Spectate, str]] = ..., format: _Optional[_Union[DeckFormat, str]] = ..., reserved: _Optional[_Iterable[str]] = ..., tiers: _Optional[_Iterable[_Union[SpectatorTier, _Mapping]]] = ..., best_of: _Optional[int] = ..., join: _Optional[bool] = ..., deck: _Optional[str] = ..., computers: _Optional[int] = ...) -> None: ...
 
 class RoomCreated(_message.Message):
-    __slots__ = ("room", "invite_code")
+    __slots__ = ("room", "invite_code", "audience_code")
     ROOM_FIELD_NUMBER: _ClassVar[int]
     INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
+    AUDIENCE_CODE_FIELD_NUMBER: _ClassVar[int]
     room: RoomInfo
     invite_code: str
-    def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ..., invite_code: _Optional[str] = ...) -> None: ...
+    audience_code: str
+    def __init__(self, room: _Optional[_Union[RoomInfo, _Mapping]] = ..., invite_code: _Optional[str] = ..., audience_code: _Optional[str] = ...) -> None: ...
 
 class ClockState(_message.Message):
     __slots__ = ("seat", "remaining_ms", "running")
@@ -427,14 +429,16 @@ class RematchOffers(_message.Message):
     def __init__(self, room_id: _Optional[str] = ..., offered: _Optional[_Iterable[bool]] = ..., cancelled: _Optional[str] = ...) -> None: ...
 
 class RematchStarted(_message.Message):
-    __slots__ = ("old_room_id", "new_room_id", "invite_code")
+    __slots__ = ("old_room_id", "new_room_id", "invite_code", "audience_code")
     OLD_ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     NEW_ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
+    AUDIENCE_CODE_FIELD_NUMBER: _ClassVar[int]
     old_room_id: str
     new_room_id: str
     invite_code: str
-    def __init__(self, old_room_id: _Optional[str] = ..., new_room_id: _Optional[str] = ..., invite_code: _Optional[str] = ...) -> None: ...
+    audience_code: str
+    def __init__(self, old_room_id: _Optional[str] = ..., new_room_id: _Optional[str] = ..., invite_code: _Optional[str] = ..., audience_code: _Optional[str] = ...) -> None: ...
 
 class Act(_message.Message):
     __slots__ = ("prompt_id", "option_index", "expected_state_id")

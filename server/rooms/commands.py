@@ -110,12 +110,13 @@ class OfferRematch:
 @dataclass(frozen=True, slots=True)
 class RematchMade:
     """Every player offered a rematch (:attr:`Output.rematch`) and the app made its room
-    ``room_id`` (``invite_code``: its new code): the players are released to be seated
-    there, everyone is told where it is. ``room_id`` empty: it couldn't be made
+    ``room_id`` (``audience_code``: its new audience code, for the spectators; the players
+    are told its invite code by the app): the players are released to be seated there,
+    everyone is told where it is. ``room_id`` empty: it couldn't be made
     (``failed``: why); there will be no rematch of this room (its players were let go)."""
 
     room_id: str
-    invite_code: str = field(default="", repr=False)
+    audience_code: str = field(default="", repr=False)
     failed: str = ""
 
 

@@ -122,12 +122,12 @@ def rematched(old: Room, new_room_id: str, at: float) -> None:
     says so again as it did (protocol/README.md, "Rematch"): its spectators -- those
     resuming or joining it, and each delayed tier once its view has shown the game's end
     (never before ``at``) -- get ``RematchStarted``; no offer is taken any more. The new
-    room's invite code isn't stored (only its hash): none is told after a restart."""
+    room's audience code isn't stored (only its hash): none is told after a restart."""
     if not old.finished or old._rematch_agreed:
         return
     old.rematch_offers = [True] * len(old.seats)
     old._rematch_agreed = True
-    old.rematch_room, old._rematch_code = new_room_id, ""
+    old.rematch_room, old._rematch_audience = new_room_id, ""
     game = old.game
     if game is not None and old.delayed:
         held = old._rematch_started()

@@ -116,6 +116,10 @@ RELEASE_AT_ONCE = 4
 _NOT_INVITED = "that is not this room's invite code"
 _PRIVATE = "this room is private: join with its invite code"
 _NO_SEAT = "no free seat in this room"
+#: Why a join as a player presenting the room's audience code is refused (the code an
+#: audience's watch links carry: it opens what the invite code opens to spectators, never a
+#: seat).
+AUDIENCE_ONLY = "this link lets you watch, not play: ask the host for a seat link"
 
 
 def no_room(room_id: str) -> str:
@@ -272,9 +276,10 @@ class Room:
         #: Every player offered: the players were released to be seated in the rematch's
         #: room (the app makes it).
         self._rematch_agreed = False
-        #: The rematch's room, once made, and its invite code (for a player resuming here).
+        #: The rematch's room, once made, and its audience code (for the live spectators of
+        #: a room they watch with a code; the players are told its invite code by the app).
         self.rematch_room = ""
-        self._rematch_code = ""
+        self._rematch_audience = ""
         # ---- computer players (server.rooms.computer), in the last seats
         #: Draws their thinking times and choices: its own, never the game's (invariant 3).
         #: Made only for a room with computers (a generator's state is ~2.5 KB: a thousand
@@ -683,7 +688,8 @@ class Room:
         the deck, so the refusal comes as fast as a missing room's (the room asks again)."""
         if not self.settings.private or self._seat_of_session(session_id) is not None or \
                 self._seat_of_account(account_id) is not None or \
-                self._reserved_seat(account_id) is not None or self._code_matches(invite_code):
+                self._reserved_seat(account_id) is not None or self._code_matches(invite_code) \
+                or self._audience_matches(invite_code):
             return False
         if spectator:
             if not tier:
@@ -694,8 +700,11 @@ class Room:
         return True
 
     def _shut_out(self, cmd: Join) -> str:
-        """Why ``cmd`` may not take a seat in this private room ("" if it may): no seat is
-        reserved for its account and it didn't present the invite code."""
+        """Why ``cmd`` may not take a seat in this room ("" if it may): it presented the
+        room's audience code (which never opens a seat, in any room), or the room is private,
+        no seat is reserved for its account and it didn't present the invite code."""
+        if self._audience_matches(cmd.invite_code):
+            return AUDIENCE_ONLY
         if not self.settings.private or self._reserved_seat(cmd.account_id) is not None \
                 or self._invited(cmd):
             return ""
@@ -720,17 +729,30 @@ class Room:
         return bool(invite_code) and bool(self.settings.invite_hash) and \
             hmac.compare_digest(presented, self.settings.invite_hash)
 
+    def _audience_matches(self, code: str) -> bool:
+        """Whether ``code`` is this room's audience code (constant time; a room stored
+        before rooms had one has none)."""
+        presented = secret_hash(code)
+        return bool(code) and bool(self.settings.audience_hash) and \
+            hmac.compare_digest(presented, self.settings.audience_hash)
+
+    def _may_see(self, cmd: Join) -> bool:
+        """Whether a spectator presented a code that lets it watch: the room's invite code
+        or its audience code."""
+        return self._invited(cmd) or self._audience_matches(cmd.invite_code)
+
     def _may_watch(self, cmd: Join) -> str:
         """Why ``cmd`` may not watch this room ("" if it may) in its tier. A player of the
         game -- a seat's account or a reserved seat's -- never watches it, in any tier.
-        A delayed tier admits the accounts it names and, if it says so, the invite code."""
+        A delayed tier admits the accounts it names and, if it says so, the invite code (or
+        the audience code)."""
         if self._reserved_seat(cmd.account_id) is not None:
             return "a seat of this game is reserved for you: you can't watch it"
         if cmd.tier:
             tier = self.settings.tiers[cmd.tier - 1]
             if cmd.account_id and any(cmd.account_id == a for a, _n in tier.accounts):
                 return ""
-            if tier.invite and self._invited(cmd):
+            if tier.invite and self._may_see(cmd):
                 return ""
             return (f"spectator tier {cmd.tier} is only for the accounts it names"
                     + (" or with the room's invite code" if tier.invite else ""))
@@ -743,7 +765,7 @@ class Room:
                     f"spectator tiers (1{f' to {tiers}' if tiers > 1 else ''})" if tiers
                     else "this room allows no spectators")
         if spectate is Spectate.INVITE:
-            return "" if self._invited(cmd) else (
+            return "" if self._may_see(cmd) else (
                 "that is not this room's invite code" if cmd.invite_code
                 else "watching this room needs its invite code")
         assert_never(spectate)
@@ -1382,7 +1404,7 @@ class Room:
             self.rematch_offers = [False] * len(self.seats)
             out.feed.append(Publish(0, self._rematch_offers_message(0)))  # (spectators)
             return
-        self.rematch_room, self._rematch_code = cmd.room_id, cmd.invite_code
+        self.rematch_room, self._rematch_audience = cmd.room_id, cmd.audience_code
         live = self._rematch_started(live=True)
         out.feed.append(Publish(0, live))
         game = self.game
@@ -1393,13 +1415,14 @@ class Room:
 
     def _rematch_started(self, *, live: bool = False) -> bytes:
         """``RematchStarted`` for the spectators (its players are told by the app, which
-        seats them): a private room's learn only that a rematch started; the new code only
-        for live spectators of a room they could watch only with it."""
+        seats them): a private room's learn only that a rematch started; the new audience
+        code -- never the invite code: it opens a seat -- only for live spectators of a room
+        they could watch only with a code."""
         private = self.settings.private
         code = live and not private and self.settings.spectate is Spectate.INVITE
         return mpb.ServerMessage(rematch_started=mpb.RematchStarted(
             old_room_id=self.room_id, new_room_id="" if private else self.rematch_room,
-            invite_code=self._rematch_code if code else "")).SerializeToString()
+            audience_code=self._rematch_audience if code else "")).SerializeToString()
 
     def _rematch_offers_message(self, rid: int) -> bytes:
         return mpb.ServerMessage(request_id=rid, rematch_offers=mpb.RematchOffers(

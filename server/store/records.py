@@ -13,7 +13,8 @@ from server.engine.actions import Action
 
 def secret_hash(secret: str) -> bytes:
     """The stored form of a secret the server hands out (account token, resume token,
-    invite code): its SHA-256. Each has 96 or more random bits, so a fast hash suffices."""
+    invite code, audience code): its SHA-256. Each has 96 or more random bits, so a fast
+    hash suffices."""
     return hashlib.sha256(secret.encode()).digest()
 
 
@@ -22,7 +23,7 @@ class Spectate(enum.StrEnum):
 
     ALLOWED = "allowed"  # anyone who knows the room id
     NONE = "none"  # nobody
-    INVITE = "invite"  # only with the room's invite code
+    INVITE = "invite"  # only with the room's invite code (or its audience code)
 
 
 class TierKind(enum.StrEnum):
@@ -47,7 +48,7 @@ class SpectatorTier:
     delay_turns: int = 0
     #: (account id, account name) that may watch it.
     accounts: tuple[tuple[str, str], ...] = ()
-    #: Anyone with the room's invite code may watch it too.
+    #: Anyone with the room's invite code -- or its audience code -- may watch it too.
     invite: bool = False
 
     def to_raw(self) -> dict[str, object]:
@@ -93,6 +94,11 @@ class RoomSettings:
     #: creator, those who joined with the code): after a restart they alone are told a
     #: rematch's new code, as before it (``Member.knows_code``; stored with each game).
     code_holders: tuple[str, ...] = ()
+    #: SHA-256 of the room's audience code: it opens what the invite code opens to
+    #: spectators (live in a SPECTATE_INVITE room, the tiers open to the invite code, the
+    #: replays those could watch) but never a seat. Empty for a room stored before rooms had
+    #: one: its watchers keep using the invite code.
+    audience_hash: bytes = field(default=b"", repr=False)
 
     def to_json(self) -> str:
         return json.dumps({"private": self.private, "invite_hash": self.invite_hash.hex(),
@@ -102,7 +108,8 @@ class RoomSettings:
                            "tiers": [t.to_raw() for t in self.tiers],
                            "best_of": self.best_of, "rematch_of": self.rematch_of,
                            "computers": list(self.computers),
-                           "code_holders": list(self.code_holders)},
+                           "code_holders": list(self.code_holders),
+                           "audience_hash": self.audience_hash.hex()},
                           sort_keys=True)
 
     @classmethod
@@ -117,7 +124,8 @@ class RoomSettings:
                    tuple(SpectatorTier.from_raw(t) for t in raw.get("tiers", ())),
                    int(raw.get("best_of", 1)), str(raw.get("rematch_of", "")),
                    tuple(int(seat) for seat in raw.get("computers", ())),
-                   tuple(str(a) for a in raw.get("code_holders", ())))
+                   tuple(str(a) for a in raw.get("code_holders", ())),
+                   bytes.fromhex(str(raw.get("audience_hash", ""))))
 
 
 def game_id(room_id: str, game_number: int) -> str:

@@ -293,6 +293,8 @@ async def test_the_new_code_goes_only_to_players_who_knew_the_old_one_rematch_af
             new_id = to_ann.new_room_id
             assert to_ann.old_room_id == room_id and to_bob.new_room_id == new_id
             assert to_ann.invite_code and not to_bob.invite_code
+            assert to_ann.audience_code and not to_bob.audience_code
+            assert to_ann.audience_code != to_ann.invite_code
             new = app.lobby.rooms[new_id]
             assert new.game is not None  # both seated: Bob by his reserved seat
             assert [m.name.split("#")[0] for m in new.seats if m is not None] == ["Ann", "Bob"]

@@ -275,10 +275,12 @@ def test_rule_104_3a_a_player_who_left_the_running_game_leaves_no_rematch_to_off
     assert got[-1].error.message == "no rematch: p1 left the game"
 
 
-def test_live_spectators_who_needed_the_invite_code_get_the_new_one_with_the_room() -> None:
-    """A public room watched only with its code (SPECTATE_INVITE): its live spectators had
-    the code, and get the rematch's with its id; a private room's never do."""
-    for private, told in ((False, ("r2", "SECRETCODE")), (True, ("", ""))):
+def test_live_spectators_who_needed_a_code_get_the_new_audience_code_with_the_room() -> None:
+    """A public room watched only with a code (SPECTATE_INVITE): its live spectators had
+    one, and get the rematch's audience code with its id -- never its invite code, which
+    would seat them (new-user round HIGH: the audience could take a player's seat); a
+    private room's learn neither."""
+    for private, told in ((False, ("r2", "", "SECRETCODE")), (True, ("", "", ""))):
         d = Driver(Room("r1", "friends", 2, 0.0, settings=RoomSettings(
             private=private, spectate=Spectate.INVITE, invite_hash=secret_hash("OLDCODE"),
             reserved=SEATS)))
@@ -291,7 +293,7 @@ def test_live_spectators_who_needed_the_invite_code_get_the_new_one_with_the_roo
         d.do(RematchMade("r2", "SECRETCODE"))
         started = [m.rematch_started for m in d.take(SPECTATOR_CONN)
                    if m.HasField("rematch_started")]
-        assert [(s.new_room_id, s.invite_code) for s in started] == [told]
+        assert [(s.new_room_id, s.invite_code, s.audience_code) for s in started] == [told]
 
 
 def test_a_spectator_who_joins_after_the_rematch_was_told_learns_where_it_is() -> None:
