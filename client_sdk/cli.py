@@ -44,7 +44,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="queue for a game with whoever else is queued")
     how.add_argument("--create", action="store_true",
                      help="create a room and wait for players (the default)")
-    play.add_argument("--invite", default="", metavar="CODE", help="the room's invite code")
+    play.add_argument("--invite", default="", metavar="CODE",
+                      help="the room's invite code (the host's seat link or command; a watch "
+                           "link's code only watches)")
     play.add_argument("--bot", action="store_true",
                       help="the server's computer players take the other seats of the room "
                            "created (a game against the computer)")
@@ -68,7 +70,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     watch.add_argument("url", help="server WebSocket URL, e.g. ws://127.0.0.1:8765")
     watch.add_argument("room", metavar="ROOM_ID", help="the room to watch")
     watch.add_argument("--invite", default="", metavar="CODE",
-                       help="the room's invite code (a private room's spectators need it)")
+                       help="the room's watch code (its audience code, from the host's watch "
+                            "link or command; the players' invite code works too): a private "
+                            "room's spectators need it")
     watch.add_argument("--tier", type=int, default=0, metavar="N",
                        help="watch the room's delayed spectator tier N (1, 2, ... as the room "
                             "lists them; default 0: the live public view)")

@@ -160,8 +160,13 @@ class Client:
         self.account_token = token
         #: The account as the server knows it (its unique name, registered or a guest).
         self.account = mpb.Account()
-        #: Invite codes of the rooms this client created (used by :meth:`join`).
+        #: Invite codes of the rooms this client created (used by :meth:`join`): give one
+        #: to a room's players -- it takes a seat (and watches).
         self.invite_codes: dict[str, str] = {}
+        #: Audience codes of the rooms this client created, and of a rematch it was told of
+        #: (used by :meth:`join` as a spectator): give one to a room's audience -- it
+        #: watches what the invite code watches but takes no seat (RoomCreated.audience_code).
+        self.audience_codes: dict[str, str] = {}
         self.reconnect = reconnect
         self._nursery = nursery
         self._ws: ClientConnection | None = None
@@ -663,6 +668,8 @@ class Client:
             self.rematch_started = started
             if started.invite_code and started.new_room_id:
                 self.invite_codes[started.new_room_id] = started.invite_code
+            if started.audience_code and started.new_room_id:
+                self.audience_codes[started.new_room_id] = started.audience_code
         elif body == "error" and msg.error.code == mpb.ERROR_CODE_RATE_LIMITED:
             # The server dropped a message for rate: slow down; an answer it dropped is
             # pending again once the wait is over.
@@ -720,6 +727,7 @@ class Client:
             tiers=tiers)))
         created = reply.room_created
         self.invite_codes[created.room.room_id] = created.invite_code
+        self.audience_codes[created.room.room_id] = created.audience_code
         return created.room
 
     async def create_and_join(self, name: str, seats: int = 2, clock_seconds: int = 0, *,
@@ -744,6 +752,7 @@ class Client:
             tiers=tiers, join=True, deck=deck, computers=computers)))
         created = reply.room_created
         self.invite_codes[created.room.room_id] = created.invite_code
+        self.audience_codes[created.room.room_id] = created.audience_code
         self._watching = None
         epoch = self._epoch
         self._requesting = epoch
@@ -765,10 +774,11 @@ class Client:
                    invite_code: str = "", tier: int = 0) -> mpb.Joined:
         """Join a room as a player (default) or spectator (of delayed ``tier`` n, or the
         live public view); ``deck``: a deck list in any accepted format or a demo deck name
-        (empty: a demo deck). The invite code of a room this client created is sent by
-        itself."""
+        (empty: a demo deck). ``invite_code``: the room's invite code -- or, to watch, its
+        audience code (a player's join with it is refused). The code of a room this client
+        created (or was told of by a rematch) is sent by itself."""
         role = mpb.ROLE_SPECTATOR if spectator else mpb.ROLE_PLAYER
-        code = invite_code or self.invite_codes.get(room_id, "")
+        code = invite_code or self._known_code(room_id, spectator)
         reply = await self.request(mpb.ClientMessage(join_room=mpb.JoinRoom(
             room_id=room_id, role=role, deck=deck, invite_code=code, tier=tier)))
         self._watching = (room_id, tier, code) if spectator else None
@@ -780,13 +790,19 @@ class Client:
         task receives: the terminal spectator following a rematch): returns the request id
         its ``Joined`` or ``Error`` will carry."""
         role = mpb.ROLE_SPECTATOR if spectator else mpb.ROLE_PLAYER
-        code = invite_code or self.invite_codes.get(room_id, "")
+        code = invite_code or self._known_code(room_id, spectator)
         self._next_request += 1
         rid = self._next_request
         await self._send(mpb.ClientMessage(request_id=rid, join_room=mpb.JoinRoom(
             room_id=room_id, role=role, invite_code=code, tier=tier)))
         self._watching = (room_id, tier, code) if spectator else None
         return rid
+
+    def _known_code(self, room_id: str, spectator: bool) -> str:
+        """The code this client knows for ``room_id``: its invite code; for a spectator
+        told only the audience code (a rematch's live spectator), that."""
+        code = self.invite_codes.get(room_id, "")
+        return code or (self.audience_codes.get(room_id, "") if spectator else "")
 
     async def quick_match(self, *, seats: int = 2, deck: str = "",
                           deck_format: mpb.DeckFormat = mpb.DECK_FORMAT_CONSTRUCTED

@@ -24,14 +24,21 @@ def web_link(url: str, role: str, room_id: str, code: str = "") -> str:
 
 
 def invite_text(url: str, room_id: str, code: str, public: bool, *,
-                seats_open: bool = True) -> str:
+                seats_open: bool = True, audience: str = "") -> str:
     """How others join the room just created (``seats_open``: a seat is free), or watch it:
-    in a terminal, and in a browser (the web client's invite links)."""
+    in a terminal, and in a browser (the web client's invite links). The watch command and
+    link carry the room's ``audience`` code -- it watches but takes no seat -- and the seat
+    ones its invite ``code`` (a room made before rooms had an audience code: the invite
+    code watches too)."""
     invite = f" --invite {code}" if code else ""
     shown = "" if public else code
-    watch = f"  anyone watches with:  manawire watch {url} {room_id}{'' if public else invite}"
-    if link := web_link(url, "watch", room_id, shown):
+    watching = audience or code
+    watch = (f"  anyone watches with:  manawire watch {url} {room_id}"
+             f"{'' if public or not watching else f' --invite {watching}'}")
+    if link := web_link(url, "watch", room_id, "" if public else watching):
         watch += f"\n      or in a browser:  {link}"
+    if audience and not public:
+        watch += "\n      (the watch code lets its holder watch, never take a seat)"
     if not seats_open:
         return f"Room {room_id}, invite code {code}: every seat is taken.\n{watch}"
     join = f"  a friend joins with:  manawire play {url} --room {room_id}{invite}\n"
@@ -44,7 +51,7 @@ def invite_text(url: str, room_id: str, code: str, public: bool, *,
 
 def invite_words(board: Board) -> str:
     """What ``invite`` says: the room's invite code and the commands that join it (while a
-    seat is free) or watch it."""
+    seat is free) or watch it (with its audience code, if this terminal knows it)."""
     room = board.room
     if not room.room_id:
         return "You are in no room yet."
@@ -52,7 +59,7 @@ def invite_words(board: Board) -> str:
         len(room.players) < room.seats
     if board.invite_code:
         return invite_text(board.url, room.room_id, board.invite_code, not room.private,
-                           seats_open=seats_open)
+                           seats_open=seats_open, audience=board.audience_code)
     if not room.private:
         text = invite_text(board.url, room.room_id, "", True, seats_open=seats_open)
         return f"Room {room.room_id} is public: no invite code is needed.\n" + "".join(

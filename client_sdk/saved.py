@@ -31,6 +31,8 @@ SETTINGS_FILE = "settings.json"
 #: (``invite`` said "known to the terminal that created it" once the creator's terminal
 #: closed and came back: the code was in its memory only).
 INVITES_FILE = "invites.json"
+#: Added to the server's key for the audience codes' entry of the invites file.
+AUDIENCE_KEY = " audience"
 #: The most invite codes kept for one server (the oldest go first).
 INVITES_KEPT = 50
 
@@ -127,25 +129,30 @@ def save_setting(key: str, value: str) -> Path:
     return _write(settings, SETTINGS_FILE)
 
 
-def load_invite(url: str, room_id: str) -> str:
+def load_invite(url: str, room_id: str, *, audience: bool = False) -> str:
     """The invite code of a room created from this machine on the server at ``url`` ("":
-    not known, or the file can't be read)."""
+    not known, or the file can't be read); ``audience``: its audience code instead ("" too
+    for a room kept before rooms had one)."""
     try:
-        rooms = _read_object(INVITES_FILE).get(_key(url), {})
+        rooms = _read_object(INVITES_FILE).get(_key(url) + (AUDIENCE_KEY if audience else ""),
+                                               {})
     except (OSError, ValueError, TypeError):
         return ""
     code = rooms.get(room_id, "") if isinstance(rooms, dict) else ""
     return code if isinstance(code, str) else ""
 
 
-def save_invite(url: str, room_id: str, code: str) -> Path:
-    """Keep the invite code of a room just created (the file is the owner's only, 0600: an
-    invite code lets anyone join or watch the room). Raises ``OSError``, ``ValueError`` or
-    ``TypeError`` if it can't."""
+def save_invite(url: str, room_id: str, code: str, audience: str = "") -> Path:
+    """Keep the invite code of a room just created, and its ``audience`` code (the file is
+    the owner's only, 0600: an invite code lets anyone join or watch the room). Raises
+    ``OSError``, ``ValueError`` or ``TypeError`` if it can't."""
     invites = _read_object(INVITES_FILE)
-    rooms = invites.get(_key(url))
-    kept = {k: v for k, v in rooms.items() if k != room_id} if isinstance(rooms, dict) \
-        else {}
-    kept[room_id] = code
-    invites[_key(url)] = dict(list(kept.items())[-INVITES_KEPT:])
+    for key, value in ((_key(url), code), (_key(url) + AUDIENCE_KEY, audience)):
+        if not value:
+            continue
+        rooms = invites.get(key)
+        kept = {k: v for k, v in rooms.items() if k != room_id} if isinstance(rooms, dict) \
+            else {}
+        kept[room_id] = value
+        invites[key] = dict(list(kept.items())[-INVITES_KEPT:])
     return _write(invites, INVITES_FILE)

@@ -201,6 +201,8 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
             # A private room this machine created: its invite code, kept when it was made
             # (``invite`` said only "known to the terminal that created it").
             board.invite_code = saved_accounts.load_invite(o.url, client.room_id)
+            board.audience_code = saved_accounts.load_invite(o.url, client.room_id,
+                                                             audience=True)
             # (On the screen, not printed before it: printed, the line was still there
             # over the last board once the match had ended.)
             board.notice = f"{BACK_NOTICE}{client.room_id}."
@@ -228,15 +230,17 @@ async def play(options: PlayOptions, out: TextIO | None = None, stdin_fd: int = 
                 deck=o.deck, private=not o.public, deck_format=o.deck_format,
                 best_of=o.best_of, computers=o.bots)
             code = client.invite_codes[room.room_id]
+            audience = client.audience_codes.get(room.room_id, "")
             board.joined(joined)
-            board.invite_code = code
+            board.invite_code, board.audience_code = code, audience
             if not o.public:  # (for ``invite`` after this terminal closes and comes back)
                 with suppress(OSError, ValueError, TypeError):
-                    saved_accounts.save_invite(o.url, room.room_id, code)
+                    saved_accounts.save_invite(o.url, room.room_id, code, audience)
             # (Printed with bots too: the alternate screen hides it, but it is there after,
             # and the screen's title and `invite` say it meanwhile -- the bots fill the room
             # at once, and the waiting screen was gone before anyone could read the code.)
-            told = invite_text(o.url, room.room_id, code, o.public, seats_open=not o.bots)
+            told = invite_text(o.url, room.room_id, code, o.public, seats_open=not o.bots,
+                               audience=audience)
             print(told, file=out, flush=True)
             board.waiting = told
         session = Session(client, board, screen, Keyboard(stdin_fd), player=True)

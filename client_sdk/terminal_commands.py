@@ -111,7 +111,8 @@ class Commands(Receiving):
                             "N names, ?NAME a card you can see (?shock); why says why the "
                             "cards in your hand can't be cast now (why NAME: that one); "
                             "invite shows the "
-                            "room's invite code and how others join or watch; c takes back a "
+                            "room's invite code and how others join (its seat link) or watch "
+                            "(its watch link); c takes back a "
                             "spell being cast (cancel); q quits"
                             + ("; once the game is over, r offers a rematch." if self.rematch
                                else "."))

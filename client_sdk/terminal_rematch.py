@@ -166,9 +166,11 @@ class RematchFlow(SessionState):
         room_id = joined.room.room_id
         if started is not None and started.new_room_id == room_id and started.invite_code:
             board.invite_code = started.invite_code
+            board.audience_code = started.audience_code  # (the audience's watch links)
             if joined.room.private:
                 with suppress(OSError, ValueError, TypeError):
-                    saved_accounts.save_invite(old.url, room_id, started.invite_code)
+                    saved_accounts.save_invite(old.url, room_id, started.invite_code,
+                                               started.audience_code)
         board.add_event(f"-- Back in room {room_id} --" if back
                         else f"-- Rematch in room {room_id} --")
         self.board = board
@@ -273,8 +275,8 @@ class RematchFlow(SessionState):
         try:
             await client.leave_room()
             self._follow_rid = await client.send_join(
-                started.new_room_id, spectator=True, invite_code=started.invite_code,
-                tier=board.tier)
+                started.new_room_id, spectator=True,
+                invite_code=started.audience_code or started.invite_code, tier=board.tier)
         except ConnectionLostError:
             board.notice = "Not connected: try again once the connection is back."
             return

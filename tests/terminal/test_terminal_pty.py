@@ -186,9 +186,12 @@ async def test_with_bots_the_invite_code_stays_on_the_screen_and_invite_says_it_
             await program.wait_for(re.escape(f"Room {room_id}, invite code {code}: every "
                                              "seat is taken."))
             screen = await program.wait_for(r"anyone watches with: .*")
-            assert screen.group(0).split() == [
+            words = screen.group(0).split()
+            # The watch command carries the room's audience code, never the players' invite
+            # code (which would let the audience take a seat).
+            assert words[:-1] == [
                 "anyone", "watches", "with:", "manawire", "watch", server.url, room_id,
-                "--invite", code]
+                "--invite"] and words[-1] != code and len(words[-1]) == len(code)
             # Answering on: the code is still in the title, decisions later.
             for _ in range(3):
                 shown = decision_on(program.screen() or "")
@@ -202,7 +205,9 @@ async def test_with_bots_the_invite_code_stays_on_the_screen_and_invite_says_it_
         await program.aclose()
     # Printed on the normal screen too, before the board took the alternate screen.
     before = plain(bytes(program.output).split(b"\x1b[?1049h")[0].decode())
-    assert f"manawire watch {server.url} {room_id} --invite {code}" in before, before
+    assert f"manawire watch {server.url} {room_id} --invite " in before, before
+    assert f"#watch={room_id}&code={code}" not in before, before  # (the audience code)
+    assert f"Room {room_id}, invite code {code}" in before, before
 
 
 async def test_the_bot_opponents_keep_their_hands(server: Served) -> None:
