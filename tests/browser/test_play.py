@@ -17,6 +17,7 @@ from tests.browser.ui import (
     BOARD,
     GAME_OVER,
     PUBLIC_ZONES,
+    Invite,
     Player,
     all_over,
     cards,
@@ -157,9 +158,16 @@ def test_delayed_every_hand_tier(pages: Pages) -> None:
     a.locator("#room-tier-delay").fill("2")
     create_room(a, seats=2, private=True)
     links = a.locator("[data-testid=invite-link]:visible")
-    expect(links).to_have_count(2)
-    tier_link = links.nth(1).input_value()
+    expect(links).to_have_count(3)  # players, live spectators, the tier
+    tier_link = links.nth(2).input_value()
     assert "#watch=" in tier_link and tier_link.endswith("&tier=1")
+    # The watch links carry the room's audience code, never the players' invite code
+    # (with it, anyone in the audience could take a seat: new-user round HIGH).
+    seat_code = Invite.parse(invite_link(a)).code
+    live_link = links.nth(1).input_value()
+    assert "#watch=" in live_link
+    for link in (live_link, tier_link):
+        assert Invite.parse(link).code not in ("", seat_code), link
     b = pages.open("B")
     join_by_link(b, invite_link(a), "Bob")
     # The players are told their hands are shown, how late and to whom (the host chose).
@@ -171,6 +179,11 @@ def test_delayed_every_hand_tier(pages: Pages) -> None:
     sign_in_guest(caster, pages.base_url, "Cas")
     caster.goto(tier_link)
     expect(caster.locator("#join-tier")).to_have_value("1")
+    # A watch link's form offers only "Watch", and says why.
+    expect(caster.locator("[data-testid=join-room]")).to_be_hidden()
+    expect(caster.locator("[data-testid=join-watch-only]")).to_have_text(
+        "This is a watch link: it lets you watch, not play. For a seat, ask the host for a "
+        "seat link.")
     caster.locator("[data-testid=watch-room]").click()
     expect(caster.locator(BOARD)).to_have_attribute("data-seat", "-1")
     player = Player([a, b], random.Random(11))
@@ -235,8 +248,9 @@ def test_a_caster_hosts_a_game_for_two_players_and_watches_its_delayed_tier(
     expect(caster.locator(".messages .notice")).to_contain_text("you have no seat in it")
     expect(caster.locator(BOARD)).to_have_count(0)  # still in the lobby
     links = caster.locator("[data-testid=invite-link]:visible")
-    expect(links).to_have_count(2)
-    players_link, tier_link = links.nth(0).input_value(), links.nth(1).input_value()
+    expect(links).to_have_count(3)  # players, live spectators, the tier
+    players_link, tier_link = links.nth(0).input_value(), links.nth(2).input_value()
+    assert Invite.parse(tier_link).code != Invite.parse(players_link).code
     a, b = pages.open("A"), pages.open("B")
     join_by_link(a, players_link, "Ann")
     join_by_link(b, players_link, "Bob")

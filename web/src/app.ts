@@ -77,7 +77,7 @@ export class App extends AppReplays {
           const started = this.rematchStarted, oldName = this.room.info.name;
           this.clearRoom();
           if (started?.newRoomId === r.joined.room.roomId) {
-            this.rematchJoined(r.joined.room, started.inviteCode, false, oldName);
+            this.rematchJoined(r.joined.room, started.inviteCode, started.audienceCode, false, oldName);
           }
         }
         if (r.joined?.room && !earlier) {
@@ -112,13 +112,15 @@ export class App extends AppReplays {
       }
       case "roomList": this.rooms = body.value.rooms; break;
       case "roomCreated": {
-        const { room, inviteCode } = body.value;
+        const { room, inviteCode, audienceCode } = body.value;
         if (room) {
-          this.created = { room, code: inviteCode, plays: this.createPlays,
+          this.created = { room, code: inviteCode, plays: this.createPlays, audience: audienceCode,
             link: inviteLink(this.pageUrl, { role: "join", roomId: room.roomId, code: inviteCode }) };
-          // Kept for this tab (the server keeps only the code's hash): shown in the room's
+          // Kept for this tab (the server keeps only the codes' hashes): shown in the room's
           // panel for as long as the room lasts, a reload too.
-          if (inviteCode) saved.setInvite(this.account?.accountId ?? "", room.roomId, this.created.link);
+          if (inviteCode) {
+            saved.setInvite(this.account?.accountId ?? "", room.roomId, this.created.link, audienceCode);
+          }
           // The join form holds this room (a host watches it from there).
           this.invite = { role: "join", roomId: room.roomId, code: inviteCode };
           this.inviteChanged++;
@@ -140,7 +142,9 @@ export class App extends AppReplays {
         if (j.room) this.room = { info: j.room, role: j.role, seat: j.seat, tier: j.tier };
         const rematch = started !== null && j.room !== undefined && j.role === Role.PLAYER
           && started.newRoomId === j.room.roomId;
-        if (rematch && j.room) this.rematchJoined(j.room, started.inviteCode, oldCreated, oldRoom?.name ?? "");
+        if (rematch && j.room) {
+          this.rematchJoined(j.room, started.inviteCode, started.audienceCode, oldCreated, oldRoom?.name ?? "");
+        }
         // Which deck the seat was taken (or taken back) with: the server says.
         if (j.role === Role.PLAYER) {
           const dealt = (kind === "join" || kind === "create-join" || kind === "quick")

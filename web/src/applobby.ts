@@ -10,7 +10,7 @@ import {
 import { CLOSE_REPLACED, PROTOCOL_VERSION } from "./connection";
 import { deckPrecheck } from "./deck";
 import { assertNever, tierText } from "./describe";
-import { inviteLink, parseInvite, type Invite } from "./links";
+import { inviteLink, parseInvite, watchCode, type Invite } from "./links";
 import { saved } from "./storage";
 import {
   BACKOFF_FIRST, BACKOFF_FACTOR, BACKOFF_MAX, RECONNECT_FOR, type RequestKind, type Greeting,
@@ -370,28 +370,32 @@ export abstract class AppLobby extends AppLog {
     return "accounts";
   }
 
-  /** Links to the room this client created: for players, and for each delayed tier. */
+  /** Links to the room this client created: for players, live spectators, and each delayed
+   * tier. The watch links carry the room's audience code, never the players' invite code
+   * (with which the audience could take a seat: new-user round HIGH). */
   createdLinks(): { label: string; link: string }[] {
     const c = this.created;
     if (!c) return [];
     const { roomId } = c.room;
-    return [...this.playersLink(c.room, c.link),
+    const code = watchCode(c.code, c.audience ?? "");
+    return [...this.playersLink(c.room, c.link, c.audience ?? ""),
       ...c.room.tiers.map((t, i) => ({ label: `Delayed: ${tierText(t, c.room.players)}`,
-        link: inviteLink(this.pageUrl, { role: "watch" as const, roomId, code: c.code, tier: i + 1 }) }))];
+        link: inviteLink(this.pageUrl, { role: "watch" as const, roomId, code, tier: i + 1 }) }))];
   }
 
-  /** The players' link to `room` (`link`, a join link), as it may serve: to players and live
-   * spectators; only players if the room takes no spectators; and when every seat but the
-   * creator's is a computer's (RoomInfo.computers) -- nobody else can play -- a watch link
-   * for live spectators, or none if the room takes none. */
-  private playersLink(room: RoomInfo, link: string): { label: string; link: string }[] {
+  /** The players' link to `room` (`link`, a join link) and the live spectators' (a watch link
+   * with the room's `audience` code): the players' alone if the room takes no spectators;
+   * the spectators' alone when every seat but the creator's is a computer's
+   * (RoomInfo.computers) -- nobody else can play. A room known without an audience code (made
+   * before rooms had one) has one link for both, its invite code's, as it had. */
+  private playersLink(room: RoomInfo, link: string, audience: string): { label: string; link: string }[] {
     const watchable = room.spectate !== Spectate.NONE;
-    if (room.seats - room.computers.length > 1) {
-      return [{ label: watchable ? "Players (and live spectators)" : "Players", link }];
-    }
     const invite = parseInvite(link.slice(link.indexOf("#")));
-    return watchable && invite ? [{ label: "Live spectators", link: inviteLink(this.pageUrl,
-      { role: "watch", roomId: invite.roomId, code: invite.code }) }] : [];
+    const watch = watchable && invite ? [{ label: "Live spectators", link: inviteLink(this.pageUrl,
+      { role: "watch", roomId: invite.roomId, code: watchCode(invite.code, audience) }) }] : [];
+    if (room.seats - room.computers.length <= 1) return watch;
+    if (!audience) return [{ label: watchable ? "Players (and live spectators)" : "Players", link }];
+    return [{ label: "Players", link }, ...watch];
   }
 
   /** The invite links of the room this page is in, if this tab created it: players' (and
@@ -402,8 +406,9 @@ export abstract class AppLobby extends AppLog {
     const room = this.room;
     if (room === null || this.replay !== null) return [];
     if (this.created?.room.roomId === room.info.roomId) return this.createdLinks();
-    const link = saved.invite(this.account?.accountId ?? "", room.info.roomId);
-    return link ? this.playersLink(room.info, link) : [];
+    const account = this.account?.accountId ?? "";
+    const link = saved.invite(account, room.info.roomId);
+    return link ? this.playersLink(room.info, link, saved.audience(account, room.info.roomId)) : [];
   }
 
   // ---- the socket's life

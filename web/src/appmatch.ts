@@ -8,7 +8,7 @@ import {
   type MatchState, type RematchOffers, type RoomInfo, MatchPhase, Role,
 } from "./gen/protocol/v1/messages_pb";
 import { reasonWords, type PlayerResult } from "./describe";
-import { inviteLink } from "./links";
+import { inviteLink, watchCode } from "./links";
 import { saved } from "./storage";
 import type { RequestKind } from "./appstate";
 import { AppLobby } from "./applobby";
@@ -78,7 +78,7 @@ export abstract class AppMatch extends AppLobby {
     saved.setGameLog(null);
     this.request("leave", { case: "leaveRoom", value: {} });
     this.clearRoom();
-    this.join(r.newRoomId, Role.SPECTATOR, "", r.inviteCode, room.tier);
+    this.join(r.newRoomId, Role.SPECTATOR, "", watchCode(r.inviteCode, r.audienceCode), room.tier);
     this.changed();
   }
 
@@ -86,7 +86,8 @@ export abstract class AppMatch extends AppLobby {
   get rematchWatchLink(): string {
     const r = this.rematchStarted, room = this.room;
     if (r === null || room === null || !r.newRoomId || room.role === Role.PLAYER) return "";
-    return inviteLink(this.pageUrl, { role: "watch", roomId: r.newRoomId, code: r.inviteCode,
+    return inviteLink(this.pageUrl, { role: "watch", roomId: r.newRoomId,
+      code: watchCode(r.inviteCode, r.audienceCode),
       tier: room.tier || undefined });
   }
 
@@ -122,13 +123,15 @@ export abstract class AppMatch extends AppLobby {
   }
 
   /** This player was seated in the rematch's room (its Joined after RematchStarted): its
-   * invite link kept (a private room's is found nowhere else), a creator's links moved to it,
-   * and its log begun with a word of the rematch. */
-  protected rematchJoined(room: RoomInfo, code: string, wasCreator: boolean, oldName: string): void {
+   * invite link kept (a private room's is found nowhere else) with its audience code (the
+   * watch links'), a creator's links moved to it, and its log begun with a word of the
+   * rematch. */
+  protected rematchJoined(room: RoomInfo, code: string, audience: string, wasCreator: boolean,
+    oldName: string): void {
     if (code) {
       const link = inviteLink(this.pageUrl, { role: "join", roomId: room.roomId, code });
-      saved.setInvite(this.account?.accountId ?? "", room.roomId, link);
-      if (wasCreator) this.created = { room, code, link, plays: true };
+      saved.setInvite(this.account?.accountId ?? "", room.roomId, link, audience);
+      if (wasCreator) this.created = { room, code, link, plays: true, audience };
     }
     this.rematchLine = `— Rematch${oldName ? ` of “${oldName}”` : ""}: a new game —`;
   }

@@ -59,7 +59,9 @@ export abstract class AppState implements Names {
    * whether the creator took a seat in it (else it hosts it for others). Forgotten once the
    * room closes, or once a creator who played in it is no longer in it (left, or the room
    * lost after a server restart): its link sent to a friend said "no room". */
-  created: { room: RoomInfo; code: string; link: string; plays: boolean } | null = null;
+  created: { room: RoomInfo; code: string; link: string; plays: boolean;
+    /** Its audience code: the watch links' ("" or absent: none known). */
+    audience?: string } | null = null;
   room: { info: RoomInfo; role: Role; seat: number; tier: number } | null = null;
   queue: MatchQueue | null = null;
   mirror = new Mirror();

@@ -1,7 +1,10 @@
 /**
  * Invite links: `http://HOST:PORT/#join=ROOM_ID&code=INVITE_CODE` (or `#watch=`). The room
  * and code ride in the URL fragment, which browsers never send to a server, so an invite
- * code doesn't end up in any request log.
+ * code doesn't end up in any request log. A seat (`#join=`) link carries the room's invite
+ * code; a watch link its audience code (RoomCreated.audience_code: it watches what the invite
+ * code watches, never takes a seat), or -- for a room made before rooms had one -- the invite
+ * code: see `watchCode`.
  */
 
 export interface Invite {
@@ -18,6 +21,12 @@ export function inviteLink(base: string, invite: Invite): string {
   if (invite.code) params.set("code", invite.code);
   if (invite.tier) params.set("tier", String(invite.tier));
   return `${base.replace(/#.*$/, "")}#${params.toString()}`;
+}
+
+/** The code a room's watch links carry: its audience code -- which lets the audience watch
+ * but not take a seat -- or, for a room made before rooms had one, its invite code. */
+export function watchCode(inviteCode: string, audienceCode: string): string {
+  return audienceCode || inviteCode;
 }
 
 /** The invite in a URL fragment (with or without its "#"), or null. */

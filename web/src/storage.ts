@@ -67,13 +67,23 @@ export const saved = {
       return typeof link === "string" ? link : "";
     } catch { return ""; }
   },
-  setInvite(account: string, roomId: string, link: string): void {
+  /** The audience code of a room this tab created ("" if none kept: a room made before rooms
+   * had one), which its watch links carry. */
+  audience(account: string, roomId: string): string {
+    if (!account) return "";
+    try {
+      const code = (JSON.parse(get(session(), INVITES) || "{}") as Record<string, unknown>)[`${account} ${roomId} audience`];
+      return typeof code === "string" ? code : "";
+    } catch { return ""; }
+  },
+  setInvite(account: string, roomId: string, link: string, audience = ""): void {
     if (!account) return;
     let all: Record<string, string> = {};
     try { all = JSON.parse(get(session(), INVITES) || "{}") as Record<string, string>; } catch { /* a new map */ }
     all[`${account} ${roomId}`] = link;
+    if (audience) all[`${account} ${roomId} audience`] = audience;
     const keys = Object.keys(all); // the last few rooms only
-    for (const k of keys.slice(0, Math.max(0, keys.length - 20))) delete all[k];
+    for (const k of keys.slice(0, Math.max(0, keys.length - 40))) delete all[k];
     put(session(), INVITES, JSON.stringify(all));
   },
   /** The deck list `account` last used to take a seat ("" if none, or another account's). */

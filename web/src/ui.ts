@@ -104,7 +104,7 @@ class Ui {
   private deckPanel: HTMLElement | null = null;
   private joinHome: { parent: ParentNode; next: Node | null } | null = null;
   /** What the last invite filled the join form in with. */
-  private filledIn: { roomId: string; code: string } | null = null;
+  private filledIn: { roomId: string; code: string; watch: boolean } | null = null;
   /** Between the games of a match: the deck list being edited (built once, so typing and
    * the caret survive re-renders) and the game it was filled in for. */
   private readonly sideboardText = h("textarea", { id: "sideboard-text", rows: 10,
@@ -138,6 +138,8 @@ class Ui {
     byId<HTMLInputElement>("join-room-id").value = inv.roomId;
     byId<HTMLInputElement>("join-invite").value = inv.code;
     byId<HTMLSelectElement>("join-tier").value = String(inv.tier ?? 0);
+    this.filledIn = { roomId: inv.roomId, code: inv.code, watch: inv.role === "watch" };
+    this.sayJoinRole();
     this.app.noteInvite();
   }
 
@@ -155,9 +157,10 @@ class Ui {
       const roomId = byId<HTMLInputElement>("join-room-id");
       const code = byId<HTMLInputElement>("join-invite");
       if (inv) {
-        this.filledIn = { roomId: inv.roomId, code: inv.code };
+        this.filledIn = { roomId: inv.roomId, code: inv.code, watch: inv.role === "watch" };
         roomId.value = inv.roomId;
         code.value = inv.code;
+        if (inv.role === "watch") byId<HTMLSelectElement>("join-tier").value = String(inv.tier ?? 0);
       } else if (this.filledIn !== null && roomId.value === this.filledIn.roomId
           && code.value === this.filledIn.code) {
         // (The invite is gone -- the room created was left or lost: what it filled in goes.)
@@ -165,6 +168,7 @@ class Ui {
         code.value = "";
         this.filledIn = null;
       }
+      this.sayJoinRole();
     }
     const signedIn = app.account !== null && app.status !== "signed-out";
     const inRoom = app.room !== null;
@@ -482,9 +486,11 @@ class Ui {
       h("h2", { id: "join-h" }, "Join by room id"),
       h("label", { for: "join-room-id" }, "Room id"),
       h("input", { id: "join-room-id", required: true, autocomplete: "off",
-        oninput: () => this.labelJoinTiers() }),
+        oninput: () => { this.labelJoinTiers(); this.sayJoinRole(); } }),
       h("label", { for: "join-invite" }, "Invite code (private rooms)"),
-      h("input", { id: "join-invite", autocomplete: "off" }),
+      h("input", { id: "join-invite", autocomplete: "off", oninput: () => this.sayJoinRole() }),
+      h("p", { class: "hint", id: "join-watch-only", "data-testid": "join-watch-only", hidden: true },
+        "This is a watch link: it lets you watch, not play. For a seat, ask the host for a seat link."),
       h("label", { for: "join-tier" }, "Watch which view"),
       h("select", { id: "join-tier" },
         h("option", { value: "0" }, "Live (public information)"),
@@ -604,6 +610,18 @@ class Ui {
 
   /** The join form's tier choices say what each is when the room typed in is known (a
    * listed room, or the one just created): "Delayed: the public view, 20 s behind". */
+  /** A watch link's code (the room's audience code) takes no seat: while the join form holds
+   * the watch link it was filled in with, it offers only “Watch”, and says why. */
+  private sayJoinRole(): void {
+    const f = this.filledIn;
+    const watchOnly = f !== null && f.watch && f.code !== ""
+      && byId<HTMLInputElement>("join-room-id").value === f.roomId
+      && byId<HTMLInputElement>("join-invite").value === f.code;
+    const seat = this.lobby.querySelector<HTMLButtonElement>("[data-testid=join-room]");
+    if (seat) seat.hidden = watchOnly;
+    byId<HTMLElement>("join-watch-only").hidden = !watchOnly;
+  }
+
   private labelJoinTiers(): void {
     const app = this.app;
     const id = byId<HTMLInputElement>("join-room-id").value.trim();
