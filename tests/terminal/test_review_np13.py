@@ -166,7 +166,7 @@ BATTLEFIELD, STACK = pb.ZONE_KIND_BATTLEFIELD, pb.ZONE_KIND_STACK
 def _targets_board(spell: str, text: str, prompt: str, ids: list[str]) -> Board:
     """Ann (seat 0) casts ``spell``: its targets' decision, ``prompt``, offers ``ids``."""
     def obj(oid: str, name: str, seat: int, zone: int, **fields: object) -> pb.GameObject:
-        return pb.GameObject(id=oid, name=name, owner=seat, controller=seat,  # type: ignore[arg-type]
+        return pb.GameObject(id=oid, name=name, owner=seat, controller=seat,
                              zone=pb.ZoneRef(kind=zone, owner=-1), **fields)  # type: ignore[arg-type]
     objects = [obj("p1", "Prismite", 1, BATTLEFIELD, card_types=["Creature"], power=2,
                    toughness=1),
