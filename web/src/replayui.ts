@@ -40,7 +40,7 @@ export function replayForm(app: App, acting: () => void, errorSlot: HTMLElement)
       h("code", null, "#watch="), "…). Game 2 of a match is ", h("code", null, "ROOM_ID.2"), "."),
     h("label", { for: "replay-room-id" }, "Room id or link"),
     h("input", { id: "replay-room-id", autocomplete: "off", required: true }),
-    h("label", { for: "replay-invite" }, "Invite code (rooms watched by invitation)"),
+    h("label", { for: "replay-invite" }, "Invite or watch code (rooms watched by invitation)"),
     h("input", { id: "replay-invite", autocomplete: "off" }),
     h("label", { for: "replay-view" }, "As"),
     h("select", { id: "replay-view" },

@@ -471,7 +471,7 @@ class Ui {
         h("label", { for: "room-tier-accounts" }, "Who may watch it: account names, comma-separated"),
         h("input", { id: "room-tier-accounts", autocomplete: "off", placeholder: "Caster#1234, Stream" }),
         h("label", { class: "check" }, h("input", { id: "room-tier-invite", type: "checkbox",
-          checked: true }), " and anyone with the room's invite link")),
+          checked: true }), " and anyone with the room's watch link (or invite link)")),
       h("button", { type: "submit", "data-testid": "create-room", "data-plain": "Create room" },
         "Create room"),
       this.errorSlots.create);
@@ -487,7 +487,7 @@ class Ui {
       h("label", { for: "join-room-id" }, "Room id"),
       h("input", { id: "join-room-id", required: true, autocomplete: "off",
         oninput: () => { this.labelJoinTiers(); this.sayJoinRole(); } }),
-      h("label", { for: "join-invite" }, "Invite code (private rooms)"),
+      h("label", { for: "join-invite" }, "Invite or watch code (private rooms)"),
       h("input", { id: "join-invite", autocomplete: "off", oninput: () => this.sayJoinRole() }),
       h("p", { class: "hint", id: "join-watch-only", "data-testid": "join-watch-only", hidden: true },
         "This is a watch link: it lets you watch, not play. For a seat, ask the host for a seat link."),
