@@ -40,13 +40,20 @@ def _question(decision: pb.Decision) -> bytes:
 
 def joined_invite_words(board: Board) -> str:
     """What ``invite`` says to a player who joined a private room with its invite code
-    (:attr:`Board.joined_code`): that code, and how others join or watch with it."""
+    (:attr:`Board.joined_code`): that code, and how another player joins with it -- not a
+    watch line: the code also takes a seat, so an audience needs the room's watch code,
+    which only its creator was told."""
     room, code = board.room, board.joined_code
     seats_open = not room.started and not board.mirror.ready and \
         len(room.players) < room.seats
-    text = invite_text(board.url, room.room_id, code, False, seats_open=seats_open)
-    return f"Room {room.room_id} is private: you joined it with invite code {code}.\n" + \
-        "".join(text.splitlines(keepends=True)[1:])
+    text = invite_text(board.url, room.room_id, code, False, seats_open=True)
+    joins = [line for line in text.splitlines()[1:3] if "--room" in line or "join=" in line]
+    return "\n".join([
+        f"Room {room.room_id} is private: you joined it with invite code {code}, which "
+        f"takes a seat: give it only to players.",
+        *(joins if seats_open else []),
+        "  An audience watches with the room's watch code (it never takes a seat): ask the "
+        "room's creator for it."])
 
 
 class Commands(Receiving):

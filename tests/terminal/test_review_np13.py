@@ -228,6 +228,7 @@ async def test_invite_says_the_code_a_player_joined_a_private_room_with(
     assert "ask them for it" in board.notice  # (joined some other way: the code unknown here)
     board.joined_code = "c0de"
     await session._command("invite")
-    assert board.notice.startswith("Room r1 is private: you joined it with invite code c0de.")
-    assert "ask them" not in board.notice
-    assert "manawire watch ws://127.0.0.1:8765/ r1 --invite c0de" in board.notice  # (playing)
+    assert board.notice.startswith("Room r1 is private: you joined it with invite code c0de,")
+    # Not a watch line with the seat code: handed to an audience, it would seat them.
+    assert "manawire watch" not in board.notice and "#watch=" not in board.notice
+    assert "ask the room's creator for it" in board.notice
