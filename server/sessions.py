@@ -28,8 +28,7 @@ import logging
 import secrets
 import sqlite3
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
@@ -48,6 +47,7 @@ from server.accounts import (
     verify_password,
 )
 from server.addresses import ip_key
+from server.password_turns import ChecksBusy, PasswordTurns
 from server.ratelimit import AddressBuckets
 from server.rooms import commands as cmd
 from server.rooms import session as req
@@ -101,6 +101,16 @@ KNOWN_PLACE_SECONDS = 30 * 86_400.0
 #: sooner leaves it working -- however many times in a row: the client may not have the
 #: newer token.
 PREVIOUS_TOKEN_SECONDS = 120.0
+
+#: Password checks run on this many worker threads at once (one per client address).
+HASHING_WORKERS = 2
+#: At most this many password checks wait for a worker -- about a second's worth: a check is
+#: ~0.2 s, ~0.27 s of CPU (Argon2id's lanes run on threads of their own), so two cores check
+#: ~8 a second -- past it one is refused at once (``RATE_LIMITED``): the waiting one, or the
+#: newcomer, whose address used the most checks lately (:mod:`server.password_turns`).
+#: Served in arrival order without a bound, sixty addresses guessing made-up names kept a
+#: real user's sign-in waiting 4-10 s.
+MOST_WAITING_CHECKS = 8
 
 _K = TypeVar("_K")
 
@@ -194,13 +204,12 @@ class SessionDesk:
         self._name_failures: dict[str, deque[float]] = {}
         #: The places each registered name was used from lately, and when (KNOWN_PLACES).
         self._known_places: dict[str, dict[str, float]] = {}
-        #: Password hashing runs on worker threads, two at a time at most, one at a time
-        #: for each client address (a lock each while someone of it checks or waits).
-        self._hashing = trio.CapacityLimiter(2)
-        self._hashing_by_address: dict[str, trio.Lock] = {}
         #: Password checks per client address (a token bucket each).
         self._checks = AddressBuckets(limits.password_checks_per_minute / 60,
                                       limits.password_check_burst)
+        #: Password hashing runs on worker threads: two at once, one per client address, a
+        #: few waiting, the address that used fewest checks lately first.
+        self._hashing = PasswordTurns(HASHING_WORKERS, MOST_WAITING_CHECKS, self._standing)
 
     # ---- the table
     def recover(self, rows: Iterable[SessionRow], live: set[str]) -> list[StoreOp]:
@@ -392,16 +401,18 @@ class SessionDesk:
             # Counted as a failure until it proves right, so attempts in flight together
             # can't all slip under the limit.
             attempt = self._login_failed(key, place)
-            async with self._hashing_turn(conn.address):
-                ok = await trio.to_thread.run_sync(verify_password, stored, password)
+            try:
+                async with self._hashing.turn(conn.address):
+                    ok = await trio.to_thread.run_sync(verify_password, stored, password)
+            except ChecksBusy:  # (unchecked: no guess, no failure)
+                self._not_failed(key, place, attempt)
+                self._checks_busy(conn, rid)
+                return
             if not ok or account is None:
                 conn.reply(error_bytes(mpb.ERROR_CODE_UNAUTHENTICATED,
                                        "unknown name or wrong password", rid))
                 return
-            for failures in (self._login_failures.get((key, place)),
-                             self._name_failures.get(key)):
-                with contextlib.suppress(ValueError):
-                    (failures or deque()).remove(attempt)
+            self._not_failed(key, place, attempt)
             self._used_from(account, place)
         elif request.token:
             found = self.accounts.by_token(request.token)
@@ -531,19 +542,28 @@ class SessionDesk:
             f"{self.limits.password_checks_per_minute:g} a minute): wait a little", rid))
         return False
 
-    @asynccontextmanager
-    async def _hashing_turn(self, address: str) -> AsyncIterator[None]:
-        """A worker thread for one password check: two at once at most, one per address."""
-        lock = self._hashing_by_address.get(address)
-        if lock is None:
-            lock = self._hashing_by_address[address] = trio.Lock()
-        try:
-            async with lock, self._hashing:
-                yield
-        finally:
-            if not lock.locked() and not lock.statistics().tasks_waiting and \
-                    self._hashing_by_address.get(address) is lock:
-                del self._hashing_by_address[address]
+    def _standing(self, address: str) -> float:
+        """The password checks ``address`` has left: the fewer it used lately, the sooner
+        its next check runs (:mod:`server.password_turns`)."""
+        now = trio.current_time()
+        return self._checks.bucket(address, now).tokens(now)
+
+    @property
+    def _hashing_by_address(self) -> set[str]:
+        """The client addresses with a password check running or waiting (none once idle:
+        nothing is kept of an address between its checks)."""
+        return self._hashing.queue.addresses()
+
+    def _checks_busy(self, conn: _Connection, rid: int) -> None:
+        """Refuse a sign-in or registration whose password check found the queue of checks
+        full (``RATE_LIMITED``): an answer at once rather than seconds of waiting."""
+        if self.refusals is not None:
+            self.refusals.note("password", conn.address)
+        conn.reply(error_bytes(
+            mpb.ERROR_CODE_RATE_LIMITED,
+            "the server is checking too many passwords at once (many sign-ins from many "
+            "addresses): try again in a few seconds, or say Hello with your account token",
+            rid))
 
     def _recent_failures(self, failures_by: dict[_K, deque[float]], key: _K) -> int:
         """How many of ``failures_by[key]`` fell within the window (forgetting the rest)."""
@@ -586,6 +606,14 @@ class SessionDesk:
                 failures.popleft()
         return now
 
+    def _not_failed(self, key: str, place: str, attempt: float) -> None:
+        """The sign-in counted by :meth:`_login_failed` at ``attempt`` did not fail (it
+        proved right, or was refused unchecked)."""
+        for failures in (self._login_failures.get((key, place)),
+                         self._name_failures.get(key)):
+            with contextlib.suppress(ValueError):
+                (failures or deque()).remove(attempt)
+
     def _used_from(self, account: Account, place: str) -> None:
         """Registered ``account`` was used from ``place`` (signed in, registered or said
         Hello with its token): the per-name bound doesn't refuse that place
@@ -606,12 +634,15 @@ class SessionDesk:
             self.accounts.check_register(account, name)  # before the slow hashing
             if not self._may_check_password(conn, rid):
                 return
-            async with self._hashing_turn(conn.address):
+            async with self._hashing.turn(conn.address):
                 hashed = await trio.to_thread.run_sync(hash_password, request.password)
             back = self.accounts.keep(account)
             ops = self.accounts.register(account, name, hashed)  # checks the name again
         except AccountError as exc:
             conn.reply(error_bytes(exc.code, exc.message, rid))
+            return
+        except ChecksBusy:
+            self._checks_busy(conn, rid)
             return
         self._used_from(account, place_of(conn.address))
         conn.session.established(record.session_id, account.name)
