@@ -1,9 +1,10 @@
-"""Password checks under a flood from many addresses (app over memory sockets, autojump
-clock).
+"""Password checks under a flood from many addresses, and Register's taken names metered (app
+over memory sockets, autojump clock).
 
 Security round 16: sixty addresses, each within its own rate of password checks, sent
 sign-ins with made-up names; served in arrival order, the checks queued by the hundred and
-a real user's sign-in from another address waited 4-10 s. The checks here are held
+a real user's sign-in from another address waited 4-10 s. And ``Register`` answered
+``NAME_TAKEN`` at once and unmetered, ~170 names probed a second. The checks here are held
 on their worker threads until the test lets one finish, so the tests count who waits, who
 runs next and who is refused -- never seconds."""
 
@@ -172,3 +173,43 @@ async def test_a_sign_in_refused_for_a_full_queue_is_no_failed_sign_in(
         again = await sign_in("192.0.2.7", "Ann", "correct horse")
         assert again.HasField("welcome"), again
 
+
+async def test_register_with_a_taken_name_costs_a_password_check_as_a_sign_in_does(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """``Register`` with a taken name answered ``NAME_TAKEN`` at once and unmetered: a name
+    oracle (55 names in 0.3 s). Now each registration takes one of the address's password
+    checks first, taken name or not, and past them every one is refused alike, in the
+    sign-ins' words -- a taken name and a free one can't be told apart."""
+    limits = Limits(password_check_burst=3, password_checks_per_minute=1)
+    async with running_app(tmp_path, limits) as app:
+        await _register(app, "198.51.100.1", "Ann", "correct horse")
+        probe = MemorySocket(address="203.0.113.9")
+        app.lobby.nursery.start_soon(app.handle_connection, probe)
+        await probe.request(hello=mpb.Hello(protocol_version=1, display_name="p"))
+        for name in ("Ann", "ANN", "ann"):  # the address's burst of checks
+            taken = await probe.request(register=mpb.Register(name=name, password="x" * 12))
+            assert taken.error.code == mpb.ERROR_CODE_NAME_TAKEN, taken
+        answers = {name: await probe.request(register=mpb.Register(name=name,
+                                                                   password="x" * 12))
+                   for name in ("Ann", "Zed")}
+        for reply in answers.values():
+            assert reply.error.code == mpb.ERROR_CODE_RATE_LIMITED, reply
+            assert "too many sign-ins and registrations from your address" in \
+                reply.error.message
+        assert answers["Ann"].error.message == answers["Zed"].error.message
+        # The same meter as sign-ins: the taken names used the address's checks.
+        other = MemorySocket(address="203.0.113.9")
+        app.lobby.nursery.start_soon(app.handle_connection, other)
+        signin = await other.request(**_login("Ann", "correct horse"))
+        assert signin.error.code == mpb.ERROR_CODE_RATE_LIMITED
+        # A name refused as malformed tells nothing, and costs nothing.
+        other_address = MemorySocket(address="203.0.113.10")
+        app.lobby.nursery.start_soon(app.handle_connection, other_address)
+        await other_address.request(hello=mpb.Hello(protocol_version=1, display_name="q"))
+        for _ in range(5):
+            bad = await other_address.request(register=mpb.Register(name="a#1",
+                                                                    password="x" * 12))
+            assert bad.error.code == mpb.ERROR_CODE_INVALID_ARGUMENT
+        ok = await other_address.request(register=mpb.Register(name="Zed", password="x" * 12))
+        assert ok.HasField("welcome"), ok
