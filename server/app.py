@@ -50,6 +50,7 @@ from server.rooms.session import Session, SessionError, error_bytes, request_id_
 from server.sending import (
     BIG_MESSAGE,
     OUTBOX_BYTES,
+    DirectSocket,
     ImmediateSocket,
     OutboxBytes,
     SendNow,
@@ -257,9 +258,15 @@ class _Connection:
 
     def listing_queued(self) -> bool:
         """Whether the last room list queued for this client is still in its outbox (not
-        yet taken by its writer)."""
-        return self.direct is None and self.listing_index >= 0 and self.outbox.queued(
-            self.listing_index, self.send.statistics().current_buffer_used)
+        yet taken by its writer) -- for a relay's client, not yet taken by the relay's
+        writer for it."""
+        if self.listing_index < 0:
+            return False
+        sock = self.sock
+        if self.direct is not None and isinstance(sock, DirectSocket):
+            return sock.queued(self.listing_index)
+        return self.outbox.queued(self.listing_index,
+                                  self.send.statistics().current_buffer_used)
 
     def write_now(self, messages: Sequence[bytes]) -> bool:
         """Send ``messages`` (one room step's, for this client) as one batched frame from
@@ -676,7 +683,7 @@ class App:
         elif isinstance(request, req.RevokeTokens):
             await self.session_desk.revoke(conn, record, rid)
         elif isinstance(request, req.ListRooms):
-            self._list_rooms(conn, rid)
+            await self._list_rooms(conn, rid)
         elif isinstance(request, req.CreateRoom):
             if not request.join:
                 self.create_desk.create(conn, record, rid, request)
@@ -734,21 +741,36 @@ class App:
         else:
             assert_never(request)
 
-    def _list_rooms(self, conn: _Connection, rid: int) -> None:
+    async def _list_rooms(self, conn: _Connection, rid: int) -> None:
         """Answer ``ListRooms``: the room list -- unless it is big (:data:`BIG_MESSAGE`
         bytes or more) and the last one this client was sent is still in its outbox, then
         ``RATE_LIMITED`` (as a spectator's second ``RequestSnapshot`` before its first was
         sent): each answer is a copy of the list, up to ~600 KB, and 64 clients asking 19
         times a second and never reading took the server from 194 MB to 1 GB. At most two
-        big lists are held for a client: one being sent, one queued."""
+        big lists are held for a client: one being sent, one queued.
+
+        A relay port's client (a :class:`DirectSocket`) is held to the same rule, its
+        outbox being the link and the relay's outbox for it; and a big list is handed on
+        only once the link isn't backed up (the client waits meanwhile, as one that asks
+        faster than it is answered): 64 clients asking 55 times each and never reading,
+        then any number asking once, filled the link faster than the relay read it, and
+        the relay and all its clients went down (attacker round 16)."""
         listing = self.lobby.listing_message()
-        if len(listing) >= BIG_MESSAGE and conn.listing_queued():
+        big = len(listing) >= BIG_MESSAGE
+        if big and conn.listing_queued():
             conn.reply(error_bytes(
                 mpb.ERROR_CODE_RATE_LIMITED,
                 "the room list you asked for before hasn't been sent to you yet: ask again "
                 "once it has arrived", rid))
             return
-        index = conn.outbox.count
+        sock = conn.sock
+        if conn.direct is not None and isinstance(sock, DirectSocket):
+            if big:
+                await sock.room()
+                listing = self.lobby.listing_message()  # (the rooms now)
+            index = sock.sent
+        else:
+            index = conn.outbox.count
         if conn.reply(with_request_id(rid, listing)):
             conn.listing_index = index
 

@@ -171,6 +171,33 @@ class ImmediateSocket(Socket, Protocol):
         ...
 
 
+@runtime_checkable
+class DirectSocket(Socket, Protocol):
+    """A socket whose messages are handed on at once, in order, to be queued and sent
+    elsewhere (a relay process's client, :class:`server.relay.host.RemoteSocket`): no outbox
+    or writer task here -- the socket itself counts what was sent it that the far side's
+    writer hasn't taken yet, as :class:`OutboxBytes` counts an outbox."""
+
+    def direct(self, data: bytes) -> bool:
+        """Hand ``data`` on now; False if it can't be (the client is gone or too slow)."""
+        ...
+
+    @property
+    def sent(self) -> int:
+        """How many messages were handed on: the index the next one gets."""
+        ...
+
+    def queued(self, index: int) -> bool:
+        """Whether the message handed on as ``index`` may not have been taken by the far
+        side's writer yet."""
+        ...
+
+    async def room(self) -> None:
+        """Wait until a big message that can wait may be handed on (the way on isn't backed
+        up); a checkpoint only when it waits."""
+        ...
+
+
 class Writers:
     """Every connection's writer task (:meth:`run`) and the watchdog of their sends'
     deadlines (:meth:`watch`). ``feed(conn_id, batched)``: a spectator's frames from its

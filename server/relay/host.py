@@ -31,7 +31,7 @@ from server.relay import link
 from server.rooms.commands import ConnId, FeedOp, Publish, StartWatching, StopWatching
 from server.rooms.fanout import FeedKey
 from server.rooms.relay import Relay
-from server.sending import OUTBOX_BYTES, SocketClosed
+from server.sending import OUTBOX_BYTES, OutboxBytes, SocketClosed
 from server.transport.ws import PROXY_CONNECTIONS
 
 log = logging.getLogger("manawire.relay")
@@ -42,6 +42,7 @@ log = logging.getLogger("manawire.relay")
 #: client is then closed, as for flooding.
 INBOX = 64
 CLOSE_POLICY = 1008
+CLOSE_TOO_SLOW = 1013
 #: Seconds before a relay that died is started again, the first time...
 RESTART_SECONDS = 1.0
 #: ... doubled each time it dies again before it has listened for :data:`STEADY_SECONDS`,
@@ -83,6 +84,15 @@ class RemoteSocket:
         self._yielded = True
         #: Messages taken since the relay was last told (:data:`link.CREDIT`).
         self._taken = 0
+        #: What was sent it (:attr:`OutboxBytes.count`) and the big messages among them
+        #: that the relay's writer for it hasn't taken yet, held to ``--outbox-bytes`` as a
+        #: client's outbox on the server's port: the link and the relay's outbox are its
+        #: outbox (room lists a client that never read asked for again and again filled
+        #: the link, and the relay and all its clients went down).
+        self.outbox = OutboxBytes(relay.options.outbox_bytes)
+        #: How many of them the relay's writer took, as it last said (:data:`link.TAKEN`,
+        #: modulo 2**32).
+        self._acked = 0
 
     @property
     def current(self) -> bool:
@@ -90,16 +100,55 @@ class RemoteSocket:
         return not self.gone and self.out is self.relay.out and not self.out.closed
 
     def direct(self, data: bytes) -> bool:
-        """Send ``data`` to the client now (in order with its view's stream)."""
+        """Send ``data`` to the client now (in order with its view's stream); False if it
+        can't be: the client is gone, or too slow -- the big messages it hasn't taken
+        would pass ``--outbox-bytes``: it is closed (1013), as on the server's port."""
         if not self.current:
             return False
+        size, outbox = len(data), self.outbox
+        if outbox.counts(size) and not outbox.fits(size, self.unsent):
+            self.out.send(link.CLOSE, link.close_body(self.rid, CLOSE_TOO_SLOW,
+                                                      outbox.too_big_reason()))
+            self.end()
+            return False
         self.out.send(link.DIRECT, link.conn_body(self.rid, data))
+        outbox.added(size)
         return True
+
+    @property
+    def sent(self) -> int:
+        """How many messages were sent it: the index the next one gets."""
+        return self.outbox.count
+
+    @property
+    def unsent(self) -> int:
+        """How many of the messages sent it the relay's writer may not have taken yet."""
+        return (self.outbox.count - self._acked) & link.COUNT_MASK
+
+    def queued(self, index: int) -> bool:
+        """Whether the message sent it as ``index`` (:attr:`sent` then) may not have been
+        taken by the relay's writer yet (as :meth:`OutboxBytes.queued` of an outbox)."""
+        return self.outbox.queued(index, self.unsent)
+
+    def took(self, count: int) -> None:
+        """The relay's writer for it has taken ``count`` (modulo 2**32) of the messages
+        sent it (:data:`link.TAKEN`)."""
+        self._acked = count
 
     def has_room(self) -> bool:
         """Whether more may be sent now without waiting (a replay paces itself by it): the
         link isn't backed up."""
         return self.current and self.out.buffered < ROOMY
+
+    async def room(self) -> None:
+        """Wait until the link isn't backed up (:meth:`link.Writer.room`) before a big
+        message that can wait (a room list): a thousand clients asking at once are sent
+        theirs as the relay reads them, not all onto the link at once. One waits for the
+        link at a time, the others in turn behind it (first come, first served). A
+        checkpoint only when it waits."""
+        if self.out.backed_up:
+            async with self.relay.room_turn:
+                await self.out.room()
 
     def received(self, data: bytes) -> None:
         """A message from the client (dropped once it is gone or closed)."""
@@ -274,6 +323,8 @@ class RelayLink:
         self.stream: trio.SocketStream | None = None
         self.out = link.Writer(_NoStream())
         self.out.closed = True
+        #: Held by the one client waiting for room on the link (:meth:`RemoteSocket.room`).
+        self.room_turn = trio.Lock()
 
     def start(self) -> None:
         """Start the relay process on a new link."""
@@ -453,6 +504,11 @@ class RelayLink:
                     if sock is not None:
                         sock.end()
                     self.forget(rid)
+                elif kind == link.TAKEN:
+                    rid, count = link.read_taken(body)
+                    sock = self.sockets.get(rid)
+                    if sock is not None:
+                        sock.took(count)
                 elif kind == link.LISTENING:
                     self.listening_on(int(body.decode()))
                 elif kind == link.REFUSED:

@@ -4,7 +4,9 @@ length-prefixed records, each ``u32 length | u8 kind | body`` (big-endian).
 Relay -> server: a client connected (:data:`OPEN`: its relay-side id and address), sent a
 message (:data:`CLIENT`) or is gone (:data:`GONE`); the relay listens on a port
 (:data:`LISTENING`); one of its limits refused a client (:data:`REFUSED`: the kind of
-refusal, :mod:`server.refusals`, and the client's address). Server -> relay: a message
+refusal, :mod:`server.refusals`, and the client's address); a client's writer took a big
+message the server sent it from its outbox (:data:`TAKEN`: how many of the server's
+messages for it it has taken so far). Server -> relay: a message
 for one connection (:data:`DIRECT`), a message for every watcher of a view class
 (:data:`PUBLISH`, once per class, however many watch it), a connection starts or stops
 watching a class (:data:`WATCH`, :data:`UNWATCH`), close a connection (:data:`CLOSE`), a
@@ -19,9 +21,14 @@ written in, so a connection sees its messages and its view's stream in the room'
 Flow control: a relay forwards at most :data:`WINDOW` messages of one client that the
 server hasn't taken yet (it reads no more of that client until :data:`CREDIT` comes), and
 reads no client while :data:`ROOMY` bytes wait to be written to the link: no client can
-fill the link, nor the server's inbox of a relayed client. A link whose writer still finds
-more than ``max_buffered`` bytes queued is broken (:meth:`Writer.run` raises): its relay
-exits and is started again, its clients resume.
+fill the link, nor the server's inbox of a relayed client. The other way, the server counts
+what it sent each relayed client that the relay's writer hasn't taken yet (:data:`TAKEN`,
+for the big messages only), as it counts a client's outbox on its own port: one big room
+list at a time, ``--outbox-bytes`` of big messages, then the client is dropped (1013); and
+it sends a room list only while the link has room (fewer than :data:`ROOMY` bytes queued):
+no client -- nor a thousand of them, each asking once -- can fill the link either. A link
+whose writer still finds more than ``max_buffered`` bytes queued is broken
+(:meth:`Writer.run` raises): its relay exits and is started again, its clients resume.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from dataclasses import dataclass
 import trio
 
 # ---- record kinds
-OPEN, CLIENT, GONE, LISTENING, REFUSED = 1, 2, 3, 4, 5
+OPEN, CLIENT, GONE, LISTENING, REFUSED, TAKEN = 1, 2, 3, 4, 5, 6
 DIRECT, PUBLISH, WATCH, UNWATCH, CLOSE, DROP_ROOM, CREDIT, REFUND = (
     10, 11, 12, 13, 14, 15, 16, 17)
 
@@ -42,6 +49,9 @@ _U32 = struct.Struct(">I")
 _ID_TIER = struct.Struct(">IH")
 _ID_CODE = struct.Struct(">IH")
 _ID_FLAG = struct.Struct(">IB")
+_ID_COUNT = struct.Struct(">II")
+#: A :data:`TAKEN` count is sent modulo 2**32.
+COUNT_MASK = 0xFFFFFFFF
 #: A record longer than this is a broken link (a room's snapshot is ~100 KB at most).
 MAX_RECORD = 64 * 1024 * 1024
 #: Messages of one client a relay forwards that the server hasn't taken yet, at most (well
@@ -132,6 +142,18 @@ def read_credit(body: bytes) -> tuple[int, int]:
     return conn, count
 
 
+def taken_body(conn: int, count: int) -> bytes:
+    """A :data:`TAKEN` body: ``count`` modulo 2**32 (the server knows how many it sent)."""
+    return _ID_COUNT.pack(conn, count & COUNT_MASK)
+
+
+def read_taken(body: bytes) -> tuple[int, int]:
+    """(connection id, the server's messages for it taken so far) of a :data:`TAKEN`
+    body."""
+    conn, count = _ID_COUNT.unpack_from(body)
+    return conn, count
+
+
 def flag_body(conn: int, flag: bool) -> bytes:
     return _ID_FLAG.pack(conn, int(flag))
 
@@ -217,6 +239,11 @@ class Writer:
     def buffered(self) -> int:
         """Bytes queued and not written yet."""
         return len(self._buf)
+
+    @property
+    def backed_up(self) -> bool:
+        """Whether :meth:`room` would wait now."""
+        return len(self._buf) >= min(ROOMY, self.max_buffered // 4) and not self.closed
 
     async def room(self) -> None:
         """Wait until fewer than :data:`ROOMY` bytes (a quarter of ``max_buffered`` if

@@ -17,7 +17,10 @@ the server's (it applies the per-address caps itself -- open TCP connections as 
 accepted, WebSocket connections and HTTP requests -- as the server does on its port, a
 trusted reverse proxy's clients counted by its ``X-Forwarded-For``, ``--trusted-proxy``;
 and each client's message size, rate, text frames and inbox as the server does,
-:mod:`server.relay.gate`, before its messages cross the link: no client can fill it).
+:mod:`server.relay.gate`, before its messages cross the link: no client can fill it;
+and it tells the server when its writer for a client takes a big message of the server's,
+:data:`server.relay.link.TAKEN`, by which the server holds a relayed client to its port's
+outbox rules).
 If the relay dies, its clients' sessions resume through any port; if the server goes, or
 the link breaks (a record it can't read, more than ``--link-buffer`` bytes it couldn't
 write), the relay closes its clients (1012) and exits -- the server starts it again.
@@ -31,6 +34,7 @@ import logging
 import os
 import socket
 import sys
+from collections import deque
 from contextlib import aclosing
 from dataclasses import dataclass, field
 
@@ -43,7 +47,7 @@ from server.refusals import Kind
 from server.relay import link
 from server.relay.gate import Answer, ClientLimits, Close, Forward, Gate
 from server.rooms.relay import Relay
-from server.sending import OUTBOX_BYTES, OutboxBytes
+from server.sending import BIG_MESSAGE, OUTBOX_BYTES, OutboxBytes
 from server.transport.batch import FEED_WAKE, Batcher
 from server.transport.ws import (
     MAX_MESSAGE,
@@ -102,6 +106,13 @@ class _Client:
     outbox: OutboxBytes = field(default_factory=lambda: OutboxBytes(OUTBOX_BYTES))
     close_code: int = 1000
     close_reason: str = ""
+    #: The server's messages for it (:data:`link.DIRECT`) so far.
+    directs: int = 0
+    #: The big ones (:data:`BIG_MESSAGE` bytes or more) in its outbox, oldest first, as
+    #: (index in ``outbox.count``, :attr:`directs` once it came): when its writer takes
+    #: one, the server is told (:data:`link.TAKEN`) -- its count of this client's unsent
+    #: bytes, and its one-room-list-at-a-time rule, go by it.
+    unacked: deque[tuple[int, int]] = field(default_factory=deque)
 
     def close(self, code: int, reason: str) -> None:
         if self.close_code == 1000:
@@ -115,6 +126,25 @@ class _Client:
         if why:
             self.close(CLOSE_TOO_SLOW, why)
         return why is None
+
+    def direct(self, data: bytes) -> None:
+        """Queue a message the server sent it (a big one is acknowledged once its writer
+        takes it: :meth:`taken`)."""
+        self.directs += 1
+        index = self.outbox.count
+        if self.queue(data) and len(data) >= BIG_MESSAGE:
+            self.unacked.append((index, self.directs))
+
+    def taken(self, in_buffer: int) -> int | None:
+        """Its writer has taken all but the last ``in_buffer`` messages of its outbox: the
+        count of the server's messages taken to tell the server (:data:`link.TAKEN`), if
+        a big one is among them; else None."""
+        unacked = self.unacked
+        taken = self.outbox.count - in_buffer
+        count = None
+        while unacked and unacked[0][0] < taken:
+            count = unacked.popleft()[1]
+        return count
 
 
 class RelayProcess:
@@ -186,7 +216,7 @@ class RelayProcess:
                     rid, message = link.read_conn(body)
                     client = self.clients.get(rid)
                     if client is not None:
-                        client.queue(message)
+                        client.direct(message)
                 elif kind == link.PUBLISH:
                     room_id, tier, at = link.read_key(body)
                     fanout.publish((room_id, tier), body[at:])
@@ -290,7 +320,12 @@ class RelayProcess:
             async for first in receive:
                 # requested=True: the server sends a Welcome that confirms batching only
                 # to a client that asked for it.
-                for frame in batcher.frames(first, receive, True, feed):
+                frames = batcher.frames(first, receive, True, feed)
+                if client.unacked:  # a big message of the server's may be among them
+                    count = client.taken(receive.statistics().current_buffer_used)
+                    if count is not None:
+                        self.out.send(link.TAKEN, link.taken_body(client.rid, count))
+                for frame in frames:
                     with trio.move_on_after(self.send_timeout) as scope:
                         try:
                             await client.ws.send(frame)
