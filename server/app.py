@@ -927,7 +927,9 @@ class App:
         if host is None or host.room.hidden_from(
                 record.session_id, record.account.account_id, request.invite_code,
                 request.spectator, request.tier):
-            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, no_room(request.room_id), rid))
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
+                                   self._no_room_words(record, request) if host is None
+                                   else no_room(request.room_id), rid))
             return
         deck = None
         if not request.spectator:
@@ -980,12 +982,19 @@ class App:
             conn.conn_id, rid, record.session_id, record.name, request.spectator,
             deck, record.account.account_id, request.invite_code, request.tier, creating))
         if out is None:
-            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND, no_room(request.room_id), rid))
+            conn.reply(error_bytes(mpb.ERROR_CODE_ROOM_NOT_FOUND,
+                                   self._no_room_words(record, request), rid))
         elif out.accepted:
             conn.spectating = request.spectator
             await self._record_place(conn, record)
         elif out.spectators_full:
             self.refusals.note("spectators", conn.address)
+
+    def _no_room_words(self, record: _SessionRecord, request: req.JoinRoom) -> str:
+        """Why a join finds no room ``request.room_id``: that a full server closed it before
+        its game started, to one who knew it (:meth:`Lobby.closed_for_room`), else no room."""
+        return self.lobby.closed_for_room(request.room_id, record.account.account_id,
+                                          request.invite_code) or no_room(request.room_id)
 
     async def _record_place(self, conn: _Connection, record: _SessionRecord) -> None:
         """Store the session's room (what a resume after a restart goes back to). A

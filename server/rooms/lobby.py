@@ -191,8 +191,8 @@ class Lobby:
         """Why room ``room_id``, no longer here, closed, for a join naming it: it had not
         started and nobody was in it when the server, full, needed room for a new one (""
         if that isn't known of it, or it was private and this join shows neither its invite
-        code nor the account that created it or a seat was reserved for: to them it stays no
-        room, as a made-up id)."""
+        or audience code nor the account that created it or a seat was reserved for: to them
+        it stays no room, as a made-up id)."""
         settings = self._closed_for_room.get(room_id)
         if settings is None:
             return ""
@@ -200,8 +200,10 @@ class Lobby:
             known = bool(account_id) and (
                 account_id == settings.creator
                 or any(account_id == a for a, _n in settings.reserved))
-            invited = bool(invite_code) and bool(settings.invite_hash) and \
-                hmac.compare_digest(secret_hash(invite_code), settings.invite_hash)
+            presented = secret_hash(invite_code) if invite_code else b""
+            invited = bool(presented) and any(
+                bool(kept) and hmac.compare_digest(presented, kept)
+                for kept in (settings.invite_hash, settings.audience_hash))
             if not (known or invited):
                 return ""
         return (f"room {room_id!r} was closed before its game started: the server was full "

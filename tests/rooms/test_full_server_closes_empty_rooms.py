@@ -22,7 +22,7 @@ from server.rooms.lobby import (
     nobody_in,
     room_to_close,
 )
-from server.rooms.room import Room
+from server.rooms.room import Room, no_room
 from server.store.records import RoomSettings
 from tests.rooms.test_app_memory import MemorySocket, running_app
 
@@ -189,6 +189,13 @@ async def test_rooms_created_and_left_no_longer_keep_every_new_game_out(
         assert app.lobby.closed_for_room(oldest, "", code) == words
         assert app.lobby.closed_for_room(oldest, "someone-else", "wrong") == ""
         assert app.lobby.closed_for_room(made[1][0], creator, "") == ""  # (still open)
+        # ... as the app answers a join naming it; a stranger gets the answer of no room.
+        joins = [await newcomer.call(join_room=mpb.JoinRoom(room_id=oldest, role=mpb.ROLE_PLAYER,
+                                                           invite_code=c))
+                 for c in (code, "wrong")]
+        assert [(m.error.code, m.error.message) for m in joins] == [
+            (mpb.ERROR_CODE_ROOM_NOT_FOUND, words),
+            (mpb.ERROR_CODE_ROOM_NOT_FOUND, no_room(oldest))]
         # Its creator's address counts it no more: the next waiting room of that address
         # isn't refused over the old one.
         assert not any(oldest in rooms for rooms in app.create_desk._waiting_rooms.values())
