@@ -328,8 +328,9 @@ def test_alike_divisions_of_damage_and_alike_tapped_targets_are_one_option(
                          *(pb.Action(choose_target=pb.ChooseTarget(target=pb.Target(
                              object_id=b.id))) for b in targets)],
                   kind=pb.DECISION_KIND_CHOOSE_TARGET)
-    expect(labels).to_have_text(["Target Bob#0002", "Target Grizzly Bears (tapped)",
-                                 "Target Grizzly Bears"])
+    # (Whose each target is, always: a new player's review.)
+    expect(labels).to_have_text(["Target Bob#0002", "Target Grizzly Bears (Bob#0002's) (tapped)",
+                                 "Target Grizzly Bears (Bob#0002's)"])
     # The second tapped one clicked on the board: its own option.
     page.locator("[data-testid=card][data-id=b2]").click()
     expect(page.locator(OPTION).first).to_be_disabled()
