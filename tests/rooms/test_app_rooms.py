@@ -32,10 +32,10 @@ from tests.rooms.test_app_memory import MemorySocket, running_app
 class Peer:
     """A client over a memory socket that keeps every message and a mirror of its view."""
 
-    def __init__(self, app: App, name: str) -> None:
+    def __init__(self, app: App, name: str, address: str = "") -> None:
         self.app = app
         self.name = name
-        self.sock = MemorySocket()
+        self.sock = MemorySocket(address=address) if address else MemorySocket()
         self.got: list[mpb.ServerMessage] = []
         self.mirror = Mirror()
         self.rid = 100

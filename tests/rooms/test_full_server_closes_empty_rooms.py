@@ -24,7 +24,8 @@ from server.rooms.lobby import (
 )
 from server.rooms.room import Room, no_room
 from server.store.records import RoomSettings
-from tests.rooms.test_app_memory import MemorySocket, running_app
+from tests.rooms.test_app_memory import running_app
+from tests.rooms.test_app_rooms import Peer
 
 # ---- which room closes (sans-I/O: rooms and a time in, a room out)
 
@@ -108,47 +109,11 @@ def test_finished_rooms_go_first_then_empty_unstarted_ones_then_those_still_show
 # ---- the whole path: the app over memory sockets (autojump clock)
 
 
-class _Peer:
-    def __init__(self, app: App, name: str, address: str) -> None:
-        self.name = name
-        self.sock = MemorySocket(address=address)
-        self.rid = 1
-        self.got: list[mpb.ServerMessage] = []
-        app.lobby.nursery.start_soon(app.handle_connection, self.sock)
-
-    def pump(self) -> list[mpb.ServerMessage]:
-        new = []
-        while True:
-            try:
-                data = self.sock.from_server.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel):
-                break
-            new.append(mpb.ServerMessage.FromString(data))
-        self.got.extend(new)
-        return new
-
-    async def send(self, **body: object) -> int:
-        self.rid += 1
-        await self.sock.to_server.send(mpb.ClientMessage(
-            request_id=self.rid, **body).SerializeToString())  # type: ignore[arg-type]
-        return self.rid
-
-    async def call(self, **body: object) -> mpb.ServerMessage:
-        rid = await self.send(**body)
-        await trio.testing.wait_all_tasks_blocked()
-        for msg in self.pump():
-            if msg.request_id == rid:
-                return msg
-        raise AssertionError(f"no answer to {body}")
-
-    async def hello(self) -> _Peer:
-        reply = await self.call(hello=mpb.Hello(protocol_version=1, display_name=self.name))
-        assert reply.HasField("welcome"), reply
-        return self
-
-    async def leave_server(self) -> None:
-        await self.sock.to_server.aclose()
-        await trio.testing.wait_all_tasks_blocked()
+async def _peer(app: App, name: str, address: str) -> Peer:
+    """A client from ``address``, said Hello."""
+    peer = Peer(app, name, address)
+    await peer.hello()
+    return peer
 
 
 async def _fill_and_leave(app: App, rooms: int) -> list[tuple[str, str, str]]:
@@ -156,14 +121,15 @@ async def _fill_and_leave(app: App, rooms: int) -> list[tuple[str, str, str]]:
     (attacker round 16's r2_fill_leave.py): (room id, invite code, creator account)."""
     made = []
     for n in range(rooms):
-        creator = await _Peer(app, f"filler{n}", f"127.0.7.{n + 1}").hello()
+        creator = await _peer(app, f"filler{n}", f"127.0.7.{n + 1}")
         reply = await creator.call(create_room=mpb.CreateRoom(
             name=f"fill{n}", seats=8, private=True))
         assert reply.HasField("room_created"), reply
         room_id = reply.room_created.room.room_id
         made.append((room_id, reply.room_created.invite_code,
                      app.lobby.rooms[room_id].settings.creator))
-        await creator.leave_server()
+        await creator.sock.to_server.aclose()  # (gone)
+        await trio.testing.wait_all_tasks_blocked()
         await trio.sleep(1)
     return made
 
@@ -174,7 +140,7 @@ async def test_rooms_created_and_left_no_longer_keep_every_new_game_out(
     async with running_app(tmp_path, Limits(max_rooms=3)) as app:
         made = await _fill_and_leave(app, 3)
         await trio.sleep(CLOSE_GRACE_SECONDS)
-        newcomer = await _Peer(app, "newcomer", "127.0.8.1").hello()
+        newcomer = await _peer(app, "newcomer", "127.0.8.1")
         reply = await newcomer.call(create_room=mpb.CreateRoom(name="mine", seats=2))
         assert reply.HasField("room_created"), reply
         await trio.testing.wait_all_tasks_blocked()
@@ -207,8 +173,8 @@ async def test_quick_match_players_get_a_table_on_a_server_full_of_rooms_nobody_
     async with running_app(tmp_path, Limits(max_rooms=2)) as app:
         await _fill_and_leave(app, 2)
         await trio.sleep(CLOSE_GRACE_SECONDS)
-        ann = await _Peer(app, "ann", "127.0.8.1").hello()
-        bob = await _Peer(app, "bob", "127.0.8.2").hello()
+        ann = await _peer(app, "ann", "127.0.8.1")
+        bob = await _peer(app, "bob", "127.0.8.2")
         asked = [await p.send(quick_match=mpb.QuickMatch(seats=2)) for p in (ann, bob)]
         await trio.testing.wait_all_tasks_blocked()
         for peer, rid in zip((ann, bob), asked, strict=True):
@@ -226,15 +192,15 @@ async def test_a_server_full_of_rooms_with_someone_in_them_still_refuses_clearly
     ids)."""
     async with running_app(tmp_path, Limits(max_rooms=2)) as app:
         for n in range(2):
-            waiting = await _Peer(app, f"w{n}", f"127.0.7.{n + 1}").hello()
+            waiting = await _peer(app, f"w{n}", f"127.0.7.{n + 1}")
             reply = await waiting.call(create_room=mpb.CreateRoom(name=f"w{n}", join=True))
             assert reply.HasField("room_created"), reply
         await trio.sleep(10 * CLOSE_GRACE_SECONDS)
-        newcomer = await _Peer(app, "newcomer", "127.0.8.1").hello()
+        newcomer = await _peer(app, "newcomer", "127.0.8.1")
         refused = await newcomer.call(create_room=mpb.CreateRoom(name="mine"))
         assert refused.error.code == mpb.ERROR_CODE_LIMIT_REACHED
         assert "maximum of 2 rooms" in refused.error.message
-        other = await _Peer(app, "other", "127.0.8.2").hello()
+        other = await _peer(app, "other", "127.0.8.2")
         asked = [await p.send(quick_match=mpb.QuickMatch(seats=2)) for p in (newcomer, other)]
         await trio.testing.wait_all_tasks_blocked()
         for peer, rid in zip((newcomer, other), asked, strict=True):
