@@ -127,9 +127,13 @@ export class App extends AppReplays {
           // The creator's Joined follows (CreateRoom.join) -- unless they host the room
           // for others: then its links are theirs to hand out.
           if (kind === "create") {
+            // (A private room is in nobody's room list, its creator's neither: a new user
+            // looked for it there.)
+            const where = room.private
+              ? "the join form (a private room isn't in the room list)"
+              : "the room list or the join form";
             this.notice = `Room “${room.name}” created; you have no seat in it. Send the `
-              + "players its invite link (and the watchers theirs); watch it from the room list "
-              + "or the join form.";
+              + `players its invite link (and the watchers theirs); watch it from ${where}.`;
           }
         }
         break;

@@ -900,6 +900,13 @@ test("creating a room to play in takes the seat in the same request: a refused d
       room: { roomId: "r2", name: "friday", seats: 2 }, inviteCode: "c2" } } });
     assert.equal(app.room, null);
     assert.match(app.notice, /you have no seat in it/);
+    assert.match(app.notice, /watch it from the room list or the join form\.$/);
+    // A private one isn't in the room list, the host's neither: the join form is where.
+    app.createRoom({ ...settings, play: false }, "");
+    const secret = ws.last("createRoom");
+    ws.deliver({ requestId: secret.requestId, body: { case: "roomCreated", value: {
+      room: { roomId: "r3", name: "friday", seats: 2, private: true }, inviteCode: "c3" } } });
+    assert.match(app.notice, /watch it from the join form \(a private room isn't in the room list\)\.$/);
   } finally { restore(); }
 });
 
