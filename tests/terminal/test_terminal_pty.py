@@ -43,6 +43,20 @@ _OPTION = re.compile(r"^\s*(\d+)\. (.*?)(?:\s+\[p\])?\s*$")
 _PREFERRED = ("Keep this hand", "I play first", "Play ", "Cast ", "Attack ", "Pay ",
               "Done: confirm attackers", "Done: confirm blockers")
 _NEVER = ("Concede", "Take a mulligan")
+#: A choice of one of many names (Necromentia's card name, 201.3) lists none to number: the
+#: name is typed -- the example's first letters, then, if several names begin so, the first
+#: of those the notice says.
+_NAMES = re.compile(r"to choose from \(too many to list\): .*? e\.g\. '([^']+)'")
+_NAMES_FIT = re.compile(r"names begin with '[^']*': (.+?)(?: · | and \d+ more| -- )")
+
+
+def name_to_type(screen: str) -> str | None:
+    """What to type for a choice of one of many names shown on ``screen`` (None if none is
+    shown): the first name the last try's notice offers, else the example's letters."""
+    if (example := _NAMES.search(" ".join(screen.split()))) is None:
+        return None
+    fit = _NAMES_FIT.search(" ".join(screen.split()))
+    return fit.group(1) if fit is not None else example.group(1)
 
 
 def decision_on(screen: str) -> tuple[int, list[tuple[int, str]]] | None:
@@ -103,6 +117,12 @@ async def test_play_a_whole_game_against_a_bot_by_typing(fresh_server: ServerPro
                     break
                 shown = decision_on(screen)
                 now = trio.current_time()
+                named = name_to_type(screen) if shown is not None and not shown[1] else None
+                if named is not None and shown is not None and (
+                        shown[0] != last[0] or now - last[1] > 3):
+                    await program.send(named + "\r")
+                    answers += 1
+                    last = (shown[0], now)
                 # Answer a decision once (again only if it is still shown after 3 s).
                 if shown is not None and shown[1] and (
                         shown[0] != last[0] or now - last[1] > 3):
