@@ -157,10 +157,8 @@ class Lobby:
             host.notify(Evict())
             return
         # Unstarted, nobody in it now -- but a join may have been handed to its task
-        # already, not yet handled: closed under it, the join would get no answer. So the
-        # room is looked at again in its task, in turn, as the Evict is handled (the
-        # ticket's settle: called by the task right after; Room.handle closes only a
-        # finished room for an Evict).
+        # already, not yet handled: the room decides as it takes the Evict, in turn
+        # (Room.handle), and the ticket's settle sees what it decided.
         try:
             ticket = host.submit(Evict())
         except RoomGoneError:
@@ -168,22 +166,17 @@ class Lobby:
         ticket.settle = lambda out: self._evicted_unstarted(host, out)
 
     def _evicted_unstarted(self, host: RoomHost, out: Output | None) -> None:
-        """``host``'s room task handled the Evict :meth:`_close_for_room` gave its unstarted
-        room (``out``: its output; None: the room ended first); called in that task, before
-        it reads ``out.closed``. Still nobody in it: it closes now -- the output says so,
-        and the task ends the room as for any close (every command queued behind is
-        answered as to a room that is gone; :meth:`_on_closed` follows). Someone came in
-        first: it stays open and counts again (a join and a new room at the same instant:
-        the server is over its cap by one room until the next new room closes two)."""
-        room = host.room
-        if out is None or out.closed:
+        """``host``'s room took the Evict :meth:`_close_for_room` gave its unstarted room
+        (``out``: its output; None: the room ended first). Closed: a later join naming it is
+        told why (:meth:`closed_for_room`). Someone came in first: it stays open and counts
+        again (a join and a new room at the same instant: the server is over its cap by one
+        room until the next new room closes two)."""
+        if out is None:
             return
-        if not nobody_in(room):
+        if not out.closed:
             self._evicting.discard(host.room_id)
             return
-        room.closed = True  # (nobody to tell)
-        out.closed = True
-        self._closed_for_room[room.room_id] = room.settings
+        self._closed_for_room[host.room_id] = host.room.settings
         while len(self._closed_for_room) > max(self.max_rooms, 1):
             del self._closed_for_room[next(iter(self._closed_for_room))]
 

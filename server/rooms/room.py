@@ -500,8 +500,13 @@ class Room:
         elif isinstance(command, ShowDelayed):
             self._release(out, now)
         elif isinstance(command, Evict):
-            if self.finished:  # (a finished room never starts again: only it may go)
+            # A full server's lobby closes, for a new room, a finished room (it never starts
+            # again) or one whose game hasn't started with nobody in it (a join handed to
+            # this task before the Evict came first, and keeps the room open).
+            if self.finished:
                 self._close(out, "the server needed room for new games: the game is over")
+            elif self.game is None and next(self._people(), None) is None:
+                self._close(out, "the server needed room for new games: nobody was in it")
         elif isinstance(command, Shutdown):
             self.closed = True
             out.closed = True
