@@ -269,7 +269,8 @@ def test_the_setup_is_frozen_and_the_drivers_own_collections_are_timed() -> None
         gc.unfreeze()
         gc.enable()
     assert figures["driver_gc_ms"] >= 0
-    assert 0 <= figures["driver_gc_longest_ms"] <= figures["driver_gc_ms"] + 0.01
+    # Both rounded to the same hundredth: the longest of one collection is never more.
+    assert 0 <= figures["driver_gc_longest_ms"] <= figures["driver_gc_ms"]
 
 
 def test_servers_bind_only_loopback() -> None:

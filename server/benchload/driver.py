@@ -174,7 +174,7 @@ class Window:
         return {"window_s": round(wall, 3), "server_cpu_pct": server,
                 "server_rss_kb": rss_kb(self.server.pid), "driver_cpu_pct": driver,
                 "other_cpu_pct": round(max(0.0, machine - server - driver), 1),
-                "driver_gc_ms": round(1000 * sum(g.total_s for g in gcs), 1),
+                "driver_gc_ms": round(1000 * sum(g.total_s for g in gcs), 2),
                 "driver_gc_longest_ms": round(1000 * max(g.longest_s for g in gcs), 2)}
 
 
