@@ -881,8 +881,16 @@ class Client:
             prompt_id=d.prompt_id, option_index=option_index,
             expected_state_id=self.mirror.state_id)))
 
-    async def concede(self) -> None:
-        """Concede the game (rule 104.3a)."""
+    async def concede(self, *, wait: bool = False) -> None:
+        """Concede the game (rule 104.3a). Fire and forget by default: a refusal comes as
+        an error with request id 0, kept in :attr:`errors`. ``wait``: send it with a
+        request id and wait for the answer -- the ``Delta`` that shows the concession
+        (folded into :attr:`mirror` as ever), or :class:`ServerError` if the server refuses
+        (``GAME_OVER``, ``NOT_YOUR_DECISION`` for a spectator, ...). A client whose
+        messages another task receives doesn't wait."""
+        if wait:
+            await self.request(mpb.ClientMessage(concede=mpb.ConcedeGame()))
+            return
         await self._send(mpb.ClientMessage(concede=mpb.ConcedeGame()))
 
     # ---- rematch (protocol/README.md, "Rematch")

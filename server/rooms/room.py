@@ -107,6 +107,7 @@ from server.store.records import (
 from server.view import SPECTATOR
 from server.view.pipeline import ViewPipeline
 from server.view.stream import ViewStream, recent_events
+from server.view.wire import with_request_id
 
 #: Held actions the delayed tiers play, in all, per :class:`ShowDelayed` (see
 #: :meth:`Room._release`); more that are due wait for the next.
@@ -1163,7 +1164,11 @@ class Room:
             out.sends.append((cmd.conn, error_bytes(
                 mpb.ERROR_CODE_GAME_OVER, self._over_message(), cmd.rid)))
         else:
-            self._apply(out, member.seat, Concede(), now, conn=cmd.conn, rid=cmd.rid)
+            # Accepted: the Delta that shows it to the conceding player carries its request
+            # id (protocol/README.md, "Which requests get no reply"), so a client knows its
+            # concession was taken -- it was answered by nothing of its own.
+            self._apply(out, member.seat, Concede(), now, conn=cmd.conn, rid=cmd.rid,
+                        answer=True)
 
     def _explain(self, out: Output, cmd: ExplainCard) -> None:
         """Why the asking player can't cast a card now (a pure engine query: the game is
@@ -1184,7 +1189,9 @@ class Room:
         ).SerializeToString()))
 
     def _apply(self, out: Output, seat: int, action: Action, now: float, *,
-               conn: ConnId | None = None, rid: int = 0) -> None:
+               conn: ConnId | None = None, rid: int = 0, answer: bool = False) -> None:
+        """Apply ``action`` of ``seat``'s player (from ``conn``: told of a refusal, under
+        ``rid``); ``answer``: the Delta sent to ``conn`` answers request ``rid``."""
         game = self.game
         assert game is not None
         try:
@@ -1222,7 +1229,8 @@ class Room:
                 continue
             m = self.seats[seat_class]
             if m is not None and m.conn is not None:
-                out.sends.append((m.conn, data))
+                out.sends.append((m.conn, with_request_id(rid, data)
+                                  if answer and rid and m.conn == conn else data))
                 if decide:
                     out.sends.extend((m.conn, d) for d in self._decision(seat_class))
         self._start_clock(now)
