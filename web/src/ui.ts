@@ -30,6 +30,8 @@ export function mount(root: HTMLElement, app: App): void {
   setInterval(() => { if (app.room === null && !document.hidden) app.listRooms(); }, 10_000);
   document.addEventListener("keydown", (ev) => ui.key(ev));
   document.addEventListener("focusin", (ev) => ui.focused(ev.target));
+  // A page hidden while a render waited for its frame (which a hidden page never paints).
+  document.addEventListener("visibilitychange", () => { if (document.hidden) ui.renderScheduled(); });
   window.addEventListener("hashchange", () => {
     const replay = takeReplayLink();
     if (replay) {
@@ -143,10 +145,23 @@ class Ui {
     this.app.noteInvite();
   }
 
+  /** Renders the page once for every change made before the browser next paints it: a
+   * game's messages come in bursts (an action's delta, the next decision, the clocks), and
+   * each rebuilt the whole board, laid out again -- two or three times a click, most of a
+   * game's CPU in the browser. A hidden page (another tab) paints no frames: it renders at
+   * once, so its title still tells the player their turn came. */
   schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    queueMicrotask(() => { this.scheduled = false; this.render(); });
+    if (document.visibilityState === "visible") requestAnimationFrame(() => this.renderScheduled());
+    else queueMicrotask(() => this.renderScheduled());
+  }
+
+  /** The scheduled render, unless it was made meanwhile (a page hidden before its frame). */
+  renderScheduled(): void {
+    if (!this.scheduled) return;
+    this.scheduled = false;
+    this.render();
   }
 
   render(): void {
@@ -793,7 +808,7 @@ class Ui {
           this.eventLog(),
           app.replay ? null : this.roomControls())));
     const options = this.game.querySelector(".decision .options.rest");
-    if (options) options.scrollTop = optionsScroll;
+    if (options && optionsScroll > 0) options.scrollTop = optionsScroll; // (a write lays the page out)
     // A match's next game begins at the top of the page: the sideboarding left it scrolled
     // down (its panel, far down the side), the score bar out of view.
     const playing = match !== null && match.phase === MatchPhase.PLAYING
