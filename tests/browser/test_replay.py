@@ -257,10 +257,12 @@ def shown_at(page: Page, viewer: int, turn: int) -> None:
     expect(page.locator(BOARD)).to_have_attribute("data-seat", str(viewer))
 
 
-def hand(page: Page, seat: int) -> tuple[int, list[str]]:
+def hand(page: Page, seat: int, shown: bool) -> tuple[int, list[str]]:
     """A player's hand as shown: its count, and the names of the cards shown in it -- read
-    together, once the board has settled (a view just chosen may still be drawn: its count
-    and its cards were once read from two different moments, 6 against 7)."""
+    together, once the board shows what the view chosen should (``shown``: every card named,
+    else none), or as it is after ~10 s. A view just chosen may still be drawn: its count and
+    its cards were once read from two different moments (6 against 7), and a read once found
+    the count but no card yet."""
     side = page.locator(f"[data-testid=player][data-seat='{seat}']")
     got: tuple[int, list[str]] = (0, [])
     for _ in range(100):  # (at most ~10 s)
@@ -269,7 +271,7 @@ def hand(page: Page, seat: int) -> tuple[int, list[str]]:
             ".replace('Hand ', '')), [...s.querySelectorAll('[data-zone=hand] "
             "[data-testid=card]')].map((c) => c.dataset.name)]")
         count, names = got
-        if not names or len(names) == count:
+        if count > 0 and (len(names) == count and all(names) if shown else not names):
             break
         page.wait_for_timeout(100)
     return int(got[0]), list(got[1])
@@ -289,9 +291,9 @@ def test_a_player_replays_their_seat_every_hand_and_every_card_others_what_they_
     page = open_as(pages, "ann", ann_token, f"{link}&seat={ann}&turn=1")
     expect(page.locator("[data-testid=account-name]")).to_have_text(ann_name)
     shown_at(page, ann, 1)
-    count, names = hand(page, ann)
+    count, names = hand(page, ann, True)
     assert count > 0 and len(names) == count and all(names), names
-    count, names = hand(page, bob)
+    count, names = hand(page, bob, False)
     assert count > 0 and names == [], names
     expect(page.locator("[data-testid=replay-as]")).to_have_value(str(ann))
     pages.screenshot(page, "seat")
@@ -302,7 +304,7 @@ def test_a_player_replays_their_seat_every_hand_and_every_card_others_what_they_
         as_view.select_option(view)
         shown_at(page, viewer, 1)
         for seat in (ann, bob):
-            count, names = hand(page, seat)
+            count, names = hand(page, seat, True)
             assert count > 0 and len(names) == count and all(names), (view, seat, names)
         expect(page.locator("[data-testid=replay-link]")).to_have_value(
             re.compile(rf"#replay={re.escape(room_id)}&view={view}&action=\d+$"))
@@ -312,7 +314,7 @@ def test_a_player_replays_their_seat_every_hand_and_every_card_others_what_they_
     as_view.select_option("public")
     shown_at(page, -1, 1)
     for seat in (ann, bob):
-        count, names = hand(page, seat)
+        count, names = hand(page, seat, False)
         assert count > 0 and names == [], (seat, names)
 
     # Bob's seat is his only: refused, said in words, and the public view stays.
@@ -320,13 +322,13 @@ def test_a_player_replays_their_seat_every_hand_and_every_card_others_what_they_
     expect(page.locator("[data-testid=replay-error]")).to_contain_text(
         f"Can't replay “{room_id}”: you may not replay it as that view")
     shown_at(page, -1, 1)
-    assert hand(page, ann)[1] == [] and hand(page, bob)[1] == []
+    assert hand(page, ann, False)[1] == [] and hand(page, bob, False)[1] == []
 
     # Cy, the every-hand tier's audience, once it has shown the game: every hand ...
     caster = open_as(pages, "cy", cy_token, f"{link}&view=hands&turn=1")
     shown_at(caster, -3, 1)
     for seat in (ann, bob):
-        count, names = hand(caster, seat)
+        count, names = hand(caster, seat, True)
         assert count > 0 and len(names) == count and all(names), (seat, names)
     # ... but never every card (the players' only), nor a seat.
     for view in ("all", str(ann)):
