@@ -83,6 +83,19 @@ EVENTS_SHOWN = (3, 12)
 #: "at most 20"): that many, and the first ones may be the tail of a run cut short.
 RECENT_EVENTS = 20
 
+#: The kinds of the events that tell how a game began (rules 103.1, 103.5), which a
+#: snapshot's ``recent_events`` begin with however long ago that was (protocol/README.md).
+OPENING_KINDS = ("starting_player_chosen", "mulligan_taken")
+
+
+def opening_lead(events: Sequence[pb.GameEvent]) -> int:
+    """How many of a snapshot's recent ``events`` tell how the game began: those it begins
+    with, of :data:`OPENING_KINDS` -- never cut short (the last events after them may
+    begin with the tail of a run, see :data:`RECENT_EVENTS`)."""
+    return next((n for n, e in enumerate(events) if e.WhichOneof("kind") not in OPENING_KINDS),
+                len(events))
+
+
 _PHASES = {
     pb.GAME_PHASE_CHOOSE_STARTING_PLAYER: "Choosing who plays first",  # rule 103.1
     pb.GAME_PHASE_MULLIGANS: "Mulligans",  # rule 103.5
@@ -235,10 +248,15 @@ class Board:
             # are gone -- say so, then the last ones (some may repeat lines above).
             self._phase = self.mirror.header.phase
             recent = msg.snapshot.recent_events
-            told = events_text(self, recent,
+            # How the game began -- who plays first, the mulligans -- comes first, however
+            # long ago (protocol/README.md: ``recent_events``): told whole, starting afresh
+            # (a spectator joining late has them as the players do); the last events after.
+            lead = opening_lead(recent)
+            told = events_text(self, recent[lead:],
                                mulligans=self._phase == pb.GAME_PHASE_MULLIGANS)
-            cut = len(recent) >= RECENT_EVENTS
+            cut = len(recent) - lead >= RECENT_EVENTS
             fresh = not self.events or next_game
+            opening = events_text(self, recent[:lead], mulligans=True) if fresh else []
             if told and not fresh:
                 if self._last_told in told:  # (a resync: only what came after, if anything)
                     told = told[len(told) - told[::-1].index(self._last_told):]
@@ -253,14 +271,14 @@ class Board:
                 for line in self._mulligans_so_far():
                     self.add_event(line)
                 self._last_told = told[-1] if told else self._last_told
-                told = []
+                told, opening = [], []
             if cut:
                 # The server's last events are cut at a count, maybe inside a run of alike
                 # lines: its first run may be only the tail of one ("drew a card (x3)" of
                 # seven) -- left out, not told with a count that isn't true.
                 run = next((n for n, text in enumerate(told) if text != told[0]), len(told))
                 told = told[run:]
-            for text in told:
+            for text in (*opening, *told):
                 self._tell(text)
             self._remember_view()
         elif body == "delta":

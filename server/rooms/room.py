@@ -39,7 +39,7 @@ import re
 import secrets
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import assert_never
 
@@ -106,7 +106,7 @@ from server.store.records import (
 )
 from server.view import SPECTATOR
 from server.view.pipeline import ViewPipeline
-from server.view.stream import ViewStream, recent_events
+from server.view.stream import ViewStream, opening_events, recent_events
 from server.view.wire import with_request_id
 
 #: Held actions the delayed tiers play, in all, per :class:`ShowDelayed` (see
@@ -210,6 +210,10 @@ class ViewClass:
     stream: ViewStream
     #: (prev_state_id, state_id, serialized Delta message) of the last deltas.
     history: deque[tuple[int, int, bytes]]
+    #: (state_id, serialized event) of the events of its deltas that told how the game
+    #: began (:func:`~server.view.stream.opening_events`): a snapshot's recent events
+    #: begin with them, however long ago that was.
+    opening: list[tuple[int, bytes]] = field(default_factory=list)
 
 
 class Room:
@@ -1045,7 +1049,8 @@ class Room:
         """A view class's snapshot (with the last events its deltas carried) and what goes
         with it: the match's state, and -- live classes only; a delayed tier gets its state
         only -- the clocks, presence and decision."""
-        messages = [cls.stream.snapshot(self.room_id, rid, recent_events(cls.history)),
+        messages = [cls.stream.snapshot(self.room_id, rid,
+                                        recent_events(cls.history, cls.opening)),
                     *self._match_messages(cls, now), *self._rematch_messages(cls, seat)]
         if not tier:
             messages += [self.clocks(now), self._presence(), *self._limit_notices(),
@@ -1312,6 +1317,7 @@ class Room:
         for seat, prev, data in self.views.advance(game, action, events):
             cls = self.classes[seat]
             cls.history.append((prev, cls.stream.state_id, data))
+            cls.opening.extend((cls.stream.state_id, e) for e in opening_events(events, data))
             sent.append((seat, data))
         return sent
 

@@ -34,7 +34,7 @@ from server.rooms.commands import INF
 from server.store.records import SpectatorTier, TierKind
 from server.view.pipeline import ViewPipeline
 from server.view.project import EVERY_HAND, SPECTATOR
-from server.view.stream import ViewStream
+from server.view.stream import ViewStream, opening_events
 
 
 def _viewer(tier: SpectatorTier) -> int:
@@ -88,6 +88,9 @@ class DelayedClass:
         self._held: deque[_Held] = deque()
         #: (prev_state_id, state_id, serialized Delta message) of the last deltas.
         self.history: deque[tuple[int, int, bytes]] = deque(maxlen=history)
+        #: (state_id, serialized event) of the events that told how the shown game began
+        #: (:func:`~server.view.stream.opening_events`, as a live view class keeps them).
+        self.opening: list[tuple[int, bytes]] = []
         #: The live game's number in its match, and the one this tier shows.
         self._live_game = self.shown_game = 1
         #: The last match announcement this tier passed on (sent after its snapshots).
@@ -102,6 +105,7 @@ class DelayedClass:
         """The replica becomes a new game, its stream starting at ``first_state_id``."""
         self.game: Game = new_game(seed, list(setups), chooser=chooser)
         self.history.clear()
+        self.opening = []
         viewer = _viewer(self.tier)
         self._pipeline = ViewPipeline(self.game, [viewer], first_state_id=first_state_id)
         self.stream: ViewStream = self._pipeline.streams[viewer]
@@ -176,6 +180,8 @@ class DelayedClass:
             events = apply(self.game, held.seat, held.action)
             for _viewer, prev, data in self._pipeline.advance(self.game, held.action, events):
                 self.history.append((prev, self.stream.state_id, data))
+                self.opening.extend((self.stream.state_id, e)
+                                    for e in opening_events(events, data))
                 sent.append(data)
         return sent
 

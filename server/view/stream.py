@@ -21,7 +21,7 @@ from protocol.v1 import messages_pb2 as mpb
 from protocol.viewhash import OBJECT, ViewDigest, element_digest, fully_hashed
 from server.engine import Game, Zone
 from server.engine.ante import state as ante_state
-from server.engine.events import Event
+from server.engine.events import Event, MulliganTaken, StartingPlayerChosen
 from server.view.encode import (
     ObjectCache,
     encode_view,
@@ -362,25 +362,59 @@ RECENT_EVENTS = 20
 RECENT_DELTAS = 64
 
 
-def recent_events(history: Sequence[tuple[int, int, bytes]]) -> list[bytes]:
+#: The kinds of the events that tell how a game began -- who plays first (rule 103.1) and
+#: each mulligan taken (103.5) --, which a snapshot's recent events always begin with
+#: (:func:`recent_events`).
+OPENING_KINDS = ("starting_player_chosen", "mulligan_taken")
+
+
+def opening_events(events: Sequence[Event], delta: bytes) -> list[bytes]:
+    """The events of ``delta`` (a view class's serialized ``ServerMessage{delta}`` after an
+    action whose engine events were ``events``) that tell how the game began
+    (:data:`OPENING_KINDS`), serialized; none for nearly every action (only the engine's
+    events are looked at then). A view class keeps them for :func:`recent_events`: taken
+    from its own deltas, they are nothing it wasn't sent."""
+    if not any(isinstance(e, (StartingPlayerChosen, MulliganTaken)) for e in events):
+        return []
+    return [e.SerializeToString(deterministic=True)
+            for e in mpb.ServerMessage.FromString(delta).delta.events
+            if e.WhichOneof("kind") in OPENING_KINDS]
+
+
+def recent_events(history: Sequence[tuple[int, int, bytes]],
+                  opening: Sequence[tuple[int, bytes]] = ()) -> list[bytes]:
     """The events (serialized, oldest first) of a view class's last deltas, whole deltas
     only, at most :data:`RECENT_EVENTS` of them -- but for a last delta with more, whose last
     ones they are -- from ``history``: (previous state id, state id, serialized
     ``ServerMessage{delta}``), oldest first, as a room keeps them. Only what that class was
     sent, so a snapshot carrying them shows its viewer nothing new. (Cut within a delta, a
-    mulligan's seven draws read "drew a card (x3)" with no mulligan before them.)"""
+    mulligan's seven draws read "drew a card (x3)" with no mulligan before them.)
+
+    ``opening``: (state id of its delta, serialized event) of the class's
+    :func:`opening_events` this game, oldest first. Those of deltas before the last ones
+    come first: a late spectator's log (a player's back in a new terminal) begins with who
+    played first and the mulligans, as the log of everyone who was there does -- the last
+    20 events of a game past its first turns have none of them."""
     found: list[list[bytes]] = []
     count = 0
-    for looked, (_prev, _state, data) in enumerate(reversed(history)):
+    oldest: int | None = None  # the state id of the oldest delta whose events are found
+    for looked, (_prev, state, data) in enumerate(reversed(history)):
         if looked >= RECENT_DELTAS:
             break
         events = mpb.ServerMessage.FromString(data).delta.events
         if not events:
+            oldest = state  # (looked through: an opening event can't be in it)
             continue
         if found and count + len(events) > RECENT_EVENTS:
             break
         found.append([e.SerializeToString(deterministic=True) for e in events])
+        oldest = state
         count += len(events)
         if count >= RECENT_EVENTS:
             break
-    return [e for events in reversed(found) for e in events][-RECENT_EVENTS:]
+    kept = [e for events in reversed(found) for e in events][-RECENT_EVENTS:]
+    # (an opening event is one of a kind in a game: one of the oldest delta's is missing
+    # only if that delta was cut -- four players' first draws)
+    before = [e for state, e in opening
+              if oldest is None or state < oldest or (state == oldest and e not in kept)]
+    return before + kept

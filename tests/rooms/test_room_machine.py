@@ -340,7 +340,9 @@ def test_a_resume_beyond_the_kept_history_gets_a_snapshot() -> None:
 def test_a_snapshot_repeats_the_last_events_its_viewer_was_sent_and_no_other() -> None:
     """A player back from scratch (a new terminal: no state to resume from) gets a snapshot
     whose ``recent_events`` are the last events of the deltas their seat was sent -- never
-    the other seat's (a card the opponent drew stays unnamed) -- and so does a spectator."""
+    the other seat's (a card the opponent drew stays unnamed) -- and so does a spectator;
+    led by how the game began (who plays first, the mulligans: 103.1, 103.5) if those last
+    events are later, as that seat was sent them."""
     d = two_player_room()
     assert d.join(3, spectator=True).accepted
     for conn in (1, 2, 3):
@@ -356,7 +358,12 @@ def test_a_snapshot_repeats_the_last_events_its_viewer_was_sent_and_no_other() -
             if kept and len(kept) + len(events) > 20:
                 break
             kept[:0] = events
-        sent[conn] = kept[-20:]
+        kept = kept[-20:]
+        opening = [e for events in events_of for e in events
+                   if e.WhichOneof("kind") in ("starting_player_chosen", "mulligan_taken")
+                   and e not in kept]
+        assert opening  # (who plays first, at least: long before the last events)
+        sent[conn] = [*opening, *kept]
     assert all(sum(map(len, events)) > 20 for events in deltas.values())
     d.do(Disconnect(2))
     d.do(Reattach(9, 4, "s2", "p2", 0, "a2", WELCOME))  # state 0: from scratch

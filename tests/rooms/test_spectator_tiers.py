@@ -18,6 +18,7 @@ from protocol.v1 import messages_pb2 as mpb
 from server.app import App
 from server.decks import DeckFormat, resolve
 from server.engine import PlayerSetup, Zone, apply, new_game
+from server.engine.events import StartingPlayerChosen
 from server.replay import replay_problem
 from server.rooms import lobby as lobby_module
 from server.rooms.commands import (
@@ -47,7 +48,7 @@ from server.store.records import (
 from server.view import SPECTATOR
 from server.view.pipeline import ViewPipeline
 from server.view.project import EVERY_HAND
-from server.view.stream import recent_events
+from server.view.stream import opening_events, recent_events
 from tests.rooms.test_app_memory import MemorySocket, _hello, running_app
 from tests.rooms.test_room_machine import WELCOME, Driver, errors, kinds, seat_conn
 
@@ -182,9 +183,13 @@ def test_a_delayed_spectators_snapshot_repeats_only_events_its_tier_has_released
     d.do(Snapshot(9, d.rid))
     snapshot = [m.snapshot for m in d.take(9) if m.HasField("snapshot")]
     # The released deltas' last events, as the snapshot of any view class cuts them
-    # (whole deltas: tests/view/test_wire.py).
-    released = [pb.GameEvent.FromString(e) for e in recent_events(
-        [(0, 0, m.SerializeToString()) for m in deltas])]
+    # (whole deltas: tests/view/test_wire.py), after how the game began (103.1, 103.5).
+    history = [(m.delta.prev_state_id, m.delta.state_id, m.SerializeToString())
+               for m in deltas]
+    opening = [(state, e) for _prev, state, data in history
+               for e in opening_events([StartingPlayerChosen(0, 0)], data)]
+    assert opening
+    released = [pb.GameEvent.FromString(e) for e in recent_events(history, opening)]
     assert len(snapshot) == 1 and list(snapshot[0].recent_events) == released
 
 
