@@ -341,6 +341,7 @@ class Lobby:
         for room in rooms:
             room.restart_timers(served)
             self._host(room, stored=True)
+            log.info("%s", restored_line(room))
         self.recovered_addresses = self.writer.store.room_addresses(set(self.hosts))
         return len(rooms)
 
@@ -448,6 +449,31 @@ def _link_rematches(recovered: list[tuple[GameRecord, Room]], now: float,
             # (its first game's start: after the rematch was agreed, never before)
             first = record.earlier[0] if record.earlier else record
             rematched(old, room.room_id, on_clock(first.created, now, wall_now))
+
+
+def restored_line(room: Room) -> str:
+    """The log's line for a room a start reloaded (docs/operating.md, "Restarts and
+    crashes"): its id, its game (and match), turn, where its play stands, and its seats'
+    names -- as the ``game started`` line names them -- never a code or token:
+    ``room 1dbccbb908cf restored: game 1, turn 7, in play: 'Ann', 'bob#9702'``."""
+    game = room.game
+    what = f"game {room.game_number}" + (
+        f" of a best of {room.best_of} ({'-'.join(map(str, room.wins))})"
+        if room.best_of > 1 else "")
+    if game is not None:
+        what += f", turn {game.turn}"
+    if game is None:
+        state = "not started"
+    elif game.result is None:
+        state = "in play"
+    elif room.finished:
+        state = "over, lingering"
+    else:
+        state = "between games (sideboarding)"
+    seats = ", ".join(
+        f"seat {n}" if m is None else repr(m.name) + (" (left)" if m.left else "")
+        for n, m in enumerate(room.seats))
+    return f"room {room.room_id} restored: {what}, {state}: {seats}"
 
 
 class _GameLog:
