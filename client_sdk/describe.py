@@ -1127,7 +1127,9 @@ def event_lines(names: Names, events: Iterable[pb.GameEvent], *, mulligans: bool
     shuffling: set[int] = set()
     countered: set[str] = set()
     lines: list[str | None] = []
-    for event in events:
+    events = list(events)
+    picked = _picked_from_libraries(events)
+    for index, event in enumerate(events):
         kind = event.WhichOneof("kind")
         z = event.zone_change
         if casts is not None:
@@ -1153,10 +1155,68 @@ def event_lines(names: Names, events: Iterable[pb.GameEvent], *, mulligans: bool
         if taken_back:
             lines.append(f"{seat_name(names, z.owner)} took back {z.name or 'a card'}")
             continue
+        if _library_to_graveyard(event):
+            # Cards put from a library into its owner's graveyard together: one line
+            # naming them all, on the run's first event ("Ann milled 2 cards: Plains,
+            # Shock", 701.17a); none on the others.
+            if index and _library_to_graveyard(events[index - 1]) and \
+                    events[index - 1].zone_change.owner == z.owner:
+                lines.append(None)
+                continue
+            run = [z]
+            for later in events[index + 1:]:
+                if not _library_to_graveyard(later) or later.zone_change.owner != z.owner:
+                    break
+                run.append(later.zone_change)
+            lines.append(library_to_graveyard_text(names, run, milled=not picked))
+            continue
         bottom = mulligans and kind == "zone_change" and z.from_zone == pb.ZONE_KIND_HAND \
             and z.to_zone == pb.ZONE_KIND_LIBRARY and z.owner not in shuffling
         lines.append(event_text(names, event, bottom=bottom))
     return lines
+
+
+def _library_to_graveyard(event: pb.GameEvent) -> bool:
+    return event.WhichOneof("kind") == "zone_change" and \
+        event.zone_change.from_zone == pb.ZONE_KIND_LIBRARY and \
+        event.zone_change.to_zone == pb.ZONE_KIND_GRAVEYARD
+
+
+def _picked_from_libraries(events: Sequence[pb.GameEvent]) -> bool:
+    """Whether ``events`` (a delta's) hold a card found or picked from a library -- a
+    search (701.23), a card put into a hand from among those looked at or revealed (Waker
+    of Waves, Fact or Fiction's piles) -- beside which cards put from a library into a
+    graveyard aren't milled (701.17a) but the rest of what was looked at: more cards moved
+    from a library to a hand than were drawn (121.1: each draw says itself)."""
+    moved: dict[int, int] = {}
+    for event in events:
+        kind = event.WhichOneof("kind")
+        if kind == "library_searched":
+            return True
+        if kind == "zone_change" and event.zone_change.from_zone == pb.ZONE_KIND_LIBRARY \
+                and event.zone_change.to_zone == pb.ZONE_KIND_HAND:
+            moved[event.zone_change.owner] = moved.get(event.zone_change.owner, 0) + 1
+        elif kind == "card_drawn":
+            moved[event.card_drawn.seat] = moved.get(event.card_drawn.seat, 0) - 1
+    return any(n > 0 for n in moved.values())
+
+
+def library_to_graveyard_text(names: Names, moved: Sequence[pb.ZoneChangeEvent], *,
+                              milled: bool) -> str:
+    """Cards of one player's library put into their graveyard together (a public zone:
+    each is named), in one line: milled (rule 701.17a: "Ann milled Plains", "you milled 2
+    cards: Plains, Shock") -- or, beside a card found or picked from that library
+    (``milled`` False), the rest of what was looked at, put there ("Ann put Shock from
+    their library into their graveyard")."""
+    owner = moved[0].owner
+    who = seat_name(names, owner)
+    cards = [z.name or "a card" for z in moved]
+    what = cards[0] if len(cards) == 1 else f"{len(cards)} cards"
+    listed = f": {', '.join(cards)}" if len(cards) > 1 else ""
+    if milled:
+        return f"{who} milled {what}{listed}"
+    their = "your" if owner == names.viewer else "their"
+    return f"{who} put {what} from {their} library into {their} graveyard{listed}"
 
 
 def resolution_end(events: Sequence[pb.GameEvent]) -> int:
@@ -1208,6 +1268,9 @@ def event_text(names: Names, event: pb.GameEvent, *, bottom: bool = False) -> st
             if bottom:  # rule 103.5
                 return f"{seat_name(names, z.owner)} put a card on the bottom of {their} library"
             return f"{seat_name(names, z.owner)} put a card from {their} hand into {their} library"
+        if z.from_zone == pb.ZONE_KIND_LIBRARY and z.to_zone == pb.ZONE_KIND_GRAVEYARD:
+            # (alone: milled or not, it can't tell -- :func:`event_lines` tells a delta's)
+            return library_to_graveyard_text(names, [z], milled=False)
         what = f"{whose} {z.name or 'card'}"
         if z.to_zone == pb.ZONE_KIND_BATTLEFIELD:
             return f"{what} entered the battlefield"  # e.g. a permanent spell resolved (608.3)
