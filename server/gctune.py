@@ -25,6 +25,8 @@ import json
 import time
 from dataclasses import dataclass, field
 
+from server.loopclock import IDLE_SECONDS, LoopClock
+
 #: The first generation's threshold ``serve`` sets by default (Python's own is 700).
 DEFAULT_THRESHOLD = 10_000
 #: Seconds between the young collections ``serve`` makes on a clock by default (0: none).
@@ -95,10 +97,13 @@ class GcMonitor:
         return "gc " + json.dumps(self.summary(), sort_keys=True)
 
 
-async def collect_on_a_clock(interval: float, full_interval: float) -> None:
+async def collect_on_a_clock(interval: float, full_interval: float,
+                             idle_interval: float = IDLE_SECONDS) -> None:
     """Collect the young and middle generations together every ``interval`` seconds, and
     everything every ``full_interval`` seconds, until cancelled; Python's own full
-    collections are turned off meanwhile.
+    collections are turned off meanwhile. While the event loop idles the young collections
+    slow down, up to every ``idle_interval`` seconds (:class:`server.loopclock.LoopClock`:
+    every 5 ms an idle server spent a few percent of a core on them).
 
     Python starts a young collection when allocations minus deallocations pass the first
     threshold -- so while old objects die as fast as new ones are made (a server's
@@ -133,10 +138,12 @@ async def collect_on_a_clock(interval: float, full_interval: float) -> None:
 
     first, second, third = gc.get_threshold()
     gc.set_threshold(first, second, FULL_OFF)
+    clock = LoopClock(interval, idle_interval)
     try:
         full_due = trio.current_time() + full_interval
         while True:
-            await trio.sleep(interval)
+            await trio.sleep(clock.sleep)
+            clock.tick()
             if trio.current_time() >= full_due:
                 gc.collect(2)
                 full_due = trio.current_time() + full_interval

@@ -6,6 +6,7 @@ import gc
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -69,7 +70,8 @@ async def test_collections_on_a_clock_young_and_middle_together_full_then_python
     gc.callbacks.append(count)
     try:
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(gctune.collect_on_a_clock, 0.01, 0.5)
+            # (No slowing down while the loop idles, as it does here: see the next test.)
+            nursery.start_soon(gctune.collect_on_a_clock, 0.01, 0.5, 0.01)
             await trio.sleep(0.001)
             assert gc.get_threshold() == (700, 10, gctune.FULL_OFF)
             await trio.sleep(1.0)
@@ -83,6 +85,43 @@ async def test_collections_on_a_clock_young_and_middle_together_full_then_python
     assert seen.count(2) == 2
     assert 95 <= seen.count(1) <= 105
     assert seen.count(0) < 30  # (a young collection alone every tick made about 90)
+
+
+async def test_the_young_collections_slow_down_while_the_loop_idles_and_not_while_it_works(
+    restore_gc: None, autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Every 5 ms woke an idle server 200 times a second for nothing: while the loop idles
+    the clock slows, doubling up to every 0.1 s; once the loop works it is quick again."""
+    gc.set_threshold(700, 10, 10)
+    seen: list[float] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 1:
+            seen.append(trio.current_time())
+
+    def busy_for(seconds: float) -> None:  # the loop thread's CPU
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            sum(range(1_000))
+
+    gc.callbacks.append(count)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(gctune.collect_on_a_clock, 0.005, 600.0)
+            start = trio.current_time()
+            await trio.sleep(2.0)  # idle: the clock slows to every 0.1 s
+            idle = [t for t in seen if t >= start + 1.0]
+            # Working: 2 ms of CPU every 5 ms of the clock (40% of a core).
+            work = trio.current_time()
+            while trio.current_time() < work + 1.0:
+                busy_for(0.002)
+                await trio.sleep(0.005)
+            working = [t for t in seen if t >= work + 0.2]
+            nursery.cancel_scope.cancel()
+    finally:
+        gc.callbacks.remove(count)
+    assert 8 <= len(idle) <= 12, idle  # every 0.1 s over the idle loop's last second
+    assert len(working) >= 100, len(working)  # every 5 ms (the loop's own sleeps: 160)
 
 
 @pytest.mark.parametrize(("args", "message"), [

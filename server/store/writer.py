@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from server.loopclock import LoopClock
 from server.store.health import Condition, StoreUnwritableError, cant_write
 from server.store.records import DropSession, PutSession, StoreOp
 from server.store.sqlite import Checkpointer, Store
@@ -85,7 +86,8 @@ GROUPING = 1.5
 #: goes to the thread anyway, so :attr:`StoreWriter.grouping` follows a load that changes
 #: (the writes queued behind the probe show how many rooms write at once).
 PROBE_EVERY = 64
-#: Seconds between two samples of the event loop's load (:meth:`StoreWriter.watch_load`).
+#: Seconds between two samples of the event loop's load (:meth:`StoreWriter.watch_load`)
+#: while it works; while it idles they slow down (:class:`server.loopclock.LoopClock`).
 LOAD_SECONDS = 0.01
 #: Seconds between two probes of a store that can't be written (:meth:`StoreWriter.watch_health`).
 PROBE_SECONDS = 2.0
@@ -320,18 +322,21 @@ class StoreWriter:
 
     async def watch_load(self) -> None:
         """Keep :attr:`loop_load`: the calling (event loop) thread's CPU time over wall time,
-        sampled every :data:`LOAD_SECONDS`, averaged over about ten samples. Run it as a
+        sampled every :data:`LOAD_SECONDS` (less often while the loop idles), a moving
+        average over about a tenth of a second. Run it as a
         task of the event loop that writes; it runs until cancelled (and returns at once if
         the writer never commits on the loop)."""
         if self.inline or not self.on_loop:
             return
-        cpu, wall = time.thread_time(), time.perf_counter()
+        clock = LoopClock(LOAD_SECONDS)
         while True:
-            await trio.sleep(LOAD_SECONDS)
-            now_cpu, now = time.thread_time(), time.perf_counter()
-            if now > wall:
-                self.loop_load += 0.1 * ((now_cpu - cpu) / (now - wall) - self.loop_load)
-            cpu, wall = now_cpu, now
+            await trio.sleep(clock.sleep)
+            clock.tick()
+            if clock.elapsed > 0:
+                # A tenth of the way to each LOAD_SECONDS' share: a longer sample (an idle
+                # loop's) moves it as far as that many samples would have.
+                weight = 1.0 - 0.9 ** (clock.elapsed / LOAD_SECONDS)
+                self.loop_load += weight * (clock.share - self.loop_load)
 
     def _loop_may_commit(self) -> bool:
         """Whether a write the thread could take at once is better committed on the loop:
