@@ -1318,10 +1318,10 @@ class Ui {
     const now = Date.now();
     for (const el of document.querySelectorAll<HTMLElement>("[data-clock-seat]")) {
       const ms = this.app.clockNow(Number(el.dataset.clockSeat), now);
-      if (ms !== null) el.textContent = formatClock(ms);
+      if (ms !== null) setText(el, formatClock(ms));
     }
     for (const el of document.querySelectorAll<HTMLElement>("[data-sideboard-left]")) {
-      el.textContent = formatClock(this.app.sideboardLeft(now));
+      setText(el, formatClock(this.app.sideboardLeft(now)));
     }
   }
 
@@ -1410,6 +1410,12 @@ function inviteBox(link: string): HTMLElement {
     h("button", { type: "button", onclick: async () => {
       try { await navigator.clipboard.writeText(link); } catch { input.select(); }
     } }, "Copy"));
+}
+
+/** Sets an element's text only if it changed: a clock ticks twice a second and shows whole
+ * seconds, and each write had the browser lay out and paint the page again. */
+function setText(el: HTMLElement, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 function deckText(): string {
