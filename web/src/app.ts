@@ -12,7 +12,7 @@
  * messages are handled, and what other modules import from "./app" is exported.
  */
 import { type ServerMessage, ErrorCode, MatchPhase, Role } from "./gen/protocol/v1/messages_pb";
-import { DecisionKind, GamePhase } from "./gen/protocol/v1/game_pb";
+import { DecisionKind, GamePhase, type GameEvent } from "./gen/protocol/v1/game_pb";
 import { deckProblems } from "./deck";
 import {
   alikeOrder, assertNever, eventLines, NO_BLOCKERS_TEXT, nothingCanBlock, logSentence, noticeText,
@@ -34,6 +34,14 @@ export { PASS_DELAY_MAX_MS, PASS_DELAY_MIN_MS } from "./appplay";
 /** The most events a snapshot repeats from before it (protocol/README.md, `recent_events`:
  * at most 20): that many, and the first ones may be the tail of a run cut short. */
 const RECENT_EVENTS = 20;
+/** How many of a snapshot's recent events tell how the game began (rules 103.1, 103.5):
+ * those it begins with of these kinds, however long ago (protocol/README.md, `recent_events`)
+ * -- never cut short: the last events after them may begin with the tail of a run. */
+function openingLead(events: readonly GameEvent[]): number {
+  const at = events.findIndex((e) => e.kind.case !== "startingPlayerChosen" && e.kind.case !== "mulliganTaken");
+  return at < 0 ? events.length : at;
+}
+
 /** The requests whose answer (not an error) clears the error shown: the player's own. */
 const CLEARS_ERROR: ReadonlySet<RequestKind> = new Set<RequestKind>(
   ["hello", "register", "create", "create-join", "join", "rewatch", "quick", "cancel-quick", "deck"]);
@@ -209,9 +217,13 @@ export class App extends AppReplays {
           }
           for (const e of body.value.recentEvents) this.noteLoss(e);
           const recent = body.value.recentEvents;
-          let told = eventLines(this, recent, this.mirror.header.phase === GamePhase.MULLIGANS)
+          // How the game began -- who plays first, the mulligans -- comes first, however long
+          // ago (protocol/README.md: `recent_events`): told whole, starting afresh (a spectator
+          // joining late has them as the players do); the last events after them.
+          const lead = openingLead(recent);
+          let told = eventLines(this, recent.slice(lead), this.mirror.header.phase === GamePhase.MULLIGANS)
             .filter((l) => l !== null);
-          let cut = recent.length >= RECENT_EVENTS;
+          let cut = recent.length - lead >= RECENT_EVENTS;
           // (a turn before the one last seen: the next game of a match, not a gap)
           const nextGame = this.mirror.header.turn < turnBefore;
           // A reloaded page in the same game: the log this tab showed before, then on.
@@ -223,6 +235,7 @@ export class App extends AppReplays {
             this.addLog("(reconnected)");
           }
           const fresh = this.log.length === 0 || nextGame;
+          let opening = fresh ? eventLines(this, recent.slice(0, lead), true).filter((l) => l !== null) : [];
           if (!fresh && told.length > 0) {
             const at = told.lastIndexOf(this.lastTold);
             if (at >= 0) {
@@ -237,6 +250,7 @@ export class App extends AppReplays {
             for (const line of this.mulligansSoFar()) this.addLog(line);
             this.lastTold = told.at(-1) ?? this.lastTold;
             told = [];
+            opening = [];
           }
           if (cut) {
             // The server's last events are cut at a count, maybe inside a run of alike
@@ -245,7 +259,7 @@ export class App extends AppReplays {
             const run = told.findIndex((line) => line !== told[0]);
             told = told.slice(run < 0 ? told.length : run);
           }
-          for (const line of told) this.tell(line);
+          for (const line of [...opening, ...told]) this.tell(line);
           if (this.rematchLine) { // (before the game's first events)
             this.log.unshift(this.rematchLine);
             this.logChanges++;

@@ -6,7 +6,8 @@
 import { clone, create, toBinary } from "@bufbuild/protobuf";
 import {
   type Action, type CounteredEvent, type DamageEvent, type Decision, type GameEvent, type GameHeader, type GameObject,
-  type ManaPool, type Target, type WaitingTrigger, DecisionKind, GameObjectSchema, GamePhase, Step, ZoneKind,
+  type ManaPool, type Target, type WaitingTrigger, type ZoneChangeEvent, DecisionKind, GameObjectSchema, GamePhase, Step,
+  ZoneKind,
 } from "./gen/protocol/v1/game_pb";
 import { type SpectatorTier, TierKind } from "./gen/protocol/v1/messages_pb";
 
@@ -1008,7 +1009,8 @@ export function eventLines(names: Names, events: readonly GameEvent[], mulligans
   const shuffling = new Set<number>();
   const countered = new Set<string>();
   const casts = names.casts;
-  return events.map((event) => {
+  const picked = pickedFromLibraries(events);
+  return events.map((event, index) => {
     const k = event.kind;
     if (casts !== undefined) {
       if (k.case === "zoneChange" && k.value.fromZone === ZoneKind.HAND && k.value.toZone === ZoneKind.STACK
@@ -1020,12 +1022,65 @@ export function eventLines(names: Names, events: readonly GameEvent[], mulligans
     else if (k.case === "cardDrawn") shuffling.delete(k.value.seat);
     const bottom = mulligans && k.case === "zoneChange" && k.value.fromZone === ZoneKind.HAND
       && k.value.toZone === ZoneKind.LIBRARY && !shuffling.has(k.value.owner);
+    const milled = libraryToGraveyard(event);
+    if (milled !== null) {
+      // Cards put from one library into its owner's graveyard together: one line naming them
+      // all, on the run's first ("Bob milled 2 cards: Plains, Shock", 701.17a), as the
+      // terminal says it (client_sdk.describe.library_to_graveyard_text).
+      if (libraryToGraveyard(events[index - 1])?.owner === milled.owner) return null;
+      const run = [milled];
+      for (const later of events.slice(index + 1)) {
+        const next = libraryToGraveyard(later);
+        if (next === null || next.owner !== milled.owner) break;
+        run.push(next);
+      }
+      return libraryToGraveyardLine(names, run, !picked);
+    }
     // The countered spell put into its graveyard (701.6a): its "countered" line says it.
     const line = k.case === "zoneChange" && countered.has(k.value.oldId) ? null : eventText(names, event, bottom);
     // A spell off the stack is a new object (400.7): forgotten once said.
     if (k.case === "zoneChange" && k.value.fromZone === ZoneKind.STACK) casts?.delete(k.value.oldId);
     return line;
   });
+}
+
+/** The card an event puts from a library into its owner's graveyard, or null. */
+function libraryToGraveyard(event: GameEvent | undefined): ZoneChangeEvent | null {
+  const k = event?.kind;
+  return k?.case === "zoneChange" && k.value.fromZone === ZoneKind.LIBRARY && k.value.toZone === ZoneKind.GRAVEYARD
+    ? k.value : null;
+}
+
+/** Whether a delta's `events` hold a card found or picked from a library -- a search
+ * (701.23), a card put into a hand from among those looked at or revealed (Waker of Waves,
+ * Fact or Fiction's piles): beside it, cards put from a library into a graveyard weren't
+ * milled (701.17a) but are the rest of what was looked at. (More cards from a library to a
+ * hand than were drawn: each draw says itself, 121.1.) */
+function pickedFromLibraries(events: readonly GameEvent[]): boolean {
+  const moved = new Map<number, number>();
+  for (const event of events) {
+    const k = event.kind;
+    if (k.case === "librarySearched") return true;
+    if (k.case === "zoneChange" && k.value.fromZone === ZoneKind.LIBRARY && k.value.toZone === ZoneKind.HAND) {
+      moved.set(k.value.owner, (moved.get(k.value.owner) ?? 0) + 1);
+    } else if (k.case === "cardDrawn") moved.set(k.value.seat, (moved.get(k.value.seat) ?? 0) - 1);
+  }
+  return [...moved.values()].some((n) => n > 0);
+}
+
+/** Cards of one player's library put into their graveyard together (a public zone: each is
+ * named), in one line: milled (701.17a: "Bob milled Plains", "you milled 2 cards: Plains,
+ * Shock") -- or, beside a card found or picked from that library (`milled` false), the rest of
+ * what was looked at ("Bob put Shock from their library into their graveyard"). */
+export function libraryToGraveyardLine(names: Names, moved: readonly ZoneChangeEvent[], milled: boolean): string {
+  const owner = moved[0]!.owner;
+  const who = seatName(names, owner);
+  const cards = moved.map((z) => z.name || "a card");
+  const what = cards.length === 1 ? cards[0]! : `${cards.length} cards`;
+  const listed = cards.length > 1 ? `: ${cards.join(", ")}` : "";
+  if (milled) return `${who} milled ${what}${listed}`;
+  const their = owner === names.viewer ? "your" : "their";
+  return `${who} put ${what} from ${their} library into ${their} graveyard${listed}`;
 }
 
 /** Where a resolving spell's effects end among a delta's `events`: the index of the spell

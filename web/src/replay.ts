@@ -132,7 +132,8 @@ export function finishedGames(room: { roomId: string; bestOf: number; gameNumber
 /** The games the replay viewer offers to switch to, for game id `current`: each finished
  * game of the match when known (a listed room, or `target.games` from the page that opened
  * it); else the one before and, if the match may have more, "Game n+1? →". A single game
- * (`bestOf` 1), or a first game of a room not known to be a match, offers none. */
+ * (`bestOf` 1), a match known to have no other game finished, or a first game of a room not
+ * known to be a match, offers none. */
 export function replayGames(target: ReplayTarget, listed: { roomId: string; bestOf: number;
   gameNumber: number; started: boolean; finished: boolean } | undefined): { id: string; label: string }[] {
   const { room, game } = splitGameId(target.roomId);
@@ -141,6 +142,9 @@ export function replayGames(target: ReplayTarget, listed: { roomId: string; best
   const known = listed !== undefined ? finishedGames(listed)
     : target.games !== undefined ? Array.from({ length: target.games }, (_, i) => gameId(room, i + 1)) : [];
   if (known.length > 1) return known.map((id) => ({ id, label: `Game ${splitGameId(id).game}` }));
+  // Known to have no other game to replay (a match that ended in its first game -- it
+  // offered "Game 2? →" -- or whose next game isn't over): none to switch to.
+  if (listed !== undefined || target.games !== undefined) return [];
   if (bestOf === undefined && game === 1) return [];
   const more = bestOf === undefined || game < bestOf;
   return [...(game > 1 ? [{ id: gameId(room, game - 1), label: `← Game ${game - 1}` }] : []),

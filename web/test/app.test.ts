@@ -243,6 +243,19 @@ const toLibrary = (seat: number) => ({ kind: { case: "zoneChange" as const, valu
 const drew = (seat: number) => ({ kind: { case: "cardDrawn" as const, value: { seat } } });
 const times = <T>(n: number, x: T): T[] => Array.from({ length: n }, () => x);
 
+test("103.1, 103.5: a late page logs who played first and the mulligans, which the snapshot puts first however long ago", () => {
+  const restore = installFakeSocket();
+  try {
+    // Turn 6: the last 20 events are draws, and before them the game's opening events.
+    const chose = { kind: { case: "startingPlayerChosen" as const, value: { chooser: 0, starting: 1 } } };
+    const mulligan = { kind: { case: "mulliganTaken" as const, value: { seat: 0, number: 1 } } };
+    const recent = [chose, mulligan, ...times(20, drew(1))];
+    const { app } = startedFrom(-1, mulligansView(-1, GamePhase.PLAYING, 6), recent);
+    // The opening whole; the draws counted from after it (cut: the first run may be a tail).
+    assert.deepEqual(app.log, ["Ann#0001 chose Bob#0002 to play first", "Ann#0001 took a mulligan"]);
+  } finally { restore(); }
+});
+
 test("103.5: a page started during the mulligans logs them as they stand, not the last events' fragments", () => {
   const restore = installFakeSocket();
   try {

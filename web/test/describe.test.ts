@@ -845,3 +845,25 @@ test("601.2c: each target says whose it is and what it will get (np13), as the t
   // With no decision (a spectator's view): whose only.
   assert.equal(targetPurpose(names, ""), "");
 });
+
+test("701.17a: a mill is one line naming the cards, not a line a card; the rest of what was looked at is told apart", () => {
+  const ev = (kind: MessageInitShape<typeof GameEventSchema>["kind"]) => create(GameEventSchema, { kind });
+  const milled = (owner: number, name: string) =>
+    ev({ case: "zoneChange", value: { owner, fromZone: ZoneKind.LIBRARY, toZone: ZoneKind.GRAVEYARD, name } });
+  // It read "Bob's Mountain moved from their library to their graveyard", a line a card.
+  assert.deepEqual(eventLines(names, [milled(1, "Mountain"), milled(1, "Mountain"), milled(1, "Swamp")], false),
+    ["Bob milled 3 cards: Mountain, Mountain, Swamp", null, null]);
+  assert.deepEqual(eventLines(names, [milled(0, "Plains")], false), ["you milled Plains"]);
+  // Each player's run its own line.
+  assert.deepEqual(eventLines(names, [milled(0, "Plains"), milled(1, "Shock"), milled(1, "Forest")], false),
+    ["you milled Plains", "Bob milled 2 cards: Shock, Forest", null]);
+  // Beside a card picked from the library (more put into a hand than drawn), the rest wasn't milled.
+  const picked = ev({ case: "zoneChange", value: { owner: 1, fromZone: ZoneKind.LIBRARY, toZone: ZoneKind.HAND } });
+  assert.deepEqual(eventLines(names, [picked, milled(1, "Shock"), milled(1, "Forest")], false),
+    [null, "Bob put 2 cards from their library into their graveyard: Shock, Forest", null]);
+  assert.deepEqual(eventLines(names, [picked, milled(0, "Shock")], false),
+    [null, "you put Shock from your library into your graveyard"]);
+  // A draw beside it: the card into the hand was the draw, the mill a mill.
+  assert.deepEqual(eventLines(names, [ev({ case: "cardDrawn", value: { seat: 1 } }), picked, milled(1, "Shock")], false),
+    ["Bob drew a card", null, "Bob milled Shock"]);
+});

@@ -312,4 +312,8 @@ test("the replay viewer offers the games there are: none for a single game, neve
   // A best of 3's last game: no game after it.
   assert.deepEqual(labels({ roomId: "r.3", code: "", bestOf: 3 }), ["← Game 2", "Game 3"]);
   assert.deepEqual(labels({ roomId: "r", code: "", bestOf: 3 }), ["Game 1", "Game 2? →"]);
+  // A best of 3 that ended in its first game (a player left the match): no "Game 2? →".
+  assert.deepEqual(labels({ roomId: "r", code: "" },
+    { roomId: "r", bestOf: 3, gameNumber: 1, started: true, finished: true }), []);
+  assert.deepEqual(labels({ roomId: "r", code: "", bestOf: 3, games: 1 }), []);
 });
